@@ -1,0 +1,25 @@
+"""The `sbctune` console entry point.
+
+With no subcommand it opens the GUI; with one it runs the CLI. It lives in the GUI package
+because only the GUI side may import both; the CLI (core) never imports Qt. Qt is imported
+lazily so `sbctune --version` and every CLI command start without loading it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("--self-test", "gui"):
+        from sbctune.ui.app import run_gui
+
+        return run_gui(args[1:] if args and args[0] == "gui" else args)
+    from sbctune.cli.main import main as cli_main
+
+    return cli_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
