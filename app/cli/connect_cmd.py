@@ -1,0 +1,56 @@
+"""`sbctune connect HOST`: check that sbctune can log in, what it finds, and how sudo works."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from sbctune.cli.target_args import add_target_arguments, open_session
+from sbctune.remote import command
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "connect",
+        help="log in to the Pi over SSH and report the system and sudo access",
+        description="Connect to the Pi over SSH (checking its host key), print its name, "
+        "kernel and user, and whether sudo works.",
+    )
+    add_target_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=lambda args: asyncio.run(_connect(args)))
+
+
+async def _connect(args: argparse.Namespace) -> int:
+    async with await open_session(args) as session:
+        results = await session.run_script(
+            [command("hostname"), command("uname", "-srm"), command("id", "-un")]
+        )
+        hostname, kernel, user = (r.text.strip() for r in results)
+        mode = await session.sudo_mode()
+        sudo_ok = True
+        if mode == "password":
+            check = await session.run(["true"], sudo=True)
+            sudo_ok = check.ok
+        report = {
+            "host": session.target.display,
+            "hostname": hostname,
+            "kernel": kernel,
+            "user": user,
+            "sudo": mode,
+            "sudo_ok": sudo_ok,
+            "local_address": session.local_address,
+        }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"Connected to {report['hostname']} ({report['host']}) as {report['user']}")
+        print(f"  kernel: {report['kernel']}")
+        sudo_text = {
+            "root": "logged in as root",
+            "passwordless": "sudo without password",
+            "password": "sudo with password",
+        }[mode]
+        print(f"  sudo:   {sudo_text}{'' if sudo_ok else ' (FAILED)'}")
+    return 0

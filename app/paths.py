@@ -1,0 +1,28 @@
+"""Where sbctune keeps its files on this computer (platformdirs, overridable for tests)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "sbctune"
+
+
+def data_dir() -> Path:
+    """User data (history database, known hosts). `SBCTUNE_DATA_DIR` overrides it."""
+    override = os.environ.get("SBCTUNE_DATA_DIR")
+    path = Path(override) if override else platformdirs.user_data_path(APP_NAME, appauthor=False)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def app_known_hosts() -> Path:
+    """The host keys the user accepted in sbctune (OpenSSH known_hosts format)."""
+    return data_dir() / "known_hosts"
+
+
+def user_known_hosts() -> Path:
+    """OpenSSH's own list, read (never written) so keys trusted in `ssh` are trusted here."""
+    return Path("~", ".ssh", "known_hosts").expanduser()

@@ -1,0 +1,126 @@
+"""Many reads in ONE SSH round trip, with outputs split reliably.
+
+The remote shell runs each step with its stdout and stderr captured to temporary files, then
+prints a header line (`<nonce> <index> <exit code> <stdout bytes> <stderr bytes>`) followed by
+exactly that many bytes of each. Framing by length means any output, including binary data or
+text that looks like a header, arrives intact. The script goes to `sh -s` on stdin, so nothing
+of it appears in the remote process list.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sbctune.remote.quoting import join
+
+EXIT_MISSING = 127  # POSIX shells: command not found
+EXIT_TIMEOUT = 124  # coreutils/busybox `timeout`
+
+
+@dataclass(frozen=True)
+class Step:
+    """One command of a batch. `key` names its result (defaults to the command line)."""
+
+    argv: tuple[str, ...]
+    key: str = ""
+    timeout: float | None = None
+
+    @property
+    def name(self) -> str:
+        return self.key or " ".join(self.argv)
+
+
+def command(*argv: str, key: str = "", timeout: float | None = None) -> Step:
+    return Step(tuple(argv), key, timeout)
+
+
+def read_file(path: str, key: str = "") -> Step:
+    return Step(("cat", "--", path), key or path)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    step: Step
+    exit_code: int
+    stdout: bytes
+    stderr: bytes
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+    @property
+    def missing(self) -> bool:
+        """The tool does not exist on the Pi (e.g. no `lsusb` on Alpine)."""
+        return self.exit_code == EXIT_MISSING
+
+    @property
+    def timed_out(self) -> bool:
+        return self.exit_code == EXIT_TIMEOUT
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", errors="replace")
+
+    @property
+    def error_text(self) -> str:
+        return self.stderr.decode("utf-8", errors="replace")
+
+
+class BatchFramingError(Exception):
+    """The batch output could not be split (the remote shell died mid-way, or not POSIX)."""
+
+
+def build_script(steps: Sequence[Step], nonce: str) -> str:
+    lines = [
+        "t=$(mktemp -d 2>/dev/null || mktemp -d -t sbctune.XXXXXX) || exit 97",
+        "trap 'rm -rf \"$t\"' EXIT",
+        "if command -v timeout >/dev/null 2>&1; then has_timeout=1; else has_timeout=0; fi",
+        "sbctune_step() {",
+        "  i=$1; limit=$2; shift 2",
+        '  if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
+        '    timeout -k 2 "$limit" "$@" >"$t/o" 2>"$t/e" </dev/null',
+        "  else",
+        '    "$@" >"$t/o" 2>"$t/e" </dev/null',
+        "  fi",
+        "  rc=$?",
+        f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "$(wc -c <"$t/o")" "$(wc -c <"$t/e")"',
+        '  cat "$t/o" "$t/e"',
+        "}",
+    ]
+    for index, step in enumerate(steps):
+        limit = 0 if step.timeout is None else max(1, round(step.timeout))
+        lines.append(f"sbctune_step {index} {limit} {join(step.argv)}")
+    return "\n".join(lines) + "\n"
+
+
+def new_nonce() -> str:
+    return "sbctune-" + secrets.token_hex(12)
+
+
+def split_output(steps: Sequence[Step], nonce: str, data: bytes) -> list[StepResult]:
+    """Cut the framed output back into one result per step."""
+    results: list[StepResult] = []
+    pos = 0
+    nonce_bytes = nonce.encode()
+    for index, step in enumerate(steps):
+        end = data.find(b"\n", pos)
+        if end < 0:
+            raise BatchFramingError(f"output ended before step {index} ({step.name})")
+        fields = data[pos:end].split()
+        if len(fields) != 5 or fields[0] != nonce_bytes or fields[1] != str(index).encode():
+            raise BatchFramingError(f"unexpected header before step {index} ({step.name})")
+        try:
+            rc, out_len, err_len = (int(f) for f in fields[2:])
+        except ValueError as exc:
+            raise BatchFramingError(f"bad header for step {index}: {exc}") from None
+        pos = end + 1
+        stdout = data[pos : pos + out_len]
+        stderr = data[pos + out_len : pos + out_len + err_len]
+        if len(stdout) != out_len or len(stderr) != err_len:
+            raise BatchFramingError(f"output of step {index} ({step.name}) is truncated")
+        pos += out_len + err_len
+        results.append(StepResult(step, rc, stdout, stderr))
+    return results

@@ -1,0 +1,134 @@
+"""Typed errors of the SSH layer, each with a message a non-expert understands and a hint."""
+
+from __future__ import annotations
+
+from sbctune.errors import UserError
+
+_ENABLE_SSH = (
+    "Is SSH enabled on the Pi? On Raspberry Pi OS run `sudo raspi-config` → Interface Options → "
+    "SSH, or create an empty file named `ssh` on the boot partition."
+)
+
+
+class RemoteError(UserError):
+    """Anything that went wrong talking to the Pi."""
+
+
+class HostUnreachable(RemoteError):
+    def __init__(self, host: str, detail: str = "") -> None:
+        super().__init__(
+            f"Cannot reach {host}{': ' + detail if detail else ''}.",
+            "Check that the Pi is powered on and on the same network as this computer, and that "
+            "the address is right (try `ping` from this computer).",
+        )
+
+
+class NameNotResolved(RemoteError):
+    def __init__(self, host: str) -> None:
+        super().__init__(
+            f"The name '{host}' could not be resolved to an address.",
+            "Check the spelling, or use the Pi's IP address instead (your router's client list "
+            "shows it; on the Pi, `hostname -I` prints it).",
+        )
+
+
+class ConnectionRefused(RemoteError):
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(
+            f"{host} refused the connection on port {port}: no SSH server is listening there.",
+            _ENABLE_SSH + " If SSH runs on another port, give it as host:port.",
+        )
+
+
+class ConnectTimeout(RemoteError):
+    def __init__(self, host: str, seconds: float) -> None:
+        super().__init__(
+            f"No answer from {host} within {seconds:g} s.",
+            "The Pi may be off, on another network, or behind a firewall that drops SSH. "
+            + _ENABLE_SSH,
+        )
+
+
+class AuthFailed(RemoteError):
+    def __init__(self, user: str, host: str, methods: str = "") -> None:
+        super().__init__(
+            f"{host} did not accept the login for user '{user}'"
+            + (f" ({methods})." if methods else "."),
+            "Check the user name and password, or the key file. On Raspberry Pi OS the user is "
+            "the one you created in Raspberry Pi Imager (older images: 'pi').",
+        )
+
+
+class HostKeyUnknown(RemoteError):
+    """The host's key is not known yet: the user must confirm its fingerprint once."""
+
+    def __init__(self, host: str, key_type: str, fingerprint: str) -> None:
+        super().__init__(
+            f"This is the first connection to {host}. Its {key_type} key fingerprint is "
+            f"{fingerprint}.",
+            "If you trust this device, confirm the fingerprint (on the Pi: "
+            "`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`), then connect again with "
+            "--accept-new-host-key.",
+        )
+        self.host = host
+        self.key_type = key_type
+        self.fingerprint = fingerprint
+
+
+class HostKeyChanged(RemoteError):
+    """The host presented a different key than the one recorded: a hard stop."""
+
+    exit_code = 3
+
+    def __init__(self, host: str, key_type: str, fingerprint: str, known_in: str) -> None:
+        super().__init__(
+            f"WARNING: the identity of {host} has CHANGED. It now presents a {key_type} key "
+            f"{fingerprint}, which differs from the one recorded in {known_in}. sbctune will not "
+            "connect.",
+            "If you reinstalled the Pi's operating system, this is expected: remove the old "
+            f"entry (`ssh-keygen -R {host}` and `-f {known_in}` if that file is not "
+            "~/.ssh/known_hosts) and connect again. Otherwise someone may be intercepting the "
+            "connection.",
+        )
+        self.host = host
+        self.key_type = key_type
+        self.fingerprint = fingerprint
+
+
+class CommandFailed(RemoteError):
+    def __init__(self, command: str, exit_code: int | None, stderr: str) -> None:
+        tail = stderr.strip().splitlines()[-3:] if stderr.strip() else []
+        super().__init__(
+            f"The command `{command}` failed on the Pi (exit code {exit_code})"
+            + (": " + " / ".join(tail) if tail else "."),
+            "The error above comes from the Pi itself.",
+        )
+        self.command = command
+        self.returncode = exit_code
+        self.stderr = stderr
+
+
+class SudoFailed(RemoteError):
+    def __init__(self, user: str, reason: str) -> None:
+        super().__init__(
+            f"sudo on the Pi failed for user '{user}': {reason}",
+            "Give the sudo password (--sudo-password-stdin or SBCTUNE_SUDO_PASSWORD; by default "
+            "the login password is used), and check that the user may use sudo "
+            "(`groups` on the Pi lists 'sudo').",
+        )
+
+
+class RemoteTimeout(RemoteError):
+    def __init__(self, command: str, seconds: float) -> None:
+        super().__init__(
+            f"`{command}` did not finish on the Pi within {seconds:g} s; it was stopped.",
+            "The Pi may be overloaded or the link may have dropped. Try again.",
+        )
+
+
+class Disconnected(RemoteError):
+    def __init__(self, host: str, detail: str = "") -> None:
+        super().__init__(
+            f"The connection to {host} was lost{': ' + detail if detail else ''}.",
+            "Check the network and power of the Pi, then connect again.",
+        )

@@ -1,0 +1,104 @@
+"""Host-key policy: trust what known_hosts says, ask about new keys, refuse changed ones.
+
+Keys are read from OpenSSH's ~/.ssh/known_hosts and from sbctune's own file; only the latter
+is ever written, and only after the user accepted a fingerprint.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+from sbctune import paths
+
+
+@dataclass(frozen=True)
+class HostKeyInfo:
+    """What the user is shown before trusting a host for the first time."""
+
+    host: str
+    port: int
+    key_type: str
+    fingerprint: str  # "SHA256:..."
+
+
+def describe_key(host: str, port: int, key: asyncssh.SSHKey) -> HostKeyInfo:
+    return HostKeyInfo(host, port, key.get_algorithm(), key.get_fingerprint("sha256"))
+
+
+def known_hosts_pattern(host: str, port: int) -> str:
+    return host if port == 22 else f"[{host}]:{port}"
+
+
+class KnownHosts:
+    """The files to trust keys from, and the one file new keys are written to."""
+
+    def __init__(self, read_from: Sequence[Path] | None = None, write_to: Path | None = None):
+        self.write_to = write_to or paths.app_known_hosts()
+        self.read_from = list(read_from) if read_from is not None else [paths.user_known_hosts()]
+        if self.write_to not in self.read_from:
+            self.read_from.append(self.write_to)
+
+    def _load(self) -> asyncssh.SSHKnownHosts | None:
+        files = [str(p) for p in self.read_from if p.is_file() and os.access(p, os.R_OK)]
+        if not files:
+            return None
+        return asyncssh.read_known_hosts(files)
+
+    def trusted_keys(self, host: str, addr: str, port: int) -> list[asyncssh.SSHKey]:
+        known = self._load()
+        if known is None:
+            return []
+        match = known.match(host, addr, port if port != 22 else None)
+        return list(match[0])
+
+    def which_file_knows(self, host: str, addr: str, port: int) -> Path | None:
+        for path in self.read_from:
+            if path.is_file():
+                single = asyncssh.read_known_hosts(str(path))
+                if single.match(host, addr, port if port != 22 else None)[0]:
+                    return path
+        return None
+
+    def add(self, host: str, port: int, key: asyncssh.SSHKey) -> None:
+        line = key.export_public_key("openssh").decode().split()
+        entry = f"{known_hosts_pattern(host, port)} {line[0]} {line[1]}\n"
+        self.write_to.parent.mkdir(parents=True, exist_ok=True)
+        with self.write_to.open("a", encoding="ascii") as out:
+            out.write(entry)
+
+    def matcher(self) -> _Matcher:
+        return _Matcher(self)
+
+
+class _Matcher:
+    """The callable asyncssh asks for trusted keys; remembers whether any existed."""
+
+    def __init__(self, known: KnownHosts) -> None:
+        self._known = known
+        self.had_keys = False
+        self.addr = ""
+
+    def __call__(
+        self, host: str, addr: str, port: int
+    ) -> tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey], list[asyncssh.SSHKey]]:
+        self.addr = addr
+        keys = self._known.trusted_keys(host, addr, port)
+        self.had_keys = bool(keys)
+        return keys, [], []
+
+
+class KeyRecorder(asyncssh.SSHClient):
+    """Rejects keys asyncssh did not find in known_hosts, remembering which key it was."""
+
+    def __init__(self) -> None:
+        self.rejected_key: asyncssh.SSHKey | None = None
+
+    def validate_host_public_key(
+        self, host: str, addr: str, port: int, key: asyncssh.SSHKey
+    ) -> bool:
+        self.rejected_key = key
+        return False

@@ -1,0 +1,395 @@
+"""One SSH session to the Pi (asyncssh): connect, run, batch, stream, sudo, cancel.
+
+Commands are always argument lists, quoted here; remote text is never pasted into a shell.
+Every remote process is started through a tiny wrapper that reports its PID first, so a
+timeout or a cancel can kill it on the Pi instead of leaving it running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import re
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Literal
+
+import asyncssh
+from sbctune.remote import batch
+from sbctune.remote.errors import (
+    AuthFailed,
+    CommandFailed,
+    ConnectionRefused,
+    ConnectTimeout,
+    Disconnected,
+    HostKeyChanged,
+    HostKeyUnknown,
+    HostUnreachable,
+    NameNotResolved,
+    RemoteError,
+    RemoteTimeout,
+    SudoFailed,
+)
+from sbctune.remote.hostkeys import HostKeyInfo, KeyRecorder, KnownHosts, describe_key
+from sbctune.remote.quoting import join
+from sbctune.remote.target import Target
+
+HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
+SudoMode = Literal["root", "passwordless", "password"]
+
+_PID_PREFIX = b"sbctune-pid:"
+_SUDO_BAD_PASSWORD = re.compile(r"incorrect password|Sorry, try again|no password was provided")
+_SUDO_NOT_ALLOWED = re.compile(r"not in the sudoers|not allowed to execute|may not run sudo")
+_SUDO_NEEDS_PASSWORD = re.compile(r"a password is required|a terminal is required")
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    argv: tuple[str, ...]
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+
+class RemoteProcess:
+    """A command running on the Pi; read it, wait for it, or cancel it (kills it remotely)."""
+
+    def __init__(
+        self,
+        session: Session,
+        proc: asyncssh.SSHClientProcess[bytes],
+        argv: Sequence[str],
+        sudo: bool,
+    ) -> None:
+        self._session = session
+        self._proc = proc
+        self.argv = tuple(argv)
+        self._sudo = sudo
+        self.pid: int | None = None
+        self._finished = False
+
+    @property
+    def command_line(self) -> str:
+        return join(self.argv)
+
+    async def _read_pid(self) -> None:
+        line = await self._proc.stdout.readline()
+        if line.startswith(_PID_PREFIX):
+            self.pid = int(line[len(_PID_PREFIX) :].strip())
+            return
+        # The wrapper never ran: sudo refused, or the connection died.
+        stderr = (await self._proc.stderr.read()).decode("utf-8", errors="replace")
+        await self._proc.wait()
+        self._finished = True
+        if self._sudo:
+            self._session.raise_for_sudo(stderr)
+        raise CommandFailed(self.command_line, self._proc.exit_status, stderr)
+
+    async def lines(self) -> AsyncIterator[str]:
+        """Stdout, line by line as the Pi writes it (without the newline)."""
+        try:
+            while True:
+                line = await self._proc.stdout.readline()
+                if not line:
+                    break
+                yield line.decode("utf-8", errors="replace").rstrip("\r\n")
+        except asyncio.CancelledError:
+            await asyncio.shield(self.cancel())
+            raise
+
+    async def read_stderr(self) -> str:
+        return (await self._proc.stderr.read()).decode("utf-8", errors="replace")
+
+    async def communicate(self) -> tuple[bytes, bytes, int]:
+        out, err = await asyncio.gather(self._proc.stdout.read(), self._proc.stderr.read())
+        await self._proc.wait()
+        self._finished = True
+        status = self._proc.exit_status
+        return out, err, -1 if status is None else status
+
+    async def wait(self) -> int:
+        await self._proc.wait()
+        self._finished = True
+        status = self._proc.exit_status
+        return -1 if status is None else status
+
+    async def cancel(self) -> None:
+        """Stop the command on the Pi (TERM, then KILL) and close its channel."""
+        if self._finished:
+            return
+        self._finished = True
+        with contextlib.suppress(OSError, asyncssh.Error):
+            self._proc.send_signal("TERM")
+        self._proc.close()
+        if self.pid is not None:
+            await self._session.kill_remote(self.pid, sudo=self._sudo)
+
+
+class Session:
+    """An open SSH connection to one Pi. Use `await Session.connect(target)`."""
+
+    def __init__(self, target: Target, conn: asyncssh.SSHClientConnection) -> None:
+        self.target = target
+        self._conn = conn
+        self._sudo_mode: SudoMode | None = None
+
+    # ------------------------------------------------------------------ connect
+    @classmethod
+    async def connect(
+        cls,
+        target: Target,
+        *,
+        known_hosts: KnownHosts | None = None,
+        on_unknown_host_key: HostKeyPrompt | None = None,
+        accept_new_host_key: bool = False,
+    ) -> Session:
+        """Connect, asking `on_unknown_host_key` (or refusing) when the host key is new."""
+        known = known_hosts or KnownHosts()
+        try:
+            return cls(target, await _open(target, known))
+        except _UnknownKey as unknown:
+            info = describe_key(target.host, target.port, unknown.key)
+            accepted = accept_new_host_key or (
+                on_unknown_host_key is not None and await on_unknown_host_key(info)
+            )
+            if not accepted:
+                raise HostKeyUnknown(target.host, info.key_type, info.fingerprint) from None
+            known.add(target.host, target.port, unknown.key)
+        # Reconnect: the key must now match exactly what the user accepted.
+        try:
+            return cls(target, await _open(target, known))
+        except _UnknownKey as again:
+            info = describe_key(target.host, target.port, again.key)
+            raise HostKeyChanged(
+                target.host, info.key_type, info.fingerprint, str(known.write_to)
+            ) from None
+
+    @property
+    def local_address(self) -> str:
+        """This computer's address as the Pi sees the SSH connection."""
+        sockname = self._conn.get_extra_info("sockname")
+        return str(sockname[0]) if sockname else ""
+
+    @property
+    def remote_address(self) -> str:
+        peer = self._conn.get_extra_info("peername")
+        return str(peer[0]) if peer else self.target.host
+
+    async def close(self) -> None:
+        self._conn.close()
+        await self._conn.wait_closed()
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ sudo
+    async def sudo_mode(self) -> SudoMode:
+        """How this session gets root: already root, sudo without a password, or with one."""
+        if self._sudo_mode is None:
+            probe = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
+            result = await self.run(["sh", "-c", probe])
+            words = result.stdout.split()
+            if words[:1] == ["0"]:
+                self._sudo_mode = "root"
+            elif "passwordless" in words:
+                self._sudo_mode = "passwordless"
+            else:
+                self._sudo_mode = "password"
+        return self._sudo_mode
+
+    async def _sudo_prefix(self) -> tuple[list[str], bytes]:
+        mode = await self.sudo_mode()
+        if mode == "root":
+            return [], b""
+        if mode == "passwordless":
+            return ["sudo", "-n", "--"], b""
+        secret = self.target.effective_sudo_password()
+        if not secret:
+            raise SudoFailed(self._user, "the Pi asks for a password and none was given")
+        # -k: always ask, so the password line is never left over as the command's input.
+        return ["sudo", "-k", "-S", "-p", "", "--"], secret.reveal().encode() + b"\n"
+
+    def raise_for_sudo(self, stderr: str) -> None:
+        if _SUDO_BAD_PASSWORD.search(stderr):
+            raise SudoFailed(self._user, "the password was not accepted")
+        if _SUDO_NOT_ALLOWED.search(stderr):
+            raise SudoFailed(self._user, "this user is not allowed to use sudo")
+        if _SUDO_NEEDS_PASSWORD.search(stderr):
+            raise SudoFailed(self._user, "the Pi asks for a password and none was given")
+        raise SudoFailed(self._user, stderr.strip() or "sudo did not start the command")
+
+    @property
+    def _user(self) -> str:
+        return self.target.user or self._conn.get_extra_info("username") or "?"
+
+    # ------------------------------------------------------------------ run
+    async def start(
+        self, argv: Sequence[str], *, sudo: bool = False, stdin: bytes | None = None
+    ) -> RemoteProcess:
+        """Start a command; its PID is known when this returns."""
+        wrapper = "echo sbctune-pid:$$; exec " + join(argv)
+        prefix, password = await self._sudo_prefix() if sudo else ([], b"")
+        line = join([*prefix, "sh", "-c", wrapper])
+        try:
+            proc = await self._conn.create_process(line, encoding=None)
+        except (asyncssh.Error, OSError) as exc:
+            raise Disconnected(self.target.host, str(exc)) from exc
+        if password:
+            proc.stdin.write(password)
+        if stdin:
+            proc.stdin.write(stdin)
+        proc.stdin.write_eof()
+        process = RemoteProcess(self, proc, argv, bool(prefix))
+        await process._read_pid()
+        return process
+
+    async def run_bytes(
+        self,
+        argv: Sequence[str],
+        *,
+        sudo: bool = False,
+        timeout: float | None = None,
+        stdin: bytes | None = None,
+    ) -> tuple[bytes, bytes, int]:
+        process = await self.start(argv, sudo=sudo, stdin=stdin)
+        try:
+            return await asyncio.wait_for(process.communicate(), timeout)
+        except asyncio.TimeoutError:
+            await process.cancel()
+            raise RemoteTimeout(process.command_line, timeout or 0) from None
+        except asyncio.CancelledError:
+            await asyncio.shield(process.cancel())
+            raise
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        sudo: bool = False,
+        timeout: float | None = 60.0,
+        check: bool = False,
+        stdin: str | None = None,
+    ) -> CommandResult:
+        """Run one command; with `check`, a non-zero exit raises CommandFailed."""
+        out, err, code = await self.run_bytes(
+            argv, sudo=sudo, timeout=timeout, stdin=stdin.encode() if stdin is not None else None
+        )
+        result = CommandResult(
+            tuple(argv),
+            code,
+            out.decode("utf-8", errors="replace"),
+            err.decode("utf-8", errors="replace"),
+        )
+        if check and not result.ok:
+            raise CommandFailed(join(argv), code, result.stderr)
+        return result
+
+    async def run_script(
+        self,
+        steps: Sequence[batch.Step],
+        *,
+        sudo: bool = False,
+        timeout: float | None = 120.0,
+    ) -> list[batch.StepResult]:
+        """Run many commands in one round trip; one result per step, in order."""
+        if not steps:
+            return []
+        nonce = batch.new_nonce()
+        script = batch.build_script(steps, nonce).encode()
+        out, err, code = await self.run_bytes(
+            ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script
+        )
+        try:
+            return batch.split_output(steps, nonce, out)
+        except batch.BatchFramingError as exc:
+            raise CommandFailed(
+                f"batch of {len(steps)} commands", code, err.decode(errors="replace") or str(exc)
+            ) from exc
+
+    async def kill_remote(self, pid: int, *, sudo: bool) -> None:
+        """TERM the process and its children, then KILL whatever is left after 2 s."""
+        pid = int(pid)
+        script = (
+            f"pkill -TERM -P {pid} 2>/dev/null; kill -TERM {pid} 2>/dev/null; i=0; "
+            f"while kill -0 {pid} 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; "
+            f"pkill -KILL -P {pid} 2>/dev/null; kill -KILL {pid} 2>/dev/null; true"
+        )
+        try:
+            prefix, password = await self._sudo_prefix() if sudo else ([], b"")
+            await asyncio.wait_for(
+                self._conn.run(
+                    join([*prefix, "sh", "-c", script]), input=password or None, encoding=None
+                ),
+                10,
+            )
+        except (asyncssh.Error, OSError, asyncio.TimeoutError, RemoteError):
+            pass  # the connection is gone; sshd closes the channel and the process gets SIGPIPE
+
+
+class _UnknownKey(Exception):
+    def __init__(self, key: asyncssh.SSHKey) -> None:
+        self.key = key
+
+
+async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnection:
+    matcher = known.matcher()
+    recorder = KeyRecorder()
+    options: dict[str, object] = {}
+    if target.password:
+        options["password"] = target.password.reveal()
+    if target.identity_files:
+        options["client_keys"] = [str(p) for p in target.identity_files]
+    try:
+        conn, _client = await asyncio.wait_for(
+            asyncssh.create_connection(
+                lambda: recorder,
+                target.host,
+                target.port,
+                username=target.user,
+                known_hosts=matcher,
+                connect_timeout=target.connect_timeout,
+                **options,
+            ),
+            target.connect_timeout + 5,
+        )
+        return conn
+    except asyncssh.HostKeyNotVerifiable:
+        key = recorder.rejected_key
+        if key is None:
+            raise HostKeyChanged(target.host, "unknown", "(revoked)", "known_hosts") from None
+        if matcher.had_keys:
+            info = describe_key(target.host, target.port, key)
+            where = known.which_file_knows(target.host, matcher.addr, target.port)
+            raise HostKeyChanged(
+                target.host, info.key_type, info.fingerprint, str(where or known.write_to)
+            ) from None
+        raise _UnknownKey(key) from None
+    except asyncssh.PermissionDenied as exc:
+        raise AuthFailed(target.user or "", target.host, exc.reason) from None
+    except socket.gaierror:
+        raise NameNotResolved(target.host) from None
+    except ConnectionRefusedError:
+        raise ConnectionRefused(target.host, target.port) from None
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ConnectTimeout(target.host, target.connect_timeout) from None
+    except asyncssh.DisconnectError as exc:
+        raise Disconnected(target.host, exc.reason) from None
+    except OSError as exc:
+        if exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN):
+            raise HostUnreachable(target.host, exc.strerror or "") from None
+        raise HostUnreachable(target.host, str(exc)) from None

@@ -1,0 +1,104 @@
+"""Where to connect and with which credentials: `[user@]host[:port]` plus secrets.
+
+Secrets are held in memory only and never appear in repr(), logs or argv.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sbctune.errors import UserError
+
+DEFAULT_PORT = 22
+
+_BRACKETED = re.compile(r"^\[(?P<host>[^\]]+)\](?::(?P<port>\d+))?$")
+
+
+class Secret:
+    """A string that refuses to show itself in repr/str, so it cannot leak into logs."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret(***)"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+
+@dataclass(frozen=True)
+class Target:
+    host: str
+    port: int = DEFAULT_PORT
+    user: str | None = None
+    identity_files: tuple[Path, ...] = ()
+    password: Secret | None = field(default=None, repr=False)
+    sudo_password: Secret | None = field(default=None, repr=False)
+    connect_timeout: float = 10.0
+
+    @property
+    def display(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        who = f"{self.user}@" if self.user else ""
+        port = f":{self.port}" if self.port != DEFAULT_PORT else ""
+        return f"{who}{host}{port}"
+
+    def effective_sudo_password(self) -> Secret | None:
+        """The sudo password, defaulting to the login password as on a stock Pi."""
+        return self.sudo_password or self.password
+
+
+def parse_target(text: str) -> tuple[str | None, str, int]:
+    """Split `[user@]host[:port]` (IPv6 as `[addr]:port` or bare) into its parts."""
+    spec = text.strip()
+    if not spec:
+        raise UserError(
+            "No host given.", "Give the Pi as [user@]host[:port], e.g. pi@raspberrypi.local"
+        )
+    user: str | None = None
+    if "@" in spec:
+        user, _, spec = spec.rpartition("@")
+        if not user:
+            user = None
+    port = DEFAULT_PORT
+    host = spec
+    bracketed = _BRACKETED.match(spec)
+    if bracketed:
+        host = bracketed.group("host")
+        if bracketed.group("port"):
+            port = int(bracketed.group("port"))
+    elif spec.count(":") == 1:
+        host, _, port_text = spec.partition(":")
+        if not port_text.isdigit():
+            raise UserError(
+                f"'{text}' has a port that is not a number.",
+                "Write the port as digits, e.g. pi@raspberrypi.local:2222",
+            )
+        port = int(port_text)
+    if not host or any(ch.isspace() for ch in host):
+        raise UserError(f"'{text}' is not a host name or address.", "Example: pi@192.168.1.20")
+    if not 0 < port < 65536:
+        raise UserError(f"Port {port} is out of range.", "SSH normally listens on port 22.")
+    return user, host, port
+
+
+def password_from_env(name: str) -> Secret | None:
+    value = os.environ.get(name)
+    return Secret(value) if value else None
