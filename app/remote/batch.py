@@ -124,3 +124,27 @@ def split_output(steps: Sequence[Step], nonce: str, data: bytes) -> list[StepRes
         pos += out_len + err_len
         results.append(StepResult(step, rc, stdout, stderr))
     return results
+
+
+# Small files by glob (sysfs values), in one step: "path NUL content NUL" for each match.
+_GLOB_READER = (
+    'for f in "$@"; do for g in $f; do [ -f "$g" ] && [ -r "$g" ] || continue; '
+    "printf '%s\\0' \"$g\"; cat -- \"$g\" 2>/dev/null | tr -d '\\000'; printf '\\0'; done; done"
+)
+
+
+def read_globs(patterns: Sequence[str], key: str) -> Step:
+    """One step reading every regular file matching the shell globs (values without NULs)."""
+    return Step(("sh", "-c", _GLOB_READER, "sh", *patterns), key)
+
+
+def split_globs(data: bytes) -> dict[str, str]:
+    """The output of a `read_globs` step as {path: content}."""
+    parts = data.split(b"\0")
+    files: dict[str, str] = {}
+    for path, content in zip(parts[0::2], parts[1::2], strict=False):
+        if path:
+            files[path.decode("utf-8", errors="replace")] = content.decode(
+                "utf-8", errors="replace"
+            )
+    return files

@@ -41,6 +41,7 @@ HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
 SudoMode = Literal["root", "passwordless", "password"]
 
 _PID_PREFIX = b"sbctune-pid:"
+SUDO_PROBE = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
 _SUDO_BAD_PASSWORD = re.compile(r"incorrect password|Sorry, try again|no password was provided")
 _SUDO_NOT_ALLOWED = re.compile(r"not in the sudoers|not allowed to execute|may not run sudo")
 _SUDO_NEEDS_PASSWORD = re.compile(r"a password is required|a terminal is required")
@@ -201,16 +202,19 @@ class Session:
     async def sudo_mode(self) -> SudoMode:
         """How this session gets root: already root, sudo without a password, or with one."""
         if self._sudo_mode is None:
-            probe = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
-            result = await self.run(["sh", "-c", probe])
-            words = result.stdout.split()
-            if words[:1] == ["0"]:
-                self._sudo_mode = "root"
-            elif "passwordless" in words:
-                self._sudo_mode = "passwordless"
-            else:
-                self._sudo_mode = "password"
-        return self._sudo_mode
+            result = await self.run(["sh", "-c", SUDO_PROBE])
+            self.note_sudo_probe(result.stdout)
+        return self._sudo_mode or "password"
+
+    def note_sudo_probe(self, output: str) -> None:
+        """Take the answer of SUDO_PROBE run as part of a batch, saving a round trip."""
+        words = output.split()
+        if words[:1] == ["0"]:
+            self._sudo_mode = "root"
+        elif "passwordless" in words:
+            self._sudo_mode = "passwordless"
+        elif words[:1] and words[0].isdigit():
+            self._sudo_mode = "password"
 
     async def _sudo_prefix(self) -> tuple[list[str], bytes]:
         mode = await self.sudo_mode()

@@ -1,0 +1,199 @@
+"""What to read from a Pi, in two SSH round trips, as a diagnostics bundle's contents.
+
+Round 1 (the login user): identification, USB/PCI listings, addresses, /proc and sysfs files
+and the sudo probe. Round 2 (with sudo where possible, for `lspci -vv` capabilities, `dmesg`
+and everything `ethtool` can tell): per-interface commands, whose names round 1 revealed.
+Tools that are missing on the Pi (no `lsusb` on Alpine, no `vcgencmd` off a Pi) are recorded
+as missing, not as errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sbctune.remote import Session, SudoFailed, batch
+from sbctune.remote.session import SUDO_PROBE
+
+# Command lines exactly as contract 1 names them; argv is the line split on spaces.
+ROUND1_COMMANDS = (
+    "lsusb",
+    "lsusb -t",
+    "lspci -nnk",
+    "ip -j addr",
+    "ip -j link",
+    "uname -a",
+    "vcgencmd get_throttled",
+    "vcgencmd measure_temp",
+    "vcgencmd measure_clock arm",
+    "iperf3 --version",
+)
+ROUND1_FILES = (
+    "/proc/device-tree/model",
+    "/sys/firmware/devicetree/base/model",
+    "/proc/interrupts",
+    "/proc/cpuinfo",
+    "/proc/softirqs",
+    "/proc/stat",
+    "/etc/os-release",
+)
+SYSFS_GLOBS = (
+    "/sys/class/net/*/speed",
+    "/sys/class/net/*/duplex",
+    "/sys/class/net/*/operstate",
+    "/sys/class/net/*/carrier",
+    "/sys/class/net/*/mtu",
+    "/sys/class/net/*/address",
+    "/sys/class/net/*/type",
+    "/sys/class/net/*/tx_queue_len",
+    "/sys/class/net/*/queues/*/rps_cpus",
+    "/sys/class/net/*/queues/*/rps_flow_cnt",
+    "/sys/class/net/*/queues/*/xps_cpus",
+    "/sys/class/net/*/statistics/rx_bytes",
+    "/sys/class/net/*/statistics/tx_bytes",
+    "/sys/class/net/*/statistics/rx_dropped",
+    "/sys/class/net/*/statistics/rx_errors",
+    "/sys/class/net/*/statistics/tx_errors",
+    "/sys/bus/usb/devices/*/speed",
+    "/sys/bus/usb/devices/*/idVendor",
+    "/sys/bus/usb/devices/*/idProduct",
+    "/sys/bus/usb/devices/*/product",
+    "/sys/bus/usb/devices/*/busnum",
+    "/sys/bus/usb/devices/*/devnum",
+    "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor",
+    "/sys/devices/system/cpu/cpu*/cpufreq/scaling_available_governors",
+    "/sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq",
+    "/sys/devices/system/cpu/cpu*/cpufreq/scaling_min_freq",
+    "/sys/devices/system/cpu/cpu*/cpufreq/scaling_max_freq",
+    "/sys/devices/system/cpu/cpu*/cpufreq/cpuinfo_max_freq",
+    "/proc/sys/net/core/rmem_max",
+    "/proc/sys/net/core/wmem_max",
+    "/proc/sys/net/core/netdev_max_backlog",
+    "/proc/sys/net/core/netdev_budget",
+    "/proc/sys/net/core/rps_sock_flow_entries",
+    "/proc/sys/net/ipv4/tcp_rmem",
+    "/proc/sys/net/ipv4/tcp_wmem",
+)
+# Where each interface's device sits (bus path) and which driver is bound to it.
+_NET_LINKS = (
+    'for i in /sys/class/net/*; do printf "%s\\0%s\\0%s\\0" "${i##*/}" '
+    '"$(readlink -f "$i/device" 2>/dev/null)" "$(readlink "$i/device/driver" 2>/dev/null)"; done'
+)
+ROUND2_COMMANDS = ("lspci -vv", "dmesg")
+PER_INTERFACE = (
+    "ethtool {}",
+    "ethtool -i {}",
+    "ethtool -k {}",
+    "ethtool -g {}",
+    "ethtool -l {}",
+    "ethtool -c {}",
+)
+
+_SAFE_IFACE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
+_VIRTUAL_PREFIXES = ("lo", "docker", "veth", "br-", "virbr", "tun", "tap", "wg", "dummy", "ifb")
+
+
+@dataclass
+class Collection:
+    """Raw outputs by command line and by file path, as a diagnostics bundle holds them."""
+
+    host: str
+    commands: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    exit_codes: dict[str, int] = field(default_factory=dict)
+    missing_tools: list[str] = field(default_factory=list)
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)  # iface -> (device, driver)
+    used_sudo: bool = False
+    round_trips: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def interfaces(self) -> list[str]:
+        return sorted(self.links)
+
+
+def _cmd(line: str) -> batch.Step:
+    return batch.Step(tuple(line.split(" ")), key=line, timeout=20)
+
+
+def round1_steps() -> list[batch.Step]:
+    steps = [batch.Step(("sh", "-c", SUDO_PROBE), key="sudo-probe")]
+    steps += [_cmd(line) for line in ROUND1_COMMANDS]
+    steps += [batch.read_file(path) for path in ROUND1_FILES]
+    steps.append(batch.read_globs(SYSFS_GLOBS, key="sysfs"))
+    steps.append(batch.Step(("sh", "-c", _NET_LINKS), key="net-links"))
+    return steps
+
+
+def round2_steps(interfaces: list[str]) -> list[batch.Step]:
+    steps = [_cmd(line) for line in ROUND2_COMMANDS]
+    for iface in interfaces:
+        steps += [_cmd(template.format(iface)) for template in PER_INTERFACE]
+    return steps
+
+
+def _split_links(data: bytes) -> dict[str, tuple[str, str]]:
+    parts = data.decode("utf-8", errors="replace").split("\0")
+    links = {}
+    for name, device, driver in zip(parts[0::3], parts[1::3], parts[2::3], strict=False):
+        if _SAFE_IFACE.match(name):
+            links[name] = (device, driver.rsplit("/", 1)[-1] if driver else "")
+    return links
+
+
+def _record(collection: Collection, result: batch.StepResult) -> None:
+    key = result.step.name
+    tool = result.step.argv[0]
+    if result.missing:
+        if tool not in collection.missing_tools:
+            collection.missing_tools.append(tool)
+        return
+    if result.step.argv[:2] == ("cat", "--"):
+        if result.ok:
+            collection.files[key] = result.text
+        return
+    collection.commands[key] = result.text or result.error_text
+    collection.exit_codes[key] = result.exit_code
+
+
+def interfaces_to_probe(links: dict[str, tuple[str, str]]) -> list[str]:
+    """Physical-looking interfaces (and any with a device), never loopback or bridges."""
+    return [
+        name
+        for name, (device, _driver) in sorted(links.items())
+        if device or not name.startswith(_VIRTUAL_PREFIXES)
+    ]
+
+
+async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
+    """Read everything the inventory needs from the Pi in two round trips."""
+    collection = Collection(host=session.target.host)
+    first = await session.run_script(round1_steps())
+    collection.round_trips += 1
+    probe, *rest = first
+    session.note_sudo_probe(probe.text)
+    for result in rest:
+        if result.step.key == "sysfs":
+            collection.files.update(batch.split_globs(result.stdout))
+        elif result.step.key == "net-links":
+            collection.links = _split_links(result.stdout)
+        else:
+            _record(collection, result)
+
+    sudo = False
+    if use_sudo:
+        mode = await session.sudo_mode()
+        sudo = mode != "password" or bool(session.target.effective_sudo_password())
+    steps = round2_steps(interfaces_to_probe(collection.links))
+    try:
+        second = await session.run_script(steps, sudo=sudo)
+    except SudoFailed as exc:  # refused: read what a plain user may
+        collection.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
+        sudo = False
+        second = await session.run_script(steps)
+        collection.round_trips += 1
+    collection.round_trips += 1
+    collection.used_sudo = sudo
+    for result in second:
+        _record(collection, result)
+    return collection

@@ -1,0 +1,135 @@
+"""The Inventory: the board and its NICs, with exactly the keys of DESIGN.md contract 2.
+
+Unknown facts are None ("unknown"), never guessed. `to_json()` gives the contract's object;
+extra keys are allowed by the contract and used for what the GUI shows besides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Bus = Literal["usb", "pci", "platform", "sdio", "unknown"]
+Severity = Literal["info", "warning", "problem"]
+RecommendationKind = Literal["tweak", "driver", "adapter", "setting", "cable", "power", "board"]
+
+
+@dataclass
+class Throttled:
+    """`vcgencmd get_throttled`, decoded (now and since boot)."""
+
+    raw: str
+    under_voltage: bool = False
+    frequency_capped: bool = False
+    throttled: bool = False
+    soft_temp_limit: bool = False
+    under_voltage_occurred: bool = False
+    frequency_capped_occurred: bool = False
+    throttled_occurred: bool = False
+    soft_temp_limit_occurred: bool = False
+
+    @property
+    def any_now(self) -> bool:
+        return self.under_voltage or self.frequency_capped or self.throttled or self.soft_temp_limit
+
+    @property
+    def any_since_boot(self) -> bool:
+        return (
+            self.under_voltage_occurred
+            or self.frequency_capped_occurred
+            or self.throttled_occurred
+            or self.soft_temp_limit_occurred
+        )
+
+
+@dataclass
+class Board:
+    model: str | None = None
+    soc: str | None = None
+    kernel: str | None = None
+    os: str | None = None
+    cpu_cores: int | None = None
+    throttled: Throttled | None = None
+    catalog_id: str | None = None  # the catalog's board entry, when recognised
+    temperature_c: float | None = None
+    arm_clock_hz: int | None = None
+    cpu_governors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Pcie:
+    speed_gts: float | None = None
+    width: int | None = None
+    max_speed_gts: float | None = None
+    max_width: int | None = None
+    downgraded: bool = False
+    max_payload: int | None = None
+    max_read_request: int | None = None
+
+
+@dataclass
+class Nic:
+    name: str | None  # interface name; None for a device with no netdev (no driver bound)
+    driver: str | None = None
+    driver_version: str | None = None
+    bus: Bus = "unknown"
+    chip: str | None = None
+    ids: str | None = None
+    usb_speed_mbps: int | None = None
+    pcie: Pcie | None = None
+    link_speed_mbps: int | None = None
+    duplex: str | None = None
+    builtin: bool = False
+    irqs: list[int] = field(default_factory=list)
+    # Beyond the contract:
+    wireless: bool = False
+    bus_path: str | None = None  # USB path like "2-2" or PCI address like "0000:01:00.0"
+    firmware: str | None = None
+    max_link_speed_mbps: int | None = None  # the fastest mode the NIC supports
+    link_detected: bool | None = None
+    mtu: int | None = None
+    addresses: list[str] = field(default_factory=list)
+    rx_queues: int | None = None
+    tx_queues: int | None = None
+    catalog_id: str | None = None
+    evidence: list[str] = field(default_factory=list)  # how it was identified
+
+
+@dataclass
+class Finding:
+    id: str
+    severity: Severity
+    nic: str | None
+    summary: str
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Recommendation:
+    kind: RecommendationKind
+    nic: str | None
+    title: str
+    detail: str
+    expected_gain: str
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Inventory:
+    board: Board = field(default_factory=Board)
+    nics: list[Nic] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    recommendations: list[Recommendation] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # outputs that could not be read
+    missing_tools: list[str] = field(default_factory=list)
+
+    def nic(self, name: str) -> Nic | None:
+        return next((n for n in self.nics if n.name == name), None)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        throttled = self.board.throttled
+        if throttled is not None:
+            data["board"]["throttled"]["any_now"] = throttled.any_now
+            data["board"]["throttled"]["any_since_boot"] = throttled.any_since_boot
+        return data

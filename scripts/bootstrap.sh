@@ -1,0 +1,76 @@
+# Sourced by scripts/test.sh and scripts/demo.sh: installs what sbctune needs on this machine.
+#  - Debian packages (iperf3, OpenSSH, sudo, iproute2, util-linux, FUSE, Qt's runtime libraries)
+#    when missing, if running as root with apt-get; a clear message otherwise.
+#  - A virtualenv in .venv with sbctune installed (editable) and its dev and lab extras,
+#    refreshed whenever pyproject.toml or setup.py changes.
+# shellcheck shell=bash
+
+SBCTUNE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VENV="$SBCTUNE_ROOT/.venv"
+
+say() { printf '[sbctune setup] %s\n' "$*" >&2; }
+
+DEBIAN_PACKAGES=(
+  iperf3 openssh-server openssh-client sudo iproute2 util-linux procps
+  fuse3 libfuse2
+  libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
+)
+
+install_debian_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || {
+    say "not a Debian-based system: install iperf3, OpenSSH server, sudo and iproute2 yourself."
+    return 0
+  }
+  local missing=() pkg
+  for pkg in "${DEBIAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    say "missing Debian packages: ${missing[*]}"
+    say "run as root, or: sudo apt-get install -y ${missing[*]}"
+    return 1
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || { say "apt-get failed to install: ${missing[*]}"; return 1; }
+}
+
+find_python() {
+  local candidate
+  for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+      command -v "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+
+install_venv() {
+  local python stamp want
+  python=$(find_python) || { say "Python 3.10 or newer with venv is needed."; return 1; }
+  if [ ! -x "$VENV/bin/python" ]; then
+    say "creating virtualenv in $VENV"
+    "$python" -m venv "$VENV" || { say "could not create $VENV (Debian: apt-get install python3-venv)"; return 1; }
+  fi
+  stamp="$VENV/.sbctune-installed"
+  want=$(cat "$SBCTUNE_ROOT/pyproject.toml" "$SBCTUNE_ROOT/setup.py" | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    say "installing sbctune and its dependencies into $VENV"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$SBCTUNE_ROOT[dev,lab]" 2>&1 \
+      | grep -v -e "is ignored: it is neither" -e "^$" >&2
+    "$VENV/bin/python" -c "import sbctune, asyncssh, PySide6" || { say "pip install failed"; return 1; }
+    echo "$want" >"$stamp"
+  fi
+}
+
+bootstrap() {
+  install_debian_packages || return 1
+  install_venv || return 1
+  export PATH="$VENV/bin:$PATH"
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every check and test of sbctune; installs what it needs first (scripts/bootstrap.sh).
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh -k lab -x`.
+set -uo pipefail
+# shellcheck source=scripts/bootstrap.sh
+source "$(dirname "$0")/bootstrap.sh"
+bootstrap || exit 1
+cd "$SBCTUNE_ROOT" || exit 1
+export QT_QPA_PLATFORM=offscreen
+
+status=0
+echo "== ruff"
+ruff check . || status=1
+echo "== mypy"
+python scripts/static_checks.py mypy || status=1
+echo "== pytest"
+python -m pytest "$@"
+rc=$?
+# pytest's 5 means it collected no test, which is a failure here too.
+[ $rc -ne 0 ] && status=$rc
+exit $status

@@ -1,0 +1,87 @@
+"""Target parsing, secrets that never print, and batch framing run by a real local `sh`."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sbctune.errors import UserError
+from sbctune.remote import Secret, Target, parse_target
+from sbctune.remote import batch
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("raspberrypi.local", (None, "raspberrypi.local", 22)),
+        ("pi@192.168.1.20", ("pi", "192.168.1.20", 22)),
+        ("pi@host:2222", ("pi", "host", 2222)),
+        ("[fe80::1]:2200", (None, "fe80::1", 2200)),
+        ("admin@[::1]", ("admin", "::1", 22)),
+        ("fe80::1", (None, "fe80::1", 22)),
+        ("user@with@at@host", ("user@with@at", "host", 22)),
+    ],
+)
+def test_parse_target(text: str, expected: tuple[str | None, str, int]) -> None:
+    assert parse_target(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "   ", "pi@host:ssh", "pi@host:70000", "pi@bad host"])
+def test_parse_target_rejects_with_a_hint(text: str) -> None:
+    with pytest.raises(UserError) as info:
+        parse_target(text)
+    assert info.value.hint
+
+
+def test_secrets_never_show_in_repr() -> None:
+    target = Target("pi.local", user="pi", password=Secret("hunter2"), sudo_password=None)
+    assert "hunter2" not in repr(target)
+    assert "hunter2" not in str(target.password)
+    assert target.effective_sudo_password() == Secret("hunter2")
+
+
+def _run_locally(steps: list[batch.Step], nonce: str) -> list[batch.StepResult]:
+    script = batch.build_script(steps, nonce)
+    out = subprocess.run(["sh", "-s"], input=script.encode(), capture_output=True, timeout=30)
+    return batch.split_output(steps, nonce, out.stdout)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payloads=st.lists(st.binary(max_size=3000), min_size=1, max_size=4))
+def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes]) -> None:
+    nonce = "sbctune-fixednonce"
+    steps = []
+    for index, payload in enumerate(payloads):
+        # Each payload also carries a copy of the header the next step will get.
+        path = tmp_path / f"p{index}"
+        path.write_bytes(payload + f"{nonce} {index + 1} 0 3 0\n".encode())
+        steps.append(batch.read_file(str(path)))
+    results = _run_locally(steps, nonce)
+    assert [r.stdout for r in results] == [
+        p + f"{nonce} {i + 1} 0 3 0\n".encode() for i, p in enumerate(payloads)
+    ]
+    assert all(r.ok for r in results)
+
+
+def test_batch_reports_missing_tools_failures_and_timeouts() -> None:
+    steps = [
+        batch.command("sbctune-no-such-tool"),
+        batch.command("sh", "-c", "echo oops >&2; exit 3"),
+        batch.command("sleep", "5", timeout=1),
+        batch.command("echo", "after"),
+    ]
+    missing, failed, slow, after = _run_locally(steps, batch.new_nonce())
+    assert missing.missing
+    assert failed.exit_code == 3 and failed.error_text == "oops\n"
+    assert slow.timed_out
+    assert after.text == "after\n"
+
+
+def test_truncated_batch_output_is_a_clear_error() -> None:
+    steps = [batch.command("echo", "a"), batch.command("echo", "b")]
+    with pytest.raises(batch.BatchFramingError, match="step 1"):
+        batch.split_output(steps, "n", b"n 0 0 2 0\na\n")
