@@ -1,0 +1,228 @@
+"""The loaded catalog and its lookups. Unknown or malformed keys give None, never an error."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from .loader import parse_catalog
+from .model import Board, Bus, Chip, EthernetFraming, Source
+
+_DEVICE_ID_RE = re.compile(r"^([0-9a-f]{1,4}):([0-9a-f]{1,4})$")
+_HEX_RE = re.compile(r"^[0-9a-f]{1,8}$")
+_NEW_STYLE_BIT = 1 << 23
+
+
+def normalize_device_id(value: str) -> str | None:
+    """'0B95:1790', '[0b95:1790]', '0x0b95:0x1790' -> '0b95:1790'; anything else -> None."""
+    text = value.strip().strip("[]()").strip().lower().replace("0x", "")
+    match = _DEVICE_ID_RE.match(text)
+    if not match:
+        return None
+    return f"{int(match.group(1), 16):04x}:{int(match.group(2), 16):04x}"
+
+
+def _normalize_driver(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def _normalize_model(text: str) -> str:
+    return " ".join(text.replace("\x00", " ").split()).casefold()
+
+
+class Catalog:
+    """Chips, boards, buses and sources, indexed for the lookups the inventory needs."""
+
+    def __init__(
+        self,
+        sources: Mapping[str, Source],
+        chips: Mapping[str, Chip],
+        boards: Mapping[str, Board],
+        buses: Mapping[str, Bus],
+        ethernet_framing: EthernetFraming,
+    ) -> None:
+        self._sources = dict(sources)
+        self._chips = dict(chips)
+        self._boards = dict(boards)
+        self._buses = dict(buses)
+        self.ethernet_framing = ethernet_framing
+        self._usb: dict[str, Chip] = {}
+        self._pci: dict[str, Chip] = {}
+        for chip in self._chips.values():
+            for device_id in chip.usb_ids:
+                self._usb[device_id] = chip
+            for device_id in chip.pci_ids:
+                self._pci[device_id] = chip
+        self._by_code: dict[str, Board] = {}
+        self._by_type: dict[int, Board] = {}
+        self._by_compatible: dict[str, Board] = {}
+        self._prefixes: list[tuple[str, Board]] = []
+        for board in self._boards.values():
+            for code in board.revision_codes:
+                self._by_code[code] = board
+            for kind in board.revision_types:
+                self._by_type[kind] = board
+            for compatible in (board.dt_compatible, *board.dt_compatible_aliases):
+                if compatible:
+                    self._by_compatible[compatible.casefold()] = board
+            for prefix in board.model_prefixes:
+                self._prefixes.append((_normalize_model(prefix), board))
+        self._prefixes.sort(key=lambda item: len(item[0]), reverse=True)
+
+    # -- collections ---------------------------------------------------------------------------
+
+    @property
+    def chips(self) -> tuple[Chip, ...]:
+        return tuple(self._chips.values())
+
+    @property
+    def nics(self) -> tuple[Chip, ...]:
+        return tuple(c for c in self._chips.values() if c.is_nic)
+
+    @property
+    def boards(self) -> tuple[Board, ...]:
+        return tuple(self._boards.values())
+
+    @property
+    def buses(self) -> tuple[Bus, ...]:
+        return tuple(self._buses.values())
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        return tuple(self._sources.values())
+
+    # -- chips ---------------------------------------------------------------------------------
+
+    def chip(self, chip_id: str) -> Chip | None:
+        """A chip by its catalog id, e.g. 'asix-ax88179'."""
+        return self._chips.get(chip_id.strip().lower())
+
+    def chip_by_usb_id(self, device_id: str) -> Chip | None:
+        """A chip by USB vendor:product, e.g. '0b95:1790'."""
+        key = normalize_device_id(device_id)
+        return self._usb.get(key) if key else None
+
+    def chip_by_pci_id(self, device_id: str) -> Chip | None:
+        """A chip by PCI vendor:device, e.g. '10ec:8125'."""
+        key = normalize_device_id(device_id)
+        return self._pci.get(key) if key else None
+
+    def chips_by_driver(self, driver: str) -> tuple[Chip, ...]:
+        """Every chip the named kernel module drives (in-tree, vendor or fallback)."""
+        wanted = _normalize_driver(driver)
+        return tuple(
+            chip
+            for chip in self._chips.values()
+            if wanted in {_normalize_driver(name) for name in chip.drivers.all()}
+        )
+
+    def find_chip(self, name: str) -> Chip | None:
+        """A chip by a human name or variant, e.g. 'AX88179A', 'RTL8125B', 'Intel I340'."""
+        wanted = " ".join(name.split()).casefold()
+        if not wanted:
+            return None
+        for chip in self._chips.values():
+            names = (chip.name, *chip.variants, f"{chip.vendor} {chip.name}")
+            if any(wanted == n.casefold() for n in names):
+                return chip
+        for chip in self._chips.values():
+            for variant in chip.variants:
+                if variant.casefold() in wanted.split():
+                    return chip
+        return None
+
+    # -- boards --------------------------------------------------------------------------------
+
+    def board(self, board_id: str) -> Board | None:
+        return self._boards.get(board_id.strip().lower())
+
+    def board_by_model(self, model: str) -> Board | None:
+        """A board from /proc/device-tree/model or cpuinfo 'Model', e.g.
+        'Raspberry Pi 4 Model B Rev 1.4'. Case-insensitive, longest prefix at a word boundary;
+        'Compute Module 4 Rev 1.0' without the 'Raspberry Pi' also works."""
+        text = _normalize_model(model)
+        if not text:
+            return None
+        candidates = [text]
+        if not text.startswith("raspberry pi"):
+            candidates.append(f"raspberry pi {text}")
+        for candidate in candidates:
+            for prefix, board in self._prefixes:
+                if candidate == prefix or candidate.startswith(prefix + " "):
+                    return board
+        return None
+
+    def board_by_compatible(self, compatible: str) -> Board | None:
+        """A board from a device-tree compatible string, e.g. 'raspberrypi,4-model-b'."""
+        for part in compatible.replace("\x00", "\n").split():
+            board = self._by_compatible.get(part.strip().casefold())
+            if board:
+                return board
+        return None
+
+    def board_by_revision(self, code: str) -> Board | None:
+        """A board from the cpuinfo 'Revision' code, e.g. 'c03114' or old-style '000e'.
+        New-style codes are decoded by their type field, so unlisted revisions still match."""
+        text = code.strip().lower()
+        text = text.removeprefix("0x")
+        if not _HEX_RE.match(text):
+            return None
+        if text in self._by_code:
+            return self._by_code[text]
+        value = int(text, 16)
+        if value & _NEW_STYLE_BIT:
+            return self._by_type.get((value >> 4) & 0xFF)
+        return self._by_code.get(f"{value & 0xFFFF:04x}")
+
+    # -- buses and sources ---------------------------------------------------------------------
+
+    def bus(self, name: str) -> Bus | None:
+        """A bus by id ('usb2', 'pcie-gen2-x1') or by its full name, case-insensitive."""
+        key = name.strip().casefold()
+        found = self._buses.get(key)
+        if found:
+            return found
+        for bus in self._buses.values():
+            if bus.name.casefold() == key:
+                return bus
+        return None
+
+    def source(self, source_id: str) -> Source | None:
+        return self._sources.get(source_id.strip())
+
+    def tcp_goodput_mbps(self, line_rate_mbps: float, mtu: int | None = None) -> float:
+        """Best-case TCP goodput for an Ethernet line rate (about 94% at MTU 1500)."""
+        return self.ethernet_framing.goodput_mbps(line_rate_mbps, mtu)
+
+
+def _reader(root: Path) -> Callable[[str], str]:
+    def read(name: str) -> str:
+        return (root / name).read_text(encoding="utf-8")
+
+    return read
+
+
+@functools.cache
+def _default_catalog() -> Catalog:
+    from sbctune.resources import resource_root
+
+    folder = resource_root().joinpath("catalog")
+
+    def read(name: str) -> str:
+        text: str = folder.joinpath(name).read_text(encoding="utf-8")
+        return text
+
+    return Catalog(*parse_catalog(read))
+
+
+def load_catalog(root: str | os.PathLike[str] | None = None) -> Catalog:
+    """The shipped catalog (cached), or the one in another folder (read afresh, for tests).
+
+    Raises ``CatalogError`` when a data file is missing, not JSON, or breaks the schema.
+    """
+    if root is None:
+        return _default_catalog()
+    return Catalog(*parse_catalog(_reader(Path(root))))
