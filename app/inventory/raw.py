@@ -1,0 +1,199 @@
+"""Raw outputs (from a live collection or a bundle) and everything parsed out of them.
+
+Whatever subset is present is parsed; what is missing stays None ("unknown"). Every parser
+warning is kept so the report can say which output could not be read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.inventory.parsers import dispatch
+from sbctune.inventory.parsers.dmesg import DmesgResult
+from sbctune.inventory.parsers.ethtool import (
+    EthtoolChannels,
+    EthtoolDriverInfo,
+    EthtoolFeatures,
+    EthtoolRings,
+    EthtoolSettings,
+)
+from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
+from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
+from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
+from sbctune.inventory.parsers.procfs import Interrupts
+from sbctune.inventory.parsers.system import CpuInfo, DeviceTreeModel, OsRelease, Uname
+from sbctune.inventory.parsers.vcgencmd import Clock, Temperature, Throttled
+
+# Symlinks under /sys/class/net are stored in bundles as files whose content is the target.
+_DEVICE_LINK = re.compile(r"^/sys/class/net/([^/]+)/device$")
+_DRIVER_LINK = re.compile(r"^/sys/class/net/([^/]+)/device/driver$")
+
+
+@dataclass
+class RawOutputs:
+    """Command outputs by command line and file contents by path, as in a bundle."""
+
+    commands: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    exit_codes: dict[str, int] = field(default_factory=dict)
+    missing_tools: list[str] = field(default_factory=list)
+    host: str | None = None
+
+    def links(self) -> dict[str, tuple[str, str]]:
+        """Interface → (device path, driver name) from the stored sysfs links."""
+        found: dict[str, tuple[str, str]] = {}
+        for path, target in self.files.items():
+            if match := _DEVICE_LINK.match(path):
+                device, driver = found.get(match.group(1), ("", ""))
+                found[match.group(1)] = (target.strip(), driver)
+            elif match := _DRIVER_LINK.match(path):
+                device, driver = found.get(match.group(1), ("", ""))
+                found[match.group(1)] = (device, target.strip().rsplit("/", 1)[-1])
+        return found
+
+
+def links_as_files(links: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    files = {}
+    for iface, (device, driver) in links.items():
+        files[f"/sys/class/net/{iface}/device"] = device
+        if driver:
+            files[f"/sys/class/net/{iface}/device/driver"] = driver
+    return files
+
+
+def _merge_pci(into: PciDevice, other: PciDevice) -> None:
+    for name, value in vars(other).items():
+        if value not in (None, [], False) and getattr(into, name) in (None, [], False):
+            setattr(into, name, value)
+
+
+def _merge_netif(into: NetInterface, other: NetInterface) -> None:
+    for name, value in vars(other).items():
+        if name == "addresses":
+            known = {(a.family, a.address) for a in into.addresses}
+            into.addresses += [a for a in value if (a.family, a.address) not in known]
+        elif value not in (None, []) and getattr(into, name) in (None, []):
+            setattr(into, name, value)
+
+
+@dataclass
+class Parsed:
+    """Everything the parsers could read, keyed the way the inventory needs it."""
+
+    usb_tree: UsbTree | None = None
+    lsusb: LsusbResult | None = None
+    pci: list[PciDevice] = field(default_factory=list)
+    pci_seen: bool = False
+    netifs: NetInterfaces = field(default_factory=NetInterfaces)
+    ethtool: dict[str, EthtoolSettings] = field(default_factory=dict)
+    ethtool_i: dict[str, EthtoolDriverInfo] = field(default_factory=dict)
+    ethtool_k: dict[str, EthtoolFeatures] = field(default_factory=dict)
+    ethtool_g: dict[str, EthtoolRings] = field(default_factory=dict)
+    ethtool_l: dict[str, EthtoolChannels] = field(default_factory=dict)
+    dmesg: DmesgResult | None = None
+    dmesg_text: str = ""
+    interrupts: Interrupts | None = None
+    interrupts_text: str = ""
+    cpuinfo: CpuInfo | None = None
+    os_release: OsRelease | None = None
+    uname: Uname | None = None
+    model: str | None = None
+    throttled: Throttled | None = None
+    throttled_text: str = ""
+    temperature: Temperature | None = None
+    clock: Clock | None = None
+    sysfs: dict[str, str] = field(default_factory=dict)  # every /sys and /proc/sys file
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)
+    lsusb_tree_text: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    def sys_value(self, path: str) -> str | None:
+        value = self.sysfs.get(path)
+        return value.strip() if value is not None and value.strip() else None
+
+
+def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text: str) -> None:
+    if key == "lsusb -t" and isinstance(result, UsbTree):
+        if parsed.usb_tree is None or len(result.nodes) > len(parsed.usb_tree.nodes):
+            parsed.usb_tree = result
+            parsed.lsusb_tree_text = text
+    elif key == "lsusb" and isinstance(result, LsusbResult):
+        parsed.lsusb = result
+    elif key == "lspci" and isinstance(result, LspciResult):
+        parsed.pci_seen = True
+        for device in result.devices:
+            same = next((d for d in parsed.pci if d.address and d.address == device.address), None)
+            if same is None:
+                parsed.pci.append(device)
+            else:
+                _merge_pci(same, device)
+    elif key in ("ip -j", "ip", "ifconfig") and isinstance(result, NetInterfaces):
+        for netif in result.interfaces:
+            known = parsed.netifs.get(netif.name)
+            if known is None:
+                parsed.netifs.interfaces.append(netif)
+            else:
+                _merge_netif(known, netif)
+    elif key == "ethtool" and isinstance(result, EthtoolSettings):
+        name = iface or result.interface
+        if name:
+            parsed.ethtool[name] = result
+    elif key == "ethtool -i" and isinstance(result, EthtoolDriverInfo) and iface:
+        parsed.ethtool_i[iface] = result
+    elif key == "ethtool -k" and isinstance(result, EthtoolFeatures) and iface:
+        parsed.ethtool_k[iface] = result
+    elif key == "ethtool -g" and isinstance(result, EthtoolRings) and iface:
+        parsed.ethtool_g[iface] = result
+    elif key == "ethtool -l" and isinstance(result, EthtoolChannels) and iface:
+        parsed.ethtool_l[iface] = result
+    elif key == "dmesg" and isinstance(result, DmesgResult):
+        parsed.dmesg = result
+        parsed.dmesg_text = text
+    elif key == "/proc/interrupts" and isinstance(result, Interrupts):
+        parsed.interrupts = result
+        parsed.interrupts_text = text
+    elif key == "/proc/cpuinfo" and isinstance(result, CpuInfo):
+        parsed.cpuinfo = result
+    elif key == "/etc/os-release" and isinstance(result, OsRelease):
+        parsed.os_release = result
+    elif key == "uname -a" and isinstance(result, Uname):
+        parsed.uname = result
+    elif key == "/proc/device-tree/model" and isinstance(result, DeviceTreeModel):
+        parsed.model = parsed.model or result.model
+    elif key == "vcgencmd get_throttled" and isinstance(result, Throttled):
+        parsed.throttled = result
+        parsed.throttled_text = text.strip()
+    elif key == "vcgencmd measure_temp" and isinstance(result, Temperature):
+        parsed.temperature = result
+    elif key == "vcgencmd measure_clock" and isinstance(result, Clock):
+        parsed.clock = result
+
+
+def _failed_run(text: str, code: int | None) -> bool:
+    """A command that did not run at all (not found, not permitted) has nothing to parse."""
+    return code == 127 or bool(re.match(r"^\S*:?\s*\S+: (command )?not found", text.strip()))
+
+
+def parse_all(raw: RawOutputs) -> Parsed:
+    parsed = Parsed(links=raw.links())
+    for line, text in raw.commands.items():
+        if _failed_run(text, raw.exit_codes.get(line)):
+            continue
+        out = dispatch.parse_command(line, text)
+        if out.parser is None:
+            continue  # kept in the bundle, but nothing the inventory reads
+        _take(parsed, out.parser, out.interface, out.result, text)
+        parsed.warnings += [str(w) for w in out.warnings]
+    for path, text in raw.files.items():
+        if path.startswith(("/sys/", "/proc/sys/")) and not path.endswith("/model"):
+            parsed.sysfs[path] = text
+            continue
+        out = dispatch.parse_file(path, text)
+        if out.parser is None:
+            continue
+        _take(parsed, out.parser, out.interface, out.result, text)
+        parsed.warnings += [str(w) for w in out.warnings]
+    return parsed
