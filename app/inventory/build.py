@@ -151,7 +151,8 @@ def _chip_for(
     if ids:
         chip = catalog.chip_by_usb_id(ids) if bus == "usb" else catalog.chip_by_pci_id(ids)
     if chip is None and description:
-        for word in re.findall(r"[A-Z]{2,}[0-9]{3,}[A-Z0-9]*", description.upper()):
+        # Model numbers in names: "AX88179", "RTL8153A" (from firmware names), "82580".
+        for word in re.findall(r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", description.upper()):
             chip = catalog.find_chip(word)
             if chip is not None:
                 break
@@ -368,6 +369,8 @@ def _unbound_pci_nics(parsed: Parsed, catalog: Catalog, taken: set[str]) -> list
         if not device.is_network or (device.address and device.address in taken):
             continue
         chip = catalog.chip_by_pci_id(device.ids) if device.ids else None
+        if chip is None:
+            chip = _chip_for(catalog, None, "pci", None, device.description)
         if chip is not None and chip.kind != "nic":
             continue  # e.g. the Pi 5's RP1: the path to the built-in NIC, not a NIC of its own
         nic = Nic(name=None)

@@ -1,0 +1,1 @@
+"""Findings (bottlenecks with evidence) and recommendations, from inventory, results and catalog."""

@@ -1,0 +1,24 @@
+"""Evidence: the raw output lines a finding rests on, quoted as the user's Pi printed them."""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.catalog import Catalog
+
+
+def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
+    regex = re.compile(pattern)
+    return [line.rstrip() for line in text.splitlines() if regex.search(line)][:limit]
+
+
+def cite(catalog: Catalog, source_ids: list[str]) -> list[str]:
+    """Source ids → 'title (url or file)' strings for a recommendation's sources."""
+    cited = []
+    for source_id in dict.fromkeys(source_ids):
+        source = catalog.source(source_id)
+        if source is None:
+            continue
+        where = source.url or source.file or source.path or ""
+        cited.append(f"{source.title}{f' — {where}' if where else ''}")
+    return cited

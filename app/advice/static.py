@@ -1,0 +1,446 @@
+"""Findings that need no measurement: what the inventory alone shows to be wrong or limiting.
+
+Every figure quoted comes from the catalog (with its source); every finding quotes the output
+lines it rests on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sbctune.advice.evidence import cite, lines_matching
+from sbctune.catalog import Catalog, Chip, load_catalog
+from sbctune.inventory.model import (
+    Finding,
+    Inventory,
+    Nic,
+    Recommendation,
+    RecommendationKind,
+    Severity,
+)
+from sbctune.inventory.raw import Parsed
+
+_USB2_MAX = 480
+
+
+def _label(nic: Nic) -> str:
+    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
+
+
+def _best(chip: Chip, board: str | None, direction: str, test: str = "half_duplex") -> float | None:
+    values = [
+        m.value_mbps
+        for m in chip.measurements
+        if m.direction == direction and m.test == test and (board is None or m.board == board)
+    ]
+    return max(values) if values else None
+
+
+def _usb_line(parsed: Parsed, nic: Nic) -> list[str]:
+    if not nic.driver or not parsed.lsusb_tree_text:
+        return []
+    return lines_matching(parsed.lsusb_tree_text, rf"Driver={nic.driver}\b", 2)
+
+
+class _Advisor:
+    def __init__(self, inventory: Inventory, parsed: Parsed, catalog: Catalog) -> None:
+        self.inv = inventory
+        self.parsed = parsed
+        self.catalog = catalog
+        self.board = (
+            catalog.board(inventory.board.catalog_id) if inventory.board.catalog_id else None
+        )
+
+    def finding(
+        self, id_: str, severity: Severity, nic: Nic | None, summary: str, evidence: Iterable[str]
+    ) -> None:
+        self.inv.findings.append(
+            Finding(id_, severity, _label(nic) if nic else None, summary, list(evidence))
+        )
+
+    def recommend(
+        self,
+        kind: RecommendationKind,
+        nic: Nic | None,
+        title: str,
+        detail: str,
+        gain: str,
+        sources: list[str],
+    ) -> None:
+        if any(r.kind == kind and r.title == title for r in self.inv.recommendations):
+            return  # e.g. one driver for the four ports of one card
+        self.inv.recommendations.append(
+            Recommendation(
+                kind,
+                _label(nic) if nic else None,
+                title,
+                detail,
+                gain,
+                cite(self.catalog, sources),
+            )
+        )
+
+    # ------------------------------------------------------------------ per NIC
+    def nic(self, nic: Nic) -> None:
+        chip = self.catalog.chip(nic.catalog_id) if nic.catalog_id else None
+        self.no_driver(nic, chip)
+        self.usb3_at_usb2(nic, chip)
+        self.builtin_behind_usb2(nic, chip)
+        self.link(nic)
+        self.pcie(nic)
+        self.slow_pair(nic, chip)
+        self.irqs(nic)
+
+    def no_driver(self, nic: Nic, chip: Chip | None) -> None:
+        if nic.bus != "pci" or nic.driver or nic.name:
+            return
+        evidence = [e for e in nic.evidence if e.startswith("lspci")]
+        self.finding(
+            "no-driver",
+            "problem",
+            nic,
+            f"No driver is bound to the {nic.chip or 'network controller'}: "
+            "the card is seen on the bus but gives no network interface.",
+            evidence,
+        )
+        if chip is None:
+            return
+        drivers = ", ".join(dict.fromkeys(chip.drivers.in_tree + chip.drivers.vendor))
+        build = [p for p in chip.problems if "build" in p.id]
+        detail = (
+            (
+                f"This chip is driven by {drivers}. Check with `modinfo {chip.drivers.in_tree[0]}` "
+                "whether your kernel has it; a newer kernel may include it. Otherwise build the "
+                "vendor driver against your kernel headers"
+                + (f" ({build[0].summary})" if build else "")
+                + "."
+            )
+            if chip.drivers.in_tree
+            else ""
+        )
+        single_port = [m for m in chip.measurements if m.test == "single_port"]
+        single = max(single_port, key=lambda m: m.value_mbps) if single_port else None
+        gain = (
+            f"from nothing to ~{single.value_mbps:g} Mbit/s per port" if single else "a working NIC"
+        )
+        self.recommend(
+            "driver",
+            nic,
+            f"Install the {drivers} driver",
+            detail,
+            gain,
+            [chip.driver_source]
+            + [p.source for p in chip.problems]
+            + ([single.source] if single else []),
+        )
+
+    def usb3_at_usb2(self, nic: Nic, chip: Chip | None) -> None:
+        if nic.bus != "usb" or chip is None or nic.usb_speed_mbps is None:
+            return
+        if not (chip.usb_generation or "").startswith("3") or nic.usb_speed_mbps > _USB2_MAX:
+            return
+        if chip.builtin:
+            return  # a 3B+'s LAN7515 sits on USB 2.0 by design: see builtin_behind_usb2
+        usb2 = self.catalog.bus("usb2")
+        practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
+        self.finding(
+            "usb3-adapter-at-usb2",
+            "problem",
+            nic,
+            f"The {chip.name} is a USB 3 adapter but runs at {nic.usb_speed_mbps} Mbit/s "
+            "(USB 2.0): it is in a USB 2.0 port or behind a USB 2.0 hub.",
+            _usb_line(self.parsed, nic),
+        )
+        ceiling = chip.ceiling_mbps(None)
+        gain = (
+            f"from at most ~{practical.value:g} Mbit/s (USB 2.0) to ~{ceiling.value_mbps:g} Mbit/s"
+            if practical and ceiling
+            else "up to the adapter's full speed"
+        )
+        has_usb3 = self.board is None or any(e.bus == "usb3" for e in self.board.expansion)
+        self.recommend(
+            "cable",
+            nic,
+            "Move the adapter to a USB 3 port",
+            "Plug it straight into a blue USB 3 port (not through a USB 2.0 hub or "
+            "extension)." + ("" if has_usb3 else " This board has no USB 3 port."),
+            gain,
+            [chip.id_source]
+            + ([practical.source] if practical else [])
+            + ([ceiling.source] if ceiling else []),
+        )
+
+    def builtin_behind_usb2(self, nic: Nic, chip: Chip | None) -> None:
+        if not (nic.builtin and nic.bus == "usb" and chip is not None):
+            return
+        usb2 = self.catalog.bus("usb2")
+        practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
+        self.finding(
+            "builtin-nic-on-usb2",
+            "info",
+            nic,
+            f"The built-in Ethernet ({chip.name}) is a USB 2.0 device sharing the board's "
+            "single USB 2.0 connection with every USB port.",
+            _usb_line(self.parsed, nic),
+        )
+        limit = min(filter(None, [chip.line_rate_mbps, practical.value if practical else None]))
+        self.recommend(
+            "board",
+            nic,
+            "For more speed, use a Pi 4 or Pi 5",
+            f"This board's Ethernet is capped near {limit:g} Mbit/s by its design; no "
+            "tuning changes that. A Pi 4 or 5 has native gigabit Ethernet.",
+            f"from ~{limit:g} to ~940 Mbit/s",
+            [p.source for p in chip.problems] + ["seed-004"],
+        )
+
+    def link(self, nic: Nic) -> None:
+        if nic.duplex == "half":
+            self.finding(
+                "half-duplex",
+                "problem",
+                nic,
+                f"{nic.name} negotiated half duplex: sending and receiving cannot overlap.",
+                [f"Duplex: Half ({nic.name})"],
+            )
+            self.recommend(
+                "cable",
+                nic,
+                "Fix the half-duplex link",
+                "Half duplex usually means a bad cable, an old hub, or a switch port "
+                "forced to a fixed speed. Use auto-negotiation on both ends and a "
+                "Cat5e or better cable.",
+                "up to twice the throughput with both directions at once",
+                [],
+            )
+        if (
+            nic.link_speed_mbps
+            and nic.max_link_speed_mbps
+            and nic.link_speed_mbps < nic.max_link_speed_mbps
+            and nic.link_detected is not False
+        ):
+            goodput = self.catalog.tcp_goodput_mbps(nic.max_link_speed_mbps)
+            now = self.catalog.tcp_goodput_mbps(nic.link_speed_mbps)
+            self.finding(
+                "link-below-capability",
+                "warning",
+                nic,
+                f"{nic.name} linked at {nic.link_speed_mbps} Mb/s although it can do "
+                f"{nic.max_link_speed_mbps} Mb/s: the cable or the switch port limits it.",
+                [f"Speed: {nic.link_speed_mbps}Mb/s ({nic.name})"],
+            )
+            self.recommend(
+                "cable",
+                nic,
+                f"Get a {nic.max_link_speed_mbps} Mb/s link",
+                "Check the cable (Cat5e or better, all 8 wires) and that the switch "
+                f"port supports {nic.max_link_speed_mbps} Mb/s.",
+                f"from ~{now:.0f} to ~{goodput:.0f} Mbit/s",
+                ["derived-ethernet-framing"],
+            )
+
+    def pcie(self, nic: Nic) -> None:
+        link = nic.pcie
+        if link is None or not link.downgraded:
+            return
+        self.finding(
+            "pcie-downgraded",
+            "warning",
+            nic,
+            f"The PCIe link runs at {link.speed_gts} GT/s x{link.width}, below the card's "
+            f"{link.max_speed_gts} GT/s x{link.max_width}.",
+            [
+                f"LnkSta: Speed {link.speed_gts}GT/s, Width x{link.width}",
+                f"LnkCap: Speed {link.max_speed_gts}GT/s, Width x{link.max_width}",
+            ],
+        )
+
+    def slow_pair(self, nic: Nic, chip: Chip | None) -> None:
+        if chip is None or not nic.driver:
+            return
+        board = self.inv.board.catalog_id
+        # Transmit far below receive on the same board: the AX88179 case of seed 000.
+        tx = _best(chip, board, "pi_to_peer")
+        rx = _best(chip, board, "peer_to_pi")
+        if tx and rx and tx < 0.9 * rx:
+            source = next(m.source for m in chip.measurements if m.value_mbps == tx)
+            self.finding(
+                "chip-slow-transmit",
+                "warning",
+                nic,
+                f"The {chip.name} with {nic.driver} is known to send slower than it "
+                f"receives on this board: {tx:g} vs {rx:g} Mbit/s measured.",
+                [
+                    *_usb_line(self.parsed, nic),
+                    *self.registration(nic),
+                    f"catalog: {chip.name} with {nic.driver}: {tx:g} Mbit/s sending, "
+                    f"{rx:g} receiving",
+                ],
+            )
+            self.better_adapter(nic, chip, board, tx, source)
+        # In-tree driver measured below the vendor's on the same board: seed 003's RTL8125B.
+        if nic.driver in chip.drivers.in_tree and chip.drivers.vendor:
+            mine = [m for m in chip.measurements if m.driver == nic.driver]
+            vendor = [m for m in chip.measurements if m.driver in chip.drivers.vendor]
+            if mine and vendor:
+                best_mine = max(mine, key=lambda m: m.value_mbps)
+                best_vendor = max(vendor, key=lambda m: m.value_mbps)
+                if best_mine.value_mbps < 0.9 * best_vendor.value_mbps:
+                    self.finding(
+                        "driver-slower-than-vendor",
+                        "warning",
+                        nic,
+                        f"With the in-kernel {nic.driver} driver the {chip.name} is known "
+                        f"to top out near {best_mine.value_mbps:g} Mbit/s; the vendor's "
+                        f"{best_vendor.driver} reached {best_vendor.value_mbps:g}.",
+                        [f"driver: {nic.driver}"],
+                    )
+                    steps = (
+                        f"Install {best_vendor.driver} {best_vendor.driver_version or ''}".strip()
+                    )
+                    self.recommend(
+                        "driver",
+                        nic,
+                        f"Use the vendor {best_vendor.driver} driver",
+                        steps + " (kernel headers first, then the vendor's "
+                        "autorun.sh / DKMS package); keep the old driver blacklisted "
+                        "only after the new one works.",
+                        f"from ~{best_mine.value_mbps:g} to ~{best_vendor.value_mbps:g} Mbit/s",
+                        [best_mine.source, best_vendor.source],
+                    )
+
+    def better_adapter(
+        self, nic: Nic, chip: Chip, board: str | None, tx: float, tx_source: str
+    ) -> None:
+        best: tuple[float, Chip, str] | None = None
+        for other in self.catalog.nics:
+            if other.id == chip.id or other.bus != chip.bus:
+                continue
+            value = _best(other, board, "pi_to_peer")
+            if value and value > tx * 1.05 and (best is None or value > best[0]):
+                source = next(m.source for m in other.measurements if m.value_mbps == value)
+                best = (value, other, source)
+        if best is None:
+            return
+        value, other, source = best
+        self.recommend(
+            "adapter",
+            nic,
+            f"Use a {other.name}-based adapter instead",
+            f"On this board a {other.name} adapter ({', '.join(other.drivers.in_tree)}) "
+            f"was measured sending at {value:g} Mbit/s where the {chip.name} reached "
+            f"{tx:g}.",
+            f"Pi→PC from ~{tx:g} to ~{value:g} Mbit/s",
+            [tx_source, source],
+        )
+
+    def irqs(self, nic: Nic) -> None:
+        interrupts = self.parsed.interrupts
+        if interrupts is None or not nic.irqs:
+            return
+        for number in nic.irqs:
+            irq = interrupts.get(number)
+            if irq is None or len(irq.counts) < 2 or not irq.counts[0]:
+                continue
+            if any(irq.counts[1:]):
+                continue
+            shared = any(n in ("xhci_hcd", "dwc_otg") for n in irq.names)
+            line = lines_matching(self.parsed.interrupts_text, rf"^\s*{number}:", 1)
+            self.finding(
+                "irq-on-cpu0",
+                "warning" if shared else "info",
+                nic,
+                f"All of {_label(nic)}'s interrupts land on CPU0"
+                + (
+                    f" through the shared {irq.names[-1]} interrupt, whose affinity the "
+                    "kernel does not let you change on this hardware."
+                    if shared
+                    else "."
+                ),
+                line,
+            )
+            self.recommend(
+                "tweak",
+                nic,
+                "Spread receive processing over all cores (RPS)",
+                "Receive Packet Steering moves the protocol work off the core that "
+                "takes the interrupt"
+                + (
+                    "; the interrupt itself cannot move."
+                    if shared
+                    else ", and the IRQ can be moved off CPU0."
+                ),
+                "less CPU0 saturation; gains depend on the load (measure)",
+                ["seed-000"],
+            )
+            return
+
+    def registration(self, nic: Nic) -> list[str]:
+        if not self.parsed.dmesg_text or not nic.name:
+            return []
+        return lines_matching(self.parsed.dmesg_text, rf"{nic.name}: (register|v\d)", 1)
+
+    # ------------------------------------------------------------------ board
+    def power(self) -> None:
+        t = self.inv.board.throttled
+        dmesg_lines = (
+            lines_matching(self.parsed.dmesg_text, r"[Uu]nder-?voltage", 2)
+            if self.parsed.dmesg_text
+            else []
+        )
+        if (t is None or not (t.any_now or t.any_since_boot)) and not dmesg_lines:
+            return
+        now = t is not None and t.any_now
+        what = []
+        if t is not None:
+            if t.under_voltage or t.under_voltage_occurred:
+                what.append("under-voltage")
+            if t.frequency_capped or t.frequency_capped_occurred:
+                what.append("frequency capping")
+            if t.throttled or t.throttled_occurred:
+                what.append("throttling")
+            if t.soft_temp_limit or t.soft_temp_limit_occurred:
+                what.append("soft temperature limit")
+        if dmesg_lines and "under-voltage" not in what:
+            what.append("under-voltage")
+        evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines
+        self.finding(
+            "power-or-thermal",
+            "problem" if now else "warning",
+            None,
+            f"The Pi reports {', '.join(what)} {'now' if now else 'since boot'}: the CPU "
+            "slows down and network throughput with it.",
+            evidence,
+        )
+        if "under-voltage" in what:
+            self.recommend(
+                "power",
+                None,
+                "Use a stronger power supply",
+                "Use the official power supply for this model (Pi 4: 5.1 V 3 A; "
+                "Pi 5: 5.1 V 5 A) and a short, thick cable; unpower hungry USB devices.",
+                "full CPU clock under load",
+                ["rpi-doc-hardware"],
+            )
+        if {"soft temperature limit", "throttling"} & set(what):
+            self.recommend(
+                "power",
+                None,
+                "Cool the Pi",
+                "Add a heatsink or fan; the CPU clocks down when it gets hot.",
+                "full CPU clock under load",
+                ["rpi-doc-hardware"],
+            )
+
+
+_RANK = {"problem": 0, "warning": 1, "info": 2}
+
+
+def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | None = None) -> None:
+    """Append the inventory's findings and recommendations (most severe first)."""
+    advisor = _Advisor(inventory, parsed, catalog or load_catalog())
+    for nic in inventory.nics:
+        if not nic.wireless:
+            advisor.nic(nic)
+    advisor.power()
+    inventory.findings.sort(key=lambda f: _RANK[f.severity])

@@ -1,0 +1,203 @@
+"""Map a command line as written (or a file path) to the right parser."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import dmesg, ethtool, iperf, lspci, lsusb, netif, procfs, sysfs, system, vcgencmd
+from .common import ParseWarning, to_text
+
+ParserFn = Callable[[str], tuple[object, list[ParseWarning]]]
+
+
+@dataclass
+class ParsedOutput:
+    parser: str | None  # e.g. "lsusb -t", "ethtool -i"; None when nothing fits
+    result: object | None
+    warnings: list[ParseWarning] = field(default_factory=list)
+    interface: str | None = None  # for per-interface commands (ethtool, sysfs)
+
+
+_PARSERS: dict[str, ParserFn] = {
+    "lsusb": lsusb.parse_lsusb,
+    "lsusb -t": lsusb.parse_lsusb_tree,
+    "lspci": lspci.parse_lspci,
+    "ethtool": ethtool.parse_ethtool,
+    "ethtool -i": ethtool.parse_ethtool_driver,
+    "ethtool -k": ethtool.parse_ethtool_features,
+    "ethtool -g": ethtool.parse_ethtool_rings,
+    "ethtool -l": ethtool.parse_ethtool_channels,
+    "ethtool -c": ethtool.parse_ethtool_coalesce,
+    "ip -j": netif.parse_ip_json,
+    "ip": netif.parse_ip_text,
+    "ifconfig": netif.parse_ifconfig,
+    "dmesg": dmesg.parse_dmesg,
+    "uname -a": system.parse_uname,
+    "vcgencmd get_throttled": vcgencmd.parse_get_throttled,
+    "vcgencmd measure_temp": vcgencmd.parse_measure_temp,
+    "vcgencmd measure_clock": vcgencmd.parse_measure_clock,
+    "iperf3 --version": iperf.parse_iperf3_version,
+    "/proc/interrupts": procfs.parse_interrupts,
+    "/proc/softirqs": procfs.parse_softirqs,
+    "/proc/stat": procfs.parse_proc_stat,
+    "/proc/cpuinfo": system.parse_cpuinfo,
+    "/etc/os-release": system.parse_os_release,
+    "/proc/device-tree/model": system.parse_device_tree_model,
+}
+
+_ETHTOOL_OPTS = {
+    "-i": "ethtool -i", "--driver": "ethtool -i",
+    "-k": "ethtool -k", "--show-features": "ethtool -k", "--show-offload": "ethtool -k",
+    "-g": "ethtool -g", "--show-ring": "ethtool -g",
+    "-l": "ethtool -l", "--show-channels": "ethtool -l",
+    "-c": "ethtool -c", "--show-coalesce": "ethtool -c",
+}  # fmt: skip
+_WRAPPERS = {"sudo", "doas", "command", "exec", "env", "nice", "timeout", "busybox"}
+
+
+def _tokens(cmdline: str) -> list[str]:
+    first = cmdline.split("|", 1)[0].strip()  # "dmesg | grep eth" -> "dmesg"
+    first = re.sub(r"^\s*(?:\S+@\S+\s*\S*\s*[$#]|[$#])\s+", "", first)  # pasted prompt
+    try:
+        toks = shlex.split(first)
+    except ValueError:
+        toks = first.split()
+    # drop sudo and friends with their options (sudo -n, sudo -E, timeout 5 ...)
+    while toks:
+        head = toks[0].rsplit("/", 1)[-1]
+        if head in _WRAPPERS:
+            toks = toks[1:]
+            while toks and (toks[0].startswith("-") or re.fullmatch(r"\d+[smh]?", toks[0])):
+                toks = toks[1:]
+            continue
+        if re.fullmatch(r"[A-Za-z_]\w*=\S*", toks[0]):  # LC_ALL=C lspci
+            toks = toks[1:]
+            continue
+        break
+    if toks:
+        toks[0] = toks[0].rsplit("/", 1)[-1]  # /usr/sbin/ethtool -> ethtool
+    return toks
+
+
+def _short_flags(toks: list[str]) -> set[str]:
+    flags: set[str] = set()
+    for t in toks:
+        if t.startswith("--"):
+            flags.add(t)
+        elif t.startswith("-") and len(t) > 1:
+            flags.update(t[1:])
+    return flags
+
+
+def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
+    """(parser key, interface) for a command line, or (None, None) when unsupported."""
+    toks = _tokens(cmdline)
+    if not toks:
+        return None, None
+    cmd, args = toks[0], toks[1:]
+    if cmd == "lsusb":
+        flags = _short_flags(args)
+        if "t" in flags or "--tree" in flags:
+            return "lsusb -t", None
+        if "v" in flags or "--verbose" in flags:
+            return None, None  # lsusb -v descriptors: not parsed
+        return "lsusb", None
+    if cmd == "lspci":
+        flags = _short_flags(args)
+        if "x" in flags or "--version" in flags or "m" in flags or "t" in flags:
+            return (None, None) if ("m" in flags or "t" in flags) else ("lspci", None)
+        return "lspci", None
+    if cmd == "ethtool":
+        key = "ethtool"
+        iface = None
+        for a in args:
+            if a in _ETHTOOL_OPTS:
+                key = _ETHTOOL_OPTS[a]
+            elif a.startswith("-"):
+                return None, None  # -S, -m, -a ...: not parsed
+            elif iface is None:
+                iface = a
+        return key, iface
+    if cmd == "ip":
+        json_mode = any(
+            a in {"-j", "-json", "--json"} or re.fullmatch(r"-[a-z]*j[a-z]*", a) for a in args
+        )
+        objects = [a for a in args if not a.startswith("-")]
+        obj = objects[0] if objects else ""
+        if obj and not any(o.startswith(obj) for o in ("address", "addr", "link")):
+            return None, None
+        return ("ip -j" if json_mode else "ip"), None
+    if cmd == "ifconfig":
+        return "ifconfig", None
+    if cmd in {"dmesg", "journalctl"}:
+        return "dmesg", None
+    if cmd == "uname":
+        return "uname -a", None
+    if cmd == "vcgencmd" and args:
+        if args[0] == "get_throttled":
+            return "vcgencmd get_throttled", None
+        if args[0] == "measure_temp":
+            return "vcgencmd measure_temp", None
+        if args[0] == "measure_clock":
+            return "vcgencmd measure_clock", None
+        return None, None
+    if cmd in {"iperf3", "iperf"} and any(a in {"--version", "-v"} for a in args):
+        return "iperf3 --version", None
+    if cmd in {"cat", "head", "tail", "less", "more", "tr", "grep", "egrep"}:
+        paths = [a for a in args if a.startswith("/")]
+        if paths:
+            return resolve_file(paths[0])
+    return None, None
+
+
+def resolve_file(path: str) -> tuple[str | None, str | None]:
+    """(parser key, interface) for a file path."""
+    p = path.strip().rstrip("/")
+    if p in _PARSERS and p.startswith("/"):
+        return p, None
+    if p in {"/usr/lib/os-release", "/etc/lsb-release"}:
+        return "/etc/os-release", None
+    if p in {"/sys/firmware/devicetree/base/model", "/proc/device-tree/model"}:
+        return "/proc/device-tree/model", None
+    m = re.fullmatch(r"/sys/class/net/([^/]+)/(\w+)", p)
+    if m:
+        return f"sysfs net {m.group(2)}", m.group(1)
+    m = re.fullmatch(r"/sys/bus/usb/devices/([^/]+)/speed", p)
+    if m:
+        return "sysfs usb speed", m.group(1)
+    return None, None
+
+
+def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedOutput:
+    if key is None:
+        return ParsedOutput(None, None, [ParseWarning(what, "no parser for this output")], iface)
+    if key.startswith("sysfs net "):
+        attr = key.removeprefix("sysfs net ")
+        result, warnings = sysfs.parse_sysfs_net(attr, to_text(text))
+        return ParsedOutput(key, result, warnings, iface)
+    if key == "sysfs usb speed":
+        result, warnings = sysfs.parse_usb_speed(to_text(text))
+        return ParsedOutput(key, result, warnings, iface)
+    parsed, found_warnings = _PARSERS[key](to_text(text))
+    return ParsedOutput(key, parsed, found_warnings, iface)
+
+
+def parse_command(cmdline: str, text: object) -> ParsedOutput:
+    """Parse ``text`` as the output of ``cmdline`` (written as in a bundle manifest)."""
+    try:
+        key, iface = resolve_command(cmdline)
+    except Exception:  # pragma: no cover - defensive
+        key, iface = None, None
+    return _run(key, iface, text, cmdline.strip() or "command")
+
+
+def parse_file(path: str, text: object) -> ParsedOutput:
+    """Parse ``text`` as the content of the file at ``path``."""
+    try:
+        key, iface = resolve_file(path)
+    except Exception:  # pragma: no cover - defensive
+        key, iface = None, None
+    return _run(key, iface, text, path.strip() or "file")

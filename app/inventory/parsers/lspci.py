@@ -1,0 +1,308 @@
+"""One tolerant parser for ``lspci`` in all its usual variants.
+
+Handles ``lspci``, ``-k``, ``-n``, ``-nn``, ``-v``, ``-vv``, ``-vvv``/``-vvvv`` and their
+combinations, busybox ``lspci``, pastes starting mid-device and ``...`` elisions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
+
+_HEADER_RE = re.compile(
+    r"^(?:(?P<domain>[0-9a-fA-F]{4,8}):)?(?P<bus>[0-9a-fA-F]{2}):(?P<dev>[0-9a-fA-F]{2})"
+    r"\.(?P<fn>[0-7])\s+(?P<rest>\S.*)$"
+)
+_IDS_END_RE = re.compile(r"\s*\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\]$")
+_IDS_ONLY_RE = re.compile(r"^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$")
+_DEVICE_IDS_RE = re.compile(r"\bDevice ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\b")
+_REV_RE = re.compile(r"\s*\(rev ([0-9a-fA-F]{2})\)")
+_PROGIF_RE = re.compile(r"\s*\(prog-if ([0-9a-fA-F]{2})(?: \[[^\]]*\])?\)")
+_CLASS_ID_RE = re.compile(r"^(?:Class\s+)?([0-9a-fA-F]{4})$")
+_CLASS_NAME_ID_RE = re.compile(r"^(.*?)\s*\[([0-9a-fA-F]{4})\]$")
+_VENDOR_RE = re.compile(
+    r"^(.*?(?:Inc\. and subsidiaries|Inc\. \[AMD(?:/ATI)?\]|Co\., Ltd\.|Corporation|Corp\."
+    r"|Technologies, Inc\.|Technology Inc\.|Inc\.|Ltd\.|Limited|GmbH|AG|s\.r\.o\.))\s+(.+)$"
+)
+_LNKCAP_RE = re.compile(r"LnkCap:\s*Port #\d+,\s*Speed ([\d.]+)GT/s,\s*Width x(\d+)")
+_LNKSTA_RE = re.compile(
+    r"LnkSta:\s*Speed ([\d.]+)GT/s(?:\s*\((downgraded|ok)\))?,\s*Width x(\d+)"
+    r"(?:\s*\((downgraded|ok)\))?"
+)
+_DEVCAP_RE = re.compile(r"DevCap:\s*MaxPayload (\d+) bytes")
+_DEVCTL_RE = re.compile(r"MaxPayload (\d+) bytes, MaxReadReq (\d+) bytes")
+_IRQ_RE = re.compile(r"(?:routed to IRQ|\bIRQ) (\d+)")
+_EXPRESS_RE = re.compile(
+    r"Capabilities: \[[0-9a-f]+\] Express (?:\(v\d\) )?(.+?)(?:, MSI [0-9a-f]+)?$"
+)
+
+
+@dataclass
+class PciDevice:
+    slot: str | None  # as printed: "01:00.0" or "0001:01:00.0"; None for a headless fragment
+    domain: str | None = None
+    bus: str | None = None
+    device: str | None = None
+    function: int | None = None
+    class_name: str | None = None
+    class_id: str | None = None
+    description: str | None = None  # "vendor device" as printed, without ids/rev
+    vendor_name: str | None = None
+    device_name: str | None = None
+    vendor_id: str | None = None
+    device_id: str | None = None
+    revision: str | None = None
+    prog_if: str | None = None
+    subsystem: str | None = None
+    subsystem_ids: str | None = None
+    driver: str | None = None
+    modules: list[str] = field(default_factory=list)
+    irq: int | None = None
+    lnkcap_speed_gts: float | None = None
+    lnkcap_width: int | None = None
+    lnksta_speed_gts: float | None = None
+    lnksta_width: int | None = None
+    speed_downgraded: bool | None = None
+    width_downgraded: bool | None = None
+    devcap_max_payload: int | None = None
+    devctl_max_payload: int | None = None
+    devctl_max_read_req: int | None = None
+    express_type: str | None = None
+    capabilities_denied: bool = False
+
+    @property
+    def address(self) -> str | None:
+        """Full address with domain, e.g. ``0000:01:00.0``."""
+        if self.bus is None or self.device is None or self.function is None:
+            return None
+        return f"{self.domain or '0000'}:{self.bus}:{self.device}.{self.function}"
+
+    @property
+    def ids(self) -> str | None:
+        if self.vendor_id and self.device_id:
+            return f"{self.vendor_id}:{self.device_id}"
+        return None
+
+    @property
+    def is_network(self) -> bool:
+        if self.class_id:
+            return self.class_id.startswith("02")
+        return bool(self.class_name) and (
+            "Ethernet" in (self.class_name or "") or "Network" in (self.class_name or "")
+        )
+
+    @property
+    def link_degraded(self) -> bool | None:
+        """True when lspci says (downgraded) or the link runs below its capability."""
+        if self.speed_downgraded or self.width_downgraded:
+            return True
+        if self.lnksta_speed_gts is None or self.lnkcap_speed_gts is None:
+            return self.speed_downgraded  # None, or False when lspci said (ok)
+        return self.lnksta_speed_gts < self.lnkcap_speed_gts or (
+            self.lnksta_width is not None
+            and self.lnkcap_width is not None
+            and self.lnksta_width < self.lnkcap_width
+        )
+
+
+@dataclass
+class LspciResult:
+    devices: list[PciDevice] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # lspci's own warnings
+    elided: bool = False
+
+    def by_slot(self, slot: str) -> PciDevice | None:
+        for d in self.devices:
+            if d.slot == slot or d.address == slot:
+                return d
+        return None
+
+    def network(self) -> list[PciDevice]:
+        return [d for d in self.devices if d.is_network]
+
+
+def parse_lspci(text: str) -> Parsed[LspciResult]:
+    """Any ``lspci`` variant; detail lines are read when present."""
+    return guarded("lspci", _parse_lspci, text, LspciResult)
+
+
+def _split_names(desc: str) -> tuple[str | None, str | None]:
+    if desc.startswith("Device "):
+        return None, desc
+    m = _VENDOR_RE.match(desc)
+    if m:
+        return m.group(1), m.group(2)
+    return None, desc
+
+
+def _parse_header(m: re.Match[str]) -> PciDevice:
+    dev = PciDevice(
+        slot=m.group(0).split()[0],
+        domain=m.group("domain").lower() if m.group("domain") else None,
+        bus=m.group("bus").lower(),
+        device=m.group("dev").lower(),
+        function=int(m.group("fn")),
+    )
+    rest = m.group("rest").strip()
+    pm = _PROGIF_RE.search(rest)
+    if pm:
+        dev.prog_if = pm.group(1)
+        rest = (rest[: pm.start()] + rest[pm.end() :]).strip()
+    rm = _REV_RE.search(rest)
+    if rm:
+        dev.revision = rm.group(1).lower()
+        rest = (rest[: rm.start()] + rest[rm.end() :]).strip()
+    cls, sep, desc = rest.partition(": ")
+    if not sep:
+        cls, desc = "", rest
+    cls = cls.strip()
+    cm = _CLASS_ID_RE.match(cls)
+    if cm:
+        dev.class_id = cm.group(1).lower()
+    else:
+        nm = _CLASS_NAME_ID_RE.match(cls)
+        if nm:
+            dev.class_name, dev.class_id = nm.group(1), nm.group(2).lower()
+        elif cls:
+            dev.class_name = cls
+    desc = desc.strip()
+    im = _IDS_END_RE.search(desc)
+    if im:
+        dev.vendor_id, dev.device_id = im.group(1).lower(), im.group(2).lower()
+        desc = desc[: im.start()].strip()
+    else:
+        om = _IDS_ONLY_RE.match(desc)
+        if om:
+            dev.vendor_id, dev.device_id = om.group(1).lower(), om.group(2).lower()
+            desc = ""
+        else:
+            dm = _DEVICE_IDS_RE.search(desc)
+            if dm and desc.startswith("Device "):
+                dev.vendor_id, dev.device_id = dm.group(1).lower(), dm.group(2).lower()
+    if desc:
+        dev.description = desc
+        dev.vendor_name, dev.device_name = _split_names(desc)
+    return dev
+
+
+def _detail(dev: PciDevice, line: str) -> bool:
+    """Read one indented detail line into ``dev``; False if it is not an lspci detail."""
+    s = line.strip()
+    if s.startswith("Subsystem:"):
+        value = s.split(":", 1)[1].strip()
+        im = _IDS_END_RE.search(value)
+        if im:
+            dev.subsystem_ids = f"{im.group(1).lower()}:{im.group(2).lower()}"
+            value = value[: im.start()].strip()
+        dev.subsystem = value or None
+        return True
+    if s.startswith("Kernel driver in use:"):
+        dev.driver = s.split(":", 1)[1].strip() or None
+        return True
+    if s.startswith("Kernel modules:"):
+        dev.modules = [x.strip() for x in s.split(":", 1)[1].split(",") if x.strip()]
+        return True
+    if s.startswith(("Flags:", "Interrupt:")):
+        im2 = _IRQ_RE.search(s)
+        if im2 and dev.irq is None:
+            dev.irq = int(im2.group(1))
+        return True
+    if s.startswith("Capabilities:"):
+        if "<access denied>" in s:
+            dev.capabilities_denied = True
+        em = _EXPRESS_RE.search(s)
+        if em:
+            dev.express_type = em.group(1).strip()
+        return True
+    lm = _LNKCAP_RE.search(s)
+    if lm:
+        dev.lnkcap_speed_gts = float(lm.group(1))
+        dev.lnkcap_width = int(lm.group(2))
+        return True
+    lm = _LNKSTA_RE.search(s)
+    if lm:
+        dev.lnksta_speed_gts = float(lm.group(1))
+        dev.lnksta_width = int(lm.group(3))
+        if lm.group(2):
+            dev.speed_downgraded = lm.group(2) == "downgraded"
+        if lm.group(4):
+            dev.width_downgraded = lm.group(4) == "downgraded"
+        return True
+    dm = _DEVCAP_RE.search(s)
+    if dm:
+        dev.devcap_max_payload = int(dm.group(1))
+        return True
+    dm = _DEVCTL_RE.search(s)
+    if dm:
+        dev.devctl_max_payload = int(dm.group(1))
+        dev.devctl_max_read_req = int(dm.group(2))
+        return True
+    # Any other lspci detail: "Key: value", flag lists ("ExtTag- RBE+"), hex dumps...
+    return bool(re.match(r"^[\w#<>\[\]()/+.,:=*-]", s))
+
+
+def _parse_lspci(text: str) -> Parsed[LspciResult]:
+    result = LspciResult()
+    bad = 0
+    orphan_lines = 0
+    current: PciDevice | None = None
+    warnings: list[ParseWarning] = []
+    for line in split_lines(text):
+        if is_ellipsis(line):
+            result.elided = True
+            current = None
+            continue
+        if is_noise(line):
+            if not line.strip():
+                continue
+            continue
+        if not line[:1].isspace():
+            m = _HEADER_RE.match(line)
+            if m:
+                current = _parse_header(m)
+                result.devices.append(current)
+                continue
+            if line.startswith(("lspci:", "pcilib:")):
+                result.notes.append(line.strip())
+                continue
+            if re.match(r"^[0-9a-f]{2,3}: (?:[0-9a-f]{2} ?){1,16}$", line.strip()):
+                continue  # lspci -x hex dump
+            bad += 1
+            continue
+        # indented detail line
+        if current is None:
+            current = PciDevice(slot=None)
+            result.devices.append(current)
+            result.elided = True
+        if current.slot is None:
+            orphan_lines += 1
+        if not _detail(current, line):
+            bad += 1
+    # drop a headless fragment that yielded nothing useful
+    result.devices = [d for d in result.devices if d.slot is not None or _has_data(d)]
+    if orphan_lines and any(d.slot is None for d in result.devices):
+        warnings.append(
+            ParseWarning(
+                "lspci",
+                f"{orphan_lines} detail lines came before any device header "
+                "(a partial paste); they could not be tied to a device",
+            )
+        )
+    found = len(result.devices)
+    return result, finish("lspci", text, found, bad, warnings)
+
+
+def _has_data(d: PciDevice) -> bool:
+    return any(
+        v is not None
+        for v in (
+            d.lnksta_speed_gts,
+            d.lnkcap_speed_gts,
+            d.devctl_max_payload,
+            d.devcap_max_payload,
+            d.driver,
+            d.irq,
+        )
+    )

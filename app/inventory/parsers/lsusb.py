@@ -1,0 +1,223 @@
+"""Parsers for ``lsusb`` and ``lsusb -t`` (old and new usbutils tree formats)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
+
+_LSUSB_RE = re.compile(
+    r"^\s*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$"
+)
+
+
+@dataclass(frozen=True)
+class UsbDevice:
+    bus: int
+    device: int
+    vendor_id: str
+    product_id: str
+    description: str | None
+
+    @property
+    def ids(self) -> str:
+        return f"{self.vendor_id}:{self.product_id}"
+
+
+@dataclass
+class LsusbResult:
+    devices: list[UsbDevice] = field(default_factory=list)
+
+    def find(self, ids: str) -> list[UsbDevice]:
+        return [d for d in self.devices if d.ids == ids.lower()]
+
+
+def parse_lsusb(text: str) -> Parsed[LsusbResult]:
+    """``lsusb``: one ``Bus 002 Device 003: ID 0bda:8153 Realtek ...`` line per device."""
+    return guarded("lsusb", _parse_lsusb, text, LsusbResult)
+
+
+def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
+    result = LsusbResult()
+    bad = 0
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        m = _LSUSB_RE.match(line)
+        if not m:
+            bad += 1
+            continue
+        desc = (m.group(5) or "").strip() or None
+        result.devices.append(
+            UsbDevice(
+                bus=int(m.group(1)),
+                device=int(m.group(2)),
+                vendor_id=m.group(3).lower(),
+                product_id=m.group(4).lower(),
+                description=desc,
+            )
+        )
+    return result, finish("lsusb", text, len(result.devices), bad)
+
+
+# --- lsusb -t -----------------------------------------------------------------
+
+_ROOT_RE = re.compile(
+    r"^\s*/:\s+Bus\s+(\d+)\.Port\s+(\d+):\s+Dev\s+(\d+),\s*Class=(.*?),\s*Driver=(.*?),\s*"
+    r"([\d.]+)M(?:/x(\d+))?\s*$"
+)
+_CHILD_RE = re.compile(
+    r"^(\s*)\|__\s+Port\s+(\d+):\s+Dev\s+(\d+),\s+If\s+(\d+),\s*Class=(.*?),\s*Driver=(.*?),\s*"
+    r"([\d.]+)M(?:/x(\d+))?\s*$"
+)
+_ID_RE = re.compile(r"^\s*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$")
+_SYS_RE = re.compile(r"^\s*(/sys/bus/usb/devices/(\S+))(?:\s+(/dev/bus/usb/\S+))?\s*$")
+_EXTRA_RE = re.compile(r"^\s*Manufactu\w*=")
+_HUBPORTS_RE = re.compile(r"^(.*?)/(\d+)p$")
+
+
+@dataclass
+class UsbTreeNode:
+    """One line of ``lsusb -t``: a root hub, or one interface of a device."""
+
+    bus: int
+    port_path: str  # "" for a root hub, "2" or "1.4" below it (sysfs style)
+    port: int
+    device: int
+    interface: int | None  # None for a root hub line
+    class_name: str | None
+    driver: str | None
+    speed_mbps: float
+    depth: int
+    is_root_hub: bool
+    hub_ports: int | None = None
+    lanes: int | None = None
+    vendor_id: str | None = None
+    product_id: str | None = None
+    description: str | None = None
+    sysfs_path: str | None = None
+
+    @property
+    def sysfs_name(self) -> str:
+        """The kernel's name for the device, e.g. ``2-1.4`` (``usb2`` for a root hub)."""
+        return f"usb{self.bus}" if self.is_root_hub else f"{self.bus}-{self.port_path}"
+
+    @property
+    def ids(self) -> str | None:
+        if self.vendor_id and self.product_id:
+            return f"{self.vendor_id}:{self.product_id}"
+        return None
+
+
+@dataclass
+class UsbTree:
+    nodes: list[UsbTreeNode] = field(default_factory=list)
+    elided: bool = False  # the paste contained "..." / "[...]"
+
+    def by_driver(self, driver: str) -> list[UsbTreeNode]:
+        return [n for n in self.nodes if n.driver == driver]
+
+    def root_hub(self, bus: int) -> UsbTreeNode | None:
+        for n in self.nodes:
+            if n.is_root_hub and n.bus == bus:
+                return n
+        return None
+
+    def bus_speed_mbps(self, bus: int) -> float | None:
+        hub = self.root_hub(bus)
+        return hub.speed_mbps if hub else None
+
+
+def parse_lsusb_tree(text: str) -> Parsed[UsbTree]:
+    """``lsusb -t`` (and ``-tv``/``-tvv``): the USB tree with drivers and speeds."""
+    return guarded("lsusb -t", _parse_lsusb_tree, text, UsbTree)
+
+
+def _driver(raw: str) -> tuple[str | None, int | None]:
+    raw = raw.strip()
+    if not raw or raw in {"[none]", "(none)"}:
+        return None, None
+    m = _HUBPORTS_RE.match(raw)
+    if m:
+        return m.group(1), int(m.group(2))
+    return raw, None
+
+
+def _parse_lsusb_tree(text: str) -> Parsed[UsbTree]:
+    tree = UsbTree()
+    bad = 0
+    # stack of (indent, port_path) for the current bus
+    stack: list[tuple[int, str]] = []
+    bus: int | None = None
+    last: UsbTreeNode | None = None
+    for line in split_lines(text):
+        if is_ellipsis(line):
+            tree.elided = True
+            continue
+        if is_noise(line):
+            continue
+        m = _ROOT_RE.match(line)
+        if m:
+            bus = int(m.group(1))
+            driver, ports = _driver(m.group(5))
+            last = UsbTreeNode(
+                bus=bus,
+                port_path="",
+                port=int(m.group(2)),
+                device=int(m.group(3)),
+                interface=None,
+                class_name=m.group(4).strip() or None,
+                driver=driver,
+                speed_mbps=float(m.group(6)),
+                depth=0,
+                is_root_hub=True,
+                hub_ports=ports,
+                lanes=int(m.group(7)) if m.group(7) else None,
+            )
+            tree.nodes.append(last)
+            stack = []
+            continue
+        m = _CHILD_RE.match(line)
+        if m:
+            indent = len(m.group(1).expandtabs(4))
+            port = int(m.group(2))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            parent_path = stack[-1][1] if stack else ""
+            path = f"{parent_path}.{port}" if parent_path else str(port)
+            stack.append((indent, path))
+            if bus is None:
+                tree.elided = True  # child lines without their root: a partial paste
+            driver, ports = _driver(m.group(6))
+            last = UsbTreeNode(
+                bus=bus if bus is not None else 0,
+                port_path=path,
+                port=port,
+                device=int(m.group(3)),
+                interface=int(m.group(4)),
+                class_name=m.group(5).strip() or None,
+                driver=driver,
+                speed_mbps=float(m.group(7)),
+                depth=len(stack),
+                is_root_hub=False,
+                hub_ports=ports,
+                lanes=int(m.group(8)) if m.group(8) else None,
+            )
+            tree.nodes.append(last)
+            continue
+        m = _ID_RE.match(line)
+        if m and last is not None:
+            last.vendor_id = m.group(1).lower()
+            last.product_id = m.group(2).lower()
+            last.description = (m.group(3) or "").strip() or None
+            continue
+        m = _SYS_RE.match(line)
+        if m and last is not None:
+            last.sysfs_path = m.group(1)
+            continue
+        if _EXTRA_RE.match(line) and last is not None:
+            continue
+        bad += 1
+    warnings: list[ParseWarning] = []
+    return tree, finish("lsusb -t", text, len(tree.nodes), bad, warnings)

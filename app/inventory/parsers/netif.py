@@ -1,0 +1,384 @@
+"""Network interfaces from ``ip -j addr|link``, ``ip addr``/``ip link``/``ip -s link`` and
+``ifconfig`` (old ``inet addr:`` and new ``inet 1.2.3.4  netmask`` net-tools formats)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
+
+
+@dataclass
+class IpAddress:
+    family: str  # "inet" / "inet6"
+    address: str
+    prefixlen: int | None = None
+    netmask: str | None = None
+    broadcast: str | None = None
+    scope: str | None = None
+
+
+@dataclass
+class NetInterface:
+    name: str
+    index: int | None = None
+    parent: str | None = None  # "if6" in "veth0@if6"
+    flags: list[str] = field(default_factory=list)
+    mtu: int | None = None
+    operstate: str | None = None
+    link_type: str | None = None
+    mac: str | None = None
+    qdisc: str | None = None
+    addresses: list[IpAddress] = field(default_factory=list)
+    altnames: list[str] = field(default_factory=list)
+    rx_bytes: int | None = None
+    rx_packets: int | None = None
+    rx_errors: int | None = None
+    rx_dropped: int | None = None
+    tx_bytes: int | None = None
+    tx_packets: int | None = None
+    tx_errors: int | None = None
+    tx_dropped: int | None = None
+
+    @property
+    def is_up(self) -> bool | None:
+        if self.operstate:
+            return self.operstate.upper() == "UP"
+        if self.flags:
+            return "UP" in self.flags and "NO-CARRIER" not in self.flags
+        return None
+
+    @property
+    def has_carrier(self) -> bool | None:
+        if "NO-CARRIER" in self.flags:
+            return False
+        if "LOWER_UP" in self.flags or "RUNNING" in self.flags:
+            return True
+        return None
+
+    @property
+    def ipv4(self) -> list[str]:
+        return [a.address for a in self.addresses if a.family == "inet"]
+
+
+@dataclass
+class NetInterfaces:
+    interfaces: list[NetInterface] = field(default_factory=list)
+
+    def get(self, name: str) -> NetInterface | None:
+        for i in self.interfaces:
+            if i.name == name:
+                return i
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [i.name for i in self.interfaces]
+
+
+# --- ip -j ------------------------------------------------------------------------
+
+
+def parse_ip_json(text: str) -> Parsed[NetInterfaces]:
+    """``ip -j addr`` / ``ip -j link`` (also with ``-s``/``-d``/``-p``)."""
+    return guarded("ip -j", _parse_ip_json, text, NetInterfaces)
+
+
+def _int_or_none(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _str_or_none(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _from_json(obj: dict[str, Any]) -> NetInterface | None:
+    name = obj.get("ifname")
+    if not isinstance(name, str):
+        return None
+    iface = NetInterface(name=name)
+    iface.index = _int_or_none(obj.get("ifindex"))
+    flags = obj.get("flags")
+    iface.flags = [f for f in flags if isinstance(f, str)] if isinstance(flags, list) else []
+    iface.mtu = _int_or_none(obj.get("mtu"))
+    iface.operstate = _str_or_none(obj.get("operstate"))
+    iface.link_type = _str_or_none(obj.get("link_type"))
+    iface.mac = _str_or_none(obj.get("address"))
+    iface.qdisc = _str_or_none(obj.get("qdisc"))
+    alt = obj.get("altnames")
+    if isinstance(alt, list):
+        iface.altnames = [a for a in alt if isinstance(a, str)]
+    infos = obj.get("addr_info")
+    if isinstance(infos, list):
+        for a in infos:
+            if isinstance(a, dict) and isinstance(a.get("local"), str):
+                iface.addresses.append(
+                    IpAddress(
+                        family=str(a.get("family", "")),
+                        address=a["local"],
+                        prefixlen=_int_or_none(a.get("prefixlen")),
+                        broadcast=_str_or_none(a.get("broadcast")),
+                        scope=_str_or_none(a.get("scope")),
+                    )
+                )
+    stats = obj.get("stats64") or obj.get("stats")
+    if isinstance(stats, dict):
+        rx, tx = stats.get("rx"), stats.get("tx")
+        if isinstance(rx, dict):
+            iface.rx_bytes = _int_or_none(rx.get("bytes"))
+            iface.rx_packets = _int_or_none(rx.get("packets"))
+            iface.rx_errors = _int_or_none(rx.get("errors"))
+            iface.rx_dropped = _int_or_none(rx.get("dropped"))
+        if isinstance(tx, dict):
+            iface.tx_bytes = _int_or_none(tx.get("bytes"))
+            iface.tx_packets = _int_or_none(tx.get("packets"))
+            iface.tx_errors = _int_or_none(tx.get("errors"))
+            iface.tx_dropped = _int_or_none(tx.get("dropped"))
+    return iface
+
+
+def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    warnings: list[ParseWarning] = []
+    objs: list[Any] = []
+    try:
+        data = json.loads(text)
+        objs = data if isinstance(data, list) else [data]
+    except ValueError:
+        # truncated or joined pastes: decode every complete interface object we can find
+        decoder = json.JSONDecoder()
+        for m in re.finditer(r'\{\s*"ifindex"', text):
+            try:
+                obj, _ = decoder.raw_decode(text, m.start())
+            except ValueError:
+                continue
+            objs.append(obj)
+        if text.strip():
+            warnings.append(
+                ParseWarning(
+                    "ip -j",
+                    "is not complete JSON (truncated?); "
+                    f"{len(objs)} interfaces could be read from it",
+                )
+            )
+    bad = 0
+    for obj in objs:
+        iface = _from_json(obj) if isinstance(obj, dict) else None
+        if iface is None:
+            bad += 1
+        else:
+            res.interfaces.append(iface)
+    return res, finish("ip -j", text, len(res.interfaces), bad, warnings, what="entries")
+
+
+# --- ip addr / ip link / ip -s link --------------------------------------------------
+
+_IP_HEADER_RE = re.compile(r"^(\d+):\s+([^:@\s]+)(?:@(\S+?))?:\s+<([^>]*)>\s*(.*)$")
+_IP_ADDR_RE = re.compile(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
+_IP_LINK_RE = re.compile(r"^\s+link/(\S+)(?:\s+(\S+))?")
+_IP_STATS_HDR_RE = re.compile(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
+
+
+def parse_ip_text(text: str) -> Parsed[NetInterfaces]:
+    """``ip addr``, ``ip link show``, ``ip -s link`` text output."""
+    return guarded("ip", _parse_ip_text, text, NetInterfaces)
+
+
+def _kv_after(rest: str, key: str) -> str | None:
+    m = re.search(rf"(?:^|\s){re.escape(key)}\s+(\S+)", rest)
+    return m.group(1) if m else None
+
+
+def _parse_ip_text(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    bad = 0
+    cur: NetInterface | None = None
+    pending: tuple[str, list[str]] | None = None  # (RX|TX, column names)
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        m = _IP_HEADER_RE.match(line)
+        if m:
+            pending = None
+            rest = m.group(5)
+            cur = NetInterface(
+                name=m.group(2),
+                index=int(m.group(1)),
+                parent=m.group(3),
+                flags=[f for f in m.group(4).split(",") if f],
+                mtu=to_int(_kv_after(rest, "mtu")),
+                qdisc=_kv_after(rest, "qdisc"),
+                operstate=_kv_after(rest, "state"),
+            )
+            res.interfaces.append(cur)
+            continue
+        if cur is None:
+            bad += 1
+            continue
+        if pending is not None:
+            values = line.split()
+            if values and all(v.isdigit() for v in values):
+                _apply_stats(cur, pending[0], pending[1], values)
+                pending = None
+                continue
+            pending = None
+        m2 = _IP_STATS_HDR_RE.match(line)
+        if m2:
+            cols = m2.group(2).split()
+            pending = (m2.group(1), cols) if "errors:" not in line else (m2.group(1) + "e", cols)
+            continue
+        m3 = _IP_LINK_RE.match(line)
+        if m3:
+            cur.link_type = m3.group(1)
+            if m3.group(2) and re.match(r"^[0-9a-fA-F:]+$", m3.group(2)):
+                cur.mac = m3.group(2)
+            continue
+        m4 = _IP_ADDR_RE.match(line)
+        if m4:
+            tail = m4.group(4)
+            cur.addresses.append(
+                IpAddress(
+                    family=m4.group(1),
+                    address=m4.group(2),
+                    prefixlen=to_int(m4.group(3)),
+                    broadcast=_kv_after(tail, "brd"),
+                    scope=_kv_after(tail, "scope"),
+                )
+            )
+            continue
+        s = line.strip()
+        if s.startswith("altname "):
+            cur.altnames.append(s.split()[1])
+            continue
+        if s.startswith(("valid_lft", "prop ", "vf ", "alias ")) or line.startswith("    "):
+            continue  # other detail lines (-d output, lifetimes)
+        bad += 1
+    return res, finish("ip", text, len(res.interfaces), bad)
+
+
+def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[str]) -> None:
+    if which not in {"RX", "TX"}:
+        return  # "RX errors:" detail table of ip -s -s
+    table = {c: to_int(v) for c, v in zip(cols, values, strict=False)}
+    if which == "RX":
+        cur.rx_bytes, cur.rx_packets = table.get("bytes"), table.get("packets")
+        cur.rx_errors, cur.rx_dropped = table.get("errors"), table.get("dropped")
+    else:
+        cur.tx_bytes, cur.tx_packets = table.get("bytes"), table.get("packets")
+        cur.tx_errors, cur.tx_dropped = table.get("errors"), table.get("dropped")
+
+
+# --- ifconfig ---------------------------------------------------------------------------
+
+_IFC_OLD_HDR = re.compile(r"^(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
+_IFC_NEW_HDR = re.compile(r"^(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+_IFC_OLD_INET = re.compile(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
+_IFC_OLD_INET6 = re.compile(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
+_IFC_NEW_INET = re.compile(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")
+_IFC_NEW_INET6 = re.compile(r"^\s+inet6\s+(\S+)\s+prefixlen\s+(\d+)")
+_IFC_OLD_FLAGS = re.compile(r"^\s+((?:[A-Z]+\s+)*[A-Z]+)\s+MTU:(\d+)")
+_IFC_COUNTS = re.compile(r"^\s+(RX|TX) packets[: ](\d+)")
+_IFC_KV = re.compile(r"(errors|dropped|bytes)[: ](\d+)")
+_IFC_OLD_BYTES = re.compile(r"^\s+RX bytes:(\d+).*?TX bytes:(\d+)")
+_IFC_NEW_ETHER = re.compile(r"^\s+ether\s+(\S+)")
+_IFC_OTHER = re.compile(
+    r"^\s+(?:collisions|loop|unspec|Interrupt|device|RX errors|TX errors|Memory|txqueuelen)"
+)
+
+
+def parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
+    """``ifconfig`` in both the old (``inet addr:``) and new (``inet x netmask``) format."""
+    return guarded("ifconfig", _parse_ifconfig, text, NetInterfaces)
+
+
+def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    bad = 0
+    cur: NetInterface | None = None
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        m = _IFC_NEW_HDR.match(line)
+        if m:
+            cur = NetInterface(name=m.group(1), flags=m.group(2).split(","), mtu=int(m.group(3)))
+            res.interfaces.append(cur)
+            continue
+        m = _IFC_OLD_HDR.match(line)
+        if m:
+            cur = NetInterface(
+                name=m.group(1), link_type=m.group(2).strip() or None, mac=m.group(3)
+            )
+            res.interfaces.append(cur)
+            continue
+        if cur is None:
+            bad += 1
+            continue
+        if _apply_ifconfig_line(cur, line):
+            continue
+        bad += 1
+    return res, finish("ifconfig", text, len(res.interfaces), bad)
+
+
+def _apply_ifconfig_line(cur: NetInterface, line: str) -> bool:
+    m = _IFC_OLD_INET.match(line)
+    if m:
+        cur.addresses.append(
+            IpAddress("inet", m.group(1), broadcast=m.group(2), netmask=m.group(3))
+        )
+        return True
+    m = _IFC_OLD_INET6.match(line)
+    if m:
+        cur.addresses.append(
+            IpAddress("inet6", m.group(1), prefixlen=to_int(m.group(2)), scope=m.group(3))
+        )
+        return True
+    m = _IFC_NEW_INET.match(line)
+    if m:
+        cur.addresses.append(
+            IpAddress("inet", m.group(1), netmask=m.group(2), broadcast=m.group(3))
+        )
+        return True
+    m = _IFC_NEW_INET6.match(line)
+    if m:
+        cur.addresses.append(IpAddress("inet6", m.group(1), prefixlen=int(m.group(2))))
+        return True
+    m = _IFC_OLD_FLAGS.match(line)
+    if m:
+        cur.flags = m.group(1).split()
+        cur.mtu = int(m.group(2))
+        return True
+    m = _IFC_COUNTS.match(line)
+    if m:
+        kv = {k: int(v) for k, v in _IFC_KV.findall(line)}
+        if m.group(1) == "RX":
+            cur.rx_packets = int(m.group(2))
+            cur.rx_errors = kv.get("errors", cur.rx_errors)
+            cur.rx_dropped = kv.get("dropped", cur.rx_dropped)
+            cur.rx_bytes = kv.get("bytes", cur.rx_bytes)
+        else:
+            cur.tx_packets = int(m.group(2))
+            cur.tx_errors = kv.get("errors", cur.tx_errors)
+            cur.tx_dropped = kv.get("dropped", cur.tx_dropped)
+            cur.tx_bytes = kv.get("bytes", cur.tx_bytes)
+        return True
+    m = _IFC_OLD_BYTES.match(line)
+    if m:
+        cur.rx_bytes, cur.tx_bytes = int(m.group(1)), int(m.group(2))
+        return True
+    s = line.strip()
+    if s.startswith(("RX errors", "TX errors")):
+        kv = {k: int(v) for k, v in _IFC_KV.findall(line)}
+        if s.startswith("RX"):
+            cur.rx_errors, cur.rx_dropped = kv.get("errors"), kv.get("dropped")
+        else:
+            cur.tx_errors, cur.tx_dropped = kv.get("errors"), kv.get("dropped")
+        return True
+    m = _IFC_NEW_ETHER.match(line)
+    if m:
+        cur.mac = m.group(1)
+        cur.link_type = "ether"
+        return True
+    return bool(_IFC_OTHER.match(line))

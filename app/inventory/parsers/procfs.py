@@ -1,0 +1,214 @@
+"""``/proc/interrupts``, ``/proc/softirqs`` and the cpu lines of ``/proc/stat``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .common import Parsed, finish, guarded, is_noise, split_lines
+
+_CPU_HEADER_RE = re.compile(r"^\s*(?:CPU\d+\s*)+$")
+_IRQ_LINE_RE = re.compile(r"^\s*([A-Za-z0-9_]+):(.*)$")
+_NEW_STYLE_RE = re.compile(
+    r"^(?P<ctrl>.+?)\s+(?P<hwirq>\d+)\s+(?P<trig>Level|Edge)\s*(?P<names>.*)$"
+)
+_X86_STYLE_RE = re.compile(r"^(?P<ctrl>.+?)\s+(?P<hwirq>\d+)-(?P<trig>[A-Za-z]+)\s*(?P<names>.*)$")
+
+
+@dataclass
+class Irq:
+    irq: str  # "46", "IPI0", "Err", "FIQ", "NMI"...
+    counts: list[int] = field(default_factory=list)
+    controller: str | None = None
+    hwirq: str | None = None
+    trigger: str | None = None
+    names: list[str] = field(default_factory=list)
+    description: str | None = None  # for IPI/LOC/... lines: the text after the counts
+
+    @property
+    def number(self) -> int | None:
+        return int(self.irq) if self.irq.isdigit() else None
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+
+@dataclass
+class Interrupts:
+    cpus: int | None = None  # from the CPU header; None when the header is missing
+    irqs: list[Irq] = field(default_factory=list)
+
+    def get(self, irq: str | int) -> Irq | None:
+        for i in self.irqs:
+            if i.irq == str(irq):
+                return i
+        return None
+
+    def find(self, name: str) -> list[Irq]:
+        """IRQs with a handler name containing ``name`` (e.g. ``eth0``, ``xhci``)."""
+        return [i for i in self.irqs if any(name in n for n in i.names)]
+
+
+def parse_interrupts(text: str) -> Parsed[Interrupts]:
+    """``/proc/interrupts`` (also grep'ed lines without the header)."""
+    return guarded("/proc/interrupts", _parse_interrupts, text, Interrupts)
+
+
+def _split_desc(irq: Irq, rest: str) -> None:
+    rest = rest.strip()
+    if not rest:
+        return
+    if not irq.irq.isdigit():
+        irq.description = rest
+        return
+    m = _NEW_STYLE_RE.match(rest) or _X86_STYLE_RE.match(rest)
+    if m:
+        irq.controller = m.group("ctrl").strip()
+        irq.hwirq = m.group("hwirq")
+        irq.trigger = m.group("trig").lower()
+        names = m.group("names")
+    else:  # old ARM: "GIC  eth0", "ARMCTRL  BCM2708 Timer Tick"
+        parts = rest.split(None, 1)
+        irq.controller = parts[0]
+        names = parts[1] if len(parts) > 1 else ""
+    irq.names = [n.strip() for n in names.split(", ") if n.strip()]
+
+
+def _parse_interrupts(text: str) -> Parsed[Interrupts]:
+    res = Interrupts()
+    bad = 0
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        if _CPU_HEADER_RE.match(line):
+            res.cpus = len(line.split())
+            continue
+        m = _IRQ_LINE_RE.match(line)
+        if not m:
+            bad += 1
+            continue
+        irq = Irq(irq=m.group(1))
+        tokens = m.group(2).split()
+        limit = res.cpus if res.cpus is not None else len(tokens)
+        i = 0
+        while i < len(tokens) and i < limit and tokens[i].isdigit():
+            irq.counts.append(int(tokens[i]))
+            i += 1
+        if not irq.counts and irq.irq.isdigit():
+            bad += 1
+            continue
+        rest = m.group(2)
+        # cut the counts off the original text to keep the spacing of the names
+        for _ in range(i):
+            rest = rest.lstrip()
+            rest = rest[len(rest.split(None, 1)[0]) :] if rest else rest
+        _split_desc(irq, rest)
+        res.irqs.append(irq)
+    return res, finish("/proc/interrupts", text, len(res.irqs), bad)
+
+
+# --- /proc/softirqs ---------------------------------------------------------------------
+
+
+@dataclass
+class Softirqs:
+    cpus: int | None = None
+    counts: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def net_rx(self) -> list[int]:
+        return self.counts.get("NET_RX", [])
+
+    @property
+    def net_tx(self) -> list[int]:
+        return self.counts.get("NET_TX", [])
+
+
+def parse_softirqs(text: str) -> Parsed[Softirqs]:
+    """``/proc/softirqs``: per-CPU counts per softirq (NET_RX, NET_TX, ...)."""
+    return guarded("/proc/softirqs", _parse_softirqs, text, Softirqs)
+
+
+def _parse_softirqs(text: str) -> Parsed[Softirqs]:
+    res = Softirqs()
+    bad = 0
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        if _CPU_HEADER_RE.match(line):
+            res.cpus = len(line.split())
+            continue
+        m = re.match(r"^\s*([A-Z_]+):\s*([\d\s]*)$", line)
+        if not m or not m.group(2).strip():
+            bad += 1
+            continue
+        res.counts[m.group(1)] = [int(x) for x in m.group(2).split()]
+    return res, finish("/proc/softirqs", text, len(res.counts), bad)
+
+
+# --- /proc/stat -------------------------------------------------------------------------
+
+_STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+@dataclass(frozen=True)
+class CpuTimes:
+    """Jiffies (USER_HZ ticks) per state, as in /proc/stat."""
+
+    user: int = 0
+    nice: int = 0
+    system: int = 0
+    idle: int = 0
+    iowait: int = 0
+    irq: int = 0
+    softirq: int = 0
+    steal: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f) for f in _STAT_FIELDS)
+
+    @property
+    def busy(self) -> int:
+        return self.total - self.idle - self.iowait
+
+
+@dataclass
+class ProcStat:
+    total: CpuTimes | None = None
+    cpus: dict[int, CpuTimes] = field(default_factory=dict)
+
+
+_STAT_OTHER = {"intr", "ctxt", "btime", "processes", "procs_running", "procs_blocked", "softirq"}
+
+
+def parse_proc_stat(text: str) -> Parsed[ProcStat]:
+    """The ``cpu``/``cpuN`` lines of ``/proc/stat``."""
+    return guarded("/proc/stat", _parse_proc_stat, text, ProcStat)
+
+
+def _parse_proc_stat(text: str) -> Parsed[ProcStat]:
+    res = ProcStat()
+    bad = found = 0
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        parts = line.split()
+        key = parts[0]
+        m = re.match(r"^cpu(\d*)$", key)
+        if m:
+            nums = [int(x) for x in parts[1:] if x.isdigit()]
+            if len(nums) < 4:
+                bad += 1
+                continue
+            nums += [0] * (len(_STAT_FIELDS) - len(nums))
+            times = CpuTimes(**dict(zip(_STAT_FIELDS, nums[: len(_STAT_FIELDS)], strict=True)))
+            if m.group(1):
+                res.cpus[int(m.group(1))] = times
+            else:
+                res.total = times
+            found += 1
+        elif key not in _STAT_OTHER:
+            bad += 1
+    return res, finish("/proc/stat", text, found, bad)

@@ -1,0 +1,222 @@
+"""Board and OS facts: ``/proc/cpuinfo``, ``/etc/os-release``, ``uname -a`` and
+``/proc/device-tree/model``."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
+
+
+@dataclass
+class CpuInfo:
+    cores: int | None = None  # number of "processor" entries
+    model: str | None = None  # board model line ("Model : Raspberry Pi 4 Model B Rev 1.4")
+    hardware: str | None = None  # "BCM2835" (all Pis report this family name)
+    revision: str | None = None  # Raspberry Pi revision code, e.g. "c03112"
+    serial: str | None = None
+    model_name: str | None = None  # CPU: "ARMv7 Processor rev 3 (v7l)" / x86 model name
+    cpu_architecture: str | None = None
+    cpu_part: str | None = None
+    cpu_implementer: str | None = None
+    vendor_id: str | None = None  # x86 "GenuineIntel"
+    features: list[str] = field(default_factory=list)
+
+
+_CPUINFO_KEYS = {
+    "processor", "BogoMIPS", "bogomips", "Features", "flags", "CPU implementer",
+    "CPU architecture", "CPU variant", "CPU part", "CPU revision", "Hardware", "Revision",
+    "Serial", "Model", "model name", "vendor_id", "cpu family", "model", "stepping", "cpu MHz",
+    "cache size", "cpu cores", "siblings", "core id", "physical id", "isa", "uarch", "hart",
+}  # fmt: skip
+_CPUINFO_RE = re.compile(r"^([A-Za-z][\w ()]*?)\s*:\s?(.*)$")
+
+
+def parse_cpuinfo(text: str) -> Parsed[CpuInfo]:
+    """``/proc/cpuinfo`` on ARM (Pi: Hardware, Revision, Model) and x86."""
+    return guarded("/proc/cpuinfo", _parse_cpuinfo, text, CpuInfo)
+
+
+def _parse_cpuinfo(text: str) -> Parsed[CpuInfo]:
+    info = CpuInfo()
+    processors = 0
+    found = bad = 0
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        m = _CPUINFO_RE.match(line)
+        if not m:
+            bad += 1
+            continue
+        key, value = m.group(1).strip(), m.group(2).strip()
+        if key in _CPUINFO_KEYS:
+            found += 1
+        if key == "processor":
+            processors += 1
+        elif key == "Model":
+            info.model = value or None
+        elif key == "Hardware":
+            info.hardware = value or None
+        elif key == "Revision":
+            info.revision = value or None
+        elif key == "Serial":
+            info.serial = value or None
+        elif key == "model name" and info.model_name is None:
+            info.model_name = value or None
+        elif key == "CPU architecture" and info.cpu_architecture is None:
+            info.cpu_architecture = value or None
+        elif key == "CPU part" and info.cpu_part is None:
+            info.cpu_part = value or None
+        elif key == "CPU implementer" and info.cpu_implementer is None:
+            info.cpu_implementer = value or None
+        elif key == "vendor_id" and info.vendor_id is None:
+            info.vendor_id = value or None
+        elif key in {"Features", "flags"} and not info.features:
+            info.features = value.split()
+    info.cores = processors or None
+    return info, finish("/proc/cpuinfo", text, found, bad)
+
+
+# --- /etc/os-release -----------------------------------------------------------------
+
+
+@dataclass
+class OsRelease:
+    fields: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def pretty_name(self) -> str | None:
+        return self.fields.get("PRETTY_NAME") or self.fields.get("NAME")
+
+    @property
+    def id(self) -> str | None:
+        return self.fields.get("ID")
+
+    @property
+    def version_id(self) -> str | None:
+        return self.fields.get("VERSION_ID")
+
+    @property
+    def version_codename(self) -> str | None:
+        return self.fields.get("VERSION_CODENAME")
+
+    @property
+    def id_like(self) -> list[str]:
+        return (self.fields.get("ID_LIKE") or "").split()
+
+
+def parse_os_release(text: str) -> Parsed[OsRelease]:
+    """``/etc/os-release``: ``KEY=value`` lines, values optionally quoted."""
+    return guarded("/etc/os-release", _parse_os_release, text, OsRelease)
+
+
+def _parse_os_release(text: str) -> Parsed[OsRelease]:
+    res = OsRelease()
+    bad = 0
+    for line in split_lines(text):
+        if is_noise(line) or line.lstrip().startswith("#"):
+            continue
+        m = re.match(r"^\s*([A-Z][A-Z0-9_]*)=(.*)$", line)
+        if not m:
+            bad += 1
+            continue
+        value = m.group(2).strip()
+        try:
+            parts = shlex.split(value)
+            value = parts[0] if len(parts) == 1 else " ".join(parts)
+        except ValueError:
+            value = value.strip("\"'")
+        res.fields[m.group(1)] = value
+    return res, finish("/etc/os-release", text, len(res.fields), bad)
+
+
+# --- uname -a --------------------------------------------------------------------------
+
+
+@dataclass
+class Uname:
+    kernel_name: str | None = None
+    hostname: str | None = None
+    kernel_release: str | None = None
+    kernel_version: str | None = None
+    machine: str | None = None
+    operating_system: str | None = None
+
+    @property
+    def is_64bit(self) -> bool | None:
+        if not self.machine:
+            return None
+        return self.machine in {"aarch64", "x86_64", "arm64", "riscv64", "ppc64le"}
+
+
+def parse_uname(text: str) -> Parsed[Uname]:
+    """``uname -a``: ``Linux host 6.1.0-rpi7-rpi-v8 #1 SMP ... aarch64 GNU/Linux``."""
+    return guarded("uname -a", _parse_uname, text, Uname)
+
+
+def _parse_uname(text: str) -> Parsed[Uname]:
+    lines = [ln for ln in split_lines(text) if not is_noise(ln)]
+    res = Uname()
+    if not lines:
+        return res, finish("uname -a", text, 0, 0)
+    tokens = lines[0].split()
+    if len(tokens) < 3 or tokens[0] not in {"Linux", "Darwin", "FreeBSD", "GNU/Linux"}:
+        return res, finish("uname -a", text, 0, len(lines))
+    res.kernel_name, res.hostname, res.kernel_release = tokens[0], tokens[1], tokens[2]
+    rest = tokens[3:]
+    if rest and rest[-1] in {"GNU/Linux", "Linux", "Android"}:
+        res.operating_system = rest.pop()
+    if rest and re.match(r"^(?:aarch64|arm\w*|x86_64|i\d86|riscv\d+|mips\w*|ppc\w*)$", rest[-1]):
+        res.machine = rest.pop()
+        # uname -a repeats the machine as processor and hardware platform on some systems
+        while rest and rest[-1] in {res.machine, "unknown"}:
+            rest.pop()
+    res.kernel_version = " ".join(rest) or None
+    return res, finish("uname -a", text, 1, len(lines) - 1)
+
+
+# --- /proc/device-tree/model -------------------------------------------------------------
+
+
+@dataclass
+class DeviceTreeModel:
+    model: str | None = None
+
+
+_MODEL_TAIL_RE = re.compile(r"^(.*\bRev \d+\.\d+)([A-Za-z].*)$")
+
+
+def parse_device_tree_model(text: str) -> Parsed[DeviceTreeModel]:
+    """``/proc/device-tree/model``: one NUL-terminated string."""
+    return guarded("/proc/device-tree/model", _parse_device_tree_model, text, DeviceTreeModel)
+
+
+def _parse_device_tree_model(text: str) -> Parsed[DeviceTreeModel]:
+    warnings: list[ParseWarning] = []
+    value = text.split("\x00", 1)[0] if "\x00" in text else text
+    lines = [ln.strip() for ln in value.split("\n") if ln.strip() and not is_noise(ln)]
+    if not lines:
+        return DeviceTreeModel(), finish(
+            "/proc/device-tree/model", text, 0, 0 if not text.strip() else 1
+        )
+    model = lines[0]
+    if "\x00" not in text:
+        m = _MODEL_TAIL_RE.match(model)
+        if m:  # "...Rev 1.4root": the next shell prompt glued to the NUL-terminated string
+            model = m.group(1)
+            warnings.append(
+                ParseWarning(
+                    "/proc/device-tree/model",
+                    f"text after the model was dropped ({m.group(2)!r}, probably a shell prompt)",
+                )
+            )
+    if not model.isprintable() or len(model) > 200:
+        return DeviceTreeModel(), [
+            ParseWarning("/proc/device-tree/model", "nothing could be read (not a model string)")
+        ]
+    extra = len(lines) - 1
+    if extra:
+        warnings.append(ParseWarning("/proc/device-tree/model", f"{extra} extra lines ignored"))
+    return DeviceTreeModel(model=model), warnings

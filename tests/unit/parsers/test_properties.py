@@ -1,0 +1,128 @@
+"""Property tests: no parser ever raises, and unreadable input always gives a warning."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sbctune.inventory import parsers as P
+from sbctune.inventory.parsers import ParseWarning
+
+from .conftest import read_capture
+
+# (name, parser, a real capture it is meant for)
+PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str]] = [
+    ("lsusb", P.parse_lsusb, "lsusb/realtek_r8152_dkms_30_dell_dock.txt"),
+    ("lsusb -t", P.parse_lsusb_tree, "lsusb_t/pi400_tinyusb_2161.txt"),
+    ("lspci", P.parse_lspci, "lspci_vv/pi5_rtl8126_5gbe_682_excerpt.txt"),
+    ("lspci -v", P.parse_lspci, "lspci_v/pi5_radxa_rtl8125_647.txt"),
+    ("ethtool", P.parse_ethtool, "ethtool/seed001_pi1_smsc95xx.txt"),
+    ("ethtool -i", P.parse_ethtool_driver, "ethtool_i/bnx2_ethq_14.txt"),
+    ("ethtool -k", P.parse_ethtool_features, "ethtool_k/firewalla_purple_eth1.txt"),
+    ("ethtool -g", P.parse_ethtool_rings, "ethtool_g/ifupdown2_255_max.txt"),
+    ("ethtool -l", P.parse_ethtool_channels, "ethtool_l/firedancer_1427.txt"),
+    ("ethtool -c", P.parse_ethtool_coalesce, "ethtool_c/tuned_726_enp1s0.txt"),
+    ("ip -j", P.parse_ip_json, "dev_vm/ip_j_addr.txt"),
+    ("ip", P.parse_ip_text, "dev_vm/ip_s_link.txt"),
+    ("ifconfig", P.parse_ifconfig, "ifconfig/rpi_sjoner_6_multi.txt"),
+    ("interrupts", P.parse_interrupts, "proc_interrupts/seed000_pi4_alpine.txt"),
+    ("softirqs", P.parse_softirqs, "proc_softirqs/netutils_157_x86_6cpu.txt"),
+    ("stat", P.parse_proc_stat, "dev_vm/proc_stat.txt"),
+    ("dmesg", P.parse_dmesg, "dmesg/pi4_openwrt_15265_ax88179_excerpt.txt"),
+    ("cpuinfo", P.parse_cpuinfo, "cpuinfo/cm4_rev11_adafruit_241.txt"),
+    ("os-release", P.parse_os_release, "os_release/raspbian_buster_3022.txt"),
+    ("uname", P.parse_uname, "uname/pi4_buster_3022.txt"),
+    ("dt model", P.parse_device_tree_model, "device_tree_model/pi4_rev14_prompt_glued_20.txt"),
+    ("get_throttled", P.parse_get_throttled, "vcgencmd/get_throttled_0x50005_firmware_615.txt"),
+    ("measure_temp", P.parse_measure_temp, "vcgencmd/measure_temp_firmware_615.txt"),
+    ("measure_clock", P.parse_measure_clock, "vcgencmd/measure_clock_arm_duckietown_358.txt"),
+    ("iperf3", P.parse_iperf3_version, "dev_vm/iperf3_version.txt"),
+    ("sysfs speed", lambda t: P.parse_sysfs_net("speed", t), "dev_vm/sys_eth0_speed.txt"),
+    ("usb speed", P.parse_usb_speed, "dev_vm/sys_eth0_mtu.txt"),
+]
+IDS = [p[0] for p in PARSERS]
+FAST = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+def _is_empty(result: object) -> bool:
+    if isinstance(result, P.DmesgResult):
+        return not result.events and result.kernel_lines == 0
+    if isinstance(result, P.SysfsValue):  # "-1" / "unknown" are read fine: unknown, no warning
+        return result.value is None and result.raw.strip() not in {"-1", "unknown"}
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        try:
+            return result == type(result)()
+        except TypeError:
+            return False
+    return False
+
+
+def _check(parser: Callable[[str], tuple[object, list[ParseWarning]]], text: str) -> None:
+    result, warnings = parser(text)
+    assert result is not None
+    assert isinstance(warnings, list)
+    assert all(isinstance(w, ParseWarning) and w.source and w.message for w in warnings)
+    if _is_empty(result) and text.strip():
+        assert warnings, f"empty result without a warning for {text[:80]!r}"
+
+
+@pytest.mark.parametrize(("name", "parser", "cap"), PARSERS, ids=IDS)
+@FAST
+@given(text=st.text(max_size=400))
+def test_random_text_never_raises(name, parser, cap, text):
+    _check(parser, text)
+
+
+@pytest.mark.parametrize(("name", "parser", "cap"), PARSERS, ids=IDS)
+@FAST
+@given(data=st.binary(max_size=400))
+def test_random_bytes_never_raise(name, parser, cap, data):
+    _check(parser, data.decode("utf-8", errors="replace"))
+    result, _ = parser(data)  # type: ignore[arg-type]  # raw bytes are accepted too
+    assert result is not None
+
+
+@pytest.mark.parametrize(("name", "parser", "cap"), PARSERS, ids=IDS)
+@FAST
+@given(cut=st.integers(min_value=0, max_value=10_000), start=st.integers(0, 10_000))
+def test_truncated_captures(name, parser, cap, cut, start):
+    text = read_capture(cap)
+    _check(parser, text[: cut % (len(text) + 1)])
+    _check(parser, text[start % (len(text) + 1) :])
+
+
+@pytest.mark.parametrize(("name", "parser", "cap"), PARSERS, ids=IDS)
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), drop=st.integers(0, 5))
+def test_shuffled_and_joined_captures(name, parser, cap, seed, drop):
+    lines = read_capture(cap).splitlines()
+    rng = random.Random(seed)
+    rng.shuffle(lines)
+    _check(parser, "\n".join(lines[drop:]))
+    other = read_capture(PARSERS[seed % len(PARSERS)][2])  # another command's output
+    _check(parser, other)
+    _check(parser, read_capture(cap) + "\n...\n" + "\n".join(lines[: len(lines) // 2]))
+
+
+@FAST
+@given(cmd=st.text(max_size=60), text=st.text(max_size=200))
+def test_dispatch_never_raises(cmd, text):
+    out = P.parse_command(cmd, text)
+    assert out.parser is not None or out.warnings
+    out = P.parse_file(cmd, text)
+    assert out.parser is not None or out.warnings
+
+
+def test_garbage_gives_named_warning():
+    _, warnings = P.parse_lsusb_tree("\x00\x01garbage\nmore garbage\nxyz")
+    assert [str(w) for w in warnings] == [
+        "`lsusb -t`: nothing could be read (is this the output of this command?)"
+    ]
+    _, warnings = P.parse_lspci("")
+    assert [str(w) for w in warnings] == ["`lspci`: the output is empty"]
