@@ -61,6 +61,8 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.cpu_cores = cpuinfo.cores
     elif entry is not None:
         board.cpu_cores = entry.cores
+    elif parsed.interrupts is not None and parsed.interrupts.cpus:
+        board.cpu_cores = parsed.interrupts.cpus  # the CPU columns of /proc/interrupts
     t = parsed.throttled
     if t is not None and t.raw is not None:
         board.throttled = Throttled(

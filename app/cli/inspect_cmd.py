@@ -1,0 +1,76 @@
+"""`sbctune inspect HOST|BUNDLE` and `sbctune collect HOST`: what network hardware is there."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+from sbctune.cli.target_args import add_credential_arguments, open_session
+from sbctune.inventory.bundle import is_bundle
+from sbctune.inventory.inspect import inspect_bundle, inspect_host, save_bundle
+from sbctune.inventory.model import Inventory
+from sbctune.inventory.report import render
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    inspect = sub.add_parser(
+        "inspect",
+        help="identify the board and every NIC, with findings and recommendations",
+        description="Inspect a Pi over SSH, or a diagnostics bundle (a folder or .zip written by "
+        "`sbctune collect`, or made by hand from pasted outputs).",
+    )
+    inspect.add_argument("source", metavar="[USER@]HOST[:PORT]|BUNDLE")
+    inspect.add_argument("--json", action="store_true", help="print the inventory as JSON")
+    add_credential_arguments(inspect)
+    inspect.set_defaults(func=_inspect)
+
+    collect = sub.add_parser(
+        "collect",
+        help="write a diagnostics bundle of the Pi (to attach to a forum post or bug report)",
+    )
+    collect.add_argument("source", metavar="[USER@]HOST[:PORT]")
+    collect.add_argument("-o", "--output", type=Path, help="FILE.zip or a folder")
+    add_credential_arguments(collect)
+    collect.set_defaults(func=_collect)
+
+
+def _print(inventory: Inventory, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(inventory.to_json(), indent=2))
+    else:
+        print(render(inventory))
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    if is_bundle(args.source):
+        _print(inspect_bundle(args.source), args.json)
+        return 0
+    args.target = args.source
+    inventory, _collection = asyncio.run(_inspect_live(args))
+    _print(inventory, args.json)
+    return 0
+
+
+async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, object]:
+    async with await open_session(args) as session:
+        return await inspect_host(session)
+
+
+def _collect(args: argparse.Namespace) -> int:
+    args.target = args.source
+
+    async def run() -> Path:
+        async with await open_session(args) as session:
+            _inventory, collection = await inspect_host(session)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        dest = args.output or Path(f"sbctune-{collection.host}-{stamp}.zip")
+        return save_bundle(collection, dest)
+
+    dest = asyncio.run(run())
+    print(f"Wrote {dest}", file=sys.stderr)
+    print(dest)
+    return 0

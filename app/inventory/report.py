@@ -1,0 +1,91 @@
+"""The readable inspect report: the board, one block per NIC, findings and recommendations."""
+
+from __future__ import annotations
+
+from sbctune.inventory.model import Inventory, Nic
+
+_UNKNOWN = "unknown"
+
+
+def _value(value: object, unit: str = "") -> str:
+    return _UNKNOWN if value in (None, "") else f"{value}{unit}"
+
+
+def _bus(nic: Nic) -> str:
+    if nic.bus == "usb":
+        speed = nic.usb_speed_mbps
+        label = {480: "USB 2.0", 5000: "USB 3.0", 10000: "USB 3.1", 12: "USB 1.1"}.get(
+            speed or 0, "USB"
+        )
+        return f"{label} ({_value(speed, ' Mbit/s')}) at {_value(nic.bus_path)}"
+    if nic.bus == "pci":
+        text = f"PCIe at {_value(nic.bus_path)}"
+        if nic.pcie and nic.pcie.speed_gts:
+            text += f", {nic.pcie.speed_gts:g} GT/s x{nic.pcie.width}"
+            if nic.pcie.max_speed_gts:
+                text += f" (card: {nic.pcie.max_speed_gts:g} GT/s x{nic.pcie.max_width})"
+        return text
+    return {"platform": "on-chip (platform)", "sdio": "SDIO"}.get(nic.bus, _UNKNOWN)
+
+
+def _link(nic: Nic) -> str:
+    if nic.link_speed_mbps is None:
+        return "down" if nic.link_detected is False else _UNKNOWN
+    duplex = f" {nic.duplex} duplex" if nic.duplex else ""
+    best = f" (NIC supports {nic.max_link_speed_mbps} Mb/s)" if nic.max_link_speed_mbps else ""
+    return f"{nic.link_speed_mbps} Mb/s{duplex}{best}"
+
+
+def render(inventory: Inventory) -> str:
+    board = inventory.board
+    out = ["Board"]
+    out.append(f"  model:   {_value(board.model)}")
+    out.append(f"  SoC:     {_value(board.soc)}   cores: {_value(board.cpu_cores)}")
+    out.append(f"  OS:      {_value(board.os)}   kernel: {_value(board.kernel)}")
+    if board.throttled is not None:
+        state = (
+            "OK"
+            if not (board.throttled.any_now or board.throttled.any_since_boot)
+            else ("THROTTLED NOW" if board.throttled.any_now else "throttled since boot")
+        )
+        out.append(f"  power:   {board.throttled.raw} ({state})")
+    if board.cpu_governors:
+        out.append(f"  CPU governor: {', '.join(sorted(set(board.cpu_governors)))}")
+    for nic in inventory.nics:
+        title = nic.name or "(no interface)"
+        tags = [t for t, on in (("built-in", nic.builtin), ("wireless", nic.wireless)) if on]
+        out.append("")
+        out.append(f"NIC {title}" + (f"  [{', '.join(tags)}]" if tags else ""))
+        out.append(f"  chip:    {_value(nic.chip)}" + (f"  [{nic.ids}]" if nic.ids else ""))
+        driver = nic.driver or ("NONE BOUND" if nic.bus == "pci" else _UNKNOWN)
+        version = f" {nic.driver_version}" if nic.driver_version else ""
+        out.append(f"  driver:  {driver}{version}")
+        out.append(f"  bus:     {_bus(nic)}")
+        out.append(f"  link:    {_link(nic)}")
+        if nic.irqs:
+            out.append(f"  IRQs:    {', '.join(map(str, nic.irqs))}")
+        if nic.rx_queues or nic.tx_queues:
+            out.append(f"  queues:  rx {nic.rx_queues or 0}, tx {nic.tx_queues or 0}")
+        if nic.addresses:
+            out.append(f"  address: {', '.join(nic.addresses)}")
+    if not inventory.nics:
+        out += ["", "No network interfaces were found in the outputs."]
+    if inventory.findings:
+        out += ["", "Findings"]
+        for finding in inventory.findings:
+            where = f" ({finding.nic})" if finding.nic else ""
+            out.append(f"  [{finding.severity}]{where} {finding.summary}")
+            out += [f"      > {line.strip()}" for line in finding.evidence]
+    if inventory.recommendations:
+        out += ["", "Recommendations"]
+        for rec in inventory.recommendations:
+            where = f" ({rec.nic})" if rec.nic else ""
+            out.append(f"  - {rec.title}{where}: {rec.expected_gain}")
+            if rec.detail:
+                out.append(f"      {rec.detail}")
+            out += [f"      source: {source}" for source in rec.sources]
+    if inventory.missing_tools:
+        out += ["", f"Not installed on the Pi: {', '.join(inventory.missing_tools)}"]
+    if inventory.warnings:
+        out += ["", "Could not read everything:"] + [f"  ! {w}" for w in inventory.warnings]
+    return "\n".join(out)
