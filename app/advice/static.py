@@ -92,9 +92,19 @@ class _Advisor:
         self.irqs(nic)
 
     def no_driver(self, nic: Nic, chip: Chip | None) -> None:
-        if nic.bus != "pci" or nic.driver or nic.name:
+        if nic.bus != "pci" or nic.driver or nic.name or nic.driver_state is None:
             return
         evidence = [e for e in nic.evidence if e.startswith("lspci")]
+        if nic.driver_state == "unknown":
+            self.finding(
+                "driver-unknown",
+                "info",
+                nic,
+                f"The outputs do not show whether a driver is bound to the "
+                f"{nic.chip or 'network controller'} (run `lspci -nnk` to see).",
+                evidence,
+            )
+            return
         self.finding(
             "no-driver",
             "problem",

@@ -382,11 +382,27 @@ def _unbound_pci_nics(parsed: Parsed, catalog: Catalog, taken: set[str]) -> list
             nic.chip, nic.catalog_id = chip.name, chip.id
         else:
             nic.chip = device.device_name or device.description
+        nic.driver_state = _driver_state(parsed, device)
         nic.evidence.append(
-            "no network interface for this device" + ("" if device.driver else ": no driver bound")
+            "no network interface for this device"
+            + {"none": ": no driver bound", "unknown": ""}.get(nic.driver_state or "", "")
         )
         nics.append(nic)
     return nics
+
+
+def _driver_state(parsed: Parsed, device: PciDevice) -> str | None:
+    """Whether a PCI NIC without an interface has no driver, or the outputs just do not say."""
+    if device.driver:
+        return None
+    if parsed.pci_drivers_shown:
+        return "none"  # lspci -k/-v prints "Kernel driver in use" for every bound device
+    if parsed.dmesg is not None and device.address:
+        slot = device.address.split(":", 1)[1]
+        bound = re.compile(rf"^\s*(\[[^]]*\]\s*)?(?!pci )\w+ [0-9a-f:]*{re.escape(slot)}", re.M)
+        if not bound.search(parsed.dmesg_text):
+            return "none"  # the kernel log names the device, but no driver ever spoke of it
+    return "unknown"
 
 
 def _unnamed_usb_nics(parsed: Parsed, catalog: Catalog, taken: set[str]) -> list[Nic]:

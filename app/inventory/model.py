@@ -93,6 +93,8 @@ class Nic:
     tx_queues: int | None = None
     catalog_id: str | None = None
     evidence: list[str] = field(default_factory=list)  # how it was identified
+    # For a PCI NIC with no interface: "none" (no driver bound), "unknown" (the outputs do not say)
+    driver_state: str | None = None
 
 
 @dataclass

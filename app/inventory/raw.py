@@ -87,6 +87,7 @@ class Parsed:
     lsusb: LsusbResult | None = None
     pci: list[PciDevice] = field(default_factory=list)
     pci_seen: bool = False
+    pci_drivers_shown: bool = False  # an lspci with -k or -v: a missing driver line means none
     netifs: NetInterfaces = field(default_factory=NetInterfaces)
     ethtool: dict[str, EthtoolSettings] = field(default_factory=dict)
     ethtool_i: dict[str, EthtoolDriverInfo] = field(default_factory=dict)
@@ -187,6 +188,8 @@ def parse_all(raw: RawOutputs) -> Parsed:
             continue  # kept in the bundle, but nothing the inventory reads
         _take(parsed, out.parser, out.interface, out.result, text)
         parsed.warnings += [str(w) for w in out.warnings]
+        if out.parser == "lspci" and re.search(r"(^|\s)-[A-Za-z]*[kv]", line):
+            parsed.pci_drivers_shown = True
     for path, text in raw.files.items():
         if path.startswith(("/sys/", "/proc/sys/")) and not path.endswith("/model"):
             parsed.sysfs[path] = text
