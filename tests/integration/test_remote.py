@@ -24,10 +24,10 @@ from sbctune.remote import (
     Session,
     SudoFailed,
     Target,
+    batch,
     command,
     read_file,
 )
-from sbctune.remote import batch
 
 pytestmark = [pytest.mark.lab]
 
@@ -65,8 +65,9 @@ def known(tmp_path: Path) -> KnownHosts:
 
 
 async def _connect(lab: Any, known: KnownHosts, **changes: Any) -> Session:
-    return await Session.connect(_target(lab, **changes), known_hosts=known,
-                                 accept_new_host_key=True)
+    return await Session.connect(
+        _target(lab, **changes), known_hosts=known, accept_new_host_key=True
+    )
 
 
 async def _processes(session: Session) -> list[str]:
@@ -139,7 +140,7 @@ async def test_key_file_and_agent_login(lab: Any, known: KnownHosts, tmp_path: P
     public = key.export_public_key().decode()
     async with await _connect(lab, known) as session:
         await session.run(
-            ["sh", "-c", 'mkdir -p ~/.ssh && chmod 700 ~/.ssh && cat >> ~/.ssh/authorized_keys'],
+            ["sh", "-c", "mkdir -p ~/.ssh && chmod 700 ~/.ssh && cat >> ~/.ssh/authorized_keys"],
             stdin=public,
             check=True,
         )
@@ -147,7 +148,9 @@ async def test_key_file_and_agent_login(lab: Any, known: KnownHosts, tmp_path: P
         assert (await session.run(["whoami"])).stdout.strip() == lab.user
 
     agent = subprocess.run(
-        ["ssh-agent", "-s", "-a", str(tmp_path / "agent.sock")], capture_output=True, text=True,
+        ["ssh-agent", "-s", "-a", str(tmp_path / "agent.sock")],
+        capture_output=True,
+        text=True,
         check=True,
     )
     pid = int(agent.stdout.split("SSH_AGENT_PID=")[1].split(";")[0])

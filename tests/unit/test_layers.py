@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,5 +45,7 @@ def test_core_does_not_import_qt() -> None:
 def test_cli_runs_without_loading_qt() -> None:
     """Every CLI command registers without importing Qt (so the CLI starts fast, headless)."""
     probe = "import sys, sbctune.cli.main as m; m.build_parser(); print('PySide6' in sys.modules)"
-    check = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    check = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
+    )
     assert check.stdout.strip() == "False", check.stderr

@@ -10,8 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sbctune.errors import UserError
-from sbctune.remote import Secret, Target, parse_target
-from sbctune.remote import batch
+from sbctune.remote import Secret, Target, batch, parse_target
 
 
 @pytest.mark.parametrize(
@@ -50,7 +49,9 @@ def _run_locally(steps: list[batch.Step], nonce: str) -> list[batch.StepResult]:
     return batch.split_output(steps, nonce, out.stdout)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(payloads=st.lists(st.binary(max_size=3000), min_size=1, max_size=4))
 def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes]) -> None:
     nonce = "sbctune-fixednonce"
