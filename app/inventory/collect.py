@@ -74,10 +74,12 @@ SYSFS_GLOBS = (
     "/proc/sys/net/ipv4/tcp_rmem",
     "/proc/sys/net/ipv4/tcp_wmem",
 )
-# Where each interface's device sits (bus path) and which driver is bound to it.
+# Where each interface's device sits (bus path) and which driver is bound to it. Virtual
+# interfaces have no device link (`readlink -f` would still print a made-up path).
 _NET_LINKS = (
     'for i in /sys/class/net/*; do printf "%s\\0%s\\0%s\\0" "${i##*/}" '
-    '"$(readlink -f "$i/device" 2>/dev/null)" "$(readlink "$i/device/driver" 2>/dev/null)"; done'
+    '"$([ -e "$i/device" ] && readlink -f "$i/device")" '
+    '"$([ -e "$i/device/driver" ] && readlink "$i/device/driver")"; done'
 )
 ROUND2_COMMANDS = ("lspci -vv", "dmesg")
 PER_INTERFACE = (

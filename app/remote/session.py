@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Literal
 
 import asyncssh
+
 from sbctune.remote import batch
 from sbctune.remote.errors import (
     AuthFailed,
@@ -140,6 +141,7 @@ class Session:
         self.target = target
         self._conn = conn
         self._sudo_mode: SudoMode | None = None
+        self.round_trips = 0  # remote processes started (one SSH exec channel each)
 
     # ------------------------------------------------------------------ connect
     @classmethod
@@ -249,6 +251,7 @@ class Session:
         wrapper = "echo sbctune-pid:$$; exec " + join(argv)
         prefix, password = await self._sudo_prefix() if sudo else ([], b"")
         line = join([*prefix, "sh", "-c", wrapper])
+        self.round_trips += 1
         try:
             proc = await self._conn.create_process(line, encoding=None)
         except (asyncssh.Error, OSError) as exc:

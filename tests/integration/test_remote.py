@@ -180,7 +180,7 @@ async def test_batch_is_one_round_trip_and_survives_its_own_markers(
     monkeypatch.setattr(batch, "new_nonce", lambda: "sbctune-fixed")
     fake_header = "sbctune-fixed 1 0 4 0\n"
     async with await _connect(lab, known) as session:
-        channels_before = session._conn._next_chan  # type: ignore[attr-defined]
+        channels_before = session.round_trips
         results = await session.run_script(
             [
                 command("printf", "%s", fake_header * 3),
@@ -191,7 +191,7 @@ async def test_batch_is_one_round_trip_and_survives_its_own_markers(
             ]
         )
         # One exec channel for the whole batch (the PID wrapper rides on it too).
-        assert session._conn._next_chan - channels_before == 1  # type: ignore[attr-defined]
+        assert session.round_trips - channels_before == 1
     header, interrupts, lsusb, missing, noise = results
     assert header.text == fake_header * 3
     assert "CPU0" in interrupts.text
