@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 
-import sbctune
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+
+import sbctune
 
 
 class MainWindow(QMainWindow):

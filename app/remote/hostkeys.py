@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
+
 from sbctune import paths
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from sbctune.catalog import Catalog, CatalogError, Chip, load_catalog, normalize_device_id
 from sbctune.resources import resource_root
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from sbctune.inventory.parsers import parse_command, parse_file, resolve_command
 
 

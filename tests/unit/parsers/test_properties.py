@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from sbctune.inventory import parsers as P
 from sbctune.inventory.parsers import ParseWarning
 
