@@ -137,6 +137,7 @@ async def test_key_file_and_agent_login(lab: Any, known: KnownHosts, tmp_path: P
     key_path = tmp_path / "id_ed25519"
     key = asyncssh.generate_private_key("ssh-ed25519")
     key.write_private_key(str(key_path))
+    key_path.chmod(0o600)  # ssh-add refuses a private key others can read
     public = key.export_public_key().decode()
     async with await _connect(lab, known) as session:
         await session.run(
