@@ -28,7 +28,7 @@ VERSION = 1
 MANIFEST = "manifest.json"
 
 
-class BundleError(UserError):  # type: ignore[misc, unused-ignore]
+class BundleError(UserError):
     """A bundle that cannot be read: not a bundle, a malformed manifest, an unsafe path."""
 
 

@@ -1,1 +1,32 @@
-"""lab"""
+"""The virtual Pi lab: a Raspberry Pi look-alike reached over real SSH (Linux, root).
+
+    >>> from sbctune import lab
+    >>> info = lab.up("pi4-ax88179", name="demo")   # LabInfo: host, port, user, password, nics
+    >>> lab.status("demo").state
+    'running'
+    >>> lab.down("demo")
+
+See ``manager`` for how a lab is built and ``profile`` for the lab.toml format.
+"""
+
+from sbctune.lab.errors import LabError, ProfileError
+from sbctune.lab.manager import down, down_all, list_labs, status, up
+from sbctune.lab.model import LabInfo, LabStatus, NicInfo
+from sbctune.lab.profile import LabProfile, find_profile, load_profile, shipped_profiles
+
+__all__ = [
+    "LabError",
+    "LabInfo",
+    "LabProfile",
+    "LabStatus",
+    "NicInfo",
+    "ProfileError",
+    "down",
+    "down_all",
+    "find_profile",
+    "list_labs",
+    "load_profile",
+    "shipped_profiles",
+    "status",
+    "up",
+]

@@ -1,0 +1,418 @@
+"""Bring labs up and down, list them and report their health.
+
+Everything a lab creates is recorded in ``/run/sbctune/labs/<name>/state.json`` before it is
+created, and teardown also finds leftovers by name (namespaces ``sbctune-*``, host links
+``sbct<lab>{n,p,i}<nic>``), so a crashed run leaves nothing the next one trips over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sbctune.lab import netns, overlay, shaping, sshd
+from sbctune.lab.errors import LabError
+from sbctune.lab.model import LabInfo, LabStatus, NicInfo
+from sbctune.lab.profile import LabProfile, load_profile
+from sbctune.lab.state import (
+    NETNS_PREFIX,
+    STATE_FILE,
+    STATE_ROOT,
+    lab_dir,
+    locked,
+    netns_name,
+    read_state,
+    state_names,
+    validate_name,
+    write_json,
+)
+from sbctune.lab.system import require_supported, tool
+
+SSH_PORT = 22
+UP_TIMEOUT = 30.0
+PRIVSEP_MARKER = "created-run-sshd"
+
+# Child handles of labs started by this process, so they are reaped (no zombies) on down.
+_children: dict[str, subprocess.Popen[bytes]] = {}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _alive(pid: int | None, needle: str = "") -> bool:
+    if not pid:
+        return False
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    if status.split(")")[-1].split()[0] == "Z":
+        return False
+    return needle in cmdline
+
+
+def _port_open(addr: str, port: int, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((addr, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _kill_all(pids: list[int], grace: float = 3.0) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        live = [p for p in pids if _alive(p)]
+        for pid in live:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and any(_alive(p) for p in live):
+            time.sleep(0.05)
+
+
+def _read_pid(path: Path) -> int | None:
+    try:
+        text = path.read_text().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _allocate_index() -> int:
+    used = {int(s["index"]) for n in state_names() if (s := read_state(n)) and "index" in s}
+    taken_blocks = netns.used_bench_subnets()
+    links = set(netns.host_links())
+    for index in range(netns.MAX_LABS):
+        blocks = range(index * netns.NICS_PER_LAB, (index + 1) * netns.NICS_PER_LAB)
+        if index in used or taken_blocks.intersection(blocks):
+            continue
+        if any(
+            link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in "npi" for link in links
+        ):
+            continue
+        return index
+    raise LabError("no free address block for another lab", "take a lab down first")
+
+
+def _mounts_under(path: Path) -> list[str]:
+    prefix = str(path).rstrip("/") + "/"
+    found = []
+    with contextlib.suppress(OSError), open("/proc/self/mounts", encoding="utf-8") as fh:
+        for line in fh:
+            target = line.split()[1].replace("\\040", " ")
+            if target.startswith(prefix) or target == str(path):
+                found.append(target)
+    return sorted(found, key=len, reverse=True)
+
+
+# --------------------------------------------------------------------------- up
+
+
+def _default_name(profile: LabProfile) -> str:
+    return str(validate_name(profile.name.lower()[:40]))
+
+
+def _nsinit_config(
+    profile: LabProfile, plan: overlay.OverlayPlan, directory: Path, shadow: Path, config: Path
+) -> dict[str, Any]:
+    return {
+        "bin_dir": plan.bin_dir,
+        "file_binds": plan.file_binds,
+        "model": plan.model,
+        "shadow": str(shadow),
+        "sshd": tool("sshd"),
+        "sshd_config": str(config),
+        "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
+    }
+
+
+def _knobs_config(profile: LabProfile) -> dict[str, Any]:
+    return {
+        "cpus": profile.cpu.count,
+        "governors": list(profile.cpu.governors),
+        "governor": profile.cpu.governor,
+        "min_khz": profile.cpu.min_khz,
+        "max_khz": profile.cpu.max_khz,
+        "irqs": list(profile.irqs),
+        "irq_refuse": list(profile.irq_refuse),
+    }
+
+
+def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
+    log = open(directory / "nsinit.log", "ab")  # noqa: SIM115 - handed to the child
+    try:
+        proc = subprocess.Popen(
+            [
+                tool("ip"),
+                "netns",
+                "exec",
+                netns_,
+                tool("unshare"),
+                "--mount",
+                "--propagation",
+                "private",
+                "--",
+                sys.executable,
+                "-m",
+                "sbctune.lab.nsinit",
+                str(directory),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            cwd="/",
+        )
+    finally:
+        log.close()
+    _children[name] = proc
+    return proc
+
+
+def _log_tail(directory: Path) -> str:
+    lines: list[str] = []
+    for log in ("nsinit.log", "knobs.log", "sshd.log"):
+        with contextlib.suppress(OSError):
+            text = (directory / log).read_text(errors="replace").strip().splitlines()
+            lines += [f"{log}: {line}" for line in text[-3:]]
+    return "\n".join(lines)
+
+
+def _wait_ready(info: LabInfo, proc: subprocess.Popen[bytes], directory: Path) -> None:
+    deadline = time.monotonic() + UP_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise LabError(
+                f"the lab's sshd exited during start-up (code {proc.returncode})",
+                _log_tail(directory) or f"see the logs in {directory}",
+            )
+        if _port_open(info.host, info.port) and _read_pid(directory / "sshd.pid"):
+            return
+        time.sleep(0.1)
+    raise LabError(
+        f"the lab's sshd did not answer on {info.host}:{info.port}",
+        _log_tail(directory) or f"see the logs in {directory}",
+    )
+
+
+def up(profile: str | Path, name: str | None = None) -> LabInfo:
+    """Build and start a lab from a profile (a shipped name or a folder). Needs Linux + root."""
+    require_supported()
+    prof = load_profile(profile)
+    name = validate_name(name) if name else _default_name(prof)
+    with locked():
+        existing = status_unlocked(name)
+        if existing.state == "running":
+            raise LabError(
+                f"a lab named {name!r} is already up",
+                f"take it down with `sbctune lab down {name}` or choose another --name",
+            )
+        if existing.state != "absent":
+            _teardown(name)  # a crashed run's leftovers: clean them first
+        index = _allocate_index()
+        directory = lab_dir(name)
+        directory.mkdir(mode=0o755, parents=True)
+        os.chmod(directory, 0o755)  # noqa: S103 - the lab user reads bin/ and captures/
+        ns = netns_name(name)
+        nics = []
+        for j, spec in enumerate(prof.interfaces):
+            host_addr, pi_addr = netns.addresses(index, j)
+            nics.append(
+                NicInfo(
+                    spec.name,
+                    pi_addr,
+                    host_addr,
+                    24,
+                    netns.host_veth(index, j),
+                    spec.test,
+                    netns.ifb_name(index, j),
+                )
+            )
+        password = sshd.new_password()
+        info = LabInfo(
+            name=name,
+            host=next(n.pi_addr for n in nics if n.test),
+            port=SSH_PORT,
+            user=sshd.USER,
+            password=password,
+            nics=tuple(nics),
+            profile=str(prof.path),
+            netns=ns,
+            state_dir=str(directory),
+            index=index,
+        )
+        state: dict[str, Any] = {
+            **info.to_json(),
+            "status": "starting",
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        }
+        write_json(directory / STATE_FILE, state)
+        try:
+            netns.create(ns, index, [(i.name, i.mac) for i in prof.interfaces])
+            for nic, spec in zip(nics, prof.interfaces, strict=True):
+                shaping.apply(nic.host_veth, nic.ifb, spec.link)
+            sshd.ensure_user()
+            sshd.ensure_sudoers()
+            if sshd.ensure_privsep_dir():
+                _marker_dir().joinpath(PRIVSEP_MARKER).touch()
+            shadow = sshd.write_shadow(directory, password)
+            plan = overlay.build(prof.bundle, directory)
+            plan.file_binds += overlay.link_files(prof.interfaces, directory)
+            key = sshd.host_key(directory, name)
+            config = sshd.write_config(directory, key, [n.pi_addr for n in nics], SSH_PORT)
+            write_json(directory / "knobs.json", _knobs_config(prof))
+            write_json(
+                directory / "nsinit.json", _nsinit_config(prof, plan, directory, shadow, config)
+            )
+            proc = _spawn(name, ns, directory)
+            _wait_ready(info, proc, directory)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                _teardown(name)
+            raise
+        pids = {"sshd": proc.pid}
+        knobs_pid = _read_pid(directory / "knobs.pid")
+        if knobs_pid:
+            pids["knobs"] = knobs_pid
+        info = LabInfo(**{**info.__dict__, "pids": pids})
+        write_json(directory / STATE_FILE, {**state, **info.to_json(), "status": "running"})
+        return info
+
+
+# --------------------------------------------------------------------------- down
+
+
+def _marker_dir() -> Path:
+    path = Path("/run/sbctune")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _teardown(name: str) -> bool:
+    """Remove everything of lab ``name`` that exists. Returns True if anything was there."""
+    directory = STATE_ROOT / name
+    state = read_state(name) or {}
+    ns = str(state.get("netns") or netns_name(name))
+    found = bool(directory.exists() or netns.netns_exists(ns))
+
+    if netns.netns_exists(ns):
+        _kill_all(netns.pids(ns))
+        netns.delete(ns)
+    pids = state.get("pids") or {}
+    for key in ("sshd", "knobs"):  # normally gone with the namespace; a half-started lab
+        pid = pids.get(key) if isinstance(pids, dict) else None
+        if isinstance(pid, int) and _alive(pid, str(directory)):
+            _kill_all([pid])
+    proc = _children.pop(name, None)
+    if proc is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+    index = state.get("index")
+    links = [
+        str(n.get(k))
+        for n in state.get("nics", [])
+        for k in ("host_veth", "ifb")
+        if isinstance(n, dict) and n.get(k)
+    ]
+    if isinstance(index, int):
+        links += [
+            link
+            for link in netns.host_links()
+            if link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in "npi"
+        ]
+    existing = set(netns.host_links())
+    for link in sorted(set(links)):
+        if link in existing:
+            found = True
+            netns.delete_link(link)
+    if directory.exists():
+        for mount in _mounts_under(directory):
+            subprocess.run(["umount", "-l", mount], check=False, capture_output=True)
+        shutil.rmtree(directory, ignore_errors=True)
+    return found
+
+
+def _shared_cleanup() -> None:
+    """When no lab is left: remove the sudoers drop-in, and the user pi if we created it."""
+    if state_names() or any(n.startswith(NETNS_PREFIX) for n in netns.list_netns()):
+        return
+    sshd.remove_sudoers()
+    sshd.remove_user_if_ours()
+    marker = Path("/run/sbctune") / PRIVSEP_MARKER
+    if marker.exists():
+        with contextlib.suppress(OSError):
+            Path("/run/sshd").rmdir()
+        marker.unlink(missing_ok=True)
+
+
+def down(name: str) -> bool:
+    """Take lab ``name`` down; idempotent. Returns True if there was something to remove."""
+    validate_name(name)
+    require_supported()
+    with locked():
+        found = _teardown(name)
+        _shared_cleanup()
+        return found
+
+
+def down_all() -> list[str]:
+    """Take every sbctune lab down, including a crashed run's leftovers. Returns their names."""
+    require_supported()
+    with locked():
+        names = set(state_names())
+        names |= {n[len(NETNS_PREFIX) :] for n in netns.list_netns() if n.startswith(NETNS_PREFIX)}
+        removed = [n for n in sorted(names) if _teardown(n)]
+        for link in netns.host_links():
+            netns.delete_link(link)
+        _shared_cleanup()
+        return removed
+
+
+# --------------------------------------------------------------------------- status
+
+
+def status_unlocked(name: str) -> LabStatus:
+    directory = STATE_ROOT / name
+    state = read_state(name)
+    ns = netns_name(name)
+    has_ns = netns.netns_exists(ns)
+    if state is None:
+        if has_ns or directory.exists():
+            return LabStatus(name, "leftover", None, ("no state.json: a crashed run's leftover",))
+        return LabStatus(name, "absent", None)
+    info = LabInfo.from_json(state)
+    problems = []
+    if state.get("status") != "running":
+        problems.append(f"start-up did not finish (status {state.get('status')!r})")
+    if not has_ns:
+        problems.append(f"network namespace {ns} is missing")
+    if not _alive(info.pids.get("sshd"), "sshd"):
+        problems.append("sshd is not running")
+    if not _alive(info.pids.get("knobs"), "knobs_fs"):
+        problems.append("the knobs file system is not running")
+    if not problems and not _port_open(info.host, info.port):
+        problems.append(f"sshd does not answer on {info.host}:{info.port}")
+    return LabStatus(name, "broken" if problems else "running", info, tuple(problems))
+
+
+def status(name: str) -> LabStatus:
+    """The health of lab ``name``: running, broken, leftover or absent."""
+    validate_name(name)
+    return status_unlocked(name)
+
+
+def list_labs() -> list[LabStatus]:
+    """Every lab this host has (with state, or a namespace left by a crash)."""
+    names = set(state_names())
+    names |= {n[len(NETNS_PREFIX) :] for n in netns.list_netns() if n.startswith(NETNS_PREFIX)}
+    return [status_unlocked(n) for n in sorted(names)]

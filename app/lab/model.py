@@ -1,0 +1,79 @@
+"""What a running lab tells its callers: where to connect and how each NIC is wired."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class NicInfo:
+    name: str
+    """The interface name inside the lab (as the profile says: eth0, eth1 ...)."""
+    pi_addr: str
+    host_addr: str
+    prefix: int
+    host_veth: str
+    """The host-side veth; run the PC side of a test on ``host_addr``."""
+    test: bool = False
+    """True for the NIC under test."""
+    ifb: str = ""
+    """The host-side IFB device that shapes the Pi->PC direction."""
+
+
+@dataclass(frozen=True)
+class LabInfo:
+    name: str
+    host: str
+    """The Pi address to SSH to (the NIC under test)."""
+    port: int
+    user: str
+    password: str
+    nics: tuple[NicInfo, ...]
+    profile: str
+    """The profile folder the lab was built from."""
+    netns: str
+    state_dir: str
+    index: int = 0
+    pids: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def test_nic(self) -> NicInfo:
+        return next((n for n in self.nics if n.test), self.nics[0])
+
+    def nic(self, name: str) -> NicInfo:
+        for nic in self.nics:
+            if nic.name == name:
+                return nic
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["nics"] = [asdict(n) for n in self.nics]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LabInfo:
+        nics = tuple(NicInfo(**n) for n in data.get("nics", []))
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "nics"}
+        return cls(nics=nics, **fields)
+
+
+@dataclass(frozen=True)
+class LabStatus:
+    name: str
+    state: str
+    """``running``, ``broken`` (some part died; `down` cleans it) or ``leftover`` (no state)."""
+    info: LabInfo | None
+    problems: tuple[str, ...] = ()
+
+    def to_json(self, *, with_password: bool = True) -> dict[str, Any]:
+        info = self.info.to_json() if self.info else None
+        if info is not None and not with_password:
+            info.pop("password", None)
+        return {
+            "name": self.name,
+            "state": self.state,
+            "problems": list(self.problems),
+            "lab": info,
+        }

@@ -1,0 +1,130 @@
+"""The lab's network: a namespace joined to the host by one veth pair per NIC.
+
+Addresses come only from 198.18.0.0/15 (RFC 2544 benchmarking): lab ``i``'s NIC ``j`` gets
+the /24 number ``4*i + j`` (198.18.0.0/24, 198.18.1.0/24 ... then 198.19.x), host ``.1``,
+Pi ``.2``. The namespace gets no default route, so the Pi can reach nothing but its host ends.
+IPv6 address generation is off on both ends, so no link-local traffic either.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+
+from sbctune.lab.errors import LabError
+from sbctune.lab.system import run, tool
+
+BENCH_NET = ipaddress.ip_network("198.18.0.0/15")
+NICS_PER_LAB = 4
+MAX_LABS = BENCH_NET.num_addresses // 256 // NICS_PER_LAB
+HOST_LINK = re.compile(r"^sbct\d+[npi]\d$")
+
+
+def subnet(index: int, nic: int) -> ipaddress.IPv4Network:
+    if not 0 <= index < MAX_LABS or not 0 <= nic < NICS_PER_LAB:
+        raise LabError(f"no address block for lab {index} NIC {nic}")
+    base = int(BENCH_NET.network_address) + (index * NICS_PER_LAB + nic) * 256
+    return ipaddress.IPv4Network((base, 24))
+
+
+def addresses(index: int, nic: int) -> tuple[str, str]:
+    """(host address, Pi address) of a lab's NIC."""
+    net = subnet(index, nic)
+    return str(net.network_address + 1), str(net.network_address + 2)
+
+
+def host_veth(index: int, nic: int) -> str:
+    return f"sbct{index}n{nic}"
+
+
+def peer_temp(index: int, nic: int) -> str:
+    return f"sbct{index}p{nic}"
+
+
+def ifb_name(index: int, nic: int) -> str:
+    return f"sbct{index}i{nic}"
+
+
+def _ip() -> str:
+    return str(tool("ip"))
+
+
+def list_netns() -> list[str]:
+    result = run([_ip(), "-j", "netns", "list"], check=False)
+    try:
+        entries = json.loads(result.stdout or "[]")
+    except json.JSONDecodeError:
+        entries = [{"name": line.split()[0]} for line in result.stdout.splitlines() if line]
+    return [str(e.get("name")) for e in entries if isinstance(e, dict) and e.get("name")]
+
+
+def netns_exists(netns: str) -> bool:
+    return netns in list_netns()
+
+
+def host_links() -> list[str]:
+    """Host interfaces that look like ours (sbct<lab>{n,p,i}<nic>)."""
+    result = run([_ip(), "-j", "link", "show"], check=False)
+    try:
+        links = json.loads(result.stdout or "[]")
+    except json.JSONDecodeError:
+        return []
+    return [str(x["ifname"]) for x in links if HOST_LINK.match(str(x.get("ifname", "")))]
+
+
+def used_bench_subnets() -> set[int]:
+    """Indexes of /24s in 198.18.0.0/15 already configured on the host (by anyone)."""
+    result = run([_ip(), "-j", "-4", "addr", "show"], check=False)
+    used: set[int] = set()
+    try:
+        links = json.loads(result.stdout or "[]")
+    except json.JSONDecodeError:
+        return used
+    for link in links:
+        for addr in link.get("addr_info", []):
+            try:
+                ip = ipaddress.ip_address(addr.get("local", ""))
+            except ValueError:
+                continue
+            if ip in BENCH_NET:
+                used.add((int(ip) - int(BENCH_NET.network_address)) // 256)
+    return used
+
+
+def create(netns: str, index: int, nics: list[tuple[str, str | None]]) -> None:
+    """Create ``netns`` and one veth pair per (inner name, MAC) in ``nics``."""
+    ip = _ip()
+    run([ip, "netns", "add", netns], what="creating the lab's network namespace")
+    run([ip, "-n", netns, "link", "set", "lo", "up"])
+    for j, (inner, mac) in enumerate(nics):
+        host, peer = host_veth(index, j), peer_temp(index, j)
+        host_addr, pi_addr = addresses(index, j)
+        run(
+            [ip, "link", "add", host, "type", "veth", "peer", "name", peer],
+            what="creating a veth pair",
+        )
+        run([ip, "link", "set", peer, "netns", netns])
+        args = [ip, "-n", netns, "link", "set", peer, "name", inner, "addrgenmode", "none"]
+        if mac:
+            args += ["address", mac]
+        run(args)
+        run([ip, "link", "set", host, "addrgenmode", "none"])
+        run([ip, "-n", netns, "addr", "add", f"{pi_addr}/24", "dev", inner])
+        run([ip, "addr", "add", f"{host_addr}/24", "dev", host])
+        run([ip, "-n", netns, "link", "set", inner, "up"])
+        run([ip, "link", "set", host, "up"])
+
+
+def pids(netns: str) -> list[int]:
+    result = run([_ip(), "netns", "pids", netns], check=False)
+    return [int(p) for p in result.stdout.split() if p.isdigit()]
+
+
+def delete(netns: str) -> None:
+    if netns_exists(netns):
+        run([_ip(), "netns", "del", netns], check=False)
+
+
+def delete_link(name: str) -> None:
+    run([_ip(), "link", "del", name], check=False)

@@ -1,0 +1,144 @@
+"""Runs as root inside the lab's network namespace and a fresh private mount namespace.
+
+Started by ``manager`` as ``ip netns exec NS unshare --mount --propagation private --
+python -m sbctune.lab.nsinit LAB_DIR``. It starts the knobs FUSE process, mounts the lab's
+view of the hardware (knob trees, fake commands, captured files, the lab's shadow file) and
+then exec's sshd, so every SSH session and everything it starts sees that view.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+NSINIT_CONFIG = "nsinit.json"
+
+
+def _mount(*args: str) -> None:
+    subprocess.run(["mount", *args], check=True, capture_output=True, text=True)
+
+
+def _bind(source: str, target: str) -> None:
+    _mount("--bind", source, target)
+
+
+def _log(message: str) -> None:
+    print(f"nsinit: {message}", file=sys.stderr, flush=True)
+
+
+def _host_cpus() -> int:
+    """CPUs this host has (read before the lab's own cpu tree covers /sys/devices/system/cpu)."""
+    text = Path("/sys/devices/system/cpu/possible").read_text().strip()
+    last = text.replace(",", "-").split("-")[-1]
+    return int(last) + 1 if last.isdigit() else os.cpu_count() or 1
+
+
+def queue_knobs(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """rps_cpus/xps_cpus of every queue of the lab's veths, to model over the real files."""
+    queues = []
+    for iface in config.get("interfaces", []):
+        base = Path("/sys/class/net") / iface["name"] / "queues"
+        if not base.is_dir():
+            continue
+        for queue in sorted(base.iterdir()):
+            knob = "rps_cpus" if queue.name.startswith("rx-") else "xps_cpus"
+            real = queue / knob
+            if not real.exists():
+                continue
+            queues.append(
+                {
+                    "path": f"net/{iface['name']}/{queue.name}/{knob}",
+                    "real": str(real),
+                    "enoent": knob == "xps_cpus" and bool(iface.get("xps_enoent")),
+                }
+            )
+    return queues
+
+
+def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
+    knobs_config = json.loads((lab_dir / "knobs.json").read_text(encoding="utf-8"))
+    knobs_config["host_cpus"] = _host_cpus()
+    knobs_config["queues"] = config["queues"] = queue_knobs(config)
+    (lab_dir / "knobs.json").write_text(json.dumps(knobs_config, indent=2), encoding="utf-8")
+    mountpoint = lab_dir / "knobs"
+    mountpoint.mkdir(mode=0o755, exist_ok=True)
+    log = open(lab_dir / "knobs.log", "ab")  # noqa: SIM115 - handed to the child
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sbctune.lab.knobs_fs",
+            str(lab_dir / "knobs.json"),
+            str(mountpoint),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    (lab_dir / "knobs.pid").write_text(f"{proc.pid}\n")
+    deadline = time.monotonic() + float(config.get("knobs_timeout", 15))
+    while not (mountpoint / "irq").is_dir():
+        if proc.poll() is not None:
+            raise RuntimeError(f"the knobs file system exited with {proc.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError("the knobs file system did not come up")
+        time.sleep(0.05)
+
+
+def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
+    knobs = lab_dir / "knobs"
+    _bind(str(knobs / "cpu"), "/sys/devices/system/cpu")
+    _bind(str(knobs / "irq"), "/proc/irq")
+    for queue in config.get("queues", []):
+        _bind(str(knobs / queue["path"]), queue["real"])
+
+    bin_dir = config["bin_dir"]
+    for target in ("/usr/local/bin", "/usr/local/sbin"):
+        if os.path.isdir(target):
+            _mount("-t", "overlay", "sbctune-lab", "-o", f"lowerdir={bin_dir}:{target}", target)
+
+    for source, target in config.get("file_binds", []):
+        if os.path.isfile(target):
+            _bind(source, target)
+        else:
+            _log(f"not shown: {target} (no such file here to mount over)")
+
+    _mount("-t", "tmpfs", "-o", "mode=0755,size=1m", "sbctune-lab-firmware", "/sys/firmware")
+    model = config.get("model")
+    if model is not None:
+        base = Path("/sys/firmware/devicetree/base")
+        base.mkdir(parents=True)
+        with open(base / "model", "w", encoding="utf-8", newline="") as fh:
+            fh.write(model)
+
+    _bind(config["shadow"], "/etc/shadow")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m sbctune.lab.nsinit LAB_DIR", file=sys.stderr)
+        return 2
+    lab_dir = Path(args[0])
+    config = json.loads((lab_dir / NSINIT_CONFIG).read_text(encoding="utf-8"))
+    try:
+        start_knobs(lab_dir, config)
+        mount_view(lab_dir, config)
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", "") or ""
+        _log(f"setup failed: {exc} {detail}".strip())
+        return 1
+    sshd = config["sshd"]
+    _log("view mounted; starting sshd")
+    argv = [sshd, "-D", "-f", config["sshd_config"], "-E", str(lab_dir / "sshd.log")]
+    os.execv(sshd, argv)  # noqa: S606 - sshd replaces this setup process
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""Make the lab read like the real hardware: fake commands and captured files.
+
+For every command in the profile's bundle a small POSIX shell script goes into the lab's bin
+folder, which ``nsinit`` lays over /usr/local/bin and /usr/local/sbin (first on the SSH user's
+PATH and on sudo's secure_path). The script prints the capture for the exact command line and
+exits with the captured exit code; any other command line runs the real binary if the host
+has one, else fails like a missing tool (exit 127, "command not found").
+
+Captured files (/proc/interrupts, /proc/cpuinfo, /etc/os-release, other existing files) are
+bind-mounted over the real ones; the device-tree model goes into a tmpfs over /sys/firmware.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sbctune.inventory.bundle import Bundle
+from sbctune.lab.profile import InterfaceSpec
+
+_COMMAND = re.compile(r"^[A-Za-z0-9._+-]+$")
+_SHELL_META = re.compile(r"[|;&<>$`()\\\"'*?\[\]{}~#]")
+MODEL_KEYS = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
+REAL_DIRS = ("/usr/sbin", "/usr/bin", "/sbin", "/bin")
+
+
+@dataclass
+class OverlayPlan:
+    bin_dir: str
+    file_binds: list[tuple[str, str]] = field(default_factory=list)
+    """(capture file in the lab folder, path it is mounted over)."""
+    model: str | None = None
+    skipped: list[str] = field(default_factory=list)
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _command_lines(bundle: Bundle) -> dict[str, dict[str, str]]:
+    """Group the bundle's command lines by program: {program: {args: cmdline}}."""
+    grouped: dict[str, dict[str, str]] = {}
+    for cmdline in bundle.commands:
+        words = cmdline.split()
+        if words and words[0] == "sudo":
+            words = words[1:]
+        if not words or not _COMMAND.match(words[0]) or _SHELL_META.search(" ".join(words)):
+            continue
+        grouped.setdefault(words[0], {})[" ".join(words)] = cmdline
+    return grouped
+
+
+def fake_script(program: str, cases: list[tuple[str, str, int]]) -> str:
+    """The shell script standing in for ``program``; cases are (line, capture, exit code)."""
+    lines = [
+        "#!/bin/sh",
+        f"# sbctune lab: {program} as captured on the real hardware (see the lab's profile).",
+        f"prog={_quote(program)}",
+        'line="$prog${1+ $*}"',
+        'case "$line" in',
+    ]
+    for line, capture, code in cases:
+        lines.append(f"  {_quote(line)}) cat {_quote(capture)}; exit {code} ;;")
+    lines += [
+        "esac",
+        "for dir in " + " ".join(REAL_DIRS) + "; do",
+        '  if [ -x "$dir/$prog" ]; then exec "$dir/$prog" "$@"; fi',
+        "done",
+        'echo "$prog: command not found" >&2',
+        "exit 127",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
+    """Write captures and fake commands under ``lab_dir``; return what nsinit must mount."""
+    captures = lab_dir / "captures"
+    bin_dir = lab_dir / "bin"
+    for folder in (captures, bin_dir):
+        folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+        os.chmod(folder, 0o755)  # noqa: S103 - the lab user runs and reads these
+    plan = OverlayPlan(bin_dir=str(bin_dir))
+
+    def store(kind: str, index: int, text: str) -> Path:
+        path = captures / f"{kind}{index:03d}.txt"
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(path, 0o644)
+        return path
+
+    counter = 0
+    for program, lines in sorted(_command_lines(bundle).items()):
+        cases = []
+        for line, cmdline in sorted(lines.items()):
+            output = bundle.command(cmdline) or ""
+            cases.append((line, str(store("cmd", counter, output)), bundle.exit_code(cmdline) or 0))
+            counter += 1
+        script = bin_dir / program
+        script.write_text(fake_script(program, cases), encoding="utf-8")
+        os.chmod(script, 0o755)  # noqa: S103 - the lab user runs these
+    plan.skipped = [
+        c
+        for c in bundle.commands
+        if not any(c in v.values() for v in _command_lines(bundle).values())
+    ]
+
+    for index, (path, text) in enumerate(sorted(bundle.files.items())):
+        if path in MODEL_KEYS:
+            plan.model = text
+            continue
+        if path.startswith("/proc/device-tree/") or path.startswith("/sys/firmware/"):
+            plan.skipped.append(path)
+            continue
+        plan.file_binds.append((str(store("file", index, text)), path))
+    return plan
+
+
+def link_files(interfaces: Sequence[InterfaceSpec], lab_dir: Path) -> list[tuple[str, str]]:
+    """Binds that make a veth's sysfs `speed` and `duplex` read as the profile's NIC link.
+
+    A veth reports 10000 Mb/s; the real NIC negotiated the profile's `link_speed_mbps` (full
+    duplex unless the profile says otherwise). Interfaces without a declared speed are left as
+    the kernel shows them.
+    """
+    folder = lab_dir / "link"
+    folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+    binds = []
+    for spec in interfaces:
+        speed = spec.link.link_speed_mbps
+        if speed is None:
+            continue
+        for attribute, value in (("speed", f"{int(speed)}\n"), ("duplex", "full\n")):
+            source = folder / f"{spec.name}.{attribute}"
+            source.write_text(value, encoding="ascii")
+            os.chmod(source, 0o644)
+            binds.append((str(source), f"/sys/class/net/{spec.name}/{attribute}"))
+    return binds

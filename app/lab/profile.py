@@ -1,0 +1,393 @@
+"""Lab profiles: a diagnostics bundle of verbatim captures plus ``lab.toml`` (the lab model).
+
+``lab.toml``::
+
+    [lab]
+    description = "..."
+    irq_refuse = [46]            # IRQs whose smp_affinity refuses every write (EINVAL)
+
+    [cpu]
+    count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
+    governors = ["conservative", "ondemand", "userspace", "powersave", "performance", "schedutil"]
+    governor = "ondemand"
+    min_khz = 600000
+    max_khz = 1500000
+
+    [[interface]]
+    name = "eth1"                # the name inside the lab
+    test = true                  # the NIC under test (exactly one; default the first)
+    mac = "00:0e:c6:ca:39:ad"    # optional
+    xps_enoent = true            # optional: xps_cpus answers ENOENT (single-queue driver)
+    [interface.link]
+    pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
+    pc_to_pi_mbps = 949
+    full_duplex_pi_to_pc_mbps = 163   # optional, stored for later use
+    full_duplex_pc_to_pi_mbps = 902
+    link_speed_mbps = 1000       # optional: used when a direction has no measured figure
+    delay_ms = 0                 # optional, needs sch_netem
+    loss_pct = 0
+
+    [[tweak_effects]]            # optional; parsed and stored, not applied yet
+    interface = "eth1"
+    when = { cpu_max_khz = 2000000 }
+    pi_to_pc_mbps = 834
+    source = "..."
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
+from sbctune.lab.errors import ProfileError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+LAB_TOML = "lab.toml"
+MAX_INTERFACES = 4
+# Ethernet: a 1500-byte MTU frame takes 1538 bytes on the wire (preamble+SFD 8, header 14,
+# FCS 4, inter-frame gap 12) and carries 1448 bytes of TCP payload (timestamps on).
+WIRE_FRAME_BYTES = 1538
+TCP_PAYLOAD_BYTES = 1448
+_IFNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,14}$")
+_MAC = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+DEFAULT_GOVERNORS = (
+    "conservative",
+    "ondemand",
+    "userspace",
+    "powersave",
+    "performance",
+    "schedutil",
+)
+
+
+@dataclass(frozen=True)
+class LinkModel:
+    """What the real link delivered, as iperf3 TCP goodput in Mbit/s per direction."""
+
+    pi_to_pc_mbps: float | None = None
+    pc_to_pi_mbps: float | None = None
+    full_duplex_pi_to_pc_mbps: float | None = None
+    full_duplex_pc_to_pi_mbps: float | None = None
+    link_speed_mbps: float | None = None
+    delay_ms: float = 0.0
+    loss_pct: float = 0.0
+
+    def goodput_mbps(self, direction: str) -> float | None:
+        """Target goodput for ``pi_to_pc`` or ``pc_to_pi``; the line rate's if not measured."""
+        measured = self.pi_to_pc_mbps if direction == "pi_to_pc" else self.pc_to_pi_mbps
+        if measured is not None:
+            return measured
+        if self.link_speed_mbps is not None:
+            return self.link_speed_mbps * TCP_PAYLOAD_BYTES / WIRE_FRAME_BYTES
+        return None
+
+
+@dataclass(frozen=True)
+class InterfaceSpec:
+    name: str
+    test: bool
+    link: LinkModel
+    mac: str | None = None
+    xps_enoent: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class CpuModel:
+    count: int
+    governors: tuple[str, ...] = DEFAULT_GOVERNORS
+    governor: str = "ondemand"
+    min_khz: int = 600000
+    max_khz: int = 1500000
+
+
+@dataclass(frozen=True)
+class TweakEffect:
+    """A modelled effect of a tweak on the link (stored for a later issue, not applied)."""
+
+    when: dict[str, Any]
+    interface: str | None
+    effects: dict[str, float]
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class LabProfile:
+    name: str
+    path: Path
+    description: str
+    bundle: Bundle
+    interfaces: tuple[InterfaceSpec, ...]
+    cpu: CpuModel
+    irqs: tuple[int, ...]
+    """Numbered IRQs of the captured /proc/interrupts (the lab's /proc/irq/N)."""
+    irq_refuse: tuple[int, ...] = ()
+    tweak_effects: tuple[TweakEffect, ...] = field(default_factory=tuple)
+
+    @property
+    def test_interface(self) -> InterfaceSpec:
+        return next(i for i in self.interfaces if i.test)
+
+
+# --------------------------------------------------------------------------- locating
+
+
+def profiles_root() -> Path:
+    """The folder of shipped profiles (resources/lab/profiles)."""
+    from sbctune.resources import resource_root
+
+    return Path(str(resource_root())) / "lab" / "profiles"
+
+
+def shipped_profiles() -> list[str]:
+    root = profiles_root()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / LAB_TOML).is_file())
+
+
+def find_profile(name_or_path: str | Path) -> Path:
+    """Resolve a shipped profile name or a path to a profile folder."""
+    text = str(name_or_path)
+    candidate = Path(text).expanduser()
+    looks_like_path = "/" in text or text.startswith(".") or candidate.exists()
+    if looks_like_path:
+        if (candidate / LAB_TOML).is_file():
+            return candidate.resolve()
+        raise ProfileError(
+            f"{candidate} is not a lab profile: it has no {LAB_TOML}",
+            "a profile is a folder holding a diagnostics bundle plus lab.toml",
+        )
+    shipped = profiles_root() / text
+    if (shipped / LAB_TOML).is_file():
+        return shipped
+    known = ", ".join(shipped_profiles()) or "none found"
+    raise ProfileError(f"unknown lab profile {text!r}", f"shipped profiles: {known}")
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ProfileError(f"{where}: [{key}] must be a table")
+    return value
+
+
+def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ProfileError(
+            f"{where}: unknown key(s) {', '.join(unknown)}",
+            "allowed: " + ", ".join(sorted(allowed)),
+        )
+
+
+def _number(
+    table: Mapping[str, Any],
+    key: str,
+    where: str,
+    *,
+    positive: bool = True,
+) -> float | None:
+    if key not in table:
+        return None
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ProfileError(f"{where}: {key} must be a number, got {value!r}")
+    if value < 0 or (positive and value == 0):
+        raise ProfileError(f"{where}: {key} must be {'positive' if positive else '>= 0'}")
+    return float(value)
+
+
+def _parse_link(table: Mapping[str, Any], where: str) -> LinkModel:
+    rates = (
+        "pi_to_pc_mbps",
+        "pc_to_pi_mbps",
+        "full_duplex_pi_to_pc_mbps",
+        "full_duplex_pc_to_pi_mbps",
+        "link_speed_mbps",
+    )
+    _check_keys(table, {*rates, "delay_ms", "loss_pct"}, where)
+    values = {key: _number(table, key, where) for key in rates}
+    loss = _number(table, "loss_pct", where, positive=False) or 0.0
+    if loss >= 100:
+        raise ProfileError(f"{where}: loss_pct must be below 100")
+    return LinkModel(
+        **values,
+        delay_ms=_number(table, "delay_ms", where, positive=False) or 0.0,
+        loss_pct=loss,
+    )
+
+
+def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpec, ...]:
+    items = data.get("interface")
+    if not isinstance(items, list) or not items:
+        raise ProfileError(f"{where}: at least one [[interface]] is required")
+    if len(items) > MAX_INTERFACES:
+        raise ProfileError(f"{where}: at most {MAX_INTERFACES} interfaces are supported")
+    specs: list[InterfaceSpec] = []
+    for index, item in enumerate(items):
+        here = f"{where}: interface #{index + 1}"
+        if not isinstance(item, dict):
+            raise ProfileError(f"{here} must be a table")
+        _check_keys(item, {"name", "test", "link", "mac", "xps_enoent", "description"}, here)
+        name = item.get("name")
+        if not isinstance(name, str) or not _IFNAME.match(name):
+            raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
+        mac = item.get("mac")
+        if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac)):
+            raise ProfileError(f"{here}: mac must look like 00:0e:c6:ca:39:ad, got {mac!r}")
+        for flag in ("test", "xps_enoent"):
+            if not isinstance(item.get(flag, False), bool):
+                raise ProfileError(f"{here}: {flag} must be true or false")
+        link = _parse_link(_table(item, "link", here), f"{here} link")
+        if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
+            raise ProfileError(
+                f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
+            )
+        specs.append(
+            InterfaceSpec(
+                name=name,
+                test=bool(item.get("test", False)),
+                link=link,
+                mac=mac,
+                xps_enoent=bool(item.get("xps_enoent", False)),
+                description=str(item.get("description", "")),
+            )
+        )
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise ProfileError(f"{where}: interface names must be unique, got {names}")
+    tests = [s for s in specs if s.test]
+    if len(tests) > 1:
+        raise ProfileError(f"{where}: only one interface can be the NIC under test (test = true)")
+    if not tests:
+        first = specs[0]
+        specs[0] = InterfaceSpec(
+            first.name, True, first.link, first.mac, first.xps_enoent, first.description
+        )
+    return tuple(specs)
+
+
+def interrupts_layout(text: str | None) -> tuple[int | None, tuple[int, ...]]:
+    """CPU count (header columns) and numbered IRQs of a /proc/interrupts capture."""
+    if not text:
+        return None, ()
+    lines = text.splitlines()
+    header = next((ln for ln in lines if ln.strip().startswith("CPU")), None)
+    cpus = len(re.findall(r"\bCPU\d+\b", header)) if header else None
+    irqs = []
+    for line in lines:
+        match = re.match(r"^\s*(\d+):", line)
+        if match:
+            irqs.append(int(match.group(1)))
+    return cpus or None, tuple(irqs)
+
+
+def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -> CpuModel:
+    table = _table(data, "cpu", where)
+    _check_keys(table, {"count", "governors", "governor", "min_khz", "max_khz"}, f"{where} [cpu]")
+    count = table.get("count", captured_cpus)
+    if count is None:
+        raise ProfileError(f"{where}: [cpu] count is required (no /proc/interrupts to count)")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 256:
+        raise ProfileError(f"{where}: [cpu] count must be a whole number from 1 to 256")
+    if captured_cpus is not None and count != captured_cpus:
+        raise ProfileError(
+            f"{where}: [cpu] count is {count} but the captured /proc/interrupts has"
+            f" {captured_cpus} CPU columns"
+        )
+    governors = table.get("governors", list(DEFAULT_GOVERNORS))
+    if (
+        not isinstance(governors, list)
+        or not governors
+        or not all(isinstance(g, str) and g.isidentifier() for g in governors)
+    ):
+        raise ProfileError(f"{where}: [cpu] governors must be a list of governor names")
+    governor = str(table.get("governor", "ondemand" if "ondemand" in governors else governors[0]))
+    if governor not in governors:
+        raise ProfileError(f"{where}: [cpu] governor {governor!r} is not in governors")
+    min_khz = table.get("min_khz", 600000)
+    max_khz = table.get("max_khz", 1500000)
+    for key, value in (("min_khz", min_khz), ("max_khz", max_khz)):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ProfileError(f"{where}: [cpu] {key} must be a positive whole number")
+    if min_khz > max_khz:
+        raise ProfileError(f"{where}: [cpu] min_khz is above max_khz")
+    return CpuModel(count, tuple(governors), governor, min_khz, max_khz)
+
+
+def _parse_tweak_effects(data: Mapping[str, Any], where: str) -> tuple[TweakEffect, ...]:
+    items = data.get("tweak_effects", [])
+    if not isinstance(items, list):
+        raise ProfileError(f"{where}: tweak_effects must be an array of tables")
+    effects = []
+    for index, item in enumerate(items):
+        here = f"{where}: tweak_effects #{index + 1}"
+        if not isinstance(item, dict):
+            raise ProfileError(f"{here} must be a table")
+        when = item.get("when", {})
+        if not isinstance(when, dict) or not when:
+            raise ProfileError(f"{here}: `when` must be a non-empty table of conditions")
+        numbers = {}
+        for key, value in item.items():
+            if key in ("when", "interface", "source"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ProfileError(f"{here}: {key} must be a number")
+            numbers[key] = float(value)
+        interface = item.get("interface")
+        if interface is not None and not isinstance(interface, str):
+            raise ProfileError(f"{here}: interface must be a name")
+        effects.append(TweakEffect(dict(when), interface, numbers, str(item.get("source", ""))))
+    return tuple(effects)
+
+
+def load_profile(name_or_path: str | Path) -> LabProfile:
+    """Find and parse a profile; raises ProfileError with what is wrong and where."""
+    path = find_profile(name_or_path)
+    where = str(path / LAB_TOML)
+    try:
+        data = tomllib.loads((path / LAB_TOML).read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{where} is not valid TOML: {exc}") from exc
+    _check_keys(data, {"lab", "cpu", "interface", "tweak_effects"}, where)
+    try:
+        bundle = read_bundle(path)
+    except BundleError as exc:
+        raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
+    lab = _table(data, "lab", where)
+    _check_keys(lab, {"description", "irq_refuse"}, f"{where} [lab]")
+    captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
+    refuse = lab.get("irq_refuse", [])
+    if not isinstance(refuse, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in refuse
+    ):
+        raise ProfileError(f"{where}: [lab] irq_refuse must be a list of IRQ numbers")
+    strays = sorted(set(refuse) - set(irqs))
+    if strays:
+        raise ProfileError(
+            f"{where}: irq_refuse lists IRQ(s) {strays} that the captured /proc/interrupts lacks"
+        )
+    return LabProfile(
+        name=path.name,
+        path=path,
+        description=str(lab.get("description", "")),
+        bundle=bundle,
+        interfaces=_parse_interfaces(data, where),
+        cpu=_parse_cpu(data, captured_cpus, where),
+        irqs=irqs,
+        irq_refuse=tuple(refuse),
+        tweak_effects=_parse_tweak_effects(data, where),
+    )

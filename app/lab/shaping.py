@@ -1,0 +1,145 @@
+"""Per-direction rate shaping with tc, so iperf3's TCP goodput matches the real hardware.
+
+PC->Pi: an HTB class on the egress of the host-side veth. Pi->PC: the host-side veth's ingress
+is redirected to an IFB device with the same HTB set-up, so the Pi's own qdisc stays what a
+tweak expects to find and change.
+
+Rates: the profile gives iperf3 goodput G. A full 1500-MTU frame carries 1448 bytes of TCP
+payload (timestamps on) and costs 1538 bytes on the wire (preamble+SFD 8, header 14, FCS 4,
+IFG 12), so the wire rate is G*1538/1448. tc counts the 1514 bytes it sees per frame (for GSO
+packets too, per segment), so the HTB rate is G*1514/1448, which is the same wire rate.
+The burst is sized to ~0.25 ms of traffic (min 16 KiB): HTB's default burst at gigabit rates
+loses several percent to timer granularity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sbctune.lab.errors import LabError
+from sbctune.lab.profile import TCP_PAYLOAD_BYTES, LinkModel
+from sbctune.lab.system import run, tool
+
+TC_FRAME_BYTES = 1514  # what tc counts for a full frame: IP packet + 14-byte Ethernet header
+MIN_BURST = 16 * 1024
+
+
+@dataclass(frozen=True)
+class Shape:
+    rate_kbit: int
+    burst_bytes: int
+    delay_ms: float = 0.0
+    loss_pct: float = 0.0
+
+
+def shape_for(goodput_mbps: float, link: LinkModel) -> Shape:
+    rate_kbit = round(goodput_mbps * TC_FRAME_BYTES / TCP_PAYLOAD_BYTES * 1000)
+    burst = max(MIN_BURST, round(rate_kbit * 1000 / 8 / 4000))
+    return Shape(rate_kbit, burst, link.delay_ms, link.loss_pct)
+
+
+def _htb(dev: str, shape: Shape) -> None:
+    tc = tool("tc")
+    rate = f"{shape.rate_kbit}kbit"
+    burst = str(shape.burst_bytes)
+    run(
+        [tc, "qdisc", "replace", "dev", dev, "root", "handle", "1:", "htb", "default", "10"],
+        what="shaping the lab link",
+    )
+    run(
+        [
+            tc,
+            "class",
+            "replace",
+            "dev",
+            dev,
+            "parent",
+            "1:",
+            "classid",
+            "1:10",
+            "htb",
+            "rate",
+            rate,
+            "ceil",
+            rate,
+            "burst",
+            burst,
+            "cburst",
+            burst,
+            "quantum",
+            "60000",
+        ],
+        what="shaping the lab link",
+    )
+    if shape.delay_ms or shape.loss_pct:
+        args = [
+            tc,
+            "qdisc",
+            "replace",
+            "dev",
+            dev,
+            "parent",
+            "1:10",
+            "handle",
+            "10:",
+            "netem",
+            "limit",
+            "10000",
+        ]
+        if shape.delay_ms:
+            args += ["delay", f"{shape.delay_ms}ms"]
+        if shape.loss_pct:
+            args += ["loss", f"{shape.loss_pct}%"]
+        if not run(args, check=False).ok:
+            raise LabError(
+                "the profile asks for delay/loss but this kernel has no netem qdisc",
+                "load sch_netem (modprobe sch_netem) or set delay_ms/loss_pct to 0",
+            )
+
+
+def apply(host_veth: str, ifb: str, link: LinkModel) -> tuple[Shape, Shape]:
+    """Shape both directions of one NIC; returns (pi_to_pc, pc_to_pi) shapes."""
+    ip, tc = tool("ip"), tool("tc")
+    up_mbps, down_mbps = link.goodput_mbps("pi_to_pc"), link.goodput_mbps("pc_to_pi")
+    assert up_mbps is not None and down_mbps is not None  # the profile parser checked
+    pi_to_pc, pc_to_pi = shape_for(up_mbps, link), shape_for(down_mbps, link)
+    _htb(host_veth, pc_to_pi)
+    if not run([ip, "link", "add", ifb, "type", "ifb"], check=False).ok:
+        raise LabError(
+            "cannot create an IFB device to shape the Pi->PC direction",
+            "load the ifb module (modprobe ifb)",
+        )
+    run([ip, "link", "set", ifb, "up"])
+    run(
+        [tc, "qdisc", "replace", "dev", host_veth, "handle", "ffff:", "ingress"],
+        what="shaping the Pi->PC direction",
+    )
+    run(
+        [
+            tc,
+            "filter",
+            "replace",
+            "dev",
+            host_veth,
+            "parent",
+            "ffff:",
+            "protocol",
+            "all",
+            "prio",
+            "1",
+            "u32",
+            "match",
+            "u32",
+            "0",
+            "0",
+            "action",
+            "mirred",
+            "egress",
+            "redirect",
+            "dev",
+            ifb,
+        ],
+        what="redirecting Pi->PC traffic to the shaper (needs cls_u32 and act_mirred)",
+    )
+    _htb(ifb, pi_to_pc)
+    return pi_to_pc, pc_to_pi

@@ -1,0 +1,103 @@
+"""Pytest plugin: virtual Pi labs for tests (load with ``pytest_plugins = ["tests.lab_support"]``).
+
+Fixtures:
+
+- ``lab_factory``: call ``lab_factory(profile="pi4-ax88179")`` to bring up a lab with a unique
+  name; every lab it made is taken down after the test, pass or fail.
+- ``lab``: one lab of ``pi4-ax88179`` (or of ``request.param`` when parametrized indirectly).
+
+Tests that use them are skipped (with the reason) where the lab cannot run: not Linux, not
+root, or a missing tool. Labs left by a crashed earlier session (names ``pytest-<pid>-...``
+whose process is gone) are removed before the first lab of a session comes up.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from sbctune import lab as lab_api
+from sbctune.errors import UserError
+from sbctune.lab.model import LabInfo
+
+DEFAULT_PROFILE = "pi4-ax88179"
+NAME_PREFIX = "pytest-"
+_counter = itertools.count(1)
+_swept = False
+
+
+def lab_unavailable_reason() -> str | None:
+    """Why labs cannot run here, or None if they can."""
+    from sbctune.lab.system import require_supported
+
+    try:
+        require_supported()
+    except UserError as exc:
+        return exc.message
+    return None
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _sweep_crashed_sessions() -> None:
+    """Remove labs whose pytest process died without tearing them down."""
+    global _swept
+    if _swept:
+        return
+    _swept = True
+    for status in lab_api.list_labs():
+        parts = status.name.split("-")
+        if status.name.startswith(NAME_PREFIX) and len(parts) >= 3 and parts[1].isdigit():
+            pid = int(parts[1])
+            if pid != os.getpid() and not _pid_alive(pid):
+                lab_api.down(status.name)
+
+
+def unique_lab_name() -> str:
+    return f"{NAME_PREFIX}{os.getpid()}-{next(_counter)}"
+
+
+@pytest.fixture
+def lab_factory() -> Iterator[Callable[..., LabInfo]]:
+    """Bring up labs with unique names; all are taken down after the test, even on failure."""
+    reason = lab_unavailable_reason()
+    if reason:
+        pytest.skip(f"virtual Pi lab unavailable: {reason}")
+    _sweep_crashed_sessions()
+    made: list[str] = []
+
+    def make(profile: str = DEFAULT_PROFILE, name: str | None = None) -> LabInfo:
+        lab_name = name or unique_lab_name()
+        made.append(lab_name)  # before up(): a half-built lab is torn down too
+        return lab_api.up(profile, name=lab_name)
+
+    try:
+        yield make
+    finally:
+        errors = []
+        for lab_name in reversed(made):
+            try:
+                lab_api.down(lab_name)
+            except Exception as exc:  # keep tearing the others down
+                errors.append(f"{lab_name}: {exc}")
+        if errors:
+            pytest.fail("lab teardown failed: " + "; ".join(errors), pytrace=False)
+
+
+@pytest.fixture
+def lab(request: pytest.FixtureRequest, lab_factory: Callable[..., LabInfo]) -> Any:
+    """A running lab (profile pi4-ax88179 unless parametrized indirectly with a profile)."""
+    profile = getattr(request, "param", DEFAULT_PROFILE)
+    return lab_factory(profile)
