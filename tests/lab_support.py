@@ -41,6 +41,13 @@ def lab_unavailable_reason() -> str | None:
     return None
 
 
+def skip_or_fail(reason: str) -> None:
+    """Skip where the lab cannot run, but fail in CI, where it must (CI runs as root)."""
+    if os.environ.get("CI"):
+        pytest.fail(reason + " (CI must be able to run the lab)")
+    pytest.skip(reason)
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -74,7 +81,7 @@ def lab_factory() -> Iterator[Callable[..., LabInfo]]:
     """Bring up labs with unique names; all are taken down after the test, even on failure."""
     reason = lab_unavailable_reason()
     if reason:
-        pytest.skip(f"virtual Pi lab unavailable: {reason}")
+        skip_or_fail(f"virtual Pi lab unavailable: {reason}")
     _sweep_crashed_sessions()
     made: list[str] = []
 

@@ -254,11 +254,11 @@ async def test_each_lab_has_its_own_password(lab_factory: Callable[..., LabInfo]
 
 
 def test_cli_up_json_status_and_down(tmp_path: Path) -> None:
-    from tests.lab_support import lab_unavailable_reason, unique_lab_name
+    from tests.lab_support import lab_unavailable_reason, skip_or_fail, unique_lab_name
 
     reason = lab_unavailable_reason()
     if reason:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     name = unique_lab_name()
     sbctune = [sys.executable, "-m", "sbctune.cli.main"]
     try:
