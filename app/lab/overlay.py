@@ -53,8 +53,23 @@ def _command_lines(bundle: Bundle) -> dict[str, dict[str, str]]:
     return grouped
 
 
-def fake_script(program: str, cases: list[tuple[str, str, int]]) -> str:
-    """The shell script standing in for ``program``; cases are (line, capture, exit code)."""
+# Programs whose flag variants list the same devices: a variant the profile did not capture is
+# answered with the most detailed one it did (a real `lspci -nnk` adds ids and driver lines to
+# what a captured plain `lspci` shows; the lab cannot invent those, so they stay unknown).
+VARIANT_FALLBACK = {"lspci"}
+
+
+def _detail(line: str) -> int:
+    return sum(len(word) - 1 for word in line.split()[1:] if word.startswith("-"))
+
+
+def fake_script(
+    program: str, cases: list[tuple[str, str, int]], fallback: tuple[str, int] | None = None
+) -> str:
+    """The shell script standing in for ``program``; cases are (line, capture, exit code).
+
+    ``fallback`` (capture, exit code) answers any other flags-only invocation.
+    """
     lines = [
         "#!/bin/sh",
         f"# sbctune lab: {program} as captured on the real hardware (see the lab's profile).",
@@ -64,6 +79,11 @@ def fake_script(program: str, cases: list[tuple[str, str, int]]) -> str:
     ]
     for line, capture, code in cases:
         lines.append(f"  {_quote(line)}) cat {_quote(capture)}; exit {code} ;;")
+    if fallback is not None:
+        lines.append(
+            f"  {_quote(program)}|{_quote(program + ' -')}*) "
+            f"cat {_quote(fallback[0])}; exit {fallback[1]} ;;"
+        )
     lines += [
         "esac",
         "for dir in " + " ".join(REAL_DIRS) + "; do",
@@ -99,8 +119,12 @@ def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
             output = bundle.command(cmdline) or ""
             cases.append((line, str(store("cmd", counter, output)), bundle.exit_code(cmdline) or 0))
             counter += 1
+        fallback = None
+        if program in VARIANT_FALLBACK and cases:
+            richest = max(cases, key=lambda case: _detail(case[0]))
+            fallback = (richest[1], richest[2])
         script = bin_dir / program
-        script.write_text(fake_script(program, cases), encoding="utf-8")
+        script.write_text(fake_script(program, cases, fallback), encoding="utf-8")
         os.chmod(script, 0o755)  # noqa: S103 - the lab user runs these
     plan.skipped = [
         c
