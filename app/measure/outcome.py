@@ -1,0 +1,118 @@
+"""What a measurement produced: per direction and mode, the figures and the live intervals."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sbctune.measure.iperf_output import Direction, Record
+from sbctune.measure.plans import Mode
+
+
+@dataclass
+class Interval:
+    t: float  # seconds since the test started, at the interval's end (omitted time included)
+    mbps: float
+    retransmits: int | None = None
+    omitted: bool = False
+
+
+@dataclass
+class DirectionOutcome:
+    direction: Direction
+    mode: Mode
+    mean_mbps: float | None = None  # over the non-omitted intervals
+    min_mbps: float | None = None
+    max_mbps: float | None = None
+    stdev_mbps: float | None = None
+    sender_mbps: float | None = None
+    receiver_mbps: float | None = None
+    retransmits: int | None = None
+    complete: bool = False
+    intervals: list[Interval] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["intervals"] = [
+            {"t": i.t, "mbps": i.mbps, "retransmits": i.retransmits, "omitted": i.omitted}
+            for i in self.intervals
+        ]
+        return data
+
+
+def to_intervals(records: list[Record], omit: int) -> list[Interval]:
+    """iperf3 restarts its clock after the omitted seconds; put every interval on one axis."""
+    out = []
+    for record in records:
+        offset = 0.0 if record.omitted else float(omit)
+        out.append(
+            Interval(round(record.end + offset, 3), record.mbps, record.retransmits, record.omitted)
+        )
+    return out
+
+
+def summarize(
+    direction: Direction,
+    mode: Mode,
+    intervals: list[Interval],
+    summaries: list[Record],
+    *,
+    complete: bool,
+    error: str | None = None,
+) -> DirectionOutcome:
+    outcome = DirectionOutcome(direction, mode, intervals=intervals, complete=complete, error=error)
+    counted = [i.mbps for i in intervals if not i.omitted]
+    if counted:
+        outcome.mean_mbps = statistics.fmean(counted)
+        outcome.min_mbps = min(counted)
+        outcome.max_mbps = max(counted)
+        outcome.stdev_mbps = statistics.pstdev(counted) if len(counted) > 1 else 0.0
+    for record in summaries:
+        if record.direction != direction:
+            continue
+        if record.summary == "sender":
+            outcome.sender_mbps = record.mbps
+            outcome.retransmits = record.retransmits
+        elif record.summary == "receiver":
+            outcome.receiver_mbps = record.mbps
+    if outcome.retransmits is None:
+        retrans = [i.retransmits for i in intervals if i.retransmits is not None and not i.omitted]
+        outcome.retransmits = sum(retrans) if retrans else None
+    return outcome
+
+
+@dataclass
+class CpuSummary:
+    """Per-core load on the Pi over the measured time (percent of each core)."""
+
+    cores: list[dict[str, float]] = field(default_factory=list)
+    busiest_core: int | None = None
+
+
+@dataclass
+class MeasureRun:
+    host: str
+    nic: str | None
+    plan: str
+    endpoint: str
+    pc_address: str
+    pi_address: str | None
+    started: str
+    finished: str | None = None
+    iperf3_pi: str | None = None
+    iperf3_pc: str | None = None
+    tests: list[DirectionOutcome] = field(default_factory=list)
+    pi_cpu: dict[str, Any] = field(default_factory=dict)
+    route_warning: str | None = None
+    complete: bool = False
+    run_id: int | None = None
+
+    def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:
+        return next((t for t in self.tests if t.direction == direction and t.mode == mode), None)
+
+    def to_json(self) -> dict[str, Any]:
+        data = {k: v for k, v in asdict(self).items() if k != "tests"}
+        data["tests"] = [t.to_json() for t in self.tests]
+        return data

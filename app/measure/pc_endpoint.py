@@ -1,0 +1,176 @@
+"""The PC side of a test: the built-in iperf3-compatible endpoint, or the system iperf3.
+
+Both serve one test on a free port bound to the address the Pi reaches this PC at, and are
+stopped afterwards; the rest of the app sees the same interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import platform
+import shutil
+import socket
+import sys
+from pathlib import Path
+from typing import Literal, Protocol
+
+from sbctune.errors import UserError
+from sbctune.measure.endpoint import IperfEndpoint
+
+EndpointKind = Literal["builtin", "iperf3"]
+
+
+class PcEndpoint(Protocol):
+    kind: EndpointKind
+    version: str | None
+
+    @property
+    def port(self) -> int: ...
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class BuiltinEndpoint:
+    """sbctune's own iperf3 server: no iperf3 needed on this PC."""
+
+    kind: EndpointKind = "builtin"
+    version: str | None = "sbctune built-in"
+
+    def __init__(self, bind: str) -> None:
+        self._server = IperfEndpoint(bind, 0, one_off=True)
+
+    @property
+    def port(self) -> int:
+        return self._server.port
+
+    async def start(self) -> None:
+        await self._server.start()
+
+    async def stop(self) -> None:
+        await self._server.stop()
+
+
+def _bundled_iperf3() -> Path | None:
+    """Where the packaged app keeps its optional iperf3 (packaging/iperf3/<os>/)."""
+    system = {"Windows": "windows", "Darwin": "macos"}.get(platform.system(), "linux")
+    name = "iperf3.exe" if system == "windows" else "iperf3"
+    roots = [
+        Path(getattr(sys, "_MEIPASS", "")) / "iperf3",
+        Path(__file__).resolve().parents[2] / "packaging" / "iperf3" / system,
+    ]
+    for root in roots:
+        if (root / name).is_file():
+            return root / name
+    return None
+
+
+def find_system_iperf3(configured: str | None = None) -> Path:
+    """The iperf3 to use on this PC: configured, bundled, then on PATH."""
+    if configured:
+        path = Path(configured).expanduser()
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+        raise UserError(
+            f"The configured iperf3 ({configured}) is not an executable file.",
+            "Fix the path in the settings, or use the built-in endpoint.",
+        )
+    bundled = _bundled_iperf3()
+    if bundled is not None:
+        return bundled
+    found = shutil.which("iperf3")
+    if found:
+        return Path(found)
+    raise UserError(
+        "iperf3 is not installed on this computer.",
+        "Use the built-in endpoint (the default), or install iperf3 "
+        "(Debian/Ubuntu: `sudo apt-get install iperf3`; macOS: `brew install iperf3`).",
+    )
+
+
+def _free_port(bind: str) -> int:
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.bind((bind, 0))
+        return int(sock.getsockname()[1])
+
+
+class SystemIperf3:
+    """`iperf3 -s -1` started for one test, on a free port, and stopped afterwards."""
+
+    kind: EndpointKind = "iperf3"
+
+    def __init__(self, bind: str, binary: Path) -> None:
+        self.bind = bind
+        self.binary = binary
+        self.port = 0
+        self.version: str | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._drainer: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        probe = await asyncio.create_subprocess_exec(
+            str(self.binary),
+            "--version",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        out, _ = await probe.communicate()
+        self.version = out.decode(errors="replace").splitlines()[0] if out else None
+        self.port = _free_port(self.bind)
+        self._proc = await asyncio.create_subprocess_exec(
+            str(self.binary),
+            "-s",
+            "-1",
+            "-B",
+            self.bind,
+            "-p",
+            str(self.port),
+            "--forceflush",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        assert self._proc.stdout is not None
+        # Listening once it says so; never probe the port (a probe would be its one test).
+        try:
+            while True:
+                line = await asyncio.wait_for(self._proc.stdout.readline(), 10)
+                if not line:
+                    raise UserError(
+                        f"iperf3 on this computer exited at start (port {self.port}).",
+                        "Check that the port is free, or use the built-in endpoint.",
+                    )
+                if b"listening" in line.lower():
+                    break
+        except asyncio.TimeoutError:
+            await self.stop()
+            raise UserError(
+                "iperf3 on this computer did not start listening.", "Use the built-in endpoint."
+            ) from None
+        self._drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        if self._proc is not None and self._proc.stdout is not None:
+            with contextlib.suppress(Exception):
+                while await self._proc.stdout.readline():
+                    pass
+
+    async def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None or proc.returncode is not None:
+            return
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 5)
+        except asyncio.TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+def make_endpoint(kind: EndpointKind, bind: str, iperf3_path: str | None = None) -> PcEndpoint:
+    if kind == "builtin":
+        return BuiltinEndpoint(bind)
+    return SystemIperf3(bind, find_system_iperf3(iperf3_path))

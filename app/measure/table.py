@@ -1,0 +1,43 @@
+"""The results table shaped like seed 000's: Direction | Half-duplex | Full-duplex | Full (PC
+throttled), in Mbit/s, as text or Markdown."""
+
+from __future__ import annotations
+
+from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.plans import DIRECTION_LABEL, DIRECTIONS, MODE_LABEL, Mode
+
+_MODES: tuple[Mode, ...] = ("half", "full", "full_throttled")
+
+
+def _cell(run: MeasureRun, direction: str, mode: Mode) -> str:
+    outcome = next((t for t in run.tests if t.direction == direction and t.mode == mode), None)
+    if outcome is None:
+        return ""
+    if outcome.mean_mbps is None:
+        return "failed" if outcome.error else "—"
+    mark = "" if outcome.complete else " (incomplete)"
+    return f"{outcome.mean_mbps:.0f} Mbit/s{mark}"
+
+
+def markdown(run: MeasureRun) -> str:
+    modes = [m for m in _MODES if any(t.mode == m for t in run.tests)]
+    lines = [
+        "| Direction | " + " | ".join(MODE_LABEL[m] for m in modes) + " |",
+        "| --- |" + " ---- |" * len(modes),
+    ]
+    for direction in DIRECTIONS:
+        cells = [_cell(run, direction, m) for m in modes]
+        lines.append(f"| {DIRECTION_LABEL[direction]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def text(run: MeasureRun) -> str:
+    modes = [m for m in _MODES if any(t.mode == m for t in run.tests)]
+    header = ["Direction", *(MODE_LABEL[m] for m in modes)]
+    rows = [[DIRECTION_LABEL[d], *(_cell(run, d, m) for m in modes)] for d in DIRECTIONS]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def fmt(row: list[str]) -> str:
+        return "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+
+    return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
