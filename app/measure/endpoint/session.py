@@ -1,0 +1,536 @@
+"""One client's test, from the cookie to ``IPERF_DONE`` (the server half of iperf3's protocol).
+
+The order of messages (``iperf_server_api.c``)::
+
+    client                         endpoint
+    cookie              ------>
+                        <------    PARAM_EXCHANGE
+    parameters (JSON)   ------>
+                        <------    CREATE_STREAMS   (or SERVER_ERROR + codes for UDP)
+    N data connections, each opening with the cookie
+                        <------    TEST_START, TEST_RUNNING
+    ... data flows (the endpoint receives, sends (-R) or both (--bidir)) ...
+    TEST_END            ------>
+                        <------    EXCHANGE_RESULTS
+    client results      ------>
+                        <------    endpoint results
+                        <------    DISPLAY_RESULTS
+    IPERF_DONE          ------>
+
+The client may send ``CLIENT_TERMINATE`` or just vanish at any point; the endpoint then
+finishes with status ``aborted`` and is free for the next client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .protocol import (
+    ControlChannel,
+    ControlClosed,
+    ProtocolError,
+    Rejected,
+    State,
+    TestParams,
+    encode_server_error,
+    stream_ids,
+)
+from .results import (
+    IntervalSample,
+    LocalStream,
+    PeerResults,
+    Status,
+    TestResult,
+    build_server_results,
+    combine,
+    format_summary,
+    parse_peer_results,
+    summarize,
+)
+from .streams import (
+    DataMover,
+    DataStream,
+    Direction,
+    configure_data_socket,
+    congestion_used,
+    total_retransmits,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Seconds the client may take for each setup step (parameters, stream connections, results).
+SETUP_TIMEOUT = 10.0
+#: Seconds past ``-t`` + ``-O`` after which a test that never ended is abandoned (C uses 5).
+END_GRACE = 10.0
+#: Seconds without a byte moving (and no TEST_END) after which the test is abandoned.
+IDLE_TIMEOUT = 60.0
+#: Seconds to wait for the client's IPERF_DONE after DISPLAY_RESULTS.
+DONE_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class TestStart:
+    """A test began moving data."""
+
+    __test__ = False  # not a pytest test class
+
+    test_id: int
+    client: tuple[str, int]
+    params: TestParams
+    streams: tuple[tuple[int, Direction], ...]
+
+
+class _Terminated(Exception):
+    """The endpoint is stopping (or the watchdog fired) while this test runs."""
+
+
+class TestSession:
+    """Runs one test for the client on ``ctrl_sock``; ``run()`` returns its ``TestResult``."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(
+        self,
+        test_id: int,
+        ctrl_sock: socket.socket,
+        client: tuple[str, int],
+        cookie: bytes,
+        *,
+        interval: float = 1.0,
+        emit: Callable[[IntervalSample], None] | None = None,
+        on_start: Callable[[TestStart], None] | None = None,
+        setup_timeout: float = SETUP_TIMEOUT,
+    ) -> None:
+        self.test_id = test_id
+        self.client = client
+        self.cookie = cookie
+        self.ctrl = ControlChannel(ctrl_sock)
+        self.interval = interval if interval > 0 else 1.0
+        self.setup_timeout = setup_timeout
+        self.params: TestParams | None = None
+        self.accepting_streams = False
+        self._emit = emit
+        self._on_start = on_start
+        self._streams: list[DataStream] = []
+        self._expected = 0
+        self._streams_ready: asyncio.Future[None] | None = None
+        self._mover: DataMover | None = None
+        self._terminate = asyncio.Event()
+        self._terminate_reason = ""
+        # Timing (monotonic seconds) and counts at the start of the measured part (after -O).
+        self._t0 = 0.0
+        self._t_base = 0.0
+        self._wall_start = 0.0
+        self._baseline: list[int] = []
+        self._retrans_base: list[int | None] = []
+        self._omitting = False
+        self._cpu0: os.times_result | None = None
+        self._last_tick = 0.0
+        self._last_counts: list[int] = []
+        self._text: list[str] = []
+        self._local: list[LocalStream] | None = None
+        self._congestion: str | None = None
+        self._told_terminate = False
+
+    # -- called by the server ---------------------------------------------------------------
+    def offer_stream(self, sock: socket.socket, peer: tuple[str, int]) -> bool:
+        """Take a data connection that sent this test's cookie; False when no more are due."""
+        if not self.accepting_streams or len(self._streams) >= self._expected:
+            return False
+        assert self.params is not None
+        index = len(self._streams)
+        direction: Direction = "rx" if index < self.params.receives else "tx"
+        sid = stream_ids(self._expected)[index]
+        self._streams.append(DataStream(sock, sid, direction, (peer[0], peer[1])))
+        ready = self._streams_ready
+        if len(self._streams) == self._expected and ready is not None and not ready.done():
+            ready.set_result(None)
+        return True
+
+    def terminate(self, reason: str) -> None:
+        """End the test early; the client is told ``SERVER_TERMINATE``."""
+        if not self._terminate.is_set():
+            self._terminate_reason = reason
+            self._terminate.set()
+
+    # -- the lifecycle ----------------------------------------------------------------------
+    async def run(self) -> TestResult:
+        try:
+            return await self._run()
+        finally:
+            await self._cleanup()
+
+    async def _run(self) -> TestResult:
+        ctrl = self.ctrl
+        next_state: asyncio.Task[int] | None = None
+        try:
+            await ctrl.send_state(State.PARAM_EXCHANGE)
+            raw = await self._until(ctrl.recv_json(), self.setup_timeout)
+            params = TestParams.from_json(raw)
+            self.params = params
+            try:
+                params.check_supported()
+            except Rejected as rej:
+                log.info("test %d rejected: %s", self.test_id, rej.reason)
+                await ctrl.send(encode_server_error(rej.code))
+                return self._result("rejected", rej.reason)
+
+            loop = asyncio.get_running_loop()
+            self._expected = params.total_streams
+            self._streams_ready = loop.create_future()
+            self.accepting_streams = True
+            await ctrl.send_state(State.CREATE_STREAMS)
+            next_state = asyncio.ensure_future(ctrl.recv_state())
+            await self._until_either(self._streams_ready, next_state, self.setup_timeout)
+            if next_state.done():
+                state = next_state.result()  # the client gave up before all streams came
+                return self._result("aborted", f"client sent state {state} during setup")
+            self.accepting_streams = False
+
+            for stream in self._streams:
+                configure_data_socket(stream.sock, params, stream.direction)
+            await ctrl.send_state(State.TEST_START)
+            mover_done: asyncio.Future[None] = loop.create_future()
+
+            def _mover_finished() -> None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(_set_done, mover_done)
+
+            self._mover = DataMover(self._streams, params, on_done=_mover_finished)
+            self._begin()
+            self._mover.start()
+            await ctrl.send_state(State.TEST_RUNNING)
+            self._notify_start(params)
+            ticker = asyncio.ensure_future(self._ticker())
+            try:
+                watchdog = params.omit + params.duration + END_GRACE if params.duration else None
+                while True:
+                    state = await self._until(next_state, watchdog, cancel=False)
+                    if state != State.TEST_START:  # C ignores a stray TEST_START too
+                        break
+                    next_state = asyncio.ensure_future(ctrl.recv_state())
+            except _Terminated:
+                # Tell the client before its data connections close under it, so it reports
+                # "the server has terminated" rather than a reset stream.
+                await self._tell_terminated(next_state)
+                raise
+            finally:
+                ticker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await ticker
+                t_end = time.monotonic()
+                self._mover.stop()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(mover_done), 5.0)
+                self._final_tick(t_end)
+                self._freeze(t_end)
+
+            if state == State.CLIENT_TERMINATE:
+                return self._result("aborted", "the client terminated the test", t_end)
+            if state != State.TEST_END:
+                return self._result("failed", f"unexpected state {state} from client", t_end)
+
+            local = self._local or []
+            await ctrl.send_state(State.EXCHANGE_RESULTS)
+            peer = parse_peer_results(await self._until(ctrl.recv_json(), self.setup_timeout))
+            provisional = self._result("completed", "", t_end, peer=peer, local=local)
+            text = None
+            if params.get_server_output:
+                text = "\n".join([*self._text, *format_summary(provisional)]) + "\n"
+            await ctrl.send_json(
+                build_server_results(
+                    local,
+                    self._cpu(t_end),
+                    sender_has_retransmits=self._sender_has_retransmits(),
+                    congestion=provisional.congestion,
+                    server_output_text=text,
+                )
+            )
+            await ctrl.send_state(State.DISPLAY_RESULTS)
+            with contextlib.suppress(ProtocolError, asyncio.TimeoutError, _Terminated, OSError):
+                await self._until(ctrl.recv_state(), DONE_TIMEOUT)  # IPERF_DONE
+            return provisional
+        except _Terminated:
+            await self._tell_terminated(next_state)
+            return self._result("aborted", self._terminate_reason, self._ended_at())
+        except ControlClosed:
+            return self._result(
+                "aborted", "the client closed the connection unexpectedly", self._ended_at()
+            )
+        except asyncio.TimeoutError:
+            return self._result("aborted", "timed out waiting for the client", self._ended_at())
+        except (ProtocolError, OSError) as exc:
+            return self._result("failed", str(exc) or type(exc).__name__, self._ended_at())
+        finally:
+            if next_state is not None and not next_state.done():
+                next_state.cancel()
+                await asyncio.wait({next_state})
+            if next_state is not None and not next_state.cancelled():
+                next_state.exception()  # retrieved: no "exception never retrieved" warning
+            if self._mover is not None and self._mover.error is not None:
+                log.error("test %d: data thread failed: %r", self.test_id, self._mover.error)
+
+    async def _tell_terminated(self, next_state: asyncio.Future[int] | None) -> None:
+        """Send SERVER_TERMINATE once, then give the client a moment to hang up."""
+        if self._told_terminate:
+            return
+        self._told_terminate = True
+        with contextlib.suppress(OSError, asyncio.TimeoutError):
+            await asyncio.wait_for(self.ctrl.send_state(State.SERVER_TERMINATE), 1.0)
+            if next_state is not None and not next_state.done():
+                await asyncio.wait({next_state}, timeout=1.0)
+
+    # -- waiting with termination and timeouts ----------------------------------------------
+    async def _until(self, aw: Awaitable[T], timeout: float | None, *, cancel: bool = True) -> T:
+        """Await ``aw``; raise ``_Terminated`` on ``terminate()``, TimeoutError on timeout."""
+        task = asyncio.ensure_future(aw)
+        stopper = asyncio.ensure_future(self._terminate.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {task, stopper}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            stopper.cancel()
+        if task in done:
+            return task.result()
+        if cancel:
+            task.cancel()
+        if self._terminate.is_set():
+            raise _Terminated
+        raise asyncio.TimeoutError
+
+    async def _until_either(
+        self, first: asyncio.Future[None], second: asyncio.Future[int], timeout: float
+    ) -> None:
+        stopper = asyncio.ensure_future(self._terminate.wait())
+        waiting: set[asyncio.Future[Any]] = {first, second, stopper}
+        try:
+            done, _ = await asyncio.wait(
+                waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            stopper.cancel()
+        if second in done:
+            second.result()  # raises ControlClosed when the client went away
+        if first in done or second in done:
+            return
+        if self._terminate.is_set():
+            raise _Terminated
+        raise asyncio.TimeoutError
+
+    # -- measuring ----------------------------------------------------------------------------
+    def _begin(self) -> None:
+        assert self.params is not None
+        now = time.monotonic()
+        self._t0 = self._t_base = self._last_tick = now
+        self._wall_start = time.time()
+        self._cpu0 = os.times()
+        n = len(self._streams)
+        self._baseline = [0] * n
+        self._last_counts = [0] * n
+        self._omitting = self.params.omit > 0
+        self._retrans_base = [
+            total_retransmits(s.sock) if s.direction == "tx" else None for s in self._streams
+        ]
+        host, port = self.client
+        self._text = [f"Accepted connection from {host}, port {port} (sbctune built-in endpoint)"]
+
+    def _notify_start(self, params: TestParams) -> None:
+        if self._on_start is None:
+            return
+        info = TestStart(
+            self.test_id,
+            self.client,
+            params,
+            tuple((s.stream_id, s.direction) for s in self._streams),
+        )
+        try:
+            self._on_start(info)
+        except Exception:
+            log.exception("on_test_start callback failed")
+
+    async def _ticker(self) -> None:
+        """Emit per-stream samples every interval; close the ``-O`` warm-up on time."""
+        assert self.params is not None and self._mover is not None
+        omit_end = self._t0 + self.params.omit if self._omitting else None
+        next_tick = self._t0 + self.interval
+        idle_since = self._t0
+        idle_counts = list(self._mover.counts)
+        while True:
+            if omit_end is not None and next_tick > omit_end:
+                next_tick = omit_end
+            await asyncio.sleep(max(0.0, next_tick - time.monotonic()))
+            now = time.monotonic()
+            counts = list(self._mover.counts)
+            self._sample(now, counts)
+            if omit_end is not None and now >= omit_end:
+                self._end_omit(now, counts)
+                omit_end = None
+                next_tick = now + self.interval
+            else:
+                next_tick += self.interval
+                if next_tick <= now:  # the loop fell behind: skip, don't burst
+                    next_tick = now + self.interval
+            if counts != idle_counts:
+                idle_since, idle_counts = now, counts
+            elif now - idle_since > IDLE_TIMEOUT:
+                self.terminate(f"no data moved for {IDLE_TIMEOUT:.0f} s")
+                return
+
+    def _sample(self, now: float, counts: list[int]) -> None:
+        start = self._last_tick - self._t0
+        end = now - self._t0
+        if end <= start:
+            return
+        totals: dict[Direction, int] = {}
+        for i, stream in enumerate(self._streams):
+            delta = counts[i] - self._last_counts[i]
+            totals[stream.direction] = totals.get(stream.direction, 0) + delta
+            if self._emit is not None:
+                sample = IntervalSample(
+                    self.test_id,
+                    start,
+                    end,
+                    stream.stream_id,
+                    stream.direction,
+                    delta,
+                    self._omitting,
+                )
+                try:
+                    self._emit(sample)
+                except Exception:
+                    log.exception("interval callback failed")
+        for direction, total in totals.items():
+            omitted = "  (omitted)" if self._omitting else ""
+            self._text.append(
+                f"[SUM] {start:6.2f}-{end:<6.2f} sec  {total / 1e6:10.1f} MB  "
+                f"{total * 8 / (end - start) / 1e6:10.1f} Mbit/s  {direction}{omitted}"
+            )
+        self._last_tick = now
+        self._last_counts = counts
+
+    def _end_omit(self, now: float, counts: list[int]) -> None:
+        self._omitting = False
+        self._t_base = now
+        self._baseline = list(counts)
+        self._retrans_base = [
+            total_retransmits(s.sock) if s.direction == "tx" else None for s in self._streams
+        ]
+
+    def _final_tick(self, t_end: float) -> None:
+        if self._mover is None:
+            return
+        self._sample(t_end, list(self._mover.counts))
+
+    def _freeze(self, t_end: float) -> None:
+        """Take the final counts, then close the data connections at once, as the C server
+        does on TEST_END: a client still reading a reverse stream sees EOF instead of waiting
+        for the rest of a block that will never come."""
+        if self._local is None:
+            self._local = self._local_streams(t_end)
+            if self._streams:
+                self._congestion = congestion_used(self._streams[0].sock)
+        self._close_streams()
+
+    def _close_streams(self) -> None:
+        for stream in self._streams:
+            with contextlib.suppress(OSError):
+                stream.sock.close()
+
+    def _ended_at(self) -> float | None:
+        return time.monotonic() if self._mover is not None else None
+
+    def _local_streams(self, t_end: float) -> list[LocalStream]:
+        if self._mover is None:
+            return []
+        counts = self._mover.counts
+        seconds = max(0.0, t_end - self._t_base)
+        local = []
+        for i, stream in enumerate(self._streams):
+            retrans: int | None = None
+            if stream.direction == "tx":
+                now = total_retransmits(stream.sock)
+                base = self._retrans_base[i] if i < len(self._retrans_base) else None
+                if now is not None and base is not None:
+                    retrans = max(0, now - base)
+            local.append(
+                LocalStream(
+                    stream.stream_id,
+                    stream.direction,
+                    counts[i] - self._baseline[i],
+                    seconds,
+                    retrans,
+                )
+            )
+        return local
+
+    def _cpu(self, t_end: float) -> tuple[float, float, float]:
+        if self._cpu0 is None:
+            return (0.0, 0.0, 0.0)
+        now = os.times()
+        wall = max(1e-9, t_end - self._t0)
+        user = (now.user - self._cpu0.user) / wall * 100
+        system = (now.system - self._cpu0.system) / wall * 100
+        return (user + system, user, system)
+
+    def _sender_has_retransmits(self) -> int:
+        assert self.params is not None
+        if self.params.sends == 0:
+            return -1
+        tx = [s for s in self._local or [] if s.direction == "tx"]
+        return 1 if tx and all(s.retransmits is not None for s in tx) else 0
+
+    def _result(
+        self,
+        status: Status,
+        reason: str,
+        t_end: float | None = None,
+        *,
+        peer: PeerResults | None = None,
+        local: list[LocalStream] | None = None,
+    ) -> TestResult:
+        if local is None and t_end is not None and self._mover is not None:
+            self._freeze(t_end)
+            local = self._local
+        streams = combine(local or [], peer)
+        congestion = self._congestion
+        cpu = self._cpu(t_end)[0] if t_end is not None and self._cpu0 is not None else None
+        return TestResult(
+            test_id=self.test_id,
+            client=self.client,
+            status=status,
+            params=self.params,
+            reason=reason,
+            started_at=self._wall_start,
+            streams=tuple(streams),
+            sums=summarize(streams),
+            cpu_util_total=cpu,
+            peer_cpu_util_total=peer.cpu_util_total if peer is not None else None,
+            congestion=congestion,
+        )
+
+    async def _cleanup(self) -> None:
+        self.accepting_streams = False
+        if self._mover is not None:
+            self._mover.stop()
+            if self._mover.running:
+                await asyncio.to_thread(self._mover.join, 5.0)
+            self._mover.close()
+        self._close_streams()
+        with contextlib.suppress(OSError):
+            self.ctrl.sock.close()
+
+
+def _set_done(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
