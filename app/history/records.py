@@ -1,0 +1,88 @@
+"""What the history keeps, as plain dataclasses (the store maps them to and from rows)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+Direction = Literal["pi_to_pc", "pc_to_pi"]
+Mode = Literal["half", "full", "full_throttled"]
+DIRECTIONS: tuple[Direction, ...] = ("pi_to_pc", "pc_to_pi")
+MODES: tuple[Mode, ...] = ("half", "full", "full_throttled")
+
+
+@dataclass
+class DeviceRecord:
+    """A Pi, known by how it was reached (host, port, user)."""
+
+    host: str
+    port: int
+    user: str
+    first_seen: datetime
+    last_seen: datetime
+    name: str | None = None  # what the user calls it, or the board model
+    last_inventory_id: int | None = None
+    id: int | None = None
+
+
+@dataclass
+class Interval:
+    """One live reading of a test: seconds since its start, goodput, retransmits so far."""
+
+    t: float
+    mbps: float
+    retransmits: int | None = None
+
+
+@dataclass
+class TestRecord:
+    """One direction of one test (a full-duplex test gives two, one per direction)."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    direction: Direction
+    mode: Mode
+    mean_mbps: float | None = None
+    min_mbps: float | None = None
+    max_mbps: float | None = None
+    stdev_mbps: float | None = None
+    sender_mbps: float | None = None
+    receiver_mbps: float | None = None
+    retransmits: int | None = None
+    complete: bool = True
+    intervals: list[Interval] = field(default_factory=list)
+    pi_cpu: dict[str, Any] | None = None  # the Pi sampler's summary over the test
+    id: int | None = None
+
+
+@dataclass
+class RunRecord:
+    """One measurement run (a plan's tests, in order) on one device."""
+
+    device_id: int
+    started_at: datetime
+    plan_name: str
+    finished_at: datetime | None = None
+    plan: dict[str, Any] | None = None
+    nic: str | None = None
+    endpoint_kind: str | None = None  # "system" iperf3 or the "builtin" endpoint
+    iperf3_pi_version: str | None = None
+    iperf3_pc_version: str | None = None
+    tuning_state: dict[str, Any] | None = None  # the tweaks in force while measuring
+    inventory_id: int | None = None
+    complete: bool = False
+    note: str = ""
+    tests: list[TestRecord] = field(default_factory=list)
+    id: int | None = None
+
+
+@dataclass
+class TuningSessionRecord:
+    """A tuning session as the tuning package describes it (its details stay its own JSON)."""
+
+    device_id: int
+    started_at: datetime
+    state: str
+    data: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None

@@ -1,0 +1,132 @@
+"""Measuring against the lab: real iperf3 on the 'Pi', real shaping, the PC endpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.errors import UserError
+from sbctune.measure.plans import plan_named
+from sbctune.measure.runner import Event, LiveInterval, measure
+from sbctune.remote import KnownHosts, Secret, Session, Target
+
+pytestmark = [pytest.mark.lab]
+
+SHORT = plan_named("quick").with_overrides(duration=3, omit=1, streams=4)
+
+
+async def _session(lab: Any, tmp_path: Path) -> Session:
+    target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))
+    known = KnownHosts(read_from=[], write_to=tmp_path / "known_hosts")
+    return await Session.connect(target, known_hosts=known, accept_new_host_key=True)
+
+
+def _listening_on(addr: str) -> list[str]:
+    out = subprocess.run(["ss", "-Hltn"], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines() if f"{addr}:" in line]
+
+
+@pytest.mark.parametrize(
+    ("profile", "pi_to_pc", "pc_to_pi"), [("pi4-ax88179", 736, 949), ("pi1b-smsc95xx", 94, 94)]
+)
+async def test_quick_plan_reaches_the_profile_rates(
+    lab_factory: Any, tmp_path: Path, profile: str, pi_to_pc: float, pc_to_pi: float
+) -> None:
+    lab = lab_factory(profile=profile)
+    events: list[Event] = []
+    async with await _session(lab, tmp_path) as session:
+        run = await measure(session, SHORT, nic=lab.test_nic.name, on_event=events.append)
+    assert run.complete and run.route_warning is None
+    got = {t.direction: t.mean_mbps for t in run.tests}
+    assert got["pi_to_pc"] == pytest.approx(pi_to_pc, rel=0.05)
+    assert got["pc_to_pi"] == pytest.approx(pc_to_pi, rel=0.05)
+    live = [e for e in events if isinstance(e, LiveInterval)]
+    # One interval per second and direction, omitted ones included, arriving live.
+    assert len(live) >= 2 * (SHORT.tests[0].duration + SHORT.tests[0].omit)
+    assert not _listening_on(lab.test_nic.host_addr), "the endpoint must unbind after the test"
+
+
+async def test_builtin_endpoint_agrees_with_system_iperf3(lab_factory: Any, tmp_path: Path) -> None:
+    lab = lab_factory(profile="pi4-rtl8153")
+    async with await _session(lab, tmp_path) as session:
+        builtin = await measure(session, SHORT, nic="eth1", endpoint="builtin")
+        system = await measure(session, SHORT, nic="eth1", endpoint="iperf3")
+    for direction in ("pi_to_pc", "pc_to_pi"):
+        a = builtin.outcome(direction, "half")
+        b = system.outcome(direction, "half")
+        assert a and b and a.mean_mbps and b.mean_mbps
+        assert a.mean_mbps == pytest.approx(b.mean_mbps, rel=0.03)
+    assert system.iperf3_pc and "3." in system.iperf3_pc
+
+
+async def test_traffic_through_another_nic_is_refused_with_a_reason(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory(profile="pi4-ax88179")
+    async with await _session(lab, tmp_path) as session:
+        with pytest.raises(UserError) as refused:
+            await measure(session, SHORT, nic="eth0")
+    assert "leaves the Pi through eth1, not eth0" in refused.value.message
+
+
+async def test_cancel_mid_test_leaves_nothing_running(lab_factory: Any, tmp_path: Path) -> None:
+    lab = lab_factory(profile="pi4-ax88179")
+    long_plan = plan_named("quick").with_overrides(duration=30)
+    async with await _session(lab, tmp_path) as session:
+        task = asyncio.create_task(measure(session, long_plan, nic="eth1"))
+        await asyncio.sleep(3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0.5)
+        left = await session.run(["sh", "-c", "ps -eo args= | grep '^iperf3' || true"])
+    assert left.stdout.strip() == ""
+    assert not _listening_on(lab.test_nic.host_addr)
+
+
+def test_cli_json_shape(lab_factory: Any, tmp_path: Path) -> None:
+    lab = lab_factory(profile="pi4-ax88179")
+    env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sbctune",
+            "measure",
+            f"{lab.user}@{lab.host}",
+            "--json",
+            "--accept-new-host-key",
+            "--duration",
+            "2",
+            "--omit",
+            "0",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert {"host", "nic", "plan", "tests", "pi_cpu"} <= set(data)
+    for test in data["tests"]:
+        assert {
+            "direction",
+            "mode",
+            "mean_mbps",
+            "min_mbps",
+            "max_mbps",
+            "stdev_mbps",
+            "retransmits",
+            "complete",
+            "intervals",
+        } <= set(test)
+        assert test["intervals"] and {"t", "mbps"} <= set(test["intervals"][0])
+    assert "Pi → PC" in proc.stderr  # live progress went to stderr
