@@ -8,8 +8,18 @@ import json
 import sys
 
 from sbctune.cli.target_args import add_target_arguments, open_session
+from sbctune.history import History
+from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import DIRECTION_LABEL, plan_named, presets
-from sbctune.measure.runner import Event, LiveInterval, TestFinished, TestStarted, measure
+from sbctune.measure.runner import (
+    Event,
+    LiveInterval,
+    PiLoad,
+    TestFinished,
+    TestStarted,
+    measure,
+)
+from sbctune.measure.sampler import PiSample
 from sbctune.measure.table import text
 
 
@@ -50,14 +60,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
 
 
-def _progress(event: Event) -> None:
+class _Progress:
+    """Live lines: each second's throughput per direction, with the Pi's busiest core."""
+
+    def __init__(self) -> None:
+        self.last_load: PiSample | None = None
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, PiLoad):
+            self.last_load = event.sample
+            return
+        _print_event(event, self.last_load)
+
+
+def _busiest(sample: PiSample | None) -> str:
+    if sample is None or not sample.cpus:
+        return ""
+    core = max(sample.cpus, key=lambda c: c.busy)
+    return f"   Pi busiest: cpu{core.cpu} {core.busy:3.0f}% (irq+softirq {core.irq_softirq:.0f}%)"
+
+
+def _print_event(event: Event, load: PiSample | None) -> None:
     if isinstance(event, TestStarted):
         print(f"--> {event.spec.label}", file=sys.stderr, flush=True)
     elif isinstance(event, LiveInterval):
         i = event.interval
         note = " (omitted)" if i.omitted else ""
         print(
-            f"    {i.t:5.1f} s  {DIRECTION_LABEL[event.direction]}  {i.mbps:8.1f} Mbit/s{note}",
+            f"    {i.t:5.1f} s  {DIRECTION_LABEL[event.direction]}  {i.mbps:8.1f} Mbit/s{note}"
+            f"{_busiest(load)}",
             file=sys.stderr,
             flush=True,
         )
@@ -83,13 +114,17 @@ async def _measure(args: argparse.Namespace) -> int:
             nic=args.nic,
             endpoint=args.endpoint,
             iperf3_path=args.iperf3_path,
-            on_event=_progress,
+            on_event=_Progress(),
             allow_wrong_route=args.allow_other_route,
         )
+        user = session.username
+    with History.open() as history:
+        save_measurement(history, session.target, user, run, plan)
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(run.to_json(), indent=2))
     else:
         print(text(run))
+    print(f"Saved as run {run.run_id} in the history.", file=sys.stderr)
     return 0 if run.complete else 4

@@ -12,6 +12,7 @@ import contextlib
 import datetime as dt
 import json
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from sbctune.measure.outcome import DirectionOutcome, Interval, MeasureRun, summ
 from sbctune.measure.pc_endpoint import EndpointKind, PcEndpoint, make_endpoint
 from sbctune.measure.pi_client import ClientOptions, ClientResult, iperf3_version, run_client
 from sbctune.measure.plans import Plan, TestSpec
+from sbctune.measure.sampler import PiSample, PiSampler
 from sbctune.remote import Session, batch
 
 _IFACE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
@@ -49,7 +51,14 @@ class TestFinished:
     outcomes: tuple[DirectionOutcome, ...]
 
 
-Event = LiveInterval | TestStarted | TestFinished
+@dataclass(frozen=True)
+class PiLoad:
+    """One sample of the Pi's per-core load and NIC counters (at least once a second)."""
+
+    sample: PiSample
+
+
+Event = LiveInterval | TestStarted | TestFinished | PiLoad
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,10 @@ async def measure(
     iperf3_path: str | None = None,
     on_event: Callable[[Event], None] | None = None,
     allow_wrong_route: bool = False,
+    nic_irqs: tuple[int, ...] = (),
+    sample: bool = True,
 ) -> MeasureRun:
+    """Run every test of the plan; with `sample`, the Pi's per-core load is recorded too."""
     version = await iperf3_version(session)
     path = await find_path(session, nic)
     if path.warning and not allow_wrong_route:
@@ -160,13 +172,27 @@ async def measure(
         route_warning=path.warning,
     )
     emit = on_event or (lambda event: None)
-    for index, spec in enumerate(plan.tests):
-        emit(TestStarted(index, spec))
-        outcomes = await _run_test(
-            session, spec, index, path, endpoint, iperf3_path, version, emit, run
+    sampler = None
+    if sample and run.nic:
+        sampler = PiSampler(
+            session, run.nic, irqs=nic_irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s))
         )
-        run.tests.extend(outcomes)
-        emit(TestFinished(index, spec, tuple(outcomes)))
+        await sampler.start()
+    try:
+        for index, spec in enumerate(plan.tests):
+            emit(TestStarted(index, spec))
+            began = time.monotonic()
+            outcomes = await _run_test(
+                session, spec, index, path, endpoint, iperf3_path, version, emit, run
+            )
+            if sampler is not None:
+                window = sampler.summary(began + spec.omit, time.monotonic())
+                run.pi_cpu[str(index)] = window.to_json()
+            run.tests.extend(outcomes)
+            emit(TestFinished(index, spec, tuple(outcomes)))
+    finally:
+        if sampler is not None:
+            await asyncio.shield(sampler.stop())
     run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     run.complete = all(t.complete for t in run.tests)
     return run

@@ -240,8 +240,13 @@ class Session:
         raise SudoFailed(self._user, stderr.strip() or "sudo did not start the command")
 
     @property
+    def username(self) -> str:
+        """Who we are logged in as on the Pi."""
+        return str(self.target.user or self._conn.get_extra_info("username") or "?")
+
+    @property
     def _user(self) -> str:
-        return self.target.user or self._conn.get_extra_info("username") or "?"
+        return self.username
 
     # ------------------------------------------------------------------ run
     async def start(

@@ -1,0 +1,70 @@
+"""Keep a measurement in the history store, filed under its device."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sbctune.history import History
+from sbctune.history.records import Interval, RunRecord, TestRecord
+from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.plans import Plan
+from sbctune.remote import Target
+
+
+def _when(text: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(text) if text else None
+
+
+def save_measurement(
+    history: History,
+    target: Target,
+    user: str,
+    run: MeasureRun,
+    plan: Plan,
+    inventory_id: int | None = None,
+) -> int:
+    device = history.add_device(target.host, target.port, user)
+    assert device.id is not None
+    index_of_test = {}
+    position = 0
+    for index, spec in enumerate(plan.tests):
+        for _direction in spec.directions:
+            index_of_test[position] = str(index)
+            position += 1
+    record = RunRecord(
+        device_id=device.id,
+        started_at=_when(run.started) or dt.datetime.now(dt.timezone.utc),
+        finished_at=_when(run.finished),
+        plan_name=plan.name,
+        plan={
+            "title": plan.title,
+            "tests": [vars(t) | {"directions": list(t.directions)} for t in plan.tests],
+        },
+        nic=run.nic,
+        endpoint_kind=run.endpoint,
+        iperf3_pi_version=run.iperf3_pi,
+        iperf3_pc_version=run.iperf3_pc,
+        inventory_id=inventory_id,
+        complete=run.complete,
+        note=run.route_warning or "",
+        tests=[
+            TestRecord(
+                direction=t.direction,
+                mode=t.mode,
+                mean_mbps=t.mean_mbps,
+                min_mbps=t.min_mbps,
+                max_mbps=t.max_mbps,
+                stdev_mbps=t.stdev_mbps,
+                sender_mbps=t.sender_mbps,
+                receiver_mbps=t.receiver_mbps,
+                retransmits=t.retransmits,
+                complete=t.complete,
+                intervals=[Interval(i.t, i.mbps, i.retransmits) for i in t.intervals],
+                pi_cpu=run.pi_cpu.get(index_of_test.get(n, ""), None),
+            )
+            for n, t in enumerate(run.tests)
+        ],
+    )
+    run_id = history.save_run(record)
+    run.run_id = run_id
+    return run_id
