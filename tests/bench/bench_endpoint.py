@@ -7,8 +7,8 @@ Run on demand (not collected by pytest)::
 For each of -P 1/4/10 x forward/reverse/bidir it runs the system ``iperf3 -c`` against both
 servers back to back (C first, then built-in; with several rounds the order alternates) and
 prints the receiver-side Gbit/s of each and the ratio built-in / C, and the same for the
-servers' CPU efficiency (Gbit moved per CPU second of the server process). The built-in endpoint runs
-in its own process (``python -m sbctune serve``), as it would for a user.
+servers' CPU efficiency (Gbit moved per CPU second of the server process). The built-in
+endpoint runs in its own process (``python -m sbctune serve``), as it would for a user.
 """
 
 from __future__ import annotations
