@@ -1,10 +1,14 @@
-"""Data movement for one test: every data stream is served by one dedicated thread.
+"""Data movement for one test: all of its data streams are served by one dedicated thread.
 
 The event loop only runs the control protocol; the bytes move on a plain thread that waits on
 an ``epoll`` set (``selectors`` where epoll is missing) and calls ``recv_into`` into one reused
 1 MiB buffer, or ``send`` of a preallocated block, on non-blocking sockets. Each call releases
 the GIL for the copy, and the Python work per call is a few hundred nanoseconds against tens of
 microseconds of copying, so the thread keeps up with C iperf3 on loopback.
+
+Senders write up to ``MAX_BURST`` blocks of the client's ``-l`` size per wake-up, as the C
+server does; in a ``--bidir`` test receives are one block per wake-up too, so the two
+directions share the thread the way they share ``iperf3 -s``.
 
 Counters are plain per-stream integers that only this thread writes; the event loop reads them
 for live intervals (a read of a list item is atomic under the GIL).
