@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import ipaddress
 import json
 import re
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,6 +71,17 @@ class TestPath:
     warning: str | None
 
 
+def _local_address_towards(addr: str) -> str | None:
+    """This PC's address that the OS would use to reach `addr` (a UDP connect sends nothing)."""
+    family = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((addr, 9))
+            return str(probe.getsockname()[0])
+    except OSError:
+        return None
+
+
 async def find_path(session: Session, nic: str | None) -> TestPath:
     """Which addresses to use, and whether traffic to this PC leaves through the NIC under test."""
     pc = session.local_address
@@ -95,7 +108,7 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
         try:
             addrs = json.loads(results[1].text or "[]")
             inet = [
-                a["local"]
+                (a["local"], int(a.get("prefixlen", 32)))
                 for i in addrs
                 for a in i.get("addr_info", [])
                 if a.get("family") == "inet"
@@ -107,8 +120,13 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
                 f"{nic} on the Pi has no IPv4 address.",
                 "Bring the interface up and give it an address on this PC's network.",
             )
-        pi_addr = inet[0]
-        if route_dev and route_dev != nic:
+        pi_addr, prefix = inet[0]
+        # This PC may also sit on the NIC's own network (SSH over one NIC, tests over another).
+        subnet = ipaddress.ip_network(f"{pi_addr}/{prefix}", strict=False)
+        nearer = _local_address_towards(pi_addr)
+        if nearer and nearer != pc and ipaddress.ip_address(nearer) in subnet:
+            pc = nearer
+        if route_dev != nic or pc != session.local_address:
             check = await session.run_script(
                 [batch.command("ip", "-j", "route", "get", pc, "from", pi_addr)]
             )

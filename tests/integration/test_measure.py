@@ -70,10 +70,24 @@ async def test_traffic_through_another_nic_is_refused_with_a_reason(
     lab_factory: Any, tmp_path: Path
 ) -> None:
     lab = lab_factory(profile="pi4-ax88179")
+    # This PC is on eth1's network only: take its address off the lab's eth0 link.
+    eth0 = lab.nic("eth0")
+    subprocess.run(["ip", "addr", "flush", "dev", eth0.host_veth], check=True)
     async with await _session(lab, tmp_path) as session:
         with pytest.raises(UserError) as refused:
             await measure(session, SHORT, nic="eth0")
     assert "leaves the Pi through eth1, not eth0" in refused.value.message
+
+
+async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory(profile="pi4-ax88179")
+    async with await _session(lab, tmp_path) as session:  # SSH over eth1
+        run = await measure(session, SHORT, nic="eth0", sample=False)
+    # eth0 is shaped to gigabit line rate (941.5 Mbit/s goodput), eth1 to 736/949.
+    assert run.pc_address == lab.nic("eth0").host_addr and run.route_warning is None
+    assert run.outcome("pi_to_pc", "half").mean_mbps == pytest.approx(941.5, rel=0.05)
 
 
 async def test_cancel_mid_test_leaves_nothing_running(lab_factory: Any, tmp_path: Path) -> None:
