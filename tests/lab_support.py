@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ import pytest
 from sbctune import lab as lab_api
 from sbctune.errors import UserError
 from sbctune.lab.model import LabInfo
+from sbctune.remote import KnownHosts, Secret, Session, Target
 
 DEFAULT_PROFILE = "pi4-ax88179"
 NAME_PREFIX = "pytest-"
@@ -108,3 +110,10 @@ def lab(request: pytest.FixtureRequest, lab_factory: Callable[..., LabInfo]) -> 
     """A running lab (profile pi4-ax88179 unless parametrized indirectly with a profile)."""
     profile = getattr(request, "param", DEFAULT_PROFILE)
     return lab_factory(profile)
+
+
+async def connect_to_lab(lab: LabInfo, known_hosts_dir: Path) -> Session:
+    """A session to the lab as its user `pi`, trusting its fresh host key in a private file."""
+    target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))
+    known = KnownHosts(read_from=[], write_to=known_hosts_dir / "known_hosts")
+    return await Session.connect(target, known_hosts=known, accept_new_host_key=True)

@@ -134,17 +134,3 @@ def parse_error(line: str) -> str | None:
         if isinstance(event, dict) and event.get("event") == "error":
             return str(event.get("data", "error"))
     return None
-
-
-_VERSION = re.compile(r"iperf (\d+)\.(\d+)(?:\.(\d+))?")
-
-
-def parse_version(text: str) -> tuple[int, int, int] | None:
-    match = _VERSION.search(text)
-    if not match:
-        return None
-    return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
-
-
-def supports_json_stream(version: tuple[int, int, int] | None) -> bool:
-    return version is not None and version >= (3, 17, 0)

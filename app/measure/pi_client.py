@@ -12,13 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sbctune.errors import UserError
+from sbctune.inventory.parsers.iperf import parse_iperf3_version
 from sbctune.measure.iperf_output import (
     Record,
     parse_error,
     parse_json_stream_line,
     parse_text_line,
-    parse_version,
-    supports_json_stream,
 )
 from sbctune.remote import CommandFailed, Session
 
@@ -104,13 +103,15 @@ async def iperf3_version(session: Session) -> tuple[int, int, int]:
     result = await session.run(["iperf3", "--version"], timeout=20)
     if result.exit_code == 127:
         raise IperfMissing()
-    version = parse_version(result.stdout + result.stderr)
-    if version is None:
+    parsed, _warnings = parse_iperf3_version(result.stdout + result.stderr)
+    numbers = parsed.version_tuple
+    if not numbers:
         raise IperfFailed(
             "Could not tell which iperf3 the Pi has: " + (result.stdout or result.stderr)[:200],
             "Check that `iperf3 --version` works on the Pi.",
         )
-    return version
+    major, minor, patch = (*numbers, 0, 0)[:3]
+    return major, minor, patch
 
 
 async def run_client(
@@ -125,7 +126,7 @@ async def run_client(
     Cancelling the task kills the client on the Pi. A lost link keeps what arrived and marks
     the result incomplete.
     """
-    json_stream = supports_json_stream(version)
+    json_stream = version >= (3, 17, 0)  # --json-stream arrived in iperf3 3.17
     argv = client_argv(options, json_stream=json_stream)
     try:
         process = await session.start(argv)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sbctune.inventory.inspect import inspect_bundle, inspect_host, save_bundle
-from sbctune.remote import KnownHosts, Secret, Session, Target
+from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -44,16 +44,10 @@ EXPECTED = {
 }
 
 
-async def _session(lab: Any, tmp_path: Path) -> Session:
-    target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))
-    known = KnownHosts(read_from=[], write_to=tmp_path / "known_hosts")
-    return await Session.connect(target, known_hosts=known, accept_new_host_key=True)
-
-
 @pytest.mark.parametrize("profile", sorted(EXPECTED))
 async def test_nic_under_test_is_identified(lab_factory: Any, tmp_path: Path, profile: str) -> None:
     lab = lab_factory(profile=profile)
-    async with await _session(lab, tmp_path) as session:
+    async with await connect_to_lab(lab, tmp_path) as session:
         inventory, collection = await inspect_host(session)
     assert collection.round_trips == 2
     assert collection.used_sudo
@@ -69,7 +63,7 @@ async def test_nic_under_test_is_identified(lab_factory: Any, tmp_path: Path, pr
 
 async def test_cm4_i340_shows_four_unbound_controllers(lab_factory: Any, tmp_path: Path) -> None:
     lab = lab_factory(profile="cm4-i340-nodriver")
-    async with await _session(lab, tmp_path) as session:
+    async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
     unbound = [n for n in inventory.nics if n.bus == "pci" and n.driver is None]
     assert len(unbound) == 4 and all("82580" in (n.chip or "") for n in unbound)

@@ -15,17 +15,11 @@ import pytest
 from sbctune.errors import UserError
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import Event, LiveInterval, measure
-from sbctune.remote import KnownHosts, Secret, Session, Target
+from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
 
 SHORT = plan_named("quick").with_overrides(duration=3, omit=1, streams=4)
-
-
-async def _session(lab: Any, tmp_path: Path) -> Session:
-    target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))
-    known = KnownHosts(read_from=[], write_to=tmp_path / "known_hosts")
-    return await Session.connect(target, known_hosts=known, accept_new_host_key=True)
 
 
 def _listening_on(addr: str) -> list[str]:
@@ -41,7 +35,7 @@ async def test_quick_plan_reaches_the_profile_rates(
 ) -> None:
     lab = lab_factory(profile=profile)
     events: list[Event] = []
-    async with await _session(lab, tmp_path) as session:
+    async with await connect_to_lab(lab, tmp_path) as session:
         run = await measure(session, SHORT, nic=lab.test_nic.name, on_event=events.append)
     assert run.complete and run.route_warning is None
     got = {t.direction: t.mean_mbps for t in run.tests}
@@ -55,7 +49,7 @@ async def test_quick_plan_reaches_the_profile_rates(
 
 async def test_builtin_endpoint_agrees_with_system_iperf3(lab_factory: Any, tmp_path: Path) -> None:
     lab = lab_factory(profile="pi4-rtl8153")
-    async with await _session(lab, tmp_path) as session:
+    async with await connect_to_lab(lab, tmp_path) as session:
         builtin = await measure(session, SHORT, nic="eth1", endpoint="builtin")
         system = await measure(session, SHORT, nic="eth1", endpoint="iperf3")
     for direction in ("pi_to_pc", "pc_to_pi"):
@@ -73,7 +67,7 @@ async def test_traffic_through_another_nic_is_refused_with_a_reason(
     # This PC is on eth1's network only: take its address off the lab's eth0 link.
     eth0 = lab.nic("eth0")
     subprocess.run(["ip", "addr", "flush", "dev", eth0.host_veth], check=True)
-    async with await _session(lab, tmp_path) as session:
+    async with await connect_to_lab(lab, tmp_path) as session:
         with pytest.raises(UserError) as refused:
             await measure(session, SHORT, nic="eth0")
     assert "leaves the Pi through eth1, not eth0" in refused.value.message
@@ -83,7 +77,7 @@ async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
     lab_factory: Any, tmp_path: Path
 ) -> None:
     lab = lab_factory(profile="pi4-ax88179")
-    async with await _session(lab, tmp_path) as session:  # SSH over eth1
+    async with await connect_to_lab(lab, tmp_path) as session:  # SSH over eth1
         run = await measure(session, SHORT, nic="eth0", sample=False)
     # eth0 is shaped to gigabit line rate (941.5 Mbit/s goodput), eth1 to 736/949.
     assert run.pc_address == lab.nic("eth0").host_addr and run.route_warning is None
@@ -93,7 +87,7 @@ async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
 async def test_cancel_mid_test_leaves_nothing_running(lab_factory: Any, tmp_path: Path) -> None:
     lab = lab_factory(profile="pi4-ax88179")
     long_plan = plan_named("quick").with_overrides(duration=30)
-    async with await _session(lab, tmp_path) as session:
+    async with await connect_to_lab(lab, tmp_path) as session:
         task = asyncio.create_task(measure(session, long_plan, nic="eth1"))
         await asyncio.sleep(3)
         task.cancel()
