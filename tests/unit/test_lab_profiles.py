@@ -26,7 +26,8 @@ from sbctune.lab.shaping import shape_for
 
 SHIPPED = ["cm4-i340-nodriver", "cm4-rtl8125b-r8169", "pi1b-smsc95xx", "pi4-ax88179",
            "pi4-rtl8153"]
-SEEDS = Path("/work/shared/seeds")
+# shared/ sits beside the work tree (the clone), as in CI.
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 
 def test_all_five_profiles_ship_and_parse() -> None:
