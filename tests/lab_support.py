@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
+import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -117,3 +120,33 @@ async def connect_to_lab(lab: LabInfo, known_hosts_dir: Path) -> Session:
     target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))
     known = KnownHosts(read_from=[], write_to=known_hosts_dir / "known_hosts")
     return await Session.connect(target, known_hosts=known, accept_new_host_key=True)
+
+
+def free_port(addr: str) -> int:
+    with socket.socket() as sock:
+        sock.bind((addr, 0))
+        return int(sock.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    """Whether something on this machine listens on TCP `port` (read from /proc, no probe)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False
+
+
+def iperf3_server(addr: str) -> tuple[subprocess.Popen[bytes], int]:
+    """A one-test iperf3 server on this machine's end of a lab veth (lab addresses only)."""
+    port = free_port(addr)
+    proc = subprocess.Popen(
+        ["iperf3", "-s", "-1", "-B", addr, "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not listening(port):  # a probe connect would use
+        time.sleep(0.05)  # up the server's single test
+    return proc, port

@@ -23,6 +23,7 @@ from sbctune import lab as lab_api
 from sbctune.lab import LabError, LabInfo, load_profile
 from sbctune.lab.netns import host_links, list_netns
 from sbctune.lab.sshd import SUDOERS, user_exists
+from tests.lab_support import iperf3_server
 
 pytestmark = [pytest.mark.lab]
 
@@ -33,9 +34,15 @@ TOLERANCE = 0.05
 
 
 def _connect(info: LabInfo, password: str | None = None) -> Any:
-    return asyncssh.connect(info.host, port=info.port, username=info.user,
-                            password=password or info.password, known_hosts=None,
-                            client_keys=None, agent_path=None)
+    return asyncssh.connect(
+        info.host,
+        port=info.port,
+        username=info.user,
+        password=password or info.password,
+        known_hosts=None,
+        client_keys=None,
+        agent_path=None,
+    )
 
 
 async def _run(conn: Any, command: str, stdin: str | None = None) -> Any:
@@ -51,37 +58,13 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def _free_port(addr: str) -> int:
-    with socket.socket() as sock:
-        sock.bind((addr, 0))
-        return int(sock.getsockname()[1])
-
-
-def _listening(port: int) -> bool:
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                return True
-    return False
-
-
-def _iperf3_server(addr: str) -> tuple[subprocess.Popen[bytes], int]:
-    port = _free_port(addr)
-    proc = subprocess.Popen(["iperf3", "-s", "-B", addr, "-p", str(port), "-1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not _listening(port):  # a probe connect would
-        time.sleep(0.05)                                           # use up the -1 test
-    return proc, port
-
-
 async def _measure(conn: Any, nic_host: str, reverse: bool) -> float:
     """Goodput in Mbit/s of `iperf3 -c HOST -t 3 -P 4 [-R]` run on the Pi, as received."""
-    server, port = _iperf3_server(nic_host)
+    server, port = iperf3_server(nic_host)
     try:
-        result = await _run(conn, f"iperf3 -c {nic_host} -p {port} -t 3 -P 4 -J"
-                                  + (" -R" if reverse else ""))
+        result = await _run(
+            conn, f"iperf3 -c {nic_host} -p {port} -t 3 -P 4 -J" + (" -R" if reverse else "")
+        )
         assert result.exit_status == 0, result.stderr or result.stdout
         report = json.loads(result.stdout)
         return float(report["end"]["sum_received"]["bits_per_second"]) / 1e6
@@ -153,8 +136,11 @@ async def test_knobs_fail_and_succeed_like_the_kernel(lab: LabInfo) -> None:
         refused = await _run(conn, command, stdin)
         assert refused.exit_status != 0
         assert "write error: Invalid argument" in refused.stderr
-        command, stdin = _sudo(lab, "echo 2 >/proc/irq/38/smp_affinity && "
-                                    "cat /proc/irq/38/smp_affinity /proc/irq/38/smp_affinity_list")
+        command, stdin = _sudo(
+            lab,
+            "echo 2 >/proc/irq/38/smp_affinity && "
+            "cat /proc/irq/38/smp_affinity /proc/irq/38/smp_affinity_list",
+        )
         accepted = await _run(conn, command, stdin)
         assert (accepted.exit_status, accepted.stdout) == (0, "2\n1\n")
         assert (await _run(conn, "cat /proc/irq/46/smp_affinity")).stdout == "f\n"
@@ -165,8 +151,11 @@ async def test_knobs_fail_and_succeed_like_the_kernel(lab: LabInfo) -> None:
         command, stdin = _sudo(lab, f"echo turbo > {gov}")
         bad_governor = await _run(conn, command, stdin)
         assert "Invalid argument" in bad_governor.stderr
-        command, stdin = _sudo(lab, f"echo performance > {gov} && cat {gov} "
-                                    "/sys/devices/system/cpu/cpu3/cpufreq/scaling_cur_freq")
+        command, stdin = _sudo(
+            lab,
+            f"echo performance > {gov} && cat {gov} "
+            "/sys/devices/system/cpu/cpu3/cpufreq/scaling_cur_freq",
+        )
         assert (await _run(conn, command, stdin)).stdout == "performance\n1500000\n"
 
         rps = "/sys/class/net/eth1/queues/rx-0/rps_cpus"
@@ -195,7 +184,8 @@ async def test_iperf3_lands_on_the_profile_rates(
             got = await _measure(conn, info.test_nic.host_addr, reverse)
             direction = "PC->Pi" if reverse else "Pi->PC"
             assert abs(got - target) <= TOLERANCE * target, (
-                f"{profile} {direction}: {got:.0f} Mbit/s, profile says {target:.0f}")
+                f"{profile} {direction}: {got:.0f} Mbit/s, profile says {target:.0f}"
+            )
 
 
 def test_down_removes_everything_and_twice_is_fine(
@@ -212,8 +202,9 @@ def test_down_removes_everything_and_twice_is_fine(
 
 def test_up_after_a_crash_cleans_up_first(lab_factory: Callable[..., LabInfo]) -> None:
     crashed = lab_factory()
-    for pid in subprocess.run(["ip", "netns", "pids", crashed.netns], capture_output=True,
-                              text=True, check=True).stdout.split():
+    for pid in subprocess.run(
+        ["ip", "netns", "pids", crashed.netns], capture_output=True, text=True, check=True
+    ).stdout.split():
         os.kill(int(pid), signal.SIGKILL)
     deadline = time.monotonic() + 5
     while lab_api.status(crashed.name).state == "running" and time.monotonic() < deadline:
@@ -262,18 +253,24 @@ def test_cli_up_json_status_and_down(tmp_path: Path) -> None:
     name = unique_lab_name()
     sbctune = [sys.executable, "-m", "sbctune.cli.main"]
     try:
-        up = subprocess.run([*sbctune, "lab", "up", "--profile", "pi1b-smsc95xx", "--name", name,
-                             "--json"], capture_output=True, text=True, check=False)
+        up = subprocess.run(
+            [*sbctune, "lab", "up", "--profile", "pi1b-smsc95xx", "--name", name, "--json"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert up.returncode == 0, up.stderr
         data = json.loads(up.stdout)
         assert {"name", "host", "port", "user", "password", "nics"} <= set(data)
         assert data["nics"][0]["host_veth"] and data["nics"][0]["pi_addr"] == data["host"]
-        status = subprocess.run([*sbctune, "lab", "status", name], capture_output=True,
-                                text=True, check=False)
+        status = subprocess.run(
+            [*sbctune, "lab", "status", name], capture_output=True, text=True, check=False
+        )
         assert status.returncode == 0 and "running" in status.stdout
     finally:
-        down = subprocess.run([*sbctune, "lab", "down", name], capture_output=True, text=True,
-                              check=False)
+        down = subprocess.run(
+            [*sbctune, "lab", "down", name], capture_output=True, text=True, check=False
+        )
     assert down.returncode == 0 and f"removed lab {name}" in down.stdout
     assert f"sbctune-{name}" not in list_netns()
 

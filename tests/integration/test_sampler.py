@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import socket
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ from typing import Any
 import pytest
 
 from sbctune.measure.sampler import PiSample, PiSampler, SamplerSummary
-from sbctune.remote import KnownHosts, Secret, Session, Target
+from tests.lab_support import connect_to_lab, iperf3_server
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
@@ -27,41 +25,6 @@ IPERF = ["iperf3", "-t", "2", "-c"]  # the Pi sends for 2 s
 CPU_LOAD = (
     'i=0; while [ $i -lt "$1" ]; do timeout 2 gzip </dev/zero >/dev/null & i=$((i+1)); done; wait'
 )
-
-
-def _free_port(addr: str) -> int:
-    with socket.socket() as sock:
-        sock.bind((addr, 0))
-        return int(sock.getsockname()[1])
-
-
-def _listening(port: int) -> bool:
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                return True
-    return False
-
-
-def _iperf3_server(addr: str) -> tuple[subprocess.Popen[bytes], int]:
-    """A one-test iperf3 server on this machine's end of the lab's veth (lab addresses only)."""
-    port = _free_port(addr)
-    proc = subprocess.Popen(
-        ["iperf3", "-s", "-1", "-B", addr, "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not _listening(port):  # a probe connect would use
-        time.sleep(0.05)  # up the server's single test
-    return proc, port
-
-
-async def _connect(lab: Any, tmp_path: Path) -> Session:
-    target = Target(lab.host, lab.port, lab.user, password=Secret(lab.password))
-    known = KnownHosts(read_from=[], write_to=tmp_path / "known_hosts")
-    return await Session.connect(target, known_hosts=known, accept_new_host_key=True)
 
 
 def _sum(summary: SamplerSummary, name: str) -> float:
@@ -73,14 +36,14 @@ async def test_sampler_sees_load_and_traffic_and_leaves_nothing_behind(
     lab: Any, tmp_path: Path
 ) -> None:
     nic = lab.test_nic
-    server, port = _iperf3_server(nic.host_addr)
+    server, port = iperf3_server(nic.host_addr)
     arrivals: list[float] = []
 
     def on_sample(sample: PiSample) -> None:
         arrivals.append(time.monotonic())
 
     try:
-        async with await _connect(lab, tmp_path) as session:
+        async with await connect_to_lab(lab, tmp_path) as session:
             sampler = PiSampler(session, nic.name, irqs=[46], interval=0.5, on_sample=on_sample)
             began = time.monotonic()
             async with sampler:
