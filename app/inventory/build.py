@@ -37,7 +37,6 @@ _WIRELESS_DRIVERS = {
 }
 _USB_PATH = re.compile(r"/(\d+-[\d.]+)(?::\d+\.\d+)?(?:/|$)")
 _PCI_ADDR = re.compile(r"([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])")
-_USB_BUS_INFO = re.compile(r"^(?:usb-[^-]+-)?.*?(\d+)$")
 
 
 def _board(parsed: Parsed, catalog: Catalog) -> Board:
@@ -77,9 +76,9 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
             soft_temp_limit_occurred=bool(t.soft_temp_limit_occurred),
         )
     if parsed.temperature is not None:
-        board.temperature_c = getattr(parsed.temperature, "celsius", None)
+        board.temperature_c = parsed.temperature.celsius
     if parsed.clock is not None:
-        board.arm_clock_hz = getattr(parsed.clock, "hz", None)
+        board.arm_clock_hz = parsed.clock.hz
     governors = {
         path: value.strip()
         for path, value in parsed.sysfs.items()

@@ -109,10 +109,6 @@ class Collection:
     round_trips: int = 0
     warnings: list[str] = field(default_factory=list)
 
-    @property
-    def interfaces(self) -> list[str]:
-        return sorted(self.links)
-
 
 def _cmd(line: str) -> batch.Step:
     return batch.Step(tuple(line.split(" ")), key=line, timeout=20)

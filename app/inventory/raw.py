@@ -86,7 +86,6 @@ class Parsed:
     usb_tree: UsbTree | None = None
     lsusb: LsusbResult | None = None
     pci: list[PciDevice] = field(default_factory=list)
-    pci_seen: bool = False
     pci_drivers_shown: bool = False  # an lspci with -k or -v: a missing driver line means none
     netifs: NetInterfaces = field(default_factory=NetInterfaces)
     ethtool: dict[str, EthtoolSettings] = field(default_factory=dict)
@@ -103,7 +102,6 @@ class Parsed:
     uname: Uname | None = None
     model: str | None = None
     throttled: Throttled | None = None
-    throttled_text: str = ""
     temperature: Temperature | None = None
     clock: Clock | None = None
     sysfs: dict[str, str] = field(default_factory=dict)  # every /sys and /proc/sys file
@@ -124,7 +122,6 @@ def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text:
     elif key == "lsusb" and isinstance(result, LsusbResult):
         parsed.lsusb = result
     elif key == "lspci" and isinstance(result, LspciResult):
-        parsed.pci_seen = True
         for device in result.devices:
             same = next((d for d in parsed.pci if d.address and d.address == device.address), None)
             if same is None:
@@ -166,7 +163,6 @@ def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text:
         parsed.model = parsed.model or result.model
     elif key == "vcgencmd get_throttled" and isinstance(result, Throttled):
         parsed.throttled = result
-        parsed.throttled_text = text.strip()
     elif key == "vcgencmd measure_temp" and isinstance(result, Temperature):
         parsed.temperature = result
     elif key == "vcgencmd measure_clock" and isinstance(result, Clock):

@@ -32,6 +32,7 @@ class DirectionOutcome:
     complete: bool = False
     intervals: list[Interval] = field(default_factory=list)
     error: str | None = None
+    test_index: int = 0  # which test of the plan (keys MeasureRun.pi_cpu)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -81,14 +82,6 @@ def summarize(
         retrans = [i.retransmits for i in intervals if i.retransmits is not None and not i.omitted]
         outcome.retransmits = sum(retrans) if retrans else None
     return outcome
-
-
-@dataclass
-class CpuSummary:
-    """Per-core load on the Pi over the measured time (percent of each core)."""
-
-    cores: list[dict[str, float]] = field(default_factory=list)
-    busiest_core: int | None = None
 
 
 @dataclass

@@ -25,12 +25,6 @@ def save_measurement(
 ) -> int:
     device = history.add_device(target.host, target.port, user)
     assert device.id is not None
-    index_of_test = {}
-    position = 0
-    for index, spec in enumerate(plan.tests):
-        for _direction in spec.directions:
-            index_of_test[position] = str(index)
-            position += 1
     record = RunRecord(
         device_id=device.id,
         started_at=_when(run.started) or dt.datetime.now(dt.timezone.utc),
@@ -60,9 +54,9 @@ def save_measurement(
                 retransmits=t.retransmits,
                 complete=t.complete,
                 intervals=[Interval(i.t, i.mbps, i.retransmits) for i in t.intervals],
-                pi_cpu=run.pi_cpu.get(index_of_test.get(n, ""), None),
+                pi_cpu=run.pi_cpu.get(str(t.test_index)),
             )
-            for n, t in enumerate(run.tests)
+            for t in run.tests
         ],
     )
     run_id = history.save_run(record)

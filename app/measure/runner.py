@@ -206,6 +206,8 @@ async def measure(
             if sampler is not None:
                 window = sampler.summary(began + spec.omit, time.monotonic())
                 run.pi_cpu[str(index)] = window.to_json()
+            for outcome in outcomes:
+                outcome.test_index = index
             run.tests.extend(outcomes)
             emit(TestFinished(index, spec, tuple(outcomes)))
     finally:

@@ -99,6 +99,19 @@ def test_cli_inspect_and_collect(lab_factory: Any, tmp_path: Path) -> None:
         [*cli, "inspect", str(out)], env=env, capture_output=True, text=True, timeout=60
     )
     assert "ASIX AX88179" in manifest.stdout
+    connected = subprocess.run(
+        [*cli, "connect", target, "--json"], env=env, capture_output=True, text=True, timeout=60
+    )
+    facts = json.loads(connected.stdout)
+    assert (facts["user"], facts["sudo"], facts["sudo_ok"]) == ("pi", "password", True)
+    wrong_sudo = subprocess.run(
+        [*cli, "connect", target, "--json"],
+        env=dict(env, SBCTUNE_SUDO_PASSWORD="wrong"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(wrong_sudo.stdout)["sudo_ok"] is False
     # A wrong password is a clear message, not a traceback.
     env["SBCTUNE_PASSWORD"] = "wrong"
     refused = subprocess.run(
