@@ -14,6 +14,8 @@ DEBIAN_PACKAGES=(
   iperf3 openssh-server openssh-client sudo iproute2 util-linux procps
   fuse3 libfuse2
   libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
+  # the HTML report is checked in a real browser
+  chromium fonts-dejavu-core
 )
 
 install_debian_packages() {

@@ -1,0 +1,1 @@
+"""Comparisons of two or more measurement runs, with run-to-run noise."""

@@ -1,0 +1,1 @@
+"""Exports of runs and reports: CSV, JSON, Markdown, HTML, PNG charts, bundles, Ansible."""

@@ -1,0 +1,1 @@
+"""The one-click flow: baseline, tune under the guard, measure again, results."""
