@@ -13,6 +13,7 @@ from sbctune.lab.errors import LabError, ProfileError
 from sbctune.lab.manager import down, down_all, list_labs, status, up
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, find_profile, load_profile, shipped_profiles
+from sbctune.lab.sysctls import lab_private_sysctls
 
 __all__ = [
     "LabError",
@@ -24,6 +25,7 @@ __all__ = [
     "down",
     "down_all",
     "find_profile",
+    "lab_private_sysctls",
     "list_labs",
     "load_profile",
     "shipped_profiles",

@@ -11,7 +11,12 @@ Trees (bind-mounted inside the lab's mount namespace by ``nsinit``):
 - ``net/IFACE/QUEUE/{rps_cpus,xps_cpus}`` -> over the veth's real queue files: masks are
   checked against the profile's CPU count and the bits this host has are written through to
   the real file, so RPS/XPS act for real; ``xps_enoent`` interfaces answer ENOENT like a
-  single-queue driver.
+  single-queue driver;
+- ``sysctl/net/core/NAME`` ... -> lab-private copies of the sysctls a network namespace does
+  not make private (see ``sysctls``), bind-mounted over /proc/sys/net/... by ``nsinit``.
+
+After every accepted write the knob state goes to ``knob_state`` (a JSON file in the lab's
+state dir) for the lab's shaper (tweak effects).
 
 Run as ``python -m sbctune.lab.knobs_fs CONFIG.json MOUNTPOINT`` (root; mounted allow_other so
 the ``pi`` user can read, with kernel permission checks so only root can write).
@@ -239,6 +244,8 @@ class Node:
 class Tree:
     def __init__(self) -> None:
         self.root = Node("dir", 0o755)
+        self.on_change: Callable[[], None] | None = None
+        """Called after every successful write (the knob state file for the lab's shaper)."""
 
     def _dir(self, parts: Iterable[str]) -> Node:
         node = self.root
@@ -271,6 +278,30 @@ class Tree:
 
 def _const(text: str) -> ReadFn:
     return lambda: text
+
+
+def knob_state(freq: CpuFreq, queues: list[tuple[str, QueueMap]]) -> dict[str, Any]:
+    """What the lab's shaper needs to decide on tweak effects (see effects.condition_holds)."""
+    # Under load a dynamic governor runs at the top of its range; powersave at the bottom.
+    if freq.governor == "powersave":
+        load = freq.scaling_min
+    elif freq.governor == "userspace":
+        load = freq.cur()
+    else:
+        load = freq.scaling_max
+    state: dict[str, Any] = {
+        "governor": freq.governor,
+        "scaling_max_khz": freq.scaling_max,
+        "load_khz": load,
+        "rps": {},
+        "xps": {},
+    }
+    for path, qmap in queues:
+        _, iface, _queue, knob = path.split("/")
+        kind = "rps" if knob == "rps_cpus" else "xps"
+        if not qmap.enoent:
+            state[kind].setdefault(iface, []).append(qmap.mask)
+    return state
 
 
 def build_tree(config: dict[str, Any]) -> Tree:
@@ -346,6 +377,7 @@ def build_tree(config: dict[str, Any]) -> Tree:
         tree.add_file(f"{base}/node", _const("0\n"))
 
     host_cpus = int(config.get("host_cpus", cpus))
+    queues: list[tuple[str, QueueMap]] = []
     for queue in config.get("queues", []):
         real = queue.get("real")
         fd: int | None = None
@@ -356,6 +388,26 @@ def build_tree(config: dict[str, Any]) -> Tree:
                 log.warning("cannot open %s: %s; %s is modelled only", real, exc, queue["path"])
         qmap = QueueMap(cpus, host_cpus, fd, bool(queue.get("enoent", False)))
         tree.add_file(queue["path"], qmap.read, qmap.write)
+        queues.append((queue["path"], qmap))
+
+    from sbctune.lab.sysctls import private_sysctl
+
+    for name, model in config.get("sysctls", {}).items():
+        knob = private_sysctl(name, model)
+        tree.add_file("sysctl/" + name.replace(".", "/"), knob.read, knob.write)
+
+    state_path = config.get("knob_state")
+    if state_path:
+
+        def save_state() -> None:
+            tmp = state_path + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump(knob_state(freq, queues), fh)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, state_path)
+
+        tree.on_change = save_state
+        save_state()
     return tree
 
 
@@ -452,6 +504,11 @@ def make_operations(tree: Tree) -> Any:
             except OSError as exc:
                 log.info("write %r to %s refused: %s", data, path, exc)
                 raise oserr(exc) from None
+            if tree.on_change is not None:
+                try:
+                    tree.on_change()
+                except OSError as exc:  # the shaper misses one update; the knob itself is set
+                    log.warning("cannot save the knob state: %s", exc)
             return len(data)
 
         def truncate(self, path: str, length: int, fh: int | None = None) -> int:

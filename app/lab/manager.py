@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import netns, overlay, shaping, sshd
+from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd, sysctls
 from sbctune.lab.errors import LabError
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, load_profile
@@ -133,7 +133,42 @@ def _nsinit_config(
         "sshd": tool("sshd"),
         "sshd_config": str(config),
         "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
+        "sysctls": sysctls.models(),
+        "overlays": _private_dirs(profile, directory),
     }
+
+
+BOOT_FILES = ("config.txt", "cmdline.txt")
+
+
+def _boot_source(profile: LabProfile, name: str) -> Path:
+    """The profile's own boot/NAME if it ships one, else the shared Raspberry Pi OS file."""
+    own = profile.path / "boot" / name
+    if own.is_file():
+        return own
+    from sbctune.resources import resource_root
+
+    return Path(str(resource_root())) / "lab" / "boot" / name
+
+
+def _private_dirs(profile: LabProfile, directory: Path) -> list[dict[str, str]]:
+    """Overlay dirs for the lab's /etc and /boot (config.txt + cmdline.txt in /boot/firmware)."""
+    entries = []
+    for target in ("/etc", "/boot"):
+        base = directory / "overlay" / target.strip("/")
+        upper, work = base / "upper", base / "work"
+        for folder in (upper, work):
+            folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+        entries.append({"target": target, "upper": str(upper), "work": str(work)})
+    firmware = directory / "overlay" / "boot" / "upper" / "firmware"
+    firmware.mkdir(mode=0o755, exist_ok=True)
+    for name in BOOT_FILES:
+        shutil.copyfile(_boot_source(profile, name), firmware / name)
+        os.chmod(firmware / name, 0o644)  # pi-gen: install -m 644; root writes, pi reads
+        link = firmware.parent / name
+        if not link.is_symlink():
+            link.symlink_to(f"firmware/{name}")  # as pi-gen's stage1/00-boot-files/00-run.sh
+    return entries
 
 
 def _knobs_config(profile: LabProfile) -> dict[str, Any]:
@@ -179,9 +214,35 @@ def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
+def _spawn_shaper(name: str, prof: LabProfile, nics: list[NicInfo], directory: Path) -> int:
+    """Start the live shaper (tweak effects, full duplex) on the host; returns its pid."""
+    write_json(
+        directory / controller.CONFIG,
+        {
+            "profile": str(prof.path),
+            "nics": [{"name": n.name, "host_veth": n.host_veth, "ifb": n.ifb} for n in nics],
+        },
+        mode=0o644,
+    )
+    log = open(directory / "shaper.log", "ab")  # noqa: SIM115 - handed to the child
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sbctune.lab.controller", str(directory)],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            cwd="/",
+        )
+    finally:
+        log.close()
+    _children[name + "/shaper"] = proc
+    return proc.pid
+
+
 def _log_tail(directory: Path) -> str:
     lines: list[str] = []
-    for log in ("nsinit.log", "knobs.log", "sshd.log"):
+    for log in ("nsinit.log", "knobs.log", "sshd.log", "shaper.log"):
         with contextlib.suppress(OSError):
             text = (directory / log).read_text(errors="replace").strip().splitlines()
             lines += [f"{log}: {line}" for line in text[-3:]]
@@ -268,6 +329,7 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
             shadow = sshd.write_shadow(directory, password)
             plan = overlay.build(prof.bundle, directory)
             plan.file_binds += overlay.link_files(prof.interfaces, directory)
+            ethtool_state.install(prof, directory, Path(plan.bin_dir))
             key = sshd.host_key(directory, name)
             config = sshd.write_config(directory, key, [n.pi_addr for n in nics], SSH_PORT)
             write_json(directory / "knobs.json", _knobs_config(prof))
@@ -276,11 +338,12 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
             )
             proc = _spawn(name, ns, directory)
             _wait_ready(info, proc, directory)
+            shaper = _spawn_shaper(name, prof, nics, directory)
         except BaseException:
             with contextlib.suppress(Exception):
                 _teardown(name)
             raise
-        pids = {"sshd": proc.pid}
+        pids = {"sshd": proc.pid, "shaper": shaper}
         knobs_pid = _read_pid(directory / "knobs.pid")
         if knobs_pid:
             pids["knobs"] = knobs_pid
@@ -304,11 +367,18 @@ def _teardown(name: str) -> bool:
     state = read_state(name) or {}
     ns = str(state.get("netns") or netns_name(name))
     found = bool(directory.exists() or netns.netns_exists(ns))
+    pids = state.get("pids") or {}
+    shaper = pids.get("shaper") if isinstance(pids, dict) else None
+    if isinstance(shaper, int) and _alive(shaper, "sbctune.lab.controller"):
+        _kill_all([shaper])  # first: it re-rates the links this teardown deletes
+    shaper_proc = _children.pop(name + "/shaper", None)
+    if shaper_proc is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            shaper_proc.wait(timeout=5)
 
     if netns.netns_exists(ns):
         _kill_all(netns.pids(ns))
         netns.delete(ns)
-    pids = state.get("pids") or {}
     for key in ("sshd", "knobs"):  # normally gone with the namespace; a half-started lab
         pid = pids.get(key) if isinstance(pids, dict) else None
         if isinstance(pid, int) and _alive(pid, str(directory)):
@@ -400,6 +470,8 @@ def status_unlocked(name: str) -> LabStatus:
         problems.append("sshd is not running")
     if not _alive(info.pids.get("knobs"), "knobs_fs"):
         problems.append("the knobs file system is not running")
+    if "shaper" in info.pids and not _alive(info.pids.get("shaper"), "sbctune.lab.controller"):
+        problems.append("the lab's shaper (tweak effects, full duplex) is not running")
     if not problems and not _port_open(info.host, info.port):
         problems.append(f"sshd does not answer on {info.host}:{info.port}")
     return LabStatus(name, "broken" if problems else "running", info, tuple(problems))

@@ -60,10 +60,22 @@ def queue_knobs(config: dict[str, Any]) -> list[dict[str, Any]]:
     return queues
 
 
+def private_sysctls(lab_dir: Path, config: dict[str, Any]) -> dict[str, Any]:
+    """Models of the sysctls this namespace does not make private; recorded in the state dir."""
+    from sbctune.lab import sysctls
+
+    candidates: dict[str, Any] = config.get("sysctls", {})
+    private = sysctls.probe(sorted(candidates))
+    sysctls.write_marker(lab_dir, private, [n for n in candidates if n not in private])
+    return {name: candidates[name] for name in private}
+
+
 def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
     knobs_config = json.loads((lab_dir / "knobs.json").read_text(encoding="utf-8"))
     knobs_config["host_cpus"] = _host_cpus()
     knobs_config["queues"] = config["queues"] = queue_knobs(config)
+    knobs_config["sysctls"] = config["private_sysctls"] = private_sysctls(lab_dir, config)
+    knobs_config["knob_state"] = str(lab_dir / "knobs_state.json")
     (lab_dir / "knobs.json").write_text(json.dumps(knobs_config, indent=2), encoding="utf-8")
     mountpoint = lab_dir / "knobs"
     mountpoint.mkdir(mode=0o755, exist_ok=True)
@@ -91,12 +103,57 @@ def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
         time.sleep(0.05)
 
 
+def mount_sysctls(lab_dir: Path, private: dict[str, Any]) -> None:
+    """Private sysctl files over /proc/sys in this mount namespace.
+
+    A sysctl that is read-only here can take a bind mount directly; one that is missing cannot
+    (procfs makes no new files), so its directory becomes a tmpfs holding the namespace's real
+    entries (bind-mounted back from a saved view of the directory) plus the private ones.
+    """
+    knobs = lab_dir / "knobs" / "sysctl"
+    folders: dict[str, list[str]] = {}
+    for name in private:
+        *parts, leaf = name.split(".")
+        folders.setdefault("/".join(parts), []).append(leaf)
+    for folder, leaves in sorted(folders.items()):
+        target = Path("/proc/sys") / folder
+        saved = lab_dir / "sysctl-real" / folder.replace("/", ".")
+        saved.mkdir(parents=True, exist_ok=True)
+        _bind(str(target), str(saved))
+        _mount("-t", "tmpfs", "-o", "mode=0555,size=64k", "sbctune-lab-sysctl", str(target))
+        for entry in sorted(os.listdir(saved)):
+            if entry in leaves:
+                continue
+            real = saved / entry
+            if real.is_dir():
+                (target / entry).mkdir()
+            else:
+                (target / entry).touch()
+            _bind(str(real), str(target / entry))
+        for leaf in leaves:
+            (target / leaf).touch()
+            _bind(str(knobs / folder / leaf), str(target / leaf))
+
+
+def mount_overlays(config: dict[str, Any]) -> None:
+    """Lab-private /etc and /boot: writes land in the lab's upper dirs, never on the host."""
+    for overlay in config.get("overlays", []):
+        target = overlay["target"]
+        if not os.path.isdir(target):
+            _log(f"not private: {target} (no such folder here to lay an overlay on)")
+            continue
+        options = f"lowerdir={target},upperdir={overlay['upper']},workdir={overlay['work']}"
+        _mount("-t", "overlay", "sbctune-lab-" + target.strip("/"), "-o", options, target)
+
+
 def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
     knobs = lab_dir / "knobs"
     _bind(str(knobs / "cpu"), "/sys/devices/system/cpu")
     _bind(str(knobs / "irq"), "/proc/irq")
     for queue in config.get("queues", []):
         _bind(str(knobs / queue["path"]), queue["real"])
+    mount_sysctls(lab_dir, config.get("private_sysctls", {}))
+    mount_overlays(config)
 
     bin_dir = config["bin_dir"]
     for target in ("/usr/local/bin", "/usr/local/sbin"):

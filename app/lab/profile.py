@@ -18,20 +18,27 @@
     test = true                  # the NIC under test (exactly one; default the first)
     mac = "00:0e:c6:ca:39:ad"    # optional
     xps_enoent = true            # optional: xps_cpus answers ENOENT (single-queue driver)
+    driver = "ax88179_178a"      # optional: the stateful ethtool's driver model
+                                 # (resources/lab/ethtool/drivers/<driver>.toml)
     [interface.link]
     pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
     pc_to_pi_mbps = 949
-    full_duplex_pi_to_pc_mbps = 163   # optional, stored for later use
+    full_duplex_pi_to_pc_mbps = 163   # optional: the rates while both directions carry traffic
     full_duplex_pc_to_pi_mbps = 902
     link_speed_mbps = 1000       # optional: used when a direction has no measured figure
     delay_ms = 0                 # optional, needs sch_netem
     loss_pct = 0
 
-    [[tweak_effects]]            # optional; parsed and stored, not applied yet
+    [[tweak_effects]]            # optional; applied live by the lab's shaper (see effects.py)
     interface = "eth1"
-    when = { cpu_max_khz = 2000000 }
-    pi_to_pc_mbps = 834
+    when = { governor = "performance", rps = true }   # every condition must hold
+    pi_to_pc_mbps = 834          # any of the four link rates
     source = "..."
+
+``when`` keys: ``governor`` (name), ``rps`` / ``xps`` (true: every rx/tx queue of the
+interface has a non-zero mask; false: none has), ``cpu_max_khz`` (scaling_max_freq at least
+this), ``cpu_khz`` (the clock under load at least this), ``driver`` (never true in the lab: it
+cannot swap drivers; kept for documentation).
 """
 
 from __future__ import annotations
@@ -99,6 +106,7 @@ class InterfaceSpec:
     mac: str | None = None
     xps_enoent: bool = False
     description: str = ""
+    driver: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,7 +120,7 @@ class CpuModel:
 
 @dataclass(frozen=True)
 class TweakEffect:
-    """A modelled effect of a tweak on the link (stored for a later issue, not applied)."""
+    """A modelled effect of tweaks on the link: while ``when`` holds, these rates apply."""
 
     when: dict[str, Any]
     interface: str | None
@@ -241,7 +249,9 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         here = f"{where}: interface #{index + 1}"
         if not isinstance(item, dict):
             raise ProfileError(f"{here} must be a table")
-        _check_keys(item, {"name", "test", "link", "mac", "xps_enoent", "description"}, here)
+        _check_keys(
+            item, {"name", "test", "link", "mac", "xps_enoent", "description", "driver"}, here
+        )
         name = item.get("name")
         if not isinstance(name, str) or not _IFNAME.match(name):
             raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
@@ -264,6 +274,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
                 mac=mac,
                 xps_enoent=bool(item.get("xps_enoent", False)),
                 description=str(item.get("description", "")),
+                driver=_driver(item.get("driver", ""), here),
             )
         )
     names = [s.name for s in specs]
@@ -275,9 +286,28 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
     if not tests:
         first = specs[0]
         specs[0] = InterfaceSpec(
-            first.name, True, first.link, first.mac, first.xps_enoent, first.description
+            first.name,
+            True,
+            first.link,
+            first.mac,
+            first.xps_enoent,
+            first.description,
+            first.driver,
         )
     return tuple(specs)
+
+
+def _driver(value: Any, where: str) -> str:
+    if value == "":
+        return ""
+    from sbctune.lab.ethtool_state import known_drivers
+
+    if not isinstance(value, str) or value not in known_drivers():
+        raise ProfileError(
+            f"{where}: driver {value!r} has no ethtool model",
+            "known drivers: " + ", ".join(known_drivers()),
+        )
+    return value
 
 
 def interrupts_layout(text: str | None) -> tuple[int | None, tuple[int, ...]]:
@@ -328,6 +358,35 @@ def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -
     return CpuModel(count, tuple(governors), governor, min_khz, max_khz)
 
 
+EFFECT_RATES = (
+    "pi_to_pc_mbps",
+    "pc_to_pi_mbps",
+    "full_duplex_pi_to_pc_mbps",
+    "full_duplex_pc_to_pi_mbps",
+)
+# `when` key -> the type its value must have.
+WHEN_KEYS: dict[str, type] = {
+    "governor": str,
+    "rps": bool,
+    "xps": bool,
+    "cpu_max_khz": int,
+    "cpu_khz": int,
+    "driver": str,
+}
+
+
+def _check_when(when: Mapping[str, Any], where: str) -> None:
+    for key, value in when.items():
+        kind = WHEN_KEYS.get(key)
+        if kind is None:
+            raise ProfileError(
+                f"{where}: unknown condition {key!r} in `when`",
+                "conditions: " + ", ".join(WHEN_KEYS),
+            )
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ProfileError(f"{where}: `when` {key} must be a {kind.__name__}")
+
+
 def _parse_tweak_effects(data: Mapping[str, Any], where: str) -> tuple[TweakEffect, ...]:
     items = data.get("tweak_effects", [])
     if not isinstance(items, list):
@@ -340,16 +399,23 @@ def _parse_tweak_effects(data: Mapping[str, Any], where: str) -> tuple[TweakEffe
         when = item.get("when", {})
         if not isinstance(when, dict) or not when:
             raise ProfileError(f"{here}: `when` must be a non-empty table of conditions")
+        _check_when(when, here)
         numbers = {}
         for key, value in item.items():
             if key in ("when", "interface", "source"):
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ProfileError(f"{here}: {key} must be a number")
+            if key not in EFFECT_RATES:
+                raise ProfileError(
+                    f"{here}: unknown key {key}", "rates: " + ", ".join(EFFECT_RATES)
+                )
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ProfileError(f"{here}: {key} must be a positive number")
             numbers[key] = float(value)
         interface = item.get("interface")
         if interface is not None and not isinstance(interface, str):
             raise ProfileError(f"{here}: interface must be a name")
+        if not numbers:
+            raise ProfileError(f"{here}: give at least one rate (e.g. pi_to_pc_mbps)")
         effects.append(TweakEffect(dict(when), interface, numbers, str(item.get("source", ""))))
     return tuple(effects)
 
@@ -380,14 +446,23 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         raise ProfileError(
             f"{where}: irq_refuse lists IRQ(s) {strays} that the captured /proc/interrupts lacks"
         )
+    interfaces = _parse_interfaces(data, where)
+    effects = _parse_tweak_effects(data, where)
+    names = {spec.name for spec in interfaces}
+    for effect in effects:
+        if effect.interface is not None and effect.interface not in names:
+            raise ProfileError(
+                f"{where}: a tweak effect names interface {effect.interface!r}, which the"
+                f" profile lacks (it has {', '.join(sorted(names))})"
+            )
     return LabProfile(
         name=path.name,
         path=path,
         description=str(lab.get("description", "")),
         bundle=bundle,
-        interfaces=_parse_interfaces(data, where),
+        interfaces=interfaces,
         cpu=_parse_cpu(data, captured_cpus, where),
         irqs=irqs,
         irq_refuse=tuple(refuse),
-        tweak_effects=_parse_tweak_effects(data, where),
+        tweak_effects=effects,
     )

@@ -38,38 +38,78 @@ def shape_for(goodput_mbps: float, link: LinkModel) -> Shape:
     return Shape(rate_kbit, burst, link.delay_ms, link.loss_pct)
 
 
-def _htb(dev: str, shape: Shape) -> None:
-    tc = tool("tc")
+def class_argv(tc: str, verb: str, dev: str, shape: Shape) -> list[str]:
+    """``tc class replace|change`` of the one HTB class that carries all traffic."""
     rate = f"{shape.rate_kbit}kbit"
     burst = str(shape.burst_bytes)
+    return [
+        tc,
+        "class",
+        verb,
+        "dev",
+        dev,
+        "parent",
+        "1:",
+        "classid",
+        "1:10",
+        "htb",
+        "rate",
+        rate,
+        "ceil",
+        rate,
+        "burst",
+        burst,
+        "cburst",
+        burst,
+        "quantum",
+        "60000",
+    ]
+
+
+def change_rate(dev: str, shape: Shape) -> bool:
+    """Re-rate a shaped device in place (no qdisc reset, queued packets stay)."""
+    return run(class_argv(tool("tc"), "change", dev, shape), check=False, timeout=5).ok
+
+
+def _htb(dev: str, shape: Shape) -> None:
+    tc = tool("tc")
     run(
         [tc, "qdisc", "replace", "dev", dev, "root", "handle", "1:", "htb", "default", "10"],
         what="shaping the lab link",
     )
+    run(class_argv(tc, "replace", dev, shape), what="shaping the lab link")
+    # Small packets (pure TCP ACKs, IPv4 total length < 128) get their own class, so in full
+    # duplex the ACKs of one direction do not queue behind the other direction's data in a
+    # class shaped far below it (seed 000's 163 Mbit/s Pi->PC would otherwise starve the
+    # 902 Mbit/s PC->Pi stream of ACKs). ACKs are ~2% of the data they acknowledge.
+    ack = Shape(max(1000, shape.rate_kbit // 10), MIN_BURST)
+    argv = class_argv(tc, "replace", dev, ack)
+    argv[argv.index("1:10")] = "1:20"
+    run(argv, what="shaping the lab link")
     run(
         [
             tc,
-            "class",
+            "filter",
             "replace",
             "dev",
             dev,
             "parent",
             "1:",
-            "classid",
-            "1:10",
-            "htb",
-            "rate",
-            rate,
-            "ceil",
-            rate,
-            "burst",
-            burst,
-            "cburst",
-            burst,
-            "quantum",
-            "60000",
+            "protocol",
+            "ip",
+            "prio",
+            "1",
+            "u32",
+            "match",
+            "u16",
+            "0x0000",
+            "0xff80",
+            "at",
+            "2",
+            "flowid",
+            "1:20",
         ],
-        what="shaping the lab link",
+        what="shaping the lab link (needs cls_u32)",
     )
     if shape.delay_ms or shape.loss_pct:
         args = [

@@ -1,0 +1,174 @@
+"""The starting state of the lab's stateful ``ethtool`` (see ``fake_ethtool``), per interface.
+
+It comes from the interface's driver model (``resources/lab/ethtool/drivers/<driver>.toml``,
+each value with its kernel source) and, where the profile captured them, from the real
+``ethtool -k IFACE`` / ``ethtool -g IFACE`` outputs, which win over the model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from sbctune.inventory.bundle import Bundle
+from sbctune.lab import fake_ethtool
+from sbctune.lab.errors import ProfileError
+from sbctune.lab.profile import LabProfile
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+STATE_FILE = "ethtool/state.json"
+_FEATURE_LINE = re.compile(r"^\s*([a-z0-9_-]+): (on|off)( \[fixed\])?")
+_RING_LINE = re.compile(r"^(RX|RX Mini|RX Jumbo|TX):\s+(\d+|n/a)\s*$")
+_RING_KEYS = {"RX": "rx", "RX Mini": "rx-mini", "RX Jumbo": "rx-jumbo", "TX": "tx"}
+
+
+def data_root() -> Path:
+    from sbctune.resources import resource_root
+
+    return Path(str(resource_root())) / "lab" / "ethtool"
+
+
+def known_drivers() -> list[str]:
+    return sorted(p.stem for p in (data_root() / "drivers").glob("*.toml"))
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def driver_model(driver: str) -> dict[str, Any]:
+    path = data_root() / "drivers" / f"{driver}.toml"
+    if not path.is_file():
+        raise ProfileError(
+            f"no ethtool model for driver {driver!r}",
+            "known drivers: " + ", ".join(known_drivers()),
+        )
+    return _load(path)
+
+
+def _features(model: dict[str, Any]) -> dict[str, Any]:
+    table = _load(data_root() / "features.toml")
+    bits: list[str] = table["bits"]
+    on = set(model.get("features", {}).get("on", [])) | set(table["soft_on"])
+    off = set(model.get("features", {}).get("off", [])) | set(table["soft_off"])
+    wanted = {name: name in on for name in bits if name in on | off}
+    fixed = {name: name in table["always_fixed_on"] for name in bits if name not in wanted}
+    return {"order": bits, "order_display": bits, "wanted": wanted, "fixed": fixed}
+
+
+def _apply_features_capture(features: dict[str, Any], text: str) -> None:
+    """Take on/off and [fixed] from a captured ``ethtool -k`` (kernel or single-legacy names)."""
+    singles = {legacy: members[0] for legacy, members in fake_ethtool.LEGACY.items()}
+    singles = {k: v for k, v in singles.items() if len(fake_ethtool.LEGACY[k]) == 1}
+    for line in text.splitlines():
+        match = _FEATURE_LINE.match(line)
+        if not match:
+            continue
+        name = singles.get(match.group(1), match.group(1))
+        if name not in features["order"]:
+            continue
+        on = match.group(2) == "on"
+        features["wanted"].pop(name, None)
+        features["fixed"].pop(name, None)
+        if match.group(3):
+            features["fixed"][name] = on
+        else:
+            features["wanted"][name] = on
+
+
+def _apply_rings_capture(rings: dict[str, Any], text: str) -> None:
+    section = None
+    for line in text.splitlines():
+        if line.startswith("Pre-set maximums"):
+            section = "max"
+        elif line.startswith("Current hardware settings"):
+            section = "cur"
+        elif section and (match := _RING_LINE.match(line)):
+            value = 0 if match.group(2) == "n/a" else int(match.group(2))
+            rings[section][_RING_KEYS[match.group(1)]] = value
+
+
+def _captured(bundle: Bundle, args: str) -> str | None:
+    for cmdline in (f"ethtool {args}", f"sudo ethtool {args}"):
+        text = bundle.command(cmdline)
+        if text and (bundle.exit_code(cmdline) or 0) == 0:
+            return text
+    return None
+
+
+def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
+    model = driver_model(driver)
+    state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
+    rings = model.get("rings")
+    if rings is not None:
+        state["rings"] = {
+            "max": {p: int(rings.get("max", {}).get(p, 0)) for p in fake_ethtool.RING_PARAMS},
+            "cur": {p: int(rings.get("cur", {}).get(p, 0)) for p in fake_ethtool.RING_PARAMS},
+            "min": dict(rings.get("min", {})),
+            "settable": bool(rings.get("settable", False)),
+        }
+        if (text := _captured(bundle, f"-g {ifname}")) is not None:
+            _apply_rings_capture(state["rings"], text)
+    else:
+        state["rings"] = None
+    state["coalesce"] = dict(model["coalesce"]) if "coalesce" in model else None
+    state["eee"] = dict(model["eee"]) if "eee" in model else None
+    if state["eee"] is not None:
+        eee = state["eee"]
+        eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
+    state["pause"] = dict(model["pause"]) if "pause" in model else None
+    state["features"] = _features(model)
+    if (text := _captured(bundle, f"-k {ifname}")) is not None:
+        _apply_features_capture(state["features"], text)
+    return state
+
+
+def build_state(profile: LabProfile) -> dict[str, Any]:
+    interfaces = {
+        spec.name: interface_state(spec.driver, profile.bundle, spec.name)
+        for spec in profile.interfaces
+        if spec.driver
+    }
+    return {"schema": 1, "interfaces": interfaces}
+
+
+def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
+    """Write the state and put the stateful ethtool in front of the capture script.
+
+    Returns False (nothing changed) when no interface of the profile names a driver.
+    """
+    state = build_state(profile)
+    if not state["interfaces"]:
+        return False
+    from sbctune.lab.state import write_json
+
+    folder = lab_dir / "ethtool"
+    folder.mkdir(mode=0o755, exist_ok=True)
+    state_path = lab_dir / STATE_FILE
+    write_json(state_path, state, mode=0o644)  # root writes (ethtool -G needs root), all read
+    captured = bin_dir / "ethtool"
+    fallback = bin_dir / ".ethtool-captured"
+    if captured.exists():
+        os.replace(captured, fallback)
+    else:
+        from sbctune.lab.overlay import fake_script
+
+        fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
+    os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
+    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
+    python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
+    script = f"#!{python}\n" + source.replace('"@STATE@"', repr(str(state_path))).replace(
+        '"@FALLBACK@"', repr(str(fallback))
+    )
+    captured.write_text(script, encoding="utf-8")
+    os.chmod(captured, 0o755)  # noqa: S103 - the lab user runs it
+    return True

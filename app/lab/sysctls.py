@@ -1,0 +1,130 @@
+"""Lab-private copies of the sysctls a network namespace does not make private.
+
+Some sysctls the tuning writes are global (read-only inside a namespace) or missing there
+(see resources/lab/sysctls.toml for what Linux 6.18 does). ``nsinit`` checks each one inside the
+lab at start-up; for those, the knobs file system serves a private file with the kernel's
+parsing rules, bind-mounted over /proc/sys/... in the lab's mount namespace. The decision is
+recorded in the lab's state dir (``sysctls.json``), which :func:`lab_private_sysctls` reads:
+a test or the tuning code can check that a value it wrote stayed in the lab.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+MARKER = "sysctls.json"
+MAX_FLOW_ENTRIES = 1 << 29
+
+
+def _fail(code: int) -> OSError:
+    return OSError(code, os.strerror(code))
+
+
+def models() -> dict[str, dict[str, Any]]:
+    """name -> {kind, default, min?} from resources/lab/sysctls.toml."""
+    from sbctune.resources import resource_root
+
+    path = Path(str(resource_root())) / "lab" / "sysctls.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {str(k): dict(v) for k, v in data["sysctl"].items()}
+
+
+def proc_path(name: str) -> str:
+    return "/proc/sys/" + name.replace(".", "/")
+
+
+def why_private(name: str) -> str | None:
+    """Why the lab needs its own copy of ``name`` here (None: the namespace has its own)."""
+    path = proc_path(name)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "absent in a network namespace"
+    if not stat.S_IMODE(mode) & stat.S_IWUSR:
+        return "read-only in a network namespace (global value)"
+    return None
+
+
+def probe(names: list[str]) -> dict[str, str]:
+    """Run inside the lab's network namespace: the sysctls that need a private copy."""
+    return {name: reason for name in names if (reason := why_private(name)) is not None}
+
+
+def _parse_int(text: str) -> int:
+    text = text.strip()
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise _fail(errno.EINVAL) from None
+
+
+@dataclass
+class PrivateSysctl:
+    """One lab-private sysctl, parsed like the kernel's handler for it."""
+
+    name: str
+    kind: str
+    value: str
+    minimum: int | None = None
+
+    def read(self) -> str:
+        return self.value + "\n"
+
+    def write(self, text: str) -> None:
+        if self.kind == "triple":
+            parts = text.split()
+            if len(parts) != 3:
+                raise _fail(errno.EINVAL)
+            self.value = "\t".join(str(_parse_int(p)) for p in parts)
+            return
+        number = _parse_int(text)
+        if self.minimum is not None and number < self.minimum:
+            raise _fail(errno.EINVAL)
+        if self.kind == "flow_entries":
+            if number < 0 or number > MAX_FLOW_ENTRIES:
+                raise _fail(errno.EINVAL)
+            number = 1 << (number - 1).bit_length() if number else 0  # roundup_pow_of_two
+        self.value = str(number)
+
+
+def private_sysctl(name: str, model: dict[str, Any]) -> PrivateSysctl:
+    minimum = model.get("min")
+    return PrivateSysctl(
+        name,
+        str(model["kind"]),
+        str(model["default"]),
+        int(minimum) if minimum is not None else None,
+    )
+
+
+def write_marker(lab_dir: Path, private: dict[str, str], namespaced: list[str]) -> None:
+    data = {"private": private, "namespaced": sorted(namespaced)}
+    (lab_dir / MARKER).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def lab_private_sysctls(lab: str | Path) -> dict[str, str]:
+    """Sysctls lab ``lab`` (a name or its state dir) serves privately, with the reason.
+
+    Sysctls not listed are either the namespace's own (net.ipv4.tcp_rmem ...) or not modelled.
+    """
+    from sbctune.lab.state import lab_dir
+
+    folder = Path(lab) if "/" in str(lab) else lab_dir(str(lab))
+    try:
+        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    private = data.get("private", {}) if isinstance(data, dict) else {}
+    return {str(k): str(v) for k, v in private.items()}

@@ -1,0 +1,234 @@
+"""The lab's tuning models without a lab: tweak effects, duplex detection, private sysctls,
+the stateful ethtool's answers, and the profile checks for the new lab.toml keys."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sbctune.lab import ProfileError, effects, fake_ethtool, load_profile, profile
+from sbctune.lab.ethtool_state import build_state
+from sbctune.lab.sysctls import PrivateSysctl, models, private_sysctl
+
+AX = load_profile("pi4-ax88179")
+ETH1 = AX.test_interface
+ETH0 = next(i for i in AX.interfaces if i.name == "eth0")
+TUNED = {"governor": "performance", "scaling_max_khz": 1500000, "rps": {"eth1": [15]}}
+UNTUNED = {"governor": "ondemand", "scaling_max_khz": 1500000, "rps": {"eth1": [0]}}
+
+
+# --------------------------------------------------------------------------- effects
+
+
+def test_performance_and_rps_give_the_modelled_rates_and_only_on_eth1() -> None:
+    rates, applied = effects.current_rates(ETH1, AX.tweak_effects, TUNED)
+    assert (rates.pi_to_pc, rates.pc_to_pi) == (834, 949)
+    assert rates.pick(full_duplex=True) == (269, 880)
+    assert applied and "modelling choice" in applied[0]
+    base, none = effects.current_rates(ETH1, AX.tweak_effects, UNTUNED)
+    assert (base.pi_to_pc, base.full_duplex_pi_to_pc, none) == (736, 163, [])
+    other, _ = effects.current_rates(ETH0, AX.tweak_effects, TUNED)
+    assert other == effects.base_rates(ETH0)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "knobs", "holds"),
+    [
+        ("governor", "performance", TUNED, True),
+        ("governor", "performance", UNTUNED, False),
+        ("rps", True, {"rps": {"eth1": [15, 0]}}, False),  # every queue must steer
+        ("rps", False, {"rps": {"eth1": [0, 0]}}, True),
+        ("rps", True, {}, False),  # no knob state yet
+        ("cpu_max_khz", 2000000, {"scaling_max_khz": 1500000}, False),
+        ("cpu_khz", 1500000, {"load_khz": 1500000}, True),
+        ("driver", "r8125", TUNED, False),  # the lab cannot swap drivers
+    ],
+)
+def test_conditions(key: str, value: object, knobs: dict[str, object], holds: bool) -> None:
+    assert effects.condition_holds(key, value, knobs, "eth1") is holds
+
+
+def test_acks_of_a_one_way_test_are_not_traffic_but_the_slow_full_duplex_side_is() -> None:
+    assert not effects.is_busy(949 * 0.022, 736)  # ACKs of a PC->Pi stream
+    assert effects.is_busy(163, 736)  # seed 000's full-duplex Pi->PC
+    detector = effects.DuplexDetector(hold=3)
+    assert detector.update(True, True) is True
+    assert [detector.update(True, False) for _ in range(3)] == [True, True, False]
+
+
+# --------------------------------------------------------------------------- sysctls
+
+
+def test_private_sysctls_parse_like_the_kernel() -> None:
+    table = models()
+    flows = private_sysctl(
+        "net.core.rps_sock_flow_entries", table["net.core.rps_sock_flow_entries"]
+    )
+    flows.write("30000\n")
+    assert flows.read() == "32768\n"  # roundup_pow_of_two
+    rmem = private_sysctl("net.core.rmem_max", table["net.core.rmem_max"])
+    assert rmem.read() == "212992\n"
+    with pytest.raises(OSError) as small:
+        rmem.write("100")
+    assert small.value.errno == errno.EINVAL
+    tcp = private_sysctl("net.ipv4.tcp_rmem", table["net.ipv4.tcp_rmem"])
+    tcp.write("4096 131072 16777216\n")
+    assert tcp.read() == "4096\t131072\t16777216\n"
+
+
+@given(st.text(max_size=30))
+def test_garbage_written_to_a_sysctl_is_einval_or_a_number(text: str) -> None:
+    knob = PrivateSysctl("net.core.netdev_budget", "int", "300")
+    try:
+        knob.write(text)
+    except OSError as exc:
+        assert exc.errno == errno.EINVAL and knob.value == "300"
+    else:
+        assert knob.value == str(int(text.strip()))
+
+
+# --------------------------------------------------------------------------- ethtool
+
+
+@pytest.fixture
+def rtl_state(tmp_path: Path) -> str:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(build_state(load_profile("pi4-rtl8153"))))
+    return str(path)
+
+
+def test_rings_change_and_refuse_with_the_kernels_words(rtl_state: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the fake refuses sets to non-root, as ethtool does")
+    assert fake_ethtool.run(["-G", "eth1", "rx", "2048"], rtl_state) == ("", [], 0)
+    shown = fake_ethtool.run(["-g", "eth1"], rtl_state)
+    assert shown is not None and "Current hardware settings:\nRX:\t\t2048\n" in shown[0]
+    assert fake_ethtool.run(["-G", "eth1", "rx", "64", "tx", "64"], rtl_state) == (
+        "",
+        [
+            "netlink error: requested ring size exceeds maximum (offset 44)",
+            "netlink error: Invalid argument",
+        ],
+        81,
+    )
+    assert fake_ethtool.run(["-G", "eth1", "rx", "10"], rtl_state) == (
+        "",
+        ["netlink error: Invalid argument"],  # r8152's own rx_pending check
+        81,
+    )
+    assert fake_ethtool.run(["-G", "eth1", "rx", "many"], rtl_state) == (
+        "",
+        ["ethtool (-G): invalid value 'many' for parameter 'rx'"],
+        1,
+    )
+
+
+def test_scatter_gather_off_takes_segmentation_with_it(rtl_state: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the fake refuses sets to non-root, as ethtool does")
+    result = fake_ethtool.run(["-K", "eth1", "sg", "off"], rtl_state)
+    assert result is not None
+    out, err, code = result
+    assert code == 0 and err == []
+    assert "tx-tcp-segmentation: off [not requested]" in out.splitlines()
+    shown = fake_ethtool.run(["-k", "eth1"], rtl_state)
+    assert shown is not None and "\ttx-tcp-segmentation: off [requested on]" in shown[0]
+
+
+def test_other_invocations_and_interfaces_go_to_the_captures(rtl_state: str) -> None:
+    assert fake_ethtool.run(["eth1"], rtl_state) is None
+    assert fake_ethtool.run(["-i", "eth1"], rtl_state) is None
+    assert fake_ethtool.run(["-g", "wlan0"], rtl_state) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "-g",
+                "-G",
+                "-c",
+                "-C",
+                "-k",
+                "-K",
+                "-a",
+                "-A",
+                "--show-eee",
+                "--set-eee",
+                "eth1",
+                "eth0",
+                "rx",
+                "tx",
+                "rx-usecs",
+                "on",
+                "off",
+                "4096",
+                "-1",
+                "tso",
+                "",
+                "x",
+            ]
+        ),
+        max_size=6,
+    )
+)
+def test_any_argument_list_gets_an_answer_not_a_crash(argv: list[str]) -> None:
+    folder = Path("/tmp") / f"sbctune-ethtool-fuzz-{os.getpid()}"
+    folder.mkdir(exist_ok=True)
+    path = folder / "state.json"
+    path.write_text(json.dumps(build_state(load_profile("pi4-rtl8153"))))
+    try:
+        result = fake_ethtool.run(argv, str(path))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if result is not None:
+        _out, err, code = result
+        assert code == 0 or err  # a failure always says why, on stderr
+
+
+# --------------------------------------------------------------------------- profile keys
+
+
+def _profile_with(tmp_path: Path, extra: str) -> Path:
+    source = profile.find_profile("pi4-ax88179")
+    target = tmp_path / "p"
+    shutil.copytree(source, target)
+    (target / "lab.toml").write_text((source / "lab.toml").read_text() + extra)
+    return target
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("[[tweak_effects]]\nwhen = { turbo = true }\npi_to_pc_mbps = 900\n", "unknown condition"),
+        ('[[tweak_effects]]\nwhen = { rps = "yes" }\npi_to_pc_mbps = 900\n', "must be a bool"),
+        ("[[tweak_effects]]\nwhen = { rps = true }\nspeed = 900\n", "unknown key speed"),
+        ('[[tweak_effects]]\nwhen = { rps = true }\nsource = "x"\n', "at least one rate"),
+        (
+            '[[tweak_effects]]\ninterface = "eth7"\nwhen = { rps = true }\npi_to_pc_mbps = 9\n',
+            "eth7",
+        ),
+    ],
+)
+def test_bad_tweak_effects_are_refused_with_what_to_fix(
+    tmp_path: Path, extra: str, message: str
+) -> None:
+    with pytest.raises(ProfileError, match=message):
+        load_profile(_profile_with(tmp_path, "\n" + extra))
+
+
+def test_an_unknown_driver_names_the_known_ones(tmp_path: Path) -> None:
+    path = _profile_with(tmp_path, "")
+    text = (path / "lab.toml").read_text().replace('driver = "bcmgenet"', 'driver = "e1000"')
+    (path / "lab.toml").write_text(text)
+    with pytest.raises(ProfileError) as err:
+        load_profile(path)
+    assert "e1000" in err.value.message and "r8152" in (err.value.hint or "")
