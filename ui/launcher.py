@@ -17,7 +17,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_gui(args[1:] if args and args[0] == "gui" else args)
     from sbctune.cli.main import main as cli_main
+    from sbctune.ui.png_export import register as register_png_export
 
+    register_png_export()  # PNG charts need Qt, which the core cannot import
     return cli_main(args)
 
 

@@ -1,0 +1,47 @@
+"""`sbctune compare RUN RUN...`: per direction and mode, each run's figure, the change against
+the first run and whether it exceeds run-to-run noise."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sbctune.compare import compare, run_description
+from sbctune.errors import UserError
+from sbctune.export import load_runs, parse_run_ids
+from sbctune.export.tables import comparison_table, text
+from sbctune.history import History
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "compare",
+        help="compare two or more runs: changes and whether they exceed noise",
+        description="Compare measurement runs (before/after tuning, adapter A vs B, board vs "
+        "board): each direction and mode, the change against the first run, and whether it "
+        "is more than run-to-run noise. Run ids come from `sbctune history`.",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run ids; the first is the baseline")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=_compare)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    ids = parse_run_ids(args.runs)
+    if len(ids) < 2:
+        raise UserError("Compare needs two or more runs.", "e.g. `sbctune compare 3 7`")
+    with History.open() as history:
+        runs = load_runs(history, ids)
+    comparison = compare(runs)
+    if args.json:
+        print(json.dumps(comparison.to_json(), indent=2))
+        return 0
+    for run in runs:
+        print(run_description(run))
+    print()
+    print(text(comparison_table(comparison)))
+    print(
+        "\nA change is beyond noise when it exceeds twice the standard error of the difference"
+        "\nof the per-second means, and at least 2 % of the first run's figure."
+    )
+    return 0

@@ -1,0 +1,167 @@
+"""`sbctune history [HOST]`: the devices, their runs (ids, dates, plan, NIC, headline figures)
+and tuning sessions kept in the history."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from sbctune.compare import find_test
+from sbctune.errors import UserError
+from sbctune.export.tables import Table, text
+from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
+from sbctune.remote import parse_target
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "history",
+        help="list the devices, runs and tuning sessions kept in the history",
+        description="List what sbctune kept: each device, its measurement runs (with the ids "
+        "`compare` and `export` take) and its tuning sessions. Newest first.",
+    )
+    parser.add_argument(
+        "host",
+        nargs="?",
+        metavar="HOST",
+        help="only this device: [user@]host[:port] as connected, its name, or its device id",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=_history)
+
+
+def select_devices(history: History, spec: str | None) -> list[DeviceRecord]:
+    devices = history.devices()
+    if spec is None:
+        return devices
+    if spec.isdigit():
+        found = [d for d in devices if d.id == int(spec)]
+    else:
+        user, host, port = parse_target(spec)
+        port_given = spec.rstrip().endswith(f":{port}")
+        found = [
+            d
+            for d in devices
+            if (d.host == host and user in (None, d.user) and (not port_given or d.port == port))
+            or (d.name or "").lower() == spec.strip().lower()
+        ]
+    if not found:
+        known = ", ".join(f"{d.user}@{d.host}:{d.port}" for d in devices) or "none yet"
+        raise UserError(
+            f"The history has no device {spec!r}.",
+            f"Devices in the history: {known}. Measure one with `sbctune measure HOST`.",
+        )
+    return found
+
+
+def _figure(run: RunRecord, direction: str, mode: str) -> str:
+    test = find_test(run, direction, mode)  # type: ignore[arg-type]
+    if test is None:
+        return ""
+    if test.mean_mbps is None:
+        return "—"
+    return f"{test.mean_mbps:.0f}" + ("" if test.complete else "?")
+
+
+def headline(run: RunRecord) -> dict[str, dict[str, float | None]]:
+    figures: dict[str, dict[str, float | None]] = {}
+    for test in run.tests:
+        figures.setdefault(test.direction, {})[test.mode] = test.mean_mbps
+    return figures
+
+
+def _tuning_text(run: RunRecord) -> str:
+    state = run.tuning_state or {}
+    if not state:
+        return "untuned"
+    tweaks = state.get("tweaks") or []
+    return f"session {state.get('session')}" + (f" ({len(tweaks)} tweaks)" if tweaks else "")
+
+
+def runs_table(runs: list[RunRecord]) -> Table:
+    header = ["Run", "Started", "Plan", "NIC", "Pi→PC", "PC→Pi", "Full Pi→PC/PC→Pi", "Tuning"]
+    rows = []
+    for run in runs:
+        full = "/".join(x for x in (_figure(run, d, "full") for d in ("pi_to_pc", "pc_to_pi")))
+        rows.append([
+            str(run.id), run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+            run.plan_name + ("" if run.complete else " (incomplete)"), run.nic or "?",
+            _figure(run, "pi_to_pc", "half"), _figure(run, "pc_to_pi", "half"),
+            full if full != "/" else "", _tuning_text(run),
+        ])  # fmt: skip
+    return header, rows
+
+
+def _session_line(record: TuningSessionRecord) -> str:
+    tweaks = record.data.get("tweaks") or []
+    kept = [t.get("id") for t in tweaks if t.get("status") in ("applied", "already")]
+    when = record.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    return (
+        f"  tuning session {record.data.get('id', record.id)}: {record.state}, {when}, "
+        f"{len(kept)} of {len(tweaks)} tweaks in force"
+        + (f" ({', '.join(str(k) for k in kept)})" if kept else "")
+    )
+
+
+def _device_json(history: History, device: DeviceRecord) -> dict[str, Any]:
+    assert device.id is not None
+    return {
+        "id": device.id,
+        "host": device.host,
+        "port": device.port,
+        "user": device.user,
+        "name": device.name,
+        "first_seen": device.first_seen.isoformat(),
+        "last_seen": device.last_seen.isoformat(),
+        "runs": [
+            {
+                "id": r.id,
+                "started_at": r.started_at.isoformat(),
+                "plan": r.plan_name,
+                "nic": r.nic,
+                "complete": r.complete,
+                "tuning_state": r.tuning_state,
+                "mbps": headline(r),
+            }
+            for r in history.runs_for_device(device.id)
+        ],
+        "tuning_sessions": [
+            {
+                "id": s.id,
+                "session": s.data.get("id"),
+                "state": s.state,
+                "started_at": s.started_at.isoformat(),
+            }
+            for s in history.tuning_sessions(device.id)
+        ],
+    }
+
+
+def _history(args: argparse.Namespace) -> int:
+    with History.open() as history:
+        devices = select_devices(history, args.host)
+        if args.json:
+            print(json.dumps({"devices": [_device_json(history, d) for d in devices]}, indent=2))
+            return 0
+        if not devices:
+            print("The history is empty: `sbctune measure HOST` adds the first run.")
+            return 0
+        for index, device in enumerate(devices):
+            assert device.id is not None
+            if index:
+                print()
+            name = f"  {device.name}" if device.name else ""
+            seen = device.last_seen.astimezone().strftime("%Y-%m-%d %H:%M")
+            print(f"Device {device.id}: {device.user}@{device.host}:{device.port}{name}"
+                  f"  (last seen {seen})")  # fmt: skip
+            runs = history.runs_for_device(device.id)
+            if runs:
+                print("\n".join("  " + line for line in text(runs_table(runs)).splitlines()))
+            else:
+                print("  no runs yet")
+            for record in history.tuning_sessions(device.id):
+                print(_session_line(record))
+    print("\nFigures in Mbit/s (half duplex unless marked; '?' = incomplete test).")
+    print("Compare: sbctune compare RUN RUN…   Export: sbctune export RUN… -f html -o r.html")
+    return 0

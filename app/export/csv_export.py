@@ -1,0 +1,61 @@
+"""CSV: one row per run × direction × mode, with the change vs the first run."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from sbctune.export.report_data import ReportData
+
+COLUMNS = [
+    "run_id", "device", "started_at", "plan", "nic", "direction", "mode",
+    "mean_mbps", "min_mbps", "max_mbps", "stdev_mbps", "samples", "sender_mbps",
+    "receiver_mbps", "retransmits", "complete", "delta_mbps", "delta_pct", "noise_mbps",
+    "verdict",
+]  # fmt: skip
+
+
+def _num(value: float | int | None, digits: int = 2) -> str:
+    if value is None:
+        return ""
+    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+
+
+def rows(data: ReportData) -> list[dict[str, str]]:
+    out = []
+    for index, run in enumerate(data.runs):
+        device = data.devices.get(run.device_id)
+        for test in run.tests:
+            row = data.comparison.row(test.direction, test.mode)
+            cell = row.cells[index] if row else None
+            out.append({
+                "run_id": str(run.id or ""),
+                "device": f"{device.user}@{device.host}:{device.port}" if device else "",
+                "started_at": run.started_at.isoformat(),
+                "plan": run.plan_name,
+                "nic": run.nic or "",
+                "direction": test.direction,
+                "mode": test.mode,
+                "mean_mbps": _num(test.mean_mbps),
+                "min_mbps": _num(test.min_mbps),
+                "max_mbps": _num(test.max_mbps),
+                "stdev_mbps": _num(test.stdev_mbps),
+                "samples": _num(cell.samples if cell else None),
+                "sender_mbps": _num(test.sender_mbps),
+                "receiver_mbps": _num(test.receiver_mbps),
+                "retransmits": _num(test.retransmits),
+                "complete": "yes" if test.complete else "no",
+                "delta_mbps": _num(cell.delta_mbps if cell else None),
+                "delta_pct": _num(cell.delta_pct if cell else None),
+                "noise_mbps": _num(cell.noise_mbps if cell else None),
+                "verdict": cell.verdict if cell else "",
+            })  # fmt: skip
+    return out
+
+
+def export(data: ReportData, path: Path) -> Path:
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows(data))
+    return path

@@ -1,0 +1,76 @@
+"""Short descriptions of a run's hardware, method and tuning, for the report formats."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any
+
+from sbctune.export.report_data import ReportData
+from sbctune.history.records import RunRecord
+
+
+def nic_json(data: ReportData, run: RunRecord) -> dict[str, Any] | None:
+    inventory = data.inventory_for(run)
+    if inventory is None or run.nic is None:
+        return None
+    found: dict[str, Any] | None = next(
+        (n for n in inventory.get("nics") or [] if n.get("name") == run.nic), None
+    )
+    return found
+
+
+def bus_text(nic: dict[str, Any]) -> str:
+    bus = nic.get("bus") or "unknown"
+    if bus == "usb" and nic.get("usb_speed_mbps"):
+        return f"USB {nic['usb_speed_mbps']}M"
+    pcie = nic.get("pcie") or {}
+    if bus == "pci" and pcie.get("speed_gts"):
+        return f"PCIe {pcie['speed_gts']:g} GT/s x{pcie.get('width') or '?'}"
+    return str(bus)
+
+
+def nic_text(nic: dict[str, Any]) -> str:
+    driver = nic.get("driver") or "no driver"
+    link = f", link {nic['link_speed_mbps']} Mbit/s" if nic.get("link_speed_mbps") else ""
+    return f"{nic.get('chip') or 'unknown chip'} ({driver}, {bus_text(nic)}{link})"
+
+
+def board_line(data: ReportData, run: RunRecord) -> str:
+    inventory = data.inventory_for(run) or {}
+    model = (inventory.get("board") or {}).get("model")
+    nic = nic_json(data, run)
+    parts = [str(model)] if model else []
+    if run.nic:
+        parts.append(f"{run.nic}: {nic_text(nic)}" if nic else run.nic)
+    return ", ".join(parts)
+
+
+def method_line(run: RunRecord) -> str:
+    plan = run.plan or {}
+    specs = [s for s in plan.get("tests") or [] if isinstance(s, dict)]
+    shapes = sorted({(s.get("streams"), s.get("duration"), s.get("omit")) for s in specs}, key=str)
+    how = "; ".join(
+        f"{streams} stream{'s' if streams != 1 else ''}, {duration} s"
+        + (f" (+{omit} s omitted)" if omit else "")
+        for streams, duration, omit in shapes
+    )
+    tools = [f"iperf3 {run.iperf3_pi_version} on the Pi"] if run.iperf3_pi_version else []
+    if run.endpoint_kind:
+        tools.append(f"{run.endpoint_kind} endpoint on the PC")
+    return ", ".join([f"{run.plan_name} plan" + (f" ({how})" if how else ""), *tools])
+
+
+@cache
+def tweak_titles() -> dict[str, str]:
+    """Tweak id -> title from the tuning package's data, when it is there."""
+    try:
+        tuning = importlib.import_module("sbctune.tuning")
+        load = getattr(tuning, "load_tweaks", None)
+        return {t.id: t.title for t in load()} if load else {}
+    except Exception:  # a report without titles still names each tweak by id
+        return {}
+
+
+def tweak_title(tweak_id: str) -> str:
+    return tweak_titles().get(tweak_id, tweak_id)

@@ -1,0 +1,353 @@
+"""A self-contained single-file HTML report: board, NICs, plan, tweaks, results, charts as
+inline SVG, findings and recommendations. No scripts, no external resources (it opens offline
+and prints); sources are shown as text."""
+
+from __future__ import annotations
+
+import html
+import json
+from datetime import datetime
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import sbctune
+from sbctune.compare import run_description
+from sbctune.export import tables
+from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
+from sbctune.export.report_data import ReportData
+from sbctune.export.svg_export import charts
+from sbctune.history.records import RunRecord, TuningSessionRecord
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.resources import resource_root
+
+NO_INVENTORY = (
+    '<p class="note">No inventory was stored with these runs: board and NIC details are '
+    "unknown. Run <code>sbctune inspect</code> before measuring.</p>"
+)
+NO_TUNING = (
+    '<p class="note">No tuning session belongs to these runs: they were measured as the Pi was.</p>'
+)
+NO_FINDINGS = '<p class="note">No findings.</p>'
+NO_ADVICE = (
+    '<p class="note">No inventory is stored with these runs, so there is nothing to judge them '
+    "against.</p>"
+)
+ADVICE_SOURCE = {
+    "advise": "from these measurements with the inventory and the catalog.",
+    "inventory": "from the inventory alone (measurement-based advice was not available).",
+    "none": "none (no inventory stored).",
+}
+
+_MODE_NAMES: dict[str, str] = {str(k): v for k, v in MODE_LABEL.items()}
+_DIRECTION_NAMES: dict[str, str] = {str(k): v for k, v in DIRECTION_LABEL.items()}
+
+
+def esc(value: object) -> str:
+    return html.escape("" if value is None else str(value))
+
+
+def _template(name: str) -> str:
+    text: str = (resource_root() / "templates" / name).read_text(encoding="utf-8")
+    return text
+
+
+def _when(value: datetime) -> str:
+    return value.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _table(table: tables.Table, numeric_from: int = 1) -> str:
+    header, rows = table
+    out = [
+        "<table>",
+        "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr></thead>",
+    ]
+    out.append("<tbody>")
+    for row in rows:
+        if len(row) != len(header):
+            out.append(f'<tr class="group"><td colspan="{len(header)}">{esc(row[0])}</td></tr>')
+            continue
+        cells = []
+        for i, cell in enumerate(row):
+            cls = ' class="num"' if i >= numeric_from and "Mbit/s" in cell else ""
+            cells.append(f"<td{cls}>{esc(cell)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _facts(pairs: list[tuple[str, object]]) -> str:
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in pairs if v not in (None, ""))
+    return f'<dl class="facts">{items}</dl>' if items else ""
+
+
+def _throttled(board: dict[str, Any]) -> str | None:
+    state = board.get("throttled")
+    if not isinstance(state, dict):
+        return None
+    if state.get("any_now"):
+        return f"yes, now ({state.get('raw')})"
+    if state.get("any_since_boot"):
+        return f"since boot, not now ({state.get('raw')})"
+    return f"no ({state.get('raw')})"
+
+
+def _nics_table(inventory: dict[str, Any], tested: set[str | None]) -> str:
+    rows = []
+    for nic in inventory.get("nics") or []:
+        cls = ' class="tested"' if nic.get("name") in tested else ""
+        driver = " ".join(str(x) for x in (nic.get("driver"), nic.get("driver_version")) if x)
+        link = nic.get("link_speed_mbps")
+        cells = [
+            (nic.get("name") or "—") + (" (tested)" if cls else ""),
+            nic.get("chip") or "unknown", driver or "no driver", bus_text(nic),
+            f"{link} Mbit/s {nic.get('duplex') or ''}".strip() if link else "—",
+            ", ".join(str(i) for i in nic.get("irqs") or []) or "—",
+        ]  # fmt: skip
+        rows.append(f"<tr{cls}>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("Interface", "Chip", "Driver", "Bus", "Link", "IRQs"))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _hardware(data: ReportData) -> str:
+    """One block per inventory the runs were measured with (adapter A vs B: two blocks)."""
+    out = []
+    for device in data.devices.values():
+        runs = [r for r in data.runs if r.device_id == device.id]
+        out.append(
+            f"<h3>{esc(device.name or device.host)} ({esc(device.user)}@{esc(device.host)})</h3>"
+        )
+        groups: dict[str, list[RunRecord]] = {}
+        for run in runs:  # the same hardware seen twice is shown once
+            inventory = data.inventory_for(run)
+            key = json.dumps([inventory.get("board"), inventory.get("nics")]) if inventory else ""
+            groups.setdefault(key, []).append(run)
+        for members in groups.values():
+            inventory = data.inventory_for(members[0])
+            names = ", ".join(
+                r.label for r in data.comparison.runs if r.id in {m.id for m in members}
+            )
+            if len(groups) > 1:
+                out.append(f'<p class="note">Measured in {esc(names)}:</p>')
+            if inventory is None:
+                out.append(NO_INVENTORY)
+                continue
+            board = inventory.get("board") or {}
+            out.append(_facts([
+                ("Board", board.get("model")), ("SoC", board.get("soc")),
+                ("Kernel", board.get("kernel")), ("OS", board.get("os")),
+                ("CPU cores", board.get("cpu_cores")), ("Throttled", _throttled(board)),
+            ]))  # fmt: skip
+            out.append(_nics_table(inventory, {r.nic for r in members}))
+    return "\n".join(out)
+
+
+def _plan_table(run: RunRecord) -> str:
+    specs = [s for s in (run.plan or {}).get("tests") or [] if isinstance(s, dict)]
+    if not specs:
+        return ""
+    rows = []
+    for spec in specs:
+        directions = ", ".join(_DIRECTION_NAMES.get(d, d) for d in spec.get("directions") or [])
+        cap = f"{spec['pc_cap_mbps']:g} Mbit/s" if spec.get("pc_cap_mbps") else "—"
+        mode = str(spec.get("mode"))
+        cells = [_MODE_NAMES.get(mode, mode), directions, f"{spec.get('duration')} s",
+                 f"{spec.get('omit', 0)} s", spec.get("streams"), cap]  # fmt: skip
+        rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+    head = "".join(
+        f"<th>{h}</th>" for h in ("Test", "Directions", "Duration", "Omitted", "Streams", "PC cap")
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _plan(data: ReportData) -> str:
+    """Runs measured the same way share one description (the usual before/after pair)."""
+    groups: dict[str, list[RunRecord]] = {}
+    for run in data.runs:
+        groups.setdefault(method_line(run) + _plan_table(run), []).append(run)
+    out = []
+    for members in groups.values():
+        out.append(
+            "<ul>" + "".join(f"<li>{esc(run_description(r))}</li>" for r in members) + "</ul>"
+        )
+        out.append(f"<p>{esc(method_line(members[0]))}</p>{_plan_table(members[0])}")
+    return "\n".join(out)
+
+
+def _change(change: dict[str, Any]) -> str:
+    before, after = change.get("before"), change.get("after")
+    if "\n" in f"{before or ''}{after or ''}":  # whole files (boot config, scripts): the lines
+        old = set((before or "").splitlines())
+        added = [line for line in (after or "").splitlines() if line not in old and line.strip()]
+        return f"{change.get('target')}: " + ("; ".join(added) if added else "(unchanged)")
+    shown_before = "—" if before is None else before
+    shown_after = "(removed)" if after is None else after
+    return f"{change.get('target')}: {shown_before} → {shown_after}"
+
+
+def _tweak_name(tweak_id: str) -> str:
+    title = tweak_title(tweak_id)
+    code = f"<code>{esc(tweak_id)}</code>"
+    return code if title == tweak_id else f"{esc(title)}<br>{code}"
+
+
+def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
+    data = record.data
+    used_by = [r.id for r in runs if (r.tuning_state or {}).get("session") == data.get("id")]
+    facts = _facts([
+        ("Session", data.get("id")), ("Started", _when(record.started_at)), ("State", record.state),
+        ("Interface", data.get("nic")),
+        ("Kept across reboot", "yes" if data.get("persist") else "no"),
+        ("Runs measured with it", ", ".join(f"run {i}" for i in used_by) or None),
+    ])  # fmt: skip
+    rows = []
+    for tweak in data.get("tweaks") or []:
+        changes = "<br>".join(esc(_change(c)) for c in tweak.get("changes") or []) or "—"
+        rows.append(
+            f"<tr><td>{_tweak_name(str(tweak.get('id')))}</td>"
+            f"<td>{esc(tweak.get('status'))}</td><td>{esc(tweak.get('detail'))}</td><td>{changes}</td></tr>"
+        )
+    head = "<tr><th>Tweak</th><th>Status</th><th>Detail</th><th>Changes</th></tr>"
+    kept = [str(c.get("target")) for c in data.get("persist_changes") or [] if isinstance(c, dict)]
+    files = (
+        '<p class="note">Kept across reboots by: ' + esc(", ".join(kept)) + "</p>" if kept else ""
+    )
+    table = f'<table class="tweaks"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return facts + table + files
+
+
+def _tuning(data: ReportData) -> str:
+    if not data.tuning_sessions:
+        return NO_TUNING
+    return "\n".join(_session(s, data.runs) for s in data.tuning_sessions)
+
+
+def _comparison(data: ReportData) -> str:
+    comparison = data.comparison
+    first = comparison.runs[0].label
+    head = ["Direction", "Mode", first] + [f"{r.label} (vs {first})" for r in comparison.runs[1:]]
+    rows = []
+    for row in comparison.rows:
+        cells = [f"<td>{esc(DIRECTION_LABEL[row.direction])}</td>",
+                 f"<td>{esc(MODE_LABEL[row.mode])}</td>",
+                 f'<td class="num">{esc(tables.mbps_text(row.cells[0].mbps))}</td>']  # fmt: skip
+        for cell in row.cells[1:]:
+            change = tables.change_text(cell)
+            figure, _, verdict = change.partition(", ")
+            cells.append(
+                f'<td class="num">{esc(tables.mbps_text(cell.mbps))}<br>'
+                f'<span class="verdict-{cell.verdict}">{esc(figure)}<br>{esc(verdict)}</span></td>'
+            )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    header = "".join(f"<th>{esc(h)}</th>" for h in head)
+    body = "".join(rows)
+    return f'<table class="compare"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _results(data: ReportData) -> str:
+    out = [_table(tables.results_table(data.runs))]
+    if len(data.runs) > 1:
+        out.append("<h3>Change against the first run</h3>")
+        out.append(_comparison(data))
+        out.append(
+            '<p class="note">A change counts as real when it exceeds twice the standard error of '
+            "the difference of the two runs' per-second means, and at least 2 % of the first "
+            "run's value (repeat runs drift that much on a quiet network).</p>"
+        )
+    return "\n".join(out)
+
+
+def _charts(data: ReportData) -> str:
+    found = charts(data)
+    if not found:
+        return '<p class="note">No figures to chart.</p>'
+    return "\n".join(f'<figure aria-label="{esc(c.title)}">{c.to_svg()}</figure>' for c in found)
+
+
+def _findings(data: ReportData) -> str:
+    if not data.findings:
+        return NO_FINDINGS if data.advice_source != "none" else NO_ADVICE
+    items = []
+    for f in data.findings:
+        evidence = f"<pre>{esc(chr(10).join(f.evidence))}</pre>" if f.evidence else ""
+        nic = f" <em>({esc(f.nic)})</em>" if f.nic else ""
+        items.append(f'<li><span class="badge {esc(f.severity)}">{esc(f.severity)}</span>'
+                     f"{esc(f.summary)}{nic}{evidence}</li>")  # fmt: skip
+    return f'<ul class="findings">{"".join(items)}</ul>'
+
+
+def _recommendations(data: ReportData) -> str:
+    if not data.recommendations:
+        return '<p class="note">No recommendations.</p>'
+    items = []
+    for r in data.recommendations:
+        sources = "".join(f"<div>{esc(s)}</div>" for s in r.sources)
+        items.append(
+            f'<li><span class="badge">{esc(r.kind)}</span><strong>{esc(r.title)}</strong>'
+            f"<p>{esc(r.detail)}</p><p>Expected gain: {esc(r.expected_gain)}</p>"
+            + (f'<div class="sources">Sources: {sources}</div>' if sources else "")
+            + "</li>"
+        )
+    return f'<ol class="recommendations">{"".join(items)}</ol>'
+
+
+def _summary(data: ReportData) -> str:
+    lines = []
+    if len(data.runs) > 1:
+        beyond = [
+            (row, cell)
+            for row in data.comparison.rows
+            for cell in row.cells[1:]
+            if cell.verdict == "significant"
+        ]
+        first = data.comparison.runs[0].label
+        lines.append(f"{len(beyond)} of the changes against {first} are beyond noise.")
+    if data.recommendations:
+        top = data.recommendations[0]
+        lines.append(
+            f"Top recommendation: <strong>{esc(top.title)}</strong> ({esc(top.expected_gain)})"
+        )
+    if not lines:
+        return ""
+    return '<section class="summary">' + "".join(f"<p>{line}</p>" for line in lines) + "</section>"
+
+
+def render(data: ReportData) -> str:
+    last = data.runs[-1]
+    inventory = data.inventory_for(last) or {}
+    device = data.devices.get(last.device_id)
+    model = (inventory.get("board") or {}).get("model") or (
+        (device.name or device.host) if device else ""
+    )
+    nic = nic_json(data, last)
+    title = f"Network report: {model}" + (
+        f", {last.nic}" + (f" ({nic.get('chip')})" if nic and nic.get("chip") else "")
+        if last.nic
+        else ""
+    )
+    meta = (f"{len(data.runs)} run{'s' if len(data.runs) != 1 else ''} "
+            f"({', '.join(r.label for r in data.comparison.runs)}), "
+            f"made {_when(data.created)} by sbctune {sbctune.__version__}")  # fmt: skip
+    return Template(_template("report.html")).substitute(
+        generator=esc(f"sbctune {sbctune.__version__}"),
+        title=esc(title),
+        css=_template("report.css"),
+        meta=esc(meta),
+        summary=_summary(data),
+        hardware=_hardware(data),
+        plan=_plan(data),
+        tuning=_tuning(data),
+        results=_results(data),
+        charts=_charts(data),
+        findings=_findings(data),
+        recommendations=_recommendations(data),
+        footer=esc(
+            "Throughput is iperf3 goodput (TCP payload), in Mbit/s. Findings and recommendations: "
+            + ADVICE_SOURCE.get(data.advice_source, data.advice_source)
+        ),
+    )
+
+
+def export(data: ReportData, path: Path) -> Path:
+    path.write_text(render(data), encoding="utf-8")
+    return path

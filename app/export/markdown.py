@@ -1,0 +1,31 @@
+"""Markdown for a forum post: the seed-shaped results table, the changes, how it was measured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sbctune.compare import run_description
+from sbctune.export import tables
+from sbctune.export.describe import board_line, method_line
+from sbctune.export.report_data import ReportData
+
+
+def render(data: ReportData) -> str:
+    parts = []
+    board = board_line(data, data.runs[-1])
+    parts.append(f"### Network throughput{f': {board}' if board else ''}\n")
+    for run in data.runs:
+        parts.append(f"- {run_description(run)}: {method_line(run)}")
+    parts.append("")
+    parts.append(tables.markdown(tables.results_table(data.runs)))
+    if len(data.runs) > 1:
+        parts.append("\nChange against the first run (noise: twice the standard error of the")
+        parts.append("difference of the per-second means, at least 2 %):\n")
+        parts.append(tables.markdown(tables.comparison_table(data.comparison)))
+    parts.append("\n(measured with iperf3, sbctune)")
+    return "\n".join(parts) + "\n"
+
+
+def export(data: ReportData, path: Path) -> Path:
+    path.write_text(render(data), encoding="utf-8")
+    return path

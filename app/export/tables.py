@@ -1,0 +1,93 @@
+"""Tables shared by the text formats: seed-shaped results (Direction | Half-duplex | Full-duplex
+| Full (PC throttled), as in seed 000) and the comparison with changes and noise verdicts."""
+
+from __future__ import annotations
+
+from sbctune.compare import Cell, Comparison, find_test, run_description
+from sbctune.history.records import DIRECTIONS, MODES, Mode, RunRecord, TestRecord
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+
+Table = tuple[list[str], list[list[str]]]
+
+
+def mbps_text(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0f} Mbit/s"
+
+
+def test_text(test: TestRecord | None) -> str:
+    """A result cell as the seeds write it; the same wording as sbctune.measure.table."""
+    if test is None:
+        return ""
+    if test.mean_mbps is None:
+        return "—"
+    return mbps_text(test.mean_mbps) + ("" if test.complete else " (incomplete)")
+
+
+def modes_of(runs: list[RunRecord]) -> list[Mode]:
+    return [m for m in MODES if any(t.mode == m for r in runs for t in r.tests)]
+
+
+def change_text(cell: Cell) -> str:
+    if cell.verdict == "baseline":
+        return "baseline"
+    if cell.verdict == "missing" or cell.delta_mbps is None:
+        return "—"
+    pct = f" ({cell.delta_pct:+.1f} %)" if cell.delta_pct is not None else ""
+    change = f"{cell.delta_mbps:+.0f} Mbit/s{pct}"
+    if cell.verdict == "significant":
+        return f"{change}, beyond noise (±{cell.noise_mbps:.0f})"
+    if cell.verdict == "within_noise":
+        return f"{change}, within noise (±{cell.noise_mbps:.0f})"
+    return f"{change}, noise unknown"
+
+
+def results_table(runs: list[RunRecord]) -> Table:
+    """Seed 000's layout: one block per run (a group row naming it), one row per direction."""
+    modes = modes_of(runs)
+    header = ["Direction", *(MODE_LABEL[m] for m in modes)]
+    rows: list[list[str]] = []
+    for run in runs:
+        if len(runs) > 1:
+            rows.append([run_description(run)])
+        for direction in DIRECTIONS:
+            cells = [test_text(find_test(run, direction, m)) for m in modes]
+            rows.append([DIRECTION_LABEL[direction], *cells])
+    if len(runs) > 1:
+        header = ["Run", *header]
+        rows = [row if len(row) == 1 else ["", *row] for row in rows]
+    return header, rows
+
+
+def comparison_table(comparison: Comparison) -> Table:
+    first = comparison.runs[0].label
+    header = ["Direction", "Mode", first]
+    for run in comparison.runs[1:]:
+        header += [run.label, f"{run.label} vs {first}"]
+    rows = []
+    for row in comparison.rows:
+        cells = [DIRECTION_LABEL[row.direction], MODE_LABEL[row.mode], mbps_text(row.cells[0].mbps)]
+        for cell in row.cells[1:]:
+            cells += [mbps_text(cell.mbps), change_text(cell)]
+        rows.append(cells)
+    return header, rows
+
+
+def markdown(table: Table) -> str:
+    header, rows = table
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    for row in rows:
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+    return "\n".join(lines)
+
+
+def text(table: Table) -> str:
+    header, rows = table
+    full = [r for r in rows if len(r) == len(header)]
+    widths = [max(len(r[i]) for r in [header, *full]) for i in range(len(header))]
+
+    def fmt(row: list[str]) -> str:
+        if len(row) != len(header):  # a group row: the run's name across the table
+            return row[0]
+        return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+
+    return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
