@@ -175,6 +175,17 @@ def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
             fh.write(model)
 
     _bind(config["shadow"], "/etc/shadow")
+    hide_host_services()
+
+
+def hide_host_services() -> None:
+    """The lab is a Pi without systemd: systemctl and systemd-run in it must not reach the
+    host's systemd (through its private socket or D-Bus), or a tuning guard armed "on the Pi"
+    would run on the host. Empty directories over their sockets make both report that the
+    system was not booted with systemd, as on a Pi without it."""
+    for folder in ("/run/systemd", "/run/dbus"):
+        if os.path.isdir(folder):
+            _mount("-t", "tmpfs", "-o", "mode=0755,size=64k", "sbctune-lab-hidden", folder)
 
 
 def main(argv: list[str] | None = None) -> int:
