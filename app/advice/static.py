@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sbctune.advice.chips import usb3_only_driver
+from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite, lines_matching
+from sbctune.advice.knowledge import load_knowledge
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
     Finding,
@@ -66,7 +69,14 @@ class _Advisor:
         detail: str,
         gain: str,
         sources: list[str],
+        low: float | None = None,
+        high: float | None = None,
+        *,
+        evidence: Iterable[str] = (),
+        tweaks: Iterable[str] = (),
+        steps: Iterable[str] = (),
     ) -> None:
+        """`low`/`high`: the expected gain in Mbit/s, for ranking (None: no figure)."""
         if any(r.kind == kind and r.title == title for r in self.inv.recommendations):
             return  # e.g. one driver for the four ports of one card
         self.inv.recommendations.append(
@@ -77,6 +87,11 @@ class _Advisor:
                 detail,
                 gain,
                 cite(self.catalog, sources),
+                gain_low_mbps=low,
+                gain_high_mbps=high,
+                evidence=list(evidence),
+                tweak_ids=list(tweaks),
+                steps=list(steps),
             )
         )
 
@@ -120,7 +135,8 @@ class _Advisor:
         detail = (
             (
                 f"This chip is driven by {drivers}. Check with `modinfo {chip.drivers.in_tree[0]}` "
-                "whether your kernel has it; a newer kernel may include it. Otherwise build the "
+                "whether your kernel has it; Raspberry Pi OS kernels since April 2024 include "
+                "igb, igc and ixgbe, so a kernel update may be all it takes. Otherwise build the "
                 "vendor driver against your kernel headers"
                 + (f" ({build[0].summary})" if build else "")
                 + "."
@@ -130,9 +146,35 @@ class _Advisor:
         )
         single_port = [m for m in chip.measurements if m.test == "single_port"]
         single = max(single_port, key=lambda m: m.value_mbps) if single_port else None
+        multi = [m for m in chip.measurements if m.test == "multi_port"]
+        # The stock clock's figure (seed 004: 3.06 Gbit/s at 1.5 GHz) before any other.
+        stock = [m for m in multi if m.cpu_mhz == 1500] or [m for m in multi if not m.cpu_mhz]
+        together = max((m.value_mbps for m in stock), default=None)
+        overclocked = [m.value_mbps for m in multi if m.cpu_mhz and m.cpu_mhz > 1500]
+        ports = sum(1 for n in self.inv.nics if n.catalog_id == chip.id and not n.name)
         gain = (
             f"from nothing to ~{single.value_mbps:g} Mbit/s per port" if single else "a working NIC"
         )
+        if together and ports > 1:
+            bus = "PCIe Gen 2 x1" if nic.bus == "pci" else "bus"
+            detail += (
+                f" Expect ~{single.value_mbps:g} Mbit/s per port alone, but the {bus} link caps "
+                f"the ports together near {together / 1000:.2g} Gbit/s ({together:g} Mbit/s "
+                "measured on a CM4)"
+                + (
+                    f" ({min(overclocked) / 1000:g}-{max(overclocked) / 1000:g} with the CPU "
+                    "over-clocked)"
+                    if overclocked
+                    else ""
+                )
+                + "."
+                if single
+                else ""
+            )
+            gain += f"; ~{together:g} Mbit/s all {ports} ports together (the bus's cap)"
+        recipe = load_knowledge().driver_for_chip(chip.id)
+        steps = driver_steps(recipe, self.inv, _label(nic)) if recipe else []
+        low = single.value_mbps if single else None
         self.recommend(
             "driver",
             nic,
@@ -141,10 +183,20 @@ class _Advisor:
             gain,
             [chip.driver_source]
             + [p.source for p in chip.problems]
-            + ([single.source] if single else []),
+            + ([single.source] if single else [])
+            + [m.source for m in multi]
+            + list(recipe.sources if recipe else ()),
+            low,
+            together if together and ports > 1 else low,
+            evidence=[e for e in nic.evidence if e.startswith("lspci")][:1]
+            + ([f"catalog: ~{single.value_mbps:g} Mbit/s per port"] if single else [])
+            + ([f"catalog: {together:g} Mbit/s all ports together"] if together else []),
+            steps=steps,
         )
 
     def usb3_at_usb2(self, nic: Nic, chip: Chip | None) -> None:
+        if chip is None and nic.driver and nic.bus == "usb":
+            chip = usb3_only_driver(self.catalog, nic.driver)
         if nic.bus != "usb" or chip is None or nic.usb_speed_mbps is None:
             return
         if not (chip.usb_generation or "").startswith("3") or nic.usb_speed_mbps > _USB2_MAX:
@@ -168,6 +220,7 @@ class _Advisor:
             else "up to the adapter's full speed"
         )
         has_usb3 = self.board is None or any(e.bus == "usb3" for e in self.board.expansion)
+        low = ceiling.value_mbps - practical.value if practical and ceiling else None
         self.recommend(
             "cable",
             nic,
@@ -178,7 +231,64 @@ class _Advisor:
             [chip.id_source]
             + ([practical.source] if practical else [])
             + ([ceiling.source] if ceiling else []),
+            low,
+            low,
+            evidence=_usb_line(self.parsed, nic),
         )
+
+    def usb_below_top_speed(self) -> None:
+        """The kernel's "not running at top speed": a device enumerated slower than it can go
+        (a USB 3 adapter in a USB 2.0 port or hub; with "connect to a high speed hub", a USB 2.0
+        device stuck at 12 Mbit/s full speed)."""
+        if not self.parsed.dmesg_text:
+            return
+        seen: dict[str, list[str]] = {}
+        pattern = r"usb \S+: not running at top speed"
+        for line in lines_matching(self.parsed.dmesg_text, pattern, 50):
+            path = line.split("usb ", 1)[1].split(":", 1)[0]
+            seen.setdefault(path, []).append(line)
+        for path, lines in seen.items():
+            if any(f.id == "usb3-adapter-at-usb2" for f in self.inv.findings):
+                return  # lsusb -t already showed it, with the NIC named
+            nic = next((n for n in self.inv.nics if n.bus_path == path), None)
+            full_speed = any("high speed hub" in line for line in lines)
+            usb2 = self.catalog.bus("usb2")
+            practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
+            name = _label(nic) if nic else f"the USB device at {path}"
+            self.finding(
+                "usb-below-top-speed",
+                "problem",
+                nic,
+                f"The kernel says {name} is not running at top speed: "
+                + (
+                    "it runs at USB 1.1 full speed (12 Mbit/s)."
+                    if full_speed
+                    else "a USB 3 device connected at USB 2.0 speed (480 Mbit/s)."
+                ),
+                lines[:2],
+            )
+            self.recommend(
+                "cable",
+                nic,
+                "Connect it at USB 2.0 speed" if full_speed else "Move the adapter to a USB 3 port",
+                (
+                    "Plug it straight into a blue USB 3 port (not through a USB 2.0 hub, "
+                    "extension or a USB-C adapter plugged the wrong way round)."
+                    if not full_speed
+                    else "Plug it into a USB 2.0 port directly, not through a USB 1.1 hub; on a "
+                    "Pi check that cmdline.txt does not force dwc_otg.speed=1."
+                ),
+                (
+                    f"from at most ~{practical.value:g} Mbit/s (USB 2.0) to the adapter's "
+                    "full speed"
+                    if practical and not full_speed
+                    else "from ~12 Mbit/s to USB 2.0 speed"
+                ),
+                (["bbqq-r8152-58"] + ([practical.source] if practical else [])),
+                None,
+                None,
+                evidence=lines[:2],
+            )
 
     def builtin_behind_usb2(self, nic: Nic, chip: Chip | None) -> None:
         if not (nic.builtin and nic.bus == "usb" and chip is not None):
@@ -202,6 +312,8 @@ class _Advisor:
             "tuning changes that. A Pi 4 or 5 has native gigabit Ethernet.",
             f"from ~{limit:g} to ~940 Mbit/s",
             [p.source for p in chip.problems] + ["seed-004"],
+            940 - limit,
+            940 - limit,
         )
 
     def link(self, nic: Nic) -> None:
@@ -222,6 +334,7 @@ class _Advisor:
                 "Cat5e or better cable.",
                 "up to twice the throughput with both directions at once",
                 [],
+                tweaks=[],
             )
         if (
             nic.link_speed_mbps
@@ -247,6 +360,8 @@ class _Advisor:
                 f"port supports {nic.max_link_speed_mbps} Mb/s.",
                 f"from ~{now:.0f} to ~{goodput:.0f} Mbit/s",
                 ["derived-ethernet-framing"],
+                goodput - now,
+                goodput - now,
             )
 
     def pcie(self, nic: Nic) -> None:
@@ -305,18 +420,22 @@ class _Advisor:
                         f"{best_vendor.driver} reached {best_vendor.value_mbps:g}.",
                         [f"driver: {nic.driver}"],
                     )
-                    steps = (
-                        f"Install {best_vendor.driver} {best_vendor.driver_version or ''}".strip()
-                    )
+                    recipe = load_knowledge().driver_for_chip(chip.id)
+                    gain = best_vendor.value_mbps - best_mine.value_mbps
                     self.recommend(
                         "driver",
                         nic,
-                        f"Use the vendor {best_vendor.driver} driver",
-                        steps + " (kernel headers first, then the vendor's "
-                        "autorun.sh / DKMS package); keep the old driver blacklisted "
-                        "only after the new one works.",
+                        recipe.title if recipe else f"Use the vendor {best_vendor.driver} driver",
+                        f"The in-kernel {nic.driver} driver tops out near "
+                        f"{best_mine.value_mbps:g} Mbit/s with this chip; the vendor's "
+                        f"{best_vendor.driver} {best_vendor.driver_version or ''} reached "
+                        f"{best_vendor.value_mbps:g}."
+                        + (f" {recipe.note}" if recipe and recipe.note else ""),
                         f"from ~{best_mine.value_mbps:g} to ~{best_vendor.value_mbps:g} Mbit/s",
-                        [best_mine.source, best_vendor.source],
+                        [best_mine.source, best_vendor.source, *(recipe.sources if recipe else ())],
+                        gain,
+                        gain,
+                        steps=driver_steps(recipe, self.inv, _label(nic)) if recipe else [],
                     )
 
     def better_adapter(
@@ -342,6 +461,8 @@ class _Advisor:
             f"{tx:g}.",
             f"Pi→PC from ~{tx:g} to ~{value:g} Mbit/s",
             [tx_source, source],
+            value - tx,
+            value - tx,
         )
 
     def irqs(self, nic: Nic) -> None:
@@ -382,6 +503,9 @@ class _Advisor:
                 ),
                 "less CPU0 saturation; gains depend on the load (measure)",
                 ["seed-000"],
+                0.0,
+                None,
+                tweaks=["rps-rfs"],
             )
             return
 
@@ -452,5 +576,6 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
     for nic in inventory.nics:
         if not nic.wireless:
             advisor.nic(nic)
+    advisor.usb_below_top_speed()
     advisor.power()
     inventory.findings.sort(key=lambda f: _RANK[f.severity])

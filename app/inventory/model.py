@@ -114,6 +114,12 @@ class Recommendation:
     detail: str
     expected_gain: str
     sources: list[str] = field(default_factory=list)
+    # Beyond the contract (sbctune.advice ranks by these; None: not known in Mbit/s):
+    gain_low_mbps: float | None = None
+    gain_high_mbps: float | None = None
+    evidence: list[str] = field(default_factory=list)  # the figures the advice rests on
+    tweak_ids: list[str] = field(default_factory=list)  # sbctune.tuning ids (kind "tweak")
+    steps: list[str] = field(default_factory=list)  # commands or actions, in order
 
 
 @dataclass

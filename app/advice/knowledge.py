@@ -1,0 +1,115 @@
+"""What to recommend for a bottleneck, read from ``resources/advice/advice.json`` (data, with
+sources): tweak ids per bottleneck, driver install recipes, adapters worth suggesting."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.errors import UserError
+
+
+@dataclass(frozen=True)
+class TweakSet:
+    tweaks: tuple[str, ...]
+    why: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TweakGain:
+    chip: str
+    low: float
+    high: float
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class DriverRecipe:
+    name: str
+    chips: tuple[str, ...]
+    title: str
+    sources: tuple[str, ...]
+    steps_by_headers: tuple[str, ...] = ()
+    kernel_update_steps: tuple[str, ...] = ()
+    build_steps: tuple[str, ...] = ()
+    in_pi_os_since: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class AdapterHint:
+    chip: str
+    bus: str
+    link_mbps: int
+    why: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    tweaks_for: dict[str, TweakSet] = field(default_factory=dict)
+    tweak_gains: dict[str, TweakGain] = field(default_factory=dict)
+    drivers: dict[str, DriverRecipe] = field(default_factory=dict)
+    adapters: tuple[AdapterHint, ...] = ()
+
+    def driver_for_chip(self, chip_id: str) -> DriverRecipe | None:
+        return next((d for d in self.drivers.values() if chip_id in d.chips), None)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value or ())
+
+
+def parse_knowledge(data: dict[str, Any]) -> Knowledge:
+    try:
+        return Knowledge(
+            tweaks_for={
+                key: TweakSet(_strs(v["tweaks"]), str(v["why"]), _strs(v.get("sources")))
+                for key, v in data["tweaks_for"].items()
+            },
+            tweak_gains={
+                key: TweakGain(str(v["chip"]), v["low"], v["high"], v["text"], v["source"])
+                for key, v in data.get("tweak_gains", {}).items()
+            },
+            drivers={
+                key: DriverRecipe(
+                    name=key,
+                    chips=_strs(v["chips"]),
+                    title=str(v["title"]),
+                    sources=_strs(v.get("sources")),
+                    steps_by_headers=_strs(v.get("steps_by_headers")),
+                    kernel_update_steps=_strs(v.get("kernel_update_steps")),
+                    build_steps=_strs(v.get("build_steps")),
+                    in_pi_os_since=v.get("in_pi_os_since"),
+                    note=str(v.get("note", "")),
+                )
+                for key, v in data["drivers"].items()
+            },
+            adapters=tuple(
+                AdapterHint(
+                    str(a["chip"]),
+                    str(a["bus"]),
+                    int(a["link_mbps"]),
+                    str(a["why"]),
+                    _strs(a.get("sources")),
+                )
+                for a in data["adapters"]
+            ),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(
+            f"resources/advice/advice.json is malformed ({exc!r}).",
+            "Reinstall sbctune, or fix the file if you edited it.",
+        ) from exc
+
+
+@functools.cache
+def load_knowledge() -> Knowledge:
+    from sbctune.resources import resource_root
+
+    text = resource_root().joinpath("advice").joinpath("advice.json").read_text(encoding="utf-8")
+    return parse_knowledge(json.loads(text))

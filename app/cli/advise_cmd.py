@@ -1,0 +1,85 @@
+"""`sbctune advise HOST|RUN`: what limits the Pi's network, and what to change or buy."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from sbctune.advice import Advice, advise
+from sbctune.advice.report import render
+from sbctune.advice.stored import inventory_from_json
+from sbctune.catalog import load_catalog
+from sbctune.cli.target_args import add_credential_arguments, open_session
+from sbctune.errors import UserError
+from sbctune.history import History, NotFound, RunRecord
+from sbctune.inventory.inspect import inspect_host
+from sbctune.inventory.model import Inventory
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "advise",
+        help="findings and ranked recommendations for a Pi (live) or a stored run",
+        description="HOST: inspect the Pi over SSH and add its latest measurement from the "
+        "history. RUN: a run id from the history (`sbctune history`), advised from its stored "
+        "inventory and figures.",
+    )
+    parser.add_argument("source", metavar="[USER@]HOST[:PORT]|RUN")
+    parser.add_argument("--json", action="store_true", help="print the advice as JSON")
+    add_credential_arguments(parser)
+    parser.set_defaults(func=_advise)
+
+
+def _advise(args: argparse.Namespace) -> int:
+    if args.source.isdigit():
+        advice, heading = _from_run(int(args.source))
+    else:
+        args.target = args.source
+        advice, heading = asyncio.run(_from_host(args))
+    if args.json:
+        print(json.dumps(advice.to_json(), indent=2))
+    else:
+        print(render(advice, heading))
+    return 0
+
+
+def _from_run(run_id: int) -> tuple[Advice, str]:
+    with History.open() as history:
+        try:
+            run = history.run(run_id)
+        except NotFound:
+            raise UserError(
+                f"There is no run {run_id} in the history.",
+                "List the stored runs with `sbctune history`, or give a host name to inspect.",
+            ) from None
+        device = history.device(run.device_id)
+        inventory_id = run.inventory_id or device.last_inventory_id
+        inventory = inventory_from_json(history.inventory(inventory_id)) if inventory_id else None
+        tuning = history.tuning_sessions(run.device_id)
+    advice = advise(inventory or Inventory(), [run], load_catalog(), tuning)
+    if inventory is None:
+        advice.notes.append(
+            "No inventory is stored for this device: advice from the figures alone. "
+            f"`sbctune advise {device.user}@{device.host}` adds what the hardware shows."
+        )
+    return advice, f"Advice for run {run_id} ({run.nic or 'default NIC'}) on {device.host}"
+
+
+async def _from_host(args: argparse.Namespace) -> tuple[Advice, str]:
+    async with await open_session(args) as session:
+        inventory, _collection = await inspect_host(session)
+        user = session.username
+        target = session.target
+    runs: list[RunRecord] = []
+    with History.open() as history:
+        device = history.add_device(target.host, target.port, user)
+        assert device.id is not None
+        history.save_inventory(device.id, inventory.to_json())
+        stored = history.runs_for_device(device.id)
+        tuning = history.tuning_sessions(device.id)
+    if stored:
+        runs = [stored[0]]  # the latest run: the state the Pi is in now
+    advice = advise(inventory, runs, load_catalog(), tuning)
+    what = f"run {runs[0].id} of {runs[0].started_at:%Y-%m-%d %H:%M}" if runs else "no run yet"
+    return advice, f"Advice for {target.host} ({what})"

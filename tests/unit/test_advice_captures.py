@@ -1,0 +1,36 @@
+"""Real captures the advice was not written from (bug reports, see each SOURCE.md) are advised
+correctly: a USB 3 adapter running at USB 2.0 speed is told to move to a USB 3 port."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice import advise
+from sbctune.catalog import load_catalog
+from sbctune.inventory.inspect import inspect_bundle
+
+BUNDLES = Path(__file__).resolve().parents[1] / "captures" / "bundles"
+
+
+@pytest.mark.parametrize(
+    ("bundle", "nic", "evidence"),
+    [
+        ("t2linux_191_rtl8153_480m", "enx2c16dba60d88", "Driver=r8152, 480M"),
+        ("bbqq_r8152_58_as_u25g_high_speed", "eth2", "usb 1-1: not running at top speed"),
+        ("bbqq_r8152_177_rtl8156b_high_speed", None, "usb 1-1: not running at top speed"),
+    ],
+)
+def test_usb3_adapter_at_usb2_speed_is_told_to_move(
+    bundle: str, nic: str | None, evidence: str
+) -> None:
+    assert (BUNDLES / bundle / "SOURCE.md").read_text().count("https://") >= 1
+    advice = advise(inspect_bundle(BUNDLES / bundle), [], load_catalog())
+    top = advice.top
+    assert top is not None
+    assert (top.kind, top.title, top.nic) == ("cable", "Move the adapter to a USB 3 port", nic)
+    problem = advice.findings[0]
+    assert problem.severity == "problem" and problem.nic == nic
+    assert any(evidence in line for line in problem.evidence)
+    assert "No measurement yet" in advice.notes[0]

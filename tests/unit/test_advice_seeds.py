@@ -1,0 +1,195 @@
+"""For every seed, the top recommendation is the seed author's own conclusion, with its figures.
+
+Inventories come from the real captures (the lab profile bundles, tests/captures/bundles);
+RunRecords hold the seed's own measured figures, each marked with the table it comes from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice import Advice, advise
+from sbctune.catalog import load_catalog
+from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
+from sbctune.inventory.inspect import inspect_bundle
+from sbctune.inventory.model import Inventory, Nic
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILES = ROOT / "resources" / "lab" / "profiles"
+BUNDLES = ROOT / "tests" / "captures" / "bundles"
+
+
+def _run(nic: str, figures: dict[tuple[Direction, Mode], float], run_id: int = 1) -> RunRecord:
+    return RunRecord(
+        device_id=1,
+        started_at=dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc),
+        plan_name="thorough",
+        nic=nic,
+        complete=True,
+        id=run_id,
+        tests=[TestRecord(direction=d, mode=m, mean_mbps=v) for (d, m), v in figures.items()],
+    )
+
+
+def _advise(inventory: Inventory, *runs: RunRecord) -> Advice:
+    return advise(inventory, list(runs), load_catalog())
+
+
+def _ids(advice: Advice) -> list[str]:
+    return [f.id for f in advice.findings]
+
+
+def test_seed_000_ax88179_on_a_pi4_gets_the_rtl8153() -> None:
+    inventory = inspect_bundle(PROFILES / "pi4-ax88179")
+    inventory.nic("eth1").link_speed_mbps = 1000  # type: ignore[union-attr]  # UGREEN, gigabit
+    # Seed 000, "ASIX ax88179" results table, 1500 Mhz row: half 736 / 949, full 163 / 902.
+    run = _run(
+        "eth1",
+        {
+            ("pi_to_pc", "half"): 736,
+            ("pc_to_pi", "half"): 949,
+            ("pi_to_pc", "full"): 163,
+            ("pc_to_pi", "full"): 902,
+        },
+    )
+    advice = _advise(inventory, run)
+    top = advice.top
+    assert top is not None and top.kind == "adapter"
+    assert "RTL8153" in top.title
+    assert "736" in top.expected_gain and "949" in top.expected_gain
+    assert "much better suited" in top.detail and "163" in top.detail
+    assert {"asymmetric", "full-duplex-collapse"} <= set(_ids(advice))
+    collapse = next(f for f in advice.findings if f.id == "full-duplex-collapse")
+    assert any("1065" in line and "1685" in line for line in collapse.evidence)
+    # The over-clock the seed measured (736 -> 834) is offered, below the adapter.
+    titles = [r.title for r in advice.recommendations]
+    assert titles.index("Raise the CPU clock (over-clock)") > 0
+
+
+def test_seed_000_rtl8153_is_not_told_to_change_adapter() -> None:
+    inventory = inspect_bundle(PROFILES / "pi4-rtl8153")
+    inventory.nic("eth1").link_speed_mbps = 1000  # type: ignore[union-attr]
+    # Seed 000, "Realtek rtl8153a-4" table, 2000 row: half 949 / 949, full 743 / 908.
+    run = _run(
+        "eth1",
+        {
+            ("pi_to_pc", "half"): 949,
+            ("pc_to_pi", "half"): 949,
+            ("pi_to_pc", "full"): 743,
+            ("pc_to_pi", "full"): 908,
+        },
+    )
+    advice = _advise(inventory, run)
+    assert "at-physical-limit" in _ids(advice)
+    assert "full-duplex-collapse" not in _ids(advice)  # 1651 of 1898: a drop, not a collapse
+    assert all("RTL8153" not in r.title for r in advice.recommendations)
+
+
+def test_seed_001_pi1_is_at_the_limit_of_100m_ethernet() -> None:
+    inventory = inspect_bundle(PROFILES / "pi1b-smsc95xx")
+    # Seed 001, "Peak LAN transfer rate 11.2 MiB/sec (94Mbps)": the LAN wget, PC -> Pi only.
+    advice = _advise(inventory, _run("eth0", {("pc_to_pi", "half"): 94}))
+    top = advice.top
+    assert top is not None and top.kind == "board"
+    assert "94 Mbit/s is the maximum of 100 Mb/s Ethernet" in top.title
+    assert "USB 2.0 controller behind it is the bottleneck" in top.detail
+    assert "No tuning" in top.detail
+    limit = next(f for f in advice.findings if f.id == "at-physical-limit")
+    assert "94.1 Mbit/s is the most TCP can carry over 100 Mb/s" in limit.summary
+    assert any("1448/1538" in line for line in limit.evidence)
+
+
+def test_seed_002_bidirectional_traffic_shares_one_usb2_bus() -> None:
+    # A USB 3 RTL8153 that enumerated at 480M (real capture, t2linux issue 191).
+    inventory = inspect_bundle(BUNDLES / "t2linux_191_rtl8153_480m")
+    nic = inventory.nics[0]
+    nic.link_speed_mbps = 1000
+    # Seed 002, Linux 16k rows: 32 MB/s one way (256 Mbit/s); 36.57 MB/s read+write in total
+    # (292.6 Mbit/s), "divided between transmit and receive" (an even split is assumed here).
+    run = _run(
+        nic.name or "",
+        {
+            ("pi_to_pc", "half"): 256,
+            ("pc_to_pi", "half"): 256,
+            ("pi_to_pc", "full"): 146.3,
+            ("pc_to_pi", "full"): 146.3,
+        },
+    )
+    advice = _advise(inventory, run)
+    top = advice.top
+    assert top is not None and top.title == "Move the adapter to a USB 3 port"
+    assert "Bidirectional traffic shares one bus" in top.detail
+    assert "293" in top.detail and "256" in top.detail
+    assert "bidirectional-shares-bus" in _ids(advice)
+
+
+def test_seed_003_rtl8125b_on_r8169_gets_the_vendor_driver() -> None:
+    inventory = inspect_bundle(PROFILES / "cm4-rtl8125b-r8169")  # the seed captured nothing
+    # Seed 003's prose: a CM4 with an RTL8125B on the in-kernel r8169 (2.5 Gb/s link).
+    inventory.nics.append(
+        Nic(
+            name="eth1",
+            driver="r8169",
+            bus="pci",
+            chip="Realtek RTL8125/RTL8125B",
+            catalog_id="realtek-rtl8125",
+            link_speed_mbps=2500,
+        )
+    )
+    # Seed 003: "The maximum throughput was eerily similar, just under 1.9 Gbps".
+    advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 1880}))
+    top = advice.top
+    assert top is not None and top.kind == "driver" and "r8125" in top.title
+    assert top.expected_gain == "from 1880 to ~2350 Mbit/s"
+    assert "1900" in top.detail
+    assert any("autorun.sh" in step for step in top.steps)
+    assert "driver-bound" in _ids(advice)
+
+
+def test_seed_003_unidentified_25g_nic_at_19_gbits_is_told_to_check_the_driver() -> None:
+    # What the lab's live inspect shows of that profile: eth1, a 2.5 Gb/s link, no chip/driver.
+    inventory = inspect_bundle(PROFILES / "cm4-rtl8125b-r8169")
+    inventory.nics.append(Nic(name="eth1", link_speed_mbps=2500))
+    advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 1880}))
+    top = advice.top
+    assert top is not None and top.kind == "driver" and "r8125" in top.title
+    assert "if this NIC is that chip" in top.detail
+    finding = next(f for f in advice.findings if f.id == "driver-bound")
+    assert "ethtool -i eth1" in finding.summary
+
+
+def test_seed_004_i340_without_driver_build_igb_bus_caps_near_3g() -> None:
+    inventory = inspect_bundle(PROFILES / "cm4-i340-nodriver")
+    eth0 = Nic(name="eth0", link_speed_mbps=1000)  # the CM4's own port (seed: ~940)
+    inventory.nics.append(eth0)
+    # Seed 004: "I've already tested the built-in ethernet controller at around 940 Mbps".
+    run = _run("eth0", {("pi_to_pc", "half"): 940, ("pc_to_pi", "half"): 940})
+    advice = _advise(inventory, run)
+    top = advice.top
+    assert top is not None and top.kind == "driver" and top.title == "Install the igb driver"
+    assert "caps the ports together near 3.1 Gbit/s (3060 Mbit/s" in top.detail
+    assert "940" in top.expected_gain and "3060" in top.expected_gain
+    assert any("linux/ctype.h" in step for step in top.steps)
+    assert any("full-upgrade" in step for step in top.steps)
+    assert "at-physical-limit" in _ids(advice)
+
+
+@pytest.mark.parametrize(
+    ("os_name", "kernel", "headers"),
+    [
+        ("Debian GNU/Linux 12 (bookworm)", "6.6.51+rpt-rpi-v8", "linux-headers-rpi-v8"),
+        ("Raspbian GNU/Linux 11 (bullseye)", "5.15.84-v7l+", "raspberrypi-kernel-headers"),
+    ],
+)
+def test_driver_steps_follow_the_os(os_name: str, kernel: str, headers: str) -> None:
+    inventory = Inventory()
+    inventory.board.os, inventory.board.kernel = os_name, kernel
+    inventory.nics.append(
+        Nic(name="eth1", driver="r8169", catalog_id="realtek-rtl8125", link_speed_mbps=2500)
+    )
+    advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 1880}))
+    assert advice.top is not None
+    assert any(headers in step for step in advice.top.steps)
