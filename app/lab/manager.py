@@ -152,9 +152,10 @@ def _boot_source(profile: LabProfile, name: str) -> Path:
 
 
 def _private_dirs(profile: LabProfile, directory: Path) -> list[dict[str, str]]:
-    """Overlay dirs for the lab's /etc and /boot (config.txt + cmdline.txt in /boot/firmware)."""
+    """Overlay dirs for the lab's /etc, /boot (config.txt + cmdline.txt in /boot/firmware) and
+    /var/lib (where tuning keeps its sessions on the Pi: each lab must see only its own)."""
     entries = []
-    for target in ("/etc", "/boot"):
+    for target in ("/etc", "/boot", "/var/lib"):
         base = directory / "overlay" / target.strip("/")
         upper, work = base / "upper", base / "work"
         for folder in (upper, work):

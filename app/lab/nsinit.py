@@ -136,7 +136,7 @@ def mount_sysctls(lab_dir: Path, private: dict[str, Any]) -> None:
 
 
 def mount_overlays(config: dict[str, Any]) -> None:
-    """Lab-private /etc and /boot: writes land in the lab's upper dirs, never on the host."""
+    """Lab-private /etc, /boot and /var/lib: writes land in the lab's upper dirs, never on the host."""
     for overlay in config.get("overlays", []):
         target = overlay["target"]
         if not os.path.isdir(target):
@@ -144,6 +144,10 @@ def mount_overlays(config: dict[str, Any]) -> None:
             continue
         options = f"lowerdir={target},upperdir={overlay['upper']},workdir={overlay['work']}"
         _mount("-t", "overlay", "sbctune-lab-" + target.strip("/"), "-o", options, target)
+    # A fresh Pi has no sbctune state: hide what the host (or another lab's run) left there.
+    sbctune_state = Path("/var/lib/sbctune")
+    sbctune_state.mkdir(mode=0o755, exist_ok=True)  # in the overlay's upper dir, not the host's
+    _mount("-t", "tmpfs", "-o", "mode=0755,size=16m", "sbctune-lab-state", str(sbctune_state))
 
 
 def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
