@@ -136,7 +136,7 @@ def mount_sysctls(lab_dir: Path, private: dict[str, Any]) -> None:
 
 
 def mount_overlays(config: dict[str, Any]) -> None:
-    """Lab-private /etc, /boot and /var/lib: writes land in the lab's upper dirs, never on the host."""
+    """Lab-private /etc, /boot and /var/lib: writes go to the lab's upper dirs, not the host."""
     for overlay in config.get("overlays", []):
         target = overlay["target"]
         if not os.path.isdir(target):
