@@ -1,1 +1,48 @@
-"""Tuning: tweaks that are read, applied, verified and reverted under an auto-revert guard."""
+"""Tuning: tweaks that are read, applied, verified and reverted under an auto-revert guard.
+
+`plan` reads the Pi and lists, per tweak, what it would change and the exact commands;
+`apply` runs them under a guard on the Pi that reverts unless `confirm` comes in time;
+`revert` restores every original value; `find_leftover` finds a session left on the Pi.
+The session data schema (history and the Pi's session.json) is documented in `session.py`.
+"""
+
+from sbctune.tuning.catalog import TWEAK_IDS, load_tweaks
+from sbctune.tuning.model import (
+    AppliedSession,
+    Change,
+    LeftoverSession,
+    PlannedTweak,
+    TuningPlan,
+    Tweak,
+    TweakOutcome,
+)
+from sbctune.tuning.session import (
+    DEFAULT_GUARD_SECONDS,
+    TuningError,
+    apply,
+    confirm,
+    find_leftover,
+    plan,
+    revert,
+    status,
+)
+
+__all__ = [
+    "DEFAULT_GUARD_SECONDS",
+    "TWEAK_IDS",
+    "AppliedSession",
+    "Change",
+    "LeftoverSession",
+    "PlannedTweak",
+    "TuningError",
+    "TuningPlan",
+    "Tweak",
+    "TweakOutcome",
+    "apply",
+    "confirm",
+    "find_leftover",
+    "load_tweaks",
+    "plan",
+    "revert",
+    "status",
+]

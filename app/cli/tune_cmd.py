@@ -1,0 +1,313 @@
+"""`sbctune tune plan|apply|confirm|revert|status HOST`: tuning under an auto-revert guard.
+
+`apply` applies the tweaks, arms the guard on the Pi and checks that a new SSH connection
+still gets through. Then, on a terminal, it asks whether to keep the settings (no answer
+before the guard time is up = revert); elsewhere it leaves the session armed for
+`sbctune tune confirm HOST` (or confirms by itself with `--confirm` once the check passed).
+If the app dies or the link drops meanwhile, the Pi reverts by itself when the guard expires.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from typing import Any
+
+from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
+from sbctune.errors import UserError
+from sbctune.history import History
+from sbctune.inventory.inspect import inspect_host
+from sbctune.remote import Session
+from sbctune.tuning import (
+    DEFAULT_GUARD_SECONDS,
+    TWEAK_IDS,
+    AppliedSession,
+    LeftoverSession,
+    TuningPlan,
+    apply,
+    confirm,
+    find_leftover,
+    plan,
+    revert,
+    status,
+)
+
+_MARK = {
+    "applied": "✔",
+    "already": "=",
+    "not_possible": "✗",
+    "failed": "!",
+    "reverted": "↺",
+}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "tune",
+        help="apply tuning under an auto-revert guard; confirm, revert, status",
+        description="Tune the Pi's network: plan (dry run with the exact commands), apply "
+        "under an auto-revert guard, confirm, revert, status.",
+    )
+    actions = parser.add_subparsers(dest="tune_action", metavar="ACTION", required=True)
+    for name, text in (
+        ("plan", "show what each tweak would change, with the exact commands (dry run)"),
+        ("apply", "apply the tweaks under an auto-revert guard"),
+        ("confirm", "keep the settings of the session waiting for confirmation"),
+        ("revert", "put back every value of the tuning sessions (newest first)"),
+        ("status", "list the tuning sessions kept on the Pi"),
+    ):
+        action = actions.add_parser(name, help=text, description=text)
+        add_target_arguments(action)
+        action.add_argument("--json", action="store_true", help="print one JSON object")
+        if name in ("plan", "apply"):
+            _add_plan_arguments(action)
+        if name in ("confirm", "revert"):
+            action.add_argument("--session", metavar="ID", help="the session (default: latest)")
+        if name == "apply":
+            action.add_argument(
+                "--guard",
+                type=int,
+                default=DEFAULT_GUARD_SECONDS,
+                metavar="SECONDS",
+                help=f"revert by itself after this long unless confirmed (default "
+                f"{DEFAULT_GUARD_SECONDS})",
+            )
+            action.add_argument(
+                "--confirm",
+                action="store_true",
+                help="confirm by itself once a new SSH connection got through (for scripts)",
+            )
+        action.set_defaults(func=lambda args: asyncio.run(_main(args)))
+
+
+def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tweak",
+        action="append",
+        choices=TWEAK_IDS,
+        metavar="ID",
+        help="a tweak to apply (repeatable; default: the recommended set). One of: "
+        + ", ".join(TWEAK_IDS),
+    )
+    parser.add_argument("--nic", help="the Pi's interface (default: the one this PC talks to)")
+    parser.add_argument(
+        "--persist",
+        action="store_true",
+        help="keep across reboots (sysctl.d file, systemd unit, udev rule; revert removes them)",
+    )
+    parser.add_argument("--mtu", type=int, help="the MTU for --tweak mtu-jumbo (default 9000)")
+    parser.add_argument(
+        "--path-supports-jumbo",
+        action="store_true",
+        help="your statement that every device between the Pi and its peers (switch, PC) "
+        "uses the same larger MTU; required by mtu-jumbo",
+    )
+    parser.add_argument("--arm-freq", type=int, metavar="MHZ", help="for boot-arm-freq")
+
+
+async def _main(args: argparse.Namespace) -> int:
+    target = target_from_args(args)
+    async with await open_session(args, target) as session:
+        if args.tune_action == "status":
+            return _print_status(await status(session), args.json)
+        history = History.open()
+        try:
+            if args.tune_action == "confirm":
+                session_id = await confirm(session, args.session, history=history)
+                _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
+                return 0
+            if args.tune_action == "revert":
+                ids = await revert(session, args.session, history=history)
+                text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
+                _out(args, {"reverted": ids}, text)
+                return 0
+            the_plan = await _plan(session, args)
+            if args.tune_action == "plan":
+                if args.json:
+                    print(json.dumps(the_plan.to_json(), indent=2))
+                else:
+                    _print_plan(the_plan)
+                return 0
+
+            async def reconnect() -> Session:
+                return await open_session(args, target)
+
+            return await _apply(session, the_plan, args, history, reconnect)
+        finally:
+            history.close()
+
+
+def _out(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    print(json.dumps(data) if args.json else text)
+
+
+async def _nic_towards_pc(session: Session) -> str | None:
+    result = await session.run(["ip", "-j", "route", "get", session.local_address], timeout=15)
+    try:
+        routes = json.loads(result.stdout or "[]")
+        return str(routes[0]["dev"]) if routes else None
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
+    leftover = await find_leftover(session)
+    if leftover is not None and leftover.state != "confirmed" and not args.json:
+        print(_leftover_text(leftover), file=sys.stderr)
+    inventory, _ = await inspect_host(session)
+    nic = args.nic or await _nic_towards_pc(session)
+    options: dict[str, Any] = {"persist": args.persist}
+    if args.mtu:
+        options["mtu"] = args.mtu
+    if args.path_supports_jumbo:
+        options["path_supports_jumbo"] = True
+    if args.arm_freq:
+        options["arm_freq"] = args.arm_freq
+    return await plan(session, inventory, nic, args.tweak, options)
+
+
+def _print_plan(the_plan: TuningPlan) -> None:
+    print(f"Tuning plan for {the_plan.nic or '(no NIC)'} (dry run: nothing is changed)")
+    for item in the_plan.items:
+        state = "already set" if item.already else ("will apply" if item.applicable else "n/a")
+        flags = [item.tweak.risk + " risk"]
+        if item.tweak.needs_reboot:
+            flags.append("needs reboot")
+        if item.tweak.advanced:
+            flags.append("advanced")
+        print(f"\n{item.tweak.id}: {item.tweak.title}  [{', '.join(flags)}]  -> {state}")
+        print(f"  {item.reason}")
+        for change in item.changes:
+            if change.needed and len(change.before or "") < 80:
+                print(f"  {change.target}: {change.before!r} -> {change.after!r}")
+        for target, reason in item.impossible:
+            print(f"  not possible: {target}: {reason}")
+        for command in item.commands:
+            print(f"  $ sudo {command}" if len(command) < 400 else f"  $ sudo {command[:400]}…")
+
+
+def _print_outcomes(applied: AppliedSession) -> None:
+    for outcome in applied.outcomes:
+        print(f"  {_MARK.get(outcome.status, '?')} {outcome.tweak_id}: {outcome.status}"
+              f" — {outcome.detail}")  # fmt: skip
+
+
+async def _ask_keep(seconds: float) -> bool | None:
+    """y/n on the terminal, or None when the guard time runs out first."""
+    prompt = f"Keep these settings? [y/N] (reverted by itself in {int(seconds)} s) "
+    print(prompt, end="", flush=True)
+    try:
+        answer = await asyncio.wait_for(asyncio.to_thread(sys.stdin.readline), seconds)
+    except asyncio.TimeoutError:
+        print()
+        return None
+    return answer.strip().lower() in ("y", "yes")
+
+
+async def _apply(
+    session: Session,
+    the_plan: TuningPlan,
+    args: argparse.Namespace,
+    history: History,
+    reconnect: Any,
+) -> int:
+    def say(message: str) -> None:
+        if not args.json:
+            print(f"… {message}", flush=True)
+
+    applied = await apply(
+        session,
+        the_plan,
+        guard_seconds=args.guard,
+        persist=args.persist,
+        on_event=say,
+        reconnect=reconnect,
+        history=history,
+    )
+    result: dict[str, Any] = {
+        "id": applied.id,
+        "state": applied.state,
+        "guard_deadline": applied.guard_deadline,
+        "reachable": applied.reachable,
+        "outcomes": [o.to_json() for o in applied.outcomes],
+    }
+    if not args.json:
+        print(f"Session {applied.id}:")
+        _print_outcomes(applied)
+    if applied.state == "reverted":
+        _final(args, result, "A tweak failed, so everything was put back.")
+        return 1
+    if not applied.reachable:
+        _final(args, result, "The Pi did not answer a new SSH connection: it reverts by itself "
+               f"within {args.guard} s.")  # fmt: skip
+        return 1
+    keep: bool | None = None
+    if args.confirm:
+        keep = True
+    elif sys.stdin.isatty() and not args.json:
+        keep = await _ask_keep(applied.guard_deadline - time.time() - 2)
+    if keep is None and not (sys.stdin.isatty() and not args.json):
+        result["state"] = "armed"
+        _final(args, result, f"Armed: run `sbctune tune confirm {args.target}` within "
+               f"{max(0, int(applied.guard_deadline - time.time()))} s to keep these settings; "
+               "otherwise the Pi puts them back by itself.")  # fmt: skip
+        return 0
+    if keep:
+        await confirm(session, applied.id, history=history)
+        result["state"] = "confirmed"
+        _final(args, result, "Confirmed: the settings stay (until `sbctune tune revert`).")
+        return 0
+    await revert(session, applied.id, history=history)
+    result["state"] = "reverted"
+    _final(args, result, "Reverted: every value is back as it was.")
+    return 0
+
+
+def _final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(text)
+
+
+def _leftover_text(leftover: LeftoverSession) -> str:
+    if leftover.state == "armed":
+        return (
+            f"Note: tuning session {leftover.id} is waiting for confirmation (it reverts by "
+            "itself when its guard expires). `sbctune tune confirm` keeps it, "
+            "`sbctune tune revert` puts it back."
+        )
+    return (
+        f"Note: tuning session {leftover.id} was left {leftover.state}. `sbctune tune revert` "
+        "puts its values back."
+    )
+
+
+def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([
+            {"id": s.id, "state": s.state, "started_at": s.started_at, "nic": s.nic,
+             "persist": s.persist, "guard_deadline": s.guard_deadline,
+             "outcomes": [o.to_json() for o in s.outcomes]}
+            for s in sessions
+        ], indent=2))  # fmt: skip
+        return 0
+    if not sessions:
+        print("No tuning sessions on this Pi.")
+        return 0
+    for s in sessions:
+        extra = ""
+        if s.state == "armed" and s.guard_deadline:
+            extra = f" (reverts by itself at {time.strftime('%H:%M:%S', time.localtime(s.guard_deadline))})"  # noqa: E501
+        print(
+            f"{s.id}  {s.state}{extra}  nic={s.nic or '-'}  persist={'yes' if s.persist else 'no'}"
+        )
+        for o in s.outcomes:
+            print(f"    {_MARK.get(o.status, '?')} {o.tweak_id}: {o.status}")
+    return 0
+
+
+__all__ = ["UserError", "register"]

@@ -1,0 +1,73 @@
+"""Load the tweak definitions from resources/tuning/tweaks.json, checked strictly."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from sbctune.errors import UserError
+from sbctune.resources import resource_root
+from sbctune.tuning.model import Tweak
+
+TWEAK_IDS = (
+    "rps-rfs", "xps", "irq-affinity", "cpu-governor-performance", "socket-buffers", "nic-rings",
+    "irq-coalescing", "offloads-on", "eee-off", "flow-control", "mtu-jumbo", "boot-arm-freq",
+    "boot-pcie-bus-perf", "boot-pi5-pcie-gen3",
+)  # fmt: skip
+_RISKS = ("low", "medium", "high")
+
+
+class TweakDataError(UserError):
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"The tweak definitions are broken: {detail}", "Reinstall sbctune.")
+
+
+def _tweak(entry: dict[str, Any]) -> Tweak:
+    try:
+        risk = entry["risk"]
+        if risk not in _RISKS:
+            raise TweakDataError(f"{entry.get('id')}: risk {risk!r}")
+        sources = tuple(str(s) for s in entry["sources"])
+        if not sources:
+            raise TweakDataError(f"{entry['id']}: no source")
+        return Tweak(
+            id=str(entry["id"]),
+            kind=str(entry["kind"]),
+            title=str(entry["title"]),
+            why=str(entry["why"]),
+            sources=sources,
+            risk=risk,
+            needs_reboot=bool(entry["needs_reboot"]),
+            advanced=bool(entry["advanced"]),
+            recommended=bool(entry["recommended"]),
+            params=dict(entry.get("params") or {}),
+        )
+    except KeyError as exc:
+        raise TweakDataError(f"{entry.get('id', '?')}: missing {exc}") from None
+
+
+@lru_cache(maxsize=1)
+def _load() -> tuple[Tweak, ...]:
+    text = resource_root().joinpath("tuning", "tweaks.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    tweaks = tuple(_tweak(e) for e in data["tweaks"])
+    ids = [t.id for t in tweaks]
+    if sorted(ids) != sorted(TWEAK_IDS):
+        raise TweakDataError(f"tweak ids {ids} differ from the fixed set")
+    return tweaks
+
+
+def load_tweaks() -> list[Tweak]:
+    """Every tweak, in the order the file lists them (the order they are applied in)."""
+    return list(_load())
+
+
+def tweak(tweak_id: str) -> Tweak:
+    for t in _load():
+        if t.id == tweak_id:
+            return t
+    raise UserError(
+        f"There is no tweak called {tweak_id!r}.",
+        "Known tweaks: " + ", ".join(TWEAK_IDS) + ".",
+    )

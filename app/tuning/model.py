@@ -1,0 +1,198 @@
+"""What tuning deals in: tweak definitions, the changes a tweak makes, plans and outcomes.
+
+A `Change` is one value on the Pi (a sysfs/procfs knob, a sysctl, an ethtool setting, a file,
+a service state) with its value before and after. Every tweak is planned as a list of changes;
+applying writes each `after`, reverting writes each `before` back, newest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sbctune.inventory.model import Inventory
+
+Risk = Literal["low", "medium", "high"]
+Status = Literal["applied", "already", "not_possible", "failed", "reverted"]
+ChangeKind = Literal[
+    "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity"
+]
+CHANGE_KINDS: tuple[ChangeKind, ...] = (
+    "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity"
+)  # fmt: skip
+STATUSES: tuple[Status, ...] = ("applied", "already", "not_possible", "failed", "reverted")
+
+
+@dataclass(frozen=True)
+class Tweak:
+    id: str
+    kind: str
+    title: str
+    why: str
+    sources: tuple[str, ...]
+    risk: Risk
+    needs_reboot: bool
+    advanced: bool  # opt-in only: never part of the default selection
+    recommended: bool  # safe to pre-check in the GUI
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One value the session sets. `before`/`after` None: the file does not exist."""
+
+    kind: ChangeKind
+    target: str
+    before: str | None
+    after: str | None
+    path: str = ""  # the file behind a knob, sysctl or boot change ("" for the others)
+
+    @property
+    def needed(self) -> bool:
+        return self.before != self.after
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "target": self.target,
+            "before": self.before,
+            "after": self.after,
+        }
+        if self.path:
+            data["path"] = self.path
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Change:
+        kind = str(data["kind"])
+        if kind not in CHANGE_KINDS:
+            raise ValueError(f"unknown change kind {kind!r}")
+        before, after = data.get("before"), data.get("after")
+        return cls(
+            kind,
+            str(data["target"]),
+            None if before is None else str(before),
+            None if after is None else str(after),
+            str(data.get("path") or ""),
+        )
+
+
+@dataclass
+class PlannedTweak:
+    tweak: Tweak
+    applicable: bool
+    reason: str  # why not applicable, or what it will do
+    changes: list[Change] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)  # the exact commands (dry run)
+    impossible: list[tuple[str, str]] = field(default_factory=list)  # (target, kernel's reason)
+
+    @property
+    def current(self) -> dict[str, str | None]:
+        return {c.target: c.before for c in self.changes}
+
+    @property
+    def target_values(self) -> dict[str, str | None]:
+        return {c.target: c.after for c in self.changes}
+
+    @property
+    def already(self) -> bool:
+        return self.applicable and not any(c.needed for c in self.changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.tweak.id,
+            "title": self.tweak.title,
+            "risk": self.tweak.risk,
+            "needs_reboot": self.tweak.needs_reboot,
+            "advanced": self.tweak.advanced,
+            "recommended": self.tweak.recommended,
+            "applicable": self.applicable,
+            "already": self.already,
+            "reason": self.reason,
+            "changes": [c.to_json() for c in self.changes],
+            "commands": list(self.commands),
+            "not_possible": [{"target": t, "reason": r} for t, r in self.impossible],
+        }
+
+
+@dataclass
+class TuningPlan:
+    nic: str | None
+    items: list[PlannedTweak]
+    options: dict[str, Any] = field(default_factory=dict)
+    tweak_ids: list[str] | None = None  # the selection asked for (None: the recommended set)
+    inventory: Inventory | None = None  # kept so that apply can read every value afresh
+    systemd: bool = False
+
+    def item(self, tweak_id: str) -> PlannedTweak | None:
+        return next((i for i in self.items if i.tweak.id == tweak_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "nic": self.nic,
+            "options": self.options,
+            "items": [i.to_json() for i in self.items],
+        }
+
+
+@dataclass
+class TweakOutcome:
+    tweak_id: str
+    status: Status
+    detail: str = ""
+    changes: list[Change] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.tweak_id,
+            "status": self.status,
+            "detail": self.detail,
+            "changes": [c.to_json() for c in self.changes],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TweakOutcome:
+        status = str(data.get("status"))
+        if status not in STATUSES:
+            raise ValueError(f"unknown tweak status {status!r}")
+        return cls(
+            str(data["id"]),
+            status,
+            str(data.get("detail") or ""),
+            [Change.from_json(c) for c in data.get("changes") or []],
+        )
+
+
+@dataclass
+class AppliedSession:
+    id: str
+    guard_deadline: float  # epoch seconds on this computer's clock
+    outcomes: list[TweakOutcome]
+    persist: bool = False
+    nic: str | None = None
+    guard_seconds: int = 90
+    state: str = "armed"
+    reachable: bool = True
+    record_id: int | None = None  # the history row, when saved
+
+    def outcome(self, tweak_id: str) -> TweakOutcome | None:
+        return next((o for o in self.outcomes if o.tweak_id == tweak_id), None)
+
+
+@dataclass
+class LeftoverSession:
+    """A session found on the Pi that was not reverted: still guarded, kept, or broken."""
+
+    id: str
+    state: str  # armed | applying | confirmed | reverting | revert_failed
+    started_at: str
+    nic: str | None
+    persist: bool
+    outcomes: list[TweakOutcome]
+    guard_deadline: float | None = None  # the Pi's clock (epoch seconds), when armed
+    netns: str = ""
+
+    @property
+    def guarded(self) -> bool:
+        return self.state == "armed"

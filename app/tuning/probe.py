@@ -1,0 +1,147 @@
+"""Read, in one SSH round trip, every value the tweaks could touch (as the login user).
+
+Knob files are read by one small loop that reports each file's content or the kernel's error
+(an `xps_cpus` that answers ENOENT is a fact the plan needs, not a failure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sbctune.remote import Session, batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning.knobs import safe_name
+
+BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
+SYSCTL_ROOT = "/proc/sys/"
+
+# path NUL status NUL value-or-error NUL, for every existing file matching the patterns
+_READ_KNOBS = (
+    'for p in "$@"; do for f in $p; do [ -e "$f" ] || continue; printf "%s\\0" "$f"; '
+    'if v=$(cat -- "$f" 2>&1); then printf "ok\\0%s\\0" "$v"; '
+    'else printf "err\\0%s\\0" "$v"; fi; done; done'
+)
+
+
+@dataclass(frozen=True)
+class Read:
+    ok: bool
+    text: str  # the value (without trailing newlines), or the error message
+
+    @property
+    def reason(self) -> str:
+        """The kernel's reason from an error like 'cat: /x: No such file or directory'."""
+        return self.text.strip().rsplit(": ", 1)[-1] if not self.ok else ""
+
+
+@dataclass
+class Facts:
+    nic: str | None
+    knobs: dict[str, Read] = field(default_factory=dict)
+    steps: dict[str, StepResult] = field(default_factory=dict)
+
+    def knob(self, path: str) -> Read | None:
+        return self.knobs.get(path)
+
+    def step(self, key: str) -> StepResult | None:
+        return self.steps.get(key)
+
+    def ok(self, key: str) -> bool:
+        result = self.steps.get(key)
+        return result is not None and result.ok
+
+    def text(self, key: str) -> str:
+        result = self.steps.get(key)
+        return result.text if result is not None and result.ok else ""
+
+    @property
+    def systemd(self) -> bool:
+        return self.ok("systemd")
+
+    @property
+    def netns(self) -> str:
+        return self.text("netns").strip()
+
+    def glob(self, prefix: str, suffix: str) -> dict[str, Read]:
+        return {p: r for p, r in self.knobs.items() if p.startswith(prefix) and p.endswith(suffix)}
+
+    def boot_file(self, name: str) -> tuple[str, str] | None:
+        """(path, content) of config.txt / cmdline.txt in the first boot folder that has it."""
+        for folder in BOOT_DIRS:
+            key = f"{folder}/{name}"
+            result = self.steps.get(key)
+            if result is not None and result.ok:
+                return key, result.text
+        return None
+
+
+def sysctl_path(key: str) -> str:
+    return SYSCTL_ROOT + key.replace(".", "/")
+
+
+def knob_patterns(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> list[str]:
+    patterns = [
+        "/sys/devices/system/cpu/online",
+        "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor",
+        "/sys/devices/system/cpu/cpufreq/policy*/scaling_available_governors",
+        *(f"/proc/irq/{int(n)}/smp_affinity" for n in irqs),
+        *(sysctl_path(k) for k in sysctls),
+        sysctl_path("net.core.rps_sock_flow_entries"),
+    ]
+    if nic:
+        base = f"/sys/class/net/{safe_name(nic, 'interface')}"
+        patterns += [
+            f"{base}/mtu",
+            f"{base}/queues/rx-*/rps_cpus",
+            f"{base}/queues/rx-*/rps_flow_cnt",
+            f"{base}/queues/tx-*/xps_cpus",
+        ]
+    return patterns
+
+
+def split_knobs(data: bytes) -> dict[str, Read]:
+    parts = data.decode("utf-8", errors="replace").split("\0")
+    found: dict[str, Read] = {}
+    for i in range(0, len(parts) - 2, 3):
+        path, status, value = parts[i], parts[i + 1], parts[i + 2]
+        if path and status in ("ok", "err"):
+            found[path] = Read(status == "ok", value)
+    return found
+
+
+def steps_for(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> list[batch.Step]:
+    steps = [
+        batch.Step(("sh", "-c", _READ_KNOBS, "sh", *knob_patterns(nic, irqs, sysctls)), "knobs"),
+        batch.command("test", "-d", "/run/systemd/system", key="systemd"),
+        batch.command("readlink", "/proc/self/ns/net", key="netns"),
+        batch.command("pidof", "irqbalance", key="irqbalance-pid"),
+        batch.command("systemctl", "is-active", "irqbalance", key="irqbalance-systemd"),
+        batch.command("sh", "-c", "command -v rc-service", key="rc-service"),
+        batch.command("test", "-d", "/etc/systemd/system", key="dir:/etc/systemd/system"),
+        batch.command("test", "-d", "/etc/udev/rules.d", key="dir:/etc/udev/rules.d"),
+        batch.command("test", "-d", "/etc/sysctl.d", key="dir:/etc/sysctl.d"),
+    ]
+    for folder in BOOT_DIRS:
+        for name in ("config.txt", "cmdline.txt"):
+            steps.append(batch.read_file(f"{folder}/{name}"))
+    if nic:
+        iface = safe_name(nic, "interface")
+        for option in ("-g", "-k", "-c", "--show-eee", "-a"):
+            steps.append(batch.command("ethtool", option, iface, key=f"ethtool {option}"))
+        steps.append(batch.command("ip", "-d", "-j", "link", "show", "dev", iface, key="ip-link"))
+    return steps
+
+
+async def probe(
+    session: Session, nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]
+) -> Facts:
+    steps = steps_for(nic, list(irqs), list(sysctls))
+    results = await session.run_script(steps, timeout=60)
+    facts = Facts(nic)
+    for result in results:
+        facts.steps[result.step.name] = result
+    knobs = facts.steps.get("knobs")
+    if knobs is not None:
+        facts.knobs = split_knobs(knobs.stdout)
+    return facts
