@@ -13,6 +13,7 @@ whose process is gone) are removed before the first lab of a session comes up.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import socket
@@ -150,3 +151,16 @@ def iperf3_server(addr: str) -> tuple[subprocess.Popen[bytes], int]:
     while time.monotonic() < deadline and not listening(port):  # a probe connect would use
         time.sleep(0.05)  # up the server's single test
     return proc, port
+
+
+async def iperf3_left_on_pi(session: Session, lab: LabInfo) -> list[str]:
+    """iperf3 processes the Pi still runs towards this lab's PC side. The lab shares this
+    machine's process table, so other labs' (and other tests') iperf3 must not count."""
+    await asyncio.sleep(0.5)  # a killed process may take a moment to leave the table
+    listing = await session.run(["ps", "-eo", "args="])
+    addresses = {nic.host_addr for nic in lab.nics}
+    return [
+        line
+        for line in listing.stdout.splitlines()
+        if line.startswith("iperf3") and any(addr in line for addr in addresses)
+    ]

@@ -197,7 +197,9 @@ class _NicAdvisor:
             target = best.value_mbps if best else 940.0
             self.recommend(
                 "board",
-                f"{now:.0f} Mbit/s is the maximum of {link} Mb/s Ethernet: "
+                # The wire's ceiling, not the figure measured: a reading can sit a little
+                # above it (rounding, shaping), and the seed's conclusion is about the ceiling.
+                f"{self.limit or now:.0f} Mbit/s is the maximum of {link} Mb/s Ethernet: "
                 "for more, use a Pi 4 or 5",
                 f"This board's Ethernet ({chip.name}) is a {link} Mb/s USB 2.0 device: the link "
                 "is full, and the USB 2.0 controller behind it is the bottleneck of every faster "

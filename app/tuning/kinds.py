@@ -303,6 +303,13 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         if feature.fixed and not feature.enabled:
             item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
             continue
+        if feature.requested and not feature.enabled:
+            # Already asked for; the kernel keeps it off because a feature it needs is off
+            # (GSO needs scatter-gather, as on smsc95xx): `ethtool -K` cannot change that.
+            item.impossible.append(
+                (f"{ctx.iface} -K {short}", "requested on, but the kernel keeps it off")
+            )
+            continue
         before = "on" if feature.enabled else "off"
         item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
     if not item.changes:

@@ -73,6 +73,7 @@ _REFUSALS = (
     "not supported",
     "Permission denied",
     "Operation not permitted",
+    "Could not change any device features",  # ethtool -K: the driver or kernel kept it as is
 )
 _WRITE_FILE = 'umask 022; printf "%s" "$1" >"$2.new" && mv -f -- "$2.new" "$2"'
 

@@ -76,12 +76,8 @@ async def test_pi4_ax88179_full_duplex_collapse(lab_factory: Any, tmp_path: Path
     both = Spec(mode="full", directions=("pi_to_pc", "pc_to_pi"), duration=4, omit=1, streams=4)
     plan = Plan(name="custom", title="half and full", tests=(*QUICK.tests, both))
     advice = await _advise_lab(lab_factory, tmp_path, "pi4-ax88179", plan)
-    if not any(f.id == "full-duplex-collapse" for f in advice.findings):
-        half = [f for f in advice.findings if f.id == "asymmetric"]
-        pytest.skip(
-            "the lab does not model full-duplex figures yet (helper L's work); "
-            f"findings: {[f.id for f in advice.findings]} {half and half[0].evidence}"
-        )
+    collapse = next((f for f in advice.findings if f.id == "full-duplex-collapse"), None)
+    assert collapse is not None, [f.id for f in advice.findings]
     top = advice.top
     assert top is not None and "RTL8153" in top.title
 

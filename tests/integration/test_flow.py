@@ -1,0 +1,116 @@
+"""The one-click flow against each seed profile in the lab (real SSH, sudo, iperf3 and tuning):
+baseline → recommended safe tweaks under the guard → measure again → results. The top
+recommendation must be the seed author's conclusion, resting on the figures just measured."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune import tuning
+from sbctune.flow import FlowEvent, FlowOptions, FlowStep, one_click
+from sbctune.history import History
+from sbctune.inventory.inspect import inspect_host
+from sbctune.measure.plans import plan_named
+from sbctune.measure.runner import LiveInterval
+from tests.lab_support import connect_to_lab, iperf3_left_on_pi
+
+pytestmark = [pytest.mark.lab, pytest.mark.slow]
+
+QUICK = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
+
+# The seed author's conclusion per profile: (recommendation kind, words in its title).
+CONCLUSIONS = {
+    "pi4-ax88179": ("adapter", "RTL8153"),  # seed 000: "the rtl8153 is much better suited"
+    "pi1b-smsc95xx": ("board", "maximum of 100 Mb/s Ethernet"),  # seed 001
+    "cm4-rtl8125b-r8169": ("driver", "r8125"),  # seed 003: "check your driver"
+    "cm4-i340-nodriver": ("driver", "igb"),  # seed 004: "no driver bound: build igb"
+}
+
+
+async def _one_click(
+    lab_factory: Any, tmp_path: Path, profile: str, **options: Any
+) -> tuple[Any, list[FlowEvent], History]:
+    lab = lab_factory(profile=profile)
+    events: list[FlowEvent] = []
+    history = History.open(tmp_path / "history.sqlite")
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        flow_options = FlowOptions(plan=QUICK, nic=lab.test_nic.name, guard_seconds=30, **options)
+        result = await one_click(session, inventory, flow_options, history, on_event=events.append)
+        if result.tuning is not None:  # kept: the Pi shows it as the session in force
+            kept = await tuning.find_leftover(session)
+            assert kept is not None and kept.id == result.tuning.id and kept.state == "confirmed"
+    return result, events, history
+
+
+@pytest.mark.parametrize("profile", sorted(CONCLUSIONS))
+async def test_one_click_reaches_the_seed_conclusion(
+    lab_factory: Any, tmp_path: Path, profile: str
+) -> None:
+    result, events, history = await _one_click(lab_factory, tmp_path, profile)
+    with history:
+        steps = [(e.step, e.status) for e in events if isinstance(e, FlowStep)]
+        assert steps[0] == ("baseline", "started") and steps[-1] == ("results", "done")
+        assert any(isinstance(e, LiveInterval) for e in events)
+        # What the flow returns is what the history keeps.
+        assert history.run(result.baseline.id).tests == result.baseline.tests
+        kind, words = CONCLUSIONS[profile]
+        top = result.advice.top
+        assert top is not None and top.kind == kind and words in top.title, top
+        assert top.evidence or top.expected_gain  # it rests on figures
+        if result.tuning is not None:
+            assert result.after is not None and result.after.tuning_state is not None
+            applied = {o.tweak_id for o in result.tuning.outcomes if o.status == "applied"}
+            assert set(result.after.tuning_state["tweaks"]) >= applied
+
+
+async def test_one_click_tuning_raises_the_pi4_transmit_rate(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    """pi4-ax88179 models seed 000's CPU-bound transmit: the performance governor with RPS on
+    eth1 lifts Pi→PC from 736 towards 834 Mbit/s. The flow must apply both and show the gain."""
+    result, _, history = await _one_click(lab_factory, tmp_path, "pi4-ax88179")
+    history.close()
+    assert result.tuning is not None and result.after is not None
+    applied = {o.tweak_id for o in result.tuning.outcomes if o.status == "applied"}
+    assert {"cpu-governor-performance", "rps-rfs"} <= applied, result.tuning.outcomes
+
+    def pi_to_pc(record: Any) -> float:
+        test = next(t for t in record.tests if t.direction == "pi_to_pc" and t.mode == "half")
+        return float(test.mean_mbps)
+
+    before, after = pi_to_pc(result.baseline), pi_to_pc(result.after)
+    assert 700 < before < 770 and 790 < after < 870, (before, after)
+
+
+async def test_cancel_during_measure_again_reverts_the_tuning(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory(profile="pi4-ax88179")
+    history = History.open(tmp_path / "history.sqlite")
+    seen_after = asyncio.Event()
+
+    def watch(event: FlowEvent) -> None:
+        if isinstance(event, FlowStep) and event.step == "measure_again":
+            seen_after.set()
+
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        options = FlowOptions(plan=QUICK, nic=lab.test_nic.name, guard_seconds=60)
+        task = asyncio.create_task(one_click(session, inventory, options, history, on_event=watch))
+        await asyncio.wait_for(seen_after.wait(), timeout=120)
+        await asyncio.sleep(2)  # inside the second measurement
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await tuning.find_leftover(session) is None  # reverted, nothing left armed
+        governor = await session.run(
+            ["cat", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"]
+        )
+        assert governor.stdout.strip() == "ondemand"  # the profile's original governor
+        assert await iperf3_left_on_pi(session, lab) == []
+    history.close()
