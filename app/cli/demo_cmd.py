@@ -1,8 +1,9 @@
-"""`sbctune demo [HOST]`: the main job, end to end, against a real Pi or the virtual Pi lab.
+"""`sbctune demo [HOST]`: the main job, the one-click tune-and-measure, end to end.
 
-With no host it brings up the lab (`pi4-ax88179`), runs the flow over real SSH, prints what it
-found, and takes the lab down again whatever happens. The flow grows with the product: today
-it connects and inspects; measuring and tuning join it as they land.
+With no host it brings up the virtual Pi lab (`pi4-ax88179`) and takes it down again whatever
+happens. Either way it connects over real SSH, inspects, measures a baseline, applies the
+recommended safe tweaks under the auto-revert guard, measures again, advises, and writes the
+HTML report. Ctrl-C at any point stops the measurement on both sides and reverts the tuning.
 """
 
 from __future__ import annotations
@@ -13,9 +14,18 @@ import sys
 import time
 from pathlib import Path
 
+from sbctune.advice.report import render as render_advice
 from sbctune.cli.target_args import add_credential_arguments, open_session
+from sbctune.compare import compare
+from sbctune.errors import UserError
+from sbctune.export import export, gather
+from sbctune.export.tables import comparison_table, text
+from sbctune.flow import FlowEvent, FlowOptions, FlowResult, FlowStep, TuningEvent, one_click
+from sbctune.history import History
 from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.report import render
+from sbctune.measure.plans import DIRECTION_LABEL, plan_named, presets
+from sbctune.measure.runner import LiveInterval, TestStarted
 from sbctune.remote import KnownHosts, Secret, Session, Target
 
 DEFAULT_PROFILE = "pi4-ax88179"
@@ -25,7 +35,9 @@ LAB_NAME = "demo"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "demo",
-        help="run the one-click flow (against the virtual Pi lab when no Pi is given)",
+        help="the one-click tune & measure (against the virtual Pi lab when no Pi is given)",
+        description="Inspect, measure a baseline, apply the recommended safe tweaks under the "
+        "auto-revert guard, measure again, advise and write the HTML report.",
     )
     parser.add_argument(
         "target",
@@ -38,6 +50,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=DEFAULT_PROFILE,
         help=f"lab profile when no Pi is given (default {DEFAULT_PROFILE})",
     )
+    parser.add_argument("--plan", default="quick", choices=sorted(presets()))
+    parser.add_argument("--nic", help="the Pi's interface to test (default: the route to this PC)")
+    parser.add_argument("--no-tune", action="store_true", help="measure and advise only")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=Path("sbctune-report.html"),
+        help="where to write the HTML report (default ./sbctune-report.html)",
+    )
     add_credential_arguments(parser)
     parser.set_defaults(func=_demo)
 
@@ -46,16 +67,53 @@ def _step(text: str) -> None:
     print(f"==> {text}", file=sys.stderr, flush=True)
 
 
-async def _flow(session: Session) -> None:
+class _Progress:
+    """One line per flow step and per second of each test; tuning messages as they come."""
+
+    def __call__(self, event: FlowEvent) -> None:
+        if isinstance(event, FlowStep):
+            mark = {"started": "==>", "done": "   ✓", "skipped": "   -", "failed": "   ✗"}
+            print(f"{mark[event.status]} {event.detail}", file=sys.stderr, flush=True)
+        elif isinstance(event, TuningEvent):
+            print(f"    {event.message}", file=sys.stderr, flush=True)
+        elif isinstance(event, TestStarted):
+            label = f"test {event.test_index + 1}: {event.spec.label}"
+            print(f"    {label}", file=sys.stderr, flush=True)
+        elif isinstance(event, LiveInterval):
+            omitted = " (omitted)" if event.interval.omitted else ""
+            print(
+                f"    {event.interval.t:5.1f} s  {DIRECTION_LABEL[event.direction]}"
+                f"  {event.interval.mbps:7.1f} Mbit/s{omitted}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     _step(f"Inspecting {session.target.display}")
     started = time.perf_counter()
     inventory, collection = await inspect_host(session)
-    took = time.perf_counter() - started
     _step(
-        f"Inventory in {took:.2f} s over {collection.round_trips} SSH round trips"
-        + (" (with sudo)" if collection.used_sudo else "")
+        f"Inventory in {time.perf_counter() - started:.2f} s over "
+        f"{collection.round_trips} SSH round trips"
     )
     print(render(inventory))
+    options = FlowOptions(plan=plan_named(args.plan), nic=args.nic, tune=not args.no_tune)
+    with History.open() as history:
+        result = await one_click(session, inventory, options, history, on_event=_Progress())
+        _report(history, result, args.report)
+    return result
+
+
+def _report(history: History, result: FlowResult, path: Path) -> None:
+    print()
+    print(text(comparison_table(compare(result.runs))))
+    print()
+    if result.advice is not None:
+        print(render_advice(result.advice, "What limits this Pi, and what to do"))
+    ids = [r.id for r in result.runs if r.id is not None]
+    written = export("html", gather(history, ids), path)
+    _step(f"Report written to {written.resolve()} (runs {', '.join(map(str, ids))} in history)")
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -63,7 +121,7 @@ def _demo(args: argparse.Namespace) -> int:
 
         async def real() -> None:
             async with await open_session(args) as session:
-                await _flow(session)
+                await _flow(session, args)
 
         asyncio.run(real())
         return 0
@@ -71,7 +129,10 @@ def _demo(args: argparse.Namespace) -> int:
     from sbctune import lab  # the lab is Linux-only; imported only when used
 
     _step(f"Bringing up the virtual Pi lab (profile {args.profile})")
-    info = lab.up(args.profile, name=LAB_NAME)
+    try:
+        info = lab.up(args.profile, name=LAB_NAME)
+    except lab.LabError as exc:
+        raise UserError(f"The virtual Pi lab could not start: {exc}", lab_hint()) from None
     try:
         _step(f"Lab up: ssh {info.user}@{info.host} (password {info.password})")
         target = Target(info.host, info.port, info.user, password=Secret(info.password))
@@ -81,10 +142,14 @@ def _demo(args: argparse.Namespace) -> int:
         async def in_lab() -> None:
             session = await Session.connect(target, known_hosts=known, accept_new_host_key=True)
             async with session:
-                await _flow(session)
+                await _flow(session, args)
 
         asyncio.run(in_lab())
     finally:
         _step("Taking the lab down")
         lab.down(LAB_NAME)
     return 0
+
+
+def lab_hint() -> str:
+    return "The lab needs Linux, root, iperf3 and OpenSSH: run `bash scripts/demo.sh` as root."

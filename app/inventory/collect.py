@@ -194,4 +194,8 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     collection.used_sudo = sudo
     for result in second:
         _record(collection, result)
+    # A tool that answered one invocation is installed, whatever another invocation said
+    # (a wrapper, or an older version without that option, may also exit 127).
+    answered = {r.step.argv[0] for r in (*first, *second) if not r.missing}
+    collection.missing_tools = [t for t in collection.missing_tools if t not in answered]
     return collection
