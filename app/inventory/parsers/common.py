@@ -100,7 +100,7 @@ def finish(
     out = list(warnings or [])
     if not text.strip():
         out.append(ParseWarning(source, "the output is empty"))
-    elif found == 0:
+    elif found == 0 and not out:  # a tool's own error message already says why
         out.append(
             ParseWarning(source, "nothing could be read (is this the output of this command?)")
         )

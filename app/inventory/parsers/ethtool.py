@@ -27,6 +27,8 @@ _MODE_KEYS = {
 
 
 def _error_warning(source: str, line: str) -> ParseWarning:
+    if "not supported" in line.lower():
+        return ParseWarning(source, f"the driver does not offer this ({line.strip()})")
     return ParseWarning(source, f"ethtool reported an error: {line.strip()}")
 
 
