@@ -100,7 +100,9 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     print(render(inventory))
     options = FlowOptions(plan=plan_named(args.plan), nic=args.nic, tune=not args.no_tune)
     with History.open() as history:
-        result = await one_click(session, inventory, options, history, on_event=_Progress())
+        result = await one_click(
+            session, inventory, options, history, on_event=_Progress(), collection=collection
+        )
         _report(history, result, args.report)
     return result
 

@@ -18,6 +18,8 @@ from sbctune.advice import Advice, advise
 from sbctune.catalog import load_catalog
 from sbctune.history import History
 from sbctune.history.records import RunRecord
+from sbctune.inventory.collect import Collection
+from sbctune.inventory.inspect import raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
 from sbctune.measure.pc_endpoint import EndpointKind
@@ -97,13 +99,19 @@ async def one_click(
     history: History,
     *,
     on_event: Callable[[FlowEvent], None] | None = None,
+    collection: Collection | None = None,
 ) -> FlowResult:
+    """`collection`: the raw outputs behind `inventory`, kept with it so that the history can
+    export a diagnostics bundle later."""
     emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
     target = session.target
     user = session.username
     device = history.add_device(target.host, target.port, user, name=inventory.board.model)
     assert device.id is not None
-    inventory_id = history.save_inventory(device.id, inventory.to_json())
+    stored = inventory.to_json()
+    if collection is not None:
+        stored["raw"] = raw_json(collection)
+    inventory_id = history.save_inventory(device.id, stored)
     # The NIC under test: the one asked for, else the one the route to this PC leaves through.
     nic = options.nic or (await runner.find_path(session, None)).route_dev
     nic_info = inventory.nic(nic) if nic else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sbctune.advice.static import add_static_advice
 from sbctune.catalog import Catalog, load_catalog
@@ -54,6 +55,18 @@ async def inspect_host(session: Session) -> tuple[Inventory, Collection]:
     inventory = inventory_from_raw(raw_from_collection(collection))
     inventory.warnings = collection.warnings + inventory.warnings
     return inventory, collection
+
+
+def raw_json(collection: Collection) -> dict[str, Any]:
+    """The raw outputs as plain JSON (kept beside an inventory in the history, so a
+    diagnostics bundle can be exported later)."""
+    raw = raw_from_collection(collection)
+    return {
+        "host": collection.host,
+        "commands": dict(raw.commands),
+        "files": dict(raw.files),
+        "exit_codes": dict(raw.exit_codes),
+    }
 
 
 def save_bundle(collection: Collection, dest: str | Path) -> Path:

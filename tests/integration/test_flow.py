@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from sbctune import tuning
+from sbctune.export import export, gather
 from sbctune.flow import FlowEvent, FlowOptions, FlowStep, one_click
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
+from sbctune.inventory.inspect import inspect_bundle, inspect_host
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from tests.lab_support import connect_to_lab, iperf3_left_on_pi
@@ -38,9 +39,11 @@ async def _one_click(
     events: list[FlowEvent] = []
     history = History.open(tmp_path / "history.sqlite")
     async with await connect_to_lab(lab, tmp_path) as session:
-        inventory, _ = await inspect_host(session)
+        inventory, collection = await inspect_host(session)
         flow_options = FlowOptions(plan=QUICK, nic=lab.test_nic.name, guard_seconds=30, **options)
-        result = await one_click(session, inventory, flow_options, history, on_event=events.append)
+        result = await one_click(
+            session, inventory, flow_options, history, on_event=events.append, collection=collection
+        )
         if result.tuning is not None:  # kept: the Pi shows it as the session in force
             kept = await tuning.find_leftover(session)
             assert kept is not None and kept.id == result.tuning.id and kept.state == "confirmed"
@@ -74,7 +77,11 @@ async def test_one_click_tuning_raises_the_pi4_transmit_rate(
     """pi4-ax88179 models seed 000's CPU-bound transmit: the performance governor with RPS on
     eth1 lifts Pi→PC from 736 towards 834 Mbit/s. The flow must apply both and show the gain."""
     result, _, history = await _one_click(lab_factory, tmp_path, "pi4-ax88179")
-    history.close()
+    with history:  # the raw outputs were kept: the runs export as a diagnostics bundle
+        ids = [r.id for r in result.runs if r.id is not None]
+        bundle = export("bundle", gather(history, ids), tmp_path / "pi.zip")
+    nic = inspect_bundle(bundle).nic("eth1")
+    assert nic is not None and nic.chip is not None and "AX88179" in nic.chip
     assert result.tuning is not None and result.after is not None
     applied = {o.tweak_id for o in result.tuning.outcomes if o.status == "applied"}
     assert {"cpu-governor-performance", "rps-rfs"} <= applied, result.tuning.outcomes
