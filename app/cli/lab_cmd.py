@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from sbctune import lab
 from sbctune.errors import UserError
@@ -78,13 +77,6 @@ def _print_info(info: LabInfo) -> None:
 
 
 def _up(args: argparse.Namespace) -> int:
-    if getattr(sys, "frozen", False):
-        # The lab re-runs sbctune's Python modules inside a namespace (`python -m ...`); the
-        # packaged app has no Python interpreter to run them with.
-        raise UserError(
-            "the virtual Pi lab is not part of the packaged app",
-            "run it from a source checkout on Linux, as root (see the README's set-up)",
-        )
     info = lab.up(args.profile, name=args.name)
     if args.json:
         print(json.dumps(info.to_json()))

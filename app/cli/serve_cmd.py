@@ -112,7 +112,7 @@ async def serve(bind: str, port: int, *, one_off: bool = False) -> int:
     finally:
         await endpoint.stop()
         for sig in handled:
-            loop.remove_signal_handler(sig)
+            loop.remove_signal_handler(sig)  # posix-only: those added above
     if stop.is_set():
         print("stopped", flush=True)
     sys.stdout.flush()

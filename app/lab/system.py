@@ -88,6 +88,13 @@ def missing_hint(tools: Sequence[str]) -> str:
 
 def require_supported() -> None:
     """Raise LabError unless this is Linux, we are root, and the tools the lab needs exist."""
+    if getattr(sys, "frozen", False):
+        # The lab re-runs sbctune's Python modules inside a namespace (`python -m ...`); the
+        # packaged app has no Python interpreter to run them with.
+        raise LabError(
+            "the virtual Pi lab is not part of the packaged app",
+            "run it from a source checkout on Linux, as root (see the README's set-up)",
+        )
     if not sys.platform.startswith("linux"):
         raise LabError(
             "the virtual Pi lab needs Linux (network and mount namespaces)",
