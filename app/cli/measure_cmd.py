@@ -6,21 +6,28 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.history import History
+from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_iperf3
+from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import DIRECTION_LABEL, plan_named, presets
 from sbctune.measure.runner import (
+    CANCELLED,
     Event,
     LiveInterval,
     PiLoad,
+    RunStarted,
     TestFinished,
     TestStarted,
     measure,
 )
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.table import text
+from sbctune.remote import Session
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +63,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="measure even if traffic to this PC leaves through another NIC",
     )
+    parser.add_argument(
+        "--pc-port",
+        type=int,
+        default=0,
+        metavar="N",
+        help="port this PC listens on for the Pi (full duplex also uses N+1; default: any "
+        "free port); handy with a firewall rule for a fixed port",
+    )
+    parser.add_argument(
+        "--install-iperf3",
+        action="store_true",
+        help="if iperf3 is missing on the Pi, install it with the Pi's package manager "
+        "(through sudo) without asking",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
 
@@ -65,8 +86,12 @@ class _Progress:
 
     def __init__(self) -> None:
         self.last_load: PiSample | None = None
+        self.run: MeasureRun | None = None
 
     def __call__(self, event: Event) -> None:
+        if isinstance(event, RunStarted):
+            self.run = event.run
+            return
         if isinstance(event, PiLoad):
             self.last_load = event.sample
             return
@@ -103,20 +128,73 @@ def _print_event(event: Event, load: PiSample | None) -> None:
             )
 
 
+Consent = Callable[[InstallPlan], bool]
+
+
+def ask_to_install(args: argparse.Namespace) -> Consent:
+    """Yes with --install-iperf3; else ask on a terminal; never yes without the user."""
+
+    def consent(plan: InstallPlan) -> bool:
+        if args.install_iperf3:
+            return True
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            return False
+        print(
+            f"iperf3 is not installed on the Pi ({plan.distro}). sbctune can install it now "
+            f"with:\n    {plan.command}",
+            file=sys.stderr,
+        )
+        try:
+            answer = input("Install iperf3 on the Pi? [y/N] ")
+        except EOFError:
+            return False
+        return answer.strip().lower() in ("y", "yes")
+
+    return consent
+
+
+async def measure_offering_install(
+    session: Session, consent: Consent, **options: Any
+) -> MeasureRun:
+    """`measure`, and when iperf3 is missing on the Pi, install it if `consent` says so."""
+    try:
+        return await measure(session, **options)
+    except Iperf3NotInstalled as missing:
+        plan = missing.plan
+        if plan.manager is None or not consent(plan):
+            raise
+    print(f"Installing iperf3 on the Pi: {plan.command}", file=sys.stderr, flush=True)
+    version = await install_iperf3(session, plan)
+    print(f"iperf3 {'.'.join(map(str, version))} installed.", file=sys.stderr, flush=True)
+    return await measure(session, **options)
+
+
 async def _measure(args: argparse.Namespace) -> int:
     plan = plan_named(args.plan).with_overrides(
         duration=args.duration, streams=args.streams, omit=args.omit
     )
+    progress = _Progress()
     async with await open_session(args) as session:
-        run = await measure(
-            session,
-            plan,
-            nic=args.nic,
-            endpoint=args.endpoint,
-            iperf3_path=args.iperf3_path,
-            on_event=_Progress(),
-            allow_wrong_route=args.allow_other_route,
-        )
+        try:
+            run = await measure_offering_install(
+                session,
+                ask_to_install(args),
+                plan=plan,
+                nic=args.nic,
+                endpoint=args.endpoint,
+                iperf3_path=args.iperf3_path,
+                on_event=progress,
+                allow_wrong_route=args.allow_other_route,
+                pc_port=args.pc_port,
+            )
+        except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
+            task = asyncio.current_task()
+            if progress.run is None or task is None:
+                raise
+            uncancel = getattr(task, "uncancel", None)  # Python 3.11+; 3.10 needs nothing
+            if uncancel is not None:
+                uncancel()  # handled: save what was measured, then exit 130
+            run = progress.run
         user = session.username
     with History.open() as history:
         save_measurement(history, session.target, user, run, plan)
@@ -126,5 +204,9 @@ async def _measure(args: argparse.Namespace) -> int:
         print(json.dumps(run.to_json(), indent=2))
     else:
         print(text(run))
+    if run.error:
+        print(f"Stopped early: {run.error}.", file=sys.stderr)
     print(f"Saved as run {run.run_id} in the history.", file=sys.stderr)
+    if run.error == CANCELLED:
+        return 130
     return 0 if run.complete else 4

@@ -100,6 +100,7 @@ class MeasureRun:
     pi_cpu: dict[str, Any] = field(default_factory=dict)
     route_warning: str | None = None
     complete: bool = False
+    error: str | None = None  # why the run stopped early (link lost, cancelled), if it did
     run_id: int | None = None
 
     def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:

@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from sbctune.errors import UserError
 from sbctune.measure.endpoint import IperfEndpoint
+from sbctune.measure.endpoint.errors import bind_error
 
 EndpointKind = Literal["builtin", "iperf3"]
 
@@ -40,8 +41,8 @@ class BuiltinEndpoint:
     kind: EndpointKind = "builtin"
     version: str | None = "sbctune built-in"
 
-    def __init__(self, bind: str) -> None:
-        self._server = IperfEndpoint(bind, 0, one_off=True)
+    def __init__(self, bind: str, port: int = 0) -> None:
+        self._server = IperfEndpoint(bind, port, one_off=True)
 
     @property
     def port(self) -> int:
@@ -58,10 +59,10 @@ def _bundled_iperf3() -> Path | None:
     """Where the packaged app keeps its optional iperf3 (packaging/iperf3/<os>/)."""
     system = {"Windows": "windows", "Darwin": "macos"}.get(platform.system(), "linux")
     name = "iperf3.exe" if system == "windows" else "iperf3"
-    roots = [
-        Path(getattr(sys, "_MEIPASS", "")) / "iperf3",
-        Path(__file__).resolve().parents[2] / "packaging" / "iperf3" / system,
-    ]
+    roots = [Path(__file__).resolve().parents[2] / "packaging" / "iperf3" / system]
+    bundle = getattr(sys, "_MEIPASS", None)  # set only in the packaged app
+    if bundle:
+        roots.insert(0, Path(bundle) / "iperf3")
     for root in roots:
         if (root / name).is_file():
             return root / name
@@ -91,10 +92,15 @@ def find_system_iperf3(configured: str | None = None) -> Path:
     )
 
 
-def _free_port(bind: str) -> int:
+def _free_port(bind: str, port: int = 0) -> int:
+    """`port` if it is free on `bind` (0: any free port); a clear error when it is taken."""
     family = socket.AF_INET6 if ":" in bind else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as sock:
-        sock.bind((bind, 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as iperf3 -s binds
+        try:
+            sock.bind((bind, port))
+        except OSError as exc:
+            raise bind_error(exc, bind, port) from exc
         return int(sock.getsockname()[1])
 
 
@@ -103,10 +109,10 @@ class SystemIperf3:
 
     kind: EndpointKind = "iperf3"
 
-    def __init__(self, bind: str, binary: Path) -> None:
+    def __init__(self, bind: str, binary: Path, port: int = 0) -> None:
         self.bind = bind
         self.binary = binary
-        self.port = 0
+        self.port = port
         self.version: str | None = None
         self._proc: asyncio.subprocess.Process | None = None
         self._drainer: asyncio.Task[None] | None = None
@@ -120,7 +126,7 @@ class SystemIperf3:
         )
         out, _ = await probe.communicate()
         self.version = out.decode(errors="replace").splitlines()[0] if out else None
-        self.port = _free_port(self.bind)
+        self.port = _free_port(self.bind, self.port)
         self._proc = await asyncio.create_subprocess_exec(
             str(self.binary),
             "-s",
@@ -135,14 +141,17 @@ class SystemIperf3:
         )
         assert self._proc.stdout is not None
         # Listening once it says so; never probe the port (a probe would be its one test).
+        said = b""
         try:
             while True:
                 line = await asyncio.wait_for(self._proc.stdout.readline(), 10)
                 if not line:
+                    why = said.decode(errors="replace").strip() or "no output"
                     raise UserError(
-                        f"iperf3 on this computer exited at start (port {self.port}).",
+                        f"iperf3 on this computer exited at start (port {self.port}): {why}",
                         "Check that the port is free, or use the built-in endpoint.",
                     )
+                said = line
                 if b"listening" in line.lower():
                     break
         except asyncio.TimeoutError:
@@ -170,7 +179,10 @@ class SystemIperf3:
             await proc.wait()
 
 
-def make_endpoint(kind: EndpointKind, bind: str, iperf3_path: str | None = None) -> PcEndpoint:
+def make_endpoint(
+    kind: EndpointKind, bind: str, iperf3_path: str | None = None, port: int = 0
+) -> PcEndpoint:
+    """An endpoint for one test on `bind`; `port` 0 picks a free one when it starts."""
     if kind == "builtin":
-        return BuiltinEndpoint(bind)
-    return SystemIperf3(bind, find_system_iperf3(iperf3_path))
+        return BuiltinEndpoint(bind, port)
+    return SystemIperf3(bind, find_system_iperf3(iperf3_path), port)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sbctune.history import History
 from sbctune.history.records import Interval, RunRecord, TestRecord
@@ -22,7 +23,9 @@ def save_measurement(
     run: MeasureRun,
     plan: Plan,
     inventory_id: int | None = None,
+    tuning_state: dict[str, Any] | None = None,
 ) -> int:
+    """Store `run`; `tuning_state` records the tweaks in force while it ran."""
     device = history.add_device(target.host, target.port, user)
     assert device.id is not None
     record = RunRecord(
@@ -39,8 +42,9 @@ def save_measurement(
         iperf3_pi_version=run.iperf3_pi,
         iperf3_pc_version=run.iperf3_pc,
         inventory_id=inventory_id,
+        tuning_state=tuning_state,
         complete=run.complete,
-        note=run.route_warning or "",
+        note="; ".join(n for n in (run.route_warning, run.error) if n),
         tests=[
             TestRecord(
                 direction=t.direction,

@@ -8,6 +8,7 @@ messages that say what to do.
 from __future__ import annotations
 
 import asyncio
+import platform
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +24,10 @@ from sbctune.remote import CommandFailed, Session
 
 # A safety margin on top of the test's own duration before the client is considered hung.
 _GRACE_S = 20.0
+#: This many intervals in a row without a byte moving means the link is gone.
+STALL_INTERVALS = 3
+#: How long the client may try to reach this PC's endpoint (iperf3's --connect-timeout, ms).
+CONNECT_TIMEOUT_MS = 5000
 
 
 class IperfMissing(UserError):
@@ -38,7 +43,30 @@ class IperfFailed(UserError):
     """The client stopped with an error; the message names the likely cause."""
 
 
-def explain_error(message: str, server: str, port: int) -> IperfFailed:
+def firewall_hint(system: str, port: int) -> str:
+    """What to allow in this computer's firewall, for the OS it runs (platform.system())."""
+    if system == "Windows":
+        return (
+            "Windows Defender Firewall must allow sbctune: Windows Security → Firewall & "
+            "network protection → Allow an app through firewall → allow sbctune on Private "
+            "networks. Also check that the Pi and this computer are on the same network."
+        )
+    if system == "Darwin":
+        return (
+            "The macOS application firewall must allow sbctune: System Settings → Network → "
+            "Firewall → Options → set sbctune to “Allow incoming connections”. Also check that "
+            "the Pi and this computer are on the same network."
+        )
+    return (
+        f"A firewall on this computer must let the Pi connect to TCP port {port} (ufw: `sudo "
+        f"ufw allow {port}/tcp`; firewalld: `sudo firewall-cmd --add-port={port}/tcp`; with "
+        "--pc-port N the port stays the same between runs). Also check that the Pi and this "
+        "computer are on the same network."
+    )
+
+
+def explain_error(message: str, server: str, port: int, system: str | None = None) -> IperfFailed:
+    """The client's error as a message that says what to do; `system` is this PC's OS."""
     lower = message.lower()
     if "busy" in lower:
         return IperfFailed(
@@ -47,12 +75,9 @@ def explain_error(message: str, server: str, port: int) -> IperfFailed:
         )
     if "connection refused" in lower or "no route" in lower or "timed out" in lower:
         return IperfFailed(
-            f"The Pi could not reach the test endpoint on this computer ({server}:{port}): "
+            f"The Pi could not connect to the test endpoint on this computer ({server}:{port}): "
             f"{message}.",
-            "Allow sbctune through this computer's firewall (Windows Defender Firewall: allow "
-            "sbctune on private networks; macOS: System Settings → Network → Firewall → "
-            "Options → allow sbctune), and check that the Pi and this computer are on the same "
-            "network.",
+            firewall_hint(system or platform.system(), port),
         )
     return IperfFailed(f"iperf3 on the Pi stopped with an error: {message}", "")
 
@@ -71,7 +96,9 @@ class ClientOptions:
     interval: float = 1.0
 
 
-def client_argv(options: ClientOptions, *, json_stream: bool) -> list[str]:
+def client_argv(
+    options: ClientOptions, *, json_stream: bool, connect_timeout_ms: int | None = None
+) -> list[str]:
     argv = [
         "iperf3", "-c", options.server, "-p", str(options.port),
         "-t", str(options.duration), "-P", str(options.streams),
@@ -87,6 +114,8 @@ def client_argv(options: ClientOptions, *, json_stream: bool) -> list[str]:
         argv.append("--bidir")
     if options.bitrate_mbps:
         argv += ["-b", f"{options.bitrate_mbps:g}M"]
+    if connect_timeout_ms:
+        argv += ["--connect-timeout", str(connect_timeout_ms)]
     argv.append("--json-stream" if json_stream else "--forceflush")
     return argv
 
@@ -97,6 +126,7 @@ class ClientResult:
     summaries: list[Record] = field(default_factory=list)
     complete: bool = False
     error: str | None = None
+    link_lost: bool = False  # data stopped moving mid-test; the intervals so far are kept
 
 
 async def iperf3_version(session: Session) -> tuple[int, int, int]:
@@ -114,6 +144,14 @@ async def iperf3_version(session: Session) -> tuple[int, int, int]:
     return major, minor, patch
 
 
+def _link_lost_message(options: ClientOptions, at: float, why: str) -> str:
+    return (
+        f"the link to this computer ({options.server}) was lost {at:.0f} s into the test: {why}. "
+        "The figures up to then are kept, marked incomplete. Check the cable and the link of "
+        "the NIC under test, then measure again"
+    )
+
+
 async def run_client(
     session: Session,
     options: ClientOptions,
@@ -123,11 +161,14 @@ async def run_client(
 ) -> ClientResult:
     """Run one test; every interval goes to `on_interval` as soon as the Pi prints it.
 
-    Cancelling the task kills the client on the Pi. A lost link keeps what arrived and marks
-    the result incomplete.
+    Cancelling the task kills the client on the Pi. A lost link (no data moving for
+    `STALL_INTERVALS` intervals, or the client silent for as long) stops the client within
+    seconds, keeps what arrived and marks the result incomplete.
     """
     json_stream = version >= (3, 17, 0)  # --json-stream arrived in iperf3 3.17
-    argv = client_argv(options, json_stream=json_stream)
+    # A bounded connect (firewalls that drop SYNs would otherwise cost minutes); 3.9 has it.
+    connect_ms = CONNECT_TIMEOUT_MS if version >= (3, 9, 0) else None
+    argv = client_argv(options, json_stream=json_stream, connect_timeout_ms=connect_ms)
     try:
         process = await session.start(argv)
     except CommandFailed as exc:
@@ -136,6 +177,8 @@ async def run_client(
         raise
     result = ClientResult()
     single = options.streams == 1
+    zeros: dict[str, int] = {}
+    lost: list[str] = []
 
     def take(record: Record) -> None:
         if record.summary is not None:
@@ -144,11 +187,29 @@ async def run_client(
             return
         if record.stream is None or single:
             result.intervals.append(record)
+            zeros[record.direction] = zeros.get(record.direction, 0) + 1 if not record.bytes else 0
+            if zeros[record.direction] >= STALL_INTERVALS and not lost:
+                lost.append(f"no data moved for {STALL_INTERVALS * options.interval:g} s")
             if on_interval is not None:
                 on_interval(record)
 
+    loop = asyncio.get_running_loop()
+    limit = options.duration + options.omit + _GRACE_S
+    silence = STALL_INTERVALS * options.interval + 2.0
+    began = loop.time()
+
     async def read() -> None:
-        async for line in process.lines():
+        lines = process.lines()
+        while not lost:
+            wait = limit - (loop.time() - began)
+            if result.intervals:  # running: intervals come every second, results right after
+                wait = min(wait, silence)
+            if wait <= 0:
+                raise asyncio.TimeoutError
+            try:
+                line = await asyncio.wait_for(lines.__anext__(), wait)
+            except StopAsyncIteration:
+                return
             error = parse_error(line)
             if error:
                 result.error = error
@@ -160,12 +221,27 @@ async def run_client(
                 if parsed is not None:
                     take(parsed)
 
-    limit = options.duration + options.omit + _GRACE_S
     try:
-        await asyncio.wait_for(read(), limit)
+        await read()
     except asyncio.TimeoutError:
         await process.cancel()
-        result.error = f"the client did not finish within {limit:g} s"
+        if not result.intervals:
+            result.error = f"the client did not finish within {limit:g} s"
+            return result
+        if loop.time() - began < limit:
+            lost.append(f"the iperf3 client went silent for {silence:g} s")
+        else:
+            result.error = f"the client did not finish within {limit:g} s"
+            return result
+    if lost:
+        await process.cancel()
+        # The stalled intervals are after the link went; keep the test up to the loss.
+        while result.intervals and not result.intervals[-1].bytes:
+            result.intervals.pop()
+        at = result.intervals[-1].end if result.intervals else 0.0
+        at += 0.0 if not result.intervals or result.intervals[-1].omitted else options.omit
+        result.link_lost = True
+        result.error = _link_lost_message(options, at, lost[0])
         return result
     stderr = await process.read_stderr()
     code = await process.wait()

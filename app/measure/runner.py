@@ -19,13 +19,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sbctune.errors import UserError
+from sbctune.measure.endpoint import PortInUseError
+from sbctune.measure.install import Iperf3NotInstalled, iperf3_install_plan
 from sbctune.measure.iperf_output import Direction, Record
 from sbctune.measure.outcome import DirectionOutcome, Interval, MeasureRun, summarize, to_intervals
 from sbctune.measure.pc_endpoint import EndpointKind, PcEndpoint, make_endpoint
-from sbctune.measure.pi_client import ClientOptions, ClientResult, iperf3_version, run_client
+from sbctune.measure.pi_client import (
+    ClientOptions,
+    ClientResult,
+    IperfMissing,
+    iperf3_version,
+    run_client,
+)
 from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.sampler import PiSample, PiSampler
 from sbctune.remote import Session, batch
+
+#: `MeasureRun.error` of a run the user cancelled.
+CANCELLED = "cancelled by the user"
 
 _IFACE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
 
@@ -60,7 +71,15 @@ class PiLoad:
     sample: PiSample
 
 
-Event = LiveInterval | TestStarted | TestFinished | PiLoad
+@dataclass(frozen=True)
+class RunStarted:
+    """The run's record, filled in as tests finish; kept by callers that want partial results
+    when the run is cancelled."""
+
+    run: MeasureRun
+
+
+Event = LiveInterval | TestStarted | TestFinished | PiLoad | RunStarted
 
 
 @dataclass(frozen=True)
@@ -161,6 +180,43 @@ def _client_options(
     )
 
 
+# iperf3 clients on the Pi in the same network namespace as the login shell: pid, then args.
+# Reading other users' /proc/PID/ns/net is not allowed; those are not ours to worry about.
+_RUNNING_CLIENTS = (
+    "me=$(readlink /proc/self/ns/net); for c in $(grep -lx iperf3 /proc/[0-9]*/comm "
+    '2>/dev/null); do p=${c%/comm}; [ "$(readlink "$p/ns/net" 2>/dev/null)" = "$me" ] || '
+    "continue; printf '%s ' \"${p#/proc/}\"; tr '\\0' ' ' <\"$p/cmdline\" 2>/dev/null; echo; done"
+)
+
+# Hosts this process is measuring right now (a second run at once would share the link).
+_active: set[str] = set()
+
+
+class TestAlreadyRunning(UserError):
+    """Another iperf3 test runs on the Pi (or from this app) right now."""
+
+    __test__ = False  # not a pytest test class
+
+
+async def _refuse_if_busy(session: Session) -> None:
+    key = f"{session.remote_address}:{session.target.port}"
+    if key in _active:
+        raise TestAlreadyRunning(
+            f"A measurement of {session.target.display} is already running from this computer.",
+            "Wait for it to finish (or cancel it), then start the next one.",
+        )
+    result = await session.run(["sh", "-c", _RUNNING_CLIENTS], timeout=20)
+    for line in result.stdout.splitlines():
+        pid, _, args = line.strip().partition(" ")
+        words = args.split()
+        if pid.isdigit() and ("-c" in words or "--client" in words):
+            raise TestAlreadyRunning(
+                f"Another iperf3 test is running on the Pi (pid {pid}: {args.strip()[:120]}). "
+                "Two tests at once share the link, and both would measure wrong figures.",
+                f"Wait for it to finish, or stop it (`kill {pid}` on the Pi), then try again.",
+            )
+
+
 async def measure(
     session: Session,
     plan: Plan,
@@ -172,12 +228,24 @@ async def measure(
     allow_wrong_route: bool = False,
     nic_irqs: tuple[int, ...] = (),
     sample: bool = True,
+    pc_port: int = 0,
 ) -> MeasureRun:
-    """Run every test of the plan; with `sample`, the Pi's per-core load is recorded too."""
-    version = await iperf3_version(session)
+    """Run every test of the plan; with `sample`, the Pi's per-core load is recorded too.
+
+    `pc_port`: the first port this PC's endpoints listen on (a full-duplex test also uses the
+    next one); 0 picks free ports. A lost link ends the run early with what was measured,
+    marked incomplete. On cancel, the `RunStarted` event's run holds the tests so far (the one
+    that was running marked incomplete) before the cancel propagates.
+    """
+    try:
+        version = await iperf3_version(session)
+    except IperfMissing:
+        raise Iperf3NotInstalled(await iperf3_install_plan(session)) from None
     path = await find_path(session, nic)
     if path.warning and not allow_wrong_route:
         raise UserError(path.warning, "Or run anyway with --allow-other-route.")
+    await _refuse_if_busy(session)
+    key = f"{session.remote_address}:{session.target.port}"
     run = MeasureRun(
         host=session.target.display,
         nic=nic or path.route_dev,
@@ -190,91 +258,161 @@ async def measure(
         route_warning=path.warning,
     )
     emit = on_event or (lambda event: None)
+    emit(RunStarted(run))
+    _active.add(key)
     sampler = None
-    if sample and run.nic:
-        sampler = PiSampler(
-            session, run.nic, irqs=nic_irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s))
-        )
-        await sampler.start()
     try:
+        if sample and run.nic:
+            sampler = PiSampler(
+                session,
+                run.nic,
+                irqs=nic_irqs,
+                interval=0.5,
+                on_sample=lambda s: emit(PiLoad(s)),
+            )
+            await sampler.start()
         for index, spec in enumerate(plan.tests):
             emit(TestStarted(index, spec))
             began = time.monotonic()
-            outcomes = await _run_test(
-                session, spec, index, path, endpoint, iperf3_path, version, emit, run
-            )
+            test = _Test(session, spec, index, path, endpoint, iperf3_path, version, emit, pc_port)
+            try:
+                outcomes = await test.run(run)
+            except asyncio.CancelledError:
+                run.tests.extend(test.partial(CANCELLED))
+                run.error = CANCELLED
+                _finish(run)
+                raise
             if sampler is not None:
                 window = sampler.summary(began + spec.omit, time.monotonic())
                 run.pi_cpu[str(index)] = window.to_json()
-            for outcome in outcomes:
-                outcome.test_index = index
             run.tests.extend(outcomes)
             emit(TestFinished(index, spec, tuple(outcomes)))
+            if test.stopped:
+                run.error = test.stopped
+                break  # the link is gone: the next tests would only wait for it
     finally:
+        _active.discard(key)
         if sampler is not None:
             await asyncio.shield(sampler.stop())
-    run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    run.complete = all(t.complete for t in run.tests)
+    _finish(run)
     return run
 
 
-async def _run_test(
-    session: Session,
-    spec: TestSpec,
-    index: int,
-    path: TestPath,
-    kind: EndpointKind,
-    iperf3_path: str | None,
-    version: tuple[int, int, int],
-    emit: Callable[[Event], None],
-    run: MeasureRun,
-) -> list[DirectionOutcome]:
-    endpoints = [make_endpoint(kind, path.pc_address, iperf3_path) for _ in spec.directions]
-    try:
-        for endpoint in endpoints:
-            await endpoint.start()
-        run.iperf3_pc = endpoints[0].version
+def _finish(run: MeasureRun) -> None:
+    run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    run.complete = run.error is None and all(t.complete for t in run.tests)
 
-        def live(direction: Direction) -> Callable[[Record], None]:
-            def take(record: Record) -> None:
-                (interval,) = to_intervals([record], spec.omit)
-                emit(LiveInterval(index, spec, direction, interval))
 
-            return take
+class _Test:
+    """One test of the plan: endpoints on this PC, one client per direction on the Pi."""
 
-        results: list[ClientResult | BaseException] = await asyncio.gather(
-            *(
-                run_client(
-                    session, _client_options(spec, d, path, e), version=version, on_interval=live(d)
-                )
-                for d, e in zip(spec.directions, endpoints, strict=True)
-            ),
-            return_exceptions=True,
+    def __init__(
+        self,
+        session: Session,
+        spec: TestSpec,
+        index: int,
+        path: TestPath,
+        kind: EndpointKind,
+        iperf3_path: str | None,
+        version: tuple[int, int, int],
+        emit: Callable[[Event], None],
+        pc_port: int,
+    ) -> None:
+        self.session = session
+        self.spec = spec
+        self.index = index
+        self.path = path
+        self.kind = kind
+        self.iperf3_path = iperf3_path
+        self.version = version
+        self.emit = emit
+        self.pc_port = pc_port
+        self.live: dict[Direction, list[Record]] = {d: [] for d in spec.directions}
+        self.stopped: str | None = None  # why the run cannot go on (the link was lost)
+
+    def _outcome(
+        self,
+        direction: Direction,
+        intervals: list[Interval],
+        *,
+        complete: bool,
+        error: str | None,
+        summaries: list[Record] | None = None,
+    ) -> DirectionOutcome:
+        outcome = summarize(
+            direction, self.spec.mode, intervals, summaries or [], complete=complete, error=error
         )
-    finally:
-        await asyncio.gather(*(e.stop() for e in endpoints), return_exceptions=True)
-    outcomes = []
-    for direction, result in zip(spec.directions, results, strict=True):
-        if isinstance(result, asyncio.CancelledError):
-            raise result
-        if isinstance(result, BaseException):
-            if isinstance(result, UserError) and len(spec.directions) == 1:
+        outcome.test_index = self.index
+        return outcome
+
+    def partial(self, error: str) -> list[DirectionOutcome]:
+        """What arrived live so far, marked incomplete (used when the test is cancelled)."""
+        return [
+            self._outcome(d, to_intervals(records, self.spec.omit), complete=False, error=error)
+            for d, records in self.live.items()
+        ]
+
+    def _live(self, direction: Direction) -> Callable[[Record], None]:
+        def take(record: Record) -> None:
+            self.live[direction].append(record)
+            (interval,) = to_intervals([record], self.spec.omit)
+            self.emit(LiveInterval(self.index, self.spec, direction, interval))
+
+        return take
+
+    async def run(self, run: MeasureRun) -> list[DirectionOutcome]:
+        spec, path = self.spec, self.path
+        ports = [self.pc_port + i if self.pc_port else 0 for i in range(len(spec.directions))]
+        endpoints = [make_endpoint(self.kind, path.pc_address, self.iperf3_path, p) for p in ports]
+        try:
+            for endpoint in endpoints:
+                try:
+                    await endpoint.start()
+                except PortInUseError as busy:
+                    raise UserError(
+                        f"Port {busy.port} on this computer ({busy.host}) is already in use, so "
+                        "the test endpoint cannot listen there.",
+                        "Stop the program that uses it, or choose another port with --pc-port N "
+                        "(or leave --pc-port out to use any free port).",
+                    ) from None
+            run.iperf3_pc = endpoints[0].version
+            results: list[ClientResult | BaseException] = await asyncio.gather(
+                *(
+                    run_client(
+                        self.session,
+                        _client_options(spec, d, path, e),
+                        version=self.version,
+                        on_interval=self._live(d),
+                    )
+                    for d, e in zip(spec.directions, endpoints, strict=True)
+                ),
+                return_exceptions=True,
+            )
+        finally:
+            await asyncio.shield(
+                asyncio.gather(*(e.stop() for e in endpoints), return_exceptions=True)
+            )
+        outcomes = []
+        for direction, result in zip(spec.directions, results, strict=True):
+            if isinstance(result, asyncio.CancelledError):
                 raise result
+            if isinstance(result, BaseException):
+                if isinstance(result, UserError) and len(spec.directions) == 1:
+                    raise result
+                outcomes.append(self._outcome(direction, [], complete=False, error=str(result)))
+                continue
+            if result.link_lost and self.stopped is None:
+                self.stopped = result.error
+            intervals = to_intervals(
+                [r for r in result.intervals if r.direction == direction], spec.omit
+            )
             outcomes.append(
-                summarize(direction, spec.mode, [], [], complete=False, error=str(result))
+                self._outcome(
+                    direction,
+                    intervals,
+                    summaries=result.summaries,
+                    complete=result.complete,
+                    error=result.error,
+                )
             )
-            continue
-        intervals = to_intervals(
-            [r for r in result.intervals if r.direction == direction], spec.omit
-        )
-        outcomes.append(
-            summarize(
-                direction,
-                spec.mode,
-                intervals,
-                result.summaries,
-                complete=result.complete,
-                error=result.error,
-            )
-        )
-    return outcomes
+        return outcomes

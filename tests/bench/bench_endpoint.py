@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -66,14 +66,27 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def pinned(cpu: int | None) -> Callable[[], None] | None:
+    """A preexec_fn that keeps the child (and its threads) on one CPU; None: no pinning."""
+    if cpu is None:
+        return None
+
+    def pin() -> None:
+        os.sched_setaffinity(0, {cpu})
+
+    return pin
+
+
 @contextmanager
-def server(kind: str, iperf3: str) -> Iterator[tuple[int, int]]:
+def server(kind: str, iperf3: str, cpu: int | None = None) -> Iterator[tuple[int, int]]:
     port = free_port()
     if kind == "c":
         cmd = [iperf3, "-s", "-B", HOST, "-p", str(port)]
     else:
         cmd = [sys.executable, "-m", "sbctune", "serve", "--bind", HOST, "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pinned(cpu)
+    )
     try:
         wait_listening(port)
         yield port, proc.pid
@@ -86,11 +99,18 @@ def server(kind: str, iperf3: str) -> Iterator[tuple[int, int]]:
             proc.wait()
 
 
-def run_client(iperf3: str, port: int, parallel: int, mode: str, seconds: int) -> float | None:
+def run_client(
+    iperf3: str, port: int, parallel: int, mode: str, seconds: int, cpu: int | None = None
+) -> float | None:
     """Receiver-side Gbit/s (both directions summed for bidir); None when the client failed."""
     cmd = [iperf3, "-c", HOST, "-p", str(port), "-t", str(seconds), "-P", str(parallel), "-J"]
     out = subprocess.run(
-        [*cmd, *MODES[mode]], capture_output=True, text=True, timeout=seconds + 30, check=False
+        [*cmd, *MODES[mode]],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+        check=False,
+        preexec_fn=pinned(cpu),
     )
     try:
         end = json.loads(out.stdout)["end"]
@@ -108,7 +128,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="repeats per cell (default 3)")
     parser.add_argument("--parallel", type=int, nargs="+", default=[1, 4, 10])
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=list(MODES))
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="let the scheduler place client and server (default: client on CPU 0, server on "
+        "CPU 1, the same for both servers, so neither wins by getting a better CPU share)",
+    )
     args = parser.parse_args()
+    can_pin = hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2
+    client_cpu, server_cpu = (0, 1) if can_pin and not args.no_pin else (None, None)
     iperf3 = shutil.which("iperf3")
     if iperf3 is None:
         print("iperf3 not found on PATH", file=sys.stderr)
@@ -119,6 +147,12 @@ def main() -> int:
         f"{platform.release()}; python {platform.python_version()}"
     )
     print(f"client and C server: {version.stdout.splitlines()[0]}; -t {args.time}, loopback")
+    pins = (
+        "not pinned"
+        if client_cpu is None
+        else f"client on CPU {client_cpu}, server on CPU {server_cpu}"
+    )
+    print(f"{args.rounds} rounds per cell, order alternating; {pins}")
     print()
     print("Gbit/s: receiver side (both directions summed for bidir), median of the rounds.")
     print("Gbit/cpu-s: bits moved per CPU second of the server process (the server's cost;")
@@ -130,7 +164,10 @@ def main() -> int:
     )
     ratios: list[float] = []
     eff_ratios: list[float] = []
-    with server("c", iperf3) as c_srv, server("builtin", iperf3) as b_srv:
+    with (
+        server("c", iperf3, server_cpu) as c_srv,
+        server("builtin", iperf3, server_cpu) as b_srv,
+    ):
         for parallel in args.parallel:
             for mode in args.modes:
                 rates: dict[str, list[float]] = {"c": [], "b": []}
@@ -141,7 +178,7 @@ def main() -> int:
                         order.reverse()
                     for kind, (port, pid) in order:
                         cpu0 = cpu_seconds(pid)
-                        value = run_client(iperf3, port, parallel, mode, args.time)
+                        value = run_client(iperf3, port, parallel, mode, args.time, client_cpu)
                         cpu1 = cpu_seconds(pid)
                         time.sleep(0.3)
                         if value is None:

@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -383,3 +384,17 @@ async def test_serve_command_prints_and_stops_cleanly_on_ctrl_c() -> None:
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind((HOST, port))
+
+
+def test_serve_command_on_a_busy_port_says_so_and_what_to_do() -> None:
+    with socket.socket() as squatter:
+        squatter.bind((HOST, 0))
+        squatter.listen(1)
+        port = squatter.getsockname()[1]
+        proc = subprocess.run(
+            [sys.executable, "-m", "sbctune", "serve", "--bind", HOST, "--port", str(port)],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+    assert proc.returncode == 1
+    assert f"sbctune: port {port} on {HOST} is already in use" in proc.stderr
+    assert "--port N" in proc.stderr and "Traceback" not in proc.stderr
