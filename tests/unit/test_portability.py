@@ -7,7 +7,7 @@ the Windows path skips: an ``if``/conditional expression testing the platform or
 ``with contextlib.suppress(...)`` of those, or a line marked ``# posix-only: <why>`` (for a
 guard the check cannot see, e.g. an early return). The virtual Pi lab (app/lab/) is Linux
 only by design and says so at run time (sbctune.lab.system.require_supported); it is skipped.
-What cannot be checked statically is listed in packaging/README-section.md as a manual
+What cannot be checked statically is listed in README.md (the packaging section) as a manual
 release check.
 """
 
