@@ -2,35 +2,89 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
+from collections.abc import Callable
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+import qasync
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
 
 import sbctune
+from sbctune.history import History
+from sbctune.remote import KnownHosts
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.settings import AppSettings
+from sbctune.ui.theme import ThemeManager
 
 
-class MainWindow(QMainWindow):
-    """Placeholder main window until the GUI issue lands the wizard."""
+def _needs_offscreen() -> bool:
+    """Linux without a display: draw offscreen instead of failing to open one."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.setWindowTitle(f"sbctune {sbctune.__version__}")
-        label = QLabel(
-            "sbctune: the guided wizard is being built.\n"
-            "Every step is available from the command line: run `sbctune --help`."
-        )
-        label.setMargin(24)
-        self.setCentralWidget(label)
-        self.resize(640, 360)
+
+def create_app(*, offscreen_if_headless: bool = False) -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    if offscreen_if_headless and _needs_offscreen():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    # Fractional scaling (125 %, 150 %) as the OS asks, not rounded to whole pixels.
+    QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
+        Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
+    )
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("sbctune")
+    app.setApplicationDisplayName("sbctune")
+    app.setOrganizationName("sbctune")
+    app.setApplicationVersion(sbctune.__version__)
+    app.setQuitOnLastWindowClosed(False)  # the asyncio loop decides when to stop
+    return app
+
+
+def event_loop(app: QApplication) -> qasync.QEventLoop:
+    """The one asyncio loop running on Qt's event loop (created once per application)."""
+    loop = getattr(app, "_sbctune_loop", None)
+    if loop is None:
+        loop = qasync.QEventLoop(app)
+        app._sbctune_loop = loop  # type: ignore[attr-defined]
+    asyncio.set_event_loop(loop)
+    return loop
+
+
+def make_window(
+    app: QApplication,
+    *,
+    history: History | None = None,
+    known_hosts: Callable[[], KnownHosts] = KnownHosts,
+) -> MainWindow:
+    settings = AppSettings(app)
+    theme = getattr(app, "_sbctune_theme", None)
+    if theme is None:
+        theme = ThemeManager(app, settings.theme)
+        app._sbctune_theme = theme  # type: ignore[attr-defined]
+    else:
+        theme.apply(settings.theme)
+    return MainWindow(history or History.open(), settings, theme, known_hosts)
 
 
 def run_gui(args: list[str]) -> int:
-    self_test = "--self-test" in args
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    window = MainWindow()
+    if "--self-test" in args:
+        from sbctune.ui.selftest import run_self_test
+
+        return run_self_test(args)
+    app = create_app()
+    loop = event_loop(app)
+    window = make_window(app)
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
     window.show()
-    if self_test:
-        # Exit as soon as the window has been shown once by the event loop.
-        QTimer.singleShot(0, app.quit)
-    return int(app.exec())
+    with loop:
+        loop.run_until_complete(closed.wait())
+    return 0

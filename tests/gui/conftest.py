@@ -1,0 +1,83 @@
+"""GUI test helpers: the Qt application with qasync's loop, a window on a private history and
+known_hosts, and `drive(coro)` to run a scenario on the window's own event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from sbctune.history import History
+from sbctune.remote import KnownHosts
+from sbctune.ui.app import create_app, event_loop, make_window
+from sbctune.ui.main_window import MainWindow
+from tests.conftest import OUTPUT_DIR
+
+T = TypeVar("T")
+SCREENSHOTS = OUTPUT_DIR / "screenshots"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gui_app() -> Iterator[QApplication]:
+    """Made first, for every GUI test: a QGuiApplication made elsewhere (PNG rendering makes
+    one when none exists) would forbid the QApplication the window needs."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = create_app()
+    yield app
+    loop = event_loop(app)
+    if not loop.is_closed():
+        loop.close()  # stops qasync's worker threads before Qt is torn down
+
+
+@pytest.fixture
+def drive(gui_app: QApplication) -> Callable[..., Any]:
+    """Run a coroutine on the qasync loop (the GUI's loop) with a time limit."""
+    loop = event_loop(gui_app)
+
+    def run(coro: Coroutine[Any, Any, T], timeout: float = 120.0) -> T:
+        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    return run
+
+
+@pytest.fixture
+def window(
+    gui_app: QApplication, drive: Callable[..., Any], tmp_path: Path
+) -> Iterator[MainWindow]:
+    history = History.open(tmp_path / "history.sqlite3")
+    known = tmp_path / "known_hosts"
+    win = make_window(
+        gui_app,
+        history=history,
+        known_hosts=lambda: KnownHosts(read_from=[], write_to=known),
+    )
+    win.settings.default_plan = "quick"
+    win.show()
+    try:
+        yield win
+    finally:
+
+        async def close() -> None:
+            await win.runner.shutdown()
+            await win.connection.close_session()
+
+        drive(close(), timeout=30)
+        win._closing = True
+        win.close()
+        win.deleteLater()
+        history.close()
+
+
+async def until(predicate: Callable[[], object], timeout: float, what: str) -> None:
+    """Wait (letting the GUI run) until `predicate()` is true."""
+    loop = asyncio.get_event_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(0.05)

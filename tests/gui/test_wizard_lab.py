@@ -1,0 +1,399 @@
+"""The wizard against the virtual Pi lab: real SSH, real iperf3, the real window (offscreen)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from sbctune.lab.model import LabInfo
+from sbctune.measure.plans import plan_named
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.connect_page import ConnectPage
+from sbctune.ui.pages.inspect_page import InspectPage
+from sbctune.ui.pages.measure_page import MeasurePage
+from sbctune.ui.pages.results_page import ResultsPage
+from sbctune.ui.units import rate
+from sbctune.ui.widgets.dialogs import HostKeyDialog
+from tests.gui.conftest import SCREENSHOTS, until
+from tests.lab_support import connect_to_lab
+
+pytestmark = [pytest.mark.lab, pytest.mark.slow]
+
+# The chip of the NIC under test in each profile, as its captures name it
+# (resources/lab/profiles/<profile>/: lsusb and the kernel log; sources in SOURCE.md).
+PROFILE_CHIP = {"pi4-ax88179": "AX88179", "pi4-rtl8153": "RTL8153"}
+SHORT = plan_named("quick").with_overrides(duration=4, omit=1)
+Drive = Callable[..., Any]
+
+
+def _page(window: MainWindow, key: str, kind: type[Any]) -> Any:
+    page = window.page(key)
+    assert isinstance(page, kind)
+    return page
+
+
+def _host_key_dialog(window: MainWindow) -> HostKeyDialog | None:
+    found = [d for d in window.findChildren(HostKeyDialog) if d.isVisible()]
+    return found[0] if found else None
+
+
+def _fingerprint(lab: LabInfo) -> str:
+    key = asyncssh.read_public_key(Path(lab.state_dir) / "ssh" / "ssh_host_ed25519_key.pub")
+    return str(key.get_fingerprint("sha256"))
+
+
+def _fill(page: ConnectPage, host: str, port: int, user: str, password: str) -> None:
+    page.host.setEditText(host)
+    page.port.setValue(port)
+    page.user.setText(user)
+    page.use_password.setChecked(True)
+    page.password.setText(password)
+
+
+async def connect_via_dialog(window: MainWindow, lab: LabInfo) -> None:
+    """Fill the form, click Connect, trust the key in the dialog; wait for Inspect."""
+    page = _page(window, "connect", ConnectPage)
+    _fill(page, lab.host, lab.port, lab.user, lab.password)
+    page.connect_button.click()
+    await until(lambda: _host_key_dialog(window), 20, "the host-key dialog")
+    dialog = _host_key_dialog(window)
+    assert dialog is not None
+    assert dialog.fingerprint.text() == _fingerprint(lab)
+    dialog.trust.click()
+    await until(lambda: window.state.session is not None, 20, "the connection")
+
+
+def _listening_on(addr: str) -> list[str]:
+    out = subprocess.run(["ss", "-Hltn"], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines() if f"{addr}:" in line]
+
+
+def _save_screens(window: MainWindow, app: QApplication, prefix: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    original = window.theme.choice
+    try:
+        for theme in ("light", "dark"):
+            window.theme.apply(theme)
+            for key in window.pages:
+                window.go(key)
+                app.processEvents()
+                assert window.grab().save(str(SCREENSHOTS / f"{prefix}-{key}-{theme}.png"))
+    finally:
+        window.theme.apply(original)
+
+
+def test_the_path_against_the_lab(
+    lab: LabInfo, window: MainWindow, drive: Drive, gui_app: QApplication, tmp_path: Path
+) -> None:
+    profile = Path(lab.profile).name
+
+    async def scenario() -> None:
+        await connect_via_dialog(window, lab)
+        # Inspect opens by itself and reads the Pi.
+        inspect = _page(window, "inspect", InspectPage)
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        assert window.current_key() == "inspect"
+        card = next(c for c in inspect.nic_cards if c.nic.name == lab.test_nic.name)
+        chip_texts = [w.text() for w in card.findChildren(type(card.title))]
+        assert any(PROFILE_CHIP[profile] in t for t in chip_texts), chip_texts
+        assert card.pick.isChecked(), "the NIC the PC is reached through is picked"
+        assert inspect.go.isEnabled()
+
+        # Baseline, live: at least one point per second, redrawn at least twice a second.
+        window.go("baseline")
+        page = _page(window, "baseline", MeasurePage)
+        window.baseline.start(SHORT)
+        await until(lambda: page.live is not None and page.live.current is not None, 30, "start")
+        live = page.live
+        assert live is not None
+        seen: list[tuple[float, int, int]] = []
+        while window.baseline.running:
+            seen.append((time.monotonic(), live.points, page.redraws))
+            await asyncio.sleep(0.1)
+        await window.baseline.wait()
+        record = window.state.baseline
+        assert record is not None and record.complete, page.problem.message.text()
+        per_test = SHORT.tests[0].duration + SHORT.tests[0].omit
+        assert live.points >= len(SHORT.tests) * per_test
+        curve_points = 0
+        for direction in ("pi_to_pc", "pc_to_pi"):
+            ys = page.throughput.curves[direction].getData()[1]
+            curve_points += 0 if ys is None else sum(1 for y in ys if y == y)  # NaN: gaps
+        assert curve_points == live.points, "every received point is plotted"
+        # Between the first and the last point, no second passes without a new point.
+        first = next(i for i, s in enumerate(seen) if s[1] > 0)
+        last = max(i for i, s in enumerate(seen) if s[1] == seen[-1][1] and s[1] > 0)
+        gaps = []
+        prev_t, prev_n = seen[first][0], seen[first][1]
+        for t, n, _r in seen[first : last + 1]:
+            if n > prev_n:
+                gaps.append(t - prev_t)
+                prev_t, prev_n = t, n
+        # The switch between tests (endpoint restart, iperf3 start on the Pi) is excluded.
+        assert sorted(gaps)[-2] <= 1.3, gaps
+        span = seen[last][0] - seen[first][0]
+        redraws = seen[last][2] - seen[first][2]
+        assert redraws / span >= 2.0, (redraws, span)
+
+        # Results: the table shows exactly what the history stored.
+        await until(lambda: window.current_key() == "results", 5, "the results page")
+        results = _page(window, "results", ResultsPage)
+        stored = window.history.run(record.id or 0)
+        units = window.settings.units
+        table = results.table
+        for row, test in enumerate(stored.tests):
+            item = table.item(row, 2)
+            assert item is not None and item.text() == rate(test.mean_mbps, units)
+
+        # Exports land on disk, one file per available format.
+        results.folder.setText(str(tmp_path))
+        wanted = [f for f, b in results.export_buttons.items() if b.isEnabled()]
+        assert {"csv", "json", "md", "html", "svg", "bundle"} <= set(wanted)
+        assert not results.export_buttons["ansible"].isEnabled(), "no kept tweaks yet"
+        for fmt in wanted:
+            results.export_buttons[fmt].click()
+
+        def written() -> set[str]:
+            return {p.suffix for p in tmp_path.glob("sbctune-runs-*")}
+
+        await until(
+            lambda: len(written()) >= len(wanted) or results.problem.isVisible(), 60, "exports"
+        )
+        assert not results.problem.isVisible(), results.problem.message.text()
+        for path in tmp_path.glob("sbctune-runs-*"):
+            assert path.stat().st_size > 0, path
+
+    drive(scenario(), timeout=240)
+    _save_screens(window, gui_app, "lab")
+
+
+def test_cancel_mid_test_leaves_nothing_running(
+    lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        await connect_via_dialog(window, lab)
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        window.go("baseline")
+        page = _page(window, "baseline", MeasurePage)
+        page.start()  # the quick plan: 2 × 11 s
+        await until(lambda: page.live is not None and page.live.points >= 3, 40, "live points")
+        assert page.cancel_button.isEnabled()
+        page.cancel_button.click()
+        await until(lambda: not window.baseline.running, 20, "the cancellation")
+        await window.baseline.wait()
+        assert "Cancelled" in page.status.text()
+        assert window.state.baseline is None
+        # Nothing left: no iperf3 client of this lab on the Pi (asked over a second SSH
+        # session; the lab shares the PID namespace, so other labs' iperf3 are filtered out) …
+        async with await connect_to_lab(lab, tmp_path / "second") as second:
+            found = await second.run(["pgrep", "-a", "iperf3"])
+        ours = [
+            line
+            for line in found.stdout.splitlines()
+            if f"-c {lab.test_nic.host_addr} " in line + " " and "<defunct>" not in line
+        ]
+        assert not ours, ours
+        # … and no endpoint listening on this PC.
+        assert not _listening_on(lab.test_nic.host_addr)
+
+    (tmp_path / "second").mkdir()
+    drive(scenario(), timeout=120)
+
+
+def _problem_text(page: ConnectPage) -> str:
+    return page.problem.message.text() + " " + page.problem.hint.text()
+
+
+def test_wrong_password_says_so(lab: LabInfo, window: MainWindow, drive: Drive) -> None:
+    page = _page(window, "connect", ConnectPage)
+
+    async def scenario() -> None:
+        _fill(page, lab.host, lab.port, lab.user, "not-the-password")
+        page.connect_button.click()
+        await until(lambda: _host_key_dialog(window), 20, "the host-key dialog")
+        dialog = _host_key_dialog(window)
+        assert dialog is not None
+        dialog.trust.click()
+        await until(page.problem.isVisible, 30, "the error")
+
+    drive(scenario(), timeout=60)
+    assert "did not accept the login for user 'pi'" in _problem_text(page)
+    assert "Check the user name and password" in _problem_text(page)
+    assert window.state.session is None
+
+
+def test_refused_host_key_does_not_connect(lab: LabInfo, window: MainWindow, drive: Drive) -> None:
+    page = _page(window, "connect", ConnectPage)
+
+    async def scenario() -> None:
+        _fill(page, lab.host, lab.port, lab.user, lab.password)
+        page.connect_button.click()
+        await until(lambda: _host_key_dialog(window), 20, "the host-key dialog")
+        dialog = _host_key_dialog(window)
+        assert dialog is not None
+        assert dialog.refuse.isDefault(), "Enter must not trust a key"
+        dialog.refuse.click()
+        await until(page.problem.isVisible, 30, "the error")
+
+    drive(scenario(), timeout=60)
+    assert f"first connection to {lab.host}" in _problem_text(page)
+    assert _fingerprint(lab) in _problem_text(page)
+    assert window.state.session is None
+
+
+def test_changed_host_key_is_a_hard_stop(
+    lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
+) -> None:
+    other = asyncssh.generate_private_key("ssh-ed25519").export_public_key("openssh").decode()
+    (tmp_path / "known_hosts").write_text(f"{lab.host} {' '.join(other.split()[:2])}\n")
+    page = _page(window, "connect", ConnectPage)
+
+    async def scenario() -> None:
+        _fill(page, lab.host, lab.port, lab.user, lab.password)
+        page.connect_button.click()
+        await until(page.problem.isVisible, 30, "the error")
+
+    drive(scenario(), timeout=60)
+    assert _host_key_dialog(window) is None, "a changed key is never offered for trust"
+    assert "has CHANGED" in _problem_text(page)
+    assert _fingerprint(lab) in _problem_text(page)
+    assert window.state.session is None
+
+
+def test_closed_port_says_ssh_is_not_enabled(window: MainWindow, drive: Drive) -> None:
+    from tests.lab_support import free_port
+
+    page = _page(window, "connect", ConnectPage)
+    port = free_port("127.0.0.1")  # nothing listens there once the probe socket closed
+
+    async def scenario() -> None:
+        _fill(page, "127.0.0.1", port, "pi", "x")
+        page.connect_button.click()
+        await until(page.problem.isVisible, 30, "the error")
+
+    drive(scenario(), timeout=60)
+    assert f"refused the connection on port {port}" in _problem_text(page)
+    assert "Is SSH enabled on the Pi?" in _problem_text(page)
+
+
+def test_unanswered_lab_address_says_cannot_reach(
+    lab: LabInfo, window: MainWindow, drive: Drive
+) -> None:
+    # An address on the lab's link that no namespace owns: ARP gets no answer.
+    prefix = lab.test_nic.pi_addr.rsplit(".", 1)[0]
+    silent = f"{prefix}.77"
+    page = _page(window, "connect", ConnectPage)
+
+    async def scenario() -> None:
+        _fill(page, silent, 22, "pi", "x")
+        page.connect_button.click()
+        await until(page.problem.isVisible, 40, "the error")
+
+    drive(scenario(), timeout=60)
+    text = _problem_text(page)
+    assert f"Cannot reach {silent}" in text or f"No answer from {silent}" in text, text
+    assert "powered on" in text or "may be off" in text
+    assert page.connect_button.isEnabled(), "the form is usable again"
+
+
+def _steps(window: MainWindow) -> list[tuple[str, str, str]]:
+    seen: list[tuple[str, str, str]] = []
+    window.flow.step.connect(lambda step, status, detail: seen.append((step, status, detail)))
+    return seen
+
+
+def test_one_click_tune_and_measure(
+    lab: LabInfo, window: MainWindow, drive: Drive, gui_app: QApplication, tmp_path: Path
+) -> None:
+    steps = _steps(window)
+    pages: list[str] = []
+    window.stack.currentChanged.connect(lambda _i: pages.append(window.current_key()))
+
+    async def scenario() -> None:
+        await connect_via_dialog(window, lab)
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        inspect = _page(window, "inspect", InspectPage)
+        inspect.go.click()  # "Tune & Measure", the quick plan
+        await until(lambda: not window.flow.running and steps, 240, "the one-click flow")
+        await window.flow.wait()
+
+    drive(scenario(), timeout=300)
+    problems = [
+        f"{key}: {p.problem.message.text()} {p.problem.hint.text()}"
+        for key, p in window.pages.items()
+        if getattr(p, "problem", None) is not None and not p.problem.isHidden()
+    ]
+    assert not problems, problems
+    results = _page(window, "results", ResultsPage)
+    assert not results.problem.isVisible(), results.problem.message.text()
+    assert ("results", "done") in [(s, st) for s, st, _d in steps], steps
+    # The window followed the flow: baseline, tune, measure again, results.
+    order = [p for p in pages if p in ("baseline", "tune", "again", "results")]
+    assert order[:1] == ["baseline"] and order[-1] == "results", order
+    assert "tune" in order and "again" in order, order
+    state = window.state
+    assert state.baseline is not None and state.after is not None
+    assert state.tuning is not None and state.tuning_state == "confirmed"
+    # The before/after table holds the two stored runs' figures.
+    units = window.settings.units
+    before = window.history.run(state.baseline.id or 0)
+    after = window.history.run(state.after.id or 0)
+    for row, (b, a) in enumerate(zip(before.tests, after.tests, strict=True)):
+        b_item, a_item = results.table.item(row, 2), results.table.item(row, 3)
+        assert b_item is not None and b_item.text() == rate(b.mean_mbps, units)
+        assert a_item is not None and a_item.text() == rate(a.mean_mbps, units)
+    assert results.export_buttons["ansible"].isEnabled(), "kept tweaks make a playbook"
+    _save_screens(window, gui_app, "flow")
+
+    # Revert from the Results page: the Pi has no active tuning session afterwards.
+    async def revert() -> None:
+        results.revert_button.click()
+        await until(lambda: window.state.tuning_state == "reverted", 60, "the revert")
+        async with await connect_to_lab(lab, tmp_path) as second:
+            from sbctune import tuning
+
+            assert await tuning.find_leftover(second) is None
+
+    drive(revert(), timeout=90)
+    assert "Reverted" in results.tuning_text.text()
+
+
+def test_cancelling_the_one_click_flow_reverts_the_tuning(
+    lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
+) -> None:
+    steps = _steps(window)
+
+    async def scenario() -> None:
+        await connect_via_dialog(window, lab)
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        _page(window, "inspect", InspectPage).go.click()
+        await until(lambda: ("measure_again", "started") in [s[:2] for s in steps], 120, "tuning")
+        again = _page(window, "again", MeasurePage)
+        await until(lambda: again.live is not None and again.live.points >= 2, 60, "points")
+        assert again.cancel_button.isEnabled()
+        again.cancel_button.click()
+        await until(lambda: not window.flow.running, 60, "the cancellation")
+        await window.flow.wait()
+        assert "Cancelled" in again.status.text()
+        async with await connect_to_lab(lab, tmp_path) as second:
+            from sbctune import tuning
+
+            assert await tuning.find_leftover(second) is None, "the flow's tuning was reverted"
+            found = await second.run(["pgrep", "-a", "iperf3"])
+        ours = [
+            line
+            for line in found.stdout.splitlines()
+            if f"-c {lab.test_nic.host_addr} " in line + " " and "<defunct>" not in line
+        ]
+        assert not ours, ours
+        assert not _listening_on(lab.test_nic.host_addr)
+
+    drive(scenario(), timeout=240)

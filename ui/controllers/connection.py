@@ -1,0 +1,227 @@
+"""Connect: the target from the form, the login (asking about new host keys), the basics."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from PySide6.QtCore import QObject, Signal
+
+from sbctune.errors import UserError
+from sbctune.history import History
+from sbctune.remote import (
+    HostKeyChanged,
+    HostKeyInfo,
+    KnownHosts,
+    Secret,
+    Session,
+    SudoFailed,
+    Target,
+    command,
+    parse_target,
+)
+from sbctune.remote.session import SUDO_PROBE
+from sbctune.ui import secrets
+from sbctune.ui.controllers.state import AppState, ConnectedInfo
+from sbctune.ui.tasks import TaskRunner
+
+AuthMethod = Literal["key", "password"]
+HostKeyAsker = Callable[[HostKeyInfo], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class ConnectRequest:
+    """What the Connect form holds (the password never leaves memory unless `remember`)."""
+
+    host: str
+    port: int = 22
+    user: str = ""
+    auth: AuthMethod = "password"
+    key_file: str = ""
+    password: str = ""
+    remember: bool = False
+    connect_timeout: float = 10.0
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error as the page shows it: what happened, what to do, and how grave it is."""
+
+    message: str
+    hint: str
+    hard_stop: bool = False  # a changed host key: never offer to "try anyway"
+
+
+def problem_from(exc: BaseException) -> Problem:
+    if isinstance(exc, HostKeyChanged):
+        return Problem(exc.message, exc.hint, hard_stop=True)
+    if isinstance(exc, UserError):
+        return Problem(exc.message, exc.hint)
+    if isinstance(exc, asyncio.TimeoutError):
+        return Problem("The operation timed out.", "Check the network and try again.")
+    return Problem(f"Unexpected error: {exc!r}", "Please report this, with what you did.")
+
+
+def target_from(request: ConnectRequest) -> Target:
+    """The form's fields as a Target; `user@host:port` typed in the host field wins."""
+    user, host, port = parse_target(request.host)
+    if port == 22 and request.port != 22:
+        port = request.port
+    user = user or request.user.strip() or None
+    if request.auth == "key" and request.key_file.strip():
+        key = Path(request.key_file.strip()).expanduser()
+        if not key.is_file():
+            raise UserError(
+                f"The key file {key} does not exist.",
+                "Choose the private key (e.g. ~/.ssh/id_ed25519), or leave it empty to use the "
+                "SSH agent and the keys in ~/.ssh.",
+            )
+        keys: tuple[Path, ...] = (key,)
+    else:
+        keys = ()
+    password = Secret(request.password) if request.auth == "password" and request.password else None
+    return Target(
+        host=host,
+        port=port,
+        user=user or getpass.getuser(),
+        identity_files=keys,
+        password=password,
+        connect_timeout=request.connect_timeout,
+    )
+
+
+class ConnectionController(QObject):
+    """Runs the connect task; the page listens to `busy`, `progress`, `connected`, `failed`."""
+
+    busy = Signal(bool)
+    progress = Signal(str)
+    connected = Signal(object)  # ConnectedInfo
+    failed = Signal(object)  # Problem
+    notice = Signal(str)  # e.g. the keyring could not store the password
+
+    def __init__(
+        self,
+        state: AppState,
+        runner: TaskRunner,
+        history: History,
+        ask_host_key: HostKeyAsker,
+        known_hosts: Callable[[], KnownHosts] = KnownHosts,
+    ) -> None:
+        super().__init__()
+        self._state = state
+        self._runner = runner
+        self._history = history
+        self._ask_host_key = ask_host_key
+        self._known_hosts = known_hosts
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def connect_to(self, request: ConnectRequest) -> None:
+        if self.running:
+            return
+        self._task = self._runner.start(self._connect(request), name="connect", on_error=self._fail)
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _fail(self, exc: BaseException) -> None:
+        self.busy.emit(False)
+        self.failed.emit(problem_from(exc))
+
+    async def remembered_password(self, host_text: str, port: int, user: str) -> str | None:
+        try:
+            u, host, p = parse_target(host_text)
+        except UserError:
+            return None
+        return await secrets.load_password(u or user, host, p if p != 22 else port)
+
+    async def _connect(self, request: ConnectRequest) -> None:
+        self.busy.emit(True)
+        try:
+            target = target_from(request)
+            await self.close_session()
+            self.progress.emit(f"Connecting to {target.display}…")
+            session = await Session.connect(
+                target,
+                known_hosts=self._known_hosts(),
+                on_unknown_host_key=self._ask_host_key,
+            )
+            try:
+                self.progress.emit("Logged in; checking the system and sudo…")
+                info = await _facts(session)
+            except BaseException:
+                await asyncio.shield(session.close())
+                raise
+            device = self._history.add_device(target.host, target.port, session.username)
+            self._state.set("device_id", device.id)
+            self._state.set("session", session)
+            self._state.set("info", info)
+            self._state.set("inventory", None)
+            self._state.forget_results()
+            await self._keyring(request, target, session.username)
+        except asyncio.CancelledError:
+            self.busy.emit(False)
+            self.progress.emit("Cancelled.")
+            raise
+        self.busy.emit(False)
+        self.connected.emit(info)
+
+    async def _keyring(self, request: ConnectRequest, target: Target, user: str) -> None:
+        if request.auth != "password" or not request.password:
+            return
+        if request.remember:
+            problem = await secrets.save_password(user, target.host, target.port, request.password)
+            if problem:
+                self.notice.emit(problem)
+        else:
+            await secrets.forget_password(user, target.host, target.port)
+
+    async def close_session(self) -> None:
+        session = self._state.session
+        if session is not None:
+            self._state.set("session", None)
+            self._state.set("info", None)
+            with contextlib.suppress(OSError, asyncio.TimeoutError):  # already gone
+                await asyncio.wait_for(session.close(), 5)
+
+
+async def _facts(session: Session) -> ConnectedInfo:
+    """Name, kernel, user and sudo in one round trip (a second only to test the password)."""
+    results = await session.run_script(
+        [
+            command("hostname"),
+            command("uname", "-srm"),
+            command("id", "-un"),
+            command("sh", "-c", SUDO_PROBE),
+            command("iperf3", "--version"),
+        ]
+    )
+    hostname, kernel, user = (r.text.strip() for r in results[:3])
+    session.note_sudo_probe(results[3].text)
+    mode = await session.sudo_mode()
+    sudo_ok = True
+    if mode == "password":
+        try:
+            await session.run(["true"], sudo=True, check=True)
+        except SudoFailed:
+            sudo_ok = False
+    version_line = results[4].text.strip().splitlines()
+    iperf3 = version_line[0] if version_line and version_line[0].startswith("iperf") else None
+    return ConnectedInfo(
+        display=session.target.display,
+        hostname=hostname,
+        kernel=kernel,
+        user=user or session.username,
+        sudo=mode,
+        sudo_ok=sudo_ok,
+        iperf3_pi=iperf3,
+    )

@@ -1,0 +1,69 @@
+"""Exports: every format sbctune.export offers, written to a folder the user picked."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from sbctune.errors import UserError
+from sbctune.history import History
+from sbctune.ui.controllers.connection import problem_from
+from sbctune.ui.controllers.results import optional_core
+from sbctune.ui.tasks import TaskRunner
+
+EXTENSION = {"md": "md", "ansible": "yml", "bundle": "zip"}
+
+
+def export_formats() -> list[str]:
+    formats = optional_core("sbctune.export", "formats")
+    return list(formats()) if formats is not None else []
+
+
+def format_available(fmt: str) -> bool:
+    available = optional_core("sbctune.export", "available")
+    return bool(available(fmt)) if available is not None else False
+
+
+def file_name(fmt: str, run_ids: list[int]) -> str:
+    runs = "-".join(str(i) for i in run_ids)
+    return f"sbctune-runs-{runs}.{EXTENSION.get(fmt, fmt)}"
+
+
+class ExportController(QObject):
+    exported = Signal(str, str)  # format, path written
+    failed = Signal(object)  # Problem
+
+    def __init__(self, runner: TaskRunner, history: History) -> None:
+        super().__init__()
+        self._runner = runner
+        self._history = history
+
+    def export(self, formats: list[str], run_ids: list[int], folder: Path) -> None:
+        self._runner.start(
+            self._export(formats, run_ids, folder),
+            name="export",
+            on_error=lambda exc: self.failed.emit(problem_from(exc)),
+        )
+
+    async def _export(self, formats: list[str], run_ids: list[int], folder: Path) -> None:
+        gather = optional_core("sbctune.export", "gather")
+        export = optional_core("sbctune.export", "export")
+        if gather is None or export is None:
+            raise UserError("Exports are not available in this build yet.", "")
+        if not run_ids:
+            raise UserError("There is no run to export yet.", "Measure first.")
+        if not folder.is_dir():
+            raise UserError(
+                f"The folder {folder} does not exist.", "Choose an existing folder to export to."
+            )
+        data = gather(self._history, run_ids)
+        for fmt in formats:
+            await asyncio.sleep(0)  # let the window repaint between formats
+            try:
+                written = export(fmt, data, folder / file_name(fmt, run_ids))
+            except UserError as exc:
+                self.failed.emit(problem_from(exc))
+                continue
+            self.exported.emit(fmt, str(written))

@@ -1,0 +1,140 @@
+"""The one click, "Tune & Measure": sbctune.flow.one_click, shown live on the pages.
+
+The flow runs baseline → tweaks under the guard → measure again → results; this controller
+routes its events: measurement events to the live view of the step that runs, step changes to
+the window (which shows the matching page), tuning events to the Tune page. Cancel cancels the
+task; the flow reverts what it applied before the cancellation ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from sbctune.errors import UserError
+from sbctune.history import History
+from sbctune.measure.pc_endpoint import EndpointKind
+from sbctune.measure.plans import Plan
+from sbctune.measure.runner import LiveInterval, PiLoad, TestFinished, TestStarted
+from sbctune.ui.controllers.connection import problem_from
+from sbctune.ui.controllers.live import LiveMeasurement
+from sbctune.ui.controllers.measurement import MeasureController
+from sbctune.ui.controllers.results import optional_core
+from sbctune.ui.controllers.state import AppState
+from sbctune.ui.tasks import TaskRunner
+
+_MEASURE_EVENTS = (LiveInterval, PiLoad, TestStarted, TestFinished)
+
+
+def flow_available() -> bool:
+    return optional_core("sbctune.flow", "one_click") is not None
+
+
+class FlowController(QObject):
+    step = Signal(str, str, str)  # step, status, detail
+    tuning_event = Signal(object)
+    finished = Signal(object)  # FlowResult
+    failed = Signal(object)  # Problem
+    cancelled = Signal()
+
+    def __init__(
+        self,
+        state: AppState,
+        runner: TaskRunner,
+        history: History,
+        baseline: MeasureController,
+        again: MeasureController,
+        endpoint: Callable[[], tuple[EndpointKind, str | None]],
+    ) -> None:
+        super().__init__()
+        self._state = state
+        self._runner = runner
+        self._history = history
+        self._measures = {"baseline": baseline, "measure_again": again}
+        self._endpoint = endpoint
+        self._task: asyncio.Task[None] | None = None
+        self._live: LiveMeasurement | None = None
+        self._plan: Plan | None = None
+        self.current_step: str | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self, plan: Plan, guard_seconds: int = 90) -> None:
+        if self.running:
+            return
+        self._plan = plan
+        self._task = self._runner.start(
+            self._run(plan, guard_seconds),
+            name="one-click",
+            on_error=lambda exc: self.failed.emit(problem_from(exc)),
+        )
+        self._task.add_done_callback(lambda t: self.cancelled.emit() if t.cancelled() else None)
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def wait(self) -> None:
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def _on_event(self, event: Any) -> None:
+        module = "sbctune.flow"
+        flow_step = optional_core(module, "FlowStep")
+        tuning_event = optional_core(module, "TuningEvent")
+        if flow_step is not None and isinstance(event, flow_step):
+            self._on_step(event.step, event.status, event.detail)
+        elif tuning_event is not None and isinstance(event, tuning_event):
+            # The flow forwards the tuning's progress messages (`message`; `event` earlier).
+            self.tuning_event.emit(getattr(event, "message", None) or getattr(event, "event", ""))
+        elif isinstance(event, _MEASURE_EVENTS) and self._live is not None:
+            self._live.feed(event)
+
+    def _on_step(self, step: str, status: str, detail: str) -> None:
+        self.current_step = step
+        controller = self._measures.get(step)
+        if controller is not None and status == "started" and self._plan is not None:
+            self._live = controller.begin_live(self._plan)
+        if controller is not None and status == "done" and self._state.device_id is not None:
+            # The flow saved the run just before saying so: the device's newest run.
+            runs = self._history.runs_for_device(self._state.device_id)
+            if runs:
+                self._state.set("baseline" if step == "baseline" else "after", runs[0])
+                controller.finished.emit(runs[0])
+        self.step.emit(step, status, detail)
+
+    async def _run(self, plan: Plan, guard_seconds: int) -> None:
+        session = self._state.session
+        inventory = self._state.inventory
+        if session is None or inventory is None:
+            raise UserError("Connect and inspect the Pi first.", "Start at Connect.")
+        one_click = optional_core("sbctune.flow", "one_click")
+        options_type = optional_core("sbctune.flow", "FlowOptions")
+        if one_click is None or options_type is None:
+            raise UserError(
+                "The one-click flow is not available in this build yet.",
+                "Use Measure only, then the Tune page.",
+            )
+        kind, iperf3_path = self._endpoint()
+        options = options_type(
+            plan=plan,
+            nic=self._state.nic,
+            endpoint_kind=kind,
+            iperf3_path=iperf3_path,
+            guard_seconds=guard_seconds,
+        )
+        self._state.forget_results()
+        result = await one_click(
+            session, inventory, options, self._history, on_event=self._on_event
+        )
+        self._state.set("baseline", result.baseline)
+        self._state.set("after", result.after)
+        self._state.set("tuning", result.tuning)
+        self._state.set("tuning_state", "confirmed" if result.tuning is not None else None)
+        self._state.set("advice", result.advice)
+        self.finished.emit(result)

@@ -1,0 +1,202 @@
+"""Tune: plan the tweaks for the NIC under test, apply them under the guard, confirm or revert.
+
+sbctune.tuning is used through its public functions only; while a function is missing (the
+tuning package is built alongside) the page says so instead of pretending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from sbctune.errors import UserError
+from sbctune.history import History
+from sbctune.ui.controllers.connection import problem_from
+from sbctune.ui.controllers.results import optional_core
+from sbctune.ui.controllers.state import AppState
+from sbctune.ui.tasks import TaskRunner
+
+REQUIRED = ("plan", "apply", "confirm", "revert")
+
+
+def tuning_missing() -> list[str]:
+    """The sbctune.tuning functions the GUI needs that do not exist yet."""
+    return [name for name in REQUIRED if optional_core("sbctune.tuning", name) is None]
+
+
+def default_selection(items: list[Any]) -> set[str]:
+    """Pre-checked: recommended (safe), applicable, not advanced, not already in force."""
+    return {
+        item.tweak.id
+        for item in items
+        if item.applicable
+        and item.tweak.recommended
+        and not item.tweak.advanced
+        and not getattr(item, "already", False)
+    }
+
+
+class TuningController(QObject):
+    busy = Signal(bool, str)
+    planned = Signal(object)  # TuningPlan
+    applied = Signal(object)  # AppliedSession (guard armed, not confirmed)
+    confirmed = Signal(str)
+    reverted = Signal(str)
+    reported = Signal(str)  # what apply says as it goes
+    failed = Signal(object)  # Problem
+
+    def __init__(self, state: AppState, runner: TaskRunner, history: History) -> None:
+        super().__init__()
+        self._state = state
+        self._runner = runner
+        self._history = history
+        self._task: asyncio.Task[None] | None = None
+        self.plan: Any = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def _start(self, coro: Any, name: str) -> None:
+        if self.running:
+            coro.close()
+            return
+        self._task = self._runner.start(coro, name=name, on_error=self._fail)
+
+    def _fail(self, exc: BaseException) -> None:
+        self.busy.emit(False, "")
+        self.failed.emit(problem_from(exc))
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _session(self) -> Any:
+        if self._state.session is None:
+            raise UserError("Not connected to a Pi.", "Go to Connect first.")
+        missing = tuning_missing()
+        if missing:
+            raise UserError(
+                "Tuning is not available in this build yet.",
+                f"sbctune.tuning lacks: {', '.join(missing)}.",
+            )
+        return self._state.session
+
+    # ------------------------------------------------------------------ actions
+    def load_plan(self) -> None:
+        self._start(self._plan(), "tuning-plan")
+
+    def apply(self, tweak_ids: list[str], guard_seconds: int, persist: bool = False) -> None:
+        self._start(self._apply(tweak_ids, guard_seconds, persist), "tuning-apply")
+
+    def keep_across_reboot(self) -> None:
+        """Make the tweaks in force permanent: revert them, then apply the same ones with the
+        boot-time files (sysctl.d, a systemd unit, a udev rule) under a new guard, and keep."""
+        self._start(self._persist(), "tuning-persist")
+
+    def confirm(self) -> None:
+        self._start(self._confirm(), "tuning-confirm")
+
+    def revert(self) -> None:
+        self._start(self._revert(), "tuning-revert")
+
+    def guard_left(self) -> float | None:
+        applied = self._state.tuning
+        if applied is None or self._state.tuning_state != "guarded":
+            return None
+        deadline = getattr(applied, "guard_deadline", None)
+        return None if deadline is None else max(0.0, float(deadline) - time.time())
+
+    async def _plan(self) -> None:
+        session = self._session()
+        inventory = self._state.inventory
+        if inventory is None:
+            raise UserError("The Pi has not been inspected yet.", "Go to Inspect first.")
+        self.busy.emit(True, "Reading the current settings on the Pi…")
+        plan_fn = optional_core("sbctune.tuning", "plan")
+        # Every tweak, so the expert can opt in to the advanced ones; the default selection
+        # (recommended and safe) is pre-checked by the page.
+        load = optional_core("sbctune.tuning", "load_tweaks")
+        ids = [t.id for t in load()] if load is not None else None
+        self.plan = await plan_fn(session, inventory, self._state.nic, ids)
+        self.busy.emit(False, "")
+        self.planned.emit(self.plan)
+
+    async def _apply(self, tweak_ids: list[str], guard_seconds: int, persist: bool = False) -> None:
+        session = self._session()
+        if self.plan is None:
+            raise UserError("There is no tuning plan yet.", "Reload the tweaks first.")
+        if not tweak_ids:
+            raise UserError("No tweak is selected.", "Tick at least one tweak to apply.")
+        plan_fn = optional_core("sbctune.tuning", "plan")
+        apply_fn = optional_core("sbctune.tuning", "apply")
+        self.busy.emit(True, "Applying under the auto-revert guard…")
+        chosen = await plan_fn(session, self._state.inventory, self._state.nic, tweak_ids)
+        applied = await apply_fn(
+            session,
+            chosen,
+            guard_seconds=guard_seconds,
+            persist=persist,
+            on_event=self.reported.emit,
+            history=self._history,
+        )
+        self._state.set("tuning", applied)
+        self._state.set("tuning_state", "guarded")
+        self.busy.emit(False, "")
+        self.applied.emit(applied)
+
+    async def _confirm(self) -> None:
+        session = self._session()
+        applied = self._state.tuning
+        if applied is None:
+            raise UserError("Nothing to confirm.", "Apply some tweaks first.")
+        self.busy.emit(True, "Confirming: disarming the guard…")
+        await optional_core("sbctune.tuning", "confirm")(session, applied.id, history=self._history)
+        self._state.set("tuning_state", "confirmed")
+        self.busy.emit(False, "")
+        self.confirmed.emit(applied.id)
+
+    async def _revert(self) -> None:
+        session = self._session()
+        applied = self._state.tuning
+        self.busy.emit(True, "Reverting: restoring every value as it was…")
+        session_id = getattr(applied, "id", None)
+        await optional_core("sbctune.tuning", "revert")(session, session_id, history=self._history)
+        self._state.set("tuning_state", "reverted")
+        self.busy.emit(False, "")
+        self.reverted.emit(session_id or "")
+
+    async def _persist(self) -> None:
+        session = self._session()
+        applied = self._state.tuning
+        if applied is None:
+            raise UserError("No tuning is in force.", "Apply some tweaks first.")
+        kept = [o.tweak_id for o in applied.outcomes if o.status in ("applied", "already")]
+        if not kept:
+            raise UserError("No tweak is in force to keep.", "")
+        tuning = "sbctune.tuning"
+        self.busy.emit(
+            True, "Making the tweaks permanent: reverting, then applying with boot files…"
+        )
+        if self._state.tuning_state in ("guarded", "confirmed"):
+            await optional_core(tuning, "revert")(session, applied.id, history=self._history)
+        plan = await optional_core(tuning, "plan")(
+            session, self._state.inventory, self._state.nic, kept
+        )
+        again = await optional_core(tuning, "apply")(
+            session,
+            plan,
+            guard_seconds=getattr(applied, "guard_seconds", 90),
+            persist=True,
+            on_event=self.reported.emit,
+            history=self._history,
+        )
+        self._state.set("tuning", again)
+        self._state.set("tuning_state", "guarded")
+        await optional_core(tuning, "confirm")(session, again.id, history=self._history)
+        self._state.set("tuning_state", "confirmed")
+        self.busy.emit(False, "")
+        self.confirmed.emit(again.id)

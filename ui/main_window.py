@@ -1,0 +1,395 @@
+"""The main window: the guided path in a sidebar, one page at a time, and the status bar."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QStackedWidget,
+    QWidget,
+)
+
+from sbctune.history import History
+from sbctune.history.records import DeviceRecord, RunRecord
+from sbctune.measure.pc_endpoint import EndpointKind
+from sbctune.remote import HostKeyInfo, KnownHosts
+from sbctune.ui.controllers.about import about_facts
+from sbctune.ui.controllers.connection import ConnectionController, Problem
+from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.flow import FlowController, flow_available
+from sbctune.ui.controllers.inspection import InspectController
+from sbctune.ui.controllers.measurement import MeasureController
+from sbctune.ui.controllers.state import AppState, ConnectedInfo
+from sbctune.ui.controllers.tuning import TuningController
+from sbctune.ui.pages.base import Page
+from sbctune.ui.pages.connect_page import ConnectPage
+from sbctune.ui.pages.devices_page import DevicesPage
+from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.pages.inspect_page import InspectPage
+from sbctune.ui.pages.measure_page import MeasurePage
+from sbctune.ui.pages.results_page import ResultsPage
+from sbctune.ui.pages.settings_page import SettingsPage
+from sbctune.ui.pages.tune_page import TunePage
+from sbctune.ui.settings import AppSettings
+from sbctune.ui.tasks import TaskRunner
+from sbctune.ui.theme import Colors, ThemeManager
+from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key
+
+# Sidebar order: the guided path, then the rest. Keys name the pages everywhere.
+PATH = ("connect", "inspect", "baseline", "tune", "again", "results")
+EXTRA = ("devices", "history", "settings")
+TITLES = {
+    "connect": "1  Connect",
+    "inspect": "2  Inspect",
+    "baseline": "3  Baseline",
+    "tune": "4  Tune",
+    "again": "5  Measure again",
+    "results": "6  Results",
+    "devices": "Devices",
+    "history": "History",
+    "settings": "Settings",
+}
+FLOW_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        history: History,
+        settings: AppSettings,
+        theme: ThemeManager,
+        known_hosts: Callable[[], KnownHosts] = KnownHosts,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("sbctune")
+        self.history = history
+        self.settings = settings
+        self.theme = theme
+        self.state = AppState(self)
+        self.runner = TaskRunner(on_error=self._unexpected)
+        self._closing = False
+        self._shutdown_task: asyncio.Task[None] | None = None
+        colors = theme.colors
+
+        # Controllers: everything that talks to the Pi or the history.
+        self.connection = ConnectionController(
+            self.state, self.runner, history, self._ask_host_key, known_hosts
+        )
+        self.inspection = InspectController(self.state, self.runner, history)
+        self.baseline = MeasureController(
+            "baseline", self.state, self.runner, history, self._endpoint
+        )
+        self.again = MeasureController("after", self.state, self.runner, history, self._endpoint)
+        self.tuning = TuningController(self.state, self.runner, history)
+        self.exporter = ExportController(self.runner, history)
+        self.flow = FlowController(
+            self.state, self.runner, history, self.baseline, self.again, self._endpoint
+        )
+
+        # Pages.
+        self.pages: dict[str, Page] = {
+            "connect": ConnectPage(self.connection, settings, history, self.runner),
+            "inspect": InspectPage(self.state, self.inspection, colors),
+            "baseline": MeasurePage(self.baseline, self.state, settings, colors),
+            "tune": TunePage(self.state, self.tuning, colors),
+            "again": MeasurePage(self.again, self.state, settings, colors),
+            "results": ResultsPage(self.state, settings, self.tuning, self.exporter, colors),
+            "devices": DevicesPage(history),
+            "history": HistoryPage(history, settings, colors),
+            "settings": SettingsPage(settings),
+        }
+        self.sidebar = QListWidget()
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setAccessibleName("Steps")
+        self.stack = QStackedWidget()
+        for key in (*PATH, *EXTRA):
+            if key == "devices":
+                spacer = QListWidgetItem("")
+                spacer.setFlags(Qt.ItemFlag.NoItemFlags)
+                spacer.setSizeHint(spacer.sizeHint().expandedTo(spacer.sizeHint()))
+                self.sidebar.addItem(spacer)
+            item = QListWidgetItem(TITLES[key])
+            item.setData(Qt.ItemDataRole.UserRole, key)
+            self.sidebar.addItem(item)
+            self.stack.addWidget(self.pages[key])
+        self.sidebar.setFixedWidth(190)
+        self.sidebar.currentItemChanged.connect(self._sidebar_changed)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.sidebar)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self.connection_label = QLabel("Not connected")
+        self.statusBar().addPermanentWidget(self.connection_label)
+        self._menus()
+        self._wire()
+        self._update_steps()
+        self.resize(1100, 780)
+        geometry, state = settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        self.go("connect")
+
+    # ------------------------------------------------------------------ set-up
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self.disconnect_action = QAction("&Disconnect", self)
+        self.disconnect_action.triggered.connect(self._disconnect)
+        file_menu.addAction(self.disconnect_action)
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        go_menu = bar.addMenu("&Go")
+        for n, key in enumerate((*PATH, *EXTRA), start=1):
+            action = QAction(TITLES[key].split("  ")[-1], self)
+            action.setShortcut(QKeySequence(f"Ctrl+{n}"))
+            action.triggered.connect(lambda _=False, k=key: self.go(k))
+            go_menu.addAction(action)
+        help_menu = bar.addMenu("&Help")
+        about = QAction("&About sbctune", self)
+        about.triggered.connect(self.show_about)
+        help_menu.addAction(about)
+
+    def _wire(self) -> None:
+        connect_page = self.pages["connect"]
+        assert isinstance(connect_page, ConnectPage)
+        connect_page.connected.connect(self._connected)
+        inspect_page = self.pages["inspect"]
+        assert isinstance(inspect_page, InspectPage)
+        inspect_page.tune_and_measure.connect(self.tune_and_measure)
+        inspect_page.measure_only.connect(lambda: self._measure_only())
+        baseline_page = self.pages["baseline"]
+        assert isinstance(baseline_page, MeasurePage)
+        baseline_page.done.connect(self._baseline_done)
+        again_page = self.pages["again"]
+        assert isinstance(again_page, MeasurePage)
+        again_page.done.connect(self._again_done)
+        tune_page = self.pages["tune"]
+        assert isinstance(tune_page, TunePage)
+        tune_page.measure_again.connect(lambda: self._measure_again())
+        devices_page = self.pages["devices"]
+        assert isinstance(devices_page, DevicesPage)
+        devices_page.connect_requested.connect(self._connect_saved)
+        self.flow.step.connect(self._flow_step)
+        self.flow.tuning_event.connect(tune_page.show_event)
+        self.flow.failed.connect(self._flow_failed)
+        self.flow.finished.connect(lambda _result: self.go("results"))
+        self.flow.cancelled.connect(self._flow_cancelled)
+        self.state.changed.connect(lambda _name: self._update_steps())
+        self.theme.changed.connect(self._theme_changed)
+        self.settings.changed.connect(self._setting_changed)
+
+    def _endpoint(self) -> tuple[EndpointKind, str | None]:
+        return self.settings.endpoint_kind, self.settings.iperf3_path
+
+    async def _ask_host_key(self, info: HostKeyInfo) -> bool:
+        return await ask_host_key(info, self)
+
+    def _unexpected(self, exc: BaseException) -> None:
+        self.statusBar().showMessage(f"Error: {exc}", 15000)
+
+    # ------------------------------------------------------------------ navigation
+    def page(self, key: str) -> Page:
+        return self.pages[key]
+
+    def current_key(self) -> str:
+        widget = self.stack.currentWidget()
+        return next(k for k, p in self.pages.items() if p is widget)
+
+    def go(self, key: str) -> None:
+        for row in range(self.sidebar.count()):
+            item = self.sidebar.item(row)
+            if item is not None and item.data(Qt.ItemDataRole.UserRole) == key:
+                if not item.flags() & Qt.ItemFlag.ItemIsEnabled:
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEnabled)
+                if self.sidebar.currentItem() is not item:
+                    self.sidebar.setCurrentItem(item)  # shows the page (_sidebar_changed)
+                    return
+                break
+        self._show(key)
+
+    def _sidebar_changed(self, item: QListWidgetItem | None, _previous: object) -> None:
+        if item is not None:
+            key = item.data(Qt.ItemDataRole.UserRole)
+            if isinstance(key, str):
+                self._show(key)
+
+    def _show(self, key: str) -> None:
+        page = self.pages[key]
+        if self.stack.currentWidget() is not page:
+            self.stack.setCurrentWidget(page)
+        page.shown()
+
+    def _update_steps(self) -> None:
+        s = self.state
+        enabled = {
+            "connect": True,
+            "inspect": s.session is not None or s.inventory is not None,
+            "baseline": s.inventory is not None,
+            "tune": s.inventory is not None,
+            "again": s.baseline is not None,
+            "results": s.baseline is not None or s.after is not None,
+        }
+        for row in range(self.sidebar.count()):
+            item = self.sidebar.item(row)
+            key = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+            if item is not None and key in enabled:
+                flags = item.flags()
+                on = enabled[key] or self.sidebar.currentItem() is item
+                item.setFlags(
+                    flags | Qt.ItemFlag.ItemIsEnabled if on else flags & ~Qt.ItemFlag.ItemIsEnabled
+                )
+        info = s.info
+        sample = "  ·  SAMPLE DATA (self-test)" if s.sample_data else ""
+        self.connection_label.setText(
+            (
+                f"Connected: {info.user}@{info.hostname} ({info.display})"
+                if info
+                else "Not connected"
+            )
+            + sample
+        )
+        self.disconnect_action.setEnabled(s.session is not None)
+
+    # ------------------------------------------------------------------ the path
+    def _connected(self, _info: ConnectedInfo) -> None:
+        self.go("inspect")
+
+    def _connect_saved(self, device: DeviceRecord) -> None:
+        page = self.pages["connect"]
+        assert isinstance(page, ConnectPage)
+        page.fill(device.host, device.port, device.user)
+        self.go("connect")
+
+    def _disconnect(self) -> None:
+        self.runner.start(self.connection.close_session(), name="disconnect")
+
+    def _measure_only(self) -> None:
+        self.go("baseline")
+        page = self.pages["baseline"]
+        assert isinstance(page, MeasurePage)
+        page.start()
+
+    def _measure_again(self) -> None:
+        self.go("again")
+        page = self.pages["again"]
+        assert isinstance(page, MeasurePage)
+        page.start()
+
+    def tune_and_measure(self) -> None:
+        """The one click: the flow when it exists, else an honest baseline-only run."""
+        baseline_page = self.pages["baseline"]
+        again_page = self.pages["again"]
+        assert isinstance(baseline_page, MeasurePage) and isinstance(again_page, MeasurePage)
+        if not flow_available():
+            self.statusBar().showMessage(
+                "The one-click flow is not available in this build: measuring the baseline only.",
+                15000,
+            )
+            self._measure_only()
+            return
+        self.go("baseline")
+        baseline_page.set_cancel(self.flow.cancel)
+        again_page.set_cancel(self.flow.cancel)
+        self.flow.start(baseline_page.chosen_plan())
+
+    def _flow_step(self, step: str, status: str, detail: str) -> None:
+        key = FLOW_PAGE.get(step)
+        if status == "started" and key is not None:
+            self.go(key)
+        if step == "tune":
+            tune_page = self.pages["tune"]
+            assert isinstance(tune_page, TunePage)
+            tune_page.flow_progress(status, detail)
+        if step == "results" and status == "done":
+            self.go("results")
+        self.statusBar().showMessage(f"{step.replace('_', ' ')}: {status}. {detail}", 10000)
+
+    def _flow_failed(self, problem: Problem) -> None:
+        page = self.stack.currentWidget()
+        problem_panel = getattr(page, "problem", None)
+        if problem_panel is not None:
+            problem_panel.show_problem(problem.message, problem.hint)
+        for key in ("baseline", "again"):
+            measure_page = self.pages[key]
+            assert isinstance(measure_page, MeasurePage)
+            if measure_page.timer.isActive():
+                measure_page.stop_live("Stopped.")
+
+    def _flow_cancelled(self) -> None:
+        for key in ("baseline", "again"):
+            page = self.pages[key]
+            assert isinstance(page, MeasurePage)
+            if page.timer.isActive():
+                page.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
+        self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)
+
+    def _baseline_done(self, _record: RunRecord) -> None:
+        if not self.flow.running:
+            # On the next turn of the loop: saving the run and drawing the results page
+            # are each a short block; together they would be one long one.
+            QTimer.singleShot(0, lambda: self.go("results"))
+
+    def _again_done(self, _record: RunRecord) -> None:
+        if not self.flow.running:
+            QTimer.singleShot(0, lambda: self.go("results"))
+
+    # ------------------------------------------------------------------ look
+    def _theme_changed(self, colors: Colors) -> None:
+        for page in self.pages.values():
+            page.apply_theme(colors)
+
+    def _setting_changed(self, key: str) -> None:
+        if key == "view/theme":
+            self.theme.apply(self.settings.theme)
+        elif key == "view/units":
+            for page in self.pages.values():
+                set_units = getattr(page, "set_units", None)
+                if set_units is not None:
+                    set_units()
+
+    def show_about(self) -> None:
+        async def show() -> None:
+            facts = await about_facts(self.state, self.settings.iperf3_path)
+            dialog = AboutDialog(facts, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.about_dialog = dialog
+            dialog.open()
+
+        self.runner.start(show(), name="about")
+
+    # ------------------------------------------------------------------ closing
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Stop running work first: iperf3 on both sides, and tuning (the flow reverts)."""
+        self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        if self._closing or (not self.runner.running and self.state.session is None):
+            event.accept()
+            return
+        event.ignore()
+        self._closing = True
+        self.statusBar().showMessage("Stopping running work and closing the connection…")
+
+        async def shutdown() -> None:
+            try:
+                await self.runner.shutdown()
+                await self.connection.close_session()
+            finally:
+                self.close()
+
+        # Held here, not by the runner: the runner's shutdown cancels what it holds.
+        self._shutdown_task = asyncio.get_event_loop().create_task(shutdown())

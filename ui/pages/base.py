@@ -1,0 +1,34 @@
+"""What every page shares: a scrollable body with a heading, and a hook when it is shown."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
+
+from sbctune.ui.theme import Colors
+from sbctune.ui.widgets.common import page_header
+
+
+class Page(QScrollArea):
+    """A page of the main window; `content` is the layout to fill."""
+
+    title = ""
+    intro = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self.content = QVBoxLayout(inner)
+        self.content.setContentsMargins(24, 18, 24, 18)
+        self.content.setSpacing(12)
+        self.content.addWidget(page_header(self.title, self.intro))
+        self.setWidget(inner)
+
+    def shown(self) -> None:
+        """Called each time the page becomes the current one."""
+
+    def apply_theme(self, colors: Colors) -> None:
+        """Called when the theme changes (plots and badges repaint themselves)."""

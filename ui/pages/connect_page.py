@@ -1,0 +1,259 @@
+"""Step 1, Connect: host, port, user, key / agent / password; progress and inline errors."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QWidget,
+)
+
+from sbctune.history import History
+from sbctune.ui.controllers.connection import ConnectionController, ConnectRequest, Problem
+from sbctune.ui.controllers.state import ConnectedInfo
+from sbctune.ui.pages.base import Page
+from sbctune.ui.settings import AppSettings
+from sbctune.ui.tasks import TaskRunner
+from sbctune.ui.widgets.common import Card, ProblemPanel, label
+
+
+class ConnectPage(Page):
+    title = "1 · Connect to your Pi"
+    intro = (
+        "sbctune logs in to the Pi over SSH. Give its name or IP address and how to log in. "
+        "SSH must be enabled on the Pi (Raspberry Pi Imager's settings, or raspi-config)."
+    )
+    connected = Signal(object)  # ConnectedInfo
+
+    def __init__(
+        self,
+        controller: ConnectionController,
+        settings: AppSettings,
+        history: History,
+        runner: TaskRunner,
+    ) -> None:
+        super().__init__()
+        self.controller = controller
+        self._settings = settings
+        self._history = history
+        self._runner = runner
+        card = Card("The Pi")
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.host = QComboBox()
+        self.host.setEditable(True)
+        self.host.setObjectName("host")
+        host_edit = self.host.lineEdit()
+        assert host_edit is not None
+        host_edit.setPlaceholderText("raspberrypi.local or 192.168.1.20")
+        self.port = QSpinBox()
+        self.port.setRange(1, 65535)
+        self.port.setValue(22)
+        self.port.setMaximumWidth(110)
+        self.user = QLineEdit()
+        self.user.setPlaceholderText("the user you created in Raspberry Pi Imager, e.g. pi")
+        form.addRow("&Host or IP:", self.host)
+        form.addRow("P&ort:", self.port)
+        form.addRow("&User:", self.user)
+        card.body.addLayout(form)
+
+        auth_card = Card("How to log in")
+        self.use_password = QRadioButton("&Password")
+        self.use_key = QRadioButton("SSH &key or agent")
+        group = QButtonGroup(self)
+        group.addButton(self.use_password)
+        group.addButton(self.use_key)
+        self.use_password.setChecked(True)
+        row = QHBoxLayout()
+        row.addWidget(self.use_password)
+        row.addWidget(self.use_key)
+        row.addStretch(1)
+        auth_card.body.addLayout(row)
+        auth_form = QFormLayout()
+        self.password = QLineEdit()
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setObjectName("password")
+        self.remember = QCheckBox("Save the password in this computer's keyring")
+        self.remember.setToolTip("Off by default: the password is otherwise kept in memory only.")
+        self.key_file = QLineEdit()
+        self.key_file.setPlaceholderText("empty: the SSH agent and the keys in ~/.ssh")
+        browse = QPushButton("&Browse…")
+        browse.clicked.connect(self._browse_key)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.key_file, 1)
+        key_row.addWidget(browse)
+        self._key_row = QWidget()
+        self._key_row.setLayout(key_row)
+        key_row.setContentsMargins(0, 0, 0, 0)
+        auth_form.addRow("Pass&word:", self.password)
+        auth_form.addRow("", self.remember)
+        auth_form.addRow("&Key file:", self._key_row)
+        auth_card.body.addLayout(auth_form)
+        self.use_password.toggled.connect(self._auth_changed)
+
+        actions = QHBoxLayout()
+        self.connect_button = QPushButton("Connect")
+        self.connect_button.setObjectName("primary")
+        self.connect_button.setDefault(True)
+        self.connect_button.clicked.connect(self._connect)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(controller.cancel)
+        self.cancel_button.hide()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.status = label(name="muted")
+        actions.addWidget(self.connect_button)
+        actions.addWidget(self.cancel_button)
+        actions.addWidget(self.progress)
+        actions.addWidget(self.status, 1)
+
+        self.problem = ProblemPanel()
+        self.problem.setObjectName("card")
+        self.notice = label(name="muted")
+        self.notice.hide()
+        for widget in (card, auth_card):
+            self.content.addWidget(widget)
+        self.content.addLayout(actions)
+        self.content.addWidget(self.problem)
+        self.content.addWidget(self.notice)
+        self.content.addStretch(1)
+
+        controller.busy.connect(self._busy)
+        controller.progress.connect(self.status.setText)
+        controller.failed.connect(self._failed)
+        controller.connected.connect(self._connected)
+        controller.notice.connect(self._notice)
+        self.host.activated.connect(self._pick_saved)
+        self._restore()
+        self._auth_changed()
+
+    # ------------------------------------------------------------------ form
+    def _restore(self) -> None:
+        last = self._settings.last_connection()
+        self.reload_devices()
+        if last["host"]:
+            self.host.setEditText(last["host"])
+        if last["port"].isdigit():
+            self.port.setValue(int(last["port"]))
+        self.user.setText(last["user"])
+        self.use_key.setChecked(last["auth"] == "key")
+        self.key_file.setText(last["key_file"])
+
+    def reload_devices(self) -> None:
+        current = self.host.currentText()
+        self.host.clear()
+        for device in self._history.devices():
+            self.host.addItem(f"{device.user}@{device.host}:{device.port}", device.id)
+        self.host.setEditText(current)
+
+    def fill(self, host: str, port: int, user: str) -> None:
+        """Pre-fill from a saved device (Devices page)."""
+        self.host.setEditText(host)
+        self.port.setValue(port)
+        self.user.setText(user)
+        self._fill_password()
+
+    def _pick_saved(self, index: int) -> None:
+        device_id = self.host.itemData(index)
+        if isinstance(device_id, int):
+            device = self._history.device(device_id)
+            self.fill(device.host, device.port, device.user)
+
+    def _fill_password(self) -> None:
+        async def fill() -> None:
+            remembered = await self.controller.remembered_password(
+                self.host.currentText(), self.port.value(), self.user.text()
+            )
+            if remembered:
+                self.password.setText(remembered)
+                self.remember.setChecked(True)
+
+        self._runner.start(fill(), name="keyring-load")
+
+    def _auth_changed(self) -> None:
+        password = self.use_password.isChecked()
+        self.password.setEnabled(password)
+        self.remember.setEnabled(password)
+        self._key_row.setEnabled(not password)
+
+    def _browse_key(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose your private SSH key")
+        if path:
+            self.key_file.setText(path)
+
+    def request(self) -> ConnectRequest:
+        return ConnectRequest(
+            host=self.host.currentText().strip(),
+            port=self.port.value(),
+            user=self.user.text().strip(),
+            auth="password" if self.use_password.isChecked() else "key",
+            key_file=self.key_file.text(),
+            password=self.password.text(),
+            remember=self.remember.isChecked(),
+        )
+
+    # ------------------------------------------------------------------ actions
+    def _connect(self) -> None:
+        self.problem.clear()
+        self.notice.hide()
+        self.controller.connect_to(self.request())
+
+    def _busy(self, busy: bool) -> None:
+        self.connect_button.setEnabled(not busy)
+        self.cancel_button.setVisible(busy)
+        self.progress.setVisible(busy)
+        for widget in (self.host, self.port, self.user, self.password, self.key_file):
+            widget.setEnabled(not busy)
+        if not busy:
+            self._auth_changed()
+
+    def _failed(self, problem: Problem) -> None:
+        self.status.setText(
+            "Connection stopped: the host key changed." if problem.hard_stop else ""
+        )
+        self.problem.show_problem(problem.message, problem.hint)
+
+    def _notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.show()
+
+    def _connected(self, info: ConnectedInfo) -> None:
+        sudo = {
+            "root": "logged in as root",
+            "passwordless": "sudo works without a password",
+            "password": "sudo works with the password" if info.sudo_ok else "sudo REFUSED",
+        }.get(info.sudo, info.sudo)
+        self.status.setText(f"Connected to {info.hostname} ({info.kernel}) as {info.user}; {sudo}.")
+        if info.sudo == "password" and not info.sudo_ok:
+            self.problem.show_problem(
+                "Logged in, but sudo did not accept the password.",
+                "Inspecting and measuring work without sudo; tuning needs it. Check that this "
+                "user may use sudo (`groups` on the Pi lists 'sudo').",
+            )
+        request = self.request()
+        self._settings.remember_connection(
+            {
+                "host": request.host,
+                "port": str(request.port),
+                "user": request.user,
+                "auth": request.auth,
+                "key_file": request.key_file,
+            }
+        )
+        self.reload_devices()
+        self.connected.emit(info)
+
+    def focus_first(self) -> None:
+        self.host.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -1,0 +1,99 @@
+"""Devices: the Pis sbctune has talked to (from the history); connect again or forget one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+)
+
+from sbctune.history import History
+from sbctune.history.records import DeviceRecord
+from sbctune.ui.pages.base import Page
+from sbctune.ui.widgets.common import label
+
+
+class DevicesPage(Page):
+    title = "Devices"
+    intro = (
+        "The Pis sbctune has connected to. Passwords are not kept here (only in the system "
+        "keyring, if you asked)."
+    )
+    connect_requested = Signal(object)  # DeviceRecord
+
+    def __init__(self, history: History) -> None:
+        super().__init__()
+        self._history = history
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Name", "Address", "User", "Last seen", "Runs"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setMinimumHeight(240)
+        self.table.doubleClicked.connect(lambda _i: self._connect())
+        self.content.addWidget(self.table)
+        row = QHBoxLayout()
+        self.connect_button = QPushButton("&Connect")
+        self.connect_button.clicked.connect(self._connect)
+        self.forget_button = QPushButton("&Forget…")
+        self.forget_button.clicked.connect(self._forget)
+        row.addWidget(self.connect_button)
+        row.addWidget(self.forget_button)
+        row.addStretch(1)
+        self.content.addLayout(row)
+        self.empty = label("No device yet: connect to a Pi first.", name="muted")
+        self.content.addWidget(self.empty)
+        self.content.addStretch(1)
+        self.devices: list[DeviceRecord] = []
+
+    def shown(self) -> None:
+        self.devices = self._history.devices()
+        self.table.setRowCount(len(self.devices))
+        for r, device in enumerate(self.devices):
+            assert device.id is not None
+            runs = len(self._history.runs_for_device(device.id))
+            cells = [
+                device.name or "–",
+                f"{device.host}:{device.port}",
+                device.user,
+                device.last_seen.astimezone().strftime("%Y-%m-%d %H:%M"),
+                str(runs),
+            ]
+            for c, text in enumerate(cells):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.empty.setVisible(not self.devices)
+        self.connect_button.setEnabled(bool(self.devices))
+        self.forget_button.setEnabled(bool(self.devices))
+        if self.devices and self.table.currentRow() < 0:
+            self.table.selectRow(0)
+
+    def _current(self) -> DeviceRecord | None:
+        row = self.table.currentRow()
+        return self.devices[row] if 0 <= row < len(self.devices) else None
+
+    def _connect(self) -> None:
+        device = self._current()
+        if device is not None:
+            self.connect_requested.emit(device)
+
+    def _forget(self) -> None:
+        device = self._current()
+        if device is None or device.id is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            "Forget device",
+            f"Forget {device.user}@{device.host} with all its runs and tuning records?",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self._history.delete_device(device.id)
+            self.shown()

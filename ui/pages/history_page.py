@@ -1,0 +1,152 @@
+"""History: past runs of every device; pick several to compare them side by side."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+)
+
+from sbctune.history import History
+from sbctune.history.records import RunRecord
+from sbctune.measure.plans import DIRECTION_LABEL
+from sbctune.ui.controllers.results import result_rows
+from sbctune.ui.pages.base import Page
+from sbctune.ui.settings import AppSettings
+from sbctune.ui.theme import Colors
+from sbctune.ui.units import rate
+from sbctune.ui.widgets.common import Card, label
+from sbctune.ui.widgets.compare_chart import CompareChart
+from sbctune.ui.widgets.run_table import CompareTable
+
+
+class HistoryPage(Page):
+    title = "History"
+    intro = "Every measurement, newest first. Tick two or more to compare them."
+
+    def __init__(self, history: History, settings: AppSettings, colors: Colors) -> None:
+        super().__init__()
+        self._history = history
+        self._settings = settings
+        top = QHBoxLayout()
+        self.device = QComboBox()
+        self.device.setAccessibleName("Device")
+        self.device.currentIndexChanged.connect(lambda _i: self._load_runs())
+        top.addWidget(label("Device:", wrap=False))
+        top.addWidget(self.device, 1)
+        self.content.addLayout(top)
+        self.table = QTableWidget(0, 6)
+        self.table.setHorizontalHeaderLabels(["", "Run", "When", "NIC", "Plan", "Mean figures"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setMinimumHeight(200)
+        self.table.itemChanged.connect(lambda _item: self._update_button())
+        self.content.addWidget(self.table)
+        row = QHBoxLayout()
+        self.compare_button = QPushButton("&Compare selected")
+        self.compare_button.clicked.connect(self.compare)
+        self.delete_button = QPushButton("&Delete selected")
+        self.delete_button.clicked.connect(self._delete)
+        row.addWidget(self.compare_button)
+        row.addWidget(self.delete_button)
+        row.addStretch(1)
+        self.content.addLayout(row)
+        self.compare_card = Card("Comparison")
+        self.compare_table = CompareTable()
+        self.chart = CompareChart(colors)
+        self.compare_card.body.addWidget(self.compare_table)
+        self.compare_card.body.addWidget(self.chart)
+        self.compare_card.hide()
+        self.content.addWidget(self.compare_card)
+        self.content.addStretch(1)
+        self.runs: list[RunRecord] = []
+
+    def shown(self) -> None:
+        current = self.device.currentData()
+        self.device.blockSignals(True)
+        self.device.clear()
+        for device in self._history.devices():
+            self.device.addItem(
+                f"{device.name or device.host} ({device.user}@{device.host})", device.id
+            )
+        index = self.device.findData(current)
+        self.device.setCurrentIndex(max(0, index))
+        self.device.blockSignals(False)
+        self._load_runs()
+
+    def _load_runs(self) -> None:
+        device_id = self.device.currentData()
+        self.runs = self._history.runs_for_device(device_id) if isinstance(device_id, int) else []
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(self.runs))
+        units = self._settings.units
+        for r, run in enumerate(self.runs):
+            check = QTableWidgetItem()
+            check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+            check.setCheckState(Qt.CheckState.Unchecked)
+            figures = ", ".join(
+                f"{DIRECTION_LABEL[t.direction]} {t.mode} {rate(t.mean_mbps, units)}"
+                for t in run.tests
+            )
+            tuned = " (tuned)" if run.tuning_state else ""
+            cells = [
+                f"#{run.id}",
+                run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+                run.nic or "–",
+                run.plan_name + tuned,
+                figures,
+            ]
+            self.table.setItem(r, 0, check)
+            for c, text in enumerate(cells, start=1):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.blockSignals(False)
+        self._update_button()
+
+    def checked(self) -> list[RunRecord]:
+        return [
+            run
+            for r, run in enumerate(self.runs)
+            if (item := self.table.item(r, 0)) is not None
+            and item.checkState() == Qt.CheckState.Checked
+        ]
+
+    def set_checked(self, run_ids: list[int]) -> None:
+        for r, run in enumerate(self.runs):
+            item = self.table.item(r, 0)
+            if item is not None:
+                on = run.id in run_ids
+                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+
+    def _update_button(self) -> None:
+        chosen = len(self.checked())
+        self.compare_button.setEnabled(chosen >= 2)
+        self.delete_button.setEnabled(chosen >= 1)
+
+    def compare(self) -> None:
+        runs = sorted(self.checked(), key=lambda r: r.started_at)
+        if len(runs) < 2:
+            return
+        labels = [f"#{r.id}" for r in runs]
+        rows = result_rows(runs)
+        self.compare_table.show_rows(labels, rows, self._settings.units)
+        self.chart.show_rows(labels, rows, self._settings.units)
+        self.compare_card.show()
+
+    def _delete(self) -> None:
+        for run in self.checked():
+            if run.id is not None:
+                self._history.delete_run(run.id)
+        self.compare_card.hide()
+        self._load_runs()
+
+    def apply_theme(self, colors: Colors) -> None:
+        self.chart.apply_theme(colors)

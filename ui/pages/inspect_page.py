@@ -1,0 +1,136 @@
+"""Step 2, Inspect: the board, one card per NIC with its findings; pick the NIC; Tune & Measure."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sbctune.inventory.model import Inventory
+from sbctune.ui.controllers.connection import Problem
+from sbctune.ui.controllers.inspection import InspectController
+from sbctune.ui.controllers.state import AppState
+from sbctune.ui.pages.base import Page
+from sbctune.ui.theme import Colors
+from sbctune.ui.widgets.common import Card, ProblemPanel, clear_layout, label
+from sbctune.ui.widgets.inventory_cards import BoardCard, FindingRow, NicCard
+
+
+class InspectPage(Page):
+    title = "2 · Inspect"
+    intro = (
+        "What the Pi has: its board and every network interface, with the chip, the driver, how "
+        "it is attached and what limits it. Pick the one to test."
+    )
+    tune_and_measure = Signal()
+    measure_only = Signal()
+
+    def __init__(self, state: AppState, controller: InspectController, colors: Colors) -> None:
+        super().__init__()
+        self._state = state
+        self.controller = controller
+        self._colors = colors
+        bar = QHBoxLayout()
+        self.refresh_button = QPushButton("Inspect &again")
+        self.refresh_button.clicked.connect(controller.inspect)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.status = label(name="muted")
+        bar.addWidget(self.refresh_button)
+        bar.addWidget(self.progress)
+        bar.addWidget(self.status, 1)
+        self.content.addLayout(bar)
+        self.problem = ProblemPanel()
+        self.content.addWidget(self.problem)
+        self.cards_box = QWidget()
+        self.cards = QVBoxLayout(self.cards_box)
+        self.cards.setContentsMargins(0, 0, 0, 0)
+        self.cards.setSpacing(10)
+        self.content.addWidget(self.cards_box)
+        actions = QHBoxLayout()
+        self.go = QPushButton("Tune && Measure")
+        self.go.setObjectName("primary")
+        self.go.setToolTip(
+            "Measure now, apply the safe recommended tweaks under an auto-revert guard, "
+            "measure again and show the difference."
+        )
+        self.go.clicked.connect(self.tune_and_measure)
+        self.measure_button = QPushButton("&Measure only")
+        self.measure_button.clicked.connect(self.measure_only)
+        actions.addStretch(1)
+        actions.addWidget(self.measure_button)
+        actions.addWidget(self.go)
+        self.content.addLayout(actions)
+        self.content.addStretch(1)
+        self.nic_cards: list[NicCard] = []
+        self._working = False
+        self._group = QButtonGroup(self)
+        controller.busy.connect(self._busy)
+        controller.failed.connect(lambda p: self._failed(p))
+        controller.inspected.connect(self.show_inventory)
+        self._update_buttons()
+
+    def shown(self) -> None:
+        state = self._state
+        if state.inventory is None and state.session is not None and not self.controller.running:
+            self.controller.inspect()
+        self._update_buttons()
+
+    def _busy(self, busy: bool) -> None:
+        self._working = busy
+        self.progress.setVisible(busy)
+        self.refresh_button.setEnabled(not busy)
+        self.status.setText("Reading the Pi's hardware (two SSH round trips)…" if busy else "")
+        if busy:
+            self.problem.clear()
+        self._update_buttons()
+
+    def _failed(self, problem: Problem) -> None:
+        self.problem.show_problem(problem.message, problem.hint)
+
+    def _update_buttons(self) -> None:
+        ready = self._state.inventory is not None and self._state.nic is not None
+        live = self._state.session is not None and not self._working
+        self.go.setEnabled(ready and live)
+        self.measure_button.setEnabled(ready and live)
+        self.refresh_button.setEnabled(live)
+
+    def show_inventory(self, inventory: Inventory) -> None:
+        clear_layout(self.cards)
+        self.nic_cards = []
+        self._group = QButtonGroup(self)
+        self.cards.addWidget(BoardCard(inventory.board, self._colors))
+        for nic in inventory.nics:
+            findings = [f for f in inventory.findings if f.nic == nic.name]
+            card = NicCard(nic, findings, self._colors, selected=nic.name == self._state.nic)
+            card.chosen.connect(self.controller.choose_nic)
+            self._group.addButton(card.pick)
+            self.nic_cards.append(card)
+            self.cards.addWidget(card)
+        general = [f for f in inventory.findings if f.nic is None]
+        if general or inventory.warnings or inventory.missing_tools:
+            other = Card("Other findings")
+            for finding in general:
+                other.body.addWidget(FindingRow(finding, self._colors))
+            for warning in inventory.warnings:
+                other.body.addWidget(label(f"Could not read: {warning}", name="muted"))
+            if inventory.missing_tools:
+                tools = ", ".join(inventory.missing_tools)
+                other.body.addWidget(label(f"Not installed on the Pi: {tools}", name="muted"))
+            self.cards.addWidget(other)
+        if not inventory.nics:
+            self.cards.addWidget(label("No network interfaces were found.", name="errorText"))
+        self._update_buttons()
+
+    def apply_theme(self, colors: Colors) -> None:
+        self._colors = colors
+        for card in self.nic_cards:
+            card.apply_theme(colors)

@@ -1,0 +1,226 @@
+"""Steps 3 and 5, Baseline and Measure again: plan chooser, live plots, time left, Cancel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+)
+
+from sbctune.history.records import RunRecord
+from sbctune.measure.plans import Plan, plan_named, presets
+from sbctune.ui.controllers.connection import Problem
+from sbctune.ui.controllers.live import LiveMeasurement
+from sbctune.ui.controllers.measurement import MeasureController
+from sbctune.ui.controllers.state import AppState
+from sbctune.ui.pages.base import Page
+from sbctune.ui.settings import AppSettings
+from sbctune.ui.theme import Colors
+from sbctune.ui.units import rate
+from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.ui.widgets.live_plots import CpuLoadPlot, ThroughputPlot
+from sbctune.ui.widgets.run_table import RunTable
+
+REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
+
+
+class MeasurePage(Page):
+    done = Signal(object)  # RunRecord
+
+    def __init__(
+        self,
+        controller: MeasureController,
+        state: AppState,
+        settings: AppSettings,
+        colors: Colors,
+    ) -> None:
+        self.role = controller.role
+        if self.role == "baseline":
+            self.title = "3 · Baseline"
+            self.intro = (
+                "iperf3 between the Pi and this computer, in each direction, before any change. "
+                "The first seconds of each test (shaded) are left out: TCP is still ramping up."
+            )
+        else:
+            self.title = "5 · Measure again"
+            self.intro = "The same plan as the baseline, now with the tuning in force."
+        super().__init__()
+        self.controller = controller
+        self._state = state
+        self._settings = settings
+        self._cancel: Callable[[], None] = controller.cancel
+        bar = QHBoxLayout()
+        self.plan = QComboBox()
+        self.plan.setObjectName("plan")
+        for name, plan in presets().items():
+            self.plan.addItem(plan.title, name)
+        self.plan.setAccessibleName("Test plan")
+        self.start_button = QPushButton("&Start")
+        self.start_button.setObjectName("primary")
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("&Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(lambda: self._cancel())
+        bar.addWidget(label("Plan:", wrap=False))
+        bar.addWidget(self.plan, 1)
+        bar.addWidget(self.cancel_button)
+        bar.addWidget(self.start_button)
+        self.content.addLayout(bar)
+
+        progress_row = QHBoxLayout()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.remaining = label("", name="muted", wrap=False)
+        progress_row.addWidget(self.progress, 1)
+        progress_row.addWidget(self.remaining)
+        self.content.addLayout(progress_row)
+        self.status = label("", name="muted")
+        self.content.addWidget(self.status)
+        self.problem = ProblemPanel()
+        self.content.addWidget(self.problem)
+
+        figures = QHBoxLayout()
+        self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
+        self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
+        for title, widget in (
+            ("Pi → PC now", self.now_pi_to_pc),
+            ("PC → Pi now", self.now_pc_to_pi),
+        ):
+            card = Card(title)
+            card.body.addWidget(widget)
+            figures.addWidget(card)
+        self.content.addLayout(figures)
+
+        plot_card = Card("Throughput")
+        self.throughput = ThroughputPlot(colors, settings.units)
+        plot_card.body.addWidget(self.throughput)
+        plot_card.body.addWidget(
+            label(
+                "Shaded: omitted seconds (not counted). Dashed line: the link's line rate.",
+                name="muted",
+            )
+        )
+        self.content.addWidget(plot_card)
+        cpu_card = Card("The Pi's CPU, per core")
+        self.cpu = CpuLoadPlot(colors)
+        cpu_card.body.addWidget(self.cpu)
+        cpu_card.body.addWidget(
+            label(
+                "irq and softirq are the network's work. One core near 100 % while the others "
+                "idle means the NIC's interrupts all land on that core.",
+                name="muted",
+            )
+        )
+        self.content.addWidget(cpu_card)
+        self.results_card = Card("Figures of this run")
+        self.table = RunTable()
+        self.results_card.body.addWidget(self.table)
+        self.results_card.hide()
+        self.content.addWidget(self.results_card)
+        self.content.addStretch(1)
+
+        self.live: LiveMeasurement | None = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        controller.started.connect(self.attach)
+        controller.finished.connect(self.show_record)
+        controller.failed.connect(self._failed)
+        controller.cancelled.connect(self._cancelled)
+        self.redraws = 0
+
+    # ------------------------------------------------------------------ plan
+    def shown(self) -> None:
+        if self.role == "after" and self._state.baseline is not None:
+            self._select_plan(self._state.baseline.plan_name)
+            self.plan.setEnabled(False)
+        elif not self.controller.running and self.live is None:
+            self._select_plan(self._settings.default_plan)
+        self._update_buttons()
+
+    def _select_plan(self, name: str) -> None:
+        index = self.plan.findData(name)
+        if index >= 0:
+            self.plan.setCurrentIndex(index)
+
+    def chosen_plan(self) -> Plan:
+        return plan_named(str(self.plan.currentData()))
+
+    def _update_buttons(self) -> None:
+        running = self.timer.isActive()
+        self.start_button.setEnabled(self._state.session is not None and not running)
+        self.cancel_button.setEnabled(running)
+        self.plan.setEnabled(not running and self.role == "baseline")
+
+    # ------------------------------------------------------------------ running
+    def start(self) -> None:
+        self.controller.start(self.chosen_plan())
+
+    def set_cancel(self, cancel: Callable[[], None]) -> None:
+        """Who Cancel stops: this page's own run, or the one-click flow running it."""
+        self._cancel = cancel
+
+    def attach(self, live: LiveMeasurement) -> None:
+        self.live = live
+        self.problem.clear()
+        self.results_card.hide()
+        self._select_plan(live.plan.name)
+        self.throughput.set_live(live)
+        self.timer.start()
+        self.refresh()
+        self._update_buttons()
+
+    def refresh(self) -> None:
+        live = self.live
+        if live is None:
+            return
+        self.redraws += 1
+        self.throughput.refresh()
+        self.cpu.show_sample(live.load)
+        units = self._settings.units
+        self.now_pi_to_pc.setText(rate(live.latest("pi_to_pc"), units))
+        self.now_pc_to_pi.setText(rate(live.latest("pc_to_pi"), units))
+        self.progress.setValue(int(live.progress() * 1000))
+        left = round(live.remaining_seconds())
+        self.remaining.setText(f"{left // 60}:{left % 60:02d} left")
+        self.status.setText(live.status())
+
+    def stop_live(self, message: str) -> None:
+        self.timer.stop()
+        self.refresh()
+        self.status.setText(message)
+        self._cancel = self.controller.cancel
+        self._update_buttons()
+
+    def show_record(self, record: RunRecord) -> None:
+        self.stop_live(
+            "Done." if record.complete else "Done, but some tests did not complete (see below)."
+        )
+        self.progress.setValue(1000)
+        self.remaining.setText("")
+        self.table.show_run(record, self._settings.units)
+        self.results_card.show()
+        if record.note:
+            self.problem.show_problem(record.note)
+        self.done.emit(record)
+
+    def _failed(self, problem: Problem) -> None:
+        self.stop_live("Stopped.")
+        self.problem.show_problem(problem.message, problem.hint)
+
+    def _cancelled(self) -> None:
+        self.stop_live("Cancelled: iperf3 was stopped on the Pi and on this computer.")
+
+    def apply_theme(self, colors: Colors) -> None:
+        self.throughput.apply_theme(colors)
+        self.cpu.apply_theme(colors)
+
+    def set_units(self) -> None:
+        self.throughput.set_units(self._settings.units)
+        self.refresh()

@@ -1,0 +1,263 @@
+"""Step 6, Results: before/after table and chart, findings, recommendations, export, keep/revert."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+)
+
+from sbctune.history.records import RunRecord
+from sbctune.ui.controllers.connection import Problem
+from sbctune.ui.controllers.exporting import ExportController, export_formats, format_available
+from sbctune.ui.controllers.results import optional_core, result_rows
+from sbctune.ui.controllers.state import AppState
+from sbctune.ui.controllers.tuning import TuningController
+from sbctune.ui.pages.base import Page
+from sbctune.ui.settings import AppSettings
+from sbctune.ui.theme import Colors
+from sbctune.ui.widgets.advice_cards import AdviceView
+from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.ui.widgets.compare_chart import CompareChart
+from sbctune.ui.widgets.run_table import CompareTable
+
+FORMAT_TITLE = {
+    "csv": "CSV",
+    "json": "JSON",
+    "md": "Markdown",
+    "html": "HTML report",
+    "svg": "SVG chart",
+    "png": "PNG chart",
+    "ansible": "Ansible playbook",
+    "bundle": "Diagnostics bundle",
+}
+
+
+class ResultsPage(Page):
+    title = "6 · Results"
+    intro = "What changed, what still limits this Pi, and what would do better."
+
+    def __init__(
+        self,
+        state: AppState,
+        settings: AppSettings,
+        tuning: TuningController,
+        exporter: ExportController,
+        colors: Colors,
+    ) -> None:
+        super().__init__()
+        self._state = state
+        self._settings = settings
+        self._tuning = tuning
+        self._exporter = exporter
+        self._shown_key: object = None
+        self.empty = label("No results yet: measure a baseline first.", name="muted")
+        self.content.addWidget(self.empty)
+        self.table_card = Card("Before and after")
+        self.table = CompareTable()
+        self.chart = CompareChart(colors)
+        self.table_card.body.addWidget(self.table)
+        self.table_card.body.addWidget(self.chart)
+        self.content.addWidget(self.table_card)
+
+        self.tuning_card = Card("The tuning")
+        self.tuning_text = label("", selectable=True)
+        self.tuning_card.body.addWidget(self.tuning_text)
+        row = QHBoxLayout()
+        self.keep_button = QPushButton("&Keep")
+        self.keep_button.setToolTip("Keep the tweaks until the Pi restarts.")
+        self.keep_button.clicked.connect(self._keep)
+        self.persist_button = QPushButton("Keep across &reboot")
+        self.persist_button.clicked.connect(self._persist)
+        self.revert_button = QPushButton("Re&vert")
+        self.revert_button.clicked.connect(tuning.revert)
+        for button in (self.revert_button, self.keep_button, self.persist_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        self.tuning_card.body.addLayout(row)
+        self.content.addWidget(self.tuning_card)
+
+        self.advice = AdviceView(colors)
+        self.content.addWidget(self.advice)
+
+        self.export_card = Card("Export")
+        folder_row = QHBoxLayout()
+        self.folder = QLineEdit(str(Path.home()))
+        self.folder.setAccessibleName("Export folder")
+        browse = QPushButton("&Browse…")
+        browse.clicked.connect(self._browse)
+        folder_row.addWidget(label("Folder:", wrap=False))
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(browse)
+        self.export_card.body.addLayout(folder_row)
+        grid = QGridLayout()
+        self.export_buttons: dict[str, QPushButton] = {}
+        for i, fmt in enumerate(export_formats()):
+            button = QPushButton(FORMAT_TITLE.get(fmt, fmt.upper()))
+            button.setObjectName(f"export-{fmt}")
+            button.clicked.connect(lambda _=False, f=fmt: self.export([f]))
+            self.export_buttons[fmt] = button
+            grid.addWidget(button, i // 4, i % 4)
+        self.export_card.body.addLayout(grid)
+        self.export_all = QPushButton("Export &all")
+        self.export_all.clicked.connect(
+            lambda: self.export([f for f, b in self.export_buttons.items() if b.isEnabled()])
+        )
+        self.export_card.body.addWidget(self.export_all)
+        self.export_log = label("", name="muted", selectable=True)
+        self.export_card.body.addWidget(self.export_log)
+        if not self.export_buttons:
+            self.export_card.body.addWidget(
+                label("Exports are not available in this build yet.", name="errorText")
+            )
+        self.content.addWidget(self.export_card)
+        self.problem = ProblemPanel()
+        self.content.addWidget(self.problem)
+        self.content.addStretch(1)
+
+        exporter.exported.connect(self._exported)
+        exporter.failed.connect(self._failed)
+        tuning.failed.connect(self._failed)
+        tuning.confirmed.connect(lambda _id: self.shown())
+        tuning.reverted.connect(lambda _id: self.shown())
+        tuning.busy.connect(lambda busy, text: self.tuning_text.setText(text) if busy else None)
+
+    # ------------------------------------------------------------------ showing
+    def runs(self) -> list[RunRecord]:
+        return [r for r in (self._state.baseline, self._state.after) if r is not None]
+
+    def _key(self) -> object:
+        state = self._state
+        return (
+            tuple(r.id for r in self.runs()),
+            state.tuning_state,
+            id(state.tuning),
+            id(state.advice),
+            id(state.inventory),
+            state.session is not None,
+            self._settings.units,
+        )
+
+    def shown(self) -> None:
+        # Rebuilding the cards costs tens of ms: only when what they show has changed.
+        if self._key() == self._shown_key:
+            return
+        self._render()
+        self._shown_key = self._key()
+
+    def _render(self) -> None:
+        runs = self.runs()
+        self.empty.setVisible(not runs)
+        self.table_card.setVisible(bool(runs))
+        self.export_card.setVisible(bool(runs))
+        if runs:
+            labels = ["Before", "After"][: len(runs)] if self._state.baseline else ["After"]
+            rows = result_rows(runs)
+            self.table.show_rows(labels, rows, self._settings.units)
+            self.chart.show_rows(labels, rows, self._settings.units)
+        self._show_tuning()
+        # The advice cards next turn of the loop: the figures show first, the window stays live.
+        QTimer.singleShot(0, self._render_advice)
+        for fmt, button in self.export_buttons.items():
+            ok = format_available(fmt)
+            why = "" if ok else "Not available in this build."
+            if ok and fmt == "ansible" and self._state.tuning_state != "confirmed":
+                ok, why = False, "A playbook needs tweaks you kept: tune and keep them first."
+            button.setEnabled(ok)
+            button.setToolTip(why)
+
+    def _render_advice(self) -> None:
+        findings, recommendations = self._advice()
+        self.advice.show_advice(findings, recommendations)
+        self._shown_key = self._key()  # computing the advice changed the key
+
+    def _advice(self) -> tuple[list[Any], list[Any]]:
+        advice = self._state.advice
+        if advice is None and self._state.inventory is not None and self.runs():
+            advise = optional_core("sbctune.advice", "advise")
+            catalog = optional_core("sbctune.catalog", "load_catalog")
+            if advise is not None and catalog is not None:
+                try:
+                    advice = advise(
+                        self._state.inventory, self.runs(), catalog(), tuning=self._state.tuning
+                    )
+                except Exception as exc:  # advice is extra; show the figures regardless
+                    self.problem.show_problem(f"Advice could not be computed: {exc}")
+                else:
+                    self._state.advice = advice
+        if advice is not None:
+            return list(advice.findings), list(advice.recommendations)
+        inventory = self._state.inventory
+        if inventory is not None:
+            return list(inventory.findings), list(inventory.recommendations)
+        return [], []
+
+    def _show_tuning(self) -> None:
+        applied = self._state.tuning
+        state = self._state.tuning_state
+        self.tuning_card.setVisible(applied is not None)
+        if applied is None:
+            return
+        changed = [o.tweak_id for o in applied.outcomes if o.status in ("applied", "already")]
+        text = {
+            "guarded": "Applied under the guard, not yet kept.",
+            "confirmed": "In force until the Pi restarts.",
+            "reverted": "Reverted: the Pi is as it was before.",
+        }.get(state or "", "")
+        self.tuning_text.setText(f"{text}\nTweaks: {', '.join(changed) or 'none'}")
+        live = self._state.session is not None
+        self.keep_button.setEnabled(live and state == "guarded")
+        self.revert_button.setEnabled(live and state in ("guarded", "confirmed"))
+        persistent = bool(getattr(applied, "persist", False))
+        self.persist_button.setEnabled(
+            live and state in ("guarded", "confirmed") and not persistent
+        )
+        self.persist_button.setToolTip(
+            "Already kept across reboots."
+            if persistent
+            else "Write the settings to boot-time files on the Pi (sysctl.d, a systemd unit, "
+            "a udev rule), so they come back after a restart."
+        )
+        if persistent and state == "confirmed":
+            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {', '.join(changed)}")
+
+    # ------------------------------------------------------------------ actions
+    def _keep(self) -> None:
+        if self._state.tuning_state == "guarded":
+            self._tuning.confirm()
+
+    def _persist(self) -> None:
+        self.problem.clear()
+        self._tuning.keep_across_reboot()
+
+    def _browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Export to", self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    def export(self, formats: list[str]) -> None:
+        ids = [r.id for r in self.runs() if r.id is not None]
+        self.export_log.setText("Exporting…")
+        self.problem.clear()
+        self._exporter.export(formats, ids, Path(self.folder.text()).expanduser())
+
+    def _exported(self, fmt: str, path: str) -> None:
+        lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
+        self.export_log.setText("\n".join([*lines, f"{FORMAT_TITLE.get(fmt, fmt)}: {path}"]))
+
+    def _failed(self, problem: Problem) -> None:
+        self.problem.show_problem(problem.message, problem.hint)
+
+    def apply_theme(self, colors: Colors) -> None:
+        self.chart.apply_theme(colors)
+        self.advice.apply_theme(colors)
+
+    def set_units(self) -> None:
+        self.shown()

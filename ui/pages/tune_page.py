@@ -1,0 +1,285 @@
+"""Step 4, Tune: recommended tweaks pre-checked, badges, command preview, guard, confirm/revert."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sbctune.ui.controllers.connection import Problem
+from sbctune.ui.controllers.state import AppState
+from sbctune.ui.controllers.tuning import TuningController, default_selection, tuning_missing
+from sbctune.ui.pages.base import Page
+from sbctune.ui.theme import Colors
+from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
+
+RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
+
+
+class TweakRow(Card):
+    """One tweak: checkbox with its title, badges, why, and the commands on request."""
+
+    def __init__(self, item: Any, checked: bool, colors: Colors) -> None:
+        super().__init__("")
+        tweak = item.tweak
+        self.tweak_id: str = tweak.id
+        self.check = QCheckBox(tweak.title)
+        self.check.setObjectName(f"tweak-{tweak.id}")
+        self.check.setChecked(checked)
+        self.check.setEnabled(bool(item.applicable) and not getattr(item, "already", False))
+        self.header.insertWidget(0, self.check, 1)
+        self.title.hide()
+        self.badges = [Badge(f"{tweak.risk} risk", RISK_COLOR.get(tweak.risk, "info"), colors)]
+        if tweak.needs_reboot:
+            self.badges.append(Badge("needs reboot", "warning", colors))
+        if tweak.advanced:
+            self.badges.append(Badge("advanced", "info", colors))
+        if getattr(item, "already", False):
+            self.badges.append(Badge("already set", "good", colors))
+        elif not item.applicable:
+            self.badges.append(Badge("not applicable", "muted", colors))
+        for badge in self.badges:
+            self.header.addWidget(badge)
+        self.body.addWidget(label(tweak.why))
+        if item.reason:
+            self.body.addWidget(label(item.reason, name="muted"))
+        commands = list(getattr(item, "commands", []) or [])
+        self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
+        self.preview.setReadOnly(True)
+        self.preview.setMaximumHeight(110)
+        self.preview.hide()
+        toggle = QToolButton()
+        toggle.setText("Show commands")
+        toggle.setCheckable(True)
+        toggle.toggled.connect(self.preview.setVisible)
+        toggle.toggled.connect(
+            lambda on: toggle.setText("Hide commands" if on else "Show commands")
+        )
+        self.toggle = toggle
+        self.body.addWidget(toggle)
+        self.body.addWidget(self.preview)
+
+    def apply_theme(self, colors: Colors) -> None:
+        for badge in self.badges:
+            badge.restyle(colors)
+
+
+class TunePage(Page):
+    title = "4 · Tune"
+    intro = (
+        "The tweaks that fit this Pi's hardware. The safe, recommended ones are ticked. They "
+        "are applied under an auto-revert guard: unless you confirm, the Pi puts everything "
+        "back by itself when the countdown ends, even if the network drops."
+    )
+    measure_again = Signal()
+
+    def __init__(self, state: AppState, controller: TuningController, colors: Colors) -> None:
+        super().__init__()
+        self._state = state
+        self.controller = controller
+        self._colors = colors
+        self.unavailable = label("", name="errorText")
+        self.unavailable.hide()
+        self.content.addWidget(self.unavailable)
+        bar = QHBoxLayout()
+        self.reload_button = QPushButton("&Reload tweaks")
+        self.reload_button.clicked.connect(controller.load_plan)
+        self.guard = QSpinBox()
+        self.guard.setRange(30, 600)
+        self.guard.setValue(90)
+        self.guard.setSuffix(" s guard")
+        self.guard.setAccessibleName("Auto-revert guard in seconds")
+        self.persist = QCheckBox("Keep across &reboot")
+        self.persist.setToolTip(
+            "Also write boot-time files on the Pi (sysctl.d, a systemd unit, a udev rule) so "
+            "the settings return after a restart. Off: they last until the Pi restarts."
+        )
+        self.apply_button = QPushButton("&Apply selected")
+        self.apply_button.setObjectName("primary")
+        self.apply_button.clicked.connect(self._apply)
+        bar.addWidget(self.reload_button)
+        bar.addStretch(1)
+        bar.addWidget(self.persist)
+        bar.addWidget(self.guard)
+        bar.addWidget(self.apply_button)
+        self.content.addLayout(bar)
+        busy_row = QHBoxLayout()
+        self.spinner = QProgressBar()
+        self.spinner.setRange(0, 0)
+        self.spinner.setMaximumWidth(160)
+        self.spinner.hide()
+        self.status = label("", name="muted")
+        busy_row.addWidget(self.spinner)
+        busy_row.addWidget(self.status, 1)
+        self.content.addLayout(busy_row)
+        self.problem = ProblemPanel()
+        self.content.addWidget(self.problem)
+
+        self.guard_card = Card("Auto-revert guard")
+        self.countdown = QProgressBar()
+        self.countdown.setFormat("%v s left")
+        self.guard_text = label("")
+        self.outcomes = label("", selectable=True)
+        buttons = QHBoxLayout()
+        self.confirm_button = QPushButton("&Keep these settings")
+        self.confirm_button.setObjectName("primary")
+        self.confirm_button.clicked.connect(controller.confirm)
+        self.revert_button = QPushButton("Re&vert now")
+        self.revert_button.clicked.connect(controller.revert)
+        self.again_button = QPushButton("Measure a&gain")
+        self.again_button.clicked.connect(self.measure_again)
+        buttons.addWidget(self.revert_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.confirm_button)
+        buttons.addWidget(self.again_button)
+        for widget in (self.guard_text, self.countdown, self.outcomes):
+            self.guard_card.body.addWidget(widget)
+        self.guard_card.body.addLayout(buttons)
+        self.guard_card.hide()
+        self.content.addWidget(self.guard_card)
+
+        self.events = QPlainTextEdit()
+        self.events.setReadOnly(True)
+        self.events.setMaximumHeight(120)
+        self.events.setPlaceholderText("What the tuning reports appears here.")
+        self.events.hide()
+        self.content.addWidget(self.events)
+
+        self.rows_box = QWidget()
+        self.rows = QVBoxLayout(self.rows_box)
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        self.content.addWidget(self.rows_box)
+        self.content.addStretch(1)
+        self.tweak_rows: list[TweakRow] = []
+        self.timer = QTimer(self)
+        self.timer.setInterval(500)
+        self.timer.timeout.connect(self._tick)
+
+        controller.busy.connect(self._busy)
+        controller.planned.connect(self.show_plan)
+        controller.applied.connect(self.show_applied)
+        controller.confirmed.connect(lambda _id: self._settled("Kept. The guard is disarmed."))
+        controller.reverted.connect(lambda _id: self._settled("Reverted: every value is back."))
+        controller.failed.connect(self._failed)
+        controller.reported.connect(self.show_event)
+
+    # ------------------------------------------------------------------ showing
+    def shown(self) -> None:
+        missing = tuning_missing()
+        if missing:
+            self.unavailable.setText(
+                "Tuning is not available in this build yet (sbctune.tuning lacks "
+                f"{', '.join(missing)}). Inspecting and measuring work."
+            )
+            self.unavailable.show()
+        else:
+            self.unavailable.hide()
+        ready = (
+            not missing and self._state.session is not None and self._state.inventory is not None
+        )
+        self.reload_button.setEnabled(ready)
+        self.apply_button.setEnabled(ready and bool(self.tweak_rows))
+        if ready and not self.tweak_rows and not self.controller.running:
+            self.controller.load_plan()
+
+    def _busy(self, busy: bool, text: str) -> None:
+        self.spinner.setVisible(busy)
+        self.status.setText(text)
+        self.apply_button.setEnabled(not busy and bool(self.tweak_rows))
+        self.reload_button.setEnabled(not busy)
+        if busy:
+            self.problem.clear()
+
+    def _failed(self, problem: Problem) -> None:
+        self.problem.show_problem(problem.message, problem.hint)
+
+    def show_plan(self, plan: Any) -> None:
+        clear_layout(self.rows)
+        self.tweak_rows = []
+        selected = default_selection(plan.items)
+        ordered = sorted(
+            plan.items,
+            key=lambda i: (i.tweak.advanced, not i.applicable, not i.tweak.recommended),
+        )
+        advanced_shown = False
+        for item in ordered:
+            if item.tweak.advanced and not advanced_shown:
+                self.rows.addWidget(
+                    label("Advanced (opt-in: bigger changes, some need a reboot)", name="cardTitle")
+                )
+                advanced_shown = True
+            row = TweakRow(item, item.tweak.id in selected, self._colors)
+            self.tweak_rows.append(row)
+            self.rows.addWidget(row)
+        self.apply_button.setEnabled(bool(self.tweak_rows))
+
+    def selected(self) -> list[str]:
+        return [r.tweak_id for r in self.tweak_rows if r.check.isChecked() and r.check.isEnabled()]
+
+    def _apply(self) -> None:
+        self.events.clear()
+        self.events.show()
+        self.controller.apply(self.selected(), self.guard.value(), self.persist.isChecked())
+
+    def show_event(self, event: Any) -> None:
+        self.events.show()
+        self.events.appendPlainText(str(getattr(event, "detail", None) or event))
+
+    def show_applied(self, applied: Any) -> None:
+        lines = [
+            f"{o.tweak_id}: {o.status}" + (f" — {o.detail}" if o.detail else "")
+            for o in getattr(applied, "outcomes", [])
+        ]
+        self.outcomes.setText("\n".join(lines))
+        self.guard_card.show()
+        self.confirm_button.setEnabled(True)
+        self.revert_button.setEnabled(True)
+        left = self.controller.guard_left() or 0
+        self.countdown.setRange(0, max(1, int(left)))
+        self.guard_text.setText(
+            "Applied. Check that the Pi still answers, then keep the settings; otherwise they "
+            "are reverted automatically when the countdown ends."
+        )
+        self._tick()
+        self.timer.start()
+
+    def _tick(self) -> None:
+        left = self.controller.guard_left()
+        if left is None:
+            self.timer.stop()
+            return
+        self.countdown.setValue(int(left))
+        if left <= 0:
+            self.timer.stop()
+            self._settled("The guard ran out: the Pi reverted the settings by itself.")
+            self._state.set("tuning_state", "reverted")
+
+    def _settled(self, text: str) -> None:
+        self.timer.stop()
+        self.guard_text.setText(text)
+        self.countdown.hide()
+        self.confirm_button.setEnabled(False)
+        self.revert_button.setEnabled(self._state.tuning_state == "confirmed")
+
+    def flow_progress(self, status: str, detail: str) -> None:
+        """The one-click flow is tuning: show what it does (it confirms by itself)."""
+        self.events.show()
+        if detail:
+            self.events.appendPlainText(detail)
+        self._busy(status == "started", detail if status == "started" else "")
+
+    def apply_theme(self, colors: Colors) -> None:
+        self._colors = colors
+        for row in self.tweak_rows:
+            row.apply_theme(colors)

@@ -1,0 +1,210 @@
+"""Light and dark themes: Fusion with a palette, following the OS unless the user chose one.
+
+Colours that mean something (directions, severities, CPU states) live here too, so every
+widget and plot draws them the same way in both themes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+ThemeChoice = Literal["system", "light", "dark"]
+THEME_CHOICES: tuple[ThemeChoice, ...] = ("system", "light", "dark")
+
+
+@dataclass(frozen=True)
+class Colors:
+    """Semantic colours of one theme."""
+
+    dark: bool
+    background: str
+    foreground: str
+    muted: str
+    card: str
+    card_border: str
+    accent: str
+    pi_to_pc: str
+    pc_to_pi: str
+    omitted: str
+    line_rate: str
+    cpu_user: str
+    cpu_system: str
+    cpu_irq: str
+    cpu_softirq: str
+    info: str
+    warning: str
+    problem: str
+    good: str
+
+
+LIGHT = Colors(
+    dark=False,
+    background="#ffffff",
+    foreground="#1d1d1f",
+    muted="#6b6b70",
+    card="#f6f7f9",
+    card_border="#d5d8de",
+    accent="#2563eb",
+    pi_to_pc="#2563eb",
+    pc_to_pi="#d9480f",
+    omitted="#9aa0a6",
+    line_rate="#16a34a",
+    cpu_user="#93c5fd",
+    cpu_system="#a5b4fc",
+    cpu_irq="#f97316",
+    cpu_softirq="#dc2626",
+    info="#2563eb",
+    warning="#b45309",
+    problem="#b91c1c",
+    good="#15803d",
+)
+
+DARK = Colors(
+    dark=True,
+    background="#1e1f22",
+    foreground="#e8e8ea",
+    muted="#a0a3a8",
+    card="#2a2c30",
+    card_border="#3c3f45",
+    accent="#60a5fa",
+    pi_to_pc="#60a5fa",
+    pc_to_pi="#fb923c",
+    omitted="#6b7280",
+    line_rate="#4ade80",
+    cpu_user="#3b82f6",
+    cpu_system="#818cf8",
+    cpu_irq="#fdba74",
+    cpu_softirq="#f87171",
+    info="#60a5fa",
+    warning="#fbbf24",
+    problem="#f87171",
+    good="#4ade80",
+)
+
+
+def _dark_palette() -> QPalette:
+    p = QPalette()
+    window, base, text = QColor("#26282b"), QColor("#1e1f22"), QColor("#e8e8ea")
+    disabled = QColor("#7a7d82")
+    p.setColor(QPalette.ColorRole.Window, window)
+    p.setColor(QPalette.ColorRole.WindowText, text)
+    p.setColor(QPalette.ColorRole.Base, base)
+    p.setColor(QPalette.ColorRole.AlternateBase, QColor("#2a2c30"))
+    p.setColor(QPalette.ColorRole.ToolTipBase, QColor("#2a2c30"))
+    p.setColor(QPalette.ColorRole.ToolTipText, text)
+    p.setColor(QPalette.ColorRole.PlaceholderText, disabled)
+    p.setColor(QPalette.ColorRole.Text, text)
+    p.setColor(QPalette.ColorRole.Button, QColor("#303236"))
+    p.setColor(QPalette.ColorRole.ButtonText, text)
+    p.setColor(QPalette.ColorRole.BrightText, QColor("#ff6b6b"))
+    p.setColor(QPalette.ColorRole.Link, QColor("#60a5fa"))
+    p.setColor(QPalette.ColorRole.Highlight, QColor("#3b6fd6"))
+    p.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
+    p.setColor(QPalette.ColorRole.Mid, QColor("#3c3f45"))
+    p.setColor(QPalette.ColorRole.Dark, QColor("#17181a"))
+    p.setColor(QPalette.ColorRole.Light, QColor("#3c3f45"))
+    for role in (
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+    ):
+        p.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    return p
+
+
+def _light_palette() -> QPalette:
+    p = QPalette()
+    text = QColor("#1d1d1f")
+    p.setColor(QPalette.ColorRole.Window, QColor("#efeff2"))
+    p.setColor(QPalette.ColorRole.WindowText, text)
+    p.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+    p.setColor(QPalette.ColorRole.AlternateBase, QColor("#f4f5f7"))
+    p.setColor(QPalette.ColorRole.ToolTipBase, QColor("#ffffe1"))
+    p.setColor(QPalette.ColorRole.ToolTipText, text)
+    p.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8a8a90"))
+    p.setColor(QPalette.ColorRole.Text, text)
+    p.setColor(QPalette.ColorRole.Button, QColor("#f6f6f8"))
+    p.setColor(QPalette.ColorRole.ButtonText, text)
+    p.setColor(QPalette.ColorRole.Link, QColor("#2563eb"))
+    p.setColor(QPalette.ColorRole.Highlight, QColor("#2563eb"))
+    p.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
+    disabled = QColor("#9a9aa0")
+    for role in (
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+    ):
+        p.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    return p
+
+
+def os_prefers_dark() -> bool:
+    hints = QGuiApplication.styleHints()
+    return bool(hints.colorScheme() == Qt.ColorScheme.Dark)
+
+
+class ThemeManager(QObject):
+    """Applies the chosen theme and tells the plots when the colours change."""
+
+    changed = Signal(object)  # Colors
+
+    def __init__(self, app: QApplication, choice: ThemeChoice = "system") -> None:
+        super().__init__(app)
+        self._app = app
+        self._choice: ThemeChoice = choice
+        self.colors = LIGHT
+        app.setStyle("Fusion")  # the same look on every OS, and it honours the palette
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._os_changed)
+        self.apply(choice)
+
+    @property
+    def choice(self) -> ThemeChoice:
+        return self._choice
+
+    def apply(self, choice: ThemeChoice) -> None:
+        self._choice = choice
+        dark = choice == "dark" or (choice == "system" and os_prefers_dark())
+        self.colors = DARK if dark else LIGHT
+        self._app.setPalette(_dark_palette() if dark else _light_palette())
+        self._app.setStyleSheet(stylesheet(self.colors))
+        self.changed.emit(self.colors)
+
+    def _os_changed(self, _scheme: Qt.ColorScheme) -> None:
+        if self._choice == "system":
+            self.apply("system")
+
+
+def stylesheet(c: Colors) -> str:
+    """Only what the palette cannot say: cards, badges, the sidebar, headings."""
+    return f"""
+QFrame#card {{ background: {c.card}; border: 1px solid {c.card_border}; border-radius: 8px; }}
+QFrame#card:focus-within {{ border-color: {c.accent}; }}
+QLabel#cardTitle {{ font-size: 12pt; font-weight: 600; }}
+QLabel#pageTitle {{ font-size: 16pt; font-weight: 600; }}
+QLabel#pageIntro {{ color: {c.muted}; }}
+QLabel#muted {{ color: {c.muted}; }}
+QLabel#errorText {{ color: {c.problem}; font-weight: 600; }}
+QLabel#hintText {{ color: {c.muted}; }}
+QLabel#badge {{ border-radius: 6px; padding: 1px 6px; font-size: 9pt; font-weight: 600; }}
+QLabel#bigFigure {{ font-size: 20pt; font-weight: 600; }}
+QLabel#sampleBanner {{ background: {c.warning}; color: #000000; padding: 4px; font-weight: 600; }}
+QListWidget#sidebar {{ border: none; padding: 6px; font-size: 11pt; }}
+QListWidget#sidebar::item {{ padding: 7px 8px; border-radius: 6px; color: {c.foreground}; }}
+QListWidget#sidebar::item:selected {{ background: {c.accent}; color: #ffffff; }}
+QListWidget#sidebar::item:disabled {{ color: {c.muted}; }}
+QPushButton#primary {{ background: {c.accent}; color: #ffffff; font-size: 12pt;
+    font-weight: 600; padding: 10px 22px; border-radius: 6px; border: none; }}
+QPushButton#primary:disabled {{ background: {c.card_border}; color: {c.muted}; }}
+QPushButton#primary:focus {{ border: 2px solid {c.foreground}; }}
+"""
+
+
+def badge_style(color: str, dark: bool) -> str:
+    """A filled pill in `color` with readable text."""
+    text = "#000000" if dark else "#ffffff"
+    return f"background: {color}; color: {text};"

@@ -1,0 +1,1 @@
+"""Reusable widgets: cards, badges, plots, dialogs. Display only."""

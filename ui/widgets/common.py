@@ -1,0 +1,124 @@
+"""Small building blocks shared by the pages: cards, badges, headings, the inline error."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sbctune.ui.theme import Colors, badge_style
+
+
+def label(text: str = "", *, name: str = "", wrap: bool = True, selectable: bool = False) -> QLabel:
+    widget = QLabel(text)
+    if name:
+        widget.setObjectName(name)
+    widget.setWordWrap(wrap)
+    widget.setTextFormat(Qt.TextFormat.PlainText)
+    if selectable:
+        widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return widget
+
+
+class Card(QFrame):
+    """A rounded panel with a title; content goes into `body` (a QVBoxLayout)."""
+
+    def __init__(self, title: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("card")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(14, 12, 14, 12)
+        outer.setSpacing(6)
+        self.header = QHBoxLayout()
+        self.title = label(title, name="cardTitle")
+        self.header.addWidget(self.title, 1)
+        outer.addLayout(self.header)
+        self.body = QVBoxLayout()
+        self.body.setSpacing(4)
+        outer.addLayout(self.body)
+
+
+class Badge(QLabel):
+    """A coloured pill ("low risk", "reboot", "warning")."""
+
+    def __init__(self, text: str, color_key: str, colors: Colors) -> None:
+        super().__init__(text)
+        self.setObjectName("badge")
+        self._key = color_key
+        self.restyle(colors)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+
+    def restyle(self, colors: Colors) -> None:
+        self.setStyleSheet(badge_style(getattr(colors, self._key), colors.dark))
+
+
+class FactGrid(QWidget):
+    """Two columns of "name: value" facts, values selectable (people paste them in forums)."""
+
+    def __init__(self, facts: list[tuple[str, str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from PySide6.QtWidgets import QGridLayout
+
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(3)
+        for row, (name, value) in enumerate(facts):
+            key = label(name, name="muted", wrap=False)
+            grid.addWidget(key, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(label(value, selectable=True), row, 1)
+        grid.setColumnStretch(1, 1)
+
+
+class ProblemPanel(QFrame):
+    """The inline error: what went wrong (bold) and what to do (the core's hint)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("card")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 10)
+        self.message = label(name="errorText", selectable=True)
+        self.hint = label(name="hintText", selectable=True)
+        layout.addWidget(self.message)
+        layout.addWidget(self.hint)
+        self.hide()
+
+    def show_problem(self, message: str, hint: str = "") -> None:
+        self.message.setText(message)
+        self.hint.setText(hint)
+        self.hint.setVisible(bool(hint))
+        self.show()
+
+    def clear(self) -> None:
+        self.message.setText("")
+        self.hint.setText("")
+        self.hide()
+
+
+def page_header(title: str, intro: str) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 6)
+    layout.addWidget(label(title, name="pageTitle"))
+    if intro:
+        layout.addWidget(label(intro, name="pageIntro"))
+    return box
+
+
+def clear_layout(layout: QVBoxLayout) -> None:
+    """Remove and delete every widget of a layout, hiding them at once (deletion is deferred
+    until the event loop runs; a hidden widget cannot be painted over the new ones meanwhile)."""
+    while layout.count():
+        item = layout.takeAt(0)
+        widget = item.widget() if item is not None else None
+        if widget is not None:
+            widget.hide()
+            widget.setParent(None)
+            widget.deleteLater()

@@ -1,0 +1,78 @@
+"""Grouped bars: each direction × mode, one bar per run (before/after, or several runs)."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.ui.controllers.results import ResultRow
+from sbctune.ui.settings import Units
+from sbctune.ui.theme import Colors
+from sbctune.ui.units import scale
+
+
+def _palette(colors: Colors, n: int) -> list[str]:
+    base = [colors.muted, colors.accent, colors.pc_to_pi, colors.good, colors.warning]
+    return [base[i % len(base)] for i in range(n)]
+
+
+class CompareChart(pg.PlotWidget):  # type: ignore[misc]
+    def __init__(self, colors: Colors) -> None:
+        super().__init__()
+        self.setFixedHeight(280)
+        self.getPlotItem().getAxis("bottom").setHeight(44)
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.showGrid(y=True, alpha=0.15)
+        self.setMouseEnabled(x=False, y=False)
+        self.legend = item.addLegend(offset=(10, 5))
+        self._colors = colors
+        self._data: tuple[list[str], list[ResultRow], Units] | None = None
+        self.bars: list[pg.BarGraphItem] = []
+        self.apply_theme(colors)
+
+    def apply_theme(self, colors: Colors) -> None:
+        self._colors = colors
+        self.setBackground(colors.background)
+        item = self.getPlotItem()
+        for axis in ("left", "bottom"):
+            ax = item.getAxis(axis)
+            ax.setPen(pg.mkPen(colors.muted))
+            ax.setTextPen(pg.mkPen(colors.foreground))
+        self.legend.setLabelTextColor(colors.foreground)
+        if self._data is not None:
+            self.show_rows(*self._data)
+
+    def show_rows(self, labels: list[str], rows: list[ResultRow], units: Units) -> None:
+        self._data = (labels, rows, units)
+        for bar in self.bars:
+            self.removeItem(bar)
+        self.bars = []
+        self.legend.clear()
+        n = max(1, len(labels))
+        width = 0.8 / n
+        div = scale(units)
+        peak = 0.0
+        for run_index, (name, color) in enumerate(
+            zip(labels, _palette(self._colors, n), strict=True)
+        ):
+            xs, heights = [], []
+            for group, row in enumerate(rows):
+                value = row.values[run_index] if run_index < len(row.values) else None
+                if value is None:
+                    continue
+                xs.append(group - 0.4 + width * (run_index + 0.5))
+                heights.append(value / div)
+                peak = max(peak, value / div)
+            bar = pg.BarGraphItem(x=xs, height=heights, width=width * 0.9, brush=color, pen=None)
+            self.addItem(bar)
+            self.bars.append(bar)
+            self.legend.addItem(bar, name)
+        ticks = [
+            (i, f"{DIRECTION_LABEL[r.direction]}\n{MODE_LABEL[r.mode]}") for i, r in enumerate(rows)
+        ]
+        self.getPlotItem().getAxis("bottom").setTicks([ticks])
+        self.getPlotItem().setLabel("left", units)
+        self.setXRange(-0.6, max(0, len(rows) - 1) + 0.6, padding=0)
+        self.setYRange(0, (peak or 1) * 1.4, padding=0)

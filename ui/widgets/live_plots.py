@@ -1,0 +1,181 @@
+"""The live plots: throughput per direction against time, and the Pi's per-core load."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtGui import QColor
+
+from sbctune.measure.plans import DIRECTION_LABEL, DIRECTIONS
+from sbctune.measure.sampler import PiSample
+from sbctune.ui.controllers.live import LiveMeasurement
+from sbctune.ui.settings import Units
+from sbctune.ui.theme import Colors
+from sbctune.ui.units import scale
+
+
+def _style_plot(plot: pg.PlotItem, colors: Colors) -> None:
+    for axis in ("left", "bottom"):
+        ax = plot.getAxis(axis)
+        ax.setPen(pg.mkPen(colors.muted))
+        ax.setTextPen(pg.mkPen(colors.foreground))
+
+
+class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
+    """Mbit/s (or Gbit/s) per direction over the run; omitted seconds shaded; line rate drawn."""
+
+    def __init__(self, colors: Colors, units: Units) -> None:
+        super().__init__()
+        self.setFixedHeight(280)
+        self._units = units
+        self._colors = colors
+        item = self.getPlotItem()
+        item.showGrid(x=True, y=True, alpha=0.15)
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        self.setMouseEnabled(x=False, y=False)
+        self.legend = item.addLegend(offset=(10, 10))
+        self.curves = {
+            d: self.plot([], [], name=DIRECTION_LABEL[d], connect="finite")
+            for d in ("pi_to_pc", "pc_to_pi")
+        }
+        self.line_rate = pg.InfiniteLine(angle=0, movable=False)
+        self.line_rate.hide()
+        self.addItem(self.line_rate)
+        self._regions: list[pg.LinearRegionItem] = []
+        self._live: LiveMeasurement | None = None
+        self.apply_theme(colors)
+        self.set_units(units)
+
+    def apply_theme(self, colors: Colors) -> None:
+        self._colors = colors
+        self.setBackground(colors.background)
+        item = self.getPlotItem()
+        _style_plot(item, colors)
+        self.curves["pi_to_pc"].setPen(pg.mkPen(colors.pi_to_pc, width=2))
+        self.curves["pc_to_pi"].setPen(pg.mkPen(colors.pc_to_pi, width=2))
+        self.line_rate.setPen(pg.mkPen(colors.line_rate, width=1.5, style=pg.QtCore.Qt.DashLine))
+        self.legend.setLabelTextColor(colors.foreground)
+        for region in self._regions:
+            self._shade(region)
+
+    def _shade(self, region: pg.LinearRegionItem) -> None:
+        fill = QColor(self._colors.omitted)
+        fill.setAlpha(60)
+        region.setBrush(fill)
+        for line in region.lines:
+            line.setPen(pg.mkPen(None))
+
+    def set_units(self, units: Units) -> None:
+        self._units = units
+        item = self.getPlotItem()
+        item.setLabel("left", units)
+        item.setLabel("bottom", "seconds")
+        if self._live is not None:
+            self.set_live(self._live)
+
+    def set_live(self, live: LiveMeasurement) -> None:
+        """A new run: axis range, shaded omitted spans and the line rate from its plan."""
+        self._live = live
+        for region in self._regions:
+            self.removeItem(region)
+        self._regions = []
+        for start, end in live.omitted_spans():
+            region = pg.LinearRegionItem(values=(start, end), movable=False)
+            region.setZValue(-10)
+            self._shade(region)
+            self.addItem(region)
+            self._regions.append(region)
+        div = scale(self._units)
+        if live.line_rate_mbps:
+            self.line_rate.setValue(live.line_rate_mbps / div)
+            self.line_rate.setToolTip(f"link line rate: {live.line_rate_mbps:g} Mbit/s")
+            self.line_rate.show()
+        else:
+            self.line_rate.hide()
+        top = (live.line_rate_mbps or 100.0) * 1.1 / div
+        self.setXRange(0, max(live.total_seconds, 1), padding=0.01)
+        self.setYRange(0, top, padding=0)
+        self.refresh(force=True)
+
+    def refresh(self, *, force: bool = False) -> None:
+        live = self._live
+        if live is None or not (live.dirty or force):
+            return
+        div = scale(self._units)
+        peak = 0.0
+        for direction in DIRECTIONS:
+            curve = self.curves[direction]
+            series = live.series[direction]
+            ys = [y / div for y in series.ys]
+            curve.setData(series.xs, ys)
+            finite = [y for y in ys if not math.isnan(y)]
+            peak = max([peak, *finite])
+        top = max((live.line_rate_mbps or 0) / div, peak) * 1.1 or 100.0 / div
+        self.setYRange(0, top, padding=0)
+        live.dirty = False
+
+
+_CPU_PARTS = (
+    ("user", "cpu_user", "user"),
+    ("system", "cpu_system", "system"),
+    ("irq", "cpu_irq", "irq"),
+    ("softirq", "cpu_softirq", "softirq"),
+)
+
+
+class CpuLoadPlot(pg.PlotWidget):  # type: ignore[misc]
+    """A stacked bar per core: user, system, irq, softirq (the network's work is the last two)."""
+
+    def __init__(self, colors: Colors) -> None:
+        super().__init__()
+        self.setFixedHeight(200)
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        self.setMouseEnabled(x=False, y=False)
+        item.setLabel("left", "% of core")
+        item.showGrid(y=True, alpha=0.15)
+        # Headroom above 100 % for the legend, which must not cover a busy core's bar.
+        self.setYRange(0, 128, padding=0)
+        item.getAxis("left").setTicks([[(v, str(v)) for v in (0, 25, 50, 75, 100)]])
+        self.legend = item.addLegend(offset=(-10, 10), colCount=4)
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        for field, _color, name in _CPU_PARTS:
+            bar = pg.BarGraphItem(x=[], height=[], width=0.6, y0=[], name=name)
+            self.addItem(bar)
+            self.bars[field] = bar
+        self._sample: PiSample | None = None
+        self.apply_theme(colors)
+
+    def apply_theme(self, colors: Colors) -> None:
+        self.setBackground(colors.background)
+        _style_plot(self.getPlotItem(), colors)
+        self.legend.setLabelTextColor(colors.foreground)
+        for field, color_key, _name in _CPU_PARTS:
+            color = getattr(colors, color_key)
+            self.bars[field].setOpts(brush=color, pen=pg.mkPen(color))
+        # The legend keeps the old swatches; rebuild it with the new brushes.
+        self.legend.clear()
+        for field, _color, name in _CPU_PARTS:
+            self.legend.addItem(self.bars[field], name)
+
+    def show_sample(self, sample: PiSample | None) -> None:
+        if sample is None or sample is self._sample:
+            return
+        self._sample = sample
+        cores = sample.cpus
+        xs = [c.cpu for c in cores]
+        base = [0.0] * len(cores)
+        for field, _color, _name in _CPU_PARTS:
+            if field == "user":
+                heights = [c.user + c.nice for c in cores]
+            else:
+                heights = [getattr(c, field) for c in cores]
+            self.bars[field].setOpts(x=xs, height=heights, y0=list(base))
+            base = [b + h for b, h in zip(base, heights, strict=True)]
+        axis = self.getPlotItem().getAxis("bottom")
+        axis.setTicks([[(c.cpu, f"cpu{c.cpu}") for c in cores]])
+        if xs:
+            self.setXRange(min(xs) - 0.6, max(xs) + 0.6, padding=0)
