@@ -5,6 +5,10 @@ still gets through. Then, on a terminal, it asks whether to keep the settings (n
 before the guard time is up = revert); elsewhere it leaves the session armed for
 `sbctune tune confirm HOST` (or confirms by itself with `--confirm` once the check passed).
 If the app dies or the link drops meanwhile, the Pi reverts by itself when the guard expires.
+
+Boot tweaks need a reboot, which happens only with `--reboot` after the settings were kept
+(otherwise the command is printed). Where the Pi supports tryboot they go to tryboot.txt first:
+the reboot is a one-time test boot, and `boot-commit` writes them to config.txt afterwards.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from sbctune.tuning import (
     revert,
     status,
 )
+from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
+from sbctune.tuning.tryboot import reboot_instruction
 
 _MARK = {
     "applied": "✔",
@@ -58,15 +64,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ("confirm", "keep the settings of the session waiting for confirmation"),
         ("revert", "put back every value of the tuning sessions (newest first)"),
         ("status", "list the tuning sessions kept on the Pi"),
+        (
+            "boot-commit",
+            "after a good test boot (tryboot): write the boot tweaks to config.txt for good",
+        ),
     ):
         action = actions.add_parser(name, help=text, description=text)
         add_target_arguments(action)
         action.add_argument("--json", action="store_true", help="print one JSON object")
         if name in ("plan", "apply"):
             _add_plan_arguments(action)
+        if name == "boot-commit":
+            action.add_argument("--nic", help="the Pi's interface (default: the test session's)")
+        if name in ("apply", "boot-commit"):
+            action.add_argument(
+                "--reboot",
+                action="store_true",
+                help="after the settings are kept, reboot the Pi when a tweak needs it (into a "
+                "one-time test boot where the boot tweaks went to tryboot.txt); without it, "
+                "sbctune only prints the command",
+            )
         if name in ("confirm", "revert"):
             action.add_argument("--session", metavar="ID", help="the session (default: latest)")
-        if name == "apply":
+        if name in ("apply", "boot-commit"):
             action.add_argument(
                 "--guard",
                 type=int,
@@ -106,6 +126,17 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         "uses the same larger MTU; required by mtu-jumbo",
     )
     parser.add_argument("--arm-freq", type=int, metavar="MHZ", help="for boot-arm-freq")
+    parser.add_argument(
+        "--no-tryboot",
+        action="store_true",
+        help="boot tweaks: edit config.txt/cmdline.txt directly instead of testing them once "
+        "through tryboot.txt (where the Pi supports it)",
+    )
+    parser.add_argument(
+        "--rps-exclude-irq-cpu",
+        action="store_true",
+        help="rps-rfs: leave the CPU that takes the NIC's interrupt out of rps_cpus",
+    )
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -124,7 +155,14 @@ async def _main(args: argparse.Namespace) -> int:
                 text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
                 _out(args, {"reverted": ids}, text)
                 return 0
-            the_plan = await _plan(session, args)
+            if args.tune_action == "boot-commit":
+                inventory, _ = await inspect_host(session)
+                the_plan, persist = await boot_commit_plan(
+                    session, inventory, args.nic, history=history
+                )
+                args.persist = persist
+            else:
+                the_plan = await _plan(session, args)
             if args.tune_action == "plan":
                 if args.json:
                     print(json.dumps(the_plan.to_json(), indent=2))
@@ -166,6 +204,10 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
         options["path_supports_jumbo"] = True
     if args.arm_freq:
         options["arm_freq"] = args.arm_freq
+    if args.no_tryboot:
+        options["boot_test"] = False
+    if args.rps_exclude_irq_cpu:
+        options["rps_exclude_irq_cpu"] = True
     return await plan(session, inventory, nic, args.tweak, options)
 
 
@@ -187,6 +229,15 @@ def _print_plan(the_plan: TuningPlan) -> None:
             print(f"  not possible: {target}: {reason}")
         for command in item.commands:
             print(f"  $ sudo {command}" if len(command) < 400 else f"  $ sudo {command[:400]}…")
+    if the_plan.persist_preview:
+        print("\nKept across reboots (--persist): these files are written, and removed on revert")
+        for change in the_plan.persist_preview:
+            if change.kind == "service":
+                print(f"\n  {change.path} (enables {change.target.split(' ', 1)[-1]})")
+                continue
+            print(f"\n  {change.path}:")
+            for line in (change.after or "").splitlines():
+                print(f"    | {line}")
 
 
 def _print_outcomes(applied: AppliedSession) -> None:
@@ -254,16 +305,54 @@ async def _apply(
         _final(args, result, f"Armed: run `sbctune tune confirm {args.target}` within "
                f"{max(0, int(applied.guard_deadline - time.time()))} s to keep these settings; "
                "otherwise the Pi puts them back by itself.")  # fmt: skip
+        if needs_reboot(applied) and not args.json:
+            print("Not rebooting: the session waits for confirmation. After `confirm`: "
+                  f"`{reboot_instruction(makes_test_boot(applied))}` on the Pi.")  # fmt: skip
         return 0
     if keep:
         await confirm(session, applied.id, history=history)
         result["state"] = "confirmed"
-        _final(args, result, "Confirmed: the settings stay (until `sbctune tune revert`).")
+        if not args.json:
+            print("Confirmed: the settings stay (until `sbctune tune revert`).")
+        await _after_reboot_tweaks(session, applied, args, result)
+        if args.json:
+            print(json.dumps(result, indent=2))
         return 0
     await revert(session, applied.id, history=history)
     result["state"] = "reverted"
     _final(args, result, "Reverted: every value is back as it was.")
     return 0
+
+
+async def _after_reboot_tweaks(
+    session: Session, applied: AppliedSession, args: argparse.Namespace, result: dict[str, Any]
+) -> None:
+    """The reboot a boot tweak needs: done with --reboot (after the user kept the settings),
+    otherwise only said. Never automatic."""
+    if not needs_reboot(applied):
+        return
+    test_boot = makes_test_boot(applied)
+    command = reboot_instruction(test_boot)
+    result["reboot"] = {"test_boot": test_boot, "command": command, "done": bool(args.reboot)}
+    if test_boot:
+        after = (
+            "If the Pi does not come back within a few minutes, power-cycle it: it then starts "
+            "with the old config.txt. When it is back, `sbctune tune boot-commit "
+            f"{args.target}` writes the tested settings to config.txt (revert: `sbctune tune "
+            f"revert {args.target}`)."
+        )
+    else:
+        after = "The boot settings take effect after this reboot."
+    if args.reboot:
+        await reboot(session, test_boot=test_boot)
+        text = f"Rebooting the Pi ({command})" + (" into a one-time test boot. " if test_boot
+                                                  else ". ") + after  # fmt: skip
+    else:
+        text = f"To take effect, reboot the Pi: `{command}` (or add --reboot). " + after
+    if args.json:
+        result["reboot"]["next"] = after
+    else:
+        print(text)
 
 
 def _final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:

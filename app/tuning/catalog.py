@@ -49,13 +49,28 @@ def _tweak(entry: dict[str, Any]) -> Tweak:
 
 @lru_cache(maxsize=1)
 def _load() -> tuple[Tweak, ...]:
-    text = resource_root().joinpath("tuning", "tweaks.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    tweaks = tuple(_tweak(e) for e in data["tweaks"])
+    tweaks = tuple(_tweak(e) for e in _document()["tweaks"])
     ids = [t.id for t in tweaks]
     if sorted(ids) != sorted(TWEAK_IDS):
         raise TweakDataError(f"tweak ids {ids} differ from the fixed set")
     return tweaks
+
+
+@lru_cache(maxsize=1)
+def _document() -> dict[str, Any]:
+    text = resource_root().joinpath("tuning", "tweaks.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise TweakDataError("not a JSON object")
+    return data
+
+
+def tryboot_settings() -> dict[str, Any]:
+    """The `tryboot` section: the boards whose boot tweaks are tested through tryboot.txt."""
+    section = _document().get("tryboot") or {}
+    if not isinstance(section, dict) or not section.get("sources"):
+        raise TweakDataError("the tryboot section has no source")
+    return section
 
 
 def load_tweaks() -> list[Tweak]:

@@ -20,10 +20,11 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
+from sbctune.tuning import catalog, tryboot
 from sbctune.tuning.knobs import format_mask, mask_value, parse_cpu_list
 from sbctune.tuning.model import Change, PlannedTweak, Tweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
-from sbctune.tuning.probe import Facts, sysctl_path
+from sbctune.tuning.probe import Facts, Read, sysctl_path
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Context:
     nic: Nic | None
     options: dict[str, Any]
     pending: dict[str, str] = field(default_factory=dict)  # boot files as edited so far
+    selected: tuple[str, ...] = ()  # the tweak ids planned together
 
     @property
     def iface(self) -> str | None:
@@ -81,8 +83,22 @@ def plan_rps(ctx: Context) -> PlannedTweak:
     cpus = ctx.cpus()
     if len(cpus) < 2:
         return _no(ctx, "the Pi has one CPU core: there is nothing to spread the work to")
+    exclude = ctx.options.get("rps_exclude_irq_cpu", ctx.tweak.params.get("exclude_irq_cpu"))
+    note = ""
+    if exclude:
+        busy = _irq_cpus(ctx)
+        rest = [c for c in cpus if c not in busy]
+        if busy and rest:
+            cpus, note = (
+                rest,
+                f" (not CPU {', '.join(map(str, sorted(busy)))}: it takes the interrupt)",
+            )
+        elif busy:
+            note = " (the interrupt runs on every CPU: none left out)"
+        else:
+            note = " (the CPU taking the interrupt is not known: none left out)"
     mask = _all_mask(cpus)
-    item = PlannedTweak(ctx.tweak, True, f"receive work of {ctx.iface} on CPUs {cpus}")
+    item = PlannedTweak(ctx.tweak, True, f"receive work of {ctx.iface} on CPUs {cpus}{note}")
     for path, read in queues:
         if not read.ok:
             item.impossible.append((path, read.reason))
@@ -139,26 +155,58 @@ def plan_xps(ctx: Context) -> PlannedTweak:
     return item
 
 
-def plan_irq_affinity(ctx: Context) -> PlannedTweak:
-    if ctx.nic is None or not ctx.nic.irqs:
-        return _no(ctx, "no interrupt of this NIC was found in /proc/interrupts")
+def _irq_plan(ctx: Context, avoid: int) -> list[tuple[str, Read | None, str | None]]:
+    """Per NIC interrupt: (smp_affinity path, value read, mask to write or None if refused)."""
     cpus = ctx.cpus()
-    avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
     others = [c for c in cpus if c != avoid]
-    if not others:
-        return _no(ctx, "the Pi has one CPU core")
-    item = PlannedTweak(ctx.tweak, True, f"interrupts {ctx.nic.irqs} moved off CPU {avoid}")
-    for index, irq in enumerate(ctx.nic.irqs):
+    out: list[tuple[str, Read | None, str | None]] = []
+    for index, irq in enumerate(ctx.nic.irqs if ctx.nic else []):
         path = f"/proc/irq/{int(irq)}/smp_affinity"
         read = ctx.facts.knob(path)
-        if read is None or not read.ok:
-            item.impossible.append((path, read.reason if read else "No such file or directory"))
+        if read is None or not read.ok or not others:
+            out.append((path, read, None))
             continue
         current = mask_value(read.text)
         if current is not None and current and not current >> avoid & 1:
             after = read.text  # already off that CPU
         else:
             after = format_mask(1 << others[index % len(others)], read.text)
+        out.append((path, read, after))
+    return out
+
+
+def _irq_cpus(ctx: Context) -> set[int]:
+    """The CPUs that take the NIC's interrupts: where irq-affinity (planned in the same
+    session) puts them, else the kernel's effective affinity, else smp_affinity."""
+    moving = "irq-affinity" in ctx.selected
+    avoid = int(catalog.tweak("irq-affinity").params.get("avoid_cpu", 0))
+    busy: set[int] = set()
+    for path, read, after in _irq_plan(ctx, avoid):
+        effective = ctx.facts.knob(path.replace("smp_affinity", "effective_affinity"))
+        if moving and after is not None:
+            text = after
+        elif effective is not None and effective.ok:
+            text = effective.text
+        elif read is not None and read.ok:
+            text = read.text
+        else:
+            continue
+        mask = mask_value(text) or 0
+        busy |= {cpu for cpu in range(mask.bit_length()) if mask >> cpu & 1}
+    return busy
+
+
+def plan_irq_affinity(ctx: Context) -> PlannedTweak:
+    if ctx.nic is None or not ctx.nic.irqs:
+        return _no(ctx, "no interrupt of this NIC was found in /proc/interrupts")
+    avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
+    if not [c for c in ctx.cpus() if c != avoid]:
+        return _no(ctx, "the Pi has one CPU core")
+    item = PlannedTweak(ctx.tweak, True, f"interrupts {ctx.nic.irqs} moved off CPU {avoid}")
+    for path, read, after in _irq_plan(ctx, avoid):
+        if read is None or not read.ok or after is None:
+            item.impossible.append((path, read.reason if read else "No such file or directory"))
+            continue
         item.changes.append(Change("irq_affinity", path, read.text, after, path))
     if not item.changes:
         item.applicable = False
@@ -248,8 +296,16 @@ def _ethtool_output(ctx: Context, option: str) -> tuple[str | None, str]:
         return None, "ethtool is not installed on the Pi (`sudo apt-get install ethtool`)"
     if not result.ok:
         message = (result.error_text or result.text).strip().splitlines()
-        return None, f"the driver does not say ({message[-1] if message else 'no output'})"
+        last = message[-1] if message else "no output"
+        if "not supported" in last.lower():  # EOPNOTSUPP: the driver has no such setting
+            return None, f"the driver does not offer this setting ({last})"
+        return None, f"the driver does not say ({last})"
     return result.text, ""
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return "".join(ch if ch.isprintable() else "?" for ch in (lines[0] if lines else ""))[:60]
 
 
 def _ethtool_change(iface: str, option: str, param: str, before: str, after: str) -> Change:
@@ -325,6 +381,9 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if text is None or not ctx.iface:
         return _no(ctx, reason)
     eee = parse_eee(text)
+    if eee.supported is None:
+        return _no(ctx, "ethtool's --show-eee output was not understood (no 'EEE status:' "
+                   f"line; it began {_first_line(text)!r}): EEE left as it is")  # fmt: skip
     if not eee.supported or eee.enabled is None:
         return _no(ctx, "the NIC does not support Energy-Efficient Ethernet")
     before = "on" if eee.enabled else "off"
@@ -348,7 +407,8 @@ def plan_pause(ctx: Context) -> PlannedTweak:
             before = "on" if flag else "off"
             item.changes.append(_ethtool_change(ctx.iface, "-A", param, before, "on"))
     if not item.changes:
-        return _no(ctx, "the driver does not report pause settings")
+        return _no(ctx, "ethtool's -a output was not understood (no 'RX:'/'TX:' on/off lines; "
+                   f"it began {_first_line(text)!r}): flow control left as it is")  # fmt: skip
     return item
 
 
@@ -399,6 +459,49 @@ def marker_end(tweak_id: str) -> str:
     return f"# <<< sbctune {tweak_id}"
 
 
+def _tryboot(ctx: Context, config: tuple[str, str]) -> tryboot.Support:
+    """Whether this boot tweak goes to tryboot.txt first (option boot_test, default on)."""
+    if ctx.options.get("boot_test") is False:
+        return tryboot.Support(False, "tryboot not used (--no-tryboot)")
+    settings = catalog.tryboot_settings()
+    boards = [str(b) for b in settings.get("boards", [])]
+    folder = config[0].rsplit("/", 1)[0]
+    return tryboot.support(
+        _board_model(ctx),
+        boards,
+        config,
+        ctx.facts.file_in(folder, tryboot.TRYBOOT_TXT),
+        ctx.facts.file_in(folder, "autoboot.txt"),
+    )
+
+
+def _board_model(ctx: Context) -> str:
+    return str(ctx.options.get("board") or ctx.inventory.board.model or "")
+
+
+def _append_block(text: str, tweak_id: str, lines: list[str]) -> str:
+    block = [marker_begin(tweak_id), "[all]", *lines, marker_end(tweak_id)]
+    return text + ("" if text.endswith("\n") or not text else "\n") + "\n".join(block) + "\n"
+
+
+def _tryboot_change(ctx: Context, test: tryboot.Support, config: str, lines: list[str]) -> Change:
+    """tryboot.txt = config.txt (or the tryboot.txt being built) plus this tweak's block."""
+    path = test.tryboot_path
+    existing = ctx.pending.get(path, ctx.facts.file_in(test.folder, tryboot.TRYBOOT_TXT))
+    if existing is not None and marker_begin(ctx.tweak.id) in existing:
+        return Change("file", path, existing, existing, path)  # an earlier test boot's
+    after = _append_block(config if existing is None else existing, ctx.tweak.id, lines)
+    ctx.pending[path] = after
+    return Change("file", path, existing, after, path)
+
+
+_TEST_BOOT = (
+    "in {path} for a test boot ({cmd}; config.txt stays as it is, so a crash or a reset boots "
+    "the old configuration); after a good test boot `sbctune tune boot-commit HOST` writes it "
+    "to config.txt"
+)
+
+
 def plan_boot_config(ctx: Context) -> PlannedTweak:
     params = ctx.tweak.params
     boards = params.get("boards", {})
@@ -426,10 +529,18 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
         lines = [f"arm_freq={freq}"]
         if int(limits.get("over_voltage", 0)):
             lines.append(f"over_voltage={int(limits['over_voltage'])}")
-    block = [marker_begin(ctx.tweak.id), "[all]", *lines, marker_end(ctx.tweak.id)]
-    after = before + ("" if before.endswith("\n") or not before else "\n") + "\n".join(block) + "\n"
+    test = _tryboot(ctx, found)
+    if test.usable:
+        change = _tryboot_change(ctx, test, content, lines)
+        reason = _TEST_BOOT.format(path=change.path, cmd=tryboot.reboot_instruction(True))
+        item = PlannedTweak(ctx.tweak, True, f"{', '.join(lines)} {reason}")
+        item.changes.append(change)
+        return item
+    after = _append_block(before, ctx.tweak.id, lines)
     ctx.pending[path] = after
-    item = PlannedTweak(ctx.tweak, True, f"{', '.join(lines)} in {path}; after a reboot")
+    item = PlannedTweak(
+        ctx.tweak, True, f"{', '.join(lines)} in {path}; after a reboot ({test.reason})"
+    )
     item.changes.append(Change("boot", path, before, after, path))
     return item
 
@@ -446,14 +557,30 @@ def plan_boot_cmdline(ctx: Context) -> PlannedTweak:
     path, content = found
     before = ctx.pending.get(path, content)
     token = str(params["token"])
-    item = PlannedTweak(ctx.tweak, True, f"{token} on the kernel command line; after a reboot")
     if token in before.split():
+        item = PlannedTweak(ctx.tweak, True, f"{token} is on the kernel command line already")
         item.changes.append(Change("boot", path, before, before, path))
         return item
     # cmdline.txt is one line and has no comments: the token is appended, the backup restores.
     newline = "\n" if before.endswith("\n") else ""
     after = before.rstrip("\n") + " " + token + newline
+    config = ctx.facts.boot_file("config.txt")
+    test = _tryboot(ctx, config) if config is not None else None
+    if test is not None and test.usable and config is not None:
+        # The test boot reads its own command line file, named by `cmdline=` in tryboot.txt.
+        was = ctx.facts.file_in(test.folder, tryboot.CMDLINE_TXT)
+        cmdline = Change("file", test.cmdline_path, was, after, test.cmdline_path)
+        lines = [f"cmdline={tryboot.CMDLINE_TXT}"]
+        change = _tryboot_change(ctx, test, config[1], lines)
+        reason = _TEST_BOOT.format(path=change.path, cmd=tryboot.reboot_instruction(True))
+        item = PlannedTweak(ctx.tweak, True, f"{token} on the kernel command line {reason}")
+        item.changes += [cmdline, change]
+        return item
     ctx.pending[path] = after
+    note = f" ({test.reason})" if test is not None else ""
+    item = PlannedTweak(
+        ctx.tweak, True, f"{token} on the kernel command line; after a reboot{note}"
+    )
     item.changes.append(Change("boot", path, before, after, path))
     return item
 

@@ -124,6 +124,7 @@ class TuningPlan:
     tweak_ids: list[str] | None = None  # the selection asked for (None: the recommended set)
     inventory: Inventory | None = None  # kept so that apply can read every value afresh
     systemd: bool = False
+    persist_preview: list[Change] = field(default_factory=list)  # with options["persist"]
 
     def item(self, tweak_id: str) -> PlannedTweak | None:
         return next((i for i in self.items if i.tweak.id == tweak_id), None)
@@ -133,6 +134,10 @@ class TuningPlan:
             "nic": self.nic,
             "options": self.options,
             "items": [i.to_json() for i in self.items],
+            "persist_files": [
+                {"path": c.path, "kind": c.kind, "target": c.target, "content": c.after}
+                for c in self.persist_preview
+            ],
         }
 
 

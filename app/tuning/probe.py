@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from sbctune.remote import Session, batch
 from sbctune.remote.batch import StepResult
+from sbctune.tuning import tryboot
 from sbctune.tuning.knobs import safe_name
 
 BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
@@ -63,6 +64,11 @@ class Facts:
     def netns(self) -> str:
         return self.text("netns").strip()
 
+    def file_in(self, folder: str, name: str) -> str | None:
+        """The content of `folder/name` as read, None where it does not exist."""
+        result = self.steps.get(f"{folder}/{name}")
+        return result.text if result is not None and result.ok else None
+
     def glob(self, prefix: str, suffix: str) -> dict[str, Read]:
         return {p: r for p, r in self.knobs.items() if p.startswith(prefix) and p.endswith(suffix)}
 
@@ -85,7 +91,11 @@ def knob_patterns(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) 
         "/sys/devices/system/cpu/online",
         "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor",
         "/sys/devices/system/cpu/cpufreq/policy*/scaling_available_governors",
-        *(f"/proc/irq/{int(n)}/smp_affinity" for n in irqs),
+        *(
+            f"/proc/irq/{int(n)}/{name}"
+            for n in irqs
+            for name in ("smp_affinity", "effective_affinity")
+        ),
         *(sysctl_path(k) for k in sysctls),
         sysctl_path("net.core.rps_sock_flow_entries"),
     ]
@@ -123,8 +133,9 @@ def steps_for(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> l
         batch.command("test", "-d", "/etc/sysctl.d", key="dir:/etc/sysctl.d"),
     ]
     for folder in BOOT_DIRS:
-        for name in ("config.txt", "cmdline.txt"):
+        for name in ("config.txt", "cmdline.txt", "tryboot.txt", "autoboot.txt"):
             steps.append(batch.read_file(f"{folder}/{name}"))
+    steps.append(batch.command("od", "-An", "-tx1", tryboot.FLAG_PATH, key="tryboot-flag"))
     if nic:
         iface = safe_name(nic, "interface")
         for option in ("-g", "-k", "-c", "--show-eee", "-a"):

@@ -16,7 +16,9 @@ History (`data` of TuningSessionRecord), schema 1:
   {"schema": 1, "id": str, "nic": str|None, "guard_seconds": int, "persist": bool,
    "tweaks": [{"id": tweak_id, "status": applied|already|not_possible|failed|reverted,
                "detail": str, "changes": [{"kind", "target", "before", "after"[, "path"]}]}],
-   "persist_changes": [change, ...], "created": ISO 8601, "netns": str, "host": str}
+   "persist_changes": [change, ...], "created": ISO 8601, "netns": str, "host": str,
+   "options": {plan option: value}}  (the user's plan options, e.g. arm_freq, boot_test;
+  `boot-commit` re-plans a test-boot session's tweaks from them)
 `changes` lists only what the session changed (and reverts), in the order applied. The same
 object is the Pi's session.json.
 """
@@ -40,7 +42,7 @@ from sbctune.inventory.model import Inventory
 from sbctune.remote import KnownHosts, RemoteError, Session, batch
 from sbctune.remote.batch import StepResult
 from sbctune.remote.quoting import join
-from sbctune.tuning import catalog, scripts
+from sbctune.tuning import catalog, scripts, tryboot
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import (
     commands_text,
@@ -118,7 +120,7 @@ async def plan(
     for tweak in catalog.load_tweaks():
         if tweak.id not in selected:
             continue
-        ctx = Context(tweak, facts, inventory, nic_obj, options, pending)
+        ctx = Context(tweak, facts, inventory, nic_obj, options, pending, tuple(selected))
         item = PLANNERS[tweak.kind](ctx)
         placeholder = f"{scripts.STATE_ROOT}/<session id>"
         for index, change in enumerate(item.changes):
@@ -138,7 +140,28 @@ async def plan(
         for d in ("/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d")
         if facts.ok(f"dir:{d}")
     ]
+    if options.get("persist"):
+        result.persist_preview = persist_preview(result)
     return result
+
+
+PREVIEW_ID = "00000000T000000Z-000000"  # stands for the id `apply` will choose
+
+
+def persist_preview(the_plan: TuningPlan) -> list[Change]:
+    """The files `apply --persist` would write for this plan (the session id shown as
+    `<session id>`): what keeps the values across a reboot, for the dry run."""
+    needed = [c for i in the_plan.items if i.applicable for c in i.changes if c.needed]
+    dirs = [str(d) for d in the_plan.options.get("_dirs", [])]
+    shown = []
+    for change in _persist_changes(PREVIEW_ID, the_plan.nic, needed, dirs):
+
+        def named(text: str | None) -> str | None:
+            return None if text is None else text.replace(PREVIEW_ID, "<session id>")
+
+        shown.append(Change(change.kind, named(change.target) or "", named(change.before),
+                            named(change.after), named(change.path) or ""))  # fmt: skip
+    return shown
 
 
 make_plan = plan  # `apply` takes a parameter named plan
@@ -185,6 +208,7 @@ def session_data(
     netns: str,
     host: str,
     created: str,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "schema": 1,
@@ -197,6 +221,16 @@ def session_data(
         "created": created,
         "netns": netns,
         "host": host,
+        "options": dict(options or {}),
+    }
+
+
+def public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The plan options worth keeping with a session (the user's, not the probe's `_...`)."""
+    return {
+        k: v
+        for k, v in options.items()
+        if not k.startswith("_") and isinstance(v, (str, int, float, bool, type(None)))
     }
 
 
@@ -287,7 +321,9 @@ def _outcome(verdict: _Applied) -> TweakOutcome:
     return TweakOutcome(tweak_id, "already", "already set")
 
 
-async def _arm(session: Session, session_id: str, seconds: int, systemd: bool) -> None:
+def arm_steps(session_id: str, seconds: int, systemd: bool) -> list[batch.Step]:
+    """The commands (as root) that arm the guard: a transient systemd timer where systemd is
+    PID 1 (sd_booted: /run/systemd/system exists), a detached `setsid` sleeper otherwise."""
     directory = scripts.session_dir(session_id)
     steps = [batch.command("sh", "-c", 'date +%s >"$1/armed_at"', "sh", directory, key="at")]
     if systemd:
@@ -306,7 +342,13 @@ async def _arm(session: Session, session_id: str, seconds: int, systemd: bool) -
                 key="arm",
             )
         )
-    results = await session.run_script(steps, sudo=True, timeout=30)
+    return steps
+
+
+async def _arm(session: Session, session_id: str, seconds: int, systemd: bool) -> None:
+    directory = scripts.session_dir(session_id)
+    results = await session.run_script(arm_steps(session_id, seconds, systemd), sudo=True,
+                                       timeout=30)  # fmt: skip
     bad = [r for r in results if not r.ok]
     if bad:
         raise TuningError(
@@ -404,7 +446,7 @@ async def apply(
     def data_for(outcomes: Sequence[TweakOutcome], extra: Sequence[Change]) -> dict[str, Any]:
         return session_data(
             session_id, plan.nic, guard_seconds, persist, outcomes, extra, netns,
-            session.target.host, created,
+            session.target.host, created, public_options(plan.options),
         )  # fmt: skip
 
     planned = [
@@ -666,6 +708,72 @@ async def revert(
         _mark(history, session, stored.id, "reverted")
         reverted.append(stored.id)
     return reverted
+
+
+def needs_reboot(applied: AppliedSession) -> bool:
+    """Whether a tweak the session applied only takes effect after a reboot."""
+    known = {t.id: t for t in catalog.load_tweaks()}
+    return any(
+        o.status == "applied" and o.tweak_id in known and known[o.tweak_id].needs_reboot
+        for o in applied.outcomes
+    )
+
+
+def makes_test_boot(applied: AppliedSession) -> bool:
+    """Whether the session wrote tryboot.txt (so the reboot should be a test boot)."""
+    return tryboot.writes_tryboot(
+        c for o in applied.outcomes if o.status == "applied" for c in o.changes
+    )
+
+
+async def reboot(session: Session, *, test_boot: bool) -> None:
+    """Reboot the Pi (into a one-time test boot with `test_boot`), two seconds from now."""
+    result = await session.run(tryboot.reboot_argv(test_boot), sudo=True, timeout=30)
+    if not result.ok:
+        raise TuningError(
+            "The Pi refused to reboot.",
+            (result.stderr.strip() or f"exit code {result.exit_code}")
+            + f". Reboot it by hand: `{tryboot.reboot_instruction(test_boot)}`.",
+        )
+
+
+async def tryboot_active(session: Session) -> bool | None:
+    """Whether this boot is a tryboot (the firmware's flag); None where it cannot be read."""
+    result = await session.run(["od", "-An", "-tx1", tryboot.FLAG_PATH], timeout=15)
+    return tryboot.flag_from_od(result.stdout) if result.ok else None
+
+
+async def boot_commit_plan(
+    session: Session, inventory: Inventory, nic: str | None, *, history: History | None = None
+) -> tuple[TuningPlan, bool]:
+    """After a good test boot: put the test session's tweaks back as a plan that writes the
+    boot changes to config.txt / cmdline.txt. Returns (plan, persist of the test session).
+
+    The test session (which wrote tryboot.txt) is reverted first: the Pi runs the test
+    configuration right now, and config.txt has not been touched yet."""
+    flag = await tryboot_active(session)
+    if not flag:
+        state = "was not set" if flag is False else f"could not be read ({tryboot.FLAG_PATH})"
+        raise TuningError(
+            f"The Pi is not running a test boot: the firmware's tryboot flag {state}.",
+            "Reboot it into the test configuration first (`sudo reboot '0 tryboot'`, or "
+            "`sbctune tune apply ... --reboot`). If it came back on the old configuration, "
+            "the test boot failed and fell back: revert with `sbctune tune revert HOST`.",
+        )
+    active = [s for s in await list_sessions(session) if s.active]
+    test = next((s for s in active if tryboot.writes_tryboot(_changes_in_order(s.data))), None)
+    if test is None:
+        raise TuningError(
+            "No tuning session on the Pi wrote tryboot.txt, so there is nothing to commit.",
+            "`sbctune tune status HOST` lists the sessions.",
+        )
+    ids = [str(t["id"]) for t in test.data.get("tweaks") or [] if t.get("status") == "applied"]
+    options = dict(test.data.get("options") or {})
+    options["boot_test"] = False
+    await revert(session, test.id, history=history)
+    the_nic = nic or (test.data["nic"] if isinstance(test.data.get("nic"), str) else None)
+    the_plan = await plan(session, inventory, the_nic, ids, options)
+    return the_plan, bool(test.data.get("persist"))
 
 
 async def find_leftover(session: Session) -> LeftoverSession | None:

@@ -21,10 +21,11 @@ import pytest
 
 from sbctune.inventory.inspect import inspect_host
 from sbctune.lab.model import LabInfo
-from sbctune.remote import Session
-from sbctune.tuning import apply, confirm, find_leftover, plan, revert
+from sbctune.remote import KnownHosts, Secret, Session, Target
+from sbctune.tuning import TuningError, apply, confirm, find_leftover, plan, revert
 from sbctune.tuning.scripts import STATE_ROOT
-from tests.lab_support import connect_to_lab
+from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot
+from tests.lab_support import connect_to_lab, free_port
 
 pytestmark = [pytest.mark.lab]
 
@@ -363,8 +364,9 @@ async def test_boot_config_edits_carry_markers_and_a_backup(lab: LabInfo, tmp_pa
     async with await _connect(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
         wanted = ["boot-arm-freq", "boot-pcie-bus-perf"]
-        # The lab's profile has no device-tree model: say which board it is.
-        the_plan = await plan(session, inventory, "eth1", wanted, {"board": "Raspberry Pi 4"})
+        # The lab's profile has no device-tree model: say which board it is. --no-tryboot.
+        options = {"board": "Raspberry Pi 4", "boot_test": False}
+        the_plan = await plan(session, inventory, "eth1", wanted, options)
         applied = await apply(session, the_plan, guard_seconds=60)
         try:
             for tweak_id in wanted:
@@ -375,8 +377,111 @@ async def test_boot_config_edits_carry_markers_and_a_backup(lab: LabInfo, tmp_pa
             assert "# >>> sbctune boot-arm-freq" in config and "arm_freq=2000" in config
             assert "pci=pcie_bus_perf" in in_lab(lab, "cat /boot/firmware/cmdline.txt")
             assert "config.txt.sbctune-backup" in in_lab(lab, "ls /boot/firmware")
+            assert "tryboot.txt" not in in_lab(lab, "ls /boot/firmware")
             await revert(session)
         finally:
             forget_session(applied.id)
     after = snapshot(lab) + in_lab(lab, "cat /boot/firmware/config.txt /boot/firmware/cmdline.txt")
     assert after == before
+
+
+async def test_boot_tweaks_are_tested_through_tryboot_first(lab: LabInfo, tmp_path: Path) -> None:
+    """On a Pi 4 the boot tweaks go to tryboot.txt (a one-time test boot); config.txt and
+    cmdline.txt stay byte-identical, and revert removes the test files."""
+    if not lab_private(lab, "/boot/firmware"):
+        pytest.skip("/boot/firmware is not private to the lab yet (helper L adds it)")
+    boot = "cat /boot/firmware/config.txt /boot/firmware/cmdline.txt; ls /boot/firmware"
+    before = snapshot(lab) + in_lab(lab, boot)
+    config = in_lab(lab, "cat /boot/firmware/config.txt")
+    async with await _connect(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        wanted = ["boot-arm-freq", "boot-pcie-bus-perf"]
+        options = {"board": "Raspberry Pi 4"}
+        the_plan = await plan(session, inventory, "eth1", wanted, options)
+        applied = await apply(session, the_plan, guard_seconds=60)
+        try:
+            assert needs_reboot(applied) and makes_test_boot(applied)
+            for tweak_id in wanted:
+                outcome = applied.outcome(tweak_id)
+                assert outcome and outcome.status == "applied", outcome
+                assert "sudo reboot '0 tryboot'" in outcome.detail
+            listing = in_lab(lab, "ls /boot/firmware").split()
+            assert {"tryboot.txt", "sbctune-tryboot-cmdline.txt"} <= set(listing)
+            assert not [name for name in listing if name.endswith("sbctune-backup")]
+            assert in_lab(lab, "cat /boot/firmware/config.txt") == config
+            test = in_lab(lab, "cat /boot/firmware/tryboot.txt")
+            assert test.startswith(config) and "arm_freq=2000" in test
+            assert "cmdline=sbctune-tryboot-cmdline.txt" in test
+            cmdline = in_lab(lab, "cat /boot/firmware/sbctune-tryboot-cmdline.txt")
+            assert cmdline.rstrip("\n").endswith(" pci=pcie_bus_perf")
+            await confirm(session, applied.id)
+            # The lab cannot reboot: commit refuses, saying the test boot did not happen.
+            with pytest.raises(TuningError, match="not running a test boot"):
+                await boot_commit_plan(session, inventory, "eth1")
+            await revert(session)
+        finally:
+            forget_session(applied.id)
+    assert snapshot(lab) + in_lab(lab, boot) == before
+
+
+async def test_unreachable_pi_stays_armed_and_the_guard_reverts(
+    lab: LabInfo, tmp_path: Path
+) -> None:
+    """The check over a new connection fails (nothing listens on that port): apply says the
+    Pi is unreachable, leaves the session armed, and the Pi reverts by itself in time."""
+    guard = 6
+    before = snapshot(lab)
+    dead_port = free_port("127.0.0.1")
+
+    async def reconnect() -> Session:
+        target = Target(lab.host, dead_port, lab.user, password=Secret(lab.password))
+        known = KnownHosts(read_from=[], write_to=tmp_path / "known_hosts")
+        return await Session.connect(target, known_hosts=known, accept_new_host_key=True)
+
+    async with await _connect(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        the_plan = await plan(session, inventory, "eth1", ["cpu-governor-performance"])
+        applied = await apply(session, the_plan, guard_seconds=guard, reconnect=reconnect)
+        armed_at = time.monotonic()
+        try:
+            assert applied.reachable is False
+            assert applied.state == "armed"
+            assert remote_state(lab, applied.id) == "armed"
+            assert snapshot(lab) != before
+            ok = await asyncio.to_thread(
+                _wait_for, lambda: remote_state(lab, applied.id) == "reverted", guard + 5
+            )
+            assert ok, remote_state(lab, applied.id)
+            assert time.monotonic() - armed_at <= guard + 5
+            assert in_lab(lab, f"cat {STATE_ROOT}/{applied.id}/reverted_by").strip() == "guard"
+            assert snapshot(lab) == before
+            with pytest.raises(TuningError, match="no tuning session on the Pi waiting"):
+                await confirm(session)
+        finally:
+            forget_session(applied.id)
+
+
+def test_cli_plan_previews_persistence_files(lab: LabInfo, tmp_path: Path) -> None:
+    """`tune plan --persist` shows the files apply would write, and changes nothing."""
+    before = snapshot(lab)
+    env = {
+        **os.environ,
+        "SBCTUNE_PASSWORD": lab.password,
+        "SBCTUNE_DATA_DIR": str(tmp_path / "data"),
+    }
+    out = subprocess.run(
+        [
+            sys.executable, "-m", "sbctune.cli.main", "tune", "plan", f"{lab.user}@{lab.host}",
+            "--accept-new-host-key", "--nic", "eth1", "--tweak", "socket-buffers",
+            "--tweak", "rps-rfs", "--rps-exclude-irq-cpu", "--persist",
+        ],
+        capture_output=True, text=True, timeout=120, env=env, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Kept across reboots (--persist)" in text
+    assert "/etc/sysctl.d/90-sbctune-<session id>.conf:" in text
+    assert "| net.core.rmem_max = 16777216" in text
+    assert f"{STATE_ROOT}/<session id>/at-boot.sh:" in text
+    assert "rps_cpus" in text
+    assert snapshot(lab) == before
