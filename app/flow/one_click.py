@@ -57,6 +57,7 @@ class FlowStep:
     step: Step
     status: Literal["started", "done", "skipped", "failed"]
     detail: str = ""
+    run_id: int | None = None  # the run a measuring step stored, when done
 
 
 @dataclass(frozen=True)
@@ -100,18 +101,21 @@ async def one_click(
     *,
     on_event: Callable[[FlowEvent], None] | None = None,
     collection: Collection | None = None,
+    inventory_id: int | None = None,
 ) -> FlowResult:
     """`collection`: the raw outputs behind `inventory`, kept with it so that the history can
-    export a diagnostics bundle later."""
+    export a diagnostics bundle later. `inventory_id`: the inventory is already in the
+    history under this id (the GUI saves it when it inspects)."""
     emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
     target = session.target
     user = session.username
     device = history.add_device(target.host, target.port, user, name=inventory.board.model)
     assert device.id is not None
-    stored = inventory.to_json()
-    if collection is not None:
-        stored["raw"] = raw_json(collection)
-    inventory_id = history.save_inventory(device.id, stored)
+    if inventory_id is None:
+        stored = inventory.to_json()
+        if collection is not None:
+            stored["raw"] = raw_json(collection)
+        inventory_id = history.save_inventory(device.id, stored)
     # The NIC under test: the one asked for, else the one the route to this PC leaves through.
     nic = options.nic or (await runner.find_path(session, None)).route_dev
     nic_info = inventory.nic(nic) if nic else None
@@ -132,7 +136,7 @@ async def one_click(
         run_id = save_measurement(
             history, target, user, run, options.plan, inventory_id, tuning_state=state
         )
-        emit(FlowStep(step, "done", f"run {run_id}"))
+        emit(FlowStep(step, "done", f"run {run_id}", run_id=run_id))
         return history.run(run_id)
 
     result = FlowResult(inventory_id, await measure_once("baseline", None))

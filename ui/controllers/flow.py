@@ -88,24 +88,22 @@ class FlowController(QObject):
         flow_step = optional_core(module, "FlowStep")
         tuning_event = optional_core(module, "TuningEvent")
         if flow_step is not None and isinstance(event, flow_step):
-            self._on_step(event.step, event.status, event.detail)
+            self._on_step(event.step, event.status, event.detail, event.run_id)
         elif tuning_event is not None and isinstance(event, tuning_event):
             # The flow forwards the tuning's progress messages (`message`; `event` earlier).
             self.tuning_event.emit(getattr(event, "message", None) or getattr(event, "event", ""))
         elif isinstance(event, _MEASURE_EVENTS) and self._live is not None:
             self._live.feed(event)
 
-    def _on_step(self, step: str, status: str, detail: str) -> None:
+    def _on_step(self, step: str, status: str, detail: str, run_id: int | None) -> None:
         self.current_step = step
         controller = self._measures.get(step)
         if controller is not None and status == "started" and self._plan is not None:
             self._live = controller.begin_live(self._plan)
-        if controller is not None and status == "done" and self._state.device_id is not None:
-            # The flow saved the run just before saying so: the device's newest run.
-            runs = self._history.runs_for_device(self._state.device_id)
-            if runs:
-                self._state.set("baseline" if step == "baseline" else "after", runs[0])
-                controller.finished.emit(runs[0])
+        if controller is not None and status == "done" and run_id is not None:
+            run = self._history.run(run_id)
+            self._state.set("baseline" if step == "baseline" else "after", run)
+            controller.finished.emit(run)
         self.step.emit(step, status, detail)
 
     async def _run(self, plan: Plan, guard_seconds: int) -> None:
@@ -130,7 +128,12 @@ class FlowController(QObject):
         )
         self._state.forget_results()
         result = await one_click(
-            session, inventory, options, self._history, on_event=self._on_event
+            session,
+            inventory,
+            options,
+            self._history,
+            on_event=self._on_event,
+            inventory_id=self._state.inventory_id,
         )
         self._state.set("baseline", result.baseline)
         self._state.set("after", result.after)

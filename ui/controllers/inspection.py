@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host, raw_from_collection
+from sbctune.inventory.inspect import inspect_host, raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure.runner import find_path
 from sbctune.ui.controllers.connection import problem_from
@@ -73,15 +73,7 @@ class InspectController(QObject):
             raise
         if self._state.device_id is not None:
             # With the raw outputs, so the history can give a diagnostics bundle back later.
-            raw = raw_from_collection(collection)
-            stored = inventory.to_json() | {
-                "raw": {
-                    "host": raw.host,
-                    "commands": raw.commands,
-                    "files": raw.files,
-                    "exit_codes": raw.exit_codes,
-                }
-            }
+            stored = inventory.to_json() | {"raw": raw_json(collection)}
             inventory_id = self._history.save_inventory(self._state.device_id, stored)
             self._state.set("inventory_id", inventory_id)
         self._state.set("inventory", inventory)
