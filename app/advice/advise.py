@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sbctune.advice.aggregate import aggregate_advice
 from sbctune.advice.knowledge import Knowledge, load_knowledge
 from sbctune.advice.measured import measured_advice
 from sbctune.advice.rank import expected_gain, merge
@@ -86,7 +87,9 @@ def advise(
     already applied are not recommended again.
     """
     knowledge = knowledge or load_knowledge()
-    measured = measured_advice(inventory, digest(runs), catalog, knowledge)
+    alone = digest(runs)
+    measured = measured_advice(inventory, alone, catalog, knowledge)
+    aggregate_advice(inventory, runs, alone, catalog, measured)  # NICs measured together
     findings = [*inventory.findings, *measured.findings]
     findings.sort(key=lambda f: _SEVERITY[f.severity])
     recs = merge(list(inventory.recommendations), measured.recommendations)

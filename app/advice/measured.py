@@ -15,6 +15,7 @@ from sbctune.advice.cpu import irq_bound_core
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite
 from sbctune.advice.knowledge import Knowledge
+from sbctune.advice.power import power_advice
 from sbctune.advice.runs import LABEL, Figure, NicRuns
 from sbctune.catalog import Catalog, Chip
 from sbctune.inventory.model import (
@@ -652,4 +653,6 @@ def measured_advice(
         if nic is None:
             nic = Nic(name=name)  # measured, but not in the inventory: judge from figures alone
         _NicAdvisor(inventory, nic, runs, catalog, knowledge, out).run()
+    # Board level, once for all NICs: the Pi slowed down by its power or heat during a test.
+    power_advice(inventory, digests, catalog, out.findings, out.recommendations)
     return out

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from sbctune.advice.power import THEN_MEASURE
 from sbctune.inventory.model import Recommendation
 
-# Kinds that cannot wait: a measurement of the wrong NIC invalidates every other conclusion.
+# Kinds that cannot wait: a measurement of the wrong NIC invalidates every other conclusion, and
+# so does one of a Pi slowed down by its power or heat (titles ending in THEN_MEASURE).
 _FIRST = {"Measure again over"}
 # On equal gain, fix what is broken before buying or tuning.
 _KIND_ORDER = ["setting", "driver", "cable", "power", "board", "adapter", "tweak"]
@@ -24,7 +26,9 @@ def expected_gain(rec: Recommendation) -> float:
 
 
 def _key(rec: Recommendation) -> tuple[int, float, int]:
-    first = any(rec.title.startswith(prefix) for prefix in _FIRST)
+    first = any(rec.title.startswith(prefix) for prefix in _FIRST) or rec.title.endswith(
+        THEN_MEASURE
+    )
     kind = _KIND_ORDER.index(rec.kind) if rec.kind in _KIND_ORDER else len(_KIND_ORDER)
     return (0 if first else 1, -expected_gain(rec), kind)
 

@@ -66,9 +66,12 @@ def _seconds(test: TestRecord) -> float | None:
 
 
 def digest(runs: list[RunRecord]) -> dict[str | None, NicRuns]:
-    """Per NIC (by name), the latest usable figure of each direction and mode."""
+    """Per NIC (by name), the latest usable figure of each direction and mode, measured alone
+    (runs of an aggregate are for sbctune.advice.aggregate)."""
     out: dict[str | None, NicRuns] = {}
     for run in sorted(runs, key=lambda r: (r.started_at, r.id or 0)):
+        if run.aggregate_id:
+            continue  # measured while other NICs carried traffic: not this NIC's own figures
         entry = out.setdefault(run.nic, NicRuns(run.nic))
         if run.note and run.note not in entry.notes:
             entry.notes.append(run.note)

@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from sbctune.advice import Advice, advise
+from sbctune.advice.aggregate import advice_runs
 from sbctune.advice.report import render
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
@@ -57,7 +58,10 @@ def _from_run(run_id: int) -> tuple[Advice, str]:
         inventory_id = run.inventory_id or device.last_inventory_id
         inventory = inventory_from_json(history.inventory(inventory_id)) if inventory_id else None
         tuning = history.tuning_sessions(run.device_id)
-    advice = advise(inventory or Inventory(), [run], load_catalog(), tuning)
+        runs = (
+            advice_runs(history.runs_for_device(run.device_id), run) if run.aggregate_id else [run]
+        )
+    advice = advise(inventory or Inventory(), runs, load_catalog(), tuning)
     if inventory is None:
         advice.notes.append(
             "No inventory is stored for this device: advice from the figures alone. "
@@ -78,8 +82,8 @@ async def _from_host(args: argparse.Namespace) -> tuple[Advice, str]:
         history.save_inventory(device.id, inventory.to_json())
         stored = history.runs_for_device(device.id)
         tuning = history.tuning_sessions(device.id)
-    if stored:
-        runs = [stored[0]]  # the latest run: the state the Pi is in now
+    # The latest run (the state the Pi is in now), with the latest NICs-together measurement.
+    runs = advice_runs(stored)
     advice = advise(inventory, runs, load_catalog(), tuning)
     what = f"run {runs[0].id} of {runs[0].started_at:%Y-%m-%d %H:%M}" if runs else "no run yet"
     return advice, f"Advice for {target.host} ({what})"

@@ -10,11 +10,21 @@ from collections.abc import Callable
 from typing import Any
 
 from sbctune.cli.target_args import add_target_arguments, open_session
+from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.measure.aggregate import (
+    AggregateEvent,
+    AggregateRun,
+    AggregateStarted,
+    NicEvent,
+    aggregate_text,
+    measure_aggregate,
+    reachable_nics,
+)
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_iperf3
 from sbctune.measure.outcome import MeasureRun
-from sbctune.measure.persist import save_measurement
-from sbctune.measure.plans import DIRECTION_LABEL, plan_named, presets
+from sbctune.measure.persist import save_aggregate, save_measurement
+from sbctune.measure.plans import DIRECTION_LABEL, Plan, plan_named, presets
 from sbctune.measure.runner import (
     CANCELLED,
     Event,
@@ -45,7 +55,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="quick: 10 s per direction; thorough: the seed method (65 s, "
         "10 streams, half and full duplex, PC throttled)",
     )
-    parser.add_argument("--nic", help="the Pi's interface to test (default: the route to this PC)")
+    parser.add_argument(
+        "--nic",
+        action="append",
+        metavar="IFACE",
+        help="the Pi's interface to test (default: the route to this PC); give it several "
+        "times to measure those NICs at once, each against its own endpoint on its network, "
+        "and get their total (seed 004)",
+    )
+    parser.add_argument(
+        "--all-nics",
+        action="store_true",
+        help="measure at once every NIC of the Pi on whose network this PC has an address",
+    )
     parser.add_argument(
         "--endpoint",
         choices=["builtin", "iperf3"],
@@ -173,6 +195,8 @@ async def _measure(args: argparse.Namespace) -> int:
     plan = plan_named(args.plan).with_overrides(
         duration=args.duration, streams=args.streams, omit=args.omit
     )
+    if args.all_nics or len(args.nic or []) > 1:
+        return await _measure_together(args, plan)
     progress = _Progress()
     async with await open_session(args) as session:
         try:
@@ -180,7 +204,7 @@ async def _measure(args: argparse.Namespace) -> int:
                 session,
                 ask_to_install(args),
                 plan=plan,
-                nic=args.nic,
+                nic=args.nic[0] if args.nic else None,
                 endpoint=args.endpoint,
                 iperf3_path=args.iperf3_path,
                 on_event=progress,
@@ -210,3 +234,107 @@ async def _measure(args: argparse.Namespace) -> int:
     if run.error == CANCELLED:
         return 130
     return 0 if run.complete else 4
+
+
+class _TogetherProgress:
+    """Live lines for NICs measured at once: one line per second and direction, each NIC's
+    figure and their total, printed when every NIC has reported that second."""
+
+    def __init__(self) -> None:
+        self.run: AggregateRun | None = None
+        self.last_load: PiSample | None = None
+        self.pending: dict[tuple[int, str, int], dict[str, float]] = {}
+
+    def __call__(self, event: AggregateEvent) -> None:
+        if isinstance(event, AggregateStarted):
+            self.run = event.run
+        elif isinstance(event, PiLoad):
+            self.last_load = event.sample
+        elif isinstance(event, NicEvent):
+            self._nic_event(event.nic, event.event)
+
+    def _nic_event(self, nic: str, event: Event) -> None:
+        assert self.run is not None
+        nics = self.run.nics
+        if isinstance(event, TestStarted) and nic == nics[0]:
+            print(f"--> {event.spec.label}, {len(nics)} NICs at once", file=sys.stderr, flush=True)
+        elif isinstance(event, LiveInterval):
+            i = event.interval
+            key = (event.test_index, event.direction, round(i.t))
+            seen = self.pending.setdefault(key, {})
+            seen[nic] = i.mbps
+            if len(seen) < len(nics):
+                return
+            del self.pending[key]
+            each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
+            note = " (omitted)" if i.omitted else ""
+            print(
+                f"    {i.t:5.1f} s  {DIRECTION_LABEL[event.direction]}  {each}  total "
+                f"{sum(seen.values()):7.1f} Mbit/s{note}{_busiest(self.last_load)}",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif isinstance(event, TestFinished):
+            for outcome in event.outcomes:
+                figure = f"{outcome.mean_mbps:.1f} Mbit/s" if outcome.mean_mbps is not None else "-"
+                extra = f" ({outcome.error})" if outcome.error else ""
+                print(
+                    f"    = {nic} {DIRECTION_LABEL[outcome.direction]}: {figure}{extra}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+
+async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
+    """Several NICs at once (--nic A --nic B ..., or --all-nics): per-NIC lines and the total."""
+    progress = _TogetherProgress()
+    async with await open_session(args) as session:
+        nics = list(dict.fromkeys(args.nic or []))
+        if args.all_nics:
+            found = await reachable_nics(session)
+            nics = [n for n in nics if n in found] + [n for n in found if n not in nics]
+            if len(nics) < 2:
+                raise UserError(
+                    "This computer has an address on the network of fewer than two of the "
+                    f"Pi's NICs ({', '.join(found) or 'none'}), so they cannot be measured "
+                    "together against separate endpoints.",
+                    "Give this computer an address on each NIC's network (one port or adapter "
+                    "per NIC), then try again, or name the NICs with --nic.",
+                )
+            print(f"Measuring together: {', '.join(nics)}", file=sys.stderr, flush=True)
+        try:
+            agg = await measure_aggregate(
+                session,
+                plan,
+                nics,
+                endpoint=args.endpoint,
+                iperf3_path=args.iperf3_path,
+                on_event=progress,
+                allow_wrong_route=args.allow_other_route,
+                pc_port=args.pc_port,
+            )
+        except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
+            task = asyncio.current_task()
+            if progress.run is None or task is None:
+                raise
+            uncancel = getattr(task, "uncancel", None)
+            if uncancel is not None:
+                uncancel()
+            agg = progress.run
+        user = session.username
+    with History.open() as history:
+        save_aggregate(history, session.target, user, agg, plan)
+    for run in agg.runs:
+        if run.route_warning:
+            print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(agg.to_json(), indent=2))
+    else:
+        print(aggregate_text(agg))
+    if agg.error:
+        print(f"Stopped early: {agg.error}.", file=sys.stderr)
+    ids = ", ".join(str(r.run_id) for r in agg.runs)
+    print(f"Saved as runs {ids} (aggregate {agg.id}) in the history.", file=sys.stderr)
+    if agg.error == CANCELLED:
+        return 130
+    return 0 if agg.complete else 4

@@ -75,6 +75,9 @@ class RunRecord:
     note: str = ""
     tests: list[TestRecord] = field(default_factory=list)
     id: int | None = None
+    # Runs measured at the same time on several NICs of the device (seed 004) share this id;
+    # each such run holds one NIC's figures while the others carried traffic too.
+    aggregate_id: str | None = None
 
 
 @dataclass

@@ -85,7 +85,13 @@ _V2 = (
     "CREATE INDEX inventories_by_device ON inventories (device_id, taken_at)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+# v3: runs measured together on several NICs (an aggregate, seed 004) share an id.
+_V3 = (
+    "ALTER TABLE runs ADD COLUMN aggregate_id TEXT",
+    "CREATE INDEX runs_by_aggregate ON runs (aggregate_id) WHERE aggregate_id IS NOT NULL",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 CURRENT_VERSION = len(MIGRATIONS)
 
 

@@ -37,12 +37,13 @@ FILE_NAME = "history.sqlite3"
 # The column lists are written out: each must match _run_values / _test_values in order.
 _INSERT_RUN = """INSERT INTO runs (
     device_id, started_at, finished_at, plan_name, plan_json, nic, endpoint_kind,
-    iperf3_pi_version, iperf3_pc_version, tuning_state_json, inventory_id, complete, note
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    iperf3_pi_version, iperf3_pc_version, tuning_state_json, inventory_id, complete, note,
+    aggregate_id
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 _UPDATE_RUN = """UPDATE runs SET
     device_id = ?, started_at = ?, finished_at = ?, plan_name = ?, plan_json = ?, nic = ?,
     endpoint_kind = ?, iperf3_pi_version = ?, iperf3_pc_version = ?, tuning_state_json = ?,
-    inventory_id = ?, complete = ?, note = ?
+    inventory_id = ?, complete = ?, note = ?, aggregate_id = ?
 WHERE id = ?"""
 _INSERT_TEST = """INSERT INTO tests (
     run_id, position, direction, mode, mean_mbps, min_mbps, max_mbps, stdev_mbps,
@@ -144,7 +145,7 @@ def _run_values(run: RunRecord) -> tuple[Any, ...]:
         run.device_id, _time(run.started_at), _opt_time(run.finished_at), run.plan_name,
         _dump(run.plan), run.nic, run.endpoint_kind, run.iperf3_pi_version,
         run.iperf3_pc_version, _dump(run.tuning_state), run.inventory_id, int(run.complete),
-        run.note,
+        run.note, run.aggregate_id,
     )  # fmt: skip
 
 
@@ -165,6 +166,7 @@ def _run(row: sqlite3.Row, tests: list[TestRecord]) -> RunRecord:
         complete=bool(row["complete"]),
         note=row["note"],
         tests=tests,
+        aggregate_id=row["aggregate_id"],
     )
 
 
@@ -336,6 +338,11 @@ class History:
         """Newest first, each with its tests."""
         sql = "SELECT * FROM runs WHERE device_id = ? ORDER BY started_at DESC, id DESC"
         return self._select(sql, (device_id,), self._run_with_tests)
+
+    def runs_in_aggregate(self, aggregate_id: str) -> list[RunRecord]:
+        """The runs measured together (one per NIC), in the order they were stored."""
+        sql = "SELECT * FROM runs WHERE aggregate_id = ? ORDER BY id"
+        return self._select(sql, (aggregate_id,), self._run_with_tests)
 
     def delete_run(self, run_id: int) -> bool:
         with self._write() as conn:

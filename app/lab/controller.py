@@ -1,4 +1,5 @@
-"""The lab's shaper: re-rates the HTB classes live for tweak effects and full duplex.
+"""The lab's shaper: re-rates the HTB classes live for tweak effects, full duplex and the
+limits several NICs share (``[[shared_limit]]``, seed 004's ~3.06 Gbit/s over five ports).
 
 Runs on the host (where the shaped veth and IFB live) as
 ``python -m sbctune.lab.controller LAB_DIR``, started by ``lab up`` and killed by ``lab down``.
@@ -17,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import effects, shaping
+from sbctune.lab import effects, shaping, shared_limit
 from sbctune.lab.profile import load_profile
 from sbctune.lab.state import STATE_FILE, write_json
 
@@ -55,6 +56,9 @@ class Nic:
         self.applied: tuple[float, float] | None = None
         self.last: tuple[float, int, int] | None = None
         self.mbps = (0.0, 0.0)
+        # Per direction: carrying traffic now (with a hold), for the shared limits.
+        self.busy = (shared_limit.BusyHold(), shared_limit.BusyHold())
+        self.shared = False  # held below its own rate by a shared limit
 
     def sample(self, now: float) -> bool:
         """Update the measured rates; False when the devices are gone."""
@@ -70,7 +74,13 @@ class Nic:
     def target(self) -> tuple[float, float]:
         up_busy = effects.is_busy(self.mbps[0], self.rates.pi_to_pc)
         down_busy = effects.is_busy(self.mbps[1], self.rates.pc_to_pi)
+        self.busy[0].update(up_busy)
+        self.busy[1].update(down_busy)
         return self.rates.pick(self.detector.update(up_busy, down_busy))
+
+    @property
+    def busy_now(self) -> tuple[bool, bool]:
+        return self.busy[0].busy, self.busy[1].busy
 
     def apply(self, target: tuple[float, float]) -> None:
         up, down = target
@@ -85,6 +95,7 @@ class Nic:
             "pc_to_pi_mbps": self.applied[1] if self.applied else None,
             "rates": self.rates.to_json(),
             "effects": self.applied_effects,
+            "shared_limit": self.shared,
         }
 
 
@@ -122,10 +133,18 @@ def run(lab_dir: Path, max_seconds: float | None = None) -> int:
                 )
             changed = True
         now = time.monotonic()
+        own = {}
         for nic in nics:
             if not nic.sample(now):
                 return 0  # the veth or IFB is gone
-            target = nic.target()
+            own[nic.name] = nic.target()
+        targets, held = shared_limit.share(
+            own, {n.name: n.busy_now for n in nics}, profile.shared_limits
+        )
+        for nic in nics:
+            nic.shared = nic.name in held
+            # Rounded: a fair share recomputed from noisy busy flags must not re-rate every poll.
+            target = (round(targets[nic.name][0], 1), round(targets[nic.name][1], 1))
             if target != nic.applied:
                 nic.apply(target)
                 changed = True

@@ -13,7 +13,11 @@ Trees (bind-mounted inside the lab's mount namespace by ``nsinit``):
   the real file, so RPS/XPS act for real; ``xps_enoent`` interfaces answer ENOENT like a
   single-queue driver;
 - ``sysctl/net/core/NAME`` ... -> lab-private copies of the sysctls a network namespace does
-  not make private (see ``sysctls``), bind-mounted over /proc/sys/net/... by ``nsinit``.
+  not make private (see ``sysctls``), bind-mounted over /proc/sys/net/... by ``nsinit``;
+- ``power/firmware/get_throttled`` -> ``/sys/devices/platform/soc/soc:firmware`` and
+  ``power/thermal_zone0/{temp,type}`` -> ``/sys/class/thermal/thermal_zone0``: read-only, as on
+  a Pi, with the values of the lab's ``power.json`` at each read (see ``power``), so a test can
+  change them mid-run from the host.
 
 After every accepted write the knob state goes to ``knob_state`` (a JSON file in the lab's
 state dir) for the lab's shaper (tweak effects).
@@ -33,6 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("sbctune.lab.knobs_fs")
@@ -396,6 +401,10 @@ def build_tree(config: dict[str, Any]) -> Tree:
         knob = private_sysctl(name, model)
         tree.add_file("sysctl/" + name.replace(".", "/"), knob.read, knob.write)
 
+    power_path = config.get("power_state")
+    if power_path:
+        _add_power(tree, Path(power_path))
+
     state_path = config.get("knob_state")
     if state_path:
 
@@ -409,6 +418,20 @@ def build_tree(config: dict[str, Any]) -> Tree:
         tree.on_change = save_state
         save_state()
     return tree
+
+
+def _add_power(tree: Tree, path: Path) -> None:
+    from sbctune.lab.power import ZONE_TYPE, read_state
+
+    def temp() -> str:
+        text = read_state(path).temp_text()
+        if text is None:  # no sensor value: the thermal core passes the driver's error on
+            raise _fail(errno.ENODATA)
+        return text
+
+    tree.add_file("power/firmware/get_throttled", lambda: read_state(path).get_throttled_text())
+    tree.add_file("power/thermal_zone0/temp", temp)
+    tree.add_file("power/thermal_zone0/type", _const(ZONE_TYPE + "\n"))
 
 
 def _mask_reader(irq: Irq, cpus: int) -> ReadFn:

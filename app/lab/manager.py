@@ -181,6 +181,7 @@ def _knobs_config(profile: LabProfile) -> dict[str, Any]:
         "max_khz": profile.cpu.max_khz,
         "irqs": list(profile.irqs),
         "irq_refuse": list(profile.irq_refuse),
+        "power": profile.power.to_json(),  # the starting power.json (sbctune.lab.power)
     }
 
 

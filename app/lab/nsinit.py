@@ -76,6 +76,7 @@ def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
     knobs_config["queues"] = config["queues"] = queue_knobs(config)
     knobs_config["sysctls"] = config["private_sysctls"] = private_sysctls(lab_dir, config)
     knobs_config["knob_state"] = str(lab_dir / "knobs_state.json")
+    knobs_config["power_state"] = str(init_power(lab_dir, knobs_config.get("power")))
     (lab_dir / "knobs.json").write_text(json.dumps(knobs_config, indent=2), encoding="utf-8")
     mountpoint = lab_dir / "knobs"
     mountpoint.mkdir(mode=0o755, exist_ok=True)
@@ -101,6 +102,53 @@ def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError("the knobs file system did not come up")
         time.sleep(0.05)
+
+
+def init_power(lab_dir: Path, initial: dict[str, Any] | None) -> Path:
+    """The lab's power.json with the profile's [power] values (see sbctune.lab.power)."""
+    from sbctune.lab.power import POWER_STATE, PowerState, write_state
+
+    path = lab_dir / POWER_STATE
+    write_state(path, PowerState.from_json(initial or {}))
+    return path
+
+
+def graft(lab_dir: Path, target: Path, name: str, source: Path | None) -> None:
+    """Show `source` (a folder; None: an empty one) as `target/name` where sysfs makes no new
+    entries: a tmpfs over `target` holding its real entries (bound back from a saved view,
+    links re-made) plus `name`. An existing `name` (a real Pi's) is covered: the lab's wins."""
+    saved = lab_dir / "sysfs-real" / str(target).strip("/").replace("/", ".")
+    saved.mkdir(parents=True, exist_ok=True)
+    _bind(str(target), str(saved))
+    _mount("-t", "tmpfs", "-o", "mode=0755,size=64k", "sbctune-lab-sysfs", str(target))
+    for entry in sorted(os.listdir(saved)):
+        if entry == name:
+            continue
+        real, there = saved / entry, target / entry
+        if real.is_symlink():
+            there.symlink_to(os.readlink(real))
+            continue
+        if real.is_dir():
+            there.mkdir()
+        else:
+            there.touch()
+        _bind(str(real), str(there))
+    (target / name).mkdir()
+    if source is not None:
+        _bind(str(source), str(target / name))
+
+
+def mount_power(lab_dir: Path) -> None:
+    """get_throttled and thermal_zone0 where a Raspberry Pi OS kernel has them."""
+    power = lab_dir / "knobs" / "power"
+    soc = Path("/sys/devices/platform/soc")
+    if soc.is_dir():
+        graft(lab_dir, soc, "soc:firmware", power / "firmware")
+    else:  # not a Pi (the usual host): the new soc folder is ours already
+        graft(lab_dir, soc.parent, soc.name, None)
+        (soc / "soc:firmware").mkdir()
+        _bind(str(power / "firmware"), str(soc / "soc:firmware"))
+    graft(lab_dir, Path("/sys/class/thermal"), "thermal_zone0", power / "thermal_zone0")
 
 
 def mount_sysctls(lab_dir: Path, private: dict[str, Any]) -> None:
@@ -157,6 +205,7 @@ def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
     for queue in config.get("queues", []):
         _bind(str(knobs / queue["path"]), queue["real"])
     mount_sysctls(lab_dir, config.get("private_sysctls", {}))
+    mount_power(lab_dir)
     mount_overlays(config)
 
     bin_dir = config["bin_dir"]

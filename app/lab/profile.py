@@ -35,6 +35,14 @@
     pi_to_pc_mbps = 834          # any of the four link rates
     source = "..."
 
+    [power]                      # optional: what the lab's get_throttled and thermal zone show
+    throttled = "0x50005"        # default "0" (see sbctune.lab.power)
+    temp_c = 62.5                # optional
+
+    [[shared_limit]]             # optional: several NICs' total (see sbctune.lab.shared_limit)
+    interfaces = ["eth0", "eth1"]
+    pc_to_pi_mbps = 3060
+
 ``when`` keys: ``governor`` (name), ``rps`` / ``xps`` (true: every rx/tx queue of the
 interface has a non-zero mask; false: none has), ``cpu_max_khz`` (scaling_max_freq at least
 this), ``cpu_khz`` (the clock under load at least this), ``driver`` (never true in the lab: it
@@ -52,6 +60,8 @@ from typing import Any
 
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
 from sbctune.lab.errors import ProfileError
+from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
+from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -140,6 +150,8 @@ class LabProfile:
     """Numbered IRQs of the captured /proc/interrupts (the lab's /proc/irq/N)."""
     irq_refuse: tuple[int, ...] = ()
     tweak_effects: tuple[TweakEffect, ...] = field(default_factory=tuple)
+    shared_limits: tuple[SharedLimit, ...] = ()  # see sbctune.lab.shared_limit
+    power: PowerState = field(default_factory=PowerState)
 
     @property
     def test_interface(self) -> InterfaceSpec:
@@ -428,7 +440,7 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         data = tomllib.loads((path / LAB_TOML).read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{where} is not valid TOML: {exc}") from exc
-    _check_keys(data, {"lab", "cpu", "interface", "tweak_effects"}, where)
+    _check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)
     try:
         bundle = read_bundle(path)
     except BundleError as exc:
@@ -455,6 +467,10 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
                 f"{where}: a tweak effect names interface {effect.interface!r}, which the"
                 f" profile lacks (it has {', '.join(sorted(names))})"
             )
+    try:
+        power = parse_power_table(_table(data, "power", where))
+    except PowerValueError as exc:
+        raise ProfileError(f"{where} [power]: {exc}") from exc
     return LabProfile(
         name=path.name,
         path=path,
@@ -465,4 +481,6 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         irqs=irqs,
         irq_refuse=tuple(refuse),
         tweak_effects=effects,
+        power=power,
+        shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
     )

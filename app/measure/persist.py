@@ -7,6 +7,7 @@ from typing import Any
 
 from sbctune.history import History
 from sbctune.history.records import Interval, RunRecord, TestRecord
+from sbctune.measure.aggregate import AggregateRun
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.plans import Plan
 from sbctune.remote import Target
@@ -24,8 +25,11 @@ def save_measurement(
     plan: Plan,
     inventory_id: int | None = None,
     tuning_state: dict[str, Any] | None = None,
+    *,
+    aggregate_id: str | None = None,
 ) -> int:
-    """Store `run`; `tuning_state` records the tweaks in force while it ran."""
+    """Store `run`; `tuning_state` records the tweaks in force while it ran; `aggregate_id`
+    marks a run measured at the same time as other NICs' runs (see save_aggregate)."""
     device = history.add_device(target.host, target.port, user)
     assert device.id is not None
     record = RunRecord(
@@ -45,6 +49,7 @@ def save_measurement(
         tuning_state=tuning_state,
         complete=run.complete,
         note="; ".join(n for n in (run.route_warning, run.error) if n),
+        aggregate_id=aggregate_id,
         tests=[
             TestRecord(
                 direction=t.direction,
@@ -66,3 +71,21 @@ def save_measurement(
     run_id = history.save_run(record)
     run.run_id = run_id
     return run_id
+
+
+def save_aggregate(
+    history: History,
+    target: Target,
+    user: str,
+    agg: AggregateRun,
+    plan: Plan,
+    inventory_id: int | None = None,
+    tuning_state: dict[str, Any] | None = None,
+) -> list[int]:
+    """Store every NIC's run of an aggregate, sharing its id; returns the run ids in NIC order."""
+    return [
+        save_measurement(
+            history, target, user, run, plan, inventory_id, tuning_state, aggregate_id=agg.id
+        )
+        for run in agg.runs
+    ]

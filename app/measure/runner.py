@@ -15,7 +15,7 @@ import json
 import re
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from sbctune.errors import UserError
@@ -90,7 +90,7 @@ class TestPath:
     warning: str | None
 
 
-def _local_address_towards(addr: str) -> str | None:
+def local_address_towards(addr: str) -> str | None:
     """This PC's address that the OS would use to reach `addr` (a UDP connect sends nothing)."""
     family = socket.AF_INET6 if ":" in addr else socket.AF_INET
     try:
@@ -142,7 +142,7 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
         pi_addr, prefix = inet[0]
         # This PC may also sit on the NIC's own network (SSH over one NIC, tests over another).
         subnet = ipaddress.ip_network(f"{pi_addr}/{prefix}", strict=False)
-        nearer = _local_address_towards(pi_addr)
+        nearer = local_address_towards(pi_addr)
         if nearer and nearer != pc and ipaddress.ip_address(nearer) in subnet:
             pc = nearer
         if route_dev != nic or pc != session.local_address:
@@ -192,15 +192,29 @@ _RUNNING_CLIENTS = (
 _active: set[str] = set()
 
 
+def host_key(session: Session) -> str:
+    return f"{session.remote_address}:{session.target.port}"
+
+
+@contextlib.contextmanager
+def measuring(session: Session) -> Iterator[None]:
+    """Mark the Pi as being measured from this process (refuse_if_busy checks it)."""
+    key = host_key(session)
+    _active.add(key)
+    try:
+        yield
+    finally:
+        _active.discard(key)
+
+
 class TestAlreadyRunning(UserError):
     """Another iperf3 test runs on the Pi (or from this app) right now."""
 
     __test__ = False  # not a pytest test class
 
 
-async def _refuse_if_busy(session: Session) -> None:
-    key = f"{session.remote_address}:{session.target.port}"
-    if key in _active:
+async def refuse_if_busy(session: Session) -> None:
+    if host_key(session) in _active:
         raise TestAlreadyRunning(
             f"A measurement of {session.target.display} is already running from this computer.",
             "Wait for it to finish (or cancel it), then start the next one.",
@@ -244,8 +258,8 @@ async def measure(
     path = await find_path(session, nic)
     if path.warning and not allow_wrong_route:
         raise UserError(path.warning, "Or run anyway with --allow-other-route.")
-    await _refuse_if_busy(session)
-    key = f"{session.remote_address}:{session.target.port}"
+    await refuse_if_busy(session)
+    key = host_key(session)
     run = MeasureRun(
         host=session.target.display,
         nic=nic or path.route_dev,
@@ -274,13 +288,15 @@ async def measure(
         for index, spec in enumerate(plan.tests):
             emit(TestStarted(index, spec))
             began = time.monotonic()
-            test = _Test(session, spec, index, path, endpoint, iperf3_path, version, emit, pc_port)
+            test = PlanTest(
+                session, spec, index, path, endpoint, iperf3_path, version, emit, pc_port
+            )
             try:
                 outcomes = await test.run(run)
             except asyncio.CancelledError:
                 run.tests.extend(test.partial(CANCELLED))
                 run.error = CANCELLED
-                _finish(run)
+                finish_run(run)
                 raise
             if sampler is not None:
                 window = sampler.summary(began + spec.omit, time.monotonic())
@@ -294,16 +310,16 @@ async def measure(
         _active.discard(key)
         if sampler is not None:
             await asyncio.shield(sampler.stop())
-    _finish(run)
+    finish_run(run)
     return run
 
 
-def _finish(run: MeasureRun) -> None:
+def finish_run(run: MeasureRun) -> None:
     run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     run.complete = run.error is None and all(t.complete for t in run.tests)
 
 
-class _Test:
+class PlanTest:
     """One test of the plan: endpoints on this PC, one client per direction on the Pi."""
 
     def __init__(

@@ -1,4 +1,5 @@
-"""The Pi sampler: per-core CPU, NET softirqs, the NIC's interrupts and byte counters, live.
+"""The Pi sampler: per-core CPU, NET softirqs, the NIC's interrupts and byte counters, and the
+firmware's throttle flags, SoC temperature and CPU clock, live.
 
 One long-lived SSH channel runs a small POSIX sh loop on the Pi: an exec per sample would cost
 a round trip and sshd work on the Pi each time, disturbing the very load being measured. The
@@ -34,6 +35,7 @@ from sbctune.inventory.parsers.procfs import (
     parse_proc_stat,
     parse_softirqs,
 )
+from sbctune.inventory.parsers.vcgencmd import throttle_events
 from sbctune.remote import Disconnected, RemoteError, RemoteProcess, Session
 
 log = logging.getLogger(__name__)
@@ -53,8 +55,19 @@ _MAX_BLOCK_LINES = 2000  # a real block is tens of lines; more means garbage, no
 # Session.start closes stdin at once, so the loop cannot wait for EOF there: it stops at its
 # limits, when the channel closes (SIGPIPE, or a failed printf where SIGPIPE is ignored), or
 # when stop() kills it. printf, not echo: dash's echo would interpret backslashes.
+# Power: get_throttled is the Raspberry Pi firmware driver's sysfs file (raspberrypi/linux
+# drivers/firmware/raspberrypi.c, `sprintf(buf, "%x\n", ...)`) on the firmware device under the
+# soc bus: soc/soc:firmware on a Pi 4 and earlier, soc@107c000000/soc@107c000000:firmware on a
+# Pi 5 (bcm2712.dtsi) - found once, before the loop. Files a kernel lacks read as "-".
 SCRIPT = r"""
 net=/sys/class/net/$1/statistics
+thr=
+for f in /sys/devices/platform/soc/soc:firmware/get_throttled \
+         /sys/devices/platform/soc*/soc*:firmware/get_throttled; do
+    [ -r "$f" ] && { thr=$f; break; }
+done
+zone=/sys/class/thermal/thermal_zone0/temp
+clk=/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq
 read up _ </proc/uptime
 deadline=$(( ${up%.*} + $4 ))
 left=$3
@@ -72,6 +85,9 @@ while [ "$left" -gt 0 ]; do
     rx=; tx=
     { read rx <"$net/rx_bytes"; read tx <"$net/tx_bytes"; } 2>/dev/null
     printf '@@sbctune-net %s %s\n' "$rx" "$tx"
+    t=; c=; f=
+    { [ -n "$thr" ] && read t <"$thr"; read c <"$zone"; read f <"$clk"; } 2>/dev/null
+    printf '@@sbctune-power %s %s %s\n' "${t:--}" "${c:--}" "${f:--}"
     printf '@@sbctune-end %s\n' "$seq" || exit 0
     seq=$((seq + 1))
     left=$((left - 1))
@@ -88,6 +104,15 @@ class SamplerError(UserError):
 
 
 @dataclass(frozen=True)
+class PowerReading:
+    """One reading of the Pi's power and thermal state; None: the kernel does not show it."""
+
+    throttled: int | None = None  # get_throttled's bits (see throttle_events)
+    temp_c: float | None = None  # thermal_zone0 (the SoC)
+    cpu_mhz: float | None = None  # cpu0's scaling_cur_freq
+
+
+@dataclass(frozen=True)
 class RawSample:
     """One block as the Pi printed it, parsed: counters since boot, not rates yet."""
 
@@ -99,6 +124,7 @@ class RawSample:
     nic_irqs: list[int] | None  # per CPU, summed over the NIC's lines; None: no line found
     rx_bytes: int | None  # None: the Pi has no counters for the interface
     tx_bytes: int | None
+    power: PowerReading = field(default_factory=PowerReading)
 
 
 @dataclass(frozen=True)
@@ -139,6 +165,7 @@ class PiSample:
     nic_irqs_per_s: list[float]  # empty when no interrupt line matched the NIC
     rx_mbps: float | None
     tx_mbps: float | None
+    power: PowerReading = field(default_factory=PowerReading)  # at the end (`t`)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -169,9 +196,61 @@ class SamplerSummary:
     mean_tx_mbps: float | None = None
     max_rx_mbps: float | None = None
     max_tx_mbps: float | None = None
+    power: PowerSummary | None = None  # None: no sample had any power reading
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+# get_throttled bits (Raspberry Pi documentation, `vcgencmd get_throttled`): 0-3 hold now, 16-19
+# "has occurred" (see throttle_events). The firmware clears the "occurred" bits when the kernel
+# asks with 0xffff, which raspberrypi/linux's hwmon driver does every 2 s
+# (drivers/hwmon/raspberrypi-hwmon.c, get_values_poll), so in the sysfs value they mean "within
+# the last poll", not "since boot": any bit seen during a window happened around that window.
+
+
+@dataclass(frozen=True)
+class PowerSummary:
+    """The Pi's power and thermal state over a window (e.g. one test)."""
+
+    samples: int  # samples with a get_throttled reading
+    throttled_any: int | None = None  # every bit seen set (OR of all readings)
+    events: list[str] = field(default_factory=list)  # throttle_events(throttled_any)
+    first_event_s: float | None = None  # seconds from the window's start to the first flag
+    flagged_samples: int = 0  # readings with any flag set
+    first_flags: int | None = None  # the first flagged reading, as the Pi printed it
+    max_temp_c: float | None = None
+    min_cpu_mhz: float | None = None
+    max_cpu_mhz: float | None = None
+
+    @property
+    def under_voltage(self) -> bool:
+        return "under-voltage" in self.events
+
+
+def summarize_power(samples: Sequence[PiSample], start: float | None = None) -> PowerSummary | None:
+    readings = [s for s in samples if s.power != PowerReading()]
+    if not readings:
+        return None
+    flags = [s for s in readings if s.power.throttled is not None]
+    flagged = [s for s in flags if s.power.throttled]
+    any_bits = 0
+    for s in flags:
+        any_bits |= s.power.throttled or 0
+    origin = start if start is not None else samples[0].t - samples[0].interval
+    temps = [s.power.temp_c for s in readings if s.power.temp_c is not None]
+    clocks = [s.power.cpu_mhz for s in readings if s.power.cpu_mhz is not None]
+    return PowerSummary(
+        samples=len(flags),
+        throttled_any=any_bits if flags else None,
+        events=throttle_events(any_bits),
+        first_event_s=max(0.0, flagged[0].t - origin) if flagged else None,
+        flagged_samples=len(flagged),
+        first_flags=flagged[0].power.throttled if flagged else None,
+        max_temp_c=max(temps) if temps else None,
+        min_cpu_mhz=min(clocks) if clocks else None,
+        max_cpu_mhz=max(clocks) if clocks else None,
+    )
 
 
 # --------------------------------------------------------------------------- framing
@@ -234,7 +313,35 @@ def nic_irq_counts(interrupts: Interrupts, iface: str, irqs: Iterable[int]) -> l
 
 
 def _to_int(text: str) -> int | None:
-    return int(text) if text.isdigit() else None
+    # isascii: str.isdigit() also accepts digits int() refuses ("¹").
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+_HEX = re.compile(r"^(?:0x)?([0-9a-f]{1,8})$")
+_MILLI = re.compile(r"^-?[0-9]{1,7}$")
+_KHZ = re.compile(r"^[0-9]{1,9}$")
+
+
+def parse_power(fields: Sequence[str]) -> tuple[PowerReading, list[ParseWarning]]:
+    """``@@sbctune-power THROTTLED TEMP KHZ``: get_throttled's hex (``50005``), millidegrees
+    (``48312``) and kHz (``1500000``); ``-`` for a file the kernel lacks. Bad fields -> None."""
+    warnings: list[ParseWarning] = []
+    words = list(fields[:3]) + ["-"] * (3 - len(fields[:3]))
+    throttled = temp = mhz = None
+    hex_match = _HEX.match(words[0].lower())
+    if hex_match:
+        throttled = int(hex_match.group(1), 16)
+    elif words[0] != "-":
+        warnings.append(ParseWarning(SOURCE, f"unreadable get_throttled: {words[0][:40]!r}"))
+    if _MILLI.match(words[1]):
+        temp = int(words[1]) / 1000
+    elif words[1] != "-":
+        warnings.append(ParseWarning(SOURCE, f"unreadable SoC temperature: {words[1][:40]!r}"))
+    if _KHZ.match(words[2]) and int(words[2]) > 0:
+        mhz = int(words[2]) / 1000
+    elif words[2] != "-":
+        warnings.append(ParseWarning(SOURCE, f"unreadable CPU clock: {words[2][:40]!r}"))
+    return PowerReading(throttled, temp, mhz), warnings
 
 
 def parse_block(
@@ -251,7 +358,7 @@ def _parse_block(
     lines: Sequence[str], iface: str, irqs: Iterable[int]
 ) -> tuple[RawSample | None, list[ParseWarning]]:
     head = lines[0].split() if lines else []
-    if len(head) != 3 or head[0] != MARK + "sample" or not head[1].isdigit():
+    if len(head) != 3 or head[0] != MARK + "sample" or _to_int(head[1]) is None:
         return None, [ParseWarning(SOURCE, "a sample has no valid header")]
     try:
         uptime = float(head[2])
@@ -262,6 +369,7 @@ def _parse_block(
 
     sections: dict[str, list[str]] = {}
     net_fields: list[str] = []
+    power_fields: list[str] | None = None  # None: a sampler without the power line
     current: list[str] | None = None
     for line in lines[1:]:
         if line.startswith(MARK):
@@ -269,6 +377,9 @@ def _parse_block(
             name = words[0] if words else ""
             if name == "net":
                 net_fields = words[1:]
+                current = None
+            elif name == "power":
+                power_fields = words[1:]
                 current = None
             else:
                 current = sections.setdefault(name, [])
@@ -296,6 +407,10 @@ def _parse_block(
         warnings.append(
             ParseWarning(SOURCE, f"the Pi has no byte counters for {iface} (is the name right?)")
         )
+    power = PowerReading()
+    if power_fields is not None:
+        power, w = parse_power(power_fields)
+        warnings += w
     sample = RawSample(
         seq=int(head[1]),
         uptime=uptime,
@@ -305,6 +420,7 @@ def _parse_block(
         nic_irqs=nic_irq_counts(interrupts, iface, irqs),
         rx_bytes=rx,
         tx_bytes=tx,
+        power=power,
     )
     return sample, warnings
 
@@ -368,6 +484,7 @@ def delta(
         nic_irqs_per_s=irqs,
         rx_mbps=rx,
         tx_mbps=tx,
+        power=after.power,
     )
     return sample, warnings
 
@@ -431,6 +548,7 @@ def summarize(
         mean_tx_mbps=_weighted_mean(tx) if tx else None,
         max_rx_mbps=max(v for v, _ in rx) if rx else None,
         max_tx_mbps=max(v for v, _ in tx) if tx else None,
+        power=summarize_power(chosen, start),
     )
 
 

@@ -46,6 +46,21 @@ def decode_throttled(value: int) -> Throttled:
     return t
 
 
+# The conditions by their "now" bit; bit + 16 is the same condition's "has occurred".
+THROTTLE_EVENTS = {
+    0x1: "under-voltage",
+    0x2: "arm frequency capped",
+    0x4: "throttled",
+    0x8: "soft temperature limit",
+}
+
+
+def throttle_events(value: int) -> list[str]:
+    """The conditions a get_throttled value reports, now or as having occurred, in bit order."""
+    both = (value | value >> 16) & 0xF
+    return [name for bit, name in THROTTLE_EVENTS.items() if both & bit]
+
+
 def _vc_errors(source: str, lines: list[str]) -> list[ParseWarning]:
     out = []
     for ln in lines:

@@ -1,0 +1,103 @@
+"""NICs measured together in the lab (seed 004's CM4 with an I340-T4 on igb): each port alone
+reaches ~940 Mbit/s, all four at once stop at the seed's ~3.06 Gbit/s, and the advice says the
+bus caps them together."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.advice import advise
+from sbctune.catalog import load_catalog
+from sbctune.history import History
+from sbctune.inventory.inspect import inspect_host
+from sbctune.measure.aggregate import measure_aggregate
+from sbctune.measure.persist import save_aggregate, save_measurement
+from sbctune.measure.plans import plan_named
+from sbctune.measure.runner import measure
+from tests.lab_support import connect_to_lab
+
+pytestmark = [pytest.mark.lab, pytest.mark.slow]
+
+PROFILE = "cm4-i340-igb"
+SEED_TOTAL = 3060  # seed 004: "with five independent Gigabit network interfaces, I got 3.06 Gbps"
+SHORT = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
+
+
+async def test_ports_alone_reach_940_together_the_bus_caps_them(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory(profile=PROFILE)
+    names = [n.name for n in lab.nics]
+    assert len(names) == 4
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        alone = [await measure(session, SHORT, nic=name, sample=False) for name in names]
+        together = await measure_aggregate(session, SHORT, names)
+        user, target = session.username, session.target
+    for run in alone:
+        for test in run.tests:
+            assert test.mean_mbps == pytest.approx(940, rel=0.05), (run.nic, test.direction)
+    assert together.complete and together.error is None
+    for run, nic in zip(together.runs, lab.nics, strict=True):
+        # Each NIC against its own endpoint on its own network, its client bound to its address.
+        assert (run.nic, run.pc_address, run.pi_address) == (nic.name, nic.host_addr, nic.pi_addr)
+        assert run.route_warning is None
+    figures = together.figures()
+    assert {(f.direction, f.mode) for f in figures} == {("pi_to_pc", "half"), ("pc_to_pi", "half")}
+    for figure in figures:
+        assert figure.total_mbps == pytest.approx(SEED_TOTAL, rel=0.07), figure
+        for mbps in figure.per_nic.values():  # no port alone near its 940 any more
+            assert mbps is not None and mbps < 0.9 * 940
+    assert together.runs[0].pi_cpu, "the Pi sampler ran during the aggregate"
+
+    with History.open(tmp_path / "history.sqlite3") as history:
+        for run in alone:
+            save_measurement(history, target, user, run, SHORT)
+        ids = save_aggregate(history, target, user, together, SHORT)
+        stored = history.runs_in_aggregate(together.id)
+        assert [r.id for r in stored] == ids and [r.nic for r in stored] == names
+        device = history.run(ids[0]).device_id
+        runs = history.runs_for_device(device)
+    advice = advise(inventory, runs, load_catalog())
+    finding = next(f for f in advice.findings if f.id == "aggregate-bus-bound")
+    assert finding.summary.startswith("The bus caps the NICs together")
+    assert finding.nic == "+".join(names)
+    assert any(" = " in line and "together" in line for line in finding.evidence)
+    assert any("each alone" in line for line in finding.evidence)
+
+
+def test_cli_measures_all_nics_at_once_and_prints_the_total(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory(profile=PROFILE)
+    env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
+    base = [sys.executable, "-m", "sbctune", "measure", f"{lab.user}@{lab.host}",
+            "--accept-new-host-key", "--duration", "3", "--omit", "1"]  # fmt: skip
+    proc = subprocess.run(
+        [*base, "--all-nics", "--json"], env=env, capture_output=True, text=True, timeout=180
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["nics"] == [n.name for n in lab.nics]
+    assert len(data["runs"]) == 4 and all(isinstance(i, int) for i in data["run_ids"])
+    for figure in data["aggregate"]:
+        assert figure["total_mbps"] == pytest.approx(SEED_TOTAL, rel=0.07)
+        assert set(figure["per_nic"]) == set(data["nics"])
+    assert "total" in proc.stderr  # live lines carry the running total
+
+    proc = subprocess.run(
+        [*base, "--nic", "eth1", "--nic", "eth2"], env=env, capture_output=True, text=True,
+        timeout=180,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.strip()}
+    assert {"eth1", "eth2", "Total"} <= set(rows)
+    # Two ports (2 x 940 = 1880) stay under the shared cap: each keeps its own rate.
+    assert float(rows["Total"][1]) == pytest.approx(1880, rel=0.05)
