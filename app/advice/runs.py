@@ -44,7 +44,7 @@ class NicRuns:
 
     nic: str | None
     figures: dict[tuple[Direction, Mode], Figure] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)  # route warnings and the like
+    notes: list[str] = field(default_factory=list)  # route warnings: not this NIC's traffic
 
     def get(self, direction: Direction, mode: Mode = "half") -> Figure | None:
         return self.figures.get((direction, mode))
@@ -73,8 +73,8 @@ def digest(runs: list[RunRecord]) -> dict[str | None, NicRuns]:
         if run.aggregate_id:
             continue  # measured while other NICs carried traffic: not this NIC's own figures
         entry = out.setdefault(run.nic, NicRuns(run.nic))
-        if run.note and run.note not in entry.notes:
-            entry.notes.append(run.note)
+        if run.route_warning and run.route_warning not in entry.notes:
+            entry.notes.append(run.route_warning)
         for test in run.tests:
             if test.mean_mbps is None:
                 continue  # a test that failed says nothing about the hardware

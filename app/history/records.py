@@ -78,6 +78,7 @@ class RunRecord:
     # Runs measured at the same time on several NICs of the device (seed 004) share this id;
     # each such run holds one NIC's figures while the others carried traffic too.
     aggregate_id: str | None = None
+    route_warning: str | None = None  # set when the test traffic left through another NIC
 
 
 @dataclass

@@ -91,7 +91,11 @@ _V3 = (
     "CREATE INDEX runs_by_aggregate ON runs (aggregate_id) WHERE aggregate_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+# v4: the route warning of a run on its own (the note is free text for people; advice needs to
+# know whether the traffic went over the NIC, not whether some note exists).
+_V4 = ("ALTER TABLE runs ADD COLUMN route_warning TEXT",)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 CURRENT_VERSION = len(MIGRATIONS)
 
 

@@ -38,12 +38,12 @@ FILE_NAME = "history.sqlite3"
 _INSERT_RUN = """INSERT INTO runs (
     device_id, started_at, finished_at, plan_name, plan_json, nic, endpoint_kind,
     iperf3_pi_version, iperf3_pc_version, tuning_state_json, inventory_id, complete, note,
-    aggregate_id
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    aggregate_id, route_warning
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 _UPDATE_RUN = """UPDATE runs SET
     device_id = ?, started_at = ?, finished_at = ?, plan_name = ?, plan_json = ?, nic = ?,
     endpoint_kind = ?, iperf3_pi_version = ?, iperf3_pc_version = ?, tuning_state_json = ?,
-    inventory_id = ?, complete = ?, note = ?, aggregate_id = ?
+    inventory_id = ?, complete = ?, note = ?, aggregate_id = ?, route_warning = ?
 WHERE id = ?"""
 _INSERT_TEST = """INSERT INTO tests (
     run_id, position, direction, mode, mean_mbps, min_mbps, max_mbps, stdev_mbps,
@@ -145,7 +145,7 @@ def _run_values(run: RunRecord) -> tuple[Any, ...]:
         run.device_id, _time(run.started_at), _opt_time(run.finished_at), run.plan_name,
         _dump(run.plan), run.nic, run.endpoint_kind, run.iperf3_pi_version,
         run.iperf3_pc_version, _dump(run.tuning_state), run.inventory_id, int(run.complete),
-        run.note, run.aggregate_id,
+        run.note, run.aggregate_id, run.route_warning,
     )  # fmt: skip
 
 
@@ -167,6 +167,7 @@ def _run(row: sqlite3.Row, tests: list[TestRecord]) -> RunRecord:
         note=row["note"],
         tests=tests,
         aggregate_id=row["aggregate_id"],
+        route_warning=row["route_warning"],
     )
 
 

@@ -49,6 +49,7 @@ def save_measurement(
         tuning_state=tuning_state,
         complete=run.complete,
         note="; ".join(n for n in (run.route_warning, run.error) if n),
+        route_warning=run.route_warning,
         aggregate_id=aggregate_id,
         tests=[
             TestRecord(

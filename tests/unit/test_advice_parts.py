@@ -90,11 +90,22 @@ def test_traffic_through_another_interface_comes_first_and_stops_conclusions() -
     inventory = inspect_bundle(PROFILES / "pi4-ax88179")
     note = "The route to 198.18.0.1 leaves the Pi through eth0, not eth1."
     run = _run("eth1", {("pi_to_pc", "half"): 700, ("pc_to_pi", "half"): 940})
+    run.route_warning = note
     run.note = note
     advice = advise(inventory, [run], load_catalog())
     assert advice.top is not None and advice.top.title == "Measure again over eth1"
     assert "asymmetric" not in [f.id for f in advice.findings]
     assert advice.findings[0].evidence == [note]
+
+
+def test_a_run_stopped_early_is_not_taken_for_a_route_problem() -> None:
+    """The note also says why a run stopped (cancel, link lost): that is no route warning."""
+    inventory = inspect_bundle(PROFILES / "pi4-ax88179")
+    run = _run("eth1", {("pi_to_pc", "half"): 736, ("pc_to_pi", "half"): 949})
+    run.note = "Stopped early: cancelled by the user."
+    advice = advise(inventory, [run], load_catalog())
+    assert "traffic-routed-elsewhere" not in [f.id for f in advice.findings]
+    assert advice.top is not None and "RTL8153" in advice.top.title
 
 
 def test_many_retransmits_are_found_with_their_share() -> None:
