@@ -5,6 +5,7 @@ Needs Linux, root, sshd, iperf3, iproute2 and FUSE; skipped (with the reason) el
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -205,7 +206,8 @@ def test_up_after_a_crash_cleans_up_first(lab_factory: Callable[..., LabInfo]) -
     for pid in subprocess.run(
         ["ip", "netns", "pids", crashed.netns], capture_output=True, text=True, check=True
     ).stdout.split():
-        os.kill(int(pid), signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # it may exit between list and kill
+            os.kill(int(pid), signal.SIGKILL)
     deadline = time.monotonic() + 5
     while lab_api.status(crashed.name).state == "running" and time.monotonic() < deadline:
         time.sleep(0.1)
