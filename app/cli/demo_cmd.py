@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import time
 from pathlib import Path
 
 from sbctune.advice.report import render as render_advice
+from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
 from sbctune.errors import UserError
@@ -24,8 +24,8 @@ from sbctune.flow import FlowEvent, FlowOptions, FlowResult, FlowStep, TuningEve
 from sbctune.history import History
 from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.report import render
-from sbctune.measure.plans import DIRECTION_LABEL, plan_named, presets
-from sbctune.measure.runner import LiveInterval, TestStarted
+from sbctune.measure.plans import plan_named, presets
+from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
 from sbctune.remote import KnownHosts, Secret, Session, Target
 
 DEFAULT_PROFILE = "pi4-ax88179"
@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _step(text: str) -> None:
-    print(f"==> {text}", file=sys.stderr, flush=True)
+    say(f"==> {text}")
 
 
 class _Progress:
@@ -73,20 +73,18 @@ class _Progress:
     def __call__(self, event: FlowEvent) -> None:
         if isinstance(event, FlowStep):
             mark = {"started": "==>", "done": "   ✓", "skipped": "   -", "failed": "   ✗"}
-            print(f"{mark[event.status]} {event.detail}", file=sys.stderr, flush=True)
+            say(f"{mark[event.status]} {event.detail}")
         elif isinstance(event, TuningEvent):
-            print(f"    {event.message}", file=sys.stderr, flush=True)
+            say(f"    {event.message}")
         elif isinstance(event, TestStarted):
-            label = f"test {event.test_index + 1}: {event.spec.label}"
-            print(f"    {label}", file=sys.stderr, flush=True)
+            say(f"    test {event.test_index + 1}: {event.spec.label}")
         elif isinstance(event, LiveInterval):
-            omitted = " (omitted)" if event.interval.omitted else ""
-            print(
-                f"    {event.interval.t:5.1f} s  {DIRECTION_LABEL[event.direction]}"
-                f"  {event.interval.mbps:7.1f} Mbit/s{omitted}",
-                file=sys.stderr,
-                flush=True,
+            say(
+                interval_line(event.direction, event.interval, f"{event.interval.mbps:7.1f} Mbit/s")
             )
+        elif isinstance(event, TestFinished):
+            for line in outcome_lines(event.outcomes):
+                say(line)
 
 
 async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
 from sbctune.history import History
@@ -24,7 +25,7 @@ from sbctune.measure.aggregate import (
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_iperf3
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_aggregate, save_measurement
-from sbctune.measure.plans import DIRECTION_LABEL, Plan, plan_named, presets
+from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.measure.runner import (
     CANCELLED,
     Event,
@@ -131,23 +132,11 @@ def _print_event(event: Event, load: PiSample | None) -> None:
     if isinstance(event, TestStarted):
         print(f"--> {event.spec.label}", file=sys.stderr, flush=True)
     elif isinstance(event, LiveInterval):
-        i = event.interval
-        note = " (omitted)" if i.omitted else ""
-        print(
-            f"    {i.t:5.1f} s  {DIRECTION_LABEL[event.direction]}  {i.mbps:8.1f} Mbit/s{note}"
-            f"{_busiest(load)}",
-            file=sys.stderr,
-            flush=True,
-        )
+        figures = f"{event.interval.mbps:8.1f} Mbit/s"
+        say(interval_line(event.direction, event.interval, figures, _busiest(load)))
     elif isinstance(event, TestFinished):
-        for outcome in event.outcomes:
-            figure = f"{outcome.mean_mbps:.1f} Mbit/s" if outcome.mean_mbps is not None else "-"
-            extra = f" ({outcome.error})" if outcome.error else ""
-            print(
-                f"    = {DIRECTION_LABEL[outcome.direction]}: {figure}{extra}",
-                file=sys.stderr,
-                flush=True,
-            )
+        for line in outcome_lines(event.outcomes):
+            say(line)
 
 
 Consent = Callable[[InstallPlan], bool]
@@ -267,22 +256,11 @@ class _TogetherProgress:
                 return
             del self.pending[key]
             each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
-            note = " (omitted)" if i.omitted else ""
-            print(
-                f"    {i.t:5.1f} s  {DIRECTION_LABEL[event.direction]}  {each}  total "
-                f"{sum(seen.values()):7.1f} Mbit/s{note}{_busiest(self.last_load)}",
-                file=sys.stderr,
-                flush=True,
-            )
+            figures = f"{each}  total {sum(seen.values()):7.1f} Mbit/s"
+            say(interval_line(event.direction, i, figures, _busiest(self.last_load)))
         elif isinstance(event, TestFinished):
-            for outcome in event.outcomes:
-                figure = f"{outcome.mean_mbps:.1f} Mbit/s" if outcome.mean_mbps is not None else "-"
-                extra = f" ({outcome.error})" if outcome.error else ""
-                print(
-                    f"    = {nic} {DIRECTION_LABEL[outcome.direction]}: {figure}{extra}",
-                    file=sys.stderr,
-                    flush=True,
-                )
+            for line in outcome_lines(event.outcomes, prefix=f"{nic} "):
+                say(line)
 
 
 async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:

@@ -1,0 +1,29 @@
+"""Live progress lines shared by the commands that measure (`measure`, `demo`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+from sbctune.measure.iperf_output import Direction
+from sbctune.measure.outcome import DirectionOutcome, Interval
+from sbctune.measure.plans import DIRECTION_LABEL
+
+
+def say(text: str) -> None:
+    """Progress goes to stderr, so stdout stays the result (a table or JSON)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def interval_line(direction: Direction, interval: Interval, figures: str, extra: str = "") -> str:
+    omitted = " (omitted)" if interval.omitted else ""
+    return f"    {interval.t:5.1f} s  {DIRECTION_LABEL[direction]}  {figures}{omitted}{extra}"
+
+
+def outcome_lines(outcomes: Iterable[DirectionOutcome], prefix: str = "") -> list[str]:
+    lines = []
+    for outcome in outcomes:
+        figure = f"{outcome.mean_mbps:.1f} Mbit/s" if outcome.mean_mbps is not None else "-"
+        extra = f" ({outcome.error})" if outcome.error else ""
+        lines.append(f"    = {prefix}{DIRECTION_LABEL[outcome.direction]}: {figure}{extra}")
+    return lines
