@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -13,8 +14,10 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 import sbctune
+from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.remote import KnownHosts
+from sbctune.ui.demo import Demo, parse_demo_args
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import ThemeManager
@@ -74,17 +77,42 @@ def make_window(
     return MainWindow(history or History.open(), settings, theme, known_hosts)
 
 
+def tune_gc() -> None:
+    """Keep the garbage collector's full passes short while the window runs.
+
+    After start-up the process holds several hundred thousand long-lived objects (Qt wrappers,
+    pyqtgraph, asyncssh); every full collection would walk them all again, a pause the event
+    loop feels. Freezing them moves them out of the collector's view (they live until exit
+    anyway); the collector still runs for what is made afterwards.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def run_gui(args: list[str]) -> int:
     if "--self-test" in args:
         from sbctune.ui.selftest import run_self_test
 
         return run_self_test(args)
+    try:
+        demo_options = parse_demo_args(args) if "--demo" in args else None
+    except UserError as exc:
+        print(f"error: {exc.message}\n{exc.hint}", file=sys.stderr)
+        return 2
     app = create_app()
     loop = event_loop(app)
     window = make_window(app)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     window.show()
-    with loop:
-        loop.run_until_complete(closed.wait())
+    tune_gc()
+    demo = Demo(window, demo_options) if demo_options is not None else None
+    try:
+        with loop:
+            if demo is not None:
+                window.runner.start(demo.run(), name="demo")
+            loop.run_until_complete(closed.wait())
+    finally:
+        if demo is not None:
+            demo.close()
     return 0

@@ -17,14 +17,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.flow import STEP_TITLE
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord, RunRecord
+from sbctune.measure.install import InstallPlan
 from sbctune.measure.pc_endpoint import EndpointKind
+from sbctune.measure.plans import Plan
 from sbctune.remote import HostKeyInfo, KnownHosts
 from sbctune.ui.controllers.about import about_facts
 from sbctune.ui.controllers.connection import ConnectionController, Problem
 from sbctune.ui.controllers.exporting import ExportController
-from sbctune.ui.controllers.flow import FlowController, flow_available
+from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.controllers.inspection import InspectController
 from sbctune.ui.controllers.measurement import MeasureController
 from sbctune.ui.controllers.state import AppState, ConnectedInfo
@@ -41,7 +44,7 @@ from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
-from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key
+from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
 
 # Sidebar order: the guided path, then the rest. Keys name the pages everywhere.
 PATH = ("connect", "inspect", "baseline", "tune", "again", "results")
@@ -86,13 +89,21 @@ class MainWindow(QMainWindow):
         )
         self.inspection = InspectController(self.state, self.runner, history)
         self.baseline = MeasureController(
-            "baseline", self.state, self.runner, history, self._endpoint
+            "baseline", self.state, self.runner, history, self._endpoint, self._ask_install
         )
-        self.again = MeasureController("after", self.state, self.runner, history, self._endpoint)
+        self.again = MeasureController(
+            "after", self.state, self.runner, history, self._endpoint, self._ask_install
+        )
         self.tuning = TuningController(self.state, self.runner, history)
         self.exporter = ExportController(self.runner, history)
         self.flow = FlowController(
-            self.state, self.runner, history, self.baseline, self.again, self._endpoint
+            self.state,
+            self.runner,
+            history,
+            self.baseline,
+            self.again,
+            self._endpoint,
+            self._ask_install,
         )
 
         # Pages.
@@ -171,7 +182,7 @@ class MainWindow(QMainWindow):
         connect_page.connected.connect(self._connected)
         inspect_page = self.pages["inspect"]
         assert isinstance(inspect_page, InspectPage)
-        inspect_page.tune_and_measure.connect(self.tune_and_measure)
+        inspect_page.tune_and_measure.connect(lambda: self.tune_and_measure())
         inspect_page.measure_only.connect(lambda: self._measure_only())
         baseline_page = self.pages["baseline"]
         assert isinstance(baseline_page, MeasurePage)
@@ -199,6 +210,9 @@ class MainWindow(QMainWindow):
 
     async def _ask_host_key(self, info: HostKeyInfo) -> bool:
         return await ask_host_key(info, self)
+
+    async def _ask_install(self, plan: InstallPlan) -> bool:
+        return await ask_install_iperf3(plan, self)
 
     def _unexpected(self, exc: BaseException) -> None:
         self.statusBar().showMessage(f"Error: {exc}", 15000)
@@ -291,22 +305,16 @@ class MainWindow(QMainWindow):
         assert isinstance(page, MeasurePage)
         page.start()
 
-    def tune_and_measure(self) -> None:
-        """The one click: the flow when it exists, else an honest baseline-only run."""
+    def tune_and_measure(self, plan: Plan | None = None) -> None:
+        """The one click: baseline, the safe tweaks under the guard, measure again, results.
+        `plan`: the Baseline page's choice unless given (the demo's short plan)."""
         baseline_page = self.pages["baseline"]
         again_page = self.pages["again"]
         assert isinstance(baseline_page, MeasurePage) and isinstance(again_page, MeasurePage)
-        if not flow_available():
-            self.statusBar().showMessage(
-                "The one-click flow is not available in this build: measuring the baseline only.",
-                15000,
-            )
-            self._measure_only()
-            return
         self.go("baseline")
         baseline_page.set_cancel(self.flow.cancel)
         again_page.set_cancel(self.flow.cancel)
-        self.flow.start(baseline_page.chosen_plan())
+        self.flow.start(plan or baseline_page.chosen_plan())
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
         key = FLOW_PAGE.get(step)
@@ -318,7 +326,12 @@ class MainWindow(QMainWindow):
             tune_page.flow_progress(status, detail)
         if step == "results" and status == "done":
             self.go("results")
-        self.statusBar().showMessage(f"{step.replace('_', ' ')}: {status}. {detail}", 10000)
+        if step == "results" and status == "done":
+            # The figures are on the page; the status bar is too narrow for them.
+            self.statusBar().showMessage("Tune & Measure finished: see the results.", 10000)
+        else:
+            title = next((t for s, t in STEP_TITLE.items() if s == step), step)
+            self.statusBar().showMessage(f"{title}: {status}.", 10000)
 
     def _flow_failed(self, problem: Problem) -> None:
         page = self.stack.currentWidget()
@@ -335,7 +348,15 @@ class MainWindow(QMainWindow):
         for key in ("baseline", "again"):
             page = self.pages[key]
             assert isinstance(page, MeasurePage)
-            if page.timer.isActive():
+            if not page.timer.isActive():
+                continue
+            if page.partial is not None:
+                page.stop_live(
+                    "Stopped early: cancelled by the user; iperf3 was stopped and any tuning "
+                    f"reverted. The tests measured so far are saved as run {page.partial.id}, "
+                    "marked incomplete."
+                )
+            else:
                 page.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
         self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)
 

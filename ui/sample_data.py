@@ -9,7 +9,6 @@ the pages, and the device is named so nobody mistakes it for a Pi.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from sbctune.history import History
 from sbctune.history.records import Interval, RunRecord, TestRecord
@@ -20,8 +19,8 @@ from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval, PiLoad, TestStarted
 from sbctune.measure.sampler import CpuLoad, PiSample
 from sbctune.resources import resource_root
+from sbctune.tuning import Change, PlannedTweak, TuningPlan, load_tweaks
 from sbctune.ui.controllers.live import LiveMeasurement
-from sbctune.ui.controllers.results import optional_core
 
 LABEL = "SAMPLE DATA (self-test)"
 PROFILE = "pi4-ax88179"
@@ -111,22 +110,16 @@ def sample_live(line_rate: float | None = 1000.0) -> LiveMeasurement:
     return live
 
 
-def sample_tuning_plan() -> Any:
-    """Every tweak definition as a plan item, or None while sbctune.tuning has no catalogue."""
-    load = optional_core("sbctune.tuning", "load_tweaks")
-    planned = optional_core("sbctune.tuning.model", "PlannedTweak")
-    change = optional_core("sbctune.tuning.model", "Change")
-    plan_type = optional_core("sbctune.tuning.model", "TuningPlan")
-    if load is None or planned is None or plan_type is None or change is None:
-        return None
+def sample_tuning_plan() -> TuningPlan:
+    """Every tweak definition as a plan item, marked as sample data."""
     items = [
-        planned(
+        PlannedTweak(
             tweak=t,
             applicable=True,
             reason=f"{LABEL}: not read from a Pi",
             commands=[f"# {LABEL}: the real page shows the exact commands here"],
-            changes=[change("sysctl", "sample.knob", "0", "1")],
+            changes=[Change("sysctl", "sample.knob", "0", "1")],
         )
-        for t in load()
+        for t in load_tweaks()
     ]
-    return plan_type(nic="eth1", items=items)
+    return TuningPlan(nic="eth1", items=items)

@@ -80,9 +80,7 @@ def load_sample_data(window: MainWindow) -> None:
         page.timer.stop()
     tune = window.page("tune")
     assert isinstance(tune, TunePage)
-    plan = sample_data.sample_tuning_plan()
-    if plan is not None:
-        tune.show_plan(plan)
+    tune.show_plan(sample_data.sample_tuning_plan())
     window.setWindowTitle(f"sbctune — {sample_data.LABEL}")
 
 

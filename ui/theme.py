@@ -7,11 +7,14 @@ widget and plot draws them the same way in both themes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
+
+from sbctune.resources import resource_root
 
 ThemeChoice = Literal["system", "light", "dark"]
 THEME_CHOICES: tuple[ThemeChoice, ...] = ("system", "light", "dark")
@@ -179,11 +182,19 @@ class ThemeManager(QObject):
             self.apply("system")
 
 
+def _check_icon() -> str:
+    """The tick of a checked box, as a path Qt's style sheets accept (forward slashes)."""
+    return Path(str(resource_root() / "ui" / "check.svg")).as_posix()
+
+
 def stylesheet(c: Colors) -> str:
-    """Only what the palette cannot say: cards, badges, the sidebar, headings."""
+    """Only what the palette cannot say: cards, badges, the sidebar, headings, and radio and
+    check indicators (Fusion outlines them in a shade of the window colour: invisible on dark
+    cards)."""
     return f"""
 QFrame#card {{ background: {c.card}; border: 1px solid {c.card_border}; border-radius: 8px; }}
 QFrame#card:focus-within {{ border-color: {c.accent}; }}
+QFrame#actionCard {{ background: {c.card}; border: 2px solid {c.accent}; border-radius: 8px; }}
 QLabel#cardTitle {{ font-size: 12pt; font-weight: 600; }}
 QLabel#pageTitle {{ font-size: 16pt; font-weight: 600; }}
 QLabel#pageIntro {{ color: {c.muted}; }}
@@ -191,6 +202,7 @@ QLabel#muted {{ color: {c.muted}; }}
 QLabel#errorText {{ color: {c.problem}; font-weight: 600; }}
 QLabel#hintText {{ color: {c.muted}; }}
 QLabel#badge {{ border-radius: 6px; padding: 1px 6px; font-size: 9pt; font-weight: 600; }}
+QLabel#readyText {{ font-size: 11pt; }}
 QLabel#bigFigure {{ font-size: 20pt; font-weight: 600; }}
 QLabel#sampleBanner {{ background: {c.warning}; color: #000000; padding: 4px; font-weight: 600; }}
 QListWidget#sidebar {{ border: none; padding: 6px; font-size: 11pt; }}
@@ -201,6 +213,19 @@ QPushButton#primary {{ background: {c.accent}; color: #ffffff; font-size: 12pt;
     font-weight: 600; padding: 10px 22px; border-radius: 6px; border: none; }}
 QPushButton#primary:disabled {{ background: {c.card_border}; color: {c.muted}; }}
 QPushButton#primary:focus {{ border: 2px solid {c.foreground}; }}
+QRadioButton::indicator, QCheckBox::indicator {{ width: 12px; height: 12px;
+    border: 2px solid {c.muted}; background: {c.background}; }}
+QRadioButton::indicator {{ border-radius: 8px; }}
+QCheckBox::indicator {{ border-radius: 3px; }}
+QRadioButton::indicator:hover, QCheckBox::indicator:hover {{ border-color: {c.accent}; }}
+QRadioButton::indicator:checked {{ border-color: {c.accent}; background: qradialgradient(
+    cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5, stop:0 {c.accent}, stop:0.55 {c.accent},
+    stop:0.6 {c.background}, stop:1 {c.background}); }}
+QCheckBox::indicator:checked {{ border-color: {c.accent}; background: {c.accent};
+    image: url({_check_icon()}); }}
+QRadioButton::indicator:disabled, QCheckBox::indicator:disabled {{ border-color: {c.card_border};
+    background: {c.card}; }}
+QCheckBox::indicator:checked:disabled {{ background: {c.card_border}; }}
 """
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import resource
 import sys
@@ -37,7 +38,7 @@ from sbctune import lab
 from sbctune.history import History
 from sbctune.measure.plans import plan_named
 from sbctune.remote import HostKeyInfo, KnownHosts
-from sbctune.ui.app import create_app, event_loop, make_window
+from sbctune.ui.app import create_app, event_loop, make_window, tune_gc
 from sbctune.ui.controllers.connection import ConnectRequest
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.measure_page import REFRESH_MS, MeasurePage
@@ -83,6 +84,28 @@ class Heartbeat:
         self.ticks += 1
 
 
+class GcPauses:
+    """How long the cyclic garbage collector stops the (single-threaded) GUI, per generation."""
+
+    def __init__(self) -> None:
+        self.began = 0.0
+        self.longest = [0.0, 0.0, 0.0]
+        self.count = [0, 0, 0]
+        self.total = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.began = time.perf_counter()
+            return
+        took = time.perf_counter() - self.began
+        gen = info["generation"]
+        self.longest[gen] = max(self.longest[gen], took)
+        self.count[gen] += 1
+        self.total += took
+        if took > 0.02 and os.environ.get("BENCH_GUI_DEBUG"):
+            print(f"gc gen{gen}: {took * 1000:.0f} ms", file=sys.stderr)
+
+
 async def _until(predicate: object, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():  # type: ignore[operator]
@@ -109,6 +132,8 @@ async def run_once(window: MainWindow, endpoint: str) -> dict[str, float]:
         and len(page.live.finished) < 2 * len(PLAN.tests) - 0  # both directions, each test
         and window.baseline.running
     )
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
     usage0 = resource.getrusage(resource.RUSAGE_SELF)
     wall0 = time.perf_counter()
     beat.start()
@@ -117,6 +142,7 @@ async def run_once(window: MainWindow, endpoint: str) -> dict[str, float]:
     await _until(lambda: window.baseline.running, 10)
     await window.baseline.wait()
     beat.timer.stop()
+    gc.callbacks.remove(pauses)
     wall = time.perf_counter() - wall0
     usage1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (usage1.ru_utime - usage0.ru_utime) + (usage1.ru_stime - usage0.ru_stime)
@@ -131,6 +157,9 @@ async def run_once(window: MainWindow, endpoint: str) -> dict[str, float]:
         "live_stall_ms": beat.worst_live * 1000,
         "redraws_per_s": (page.redraws - redraws0) / wall,
         "points": float(page.live.points if page.live else 0),
+        "gc_ms": pauses.longest[2] * 1000,
+        "gc_young_ms": max(pauses.longest[:2]) * 1000,
+        "gc_runs": float(sum(pauses.count)),
         "pi_to_pc": record.tests[0].mean_mbps or 0.0,
         "pc_to_pi": record.tests[1].mean_mbps or 0.0,
     }
@@ -140,6 +169,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="pi4-ax88179")
     parser.add_argument("--endpoint", choices=["iperf3", "builtin", "both"], default="both")
+    parser.add_argument(
+        "--no-gc-tuning",
+        action="store_true",
+        help="leave Python's garbage collector as it is (the app freezes its start-up objects)",
+    )
     args = parser.parse_args()
     kinds = ["iperf3", "builtin"] if args.endpoint == "both" else [args.endpoint]
     info = lab.up(args.profile, name=f"bench-gui-{os.getpid()}")
@@ -154,6 +188,8 @@ def main() -> int:
         )
         window.connection._ask_host_key = _trust
         window.show()
+        if not args.no_gc_tuning:
+            tune_gc()  # as run_gui does once the window is up
 
         async def scenario() -> list[tuple[str, dict[str, float]]]:
             window.connection.connect_to(
@@ -174,16 +210,22 @@ def main() -> int:
     finally:
         lab.down(f"bench-gui-{os.getpid()}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"GUI during a {PLAN.seconds} s live test (lab {args.profile}, refresh {REFRESH_MS} ms)")
+    gc_mode = "untouched" if args.no_gc_tuning else "start-up objects frozen"
+    print(
+        f"GUI during a {PLAN.seconds} s live test (lab {args.profile}, refresh {REFRESH_MS} ms, "
+        f"garbage collector: {gc_mode})"
+    )
     print(
         "| endpoint | CPU (% of one core) | longest stall while testing | longest stall incl. "
-        "start and results page | of it, the loop busy | redraws/s | points | Pi→PC | PC→Pi |"
+        "start and results page | of it, the loop busy | longest GC pause (full / young) "
+        "| redraws/s | points | Pi→PC | PC→Pi |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for kind, r in results:
         print(
             f"| {kind} | {r['cpu_pct']:.1f} % | {r['live_stall_ms']:.1f} ms"
             f" | {r['stall_ms']:.1f} ms | {r['busy_stall_ms']:.1f} ms"
+            f" | {r['gc_ms']:.1f} / {r['gc_young_ms']:.1f} ms"
             f" | {r['redraws_per_s']:.1f} | {r['points']:.0f} | {r['pi_to_pc']:.0f}"
             f" | {r['pc_to_pi']:.0f} |"
         )

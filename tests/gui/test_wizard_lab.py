@@ -20,6 +20,7 @@ from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.pages.inspect_page import InspectPage
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.results_page import ResultsPage
+from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.dialogs import HostKeyDialog
 from tests.gui.conftest import SCREENSHOTS, until
@@ -76,14 +77,22 @@ def _listening_on(addr: str) -> list[str]:
     return [line for line in out.splitlines() if f"{addr}:" in line]
 
 
-def _save_screens(window: MainWindow, app: QApplication, prefix: str) -> None:
+async def save_screens(window: MainWindow, app: QApplication, prefix: str) -> None:
+    """Every page in both themes, each once it has finished loading (the Tune page reads the
+    Pi's settings when first shown: the screenshot waits for the tweaks)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     original = window.theme.choice
+    tune = _page(window, "tune", TunePage)
     try:
         for theme in ("light", "dark"):
             window.theme.apply(theme)
             for key in window.pages:
                 window.go(key)
+                if key == "tune" and window.state.session is not None:
+                    await until(
+                        lambda: tune.tweak_rows and not window.tuning.running, 60, "the tweaks"
+                    )
+                await asyncio.sleep(0.05)
                 app.processEvents()
                 assert window.grab().save(str(SCREENSHOTS / f"{prefix}-{key}-{theme}.png"))
     finally:
@@ -172,7 +181,7 @@ def test_the_path_against_the_lab(
             assert path.stat().st_size > 0, path
 
     drive(scenario(), timeout=240)
-    _save_screens(window, gui_app, "lab")
+    drive(save_screens(window, gui_app, "lab"), timeout=120)
 
 
 def test_cancel_mid_test_leaves_nothing_running(
@@ -189,7 +198,19 @@ def test_cancel_mid_test_leaves_nothing_running(
         page.cancel_button.click()
         await until(lambda: not window.baseline.running, 20, "the cancellation")
         await window.baseline.wait()
-        assert "Cancelled" in page.status.text()
+        # What was measured is kept, as the CLI's Ctrl-C keeps it: stored, marked incomplete,
+        # and shown; it is not taken as the baseline.
+        partial = page.partial
+        assert partial is not None and partial.id is not None
+        assert page.status.text().startswith("Stopped early: cancelled by the user")
+        assert f"saved as run {partial.id}, marked incomplete" in page.status.text()
+        stored = window.history.run(partial.id)
+        assert not stored.complete
+        assert stored.tests and all(not t.complete for t in stored.tests)
+        assert stored.tests[0].mean_mbps and len(stored.tests[0].intervals) >= 2
+        assert page.results_card.isVisible()
+        complete_cell = page.table.item(0, page.table.columnCount() - 1)
+        assert complete_cell is not None and complete_cell.text() == "NO"
         assert window.state.baseline is None
         # Nothing left: no iperf3 client of this lab on the Pi (asked over a second SSH
         # session; the lab shares the PID namespace, so other labs' iperf3 are filtered out) …
@@ -351,7 +372,7 @@ def test_one_click_tune_and_measure(
         assert b_item is not None and b_item.text() == rate(b.mean_mbps, units)
         assert a_item is not None and a_item.text() == rate(a.mean_mbps, units)
     assert results.export_buttons["ansible"].isEnabled(), "kept tweaks make a playbook"
-    _save_screens(window, gui_app, "flow")
+    drive(save_screens(window, gui_app, "flow"), timeout=120)
 
     # Revert from the Results page: the Pi has no active tuning session afterwards.
     async def revert() -> None:
@@ -382,7 +403,12 @@ def test_cancelling_the_one_click_flow_reverts_the_tuning(
         again.cancel_button.click()
         await until(lambda: not window.flow.running, 60, "the cancellation")
         await window.flow.wait()
-        assert "Cancelled" in again.status.text()
+        assert again.status.text().startswith("Stopped early: cancelled by the user")
+        partial = again.partial
+        assert partial is not None and partial.id is not None
+        stored = window.history.run(partial.id)
+        assert not stored.complete and stored.tests[0].intervals
+        assert stored.tuning_state and stored.tuning_state["tweaks"], "measured while tuned"
         async with await connect_to_lab(lab, tmp_path) as second:
             from sbctune import tuning
 

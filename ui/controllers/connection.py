@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.measure.install import Iperf3NotInstalled
 from sbctune.remote import (
     HostKeyChanged,
     HostKeyInfo,
@@ -27,6 +28,7 @@ from sbctune.remote import (
 )
 from sbctune.remote.session import SUDO_PROBE
 from sbctune.ui import secrets
+from sbctune.ui.controllers.iperf3_install import declined_hint
 from sbctune.ui.controllers.state import AppState, ConnectedInfo
 from sbctune.ui.tasks import TaskRunner
 
@@ -60,6 +62,8 @@ class Problem:
 def problem_from(exc: BaseException) -> Problem:
     if isinstance(exc, HostKeyChanged):
         return Problem(exc.message, exc.hint, hard_stop=True)
+    if isinstance(exc, Iperf3NotInstalled):
+        return Problem(exc.message, declined_hint(exc.plan))
     if isinstance(exc, UserError):
         return Problem(exc.message, exc.hint)
     if isinstance(exc, asyncio.TimeoutError):
@@ -124,10 +128,14 @@ class ConnectionController(QObject):
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def connect_to(self, request: ConnectRequest) -> None:
+    def connect_to(self, request: ConnectRequest, *, lab_known_hosts: Path | None = None) -> None:
+        """`lab_known_hosts`: a lab made just now (the demo): its fresh host key is trusted
+        without asking, and kept in that file of its own, never in the user's."""
         if self.running:
             return
-        self._task = self._runner.start(self._connect(request), name="connect", on_error=self._fail)
+        self._task = self._runner.start(
+            self._connect(request, lab_known_hosts), name="connect", on_error=self._fail
+        )
 
     def cancel(self) -> None:
         if self._task is not None:
@@ -144,17 +152,21 @@ class ConnectionController(QObject):
             return None
         return await secrets.load_password(u or user, host, p if p != 22 else port)
 
-    async def _connect(self, request: ConnectRequest) -> None:
+    async def _connect(self, request: ConnectRequest, lab_known_hosts: Path | None) -> None:
         self.busy.emit(True)
         try:
             target = target_from(request)
             await self.close_session()
             self.progress.emit(f"Connecting to {target.display}…")
-            session = await Session.connect(
-                target,
-                known_hosts=self._known_hosts(),
-                on_unknown_host_key=self._ask_host_key,
-            )
+            if lab_known_hosts is not None:
+                known = KnownHosts(read_from=[], write_to=lab_known_hosts)
+                session = await Session.connect(target, known_hosts=known, accept_new_host_key=True)
+            else:
+                session = await Session.connect(
+                    target,
+                    known_hosts=self._known_hosts(),
+                    on_unknown_host_key=self._ask_host_key,
+                )
             try:
                 self.progress.emit("Logged in; checking the system and sudo…")
                 info = await _facts(session)

@@ -8,22 +8,12 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
+from sbctune.export import export, gather
 from sbctune.history import History
 from sbctune.ui.controllers.connection import problem_from
-from sbctune.ui.controllers.results import optional_core
 from sbctune.ui.tasks import TaskRunner
 
 EXTENSION = {"md": "md", "ansible": "yml", "bundle": "zip"}
-
-
-def export_formats() -> list[str]:
-    formats = optional_core("sbctune.export", "formats")
-    return list(formats()) if formats is not None else []
-
-
-def format_available(fmt: str) -> bool:
-    available = optional_core("sbctune.export", "available")
-    return bool(available(fmt)) if available is not None else False
 
 
 def file_name(fmt: str, run_ids: list[int]) -> str:
@@ -48,10 +38,6 @@ class ExportController(QObject):
         )
 
     async def _export(self, formats: list[str], run_ids: list[int], folder: Path) -> None:
-        gather = optional_core("sbctune.export", "gather")
-        export = optional_core("sbctune.export", "export")
-        if gather is None or export is None:
-            raise UserError("Exports are not available in this build yet.", "")
         if not run_ids:
             raise UserError("There is no run to export yet.", "Measure first.")
         if not folder.is_dir():

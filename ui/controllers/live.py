@@ -61,8 +61,13 @@ class LiveMeasurement:
         self._test_started_at: float | None = None
         self._done_seconds = 0.0
         self.started_at: float | None = None
+        self.preparing: str | None = None  # what happens before the first test (an install)
 
     # ------------------------------------------------------------------ feeding
+    def set_preparing(self, text: str) -> None:
+        self.preparing = text
+        self.dirty = True
+
     def feed(self, event: Event) -> None:
         if isinstance(event, LiveInterval):
             offset = self.offsets[event.test_index] if event.test_index < len(self.offsets) else 0
@@ -114,7 +119,7 @@ class LiveMeasurement:
     def status(self) -> str:
         spec = self.current_spec
         if spec is None:
-            return "Preparing (checking iperf3 and the route on the Pi)…"
+            return self.preparing or "Preparing (checking iperf3 and the route on the Pi)…"
         assert self.current is not None
         return f"Test {self.current + 1} of {len(self.plan.tests)}: {spec.label}"
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import Any
 
+from sbctune.compare import compare
 from sbctune.history.records import Direction, Mode, RunRecord
 
 
@@ -17,15 +16,6 @@ class ResultRow:
     mode: Mode
     values: list[float | None]
     significant: bool | None = None  # from sbctune.compare: the change exceeds the run's noise
-
-
-def optional_core(module: str, attribute: str) -> Any:
-    """A core API another part of the project is still building, or None while it is missing."""
-    try:
-        found = importlib.import_module(module)
-    except ImportError:
-        return None
-    return getattr(found, attribute, None)
 
 
 def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
@@ -46,17 +36,12 @@ def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
 
 
 def _significance(runs: list[RunRecord]) -> dict[tuple[Direction, Mode], bool]:
-    compare = optional_core("sbctune.compare", "compare")
-    if compare is None or len(runs) < 2:
-        return {}
-    try:
-        comparison = compare(runs)
-    except Exception:  # a comparison is a bonus; the table stands without it
+    """Whether the last run's change against the first exceeds the runs' noise, per row."""
+    if len(runs) < 2:
         return {}
     found: dict[tuple[Direction, Mode], bool] = {}
-    for row in getattr(comparison, "rows", []) or []:
-        cells = getattr(row, "cells", None) or []
-        last = cells[-1] if cells else None
-        if last is not None and getattr(last, "verdict", None) in ("significant", "within_noise"):
-            found[(row.direction, row.mode)] = bool(last.significant)
+    for row in compare(runs).rows:
+        last = row.cells[-1] if row.cells else None
+        if last is not None and last.verdict in ("significant", "within_noise"):
+            found[(row.direction, row.mode)] = last.significant
     return found

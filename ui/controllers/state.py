@@ -7,9 +7,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from sbctune.advice import Advice
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
+from sbctune.tuning import AppliedSession
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,9 @@ class AppState(QObject):
         self.nic: str | None = None
         self.baseline: RunRecord | None = None
         self.after: RunRecord | None = None
-        self.tuning: Any = None  # sbctune.tuning.AppliedSession once tuning ran
+        self.tuning: AppliedSession | None = None  # once tuning ran
         self.tuning_state: str | None = None  # "guarded" | "confirmed" | "reverted"
-        self.advice: Any = None  # sbctune.advice.Advice
+        self.advice: Advice | None = None
         self.sample_data = False  # the self-test's labelled sample data is shown
 
     def set(self, name: str, value: Any) -> None:

@@ -1,33 +1,28 @@
 """Tune: plan the tweaks for the NIC under test, apply them under the guard, confirm or revert.
 
-sbctune.tuning is used through its public functions only; while a function is missing (the
-tuning package is built alongside) the page says so instead of pretending.
+sbctune.tuning is used through its public functions only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from sbctune import tuning
 from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.remote import Session
+from sbctune.tuning import PlannedTweak, TuningPlan
 from sbctune.ui.controllers.connection import problem_from
-from sbctune.ui.controllers.results import optional_core
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 
-REQUIRED = ("plan", "apply", "confirm", "revert")
 
-
-def tuning_missing() -> list[str]:
-    """The sbctune.tuning functions the GUI needs that do not exist yet."""
-    return [name for name in REQUIRED if optional_core("sbctune.tuning", name) is None]
-
-
-def default_selection(items: list[Any]) -> set[str]:
+def default_selection(items: list[PlannedTweak]) -> set[str]:
     """Pre-checked: recommended (safe), applicable, not advanced, not already in force."""
     return {
         item.tweak.id
@@ -35,7 +30,7 @@ def default_selection(items: list[Any]) -> set[str]:
         if item.applicable
         and item.tweak.recommended
         and not item.tweak.advanced
-        and not getattr(item, "already", False)
+        and not item.already
     }
 
 
@@ -54,13 +49,13 @@ class TuningController(QObject):
         self._runner = runner
         self._history = history
         self._task: asyncio.Task[None] | None = None
-        self.plan: Any = None
+        self.plan: TuningPlan | None = None
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def _start(self, coro: Any, name: str) -> None:
+    def _start(self, coro: Coroutine[Any, Any, None], name: str) -> None:
         if self.running:
             coro.close()
             return
@@ -74,15 +69,9 @@ class TuningController(QObject):
         if self._task is not None:
             self._task.cancel()
 
-    def _session(self) -> Any:
+    def _session(self) -> Session:
         if self._state.session is None:
             raise UserError("Not connected to a Pi.", "Go to Connect first.")
-        missing = tuning_missing()
-        if missing:
-            raise UserError(
-                "Tuning is not available in this build yet.",
-                f"sbctune.tuning lacks: {', '.join(missing)}.",
-            )
         return self._state.session
 
     # ------------------------------------------------------------------ actions
@@ -107,8 +96,7 @@ class TuningController(QObject):
         applied = self._state.tuning
         if applied is None or self._state.tuning_state != "guarded":
             return None
-        deadline = getattr(applied, "guard_deadline", None)
-        return None if deadline is None else max(0.0, float(deadline) - time.time())
+        return max(0.0, applied.guard_deadline - time.time())
 
     async def _plan(self) -> None:
         session = self._session()
@@ -116,12 +104,10 @@ class TuningController(QObject):
         if inventory is None:
             raise UserError("The Pi has not been inspected yet.", "Go to Inspect first.")
         self.busy.emit(True, "Reading the current settings on the Pi…")
-        plan_fn = optional_core("sbctune.tuning", "plan")
         # Every tweak, so the expert can opt in to the advanced ones; the default selection
         # (recommended and safe) is pre-checked by the page.
-        load = optional_core("sbctune.tuning", "load_tweaks")
-        ids = [t.id for t in load()] if load is not None else None
-        self.plan = await plan_fn(session, inventory, self._state.nic, ids)
+        ids = [t.id for t in tuning.load_tweaks()]
+        self.plan = await tuning.plan(session, inventory, self._state.nic, ids)
         self.busy.emit(False, "")
         self.planned.emit(self.plan)
 
@@ -131,11 +117,12 @@ class TuningController(QObject):
             raise UserError("There is no tuning plan yet.", "Reload the tweaks first.")
         if not tweak_ids:
             raise UserError("No tweak is selected.", "Tick at least one tweak to apply.")
-        plan_fn = optional_core("sbctune.tuning", "plan")
-        apply_fn = optional_core("sbctune.tuning", "apply")
+        inventory = self._state.inventory
+        if inventory is None:
+            raise UserError("The Pi has not been inspected yet.", "Go to Inspect first.")
         self.busy.emit(True, "Applying under the auto-revert guard…")
-        chosen = await plan_fn(session, self._state.inventory, self._state.nic, tweak_ids)
-        applied = await apply_fn(
+        chosen = await tuning.plan(session, inventory, self._state.nic, tweak_ids)
+        applied = await tuning.apply(
             session,
             chosen,
             guard_seconds=guard_seconds,
@@ -154,7 +141,7 @@ class TuningController(QObject):
         if applied is None:
             raise UserError("Nothing to confirm.", "Apply some tweaks first.")
         self.busy.emit(True, "Confirming: disarming the guard…")
-        await optional_core("sbctune.tuning", "confirm")(session, applied.id, history=self._history)
+        await tuning.confirm(session, applied.id, history=self._history)
         self._state.set("tuning_state", "confirmed")
         self.busy.emit(False, "")
         self.confirmed.emit(applied.id)
@@ -163,8 +150,8 @@ class TuningController(QObject):
         session = self._session()
         applied = self._state.tuning
         self.busy.emit(True, "Reverting: restoring every value as it was…")
-        session_id = getattr(applied, "id", None)
-        await optional_core("sbctune.tuning", "revert")(session, session_id, history=self._history)
+        session_id = applied.id if applied is not None else None
+        await tuning.revert(session, session_id, history=self._history)
         self._state.set("tuning_state", "reverted")
         self.busy.emit(False, "")
         self.reverted.emit(session_id or "")
@@ -177,26 +164,26 @@ class TuningController(QObject):
         kept = [o.tweak_id for o in applied.outcomes if o.status in ("applied", "already")]
         if not kept:
             raise UserError("No tweak is in force to keep.", "")
-        tuning = "sbctune.tuning"
+        inventory = self._state.inventory
+        if inventory is None:
+            raise UserError("The Pi has not been inspected yet.", "Go to Inspect first.")
         self.busy.emit(
             True, "Making the tweaks permanent: reverting, then applying with boot files…"
         )
         if self._state.tuning_state in ("guarded", "confirmed"):
-            await optional_core(tuning, "revert")(session, applied.id, history=self._history)
-        plan = await optional_core(tuning, "plan")(
-            session, self._state.inventory, self._state.nic, kept
-        )
-        again = await optional_core(tuning, "apply")(
+            await tuning.revert(session, applied.id, history=self._history)
+        plan = await tuning.plan(session, inventory, self._state.nic, kept)
+        again = await tuning.apply(
             session,
             plan,
-            guard_seconds=getattr(applied, "guard_seconds", 90),
+            guard_seconds=applied.guard_seconds,
             persist=True,
             on_event=self.reported.emit,
             history=self._history,
         )
         self._state.set("tuning", again)
         self._state.set("tuning_state", "guarded")
-        await optional_core(tuning, "confirm")(session, again.id, history=self._history)
+        await tuning.confirm(session, again.id, history=self._history)
         self._state.set("tuning_state", "confirmed")
         self.busy.emit(False, "")
         self.confirmed.emit(again.id)

@@ -89,6 +89,7 @@ class ConnectPage(Page):
         self.key_file.setPlaceholderText("empty: the SSH agent and the keys in ~/.ssh")
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse_key)
+        self._browse_button = browse
         key_row = QHBoxLayout()
         key_row.addWidget(self.key_file, 1)
         key_row.addWidget(browse)
@@ -129,6 +130,12 @@ class ConnectPage(Page):
         self.content.addWidget(self.problem)
         self.content.addWidget(self.notice)
         self.content.addStretch(1)
+
+        # Enter in a text field connects (a main window has no default button as dialogs do).
+        for field in (host_edit, self.user, self.password, self.key_file):
+            field.returnPressed.connect(self._enter)
+        for first, second in zip(self._focus_order(), self._focus_order()[1:], strict=False):
+            QWidget.setTabOrder(first, second)
 
         controller.busy.connect(self._busy)
         controller.progress.connect(self.status.setText)
@@ -204,7 +211,25 @@ class ConnectPage(Page):
             remember=self.remember.isChecked(),
         )
 
+    def _focus_order(self) -> list[QWidget]:
+        return [
+            self.host,
+            self.port,
+            self.user,
+            self.use_password,
+            self.use_key,
+            self.password,
+            self.remember,
+            self.key_file,
+            self._browse_button,
+            self.connect_button,
+        ]
+
     # ------------------------------------------------------------------ actions
+    def _enter(self) -> None:
+        if self.connect_button.isEnabled():
+            self._connect()
+
     def _connect(self) -> None:
         self.problem.clear()
         self.notice.hide()

@@ -48,6 +48,27 @@ class InspectPage(Page):
         bar.addWidget(self.progress)
         bar.addWidget(self.status, 1)
         self.content.addLayout(bar)
+        # The one click, above the cards (which can be long): the first thing to see.
+        self.action_card = Card("")
+        self.action_card.setObjectName("actionCard")
+        self.action_card.title.hide()
+        actions = QHBoxLayout()
+        self.ready = label("", name="readyText")
+        self.go = QPushButton("Tune && Measure")
+        self.go.setObjectName("primary")
+        self.go.setToolTip(
+            "Measure now, apply the safe recommended tweaks under an auto-revert guard, "
+            "measure again and show the difference."
+        )
+        self.go.setAccessibleName("Tune and Measure")
+        self.go.clicked.connect(self.tune_and_measure)
+        self.measure_button = QPushButton("&Measure only")
+        self.measure_button.clicked.connect(self.measure_only)
+        actions.addWidget(self.ready, 1)
+        actions.addWidget(self.measure_button)
+        actions.addWidget(self.go)
+        self.action_card.body.addLayout(actions)
+        self.content.addWidget(self.action_card)
         self.problem = ProblemPanel()
         self.content.addWidget(self.problem)
         self.cards_box = QWidget()
@@ -55,20 +76,6 @@ class InspectPage(Page):
         self.cards.setContentsMargins(0, 0, 0, 0)
         self.cards.setSpacing(10)
         self.content.addWidget(self.cards_box)
-        actions = QHBoxLayout()
-        self.go = QPushButton("Tune && Measure")
-        self.go.setObjectName("primary")
-        self.go.setToolTip(
-            "Measure now, apply the safe recommended tweaks under an auto-revert guard, "
-            "measure again and show the difference."
-        )
-        self.go.clicked.connect(self.tune_and_measure)
-        self.measure_button = QPushButton("&Measure only")
-        self.measure_button.clicked.connect(self.measure_only)
-        actions.addStretch(1)
-        actions.addWidget(self.measure_button)
-        actions.addWidget(self.go)
-        self.content.addLayout(actions)
         self.content.addStretch(1)
         self.nic_cards: list[NicCard] = []
         self._working = False
@@ -76,6 +83,7 @@ class InspectPage(Page):
         controller.busy.connect(self._busy)
         controller.failed.connect(lambda p: self._failed(p))
         controller.inspected.connect(self.show_inventory)
+        state.changed.connect(lambda name: self._update_buttons() if name == "nic" else None)
         self._update_buttons()
 
     def shown(self) -> None:
@@ -102,6 +110,15 @@ class InspectPage(Page):
         self.go.setEnabled(ready and live)
         self.measure_button.setEnabled(ready and live)
         self.refresh_button.setEnabled(live)
+        nic = self._state.nic
+        if self._state.inventory is None:
+            self.ready.setText("Inspecting first: the NIC to test is picked from what the Pi has.")
+        elif nic is None:
+            self.ready.setText("Pick the NIC to test below.")
+        else:
+            self.ready.setText(
+                f"Ready to test {nic}: measure, apply the safe tweaks under a guard, measure again."
+            )
 
     def show_inventory(self, inventory: Inventory) -> None:
         clear_layout(self.cards)

@@ -132,8 +132,11 @@ class MeasurePage(Page):
         controller.started.connect(self.attach)
         controller.finished.connect(self.show_record)
         controller.failed.connect(self._failed)
+        controller.stopped_early.connect(self.show_partial)
+        controller.progress.connect(self.status.setText)
         controller.cancelled.connect(self._cancelled)
         self.redraws = 0
+        self.partial: RunRecord | None = None  # what a cancelled run kept
 
     # ------------------------------------------------------------------ plan
     def shown(self) -> None:
@@ -168,6 +171,7 @@ class MeasurePage(Page):
 
     def attach(self, live: LiveMeasurement) -> None:
         self.live = live
+        self.partial = None
         self.problem.clear()
         self.results_card.hide()
         self._select_plan(live.plan.name)
@@ -214,8 +218,21 @@ class MeasurePage(Page):
         self.stop_live("Stopped.")
         self.problem.show_problem(problem.message, problem.hint)
 
+    def show_partial(self, record: RunRecord) -> None:
+        """A cancelled run: the tests measured so far, stored in the history, marked incomplete."""
+        self.partial = record
+        self.table.show_run(record, self._settings.units)
+        self.results_card.show()
+
     def _cancelled(self) -> None:
-        self.stop_live("Cancelled: iperf3 was stopped on the Pi and on this computer.")
+        stopped = "iperf3 was stopped on the Pi and on this computer"
+        if self.partial is not None:
+            self.stop_live(
+                f"Stopped early: cancelled by the user; {stopped}. The tests measured so far are "
+                f"saved as run {self.partial.id}, marked incomplete."
+            )
+        else:
+            self.stop_live(f"Cancelled: {stopped}; nothing had been measured yet.")
 
     def apply_theme(self, colors: Colors) -> None:
         self.throughput.apply_theme(colors)

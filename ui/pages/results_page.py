@@ -14,10 +14,14 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
+from sbctune import export
+from sbctune.advice import Advice, advise
+from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord
+from sbctune.inventory.model import Finding, Recommendation
 from sbctune.ui.controllers.connection import Problem
-from sbctune.ui.controllers.exporting import ExportController, export_formats, format_available
-from sbctune.ui.controllers.results import optional_core, result_rows
+from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.results import result_rows
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
 from sbctune.ui.pages.base import Page
@@ -99,7 +103,7 @@ class ResultsPage(Page):
         self.export_card.body.addLayout(folder_row)
         grid = QGridLayout()
         self.export_buttons: dict[str, QPushButton] = {}
-        for i, fmt in enumerate(export_formats()):
+        for i, fmt in enumerate(export.formats()):
             button = QPushButton(FORMAT_TITLE.get(fmt, fmt.upper()))
             button.setObjectName(f"export-{fmt}")
             button.clicked.connect(lambda _=False, f=fmt: self.export([f]))
@@ -113,10 +117,6 @@ class ResultsPage(Page):
         self.export_card.body.addWidget(self.export_all)
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
-        if not self.export_buttons:
-            self.export_card.body.addWidget(
-                label("Exports are not available in this build yet.", name="errorText")
-            )
         self.content.addWidget(self.export_card)
         self.problem = ProblemPanel()
         self.content.addWidget(self.problem)
@@ -166,8 +166,8 @@ class ResultsPage(Page):
         # The advice cards next turn of the loop: the figures show first, the window stays live.
         QTimer.singleShot(0, self._render_advice)
         for fmt, button in self.export_buttons.items():
-            ok = format_available(fmt)
-            why = "" if ok else "Not available in this build."
+            ok = export.available(fmt)
+            why = "" if ok else "This format cannot be written here."
             if ok and fmt == "ansible" and self._state.tuning_state != "confirmed":
                 ok, why = False, "A playbook needs tweaks you kept: tune and keep them first."
             button.setEnabled(ok)
@@ -178,26 +178,26 @@ class ResultsPage(Page):
         self.advice.show_advice(findings, recommendations)
         self._shown_key = self._key()  # computing the advice changed the key
 
-    def _advice(self) -> tuple[list[Any], list[Any]]:
-        advice = self._state.advice
+    def _advice(self) -> tuple[list[Finding], list[Recommendation]]:
+        advice: Advice | None = self._state.advice
         if advice is None and self._state.inventory is not None and self.runs():
-            advise = optional_core("sbctune.advice", "advise")
-            catalog = optional_core("sbctune.catalog", "load_catalog")
-            if advise is not None and catalog is not None:
-                try:
-                    advice = advise(
-                        self._state.inventory, self.runs(), catalog(), tuning=self._state.tuning
-                    )
-                except Exception as exc:  # advice is extra; show the figures regardless
-                    self.problem.show_problem(f"Advice could not be computed: {exc}")
-                else:
-                    self._state.advice = advice
+            advice = advise(
+                self._state.inventory, self.runs(), load_catalog(), tuning=self._tuning_in_force()
+            )
+            self._state.advice = advice
         if advice is not None:
             return list(advice.findings), list(advice.recommendations)
         inventory = self._state.inventory
         if inventory is not None:
             return list(inventory.findings), list(inventory.recommendations)
         return [], []
+
+    def _tuning_in_force(self) -> dict[str, Any] | None:
+        """The tweaks in force, in the session-data shape advice reads (not recommended again)."""
+        applied = self._state.tuning
+        if applied is None or self._state.tuning_state not in ("guarded", "confirmed"):
+            return None
+        return {"tweaks": [{"id": o.tweak_id, "status": o.status} for o in applied.outcomes]}
 
     def _show_tuning(self) -> None:
         applied = self._state.tuning
@@ -215,7 +215,7 @@ class ResultsPage(Page):
         live = self._state.session is not None
         self.keep_button.setEnabled(live and state == "guarded")
         self.revert_button.setEnabled(live and state in ("guarded", "confirmed"))
-        persistent = bool(getattr(applied, "persist", False))
+        persistent = applied.persist
         self.persist_button.setEnabled(
             live and state in ("guarded", "confirmed") and not persistent
         )

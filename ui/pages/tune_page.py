@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -17,9 +15,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.controllers.state import AppState
-from sbctune.ui.controllers.tuning import TuningController, default_selection, tuning_missing
+from sbctune.ui.controllers.tuning import TuningController, default_selection
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
@@ -30,14 +29,14 @@ RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 class TweakRow(Card):
     """One tweak: checkbox with its title, badges, why, and the commands on request."""
 
-    def __init__(self, item: Any, checked: bool, colors: Colors) -> None:
+    def __init__(self, item: PlannedTweak, checked: bool, colors: Colors) -> None:
         super().__init__("")
         tweak = item.tweak
         self.tweak_id: str = tweak.id
         self.check = QCheckBox(tweak.title)
         self.check.setObjectName(f"tweak-{tweak.id}")
         self.check.setChecked(checked)
-        self.check.setEnabled(bool(item.applicable) and not getattr(item, "already", False))
+        self.check.setEnabled(item.applicable and not item.already)
         self.header.insertWidget(0, self.check, 1)
         self.title.hide()
         self.badges = [Badge(f"{tweak.risk} risk", RISK_COLOR.get(tweak.risk, "info"), colors)]
@@ -45,7 +44,7 @@ class TweakRow(Card):
             self.badges.append(Badge("needs reboot", "warning", colors))
         if tweak.advanced:
             self.badges.append(Badge("advanced", "info", colors))
-        if getattr(item, "already", False):
+        if item.already:
             self.badges.append(Badge("already set", "good", colors))
         elif not item.applicable:
             self.badges.append(Badge("not applicable", "muted", colors))
@@ -54,7 +53,7 @@ class TweakRow(Card):
         self.body.addWidget(label(tweak.why))
         if item.reason:
             self.body.addWidget(label(item.reason, name="muted"))
-        commands = list(getattr(item, "commands", []) or [])
+        commands = list(item.commands)
         self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
         self.preview.setReadOnly(True)
         self.preview.setMaximumHeight(110)
@@ -89,9 +88,6 @@ class TunePage(Page):
         self._state = state
         self.controller = controller
         self._colors = colors
-        self.unavailable = label("", name="errorText")
-        self.unavailable.hide()
-        self.content.addWidget(self.unavailable)
         bar = QHBoxLayout()
         self.reload_button = QPushButton("&Reload tweaks")
         self.reload_button.clicked.connect(controller.load_plan)
@@ -114,15 +110,18 @@ class TunePage(Page):
         bar.addWidget(self.guard)
         bar.addWidget(self.apply_button)
         self.content.addLayout(bar)
-        busy_row = QHBoxLayout()
+        # Shown only while something runs: an empty row would leave a gap above the tweaks.
+        self.busy_row = QWidget()
+        busy_row = QHBoxLayout(self.busy_row)
+        busy_row.setContentsMargins(0, 0, 0, 0)
         self.spinner = QProgressBar()
         self.spinner.setRange(0, 0)
         self.spinner.setMaximumWidth(160)
-        self.spinner.hide()
         self.status = label("", name="muted")
         busy_row.addWidget(self.spinner)
         busy_row.addWidget(self.status, 1)
-        self.content.addLayout(busy_row)
+        self.busy_row.hide()
+        self.content.addWidget(self.busy_row)
         self.problem = ProblemPanel()
         self.content.addWidget(self.problem)
 
@@ -176,25 +175,14 @@ class TunePage(Page):
 
     # ------------------------------------------------------------------ showing
     def shown(self) -> None:
-        missing = tuning_missing()
-        if missing:
-            self.unavailable.setText(
-                "Tuning is not available in this build yet (sbctune.tuning lacks "
-                f"{', '.join(missing)}). Inspecting and measuring work."
-            )
-            self.unavailable.show()
-        else:
-            self.unavailable.hide()
-        ready = (
-            not missing and self._state.session is not None and self._state.inventory is not None
-        )
+        ready = self._state.session is not None and self._state.inventory is not None
         self.reload_button.setEnabled(ready)
         self.apply_button.setEnabled(ready and bool(self.tweak_rows))
         if ready and not self.tweak_rows and not self.controller.running:
             self.controller.load_plan()
 
     def _busy(self, busy: bool, text: str) -> None:
-        self.spinner.setVisible(busy)
+        self.busy_row.setVisible(busy)
         self.status.setText(text)
         self.apply_button.setEnabled(not busy and bool(self.tweak_rows))
         self.reload_button.setEnabled(not busy)
@@ -204,7 +192,7 @@ class TunePage(Page):
     def _failed(self, problem: Problem) -> None:
         self.problem.show_problem(problem.message, problem.hint)
 
-    def show_plan(self, plan: Any) -> None:
+    def show_plan(self, plan: TuningPlan) -> None:
         clear_layout(self.rows)
         self.tweak_rows = []
         selected = default_selection(plan.items)
@@ -232,14 +220,14 @@ class TunePage(Page):
         self.events.show()
         self.controller.apply(self.selected(), self.guard.value(), self.persist.isChecked())
 
-    def show_event(self, event: Any) -> None:
+    def show_event(self, message: str) -> None:
         self.events.show()
-        self.events.appendPlainText(str(getattr(event, "detail", None) or event))
+        self.events.appendPlainText(message)
 
-    def show_applied(self, applied: Any) -> None:
+    def show_applied(self, applied: AppliedSession) -> None:
         lines = [
             f"{o.tweak_id}: {o.status}" + (f" — {o.detail}" if o.detail else "")
-            for o in getattr(applied, "outcomes", [])
+            for o in applied.outcomes
         ]
         self.outcomes.setText("\n".join(lines))
         self.guard_card.show()

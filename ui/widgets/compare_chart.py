@@ -9,6 +9,7 @@ from sbctune.ui.controllers.results import ResultRow
 from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
+from sbctune.ui.widgets.live_plots import style_axes
 
 
 def _palette(colors: Colors, n: int) -> list[str]:
@@ -35,11 +36,7 @@ class CompareChart(pg.PlotWidget):  # type: ignore[misc]
     def apply_theme(self, colors: Colors) -> None:
         self._colors = colors
         self.setBackground(colors.background)
-        item = self.getPlotItem()
-        for axis in ("left", "bottom"):
-            ax = item.getAxis(axis)
-            ax.setPen(pg.mkPen(colors.muted))
-            ax.setTextPen(pg.mkPen(colors.foreground))
+        style_axes(self.getPlotItem(), colors)
         self.legend.setLabelTextColor(colors.foreground)
         if self._data is not None:
             self.show_rows(*self._data)

@@ -13,8 +13,38 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.measure.install import InstallPlan
 from sbctune.remote import HostKeyInfo
 from sbctune.ui.widgets.common import label
+
+
+def _monospace(text: str, name: str) -> QLabel:
+    widget = QLabel(text)
+    widget.setObjectName(name)
+    widget.setTextFormat(Qt.TextFormat.PlainText)
+    widget.setWordWrap(True)
+    widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    font = widget.font()
+    font.setFamily("monospace")
+    font.setStyleHint(font.StyleHint.Monospace)
+    widget.setFont(font)
+    return widget
+
+
+async def _answer(dialog: QDialog) -> bool:
+    """Open `dialog` without a nested event loop and wait for Accepted / Rejected."""
+    answer: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
+
+    def finished(result: int) -> None:
+        if not answer.done():
+            answer.set_result(result == int(QDialog.DialogCode.Accepted))
+
+    dialog.finished.connect(finished)
+    dialog.open()
+    try:
+        return await answer
+    finally:
+        dialog.deleteLater()
 
 
 class HostKeyDialog(QDialog):
@@ -31,12 +61,8 @@ class HostKeyDialog(QDialog):
             label(f"This is the first time sbctune connects to {where}.", name="cardTitle")
         )
         layout.addWidget(label(f"Its {info.key_type} host key fingerprint is:"))
-        self.fingerprint = QLabel(info.fingerprint)
-        self.fingerprint.setObjectName("fingerprint")
-        self.fingerprint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fingerprint = _monospace(info.fingerprint, "fingerprint")
         font = self.fingerprint.font()
-        font.setFamily("monospace")
-        font.setStyleHint(font.StyleHint.Monospace)
         font.setPointSizeF(font.pointSizeF() * 1.1)
         self.fingerprint.setFont(font)
         layout.addWidget(self.fingerprint)
@@ -59,20 +85,48 @@ class HostKeyDialog(QDialog):
 
 
 async def ask_host_key(info: HostKeyInfo, parent: QWidget | None) -> bool:
-    """Open the dialog without a nested event loop and wait for the answer."""
-    dialog = HostKeyDialog(info, parent)
-    answer: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
+    return await _answer(HostKeyDialog(info, parent))
 
-    def finished(result: int) -> None:
-        if not answer.done():
-            answer.set_result(result == int(QDialog.DialogCode.Accepted))
 
-    dialog.finished.connect(finished)
-    dialog.open()
-    try:
-        return await answer
-    finally:
-        dialog.deleteLater()
+class InstallIperf3Dialog(QDialog):
+    """iperf3 is missing on the Pi: the exact command, and Install (needs a yes) or Not now."""
+
+    def __init__(self, plan: InstallPlan, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("installIperf3Dialog")
+        self.setWindowTitle("Install iperf3 on the Pi?")
+        self.setModal(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            label(f"iperf3 is not installed on the Pi ({plan.distro}).", name="cardTitle")
+        )
+        layout.addWidget(
+            label(
+                "sbctune measures with the Pi's own iperf3. It can install it now with the Pi's "
+                "package manager, through sudo, with this command:"
+            )
+        )
+        self.command = _monospace(plan.command, "installCommand")
+        layout.addWidget(self.command)
+        layout.addWidget(
+            label(
+                "This downloads the package from the Pi's configured sources and may take a "
+                "minute. Choose Not now to install it yourself; nothing is changed then.",
+                name="muted",
+            )
+        )
+        buttons = QDialogButtonBox()
+        self.install = buttons.addButton("Install iperf3", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.decline = buttons.addButton("Not now", QDialogButtonBox.ButtonRole.RejectRole)
+        self.decline.setDefault(True)  # installing software needs a deliberate click
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(560)
+
+
+async def ask_install_iperf3(plan: InstallPlan, parent: QWidget | None) -> bool:
+    return await _answer(InstallIperf3Dialog(plan, parent))
 
 
 class AboutDialog(QDialog):

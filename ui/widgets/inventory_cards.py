@@ -55,6 +55,22 @@ def board_facts(board: Board) -> list[tuple[str, str]]:
     return facts
 
 
+BUS_KIND = {"usb": "USB", "pci": "PCIe", "platform": "built-in", "sdio": "SDIO"}
+
+
+def nic_kind(nic: Nic) -> str:
+    """How the NIC is attached, in a word or three, for the card's title."""
+    if nic.wireless:
+        return "Wi-Fi"
+    if nic.builtin:
+        return "built-in"
+    return BUS_KIND.get(nic.bus, "bus not identified")
+
+
+def nic_title(nic: Nic) -> str:
+    return f"{nic.name or '(no interface)'} · {nic_kind(nic)}"
+
+
 def bus_text(nic: Nic) -> str:
     if nic.bus == "usb":
         speed = f", {nic.usb_speed_mbps:g} Mbit/s" if nic.usb_speed_mbps else ""
@@ -74,7 +90,9 @@ def bus_text(nic: Nic) -> str:
         return text
     if nic.bus == "platform":
         return "built into the SoC"
-    return nic.bus
+    if nic.bus == "sdio":
+        return f"SDIO {nic.bus_path or ''}".strip()
+    return "not identified"
 
 
 def link_text(nic: Nic) -> str:
@@ -145,16 +163,15 @@ class NicCard(Card):
 
     def __init__(self, nic: Nic, findings: list[Finding], colors: Colors, selected: bool) -> None:
         name = nic.name or "(no interface)"
-        kind = "Wi-Fi" if nic.wireless else ("built-in" if nic.builtin else nic.bus.upper())
-        super().__init__(f"{name} · {kind}")
+        super().__init__(nic_title(nic))
         self.nic = nic
         self.pick = QRadioButton("Test this NIC")
+        self.pick.setObjectName("pickNic")
         self.pick.setChecked(selected)
         self.pick.setEnabled(nic.name is not None)
         self.pick.setAccessibleName(f"Test {name}")
         self.pick.toggled.connect(self._toggled)
         self.header.addWidget(self.pick)
-        self.chip = label(_or_unknown(nic.chip), name="muted")
         self.body.addWidget(FactGrid(nic_facts(nic)))
         self.badges: list[Badge] = []
         for finding in findings:

@@ -1,0 +1,157 @@
+"""`sbctune gui --demo [TARGET]`: the window runs the one-click flow by itself.
+
+With a target, it fills the Connect page with it (the password from SBCTUNE_PASSWORD), connects
+(an unknown host key is shown for the user to confirm, as always), inspects and starts
+"Tune & Measure". Without one it first brings up the virtual Pi lab (Linux, root) and fills the
+form with the lab's address, user and password; that lab was made just now, so its fresh host key
+is trusted without asking and kept in a file of the lab's own. The lab is taken down when the
+window closes (`Demo.close`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sbctune.errors import UserError
+from sbctune.lab.model import LabInfo
+from sbctune.measure.plans import Plan, plan_named, presets
+from sbctune.ui.controllers.connection import Problem
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.connect_page import ConnectPage
+from sbctune.ui.pages.inspect_page import InspectPage
+
+DEFAULT_PROFILE = "pi4-ax88179"
+DEFAULT_LAB = "demo-gui"
+STEP_TIMEOUT_S = 120.0
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    target: str | None  # [user@]host[:port] of a real Pi; None: the virtual Pi lab
+    plan: Plan
+    profile: str = DEFAULT_PROFILE
+    lab_name: str = DEFAULT_LAB
+
+
+def parse_demo_args(args: list[str]) -> DemoOptions:
+    """`--demo [TARGET] [--plan NAME] [--duration S] [--omit S]` (the arguments after `gui`)."""
+    parser = argparse.ArgumentParser(prog="sbctune gui", add_help=False)
+    parser.add_argument("--demo", nargs="?", const="", default=None, metavar="TARGET")
+    parser.add_argument("--plan", default="quick", choices=sorted(presets()))
+    parser.add_argument("--duration", type=int, help="seconds per test (default: the plan's)")
+    parser.add_argument("--omit", type=int, help="ramp-up seconds left out (default: the plan's)")
+    parser.add_argument("--profile", default=DEFAULT_PROFILE)
+    try:
+        parsed = parser.parse_args(args)
+    except SystemExit:
+        raise UserError(
+            f"Unknown options for the demo: {' '.join(args)}",
+            "Use: sbctune gui --demo [USER@HOST[:PORT]] [--plan quick|thorough] [--duration S]",
+        ) from None
+    plan = plan_named(parsed.plan).with_overrides(duration=parsed.duration, omit=parsed.omit)
+    return DemoOptions(parsed.demo or None, plan, parsed.profile)
+
+
+class Demo:
+    """Drives the window through Connect → Inspect → Tune & Measure, as a user would."""
+
+    def __init__(self, window: MainWindow, options: DemoOptions) -> None:
+        self.window = window
+        self.options = options
+        self.lab: LabInfo | None = None
+
+    def _connect_page(self) -> ConnectPage:
+        page = self.window.page("connect")
+        assert isinstance(page, ConnectPage)
+        return page
+
+    def _say(self, text: str) -> None:
+        self.window.statusBar().showMessage(f"Demo: {text}", 20000)
+
+    async def run(self) -> None:
+        try:
+            await self._run()
+        except UserError as exc:
+            self._failed(Problem(exc.message, exc.hint))
+
+    def _failed(self, problem: Problem) -> None:
+        self.window.go("connect")
+        self._connect_page().problem.show_problem(problem.message, problem.hint)
+        self._say(problem.message)
+
+    async def _run(self) -> None:
+        window, page = self.window, self._connect_page()
+        window.go("connect")
+        lab_keys: Path | None = None
+        if self.options.target is None:
+            self._say(f"bringing up the virtual Pi lab ({self.options.profile})…")
+            page.status.setText("Bringing up the virtual Pi lab…")
+            self.lab = await self._lab_up()
+            lab = self.lab
+            page.fill(lab.host, lab.port, lab.user)
+            page.use_password.setChecked(True)
+            page.password.setText(lab.password)
+            lab_keys = Path(lab.state_dir) / "demo_gui_known_hosts"
+        else:
+            page.host.setEditText(self.options.target)
+            page.use_password.setChecked(True)
+            page.password.setText(os.environ.get("SBCTUNE_PASSWORD", ""))
+        self._say("connecting…")
+        page.problem.clear()
+        window.connection.connect_to(page.request(), lab_known_hosts=lab_keys)
+        # The host-key dialog may wait for the user (a real Pi): no time limit while it is open.
+        while window.connection.running:
+            await asyncio.sleep(0.1)
+        if window.state.session is None:
+            return  # the Connect page shows why
+        self._say("inspecting…")
+        await self._until(lambda: window.state.inventory is not None, "the inspection")
+        if window.state.nic is None:
+            raise UserError("The Pi has no network interface to test.", "")
+        self._say("Tune & Measure…")
+        window.tune_and_measure(self.options.plan)
+
+    async def _lab_up(self) -> LabInfo:
+        from sbctune import lab  # Linux-only; imported only when the demo uses it
+
+        def up() -> LabInfo:
+            return lab.up(self.options.profile, name=self.options.lab_name)
+
+        try:
+            # A few seconds of namespaces and sshd: on a worker thread, the window stays live.
+            return await asyncio.get_running_loop().run_in_executor(None, up)
+        except lab.LabError as exc:
+            raise UserError(
+                f"The virtual Pi lab could not start: {exc}",
+                "The lab needs Linux, root, iperf3 and OpenSSH (bash scripts/demo.sh sets them "
+                "up); or give a Pi: sbctune gui --demo pi@raspberrypi.local",
+            ) from None
+
+    async def _until(self, ready: Callable[[], bool], what: str) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STEP_TIMEOUT_S
+        inspect = self.window.page("inspect")
+        assert isinstance(inspect, InspectPage)
+        problem = inspect.problem
+        while not ready():
+            if problem.isVisible():
+                raise UserError(problem.message.text(), problem.hint.text())
+            if loop.time() > deadline:
+                raise UserError(f"The demo gave up waiting for {what}.", "")
+            await asyncio.sleep(0.1)
+
+    def close(self) -> None:
+        """Take down the lab this demo brought up (the window has closed)."""
+        if self.lab is None:
+            return
+        from sbctune import lab
+
+        with contextlib.suppress(lab.LabError):
+            lab.down(self.lab.name)
+        self.lab = None
