@@ -14,7 +14,8 @@ def data_dir() -> Path:
     """User data (history database, known hosts). `SBCTUNE_DATA_DIR` overrides it."""
     override = os.environ.get("SBCTUNE_DATA_DIR")
     path = Path(override) if override else platformdirs.user_data_path(APP_NAME, appauthor=False)
-    path.mkdir(parents=True, exist_ok=True)
+    # Private like ~/.ssh: the history names the user's hosts, users and network details.
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 

@@ -6,7 +6,8 @@ import asyncio
 import gc
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import qasync
 from PySide6.QtCore import Qt
@@ -21,6 +22,8 @@ from sbctune.ui.demo import Demo, parse_demo_args
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import ThemeManager
+
+T = TypeVar("T")
 
 
 def _needs_offscreen() -> bool:
@@ -59,6 +62,29 @@ def event_loop(app: QApplication) -> qasync.QEventLoop:
         app._sbctune_loop = loop  # type: ignore[attr-defined]
     asyncio.set_event_loop(loop)
     return loop
+
+
+def run_until_done(loop: qasync.QEventLoop, work: Awaitable[T]) -> T:
+    """Run the loop until `work` is done; use this, not `loop.run_until_complete`.
+
+    qasync's run_until_complete lets Qt process its events once more after the asyncio loop
+    stopped running: a task stepped then finds no running loop, so `asyncio.wait_for` raises
+    RuntimeError and drops the coroutine it was given ("coroutine ... was never awaited").
+    Here the Qt loop just exits; what is still queued runs the next time the loop runs.
+    """
+    future = asyncio.ensure_future(work, loop=loop)
+
+    def stop(_done: asyncio.Future[T]) -> None:
+        loop.stop()
+
+    future.add_done_callback(stop)
+    try:
+        loop.run_forever()
+    finally:
+        future.remove_done_callback(stop)
+    if not future.done():
+        raise RuntimeError("the event loop stopped before the work was done")
+    return future.result()
 
 
 def make_window(
@@ -111,7 +137,7 @@ def run_gui(args: list[str]) -> int:
         with loop:
             if demo is not None:
                 window.runner.start(demo.run(), name="demo")
-            loop.run_until_complete(closed.wait())
+            run_until_done(loop, closed.wait())
     finally:
         if demo is not None:
             demo.close()

@@ -10,6 +10,26 @@ import asyncio
 
 SERVICE = "sbctune"
 
+# The OS keyrings keyring ships (Windows Credential Manager, macOS Keychain, Secret Service,
+# KWallet). Anything else found on the machine (keyrings.alt's plaintext or "encrypted" files,
+# the null and fail backends) is not the OS keyring, so the password is not saved there.
+OS_BACKENDS = (
+    "keyring.backends.Windows",
+    "keyring.backends.macOS",
+    "keyring.backends.SecretService",
+    "keyring.backends.libsecret",
+    "keyring.backends.kwallet",
+)
+NO_OS_KEYRING = "The password was not saved: this computer has no system keyring sbctune can use."
+
+
+def is_os_keyring(backend: object) -> bool:
+    """Whether `backend` (keyring.get_keyring()) stores in the OS keyring, and only there."""
+    parts = getattr(backend, "backends", None)  # keyring's ChainerBackend: several at once
+    if parts is not None:
+        return bool(parts) and all(is_os_keyring(part) for part in parts)
+    return type(backend).__module__.startswith(OS_BACKENDS)
+
 
 def _account(user: str, host: str, port: int) -> str:
     return f"{user}@{host}:{port}"
@@ -27,6 +47,8 @@ def _get(account: str) -> str | None:
 def _set(account: str, password: str) -> str | None:
     import keyring
 
+    if not is_os_keyring(keyring.get_keyring()):
+        return NO_OS_KEYRING
     try:
         keyring.set_password(SERVICE, account, password)
     except Exception as exc:  # the keyring refused; tell the user, keep the session

@@ -126,7 +126,7 @@ def run_self_test(args: list[str]) -> int:
     # A throw-away data directory: no sample run may land in the user's history.
     scratch = tempfile.TemporaryDirectory(prefix="sbctune-selftest-")
     os.environ["SBCTUNE_DATA_DIR"] = scratch.name
-    from sbctune.ui.app import create_app, event_loop, make_window
+    from sbctune.ui.app import create_app, event_loop, make_window, run_until_done
 
     try:
         app = create_app(offscreen_if_headless=True)
@@ -143,7 +143,7 @@ def run_self_test(args: list[str]) -> int:
                 await asyncio.sleep(0.05)
                 window.history.close()
 
-        checked = loop.run_until_complete(run())
+        checked = run_until_done(loop, run())
     except SelfTestFailure as exc:
         print(f"sbctune self-test FAILED: {exc}", file=sys.stderr)
         return 1

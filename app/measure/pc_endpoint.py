@@ -118,14 +118,7 @@ class SystemIperf3:
         self._drainer: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        probe = await asyncio.create_subprocess_exec(
-            str(self.binary),
-            "--version",
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        out, _ = await probe.communicate()
-        self.version = out.decode(errors="replace").splitlines()[0] if out else None
+        self.version = await _version_of(self.binary)
         self.port = _free_port(self.bind, self.port)
         self._proc = await asyncio.create_subprocess_exec(
             str(self.binary),
@@ -139,44 +132,91 @@ class SystemIperf3:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
         )
-        assert self._proc.stdout is not None
-        # Listening once it says so; never probe the port (a probe would be its one test).
-        said = b""
         try:
-            while True:
-                line = await asyncio.wait_for(self._proc.stdout.readline(), 10)
-                if not line:
-                    why = said.decode(errors="replace").strip() or "no output"
-                    raise UserError(
-                        f"iperf3 on this computer exited at start (port {self.port}): {why}",
-                        "Check that the port is free, or use the built-in endpoint.",
-                    )
-                said = line
-                if b"listening" in line.lower():
-                    break
-        except asyncio.TimeoutError:
+            await self._until_listening(self._proc)
+        except BaseException:  # an error, a time-out or a cancel: no iperf3 is left behind
             await self.stop()
-            raise UserError(
-                "iperf3 on this computer did not start listening.", "Use the built-in endpoint."
-            ) from None
-        self._drainer = asyncio.get_running_loop().create_task(self._drain())
+            raise
+        self._drainer = asyncio.get_running_loop().create_task(self._drain(self._proc))
 
-    async def _drain(self) -> None:
-        if self._proc is not None and self._proc.stdout is not None:
+    async def _until_listening(self, proc: asyncio.subprocess.Process) -> None:
+        """Listening once it says so; never probe the port (a probe would be its one test)."""
+        assert proc.stdout is not None
+        said = b""
+        while True:
+            try:
+                line = await asyncio.wait_for(proc.stdout.readline(), 10)
+            except asyncio.TimeoutError:
+                raise UserError(
+                    "iperf3 on this computer did not start listening.",
+                    "Use the built-in endpoint.",
+                ) from None
+            if not line:
+                why = said.decode(errors="replace").strip() or "no output"
+                raise UserError(
+                    f"iperf3 on this computer exited at start (port {self.port}): {why}",
+                    "Check that the port is free, or use the built-in endpoint.",
+                )
+            said = line
+            if b"listening" in line.lower():
+                return
+
+    @staticmethod
+    async def _drain(proc: asyncio.subprocess.Process) -> None:
+        if proc.stdout is not None:
             with contextlib.suppress(Exception):
-                while await self._proc.stdout.readline():
+                while await proc.stdout.readline():
                     pass
 
     async def stop(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is None or proc.returncode is not None:
-            return
-        proc.terminate()
-        try:
-            await asyncio.wait_for(proc.wait(), 5)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
+        drainer, self._drainer = self._drainer, None
+        if proc is not None:
+            await _end_process(proc)
+        if drainer is not None:
+            drainer.cancel()
+            await asyncio.wait([drainer])
+
+
+async def _end_process(proc: asyncio.subprocess.Process) -> None:
+    """TERM, then KILL after 5 s; always reaped, even when the caller is cancelled."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.terminate()
+    try:
+        await asyncio.wait_for(proc.wait(), 5)
+    except asyncio.TimeoutError:
+        _kill(proc)
+        await proc.wait()
+    except BaseException:
+        _kill(proc)
+        await asyncio.shield(proc.wait())
+        raise
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+
+
+async def _version_of(binary: Path) -> str | None:
+    """The first line of `iperf3 --version` (None if it says nothing within 10 s)."""
+    probe = await asyncio.create_subprocess_exec(
+        str(binary),
+        "--version",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        out, _ = await asyncio.wait_for(probe.communicate(), 10)
+    except asyncio.TimeoutError:
+        await _end_process(probe)
+        return None
+    except BaseException:
+        await _end_process(probe)
+        raise
+    lines = out.decode(errors="replace").splitlines()
+    return lines[0] if lines else None
 
 
 def make_endpoint(

@@ -75,6 +75,9 @@ class BatchFramingError(Exception):
 
 def build_script(steps: Sequence[Step], nonce: str) -> str:
     lines = [
+        # Files a step writes on the Pi (session files, /etc/sysctl.d, boot files) get 0644
+        # and folders 0755 whatever the login's umask is: never writable by other users.
+        "umask 022",
         "t=$(mktemp -d 2>/dev/null || mktemp -d -t sbctune.XXXXXX) || exit 97",
         "trap 'rm -rf \"$t\"' EXIT",
         "if command -v timeout >/dev/null 2>&1; then has_timeout=1; else has_timeout=0; fi",

@@ -81,6 +81,7 @@ def revert_script(session_id: str, changes: Sequence[Change]) -> str:
         f"# sbctune tuning session {session_id}: puts back every value the session changed.",
         "# Run by the auto-revert guard, by `sbctune tune revert`, or by hand:",
         f"#   sudo sh {directory}/revert.sh",
+        "umask 022  # files it restores are never writable by other users",
         f"dir={join([directory])}",
         "why=${1:-manual}",
         _SET_STATE.rstrip("\n"),

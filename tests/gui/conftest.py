@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from sbctune.history import History
 from sbctune.remote import KnownHosts
-from sbctune.ui.app import create_app, event_loop, make_window
+from sbctune.ui.app import create_app, event_loop, make_window, run_until_done
 from sbctune.ui.main_window import MainWindow
 from tests.conftest import OUTPUT_DIR
 
@@ -40,7 +40,7 @@ def drive(gui_app: QApplication) -> Callable[..., Any]:
     loop = event_loop(gui_app)
 
     def run(coro: Coroutine[Any, Any, T], timeout: float = 120.0) -> T:
-        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+        return run_until_done(loop, asyncio.wait_for(coro, timeout))
 
     return run
 

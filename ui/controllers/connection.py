@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import getpass
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -45,7 +45,7 @@ class ConnectRequest:
     user: str = ""
     auth: AuthMethod = "password"
     key_file: str = ""
-    password: str = ""
+    password: str = field(default="", repr=False)  # never in a log line or an error's repr
     remember: bool = False
     connect_timeout: float = 10.0
 

@@ -183,6 +183,11 @@ class IperfEndpoint:
             closer = asyncio.ensure_future(self._closed.wait())
             try:
                 await asyncio.wait({getter, closer}, return_when=asyncio.FIRST_COMPLETED)
+            except BaseException:  # timed out or cancelled: the result stays unclaimed
+                if getter.done() and not getter.cancelled():
+                    self._unclaimed.put_nowait(getter.result())
+                getter.cancel()
+                raise
             finally:
                 closer.cancel()
             if getter.done():

@@ -299,6 +299,10 @@ class TestSession:
             done, _ = await asyncio.wait(
                 {task, stopper}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
             )
+        except BaseException:  # cancelled: a read left pending would outlive the session
+            if cancel:
+                task.cancel()
+            raise
         finally:
             stopper.cancel()
         if task in done:
