@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from sbctune.advice.report import render as render_advice
+from sbctune.cli.arg_checks import interface_arg, writable_file
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
@@ -51,7 +52,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"lab profile when no Pi is given (default {DEFAULT_PROFILE})",
     )
     parser.add_argument("--plan", default="quick", choices=sorted(presets()))
-    parser.add_argument("--nic", help="the Pi's interface to test (default: the route to this PC)")
+    parser.add_argument(
+        "--nic",
+        type=interface_arg,
+        help="the Pi's interface to test (default: the route to this PC)",
+    )
     parser.add_argument("--no-tune", action="store_true", help="measure and advise only")
     parser.add_argument(
         "--report",
@@ -112,11 +117,21 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
     ids = [r.id for r in result.runs if r.id is not None]
-    written = export("html", gather(history, ids), path)
+    try:
+        written = export("html", gather(history, ids), path)
+    except UserError as exc:
+        runs = " ".join(map(str, ids))
+        raise UserError(
+            f"The report could not be written: {exc.message}",
+            f"The runs are kept in the history: `sbctune export {runs} -f html -o FILE` "
+            "writes the report elsewhere.",
+        ) from None
     _step(f"Report written to {written.resolve()} (runs {', '.join(map(str, ids))} in history)")
 
 
 def _demo(args: argparse.Namespace) -> int:
+    # The report comes last, after minutes of measuring: a place it cannot go fails now.
+    writable_file(args.report, option="--report")
     if args.target:
 
         async def real() -> None:

@@ -97,9 +97,11 @@ def _session_line(record: TuningSessionRecord) -> str:
     tweaks = record.data.get("tweaks") or []
     kept = [t.get("id") for t in tweaks if t.get("status") in ("applied", "already")]
     when = record.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    # A reverted session's tweaks are gone: say what it had applied, not "in force".
+    what = "applied" if record.state.startswith("revert") else "in force"
     return (
         f"  tuning session {record.data.get('id', record.id)}: {record.state}, {when}, "
-        f"{len(kept)} of {len(tweaks)} tweaks in force"
+        f"{len(kept)} of {len(tweaks)} tweaks {what}"
         + (f" ({', '.join(str(k) for k in kept)})" if kept else "")
     )
 

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from sbctune.cli.arg_checks import writable_file, writable_folder, write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.inventory.bundle import is_bundle
 from sbctune.inventory.inspect import inspect_bundle, inspect_host, save_bundle
@@ -45,8 +46,19 @@ def _print(inventory: Inventory, as_json: bool) -> None:
         print(render(inventory))
 
 
+def _looks_like_path(source: str) -> bool:
+    """A file or folder here, or a name no host has (a path separator, a .zip)."""
+    return (
+        is_bundle(source)
+        or Path(source).exists()
+        or any(sep in source for sep in ("/", "\\"))
+        or source.lower().endswith(".zip")
+    )
+
+
 def _inspect(args: argparse.Namespace) -> int:
-    if is_bundle(args.source):
+    if _looks_like_path(args.source):
+        # inspect_bundle says what is wrong: missing, not a bundle, a broken manifest.
         _print(inspect_bundle(args.source), args.json)
         return 0
     args.target = args.source
@@ -60,15 +72,26 @@ async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, object]:
         return await inspect_host(session)
 
 
+def _check_output(dest: Path) -> None:
+    """Before connecting: the bundle's place must be writable (a .zip file, else a folder)."""
+    if dest.suffix.lower() == ".zip":
+        writable_file(dest, create_parents=True)
+    else:
+        writable_folder(dest)
+
+
 def _collect(args: argparse.Namespace) -> int:
     args.target = args.source
+    if args.output is not None:
+        _check_output(args.output)
 
     async def run() -> Path:
         async with await open_session(args) as session:
             _inventory, collection = await inspect_host(session)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         dest = args.output or Path(f"sbctune-{collection.host}-{stamp}.zip")
-        return save_bundle(collection, dest)
+        with write_errors(dest):
+            return save_bundle(collection, dest)
 
     dest = asyncio.run(run())
     print(f"Wrote {dest}", file=sys.stderr)

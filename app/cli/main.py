@@ -8,14 +8,19 @@ are printed with their hint instead of a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
+import time
+import traceback
 from collections.abc import Sequence
 
 import sbctune
 import sbctune.cli
 from sbctune.errors import UserError
+from sbctune.paths import data_dir
 
 # Every module named ``*_cmd`` in this package adds its subcommands (``register``), so a new
 # command needs no edit here.
@@ -53,6 +58,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sbctune: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `sbctune history | head`: the reader left; not an error
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except Exception as exc:  # the last line of defence: never a traceback
+        if os.environ.get("SBCTUNE_DEBUG"):
+            raise
+        return _unexpected(exc)
+
+
+def _unexpected(exc: Exception) -> int:
+    """A bug: a short message for the user, the traceback in a file for the report."""
+    saved = ""
+    try:
+        log = data_dir() / "crash.log"
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} sbctune {sbctune.__version__}"
+                     f" {' '.join(sys.argv[1:2])}\n")  # fmt: skip
+            fh.write("".join(traceback.format_exception(exc)))
+        saved = f" The details are in {log}."
+    except OSError:
+        pass
+    print(f"sbctune: an unexpected error stopped the command: {type(exc).__name__}: {exc}",
+          file=sys.stderr)  # fmt: skip
+    print(f"  hint: This is a bug in sbctune, not something you did.{saved} Please report it "
+          "with the command you ran (set SBCTUNE_DEBUG=1 to see the traceback here).",
+          file=sys.stderr)  # fmt: skip
+    return 70  # EX_SOFTWARE
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from sbctune.cli.arg_checks import int_range, interface_arg
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
@@ -59,6 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--nic",
         action="append",
+        type=interface_arg,
         metavar="IFACE",
         help="the Pi's interface to test (default: the route to this PC); give it several "
         "times to measure those NICs at once, each against its own endpoint on its network, "
@@ -78,9 +80,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--iperf3-path", help="the iperf3 binary on this PC (with --endpoint iperf3)"
     )
-    parser.add_argument("--duration", type=int, help="seconds per test (a custom plan)")
-    parser.add_argument("--streams", type=int, help="parallel streams (a custom plan)")
-    parser.add_argument("--omit", type=int, help="seconds omitted at the start (a custom plan)")
+    parser.add_argument(
+        "--duration",
+        type=int_range(1, None, "the duration"),
+        help="seconds per test (a custom plan)",
+    )
+    parser.add_argument(
+        "--streams",
+        # iperf3's own limit: "number of parallel streams too large (maximum = 128)"
+        type=int_range(1, 128, "the number of streams"),
+        help="parallel streams, 1 to 128 (a custom plan)",
+    )
+    parser.add_argument(
+        "--omit",
+        type=int_range(0, None, "the omitted time"),
+        help="seconds omitted at the start (a custom plan)",
+    )
     parser.add_argument(
         "--allow-other-route",
         action="store_true",
@@ -88,7 +103,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument(
         "--pc-port",
-        type=int,
+        type=int_range(1, 65534, "the port (full duplex also uses the next one)"),
         default=0,
         metavar="N",
         help="port this PC listens on for the Pi (full duplex also uses N+1; default: any "

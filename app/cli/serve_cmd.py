@@ -13,6 +13,7 @@ import signal
 import sys
 from typing import Any
 
+from sbctune.cli.arg_checks import int_range
 from sbctune.measure.endpoint import (
     DEFAULT_PORT,
     IperfEndpoint,
@@ -42,7 +43,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--port",
         "-p",
-        type=int,
+        type=int_range(0, 65535, "the port"),
         default=DEFAULT_PORT,
         metavar="N",
         help=f"port to listen on (default: {DEFAULT_PORT}, as iperf3; 0 picks a free one)",

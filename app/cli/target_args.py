@@ -8,10 +8,11 @@ differs, and `--accept-new-host-key` for scripts.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
+from sbctune.cli.arg_checks import positive_seconds
+from sbctune.cli.prompt import read_line
 from sbctune.remote import HostKeyInfo, Secret, Session, Target, parse_target
 from sbctune.remote.target import password_from_env
 
@@ -51,7 +52,7 @@ def add_credential_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--connect-timeout",
-        type=float,
+        type=positive_seconds,
         default=10.0,
         metavar="SECONDS",
         help="give up connecting after this long (default 10)",
@@ -90,7 +91,7 @@ async def _ask_on_terminal(info: HostKeyInfo) -> bool:
         f"Its {info.key_type} key fingerprint is {info.fingerprint}.",
         file=sys.stderr,
     )
-    answer = await asyncio.to_thread(input, "Trust this host and connect? [y/N] ")
+    answer = await read_line("Trust this host and connect? [y/N] ")
     return answer.strip().lower() in ("y", "yes")
 
 

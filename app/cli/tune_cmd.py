@@ -20,6 +20,8 @@ import sys
 import time
 from typing import Any
 
+from sbctune.cli.arg_checks import interface_arg, session_id_arg
+from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
 from sbctune.history import History
@@ -75,7 +77,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         if name in ("plan", "apply"):
             _add_plan_arguments(action)
         if name == "boot-commit":
-            action.add_argument("--nic", help="the Pi's interface (default: the test session's)")
+            action.add_argument(
+                "--nic",
+                type=interface_arg,
+                help="the Pi's interface (default: the test session's)",
+            )
         if name in ("apply", "boot-commit"):
             action.add_argument(
                 "--reboot",
@@ -85,7 +91,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 "sbctune only prints the command",
             )
         if name in ("confirm", "revert"):
-            action.add_argument("--session", metavar="ID", help="the session (default: latest)")
+            action.add_argument(
+                "--session",
+                type=session_id_arg,
+                metavar="ID",
+                help="the session (default: latest)",
+            )
         if name in ("apply", "boot-commit"):
             action.add_argument(
                 "--guard",
@@ -112,7 +123,11 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         help="a tweak to apply (repeatable; default: the recommended set). One of: "
         + ", ".join(TWEAK_IDS),
     )
-    parser.add_argument("--nic", help="the Pi's interface (default: the one this PC talks to)")
+    parser.add_argument(
+        "--nic",
+        type=interface_arg,
+        help="the Pi's interface (default: the one this PC talks to)",
+    )
     parser.add_argument(
         "--persist",
         action="store_true",
@@ -142,9 +157,12 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
 async def _main(args: argparse.Namespace) -> int:
     target = target_from_args(args)
     async with await open_session(args, target) as session:
-        if args.tune_action == "status":
-            return _print_status(await status(session), args.json)
         history = History.open()
+        if args.tune_action == "status":
+            try:
+                return _print_status(await status(session, history=history), args.json)
+            finally:
+                history.close()
         try:
             if args.tune_action == "confirm":
                 session_id = await confirm(session, args.session, history=history)
@@ -249,9 +267,8 @@ def _print_outcomes(applied: AppliedSession) -> None:
 async def _ask_keep(seconds: float) -> bool | None:
     """y/n on the terminal, or None when the guard time runs out first."""
     prompt = f"Keep these settings? [y/N] (reverted by itself in {int(seconds)} s) "
-    print(prompt, end="", flush=True)
     try:
-        answer = await asyncio.wait_for(asyncio.to_thread(sys.stdin.readline), seconds)
+        answer = await asyncio.wait_for(read_line(prompt), seconds)
     except asyncio.TimeoutError:
         print()
         return None
@@ -269,15 +286,19 @@ async def _apply(
         if not args.json:
             print(f"… {message}", flush=True)
 
-    applied = await apply(
-        session,
-        the_plan,
-        guard_seconds=args.guard,
-        persist=args.persist,
-        on_event=say,
-        reconnect=reconnect,
-        history=history,
-    )
+    before = {s.id for s in await status(session)}
+    try:
+        applied = await apply(
+            session,
+            the_plan,
+            guard_seconds=args.guard,
+            persist=args.persist,
+            on_event=say,
+            reconnect=reconnect,
+            history=history,
+        )
+    except asyncio.CancelledError:
+        return await _interrupted(session, before, history)
     result: dict[str, Any] = {
         "id": applied.id,
         "state": applied.state,
@@ -299,7 +320,10 @@ async def _apply(
     if args.confirm:
         keep = True
     elif sys.stdin.isatty() and not args.json:
-        keep = await _ask_keep(applied.guard_deadline - time.time() - 2)
+        try:
+            keep = await _ask_keep(applied.guard_deadline - time.time() - 2)
+        except asyncio.CancelledError:  # Ctrl-C at the question: a clear "no"
+            return await _interrupted(session, before, history)
     if keep is None and not (sys.stdin.isatty() and not args.json):
         result["state"] = "armed"
         _final(args, result, f"Armed: run `sbctune tune confirm {args.target}` within "
@@ -322,6 +346,30 @@ async def _apply(
     result["state"] = "reverted"
     _final(args, result, "Reverted: every value is back as it was.")
     return 0
+
+
+async def _interrupted(session: Session, before: set[str], history: History) -> int:
+    """Ctrl-C during apply: put back what this apply had changed, at once, rather than leave
+    the Pi half-tuned until its guard runs out."""
+    task = asyncio.current_task()
+    uncancel = getattr(task, "uncancel", None)  # Python 3.11+; 3.10 needs nothing
+    if uncancel is not None:
+        uncancel()  # handled here: revert, then exit 130
+    print("\nInterrupted: putting back what this session changed…", file=sys.stderr, flush=True)
+    try:
+        ours = [s for s in await status(session) if s.id not in before and s.state != "reverted"]
+        for leftover in ours:
+            await revert(session, leftover.id, history=history)
+            print(f"Session {leftover.id} reverted: every value is back as it was.",
+                  file=sys.stderr)  # fmt: skip
+        if not ours:
+            print("Nothing had been changed yet.", file=sys.stderr)
+    except UserError as exc:
+        print(f"sbctune: {exc.message}", file=sys.stderr)
+        print("  hint: The Pi's guard puts the values back by itself when its time runs out; "
+              "`sbctune tune status HOST` shows the session, `sbctune tune revert HOST` "
+              "reverts it now.", file=sys.stderr)  # fmt: skip
+    return 130
 
 
 async def _after_reboot_tweaks(

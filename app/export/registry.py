@@ -74,4 +74,14 @@ def export(fmt: str, report_data: ReportData, path: str | Path) -> Path:
         raise UserError(
             f"The folder {target.parent} does not exist.", "Create it, or choose another -o path."
         )
-    return exporter(fmt)(report_data, target)
+    if target.is_dir():
+        raise UserError(f"{target} is a folder.", f"Give a file name, e.g. {target / 'report'}.")
+    write = exporter(fmt)
+    try:
+        return write(report_data, target)
+    except OSError as exc:  # read-only place, full disk, a path the OS refuses
+        reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
+        raise UserError(
+            f"Cannot write {target}: {reason or exc.strerror or exc}.",
+            "Choose a file in a folder you can write to, e.g. your home folder.",
+        ) from None

@@ -134,6 +134,11 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
             ]
         except (ValueError, KeyError, TypeError):
             inet = []
+        if not inet and "does not exist" in results[1].error_text:
+            raise UserError(
+                f"The Pi has no network interface {nic}.",
+                "`sbctune inspect HOST` lists the Pi's NICs; give one of them with --nic.",
+            )
         if not inet:
             raise UserError(
                 f"{nic} on the Pi has no IPv4 address.",

@@ -50,12 +50,49 @@ class ConnectTimeout(RemoteError):
 
 
 class AuthFailed(RemoteError):
-    def __init__(self, user: str, host: str, methods: str = "") -> None:
-        super().__init__(
-            f"{host} did not accept the login for user '{user}'"
-            + (f" ({methods})." if methods else "."),
+    def __init__(
+        self, user: str, host: str, methods: str = "", *, no_password: bool = False
+    ) -> None:
+        who = f" for user '{user}'" if user else ""
+        hint = (
             "Check the user name and password, or the key file. On Raspberry Pi OS the user is "
-            "the one you created in Raspberry Pi Imager (older images: 'pi').",
+            "the one you created in Raspberry Pi Imager (older images: 'pi')."
+        )
+        if not user:
+            hint = "Give the Pi's user name as user@host (e.g. pi@raspberrypi.local). " + hint
+        if no_password:
+            hint = (
+                "No password was given: pass it with --password-stdin or the SBCTUNE_PASSWORD "
+                "environment variable, or use a key (-i FILE or the SSH agent). " + hint
+            )
+        super().__init__(
+            f"{host} did not accept the login{who}" + (f" ({methods})." if methods else "."),
+            hint,
+        )
+
+
+class KeyFileUnusable(RemoteError):
+    """A key file given with -i (or found in ~/.ssh) that cannot be read or used."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        hint = "Give the private key file (not the .pub one) with -i FILE, or leave -i out."
+        if "passphrase" in reason.lower():
+            hint = (
+                "The key is protected by a passphrase: load it into the SSH agent "
+                f"(`ssh-add {path}`) and connect again; sbctune uses the agent's keys."
+            )
+        super().__init__(f"The SSH key {path} cannot be used: {reason}.", hint)
+
+
+class HandshakeLost(RemoteError):
+    """The TCP connection opened but closed before SSH spoke: not an SSH server, or a
+    firewall/proxy in the way."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(
+            f"{host} accepted a connection on port {port} but closed it before the SSH login.",
+            "Check that the address is your Pi's and that SSH runs on that port (something "
+            "else, or a firewall or proxy, may be answering there). " + _ENABLE_SSH,
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import os
 import re
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -26,9 +27,11 @@ from sbctune.remote.errors import (
     ConnectionRefused,
     ConnectTimeout,
     Disconnected,
+    HandshakeLost,
     HostKeyChanged,
     HostKeyUnknown,
     HostUnreachable,
+    KeyFileUnusable,
     NameNotResolved,
     RemoteError,
     RemoteTimeout,
@@ -362,6 +365,8 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
     matcher = known.matcher()
     recorder = KeyRecorder()
     options: dict[str, object] = {}
+    if target.user:  # none given: asyncssh's own default (~/.ssh/config, then the local user)
+        options["username"] = target.user
     if target.password:
         options["password"] = target.password.reveal()
     if target.identity_files:
@@ -372,7 +377,6 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
                 lambda: recorder,
                 target.host,
                 target.port,
-                username=target.user,
                 known_hosts=matcher,
                 connect_timeout=target.connect_timeout,
                 **options,
@@ -392,16 +396,32 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
             ) from None
         raise _UnknownKey(key) from None
     except asyncssh.PermissionDenied as exc:
-        raise AuthFailed(target.user or "", target.host, exc.reason) from None
+        raise AuthFailed(
+            target.user or "",
+            target.host,
+            exc.reason,
+            no_password=not target.password and not target.identity_files,
+        ) from None
+    except asyncssh.KeyImportError as exc:
+        raise KeyFileUnusable(_key_files(target), str(exc)) from None
     except socket.gaierror:
         raise NameNotResolved(target.host) from None
     except ConnectionRefusedError:
         raise ConnectionRefused(target.host, target.port) from None
     except (asyncio.TimeoutError, TimeoutError):
         raise ConnectTimeout(target.host, target.connect_timeout) from None
+    except asyncssh.ConnectionLost:
+        raise HandshakeLost(target.host, target.port) from None
     except asyncssh.DisconnectError as exc:
         raise Disconnected(target.host, exc.reason) from None
     except OSError as exc:
+        if exc.filename is not None:  # a key file (-i) that cannot be read, not the network
+            raise KeyFileUnusable(str(exc.filename), exc.strerror or str(exc)) from None
         if exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN):
-            raise HostUnreachable(target.host, exc.strerror or "") from None
-        raise HostUnreachable(target.host, str(exc)) from None
+            # asyncio's strerror is "Connect call failed (addr, port)": say what errno means.
+            raise HostUnreachable(target.host, os.strerror(exc.errno).lower()) from None
+        raise HostUnreachable(target.host, exc.strerror or str(exc)) from None
+
+
+def _key_files(target: Target) -> str:
+    return ", ".join(str(p) for p in target.identity_files) or "a key in ~/.ssh"

@@ -92,7 +92,7 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
                 "Write the port as digits, e.g. pi@raspberrypi.local:2222",
             )
         port = int(port_text)
-    if not host or any(ch.isspace() for ch in host):
+    if not host or any(ch.isspace() or ch in "[]/@" for ch in host):
         raise UserError(f"'{text}' is not a host name or address.", "Example: pi@192.168.1.20")
     if not 0 < port < 65536:
         raise UserError(f"Port {port} is out of range.", "SSH normally listens on port 22.")

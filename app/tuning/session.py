@@ -613,7 +613,7 @@ def _mark(history: History | None, session: Session, session_id: str, state: str
     if device is None or device.id is None:
         return
     for record in history.tuning_sessions(device.id):
-        if record.data.get("id") == session_id:
+        if record.data.get("id") == session_id and record.state != state:
             record.state = state
             history.save_tuning_session(record)
 
@@ -643,21 +643,45 @@ async def confirm(
 async def _pick(session: Session, session_id: str | None, states: Sequence[str]) -> StoredSession:
     sessions = await list_sessions(session)
     if session_id is not None:
-        scripts.session_dir(session_id)  # validates the id's form
+        _check_id(session_id)
         found = next((s for s in sessions if s.id == session_id), None)
         if found is None:
             raise TuningError(f"The Pi has no tuning session {session_id}.",
                               "`sbctune tune status HOST` lists the sessions.")  # fmt: skip
         if found.state not in states:
-            raise TuningError(f"Session {session_id} is {found.state}.", "")
+            raise TuningError(f"Session {session_id} is {found.state}, not waiting for "
+                              "confirmation.", _NOT_WAITING_HINT)  # fmt: skip
         return found
     found = next((s for s in sessions if s.state in states), None)
     if found is None:
+        newest = sessions[0] if sessions else None
+        if newest is not None and newest.state == "reverted":
+            raise TuningError(
+                "There is no tuning session on the Pi waiting for confirmation: the newest, "
+                f"{newest.id}, was already put back (its guard time ran out, or it was "
+                "reverted).",
+                _NOT_WAITING_HINT,
+            )
         raise TuningError(
             "There is no tuning session on the Pi waiting for confirmation.",
             "`sbctune tune status HOST` shows the sessions; apply one with `sbctune tune apply`.",
         )
     return found
+
+
+_NOT_WAITING_HINT = (
+    "Apply the tweaks again (`sbctune tune apply HOST`) and confirm within the guard time; "
+    "--guard SECONDS gives more time. `sbctune tune status HOST` shows every session."
+)
+
+
+def _check_id(session_id: str) -> None:
+    """A session id typed by the user: its form is checked before it goes near a path."""
+    if not scripts.SESSION_ID.match(session_id):
+        raise TuningError(
+            f"'{session_id}' is not a tuning session id.",
+            "`sbctune tune status HOST` lists the sessions with their ids.",
+        )
 
 
 async def _run_revert(session: Session, session_id: str) -> str:
@@ -689,7 +713,7 @@ async def revert(
     its own (the newer one's snapshot was taken on top of it)."""
     sessions = [s for s in await list_sessions(session) if s.active]
     if session_id is not None:
-        scripts.session_dir(session_id)
+        _check_id(session_id)
         index = next((i for i, s in enumerate(sessions) if s.id == session_id), None)
         if index is None:
             raise TuningError(
@@ -784,9 +808,13 @@ async def find_leftover(session: Session) -> LeftoverSession | None:
     return None
 
 
-async def status(session: Session) -> list[LeftoverSession]:
-    """Every session the Pi keeps for this network namespace, newest first."""
-    return [s.as_leftover() for s in await list_sessions(session)]
+async def status(session: Session, *, history: History | None = None) -> list[LeftoverSession]:
+    """Every session the Pi keeps for this network namespace, newest first. With `history`,
+    the stored states follow the Pi's (a guard that ran out reverted without sbctune)."""
+    stored = await list_sessions(session)
+    for one in stored:
+        _mark(history, session, one.id, one.state)
+    return [s.as_leftover() for s in stored]
 
 
 def describe_commands(argvs: Sequence[Sequence[str]]) -> list[str]:
