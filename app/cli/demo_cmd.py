@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import time
 from pathlib import Path
 
 from sbctune.advice.report import render as render_advice
-from sbctune.cli.arg_checks import interface_arg, writable_file
+from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
@@ -30,7 +31,6 @@ from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
 from sbctune.remote import KnownHosts, Secret, Session, Target
 
 DEFAULT_PROFILE = "pi4-ax88179"
-LAB_NAME = "demo"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"lab profile when no Pi is given (default {DEFAULT_PROFILE})",
     )
     parser.add_argument("--plan", default="quick", choices=sorted(presets()))
+    parser.add_argument(
+        "--duration", type=int_range(1, 3600, "--duration"), help="seconds per test"
+    )
     parser.add_argument(
         "--nic",
         type=interface_arg,
@@ -101,7 +104,8 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
         f"{collection.round_trips} SSH round trips"
     )
     print(render(inventory))
-    options = FlowOptions(plan=plan_named(args.plan), nic=args.nic, tune=not args.no_tune)
+    plan = plan_named(args.plan).with_overrides(duration=args.duration)
+    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune)
     with History.open() as history:
         result = await one_click(
             session, inventory, options, history, on_event=_Progress(), collection=collection
@@ -143,9 +147,12 @@ def _demo(args: argparse.Namespace) -> int:
 
     from sbctune import lab  # the lab is Linux-only; imported only when used
 
+    lab_name = f"demo-{os.getpid()}"
+
     _step(f"Bringing up the virtual Pi lab (profile {args.profile})")
     try:
-        info = lab.up(args.profile, name=LAB_NAME)
+        # A name of its own, so two demos on one machine do not take each other's lab.
+        info = lab.up(args.profile, name=lab_name)
     except lab.LabError as exc:
         raise UserError(f"The virtual Pi lab could not start: {exc}", lab_hint()) from None
     try:
@@ -162,7 +169,7 @@ def _demo(args: argparse.Namespace) -> int:
         asyncio.run(in_lab())
     finally:
         _step("Taking the lab down")
-        lab.down(LAB_NAME)
+        lab.down(lab_name)
     return 0
 
 

@@ -6,11 +6,12 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sbctune.cli.arg_checks import int_range, interface_arg
 from sbctune.cli.progress import interval_line, outcome_lines, say
+from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
 from sbctune.history import History
@@ -154,13 +155,13 @@ def _print_event(event: Event, load: PiSample | None) -> None:
             say(line)
 
 
-Consent = Callable[[InstallPlan], bool]
+Consent = Callable[[InstallPlan], Awaitable[bool]]
 
 
 def ask_to_install(args: argparse.Namespace) -> Consent:
     """Yes with --install-iperf3; else ask on a terminal; never yes without the user."""
 
-    def consent(plan: InstallPlan) -> bool:
+    async def consent(plan: InstallPlan) -> bool:
         if args.install_iperf3:
             return True
         if not (sys.stdin.isatty() and sys.stderr.isatty()):
@@ -170,10 +171,8 @@ def ask_to_install(args: argparse.Namespace) -> Consent:
             f"with:\n    {plan.command}",
             file=sys.stderr,
         )
-        try:
-            answer = input("Install iperf3 on the Pi? [y/N] ")
-        except EOFError:
-            return False
+        # Not input(): Ctrl-C at the question must end the command, not wait for Enter.
+        answer = await read_line("Install iperf3 on the Pi? [y/N] ")
         return answer.strip().lower() in ("y", "yes")
 
     return consent
@@ -187,7 +186,7 @@ async def measure_offering_install(
         return await measure(session, **options)
     except Iperf3NotInstalled as missing:
         plan = missing.plan
-        if plan.manager is None or not consent(plan):
+        if plan.manager is None or not await consent(plan):
             raise
     print(f"Installing iperf3 on the Pi: {plan.command}", file=sys.stderr, flush=True)
     version = await install_iperf3(session, plan)

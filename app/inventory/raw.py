@@ -183,7 +183,8 @@ def parse_all(raw: RawOutputs) -> Parsed:
         if out.parser is None:
             continue  # kept in the bundle, but nothing the inventory reads
         _take(parsed, out.parser, out.interface, out.result, text)
-        parsed.warnings += [str(w) for w in out.warnings]
+        # Named by the command line that was run: `ethtool -g eth0`, not just `ethtool -g`.
+        parsed.warnings += [f"`{line}`: {w.message}" for w in out.warnings]
         if out.parser == "lspci" and re.search(r"(^|\s)-[A-Za-z]*[kv]", line):
             parsed.pci_drivers_shown = True
     for path, text in raw.files.items():

@@ -141,7 +141,7 @@ async def test_declined_install_changes_nothing_and_says_how(
 ) -> None:
     asked: list[InstallPlan] = []
 
-    def decline(plan: InstallPlan) -> bool:
+    async def decline(plan: InstallPlan) -> bool:
         asked.append(plan)
         return False
 
@@ -162,7 +162,7 @@ async def test_failed_install_says_what_the_package_manager_said(
         session = PathSession(real, path_without_iperf3, [offline_apt])
         with pytest.raises(IperfInstallFailed) as failed:
             await measure_offering_install(
-                session, lambda plan: True, plan=SHORT, nic=lab.test_nic.name, sample=False
+                session, _agree, plan=SHORT, nic=lab.test_nic.name, sample=False
             )
     error = failed.value
     assert error.message == (
@@ -172,13 +172,17 @@ async def test_failed_install_says_what_the_package_manager_said(
     assert "sudo apt-get update" in error.hint
 
 
-def test_cli_consent_only_with_the_flag_or_a_yes_on_a_terminal() -> None:
+async def _agree(plan: InstallPlan) -> bool:
+    return True
+
+
+async def test_cli_consent_only_with_the_flag_or_a_yes_on_a_terminal() -> None:
     plan = InstallPlan("Debian", "apt-get", ())
     import argparse
 
-    assert ask_to_install(argparse.Namespace(install_iperf3=True))(plan)
+    assert await ask_to_install(argparse.Namespace(install_iperf3=True))(plan)
     # Under pytest stdin is not a terminal: no flag means no install, and no question asked.
-    assert not ask_to_install(argparse.Namespace(install_iperf3=False))(plan)
+    assert not await ask_to_install(argparse.Namespace(install_iperf3=False))(plan)
 
 
 # -- link lost mid-test -----------------------------------------------------------------------
