@@ -4,8 +4,10 @@ from __future__ import annotations
 
 # TCP over Ethernet at MTU 1500 carries at most 1448 payload bytes per 1538 bytes on the wire
 # (94.15%: 941 Mbit/s at 1 Gb/s, 94.1 at 100 Mb/s; seed 001 measured 94). Peers without TCP
-# timestamps carry 1460 (94.9%). 93% leaves about one percent for interval noise.
-AT_LIMIT_SHARE = 0.93
+# timestamps carry 1460 (94.9%). 91% leaves three points for interval noise and a busy PC
+# (the seeds' repeated runs spread by a few percent; at 93% a 100 Mb/s link had only 1 Mbit/s
+# of room, and a loaded test machine fell below it).
+AT_LIMIT_SHARE = 0.91
 
 # Below this share of the physical limit something other than the wire is limiting. Seed 003's
 # 1.88 of 2.35 Gbit/s (80%) was a driver; seed 000's 736 of 941 (78%) a chip/driver pair.
