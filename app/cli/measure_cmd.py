@@ -7,7 +7,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from sbctune.cli.arg_checks import int_range, interface_arg
 from sbctune.cli.progress import interval_line, outcome_lines, say
@@ -178,6 +178,21 @@ def ask_to_install(args: argparse.Namespace) -> Consent:
     return consent
 
 
+_Partial = TypeVar("_Partial")
+
+
+def _keep_partial(partial: _Partial | None) -> _Partial:
+    """Inside `except CancelledError` (Ctrl-C): with something measured, the cancellation is
+    handled here (the caller saves it and exits 130); with nothing, it goes on."""
+    task = asyncio.current_task()
+    if partial is None or task is None:
+        raise asyncio.CancelledError
+    uncancel = getattr(task, "uncancel", None)  # Python 3.11+; 3.10 needs nothing
+    if uncancel is not None:
+        uncancel()
+    return partial
+
+
 async def measure_offering_install(
     session: Session, consent: Consent, **options: Any
 ) -> MeasureRun:
@@ -215,13 +230,7 @@ async def _measure(args: argparse.Namespace) -> int:
                 pc_port=args.pc_port,
             )
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
-            task = asyncio.current_task()
-            if progress.run is None or task is None:
-                raise
-            uncancel = getattr(task, "uncancel", None)  # Python 3.11+; 3.10 needs nothing
-            if uncancel is not None:
-                uncancel()  # handled: save what was measured, then exit 130
-            run = progress.run
+            run = _keep_partial(progress.run)
         user = session.username
     with History.open() as history:
         save_measurement(history, session.target, user, run, plan)
@@ -306,13 +315,7 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
                 pc_port=args.pc_port,
             )
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
-            task = asyncio.current_task()
-            if progress.run is None or task is None:
-                raise
-            uncancel = getattr(task, "uncancel", None)
-            if uncancel is not None:
-                uncancel()
-            agg = progress.run
+            agg = _keep_partial(progress.run)
         user = session.username
     with History.open() as history:
         save_aggregate(history, session.target, user, agg, plan)
