@@ -268,6 +268,14 @@ class EthtoolSections:
     current: dict[str, int | None] = field(default_factory=dict)
     text_values: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def rx(self) -> int | None:
+        return self.current.get("RX")
+
+    @property
+    def tx(self) -> int | None:
+        return self.current.get("TX")
+
 
 @dataclass
 class EthtoolRings(EthtoolSections):
@@ -279,14 +287,6 @@ class EthtoolRings(EthtoolSections):
     def tx_max(self) -> int | None:
         return self.maximums.get("TX")
 
-    @property
-    def rx(self) -> int | None:
-        return self.current.get("RX")
-
-    @property
-    def tx(self) -> int | None:
-        return self.current.get("TX")
-
 
 @dataclass
 class EthtoolChannels(EthtoolSections):
@@ -297,14 +297,6 @@ class EthtoolChannels(EthtoolSections):
     @property
     def combined(self) -> int | None:
         return self.current.get("Combined")
-
-    @property
-    def rx(self) -> int | None:
-        return self.current.get("RX")
-
-    @property
-    def tx(self) -> int | None:
-        return self.current.get("TX")
 
 
 def parse_ethtool_rings(text: str) -> Parsed[EthtoolRings]:
