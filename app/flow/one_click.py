@@ -15,11 +15,11 @@ from typing import Any, Literal
 
 from sbctune import tuning as tuning_api
 from sbctune.advice import Advice, advise
+from sbctune.advice.inspect import raw_json
 from sbctune.catalog import load_catalog
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.collect import Collection
-from sbctune.inventory.inspect import raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
 from sbctune.measure.pc_endpoint import EndpointKind

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from sbctune import tuning
+from sbctune.advice.inspect import inspect_bundle, inspect_host
 from sbctune.export import export, gather
 from sbctune.flow import FlowEvent, FlowOptions, FlowStep, one_click
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_bundle, inspect_host
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from tests.lab_support import connect_to_lab, iperf3_left_on_pi

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.cli.main import main as cli_main
 from sbctune.inventory.bundle import write_bundle
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.resources import resource_root
 

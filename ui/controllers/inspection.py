@@ -6,9 +6,9 @@ import asyncio
 
 from PySide6.QtCore import QObject, Signal
 
+from sbctune.advice.inspect import inspect_host, raw_json
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host, raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure.runner import find_path
 from sbctune.ui.controllers.connection import problem_from
