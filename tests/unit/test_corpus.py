@@ -92,8 +92,18 @@ def _nic_diffs(want: dict[str, Any], nic: Nic) -> list[str]:
 
 
 def _short(nic: Nic) -> str:
-    keys = ("name", "chip", "ids", "driver", "bus", "bus_path", "usb_speed_mbps",
-            "link_speed_mbps", "duplex", "link_detected")
+    keys = (
+        "name",
+        "chip",
+        "ids",
+        "driver",
+        "bus",
+        "bus_path",
+        "usb_speed_mbps",
+        "link_speed_mbps",
+        "duplex",
+        "link_detected",
+    )
     return "{" + ", ".join(f"{k}={getattr(nic, k)!r}" for k in keys) + "}"
 
 
