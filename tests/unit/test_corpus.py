@@ -20,7 +20,16 @@ BUNDLES = sorted(p for p in CORPUS.iterdir() if (p / "manifest.json").is_file())
 # Keys that say which NIC an expected entry is about (the first present is used).
 IDENTITY = ("name", "bus_path", "ids")
 # Keys compared with ==.
-EQUAL = ("bus_path", "bus", "usb_speed_mbps", "link_speed_mbps", "duplex", "wireless", "builtin")
+EQUAL = (
+    "bus_path",
+    "bus",
+    "usb_speed_mbps",
+    "link_speed_mbps",
+    "duplex",
+    "wireless",
+    "builtin",
+    "irqs",
+)
 NIC_KEYS = {*IDENTITY, *EQUAL, "chip", "driver", "link", "note"}
 NOT_SHOWN = "not shown"
 
