@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sbctune.inventory.inspect import inspect_bundle
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory, Nic
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"

@@ -237,9 +237,7 @@ _COMPATIBLE_RE = re.compile(r"^[A-Za-z0-9][\w.+-]*,[\w.+-]+$")
 
 def parse_device_tree_compatible(text: str) -> Parsed[DeviceTreeCompatible]:
     """``/proc/device-tree/compatible``: NUL-separated strings (pasted: spaces or lines)."""
-    return guarded(
-        "/proc/device-tree/compatible", _parse_compatible, text, DeviceTreeCompatible
-    )
+    return guarded("/proc/device-tree/compatible", _parse_compatible, text, DeviceTreeCompatible)
 
 
 def _parse_compatible(text: str) -> Parsed[DeviceTreeCompatible]:
