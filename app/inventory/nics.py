@@ -188,9 +188,38 @@ def nic_from_device(
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
     nic.evidence = _evidence(device)
+    _log(nic, device)
+    nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)
     nic.builtin = is_builtin(nic, board, catalog)
     return nic
+
+
+LOG_KINDS = (
+    "phy_failure",
+    "kevent_dropped",
+    "usb_error",
+    "usb_reset",
+    "usb_disconnect",
+    "tx_timeout",
+    "firmware_missing",
+    "not_top_speed",
+)
+
+
+def _log(nic: Nic, device: Device) -> None:
+    for kind in LOG_KINDS:
+        facts = sorted(device.all(kind), key=lambda f: f.order)
+        if facts:
+            nic.log[kind] = [f.line for f in facts[:3]]
+            nic.log_counts[kind] = len(facts)
+    changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
+    nic.link_downs = sum(1 for _line, _ts, up in changes if not up)
+    stamps = [ts for _line, ts, _up in changes if ts is not None]
+    nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
+    if changes:
+        lines = sorted(device.all("link_event"), key=lambda f: f.order)
+        nic.log["link"] = [f.line for f in lines[:2]] + ([lines[-1].line] if len(lines) > 2 else [])
 
 
 def _no_driver(device: Device, parsed: Parsed) -> bool:

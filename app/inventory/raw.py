@@ -167,7 +167,14 @@ def _merge_compatible(parsed: Parsed, result: DeviceTreeCompatible, text: str) -
     parsed.compatible = parsed.compatible or result.values
 
 
+def _merge_lsusb(parsed: Parsed, result: LsusbResult, text: str) -> None:
+    if parsed.lsusb is None:
+        parsed.lsusb = LsusbResult()
+    parsed.lsusb.devices += result.devices
+
+
 _MERGE: dict[str, Callable[[Parsed, Any, str], None]] = {
+    "lsusb": _merge_lsusb,
     "usb_tree": _merge_tree,
     "pci": _merge_lspci,
     "netifs": _merge_netifs,

@@ -146,17 +146,22 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
     if parsed.lsusb is None:
         return
     for dev in parsed.lsusb.devices:
-        keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")]
-        path = getattr(dev, "path", None)
-        if path:
-            keys.append(("usb", path))
+        keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")] if dev.device else []
+        if dev.path:
+            keys.append(("usb", dev.path))
         sighting = Sighting(keys)
-        line = f"Bus {dev.bus:03d} Device {dev.device:03d}: ID {dev.ids} {dev.description or ''}"
+        where = dev.path or f"Bus {dev.bus:03d} Device {dev.device:03d}"
+        line = f"{where}: ID {dev.ids} {dev.description or ''}".strip()
         sighting.add("bus", "usb", "lsusb", line)
         sighting.add("ids", dev.ids, "lsusb", line)
         sighting.add("description", dev.description, "lsusb", line)
-        speed = getattr(dev, "speed_mbps", None)
-        sighting.add("usb_speed_mbps", speed, "lsusb", line)
+        sighting.add("usb_speed_mbps", dev.speed_mbps, "lsusb", f"{line} {dev.speed_mbps or ''}")
+        sighting.add("usb_version", dev.usb_version, "lsusb", line)
+        sighting.add("driver", dev.driver, "lsusb", line)
+        if dev.driver_none:
+            sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
+        if dev.is_hub:
+            sighting.add("hub", True, "lsusb", line)
         yield sighting
 
 

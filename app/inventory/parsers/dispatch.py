@@ -41,6 +41,7 @@ class Spec(Generic[T]):
 PARSERS: dict[str, Spec[Any]] = {
     "lsusb": Spec(lsusb.parse_lsusb, lsusb.LsusbResult, "lsusb"),
     "lsusb -t": Spec(lsusb.parse_lsusb_tree, lsusb.UsbTree, "usb_tree"),
+    "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
     "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
@@ -125,9 +126,7 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         flags = _short_flags(args)
         if "t" in flags or "--tree" in flags:
             return "lsusb -t", None
-        if "v" in flags or "--verbose" in flags:
-            return None, None  # lsusb -v descriptors: not parsed
-        return "lsusb", None
+        return "lsusb", None  # -v too: its device lines, bcdUSB and negotiated speed
     if cmd == "lspci":
         flags = _short_flags(args)
         if "x" in flags or "--version" in flags or "m" in flags or "t" in flags:
@@ -153,6 +152,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         if obj and not any(o.startswith(obj) for o in ("address", "addr", "link")):
             return None, None
         return ("ip -j" if json_mode else "ip"), None
+    if cmd == "usb-devices":
+        return "usb-devices", None
     if cmd == "ifconfig":
         return "ifconfig", None
     if cmd in {"dmesg", "journalctl"}:
