@@ -135,3 +135,42 @@ def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
         ],
     )
     return finding, recommendation
+
+
+def usb_no_driver(nic: Nic) -> tuple[Finding, Recommendation | None] | None:
+    """A USB network adapter that a source shows with no driver bound (usb-devices
+    "Driver=(none)", a driver that refused the chip): which in-tree module lists its IDs."""
+    if nic.bus != "usb" or nic.driver or nic.driver_state != "none":
+        return None
+    ids = load_ids()
+    modules = ids.drivers_for("usb", nic.ids)
+    finding = Finding(
+        "no-driver",
+        "problem",
+        _label(nic),
+        f"No driver is bound to the USB network adapter {nic.chip or nic.ids or ''}: it is on "
+        "the bus but gives no network interface.",
+        [e.split(": ", 1)[-1] for e in nic.evidence][:2],
+    )
+    if not modules:
+        return finding, Recommendation(
+            "driver",
+            _label(nic),
+            "Find a driver for this adapter",
+            f"No in-tree driver of the kernels checked lists {nic.ids or 'its IDs'}: a newer "
+            "kernel or the chip maker's driver may; a rebadged chip is often served by the "
+            "maker's driver once its IDs are added.",
+            "a working NIC",
+            [],
+        )
+    module = ids.module(modules[0])
+    kernels = ", ".join(ids.kernel_label(k) for k in module.kernels) if module else ""
+    return finding, Recommendation(
+        "driver",
+        _label(nic),
+        f"Load the {modules[0]} driver",
+        f"{modules[0]} lists {nic.ids} (built by {kernels}): load it, or update the kernel.",
+        "a working NIC",
+        [KERNEL_SOURCE + module.path + ".c"] if module else [],
+        steps=[f"sudo modprobe {modules[0]}"],
+    )

@@ -13,7 +13,7 @@ from sbctune.advice.chips import usb3_only_driver
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite, lines_with
 from sbctune.advice.knowledge import load_knowledge
-from sbctune.advice.logs import generic_driver, log_findings
+from sbctune.advice.logs import generic_driver, log_findings, usb_no_driver
 from sbctune.advice.static_board import (
     best_figure as _best,
 )
@@ -47,7 +47,8 @@ def _usb_line(parsed: Parsed, nic: Nic) -> list[str]:
         found = lines_with(parsed.lsusb_tree_text, f"Driver={nic.driver},", 2)
         if found:
             return found
-    return [e.split(": ", 1)[-1] for e in nic.evidence if "480" in e or "high-speed" in e][:2]
+    shown = [e.split(": ", 1)[-1] for e in nic.evidence if "480" in e or "high-speed" in e]
+    return (shown[:1] + nic.log.get("not_top_speed", [])[:1]) or shown[:2]
 
 
 def _usb3_by_name(nic: Nic) -> bool:
@@ -469,10 +470,10 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             if found.id == "link-down" and nic.wireless:
                 continue
             inventory.findings.append(found)
-        pair = generic_driver(nic)
-        if pair is not None:
-            inventory.findings.append(pair[0])
-            inventory.recommendations.append(pair[1])
+        for pair in (generic_driver(nic), usb_no_driver(nic)):
+            if pair is not None:
+                inventory.findings.append(pair[0])
+                inventory.recommendations += [pair[1]] if pair[1] is not None else []
     usb_below_top_speed(advisor)
     power(advisor)
     inventory.findings.sort(key=lambda f: _RANK[f.severity])

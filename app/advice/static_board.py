@@ -65,7 +65,7 @@ def usb_below_top_speed(adv: Advisor) -> None:
         practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
         name = _label(nic) if nic else f"the USB device at {path}"
         adv.finding(
-            "usb-below-top-speed",
+            "usb-below-top-speed" if full_speed else "usb3-adapter-at-usb2",
             "problem",
             nic,
             f"The kernel says {name} is not running at top speed: "

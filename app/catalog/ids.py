@@ -71,6 +71,12 @@ class IdDatabase:
         """cdc_ether, cdc_ncm, rndis_host ...: bind by interface class, not by chip."""
         return bool(driver) and (driver or "").replace("-", "_") in self.usb_class_drivers
 
+    def vendor_id(self, bus: str, name: str) -> str | None:
+        """A vendor's id by its exact name in the database (older lspci print only names)."""
+        vendors = self.usb_vendors if bus == "usb" else self.pci_vendors
+        wanted = name.strip().casefold()
+        return next((k for k, v in vendors.items() if v.casefold() == wanted), None)
+
     def kernel_label(self, flavour: str) -> str:
         kernel = self.kernels.get(flavour, {})
         release = kernel.get("release")

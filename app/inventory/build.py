@@ -24,7 +24,12 @@ from sbctune.inventory.sightings import all_sightings
 def _board(parsed: Parsed, catalog: Catalog) -> Board:
     board = Board()
     cpuinfo = parsed.cpuinfo
-    board.model = parsed.model or (cpuinfo.model if cpuinfo else None)
+    logged = parsed.dmesg.of_kind("machine_model") if parsed.dmesg is not None else []
+    board.model = (
+        parsed.model
+        or (cpuinfo.model if cpuinfo else None)
+        or (logged[-1].fields.get("model", "").strip() or None if logged else None)
+    )
     entry = catalog.board_by_model(board.model) if board.model else None
     if entry is None and parsed.compatible:
         entry = catalog.board_by_compatible(" ".join(parsed.compatible))
@@ -95,6 +100,31 @@ def devices(parsed: Parsed) -> list[Device]:
     return join(all_sightings(parsed, from_dmesg(parsed.dmesg)))
 
 
+def _usb_bus(device: Device) -> str | None:
+    path = device.key("usb")
+    if path:
+        return path.split("-")[0]
+    number = device.key("usbdev")
+    return number.split(":")[0] if number else None
+
+
+def _pair_usb_by_bus(found: list[Device]) -> list[Device]:
+    """A USB NIC known only by bus and device number (plain `lsusb`, `lsusb -v`) and one known
+    only by its port path (the kernel log) on the same bus, each the only one there: one NIC."""
+    out = list(found)
+    by_number = [d for d in out if d.key("usbdev") and not d.key("usb")]
+    by_path = [d for d in out if d.key("usb") and not d.key("usbdev")]
+    for bus in sorted({b for d in by_number if (b := _usb_bus(d))}):
+        numbered = [d for d in by_number if _usb_bus(d) == bus]
+        pathed = [d for d in by_path if _usb_bus(d) == bus]
+        if len(numbered) == 1 and len(pathed) == 1:
+            keep, gone = pathed[0], numbered[0]
+            keep.keys |= gone.keys
+            keep.facts += gone.facts
+            out.remove(gone)
+    return out
+
+
 def _sort_key(nic: Nic) -> tuple[int, str, int, str]:
     name = nic.name or ""
     match = re.match(r"^(\D*)(\d*)", name)
@@ -109,7 +139,8 @@ def build_inventory(
     ids = ids or load_ids()
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
-    for device in devices(parsed):
+    found = [d for d in devices(parsed) if is_nic(d, catalog, ids)]
+    for device in _pair_usb_by_bus(found):
         if is_nic(device, catalog, ids):
             nic = nic_from_device(device, parsed, catalog, ids, inventory.board)
             nic.irqs = nic.irqs or _irqs_for(parsed, nic)
@@ -143,13 +174,13 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
 
 def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     wired = [n for n in nics if not n.wireless]
-    unnamed = [d for d in wired if not d.name and d.driver]
+    unnamed = [d for d in wired if not d.name and (d.driver or d.ids)]
     unplaced = [
         n for n in wired if n.bus == "unknown" and n.name and n.name.startswith(("eth", "en"))
     ]
     if len(unplaced) == 1 and len(unnamed) == 1:
         return unplaced[0], unnamed[0]
-    for device in unnamed:
+    for device in [d for d in unnamed if d.driver]:
         same = [n for n in wired if n.name and n.driver == device.driver]
         others = [d for d in unnamed if d.driver == device.driver]
         if len(same) == 1 and len(others) == 1 and same[0].usb_speed_mbps is None:

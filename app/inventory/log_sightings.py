@@ -12,6 +12,13 @@ from collections.abc import Callable
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Key, Sighting, device_keys, iface_key, usb_speed
 
+_NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
+
+
+def _refused(text: str) -> bool:
+    return "Unknown version" in text or "failed with error" in text or "probe failed" in text
+
+
 _NOT_DRIVERS = {"pci", "usb", "usbcore", "IPv6", "libphy", "systemd-udevd", "hwmon"}
 _SRC = "dmesg"
 
@@ -34,7 +41,12 @@ def _base(event: DmesgEvent) -> Sighting | None:
         sighting.add("platform_name", device.split(":")[0], _SRC, event.text, event.line)
         if ":" in device:
             return sighting  # "8000000.ethernet:mdio@f00": a child (MDIO bus), another driver
-    if driver and driver not in _NOT_DRIVERS and found is not None:
+    if _refused(event.text):
+        sighting.add("driver_none", True, _SRC, event.text, event.line)
+        sighting.add("refused_by", driver, _SRC, event.text, event.line)
+        return sighting  # "r8152 1-10:2.0: Unknown version 0x7410": probed, not bound
+    named = found is not None or (event.kind in _NAMED_BY_DRIVER and key_if is not None)
+    if driver and driver not in _NOT_DRIVERS and named:
         sighting.add("driver", driver, _SRC, event.text, event.line)
         sighting.add("bus", bus, _SRC, event.text, event.line)
     return sighting
@@ -72,6 +84,7 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
     kind, f = event.kind, event.fields
     if kind == "usb_new_device":
         sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
+        sighting.add("enumeration", event.text, _SRC, event.text, event.line)
     elif kind == "usb_ids":
         sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
     elif kind == "usb_reset":
@@ -110,6 +123,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, f.get("state") == "Gained")
     elif kind in ("phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing"):
         sighting.add(kind, text, _SRC, text, no)
+        if kind == "phy_failure":  # the interface could not open: no link
+            sighting.add("link", False, _SRC, text, no)
     elif kind in ("register", "description"):
         sighting.add("description", f.get("description"), _SRC, text, no)
     elif kind == "chip":

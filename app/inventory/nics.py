@@ -27,6 +27,8 @@ _SOC_DRIVER = re.compile(
     r"ravb|sh_eth|dm9000|ks8851|enc28j60|lan743x|emac|ethernet)",
     re.I,
 )
+# The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
+_PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
 
 
@@ -38,7 +40,10 @@ def _bus(device: Device) -> str:
         if device.key(kind):
             return kind
     hint = device.value("bus_hint")
-    return str(hint) if hint in ("pci", "platform") else "unknown"
+    if hint in ("pci", "platform"):
+        return str(hint)
+    driver = device.value("driver")
+    return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
 
 
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
@@ -52,10 +57,19 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
         return True
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
+    described = " ".join(str(f.value) for f in device.all("description"))
+    if "South Bridge" in described:
+        return False  # the Pi 5's RP1 calls itself an Ethernet controller
     if bus == "pci":
-        return klass.startswith(("02", "0d")) or bool(_NET_CLASS.search(klass))
+        net_driver = bool(ids.module(driver)) or bool(re.match(r"^r81\d\d$", str(driver)))
+        return klass.startswith(("02", "0d")) or bool(_NET_CLASS.search(klass)) or net_driver
     if bus == "usb":
-        return bool(ids.drivers_for("usb", device.value("ids"))) or bool(ids.module(driver))
+        return (
+            bool(ids.drivers_for("usb", device.value("ids")))
+            or bool(ids.module(driver))
+            or bool(ids.module(device.value("refused_by")))
+            or bool(re.search(r"\bLAN\b|Ethernet", described))
+        )
     if bus == "platform":
         return bool(_SOC_DRIVER.search(f"{driver or ''} {device.value('platform_name') or ''}"))
     return bus == "sdio" and bool(device.value("wireless"))
@@ -107,13 +121,23 @@ def _chip(
         chip = candidates[0] if len(candidates) == 1 else None
     if chip is not None:
         return chip.name, chip
-    known = ids.name("usb" if bus == "usb" else "pci", device.value("ids"))
+    found = device.value("ids") or _ids_by_name(device, ids)
+    known = ids.name("usb" if bus == "usb" else "pci", found)
     if text:
         return str(text), None
     if known and " device " not in known:
         return known, None
     description = device.value("description") or device.value("device_name")
     return (str(description) if description else known), None
+
+
+def _ids_by_name(device: Device, ids: IdDatabase) -> str | None:
+    """An old pci.ids prints "Realtek Semiconductor Co., Ltd. Device 8125": vendor by name."""
+    match = re.match(r"^(.+) Device ([0-9a-f]{4})$", str(device.value("description") or ""))
+    if match is None:
+        return None
+    vendor = ids.vendor_id("pci", match.group(1))
+    return f"{vendor}:{match.group(2)}" if vendor else None
 
 
 def _pcie(device: Device) -> Pcie | None:
@@ -187,6 +211,7 @@ def nic_from_device(
     )
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
+    nic.mac = device.key("mac")
     nic.evidence = _evidence(device)
     _log(nic, device)
     nic.usb_version = device.value("usb_version")
@@ -213,6 +238,10 @@ def _log(nic: Nic, device: Device) -> None:
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)
+    enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
+    if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
+        nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
+        nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1
     changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
     nic.link_downs = sum(1 for _line, _ts, up in changes if not up)
     stamps = [ts for _line, ts, _up in changes if ts is not None]
@@ -251,4 +280,5 @@ def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     chip = catalog.chip(nic.catalog_id) if nic.catalog_id else None
     if chip is not None and chip.builtin:
         return True  # e.g. SMSC LAN9514: only ever soldered onto a Pi
-    return nic.bus == "platform"
+    # A MAC from the Raspberry Pi OUIs: the board's own NIC.
+    return nic.bus == "platform" or bool(_PI_OUI.match(nic.mac or ""))

@@ -145,6 +145,7 @@ def _truncated(device: PciDevice) -> bool:
 def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
     if parsed.lsusb is None:
         return
+    usb2_buses = _usb2_only_buses(parsed)
     for dev in parsed.lsusb.devices:
         keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")] if dev.device else []
         if dev.path:
@@ -157,12 +158,26 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("description", dev.description, "lsusb", line)
         sighting.add("usb_speed_mbps", dev.speed_mbps, "lsusb", f"{line} {dev.speed_mbps or ''}")
         sighting.add("usb_version", dev.usb_version, "lsusb", line)
+        if dev.bus in usb2_buses and dev.speed_mbps is None:
+            sighting.add("usb_speed_mbps", 480.0, "lsusb", usb2_buses[dev.bus])
         sighting.add("driver", dev.driver, "lsusb", line)
         if dev.driver_none:
             sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
         if dev.is_hub:
             sighting.add("hub", True, "lsusb", line)
         yield sighting
+
+
+def _usb2_only_buses(parsed: Parsed) -> dict[int, str]:
+    """Buses whose root hub is a USB 2.0 one (1d6b:0002) in plain `lsusb`: whatever is on
+    them runs at 480 Mbit/s at most (a USB 3 root hub, 1d6b:0003, has its own bus)."""
+    if parsed.lsusb is None:
+        return {}
+    found = {}
+    for dev in parsed.lsusb.devices:
+        if dev.ids == "1d6b:0002" and dev.device == 1:
+            found[dev.bus] = f"Bus {dev.bus:03d} Device 001: ID 1d6b:0002 {dev.description or ''}"
+    return found
 
 
 def from_lsusb_tree(parsed: Parsed) -> Iterator[Sighting]:
@@ -305,7 +320,7 @@ def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
         if irq.number is None:
             continue
         line = f"{irq.irq}: {irq.controller or ''} {irq.hwirq or ''} {' '.join(irq.names)}"
-        for raw in irq.names:
+        for raw in [t for n in irq.names for t in n.split()]:
             name = raw.rstrip(",")
             base = re.split(r"-(?:rx|tx|TxRx|txrx|fp|q|ttx|rrx|\d)", name, maxsplit=1)[0]
             key = iface_key(base)
@@ -319,6 +334,8 @@ def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
             sighting.add("irqs", irq.number, "interrupts", line)
             sighting.add("seen", True, "interrupts", line)
             controller = irq.controller or ""
+            if found := re.search(r"([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])", controller):
+                sighting.keys.append(("pci", found.group(1)))  # IR-PCI-MSI-0000:00:19.0
             if "MSI" in controller:  # PCI-MSI, ITS-MSI: a PCIe device's vectors
                 sighting.add("bus_hint", "pci", "interrupts", line)
             elif "GIC" in controller:  # wired straight to the SoC's interrupt controller

@@ -143,7 +143,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "usb_new_device",
         re.compile(
-            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w ]+?) USB device number (?P<number>\d+)"
+            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
             r" using (?P<hcd>\S+)"
         ),
     ),
@@ -197,6 +198,22 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("link_down", re.compile(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
     (
+        "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
+        re.compile(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
+    ),
+    (
+        "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?P<speed>[1-9]\d*) mbit/s downlink"
+        ),
+    ),
+    ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    (
+        "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
+        re.compile(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
+    ),
+    (
         "carrier",  # systemd-networkd in a journal: eth0: Lost carrier / Gained carrier
         re.compile(r"^systemd-networkd\[\d+\]: (?P<iface>[\w.-]+): (?P<state>Lost|Gained) carrier"),
     ),
@@ -224,7 +241,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
-            r"failed to connect (?:to )?phy|phy\b.{0,40}\bnot found|no phy found)"
+            r"failed to connect (?:to )?phy|(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            r"mdio\S*: probe of \S+ failed)"
         ),
     ),
     (
@@ -237,7 +255,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "usb_reset",
         re.compile(
-            r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w ]+?) USB device number "
+            r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
             r"(?P<number>\d+)"
         ),
     ),
@@ -279,6 +297,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "register": ("register '",),
     "renamed": ("renamed",),
     "link_up": (
+        "downlink",
         "ink is Up",
         "link up",
         "ink Is Up",
@@ -308,11 +327,12 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
     "carrier": (" carrier",),
+    "machine_model": ("Machine model", "Hardware name"),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
-    "phy_failure": ("PHY", "phy"),
+    "phy_failure": ("PHY", "phy", "probe of"),
     "kevent_dropped": ("kevent",),
     "usb_reset": ("reset ",),
     "usb_disconnect": ("disconnect",),

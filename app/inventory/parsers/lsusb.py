@@ -14,7 +14,7 @@ _LSUSB_RE = re.compile(
 # Synology DSM's lsusb: "|__2-1  0bda:8156:3100 00  3.20 5000MBit/s 256mA 1IF  (Realtek ...)"
 _DSM_RE = re.compile(
     r"^\s*\|__(usb\d+|\d+-[\d.]+)\s+([0-9a-f]{4}):([0-9a-f]{4}):[0-9a-f]{4}\s+[0-9a-f]{2}\s+"
-    r"([\d.]+)\s+([\d.]+)MBit/s\s+\d+mA\s+\d+IFs?\s*(?:\((.*?)\)?)?\s*(hub)?\s*$"
+    r"([\d.]+)\s+([\d.]+)MBit/s\s+(?:\d+mA\s+)?\d+IFs?\s*(?:\((.*?)\)?)?\s*(hub)?\s*$"
 )
 _NEGOTIATED_RE = re.compile(r"^\s*Negotiated speed:\s*\S+.*?\((\d+(?:\.\d+)?)([GM])bps\)")
 _BCD_RE = re.compile(r"^\s*bcdUSB\s+([\d.]+)")
