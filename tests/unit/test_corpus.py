@@ -79,7 +79,11 @@ def _driver_diff(want: Any, nic: Nic) -> str | None:
 def _link_diff(want: str, nic: Nic) -> str | None:
     got = f"link_detected={nic.link_detected!r}, link_speed_mbps={nic.link_speed_mbps!r}"
     if want == "up":
-        return None if nic.link_detected is True else f"link: expected up, got {got}"
+        # A link speed with nothing saying "no link" also states that the link is up.
+        up = nic.link_detected is True or (
+            nic.link_detected is None and nic.link_speed_mbps is not None
+        )
+        return None if up else f"link: expected up, got {got}"
     ok = nic.link_detected is False and nic.link_speed_mbps is None
     return None if ok else f"link: expected down, got {got}"
 
