@@ -174,3 +174,34 @@ def usb_no_driver(nic: Nic) -> tuple[Finding, Recommendation | None] | None:
         [KERNEL_SOURCE + module.path + ".c"] if module else [],
         steps=[f"sudo modprobe {modules[0]}"],
     )
+
+
+def driver_from_tables(nic: Nic) -> Recommendation | None:
+    """ "No driver bound" on a chip the catalog has no figures for: which in-tree module lists
+    its IDs (the kernel's modules.alias), whether Debian's arm64 / Raspberry Pi kernels build
+    it, and how to get it."""
+    ids = load_ids()
+    modules = ids.drivers_for(nic.bus, nic.ids)
+    if not modules:
+        return None
+    module = ids.module(modules[0])
+    if module is None:
+        return None
+    built = [ids.kernel_label(k) for k in module.kernels]
+    arm = [k for k in module.kernels if k in ("arm64", "rpi")]
+    detail = f"The kernel's {modules[0]} driver ({module.path}) lists {nic.ids}. " + (
+        f"It is built by {', '.join(built)}: check `modinfo {modules[0]}`, then "
+        f"`sudo modprobe {modules[0]}`; if your kernel lacks it, update the kernel."
+        if arm
+        else f"Debian builds it only for {', '.join(built)}: an ARM board's kernel may "
+        "not have it; build it from the kernel source or use the vendor's driver."
+    )
+    return Recommendation(
+        "driver",
+        _label(nic),
+        f"Load the {modules[0]} driver",
+        detail,
+        "a working NIC",
+        [KERNEL_SOURCE + module.source_dir],
+        steps=[f"modinfo {modules[0]}", f"sudo modprobe {modules[0]}"],
+    )

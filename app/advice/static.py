@@ -13,7 +13,12 @@ from sbctune.advice.chips import usb3_only_driver
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite, lines_with
 from sbctune.advice.knowledge import load_knowledge
-from sbctune.advice.logs import generic_driver, log_findings, usb_no_driver
+from sbctune.advice.logs import (
+    driver_from_tables,
+    generic_driver,
+    log_findings,
+    usb_no_driver,
+)
 from sbctune.advice.static_board import (
     best_figure as _best,
 )
@@ -140,6 +145,11 @@ class _Advisor:
             evidence,
         )
         if chip is None:
+            hint = driver_from_tables(nic)
+            if hint is not None and not any(
+                r.title == hint.title for r in self.inv.recommendations
+            ):
+                self.inv.recommendations.append(hint)
             return
         drivers = ", ".join(dict.fromkeys(chip.drivers.in_tree + chip.drivers.vendor))
         build = [p for p in chip.problems if "build" in p.id]

@@ -220,6 +220,17 @@ def _driver(raw: str) -> tuple[str | None, int | None]:
     return raw, None
 
 
+def _unwrap(lines: list[str]) -> list[str]:
+    """A mail client wraps long `lsusb -t` lines before "Driver=": join them back."""
+    out: list[str] = []
+    for line in lines:
+        if out and line.strip().startswith("Driver=") and out[-1].rstrip().endswith(","):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def _parse_lsusb_tree(text: str) -> Parsed[UsbTree]:
     tree = UsbTree()
     bad = 0
@@ -227,7 +238,7 @@ def _parse_lsusb_tree(text: str) -> Parsed[UsbTree]:
     stack: list[tuple[int, str]] = []
     bus: int | None = None
     last: UsbTreeNode | None = None
-    for line in split_lines(text):
+    for line in _unwrap(split_lines(text)):
         if is_ellipsis(line):
             tree.elided = True
             continue
