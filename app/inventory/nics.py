@@ -14,7 +14,6 @@ from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
-from sbctune.inventory.sightings import Fact
 
 _WIRELESS_DRIVERS = {
     "brcmfmac", "rtl8xxxu", "mt7601u", "ath9k_htc", "rt2800usb", "iwlwifi", "mt76x2u",
@@ -86,14 +85,10 @@ def _name(device: Device) -> str | None:
         return names[0] if names else None
     # Several current names (two pastes, two boots): the one a snapshot source shows.
     for source in ("sysfs", "ethtool -i", "ethtool", "ip", "interrupts", "dmesg"):
-        shown = {n for n in names if any(f.source == source for f in _facts_naming(device, n))}
+        shown = {n for n in names if source in device.key_sources.get(("if", n), set())}
         if shown:
             return sorted(shown)[0]
     return names[0]
-
-
-def _facts_naming(device: Device, name: str) -> list[Fact]:
-    return [f for f in device.facts if name in f.line]
 
 
 def _catalog_chip(device: Device, bus: str, catalog: Catalog) -> Chip | None:
@@ -257,7 +252,7 @@ def _no_driver(device: Device, parsed: Parsed) -> bool:
     if device.has("driver_none"):
         return True
     log = parsed.dmesg
-    logged = any(f.source == "dmesg" for f in device.facts)
+    logged = any(f.source == "dmesg" for f in device.facts[:1000])
     return log is not None and logged and not log.starts_mid_log and not log.elided
 
 

@@ -503,6 +503,8 @@ def parse_dmesg(text: str) -> Parsed[DmesgResult]:
 
 def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
     s = line.strip()
+    if s.startswith("[") and (m0 := _TS_RE.match(s)):  # the common "[  12.345678] msg" first
+        return s[m0.end() :], float(m0.group(1)), True
     known = False
     for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE, _JOURNAL_RE):
         m = rx.match(s)
@@ -522,8 +524,27 @@ def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
 _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
+_NEEDLE_RE = re.compile(
+    "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
+)
+_MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
+
+
+def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
+    """The first pattern that matches a message: what kind of line it is, and its fields."""
+    candidates = _PATTERNS if _NEEDLE_RE.search(msg) else _PATTERNS[-1:]  # else only "device"
+    for kind, rx in candidates:
+        if not any(n in msg for n in _NEEDLES[kind]):
+            continue  # a cheap test first: a long log has few NIC lines
+        m = rx.search(msg)
+        if m:
+            return kind, {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
+    return None
+
+
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res = DmesgResult()
+    seen: dict[str, tuple[str, dict[str, str]] | None] = {}
     last_ts: float | None = None
     first_content = True
     for no, raw in enumerate(split_lines(text), start=1):
@@ -546,17 +567,14 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         first_content = False
         if known or _KERNEL_MSG_RE.match(msg):
             res.kernel_lines += 1
-        for kind, rx in _PATTERNS:
-            if not any(n in msg for n in _NEEDLES[kind]):
-                continue  # a cheap test first: a long log has few NIC lines
-            m = rx.search(msg)
-            if m:
-                fields = {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
-                if kind == "pcie_bandwidth" and "speed2" in fields:
-                    fields["speed"] = fields.pop("speed2")
-                    fields["width"] = fields.pop("width2")
-                res.events.append(DmesgEvent(kind, no, ts, msg, fields))
-                break
+        if msg in seen:
+            found = seen[msg]
+        else:
+            found = _classify(msg)
+            if len(seen) < _MEMO_LIMIT:
+                seen[msg] = found
+        if found is not None:
+            res.events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
     warnings: list[ParseWarning] = []
     if not text.strip():
         warnings.append(ParseWarning("dmesg", "the output is empty"))
