@@ -94,6 +94,8 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
         sighting.add("usb_disconnect", event.text, _SRC, event.text, event.line)
     elif kind == "usb_not_top_speed":
         sighting.add("not_top_speed", event.text, _SRC, event.text, event.line)
+    elif kind == "usb_unsupported":  # the driver that matched the IDs refused the device
+        sighting.add("driver_none", True, _SRC, event.text, event.line)
     return sighting
 
 
@@ -207,6 +209,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "usb_reset": _on_usb,
     "usb_disconnect": _on_usb,
     "usb_not_top_speed": _on_usb,
+    "usb_unsupported": _on_usb,
     "phy_link_up": _on_phy_link,
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,

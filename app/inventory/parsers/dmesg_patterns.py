@@ -195,6 +195,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?P<speed>[1-9]\d*) mbit/s downlink"
         ),
     ),
+    (
+        "link_up",  # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
+        re.compile(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) (?P<unit>M)bps "
+            r"(?P<duplex>Full|Half) Duplex"
+        ),
+    ),
+    ("usb_unsupported", re.compile(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
     ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
     (
         "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
@@ -314,6 +322,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
     "carrier": (" carrier",),
+    "usb_unsupported": ("Unsupported device",),
     "machine_model": ("Machine model", "Hardware name"),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),

@@ -57,6 +57,8 @@ class NetInterface:
             return False
         if "LOWER_UP" in self.flags or "RUNNING" in self.flags:
             return True
+        if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
+            return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
         return None
 
     @property
