@@ -21,10 +21,9 @@ from pathlib import Path
 from sbctune.errors import UserError
 from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import Plan, plan_named, presets
-from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
-from sbctune.ui.pages.inspect_page import InspectPage
+from sbctune.workflow import Problem
 
 DEFAULT_PROFILE = "pi4-ax88179"
 DEFAULT_LAB = "demo-gui"
@@ -67,9 +66,7 @@ class Demo:
         self.lab: LabInfo | None = None
 
     def _connect_page(self) -> ConnectPage:
-        page = self.window.page("connect")
-        assert isinstance(page, ConnectPage)
-        return page
+        return self.window.connect_page
 
     def _say(self, text: str) -> None:
         self.window.statusBar().showMessage(f"Demo: {text}", 20000)
@@ -136,9 +133,7 @@ class Demo:
     async def _until(self, ready: Callable[[], bool], what: str) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + STEP_TIMEOUT_S
-        inspect = self.window.page("inspect")
-        assert isinstance(inspect, InspectPage)
-        problem = inspect.problem
+        problem = self.window.inspect_page.problem
         while not ready():
             if problem.isVisible():
                 raise UserError(problem.message.text(), problem.hint.text())

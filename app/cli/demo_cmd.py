@@ -22,13 +22,21 @@ from sbctune.compare import compare
 from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, text
-from sbctune.flow import FlowEvent, FlowOptions, FlowResult, FlowStep, TuningEvent, one_click
 from sbctune.history import History
 from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
 from sbctune.remote import KnownHosts, Secret, Session, Target
+from sbctune.workflow import (
+    FlowEvent,
+    FlowOptions,
+    FlowResult,
+    FlowStep,
+    PartialKept,
+    TuningEvent,
+    one_click,
+)
 
 DEFAULT_PROFILE = "pi4-ax88179"
 
@@ -84,6 +92,8 @@ class _Progress:
             say(f"{mark[event.status]} {event.detail}")
         elif isinstance(event, TuningEvent):
             say(f"    {event.message}")
+        elif isinstance(event, PartialKept):
+            say(f"    the tests measured so far are kept as run {event.record.id}, incomplete")
         elif isinstance(event, TestStarted):
             say(f"    test {event.test_index + 1}: {event.spec.label}")
         elif isinstance(event, LiveInterval):

@@ -24,9 +24,9 @@ from sbctune.measure.aggregate import (
     measure_aggregate,
     reachable_nics,
 )
-from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_iperf3
+from sbctune.measure.install import InstallPlan
 from sbctune.measure.outcome import MeasureRun
-from sbctune.measure.persist import save_aggregate, save_measurement
+from sbctune.measure.persist import save_aggregate
 from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.measure.runner import (
     CANCELLED,
@@ -41,6 +41,8 @@ from sbctune.measure.runner import (
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.table import text
 from sbctune.remote import Session
+from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
+from sbctune.workflow.rules import offering_install
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -193,20 +195,19 @@ def _keep_partial(partial: _Partial | None) -> _Partial:
     return partial
 
 
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 async def measure_offering_install(
     session: Session, consent: Consent, **options: Any
 ) -> MeasureRun:
     """`measure`, and when iperf3 is missing on the Pi, install it if `consent` says so."""
-    try:
+
+    async def attempt() -> MeasureRun:
         return await measure(session, **options)
-    except Iperf3NotInstalled as missing:
-        plan = missing.plan
-        if plan.manager is None or not await consent(plan):
-            raise
-    print(f"Installing iperf3 on the Pi: {plan.command}", file=sys.stderr, flush=True)
-    version = await install_iperf3(session, plan)
-    print(f"iperf3 {'.'.join(map(str, version))} installed.", file=sys.stderr, flush=True)
-    return await measure(session, **options)
+
+    return await offering_install(session, consent, _stderr, attempt)
 
 
 async def _measure(args: argparse.Namespace) -> int:
@@ -216,24 +217,30 @@ async def _measure(args: argparse.Namespace) -> int:
     if args.all_nics or len(args.nic or []) > 1:
         return await _measure_together(args, plan)
     progress = _Progress()
-    async with await open_session(args) as session:
-        try:
-            run = await measure_offering_install(
-                session,
-                ask_to_install(args),
-                plan=plan,
-                nic=args.nic[0] if args.nic else None,
-                endpoint=args.endpoint,
-                iperf3_path=args.iperf3_path,
-                on_event=progress,
-                allow_wrong_route=args.allow_other_route,
-                pc_port=args.pc_port,
-            )
-        except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
-            run = _keep_partial(progress.run)
-        user = session.username
+    request = MeasureRequest(
+        plan,
+        nic=args.nic[0] if args.nic else None,
+        endpoint=args.endpoint,
+        iperf3_path=args.iperf3_path,
+        allow_wrong_route=args.allow_other_route,
+        pc_port=args.pc_port,
+    )
+    kept: list[Measured] = []
     with History.open() as history:
-        save_measurement(history, session.target, user, run, plan)
+        async with await open_session(args) as session:
+            try:
+                measured = await measure_and_keep(
+                    session,
+                    history,
+                    request,
+                    on_event=progress,
+                    ask_install=ask_to_install(args),
+                    report=_stderr,
+                    on_partial=kept.append,
+                )
+            except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
+                measured = _keep_partial(kept[-1] if kept else None)
+    run = measured.run
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
     if args.json:
@@ -242,7 +249,7 @@ async def _measure(args: argparse.Namespace) -> int:
         print(text(run))
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
-    print(f"Saved as run {run.run_id} in the history.", file=sys.stderr)
+    print(f"Saved as run {measured.record.id} in the history.", file=sys.stderr)
     if run.error == CANCELLED:
         return 130
     return 0 if run.complete else 4

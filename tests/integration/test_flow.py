@@ -12,7 +12,7 @@ import pytest
 
 from sbctune import tuning
 from sbctune.export import export, gather
-from sbctune.flow import FlowEvent, FlowOptions, FlowStep, one_click
+from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
 from sbctune.history import History
 from sbctune.inventory.inspect import inspect_bundle, inspect_host
 from sbctune.measure.plans import plan_named

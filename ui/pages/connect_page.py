@@ -18,13 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.history import History
-from sbctune.ui.controllers.connection import ConnectionController, ConnectRequest, Problem
-from sbctune.ui.controllers.state import ConnectedInfo
+from sbctune.ui.controllers.connection import ConnectionController, ConnectRequest
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.workflow import ConnectedInfo, Problem
 
 
 class ConnectPage(Page):
@@ -39,13 +38,11 @@ class ConnectPage(Page):
         self,
         controller: ConnectionController,
         settings: AppSettings,
-        history: History,
         runner: TaskRunner,
     ) -> None:
         super().__init__()
         self.controller = controller
         self._settings = settings
-        self._history = history
         self._runner = runner
         card = Card("The Pi")
         form = QFormLayout()
@@ -161,7 +158,7 @@ class ConnectPage(Page):
     def reload_devices(self) -> None:
         current = self.host.currentText()
         self.host.clear()
-        for device in self._history.devices():
+        for device in self.controller.saved_devices():
             self.host.addItem(f"{device.user}@{device.host}:{device.port}", device.id)
         self.host.setEditText(current)
 
@@ -175,7 +172,7 @@ class ConnectPage(Page):
     def _pick_saved(self, index: int) -> None:
         device_id = self.host.itemData(index)
         if isinstance(device_id, int):
-            device = self._history.device(device_id)
+            device = self.controller.saved_device(device_id)
             self.fill(device.host, device.port, device.user)
 
     def _fill_password(self) -> None:

@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
-from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController, default_selection
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
+from sbctune.workflow import Problem
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 
@@ -251,7 +251,7 @@ class TunePage(Page):
         if left <= 0:
             self.timer.stop()
             self._settled("The guard ran out: the Pi reverted the settings by itself.")
-            self._state.set("tuning_state", "reverted")
+            self.controller.guard_ran_out()
 
     def _settled(self, text: str) -> None:
         self.timer.stop()
