@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -46,24 +46,36 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
-from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem
+from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
 
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
 STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
 SHORT = {"connect": "Connect", "inspect": "Inspect", "baseline": "Baseline", "tune": "Tune",
          "again": "Measure again", "results": "Results"}  # fmt: skip
-STEP_TITLE = {STEP_PAGE.get(step.id, step.id): step.title for step in FLOW_STEPS}
-# Sidebar order: the guided path (Connect, Inspect, then the flow's steps), then the rest.
-# Keys name the pages everywhere.
-PATH = ("connect", "inspect", *(STEP_PAGE.get(step.id, step.id) for step in FLOW_STEPS))
 EXTRA = ("devices", "history", "settings")
-TITLES = {
-    **{key: f"{n}  {SHORT.get(key) or STEP_TITLE[key]}" for n, key in enumerate(PATH, 1)},
-    "devices": "Devices",
-    "history": "History",
-    "settings": "Settings",
-}
+
+
+def step_titles(steps: Sequence[StepSpec]) -> dict[str, str]:
+    """Each flow step's title, by the key of the page that shows it."""
+    return {STEP_PAGE.get(step.id, step.id): step.title for step in steps}
+
+
+def path_for(steps: Sequence[StepSpec]) -> tuple[str, ...]:
+    """The guided path in the sidebar: Connect, Inspect, then the flow's steps."""
+    return ("connect", "inspect", *(STEP_PAGE.get(step.id, step.id) for step in steps))
+
+
+def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
+    titles = step_titles(steps)
+    numbered = {key: f"{n}  {SHORT.get(key) or titles[key]}" for n, key in
+                enumerate(path_for(steps), 1)}  # fmt: skip
+    return numbered | {"devices": "Devices", "history": "History", "settings": "Settings"}
+
+
+# Sidebar order: the guided path, then the rest. Keys name the pages everywhere.
+PATH = path_for(FLOW_STEPS)
+TITLES = titles_for(FLOW_STEPS)
 
 
 class MainWindow(QMainWindow):
@@ -73,8 +85,14 @@ class MainWindow(QMainWindow):
         settings: AppSettings,
         theme: ThemeManager,
         known_hosts: Callable[[], KnownHosts] = KnownHosts,
+        steps: Sequence[StepSpec] = FLOW_STEPS,
     ) -> None:
+        """`steps`: the one-click flow's steps (sbctune.workflow.FLOW_STEPS)."""
         super().__init__()
+        self.steps = tuple(steps)
+        self.path = path_for(steps)
+        self.titles = titles_for(steps)
+        self.step_titles = step_titles(steps)
         self.setObjectName("mainWindow")
         self.setWindowTitle("sbctune")
         self.history = history
@@ -84,9 +102,23 @@ class MainWindow(QMainWindow):
         self.runner = TaskRunner(on_error=self._unexpected)
         self._closing = False
         self._shutdown_task: asyncio.Task[None] | None = None
-        colors = theme.colors
+        self._controllers(history, known_hosts)
+        self._pages(theme.colors)
+        self._layout()
+        self._menus()
+        self._wire()
+        self._update_steps()
+        self.resize(1100, 780)
+        geometry, state = settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        self.go("connect")
 
-        # Controllers: everything that talks to the Pi or the history.
+    # ------------------------------------------------------------------ set-up
+    def _controllers(self, history: History, known_hosts: Callable[[], KnownHosts]) -> None:
+        """Everything that talks to the Pi or the history."""
         self.connection = ConnectionController(
             self.state, self.runner, history, self._ask_host_key, known_hosts
         )
@@ -107,9 +139,12 @@ class MainWindow(QMainWindow):
             {"baseline": self.baseline, "measure_again": self.again},
             self._endpoint,
             self._ask_install,
+            self.steps,
         )
 
-        # Pages: each talks to its controllers only.
+    def _pages(self, colors: Colors) -> None:
+        """Each page talks to its controllers only."""
+        settings = self.settings
         self.connect_page = ConnectPage(self.connection, settings, self.runner)
         self.inspect_page = InspectPage(self.state, self.inspection, colors)
         self.baseline_page = MeasurePage(self.baseline, self.state, settings, colors)
@@ -130,22 +165,24 @@ class MainWindow(QMainWindow):
         }
         # A flow step without a page of its own: the generic step page, in the path's order.
         self.step_pages = {
-            key: StepPage(n, STEP_TITLE[key])
-            for n, key in enumerate(PATH, 1)
+            key: StepPage(n, self.step_titles[key])
+            for n, key in enumerate(self.path, 1)
             if key not in self.pages
         }
         self.pages.update(self.step_pages)
+
+    def _layout(self) -> None:
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setAccessibleName("Steps")
         self.stack = QStackedWidget()
-        for key in (*PATH, *EXTRA):
+        for key in (*self.path, *EXTRA):
             if key == "devices":
                 spacer = QListWidgetItem("")
                 spacer.setFlags(Qt.ItemFlag.NoItemFlags)
                 spacer.setSizeHint(spacer.sizeHint().expandedTo(spacer.sizeHint()))
                 self.sidebar.addItem(spacer)
-            item = QListWidgetItem(TITLES[key])
+            item = QListWidgetItem(self.titles[key])
             item.setData(Qt.ItemDataRole.UserRole, key)
             self.sidebar.addItem(item)
             self.stack.addWidget(self.pages[key])
@@ -160,18 +197,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
-        self._menus()
-        self._wire()
-        self._update_steps()
-        self.resize(1100, 780)
-        geometry, state = settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        self.go("connect")
 
-    # ------------------------------------------------------------------ set-up
     def _menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
@@ -183,8 +209,8 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
         go_menu = bar.addMenu("&Go")
-        for n, key in enumerate((*PATH, *EXTRA), start=1):
-            action = QAction(TITLES[key].split("  ")[-1], self)
+        for n, key in enumerate((*self.path, *EXTRA), start=1):
+            action = QAction(self.titles[key].split("  ")[-1], self)
             action.setShortcut(QKeySequence(f"Ctrl+{n}"))
             action.triggered.connect(lambda _=False, k=key: self.go(k))
             go_menu.addAction(action)
@@ -323,7 +349,7 @@ class MainWindow(QMainWindow):
             # The figures are on the page; the status bar is too narrow for them.
             self.statusBar().showMessage("Tune & Measure finished: see the results.", 10000)
         else:
-            title = STEP_TITLE.get(key, step)
+            title = self.step_titles.get(key, step)
             self.statusBar().showMessage(f"{title}: {status}.", 10000)
 
     def _flow_failed(self, problem: Problem) -> None:

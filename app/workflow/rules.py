@@ -33,6 +33,11 @@ def kept_tweaks(applied: AppliedSession) -> list[str]:
     return [o.tweak_id for o in applied.outcomes if o.status in _IN_FORCE]
 
 
+def kept_in_data(tweaks: list[dict[str, Any]]) -> list[Any]:
+    """The same, from a session as the history or the Pi keeps it (`{"id", "status"}` dicts)."""
+    return [t.get("id") for t in tweaks if t.get("status") in _IN_FORCE]
+
+
 def in_force(applied: AppliedSession | None, state: TuningState | None) -> bool:
     """A session is in force while guarded or confirmed; reverted (or none) is not."""
     return applied is not None and state in ("guarded", "confirmed")

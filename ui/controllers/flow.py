@@ -10,7 +10,7 @@ before the cancellation ends.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
@@ -24,12 +24,14 @@ from sbctune.ui.controllers.measurement import MeasureController
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import (
+    FLOW_STEPS,
     FlowEvent,
     FlowOptions,
     FlowResult,
     FlowStep,
     PartialKept,
     Problem,
+    StepSpec,
     TuningEvent,
     one_click,
     problem_from,
@@ -54,6 +56,7 @@ class FlowController(QObject):
         measures: dict[str, MeasureController],
         endpoint: Callable[[], tuple[EndpointKind, str | None]],
         ask_install: InstallAsker,
+        steps: Sequence[StepSpec] = FLOW_STEPS,
     ) -> None:
         """`measures`: the measure controller showing each measuring step, by step id."""
         super().__init__()
@@ -63,6 +66,7 @@ class FlowController(QObject):
         self._measures = measures
         self._endpoint = endpoint
         self._ask_install = ask_install
+        self._steps = tuple(steps)
         self._task: asyncio.Task[None] | None = None
         self._live: LiveMeasurement | None = None
         self._plan: Plan | None = None
@@ -159,6 +163,7 @@ class FlowController(QObject):
                 self._history,
                 on_event=self._on_event,
                 inventory_id=state.inventory_id,
+                steps=self._steps,
             )
 
         result = await offering_install(session, self._ask_install, self._report, attempt)

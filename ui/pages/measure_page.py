@@ -50,6 +50,25 @@ class MeasurePage(Page):
         self.controller = controller
         self._state = state
         self._settings = settings
+        self._controls()
+        self._plots(colors)
+        self.live: LiveMeasurement | None = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        controller.started.connect(self.attach)
+        controller.finished.connect(self.show_record)
+        controller.failed.connect(self._failed)
+        controller.stopped_early.connect(self.show_partial)
+        controller.progress.connect(self.status.setText)
+        controller.cancelled.connect(self._cancelled)
+        controller.flow_cancelled.connect(self._flow_cancelled)
+        controller.flow_failed.connect(self._flow_failed)
+        self.redraws = 0
+        self.partial: RunRecord | None = None  # what a cancelled run kept
+
+    def _controls(self) -> None:
+        """The plan, Start / Cancel, progress, status, problems and the figures now."""
         bar = QHBoxLayout()
         self.plan = QComboBox()
         self.plan.setObjectName("plan")
@@ -93,8 +112,9 @@ class MeasurePage(Page):
             figures.addWidget(card)
         self.content.addLayout(figures)
 
+    def _plots(self, colors: Colors) -> None:
         plot_card = Card("Throughput")
-        self.throughput = ThroughputPlot(colors, settings.units)
+        self.throughput = ThroughputPlot(colors, self._settings.units)
         plot_card.body.addWidget(self.throughput)
         plot_card.body.addWidget(
             label(
@@ -120,21 +140,6 @@ class MeasurePage(Page):
         self.results_card.hide()
         self.content.addWidget(self.results_card)
         self.content.addStretch(1)
-
-        self.live: LiveMeasurement | None = None
-        self.timer = QTimer(self)
-        self.timer.setInterval(REFRESH_MS)
-        self.timer.timeout.connect(self.refresh)
-        controller.started.connect(self.attach)
-        controller.finished.connect(self.show_record)
-        controller.failed.connect(self._failed)
-        controller.stopped_early.connect(self.show_partial)
-        controller.progress.connect(self.status.setText)
-        controller.cancelled.connect(self._cancelled)
-        controller.flow_cancelled.connect(self._flow_cancelled)
-        controller.flow_failed.connect(self._flow_failed)
-        self.redraws = 0
-        self.partial: RunRecord | None = None  # what a cancelled run kept
 
     # ------------------------------------------------------------------ plan
     def shown(self) -> None:
