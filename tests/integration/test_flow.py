@@ -12,11 +12,11 @@ import pytest
 
 from sbctune import tuning
 from sbctune.export import export, gather
-from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
 from sbctune.history import History
 from sbctune.inventory.inspect import inspect_bundle, inspect_host
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
+from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
 from tests.lab_support import connect_to_lab, iperf3_left_on_pi
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]

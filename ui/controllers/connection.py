@@ -18,10 +18,10 @@ from sbctune.history.records import DeviceRecord
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
 from sbctune.ui import secrets
 from sbctune.ui.controllers.state import AppState
-from sbctune.workflow import Problem, problem_from
+from sbctune.workflow import problem_from
 from sbctune.workflow.connecting import connected_facts
 
-__all__ = ["ConnectRequest", "ConnectionController", "Problem", "problem_from", "target_from"]
+__all__ = ["ConnectRequest", "ConnectionController", "target_from"]
 from sbctune.ui.tasks import TaskRunner
 
 AuthMethod = Literal["key", "password"]
