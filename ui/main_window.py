@@ -51,8 +51,14 @@ from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
 STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
-SHORT = {"connect": "Connect", "inspect": "Inspect", "baseline": "Baseline", "tune": "Tune",
-         "again": "Measure again", "results": "Results"}  # fmt: skip
+SHORT = {
+    "connect": "Connect",
+    "inspect": "Inspect",
+    "baseline": "Baseline",
+    "tune": "Tune",
+    "again": "Measure again",
+    "results": "Results",
+}
 EXTRA = ("devices", "history", "settings")
 
 
@@ -68,8 +74,9 @@ def path_for(steps: Sequence[StepSpec]) -> tuple[str, ...]:
 
 def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
     titles = step_titles(steps)
-    numbered = {key: f"{n}  {SHORT.get(key) or titles[key]}" for n, key in
-                enumerate(path_for(steps), 1)}  # fmt: skip
+    numbered = {
+        key: f"{n}  {SHORT.get(key) or titles[key]}" for n, key in enumerate(path_for(steps), 1)
+    }
     return numbered | {"devices": "Devices", "history": "History", "settings": "Settings"}
 
 

@@ -78,8 +78,9 @@ async def measure_and_keep(
         run = await rules.offering_install(session, ask_install, report, attempt)
     except asyncio.CancelledError:
         partial = started[-1] if started else None
-        kept = rules.keep_partial(history, session, partial, request.plan,
-                                  request.inventory_id, request.tuning_state)  # fmt: skip
+        kept = rules.keep_partial(
+            history, session, partial, request.plan, request.inventory_id, request.tuning_state
+        )
         if kept is not None and partial is not None and on_partial is not None:
             on_partial(Measured(partial, kept))
         raise

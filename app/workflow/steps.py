@@ -97,8 +97,9 @@ class FlowContext:
             if kept is not None:
                 self.emit(PartialKept(step, kept))
             raise
-        return rules.save_run(self.history, self.session, run, o.plan, self.inventory_id,
-                              tuning_state)  # fmt: skip
+        return rules.save_run(
+            self.history, self.session, run, o.plan, self.inventory_id, tuning_state
+        )
 
 
 @dataclass(frozen=True)
