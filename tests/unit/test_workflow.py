@@ -59,6 +59,17 @@ def test_tweaks_in_force_only_while_guarded_or_confirmed() -> None:
     assert rules.run_tuning_state(None, "confirmed") is None
 
 
+def test_a_stored_runs_tweaks_are_what_advice_skips() -> None:
+    stored = {"session": "s1", "tweaks": ["rps", 7, "governor"]}  # a stray non-id is ignored
+    assert rules.advice_tuning_of_run(stored) == {
+        "tweaks": [{"id": "rps", "status": "applied"}, {"id": "governor", "status": "applied"}]
+    }
+    assert rules.advice_tuning_of_run(None) is None
+    assert rules.advice_tuning_of_run({"tweaks": []}) is None
+    assert rules.kept_in_data([{"id": "a", "status": "already"}, {"id": "b", "status": "failed"}])
+    assert rules.kept_in_data([{"id": "b", "status": "reverted"}]) == []
+
+
 def test_state_says_which_tweaks_a_run_measured_with() -> None:
     state = WorkflowState()
     applied = _applied("applied", "failed")
