@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sbctune.workflow.rules as rules
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
@@ -15,7 +16,6 @@ from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.remote import Session
-from sbctune.workflow import rules
 from sbctune.workflow.rules import InstallAsker
 
 

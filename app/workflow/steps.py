@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import sbctune.workflow.rules as rules
 from sbctune import tuning as tuning_api
 from sbctune.advice import advise
 from sbctune.catalog import load_catalog
@@ -27,7 +28,6 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
-from sbctune.workflow import rules
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
 
 Status = Literal["done", "skipped", "failed"]
