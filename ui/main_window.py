@@ -26,6 +26,7 @@ from sbctune.remote import HostKeyInfo, KnownHosts
 from sbctune.ui.controllers.about import about_facts
 from sbctune.ui.controllers.connection import ConnectionController
 from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.finding import FindController
 from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.controllers.inspection import InspectController
 from sbctune.ui.controllers.measurement import MeasureController
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self.tuning = TuningController(self.state, self.runner, history)
         self.exporter = ExportController(self.runner, history)
         self.records = RecordsController(history)
+        self.finder = FindController(self.runner, history)  # for the Connect page's Find
         self.flow = FlowController(
             self.state,
             self.runner,
