@@ -363,10 +363,7 @@ class MainWindow(QMainWindow):
 
     def _flow_failed(self, problem: Problem) -> None:
         """Shown where the user is; the measure pages stop their live view themselves."""
-        page = self.stack.currentWidget()
-        problem_panel = getattr(page, "problem", None)
-        if problem_panel is not None:
-            problem_panel.show_problem(problem.message, problem.hint)
+        self.pages[self.current_key()].show_problem(problem)
 
     def _flow_cancelled(self) -> None:
         self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)
