@@ -166,29 +166,22 @@ def _write_step(path: str, content: str, key: str) -> batch.Step:
 
 
 async def _create(run: _Run, netns: str) -> None:
-    """Lock + folder in one step, then the files; the state is "prepared" (no guard yet)."""
-    directory = run.directory
+    """Lock, folder and files in one step (see scripts.CREATE); the state is "prepared"."""
     everything = [Written(c, i, None, c.after) for i, c in enumerate(run.to_apply)]
-    files = {
-        "session.json": json.dumps(run.record.to_json(), indent=1),
-        "revert.sh": run.revert_sh(everything),
-        "guard.sh": scripts.guard_script(run.id, run.record.guard_seconds),
-        "state": "prepared\n",
-    }
-    create = ("sh", "-c", scripts.CREATE, "sh", scripts.STATE_ROOT, run.id,
-              scripts.lock_name(netns))  # fmt: skip
-    steps = [batch.Step(create, "create", timeout=30)]
-    steps += [_write_step(f"{directory}/{name}", text, name) for name, text in files.items()]
-    results = await run.session.run_script(steps, sudo=True, timeout=60)
-    if results[0].exit_code == 75:
-        await _busy(run.session, results[0])
-    bad = [r for r in results if not r.ok]
-    if bad:
-        await _discard(run)
+    create = (
+        "sh", "-c", scripts.CREATE, "sh", scripts.STATE_ROOT, run.id, scripts.lock_name(netns),
+        run.revert_sh(everything), scripts.guard_script(run.id, run.record.guard_seconds),
+        json.dumps(run.record.to_json(), indent=1),
+    )  # fmt: skip
+    (result,) = await run.session.run_script([batch.Step(create, "create")], sudo=True,
+                                             timeout=60)  # fmt: skip
+    if result.exit_code == 75:
+        await _busy(run.session, result)
+    if not result.ok:
         raise TuningError(
-            f"sbctune could not write its session files to {directory} on the Pi, so nothing "
-            "was changed.",
-            bad[0].error_text.strip() or f"exit code {bad[0].exit_code}",
+            f"sbctune could not write its session files to {run.directory} on the Pi, so "
+            "nothing was changed.",
+            result.error_text.strip() or f"exit code {result.exit_code}",
         )
 
 

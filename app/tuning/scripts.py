@@ -75,29 +75,40 @@ release() {
 """
 
 # Creates a session and takes the Pi's one-session lock in one step (run with sudo as
-# `sh -c CREATE sh ROOT ID LOCKNAME`): the lock is a symlink `ROOT/busy-net<netns inode>`
-# naming the session; symlink(2) fails if it exists, so of two applies only one gets it.
-# A lock whose session ended (confirmed, reverted, gone) is stale and taken over, under
-# flock so that two applies cannot both take over the same stale lock. Prints
-# `busy ID STATE` (exit 75) when a session holds it.
-CREATE = """\
-root=$1; id=$2; lock="$1/$3"
-mkdir -p "$root" && chmod 0755 "${root%/*}" "$root" || exit 1
+# `sh -c CREATE sh ROOT ID LOCKNAME REVERT_SH GUARD_SH SESSION_JSON`): the lock is a symlink
+# `ROOT/busy-net<netns inode>` naming the session; symlink(2) fails if it exists, so of two
+# applies only one gets it. The whole step runs under flock, so a session without
+# session.json (written last) found here was cut short while being created and never armed:
+# it is removed. A lock whose session ended (confirmed, reverted) is stale and taken over.
+# Prints `busy ID STATE` (exit 75) when a session holds it.
+CREATE = (
+    'root=$1; id=$2; lock="$1/$3"; dir="$1/$2"; revert_sh=$4; guard_sh=$5; json=$6\n'
+    'mkdir -p "$root" && chmod 0755 "${root%/*}" "$root" || exit 1\n'
+    + snippets.WRITE_FILE_FUNCTION
+    + """
+locked=0
 take() {
   if h=$(readlink "$lock" 2>/dev/null); then
-    hid=${h#sbctune-session:}
-    case "$hid" in ''|*[!0-9a-fTZ-]*) st= ;; *) st=$(cat "$root/$hid/state" 2>/dev/null) ;; esac
-    case "$st" in prepared|armed|reverting) printf 'busy %s %s\\n' "$hid" "$st"; return 75 ;; esac
+    hid=${h#sbctune-session:}; st=
+    case "$hid" in ''|*[!0-9a-fTZ-]*) hid= ;; *) st=$(cat "$root/$hid/state" 2>/dev/null) ;; esac
+    if [ -n "$hid" ] && [ "$locked" = 1 ] && [ ! -f "$root/$hid/session.json" ]; then
+      rm -rf -- "${root:?}/$hid"; st=
+    fi
+    case "$st" in prepared|armed|reverting) printf 'busy %s %s\n' "$hid" "$st"; return 75 ;; esac
     rm -f "$lock"
   fi
   ln -sn "sbctune-session:$id" "$lock" || { echo busy; return 75; }
-  mkdir "$root/$id" || { rm -f "$lock"; return 1; }
+  mkdir "$dir" && sbctune_write "$revert_sh" "$dir/revert.sh" &&
+    sbctune_write "$guard_sh" "$dir/guard.sh" && sbctune_write "prepared
+" "$dir/state" && sbctune_write "$json" "$dir/session.json" && return 0
+  rm -rf -- "$dir"; rm -f "$lock"; return 1
 }
 if command -v flock >/dev/null 2>&1; then
-  exec 9>>"$root/.busy.lock" && flock -w 20 9 || exit 76
+  exec 9>>"$root/.busy.lock" && flock -w 20 9 && locked=1 || exit 76
 fi
 take
 """
+)
 
 # The last arming step (`sh -c MARK_ARMED sh DIR`): the state becomes "armed" only once the
 # guard is seen running; otherwise it stays "prepared" and the step fails.
