@@ -208,6 +208,13 @@ def busy_error(holder: LeftoverSession | None, holder_id: str) -> SessionBusy:
             "auto-revert guard is not running, so it will not revert by itself.",
             "Put its values back with `sbctune tune revert HOST`, then apply again.",
         )
+    if holder.state == "prepared":
+        return SessionBusy(
+            f"Tuning session {holder.id} is being applied to this Pi by another sbctune right "
+            "now: one session at a time.",
+            "Wait for it, then see `sbctune tune status HOST`: confirm it (`sbctune tune "
+            "confirm HOST`) or revert it (`sbctune tune revert HOST`).",
+        )
     when = ""
     if holder.guard_deadline:
         when = f" (its guard reverts it at {time.strftime('%H:%M:%S', time.localtime(holder.guard_deadline))})"  # noqa: E501
