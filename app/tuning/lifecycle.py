@@ -195,6 +195,12 @@ def busy_error(holder: LeftoverSession | None, holder_id: str) -> SessionBusy:
             f"Another tuning session ({holder_id or 'unknown'}) is being applied to this Pi.",
             "Wait for it to finish, then see `sbctune tune status HOST`.",
         )
+    if holder.problem:
+        return SessionBusy(
+            f"Tuning session {holder.id} on the Pi is {holder.state}: one session at a time. "
+            + holder.problem,
+            "`sbctune tune revert HOST` runs its own revert.sh on the Pi.",
+        )
     if holder.orphaned and holder.state == "prepared":
         return SessionBusy(
             f"Tuning session {holder.id} on the Pi is being set up by another sbctune, or was "

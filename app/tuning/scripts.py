@@ -214,8 +214,8 @@ def revert_script(
         'rm -f "$dir/guard.pid"',
         'if [ "$failed" = 0 ]; then set_state reverted; else set_state revert_failed; fi',
         "release  # the Pi may take a new session",
-        'date +%s >"$dir/reverted_at"',
-        'printf "%s\\n" "$why" >"$dir/reverted_by"',
+        'sbctune_write "$(date +%s)" "$dir/reverted_at"',
+        'sbctune_write "$why\n" "$dir/reverted_by"',
         '[ "$failed" = 0 ]',
         "",
     ]
