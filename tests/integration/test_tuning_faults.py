@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ import pytest
 from sbctune.inventory.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import apply, plan, revert, status
+from sbctune.tuning.scripts import STATE_ROOT
 from tests.integration.test_tuning import (
     _connect,
     _options,
@@ -236,3 +238,33 @@ async def test_a_session_cut_short_blocks_apply_until_reverted(
     finally:
         forget_session(cut["id"])
 
+
+
+# --------------------------------------------------------------------------- a newer sbctune
+
+
+def test_a_session_from_a_newer_sbctune_is_refused_clearly(lab: LabInfo, tmp_path: Path) -> None:
+    """A session whose record is of a newer format: status says so, apply is refused with
+    what to do, and revert runs the session's own revert.sh."""
+    session_id = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-fe0001"
+    folder = f"{STATE_ROOT}/{session_id}"
+    netns = in_lab(lab, "readlink /proc/self/ns/net").strip()
+    record = json.dumps({"schema": 99, "id": session_id, "netns": netns, "tweaks": {"x": 1}})
+    revert_sh = f"printf 'reverted\\n' >{folder}/state; echo manual >{folder}/reverted_by\n"
+    in_lab(lab, f"mkdir -p {folder} && printf 'armed\\n' >{folder}/state && "
+           f"printf '%s' {shlex.quote(record)} >{folder}/session.json && "
+           f"printf '%s' {shlex.quote(revert_sh)} >{folder}/revert.sh")  # fmt: skip
+    env = _env(lab, tmp_path)
+    try:
+        text = _status_text(lab, tmp_path)
+        assert session_id in text and "written by a newer sbctune (session format 99" in text
+        refused = subprocess.run(_cli(lab, "apply", "--json", *TWEAKS), capture_output=True,
+                                 text=True, timeout=180, env=env, check=False)  # fmt: skip
+        assert refused.returncode == 1, refused.stdout
+        assert session_id in refused.stderr and "newer sbctune" in refused.stderr
+        assert "Traceback" not in refused.stderr
+        reverted = subprocess.run(_cli(lab, "revert"), capture_output=True, text=True,
+                                  timeout=120, env=env, check=False)  # fmt: skip
+        assert reverted.returncode == 0 and session_id in reverted.stdout, reverted.stderr
+    finally:
+        forget_session(session_id)
