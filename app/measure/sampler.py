@@ -36,7 +36,7 @@ from sbctune.inventory.parsers.procfs import (
     parse_softirqs,
 )
 from sbctune.inventory.parsers.vcgencmd import throttle_events
-from sbctune.remote import Disconnected, RemoteError, RemoteProcess, Session
+from sbctune.remote import Disconnected, RemoteError, RemoteProcess, Session, snippets
 
 log = logging.getLogger(__name__)
 
@@ -48,52 +48,7 @@ MAX_INTERVAL = 1.0  # the design asks for at least one sample a second
 _CPU_HEADER = re.compile(r"^\s*CPU\d")
 _MAX_BLOCK_LINES = 2000  # a real block is tens of lines; more means garbage, not a sample
 
-# $1 iface, $2 interval (s), $3 max samples, $4 max seconds, $5 ERE picking /proc/interrupts
-# lines (the CPU header, the NIC's lines and the given IRQ numbers; Python filters exactly).
-# The deadline uses /proc/uptime's whole seconds: sh arithmetic is integer only.
-# `sleep 0.5` needs a fractional sleep (GNU, busybox FANCY_SLEEP); `sleep 1` is the fallback.
-# Session.start closes stdin at once, so the loop cannot wait for EOF there: it stops at its
-# limits, when the channel closes (SIGPIPE, or a failed printf where SIGPIPE is ignored), or
-# when stop() kills it. printf, not echo: dash's echo would interpret backslashes.
-# Power: get_throttled is the Raspberry Pi firmware driver's sysfs file (raspberrypi/linux
-# drivers/firmware/raspberrypi.c, `sprintf(buf, "%x\n", ...)`) on the firmware device under the
-# soc bus: soc/soc:firmware on a Pi 4 and earlier, soc@107c000000/soc@107c000000:firmware on a
-# Pi 5 (bcm2712.dtsi) - found once, before the loop. Files a kernel lacks read as "-".
-SCRIPT = r"""
-net=/sys/class/net/$1/statistics
-thr=
-for f in /sys/devices/platform/soc/soc:firmware/get_throttled \
-         /sys/devices/platform/soc*/soc*:firmware/get_throttled; do
-    [ -r "$f" ] && { thr=$f; break; }
-done
-zone=/sys/class/thermal/thermal_zone0/temp
-clk=/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq
-read up _ </proc/uptime
-deadline=$(( ${up%.*} + $4 ))
-left=$3
-seq=0
-while [ "$left" -gt 0 ]; do
-    read up _ </proc/uptime
-    [ "${up%.*}" -lt "$deadline" ] || break
-    printf '@@sbctune-sample %s %s\n' "$seq" "$up" || exit 0
-    echo "@@sbctune-stat"
-    grep '^cpu' /proc/stat
-    echo "@@sbctune-softirqs"
-    grep -E '^ *(CPU|NET_RX:|NET_TX:)' /proc/softirqs
-    echo "@@sbctune-interrupts"
-    grep -E -e "$5" /proc/interrupts
-    rx=; tx=
-    { read rx <"$net/rx_bytes"; read tx <"$net/tx_bytes"; } 2>/dev/null
-    printf '@@sbctune-net %s %s\n' "$rx" "$tx"
-    t=; c=; f=
-    { [ -n "$thr" ] && read t <"$thr"; read c <"$zone"; read f <"$clk"; } 2>/dev/null
-    printf '@@sbctune-power %s %s %s\n' "${t:--}" "${c:--}" "${f:--}"
-    printf '@@sbctune-end %s\n' "$seq" || exit 0
-    seq=$((seq + 1))
-    left=$((left - 1))
-    sleep "$2" 2>/dev/null || sleep 1 || exit 0
-done
-"""
+SCRIPT = snippets.SAMPLER_LOOP  # the loop run on the Pi (one module of remote snippets)
 
 
 class SamplerError(UserError):
