@@ -6,6 +6,7 @@ tests skip with the reason; under CI=true they fail instead, because CI must run
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -14,6 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,7 +39,7 @@ class Cli:
         env = {**os.environ, "SBCTUNE_PASSWORD": self.password, "NO_COLOR": "1"}
         argv = ["ip", "netns", "exec", self.netns, sys.executable, "-m", "sbctune", *args]
         done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=timeout, env=env, input=stdin,
+            argv, capture_output=True, text=True, timeout=timeout, env=env, input=stdin, cwd=ROOT,
             check=False,
         )  # fmt: skip
         if check and done.returncode != 0:
@@ -47,8 +49,24 @@ class Cli:
             )
         return done
 
-    def ssh_args(self) -> list[str]:
-        return [f"pi@{self.vm.host}", "--accept-new-host-key"]  # type: ignore[attr-defined]
+    def target(self, addr: str | None = None) -> list[str]:
+        """The login arguments every command takes (TCG is slow: a generous connect timeout)."""
+        host = addr or self.vm.host  # type: ignore[attr-defined]
+        return [f"pi@{host}", "--accept-new-host-key", "--connect-timeout", "90"]
+
+    def remote(self, *steps: list[str], sudo: bool = False) -> list[dict[str, Any]]:
+        """Run ``steps`` on the VM over SSH (tests.vm.remote): [{rc, out, err}, ...]."""
+        env = {**os.environ, "SBCTUNE_PASSWORD": self.password}
+        argv = ["ip", "netns", "exec", self.netns, sys.executable, "-m", "tests.vm.remote"]
+        done = subprocess.run(
+            [*argv, self.vm.host],  # type: ignore[attr-defined]
+            input=json.dumps({"sudo": sudo, "steps": list(steps)}),
+            capture_output=True, text=True, timeout=300, env=env, cwd=ROOT, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise AssertionError(f"reading the VM over SSH failed:\n{done.stderr[-3000:]}")
+        result: list[dict[str, Any]] = json.loads(done.stdout)
+        return result
 
 
 def _unavailable() -> str | None:

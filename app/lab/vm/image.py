@@ -39,7 +39,8 @@ PACKAGES = (
     "ethtool", "usbutils", "pciutils", "iproute2", "procps", "iputils-ping", "less",
     "linux-image-amd64", "initramfs-tools", "ca-certificates",
 )  # fmt: skip
-REPO_PACKAGES = ("iperf3", "libiperf0")
+# iperf3 and what it needs that the image lacks (checked at build time: `_check_repo_deps`).
+REPO_PACKAGES = ("iperf3", "libiperf0", "libsctp1")
 # Host tools the build needs -> their Debian package (installed by `ensure_host_tools`).
 HOST_TOOLS = {
     "mmdebstrap": "mmdebstrap",
@@ -179,6 +180,35 @@ def _fetch_repo(out: Path) -> None:
     (repo / "Packages").write_text(packages, encoding="utf-8")
 
 
+def _installed(rootdir: Path) -> set[str]:
+    status = (rootdir / "var/lib/dpkg/status").read_text(encoding="utf-8", errors="replace")
+    names: set[str] = set()
+    for stanza in status.split("\n\n"):
+        fields = dict(
+            line.split(": ", 1) for line in stanza.splitlines() if ": " in line and line[0] != " "
+        )
+        if fields.get("Status", "").endswith(" installed"):
+            names.add(fields.get("Package", ""))
+            names.update(p.split()[0] for p in fields.get("Provides", "").split(",") if p.strip())
+    return names
+
+
+def _check_repo_deps(rootdir: Path, repo: Path) -> None:
+    """Every dependency of the repository's packages is in the image or in the repository,
+    so `apt-get install iperf3` in the VM cannot fail on a missing package."""
+    have = _installed(rootdir) | set(REPO_PACKAGES)
+    for deb in sorted(repo.glob("*.deb")):
+        for field in ("Pre-Depends", "Depends"):
+            line = _run(["dpkg-deb", "-f", str(deb), field]).strip()
+            for dep in filter(None, (d.strip() for d in line.split(","))):
+                alternatives = [a.split()[0].split(":")[0] for a in dep.split("|")]
+                if not have.intersection(alternatives):
+                    raise LabError(
+                        f"{deb.name} needs {dep}, which is neither in the image nor the repository",
+                        "add it to REPO_PACKAGES in sbctune/lab/vm/image.py",
+                    )
+
+
 def build(*, force: bool = False) -> Image:
     """Build the image unless a complete one for these inputs is cached; return it."""
     image = Image(cache_root() / build_key())
@@ -205,6 +235,7 @@ def build(*, force: bool = False) -> Image:
         _make_disk(work / "root", out)
         _log("fetching " + " ".join(REPO_PACKAGES) + " for the local APT repository")
         _fetch_repo(out)
+        _check_repo_deps(work / "root", out / "repo")
         fd = os.open(out / "password", os.O_WRONLY | os.O_CREAT, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(password + "\n")
