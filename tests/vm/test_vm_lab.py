@@ -7,6 +7,7 @@ asserted, only that runs complete over the NIC under test.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -95,7 +96,9 @@ def test_measure_installs_iperf3_from_the_local_repository(cli: Cli) -> None:
 
 # Everything the e1000e tweaks touch, read as bytes over SSH before and after.
 _KNOB_READER = (
-    "for f in /proc/irq/*/smp_affinity /sys/class/net/$1/queues/*/rps_cpus "
+    'for i in $(grep -E " $1(-|$)" /proc/interrupts | cut -d: -f1); do '
+    'printf "irq %s=%s\\n" "$i" "$(cat /proc/irq/$i/smp_affinity)"; done; '
+    "for f in /sys/class/net/$1/queues/*/rps_cpus "
     "/sys/class/net/$1/queues/*/rps_flow_cnt /proc/sys/net/core/rmem_max "
     "/proc/sys/net/core/wmem_max /proc/sys/net/core/netdev_max_backlog "
     "/proc/sys/net/core/netdev_budget /proc/sys/net/core/rps_sock_flow_entries "
@@ -184,3 +187,90 @@ def test_confirm_keeps_and_revert_restores_byte_identical(cli: Cli) -> None:
     assert "sbctune" not in units["out"]  # confirm cancelled the guard's timer
     cli("tune", "revert", *cli.target(), timeout=600)
     assert _knobs(cli, iface) == before
+
+
+def test_nm_checkpoint_rolls_back_by_itself_and_destroys(cli: Cli) -> None:
+    """NetworkManager's own rollback (CheckpointCreate, aouu) undoes an MTU change nobody
+    confirmed; a destroyed checkpoint leaves the change alone."""
+    from sbctune.tuning import nm_checkpoint
+
+    conn = E1000E.connection
+    iface = _iface(cli, E1000E.mac)
+    mtu_file = f"/sys/class/net/{iface}/mtu"
+    (created,) = cli.remote(nm_checkpoint.create_argv(30), sudo=True)
+    path = nm_checkpoint.parse_created(created["out"])
+    assert path, created
+    change = ["nmcli", "connection", "modify", conn, "802-3-ethernet.mtu", "1400"]
+    cli.remote(change, ["nmcli", "connection", "up", conn], sudo=True)
+    assert cli.remote(["cat", mtu_file])[0]["out"].strip() == "1400"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if cli.remote(["cat", mtu_file])[0]["out"].strip() == "1500":
+            break
+        time.sleep(5)
+    assert cli.remote(["cat", mtu_file])[0]["out"].strip() == "1500"  # NM rolled back
+    (setting,) = cli.remote(["nmcli", "-g", "802-3-ethernet.mtu", "connection", "show", conn])
+    assert setting["out"].strip() in ("auto", "0")
+
+    (created,) = cli.remote(nm_checkpoint.create_argv(600), sudo=True)
+    path = nm_checkpoint.parse_created(created["out"])
+    assert path
+    (destroyed,) = cli.remote(nm_checkpoint.destroy_argv(path), sudo=True)
+    assert destroyed["rc"] == 0, destroyed
+    (left,) = cli.remote(
+        ["busctl", "get-property", nm_checkpoint.NM, nm_checkpoint.NM_PATH, nm_checkpoint.NM,
+         "Checkpoints"]
+    )  # fmt: skip
+    assert left["out"].strip() == "ao 0"
+
+
+def _boot_id(cli: Cli) -> str:
+    return str(cli.remote(["cat", "/proc/sys/kernel/random/boot_id"])[0]["out"].strip())
+
+
+def _reboot(cli: Cli) -> float:
+    """Reboot the VM for real and wait until it answers SSH again; seconds it took."""
+    start = time.monotonic()
+    old = _boot_id(cli)
+    # The connection may drop as the reboot starts.
+    with contextlib.suppress(AssertionError):
+        cli.remote(["sh", "-c", "(sleep 2; systemctl reboot) >/dev/null 2>&1 &"], sudo=True)
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline:
+        time.sleep(15)
+        try:
+            if _boot_id(cli) != old:
+                took = time.monotonic() - start
+                print(f"\n[vm] reboot: {took:.0f} s", file=sys.stderr)
+                return took
+        except (AssertionError, subprocess.TimeoutExpired):
+            continue
+    raise AssertionError("the VM did not come back after a reboot")
+
+
+_TRACES = (
+    "ls -d /etc/sysctl.d/*sbctune* /etc/systemd/system/*sbctune* "
+    "/etc/systemd/system/*/*sbctune* /etc/udev/rules.d/*sbctune* "
+    "/etc/NetworkManager/system-connections/*sbctune* /run/systemd/transient/*sbctune* "
+    "2>/dev/null; systemctl list-unit-files --no-legend 'sbctune*' 2>/dev/null; "
+    "nmcli -t -f ethtool connection show " + E1000E.connection + " 2>/dev/null | grep -v ':$'"
+)
+
+
+def test_persist_survives_reboot_and_revert_leaves_nothing(cli: Cli) -> None:
+    iface = _iface(cli, E1000E.mac)
+    before = _knobs(cli, iface)
+    done = cli(*_apply_argv(cli, iface, "--persist", "--confirm"), timeout=900)
+    assert "Confirmed" in done.stdout, done.stdout[-2000:]
+    applied = _knobs(cli, iface)
+    assert applied != before
+    _reboot(cli)
+    assert _knobs(cli, iface) == applied
+    cli("tune", "revert", *cli.target(), timeout=600)
+    assert _knobs(cli, iface) == before
+    (traces,) = cli.remote(["sh", "-c", _TRACES], sudo=True)
+    assert traces["out"].strip() == "", traces["out"]
+    _reboot(cli)
+    assert _knobs(cli, iface) == before
+    (traces,) = cli.remote(["sh", "-c", _TRACES], sudo=True)
+    assert traces["out"].strip() == "", traces["out"]

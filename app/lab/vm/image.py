@@ -174,7 +174,11 @@ def _fetch_repo(out: Path) -> None:
     repo.mkdir()
     # apt-get download runs as the _apt user when it can: the folder must be writable by it.
     os.chmod(repo, 0o777)  # noqa: S103 - temporary, tightened below
-    _run(["apt-get", "download", *REPO_PACKAGES], cwd=repo, timeout=600)
+    try:
+        _run(["apt-get", "download", *REPO_PACKAGES], cwd=repo, timeout=600)
+    except LabError:  # a fresh machine's package lists may be missing or stale
+        _run(["apt-get", "update"], timeout=600)
+        _run(["apt-get", "download", *REPO_PACKAGES], cwd=repo, timeout=600)
     os.chmod(repo, 0o755)  # noqa: S103 - served read-only to the VM
     packages = _run(["dpkg-scanpackages", "--multiversion", "."], cwd=repo)
     (repo / "Packages").write_text(packages, encoding="utf-8")
