@@ -8,6 +8,7 @@ import json
 from sbctune import lab
 from sbctune.errors import UserError
 from sbctune.lab.model import LabInfo, LabStatus
+from sbctune.lab.vm import cli as vm_cli
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,9 +24,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p_up = lab_sub.add_parser("up", help="start a lab and print how to log in")
     p_up.add_argument(
         "--profile",
-        required=True,
         metavar="NAME|PATH",
         help="a shipped profile name (see `sbctune lab profiles`) or a folder",
+    )
+    p_up.add_argument(
+        "--vm",
+        action="store_true",
+        help="boot the VM lab instead (Debian bookworm in QEMU: real kernel, systemd, "
+        "NetworkManager; see README)",
     )
     p_up.add_argument("--name", help="lab name (default: the profile's name)")
     p_up.add_argument("--json", action="store_true", help="print one JSON object")
@@ -77,6 +83,10 @@ def _print_info(info: LabInfo) -> None:
 
 
 def _up(args: argparse.Namespace) -> int:
+    if args.vm:
+        return vm_cli.up(args.name, args.json)
+    if not args.profile:
+        raise UserError("lab up needs --profile NAME (or --vm)", "see `sbctune lab profiles`")
     info = lab.up(args.profile, name=args.name)
     if args.json:
         print(json.dumps(info.to_json()))
@@ -102,6 +112,8 @@ def _down(args: argparse.Namespace) -> int:
                 "name one (`sbctune lab down NAME`) or use --all",
             )
         name = labs[0].name
+    if vm_cli.is_vm_lab(name):
+        return vm_cli.down(name)
     found = lab.down(name)
     print(f"removed lab {name}" if found else f"no lab named {name} (nothing to remove)")
     return 0
