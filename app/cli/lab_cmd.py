@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import argparse
 import json
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from sbctune import lab
-from sbctune.errors import UserError
-from sbctune.lab.model import LabInfo, LabStatus
+from sbctune.errors import LabLeftOut, UserError
+
+if TYPE_CHECKING:
+    from sbctune.lab.model import LabInfo, LabStatus
+
+
+def import_lab() -> ModuleType:
+    """The lab package, imported when a command uses it: the CLI starts without it where a
+    bundle left it out (Windows, macOS), and says so when asked for a lab."""
+    try:
+        import sbctune.lab as lab
+    except ModuleNotFoundError as exc:
+        if exc.name == "sbctune.lab":
+            raise LabLeftOut() from None
+        raise
+    return lab
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,6 +92,7 @@ def _print_info(info: LabInfo) -> None:
 
 
 def _up(args: argparse.Namespace) -> int:
+    lab = import_lab()
     info = lab.up(args.profile, name=args.name)
     if args.json:
         print(json.dumps(info.to_json()))
@@ -86,6 +102,7 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _down(args: argparse.Namespace) -> int:
+    lab = import_lab()
     if args.all:
         removed = lab.down_all()
         print("removed: " + (", ".join(removed) if removed else "nothing (no labs)"))
@@ -118,6 +135,7 @@ def _status_line(st: LabStatus) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    lab = import_lab()
     labs = lab.list_labs()
     if args.json:
         print(json.dumps([s.to_json(with_password=False) for s in labs]))
@@ -130,6 +148,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    lab = import_lab()
     labs = [lab.status(args.name)] if args.name else lab.list_labs()
     if args.json:
         data = [s.to_json() for s in labs]
@@ -148,6 +167,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _profiles(args: argparse.Namespace) -> int:
+    lab = import_lab()
     for name in lab.shipped_profiles():
         try:
             description = lab.load_profile(name).description

@@ -16,13 +16,12 @@ from typing import Any
 
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool
-from sbctune.lab.errors import ProfileError
+from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
+from sbctune.lab.state import write_json
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+__all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
 STATE_FILE = "ethtool/state.json"
 _FEATURE_LINE = re.compile(r"^\s*([a-z0-9_-]+): (on|off)( \[fixed\])?")
@@ -30,33 +29,8 @@ _RING_LINE = re.compile(r"^(RX|RX Mini|RX Jumbo|TX):\s+(\d+|n/a)\s*$")
 _RING_KEYS = {"RX": "rx", "RX Mini": "rx-mini", "RX Jumbo": "rx-jumbo", "TX": "tx"}
 
 
-def data_root() -> Path:
-    from sbctune.resources import resource_root
-
-    return Path(str(resource_root())) / "lab" / "ethtool"
-
-
-def known_drivers() -> list[str]:
-    return sorted(p.stem for p in (data_root() / "drivers").glob("*.toml"))
-
-
-def _load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-def driver_model(driver: str) -> dict[str, Any]:
-    path = data_root() / "drivers" / f"{driver}.toml"
-    if not path.is_file():
-        raise ProfileError(
-            f"no ethtool model for driver {driver!r}",
-            "known drivers: " + ", ".join(known_drivers()),
-        )
-    return _load(path)
-
-
 def _features(model: dict[str, Any]) -> dict[str, Any]:
-    table = _load(data_root() / "features.toml")
+    table = load_toml(data_root() / "features.toml")
     bits: list[str] = table["bits"]
     on = set(model.get("features", {}).get("on", [])) | set(table["soft_on"])
     off = set(model.get("features", {}).get("off", [])) | set(table["soft_off"])
@@ -149,8 +123,6 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     state = build_state(profile)
     if not state["interfaces"]:
         return False
-    from sbctune.lab.state import write_json
-
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
     state_path = lab_dir / STATE_FILE
@@ -160,8 +132,6 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     if captured.exists():
         os.replace(captured, fallback)
     else:
-        from sbctune.lab.overlay import fake_script
-
         fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
     os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
     source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
