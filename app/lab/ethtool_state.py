@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool
+from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
@@ -115,6 +115,21 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     return {"schema": 1, "interfaces": interfaces}
 
 
+_TABLES = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
+
+
+def script_text(python: str, state_path: Path, fallback: Path) -> str:
+    """The stateful ethtool as one standalone script: fake_ethtool's text with its tables
+    inlined (the lab user's python has no sbctune on its path) and the lab's paths filled in."""
+    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
+    tables = Path(fake_ethtool_tables.__file__).read_text(encoding="utf-8")
+    source, count = _TABLES.subn(lambda _: tables, source)
+    if count != 1:
+        raise RuntimeError("fake_ethtool.py lost its @tables-start/@tables-end markers")
+    source = source.replace('"@STATE@"', repr(str(state_path)))
+    return f"#!{python}\n" + source.replace('"@FALLBACK@"', repr(str(fallback)))
+
+
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     """Write the state and put the stateful ethtool in front of the capture script.
 
@@ -134,11 +149,7 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     else:
         fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
     os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
-    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-    script = f"#!{python}\n" + source.replace('"@STATE@"', repr(str(state_path))).replace(
-        '"@FALLBACK@"', repr(str(fallback))
-    )
-    captured.write_text(script, encoding="utf-8")
+    captured.write_text(script_text(python, state_path, fallback), encoding="utf-8")
     os.chmod(captured, 0o755)  # noqa: S103 - the lab user runs it
     return True
