@@ -17,6 +17,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
@@ -41,8 +42,8 @@ def _features(model: dict[str, Any]) -> dict[str, Any]:
 
 def _apply_features_capture(features: dict[str, Any], text: str) -> None:
     """Take on/off and [fixed] from a captured ``ethtool -k`` (kernel or single-legacy names)."""
-    singles = {legacy: members[0] for legacy, members in fake_ethtool_tables.LEGACY.items()}
-    singles = {k: v for k, v in singles.items() if len(fake_ethtool_tables.LEGACY[k]) == 1}
+    singles = {legacy: members[0] for legacy, members in LEGACY.items()}
+    singles = {k: v for k, v in singles.items() if len(LEGACY[k]) == 1}
     for line in text.splitlines():
         match = _FEATURE_LINE.match(line)
         if not match:
@@ -85,8 +86,8 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
     rings = model.get("rings")
     if rings is not None:
         state["rings"] = {
-            "max": {p: int(rings.get("max", {}).get(p, 0)) for p in fake_ethtool_tables.RING_PARAMS},
-            "cur": {p: int(rings.get("cur", {}).get(p, 0)) for p in fake_ethtool_tables.RING_PARAMS},
+            "max": {p: int(rings.get("max", {}).get(p, 0)) for p in RING_PARAMS},
+            "cur": {p: int(rings.get("cur", {}).get(p, 0)) for p in RING_PARAMS},
             "min": dict(rings.get("min", {})),
             "settable": bool(rings.get("settable", False)),
         }
