@@ -282,7 +282,7 @@ async def measure(
         raise UserError(path.warning, "Or run anyway with --allow-other-route.")
     await refuse_if_busy(session)
     key = host_key(session)
-    run = _new_run(session, plan, nic, endpoint, path, version)
+    run = new_run(session, plan, nic or path.route_dev, endpoint, path, version)
     emit = on_event or (lambda event: None)
     emit(RunStarted(run))
     _active.add(key)
@@ -322,22 +322,24 @@ async def measure(
     return run
 
 
-def _new_run(
+def new_run(
     session: Session,
     plan: Plan,
     nic: str | None,
     endpoint: EndpointKind,
     path: TestPath,
     version: tuple[int, int, int],
+    started: str | None = None,
 ) -> MeasureRun:
+    """The run record a measurement fills in (started now unless given)."""
     return MeasureRun(
         host=session.target.display,
-        nic=nic or path.route_dev,
+        nic=nic,
         plan=plan.name,
         endpoint=endpoint,
         pc_address=path.pc_address,
         pi_address=path.pi_address,
-        started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        started=started or dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         iperf3_pi=".".join(map(str, version)),
         route_warning=path.warning,
     )
