@@ -212,7 +212,7 @@ def _save_state_on_change(
 
 
 def build_tree(config: dict[str, Any]) -> Tree:
-    """Build the knob tree from the lab's knobs config (see manager.knobs_config)."""
+    """Build the knob tree from the lab's knobs config (see configs.knobs_config)."""
     tree = Tree()
     cpus = int(config["cpus"])
     _add_cpus(tree, cpus)
