@@ -37,6 +37,7 @@ from sbctune.lab.state import (
     write_json,
 )
 from sbctune.lab.system import require_supported, tool
+from sbctune.remote.hostkeys import KnownHosts
 
 SSH_PORT = 22
 UP_TIMEOUT = 30.0
@@ -238,8 +239,9 @@ def _lab_info(name: str, prof: LabProfile, index: int, directory: Path) -> LabIn
 
 def _build(
     info: LabInfo, prof: LabProfile, directory: Path
-) -> tuple[subprocess.Popen[bytes], int]:
-    """Create the namespace, shaping, user, overlay and sshd; (the lab's init, the shaper)."""
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """Create the namespace, shaping, user, overlay and sshd; (the lab's init, the shaper,
+    the sshd host key)."""
     netns.create(info.netns, info.index, [(i.name, i.mac) for i in prof.interfaces])
     for nic, spec in zip(info.nics, prof.interfaces, strict=True):
         shaping.apply(nic.host_veth, nic.ifb, spec.link)
@@ -257,7 +259,7 @@ def _build(
     write_json(directory / "nsinit.json", nsinit_config(prof, plan, directory, shadow, config))
     proc = _spawn(info.name, info.netns, directory)
     _wait_ready(info, proc, directory)
-    return proc, _spawn_shaper(info.name, prof, list(info.nics), directory)
+    return proc, _spawn_shaper(info.name, prof, list(info.nics), directory), key
 
 
 def up(profile: str | Path, name: str | None = None) -> LabInfo:
@@ -286,7 +288,7 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
         }
         write_json(directory / STATE_FILE, state)
         try:
-            proc, shaper = _build(info, prof, directory)
+            proc, shaper, key = _build(info, prof, directory)
         except BaseException:
             with contextlib.suppress(Exception):
                 _teardown(name)
@@ -297,7 +299,17 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
             pids["knobs"] = knobs_pid
         info = LabInfo(**{**info.__dict__, "pids": pids})
         write_json(directory / STATE_FILE, {**state, **info.to_json(), "status": "running"})
+        _trust_host_key(info, key)
         return info
+
+
+def _trust_host_key(info: LabInfo, key: Path) -> None:
+    """The lab's host key is new on every `up`, by design: sbctune trusts it for the lab's
+    addresses, so a second lab on a reused address is not a "changed host key" stop."""
+    public = key.with_name(key.name + ".pub").read_text(encoding="ascii")
+    known = KnownHosts()
+    for nic in info.nics:
+        known.replace(nic.pi_addr, info.port, public)
 
 
 # --------------------------------------------------------------------------- down
