@@ -155,7 +155,9 @@ def _demo(args: argparse.Namespace) -> int:
         asyncio.run(real())
         return 0
 
-    from sbctune import lab  # the lab is Linux-only; imported only when used
+    from sbctune.cli.lab_cmd import import_lab
+
+    lab = import_lab()  # the lab is Linux-only; imported only when used
 
     lab_name = f"demo-{os.getpid()}"
 
