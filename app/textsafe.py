@@ -22,21 +22,25 @@ from typing import Any, TextIO, cast
 
 # C0 controls but tab and newline, DEL, C1 controls, zero-width and bidirectional formatting
 # characters (Unicode "Cf" ones that reorder or hide text), and the byte-order mark.
+_UNSAFE_RANGES = (
+    (0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200B, 0x200F),
+    (0x2028, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
+)  # fmt: skip
 _UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]"
+    "[" + "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _UNSAFE_RANGES) + "]"
 )
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+# str.translate runs in C: 16 MiB of control characters are escaped in about a second
+# (re.sub with a Python callback took tens of seconds).
+_TABLE = {
+    code: f"\\u{code:04x}" for low, high in _UNSAFE_RANGES for code in range(low, high + 1)
+}
 
 
 def visible(text: str) -> str:
     """``text`` with every control or formatting character shown as ``\\uXXXX``."""
     if "\r\n" in text:  # a Windows line end is a line end, not an attack
         text = text.replace("\r\n", "\n")
-    return _UNSAFE.sub(_escape, text)
+    return text.translate(_TABLE) if _UNSAFE.search(text) else text
 
 
 def is_clean(text: str) -> bool:
