@@ -6,6 +6,7 @@ lines it rests on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from sbctune.advice.chips import usb3_only_driver
@@ -42,7 +43,9 @@ def _best(chip: Chip, board: str | None, direction: str, test: str = "half_duple
 def _usb_line(parsed: Parsed, nic: Nic) -> list[str]:
     if not nic.driver or not parsed.lsusb_tree_text:
         return []
-    return lines_matching(parsed.lsusb_tree_text, rf"Driver={nic.driver}\b", 2)
+    # Pi text is never a pattern: escaped, and "not followed by a word character" in place of
+    # \b, which would not match after a driver name ending in punctuation.
+    return lines_matching(parsed.lsusb_tree_text, rf"Driver={re.escape(nic.driver)}(?!\w)", 2)
 
 
 class _Advisor:
@@ -476,7 +479,7 @@ class _Advisor:
             if any(irq.counts[1:]):
                 continue
             shared = any(n in ("xhci_hcd", "dwc_otg") for n in irq.names)
-            line = lines_matching(self.parsed.interrupts_text, rf"^\s*{number}:", 1)
+            line = lines_matching(self.parsed.interrupts_text, rf"^\s*{int(number)}:", 1)
             self.finding(
                 "irq-on-cpu0",
                 "warning" if shared else "info",
@@ -512,7 +515,7 @@ class _Advisor:
     def registration(self, nic: Nic) -> list[str]:
         if not self.parsed.dmesg_text or not nic.name:
             return []
-        return lines_matching(self.parsed.dmesg_text, rf"{nic.name}: (register|v\d)", 1)
+        return lines_matching(self.parsed.dmesg_text, rf"{re.escape(nic.name)}: (register|v\d)", 1)
 
     # ------------------------------------------------------------------ board
     def power(self) -> None:
