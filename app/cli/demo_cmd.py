@@ -14,6 +14,7 @@ import os
 import time
 from pathlib import Path
 
+from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
 from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
 from sbctune.cli.progress import interval_line, outcome_lines, say
@@ -23,7 +24,6 @@ from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, text
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted

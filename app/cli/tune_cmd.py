@@ -20,12 +20,12 @@ import sys
 import time
 from typing import Any
 
+from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.remote import Session
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,

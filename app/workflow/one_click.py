@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from sbctune import tuning as tuning_api
 from sbctune.history import History
 from sbctune.inventory.collect import Collection
-from sbctune.inventory.inspect import raw_json
+from sbctune.advice.inspect import raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
 from sbctune.remote import Session
