@@ -19,6 +19,8 @@ from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
+from sbctune.compare.calibration import calibration_for
+from sbctune.compare.words import verdict_lines
 from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, text
@@ -126,7 +128,10 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
 
 def _report(history: History, result: FlowResult, path: Path) -> None:
     print()
-    print(text(comparison_table(compare(result.runs))))
+    comparison = compare(result.runs, calibration_for(history, result.runs))
+    print(text(comparison_table(comparison)))
+    for line in verdict_lines(comparison):
+        print(line)
     print()
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))

@@ -18,6 +18,8 @@ from typing import Any, Literal
 from sbctune import tuning as tuning_api
 from sbctune.advice import advise
 from sbctune.catalog import load_catalog
+from sbctune.compare import compare
+from sbctune.compare.words import verdict_lines
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
@@ -205,4 +207,6 @@ def headline(result: FlowResult) -> str:
             if t.mean_mbps is not None
         )
         parts.append(f"{label}: {figures} Mbit/s")
+    if len(result.runs) > 1:  # the change with its 95 % interval (sbctune.compare)
+        parts.extend(verdict_lines(compare(result.runs)))
     return "; ".join(parts)
