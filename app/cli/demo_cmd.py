@@ -39,6 +39,7 @@ from sbctune.workflow import (
     TuningEvent,
     one_click,
 )
+from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FLOW_STEPS
 
 DEFAULT_PROFILE = "pi4-ax88179"
 
@@ -71,6 +72,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the Pi's interface to test (default: the route to this PC)",
     )
     parser.add_argument("--no-tune", action="store_true", help="measure and advise only")
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="measure the baseline twice (A/A) first: the run-to-run spread of this Pi, which "
+        "the before/after verdicts then use",
+    )
     parser.add_argument(
         "--report",
         type=Path,
@@ -117,11 +124,13 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     )
     print(render(inventory))
     plan = plan_named(args.plan).with_overrides(duration=args.duration)
-    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune)
+    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune, calibrate=args.calibrate)
+    steps = CALIBRATED_FLOW_STEPS if args.calibrate else FLOW_STEPS
     with History.open() as history:
         result = await one_click(
-            session, inventory, options, history, on_event=_Progress(), collection=collection
-        )
+            session, inventory, options, history, on_event=_Progress(), collection=collection,
+            steps=steps,
+        )  # fmt: skip
         _report(history, result, args.report)
     return result
 
