@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import sbctune
 import sbctune.cli
+from sbctune.cli.console import make_console_safe
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
 
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    make_console_safe()
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     func = getattr(args, "func", None)
