@@ -26,6 +26,7 @@ from sbctune.remote import HostKeyInfo, KnownHosts
 from sbctune.ui.controllers.about import about_facts
 from sbctune.ui.controllers.connection import ConnectionController
 from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.finding import FindController
 from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.controllers.inspection import InspectController
 from sbctune.ui.controllers.measurement import MeasureController
@@ -51,8 +52,14 @@ from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
 STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
-SHORT = {"connect": "Connect", "inspect": "Inspect", "baseline": "Baseline", "tune": "Tune",
-         "again": "Measure again", "results": "Results"}  # fmt: skip
+SHORT = {
+    "connect": "Connect",
+    "inspect": "Inspect",
+    "baseline": "Baseline",
+    "tune": "Tune",
+    "again": "Measure again",
+    "results": "Results",
+}
 EXTRA = ("devices", "history", "settings")
 
 
@@ -68,8 +75,9 @@ def path_for(steps: Sequence[StepSpec]) -> tuple[str, ...]:
 
 def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
     titles = step_titles(steps)
-    numbered = {key: f"{n}  {SHORT.get(key) or titles[key]}" for n, key in
-                enumerate(path_for(steps), 1)}  # fmt: skip
+    numbered = {
+        key: f"{n}  {SHORT.get(key) or titles[key]}" for n, key in enumerate(path_for(steps), 1)
+    }
     return numbered | {"devices": "Devices", "history": "History", "settings": "Settings"}
 
 
@@ -132,6 +140,7 @@ class MainWindow(QMainWindow):
         self.tuning = TuningController(self.state, self.runner, history)
         self.exporter = ExportController(self.runner, history)
         self.records = RecordsController(history)
+        self.finder = FindController(self.runner, history)  # for the Connect page's Find
         self.flow = FlowController(
             self.state,
             self.runner,
@@ -354,10 +363,7 @@ class MainWindow(QMainWindow):
 
     def _flow_failed(self, problem: Problem) -> None:
         """Shown where the user is; the measure pages stop their live view themselves."""
-        page = self.stack.currentWidget()
-        problem_panel = getattr(page, "problem", None)
-        if problem_panel is not None:
-            problem_panel.show_problem(problem.message, problem.hint)
+        self.pages[self.current_key()].show_problem(problem)
 
     def _flow_cancelled(self) -> None:
         self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)

@@ -4,7 +4,8 @@ Results. The CLI commands and the GUI controllers are thin adapters over it.
 - `state`: what the path knows so far (`WorkflowState`), changed by named transitions.
 - `rules`: which tweaks are in force, keeping a cancelled run, install iperf3 then retry.
 - `problems`: from an error to what the user is told (`problem_from`).
-- `connecting`, `measuring`: the steps a front end runs one at a time.
+- `finding` (imported on use: it loads zeroconf), `connecting`, `measuring`: the steps a
+  front end runs one at a time.
 - `steps`, `one_click`: the one-click flow, its steps declared once in `FLOW_STEPS`.
 """
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sbctune.workflow.rules as rules
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
@@ -15,7 +16,6 @@ from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.remote import Session
-from sbctune.workflow import rules
 from sbctune.workflow.rules import InstallAsker
 
 
@@ -78,8 +78,9 @@ async def measure_and_keep(
         run = await rules.offering_install(session, ask_install, report, attempt)
     except asyncio.CancelledError:
         partial = started[-1] if started else None
-        kept = rules.keep_partial(history, session, partial, request.plan,
-                                  request.inventory_id, request.tuning_state)  # fmt: skip
+        kept = rules.keep_partial(
+            history, session, partial, request.plan, request.inventory_id, request.tuning_state
+        )
         if kept is not None and partial is not None and on_partial is not None:
             on_partial(Measured(partial, kept))
         raise

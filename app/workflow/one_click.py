@@ -42,8 +42,9 @@ async def one_click(
     history under this id (the GUI saves it when it inspects)."""
     emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
     target = session.target
-    device = history.add_device(target.host, target.port, session.username,
-                                name=inventory.board.model)  # fmt: skip
+    device = history.add_device(
+        target.host, target.port, session.username, name=inventory.board.model
+    )
     assert device.id is not None
     if inventory_id is None:
         stored = inventory.to_json()
@@ -82,8 +83,9 @@ async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
     except asyncio.CancelledError:
         if ctx.applied is not None:
             log.info("flow cancelled: reverting tuning session %s", ctx.applied.id)
-            await asyncio.shield(tuning_api.revert(ctx.session, ctx.applied.id,
-                                                   history=ctx.history))  # fmt: skip
+            await asyncio.shield(
+                tuning_api.revert(ctx.session, ctx.applied.id, history=ctx.history)
+            )
         raise
     result.baseline, result.after = ctx.baseline, ctx.after
     if ctx.applied is None:

@@ -62,6 +62,13 @@ def advice_tuning(
     return {"tweaks": [{"id": o.tweak_id, "status": o.status} for o in applied.outcomes]}
 
 
+def advice_tuning_of_run(tuning_state: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The same, from what a stored run kept as `tuning_state` (the tweaks in force while it
+    was measured, not whatever came later)."""
+    tweaks = [t for t in (tuning_state or {}).get("tweaks") or [] if isinstance(t, str)]
+    return {"tweaks": [{"id": t, "status": "applied"} for t in tweaks]} if tweaks else None
+
+
 # ---------------------------------------------------------------------- keeping runs
 def save_run(
     history: History,

@@ -9,13 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+import sbctune.workflow.rules as rules
 from sbctune.advice import Advice, advise
 from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
-from sbctune.workflow import rules
 from sbctune.workflow.rules import TuningState
 
 if TYPE_CHECKING:

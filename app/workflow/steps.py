@@ -10,11 +10,11 @@ one `StepSpec` added to `FLOW_STEPS` here, and it appears in both.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import sbctune.workflow.rules as rules
 from sbctune import tuning as tuning_api
 from sbctune.advice import advise
 from sbctune.catalog import load_catalog
@@ -24,14 +24,12 @@ from sbctune.compare.words import verdict_lines
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
-from sbctune.measure import runner
-from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
-from sbctune.workflow import rules
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
 Status = Literal["done", "skipped", "failed"]
 
@@ -70,39 +68,25 @@ class FlowContext:
     async def measure(self, step: str, tuning_state: dict[str, Any] | None) -> RunRecord:
         """One measurement with the flow's plan, stored; on cancel the tests measured so far
         are stored, marked incomplete, and announced with `PartialKept` (then it goes on)."""
-        started: list[MeasureRun] = []
-
-        def on_event(event: runner.Event) -> None:
-            if isinstance(event, runner.RunStarted):
-                started.append(event.run)
-            self.emit(event)
-
         o = self.options
-        try:
-            run = await runner.measure(
-                self.session,
-                o.plan,
-                nic=self.nic,
-                endpoint=o.endpoint_kind,
-                iperf3_path=o.iperf3_path,
-                on_event=on_event,
-                allow_wrong_route=o.allow_wrong_route,
-                nic_irqs=self.irqs,
-            )
-        except asyncio.CancelledError:
-            kept = rules.keep_partial(
-                self.history,
-                self.session,
-                started[-1] if started else None,
-                o.plan,
-                self.inventory_id,
-                tuning_state,
-            )
-            if kept is not None:
-                self.emit(PartialKept(step, kept))
-            raise
-        return rules.save_run(self.history, self.session, run, o.plan, self.inventory_id,
-                              tuning_state)  # fmt: skip
+        request = MeasureRequest(
+            o.plan,
+            nic=self.nic,
+            nic_irqs=self.irqs,
+            endpoint=o.endpoint_kind,
+            iperf3_path=o.iperf3_path,
+            allow_wrong_route=o.allow_wrong_route,
+            inventory_id=self.inventory_id,
+            tuning_state=tuning_state,
+        )
+        measured = await measure_and_keep(
+            self.session,
+            self.history,
+            request,
+            on_event=self.emit,
+            on_partial=lambda kept: self.emit(PartialKept(step, kept.record)),
+        )
+        return measured.record
 
 
 @dataclass(frozen=True)
@@ -117,7 +101,6 @@ class StepSpec:
     id: str
     title: str  # shown by the CLI's progress lines, the GUI's sidebar and status bar
     run: Callable[[FlowContext], Awaitable[StepOutcome]]
-    measures: bool = False  # it measures throughput: the GUI shows it live on a measure page
     # Why the step does not run this time (None: it runs); asked before it is announced, so a
     # skipped step never shows as started.
     skip: Callable[[FlowContext], str | None] = lambda ctx: None
@@ -183,7 +166,7 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
 
 
-BASELINE = StepSpec("baseline", "Baseline measurement", _baseline, measures=True)
+BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)
 TUNE = StepSpec(
     "tune",
     "Tuning under the auto-revert guard",
@@ -194,7 +177,6 @@ MEASURE_AGAIN = StepSpec(
     "measure_again",
     "Measuring again",
     _measure_again,
-    measures=True,
     skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
 )
 RESULTS = StepSpec("results", "Results", _results)

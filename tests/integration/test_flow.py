@@ -17,7 +17,7 @@ from sbctune.history import History
 from sbctune.inventory.inspect import inspect_bundle, inspect_host
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
-from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
+from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click
 from tests.lab_support import connect_to_lab, iperf3_left_on_pi
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
@@ -104,17 +104,23 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
     lab = lab_factory(profile="pi4-ax88179")
     history = History.open(tmp_path / "history.sqlite")
     seen_after = asyncio.Event()
+    measured_after = asyncio.Event()
+    kept: list[PartialKept] = []
 
     def watch(event: FlowEvent) -> None:
         if isinstance(event, FlowStep) and event.step == "measure_again":
             seen_after.set()
+        elif isinstance(event, LiveInterval) and seen_after.is_set():
+            measured_after.set()
+        elif isinstance(event, PartialKept):
+            kept.append(event)
 
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
         options = FlowOptions(plan=QUICK, nic=lab.test_nic.name, guard_seconds=60)
         task = asyncio.create_task(one_click(session, inventory, options, history, on_event=watch))
         await asyncio.wait_for(seen_after.wait(), timeout=120)
-        await asyncio.sleep(2)  # inside the second measurement
+        await asyncio.wait_for(measured_after.wait(), timeout=30)  # inside the second one
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -124,4 +130,10 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
         )
         assert governor.stdout.strip() == "ondemand"  # the profile's original governor
         assert await iperf3_left_on_pi(session, lab) == []
+    # What the second measurement had measured is kept, marked incomplete, with the tweaks
+    # that were in force while it ran.
+    (partial,) = kept
+    stored = history.run(partial.record.id or 0)
+    assert partial.step == "measure_again" and not stored.complete
+    assert stored.tuning_state is not None and stored.tuning_state["tweaks"]
     history.close()

@@ -59,6 +59,17 @@ def test_tweaks_in_force_only_while_guarded_or_confirmed() -> None:
     assert rules.run_tuning_state(None, "confirmed") is None
 
 
+def test_a_stored_runs_tweaks_are_what_advice_skips() -> None:
+    stored = {"session": "s1", "tweaks": ["rps", 7, "governor"]}  # a stray non-id is ignored
+    assert rules.advice_tuning_of_run(stored) == {
+        "tweaks": [{"id": "rps", "status": "applied"}, {"id": "governor", "status": "applied"}]
+    }
+    assert rules.advice_tuning_of_run(None) is None
+    assert rules.advice_tuning_of_run({"tweaks": []}) is None
+    assert rules.kept_in_data([{"id": "a", "status": "already"}, {"id": "b", "status": "failed"}])
+    assert rules.kept_in_data([{"id": "b", "status": "reverted"}]) == []
+
+
 def test_state_says_which_tweaks_a_run_measured_with() -> None:
     state = WorkflowState()
     applied = _applied("applied", "failed")
@@ -221,3 +232,26 @@ def test_the_workflow_never_loads_qt() -> None:
     probe = "import sys, sbctune.workflow; print('PySide6' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
+
+
+# ---------------------------------------------------------------------- find my Pi
+def test_find_looks_for_the_names_used_before_and_says_what_to_do(tmp_path: Any) -> None:
+    from sbctune.workflow.finding import (
+        MAX_SECONDS,
+        find_options,
+        names_used_before,
+        nothing_found_hint,
+    )
+
+    with History.open(tmp_path / "h.sqlite") as history:
+        history.add_device("kitchen-pi.local", 22, "pi")
+        history.add_device("198.18.0.9", 22, "pi")
+        names = names_used_before(history)
+    assert names == ("kitchen-pi.local",)
+    options = find_options(120, names_before=names)
+    assert options.seconds == MAX_SECONDS and not options.scan
+    assert options.known_names == ("raspberrypi.local", "kitchen-pi.local")
+    assert "`sbctune find --scan` also probes port 22" in nothing_found_hint(
+        False, "`sbctune find --scan`"
+    )
+    assert "router" in nothing_found_hint(True, "`sbctune find --scan`")

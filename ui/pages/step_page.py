@@ -23,7 +23,13 @@ class StepPage(Page):
         self.content.addStretch(1)
 
     def flow_progress(self, status: str, detail: str) -> None:
-        self.status.setText({"started": "Running…", "done": "Done.", "skipped": "Skipped.",
-                             "failed": "Failed."}.get(status, status))  # fmt: skip
+        self.status.setText(
+            {
+                "started": "Running…",
+                "done": "Done.",
+                "skipped": "Skipped.",
+                "failed": "Failed.",
+            }.get(status, status)
+        )
         if detail:
             self.log.appendPlainText(detail)
