@@ -187,7 +187,11 @@ class HostChecks(NicAdvisorBase):
             if chip.line_rate_mbps != self.link:
                 continue
             for m in chip.measurements:
-                close = abs(m.value_mbps - measured) <= th.FINGERPRINT_TOLERANCE * m.value_mbps
+                # At or below where the in-tree driver stops: a slower result (a busy PC, a
+                # weaker board) is more reason to recommend, not less. Far below it says
+                # nothing about this chip.
+                low = th.FINGERPRINT_FLOOR * m.value_mbps
+                close = low <= measured <= (1 + th.FINGERPRINT_TOLERANCE) * m.value_mbps
                 if m.driver in chip.drivers.in_tree and close:
                     found.append((chip, False))
                     break

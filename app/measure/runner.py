@@ -33,6 +33,7 @@ from sbctune.measure.pi_client import (
 )
 from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.sampler import PiSample, PiSampler
+from sbctune.measure.trials import fold_all
 from sbctune.remote import Session, batch
 
 #: `MeasureRun.error` of a run the user cancelled.
@@ -346,6 +347,7 @@ def new_run(
 
 
 def finish_run(run: MeasureRun) -> None:
+    run.tests = fold_all(run.tests)  # a plan's trials: one figure per direction and mode
     run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     run.complete = run.error is None and all(t.complete for t in run.tests)
 

@@ -10,7 +10,6 @@ one `StepSpec` added to `FLOW_STEPS` here, and it appears in both.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -19,16 +18,18 @@ import sbctune.workflow.rules as rules
 from sbctune import tuning as tuning_api
 from sbctune.advice import advise
 from sbctune.catalog import load_catalog
+from sbctune.compare import compare
+from sbctune.compare.calibration import calibrate, report_lines
+from sbctune.compare.words import verdict_lines
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
-from sbctune.measure import runner
-from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
 Status = Literal["done", "skipped", "failed"]
 
@@ -43,6 +44,7 @@ class FlowOptions:
     guard_seconds: int = 90
     tune: bool = True
     allow_wrong_route: bool = False
+    calibrate: bool = False  # measure the baseline twice (A/A) and keep the run-to-run spread
 
 
 @dataclass
@@ -66,40 +68,25 @@ class FlowContext:
     async def measure(self, step: str, tuning_state: dict[str, Any] | None) -> RunRecord:
         """One measurement with the flow's plan, stored; on cancel the tests measured so far
         are stored, marked incomplete, and announced with `PartialKept` (then it goes on)."""
-        started: list[MeasureRun] = []
-
-        def on_event(event: runner.Event) -> None:
-            if isinstance(event, runner.RunStarted):
-                started.append(event.run)
-            self.emit(event)
-
         o = self.options
-        try:
-            run = await runner.measure(
-                self.session,
-                o.plan,
-                nic=self.nic,
-                endpoint=o.endpoint_kind,
-                iperf3_path=o.iperf3_path,
-                on_event=on_event,
-                allow_wrong_route=o.allow_wrong_route,
-                nic_irqs=self.irqs,
-            )
-        except asyncio.CancelledError:
-            kept = rules.keep_partial(
-                self.history,
-                self.session,
-                started[-1] if started else None,
-                o.plan,
-                self.inventory_id,
-                tuning_state,
-            )
-            if kept is not None:
-                self.emit(PartialKept(step, kept))
-            raise
-        return rules.save_run(
-            self.history, self.session, run, o.plan, self.inventory_id, tuning_state
+        request = MeasureRequest(
+            o.plan,
+            nic=self.nic,
+            nic_irqs=self.irqs,
+            endpoint=o.endpoint_kind,
+            iperf3_path=o.iperf3_path,
+            allow_wrong_route=o.allow_wrong_route,
+            inventory_id=self.inventory_id,
+            tuning_state=tuning_state,
         )
+        measured = await measure_and_keep(
+            self.session,
+            self.history,
+            request,
+            on_event=self.emit,
+            on_partial=lambda kept: self.emit(PartialKept(step, kept.record)),
+        )
+        return measured.record
 
 
 @dataclass(frozen=True)
@@ -114,7 +101,6 @@ class StepSpec:
     id: str
     title: str  # shown by the CLI's progress lines, the GUI's sidebar and status bar
     run: Callable[[FlowContext], Awaitable[StepOutcome]]
-    measures: bool = False  # it measures throughput: the GUI shows it live on a measure page
     # Why the step does not run this time (None: it runs); asked before it is announced, so a
     # skipped step never shows as started.
     skip: Callable[[FlowContext], str | None] = lambda ctx: None
@@ -124,6 +110,17 @@ class StepSpec:
 async def _baseline(ctx: FlowContext) -> StepOutcome:
     ctx.baseline = await ctx.measure("baseline", None)
     return StepOutcome("done", f"run {ctx.baseline.id}", run_id=ctx.baseline.id)
+
+
+async def _calibrate(ctx: FlowContext) -> StepOutcome:
+    """A second baseline with nothing changed: the run-to-run spread of this Pi and network
+    (sbctune.compare.calibration), which the results' verdicts then use."""
+    assert ctx.baseline is not None
+    again = await ctx.measure("calibrate", None)
+    cal = calibrate(ctx.history, ctx.baseline, again)
+    ctx.extra["calibration"] = cal
+    spread = ", ".join(report_lines(ctx.baseline, again))
+    return StepOutcome("done", f"run {again.id}: {spread}", run_id=again.id)
 
 
 async def _tune(ctx: FlowContext) -> StepOutcome:
@@ -165,10 +162,11 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     ctx.result.advice = advise(
         ctx.inventory, runs, load_catalog(), tuning=rules.advice_tuning(ctx.applied, "confirmed")
     )
-    return StepOutcome("done", headline(ctx.result))
+    cal = ctx.extra.get("calibration")
+    return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
 
 
-BASELINE = StepSpec("baseline", "Baseline measurement", _baseline, measures=True)
+BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)
 TUNE = StepSpec(
     "tune",
     "Tuning under the auto-revert guard",
@@ -179,14 +177,22 @@ MEASURE_AGAIN = StepSpec(
     "measure_again",
     "Measuring again",
     _measure_again,
-    measures=True,
     skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
 )
 RESULTS = StepSpec("results", "Results", _results)
+CALIBRATE = StepSpec(
+    "calibrate",
+    "Measuring the baseline again (A/A calibration)",
+    _calibrate,
+    measures=True,
+    skip=lambda ctx: None if ctx.options.calibrate else "calibration not requested",
+)
 
 # The order the one-click flow runs them in. Add a new step here (see README, "Where the
 # user's path lives").
 FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, RESULTS)
+# The flow with an A/A calibration after the baseline (`sbctune demo --calibrate`).
+CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, RESULTS)
 
 
 def _not_kept(applied: AppliedSession) -> str:
@@ -196,7 +202,7 @@ def _not_kept(applied: AppliedSession) -> str:
     return "the Pi did not answer a new connection after tuning; its guard reverts the changes"
 
 
-def headline(result: FlowResult) -> str:
+def headline(result: FlowResult, calibration: dict[str, float] | None = None) -> str:
     parts = []
     for record in result.runs:
         label = "before" if record is result.baseline else "after"
@@ -206,4 +212,6 @@ def headline(result: FlowResult) -> str:
             if t.mean_mbps is not None
         )
         parts.append(f"{label}: {figures} Mbit/s")
+    if len(result.runs) > 1:  # the change with its 95 % interval (sbctune.compare)
+        parts.extend(verdict_lines(compare(result.runs, calibration)))
     return "; ".join(parts)
