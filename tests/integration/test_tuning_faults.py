@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sbctune.inventory.inspect import inspect_host
+from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import apply, plan, revert, status
 from sbctune.tuning.scripts import STATE_ROOT

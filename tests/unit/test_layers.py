@@ -17,15 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Imports that break a contract today and that another stream's work removes (issue 12):
 # each must name who removes it. Anything else broken fails the test. Remove an entry when it
 # is gone: the test then keeps it from coming back.
-KNOWN_BROKEN = {
-    # G (issue 13) moves the inspector's advice step out of inventory.
-    "sbctune.inventory.inspect -> sbctune.advice.static",
-}
+KNOWN_BROKEN: set[str] = set()
 # Import cycles that another stream removes, as sets of their modules.
-KNOWN_CYCLES = {
-    # W1 (issue 12 part 1) rewrites ui/: the self-test and the app start each other.
-    frozenset({"sbctune.ui.app", "sbctune.ui.selftest"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _contracts() -> list[dict[str, object]]:
