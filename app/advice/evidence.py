@@ -6,6 +6,16 @@ import re
 
 from sbctune.catalog import Catalog
 
+QUOTE_CHARS = 300
+"""A quoted line is cut here: a real one is shorter; a hostile one must not fill the screen."""
+
+
+def quote(line: str) -> str:
+    line = line.rstrip()
+    if len(line) <= QUOTE_CHARS:
+        return line
+    return f"{line[:QUOTE_CHARS]}… ({len(line) - QUOTE_CHARS} more characters)"
+
 
 def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
     """Lines containing ``needle`` as plain text (for needles built from a Pi's outputs, which
@@ -15,7 +25,13 @@ def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
 
 def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
     regex = re.compile(pattern)
-    return [line.rstrip() for line in text.splitlines() if regex.search(line)][:limit]
+    found = []
+    for line in text.splitlines():
+        if regex.search(line):
+            found.append(quote(line))
+            if len(found) >= limit:
+                break
+    return found
 
 
 def cite(catalog: Catalog, source_ids: list[str]) -> list[str]:

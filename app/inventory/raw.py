@@ -202,7 +202,10 @@ def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text:
 
 def _failed_run(text: str, code: int | None) -> bool:
     """A command that did not run at all (not found, not permitted) has nothing to parse."""
-    return code == 127 or bool(re.match(r"^\S*:?\s*\S+: (command )?not found", text.strip()))
+    # Only the start of a short first line: the pattern backtracks quadratically over a long
+    # run without spaces (64 KiB of NULs took 31 s).
+    head = text.lstrip()[:256].partition("\n")[0]
+    return code == 127 or bool(re.match(r"^\S*:?\s*\S+: (command )?not found", head))
 
 
 def parse_all(raw: RawOutputs) -> Parsed:
