@@ -115,7 +115,7 @@ def _chip(
         candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
         chip = candidates[0] if len(candidates) == 1 else None
     if chip is not None:
-        return chip.name, chip
+        return _variant_name(chip, device.value("ids")), chip
     found = device.value("ids") or _ids_by_name(device, ids)
     known = ids.name("usb" if bus == "usb" else "pci", found)
     if text:
@@ -133,6 +133,16 @@ def _ids_by_name(device: Device, ids: IdDatabase) -> str | None:
         return None
     vendor = ids.vendor_id("pci", match.group(1))
     return f"{vendor}:{match.group(2)}" if vendor else None
+
+
+def _variant_name(chip: Chip, ids: str | None) -> str:
+    """The catalog's variant whose model number is the product ID ("LAN7801" for 0424:7801),
+    when the chip's name does not already say it."""
+    product = (ids or "").split(":")[-1].upper()
+    for variant in chip.variants:
+        if product and variant.upper().endswith(product) and variant not in chip.name:
+            return f"{chip.name.split()[0]} {variant}"
+    return chip.name
 
 
 def _pcie(device: Device) -> Pcie | None:

@@ -311,6 +311,7 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         carrier = netif.has_carrier
         sighting.add("link", carrier, "ip", line)
         sighting.add("seen", True, "ip", line)
+        sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         yield sighting
 
 
