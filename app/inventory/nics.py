@@ -67,11 +67,19 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             bool(ids.drivers_for("usb", device.value("ids")))
             or bool(ids.module(driver))
             or bool(ids.module(device.value("refused_by")))
+            or _storage_mode(device, ids)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
         )
     if bus == "platform":
         return bool(_SOC_DRIVER.search(f"{driver or ''} {device.value('platform_name') or ''}"))
     return bus == "sdio" and bool(device.value("wireless"))
+
+
+def _storage_mode(device: Device, ids: IdDatabase) -> bool:
+    """A USB NIC that enumerated as its "driver CD" (usb-storage), named as a NIC chip by
+    usb.ids (Realtek's 0bda:8151 "RTL8151")."""
+    name = ids.name("usb", device.value("ids")) or ""
+    return device.value("driver") == "usb-storage" and bool(re.search(r"RTL81\d\d|AX88", name))
 
 
 def current_names(device: Device) -> list[str]:
