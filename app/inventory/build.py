@@ -178,6 +178,9 @@ def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     unplaced = [
         n for n in wired if n.bus == "unknown" and n.name and n.name.startswith(("eth", "en"))
     ]
+    if len(unnamed) > 1:  # a device a snapshot (lsusb, lspci) shows now beats one only logged
+        shown = [d for d in unnamed if any(not e.startswith("dmesg") for e in d.evidence)]
+        unnamed = shown if len(shown) == 1 else unnamed
     if len(unplaced) == 1 and len(unnamed) == 1:
         return unplaced[0], unnamed[0]
     for device in [d for d in unnamed if d.driver]:
