@@ -39,6 +39,9 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.catalog_id = entry.id
         board.soc = entry.soc
         board.model = board.model or entry.name
+    elif len(parsed.compatible) > 1:
+        # Device trees list the board, then its SoC last: "radxa,rock-5b", "rockchip,rk3588".
+        board.soc = parsed.compatible[-1].split(",", 1)[1].upper()
     elif cpuinfo and cpuinfo.hardware:
         board.soc = cpuinfo.hardware
     if parsed.uname:
