@@ -75,6 +75,7 @@ class MeasurePage(Page):
         for name, plan in presets().items():
             self.plan.addItem(plan.title, name)
         self.plan.setAccessibleName("Test plan")
+        self.plan.currentIndexChanged.connect(self._plan_picked)
         self.start_button = QPushButton("&Start")
         self.start_button.setObjectName("primary")
         self.start_button.clicked.connect(self.start)
@@ -150,6 +151,16 @@ class MeasurePage(Page):
         elif not self.controller.running and self.live is None:
             self._select_plan(self._settings.default_plan)
         self._update_buttons()
+
+    def _plan_picked(self, _index: int) -> None:
+        """The plan picked for a baseline is remembered: the next baseline starts with it."""
+        name = self.plan.currentData()
+        if (
+            self.role == "baseline"
+            and isinstance(name, str)
+            and name != self._settings.default_plan
+        ):
+            self._settings.default_plan = name
 
     def _select_plan(self, name: str) -> None:
         index = self.plan.findData(name)
