@@ -14,7 +14,8 @@ from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
-from sbctune.history import History
+from sbctune.history import History, HistoryError
+from sbctune.history.keep import Kept, keep
 from sbctune.measure.aggregate import (
     AggregateEvent,
     AggregateRun,
@@ -40,7 +41,7 @@ from sbctune.measure.runner import (
 )
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.table import text
-from sbctune.remote import Session
+from sbctune.remote import Session, Target
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -209,6 +210,42 @@ async def measure_offering_install(
     return await measure(session, **options)
 
 
+def _keep_and_show(
+    args: argparse.Namespace,
+    save: Callable[[History], list[int]],
+    unsaved: dict[str, Any],
+    as_json: Callable[[], dict[str, Any]],
+    as_text: Callable[[], str],
+    label: str = "",
+) -> None:
+    """Save the result (or its fallback file, see sbctune.history.keep), then print it: the
+    table or JSON is printed whatever happened to the history, and the JSON says where the
+    result went."""
+    try:
+        kept: Kept | None = keep(save, unsaved)
+        failure: HistoryError | None = None
+    except HistoryError as exc:  # not even a file could be written: print, then say so
+        kept, failure = None, exc
+    if args.json:
+        document = as_json()
+        if kept is not None and kept.file is not None:
+            document["unsaved_file"] = str(kept.file)
+        print(json.dumps(document, indent=2), flush=True)
+    else:
+        print(as_text(), flush=True)
+    if failure is not None:
+        raise failure
+    assert kept is not None
+    message = kept.message()
+    print(message.replace(" in the history.", f"{label} in the history."), file=sys.stderr)
+
+
+def _unsaved(target: Target, user: str, plan: Plan, result: dict[str, Any]) -> dict[str, Any]:
+    """What a fallback file holds when the history cannot take a measurement."""
+    return {"device": {"host": target.host, "port": target.port, "user": user},
+            "plan": plan.name, "result": result}  # fmt: skip
+
+
 async def _measure(args: argparse.Namespace) -> int:
     plan = plan_named(args.plan).with_overrides(
         duration=args.duration, streams=args.streams, omit=args.omit
@@ -232,17 +269,17 @@ async def _measure(args: argparse.Namespace) -> int:
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             run = _keep_partial(progress.run)
         user = session.username
-    with History.open() as history:
-        save_measurement(history, session.target, user, run, plan)
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(run.to_json(), indent=2))
-    else:
-        print(text(run))
+    _keep_and_show(
+        args,
+        lambda history: [save_measurement(history, session.target, user, run, plan)],
+        _unsaved(session.target, user, plan, run.to_json()),
+        lambda: run.to_json(),
+        lambda: text(run),
+    )
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
-    print(f"Saved as run {run.run_id} in the history.", file=sys.stderr)
     if run.error == CANCELLED:
         return 130
     return 0 if run.complete else 4
@@ -317,19 +354,19 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             agg = _keep_partial(progress.run)
         user = session.username
-    with History.open() as history:
-        save_aggregate(history, session.target, user, agg, plan)
     for run in agg.runs:
         if run.route_warning:
             print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(agg.to_json(), indent=2))
-    else:
-        print(aggregate_text(agg))
+    _keep_and_show(
+        args,
+        lambda history: save_aggregate(history, session.target, user, agg, plan),
+        _unsaved(session.target, user, plan, agg.to_json()),
+        lambda: agg.to_json(),
+        lambda: aggregate_text(agg),
+        f" (aggregate {agg.id})",
+    )
     if agg.error:
         print(f"Stopped early: {agg.error}.", file=sys.stderr)
-    ids = ", ".join(str(r.run_id) for r in agg.runs)
-    print(f"Saved as runs {ids} (aggregate {agg.id}) in the history.", file=sys.stderr)
     if agg.error == CANCELLED:
         return 130
     return 0 if agg.complete else 4
