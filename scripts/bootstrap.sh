@@ -16,6 +16,8 @@ DEBIAN_PACKAGES=(
   libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
   # the HTML report is checked in a real browser
   chromium fonts-dejavu-core
+  # actionlint checks the workflow's shell steps with it
+  shellcheck
 )
 
 install_debian_packages() {

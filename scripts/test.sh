@@ -11,6 +11,12 @@ export QT_QPA_PLATFORM=offscreen
 status=0
 echo "== ruff"
 ruff check . || status=1
+echo "== actionlint (.github/workflows; the release builds cannot run here)"
+if command -v actionlint >/dev/null 2>&1; then
+  actionlint -color=false || status=1
+else
+  echo "actionlint has no wheel for this platform (Linux x86_64 and Windows only): not checked"
+fi
 echo "== mypy"
 python scripts/static_checks.py mypy || status=1
 echo "== pytest"

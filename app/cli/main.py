@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import sbctune
 import sbctune.cli
+from sbctune.cli.console import make_console_safe
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
 from sbctune.textsafe import guard_terminal
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    make_console_safe()  # before the guard wraps the streams (it reconfigures them)
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
     with guard_terminal():

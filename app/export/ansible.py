@@ -421,5 +421,5 @@ def playbook(data: ReportData) -> str:
 
 
 def export(data: ReportData, path: Path) -> Path:
-    path.write_text(playbook(data), encoding="utf-8")
+    path.write_text(playbook(data), encoding="utf-8", newline="\n")
     return path

@@ -349,5 +349,5 @@ def render(data: ReportData) -> str:
 
 
 def export(data: ReportData, path: Path) -> Path:
-    path.write_text(render(data), encoding="utf-8")
+    path.write_text(render(data), encoding="utf-8", newline="\n")
     return path

@@ -39,5 +39,5 @@ def document(data: ReportData) -> dict[str, Any]:
 
 def export(data: ReportData, path: Path) -> Path:
     text = json.dumps(document(data), indent=2, ensure_ascii=False, default=_default)
-    path.write_text(text + "\n", encoding="utf-8")
+    path.write_text(text + "\n", encoding="utf-8", newline="\n")
     return path

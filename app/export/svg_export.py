@@ -18,5 +18,5 @@ def charts(data: ReportData) -> list[Chart]:
 
 
 def export(data: ReportData, path: Path) -> Path:
-    path.write_text(combined_svg(charts(data)), encoding="utf-8")
+    path.write_text(combined_svg(charts(data)), encoding="utf-8", newline="\n")
     return path

@@ -36,6 +36,7 @@ from sbctune.lab.state import (
     write_json,
 )
 from sbctune.lab.system import require_supported, tool
+from sbctune.remote.hostkeys import KnownHosts
 
 SSH_PORT = 22
 UP_TIMEOUT = 30.0
@@ -351,7 +352,17 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
             pids["knobs"] = knobs_pid
         info = LabInfo(**{**info.__dict__, "pids": pids})
         write_json(directory / STATE_FILE, {**state, **info.to_json(), "status": "running"})
+        _trust_host_key(info, key)
         return info
+
+
+def _trust_host_key(info: LabInfo, key: Path) -> None:
+    """The lab's host key is new on every `up`, by design: sbctune trusts it for the lab's
+    addresses, so a second lab on a reused address is not a "changed host key" stop."""
+    public = key.with_name(key.name + ".pub").read_text(encoding="ascii")
+    known = KnownHosts()
+    for nic in info.nics:
+        known.replace(nic.pi_addr, info.port, public)
 
 
 # --------------------------------------------------------------------------- down

@@ -78,6 +78,25 @@ class KnownHosts:
             self.unsaved.append(entry)
             self.not_saved = f"{self.write_to}: {exc.strerror or exc}"
 
+    def replace(self, host: str, port: int, public_key: str) -> None:
+        """Trust ``public_key`` (an OpenSSH public-key line) as the only key of ``host:port`` in
+        sbctune's own file; the user's ~/.ssh/known_hosts is never changed. For hosts this
+        program made itself (a lab), whose key is new by design on every start."""
+        pattern = known_hosts_pattern(host, port)
+        kind, blob = public_key.split()[:2]
+        kept: list[str] = []
+        if self.write_to.is_file():
+            for line in self.write_to.read_text(encoding="ascii", errors="replace").splitlines():
+                fields = line.split()
+                if fields and not line.startswith("#") and pattern in fields[0].split(","):
+                    continue
+                kept.append(line)
+        kept.append(f"{pattern} {kind} {blob}")
+        self.write_to.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.write_to.with_name(self.write_to.name + ".tmp")
+        tmp.write_text("\n".join(kept) + "\n", encoding="ascii")
+        os.replace(tmp, self.write_to)
+
     def matcher(self) -> _Matcher:
         return _Matcher(self)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,6 +78,19 @@ def test_gui_comes_up_offscreen(bundle: Path, tmp_path: Path) -> None:
         proc = _run(bundle, tmp_path, exe, *args, env=env)
         assert proc.returncode == 0, f"{exe}: {proc.stdout}\n{proc.stderr}"
         assert "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_release_smoke_script_passes_on_this_bundle(bundle: Path) -> None:
+    """packaging/smoke.py is what the release workflow runs on each OS; here it runs for real."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / "smoke.py"), "--dist", str(bundle.parent)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "smoke checks: 5 of 5 passed" in proc.stdout, proc.stdout
+    assert "iperf3 -c to the frozen serve" in proc.stdout  # iperf3 is installed here
 
 
 def test_bundle_holds_every_resource_and_no_unused_qt(bundle: Path) -> None:

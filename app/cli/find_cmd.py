@@ -1,0 +1,116 @@
+"""`sbctune find`: Raspberry Pis on this PC's networks (mDNS; port 22 only with --scan)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+from typing import TYPE_CHECKING, Any
+
+from sbctune.cli.arg_checks import positive_seconds
+from sbctune.history import History, HistoryError
+
+if TYPE_CHECKING:
+    from sbctune.discovery import FoundHost
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "find",
+        help="find Raspberry Pis on this PC's network (mDNS; --scan also probes port 22)",
+        description="List the Raspberry Pis (and other hosts running sshd) on this PC's "
+        "networks. Listens for mDNS announcements (Raspberry Pi OS's _workstation._tcp "
+        "and _ssh._tcp) and resolves raspberrypi.local and the .local names you used "
+        "before. Only with --scan does it connect to port 22 of the addresses of this "
+        "PC's own subnet (at most 254 per network). Raspberry Pis, told by their MAC "
+        "address, come first.",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=positive_seconds,
+        default=3.0,
+        metavar="S",
+        help="how long to listen for mDNS answers (default 3, at most 30)",
+    )
+    parser.add_argument(
+        "--scan",
+        action="store_true",
+        help="also probe port 22 on this PC's own subnet (at most a /24 per network)",
+    )
+    parser.add_argument(
+        "--interface",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        type=_ipv4,
+        help="use only the network of this local IPv4 address (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def _ipv4(text: str) -> str:
+    try:
+        return str(ipaddress.IPv4Address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--interface takes one of this PC's IPv4 addresses, not {text!r}"
+        ) from None
+
+
+def _names_used_before() -> tuple[str, ...]:
+    """The `.local` hosts of the history; none when there is no usable history."""
+    with contextlib.suppress(HistoryError, OSError), History.open() as history:
+        return tuple(d.host for d in history.devices() if d.host.lower().endswith(".local"))
+    return ()
+
+
+def _shown(text: str | None) -> str:
+    """Names come from the network: never print control characters."""
+    if not text:
+        return ""
+    return "".join(c if c.isprintable() else "?" for c in text[:80])
+
+
+def _line(host: FoundHost) -> str:
+    kind = "Raspberry Pi" if host.is_raspberry_pi else ("sshd" if host.ssh_port else "")
+    mac = f"MAC {host.mac}" if host.mac else ""
+    how = ", ".join(host.sources)
+    return f"  {host.address:<15}  {_shown(host.hostname):<28}  {kind:<12}  {mac:<21}  {how}"
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: zeroconf is only needed by this command, not by every CLI start.
+    from sbctune.discovery import FindOptions, find_pis
+    from sbctune.discovery.find import DEFAULT_NAMES
+
+    seconds = min(args.seconds, 30.0)
+    options = FindOptions(
+        seconds=seconds,
+        scan=args.scan,
+        known_names=DEFAULT_NAMES + _names_used_before(),
+        interfaces=tuple(args.interface),
+    )
+    if not args.json:
+        how = "mDNS and port 22 on this PC's subnet" if args.scan else "mDNS"
+        print(f"Looking for Raspberry Pis ({how}, {seconds:g} s)…", flush=True)
+    hosts = asyncio.run(find_pis(options))
+    if args.json:
+        out: dict[str, Any] = {"hosts": [h.to_json() for h in hosts], "scanned": args.scan}
+        print(json.dumps(out, indent=2))
+        return 0
+    if not hosts:
+        print("No Pi answered.")
+        print("Check that it is powered and on this network; on Raspberry Pi OS, avahi-daemon")
+        if not args.scan:
+            print("announces it. `sbctune find --scan` also probes port 22 on this subnet.")
+        else:
+            print("announces it. Its address may also be in your router's list of clients.")
+        return 1
+    for host in hosts:
+        print(_line(host))
+    best = hosts[0]
+    print(f"\n{len(hosts)} found. Connect: sbctune connect pi@{best.address}")
+    return 0
