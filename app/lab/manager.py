@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd, sysctls
-from sbctune.lab.errors import LabError
+from sbctune.lab.errors import LabError, ProfileError
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, load_profile
 from sbctune.lab.state import (
@@ -37,6 +37,7 @@ from sbctune.lab.state import (
 )
 from sbctune.lab.system import require_supported, tool
 from sbctune.remote.hostkeys import KnownHosts
+from sbctune.safefiles import UnsafeMember, regular_file
 
 SSH_PORT = 22
 UP_TIMEOUT = 30.0
@@ -144,8 +145,11 @@ BOOT_FILES = ("config.txt", "cmdline.txt")
 
 def _boot_source(profile: LabProfile, name: str) -> Path:
     """The profile's own boot/NAME if it ships one, else the shared Raspberry Pi OS file."""
-    own = profile.path / "boot" / name
-    if own.is_file():
+    try:
+        own = regular_file(profile.path, f"boot/{name}")  # never a link out of the profile
+    except UnsafeMember as exc:
+        raise ProfileError(f"profile {profile.path}: {exc.message}", exc.hint) from exc
+    if own is not None:
         return own
     from sbctune.resources import resource_root
 
