@@ -55,7 +55,8 @@ def sbctune(data_dir: Path, *args: str, cwd: Path | None = None,
                           capture_output=True, text=True, timeout=180)  # fmt: skip
 
 
-def test_read_only_history_is_read_not_called_damaged(tmpfs: Callable[[str], Path]) -> None:
+def test_read_only_history_is_read_not_called_damaged(tmpfs: Callable[[str], Path],
+                                                       tmp_path: Path) -> None:  # fmt: skip
     data = tmpfs("8m")
     history, ids = seed_history(data / "history.sqlite3")
     history.close()
@@ -67,6 +68,11 @@ def test_read_only_history_is_read_not_called_damaged(tmpfs: Callable[[str], Pat
     compared = sbctune(data, "compare", str(ids[0]), str(ids[1]), "--json")
     assert compared.returncode == 0, compared.stderr
     assert json.loads(compared.stdout)["rows"]
+    exported = sbctune(data, "export", str(ids[0]), "-f", "csv", "-o", str(tmp_path / "r.csv"))
+    assert exported.returncode == 0, exported.stderr
+    assert (tmp_path / "r.csv").read_text().startswith("run_id,")
+    advised = sbctune(data, "advise", str(ids[0]), "--json")
+    assert advised.returncode == 0, advised.stderr
 
     with History.open(data / "history.sqlite3") as store:
         assert len(store.devices()) == 1
