@@ -17,6 +17,12 @@ def quote(line: str) -> str:
     return f"{line[:QUOTE_CHARS]}… ({len(line) - QUOTE_CHARS} more characters)"
 
 
+def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
+    """Lines containing ``needle`` as plain text (for needles built from a Pi's outputs, which
+    are never made into a regex)."""
+    return [line.rstrip() for line in text.splitlines() if needle in line][:limit]
+
+
 def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
     regex = re.compile(pattern)
     found = []
@@ -35,6 +41,11 @@ def cite(catalog: Catalog, source_ids: list[str]) -> list[str]:
         source = catalog.source(source_id)
         if source is None:
             continue
-        where = source.url or source.file or source.path or ""
-        cited.append(f"{source.title}{f' — {where}' if where else ''}")
+        # A user can follow a public page or a kernel source path; the seed write-ups are
+        # public posts known here by an internal file name, so those are described in words.
+        where = source.url or source.path or ""
+        label = (
+            source.title if where or source.kind != "seed" else f"{source.title} (public write-up)"
+        )
+        cited.append(f"{label}{f' — {where}' if where else ''}")
     return cited

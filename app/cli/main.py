@@ -8,6 +8,7 @@ are printed with their hint instead of a traceback.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import importlib
 import os
@@ -60,11 +61,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     try:
         return int(func(args))
-    except UserError as exc:
-        print(f"sbctune: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"  hint: {exc.hint}", file=sys.stderr)
-        return exc.exit_code
+    except (UserError, asyncio.TimeoutError) as exc:
+        # Imported here: the mapping pulls in the SSH layer, which `--help` never needs.
+        from sbctune.workflow.problems import problem_from
+
+        problem = problem_from(exc, "cli")
+        print(f"sbctune: {problem.message}", file=sys.stderr)
+        if problem.hint:
+            print(f"  hint: {problem.hint}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, UserError) else 1
     except KeyboardInterrupt:
         print("sbctune: interrupted", file=sys.stderr)
         return 130

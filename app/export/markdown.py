@@ -21,8 +21,8 @@ def render(data: ReportData) -> str:
     parts.append("")
     parts.append(tables.markdown(tables.results_table(data.runs)))
     if len(data.runs) > 1:
-        parts.append("\nChange against the first run (noise: twice the standard error of the")
-        parts.append("difference of the per-second means, at least 2 %):\n")
+        parts.append("\nChange against the first run (95 % interval of the difference of the")
+        parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
         parts.append(tables.markdown(tables.comparison_table(data.comparison)))
     parts.append("\n(measured with iperf3, sbctune)")
     return "\n".join(parts) + "\n"

@@ -16,11 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sbctune.history.errors import HistoryError, NotFound
 from sbctune.history.schema import classify
 from sbctune.history.store import FILE_NAME, History, default_path
+
+T = TypeVar("T")
 
 UNSAVED_PREFIX = "unsaved-run-"
 FORMAT = "sbctune-unsaved-run"
@@ -100,8 +102,50 @@ def keep(
         return _fallback(history_path, document, exc)
 
 
-def _fallback(history_path: Path, document: dict[str, Any], exc: HistoryError) -> Kept:
+def write_unsaved(history_path: Path, document: dict[str, Any], exc: HistoryError) -> Path:
+    """``document`` in a new file beside the history (else the current or temporary folder),
+    with why the history did not take it. Raises HistoryError when no file can be written."""
     problem = f"{exc.message} {exc.hint}".strip()
     wrapped = {"format": FORMAT, "version": 1, "history": str(history_path),
                "problem": problem, **document}  # fmt: skip
-    return Kept([], _write_beside(history_path, wrapped), exc.message)
+    return _write_beside(history_path, wrapped)
+
+
+def _fallback(history_path: Path, document: dict[str, Any], exc: HistoryError) -> Kept:
+    return Kept([], write_unsaved(history_path, document, exc), exc.message)
+
+
+class RunNotSaved(HistoryError):
+    """The history could not take a measurement; it is in ``file`` instead, and ``result``
+    (what was measured) is here for the front end to show."""
+
+    def __init__(self, file: Path, problem: HistoryError, result: object) -> None:
+        super().__init__(
+            f"The history could not take this measurement ({problem.message}). Nothing is "
+            f"lost: it is saved in {file}.",
+            problem.hint,
+        )
+        self.file = file
+        self.problem = problem
+        self.result = result
+
+
+def save_or_file(
+    history: History, save: Callable[[History], T], document: dict[str, Any], result: object
+) -> T:
+    """``save(history)``; when the history cannot take it, ``document`` goes to a file and
+    RunNotSaved says where (carrying ``result``), so the caller still shows the measurement."""
+    try:
+        return save(history)
+    except NotFound:
+        raise
+    except (HistoryError, OSError) as exc:
+        problem = exc if isinstance(exc, HistoryError) else classify(history.path, exc)
+        file = write_unsaved(history.path, document, problem)
+        raise RunNotSaved(file, problem, result) from exc
+
+
+def unsaved_document(host: str, port: int, user: str, plan: str, result: Any) -> dict[str, Any]:
+    """What a fallback file holds: the device, the plan's name and the result as JSON."""
+    return {"device": {"host": host, "port": port, "user": user}, "plan": plan,
+            "result": result}  # fmt: skip

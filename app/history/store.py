@@ -17,6 +17,13 @@ from typing import Any, TypeVar, cast
 
 from sbctune import paths
 from sbctune.history.errors import CannotWrite, HistoryError, NotAHistory, NotFound
+from sbctune.history.proof import (
+    Calibration,
+    latest_calibration,
+    load_run_proof,
+    save_calibration,
+    save_run_proof,
+)
 from sbctune.history.records import (
     DIRECTIONS,
     MODES,
@@ -28,7 +35,7 @@ from sbctune.history.records import (
     TestRecord,
     TuningSessionRecord,
 )
-from sbctune.history.schema import classify, connect, connect_read_only
+from sbctune.history.schema import classify, connect, connect_read_only, migrate
 
 T = TypeVar("T")
 
@@ -178,7 +185,7 @@ class History:
     """The history database. `History.open()` uses the user data directory."""
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, cannot_write: CannotWrite | None = None
+        self, conn: sqlite3.Connection, path: Path, cannot_write: HistoryError | None = None
     ) -> None:
         self._conn = conn
         self._conn.row_factory = sqlite3.Row
@@ -197,6 +204,27 @@ class History:
             if not path.is_file():
                 raise
             return cls(connect_read_only(path), path, problem)
+
+    @classmethod
+    def open_or_stand_in(cls, path: Path | None = None) -> History:
+        """The history, or, when it cannot be opened at all (damaged, newer, no folder), an
+        empty stand-in in memory whose writes raise that error: a measurement still runs, and
+        sbctune.history.keep puts it in a file instead."""
+        try:
+            path = Path(path) if path is not None else default_path()
+        except OSError as exc:  # the data folder itself cannot be made
+            path = Path(exc.filename or ".") / FILE_NAME
+            return cls._stand_in(path, classify(path, exc))
+        try:
+            return cls.open(path)
+        except HistoryError as problem:
+            return cls._stand_in(path, problem)
+
+    @classmethod
+    def _stand_in(cls, path: Path, problem: HistoryError) -> History:
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        migrate(conn, path)
+        return cls(conn, path, problem)
 
     def close(self) -> None:
         self._conn.close()
@@ -339,6 +367,7 @@ class History:
             for position, test in enumerate(run.tests):
                 cursor = conn.execute(_INSERT_TEST, _test_values(run_id, position, test))
                 test.id = int(cursor.lastrowid or 0)
+            save_run_proof(conn, run_id, run)
         run.id = run_id
         return run_id
 
@@ -364,7 +393,10 @@ class History:
 
     def _run_with_tests(self, row: sqlite3.Row) -> RunRecord:
         sql = "SELECT * FROM tests WHERE run_id = ? ORDER BY position"
-        return _run(row, self._select(sql, (row["id"],), _test))
+        run = _run(row, self._select(sql, (row["id"],), _test))
+        with self._errors():
+            load_run_proof(self._conn, run)
+        return run
 
     # ------------------------------------------------------------------ tuning sessions
     def save_tuning_session(self, record: TuningSessionRecord) -> int:
@@ -389,3 +421,12 @@ class History:
         """Newest first."""
         sql = "SELECT * FROM tuning_sessions WHERE device_id = ? ORDER BY started_at DESC, id DESC"
         return self._select(sql, (device_id,), _tuning_session)
+
+    # ------------------------------------------------------------------ A/A calibrations
+    def save_calibration(self, cal: Calibration) -> int:
+        with self._write() as conn:
+            return save_calibration(conn, cal)
+
+    def latest_calibration(self, device_id: int, nic: str | None) -> Calibration | None:
+        with self._errors():
+            return latest_calibration(self._conn, device_id, nic)

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.cli.main import main as cli_main
 from sbctune.export import ReportData, export, gather
 from sbctune.inventory.bundle import read_bundle, write_bundle
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.resources import resource_root
 from sbctune.textsafe import csv_cell, guard_terminal, markdown_text, visible
 from tests.unit.export.seed_runs import seed_history

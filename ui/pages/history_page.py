@@ -13,9 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from sbctune.history import History
-from sbctune.history.records import RunRecord
-from sbctune.measure.plans import DIRECTION_LABEL
+from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import result_rows
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
@@ -30,9 +28,9 @@ class HistoryPage(Page):
     title = "History"
     intro = "Every measurement, newest first. Tick two or more to compare them."
 
-    def __init__(self, history: History, settings: AppSettings, colors: Colors) -> None:
+    def __init__(self, records: RecordsController, settings: AppSettings, colors: Colors) -> None:
         super().__init__()
-        self._history = history
+        self._records = records
         self._settings = settings
         top = QHBoxLayout()
         self.device = QComboBox()
@@ -74,7 +72,7 @@ class HistoryPage(Page):
         current = self.device.currentData()
         self.device.blockSignals(True)
         self.device.clear()
-        for device in self._history.devices():
+        for device in self._records.devices():
             self.device.addItem(
                 f"{device.name or device.host} ({device.user}@{device.host})", device.id
             )
@@ -85,7 +83,7 @@ class HistoryPage(Page):
 
     def _load_runs(self) -> None:
         device_id = self.device.currentData()
-        self.runs = self._history.runs_for_device(device_id) if isinstance(device_id, int) else []
+        self.runs = self._records.runs_for_device(device_id) if isinstance(device_id, int) else []
         self.table.blockSignals(True)
         self.table.setRowCount(len(self.runs))
         units = self._settings.units
@@ -144,7 +142,7 @@ class HistoryPage(Page):
     def _delete(self) -> None:
         for run in self.checked():
             if run.id is not None:
-                self._history.delete_run(run.id)
+                self._records.forget_run(run.id)
         self.compare_card.hide()
         self._load_runs()
 

@@ -14,8 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.measure.pc_endpoint import EndpointKind
-from sbctune.measure.plans import presets
+from sbctune.ui.controllers.measurement import EndpointKind, presets
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import UNITS, AppSettings, Units
 from sbctune.ui.theme import THEME_CHOICES, ThemeChoice
