@@ -55,6 +55,9 @@ def run_cli(tmp_path: Path, *args: str, timeout: float = 120) -> Ran:
                 pytest.fail(f"sbctune {' '.join(args)} ran over {timeout} s")
             time.sleep(0.05)
     proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.monotonic() - started
+    print(f"sbctune {' '.join(args[:1])} {Path(args[1]).name}: exit {proc.returncode},"
+          f" peak RSS {usage.ru_maxrss / 1024:.0f} MB, {seconds:.1f} s")  # fmt: skip
     return Ran(
         proc.returncode,
         out_path.read_text(errors="replace"),
