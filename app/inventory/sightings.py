@@ -243,7 +243,8 @@ def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
             continue
         sighting = Sighting([key])
         speed = attrs.get("speed", "")
-        if speed.lstrip("-").isdigit() and int(speed) > 0:
+        # len: int() refuses over 4300 digits (ValueError), and no link is faster than 10**9.
+        if speed.lstrip("-").isdigit() and len(speed) <= 9 and int(speed) > 0:
             sighting.add("link_speed_mbps", int(speed), "sysfs", f"speed: {speed}")
         sighting.add("duplex", attrs.get("duplex") or None, "sysfs", "duplex")
         carrier = attrs.get("carrier")
