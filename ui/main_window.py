@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.flow import STEP_TITLE
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord, RunRecord
 from sbctune.measure.install import InstallPlan
@@ -25,12 +24,14 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.remote import HostKeyInfo, KnownHosts
 from sbctune.ui.controllers.about import about_facts
-from sbctune.ui.controllers.connection import ConnectionController, Problem
+from sbctune.ui.controllers.connection import ConnectionController
 from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.finding import FindController
 from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.controllers.inspection import InspectController
 from sbctune.ui.controllers.measurement import MeasureController
-from sbctune.ui.controllers.state import AppState, ConnectedInfo
+from sbctune.ui.controllers.records import RecordsController
+from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.connect_page import ConnectPage
@@ -40,27 +41,49 @@ from sbctune.ui.pages.inspect_page import InspectPage
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.pages.settings_page import SettingsPage
+from sbctune.ui.pages.step_page import StepPage
 from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
+from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
+
+# The page showing each step of the one-click flow that has a page of its own; any other step
+# (one added to FLOW_STEPS) gets a StepPage under its own id.
+STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
+SHORT = {
+    "connect": "Connect",
+    "inspect": "Inspect",
+    "baseline": "Baseline",
+    "tune": "Tune",
+    "again": "Measure again",
+    "results": "Results",
+}
+EXTRA = ("devices", "history", "settings")
+
+
+def step_titles(steps: Sequence[StepSpec]) -> dict[str, str]:
+    """Each flow step's title, by the key of the page that shows it."""
+    return {STEP_PAGE.get(step.id, step.id): step.title for step in steps}
+
+
+def path_for(steps: Sequence[StepSpec]) -> tuple[str, ...]:
+    """The guided path in the sidebar: Connect, Inspect, then the flow's steps."""
+    return ("connect", "inspect", *(STEP_PAGE.get(step.id, step.id) for step in steps))
+
+
+def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
+    titles = step_titles(steps)
+    numbered = {
+        key: f"{n}  {SHORT.get(key) or titles[key]}" for n, key in enumerate(path_for(steps), 1)
+    }
+    return numbered | {"devices": "Devices", "history": "History", "settings": "Settings"}
+
 
 # Sidebar order: the guided path, then the rest. Keys name the pages everywhere.
-PATH = ("connect", "inspect", "baseline", "tune", "again", "results")
-EXTRA = ("devices", "history", "settings")
-TITLES = {
-    "connect": "1  Connect",
-    "inspect": "2  Inspect",
-    "baseline": "3  Baseline",
-    "tune": "4  Tune",
-    "again": "5  Measure again",
-    "results": "6  Results",
-    "devices": "Devices",
-    "history": "History",
-    "settings": "Settings",
-}
-FLOW_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
+PATH = path_for(FLOW_STEPS)
+TITLES = titles_for(FLOW_STEPS)
 
 
 class MainWindow(QMainWindow):
@@ -70,8 +93,14 @@ class MainWindow(QMainWindow):
         settings: AppSettings,
         theme: ThemeManager,
         known_hosts: Callable[[], KnownHosts] = KnownHosts,
+        steps: Sequence[StepSpec] = FLOW_STEPS,
     ) -> None:
+        """`steps`: the one-click flow's steps (sbctune.workflow.FLOW_STEPS)."""
         super().__init__()
+        self.steps = tuple(steps)
+        self.path = path_for(steps)
+        self.titles = titles_for(steps)
+        self.step_titles = step_titles(steps)
         self.setObjectName("mainWindow")
         self.setWindowTitle("sbctune")
         self.history = history
@@ -81,9 +110,23 @@ class MainWindow(QMainWindow):
         self.runner = TaskRunner(on_error=self._unexpected)
         self._closing = False
         self._shutdown_task: asyncio.Task[None] | None = None
-        colors = theme.colors
+        self._controllers(history, known_hosts)
+        self._pages(theme.colors)
+        self._layout()
+        self._menus()
+        self._wire()
+        self._update_steps()
+        self.resize(1100, 780)
+        geometry, state = settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        self.go("connect")
 
-        # Controllers: everything that talks to the Pi or the history.
+    # ------------------------------------------------------------------ set-up
+    def _controllers(self, history: History, known_hosts: Callable[[], KnownHosts]) -> None:
+        """Everything that talks to the Pi or the history."""
         self.connection = ConnectionController(
             self.state, self.runner, history, self._ask_host_key, known_hosts
         )
@@ -96,39 +139,59 @@ class MainWindow(QMainWindow):
         )
         self.tuning = TuningController(self.state, self.runner, history)
         self.exporter = ExportController(self.runner, history)
+        self.records = RecordsController(history)
+        self.finder = FindController(self.runner, history)  # for the Connect page's Find
         self.flow = FlowController(
             self.state,
             self.runner,
             history,
-            self.baseline,
-            self.again,
+            {"baseline": self.baseline, "measure_again": self.again},
             self._endpoint,
             self._ask_install,
+            self.steps,
         )
 
-        # Pages.
+    def _pages(self, colors: Colors) -> None:
+        """Each page talks to its controllers only."""
+        settings = self.settings
+        self.connect_page = ConnectPage(self.connection, settings, self.runner, self.finder)
+        self.inspect_page = InspectPage(self.state, self.inspection, colors)
+        self.baseline_page = MeasurePage(self.baseline, self.state, settings, colors)
+        self.tune_page = TunePage(self.state, self.tuning, colors)
+        self.again_page = MeasurePage(self.again, self.state, settings, colors)
+        self.results_page = ResultsPage(self.state, settings, self.tuning, self.exporter, colors)
+        self.devices_page = DevicesPage(self.records)
         self.pages: dict[str, Page] = {
-            "connect": ConnectPage(self.connection, settings, history, self.runner),
-            "inspect": InspectPage(self.state, self.inspection, colors),
-            "baseline": MeasurePage(self.baseline, self.state, settings, colors),
-            "tune": TunePage(self.state, self.tuning, colors),
-            "again": MeasurePage(self.again, self.state, settings, colors),
-            "results": ResultsPage(self.state, settings, self.tuning, self.exporter, colors),
-            "devices": DevicesPage(history),
-            "history": HistoryPage(history, settings, colors),
+            "connect": self.connect_page,
+            "inspect": self.inspect_page,
+            "baseline": self.baseline_page,
+            "tune": self.tune_page,
+            "again": self.again_page,
+            "results": self.results_page,
+            "devices": self.devices_page,
+            "history": HistoryPage(self.records, settings, colors),
             "settings": SettingsPage(settings),
         }
+        # A flow step without a page of its own: the generic step page, in the path's order.
+        self.step_pages = {
+            key: StepPage(n, self.step_titles[key])
+            for n, key in enumerate(self.path, 1)
+            if key not in self.pages
+        }
+        self.pages.update(self.step_pages)
+
+    def _layout(self) -> None:
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setAccessibleName("Steps")
         self.stack = QStackedWidget()
-        for key in (*PATH, *EXTRA):
+        for key in (*self.path, *EXTRA):
             if key == "devices":
                 spacer = QListWidgetItem("")
                 spacer.setFlags(Qt.ItemFlag.NoItemFlags)
                 spacer.setSizeHint(spacer.sizeHint().expandedTo(spacer.sizeHint()))
                 self.sidebar.addItem(spacer)
-            item = QListWidgetItem(TITLES[key])
+            item = QListWidgetItem(self.titles[key])
             item.setData(Qt.ItemDataRole.UserRole, key)
             self.sidebar.addItem(item)
             self.stack.addWidget(self.pages[key])
@@ -143,18 +206,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
-        self._menus()
-        self._wire()
-        self._update_steps()
-        self.resize(1100, 780)
-        geometry, state = settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
-        self.go("connect")
 
-    # ------------------------------------------------------------------ set-up
     def _menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
@@ -166,8 +218,8 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
         go_menu = bar.addMenu("&Go")
-        for n, key in enumerate((*PATH, *EXTRA), start=1):
-            action = QAction(TITLES[key].split("  ")[-1], self)
+        for n, key in enumerate((*self.path, *EXTRA), start=1):
+            action = QAction(self.titles[key].split("  ")[-1], self)
             action.setShortcut(QKeySequence(f"Ctrl+{n}"))
             action.triggered.connect(lambda _=False, k=key: self.go(k))
             go_menu.addAction(action)
@@ -177,31 +229,19 @@ class MainWindow(QMainWindow):
         help_menu.addAction(about)
 
     def _wire(self) -> None:
-        connect_page = self.pages["connect"]
-        assert isinstance(connect_page, ConnectPage)
-        connect_page.connected.connect(self._connected)
-        inspect_page = self.pages["inspect"]
-        assert isinstance(inspect_page, InspectPage)
-        inspect_page.tune_and_measure.connect(lambda: self.tune_and_measure())
-        inspect_page.measure_only.connect(lambda: self._measure_only())
-        baseline_page = self.pages["baseline"]
-        assert isinstance(baseline_page, MeasurePage)
-        baseline_page.done.connect(self._baseline_done)
-        again_page = self.pages["again"]
-        assert isinstance(again_page, MeasurePage)
-        again_page.done.connect(self._again_done)
-        tune_page = self.pages["tune"]
-        assert isinstance(tune_page, TunePage)
-        tune_page.measure_again.connect(lambda: self._measure_again())
-        devices_page = self.pages["devices"]
-        assert isinstance(devices_page, DevicesPage)
-        devices_page.connect_requested.connect(self._connect_saved)
+        self.connect_page.connected.connect(self._connected)
+        self.inspect_page.tune_and_measure.connect(lambda: self.tune_and_measure())
+        self.inspect_page.measure_only.connect(lambda: self._measure_only())
+        self.baseline_page.done.connect(self._measure_done)
+        self.again_page.done.connect(self._measure_done)
+        self.tune_page.measure_again.connect(lambda: self._measure_again())
+        self.devices_page.connect_requested.connect(self._connect_saved)
         self.flow.step.connect(self._flow_step)
-        self.flow.tuning_event.connect(tune_page.show_event)
+        self.flow.tuning_event.connect(self.tune_page.show_event)
         self.flow.failed.connect(self._flow_failed)
         self.flow.finished.connect(lambda _result: self.go("results"))
         self.flow.cancelled.connect(self._flow_cancelled)
-        self.state.changed.connect(lambda _name: self._update_steps())
+        self.state.changed.connect(self._update_steps)
         self.theme.changed.connect(self._theme_changed)
         self.settings.changed.connect(self._setting_changed)
 
@@ -285,9 +325,7 @@ class MainWindow(QMainWindow):
         self.go("inspect")
 
     def _connect_saved(self, device: DeviceRecord) -> None:
-        page = self.pages["connect"]
-        assert isinstance(page, ConnectPage)
-        page.fill(device.host, device.port, device.user)
+        self.connect_page.fill(device.host, device.port, device.user)
         self.go("connect")
 
     def _disconnect(self) -> None:
@@ -295,79 +333,45 @@ class MainWindow(QMainWindow):
 
     def _measure_only(self) -> None:
         self.go("baseline")
-        page = self.pages["baseline"]
-        assert isinstance(page, MeasurePage)
-        page.start()
+        self.baseline_page.start()
 
     def _measure_again(self) -> None:
         self.go("again")
-        page = self.pages["again"]
-        assert isinstance(page, MeasurePage)
-        page.start()
+        self.again_page.start()
 
     def tune_and_measure(self, plan: Plan | None = None) -> None:
         """The one click: baseline, the safe tweaks under the guard, measure again, results.
         `plan`: the Baseline page's choice unless given (the demo's short plan)."""
-        baseline_page = self.pages["baseline"]
-        again_page = self.pages["again"]
-        assert isinstance(baseline_page, MeasurePage) and isinstance(again_page, MeasurePage)
         self.go("baseline")
-        baseline_page.set_cancel(self.flow.cancel)
-        again_page.set_cancel(self.flow.cancel)
-        self.flow.start(plan or baseline_page.chosen_plan())
+        self.flow.start(plan or self.baseline_page.chosen_plan())
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
-        key = FLOW_PAGE.get(step)
-        if status == "started" and key is not None:
+        key = STEP_PAGE.get(step, step)
+        if status == "started" and key in self.pages:
             self.go(key)
         if step == "tune":
-            tune_page = self.pages["tune"]
-            assert isinstance(tune_page, TunePage)
-            tune_page.flow_progress(status, detail)
+            self.tune_page.flow_progress(status, detail)
+        elif key in self.step_pages:
+            self.step_pages[key].flow_progress(status, detail)
         if step == "results" and status == "done":
             self.go("results")
-        if step == "results" and status == "done":
             # The figures are on the page; the status bar is too narrow for them.
             self.statusBar().showMessage("Tune & Measure finished: see the results.", 10000)
         else:
-            title = next((t for s, t in STEP_TITLE.items() if s == step), step)
+            title = self.step_titles.get(key, step)
             self.statusBar().showMessage(f"{title}: {status}.", 10000)
 
     def _flow_failed(self, problem: Problem) -> None:
-        page = self.stack.currentWidget()
-        problem_panel = getattr(page, "problem", None)
-        if problem_panel is not None:
-            problem_panel.show_problem(problem.message, problem.hint)
-        for key in ("baseline", "again"):
-            measure_page = self.pages[key]
-            assert isinstance(measure_page, MeasurePage)
-            if measure_page.timer.isActive():
-                measure_page.stop_live("Stopped.")
+        """Shown where the user is; the measure pages stop their live view themselves."""
+        self.pages[self.current_key()].show_problem(problem)
 
     def _flow_cancelled(self) -> None:
-        for key in ("baseline", "again"):
-            page = self.pages[key]
-            assert isinstance(page, MeasurePage)
-            if not page.timer.isActive():
-                continue
-            if page.partial is not None:
-                page.stop_live(
-                    "Stopped early: cancelled by the user; iperf3 was stopped and any tuning "
-                    f"reverted. The tests measured so far are saved as run {page.partial.id}, "
-                    "marked incomplete."
-                )
-            else:
-                page.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
         self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)
 
-    def _baseline_done(self, _record: RunRecord) -> None:
+    def _measure_done(self, _record: RunRecord) -> None:
         if not self.flow.running:
             # On the next turn of the loop: saving the run and drawing the results page
             # are each a short block; together they would be one long one.
-            QTimer.singleShot(0, lambda: self.go("results"))
-
-    def _again_done(self, _record: RunRecord) -> None:
-        if not self.flow.running:
             QTimer.singleShot(0, lambda: self.go("results"))
 
     # ------------------------------------------------------------------ look

@@ -18,9 +18,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from sbctune.remote import HostKeyInfo
 from sbctune.ui.main_window import EXTRA, PATH, MainWindow
-from sbctune.ui.pages.inspect_page import InspectPage
-from sbctune.ui.pages.measure_page import MeasurePage
-from sbctune.ui.pages.tune_page import TunePage
+from sbctune.ui.runtime import create_app, event_loop, make_window, run_until_done
 from sbctune.ui.widgets.dialogs import AboutDialog, HostKeyDialog
 
 SAMPLE_KEY = HostKeyInfo(
@@ -61,26 +59,13 @@ async def _settle(app: QApplication) -> None:
 def load_sample_data(window: MainWindow) -> None:
     from sbctune.ui import sample_data
 
-    state = window.state
-    state.sample_data = True
     inventory = sample_data.sample_inventory()
     device_id, before, after = sample_data.sample_runs(window.history)
-    state.set("device_id", device_id)
-    state.set("inventory", inventory)
-    state.set("nic", inventory.nics[0].name if inventory.nics else None)
-    state.set("baseline", before)
-    state.set("after", after)
-    inspect = window.page("inspect")
-    assert isinstance(inspect, InspectPage)
-    inspect.show_inventory(inventory)
-    for key in ("baseline", "again"):
-        page = window.page(key)
-        assert isinstance(page, MeasurePage)
-        page.attach(sample_data.sample_live())
-        page.timer.stop()
-    tune = window.page("tune")
-    assert isinstance(tune, TunePage)
-    tune.show_plan(sample_data.sample_tuning_plan())
+    window.state.model.show_sample(device_id, inventory, before, after)
+    window.inspect_page.show_inventory(inventory)
+    for page in (window.baseline_page, window.again_page):
+        page.show_still(sample_data.sample_live())
+    window.tune_page.show_plan(sample_data.sample_tuning_plan())
     window.setWindowTitle(f"sbctune — {sample_data.LABEL}")
 
 
@@ -126,8 +111,6 @@ def run_self_test(args: list[str]) -> int:
     # A throw-away data directory: no sample run may land in the user's history.
     scratch = tempfile.TemporaryDirectory(prefix="sbctune-selftest-")
     os.environ["SBCTUNE_DATA_DIR"] = scratch.name
-    from sbctune.ui.app import create_app, event_loop, make_window, run_until_done
-
     try:
         app = create_app(offscreen_if_headless=True)
         loop = event_loop(app)

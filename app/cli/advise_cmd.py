@@ -5,18 +5,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from typing import Any
 
 from sbctune.advice import Advice, advise
 from sbctune.advice.aggregate import advice_runs
+from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.errors import UserError
 from sbctune.history import History, NotFound, RunRecord
-from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.model import Inventory
+from sbctune.workflow.rules import advice_tuning_of_run
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,12 +46,6 @@ def _advise(args: argparse.Namespace) -> int:
     return 0
 
 
-def _in_force(run: RunRecord) -> dict[str, Any] | None:
-    state = run.tuning_state or {}
-    tweaks = [t for t in state.get("tweaks") or [] if isinstance(t, str)]
-    return {"tweaks": [{"id": t, "status": "applied"} for t in tweaks]} if tweaks else None
-
-
 def _from_run(run_id: int) -> tuple[Advice, str]:
     with History.open() as history:
         try:
@@ -64,8 +58,7 @@ def _from_run(run_id: int) -> tuple[Advice, str]:
         device = history.device(run.device_id)
         inventory_id = run.inventory_id or device.last_inventory_id
         inventory = inventory_from_json(history.inventory(inventory_id)) if inventory_id else None
-        # The tweaks in force while this run was measured, not whatever came later.
-        tuning = _in_force(run)
+        tuning = advice_tuning_of_run(run.tuning_state)
         runs = (
             advice_runs(history.runs_for_device(run.device_id), run) if run.aggregate_id else [run]
         )

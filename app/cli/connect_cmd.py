@@ -7,8 +7,7 @@ import asyncio
 import json
 
 from sbctune.cli.target_args import add_target_arguments, open_session
-from sbctune.remote import SudoFailed, command
-from sbctune.remote.session import SUDO_PROBE
+from sbctune.workflow.connecting import connected_facts
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,29 +24,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def _connect(args: argparse.Namespace) -> int:
     async with await open_session(args) as session:
-        # One round trip for the facts and the sudo probe; a second only to try the password.
-        results = await session.run_script(
-            [
-                command("hostname"),
-                command("uname", "-srm"),
-                command("id", "-un"),
-                command("sh", "-c", SUDO_PROBE),
-            ]
-        )
-        hostname, kernel, user = (r.text.strip() for r in results[:3])
-        session.note_sudo_probe(results[3].text)
-        mode = await session.sudo_mode()
-        sudo_ok = True
-        if mode == "password":
-            try:  # a wrong sudo password is reported, the login itself still worked
-                await session.run(["true"], sudo=True, check=True)
-            except SudoFailed:
-                sudo_ok = False
+        facts = await connected_facts(session)
+        mode = facts.sudo
+        sudo_ok = facts.sudo_ok
         report = {
-            "host": session.target.display,
-            "hostname": hostname,
-            "kernel": kernel,
-            "user": user,
+            "host": facts.display,
+            "hostname": facts.hostname,
+            "kernel": facts.kernel,
+            "user": facts.user,
             "sudo": mode,
             "sudo_ok": sudo_ok,
             "local_address": session.local_address,

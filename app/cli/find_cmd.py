@@ -62,8 +62,10 @@ def _ipv4(text: str) -> str:
 
 def _names_used_before() -> tuple[str, ...]:
     """The `.local` hosts of the history; none when there is no usable history."""
+    from sbctune.workflow.finding import names_used_before
+
     with contextlib.suppress(HistoryError, OSError), History.open() as history:
-        return tuple(d.host for d in history.devices() if d.host.lower().endswith(".local"))
+        return names_used_before(history)
     return ()
 
 
@@ -83,31 +85,22 @@ def _line(host: FoundHost) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: zeroconf is only needed by this command, not by every CLI start.
-    from sbctune.discovery import FindOptions, find_pis
-    from sbctune.discovery.find import DEFAULT_NAMES
+    from sbctune.workflow.finding import find, find_options, nothing_found_hint
 
-    seconds = min(args.seconds, 30.0)
-    options = FindOptions(
-        seconds=seconds,
-        scan=args.scan,
-        known_names=DEFAULT_NAMES + _names_used_before(),
-        interfaces=tuple(args.interface),
+    options = find_options(
+        args.seconds, scan=args.scan, interfaces=args.interface, names_before=_names_used_before()
     )
     if not args.json:
         how = "mDNS and port 22 on this PC's subnet" if args.scan else "mDNS"
-        print(f"Looking for Raspberry Pis ({how}, {seconds:g} s)…", flush=True)
-    hosts = asyncio.run(find_pis(options))
+        print(f"Looking for Raspberry Pis ({how}, {options.seconds:g} s)…", flush=True)
+    hosts = asyncio.run(find(options))
     if args.json:
         out: dict[str, Any] = {"hosts": [h.to_json() for h in hosts], "scanned": args.scan}
         print(json.dumps(out, indent=2))
         return 0
     if not hosts:
         print("No Pi answered.")
-        print("Check that it is powered and on this network; on Raspberry Pi OS, avahi-daemon")
-        if not args.scan:
-            print("announces it. `sbctune find --scan` also probes port 22 on this subnet.")
-        else:
-            print("announces it. Its address may also be in your router's list of clients.")
+        print(nothing_found_hint(args.scan, "`sbctune find --scan`"))
         return 1
     for host in hosts:
         print(_line(host))

@@ -12,6 +12,7 @@ from sbctune.errors import UserError
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
 from sbctune.remote import parse_target
+from sbctune.workflow.rules import kept_in_data
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -95,7 +96,7 @@ def runs_table(runs: list[RunRecord]) -> Table:
 
 def _session_line(record: TuningSessionRecord) -> str:
     tweaks = record.data.get("tweaks") or []
-    kept = [t.get("id") for t in tweaks if t.get("status") in ("applied", "already")]
+    kept = kept_in_data(tweaks)
     when = record.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
     # A reverted session's tweaks are gone: say what it had applied, not "in force".
     what = "applied" if record.state.startswith("revert") else "in force"

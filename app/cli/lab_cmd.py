@@ -4,11 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from sbctune import lab
-from sbctune.errors import UserError
-from sbctune.lab.model import LabInfo, LabStatus
-from sbctune.lab.vm import cli as vm_cli
+from sbctune.errors import LabLeftOut, UserError
+
+if TYPE_CHECKING:
+    from sbctune.lab.model import LabInfo, LabStatus
+
+
+def import_lab() -> ModuleType:
+    """The lab package, imported when a command uses it: the CLI starts without it where a
+    bundle left it out (Windows, macOS), and says so when asked for a lab."""
+    try:
+        import sbctune.lab as lab
+    except ModuleNotFoundError as exc:
+        if exc.name == "sbctune.lab":
+            raise LabLeftOut() from None
+        raise
+    return lab
+
+
+def import_vm_cli() -> ModuleType:
+    """The VM lab's commands (part of the lab package, so left out where it is)."""
+    import_lab()
+    import sbctune.lab.vm.cli as vm_cli
+
+    return vm_cli
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -84,9 +106,10 @@ def _print_info(info: LabInfo) -> None:
 
 def _up(args: argparse.Namespace) -> int:
     if args.vm:
-        return vm_cli.up(args.name, args.json)
+        return int(import_vm_cli().up(args.name, args.json))
     if not args.profile:
         raise UserError("lab up needs --profile NAME (or --vm)", "see `sbctune lab profiles`")
+    lab = import_lab()
     info = lab.up(args.profile, name=args.name)
     if args.json:
         print(json.dumps(info.to_json()))
@@ -96,6 +119,7 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _down(args: argparse.Namespace) -> int:
+    lab = import_lab()
     if args.all:
         removed = lab.down_all()
         print("removed: " + (", ".join(removed) if removed else "nothing (no labs)"))
@@ -112,8 +136,9 @@ def _down(args: argparse.Namespace) -> int:
                 "name one (`sbctune lab down NAME`) or use --all",
             )
         name = labs[0].name
+    vm_cli = import_vm_cli()
     if vm_cli.is_vm_lab(name):
-        return vm_cli.down(name)
+        return int(vm_cli.down(name))
     found = lab.down(name)
     print(f"removed lab {name}" if found else f"no lab named {name} (nothing to remove)")
     return 0
@@ -130,6 +155,7 @@ def _status_line(st: LabStatus) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    lab = import_lab()
     labs = lab.list_labs()
     if args.json:
         print(json.dumps([s.to_json(with_password=False) for s in labs]))
@@ -142,6 +168,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    lab = import_lab()
     labs = [lab.status(args.name)] if args.name else lab.list_labs()
     if args.json:
         data = [s.to_json() for s in labs]
@@ -160,6 +187,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _profiles(args: argparse.Namespace) -> int:
+    lab = import_lab()
     for name in lab.shipped_profiles():
         try:
             description = lab.load_profile(name).description

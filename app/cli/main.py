@@ -8,6 +8,7 @@ are printed with their hint instead of a traceback.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import importlib
 import os
@@ -22,6 +23,7 @@ import sbctune.cli
 from sbctune.cli.console import make_console_safe
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
+from sbctune.textsafe import guard_terminal
 
 # Every module named ``*_cmd`` in this package adds its subcommands (``register``), so a new
 # command needs no edit here.
@@ -44,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     make_console_safe()
+    # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
+    # messages, progress): one guard on stdout and stderr makes its control characters visible.
+    with guard_terminal():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     func = getattr(args, "func", None)
@@ -52,11 +61,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(func(args))
-    except UserError as exc:
-        print(f"sbctune: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"  hint: {exc.hint}", file=sys.stderr)
-        return exc.exit_code
+    except (UserError, asyncio.TimeoutError) as exc:
+        # Imported here: the mapping pulls in the SSH layer, which `--help` never needs.
+        from sbctune.workflow.problems import problem_from
+
+        problem = problem_from(exc, "cli")
+        print(f"sbctune: {problem.message}", file=sys.stderr)
+        if problem.hint:
+            print(f"  hint: {problem.hint}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, UserError) else 1
     except KeyboardInterrupt:
         print("sbctune: interrupted", file=sys.stderr)
         return 130

@@ -190,6 +190,10 @@ class Session:
         peer = self._conn.get_extra_info("peername")
         return str(peer[0]) if peer else self.target.host
 
+    def server_host_key(self) -> asyncssh.SSHKey | None:
+        """The host key this connection was made with (to pin a second connection to it)."""
+        return self._conn.get_server_host_key()
+
     async def close(self) -> None:
         self._conn.close()
         await self._conn.wait_closed()

@@ -14,22 +14,14 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.measure.install import Iperf3NotInstalled
-from sbctune.remote import (
-    HostKeyChanged,
-    HostKeyInfo,
-    KnownHosts,
-    Secret,
-    Session,
-    SudoFailed,
-    Target,
-    command,
-    parse_target,
-)
-from sbctune.remote.session import SUDO_PROBE
+from sbctune.history.records import DeviceRecord
+from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
 from sbctune.ui import secrets
-from sbctune.ui.controllers.iperf3_install import declined_hint
-from sbctune.ui.controllers.state import AppState, ConnectedInfo
+from sbctune.ui.controllers.state import AppState
+from sbctune.workflow import problem_from
+from sbctune.workflow.connecting import connected_facts
+
+__all__ = ["ConnectRequest", "ConnectionController", "target_from"]
 from sbctune.ui.tasks import TaskRunner
 
 AuthMethod = Literal["key", "password"]
@@ -48,27 +40,6 @@ class ConnectRequest:
     password: str = field(default="", repr=False)  # never in a log line or an error's repr
     remember: bool = False
     connect_timeout: float = 10.0
-
-
-@dataclass(frozen=True)
-class Problem:
-    """An error as the page shows it: what happened, what to do, and how grave it is."""
-
-    message: str
-    hint: str
-    hard_stop: bool = False  # a changed host key: never offer to "try anyway"
-
-
-def problem_from(exc: BaseException) -> Problem:
-    if isinstance(exc, HostKeyChanged):
-        return Problem(exc.message, exc.hint, hard_stop=True)
-    if isinstance(exc, Iperf3NotInstalled):
-        return Problem(exc.message, declined_hint(exc.plan))
-    if isinstance(exc, UserError):
-        return Problem(exc.message, exc.hint)
-    if isinstance(exc, asyncio.TimeoutError):
-        return Problem("The operation timed out.", "Check the network and try again.")
-    return Problem(f"Unexpected error: {exc!r}", "Please report this, with what you did.")
 
 
 def target_from(request: ConnectRequest) -> Target:
@@ -169,16 +140,12 @@ class ConnectionController(QObject):
                 )
             try:
                 self.progress.emit("Logged in; checking the system and sudo…")
-                info = await _facts(session)
+                info = await connected_facts(session)
             except BaseException:
                 await asyncio.shield(session.close())
                 raise
             device = self._history.add_device(target.host, target.port, session.username)
-            self._state.set("device_id", device.id)
-            self._state.set("session", session)
-            self._state.set("info", info)
-            self._state.set("inventory", None)
-            self._state.forget_results()
+            self._state.model.connected(session, info, device.id)
             await self._keyring(request, target, session.username)
         except asyncio.CancelledError:
             self.busy.emit(False)
@@ -197,43 +164,16 @@ class ConnectionController(QObject):
         else:
             await secrets.forget_password(user, target.host, target.port)
 
+    # The Connect page's list of saved devices (the page never opens the history itself).
+    def saved_devices(self) -> list[DeviceRecord]:
+        return self._history.devices()
+
+    def saved_device(self, device_id: int) -> DeviceRecord:
+        return self._history.device(device_id)
+
     async def close_session(self) -> None:
         session = self._state.session
         if session is not None:
-            self._state.set("session", None)
-            self._state.set("info", None)
+            self._state.model.disconnected()
             with contextlib.suppress(OSError, asyncio.TimeoutError):  # already gone
                 await asyncio.wait_for(session.close(), 5)
-
-
-async def _facts(session: Session) -> ConnectedInfo:
-    """Name, kernel, user and sudo in one round trip (a second only to test the password)."""
-    results = await session.run_script(
-        [
-            command("hostname"),
-            command("uname", "-srm"),
-            command("id", "-un"),
-            command("sh", "-c", SUDO_PROBE),
-            command("iperf3", "--version"),
-        ]
-    )
-    hostname, kernel, user = (r.text.strip() for r in results[:3])
-    session.note_sudo_probe(results[3].text)
-    mode = await session.sudo_mode()
-    sudo_ok = True
-    if mode == "password":
-        try:
-            await session.run(["true"], sudo=True, check=True)
-        except SudoFailed:
-            sudo_ok = False
-    version_line = results[4].text.strip().splitlines()
-    iperf3 = version_line[0] if version_line and version_line[0].startswith("iperf") else None
-    return ConnectedInfo(
-        display=session.target.display,
-        hostname=hostname,
-        kernel=kernel,
-        user=user or session.username,
-        sudo=mode,
-        sudo_ok=sudo_ok,
-        iperf3_pi=iperf3,
-    )

@@ -8,10 +8,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
-from sbctune.export import export, gather
+from sbctune.export import available, export, formats, gather
 from sbctune.history import History
-from sbctune.ui.controllers.connection import problem_from
 from sbctune.ui.tasks import TaskRunner
+from sbctune.workflow import problem_from
 
 EXTENSION = {"md": "md", "ansible": "yml", "bundle": "zip"}
 
@@ -24,6 +24,15 @@ def file_name(fmt: str, run_ids: list[int]) -> str:
 class ExportController(QObject):
     exported = Signal(str, str)  # format, path written
     failed = Signal(object)  # Problem
+
+    @staticmethod
+    def formats() -> list[str]:
+        return list(formats())
+
+    @staticmethod
+    def available(fmt: str) -> bool:
+        """Whether this computer can write the format (PNG needs Qt's renderer, ...)."""
+        return available(fmt)
 
     def __init__(self, runner: TaskRunner, history: History) -> None:
         super().__init__()

@@ -8,22 +8,10 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host, raw_json
-from sbctune.inventory.model import Inventory
-from sbctune.measure.runner import find_path
-from sbctune.ui.controllers.connection import problem_from
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
-
-
-def default_nic(inventory: Inventory, route_dev: str | None) -> str | None:
-    """The NIC that carries traffic to this PC, else the first wired one with a name."""
-    names = [n.name for n in inventory.nics if n.name]
-    if route_dev in names:
-        return route_dev
-    wired = [n.name for n in inventory.nics if n.name and not n.wireless]
-    choices = wired or names
-    return choices[0] if choices else None
+from sbctune.workflow import problem_from
+from sbctune.workflow.connecting import inspect_pi
 
 
 class InspectController(QObject):
@@ -56,28 +44,19 @@ class InspectController(QObject):
         self.failed.emit(problem_from(exc))
 
     def choose_nic(self, name: str) -> None:
-        if name != self._state.nic:
-            self._state.set("nic", name)
-            self._state.forget_results()
+        self._state.model.choose_nic(name)
 
     async def _inspect(self) -> None:
-        session = self._state.session
+        state = self._state.model
+        session = state.session
         if session is None:
             raise UserError("Not connected to a Pi.", "Go to Connect first.")
         self.busy.emit(True)
         try:
-            inventory, collection = await inspect_host(session)
-            path = await find_path(session, None)
+            found = await inspect_pi(session, self._history, state.device_id)
         except asyncio.CancelledError:
             self.busy.emit(False)
             raise
-        if self._state.device_id is not None:
-            # With the raw outputs, so the history can give a diagnostics bundle back later.
-            stored = inventory.to_json() | {"raw": raw_json(collection)}
-            inventory_id = self._history.save_inventory(self._state.device_id, stored)
-            self._state.set("inventory_id", inventory_id)
-        self._state.set("inventory", inventory)
-        self._state.set("nic", default_nic(inventory, path.route_dev))
-        self._state.forget_results()
+        state.inspected(found.inventory, found.inventory_id, found.nic)
         self.busy.emit(False)
-        self.inspected.emit(inventory)
+        self.inspected.emit(found.inventory)

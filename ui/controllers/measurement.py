@@ -1,64 +1,44 @@
-"""Baseline / Measure again: run a plan live, keep the run in the history, hand back the record.
+"""Baseline / Measure again: sbctune.workflow's `measure_and_keep`, shown live on a page.
 
-Cancel stops both sides (the runner does) and, like the CLI's Ctrl-C, keeps what was measured:
-the run the runner announced with `RunStarted` is stored, marked incomplete.
+Cancel stops both sides (the runner does) and, like the CLI's Ctrl-C, keeps what was measured
+(the workflow stores it, marked incomplete; `stopped_early` shows it). When the one-click flow
+runs the measurement instead, the flow controller drives the live view through `begin_live`,
+Cancel cancels the flow, and `flow_ended` tells the page how the flow ended.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.history.records import RunRecord
-from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.install import InstallPlan
 from sbctune.measure.pc_endpoint import EndpointKind
-from sbctune.measure.persist import save_measurement
-from sbctune.measure.plans import Plan
-from sbctune.measure.runner import Event, RunStarted, measure
-from sbctune.remote import Session
-from sbctune.ui.controllers.connection import problem_from
-from sbctune.ui.controllers.iperf3_install import InstallAsker, offering_install
+from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
+from sbctune.workflow import Role, problem_from
+from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
+from sbctune.workflow.rules import InstallAsker, never_install
 
-Role = Literal["baseline", "after"]
+# What the measure and settings pages name (they never import the core's measure package).
+__all__ = [
+    "EndpointKind",
+    "InstallAsker",
+    "InstallPlan",
+    "MeasureController",
+    "Plan",
+    "Role",
+    "plan_named",
+    "presets",
+]
 
-
-async def _never(_plan: object) -> bool:
-    return False
-
-
-def tuning_in_force(state: AppState) -> dict[str, Any] | None:
-    """The run's `tuning_state` (as the flow stores it): the session and its tweaks in force."""
-    applied = state.tuning
-    if applied is None or state.tuning_state not in ("guarded", "confirmed"):
-        return None
-    kept = [o.tweak_id for o in applied.outcomes if o.status in ("applied", "already")]
-    return {"session": applied.id, "tweaks": kept}
-
-
-def save_partial(
-    history: History,
-    session: Session,
-    run: MeasureRun | None,
-    plan: Plan,
-    inventory_id: int | None,
-    tuning_state: dict[str, Any] | None = None,
-) -> RunRecord | None:
-    """Store a cancelled run's tests (the runner marked them incomplete); None if nothing was
-    measured yet."""
-    if run is None or not any(t.intervals for t in run.tests):
-        return None
-    run_id = save_measurement(
-        history, session.target, session.username, run, plan, inventory_id, tuning_state
-    )
-    return history.run(run_id)
+FlowEnd = Literal["cancelled", "failed"]
 
 
 class MeasureController(QObject):
@@ -71,6 +51,8 @@ class MeasureController(QObject):
     stopped_early = Signal(object)  # RunRecord: the tests so far, stored, marked incomplete
     progress = Signal(str)  # before the tests: installing iperf3 on the Pi
     cancelled = Signal()
+    flow_cancelled = Signal()  # the one-click flow running this step was cancelled
+    flow_failed = Signal()  # ... or stopped with an error (shown where the user is)
 
     def __init__(
         self,
@@ -79,7 +61,7 @@ class MeasureController(QObject):
         runner: TaskRunner,
         history: History,
         endpoint: Callable[[], tuple[EndpointKind, str | None]],
-        ask_install: InstallAsker = _never,
+        ask_install: InstallAsker = never_install,
     ) -> None:
         super().__init__()
         self.role = role
@@ -89,6 +71,7 @@ class MeasureController(QObject):
         self._endpoint = endpoint
         self._ask_install = ask_install
         self._task: asyncio.Task[None] | None = None
+        self._flow_cancel: Callable[[], None] | None = None  # the flow runs this step
         self.live: LiveMeasurement | None = None
 
     @property
@@ -106,7 +89,9 @@ class MeasureController(QObject):
         self._task.add_done_callback(self._ended)
 
     def cancel(self) -> None:
-        if self._task is not None and not self._task.done():
+        if self._flow_cancel is not None:
+            self._flow_cancel()
+        elif self._task is not None and not self._task.done():
             self._task.cancel()
 
     async def wait(self) -> None:
@@ -118,6 +103,7 @@ class MeasureController(QObject):
         if task.cancelled():
             self.cancelled.emit()
 
+    # ------------------------------------------------------------------ driven by the flow
     def begin_live(self, plan: Plan) -> LiveMeasurement:
         """A fresh live view (also used by the one-click flow, which runs the measurement)."""
         nic = self._state.selected_nic
@@ -126,61 +112,51 @@ class MeasureController(QObject):
         self.started.emit(self.live)
         return self.live
 
+    def driven_by(self, cancel: Callable[[], None] | None) -> None:
+        """The one-click flow runs this step from now (`cancel` stops the flow), or no more."""
+        self._flow_cancel = cancel
+
+    def flow_ended(self, how: FlowEnd) -> None:
+        self._flow_cancel = None
+        (self.flow_cancelled if how == "cancelled" else self.flow_failed).emit()
+
     def preparing(self, text: str) -> None:
         """What happens before the first test (an install), on the live view and at once."""
         if self.live is not None:
             self.live.set_preparing(text)
         self.progress.emit(text)
 
+    # ------------------------------------------------------------------ on its own
     async def _run(self, plan: Plan) -> None:
-        session = self._state.session
+        state = self._state.model
+        session = state.session
         if session is None:
             raise UserError("Not connected to a Pi.", "Go to Connect first.")
-        nic = self._state.selected_nic
+        nic = state.selected_nic
         live = self.begin_live(plan)
         kind, iperf3_path = self._endpoint()
-        started: list[MeasureRun] = []
-        tuned = tuning_in_force(self._state) if self.role == "after" else None
-
-        def on_event(event: Event) -> None:
-            if isinstance(event, RunStarted):
-                started.append(event.run)
-            live.feed(event)
-
-        async def attempt() -> MeasureRun:
-            return await measure(
-                session,
-                plan,
-                nic=self._state.nic,
-                endpoint=kind,
-                iperf3_path=iperf3_path,
-                on_event=on_event,
-                nic_irqs=tuple(nic.irqs) if nic else (),
-            )
-
-        try:
-            run = await offering_install(session, self._ask_install, self.preparing, attempt)
-        except asyncio.CancelledError:
-            partial = save_partial(
-                self._history,
-                session,
-                started[-1] if started else None,
-                plan,
-                self._state.inventory_id,
-                tuned,
-            )
-            if partial is not None:
-                self.stopped_early.emit(partial)
-            raise
-        run_id = save_measurement(
-            self._history,
-            session.target,
-            session.username,
-            run,
+        request = MeasureRequest(
             plan,
-            self._state.inventory_id,
-            tuned,
+            nic=state.nic,
+            nic_irqs=tuple(nic.irqs) if nic else (),
+            endpoint=kind,
+            iperf3_path=iperf3_path,
+            inventory_id=state.inventory_id,
+            tuning_state=state.run_tuning_state() if self.role == "after" else None,
         )
-        record: RunRecord = self._history.run(run_id)
-        self._state.set("baseline" if self.role == "baseline" else "after", record)
-        self.finished.emit(record)
+
+        def partial(kept: Measured) -> None:
+            state.kept_partial(kept.record)
+            self.stopped_early.emit(kept.record)
+
+        measured = await measure_and_keep(
+            session,
+            self._history,
+            request,
+            on_event=live.feed,
+            ask_install=self._ask_install,
+            report=self.preparing,
+            on_partial=partial,
+        )
+        state.measured(self.role, measured.record)
+        self.finished.emit(measured.record)

@@ -1,9 +1,11 @@
-"""What the wizard knows so far about the Pi it is working on (one per window)."""
+"""What the wizard knows so far about the Pi it is working on (one per window).
+
+The state itself is sbctune.workflow's typed `WorkflowState`, changed only through its named
+transitions (`state.model.connected(...)`, `.measured(...)`, ...). This wrapper turns each
+announced change into a Qt signal of its own, so a page listens to exactly what it shows.
+"""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -12,53 +14,97 @@ from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
+from sbctune.workflow import Aspect, ConnectedInfo, WorkflowState
+from sbctune.workflow.rules import TuningState
 
-
-@dataclass(frozen=True)
-class ConnectedInfo:
-    """What `Connect` learned: shown in the status bar and the About box."""
-
-    display: str
-    hostname: str
-    kernel: str
-    user: str
-    sudo: str  # "root" | "passwordless" | "password"
-    sudo_ok: bool
-    iperf3_pi: str | None = None
+__all__ = ["AppState", "ConnectedInfo"]
 
 
 class AppState(QObject):
-    """The session and the results of each step; `changed(name)` after each update."""
+    """Read-only views of the workflow state, and one signal per aspect that can change."""
 
-    changed = Signal(str)
+    connection_changed = Signal()  # session / info
+    inventory_changed = Signal()
+    nic_changed = Signal()
+    results_changed = Signal()  # baseline, after, advice, partial runs
+    tuning_changed = Signal()  # the session in force and its state
+    changed = Signal()  # after any of the above (the sidebar's enabled steps)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.session: Session | None = None
-        self.info: ConnectedInfo | None = None
-        self.device_id: int | None = None
-        self.inventory: Inventory | None = None
-        self.inventory_id: int | None = None
-        self.nic: str | None = None
-        self.baseline: RunRecord | None = None
-        self.after: RunRecord | None = None
-        self.tuning: AppliedSession | None = None  # once tuning ran
-        self.tuning_state: str | None = None  # "guarded" | "confirmed" | "reverted"
-        self.advice: Advice | None = None
-        self.sample_data = False  # the self-test's labelled sample data is shown
+        self.model = WorkflowState()
+        signals = {
+            "connection": self.connection_changed,
+            "inventory": self.inventory_changed,
+            "nic": self.nic_changed,
+            "results": self.results_changed,
+            "tuning": self.tuning_changed,
+        }
 
-    def set(self, name: str, value: Any) -> None:
-        setattr(self, name, value)
-        self.changed.emit(name)
+        def announce(aspect: Aspect) -> None:
+            signals[aspect].emit()
+            self.changed.emit()
+
+        self.model.subscribe(announce)
+
+    # ------------------------------------------------------------------ reads
+    @property
+    def session(self) -> Session | None:
+        return self.model.session
+
+    @session.setter
+    def session(self, session: Session | None) -> None:
+        """The same login through another object (tests wrap it); nothing else changes."""
+        self.model.replace_session(session)
+
+    @property
+    def info(self) -> ConnectedInfo | None:
+        return self.model.info
+
+    @property
+    def device_id(self) -> int | None:
+        return self.model.device_id
+
+    @property
+    def inventory(self) -> Inventory | None:
+        return self.model.inventory
+
+    @property
+    def inventory_id(self) -> int | None:
+        return self.model.inventory_id
+
+    @property
+    def nic(self) -> str | None:
+        return self.model.nic
 
     @property
     def selected_nic(self) -> Nic | None:
-        if self.inventory is None or self.nic is None:
-            return None
-        return self.inventory.nic(self.nic)
+        return self.model.selected_nic
 
-    def forget_results(self) -> None:
-        """A new device or NIC: the old figures no longer apply."""
-        for name in ("baseline", "after", "tuning", "advice", "tuning_state"):
-            setattr(self, name, None)
-        self.changed.emit("results")
+    @property
+    def baseline(self) -> RunRecord | None:
+        return self.model.baseline
+
+    @property
+    def after(self) -> RunRecord | None:
+        return self.model.after
+
+    @property
+    def runs(self) -> list[RunRecord]:
+        return self.model.runs
+
+    @property
+    def tuning(self) -> AppliedSession | None:
+        return self.model.tuning
+
+    @property
+    def tuning_state(self) -> TuningState | None:
+        return self.model.tuning_state
+
+    @property
+    def advice(self) -> Advice | None:
+        return self.model.advice
+
+    @property
+    def sample_data(self) -> bool:
+        return self.model.sample_data

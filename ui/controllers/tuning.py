@@ -17,9 +17,10 @@ from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.remote import Session
 from sbctune.tuning import PlannedTweak, TuningPlan
-from sbctune.ui.controllers.connection import problem_from
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
+from sbctune.workflow import problem_from
+from sbctune.workflow.rules import kept_tweaks
 
 
 def default_selection(items: list[PlannedTweak]) -> set[str]:
@@ -92,6 +93,10 @@ class TuningController(QObject):
     def revert(self) -> None:
         self._start(self._revert(), "tuning-revert")
 
+    def guard_ran_out(self) -> None:
+        """The page's countdown reached zero: the Pi's guard reverted the settings by itself."""
+        self._state.model.tuning_reverted()
+
     def guard_left(self) -> float | None:
         applied = self._state.tuning
         if applied is None or self._state.tuning_state != "guarded":
@@ -130,8 +135,7 @@ class TuningController(QObject):
             on_event=self.reported.emit,
             history=self._history,
         )
-        self._state.set("tuning", applied)
-        self._state.set("tuning_state", "guarded")
+        self._state.model.tuning_applied(applied)
         self.busy.emit(False, "")
         self.applied.emit(applied)
 
@@ -142,7 +146,7 @@ class TuningController(QObject):
             raise UserError("Nothing to confirm.", "Apply some tweaks first.")
         self.busy.emit(True, "Confirming: disarming the guard…")
         await tuning.confirm(session, applied.id, history=self._history)
-        self._state.set("tuning_state", "confirmed")
+        self._state.model.tuning_confirmed()
         self.busy.emit(False, "")
         self.confirmed.emit(applied.id)
 
@@ -152,7 +156,7 @@ class TuningController(QObject):
         self.busy.emit(True, "Reverting: restoring every value as it was…")
         session_id = applied.id if applied is not None else None
         await tuning.revert(session, session_id, history=self._history)
-        self._state.set("tuning_state", "reverted")
+        self._state.model.tuning_reverted()
         self.busy.emit(False, "")
         self.reverted.emit(session_id or "")
 
@@ -161,7 +165,7 @@ class TuningController(QObject):
         applied = self._state.tuning
         if applied is None:
             raise UserError("No tuning is in force.", "Apply some tweaks first.")
-        kept = [o.tweak_id for o in applied.outcomes if o.status in ("applied", "already")]
+        kept = kept_tweaks(applied)
         if not kept:
             raise UserError("No tweak is in force to keep.", "")
         inventory = self._state.inventory
@@ -170,7 +174,7 @@ class TuningController(QObject):
         self.busy.emit(
             True, "Making the tweaks permanent: reverting, then applying with boot files…"
         )
-        if self._state.tuning_state in ("guarded", "confirmed"):
+        if self._state.model.tuning_in_force:
             await tuning.revert(session, applied.id, history=self._history)
         plan = await tuning.plan(session, inventory, self._state.nic, kept)
         again = await tuning.apply(
@@ -181,9 +185,8 @@ class TuningController(QObject):
             on_event=self.reported.emit,
             history=self._history,
         )
-        self._state.set("tuning", again)
-        self._state.set("tuning_state", "guarded")
+        self._state.model.tuning_applied(again)
         await tuning.confirm(session, again.id, history=self._history)
-        self._state.set("tuning_state", "confirmed")
+        self._state.model.tuning_confirmed()
         self.busy.emit(False, "")
         self.confirmed.emit(again.id)

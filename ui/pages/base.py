@@ -6,7 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from sbctune.ui.theme import Colors
-from sbctune.ui.widgets.common import page_header
+from sbctune.ui.widgets.common import ProblemPanel, page_header
+from sbctune.workflow import Problem
 
 
 class Page(QScrollArea):
@@ -32,3 +33,10 @@ class Page(QScrollArea):
 
     def apply_theme(self, colors: Colors) -> None:
         """Called when the theme changes (plots and badges repaint themselves)."""
+
+    def show_problem(self, problem: Problem) -> None:
+        """An error of work started elsewhere (the one-click flow), on this page's problem
+        panel if it has one."""
+        panel = self.findChild(ProblemPanel)
+        if panel is not None:
+            panel.show_problem(problem.message, problem.hint)

@@ -13,8 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from sbctune.history import History
-from sbctune.history.records import DeviceRecord
+from sbctune.ui.controllers.records import DeviceRecord, RecordsController
 from sbctune.ui.pages.base import Page
 from sbctune.ui.widgets.common import label
 
@@ -27,10 +26,11 @@ class DevicesPage(Page):
     )
     connect_requested = Signal(object)  # DeviceRecord
 
-    def __init__(self, history: History) -> None:
+    def __init__(self, records: RecordsController) -> None:
         super().__init__()
-        self._history = history
+        self._records = records
         self.table = QTableWidget(0, 5)
+        self.table.setAccessibleName("Saved devices")
         self.table.setHorizontalHeaderLabels(["Name", "Address", "User", "Last seen", "Runs"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -56,11 +56,11 @@ class DevicesPage(Page):
         self.devices: list[DeviceRecord] = []
 
     def shown(self) -> None:
-        self.devices = self._history.devices()
+        self.devices = self._records.devices()
         self.table.setRowCount(len(self.devices))
         for r, device in enumerate(self.devices):
             assert device.id is not None
-            runs = len(self._history.runs_for_device(device.id))
+            runs = len(self._records.runs_for_device(device.id))
             cells = [
                 device.name or "–",
                 f"{device.host}:{device.port}",
@@ -95,5 +95,5 @@ class DevicesPage(Page):
             f"Forget {device.user}@{device.host} with all its runs and tuning records?",
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self._history.delete_device(device.id)
+            self._records.forget_device(device.id)
             self.shown()

@@ -13,15 +13,13 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from sbctune.history import History
-from sbctune.history.records import RunRecord
-from sbctune.measure.plans import DIRECTION_LABEL
+from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import result_rows
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
-from sbctune.ui.widgets.common import Card, label
+from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
 
@@ -30,18 +28,19 @@ class HistoryPage(Page):
     title = "History"
     intro = "Every measurement, newest first. Tick two or more to compare them."
 
-    def __init__(self, history: History, settings: AppSettings, colors: Colors) -> None:
+    def __init__(self, records: RecordsController, settings: AppSettings, colors: Colors) -> None:
         super().__init__()
-        self._history = history
+        self._records = records
         self._settings = settings
         top = QHBoxLayout()
-        self.device = QComboBox()
+        self.device = narrow_combo(QComboBox())
         self.device.setAccessibleName("Device")
         self.device.currentIndexChanged.connect(lambda _i: self._load_runs())
         top.addWidget(label("Device:", wrap=False))
         top.addWidget(self.device, 1)
         self.content.addLayout(top)
         self.table = QTableWidget(0, 6)
+        self.table.setAccessibleName("Runs of the chosen device")
         self.table.setHorizontalHeaderLabels(["", "Run", "When", "NIC", "Plan", "Mean figures"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -62,6 +61,7 @@ class HistoryPage(Page):
         self.content.addLayout(row)
         self.compare_card = Card("Comparison")
         self.compare_table = CompareTable()
+        self.compare_table.setAccessibleName("Comparison of the chosen runs")
         self.chart = CompareChart(colors)
         self.compare_card.body.addWidget(self.compare_table)
         self.compare_card.body.addWidget(self.chart)
@@ -74,7 +74,7 @@ class HistoryPage(Page):
         current = self.device.currentData()
         self.device.blockSignals(True)
         self.device.clear()
-        for device in self._history.devices():
+        for device in self._records.devices():
             self.device.addItem(
                 f"{device.name or device.host} ({device.user}@{device.host})", device.id
             )
@@ -85,7 +85,7 @@ class HistoryPage(Page):
 
     def _load_runs(self) -> None:
         device_id = self.device.currentData()
-        self.runs = self._history.runs_for_device(device_id) if isinstance(device_id, int) else []
+        self.runs = self._records.runs_for_device(device_id) if isinstance(device_id, int) else []
         self.table.blockSignals(True)
         self.table.setRowCount(len(self.runs))
         units = self._settings.units
@@ -144,7 +144,7 @@ class HistoryPage(Page):
     def _delete(self) -> None:
         for run in self.checked():
             if run.id is not None:
-                self._history.delete_run(run.id)
+                self._records.forget_run(run.id)
         self.compare_card.hide()
         self._load_runs()
 

@@ -13,13 +13,13 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.inventory.model import Inventory
-from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.controllers.inspection import InspectController
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Card, ProblemPanel, clear_layout, label
 from sbctune.ui.widgets.inventory_cards import BoardCard, FindingRow, NicCard
+from sbctune.workflow import Problem
 
 
 class InspectPage(Page):
@@ -83,7 +83,7 @@ class InspectPage(Page):
         controller.busy.connect(self._busy)
         controller.failed.connect(lambda p: self._failed(p))
         controller.inspected.connect(self.show_inventory)
-        state.changed.connect(lambda name: self._update_buttons() if name == "nic" else None)
+        state.nic_changed.connect(self._update_buttons)
         self._update_buttons()
 
     def shown(self) -> None:

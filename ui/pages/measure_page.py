@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -12,19 +10,18 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.history.records import RunRecord
-from sbctune.measure.plans import Plan, plan_named, presets
-from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.controllers.live import LiveMeasurement
-from sbctune.ui.controllers.measurement import MeasureController
+from sbctune.ui.controllers.measurement import MeasureController, Plan, plan_named, presets
+from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
-from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.ui.widgets.live_plots import CpuLoadPlot, ThroughputPlot
 from sbctune.ui.widgets.run_table import RunTable
+from sbctune.workflow import Problem
 
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 
@@ -53,9 +50,27 @@ class MeasurePage(Page):
         self.controller = controller
         self._state = state
         self._settings = settings
-        self._cancel: Callable[[], None] = controller.cancel
+        self._controls()
+        self._plots(colors)
+        self.live: LiveMeasurement | None = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        controller.started.connect(self.attach)
+        controller.finished.connect(self.show_record)
+        controller.failed.connect(self._failed)
+        controller.stopped_early.connect(self.show_partial)
+        controller.progress.connect(self.status.setText)
+        controller.cancelled.connect(self._cancelled)
+        controller.flow_cancelled.connect(self._flow_cancelled)
+        controller.flow_failed.connect(self._flow_failed)
+        self.redraws = 0
+        self.partial: RunRecord | None = None  # what a cancelled run kept
+
+    def _controls(self) -> None:
+        """The plan, Start / Cancel, progress, status, problems and the figures now."""
         bar = QHBoxLayout()
-        self.plan = QComboBox()
+        self.plan = narrow_combo(QComboBox())
         self.plan.setObjectName("plan")
         for name, plan in presets().items():
             self.plan.addItem(plan.title, name)
@@ -65,7 +80,7 @@ class MeasurePage(Page):
         self.start_button.clicked.connect(self.start)
         self.cancel_button = QPushButton("&Cancel")
         self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(lambda: self._cancel())
+        self.cancel_button.clicked.connect(lambda: self.controller.cancel())
         bar.addWidget(label("Plan:", wrap=False))
         bar.addWidget(self.plan, 1)
         bar.addWidget(self.cancel_button)
@@ -97,8 +112,9 @@ class MeasurePage(Page):
             figures.addWidget(card)
         self.content.addLayout(figures)
 
+    def _plots(self, colors: Colors) -> None:
         plot_card = Card("Throughput")
-        self.throughput = ThroughputPlot(colors, settings.units)
+        self.throughput = ThroughputPlot(colors, self._settings.units)
         plot_card.body.addWidget(self.throughput)
         plot_card.body.addWidget(
             label(
@@ -120,23 +136,11 @@ class MeasurePage(Page):
         self.content.addWidget(cpu_card)
         self.results_card = Card("Figures of this run")
         self.table = RunTable()
+        self.table.setAccessibleName("Results of this run per direction")
         self.results_card.body.addWidget(self.table)
         self.results_card.hide()
         self.content.addWidget(self.results_card)
         self.content.addStretch(1)
-
-        self.live: LiveMeasurement | None = None
-        self.timer = QTimer(self)
-        self.timer.setInterval(REFRESH_MS)
-        self.timer.timeout.connect(self.refresh)
-        controller.started.connect(self.attach)
-        controller.finished.connect(self.show_record)
-        controller.failed.connect(self._failed)
-        controller.stopped_early.connect(self.show_partial)
-        controller.progress.connect(self.status.setText)
-        controller.cancelled.connect(self._cancelled)
-        self.redraws = 0
-        self.partial: RunRecord | None = None  # what a cancelled run kept
 
     # ------------------------------------------------------------------ plan
     def shown(self) -> None:
@@ -165,9 +169,11 @@ class MeasurePage(Page):
     def start(self) -> None:
         self.controller.start(self.chosen_plan())
 
-    def set_cancel(self, cancel: Callable[[], None]) -> None:
-        """Who Cancel stops: this page's own run, or the one-click flow running it."""
-        self._cancel = cancel
+    def show_still(self, live: LiveMeasurement) -> None:
+        """A finished live view, drawn once (the self-test's sample data)."""
+        self.attach(live)
+        self.timer.stop()
+        self._update_buttons()
 
     def attach(self, live: LiveMeasurement) -> None:
         self.live = live
@@ -199,7 +205,6 @@ class MeasurePage(Page):
         self.timer.stop()
         self.refresh()
         self.status.setText(message)
-        self._cancel = self.controller.cancel
         self._update_buttons()
 
     def show_record(self, record: RunRecord) -> None:
@@ -233,6 +238,23 @@ class MeasurePage(Page):
             )
         else:
             self.stop_live(f"Cancelled: {stopped}; nothing had been measured yet.")
+
+    def _flow_failed(self) -> None:
+        """The one-click flow stopped with an error (the window shows it where the user is)."""
+        if self.timer.isActive():
+            self.stop_live("Stopped.")
+
+    def _flow_cancelled(self) -> None:
+        if not self.timer.isActive():
+            return
+        if self.partial is not None:
+            self.stop_live(
+                "Stopped early: cancelled by the user; iperf3 was stopped and any tuning "
+                f"reverted. The tests measured so far are saved as run {self.partial.id}, "
+                "marked incomplete."
+            )
+        else:
+            self.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
 
     def apply_theme(self, colors: Colors) -> None:
         self.throughput.apply_theme(colors)

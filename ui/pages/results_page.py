@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
@@ -14,13 +13,9 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune import export
-from sbctune.advice import Advice, advise
-from sbctune.catalog import load_catalog
-from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Finding, Recommendation
-from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.results import result_rows
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
@@ -31,6 +26,8 @@ from sbctune.ui.widgets.advice_cards import AdviceView
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
+from sbctune.workflow import Problem
+from sbctune.workflow.rules import kept_tweaks
 
 FORMAT_TITLE = {
     "csv": "CSV",
@@ -66,6 +63,7 @@ class ResultsPage(Page):
         self.content.addWidget(self.empty)
         self.table_card = Card("Before and after")
         self.table = CompareTable()
+        self.table.setAccessibleName("Before and after: throughput per direction")
         self.chart = CompareChart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
@@ -103,7 +101,7 @@ class ResultsPage(Page):
         self.export_card.body.addLayout(folder_row)
         grid = QGridLayout()
         self.export_buttons: dict[str, QPushButton] = {}
-        for i, fmt in enumerate(export.formats()):
+        for i, fmt in enumerate(exporter.formats()):
             button = QPushButton(FORMAT_TITLE.get(fmt, fmt.upper()))
             button.setObjectName(f"export-{fmt}")
             button.clicked.connect(lambda _=False, f=fmt: self.export([f]))
@@ -131,7 +129,7 @@ class ResultsPage(Page):
 
     # ------------------------------------------------------------------ showing
     def runs(self) -> list[RunRecord]:
-        return [r for r in (self._state.baseline, self._state.after) if r is not None]
+        return self._state.runs
 
     def _key(self) -> object:
         state = self._state
@@ -166,7 +164,7 @@ class ResultsPage(Page):
         # The advice cards next turn of the loop: the figures show first, the window stays live.
         QTimer.singleShot(0, self._render_advice)
         for fmt, button in self.export_buttons.items():
-            ok = export.available(fmt)
+            ok = self._exporter.available(fmt)
             why = "" if ok else "This format cannot be written here."
             if ok and fmt == "ansible" and self._state.tuning_state != "confirmed":
                 ok, why = False, "A playbook needs tweaks you kept: tune and keep them first."
@@ -179,12 +177,7 @@ class ResultsPage(Page):
         self._shown_key = self._key()  # computing the advice changed the key
 
     def _advice(self) -> tuple[list[Finding], list[Recommendation]]:
-        advice: Advice | None = self._state.advice
-        if advice is None and self._state.inventory is not None and self.runs():
-            advice = advise(
-                self._state.inventory, self.runs(), load_catalog(), tuning=self._tuning_in_force()
-            )
-            self._state.advice = advice
+        advice = self._state.model.advice_now()
         if advice is not None:
             return list(advice.findings), list(advice.recommendations)
         inventory = self._state.inventory
@@ -192,20 +185,13 @@ class ResultsPage(Page):
             return list(inventory.findings), list(inventory.recommendations)
         return [], []
 
-    def _tuning_in_force(self) -> dict[str, Any] | None:
-        """The tweaks in force, in the session-data shape advice reads (not recommended again)."""
-        applied = self._state.tuning
-        if applied is None or self._state.tuning_state not in ("guarded", "confirmed"):
-            return None
-        return {"tweaks": [{"id": o.tweak_id, "status": o.status} for o in applied.outcomes]}
-
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
         self.tuning_card.setVisible(applied is not None)
         if applied is None:
             return
-        changed = [o.tweak_id for o in applied.outcomes if o.status in ("applied", "already")]
+        changed = kept_tweaks(applied)
         text = {
             "guarded": "Applied under the guard, not yet kept.",
             "confirmed": "In force until the Pi restarts.",
@@ -214,11 +200,10 @@ class ResultsPage(Page):
         self.tuning_text.setText(f"{text}\nTweaks: {', '.join(changed) or 'none'}")
         live = self._state.session is not None
         self.keep_button.setEnabled(live and state == "guarded")
-        self.revert_button.setEnabled(live and state in ("guarded", "confirmed"))
+        in_force = self._state.model.tuning_in_force
+        self.revert_button.setEnabled(live and in_force)
         persistent = applied.persist
-        self.persist_button.setEnabled(
-            live and state in ("guarded", "confirmed") and not persistent
-        )
+        self.persist_button.setEnabled(live and in_force and not persistent)
         self.persist_button.setToolTip(
             "Already kept across reboots."
             if persistent

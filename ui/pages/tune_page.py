@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
-from sbctune.ui.controllers.connection import Problem
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController, default_selection
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
+from sbctune.workflow import Problem
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 
@@ -48,14 +48,21 @@ class TweakRow(Card):
             self.badges.append(Badge("already set", "good", colors))
         elif not item.applicable:
             self.badges.append(Badge("not applicable", "muted", colors))
+        # The badges get a line of their own: beside a long title they made the card, and with
+        # it the page, wider than a small window.
+        badges = QHBoxLayout()
+        badges.setSpacing(6)
         for badge in self.badges:
-            self.header.addWidget(badge)
+            badges.addWidget(badge)
+        badges.addStretch(1)
+        self.body.addLayout(badges)
         self.body.addWidget(label(tweak.why))
         if item.reason:
             self.body.addWidget(label(item.reason, name="muted"))
         commands = list(item.commands)
         self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
         self.preview.setReadOnly(True)
+        self.preview.setAccessibleName(f"Commands of {tweak.title}")
         self.preview.setMaximumHeight(110)
         self.preview.hide()
         toggle = QToolButton()
@@ -104,11 +111,15 @@ class TunePage(Page):
         self.apply_button = QPushButton("&Apply selected")
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self._apply)
+        # Two rows: the guard's options, then the actions (one row was wider than a small window).
+        options = QHBoxLayout()
+        options.addWidget(self.persist)
+        options.addWidget(self.guard)
+        options.addStretch(1)
         bar.addWidget(self.reload_button)
         bar.addStretch(1)
-        bar.addWidget(self.persist)
-        bar.addWidget(self.guard)
         bar.addWidget(self.apply_button)
+        self.content.addLayout(options)
         self.content.addLayout(bar)
         # Shown only while something runs: an empty row would leave a gap above the tweaks.
         self.busy_row = QWidget()
@@ -125,30 +136,11 @@ class TunePage(Page):
         self.problem = ProblemPanel()
         self.content.addWidget(self.problem)
 
-        self.guard_card = Card("Auto-revert guard")
-        self.countdown = QProgressBar()
-        self.countdown.setFormat("%v s left")
-        self.guard_text = label("")
-        self.outcomes = label("", selectable=True)
-        buttons = QHBoxLayout()
-        self.confirm_button = QPushButton("&Keep these settings")
-        self.confirm_button.setObjectName("primary")
-        self.confirm_button.clicked.connect(controller.confirm)
-        self.revert_button = QPushButton("Re&vert now")
-        self.revert_button.clicked.connect(controller.revert)
-        self.again_button = QPushButton("Measure a&gain")
-        self.again_button.clicked.connect(self.measure_again)
-        buttons.addWidget(self.revert_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.confirm_button)
-        buttons.addWidget(self.again_button)
-        for widget in (self.guard_text, self.countdown, self.outcomes):
-            self.guard_card.body.addWidget(widget)
-        self.guard_card.body.addLayout(buttons)
-        self.guard_card.hide()
+        self.guard_card = self._guard_card(controller)
         self.content.addWidget(self.guard_card)
 
         self.events = QPlainTextEdit()
+        self.events.setAccessibleName("What the tuning did, step by step")
         self.events.setReadOnly(True)
         self.events.setMaximumHeight(120)
         self.events.setPlaceholderText("What the tuning reports appears here.")
@@ -172,6 +164,31 @@ class TunePage(Page):
         controller.reverted.connect(lambda _id: self._settled("Reverted: every value is back."))
         controller.failed.connect(self._failed)
         controller.reported.connect(self.show_event)
+
+    def _guard_card(self, controller: TuningController) -> Card:
+        """The countdown of the guard, what was applied, keep / revert / measure again."""
+        self.guard_card = Card("Auto-revert guard")
+        self.countdown = QProgressBar()
+        self.countdown.setFormat("%v s left")
+        self.guard_text = label("")
+        self.outcomes = label("", selectable=True)
+        buttons = QHBoxLayout()
+        self.confirm_button = QPushButton("&Keep these settings")
+        self.confirm_button.setObjectName("primary")
+        self.confirm_button.clicked.connect(controller.confirm)
+        self.revert_button = QPushButton("Re&vert now")
+        self.revert_button.clicked.connect(controller.revert)
+        self.again_button = QPushButton("Measure a&gain")
+        self.again_button.clicked.connect(self.measure_again)
+        buttons.addWidget(self.revert_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.confirm_button)
+        buttons.addWidget(self.again_button)
+        for widget in (self.guard_text, self.countdown, self.outcomes):
+            self.guard_card.body.addWidget(widget)
+        self.guard_card.body.addLayout(buttons)
+        self.guard_card.hide()
+        return self.guard_card
 
     # ------------------------------------------------------------------ showing
     def shown(self) -> None:
@@ -251,7 +268,7 @@ class TunePage(Page):
         if left <= 0:
             self.timer.stop()
             self._settled("The guard ran out: the Pi reverted the settings by itself.")
-            self._state.set("tuning_state", "reverted")
+            self.controller.guard_ran_out()
 
     def _settled(self, text: str) -> None:
         self.timer.stop()

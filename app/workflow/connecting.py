@@ -1,0 +1,78 @@
+"""Connect and Inspect: what the first two steps learn about the Pi, for both front ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sbctune.advice.inspect import inspect_host, raw_json
+from sbctune.history import History
+from sbctune.inventory.collect import Collection
+from sbctune.inventory.model import Inventory
+from sbctune.measure.runner import find_path
+from sbctune.remote import Session, SudoFailed, command
+from sbctune.remote.session import SUDO_PROBE
+from sbctune.workflow.state import ConnectedInfo
+
+
+async def connected_facts(session: Session) -> ConnectedInfo:
+    """Name, kernel, user, sudo and the Pi's iperf3 in one round trip (a second only to test
+    the sudo password: a wrong one is reported, the login itself still worked)."""
+    results = await session.run_script(
+        [
+            command("hostname"),
+            command("uname", "-srm"),
+            command("id", "-un"),
+            command("sh", "-c", SUDO_PROBE),
+            command("iperf3", "--version"),
+        ]
+    )
+    hostname, kernel, user = (r.text.strip() for r in results[:3])
+    session.note_sudo_probe(results[3].text)
+    mode = await session.sudo_mode()
+    sudo_ok = True
+    if mode == "password":
+        try:
+            await session.run(["true"], sudo=True, check=True)
+        except SudoFailed:
+            sudo_ok = False
+    version_line = results[4].text.strip().splitlines()
+    iperf3 = version_line[0] if version_line and version_line[0].startswith("iperf") else None
+    return ConnectedInfo(
+        display=session.target.display,
+        hostname=hostname,
+        kernel=kernel,
+        user=user or session.username,
+        sudo=mode,
+        sudo_ok=sudo_ok,
+        iperf3_pi=iperf3,
+    )
+
+
+def default_nic(inventory: Inventory, route_dev: str | None) -> str | None:
+    """The NIC that carries traffic to this PC, else the first wired one with a name."""
+    names = [n.name for n in inventory.nics if n.name]
+    if route_dev in names:
+        return route_dev
+    wired = [n.name for n in inventory.nics if n.name and not n.wireless]
+    choices = wired or names
+    return choices[0] if choices else None
+
+
+@dataclass(frozen=True)
+class Inspected:
+    inventory: Inventory
+    collection: Collection
+    inventory_id: int | None  # None: not stored (no device yet)
+    nic: str | None  # the NIC to test by default
+
+
+async def inspect_pi(session: Session, history: History, device_id: int | None) -> Inspected:
+    """The inventory, stored with its raw outputs (so the history can give a diagnostics
+    bundle back later), and the NIC to test by default."""
+    inventory, collection = await inspect_host(session)
+    path = await find_path(session, None)
+    inventory_id = None
+    if device_id is not None:
+        stored = inventory.to_json() | {"raw": raw_json(collection)}
+        inventory_id = history.save_inventory(device_id, stored)
+    return Inspected(inventory, collection, inventory_id, default_nic(inventory, path.route_dev))

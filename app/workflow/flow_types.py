@@ -1,0 +1,53 @@
+"""What the one-click flow tells its front end as it runs, and what it hands back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sbctune.advice import Advice
+from sbctune.history.records import RunRecord
+from sbctune.measure import runner
+from sbctune.tuning import AppliedSession, TweakOutcome
+
+StepStatus = Literal["started", "done", "skipped", "failed"]
+
+
+@dataclass(frozen=True)
+class FlowStep:
+    step: str  # a StepSpec id: "baseline", "tune", "measure_again", "results", ...
+    status: StepStatus
+    detail: str = ""
+    run_id: int | None = None  # the run a measuring step stored, when done
+
+
+@dataclass(frozen=True)
+class TuningEvent:
+    """A progress message of the tuning session."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class PartialKept:
+    """A measuring step was cancelled: the tests it measured are stored, marked incomplete."""
+
+    step: str
+    record: RunRecord
+
+
+FlowEvent = FlowStep | TuningEvent | PartialKept | runner.Event
+
+
+@dataclass
+class FlowResult:
+    inventory_id: int
+    baseline: RunRecord | None = None
+    after: RunRecord | None = None
+    tuning: AppliedSession | None = None
+    advice: Advice | None = None
+    tuning_outcomes: list[TweakOutcome] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[RunRecord]:
+        return [r for r in (self.baseline, self.after) if r is not None]

@@ -1,0 +1,93 @@
+"""The one-click flow: baseline → recommended safe tweaks under the guard → measure again →
+results. The GUI's "Tune & Measure" and the CLI's `sbctune demo` both drive this one function;
+the steps themselves are declared in `sbctune.workflow.steps`.
+
+Cancelling the task at any point stops the measurement (the runner cleans up both sides),
+keeps the tests measured so far (`PartialKept`), and reverts whatever tuning this flow applied,
+before the cancellation propagates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+
+from sbctune import tuning as tuning_api
+from sbctune.advice.inspect import raw_json
+from sbctune.history import History
+from sbctune.inventory.collect import Collection
+from sbctune.inventory.model import Inventory
+from sbctune.measure import runner
+from sbctune.remote import Session
+from sbctune.workflow.flow_types import FlowEvent, FlowResult, FlowStep
+from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec
+
+log = logging.getLogger(__name__)
+
+
+async def one_click(
+    session: Session,
+    inventory: Inventory,
+    options: FlowOptions,
+    history: History,
+    *,
+    on_event: Callable[[FlowEvent], None] | None = None,
+    collection: Collection | None = None,
+    inventory_id: int | None = None,
+    steps: Sequence[StepSpec] = FLOW_STEPS,
+) -> FlowResult:
+    """`collection`: the raw outputs behind `inventory`, kept with it so that the history can
+    export a diagnostics bundle later. `inventory_id`: the inventory is already in the
+    history under this id (the GUI saves it when it inspects)."""
+    emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
+    target = session.target
+    device = history.add_device(
+        target.host, target.port, session.username, name=inventory.board.model
+    )
+    assert device.id is not None
+    if inventory_id is None:
+        stored = inventory.to_json()
+        if collection is not None:
+            stored["raw"] = raw_json(collection)
+        inventory_id = history.save_inventory(device.id, stored)
+    # The NIC under test: the one asked for, else the one the route to this PC leaves through.
+    nic = options.nic or (await runner.find_path(session, None)).route_dev
+    nic_info = inventory.nic(nic) if nic else None
+    ctx = FlowContext(
+        session=session,
+        inventory=inventory,
+        inventory_id=inventory_id,
+        options=options,
+        history=history,
+        emit=emit,
+        nic=nic,
+        irqs=tuple(nic_info.irqs) if nic_info else (),
+    )
+    return await run_steps(ctx, steps)
+
+
+async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
+    """Each step in order, announced before and after; on cancel, revert what was applied."""
+    ctx.result = result = FlowResult(ctx.inventory_id)
+    try:
+        for spec in steps:
+            reason = spec.skip(ctx)
+            if reason is not None:
+                ctx.emit(FlowStep(spec.id, "skipped", reason))
+                continue
+            ctx.emit(FlowStep(spec.id, "started", spec.title))
+            outcome = await spec.run(ctx)
+            result.baseline, result.after = ctx.baseline, ctx.after
+            ctx.emit(FlowStep(spec.id, outcome.status, outcome.detail, outcome.run_id))
+    except asyncio.CancelledError:
+        if ctx.applied is not None:
+            log.info("flow cancelled: reverting tuning session %s", ctx.applied.id)
+            await asyncio.shield(
+                tuning_api.revert(ctx.session, ctx.applied.id, history=ctx.history)
+            )
+        raise
+    result.baseline, result.after = ctx.baseline, ctx.after
+    if ctx.applied is None:
+        result.tuning = None  # applied but not kept: nothing is in force
+    return result

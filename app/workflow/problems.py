@@ -1,0 +1,51 @@
+"""From an error to what the user is told: what happened, what to do, and how grave it is.
+
+One mapping for both front ends; they differ only in how a declined iperf3 install is
+answered (the CLI names its `--install-iperf3` flag, the GUI offers to ask again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Literal
+
+from sbctune.errors import UserError
+from sbctune.measure.install import InstallPlan, Iperf3NotInstalled
+from sbctune.remote import HostKeyChanged
+
+Frontend = Literal["gui", "cli"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An error as shown: what happened, what to do, and how grave it is."""
+
+    message: str
+    hint: str
+    hard_stop: bool = False  # a changed host key: never offer to "try anyway"
+    expected: bool = True  # False: a bug in sbctune, not something the user did
+
+
+def problem_from(exc: BaseException, frontend: Frontend = "gui") -> Problem:
+    if isinstance(exc, HostKeyChanged):
+        return Problem(exc.message, exc.hint, hard_stop=True)
+    if isinstance(exc, Iperf3NotInstalled) and frontend == "gui":
+        return Problem(exc.message, declined_hint(exc.plan))
+    if isinstance(exc, UserError):
+        return Problem(exc.message, exc.hint)
+    if isinstance(exc, asyncio.TimeoutError):
+        return Problem("The operation timed out.", "Check the network and try again.")
+    return Problem(
+        f"Unexpected error: {exc!r}", "Please report this, with what you did.", expected=False
+    )
+
+
+def declined_hint(plan: InstallPlan) -> str:
+    """What the GUI says after a "no" (the core's hint names the CLI's --install-iperf3)."""
+    if plan.manager is None:
+        return "Install iperf3 on the Pi by hand (version 3.9 or later), then start again."
+    return (
+        f"Install it on the Pi with `{plan.command}`, then start again; or start again and "
+        "let sbctune install it."
+    )

@@ -1,0 +1,127 @@
+"""The rules both front ends follow, written once: which tweaks are in force, keeping a
+cancelled run's tests, installing iperf3 (with the user's yes) and trying again.
+
+Qt-free and CLI-free: the GUI controllers and the CLI commands call these, never their own
+copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, TypeVar
+
+from sbctune.history import History
+from sbctune.history.records import RunRecord
+from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_iperf3
+from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.persist import save_measurement
+from sbctune.measure.plans import Plan
+from sbctune.remote import Session
+from sbctune.tuning import AppliedSession
+
+T = TypeVar("T")
+TuningState = Literal["guarded", "confirmed", "reverted"]
+InstallAsker = Callable[[InstallPlan], Awaitable[bool]]
+
+# An outcome whose tweak holds its new value while the session is in force.
+_IN_FORCE = ("applied", "already")
+
+
+# ---------------------------------------------------------------------- tweaks in force
+def kept_tweaks(applied: AppliedSession) -> list[str]:
+    """The session's tweaks that hold their new value (applied now, or already so)."""
+    return [o.tweak_id for o in applied.outcomes if o.status in _IN_FORCE]
+
+
+def kept_in_data(tweaks: list[dict[str, Any]]) -> list[Any]:
+    """The same, from a session as the history or the Pi keeps it (`{"id", "status"}` dicts)."""
+    return [t.get("id") for t in tweaks if t.get("status") in _IN_FORCE]
+
+
+def in_force(applied: AppliedSession | None, state: TuningState | None) -> bool:
+    """A session is in force while guarded or confirmed; reverted (or none) is not."""
+    return applied is not None and state in ("guarded", "confirmed")
+
+
+def run_tuning_state(
+    applied: AppliedSession | None, state: TuningState | None
+) -> dict[str, Any] | None:
+    """What a run stores as `tuning_state`: the session and its tweaks in force while it ran."""
+    if applied is None or not in_force(applied, state):
+        return None
+    return {"session": applied.id, "tweaks": kept_tweaks(applied)}
+
+
+def advice_tuning(
+    applied: AppliedSession | None, state: TuningState | None
+) -> dict[str, Any] | None:
+    """The tweaks in force in the session-data shape `advise(tuning=...)` reads, so advice does
+    not recommend again what is already applied."""
+    if applied is None or not in_force(applied, state):
+        return None
+    return {"tweaks": [{"id": o.tweak_id, "status": o.status} for o in applied.outcomes]}
+
+
+def advice_tuning_of_run(tuning_state: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The same, from what a stored run kept as `tuning_state` (the tweaks in force while it
+    was measured, not whatever came later)."""
+    tweaks = [t for t in (tuning_state or {}).get("tweaks") or [] if isinstance(t, str)]
+    return {"tweaks": [{"id": t, "status": "applied"} for t in tweaks]} if tweaks else None
+
+
+# ---------------------------------------------------------------------- keeping runs
+def save_run(
+    history: History,
+    session: Session,
+    run: MeasureRun,
+    plan: Plan,
+    inventory_id: int | None = None,
+    tuning_state: dict[str, Any] | None = None,
+) -> RunRecord:
+    """Store a measurement under its device; the record as the history keeps it."""
+    run_id = save_measurement(
+        history, session.target, session.username, run, plan, inventory_id, tuning_state
+    )
+    return history.run(run_id)
+
+
+def keep_partial(
+    history: History,
+    session: Session,
+    run: MeasureRun | None,
+    plan: Plan,
+    inventory_id: int | None = None,
+    tuning_state: dict[str, Any] | None = None,
+) -> RunRecord | None:
+    """A cancelled run: store the tests measured so far (the runner marked them incomplete);
+    None when nothing was measured yet, so an empty run never lands in the history."""
+    if run is None or not any(t.intervals for t in run.tests):
+        return None
+    return save_run(history, session, run, plan, inventory_id, tuning_state)
+
+
+# ---------------------------------------------------------------------- iperf3 missing
+async def offering_install(
+    session: Session,
+    ask: InstallAsker,
+    report: Callable[[str], None],
+    attempt: Callable[[], Awaitable[T]],
+) -> T:
+    """`attempt()`; if iperf3 is missing on the Pi and the user agrees (`ask` shows the exact
+    command), install it with the Pi's package manager and try once more. Declining re-raises
+    `Iperf3NotInstalled`, whose hint says how to install it by hand; nothing was changed."""
+    try:
+        return await attempt()
+    except Iperf3NotInstalled as missing:
+        plan = missing.plan
+        if plan.manager is None or not await ask(plan):
+            raise
+    report(f"Installing iperf3 on the Pi: {plan.command}")
+    version = await install_iperf3(session, plan)
+    report(f"iperf3 {'.'.join(map(str, version))} is installed on the Pi; measuring.")
+    return await attempt()
+
+
+async def never_install(_plan: InstallPlan) -> bool:
+    """The answer when nobody can be asked: no."""
+    return False

@@ -1,0 +1,193 @@
+"""What the user's path knows so far about the Pi it works on: one typed object, changed only
+through named transitions (connected, inspected, measured, ...), each announcing which aspect
+changed. The GUI turns the announcements into Qt signals; the CLI holds one per command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import sbctune.workflow.rules as rules
+from sbctune.advice import Advice, advise
+from sbctune.catalog import load_catalog
+from sbctune.history.records import RunRecord
+from sbctune.inventory.model import Inventory, Nic
+from sbctune.remote import Session
+from sbctune.tuning import AppliedSession
+from sbctune.workflow.rules import TuningState
+
+if TYPE_CHECKING:
+    from sbctune.workflow.flow_types import FlowResult
+
+Role = Literal["baseline", "after"]
+# What a transition changed: a front end refreshes only what shows that aspect.
+Aspect = Literal["connection", "inventory", "nic", "results", "tuning"]
+Listener = Callable[[Aspect], None]
+
+
+@dataclass(frozen=True)
+class ConnectedInfo:
+    """What `Connect` learned: shown in the status bar and the About box."""
+
+    display: str
+    hostname: str
+    kernel: str
+    user: str
+    sudo: str  # "root" | "passwordless" | "password"
+    sudo_ok: bool
+    iperf3_pi: str | None = None
+
+
+@dataclass
+class WorkflowState:
+    session: Session | None = None
+    info: ConnectedInfo | None = None
+    device_id: int | None = None
+    inventory: Inventory | None = None
+    inventory_id: int | None = None
+    nic: str | None = None  # the NIC under test
+    baseline: RunRecord | None = None
+    after: RunRecord | None = None
+    partial: list[RunRecord] = field(default_factory=list)  # cancelled runs kept, incomplete
+    tuning: AppliedSession | None = None  # once tuning ran
+    tuning_state: TuningState | None = None
+    advice: Advice | None = None
+    sample_data: bool = False  # the GUI self-test's labelled sample data is shown
+    _listeners: list[Listener] = field(default_factory=list, repr=False)
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _changed(self, *aspects: Aspect) -> None:
+        for aspect in aspects:
+            for listener in list(self._listeners):
+                listener(aspect)
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def selected_nic(self) -> Nic | None:
+        if self.inventory is None or self.nic is None:
+            return None
+        return self.inventory.nic(self.nic)
+
+    @property
+    def runs(self) -> list[RunRecord]:
+        """Before, then after: the runs the results compare."""
+        return [r for r in (self.baseline, self.after) if r is not None]
+
+    @property
+    def tuning_in_force(self) -> bool:
+        return rules.in_force(self.tuning, self.tuning_state)
+
+    def run_tuning_state(self) -> dict[str, object] | None:
+        """What a run measured now stores as the tuning in force while it ran."""
+        return rules.run_tuning_state(self.tuning, self.tuning_state)
+
+    def advice_tuning(self) -> dict[str, object] | None:
+        return rules.advice_tuning(self.tuning, self.tuning_state)
+
+    def advice_now(self) -> Advice | None:
+        """The advice on the runs so far (the tweaks in force are not recommended again),
+        worked out once until the runs or the tuning change."""
+        if self.advice is None and self.inventory is not None and self.runs:
+            self.advice = advise(
+                self.inventory, self.runs, load_catalog(), tuning=self.advice_tuning()
+            )
+        return self.advice
+
+    # ------------------------------------------------------------------ transitions
+    def connected(self, session: Session, info: ConnectedInfo, device_id: int | None) -> None:
+        """A new login: whatever was known about the previous Pi no longer applies."""
+        self.session, self.info, self.device_id = session, info, device_id
+        self.inventory = None
+        self.inventory_id = None
+        self.nic = None
+        self._forget()
+        self._changed("connection", "inventory", "nic", "results", "tuning")
+
+    def disconnected(self) -> None:
+        self.session, self.info = None, None
+        self._changed("connection")
+
+    def replace_session(self, session: Session | None) -> None:
+        """The same login seen through another object (a wrapper): nothing else changes."""
+        self.session = session
+        self._changed("connection")
+
+    def inspected(self, inventory: Inventory, inventory_id: int | None, nic: str | None) -> None:
+        self.inventory = inventory
+        if inventory_id is not None:
+            self.inventory_id = inventory_id
+        self.nic = nic
+        self._forget()
+        self._changed("inventory", "nic", "results", "tuning")
+
+    def choose_nic(self, nic: str) -> bool:
+        """Another NIC under test: the old figures no longer apply. False: no change."""
+        if nic == self.nic:
+            return False
+        self.nic = nic
+        self._forget()
+        self._changed("nic", "results", "tuning")
+        return True
+
+    def measured(self, role: Role, record: RunRecord) -> None:
+        if role == "baseline":
+            self.baseline = record
+        else:
+            self.after = record
+        self.advice = None  # new figures: advice is worked out again
+        self._changed("results")
+
+    def kept_partial(self, record: RunRecord) -> None:
+        self.partial.append(record)
+        self._changed("results")
+
+    def tuning_applied(self, applied: AppliedSession) -> None:
+        self.tuning, self.tuning_state = applied, "guarded"
+        self._changed("tuning")
+
+    def tuning_confirmed(self) -> None:
+        self.tuning_state = "confirmed"
+        self._changed("tuning")
+
+    def tuning_reverted(self) -> None:
+        """Reverted by the user, or by the Pi's guard when it ran out."""
+        self.tuning_state = "reverted"
+        self._changed("tuning")
+
+    def advised(self, advice: Advice) -> None:
+        self.advice = advice
+        self._changed("results")
+
+    def flow_started(self) -> None:
+        self._forget()
+        self._changed("results", "tuning")
+
+    def flow_finished(self, result: FlowResult) -> None:
+        self.baseline, self.after = result.baseline, result.after
+        self.tuning = result.tuning
+        self.tuning_state = "confirmed" if result.tuning is not None else None
+        self.advice = result.advice
+        self._changed("results", "tuning")
+
+    def show_sample(
+        self,
+        device_id: int,
+        inventory: Inventory,
+        baseline: RunRecord,
+        after: RunRecord,
+    ) -> None:
+        """The self-test's labelled sample data, as if the path had run."""
+        self.device_id, self.inventory, self.sample_data = device_id, inventory, True
+        self.nic = inventory.nics[0].name if inventory.nics else None
+        self._forget()
+        self.baseline, self.after = baseline, after
+        self._changed("connection", "inventory", "nic", "results", "tuning")
+
+    def _forget(self) -> None:
+        self.baseline = self.after = None
+        self.tuning = self.tuning_state = self.advice = None
+        self.partial = []

@@ -1,0 +1,29 @@
+"""The Devices and History pages' view of the history store: the pages never open it."""
+
+from __future__ import annotations
+
+from sbctune.history import History
+from sbctune.history.records import DeviceRecord, RunRecord
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+
+__all__ = ["DIRECTION_LABEL", "MODE_LABEL", "DeviceRecord", "RecordsController", "RunRecord"]
+
+
+class RecordsController:
+    """Devices and their runs, as stored; forgetting one asks the page's user first."""
+
+    def __init__(self, history: History) -> None:
+        self._history = history
+
+    def devices(self) -> list[DeviceRecord]:
+        return self._history.devices()
+
+    def runs_for_device(self, device_id: int) -> list[RunRecord]:
+        return self._history.runs_for_device(device_id)
+
+    def forget_device(self, device_id: int) -> None:
+        """The device with all its runs and tuning records."""
+        self._history.delete_device(device_id)
+
+    def forget_run(self, run_id: int) -> None:
+        self._history.delete_run(run_id)
