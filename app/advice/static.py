@@ -151,6 +151,10 @@ class _Advisor:
             ):
                 self.inv.recommendations.append(hint)
             return
+        self.driver_for_chip(nic, chip)
+
+    def driver_for_chip(self, nic: Nic, chip: Chip) -> None:
+        """The catalog's driver advice for a chip with no driver bound, with measured figures."""
         drivers = ", ".join(dict.fromkeys(chip.drivers.in_tree + chip.drivers.vendor))
         build = [p for p in chip.problems if "build" in p.id]
         detail = (

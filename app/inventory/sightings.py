@@ -298,7 +298,8 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
 def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
     for netif in parsed.netifs.interfaces:
         key = iface_key(netif.name)
-        if key is None or netif.link_type not in (None, "ether", "ieee802.11"):
+        kind = (netif.link_type or "ether").lower()
+        if key is None or kind not in ("ether", "ethernet", "ieee802.11"):
             continue
         sighting = Sighting([key])
         line = f"{netif.name}: mtu {netif.mtu} state {netif.operstate or ''}".strip()
@@ -310,6 +311,7 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         carrier = netif.has_carrier
         sighting.add("link", carrier, "ip", line)
         sighting.add("seen", True, "ip", line)
+        sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         yield sighting
 
 

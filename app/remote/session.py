@@ -264,9 +264,7 @@ class Session:
         """Start a command; its PID is known when this returns."""
         # A non-root login's PATH on Debian/Raspberry Pi OS lacks the sbin folders, where
         # ethtool, ip, sysctl live; sudo's secure_path has them, a plain login does not.
-        wrapper = f"echo sbctune-pid:$$; PATH=\"$PATH:{SBIN_PATH}\"; export PATH; exec " + join(
-            argv
-        )
+        wrapper = f'echo sbctune-pid:$$; PATH="$PATH:{SBIN_PATH}"; export PATH; exec ' + join(argv)
         prefix, password = await self._sudo_prefix() if sudo else ([], b"")
         line = join([*prefix, "sh", "-c", wrapper])
         self.round_trips += 1
