@@ -184,7 +184,6 @@ CALIBRATE = StepSpec(
     "calibrate",
     "Measuring the baseline again (A/A calibration)",
     _calibrate,
-    measures=True,
     skip=lambda ctx: None if ctx.options.calibrate else "calibration not requested",
 )
 
