@@ -14,6 +14,7 @@ import os
 import time
 from pathlib import Path
 
+from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
 from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
 from sbctune.cli.progress import interval_line, outcome_lines, say
@@ -25,7 +26,6 @@ from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, text
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
@@ -169,7 +169,9 @@ def _demo(args: argparse.Namespace) -> int:
         asyncio.run(real())
         return 0
 
-    from sbctune import lab  # the lab is Linux-only; imported only when used
+    from sbctune.cli.lab_cmd import import_lab
+
+    lab = import_lab()  # the lab is Linux-only; imported only when used
 
     lab_name = f"demo-{os.getpid()}"
 

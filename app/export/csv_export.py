@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 from sbctune.export.report_data import ReportData
+from sbctune.textsafe import csv_cell
 
 COLUMNS = [
     "run_id", "device", "started_at", "plan", "nic", "direction", "mode",
@@ -61,5 +62,6 @@ def export(data: ReportData, path: Path) -> Path:
     with open(path, "w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(rows(data))
+        # Names come from the Pi (an interface may be called `=HYPERLINK(…)`): guarded cells.
+        writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows(data))
     return path

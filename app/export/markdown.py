@@ -9,14 +9,16 @@ from sbctune.compare.state_diff import change_lines
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
+from sbctune.textsafe import markdown_text
 
 
 def render(data: ReportData) -> str:
     parts = []
-    board = board_line(data, data.runs[-1])
+    # Board, NIC, chip and driver names come from the Pi: literal text, never markup.
+    board = markdown_text(board_line(data, data.runs[-1]))
     parts.append(f"### Network throughput{f': {board}' if board else ''}\n")
     for run in data.runs:
-        parts.append(f"- {run_description(run)}: {method_line(run)}")
+        parts.append(f"- {markdown_text(run_description(run))}: {markdown_text(method_line(run))}")
     parts.append("")
     parts.append(tables.markdown(tables.results_table(data.runs)))
     if len(data.runs) > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sbctune.compare import Cell, Comparison, find_test, run_description
 from sbctune.history.records import DIRECTIONS, MODES, Mode, RunRecord, TestRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.textsafe import markdown_text
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -72,9 +73,13 @@ def comparison_table(comparison: Comparison) -> Table:
 
 def markdown(table: Table) -> str:
     header, rows = table
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    # Every cell is literal text (run names and notes may come from a Pi or the user).
+    lines = [
+        "| " + " | ".join(markdown_text(c) for c in header) + " |",
+        "|" + " --- |" * len(header),
+    ]
     for row in rows:
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+        lines.append("| " + " | ".join(markdown_text(cell) for cell in row) + " |")
     return "\n".join(lines)
 
 

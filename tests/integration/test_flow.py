@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from sbctune import tuning
+from sbctune.advice.inspect import inspect_bundle, inspect_host
 from sbctune.compare import compare
 from sbctune.export import export, gather
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_bundle, inspect_host
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click

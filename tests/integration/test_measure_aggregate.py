@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from sbctune.advice import advise
+from sbctune.advice.inspect import inspect_host
 from sbctune.catalog import load_catalog
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.lab.profile import load_profile
 from sbctune.measure.aggregate import measure_aggregate
 from sbctune.measure.persist import save_aggregate, save_measurement

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from sbctune.advice import Advice, advise
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory, Nic
 
 ROOT = Path(__file__).resolve().parents[2]
