@@ -8,9 +8,10 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
+from sbctune.advice.inspect import inspect_host
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host, raw_json
+from sbctune.inventory.inspect import raw_json
 from sbctune.remote import Session
 from sbctune.workflow.pi_state import read_pi_state
 

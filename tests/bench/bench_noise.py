@@ -23,10 +23,10 @@ import tempfile
 from pathlib import Path
 
 from sbctune import lab, tuning
+from sbctune.advice.inspect import inspect_host
 from sbctune.compare import compare
 from sbctune.history import History
 from sbctune.history.records import RunRecord
-from sbctune.inventory.inspect import inspect_host
 from sbctune.measure.plans import plan_named
 from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
