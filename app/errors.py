@@ -15,3 +15,14 @@ class UserError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class LabLeftOut(UserError):
+    """The virtual Pi lab is not in this build: the Windows and macOS bundles leave it out
+    (packaging/spec_support.py); its entry points raise this instead of an ImportError."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the virtual Pi lab is not part of the packaged app",
+            "run it from a source checkout on Linux, as root (see the README's set-up)",
+        )

@@ -27,6 +27,7 @@ NAMESPACE = {"sbctune": "app", "sbctune/ui": "ui", "sbctune/resources": "resourc
 _SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo")
 
 APP_NAME = "sbctune"
+LAB_PACKAGE = "sbctune.lab"
 GUI_NAME = "sbctune-gui"  # not "sbctune": Windows and macOS file names ignore case
 CLI_NAME = "sbctune"
 BUNDLE_ID = "org.sbctune.sbctune"
@@ -285,18 +286,37 @@ def mac_info_plist(text: str) -> dict[str, Any]:
     }
 
 
-def hidden_modules(stage: Path) -> list[str]:
-    """Every module of the staged sbctune tree.
+def leaves_out_lab(system: str | None = None) -> bool:
+    """Whether this OS's bundle leaves out the virtual Pi lab (sbctune.lab).
+
+    The lab runs on Linux as root from a source checkout, and the core never imports it (the
+    lab contract in pyproject.toml), so the Windows and macOS bundles do without it; its entry
+    points say so (errors.LabLeftOut). The Linux bundle keeps it as before: there the lab
+    itself says it needs a source checkout (lab.system.require_supported).
+    """
+    return (system or platform.system()) in ("Windows", "Darwin")
+
+
+def lab_excludes(system: str | None = None) -> list[str]:
+    """PyInstaller excludes that leave the lab out where this OS's bundle does without it."""
+    return [LAB_PACKAGE] if leaves_out_lab(system) else []
+
+
+def hidden_modules(stage: Path, system: str | None = None) -> list[str]:
+    """Every module of the staged sbctune tree (less the lab where the bundle leaves it out).
 
     The CLI finds its commands with pkgutil and imports them by name, and the GUI may do the
     same for its pages, so the analysis is told about all of them rather than left to guess.
     """
+    skip = lab_excludes(system)
     names = []
     for path in sorted((stage / "sbctune").rglob("*.py")):
         parts = path.relative_to(stage).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        names.append(".".join(parts))
+        name = ".".join(parts)
+        if not any(name == s or name.startswith(s + ".") for s in skip):
+            names.append(name)
     return names
 
 

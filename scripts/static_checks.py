@@ -1,6 +1,7 @@
 """Static checks of the `sbctune` namespace as it is installed (app/ + ui/ + resources/).
 
-`python scripts/static_checks.py mypy|imports`. Neither mypy nor import-linter can follow
+`python scripts/static_checks.py mypy|imports|cycles`. Neither mypy nor import-linter (nor
+grimp, which `cycles` runs through scripts/import_cycles.py) can follow
 setuptools' package-dir mapping, so this builds a view of the namespace from symlinks under
 build/nsview/ and checks that; reports name the real files.
 """
@@ -44,8 +45,10 @@ def main(argv: list[str]) -> int:
     elif which == "imports":
         lint = Path(sys.executable).with_name("lint-imports")
         cmd = [str(lint), "--config", str(ROOT / "pyproject.toml"), "--no-cache"]
+    elif which == "cycles":
+        cmd = [sys.executable, str(ROOT / "scripts" / "import_cycles.py")]
     else:
-        print(f"unknown check {which!r}: use mypy or imports", file=sys.stderr)
+        print(f"unknown check {which!r}: use mypy, imports or cycles", file=sys.stderr)
         return 2
     proc = subprocess.run(cmd, cwd=view, env=env, capture_output=True, text=True)
     out = proc.stdout

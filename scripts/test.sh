@@ -19,6 +19,8 @@ else
 fi
 echo "== mypy"
 python scripts/static_checks.py mypy || status=1
+# Printed so the trend is visible; never fails the run (the bar: README, "Layers and code size").
+python scripts/size_report.py || true
 echo "== pytest"
 python -m pytest "$@"
 rc=$?

@@ -17,13 +17,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sbctune.errors import UserError
-from sbctune.lab.model import LabInfo
+from sbctune.errors import LabLeftOut, UserError
 from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.workflow import Problem
+
+if TYPE_CHECKING:  # the Windows and macOS bundles leave the lab out: typing only here
+    from sbctune.lab.model import LabInfo
 
 DEFAULT_PROFILE = "pi4-ax88179"
 DEFAULT_LAB = "demo-gui"
@@ -115,7 +118,12 @@ class Demo:
         window.tune_and_measure(self.options.plan)
 
     async def _lab_up(self) -> LabInfo:
-        from sbctune import lab  # Linux-only; imported only when the demo uses it
+        try:
+            import sbctune.lab as lab  # Linux-only; imported only when the demo uses it
+        except ModuleNotFoundError as exc:
+            if exc.name == "sbctune.lab":  # a bundle without the lab (Windows, macOS)
+                raise LabLeftOut() from None
+            raise
 
         def up() -> LabInfo:
             return lab.up(self.options.profile, name=self.options.lab_name)

@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
     def _pages(self, colors: Colors) -> None:
         """Each page talks to its controllers only."""
         settings = self.settings
-        self.connect_page = ConnectPage(self.connection, settings, self.runner)
+        self.connect_page = ConnectPage(self.connection, settings, self.runner, self.finder)
         self.inspect_page = InspectPage(self.state, self.inspection, colors)
         self.baseline_page = MeasurePage(self.baseline, self.state, settings, colors)
         self.tune_page = TunePage(self.state, self.tuning, colors)

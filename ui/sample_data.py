@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.history import History
 from sbctune.history.records import Interval, RunRecord, TestRecord
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory
 from sbctune.measure.outcome import Interval as LiveInterval_
 from sbctune.measure.plans import plan_named

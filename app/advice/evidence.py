@@ -6,10 +6,32 @@ import re
 
 from sbctune.catalog import Catalog
 
+QUOTE_CHARS = 300
+"""A quoted line is cut here: a real one is shorter; a hostile one must not fill the screen."""
+
+
+def quote(line: str) -> str:
+    line = line.rstrip()
+    if len(line) <= QUOTE_CHARS:
+        return line
+    return f"{line[:QUOTE_CHARS]}… ({len(line) - QUOTE_CHARS} more characters)"
+
+
+def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
+    """Lines containing ``needle`` as plain text (for needles built from a Pi's outputs, which
+    are never made into a regex)."""
+    return [line.rstrip() for line in text.splitlines() if needle in line][:limit]
+
 
 def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
     regex = re.compile(pattern)
-    return [line.rstrip() for line in text.splitlines() if regex.search(line)][:limit]
+    found = []
+    for line in text.splitlines():
+        if regex.search(line):
+            found.append(quote(line))
+            if len(found) >= limit:
+                break
+    return found
 
 
 def cite(catalog: Catalog, source_ids: list[str]) -> list[str]:
@@ -19,6 +41,11 @@ def cite(catalog: Catalog, source_ids: list[str]) -> list[str]:
         source = catalog.source(source_id)
         if source is None:
             continue
-        where = source.url or source.file or source.path or ""
-        cited.append(f"{source.title}{f' — {where}' if where else ''}")
+        # A user can follow a public page or a kernel source path; the seed write-ups are
+        # public posts known here by an internal file name, so those are described in words.
+        where = source.url or source.path or ""
+        label = (
+            source.title if where or source.kind != "seed" else f"{source.title} (public write-up)"
+        )
+        cited.append(f"{label}{f' — {where}' if where else ''}")
     return cited

@@ -6,12 +6,28 @@ lines it rests on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from sbctune.advice.chips import usb3_only_driver
 from sbctune.advice.drivers import driver_steps
-from sbctune.advice.evidence import cite, lines_matching
+from sbctune.advice.evidence import cite, lines_with
 from sbctune.advice.knowledge import load_knowledge
+from sbctune.advice.logs import (
+    driver_from_tables,
+    generic_driver,
+    log_findings,
+    usb_no_driver,
+)
+from sbctune.advice.static_board import (
+    best_figure as _best,
+)
+from sbctune.advice.static_board import (
+    better_adapter,
+    power,
+    usb3_named_at_usb2,
+    usb_below_top_speed,
+)
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
     Finding,
@@ -30,19 +46,19 @@ def _label(nic: Nic) -> str:
     return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
 
 
-def _best(chip: Chip, board: str | None, direction: str, test: str = "half_duplex") -> float | None:
-    values = [
-        m.value_mbps
-        for m in chip.measurements
-        if m.direction == direction and m.test == test and (board is None or m.board == board)
-    ]
-    return max(values) if values else None
-
-
 def _usb_line(parsed: Parsed, nic: Nic) -> list[str]:
-    if not nic.driver or not parsed.lsusb_tree_text:
-        return []
-    return lines_matching(parsed.lsusb_tree_text, rf"Driver={nic.driver}\b", 2)
+    """The output lines that show the NIC's USB speed (plain text search, never a regex)."""
+    if nic.driver and parsed.lsusb_tree_text:
+        found = lines_with(parsed.lsusb_tree_text, f"Driver={nic.driver},", 2)
+        if found:
+            return found
+    shown = [e.split(": ", 1)[-1] for e in nic.evidence if "480" in e or "high-speed" in e]
+    return (shown[:1] + nic.log.get("not_top_speed", [])[:1]) or shown[:2]
+
+
+def _usb3_by_name(nic: Nic) -> bool:
+    """A USB NIC whose name says 2.5G/5G/10G can only be a USB 3 device."""
+    return bool(re.search(r"\b(?:2\.5|5|10)\s?G(?:bE|b?/s|BASE|\b)", nic.chip or ""))
 
 
 class _Advisor:
@@ -129,6 +145,11 @@ class _Advisor:
             evidence,
         )
         if chip is None:
+            hint = driver_from_tables(nic)
+            if hint is not None and not any(
+                r.title == hint.title for r in self.inv.recommendations
+            ):
+                self.inv.recommendations.append(hint)
             return
         drivers = ", ".join(dict.fromkeys(chip.drivers.in_tree + chip.drivers.vendor))
         build = [p for p in chip.problems if "build" in p.id]
@@ -197,7 +218,11 @@ class _Advisor:
     def usb3_at_usb2(self, nic: Nic, chip: Chip | None) -> None:
         if chip is None and nic.driver and nic.bus == "usb":
             chip = usb3_only_driver(self.catalog, nic.driver)
-        if nic.bus != "usb" or chip is None or nic.usb_speed_mbps is None:
+        if nic.bus != "usb" or nic.usb_speed_mbps is None:
+            return
+        if chip is None:
+            if _usb3_by_name(nic) and nic.usb_speed_mbps <= _USB2_MAX:
+                usb3_named_at_usb2(self, nic)
             return
         if not (chip.usb_generation or "").startswith("3") or nic.usb_speed_mbps > _USB2_MAX:
             return
@@ -235,60 +260,6 @@ class _Advisor:
             low,
             evidence=_usb_line(self.parsed, nic),
         )
-
-    def usb_below_top_speed(self) -> None:
-        """The kernel's "not running at top speed": a device enumerated slower than it can go
-        (a USB 3 adapter in a USB 2.0 port or hub; with "connect to a high speed hub", a USB 2.0
-        device stuck at 12 Mbit/s full speed)."""
-        if not self.parsed.dmesg_text:
-            return
-        seen: dict[str, list[str]] = {}
-        pattern = r"usb \S+: not running at top speed"
-        for line in lines_matching(self.parsed.dmesg_text, pattern, 50):
-            path = line.split("usb ", 1)[1].split(":", 1)[0]
-            seen.setdefault(path, []).append(line)
-        for path, lines in seen.items():
-            if any(f.id == "usb3-adapter-at-usb2" for f in self.inv.findings):
-                return  # lsusb -t already showed it, with the NIC named
-            nic = next((n for n in self.inv.nics if n.bus_path == path), None)
-            full_speed = any("high speed hub" in line for line in lines)
-            usb2 = self.catalog.bus("usb2")
-            practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
-            name = _label(nic) if nic else f"the USB device at {path}"
-            self.finding(
-                "usb-below-top-speed",
-                "problem",
-                nic,
-                f"The kernel says {name} is not running at top speed: "
-                + (
-                    "it runs at USB 1.1 full speed (12 Mbit/s)."
-                    if full_speed
-                    else "a USB 3 device connected at USB 2.0 speed (480 Mbit/s)."
-                ),
-                lines[:2],
-            )
-            self.recommend(
-                "cable",
-                nic,
-                "Connect it at USB 2.0 speed" if full_speed else "Move the adapter to a USB 3 port",
-                (
-                    "Plug it straight into a blue USB 3 port (not through a USB 2.0 hub, "
-                    "extension or a USB-C adapter plugged the wrong way round)."
-                    if not full_speed
-                    else "Plug it into a USB 2.0 port directly, not through a USB 1.1 hub; on a "
-                    "Pi check that cmdline.txt does not force dwc_otg.speed=1."
-                ),
-                (
-                    f"from at most ~{practical.value:g} Mbit/s (USB 2.0) to the adapter's "
-                    "full speed"
-                    if practical and not full_speed
-                    else "from ~12 Mbit/s to USB 2.0 speed"
-                ),
-                (["bbqq-r8152-58"] + ([practical.source] if practical else [])),
-                None,
-                None,
-                evidence=lines[:2],
-            )
 
     def builtin_behind_usb2(self, nic: Nic, chip: Chip | None) -> None:
         if not (nic.builtin and nic.bus == "usb" and chip is not None):
@@ -402,7 +373,7 @@ class _Advisor:
                     f"{rx:g} receiving",
                 ],
             )
-            self.better_adapter(nic, chip, board, tx, source)
+            better_adapter(self, nic, chip, board, tx, source)
         # In-tree driver measured below the vendor's on the same board: seed 003's RTL8125B.
         if nic.driver in chip.drivers.in_tree and chip.drivers.vendor:
             mine = [m for m in chip.measurements if m.driver == nic.driver]
@@ -438,33 +409,6 @@ class _Advisor:
                         steps=driver_steps(recipe, self.inv, _label(nic)) if recipe else [],
                     )
 
-    def better_adapter(
-        self, nic: Nic, chip: Chip, board: str | None, tx: float, tx_source: str
-    ) -> None:
-        best: tuple[float, Chip, str] | None = None
-        for other in self.catalog.nics:
-            if other.id == chip.id or other.bus != chip.bus:
-                continue
-            value = _best(other, board, "pi_to_peer")
-            if value and value > tx * 1.05 and (best is None or value > best[0]):
-                source = next(m.source for m in other.measurements if m.value_mbps == value)
-                best = (value, other, source)
-        if best is None:
-            return
-        value, other, source = best
-        self.recommend(
-            "adapter",
-            nic,
-            f"Use a {other.name}-based adapter instead",
-            f"On this board a {other.name} adapter ({', '.join(other.drivers.in_tree)}) "
-            f"was measured sending at {value:g} Mbit/s where the {chip.name} reached "
-            f"{tx:g}.",
-            f"Pi→PC from ~{tx:g} to ~{value:g} Mbit/s",
-            [tx_source, source],
-            value - tx,
-            value - tx,
-        )
-
     def irqs(self, nic: Nic) -> None:
         interrupts = self.parsed.interrupts
         if interrupts is None or not nic.irqs:
@@ -476,7 +420,11 @@ class _Advisor:
             if any(irq.counts[1:]):
                 continue
             shared = any(n in ("xhci_hcd", "dwc_otg") for n in irq.names)
-            line = lines_matching(self.parsed.interrupts_text, rf"^\s*{number}:", 1)
+            line = [
+                ln
+                for ln in self.parsed.interrupts_text.splitlines()
+                if ln.strip().startswith(f"{number}:")
+            ][:1]
             self.finding(
                 "irq-on-cpu0",
                 "warning" if shared else "info",
@@ -512,59 +460,10 @@ class _Advisor:
     def registration(self, nic: Nic) -> list[str]:
         if not self.parsed.dmesg_text or not nic.name:
             return []
-        return lines_matching(self.parsed.dmesg_text, rf"{nic.name}: (register|v\d)", 1)
+        lines = lines_with(self.parsed.dmesg_text, f"{nic.name}: ", 20)
+        return [ln for ln in lines if ": register" in ln or f"{nic.name}: v" in ln][:1]
 
     # ------------------------------------------------------------------ board
-    def power(self) -> None:
-        t = self.inv.board.throttled
-        dmesg_lines = (
-            lines_matching(self.parsed.dmesg_text, r"[Uu]nder-?voltage", 2)
-            if self.parsed.dmesg_text
-            else []
-        )
-        if (t is None or not (t.any_now or t.any_since_boot)) and not dmesg_lines:
-            return
-        now = t is not None and t.any_now
-        what = []
-        if t is not None:
-            if t.under_voltage or t.under_voltage_occurred:
-                what.append("under-voltage")
-            if t.frequency_capped or t.frequency_capped_occurred:
-                what.append("frequency capping")
-            if t.throttled or t.throttled_occurred:
-                what.append("throttling")
-            if t.soft_temp_limit or t.soft_temp_limit_occurred:
-                what.append("soft temperature limit")
-        if dmesg_lines and "under-voltage" not in what:
-            what.append("under-voltage")
-        evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines
-        self.finding(
-            "power-or-thermal",
-            "problem" if now else "warning",
-            None,
-            f"The Pi reports {', '.join(what)} {'now' if now else 'since boot'}: the CPU "
-            "slows down and network throughput with it.",
-            evidence,
-        )
-        if "under-voltage" in what:
-            self.recommend(
-                "power",
-                None,
-                "Use a stronger power supply",
-                "Use the official power supply for this model (Pi 4: 5.1 V 3 A; "
-                "Pi 5: 5.1 V 5 A) and a short, thick cable; unpower hungry USB devices.",
-                "full CPU clock under load",
-                ["rpi-doc-hardware"],
-            )
-        if {"soft temperature limit", "throttling"} & set(what):
-            self.recommend(
-                "power",
-                None,
-                "Cool the Pi",
-                "Add a heatsink or fan; the CPU clocks down when it gets hot.",
-                "full CPU clock under load",
-                ["rpi-doc-hardware"],
-            )
 
 
 _RANK = {"problem": 0, "warning": 1, "info": 2}
@@ -576,6 +475,15 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
     for nic in inventory.nics:
         if not nic.wireless:
             advisor.nic(nic)
-    advisor.usb_below_top_speed()
-    advisor.power()
+    for nic in inventory.nics:
+        for found in log_findings(nic):
+            if found.id == "link-down" and nic.wireless:
+                continue
+            inventory.findings.append(found)
+        for pair in (generic_driver(nic), usb_no_driver(nic)):
+            if pair is not None:
+                inventory.findings.append(pair[0])
+                inventory.recommendations += [pair[1]] if pair[1] is not None else []
+    usb_below_top_speed(advisor)
+    power(advisor)
     inventory.findings.sort(key=lambda f: _RANK[f.severity])

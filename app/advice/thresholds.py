@@ -50,6 +50,9 @@ MSS_BYTES = 1448
 # A measured figure "matches" a catalog figure (e.g. the r8169 ceiling of an RTL8125B) within
 # this relative distance: the seeds' own spread between runs.
 FINGERPRINT_TOLERANCE = 0.06
+# An unidentified NIC measured below that figure still fits the chip down to half of it: a
+# slower measurement must not lose the recommendation (a busy PC measures less).
+FINGERPRINT_FLOOR = 0.5
 
 # A driver or chip known to do at least 10% better is worth a recommendation.
 WORTHWHILE_GAIN = 1.10

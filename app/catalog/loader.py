@@ -6,12 +6,8 @@ unknown board or bus, or reuses an id raises ``CatalogError`` naming the file an
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from ..errors import UserError
 from .model import (
     BUS_KINDS,
     CHIP_BUSES,
@@ -36,180 +32,27 @@ from .model import (
     Problem,
     Source,
 )
+from .schema_node import (
+    DEVICE_ID_RE,
+    REVISION_RE,
+    URL_RE,
+    CatalogError,
+    Node,
+    Refs,
+    document,
+    unique_id,
+)
 
-SCHEMA_VERSION = 1
+# CatalogError is the loader's error to its callers (it lives with the schema tools it raises).
+__all__ = ["FILES", "CatalogError", "parse_catalog"]
+
 FILES = ("sources.json", "chips.json", "boards.json", "buses.json")
 
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
-DEVICE_ID_RE = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{4}$")
-REVISION_RE = re.compile(r"^[0-9a-f]{4,8}$")
-URL_RE = re.compile(r"^https?://\S+$")
-
-
-class CatalogError(UserError):
-    """A catalog data file is missing, not JSON, or breaks the schema."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(
-            f"The hardware catalog is broken: {message}",
-            "reinstall sbctune, or fix the file under resources/catalog/",
-        )
-
-
-class _Node:
-    """A JSON value with the path that leads to it, for error messages."""
-
-    def __init__(self, value: Any, file: str, path: str) -> None:
-        self.value = value
-        self.file = file
-        self.path = path
-
-    def fail(self, message: str) -> CatalogError:
-        return CatalogError(f"{self.file}: {self.path}: {message}")
-
-    def _child(self, key: str) -> _Node:
-        obj = self.obj()
-        return _Node(obj.get(key), self.file, f"{self.path}.{key}" if self.path else key)
-
-    def obj(self) -> Mapping[str, Any]:
-        if not isinstance(self.value, dict):
-            raise self.fail(f"expected an object, got {type(self.value).__name__}")
-        return self.value
-
-    def has(self, key: str) -> bool:
-        return key in self.obj() and self.obj()[key] is not None
-
-    def get(self, key: str) -> _Node:
-        if key not in self.obj():
-            raise self.fail(f"missing required field '{key}'")
-        return self._child(key)
-
-    def opt(self, key: str) -> _Node | None:
-        return self._child(key) if self.has(key) else None
-
-    def items(self, key: str, *, required: bool = True) -> Iterator[_Node]:
-        if not required and not self.has(key):
-            return
-        node = self.get(key)
-        if not isinstance(node.value, list):
-            raise node.fail("expected a list")
-        for index, value in enumerate(node.value):
-            yield _Node(value, self.file, f"{node.path}[{index}]")
-
-    def string(self, key: str) -> str:
-        node = self.get(key)
-        if not isinstance(node.value, str) or not node.value.strip():
-            raise node.fail("expected a non-empty string")
-        return node.value
-
-    def opt_str(self, key: str, default: str | None = None) -> str | None:
-        return self.string(key) if self.has(key) else default
-
-    def text(self, key: str) -> str:
-        """An optional free-text field; empty when absent."""
-        return self.opt_str(key) or ""
-
-    def integer(self, key: str) -> int:
-        node = self.get(key)
-        if isinstance(node.value, bool) or not isinstance(node.value, int):
-            raise node.fail("expected an integer")
-        return node.value
-
-    def opt_int(self, key: str) -> int | None:
-        return self.integer(key) if self.has(key) else None
-
-    def number(self, key: str) -> float:
-        node = self.get(key)
-        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-            raise node.fail("expected a number")
-        return float(node.value)
-
-    def flag(self, key: str, default: bool = False) -> bool:
-        if not self.has(key):
-            return default
-        node = self.get(key)
-        if not isinstance(node.value, bool):
-            raise node.fail("expected true or false")
-        return node.value
-
-    def opt_bool(self, key: str) -> bool | None:
-        return self.flag(key) if self.has(key) else None
-
-    def strs(self, key: str) -> tuple[str, ...]:
-        out: list[str] = []
-        for item in self.items(key, required=False):
-            if not isinstance(item.value, str) or not item.value.strip():
-                raise item.fail("expected a non-empty string")
-            out.append(item.value)
-        return tuple(out)
-
-    def ints(self, key: str) -> tuple[int, ...]:
-        out: list[int] = []
-        for item in self.items(key, required=False):
-            if isinstance(item.value, bool) or not isinstance(item.value, int):
-                raise item.fail("expected an integer")
-            out.append(item.value)
-        return tuple(out)
-
-    def enum(self, key: str, allowed: frozenset[str]) -> str:
-        value = self.string(key)
-        if value not in allowed:
-            raise self.get(key).fail(f"'{value}' is not one of {sorted(allowed)}")
-        return value
-
-
-class _Refs:
-    """Cross-file references to check once every file is read."""
-
-    def __init__(self) -> None:
-        self.sources: list[tuple[_Node, str]] = []
-        self.boards: list[tuple[_Node, str]] = []
-        self.chips: list[tuple[_Node, str]] = []
-        self.buses: list[tuple[_Node, str]] = []
-
-    def source(self, node: _Node, key: str) -> str:
-        value = node.string(key)
-        self.sources.append((node.get(key), value))
-        return value
-
-    def opt_source(self, node: _Node, key: str) -> str | None:
-        return self.source(node, key) if node.has(key) else None
-
-
-def _document(read: Callable[[str], str], name: str) -> _Node:
-    try:
-        text = read(name)
-    except (OSError, FileNotFoundError) as exc:
-        raise CatalogError(f"{name}: cannot read it ({exc})") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogError(
-            f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from exc
-    root = _Node(data, name, "")
-    root.obj()
-    schema = root.get("schema")
-    if schema.value != SCHEMA_VERSION:
-        raise schema.fail(f"unsupported schema {schema.value!r}, expected {SCHEMA_VERSION}")
-    return root
-
-
-def _unique_id(node: _Node, seen: set[str], what: str) -> str:
-    value = node.string("id")
-    if not ID_RE.match(value):
-        raise node.get("id").fail(f"{what} id '{value}' must be lower-case letters, digits, '-'")
-    if value in seen:
-        raise node.get("id").fail(f"duplicate {what} id '{value}'")
-    seen.add(value)
-    return value
-
-
-def _sources(root: _Node) -> dict[str, Source]:
+def _sources(root: Node) -> dict[str, Source]:
     seen: set[str] = set()
     out: dict[str, Source] = {}
     for node in root.items("sources"):
-        source_id = _unique_id(node, seen, "source")
+        source_id = unique_id(node, seen, "source")
         kind = node.enum("kind", SOURCE_KINDS)
         url = node.opt_str("url")
         if url is not None and not URL_RE.match(url):
@@ -231,24 +74,24 @@ def _sources(root: _Node) -> dict[str, Source]:
     return out
 
 
-def _device_ids(node: _Node, key: str) -> tuple[str, ...]:
+def _device_ids(node: Node, key: str) -> tuple[str, ...]:
     ids = node.strs(key)
     for index, value in enumerate(ids):
         if not DEVICE_ID_RE.match(value):
-            raise _Node(value, node.file, f"{node.path}.{key}[{index}]").fail(
+            raise Node(value, node.file, f"{node.path}.{key}[{index}]").fail(
                 f"'{value}' is not a lower-case vendor:product id like '0b95:1790'"
             )
     return ids
 
 
-def _notes(node: _Node, refs: _Refs) -> tuple[Note, ...]:
+def _notes(node: Node, refs: Refs) -> tuple[Note, ...]:
     return tuple(
         Note(text=n.string("text"), source=refs.source(n, "source"))
         for n in node.items("notes", required=False)
     )
 
 
-def _measurement(node: _Node, refs: _Refs) -> Measurement:
+def _measurement(node: Node, refs: Refs) -> Measurement:
     value = node.number("value_mbps")
     if value <= 0:
         raise node.get("value_mbps").fail("must be positive")
@@ -269,11 +112,11 @@ def _measurement(node: _Node, refs: _Refs) -> Measurement:
     )
 
 
-def _chips(root: _Node, refs: _Refs) -> dict[str, Chip]:
+def _chips(root: Node, refs: Refs) -> dict[str, Chip]:
     seen: set[str] = set()
     out: dict[str, Chip] = {}
     for node in root.items("chips"):
-        chip_id = _unique_id(node, seen, "chip")
+        chip_id = unique_id(node, seen, "chip")
         drivers_node = node.get("drivers")
         line_rate = node.opt_int("line_rate_mbps")
         if line_rate is not None and line_rate <= 0:
@@ -291,7 +134,7 @@ def _chips(root: _Node, refs: _Refs) -> dict[str, Chip]:
         )
         contains = node.strs("contains")
         for index, target in enumerate(contains):
-            refs.chips.append((_Node(target, node.file, f"{node.path}.contains[{index}]"), target))
+            refs.chips.append((Node(target, node.file, f"{node.path}.contains[{index}]"), target))
         out[chip_id] = Chip(
             id=chip_id,
             kind=node.enum("kind", CHIP_KINDS),
@@ -323,7 +166,7 @@ def _chips(root: _Node, refs: _Refs) -> dict[str, Chip]:
     return out
 
 
-def _builtin_nic(node: _Node, refs: _Refs) -> BuiltinNic:
+def _builtin_nic(node: Node, refs: Refs) -> BuiltinNic:
     chip = node.string("chip")
     refs.chips.append((node.get("chip"), chip))
     return BuiltinNic(
@@ -340,15 +183,15 @@ def _builtin_nic(node: _Node, refs: _Refs) -> BuiltinNic:
     )
 
 
-def _boards(root: _Node, refs: _Refs) -> dict[str, Board]:
+def _boards(root: Node, refs: Refs) -> dict[str, Board]:
     seen: set[str] = set()
     out: dict[str, Board] = {}
     for node in root.items("boards"):
-        board_id = _unique_id(node, seen, "board")
+        board_id = unique_id(node, seen, "board")
         codes = tuple(code.lower() for code in node.strs("revision_codes"))
         for index, code in enumerate(codes):
             if not REVISION_RE.match(code):
-                raise _Node(code, node.file, f"{node.path}.revision_codes[{index}]").fail(
+                raise Node(code, node.file, f"{node.path}.revision_codes[{index}]").fail(
                     f"'{code}' is not a hex revision code"
                 )
         nic_node = node.opt("builtin_nic")
@@ -407,11 +250,11 @@ def _boards(root: _Node, refs: _Refs) -> dict[str, Board]:
     return out
 
 
-def _buses(root: _Node, refs: _Refs) -> tuple[dict[str, Bus], EthernetFraming]:
+def _buses(root: Node, refs: Refs) -> tuple[dict[str, Bus], EthernetFraming]:
     seen: set[str] = set()
     out: dict[str, Bus] = {}
     for node in root.items("buses"):
-        bus_id = _unique_id(node, seen, "bus")
+        bus_id = unique_id(node, seen, "bus")
         figures = tuple(
             Figure(
                 name=f.string("name"),
@@ -468,7 +311,7 @@ def _buses(root: _Node, refs: _Refs) -> tuple[dict[str, Bus], EthernetFraming]:
 
 
 def _check_refs(
-    refs: _Refs,
+    refs: Refs,
     sources: Mapping[str, Source],
     chips: Mapping[str, Chip],
     boards: Mapping[str, Board],
@@ -520,11 +363,11 @@ def parse_catalog(
     read: Callable[[str], str],
 ) -> tuple[dict[str, Source], dict[str, Chip], dict[str, Board], dict[str, Bus], EthernetFraming]:
     """Read and validate every catalog file; ``read(name)`` returns a file's text."""
-    refs = _Refs()
-    sources = _sources(_document(read, "sources.json"))
-    chips = _chips(_document(read, "chips.json"), refs)
-    boards = _boards(_document(read, "boards.json"), refs)
-    buses, framing = _buses(_document(read, "buses.json"), refs)
+    refs = Refs()
+    sources = _sources(document(read, "sources.json"))
+    chips = _chips(document(read, "chips.json"), refs)
+    boards = _boards(document(read, "boards.json"), refs)
+    buses, framing = _buses(document(read, "buses.json"), refs)
     _check_refs(refs, sources, chips, boards, buses)
     _check_unique_keys(chips, boards)
     return sources, chips, boards, buses, framing

@@ -36,9 +36,12 @@ class Source:
 
     @property
     def citation(self) -> str:
-        """A one-line reference a user can follow (URL, seed file or kernel path)."""
-        where = self.url or (f"seed {self.file}" if self.file else None) or self.path
-        return f"{self.title} ({where})" if where else self.title
+        """A one-line reference a user can follow (URL or kernel path). A seed write-up is a
+        public post known here by an internal file name: it is described in words."""
+        where = self.url or self.path
+        if where:
+            return f"{self.title} ({where})"
+        return f"{self.title} (public write-up)" if self.kind == "seed" else self.title
 
 
 @dataclass(frozen=True)

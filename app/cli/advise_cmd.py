@@ -8,13 +8,13 @@ import json
 
 from sbctune.advice import Advice, advise
 from sbctune.advice.aggregate import advice_runs
+from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.errors import UserError
 from sbctune.history import History, NotFound, RunRecord
-from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.model import Inventory
 from sbctune.workflow.rules import advice_tuning_of_run
 

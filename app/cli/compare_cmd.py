@@ -1,5 +1,5 @@
 """`sbctune compare RUN RUN...`: per direction and mode, each run's figure, the change against
-the first run and whether it exceeds run-to-run noise."""
+the first run as a 95 % interval from the runs' trials, and a verdict in words."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 import json
 
 from sbctune.compare import compare, run_description
+from sbctune.compare.calibration import calibration_for
 from sbctune.errors import UserError
 from sbctune.export import load_runs, parse_run_ids
 from sbctune.export.tables import comparison_table, text
@@ -32,7 +33,8 @@ def _compare(args: argparse.Namespace) -> int:
         raise UserError("Compare needs two or more runs.", "e.g. `sbctune compare 3 7`")
     with History.open() as history:
         runs = load_runs(history, ids)
-    comparison = compare(runs)
+        calibration = calibration_for(history, runs)
+    comparison = compare(runs, calibration)
     if args.json:
         print(json.dumps(comparison.to_json(), indent=2))
         return 0
@@ -41,7 +43,9 @@ def _compare(args: argparse.Namespace) -> int:
     print()
     print(text(comparison_table(comparison)))
     print(
-        "\nA change is beyond noise when it exceeds twice the standard error of the difference"
-        "\nof the per-second means, and at least 2 % of the first run's figure."
+        "\nEach change comes with its 95 % interval from the runs' trials (Welch's t). It is"
+        "\ncalled faster or slower only when the whole interval lies beyond 1 % of the first"
+        "\nrun's figure"
+        + (" or this Pi's A/A run-to-run spread, whichever is larger." if calibration else ".")
     )
     return 0

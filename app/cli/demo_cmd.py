@@ -14,16 +14,18 @@ import os
 import time
 from pathlib import Path
 
+from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
 from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
+from sbctune.compare.calibration import calibration_for
+from sbctune.compare.words import verdict_lines
 from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, text
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
@@ -37,6 +39,7 @@ from sbctune.workflow import (
     TuningEvent,
     one_click,
 )
+from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FLOW_STEPS
 
 DEFAULT_PROFILE = "pi4-ax88179"
 
@@ -69,6 +72,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the Pi's interface to test (default: the route to this PC)",
     )
     parser.add_argument("--no-tune", action="store_true", help="measure and advise only")
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="measure the baseline twice (A/A) first: the run-to-run spread of this Pi, which "
+        "the before/after verdicts then use",
+    )
     parser.add_argument(
         "--report",
         type=Path,
@@ -115,18 +124,23 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     )
     print(render(inventory))
     plan = plan_named(args.plan).with_overrides(duration=args.duration)
-    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune)
+    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune, calibrate=args.calibrate)
+    steps = CALIBRATED_FLOW_STEPS if args.calibrate else FLOW_STEPS
     with History.open() as history:
         result = await one_click(
-            session, inventory, options, history, on_event=_Progress(), collection=collection
-        )
+            session, inventory, options, history, on_event=_Progress(), collection=collection,
+            steps=steps,
+        )  # fmt: skip
         _report(history, result, args.report)
     return result
 
 
 def _report(history: History, result: FlowResult, path: Path) -> None:
     print()
-    print(text(comparison_table(compare(result.runs))))
+    comparison = compare(result.runs, calibration_for(history, result.runs))
+    print(text(comparison_table(comparison)))
+    for line in verdict_lines(comparison):
+        print(line)
     print()
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
@@ -155,7 +169,9 @@ def _demo(args: argparse.Namespace) -> int:
         asyncio.run(real())
         return 0
 
-    from sbctune import lab  # the lab is Linux-only; imported only when used
+    from sbctune.cli.lab_cmd import import_lab
+
+    lab = import_lab()  # the lab is Linux-only; imported only when used
 
     lab_name = f"demo-{os.getpid()}"
 

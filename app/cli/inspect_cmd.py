@@ -9,10 +9,10 @@ import sys
 import time
 from pathlib import Path
 
+from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
 from sbctune.cli.arg_checks import writable_file, writable_folder, write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.inventory.bundle import is_bundle
-from sbctune.inventory.inspect import inspect_bundle, inspect_host, save_bundle
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 

@@ -4,10 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-from sbctune import lab
-from sbctune.errors import UserError
-from sbctune.lab.model import LabInfo, LabStatus
+from sbctune.errors import LabLeftOut, UserError
+
+if TYPE_CHECKING:
+    from sbctune.lab.model import LabInfo, LabStatus
+
+
+def import_lab() -> ModuleType:
+    """The lab package, imported when a command uses it: the CLI starts without it where a
+    bundle left it out (Windows, macOS), and says so when asked for a lab."""
+    try:
+        import sbctune.lab as lab
+    except ModuleNotFoundError as exc:
+        if exc.name == "sbctune.lab":
+            raise LabLeftOut() from None
+        raise
+    return lab
+
+
+def import_vm_cli() -> ModuleType:
+    """The VM lab's commands (part of the lab package, so left out where it is)."""
+    import_lab()
+    import sbctune.lab.vm.cli as vm_cli
+
+    return vm_cli
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,9 +46,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p_up = lab_sub.add_parser("up", help="start a lab and print how to log in")
     p_up.add_argument(
         "--profile",
-        required=True,
         metavar="NAME|PATH",
         help="a shipped profile name (see `sbctune lab profiles`) or a folder",
+    )
+    p_up.add_argument(
+        "--vm",
+        action="store_true",
+        help="boot the VM lab instead (Debian bookworm in QEMU: real kernel, systemd, "
+        "NetworkManager; see README)",
     )
     p_up.add_argument("--name", help="lab name (default: the profile's name)")
     p_up.add_argument("--json", action="store_true", help="print one JSON object")
@@ -77,6 +105,11 @@ def _print_info(info: LabInfo) -> None:
 
 
 def _up(args: argparse.Namespace) -> int:
+    if args.vm:
+        return int(import_vm_cli().up(args.name, args.json))
+    if not args.profile:
+        raise UserError("lab up needs --profile NAME (or --vm)", "see `sbctune lab profiles`")
+    lab = import_lab()
     info = lab.up(args.profile, name=args.name)
     if args.json:
         print(json.dumps(info.to_json()))
@@ -86,6 +119,7 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _down(args: argparse.Namespace) -> int:
+    lab = import_lab()
     if args.all:
         removed = lab.down_all()
         print("removed: " + (", ".join(removed) if removed else "nothing (no labs)"))
@@ -102,6 +136,9 @@ def _down(args: argparse.Namespace) -> int:
                 "name one (`sbctune lab down NAME`) or use --all",
             )
         name = labs[0].name
+    vm_cli = import_vm_cli()
+    if vm_cli.is_vm_lab(name):
+        return int(vm_cli.down(name))
     found = lab.down(name)
     print(f"removed lab {name}" if found else f"no lab named {name} (nothing to remove)")
     return 0
@@ -118,6 +155,7 @@ def _status_line(st: LabStatus) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    lab = import_lab()
     labs = lab.list_labs()
     if args.json:
         print(json.dumps([s.to_json(with_password=False) for s in labs]))
@@ -130,6 +168,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    lab = import_lab()
     labs = [lab.status(args.name)] if args.name else lab.list_labs()
     if args.json:
         data = [s.to_json() for s in labs]
@@ -148,6 +187,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _profiles(args: argparse.Namespace) -> int:
+    lab = import_lab()
     for name in lab.shipped_profiles():
         try:
             description = lab.load_profile(name).description

@@ -23,6 +23,7 @@ import sbctune.cli
 from sbctune.cli.console import make_console_safe
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
+from sbctune.textsafe import guard_terminal
 
 # Every module named ``*_cmd`` in this package adds its subcommands (``register``), so a new
 # command needs no edit here.
@@ -45,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     make_console_safe()
+    # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
+    # messages, progress): one guard on stdout and stderr makes its control characters visible.
+    with guard_terminal():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     func = getattr(args, "func", None)

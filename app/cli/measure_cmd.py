@@ -41,6 +41,7 @@ from sbctune.measure.runner import (
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.table import text
 from sbctune.remote import Session
+from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
 
@@ -57,8 +58,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--plan",
         default="quick",
         choices=sorted(presets()),
-        help="quick: 10 s per direction; thorough: the seed method (65 s, "
-        "10 streams, half and full duplex, PC throttled)",
+        help="quick: 3 trials × 5 s per direction; thorough: the seed method (10 streams, "
+        "5 trials × 13 s, half and full duplex, PC throttled)",
     )
     parser.add_argument(
         "--nic",
@@ -117,6 +118,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="if iperf3 is missing on the Pi, install it with the Pi's package manager "
         "(through sudo) without asking",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int_range(1, 2, "--repeat"),
+        default=1,
+        metavar="N",
+        help="2: measure twice with nothing changed (A/A calibration) and report the "
+        "run-to-run spread of this Pi and network; compare and advice use it from then on",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
@@ -216,15 +225,10 @@ async def _measure(args: argparse.Namespace) -> int:
     )
     if args.all_nics or len(args.nic or []) > 1:
         return await _measure_together(args, plan)
+    request = _request(args, plan)
+    if args.repeat == 2:
+        return await _calibrate(args, request)
     progress = _Progress()
-    request = MeasureRequest(
-        plan,
-        nic=args.nic[0] if args.nic else None,
-        endpoint=args.endpoint,
-        iperf3_path=args.iperf3_path,
-        allow_wrong_route=args.allow_other_route,
-        pc_port=args.pc_port,
-    )
     kept: list[Measured] = []
     with History.open() as history:
         async with await open_session(args) as session:
@@ -240,6 +244,41 @@ async def _measure(args: argparse.Namespace) -> int:
                 )
             except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
                 measured = _keep_partial(kept[-1] if kept else None)
+    return _print_measured(args, measured)
+
+
+def _request(args: argparse.Namespace, plan: Plan) -> MeasureRequest:
+    return MeasureRequest(
+        plan,
+        nic=args.nic[0] if args.nic else None,
+        endpoint=args.endpoint,
+        iperf3_path=args.iperf3_path,
+        allow_wrong_route=args.allow_other_route,
+        pc_port=args.pc_port,
+    )
+
+
+async def _calibrate(args: argparse.Namespace, request: MeasureRequest) -> int:
+    """`--repeat 2`: two runs with nothing changed, both kept, and their spread."""
+    with History.open() as history:
+        async with await open_session(args) as session:
+            done = await measure_twice(
+                session, history, request, on_event=_Progress(),
+                ask_install=ask_to_install(args), report=_stderr,
+            )  # fmt: skip
+    for measured in (done.first, done.second):
+        code = _print_measured(args, measured)
+        if code:
+            return code
+    print(f"\nA/A calibration (runs {done.calibration.run_a} and {done.calibration.run_b}, "
+          "nothing changed between them):")  # fmt: skip
+    for line in done.lines:
+        print(f"  {line}")
+    print("compare and advice use this run-to-run spread for this Pi from now on.")
+    return 0
+
+
+def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
     run = measured.run
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)

@@ -20,12 +20,12 @@ import sys
 import time
 from typing import Any
 
+from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.remote import Session
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,
@@ -49,6 +49,14 @@ _MARK = {
     "not_possible": "✗",
     "failed": "!",
     "reverted": "↺",
+    "planned": "·",
+}
+# What the values read back from the Pi say (`tune status`).
+_LIVE = {
+    "in_force": "in force",
+    "original": "not in force (the original values)",
+    "other": "changed since (neither the session's nor the original values)",
+    "unknown": "could not be read back",
 }
 
 
@@ -411,6 +419,12 @@ def _final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:
 
 
 def _leftover_text(leftover: LeftoverSession) -> str:
+    if leftover.orphaned:
+        return (
+            f"Warning: tuning session {leftover.id} was cut short ({leftover.state}, its "
+            "auto-revert guard is not running): it will NOT revert by itself. "
+            "`sbctune tune revert` puts its values back."
+        )
     if leftover.state == "armed":
         return (
             f"Note: tuning session {leftover.id} is waiting for confirmation (it reverts by "
@@ -423,27 +437,51 @@ def _leftover_text(leftover: LeftoverSession) -> str:
     )
 
 
+def _status_json(s: LeftoverSession) -> dict[str, Any]:
+    return {
+        "id": s.id, "state": s.state, "started_at": s.started_at, "nic": s.nic,
+        "persist": s.persist, "guard_deadline": s.guard_deadline,
+        "guard_running": s.guard_running, "orphaned": s.orphaned, "reverted_by": s.reverted_by,
+        "problem": s.problem, "in_force": s.live_states().count("in_force"),
+        "outcomes": [{**o.to_json(), "live": s.live_states(o.tweak_id)} for o in s.outcomes],
+    }  # fmt: skip
+
+
+def _state_text(s: LeftoverSession) -> str:
+    if s.orphaned:
+        return f"{s.state}, CUT SHORT: its guard is not running (revert it)"
+    if s.state == "armed" and s.guard_deadline:
+        at = time.strftime("%H:%M:%S", time.localtime(s.guard_deadline))
+        return f"armed (reverts by itself at {at})"
+    if s.state == "reverted" and s.reverted_by:
+        return "reverted by its guard" if s.reverted_by == "guard" else "reverted"
+    return s.state
+
+
+def _live_text(states: list[str]) -> str:
+    if not states:
+        return ""
+    if len(set(states)) == 1:
+        return _LIVE.get(states[0], states[0])
+    return f"{states.count('in_force')} of {len(states)} values in force"
+
+
 def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
     if as_json:
-        print(json.dumps([
-            {"id": s.id, "state": s.state, "started_at": s.started_at, "nic": s.nic,
-             "persist": s.persist, "guard_deadline": s.guard_deadline,
-             "outcomes": [o.to_json() for o in s.outcomes]}
-            for s in sessions
-        ], indent=2))  # fmt: skip
+        print(json.dumps([_status_json(s) for s in sessions], indent=2))
         return 0
     if not sessions:
         print("No tuning sessions on this Pi.")
         return 0
     for s in sessions:
-        extra = ""
-        if s.state == "armed" and s.guard_deadline:
-            extra = f" (reverts by itself at {time.strftime('%H:%M:%S', time.localtime(s.guard_deadline))})"  # noqa: E501
-        print(
-            f"{s.id}  {s.state}{extra}  nic={s.nic or '-'}  persist={'yes' if s.persist else 'no'}"
-        )
+        persist = "yes" if s.persist else "no"
+        print(f"{s.id}  {_state_text(s)}  nic={s.nic or '-'}  persist={persist}")
+        if s.problem:
+            print(f"    {s.problem}")
         for o in s.outcomes:
-            print(f"    {_MARK.get(o.status, '?')} {o.tweak_id}: {o.status}")
+            live = _live_text(list(s.live_states(o.tweak_id)))
+            print(f"    {_MARK.get(o.status, '?')} {o.tweak_id}: {o.status}"
+                  + (f"; on the Pi now: {live}" if live else ""))  # fmt: skip
     return 0
 
 

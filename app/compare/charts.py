@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from sbctune.compare.model import Comparison
+from sbctune.compare.model import Cell, Comparison
 from sbctune.history.records import DIRECTIONS, Mode, RunRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 
@@ -97,12 +97,18 @@ def _legend(labels: list[str]) -> tuple[str, int]:
     return "".join(out), max(HEIGHT, int(y) + 14)
 
 
+def _whisker(cell: Cell) -> float:
+    """The 95 % interval of the run's mean from its trials; ±1 stdev of the readings for a run
+    measured before plans had trials."""
+    return cell.half_width_mbps if cell.half_width_mbps is not None else (cell.stdev_mbps or 0.0)
+
+
 def bar_chart(comparison: Comparison, mode: Mode) -> Chart:
-    """Grouped bars: one group per direction, one bar per run, whiskers at ±1 stdev."""
+    """Grouped bars: one group per direction, one bar per run, whiskers at the 95 % interval."""
     title = f"{MODE_LABEL[mode]} throughput (Mbit/s)"
     rows = [comparison.row(d, mode) for d in DIRECTIONS]
     peak = max(
-        ((c.mbps or 0) + (c.stdev_mbps or 0) for row in rows if row is not None for c in row.cells),
+        ((c.mbps or 0) + _whisker(c) for row in rows if row is not None for c in row.cells),
         default=0.0,
     )
     top, step = nice_scale(peak * 1.05)
@@ -134,15 +140,16 @@ def bar_chart(comparison: Comparison, mode: Mode) -> Chart:
                 f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{bar_w - 4:.1f}" height="{h:.1f}" '
                 f'fill="{color}"/>\n'
             )
-            if cell.stdev_mbps:
-                lo = _TOP + plot_h - plot_h * max(cell.mbps - cell.stdev_mbps, 0) / top
-                hi = _TOP + plot_h - plot_h * (cell.mbps + cell.stdev_mbps) / top
+            whisker = _whisker(cell)
+            if whisker:
+                lo = _TOP + plot_h - plot_h * max(cell.mbps - whisker, 0) / top
+                hi = _TOP + plot_h - plot_h * (cell.mbps + whisker) / top
                 mid = x + bar_w / 2
                 parts.append(
                     f'<line x1="{mid:.1f}" y1="{lo:.1f}" x2="{mid:.1f}" y2="{hi:.1f}" '
                     f'stroke="#333333" stroke-width="1.5"/>\n'
                 )
-            label_y = min(y, _TOP + plot_h - plot_h * (cell.mbps + (cell.stdev_mbps or 0)) / top)
+            label_y = min(y, _TOP + plot_h - plot_h * (cell.mbps + whisker) / top)
             parts.append(_text(x + bar_w / 2, label_y - 5, f"{cell.mbps:.0f}", size=11))
     parts.append(
         f'<line x1="{_LEFT}" y1="{_TOP + plot_h}" x2="{WIDTH - _RIGHT}" y2="{_TOP + plot_h}" '

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
-from sbctune.compare.model import Cell, Comparison, Row, RunSummary, Verdict
-from sbctune.compare.noise import Spread, noise_threshold, spread
+from sbctune.compare.interval import change, mean_interval
+from sbctune.compare.model import Cell, Comparison, Row, RunSummary
 from sbctune.errors import UserError
 from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord, TestRecord
 
@@ -37,54 +38,65 @@ def find_test(run: RunRecord, direction: Direction, mode: Mode) -> TestRecord | 
     return found[-1] if found else None
 
 
-def _figure(run: RunRecord, test: TestRecord, verdict: Verdict) -> tuple[Cell, Spread | None]:
+def spread_key(direction: Direction, mode: Mode) -> str:
+    return f"{direction}/{mode}"
+
+
+def _figure(test: TestRecord) -> Cell:
     assert test.mean_mbps is not None
-    mine = spread(run, test)
-    cell = Cell(
+    mine = mean_interval(test.trial_means)
+    return Cell(
         test.mean_mbps,
-        stdev_mbps=mine.stdev_mbps if mine else test.stdev_mbps,
-        samples=mine.samples if mine else None,
+        stdev_mbps=test.stdev_mbps,
+        samples=len(test.trial_means) or None,
         complete=test.complete,
-        verdict=verdict,
+        verdict="baseline",
+        trials=list(test.trial_means),
+        half_width_mbps=mine.half_width if mine else None,
     )
-    return cell, mine
 
 
-def _cell(run: RunRecord, test: TestRecord | None, base: Cell, base_spread: Spread | None) -> Cell:
+def _cell(test: TestRecord | None, base: Cell, spread: float | None) -> Cell:
     if test is None or test.mean_mbps is None:
         return Cell(None, complete=test.complete if test else False, verdict="missing")
-    cell, mine = _figure(run, test, "unknown")
+    cell = replace(_figure(test), verdict="unknown")
     if base.mbps is None:
         return cell
     delta = test.mean_mbps - base.mbps
     pct = delta / base.mbps * 100 if base.mbps else None
-    cell = replace(cell, delta_mbps=delta, delta_pct=pct)
-    if mine is None or base_spread is None:
+    found = change(base.trials, cell.trials, spread=spread)
+    cell = replace(cell, delta_mbps=delta, delta_pct=pct, verdict_text=found.text)
+    if found.verdict == "unknown":
         return cell
-    noise = noise_threshold(base_spread, mine)
-    significant = abs(delta) > noise
-    verdict: Verdict = "significant" if significant else "within_noise"
-    return replace(cell, noise_mbps=noise, significant=significant, verdict=verdict)
+    return replace(
+        cell,
+        noise_mbps=(found.high - found.low) / 2,
+        change_low_mbps=found.low,
+        change_high_mbps=found.high,
+        significant=found.verdict in ("faster", "slower"),
+        verdict=found.verdict,
+    )
 
 
-def compare(runs: list[RunRecord]) -> Comparison:
-    """Per direction × mode present in any run: each run's figure and its change vs the first."""
+def compare(runs: list[RunRecord], calibration: dict[str, float] | None = None) -> Comparison:
+    """Per direction × mode present in any run: each run's figure and its change vs the first,
+    as a 95 % interval from the runs' trials. `calibration`: the run-to-run spread an A/A
+    calibration measured for this Pi, per "direction/mode" (see spread_key)."""
     if not runs:
         raise UserError("Nothing to compare: no runs given.", "Name two or more run ids.")
-    comparison = Comparison([summarize_run(r) for r in runs])
+    spreads = {k: v for k, v in (calibration or {}).items() if math.isfinite(v)}
+    comparison = Comparison([summarize_run(r) for r in runs], calibration=spreads)
     for mode in MODES:
         for direction in DIRECTIONS:
             tests = [find_test(r, direction, mode) for r in runs]
             if all(t is None for t in tests):
                 continue
-            base_spread: Spread | None = None
-            if tests[0] is None or tests[0].mean_mbps is None:
+            first = tests[0]
+            if first is None or first.mean_mbps is None:
                 base = Cell(None, verdict="missing")
             else:
-                base, base_spread = _figure(runs[0], tests[0], "baseline")
-            cells = [base] + [
-                _cell(run, test, base, base_spread)
-                for run, test in zip(runs[1:], tests[1:], strict=True)
-            ]
+                base = _figure(first)
+            spread = spreads.get(spread_key(direction, mode))
+            cells = [base] + [_cell(test, base, spread) for test in tests[1:]]
             comparison.rows.append(Row(direction, mode, cells))
     return comparison

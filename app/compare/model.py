@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from sbctune.history.records import Direction, Mode
 
-Verdict = Literal["baseline", "significant", "within_noise", "unknown", "missing"]
+# faster/slower: the change's whole 95 % interval lies beyond the floor (sbctune.compare.interval)
+Verdict = Literal["baseline", "faster", "slower", "no_change", "too_noisy", "unknown", "missing"]
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,14 @@ class Cell:
     complete: bool = True
     delta_mbps: float | None = None
     delta_pct: float | None = None
-    noise_mbps: float | None = None  # the threshold the change was held against
-    significant: bool = False
+    noise_mbps: float | None = None  # half-width of the change's 95 % interval
+    significant: bool = False  # faster or slower
     verdict: Verdict = "unknown"
+    trials: list[float] = field(default_factory=list)  # each trial's mean
+    half_width_mbps: float | None = None  # the run's own 95 % interval of its mean (error bars)
+    change_low_mbps: float | None = None  # the 95 % interval of the change vs the first run
+    change_high_mbps: float | None = None
+    verdict_text: str = ""  # "faster by 60 to 110 Mbit/s", "no change detected (−15 to +25)"
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,8 @@ class Row:
 class Comparison:
     runs: list[RunSummary]
     rows: list[Row] = field(default_factory=list)
+    # "direction/mode" -> run-to-run spread from an A/A calibration, when one was used
+    calibration: dict[str, float] = field(default_factory=dict)
 
     def row(self, direction: Direction, mode: Mode) -> Row | None:
         return next((r for r in self.rows if r.direction == direction and r.mode == mode), None)

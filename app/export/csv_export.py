@@ -6,12 +6,13 @@ import csv
 from pathlib import Path
 
 from sbctune.export.report_data import ReportData
+from sbctune.textsafe import csv_cell
 
 COLUMNS = [
     "run_id", "device", "started_at", "plan", "nic", "direction", "mode",
     "mean_mbps", "min_mbps", "max_mbps", "stdev_mbps", "samples", "sender_mbps",
     "receiver_mbps", "retransmits", "complete", "delta_mbps", "delta_pct", "noise_mbps",
-    "verdict",
+    "verdict", "trial_means", "change_low_mbps", "change_high_mbps", "verdict_text",
 ]  # fmt: skip
 
 
@@ -49,6 +50,10 @@ def rows(data: ReportData) -> list[dict[str, str]]:
                 "delta_pct": _num(cell.delta_pct if cell else None),
                 "noise_mbps": _num(cell.noise_mbps if cell else None),
                 "verdict": cell.verdict if cell else "",
+                "trial_means": " ".join(f"{m:.2f}" for m in test.trial_means),
+                "change_low_mbps": _num(cell.change_low_mbps if cell else None),
+                "change_high_mbps": _num(cell.change_high_mbps if cell else None),
+                "verdict_text": cell.verdict_text if cell else "",
             })  # fmt: skip
     return out
 
@@ -57,5 +62,6 @@ def export(data: ReportData, path: Path) -> Path:
     with open(path, "w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(rows(data))
+        # Names come from the Pi (an interface may be called `=HYPERLINK(…)`): guarded cells.
+        writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows(data))
     return path

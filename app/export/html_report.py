@@ -250,9 +250,10 @@ def _results(data: ReportData) -> str:
         out.append("<h3>Change against the first run</h3>")
         out.append(_comparison(data))
         out.append(
-            '<p class="note">A change counts as real when it exceeds twice the standard error of '
-            "the difference of the two runs' per-second means, and at least 2 % of the first "
-            "run's value (repeat runs drift that much on a quiet network).</p>"
+            '<p class="note">Each change is given with its 95 % interval, from the trials of the '
+            "two runs (Welch's t). It is called faster or slower only when the whole interval "
+            "lies beyond 1 % of the first run's figure (or beyond the run-to-run spread an A/A "
+            "calibration measured for this Pi).</p>"
         )
     return "\n".join(out)
 
@@ -298,10 +299,12 @@ def _summary(data: ReportData) -> str:
             (row, cell)
             for row in data.comparison.rows
             for cell in row.cells[1:]
-            if cell.verdict == "significant"
+            if cell.significant
         ]
         first = data.comparison.runs[0].label
-        lines.append(f"{len(beyond)} of the changes against {first} are beyond noise.")
+        lines.append(
+            f"{len(beyond)} of the changes against {first} are beyond noise (95 % interval)."
+        )
     if data.recommendations:
         top = data.recommendations[0]
         lines.append(

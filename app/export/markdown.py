@@ -8,19 +8,21 @@ from sbctune.compare import run_description
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
+from sbctune.textsafe import markdown_text
 
 
 def render(data: ReportData) -> str:
     parts = []
-    board = board_line(data, data.runs[-1])
+    # Board, NIC, chip and driver names come from the Pi: literal text, never markup.
+    board = markdown_text(board_line(data, data.runs[-1]))
     parts.append(f"### Network throughput{f': {board}' if board else ''}\n")
     for run in data.runs:
-        parts.append(f"- {run_description(run)}: {method_line(run)}")
+        parts.append(f"- {markdown_text(run_description(run))}: {markdown_text(method_line(run))}")
     parts.append("")
     parts.append(tables.markdown(tables.results_table(data.runs)))
     if len(data.runs) > 1:
-        parts.append("\nChange against the first run (noise: twice the standard error of the")
-        parts.append("difference of the per-second means, at least 2 %):\n")
+        parts.append("\nChange against the first run (95 % interval of the difference of the")
+        parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
         parts.append(tables.markdown(tables.comparison_table(data.comparison)))
     parts.append("\n(measured with iperf3, sbctune)")
     return "\n".join(parts) + "\n"

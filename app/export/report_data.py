@@ -13,6 +13,7 @@ from sbctune.advice import advise
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
 from sbctune.compare import Comparison, compare
+from sbctune.compare.calibration import calibration_for
 from sbctune.errors import UserError
 from sbctune.history import History, NotFound
 from sbctune.history.records import DeviceRecord, RunRecord, TuningSessionRecord
@@ -137,7 +138,7 @@ def gather(
         devices=devices,
         inventories={},
         tuning_sessions=_sessions(history, runs, tuning_session),
-        comparison=compare(runs),
+        comparison=compare(runs, calibration_for(history, runs)),
     )
     for run in runs:
         inventory_id = data.inventory_id_for(run)

@@ -1,11 +1,12 @@
 """Tables shared by the text formats: seed-shaped results (Direction | Half-duplex | Full-duplex
-| Full (PC throttled), as in seed 000) and the comparison with changes and noise verdicts."""
+| Full (PC throttled), as in seed 000) and the comparison: changes, 95 % intervals, verdicts."""
 
 from __future__ import annotations
 
 from sbctune.compare import Cell, Comparison, find_test, run_description
 from sbctune.history.records import DIRECTIONS, MODES, Mode, RunRecord, TestRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.textsafe import markdown_text
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -34,11 +35,9 @@ def change_text(cell: Cell) -> str:
         return "—"
     pct = f" ({cell.delta_pct:+.1f} %)" if cell.delta_pct is not None else ""
     change = f"{cell.delta_mbps:+.0f} Mbit/s{pct}"
-    if cell.verdict == "significant":
-        return f"{change}, beyond noise (±{cell.noise_mbps:.0f})"
-    if cell.verdict == "within_noise":
-        return f"{change}, within noise (±{cell.noise_mbps:.0f})"
-    return f"{change}, noise unknown"
+    # The verdict with its 95 % interval (sbctune.compare.interval), e.g. "faster by 60 to 110
+    # Mbit/s" or "no change detected (−15 to +25)".
+    return f"{change}, {cell.verdict_text or 'no interval'}"
 
 
 def results_table(runs: list[RunRecord]) -> Table:
@@ -74,9 +73,13 @@ def comparison_table(comparison: Comparison) -> Table:
 
 def markdown(table: Table) -> str:
     header, rows = table
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    # Every cell is literal text (run names and notes may come from a Pi or the user).
+    lines = [
+        "| " + " | ".join(markdown_text(c) for c in header) + " |",
+        "|" + " --- |" * len(header),
+    ]
     for row in rows:
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+        lines.append("| " + " | ".join(markdown_text(cell) for cell in row) + " |")
     return "\n".join(lines)
 
 

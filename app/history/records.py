@@ -54,6 +54,7 @@ class TestRecord:
     intervals: list[Interval] = field(default_factory=list)
     pi_cpu: dict[str, Any] | None = None  # the Pi sampler's summary over the test
     id: int | None = None
+    trial_means: list[float] = field(default_factory=list)  # each trial's mean (schema v5)
 
 
 @dataclass
@@ -79,6 +80,10 @@ class RunRecord:
     # each such run holds one NIC's figures while the others carried traffic too.
     aggregate_id: str | None = None
     route_warning: str | None = None  # set when the test traffic left through another NIC
+    # The Pi's settings while it ran (sbctune.measure.pi_state) and the inventory it ran on,
+    # kept with the run itself (schema v5, sbctune.history.proof).
+    pi_state: dict[str, Any] | None = None
+    inventory: dict[str, Any] | None = None
 
 
 @dataclass

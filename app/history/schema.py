@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from sbctune.history.errors import NewerSchema, NotAHistory
+from sbctune.history.proof import MIGRATION_V5
 
 # PRAGMA application_id marks the file as ours ("SBTU"), so a foreign SQLite file is refused
 # rather than having our tables added to it.
@@ -95,7 +96,8 @@ _V3 = (
 # know whether the traffic went over the NIC, not whether some note exists).
 _V4 = ("ALTER TABLE runs ADD COLUMN route_warning TEXT",)
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+# v5: each trial's mean, the Pi's state per run, A/A calibrations (sbctune.history.proof).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, MIGRATION_V5)
 CURRENT_VERSION = len(MIGRATIONS)
 
 

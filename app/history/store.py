@@ -17,6 +17,13 @@ from typing import Any, TypeVar, cast
 
 from sbctune import paths
 from sbctune.history.errors import HistoryError, NotAHistory, NotFound
+from sbctune.history.proof import (
+    Calibration,
+    latest_calibration,
+    load_run_proof,
+    save_calibration,
+    save_run_proof,
+)
 from sbctune.history.records import (
     DIRECTIONS,
     MODES,
@@ -326,6 +333,7 @@ class History:
             for position, test in enumerate(run.tests):
                 cursor = conn.execute(_INSERT_TEST, _test_values(run_id, position, test))
                 test.id = int(cursor.lastrowid or 0)
+            save_run_proof(conn, run_id, run)
         run.id = run_id
         return run_id
 
@@ -351,7 +359,10 @@ class History:
 
     def _run_with_tests(self, row: sqlite3.Row) -> RunRecord:
         sql = "SELECT * FROM tests WHERE run_id = ? ORDER BY position"
-        return _run(row, self._select(sql, (row["id"],), _test))
+        run = _run(row, self._select(sql, (row["id"],), _test))
+        with self._errors():
+            load_run_proof(self._conn, run)
+        return run
 
     # ------------------------------------------------------------------ tuning sessions
     def save_tuning_session(self, record: TuningSessionRecord) -> int:
@@ -376,3 +387,12 @@ class History:
         """Newest first."""
         sql = "SELECT * FROM tuning_sessions WHERE device_id = ? ORDER BY started_at DESC, id DESC"
         return self._select(sql, (device_id,), _tuning_session)
+
+    # ------------------------------------------------------------------ A/A calibrations
+    def save_calibration(self, cal: Calibration) -> int:
+        with self._write() as conn:
+            return save_calibration(conn, cal)
+
+    def latest_calibration(self, device_id: int, nic: str | None) -> Calibration | None:
+        with self._errors():
+            return latest_calibration(self._conn, device_id, nic)

@@ -22,6 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from sbctune.errors import UserError
+from sbctune.limits import (
+    MAX_BUNDLE_BYTES,
+    MAX_MANIFEST_BYTES,
+    MAX_OUTPUT_BYTES,
+    Capped,
+    LimitError,
+    load_json,
+)
+from sbctune.safefiles import UnsafeMember, check_zip, read_member, read_zip_member
 
 FORMAT = "sbctune-bundle"
 VERSION = 1
@@ -86,6 +95,7 @@ class _Source:
                     f"{path} is neither a bundle folder nor a readable .zip ({exc})",
                     "point at the folder or .zip that `sbctune collect` wrote",
                 ) from exc
+            check_zip(self._zip, path)  # member count, unpacked size, bomb ratio
             names = self._zip.namelist()
             if MANIFEST in names:
                 self._prefix = ""
@@ -102,14 +112,12 @@ class _Source:
         else:
             raise BundleError(f"bundle not found: {path}", "check the path")
 
-    def read(self, rel: str) -> bytes | None:
+    def read(self, rel: str, name: str = "", limit: int = MAX_OUTPUT_BYTES) -> Capped | None:
+        """A member under the size limits; a link or a path leaving the bundle is refused
+        (sbctune.safefiles). ``name`` (e.g. ``dmesg``) decides which part a cut keeps."""
         if self._zip is not None:
-            try:
-                return self._zip.read(self._prefix + rel)
-            except KeyError:
-                return None
-        member = self.path / rel
-        return member.read_bytes() if member.is_file() else None
+            return read_zip_member(self._zip, self._prefix + rel, name, limit)
+        return read_member(self.path, rel, name, limit)
 
     def close(self) -> None:
         if self._zip is not None:
@@ -141,13 +149,20 @@ def _decode(data: bytes) -> str:
 
 def read_bundle(path: str | Path) -> Bundle:
     """Load the bundle at ``path`` (a directory or a .zip). Raises BundleError."""
+    try:
+        return _read_bundle(path)
+    except (LimitError, UnsafeMember) as exc:  # over a limit, a link, a path leaving it
+        raise BundleError(exc.message, exc.hint) from exc
+
+
+def _read_bundle(path: str | Path) -> Bundle:
     src = _Source(Path(path))
     try:
-        raw = src.read(MANIFEST)
+        raw = src.read(MANIFEST, MANIFEST, MAX_MANIFEST_BYTES + 1)
         if raw is None:  # pragma: no cover - _Source checked it
             raise BundleError(f"{path}: {MANIFEST} is missing")
         try:
-            manifest = json.loads(_decode(raw))
+            manifest = load_json(raw.data, f"{path}: {MANIFEST}", size=raw.size)
         except json.JSONDecodeError as exc:
             raise BundleError(
                 f"malformed manifest in {path}: not valid JSON ({exc.msg} at line {exc.lineno},"
@@ -176,14 +191,21 @@ def read_bundle(path: str | Path) -> Bundle:
 
         warnings: list[str] = []
         contents: dict[str, dict[str, str]] = {"commands": {}, "files": {}}
+        budget = MAX_BUNDLE_BYTES  # all members together (README: Limits)
         for key in ("commands", "files"):
             for name, rel in _mapping(manifest, key).items():
                 relpath = _safe_rel(rel, f"{key}[{name!r}]")
-                data = src.read(relpath)
+                if budget <= 0:
+                    warnings.append(f"{key}[{name!r}] was not read: the bundle is over its limit")
+                    continue
+                data = src.read(relpath, name, min(MAX_OUTPUT_BYTES, budget))
                 if data is None:
                     warnings.append(f"{key}[{name!r}] lists {relpath!r}, which is missing")
                     continue
-                contents[key][name] = _decode(data)
+                if data.truncated:
+                    warnings.append(data.warning(name, min(MAX_OUTPUT_BYTES, budget)))
+                budget -= len(data.data)
+                contents[key][name] = _decode(data.data)
 
         exit_codes: dict[str, int] = {}
         for name, code in _mapping(manifest, "exit_codes").items():
@@ -209,7 +231,7 @@ def is_bundle(path: str | Path) -> bool:
     """True if ``path`` looks like a bundle (has a manifest); does not validate it."""
     try:
         _Source(Path(path)).close()
-    except BundleError:
+    except (BundleError, LimitError):
         return False
     return True
 

@@ -1,17 +1,21 @@
-"""Inspect a Pi (live over SSH) or a diagnostics bundle: parse, identify, and advise."""
+"""Inspect a Pi (live over SSH) or a diagnostics bundle: collect, parse and identify.
+
+The findings and recommendations are added one layer up, by ``sbctune.advice.inspect`` (whose
+``inspect_bundle`` / ``inspect_host`` are what the front ends call): the inventory never
+imports the advice.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from sbctune.advice.static import add_static_advice
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.inventory.build import build_inventory
 from sbctune.inventory.bundle import Bundle, read_bundle, write_bundle
 from sbctune.inventory.collect import Collection, collect
 from sbctune.inventory.model import Inventory
-from sbctune.inventory.raw import RawOutputs, links_as_files, parse_all
+from sbctune.inventory.raw import Parsed, RawOutputs, links_as_files, parse_all
 from sbctune.remote import Session
 
 
@@ -34,27 +38,24 @@ def raw_from_collection(collection: Collection) -> RawOutputs:
     )
 
 
-def inventory_from_raw(raw: RawOutputs, catalog: Catalog | None = None) -> Inventory:
+def identify(raw: RawOutputs, catalog: Catalog | None = None) -> tuple[Inventory, Parsed]:
+    """The inventory (board, NICs; no findings yet) and the parsed outputs it came from."""
     catalog = catalog or load_catalog()
     parsed = parse_all(raw)
     inventory = build_inventory(parsed, catalog)
     inventory.missing_tools = list(raw.missing_tools)
-    add_static_advice(inventory, parsed, catalog)
-    return inventory
+    return inventory, parsed
 
 
-def inspect_bundle(path: str | Path) -> Inventory:
+def read_bundle_raw(path: str | Path) -> tuple[RawOutputs, list[str]]:
+    """A bundle's outputs and the warnings reading it gave."""
     bundle = read_bundle(path)
-    inventory = inventory_from_raw(raw_from_bundle(bundle))
-    inventory.warnings = list(bundle.warnings) + inventory.warnings
-    return inventory
+    return raw_from_bundle(bundle), list(bundle.warnings)
 
 
-async def inspect_host(session: Session) -> tuple[Inventory, Collection]:
+async def collect_raw(session: Session) -> tuple[RawOutputs, Collection]:
     collection = await collect(session)
-    inventory = inventory_from_raw(raw_from_collection(collection))
-    inventory.warnings = collection.warnings + inventory.warnings
-    return inventory, collection
+    return raw_from_collection(collection), collection
 
 
 def raw_json(collection: Collection) -> dict[str, Any]:

@@ -95,6 +95,14 @@ class Nic:
     evidence: list[str] = field(default_factory=list)  # how it was identified
     # For a PCI NIC with no interface: "none" (no driver bound), "unknown" (the outputs do not say)
     driver_state: str | None = None
+    # Kernel log lines about this NIC, by kind ("phy_failure", "usb_reset" ...): the first few
+    # lines as evidence, and how many there were.
+    log: dict[str, list[str]] = field(default_factory=dict)
+    log_counts: dict[str, int] = field(default_factory=dict)
+    link_downs: int = 0  # "Link is Down" lines (flapping when several)
+    link_span_s: float | None = None  # seconds from the first to the last link change
+    usb_version: str | None = None  # bcdUSB, when shown
+    mac: str | None = None
 
 
 @dataclass

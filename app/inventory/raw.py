@@ -7,7 +7,7 @@ warning is kept so the report can say which output could not be read.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,13 @@ from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
 from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
 from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
 from sbctune.inventory.parsers.procfs import Interrupts
-from sbctune.inventory.parsers.system import CpuInfo, DeviceTreeModel, OsRelease, Uname
+from sbctune.inventory.parsers.system import (
+    CpuInfo,
+    DeviceTreeCompatible,
+    DeviceTreeModel,
+    OsRelease,
+    Uname,
+)
 from sbctune.inventory.parsers.vcgencmd import Clock, Temperature, Throttled
 
 # Symlinks under /sys/class/net are stored in bundles as files whose content is the target.
@@ -81,7 +87,11 @@ def _merge_netif(into: NetInterface, other: NetInterface) -> None:
 
 @dataclass
 class Parsed:
-    """Everything the parsers could read, keyed the way the inventory needs it."""
+    """Everything the parsers could read, keyed the way the inventory needs it.
+
+    Fields are filled by ``dispatch.PARSERS`` (its ``slot``); the ones that gather several
+    outputs (lspci variants, ip/ifconfig, two dmesg pastes) have a merge rule in ``_MERGE``.
+    """
 
     usb_tree: UsbTree | None = None
     lsusb: LsusbResult | None = None
@@ -101,12 +111,14 @@ class Parsed:
     os_release: OsRelease | None = None
     uname: Uname | None = None
     model: str | None = None
+    compatible: list[str] = field(default_factory=list)
     throttled: Throttled | None = None
     temperature: Temperature | None = None
     clock: Clock | None = None
     sysfs: dict[str, str] = field(default_factory=dict)  # every /sys and /proc/sys file
     links: dict[str, tuple[str, str]] = field(default_factory=dict)
     lsusb_tree_text: str = ""
+    texts: dict[str, str] = field(default_factory=dict)  # parser key → its output(s), verbatim
     warnings: list[str] = field(default_factory=list)
 
     def sys_value(self, path: str) -> str | None:
@@ -114,64 +126,86 @@ class Parsed:
         return value.strip() if value is not None and value.strip() else None
 
 
+def _merge_tree(parsed: Parsed, result: UsbTree, text: str) -> None:
+    if parsed.usb_tree is None or len(result.nodes) > len(parsed.usb_tree.nodes):
+        parsed.usb_tree = result
+        parsed.lsusb_tree_text = text
+
+
+def _merge_lspci(parsed: Parsed, result: LspciResult, text: str) -> None:
+    for device in result.devices:
+        same = next((d for d in parsed.pci if d.address and d.address == device.address), None)
+        if same is None:
+            parsed.pci.append(device)
+        else:
+            _merge_pci(same, device)
+
+
+def _merge_netifs(parsed: Parsed, result: NetInterfaces, text: str) -> None:
+    for netif in result.interfaces:
+        known = parsed.netifs.get(netif.name)
+        if known is None:
+            parsed.netifs.interfaces.append(netif)
+        else:
+            _merge_netif(known, netif)
+
+
+def _merge_dmesg(parsed: Parsed, result: DmesgResult, text: str) -> None:
+    if parsed.dmesg is None or result.lines > parsed.dmesg.lines:
+        parsed.dmesg, parsed.dmesg_text = result, text
+
+
+def _merge_interrupts(parsed: Parsed, result: Interrupts, text: str) -> None:
+    parsed.interrupts, parsed.interrupts_text = result, text
+
+
+def _merge_model(parsed: Parsed, result: DeviceTreeModel, text: str) -> None:
+    parsed.model = parsed.model or result.model
+
+
+def _merge_compatible(parsed: Parsed, result: DeviceTreeCompatible, text: str) -> None:
+    parsed.compatible = parsed.compatible or result.values
+
+
+def _merge_lsusb(parsed: Parsed, result: LsusbResult, text: str) -> None:
+    if parsed.lsusb is None:
+        parsed.lsusb = LsusbResult()
+    parsed.lsusb.devices += result.devices
+
+
+_MERGE: dict[str, Callable[[Parsed, Any, str], None]] = {
+    "lsusb": _merge_lsusb,
+    "usb_tree": _merge_tree,
+    "pci": _merge_lspci,
+    "netifs": _merge_netifs,
+    "dmesg": _merge_dmesg,
+    "interrupts": _merge_interrupts,
+    "model": _merge_model,
+    "compatible": _merge_compatible,
+}
+
+
 def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text: str) -> None:
-    if key == "lsusb -t" and isinstance(result, UsbTree):
-        if parsed.usb_tree is None or len(result.nodes) > len(parsed.usb_tree.nodes):
-            parsed.usb_tree = result
-            parsed.lsusb_tree_text = text
-    elif key == "lsusb" and isinstance(result, LsusbResult):
-        parsed.lsusb = result
-    elif key == "lspci" and isinstance(result, LspciResult):
-        for device in result.devices:
-            same = next((d for d in parsed.pci if d.address and d.address == device.address), None)
-            if same is None:
-                parsed.pci.append(device)
-            else:
-                _merge_pci(same, device)
-    elif key in ("ip -j", "ip", "ifconfig") and isinstance(result, NetInterfaces):
-        for netif in result.interfaces:
-            known = parsed.netifs.get(netif.name)
-            if known is None:
-                parsed.netifs.interfaces.append(netif)
-            else:
-                _merge_netif(known, netif)
-    elif key == "ethtool" and isinstance(result, EthtoolSettings):
-        name = iface or result.interface
+    spec = dispatch.PARSERS.get(key or "")
+    if spec is None or spec.slot is None or not isinstance(result, spec.result):
+        return
+    parsed.texts[key or ""] = (parsed.texts.get(key or "", "") + "\n" + text).strip("\n")
+    if spec.slot in _MERGE:
+        _MERGE[spec.slot](parsed, result, text)
+    elif spec.per_interface:
+        name = iface or getattr(result, "interface", None)
         if name:
-            parsed.ethtool[name] = result
-    elif key == "ethtool -i" and isinstance(result, EthtoolDriverInfo) and iface:
-        parsed.ethtool_i[iface] = result
-    elif key == "ethtool -k" and isinstance(result, EthtoolFeatures) and iface:
-        parsed.ethtool_k[iface] = result
-    elif key == "ethtool -g" and isinstance(result, EthtoolRings) and iface:
-        parsed.ethtool_g[iface] = result
-    elif key == "ethtool -l" and isinstance(result, EthtoolChannels) and iface:
-        parsed.ethtool_l[iface] = result
-    elif key == "dmesg" and isinstance(result, DmesgResult):
-        parsed.dmesg = result
-        parsed.dmesg_text = text
-    elif key == "/proc/interrupts" and isinstance(result, Interrupts):
-        parsed.interrupts = result
-        parsed.interrupts_text = text
-    elif key == "/proc/cpuinfo" and isinstance(result, CpuInfo):
-        parsed.cpuinfo = result
-    elif key == "/etc/os-release" and isinstance(result, OsRelease):
-        parsed.os_release = result
-    elif key == "uname -a" and isinstance(result, Uname):
-        parsed.uname = result
-    elif key == "/proc/device-tree/model" and isinstance(result, DeviceTreeModel):
-        parsed.model = parsed.model or result.model
-    elif key == "vcgencmd get_throttled" and isinstance(result, Throttled):
-        parsed.throttled = result
-    elif key == "vcgencmd measure_temp" and isinstance(result, Temperature):
-        parsed.temperature = result
-    elif key == "vcgencmd measure_clock" and isinstance(result, Clock):
-        parsed.clock = result
+            getattr(parsed, spec.slot)[name] = result
+    else:
+        setattr(parsed, spec.slot, result)
 
 
 def _failed_run(text: str, code: int | None) -> bool:
     """A command that did not run at all (not found, not permitted) has nothing to parse."""
-    return code == 127 or bool(re.match(r"^\S*:?\s*\S+: (command )?not found", text.strip()))
+    # Only the start of a short first line: the pattern backtracks quadratically over a long
+    # run without spaces (64 KiB of NULs took 31 s).
+    head = text.lstrip()[:256].partition("\n")[0]
+    return code == 127 or bool(re.match(r"^\S*:?\s*\S+: (command )?not found", head))
 
 
 def parse_all(raw: RawOutputs) -> Parsed:

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool
-from sbctune.lab.errors import ProfileError
+from sbctune.lab import fake_ethtool, fake_ethtool_tables
+from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
+from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
+from sbctune.lab.state import write_json
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+__all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
 STATE_FILE = "ethtool/state.json"
 _FEATURE_LINE = re.compile(r"^\s*([a-z0-9_-]+): (on|off)( \[fixed\])?")
@@ -30,33 +30,8 @@ _RING_LINE = re.compile(r"^(RX|RX Mini|RX Jumbo|TX):\s+(\d+|n/a)\s*$")
 _RING_KEYS = {"RX": "rx", "RX Mini": "rx-mini", "RX Jumbo": "rx-jumbo", "TX": "tx"}
 
 
-def data_root() -> Path:
-    from sbctune.resources import resource_root
-
-    return Path(str(resource_root())) / "lab" / "ethtool"
-
-
-def known_drivers() -> list[str]:
-    return sorted(p.stem for p in (data_root() / "drivers").glob("*.toml"))
-
-
-def _load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-def driver_model(driver: str) -> dict[str, Any]:
-    path = data_root() / "drivers" / f"{driver}.toml"
-    if not path.is_file():
-        raise ProfileError(
-            f"no ethtool model for driver {driver!r}",
-            "known drivers: " + ", ".join(known_drivers()),
-        )
-    return _load(path)
-
-
 def _features(model: dict[str, Any]) -> dict[str, Any]:
-    table = _load(data_root() / "features.toml")
+    table = load_toml(data_root() / "features.toml")
     bits: list[str] = table["bits"]
     on = set(model.get("features", {}).get("on", [])) | set(table["soft_on"])
     off = set(model.get("features", {}).get("off", [])) | set(table["soft_off"])
@@ -67,8 +42,8 @@ def _features(model: dict[str, Any]) -> dict[str, Any]:
 
 def _apply_features_capture(features: dict[str, Any], text: str) -> None:
     """Take on/off and [fixed] from a captured ``ethtool -k`` (kernel or single-legacy names)."""
-    singles = {legacy: members[0] for legacy, members in fake_ethtool.LEGACY.items()}
-    singles = {k: v for k, v in singles.items() if len(fake_ethtool.LEGACY[k]) == 1}
+    singles = {legacy: members[0] for legacy, members in LEGACY.items()}
+    singles = {k: v for k, v in singles.items() if len(LEGACY[k]) == 1}
     for line in text.splitlines():
         match = _FEATURE_LINE.match(line)
         if not match:
@@ -111,8 +86,8 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
     rings = model.get("rings")
     if rings is not None:
         state["rings"] = {
-            "max": {p: int(rings.get("max", {}).get(p, 0)) for p in fake_ethtool.RING_PARAMS},
-            "cur": {p: int(rings.get("cur", {}).get(p, 0)) for p in fake_ethtool.RING_PARAMS},
+            "max": {p: int(rings.get("max", {}).get(p, 0)) for p in RING_PARAMS},
+            "cur": {p: int(rings.get("cur", {}).get(p, 0)) for p in RING_PARAMS},
             "min": dict(rings.get("min", {})),
             "settable": bool(rings.get("settable", False)),
         }
@@ -141,6 +116,21 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     return {"schema": 1, "interfaces": interfaces}
 
 
+_TABLES = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
+
+
+def script_text(python: str, state_path: Path, fallback: Path) -> str:
+    """The stateful ethtool as one standalone script: fake_ethtool's text with its tables
+    inlined (the lab user's python has no sbctune on its path) and the lab's paths filled in."""
+    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
+    tables = Path(fake_ethtool_tables.__file__).read_text(encoding="utf-8")
+    source, count = _TABLES.subn(lambda _: tables, source)
+    if count != 1:
+        raise RuntimeError("fake_ethtool.py lost its @tables-start/@tables-end markers")
+    source = source.replace('"@STATE@"', repr(str(state_path)))
+    return f"#!{python}\n" + source.replace('"@FALLBACK@"', repr(str(fallback)))
+
+
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     """Write the state and put the stateful ethtool in front of the capture script.
 
@@ -149,8 +139,6 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     state = build_state(profile)
     if not state["interfaces"]:
         return False
-    from sbctune.lab.state import write_json
-
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
     state_path = lab_dir / STATE_FILE
@@ -160,15 +148,9 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     if captured.exists():
         os.replace(captured, fallback)
     else:
-        from sbctune.lab.overlay import fake_script
-
         fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
     os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
-    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-    script = f"#!{python}\n" + source.replace('"@STATE@"', repr(str(state_path))).replace(
-        '"@FALLBACK@"', repr(str(fallback))
-    )
-    captured.write_text(script, encoding="utf-8")
+    captured.write_text(script_text(python, state_path, fallback), encoding="utf-8")
     os.chmod(captured, 0o755)  # noqa: S103 - the lab user runs it
     return True

@@ -24,6 +24,21 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+# @tables-start: the installed script runs without sbctune on its path, so install()
+# (ethtool_state.script_text) puts fake_ethtool_tables' text in place of this import.
+from sbctune.lab.fake_ethtool_tables import (
+    ALIASES,
+    COALESCE_LAYOUT,
+    COALESCE_PARAMS,
+    LEGACY,
+    RING_PARAMS,
+    SHORT,
+    TSO,
+    TX_CSUM,
+)
+
+# @tables-end
+
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
 FALLBACK_ENV = "SBCTUNE_LAB_ETHTOOL_FALLBACK"
 # Replaced by the lab when it copies this file in as bin/ethtool.
@@ -37,69 +52,6 @@ EPERM = "Operation not permitted"
 # Exit codes of ethtool 6.1's netlink handlers when the request fails (measured, see SOURCE.md).
 FAIL_CODE = {"-g": 1, "-c": 1, "-k": 1, "-a": 1, "--show-eee": 1}
 SET_FAIL_CODE = {"-G": 81, "-C": 1, "-K": 92, "-A": 76, "--set-eee": 76}
-
-ALIASES = {
-    "--show-ring": "-g",
-    "--set-ring": "-G",
-    "--show-coalesce": "-c",
-    "--coalesce": "-C",
-    "--show-features": "-k",
-    "--show-offload": "-k",
-    "--features": "-K",
-    "--offload": "-K",
-    "--show-pause": "-a",
-    "--pause": "-A",
-}
-RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
-COALESCE_LAYOUT: list[list[str]] = [
-    ["stats-block-usecs", "sample-interval", "pkt-rate-low", "pkt-rate-high"],
-    ["rx-usecs", "rx-frames", "rx-usecs-irq", "rx-frames-irq"],
-    ["tx-usecs", "tx-frames", "tx-usecs-irq", "tx-frames-irq"],
-    ["rx-usecs-low", "rx-frame-low", "tx-usecs-low", "tx-frame-low"],
-    ["rx-usecs-high", "rx-frame-high", "tx-usecs-high", "tx-frame-high"],
-]
-COALESCE_PARAMS = {p for row in COALESCE_LAYOUT for p in row} | {"adaptive-rx", "adaptive-tx"}
-
-# Legacy feature names (ethtool's off_flag_def) -> the kernel features they stand for.
-LEGACY: dict[str, list[str]] = {
-    "rx-checksumming": ["rx-checksum"],
-    "tx-checksumming": [
-        "tx-checksum-ipv4",
-        "tx-checksum-ip-generic",
-        "tx-checksum-ipv6",
-        "tx-checksum-fcoe-crc",
-        "tx-checksum-sctp",
-    ],
-    "scatter-gather": ["tx-scatter-gather", "tx-scatter-gather-fraglist"],
-    "tcp-segmentation-offload": [
-        "tx-tcp-segmentation",
-        "tx-tcp-ecn-segmentation",
-        "tx-tcp-mangleid-segmentation",
-        "tx-tcp6-segmentation",
-    ],
-    "generic-segmentation-offload": ["tx-generic-segmentation"],
-    "generic-receive-offload": ["rx-gro"],
-    "large-receive-offload": ["rx-lro"],
-    "rx-vlan-offload": ["rx-vlan-hw-parse"],
-    "tx-vlan-offload": ["tx-vlan-hw-insert"],
-    "ntuple-filters": ["rx-ntuple-filter"],
-    "receive-hashing": ["rx-hashing"],
-}
-SHORT = {
-    "rx": "rx-checksumming",
-    "tx": "tx-checksumming",
-    "sg": "scatter-gather",
-    "tso": "tcp-segmentation-offload",
-    "gso": "generic-segmentation-offload",
-    "gro": "generic-receive-offload",
-    "lro": "large-receive-offload",
-    "rxvlan": "rx-vlan-offload",
-    "txvlan": "tx-vlan-offload",
-    "ntuple": "ntuple-filters",
-    "rxhash": "receive-hashing",
-}
-TSO = LEGACY["tcp-segmentation-offload"]
-TX_CSUM = ["tx-checksum-ipv4", "tx-checksum-ip-generic", "tx-checksum-ipv6"]
 
 
 class Failure(Exception):
@@ -392,11 +344,8 @@ def show_features(ifname: str, dev: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str, list[str], int]:
-    code = SET_FAIL_CODE["-K"]
-    feats = dev.get("features")
-    if feats is None:
-        raise nl_error(EOPNOTSUPP, code)
+def _requested_features(feats: dict[str, Any], args: list[str], code: int) -> dict[str, bool]:
+    """``-K``'s NAME on|off pairs as kernel features (legacy and short names expanded)."""
     if not args or len(args) % 2:
         raise Failure(
             ["ethtool (-K): flag '(null)' for parameter '(null)' is not followed by 'on' or 'off'"],
@@ -408,12 +357,36 @@ def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str
             message = f"flag '{name}' for parameter '{name}' is not followed by 'on' or 'off'"
             raise Failure([f"ethtool (-K): {message}"], 1)
         legacy = SHORT.get(name, name)
-        members = LEGACY.get(legacy, [legacy])
-        members = [m for m in members if m in feats["order"]]
+        members = [m for m in LEGACY.get(legacy, [legacy]) if m in feats["order"]]
         if not members:
             raise nl_error(EOPNOTSUPP, code, "bit name not found", None)
         for member in members:
             requested[member] = value == "on"
+    return requested
+
+
+def _actual_changes(
+    order: list[str], requested: dict[str, bool], after: dict[str, bool], changed: list[str]
+) -> str:
+    """ethtool's "Actual changes:" report: requests not met, and changes not requested."""
+    lines = ["Actual changes:"]
+    for name in order:
+        on = after[name]
+        if name in requested and requested[name] != on:
+            want = "on" if requested[name] else "off"
+            lines.append(f"{name}: {'on' if on else 'off'} [requested {want}]")
+        elif name in changed:
+            note = "" if name in requested else " [not requested]"
+            lines.append(f"{name}: {'on' if on else 'off'}{note}")
+    return "\n".join(lines) + "\n"
+
+
+def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str, list[str], int]:
+    code = SET_FAIL_CODE["-K"]
+    feats = dev.get("features")
+    if feats is None:
+        raise nl_error(EOPNOTSUPP, code)
+    requested = _requested_features(feats, args, code)
     require_root(code)
     before = active_features(feats)
     for name, on in requested.items():
@@ -425,16 +398,7 @@ def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str
     surprise = [n for n in changed if n not in requested]
     if not unmet and not surprise:
         return "", [], 0
-    lines = ["Actual changes:"]
-    for name in feats["order"]:
-        on = after[name]
-        if name in requested and requested[name] != on:
-            want = "on" if requested[name] else "off"
-            lines.append(f"{name}: {'on' if on else 'off'} [requested {want}]")
-        elif name in changed:
-            note = "" if name in requested else " [not requested]"
-            lines.append(f"{name}: {'on' if on else 'off'}{note}")
-    out = "\n".join(lines) + "\n"
+    out = _actual_changes(feats["order"], requested, after, changed)
     if not changed:  # stdout lists what happened, stderr says nothing changed (real ethtool)
         return out, ["Could not change any device features"], 1
     return out, [], 0

@@ -22,9 +22,12 @@ Trees (bind-mounted inside the lab's mount namespace by ``nsinit``):
 After every accepted write the knob state goes to ``knob_state`` (a JSON file in the lab's
 state dir) for the lab's shaper (tweak effects).
 
+The models are in ``knobs_model``, the FUSE operations in ``knobs_fuse``.
+
 Run as ``python -m sbctune.lab.knobs_fs CONFIG.json MOUNTPOINT`` (root; mounted allow_other so
 the ``pi`` user can read, with kernel permission checks so only root can write).
 """
+
 
 from __future__ import annotations
 
@@ -32,253 +35,47 @@ import errno
 import json
 import logging
 import os
-import stat
 import sys
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sbctune.lab.knobs_model import (
+    CpuFreq,
+    Irq,
+    Node,
+    QueueMap,
+    ReadFn,
+    Tree,
+    WriteFn,
+    format_list,
+    format_mask,
+    kernel_error,
+    parse_list,
+    parse_mask,
+)
+from sbctune.lab.power import ZONE_TYPE, read_state
+from sbctune.lab.sysctls import private_sysctl
+
 log = logging.getLogger("sbctune.lab.knobs_fs")
 
-ReadFn = Callable[[], str]
-WriteFn = Callable[[str], None]
-
-
-def _fail(code: int) -> OSError:
-    return OSError(code, os.strerror(code))
-
-
-# --------------------------------------------------------------------------- kernel formats
-
-
-def format_mask(mask: int, nbits: int) -> str:
-    """A CPU mask as the kernel prints it (``%*pb``): hex, 32-bit groups joined by commas."""
-    chunk = nbits % 32 or 32
-    start = ((nbits + 31) // 32) * 32 - 32
-    parts = []
-    while start >= 0:
-        value = (mask >> start) & ((1 << chunk) - 1)
-        parts.append(f"{value:0{(chunk + 3) // 4}x}")
-        chunk = 32
-        start -= 32
-    return ",".join(parts)
-
-
-def format_list(mask: int) -> str:
-    """A CPU mask as the kernel prints a list (``%*pbl``): ``0-3`` or ``0,2``."""
-    cpus = [i for i in range(mask.bit_length()) if mask >> i & 1]
-    ranges: list[str] = []
-    i = 0
-    while i < len(cpus):
-        j = i
-        while j + 1 < len(cpus) and cpus[j + 1] == cpus[j] + 1:
-            j += 1
-        ranges.append(str(cpus[i]) if i == j else f"{cpus[i]}-{cpus[j]}")
-        i = j + 1
-    return ",".join(ranges)
-
-
-def parse_mask(text: str, nbits: int) -> int:
-    """Parse a hex mask like the kernel's bitmap_parse: EINVAL if garbled, EOVERFLOW if too wide."""
-    text = text.strip()
-    if not text:
-        return 0
-    value = 0
-    for group in text.split(","):
-        group = group.strip()
-        if not group or len(group) > 8:
-            raise _fail(errno.EOVERFLOW if len(group) > 8 else errno.EINVAL)
-        try:
-            part = int(group, 16)
-        except ValueError:
-            raise _fail(errno.EINVAL) from None
-        value = (value << 32) | part
-    if value >> nbits:
-        raise _fail(errno.EOVERFLOW)
-    return value
-
-
-def parse_list(text: str, nbits: int) -> int:
-    """Parse a CPU list like ``0-3`` or ``1,3`` (bitmap_parselist): EINVAL / ERANGE."""
-    text = text.strip()
-    value = 0
-    if not text:
-        return 0
-    for item in text.split(","):
-        lo_text, _, hi_text = item.strip().partition("-")
-        try:
-            lo = int(lo_text, 10)
-            hi = int(hi_text, 10) if hi_text else lo
-        except ValueError:
-            raise _fail(errno.EINVAL) from None
-        if lo > hi:
-            raise _fail(errno.EINVAL)
-        if hi >= nbits:
-            raise _fail(errno.ERANGE)
-        for cpu in range(lo, hi + 1):
-            value |= 1 << cpu
-    return value
-
-
-# --------------------------------------------------------------------------- the models
-
-
-@dataclass
-class CpuFreq:
-    cpus: int
-    governors: list[str]
-    governor: str
-    min_khz: int
-    max_khz: int
-    scaling_min: int = 0
-    scaling_max: int = 0
-    setspeed: int = 0
-
-    def __post_init__(self) -> None:
-        self.scaling_min = self.scaling_min or self.min_khz
-        self.scaling_max = self.scaling_max or self.max_khz
-        self.setspeed = self.setspeed or self.scaling_min
-
-    def cur(self) -> int:
-        if self.governor == "performance":
-            return self.scaling_max
-        if self.governor == "userspace":
-            return min(max(self.setspeed, self.scaling_min), self.scaling_max)
-        return self.scaling_min  # powersave, and the dynamic governors while idle
-
-    def set_governor(self, text: str) -> None:
-        name = text.strip()
-        if name not in self.governors:
-            raise _fail(errno.EINVAL)
-        self.governor = name
-
-    def _khz(self, text: str) -> int:
-        try:
-            value = int(text.strip(), 10)
-        except ValueError:
-            raise _fail(errno.EINVAL) from None
-        if value < 0:
-            raise _fail(errno.EINVAL)
-        return min(max(value, self.min_khz), self.max_khz)
-
-    def set_min(self, text: str) -> None:
-        self.scaling_min = min(self._khz(text), self.scaling_max)
-
-    def set_max(self, text: str) -> None:
-        self.scaling_max = max(self._khz(text), self.scaling_min)
-
-    def set_speed(self, text: str) -> None:
-        if self.governor != "userspace":
-            raise _fail(errno.EINVAL)
-        self.setspeed = self._khz(text)
-
-    def read_speed(self) -> str:
-        return str(self.setspeed) if self.governor == "userspace" else "<unsupported>"
-
-
-@dataclass
-class Irq:
-    number: int
-    cpus: int
-    refuse: bool
-    mask: int = 0
-
-    def __post_init__(self) -> None:
-        self.mask = self.mask or (1 << self.cpus) - 1
-
-    def effective(self) -> int:
-        low = self.mask & -self.mask
-        return low or 1
-
-    def _apply(self, mask: int) -> None:
-        if self.refuse or not mask & ((1 << self.cpus) - 1):
-            raise _fail(errno.EINVAL)
-        self.mask = mask
-
-    def write_mask(self, text: str) -> None:
-        self._apply(parse_mask(text, self.cpus))
-
-    def write_list(self, text: str) -> None:
-        self._apply(parse_list(text, self.cpus))
-
-
-@dataclass
-class QueueMap:
-    """rps_cpus / xps_cpus of one veth queue, written through to the real sysfs file."""
-
-    cpus: int
-    host_cpus: int
-    real_fd: int | None
-    enoent: bool = False
-    mask: int = 0
-
-    def read(self) -> str:
-        if self.enoent:
-            raise _fail(errno.ENOENT)
-        return format_mask(self.mask, self.cpus) + "\n"
-
-    def write(self, text: str) -> None:
-        if self.enoent:
-            raise _fail(errno.ENOENT)
-        mask = parse_mask(text, self.cpus)
-        if self.real_fd is not None:
-            host_mask = mask & ((1 << self.host_cpus) - 1)
-            try:
-                os.lseek(self.real_fd, 0, os.SEEK_SET)
-                os.write(self.real_fd, f"{host_mask:x}\n".encode())
-            except OSError as exc:
-                raise _fail(exc.errno or errno.EIO) from exc
-        self.mask = mask
-
-
-# --------------------------------------------------------------------------- the tree
-
-
-@dataclass
-class Node:
-    kind: str  # "dir" | "file" | "link"
-    mode: int = 0o444
-    read: ReadFn | None = None
-    write: WriteFn | None = None
-    target: str = ""
-    children: dict[str, Node] = field(default_factory=dict)
-
-
-class Tree:
-    def __init__(self) -> None:
-        self.root = Node("dir", 0o755)
-        self.on_change: Callable[[], None] | None = None
-        """Called after every successful write (the knob state file for the lab's shaper)."""
-
-    def _dir(self, parts: Iterable[str]) -> Node:
-        node = self.root
-        for part in parts:
-            node = node.children.setdefault(part, Node("dir", 0o755))
-        return node
-
-    def add_file(
-        self, path: str, read: ReadFn, write: WriteFn | None = None, mode: int | None = None
-    ) -> None:
-        *dirs, name = path.strip("/").split("/")
-        default = 0o644 if write else 0o444
-        self._dir(dirs).children[name] = Node(
-            "file", default if mode is None else mode, read, write
-        )
-
-    def add_link(self, path: str, target: str) -> None:
-        *dirs, name = path.strip("/").split("/")
-        self._dir(dirs).children[name] = Node("link", 0o777, target=target)
-
-    def lookup(self, path: str) -> Node:
-        node = self.root
-        for part in (p for p in path.split("/") if p):
-            child = node.children.get(part)
-            if child is None:
-                raise _fail(errno.ENOENT)
-            node = child
-        return node
+# The models are in knobs_model; their names stay importable from here.
+__all__ = [
+    "CpuFreq",
+    "Irq",
+    "Node",
+    "QueueMap",
+    "ReadFn",
+    "Tree",
+    "WriteFn",
+    "build_tree",
+    "format_list",
+    "format_mask",
+    "knob_state",
+    "main",
+    "parse_list",
+    "parse_mask",
+    "serve",
+]
 
 
 def _const(text: str) -> ReadFn:
@@ -309,10 +106,7 @@ def knob_state(freq: CpuFreq, queues: list[tuple[str, QueueMap]]) -> dict[str, A
     return state
 
 
-def build_tree(config: dict[str, Any]) -> Tree:
-    """Build the knob tree from the lab's knobs config (see manager.knobs_config)."""
-    tree = Tree()
-    cpus = int(config["cpus"])
+def _add_cpus(tree: Tree, cpus: int) -> None:
     every = f"0-{cpus - 1}" if cpus > 1 else "0"
     for name, text in (
         ("online", every),
@@ -322,7 +116,12 @@ def build_tree(config: dict[str, Any]) -> Tree:
         ("kernel_max", str(max(cpus - 1, 0))),
     ):
         tree.add_file(f"cpu/{name}", _const(text + "\n"))
+    for cpu in range(cpus):
+        tree.add_file(f"cpu/cpu{cpu}/online", _const("1\n"))
+        tree.add_link(f"cpu/cpu{cpu}/cpufreq", "../cpufreq/policy0")
 
+
+def _add_cpufreq(tree: Tree, config: dict[str, Any], cpus: int) -> CpuFreq:
     freq = CpuFreq(
         cpus,
         list(config["governors"]),
@@ -353,17 +152,16 @@ def build_tree(config: dict[str, Any]) -> Tree:
     }
     for name, (reader, writer) in rw.items():
         tree.add_file(f"{policy}/{name}", reader, writer)
-    for cpu in range(cpus):
-        tree.add_file(f"cpu/cpu{cpu}/online", _const("1\n"))
-        tree.add_link(f"cpu/cpu{cpu}/cpufreq", "../cpufreq/policy0")
+    return freq
 
-    every_mask = (1 << cpus) - 1
-    default_mask = {"mask": every_mask}
+
+def _add_irqs(tree: Tree, config: dict[str, Any], cpus: int) -> None:
+    default_mask = {"mask": (1 << cpus) - 1}
 
     def write_default(text: str) -> None:
         mask = parse_mask(text, cpus)
         if not mask:
-            raise _fail(errno.EINVAL)
+            raise kernel_error(errno.EINVAL)
         default_mask["mask"] = mask
 
     tree.add_file(
@@ -381,6 +179,8 @@ def build_tree(config: dict[str, Any]) -> Tree:
         tree.add_file(f"{base}/effective_affinity_list", _effective_list_reader(irq))
         tree.add_file(f"{base}/node", _const("0\n"))
 
+
+def _add_queues(tree: Tree, config: dict[str, Any], cpus: int) -> list[tuple[str, QueueMap]]:
     host_cpus = int(config.get("host_cpus", cpus))
     queues: list[tuple[str, QueueMap]] = []
     for queue in config.get("queues", []):
@@ -394,39 +194,48 @@ def build_tree(config: dict[str, Any]) -> Tree:
         qmap = QueueMap(cpus, host_cpus, fd, bool(queue.get("enoent", False)))
         tree.add_file(queue["path"], qmap.read, qmap.write)
         queues.append((queue["path"], qmap))
+    return queues
 
-    from sbctune.lab.sysctls import private_sysctl
 
+def _save_state_on_change(
+    tree: Tree, state_path: str, freq: CpuFreq, queues: list[tuple[str, QueueMap]]
+) -> None:
+    def save_state() -> None:
+        tmp = state_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(knob_state(freq, queues), fh)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, state_path)
+
+    tree.on_change = save_state
+    save_state()
+
+
+def build_tree(config: dict[str, Any]) -> Tree:
+    """Build the knob tree from the lab's knobs config (see configs.knobs_config)."""
+    tree = Tree()
+    cpus = int(config["cpus"])
+    _add_cpus(tree, cpus)
+    freq = _add_cpufreq(tree, config, cpus)
+    _add_irqs(tree, config, cpus)
+    queues = _add_queues(tree, config, cpus)
     for name, model in config.get("sysctls", {}).items():
         knob = private_sysctl(name, model)
         tree.add_file("sysctl/" + name.replace(".", "/"), knob.read, knob.write)
-
     power_path = config.get("power_state")
     if power_path:
         _add_power(tree, Path(power_path))
-
     state_path = config.get("knob_state")
     if state_path:
-
-        def save_state() -> None:
-            tmp = state_path + ".tmp"
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(knob_state(freq, queues), fh)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, state_path)
-
-        tree.on_change = save_state
-        save_state()
+        _save_state_on_change(tree, state_path, freq, queues)
     return tree
 
 
 def _add_power(tree: Tree, path: Path) -> None:
-    from sbctune.lab.power import ZONE_TYPE, read_state
-
     def temp() -> str:
         text = read_state(path).temp_text()
         if text is None:  # no sensor value: the thermal core passes the driver's error on
-            raise _fail(errno.ENODATA)
+            raise kernel_error(errno.ENODATA)
         return text
 
     tree.add_file("power/firmware/get_throttled", lambda: read_state(path).get_throttled_text())
@@ -450,126 +259,13 @@ def _effective_list_reader(irq: Irq) -> ReadFn:
     return lambda: format_list(irq.effective()) + "\n"
 
 
-# --------------------------------------------------------------------------- FUSE glue
-
-
-def make_operations(tree: Tree) -> Any:
-    """The mfusepy Operations object serving ``tree`` (imported lazily: Linux + libfuse)."""
-    import mfusepy
-
-    started = time.time_ns()
-
-    def oserr(exc: OSError) -> Exception:
-        error: Exception = mfusepy.FuseOSError(exc.errno or errno.EIO)
-        return error
-
-    class KnobsOps(mfusepy.Operations):  # type: ignore[misc]
-        use_ns = True
-
-        def _node(self, path: str) -> Node:
-            try:
-                return tree.lookup(path)
-            except OSError as exc:
-                raise oserr(exc) from None
-
-        def getattr(self, path: str, fh: int | None = None) -> dict[str, Any]:
-            node = self._node(path)
-            kind = {"dir": stat.S_IFDIR, "file": stat.S_IFREG, "link": stat.S_IFLNK}[node.kind]
-            size = 4096 if node.kind == "file" else len(node.target)
-            return {
-                "st_mode": kind | node.mode,
-                "st_nlink": 2 if node.kind == "dir" else 1,
-                "st_size": size,
-                "st_uid": 0,
-                "st_gid": 0,
-                "st_atime": started,
-                "st_mtime": started,
-                "st_ctime": started,
-            }
-
-        def readdir(self, path: str, fh: int) -> list[str]:
-            node = self._node(path)
-            if node.kind != "dir":
-                raise mfusepy.FuseOSError(errno.ENOTDIR)
-            return [".", "..", *sorted(node.children)]
-
-        def readlink(self, path: str) -> str:
-            node = self._node(path)
-            if node.kind != "link":
-                raise mfusepy.FuseOSError(errno.EINVAL)
-            return node.target
-
-        def open(self, path: str, flags: int) -> int:
-            node = self._node(path)
-            if node.kind == "dir":
-                raise mfusepy.FuseOSError(errno.EISDIR)
-            wants_write = flags & (os.O_WRONLY | os.O_RDWR)
-            if wants_write and node.write is None:
-                raise mfusepy.FuseOSError(errno.EACCES)
-            return 0
-
-        def read(self, path: str, size: int, offset: int, fh: int) -> bytes:
-            node = self._node(path)
-            if node.read is None:
-                raise mfusepy.FuseOSError(errno.EIO)
-            try:
-                data = node.read().encode()
-            except OSError as exc:
-                raise oserr(exc) from None
-            return data[offset : offset + size]
-
-        def write(self, path: str, data: bytes, offset: int, fh: int) -> int:
-            node = self._node(path)
-            if node.write is None:
-                raise mfusepy.FuseOSError(errno.EACCES)
-            try:
-                node.write(data.decode("utf-8", errors="replace"))
-            except OSError as exc:
-                log.info("write %r to %s refused: %s", data, path, exc)
-                raise oserr(exc) from None
-            if tree.on_change is not None:
-                try:
-                    tree.on_change()
-                except OSError as exc:  # the shaper misses one update; the knob itself is set
-                    log.warning("cannot save the knob state: %s", exc)
-            return len(data)
-
-        def truncate(self, path: str, length: int, fh: int | None = None) -> int:
-            node = self._node(path)
-            if node.write is None:
-                raise mfusepy.FuseOSError(errno.EACCES)
-            return 0
-
-        def chmod(self, path: str, mode: int) -> int:
-            raise mfusepy.FuseOSError(errno.EPERM)
-
-        def chown(self, path: str, uid: int, gid: int) -> int:
-            raise mfusepy.FuseOSError(errno.EPERM)
-
-        def utimens(self, path: str, times: Any = None) -> int:
-            return 0
-
-    return KnobsOps()
-
-
 def serve(config_path: str, mountpoint: str) -> None:
     with open(config_path, encoding="utf-8") as fh:
         config = json.load(fh)
     tree = build_tree(config)
-    import mfusepy
+    from sbctune.lab.knobs_fuse import mount  # mfusepy loads libfuse: only where it serves
 
-    mfusepy.FUSE(
-        make_operations(tree),
-        mountpoint,
-        foreground=True,
-        nothreads=True,
-        allow_other=True,
-        default_permissions=True,
-        direct_io=True,
-        attr_timeout=0,
-        entry_timeout=0,
-        fsname="sbctune-lab-knobs",
-    )
+    mount(tree, mountpoint)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd, sysctls
+from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd
+from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, load_profile
@@ -123,69 +124,6 @@ def _default_name(profile: LabProfile) -> str:
     return str(validate_name(profile.name.lower()[:40]))
 
 
-def _nsinit_config(
-    profile: LabProfile, plan: overlay.OverlayPlan, directory: Path, shadow: Path, config: Path
-) -> dict[str, Any]:
-    return {
-        "bin_dir": plan.bin_dir,
-        "file_binds": plan.file_binds,
-        "model": plan.model,
-        "shadow": str(shadow),
-        "sshd": tool("sshd"),
-        "sshd_config": str(config),
-        "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
-        "sysctls": sysctls.models(),
-        "overlays": _private_dirs(profile, directory),
-    }
-
-
-BOOT_FILES = ("config.txt", "cmdline.txt")
-
-
-def _boot_source(profile: LabProfile, name: str) -> Path:
-    """The profile's own boot/NAME if it ships one, else the shared Raspberry Pi OS file."""
-    own = profile.path / "boot" / name
-    if own.is_file():
-        return own
-    from sbctune.resources import resource_root
-
-    return Path(str(resource_root())) / "lab" / "boot" / name
-
-
-def _private_dirs(profile: LabProfile, directory: Path) -> list[dict[str, str]]:
-    """Overlay dirs for the lab's /etc, /boot (config.txt + cmdline.txt in /boot/firmware) and
-    /var/lib (where tuning keeps its sessions on the Pi: each lab must see only its own)."""
-    entries = []
-    for target in ("/etc", "/boot", "/var/lib"):
-        base = directory / "overlay" / target.strip("/")
-        upper, work = base / "upper", base / "work"
-        for folder in (upper, work):
-            folder.mkdir(mode=0o755, parents=True, exist_ok=True)
-        entries.append({"target": target, "upper": str(upper), "work": str(work)})
-    firmware = directory / "overlay" / "boot" / "upper" / "firmware"
-    firmware.mkdir(mode=0o755, exist_ok=True)
-    for name in BOOT_FILES:
-        shutil.copyfile(_boot_source(profile, name), firmware / name)
-        os.chmod(firmware / name, 0o644)  # pi-gen: install -m 644; root writes, pi reads
-        link = firmware.parent / name
-        if not link.is_symlink():
-            link.symlink_to(f"firmware/{name}")  # as pi-gen's stage1/00-boot-files/00-run.sh
-    return entries
-
-
-def _knobs_config(profile: LabProfile) -> dict[str, Any]:
-    return {
-        "cpus": profile.cpu.count,
-        "governors": list(profile.cpu.governors),
-        "governor": profile.cpu.governor,
-        "min_khz": profile.cpu.min_khz,
-        "max_khz": profile.cpu.max_khz,
-        "irqs": list(profile.irqs),
-        "irq_refuse": list(profile.irq_refuse),
-        "power": profile.power.to_json(),  # the starting power.json (sbctune.lab.power)
-    }
-
-
 def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
     log = open(directory / "nsinit.log", "ab")  # noqa: SIM115 - handed to the child
     try:
@@ -269,6 +207,61 @@ def _wait_ready(info: LabInfo, proc: subprocess.Popen[bytes], directory: Path) -
     )
 
 
+def _lab_info(name: str, prof: LabProfile, index: int, directory: Path) -> LabInfo:
+    """Where the new lab's NICs, sshd and state will be (its password made here)."""
+    nics = []
+    for j, spec in enumerate(prof.interfaces):
+        host_addr, pi_addr = netns.addresses(index, j)
+        nics.append(
+            NicInfo(
+                spec.name,
+                pi_addr,
+                host_addr,
+                24,
+                netns.host_veth(index, j),
+                spec.test,
+                netns.ifb_name(index, j),
+            )
+        )
+    return LabInfo(
+        name=name,
+        host=next(n.pi_addr for n in nics if n.test),
+        port=SSH_PORT,
+        user=sshd.USER,
+        password=sshd.new_password(),
+        nics=tuple(nics),
+        profile=str(prof.path),
+        netns=netns_name(name),
+        state_dir=str(directory),
+        index=index,
+    )
+
+
+def _build(
+    info: LabInfo, prof: LabProfile, directory: Path
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """Create the namespace, shaping, user, overlay and sshd; (the lab's init, the shaper,
+    the sshd host key)."""
+    netns.create(info.netns, info.index, [(i.name, i.mac) for i in prof.interfaces])
+    for nic, spec in zip(info.nics, prof.interfaces, strict=True):
+        shaping.apply(nic.host_veth, nic.ifb, spec.link)
+    sshd.ensure_user()
+    sshd.ensure_sudoers()
+    if sshd.ensure_privsep_dir():
+        _marker_dir().joinpath(PRIVSEP_MARKER).touch()
+    shadow = sshd.write_shadow(directory, info.password)
+    plan = overlay.build(prof.bundle, directory)
+    plan.file_binds += overlay.link_files(prof.interfaces, directory)
+    ethtool_state.install(prof, directory, Path(plan.bin_dir))
+    key = sshd.host_key(directory, info.name)
+    config = sshd.write_config(directory, key, [n.pi_addr for n in info.nics], SSH_PORT)
+    write_json(directory / "knobs.json", knobs_config(prof))
+    write_json(directory / "nsinit.json", nsinit_config(prof, plan, directory, shadow, config))
+    proc = _spawn(info.name, info.netns, directory)
+    _wait_ready(info, proc, directory)
+    return proc, _spawn_shaper(info.name, prof, list(info.nics), directory), key
+
+
 def up(profile: str | Path, name: str | None = None) -> LabInfo:
     """Build and start a lab from a profile (a shipped name or a folder). Needs Linux + root."""
     require_supported()
@@ -287,34 +280,7 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
         directory = lab_dir(name)
         directory.mkdir(mode=0o755, parents=True)
         os.chmod(directory, 0o755)  # noqa: S103 - the lab user reads bin/ and captures/
-        ns = netns_name(name)
-        nics = []
-        for j, spec in enumerate(prof.interfaces):
-            host_addr, pi_addr = netns.addresses(index, j)
-            nics.append(
-                NicInfo(
-                    spec.name,
-                    pi_addr,
-                    host_addr,
-                    24,
-                    netns.host_veth(index, j),
-                    spec.test,
-                    netns.ifb_name(index, j),
-                )
-            )
-        password = sshd.new_password()
-        info = LabInfo(
-            name=name,
-            host=next(n.pi_addr for n in nics if n.test),
-            port=SSH_PORT,
-            user=sshd.USER,
-            password=password,
-            nics=tuple(nics),
-            profile=str(prof.path),
-            netns=ns,
-            state_dir=str(directory),
-            index=index,
-        )
+        info = _lab_info(name, prof, index, directory)
         state: dict[str, Any] = {
             **info.to_json(),
             "status": "starting",
@@ -322,26 +288,7 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
         }
         write_json(directory / STATE_FILE, state)
         try:
-            netns.create(ns, index, [(i.name, i.mac) for i in prof.interfaces])
-            for nic, spec in zip(nics, prof.interfaces, strict=True):
-                shaping.apply(nic.host_veth, nic.ifb, spec.link)
-            sshd.ensure_user()
-            sshd.ensure_sudoers()
-            if sshd.ensure_privsep_dir():
-                _marker_dir().joinpath(PRIVSEP_MARKER).touch()
-            shadow = sshd.write_shadow(directory, password)
-            plan = overlay.build(prof.bundle, directory)
-            plan.file_binds += overlay.link_files(prof.interfaces, directory)
-            ethtool_state.install(prof, directory, Path(plan.bin_dir))
-            key = sshd.host_key(directory, name)
-            config = sshd.write_config(directory, key, [n.pi_addr for n in nics], SSH_PORT)
-            write_json(directory / "knobs.json", _knobs_config(prof))
-            write_json(
-                directory / "nsinit.json", _nsinit_config(prof, plan, directory, shadow, config)
-            )
-            proc = _spawn(name, ns, directory)
-            _wait_ready(info, proc, directory)
-            shaper = _spawn_shaper(name, prof, nics, directory)
+            proc, shaper, key = _build(info, prof, directory)
         except BaseException:
             with contextlib.suppress(Exception):
                 _teardown(name)
@@ -374,14 +321,8 @@ def _marker_dir() -> Path:
     return path
 
 
-def _teardown(name: str) -> bool:
-    """Remove everything of lab ``name`` that exists. Returns True if anything was there."""
-    directory = STATE_ROOT / name
-    state = read_state(name) or {}
-    ns = str(state.get("netns") or netns_name(name))
-    found = bool(directory.exists() or netns.netns_exists(ns))
-    pids = state.get("pids") or {}
-    shaper = pids.get("shaper") if isinstance(pids, dict) else None
+def _stop_shaper(name: str, pids: dict[str, Any]) -> None:
+    shaper = pids.get("shaper")
     if isinstance(shaper, int) and _alive(shaper, "sbctune.lab.controller"):
         _kill_all([shaper])  # first: it re-rates the links this teardown deletes
     shaper_proc = _children.pop(name + "/shaper", None)
@@ -389,17 +330,23 @@ def _teardown(name: str) -> bool:
         with contextlib.suppress(subprocess.TimeoutExpired):
             shaper_proc.wait(timeout=5)
 
+
+def _stop_lab_processes(name: str, ns: str, pids: dict[str, Any], directory: Path) -> None:
     if netns.netns_exists(ns):
         _kill_all(netns.pids(ns))
         netns.delete(ns)
     for key in ("sshd", "knobs"):  # normally gone with the namespace; a half-started lab
-        pid = pids.get(key) if isinstance(pids, dict) else None
+        pid = pids.get(key)
         if isinstance(pid, int) and _alive(pid, str(directory)):
             _kill_all([pid])
     proc = _children.pop(name, None)
     if proc is not None:
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+
+
+def _remove_links(state: dict[str, Any]) -> bool:
+    """Delete the lab's host-side links (the state's, and any named with its index)."""
     index = state.get("index")
     links = [
         str(n.get(k))
@@ -414,10 +361,25 @@ def _teardown(name: str) -> bool:
             if link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in "npi"
         ]
     existing = set(netns.host_links())
+    found = False
     for link in sorted(set(links)):
         if link in existing:
             found = True
             netns.delete_link(link)
+    return found
+
+
+def _teardown(name: str) -> bool:
+    """Remove everything of lab ``name`` that exists. Returns True if anything was there."""
+    directory = STATE_ROOT / name
+    state = read_state(name) or {}
+    ns = str(state.get("netns") or netns_name(name))
+    found = bool(directory.exists() or netns.netns_exists(ns))
+    pids = state.get("pids")
+    pids = pids if isinstance(pids, dict) else {}
+    _stop_shaper(name, pids)
+    _stop_lab_processes(name, ns, pids, directory)
+    found = _remove_links(state) or found
     if directory.exists():
         for mount in _mounts_under(directory):
             subprocess.run(["umount", "-l", mount], check=False, capture_output=True)

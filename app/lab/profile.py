@@ -60,6 +60,7 @@ from typing import Any
 
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
 from sbctune.lab.errors import ProfileError
+from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 
@@ -312,8 +313,6 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
 def _driver(value: Any, where: str) -> str:
     if value == "":
         return ""
-    from sbctune.lab.ethtool_state import known_drivers
-
     if not isinstance(value, str) or value not in known_drivers():
         raise ProfileError(
             f"{where}: driver {value!r} has no ethtool model",

@@ -37,6 +37,7 @@ from sbctune.measure.runner import (
     finish_run,
     local_address_towards,
     measuring,
+    new_run,
     refuse_if_busy,
 )
 from sbctune.measure.sampler import PiSampler
@@ -219,17 +220,7 @@ async def measure_aggregate(
     await refuse_if_busy(session)
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     runs = [
-        MeasureRun(
-            host=session.target.display,
-            nic=nic,
-            plan=plan.name,
-            endpoint=endpoint,
-            pc_address=path.pc_address,
-            pi_address=path.pi_address,
-            started=started,
-            iperf3_pi=".".join(map(str, version)),
-            route_warning=path.warning,
-        )
+        new_run(session, plan, nic, endpoint, path, version, started)
         for nic, path in zip(nics, paths, strict=True)
     ]
     agg = AggregateRun(uuid.uuid4().hex, session.target.display, plan.name, nics, runs, started)
@@ -239,28 +230,16 @@ async def measure_aggregate(
     with measuring(session):
         try:
             if sample:
+                irqs = (nic_irqs or {}).get(nics[0], ())
                 sampler = PiSampler(
-                    session,
-                    nics[0],
-                    irqs=(nic_irqs or {}).get(nics[0], ()),
-                    interval=0.5,
-                    on_sample=lambda s: emit(PiLoad(s)),
+                    session, nics[0], irqs=irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s))
                 )
                 await sampler.start()
             for index, spec in enumerate(plan.tests):
                 began = time.monotonic()
                 tests = [
-                    PlanTest(
-                        session,
-                        spec,
-                        index,
-                        path,
-                        endpoint,
-                        iperf3_path,
-                        version,
-                        _tagged(emit, nic),
-                        pc_port + 2 * i if pc_port else 0,
-                    )
+                    PlanTest(session, spec, index, path, endpoint, iperf3_path, version,
+                             _tagged(emit, nic), pc_port + 2 * i if pc_port else 0)
                     for i, (nic, path) in enumerate(zip(nics, paths, strict=True))
                 ]
                 for test in tests:

@@ -33,6 +33,8 @@ class DirectionOutcome:
     intervals: list[Interval] = field(default_factory=list)
     error: str | None = None
     test_index: int = 0  # which test of the plan (keys MeasureRun.pi_cpu)
+    # Each complete trial's mean, in the order they ran (sbctune.measure.trials folds them).
+    trial_means: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -65,6 +65,7 @@ def save_measurement(
                 complete=t.complete,
                 intervals=[Interval(i.t, i.mbps, i.retransmits) for i in t.intervals],
                 pi_cpu=run.pi_cpu.get(str(t.test_index)),
+                trial_means=list(t.trial_means),
             )
             for t in run.tests
         ],

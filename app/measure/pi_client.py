@@ -20,7 +20,7 @@ from sbctune.measure.iperf_output import (
     parse_json_stream_line,
     parse_text_line,
 )
-from sbctune.remote import CommandFailed, Session
+from sbctune.remote import CommandFailed, RemoteProcess, Session
 
 # A safety margin on top of the test's own duration before the client is considered hung.
 _GRACE_S = 20.0
@@ -152,6 +152,90 @@ def _link_lost_message(options: ClientOptions, at: float, why: str) -> str:
     )
 
 
+class _Reader:
+    """Takes the client's output, line by line, into a ``ClientResult``, and notices a lost
+    link (no data moving for ``STALL_INTERVALS`` intervals)."""
+
+    def __init__(
+        self,
+        options: ClientOptions,
+        json_stream: bool,
+        on_interval: Callable[[Record], None] | None,
+    ) -> None:
+        self.options = options
+        self.json_stream = json_stream
+        self.on_interval = on_interval
+        self.result = ClientResult()
+        self.single = options.streams == 1
+        self.zeros: dict[str, int] = {}
+        self.lost: list[str] = []
+
+    def take(self, record: Record) -> None:
+        result = self.result
+        if record.summary is not None:
+            if record.stream is None or self.single:
+                result.summaries.append(record)
+            return
+        if record.stream is None or self.single:
+            result.intervals.append(record)
+            zeros = self.zeros
+            zeros[record.direction] = zeros.get(record.direction, 0) + 1 if not record.bytes else 0
+            if zeros[record.direction] >= STALL_INTERVALS and not self.lost:
+                self.lost.append(f"no data moved for {STALL_INTERVALS * self.options.interval:g} s")
+            if self.on_interval is not None:
+                self.on_interval(record)
+
+    def feed(self, line: str) -> None:
+        error = parse_error(line)
+        if error:
+            self.result.error = error
+        if self.json_stream:
+            for record in parse_json_stream_line(line, reverse=self.options.reverse):
+                self.take(record)
+        else:
+            parsed = parse_text_line(line, reverse=self.options.reverse)
+            if parsed is not None:
+                self.take(parsed)
+
+    async def read(self, process: RemoteProcess, limit: float, silence: float) -> None:
+        """Until the client's output ends or the link is lost; TimeoutError past ``limit``
+        seconds, or after ``silence`` seconds without a line once intervals came."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        lines = process.lines()
+        while not self.lost:
+            wait = limit - (loop.time() - began)
+            if self.result.intervals:  # running: intervals come every second, results after
+                wait = min(wait, silence)
+            if wait <= 0:
+                raise asyncio.TimeoutError
+            try:
+                line = await asyncio.wait_for(lines.__anext__(), wait)
+            except StopAsyncIteration:
+                return
+            self.feed(line)
+
+
+def _cut_at_loss(result: ClientResult, options: ClientOptions, why: str) -> ClientResult:
+    """The stalled intervals are after the link went; keep the test up to the loss."""
+    while result.intervals and not result.intervals[-1].bytes:
+        result.intervals.pop()
+    at = result.intervals[-1].end if result.intervals else 0.0
+    at += 0.0 if not result.intervals or result.intervals[-1].omitted else options.omit
+    result.link_lost = True
+    result.error = _link_lost_message(options, at, why)
+    return result
+
+
+async def _start(session: Session, argv: list[str]) -> RemoteProcess:
+    try:
+        return await session.start(argv)
+    except CommandFailed as exc:
+        if exc.returncode == 127:
+            raise IperfMissing() from None
+        raise
+
+
 async def run_client(
     session: Session,
     options: ClientOptions,
@@ -169,80 +253,24 @@ async def run_client(
     # A bounded connect (firewalls that drop SYNs would otherwise cost minutes); 3.9 has it.
     connect_ms = CONNECT_TIMEOUT_MS if version >= (3, 9, 0) else None
     argv = client_argv(options, json_stream=json_stream, connect_timeout_ms=connect_ms)
-    try:
-        process = await session.start(argv)
-    except CommandFailed as exc:
-        if exc.returncode == 127:
-            raise IperfMissing() from None
-        raise
-    result = ClientResult()
-    single = options.streams == 1
-    zeros: dict[str, int] = {}
-    lost: list[str] = []
-
-    def take(record: Record) -> None:
-        if record.summary is not None:
-            if record.stream is None or single:
-                result.summaries.append(record)
-            return
-        if record.stream is None or single:
-            result.intervals.append(record)
-            zeros[record.direction] = zeros.get(record.direction, 0) + 1 if not record.bytes else 0
-            if zeros[record.direction] >= STALL_INTERVALS and not lost:
-                lost.append(f"no data moved for {STALL_INTERVALS * options.interval:g} s")
-            if on_interval is not None:
-                on_interval(record)
-
+    process = await _start(session, argv)
+    reader = _Reader(options, json_stream, on_interval)
+    result = reader.result
     loop = asyncio.get_running_loop()
     limit = options.duration + options.omit + _GRACE_S
     silence = STALL_INTERVALS * options.interval + 2.0
     began = loop.time()
-
-    async def read() -> None:
-        lines = process.lines()
-        while not lost:
-            wait = limit - (loop.time() - began)
-            if result.intervals:  # running: intervals come every second, results right after
-                wait = min(wait, silence)
-            if wait <= 0:
-                raise asyncio.TimeoutError
-            try:
-                line = await asyncio.wait_for(lines.__anext__(), wait)
-            except StopAsyncIteration:
-                return
-            error = parse_error(line)
-            if error:
-                result.error = error
-            if json_stream:
-                for record in parse_json_stream_line(line, reverse=options.reverse):
-                    take(record)
-            else:
-                parsed = parse_text_line(line, reverse=options.reverse)
-                if parsed is not None:
-                    take(parsed)
-
     try:
-        await read()
+        await reader.read(process, limit, silence)
     except asyncio.TimeoutError:
         await process.cancel()
-        if not result.intervals:
+        if not result.intervals or loop.time() - began >= limit:
             result.error = f"the client did not finish within {limit:g} s"
             return result
-        if loop.time() - began < limit:
-            lost.append(f"the iperf3 client went silent for {silence:g} s")
-        else:
-            result.error = f"the client did not finish within {limit:g} s"
-            return result
-    if lost:
+        reader.lost.append(f"the iperf3 client went silent for {silence:g} s")
+    if reader.lost:
         await process.cancel()
-        # The stalled intervals are after the link went; keep the test up to the loss.
-        while result.intervals and not result.intervals[-1].bytes:
-            result.intervals.pop()
-        at = result.intervals[-1].end if result.intervals else 0.0
-        at += 0.0 if not result.intervals or result.intervals[-1].omitted else options.omit
-        result.link_lost = True
-        result.error = _link_lost_message(options, at, lost[0])
-        return result
+        return _cut_at_loss(result, options, reader.lost[0])
     stderr = await process.read_stderr()
     code = await process.wait()
     if result.error is None and code != 0:

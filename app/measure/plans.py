@@ -1,4 +1,9 @@
-"""Test plans: which directions, how long, how many streams; presets live in resources/."""
+"""Test plans: which directions, how long, how many streams; presets live in resources/.
+
+A plan measures each test as several trials, interleaved (trial 1 of every test, then trial 2
+of every test, ...) so that slow drift on the link or the PC touches every direction alike.
+`Plan.tests` is that schedule, in the order it runs; each trial's mean is one sample for the
+interval `sbctune compare` gives (sbctune.compare.interval)."""
 
 from __future__ import annotations
 
@@ -29,6 +34,8 @@ class TestSpec:
     omit: int
     streams: int
     pc_cap_mbps: float | None = None  # total cap on the PC's sending
+    trial: int = 1  # which trial of this test (1-based)
+    trials: int = 1  # how many trials of this test the plan runs
 
     @property
     def label(self) -> str:
@@ -36,7 +43,16 @@ class TestSpec:
             what = f"{DIRECTION_LABEL[self.directions[0]]}, half duplex"
         else:
             what = MODE_LABEL[self.mode]
-        return f"{what}, {self.streams} streams, {self.duration} s"
+        trial = f", trial {self.trial} of {self.trials}" if self.trials > 1 else ""
+        return f"{what}, {self.streams} streams, {self.duration} s{trial}"
+
+
+def interleave(specs: tuple[TestSpec, ...] | list[TestSpec], trials: int) -> tuple[TestSpec, ...]:
+    """Each spec `trials` times, round-robin: trial 1 of every spec, then trial 2, ..."""
+    trials = max(1, trials)
+    return tuple(
+        replace(spec, trial=k, trials=trials) for k in range(1, trials + 1) for spec in specs
+    )
 
 
 @dataclass(frozen=True)
@@ -49,20 +65,31 @@ class Plan:
     def seconds(self) -> int:
         return sum(t.duration + t.omit for t in self.tests)
 
+    @property
+    def trials(self) -> int:
+        return max((t.trials for t in self.tests), default=1)
+
     def with_overrides(
-        self, *, duration: int | None = None, streams: int | None = None, omit: int | None = None
+        self,
+        *,
+        duration: int | None = None,
+        streams: int | None = None,
+        omit: int | None = None,
+        trials: int | None = None,
     ) -> Plan:
-        tests = tuple(
+        base = [t for t in self.tests if t.trial == 1]
+        tests = [
             replace(
                 t,
                 duration=duration or t.duration,
                 streams=streams or t.streams,
                 omit=t.omit if omit is None else omit,
             )
-            for t in self.tests
-        )
-        name = self.name if (duration, streams, omit) == (None, None, None) else "custom"
-        return Plan(name, self.title, tests)
+            for t in base
+        ]
+        schedule = interleave(tests, trials or self.trials)
+        changed = (duration, streams, omit, trials) != (None, None, None, None)
+        return Plan("custom" if changed else self.name, self.title, schedule)
 
 
 def _spec(data: dict[str, Any]) -> TestSpec:
@@ -87,7 +114,11 @@ def presets() -> dict[str, Plan]:
     text = (resource_root() / "measure" / "plans.json").read_text(encoding="utf-8")
     data = json.loads(text)
     return {
-        name: Plan(name, plan["title"], tuple(_spec(t) for t in plan["tests"]))
+        name: Plan(
+            name,
+            plan["title"],
+            interleave([_spec(t) for t in plan["tests"]], int(plan.get("trials", 1))),
+        )
         for name, plan in data["plans"].items()
     }
 

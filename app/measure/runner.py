@@ -33,6 +33,7 @@ from sbctune.measure.pi_client import (
 )
 from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.sampler import PiSample, PiSampler
+from sbctune.measure.trials import fold_all
 from sbctune.remote import Session, batch
 
 #: `MeasureRun.error` of a run the user cancelled.
@@ -101,6 +102,61 @@ def local_address_towards(addr: str) -> str | None:
         return None
 
 
+def _route(text: str) -> tuple[str | None, str | None]:
+    """(device, source address) of `ip -j route get`'s answer; None where it does not say."""
+    try:
+        route = json.loads(text or "[]")
+        if not route:
+            return None, None
+        return route[0].get("dev"), route[0].get("prefsrc")
+    except (ValueError, AttributeError, IndexError):
+        return None, None
+
+
+def _nic_ipv4(nic: str, result: batch.StepResult) -> tuple[str, int]:
+    """The first IPv4 address and prefix of `ip -j -4 addr show dev NIC`, or a clear error."""
+    try:
+        addrs = json.loads(result.text or "[]")
+        inet = [
+            (a["local"], int(a.get("prefixlen", 32)))
+            for i in addrs
+            for a in i.get("addr_info", [])
+            if a.get("family") == "inet"
+        ]
+    except (ValueError, KeyError, TypeError):
+        inet = []
+    if not inet and "does not exist" in result.error_text:
+        raise UserError(
+            f"The Pi has no network interface {nic}.",
+            "`sbctune inspect HOST` lists the Pi's NICs; give one of them with --nic.",
+        )
+    if not inet:
+        raise UserError(
+            f"{nic} on the Pi has no IPv4 address.",
+            "Bring the interface up and give it an address on this PC's network.",
+        )
+    return inet[0]
+
+
+async def _path_through(
+    session: Session, nic: str, addr: batch.StepResult, route_dev: str | None, pc: str
+) -> tuple[str, str, str | None]:
+    """(PC address, Pi address, device the Pi routes through) for tests over ``nic``."""
+    pi_addr, prefix = _nic_ipv4(nic, addr)
+    # This PC may also sit on the NIC's own network (SSH over one NIC, tests over another).
+    subnet = ipaddress.ip_network(f"{pi_addr}/{prefix}", strict=False)
+    nearer = local_address_towards(pi_addr)
+    if nearer and nearer != pc and ipaddress.ip_address(nearer) in subnet:
+        pc = nearer
+    if route_dev != nic or pc != session.local_address:
+        check = await session.run_script(
+            [batch.command("ip", "-j", "route", "get", pc, "from", pi_addr)]
+        )
+        with contextlib.suppress(ValueError, IndexError, AttributeError):
+            route_dev = json.loads(check[0].text or "[]")[0].get("dev", route_dev)
+    return pc, pi_addr, route_dev
+
+
 async def find_path(session: Session, nic: str | None) -> TestPath:
     """Which addresses to use, and whether traffic to this PC leaves through the NIC under test."""
     pc = session.local_address
@@ -115,47 +171,9 @@ async def find_path(session: Session, nic: str | None) -> TestPath:
     if nic:
         steps.append(batch.command("ip", "-j", "-4", "addr", "show", "dev", nic))
     results = await session.run_script(steps)
-    route_dev = None
-    try:
-        route = json.loads(results[0].text or "[]")
-        route_dev = route[0].get("dev") if route else None
-        default_src = route[0].get("prefsrc") if route else None
-    except (ValueError, AttributeError, IndexError):
-        default_src = None
-    pi_addr = default_src
+    route_dev, pi_addr = _route(results[0].text)
     if nic:
-        try:
-            addrs = json.loads(results[1].text or "[]")
-            inet = [
-                (a["local"], int(a.get("prefixlen", 32)))
-                for i in addrs
-                for a in i.get("addr_info", [])
-                if a.get("family") == "inet"
-            ]
-        except (ValueError, KeyError, TypeError):
-            inet = []
-        if not inet and "does not exist" in results[1].error_text:
-            raise UserError(
-                f"The Pi has no network interface {nic}.",
-                "`sbctune inspect HOST` lists the Pi's NICs; give one of them with --nic.",
-            )
-        if not inet:
-            raise UserError(
-                f"{nic} on the Pi has no IPv4 address.",
-                "Bring the interface up and give it an address on this PC's network.",
-            )
-        pi_addr, prefix = inet[0]
-        # This PC may also sit on the NIC's own network (SSH over one NIC, tests over another).
-        subnet = ipaddress.ip_network(f"{pi_addr}/{prefix}", strict=False)
-        nearer = local_address_towards(pi_addr)
-        if nearer and nearer != pc and ipaddress.ip_address(nearer) in subnet:
-            pc = nearer
-        if route_dev != nic or pc != session.local_address:
-            check = await session.run_script(
-                [batch.command("ip", "-j", "route", "get", pc, "from", pi_addr)]
-            )
-            with contextlib.suppress(ValueError, IndexError, AttributeError):
-                route_dev = json.loads(check[0].text or "[]")[0].get("dev", route_dev)
+        pc, pi_addr, route_dev = await _path_through(session, nic, results[1], route_dev, pc)
     warning = None
     if nic and route_dev and route_dev != nic:
         warning = (
@@ -265,17 +283,7 @@ async def measure(
         raise UserError(path.warning, "Or run anyway with --allow-other-route.")
     await refuse_if_busy(session)
     key = host_key(session)
-    run = MeasureRun(
-        host=session.target.display,
-        nic=nic or path.route_dev,
-        plan=plan.name,
-        endpoint=endpoint,
-        pc_address=path.pc_address,
-        pi_address=path.pi_address,
-        started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        iperf3_pi=".".join(map(str, version)),
-        route_warning=path.warning,
-    )
+    run = new_run(session, plan, nic or path.route_dev, endpoint, path, version)
     emit = on_event or (lambda event: None)
     emit(RunStarted(run))
     _active.add(key)
@@ -283,11 +291,7 @@ async def measure(
     try:
         if sample and run.nic:
             sampler = PiSampler(
-                session,
-                run.nic,
-                irqs=nic_irqs,
-                interval=0.5,
-                on_sample=lambda s: emit(PiLoad(s)),
+                session, run.nic, irqs=nic_irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s))
             )
             await sampler.start()
         for index, spec in enumerate(plan.tests):
@@ -319,7 +323,31 @@ async def measure(
     return run
 
 
+def new_run(
+    session: Session,
+    plan: Plan,
+    nic: str | None,
+    endpoint: EndpointKind,
+    path: TestPath,
+    version: tuple[int, int, int],
+    started: str | None = None,
+) -> MeasureRun:
+    """The run record a measurement fills in (started now unless given)."""
+    return MeasureRun(
+        host=session.target.display,
+        nic=nic,
+        plan=plan.name,
+        endpoint=endpoint,
+        pc_address=path.pc_address,
+        pi_address=path.pi_address,
+        started=started or dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        iperf3_pi=".".join(map(str, version)),
+        route_warning=path.warning,
+    )
+
+
 def finish_run(run: MeasureRun) -> None:
+    run.tests = fold_all(run.tests)  # a plan's trials: one figure per direction and mode
     run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     run.complete = run.error is None and all(t.complete for t in run.tests)
 

@@ -16,6 +16,9 @@ def _cell(run: MeasureRun, direction: str, mode: Mode) -> str:
     if outcome.mean_mbps is None:
         return "failed" if outcome.error else "—"
     mark = "" if outcome.complete else " (incomplete)"
+    trials = outcome.trial_means
+    if len(trials) > 1:  # the trials' spread: how far one trial can be from another
+        mark += f" ({len(trials)} trials, {min(trials):.0f}–{max(trials):.0f})"
     return f"{outcome.mean_mbps:.0f} Mbit/s{mark}"
 
 

@@ -45,6 +45,8 @@ HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
 SudoMode = Literal["root", "passwordless", "password"]
 
 _PID_PREFIX = b"sbctune-pid:"
+# Appended to the remote PATH for every command (see `Session.start`).
+SBIN_PATH = "/usr/local/sbin:/usr/sbin:/sbin"
 SUDO_PROBE = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
 _SUDO_BAD_PASSWORD = re.compile(r"incorrect password|Sorry, try again|no password was provided")
 _SUDO_NOT_ALLOWED = re.compile(r"not in the sudoers|not allowed to execute|may not run sudo")
@@ -188,6 +190,10 @@ class Session:
         peer = self._conn.get_extra_info("peername")
         return str(peer[0]) if peer else self.target.host
 
+    def server_host_key(self) -> asyncssh.SSHKey | None:
+        """The host key this connection was made with (to pin a second connection to it)."""
+        return self._conn.get_server_host_key()
+
     async def close(self) -> None:
         self._conn.close()
         await self._conn.wait_closed()
@@ -256,7 +262,11 @@ class Session:
         self, argv: Sequence[str], *, sudo: bool = False, stdin: bytes | None = None
     ) -> RemoteProcess:
         """Start a command; its PID is known when this returns."""
-        wrapper = "echo sbctune-pid:$$; exec " + join(argv)
+        # A non-root login's PATH on Debian/Raspberry Pi OS lacks the sbin folders, where
+        # ethtool, ip, sysctl live; sudo's secure_path has them, a plain login does not.
+        wrapper = f"echo sbctune-pid:$$; PATH=\"$PATH:{SBIN_PATH}\"; export PATH; exec " + join(
+            argv
+        )
         prefix, password = await self._sudo_prefix() if sudo else ([], b"")
         line = join([*prefix, "sh", "-c", wrapper])
         self.round_trips += 1

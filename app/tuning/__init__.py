@@ -2,15 +2,20 @@
 
 `plan` reads the Pi and lists, per tweak, what it would change and the exact commands;
 `apply` runs them under a guard on the Pi that reverts unless `confirm` comes in time;
-`revert` restores every original value; `find_leftover` finds a session left on the Pi.
-The session data schema (history and the Pi's session.json) is documented in `session.py`.
+`revert` restores every original value; `find_leftover` finds a session left on the Pi
+(`orphaned` when it was cut short and its guard is not running; `revert_orphaned` puts it
+back); `status` reads back from the Pi what is really in force. One session at a time per
+Pi: a second `apply` gets `SessionBusy`. The session record's schema (history and the Pi's
+session.json) is `record.py`.
 """
 
 from sbctune.tuning.catalog import TWEAK_IDS, load_tweaks
+from sbctune.tuning.errors import SessionBusy, SessionFormatError
 from sbctune.tuning.model import (
     AppliedSession,
     Change,
     LeftoverSession,
+    LiveValue,
     PlannedTweak,
     TuningPlan,
     Tweak,
@@ -24,6 +29,7 @@ from sbctune.tuning.session import (
     find_leftover,
     plan,
     revert,
+    revert_orphaned,
     status,
 )
 
@@ -33,7 +39,10 @@ __all__ = [
     "AppliedSession",
     "Change",
     "LeftoverSession",
+    "LiveValue",
     "PlannedTweak",
+    "SessionBusy",
+    "SessionFormatError",
     "TuningError",
     "TuningPlan",
     "Tweak",
@@ -44,5 +53,6 @@ __all__ = [
     "load_tweaks",
     "plan",
     "revert",
+    "revert_orphaned",
     "status",
 ]

@@ -15,17 +15,12 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
+from sbctune.remote import snippets
 from sbctune.tuning.model import Change
 from sbctune.tuning.parsers import parse_eee, parse_pause
 
 Argv = list[str]
 
-# printf's own error is "I/O error"; tee reports the kernel's reason ("Invalid argument").
-_WRITE_KNOB = 'printf "%s\\n" "$1" | tee -- "$2" >/dev/null'
-# Put a knob back only where it differs: a knob the kernel refused (EINVAL on xhci_hcd's IRQ)
-# kept its value, and writing it again would fail the revert for nothing.
-_RESTORE_KNOB = '[ "$(cat -- "$2" 2>/dev/null)" = "$1" ] || ' + _WRITE_KNOB
-_WRITE_FILE = 'printf "%s" "$1" >"$2.sbctune-new" && mv -f -- "$2.sbctune-new" "$2"'
 _CPU_RANGE = re.compile(r"^([0-9]{1,4})(?:-([0-9]{1,4}))?$")
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.:@-]{1,64}$")
 
@@ -70,22 +65,25 @@ def write_argvs(
     if is_knob(change):
         if value is None:
             return []
-        script = _RESTORE_KNOB if restoring else _WRITE_KNOB
+        script = snippets.RESTORE_KNOB if restoring else snippets.WRITE_KNOB
         return [["sh", "-c", script, "sh", value, change.path]]
     if change.kind == "file":
         if value is None:
             return [["rm", "-f", "--", change.path]]
-        return [["sh", "-c", _WRITE_FILE, "sh", value, change.path]]
+        return [snippets.write_file_argv(change.path, value)]
     if change.kind == "boot":
         backup = backup_path(state_dir, index, change)
-        if restoring:  # byte for byte from the copy taken before the edit
-            return [["cp", "--", backup, change.path], ["rm", "-f", "--", side_backup(change)]]
+        if restoring:  # byte for byte from the copy taken before the edit (if it was made)
+            return [
+                ["sh", "-c", snippets.RESTORE_COPY, "sh", backup, change.path],
+                ["rm", "-f", "--", side_backup(change)],
+            ]
         assert value is not None
         return [
             ["mkdir", "-p", "--", f"{state_dir}/backups"],
             ["cp", "-p", "--", change.path, backup],
             ["cp", "-p", "--", change.path, side_backup(change)],
-            ["sh", "-c", _WRITE_FILE, "sh", value, change.path],
+            snippets.write_file_argv(change.path, value),
         ]
     if change.kind == "ethtool":
         iface, option, param = ethtool_parts(change)

@@ -14,14 +14,20 @@ from typing import Any, Literal
 from sbctune.inventory.model import Inventory
 
 Risk = Literal["low", "medium", "high"]
-Status = Literal["applied", "already", "not_possible", "failed", "reverted"]
+# "planned": written to the Pi before anything was applied (a session cut short shows it).
+Status = Literal["applied", "already", "not_possible", "failed", "reverted", "planned"]
 ChangeKind = Literal[
     "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity"
 ]
 CHANGE_KINDS: tuple[ChangeKind, ...] = (
     "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity"
 )  # fmt: skip
-STATUSES: tuple[Status, ...] = ("applied", "already", "not_possible", "failed", "reverted")
+STATUSES: tuple[Status, ...] = (
+    "applied", "already", "not_possible", "failed", "reverted", "planned"
+)  # fmt: skip
+# What a value read back from the Pi says about a change: its `after` is in force, its
+# `before` is (the original), something else, or it could not be read.
+LiveState = Literal["in_force", "original", "other", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,8 @@ class TuningPlan:
     tweak_ids: list[str] | None = None  # the selection asked for (None: the recommended set)
     inventory: Inventory | None = None  # kept so that apply can read every value afresh
     systemd: bool = False
+    netns: str = ""  # the Pi's network namespace the plan was read in ('net:[4026531840]')
+    persist_dirs: list[str] = field(default_factory=list)  # where --persist can write
     persist_preview: list[Change] = field(default_factory=list)  # with options["persist"]
 
     def item(self, tweak_id: str) -> PlannedTweak | None:
@@ -185,19 +193,46 @@ class AppliedSession:
         return next((o for o in self.outcomes if o.tweak_id == tweak_id), None)
 
 
+@dataclass(frozen=True)
+class LiveValue:
+    """One change of a session as read back from the Pi just now."""
+
+    change: Change
+    value: str | None
+    state: LiveState
+
+
 @dataclass
 class LeftoverSession:
-    """A session found on the Pi that was not reverted: still guarded, kept, or broken."""
+    """A session found on the Pi: still guarded, kept, broken, or (in `status`) reverted."""
 
     id: str
-    state: str  # armed | applying | confirmed | reverting | revert_failed
+    state: str  # prepared | armed | confirmed | reverting | reverted | revert_failed
     started_at: str
     nic: str | None
     persist: bool
     outcomes: list[TweakOutcome]
     guard_deadline: float | None = None  # the Pi's clock (epoch seconds), when armed
     netns: str = ""
+    guard_running: bool | None = None  # None: not known (an older listing)
+    reverted_by: str = ""  # guard | manual, once reverted
+    problem: str = ""  # why the session's record could not be read (then outcomes is empty)
+    live: list[LiveValue] = field(default_factory=list)  # read back by `status`
 
     @property
     def guarded(self) -> bool:
-        return self.state == "armed"
+        return self.state == "armed" and self.guard_running is not False
+
+    @property
+    def orphaned(self) -> bool:
+        """Waiting for a guard that is not running: sbctune stopped before the guard was
+        armed, or the guard died (a reboot ends a detached sleeper and a transient timer)."""
+        return self.state in ("prepared", "armed") and self.guard_running is False
+
+    def live_states(self, tweak_id: str | None = None) -> list[LiveState]:
+        """The read-back states of the session's changes (of one tweak with `tweak_id`)."""
+        if tweak_id is None:
+            return [v.state for v in self.live]
+        outcome = next((o for o in self.outcomes if o.tweak_id == tweak_id), None)
+        mine = set(outcome.changes) if outcome is not None else set()
+        return [v.state for v in self.live if v.change in mine]

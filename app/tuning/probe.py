@@ -9,21 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sbctune.remote import Session, batch
+from sbctune.remote import Session, batch, snippets
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import tryboot
 from sbctune.tuning.knobs import safe_name
 
 BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
 SYSCTL_ROOT = "/proc/sys/"
-
-# path NUL status NUL value-or-error NUL, for every existing file matching the patterns
-_READ_KNOBS = (
-    'for p in "$@"; do for f in $p; do [ -e "$f" ] || continue; printf "%s\\0" "$f"; '
-    'if v=$(cat -- "$f" 2>&1); then printf "ok\\0%s\\0" "$v"; '
-    'else printf "err\\0%s\\0" "$v"; fi; done; done'
-)
-
 
 @dataclass(frozen=True)
 class Read:
@@ -122,7 +114,9 @@ def split_knobs(data: bytes) -> dict[str, Read]:
 
 def steps_for(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> list[batch.Step]:
     steps = [
-        batch.Step(("sh", "-c", _READ_KNOBS, "sh", *knob_patterns(nic, irqs, sysctls)), "knobs"),
+        batch.Step(
+            ("sh", "-c", snippets.READ_FILES, "sh", *knob_patterns(nic, irqs, sysctls)), "knobs"
+        ),
         batch.command("test", "-d", "/run/systemd/system", key="systemd"),
         batch.command("readlink", "/proc/self/ns/net", key="netns"),
         batch.command("pidof", "irqbalance", key="irqbalance-pid"),

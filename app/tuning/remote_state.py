@@ -1,69 +1,106 @@
-"""Sessions as the Pi keeps them under /var/lib/sbctune/tuning: list, read, write files.
+"""Sessions as the Pi keeps them under /var/lib/sbctune/tuning: list and read them.
 
 Listing needs no sudo (the folder is world-readable; it holds knob values, no secrets), so a
 leftover session is found on every connect without a password prompt. Sessions belong to the
 network namespace they were made in (a container or the virtual Pi lab tunes its own knobs).
+The listing also says whether each session's guard is running: a session "armed" (or
+"prepared") without one was cut short and needs a revert.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.remote import Session, batch
-from sbctune.tuning.model import LeftoverSession, TweakOutcome
-from sbctune.tuning.scripts import SESSION_ID, STATE_ROOT
+from sbctune.tuning.errors import SessionFormatError
+from sbctune.tuning.model import LeftoverSession
+from sbctune.tuning.record import SessionRecord, read_record
+from sbctune.tuning.scripts import LIST, SESSION_ID, STATE_ROOT
 
-_LIST = (
-    'readlink /proc/self/ns/net; printf "\\0"; '
-    'for d in "$1"/*/; do [ -f "$d/session.json" ] || continue; '
-    'printf "%s\\0" "$d"; cat "$d/state" 2>/dev/null; printf "\\0"; '
-    'cat "$d/session.json" 2>/dev/null; printf "\\0"; '
-    'cat "$d/armed_at" 2>/dev/null; printf "\\0"; done'
-)
 ACTIVE_STATES = ("prepared", "armed", "confirmed", "reverting", "revert_failed")
+_FIELDS = 6  # folder, state, session.json, armed_at, guard running, reverted_by
 
 
 @dataclass
 class StoredSession:
     id: str
     state: str
-    data: dict[str, Any]
+    record: SessionRecord | None  # None: unreadable (see `problem`)
     armed_at: int | None
+    guard_running: bool | None = None
+    reverted_by: str = ""
+    problem: str = ""
+    raw: dict[str, Any] = field(default_factory=dict)
 
     @property
     def netns(self) -> str:
-        return str(self.data.get("netns") or "")
+        return self.record.netns if self.record else str(self.raw.get("netns") or "")
 
     @property
     def active(self) -> bool:
         return self.state in ACTIVE_STATES
 
+    @property
+    def data(self) -> dict[str, Any]:
+        """The record as JSON (as the history keeps it)."""
+        return self.record.to_json() if self.record else dict(self.raw)
+
+    def readable(self) -> SessionRecord:
+        """The record, or the clear error saying why it cannot be read."""
+        if self.record is None:
+            raise SessionFormatError(self.problem or f"Session {self.id} cannot be read.",
+                                     f"Revert it on the Pi: `sudo sh {STATE_ROOT}/{self.id}/"
+                                     "revert.sh`.")  # fmt: skip
+        return self.record
+
     def as_leftover(self) -> LeftoverSession:
-        outcomes = []
-        for entry in self.data.get("tweaks") or []:
-            try:
-                outcomes.append(TweakOutcome.from_json(entry))
-            except (KeyError, ValueError, TypeError):
-                continue
-        seconds = self.data.get("guard_seconds")
+        record = self.record
+        seconds = record.guard_seconds if record else None
         deadline = (
-            float(self.armed_at + int(seconds))
-            if self.armed_at is not None and isinstance(seconds, int)
+            float(self.armed_at + seconds)
+            if self.armed_at is not None and seconds is not None
             else None
         )
         return LeftoverSession(
             id=self.id,
             state=self.state,
-            started_at=str(self.data.get("created") or ""),
-            nic=self.data.get("nic") if isinstance(self.data.get("nic"), str) else None,
-            persist=bool(self.data.get("persist")),
-            outcomes=outcomes,
+            started_at=record.created if record else "",
+            nic=record.nic if record else None,
+            persist=record.persist if record else False,
+            outcomes=list(record.tweaks) if record else [],
             guard_deadline=deadline,
             netns=self.netns,
+            guard_running=self.guard_running,
+            reverted_by=self.reverted_by,
+            problem=self.problem,
         )
+
+
+def _stored(
+    folder: str, state: str, text: str, armed: str, guard: str, by: str
+) -> StoredSession | None:
+    session_id = folder.rstrip("/").rsplit("/", 1)[-1]
+    if not SESSION_ID.match(session_id):
+        return None
+    try:
+        loaded = json.loads(text)
+    except ValueError:
+        loaded = None
+    if not isinstance(loaded, dict) or loaded.get("id") != session_id:
+        return None
+    record, problem = None, ""
+    try:
+        record = read_record(loaded)
+    except SessionFormatError as exc:
+        problem = f"{exc.message} {exc.hint}".strip()
+    armed_at = int(armed) if re.fullmatch(r"[0-9]{1,12}", armed.strip()) else None
+    running = {"1": True, "0": False}.get(guard.strip())
+    reverted_by = by.strip() if by.strip() in ("guard", "manual") else ""
+    return StoredSession(session_id, state.strip()[:40] or "unknown", record, armed_at,
+                         running, reverted_by, problem, loaded)  # fmt: skip
 
 
 def parse_listing(data: bytes) -> tuple[str, list[StoredSession]]:
@@ -71,26 +108,17 @@ def parse_listing(data: bytes) -> tuple[str, list[StoredSession]]:
     parts = data.decode("utf-8", errors="replace").split("\0")
     netns = parts[0].strip() if parts else ""
     sessions = []
-    for i in range(1, len(parts) - 3, 4):
-        folder, state, text, armed = parts[i : i + 4]
-        session_id = folder.rstrip("/").rsplit("/", 1)[-1]
-        if not SESSION_ID.match(session_id):
-            continue
-        try:
-            loaded = json.loads(text)
-        except ValueError:
-            loaded = None
-        if not isinstance(loaded, dict) or loaded.get("id") != session_id:
-            continue
-        armed_at = int(armed) if re.fullmatch(r"[0-9]{1,12}", armed.strip()) else None
-        sessions.append(StoredSession(session_id, state.strip() or "unknown", loaded, armed_at))
+    for i in range(1, len(parts) - _FIELDS + 1, _FIELDS):
+        stored = _stored(*parts[i : i + _FIELDS])
+        if stored is not None:
+            sessions.append(stored)
     sessions.sort(key=lambda s: s.id, reverse=True)  # ids start with their UTC time
     return netns, sessions
 
 
 async def list_sessions(session: Session, *, all_namespaces: bool = False) -> list[StoredSession]:
     """Sessions kept on the Pi for this network namespace, newest first."""
-    steps = [batch.Step(("sh", "-c", _LIST, "sh", STATE_ROOT), "list")]
+    steps = [batch.Step(("sh", "-c", LIST, "sh", STATE_ROOT), "list")]
     results = await session.run_script(steps, timeout=30)
     netns, sessions = parse_listing(results[0].stdout)
     if all_namespaces:

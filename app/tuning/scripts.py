@@ -21,12 +21,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from sbctune.remote import snippets
 from sbctune.remote.quoting import join
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change
 
 STATE_ROOT = "/var/lib/sbctune/tuning"
 SESSION_ID = re.compile(r"^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")
+# States in which a session holds its Pi's one-session lock (see CREATE).
+BUSY_STATES = ("prepared", "armed", "reverting")
+LINK_PREFIX = "sbctune-session:"
 
 # Shared by revert.sh and the confirm command: stop the guard of the session in "$dir".
 _DISARM = """\
@@ -41,30 +45,122 @@ if [ -f "$dir/guard.pid" ]; then
 fi
 """
 
-_SET_STATE = """\
-set_state() { printf '%s\\n' "$1" >"$dir/state.new" && mv -f "$dir/state.new" "$dir/state"; }
+# set_state WORD: the session's state file, replaced atomically (the one write-file helper).
+_SET_STATE = snippets.WRITE_FILE_FUNCTION + '\nset_state() { sbctune_write "$1\n" "$dir/state"; }\n'
+
+# Whether the guard of the session in "$dir" runs: its systemd timer (or the service it
+# started) is active, or its detached sleeper (or the revert.sh it became) is alive.
+GUARD_ALIVE = """\
+guard_alive() {
+  if [ -f "$dir/guard.unit" ]; then
+    u=$(cat "$dir/guard.unit")
+    systemctl is-active --quiet "$u.timer" 2>/dev/null ||
+      systemctl is-active --quiet "$u.service" 2>/dev/null
+    return
+  fi
+  gp=$(cat "$dir/guard.pid" 2>/dev/null)
+  case "$gp" in ''|*[!0-9]*) return 1 ;; esac
+  tr '\\0' ' ' <"/proc/$gp/cmdline" 2>/dev/null | grep -qF -- "$dir/"
+}
 """
+
+# Give up the Pi's one-session lock if this session (in "$dir") holds it.
+_RELEASE = """\
+release() {
+  for l in "${dir%/*}"/busy-net*; do
+    [ "$(readlink "$l" 2>/dev/null)" = "sbctune-session:${dir##*/}" ] && rm -f "$l"
+  done
+  return 0
+}
+"""
+
+# Creates a session and takes the Pi's one-session lock in one step (run with sudo as
+# `sh -c CREATE sh ROOT ID LOCKNAME REVERT_SH GUARD_SH SESSION_JSON`): the lock is a symlink
+# `ROOT/busy-net<netns inode>` naming the session; symlink(2) fails if it exists, so of two
+# applies only one gets it. The whole step runs under flock, so a session without
+# session.json (written last) found here was cut short while being created and never armed:
+# it is removed. A lock whose session ended (confirmed, reverted) is stale and taken over.
+# Prints `busy ID STATE` (exit 75) when a session holds it.
+CREATE = (
+    'root=$1; id=$2; lock="$1/$3"; dir="$1/$2"; revert_sh=$4; guard_sh=$5; json=$6\n'
+    'mkdir -p "$root" && chmod 0755 "${root%/*}" "$root" || exit 1\n'
+    + snippets.WRITE_FILE_FUNCTION
+    + """
+locked=0
+take() {
+  if h=$(readlink "$lock" 2>/dev/null); then
+    hid=${h#sbctune-session:}; st=
+    case "$hid" in ''|*[!0-9a-fTZ-]*) hid= ;; *) st=$(cat "$root/$hid/state" 2>/dev/null) ;; esac
+    if [ -n "$hid" ] && [ "$locked" = 1 ] && [ ! -f "$root/$hid/session.json" ]; then
+      rm -rf -- "${root:?}/$hid"; st=
+    fi
+    case "$st" in prepared|armed|reverting) printf 'busy %s %s\n' "$hid" "$st"; return 75 ;; esac
+    rm -f "$lock"
+  fi
+  ln -sn "sbctune-session:$id" "$lock" || { echo busy; return 75; }
+  mkdir "$dir" && sbctune_write "$revert_sh" "$dir/revert.sh" &&
+    sbctune_write "$guard_sh" "$dir/guard.sh" && sbctune_write "prepared
+" "$dir/state" && sbctune_write "$json" "$dir/session.json" && return 0
+  rm -rf -- "$dir"; rm -f "$lock"; return 1
+}
+if command -v flock >/dev/null 2>&1; then
+  exec 9>>"$root/.busy.lock" && flock -w 20 9 && locked=1 || exit 76
+fi
+take
+"""
+)
+
+# The last arming step (`sh -c MARK_ARMED sh DIR`): the state becomes "armed" only once the
+# guard is seen running; otherwise it stays "prepared" and the step fails.
+MARK_ARMED = (
+    'dir=$1\n' + _SET_STATE + GUARD_ALIVE
+    + 'guard_alive || { echo "the guard is not running" >&2; exit 3; }\nset_state armed\n'
+)
 
 # The confirm command (run with sudo as `sh -c CONFIRM sh DIR`): disarm unless the guard is
 # reverting right now (it holds the lock) or already has; prints the final state.
 CONFIRM = (
     'dir=$1\n[ -d "$dir" ] || { echo missing; exit 2; }\n'
     + _SET_STATE
+    + _RELEASE
     + 'if mkdir "$dir/lock" 2>/dev/null; then\n'
     + '  st=$(cat "$dir/state" 2>/dev/null)\n'
     + '  if [ "$st" = armed ]; then\n'
     + "".join("    " + line + "\n" for line in _DISARM.splitlines())
-    + "    set_state confirmed\n  fi\n"
+    + "    set_state confirmed\n    release\n  fi\n"
     + '  rmdir "$dir/lock"\nfi\ncat "$dir/state"\n'
 )
 
-# Starts guard.sh detached from the SSH session (its own session and process group, so a
-# lost connection or a killed app does not take it down); waits until it recorded its PID.
-START_SLEEPER = (
-    'setsid sh "$1" </dev/null >/dev/null 2>&1 &\n'
-    'i=0; while [ ! -s "$2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n'
-    '[ -s "$2" ]'
+# Undoes a session that changed nothing (`sh -c DISCARD sh DIR`, as root): stops its guard if
+# one started, gives up the lock, removes the folder. For a create or arm step that failed.
+DISCARD = (
+    'dir=$1\n[ -d "$dir" ] || exit 0\n' + _DISARM + _RELEASE + 'release\nrm -rf -- "$dir"\n'
 )
+
+# Records when the guard was armed (`sh -c ARMED_AT sh DIR`): the guard's deadline counts
+# from it, on the Pi's clock.
+ARMED_AT = snippets.WRITE_FILE_FUNCTION + '\nsbctune_write "$(date +%s)" "$1/armed_at"'
+
+# Starts guard.sh detached from the SSH session (`sh -c START_SLEEPER sh GUARD PIDFILE`).
+START_SLEEPER = snippets.START_DETACHED
+
+# Lists the sessions (no sudo): this netns, then per session folder: path, state,
+# session.json, armed_at, 1/0 whether its guard runs, reverted_by; NUL-separated.
+LIST = (
+    GUARD_ALIVE
+    + 'readlink /proc/self/ns/net; printf "\\0"; '
+    'for d in "$1"/*/; do [ -f "$d/session.json" ] || continue; dir=${d%/}; '
+    'printf "%s\\0" "$d"; cat "$d/state" 2>/dev/null; printf "\\0"; '
+    'cat "$d/session.json" 2>/dev/null; printf "\\0"; '
+    'cat "$d/armed_at" 2>/dev/null; printf "\\0"; '
+    'if guard_alive; then printf "1\\0"; else printf "0\\0"; fi; '
+    'cat "$d/reverted_by" 2>/dev/null; printf "\\0"; done'
+)
+
+
+def lock_name(netns: str) -> str:
+    """The Pi's one-session lock for a network namespace ('net:[4026531840]')."""
+    return "busy-net" + "".join(ch for ch in netns if ch.isdigit())
 
 
 def session_dir(session_id: str) -> str:
@@ -73,9 +169,13 @@ def session_dir(session_id: str) -> str:
     return f"{STATE_ROOT}/{session_id}"
 
 
-def revert_script(session_id: str, changes: Sequence[Change]) -> str:
-    """revert.sh: restores `changes` (in the order applied) newest first, then records it."""
+def revert_script(
+    session_id: str, changes: Sequence[Change], indices: Sequence[int] | None = None
+) -> str:
+    """revert.sh: restores `changes` (in the order applied) newest first, then records it.
+    `indices`: each change's number when it was applied (its backup file's name)."""
     directory = session_dir(session_id)
+    numbers = list(indices) if indices is not None else list(range(len(changes)))
     lines = [
         "#!/bin/sh",
         f"# sbctune tuning session {session_id}: puts back every value the session changed.",
@@ -85,6 +185,7 @@ def revert_script(session_id: str, changes: Sequence[Change]) -> str:
         f"dir={join([directory])}",
         "why=${1:-manual}",
         _SET_STATE.rstrip("\n"),
+        _RELEASE.rstrip("\n"),
         "# One actor at a time: a confirm and the guard never act together.",
         'if ! mkdir "$dir/lock" 2>/dev/null; then',
         '  echo "sbctune: session $dir is busy (being confirmed or reverted)" >&2; exit 75',
@@ -106,14 +207,15 @@ def revert_script(session_id: str, changes: Sequence[Change]) -> str:
         change = changes[index]
         lines.append(f"# {change.kind} {_comment(change.target)}")
         for argv in write_argvs(
-            change, change.before, state_dir=directory, index=index, restoring=True
+            change, change.before, state_dir=directory, index=numbers[index], restoring=True
         ):
             lines.append("step " + join(argv))
     lines += [
         'rm -f "$dir/guard.pid"',
         'if [ "$failed" = 0 ]; then set_state reverted; else set_state revert_failed; fi',
-        'date +%s >"$dir/reverted_at"',
-        'printf "%s\\n" "$why" >"$dir/reverted_by"',
+        "release  # the Pi may take a new session",
+        'sbctune_write "$(date +%s)" "$dir/reverted_at"',
+        'sbctune_write "$why\n" "$dir/reverted_by"',
         '[ "$failed" = 0 ]',
         "",
     ]
@@ -133,7 +235,8 @@ def guard_script(session_id: str, seconds: int) -> str:
             f"# sbctune auto-revert guard of session {session_id}: reverts after {seconds} s",
             "# unless the session is confirmed (which kills this process group).",
             f"dir={join([directory])}",
-            'echo $$ >"$dir/guard.pid.new" && mv -f "$dir/guard.pid.new" "$dir/guard.pid"',
+            snippets.WRITE_FILE_FUNCTION,
+            'sbctune_write "$$" "$dir/guard.pid"',
             f"sleep {int(seconds)}",
             'exec sh "$dir/revert.sh" guard',
             "",

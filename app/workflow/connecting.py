@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sbctune.advice.inspect import inspect_host, raw_json
 from sbctune.history import History
 from sbctune.inventory.collect import Collection
-from sbctune.inventory.inspect import inspect_host, raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure.runner import find_path
 from sbctune.remote import Session, SudoFailed, command

@@ -14,9 +14,9 @@ import logging
 from collections.abc import Callable, Sequence
 
 from sbctune import tuning as tuning_api
+from sbctune.advice.inspect import raw_json
 from sbctune.history import History
 from sbctune.inventory.collect import Collection
-from sbctune.inventory.inspect import raw_json
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
 from sbctune.remote import Session

@@ -18,6 +18,9 @@ import sbctune.workflow.rules as rules
 from sbctune import tuning as tuning_api
 from sbctune.advice import advise
 from sbctune.catalog import load_catalog
+from sbctune.compare import compare
+from sbctune.compare.calibration import calibrate, report_lines
+from sbctune.compare.words import verdict_lines
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
@@ -41,6 +44,7 @@ class FlowOptions:
     guard_seconds: int = 90
     tune: bool = True
     allow_wrong_route: bool = False
+    calibrate: bool = False  # measure the baseline twice (A/A) and keep the run-to-run spread
 
 
 @dataclass
@@ -108,6 +112,17 @@ async def _baseline(ctx: FlowContext) -> StepOutcome:
     return StepOutcome("done", f"run {ctx.baseline.id}", run_id=ctx.baseline.id)
 
 
+async def _calibrate(ctx: FlowContext) -> StepOutcome:
+    """A second baseline with nothing changed: the run-to-run spread of this Pi and network
+    (sbctune.compare.calibration), which the results' verdicts then use."""
+    assert ctx.baseline is not None
+    again = await ctx.measure("calibrate", None)
+    cal = calibrate(ctx.history, ctx.baseline, again)
+    ctx.extra["calibration"] = cal
+    spread = ", ".join(report_lines(ctx.baseline, again))
+    return StepOutcome("done", f"run {again.id}: {spread}", run_id=again.id)
+
+
 async def _tune(ctx: FlowContext) -> StepOutcome:
     options = ctx.options
     plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, options.tweak_ids)
@@ -147,7 +162,8 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     ctx.result.advice = advise(
         ctx.inventory, runs, load_catalog(), tuning=rules.advice_tuning(ctx.applied, "confirmed")
     )
-    return StepOutcome("done", headline(ctx.result))
+    cal = ctx.extra.get("calibration")
+    return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
 
 
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)
@@ -164,10 +180,18 @@ MEASURE_AGAIN = StepSpec(
     skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
 )
 RESULTS = StepSpec("results", "Results", _results)
+CALIBRATE = StepSpec(
+    "calibrate",
+    "Measuring the baseline again (A/A calibration)",
+    _calibrate,
+    skip=lambda ctx: None if ctx.options.calibrate else "calibration not requested",
+)
 
 # The order the one-click flow runs them in. Add a new step here (see README, "Where the
 # user's path lives").
 FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, RESULTS)
+# The flow with an A/A calibration after the baseline (`sbctune demo --calibrate`).
+CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, RESULTS)
 
 
 def _not_kept(applied: AppliedSession) -> str:
@@ -177,7 +201,7 @@ def _not_kept(applied: AppliedSession) -> str:
     return "the Pi did not answer a new connection after tuning; its guard reverts the changes"
 
 
-def headline(result: FlowResult) -> str:
+def headline(result: FlowResult, calibration: dict[str, float] | None = None) -> str:
     parts = []
     for record in result.runs:
         label = "before" if record is result.baseline else "after"
@@ -187,4 +211,6 @@ def headline(result: FlowResult) -> str:
             if t.mean_mbps is not None
         )
         parts.append(f"{label}: {figures} Mbit/s")
+    if len(result.runs) > 1:  # the change with its 95 % interval (sbctune.compare)
+        parts.extend(verdict_lines(compare(result.runs, calibration)))
     return "; ".join(parts)

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from sbctune import lab
+from sbctune.advice.inspect import inspect_host
 from sbctune.inventory import collect as collect_mod
-from sbctune.inventory.inspect import inspect_host
 from sbctune.remote import KnownHosts, Secret, Session, Target
 
 

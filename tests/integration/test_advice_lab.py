@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from sbctune.advice import Advice, advise
+from sbctune.advice.inspect import inspect_host
 from sbctune.catalog import load_catalog
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import Plan, plan_named
 from sbctune.measure.plans import TestSpec as Spec

@@ -1,4 +1,5 @@
-"""Two real runs against the lab, stored as `measure` stores them, compared and reported."""
+"""Two real runs against the lab, stored as `measure` stores them (each direction as three
+interleaved trials), compared with an interval from the trials and reported."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ pytestmark = [pytest.mark.lab, pytest.mark.slow]
 PLAN = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
 
 
-async def test_two_lab_runs_compare_within_noise_and_report(
+async def test_two_lab_runs_keep_their_trials_compare_as_no_change_and_report(
     lab_factory: Any, tmp_path: Path
 ) -> None:
     lab = lab_factory(profile="pi4-ax88179")
@@ -34,10 +35,16 @@ async def test_two_lab_runs_compare_within_noise_and_report(
         runs = [history.run(i) for i in ids]
         result = compare(runs)
         row = result.row("pi_to_pc", "half")
-        assert row is not None and row.cells[1].samples == 4  # the omitted second dropped
-        # The same shaped link twice (736 Mbit/s, seed 000): a difference within the noise.
-        assert row.cells[0].mbps == pytest.approx(736, rel=0.05)
-        assert row.cells[1].verdict == "within_noise", row.cells[1]
+        assert row is not None
+        for run in runs:  # each trial's mean kept, and the figure is their mean
+            for test in run.tests:
+                assert len(test.trial_means) == 3, test
+                assert test.mean_mbps == pytest.approx(sum(test.trial_means) / 3, rel=1e-6)
+        # The same shaped link twice: not called a change, whatever rate a busy machine reaches
+        # (tests/bench/bench_noise.py measures how often that holds).
+        assert row.cells[1].verdict in ("no_change", "too_noisy"), row.cells[1]
+        low, high = row.cells[1].change_low_mbps, row.cells[1].change_high_mbps
+        assert low is not None and high is not None and low < high
         data = gather(history, ids)
     report = export("html", data, tmp_path / "report.html")
     profile = tmp_path / "chromium"
@@ -50,5 +57,5 @@ async def test_two_lab_runs_compare_within_noise_and_report(
     ).stdout  # fmt: skip
     first = runs[0].tests[0]
     assert first.mean_mbps is not None and f"{first.mean_mbps:.0f} Mbit/s" in dom
-    assert "within noise" in dom
+    assert "no change detected (" in dom or "too noisy to tell (" in dom
     assert dom.count("<svg") == 1  # half duplex only: one bar chart

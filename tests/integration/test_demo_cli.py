@@ -28,7 +28,9 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
     for step in ("Baseline measurement", "Tuning under the auto-revert guard", "Measuring again"):
         assert f"==> {step}" in proc.stderr
     assert "Pi → PC" in proc.stderr and "Mbit/s" in proc.stderr
-    assert "vs run" in proc.stdout and "beyond noise" in proc.stdout  # the tuning's gain
+    # The tuning's gain, as an interval from the trials; the lab models no effect on PC → Pi.
+    assert "vs run" in proc.stdout and "Pi → PC half-duplex: faster by " in proc.stdout
+    assert "PC → Pi half-duplex: faster" not in proc.stdout
     assert "Use a Realtek RTL8153/RTL8153B-based adapter instead" in proc.stdout
     html = report.read_text(encoding="utf-8")
     assert "ASIX AX88179" in html and "rps-rfs" in html

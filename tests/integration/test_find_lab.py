@@ -16,116 +16,26 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from tests.lab_support import lab_unavailable_reason, skip_or_fail
+from tests.find_support import (
+    OTHER_MAC,
+    PC_ADDR,
+    PI_ADDR,
+    PI_MAC,
+    Pair,
+    announce,
+    connections,
+    listen_ssh,
+    netns_exec,
+    pair,
+)
 
 pytestmark = pytest.mark.lab
 
-ROOT = Path(__file__).resolve().parents[2]
-PC_ADDR, PI_ADDR = "198.19.254.1", "198.19.254.2"
-PI_MAC = "dc:a6:32:5a:01:02"  # a Raspberry Pi Trading block (resources/discovery)
-OTHER_MAC = "02:00:5e:10:00:02"  # locally administered: no vendor
-ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4
-
-
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=20)
-
-
-def _in(ns: str, *argv: str) -> list[str]:
-    return ["ip", "netns", "exec", ns, *argv]
-
-
-@dataclass
-class Pair:
-    pc: str
-    pi: str
-    procs: list[subprocess.Popen[str]] = field(default_factory=list)
-
-    def start(self, ns: str, argv: list[str]) -> subprocess.Popen[str]:
-        proc = subprocess.Popen(
-            _in(ns, *argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        self.procs.append(proc)
-        return proc
-
-
-@pytest.fixture
-def pair(request: pytest.FixtureRequest) -> Iterator[Pair]:
-    if reason := lab_unavailable_reason():
-        skip_or_fail(reason)
-    mac = getattr(request, "param", PI_MAC)
-    tag = f"{os.getpid() % 100000}"
-    pc, pi = f"sbcfind-pc-{tag}", f"sbcfind-pi-{tag}"
-    _ip("netns", "add", pc)
-    _ip("netns", "add", pi)
-    try:
-        # Created inside the namespaces: no link ever exists on the host.
-        _ip("link", "add", "vpc", "netns", pc, "type", "veth", "peer", "name", "vpi", "netns", pi)
-        _ip("-n", pi, "link", "set", "vpi", "address", mac)
-        for ns, dev, addr in ((pc, "vpc", PC_ADDR), (pi, "vpi", PI_ADDR)):
-            subprocess.run(_in(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"),
-                           check=True, timeout=20)  # fmt: skip
-            _ip("-n", ns, "addr", "add", f"{addr}/24", "dev", dev)
-            _ip("-n", ns, "link", "set", "lo", "up")
-            _ip("-n", ns, "link", "set", dev, "up")
-            _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", dev)
-        state = Pair(pc, pi)
-        yield state
-    finally:
-        for proc in getattr(locals().get("state"), "procs", []):
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-        for ns in (pc, pi):
-            subprocess.run(["ip", "netns", "delete", ns], capture_output=True, timeout=20)
-
-
-def _announce(pair: Pair, hostname: str = "raspberrypi") -> None:
-    proc = pair.start(
-        pair.pi, [sys.executable, str(ROOT / "tests" / "mdns_responder.py"), PI_ADDR, hostname,
-                  PI_MAC],
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert line.strip() == "ready", proc.stderr.read() if proc.stderr else line
-
-
-LISTENER = """
-import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], 22)); s.listen(16); s.settimeout(0.5)
-print("ready", flush=True)
-end = time.monotonic() + 60
-while time.monotonic() < end:
-    try:
-        conn, _ = s.accept()
-    except socket.timeout:
-        continue
-    print("connection", flush=True)
-    conn.sendall(b"SSH-2.0-sbctune-find-test\\r\\n"); conn.close()
-"""
-
-
-def _listen_ssh(pair: Pair) -> subprocess.Popen[str]:
-    proc = pair.start(pair.pi, [sys.executable, "-c", LISTENER, PI_ADDR])
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    return proc
-
-
-def _connections(listener: subprocess.Popen[str]) -> int:
-    listener.terminate()
-    out, _ = listener.communicate(timeout=10)
-    return out.count("connection")
+__all__ = ["pair"]  # the fixture, used by name
 
 
 SNIFFER = """
@@ -173,7 +83,7 @@ def _find(pair: Pair, tmp_path: Path, *args: str) -> tuple[dict[str, object], fl
                XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
     start = time.monotonic()
     proc = subprocess.run(
-        _in(pair.pc, sys.executable, "-m", "sbctune", "find", "--json", *args),
+        netns_exec(pair.pc, sys.executable, "-m", "sbctune", "find", "--json", *args),
         capture_output=True, text=True, timeout=90, env=env,
     )  # fmt: skip
     elapsed = time.monotonic() - start
@@ -187,11 +97,9 @@ def _host(result: dict[str, object], address: str) -> dict[str, object] | None:
     return next((h for h in hosts if h["address"] == address), None)
 
 
-def test_find_lists_an_announcing_pi_and_sends_nothing_but_mdns(
-    pair: Pair, tmp_path: Path
-) -> None:
-    _announce(pair)
-    listener = _listen_ssh(pair)
+def test_find_lists_an_announcing_pi_and_sends_nothing_but_mdns(pair: Pair, tmp_path: Path) -> None:
+    announce(pair)
+    listener = listen_ssh(pair)
     sniffer = _sniff(pair, seconds=12)
     result, elapsed = _find(pair, tmp_path, "--seconds", "3")
     print(f"find took {elapsed:.1f} s (listening 3 s)")
@@ -209,11 +117,11 @@ def test_find_lists_an_announcing_pi_and_sends_nothing_but_mdns(
     assert all(f in ("udp 224.0.0.251:5353", "arp") or f.startswith("igmp ") for f in frames), (
         frames
     )
-    assert _connections(listener) == 0
+    assert connections(listener) == 0
 
 
 def test_scan_is_what_finds_a_silent_pi_by_its_mac(pair: Pair, tmp_path: Path) -> None:
-    listener = _listen_ssh(pair)  # no mDNS responder: only the probe can find it
+    listener = listen_ssh(pair)  # no mDNS responder: only the probe can find it
     quiet, _ = _find(pair, tmp_path, "--seconds", "1")
     assert _host(quiet, PI_ADDR) is None
     result, elapsed = _find(pair, tmp_path, "--seconds", "1", "--scan")
@@ -225,22 +133,22 @@ def test_scan_is_what_finds_a_silent_pi_by_its_mac(pair: Pair, tmp_path: Path) -
     assert host["mac"] == PI_MAC  # from the PC's ARP table, filled by the probe
     assert host["raspberry_pi"] is True
     assert _host(result, PC_ADDR) is None  # never lists this PC itself
-    assert _connections(listener) >= 1
+    assert connections(listener) >= 1
 
 
 @pytest.mark.parametrize("pair", [OTHER_MAC], indirect=True)
 def test_a_host_without_a_pi_mac_is_not_called_a_pi(pair: Pair, tmp_path: Path) -> None:
-    listener = _listen_ssh(pair)
+    listener = listen_ssh(pair)
     result, _ = _find(pair, tmp_path, "--seconds", "1", "--scan", "--interface", PC_ADDR)
     host = _host(result, PI_ADDR)
     assert host is not None and host["mac"] == OTHER_MAC
     assert host["raspberry_pi"] is False
-    _connections(listener)
+    connections(listener)
 
 
 def test_nothing_found_says_what_to_do(pair: Pair, tmp_path: Path) -> None:
     proc = subprocess.run(
-        _in(pair.pc, sys.executable, "-m", "sbctune", "find", "--seconds", "1"),
+        netns_exec(pair.pc, sys.executable, "-m", "sbctune", "find", "--seconds", "1"),
         capture_output=True, text=True, timeout=60,
         env=dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "d")),
     )  # fmt: skip

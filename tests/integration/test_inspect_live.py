@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sbctune.inventory.inspect import inspect_bundle, inspect_host, save_bundle
+from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]

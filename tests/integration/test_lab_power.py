@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from sbctune.advice import Advice, advise
+from sbctune.advice.inspect import inspect_host
 from sbctune.catalog import load_catalog
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
 from sbctune.lab.power import set_power
 from sbctune.measure import runner
 from sbctune.measure.persist import save_measurement

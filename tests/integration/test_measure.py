@@ -15,6 +15,7 @@ import pytest
 from sbctune.errors import UserError
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import Event, LiveInterval, measure
+from tests.lab_shaping import OVER_SHAPING, profile_goodput, shaped_goodput
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
@@ -27,23 +28,31 @@ def _listening_on(addr: str) -> list[str]:
     return [line for line in out.splitlines() if f"{addr}:" in line]
 
 
-@pytest.mark.parametrize(
-    ("profile", "pi_to_pc", "pc_to_pi"), [("pi4-ax88179", 736, 949), ("pi1b-smsc95xx", 94, 94)]
-)
-async def test_quick_plan_reaches_the_profile_rates(
-    lab_factory: Any, tmp_path: Path, profile: str, pi_to_pc: float, pc_to_pi: float
+@pytest.mark.parametrize("profile", ["pi4-ax88179", "pi1b-smsc95xx"])
+async def test_quick_plan_measures_through_the_profile_shaping(
+    lab_factory: Any, tmp_path: Path, profile: str
 ) -> None:
+    """The mechanism and the relations, not absolute rates (a busy machine measures less;
+    tests/bench/bench_measure.py has the figures)."""
     lab = lab_factory(profile=profile)
+    shaped = shaped_goodput(lab.test_nic)
+    expected = profile_goodput(lab, lab.test_nic.name)
+    for direction in ("pi_to_pc", "pc_to_pi"):  # tc shapes each direction as the profile says
+        assert shaped[direction] == pytest.approx(expected[direction], rel=0.002)
     events: list[Event] = []
     async with await connect_to_lab(lab, tmp_path) as session:
         run = await measure(session, SHORT, nic=lab.test_nic.name, on_event=events.append)
     assert run.complete and run.route_warning is None
-    got = {t.direction: t.mean_mbps for t in run.tests}
-    assert got["pi_to_pc"] == pytest.approx(pi_to_pc, rel=0.05)
-    assert got["pc_to_pi"] == pytest.approx(pc_to_pi, rel=0.05)
+    got = {t.direction: t.mean_mbps or 0.0 for t in run.tests}
+    for direction, mbps in got.items():  # never beyond the shaping; not a trickle either
+        assert 0.4 * shaped[direction] < mbps <= shaped[direction] * OVER_SHAPING, got
+    if expected["pi_to_pc"] < 0.9 * expected["pc_to_pi"]:  # the slower direction is slower
+        assert got["pi_to_pc"] < got["pc_to_pi"], got
+    for test in run.tests:  # each direction measured as the plan's trials
+        assert len(test.trial_means) == SHORT.trials
     live = [e for e in events if isinstance(e, LiveInterval)]
-    # One interval per second and direction, omitted ones included, arriving live.
-    assert len(live) >= 2 * (SHORT.tests[0].duration + SHORT.tests[0].omit)
+    # One interval per second and test, omitted ones included, arriving live.
+    assert len(live) >= sum(t.duration + t.omit for t in SHORT.tests)
     assert not _listening_on(lab.test_nic.host_addr), "the endpoint must unbind after the test"
 
 
@@ -79,9 +88,13 @@ async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
     lab = lab_factory(profile="pi4-ax88179")
     async with await connect_to_lab(lab, tmp_path) as session:  # SSH over eth1
         run = await measure(session, SHORT, nic="eth0", sample=False)
-    # eth0 is shaped to gigabit line rate (941.5 Mbit/s goodput), eth1 to 736/949.
+    # eth0 is shaped to gigabit line rate (941.5 Mbit/s goodput), eth1 to 736/949: only the
+    # traffic over eth0 can pass eth1's Pi → PC shaping.
     assert run.pc_address == lab.nic("eth0").host_addr and run.route_warning is None
-    assert run.outcome("pi_to_pc", "half").mean_mbps == pytest.approx(941.5, rel=0.05)
+    eth0, eth1 = shaped_goodput(lab.nic("eth0")), shaped_goodput(lab.nic("eth1"))
+    assert eth0["pi_to_pc"] > 1.2 * eth1["pi_to_pc"]
+    got = run.outcome("pi_to_pc", "half").mean_mbps
+    assert eth1["pi_to_pc"] * OVER_SHAPING < got <= eth0["pi_to_pc"] * OVER_SHAPING, got
 
 
 async def test_cancel_mid_test_leaves_nothing_running(lab_factory: Any, tmp_path: Path) -> None:

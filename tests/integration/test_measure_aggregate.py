@@ -14,20 +14,30 @@ from typing import Any
 import pytest
 
 from sbctune.advice import advise
+from sbctune.advice.inspect import inspect_host
 from sbctune.catalog import load_catalog
 from sbctune.history import History
-from sbctune.inventory.inspect import inspect_host
+from sbctune.lab.profile import load_profile
 from sbctune.measure.aggregate import measure_aggregate
 from sbctune.measure.persist import save_aggregate, save_measurement
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import measure
+from tests.lab_shaping import shaped_goodput
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
 PROFILE = "cm4-i340-igb"
-SEED_TOTAL = 3060  # seed 004: "with five independent Gigabit network interfaces, I got 3.06 Gbps"
+# The profile's bus cap is seed 004's "with five independent Gigabit network interfaces, I got
+# 3.06 Gbps" (resources/lab/profiles/cm4-i340-igb).
 SHORT = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
+
+
+def _bus_cap(lab: Any) -> dict[str, float]:
+    """The profile's shared bus limit per direction (Mbit/s goodput, all NICs together)."""
+    (limit,) = load_profile(lab.profile).shared_limits
+    assert limit.pi_to_pc_mbps is not None and limit.pc_to_pi_mbps is not None
+    return {"pi_to_pc": limit.pi_to_pc_mbps, "pc_to_pi": limit.pc_to_pi_mbps}
 
 
 async def test_ports_alone_reach_940_together_the_bus_caps_them(
@@ -41,9 +51,17 @@ async def test_ports_alone_reach_940_together_the_bus_caps_them(
         alone = [await measure(session, SHORT, nic=name, sample=False) for name in names]
         together = await measure_aggregate(session, SHORT, names)
         user, target = session.username, session.target
-    for run in alone:
+    # Relations, not absolute rates (a busy machine measures less): each port alone runs
+    # through its own shaping, and together the bus caps them below what they reach alone.
+    cap = _bus_cap(lab)
+    alone_mbps = {}
+    shaped_of = {nic.name: shaped_goodput(nic) for nic in lab.nics}
+    for run, nic in zip(alone, lab.nics, strict=True):
+        shaped = shaped_of[nic.name]
         for test in run.tests:
-            assert test.mean_mbps == pytest.approx(940, rel=0.05), (run.nic, test.direction)
+            assert test.mean_mbps is not None
+            assert 0.4 * shaped[test.direction] < test.mean_mbps <= 1.03 * shaped[test.direction]
+            alone_mbps[(run.nic, test.direction)] = test.mean_mbps
     assert together.complete and together.error is None
     for run, nic in zip(together.runs, lab.nics, strict=True):
         # Each NIC against its own endpoint on its own network, its client bound to its address.
@@ -52,9 +70,13 @@ async def test_ports_alone_reach_940_together_the_bus_caps_them(
     figures = together.figures()
     assert {(f.direction, f.mode) for f in figures} == {("pi_to_pc", "half"), ("pc_to_pi", "half")}
     for figure in figures:
-        assert figure.total_mbps == pytest.approx(SEED_TOTAL, rel=0.07), figure
-        for mbps in figure.per_nic.values():  # no port alone near its 940 any more
-            assert mbps is not None and mbps < 0.9 * 940
+        assert figure.total_mbps <= 1.03 * cap[figure.direction], figure  # the bus caps them
+        # ... and more ports still carry more than any one alone
+        assert figure.total_mbps > max(
+            v for (_, d), v in alone_mbps.items() if d == figure.direction
+        )
+        for nic, mbps in figure.per_nic.items():  # no port keeps its own shaped rate
+            assert mbps is not None and mbps < 0.9 * shaped_of[nic][figure.direction]
     assert together.runs[0].pi_cpu, "the Pi sampler ran during the aggregate"
 
     with History.open(tmp_path / "history.sqlite3") as history:
@@ -87,8 +109,11 @@ def test_cli_measures_all_nics_at_once_and_prints_the_total(
     data = json.loads(proc.stdout)
     assert data["nics"] == [n.name for n in lab.nics]
     assert len(data["runs"]) == 4 and all(isinstance(i, int) for i in data["run_ids"])
+    cap = _bus_cap(lab)
     for figure in data["aggregate"]:
-        assert figure["total_mbps"] == pytest.approx(SEED_TOTAL, rel=0.07)
+        assert (
+            0.4 * cap[figure["direction"]] < figure["total_mbps"] <= 1.03 * cap[figure["direction"]]
+        )
         assert set(figure["per_nic"]) == set(data["nics"])
     assert "total" in proc.stderr  # live lines carry the running total
 
@@ -99,5 +124,8 @@ def test_cli_measures_all_nics_at_once_and_prints_the_total(
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.strip()}
     assert {"eth1", "eth2", "Total"} <= set(rows)
-    # Two ports (2 x 940 = 1880) stay under the shared cap: each keeps its own rate.
-    assert float(rows["Total"][1]) == pytest.approx(1880, rel=0.05)
+    # Two ports stay under the shared cap: their total is bounded by their own shaping only.
+    two = [shaped_goodput(lab.nic(n)) for n in ("eth1", "eth2")]
+    ceiling = sum(s["pi_to_pc"] for s in two)
+    assert ceiling < cap["pi_to_pc"]  # the profile's 2 × 940 against its 3060 bus cap
+    assert 0.4 * ceiling < float(rows["Total"][1]) <= 1.03 * ceiling

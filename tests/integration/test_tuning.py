@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from sbctune.inventory.inspect import inspect_host
+from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.tuning import TuningError, apply, confirm, find_leftover, plan, revert

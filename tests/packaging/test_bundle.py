@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import sbctune
-from sbctune.inventory.inspect import inspect_bundle
+from sbctune.advice.inspect import inspect_bundle
 from tests.packaging.bundle import ROOT, build_bundle, bundle_size, clean_env, is_supported
 
 pytestmark = [

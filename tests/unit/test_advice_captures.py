@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from sbctune.advice import advise
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
-from sbctune.inventory.inspect import inspect_bundle
 
 BUNDLES = Path(__file__).resolve().parents[1] / "captures" / "bundles"
 

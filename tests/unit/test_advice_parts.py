@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from sbctune.advice import advise
 from sbctune.advice.cpu import irq_bound_core
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.advice.knowledge import load_knowledge
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
 from sbctune.history.records import Interval, RunRecord, TestRecord, TuningSessionRecord
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory, Nic
 from tests.unit.test_advice_seeds import PROFILES
 

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice import advise
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.advice.power import throttled_tests
 from sbctune.advice.runs import digest
 from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord, TestRecord
-from sbctune.inventory.inspect import inspect_bundle
 from tests.unit.test_advice_seeds import PROFILES
 
 

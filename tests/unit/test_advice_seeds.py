@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from sbctune.advice import Advice, advise
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory, Nic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,3 +193,22 @@ def test_driver_steps_follow_the_os(os_name: str, kernel: str, headers: str) -> 
     advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 1880}))
     assert advice.top is not None
     assert any(headers in step for step in advice.top.steps)
+
+
+@pytest.mark.parametrize("measured", [1000.0, 1400.0, 1700.0, 1880.0, 1990.0])
+def test_seed_003_advice_holds_for_a_range_of_measured_rates(measured: float) -> None:
+    """A slower result (a busy PC, a loaded lab) is more reason to recommend, not less: the
+    r8125 advice must not disappear when the measurement comes out below the catalog's 1.9."""
+    inventory = inspect_bundle(PROFILES / "cm4-rtl8125b-r8169")
+    inventory.nics.append(Nic(name="eth1", link_speed_mbps=2500))
+    advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): measured}))
+    top = advice.top
+    assert top is not None and top.kind == "driver" and "r8125" in top.title, measured
+    assert top.expected_gain == f"from {measured:.0f} to ~2350 Mbit/s"
+
+
+def test_seed_003_advice_is_not_given_beyond_what_the_vendor_driver_reaches() -> None:
+    inventory = inspect_bundle(PROFILES / "cm4-rtl8125b-r8169")
+    inventory.nics.append(Nic(name="eth1", link_speed_mbps=2500))
+    advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 2340}))
+    assert advice.top is None or advice.top.kind != "driver"

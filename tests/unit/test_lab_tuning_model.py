@@ -232,3 +232,33 @@ def test_an_unknown_driver_names_the_known_ones(tmp_path: Path) -> None:
     with pytest.raises(ProfileError) as err:
         load_profile(path)
     assert "e1000" in err.value.message and "r8152" in (err.value.hint or "")
+
+
+def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Path) -> None:
+    """The script the lab installs runs without sbctune on its path (python -S: no
+    site-packages), with fake_ethtool_tables inlined, and answers as the module does."""
+    import subprocess
+    import sys
+
+    from sbctune.lab.ethtool_state import script_text
+
+    fallback = tmp_path / "captured"
+    fallback.write_text("#!/bin/sh\necho captured\n")
+    fallback.chmod(0o755)
+    script = tmp_path / "ethtool"
+    script.write_text(script_text(sys.executable, Path(rtl_state), fallback))
+    assert "from sbctune" not in script.read_text()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    proc = subprocess.run(
+        [sys.executable, "-S", str(script), "-k", "eth1"],
+        capture_output=True, text=True, timeout=30, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    expected = fake_ethtool.run(["-k", "eth1"], rtl_state)
+    assert expected is not None and proc.stdout == expected[0]
+    assert "tcp-segmentation-offload:" in proc.stdout
+    other = subprocess.run(
+        [sys.executable, "-S", str(script), "eth1"], capture_output=True, text=True, timeout=30,
+        env=env,
+    )
+    assert other.stdout == "captured\n"  # what the fake does not model goes to the capture

@@ -195,3 +195,46 @@ def test_committed_icons_are_valid() -> None:
     assert _png_size((ICONS / "sbctune.png").read_bytes()) == (256, 256)
     svg = (ICONS / "sbctune.svg").read_text(encoding="utf-8")
     assert re.search(r'viewBox="0 0 256 256"', svg)
+
+
+def test_windows_and_macos_bundles_leave_the_lab_out(tmp_path: Path) -> None:
+    stage = sup.stage_namespace(tmp_path / "stage")
+    linux = sup.hidden_modules(stage, "Linux")
+    assert "sbctune.lab.manager" in linux  # the Linux bundle keeps what it had
+    assert sup.lab_excludes("Linux") == []
+    for system in ("Windows", "Darwin"):
+        assert sup.lab_excludes(system) == ["sbctune.lab"]
+        modules = sup.hidden_modules(stage, system)
+        assert not [m for m in modules if m == "sbctune.lab" or m.startswith("sbctune.lab.")]
+        assert {"sbctune.cli.lab_cmd", "sbctune.ui.demo", "sbctune.measure.sampler"} <= set(
+            modules
+        )
+
+
+# Python run as a bundle without the lab is: `sbctune.lab` cannot be found.
+_NO_LAB = """
+import sys
+class NoLab:
+    def find_spec(self, name, path=None, target=None):
+        if name == "sbctune.lab" or name.startswith("sbctune.lab."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, NoLab())
+from sbctune.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("args", [["lab", "list"], ["demo", "--profile", "pi4-ax88179"]])
+def test_cli_without_the_lab_starts_and_says_so(args: list[str]) -> None:
+    import subprocess
+
+    version = subprocess.run(
+        [sys.executable, "-c", _NO_LAB, "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert version.returncode == 0, version.stderr
+    proc = subprocess.run(
+        [sys.executable, "-c", _NO_LAB, *args], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode != 0
+    assert "not part of the packaged app" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -447,8 +447,9 @@ def test_the_systemd_guard_command_line() -> None:
     ]
     assert shlex.split(join(argv)) == argv
     steps = arm_steps(SESSION, 90, systemd=True)
-    assert [s.name for s in steps] == ["at", "unit", "arm"]
-    assert steps[-1].argv == tuple(argv)
+    assert [s.name for s in steps] == ["at", "unit", "arm", "armed"]
+    assert steps[2].argv == tuple(argv)
+    assert steps[-1].argv[:3] == ("sh", "-c", scripts.MARK_ARMED)  # armed only once it runs
     unit_file = steps[1].argv
     assert unit_file[-2:] == (
         f"sbctune-guard-{SESSION}",
@@ -460,8 +461,8 @@ def test_the_systemd_guard_command_line() -> None:
 
 def test_without_systemd_the_guard_is_a_detached_sleeper() -> None:
     steps = arm_steps(SESSION, 90, systemd=False)
-    assert [s.name for s in steps] == ["at", "arm"]
-    assert steps[-1].argv[:3] == ("sh", "-c", scripts.START_SLEEPER)
+    assert [s.name for s in steps] == ["at", "arm", "armed"]
+    assert steps[1].argv[:3] == ("sh", "-c", scripts.START_SLEEPER)
     assert "systemd-run" not in " ".join(a for s in steps for a in s.argv)
 
 
@@ -499,7 +500,7 @@ def test_plan_previews_the_persistence_files() -> None:
     the_plan = TuningPlan(
         "eth0",
         [item, rps],
-        {"_dirs": ["/etc/sysctl.d", "/etc/systemd/system", "/etc/udev/rules.d"]},
+        persist_dirs=["/etc/sysctl.d", "/etc/systemd/system", "/etc/udev/rules.d"],
     )
     files = {c.path: c for c in persist_preview(the_plan)}
     assert set(files) == {

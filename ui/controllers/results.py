@@ -15,7 +15,10 @@ class ResultRow:
     direction: Direction
     mode: Mode
     values: list[float | None]
-    significant: bool | None = None  # from sbctune.compare: the change exceeds the run's noise
+    significant: bool | None = None  # from sbctune.compare: the change is beyond noise
+    # Per run, the half-width of the 95 % interval of its mean, from its trials (error bars).
+    half_widths: list[float | None] | None = None
+    verdict_text: str = ""  # the last run vs the first: "faster by 60 to 110 Mbit/s", ...
 
 
 def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
@@ -24,24 +27,24 @@ def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
         for test in run.tests:
             if (test.direction, test.mode) not in keys:
                 keys.append((test.direction, test.mode))
-    significance = _significance(runs)
+    compared = {(r.direction, r.mode): r for r in compare(runs).rows} if runs else {}
     rows = []
     for direction, mode in keys:
         values: list[float | None] = []
         for run in runs:
             found = [t for t in run.tests if t.direction == direction and t.mode == mode]
             values.append(found[0].mean_mbps if found else None)
-        rows.append(ResultRow(direction, mode, values, significance.get((direction, mode))))
+        row = compared.get((direction, mode))
+        last = row.cells[-1] if row is not None and len(runs) > 1 else None
+        known = last is not None and last.verdict not in ("unknown", "missing")
+        rows.append(
+            ResultRow(
+                direction,
+                mode,
+                values,
+                last.significant if last is not None and known else None,
+                [c.half_width_mbps for c in row.cells] if row is not None else None,
+                last.verdict_text if last is not None else "",
+            )
+        )
     return rows
-
-
-def _significance(runs: list[RunRecord]) -> dict[tuple[Direction, Mode], bool]:
-    """Whether the last run's change against the first exceeds the runs' noise, per row."""
-    if len(runs) < 2:
-        return {}
-    found: dict[tuple[Direction, Mode], bool] = {}
-    for row in compare(runs).rows:
-        last = row.cells[-1] if row.cells else None
-        if last is not None and last.verdict in ("significant", "within_noise"):
-            found[(row.direction, row.mode)] = last.significant
-    return found

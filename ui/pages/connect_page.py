@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -11,6 +13,8 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QRadioButton,
@@ -18,12 +22,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.textsafe import visible
 from sbctune.ui.controllers.connection import ConnectionController, ConnectRequest
+from sbctune.ui.controllers.finding import FindController
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.workflow import ConnectedInfo, Problem
+
+if TYPE_CHECKING:
+    from sbctune.discovery import FoundHost
 
 
 class ConnectPage(Page):
@@ -39,9 +48,11 @@ class ConnectPage(Page):
         controller: ConnectionController,
         settings: AppSettings,
         runner: TaskRunner,
+        finder: FindController | None = None,
     ) -> None:
         super().__init__()
         self.controller = controller
+        self.finder = finder
         self._settings = settings
         self._runner = runner
         card = Card("The Pi")
@@ -59,11 +70,21 @@ class ConnectPage(Page):
         self.port.setMaximumWidth(110)
         self.user = QLineEdit()
         self.user.setPlaceholderText("the user you created in Raspberry Pi Imager, e.g. pi")
-        form.addRow("&Host or IP:", self.host)
+        host_row = QHBoxLayout()
+        host_row.setContentsMargins(0, 0, 0, 0)
+        host_row.addWidget(self.host, 1)
+        self.find_button = QPushButton("&Find my Pi")
+        self.find_button.setToolTip(
+            "Look for Raspberry Pis on this network (mDNS: what Raspberry Pi OS announces)"
+        )
+        self.find_button.clicked.connect(self._find)
+        host_row.addWidget(self.find_button)
+        form.addRow("&Host or IP:", host_row)
         form.addRow("P&ort:", self.port)
         form.addRow("&User:", self.user)
         card.body.addLayout(form)
 
+        self.find_card = self._find_card()
         auth_card = self._auth_card()
 
         actions = QHBoxLayout()
@@ -88,7 +109,7 @@ class ConnectPage(Page):
         self.problem.setObjectName("card")
         self.notice = label(name="muted")
         self.notice.hide()
-        for widget in (card, auth_card):
+        for widget in (card, self.find_card, auth_card):
             self.content.addWidget(widget)
         self.content.addLayout(actions)
         self.content.addWidget(self.problem)
@@ -107,6 +128,13 @@ class ConnectPage(Page):
         controller.connected.connect(self._connected)
         controller.notice.connect(self._notice)
         self.host.activated.connect(self._pick_saved)
+        if finder is not None:
+            finder.busy.connect(self._find_busy)
+            finder.found.connect(self._found)
+            finder.failed.connect(self._find_failed)
+        else:
+            self.find_button.hide()
+        self._describe()
         self._restore()
         self._auth_changed()
 
@@ -147,6 +175,96 @@ class ConnectPage(Page):
         auth_card.body.addLayout(auth_form)
         self.use_password.toggled.connect(self._auth_changed)
         return auth_card
+
+    def _find_card(self) -> Card:
+        """What Find my Pi found: pick one to fill the host field. Hidden until used."""
+        card = Card("Pis on this network")
+        self.found_list = QListWidget()
+        self.found_list.setObjectName("found")
+        self.found_list.setMaximumHeight(140)
+        self.found_list.setWordWrap(True)
+        self.found_list.itemActivated.connect(self._use_found)
+        self.found_list.itemClicked.connect(self._use_found)
+        self.scan = QCheckBox("Also probe port 22 on every address of this network (up to 254)")
+        self.scan.setToolTip(
+            "Off: only mDNS is sent. On: sbctune also connects to port 22 of each address of "
+            "this PC's own subnet, which finds a Pi that does not announce itself."
+        )
+        self.find_status = label(name="muted")
+        self.find_status.setWordWrap(True)
+        self.find_progress = QProgressBar()
+        self.find_progress.setRange(0, 0)
+        self.find_progress.setMaximumWidth(160)
+        self.find_progress.hide()
+        row = QHBoxLayout()
+        row.addWidget(self.find_progress)
+        row.addWidget(self.find_status, 1)
+        card.body.addLayout(row)
+        card.body.addWidget(self.found_list)
+        card.body.addWidget(self.scan)
+        card.hide()
+        return card
+
+    def _describe(self) -> None:
+        """Names and descriptions a screen reader says (the visible labels lack context)."""
+        for widget, name, text in (
+            (self.host, "Host or IP address of the Pi", "raspberrypi.local or an IP address"),
+            (self.port, "SSH port", "22 unless the Pi's sshd was moved"),
+            (self.user, "User name on the Pi", "the user made in Raspberry Pi Imager"),
+            (self.find_button, "Find my Pi", "lists the Raspberry Pis on this network"),
+            (self.found_list, "Pis found on this network", "choose one to fill the host field"),
+            (self.scan, "Also probe port 22", "connects to each address of this network"),
+            (self.use_password, "Log in with a password", ""),
+            (self.use_key, "Log in with an SSH key or the agent", ""),
+            (self.password, "Password", "kept in memory only unless saved in the keyring"),
+            (self.remember, "Save the password in the keyring", ""),
+            (self.key_file, "Private key file", "empty: the SSH agent and keys in ~/.ssh"),
+            (self._browse_button, "Browse for a key file", ""),
+            (self.connect_button, "Connect", "log in to the Pi over SSH"),
+            (self.cancel_button, "Cancel connecting", ""),
+        ):
+            widget.setAccessibleName(name)
+            if text:
+                widget.setAccessibleDescription(text)
+
+    # ------------------------------------------------------------------ find my Pi
+    def _find(self) -> None:
+        if self.finder is None:
+            return
+        self.find_card.show()
+        self.found_list.clear()
+        self.finder.find(scan=self.scan.isChecked())
+
+    def _find_busy(self, busy: bool) -> None:
+        self.find_button.setEnabled(not busy)
+        self.scan.setEnabled(not busy)
+        self.find_progress.setVisible(busy)
+        if busy:
+            how = "mDNS and port 22" if self.scan.isChecked() else "mDNS"
+            self.find_status.setText(f"Looking for Raspberry Pis ({how})…")
+
+    def _found(self, hosts: list[FoundHost]) -> None:
+        pis = sum(1 for h in hosts if h.is_raspberry_pi)
+        self.find_status.setText(
+            f"{len(hosts)} found ({pis} Raspberry Pi{'s' if pis != 1 else ''}). "
+            "Choose one to fill in its address."
+        )
+        for host in hosts:
+            item = QListWidgetItem(found_text(host))
+            item.setData(Qt.ItemDataRole.UserRole, host.address)
+            item.setToolTip("found by " + ", ".join(host.sources))
+            self.found_list.addItem(item)
+        if self.found_list.count():
+            self.found_list.setCurrentRow(0)
+
+    def _find_failed(self, problem: Problem) -> None:
+        self.find_status.setText(f"{problem.message} {problem.hint}".strip())
+
+    def _use_found(self, item: QListWidgetItem) -> None:
+        address = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(address, str):
+            self.host.setEditText(address)
+            self.user.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------ form
     def _restore(self) -> None:
@@ -216,6 +334,7 @@ class ConnectPage(Page):
     def _focus_order(self) -> list[QWidget]:
         return [
             self.host,
+            self.find_button,
             self.port,
             self.user,
             self.use_password,
@@ -284,3 +403,11 @@ class ConnectPage(Page):
 
     def focus_first(self) -> None:
         self.host.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+def found_text(host: FoundHost) -> str:
+    """One line of the Find list; the host name came from the network: shown, never obeyed."""
+    name = visible(host.hostname or "")[:60]
+    kind = "Raspberry Pi" if host.is_raspberry_pi else ("SSH" if host.ssh_port else "")
+    parts = [host.address, name, kind]
+    return "  ·  ".join(p for p in parts if p)

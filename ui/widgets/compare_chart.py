@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
@@ -10,6 +11,11 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.live_plots import style_axes
+
+
+def _half_width(row: ResultRow, run_index: int) -> float:
+    halves = row.half_widths or []
+    return (halves[run_index] if run_index < len(halves) else None) or 0.0
 
 
 def _palette(colors: Colors, n: int) -> list[str]:
@@ -31,6 +37,7 @@ class CompareChart(pg.PlotWidget):  # type: ignore[misc]
         self._colors = colors
         self._data: tuple[list[str], list[ResultRow], Units] | None = None
         self.bars: list[pg.BarGraphItem] = []
+        self.error_bars: list[pg.ErrorBarItem] = []  # each run's 95 % interval from its trials
         self.apply_theme(colors)
 
     def apply_theme(self, colors: Colors) -> None:
@@ -43,9 +50,9 @@ class CompareChart(pg.PlotWidget):  # type: ignore[misc]
 
     def show_rows(self, labels: list[str], rows: list[ResultRow], units: Units) -> None:
         self._data = (labels, rows, units)
-        for bar in self.bars:
-            self.removeItem(bar)
-        self.bars = []
+        for item in [*self.bars, *self.error_bars]:
+            self.removeItem(item)
+        self.bars, self.error_bars = [], []
         self.legend.clear()
         n = max(1, len(labels))
         width = 0.8 / n
@@ -54,18 +61,38 @@ class CompareChart(pg.PlotWidget):  # type: ignore[misc]
         for run_index, (name, color) in enumerate(
             zip(labels, _palette(self._colors, n), strict=True)
         ):
-            xs, heights = [], []
+            xs, heights, halves = [], [], []
             for group, row in enumerate(rows):
                 value = row.values[run_index] if run_index < len(row.values) else None
                 if value is None:
                     continue
+                half = _half_width(row, run_index) / div
                 xs.append(group - 0.4 + width * (run_index + 0.5))
                 heights.append(value / div)
-                peak = max(peak, value / div)
+                halves.append(half)
+                peak = max(peak, value / div + half)
             bar = pg.BarGraphItem(x=xs, height=heights, width=width * 0.9, brush=color, pen=None)
             self.addItem(bar)
             self.bars.append(bar)
+            if any(halves):
+                self._add_error_bars(xs, heights, halves, width)
             self.legend.addItem(bar, name)
+        self._ticks(rows, units, peak)
+
+    def _add_error_bars(
+        self, xs: list[float], heights: list[float], halves: list[float], width: float
+    ) -> None:
+        errors = pg.ErrorBarItem(
+            x=np.array(xs),
+            y=np.array(heights),
+            height=2 * np.array(halves),
+            beam=width * 0.3,
+            pen=pg.mkPen(self._colors.foreground, width=1.5),
+        )
+        self.addItem(errors)
+        self.error_bars.append(errors)
+
+    def _ticks(self, rows: list[ResultRow], units: Units, peak: float) -> None:
         ticks = [
             (i, f"{DIRECTION_LABEL[r.direction]}\n{MODE_LABEL[r.mode]}") for i, r in enumerate(rows)
         ]

@@ -84,7 +84,7 @@ class CompareTable(QTableWidget):
                 self.setItem(r, 2 + c, _item(rate(value, units), True))
             if len(columns) >= 2:
                 text = change(row.values[0], row.values[-1], units)
-                if row.significant is False:
-                    text += " (within noise)"
+                if row.verdict_text:  # with its 95 % interval (sbctune.compare)
+                    text += f": {row.verdict_text}"
                 self.setItem(r, 2 + len(columns), _item(text, True))
         _fit_height(self)

@@ -6,11 +6,10 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from . import dmesg, ethtool, iperf, lspci, lsusb, netif, procfs, sysfs, system, vcgencmd
 from .common import ParseWarning, to_text
-
-ParserFn = Callable[[str], tuple[object, list[ParseWarning]]]
 
 
 @dataclass
@@ -21,32 +20,57 @@ class ParsedOutput:
     interface: str | None = None  # for per-interface commands (ethtool, sysfs)
 
 
-_PARSERS: dict[str, ParserFn] = {
-    "lsusb": lsusb.parse_lsusb,
-    "lsusb -t": lsusb.parse_lsusb_tree,
-    "lspci": lspci.parse_lspci,
-    "ethtool": ethtool.parse_ethtool,
-    "ethtool -i": ethtool.parse_ethtool_driver,
-    "ethtool -k": ethtool.parse_ethtool_features,
-    "ethtool -g": ethtool.parse_ethtool_rings,
-    "ethtool -l": ethtool.parse_ethtool_channels,
-    "ethtool -c": ethtool.parse_ethtool_coalesce,
-    "ip -j": netif.parse_ip_json,
-    "ip": netif.parse_ip_text,
-    "ifconfig": netif.parse_ifconfig,
-    "dmesg": dmesg.parse_dmesg,
-    "uname -a": system.parse_uname,
-    "vcgencmd get_throttled": vcgencmd.parse_get_throttled,
-    "vcgencmd measure_temp": vcgencmd.parse_measure_temp,
-    "vcgencmd measure_clock": vcgencmd.parse_measure_clock,
-    "iperf3 --version": iperf.parse_iperf3_version,
-    "/proc/interrupts": procfs.parse_interrupts,
-    "/proc/softirqs": procfs.parse_softirqs,
-    "/proc/stat": procfs.parse_proc_stat,
-    "/proc/cpuinfo": system.parse_cpuinfo,
-    "/etc/os-release": system.parse_os_release,
-    "/proc/device-tree/model": system.parse_device_tree_model,
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Spec(Generic[T]):
+    """One command or file the inventory reads: its parser, the type the parser returns, and
+    the field of the inventory's ``Parsed`` record it fills (None: kept, not read).
+
+    Adding a command is one edit here (plus its field on ``Parsed`` when the inventory uses
+    it); ``inventory.raw`` stores every result by this table, checked against ``result``.
+    """
+
+    parse: Callable[[str], tuple[T, list[ParseWarning]]]
+    result: type[T]
+    slot: str | None = None
+    per_interface: bool = False  # stored by interface name (ethtool IFACE ...)
+
+
+PARSERS: dict[str, Spec[Any]] = {
+    "lsusb": Spec(lsusb.parse_lsusb, lsusb.LsusbResult, "lsusb"),
+    "lsusb -t": Spec(lsusb.parse_lsusb_tree, lsusb.UsbTree, "usb_tree"),
+    "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
+    "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
+    "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
+    "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
+    "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
+    "ethtool -g": Spec(ethtool.parse_ethtool_rings, ethtool.EthtoolRings, "ethtool_g", True),
+    "ethtool -l": Spec(ethtool.parse_ethtool_channels, ethtool.EthtoolChannels, "ethtool_l", True),
+    "ethtool -c": Spec(ethtool.parse_ethtool_coalesce, ethtool.EthtoolCoalesce),
+    "ip -j": Spec(netif.parse_ip_json, netif.NetInterfaces, "netifs"),
+    "ip": Spec(netif.parse_ip_text, netif.NetInterfaces, "netifs"),
+    "ifconfig": Spec(netif.parse_ifconfig, netif.NetInterfaces, "netifs"),
+    "dmesg": Spec(dmesg.parse_dmesg, dmesg.DmesgResult, "dmesg"),
+    "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
+    "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),
+    "vcgencmd measure_temp": Spec(vcgencmd.parse_measure_temp, vcgencmd.Temperature, "temperature"),
+    "vcgencmd measure_clock": Spec(vcgencmd.parse_measure_clock, vcgencmd.Clock, "clock"),
+    "iperf3 --version": Spec(iperf.parse_iperf3_version, iperf.Iperf3Version),
+    "/proc/interrupts": Spec(procfs.parse_interrupts, procfs.Interrupts, "interrupts"),
+    "/proc/softirqs": Spec(procfs.parse_softirqs, procfs.Softirqs),
+    "/proc/stat": Spec(procfs.parse_proc_stat, procfs.ProcStat),
+    "/proc/cpuinfo": Spec(system.parse_cpuinfo, system.CpuInfo, "cpuinfo"),
+    "/etc/os-release": Spec(system.parse_os_release, system.OsRelease, "os_release"),
+    "/proc/device-tree/model": Spec(
+        system.parse_device_tree_model, system.DeviceTreeModel, "model"
+    ),
+    "/proc/device-tree/compatible": Spec(
+        system.parse_device_tree_compatible, system.DeviceTreeCompatible, "compatible"
+    ),
 }
+_PARSERS = PARSERS  # the old name
 
 _ETHTOOL_OPTS = {
     "-i": "ethtool -i", "--driver": "ethtool -i",
@@ -102,9 +126,7 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         flags = _short_flags(args)
         if "t" in flags or "--tree" in flags:
             return "lsusb -t", None
-        if "v" in flags or "--verbose" in flags:
-            return None, None  # lsusb -v descriptors: not parsed
-        return "lsusb", None
+        return "lsusb", None  # -v too: its device lines, bcdUSB and negotiated speed
     if cmd == "lspci":
         flags = _short_flags(args)
         if "x" in flags or "--version" in flags or "m" in flags or "t" in flags:
@@ -130,6 +152,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         if obj and not any(o.startswith(obj) for o in ("address", "addr", "link")):
             return None, None
         return ("ip -j" if json_mode else "ip"), None
+    if cmd == "usb-devices":
+        return "usb-devices", None
     if cmd == "ifconfig":
         return "ifconfig", None
     if cmd in {"dmesg", "journalctl"}:
@@ -160,8 +184,9 @@ def resolve_file(path: str) -> tuple[str | None, str | None]:
         return p, None
     if p in {"/usr/lib/os-release", "/etc/lsb-release"}:
         return "/etc/os-release", None
-    if p in {"/sys/firmware/devicetree/base/model", "/proc/device-tree/model"}:
-        return "/proc/device-tree/model", None
+    for leaf in ("model", "compatible"):
+        if p in {f"/sys/firmware/devicetree/base/{leaf}", f"/proc/device-tree/{leaf}"}:
+            return f"/proc/device-tree/{leaf}", None
     m = re.fullmatch(r"/sys/class/net/([^/]+)/(\w+)", p)
     if m:
         return f"sysfs net {m.group(2)}", m.group(1)
@@ -181,7 +206,7 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     if key == "sysfs usb speed":
         result, warnings = sysfs.parse_usb_speed(to_text(text))
         return ParsedOutput(key, result, warnings, iface)
-    parsed, found_warnings = _PARSERS[key](to_text(text))
+    parsed, found_warnings = PARSERS[key].parse(to_text(text))
     return ParsedOutput(key, parsed, found_warnings, iface)
 
 

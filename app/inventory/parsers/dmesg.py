@@ -8,11 +8,22 @@ from dataclasses import dataclass, field
 from .common import Parsed, ParseWarning, guarded, is_ellipsis, is_noise, split_lines
 
 # Prefixes in front of the kernel message: syslog / journal / dmesg -T / --time-format iso
-_SYSLOG_RE = re.compile(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:]+\s+\S+\s+kernel:\s*")
+_SYSLOG_RE = re.compile(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
+_JOURNAL_RE = re.compile(r"^kernel:\s+")  # journalctl -o cat-ish pastes: "kernel: bcmgenet ..."
 _ISO_SYSLOG_RE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.,+-]+\s+\S+\s+kernel:\s*")
-_ISO_RE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:]+,\d+[+-]\d\d:\d\d\s+")
-_HUMAN_TS_RE = re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]+ \d{4}\]\s*")
-_TS_RE = re.compile(r"^\[\s*(\d+\.\d+)\]\s*")
+_ISO_RE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:]+[,.]\d+(?:[+-]\d\d:?\d\d|Z)?\s+")
+_HUMAN_TS_RE = re.compile(
+    r"^\[(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]+ \d{4}"  # dmesg -T
+    r"|[A-Z][a-z]{2}\s?\d{1,2}(?: [\d:]+)?"  # dmesg --human: [Mar23 13:30]
+    r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
+)
+_TS_RE = re.compile(r"^\[\s*(\d+\.\d+)(?:@\d+)?\]\s*")  # [6.679649@3]: Amlogic's CPU suffix
+
+# How a driver names its device: PCI address, USB interface, platform device, SDIO function.
+BUS_ID = (
+    r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
+    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
+)
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -132,7 +143,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "usb_new_device",
         re.compile(
-            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w ]+?) USB device number (?P<number>\d+)"
+            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
             r" using (?P<hcd>\S+)"
         ),
     ),
@@ -160,7 +172,176 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
     ),
     ("csum_failure", re.compile(r"^(?P<iface>\S+): hw csum failure")),
+    (
+        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
+            r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
+            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf))?"
+        ),
+    ),
+    (
+        "link_down",
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
+        ),
+    ),
+    (
+        "link_up",  # vendor r8125: "r8125: eth0: link up"; atlantic "link change old 0 new 10000"
+        re.compile(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
+            rf"^(?P<driver2>[\w-]+) (?P<device>{BUS_ID}) (?P<iface2>[\w.-]+): \w+: link change "
+            r"old \d+ new (?P<speed>[1-9]\d*)$"
+        ),
+    ),
+    ("link_down", re.compile(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
+    (
+        "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
+        re.compile(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
+    ),
+    (
+        "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?P<speed>[1-9]\d*) mbit/s downlink"
+        ),
+    ),
+    ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    (
+        "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
+        re.compile(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
+    ),
+    (
+        "carrier",  # systemd-networkd in a journal: eth0: Lost carrier / Gained carrier
+        re.compile(r"^systemd-networkd\[\d+\]: (?P<iface>[\w.-]+): (?P<state>Lost|Gained) carrier"),
+    ),
+    (
+        "vendor_register",  # Realtek's r8125/r8168: "eth0: 0xffffc900..., c4:83:..., IRQ 22"
+        re.compile(
+            r"^(?P<iface>[a-z][\w.-]{1,14}): 0x[0-9a-f]+, (?P<mac>[0-9a-fA-F:]{17}), "
+            r"IRQ (?P<irq>\d+)"
+        ),
+    ),
+    (
+        "phy_link_up",  # libphy: 63fec000.etherne:00 - Link is Up - 100/Full
+        re.compile(
+            r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Up - (?P<speed>\d+)/(?P<duplex>Full|Half)"
+        ),
+    ),
+    ("phy_link_down", re.compile(r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Down")),
+    (
+        "carrier_up",
+        re.compile(r"ADDRCONF\(NETDEV_CHANGE\): (?P<iface>[\w.-]+): link becomes ready"),
+    ),
+    ("netdev_up", re.compile(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
+    (
+        "phy_failure",
+        re.compile(
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
+            r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
+            r"failed to connect (?:to )?phy|(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            r"mdio\S*: probe of \S+ failed)"
+        ),
+    ),
+    (
+        "kevent_dropped",
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"kevent (?P<kevent>\d+) may have been dropped"
+        ),
+    ),
+    (
+        "usb_reset",
+        re.compile(
+            r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
+        ),
+    ),
+    (
+        "usb_disconnect",
+        re.compile(r"^usb (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
+    ),
+    ("usb_not_top_speed", re.compile(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
+    (
+        "usb_error",  # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"
+        re.compile(
+            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+) (?P<iface>[\w.-]+): "
+            r".*?(?P<errno>-(?:71|110|32|19|108|62|5))\b"
+        ),
+    ),
+    (
+        "firmware_missing",
+        re.compile(
+            r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?Direct firmware load for "
+            r"(?P<firmware>\S+) failed with error (?P<errno>-?\d+)"
+        ),
+    ),
+    (
+        "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
+        re.compile(
+            rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
+            r"(?P<chip>BCM\d{4,5}\w*)"
+        ),
+    ),
+    (
+        "device",  # any other line a driver wrote about its device: who drives what
+        re.compile(
+            rf"^(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})"
+            r"(?: (?P<iface>[a-z][\w.-]{1,14}))?: "
+        ),
+    ),
 ]
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "register": ("register '",),
+    "renamed": ("renamed",),
+    "link_up": (
+        "downlink",
+        "ink is Up",
+        "link up",
+        "ink Is Up",
+        "ink up",
+        "ink is up",
+        "link change",
+        "carrier on",
+    ),
+    "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
+    "driver_version": (": v",),
+    "firmware": ("successfully",),
+    "chip": ("XID",),
+    "description": ("Intel(R)",),
+    "pcie_link": ("(PCIe:",),
+    "pcie_bandwidth": ("PCIe bandwidth",),
+    "mac": ("MAC: ",),
+    "pci_device": (" type ",),
+    "pci_bar": ("BAR ",),
+    "pcie_link_up": ("link up",),
+    "pcie_link_down": ("link down",),
+    "usb_new_device": (" USB device number",),
+    "usb_ids": ("idVendor",),
+    "driver_registered": ("registered new",),
+    "under_voltage": ("oltage",),
+    "voltage_normalised": ("ormali",),
+    "tx_timeout": ("WATCHDOG",),
+    "csum_failure": ("csum failure",),
+    "phy_link_up": ("libphy",),
+    "carrier": (" carrier",),
+    "machine_model": ("Machine model", "Hardware name"),
+    "vendor_register": (", IRQ ",),
+    "phy_link_down": ("libphy",),
+    "carrier_up": ("NETDEV_CHANGE",),
+    "netdev_up": ("NETDEV_UP",),
+    "phy_failure": ("PHY", "phy", "probe of"),
+    "kevent_dropped": ("kevent",),
+    "usb_reset": ("reset ",),
+    "usb_disconnect": ("disconnect",),
+    "usb_not_top_speed": ("top speed",),
+    "usb_error": ("-71", "-110", "-32", "-19", "-108", "-62", "-5"),
+    "firmware_missing": ("Direct firmware",),
+    "wifi_chip": ("brcmfmac",),
+    "device": (": ",),
+}
 
 
 @dataclass
@@ -323,7 +504,7 @@ def parse_dmesg(text: str) -> Parsed[DmesgResult]:
 def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
     s = line.strip()
     known = False
-    for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE):
+    for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE, _JOURNAL_RE):
         m = rx.match(s)
         if m:
             s = s[m.end() :]
@@ -366,9 +547,11 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if known or _KERNEL_MSG_RE.match(msg):
             res.kernel_lines += 1
         for kind, rx in _PATTERNS:
+            if not any(n in msg for n in _NEEDLES[kind]):
+                continue  # a cheap test first: a long log has few NIC lines
             m = rx.search(msg)
             if m:
-                fields = {k: v for k, v in m.groupdict().items() if v is not None}
+                fields = {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
                 if kind == "pcie_bandwidth" and "speed2" in fields:
                     fields["speed"] = fields.pop("speed2")
                     fields["width"] = fields.pop("width2")

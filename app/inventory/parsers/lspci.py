@@ -15,6 +15,7 @@ _HEADER_RE = re.compile(
     r"^(?:(?P<domain>[0-9a-fA-F]{4,8}):)?(?P<bus>[0-9a-fA-F]{2}):(?P<dev>[0-9a-fA-F]{2})"
     r"\.(?P<fn>[0-7])\s+(?P<rest>\S.*)$"
 )
+_PATH_RE = re.compile(r"^(?:(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]/)+")
 _IDS_END_RE = re.compile(r"\s*\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\]$")
 _IDS_ONLY_RE = re.compile(r"^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$")
 _DEVICE_IDS_RE = re.compile(r"\bDevice ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\b")
@@ -249,7 +250,8 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
     orphan_lines = 0
     current: PciDevice | None = None
     warnings: list[ParseWarning] = []
-    for line in split_lines(text):
+    for raw in split_lines(text):
+        line = _PATH_RE.sub("", raw)  # lspci -PP: "00:01.0/01:00.0 Ethernet ..." → "01:00.0 ..."
         if is_ellipsis(line):
             result.elided = True
             current = None

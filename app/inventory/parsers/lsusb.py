@@ -8,17 +8,36 @@ from dataclasses import dataclass, field
 from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
 
 _LSUSB_RE = re.compile(
-    r"^\s*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$"
+    r"^[\s`'\">]*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})"
+    r"(?:\s+(.*?))?[`'\"]*$"
 )
+# Synology DSM's lsusb: "|__2-1  0bda:8156:3100 00  3.20 5000MBit/s 256mA 1IF  (Realtek ...)"
+_DSM_RE = re.compile(
+    r"^\s*\|__(usb\d+|\d+-[\d.]+)\s+([0-9a-f]{4}):([0-9a-f]{4}):[0-9a-f]{4}\s+[0-9a-f]{2}\s+"
+    r"([\d.]+)\s+([\d.]+)MBit/s\s+(?:\d+mA\s+)?\d+IFs?\s*(?:\((.*?)\)?)?\s*(hub)?\s*$"
+)
+_NEGOTIATED_RE = re.compile(r"^\s*Negotiated speed:\s*\S+.*?\((\d+(?:\.\d+)?)([GM])bps\)")
+_BCD_RE = re.compile(r"^\s*bcdUSB\s+([\d.]+)")
+# usb-devices: T:/P:/S:/I: records
+_T_RE = re.compile(r"^T:\s+Bus=(\d+).*?Dev#=\s*(\d+)\s+Spd=([\d.]+)")
+_P_RE = re.compile(r"^P:\s+Vendor=([0-9a-fA-F]{4})\s+ProdID=([0-9a-fA-F]{4})")
+_S_RE = re.compile(r"^S:\s+Product=(.+)$")
+_I_RE = re.compile(r"^I:.*?Cls=(\w\w)\(.*?Driver=(\S+)")
 
 
-@dataclass(frozen=True)
+@dataclass
 class UsbDevice:
     bus: int
     device: int
     vendor_id: str
     product_id: str
     description: str | None
+    path: str | None = None  # "2-1.4" when the output shows it (DSM's lsusb)
+    speed_mbps: float | None = None  # DSM's lsusb, `lsusb -v` "Negotiated speed", usb-devices
+    usb_version: str | None = None  # bcdUSB
+    driver: str | None = None  # usb-devices "Driver=" of its first interface
+    driver_none: bool = False  # usb-devices "Driver=(none)" on every interface
+    is_hub: bool = False
 
     @property
     def ids(self) -> str:
@@ -39,26 +58,83 @@ def parse_lsusb(text: str) -> Parsed[LsusbResult]:
 
 
 def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
+    """Plain `lsusb`, `lsusb -v` (its device lines, bcdUSB and negotiated speed) and DSM's
+    tree-like `lsusb`."""
     result = LsusbResult()
     bad = 0
+    verbose = "Device Descriptor:" in text or "Negotiated speed" in text
     for line in split_lines(text):
         if is_noise(line):
             continue
-        m = _LSUSB_RE.match(line)
-        if not m:
+        if m := _LSUSB_RE.match(line):
+            desc = (m.group(5) or "").strip() or None
+            result.devices.append(
+                UsbDevice(int(m.group(1)), int(m.group(2)), m.group(3).lower(),
+                          m.group(4).lower(), desc)
+            )  # fmt: skip
+        elif m := _DSM_RE.match(line):
+            _dsm_device(result, m)
+        elif result.devices and (m := _NEGOTIATED_RE.match(line)):
+            value = float(m.group(1))
+            result.devices[-1].speed_mbps = value * 1000 if m.group(2) == "G" else value
+        elif result.devices and (m := _BCD_RE.match(line)):
+            result.devices[-1].usb_version = m.group(1)
+        elif not verbose:
             bad += 1
-            continue
-        desc = (m.group(5) or "").strip() or None
-        result.devices.append(
-            UsbDevice(
-                bus=int(m.group(1)),
-                device=int(m.group(2)),
-                vendor_id=m.group(3).lower(),
-                product_id=m.group(4).lower(),
-                description=desc,
-            )
-        )
     return result, finish("lsusb", text, len(result.devices), bad)
+
+
+def _dsm_device(result: LsusbResult, m: re.Match[str]) -> None:
+    path = m.group(1)
+    if path.startswith("usb"):
+        return  # a root hub
+    result.devices.append(
+        UsbDevice(
+            bus=int(path.split("-")[0]),
+            device=0,
+            vendor_id=m.group(2),
+            product_id=m.group(3),
+            description=(m.group(6) or "").strip() or None,
+            path=path,
+            speed_mbps=float(m.group(5)),
+            usb_version=m.group(4),
+            is_hub=bool(m.group(7)),
+        )
+    )
+
+
+def parse_usb_devices(text: str) -> Parsed[LsusbResult]:
+    """``usb-devices``: T: (bus, device number, speed), P: (IDs), S: and I: (drivers)."""
+    return guarded("usb-devices", _parse_usb_devices, text, LsusbResult)
+
+
+def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
+    result = LsusbResult()
+    drivers: list[str] = []
+    current: UsbDevice | None = None
+
+    def close() -> None:
+        if current is not None:
+            bound = [d for d in drivers if d not in ("(none)", "usbfs")]
+            current.driver = bound[0] if bound else None
+            current.driver_none = bool(drivers) and not bound
+            current.is_hub = "hub" in bound
+
+    for line in split_lines(text):
+        if m := _T_RE.match(line.strip()):
+            close()
+            current, drivers = UsbDevice(int(m.group(1)), int(m.group(2)), "", "", None), []
+            current.speed_mbps = float(m.group(3))
+            result.devices.append(current)
+        elif current is not None and (m := _P_RE.match(line.strip())):
+            current.vendor_id, current.product_id = m.group(1).lower(), m.group(2).lower()
+        elif current is not None and (m := _S_RE.match(line.strip())):
+            current.description = m.group(1).strip()
+        elif current is not None and (m := _I_RE.match(line.strip())):
+            drivers.append(m.group(2))
+    close()
+    result.devices = [d for d in result.devices if d.vendor_id]
+    return result, finish("usb-devices", text, len(result.devices), 0)
 
 
 # --- lsusb -t -----------------------------------------------------------------
@@ -144,6 +220,17 @@ def _driver(raw: str) -> tuple[str | None, int | None]:
     return raw, None
 
 
+def _unwrap(lines: list[str]) -> list[str]:
+    """A mail client wraps long `lsusb -t` lines before "Driver=": join them back."""
+    out: list[str] = []
+    for line in lines:
+        if out and line.strip().startswith("Driver=") and out[-1].rstrip().endswith(","):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def _parse_lsusb_tree(text: str) -> Parsed[UsbTree]:
     tree = UsbTree()
     bad = 0
@@ -151,7 +238,7 @@ def _parse_lsusb_tree(text: str) -> Parsed[UsbTree]:
     stack: list[tuple[int, str]] = []
     bus: int | None = None
     last: UsbTreeNode | None = None
-    for line in split_lines(text):
+    for line in _unwrap(split_lines(text)):
         if is_ellipsis(line):
             tree.elided = True
             continue

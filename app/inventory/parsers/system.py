@@ -220,3 +220,30 @@ def _parse_device_tree_model(text: str) -> Parsed[DeviceTreeModel]:
     if extra:
         warnings.append(ParseWarning("/proc/device-tree/model", f"{extra} extra lines ignored"))
     return DeviceTreeModel(model=model), warnings
+
+
+# --- /proc/device-tree/compatible --------------------------------------------------------
+
+
+@dataclass
+class DeviceTreeCompatible:
+    """Most specific first: ``radxa,rock-5b``, ``rockchip,rk3588``."""
+
+    values: list[str] = field(default_factory=list)
+
+
+_COMPATIBLE_RE = re.compile(r"^[A-Za-z0-9][\w.+-]*,[\w.+-]+$")
+
+
+def parse_device_tree_compatible(text: str) -> Parsed[DeviceTreeCompatible]:
+    """``/proc/device-tree/compatible``: NUL-separated strings (pasted: spaces or lines)."""
+    return guarded("/proc/device-tree/compatible", _parse_compatible, text, DeviceTreeCompatible)
+
+
+def _parse_compatible(text: str) -> Parsed[DeviceTreeCompatible]:
+    parts = re.split(r"[\x00\s]+", text.strip())
+    values = [p for p in parts if _COMPATIBLE_RE.match(p)][:16]
+    bad = len([p for p in parts if p and not _COMPATIBLE_RE.match(p) and not is_noise(p)])
+    return DeviceTreeCompatible(values), finish(
+        "/proc/device-tree/compatible", text, len(values), bad, what="strings"
+    )

@@ -29,10 +29,10 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
+from .accounting import cpu_percent, local_streams
 from .protocol import (
     ControlChannel,
     ControlClosed,
@@ -63,10 +63,9 @@ from .streams import (
     congestion_used,
     total_retransmits,
 )
+from .waits import Terminated, until, until_either
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: Seconds the client may take for each setup step (parameters, stream connections, results).
 SETUP_TIMEOUT = 10.0
@@ -88,10 +87,6 @@ class TestStart:
     client: tuple[str, int]
     params: TestParams
     streams: tuple[tuple[int, Direction], ...]
-
-
-class _Terminated(Exception):
-    """The endpoint is stopping (or the watchdog fired) while this test runs."""
 
 
 class TestSession:
@@ -141,6 +136,8 @@ class TestSession:
         self._local: list[LocalStream] | None = None
         self._congestion: str | None = None
         self._told_terminate = False
+        # The client's next state message, read ahead while streams connect and data moves.
+        self._next_state: asyncio.Task[int] | None = None
 
     # -- called by the server ---------------------------------------------------------------
     def offer_stream(self, sock: socket.socket, peer: tuple[str, int]) -> bool:
@@ -171,97 +168,10 @@ class TestSession:
             await self._cleanup()
 
     async def _run(self) -> TestResult:
-        ctrl = self.ctrl
-        next_state: asyncio.Task[int] | None = None
         try:
-            await ctrl.send_state(State.PARAM_EXCHANGE)
-            raw = await self._until(ctrl.recv_json(), self.setup_timeout)
-            params = TestParams.from_json(raw)
-            self.params = params
-            try:
-                params.check_supported()
-            except Rejected as rej:
-                log.info("test %d rejected: %s", self.test_id, rej.reason)
-                await ctrl.send(encode_server_error(rej.code))
-                return self._result("rejected", rej.reason)
-
-            loop = asyncio.get_running_loop()
-            self._expected = params.total_streams
-            self._streams_ready = loop.create_future()
-            self.accepting_streams = True
-            await ctrl.send_state(State.CREATE_STREAMS)
-            next_state = asyncio.ensure_future(ctrl.recv_state())
-            await self._until_either(self._streams_ready, next_state, self.setup_timeout)
-            if next_state.done():
-                state = next_state.result()  # the client gave up before all streams came
-                return self._result("aborted", f"client sent state {state} during setup")
-            self.accepting_streams = False
-
-            for stream in self._streams:
-                configure_data_socket(stream.sock, params, stream.direction)
-            await ctrl.send_state(State.TEST_START)
-            mover_done: asyncio.Future[None] = loop.create_future()
-
-            def _mover_finished() -> None:
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(_set_done, mover_done)
-
-            self._mover = DataMover(self._streams, params, on_done=_mover_finished)
-            self._begin()
-            self._mover.start()
-            await ctrl.send_state(State.TEST_RUNNING)
-            self._notify_start(params)
-            ticker = asyncio.ensure_future(self._ticker())
-            try:
-                watchdog = params.omit + params.duration + END_GRACE if params.duration else None
-                while True:
-                    state = await self._until(next_state, watchdog, cancel=False)
-                    if state != State.TEST_START:  # C ignores a stray TEST_START too
-                        break
-                    next_state = asyncio.ensure_future(ctrl.recv_state())
-            except _Terminated:
-                # Tell the client before its data connections close under it, so it reports
-                # "the server has terminated" rather than a reset stream.
-                await self._tell_terminated(next_state)
-                raise
-            finally:
-                ticker.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await ticker
-                t_end = time.monotonic()
-                self._mover.stop()
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(mover_done), 5.0)
-                self._final_tick(t_end)
-                self._freeze(t_end)
-
-            if state == State.CLIENT_TERMINATE:
-                return self._result("aborted", "the client terminated the test", t_end)
-            if state != State.TEST_END:
-                return self._result("failed", f"unexpected state {state} from client", t_end)
-
-            local = self._local or []
-            await ctrl.send_state(State.EXCHANGE_RESULTS)
-            peer = parse_peer_results(await self._until(ctrl.recv_json(), self.setup_timeout))
-            provisional = self._result("completed", "", t_end, peer=peer, local=local)
-            text = None
-            if params.get_server_output:
-                text = "\n".join([*self._text, *format_summary(provisional)]) + "\n"
-            await ctrl.send_json(
-                build_server_results(
-                    local,
-                    self._cpu(t_end),
-                    sender_has_retransmits=self._sender_has_retransmits(),
-                    congestion=provisional.congestion,
-                    server_output_text=text,
-                )
-            )
-            await ctrl.send_state(State.DISPLAY_RESULTS)
-            with contextlib.suppress(ProtocolError, asyncio.TimeoutError, _Terminated, OSError):
-                await self._until(ctrl.recv_state(), DONE_TIMEOUT)  # IPERF_DONE
-            return provisional
-        except _Terminated:
-            await self._tell_terminated(next_state)
+            return await self._phases()
+        except Terminated:
+            await self._tell_terminated(self._next_state)
             return self._result("aborted", self._terminate_reason, self._ended_at())
         except ControlClosed:
             return self._result(
@@ -272,6 +182,7 @@ class TestSession:
         except (ProtocolError, OSError) as exc:
             return self._result("failed", str(exc) or type(exc).__name__, self._ended_at())
         finally:
+            next_state = self._next_state
             if next_state is not None and not next_state.done():
                 next_state.cancel()
                 await asyncio.wait({next_state})
@@ -279,6 +190,116 @@ class TestSession:
                 next_state.exception()  # retrieved: no "exception never retrieved" warning
             if self._mover is not None and self._mover.error is not None:
                 log.error("test %d: data thread failed: %r", self.test_id, self._mover.error)
+
+    async def _phases(self) -> TestResult:
+        """The protocol's steps in order; each returns early with the result of a test that
+        ends there (rejected, or the client gave up)."""
+        params = await self._exchange_params()
+        if isinstance(params, TestResult):
+            return params
+        early = await self._create_streams(params)
+        if early is not None:
+            return early
+        state, t_end = await self._test_running(params)
+        if state == State.CLIENT_TERMINATE:
+            return self._result("aborted", "the client terminated the test", t_end)
+        if state != State.TEST_END:
+            return self._result("failed", f"unexpected state {state} from client", t_end)
+        return await self._exchange_results(params, t_end)
+
+    async def _exchange_params(self) -> TestParams | TestResult:
+        await self.ctrl.send_state(State.PARAM_EXCHANGE)
+        raw = await until(self.ctrl.recv_json(), self.setup_timeout, self._terminate)
+        params = TestParams.from_json(raw)
+        self.params = params
+        try:
+            params.check_supported()
+        except Rejected as rej:
+            log.info("test %d rejected: %s", self.test_id, rej.reason)
+            await self.ctrl.send(encode_server_error(rej.code))
+            return self._result("rejected", rej.reason)
+        return params
+
+    async def _create_streams(self, params: TestParams) -> TestResult | None:
+        self._expected = params.total_streams
+        self._streams_ready = asyncio.get_running_loop().create_future()
+        self.accepting_streams = True
+        await self.ctrl.send_state(State.CREATE_STREAMS)
+        next_state = self._next_state = asyncio.ensure_future(self.ctrl.recv_state())
+        await until_either(self._streams_ready, next_state, self.setup_timeout, self._terminate)
+        if next_state.done():
+            state = next_state.result()  # the client gave up before all streams came
+            return self._result("aborted", f"client sent state {state} during setup")
+        self.accepting_streams = False
+        return None
+
+    async def _test_running(self, params: TestParams) -> tuple[int, float]:
+        """Move the data until the client's next state; (that state, the end time)."""
+        ctrl = self.ctrl
+        loop = asyncio.get_running_loop()
+        for stream in self._streams:
+            configure_data_socket(stream.sock, params, stream.direction)
+        await ctrl.send_state(State.TEST_START)
+        mover_done: asyncio.Future[None] = loop.create_future()
+
+        def _mover_finished() -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_set_done, mover_done)
+
+        self._mover = DataMover(self._streams, params, on_done=_mover_finished)
+        self._begin()
+        self._mover.start()
+        await ctrl.send_state(State.TEST_RUNNING)
+        self._notify_start(params)
+        ticker = asyncio.ensure_future(self._ticker())
+        try:
+            watchdog = params.omit + params.duration + END_GRACE if params.duration else None
+            while True:
+                assert self._next_state is not None
+                state = await until(self._next_state, watchdog, self._terminate, cancel=False)
+                if state != State.TEST_START:  # C ignores a stray TEST_START too
+                    break
+                self._next_state = asyncio.ensure_future(ctrl.recv_state())
+        except Terminated:
+            # Tell the client before its data connections close under it, so it reports
+            # "the server has terminated" rather than a reset stream.
+            await self._tell_terminated(self._next_state)
+            raise
+        finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            t_end = time.monotonic()
+            self._mover.stop()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(mover_done), 5.0)
+            self._final_tick(t_end)
+            self._freeze(t_end)
+        return state, t_end
+
+    async def _exchange_results(self, params: TestParams, t_end: float) -> TestResult:
+        ctrl = self.ctrl
+        local = self._local or []
+        await ctrl.send_state(State.EXCHANGE_RESULTS)
+        raw = await until(ctrl.recv_json(), self.setup_timeout, self._terminate)
+        peer = parse_peer_results(raw)
+        provisional = self._result("completed", "", t_end, peer=peer, local=local)
+        text = None
+        if params.get_server_output:
+            text = "\n".join([*self._text, *format_summary(provisional)]) + "\n"
+        await ctrl.send_json(
+            build_server_results(
+                local,
+                self._cpu(t_end),
+                sender_has_retransmits=self._sender_has_retransmits(),
+                congestion=provisional.congestion,
+                server_output_text=text,
+            )
+        )
+        await ctrl.send_state(State.DISPLAY_RESULTS)
+        with contextlib.suppress(ProtocolError, asyncio.TimeoutError, Terminated, OSError):
+            await until(ctrl.recv_state(), DONE_TIMEOUT, self._terminate)  # IPERF_DONE
+        return provisional
 
     async def _tell_terminated(self, next_state: asyncio.Future[int] | None) -> None:
         """Send SERVER_TERMINATE once, then give the client a moment to hang up."""
@@ -289,48 +310,6 @@ class TestSession:
             await asyncio.wait_for(self.ctrl.send_state(State.SERVER_TERMINATE), 1.0)
             if next_state is not None and not next_state.done():
                 await asyncio.wait({next_state}, timeout=1.0)
-
-    # -- waiting with termination and timeouts ----------------------------------------------
-    async def _until(self, aw: Awaitable[T], timeout: float | None, *, cancel: bool = True) -> T:
-        """Await ``aw``; raise ``_Terminated`` on ``terminate()``, TimeoutError on timeout."""
-        task = asyncio.ensure_future(aw)
-        stopper = asyncio.ensure_future(self._terminate.wait())
-        try:
-            done, _ = await asyncio.wait(
-                {task, stopper}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        except BaseException:  # cancelled: a read left pending would outlive the session
-            if cancel:
-                task.cancel()
-            raise
-        finally:
-            stopper.cancel()
-        if task in done:
-            return task.result()
-        if cancel:
-            task.cancel()
-        if self._terminate.is_set():
-            raise _Terminated
-        raise asyncio.TimeoutError
-
-    async def _until_either(
-        self, first: asyncio.Future[None], second: asyncio.Future[int], timeout: float
-    ) -> None:
-        stopper = asyncio.ensure_future(self._terminate.wait())
-        waiting: set[asyncio.Future[Any]] = {first, second, stopper}
-        try:
-            done, _ = await asyncio.wait(
-                waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            stopper.cancel()
-        if second in done:
-            second.result()  # raises ControlClosed when the client went away
-        if first in done or second in done:
-            return
-        if self._terminate.is_set():
-            raise _Terminated
-        raise asyncio.TimeoutError
 
     # -- measuring ----------------------------------------------------------------------------
     def _begin(self) -> None:
@@ -457,35 +436,13 @@ class TestSession:
     def _local_streams(self, t_end: float) -> list[LocalStream]:
         if self._mover is None:
             return []
-        counts = self._mover.counts
         seconds = max(0.0, t_end - self._t_base)
-        local = []
-        for i, stream in enumerate(self._streams):
-            retrans: int | None = None
-            if stream.direction == "tx":
-                now = total_retransmits(stream.sock)
-                base = self._retrans_base[i] if i < len(self._retrans_base) else None
-                if now is not None and base is not None:
-                    retrans = max(0, now - base)
-            local.append(
-                LocalStream(
-                    stream.stream_id,
-                    stream.direction,
-                    counts[i] - self._baseline[i],
-                    seconds,
-                    retrans,
-                )
-            )
-        return local
+        raw = self._mover.counts
+        counts = [raw[i] - self._baseline[i] for i in range(len(self._streams))]
+        return local_streams(self._streams, counts, self._retrans_base, seconds)
 
     def _cpu(self, t_end: float) -> tuple[float, float, float]:
-        if self._cpu0 is None:
-            return (0.0, 0.0, 0.0)
-        now = os.times()
-        wall = max(1e-9, t_end - self._t0)
-        user = (now.user - self._cpu0.user) / wall * 100
-        system = (now.system - self._cpu0.system) / wall * 100
-        return (user + system, user, system)
+        return cpu_percent(self._cpu0, t_end - self._t0)
 
     def _sender_has_retransmits(self) -> int:
         assert self.params is not None

@@ -234,99 +234,7 @@ class DataMover:
                 self._on_done()
 
     def _move(self, poller: _Poller) -> None:
-        streams = self.streams
-        counts = self.counts
-        socks = [s.sock for s in streams]
-        is_rx = [s.direction == "rx" for s in streams]
-        index = {s.sock.fileno(): i for i, s in enumerate(streams)}
-        wake_fd = self._wake_r.fileno()
-        poller.register(wake_fd, _IN)
-        for i, sock in enumerate(socks):
-            poller.register(sock.fileno(), _IN if is_rx[i] else _OUT)
-
-        payload = self._payload
-        # In a bidir test, read one block per wake-up like the C server, so sending (up to
-        # MAX_BURST blocks) and receiving get the same share of the thread as with iperf3 -s.
-        rbuf = bytearray(len(payload) if self.params.mode == "bidir" else RECV_SIZE)
-        params = self.params
-        rate = params.rate
-        limit_bytes = params.bytes_limit
-        limit_blocks = params.blocks_limit
-        limited = bool(limit_bytes or limit_blocks) and params.sends > 0
-        blocks_sent = 0
-        sent_total = 0
-        blksize = len(payload)
-        burst = 1 if rate else MAX_BURST
-        # Pacing (reverse -b): a sender that is ahead of its rate is parked until it is not.
-        parked: dict[int, float] = {}
-        live = len(streams)
-        t0 = time.monotonic()
-
-        while not self._stop and live:
-            timeout: float | None = None
-            if parked:
-                now = time.monotonic()
-                for i, release in list(parked.items()):
-                    if release <= now:
-                        del parked[i]
-                        poller.modify(socks[i].fileno(), _OUT)
-                if parked:
-                    timeout = max(0.0, min(parked.values()) - now)
-            for fd, _events in poller.poll(timeout):
-                i = index.get(fd, -1)
-                if i < 0:
-                    with contextlib.suppress(OSError):
-                        self._wake_r.recv(64)
-                    continue
-                if is_rx[i]:
-                    try:
-                        n = socks[i].recv_into(rbuf)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        n = 0
-                    if n:
-                        counts[i] += n
-                        continue
-                else:
-                    # Several blocks per wake-up (C iperf3 sends up to 10), so a bidir test
-                    # does not favour the receiving side; one block at a time when pacing.
-                    sock = socks[i]
-                    n = 1
-                    for _ in range(burst):
-                        try:
-                            n = sock.send(payload)
-                        except BlockingIOError:
-                            break
-                        except OSError:
-                            n = 0
-                        if not n:
-                            break
-                        counts[i] += n
-                        blocks_sent += 1
-                        sent_total += n
-                        if limited and (
-                            (limit_bytes and sent_total >= limit_bytes)
-                            or (limit_blocks and blocks_sent >= limit_blocks)
-                        ):
-                            self._stop_sending(poller, socks, is_rx, parked)
-                            limited = False
-                            break
-                        if rate:
-                            due = t0 + counts[i] * 8 / rate
-                            if due > time.monotonic():
-                                parked[i] = due
-                                poller.modify(fd, 0)
-                                break
-                        if n < blksize:
-                            break
-                    if n:
-                        continue
-                # Closed or failed: stop watching this stream.
-                poller.unregister(fd)
-                parked.pop(i, None)
-                self.open[i] = False
-                live -= 1
+        _MoveLoop(self, poller).run()
 
     def _stop_sending(
         self,
@@ -354,3 +262,111 @@ class DataMover:
                 if not n:
                     break
                 self.counts[i] += n
+
+
+class _MoveLoop:
+    """The data thread's loop for one test: it waits on every stream and the wake-up pair,
+    receives on rx streams and sends on tx ones (bursts, pacing for reverse -b, -n/-k limits)."""
+
+    def __init__(self, mover: DataMover, poller: _Poller) -> None:
+        self.mover = mover
+        self.poller = poller
+        streams = mover.streams
+        params = mover.params
+        self.counts = mover.counts
+        self.socks = [s.sock for s in streams]
+        self.is_rx = [s.direction == "rx" for s in streams]
+        self.index = {s.sock.fileno(): i for i, s in enumerate(streams)}
+        self.payload = mover._payload
+        # In a bidir test, read one block per wake-up like the C server, so sending (up to
+        # MAX_BURST blocks) and receiving get the same share of the thread as with iperf3 -s.
+        self.rbuf = bytearray(len(self.payload) if params.mode == "bidir" else RECV_SIZE)
+        self.rate = params.rate
+        self.limit_bytes = params.bytes_limit
+        self.limit_blocks = params.blocks_limit
+        self.limited = bool(self.limit_bytes or self.limit_blocks) and params.sends > 0
+        self.blocks_sent = 0
+        self.sent_total = 0
+        self.burst = 1 if self.rate else MAX_BURST
+        # Pacing (reverse -b): a sender that is ahead of its rate is parked until it is not.
+        self.parked: dict[int, float] = {}
+        self.live = len(streams)
+        self.t0 = time.monotonic()
+
+    def run(self) -> None:
+        mover, poller = self.mover, self.poller
+        wake = mover._wake_r
+        poller.register(wake.fileno(), _IN)
+        for i, sock in enumerate(self.socks):
+            poller.register(sock.fileno(), _IN if self.is_rx[i] else _OUT)
+        while not mover._stop and self.live:
+            for fd, _events in poller.poll(self._release_parked()):
+                i = self.index.get(fd, -1)
+                if i < 0:
+                    with contextlib.suppress(OSError):
+                        wake.recv(64)
+                    continue
+                alive = self._receive(i) if self.is_rx[i] else self._send(i, fd)
+                if not alive:  # closed or failed: stop watching this stream
+                    poller.unregister(fd)
+                    self.parked.pop(i, None)
+                    mover.open[i] = False
+                    self.live -= 1
+
+    def _release_parked(self) -> float | None:
+        """Wake the paced senders that are due; the poll timeout until the next one."""
+        if not self.parked:
+            return None
+        now = time.monotonic()
+        for i, release in list(self.parked.items()):
+            if release <= now:
+                del self.parked[i]
+                self.poller.modify(self.socks[i].fileno(), _OUT)
+        return max(0.0, min(self.parked.values()) - now) if self.parked else None
+
+    def _receive(self, i: int) -> bool:
+        try:
+            n = self.socks[i].recv_into(self.rbuf)
+        except BlockingIOError:
+            return True
+        except OSError:
+            n = 0
+        self.counts[i] += n
+        return n > 0
+
+    def _send(self, i: int, fd: int) -> bool:
+        """Several blocks per wake-up (C iperf3 sends up to 10), so a bidir test does not
+        favour the receiving side; one block at a time when pacing."""
+        sock = self.socks[i]
+        n = 1
+        for _ in range(self.burst):
+            try:
+                n = sock.send(self.payload)
+            except BlockingIOError:
+                break
+            except OSError:
+                n = 0
+            if not n:
+                break
+            self.counts[i] += n
+            self.blocks_sent += 1
+            self.sent_total += n
+            if self.limited and self._limit_reached():
+                self.mover._stop_sending(self.poller, self.socks, self.is_rx, self.parked)
+                self.limited = False
+                break
+            if self.rate:
+                due = self.t0 + self.counts[i] * 8 / self.rate
+                if due > time.monotonic():
+                    self.parked[i] = due
+                    self.poller.modify(fd, 0)
+                    break
+            if n < len(self.payload):
+                break
+        return bool(n)
+
+    def _limit_reached(self) -> bool:
+        return bool(
+            (self.limit_bytes and self.sent_total >= self.limit_bytes)
+            or (self.limit_blocks and self.blocks_sent >= self.limit_blocks)
+        )

@@ -16,9 +16,9 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.history import History
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord, TuningSessionRecord
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.measure.plans import plan_named
 from sbctune.resources import resource_root
 from sbctune.tuning.kinds import marker_begin, marker_end

@@ -1,4 +1,4 @@
-"""Comparisons of runs: seed 000's figures, the noise rule, the charts."""
+"""Comparisons of runs: seed 000's figures, the charts (the interval: test_compare_interval)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.compare import bar_chart, compare, comparison_charts, noise_threshold, timeline_chart
+from sbctune.compare import bar_chart, compare, comparison_charts, timeline_chart
 from sbctune.compare.charts import nice_scale
-from sbctune.compare.noise import Spread
 from sbctune.errors import UserError
 from sbctune.history.records import Interval, RunRecord, TestRecord
 from tests.unit.export.seed_runs import seed_run
@@ -29,7 +28,7 @@ def test_adapter_a_vs_b_gives_the_seeds_changes() -> None:
     assert half.cells[1].delta_pct == pytest.approx(213 / 736 * 100)
     full = result.row("pi_to_pc", "full")
     assert full is not None and full.cells[1].delta_mbps == pytest.approx(538 - 163)
-    # The seed publishes means only: no readings, so no claim about noise either way.
+    # The seed publishes means only: no trials, so no claim about noise either way.
     assert half.cells[1].verdict == "unknown" and not half.cells[1].significant
     assert half.cells[0].verdict == "baseline"
     assert [(r.direction, r.mode) for r in result.rows] == [
@@ -50,15 +49,6 @@ def test_nothing_to_compare_is_a_user_error() -> None:
         compare([])
 
 
-def test_noise_threshold_is_two_standard_errors_or_two_percent() -> None:
-    # 60 readings each with a stdev of 30 Mbit/s: 2·√(30²/60·2) ≈ 10.95 Mbit/s > 2 % of 300.
-    wide = Spread(300.0, 30.0, 60)
-    assert noise_threshold(wide, wide) == pytest.approx(2 * math.sqrt(2 * 900 / 60))
-    # A steady link at line rate: the 2 % floor (18.8 Mbit/s of 940) rules.
-    steady = Spread(940.0, 1.0, 60)
-    assert noise_threshold(steady, steady) == pytest.approx(18.8)
-
-
 def _run(run_id: int, readings: list[float]) -> RunRecord:
     """A run with per-second readings; the first is an omitted second (omit=1)."""
     counted = readings[1:]
@@ -73,18 +63,18 @@ def _run(run_id: int, readings: list[float]) -> RunRecord:
                      id=run_id)  # fmt: skip
 
 
-def test_changes_are_held_against_the_noise_of_the_readings() -> None:
-    # Readings shaped like a lab run of the ax88179 profile (736 Mbit/s shaped, ±~10).
-    before = _run(1, [300, 731, 742, 728, 739, 745, 733, 736, 741, 729, 738])
-    small = _run(2, [310, 738, 749, 733, 744, 751, 739, 742, 747, 735, 744])
-    big = _run(3, [320, 828, 839, 825, 836, 842, 830, 833, 838, 826, 835])
-    result = compare([before, small, big])
-    row = result.row("pi_to_pc", "half")
-    assert row is not None
-    assert row.cells[0].samples == 10  # the omitted first second is not counted
-    assert row.cells[1].verdict == "within_noise" and not row.cells[1].significant
-    assert row.cells[2].verdict == "significant" and row.cells[2].significant
-    assert row.cells[2].noise_mbps is not None and row.cells[2].noise_mbps < 97
+def test_bar_chart_whiskers_are_the_runs_95_percent_interval() -> None:
+    before = _run(1, [300, 731, 742, 728, 739, 745])
+    before.tests[0].trial_means = [736.0, 736.8, 738.8]
+    after = _run(2, [300, 731, 742, 728, 739, 745])
+    after.tests[0].trial_means = [600.0, 900.0, 750.0]  # wide: a long whisker
+    root = ET.fromstring(bar_chart(compare([before, after]), "half").to_svg())
+    whiskers = [
+        abs(float(w.attrib["y1"]) - float(w.attrib["y2"]))
+        for w in root.iter(f"{SVG}line")
+        if w.attrib.get("stroke-width") == "1.5"
+    ]
+    assert len(whiskers) == 2 and whiskers[1] > 20 * whiskers[0]
 
 
 def test_bar_chart_is_svg_with_each_runs_figure() -> None:

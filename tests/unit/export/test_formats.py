@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.errors import UserError
 from sbctune.export import ReportData, export, gather, register, unregister
 from sbctune.history import History
 from sbctune.inventory.bundle import read_bundle
-from sbctune.inventory.inspect import inspect_bundle
 from sbctune.resources import resource_root
 from tests.unit.export.seed_runs import SEED_000, seed_history
 

@@ -42,7 +42,7 @@ from sbctune.inventory.parsers import parse_command, parse_file, resolve_command
         ("pi@raspberrypi ~ $ lsusb -t", "lsusb -t", None),
         ("ethtool -S eth0", None, None),
         ("ip route", None, None),
-        ("lsusb -v", None, None),
+        ("lsusb -v", "lsusb", None),  # its device lines, bcdUSB and negotiated speed
         ("", None, None),
     ],
 )

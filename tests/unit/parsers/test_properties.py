@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from sbctune.inventory import parsers as P
 from sbctune.inventory.parsers import ParseWarning
+from sbctune.inventory.parsers.lsusb import parse_usb_devices
+from sbctune.inventory.parsers.system import parse_device_tree_compatible
 
 from .conftest import read_capture
 
@@ -19,6 +21,19 @@ from .conftest import read_capture
 PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str]] = [
     ("lsusb", P.parse_lsusb, "lsusb/realtek_r8152_dkms_30_dell_dock.txt"),
     ("lsusb -t", P.parse_lsusb_tree, "lsusb_t/pi400_tinyusb_2161.txt"),
+    ("lsusb -v", P.parse_lsusb, "lsusb_v/pi_trixie_linux_7390_ue300_lsusb_v_negotiated.txt"),
+    ("lsusb (DSM)", P.parse_lsusb, "lsusb/ds1815_bbqq_368_three_rtl8156_one_at_480m.txt"),
+    (
+        "usb-devices",
+        parse_usb_devices,
+        "usb_devices/ds918_bbqq_13_trendnet_usb_devices_no_driver.txt",
+    ),
+    (
+        "dt compatible",
+        parse_device_tree_compatible,
+        "device_tree_model/pi4_rev14_prompt_glued_20.txt",
+    ),
+    ("dmesg --human", P.parse_dmesg, "dmesg/pi4_linux_5584_undervoltage_dmesg_human.txt"),
     ("lspci", P.parse_lspci, "lspci_vv/pi5_rtl8126_5gbe_682_excerpt.txt"),
     ("lspci -v", P.parse_lspci, "lspci_v/pi5_radxa_rtl8125_647.txt"),
     ("ethtool", P.parse_ethtool, "ethtool/seed001_pi1_smsc95xx.txt"),

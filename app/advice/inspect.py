@@ -1,0 +1,57 @@
+"""Inspect a Pi or a bundle and advise: the inventory (``sbctune.inventory.inspect``) plus the
+findings that need no measurement (``sbctune.advice.static``).
+
+This is the step the front ends call; it sits in the advice layer so that the inventory never
+imports the advice (the layers contract: advice → inventory, never back).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sbctune.advice.static import add_static_advice
+from sbctune.catalog import Catalog, load_catalog
+from sbctune.inventory.collect import Collection
+from sbctune.inventory.inspect import (
+    collect_raw,
+    identify,
+    raw_from_bundle,
+    raw_from_collection,
+    raw_json,
+    read_bundle_raw,
+    save_bundle,
+)
+from sbctune.inventory.model import Inventory
+from sbctune.inventory.raw import RawOutputs
+from sbctune.remote import Session
+
+__all__ = [
+    "inspect_bundle",
+    "inspect_host",
+    "inventory_from_raw",
+    "raw_from_bundle",
+    "raw_from_collection",
+    "raw_json",
+    "save_bundle",
+]
+
+
+def inventory_from_raw(raw: RawOutputs, catalog: Catalog | None = None) -> Inventory:
+    catalog = catalog or load_catalog()
+    inventory, parsed = identify(raw, catalog)
+    add_static_advice(inventory, parsed, catalog)
+    return inventory
+
+
+def inspect_bundle(path: str | Path) -> Inventory:
+    raw, warnings = read_bundle_raw(path)
+    inventory = inventory_from_raw(raw)
+    inventory.warnings = warnings + inventory.warnings
+    return inventory
+
+
+async def inspect_host(session: Session) -> tuple[Inventory, Collection]:
+    raw, collection = await collect_raw(session)
+    inventory = inventory_from_raw(raw)
+    inventory.warnings = collection.warnings + inventory.warnings
+    return inventory, collection

@@ -1,0 +1,207 @@
+"""Findings an expert reads from the kernel log lines the inventory kept on each NIC: a PHY
+that cannot be attached, a flapping link, a link that went down last, lan78xx dropping
+kevents, USB resets and errors, transmit timeouts, missing firmware; and a generic class
+driver (cdc_ncm, cdc_ether) bound to a chip that has its own in-tree driver.
+
+Each finding quotes the lines it rests on; none contradicts a line shown (a link whose last
+line says "Link is Up" is not called down).
+"""
+
+from __future__ import annotations
+
+from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
+from sbctune.inventory.model import Finding, Nic, Recommendation
+
+
+def _label(nic: Nic) -> str:
+    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
+
+
+def _span(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 120:
+        return f" within {seconds:.0f} s"
+    if seconds < 7200:
+        return f" within {seconds / 60:.0f} min"
+    return f" within {seconds / 3600:.1f} h"
+
+
+def _times(nic: Nic, kind: str) -> str:
+    count = nic.log_counts.get(kind, 0)
+    return "once" if count == 1 else f"{count} times"
+
+
+def log_findings(nic: Nic) -> list[Finding]:
+    found: list[Finding] = []
+    label = _label(nic)
+
+    def add(id_: str, severity: str, summary: str, lines: list[str]) -> None:
+        found.append(Finding(id_, severity, label, summary, lines))  # type: ignore[arg-type]
+
+    if lines := nic.log.get("phy_failure"):
+        add(
+            "phy-attach-failure",
+            "problem",
+            f"{label}: the driver could not attach its PHY ({_times(nic, 'phy_failure')}), so "
+            "the port cannot link. Check the device tree's phy-handle/phy-mode for this board "
+            "and kernel, and the PHY's reset and power.",
+            lines,
+        )
+    if nic.link_downs >= 2:
+        add(
+            "link-flapping",
+            "warning",
+            f"{label}'s link went down {nic.link_downs} times{_span(nic.link_span_s)}: a "
+            "cable, switch port, power (EEE) or PHY problem.",
+            nic.log.get("link", []),
+        )
+    if nic.link_detected is False and nic.log.get("link"):
+        add(
+            "link-down",
+            "warning",
+            f"{label}'s link is down: the last link line in the kernel log says so.",
+            nic.log["link"][-1:],
+        )
+    if lines := nic.log.get("kevent_dropped"):
+        add(
+            "lan78xx-kevent-dropped",
+            "warning",
+            f'{label}: the lan78xx driver dropped deferred work ("kevent may have been '
+            f'dropped", {_times(nic, "kevent_dropped")}): its USB link is overloaded or failing.',
+            lines,
+        )
+    resets = nic.log.get("usb_reset", []) + nic.log.get("usb_disconnect", [])
+    errors = nic.log.get("usb_error", [])
+    if resets or errors:
+        add(
+            "usb-reset",
+            "warning",
+            f"{label}: the USB adapter was reset or lost ({len(resets)} resets/disconnects, "
+            f"{nic.log_counts.get('usb_error', 0)} USB errors such as -71/-110): power, cable "
+            "or port.",
+            (resets + errors)[:4],
+        )
+    if lines := nic.log.get("tx_timeout"):
+        add(
+            "tx-timeout",
+            "problem",
+            f"{label}: transmit timed out (NETDEV WATCHDOG, {_times(nic, 'tx_timeout')}): the "
+            "NIC stopped sending and was reset.",
+            lines,
+        )
+    if (lines := nic.log.get("firmware_missing")) and not nic.firmware:
+        add(
+            "firmware-missing",
+            "problem",
+            f"{label}: firmware the driver asked for was not found.",
+            lines,
+        )
+    return found
+
+
+def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
+    """A chip with its own in-tree driver, bound to a class driver (cdc_ncm, cdc_ether)."""
+    ids = load_ids()
+    if nic.bus != "usb" or not ids.is_generic_usb(nic.driver):
+        return None
+    vendor = [m for m in ids.drivers_for("usb", nic.ids) if not ids.is_generic_usb(m)]
+    if not vendor:
+        return None
+    module = ids.module(vendor[0])
+    chip = nic.chip or nic.ids
+    finding = Finding(
+        "generic-driver",
+        "warning",
+        _label(nic),
+        f"{_label(nic)} ({chip}) runs the generic {nic.driver} driver although the kernel has "
+        f"{vendor[0]} for this chip ({nic.ids}).",
+        [e for e in nic.evidence if "driver" in e.lower()][:2],
+    )
+    kernels = ", ".join(ids.kernel_label(k) for k in module.kernels) if module else ""
+    recommendation = Recommendation(
+        "driver",
+        _label(nic),
+        f"Use the {vendor[0]} driver",
+        f"{vendor[0]} binds {nic.ids} when it is loaded before {nic.driver} claims the "
+        f"device (built by {kernels or 'the usual kernels'}); with a generic driver the chip's "
+        "offloads and power settings are not used.",
+        "the chip's own offloads; often higher throughput and fewer stalls",
+        [KERNEL_SOURCE + module.path + ".c"] if module else [],
+        steps=[
+            f"sudo modprobe {vendor[0]}",
+            "unplug and replug the adapter (or reboot)",
+            f"check: ethtool -i {nic.name or 'IFACE'} shows driver: {vendor[0]}",
+        ],
+    )
+    return finding, recommendation
+
+
+def usb_no_driver(nic: Nic) -> tuple[Finding, Recommendation | None] | None:
+    """A USB network adapter that a source shows with no driver bound (usb-devices
+    "Driver=(none)", a driver that refused the chip): which in-tree module lists its IDs."""
+    if nic.bus != "usb" or nic.driver or nic.driver_state != "none":
+        return None
+    ids = load_ids()
+    modules = ids.drivers_for("usb", nic.ids)
+    finding = Finding(
+        "no-driver",
+        "problem",
+        _label(nic),
+        f"No driver is bound to the USB network adapter {nic.chip or nic.ids or ''}: it is on "
+        "the bus but gives no network interface.",
+        [e.split(": ", 1)[-1] for e in nic.evidence][:2],
+    )
+    if not modules:
+        return finding, Recommendation(
+            "driver",
+            _label(nic),
+            "Find a driver for this adapter",
+            f"No in-tree driver of the kernels checked lists {nic.ids or 'its IDs'}: a newer "
+            "kernel or the chip maker's driver may; a rebadged chip is often served by the "
+            "maker's driver once its IDs are added.",
+            "a working NIC",
+            [],
+        )
+    module = ids.module(modules[0])
+    kernels = ", ".join(ids.kernel_label(k) for k in module.kernels) if module else ""
+    return finding, Recommendation(
+        "driver",
+        _label(nic),
+        f"Load the {modules[0]} driver",
+        f"{modules[0]} lists {nic.ids} (built by {kernels}): load it, or update the kernel.",
+        "a working NIC",
+        [KERNEL_SOURCE + module.path + ".c"] if module else [],
+        steps=[f"sudo modprobe {modules[0]}"],
+    )
+
+
+def driver_from_tables(nic: Nic) -> Recommendation | None:
+    """ "No driver bound" on a chip the catalog has no figures for: which in-tree module lists
+    its IDs (the kernel's modules.alias), whether Debian's arm64 / Raspberry Pi kernels build
+    it, and how to get it."""
+    ids = load_ids()
+    modules = ids.drivers_for(nic.bus, nic.ids)
+    if not modules:
+        return None
+    module = ids.module(modules[0])
+    if module is None:
+        return None
+    built = [ids.kernel_label(k) for k in module.kernels]
+    arm = [k for k in module.kernels if k in ("arm64", "rpi")]
+    detail = f"The kernel's {modules[0]} driver ({module.path}) lists {nic.ids}. " + (
+        f"It is built by {', '.join(built)}: check `modinfo {modules[0]}`, then "
+        f"`sudo modprobe {modules[0]}`; if your kernel lacks it, update the kernel."
+        if arm
+        else f"Debian builds it only for {', '.join(built)}: an ARM board's kernel may "
+        "not have it; build it from the kernel source or use the vendor's driver."
+    )
+    return Recommendation(
+        "driver",
+        _label(nic),
+        f"Load the {modules[0]} driver",
+        detail,
+        "a working NIC",
+        [KERNEL_SOURCE + module.source_dir],
+        steps=[f"modinfo {modules[0]}", f"sudo modprobe {modules[0]}"],
+    )

@@ -1,0 +1,215 @@
+"""Board-level findings without measurement: power/thermal flags and under-voltage lines, and
+the kernel's "not running at top speed" for USB devices. Split from ``static`` (one concern:
+the board and its buses rather than one NIC)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from sbctune.advice.evidence import lines_matching
+from sbctune.catalog import Board as CatalogBoard
+from sbctune.catalog import Catalog, Chip
+from sbctune.inventory.model import Inventory, Nic, RecommendationKind, Severity
+from sbctune.inventory.raw import Parsed
+
+
+class Advisor(Protocol):
+    inv: Inventory
+    parsed: Parsed
+    catalog: Catalog
+    board: CatalogBoard | None
+
+    def finding(
+        self, id_: str, severity: Severity, nic: Nic | None, summary: str, evidence: Iterable[str]
+    ) -> None: ...
+
+    def recommend(
+        self,
+        kind: RecommendationKind,
+        nic: Nic | None,
+        title: str,
+        detail: str,
+        gain: str,
+        sources: list[str],
+        low: float | None = None,
+        high: float | None = None,
+        *,
+        evidence: Iterable[str] = (),
+        tweaks: Iterable[str] = (),
+        steps: Iterable[str] = (),
+    ) -> None: ...
+
+
+def _label(nic: Nic) -> str:
+    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
+
+
+def usb_below_top_speed(adv: Advisor) -> None:
+    """The kernel's "not running at top speed": a device enumerated slower than it can go
+    (a USB 3 adapter in a USB 2.0 port or hub; with "connect to a high speed hub", a USB 2.0
+    device stuck at 12 Mbit/s full speed)."""
+    if not adv.parsed.dmesg_text:
+        return
+    seen: dict[str, list[str]] = {}
+    pattern = r"usb \S+: not running at top speed"
+    for line in lines_matching(adv.parsed.dmesg_text, pattern, 50):
+        path = line.split("usb ", 1)[1].split(":", 1)[0]
+        seen.setdefault(path, []).append(line)
+    for path, lines in seen.items():
+        if any(f.id == "usb3-adapter-at-usb2" for f in adv.inv.findings):
+            return  # lsusb -t already showed it, with the NIC named
+        nic = next((n for n in adv.inv.nics if n.bus_path == path), None)
+        full_speed = any("high speed hub" in line for line in lines)
+        usb2 = adv.catalog.bus("usb2")
+        practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
+        name = _label(nic) if nic else f"the USB device at {path}"
+        adv.finding(
+            "usb-below-top-speed" if full_speed else "usb3-adapter-at-usb2",
+            "problem",
+            nic,
+            f"The kernel says {name} is not running at top speed: "
+            + (
+                "it runs at USB 1.1 full speed (12 Mbit/s)."
+                if full_speed
+                else "a USB 3 device connected at USB 2.0 speed (480 Mbit/s)."
+            ),
+            lines[:2],
+        )
+        adv.recommend(
+            "cable",
+            nic,
+            "Connect it at USB 2.0 speed" if full_speed else "Move the adapter to a USB 3 port",
+            (
+                "Plug it straight into a blue USB 3 port (not through a USB 2.0 hub, "
+                "extension or a USB-C adapter plugged the wrong way round)."
+                if not full_speed
+                else "Plug it into a USB 2.0 port directly, not through a USB 1.1 hub; on a "
+                "Pi check that cmdline.txt does not force dwc_otg.speed=1."
+            ),
+            (
+                f"from at most ~{practical.value:g} Mbit/s (USB 2.0) to the adapter's full speed"
+                if practical and not full_speed
+                else "from ~12 Mbit/s to USB 2.0 speed"
+            ),
+            (["bbqq-r8152-58"] + ([practical.source] if practical else [])),
+            None,
+            None,
+            evidence=lines[:2],
+        )
+
+
+def power(adv: Advisor) -> None:
+    t = adv.inv.board.throttled
+    dmesg_lines = (
+        lines_matching(adv.parsed.dmesg_text, r"[Uu]nder-?voltage", 2)
+        if adv.parsed.dmesg_text
+        else []
+    )
+    if (t is None or not (t.any_now or t.any_since_boot)) and not dmesg_lines:
+        return
+    now = t is not None and t.any_now
+    what = []
+    if t is not None:
+        if t.under_voltage or t.under_voltage_occurred:
+            what.append("under-voltage")
+        if t.frequency_capped or t.frequency_capped_occurred:
+            what.append("frequency capping")
+        if t.throttled or t.throttled_occurred:
+            what.append("throttling")
+        if t.soft_temp_limit or t.soft_temp_limit_occurred:
+            what.append("soft temperature limit")
+    if dmesg_lines and "under-voltage" not in what:
+        what.append("under-voltage")
+    evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines
+    adv.finding(
+        "under-voltage" if "under-voltage" in what else "power-or-thermal",
+        "problem" if now else "warning",
+        None,
+        f"The board reports {', '.join(what)} {'now' if now else 'since boot'}: the CPU "
+        "slows down and network throughput with it.",
+        evidence,
+    )
+    if "under-voltage" in what:
+        adv.recommend(
+            "power",
+            None,
+            "Use a stronger power supply",
+            "Use the official power supply for this model (Pi 4: 5.1 V 3 A; "
+            "Pi 5: 5.1 V 5 A) and a short, thick cable; unpower hungry USB devices.",
+            "full CPU clock under load",
+            ["rpi-doc-hardware"],
+        )
+    if {"soft temperature limit", "throttling"} & set(what):
+        adv.recommend(
+            "power",
+            None,
+            "Cool the Pi",
+            "Add a heatsink or fan; the CPU clocks down when it gets hot.",
+            "full CPU clock under load",
+            ["rpi-doc-hardware"],
+        )
+
+
+def usb3_named_at_usb2(adv: Advisor, nic: Nic) -> None:
+    """A USB NIC the catalog has no figures for, whose name says 2.5G/5G (a USB 3 chip), at
+    480 Mbit/s or less (the kernel's "new high-speed USB device", `480M` in `lsusb -t`)."""
+    if any(f.id == "usb3-adapter-at-usb2" and f.nic == _label(nic) for f in adv.inv.findings):
+        return
+    evidence = [e.split(": ", 1)[-1] for e in nic.evidence if "480" in e or "high-speed" in e]
+    adv.finding(
+        "usb3-adapter-at-usb2",
+        "problem",
+        nic,
+        f"The {nic.chip} is a USB 3 adapter but runs at {nic.usb_speed_mbps} Mbit/s "
+        "(USB 2.0): it is in a USB 2.0 port or behind a USB 2.0 hub.",
+        evidence[:2],
+    )
+    adv.recommend(
+        "cable",
+        nic,
+        "Move the adapter to a USB 3 port",
+        "Plug it straight into a USB 3 port (not through a USB 2.0 hub or extension).",
+        "from at most ~480 Mbit/s (USB 2.0) to the adapter's full speed",
+        ["rpi-doc-usb"],
+        evidence=evidence[:2],
+    )
+
+
+def best_figure(
+    chip: Chip, board: str | None, direction: str, test: str = "half_duplex"
+) -> float | None:
+    values = [
+        m.value_mbps
+        for m in chip.measurements
+        if m.direction == direction and m.test == test and (board is None or m.board == board)
+    ]
+    return max(values) if values else None
+
+
+def better_adapter(
+    adv: Advisor, nic: Nic, chip: Chip, board: str | None, tx: float, tx_source: str
+) -> None:
+    best: tuple[float, Chip, str] | None = None
+    for other in adv.catalog.nics:
+        if other.id == chip.id or other.bus != chip.bus:
+            continue
+        value = best_figure(other, board, "pi_to_peer")
+        if value and value > tx * 1.05 and (best is None or value > best[0]):
+            source = next(m.source for m in other.measurements if m.value_mbps == value)
+            best = (value, other, source)
+    if best is None:
+        return
+    value, other, source = best
+    adv.recommend(
+        "adapter",
+        nic,
+        f"Use a {other.name}-based adapter instead",
+        f"On this board a {other.name} adapter ({', '.join(other.drivers.in_tree)}) "
+        f"was measured sending at {value:g} Mbit/s where the {chip.name} reached "
+        f"{tx:g}.",
+        f"Pi→PC from ~{tx:g} to ~{value:g} Mbit/s",
+        [tx_source, source],
+        value - tx,
+        value - tx,
+    )

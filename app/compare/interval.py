@@ -1,0 +1,147 @@
+"""The change between two runs as an interval, from their trials, and a verdict in words.
+
+Each run measured every direction as several trials (sbctune.measure.plans); a trial's mean is
+one sample. The seconds inside one TCP test are strongly correlated and cannot be samples:
+the old rule that treated them as independent called drift "beyond noise".
+
+Method: Welch's t interval for the difference of two means,
+
+    Δ = m₂ − m₁,   SE = √(s₁²/n₁ + s₂²/n₂),   Δ ± t(0.975, ν) · SE
+
+with ν from Welch–Satterthwaite. The t quantile comes from a table (the standard two-sided
+95 % values for ν = 1…30, 40, 60, 120 and ∞), interpolated linearly in 1/ν between entries,
+which is within 0.2 % of the exact quantile for ν ≥ 1 (no scipy needed).
+
+Verdict, with `floor` = the larger of 1 % of the first run's mean and the run-to-run spread
+an A/A calibration measured for this Pi (when there is one):
+  - the whole interval above +floor: "faster by LOW to HIGH Mbit/s" (below −floor: slower);
+  - else, an interval narrower than ±10 % of the first run's mean: "no change detected";
+  - else: "too noisy to tell: run the thorough plan".
+Fewer than two trials on either side gives no interval and no verdict ("unknown").
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import Literal
+
+ChangeVerdict = Literal["faster", "slower", "no_change", "too_noisy", "unknown"]
+
+FLOOR_FRACTION = 0.01  # changes smaller than 1 % are not worth calling, however sure
+NOISY_FRACTION = 0.10  # an interval wider than ±10 % of the figure tells nothing useful
+
+# Two-sided 95 % quantiles of Student's t (any statistics table, e.g. NIST/SEMATECH
+# e-Handbook 1.3.6.7.2).
+_T975: tuple[tuple[float, float], ...] = (
+    (1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (6, 2.447), (7, 2.365),
+    (8, 2.306), (9, 2.262), (10, 2.228), (11, 2.201), (12, 2.179), (13, 2.160), (14, 2.145),
+    (15, 2.131), (16, 2.120), (17, 2.110), (18, 2.101), (19, 2.093), (20, 2.086), (21, 2.080),
+    (22, 2.074), (23, 2.069), (24, 2.064), (25, 2.060), (26, 2.056), (27, 2.052), (28, 2.048),
+    (29, 2.045), (30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980),
+)  # fmt: skip
+_T_INFINITY = 1.960
+
+
+def t975(df: float) -> float:
+    """The 97.5th percentile of Student's t with `df` degrees of freedom (df ≥ 1)."""
+    if not df >= 1:  # also catches NaN
+        return _T975[0][1]
+    dfs = [d for d, _ in _T975]
+    i = bisect_left(dfs, df)
+    if i < len(dfs) and dfs[i] == df:
+        return _T975[i][1]
+    lo_df, lo_t = _T975[i - 1]
+    hi_df, hi_t = _T975[i] if i < len(dfs) else (math.inf, _T_INFINITY)
+    # Linear in 1/df: the quantile is very nearly linear in 1/df between table entries.
+    x, x0, x1 = 1 / df, 1 / lo_df, (0.0 if hi_df == math.inf else 1 / hi_df)
+    return hi_t + (lo_t - hi_t) * (x - x1) / (x0 - x1)
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    """A run's figure from its trials: the mean and its 95 % interval half-width."""
+
+    mean: float
+    half_width: float
+    trials: int
+
+
+def mean_interval(trials: list[float]) -> MeanInterval | None:
+    if len(trials) < 2:
+        return None
+    mean = statistics.fmean(trials)
+    se = statistics.stdev(trials) / math.sqrt(len(trials))
+    return MeanInterval(mean, t975(len(trials) - 1) * se, len(trials))
+
+
+@dataclass(frozen=True)
+class Change:
+    """The second run minus the first, with its 95 % interval and the verdict."""
+
+    delta: float
+    low: float
+    high: float
+    df: float
+    floor: float
+    verdict: ChangeVerdict
+
+    @property
+    def text(self) -> str:
+        return verdict_text(self)
+
+
+def welch(first: list[float], second: list[float]) -> tuple[float, float, float]:
+    """(Δ, SE, ν) of Welch's t for mean(second) − mean(first); both need ≥ 2 values."""
+    n1, n2 = len(first), len(second)
+    v1 = statistics.variance(first) / n1
+    v2 = statistics.variance(second) / n2
+    delta = statistics.fmean(second) - statistics.fmean(first)
+    se = math.sqrt(v1 + v2)
+    if se == 0:
+        return delta, 0.0, float(n1 + n2 - 2)
+    df = (v1 + v2) ** 2 / (v1**2 / (n1 - 1) + v2**2 / (n2 - 1))
+    return delta, se, df
+
+
+def change(first: list[float], second: list[float], *, spread: float | None = None) -> Change:
+    """The change from `first` to `second` (each a run's trial means). `spread`: the run-to-run
+    difference an A/A calibration measured here, in Mbit/s, when there is one."""
+    if len(first) < 2 or len(second) < 2:
+        delta = statistics.fmean(second) - statistics.fmean(first) if first and second else 0.0
+        return Change(delta, math.nan, math.nan, math.nan, math.nan, "unknown")
+    delta, se, df = welch(first, second)
+    half = t975(df) * se
+    low, high = delta - half, delta + half
+    base = abs(statistics.fmean(first))
+    floor = max(FLOOR_FRACTION * base, spread or 0.0)
+    verdict: ChangeVerdict
+    if low > floor:
+        verdict = "faster"
+    elif high < -floor:
+        verdict = "slower"
+    elif half <= NOISY_FRACTION * base:
+        verdict = "no_change"
+    else:
+        verdict = "too_noisy"
+    return Change(delta, low, high, df, floor, verdict)
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}".replace("-", "−")
+
+
+def verdict_text(c: Change) -> str:
+    """The verdict in words, always with the interval it rests on."""
+    if c.verdict == "faster":
+        return f"faster by {c.low:.0f} to {c.high:.0f} Mbit/s"
+    if c.verdict == "slower":
+        return f"slower by {-c.high:.0f} to {-c.low:.0f} Mbit/s"
+    interval = f"{_signed(c.low)} to {_signed(c.high)}"
+    if c.verdict == "no_change":
+        return f"no change detected ({interval})"
+    if c.verdict == "too_noisy":
+        return f"too noisy to tell ({interval}): run the thorough plan"
+    return "no interval: fewer than 2 trials"

@@ -1,0 +1,17 @@
+"""The comparison in a sentence per direction and mode, for the one-click flow and the CLI."""
+
+from __future__ import annotations
+
+from sbctune.compare.model import Comparison
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+
+
+def verdict_lines(comparison: Comparison) -> list[str]:
+    """The last run against the first: "Pi → PC half-duplex: faster by 60 to 110 Mbit/s"."""
+    lines = []
+    for row in comparison.rows:
+        if len(row.cells) < 2 or not row.cells[-1].verdict_text:
+            continue
+        what = f"{DIRECTION_LABEL[row.direction]} {MODE_LABEL[row.mode].lower()}"
+        lines.append(f"{what}: {row.cells[-1].verdict_text}")
+    return lines

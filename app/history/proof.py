@@ -1,0 +1,126 @@
+"""What a run keeps to prove itself (schema v5): each trial's mean per test, the Pi's state
+it ran under, and A/A calibrations (two runs with nothing changed between them).
+
+Kept apart from the store's own tables and code so that the run and test rows stay as they
+were; the store calls `save_run_proof` and `load_run_proof` inside its own transactions.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sbctune.history.records import RunRecord
+
+# v5 of the schema (appended to sbctune.history.schema.MIGRATIONS).
+MIGRATION_V5 = (
+    """CREATE TABLE run_proof (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        json TEXT NOT NULL
+    )""",
+    """CREATE TABLE calibrations (
+        id INTEGER PRIMARY KEY,
+        device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+        taken_at TEXT NOT NULL,
+        nic TEXT,
+        run_a INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+        run_b INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+        json TEXT NOT NULL
+    )""",
+    "CREATE INDEX calibrations_by_device ON calibrations (device_id, taken_at)",
+)
+
+_MAX_TRIALS = 1000  # a damaged row must not make a list of millions
+
+
+def save_run_proof(conn: sqlite3.Connection, run_id: int, run: RunRecord) -> None:
+    data: dict[str, Any] = {"trials": [list(t.trial_means) for t in run.tests]}
+    if run.pi_state is not None:
+        data["pi_state"] = run.pi_state
+    if run.inventory is not None:
+        data["inventory"] = run.inventory
+    conn.execute(
+        "INSERT OR REPLACE INTO run_proof (run_id, json) VALUES (?, ?)",
+        (run_id, json.dumps(data, sort_keys=True)),
+    )
+
+
+def _floats(value: Any) -> list[float]:
+    if not isinstance(value, list):
+        return []
+    return [float(v) for v in value[:_MAX_TRIALS] if isinstance(v, int | float)]
+
+
+def load_run_proof(conn: sqlite3.Connection, run: RunRecord) -> None:
+    """Fill in the run's trial means and Pi state (absent for runs older than v5)."""
+    row = conn.execute("SELECT json FROM run_proof WHERE run_id = ?", (run.id,)).fetchone()
+    if row is None:
+        return
+    try:
+        data = json.loads(row[0])
+    except ValueError:
+        return
+    if not isinstance(data, dict):
+        return
+    trials = data.get("trials")
+    if isinstance(trials, list):
+        for test, means in zip(run.tests, trials, strict=False):
+            test.trial_means = _floats(means)
+    state = data.get("pi_state")
+    run.pi_state = state if isinstance(state, dict) else None
+    inventory = data.get("inventory")
+    run.inventory = inventory if isinstance(inventory, dict) else None
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Two runs with nothing changed between them, and how far apart they came out."""
+
+    device_id: int
+    nic: str | None
+    run_a: int
+    run_b: int
+    taken_at: datetime
+    # "direction/mode" -> |difference of the two runs' means| in Mbit/s
+    spread_mbps: dict[str, float]
+    id: int | None = None
+
+
+def save_calibration(conn: sqlite3.Connection, cal: Calibration) -> int:
+    cursor = conn.execute(
+        "INSERT INTO calibrations (device_id, taken_at, nic, run_a, run_b, json) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            cal.device_id,
+            cal.taken_at.astimezone(timezone.utc).isoformat(),
+            cal.nic,
+            cal.run_a,
+            cal.run_b,
+            json.dumps({"spread_mbps": cal.spread_mbps}, sort_keys=True),
+        ),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def latest_calibration(
+    conn: sqlite3.Connection, device_id: int, nic: str | None
+) -> Calibration | None:
+    """The newest A/A calibration of this device (and NIC, when one is given)."""
+    row = conn.execute(
+        "SELECT id, device_id, taken_at, nic, run_a, run_b, json FROM calibrations "
+        "WHERE device_id = ? AND (? IS NULL OR nic IS NULL OR nic = ?) "
+        "ORDER BY taken_at DESC, id DESC LIMIT 1",
+        (device_id, nic, nic),
+    ).fetchone()
+    if row is None:
+        return None
+    try:
+        spread = json.loads(row[6]).get("spread_mbps") or {}
+        cleaned = {str(k): float(v) for k, v in spread.items() if isinstance(v, int | float)}
+        taken = datetime.fromisoformat(row[2])
+    except (ValueError, AttributeError, TypeError):
+        return None
+    return Calibration(row[1], row[3], row[4], row[5], taken, cleaned, id=row[0])

@@ -1,0 +1,109 @@
+"""One device graph from every source: sightings that share a key (PCI address, USB port
+path, USB bus/device number, interface name or former name, MAC) are one device.
+
+Which source wins for a field is written once, in ``PRECEDENCE``; within one source the
+newest line wins (the kernel log is in time order). The result does not depend on the order
+the sources were read in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.inventory.sightings import Fact, Key, Sighting
+
+# Best first. A source not listed for a field is not used for it.
+_DEFAULT = (
+    "sysfs",
+    "ethtool -i",
+    "ethtool",
+    "lspci",
+    "lsusb -t",
+    "lsusb",
+    "ip",
+    "dmesg",
+    "interrupts",
+)
+PRECEDENCE: dict[str, tuple[str, ...]] = {
+    # The last kernel log line about the link is newer than any snapshot a user pastes
+    # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
+    "link": ("dmesg", "ethtool", "sysfs", "ip"),
+    "link_speed_mbps": ("ethtool", "sysfs", "dmesg"),
+    "duplex": ("ethtool", "sysfs", "dmesg"),
+    # The newest enumeration wins over a tree taken before a reset.
+    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "dmesg"),
+    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "dmesg"),
+}
+
+
+@dataclass
+class Device:
+    keys: set[Key] = field(default_factory=set)
+    facts: list[Fact] = field(default_factory=list)
+
+    def all(self, name: str) -> list[Fact]:
+        return sorted(
+            (f for f in self.facts if f.field == name),
+            key=lambda f: (f.source, f.order, repr(f.value)),
+        )
+
+    def best(self, name: str) -> Fact | None:
+        order = PRECEDENCE.get(name, _DEFAULT)
+        candidates = [f for f in self.facts if f.field == name and f.source in order]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+
+    def value(self, name: str) -> Any:
+        fact = self.best(name)
+        return fact.value if fact is not None else None
+
+    def has(self, name: str) -> bool:
+        return any(f.field == name for f in self.facts)
+
+    def key(self, kind: str) -> str | None:
+        values = sorted(v for k, v in self.keys if k == kind)
+        return values[0] if values else None
+
+    def names(self) -> list[str]:
+        return sorted(v for k, v in self.keys if k == "if")
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[Key, Key] = {}
+
+    def find(self, key: Key) -> Key:
+        self.parent.setdefault(key, key)
+        root = key
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[key] != root:  # path compression
+            self.parent[key], key = root, self.parent[key]
+        return root
+
+    def union(self, a: Key, b: Key) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # The smaller key is the root: the same groups whatever the order of the unions.
+            low, high = sorted((ra, rb))
+            self.parent[high] = low
+
+
+def join(sightings: Iterable[Sighting]) -> list[Device]:
+    """Devices from sightings; sorted by their smallest key, so the result is stable."""
+    items = [s for s in sightings if s.keys]
+    uf = _UnionFind()
+    for sighting in items:
+        first = sighting.keys[0]
+        for key in sighting.keys:
+            uf.union(first, key)
+    groups: dict[Key, Device] = {}
+    for sighting in items:
+        root = uf.find(sighting.keys[0])
+        device = groups.setdefault(root, Device())
+        device.keys.update(sighting.keys)
+        device.facts += sighting.facts
+    return [groups[k] for k in sorted(groups)]

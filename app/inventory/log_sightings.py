@@ -1,0 +1,202 @@
+"""What the kernel log says about devices, as sightings (see ``sbctune.inventory.sightings``).
+
+Each event line names its device the way the kernel does (PCI address, USB interface,
+platform device, SDIO function) and often the interface; facts carry the line as evidence
+and its position, so the newest line wins within the log (a link that went down last is down).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
+from sbctune.inventory.sightings import Key, Sighting, device_keys, iface_key, usb_speed
+
+_NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
+
+
+def _refused(text: str) -> bool:
+    return "Unknown version" in text or "failed with error" in text or "probe failed" in text
+
+
+_NOT_DRIVERS = {"pci", "usb", "usbcore", "IPv6", "libphy", "systemd-udevd", "hwmon"}
+_SRC = "dmesg"
+
+
+def _base(event: DmesgEvent) -> Sighting | None:
+    keys: list[Key] = []
+    bus = None
+    found = device_keys(event.device)
+    if found is not None:
+        bus, key = found
+        keys.append(key)
+    if key_if := iface_key(event.iface):
+        keys.append(key_if)
+    if not keys:
+        return None
+    sighting = Sighting(keys)
+    driver = event.driver
+    device = event.device or ""
+    if bus == "platform":
+        sighting.add("platform_name", device.split(":")[0], _SRC, event.text, event.line)
+        if ":" in device:
+            return sighting  # "8000000.ethernet:mdio@f00": a child (MDIO bus), another driver
+    if _refused(event.text):
+        sighting.add("driver_none", True, _SRC, event.text, event.line)
+        sighting.add("refused_by", driver, _SRC, event.text, event.line)
+        return sighting  # "r8152 1-10:2.0: Unknown version 0x7410": probed, not bound
+    named = found is not None or (event.kind in _NAMED_BY_DRIVER and key_if is not None)
+    if driver and driver not in _NOT_DRIVERS and named:
+        sighting.add("driver", driver, _SRC, event.text, event.line)
+        sighting.add("bus", bus, _SRC, event.text, event.line)
+    return sighting
+
+
+def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
+    f = event.fields
+    sighting.add("link", up, _SRC, event.text, event.line)
+    sighting.add("link_event", (event.line, event.timestamp, up), _SRC, event.text, event.line)
+    if up and f.get("speed"):
+        speed = float(f["speed"])
+        mbps = int(speed * 1000 if f.get("unit") == "G" else speed)
+        sighting.add("link_speed_mbps", mbps, _SRC, event.text, event.line)
+    if up and f.get("duplex"):
+        sighting.add("duplex", f["duplex"].lower(), _SRC, event.text, event.line)
+
+
+def _usb_path(event: DmesgEvent) -> Sighting | None:
+    path = event.device
+    if not path:
+        return None
+    keys: list[Key] = [("usb", path)]
+    number = event.fields.get("number")
+    if number and event.kind == "usb_new_device":
+        keys.append(("usbdev", f"{path.split('-')[0]}:{int(number)}"))
+    sighting = Sighting(keys)
+    sighting.add("bus", "usb", _SRC, event.text, event.line)
+    return sighting
+
+
+def _on_usb(event: DmesgEvent) -> Sighting | None:
+    sighting = _usb_path(event)
+    if sighting is None:
+        return None
+    kind, f = event.kind, event.fields
+    if kind == "usb_new_device":
+        sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
+        sighting.add("enumeration", event.text, _SRC, event.text, event.line)
+    elif kind == "usb_ids":
+        sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
+    elif kind == "usb_reset":
+        sighting.add("usb_reset", event.text, _SRC, event.text, event.line)
+        sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
+    elif kind == "usb_disconnect":
+        sighting.add("usb_disconnect", event.text, _SRC, event.text, event.line)
+    elif kind == "usb_not_top_speed":
+        sighting.add("not_top_speed", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
+def _on_pci(event: DmesgEvent) -> Sighting | None:
+    found = device_keys(event.device)
+    if found is None:
+        return None
+    sighting = Sighting([found[1]])
+    f = event.fields
+    sighting.add("bus", "pci", _SRC, event.text, event.line)
+    sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
+    sighting.add("pci_class", f.get("class", "")[2:6], _SRC, event.text, event.line)
+    return sighting
+
+
+def _on_device(event: DmesgEvent) -> Sighting | None:
+    """Lines of a driver about its device or interface (registration, link, errors)."""
+    sighting = _base(event)
+    if sighting is None:
+        return None
+    kind, f, text, no = event.kind, event.fields, event.text, event.line
+    if kind in ("link_up", "carrier_up"):
+        _link(event, sighting, True)
+    elif kind == "link_down":
+        _link(event, sighting, False)
+    elif kind == "carrier":
+        _link(event, sighting, f.get("state") == "Gained")
+    elif kind in ("phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing"):
+        sighting.add(kind, text, _SRC, text, no)
+        if kind == "phy_failure":  # the interface could not open: no link
+            sighting.add("link", False, _SRC, text, no)
+    elif kind in ("register", "description"):
+        sighting.add("description", f.get("description"), _SRC, text, no)
+    elif kind == "chip":
+        sighting.add("chip_text", f.get("chip"), _SRC, text, no)
+    elif kind == "driver_version":
+        sighting.add("driver_version", f.get("version"), _SRC, text, no)
+    elif kind == "firmware":
+        sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
+    if kind == "renamed" and (old := iface_key(f.get("old"))):
+        sighting.keys.append(old)
+        sighting.add("former_name", f.get("old"), _SRC, text, no)
+    if kind in ("register", "chip", "vendor_register", "mac") and f.get("mac"):
+        sighting.keys.append(("mac", f["mac"].lower()))
+    if kind in ("chip", "vendor_register") and f.get("irq"):
+        sighting.add("irq_hint", int(f["irq"]), _SRC, text, no)
+    if kind == "vendor_register":
+        sighting.add("seen", True, _SRC, text, no)
+    sighting.add("seen", True, _SRC, text, no)
+    return sighting
+
+
+def _on_phy_link(event: DmesgEvent) -> Sighting | None:
+    """libphy names the PHY by its MDIO bus (the MAC's platform device, maybe cut short)."""
+    phy = event.fields.get("phy", "")
+    sighting = Sighting([("platform", phy.split(".")[0])])
+    _link(event, sighting, event.kind == "phy_link_up")
+    return sighting
+
+
+def _on_wifi(event: DmesgEvent) -> Sighting | None:
+    found = device_keys(event.device)
+    sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
+    sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
+    sighting.add("chip_text", event.fields.get("chip"), _SRC, event.text, event.line)
+    sighting.add("bus", "sdio", _SRC, event.text, event.line)
+    sighting.add("wireless", True, _SRC, event.text, event.line)
+    return sighting
+
+
+def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
+    found = device_keys(event.device)
+    if found is None or found[0] != "pci":
+        return None
+    sighting = Sighting([found[1]])
+    sighting.add("seen", True, _SRC, event.text, event.line)
+    return sighting
+
+
+_HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
+    "pci_device": _on_pci,
+    "pci_bar": _on_pci_seen,
+    "usb_new_device": _on_usb,
+    "usb_ids": _on_usb,
+    "usb_reset": _on_usb,
+    "usb_disconnect": _on_usb,
+    "usb_not_top_speed": _on_usb,
+    "phy_link_up": _on_phy_link,
+    "phy_link_down": _on_phy_link,
+    "wifi_chip": _on_wifi,
+}
+_SKIP = {"under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth"}
+
+
+def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
+    if dmesg is None:
+        return []
+    found: list[Sighting] = []
+    for event in dmesg.events:
+        if event.kind in _SKIP or event.kind.startswith("pcie_link"):
+            continue
+        handler = _HANDLERS.get(event.kind, _on_device)
+        sighting = handler(event)
+        if sighting is not None:
+            found.append(sighting)
+    return found

@@ -1,0 +1,284 @@
+"""From a joined device (``sbctune.inventory.graph``) to the inventory's ``Nic``: which devices
+are NICs, and each field from the source ``graph.PRECEDENCE`` says wins.
+
+Names come from the catalog (measured chips), then the kernel's own line, then pci.ids/usb.ids.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.catalog import Catalog, Chip
+from sbctune.catalog.ids import IdDatabase
+from sbctune.inventory.graph import Device
+from sbctune.inventory.model import Board, Nic, Pcie
+from sbctune.inventory.parsers.lspci import PciDevice
+from sbctune.inventory.raw import Parsed
+from sbctune.inventory.sightings import Fact
+
+_WIRELESS_DRIVERS = {
+    "brcmfmac", "rtl8xxxu", "mt7601u", "ath9k_htc", "rt2800usb", "iwlwifi", "mt76x2u",
+    "rtw88_8822bu", "8188eu", "88x2bu", "ath10k_pci", "mt7921e", "rtw89_8852be", "rtw89_pci",
+    "ath11k_pci", "mt7921u", "rtw88_8821cu", "r8188eu", "ath9k", "mwifiex_sdio",
+}  # fmt: skip
+# Platform (SoC) Ethernet drivers, by the name they print: no ID table names them.
+_SOC_DRIVER = re.compile(
+    r"(genet|macb|stmmac|dwmac|gmac|cpsw|fec|meson|mvneta|mvpp2|mtk_soc_eth|sun\di-emac|"
+    r"ravb|sh_eth|dm9000|ks8851|enc28j60|lan743x|emac|ethernet)",
+    re.I,
+)
+# The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
+_PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
+_NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
+
+
+def _bus(device: Device) -> str:
+    bus = device.value("bus")
+    if bus in ("usb", "pci", "platform", "sdio"):
+        return str(bus)
+    for kind in ("pci", "usb", "sdio", "platform"):
+        if device.key(kind):
+            return kind
+    hint = device.value("bus_hint")
+    if hint in ("pci", "platform"):
+        return str(hint)
+    driver = device.value("driver")
+    return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
+
+
+def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
+    if device.has("hub"):
+        return False
+    bus = _bus(device)
+    chip = _catalog_chip(device, bus, catalog)
+    if chip is not None:
+        return chip.kind == "nic"
+    if current_names(device):
+        return True
+    driver = device.value("driver")
+    klass = str(device.value("pci_class") or "")
+    described = " ".join(str(f.value) for f in device.all("description"))
+    if "South Bridge" in described:
+        return False  # the Pi 5's RP1 calls itself an Ethernet controller
+    if bus == "pci":
+        net_driver = bool(ids.module(driver)) or bool(re.match(r"^r81\d\d$", str(driver)))
+        return klass.startswith(("02", "0d")) or bool(_NET_CLASS.search(klass)) or net_driver
+    if bus == "usb":
+        return (
+            bool(ids.drivers_for("usb", device.value("ids")))
+            or bool(ids.module(driver))
+            or bool(ids.module(device.value("refused_by")))
+            or bool(re.search(r"\bLAN\b|Ethernet", described))
+        )
+    if bus == "platform":
+        return bool(_SOC_DRIVER.search(f"{driver or ''} {device.value('platform_name') or ''}"))
+    return bus == "sdio" and bool(device.value("wireless"))
+
+
+def current_names(device: Device) -> list[str]:
+    former = {str(f.value) for f in device.all("former_name")}
+    return [n for n in device.names() if n not in former]
+
+
+def _name(device: Device) -> str | None:
+    names = current_names(device)
+    if len(names) <= 1:
+        return names[0] if names else None
+    # Several current names (two pastes, two boots): the one a snapshot source shows.
+    for source in ("sysfs", "ethtool -i", "ethtool", "ip", "interrupts", "dmesg"):
+        shown = {n for n in names if any(f.source == source for f in _facts_naming(device, n))}
+        if shown:
+            return sorted(shown)[0]
+    return names[0]
+
+
+def _facts_naming(device: Device, name: str) -> list[Fact]:
+    return [f for f in device.facts if name in f.line]
+
+
+def _catalog_chip(device: Device, bus: str, catalog: Catalog) -> Chip | None:
+    found = device.value("ids")
+    if not found:
+        return None
+    return catalog.chip_by_usb_id(found) if bus == "usb" else catalog.chip_by_pci_id(found)
+
+
+def _chip(
+    device: Device, bus: str, driver: str | None, catalog: Catalog, ids: IdDatabase
+) -> tuple[str | None, Chip | None]:
+    chip = _catalog_chip(device, bus, catalog)
+    text = device.value("chip_text")
+    described = " ".join(str(f.value) for f in device.all("description") + device.all("firmware"))
+    if chip is None:
+        for word in re.findall(
+            r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", f"{text or ''} {described}".upper()
+        ):
+            chip = catalog.find_chip(word)
+            if chip is not None:
+                break
+    if chip is None and driver and not device.value("ids"):
+        candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
+        chip = candidates[0] if len(candidates) == 1 else None
+    if chip is not None:
+        return chip.name, chip
+    found = device.value("ids") or _ids_by_name(device, ids)
+    known = ids.name("usb" if bus == "usb" else "pci", found)
+    if text:
+        return str(text), None
+    if known and " device " not in known:
+        return known, None
+    description = device.value("description") or device.value("device_name")
+    return (str(description) if description else known), None
+
+
+def _ids_by_name(device: Device, ids: IdDatabase) -> str | None:
+    """An old pci.ids prints "Realtek Semiconductor Co., Ltd. Device 8125": vendor by name."""
+    match = re.match(r"^(.+) Device ([0-9a-f]{4})$", str(device.value("description") or ""))
+    if match is None:
+        return None
+    vendor = ids.vendor_id("pci", match.group(1))
+    return f"{vendor}:{match.group(2)}" if vendor else None
+
+
+def _pcie(device: Device) -> Pcie | None:
+    pci = device.value("pcie")
+    if not isinstance(pci, PciDevice) or not (pci.lnksta_speed_gts or pci.lnkcap_speed_gts):
+        return None
+    return Pcie(
+        speed_gts=pci.lnksta_speed_gts,
+        width=pci.lnksta_width,
+        max_speed_gts=pci.lnkcap_speed_gts,
+        max_width=pci.lnkcap_width,
+        downgraded=bool(pci.link_degraded),
+        max_payload=pci.devctl_max_payload,
+        max_read_request=pci.devctl_max_read_req,
+    )
+
+
+def _link(nic: Nic, device: Device) -> None:
+    link = device.value("link")
+    nic.link_detected = link if isinstance(link, bool) else None
+    if link is False:
+        return  # a speed from before the link went down is not the link's speed now
+    nic.link_speed_mbps = device.value("link_speed_mbps")
+    duplex = device.value("duplex")
+    nic.duplex = str(duplex).lower() if duplex else None
+    if nic.link_detected is None and nic.link_speed_mbps:
+        nic.link_detected = True
+
+
+def _evidence(device: Device) -> list[str]:
+    lines: list[str] = []
+    for name in ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text"):
+        fact = device.best(name)
+        if fact is not None and f"{fact.source}: {fact.line}" not in lines:
+            lines.append(f"{fact.source}: {fact.line}")
+    return lines
+
+
+def nic_from_device(
+    device: Device, parsed: Parsed, catalog: Catalog, ids: IdDatabase, board: Board
+) -> Nic:
+    bus = _bus(device)
+    nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
+    nic.driver = device.value("driver")
+    nic.ids = device.value("ids")
+    nic.bus_path = (
+        device.key("pci") if bus == "pci" else device.key("usb") if bus == "usb" else None
+    )
+    speed = device.value("usb_speed_mbps")
+    nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
+    nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
+    nic.catalog_id = chip.id if chip else None
+    nic.pcie = _pcie(device) if bus == "pci" else None
+    nic.driver_version = device.value("driver_version")
+    nic.firmware = device.value("firmware")
+    _link(nic, device)
+    nic.max_link_speed_mbps = device.value("max_link_speed_mbps") or (
+        chip.line_rate_mbps if chip else None
+    )
+    nic.mtu = device.value("mtu")
+    addresses = device.value("addresses") or []
+    nic.addresses = [f"{a.address}/{a.prefixlen}" if a.prefixlen else a.address for a in addresses]
+    nic.irqs = sorted({int(f.value) for f in device.all("irqs")})
+    klass = str(device.value("pci_class") or "")
+    nic.wireless = bool(
+        device.value("wireless")
+        or (nic.name or "").startswith(("wlan", "wlp", "wlx"))
+        or nic.driver in _WIRELESS_DRIVERS
+        or klass.startswith("0280")
+        or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
+    )
+    if not nic.driver and bus in ("pci", "usb"):
+        nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
+    nic.mac = device.key("mac")
+    nic.evidence = _evidence(device)
+    _log(nic, device)
+    nic.usb_version = device.value("usb_version")
+    _queues(nic, parsed)
+    nic.builtin = is_builtin(nic, board, catalog)
+    return nic
+
+
+LOG_KINDS = (
+    "phy_failure",
+    "kevent_dropped",
+    "usb_error",
+    "usb_reset",
+    "usb_disconnect",
+    "tx_timeout",
+    "firmware_missing",
+    "not_top_speed",
+)
+
+
+def _log(nic: Nic, device: Device) -> None:
+    for kind in LOG_KINDS:
+        facts = sorted(device.all(kind), key=lambda f: f.order)
+        if facts:
+            nic.log[kind] = [f.line for f in facts[:3]]
+            nic.log_counts[kind] = len(facts)
+    enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
+    if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
+        nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
+        nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1
+    changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
+    nic.link_downs = sum(1 for _line, _ts, up in changes if not up)
+    stamps = [ts for _line, ts, _up in changes if ts is not None]
+    nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
+    if changes:
+        lines = sorted(device.all("link_event"), key=lambda f: f.order)
+        nic.log["link"] = [f.line for f in lines[:2]] + ([lines[-1].line] if len(lines) > 2 else [])
+
+
+def _no_driver(device: Device, parsed: Parsed) -> bool:
+    """A source shows no driver; or a whole kernel log (from boot) enumerates the device and no
+    driver ever speaks of it. An excerpt that starts mid-log cannot say."""
+    if device.has("driver_none"):
+        return True
+    log = parsed.dmesg
+    logged = any(f.source == "dmesg" for f in device.facts)
+    return log is not None and logged and not log.starts_mid_log and not log.elided
+
+
+def _queues(nic: Nic, parsed: Parsed) -> None:
+    if not nic.name:
+        return
+    prefix = f"/sys/class/net/{nic.name}/queues/"
+    queues = [p for p in parsed.sysfs if p.startswith(prefix)]
+    nic.rx_queues = len({p.split("/")[6] for p in queues if "/rx-" in p}) or None
+    nic.tx_queues = len({p.split("/")[6] for p in queues if "/tx-" in p}) or None
+
+
+def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
+    if nic.wireless:
+        return nic.driver == "brcmfmac" or nic.bus == "sdio"
+    entry = catalog.board(board.catalog_id) if board.catalog_id else None
+    builtin = entry.builtin_nic if entry is not None else None
+    if builtin is not None and nic.driver and nic.driver == builtin.driver:
+        return True
+    chip = catalog.chip(nic.catalog_id) if nic.catalog_id else None
+    if chip is not None and chip.builtin:
+        return True  # e.g. SMSC LAN9514: only ever soldered onto a Pi
+    # A MAC from the Raspberry Pi OUIs: the board's own NIC.
+    return nic.bus == "platform" or bool(_PI_OUI.match(nic.mac or ""))

@@ -1,0 +1,378 @@
+"""What each source says about devices: one ``Sighting`` per device mention, keyed by what
+identifies the device there (PCI address, USB port path, bus/device number, interface name,
+MAC), with facts that remember the line that said them.
+
+``sbctune.inventory.graph`` joins sightings that share a key; nothing here decides between
+sources.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.parsers.lspci import PciDevice
+from sbctune.inventory.raw import Parsed
+
+Key = tuple[str, str]
+
+_VIRTUAL = re.compile(
+    r"^(lo|docker\d*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
+    r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
+    r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|usb\d+|lan\d*@.*|"
+    r"wan@.*|p2p.*|mon\.\w+|[a-z]+\d*\.\d+)$"
+)
+_IFACE = re.compile(r"^[A-Za-z][\w.-]{0,14}$")
+_PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")
+_USB_IF = re.compile(r"^(\d+-[\d.]+)(?::\d+\.\d+)?$")
+_PLATFORM = re.compile(r"^[0-9a-f]{5,16}\.[a-z][\w-]*")
+_MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
+_USB_SPEEDS = {
+    "low": 1.5,
+    "full": 12,
+    "high": 480,
+    "super": 5000,
+    "superspeed": 5000,
+    "superspeedplus": 10000,
+    "superspeed plus": 10000,
+    "wireless": 480,
+    "enhanced superspeed": 5000,
+}
+
+
+@dataclass(frozen=True)
+class Fact:
+    field: str
+    value: Any
+    source: str  # the source's name in graph.PRECEDENCE
+    line: str  # the output line that says it: the finding's evidence
+    order: int = 0  # position in its source (a later kernel log line is newer)
+
+
+@dataclass
+class Sighting:
+    keys: list[Key]
+    facts: list[Fact] = field(default_factory=list)
+
+    def add(self, name: str, value: Any, source: str, line: str, order: int = 0) -> None:
+        if value is not None and value != "" and value != []:
+            self.facts.append(Fact(name, value, source, line[:300], order))
+
+
+def is_virtual(name: str) -> bool:
+    return bool(_VIRTUAL.match(name)) or "@" in name
+
+
+def iface_key(name: str | None) -> Key | None:
+    if not name or not _IFACE.match(name) or is_virtual(name):
+        return None
+    return ("if", name)
+
+
+def pci_address(text: str | None) -> str | None:
+    """``01:00.0`` / ``0000:01:00.0`` → ``0000:01:00.0``."""
+    match = _PCI.match((text or "").strip().lower())
+    if match is None:
+        return None
+    domain, bus, dev, fn = match.groups()
+    return f"{(domain or '0000').zfill(4)}:{bus}:{dev}.{fn}"
+
+
+def device_keys(device: str | None) -> tuple[str, Key] | None:
+    """(bus, key) for a kernel device name: PCI address, USB interface, platform, SDIO."""
+    text = (device or "").strip()
+    if address := pci_address(text):
+        return "pci", ("pci", address)
+    if match := _USB_IF.match(text):
+        return "usb", ("usb", match.group(1))
+    if text.startswith("mmc"):
+        return "sdio", ("sdio", text.split(":")[0])
+    if _PLATFORM.match(text):
+        return "platform", ("platform", text.split(".")[0])  # libphy may cut the name short
+    return None
+
+
+def mac_from_name(name: str) -> str | None:
+    """``enxb827eb04f89e`` names the MAC (systemd's MAC-based naming)."""
+    match = re.fullmatch(r"enx([0-9a-f]{12})", name)
+    if match is None:
+        return None
+    hexes = match.group(1)
+    return ":".join(hexes[i : i + 2] for i in range(0, 12, 2))
+
+
+def usb_speed(text: str | None) -> float | None:
+    value = (text or "").strip().lower().replace("-", " ").removesuffix(" speed")
+    return _USB_SPEEDS.get(value) or _USB_SPEEDS.get(value.replace(" ", ""))
+
+
+# ---------------------------------------------------------------------------------- sources
+
+
+def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
+    drivers_shown = parsed.pci_drivers_shown
+    for device in parsed.pci:
+        address = device.address
+        if address is None:
+            continue
+        sighting = Sighting([("pci", address)])
+        line = f"{device.slot} {device.class_name or ''}: {device.description or ''}".strip()
+        sighting.add("bus", "pci", "lspci", line)
+        sighting.add("ids", device.ids, "lspci", line)
+        sighting.add("description", device.description, "lspci", line)
+        sighting.add("device_name", device.device_name, "lspci", line)
+        sighting.add("pci_class", device.class_id or device.class_name, "lspci", line)
+        if device.driver:
+            sighting.add("driver", device.driver, "lspci", f"Kernel driver in use: {device.driver}")
+        elif drivers_shown and not _truncated(device):
+            sighting.add("driver_none", True, "lspci", line)
+        sighting.add("pcie", device, "lspci", line)
+        if device.irq is not None:
+            sighting.add("irq_hint", device.irq, "lspci", line)
+        yield sighting
+
+
+def _truncated(device: PciDevice) -> bool:
+    """A block cut before "Kernel driver in use" (an -vvv paste that stops at the
+    capabilities) cannot say there is no driver: a block that shows its capabilities or
+    interrupt routing but not the driver line is treated as cut."""
+    return bool(device.lnkcap_speed_gts or device.lnksta_speed_gts or device.capabilities_denied)
+
+
+def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
+    if parsed.lsusb is None:
+        return
+    usb2_buses = _usb2_only_buses(parsed)
+    for dev in parsed.lsusb.devices:
+        keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")] if dev.device else []
+        if dev.path:
+            keys.append(("usb", dev.path))
+        sighting = Sighting(keys)
+        where = dev.path or f"Bus {dev.bus:03d} Device {dev.device:03d}"
+        line = f"{where}: ID {dev.ids} {dev.description or ''}".strip()
+        sighting.add("bus", "usb", "lsusb", line)
+        sighting.add("ids", dev.ids, "lsusb", line)
+        sighting.add("description", dev.description, "lsusb", line)
+        sighting.add("usb_speed_mbps", dev.speed_mbps, "lsusb", f"{line} {dev.speed_mbps or ''}")
+        sighting.add("usb_version", dev.usb_version, "lsusb", line)
+        if dev.bus in usb2_buses and dev.speed_mbps is None:
+            sighting.add("usb_speed_mbps", 480.0, "lsusb", usb2_buses[dev.bus])
+        sighting.add("driver", dev.driver, "lsusb", line)
+        if dev.driver_none:
+            sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
+        if dev.is_hub:
+            sighting.add("hub", True, "lsusb", line)
+        yield sighting
+
+
+def _usb2_only_buses(parsed: Parsed) -> dict[int, str]:
+    """Buses whose root hub is a USB 2.0 one (1d6b:0002) in plain `lsusb`: whatever is on
+    them runs at 480 Mbit/s at most (a USB 3 root hub, 1d6b:0003, has its own bus)."""
+    if parsed.lsusb is None:
+        return {}
+    found = {}
+    for dev in parsed.lsusb.devices:
+        if dev.ids == "1d6b:0002" and dev.device == 1:
+            found[dev.bus] = f"Bus {dev.bus:03d} Device 001: ID 1d6b:0002 {dev.description or ''}"
+    return found
+
+
+def from_lsusb_tree(parsed: Parsed) -> Iterator[Sighting]:
+    if parsed.usb_tree is None:
+        return
+    for node in parsed.usb_tree.nodes:
+        if node.is_root_hub:
+            continue
+        path = node.sysfs_name
+        sighting = Sighting([("usb", path), ("usbdev", f"{node.bus}:{node.device}")])
+        line = (
+            f"Bus {node.bus:02d} Port {node.port_path}: Dev {node.device}, "
+            f"If {node.interface}, Class={node.class_name}, Driver={node.driver}, "
+            f"{node.speed_mbps:g}M"
+        )
+        sighting.add("bus", "usb", "lsusb -t", line)
+        sighting.add("usb_speed_mbps", node.speed_mbps, "lsusb -t", line)
+        sighting.add("ids", node.ids, "lsusb -t", line)
+        sighting.add("usb_class", node.class_name, "lsusb -t", line)
+        if node.class_name and "hub" in node.class_name.lower():
+            sighting.add("hub", True, "lsusb -t", line)
+        if node.driver and node.driver not in ("[none]", "(none)", "usbfs", "hub"):
+            sighting.add("driver", node.driver, "lsusb -t", line)
+        elif node.driver in ("[none]", "(none)"):
+            sighting.add("driver_none", True, "lsusb -t", line)
+        yield sighting
+
+
+def from_sysfs(parsed: Parsed) -> Iterator[Sighting]:
+    for name, (device, driver) in parsed.links.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        line = f"/sys/class/net/{name}/device -> {device}"
+        sighting.add("driver", driver or None, "sysfs", f"{line} (driver {driver})")
+        if "/usb" in device:
+            paths = re.findall(r"/(\d+-[\d.]+)(?::\d+\.\d+)?(?=/|$)", device)
+            if paths:
+                sighting.keys.append(("usb", paths[-1]))
+            sighting.add("bus", "usb", "sysfs", line)
+        elif found := re.findall(r"([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])", device):
+            sighting.keys.append(("pci", found[-1]))
+            sighting.add("bus", "pci", "sysfs", line)
+        elif "/mmc" in device:
+            sighting.add("bus", "sdio", "sysfs", line)
+        elif device:
+            leaf = device.rstrip("/").rsplit("/", 1)[-1]
+            sighting.keys.append(("platform", leaf.split(".")[0]))
+            sighting.add("bus", "platform", "sysfs", line)
+        yield sighting
+    yield from _sysfs_files(parsed)
+
+
+def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
+    by_iface: dict[str, dict[str, str]] = {}
+    for path, value in parsed.sysfs.items():
+        if match := re.match(r"^/sys/class/net/([^/]+)/(\w+)$", path):
+            by_iface.setdefault(match.group(1), {})[match.group(2)] = value.strip()
+    for name, attrs in by_iface.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        speed = attrs.get("speed", "")
+        if speed.lstrip("-").isdigit() and int(speed) > 0:
+            sighting.add("link_speed_mbps", int(speed), "sysfs", f"speed: {speed}")
+        sighting.add("duplex", attrs.get("duplex") or None, "sysfs", "duplex")
+        carrier = attrs.get("carrier")
+        if carrier in ("0", "1"):
+            sighting.add("link", carrier == "1", "sysfs", f"/sys/class/net/{name}/carrier")
+        mtu = attrs.get("mtu", "")
+        sighting.add("mtu", int(mtu) if mtu.isdigit() else None, "sysfs", "mtu")
+        yield sighting
+
+
+def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
+    for name, info in parsed.ethtool_i.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        line = f"ethtool -i {name}: driver: {info.driver} bus-info: {info.bus_info}"
+        sighting.add("driver", info.driver, "ethtool -i", line)
+        sighting.add("driver_version", info.version, "ethtool -i", line)
+        sighting.add("firmware", info.firmware_version, "ethtool -i", line)
+        bus = info.bus_type
+        found = device_keys(info.bus_info)
+        if found is not None:
+            sighting.keys.append(found[1])
+        elif bus == "usb" and info.bus_info:
+            sighting.add("usb_bus_info", info.bus_info, "ethtool -i", line)
+        if bus != "unknown":
+            sighting.add("bus", bus, "ethtool -i", line)
+        yield sighting
+    for name, settings in parsed.ethtool.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        detected = settings.link_detected
+        sighting.add("link", detected, "ethtool", f"Link detected: {'yes' if detected else 'no'}")
+        if settings.speed_mbps:
+            sighting.add(
+                "link_speed_mbps",
+                settings.speed_mbps,
+                "ethtool",
+                f"Speed: {settings.speed_mbps}Mb/s",
+            )
+        if settings.duplex and settings.duplex.lower() in ("full", "half"):
+            sighting.add("duplex", settings.duplex.lower(), "ethtool", f"Duplex: {settings.duplex}")
+        sighting.add(
+            "max_link_speed_mbps", settings.max_supported_mbps, "ethtool", "Supported link modes"
+        )
+        yield sighting
+
+
+def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
+    for netif in parsed.netifs.interfaces:
+        key = iface_key(netif.name)
+        if key is None or netif.link_type not in (None, "ether", "ieee802.11"):
+            continue
+        sighting = Sighting([key])
+        line = f"{netif.name}: mtu {netif.mtu} state {netif.operstate or ''}".strip()
+        mac = (netif.mac or "").lower()
+        if _MAC.match(mac) and mac != "00:00:00:00:00:00":
+            sighting.keys.append(("mac", mac))
+        sighting.add("mtu", netif.mtu, "ip", line)
+        sighting.add("addresses", netif.addresses, "ip", line)
+        carrier = netif.has_carrier
+        sighting.add("link", carrier, "ip", line)
+        sighting.add("seen", True, "ip", line)
+        yield sighting
+
+
+def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
+    if parsed.interrupts is None:
+        return
+    for irq in parsed.interrupts.irqs:
+        if irq.number is None:
+            continue
+        line = f"{irq.irq}: {irq.controller or ''} {irq.hwirq or ''} {' '.join(irq.names)}"
+        for raw in [t for n in irq.names for t in n.split()]:
+            name = raw.rstrip(",")
+            base = re.split(r"-(?:rx|tx|TxRx|txrx|fp|q|ttx|rrx|\d)", name, maxsplit=1)[0]
+            key = iface_key(base)
+            if key is None or not re.match(r"^(eth|en|wl|wlan|lan|wan)", base):
+                if address := pci_address(name):
+                    sighting = Sighting([("pci", address)])
+                    sighting.add("irqs", irq.number, "interrupts", line)
+                    yield sighting
+                continue
+            sighting = Sighting([key])
+            sighting.add("irqs", irq.number, "interrupts", line)
+            sighting.add("seen", True, "interrupts", line)
+            controller = irq.controller or ""
+            if found := re.search(r"([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])", controller):
+                sighting.keys.append(("pci", found.group(1)))  # IR-PCI-MSI-0000:00:19.0
+            if "MSI" in controller:  # PCI-MSI, ITS-MSI: a PCIe device's vectors
+                sighting.add("bus_hint", "pci", "interrupts", line)
+            elif "GIC" in controller:  # wired straight to the SoC's interrupt controller
+                sighting.add("bus_hint", "platform", "interrupts", line)
+            yield sighting
+
+
+def from_usb_devices(parsed: Parsed) -> Iterator[Sighting]:
+    """``usb-devices`` and ``lsusb -v``, parsed into the lsusb result's extra devices."""
+    return iter(())
+
+
+def from_mac_names(names: list[str]) -> Iterator[Sighting]:
+    for name in names:
+        mac = mac_from_name(name)
+        key = iface_key(name)
+        if mac and key:
+            yield Sighting([key, ("mac", mac)])
+
+
+def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
+    found: list[Sighting] = []
+    for source in (
+        from_lspci,
+        from_lsusb,
+        from_lsusb_tree,
+        from_sysfs,
+        from_ethtool,
+        from_netifs,
+        from_interrupts,
+    ):
+        found += list(source(parsed))
+    found += dmesg
+    names = [k[1] for s in found for k in s.keys if k[0] == "if"]
+    found += list(from_mac_names(sorted(set(names))))
+    return found
+
+
+def event_line(event: DmesgEvent) -> str:
+    return event.text

@@ -1,0 +1,77 @@
+"""The configuration files a lab's processes start from (written by ``manager.up``): the
+lab's init (``nsinit.json``: overlays, binds, sshd) and its knob file system (``knobs.json``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from sbctune.lab import overlay, sysctls
+from sbctune.lab.profile import LabProfile
+from sbctune.lab.system import tool
+from sbctune.resources import resource_root
+
+
+def nsinit_config(
+    profile: LabProfile, plan: overlay.OverlayPlan, directory: Path, shadow: Path, config: Path
+) -> dict[str, Any]:
+    """What the lab's init (``nsinit``) sets up inside the namespaces."""
+    return {
+        "bin_dir": plan.bin_dir,
+        "file_binds": plan.file_binds,
+        "model": plan.model,
+        "shadow": str(shadow),
+        "sshd": tool("sshd"),
+        "sshd_config": str(config),
+        "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
+        "sysctls": sysctls.models(),
+        "overlays": _private_dirs(profile, directory),
+    }
+
+
+BOOT_FILES = ("config.txt", "cmdline.txt")
+
+
+def _boot_source(profile: LabProfile, name: str) -> Path:
+    """The profile's own boot/NAME if it ships one, else the shared Raspberry Pi OS file."""
+    own = profile.path / "boot" / name
+    if own.is_file():
+        return own
+    return Path(str(resource_root())) / "lab" / "boot" / name
+
+
+def _private_dirs(profile: LabProfile, directory: Path) -> list[dict[str, str]]:
+    """Overlay dirs for the lab's /etc, /boot (config.txt + cmdline.txt in /boot/firmware) and
+    /var/lib (where tuning keeps its sessions on the Pi: each lab must see only its own)."""
+    entries = []
+    for target in ("/etc", "/boot", "/var/lib"):
+        base = directory / "overlay" / target.strip("/")
+        upper, work = base / "upper", base / "work"
+        for folder in (upper, work):
+            folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+        entries.append({"target": target, "upper": str(upper), "work": str(work)})
+    firmware = directory / "overlay" / "boot" / "upper" / "firmware"
+    firmware.mkdir(mode=0o755, exist_ok=True)
+    for name in BOOT_FILES:
+        shutil.copyfile(_boot_source(profile, name), firmware / name)
+        os.chmod(firmware / name, 0o644)  # pi-gen: install -m 644; root writes, pi reads
+        link = firmware.parent / name
+        if not link.is_symlink():
+            link.symlink_to(f"firmware/{name}")  # as pi-gen's stage1/00-boot-files/00-run.sh
+    return entries
+
+
+def knobs_config(profile: LabProfile) -> dict[str, Any]:
+    """What the knob file system (``knobs_fs``) models: CPUs, cpufreq, IRQs, power."""
+    return {
+        "cpus": profile.cpu.count,
+        "governors": list(profile.cpu.governors),
+        "governor": profile.cpu.governor,
+        "min_khz": profile.cpu.min_khz,
+        "max_khz": profile.cpu.max_khz,
+        "irqs": list(profile.irqs),
+        "irq_refuse": list(profile.irq_refuse),
+        "power": profile.power.to_json(),  # the starting power.json (sbctune.lab.power)
+    }

@@ -1,0 +1,105 @@
+"""The shell snippets sbctune runs on a Pi, in one place.
+
+Each snippet is a POSIX `sh -c` script that takes every value as a positional argument
+(`sh -c SNIPPET sh ARG1 ARG2 ...`), so nothing read from the Pi or typed by the user is ever
+pasted into shell text. Files are written by ONE helper, `sbctune_write CONTENT PATH`:
+umask 022 (never writable by other users), a temporary file next to the target named
+`PATH.sbctune-tmp.<pid>`, then an atomic rename, so a reader (or a guard that fires mid-way)
+sees the old file or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+# The one write-file helper, as a shell function for scripts that write several files.
+# The subshell keeps its umask and `exit` to itself.
+WRITE_FILE_FUNCTION = (
+    'sbctune_write() { (umask 022; t="$2.sbctune-tmp.$$"; '
+    'if printf "%s" "$1" >"$t" && mv -f -- "$t" "$2"; then exit 0; fi; '
+    'rm -f -- "$t"; exit 1); }'
+)
+
+# `sh -c WRITE_FILE sh CONTENT PATH`
+WRITE_FILE = WRITE_FILE_FUNCTION + '\nsbctune_write "$1" "$2"'
+
+# A kernel value file (sysfs/procfs) cannot be renamed over: it is written in place. printf's
+# own error would be "I/O error"; tee reports the kernel's reason ("Invalid argument").
+# `sh -c WRITE_KNOB sh VALUE PATH`
+WRITE_KNOB = 'printf "%s\\n" "$1" | tee -- "$2" >/dev/null'
+
+# Put a knob back only where it differs: a knob the kernel refused (EINVAL on xhci_hcd's IRQ)
+# kept its value, and writing it again would fail the revert for nothing.
+RESTORE_KNOB = '[ "$(cat -- "$2" 2>/dev/null)" = "$1" ] || ' + WRITE_KNOB
+
+# Restore a file from a copy taken before it was edited; no copy means it was never edited.
+# `sh -c RESTORE_COPY sh COPY PATH`
+RESTORE_COPY = '[ ! -e "$1" ] || cp -- "$1" "$2"'
+
+# Start a script detached from the SSH session (its own session and process group, so a lost
+# connection or a killed app does not take it down); wait until it wrote its PID file.
+# `sh -c START_DETACHED sh SCRIPT PIDFILE`
+START_DETACHED = (
+    'setsid sh "$1" </dev/null >/dev/null 2>&1 &\n'
+    'i=0; while [ ! -s "$2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n'
+    '[ -s "$2" ]'
+)
+
+# Read files by shell glob, each as: path NUL ok|err NUL content-or-error NUL (a file that
+# answers ENOENT on read is a fact, not a failure). `sh -c READ_FILES sh GLOB...`
+READ_FILES = (
+    'for p in "$@"; do for f in $p; do [ -e "$f" ] || continue; printf "%s\\0" "$f"; '
+    'if v=$(cat -- "$f" 2>&1); then printf "ok\\0%s\\0" "$v"; '
+    'else printf "err\\0%s\\0" "$v"; fi; done; done'
+)
+
+# The Pi sampler's loop (see sbctune.measure.sampler).
+# $1 iface, $2 interval (s), $3 max samples, $4 max seconds, $5 ERE picking /proc/interrupts
+# lines (the CPU header, the NIC's lines and the given IRQ numbers; Python filters exactly).
+# The deadline uses /proc/uptime's whole seconds: sh arithmetic is integer only.
+# `sleep 0.5` needs a fractional sleep (GNU, busybox FANCY_SLEEP); `sleep 1` is the fallback.
+# Session.start closes stdin at once, so the loop cannot wait for EOF there: it stops at its
+# limits, when the channel closes (SIGPIPE, or a failed printf where SIGPIPE is ignored), or
+# when stop() kills it. printf, not echo: dash's echo would interpret backslashes.
+# Power: get_throttled is the Raspberry Pi firmware driver's sysfs file (raspberrypi/linux
+# drivers/firmware/raspberrypi.c, `sprintf(buf, "%x\n", ...)`) on the firmware device under the
+# soc bus: soc/soc:firmware on a Pi 4 and earlier, soc@107c000000/soc@107c000000:firmware on a
+# Pi 5 (bcm2712.dtsi) - found once, before the loop. Files a kernel lacks read as "-".
+SAMPLER_LOOP = r"""
+net=/sys/class/net/$1/statistics
+thr=
+for f in /sys/devices/platform/soc/soc:firmware/get_throttled \
+         /sys/devices/platform/soc*/soc*:firmware/get_throttled; do
+    [ -r "$f" ] && { thr=$f; break; }
+done
+zone=/sys/class/thermal/thermal_zone0/temp
+clk=/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq
+read up _ </proc/uptime
+deadline=$(( ${up%.*} + $4 ))
+left=$3
+seq=0
+while [ "$left" -gt 0 ]; do
+    read up _ </proc/uptime
+    [ "${up%.*}" -lt "$deadline" ] || break
+    printf '@@sbctune-sample %s %s\n' "$seq" "$up" || exit 0
+    echo "@@sbctune-stat"
+    grep '^cpu' /proc/stat
+    echo "@@sbctune-softirqs"
+    grep -E '^ *(CPU|NET_RX:|NET_TX:)' /proc/softirqs
+    echo "@@sbctune-interrupts"
+    grep -E -e "$5" /proc/interrupts
+    rx=; tx=
+    { read rx <"$net/rx_bytes"; read tx <"$net/tx_bytes"; } 2>/dev/null
+    printf '@@sbctune-net %s %s\n' "$rx" "$tx"
+    t=; c=; f=
+    { [ -n "$thr" ] && read t <"$thr"; read c <"$zone"; read f <"$clk"; } 2>/dev/null
+    printf '@@sbctune-power %s %s %s\n' "${t:--}" "${c:--}" "${f:--}"
+    printf '@@sbctune-end %s\n' "$seq" || exit 0
+    seq=$((seq + 1))
+    left=$((left - 1))
+    sleep "$2" 2>/dev/null || sleep 1 || exit 0
+done
+"""
+
+
+def write_file_argv(path: str, content: str) -> list[str]:
+    """The command (run as root) that writes `content` to `path` atomically."""
+    return ["sh", "-c", WRITE_FILE, "sh", content, path]

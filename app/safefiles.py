@@ -1,0 +1,168 @@
+"""Reading the members of an untrusted folder or zip (a bundle, a lab profile): only regular
+files inside it, each under the size limit, a zip checked for bombs before anything inflates.
+
+A symlink in a bundle folder would make sbctune quote any file of this PC as evidence (and a
+lab profile's copy it into a lab as root), so a link, a path that leaves the folder, a FIFO or a
+device is refused with a message that names it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from sbctune.errors import UserError
+from sbctune.limits import (
+    MAX_OUTPUT_BYTES,
+    MAX_ZIP_MEMBERS,
+    MAX_ZIP_RATIO,
+    MAX_ZIP_UNCOMPRESSED,
+    ZIP_RATIO_FLOOR,
+    Capped,
+    LimitError,
+    TailBuffer,
+    keeps_tail,
+    size_text,
+)
+
+_CHUNK = 1024 * 1024
+# Opening a FIFO would block and following a final symlink would leave the folder: neither
+# flag exists on Windows, where the lstat checks below still hold.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS |= getattr(os, "O_BINARY", 0)
+
+
+class UnsafeMember(UserError):
+    """A member that is a link, leaves its folder, or is not a regular file."""
+
+
+def _check_inside(root: Path, rel: str) -> Path:
+    """``root/rel`` after checking that no part of it is a symlink and it stays in ``root``."""
+    parts = PurePosixPath(rel).parts
+    if not parts or rel.startswith("/") or "\\" in rel or ".." in parts:
+        raise UnsafeMember(f"{rel!r} points outside {root}", "a member must be a relative path")
+    here = root
+    for part in parts:
+        here = here / part
+        try:
+            info = os.lstat(here)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:
+            raise UnsafeMember(f"{here} cannot be read ({exc.strerror})") from exc
+        if stat.S_ISLNK(info.st_mode):
+            raise UnsafeMember(
+                f"{here} is a symbolic link; sbctune reads only regular files inside {root}",
+                "replace the link with a copy of the file you mean",
+            )
+    if not here.resolve().is_relative_to(root.resolve()):
+        raise UnsafeMember(f"{here} resolves outside {root}")
+    return here
+
+
+def _read_fd(fd: int, name: str, size: int, limit: int) -> Capped:
+    if size <= limit:
+        chunks = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        data = b"".join(chunks)
+        return Capped(data[:limit], len(data) > limit, max(size, len(data)))
+    if keeps_tail(name):
+        os.lseek(fd, size - limit, os.SEEK_SET)
+    data = os.read(fd, limit) if limit else b""
+    while len(data) < limit:
+        more = os.read(fd, limit - len(data))
+        if not more:
+            break
+        data += more
+    return Capped(data, True, size)
+
+
+def read_member(root: Path, rel: str, name: str, limit: int = MAX_OUTPUT_BYTES) -> Capped | None:
+    """The member ``rel`` of folder ``root`` (None when missing), as a regular file only.
+
+    ``name`` is what the member holds (e.g. ``dmesg``): a log keeps its last part when cut.
+    Raises UnsafeMember for a link, a path outside ``root`` or anything but a regular file.
+    """
+    try:
+        path = _check_inside(root, rel)
+    except FileNotFoundError:
+        return None
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:  # ELOOP: it became a link after the check
+        raise UnsafeMember(f"{path} cannot be read safely ({exc.strerror})") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeMember(f"{path} is not a regular file; sbctune reads only regular files")
+        return _read_fd(fd, name, info.st_size, limit)
+    finally:
+        os.close(fd)
+
+
+def check_zip(archive: zipfile.ZipFile, where: Path) -> None:
+    """Refuse a zip that declares too many members, too much data or a bomb's ratio."""
+    infos = archive.infolist()
+    if len(infos) > MAX_ZIP_MEMBERS:
+        raise LimitError(
+            f"{where} holds {len(infos)} files, more than the {MAX_ZIP_MEMBERS} sbctune reads",
+            "a bundle holds a few dozen: this zip was not written by sbctune",
+        )
+    total = sum(info.file_size for info in infos)
+    if total > MAX_ZIP_UNCOMPRESSED:
+        raise LimitError(
+            f"{where} unpacks to {size_text(total)}, more than the"
+            f" {size_text(MAX_ZIP_UNCOMPRESSED)} sbctune reads from a bundle",
+            "a bundle is usually under 1 MB unpacked: check that this is the right file",
+        )
+    for info in infos:
+        if info.file_size > ZIP_RATIO_FLOOR and (
+            info.file_size > MAX_ZIP_RATIO * max(info.compress_size, 1)
+        ):
+            raise LimitError(
+                f"{where}: {info.filename} unpacks from {size_text(info.compress_size)} to"
+                f" {size_text(info.file_size)}, a ratio only a zip bomb reaches",
+                "this zip was not written by sbctune; it is not read",
+            )
+
+
+def _zip_is_link(info: zipfile.ZipInfo) -> bool:
+    return info.create_system == 3 and stat.S_ISLNK(info.external_attr >> 16)
+
+
+def read_zip_member(
+    archive: zipfile.ZipFile, member: str, name: str, limit: int = MAX_OUTPUT_BYTES
+) -> Capped | None:
+    """A zip member under ``limit`` (None when missing); a stored symlink is refused."""
+    try:
+        info = archive.getinfo(member)
+    except KeyError:
+        return None
+    if _zip_is_link(info):
+        raise UnsafeMember(
+            f"{member} in {archive.filename} is a symbolic link; sbctune reads only regular"
+            " files of a bundle",
+            "replace the link with a copy of the file you mean",
+        )
+    if info.is_dir():
+        raise UnsafeMember(f"{member} in {archive.filename} is a folder, not a file")
+    with archive.open(info) as fh:
+        if info.file_size <= limit:
+            data = fh.read(limit + 1)
+            return Capped(data[:limit], len(data) > limit, info.file_size)
+        if not keeps_tail(name):
+            return Capped(fh.read(limit), True, info.file_size)
+        tail = TailBuffer(limit)
+        while chunk := fh.read(_CHUNK):
+            tail.add(chunk)
+        return tail.result()

@@ -1,0 +1,168 @@
+"""Writing a session's changes on the Pi, reading them back, and judging what happened.
+
+A refused write (EINVAL, ENOENT, EOPNOTSUPP) that left the value as it was is "not possible
+here" with the kernel's reason; any other failure fails the tweak. Whatever the verdict, a
+change whose value read back is no longer its `before` was touched, and is reverted with the
+session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sbctune.remote import Session, batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning.knobs import read_argv, same_value, value_from, write_argvs
+from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
+
+_REFUSALS = (
+    "Invalid argument",
+    "No such file or directory",
+    "Operation not supported",
+    "not supported",
+    "Permission denied",
+    "Operation not permitted",
+    "Could not change any device features",  # ethtool -K: the driver or kernel kept it as is
+)
+
+
+@dataclass(frozen=True)
+class Written:
+    """One change after its write: the failed write step (None: it went through) and the
+    value read back (None: unreadable, or the file does not exist)."""
+
+    change: Change
+    index: int  # its number in the session (names its backup file)
+    failed: StepResult | None
+    value: str | None
+
+    @property
+    def touched(self) -> bool:
+        """Whether the Pi's value is no longer the one from before (so it must be reverted)."""
+        return not same_value(self.change, self.value, self.change.before)
+
+
+@dataclass
+class Verdict:
+    """What happened to each change of one tweak."""
+
+    item: PlannedTweak
+    applied: list[Change] = field(default_factory=list)
+    impossible: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def refused(stderr: str) -> str | None:
+    """The kernel's (or driver's) refusal in a write's error output, or None."""
+    for line in reversed(stderr.strip().splitlines()):
+        for refusal in _REFUSALS:
+            if refusal.lower() in line.lower():
+                return line.strip().rsplit(": ", 1)[-1] if ": " in line else line.strip()
+    return None
+
+
+async def run_changes(
+    session: Session, changes: Sequence[Change], directory: str, first_index: int = 0
+) -> list[Written]:
+    """Write each change and read it back, as root, in one round trip."""
+    steps: list[batch.Step] = []
+    owners: list[tuple[int, str]] = []
+    for offset, change in enumerate(changes):
+        index = first_index + offset
+        for argv in write_argvs(
+            change, change.after, state_dir=directory, index=index, restoring=False
+        ):
+            steps.append(batch.Step(tuple(argv), f"w{offset}.{len(steps)}", timeout=30))
+            owners.append((offset, "w"))
+        steps.append(batch.Step(tuple(read_argv(change)), f"r{offset}", timeout=30))
+        owners.append((offset, "r"))
+    results = await session.run_script(steps, sudo=True, timeout=60 + 5 * len(steps))
+    failed: dict[int, StepResult] = {}
+    reads: dict[int, StepResult] = {}
+    for (offset, what), result in zip(owners, results, strict=True):
+        if what == "w" and not result.ok and offset not in failed:
+            failed[offset] = result
+        if what == "r":
+            reads[offset] = result
+    out = []
+    for offset, change in enumerate(changes):
+        read = reads.get(offset)
+        value = value_from(change, read.exit_code, read.text) if read is not None else None
+        out.append(Written(change, first_index + offset, failed.get(offset), value))
+    return out
+
+
+def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
+    verdict = Verdict(item, impossible=list(item.impossible))
+    for one in results:
+        change, value = one.change, one.value
+        if one.failed is not None:
+            reason = refused(one.failed.error_text)
+            message = one.failed.error_text.strip().splitlines()
+            detail = message[-1] if message else f"exit code {one.failed.exit_code}"
+            if reason is not None and same_value(change, value, change.before):
+                verdict.impossible.append((change.target, reason))
+            else:
+                verdict.failed.append((change.target, detail))
+            continue
+        if not same_value(change, value, change.after):
+            verdict.failed.append(
+                (change.target, f"read back {value!r} after writing {change.after!r}")
+            )
+        verdict.applied.append(change)
+    return verdict
+
+
+def outcome(verdict: Verdict) -> TweakOutcome:
+    tweak_id = verdict.item.tweak.id
+    notes = [f"{t}: {r}" for t, r in verdict.impossible]
+    if verdict.failed:
+        detail = "; ".join(f"{t}: {r}" for t, r in verdict.failed)
+        return TweakOutcome(tweak_id, "failed", detail, verdict.applied)
+    if verdict.applied:
+        detail = verdict.item.reason
+        if notes:
+            detail += " (not possible here: " + "; ".join(notes) + ")"
+        if verdict.item.tweak.needs_reboot:
+            detail += "; takes effect after a reboot"
+        return TweakOutcome(tweak_id, "applied", detail, verdict.applied)
+    if notes:
+        return TweakOutcome(tweak_id, "not_possible", "; ".join(notes))
+    return TweakOutcome(tweak_id, "already", "already set")
+
+
+async def restore(session: Session, changes: Sequence[Change], directory: str) -> None:
+    """Put `changes` back at once (newest first), as root, in one round trip."""
+    steps = [
+        batch.Step(tuple(argv), f"u{i}", timeout=30)
+        for i, change in enumerate(reversed(changes))
+        for argv in write_argvs(change, change.before, state_dir=directory, restoring=True)
+    ]
+    if steps:
+        await session.run_script(steps, sudo=True, timeout=60)
+
+
+def live_state(change: Change, value: str | None, readable: bool) -> LiveState:
+    if not readable and change.kind != "service":  # a service's state is its exit code
+        return "unknown"
+    if same_value(change, value, change.after):
+        return "in_force"
+    if same_value(change, value, change.before):
+        return "original"
+    return "other"
+
+
+async def read_back(session: Session, changes: Sequence[Change]) -> list[LiveValue]:
+    """The Pi's value of each change right now (as the login user: no password prompt)."""
+    if not changes:
+        return []
+    steps = [batch.Step(tuple(read_argv(c)), f"r{i}", timeout=20) for i, c in enumerate(changes)]
+    results = await session.run_script(steps, timeout=30 + 2 * len(steps))
+    live = []
+    for change, result in zip(changes, results, strict=True):
+        value = value_from(change, result.exit_code, result.text)
+        readable = result.ok or (change.kind in ("file", "boot") and "No such file" in
+                                 result.error_text)  # fmt: skip
+        live.append(LiveValue(change, value, live_state(change, value, readable)))
+    return live

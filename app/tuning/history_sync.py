@@ -1,0 +1,41 @@
+"""The history's copy of each tuning session (TuningSessionRecord: state + the record)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sbctune.history import History, TuningSessionRecord
+from sbctune.remote import Session
+
+
+def save(history: History | None, session: Session, state: str, data: dict[str, Any]) -> int | None:
+    """Add or update the history row of the session `data` describes; its row id."""
+    if history is None:
+        return None
+    device = history.add_device(session.target.host, session.target.port, session.username)
+    assert device.id is not None
+    existing = next(
+        (r for r in history.tuning_sessions(device.id) if r.data.get("id") == data["id"]), None
+    )
+    record = TuningSessionRecord(
+        device_id=device.id,
+        started_at=dt.datetime.fromisoformat(str(data["created"])),
+        state=state,
+        data=data,
+        id=existing.id if existing else None,
+    )
+    return history.save_tuning_session(record)
+
+
+def mark(history: History | None, session: Session, session_id: str, state: str) -> None:
+    """The history's state of a session follows the Pi's."""
+    if history is None:
+        return
+    device = history.device_for(session.target.host, session.target.port, session.username)
+    if device is None or device.id is None:
+        return
+    for record in history.tuning_sessions(device.id):
+        if record.data.get("id") == session_id and record.state != state:
+            record.state = state
+            history.save_tuning_session(record)

@@ -1,0 +1,220 @@
+"""Planners of the kernel knobs: RPS/RFS, XPS, IRQ affinity, the CPU governor, sysctls."""
+
+from __future__ import annotations
+
+from sbctune.tuning import catalog
+from sbctune.tuning.knobs import format_mask, mask_value
+from sbctune.tuning.model import Change, PlannedTweak
+from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
+from sbctune.tuning.plan_context import not_applicable as _no
+from sbctune.tuning.probe import Read, sysctl_path
+
+
+def plan_rps(ctx: Context) -> PlannedTweak:
+    if not ctx.iface:
+        return _no(ctx, "no NIC chosen")
+    queues = queue_files(ctx, "rx-", "rps_cpus")
+    if not queues:
+        return _no(ctx, f"{ctx.iface} has no rps_cpus (the kernel was built without RPS)")
+    cpus = ctx.cpus()
+    if len(cpus) < 2:
+        return _no(ctx, "the Pi has one CPU core: there is nothing to spread the work to")
+    exclude = ctx.options.get("rps_exclude_irq_cpu", ctx.tweak.params.get("exclude_irq_cpu"))
+    note = ""
+    if exclude:
+        busy = _irq_cpus(ctx)
+        rest = [c for c in cpus if c not in busy]
+        if busy and rest:
+            cpus, note = (
+                rest,
+                f" (not CPU {', '.join(map(str, sorted(busy)))}: it takes the interrupt)",
+            )
+        elif busy:
+            note = " (the interrupt runs on every CPU: none left out)"
+        else:
+            note = " (the CPU taking the interrupt is not known: none left out)"
+    mask = all_mask(cpus)
+    item = PlannedTweak(ctx.tweak, True, f"receive work of {ctx.iface} on CPUs {cpus}{note}")
+    for path, read in queues:
+        if not read.ok:
+            item.impossible.append((path, read.reason))
+            continue
+        item.changes.append(Change("file", path, read.text, format_mask(mask, read.text), path))
+    if ctx.tweak.params.get("rfs", True) and ctx.options.get("rfs", True):
+        _plan_rfs(ctx, item, len(queues))
+    if not item.changes:
+        item.applicable = False
+        item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
+    return item
+
+
+def _plan_rfs(ctx: Context, item: PlannedTweak, queues: int) -> None:
+    key = "net.core.rps_sock_flow_entries"
+    read = ctx.facts.knob(sysctl_path(key))
+    if read is None or not read.ok:
+        reason = read.reason if read is not None else "No such file or directory"
+        item.impossible.append((key, f"{reason} (RFS left off; RPS still applies)"))
+        return
+    wanted = int(ctx.tweak.params.get("rps_sock_flow_entries", 32768))
+    current = int(read.text) if is_number(read.text) else 0
+    entries = max(current, wanted)  # only raise: another service may rely on a larger table
+    item.changes.append(Change("sysctl", key, read.text, str(entries), sysctl_path(key)))
+    per_queue = str(entries // max(queues, 1))
+    for path, flow in queue_files(ctx, "rx-", "rps_flow_cnt"):
+        if flow.ok and is_number(flow.text) and int(flow.text) < int(per_queue):
+            item.changes.append(Change("file", path, flow.text, per_queue, path))
+
+
+def plan_xps(ctx: Context) -> PlannedTweak:
+    if not ctx.iface:
+        return _no(ctx, "no NIC chosen")
+    queues = queue_files(ctx, "tx-", "xps_cpus")
+    if not queues:
+        return _no(ctx, f"{ctx.iface} has no xps_cpus: the driver offers no transmit queue map")
+    cpus = ctx.cpus()
+    if len(cpus) < 2:
+        return _no(ctx, "the Pi has one CPU core")
+    item = PlannedTweak(ctx.tweak, True, f"transmit queues of {ctx.iface} mapped to CPUs")
+    for index, (path, read) in enumerate(queues):
+        if not read.ok:
+            item.impossible.append((path, read.reason))
+            continue
+        mask = all_mask(cpus) if len(queues) == 1 else 1 << cpus[index % len(cpus)]
+        item.changes.append(Change("file", path, read.text, format_mask(mask, read.text), path))
+    if not item.changes:
+        item.applicable = False
+        item.reason = (
+            "the driver offers no transmit queue map ("
+            + "; ".join(f"{t}: {r}" for t, r in item.impossible)
+            + ")"
+        )
+    return item
+
+
+def _irq_plan(ctx: Context, avoid: int) -> list[tuple[str, Read | None, str | None]]:
+    """Per NIC interrupt: (smp_affinity path, value read, mask to write or None if refused)."""
+    cpus = ctx.cpus()
+    others = [c for c in cpus if c != avoid]
+    out: list[tuple[str, Read | None, str | None]] = []
+    for index, irq in enumerate(ctx.nic.irqs if ctx.nic else []):
+        path = f"/proc/irq/{int(irq)}/smp_affinity"
+        read = ctx.facts.knob(path)
+        if read is None or not read.ok or not others:
+            out.append((path, read, None))
+            continue
+        current = mask_value(read.text)
+        if current is not None and current and not current >> avoid & 1:
+            after = read.text  # already off that CPU
+        else:
+            after = format_mask(1 << others[index % len(others)], read.text)
+        out.append((path, read, after))
+    return out
+
+
+def _irq_cpus(ctx: Context) -> set[int]:
+    """The CPUs that take the NIC's interrupts: where irq-affinity (planned in the same
+    session) puts them, else the kernel's effective affinity, else smp_affinity."""
+    moving = "irq-affinity" in ctx.selected
+    avoid = int(catalog.tweak("irq-affinity").params.get("avoid_cpu", 0))
+    busy: set[int] = set()
+    for path, read, after in _irq_plan(ctx, avoid):
+        effective = ctx.facts.knob(path.replace("smp_affinity", "effective_affinity"))
+        if moving and after is not None:
+            text = after
+        elif effective is not None and effective.ok:
+            text = effective.text
+        elif read is not None and read.ok:
+            text = read.text
+        else:
+            continue
+        mask = mask_value(text) or 0
+        busy |= {cpu for cpu in range(mask.bit_length()) if mask >> cpu & 1}
+    return busy
+
+
+def plan_irq_affinity(ctx: Context) -> PlannedTweak:
+    if ctx.nic is None or not ctx.nic.irqs:
+        return _no(ctx, "no interrupt of this NIC was found in /proc/interrupts")
+    avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
+    if not [c for c in ctx.cpus() if c != avoid]:
+        return _no(ctx, "the Pi has one CPU core")
+    item = PlannedTweak(ctx.tweak, True, f"interrupts {ctx.nic.irqs} moved off CPU {avoid}")
+    for path, read, after in _irq_plan(ctx, avoid):
+        if read is None or not read.ok or after is None:
+            item.impossible.append((path, read.reason if read else "No such file or directory"))
+            continue
+        item.changes.append(Change("irq_affinity", path, read.text, after, path))
+    if not item.changes:
+        item.applicable = False
+        item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
+        return item
+    if any(c.needed for c in item.changes):
+        service = _irqbalance(ctx)
+        if service is not None:
+            item.changes.insert(0, service)  # before the writes, so it cannot undo them
+    return item
+
+
+def _irqbalance(ctx: Context) -> Change | None:
+    facts = ctx.facts
+    if facts.systemd:
+        active = facts.text("irqbalance-systemd").strip() == "active"
+        manager = "systemctl"
+    else:
+        active = facts.ok("irqbalance-pid") and bool(facts.text("irqbalance-pid").strip())
+        manager = "rc-service" if facts.ok("rc-service") else "service"
+    if not active:
+        return None
+    return Change("service", "irqbalance", "active", "inactive", manager)
+
+
+def plan_governor(ctx: Context) -> PlannedTweak:
+    wanted = str(ctx.tweak.params.get("governor", "performance"))
+    base = "/sys/devices/system/cpu/cpufreq/policy"
+    policies = sorted(ctx.facts.glob(base, "/scaling_governor").items())
+    if not policies:
+        return _no(ctx, "the kernel has no CPU frequency scaling here (no cpufreq policy)")
+    item = PlannedTweak(ctx.tweak, True, f"every core at its top clock ({wanted})")
+    for path, read in policies:
+        available = ctx.facts.knob(path.replace("scaling_governor", "scaling_available_governors"))
+        if not read.ok:
+            item.impossible.append((path, read.reason))
+        elif available is not None and available.ok and wanted not in available.text.split():
+            item.impossible.append((path, f"the kernel offers no {wanted} governor"))
+        else:
+            item.changes.append(Change("governor", path, read.text, wanted, path))
+    if not item.changes:
+        item.applicable = False
+        item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
+    return item
+
+
+def _raise_only(before: str, target: str) -> str | None:
+    """Field by field, the larger of the current and the target value; None if not numbers."""
+    current, wanted = before.split(), target.split()
+    if len(current) != len(wanted) or not all(is_number(w) for w in current + wanted):
+        return None
+    fields = [str(max(int(c), int(w))) for c, w in zip(current, wanted, strict=True)]
+    if fields == current:
+        return before  # unchanged, in the kernel's own spacing
+    return "\t".join(fields)
+
+
+def plan_sysctls(ctx: Context) -> PlannedTweak:
+    values: dict[str, str] = dict(ctx.tweak.params.get("values", {}))
+    item = PlannedTweak(ctx.tweak, True, "buffers and backlog raised where below the targets")
+    for key, target in values.items():
+        path = sysctl_path(key)
+        read = ctx.facts.knob(path)
+        if read is None or not read.ok:
+            item.impossible.append((key, read.reason if read else "No such file or directory"))
+            continue
+        after = _raise_only(read.text, target)
+        if after is None:
+            item.impossible.append((key, f"unexpected value {read.text!r}"))
+            continue
+        item.changes.append(Change("sysctl", key, read.text, after, path))
+    if not item.changes:
+        item.applicable = False
+        item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
+    return item

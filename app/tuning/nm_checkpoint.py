@@ -1,0 +1,78 @@
+"""NetworkManager checkpoints: a second safety layer for changes to addressing or MTU.
+
+Where NetworkManager manages the Pi's NICs (Raspberry Pi OS bookworm), sbctune asks it for a
+checkpoint before such a change: ``CheckpointCreate`` on D-Bus (signature ``aouu``: devices
+(none = all), rollback timeout in seconds, flags). If the Pi then stops answering and nobody
+confirms, NetworkManager rolls the devices back by itself when the timeout runs out, even if
+sbctune's own guard cannot run. Confirm destroys the checkpoint; revert rolls it back.
+`nmcli` has no verb for checkpoints, so this goes through `busctl` (part of systemd).
+"""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.remote import Session
+from sbctune.tuning.model import Change
+
+NM = "org.freedesktop.NetworkManager"
+NM_PATH = "/org/freedesktop/NetworkManager"
+_CREATED = re.compile(r'^o "(/org/freedesktop/NetworkManager/Checkpoint/\d+)"\s*$')
+_PATH = re.compile(r"^/org/freedesktop/NetworkManager/Checkpoint/\d+$")
+# Kinds of change that can cut the Pi off its network if they go wrong.
+ADDRESSING_KINDS = frozenset({"mtu"})
+
+
+def touches_addressing(changes: list[Change]) -> bool:
+    return any(c.kind in ADDRESSING_KINDS and c.needed for c in changes)
+
+
+def create_argv(rollback_seconds: int) -> list[str]:
+    # Devices: none (= every device NM manages); flags 0 (keep other checkpoints).
+    return [
+        "busctl", "call", NM, NM_PATH, NM, "CheckpointCreate", "aouu",
+        "0", str(max(1, int(rollback_seconds))), "0",
+    ]  # fmt: skip
+
+
+def parse_created(stdout: str) -> str | None:
+    """The checkpoint's object path from busctl's reply (``o "/org/.../Checkpoint/N"``)."""
+    match = _CREATED.match(stdout.strip()[:200])
+    return match.group(1) if match else None
+
+
+def _checked(path: str) -> str:
+    if not _PATH.match(path):
+        raise ValueError(f"not a NetworkManager checkpoint path: {path[:80]!r}")
+    return path
+
+
+def destroy_argv(path: str) -> list[str]:
+    return ["busctl", "call", NM, NM_PATH, NM, "CheckpointDestroy", "o", _checked(path)]
+
+
+def rollback_argv(path: str) -> list[str]:
+    return ["busctl", "call", NM, NM_PATH, NM, "CheckpointRollback", "o", _checked(path)]
+
+
+async def nm_running(session: Session) -> bool:
+    result = await session.run(["systemctl", "is-active", "--quiet", "NetworkManager"])
+    return result.ok
+
+
+async def create(session: Session, rollback_seconds: int) -> str | None:
+    """Take a checkpoint (sudo); None where NetworkManager does not run or refuses."""
+    if not await nm_running(session):
+        return None
+    result = await session.run(create_argv(rollback_seconds), sudo=True, timeout=60)
+    return parse_created(result.stdout) if result.ok else None
+
+
+async def destroy(session: Session, path: str) -> bool:
+    result = await session.run(destroy_argv(path), sudo=True, timeout=60)
+    return result.ok
+
+
+async def rollback(session: Session, path: str) -> bool:
+    result = await session.run(rollback_argv(path), sudo=True, timeout=60)
+    return result.ok

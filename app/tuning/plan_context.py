@@ -1,0 +1,58 @@
+"""What every tweak planner gets: the tweak, the facts read on the Pi, the inventory, the NIC,
+the user's options, and the boot files as edited by the tweaks planned before it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.inventory.model import Inventory, Nic
+from sbctune.tuning.knobs import parse_cpu_list
+from sbctune.tuning.model import PlannedTweak, Tweak
+from sbctune.tuning.probe import Facts
+
+
+@dataclass
+class Context:
+    tweak: Tweak
+    facts: Facts
+    inventory: Inventory
+    nic: Nic | None
+    options: dict[str, Any]
+    pending: dict[str, str] = field(default_factory=dict)  # boot files as edited so far
+    selected: tuple[str, ...] = ()  # the tweak ids planned together
+
+    @property
+    def iface(self) -> str | None:
+        return self.facts.nic
+
+    def cpus(self) -> list[int]:
+        online = self.facts.knob("/sys/devices/system/cpu/online")
+        return parse_cpu_list(online.text) if online and online.ok else []
+
+
+Planner = Callable[[Context], PlannedTweak]
+_NUMBER = re.compile(r"[0-9]{1,19}")
+
+
+def is_number(text: str) -> bool:
+    return _NUMBER.fullmatch(text.strip()) is not None
+
+
+def not_applicable(ctx: Context, reason: str) -> PlannedTweak:
+    return PlannedTweak(ctx.tweak, False, reason)
+
+
+def all_mask(cpus: list[int]) -> int:
+    mask = 0
+    for cpu in cpus:
+        mask |= 1 << cpu
+    return mask
+
+
+def queue_files(ctx: Context, prefix: str, knob: str) -> list[tuple[str, Any]]:
+    base = f"/sys/class/net/{ctx.iface}/queues/{prefix}"
+    found = ctx.facts.glob(base, "/" + knob)
+    return sorted(found.items(), key=lambda item: int(item[0][len(base) :].split("/")[0] or 0))

@@ -1,0 +1,116 @@
+"""Planning: what each selected tweak would change on this Pi and NIC, with the exact commands,
+and the files `--persist` would write. Planning reads the Pi and writes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sbctune.inventory.model import Inventory
+from sbctune.remote import Session
+from sbctune.tuning import catalog, scripts
+from sbctune.tuning.errors import TuningError
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
+from sbctune.tuning.model import Change, TuningPlan
+from sbctune.tuning.probe import probe
+
+PERSIST_DIRS = ("/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d")
+PREVIEW_ID = "00000000T000000Z-000000"  # stands for the id `apply` will choose
+
+
+def _selection(tweak_ids: Sequence[str] | None) -> list[str]:
+    known = catalog.load_tweaks()
+    if tweak_ids is None:
+        return [t.id for t in known if t.recommended and not t.advanced]
+    wanted = set(tweak_ids)
+    for tweak_id in wanted:
+        catalog.tweak(tweak_id)  # a clear error for an unknown id
+    return [t.id for t in known if t.id in wanted]
+
+
+async def plan(
+    session: Session,
+    inventory: Inventory,
+    nic: str | None,
+    tweak_ids: Sequence[str] | None = None,
+    options: dict[str, Any] | None = None,
+) -> TuningPlan:
+    """What each selected tweak would change on this Pi and NIC, with the exact commands."""
+    options = dict(options or {})
+    if nic is not None:
+        safe_name(nic, "interface")
+        if inventory.nics and inventory.nic(nic) is None:
+            names = ", ".join(n.name for n in inventory.nics if n.name)
+            raise TuningError(f"The Pi has no interface {nic!r}.", f"Its interfaces: {names}.")
+    selected = _selection(tweak_ids)
+    nic_obj = inventory.nic(nic) if nic else None
+    sysctls = list(catalog.tweak("socket-buffers").params.get("values", {}))
+    facts = await probe(session, nic, nic_obj.irqs if nic_obj else [], sysctls)
+    pending: dict[str, str] = {}
+    items = []
+    for tweak in catalog.load_tweaks():
+        if tweak.id not in selected:
+            continue
+        ctx = Context(tweak, facts, inventory, nic_obj, options, pending, tuple(selected))
+        item = PLANNERS[tweak.kind](ctx)
+        placeholder = f"{scripts.STATE_ROOT}/<session id>"
+        for index, change in enumerate(item.changes):
+            if change.needed:
+                item.commands += commands_text(
+                    write_argvs(
+                        change, change.after, state_dir=placeholder, index=index, restoring=False
+                    )
+                )
+        items.append(item)
+    result = TuningPlan(nic, items, options, list(tweak_ids) if tweak_ids is not None else None)
+    result.inventory = inventory
+    result.systemd = facts.systemd
+    result.netns = facts.netns
+    result.persist_dirs = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]
+    if options.get("persist"):
+        result.persist_preview = persist_preview(result)
+    return result
+
+
+def persist_preview(the_plan: TuningPlan) -> list[Change]:
+    """The files `apply --persist` would write for this plan (the session id shown as
+    `<session id>`): what keeps the values across a reboot, for the dry run."""
+    needed = [c for i in the_plan.items if i.applicable for c in i.changes if c.needed]
+    shown = []
+    for change in persist_changes(PREVIEW_ID, the_plan.nic, needed, the_plan.persist_dirs):
+
+        def named(text: str | None) -> str | None:
+            return None if text is None else text.replace(PREVIEW_ID, "<session id>")
+
+        shown.append(Change(change.kind, named(change.target) or "", named(change.before),
+                            named(change.after), named(change.path) or ""))  # fmt: skip
+    return shown
+
+
+def persist_changes(
+    session_id: str, nic: str | None, applied: Sequence[Change], dirs: Sequence[str]
+) -> list[Change]:
+    """The files that keep the session's values across reboots (all named for sbctune)."""
+    directory = scripts.session_dir(session_id)
+    sysctls = [c for c in applied if c.kind == "sysctl"]
+    runtime = [c for c in applied if c.kind not in ("sysctl", "boot")]
+    changes: list[Change] = []
+    if sysctls and "/etc/sysctl.d" in dirs:
+        path = f"/etc/sysctl.d/90-sbctune-{session_id}.conf"
+        changes.append(Change("file", path, None, scripts.sysctl_conf(session_id, sysctls), path))
+    if runtime:
+        path = f"{directory}/at-boot.sh"
+        script = scripts.apply_at_boot_script(session_id, runtime)
+        changes.append(Change("file", path, None, script, path))
+        if "/etc/systemd/system" in dirs:
+            unit = f"sbctune-tuning-{session_id}.service"
+            path = f"/etc/systemd/system/{unit}"
+            changes.append(Change("file", path, None, scripts.unit_file(session_id), path))
+            link = f"/etc/systemd/system/multi-user.target.wants/{unit}"
+            changes.append(Change("service", f"enable {unit}", "disabled", "enabled", link))
+        if nic and "/etc/udev/rules.d" in dirs:
+            path = f"/etc/udev/rules.d/90-sbctune-{session_id}.rules"
+            rule = scripts.udev_rule(session_id, safe_name(nic, "interface"))
+            changes.append(Change("file", path, None, rule, path))
+    return changes

@@ -1,0 +1,44 @@
+"""What the lab's shaping is configured to (read back from tc), for tests that assert the
+mechanism and relations rather than absolute measured rates (a busy machine measures less)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from sbctune.lab.effects import base_rates
+from sbctune.lab.model import LabInfo, NicInfo
+from sbctune.lab.profile import TCP_PAYLOAD_BYTES, load_profile
+from sbctune.lab.shaping import TC_FRAME_BYTES
+
+# Slack for the one TCP goodput can exceed the shaped rate by (HTB burst, rounding).
+OVER_SHAPING = 1.03
+
+
+def _class_rate_kbit(dev: str) -> int:
+    out = subprocess.run(
+        ["tc", "class", "show", "dev", dev, "classid", "1:10"],
+        capture_output=True, text=True, check=True, timeout=10,
+    ).stdout  # fmt: skip
+    words = out.split()
+    rate = words[words.index("rate") + 1]  # e.g. "769553Kbit" or "1Gbit"
+    units = {"Kbit": 1, "Mbit": 1000, "Gbit": 1_000_000, "bit": 0.001}
+    for unit, factor in units.items():
+        if rate.endswith(unit):
+            return round(float(rate[: -len(unit)]) * factor)
+    raise AssertionError(f"unexpected tc rate {rate!r}")
+
+
+def shaped_goodput(nic: NicInfo) -> dict[str, float]:
+    """The goodput (Mbit/s) each direction of this lab NIC is shaped to, as tc holds it."""
+
+    def goodput(dev: str) -> float:
+        return _class_rate_kbit(dev) / 1000 * TCP_PAYLOAD_BYTES / TC_FRAME_BYTES
+
+    return {"pi_to_pc": goodput(nic.ifb), "pc_to_pi": goodput(nic.host_veth)}
+
+
+def profile_goodput(lab: LabInfo, nic: str) -> dict[str, float]:
+    """The goodput the lab's profile says this NIC reaches in each direction (half duplex)."""
+    spec = next(i for i in load_profile(lab.profile).interfaces if i.name == nic)
+    rates = base_rates(spec)
+    return {"pi_to_pc": rates.pi_to_pc, "pc_to_pi": rates.pc_to_pi}

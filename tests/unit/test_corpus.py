@@ -1,0 +1,223 @@
+"""The public-paste corpus (issue 13): each bundle in tests/captures/corpus/ holds the outputs of
+ONE public thread and an expected.json with what a competent reader states from it. Inspect each
+bundle as `sbctune inspect BUNDLE --json` does and compare the core facts; the failure message
+lists every fact that differs. The schema is tests/captures/corpus/README.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.model import Inventory, Nic
+
+CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
+BUNDLES = sorted(p for p in CORPUS.iterdir() if (p / "manifest.json").is_file())
+
+# Keys that say which NIC an expected entry is about (the first present is used).
+IDENTITY = ("name", "bus_path", "ids")
+# Keys compared with ==.
+EQUAL = (
+    "bus_path",
+    "bus",
+    "usb_speed_mbps",
+    "link_speed_mbps",
+    "duplex",
+    "wireless",
+    "builtin",
+    "irqs",
+)
+NIC_KEYS = {*IDENTITY, *EQUAL, "chip", "driver", "link", "note"}
+NOT_SHOWN = "not shown"
+
+
+def _load(bundle: Path) -> dict[str, Any]:
+    data = json.loads((bundle / "expected.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _chip_matches(want: str, nic: Nic) -> bool:
+    return want.lower() in (nic.chip or "").lower()
+
+
+def _candidates(want: dict[str, Any], nics: list[Nic]) -> list[Nic]:
+    for key in IDENTITY:
+        if key in want:
+            if key == "ids":
+                return [n for n in nics if (n.ids or "").lower() == str(want[key]).lower()]
+            return [n for n in nics if getattr(n, key) == want[key]]
+    found = list(nics)
+    if "chip" in want:
+        found = [n for n in found if _chip_matches(want["chip"], n)]
+    if "bus" in want:
+        found = [n for n in found if n.bus == want["bus"]]
+    return found
+
+
+def _label(want: dict[str, Any]) -> str:
+    for key in (*IDENTITY, "chip"):
+        if key in want:
+            return f"{key}={want[key]}"
+    return "?"
+
+
+def _driver_diff(want: Any, nic: Nic) -> str | None:
+    got = f"driver={nic.driver!r}, driver_state={nic.driver_state!r}"
+    if want == NOT_SHOWN:
+        ok = nic.driver is None and nic.driver_state != "none"
+        return None if ok else f"driver: expected 'not shown' (no claim either way), got {got}"
+    if want is None:
+        ok = nic.driver is None and nic.driver_state != "unknown"
+        return None if ok else f"driver: expected none bound, got {got}"
+    return None if nic.driver == want else f"driver: expected {want!r}, got {got}"
+
+
+def _link_diff(want: str, nic: Nic) -> str | None:
+    got = f"link_detected={nic.link_detected!r}, link_speed_mbps={nic.link_speed_mbps!r}"
+    if want == "up":
+        # A link speed with nothing saying "no link" also states that the link is up.
+        up = nic.link_detected is True or (
+            nic.link_detected is None and nic.link_speed_mbps is not None
+        )
+        return None if up else f"link: expected up, got {got}"
+    ok = nic.link_detected is False and nic.link_speed_mbps is None
+    return None if ok else f"link: expected down, got {got}"
+
+
+def _nic_diffs(want: dict[str, Any], nic: Nic) -> list[str]:
+    diffs = []
+    for key in EQUAL:
+        if key in want and getattr(nic, key) != want[key]:
+            diffs.append(f"{key}: expected {want[key]!r}, got {getattr(nic, key)!r}")
+    if "chip" in want and not _chip_matches(want["chip"], nic):
+        diffs.append(f"chip: expected a name containing {want['chip']!r}, got {nic.chip!r}")
+    if "ids" in want and (nic.ids or "").lower() != str(want["ids"]).lower():
+        diffs.append(f"ids: expected {want['ids']!r}, got {nic.ids!r}")
+    if "driver" in want:
+        diffs.append(_driver_diff(want["driver"], nic) or "")
+    if "link" in want:
+        diffs.append(_link_diff(want["link"], nic) or "")
+    return [d for d in diffs if d]
+
+
+def _short(nic: Nic) -> str:
+    keys = (
+        "name",
+        "chip",
+        "ids",
+        "driver",
+        "bus",
+        "bus_path",
+        "usb_speed_mbps",
+        "link_speed_mbps",
+        "duplex",
+        "link_detected",
+    )
+    return "{" + ", ".join(f"{k}={getattr(nic, k)!r}" for k in keys) + "}"
+
+
+def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
+    """Every difference between the expected facts and the inventory, one line each."""
+    diffs: list[str] = []
+    model = (expected.get("board") or {}).get("model")
+    if model is not None and (inv.board.model or "").strip() != model:
+        diffs.append(f"board.model: expected {model!r}, got {inv.board.model!r}")
+    matched: list[Nic] = []
+    for want in expected.get("nics", []):
+        unknown = set(want) - NIC_KEYS
+        assert not unknown, f"expected.json: unknown NIC keys {sorted(unknown)}"
+        found = _candidates(want, inv.nics)
+        if not found:
+            diffs.append(f"nic {_label(want)}: missing")
+            continue
+        if len(found) > 1:
+            diffs.append(f"nic {_label(want)}: listed {len(found)} times (one NIC, one entry)")
+        matched.append(found[0])
+        diffs += [f"nic {_label(want)}: {d}" for d in _nic_diffs(want, found[0])]
+    if expected.get("all_nics", True):
+        extra = [n for n in inv.nics if not any(n is m for m in matched)]
+        diffs += [f"unexpected nic {_short(n)}" for n in extra]
+    ids = {f.id for f in inv.findings}
+    diffs += [f"finding {f!r}: missing" for f in expected.get("findings", []) if f not in ids]
+    shown = [f for f in expected.get("absent_findings", []) if f in ids]
+    diffs += [f"finding {f!r}: present, but the paste contradicts it" for f in shown]
+    return diffs
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=[b.name for b in BUNDLES])
+def test_corpus_bundle(bundle: Path) -> None:
+    expected = _load(bundle)
+    inv = inspect_bundle(bundle)
+    diffs = compare(expected, inv)
+    if diffs:
+        got = "\n  ".join(_short(n) for n in inv.nics) or "(none)"
+        findings = sorted({f.id for f in inv.findings})
+        pytest.fail(
+            f"{bundle.name}: {len(diffs)} fact(s) differ (source: {bundle / 'SOURCE.md'})\n- "
+            + "\n- ".join(diffs)
+            + f"\ninspected NICs:\n  {got}\nfindings: {findings}"
+            + f"\nboard.model: {inv.board.model!r}\nwarnings: {inv.warnings}",
+            pytrace=False,
+        )
+
+
+def test_corpus_is_well_formed() -> None:
+    """Each bundle names its public source and every file its manifest lists exists."""
+    assert len(BUNDLES) >= 45
+    for bundle in BUNDLES:
+        source = (bundle / "SOURCE.md").read_text(encoding="utf-8")
+        assert "https://" in source, bundle.name
+        manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+        for rel in [*manifest["commands"].values(), *manifest["files"].values()]:
+            assert (bundle / rel).is_file(), (bundle.name, rel)
+        expected = _load(bundle)
+        assert expected.get("nics") or expected.get("findings"), bundle.name
+
+
+def test_compare_reports_a_wrong_driver() -> None:
+    """The comparison itself can fail: a wrong driver and a missing finding are both listed."""
+    inv = Inventory(nics=[Nic(name="eth0", driver="r8169", bus="pci")])
+    diffs = compare(
+        {"nics": [{"name": "eth0", "driver": "igb"}], "findings": ["link-flapping"]}, inv
+    )
+    assert diffs == [
+        "nic name=eth0: driver: expected 'igb', got driver='r8169', driver_state=None",
+        "finding 'link-flapping': missing",
+    ]
+    expected = {"nics": [{"name": "eth0", "driver": "igb", "bus": "pci"}], "findings": ["x"]}
+    assert score(expected, inv) == (2, 4)  # present and on PCI; wrong driver, no finding
+
+
+def score(expected: dict[str, Any], inv: Inventory) -> tuple[int, int]:
+    """(facts right, facts stated): a missing NIC misses every fact stated about it."""
+    right = total = 0
+    if (expected.get("board") or {}).get("model") is not None:
+        total += 1
+        right += (inv.board.model or "").strip() == expected["board"]["model"]
+    for want in expected.get("nics", []):
+        stated = 1 + sum(1 for k in want if k not in ("note", *IDENTITY[:1]))
+        total += stated
+        found = _candidates(want, inv.nics)
+        if len(found) == 1:
+            right += stated - len(_nic_diffs(want, found[0]))
+    ids = {f.id for f in inv.findings}
+    for f in expected.get("findings", []):
+        total, right = total + 1, right + (f in ids)
+    for f in expected.get("absent_findings", []):
+        total, right = total + 1, right + (f not in ids)
+    return right, total
+
+
+if __name__ == "__main__":  # pragma: no cover - a report for people, not a test
+    # `.venv/bin/python tests/unit/test_corpus.py` prints how many stated facts each bundle gets.
+    all_right = all_total = 0
+    for bundle in BUNDLES:
+        got, of = score(_load(bundle), inspect_bundle(bundle))
+        all_right, all_total = all_right + got, all_total + of
+        print(f"{got:3d}/{of:<3d} {bundle.name}")
+    share = 100 * all_right / max(all_total, 1)
+    print(f"total {all_right}/{all_total} = {share:.0f}% of stated facts")

@@ -1,0 +1,114 @@
+"""The VM lab for tests: one VM per test module, the image built once per machine (cached).
+
+Where the VM cannot run (not root, not x86_64 Linux, no QEMU and no way to install it) the
+tests skip with the reason; under CI=true they fail instead, because CI must run them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.errors import UserError
+from tests.lab_support import skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Cli:
+    """Runs the sbctune CLI inside the VM lab's namespace, as a user would."""
+
+    vm: object
+    netns: str
+    password: str
+
+    def __call__(
+        self, *args: str, timeout: float = 300, stdin: str | None = None, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "SBCTUNE_PASSWORD": self.password, "NO_COLOR": "1"}
+        argv = ["ip", "netns", "exec", self.netns, sys.executable, "-m", "sbctune", *args]
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, env=env, input=stdin, cwd=ROOT,
+            check=False,
+        )  # fmt: skip
+        if check and done.returncode != 0:
+            raise AssertionError(
+                f"sbctune {' '.join(args)} exited {done.returncode}\n"
+                f"stdout:\n{done.stdout[-4000:]}\nstderr:\n{done.stderr[-4000:]}"
+            )
+        return done
+
+    def target(self, addr: str | None = None) -> list[str]:
+        """The login arguments every command takes (TCG is slow: a generous connect timeout)."""
+        host = addr or self.vm.host  # type: ignore[attr-defined]
+        return [f"pi@{host}", "--accept-new-host-key", "--connect-timeout", "90"]
+
+    def remote(self, *steps: list[str], sudo: bool = False) -> list[dict[str, Any]]:
+        """Run ``steps`` on the VM over SSH (tests.vm.remote): [{rc, out, err}, ...]."""
+        env = {**os.environ, "SBCTUNE_PASSWORD": self.password}
+        argv = ["ip", "netns", "exec", self.netns, sys.executable, "-m", "tests.vm.remote"]
+        done = subprocess.run(
+            [*argv, self.vm.host],  # type: ignore[attr-defined]
+            input=json.dumps({"sudo": sudo, "steps": list(steps)}),
+            capture_output=True, text=True, timeout=300, env=env, cwd=ROOT, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise AssertionError(f"reading the VM over SSH failed:\n{done.stderr[-3000:]}")
+        result: list[dict[str, Any]] = json.loads(done.stdout)
+        return result
+
+
+def _unavailable() -> str | None:
+    if sys.platform != "linux" or platform.machine() != "x86_64":
+        return "the VM lab runs on x86_64 Linux only"
+    if os.geteuid() != 0:
+        return "the VM lab needs root (namespaces, taps)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def vm() -> Iterator[object]:
+    from sbctune.lab.vm import image
+    from sbctune.lab.vm import lab as vmlab
+
+    reason = _unavailable()
+    if reason:
+        skip_or_fail(reason)
+    name = f"pytest-vm-{os.getpid()}"
+    start = time.monotonic()
+    try:
+        image.build()
+        built = time.monotonic() - start
+        lab = vmlab.up(name)
+    except UserError as exc:
+        vmlab.down(name)
+        skip_or_fail(f"VM lab unavailable: {exc}")
+        raise
+    print(
+        f"\n[vm] image ready in {built:.0f} s; boot to SSH {lab.boot_seconds:.0f} s "
+        f"({lab.accel}: {lab.accel_why})",
+        file=sys.stderr,
+    )
+    module_start = time.monotonic()
+    try:
+        yield lab
+    finally:
+        print(f"\n[vm] tests on the VM took {time.monotonic() - module_start:.0f} s",
+              file=sys.stderr)  # fmt: skip
+        vmlab.down(name)
+
+
+@pytest.fixture(scope="module")
+def cli(vm: object) -> Cli:
+    return Cli(vm, vm.netns, vm.password)  # type: ignore[attr-defined]
