@@ -39,8 +39,10 @@ def test_no_page_imports_history_remote_or_measure() -> None:
 
 
 def test_pages_reach_the_core_only_through_controllers_and_the_workflow() -> None:
-    """Of sbctune, a page imports the GUI (its controllers, widgets) and sbctune.workflow."""
-    allowed = ("sbctune.ui", "sbctune.workflow")
+    """Of sbctune, a page imports the GUI (its controllers, widgets), sbctune.workflow and
+    the ground everyone may use (text made safe to show, errors, paths, limits)."""
+    ground = ("sbctune.textsafe", "sbctune.errors", "sbctune.paths", "sbctune.limits")
+    allowed = ("sbctune.ui", "sbctune.workflow", *ground)
     reach = {
         p.name: [
             name

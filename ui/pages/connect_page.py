@@ -32,7 +32,7 @@ from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.workflow import ConnectedInfo, Problem
 
 if TYPE_CHECKING:
-    from sbctune.discovery import FoundHost
+    from sbctune.ui.controllers.finding import FoundHost
 
 
 class ConnectPage(Page):
