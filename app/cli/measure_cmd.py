@@ -86,22 +86,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--iperf3-path", help="the iperf3 binary on this PC (with --endpoint iperf3)"
     )
-    parser.add_argument(
-        "--duration",
-        type=int_range(1, None, "the duration"),
-        help="seconds per test (a custom plan)",
-    )
-    parser.add_argument(
-        "--streams",
-        # iperf3's own limit: "number of parallel streams too large (maximum = 128)"
-        type=int_range(1, 128, "the number of streams"),
-        help="parallel streams, 1 to 128 (a custom plan)",
-    )
-    parser.add_argument(
-        "--omit",
-        type=int_range(0, None, "the omitted time"),
-        help="seconds omitted at the start (a custom plan)",
-    )
+    _add_custom_plan_arguments(parser)
     parser.add_argument(
         "--allow-other-route",
         action="store_true",
@@ -131,6 +116,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
+
+
+def _add_custom_plan_arguments(parser: argparse.ArgumentParser) -> None:
+    """--duration, --streams, --omit: a preset plan with these changed."""
+    parser.add_argument(
+        "--duration",
+        type=int_range(1, None, "the duration"),
+        help="seconds per test (a custom plan)",
+    )
+    parser.add_argument(
+        "--streams",
+        # iperf3's own limit: "number of parallel streams too large (maximum = 128)"
+        type=int_range(1, 128, "the number of streams"),
+        help="parallel streams, 1 to 128 (a custom plan)",
+    )
+    parser.add_argument(
+        "--omit",
+        type=int_range(0, None, "the omitted time"),
+        help="seconds omitted at the start (a custom plan)",
+    )
 
 
 class _Progress:

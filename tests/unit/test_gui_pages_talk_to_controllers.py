@@ -38,6 +38,22 @@ def test_no_page_imports_history_remote_or_measure() -> None:
     assert not {k: v for k, v in bad.items() if v}, bad
 
 
+def test_pages_reach_the_core_only_through_controllers_and_the_workflow() -> None:
+    """Of sbctune, a page imports the GUI (its controllers, widgets), sbctune.workflow and
+    the ground everyone may use (text made safe to show, errors, paths, limits)."""
+    ground = ("sbctune.textsafe", "sbctune.errors", "sbctune.paths", "sbctune.limits")
+    allowed = ("sbctune.ui", "sbctune.workflow", *ground)
+    reach = {
+        p.name: [
+            name
+            for _, name in _imports(p.read_text())
+            if name.startswith("sbctune") and not name.startswith(allowed)
+        ]
+        for p in sorted(PAGES.glob("*.py"))
+    }
+    assert not {k: v for k, v in reach.items() if v}, reach
+
+
 def test_the_check_sees_every_form_of_import() -> None:
     assert _forbidden("from sbctune.history import History") == ["line 1: sbctune.history"]
     assert _forbidden("def f():\n    import sbctune.remote.session") != []

@@ -4,12 +4,18 @@ to `busy`, `found` and `failed` (nothing found is a Problem with what to do)."""
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from sbctune.history import History
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import Problem, problem_from
+
+if TYPE_CHECKING:  # zeroconf loads only when the user looks for a Pi
+    from sbctune.discovery import FoundHost
+
+__all__ = ["FindController", "FoundHost"]  # the Connect page names FoundHost from here
 
 SCAN_HOW = "Finding again with “also probe port 22”"
 

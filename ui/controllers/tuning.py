@@ -16,11 +16,14 @@ from sbctune import tuning
 from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.remote import Session
-from sbctune.tuning import PlannedTweak, TuningPlan
+from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
 from sbctune.workflow.rules import kept_tweaks
+
+# What the Tune page names (it never imports the core's tuning package).
+__all__ = ["AppliedSession", "PlannedTweak", "TuningController", "TuningPlan", "default_selection"]
 
 
 def default_selection(items: list[PlannedTweak]) -> set[str]:

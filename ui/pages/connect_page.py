@@ -32,7 +32,7 @@ from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.workflow import ConnectedInfo, Problem
 
 if TYPE_CHECKING:
-    from sbctune.discovery import FoundHost
+    from sbctune.ui.controllers.finding import FoundHost
 
 
 class ConnectPage(Page):
@@ -90,23 +90,7 @@ class ConnectPage(Page):
         self.find_card = self._find_card()
         auth_card = self._auth_card()
 
-        actions = QHBoxLayout()
-        self.connect_button = QPushButton("Connect")
-        self.connect_button.setObjectName("primary")
-        self.connect_button.setDefault(True)
-        self.connect_button.clicked.connect(self._connect)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(controller.cancel)
-        self.cancel_button.hide()
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 0)
-        self.progress.setMaximumWidth(160)
-        self.progress.hide()
-        self.status = label(name="muted")
-        actions.addWidget(self.connect_button)
-        actions.addWidget(self.cancel_button)
-        actions.addWidget(self.progress)
-        actions.addWidget(self.status, 1)
+        actions = self._actions(controller)
 
         self.problem = ProblemPanel()
         self.problem.setObjectName("card")
@@ -125,6 +109,33 @@ class ConnectPage(Page):
         for first, second in zip(self._focus_order(), self._focus_order()[1:], strict=False):
             QWidget.setTabOrder(first, second)
 
+        self._listen(controller, finder)
+        self._describe()
+        self._restore()
+        self._auth_changed()
+
+    def _actions(self, controller: ConnectionController) -> QHBoxLayout:
+        """Connect / Cancel, and what the connection is doing."""
+        actions = QHBoxLayout()
+        self.connect_button = QPushButton("Connect")
+        self.connect_button.setObjectName("primary")
+        self.connect_button.setDefault(True)
+        self.connect_button.clicked.connect(self._connect)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(controller.cancel)
+        self.cancel_button.hide()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.status = label(name="muted")
+        actions.addWidget(self.connect_button)
+        actions.addWidget(self.cancel_button)
+        actions.addWidget(self.progress)
+        actions.addWidget(self.status, 1)
+        return actions
+
+    def _listen(self, controller: ConnectionController, finder: FindController | None) -> None:
         controller.busy.connect(self._busy)
         controller.progress.connect(self.status.setText)
         controller.failed.connect(self._failed)
@@ -137,9 +148,6 @@ class ConnectPage(Page):
             finder.failed.connect(self._find_failed)
         else:
             self.find_button.hide()
-        self._describe()
-        self._restore()
-        self._auth_changed()
 
     def _auth_card(self) -> Card:
         """Password (optionally kept in the keyring) or an SSH key / the agent."""

@@ -12,8 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.inventory.model import Inventory
-from sbctune.ui.controllers.inspection import InspectController
+from sbctune.ui.controllers.inspection import InspectController, Inventory
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors

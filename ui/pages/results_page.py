@@ -13,8 +13,8 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.inventory.model import Finding, Recommendation
 from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.results import result_rows
 from sbctune.ui.controllers.state import AppState

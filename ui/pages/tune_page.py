@@ -15,9 +15,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
-from sbctune.ui.controllers.tuning import TuningController, default_selection
+from sbctune.ui.controllers.tuning import (
+    AppliedSession,
+    PlannedTweak,
+    TuningController,
+    TuningPlan,
+    default_selection,
+)
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
