@@ -41,6 +41,7 @@ from sbctune.remote.errors import (
 )
 from sbctune.remote.hostkeys import HostKeyInfo, KeyRecorder, KnownHosts, describe_key
 from sbctune.remote.quoting import join
+from sbctune.remote.reading import LineReader, read_at_most
 from sbctune.remote.target import Target
 
 HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
@@ -80,6 +81,7 @@ class RemoteProcess:
     ) -> None:
         self._session = session
         self._proc = proc
+        self._stdout = LineReader(proc.stdout)
         self.argv = tuple(argv)
         self._sudo = sudo
         self.pid: int | None = None
@@ -90,12 +92,12 @@ class RemoteProcess:
         return join(self.argv)
 
     async def _read_pid(self) -> None:
-        line = await self._proc.stdout.readline()
+        line = await self._stdout.readline()
         if line.startswith(_PID_PREFIX):
             self.pid = int(line[len(_PID_PREFIX) :].strip())
             return
         # The wrapper never ran: sudo refused, or the connection died.
-        stderr = (await self._proc.stderr.read()).decode("utf-8", errors="replace")
+        stderr = (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
         await self._proc.wait()
         self._finished = True
         if self._sudo:
@@ -106,7 +108,7 @@ class RemoteProcess:
         """Stdout, line by line as the Pi writes it (without the newline)."""
         try:
             while True:
-                line = await self._proc.stdout.readline()
+                line = await self._stdout.readline()
                 if not line:
                     break
                 yield line.decode("utf-8", errors="replace").rstrip("\r\n")
@@ -115,13 +117,13 @@ class RemoteProcess:
             raise
 
     async def read_stderr(self) -> str:
-        return (await self._proc.stderr.read()).decode("utf-8", errors="replace")
+        return (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
 
     async def communicate(self, limit: int = MAX_OUTPUT_BYTES) -> tuple[bytes, bytes, int]:
         """All of stdout and stderr, each at most ``limit`` bytes: a Pi that sends more is
         stopped there (OutputTooLarge), before the PC runs out of memory."""
         out, err = await asyncio.gather(
-            self._read_capped(self._proc.stdout, limit),
+            self._read_capped(self._proc.stdout, limit, self._stdout.take_buffered()),
             self._read_capped(self._proc.stderr, MAX_OUTPUT_BYTES),
         )
         await self._proc.wait()
@@ -129,9 +131,11 @@ class RemoteProcess:
         status = self._proc.exit_status
         return out, err, -1 if status is None else status
 
-    async def _read_capped(self, stream: asyncssh.SSHReader[bytes], limit: int) -> bytes:
-        chunks: list[bytes] = []
-        total = 0
+    async def _read_capped(
+        self, stream: asyncssh.SSHReader[bytes], limit: int, already: bytes = b""
+    ) -> bytes:
+        chunks: list[bytes] = [already]
+        total = len(already)
         while chunk := await stream.read(_READ_CHUNK):
             total += len(chunk)
             if total > limit:
