@@ -31,7 +31,9 @@ def test_demo_options() -> None:
     options = parse_demo_args(["--demo", "--duration", "3", "--omit", "1"])
     assert options.target is None and options.lab_name == "demo-gui"
     assert options.profile == "pi4-ax88179"
-    assert [(t.duration, t.omit) for t in options.plan.tests] == [(3, 1), (3, 1)]
+    # Every test (each direction, each of the plan's trials) takes the overrides.
+    assert {(t.duration, t.omit) for t in options.plan.tests} == {(3, 1)}
+    assert len(options.plan.tests) == 2 * options.plan.trials
     real = parse_demo_args(["--demo", "pi@raspberrypi.local", "--plan", "thorough"])
     assert real.target == "pi@raspberrypi.local" and real.plan.name == "thorough"
     with pytest.raises(UserError) as bad:
