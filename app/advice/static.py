@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 
 from sbctune.advice.chips import usb3_only_driver
+from sbctune.advice.driver_figures import PortFigures, install_detail
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite, lines_with
 from sbctune.advice.knowledge import load_knowledge
@@ -157,50 +158,14 @@ class _Advisor:
     def driver_for_chip(self, nic: Nic, chip: Chip) -> None:
         """The catalog's driver advice for a chip with no driver bound, with measured figures."""
         drivers = ", ".join(dict.fromkeys(chip.drivers.in_tree + chip.drivers.vendor))
-        build = [p for p in chip.problems if "build" in p.id]
-        detail = (
-            (
-                f"This chip is driven by {drivers}. Check with `modinfo {chip.drivers.in_tree[0]}` "
-                "whether your kernel has it; Raspberry Pi OS kernels since April 2024 include "
-                "igb, igc and ixgbe, so a kernel update may be all it takes. Otherwise build the "
-                "vendor driver against your kernel headers"
-                + (f" ({build[0].summary})" if build else "")
-                + "."
-            )
-            if chip.drivers.in_tree
-            else ""
-        )
-        single_port = [m for m in chip.measurements if m.test == "single_port"]
-        single = max(single_port, key=lambda m: m.value_mbps) if single_port else None
-        multi = [m for m in chip.measurements if m.test == "multi_port"]
-        # The stock clock's figure (seed 004: 3.06 Gbit/s at 1.5 GHz) before any other.
-        stock = [m for m in multi if m.cpu_mhz == 1500] or [m for m in multi if not m.cpu_mhz]
-        together = max((m.value_mbps for m in stock), default=None)
-        overclocked = [m.value_mbps for m in multi if m.cpu_mhz and m.cpu_mhz > 1500]
+        fig = PortFigures.of(chip)
         ports = sum(1 for n in self.inv.nics if n.catalog_id == chip.id and not n.name)
-        gain = (
-            f"from nothing to ~{single.value_mbps:g} Mbit/s per port" if single else "a working NIC"
-        )
-        if together and ports > 1:
-            bus = "PCIe Gen 2 x1" if nic.bus == "pci" else "bus"
-            detail += (
-                f" Expect ~{single.value_mbps:g} Mbit/s per port alone, but the {bus} link caps "
-                f"the ports together near {together / 1000:.2g} Gbit/s ({together:g} Mbit/s "
-                "measured on a CM4)"
-                + (
-                    f" ({min(overclocked) / 1000:g}-{max(overclocked) / 1000:g} with the CPU "
-                    "over-clocked)"
-                    if overclocked
-                    else ""
-                )
-                + "."
-                if single
-                else ""
-            )
-            gain += f"; ~{together:g} Mbit/s all {ports} ports together (the bus's cap)"
+        shared = fig.together is not None and ports > 1
+        detail = install_detail(chip, drivers) + (fig.shared_text(nic) if shared else "")
+        gain = fig.gain_text(ports if shared else 0)
         recipe = load_knowledge().driver_for_chip(chip.id)
         steps = driver_steps(recipe, self.inv, _label(nic)) if recipe else []
-        low = single.value_mbps if single else None
+        low = fig.single.value_mbps if fig.single else None
         self.recommend(
             "driver",
             nic,
@@ -209,14 +174,12 @@ class _Advisor:
             gain,
             [chip.driver_source]
             + [p.source for p in chip.problems]
-            + ([single.source] if single else [])
-            + [m.source for m in multi]
+            + ([fig.single.source] if fig.single else [])
+            + [m.source for m in fig.multi]
             + list(recipe.sources if recipe else ()),
             low,
-            together if together and ports > 1 else low,
-            evidence=[e for e in nic.evidence if e.startswith("lspci")][:1]
-            + ([f"catalog: ~{single.value_mbps:g} Mbit/s per port"] if single else [])
-            + ([f"catalog: {together:g} Mbit/s all ports together"] if together else []),
+            fig.together if shared else low,
+            evidence=[e for e in nic.evidence if e.startswith("lspci")][:1] + fig.evidence(),
             steps=steps,
         )
 
