@@ -21,8 +21,8 @@ from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import all_sightings
 
 
-def _board(parsed: Parsed, catalog: Catalog) -> Board:
-    board = Board()
+def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
+    """Model, catalog entry, SoC and cores: the device tree, /proc/cpuinfo, then the log."""
     cpuinfo = parsed.cpuinfo
     logged = parsed.dmesg.of_kind("machine_model") if parsed.dmesg is not None else []
     board.model = (
@@ -44,29 +44,39 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.soc = parsed.compatible[-1].split(",", 1)[1].upper()
     elif cpuinfo and cpuinfo.hardware:
         board.soc = cpuinfo.hardware
-    if parsed.uname:
-        board.kernel = parsed.uname.kernel_release
-    if parsed.os_release:
-        board.os = parsed.os_release.pretty_name
     if cpuinfo and cpuinfo.cores:
         board.cpu_cores = cpuinfo.cores
     elif entry is not None:
         board.cpu_cores = entry.cores
     elif parsed.interrupts is not None and parsed.interrupts.cpus:
         board.cpu_cores = parsed.interrupts.cpus  # the CPU columns of /proc/interrupts
+
+
+def _power(parsed: Parsed) -> Throttled | None:
     t = parsed.throttled
-    if t is not None and t.raw is not None:
-        board.throttled = Throttled(
-            raw=hex(t.raw),
-            under_voltage=bool(t.under_voltage_now),
-            frequency_capped=bool(t.arm_freq_capped_now),
-            throttled=bool(t.throttled_now),
-            soft_temp_limit=bool(t.soft_temp_limit_now),
-            under_voltage_occurred=bool(t.under_voltage_occurred),
-            frequency_capped_occurred=bool(t.arm_freq_capped_occurred),
-            throttled_occurred=bool(t.throttled_occurred),
-            soft_temp_limit_occurred=bool(t.soft_temp_limit_occurred),
-        )
+    if t is None or t.raw is None:
+        return None
+    return Throttled(
+        raw=hex(t.raw),
+        under_voltage=bool(t.under_voltage_now),
+        frequency_capped=bool(t.arm_freq_capped_now),
+        throttled=bool(t.throttled_now),
+        soft_temp_limit=bool(t.soft_temp_limit_now),
+        under_voltage_occurred=bool(t.under_voltage_occurred),
+        frequency_capped_occurred=bool(t.arm_freq_capped_occurred),
+        throttled_occurred=bool(t.throttled_occurred),
+        soft_temp_limit_occurred=bool(t.soft_temp_limit_occurred),
+    )
+
+
+def _board(parsed: Parsed, catalog: Catalog) -> Board:
+    board = Board()
+    _identity(board, parsed, catalog)
+    if parsed.uname:
+        board.kernel = parsed.uname.kernel_release
+    if parsed.os_release:
+        board.os = parsed.os_release.pretty_name
+    board.throttled = _power(parsed)
     if parsed.temperature is not None:
         board.temperature_c = parsed.temperature.celsius
     if parsed.clock is not None:
@@ -175,20 +185,34 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         nic.irqs = nic.irqs or _irqs_for(parsed, nic)
 
 
-def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
-    wired = [n for n in nics if not n.wireless]
+def _unnamed_devices(wired: list[Nic]) -> list[Nic]:
+    """Devices with a driver or IDs but no interface name; a device a snapshot (lsusb, lspci)
+    shows now beats one only logged."""
     unnamed = [d for d in wired if not d.name and (d.driver or d.ids)]
-    unplaced = [
-        n for n in wired if n.bus == "unknown" and n.name and n.name.startswith(("eth", "en"))
-    ]
-    if len(unnamed) > 1:  # a device a snapshot (lsusb, lspci) shows now beats one only logged
+    if len(unnamed) > 1:
         shown = [d for d in unnamed if any(not e.startswith("dmesg") for e in d.evidence)]
         unnamed = shown if len(shown) == 1 else unnamed
-    if len(unplaced) == 1 and len(unnamed) == 1:
-        return unplaced[0], unnamed[0]
+    return unnamed
+
+
+def _unplaced(wired: list[Nic]) -> list[Nic]:
+    """Interfaces with a name but no bus: nothing said which device they belong to."""
+    return [n for n in wired if n.bus == "unknown" and (n.name or "").startswith(("eth", "en"))]
+
+
+def _same_driver_pair(wired: list[Nic], unnamed: list[Nic]) -> tuple[Nic, Nic] | None:
     for device in [d for d in unnamed if d.driver]:
         same = [n for n in wired if n.name and n.driver == device.driver]
         others = [d for d in unnamed if d.driver == device.driver]
         if len(same) == 1 and len(others) == 1 and same[0].usb_speed_mbps is None:
             return same[0], device
     return None
+
+
+def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
+    wired = [n for n in nics if not n.wireless]
+    unnamed = _unnamed_devices(wired)
+    unplaced = _unplaced(wired)
+    if len(unplaced) == 1 and len(unnamed) == 1:
+        return unplaced[0], unnamed[0]
+    return _same_driver_pair(wired, unnamed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.inventory.model import Inventory, Nic
+from sbctune.inventory.model import Board, Inventory, Nic
 
 _UNKNOWN = "unknown"
 
@@ -36,8 +36,7 @@ def _link(nic: Nic) -> str:
     return f"{nic.link_speed_mbps} Mb/s{duplex}{best}"
 
 
-def render(inventory: Inventory) -> str:
-    board = inventory.board
+def _board_lines(board: Board) -> list[str]:
     out = ["Board"]
     out.append(f"  model:   {_value(board.model)}")
     out.append(f"  SoC:     {_value(board.soc)}   cores: {_value(board.cpu_cores)}")
@@ -51,25 +50,33 @@ def render(inventory: Inventory) -> str:
         out.append(f"  power:   {board.throttled.raw} ({state})")
     if board.cpu_governors:
         out.append(f"  CPU governor: {', '.join(sorted(set(board.cpu_governors)))}")
-    for nic in inventory.nics:
-        title = nic.name or "(no interface)"
-        tags = [t for t, on in (("built-in", nic.builtin), ("wireless", nic.wireless)) if on]
-        out.append("")
-        out.append(f"NIC {title}" + (f"  [{', '.join(tags)}]" if tags else ""))
-        out.append(f"  chip:    {_value(nic.chip)}" + (f"  [{nic.ids}]" if nic.ids else ""))
-        driver = nic.driver or ("NONE BOUND" if nic.bus == "pci" else _UNKNOWN)
-        version = f" {nic.driver_version}" if nic.driver_version else ""
-        out.append(f"  driver:  {driver}{version}")
-        out.append(f"  bus:     {_bus(nic)}")
-        out.append(f"  link:    {_link(nic)}")
-        if nic.irqs:
-            out.append(f"  IRQs:    {', '.join(map(str, nic.irqs))}")
-        if nic.rx_queues or nic.tx_queues:
-            out.append(f"  queues:  rx {nic.rx_queues or 0}, tx {nic.tx_queues or 0}")
-        if nic.addresses:
-            out.append(f"  address: {', '.join(nic.addresses)}")
-    if not inventory.nics:
-        out += ["", "No network interfaces were found in the outputs."]
+    return out
+
+
+def _nic_lines(nic: Nic) -> list[str]:
+    title = nic.name or "(no interface)"
+    tags = [t for t, on in (("built-in", nic.builtin), ("wireless", nic.wireless)) if on]
+    driver = nic.driver or ("NONE BOUND" if nic.bus == "pci" else _UNKNOWN)
+    version = f" {nic.driver_version}" if nic.driver_version else ""
+    out = [
+        "",
+        f"NIC {title}" + (f"  [{', '.join(tags)}]" if tags else ""),
+        f"  chip:    {_value(nic.chip)}" + (f"  [{nic.ids}]" if nic.ids else ""),
+        f"  driver:  {driver}{version}",
+        f"  bus:     {_bus(nic)}",
+        f"  link:    {_link(nic)}",
+    ]
+    if nic.irqs:
+        out.append(f"  IRQs:    {', '.join(map(str, nic.irqs))}")
+    if nic.rx_queues or nic.tx_queues:
+        out.append(f"  queues:  rx {nic.rx_queues or 0}, tx {nic.tx_queues or 0}")
+    if nic.addresses:
+        out.append(f"  address: {', '.join(nic.addresses)}")
+    return out
+
+
+def _advice_lines(inventory: Inventory) -> list[str]:
+    out: list[str] = []
     if inventory.findings:
         out += ["", "Findings"]
         for finding in inventory.findings:
@@ -84,6 +91,16 @@ def render(inventory: Inventory) -> str:
             if rec.detail:
                 out.append(f"      {rec.detail}")
             out += [f"      source: {source}" for source in rec.sources]
+    return out
+
+
+def render(inventory: Inventory) -> str:
+    out = _board_lines(inventory.board)
+    for nic in inventory.nics:
+        out += _nic_lines(nic)
+    if not inventory.nics:
+        out += ["", "No network interfaces were found in the outputs."]
+    out += _advice_lines(inventory)
     if inventory.missing_tools:
         out += ["", f"Not installed on the Pi: {', '.join(inventory.missing_tools)}"]
     if inventory.warnings:
