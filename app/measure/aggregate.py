@@ -187,6 +187,23 @@ def _route_problems(nics: Sequence[str], paths: Sequence[TestPath]) -> str | Non
     return " ".join(problems) if problems else None
 
 
+async def _prepare(
+    session: Session, nics: list[str], allow_wrong_route: bool
+) -> tuple[tuple[int, int, int], list[TestPath]]:
+    """iperf3's version on the Pi, each NIC's route to this PC (a wrong one refused unless
+    allowed), and no other test running."""
+    try:
+        version = await iperf3_version(session)
+    except IperfMissing:
+        raise Iperf3NotInstalled(await iperf3_install_plan(session)) from None
+    paths = [await find_path(session, nic) for nic in nics]
+    problem = _route_problems(nics, paths)
+    if problem and not allow_wrong_route:
+        raise UserError(problem, "Or run anyway with --allow-other-route.")
+    await refuse_if_busy(session)
+    return version, paths
+
+
 async def measure_aggregate(
     session: Session,
     plan: Plan,
@@ -209,15 +226,7 @@ async def measure_aggregate(
     """
     nics = list(nics)
     _check_nics(nics, plan, sample)
-    try:
-        version = await iperf3_version(session)
-    except IperfMissing:
-        raise Iperf3NotInstalled(await iperf3_install_plan(session)) from None
-    paths = [await find_path(session, nic) for nic in nics]
-    problem = _route_problems(nics, paths)
-    if problem and not allow_wrong_route:
-        raise UserError(problem, "Or run anyway with --allow-other-route.")
-    await refuse_if_busy(session)
+    version, paths = await _prepare(session, nics, allow_wrong_route)
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     runs = [
         new_run(session, plan, nic, endpoint, path, version, started)
@@ -238,19 +247,10 @@ async def measure_aggregate(
             for index, spec in enumerate(plan.tests):
                 began = time.monotonic()
                 tests = [
-                    PlanTest(
-                        session,
-                        spec,
-                        index,
-                        path,
-                        endpoint,
-                        iperf3_path,
-                        version,
-                        _tagged(emit, nic),
-                        pc_port + 2 * i if pc_port else 0,
-                    )
+                    PlanTest(session, spec, index, path, endpoint, iperf3_path, version,
+                             _tagged(emit, nic), pc_port + 2 * i if pc_port else 0)
                     for i, (nic, path) in enumerate(zip(nics, paths, strict=True))
-                ]
+                ]  # fmt: skip
                 for test in tests:
                     test.emit(TestStarted(index, spec))
                 stopped = await _run_together(tests, runs)
