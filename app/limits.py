@@ -124,8 +124,7 @@ def load_json(
     size = max(size or 0, len(data))
     if size > max_bytes:
         raise LimitError(
-            f"{what} is {size_text(size)}, more than the {size_text(max_bytes)} sbctune"
-            " reads",
+            f"{what} is {size_text(size)}, more than the {size_text(max_bytes)} sbctune reads",
             "a real one is a few KB: this file was not written by sbctune",
         )
     depth = json_depth(data)

@@ -166,3 +166,15 @@ def read_zip_member(
         while chunk := fh.read(_CHUNK):
             tail.add(chunk)
         return tail.result()
+
+
+def regular_file(root: Path, rel: str) -> Path | None:
+    """``root/rel`` if it is a regular file inside ``root`` reached through no symlink; None if
+    it does not exist. Raises UnsafeMember for a link, a path leaving ``root``, or a non-file."""
+    try:
+        path = _check_inside(root, rel)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise UnsafeMember(f"{path} is not a regular file; sbctune reads only regular files")
+    return path

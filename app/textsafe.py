@@ -31,9 +31,7 @@ _UNSAFE = re.compile(
 )
 # str.translate runs in C: 16 MiB of control characters are escaped in about a second
 # (re.sub with a Python callback took tens of seconds).
-_TABLE = {
-    code: f"\\u{code:04x}" for low, high in _UNSAFE_RANGES for code in range(low, high + 1)
-}
+_TABLE = {code: f"\\u{code:04x}" for low, high in _UNSAFE_RANGES for code in range(low, high + 1)}
 
 
 def visible(text: str) -> str:

@@ -90,6 +90,15 @@ def log_findings(nic: Nic) -> list[Finding]:
             "NIC stopped sending and was reset.",
             lines,
         )
+    if nic.bus == "usb" and nic.driver == "usb-storage":
+        add(
+            "usb-nic-in-storage-mode",
+            "problem",
+            f'{label} ({nic.ids}) is a network adapter that came up as its built-in "driver CD" '
+            "(usb-storage), so it gives no network interface: usb_modeswitch (or ejecting the "
+            "disk) switches it to its network mode.",
+            [e.split(": ", 1)[-1] for e in nic.evidence][:2],
+        )
     if (lines := nic.log.get("firmware_missing")) and not nic.firmware:
         add(
             "firmware-missing",

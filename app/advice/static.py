@@ -27,6 +27,7 @@ from sbctune.advice.static_board import (
     power,
     usb3_named_at_usb2,
     usb_below_top_speed,
+    usb_device_resets,
 )
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
@@ -151,6 +152,10 @@ class _Advisor:
             ):
                 self.inv.recommendations.append(hint)
             return
+        self.driver_for_chip(nic, chip)
+
+    def driver_for_chip(self, nic: Nic, chip: Chip) -> None:
+        """The catalog's driver advice for a chip with no driver bound, with measured figures."""
         drivers = ", ".join(dict.fromkeys(chip.drivers.in_tree + chip.drivers.vendor))
         build = [p for p in chip.problems if "build" in p.id]
         detail = (
@@ -485,5 +490,6 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
                 inventory.findings.append(pair[0])
                 inventory.recommendations += [pair[1]] if pair[1] is not None else []
     usb_below_top_speed(advisor)
+    usb_device_resets(advisor)
     power(advisor)
     inventory.findings.sort(key=lambda f: _RANK[f.severity])

@@ -45,6 +45,30 @@ def _label(nic: Nic) -> str:
     return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
 
 
+def usb_device_resets(adv: Advisor) -> None:
+    """A USB device the kernel reset again and again, when no NIC carries the finding itself
+    (a paste whose log names the device only by its USB path)."""
+    if not adv.parsed.dmesg_text:
+        return
+    seen: dict[str, list[str]] = {}
+    for line in lines_matching(adv.parsed.dmesg_text, r"usb \S+: reset \S+ USB device", 200):
+        seen.setdefault(line.split("usb ", 1)[1].split(":", 1)[0], []).append(line)
+    told = {f.nic for f in adv.inv.findings if f.id == "usb-reset"}
+    for path, lines in seen.items():
+        nic = next((n for n in adv.inv.nics if n.bus_path == path), None)
+        if len(lines) < 2 or (nic is not None and _label(nic) in told):
+            continue
+        name = _label(nic) if nic else f"the USB device at {path}"
+        adv.finding(
+            "usb-reset",
+            "warning",
+            nic,
+            f"The kernel reset {name} {len(lines)} times: a weak cable, hub or power "
+            "supply, or a driver that cannot talk to the device.",
+            lines[:2] + lines[-1:],
+        )
+
+
 def usb_below_top_speed(adv: Advisor) -> None:
     """The kernel's "not running at top speed": a device enumerated slower than it can go
     (a USB 3 adapter in a USB 2.0 port or hub; with "connect to a high speed hub", a USB 2.0

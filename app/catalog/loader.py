@@ -48,6 +48,7 @@ __all__ = ["FILES", "CatalogError", "parse_catalog"]
 
 FILES = ("sources.json", "chips.json", "boards.json", "buses.json")
 
+
 def _sources(root: Node) -> dict[str, Source]:
     seen: set[str] = set()
     out: dict[str, Source] = {}

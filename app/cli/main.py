@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    make_console_safe()
+    make_console_safe()  # before the guard wraps the streams (it reconfigures them)
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
     with guard_terminal():

@@ -7,14 +7,16 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
-from sbctune.history import History
+from sbctune.history import History, HistoryError
+from sbctune.history.keep import Kept, RunNotSaved, keep, unsaved_document
 from sbctune.measure.aggregate import (
     AggregateEvent,
     AggregateRun,
@@ -235,7 +237,9 @@ async def _measure(args: argparse.Namespace) -> int:
         return await _calibrate(args, request)
     progress = _Progress()
     kept: list[Measured] = []
-    with History.open() as history:
+    # A history that cannot take the run (damaged, read-only, full disk) must not cost it:
+    # the run is measured, printed, and kept in a file (sbctune.history.keep).
+    with History.open_or_stand_in() as history:
         async with await open_session(args) as session:
             try:
                 measured = await measure_and_keep(
@@ -249,6 +253,8 @@ async def _measure(args: argparse.Namespace) -> int:
                 )
             except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
                 measured = _keep_partial(kept[-1] if kept else None)
+            except RunNotSaved as lost:
+                return _print_run(args, cast(MeasureRun, lost.result), lost.message, lost.file)
     return _print_measured(args, measured)
 
 
@@ -283,17 +289,57 @@ async def _calibrate(args: argparse.Namespace, request: MeasureRequest) -> int:
     return 0
 
 
+def _keep_and_show(
+    args: argparse.Namespace,
+    save: Callable[[History], list[int]],
+    unsaved: dict[str, Any],
+    as_json: Callable[[], dict[str, Any]],
+    as_text: Callable[[], str],
+    label: str = "",
+) -> None:
+    """Save the result (or its fallback file, see sbctune.history.keep), then print it: the
+    table or JSON is printed whatever happened to the history, and the JSON says where the
+    result went."""
+    try:
+        kept: Kept | None = keep(save, unsaved)
+        failure: HistoryError | None = None
+    except HistoryError as exc:  # not even a file could be written: print, then say so
+        kept, failure = None, exc
+    if args.json:
+        document = as_json()
+        if kept is not None and kept.file is not None:
+            document["unsaved_file"] = str(kept.file)
+        print(json.dumps(document, indent=2), flush=True)
+    else:
+        print(as_text(), flush=True)
+    if failure is not None:
+        raise failure
+    assert kept is not None
+    message = kept.message()
+    print(message.replace(" in the history.", f"{label} in the history."), file=sys.stderr)
+
+
 def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
-    run = measured.run
+    saved = f"Saved as run {measured.record.id} in the history."
+    return _print_run(args, measured.run, saved)
+
+
+def _print_run(
+    args: argparse.Namespace, run: MeasureRun, saved: str, unsaved_file: Path | None = None
+) -> int:
+    """The table (or JSON) and where the run was kept (`unsaved_file`: not in the history)."""
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps(run.to_json(), indent=2))
+        document = run.to_json()
+        if unsaved_file is not None:
+            document["unsaved_file"] = str(unsaved_file)
+        print(json.dumps(document, indent=2))
     else:
         print(text(run))
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
-    print(f"Saved as run {measured.record.id} in the history.", file=sys.stderr)
+    print(saved, file=sys.stderr)
     if run.error == CANCELLED:
         return 130
     return 0 if run.complete else 4
@@ -368,19 +414,21 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             agg = _keep_partial(progress.run)
         user = session.username
-    with History.open() as history:
-        save_aggregate(history, session.target, user, agg, plan)
     for run in agg.runs:
         if run.route_warning:
             print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(agg.to_json(), indent=2))
-    else:
-        print(aggregate_text(agg))
+    _keep_and_show(
+        args,
+        lambda history: save_aggregate(history, session.target, user, agg, plan),
+        unsaved_document(
+            session.target.host, session.target.port, user, plan.name, agg.to_json()
+        ),
+        lambda: agg.to_json(),
+        lambda: aggregate_text(agg),
+        f" (aggregate {agg.id})",
+    )
     if agg.error:
         print(f"Stopped early: {agg.error}.", file=sys.stderr)
-    ids = ", ".join(str(r.run_id) for r in agg.runs)
-    print(f"Saved as runs {ids} (aggregate {agg.id}) in the history.", file=sys.stderr)
     if agg.error == CANCELLED:
         return 130
     return 0 if agg.complete else 4

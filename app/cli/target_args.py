@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sbctune.cli.arg_checks import positive_seconds
 from sbctune.cli.prompt import read_line
-from sbctune.remote import HostKeyInfo, Secret, Session, Target, parse_target
+from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
 from sbctune.remote.target import password_from_env
 
 
@@ -97,8 +97,14 @@ async def _ask_on_terminal(info: HostKeyInfo) -> bool:
 
 async def open_session(args: argparse.Namespace, target: Target | None = None) -> Session:
     """Connect as the arguments say, asking on the terminal about a new host key."""
-    return await Session.connect(
+    known = KnownHosts()
+    session = await Session.connect(
         target or target_from_args(args),
+        known_hosts=known,
         on_unknown_host_key=_ask_on_terminal,
         accept_new_host_key=args.accept_new_host_key,
     )
+    if known.not_saved:  # a read-only or full data folder: trusted now, asked again next time
+        print(f"WARNING: the accepted host key could not be saved ({known.not_saved}); "
+              "sbctune will ask again next time.", file=sys.stderr)  # fmt: skip
+    return session

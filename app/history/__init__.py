@@ -1,6 +1,12 @@
 """The history: a SQLite store of devices, inventories, measurement runs and tuning sessions."""
 
-from sbctune.history.errors import HistoryError, NewerSchema, NotAHistory, NotFound
+from sbctune.history.errors import (
+    CannotWrite,
+    HistoryError,
+    NewerSchema,
+    NotAHistory,
+    NotFound,
+)
 from sbctune.history.records import (
     DeviceRecord,
     Direction,
@@ -15,6 +21,7 @@ from sbctune.history.store import History
 
 __all__ = [
     "CURRENT_VERSION",
+    "CannotWrite",
     "DeviceRecord",
     "Direction",
     "History",

@@ -34,3 +34,19 @@ class NotAHistory(HistoryError):
 class NotFound(HistoryError):
     def __init__(self, what: str) -> None:
         super().__init__(f"The history has no {what}.", "It may have been deleted.")
+
+
+class CannotWrite(HistoryError):
+    """The history is fine but this computer will not let sbctune write it: permissions, a
+    read-only file system, a full disk. Never "damaged": that advice would make a user
+    discard a good history."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(
+            f"sbctune cannot write to the history database {path}: {reason}. The history "
+            "itself is not damaged.",
+            "Free some disk space or give your user write access to that folder, or set "
+            "SBCTUNE_DATA_DIR to a folder you can write; commands that only read the history "
+            "still work.",
+        )
+        self.reason = reason

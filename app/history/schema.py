@@ -8,10 +8,12 @@ crash half-way leaves it as it was. Never edit a released migration: append a ne
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 from pathlib import Path
 
-from sbctune.history.errors import NewerSchema, NotAHistory
+from sbctune.history.errors import CannotWrite, HistoryError, NewerSchema, NotAHistory
 from sbctune.history.proof import MIGRATION_V5
 
 # PRAGMA application_id marks the file as ours ("SBTU"), so a foreign SQLite file is refused
@@ -140,14 +142,74 @@ def migrate(conn: sqlite3.Connection, path: Path) -> int:
     return found
 
 
+# SQLite result codes (sqlite3.Error.sqlite_errorcode, Python 3.11+) that mean "this computer
+# will not let us write", not "the file is damaged"; older Pythons fall back to the message.
+_WRITE_CODES = {3: "permission denied", 8: "the file or its folder is read-only",
+                13: "the disk is full", 14: "the file or its folder cannot be written"}  # fmt: skip
+_WRITE_WORDS = (
+    ("disk is full", "the disk is full"),
+    ("readonly", "the file or its folder is read-only"),
+    ("read-only", "the file or its folder is read-only"),
+    ("unable to open", "the file or its folder cannot be written"),
+    ("permission", "permission denied"),
+)
+
+
+_FULL_BELOW = 256 * 1024  # SQLite needs room for its journal and -shm file; tmpfs says EIO
+
+
+def _cannot_write_reason(path: Path) -> str | None:
+    """Why this process may not write the database at ``path`` (None: it may)."""
+    folder = path.parent
+    for target in (folder, path):
+        if not target.exists():
+            continue
+        try:
+            info = os.statvfs(target)  # posix-only: guarded (Windows: os.access below)
+            read_only = bool(info.f_flag & os.ST_RDONLY)
+            full = info.f_bavail * info.f_frsize < _FULL_BELOW
+        except (AttributeError, OSError):
+            read_only = full = False
+        if read_only:
+            return "the file system is read-only"
+        if not os.access(target, os.W_OK):
+            return f"{target} is not writable by you"
+        if full:
+            return "the disk is full"
+    return None
+
+
+def classify(path: Path, exc: BaseException) -> HistoryError:
+    """A SQLite or OS error as what it means for the user: cannot write here, or damaged."""
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return CannotWrite(path, _cannot_write_reason(path) or exc.strerror or str(exc))
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        return CannotWrite(path, "the disk is full")
+    reason = _cannot_write_reason(path)
+    if reason:
+        return CannotWrite(path, reason)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _WRITE_CODES:
+        return CannotWrite(path, _WRITE_CODES[code & 0xFF])
+    text = str(exc).lower()
+    for words, meaning in _WRITE_WORDS:
+        if words in text:
+            return CannotWrite(path, meaning)
+    return NotAHistory(path, str(exc))
+
+
 def connect(path: Path) -> sqlite3.Connection:
-    """Open (creating if needed) and migrate the database at `path`, or raise a HistoryError."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Open (creating if needed) and migrate the database at `path`, or raise a HistoryError
+    (CannotWrite when only writing is impossible: see connect_read_only)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise classify(path, exc) from None
     try:
         # Autocommit mode: transactions are explicit (BEGIN ... COMMIT) in the store.
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
     except sqlite3.Error as exc:
-        raise NotAHistory(path, str(exc)) from None
+        raise classify(path, exc) from None
     try:
         conn.execute("PRAGMA foreign_keys = ON")
         _check_ours(conn, path)  # before WAL: a foreign file must stay untouched
@@ -155,8 +217,41 @@ def connect(path: Path) -> sqlite3.Connection:
         migrate(conn, path)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise NotAHistory(path, str(exc)) from None
+        raise classify(path, exc) from None
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open an existing, current database for reading only (a read-only folder, disk or file).
+
+    A WAL database needs its -shm file, which a read-only folder cannot hold: ``immutable``
+    tells SQLite nobody writes it meanwhile, which holds where nobody can.
+    """
+    last: sqlite3.Error | None = None
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(
+                f"{path.resolve().as_uri()}?{query}", uri=True, isolation_level=None, timeout=10
+            )
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            _check_ours(conn, path)
+            found = _pragma(conn, "user_version")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            last = exc
+            continue
+        except BaseException:
+            conn.close()
+            raise
+        if found < CURRENT_VERSION:
+            conn.close()
+            raise CannotWrite(path, "it needs an upgrade to this version, which must write it")
+        return conn
+    raise NotAHistory(path, str(last))

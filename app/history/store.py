@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, TypeVar, cast
 
 from sbctune import paths
-from sbctune.history.errors import HistoryError, NotAHistory, NotFound
+from sbctune.history.errors import CannotWrite, HistoryError, NotAHistory, NotFound
 from sbctune.history.proof import (
     Calibration,
     latest_calibration,
@@ -35,7 +35,7 @@ from sbctune.history.records import (
     TestRecord,
     TuningSessionRecord,
 )
-from sbctune.history.schema import connect
+from sbctune.history.schema import classify, connect, connect_read_only, migrate
 
 T = TypeVar("T")
 
@@ -184,15 +184,47 @@ def _run(row: sqlite3.Row, tests: list[TestRecord]) -> RunRecord:
 class History:
     """The history database. `History.open()` uses the user data directory."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, cannot_write: HistoryError | None = None
+    ) -> None:
         self._conn = conn
         self._conn.row_factory = sqlite3.Row
         self.path = path
+        self.cannot_write = cannot_write
+        """Set when the history was opened for reading only (and why): writes raise it."""
 
     @classmethod
     def open(cls, path: Path | None = None) -> History:
+        """The history at ``path``; an existing one that cannot be written (permissions, a
+        read-only disk, a full disk) opens for reading, so listing and comparing still work."""
         path = Path(path) if path is not None else default_path()
-        return cls(connect(path), path)
+        try:
+            return cls(connect(path), path)
+        except CannotWrite as problem:
+            if not path.is_file():
+                raise
+            return cls(connect_read_only(path), path, problem)
+
+    @classmethod
+    def open_or_stand_in(cls, path: Path | None = None) -> History:
+        """The history, or, when it cannot be opened at all (damaged, newer, no folder), an
+        empty stand-in in memory whose writes raise that error: a measurement still runs, and
+        sbctune.history.keep puts it in a file instead."""
+        try:
+            path = Path(path) if path is not None else default_path()
+        except OSError as exc:  # the data folder itself cannot be made
+            path = Path(exc.filename or ".") / FILE_NAME
+            return cls._stand_in(path, classify(path, exc))
+        try:
+            return cls.open(path)
+        except HistoryError as problem:
+            return cls._stand_in(path, problem)
+
+    @classmethod
+    def _stand_in(cls, path: Path, problem: HistoryError) -> History:
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        migrate(conn, path)
+        return cls(conn, path, problem)
 
     def close(self) -> None:
         self._conn.close()
@@ -211,6 +243,8 @@ class History:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One transaction; SQLite's errors become messages the user can act on."""
+        if self.cannot_write is not None:
+            raise self.cannot_write
         with self._errors():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -235,9 +269,9 @@ class History:
                     f"The history database {self.path} is busy.",
                     "Another sbctune is writing to it; try again in a moment.",
                 ) from None
-            raise NotAHistory(self.path, str(exc)) from None
+            raise classify(self.path, exc) from None  # a full disk is not a damaged file
         except sqlite3.DatabaseError as exc:
-            raise NotAHistory(self.path, str(exc)) from None
+            raise classify(self.path, exc) from None
 
     def _select(
         self, sql: str, args: tuple[Any, ...], decode: Callable[[sqlite3.Row], T]

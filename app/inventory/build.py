@@ -39,6 +39,9 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.catalog_id = entry.id
         board.soc = entry.soc
         board.model = board.model or entry.name
+    elif len(parsed.compatible) > 1:
+        # Device trees list the board, then its SoC last: "radxa,rock-5b", "rockchip,rk3588".
+        board.soc = parsed.compatible[-1].split(",", 1)[1].upper()
     elif cpuinfo and cpuinfo.hardware:
         board.soc = cpuinfo.hardware
     if parsed.uname:
@@ -178,6 +181,9 @@ def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     unplaced = [
         n for n in wired if n.bus == "unknown" and n.name and n.name.startswith(("eth", "en"))
     ]
+    if len(unnamed) > 1:  # a device a snapshot (lsusb, lspci) shows now beats one only logged
+        shown = [d for d in unnamed if any(not e.startswith("dmesg") for e in d.evidence)]
+        unnamed = shown if len(shown) == 1 else unnamed
     if len(unplaced) == 1 and len(unnamed) == 1:
         return unplaced[0], unnamed[0]
     for device in [d for d in unnamed if d.driver]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sbctune.limits import Capped
 from sbctune.remote import Session, SudoFailed, batch
 from sbctune.remote.session import SUDO_PROBE
 
@@ -142,6 +143,9 @@ def _split_links(data: bytes) -> dict[str, tuple[str, str]]:
 def _record(collection: Collection, result: batch.StepResult) -> None:
     key = result.step.name
     tool = result.step.argv[0]
+    if result.truncated:  # the Pi sent only the part the limit keeps (README: Limits)
+        cut = Capped(result.stdout, True)
+        collection.warnings.append(cut.warning(key, result.step.max_bytes))
     if result.missing:
         if tool not in collection.missing_tools:
             collection.missing_tools.append(tool)

@@ -42,16 +42,22 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
 class Device:
     keys: set[Key] = field(default_factory=set)
     facts: list[Fact] = field(default_factory=list)
+    key_sources: dict[Key, set[str]] = field(default_factory=dict)  # who named each key
+    _index: dict[str, list[Fact]] | None = field(default=None, repr=False, compare=False)
+
+    def by_field(self, name: str) -> list[Fact]:
+        if self._index is None or sum(map(len, self._index.values())) != len(self.facts):
+            self._index = {}
+            for fact in self.facts:
+                self._index.setdefault(fact.field, []).append(fact)
+        return self._index.get(name, [])
 
     def all(self, name: str) -> list[Fact]:
-        return sorted(
-            (f for f in self.facts if f.field == name),
-            key=lambda f: (f.source, f.order, repr(f.value)),
-        )
+        return sorted(self.by_field(name), key=lambda f: (f.source, f.order, repr(f.value)))
 
     def best(self, name: str) -> Fact | None:
         order = PRECEDENCE.get(name, _DEFAULT)
-        candidates = [f for f in self.facts if f.field == name and f.source in order]
+        candidates = [f for f in self.by_field(name) if f.source in order]
         if not candidates:
             return None
         return min(candidates, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
@@ -61,7 +67,7 @@ class Device:
         return fact.value if fact is not None else None
 
     def has(self, name: str) -> bool:
-        return any(f.field == name for f in self.facts)
+        return bool(self.by_field(name))
 
     def key(self, kind: str) -> str | None:
         values = sorted(v for k, v in self.keys if k == kind)
@@ -106,4 +112,7 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
         device = groups.setdefault(root, Device())
         device.keys.update(sighting.keys)
         device.facts += sighting.facts
+        sources = {f.source for f in sighting.facts}
+        for key in sighting.keys:
+            device.key_sources.setdefault(key, set()).update(sources)
     return [groups[k] for k in sorted(groups)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
-from sbctune.inventory.sightings import Key, Sighting, device_keys, iface_key, usb_speed
+from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
 _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
 
@@ -94,6 +94,8 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
         sighting.add("usb_disconnect", event.text, _SRC, event.text, event.line)
     elif kind == "usb_not_top_speed":
         sighting.add("not_top_speed", event.text, _SRC, event.text, event.line)
+    elif kind == "usb_unsupported":  # the driver that matched the IDs refused the device
+        sighting.add("driver_none", True, _SRC, event.text, event.line)
     return sighting
 
 
@@ -173,6 +175,32 @@ def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+_LEAN = {"link", "link_event", "link_speed_mbps", "duplex", "enumeration", "usb_speed_mbps"}
+
+
+def _repeat(event: DmesgEvent) -> Sighting | None:
+    handler = _HANDLERS.get(event.kind, _on_device)
+    full = handler(event)
+    if full is None:
+        return None
+    full.facts = [f for f in full.facts if f.field in _LEAN or f.field == event.kind]
+    return full
+
+
+def _again(template: Sighting, event: DmesgEvent) -> Sighting:
+    facts = [
+        Fact(
+            f.field,
+            (event.line, event.timestamp, f.value[2]) if f.field == "link_event" else f.value,
+            f.source,
+            f.line,
+            event.line,
+        )
+        for f in template.facts
+    ]
+    return Sighting(template.keys, facts)
+
+
 _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "pci_device": _on_pci,
     "pci_bar": _on_pci_seen,
@@ -181,10 +209,17 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "usb_reset": _on_usb,
     "usb_disconnect": _on_usb,
     "usb_not_top_speed": _on_usb,
+    "usb_unsupported": _on_usb,
     "phy_link_up": _on_phy_link,
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
 }
+# Lines whose every occurrence counts (flapping, resets, errors); others are read once.
+_COUNTED = {
+    "link_up", "link_down", "carrier", "carrier_up", "phy_link_up", "phy_link_down",
+    "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
+    "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed",
+}  # fmt: skip
 _SKIP = {"under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth"}
 
 
@@ -192,8 +227,22 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     if dmesg is None:
         return []
     found: list[Sighting] = []
+    seen: set[tuple[str, str]] = set()
+    lean: dict[tuple[str, str], Sighting | None] = {}
     for event in dmesg.events:
         if event.kind in _SKIP or event.kind.startswith("pcie_link"):
+            continue
+        again = (event.kind, event.text) in seen
+        if again and event.kind not in _COUNTED:
+            continue  # the same line again says nothing new (a long log repeats itself)
+        seen.add((event.kind, event.text))
+        if again:  # counted again: its keys and the counted facts only, from the first one
+            key = (event.kind, event.text)
+            if key not in lean:
+                lean[key] = _repeat(event)
+            template = lean[key]
+            if template is not None:
+                found.append(_again(template, event))
             continue
         handler = _HANDLERS.get(event.kind, _on_device)
         sighting = handler(event)

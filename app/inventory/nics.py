@@ -14,7 +14,6 @@ from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
-from sbctune.inventory.sightings import Fact
 
 _WIRELESS_DRIVERS = {
     "brcmfmac", "rtl8xxxu", "mt7601u", "ath9k_htc", "rt2800usb", "iwlwifi", "mt76x2u",
@@ -68,11 +67,19 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             bool(ids.drivers_for("usb", device.value("ids")))
             or bool(ids.module(driver))
             or bool(ids.module(device.value("refused_by")))
+            or _storage_mode(device, ids)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
         )
     if bus == "platform":
         return bool(_SOC_DRIVER.search(f"{driver or ''} {device.value('platform_name') or ''}"))
     return bus == "sdio" and bool(device.value("wireless"))
+
+
+def _storage_mode(device: Device, ids: IdDatabase) -> bool:
+    """A USB NIC that enumerated as its "driver CD" (usb-storage), named as a NIC chip by
+    usb.ids (Realtek's 0bda:8151 "RTL8151")."""
+    name = ids.name("usb", device.value("ids")) or ""
+    return device.value("driver") == "usb-storage" and bool(re.search(r"RTL81\d\d|AX88", name))
 
 
 def current_names(device: Device) -> list[str]:
@@ -86,14 +93,10 @@ def _name(device: Device) -> str | None:
         return names[0] if names else None
     # Several current names (two pastes, two boots): the one a snapshot source shows.
     for source in ("sysfs", "ethtool -i", "ethtool", "ip", "interrupts", "dmesg"):
-        shown = {n for n in names if any(f.source == source for f in _facts_naming(device, n))}
+        shown = {n for n in names if source in device.key_sources.get(("if", n), set())}
         if shown:
             return sorted(shown)[0]
     return names[0]
-
-
-def _facts_naming(device: Device, name: str) -> list[Fact]:
-    return [f for f in device.facts if name in f.line]
 
 
 def _catalog_chip(device: Device, bus: str, catalog: Catalog) -> Chip | None:
@@ -120,7 +123,7 @@ def _chip(
         candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
         chip = candidates[0] if len(candidates) == 1 else None
     if chip is not None:
-        return chip.name, chip
+        return _variant_name(chip, device.value("ids")), chip
     found = device.value("ids") or _ids_by_name(device, ids)
     known = ids.name("usb" if bus == "usb" else "pci", found)
     if text:
@@ -138,6 +141,16 @@ def _ids_by_name(device: Device, ids: IdDatabase) -> str | None:
         return None
     vendor = ids.vendor_id("pci", match.group(1))
     return f"{vendor}:{match.group(2)}" if vendor else None
+
+
+def _variant_name(chip: Chip, ids: str | None) -> str:
+    """The catalog's variant whose model number is the product ID ("LAN7801" for 0424:7801),
+    when the chip's name does not already say it."""
+    product = (ids or "").split(":")[-1].upper()
+    for variant in chip.variants:
+        if product and variant.upper().endswith(product) and variant not in chip.name:
+            return f"{chip.name.split()[0]} {variant}"
+    return chip.name
 
 
 def _pcie(device: Device) -> Pcie | None:
@@ -257,7 +270,7 @@ def _no_driver(device: Device, parsed: Parsed) -> bool:
     if device.has("driver_none"):
         return True
     log = parsed.dmesg
-    logged = any(f.source == "dmesg" for f in device.facts)
+    logged = any(f.source == "dmesg" for f in device.facts[:1000])
     return log is not None and logged and not log.starts_mid_log and not log.elided
 
 

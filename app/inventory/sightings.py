@@ -243,7 +243,8 @@ def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
             continue
         sighting = Sighting([key])
         speed = attrs.get("speed", "")
-        if speed.lstrip("-").isdigit() and int(speed) > 0:
+        # len: int() refuses over 4300 digits (ValueError), and no link is faster than 10**9.
+        if speed.lstrip("-").isdigit() and len(speed) <= 9 and int(speed) > 0:
             sighting.add("link_speed_mbps", int(speed), "sysfs", f"speed: {speed}")
         sighting.add("duplex", attrs.get("duplex") or None, "sysfs", "duplex")
         carrier = attrs.get("carrier")
@@ -298,7 +299,8 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
 def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
     for netif in parsed.netifs.interfaces:
         key = iface_key(netif.name)
-        if key is None or netif.link_type not in (None, "ether", "ieee802.11"):
+        kind = (netif.link_type or "ether").lower()
+        if key is None or kind not in ("ether", "ethernet", "ieee802.11"):
             continue
         sighting = Sighting([key])
         line = f"{netif.name}: mtu {netif.mtu} state {netif.operstate or ''}".strip()
@@ -310,6 +312,7 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         carrier = netif.has_carrier
         sighting.add("link", carrier, "ip", line)
         sighting.add("seen", True, "ip", line)
+        sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         yield sighting
 
 

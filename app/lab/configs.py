@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import overlay, sysctls
+from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.system import tool
 from sbctune.resources import resource_root
+from sbctune.safefiles import UnsafeMember, regular_file
 
 
 def nsinit_config(
@@ -36,8 +38,11 @@ BOOT_FILES = ("config.txt", "cmdline.txt")
 
 def _boot_source(profile: LabProfile, name: str) -> Path:
     """The profile's own boot/NAME if it ships one, else the shared Raspberry Pi OS file."""
-    own = profile.path / "boot" / name
-    if own.is_file():
+    try:
+        own = regular_file(profile.path, f"boot/{name}")  # never a link out of the profile
+    except UnsafeMember as exc:
+        raise ProfileError(f"profile {profile.path}: {exc.message}", exc.hint) from exc
+    if own is not None:
         return own
     return Path(str(resource_root())) / "lab" / "boot" / name
 

@@ -28,7 +28,6 @@ Run as ``python -m sbctune.lab.knobs_fs CONFIG.json MOUNTPOINT`` (root; mounted 
 the ``pi`` user can read, with kernel permission checks so only root can write).
 """
 
-
 from __future__ import annotations
 
 import errno

@@ -124,6 +124,10 @@ def _default_name(profile: LabProfile) -> str:
     return str(validate_name(profile.name.lower()[:40]))
 
 
+# Raspberry Pi OS's default host name, which avahi announces (raspberrypi.local).
+ANNOUNCED_HOSTNAME = "raspberrypi"
+
+
 def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
     log = open(directory / "nsinit.log", "ab")  # noqa: SIM115 - handed to the child
     try:
@@ -259,7 +263,22 @@ def _build(
     write_json(directory / "nsinit.json", nsinit_config(prof, plan, directory, shadow, config))
     proc = _spawn(info.name, info.netns, directory)
     _wait_ready(info, proc, directory)
+    _spawn_announcer(info.netns, directory)
     return proc, _spawn_shaper(info.name, prof, list(info.nics), directory), key
+
+
+def _spawn_announcer(netns_: str, directory: Path) -> None:
+    """mDNS announcements on the lab's links, as avahi on Raspberry Pi OS (`sbctune find`).
+    A process of the lab's namespace: taken down with the lab's other processes."""
+    log = open(directory / "mdns.log", "ab")  # noqa: SIM115 - handed to the child
+    try:
+        subprocess.Popen(
+            [tool("ip"), "netns", "exec", netns_, sys.executable, "-m",
+             "sbctune.lab.mdns_announce", ANNOUNCED_HOSTNAME],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, cwd="/",
+        )  # fmt: skip
+    finally:
+        log.close()
 
 
 def up(profile: str | Path, name: str | None = None) -> LabInfo:

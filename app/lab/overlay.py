@@ -20,6 +20,7 @@ from pathlib import Path
 
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab.profile import InterfaceSpec
+from sbctune.lab.sshd import USER
 
 _COMMAND = re.compile(r"^[A-Za-z0-9._+-]+$")
 _SHELL_META = re.compile(r"[|;&<>$`()\\\"'*?\[\]{}~#]")
@@ -96,6 +97,18 @@ def fake_script(
     return "\n".join(lines)
 
 
+def _lab_group() -> int | None:
+    """The lab user's group when it exists and we may hand files to it (root), else None."""
+    import pwd
+
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam(USER).pw_gid
+    except KeyError:
+        return None
+
+
 def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
     """Write captures and fake commands under ``lab_dir``; return what nsinit must mount."""
     captures = lab_dir / "captures"
@@ -103,13 +116,22 @@ def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
     for folder in (captures, bin_dir):
         folder.mkdir(mode=0o755, parents=True, exist_ok=True)
         os.chmod(folder, 0o755)  # noqa: S103 - the lab user runs and reads these
+    # Captures are for the lab's user only (root and group pi), not every user of this host.
+    group = _lab_group()
+    if group is not None:
+        os.chown(captures, 0, group)
+        os.chmod(captures, 0o750)  # noqa: S103 - root and the lab user only
     plan = OverlayPlan(bin_dir=str(bin_dir))
 
     def store(kind: str, index: int, text: str) -> Path:
         path = captures / f"{kind}{index:03d}.txt"
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
-        os.chmod(path, 0o644)
+        if group is None:
+            os.chmod(path, 0o644)  # no lab user (a unit test): nobody else to hide it from
+        else:
+            os.chown(path, 0, group)
+            os.chmod(path, 0o640)
         return path
 
     counter = 0

@@ -63,6 +63,7 @@ from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
+from sbctune.safefiles import UnsafeMember, regular_file
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -436,7 +437,15 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     path = find_profile(name_or_path)
     where = str(path / LAB_TOML)
     try:
-        data = tomllib.loads((path / LAB_TOML).read_text(encoding="utf-8"))
+        # `lab up` runs as root: only the profile's own regular files, never a link out of it
+        # (a files/ entry linking to /etc/shadow would be copied into the lab).
+        toml_path = regular_file(path, LAB_TOML)
+    except UnsafeMember as exc:
+        raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
+    if toml_path is None:
+        raise ProfileError(f"{path} is not a lab profile: it has no {LAB_TOML}")
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{where} is not valid TOML: {exc}") from exc
     _check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)

@@ -238,8 +238,17 @@ async def measure_aggregate(
             for index, spec in enumerate(plan.tests):
                 began = time.monotonic()
                 tests = [
-                    PlanTest(session, spec, index, path, endpoint, iperf3_path, version,
-                             _tagged(emit, nic), pc_port + 2 * i if pc_port else 0)
+                    PlanTest(
+                        session,
+                        spec,
+                        index,
+                        path,
+                        endpoint,
+                        iperf3_path,
+                        version,
+                        _tagged(emit, nic),
+                        pc_port + 2 * i if pc_port else 0,
+                    )
                     for i, (nic, path) in enumerate(zip(nics, paths, strict=True))
                 ]
                 for test in tests:

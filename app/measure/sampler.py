@@ -11,7 +11,6 @@ and `stop()` kills it (and its `sleep`) on the Pi. The interface name and IRQ nu
 the script as argv, never pasted into shell text; what the Pi prints is only ever parsed.
 """
 
-
 from __future__ import annotations
 
 import asyncio

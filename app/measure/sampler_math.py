@@ -81,7 +81,6 @@ def delta(
     return sample, warnings
 
 
-
 def summarize_power(samples: Sequence[PiSample], start: float | None = None) -> PowerSummary | None:
     readings = [s for s in samples if s.power != PowerReading()]
     if not readings:
@@ -105,7 +104,6 @@ def summarize_power(samples: Sequence[PiSample], start: float | None = None) -> 
         min_cpu_mhz=min(clocks) if clocks else None,
         max_cpu_mhz=max(clocks) if clocks else None,
     )
-
 
 
 # --------------------------------------------------------------------------- summary

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sbctune.limits import MAX_OUTPUT_BYTES, keeps_tail
 from sbctune.remote.quoting import join
 
 EXIT_MISSING = 127  # POSIX shells: command not found
@@ -26,6 +27,12 @@ class Step:
     argv: tuple[str, ...]
     key: str = ""
     timeout: float | None = None
+    max_bytes: int = MAX_OUTPUT_BYTES
+    """The Pi sends at most this much of the output (a log: its end; else its start)."""
+
+    @property
+    def keeps_tail(self) -> bool:
+        return keeps_tail(self.name)
 
     @property
     def name(self) -> str:
@@ -46,6 +53,8 @@ class StepResult:
     exit_code: int
     stdout: bytes
     stderr: bytes
+    truncated: bool = False
+    """The output was longer than ``step.max_bytes``: only its start (a log: its end) is here."""
 
     @property
     def ok(self) -> bool:
@@ -81,21 +90,28 @@ def build_script(steps: Sequence[Step], nonce: str) -> str:
         "t=$(mktemp -d 2>/dev/null || mktemp -d -t sbctune.XXXXXX) || exit 97",
         "trap 'rm -rf \"$t\"' EXIT",
         "if command -v timeout >/dev/null 2>&1; then has_timeout=1; else has_timeout=0; fi",
+        # Each output passes through head -c / tail -c on the Pi: one byte over the limit tells
+        # the PC it was cut, and a 1 GiB dmesg never crosses the link (README: Limits).
         "sbctune_step() {",
-        "  i=$1; limit=$2; shift 2",
-        '  if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
-        '    timeout -k 2 "$limit" "$@" >"$t/o" 2>"$t/e" </dev/null',
-        "  else",
-        '    "$@" >"$t/o" 2>"$t/e" </dev/null',
-        "  fi",
-        "  rc=$?",
-        f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "$(wc -c <"$t/o")" "$(wc -c <"$t/e")"',
-        '  cat "$t/o" "$t/e"',
+        "  i=$1; limit=$2; cap=$3; end=$4; shift 4",
+        "  {",
+        '    if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
+        '      timeout -k 2 "$limit" "$@" 2>"$t/e" </dev/null',
+        "    else",
+        '      "$@" 2>"$t/e" </dev/null',
+        "    fi",
+        '    echo $? >"$t/rc"',
+        '  } | if [ "$end" = tail ]; then tail -c "$cap"; else head -c "$cap"; fi >"$t/o"',
+        '  rc=$(cat "$t/rc" 2>/dev/null); [ -n "$rc" ] || rc=141',
+        '  head -c "$cap" "$t/e" >"$t/x"',
+        f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "$(wc -c <"$t/o")" "$(wc -c <"$t/x")"',
+        '  cat "$t/o" "$t/x"',
         "}",
     ]
     for index, step in enumerate(steps):
         limit = 0 if step.timeout is None else max(1, round(step.timeout))
-        lines.append(f"sbctune_step {index} {limit} {join(step.argv)}")
+        end = "tail" if step.keeps_tail else "head"
+        lines.append(f"sbctune_step {index} {limit} {step.max_bytes + 1} {end} {join(step.argv)}")
     return "\n".join(lines) + "\n"
 
 
@@ -125,8 +141,20 @@ def split_output(steps: Sequence[Step], nonce: str, data: bytes) -> list[StepRes
         if len(stdout) != out_len or len(stderr) != err_len:
             raise BatchFramingError(f"output of step {index} ({step.name}) is truncated")
         pos += out_len + err_len
-        results.append(StepResult(step, rc, stdout, stderr))
+        results.append(_capped(step, rc, stdout, stderr))
     return results
+
+
+_SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a command cut off by `head -c` exits with
+
+
+def _capped(step: Step, rc: int, stdout: bytes, stderr: bytes) -> StepResult:
+    """A result with the limit's extra byte removed and the cut noted."""
+    cut = len(stdout) > step.max_bytes
+    if cut:
+        stdout = stdout[-step.max_bytes :] if step.keeps_tail else stdout[: step.max_bytes]
+        rc = 0 if rc == _SIGPIPE_EXIT else rc  # we stopped reading; the command did not fail
+    return StepResult(step, rc, stdout, stderr[: step.max_bytes], cut)
 
 
 # Small files by glob (sysfs values), in one step: "path NUL content NUL" for each match.

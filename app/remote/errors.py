@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sbctune.errors import UserError
+from sbctune.limits import size_text
 
 _ENABLE_SSH = (
     "Is SSH enabled on the Pi? On Raspberry Pi OS run `sudo raspi-config` → Interface Options → "
@@ -168,4 +169,15 @@ class Disconnected(RemoteError):
         super().__init__(
             f"The connection to {host} was lost{': ' + detail if detail else ''}.",
             "Check the network and power of the Pi, then connect again.",
+        )
+
+
+class OutputTooLarge(RemoteError):
+    """The Pi sent more than sbctune reads from one command (README: Limits)."""
+
+    def __init__(self, command: str, limit: int) -> None:
+        super().__init__(
+            f"The Pi sent more than {size_text(limit)} for `{command}`; sbctune stopped reading"
+            " there.",
+            "A real Pi's outputs are far smaller: check what that command prints on the Pi.",
         )

@@ -42,12 +42,15 @@ class KnownHosts:
         self.read_from = list(read_from) if read_from is not None else [paths.user_known_hosts()]
         if self.write_to not in self.read_from:
             self.read_from.append(self.write_to)
+        self.unsaved: list[str] = []
+        """Keys accepted for this run only: the file could not be written (``not_saved``)."""
+        self.not_saved = ""
 
     def _load(self) -> asyncssh.SSHKnownHosts | None:
         files = [str(p) for p in self.read_from if p.is_file() and os.access(p, os.R_OK)]
-        if not files:
-            return None
-        return asyncssh.read_known_hosts(files)
+        texts = [Path(f).read_text(encoding="utf-8", errors="replace") for f in files]
+        text = "\n".join([*texts, *self.unsaved])
+        return asyncssh.import_known_hosts(text) if text.strip() else None
 
     def trusted_keys(self, host: str, addr: str, port: int) -> list[asyncssh.SSHKey]:
         known = self._load()
@@ -67,9 +70,13 @@ class KnownHosts:
     def add(self, host: str, port: int, key: asyncssh.SSHKey) -> None:
         line = key.export_public_key("openssh").decode().split()
         entry = f"{known_hosts_pattern(host, port)} {line[0]} {line[1]}\n"
-        self.write_to.parent.mkdir(parents=True, exist_ok=True)
-        with self.write_to.open("a", encoding="ascii") as out:
-            out.write(entry)
+        try:
+            self.write_to.parent.mkdir(parents=True, exist_ok=True)
+            with self.write_to.open("a", encoding="ascii") as out:
+                out.write(entry)
+        except OSError as exc:  # a read-only or full disk: trust it for this run, and say so
+            self.unsaved.append(entry)
+            self.not_saved = f"{self.write_to}: {exc.strerror or exc}"
 
     def replace(self, host: str, port: int, public_key: str) -> None:
         """Trust ``public_key`` (an OpenSSH public-key line) as the only key of ``host:port`` in

@@ -20,6 +20,7 @@ from typing import Literal
 
 import asyncssh
 
+from sbctune.limits import MAX_BATCH_BYTES, MAX_OUTPUT_BYTES
 from sbctune.remote import batch
 from sbctune.remote.errors import (
     AuthFailed,
@@ -33,6 +34,7 @@ from sbctune.remote.errors import (
     HostUnreachable,
     KeyFileUnusable,
     NameNotResolved,
+    OutputTooLarge,
     RemoteError,
     RemoteTimeout,
     SudoFailed,
@@ -45,6 +47,7 @@ HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
 SudoMode = Literal["root", "passwordless", "password"]
 
 _PID_PREFIX = b"sbctune-pid:"
+_READ_CHUNK = 1024 * 1024
 # Appended to the remote PATH for every command (see `Session.start`).
 SBIN_PATH = "/usr/local/sbin:/usr/sbin:/sbin"
 SUDO_PROBE = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
@@ -114,12 +117,28 @@ class RemoteProcess:
     async def read_stderr(self) -> str:
         return (await self._proc.stderr.read()).decode("utf-8", errors="replace")
 
-    async def communicate(self) -> tuple[bytes, bytes, int]:
-        out, err = await asyncio.gather(self._proc.stdout.read(), self._proc.stderr.read())
+    async def communicate(self, limit: int = MAX_OUTPUT_BYTES) -> tuple[bytes, bytes, int]:
+        """All of stdout and stderr, each at most ``limit`` bytes: a Pi that sends more is
+        stopped there (OutputTooLarge), before the PC runs out of memory."""
+        out, err = await asyncio.gather(
+            self._read_capped(self._proc.stdout, limit),
+            self._read_capped(self._proc.stderr, MAX_OUTPUT_BYTES),
+        )
         await self._proc.wait()
         self._finished = True
         status = self._proc.exit_status
         return out, err, -1 if status is None else status
+
+    async def _read_capped(self, stream: asyncssh.SSHReader[bytes], limit: int) -> bytes:
+        chunks: list[bytes] = []
+        total = 0
+        while chunk := await stream.read(_READ_CHUNK):
+            total += len(chunk)
+            if total > limit:
+                await self.cancel()
+                raise OutputTooLarge(self.command_line, limit)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     async def wait(self) -> int:
         await self._proc.wait()
@@ -264,9 +283,7 @@ class Session:
         """Start a command; its PID is known when this returns."""
         # A non-root login's PATH on Debian/Raspberry Pi OS lacks the sbin folders, where
         # ethtool, ip, sysctl live; sudo's secure_path has them, a plain login does not.
-        wrapper = f"echo sbctune-pid:$$; PATH=\"$PATH:{SBIN_PATH}\"; export PATH; exec " + join(
-            argv
-        )
+        wrapper = f'echo sbctune-pid:$$; PATH="$PATH:{SBIN_PATH}"; export PATH; exec ' + join(argv)
         prefix, password = await self._sudo_prefix() if sudo else ([], b"")
         line = join([*prefix, "sh", "-c", wrapper])
         self.round_trips += 1
@@ -290,10 +307,11 @@ class Session:
         sudo: bool = False,
         timeout: float | None = None,
         stdin: bytes | None = None,
+        limit: int = MAX_OUTPUT_BYTES,
     ) -> tuple[bytes, bytes, int]:
         process = await self.start(argv, sudo=sudo, stdin=stdin)
         try:
-            return await asyncio.wait_for(process.communicate(), timeout)
+            return await asyncio.wait_for(process.communicate(limit), timeout)
         except asyncio.TimeoutError:
             await process.cancel()
             raise RemoteTimeout(process.command_line, timeout or 0) from None
@@ -337,7 +355,7 @@ class Session:
         nonce = batch.new_nonce()
         script = batch.build_script(steps, nonce).encode()
         out, err, code = await self.run_bytes(
-            ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script
+            ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script, limit=MAX_BATCH_BYTES
         )
         try:
             return batch.split_output(steps, nonce, out)

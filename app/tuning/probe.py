@@ -17,6 +17,7 @@ from sbctune.tuning.knobs import safe_name
 BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
 SYSCTL_ROOT = "/proc/sys/"
 
+
 @dataclass(frozen=True)
 class Read:
     ok: bool

@@ -113,7 +113,9 @@ take
 # The last arming step (`sh -c MARK_ARMED sh DIR`): the state becomes "armed" only once the
 # guard is seen running; otherwise it stays "prepared" and the step fails.
 MARK_ARMED = (
-    'dir=$1\n' + _SET_STATE + GUARD_ALIVE
+    "dir=$1\n"
+    + _SET_STATE
+    + GUARD_ALIVE
     + 'guard_alive || { echo "the guard is not running" >&2; exit 3; }\nset_state armed\n'
 )
 
@@ -133,9 +135,7 @@ CONFIRM = (
 
 # Undoes a session that changed nothing (`sh -c DISCARD sh DIR`, as root): stops its guard if
 # one started, gives up the lock, removes the folder. For a create or arm step that failed.
-DISCARD = (
-    'dir=$1\n[ -d "$dir" ] || exit 0\n' + _DISARM + _RELEASE + 'release\nrm -rf -- "$dir"\n'
-)
+DISCARD = 'dir=$1\n[ -d "$dir" ] || exit 0\n' + _DISARM + _RELEASE + 'release\nrm -rf -- "$dir"\n'
 
 # Records when the guard was armed (`sh -c ARMED_AT sh DIR`): the guard's deadline counts
 # from it, on the Pi's clock.
@@ -147,8 +147,7 @@ START_SLEEPER = snippets.START_DETACHED
 # Lists the sessions (no sudo): this netns, then per session folder: path, state,
 # session.json, armed_at, 1/0 whether its guard runs, reverted_by; NUL-separated.
 LIST = (
-    GUARD_ALIVE
-    + 'readlink /proc/self/ns/net; printf "\\0"; '
+    GUARD_ALIVE + 'readlink /proc/self/ns/net; printf "\\0"; '
     'for d in "$1"/*/; do [ -f "$d/session.json" ] || continue; dir=${d%/}; '
     'printf "%s\\0" "$d"; cat "$d/state" 2>/dev/null; printf "\\0"; '
     'cat "$d/session.json" 2>/dev/null; printf "\\0"; '

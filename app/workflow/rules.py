@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal, TypeVar
 
 from sbctune.history import History
+from sbctune.history.keep import save_or_file, unsaved_document
 from sbctune.history.records import RunRecord
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_iperf3
 from sbctune.measure.outcome import MeasureRun
@@ -78,9 +79,18 @@ def save_run(
     inventory_id: int | None = None,
     tuning_state: dict[str, Any] | None = None,
 ) -> RunRecord:
-    """Store a measurement under its device; the record as the history keeps it."""
-    run_id = save_measurement(
-        history, session.target, session.username, run, plan, inventory_id, tuning_state
+    """Store a measurement under its device; the record as the history keeps it. When the
+    history cannot take it, it goes to a file and RunNotSaved (carrying `run`) says where."""
+    target = session.target
+    document = unsaved_document(target.host, target.port, session.username, plan.name,
+                                run.to_json())  # fmt: skip
+    run_id = save_or_file(
+        history,
+        lambda h: save_measurement(
+            h, target, session.username, run, plan, inventory_id, tuning_state
+        ),
+        document,
+        run,
     )
     return history.run(run_id)
 

@@ -6,13 +6,22 @@ commands in its own SSH exec, in the same process, on the same lab. Run as root 
     .venv/bin/python tests/bench/bench_inventory.py [--profile pi4-ax88179] [--runs 5]
 
 Goal (issue 3): at most 2 round trips and under 1 s for connect + collect + parse.
+
+    .venv/bin/python tests/bench/bench_inventory.py --big-dmesg [--compare-with /work/main]
+
+Goal (issue 13): `inspect` of a bundle whose dmesg has 100 000 lines (real lines from
+tests/captures/dmesg repeated) under 1 s; with --compare-with, the same bundle is inspected by
+another checkout's code (its .venv) and the ratio printed. Needs no lab and no root.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import shutil
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -72,9 +81,87 @@ async def main(profile: str, runs: int) -> None:
     print(f"  ratio baseline/sbctune: {s_time / b_time:.1f}x faster; goal <= 2 round trips, < 1 s")
 
 
+ROOT = Path(__file__).resolve().parents[2]
+_TIMER = """
+import sys, time
+try:
+    from sbctune.advice.inspect import inspect_bundle
+except ImportError:  # before the advice layer took the inspect step
+    from sbctune.inventory.inspect import inspect_bundle
+best, cpu = None, None
+for _ in range(int(sys.argv[2])):
+    start, used = time.perf_counter(), time.process_time()
+    inv = inspect_bundle(sys.argv[1])
+    took, spent = time.perf_counter() - start, time.process_time() - used
+    best = took if best is None else min(best, took)
+    cpu = spent if cpu is None else min(cpu, spent)
+print(best, cpu, len(inv.nics), len(inv.findings))
+"""
+
+
+def big_dmesg_bundle(dest: Path, profile: str, lines: int) -> Path:
+    """The profile's bundle with its dmesg replaced by `lines` real kernel log lines."""
+    source = ROOT / "resources" / "lab" / "profiles" / profile
+    bundle = dest / "bundle"
+    shutil.copytree(source, bundle)
+    real = [
+        line
+        for path in sorted((ROOT / "tests" / "captures" / "dmesg").glob("*.txt"))
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if line.strip()
+    ]
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    own = (bundle / manifest["commands"]["dmesg"]).read_text(encoding="utf-8").splitlines()
+    body = (real * (lines // len(real) + 1))[: lines - len(own)] + own
+    (bundle / manifest["commands"]["dmesg"]).write_text("\n".join(body) + "\n", encoding="utf-8")
+    return bundle
+
+
+def _time_with(python: str, bundle: Path, runs: int) -> tuple[float, float, int, int]:
+    out = subprocess.run(
+        [python, "-c", _TIMER, str(bundle), str(runs)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    ).stdout.split()
+    return float(out[0]), float(out[1]), int(out[2]), int(out[3])
+
+
+def bench_big_dmesg(profile: str, runs: int, lines: int, other: Path | None) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle = big_dmesg_bundle(Path(tmp), profile, lines)
+        mine, m_cpu, nics, findings = _time_with(
+            str(ROOT / ".venv" / "bin" / "python"), bundle, runs
+        )
+        print(f"inspect of {profile} with a {lines}-line dmesg, best of {runs} (wall, CPU):")
+        print(
+            f"  this tree : {mine * 1000:7.0f} ms, CPU {m_cpu * 1000:6.0f} ms "
+            f"({nics} NICs, {findings} findings); goal < 1 s"
+        )
+        if other is not None:
+            theirs, o_cpu, o_nics, o_findings = _time_with(
+                str(other / ".venv" / "bin" / "python"), bundle, runs
+            )
+            print(
+                f"  {other} : {theirs * 1000:7.0f} ms, CPU {o_cpu * 1000:6.0f} ms "
+                f"({o_nics} NICs, {o_findings} findings)"
+            )
+            print(
+                f"  ratio {other.name}/this tree: wall {theirs / mine:.2f}x, "
+                f"CPU {o_cpu / m_cpu:.2f}x (CPU holds on a busy machine)"
+            )
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--profile", default="pi4-ax88179")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--big-dmesg", action="store_true", help="time inspect, no lab")
+    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--compare-with", type=Path, default=None, help="another checkout")
     args = parser.parse_args()
-    asyncio.run(main(args.profile, args.runs))
+    if args.big_dmesg:
+        bench_big_dmesg(args.profile, args.runs, args.lines, args.compare_with)
+    else:
+        asyncio.run(main(args.profile, args.runs))

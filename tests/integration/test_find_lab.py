@@ -16,10 +16,12 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from sbctune.lab.model import LabInfo
 from tests.find_support import (
     OTHER_MAC,
     PC_ADDR,
@@ -34,6 +36,7 @@ from tests.find_support import (
 )
 
 pytestmark = pytest.mark.lab
+pytest_plugins = ["tests.lab_support"]
 
 __all__ = ["pair"]  # the fixture, used by name
 
@@ -155,3 +158,30 @@ def test_nothing_found_says_what_to_do(pair: Pair, tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "No Pi answered." in proc.stdout
     assert "sbctune find --scan" in proc.stdout
+
+
+def test_a_lab_announces_itself_like_raspberry_pi_os(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    """`sbctune lab up` runs avahi's announcements in the lab; find, kept to the lab's link
+    with --interface, lists it. cm4-i340-igb's eth0 has the seed's b8:27:eb MAC."""
+    lab = lab_factory("cm4-i340-igb")
+    eth0 = lab.nic("eth0")
+    env = dict(os.environ, HOME=str(tmp_path), SBCTUNE_DATA_DIR=str(tmp_path / "data"))
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "sbctune", "find", "--json", "--interface", eth0.host_addr],
+        capture_output=True, text=True, timeout=90, env=env,
+    )  # fmt: skip
+    print(f"find on the lab's link took {time.monotonic() - start:.1f} s")
+    assert proc.returncode == 0, proc.stderr
+    hosts = {h["address"]: h for h in json.loads(proc.stdout)["hosts"]}
+    assert eth0.pi_addr in hosts, hosts
+    found = hosts[eth0.pi_addr]
+    assert found["mac"] == "b8:27:eb:5c:89:43"
+    assert found["raspberry_pi"] is True
+    assert found["hostname"] == "raspberrypi.local"
+    assert "mDNS workstation" in found["sources"] and found["ssh_port"] == 22
+    # Only the lab's own link was used: its other NICs' networks were not asked.
+    others = {n.pi_addr for n in lab.nics if n.name != "eth0"}
+    assert not others & set(hosts)

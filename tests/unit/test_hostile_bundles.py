@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.inventory.bundle import MANIFEST, BundleError, read_bundle
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.bundle import MANIFEST, BundleError, read_bundle, write_bundle
 from sbctune.limits import MAX_OUTPUT_BYTES
 from sbctune.resources import resource_root
 
@@ -54,6 +55,9 @@ def run_cli(tmp_path: Path, *args: str, timeout: float = 120) -> Ran:
                 pytest.fail(f"sbctune {' '.join(args)} ran over {timeout} s")
             time.sleep(0.05)
     proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.monotonic() - started
+    print(f"sbctune {' '.join(args[:1])} {Path(args[1]).name}: exit {proc.returncode},"
+          f" peak RSS {usage.ru_maxrss / 1024:.0f} MB, {seconds:.1f} s")  # fmt: skip
     return Ran(
         proc.returncode,
         out_path.read_text(errors="replace"),
@@ -211,3 +215,28 @@ def test_a_symlink_stored_in_a_zip_is_refused(tmp_path: Path) -> None:
             zf.writestr(info, data)
     with pytest.raises(BundleError, match=r"dmesg.txt in .* is a symbolic link"):
         read_bundle(dest)
+
+
+# Every output a bundle may hold, each given 200 KB of one repeated unit: a long run without
+# spaces once took 31 s in a backtracking pattern; a 200 000-digit sysfs speed crashed int().
+_EVERY_COMMAND = [
+    "lsusb", "lsusb -t", "lsusb -v", "lspci", "lspci -nnk", "lspci -vv", "ethtool eth0",
+    "ethtool -i eth0", "ethtool -k eth0", "ethtool -g eth0", "ethtool -l eth0",
+    "ethtool -c eth0", "ip -j addr", "ip -j link", "ip addr", "ip -s link", "ifconfig",
+    "uname -a", "dmesg", "vcgencmd get_throttled", "vcgencmd measure_temp", "usb-devices",
+]  # fmt: skip
+_EVERY_FILE = ["/proc/device-tree/model", "/proc/interrupts", "/proc/cpuinfo",
+               "/etc/os-release", "/sys/class/net/eth0/speed"]  # fmt: skip
+
+
+@pytest.mark.parametrize("unit", ["A", "a ", "a:", "1", "\0", "[", "x="])
+def test_long_garbage_in_any_output_is_quick_and_no_crash(tmp_path: Path, unit: str) -> None:
+    text = unit * (200_000 // len(unit))
+    for index, name in enumerate(_EVERY_COMMAND + _EVERY_FILE):
+        is_file = name.startswith("/")
+        bundle = write_bundle(tmp_path / f"b{index}", "garbage",
+                              {} if is_file else {name: text},
+                              {name: text} if is_file else {})  # fmt: skip
+        started = time.monotonic()
+        inspect_bundle(bundle)  # no exception: garbage is a warning, never a crash
+        assert time.monotonic() - started < 5, name

@@ -68,6 +68,10 @@ def test_garbage_os_release_never_crashes(text: str, present: list[str]) -> None
 # a server running another test (captured 2026-11-22).
 REFUSED = "unable to connect to server: Connection refused"
 BUSY = "the server is busy running a test. try again later"
+# iperf 3.12 client on the dev VM, `iperf3 -c 198.19.253.9 --connect-timeout 1000 -J` to an
+# address of a test namespace that nobody answers (as a firewall that drops, Windows Defender's
+# default, leaves it; captured 2026-11-23).
+TIMED_OUT = "unable to connect to server: Connection timed out"
 
 
 @pytest.mark.parametrize(
@@ -88,6 +92,15 @@ def test_refused_connection_names_the_firewall_of_this_os(system: str, names: li
         assert name in error.hint
     others = {"Windows": "Windows Defender", "Darwin": "macOS", "Linux": "ufw"}
     assert all(v not in error.hint for k, v in others.items() if k != system)
+
+
+@pytest.mark.parametrize("system", ["Windows", "Darwin", "Linux"])
+def test_a_dropping_firewall_is_named_too(system: str) -> None:
+    # A firewall that drops (no reset) shows as a connect timeout: the same advice.
+    timed_out = explain_error(TIMED_OUT, "192.168.1.20", 5201, system)
+    refused = explain_error(REFUSED, "192.168.1.20", 5201, system)
+    assert timed_out.hint == refused.hint
+    assert "Connection timed out" in timed_out.message
 
 
 def test_busy_server() -> None:

@@ -28,7 +28,7 @@ from sbctune.ui.controllers.finding import FindController
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
-from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.workflow import ConnectedInfo, Problem
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class ConnectPage(Page):
         card = Card("The Pi")
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.host = QComboBox()
+        self.host = narrow_combo(QComboBox())
         self.host.setEditable(True)
         self.host.setObjectName("host")
         host_edit = self.host.lineEdit()
@@ -70,16 +70,19 @@ class ConnectPage(Page):
         self.port.setMaximumWidth(110)
         self.user = QLineEdit()
         self.user.setPlaceholderText("the user you created in Raspberry Pi Imager, e.g. pi")
-        host_row = QHBoxLayout()
+        # A widget, not a bare layout, in the form row: only a widget gets the label's "&H".
+        host_field = QWidget()
+        host_field.setFocusProxy(self.host)
+        host_row = QHBoxLayout(host_field)
         host_row.setContentsMargins(0, 0, 0, 0)
         host_row.addWidget(self.host, 1)
-        self.find_button = QPushButton("&Find my Pi")
+        self.find_button = QPushButton("Fin&d my Pi")
         self.find_button.setToolTip(
             "Look for Raspberry Pis on this network (mDNS: what Raspberry Pi OS announces)"
         )
         self.find_button.clicked.connect(self._find)
         host_row.addWidget(self.find_button)
-        form.addRow("&Host or IP:", host_row)
+        form.addRow("&Host or IP:", host_field)
         form.addRow("P&ort:", self.port)
         form.addRow("&User:", self.user)
         card.body.addLayout(form)
@@ -342,7 +345,6 @@ class ConnectPage(Page):
     def _focus_order(self) -> list[QWidget]:
         return [
             self.host,
-            self.find_button,
             self.port,
             self.user,
             self.use_password,
@@ -352,6 +354,8 @@ class ConnectPage(Page):
             self.key_file,
             self._browse_button,
             self.connect_button,
+            # Last: typing the form goes host, port, user; Find is Alt+D from anywhere.
+            self.find_button,
         ]
 
     # ------------------------------------------------------------------ actions

@@ -30,6 +30,7 @@ class DevicesPage(Page):
         super().__init__()
         self._records = records
         self.table = QTableWidget(0, 5)
+        self.table.setAccessibleName("Saved devices")
         self.table.setHorizontalHeaderLabels(["Name", "Address", "User", "Last seen", "Runs"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -19,7 +19,7 @@ from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
-from sbctune.ui.widgets.common import Card, label
+from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
 
@@ -33,13 +33,14 @@ class HistoryPage(Page):
         self._records = records
         self._settings = settings
         top = QHBoxLayout()
-        self.device = QComboBox()
+        self.device = narrow_combo(QComboBox())
         self.device.setAccessibleName("Device")
         self.device.currentIndexChanged.connect(lambda _i: self._load_runs())
         top.addWidget(label("Device:", wrap=False))
         top.addWidget(self.device, 1)
         self.content.addLayout(top)
         self.table = QTableWidget(0, 6)
+        self.table.setAccessibleName("Runs of the chosen device")
         self.table.setHorizontalHeaderLabels(["", "Run", "When", "NIC", "Plan", "Mean figures"])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -60,6 +61,7 @@ class HistoryPage(Page):
         self.content.addLayout(row)
         self.compare_card = Card("Comparison")
         self.compare_table = CompareTable()
+        self.compare_table.setAccessibleName("Comparison of the chosen runs")
         self.chart = CompareChart(colors)
         self.compare_card.body.addWidget(self.compare_table)
         self.compare_card.body.addWidget(self.chart)

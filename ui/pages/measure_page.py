@@ -18,7 +18,7 @@ from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
-from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.ui.widgets.live_plots import CpuLoadPlot, ThroughputPlot
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
@@ -70,11 +70,12 @@ class MeasurePage(Page):
     def _controls(self) -> None:
         """The plan, Start / Cancel, progress, status, problems and the figures now."""
         bar = QHBoxLayout()
-        self.plan = QComboBox()
+        self.plan = narrow_combo(QComboBox())
         self.plan.setObjectName("plan")
         for name, plan in presets().items():
             self.plan.addItem(plan.title, name)
         self.plan.setAccessibleName("Test plan")
+        self.plan.currentIndexChanged.connect(self._plan_picked)
         self.start_button = QPushButton("&Start")
         self.start_button.setObjectName("primary")
         self.start_button.clicked.connect(self.start)
@@ -136,6 +137,7 @@ class MeasurePage(Page):
         self.content.addWidget(cpu_card)
         self.results_card = Card("Figures of this run")
         self.table = RunTable()
+        self.table.setAccessibleName("Results of this run per direction")
         self.results_card.body.addWidget(self.table)
         self.results_card.hide()
         self.content.addWidget(self.results_card)
@@ -149,6 +151,16 @@ class MeasurePage(Page):
         elif not self.controller.running and self.live is None:
             self._select_plan(self._settings.default_plan)
         self._update_buttons()
+
+    def _plan_picked(self, _index: int) -> None:
+        """The plan picked for a baseline is remembered: the next baseline starts with it."""
+        name = self.plan.currentData()
+        if (
+            self.role == "baseline"
+            and isinstance(name, str)
+            and name != self._settings.default_plan
+        ):
+            self._settings.default_plan = name
 
     def _select_plan(self, name: str) -> None:
         index = self.plan.findData(name)

@@ -63,6 +63,7 @@ class ResultsPage(Page):
         self.content.addWidget(self.empty)
         self.table_card = Card("Before and after")
         self.table = CompareTable()
+        self.table.setAccessibleName("Before and after: throughput per direction")
         self.chart = CompareChart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)

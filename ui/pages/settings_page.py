@@ -18,7 +18,7 @@ from sbctune.ui.controllers.measurement import EndpointKind, presets
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import UNITS, AppSettings, Units
 from sbctune.ui.theme import THEME_CHOICES, ThemeChoice
-from sbctune.ui.widgets.common import Card, label
+from sbctune.ui.widgets.common import Card, label, narrow_combo
 
 ENDPOINT_TITLE = {
     "builtin": "Built-in (no iperf3 needed on this computer)",
@@ -36,10 +36,11 @@ class SettingsPage(Page):
         self._settings = settings
         card = Card("Measuring")
         form = QFormLayout()
-        self.endpoint = QComboBox()
+        self.endpoint = narrow_combo(QComboBox())
         for kind, title in ENDPOINT_TITLE.items():
             self.endpoint.addItem(title, kind)
         self.iperf3_path = QLineEdit()
+        self.iperf3_path.setAccessibleName("Path of the iperf3 program on this PC")
         self.iperf3_path.setPlaceholderText("empty: the bundled iperf3, then the one on PATH")
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
@@ -49,7 +50,7 @@ class SettingsPage(Page):
         path_row.addWidget(browse)
         path_box = QWidget()
         path_box.setLayout(path_row)
-        self.plan = QComboBox()
+        self.plan = narrow_combo(QComboBox())
         for name, plan in presets().items():
             self.plan.addItem(plan.title, name)
         form.addRow("This computer's &endpoint:", self.endpoint)
@@ -59,10 +60,10 @@ class SettingsPage(Page):
         self.content.addWidget(card)
         view = Card("Display")
         view_form = QFormLayout()
-        self.units = QComboBox()
+        self.units = narrow_combo(QComboBox())
         for unit in UNITS:
             self.units.addItem(unit, unit)
-        self.theme = QComboBox()
+        self.theme = narrow_combo(QComboBox())
         for choice in THEME_CHOICES:
             self.theme.addItem(THEME_TITLE[choice], choice)
         view_form.addRow("&Units:", self.units)

@@ -53,14 +53,21 @@ class TweakRow(Card):
             self.badges.append(Badge("already set", "good", colors))
         elif not item.applicable:
             self.badges.append(Badge("not applicable", "muted", colors))
+        # The badges get a line of their own: beside a long title they made the card, and with
+        # it the page, wider than a small window.
+        badges = QHBoxLayout()
+        badges.setSpacing(6)
         for badge in self.badges:
-            self.header.addWidget(badge)
+            badges.addWidget(badge)
+        badges.addStretch(1)
+        self.body.addLayout(badges)
         self.body.addWidget(label(tweak.why))
         if item.reason:
             self.body.addWidget(label(item.reason, name="muted"))
         commands = list(item.commands)
         self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
         self.preview.setReadOnly(True)
+        self.preview.setAccessibleName(f"Commands of {tweak.title}")
         self.preview.setMaximumHeight(110)
         self.preview.hide()
         toggle = QToolButton()
@@ -109,11 +116,15 @@ class TunePage(Page):
         self.apply_button = QPushButton("&Apply selected")
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self._apply)
+        # Two rows: the guard's options, then the actions (one row was wider than a small window).
+        options = QHBoxLayout()
+        options.addWidget(self.persist)
+        options.addWidget(self.guard)
+        options.addStretch(1)
         bar.addWidget(self.reload_button)
         bar.addStretch(1)
-        bar.addWidget(self.persist)
-        bar.addWidget(self.guard)
         bar.addWidget(self.apply_button)
+        self.content.addLayout(options)
         self.content.addLayout(bar)
         # Shown only while something runs: an empty row would leave a gap above the tweaks.
         self.busy_row = QWidget()
@@ -134,6 +145,7 @@ class TunePage(Page):
         self.content.addWidget(self.guard_card)
 
         self.events = QPlainTextEdit()
+        self.events.setAccessibleName("What the tuning did, step by step")
         self.events.setReadOnly(True)
         self.events.setMaximumHeight(120)
         self.events.setPlaceholderText("What the tuning reports appears here.")

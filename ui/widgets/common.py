@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -24,6 +25,14 @@ def label(text: str = "", *, name: str = "", wrap: bool = True, selectable: bool
     if selectable:
         widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return widget
+
+
+def narrow_combo(combo: QComboBox, chars: int = 18) -> QComboBox:
+    """A combo box that may be narrower than its longest item (which it elides), so a long
+    plan name cannot push a page wider than an 800-pixel window."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(chars)
+    return combo
 
 
 class Card(QFrame):

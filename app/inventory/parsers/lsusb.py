@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
 
 _LSUSB_RE = re.compile(
-    r"^[\s`'\">]*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})"
-    r"(?:\s+(.*?))?[`'\"]*$"
+    r"^[\s`'\">*]*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})"
+    r"(?:\s+(.*?))?[`'\"*\s]*$"
 )
 # Synology DSM's lsusb: "|__2-1  0bda:8156:3100 00  3.20 5000MBit/s 256mA 1IF  (Realtek ...)"
 _DSM_RE = re.compile(

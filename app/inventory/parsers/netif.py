@@ -42,6 +42,7 @@ class NetInterface:
     tx_packets: int | None = None
     tx_errors: int | None = None
     tx_dropped: int | None = None
+    irq: int | None = None  # old ifconfig's "Interrupt:46"
 
     @property
     def is_up(self) -> bool | None:
@@ -57,6 +58,8 @@ class NetInterface:
             return False
         if "LOWER_UP" in self.flags or "RUNNING" in self.flags:
             return True
+        if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
+            return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
         return None
 
     @property
@@ -284,6 +287,7 @@ _IFC_COUNTS = re.compile(r"^\s+(RX|TX) packets[: ](\d+)")
 _IFC_KV = re.compile(r"(errors|dropped|bytes)[: ](\d+)")
 _IFC_OLD_BYTES = re.compile(r"^\s+RX bytes:(\d+).*?TX bytes:(\d+)")
 _IFC_NEW_ETHER = re.compile(r"^\s+ether\s+(\S+)")
+_IFC_IRQ = re.compile(r"(?:Interrupt:|device interrupt )(\d+)")
 _IFC_OTHER = re.compile(
     r"^\s+(?:collisions|loop|unspec|Interrupt|device|RX errors|TX errors|Memory|txqueuelen)"
 )
@@ -381,4 +385,6 @@ def _apply_ifconfig_line(cur: NetInterface, line: str) -> bool:
         cur.mac = m.group(1)
         cur.link_type = "ether"
         return True
+    if m := _IFC_IRQ.search(line):
+        cur.irq = int(m.group(1))  # old ifconfig: "Interrupt:46" (or "device interrupt 16")
     return bool(_IFC_OTHER.match(line))

@@ -51,7 +51,8 @@ def test_json_holds_everything_with_a_schema_version(data: ReportData, tmp_path:
     assert doc["schema_version"] == 1
     assert [r["id"] for r in doc["runs"]] == [r.id for r in data.runs]
     assert doc["runs"][0]["tests"][0]["mean_mbps"] == 736
-    chips = {n["chip"] for inv in doc["inventories"].values() for n in inv["nics"]}
+    nics = [n for inv in doc["inventories"].values() for n in inv["nics"]]
+    chips = {n["chip"] for n in nics if n["chip"]}  # a NIC seen only in /proc/interrupts: unknown
     assert any("AX88179" in c for c in chips) and any("RTL8153" in c for c in chips)
     assert doc["tuning_sessions"][0]["data"]["id"] == "20220108T101000Z-a1b2c3"
     assert doc["comparison"]["rows"][0]["cells"][1]["delta_mbps"] == 98

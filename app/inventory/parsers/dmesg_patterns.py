@@ -1,0 +1,340 @@
+"""The kernel log lines the inventory reads: one (kind, pattern) per line shape, first match
+wins, and the literal needles that must appear for a pattern to be tried (a cheap test first:
+a long log has few NIC lines). Patterns are constants; no text from a Pi is made a regex."""
+
+from __future__ import annotations
+
+import re
+
+# How a driver names its device: PCI address, USB interface, platform device, SDIO function.
+BUS_ID = (
+    r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
+    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
+)
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "register",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): register '(?P<name>[^']+)' at "
+            r"(?P<bus>[^,]+), (?P<description>.*?), (?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
+        ),
+    ),
+    (
+        "renamed",
+        re.compile(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): renamed from (?P<old>\S+)$"),
+    ),
+    (
+        "renamed",
+        re.compile(
+            r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"
+        ),
+    ),
+    (
+        "link_up",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Up - "
+            r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
+            r"(?: - flow control (?P<flow>.+))?$"
+        ),
+    ),
+    (
+        "link_up",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?:\S+: \S+ )?NIC Link is Up "
+            r"(?P<speed>\d+) (?P<unit>[GM])bps (?P<duplex>Full|Half) Duplex"
+        ),
+    ),
+    (
+        "link_up",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): link up, (?P<speed>\d+)"
+            r"(?P<unit>[GM])bps, (?P<duplex>full|half)-duplex"
+        ),
+    ),
+    (
+        "link_down",
+        re.compile(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Down$"),
+    ),
+    (
+        "driver_version",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<version>v\d[\w.]*"
+            r"(?: \([^)]*\))?)$"
+        ),
+    ),
+    (
+        "firmware",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+): load (?P<firmware>\S+) v(?P<version>\S+)"
+            r"(?: (?P<date>\S+))? successfully$"
+        ),
+    ),
+    (
+        "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38"
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+), "
+            r"(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+), IRQ (?P<irq>\d+)"
+        ),
+    ),
+    (
+        "description",  # igb/igc/e1000e: "igb 0000:01:00.0: Intel(R) Gigabit Ethernet ..."
+        re.compile(r"^(?P<driver>\S+) (?P<device>\S+): (?P<description>Intel\(R\) .*)$"),
+    ),
+    (
+        "pcie_link",  # igb: "igb 0000:01:00.0: eth0: (PCIe:2.5Gb/s:Width x1) 00:0d:..."
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+): (?P<iface>\S+): \(PCIe:(?P<speed>[\d.]+)"
+            r"(?:Gb/s|GT/s):Width x(?P<width>\d+)\)(?: (?P<mac>[0-9a-fA-F:]{17}))?"
+        ),
+    ),
+    (
+        "pcie_bandwidth",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+): (?P<gbps>[\d.]+) Gb/s available PCIe bandwidth"
+            r"(?:, limited by (?P<speed>[\d.]+) GT/s PCIe x(?P<width>\d+) link at (?P<at>\S+)"
+            r" \(capable of (?P<capable_gbps>[\d.]+) Gb/s with (?P<max_speed>[\d.]+) GT/s "
+            r"PCIe x(?P<max_width>\d+) link\)| \((?P<speed2>[\d.]+) GT/s PCIe x(?P<width2>\d+) "
+            r"link\))"
+        ),
+    ),
+    (
+        "mac",
+        re.compile(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): MAC: "
+            r"(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
+        ),
+    ),
+    (
+        "pci_device",
+        re.compile(
+            r"^pci (?P<device>[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d): \[(?P<vendor>[0-9a-f]{4})"
+            r":(?P<product>[0-9a-f]{4})\] type (?P<type>\d+) class (?P<class>0x[0-9a-f]{6})"
+        ),
+    ),
+    (
+        "pci_bar",
+        re.compile(
+            r"^pci (?P<device>\S+): BAR (?P<bar>\d+): (?P<status>assigned|no space for|failed to "
+            r"assign|can't assign|not assigned)\b:?\s*(?P<resource>.*)$"
+        ),
+    ),
+    (
+        "pcie_link_up",  # brcm-pcie: "link up, 5.0 GT/s PCIe x1 (SSC)" / "link up, 5 GT/s x1"
+        re.compile(
+            r"^(?P<driver>brcm-pcie|rockchip-pcie|\S+pcie\S*) (?P<device>\S+): link up, "
+            r"(?P<speed>[\d.]+) ?GT/s (?:PCIe )?x(?P<width>\d+)"
+        ),
+    ),
+    ("pcie_link_down", re.compile(r"^(?P<driver>\S*pcie\S*) (?P<device>\S+): link down")),
+    (
+        "usb_new_device",
+        re.compile(
+            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
+            r" using (?P<hcd>\S+)"
+        ),
+    ),
+    (
+        "usb_ids",
+        re.compile(
+            r"^usb (?P<device>\d+-[\d.]+): New USB device found, idVendor=(?P<vendor>[0-9a-f]{4}),"
+            r" idProduct=(?P<product>[0-9a-f]{4})"
+        ),
+    ),
+    (
+        "driver_registered",
+        re.compile(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
+    ),
+    (
+        "under_voltage",
+        re.compile(r"(?i)under-?voltage detected!?(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
+    ),
+    (
+        "voltage_normalised",
+        re.compile(r"(?i)voltage normali[sz]ed(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
+    ),
+    (
+        "tx_timeout",
+        re.compile(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
+    ),
+    ("csum_failure", re.compile(r"^(?P<iface>\S+): hw csum failure")),
+    (
+        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
+            r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
+            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf))?"
+        ),
+    ),
+    (
+        "link_down",
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
+        ),
+    ),
+    (
+        "link_up",  # vendor r8125: "r8125: eth0: link up"; atlantic "link change old 0 new 10000"
+        re.compile(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
+            rf"^(?P<driver2>[\w-]+) (?P<device>{BUS_ID}) (?P<iface2>[\w.-]+): \w+: link change "
+            r"old \d+ new (?P<speed>[1-9]\d*)$"
+        ),
+    ),
+    ("link_down", re.compile(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
+    (
+        "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
+        re.compile(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
+    ),
+    (
+        "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?P<speed>[1-9]\d*) mbit/s downlink"
+        ),
+    ),
+    (
+        "link_up",  # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
+        re.compile(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) (?P<unit>M)bps "
+            r"(?P<duplex>Full|Half) Duplex"
+        ),
+    ),
+    ("usb_unsupported", re.compile(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
+    ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    (
+        "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
+        re.compile(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
+    ),
+    (
+        "carrier",  # systemd-networkd in a journal: eth0: Lost carrier / Gained carrier
+        re.compile(r"^systemd-networkd\[\d+\]: (?P<iface>[\w.-]+): (?P<state>Lost|Gained) carrier"),
+    ),
+    (
+        "vendor_register",  # Realtek's r8125/r8168: "eth0: 0xffffc900..., c4:83:..., IRQ 22"
+        re.compile(
+            r"^(?P<iface>[a-z][\w.-]{1,14}): 0x[0-9a-f]+, (?P<mac>[0-9a-fA-F:]{17}), "
+            r"IRQ (?P<irq>\d+)"
+        ),
+    ),
+    (
+        "phy_link_up",  # libphy: 63fec000.etherne:00 - Link is Up - 100/Full
+        re.compile(
+            r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Up - (?P<speed>\d+)/(?P<duplex>Full|Half)"
+        ),
+    ),
+    ("phy_link_down", re.compile(r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Down")),
+    (
+        "carrier_up",
+        re.compile(r"ADDRCONF\(NETDEV_CHANGE\): (?P<iface>[\w.-]+): link becomes ready"),
+    ),
+    ("netdev_up", re.compile(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
+    (
+        "phy_failure",
+        re.compile(
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
+            r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
+            r"failed to connect (?:to )?phy|(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            r"mdio\S*: probe of \S+ failed)"
+        ),
+    ),
+    (
+        "kevent_dropped",
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"kevent (?P<kevent>\d+) may have been dropped"
+        ),
+    ),
+    (
+        "usb_reset",
+        re.compile(
+            r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
+        ),
+    ),
+    (
+        "usb_disconnect",
+        re.compile(r"^usb (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
+    ),
+    ("usb_not_top_speed", re.compile(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
+    (
+        "usb_error",  # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"
+        re.compile(
+            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+) (?P<iface>[\w.-]+): "
+            r".*?(?P<errno>-(?:71|110|32|19|108|62|5))\b"
+        ),
+    ),
+    (
+        "firmware_missing",
+        re.compile(
+            r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?Direct firmware load for "
+            r"(?P<firmware>\S+) failed with error (?P<errno>-?\d+)"
+        ),
+    ),
+    (
+        "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
+        re.compile(
+            rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
+            r"(?P<chip>BCM\d{4,5}\w*)"
+        ),
+    ),
+    (
+        "device",  # any other line a driver wrote about its device: who drives what
+        re.compile(
+            rf"^(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})"
+            r"(?: (?P<iface>[a-z][\w.-]{1,14}))?: "
+        ),
+    ),
+]
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "register": ("register '",),
+    "renamed": ("renamed",),
+    "link_up": (
+        "downlink",
+        "ink is Up",
+        "link up",
+        "ink Is Up",
+        "ink up",
+        "ink is up",
+        "link change",
+        "carrier on",
+    ),
+    "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
+    "driver_version": (": v",),
+    "firmware": ("successfully",),
+    "chip": ("XID",),
+    "description": ("Intel(R)",),
+    "pcie_link": ("(PCIe:",),
+    "pcie_bandwidth": ("PCIe bandwidth",),
+    "mac": ("MAC: ",),
+    "pci_device": (" type ",),
+    "pci_bar": ("BAR ",),
+    "pcie_link_up": ("link up",),
+    "pcie_link_down": ("link down",),
+    "usb_new_device": (" USB device number",),
+    "usb_ids": ("idVendor",),
+    "driver_registered": ("registered new",),
+    "under_voltage": ("oltage",),
+    "voltage_normalised": ("ormali",),
+    "tx_timeout": ("WATCHDOG",),
+    "csum_failure": ("csum failure",),
+    "phy_link_up": ("libphy",),
+    "carrier": (" carrier",),
+    "usb_unsupported": ("Unsupported device",),
+    "machine_model": ("Machine model", "Hardware name"),
+    "vendor_register": (", IRQ ",),
+    "phy_link_down": ("libphy",),
+    "carrier_up": ("NETDEV_CHANGE",),
+    "netdev_up": ("NETDEV_UP",),
+    "phy_failure": ("PHY", "phy", "probe of"),
+    "kevent_dropped": ("kevent",),
+    "usb_reset": ("reset ",),
+    "usb_disconnect": ("disconnect",),
+    "usb_not_top_speed": ("top speed",),
+    "usb_error": ("-71", "-110", "-32", "-19", "-108", "-62", "-5"),
+    "firmware_missing": ("Direct firmware",),
+    "wifi_chip": ("brcmfmac",),
+    "device": (": ",),
+}

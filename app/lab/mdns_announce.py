@@ -1,0 +1,75 @@
+"""What avahi does on Raspberry Pi OS, for a lab: announce the Pi over mDNS on each of its NICs.
+
+    python -m sbctune.lab.mdns_announce HOSTNAME   (run inside the lab's network namespace)
+
+Per interface with an IPv4 address, as avahi-daemon publishes it: `_workstation._tcp` named
+"HOSTNAME [MAC]" with that interface's own MAC, `_ssh._tcp` on port 22, and HOSTNAME.local.
+So `sbctune find` finds a lab as it finds a Pi. Sends only mDNS, only on the lab's own links
+(it lives in the lab's namespace); runs until the lab is taken down (its namespace's processes
+are killed then).
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+
+import ifaddr
+from zeroconf import IPVersion, ServiceInfo, Zeroconf
+
+
+def lab_addresses() -> list[tuple[str, str]]:
+    """(interface, IPv4 address) of every NIC of this namespace but loopback."""
+    found = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                found.append((str(adapter.nice_name), ip.ip))
+    return found
+
+
+def mac_of(interface: str) -> str:
+    try:
+        return Path("/sys/class/net", interface, "address").read_text().strip()
+    except OSError:
+        return ""
+
+
+def announce(hostname: str, interface: str, address: str) -> tuple[Zeroconf, list[ServiceInfo]]:
+    zc = Zeroconf(interfaces=[address], ip_version=IPVersion.V4Only)
+    packed = [socket.inet_aton(address)]
+    server = f"{hostname}.local."
+    mac = mac_of(interface)
+    label = f"{hostname} [{mac}]" if mac else hostname
+    services = [
+        ServiceInfo("_workstation._tcp.local.", f"{label}._workstation._tcp.local.",
+                    addresses=packed, port=9, server=server),
+        ServiceInfo("_ssh._tcp.local.", f"{hostname}._ssh._tcp.local.",
+                    addresses=packed, port=22, server=server),
+    ]  # fmt: skip
+    for info in services:
+        zc.register_service(info, allow_name_change=True)
+    return zc, services
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    hostname = args[0] if args else "raspberrypi"
+    running = [announce(hostname, iface, addr) for iface, addr in lab_addresses()]
+    print(f"announcing {hostname} on {len(running)} interface(s)", flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    stop.wait()
+    for zc, services in running:
+        for info in services:
+            zc.unregister_service(info)
+        zc.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
