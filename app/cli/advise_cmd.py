@@ -13,6 +13,7 @@ from sbctune.advice.report import render
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
 from sbctune.cli.target_args import add_credential_arguments, open_session
+from sbctune.compare.calibration import calibration_note
 from sbctune.errors import UserError
 from sbctune.history import History, NotFound, RunRecord
 from sbctune.inventory.model import Inventory
@@ -62,7 +63,10 @@ def _from_run(run_id: int) -> tuple[Advice, str]:
         runs = (
             advice_runs(history.runs_for_device(run.device_id), run) if run.aggregate_id else [run]
         )
+        spread = calibration_note(history, runs)
     advice = advise(inventory or Inventory(), runs, load_catalog(), tuning)
+    if spread:
+        advice.notes.append(spread)
     if inventory is None:
         advice.notes.append(
             "No inventory is stored for this device: advice from the figures alone. "
@@ -83,8 +87,11 @@ async def _from_host(args: argparse.Namespace) -> tuple[Advice, str]:
         history.save_inventory(device.id, inventory.to_json())
         stored = history.runs_for_device(device.id)
         tuning = history.tuning_sessions(device.id)
-    # The latest run (the state the Pi is in now), with the latest NICs-together measurement.
-    runs = advice_runs(stored)
+        # The latest run (the state the Pi is in now), with the latest NICs-together measurement.
+        runs = advice_runs(stored)
+        spread = calibration_note(history, runs)
     advice = advise(inventory, runs, load_catalog(), tuning)
+    if spread:
+        advice.notes.append(spread)
     what = f"run {runs[0].id} of {runs[0].started_at:%Y-%m-%d %H:%M}" if runs else "no run yet"
     return advice, f"Advice for {target.host} ({what})"

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from sbctune.compare import compare, run_description
+from sbctune.compare import compare, run_description, run_label
 from sbctune.compare.calibration import calibration_for
+from sbctune.compare.state_diff import change_lines, state_changes
 from sbctune.errors import UserError
 from sbctune.export import load_runs, parse_run_ids
 from sbctune.export.tables import comparison_table, text
@@ -36,12 +37,20 @@ def _compare(args: argparse.Namespace) -> int:
         calibration = calibration_for(history, runs)
     comparison = compare(runs, calibration)
     if args.json:
-        print(json.dumps(comparison.to_json(), indent=2))
+        data = comparison.to_json()
+        data["pi_state_changes"] = {
+            str(run.id): [vars(c) for c in state_changes(runs[0], run)] for run in runs[1:]
+        }
+        print(json.dumps(data, indent=2))
         return 0
     for run in runs:
         print(run_description(run))
     print()
     print(text(comparison_table(comparison)))
+    for run in runs[1:]:
+        print(f"\nWhat changed on the Pi, {run_label(runs[0])} → {run_label(run)}:")
+        for line in change_lines(runs[0], run):
+            print(f"  {line}")
     print(
         "\nEach change comes with its 95 % interval from the runs' trials (Welch's t). It is"
         "\ncalled faster or slower only when the whole interval lies beyond 1 % of the first"

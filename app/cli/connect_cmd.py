@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from sbctune.cli.target_args import add_target_arguments, open_session
+from sbctune.cli.tune_cmd import _leftover_text
 from sbctune.workflow.connecting import connected_facts
 
 
@@ -36,6 +37,10 @@ async def _connect(args: argparse.Namespace) -> int:
             "sudo_ok": sudo_ok,
             "local_address": session.local_address,
         }
+        leftover = facts.tuning_leftover
+        if leftover is not None:
+            report["tuning_leftover"] = {"id": leftover.id, "state": leftover.state,
+                                         "orphaned": leftover.orphaned}  # fmt: skip
     if args.json:
         print(json.dumps(report))
     else:
@@ -47,4 +52,6 @@ async def _connect(args: argparse.Namespace) -> int:
             "password": "sudo with password",
         }[mode]
         print(f"  sudo:   {sudo_text}{'' if sudo_ok else ' (FAILED)'}")
+        if leftover is not None:
+            print(_leftover_text(leftover))
     return 0

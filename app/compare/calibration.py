@@ -62,3 +62,24 @@ def report_lines(first: RunRecord, second: RunRecord) -> list[str]:
             f"{b.verdict_text}"
         )
     return lines
+
+
+def calibration_note(history: History, runs: list[RunRecord]) -> str | None:
+    """For advice: this Pi's run-to-run spread, so figures closer than it read as the same."""
+    if not runs:
+        return None
+    found = history.latest_calibration(runs[0].device_id, runs[0].nic)
+    if found is None or not found.spread_mbps:
+        return None
+    parts = []
+    for key, spread in sorted(found.spread_mbps.items()):
+        direction, _, mode = key.partition("/")
+        label = DIRECTION_LABEL.get(direction)  # type: ignore[call-overload]
+        mode_label = MODE_LABEL.get(mode)  # type: ignore[call-overload]
+        if label and mode_label:
+            parts.append(f"{label} {mode_label.lower()} {spread:.0f} Mbit/s")
+    return (
+        f"Run-to-run spread on this Pi (A/A calibration, runs {found.run_a} and {found.run_b}): "
+        + ", ".join(parts)
+        + "; figures closer than that are the same."
+    )

@@ -12,7 +12,8 @@ from string import Template
 from typing import Any
 
 import sbctune
-from sbctune.compare import run_description
+from sbctune.compare import run_description, run_label
+from sbctune.compare.state_diff import change_lines
 from sbctune.export import tables
 from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
 from sbctune.export.report_data import ReportData
@@ -255,6 +256,12 @@ def _results(data: ReportData) -> str:
             "lies beyond 1 % of the first run's figure (or beyond the run-to-run spread an A/A "
             "calibration measured for this Pi).</p>"
         )
+        for run in data.runs[1:]:  # the Pi's settings that differ (sbctune.compare.state_diff)
+            items = "".join(f"<li>{esc(line)}</li>" for line in change_lines(data.runs[0], run))
+            out.append(
+                f"<h3>What changed on the Pi, {esc(run_label(data.runs[0]))} → "
+                f"{esc(run_label(run))}</h3><ul>{items}</ul>"
+            )
     return "\n".join(out)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sbctune.compare import run_description
+from sbctune.compare import run_description, run_label
+from sbctune.compare.state_diff import change_lines
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
@@ -24,6 +25,11 @@ def render(data: ReportData) -> str:
         parts.append("\nChange against the first run (95 % interval of the difference of the")
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
         parts.append(tables.markdown(tables.comparison_table(data.comparison)))
+        for run in data.runs[1:]:  # the Pi's settings that differ (sbctune.compare.state_diff)
+            parts.append(
+                f"\nWhat changed on the Pi, {run_label(data.runs[0])} → {run_label(run)}:\n"
+            )
+            parts.extend(f"- {line}" for line in change_lines(data.runs[0], run))
     parts.append("\n(measured with iperf3, sbctune)")
     return "\n".join(parts) + "\n"
 

@@ -40,8 +40,6 @@ def save_run_proof(conn: sqlite3.Connection, run_id: int, run: RunRecord) -> Non
     data: dict[str, Any] = {"trials": [list(t.trial_means) for t in run.tests]}
     if run.pi_state is not None:
         data["pi_state"] = run.pi_state
-    if run.inventory is not None:
-        data["inventory"] = run.inventory
     conn.execute(
         "INSERT OR REPLACE INTO run_proof (run_id, json) VALUES (?, ?)",
         (run_id, json.dumps(data, sort_keys=True)),
@@ -70,9 +68,8 @@ def load_run_proof(conn: sqlite3.Connection, run: RunRecord) -> None:
         for test, means in zip(run.tests, trials, strict=False):
             test.trial_means = _floats(means)
     state = data.get("pi_state")
-    run.pi_state = state if isinstance(state, dict) else None
-    inventory = data.get("inventory")
-    run.inventory = inventory if isinstance(inventory, dict) else None
+    if isinstance(state, dict):
+        run.pi_state = {str(k): str(v) for k, v in state.items()}
 
 
 @dataclass(frozen=True)

@@ -80,10 +80,9 @@ class RunRecord:
     # each such run holds one NIC's figures while the others carried traffic too.
     aggregate_id: str | None = None
     route_warning: str | None = None  # set when the test traffic left through another NIC
-    # The Pi's settings while it ran (sbctune.measure.pi_state) and the inventory it ran on,
-    # kept with the run itself (schema v5, sbctune.history.proof).
-    pi_state: dict[str, Any] | None = None
-    inventory: dict[str, Any] | None = None
+    # The Pi's settings while it ran, "group/name" -> value (sbctune.workflow.pi_state; schema
+    # v5, sbctune.history.proof). The inventory it ran on is `inventory_id`.
+    pi_state: dict[str, str] | None = None
 
 
 @dataclass

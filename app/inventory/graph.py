@@ -98,9 +98,35 @@ class _UnionFind:
             self.parent[high] = low
 
 
+LOG_SOURCE = "dmesg"
+
+
+def reused_names(sightings: list[Sighting]) -> set[Key]:
+    """Interface names the kernel gave to more than one device in a log: each "renamed from
+    eth0" names another device, so "eth0" identifies none of them there (a virtio NIC and an
+    e1000e both start as eth0 on a real system)."""
+    renamed_to: dict[Key, set[Key]] = {}
+    for sighting in sightings:
+        olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+        news = {k for k in sighting.keys if k[0] == "if" and k not in olds}
+        for old in olds:
+            renamed_to.setdefault(old, set()).update(news)
+    return {old for old, news in renamed_to.items() if len(news) > 1}
+
+
+def _without_reused(sighting: Sighting, reused: set[Key]) -> Sighting:
+    """A log line's sighting without the names it cannot be tied by; the current names that
+    ip, ethtool and sysfs report are another matter: they name one device each."""
+    if not reused or any(f.source != LOG_SOURCE for f in sighting.facts):
+        return sighting
+    return Sighting([k for k in sighting.keys if k not in reused], sighting.facts)
+
+
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
-    items = [s for s in sightings if s.keys]
+    given = list(sightings)
+    reused = reused_names(given)
+    items = [s for s in (_without_reused(s, reused) for s in given) if s.keys]
     uf = _UnionFind()
     for sighting in items:
         first = sighting.keys[0]

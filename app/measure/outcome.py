@@ -104,6 +104,7 @@ class MeasureRun:
     complete: bool = False
     error: str | None = None  # why the run stopped early (link lost, cancelled), if it did
     run_id: int | None = None
+    pi_state: dict[str, str] | None = None  # the Pi's settings as it started (workflow.pi_state)
 
     def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:
         return next((t for t in self.tests if t.direction == direction and t.mode == mode), None)

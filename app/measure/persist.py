@@ -51,6 +51,7 @@ def save_measurement(
         note="; ".join(n for n in (run.route_warning, run.error) if n),
         route_warning=run.route_warning,
         aggregate_id=aggregate_id,
+        pi_state=run.pi_state,
         tests=[
             TestRecord(
                 direction=t.direction,

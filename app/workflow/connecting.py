@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from sbctune.advice.inspect import inspect_host, raw_json
@@ -9,8 +10,9 @@ from sbctune.history import History
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.measure.runner import find_path
-from sbctune.remote import Session, SudoFailed, command
+from sbctune.remote import RemoteError, Session, SudoFailed, command
 from sbctune.remote.session import SUDO_PROBE
+from sbctune.tuning import find_leftover
 from sbctune.workflow.state import ConnectedInfo
 
 
@@ -35,6 +37,9 @@ async def connected_facts(session: Session) -> ConnectedInfo:
             await session.run(["true"], sudo=True, check=True)
         except SudoFailed:
             sudo_ok = False
+    leftover = None
+    with contextlib.suppress(RemoteError):  # a listing that fails must not fail the login
+        leftover = await find_leftover(session)
     version_line = results[4].text.strip().splitlines()
     iperf3 = version_line[0] if version_line and version_line[0].startswith("iperf") else None
     return ConnectedInfo(
@@ -45,6 +50,7 @@ async def connected_facts(session: Session) -> ConnectedInfo:
         sudo=mode,
         sudo_ok=sudo_ok,
         iperf3_pi=iperf3,
+        tuning_leftover=leftover,
     )
 
 

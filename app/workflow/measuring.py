@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sbctune.workflow.rules as rules
@@ -17,6 +17,7 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.remote import Session
 from sbctune.workflow.rules import InstallAsker
+from sbctune.workflow.snapshot import take_snapshot
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,12 @@ async def measure_and_keep(
         if on_event is not None:
             on_event(event)
 
+    snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
+                               inventory_id=request.inventory_id)  # fmt: skip
+    request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
+
     async def attempt() -> MeasureRun:
-        return await runner.measure(
+        run = await runner.measure(
             session,
             request.plan,
             nic=request.nic,
@@ -73,11 +78,15 @@ async def measure_and_keep(
             pc_port=request.pc_port,
             **request.options,
         )
+        run.pi_state = snap.pi_state
+        return run
 
     try:
         run = await rules.offering_install(session, ask_install, report, attempt)
     except asyncio.CancelledError:
         partial = started[-1] if started else None
+        if partial is not None:
+            partial.pi_state = snap.pi_state
         kept = rules.keep_partial(
             history, session, partial, request.plan, request.inventory_id, request.tuning_state
         )

@@ -15,7 +15,7 @@ from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
-from sbctune.tuning import AppliedSession
+from sbctune.tuning import AppliedSession, LeftoverSession
 from sbctune.workflow.rules import TuningState
 
 if TYPE_CHECKING:
@@ -38,6 +38,9 @@ class ConnectedInfo:
     sudo: str  # "root" | "passwordless" | "password"
     sudo_ok: bool
     iperf3_pi: str | None = None
+    # The newest tuning session left on the Pi and not reverted (`orphaned`: cut short, it
+    # will not revert by itself): to offer keeping or reverting it.
+    tuning_leftover: LeftoverSession | None = None
 
 
 @dataclass

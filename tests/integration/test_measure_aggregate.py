@@ -46,6 +46,8 @@ async def test_ports_alone_reach_940_together_the_bus_caps_them(
     lab = lab_factory(profile=PROFILE)
     names = [n.name for n in lab.nics]
     assert len(names) == 4
+    # Read while idle: the lab's shaper re-rates each NIC while several carry traffic.
+    shaped_of = {nic.name: shaped_goodput(nic) for nic in lab.nics}
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
         alone = [await measure(session, SHORT, nic=name, sample=False) for name in names]
@@ -55,7 +57,6 @@ async def test_ports_alone_reach_940_together_the_bus_caps_them(
     # through its own shaping, and together the bus caps them below what they reach alone.
     cap = _bus_cap(lab)
     alone_mbps = {}
-    shaped_of = {nic.name: shaped_goodput(nic) for nic in lab.nics}
     for run, nic in zip(alone, lab.nics, strict=True):
         shaped = shaped_of[nic.name]
         for test in run.tests:
@@ -100,6 +101,8 @@ def test_cli_measures_all_nics_at_once_and_prints_the_total(
 ) -> None:
     lab = lab_factory(profile=PROFILE)
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
+    # Read while idle: the lab's shaper re-rates each NIC while several carry traffic.
+    two = [shaped_goodput(lab.nic(n)) for n in ("eth1", "eth2")]
     base = [sys.executable, "-m", "sbctune", "measure", f"{lab.user}@{lab.host}",
             "--accept-new-host-key", "--duration", "3", "--omit", "1"]  # fmt: skip
     proc = subprocess.run(
@@ -125,7 +128,6 @@ def test_cli_measures_all_nics_at_once_and_prints_the_total(
     rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.strip()}
     assert {"eth1", "eth2", "Total"} <= set(rows)
     # Two ports stay under the shared cap: their total is bounded by their own shaping only.
-    two = [shaped_goodput(lab.nic(n)) for n in ("eth1", "eth2")]
     ceiling = sum(s["pi_to_pc"] for s in two)
     assert ceiling < cap["pi_to_pc"]  # the profile's 2 × 940 against its 3060 bus cap
     assert 0.4 * ceiling < float(rows["Total"][1]) <= 1.03 * ceiling

@@ -19,6 +19,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import apply, plan, revert, status
 from sbctune.tuning.scripts import STATE_ROOT
+from sbctune.workflow.connecting import connected_facts
 from tests.integration.test_tuning import (
     _connect,
     _options,
@@ -226,6 +227,9 @@ async def test_a_session_cut_short_blocks_apply_until_reverted(
         assert again.returncode == 1
         assert cut["id"] in again.stderr and "sbctune tune revert" in again.stderr
         async with await _connect(lab, tmp_path) as session:
+            info = await connected_facts(session)  # found on connect, for both front ends
+            assert info.tuning_leftover is not None and info.tuning_leftover.orphaned
+            assert info.tuning_leftover.id == cut["id"]
             assert await revert(session) == [cut["id"]]
             inventory, _ = await inspect_host(session)
             the_plan = await plan(session, inventory, "eth1", ["cpu-governor-performance"])

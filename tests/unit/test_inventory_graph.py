@@ -158,3 +158,15 @@ def test_joining_is_order_independent(index: int, seed: int) -> None:
     again = inventory_from_raw(_shuffled(raw, random.Random(seed))).to_json()
     first.pop("warnings"), again.pop("warnings")  # listed in the order the outputs were read
     assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
+
+
+def test_a_name_reused_before_renames_does_not_join_two_nics() -> None:
+    """Real VM lab bundle (tests/captures/dev_vm/bundles/qemu_bookworm_four_nics.source.md):
+    the e1000e and a virtio NIC were both eth0 before their renames."""
+    bundle = CORPUS.parent / "dev_vm" / "bundles" / "qemu_bookworm_four_nics"
+    inv = inspect_bundle(bundle)
+    nics = {n.name: n for n in inv.nics}
+    assert set(nics) == {"enp0s2", "enp1s0", "enp2s0", "enx5254005b0004"}
+    assert nics["enp1s0"].driver == "e1000e" and nics["enp1s0"].ids == "8086:10d3"
+    assert nics["enp0s2"].driver == "virtio_net" and nics["enp0s2"].ids == "1af4:1000"
+    assert nics["enp1s0"].irqs and not nics["enp0s2"].irqs

@@ -160,6 +160,7 @@ def up(name: str = "vm", *, wait: bool = True) -> VmLab:
     if os.geteuid() != 0:
         raise LabError("the VM lab needs root (namespaces, taps)", "run it with sudo")
     img = image.build()
+    image.ensure_host_tools()  # a cached image does not mean QEMU is installed here
     for other in names():
         existing = load(other)
         if existing and _alive(existing.qemu_pid):

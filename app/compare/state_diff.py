@@ -1,0 +1,59 @@
+"""What changed on the Pi between two runs: their stored settings (RunRecord.pi_state, read by
+sbctune.workflow.pi_state) and the tweaks in force, key by key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sbctune.history.records import RunRecord
+
+MAX_LINES = 60
+
+
+@dataclass(frozen=True)
+class StateChange:
+    key: str  # "offload/generic-receive-offload", "governor/policy0", "tweaks", ...
+    before: str | None  # None: not read (or absent) in the first run
+    after: str | None
+
+
+def _tweaks(run: RunRecord) -> str:
+    state = run.tuning_state or {}
+    tweaks = state.get("tweaks") if isinstance(state, dict) else None
+    names = sorted(str(t) for t in tweaks) if isinstance(tweaks, dict | list) else []
+    session = state.get("session") if isinstance(state, dict) else None
+    text = ", ".join(names) or "none"
+    return f"{text} (session {session})" if session and names else text
+
+
+def state_changes(first: RunRecord, second: RunRecord) -> list[StateChange]:
+    """Every setting that differs; empty when both runs kept no state (runs before v5)."""
+    changes = []
+    if _tweaks(first) != _tweaks(second):
+        changes.append(StateChange("tweaks in force", _tweaks(first), _tweaks(second)))
+    a, b = first.pi_state or {}, second.pi_state or {}
+    if not a or not b:
+        return changes
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            changes.append(StateChange(key, a.get(key), b.get(key)))
+    return changes
+
+
+def change_lines(first: RunRecord, second: RunRecord) -> list[str]:
+    """`governor/policy0: ondemand → performance`, at most MAX_LINES of them."""
+    if not first.pi_state or not second.pi_state:
+        missing = [f"run {r.id}" for r in (first, second) if not r.pi_state]
+        note = (
+            f"(no settings stored with {' and '.join(missing)}: measured before sbctune kept them)"
+        )
+        head = [f"{c.key}: {c.before} → {c.after}" for c in state_changes(first, second)]
+        return [*head, note]
+    lines = [
+        f"{c.key}: {c.before if c.before is not None else '—'} → "
+        f"{c.after if c.after is not None else '—'}"
+        for c in state_changes(first, second)
+    ]
+    if len(lines) > MAX_LINES:
+        lines = [*lines[:MAX_LINES], f"… and {len(lines) - MAX_LINES} more"]
+    return lines or ["nothing: the same settings in both runs"]

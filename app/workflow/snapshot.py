@@ -1,0 +1,58 @@
+"""Before a run: the Pi's settings (sbctune.workflow.pi_state) and, when the front end has
+not stored one yet, its inventory, so that every run carries what it ran on and under
+(`sbctune advise RUN` then works on a run measured with `sbctune measure` alone)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from sbctune.advice.inspect import inspect_host
+from sbctune.errors import UserError
+from sbctune.history import History
+from sbctune.inventory.inspect import raw_json
+from sbctune.remote import Session
+from sbctune.workflow.pi_state import read_pi_state
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    pi_state: dict[str, str] | None
+    inventory_id: int | None
+    irqs: tuple[int, ...] = ()
+
+
+async def take_snapshot(
+    session: Session,
+    history: History,
+    nic: str | None,
+    *,
+    irqs: tuple[int, ...] = (),
+    inventory_id: int | None = None,
+) -> Snapshot:
+    """Never fails the measurement: what cannot be read is left out (and logged)."""
+    if inventory_id is None:
+        try:
+            inventory, collection = await inspect_host(session)
+            target = session.target
+            device = history.add_device(target.host, target.port, session.username,
+                                        name=inventory.board.model)  # fmt: skip
+            assert device.id is not None
+            stored = inventory.to_json()
+            stored["raw"] = raw_json(collection)
+            inventory_id = history.save_inventory(device.id, stored)
+            found = inventory.nic(nic) if nic else None
+            irqs = irqs or (tuple(found.irqs) if found else ())
+        except (UserError, OSError, ValueError) as exc:
+            log.warning("no inventory kept with this run: %s", exc)
+    try:
+        state: dict[str, str] | None = await read_pi_state(session, nic, irqs)
+    except asyncio.CancelledError:
+        raise
+    except (UserError, OSError, ValueError) as exc:
+        log.warning("the Pi's settings could not be read: %s", exc)
+        state = None
+    return Snapshot(state, inventory_id, irqs)
