@@ -89,6 +89,20 @@ class ResultsPage(Page):
         self.advice = AdviceView(colors)
         self.content.addWidget(self.advice)
 
+        self._export_card(exporter)
+        self.problem = ProblemPanel()
+        self.content.addWidget(self.problem)
+        self.content.addStretch(1)
+
+        exporter.exported.connect(self._exported)
+        exporter.failed.connect(self._failed)
+        tuning.failed.connect(self._failed)
+        tuning.confirmed.connect(lambda _id: self.shown())
+        tuning.reverted.connect(lambda _id: self.shown())
+        tuning.busy.connect(lambda busy, text: self.tuning_text.setText(text) if busy else None)
+
+    def _export_card(self, exporter: ExportController) -> None:
+        """A folder, one button per format this computer can write, and what was written."""
         self.export_card = Card("Export")
         folder_row = QHBoxLayout()
         self.folder = QLineEdit(str(Path.home()))
@@ -116,16 +130,6 @@ class ResultsPage(Page):
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
         self.content.addWidget(self.export_card)
-        self.problem = ProblemPanel()
-        self.content.addWidget(self.problem)
-        self.content.addStretch(1)
-
-        exporter.exported.connect(self._exported)
-        exporter.failed.connect(self._failed)
-        tuning.failed.connect(self._failed)
-        tuning.confirmed.connect(lambda _id: self.shown())
-        tuning.reverted.connect(lambda _id: self.shown())
-        tuning.busy.connect(lambda busy, text: self.tuning_text.setText(text) if busy else None)
 
     # ------------------------------------------------------------------ showing
     def runs(self) -> list[RunRecord]:
