@@ -31,11 +31,14 @@ async def test_runs_keep_the_pi_state_and_compare_shows_what_changed(
         async with await connect_to_lab(lab, tmp_path) as session:
             request = MeasureRequest(PLAN, nic=nic)
             first = await measure_and_keep(session, history, request)
-            # Change one setting on the Pi between the runs (as root, from the host).
-            subprocess.run(
+            # Change one setting on the Pi between the runs (as root, from the host). The SSH
+            # session runs over this link: both ends get the new MTU, or the host's full-size
+            # segments are dropped silently (a veth sends no ICMP) and the session stalls.
+            for argv in (
                 ["ip", "netns", "exec", lab.netns, "ip", "link", "set", "dev", nic, "mtu", "1400"],
-                check=True, timeout=20,
-            )  # fmt: skip
+                ["ip", "link", "set", "dev", lab.nic(nic).host_veth, "mtu", "1400"],
+            ):
+                subprocess.run(argv, check=True, timeout=20)
             second = await measure_and_keep(session, history, request)
         a, b = history.run(first.record.id or 0), history.run(second.record.id or 0)
     assert a.pi_state is not None and b.pi_state is not None
