@@ -22,7 +22,8 @@ python scripts/static_checks.py mypy || status=1
 # Printed so the trend is visible; never fails the run (the bar: README, "Layers and code size").
 python scripts/size_report.py || true
 echo "== pytest"
-python -m pytest "$@"
+# The slowest tests, so the run's time (goal: under 45 min) can be watched and trimmed.
+python -m pytest --durations=20 "$@"
 rc=$?
 # pytest's 5 means it collected no test, which is a failure here too.
 [ $rc -ne 0 ] && status=$rc
