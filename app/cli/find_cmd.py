@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sbctune.cli.arg_checks import positive_seconds
 from sbctune.history import History, HistoryError
+from sbctune.textsafe import visible
 
 if TYPE_CHECKING:
     from sbctune.discovery import FoundHost
@@ -69,18 +70,12 @@ def _names_used_before() -> tuple[str, ...]:
     return ()
 
 
-def _shown(text: str | None) -> str:
-    """Names come from the network: never print control characters."""
-    if not text:
-        return ""
-    return "".join(c if c.isprintable() else "?" for c in text[:80])
-
-
 def _line(host: FoundHost) -> str:
     kind = "Raspberry Pi" if host.is_raspberry_pi else ("sshd" if host.ssh_port else "")
     mac = f"MAC {host.mac}" if host.mac else ""
     how = ", ".join(host.sources)
-    return f"  {host.address:<15}  {_shown(host.hostname):<28}  {kind:<12}  {mac:<21}  {how}"
+    name = visible(host.hostname or "")[:80]  # from the network: shown, never obeyed
+    return f"  {host.address:<15}  {name:<28}  {kind:<12}  {mac:<21}  {how}"
 
 
 def run(args: argparse.Namespace) -> int:

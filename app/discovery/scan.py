@@ -12,7 +12,6 @@ import ipaddress
 import platform
 import re
 import subprocess
-import time
 from collections.abc import Iterable
 
 import ifaddr
@@ -114,7 +113,3 @@ def neighbour_table() -> dict[str, str]:
         out = subprocess.run(argv, capture_output=True, text=True, timeout=5, check=False)
         return parse_neighbours(out.stdout[: 1 << 20])
     return {}
-
-
-def elapsed_since(start: float) -> float:
-    return time.monotonic() - start
