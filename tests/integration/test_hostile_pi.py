@@ -7,10 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +16,7 @@ import pytest
 from sbctune.remote import batch
 from sbctune.remote.errors import OutputTooLarge
 from tests.lab_support import connect_to_lab
+from tests.peak_memory import peak_growth, run_measured
 
 pytest_plugins = ["tests.lab_support"]
 
@@ -38,23 +36,10 @@ def capture_of(lab: Any, program: str, line: str) -> Path:
 
 def run_inspect(lab: Any, tmp_path: Path, *extra: str) -> tuple[int, str, str, float, float]:
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
-    out, err = tmp_path / "out", tmp_path / "err"
-    started = time.monotonic()
-    with open(out, "wb") as o, open(err, "wb") as e:
-        proc = subprocess.Popen([sys.executable, "-m", "sbctune", "inspect",
-                                 f"{lab.user}@{lab.host}", "--accept-new-host-key", *extra],
-                                env=env, stdout=o, stderr=e)  # fmt: skip
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - started > 240:
-                proc.kill()
-                raise AssertionError("inspect ran over 240 s")
-            time.sleep(0.1)
-    return (os.waitstatus_to_exitcode(status), out.read_text(errors="replace"),
-            err.read_text(errors="replace"), usage.ru_maxrss / 1024,
-            time.monotonic() - started)  # fmt: skip
+    argv = [sys.executable, "-m", "sbctune", "inspect", f"{lab.user}@{lab.host}",
+            "--accept-new-host-key", *extra]  # fmt: skip
+    ran = run_measured(argv, tmp_path, env=env, timeout=240)
+    return ran.code, ran.out, ran.err, ran.peak_mb, ran.seconds
 
 
 def test_a_1_gib_dmesg_and_escapes_from_a_live_pi(lab_factory: Any, tmp_path: Path) -> None:
@@ -88,9 +73,8 @@ async def test_the_pc_stops_reading_a_pi_that_sends_too_much(lab_factory: Any,
     """A Pi that ignores the limits (here: a command asked for 200 MiB) is cut off by the PC
     at 16 MiB, in bounded memory, with a message naming the command."""
     lab = lab_factory(profile="pi4-ax88179")
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     async with await connect_to_lab(lab, tmp_path) as session:
-        with pytest.raises(OutputTooLarge) as cut:
+        with peak_growth() as grown, pytest.raises(OutputTooLarge) as cut:
             await session.run(["head", "-c", "200M", "/dev/zero"], timeout=60)
         # The session is still usable afterwards.
         assert (await session.run(["echo", "still here"])).stdout == "still here\n"
@@ -99,9 +83,8 @@ async def test_the_pc_stops_reading_a_pi_that_sends_too_much(lab_factory: Any,
             batch.Step(("seq", "1", "2000000"), key="dmesg", max_bytes=1000),
             batch.Step(("seq", "1", "2000000"), key="lsusb", max_bytes=1000),
         ])  # fmt: skip
-    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before
     assert "The Pi sent more than 16.0 MiB for `head -c 200M /dev/zero`" in str(cut.value)
-    assert grown < 200, grown
+    assert grown.mb < 200, grown.mb
     tail, head = seq
     assert tail.truncated and tail.exit_code == 0 and tail.text.endswith("\n1999999\n2000000\n")
     assert len(tail.stdout) == 1000

@@ -61,11 +61,16 @@ async def test_builtin_endpoint_agrees_with_system_iperf3(lab_factory: Any, tmp_
     async with await connect_to_lab(lab, tmp_path) as session:
         builtin = await measure(session, SHORT, nic="eth1", endpoint="builtin")
         system = await measure(session, SHORT, nic="eth1", endpoint="iperf3")
+    shaped = shaped_goodput(lab.test_nic)
     for direction in ("pi_to_pc", "pc_to_pi"):
         a = builtin.outcome(direction, "half")
         b = system.outcome(direction, "half")
         assert a and b and a.mean_mbps and b.mean_mbps
-        assert a.mean_mbps == pytest.approx(b.mean_mbps, rel=0.03)
+        for mbps in (a.mean_mbps, b.mean_mbps):  # both see the same shaped link
+            assert 0.4 * shaped[direction] < mbps <= shaped[direction] * OVER_SHAPING
+        # A counting mistake (a stream missed, bytes counted twice) is off by 25 % or more;
+        # two runs on a busy machine differ by up to ~6 % (CI saw 946 against 896 Mbit/s).
+        assert a.mean_mbps == pytest.approx(b.mean_mbps, rel=0.15), direction
     assert system.iperf3_pc and "3." in system.iperf3_pc
 
 

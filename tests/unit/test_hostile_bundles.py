@@ -1,9 +1,9 @@
 """Hostile and oversized bundles: what the user sees, and that memory stays bounded.
 
-Each case runs `sbctune inspect` as the user would, in a child process whose peak RSS is read
-from wait4(); the bar is 500 MB whatever the input. Large inputs are made on the fly (sparse
-files or streamed into a zip), never stored. The bundles start from the pi4-ax88179 lab
-profile (real captures, seed 000; sources in its SOURCE.md).
+Each case runs `sbctune inspect` as the user would, in a child process whose own peak RSS
+is measured (tests/peak_memory.py); the bar is 500 MB whatever the input. Large inputs are
+made on the fly (sparse files or streamed into a zip), never stored. The bundles start from
+the pi4-ax88179 lab profile (real captures, seed 000; sources in its SOURCE.md).
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 import zipfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,47 +22,18 @@ from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.bundle import MANIFEST, BundleError, read_bundle, write_bundle
 from sbctune.limits import MAX_OUTPUT_BYTES
 from sbctune.resources import resource_root
+from tests.peak_memory import Measured, run_measured
 
 PROFILE = Path(str(resource_root())) / "lab" / "profiles" / "pi4-ax88179"
 GiB = 1024**3
 RSS_BAR_MB = 500
 
 
-@dataclass
-class Ran:
-    code: int
-    out: str
-    err: str
-    peak_mb: float
-    seconds: float
-
-
-def run_cli(tmp_path: Path, *args: str, timeout: float = 120) -> Ran:
-    out_path, err_path = tmp_path / "out.txt", tmp_path / "err.txt"
-    started = time.monotonic()
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "sbctune", *args], stdout=out, stderr=err)
-        deadline = started + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                proc.wait()
-                pytest.fail(f"sbctune {' '.join(args)} ran over {timeout} s")
-            time.sleep(0.05)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    seconds = time.monotonic() - started
-    print(f"sbctune {' '.join(args[:1])} {Path(args[1]).name}: exit {proc.returncode},"
-          f" peak RSS {usage.ru_maxrss / 1024:.0f} MB, {seconds:.1f} s")  # fmt: skip
-    return Ran(
-        proc.returncode,
-        out_path.read_text(errors="replace"),
-        err_path.read_text(errors="replace"),
-        usage.ru_maxrss / 1024,  # KiB on Linux
-        time.monotonic() - started,
-    )
+def run_cli(tmp_path: Path, *args: str, timeout: float = 120) -> Measured:
+    ran = run_measured([sys.executable, "-m", "sbctune", *args], tmp_path, timeout=timeout)
+    print(f"sbctune {args[0]} {Path(args[1]).name}: exit {ran.code},"
+          f" peak RSS {ran.peak_mb:.0f} MB, {ran.seconds:.1f} s")  # fmt: skip
+    return ran
 
 
 def folder_bundle(tmp_path: Path) -> Path:
@@ -202,7 +171,10 @@ def test_a_fifo_member_is_refused_without_hanging(tmp_path: Path) -> None:
 
 
 def test_a_symlink_stored_in_a_zip_is_refused(tmp_path: Path) -> None:
-    dest = zip_of(folder_bundle(tmp_path), tmp_path / "link.zip",)
+    dest = zip_of(
+        folder_bundle(tmp_path),
+        tmp_path / "link.zip",
+    )
     with zipfile.ZipFile(dest) as zf:
         members = {i.filename: zf.read(i) for i in zf.infolist()}
     with zipfile.ZipFile(dest, "w") as zf:
@@ -210,7 +182,7 @@ def test_a_symlink_stored_in_a_zip_is_refused(tmp_path: Path) -> None:
             info = zipfile.ZipInfo(name)
             if name.endswith("dmesg.txt"):
                 info.create_system = 3
-                info.external_attr = (0o120777 << 16)
+                info.external_attr = 0o120777 << 16
                 data = b"/etc/shadow"
             zf.writestr(info, data)
     with pytest.raises(BundleError, match=r"dmesg.txt in .* is a symbolic link"):

@@ -1,0 +1,94 @@
+"""Peak memory of a command or of a block of this process, measured so that it can fail.
+
+Linux folds the parent's resident set at fork() into the child's ru_maxrss, so a child
+forked straight from a long pytest run (hundreds of MB) reports the parent's size, not its
+own. Children are therefore started through a small Python launcher whose own size at fork
+is ~10 MB; it reports its child's ru_maxrss. In this process, the high-water mark is reset
+through /proc/self/clear_refs before the block and read from VmHWM after it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+_LAUNCHER = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+with open(sys.argv[1], "w") as fh:
+    fh.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@dataclass(frozen=True)
+class Measured:
+    code: int
+    out: str
+    err: str
+    peak_mb: float
+    seconds: float
+
+
+def run_measured(
+    argv: Sequence[str],
+    workdir: Path,
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> Measured:
+    """Run ``argv`` to its end; its exit code, output and own peak RSS in MB."""
+    out_path, err_path, rss_path = workdir / "out.txt", workdir / "err.txt", workdir / "rss.txt"
+    rss_path.unlink(missing_ok=True)
+    started = time.monotonic()
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        launcher = subprocess.Popen(
+            [sys.executable, "-I", "-c", _LAUNCHER, str(rss_path), *argv],
+            stdout=out, stderr=err, env=env, start_new_session=True,
+        )  # fmt: skip
+        try:
+            code = launcher.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(launcher.pid, signal.SIGKILL)
+            launcher.wait()
+            raise AssertionError(f"{' '.join(argv[:4])} ran over {timeout} s") from None
+    seconds = time.monotonic() - started
+    return Measured(
+        code,
+        out_path.read_text(errors="replace"),
+        err_path.read_text(errors="replace"),
+        int(rss_path.read_text()) / 1024,  # KiB on Linux
+        seconds,
+    )
+
+
+@dataclass
+class Growth:
+    mb: float = 0.0
+
+
+def _rss_field(name: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(name + ":"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no {name} in /proc/self/status")
+
+
+@contextmanager
+def peak_growth() -> Iterator[Growth]:
+    """How far this process's peak RSS rose above its size at the start of the block."""
+    Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM to the current RSS
+    start = _rss_field("VmRSS")
+    growth = Growth()
+    try:
+        yield growth
+    finally:
+        growth.mb = _rss_field("VmHWM") - start
