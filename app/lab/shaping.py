@@ -22,6 +22,13 @@ from sbctune.lab.system import run, tool
 
 TC_FRAME_BYTES = 1514  # what tc counts for a full frame: IP packet + 14-byte Ethernet header
 MIN_BURST = 16 * 1024
+# The queue in front of the shaped link: a tail-drop FIFO holding what a Pi's NIC queue holds,
+# txqueuelen 1000 full frames (seeds 001 and 004 show `txqueuelen:1000` / `qlen 1000` on their
+# Pis' NICs; it is the kernel's default for Ethernet). Counted in bytes, because GSO packets
+# through the lab's veths carry up to 64 KiB each: a 1000-packet pfifo would hold ~40 times
+# more than the hardware's queue. At the pi4-ax88179 profile's 736 Mbit/s it holds ~16 ms; at
+# a Pi 1's 94 Mbit/s, ~130 ms. This is what makes a loaded lab link show latency under load.
+QUEUE_BYTES = 1000 * TC_FRAME_BYTES
 
 
 @dataclass(frozen=True)
@@ -78,10 +85,11 @@ def _htb(dev: str, shape: Shape) -> None:
         what="shaping the lab link",
     )
     run(class_argv(tc, "replace", dev, shape), what="shaping the lab link")
-    # Small packets (pure TCP ACKs, IPv4 total length < 128) get their own class, so in full
+    # Small TCP packets (pure ACKs, IPv4 total length < 128) get their own class, so in full
     # duplex the ACKs of one direction do not queue behind the other direction's data in a
     # class shaped far below it (seed 000's 163 Mbit/s Pi->PC would otherwise starve the
-    # 902 Mbit/s PC->Pi stream of ACKs). ACKs are ~2% of the data they acknowledge.
+    # 902 Mbit/s PC->Pi stream of ACKs). ACKs are ~2% of the data they acknowledge. Only TCP:
+    # small UDP (sbctune's latency probes) must wait in the data's queue, as on a real NIC.
     ack = Shape(max(1000, shape.rate_kbit // 10), MIN_BURST)
     argv = class_argv(tc, "replace", dev, ack)
     argv[argv.index("1:10")] = "1:20"
@@ -101,6 +109,11 @@ def _htb(dev: str, shape: Shape) -> None:
             "1",
             "u32",
             "match",
+            "ip",
+            "protocol",
+            "6",
+            "0xff",
+            "match",
             "u16",
             "0x0000",
             "0xff80",
@@ -111,7 +124,13 @@ def _htb(dev: str, shape: Shape) -> None:
         ],
         what="shaping the lab link (needs cls_u32)",
     )
-    if shape.delay_ms or shape.loss_pct:
+    if not (shape.delay_ms or shape.loss_pct):
+        run(
+            [tc, "qdisc", "replace", "dev", dev, "parent", "1:10", "handle", "10:", "bfifo",
+             "limit", str(QUEUE_BYTES)],
+            what="giving the lab link its queue",
+        )  # fmt: skip
+    else:
         args = [
             tc,
             "qdisc",

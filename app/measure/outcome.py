@@ -105,6 +105,7 @@ class MeasureRun:
     error: str | None = None  # why the run stopped early (link lost, cancelled), if it did
     run_id: int | None = None
     pi_state: dict[str, str] | None = None  # the Pi's settings as it started (workflow.pi_state)
+    latency: dict[str, Any] | None = None  # probes' round trips (sbctune.measure.latency.during)
 
     def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:
         return next((t for t in self.tests if t.direction == direction and t.mode == mode), None)

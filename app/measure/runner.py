@@ -22,6 +22,7 @@ from sbctune.errors import UserError
 from sbctune.measure.endpoint import PortInUseError
 from sbctune.measure.install import Iperf3NotInstalled, iperf3_install_plan
 from sbctune.measure.iperf_output import Direction, Record
+from sbctune.measure.latency.during import LatencyMonitor, LiveLatency
 from sbctune.measure.outcome import DirectionOutcome, Interval, MeasureRun, summarize, to_intervals
 from sbctune.measure.pc_endpoint import EndpointKind, PcEndpoint, make_endpoint
 from sbctune.measure.pi_client import (
@@ -80,7 +81,7 @@ class RunStarted:
     run: MeasureRun
 
 
-Event = LiveInterval | TestStarted | TestFinished | PiLoad | RunStarted
+Event = LiveInterval | TestStarted | TestFinished | PiLoad | RunStarted | LiveLatency
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,7 @@ async def measure(
     nic_irqs: tuple[int, ...] = (),
     sample: bool = True,
     pc_port: int = 0,
+    latency: bool = True,
 ) -> MeasureRun:
     """Run every test of the plan; with `sample`, the Pi's per-core load is recorded too.
 
@@ -285,6 +287,8 @@ async def measure(
     key = host_key(session)
     run = new_run(session, plan, nic or path.route_dev, endpoint, path, version)
     emit = on_event or (lambda event: None)
+    probes = LatencyMonitor(session, path.pc_address, path.pi_address, emit, enabled=latency)
+    run.latency = probes.record  # idle and loaded round trips per test (sbctune.measure.latency)
     emit(RunStarted(run))
     _active.add(key)
     sampler = None
@@ -301,7 +305,8 @@ async def measure(
                 session, spec, index, path, endpoint, iperf3_path, version, emit, pc_port
             )
             try:
-                outcomes = await test.run(run)
+                async with probes.around(index, spec):
+                    outcomes = await test.run(run)
             except asyncio.CancelledError:
                 run.tests.extend(test.partial(CANCELLED))
                 run.error = CANCELLED

@@ -1,0 +1,225 @@
+"""The runner's hook: probe the latency around each TCP test of a measurement.
+
+`LatencyMonitor.around(index, spec)` starts the responder on this PC and the probe on the Pi,
+lets it run `IDLE_S` seconds on an idle link, then yields while the test runs; probes sent
+during the test's omitted (ramp-up) seconds count neither as idle nor as loaded. Latency never
+fails a throughput run: whatever goes wrong becomes a note in the run's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import asyncssh
+
+from sbctune.inventory.parsers.common import ParseWarning
+from sbctune.measure.latency.parse import parse_line
+from sbctune.measure.latency.program import INTERVAL_S, ProbeConfig, new_token, program
+from sbctune.measure.latency.responder import Responder
+from sbctune.measure.latency.stats import KEYS, group_key
+from sbctune.measure.plans import TestSpec
+from sbctune.remote import RemoteError, RemoteProcess, Session
+
+log = logging.getLogger(__name__)
+
+IDLE_S = 2.0  # idle probing before each test: 20 probes at 10 a second
+HEADER_WAIT_S = 10.0  # python3's start on a Pi 1 under load takes a few seconds at worst
+Phase = Literal["idle", "ramp", "loaded"]
+NO_PYTHON = (
+    "Latency under load was not measured: the Pi has no python3 to run the probe "
+    "(Raspberry Pi OS has it; `sudo apt install python3-minimal` adds it elsewhere)."
+)
+
+
+@dataclass(frozen=True)
+class LiveLatency:
+    """One probe's round trip (None: lost), `t` seconds from the test's start (negative: the
+    idle seconds before it), on the same axis as LiveInterval's."""
+
+    test_index: int
+    spec: TestSpec
+    t: float
+    rtt_ms: float | None
+    phase: Phase
+
+
+class _Window:
+    """When this test's phases begin, on this PC's clock."""
+
+    def __init__(self) -> None:
+        self.anchor: float | None = None  # the probe's t=0 (its header's arrival)
+        self.expected_start = float("inf")  # when the load should start (for the idle probes)
+        self.load_start = float("inf")
+        self.loaded_from = float("inf")
+        self.end = float("inf")
+
+    def phase(self, sent: float) -> Phase | None:
+        if sent >= self.end:
+            return None
+        if sent < self.load_start:
+            return "idle"
+        return "loaded" if sent >= self.loaded_from else "ramp"
+
+
+class LatencyMonitor:
+    """One per run; `record` is what the run stores (`MeasureRun.latency`)."""
+
+    def __init__(
+        self,
+        session: Session,
+        pc_address: str,
+        pi_address: str | None,
+        emit: Callable[[LiveLatency], None],
+        *,
+        enabled: bool = True,
+        idle_s: float = IDLE_S,
+    ) -> None:
+        self.session = session
+        self.pc_address = pc_address
+        self.pi_address = pi_address
+        self.emit = emit
+        self.enabled = enabled
+        self.idle_s = idle_s
+        self.token = new_token()
+        self._exit: int | None = None  # the probe's exit status, once it ended
+        self.warnings: list[ParseWarning] = []
+        self.record: dict[str, Any] = {"version": 1, "interval_s": INTERVAL_S, "groups": {}}
+
+    def _note(self, text: str) -> None:
+        notes = self.record.setdefault("notes", [])
+        if text not in notes and len(notes) < 5:
+            notes.append(text)
+
+    def _not_measured(self, why: str) -> None:
+        """Note why, and stop trying for the rest of the run (each try would wait again)."""
+        self.enabled = False
+        if why == NO_PYTHON:
+            self._note(NO_PYTHON)
+        else:
+            self._note(f"Latency under load was not measured: {why[:200]}.")
+
+    def _group(self, key: str) -> dict[str, Any]:
+        empty: dict[str, Any] = {"idle_ms": [], "loaded_ms": [], "idle_lost": 0, "loaded_lost": 0}
+        group: dict[str, Any] = self.record["groups"].setdefault(key, empty)
+        return group
+
+    @contextlib.asynccontextmanager
+    async def around(self, index: int, spec: TestSpec) -> AsyncIterator[None]:
+        key = group_key(spec.mode, spec.directions)
+        if not self.enabled or key not in KEYS:
+            yield
+            return
+        window = _Window()
+        responder = Responder(self.pc_address, self.token)
+        process: RemoteProcess | None = None
+        reader: asyncio.Task[None] | None = None
+        header = asyncio.Event()
+        try:
+            try:
+                await responder.start()
+                config = ProbeConfig(
+                    self.pc_address, responder.port, self.token,
+                    seconds=self.idle_s + spec.omit + spec.duration + 15, bind=self.pi_address,
+                )  # fmt: skip
+                process = await self.session.start(["python3", "-"], stdin=program(config))
+                reader = asyncio.create_task(self._read(process, index, spec, key, window, header))
+                waiter = asyncio.create_task(header.wait())
+                await asyncio.wait(
+                    {waiter, reader}, timeout=HEADER_WAIT_S, return_when="FIRST_COMPLETED"
+                )
+                waiter.cancel()
+                if header.is_set():
+                    window.expected_start = time.monotonic() + self.idle_s
+                    await asyncio.sleep(self.idle_s)
+                else:
+                    self._not_measured(
+                        NO_PYTHON if self._exit == 127 else "the probe did not start on the Pi"
+                    )
+            except (OSError, RemoteError, asyncssh.Error, ValueError) as exc:
+                self._not_measured(str(exc) or type(exc).__name__)
+            window.load_start = time.monotonic()
+            window.loaded_from = window.load_start + spec.omit
+            yield
+        finally:
+            window.end = time.monotonic()
+            await asyncio.shield(self._stop(process, reader, responder))
+            self._check_answers(key, responder)
+
+    async def _stop(
+        self,
+        process: RemoteProcess | None,
+        reader: asyncio.Task[None] | None,
+        responder: Responder,
+    ) -> None:
+        if reader is not None:
+            reader.cancel()
+            await asyncio.wait([reader])
+        if process is not None:
+            with contextlib.suppress(OSError, RemoteError, asyncssh.Error):
+                await process.cancel()
+        responder.stop()
+
+    def _check_answers(self, key: str, responder: Responder) -> None:
+        group = self.record["groups"].get(key)
+        if group and not group["idle_ms"] and group["idle_lost"]:
+            self._note(
+                "No latency probe was answered: a firewall on this PC may block UDP from the "
+                "Pi (the probes go to a random UDP port on this PC)."
+            )
+
+    async def _read(
+        self,
+        process: RemoteProcess,
+        index: int,
+        spec: TestSpec,
+        key: str,
+        window: _Window,
+        header: asyncio.Event,
+    ) -> None:
+        group = self._group(key)
+        lines = 0
+        try:
+            async for line in process.lines():
+                lines += 1
+                if lines > 25000:  # the probe's own bound is 20000 probes
+                    break
+                if not header.is_set():
+                    if line.startswith("sbctune-latency "):
+                        window.anchor = time.monotonic()
+                        header.set()
+                    continue
+                self._take(line, index, spec, group, window)
+            if not header.is_set():
+                self._exit = await process.wait()  # 127: `exec python3` found no python3
+        except (RemoteError, asyncssh.Error, OSError) as exc:
+            log.debug("the latency probe's channel failed: %s", exc)
+
+    def _take(
+        self, line: str, index: int, spec: TestSpec, group: dict[str, Any], window: _Window
+    ) -> None:
+        probe, warning = parse_line(line)
+        if warning is not None and len(self.warnings) < 20:
+            self.warnings.append(warning)
+        if probe is None or window.anchor is None:
+            return
+        sent = window.anchor + probe.t_ms / 1000
+        phase = window.phase(sent)
+        if phase is None:
+            return
+        if phase != "ramp":
+            if probe.rtt_ms is None:
+                group[f"{phase}_lost"] += 1
+            else:
+                group[f"{phase}_ms"].append(round(probe.rtt_ms, 3))
+        start = window.load_start if window.load_start != float("inf") else window.expected_start
+        event = LiveLatency(index, spec, round(sent - start, 3), probe.rtt_ms, phase)
+        try:
+            self.emit(event)
+        except Exception:  # a broken display must not stop the measurement
+            log.exception("the latency event's callback failed")
