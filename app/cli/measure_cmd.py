@@ -27,6 +27,7 @@ from sbctune.measure.aggregate import (
     reachable_nics,
 )
 from sbctune.measure.install import InstallPlan
+from sbctune.measure.latency import report as latency_report
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_aggregate
 from sbctune.measure.plans import Plan, plan_named, presets
@@ -332,11 +333,15 @@ def _print_run(
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
     if args.json:
         document = run.to_json()
+        if run.latency is not None:  # the stored probes, plus their percentiles and verdicts
+            document["latency"]["summary"] = latency_report.summary_json(run.latency)
         if unsaved_file is not None:
             document["unsaved_file"] = str(unsaved_file)
         print(json.dumps(document, indent=2))
     else:
         print(text(run))
+        latency = latency_report.text_lines(run.latency)
+        print("\n" + "\n".join(latency) if latency else "", end="\n" if latency else "")
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
     print(saved, file=sys.stderr)

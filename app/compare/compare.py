@@ -6,6 +6,7 @@ import math
 from dataclasses import replace
 
 from sbctune.compare.interval import change, mean_interval
+from sbctune.compare.latency import latency_rows
 from sbctune.compare.model import Cell, Comparison, Row, RunSummary
 from sbctune.errors import UserError
 from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord, TestRecord
@@ -99,4 +100,5 @@ def compare(runs: list[RunRecord], calibration: dict[str, float] | None = None) 
             spread = spreads.get(spread_key(direction, mode))
             cells = [base] + [_cell(test, base, spread) for test in tests[1:]]
             comparison.rows.append(Row(direction, mode, cells))
+    comparison.latency = latency_rows(runs)
     return comparison

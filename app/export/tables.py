@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 from sbctune.compare import Cell, Comparison, find_test, run_description
+from sbctune.compare.latency import cell_text as latency_cell
+from sbctune.compare.latency import change_text as latency_change
 from sbctune.history.records import DIRECTIONS, MODES, Mode, RunRecord, TestRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.textsafe import markdown_text
@@ -68,7 +70,19 @@ def comparison_table(comparison: Comparison) -> Table:
         for cell in row.cells[1:]:
             cells += [mbps_text(cell.mbps), change_text(cell)]
         rows.append(cells)
+    rows += latency_table_rows(comparison)
     return header, rows
+
+
+def latency_table_rows(comparison: Comparison) -> list[list[str]]:
+    """The "latency" rows under the throughput ones: added latency under load, per load."""
+    rows = []
+    for row in comparison.latency:
+        cells = [row.label, "Latency under load", latency_cell(row.cells[0])]
+        for cell in row.cells[1:]:
+            cells += [latency_cell(cell), latency_change(cell)]
+        rows.append(cells)
+    return rows
 
 
 def markdown(table: Table) -> str:

@@ -40,6 +40,8 @@ def save_run_proof(conn: sqlite3.Connection, run_id: int, run: RunRecord) -> Non
     data: dict[str, Any] = {"trials": [list(t.trial_means) for t in run.tests]}
     if run.pi_state is not None:
         data["pi_state"] = run.pi_state
+    if run.latency is not None:  # latency probes' round trips (no schema change: runs without
+        data["latency"] = run.latency  # it, older ones included, read as None)
     conn.execute(
         "INSERT OR REPLACE INTO run_proof (run_id, json) VALUES (?, ?)",
         (run_id, json.dumps(data, sort_keys=True)),
@@ -70,6 +72,9 @@ def load_run_proof(conn: sqlite3.Connection, run: RunRecord) -> None:
     state = data.get("pi_state")
     if isinstance(state, dict):
         run.pi_state = {str(k): str(v) for k, v in state.items()}
+    latency = data.get("latency")  # read with bounds by sbctune.measure.latency.stats.results
+    if isinstance(latency, dict):
+        run.latency = latency
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,9 @@ class RunRecord:
     # The Pi's settings while it ran, "group/name" -> value (sbctune.workflow.pi_state; schema
     # v5, sbctune.history.proof). The inventory it ran on is `inventory_id`.
     pi_state: dict[str, str] | None = None
+    # Latency probes' round trips, idle and loaded per test kind (sbctune.measure.latency;
+    # kept in the v5 run_proof JSON, so older runs read None).
+    latency: dict[str, Any] | None = None
 
 
 @dataclass

@@ -52,6 +52,7 @@ def save_measurement(
         route_warning=run.route_warning,
         aggregate_id=aggregate_id,
         pi_state=run.pi_state,
+        latency=run.latency,
         tests=[
             TestRecord(
                 direction=t.direction,

@@ -1,0 +1,81 @@
+"""The "latency" rows of a comparison: per kind of load, each run's added latency under load
+(loaded median minus idle median, sbctune.measure.latency) and its change against the first.
+
+A change is put in words only from 5 ms on: below that DSLReports' grades do not tell links
+apart (A+ is "less than 5 ms"), and a few ms is what two idle runs of the lab differ by.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sbctune.history.records import RunRecord
+from sbctune.measure.latency.stats import KEYS, LatencyResult, results
+
+MIN_CHANGE_MS = 5.0
+# The Direction column of a comparison table; the Mode column says "Latency under load".
+ROW_LABEL = {
+    "half/pi_to_pc": "Pi → PC",
+    "half/pc_to_pi": "PC → Pi",
+    "full": "Both (full duplex)",
+    "full_throttled": "Both (PC throttled)",
+}
+
+
+@dataclass(frozen=True)
+class LatencyCell:
+    added_ms: float | None
+    loaded_p50_ms: float | None
+    loaded_p95_ms: float | None
+    grade: str | None
+    verdict: str
+    delta_ms: float | None = None  # added latency vs the first run's
+
+
+@dataclass(frozen=True)
+class LatencyRow:
+    key: str  # "half/pi_to_pc", ..., see sbctune.measure.latency.stats.KEYS
+    label: str
+    cells: list[LatencyCell | None] = field(default_factory=list)  # one per run
+
+
+def _cell(result: LatencyResult | None, base: LatencyCell | None) -> LatencyCell | None:
+    if result is None:
+        return None
+    added = result.added_ms
+    delta = None
+    if base is not None and base.added_ms is not None and added is not None:
+        delta = added - base.added_ms
+    return LatencyCell(
+        added, result.loaded.p50, result.loaded.p95, result.grade, result.verdict(), delta
+    )
+
+
+def latency_rows(runs: list[RunRecord]) -> list[LatencyRow]:
+    per_run = [{r.key: r for r in results(run.latency)} for run in runs]
+    rows = []
+    for key in KEYS:
+        found = [p.get(key) for p in per_run]
+        if all(f is None for f in found):
+            continue
+        base = _cell(found[0], None)
+        cells = [base] + [_cell(f, base) for f in found[1:]]
+        rows.append(LatencyRow(key, ROW_LABEL.get(key, key), cells))
+    return rows
+
+
+def cell_text(cell: LatencyCell | None) -> str:
+    if cell is None:
+        return "not measured"
+    if cell.added_ms is None:
+        return f"— ({cell.grade})" if cell.grade else "—"
+    return f"+{cell.added_ms:.1f} ms ({cell.grade})"
+
+
+def change_text(cell: LatencyCell | None) -> str:
+    if cell is None or cell.delta_ms is None:
+        return "—"
+    if abs(cell.delta_ms) < MIN_CHANGE_MS:
+        return f"no change in latency ({cell.delta_ms:+.1f} ms)"
+    word = "less queueing" if cell.delta_ms < 0 else "more queueing"
+    return f"{word}: {cell.delta_ms:+.1f} ms"
