@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.measure.latency.during import LiveLatency
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.measure.runner import LiveInterval, PiLoad, TestFinished, TestStarted
@@ -38,7 +39,7 @@ from sbctune.workflow import (
 )
 from sbctune.workflow.rules import InstallAsker, offering_install
 
-_MEASURE_EVENTS = (LiveInterval, PiLoad, TestStarted, TestFinished)
+_MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished)
 
 
 class FlowController(QObject):

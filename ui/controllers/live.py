@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sbctune.measure.iperf_output import Direction
+from sbctune.measure.latency.during import IDLE_S, LiveLatency
 from sbctune.measure.outcome import DirectionOutcome
 from sbctune.measure.plans import DIRECTIONS, Plan, TestSpec
 from sbctune.measure.runner import Event, LiveInterval, PiLoad, TestFinished, TestStarted
@@ -49,10 +50,15 @@ class LiveMeasurement:
         self.offsets: list[float] = []
         start = 0.0
         for spec in plan.tests:
+            start += IDLE_S  # the latency probes' idle seconds before each test
             self.offsets.append(start)
             start += spec.duration + spec.omit
         self.total_seconds = start
         self.series: dict[Direction, Series] = {d: Series() for d in DIRECTIONS}
+        # Latency probes' round trips in ms: while a test runs, and on the idle link before it.
+        self.latency = Series()
+        self.latency_idle = Series()
+        self.latency_lost = 0
         self.load: PiSample | None = None
         self.current: int | None = None
         self.finished: list[DirectionOutcome] = []
@@ -73,6 +79,8 @@ class LiveMeasurement:
             offset = self.offsets[event.test_index] if event.test_index < len(self.offsets) else 0
             self.series[event.direction].add(offset + event.interval.t, event.interval.mbps)
             self.points += 1
+        elif isinstance(event, LiveLatency):
+            self._feed_latency(event)
         elif isinstance(event, PiLoad):
             self.load = event.sample
         elif isinstance(event, TestStarted):
@@ -80,13 +88,21 @@ class LiveMeasurement:
                 self.started_at = self._clock()
             self.current = event.test_index
             self._test_started_at = self._clock()
-            for series in self.series.values():
+            for series in (*self.series.values(), self.latency, self.latency_idle):
                 series.gap()
         elif isinstance(event, TestFinished):
             self.finished.extend(event.outcomes)
-            self._done_seconds += event.spec.duration + event.spec.omit
+            self._done_seconds += event.spec.duration + event.spec.omit + IDLE_S
             self._test_started_at = None
         self.dirty = True
+
+    def _feed_latency(self, event: LiveLatency) -> None:
+        if event.rtt_ms is None:
+            self.latency_lost += 1
+            return
+        offset = self.offsets[event.test_index] if event.test_index < len(self.offsets) else 0
+        series = self.latency_idle if event.phase == "idle" else self.latency
+        series.add(offset + event.t, event.rtt_ms)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -107,7 +123,8 @@ class LiveMeasurement:
         within = 0.0
         spec = self.current_spec
         if self._test_started_at is not None and spec is not None:
-            within = min(self._clock() - self._test_started_at, spec.duration + spec.omit)
+            within = self._clock() - self._test_started_at
+            within = min(within, spec.duration + spec.omit + IDLE_S)
         return max(0.0, self.total_seconds - self._done_seconds - within)
 
     def progress(self) -> float:
@@ -122,6 +139,14 @@ class LiveMeasurement:
             return self.preparing or "Preparing (checking iperf3 and the route on the Pi)…"
         assert self.current is not None
         return f"Test {self.current + 1} of {len(self.plan.tests)}: {spec.label}"
+
+    def latest_latency(self) -> tuple[float | None, float | None]:
+        """(the last round trip under load, the last idle one), in ms."""
+        found = []
+        for series in (self.latency, self.latency_idle):
+            ys = [y for y in series.ys[-3:] if not math.isnan(y)]
+            found.append(ys[-1] if ys else None)
+        return found[0], found[1]
 
     def latest(self, direction: Direction) -> float | None:
         ys = [y for y in self.series[direction].ys[-3:] if not math.isnan(y)]

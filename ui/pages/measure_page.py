@@ -19,7 +19,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
-from sbctune.ui.widgets.live_plots import CpuLoadPlot, ThroughputPlot
+from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
 
@@ -123,6 +123,13 @@ class MeasurePage(Page):
                 name="muted",
             )
         )
+        # Latency under load: the Pi's UDP probes to this PC (sbctune.measure.latency).
+        self.latency = LatencyPlot(colors, self.throughput)
+        self.latency.setAccessibleName("Round-trip time of the latency probes")
+        plot_card.body.addWidget(self.latency)
+        self.latency_now = label("Latency: –", name="muted", wrap=False)
+        self.latency_now.setAccessibleName("Latency now")
+        plot_card.body.addWidget(self.latency_now)
         self.content.addWidget(plot_card)
         cpu_card = Card("The Pi's CPU, per core")
         self.cpu = CpuLoadPlot(colors)
@@ -193,6 +200,7 @@ class MeasurePage(Page):
         self.results_card.hide()
         self._select_plan(live.plan.name)
         self.throughput.set_live(live)
+        self.latency.set_live(live)
         self.timer.start()
         self.refresh()
         self._update_buttons()
@@ -203,6 +211,8 @@ class MeasurePage(Page):
             return
         self.redraws += 1
         self.throughput.refresh()
+        self.latency.refresh()
+        self.latency_now.setText(latency_text(*live.latest_latency(), live.latency_lost))
         self.cpu.show_sample(live.load)
         units = self._settings.units
         self.now_pi_to_pc.setText(rate(live.latest("pi_to_pc"), units))
@@ -269,8 +279,22 @@ class MeasurePage(Page):
 
     def apply_theme(self, colors: Colors) -> None:
         self.throughput.apply_theme(colors)
+        self.latency.apply_theme(colors)
         self.cpu.apply_theme(colors)
 
     def set_units(self) -> None:
         self.throughput.set_units(self._settings.units)
         self.refresh()
+
+
+def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
+    """The line under the latency plot: the last round trip under load and on the idle link."""
+    if loaded is None and idle is None:
+        return "Latency: – (probes not answered yet)" if lost else "Latency: –"
+    parts = []
+    if loaded is not None:
+        parts.append(f"{loaded:.1f} ms under load")
+    if idle is not None:
+        parts.append(f"{idle:.1f} ms idle")
+    lost_text = f", {lost} probes lost" if lost else ""
+    return "Latency: " + ", ".join(parts) + lost_text

@@ -120,6 +120,54 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         live.dirty = False
 
 
+class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
+    """The latency probes' round trips (ms) on the throughput plot's time axis: dots on the
+    idle link before each test, a line while it runs. A line well above the dots is a queue."""
+
+    def __init__(self, colors: Colors, throughput: ThroughputPlot) -> None:
+        super().__init__()
+        self.setFixedHeight(140)
+        item = self.getPlotItem()
+        item.showGrid(x=True, y=True, alpha=0.15)
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        self.setMouseEnabled(x=False, y=False)
+        item.setLabel("left", "ms")
+        self.setXLink(throughput)
+        self.legend = item.addLegend(offset=(10, 5), colCount=2)
+        self.loaded = self.plot([], [], name="under load", connect="finite")
+        self.idle = self.plot([], [], name="idle", pen=None, symbol="o", symbolSize=4)
+        self._live: LiveMeasurement | None = None
+        self._points = -1
+        self.apply_theme(colors)
+
+    def apply_theme(self, colors: Colors) -> None:
+        self.setBackground(colors.background)
+        style_axes(self.getPlotItem(), colors)
+        self.legend.setLabelTextColor(colors.foreground)
+        self.loaded.setPen(pg.mkPen(colors.line_rate, width=1.5))
+        self.idle.setSymbolBrush(colors.muted)
+        self.idle.setSymbolPen(pg.mkPen(colors.muted))
+
+    def set_live(self, live: LiveMeasurement) -> None:
+        self._live = live
+        self._points = -1
+        self.refresh()
+
+    def refresh(self) -> None:
+        live = self._live
+        if live is None:
+            return
+        count = len(live.latency.xs) + len(live.latency_idle.xs)
+        if count == self._points:
+            return  # nothing new: no repaint
+        self._points = count
+        self.loaded.setData(live.latency.xs, live.latency.ys)
+        self.idle.setData(live.latency_idle.xs, live.latency_idle.ys)
+        finite = [y for y in (*live.latency.ys, *live.latency_idle.ys) if not math.isnan(y)]
+        self.setYRange(0, max([5.0, *finite]) * 1.1, padding=0)
+
+
 _CPU_PARTS = (
     ("user", "cpu_user", "user"),
     ("system", "cpu_system", "system"),
