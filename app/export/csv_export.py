@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 from sbctune.export.report_data import ReportData
+from sbctune.measure.latency.stats import group_key, results
 from sbctune.textsafe import csv_cell
 
 COLUMNS = [
@@ -13,6 +14,7 @@ COLUMNS = [
     "mean_mbps", "min_mbps", "max_mbps", "stdev_mbps", "samples", "sender_mbps",
     "receiver_mbps", "retransmits", "complete", "delta_mbps", "delta_pct", "noise_mbps",
     "verdict", "trial_means", "change_low_mbps", "change_high_mbps", "verdict_text",
+    "latency_idle_p50_ms", "latency_loaded_p50_ms", "latency_loaded_p95_ms", "latency_added_ms",
 ]  # fmt: skip
 
 
@@ -26,7 +28,9 @@ def rows(data: ReportData) -> list[dict[str, str]]:
     out = []
     for index, run in enumerate(data.runs):
         device = data.devices.get(run.device_id)
+        latency = {r.key: r for r in results(run.latency)}  # per kind of load
         for test in run.tests:
+            lat = latency.get(group_key(test.mode, (test.direction,)))
             row = data.comparison.row(test.direction, test.mode)
             cell = row.cells[index] if row else None
             out.append({
@@ -54,6 +58,10 @@ def rows(data: ReportData) -> list[dict[str, str]]:
                 "change_low_mbps": _num(cell.change_low_mbps if cell else None),
                 "change_high_mbps": _num(cell.change_high_mbps if cell else None),
                 "verdict_text": cell.verdict_text if cell else "",
+                "latency_idle_p50_ms": _num(lat.idle.p50 if lat else None),
+                "latency_loaded_p50_ms": _num(lat.loaded.p50 if lat else None),
+                "latency_loaded_p95_ms": _num(lat.loaded.p95 if lat else None),
+                "latency_added_ms": _num(lat.added_ms if lat else None),
             })  # fmt: skip
     return out
 

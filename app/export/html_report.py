@@ -240,6 +240,11 @@ def _comparison(data: ReportData) -> str:
                 f'<span class="verdict-{cell.verdict}">{esc(figure)}<br>{esc(verdict)}</span></td>'
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
+    for latency in tables.latency_table_rows(comparison):  # label, mode, first, (run, change)…
+        first_cells = [f"<td>{esc(c)}</td>" for c in latency[:3]]
+        pairs = zip(latency[3::2], latency[4::2], strict=True)
+        rest = [f'<td class="num">{esc(v)}<br><span>{esc(c)}</span></td>' for v, c in pairs]
+        rows.append("<tr>" + "".join(first_cells + rest) + "</tr>")
     header = "".join(f"<th>{esc(h)}</th>" for h in head)
     body = "".join(rows)
     return f'<table class="compare"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
@@ -247,6 +252,12 @@ def _comparison(data: ReportData) -> str:
 
 def _results(data: ReportData) -> str:
     out = [_table(tables.results_table(data.runs))]
+    latency = tables.latency_table(data.runs)
+    if latency[1]:  # the Pi's UDP probes to this PC, idle and during each test
+        out.append("<h3>Latency under load</h3>" + _table(latency))
+    verdicts = tables.latency_verdicts(data.runs)
+    if verdicts:
+        out.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in verdicts) + "</ul>")
     if len(data.runs) > 1:
         out.append("<h3>Change against the first run</h3>")
         out.append(_comparison(data))

@@ -21,6 +21,12 @@ def render(data: ReportData) -> str:
         parts.append(f"- {markdown_text(run_description(run))}: {markdown_text(method_line(run))}")
     parts.append("")
     parts.append(tables.markdown(tables.results_table(data.runs)))
+    latency = tables.latency_table(data.runs)
+    if latency[1]:  # the Pi's UDP probes to this PC, idle and during each test
+        parts.append("\nLatency under load (round trips; added = loaded median − idle median):\n")
+        parts.append(tables.markdown(latency))
+    verdicts = tables.latency_verdicts(data.runs)
+    parts.extend(["", *(f"- {markdown_text(line)}" for line in verdicts)] if verdicts else [])
     if len(data.runs) > 1:
         parts.append("\nChange against the first run (95 % interval of the difference of the")
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
-from sbctune.compare import Cell, Comparison, find_test, run_description
+from sbctune.compare import Cell, Comparison, find_test, run_description, run_label
 from sbctune.compare.latency import cell_text as latency_cell
 from sbctune.compare.latency import change_text as latency_change
 from sbctune.history.records import DIRECTIONS, MODES, Mode, RunRecord, TestRecord
+from sbctune.measure.latency.report import HEADER as LATENCY_HEADER
+from sbctune.measure.latency.report import notes as latency_notes
+from sbctune.measure.latency.report import row as latency_row
+from sbctune.measure.latency.stats import results as latency_results
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.textsafe import markdown_text
 
@@ -83,6 +87,27 @@ def latency_table_rows(comparison: Comparison) -> list[list[str]]:
             cells += [latency_cell(cell), latency_change(cell)]
         rows.append(cells)
     return rows
+
+
+def latency_table(runs: list[RunRecord]) -> Table:
+    """Idle vs loaded round trips per kind of load, for each run that measured them."""
+    measured = [r for r in runs if latency_results(r.latency)]
+    rows: list[list[str]] = []
+    for run in measured:
+        if len(measured) > 1:
+            rows.append([run_description(run)])
+        rows += [latency_row(r) for r in latency_results(run.latency)]
+    return list(LATENCY_HEADER), rows
+
+
+def latency_verdicts(runs: list[RunRecord]) -> list[str]:
+    """One sentence per kind of load (and why latency was not measured, where it was not)."""
+    out = []
+    for run in runs:
+        prefix = f"{run_label(run)}: " if len(runs) > 1 else ""
+        out += [prefix + r.verdict() for r in latency_results(run.latency)]
+        out += [prefix + n for n in latency_notes(run.latency)]
+    return out
 
 
 def markdown(table: Table) -> str:
