@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 IDLE_S = 2.0  # idle probing before each test: 20 probes at 10 a second
 HEADER_WAIT_S = 10.0  # python3's start on a Pi 1 under load takes a few seconds at worst
 Phase = Literal["idle", "ramp", "loaded"]
+PROBE_ARGV = ("python3", "-")  # the program arrives on stdin: nothing of it is shell text
 NO_PYTHON = (
     "Latency under load was not measured: the Pi has no python3 to run the probe "
     "(Raspberry Pi OS has it; `sudo apt install python3-minimal` adds it elsewhere)."
@@ -127,7 +128,7 @@ class LatencyMonitor:
                     self.pc_address, responder.port, self.token,
                     seconds=self.idle_s + spec.omit + spec.duration + 15, bind=self.pi_address,
                 )  # fmt: skip
-                process = await self.session.start(["python3", "-"], stdin=program(config))
+                process = await self.session.start(list(PROBE_ARGV), stdin=program(config))
                 reader = asyncio.create_task(self._read(process, index, spec, key, window, header))
                 waiter = asyncio.create_task(header.wait())
                 await asyncio.wait(
