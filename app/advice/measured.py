@@ -11,6 +11,7 @@ from __future__ import annotations
 from sbctune.advice.knowledge import Knowledge
 from sbctune.advice.measured_base import Measured, label
 from sbctune.advice.measured_host import HostChecks
+from sbctune.advice.measured_latency import LatencyChecks
 from sbctune.advice.measured_link import LinkChecks
 from sbctune.advice.power import power_advice
 from sbctune.advice.runs import NicRuns
@@ -20,7 +21,7 @@ from sbctune.inventory.model import Inventory, Nic
 __all__ = ["Measured", "label", "measured_advice"]
 
 
-class _NicAdvisor(LinkChecks, HostChecks):
+class _NicAdvisor(LinkChecks, HostChecks, LatencyChecks):
     """Every check for one measured NIC, in the order their findings read best."""
 
     def run(self) -> None:
@@ -37,6 +38,7 @@ class _NicAdvisor(LinkChecks, HostChecks):
         self.driver_bound()
         self.slower_chip()
         self.below_limit()
+        self.latency_under_load()
 
 
 def measured_advice(

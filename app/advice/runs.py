@@ -45,6 +45,8 @@ class NicRuns:
     nic: str | None
     figures: dict[tuple[Direction, Mode], Figure] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # route warnings: not this NIC's traffic
+    latency: dict[str, Any] | None = None  # the latest run's latency probes (measure.latency)
+    latency_run: int | None = None
 
     def get(self, direction: Direction, mode: Mode = "half") -> Figure | None:
         return self.figures.get((direction, mode))
@@ -75,6 +77,8 @@ def digest(runs: list[RunRecord]) -> dict[str | None, NicRuns]:
         entry = out.setdefault(run.nic, NicRuns(run.nic))
         if run.route_warning and run.route_warning not in entry.notes:
             entry.notes.append(run.route_warning)
+        if run.latency and run.latency.get("groups"):
+            entry.latency, entry.latency_run = run.latency, run.id
         for test in run.tests:
             if test.mean_mbps is None:
                 continue  # a test that failed says nothing about the hardware

@@ -169,3 +169,39 @@ def test_compare_has_a_latency_row_with_the_change() -> None:
     assert latency == [["Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)",
                         "less queueing: -116.0 ms", "not measured", "—"]]  # fmt: skip
     assert "latency" in comparison.to_json()
+
+
+def _advice_for(latency: dict[str, Any] | None) -> Any:
+    from sbctune.advice import advise
+    from sbctune.catalog import load_catalog
+    from sbctune.inventory.model import Inventory, Nic
+
+    inventory = Inventory(nics=[Nic(name="eth1", link_speed_mbps=1000)])
+    run = _run(7, latency)
+    run.nic = "eth1"
+    return advise(inventory, [run], load_catalog())
+
+
+def test_advice_recommends_fq_codel_when_the_pis_sending_queues() -> None:
+    bloated = {"groups": {"half/pi_to_pc": _group([0.5] * 20, [180.0] * 50)}}
+    advice = _advice_for(bloated)
+    finding = next(f for f in advice.findings if f.id == "latency-under-load")
+    assert finding.severity == "problem"
+    assert finding.summary.startswith("The link queues 180 ms under upload from the Pi")
+    assert "bufferbloat" in finding.summary
+    assert any("run 7" in line for line in finding.evidence)
+    rec = next(r for r in advice.recommendations if "fq_codel" in r.title)
+    assert "tc qdisc replace dev eth1 root fq_codel" in rec.detail and "BQL" in rec.detail
+    assert any("dslreports.com/faq/17930" in s for s in rec.sources)
+    assert any("bufferbloat.net" in s for s in rec.sources)
+
+
+def test_no_latency_advice_for_a_short_queue_or_for_download_only() -> None:
+    calm = {"groups": {"half/pi_to_pc": _group([0.5] * 20, [7.0] * 50)}}
+    assert not any(f.id == "latency-under-load" for f in _advice_for(calm).findings)
+    assert not any(f.id == "latency-under-load" for f in _advice_for(None).findings)
+    # PC → Pi queues on the PC's side or the switch: a finding, no qdisc for the Pi.
+    down = {"groups": {"half/pc_to_pi": _group([0.5] * 20, [90.0] * 50)}}
+    advice = _advice_for(down)
+    assert any(f.id == "latency-under-load" for f in advice.findings)
+    assert not any("fq_codel" in r.title for r in advice.recommendations)
