@@ -16,6 +16,7 @@ from sbctune.measure.runner import measure
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.measure_page import MeasurePage, latency_text
+from tests.gui.conftest import SCREENSHOTS
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
@@ -50,6 +51,9 @@ def test_the_latency_line_shows_the_queue_while_the_lab_link_is_loaded(
 
     drive(scenario(), timeout=180)
     page.refresh()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    card = page.latency.parentWidget()  # the Throughput card: both plots, "Latency now"
+    card.grab().save(str(SCREENSHOTS / "measure_latency_lab.png"))  # for a person to look at
     loaded = _finite(page.latency.loaded.getData()[1])
     idle = _finite(page.latency.idle.getData()[1])
     assert len(idle) >= 10 and len(loaded) >= 20, (len(idle), len(loaded))
