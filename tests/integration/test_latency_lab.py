@@ -68,4 +68,4 @@ async def test_a_pi_without_python3_still_measures_throughput_and_says_why(
     assert run.complete and all(t.mean_mbps for t in run.tests)
     assert run.latency is not None
     assert run.latency.get("notes") == [during.NO_PYTHON]
-    assert results(run.latency) == [] or all(r.loaded.count == 0 for r in results(run.latency))
+    assert results(run.latency) == []  # no empty "not enough probes" rows

@@ -205,3 +205,21 @@ def test_no_latency_advice_for_a_short_queue_or_for_download_only() -> None:
     advice = _advice_for(down)
     assert any(f.id == "latency-under-load" for f in advice.findings)
     assert not any("fq_codel" in r.title for r in advice.recommendations)
+
+
+def test_latency_survives_the_history_and_older_runs_read_none(tmp_path: Path) -> None:
+    from sbctune.history import History
+
+    with History.open(tmp_path / "h.sqlite3") as history:
+        device = history.add_device("pi.local", 22, "pi")
+        assert device.id is not None
+        with_latency, without = _run(0, _recorded()), _run(0, None)
+        with_latency.device_id = without.device_id = device.id
+        with_latency.id = without.id = None
+        a, b = history.save_run(with_latency), history.save_run(without)
+        assert history.run(a).latency == _recorded()
+        assert history.run(b).latency is None
+        assert [r.key for r in results(history.run(a).latency)] == [
+            "half/pi_to_pc",
+            "half/pc_to_pi",
+        ]

@@ -168,7 +168,9 @@ class LatencyMonitor:
 
     def _check_answers(self, key: str, responder: Responder) -> None:
         group = self.record["groups"].get(key)
-        if group and not group["idle_ms"] and group["idle_lost"]:
+        if group and not (group["idle_ms"] or group["loaded_ms"] or group["idle_lost"]):
+            del self.record["groups"][key]  # the probe never ran: nothing to report but a note
+        elif group and not group["idle_ms"] and group["idle_lost"]:
             self._note(
                 "No latency probe was answered: a firewall on this PC may block UDP from the "
                 "Pi (the probes go to a random UDP port on this PC)."
