@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sbctune.compare.latency import change_text
 from sbctune.compare.model import Comparison
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 
@@ -14,4 +15,9 @@ def verdict_lines(comparison: Comparison) -> list[str]:
             continue
         what = f"{DIRECTION_LABEL[row.direction]} {MODE_LABEL[row.mode].lower()}"
         lines.append(f"{what}: {row.cells[-1].verdict_text}")
+    for latency in comparison.latency:  # the last run's latency under load, and its change
+        cell = latency.cells[-1] if len(latency.cells) > 1 else None
+        if cell is not None:
+            change = change_text(cell)
+            lines.append(cell.verdict + (f" ({change})" if change != "—" else ""))
     return lines

@@ -223,3 +223,15 @@ def test_latency_survives_the_history_and_older_runs_read_none(tmp_path: Path) -
             "half/pi_to_pc",
             "half/pc_to_pi",
         ]
+
+
+def test_the_flows_verdict_lines_end_with_the_latency() -> None:
+    from sbctune.compare.words import verdict_lines
+
+    bloated = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [120.0] * 50)}}
+    calm = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [4.0] * 50)}}
+    lines = verdict_lines(compare([_run(1, bloated), _run(2, calm)]))
+    assert lines[-1] == (
+        "no added latency to speak of under upload from the Pi (Pi → PC) (+3.0 ms) "
+        "(less queueing: -116.0 ms)"
+    )

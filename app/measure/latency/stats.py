@@ -118,7 +118,7 @@ class LatencyResult:
             return f"not enough probes answered to tell the latency under {load}"
         tail = f" (p95 {self.loaded.p95:.0f} ms)"
         if added < 5:
-            return f"no added latency under {load} (+{added:.1f} ms): the link does not queue"
+            return f"no added latency to speak of under {load} (+{added:.1f} ms)"
         if added < 30:
             return f"the link queues {added:.0f} ms under {load}{tail}: mild"
         if added < BLOAT_MS:
