@@ -55,10 +55,13 @@ class _Window:
 
     def __init__(self) -> None:
         self.anchor: float | None = None  # the probe's t=0 (its header's arrival)
-        self.expected_start = float("inf")  # when the load should start (for the idle probes)
         self.load_start = float("inf")
         self.loaded_from = float("inf")
         self.end = float("inf")
+
+    def start_load_at(self, when: float, omit: float) -> None:
+        self.load_start = when
+        self.loaded_from = when + omit
 
     def phase(self, sent: float) -> Phase | None:
         if sent >= self.end:
@@ -136,7 +139,9 @@ class LatencyMonitor:
                 )
                 waiter.cancel()
                 if header.is_set():
-                    window.expected_start = time.monotonic() + self.idle_s
+                    # The load starts now + idle_s: what is sent before is idle, after it the
+                    # ramp-up (omitted seconds), then loaded.
+                    window.start_load_at(time.monotonic() + self.idle_s, spec.omit)
                     await asyncio.sleep(self.idle_s)
                 else:
                     self._not_measured(
@@ -144,8 +149,8 @@ class LatencyMonitor:
                     )
             except (OSError, RemoteError, asyncssh.Error, ValueError) as exc:
                 self._not_measured(str(exc) or type(exc).__name__)
-            window.load_start = time.monotonic()
-            window.loaded_from = window.load_start + spec.omit
+            if window.load_start == float("inf"):  # the probe did not start
+                window.start_load_at(time.monotonic(), spec.omit)
             yield
         finally:
             window.end = time.monotonic()
@@ -220,8 +225,7 @@ class LatencyMonitor:
                 group[f"{phase}_lost"] += 1
             else:
                 group[f"{phase}_ms"].append(round(probe.rtt_ms, 3))
-        start = window.load_start if window.load_start != float("inf") else window.expected_start
-        event = LiveLatency(index, spec, round(sent - start, 3), probe.rtt_ms, phase)
+        event = LiveLatency(index, spec, round(sent - window.load_start, 3), probe.rtt_ms, phase)
         try:
             self.emit(event)
         except Exception:  # a broken display must not stop the measurement
