@@ -47,7 +47,9 @@ def test_the_latency_line_shows_the_queue_while_the_lab_link_is_loaded(
                     break
                 await asyncio.sleep(0.1)
                 seen.append(page.latency_now.text())
-            await task
+            run = await task
+            page.stop_live("Done.")  # what show_record does with the stored run
+            page.show_latency(run.latency)
 
     drive(scenario(), timeout=180)
     page.refresh()
@@ -61,6 +63,7 @@ def test_the_latency_line_shows_the_queue_while_the_lab_link_is_loaded(
     assert sorted(loaded)[len(loaded) // 2] > 4 * sorted(idle)[len(idle) // 2] + 2.0
     assert any("ms under load" in text for text in seen), seen[-5:]
     assert any("ms idle" in text for text in seen)
+    assert page.latency_now.text().startswith("The link queues ")  # the run's verdicts
     # The plot shares the throughput plot's time axis.
     assert page.latency.getViewBox().viewRange()[0] == page.throughput.getViewBox().viewRange()[0]
 

@@ -10,9 +10,12 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sbctune.measure.iperf_output import Direction
 from sbctune.measure.latency.during import IDLE_S, LiveLatency
+from sbctune.measure.latency.report import notes as latency_notes
+from sbctune.measure.latency.stats import results as latency_results
 from sbctune.measure.outcome import DirectionOutcome
 from sbctune.measure.plans import DIRECTIONS, Plan, TestSpec
 from sbctune.measure.runner import Event, LiveInterval, PiLoad, TestFinished, TestStarted
@@ -151,3 +154,9 @@ class LiveMeasurement:
     def latest(self, direction: Direction) -> float | None:
         ys = [y for y in self.series[direction].ys[-3:] if not math.isnan(y)]
         return ys[-1] if ys else None
+
+
+def latency_verdicts(latency: dict[str, Any] | None) -> list[str]:
+    """A finished run's latency in sentences (and why it was not measured, if it was not)."""
+    lines = [r.verdict() for r in latency_results(latency)] + latency_notes(latency)
+    return [line[:1].upper() + line[1:] for line in lines]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -10,7 +12,7 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.ui.controllers.live import LiveMeasurement
+from sbctune.ui.controllers.live import LiveMeasurement, latency_verdicts
 from sbctune.ui.controllers.measurement import MeasureController, Plan, plan_named, presets
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
@@ -212,7 +214,8 @@ class MeasurePage(Page):
         self.redraws += 1
         self.throughput.refresh()
         self.latency.refresh()
-        self.latency_now.setText(latency_text(*live.latest_latency(), live.latency_lost))
+        if self.timer.isActive():  # afterwards the label holds the run's verdicts
+            self.latency_now.setText(latency_text(*live.latest_latency(), live.latency_lost))
         self.cpu.show_sample(live.load)
         units = self._settings.units
         self.now_pi_to_pc.setText(rate(live.latest("pi_to_pc"), units))
@@ -236,9 +239,17 @@ class MeasurePage(Page):
         self.remaining.setText("")
         self.table.show_run(record, self._settings.units)
         self.results_card.show()
+        self.show_latency(record.latency)
         if record.note:
             self.problem.show_problem(record.note)
         self.done.emit(record)
+
+    def show_latency(self, latency: dict[str, Any] | None) -> None:
+        """The run's verdicts under the latency plot ("the link queues 18 ms under upload…")."""
+        lines = latency_verdicts(latency)
+        if lines:
+            self.latency_now.setWordWrap(True)
+            self.latency_now.setText("\n".join(lines))
 
     def _failed(self, problem: Problem) -> None:
         self.stop_live("Stopped.")
