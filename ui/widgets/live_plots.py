@@ -134,7 +134,7 @@ class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "ms")
         self.setXLink(throughput)
-        self.legend = item.addLegend(offset=(10, 5), colCount=2)
+        self.legend = item.addLegend(offset=(-10, 5), colCount=2)  # top right: data starts left
         self.loaded = self.plot([], [], name="under load", connect="finite")
         self.idle = self.plot([], [], name="idle", pen=None, symbol="o", symbolSize=4)
         self._live: LiveMeasurement | None = None
