@@ -420,9 +420,7 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
     _keep_and_show(
         args,
         lambda history: save_aggregate(history, session.target, user, agg, plan),
-        unsaved_document(
-            session.target.host, session.target.port, user, plan.name, agg.to_json()
-        ),
+        unsaved_document(session.target.host, session.target.port, user, plan.name, agg.to_json()),
         lambda: agg.to_json(),
         lambda: aggregate_text(agg),
         f" (aggregate {agg.id})",
