@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from .protocol import TestParams
 from .streams import Direction
+from .udp_stats import UdpStats
 
 Status = Literal["completed", "aborted", "rejected", "failed"]
 
@@ -51,6 +52,23 @@ class StreamResult:
     peer_seconds: float | None = None
     #: Retransmits counted by the sending side (the endpoint for tx, the client for rx).
     retransmits: int | None = None
+    #: UDP only, from the receiving side (the endpoint for rx, the client for tx), after -O.
+    udp: UdpFigures | None = None
+
+
+@dataclass(frozen=True)
+class UdpFigures:
+    """A UDP stream's receiver figures: jitter (ms), datagrams lost of those sent, and the
+    out-of-order count (known only when the endpoint received; iperf3's results omit it)."""
+
+    jitter_ms: float
+    lost: int
+    packets: int
+    out_of_order: int | None = None
+
+    @property
+    def lost_percent(self) -> float:
+        return 100.0 * self.lost / self.packets if self.packets > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,18 @@ class TestResult:
 
 
 @dataclass(frozen=True)
+class TestStart:
+    """A test began moving data."""
+
+    __test__ = False  # not a pytest test class
+
+    test_id: int
+    client: tuple[str, int]
+    params: TestParams
+    streams: tuple[tuple[int, Direction], ...]
+
+
+@dataclass(frozen=True)
 class PeerStream:
     """One stream of the client's own results (``EXCHANGE_RESULTS``)."""
 
@@ -127,6 +157,7 @@ class PeerStream:
     bytes: int
     retransmits: int
     seconds: float | None
+    udp: UdpFigures | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +188,11 @@ def parse_peer_results(raw: Mapping[str, Any]) -> PeerResults:
             bytes=int(_num(item.get("bytes"))),
             retransmits=int(_num(item.get("retransmits"), -1)),
             seconds=seconds,
+            udp=UdpFigures(
+                jitter_ms=_num(item.get("jitter")) * 1000.0,
+                lost=int(_num(item.get("errors")) - _num(item.get("omitted_errors"))),
+                packets=int(_num(item.get("packets")) - _num(item.get("omitted_packets"))),
+            ),
         )
     return PeerResults(
         cpu_util_total=_num(raw.get("cpu_util_total")),
@@ -174,6 +210,22 @@ class LocalStream:
     bytes: int
     seconds: float
     retransmits: int | None
+    udp: UdpStats | None = None
+
+
+def _udp_fields(s: LocalStream) -> dict[str, Any]:
+    """The per-stream UDP counts iperf3 sends (``send_results``): cumulative, with the part
+    counted during -O apart; jitter in seconds. Zero for TCP, as the C server sends."""
+    u = s.udp
+    if u is None:
+        return {"jitter": 0, "errors": 0, "omitted_errors": 0, "packets": 0, "omitted_packets": 0}
+    return {
+        "jitter": u.jitter,
+        "errors": u.cnt_error,
+        "omitted_errors": u.omitted_cnt_error,
+        "packets": u.packet_count,
+        "omitted_packets": u.omitted_packet_count,
+    }
 
 
 def build_server_results(
@@ -202,11 +254,7 @@ def build_server_results(
             "retransmits": (
                 s.retransmits if s.direction == "tx" and s.retransmits is not None else -1
             ),
-            "jitter": 0,
-            "errors": 0,
-            "omitted_errors": 0,
-            "packets": 0,
-            "omitted_packets": 0,
+            **_udp_fields(s),
             "start_time": 0,
             "end_time": round(s.seconds, 6),
         }
@@ -220,7 +268,9 @@ def combine(local: list[LocalStream], peer: PeerResults | None) -> list[StreamRe
     results = []
     for s in local:
         p = peer.streams.get(s.stream_id) if peer is not None else None
-        if s.direction == "tx":
+        if s.udp is not None:  # UDP: no retransmits (iperf3 clients send -1 or 2**64 - 1)
+            retrans = None
+        elif s.direction == "tx":
             retrans = s.retransmits
         elif p is not None and p.retransmits >= 0:
             retrans = p.retransmits
@@ -235,9 +285,20 @@ def combine(local: list[LocalStream], peer: PeerResults | None) -> list[StreamRe
                 peer_bytes=p.bytes if p is not None else None,
                 peer_seconds=p.seconds if p is not None else None,
                 retransmits=retrans,
+                udp=_udp_figures(s, p),
             )
         )
     return results
+
+
+def _udp_figures(s: LocalStream, p: PeerStream | None) -> UdpFigures | None:
+    """The receiver's view: ours for rx; the client's for tx (it reports what it received)."""
+    if s.udp is None:
+        return None
+    if s.direction == "rx":
+        u = s.udp
+        return UdpFigures(u.jitter * 1000.0, u.lost, u.packets, u.out_of_order)
+    return p.udp if p is not None else None
 
 
 def summarize(streams: list[StreamResult]) -> dict[Direction, DirectionSum]:
