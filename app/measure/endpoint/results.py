@@ -82,6 +82,7 @@ class DirectionSum:
     receiver_bytes: int | None
     receiver_seconds: float | None
     retransmits: int | None
+    udp: UdpFigures | None = None  # UDP: the streams' sum (jitter: their mean, as iperf3)
 
     @property
     def sender_bits_per_second(self) -> float | None:
@@ -320,15 +321,29 @@ def summarize(streams: list[StreamResult]) -> dict[Direction, DirectionSum]:
         total_retrans = None
         if all(r is not None for r in retrans):
             total_retrans = sum(r for r in retrans if r is not None)
+        udp = _udp_sum(group)
         if direction == "rx":
             sums["rx"] = DirectionSum(
-                "rx", len(group), theirs, their_secs, mine, my_secs, total_retrans
+                "rx", len(group), theirs, their_secs, mine, my_secs, total_retrans, udp
             )
         else:
             sums["tx"] = DirectionSum(
-                "tx", len(group), mine, my_secs, theirs, their_secs, total_retrans
+                "tx", len(group), mine, my_secs, theirs, their_secs, total_retrans, udp
             )
     return sums
+
+
+def _udp_sum(group: list[StreamResult]) -> UdpFigures | None:
+    figures = [s.udp for s in group if s.udp is not None]
+    if not figures or len(figures) != len(group):
+        return None
+    ooo = [f.out_of_order for f in figures]
+    return UdpFigures(
+        jitter_ms=sum(f.jitter_ms for f in figures) / len(figures),
+        lost=sum(f.lost for f in figures),
+        packets=sum(f.packets for f in figures),
+        out_of_order=sum(o for o in ooo if o is not None) if None not in ooo else None,
+    )
 
 
 def format_summary(result: TestResult) -> list[str]:
@@ -347,6 +362,13 @@ def format_summary(result: TestResult) -> list[str]:
         if other is not None:
             side = "sender" if direction == "rx" else "receiver"
             extra = f", client {side} {other / 1e6:.1f} Mbit/s"
+        if total.udp is not None:
+            u = total.udp
+            extra += (
+                f", jitter {u.jitter_ms:.3f} ms, lost {u.lost}/{u.packets} ({u.lost_percent:.2g} %)"
+            )
+            if u.out_of_order:
+                extra += f", {u.out_of_order} out of order"
         lines.append(
             f"test {result.test_id} from {host}:{port}: {direction} ({arrow}), "
             f"{total.streams} stream{'s' if total.streams != 1 else ''}, "

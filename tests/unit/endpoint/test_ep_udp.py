@@ -93,8 +93,8 @@ def test_distinct_datagrams_any_order(seqs: list[int]) -> None:
 @pytest.mark.parametrize(
     ("c64", "wire"),
     [
-        (True, bytes.fromhex("0000000a" "0000000b" "000000000000000c")),
-        (False, bytes.fromhex("0000000a" "0000000b" "0000000c")),
+        (True, bytes.fromhex("0000000a0000000b000000000000000c")),
+        (False, bytes.fromhex("0000000a0000000b0000000c")),
     ],
 )
 def test_header_is_big_endian_sec_usec_counter(c64: bool, wire: bytes) -> None:
