@@ -16,11 +16,14 @@ the control connection's TCP MSS, i.e. the path MTU less the headers, so a datag
 IP-fragmented (a fragment lost loses the whole datagram and inflates "loss"). sbctune's UDP
 plan leaves it to that default.
 
-**Socket buffers**: the client's ``-w`` when given; otherwise the endpoint asks for
-``UDP_BUFFER`` (4 MiB) each way. The data thread is Python: a pause of a few milliseconds (a
-busy PC, the garbage collector) must not overflow the receive buffer, or the endpoint would
-report as network loss what its own socket dropped; 4 MiB holds ~30 ms at 1 Gbit/s. The OS may
-grant less (Linux caps at ``net.core.rmem_max``); the grant is logged.
+**Socket buffers**: the client's ``-w`` when given. Otherwise the endpoint asks for a
+``UDP_BUFFER`` (4 MiB) receive buffer: the data thread is Python, and a pause of a few
+milliseconds (a busy PC, the garbage collector) must not overflow it, or the endpoint would
+report as network loss what its own socket dropped; 4 MiB holds ~30 ms at 1 Gbit/s (the OS may
+grant less: Linux caps at ``net.core.rmem_max``; the grant is logged). The send buffer stays
+the OS default, as the C server's: a larger one lets datagrams pile up in this PC's own queue
+(a local qdisc drops them) where the C server's sender is held back by the kernel, so the two
+would not report the same loss on the same link.
 
 **Pacing** when the endpoint sends (``-R``): as iperf3 does, each stream aims at the client's
 ``-b`` bit rate averaged from the start of the test: a datagram is due when the bits sent so
@@ -37,9 +40,11 @@ import asyncio
 import contextlib
 import logging
 import os
+import platform
 import selectors
 import socket
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -77,13 +82,14 @@ def open_udp_socket(ctrl: socket.socket, params: TestParams) -> socket.socket:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind(name)
-        want = params.window or UDP_BUFFER
-        for option in (socket.SO_RCVBUF, socket.SO_SNDBUF):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, params.window or UDP_BUFFER)
+        if params.window:  # the send buffer stays the OS default unless -w: see the docstring
             with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, option, want)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, params.window)
         log.debug(
             "UDP socket buffers: asked %d, got rcv %d snd %d",
-            want,
+            params.window or UDP_BUFFER,
             sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF),
             sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF),
         )
@@ -95,6 +101,43 @@ def open_udp_socket(ctrl: socket.socket, params: TestParams) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+#: Linux's SO_TIMESTAMPNS (= SCM_TIMESTAMPNS), 35 on the generic ABI (x86, Arm, RISC-V);
+#: Python's socket module does not name it. Its data is a native ``struct timespec``.
+_SO_TIMESTAMPNS: int | None = getattr(
+    socket,
+    "SO_TIMESTAMPNS",
+    35
+    if sys.platform == "linux"
+    and not platform.machine().startswith(("mips", "sparc", "parisc", "alpha", "ppc"))
+    else None,
+)
+_TIMESPEC = struct.Struct("@ll")
+_ANC_SIZE = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 64
+
+
+def enable_kernel_timestamps(sock: socket.socket) -> bool:
+    """Ask the kernel to stamp each datagram's arrival (Linux ``SO_TIMESTAMPNS``).
+
+    Jitter is the spread of (arrival - send) times: stamped when the Python thread gets to a
+    datagram, a backlog read in one go would look like jitter that the network never had.
+    Where the OS has no such stamp (Windows, macOS), the thread's clock is used."""
+    if _SO_TIMESTAMPNS is None or not hasattr(sock, "recvmsg_into"):
+        return False
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+    except OSError:
+        return False
+    return True
+
+
+def _arrival(ancillary: list[tuple[int, int, bytes]]) -> float:
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= _TIMESPEC.size:
+            sec, nsec = _TIMESPEC.unpack_from(data)
+            return int(sec) + int(nsec) / 1e9
+    return time.time()
 
 
 class StreamTaker(Protocol):
@@ -172,6 +215,8 @@ class UdpMover:
         self._wake_w.setblocking(False)
         self._thread = threading.Thread(target=self._run, name="sbctune-endpoint-udp", daemon=True)
         self._c64 = params.udp_counters_64bit
+        rx = [s for s in streams if s.direction == "rx"]
+        self._kernel_stamps = bool(rx) and enable_kernel_timestamps(rx[0].sock)
         size = max(params.blksize, header_size(self._c64))
         self._size = size
         self._rx = {s.peer: i for i, s in enumerate(streams) if s.direction == "rx"}
@@ -241,16 +286,21 @@ class UdpMover:
         sock = self.streams[0].sock
         buf = bytearray(RECV_SIZE)
         need = header_size(self._c64)
+        stamped = self._kernel_stamps
         for _ in range(limit):
             try:
-                n, addr = sock.recvfrom_into(buf)
+                if stamped:
+                    n, anc, _flags, addr = sock.recvmsg_into([buf], _ANC_SIZE)
+                    now = _arrival(anc)
+                else:
+                    n, addr = sock.recvfrom_into(buf)
+                    now = time.time()
             except (BlockingIOError, InterruptedError):
                 return
             except ConnectionResetError:  # Windows reports an earlier ICMP error here
                 continue
             except OSError:
                 return
-            now = time.monotonic()
             i = self._rx.get((str(addr[0]), int(addr[1])), -1)
             if i < 0 or n < need:  # not one of this test's streams, or a stray connect message
                 continue
