@@ -1,9 +1,10 @@
 """The built-in endpoint's UDP mode against the real iperf3 client on the lab's 'Pi', over the
 lab's shaped link, next to the C ``iperf3 -s`` on the same link and settings.
 
-Relations, not absolute figures (a busy machine moves less): offered above the shaped rate,
-both servers see loss, and about as much; offered well below it, neither does; jitter is of
-the same order. The bar's figures (loss within 1 point, throughput within 5 %) are printed
+Relations, not absolute figures (a busy machine moves less): offered above the shaped rate
+of Pi -> PC, both servers see loss, and about as much, far more than below it; PC -> Pi (shaped
+on this PC's side) neither loses; received rates agree; jitter is of the same order. The
+bar's figures (loss within 1 point, throughput within 5 %) are printed
 for the report; the asserted tolerances are wider so a busy machine passes, but a counting
 bug (no loss seen, loss counted twice, a stream missed) does not."""
 
@@ -97,13 +98,21 @@ async def test_udp_loss_and_jitter_agree_with_the_c_server(
     (o_ours, o_c), (u_ours, u_c) = over, under
     assert o_ours.lost_percent is not None and o_c.lost_percent is not None
     assert u_ours.lost_percent is not None and u_c.lost_percent is not None
-    # 1.3x the shaped rate loses ~23 %; both servers see it, within a few points of each other.
-    assert o_ours.lost_percent > 10 and o_c.lost_percent > 10
-    assert abs(o_ours.lost_percent - o_c.lost_percent) < 5, (o_ours, o_c)
-    # Below the shaped rate the link loses nothing: the endpoint reports (next to) nothing,
-    # and never more than the C server (whose small default buffer drops datagrams itself
-    # when the machine is busy: 2.6 % was seen at half the shaped rate).
-    assert u_ours.lost_percent < 2 and u_ours.lost_percent <= u_c.lost_percent + 1, (u_ours, u_c)
+    if not reverse:
+        # Pi -> PC is shaped on the way in (an IFB): 1.3x the shaped rate loses ~23 % there.
+        # Both servers see it, within a few points of each other; well below the shaped rate
+        # only what a busy machine drops (both servers saw 1 to 7 % at load 10 on 2 cores).
+        assert o_ours.lost_percent > 10 and o_c.lost_percent > 10
+        assert abs(o_ours.lost_percent - o_c.lost_percent) < 5, (o_ours, o_c)
+        assert o_ours.lost_percent > u_ours.lost_percent + 10, (o_ours, u_ours)
+        assert u_ours.lost_percent < max(5.0, u_c.lost_percent + 3), (u_ours, u_c)
+    else:
+        # PC -> Pi is shaped on this PC's own veth: the kernel holds a sender back to the
+        # shaped rate instead of dropping (the C server's and the endpoint's alike, as the
+        # endpoint keeps the OS's send buffer), so neither reports loss, over or under.
+        for ours, theirs in (over, under):
+            assert ours.lost_percent is not None and theirs.lost_percent is not None
+            assert ours.lost_percent < max(2.0, theirs.lost_percent + 1), (ours, theirs)
     # Received throughput: never beyond the shaping; the two servers within 15 %.
     for ours, theirs in (over, under):
         assert ours.mbps <= limit * 1.05 and theirs.mbps <= limit * 1.05

@@ -15,9 +15,10 @@ RFC 1889 jitter exactly as ``iperf_udp_recv`` does, and returns them in the resu
 receiver's "Jitter  Lost/Total" line as it does against ``iperf3 -s``. With ``-R`` the
 endpoint paces its datagrams at the client's ``-b`` on a ~1 ms timer (``--pacing-timer``),
 never as line-rate bursts. Datagram size: the client's ``-l`` (iperf3's default is the path's
-TCP MSS, so no IP fragmentation). Socket buffers: ``-w`` if given, else a 4 MiB receive buffer, so a
-pause of the Python data thread is not reported as network loss. Arrival times are the
-kernel's (``SO_TIMESTAMPNS`` on Linux), not when the thread got to a datagram. Details in ``udp.py``.
+TCP MSS, so no IP fragmentation). Socket buffers: ``-w`` if given, else a 4 MiB receive
+buffer, so a pause of the Python data thread is not reported as network loss; the send buffer
+stays the OS default, as the C server's. Arrival times are the kernel's (``SO_TIMESTAMPNS`` on
+Linux), not when the thread got to a datagram. Details in ``udp.py``.
 
 Not supported:
 
