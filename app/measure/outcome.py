@@ -94,6 +94,8 @@ def summarize(
                 outcome.jitter_ms, outcome.lost = record.jitter_ms, record.lost
                 outcome.packets, outcome.out_of_order = record.packets, record.out_of_order
                 outcome.lost_percent = record.lost_percent
+                if direction == "pc_to_pi" and outcome.out_of_order is None:
+                    outcome.out_of_order = 0  # the Pi received; iperf3 prints only a count > 0
     if outcome.retransmits is None:
         retrans = [i.retransmits for i in intervals if i.retransmits is not None and not i.omitted]
         outcome.retransmits = sum(retrans) if retrans else None
