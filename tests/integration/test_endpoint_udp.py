@@ -29,9 +29,9 @@ SECONDS = 3
 async def client(port: int, *args: str) -> tuple[list[Record], str]:
     """Run the iperf3 client (-u -J) to completion; its final sums and its stderr."""
     assert IPERF3 is not None
+    end = [] if "-n" in args else ["-t", str(SECONDS)]  # one end condition only
     proc = await asyncio.create_subprocess_exec(
-        IPERF3, "-c", HOST, "-p", str(port), "-u", "-b", RATE, "-l", "1400",
-        "-t", str(SECONDS), "-J", *args,
+        IPERF3, "-c", HOST, "-p", str(port), "-u", "-b", RATE, "-l", "1400", *end, "-J", *args,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, err = await asyncio.wait_for(proc.communicate(), 40)
@@ -141,3 +141,12 @@ async def test_bidir_and_parallel_streams(endpoint: IperfEndpoint) -> None:
     assert result.completed and set(result.sums) == {"rx", "tx"}
     assert [s.stream_id for s in result.streams] == [1, 3, 4, 5]
     assert all(s.udp is not None for s in result.streams)
+
+
+async def test_reverse_byte_limit_ends_the_test(endpoint: IperfEndpoint) -> None:
+    """-R -n: the endpoint stops sending at the limit and the client ends the test there."""
+    records, _ = await client(endpoint.port, "-R", "-n", "2M")
+    sent = sender(records)
+    assert 2 * 1024 * 1024 <= sent.bytes < 2 * 1024 * 1024 + 1400
+    assert sent.end < SECONDS  # ended by the limit, not by -t
+    assert (await endpoint.wait_test(10)).completed

@@ -308,17 +308,28 @@ class UdpMover:
             self.stats[i].received(seq, sec + usec / 1e6, now, n)
             self.counts[i] += n
 
+    def _limit_reached(self) -> bool:
+        p = self.params
+        if p.bytes_limit and sum(self.counts[i] for i in self._tx) >= p.bytes_limit:
+            return True
+        return bool(
+            p.blocks_limit and sum(self.stats[i].packet_count for i in self._tx) >= p.blocks_limit
+        )
+
     def _send_due(self) -> float:
         """Send what each paced stream owes now; seconds until the next datagram is due."""
         sock = self.streams[0].sock
         rate = self.params.rate
         now = time.monotonic()
         next_due = 1.0
+        limited = bool(self.params.bytes_limit or self.params.blocks_limit)
         for i in self._tx:
             if not self.open[i]:
                 continue
             buf, peer, stats = self._bufs[i], self.streams[i].peer, self.stats[i]
             for _ in range(SEND_BURST):
+                if limited and self._limit_reached():  # -n / -k: the client ends the test
+                    return 1.0
                 due = self.started_at + self.counts[i] * 8 / rate if rate else now
                 if due > now:
                     next_due = min(next_due, due - now)
