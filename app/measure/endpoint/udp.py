@@ -217,6 +217,7 @@ class UdpMover:
         self._c64 = params.udp_counters_64bit
         rx = [s for s in streams if s.direction == "rx"]
         self._kernel_stamps = bool(rx) and enable_kernel_timestamps(rx[0].sock)
+        self._full = False  # the send buffer was full at the last send
         size = max(params.blksize, header_size(self._c64))
         self._size = size
         self._rx = {s.peer: i for i, s in enumerate(streams) if s.direction == "rx"}
@@ -266,13 +267,23 @@ class UdpMover:
         with selectors.DefaultSelector() as sel:
             sel.register(self._wake_r, selectors.EVENT_READ)
             sel.register(sock, selectors.EVENT_READ)
+            watching = selectors.EVENT_READ
             while not self._stop:
                 wait = self._send_due() if self._tx else 0.25
-                for key, _ in sel.select(min(max(wait, 0.0), tick) if self._tx else wait):
+                # A full send buffer: wake when the kernel takes more, not on the next tick,
+                # so datagrams leave as space frees instead of in bursts (smaller jitter).
+                mask = selectors.EVENT_READ | (selectors.EVENT_WRITE if self._full else 0)
+                if mask != watching:
+                    sel.modify(sock, mask)
+                    watching = mask
+                for key, events in sel.select(min(max(wait, 0.0), tick) if self._tx else wait):
                     if key.fileobj is self._wake_r:
                         with contextlib.suppress(OSError):
                             self._wake_r.recv(64)
-                    else:
+                        continue
+                    if events & selectors.EVENT_WRITE:
+                        self._full = False
+                    if events & selectors.EVENT_READ:
                         self._receive(RECV_BURST)
                 if omit_end is not None and time.monotonic() >= omit_end:
                     for stats in self.stats:
@@ -322,6 +333,8 @@ class UdpMover:
         rate = self.params.rate
         now = time.monotonic()
         next_due = 1.0
+        if self._full:  # wait until the socket is writable again
+            return next_due
         limited = bool(self.params.bytes_limit or self.params.blocks_limit)
         for i in self._tx:
             if not self.open[i]:
@@ -343,7 +356,8 @@ class UdpMover:
                     sent = sock.sendto(buf, peer)
                 except (BlockingIOError, InterruptedError):  # the send buffer is full
                     stats.packet_count -= 1
-                    next_due = 0.0005
+                    self._full = True
+                    next_due = 1.0  # until the socket is writable again (or the next tick)
                     break
                 except OSError as exc:  # e.g. the client is gone (ICMP unreachable)
                     stats.packet_count -= 1
