@@ -31,7 +31,9 @@ far, at that rate, reach now. The thread wakes about every ``pacing_timer`` (ipe
 ``--pacing-timer``, 1 ms by default) and sends what is due, so the datagrams leave evenly
 spread (a few per millisecond) instead of as line-rate bursts that overflow a switch or a
 shaper queue and show loss that the link does not have (esnet/iperf #386). After a stall the
-debt is caught up in bursts of at most ``SEND_BURST`` datagrams between receive checks.
+debt is caught up in bursts of at most ``SEND_BURST`` datagrams between receive checks; when
+the send buffer is full the thread waits for the kernel to take more, then goes on. ``-n`` and
+``-k`` stop the sending at the limit, as the C server does.
 """
 
 from __future__ import annotations
