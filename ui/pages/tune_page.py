@@ -145,13 +145,7 @@ class TunePage(Page):
         self.content.addWidget(self.busy_row)
         self.problem = ProblemPanel()
         self.content.addWidget(self.problem)
-        self.leftover = LeftoverCard()
-        self.leftover.revert_button.clicked.connect(
-            self._settle_leftover(controller.revert_leftover)
-        )
-        self.leftover.keep_button.clicked.connect(self._settle_leftover(controller.keep_leftover))
-        self.leftover.next_button.clicked.connect(self.continue_to_inspect)
-        self.content.addWidget(self.leftover)
+        self.content.addWidget(self._leftover_card(controller))
 
         self.guard_card = self._guard_card(controller)
         self.content.addWidget(self.guard_card)
@@ -184,6 +178,16 @@ class TunePage(Page):
         controller.leftover_done.connect(self.leftover.settled)
         state.connection_changed.connect(self._show_leftover)
         state.tuning_changed.connect(self._leftover_replaced)
+
+    def _leftover_card(self, controller: TuningController) -> LeftoverCard:
+        """A session an earlier sbctune left on the Pi: revert or keep it, then inspect."""
+        self.leftover = LeftoverCard()
+        self.leftover.revert_button.clicked.connect(
+            self._settle_leftover(controller.revert_leftover)
+        )
+        self.leftover.keep_button.clicked.connect(self._settle_leftover(controller.keep_leftover))
+        self.leftover.next_button.clicked.connect(self.continue_to_inspect)
+        return self.leftover
 
     def _guard_card(self, controller: TuningController) -> Card:
         """The countdown of the guard, what was applied, keep / revert / measure again."""
