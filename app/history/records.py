@@ -58,6 +58,22 @@ class TestRecord:
 
 
 @dataclass
+class UdpRecord:
+    """A run's UDP test in one direction: the receiver's figures (kept in the run's proof
+    JSON, so runs from before UDP tests simply have none)."""
+
+    direction: Direction
+    target_mbps: float | None = None
+    receiver_mbps: float | None = None
+    jitter_ms: float | None = None
+    lost: int | None = None
+    packets: int | None = None
+    lost_percent: float | None = None
+    out_of_order: int | None = None
+    complete: bool = False
+
+
+@dataclass
 class RunRecord:
     """One measurement run (a plan's tests, in order) on one device."""
 
@@ -86,6 +102,7 @@ class RunRecord:
     # Latency probes' round trips, idle and loaded per test kind (sbctune.measure.latency;
     # kept in the v5 run_proof JSON, so older runs read None).
     latency: dict[str, Any] | None = None
+    udp: list[UdpRecord] = field(default_factory=list)  # UDP tests (`measure --udp`), if any
 
 
 @dataclass

@@ -235,3 +235,17 @@ def test_the_flows_verdict_lines_end_with_the_latency() -> None:
         "no added latency to speak of under upload from the Pi (Pi → PC) (+3.0 ms) "
         "(less queueing: -116.0 ms)"
     )
+
+
+async def test_udp_tests_are_not_probed() -> None:
+    """A UDP test's paced load is not the TCP load the verdicts speak of: no probe, no row."""
+    from dataclasses import replace
+
+    from sbctune.measure.latency.during import LatencyMonitor
+    from sbctune.measure.plans import plan_named
+
+    spec = replace(plan_named("quick").tests[0], udp_mbps=50.0)
+    monitor = LatencyMonitor(None, "127.0.0.1", None, lambda e: None)  # type: ignore[arg-type]
+    async with monitor.around(0, spec):  # a session would be used at once if it probed
+        pass
+    assert monitor.record["groups"] == {} and "notes" not in monitor.record

@@ -116,7 +116,7 @@ class LatencyMonitor:
     @contextlib.asynccontextmanager
     async def around(self, index: int, spec: TestSpec) -> AsyncIterator[None]:
         key = group_key(spec.mode, spec.directions)
-        if not self.enabled or key not in KEYS:
+        if not self.enabled or key not in KEYS or spec.protocol != "tcp":  # TCP tests only
             yield
             return
         window = _Window()
