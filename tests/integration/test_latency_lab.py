@@ -40,14 +40,14 @@ async def test_a_loaded_link_shows_added_latency_and_an_idle_one_does_not(
         # ~20 idle probes (2 s at 10/s) and ~40 loaded (4 s), nearly all answered.
         assert idle.count >= 12 and loaded.count >= 25, (key, idle, loaded)
         assert idle.p50 is not None and loaded.p50 is not None
-        # Idle: no queue (under DSLReports' 5 ms A+ step even on a busy machine).
-        assert idle.p50 < 5.0, (key, idle)
+        # Idle: no queue. Its round trip is the machine's scheduling (0.3 ms quiet, ~8 ms with
+        # other work), never the ~130 ms a full queue holds nor half the loaded one.
+        assert idle.p50 < 20.0 and idle.p50 < loaded.p50 / 2, (key, idle, loaded)
         # Loaded: the queue in front of the 94 Mbit/s link holds up to ~130 ms; TCP keeps part
         # of it filled (17 to 30 ms measured). A probe that skips the queue (the lab's small
         # packet class did) measures ~idle and fails here.
         print(f"{key}: idle {idle.text()}; loaded {loaded.text()}")  # the figures, with -s
         assert result.added_ms is not None and result.added_ms > 5.0, (key, idle, loaded)
-        assert loaded.p50 > 4 * idle.p50
         assert "the link queues" in result.verdict()
     live = [e for e in events if isinstance(e, LiveLatency)]
     idle_live = [e for e in live if e.phase == "idle" and e.rtt_ms is not None]

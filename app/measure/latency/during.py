@@ -92,6 +92,7 @@ class LatencyMonitor:
         self.idle_s = idle_s
         self.token = new_token()
         self._exit: int | None = None  # the probe's exit status, once it ended
+        self._has_python: bool | None = None
         self.warnings: list[ParseWarning] = []
         self.record: dict[str, Any] = {"version": 1, "interval_s": INTERVAL_S, "groups": {}}
 
@@ -117,6 +118,12 @@ class LatencyMonitor:
     async def around(self, index: int, spec: TestSpec) -> AsyncIterator[None]:
         key = group_key(spec.mode, spec.directions)
         if not self.enabled or key not in KEYS or spec.protocol != "tcp":  # TCP tests only
+            yield
+            return
+        if self._has_python is None:  # once per run: is there a python3 to run the probe?
+            self._has_python = await self._python_found()
+        if not self._has_python:
+            self._not_measured(NO_PYTHON)
             yield
             return
         window = _Window()
@@ -156,6 +163,17 @@ class LatencyMonitor:
             window.end = time.monotonic()
             await asyncio.shield(self._stop(process, reader, responder))
             self._check_answers(key, responder)
+
+    async def _python_found(self) -> bool:
+        """`command -v` on the Pi (the name is an argument, not shell text); a failed check
+        counts as found, so the probe's own start says what went wrong."""
+        try:
+            found = await self.session.run(
+                ["sh", "-c", 'command -v "$1"', "sh", PROBE_ARGV[0]], timeout=20
+            )
+        except (OSError, RemoteError, asyncssh.Error, asyncio.TimeoutError):
+            return True
+        return found.ok
 
     async def _stop(
         self,
