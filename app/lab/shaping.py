@@ -26,8 +26,8 @@ MIN_BURST = 16 * 1024
 # txqueuelen 1000 full frames (seeds 001 and 004 show `txqueuelen:1000` / `qlen 1000` on their
 # Pis' NICs; it is the kernel's default for Ethernet). Counted in bytes, because GSO packets
 # through the lab's veths carry up to 64 KiB each: a 1000-packet pfifo would hold ~40 times
-# more than the hardware's queue. At the pi4-ax88179 profile's 736 Mbit/s it holds ~16 ms; at
-# a Pi 1's 94 Mbit/s, ~130 ms. This is what makes a loaded lab link show latency under load.
+# more than the hardware's queue. At the pi4-ax88179 profile's 947 Mbit/s PC->Pi it holds
+# ~13 ms; at a Pi 1's 94 Mbit/s, ~130 ms. Used on PC->Pi (the host veth); see apply() for Pi->PC.
 QUEUE_BYTES = 1000 * TC_FRAME_BYTES
 
 
@@ -78,7 +78,7 @@ def change_rate(dev: str, shape: Shape) -> bool:
     return run(class_argv(tool("tc"), "change", dev, shape), check=False, timeout=5).ok
 
 
-def _htb(dev: str, shape: Shape) -> None:
+def _htb(dev: str, shape: Shape, *, byte_fifo: bool = True) -> None:
     tc = tool("tc")
     run(
         [tc, "qdisc", "replace", "dev", dev, "root", "handle", "1:", "htb", "default", "10"],
@@ -124,13 +124,14 @@ def _htb(dev: str, shape: Shape) -> None:
         ],
         what="shaping the lab link (needs cls_u32)",
     )
-    if not (shape.delay_ms or shape.loss_pct):
+    netem = bool(shape.delay_ms or shape.loss_pct)
+    if byte_fifo and not netem:
         run(
             [tc, "qdisc", "replace", "dev", dev, "parent", "1:10", "handle", "10:", "bfifo",
              "limit", str(QUEUE_BYTES)],
             what="giving the lab link its queue",
         )  # fmt: skip
-    else:
+    elif netem:
         args = [
             tc,
             "qdisc",
@@ -200,5 +201,9 @@ def apply(host_veth: str, ifb: str, link: LinkModel) -> tuple[Shape, Shape]:
         ],
         what="redirecting Pi->PC traffic to the shaper (needs cls_u32 and act_mirred)",
     )
-    _htb(ifb, pi_to_pc)
+    # Pi->PC keeps HTB's default leaf, a pfifo of the IFB's 32 packets: TCP's GSO packets
+    # (up to 64 KiB each) still queue there under load, and a UDP sender paced above the
+    # shaped rate still loses datagrams (a byte FIFO bigger than the Pi-side socket's send
+    # buffer held the sender back instead: the lab's skbs keep their socket across the veth).
+    _htb(ifb, pi_to_pc, byte_fifo=False)
     return pi_to_pc, pc_to_pi

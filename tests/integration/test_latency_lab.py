@@ -53,7 +53,7 @@ async def test_a_loaded_link_shows_added_latency_and_an_idle_one_does_not(
     idle_live = [e for e in live if e.phase == "idle" and e.rtt_ms is not None]
     loaded_live = [e for e in live if e.phase == "loaded" and e.rtt_ms is not None]
     assert idle_live and loaded_live
-    assert all(e.t < 0 for e in idle_live) and all(e.t > 0 for e in loaded_live)
+    assert all(e.t <= 0 for e in idle_live) and all(e.t > 0 for e in loaded_live)  # t rounded
 
 
 async def test_a_pi_without_python3_still_measures_throughput_and_says_why(
