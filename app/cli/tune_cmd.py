@@ -20,6 +20,7 @@ import sys
 import time
 from typing import Any
 
+from sbctune import aio
 from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
@@ -277,7 +278,7 @@ async def _ask_keep(seconds: float) -> bool | None:
     """y/n on the terminal, or None when the guard time runs out first."""
     prompt = f"Keep these settings? [y/N] (reverted by itself in {int(seconds)} s) "
     try:
-        answer = await asyncio.wait_for(read_line(prompt), seconds)
+        answer = await aio.wait_for(read_line(prompt), seconds)
     except asyncio.TimeoutError:
         print()
         return None
