@@ -24,7 +24,8 @@ from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
-QUICK = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
+# One trial per direction: advice rests on the figures, not on the trials' interval.
+QUICK = plan_named("quick").with_overrides(duration=4, omit=1, streams=4, trials=1)
 
 
 async def _advise_lab(lab_factory: Any, tmp_path: Path, profile: str, plan: Plan) -> Advice:
@@ -88,7 +89,8 @@ def test_cli_advise_host_and_run(lab_factory: Any, tmp_path: Path) -> None:
     target = f"{lab.user}@{lab.host}"
     cli = [sys.executable, "-m", "sbctune"]
     measured = subprocess.run(
-        [*cli, "measure", target, "--accept-new-host-key", "--duration", "3", "--omit", "1"],
+        [*cli, "measure", target, "--accept-new-host-key", "--duration", "3", "--omit", "1",
+         "--trials", "1"],
         env=env, capture_output=True, text=True, timeout=180,
     )  # fmt: skip
     assert measured.returncode == 0, measured.stderr
