@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from sbctune.history import History
 from sbctune.remote import Session, batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import scripts
+from sbctune.tuning import rearm, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.history_sync import save
@@ -114,11 +114,17 @@ async def apply(
     await _create(run, fresh.netns)
     say(f"arming the auto-revert guard ({guard_seconds} s)")
     await _arm(run, guard_seconds, fresh.systemd)
+    armed = time.monotonic()
     deadline = time.time() + guard_seconds
     say("applying and verifying")
     await _write(run)
     if persist:
-        await _persist(run, fresh.persist_dirs)
+        await _persist(run, fresh)
+    if not run.failed and time.monotonic() - armed > rearm.REARM_AFTER_SECONDS:
+        say(f"applying took {time.monotonic() - armed:.0f} s: the guard's {guard_seconds} s "
+            "start again now")  # fmt: skip
+        if await rearm.rearm(session, run.id, guard_seconds, fresh.systemd):
+            deadline = time.time() + guard_seconds
     result = AppliedSession(run.id, deadline, run.record.tweaks, persist, plan.nic,
                             guard_seconds, "armed")  # fmt: skip
     await _settle(run, result, reconnect)
@@ -260,13 +266,13 @@ async def _write(run: _Run) -> None:
     run.failed = [o for o in outcomes if o.status == "failed"]
 
 
-async def _persist(run: _Run, dirs: Sequence[str]) -> None:
+async def _persist(run: _Run, fresh: TuningPlan) -> None:
     """The files that keep the values across reboots; revert.sh learns them first, so that a
     guard firing mid-way removes them too."""
     applied = [c for o in run.record.tweaks if o.status == "applied" for c in o.changes]
     if run.failed or not applied:
         return
-    changes = persist_changes(run.id, run.record.nic, applied, dirs)
+    changes = persist_changes(run.id, run.record.nic, applied, fresh.persist_dirs, fresh.nm_link)
     first = len(run.to_apply)
     planned = [Written(c, first + i, None, c.after) for i, c in enumerate(changes)]
     await _write_files(run, {"revert.sh": run.revert_sh(planned)})

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from sbctune.remote import Session, batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import tryboot
+from sbctune.tuning import nm_persist, tryboot
 from sbctune.tuning.knobs import safe_name
 
 BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
@@ -136,6 +136,7 @@ def steps_for(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> l
         for option in ("-g", "-k", "-c", "--show-eee", "-a"):
             steps.append(batch.command("ethtool", option, iface, key=f"ethtool {option}"))
         steps.append(batch.command("ip", "-d", "-j", "link", "show", "dev", iface, key="ip-link"))
+        steps.append(batch.command("sh", "-c", nm_persist.READ, "sh", iface, key="nm"))
     return steps
 
 

@@ -243,12 +243,14 @@ def guard_script(session_id: str, seconds: int) -> str:
     )
 
 
-def systemd_guard_argv(session_id: str, seconds: int) -> list[str]:
+def systemd_guard_argv(session_id: str, seconds: int, suffix: str = "") -> list[str]:
+    """A transient timer; AccuracySec so it fires when the user's countdown ends (systemd's
+    default accuracy is a minute). `suffix` names a re-armed guard (see tuning.rearm)."""
     directory = session_dir(session_id)
     return [
         "systemd-run",
         "--quiet",
-        f"--unit=sbctune-guard-{session_id}",
+        f"--unit=sbctune-guard-{session_id}{suffix}",
         f"--on-active={int(seconds)}s",
         "--timer-property=AccuracySec=100ms",
         "/bin/sh",
