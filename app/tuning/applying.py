@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from sbctune.history import History
 from sbctune.remote import Session, batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import rearm, scripts
+from sbctune.tuning import nm_checkpoint, rearm, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.history_sync import save
@@ -116,6 +116,10 @@ async def apply(
     await _arm(run, guard_seconds, fresh.systemd)
     armed = time.monotonic()
     deadline = time.time() + guard_seconds
+    checkpoint = await nm_checkpoint.take_for(session, run.to_apply, run.directory, guard_seconds)
+    if checkpoint:
+        say(f"NetworkManager checkpoint {checkpoint} taken: NM rolls the network back by "
+            "itself if the Pi stops answering")  # fmt: skip
     say("applying and verifying")
     await _write(run)
     if persist:
@@ -125,6 +129,8 @@ async def apply(
             "start again now")  # fmt: skip
         if await rearm.rearm(session, run.id, guard_seconds, fresh.systemd):
             deadline = time.time() + guard_seconds
+            if checkpoint:
+                await nm_checkpoint.adjust(session, checkpoint, guard_seconds)
     result = AppliedSession(run.id, deadline, run.record.tweaks, persist, plan.nic,
                             guard_seconds, "armed")  # fmt: skip
     await _settle(run, result, reconnect)

@@ -24,6 +24,9 @@ _REFUSALS = (
     "Permission denied",
     "Operation not permitted",
     "Could not change any device features",  # ethtool -K: the driver or kernel kept it as is
+    # EOVERFLOW: a CPU mask naming a CPU the system does not have (rps_cpus, smp_affinity).
+    "Value too large for defined data type",
+    "exceeds maximum",  # virtio_net: "requested ring size exceeds maximum" (netlink extack)
 )
 
 

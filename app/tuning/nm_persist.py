@@ -85,9 +85,7 @@ def nm_value(prop: str, value: str) -> str:
     return value
 
 
-def split(
-    changes: Sequence[Change], link: NmLink | None
-) -> tuple[list[Change], list[Change]]:
+def split(changes: Sequence[Change], link: NmLink | None) -> tuple[list[Change], list[Change]]:
     """(the NM settings that keep what NM can hold, the changes left for sbctune's files)."""
     if link is None:
         return [], list(changes)

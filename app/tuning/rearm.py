@@ -19,7 +19,7 @@ REARM_AFTER_SECONDS = 3.0
 # `sh -c REARM_SYSTEMD sh DIR NEW_UNIT SYSTEMD-RUN-ARGV...`: start the new timer, record its
 # name, then stop the old one (if the old one fires in between, revert.sh runs as it would have).
 REARM_SYSTEMD = (
-    'dir=$1; new=$2; shift 2\n'
+    "dir=$1; new=$2; shift 2\n"
     + snippets.WRITE_FILE_FUNCTION
     + """
 old=$(cat "$dir/guard.unit" 2>/dev/null)
@@ -37,7 +37,7 @@ exit 0
 # `sh -c REARM_SLEEPER sh DIR`: a new detached sleeper (guard.sh writes guard.pid itself),
 # then the old one's process group is ended; if the new one does not start, the old one stays.
 REARM_SLEEPER = (
-    'dir=$1\n'
+    "dir=$1\n"
     + snippets.WRITE_FILE_FUNCTION
     + """
 [ "$(cat "$dir/state" 2>/dev/null)" = armed ] || exit 4
@@ -45,7 +45,7 @@ old=$(cat "$dir/guard.pid" 2>/dev/null)
 mv -f "$dir/guard.pid" "$dir/guard.pid.old" 2>/dev/null
 set -- "$dir/guard.sh" "$dir/guard.pid"
 """
-    + snippets.START_DETACHED.replace("[ -s \"$2\" ]", "ok=0; [ -s \"$2\" ] && ok=1")
+    + snippets.START_DETACHED.replace('[ -s "$2" ]', 'ok=0; [ -s "$2" ] && ok=1')
     + """
 if [ "$ok" = 1 ]; then
   case "$old" in ''|*[!0-9]*) ;; *) kill -TERM -- "-$old" 2>/dev/null ;; esac

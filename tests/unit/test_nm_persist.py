@@ -44,10 +44,14 @@ def test_persist_keeps_ethtool_in_nm_and_the_rest_in_files() -> None:
         _ethtool("enp1s0 -G rx", "256", "4096"),
         _ethtool("enp1s0 -C adaptive-rx", "off", "on"),
         _ethtool("enp1s0 --set-eee eee", "on", "off"),  # NM 1.42 has no EEE setting
-        Change("sysctl", "net.core.rmem_max", "212992", "4194304",
-               "/proc/sys/net/core/rmem_max"),  # fmt: skip
-        Change("file", "/sys/class/net/enp1s0/queues/rx-0/rps_cpus", "0", "3",
-               "/sys/class/net/enp1s0/queues/rx-0/rps_cpus"),  # fmt: skip
+        Change("sysctl", "net.core.rmem_max", "212992", "4194304", "/proc/sys/net/core/rmem_max"),
+        Change(
+            "file",
+            "/sys/class/net/enp1s0/queues/rx-0/rps_cpus",
+            "0",
+            "3",
+            "/sys/class/net/enp1s0/queues/rx-0/rps_cpus",
+        ),
     ]
     link = nm_persist.parse(READ_OUT)
     dirs = ["/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d"]
@@ -69,8 +73,9 @@ def test_persist_keeps_ethtool_in_nm_and_the_rest_in_files() -> None:
 def test_only_nm_held_changes_need_no_unit() -> None:
     link = nm_persist.parse(READ_OUT)
     dirs = ["/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d"]
-    changes = persist_changes(SESSION, "enp1s0", [_ethtool("enp1s0 -G rx", "256", "4096")],
-                              dirs, link)  # fmt: skip
+    changes = persist_changes(
+        SESSION, "enp1s0", [_ethtool("enp1s0 -G rx", "256", "4096")], dirs, link
+    )
     assert [c.kind for c in changes] == ["nm"]
 
 
