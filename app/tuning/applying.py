@@ -108,7 +108,8 @@ async def apply(
         raise TuningError("This plan was not made by sbctune.tuning.plan().", "Plan again.")
     await _refuse_if_busy(session)
     say("reading every value the tweaks touch (snapshot)")
-    fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, plan.options)
+    options = {**plan.options, "persist": persist}  # --persist reads NetworkManager's settings
+    fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, options)
     run = _start(session, plan, fresh, guard_seconds, persist, say)
     say(f"writing session {run.id} and its revert script to {run.directory}")
     await _create(run, fresh.netns)

@@ -46,7 +46,8 @@ async def plan(
     selected = _selection(tweak_ids)
     nic_obj = inventory.nic(nic) if nic else None
     sysctls = list(catalog.tweak("socket-buffers").params.get("values", {}))
-    facts = await probe(session, nic, nic_obj.irqs if nic_obj else [], sysctls)
+    irqs = nic_obj.irqs if nic_obj else []
+    facts = await probe(session, nic, irqs, sysctls, nm=bool(options.get("persist")))
     pending: dict[str, str] = {}
     items = []
     for tweak in catalog.load_tweaks():
