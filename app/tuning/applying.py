@@ -109,15 +109,20 @@ async def apply(
     await _refuse_if_busy(session)
     say("reading every value the tweaks touch (snapshot)")
     options = {**plan.options, "persist": persist}  # --persist reads NetworkManager's settings
+    started = time.monotonic()
     fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, options)
+    allowance = rearm.allowance(time.monotonic() - started, fresh.systemd)
     run = _start(session, plan, fresh, guard_seconds, persist, say)
     say(f"writing session {run.id} and its revert script to {run.directory}")
     await _create(run, fresh.netns)
-    say(f"arming the auto-revert guard ({guard_seconds} s)")
-    await _arm(run, guard_seconds, fresh.systemd)
+    say(f"arming the auto-revert guard ({guard_seconds} s"
+        + (f", and {allowance} s for applying)" if allowance else ")"))  # fmt: skip
+    await _arm(run, guard_seconds + allowance, fresh.systemd)
     armed = time.monotonic()
-    deadline = time.time() + guard_seconds
-    checkpoint = await nm_checkpoint.take_for(session, run.to_apply, run.directory, guard_seconds)
+    deadline = time.time() + guard_seconds + allowance
+    checkpoint = await nm_checkpoint.take_for(
+        session, run.to_apply, run.directory, guard_seconds + allowance
+    )
     if checkpoint:
         say(f"NetworkManager checkpoint {checkpoint} taken: NM rolls the network back by "
             "itself if the Pi stops answering")  # fmt: skip
@@ -125,7 +130,7 @@ async def apply(
     await _write(run)
     if persist:
         await _persist(run, fresh)
-    if not run.failed and time.monotonic() - armed > rearm.REARM_AFTER_SECONDS:
+    if not run.failed and (allowance or time.monotonic() - armed > rearm.REARM_AFTER_SECONDS):
         say(f"applying took {time.monotonic() - armed:.0f} s: the guard's {guard_seconds} s "
             "start again now")  # fmt: skip
         if await rearm.rearm(session, run.id, guard_seconds, fresh.systemd):

@@ -15,6 +15,19 @@ from sbctune.tuning import scripts
 
 # Re-arm only when applying took long enough for the difference to matter.
 REARM_AFTER_SECONDS = 3.0
+# Until it is re-armed, the guard also allows for the writes themselves: a batch about as big
+# as the snapshot's, so a few times what the snapshot took (on a TCG VM: 40 s, and the writes
+# outlasted a 60 s guard). Killed mid-apply, the Pi still reverts by itself, that much later.
+ALLOWANCE_FACTOR = 3.0
+MAX_ALLOWANCE_SECONDS = 300
+
+
+def allowance(snapshot_seconds: float, systemd: bool) -> int:
+    """Seconds added to the first guard (the systemd timer only: the detached sleeper's
+    guard.sh sleeps the guard time itself, and its re-arm starts the same script)."""
+    if not systemd:
+        return 0
+    return int(min(MAX_ALLOWANCE_SECONDS, ALLOWANCE_FACTOR * max(0.0, snapshot_seconds)))
 
 # `sh -c REARM_SYSTEMD sh DIR NEW_UNIT SYSTEMD-RUN-ARGV...`: start the new timer, record its
 # name, then stop the old one (if the old one fires in between, revert.sh runs as it would have).

@@ -97,3 +97,15 @@ def test_a_forged_target_is_refused() -> None:
     except ValueError:
         return
     raise AssertionError("a target that is not '<uuid> ethtool.*' was accepted")
+
+
+def test_the_first_guard_allows_for_a_slow_apply() -> None:
+    from sbctune.tuning import rearm
+
+    assert rearm.allowance(40.0, systemd=True) == 120  # the TCG VM's snapshot took ~40 s
+    assert rearm.allowance(0.2, systemd=True) == 0  # a quick Pi: re-armed only if slow
+    assert rearm.allowance(1000.0, systemd=True) == rearm.MAX_ALLOWANCE_SECONDS
+    assert rearm.allowance(40.0, systemd=False) == 0  # the sleeper re-arms with guard.sh
+    argv = rearm.rearm_argv("20261123T203500Z-abcdef", 60, systemd=True)
+    assert "--unit=sbctune-guard-20261123T203500Z-abcdef-2" in argv
+    assert "--timer-property=AccuracySec=100ms" in argv
