@@ -284,6 +284,14 @@ async def _persist(run: _Run, fresh: TuningPlan) -> None:
     applied = [c for o in run.record.tweaks if o.status == "applied" for c in o.changes]
     if run.failed or not applied:
         return
+    # Nothing is made to last once the guard has put the values back (an apply slower than
+    # the guard, seen on a TCG VM): the files would outlive a reverted session.
+    state = await run.session.run(["cat", f"{run.directory}/state"], timeout=30)
+    if state.stdout.strip() != "armed":
+        why = "the guard put the values back while applying; nothing was kept across reboots"
+        run.failed.append(TweakOutcome("persist", "failed", why))
+        run.record.tweaks.append(run.failed[-1])
+        return
     changes = persist_changes(run.id, run.record.nic, applied, fresh.persist_dirs, fresh.nm_link)
     first = len(run.to_apply)
     planned = [Written(c, first + i, None, c.after) for i, c in enumerate(changes)]
