@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
         self.baseline_page.done.connect(self._measure_done)
         self.again_page.done.connect(self._measure_done)
         self.tune_page.measure_again.connect(lambda: self._measure_again())
+        self.tune_page.continue_to_inspect.connect(lambda: self.go("inspect"))
         self.devices_page.connect_requested.connect(self._connect_saved)
         self.flow.step.connect(self._flow_step)
         self.flow.tuning_event.connect(self.tune_page.show_event)
@@ -321,8 +322,9 @@ class MainWindow(QMainWindow):
         self.disconnect_action.setEnabled(s.session is not None)
 
     # ------------------------------------------------------------------ the path
-    def _connected(self, _info: ConnectedInfo) -> None:
-        self.go("inspect")
+    def _connected(self, info: ConnectedInfo) -> None:
+        # Tuning an earlier sbctune left on the Pi would skew a baseline: settle it first.
+        self.go("tune" if info.tuning_leftover is not None else "inspect")
 
     def _connect_saved(self, device: DeviceRecord) -> None:
         self.connect_page.fill(device.host, device.port, device.user)

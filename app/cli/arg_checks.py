@@ -50,6 +50,19 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def udp_rate(text: str) -> float:
+    """`--udp MBPS`: a pacing rate in Mbit/s, above 0 and at most 100 000."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a rate: give Mbit/s as a number, e.g. 50"
+        ) from None
+    if not 0 < value <= 100_000 or value != value:
+        raise argparse.ArgumentTypeError(f"{text} Mbit/s is out of range (above 0, at most 100000)")
+    return value
+
+
 def interface_arg(text: str) -> str:
     if not _IFACE.match(text) or text.startswith("-"):
         raise argparse.ArgumentTypeError(

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sbctune.cli.arg_checks import int_range, interface_arg
+from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session
@@ -62,6 +62,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=sorted(presets()),
         help="quick: 3 trials × 5 s per direction; thorough: the seed method (10 streams, "
         "5 trials × 13 s, half and full duplex, PC throttled)",
+    )
+    parser.add_argument(
+        "--udp",
+        type=udp_rate,
+        metavar="MBPS",
+        help="after the plan's TCP tests, one UDP test per direction paced at MBPS Mbit/s "
+        "(iperf3 -u -b): jitter, loss and out-of-order datagrams next to the rate. Pick a "
+        "rate below the link's: above it, loss only measures the overload",
     )
     parser.add_argument(
         "--nic",
@@ -231,8 +239,10 @@ async def _measure(args: argparse.Namespace) -> int:
         duration=args.duration, streams=args.streams, omit=args.omit
     )
     if args.all_nics or len(args.nic or []) > 1:
+        if args.udp:
+            raise UserError("--udp measures one NIC at a time.", "Leave out --all-nics, or --udp.")
         return await _measure_together(args, plan)
-    request = _request(args, plan)
+    request = _request(args, plan.with_udp(args.udp))
     if args.repeat == 2:
         return await _calibrate(args, request)
     progress = _Progress()
@@ -420,9 +430,7 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
     _keep_and_show(
         args,
         lambda history: save_aggregate(history, session.target, user, agg, plan),
-        unsaved_document(
-            session.target.host, session.target.port, user, plan.name, agg.to_json()
-        ),
+        unsaved_document(session.target.host, session.target.port, user, plan.name, agg.to_json()),
         lambda: agg.to_json(),
         lambda: aggregate_text(agg),
         f" (aggregate {agg.id})",

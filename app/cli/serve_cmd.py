@@ -1,7 +1,7 @@
 """`sbctune serve`: the built-in iperf3-compatible server, a drop-in for ``iperf3 -s``.
 
-For PCs without iperf3: the Pi (or any machine) runs a stock ``iperf3 -c`` against it. TCP
-only; UDP clients are told the option is not implemented.
+For PCs without iperf3: the Pi (or any machine) runs a stock ``iperf3 -c`` against it, TCP
+or UDP (``-u``).
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ from sbctune.tuning import (
 )
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
+from sbctune.workflow.leftover import leftover_notice
 
 _MARK = {
     "applied": "✔",
@@ -420,22 +421,13 @@ def _final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:
 
 
 def _leftover_text(leftover: LeftoverSession) -> str:
-    if leftover.orphaned:
-        return (
-            f"Warning: tuning session {leftover.id} was cut short ({leftover.state}, its "
-            "auto-revert guard is not running): it will NOT revert by itself. "
-            "`sbctune tune revert` puts its values back."
-        )
-    if leftover.state == "armed":
-        return (
-            f"Note: tuning session {leftover.id} is waiting for confirmation (it reverts by "
-            "itself when its guard expires). `sbctune tune confirm` keeps it, "
-            "`sbctune tune revert` puts it back."
-        )
-    return (
-        f"Note: tuning session {leftover.id} was left {leftover.state}. `sbctune tune revert` "
-        "puts its values back."
+    notice = leftover_notice(leftover)
+    hint = (
+        "`sbctune tune confirm` keeps it, `sbctune tune revert` puts it back."
+        if notice.can_keep
+        else "`sbctune tune revert` puts its values back."
     )
+    return f"{'Warning' if notice.urgent else 'Note'}: {notice.headline} {notice.detail} {hint}"
 
 
 def _status_json(s: LeftoverSession) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""CSV: one row per run × direction × mode, with the change vs the first run."""
+"""CSV: one row per run × direction × mode, with the change vs the first run; then a row per
+UDP test (mode `udp`: the receiver's jitter, loss and out-of-order count)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import csv
 from pathlib import Path
 
 from sbctune.export.report_data import ReportData
+from sbctune.history.records import RunRecord
 from sbctune.textsafe import csv_cell
 
 COLUMNS = [
@@ -13,6 +15,7 @@ COLUMNS = [
     "mean_mbps", "min_mbps", "max_mbps", "stdev_mbps", "samples", "sender_mbps",
     "receiver_mbps", "retransmits", "complete", "delta_mbps", "delta_pct", "noise_mbps",
     "verdict", "trial_means", "change_low_mbps", "change_high_mbps", "verdict_text",
+    "udp_target_mbps", "jitter_ms", "lost", "packets", "lost_pct", "out_of_order",
 ]  # fmt: skip
 
 
@@ -26,12 +29,13 @@ def rows(data: ReportData) -> list[dict[str, str]]:
     out = []
     for index, run in enumerate(data.runs):
         device = data.devices.get(run.device_id)
+        device_name = f"{device.user}@{device.host}:{device.port}" if device else ""
         for test in run.tests:
             row = data.comparison.row(test.direction, test.mode)
             cell = row.cells[index] if row else None
             out.append({
                 "run_id": str(run.id or ""),
-                "device": f"{device.user}@{device.host}:{device.port}" if device else "",
+                "device": device_name,
                 "started_at": run.started_at.isoformat(),
                 "plan": run.plan_name,
                 "nic": run.nic or "",
@@ -55,7 +59,23 @@ def rows(data: ReportData) -> list[dict[str, str]]:
                 "change_high_mbps": _num(cell.change_high_mbps if cell else None),
                 "verdict_text": cell.verdict_text if cell else "",
             })  # fmt: skip
+        out.extend(_udp_rows(run, device_name))
     return out
+
+
+def _udp_rows(run: RunRecord, device: str) -> list[dict[str, str]]:
+    return [
+        dict.fromkeys(COLUMNS, "") | {
+            "run_id": str(run.id or ""), "device": device,
+            "started_at": run.started_at.isoformat(), "plan": run.plan_name,
+            "nic": run.nic or "", "direction": u.direction, "mode": "udp",
+            "receiver_mbps": _num(u.receiver_mbps), "complete": "yes" if u.complete else "no",
+            "udp_target_mbps": _num(u.target_mbps), "jitter_ms": _num(u.jitter_ms, 3),
+            "lost": _num(u.lost), "packets": _num(u.packets), "lost_pct": _num(u.lost_percent),
+            "out_of_order": _num(u.out_of_order),
+        }
+        for u in run.udp
+    ]  # fmt: skip
 
 
 def export(data: ReportData, path: Path) -> Path:

@@ -9,6 +9,7 @@ from sbctune.compare.state_diff import change_lines
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
+from sbctune.history.records import UdpRecord
 from sbctune.textsafe import markdown_text
 
 
@@ -21,6 +22,10 @@ def render(data: ReportData) -> str:
         parts.append(f"- {markdown_text(run_description(run))}: {markdown_text(method_line(run))}")
     parts.append("")
     parts.append(tables.markdown(tables.results_table(data.runs)))
+    udp = [(run, u) for run in data.runs for u in run.udp]
+    if udp:
+        parts.append("\nUDP, paced (the receiver's figures):\n")
+        parts.extend(f"- {markdown_text(run_label(r))}: {udp_text(u)}" for r, u in udp)
     if len(data.runs) > 1:
         parts.append("\nChange against the first run (95 % interval of the difference of the")
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
@@ -32,6 +37,19 @@ def render(data: ReportData) -> str:
             parts.extend(f"- {line}" for line in change_lines(data.runs[0], run))
     parts.append("\n(measured with iperf3, sbctune)")
     return "\n".join(parts) + "\n"
+
+
+def udp_text(u: UdpRecord) -> str:
+    """One UDP test in words: direction, target, received rate, jitter, loss, out of order."""
+    arrow = "Pi → PC" if u.direction == "pi_to_pc" else "PC → Pi"
+    target = f" at {u.target_mbps:g} Mbit/s" if u.target_mbps else ""
+    if u.receiver_mbps is None or u.jitter_ms is None or u.lost_percent is None:
+        return f"{arrow}{target}: no result"
+    text = (
+        f"{arrow}{target}: {u.receiver_mbps:.1f} Mbit/s received, jitter {u.jitter_ms:.3f} ms, "
+        f"loss {u.lost_percent:.2f} % ({u.lost} of {u.packets} datagrams)"
+    )
+    return text + (f", {u.out_of_order} out of order" if u.out_of_order is not None else "")
 
 
 def export(data: ReportData, path: Path) -> Path:

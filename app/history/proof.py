@@ -1,5 +1,6 @@
 """What a run keeps to prove itself (schema v5): each trial's mean per test, the Pi's state
-it ran under, and A/A calibrations (two runs with nothing changed between them).
+it ran under, its UDP tests' figures, and A/A calibrations (two runs with nothing changed
+between them).
 
 Kept apart from the store's own tables and code so that the run and test rows stay as they
 were; the store calls `save_run_proof` and `load_run_proof` inside its own transactions.
@@ -8,12 +9,13 @@ were; the store calls `save_run_proof` and `load_run_proof` inside its own trans
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sbctune.history.records import RunRecord
+from sbctune.history.records import DIRECTIONS, RunRecord, UdpRecord
 
 # v5 of the schema (appended to sbctune.history.schema.MIGRATIONS).
 MIGRATION_V5 = (
@@ -40,6 +42,8 @@ def save_run_proof(conn: sqlite3.Connection, run_id: int, run: RunRecord) -> Non
     data: dict[str, Any] = {"trials": [list(t.trial_means) for t in run.tests]}
     if run.pi_state is not None:
         data["pi_state"] = run.pi_state
+    if run.udp:  # UDP tests' figures: a key older readers skip, older runs lack
+        data["udp"] = [asdict(u) for u in run.udp]
     conn.execute(
         "INSERT OR REPLACE INTO run_proof (run_id, json) VALUES (?, ?)",
         (run_id, json.dumps(data, sort_keys=True)),
@@ -70,6 +74,40 @@ def load_run_proof(conn: sqlite3.Connection, run: RunRecord) -> None:
     state = data.get("pi_state")
     if isinstance(state, dict):
         run.pi_state = {str(k): str(v) for k, v in state.items()}
+    udp = data.get("udp")
+    if isinstance(udp, list):
+        run.udp = [u for u in map(_udp_record, udp[:_MAX_UDP]) if u is not None]
+
+
+_MAX_UDP = 16
+
+
+def _udp_record(item: Any) -> UdpRecord | None:
+    """One stored UDP test; a damaged entry is left out rather than failing the run."""
+    if not isinstance(item, dict) or item.get("direction") not in DIRECTIONS:
+        return None
+
+    def num(key: str) -> float | None:
+        value = item.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        return float(value) if math.isfinite(value) else None
+
+    def count(key: str) -> int | None:
+        value = num(key)
+        return int(value) if value is not None else None
+
+    return UdpRecord(
+        direction=item["direction"],
+        target_mbps=num("target_mbps"),
+        receiver_mbps=num("receiver_mbps"),
+        jitter_ms=num("jitter_ms"),
+        lost=count("lost"),
+        packets=count("packets"),
+        lost_percent=num("lost_percent"),
+        out_of_order=count("out_of_order"),
+        complete=item.get("complete") is True,
+    )
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,22 @@ class TestRecord:
 
 
 @dataclass
+class UdpRecord:
+    """A run's UDP test in one direction: the receiver's figures (kept in the run's proof
+    JSON, so runs from before UDP tests simply have none)."""
+
+    direction: Direction
+    target_mbps: float | None = None
+    receiver_mbps: float | None = None
+    jitter_ms: float | None = None
+    lost: int | None = None
+    packets: int | None = None
+    lost_percent: float | None = None
+    out_of_order: int | None = None
+    complete: bool = False
+
+
+@dataclass
 class RunRecord:
     """One measurement run (a plan's tests, in order) on one device."""
 
@@ -83,6 +99,7 @@ class RunRecord:
     # The Pi's settings while it ran, "group/name" -> value (sbctune.workflow.pi_state; schema
     # v5, sbctune.history.proof). The inventory it ran on is `inventory_id`.
     pi_state: dict[str, str] | None = None
+    udp: list[UdpRecord] = field(default_factory=list)  # UDP tests (`measure --udp`), if any
 
 
 @dataclass

@@ -35,6 +35,15 @@ class DirectionOutcome:
     test_index: int = 0  # which test of the plan (keys MeasureRun.pi_cpu)
     # Each complete trial's mean, in the order they ran (sbctune.measure.trials folds them).
     trial_means: list[float] = field(default_factory=list)
+    # UDP tests only: the receiver's figures (iperf3's, after -O). Out of order is known only
+    # where the Pi received (PC → Pi): iperf3's results do not carry the server's count.
+    protocol: str = "tcp"
+    udp_target_mbps: float | None = None
+    jitter_ms: float | None = None
+    lost: int | None = None
+    packets: int | None = None
+    lost_percent: float | None = None
+    out_of_order: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,6 +89,13 @@ def summarize(
             outcome.retransmits = record.retransmits
         elif record.summary == "receiver":
             outcome.receiver_mbps = record.mbps
+            if record.jitter_ms is not None:
+                outcome.protocol = "udp"
+                outcome.jitter_ms, outcome.lost = record.jitter_ms, record.lost
+                outcome.packets, outcome.out_of_order = record.packets, record.out_of_order
+                outcome.lost_percent = record.lost_percent
+                if direction == "pc_to_pi" and outcome.out_of_order is None:
+                    outcome.out_of_order = 0  # the Pi received; iperf3 prints only a count > 0
     if outcome.retransmits is None:
         retrans = [i.retransmits for i in intervals if i.retransmits is not None and not i.omitted]
         outcome.retransmits = sum(retrans) if retrans else None
@@ -105,11 +121,21 @@ class MeasureRun:
     error: str | None = None  # why the run stopped early (link lost, cancelled), if it did
     run_id: int | None = None
     pi_state: dict[str, str] | None = None  # the Pi's settings as it started (workflow.pi_state)
+    udp: list[DirectionOutcome] = field(default_factory=list)  # the plan's UDP tests, if any
 
     def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:
         return next((t for t in self.tests if t.direction == direction and t.mode == mode), None)
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k != "tests"}
+        data = {k: v for k, v in asdict(self).items() if k not in ("tests", "udp")}
         data["tests"] = [t.to_json() for t in self.tests]
+        data["udp"] = [t.to_json() for t in self.udp]
         return data
+
+
+def split_udp(
+    tests: list[DirectionOutcome],
+) -> tuple[list[DirectionOutcome], list[DirectionOutcome]]:
+    """(UDP tests, TCP tests): UDP figures stay apart from the TCP ones that trials, compare and
+    advice fold by direction and mode."""
+    return [t for t in tests if t.protocol == "udp"], [t for t in tests if t.protocol != "udp"]

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from sbctune.history import History
-from sbctune.history.records import Interval, RunRecord, TestRecord
+from sbctune.history.records import Interval, RunRecord, TestRecord, UdpRecord
 from sbctune.measure.aggregate import AggregateRun
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.plans import Plan
@@ -52,6 +52,20 @@ def save_measurement(
         route_warning=run.route_warning,
         aggregate_id=aggregate_id,
         pi_state=run.pi_state,
+        udp=[
+            UdpRecord(
+                t.direction,
+                t.udp_target_mbps,
+                t.receiver_mbps,
+                t.jitter_ms,
+                t.lost,
+                t.packets,
+                t.lost_percent,
+                t.out_of_order,
+                t.complete,
+            )
+            for t in run.udp
+        ],
         tests=[
             TestRecord(
                 direction=t.direction,

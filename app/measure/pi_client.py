@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import platform
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sbctune.errors import UserError
 from sbctune.inventory.parsers.iperf import parse_iperf3_version
@@ -18,6 +18,7 @@ from sbctune.measure.iperf_output import (
     Record,
     parse_error,
     parse_json_stream_line,
+    parse_out_of_order,
     parse_text_line,
 )
 from sbctune.remote import CommandFailed, RemoteProcess, Session
@@ -94,6 +95,7 @@ class ClientOptions:
     bitrate_mbps: float | None = None  # per stream, client side (-b)
     bind: str | None = None  # the Pi's address on the NIC under test
     interval: float = 1.0
+    udp: bool = False  # a UDP test (-u) paced at bitrate_mbps; datagram size: iperf3's default
 
 
 def client_argv(
@@ -112,6 +114,10 @@ def client_argv(
         argv.append("-R")
     if options.bidir:
         argv.append("--bidir")
+    if options.udp:
+        # No -l: iperf3 sizes datagrams from the control connection's TCP MSS (the path MTU
+        # less the headers), so none is IP-fragmented.
+        argv.append("-u")
     if options.bitrate_mbps:
         argv += ["-b", f"{options.bitrate_mbps:g}M"]
     if connect_timeout_ms:
@@ -168,6 +174,7 @@ class _Reader:
         self.result = ClientResult()
         self.single = options.streams == 1
         self.zeros: dict[str, int] = {}
+        self.out_of_order: dict[str, int] = {}
         self.lost: list[str] = []
 
     def take(self, record: Record) -> None:
@@ -175,6 +182,7 @@ class _Reader:
         if record.summary is not None:
             if record.stream is None or self.single:
                 result.summaries.append(record)
+                self._attach_out_of_order()
             return
         if record.stream is None or self.single:
             result.intervals.append(record)
@@ -193,9 +201,28 @@ class _Reader:
             for record in parse_json_stream_line(line, reverse=self.options.reverse):
                 self.take(record)
         else:
-            parsed = parse_text_line(line, reverse=self.options.reverse)
+            parsed = parse_text_line(line, reverse=self.options.reverse, udp=self.options.udp)
             if parsed is not None:
                 self.take(parsed)
+            elif self.options.udp:
+                self._out_of_order(line)
+
+    def _out_of_order(self, line: str) -> None:
+        """iperf3's text reports the client's out-of-order count on a line of its own, after
+        the receiver summary: put it on that summary."""
+        found = parse_out_of_order(line, reverse=self.options.reverse)
+        if found is None or (not self.single and not line.lstrip().startswith("[SUM]")):
+            return  # with several streams, the [SUM] line has the total
+        direction, count = found
+        self.out_of_order[direction] = self.out_of_order.get(direction, 0) + count
+        self._attach_out_of_order()
+
+    def _attach_out_of_order(self) -> None:
+        summaries = self.result.summaries
+        for i, record in enumerate(summaries):
+            count = self.out_of_order.get(record.direction)
+            if record.summary == "receiver" and record.jitter_ms is not None and count:
+                summaries[i] = replace(record, out_of_order=count)
 
     async def read(self, process: RemoteProcess, limit: float, silence: float) -> None:
         """Until the client's output ends or the link is lost; TimeoutError past ``limit``

@@ -36,10 +36,17 @@ class TestSpec:
     pc_cap_mbps: float | None = None  # total cap on the PC's sending
     trial: int = 1  # which trial of this test (1-based)
     trials: int = 1  # how many trials of this test the plan runs
+    udp_mbps: float | None = None  # a UDP test paced at this rate (iperf3 -u -b); None: TCP
+
+    @property
+    def protocol(self) -> str:
+        return "tcp" if self.udp_mbps is None else "udp"
 
     @property
     def label(self) -> str:
-        if self.mode == "half":
+        if self.udp_mbps is not None:
+            what = f"{DIRECTION_LABEL[self.directions[0]]}, UDP at {self.udp_mbps:g} Mbit/s"
+        elif self.mode == "half":
             what = f"{DIRECTION_LABEL[self.directions[0]]}, half duplex"
         else:
             what = MODE_LABEL[self.mode]
@@ -90,6 +97,24 @@ class Plan:
         schedule = interleave(tests, trials or self.trials)
         changed = (duration, streams, omit, trials) != (None, None, None, None)
         return Plan("custom" if changed else self.name, self.title, schedule)
+
+    def with_udp(self, mbps: float | None) -> Plan:
+        """The plan and, after its TCP tests, one UDP test per direction paced at ``mbps``
+        (one stream, the plan's first test's duration and warm-up). Loss and jitter only mean
+        something when the sender is paced below the link's rate; above it they measure the
+        overload (esnet/iperf #386)."""
+        if not mbps:
+            return self
+        if not 0 < mbps <= 100_000:
+            raise UserError(
+                f"A UDP rate of {mbps:g} Mbit/s is out of range.",
+                "Give the rate in Mbit/s, e.g. --udp 50 (above 0, at most 100000).",
+            )
+        first = self.tests[0] if self.tests else TestSpec("half", DIRECTIONS[:1], 10, 2, 1)
+        udp = tuple(
+            TestSpec("half", (d,), first.duration, first.omit, 1, udp_mbps=mbps) for d in DIRECTIONS
+        )
+        return Plan(self.name, self.title, self.tests + udp)
 
 
 def _spec(data: dict[str, Any]) -> TestSpec:

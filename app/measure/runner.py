@@ -22,7 +22,14 @@ from sbctune.errors import UserError
 from sbctune.measure.endpoint import PortInUseError
 from sbctune.measure.install import Iperf3NotInstalled, iperf3_install_plan
 from sbctune.measure.iperf_output import Direction, Record
-from sbctune.measure.outcome import DirectionOutcome, Interval, MeasureRun, summarize, to_intervals
+from sbctune.measure.outcome import (
+    DirectionOutcome,
+    Interval,
+    MeasureRun,
+    split_udp,
+    summarize,
+    to_intervals,
+)
 from sbctune.measure.pc_endpoint import EndpointKind, PcEndpoint, make_endpoint
 from sbctune.measure.pi_client import (
     ClientOptions,
@@ -188,7 +195,7 @@ def _client_options(
     spec: TestSpec, direction: Direction, path: TestPath, endpoint: PcEndpoint
 ) -> ClientOptions:
     reverse = direction == "pc_to_pi"
-    cap = None
+    cap = spec.udp_mbps / spec.streams if spec.udp_mbps else None  # UDP: paced both ways
     if reverse and spec.pc_cap_mbps:
         cap = spec.pc_cap_mbps / spec.streams  # iperf3's -b is per stream
     return ClientOptions(
@@ -200,6 +207,7 @@ def _client_options(
         reverse=reverse,
         bitrate_mbps=cap,
         bind=path.pi_address,
+        udp=spec.udp_mbps is not None,
     )
 
 
@@ -347,6 +355,7 @@ def new_run(
 
 
 def finish_run(run: MeasureRun) -> None:
+    run.udp, run.tests = split_udp(run.tests)
     run.tests = fold_all(run.tests)  # a plan's trials: one figure per direction and mode
     run.finished = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     run.complete = run.error is None and all(t.complete for t in run.tests)
@@ -392,6 +401,7 @@ class PlanTest:
             direction, self.spec.mode, intervals, summaries or [], complete=complete, error=error
         )
         outcome.test_index = self.index
+        outcome.protocol, outcome.udp_target_mbps = self.spec.protocol, self.spec.udp_mbps
         return outcome
 
     def partial(self, error: str) -> list[DirectionOutcome]:

@@ -1,9 +1,9 @@
 """The results table shaped like seed 000's: Direction | Half-duplex | Full-duplex | Full (PC
-throttled), in Mbit/s, as text or Markdown."""
+throttled), in Mbit/s, as text or Markdown; then a line per UDP test (jitter, loss)."""
 
 from __future__ import annotations
 
-from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.outcome import DirectionOutcome, MeasureRun
 from sbctune.measure.plans import DIRECTION_LABEL, DIRECTIONS, MODE_LABEL, Mode
 
 _MODES: tuple[Mode, ...] = ("half", "full", "full_throttled")
@@ -31,7 +31,7 @@ def markdown(run: MeasureRun) -> str:
     for direction in DIRECTIONS:
         cells = [_cell(run, direction, m) for m in modes]
         lines.append(f"| {DIRECTION_LABEL[direction]} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines + udp_lines(run))
 
 
 def text(run: MeasureRun) -> str:
@@ -43,4 +43,25 @@ def text(run: MeasureRun) -> str:
     def fmt(row: list[str]) -> str:
         return "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
 
-    return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
+    table = [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)]
+    return "\n".join(table + udp_lines(run))
+
+
+def udp_line(t: DirectionOutcome) -> str:
+    """One UDP test as a sentence: the rate received, jitter, loss, out-of-order datagrams."""
+    target = f" at {t.udp_target_mbps:g} Mbit/s" if t.udp_target_mbps else ""
+    head = f"UDP {DIRECTION_LABEL[t.direction]}{target}: "
+    if t.receiver_mbps is None or t.lost_percent is None or t.jitter_ms is None:
+        return head + (f"failed ({t.error})" if t.error else "no result")
+    parts = [
+        f"{t.receiver_mbps:.1f} Mbit/s received",
+        f"jitter {t.jitter_ms:.3f} ms",
+        f"loss {t.lost_percent:.2f} % ({t.lost} of {t.packets} datagrams)",
+    ]
+    if t.out_of_order is not None:
+        parts.append(f"{t.out_of_order} out of order")
+    return head + ", ".join(parts) + ("" if t.complete else " (incomplete)")
+
+
+def udp_lines(run: MeasureRun) -> list[str]:
+    return ["", *(udp_line(t) for t in run.udp)] if run.udp else []

@@ -6,7 +6,7 @@ changed. The GUI turns the announcements into Qt signals; the CLI holds one per 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 import sbctune.workflow.rules as rules
@@ -160,6 +160,12 @@ class WorkflowState:
         """Reverted by the user, or by the Pi's guard when it ran out."""
         self.tuning_state = "reverted"
         self._changed("tuning")
+
+    def leftover_settled(self) -> None:
+        """The session found at connect was reverted or kept: nothing is left to offer."""
+        if self.info is not None and self.info.tuning_leftover is not None:
+            self.info = replace(self.info, tuning_leftover=None)
+            self._changed("tuning")
 
     def advised(self, advice: Advice) -> None:
         self.advice = advice

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from sbctune.compare.state_diff import change_lines
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord, RunRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.textsafe import visible
 
 __all__ = ["DIRECTION_LABEL", "MODE_LABEL", "DeviceRecord", "RecordsController", "RunRecord"]
 
@@ -27,3 +29,13 @@ class RecordsController:
 
     def forget_run(self, run_id: int) -> None:
         self._history.delete_run(run_id)
+
+    @staticmethod
+    def changes(runs: list[RunRecord]) -> list[tuple[str, list[str]]]:
+        """What changed on the Pi from the first run to each later one (settings, tweaks)."""
+        first = runs[0]
+        # The settings' names and values were read from the Pi: shown through textsafe.
+        return [
+            (f"#{first.id} → #{run.id}", [visible(line) for line in change_lines(first, run)])
+            for run in runs[1:]
+        ]

@@ -46,6 +46,7 @@ class TuningController(QObject):
     reverted = Signal(str)
     reported = Signal(str)  # what apply says as it goes
     failed = Signal(object)  # Problem
+    leftover_done = Signal(str)  # the session found at connect was kept or reverted
 
     def __init__(self, state: AppState, runner: TaskRunner, history: History) -> None:
         super().__init__()
@@ -95,6 +96,14 @@ class TuningController(QObject):
 
     def revert(self) -> None:
         self._start(self._revert(), "tuning-revert")
+
+    def revert_leftover(self) -> None:
+        """Put back the session found on the Pi at connect (cut short, or still guarded)."""
+        self._start(self._settle_leftover(keep=False), "tuning-revert-leftover")
+
+    def keep_leftover(self) -> None:
+        """Confirm the session found on the Pi at connect, while its guard still runs."""
+        self._start(self._settle_leftover(keep=True), "tuning-keep-leftover")
 
     def guard_ran_out(self) -> None:
         """The page's countdown reached zero: the Pi's guard reverted the settings by itself."""
@@ -162,6 +171,26 @@ class TuningController(QObject):
         self._state.model.tuning_reverted()
         self.busy.emit(False, "")
         self.reverted.emit(session_id or "")
+
+    async def _settle_leftover(self, keep: bool) -> None:
+        session = self._session()
+        info = self._state.info
+        leftover = info.tuning_leftover if info is not None else None
+        if leftover is None:
+            raise UserError("No earlier tuning session is waiting on this Pi.", "")
+        if keep:
+            self.busy.emit(True, f"Keeping session {leftover.id}: disarming its guard…")
+            await tuning.confirm(session, leftover.id, history=self._history)
+        else:
+            self.busy.emit(True, f"Reverting session {leftover.id}: restoring every value…")
+            await tuning.revert(session, leftover.id, history=self._history)
+        self._state.model.leftover_settled()
+        self.busy.emit(False, "")
+        self.leftover_done.emit(
+            f"Session {leftover.id} kept: its guard is disarmed."
+            if keep
+            else f"Session {leftover.id} reverted: every value it changed is back."
+        )
 
     async def _persist(self) -> None:
         session = self._session()

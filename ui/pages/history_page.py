@@ -63,8 +63,13 @@ class HistoryPage(Page):
         self.compare_table = CompareTable()
         self.compare_table.setAccessibleName("Comparison of the chosen runs")
         self.chart = CompareChart(colors)
+        # What the Pi ran under differs between runs: say it next to the figures.
+        self.changes = label("", selectable=True)
+        self.changes.setAccessibleName("What changed on the Pi between the chosen runs")
         self.compare_card.body.addWidget(self.compare_table)
         self.compare_card.body.addWidget(self.chart)
+        self.compare_card.body.addWidget(label("What changed on the Pi", name="cardTitle"))
+        self.compare_card.body.addWidget(self.changes)
         self.compare_card.hide()
         self.content.addWidget(self.compare_card)
         self.content.addStretch(1)
@@ -139,6 +144,12 @@ class HistoryPage(Page):
         rows = result_rows(runs)
         self.compare_table.show_rows(labels, rows, self._settings.units)
         self.chart.show_rows(labels, rows, self._settings.units)
+        self.changes.setText(
+            "\n".join(
+                f"{pair}:" + "".join(f"\n  {line}" for line in lines)
+                for pair, lines in self._records.changes(runs)
+            )
+        )
         self.compare_card.show()
 
     def _delete(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,7 +28,9 @@ from sbctune.ui.controllers.tuning import (
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
+from sbctune.ui.widgets.leftover_card import LeftoverCard
 from sbctune.workflow import Problem
+from sbctune.workflow.leftover import leftover_notice
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 
@@ -94,6 +98,7 @@ class TunePage(Page):
         "back by itself when the countdown ends, even if the network drops."
     )
     measure_again = Signal()
+    continue_to_inspect = Signal()  # a session left on the Pi was settled first
 
     def __init__(self, state: AppState, controller: TuningController, colors: Colors) -> None:
         super().__init__()
@@ -140,6 +145,7 @@ class TunePage(Page):
         self.content.addWidget(self.busy_row)
         self.problem = ProblemPanel()
         self.content.addWidget(self.problem)
+        self.content.addWidget(self._leftover_card(controller))
 
         self.guard_card = self._guard_card(controller)
         self.content.addWidget(self.guard_card)
@@ -169,6 +175,19 @@ class TunePage(Page):
         controller.reverted.connect(lambda _id: self._settled("Reverted: every value is back."))
         controller.failed.connect(self._failed)
         controller.reported.connect(self.show_event)
+        controller.leftover_done.connect(self.leftover.settled)
+        state.connection_changed.connect(self._show_leftover)
+        state.tuning_changed.connect(self._leftover_replaced)
+
+    def _leftover_card(self, controller: TuningController) -> LeftoverCard:
+        """A session an earlier sbctune left on the Pi: revert or keep it, then inspect."""
+        self.leftover = LeftoverCard()
+        self.leftover.revert_button.clicked.connect(
+            self._settle_leftover(controller.revert_leftover)
+        )
+        self.leftover.keep_button.clicked.connect(self._settle_leftover(controller.keep_leftover))
+        self.leftover.next_button.clicked.connect(self.continue_to_inspect)
+        return self.leftover
 
     def _guard_card(self, controller: TuningController) -> Card:
         """The countdown of the guard, what was applied, keep / revert / measure again."""
@@ -196,6 +215,27 @@ class TunePage(Page):
         return self.guard_card
 
     # ------------------------------------------------------------------ showing
+    def _show_leftover(self) -> None:
+        """A session an earlier sbctune left on the Pi, offered at each new connection."""
+        info = self._state.info
+        leftover = info.tuning_leftover if info is not None else None
+        if leftover is None or self._state.tuning is not None:
+            self.leftover.hide()
+            return
+        self.leftover.show_notice(leftover_notice(leftover))
+
+    def _leftover_replaced(self) -> None:
+        # Tuning applied in this window supersedes the card; once settled it keeps saying how.
+        if self._state.tuning is not None:
+            self.leftover.hide()
+
+    def _settle_leftover(self, action: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            self.leftover.set_busy(True)
+            action()
+
+        return run
+
     def shown(self) -> None:
         ready = self._state.session is not None and self._state.inventory is not None
         self.reload_button.setEnabled(ready)
@@ -213,6 +253,7 @@ class TunePage(Page):
 
     def _failed(self, problem: Problem) -> None:
         self.problem.show_problem(problem.message, problem.hint)
+        self.leftover.set_busy(False)
 
     def show_plan(self, plan: TuningPlan) -> None:
         clear_layout(self.rows)

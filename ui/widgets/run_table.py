@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from sbctune.history.records import RunRecord
+from sbctune.history.records import RunRecord, UdpRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.ui.controllers.results import ResultRow
 from sbctune.ui.settings import Units
@@ -37,9 +37,12 @@ def _item(text: str, numeric: bool = False) -> QTableWidgetItem:
 
 
 class RunTable(QTableWidget):
-    """One stored run: per direction and mode, mean / min / max / retransmits."""
+    """One stored run: per direction and mode, mean / min / max / retransmits; then its UDP
+    tests (`measure --udp`): the rate received, jitter, loss and out-of-order datagrams."""
 
-    HEADERS = ("Direction", "Mode", "Mean", "Min", "Max", "Retransmits", "Complete")
+    HEADERS = (
+        "Direction", "Mode", "Mean", "Min", "Max", "Retransmits", "UDP jitter · loss", "Complete",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__(0, len(self.HEADERS))
@@ -47,20 +50,43 @@ class RunTable(QTableWidget):
         _setup(self)
 
     def show_run(self, run: RunRecord, units: Units) -> None:
-        self.setRowCount(len(run.tests))
-        for row, test in enumerate(run.tests):
-            cells = [
+        self.setRowCount(len(run.tests) + len(run.udp))
+        rows: list[list[tuple[str, bool]]] = []
+        for test in run.tests:
+            rows.append([
                 (DIRECTION_LABEL[test.direction], False),
                 (MODE_LABEL[test.mode], False),
                 (rate(test.mean_mbps, units), True),
                 (rate(test.min_mbps, units), True),
                 (rate(test.max_mbps, units), True),
                 ("–" if test.retransmits is None else str(test.retransmits), True),
+                ("", False),
                 ("yes" if test.complete else "NO", False),
-            ]
+            ])  # fmt: skip
+        rows.extend(_udp_cells(u, units) for u in run.udp)
+        for row, cells in enumerate(rows):
             for col, (text, numeric) in enumerate(cells):
                 self.setItem(row, col, _item(text, numeric))
         _fit_height(self)
+
+
+def _udp_cells(u: UdpRecord, units: Units) -> list[tuple[str, bool]]:
+    figures = "–"
+    if u.jitter_ms is not None and u.lost_percent is not None:
+        figures = f"{u.jitter_ms:.3f} ms · {u.lost_percent:.2f} % lost ({u.lost}/{u.packets})"
+        if u.out_of_order:
+            figures += f" · {u.out_of_order} out of order"
+    target = f"UDP at {u.target_mbps:g} Mbit/s" if u.target_mbps else "UDP"
+    return [
+        (DIRECTION_LABEL[u.direction], False),
+        (target, False),
+        (rate(u.receiver_mbps, units), True),
+        ("–", True),
+        ("–", True),
+        ("–", True),
+        (figures, False),
+        ("yes" if u.complete else "NO", False),
+    ]
 
 
 class CompareTable(QTableWidget):

@@ -7,14 +7,26 @@ paces each stream), ``-l``, ``-w``, ``-N``, ``-C``, ``-S``, ``--fq-rate``, ``-J`
 ``--get-server-output``. A second client during a test is told the server is busy; a client
 that vanishes mid-test leaves the endpoint ready for the next one.
 
+**UDP** (``-u``, ``udp.py``, ``udp_stats.py``): both directions and ``--bidir``. The endpoint
+answers iperf3's UDP "connect" datagrams, reads the per-datagram header (send time and a 32- or
+64-bit sequence number, ``udp_counters_64bit``), counts loss, out-of-order datagrams and
+RFC 1889 jitter exactly as ``iperf_udp_recv`` does, and returns them in the results exchange
+(``jitter``, ``errors``, ``packets`` and their ``omitted_`` parts), so the client prints the
+receiver's "Jitter  Lost/Total" line as it does against ``iperf3 -s``. With ``-R`` the
+endpoint paces its datagrams at the client's ``-b`` on a ~1 ms timer (``--pacing-timer``),
+never as line-rate bursts. Datagram size: the client's ``-l`` (iperf3's default is the path's
+TCP MSS, so no IP fragmentation). Socket buffers: ``-w`` if given, else a 4 MiB receive
+buffer, so a pause of the Python data thread is not reported as network loss; the send buffer
+stays the OS default, as the C server's. Arrival times are the kernel's (``SO_TIMESTAMPNS`` on
+Linux), not when the thread got to a datagram. Details in ``udp.py``.
+
 Not supported:
 
-* **UDP** (``-u``) and SCTP: the client is answered with iperf3's own ``SERVER_ERROR`` codes
-  and prints "an option you are trying to set is not implemented yet" (UDP) or "no SCTP
-  support available" (SCTP). Use the system ``iperf3 -s`` for UDP tests.
+* SCTP: the client is answered with iperf3's own ``SERVER_ERROR`` code and prints "no SCTP
+  support available".
 * ``-M`` (MSS) is not applied (the C server sets it on its listening socket), RSA
   authentication (``--username``) is not checked, ``-Z`` sends with ``send()``, not
-  ``sendfile()``, and the endpoint reports no UDP jitter/loss (there is no UDP).
+  ``sendfile()``. UDP's ``--udp-64bit-counters`` is followed, but not ``sendmmsg`` batching.
 
 The data moves on one dedicated thread per test (``streams.py``); the control protocol runs on
 the caller's asyncio event loop. Nothing here imports Qt.
@@ -31,10 +43,11 @@ from .results import (
     IntervalSample,
     StreamResult,
     TestResult,
+    TestStart,
+    UdpFigures,
     format_summary,
 )
 from .server import DEFAULT_PORT, IperfEndpoint
-from .session import TestStart
 from .streams import Direction
 
 __all__ = [
@@ -50,5 +63,6 @@ __all__ = [
     "TestParams",
     "TestResult",
     "TestStart",
+    "UdpFigures",
     "format_summary",
 ]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from .results import LocalStream
 from .streams import DataStream, total_retransmits
+from .udp_stats import UdpStats
 
 
 def local_streams(
@@ -15,9 +16,11 @@ def local_streams(
     counts: Sequence[int],
     retrans_base: Sequence[int | None],
     seconds: float,
+    udp: Sequence[UdpStats] | None = None,
 ) -> list[LocalStream]:
     """One record per stream: ``counts`` are the bytes since the measured part began, and
-    retransmissions are counted from ``retrans_base`` (the sender's streams only)."""
+    retransmissions are counted from ``retrans_base`` (the sender's streams only); ``udp``
+    carries each stream's datagram counts in a UDP test."""
     local = []
     for i, stream in enumerate(streams):
         retrans: int | None = None
@@ -26,7 +29,10 @@ def local_streams(
             base = retrans_base[i] if i < len(retrans_base) else None
             if now is not None and base is not None:
                 retrans = max(0, now - base)
-        local.append(LocalStream(stream.stream_id, stream.direction, counts[i], seconds, retrans))
+        stats = udp[i] if udp is not None and i < len(udp) else None
+        local.append(
+            LocalStream(stream.stream_id, stream.direction, counts[i], seconds, retrans, stats)
+        )
     return local
 
 

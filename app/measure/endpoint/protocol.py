@@ -22,6 +22,8 @@ from typing import Any, Literal
 COOKIE_SIZE = 37
 DEFAULT_TCP_BLKSIZE = 128 * 1024
 MAX_BLKSIZE = 1024 * 1024
+#: iperf3's MAX_UDP_BLOCKSIZE: 65535 less the IPv4 and UDP headers.
+MAX_UDP_BLKSIZE = 65535 - 20 - 8
 MAX_STREAMS = 128
 #: The largest JSON message we accept (iperf3 caps parameters at 8 KiB; results of 256 streams
 #: are a few tens of KiB).
@@ -57,6 +59,7 @@ class IperfErrno(IntEnum):
     IEBLOCKSIZE = 7
     IEUNIMP = 13
     IENOSCTP = 18
+    IEUDPBLOCKSIZE = 20
     IERECVPARAMS = 114
     IEPROTOCOL = 131
 
@@ -186,6 +189,7 @@ class TestParams:
     title: str | None = None
     extra_data: str | None = None
     client_version: str | None = None
+    udp_counters_64bit: bool = False
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> TestParams:
@@ -223,18 +227,20 @@ class TestParams:
             title=_str(raw, "title"),
             extra_data=_str(raw, "extra_data"),
             client_version=_str(raw, "client_version"),
+            udp_counters_64bit="udp_counters_64bit" in raw,
         )
 
     def check_supported(self) -> None:
         """Raise ``Rejected`` (with the code the client understands) for tests we do not run."""
-        if self.protocol == "udp":
-            raise Rejected(IperfErrno.IEUNIMP, "UDP tests are not supported (TCP only)")
         if self.protocol == "sctp":
-            raise Rejected(IperfErrno.IENOSCTP, "SCTP tests are not supported (TCP only)")
+            raise Rejected(IperfErrno.IENOSCTP, "SCTP tests are not supported (TCP and UDP only)")
         if not 1 <= self.parallel <= MAX_STREAMS:
             raise Rejected(IperfErrno.IENUMSTREAMS, f"{self.parallel} parallel streams")
         if not 1 <= self.blksize <= MAX_BLKSIZE:
             raise Rejected(IperfErrno.IEBLOCKSIZE, f"block size {self.blksize}")
+        if self.protocol == "udp" and not 16 <= self.blksize <= MAX_UDP_BLKSIZE:
+            # iperf3's own limits: the 16-byte header at least, one IPv4 datagram at most.
+            raise Rejected(IperfErrno.IEUDPBLOCKSIZE, f"UDP datagram size {self.blksize}")
 
     @property
     def receives(self) -> int:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from .protocol import TestParams
 from .streams import Direction
+from .udp_stats import UdpStats
 
 Status = Literal["completed", "aborted", "rejected", "failed"]
 
@@ -51,6 +52,23 @@ class StreamResult:
     peer_seconds: float | None = None
     #: Retransmits counted by the sending side (the endpoint for tx, the client for rx).
     retransmits: int | None = None
+    #: UDP only, from the receiving side (the endpoint for rx, the client for tx), after -O.
+    udp: UdpFigures | None = None
+
+
+@dataclass(frozen=True)
+class UdpFigures:
+    """A UDP stream's receiver figures: jitter (ms), datagrams lost of those sent, and the
+    out-of-order count (known only when the endpoint received; iperf3's results omit it)."""
+
+    jitter_ms: float
+    lost: int
+    packets: int
+    out_of_order: int | None = None
+
+    @property
+    def lost_percent(self) -> float:
+        return 100.0 * self.lost / self.packets if self.packets > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -64,6 +82,7 @@ class DirectionSum:
     receiver_bytes: int | None
     receiver_seconds: float | None
     retransmits: int | None
+    udp: UdpFigures | None = None  # UDP: the streams' sum (jitter: their mean, as iperf3)
 
     @property
     def sender_bits_per_second(self) -> float | None:
@@ -120,6 +139,18 @@ class TestResult:
 
 
 @dataclass(frozen=True)
+class TestStart:
+    """A test began moving data."""
+
+    __test__ = False  # not a pytest test class
+
+    test_id: int
+    client: tuple[str, int]
+    params: TestParams
+    streams: tuple[tuple[int, Direction], ...]
+
+
+@dataclass(frozen=True)
 class PeerStream:
     """One stream of the client's own results (``EXCHANGE_RESULTS``)."""
 
@@ -127,6 +158,7 @@ class PeerStream:
     bytes: int
     retransmits: int
     seconds: float | None
+    udp: UdpFigures | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +189,11 @@ def parse_peer_results(raw: Mapping[str, Any]) -> PeerResults:
             bytes=int(_num(item.get("bytes"))),
             retransmits=int(_num(item.get("retransmits"), -1)),
             seconds=seconds,
+            udp=UdpFigures(
+                jitter_ms=_num(item.get("jitter")) * 1000.0,
+                lost=int(_num(item.get("errors")) - _num(item.get("omitted_errors"))),
+                packets=int(_num(item.get("packets")) - _num(item.get("omitted_packets"))),
+            ),
         )
     return PeerResults(
         cpu_util_total=_num(raw.get("cpu_util_total")),
@@ -174,6 +211,22 @@ class LocalStream:
     bytes: int
     seconds: float
     retransmits: int | None
+    udp: UdpStats | None = None
+
+
+def _udp_fields(s: LocalStream) -> dict[str, Any]:
+    """The per-stream UDP counts iperf3 sends (``send_results``): cumulative, with the part
+    counted during -O apart; jitter in seconds. Zero for TCP, as the C server sends."""
+    u = s.udp
+    if u is None:
+        return {"jitter": 0, "errors": 0, "omitted_errors": 0, "packets": 0, "omitted_packets": 0}
+    return {
+        "jitter": u.jitter,
+        "errors": u.cnt_error,
+        "omitted_errors": u.omitted_cnt_error,
+        "packets": u.packet_count,
+        "omitted_packets": u.omitted_packet_count,
+    }
 
 
 def build_server_results(
@@ -202,11 +255,7 @@ def build_server_results(
             "retransmits": (
                 s.retransmits if s.direction == "tx" and s.retransmits is not None else -1
             ),
-            "jitter": 0,
-            "errors": 0,
-            "omitted_errors": 0,
-            "packets": 0,
-            "omitted_packets": 0,
+            **_udp_fields(s),
             "start_time": 0,
             "end_time": round(s.seconds, 6),
         }
@@ -220,7 +269,9 @@ def combine(local: list[LocalStream], peer: PeerResults | None) -> list[StreamRe
     results = []
     for s in local:
         p = peer.streams.get(s.stream_id) if peer is not None else None
-        if s.direction == "tx":
+        if s.udp is not None:  # UDP: no retransmits (iperf3 clients send -1 or 2**64 - 1)
+            retrans = None
+        elif s.direction == "tx":
             retrans = s.retransmits
         elif p is not None and p.retransmits >= 0:
             retrans = p.retransmits
@@ -235,9 +286,20 @@ def combine(local: list[LocalStream], peer: PeerResults | None) -> list[StreamRe
                 peer_bytes=p.bytes if p is not None else None,
                 peer_seconds=p.seconds if p is not None else None,
                 retransmits=retrans,
+                udp=_udp_figures(s, p),
             )
         )
     return results
+
+
+def _udp_figures(s: LocalStream, p: PeerStream | None) -> UdpFigures | None:
+    """The receiver's view: ours for rx; the client's for tx (it reports what it received)."""
+    if s.udp is None:
+        return None
+    if s.direction == "rx":
+        u = s.udp
+        return UdpFigures(u.jitter * 1000.0, u.lost, u.packets, u.out_of_order)
+    return p.udp if p is not None else None
 
 
 def summarize(streams: list[StreamResult]) -> dict[Direction, DirectionSum]:
@@ -259,15 +321,29 @@ def summarize(streams: list[StreamResult]) -> dict[Direction, DirectionSum]:
         total_retrans = None
         if all(r is not None for r in retrans):
             total_retrans = sum(r for r in retrans if r is not None)
+        udp = _udp_sum(group)
         if direction == "rx":
             sums["rx"] = DirectionSum(
-                "rx", len(group), theirs, their_secs, mine, my_secs, total_retrans
+                "rx", len(group), theirs, their_secs, mine, my_secs, total_retrans, udp
             )
         else:
             sums["tx"] = DirectionSum(
-                "tx", len(group), mine, my_secs, theirs, their_secs, total_retrans
+                "tx", len(group), mine, my_secs, theirs, their_secs, total_retrans, udp
             )
     return sums
+
+
+def _udp_sum(group: list[StreamResult]) -> UdpFigures | None:
+    figures = [s.udp for s in group if s.udp is not None]
+    if not figures or len(figures) != len(group):
+        return None
+    ooo = [f.out_of_order for f in figures]
+    return UdpFigures(
+        jitter_ms=sum(f.jitter_ms for f in figures) / len(figures),
+        lost=sum(f.lost for f in figures),
+        packets=sum(f.packets for f in figures),
+        out_of_order=sum(o for o in ooo if o is not None) if None not in ooo else None,
+    )
 
 
 def format_summary(result: TestResult) -> list[str]:
@@ -286,6 +362,13 @@ def format_summary(result: TestResult) -> list[str]:
         if other is not None:
             side = "sender" if direction == "rx" else "receiver"
             extra = f", client {side} {other / 1e6:.1f} Mbit/s"
+        if total.udp is not None:
+            u = total.udp
+            extra += (
+                f", jitter {u.jitter_ms:.3f} ms, lost {u.lost}/{u.packets} ({u.lost_percent:.2g} %)"
+            )
+            if u.out_of_order:
+                extra += f", {u.out_of_order} out of order"
         lines.append(
             f"test {result.test_id} from {host}:{port}: {direction} ({arrow}), "
             f"{total.streams} stream{'s' if total.streams != 1 else ''}, "

@@ -20,8 +20,8 @@ from typing import Any
 
 from .errors import EndpointStopped, bind_error
 from .protocol import COOKIE_SIZE, State, encode_state, recv_exactly
-from .results import IntervalSample, TestResult
-from .session import SETUP_TIMEOUT, TestSession, TestStart
+from .results import IntervalSample, TestResult, TestStart
+from .session import SETUP_TIMEOUT, TestSession
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,6 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .accounting import cpu_percent, local_streams
 from .protocol import (
@@ -49,6 +48,7 @@ from .results import (
     PeerResults,
     Status,
     TestResult,
+    TestStart,
     build_server_results,
     combine,
     format_summary,
@@ -63,7 +63,8 @@ from .streams import (
     congestion_used,
     total_retransmits,
 )
-from .waits import Terminated, until, until_either
+from .udp import UdpMover, accept_udp_streams, open_udp_socket
+from .waits import Terminated, set_done, until, until_either
 
 log = logging.getLogger(__name__)
 
@@ -75,18 +76,6 @@ END_GRACE = 10.0
 IDLE_TIMEOUT = 60.0
 #: Seconds to wait for the client's IPERF_DONE after DISPLAY_RESULTS.
 DONE_TIMEOUT = 5.0
-
-
-@dataclass(frozen=True)
-class TestStart:
-    """A test began moving data."""
-
-    __test__ = False  # not a pytest test class
-
-    test_id: int
-    client: tuple[str, int]
-    params: TestParams
-    streams: tuple[tuple[int, Direction], ...]
 
 
 class TestSession:
@@ -119,7 +108,7 @@ class TestSession:
         self._streams: list[DataStream] = []
         self._expected = 0
         self._streams_ready: asyncio.Future[None] | None = None
-        self._mover: DataMover | None = None
+        self._mover: DataMover | UdpMover | None = None
         self._terminate = asyncio.Event()
         self._terminate_reason = ""
         # Timing (monotonic seconds) and counts at the start of the measured part (after -O).
@@ -145,6 +134,8 @@ class TestSession:
         if not self.accepting_streams or len(self._streams) >= self._expected:
             return False
         assert self.params is not None
+        if (self.params.protocol == "udp") != (sock.type == socket.SOCK_DGRAM):
+            return False  # a TCP connection in a UDP test, or the reverse
         index = len(self._streams)
         direction: Direction = "rx" if index < self.params.receives else "tx"
         sid = stream_ids(self._expected)[index]
@@ -223,10 +214,17 @@ class TestSession:
     async def _create_streams(self, params: TestParams) -> TestResult | None:
         self._expected = params.total_streams
         self._streams_ready = asyncio.get_running_loop().create_future()
+        udp = open_udp_socket(self.ctrl.sock, params) if params.protocol == "udp" else None
         self.accepting_streams = True
         await self.ctrl.send_state(State.CREATE_STREAMS)
         next_state = self._next_state = asyncio.ensure_future(self.ctrl.recv_state())
-        await until_either(self._streams_ready, next_state, self.setup_timeout, self._terminate)
+        udp_task = None if udp is None else asyncio.ensure_future(accept_udp_streams(udp, self))
+        try:
+            await until_either(self._streams_ready, next_state, self.setup_timeout, self._terminate)
+        finally:
+            if udp_task is not None:
+                udp_task.cancel()  # stops its reader; closes the socket if no stream took it
+                await asyncio.wait({udp_task})
         if next_state.done():
             state = next_state.result()  # the client gave up before all streams came
             return self._result("aborted", f"client sent state {state} during setup")
@@ -237,16 +235,17 @@ class TestSession:
         """Move the data until the client's next state; (that state, the end time)."""
         ctrl = self.ctrl
         loop = asyncio.get_running_loop()
-        for stream in self._streams:
+        for stream in self._streams if params.protocol == "tcp" else ():
             configure_data_socket(stream.sock, params, stream.direction)
         await ctrl.send_state(State.TEST_START)
         mover_done: asyncio.Future[None] = loop.create_future()
 
         def _mover_finished() -> None:
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(_set_done, mover_done)
+                loop.call_soon_threadsafe(set_done, mover_done)
 
-        self._mover = DataMover(self._streams, params, on_done=_mover_finished)
+        mover = UdpMover if params.protocol == "udp" else DataMover
+        self._mover = mover(self._streams, params, on_done=_mover_finished)
         self._begin()
         self._mover.start()
         await ctrl.send_state(State.TEST_RUNNING)
@@ -439,7 +438,8 @@ class TestSession:
         seconds = max(0.0, t_end - self._t_base)
         raw = self._mover.counts
         counts = [raw[i] - self._baseline[i] for i in range(len(self._streams))]
-        return local_streams(self._streams, counts, self._retrans_base, seconds)
+        udp = self._mover.stats if isinstance(self._mover, UdpMover) else None
+        return local_streams(self._streams, counts, self._retrans_base, seconds, udp)
 
     def _cpu(self, t_end: float) -> tuple[float, float, float]:
         return cpu_percent(self._cpu0, t_end - self._t0)
@@ -490,8 +490,3 @@ class TestSession:
         self._close_streams()
         with contextlib.suppress(OSError):
             self.ctrl.sock.close()
-
-
-def _set_done(fut: asyncio.Future[None]) -> None:
-    if not fut.done():
-        fut.set_result(None)

@@ -40,7 +40,7 @@ async def until(
 
 
 async def until_either(
-    first: asyncio.Future[None], second: asyncio.Future[int], timeout: float, stop: asyncio.Event
+    first: asyncio.Future[Any], second: asyncio.Future[int], timeout: float, stop: asyncio.Event
 ) -> None:
     """Wait for either future (``second``'s error is raised), ``stop`` or the timeout."""
     stopper = asyncio.ensure_future(stop.wait())
@@ -56,3 +56,9 @@ async def until_either(
     if stop.is_set():
         raise Terminated
     raise asyncio.TimeoutError
+
+
+def set_done(fut: asyncio.Future[None]) -> None:
+    """Complete ``fut`` unless it already is (called from the data thread's callback)."""
+    if not fut.done():
+        fut.set_result(None)

@@ -143,7 +143,8 @@ def test_params_defaults_and_bidir() -> None:
 @pytest.mark.parametrize(
     ("raw", "code"),
     [
-        ({"udp": True, "len": 32768}, IperfErrno.IEUNIMP),
+        ({"udp": True, "len": 8}, IperfErrno.IEUDPBLOCKSIZE),
+        ({"udp": True, "len": 65508}, IperfErrno.IEUDPBLOCKSIZE),
         ({"sctp": True}, IperfErrno.IENOSCTP),
         ({"tcp": True, "parallel": 129}, IperfErrno.IENUMSTREAMS),
         ({"tcp": True, "parallel": 0}, IperfErrno.IENUMSTREAMS),

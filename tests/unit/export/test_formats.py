@@ -134,3 +134,28 @@ def test_unknown_format_and_missing_folder_are_user_errors(data: ReportData,
         export("docx", data, tmp_path / "x.docx")
     with pytest.raises(UserError, match="does not exist"):
         export("csv", data, tmp_path / "nope" / "x.csv")
+
+
+def test_udp_figures_reach_csv_json_and_markdown(
+    seeded: tuple[History, list[int]], tmp_path: Path
+) -> None:
+    from sbctune.history.records import UdpRecord
+
+    history, ids = seeded
+    run = history.run(ids[0])
+    run.id = None
+    run.udp = [UdpRecord("pc_to_pi", 50.0, 49.9, 0.147, 3, 10344, 0.029, 1, True)]
+    udp_id = history.save_run(run)
+    data = gather(history, [ids[0], udp_id])
+    with open(export("csv", data, tmp_path / "r.csv"), newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["mode"] == "udp"]
+    assert [
+        (r["run_id"], r["direction"], r["jitter_ms"], r["lost"], r["packets"]) for r in rows
+    ] == [(str(udp_id), "pc_to_pi", "0.147", "3", "10344")]
+    doc = json.loads(export("json", data, tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert [r["udp"] for r in doc["runs"]][1][0]["out_of_order"] == 1
+    text = export("md", data, tmp_path / "r.md").read_text(encoding="utf-8")
+    assert (
+        "PC → Pi at 50 Mbit/s: 49.9 Mbit/s received, jitter 0.147 ms, loss 0.03 % (3 of 10344"
+        in text
+    )

@@ -1,0 +1,47 @@
+"""History's comparison says what changed on the Pi between the runs, next to the figures."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import Qt
+
+from sbctune.history.records import RunRecord
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.sample_data import _test
+
+
+def _run(device_id: int, minutes: int, governor: str, tweaks: list[str] | None) -> RunRecord:
+    start = dt.datetime(2026, 11, 23, 10, minutes, tzinfo=dt.timezone.utc)
+    return RunRecord(
+        device_id=device_id, started_at=start, finished_at=start + dt.timedelta(seconds=40),
+        plan_name="quick", nic="eth1", endpoint_kind="builtin", complete=True,
+        tuning_state={"session": "s1", "tweaks": tweaks} if tweaks else None,
+        pi_state={"governor/policy0": governor, "mtu/eth1": "1500"},
+        tests=[_test("pi_to_pc", 736.0), _test("pc_to_pi", 949.0)],
+    )  # fmt: skip
+
+
+def test_the_comparison_lists_the_settings_that_changed(window: MainWindow) -> None:
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    runs = [
+        _run(device.id, 0, "ondemand", None),
+        _run(device.id, 5, "performance\x1b[2J", ["cpu-governor-performance"]),
+    ]
+    for run in runs:
+        window.history.save_run(run)
+    window.go("history")
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+    for row in range(page.table.rowCount()):
+        item = page.table.item(row, 0)
+        assert item is not None
+        item.setCheckState(Qt.CheckState.Checked)
+    page.compare_button.click()
+    text = page.changes.text()
+    assert text.startswith(f"#{runs[0].id} → #{runs[1].id}:\n  ")
+    assert "tweaks in force: none → cpu-governor-performance (session s1)" in text
+    assert "governor/policy0: ondemand → performance\\u001b[2J" in text  # escaped, not raw
+    assert "mtu/eth1" not in text  # the same in both runs
