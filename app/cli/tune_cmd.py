@@ -141,7 +141,8 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--persist",
         action="store_true",
-        help="keep across reboots (sysctl.d file, systemd unit, udev rule; revert removes them)",
+        help="keep across reboots (NetworkManager's own ethtool settings where it manages the "
+        "NIC; a sysctl.d file, systemd unit, udev rule for the rest; revert removes them)",
     )
     parser.add_argument("--mtu", type=int, help="the MTU for --tweak mtu-jumbo (default 9000)")
     parser.add_argument(
