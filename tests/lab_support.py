@@ -5,6 +5,10 @@ Fixtures:
 - ``lab_factory``: call ``lab_factory(profile="pi4-ax88179")`` to bring up a lab with a unique
   name; every lab it made is taken down after the test, pass or fail.
 - ``lab``: one lab of ``pi4-ax88179`` (or of ``request.param`` when parametrized indirectly).
+- ``module_lab``: one lab of ``pi4-ax88179`` shared by a module's tests, for tests that leave
+  the lab as they found it (they connect, inspect, measure, or fail to). A lab's bring-up and
+  teardown cost ~10 s on a busy 2-core machine; tests that change the lab (links, addresses,
+  MTU, tuning) use ``lab`` or ``lab_factory`` so nothing leaks into the next test.
 
 Tests that use them are skipped (with the reason) where the lab cannot run: not Linux, not
 root, or a missing tool. Labs left by a crashed earlier session (names ``pytest-<pid>-...``
@@ -14,6 +18,7 @@ whose process is gone) are removed before the first lab of a session comes up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import socket
@@ -82,9 +87,9 @@ def unique_lab_name() -> str:
     return f"{NAME_PREFIX}{os.getpid()}-{next(_counter)}"
 
 
-@pytest.fixture
-def lab_factory() -> Iterator[Callable[..., LabInfo]]:
-    """Bring up labs with unique names; all are taken down after the test, even on failure."""
+@contextlib.contextmanager
+def _labs() -> Iterator[Callable[..., LabInfo]]:
+    """Bring up labs with unique names; all are taken down at the end, even on failure."""
     reason = lab_unavailable_reason()
     if reason:
         skip_or_fail(f"virtual Pi lab unavailable: {reason}")
@@ -107,6 +112,59 @@ def lab_factory() -> Iterator[Callable[..., LabInfo]]:
                 errors.append(f"{lab_name}: {exc}")
         if errors:
             pytest.fail("lab teardown failed: " + "; ".join(errors), pytrace=False)
+
+
+@pytest.fixture
+def lab_factory() -> Iterator[Callable[..., LabInfo]]:
+    """Bring up labs with unique names; all are taken down after the test, even on failure."""
+    with _labs() as make:
+        yield make
+
+
+@pytest.fixture(scope="module")
+def _one_lab_per_module() -> Iterator[LabInfo]:
+    with _labs() as make:
+        yield make(DEFAULT_PROFILE)
+
+
+@pytest.fixture
+def module_lab(_one_lab_per_module: LabInfo) -> Iterator[LabInfo]:
+    """The module's pi4-ax88179 lab, for tests that leave it as they found it. After each
+    test, no iperf3 of this lab may be left running (on the Pi or on this PC's end of its
+    links), or the next test would meet it: it gets a few seconds to go, then the test fails."""
+    lab = _one_lab_per_module
+    yield lab
+    deadline = time.monotonic() + 10
+    while (left := _traffic_left(lab)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if left:
+        pytest.fail(f"left running on the shared lab {lab.name}: {left}", pytrace=False)
+
+
+def _traffic_left(lab: LabInfo) -> list[str]:
+    """iperf3 processes towards the lab's PC side (the lab shares this machine's process
+    table) and what still listens on the PC's lab addresses."""
+    addresses = {nic.host_addr for nic in lab.nics}
+    listing = subprocess.run(
+        ["ps", "-eo", "args="], capture_output=True, text=True, check=True, timeout=10
+    ).stdout
+    left = [
+        line
+        for line in listing.splitlines()
+        if line.startswith("iperf3")
+        and "<defunct>" not in line
+        and any(addr in line for addr in addresses)
+    ]
+    return left + [f"a listener on {addr}" for addr in sorted(addresses) if _listens_on(addr)]
+
+
+def _listens_on(addr: str) -> bool:
+    hexaddr = "".join(f"{int(b):02X}" for b in reversed(addr.split(".")))
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and fields[1].split(":")[0] == hexaddr:
+            return True
+    return False
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from sbctune import aio
+
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,4 @@ class TaskRunner:
             task.cancel()
         if tasks:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(
-                    asyncio.gather(*tasks, return_exceptions=True), timeout=timeout
-                )
+                await aio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=timeout)

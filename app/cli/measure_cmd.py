@@ -128,7 +128,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _add_custom_plan_arguments(parser: argparse.ArgumentParser) -> None:
-    """--duration, --streams, --omit: a preset plan with these changed."""
+    """--duration, --streams, --omit, --trials: a preset plan with these changed."""
     parser.add_argument(
         "--duration",
         type=int_range(1, None, "the duration"),
@@ -144,6 +144,11 @@ def _add_custom_plan_arguments(parser: argparse.ArgumentParser) -> None:
         "--omit",
         type=int_range(0, None, "the omitted time"),
         help="seconds omitted at the start (a custom plan)",
+    )
+    parser.add_argument(
+        "--trials",
+        type=int_range(1, 20, "the number of trials"),
+        help="trials per test, 1 to 20; compare's interval needs 2 or more (a custom plan)",
     )
 
 
@@ -237,7 +242,7 @@ async def measure_offering_install(
 
 async def _measure(args: argparse.Namespace) -> int:
     plan = plan_named(args.plan).with_overrides(
-        duration=args.duration, streams=args.streams, omit=args.omit
+        duration=args.duration, streams=args.streams, omit=args.omit, trials=args.trials
     )
     if args.all_nics or len(args.nic or []) > 1:
         if args.udp:

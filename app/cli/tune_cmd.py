@@ -20,6 +20,7 @@ import sys
 import time
 from typing import Any
 
+from sbctune import aio
 from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
@@ -140,7 +141,8 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--persist",
         action="store_true",
-        help="keep across reboots (sysctl.d file, systemd unit, udev rule; revert removes them)",
+        help="keep across reboots (NetworkManager's own ethtool settings where it manages the "
+        "NIC; a sysctl.d file, systemd unit, udev rule for the rest; revert removes them)",
     )
     parser.add_argument("--mtu", type=int, help="the MTU for --tweak mtu-jumbo (default 9000)")
     parser.add_argument(
@@ -277,7 +279,7 @@ async def _ask_keep(seconds: float) -> bool | None:
     """y/n on the terminal, or None when the guard time runs out first."""
     prompt = f"Keep these settings? [y/N] (reverted by itself in {int(seconds)} s) "
     try:
-        answer = await asyncio.wait_for(read_line(prompt), seconds)
+        answer = await aio.wait_for(read_line(prompt), seconds)
     except asyncio.TimeoutError:
         print()
         return None

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import ifaddr
 
+from sbctune import aio
 from sbctune.discovery.model import SCAN, FoundHost, normalise_mac
 
 SSH_PORT = 22
@@ -56,14 +57,14 @@ def own_addresses() -> set[str]:
 async def _probe_one(address: str, port: int, gate: asyncio.Semaphore) -> FoundHost | None:
     async with gate:
         try:
-            reader, writer = await asyncio.wait_for(
+            reader, writer = await aio.wait_for(
                 asyncio.open_connection(address, port), CONNECT_TIMEOUT_S
             )
         except (OSError, asyncio.TimeoutError):
             return None
         banner = None
         with contextlib.suppress(OSError, asyncio.TimeoutError, ValueError):
-            line = await asyncio.wait_for(reader.readline(), BANNER_TIMEOUT_S)
+            line = await aio.wait_for(reader.readline(), BANNER_TIMEOUT_S)
             banner = line[:255].decode("ascii", "replace").strip() or None
         writer.close()
         with contextlib.suppress(OSError):

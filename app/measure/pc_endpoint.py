@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Literal, Protocol
 
+from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.measure.endpoint import IperfEndpoint
 from sbctune.measure.endpoint.errors import bind_error
@@ -145,7 +146,7 @@ class SystemIperf3:
         said = b""
         while True:
             try:
-                line = await asyncio.wait_for(proc.stdout.readline(), 10)
+                line = await aio.wait_for(proc.stdout.readline(), 10)
             except asyncio.TimeoutError:
                 raise UserError(
                     "iperf3 on this computer did not start listening.",
@@ -184,7 +185,7 @@ async def _end_process(proc: asyncio.subprocess.Process) -> None:
         with contextlib.suppress(ProcessLookupError):
             proc.terminate()
     try:
-        await asyncio.wait_for(proc.wait(), 5)
+        await aio.wait_for(proc.wait(), 5)
     except asyncio.TimeoutError:
         _kill(proc)
         await proc.wait()
@@ -208,7 +209,7 @@ async def _version_of(binary: Path) -> str | None:
         stderr=asyncio.subprocess.STDOUT,
     )
     try:
-        out, _ = await asyncio.wait_for(probe.communicate(), 10)
+        out, _ = await aio.wait_for(probe.communicate(), 10)
     except asyncio.TimeoutError:
         await _end_process(probe)
         return None

@@ -12,6 +12,7 @@ import platform
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.inventory.parsers.iperf import parse_iperf3_version
 from sbctune.measure.iperf_output import (
@@ -237,7 +238,7 @@ class _Reader:
             if wait <= 0:
                 raise asyncio.TimeoutError
             try:
-                line = await asyncio.wait_for(lines.__anext__(), wait)
+                line = await aio.wait_for(lines.__anext__(), wait)
             except StopAsyncIteration:
                 return
             self.feed(line)

@@ -24,6 +24,7 @@ from types import TracebackType
 
 import asyncssh
 
+from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.inventory.parsers.common import ParseWarning
 
@@ -183,7 +184,7 @@ class PiSampler:
             with contextlib.suppress(
                 asyncio.CancelledError, asyncio.TimeoutError, RemoteError, asyncssh.Error, OSError
             ):
-                stderr = await asyncio.wait_for(self._stderr, 5)
+                stderr = await aio.wait_for(self._stderr, 5)
                 for line in stderr.splitlines()[:5]:
                     self._warn(ParseWarning(SOURCE, "the Pi said: " + line[:200]))
             self._stderr = None

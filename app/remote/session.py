@@ -20,6 +20,7 @@ from typing import Literal
 
 import asyncssh
 
+from sbctune import aio
 from sbctune.limits import MAX_BATCH_BYTES, MAX_OUTPUT_BYTES
 from sbctune.remote import batch
 from sbctune.remote.errors import (
@@ -315,7 +316,7 @@ class Session:
     ) -> tuple[bytes, bytes, int]:
         process = await self.start(argv, sudo=sudo, stdin=stdin)
         try:
-            return await asyncio.wait_for(process.communicate(limit), timeout)
+            return await aio.wait_for(process.communicate(limit), timeout)
         except asyncio.TimeoutError:
             await process.cancel()
             raise RemoteTimeout(process.command_line, timeout or 0) from None
@@ -378,7 +379,7 @@ class Session:
         )
         try:
             prefix, password = await self._sudo_prefix() if sudo else ([], b"")
-            await asyncio.wait_for(
+            await aio.wait_for(
                 self._conn.run(
                     join([*prefix, "sh", "-c", script]), input=password or None, encoding=None
                 ),
@@ -404,7 +405,7 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
     if target.identity_files:
         options["client_keys"] = [str(p) for p in target.identity_files]
     try:
-        conn, _client = await asyncio.wait_for(
+        conn, _client = await aio.wait_for(
             asyncssh.create_connection(
                 lambda: recorder,
                 target.host,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from sbctune.history import History
 from sbctune.remote import Session, batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import scripts
+from sbctune.tuning import nm_checkpoint, rearm, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.history_sync import save
@@ -108,17 +108,35 @@ async def apply(
         raise TuningError("This plan was not made by sbctune.tuning.plan().", "Plan again.")
     await _refuse_if_busy(session)
     say("reading every value the tweaks touch (snapshot)")
-    fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, plan.options)
+    options = {**plan.options, "persist": persist}  # --persist reads NetworkManager's settings
+    started = time.monotonic()
+    fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, options)
+    allowance = rearm.allowance(time.monotonic() - started, fresh.systemd)
     run = _start(session, plan, fresh, guard_seconds, persist, say)
     say(f"writing session {run.id} and its revert script to {run.directory}")
     await _create(run, fresh.netns)
-    say(f"arming the auto-revert guard ({guard_seconds} s)")
-    await _arm(run, guard_seconds, fresh.systemd)
-    deadline = time.time() + guard_seconds
+    say(f"arming the auto-revert guard ({guard_seconds} s"
+        + (f", and {allowance} s for applying)" if allowance else ")"))  # fmt: skip
+    await _arm(run, guard_seconds + allowance, fresh.systemd)
+    armed = time.monotonic()
+    deadline = time.time() + guard_seconds + allowance
+    checkpoint = await nm_checkpoint.take_for(
+        session, run.to_apply, run.directory, guard_seconds + allowance
+    )
+    if checkpoint:
+        say(f"NetworkManager checkpoint {checkpoint} taken: NM rolls the network back by "
+            "itself if the Pi stops answering")  # fmt: skip
     say("applying and verifying")
     await _write(run)
     if persist:
-        await _persist(run, fresh.persist_dirs)
+        await _persist(run, fresh)
+    if not run.failed and (allowance or time.monotonic() - armed > rearm.REARM_AFTER_SECONDS):
+        say(f"applying took {time.monotonic() - armed:.0f} s: the guard's {guard_seconds} s "
+            "start again now")  # fmt: skip
+        if await rearm.rearm(session, run.id, guard_seconds, fresh.systemd):
+            deadline = time.time() + guard_seconds
+            if checkpoint:
+                await nm_checkpoint.adjust(session, checkpoint, guard_seconds)
     result = AppliedSession(run.id, deadline, run.record.tweaks, persist, plan.nic,
                             guard_seconds, "armed")  # fmt: skip
     await _settle(run, result, reconnect)
@@ -260,13 +278,21 @@ async def _write(run: _Run) -> None:
     run.failed = [o for o in outcomes if o.status == "failed"]
 
 
-async def _persist(run: _Run, dirs: Sequence[str]) -> None:
+async def _persist(run: _Run, fresh: TuningPlan) -> None:
     """The files that keep the values across reboots; revert.sh learns them first, so that a
     guard firing mid-way removes them too."""
     applied = [c for o in run.record.tweaks if o.status == "applied" for c in o.changes]
     if run.failed or not applied:
         return
-    changes = persist_changes(run.id, run.record.nic, applied, dirs)
+    # Nothing is made to last once the guard has put the values back (an apply slower than
+    # the guard, seen on a TCG VM): the files would outlive a reverted session.
+    state = await run.session.run(["cat", f"{run.directory}/state"], timeout=30)
+    if state.stdout.strip() != "armed":
+        why = "the guard put the values back while applying; nothing was kept across reboots"
+        run.failed.append(TweakOutcome("persist", "failed", why))
+        run.record.tweaks.append(run.failed[-1])
+        return
+    changes = persist_changes(run.id, run.record.nic, applied, fresh.persist_dirs, fresh.nm_link)
     first = len(run.to_apply)
     planned = [Written(c, first + i, None, c.after) for i, c in enumerate(changes)]
     await _write_files(run, {"revert.sh": run.revert_sh(planned)})

@@ -8,6 +8,7 @@ session.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,6 +25,9 @@ _REFUSALS = (
     "Permission denied",
     "Operation not permitted",
     "Could not change any device features",  # ethtool -K: the driver or kernel kept it as is
+    # EOVERFLOW: a CPU mask naming a CPU the system does not have (rps_cpus, smp_affinity).
+    "Value too large for defined data type",
+    "exceeds maximum",  # virtio_net: "requested ring size exceeds maximum" (netlink extack)
 )
 
 
@@ -53,12 +57,22 @@ class Verdict:
     failed: list[tuple[str, str]] = field(default_factory=list)
 
 
+# A driver's own words come before the errno's in ethtool's netlink output
+# ("netlink error: requested ring size exceeds maximum (offset 36)", then "netlink error:
+# Invalid argument"): those refusals are looked for first.
+_SPECIFIC = _REFUSALS[6:]
+_OFFSET = re.compile(r"\s*\(offset \d+\)$")
+
+
 def refused(stderr: str) -> str | None:
     """The kernel's (or driver's) refusal in a write's error output, or None."""
-    for line in reversed(stderr.strip().splitlines()):
-        for refusal in _REFUSALS:
-            if refusal.lower() in line.lower():
-                return line.strip().rsplit(": ", 1)[-1] if ": " in line else line.strip()
+    lines = stderr.strip().splitlines()
+    for refusals in (_SPECIFIC, _REFUSALS):
+        for line in reversed(lines):
+            for refusal in refusals:
+                if refusal.lower() in line.lower():
+                    words = line.strip().rsplit(": ", 1)[-1] if ": " in line else line.strip()
+                    return _OFFSET.sub("", words)
     return None
 
 

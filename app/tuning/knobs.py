@@ -16,6 +16,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_rings,
 )
 from sbctune.remote import snippets
+from sbctune.tuning import nm_persist
 from sbctune.tuning.model import Change
 from sbctune.tuning.parsers import parse_eee, parse_pause
 
@@ -94,6 +95,8 @@ def write_argvs(
         return [["ip", "link", "set", "dev", safe_name(change.target, "interface"), "mtu", value]]
     if change.kind == "service":
         return [_service_argv(change, value)]
+    if change.kind == "nm":
+        return [nm_persist.write_argv(change, value)]
     raise ValueError(f"no writer for {change.kind}")
 
 
@@ -132,6 +135,8 @@ def read_argv(change: Change) -> Argv:
         if (change.path or "systemctl") == "systemctl":
             return ["systemctl", "is-active", service]
         return ["pidof", service]
+    if change.kind == "nm":
+        return nm_persist.read_argv(change)
     raise ValueError(f"no reader for {change.kind}")
 
 
@@ -148,6 +153,8 @@ def value_from(change: Change, exit_code: int, stdout: str) -> str | None:
         return None
     if is_knob(change) or change.kind == "mtu":
         return stdout.rstrip("\n")
+    if change.kind == "nm":
+        return stdout.strip()
     if change.kind in ("file", "boot"):
         return stdout
     if change.kind == "ethtool":

@@ -16,11 +16,12 @@ from sbctune.inventory.model import Inventory
 Risk = Literal["low", "medium", "high"]
 # "planned": written to the Pi before anything was applied (a session cut short shows it).
 Status = Literal["applied", "already", "not_possible", "failed", "reverted", "planned"]
+# "nm": one NetworkManager connection property (tuning.nm_persist), for --persist.
 ChangeKind = Literal[
-    "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity"
+    "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity", "nm"
 ]
 CHANGE_KINDS: tuple[ChangeKind, ...] = (
-    "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity"
+    "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity", "nm"
 )  # fmt: skip
 STATUSES: tuple[Status, ...] = (
     "applied", "already", "not_possible", "failed", "reverted", "planned"
@@ -132,6 +133,7 @@ class TuningPlan:
     systemd: bool = False
     netns: str = ""  # the Pi's network namespace the plan was read in ('net:[4026531840]')
     persist_dirs: list[str] = field(default_factory=list)  # where --persist can write
+    nm_link: Any = None  # tuning.nm_persist.NmLink: NetworkManager manages the NIC
     persist_preview: list[Change] = field(default_factory=list)  # with options["persist"]
 
     def item(self, tweak_id: str) -> PlannedTweak | None:

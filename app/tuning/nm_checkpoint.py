@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from sbctune.remote import Session
+from sbctune.remote import Session, snippets
 from sbctune.tuning.model import Change
 
 NM = "org.freedesktop.NetworkManager"
@@ -21,6 +21,21 @@ _CREATED = re.compile(r'^o "(/org/freedesktop/NetworkManager/Checkpoint/\d+)"\s*
 _PATH = re.compile(r"^/org/freedesktop/NetworkManager/Checkpoint/\d+$")
 # Kinds of change that can cut the Pi off its network if they go wrong.
 ADDRESSING_KINDS = frozenset({"mtu"})
+# NM rolls back this long after sbctune's own guard time: the guard acts first, NM is the
+# second layer (for when the guard itself cannot run).
+MARGIN_SECONDS = 30
+RECORD = "nm_checkpoint"  # the file in the session folder that names the checkpoint
+
+# Destroys the checkpoint recorded in the session folder "$dir" (confirm, revert, guard).
+DESTROY_RECORDED = f"""\
+cp=$(cat "$dir/{RECORD}" 2>/dev/null)
+case "$cp" in
+  /org/freedesktop/NetworkManager/Checkpoint/*[!0-9]*) ;;
+  /org/freedesktop/NetworkManager/Checkpoint/[0-9]*)
+    busctl call {NM} {NM_PATH} {NM} CheckpointDestroy o "$cp" >/dev/null 2>&1 ;;
+esac
+rm -f "$dir/{RECORD}"
+"""
 
 
 def touches_addressing(changes: list[Change]) -> bool:
@@ -51,6 +66,12 @@ def destroy_argv(path: str) -> list[str]:
     return ["busctl", "call", NM, NM_PATH, NM, "CheckpointDestroy", "o", _checked(path)]
 
 
+def adjust_argv(path: str, seconds: int) -> list[str]:
+    """NM's rollback timeout, counted afresh from now (after the guard was re-armed)."""
+    return ["busctl", "call", NM, NM_PATH, NM, "CheckpointAdjustRollbackTimeout", "ou",
+            _checked(path), str(max(1, int(seconds)))]  # fmt: skip
+
+
 def rollback_argv(path: str) -> list[str]:
     return ["busctl", "call", NM, NM_PATH, NM, "CheckpointRollback", "o", _checked(path)]
 
@@ -75,4 +96,27 @@ async def destroy(session: Session, path: str) -> bool:
 
 async def rollback(session: Session, path: str) -> bool:
     result = await session.run(rollback_argv(path), sudo=True, timeout=60)
+    return result.ok
+
+
+async def take_for(
+    session: Session, changes: list[Change], directory: str, guard_seconds: int
+) -> str | None:
+    """Before changes to addressing or MTU: a checkpoint recorded in the session folder (so
+    confirm and revert destroy it); None where none is needed or NetworkManager is absent."""
+    if not touches_addressing(changes):
+        return None
+    path = await create(session, guard_seconds + MARGIN_SECONDS)
+    if path is None:
+        return None
+    argv = snippets.write_file_argv(f"{directory}/{RECORD}", path)
+    if not (await session.run(argv, sudo=True, timeout=30)).ok:
+        await destroy(session, path)
+        return None
+    return path
+
+
+async def adjust(session: Session, path: str, guard_seconds: int) -> bool:
+    result = await session.run(adjust_argv(path, guard_seconds + MARGIN_SECONDS), sudo=True,
+                               timeout=60)  # fmt: skip
     return result.ok

@@ -8,7 +8,7 @@ from typing import Any
 
 from sbctune.inventory.model import Inventory
 from sbctune.remote import Session
-from sbctune.tuning import catalog, scripts
+from sbctune.tuning import catalog, nm_persist, scripts
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
@@ -46,7 +46,8 @@ async def plan(
     selected = _selection(tweak_ids)
     nic_obj = inventory.nic(nic) if nic else None
     sysctls = list(catalog.tweak("socket-buffers").params.get("values", {}))
-    facts = await probe(session, nic, nic_obj.irqs if nic_obj else [], sysctls)
+    irqs = nic_obj.irqs if nic_obj else []
+    facts = await probe(session, nic, irqs, sysctls, nm=bool(options.get("persist")))
     pending: dict[str, str] = {}
     items = []
     for tweak in catalog.load_tweaks():
@@ -68,6 +69,7 @@ async def plan(
     result.systemd = facts.systemd
     result.netns = facts.netns
     result.persist_dirs = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]
+    result.nm_link = nm_persist.parse(facts.text("nm")) if nic else None
     if options.get("persist"):
         result.persist_preview = persist_preview(result)
     return result
@@ -78,7 +80,9 @@ def persist_preview(the_plan: TuningPlan) -> list[Change]:
     `<session id>`): what keeps the values across a reboot, for the dry run."""
     needed = [c for i in the_plan.items if i.applicable for c in i.changes if c.needed]
     shown = []
-    for change in persist_changes(PREVIEW_ID, the_plan.nic, needed, the_plan.persist_dirs):
+    for change in persist_changes(
+        PREVIEW_ID, the_plan.nic, needed, the_plan.persist_dirs, the_plan.nm_link
+    ):
 
         def named(text: str | None) -> str | None:
             return None if text is None else text.replace(PREVIEW_ID, "<session id>")
@@ -89,13 +93,20 @@ def persist_preview(the_plan: TuningPlan) -> list[Change]:
 
 
 def persist_changes(
-    session_id: str, nic: str | None, applied: Sequence[Change], dirs: Sequence[str]
+    session_id: str,
+    nic: str | None,
+    applied: Sequence[Change],
+    dirs: Sequence[str],
+    nm_link: nm_persist.NmLink | None = None,
 ) -> list[Change]:
-    """The files that keep the session's values across reboots (all named for sbctune)."""
+    """What keeps the session's values across reboots: NetworkManager's own ethtool settings
+    where NM manages the NIC (for what it can hold), files named for sbctune for the rest."""
     directory = scripts.session_dir(session_id)
     sysctls = [c for c in applied if c.kind == "sysctl"]
-    runtime = [c for c in applied if c.kind not in ("sysctl", "boot")]
-    changes: list[Change] = []
+    in_nm, runtime = nm_persist.split(
+        [c for c in applied if c.kind not in ("sysctl", "boot")], nm_link
+    )
+    changes: list[Change] = list(in_nm)
     if sysctls and "/etc/sysctl.d" in dirs:
         path = f"/etc/sysctl.d/90-sbctune-{session_id}.conf"
         changes.append(Change("file", path, None, scripts.sysctl_conf(session_id, sysctls), path))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from sbctune.remote import Session, batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import tryboot
+from sbctune.tuning import nm_persist, tryboot
 from sbctune.tuning.knobs import safe_name
 
 BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
@@ -113,7 +113,9 @@ def split_knobs(data: bytes) -> dict[str, Read]:
     return found
 
 
-def steps_for(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> list[batch.Step]:
+def steps_for(
+    nic: str | None, irqs: Iterable[int], sysctls: Iterable[str], nm: bool = False
+) -> list[batch.Step]:
     steps = [
         batch.Step(
             ("sh", "-c", snippets.READ_FILES, "sh", *knob_patterns(nic, irqs, sysctls)), "knobs"
@@ -136,14 +138,21 @@ def steps_for(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) -> l
         for option in ("-g", "-k", "-c", "--show-eee", "-a"):
             steps.append(batch.command("ethtool", option, iface, key=f"ethtool {option}"))
         steps.append(batch.command("ip", "-d", "-j", "link", "show", "dev", iface, key="ip-link"))
+        if nm:  # only --persist needs it (nmcli is slow to start on a small Pi)
+            steps.append(batch.command("sh", "-c", nm_persist.READ, "sh", iface, key="nm"))
     return steps
 
 
 async def probe(
-    session: Session, nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]
+    session: Session,
+    nic: str | None,
+    irqs: Iterable[int],
+    sysctls: Iterable[str],
+    nm: bool = False,
 ) -> Facts:
-    steps = steps_for(nic, list(irqs), list(sysctls))
-    results = await session.run_script(steps, timeout=60)
+    steps = steps_for(nic, list(irqs), list(sysctls), nm)
+    # About 30 commands: a slow Pi (or an emulated one) needs more than a minute for them.
+    results = await session.run_script(steps, timeout=60 + 3 * len(steps))
     facts = Facts(nic)
     for result in results:
         facts.steps[result.step.name] = result

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from sbctune.remote import snippets
 from sbctune.remote.quoting import join
+from sbctune.tuning import nm_checkpoint
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change
 
@@ -32,8 +33,9 @@ SESSION_ID = re.compile(r"^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")
 BUSY_STATES = ("prepared", "armed", "reverting")
 LINK_PREFIX = "sbctune-session:"
 
-# Shared by revert.sh and the confirm command: stop the guard of the session in "$dir".
-_DISARM = """\
+# Shared by revert.sh and the confirm command: stop the guard of the session in "$dir"
+# (and NetworkManager's checkpoint, the second layer, if one was taken).
+_DISARM = nm_checkpoint.DESTROY_RECORDED + """\
 if [ -f "$dir/guard.unit" ]; then
   systemctl stop "$(cat "$dir/guard.unit").timer" >/dev/null 2>&1
   systemctl stop "$(cat "$dir/guard.unit").service" >/dev/null 2>&1
@@ -211,6 +213,7 @@ def revert_script(
             lines.append("step " + join(argv))
     lines += [
         'rm -f "$dir/guard.pid"',
+        *nm_checkpoint.DESTROY_RECORDED.rstrip("\n").splitlines(),
         'if [ "$failed" = 0 ]; then set_state reverted; else set_state revert_failed; fi',
         "release  # the Pi may take a new session",
         'sbctune_write "$(date +%s)" "$dir/reverted_at"',
@@ -243,12 +246,14 @@ def guard_script(session_id: str, seconds: int) -> str:
     )
 
 
-def systemd_guard_argv(session_id: str, seconds: int) -> list[str]:
+def systemd_guard_argv(session_id: str, seconds: int, suffix: str = "") -> list[str]:
+    """A transient timer; AccuracySec so it fires when the user's countdown ends (systemd's
+    default accuracy is a minute). `suffix` names a re-armed guard (see tuning.rearm)."""
     directory = session_dir(session_id)
     return [
         "systemd-run",
         "--quiet",
-        f"--unit=sbctune-guard-{session_id}",
+        f"--unit=sbctune-guard-{session_id}{suffix}",
         f"--on-active={int(seconds)}s",
         "--timer-property=AccuracySec=100ms",
         "/bin/sh",

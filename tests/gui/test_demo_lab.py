@@ -21,7 +21,7 @@ from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.units import rate
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import SHORT, _host_key_dialog
+from tests.gui.test_wizard_lab import ONE_TRIAL, _host_key_dialog
 from tests.lab_support import NAME_PREFIX, lab_unavailable_reason, skip_or_fail
 
 Drive = Callable[..., Any]
@@ -60,7 +60,7 @@ def test_demo_runs_the_flow_on_a_lab_of_its_own(window: MainWindow, drive: Drive
         skip_or_fail(reason)
     # A name the lab fixtures sweep should this process die (the app's default is "demo-gui").
     name = f"{NAME_PREFIX}{os.getpid()}-demo-gui"
-    demo = Demo(window, DemoOptions(None, SHORT, lab_name=name))
+    demo = Demo(window, DemoOptions(None, ONE_TRIAL, lab_name=name))
     dialogs: list[object] = []
 
     async def scenario() -> None:

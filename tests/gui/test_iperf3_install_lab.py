@@ -27,7 +27,7 @@ from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.widgets.dialogs import InstallIperf3Dialog
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import SHORT, connect_via_dialog
+from tests.gui.test_wizard_lab import ONE_TRIAL, connect_via_dialog
 from tests.integration.test_measure_errors import APT_COMMAND, PathSession
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
@@ -76,8 +76,9 @@ async def _connected_without_iperf3(window: MainWindow, lab: LabInfo, folder: Pa
 
 
 def test_declining_the_install_changes_nothing(
-    lab: LabInfo, window: MainWindow, drive: Drive, pi_without_iperf3: Path
+    module_lab: LabInfo, window: MainWindow, drive: Drive, pi_without_iperf3: Path
 ) -> None:
+    lab = module_lab
     page = window.page("baseline")
     assert isinstance(page, MeasurePage)
 
@@ -105,8 +106,9 @@ def test_declining_the_install_changes_nothing(
 
 
 def test_accepting_the_install_installs_and_measures(
-    lab: LabInfo, window: MainWindow, drive: Drive, pi_without_iperf3: Path
+    module_lab: LabInfo, window: MainWindow, drive: Drive, pi_without_iperf3: Path
 ) -> None:
+    lab = module_lab
     page = window.page("baseline")
     assert isinstance(page, MeasurePage)
     said: list[str] = []
@@ -114,7 +116,7 @@ def test_accepting_the_install_installs_and_measures(
     async def scenario() -> None:
         await _connected_without_iperf3(window, lab, pi_without_iperf3)
         window.go("baseline")
-        window.baseline.start(SHORT)
+        window.baseline.start(ONE_TRIAL)
         await until(lambda: _install_dialog(window), 30, "the install offer")
         dialog = _install_dialog(window)
         assert dialog is not None

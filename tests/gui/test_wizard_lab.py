@@ -31,7 +31,10 @@ pytestmark = [pytest.mark.lab, pytest.mark.slow]
 # The chip of the NIC under test in each profile, as its captures name it
 # (resources/lab/profiles/<profile>/: lsusb and the kernel log; sources in SOURCE.md).
 PROFILE_CHIP = {"pi4-ax88179": "AX88179", "pi4-rtl8153": "RTL8153"}
-SHORT = plan_named("quick").with_overrides(duration=4, omit=1)
+# One trial per direction: these tests are about the window, not trials (the trials and their
+# interval are tested in tests/integration/test_compare_export_lab.py and test_flow.py).
+SHORT = plan_named("quick").with_overrides(duration=4, omit=1, trials=1)
+ONE_TRIAL = plan_named("quick").with_overrides(duration=2, omit=1, trials=1)
 Drive = Callable[..., Any]
 
 
@@ -100,8 +103,9 @@ async def save_screens(window: MainWindow, app: QApplication, prefix: str) -> No
 
 
 def test_the_path_against_the_lab(
-    lab: LabInfo, window: MainWindow, drive: Drive, gui_app: QApplication, tmp_path: Path
+    module_lab: LabInfo, window: MainWindow, drive: Drive, gui_app: QApplication, tmp_path: Path
 ) -> None:
+    lab = module_lab
     profile = Path(lab.profile).name
 
     async def scenario() -> None:
@@ -187,8 +191,10 @@ def test_the_path_against_the_lab(
 
 
 def test_cancel_mid_test_leaves_nothing_running(
-    lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
+    module_lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
 ) -> None:
+    lab = module_lab
+
     async def scenario() -> None:
         await connect_via_dialog(window, lab)
         await until(lambda: window.state.inventory is not None, 60, "the inventory")
@@ -235,7 +241,8 @@ def _problem_text(page: ConnectPage) -> str:
     return page.problem.message.text() + " " + page.problem.hint.text()
 
 
-def test_wrong_password_says_so(lab: LabInfo, window: MainWindow, drive: Drive) -> None:
+def test_wrong_password_says_so(module_lab: LabInfo, window: MainWindow, drive: Drive) -> None:
+    lab = module_lab
     page = _page(window, "connect", ConnectPage)
 
     async def scenario() -> None:
@@ -253,7 +260,10 @@ def test_wrong_password_says_so(lab: LabInfo, window: MainWindow, drive: Drive) 
     assert window.state.session is None
 
 
-def test_refused_host_key_does_not_connect(lab: LabInfo, window: MainWindow, drive: Drive) -> None:
+def test_refused_host_key_does_not_connect(
+    module_lab: LabInfo, window: MainWindow, drive: Drive
+) -> None:
+    lab = module_lab
     page = _page(window, "connect", ConnectPage)
 
     async def scenario() -> None:
@@ -273,8 +283,9 @@ def test_refused_host_key_does_not_connect(lab: LabInfo, window: MainWindow, dri
 
 
 def test_changed_host_key_is_a_hard_stop(
-    lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
+    module_lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
 ) -> None:
+    lab = module_lab
     other = asyncssh.generate_private_key("ssh-ed25519").export_public_key("openssh").decode()
     (tmp_path / "known_hosts").write_text(f"{lab.host} {' '.join(other.split()[:2])}\n")
     page = _page(window, "connect", ConnectPage)
@@ -308,8 +319,9 @@ def test_closed_port_says_ssh_is_not_enabled(window: MainWindow, drive: Drive) -
 
 
 def test_unanswered_lab_address_says_cannot_reach(
-    lab: LabInfo, window: MainWindow, drive: Drive
+    module_lab: LabInfo, window: MainWindow, drive: Drive
 ) -> None:
+    lab = module_lab
     # An address on the lab's link that no namespace owns: ARP gets no answer.
     prefix = lab.test_nic.pi_addr.rsplit(".", 1)[0]
     silent = f"{prefix}.77"
@@ -333,9 +345,20 @@ def _steps(window: MainWindow) -> list[tuple[str, str, str]]:
     return seen
 
 
+def _one_trial_plan(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Baseline page's pick, as the one click reads it, is a plan of one short trial."""
+    monkeypatch.setattr(window.baseline_page, "chosen_plan", lambda: ONE_TRIAL)
+
+
 def test_one_click_tune_and_measure(
-    lab: LabInfo, window: MainWindow, drive: Drive, gui_app: QApplication, tmp_path: Path
+    lab: LabInfo,
+    window: MainWindow,
+    drive: Drive,
+    gui_app: QApplication,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    _one_trial_plan(window, monkeypatch)
     steps = _steps(window)
     pages: list[str] = []
     window.stack.currentChanged.connect(lambda _i: pages.append(window.current_key()))
@@ -344,7 +367,7 @@ def test_one_click_tune_and_measure(
         await connect_via_dialog(window, lab)
         await until(lambda: window.state.inventory is not None, 60, "the inventory")
         inspect = _page(window, "inspect", InspectPage)
-        inspect.go.click()  # "Tune & Measure", the quick plan
+        inspect.go.click()  # "Tune & Measure", the Baseline page's plan
         await until(lambda: not window.flow.running and steps, 240, "the one-click flow")
         await window.flow.wait()
 
@@ -390,8 +413,13 @@ def test_one_click_tune_and_measure(
 
 
 def test_cancelling_the_one_click_flow_reverts_the_tuning(
-    lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
+    lab: LabInfo,
+    window: MainWindow,
+    drive: Drive,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(window.baseline_page, "chosen_plan", lambda: SHORT)
     steps = _steps(window)
 
     async def scenario() -> None:

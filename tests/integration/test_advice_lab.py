@@ -16,6 +16,7 @@ from sbctune.advice import Advice, advise
 from sbctune.advice.inspect import inspect_host
 from sbctune.catalog import load_catalog
 from sbctune.history import History
+from sbctune.lab.model import LabInfo
 from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import Plan, plan_named
 from sbctune.measure.plans import TestSpec as Spec
@@ -24,11 +25,11 @@ from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
-QUICK = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
+# One trial per direction: advice rests on the figures, not on the trials' interval.
+QUICK = plan_named("quick").with_overrides(duration=4, omit=1, streams=4, trials=1)
 
 
-async def _advise_lab(lab_factory: Any, tmp_path: Path, profile: str, plan: Plan) -> Advice:
-    lab = lab_factory(profile=profile)
+async def _advise_lab(lab: LabInfo, tmp_path: Path, plan: Plan) -> Advice:
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
         run = await measure(session, plan, nic=lab.test_nic.name, endpoint="builtin")
@@ -40,8 +41,9 @@ async def _advise_lab(lab_factory: Any, tmp_path: Path, profile: str, plan: Plan
     return advise(inventory, [record], load_catalog())
 
 
-async def test_pi4_ax88179_top_is_the_rtl8153(lab_factory: Any, tmp_path: Path) -> None:
-    advice = await _advise_lab(lab_factory, tmp_path, "pi4-ax88179", QUICK)
+# The pi4-ax88179 tests only measure and advise: they share the module's lab (module_lab).
+async def test_pi4_ax88179_top_is_the_rtl8153(module_lab: LabInfo, tmp_path: Path) -> None:
+    advice = await _advise_lab(module_lab, tmp_path, QUICK)
     top = advice.top
     assert top is not None and top.kind == "adapter" and "RTL8153" in top.title, top
     assert "much better suited" in top.detail
@@ -50,7 +52,7 @@ async def test_pi4_ax88179_top_is_the_rtl8153(lab_factory: Any, tmp_path: Path) 
 
 
 async def test_pi1b_top_is_the_100m_ethernet_limit(lab_factory: Any, tmp_path: Path) -> None:
-    advice = await _advise_lab(lab_factory, tmp_path, "pi1b-smsc95xx", QUICK)
+    advice = await _advise_lab(lab_factory("pi1b-smsc95xx"), tmp_path, QUICK)
     top = advice.top
     assert top is not None and top.kind == "board", top
     assert "is the maximum of 100 Mb/s Ethernet" in top.title
@@ -59,36 +61,37 @@ async def test_pi1b_top_is_the_100m_ethernet_limit(lab_factory: Any, tmp_path: P
 
 
 async def test_cm4_rtl8125b_top_is_check_your_driver(lab_factory: Any, tmp_path: Path) -> None:
-    advice = await _advise_lab(lab_factory, tmp_path, "cm4-rtl8125b-r8169", QUICK)
+    advice = await _advise_lab(lab_factory("cm4-rtl8125b-r8169"), tmp_path, QUICK)
     top = advice.top
     assert top is not None and top.kind == "driver" and "r8125" in top.title, top
     assert "2350" in top.expected_gain
 
 
 async def test_cm4_i340_top_is_build_igb_with_the_bus_cap(lab_factory: Any, tmp_path: Path) -> None:
-    advice = await _advise_lab(lab_factory, tmp_path, "cm4-i340-nodriver", QUICK)
+    advice = await _advise_lab(lab_factory("cm4-i340-nodriver"), tmp_path, QUICK)
     top = advice.top
     assert top is not None and top.title == "Install the igb driver", top
     assert "caps the ports together near 3.1 Gbit/s" in top.detail
 
 
-async def test_pi4_ax88179_full_duplex_collapse(lab_factory: Any, tmp_path: Path) -> None:
+async def test_pi4_ax88179_full_duplex_collapse(module_lab: LabInfo, tmp_path: Path) -> None:
     both = Spec(mode="full", directions=("pi_to_pc", "pc_to_pi"), duration=4, omit=1, streams=4)
     plan = Plan(name="custom", title="half and full", tests=(*QUICK.tests, both))
-    advice = await _advise_lab(lab_factory, tmp_path, "pi4-ax88179", plan)
+    advice = await _advise_lab(module_lab, tmp_path, plan)
     collapse = next((f for f in advice.findings if f.id == "full-duplex-collapse"), None)
     assert collapse is not None, [f.id for f in advice.findings]
     top = advice.top
     assert top is not None and "RTL8153" in top.title
 
 
-def test_cli_advise_host_and_run(lab_factory: Any, tmp_path: Path) -> None:
-    lab = lab_factory(profile="pi4-ax88179")
+def test_cli_advise_host_and_run(module_lab: LabInfo, tmp_path: Path) -> None:
+    lab = module_lab
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
     target = f"{lab.user}@{lab.host}"
     cli = [sys.executable, "-m", "sbctune"]
     measured = subprocess.run(
-        [*cli, "measure", target, "--accept-new-host-key", "--duration", "3", "--omit", "1"],
+        [*cli, "measure", target, "--accept-new-host-key", "--duration", "3", "--omit", "1",
+         "--trials", "1"],
         env=env, capture_output=True, text=True, timeout=180,
     )  # fmt: skip
     assert measured.returncode == 0, measured.stderr

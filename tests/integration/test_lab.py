@@ -93,7 +93,8 @@ def _assert_gone(info: LabInfo) -> None:
 # --------------------------------------------------------------------------- tests
 
 
-async def test_login_and_sudo_asks_for_the_password(lab: LabInfo) -> None:
+async def test_login_and_sudo_asks_for_the_password(module_lab: LabInfo) -> None:
+    lab = module_lab
     async with _connect(lab) as conn:
         assert (await _run(conn, "id -un")).stdout.strip() == "pi"
         command, good = _sudo(lab, "id -u")
@@ -109,7 +110,8 @@ async def test_login_and_sudo_asks_for_the_password(lab: LabInfo) -> None:
             pass
 
 
-async def test_the_pi_reads_as_the_captured_hardware(lab: LabInfo) -> None:
+async def test_the_pi_reads_as_the_captured_hardware(module_lab: LabInfo) -> None:
+    lab = module_lab
     bundle = load_profile("pi4-ax88179").bundle
     async with _connect(lab) as conn:
         lsusb = await _run(conn, "lsusb -t")

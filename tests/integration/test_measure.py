@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from sbctune.errors import UserError
-from sbctune.measure.plans import plan_named
+from sbctune.lab.model import LabInfo
+from sbctune.measure.plans import Plan, plan_named
 from sbctune.measure.runner import Event, LiveInterval, measure
 from tests.lab_shaping import OVER_SHAPING, profile_goodput, shaped_goodput
 from tests.lab_support import connect_to_lab
@@ -21,6 +22,10 @@ from tests.lab_support import connect_to_lab
 pytestmark = [pytest.mark.lab]
 
 SHORT = plan_named("quick").with_overrides(duration=3, omit=1, streams=4)
+# The tests below that are not about trials run one per direction.
+ONE_TRIAL = plan_named("quick").with_overrides(duration=3, omit=1, streams=4, trials=1)
+# Two endpoints compared: one trial of 6 s each (the 3 trials of 3 s measured 9 s).
+ONE_LONGER = plan_named("quick").with_overrides(duration=6, omit=1, streams=4, trials=1)
 
 
 def _listening_on(addr: str) -> list[str]:
@@ -28,9 +33,14 @@ def _listening_on(addr: str) -> list[str]:
     return [line for line in out.splitlines() if f"{addr}:" in line]
 
 
-@pytest.mark.parametrize("profile", ["pi4-ax88179", "pi1b-smsc95xx"])
+# The plan's trials on one profile; one trial is enough for the other's shaping.
+@pytest.mark.parametrize(
+    ("profile", "plan"),
+    [("pi4-ax88179", SHORT), ("pi1b-smsc95xx", ONE_TRIAL)],
+    ids=["pi4-ax88179", "pi1b-smsc95xx"],
+)
 async def test_quick_plan_measures_through_the_profile_shaping(
-    lab_factory: Any, tmp_path: Path, profile: str
+    lab_factory: Any, tmp_path: Path, profile: str, plan: Plan
 ) -> None:
     """The mechanism and the relations, not absolute rates (a busy machine measures less;
     tests/bench/bench_measure.py has the figures)."""
@@ -41,7 +51,7 @@ async def test_quick_plan_measures_through_the_profile_shaping(
         assert shaped[direction] == pytest.approx(expected[direction], rel=0.002)
     events: list[Event] = []
     async with await connect_to_lab(lab, tmp_path) as session:
-        run = await measure(session, SHORT, nic=lab.test_nic.name, on_event=events.append)
+        run = await measure(session, plan, nic=lab.test_nic.name, on_event=events.append)
     assert run.complete and run.route_warning is None
     got = {t.direction: t.mean_mbps or 0.0 for t in run.tests}
     for direction, mbps in got.items():  # never beyond the shaping; not a trickle either
@@ -49,18 +59,18 @@ async def test_quick_plan_measures_through_the_profile_shaping(
     if expected["pi_to_pc"] < 0.9 * expected["pc_to_pi"]:  # the slower direction is slower
         assert got["pi_to_pc"] < got["pc_to_pi"], got
     for test in run.tests:  # each direction measured as the plan's trials
-        assert len(test.trial_means) == SHORT.trials
+        assert len(test.trial_means) == plan.trials
     live = [e for e in events if isinstance(e, LiveInterval)]
     # One interval per second and test, omitted ones included, arriving live.
-    assert len(live) >= sum(t.duration + t.omit for t in SHORT.tests)
+    assert len(live) >= sum(t.duration + t.omit for t in plan.tests)
     assert not _listening_on(lab.test_nic.host_addr), "the endpoint must unbind after the test"
 
 
 async def test_builtin_endpoint_agrees_with_system_iperf3(lab_factory: Any, tmp_path: Path) -> None:
     lab = lab_factory(profile="pi4-rtl8153")
     async with await connect_to_lab(lab, tmp_path) as session:
-        builtin = await measure(session, SHORT, nic="eth1", endpoint="builtin")
-        system = await measure(session, SHORT, nic="eth1", endpoint="iperf3")
+        builtin = await measure(session, ONE_LONGER, nic="eth1", endpoint="builtin")
+        system = await measure(session, ONE_LONGER, nic="eth1", endpoint="iperf3")
     shaped = shaped_goodput(lab.test_nic)
     for direction in ("pi_to_pc", "pc_to_pi"):
         a = builtin.outcome(direction, "half")
@@ -88,11 +98,11 @@ async def test_traffic_through_another_nic_is_refused_with_a_reason(
 
 
 async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
-    lab_factory: Any, tmp_path: Path
+    module_lab: LabInfo, tmp_path: Path
 ) -> None:
-    lab = lab_factory(profile="pi4-ax88179")
+    lab = module_lab
     async with await connect_to_lab(lab, tmp_path) as session:  # SSH over eth1
-        run = await measure(session, SHORT, nic="eth0", sample=False)
+        run = await measure(session, ONE_TRIAL, nic="eth0", sample=False)
     # eth0 is shaped to gigabit line rate (941.5 Mbit/s goodput), eth1 to 736/949: only the
     # traffic over eth0 can pass eth1's Pi → PC shaping.
     assert run.pc_address == lab.nic("eth0").host_addr and run.route_warning is None
@@ -102,8 +112,8 @@ async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
     assert eth1["pi_to_pc"] * OVER_SHAPING < got <= eth0["pi_to_pc"] * OVER_SHAPING, got
 
 
-async def test_cancel_mid_test_leaves_nothing_running(lab_factory: Any, tmp_path: Path) -> None:
-    lab = lab_factory(profile="pi4-ax88179")
+async def test_cancel_mid_test_leaves_nothing_running(module_lab: LabInfo, tmp_path: Path) -> None:
+    lab = module_lab
     long_plan = plan_named("quick").with_overrides(duration=30)
     async with await connect_to_lab(lab, tmp_path) as session:
         task = asyncio.create_task(measure(session, long_plan, nic="eth1"))
@@ -119,8 +129,8 @@ async def test_cancel_mid_test_leaves_nothing_running(lab_factory: Any, tmp_path
     assert not _listening_on(lab.test_nic.host_addr)
 
 
-def test_cli_json_shape(lab_factory: Any, tmp_path: Path) -> None:
-    lab = lab_factory(profile="pi4-ax88179")
+def test_cli_json_shape(module_lab: LabInfo, tmp_path: Path) -> None:
+    lab = module_lab
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
     proc = subprocess.run(
         [
@@ -135,6 +145,8 @@ def test_cli_json_shape(lab_factory: Any, tmp_path: Path) -> None:
             "2",
             "--omit",
             "0",
+            "--trials",
+            "1",
         ],
         env=env,
         capture_output=True,
@@ -157,4 +169,5 @@ def test_cli_json_shape(lab_factory: Any, tmp_path: Path) -> None:
             "intervals",
         } <= set(test)
         assert test["intervals"] and {"t", "mbps"} <= set(test["intervals"][0])
+        assert len(test["trial_means"]) == 1, "--trials 1: one trial per direction"
     assert "Pi → PC" in proc.stderr  # live progress went to stderr

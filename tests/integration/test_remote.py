@@ -76,8 +76,9 @@ async def _processes(session: Session) -> list[str]:
 
 
 async def test_unknown_host_key_asks_with_fingerprint_then_is_remembered(
-    lab: Any, known: KnownHosts
+    module_lab: Any, known: KnownHosts
 ) -> None:
+    lab = module_lab
     asked: list[HostKeyInfo] = []
 
     async def decline(info: HostKeyInfo) -> bool:
@@ -110,7 +111,8 @@ async def test_unknown_host_key_asks_with_fingerprint_then_is_remembered(
         pass
 
 
-async def test_changed_host_key_is_a_hard_stop(lab: Any, known: KnownHosts) -> None:
+async def test_changed_host_key_is_a_hard_stop(module_lab: Any, known: KnownHosts) -> None:
+    lab = module_lab
     other = asyncssh.generate_private_key("ssh-ed25519")
     known.add(lab.host, lab.port, other)
 
@@ -125,7 +127,8 @@ async def test_changed_host_key_is_a_hard_stop(lab: Any, known: KnownHosts) -> N
     assert "ssh-keygen -R" in changed.value.hint
 
 
-async def test_password_login_and_wrong_password(lab: Any, known: KnownHosts) -> None:
+async def test_password_login_and_wrong_password(module_lab: Any, known: KnownHosts) -> None:
+    lab = module_lab
     async with await _connect(lab, known) as session:
         assert (await session.run(["whoami"])).stdout.strip() == lab.user
     with pytest.raises(AuthFailed) as failed:
@@ -166,7 +169,8 @@ async def test_key_file_and_agent_login(lab: Any, known: KnownHosts, tmp_path: P
         subprocess.run(["kill", str(pid)], check=False)
 
 
-async def test_hostile_arguments_round_trip_exactly(lab: Any, known: KnownHosts) -> None:
+async def test_hostile_arguments_round_trip_exactly(module_lab: Any, known: KnownHosts) -> None:
+    lab = module_lab
     async with await _connect(lab, known) as session:
         result = await session.run(["printf", "%s\\0", *HOSTILE], check=True)
         assert result.stdout.split("\0")[:-1] == HOSTILE
@@ -176,8 +180,9 @@ async def test_hostile_arguments_round_trip_exactly(lab: Any, known: KnownHosts)
 
 
 async def test_batch_is_one_round_trip_and_survives_its_own_markers(
-    lab: Any, known: KnownHosts, monkeypatch: pytest.MonkeyPatch
+    module_lab: Any, known: KnownHosts, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    lab = module_lab
     monkeypatch.setattr(batch, "new_nonce", lambda: "sbctune-fixed")
     fake_header = "sbctune-fixed 1 0 4 0\n"
     async with await _connect(lab, known) as session:
@@ -201,7 +206,8 @@ async def test_batch_is_one_round_trip_and_survives_its_own_markers(
     assert len(noise.stdout) == 100000
 
 
-async def test_sudo_asks_for_the_password_on_stdin(lab: Any, known: KnownHosts) -> None:
+async def test_sudo_asks_for_the_password_on_stdin(module_lab: Any, known: KnownHosts) -> None:
+    lab = module_lab
     async with await _connect(lab, known) as session:
         assert await session.sudo_mode() == "password"
         result = await session.run(["id", "-u"], sudo=True, check=True)
@@ -218,8 +224,9 @@ async def test_sudo_asks_for_the_password_on_stdin(lab: Any, known: KnownHosts) 
 
 @pytest.mark.parametrize("sudo", [False, True])
 async def test_cancel_and_timeout_leave_no_remote_process(
-    lab: Any, known: KnownHosts, sudo: bool
+    module_lab: Any, known: KnownHosts, sudo: bool
 ) -> None:
+    lab = module_lab
     async with await _connect(lab, known) as session:
         process = await session.start(["sleep", "4321"], sudo=sudo)
         assert process.pid
@@ -247,7 +254,8 @@ async def test_cancel_and_timeout_leave_no_remote_process(
         assert left == []
 
 
-async def test_connection_errors_say_what_to_do(lab: Any, known: KnownHosts) -> None:
+async def test_connection_errors_say_what_to_do(module_lab: Any, known: KnownHosts) -> None:
+    lab = module_lab
     with pytest.raises(ConnectionRefused) as refused:
         await _connect(lab, known, host="127.0.0.1", port=_closed_port())
     assert "raspi-config" in refused.value.hint

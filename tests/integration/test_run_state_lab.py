@@ -19,7 +19,7 @@ from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
-PLAN = plan_named("quick").with_overrides(duration=2, omit=0, streams=2, trials=2)
+PLAN = plan_named("quick").with_overrides(duration=2, omit=0, streams=2, trials=1)
 
 
 async def test_runs_keep_the_pi_state_and_compare_shows_what_changed(
@@ -63,7 +63,8 @@ def test_measure_then_advise_run_on_a_fresh_data_dir_gives_findings(
     lab = lab_factory(profile="pi1b-smsc95xx")
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
     measure = [sys.executable, "-m", "sbctune", "measure", f"{lab.user}@{lab.host}",
-               "--accept-new-host-key", "--duration", "2", "--omit", "0"]  # fmt: skip
+               "--accept-new-host-key", "--duration", "2", "--omit", "0",
+               "--trials", "1"]  # fmt: skip
     proc = subprocess.run(measure, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     advise = [sys.executable, "-m", "sbctune", "advise", "1"]

@@ -20,10 +20,11 @@ from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
 
-SHORT = plan_named("quick").with_overrides(duration=2, omit=0, streams=2)
+SHORT = plan_named("quick").with_overrides(duration=2, omit=0, streams=2, trials=1)
 
 
-async def test_the_path_step_by_step_fills_the_state(lab: LabInfo, tmp_path: Path) -> None:
+async def test_the_path_step_by_step_fills_the_state(module_lab: LabInfo, tmp_path: Path) -> None:
+    lab = module_lab
     state = WorkflowState()
     changes: list[str] = []
     state.subscribe(changes.append)
@@ -56,7 +57,8 @@ async def test_the_path_step_by_step_fills_the_state(lab: LabInfo, tmp_path: Pat
     assert changes.count("results") >= 3  # connected, inspected, measured
 
 
-async def test_a_cancelled_measurement_keeps_its_tests(lab: LabInfo, tmp_path: Path) -> None:
+async def test_a_cancelled_measurement_keeps_its_tests(module_lab: LabInfo, tmp_path: Path) -> None:
+    lab = module_lab
     plan = plan_named("quick").with_overrides(duration=20, omit=0, streams=2)
     events: list[Event] = []
     kept: list[Measured] = []

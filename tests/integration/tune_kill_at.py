@@ -2,6 +2,10 @@
 
 Usage: python -m tests.integration.tune_kill_at N before|during|after SBCTUNE-ARGS...
 
+With SBCTUNE_TEST_SIGNAL=INT the process gets SIGINT (what Ctrl-C sends) instead: a test
+that sent it from outside on seeing a line raced the CLI on a busy machine (the line was
+read from the pipe after apply had already finished).
+
 Counts the commands apply runs on the Pi as root (1 create + lock, 2 arm the guard, 3 apply
 the changes, 4 write the final revert.sh) and kills this process before the Nth is sent,
 DURING_DELAY seconds after it was sent (while the Pi runs it), or right after it returned.
@@ -22,9 +26,12 @@ from sbctune.tuning import applying
 DURING_DELAY = 0.15
 
 
+SIGNAL = signal.SIGINT if os.environ.get("SBCTUNE_TEST_SIGNAL") == "INT" else signal.SIGKILL
+
+
 def _die() -> None:
     sys.stdout.flush()
-    os.kill(os.getpid(), signal.SIGKILL)
+    os.kill(os.getpid(), SIGNAL)
 
 
 def install(target: int, mode: str) -> None:

@@ -187,6 +187,7 @@ def test_export_to_a_folder_or_an_unwritable_place(
         (["measure", "pi@h", "--streams", "0"], "--streams: the number of streams must be from"),
         (["measure", "pi@h", "--streams", "999"], "must be from 1 to 128, not 999"),
         (["measure", "pi@h", "--omit", "-1"], "--omit: the omitted time must be at least 0"),
+        (["measure", "pi@h", "--trials", "0"], "--trials: the number of trials must be from 1"),
         (["measure", "pi@h", "--pc-port", "70000"], "--pc-port: the port"),
         (["measure", "pi@h", "--nic", "eth0;reboot"], "is not a network interface name"),
         (["serve", "--port", "70000"], "--port/-p: the port must be from 0 to 65535"),

@@ -42,3 +42,19 @@ def test_only_mtu_changes_count_as_addressing() -> None:
 def test_garbage_replies_give_no_path(text: str) -> None:
     path = nm_checkpoint.parse_created(text)
     assert path is None or path.startswith("/org/freedesktop/NetworkManager/Checkpoint/")
+
+
+def test_confirm_revert_and_guard_destroy_the_recorded_checkpoint() -> None:
+    from sbctune.tuning import scripts
+
+    session = "20261123T203500Z-abcdef"
+    revert = scripts.revert_script(session, [Change("mtu", "eth0", "1500", "9000")])
+    for text in (scripts.CONFIRM, scripts.DISCARD):
+        assert "CheckpointDestroy" in text and nm_checkpoint.RECORD in text
+    # revert.sh destroys it on the guard's path too (after restoring, not only when disarming)
+    guard_part = revert.split('if [ "$why" != guard ]', 1)[1].split("fi\n", 1)[1]
+    assert "CheckpointDestroy" in guard_part
+    assert nm_checkpoint.adjust_argv("/org/freedesktop/NetworkManager/Checkpoint/3", 90)[-2:] == [
+        "/org/freedesktop/NetworkManager/Checkpoint/3",
+        "90",
+    ]

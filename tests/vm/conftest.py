@@ -85,6 +85,14 @@ def vm() -> Iterator[object]:
     reason = _unavailable()
     if reason:
         skip_or_fail(reason)
+    reuse = os.environ.get("SBCTUNE_VM_LAB")
+    if reuse:
+        # A VM lab already up (`sbctune lab up --vm --name NAME`): no boot, left running.
+        running = vmlab.load(reuse)
+        if running is None:
+            pytest.fail(f"SBCTUNE_VM_LAB={reuse}: no such VM lab is up")
+        yield running
+        return
     name = f"pytest-vm-{os.getpid()}"
     start = time.monotonic()
     try:

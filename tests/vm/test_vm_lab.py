@@ -113,10 +113,10 @@ def _knobs(cli: Cli, iface: str) -> str:
     return str(result["out"])
 
 
-# Longer than an apply takes on a busy TCG host, so the guard never fires mid-apply.
-GUARD = int(os.environ.get("SBCTUNE_VM_GUARD", "360"))
+# The guard counts from when apply finished (tuning.rearm), so a short one works on TCG too.
+GUARD = int(os.environ.get("SBCTUNE_VM_GUARD", "60"))
 APPLY_TIMEOUT = 900
-TWEAKS = ("rps-rfs", "xps", "irq-affinity", "socket-buffers", "irq-coalescing")
+TWEAKS = ("rps-rfs", "xps", "irq-affinity", "socket-buffers", "irq-coalescing", "nic-rings")
 
 
 def _apply_argv(cli: Cli, iface: str, *extra: str) -> list[str]:
@@ -237,6 +237,64 @@ def test_nm_checkpoint_rolls_back_by_itself_and_destroys(cli: Cli) -> None:
     assert left["out"].strip() == "ao 0"
 
 
+VIRTIO_USB = plan.nic("usb")
+
+
+def test_refusals_in_the_drivers_own_words(cli: Cli) -> None:
+    """What sbctune writes, refused by real drivers: each refusal is recognised (the tweak is
+    "not possible here" with the kernel's words) and the value stays as it was."""
+    from sbctune.tuning.changes import refused
+    from sbctune.tuning.knobs import read_argv, write_argvs
+    from sbctune.tuning.model import Change
+
+    e1000e, virtio, usb = (_iface(cli, n.mac) for n in (E1000E, VIRTIO_MQ, VIRTIO_USB))
+    rps = f"/sys/class/net/{e1000e}/queues/rx-0/rps_cpus"
+    xps = f"/sys/class/net/{e1000e}/queues/tx-0/xps_cpus"
+    cases = [
+        # single-queue e1000e: xps_cpus exists but answers ENOENT
+        (Change("file", xps, "0", "3", xps), "No such file or directory"),
+        # CPU 2 on a 2-vCPU VM: EOVERFLOW
+        (Change("file", rps, "0", "4", rps), "Value too large for defined data type"),
+        (Change("ethtool", f"{virtio} -G rx", "256", "4096"), "exceeds maximum"),
+        (Change("ethtool", f"{usb} -G rx", "", "512"), "Operation not supported"),
+        (Change("ethtool", f"{usb} -C rx-usecs", "", "50"), "Operation not supported"),
+    ]
+    steps: list[list[str]] = []
+    for change, _words in cases:
+        steps += [read_argv(change), *write_argvs(change, change.after, restoring=False),
+                  read_argv(change)]  # fmt: skip
+    results = cli.remote(*steps, sudo=True)
+    for number, (change, words) in enumerate(cases):
+        before, wrote, after = results[3 * number : 3 * number + 3]
+        assert wrote["rc"] != 0, (change, wrote)
+        said = refused(wrote["err"])
+        assert said is not None and words in said, (change.target, wrote["err"])
+        assert before == after, (change.target, before, after)  # nothing changed
+        print(f"\n[vm] {change.target}: {said}", file=sys.stderr)
+
+
+def test_mtu_change_takes_a_networkmanager_checkpoint_confirm_destroys_it(cli: Cli) -> None:
+    from sbctune.tuning import nm_checkpoint
+
+    iface = _iface(cli, E1000E.mac)
+    checkpoints = ["busctl", "get-property", nm_checkpoint.NM, nm_checkpoint.NM_PATH,
+                   nm_checkpoint.NM, "Checkpoints"]  # fmt: skip
+    argv = ["tune", "apply", *cli.target(), "--nic", iface, "--guard", str(GUARD),
+            "--tweak", "mtu-jumbo", "--mtu", "4000", "--path-supports-jumbo"]  # fmt: skip
+    done = cli(*argv, timeout=APPLY_TIMEOUT, stdin="")  # no terminal: stays armed, exits
+    assert "NetworkManager checkpoint" in done.stdout + done.stderr, done.stdout[-2000:]
+    held, mtu = cli.remote(checkpoints, ["cat", f"/sys/class/net/{iface}/mtu"], sudo=True)
+    assert held["out"].startswith("ao 1 "), held
+    assert mtu["out"].strip() == "4000"
+    cli("tune", "confirm", *cli.target(), timeout=600)
+    held, mtu = cli.remote(checkpoints, ["cat", f"/sys/class/net/{iface}/mtu"], sudo=True)
+    assert held["out"].strip() == "ao 0", held  # destroyed on confirm
+    assert mtu["out"].strip() == "4000"  # and the change kept
+    cli("tune", "revert", *cli.target(), timeout=600)
+    (mtu,) = cli.remote(["cat", f"/sys/class/net/{iface}/mtu"])
+    assert mtu["out"].strip() == "1500"
+
+
 def _boot_id(cli: Cli) -> str:
     return str(cli.remote(["cat", "/proc/sys/kernel/random/boot_id"])[0]["out"].strip())
 
@@ -287,3 +345,4 @@ def test_persist_survives_reboot_and_revert_leaves_nothing(cli: Cli) -> None:
     assert _knobs(cli, iface) == before
     (traces,) = cli.remote(["sh", "-c", _TRACES], sudo=True)
     assert traces["out"].strip() == "", traces["out"]
+

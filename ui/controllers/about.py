@@ -11,6 +11,7 @@ import PySide6
 from PySide6.QtCore import qVersion
 
 import sbctune
+from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.measure.pc_endpoint import find_system_iperf3
 from sbctune.ui.controllers.state import AppState
@@ -28,7 +29,7 @@ async def pc_iperf3_version(configured: str | None) -> str:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
         )
-        out, _ = await asyncio.wait_for(proc.communicate(), 5)
+        out, _ = await aio.wait_for(proc.communicate(), 5)
     except (OSError, asyncio.TimeoutError):
         return f"{binary} (did not answer --version)"
     first = out.decode(errors="replace").strip().splitlines()

@@ -12,6 +12,7 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
+from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord
@@ -176,4 +177,4 @@ class ConnectionController(QObject):
         if session is not None:
             self._state.model.disconnected()
             with contextlib.suppress(OSError, asyncio.TimeoutError):  # already gone
-                await asyncio.wait_for(session.close(), 5)
+                await aio.wait_for(session.close(), 5)

@@ -18,6 +18,8 @@ from collections.abc import AsyncIterator, Callable
 from types import TracebackType
 from typing import Any
 
+from sbctune import aio
+
 from .errors import EndpointStopped, bind_error
 from .protocol import COOKIE_SIZE, State, encode_state, recv_exactly
 from .results import IntervalSample, TestResult, TestStart
@@ -157,7 +159,7 @@ class IperfEndpoint:
             self._session.terminate("the endpoint was stopped")
         if self._session_task is not None and self._session_task is not asyncio.current_task():
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(self._session_task), 10.0)
+                await aio.wait_for(asyncio.shield(self._session_task), 10.0)
         current = asyncio.current_task()
         pending = [t for t in self._handlers if t is not current and not t.done()]
         for task in pending:
@@ -197,7 +199,7 @@ class IperfEndpoint:
                 return self._unclaimed.get_nowait()
             raise EndpointStopped("the endpoint stopped before a test finished")
 
-        return await asyncio.wait_for(_next(), timeout)
+        return await aio.wait_for(_next(), timeout)
 
     async def intervals(self) -> AsyncIterator[IntervalSample]:
         """Live samples of every test on this endpoint until it stops."""
@@ -246,7 +248,7 @@ class IperfEndpoint:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
-                cookie = await asyncio.wait_for(
+                cookie = await aio.wait_for(
                     recv_exactly(sock, COOKIE_SIZE), min(COOKIE_TIMEOUT, self.setup_timeout)
                 )
             except Exception:  # timeout, reset, closed early: not a client we can serve
@@ -270,7 +272,7 @@ class IperfEndpoint:
     async def _deny(self, sock: socket.socket) -> None:
         with contextlib.suppress(OSError, asyncio.TimeoutError):
             loop = asyncio.get_running_loop()
-            await asyncio.wait_for(loop.sock_sendall(sock, encode_state(State.ACCESS_DENIED)), 1)
+            await aio.wait_for(loop.sock_sendall(sock, encode_state(State.ACCESS_DENIED)), 1)
         with contextlib.suppress(OSError):
             sock.close()
 

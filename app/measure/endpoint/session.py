@@ -31,6 +31,8 @@ import socket
 import time
 from collections.abc import Callable
 
+from sbctune import aio
+
 from .accounting import cpu_percent, local_streams
 from .protocol import (
     ControlChannel,
@@ -271,7 +273,7 @@ class TestSession:
             t_end = time.monotonic()
             self._mover.stop()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(mover_done), 5.0)
+                await aio.wait_for(asyncio.shield(mover_done), 5.0)
             self._final_tick(t_end)
             self._freeze(t_end)
         return state, t_end
@@ -306,7 +308,7 @@ class TestSession:
             return
         self._told_terminate = True
         with contextlib.suppress(OSError, asyncio.TimeoutError):
-            await asyncio.wait_for(self.ctrl.send_state(State.SERVER_TERMINATE), 1.0)
+            await aio.wait_for(self.ctrl.send_state(State.SERVER_TERMINATE), 1.0)
             if next_state is not None and not next_state.done():
                 await asyncio.wait({next_state}, timeout=1.0)
 
