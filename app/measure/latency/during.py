@@ -141,10 +141,12 @@ class LatencyMonitor:
                 process = await self.session.start(list(PROBE_ARGV), stdin=program(config))
                 reader = asyncio.create_task(self._read(process, index, spec, key, window, header))
                 waiter = asyncio.create_task(header.wait())
-                await asyncio.wait(
-                    {waiter, reader}, timeout=HEADER_WAIT_S, return_when="FIRST_COMPLETED"
-                )
-                waiter.cancel()
+                try:
+                    await asyncio.wait(
+                        {waiter, reader}, timeout=HEADER_WAIT_S, return_when="FIRST_COMPLETED"
+                    )
+                finally:
+                    waiter.cancel()  # also when cancelled here: no task left pending
                 if header.is_set():
                     # The load starts now + idle_s: what is sent before is idle, after it the
                     # ramp-up (omitted seconds), then loaded.
