@@ -163,7 +163,10 @@ class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
             return  # nothing new: no repaint
         self._points = count
         self.loaded.setData(live.latency.xs, live.latency.ys)
-        self.idle.setData(live.latency_idle.xs, live.latency_idle.ys)
+        # Dots need no gaps: a NaN (a lost probe) only upsets the scatter's bounds.
+        idle = live.latency_idle
+        dots = [(x, y) for x, y in zip(idle.xs, idle.ys, strict=False) if not math.isnan(y)]
+        self.idle.setData([x for x, _ in dots], [y for _, y in dots])
         finite = [y for y in (*live.latency.ys, *live.latency_idle.ys) if not math.isnan(y)]
         self.setYRange(0, max([5.0, *finite]) * 1.1, padding=0)
 
