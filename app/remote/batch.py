@@ -92,8 +92,12 @@ def build_script(steps: Sequence[Step], nonce: str) -> str:
         "if command -v timeout >/dev/null 2>&1; then has_timeout=1; else has_timeout=0; fi",
         # Each output passes through head -c / tail -c on the Pi: one byte over the limit tells
         # the PC it was cut, and a 1 GiB dmesg never crosses the link (README: Limits).
+        # Few processes per step (one wc for both sizes, `read` for the exit code): on a slow
+        # Pi or an emulated one each process costs tens of milliseconds.
         "sbctune_step() {",
-        "  i=$1; limit=$2; cap=$3; end=$4; shift 4",
+        "  i=$1; limit=$2; cap=$3; cut=head; shift 3",
+        '  [ "$1" = tail ] && cut=tail; shift',
+        '  : >"$t/rc"',
         "  {",
         '    if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
         '      timeout -k 2 "$limit" "$@" 2>"$t/e" </dev/null',
@@ -101,11 +105,16 @@ def build_script(steps: Sequence[Step], nonce: str) -> str:
         '      "$@" 2>"$t/e" </dev/null',
         "    fi",
         '    echo $? >"$t/rc"',
-        '  } | if [ "$end" = tail ]; then tail -c "$cap"; else head -c "$cap"; fi >"$t/o"',
-        '  rc=$(cat "$t/rc" 2>/dev/null); [ -n "$rc" ] || rc=141',
-        '  head -c "$cap" "$t/e" >"$t/x"',
-        f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "$(wc -c <"$t/o")" "$(wc -c <"$t/x")"',
-        '  cat "$t/o" "$t/x"',
+        '  } | "$cut" -c "$cap" >"$t/o"',
+        '  rc=; read -r rc 2>/dev/null <"$t/rc"; [ -n "$rc" ] || rc=141',
+        '  no=; ne=; wc -c "$t/o" "$t/e" >"$t/n" 2>/dev/null',
+        '  { read -r no _; read -r ne _; } <"$t/n"',
+        '  ef="$t/e"',
+        '  if [ "${ne:-0}" -gt "$cap" ]; then',
+        '    head -c "$cap" "$t/e" >"$t/x"; ef="$t/x"; ne=$cap',
+        "  fi",
+        f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "${{no:-0}}" "${{ne:-0}}"',
+        '  cat "$t/o" "$ef"',
         "}",
     ]
     for index, step in enumerate(steps):

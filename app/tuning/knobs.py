@@ -71,6 +71,8 @@ def write_argvs(
     if change.kind == "file":
         if value is None:
             return [["rm", "-f", "--", change.path]]
+        if nm_persist.is_dispatcher(change.path):
+            return [["sh", "-c", nm_persist.WRITE_SCRIPT, "sh", value, change.path]]
         return [snippets.write_file_argv(change.path, value)]
     if change.kind == "boot":
         backup = backup_path(state_dir, index, change)

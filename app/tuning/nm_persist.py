@@ -18,8 +18,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sbctune.remote.quoting import join
 from sbctune.tuning.model import Change
 
+DISPATCHER_DIR = "/etc/NetworkManager/dispatcher.d"
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _PROP = re.compile(r"^ethtool\.[a-z0-9-]{1,40}$")
 
@@ -117,3 +119,36 @@ def write_argv(change: Change, value: str | None) -> list[str]:
 def read_argv(change: Change) -> list[str]:
     uuid, prop = parts(change)
     return ["nmcli", "-g", prop, "connection", "show", uuid]
+
+
+# NetworkManager runs a dispatcher script only if it is executable, owned by root and not
+# writable by others: written to a temporary name, made 0755, then renamed (atomic).
+# `sh -c WRITE_SCRIPT sh CONTENT PATH`, as root.
+WRITE_SCRIPT = (
+    't="$2.sbctune-tmp.$$"; umask 022; '
+    'if printf "%s" "$1" >"$t" && chmod 0755 -- "$t" && mv -f -- "$t" "$2"; then exit 0; fi; '
+    'rm -f -- "$t"; exit 1'
+)
+
+
+def dispatcher_path(session_id: str) -> str:
+    return f"{DISPATCHER_DIR}/90-sbctune-{session_id}"
+
+
+def is_dispatcher(path: str) -> bool:
+    return path.startswith(DISPATCHER_DIR + "/") and "/" not in path[len(DISPATCHER_DIR) + 1 :]
+
+
+def dispatcher_script(iface: str, at_boot: str) -> str:
+    """Runs the session's at-boot.sh when NetworkManager has brought `iface` up (its IRQs then
+    exist). NetworkManager passes the interface and the action as $1 and $2."""
+    return "\n".join(
+        [
+            "#!/bin/sh",
+            "# sbctune tuning session kept across reboots: sets its values again once",
+            "# NetworkManager has brought the NIC up. `sbctune tune revert` removes this file.",
+            f'[ "$1" = {join([iface])} ] && [ "$2" = up ] || exit 0',
+            f"exec /bin/sh {join([at_boot])}",
+            "",
+        ]
+    )

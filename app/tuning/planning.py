@@ -15,7 +15,12 @@ from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
 from sbctune.tuning.model import Change, TuningPlan
 from sbctune.tuning.probe import probe
 
-PERSIST_DIRS = ("/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d")
+PERSIST_DIRS = (
+    "/etc/systemd/system",
+    "/etc/udev/rules.d",
+    "/etc/sysctl.d",
+    nm_persist.DISPATCHER_DIR,
+)
 PREVIEW_ID = "00000000T000000Z-000000"  # stands for the id `apply` will choose
 
 
@@ -124,4 +129,10 @@ def persist_changes(
             path = f"/etc/udev/rules.d/90-sbctune-{session_id}.rules"
             rule = scripts.udev_rule(session_id, safe_name(nic, "interface"))
             changes.append(Change("file", path, None, rule, path))
+        if nic and nm_link is not None and nm_persist.DISPATCHER_DIR in dirs:
+            # NM brings the link up after the boot unit ran: the IRQs exist only then.
+            path = nm_persist.dispatcher_path(session_id)
+            iface = safe_name(nic, "interface")
+            hook = nm_persist.dispatcher_script(iface, f"{directory}/at-boot.sh")
+            changes.append(Change("file", path, None, hook, path))
     return changes

@@ -129,6 +129,9 @@ def steps_for(
         batch.command("test", "-d", "/etc/udev/rules.d", key="dir:/etc/udev/rules.d"),
         batch.command("test", "-d", "/etc/sysctl.d", key="dir:/etc/sysctl.d"),
     ]
+    if nm:
+        folder = nm_persist.DISPATCHER_DIR
+        steps.append(batch.command("test", "-d", folder, key=f"dir:{folder}"))
     for folder in BOOT_DIRS:
         for name in ("config.txt", "cmdline.txt", "tryboot.txt", "autoboot.txt"):
             steps.append(batch.read_file(f"{folder}/{name}"))

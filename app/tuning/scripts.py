@@ -269,8 +269,9 @@ def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
     lines = [
         "#!/bin/sh",
         f"# sbctune tuning session {session_id}, kept across reboots: sets its values again.",
-        "# Started by sbctune-tuning-<id>.service at boot and by the udev rule when the NIC",
-        "# appears. `sbctune tune revert` removes the unit, the rule and this file.",
+        "# Started by sbctune-tuning-<id>.service at boot, by the udev rule when the NIC",
+        "# appears and by NetworkManager's dispatcher when it brings the NIC up.",
+        "# `sbctune tune revert` removes the unit, the rule, the dispatcher script and this file.",
         f"dir={join([directory])}",
         'log="$dir/at-boot.log"',
     ]

@@ -70,6 +70,31 @@ def test_persist_keeps_ethtool_in_nm_and_the_rest_in_files() -> None:
     assert "-G" in (next(c for c in plain if c.path.endswith("at-boot.sh")).after or "")
 
 
+def test_a_dispatcher_script_sets_the_irq_affinity_again_when_nm_brings_the_nic_up() -> None:
+    """The boot unit runs before NM brings the link up and the driver requests its IRQs
+    (seen on the VM lab's e1000e): NM's dispatcher runs at-boot.sh again on `up`."""
+    irq = Change("irq_affinity", "26", "3", "2", "/proc/irq/26/smp_affinity")
+    link = nm_persist.parse(READ_OUT)
+    dirs = ["/etc/systemd/system", "/etc/udev/rules.d", nm_persist.DISPATCHER_DIR]
+    changes = persist_changes(SESSION, "enp1s0", [irq], dirs, link)
+    hook = next(c for c in changes if c.path.startswith("/etc/NetworkManager/"))
+    assert hook.path == f"/etc/NetworkManager/dispatcher.d/90-sbctune-{SESSION}"
+    assert hook.before is None  # revert removes it
+    script = hook.after or ""
+    assert script.startswith("#!/bin/sh\n")
+    assert "[ \"$1\" = enp1s0 ] && [ \"$2\" = up ] || exit 0" in script
+    assert f"exec /bin/sh /var/lib/sbctune/tuning/{SESSION}/at-boot.sh" in script
+    # NM runs only an executable script: written 0755, then renamed into place.
+    (argv,) = write_argvs(hook, hook.after, restoring=False)
+    assert argv[:2] == ["sh", "-c"] and "chmod 0755" in argv[2] and argv[-1] == hook.path
+    assert write_argvs(hook, None, restoring=True) == [["rm", "-f", "--", hook.path]]
+    # Without NetworkManager (or its dispatcher folder) the unit and udev rule do it alone.
+    for other in (persist_changes(SESSION, "enp1s0", [irq], dirs, None),
+                  persist_changes(SESSION, "enp1s0", [irq], dirs[:2], link)):  # fmt: skip
+        assert not [c for c in other if "NetworkManager" in c.path]
+        assert any(c.path.endswith(".service") for c in other)
+
+
 def test_only_nm_held_changes_need_no_unit() -> None:
     link = nm_persist.parse(READ_OUT)
     dirs = ["/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d"]

@@ -322,7 +322,8 @@ def _reboot(cli: Cli) -> float:
 _TRACES = (
     "ls -d /etc/sysctl.d/*sbctune* /etc/systemd/system/*sbctune* "
     "/etc/systemd/system/*/*sbctune* /etc/udev/rules.d/*sbctune* "
-    "/etc/NetworkManager/system-connections/*sbctune* /run/systemd/transient/*sbctune* "
+    "/etc/NetworkManager/system-connections/*sbctune* /etc/NetworkManager/dispatcher.d/*sbctune* "
+    "/run/systemd/transient/*sbctune* "
     "2>/dev/null; systemctl list-unit-files --no-legend 'sbctune*' 2>/dev/null; "
     "nmcli -t -f ethtool connection show " + E1000E.connection + " 2>/dev/null | grep -v ':$'"
 )
@@ -335,8 +336,13 @@ def test_persist_survives_reboot_and_revert_leaves_nothing(cli: Cli) -> None:
     assert "Confirmed" in done.stdout, done.stdout[-2000:]
     applied = _knobs(cli, iface)
     assert applied != before
+    irqs = [line for line in applied.splitlines() if line.startswith("irq ")]
+    assert irqs and irqs != [x for x in before.splitlines() if x.startswith("irq ")]
     _reboot(cli)
-    assert _knobs(cli, iface) == applied
+    after_boot = _knobs(cli, iface)
+    # IRQ affinity too: NM's dispatcher sets it once the driver has requested its IRQs.
+    assert [x for x in after_boot.splitlines() if x.startswith("irq ")] == irqs
+    assert after_boot == applied
     cli("tune", "revert", *cli.target(), timeout=600)
     assert _knobs(cli, iface) == before
     (traces,) = cli.remote(["sh", "-c", _TRACES], sudo=True)
