@@ -41,6 +41,7 @@ from sbctune.tuning import (
     revert,
     status,
 )
+from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
 from sbctune.workflow.leftover import leftover_notice
@@ -297,7 +298,9 @@ async def _apply(
         if not args.json:
             print(f"… {message}", flush=True)
 
-    before = {s.id for s in await status(session)}
+    # Only the ids: status() would also read back every value of the old sessions (one
+    # process per value; minutes on a slow or emulated Pi).
+    before = {s.id for s in await list_sessions(session)}
     try:
         applied = await apply(
             session,
