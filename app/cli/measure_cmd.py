@@ -42,6 +42,7 @@ from sbctune.measure.runner import (
     measure,
 )
 from sbctune.measure.sampler import PiSample
+from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import text
 from sbctune.remote import Session
 from sbctune.workflow.calibrating import measure_twice
@@ -179,6 +180,9 @@ def _busiest(sample: PiSample | None) -> str:
 def _print_event(event: Event, load: PiSample | None) -> None:
     if isinstance(event, TestStarted):
         print(f"--> {event.spec.label}", file=sys.stderr, flush=True)
+    elif isinstance(event, TrialsAdded):
+        for extra in event.extra:
+            say(f"    {extra.why}")
     elif isinstance(event, LiveInterval):
         figures = f"{event.interval.mbps:8.1f} Mbit/s"
         say(interval_line(event.direction, event.interval, figures, _busiest(load)))

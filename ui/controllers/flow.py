@@ -20,6 +20,7 @@ from sbctune.measure.latency.during import LiveLatency
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.measure.runner import LiveInterval, PiLoad, TestFinished, TestStarted
+from sbctune.measure.steady import TrialsAdded
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.controllers.measurement import MeasureController
 from sbctune.ui.controllers.state import AppState
@@ -39,7 +40,7 @@ from sbctune.workflow import (
 )
 from sbctune.workflow.rules import InstallAsker, offering_install
 
-_MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished)
+_MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished, TrialsAdded)
 
 
 class FlowController(QObject):
