@@ -1,7 +1,7 @@
 """Extra trials when a test's trials disagree (sbctune.measure.steady).
 
 The trial means are real: rounds of tests/bench/bench_noise.py on the pi4-ax88179 lab,
-2026-11-23, on the busy 2-core machine (/work/bench-noise.log of that session): round 2's tuned
+2026-11-23, on the busy 2-core machine (the figures in README, "Honest proof"): round 2's tuned
 run measured PC -> Pi [799, 898, 948] where the baseline runs read [948, 948, 948]."""
 
 from __future__ import annotations
