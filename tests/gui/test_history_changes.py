@@ -45,3 +45,35 @@ def test_the_comparison_lists_the_settings_that_changed(window: MainWindow) -> N
     assert "tweaks in force: none → cpu-governor-performance (session s1)" in text
     assert "governor/policy0: ondemand → performance\\u001b[2J" in text  # escaped, not raw
     assert "mtu/eth1" not in text  # the same in both runs
+
+
+def _group(idle: list[float], loaded: list[float]) -> dict[str, object]:
+    return {"idle_ms": idle, "loaded_ms": loaded, "idle_lost": 0, "loaded_lost": 0}
+
+
+def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> None:
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    runs = [_run(device.id, 0, "ondemand", None), _run(device.id, 5, "ondemand", None)]
+    runs[0].latency = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [120.0] * 50)}}
+    runs[1].latency = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [4.0] * 50)}}
+    for run in runs:
+        window.history.save_run(run)
+    window.go("history")
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+    for row in range(page.table.rowCount()):
+        item = page.table.item(row, 0)
+        assert item is not None
+        item.setCheckState(Qt.CheckState.Checked)
+    page.compare_button.click()
+    table = page.compare_table
+    cells = [
+        [table.item(r, c).text() for c in range(table.columnCount())]  # type: ignore[union-attr]
+        for r in range(table.rowCount())
+    ]
+    # The throughput rows first, then the latency row with its change in words.
+    assert [c[1] for c in cells] == ["Half-duplex", "Half-duplex", "Latency under load"]
+    assert cells[-1] == [
+        "Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)", "less queueing: -116.0 ms"
+    ]  # fmt: skip

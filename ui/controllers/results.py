@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.compare import compare
+from sbctune.compare.latency import LatencyRow
+from sbctune.compare.latency import latency_rows as _latency_rows
 from sbctune.history.records import Direction, Mode, RunRecord
 
 
@@ -48,3 +50,9 @@ def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
             )
         )
     return rows
+
+
+def latency_rows(runs: list[RunRecord]) -> list[LatencyRow]:
+    """Per kind of load, each run's added latency under load and its change (the rows that
+    `sbctune compare` prints under "Latency under load")."""
+    return _latency_rows(runs)
