@@ -159,7 +159,9 @@ class MainWindow(QMainWindow):
         self.baseline_page = MeasurePage(self.baseline, self.state, settings, colors)
         self.tune_page = TunePage(self.state, self.tuning, colors)
         self.again_page = MeasurePage(self.again, self.state, settings, colors)
-        self.results_page = ResultsPage(self.state, settings, self.tuning, self.exporter, colors)
+        self.results_page = ResultsPage(
+            self.state, settings, self.tuning, self.exporter, colors, self.records
+        )
         self.devices_page = DevicesPage(self.records)
         self.pages: dict[str, Page] = {
             "connect": self.connect_page,

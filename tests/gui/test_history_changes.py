@@ -77,3 +77,35 @@ def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> 
     assert cells[-1] == [
         "Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)", "less queueing: -116.0 ms"
     ]  # fmt: skip
+
+
+def test_the_comparison_uses_this_pis_a_a_calibration(window: MainWindow) -> None:
+    """A +12 Mbit/s change that the trials alone call "faster" is inside the run-to-run spread
+    an A/A calibration measured on this Pi (20 Mbit/s): the History page says so."""
+    from sbctune.compare.calibration import calibrate
+
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    runs = [_run(device.id, m, "ondemand", None) for m in (0, 5, 10, 15)]
+    trials = ([736.0, 736.5, 737.0], [756.0, 756.5, 757.0], [736.0, 737.0, 736.5],
+              [748.0, 748.5, 749.0])  # fmt: skip
+    for run, means in zip(runs, trials, strict=True):
+        run.tests[0].trial_means = list(means)
+        run.tests[0].mean_mbps = means[1]
+        window.history.save_run(run)
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+
+    def compare(first: int, second: int) -> str:
+        window.go("history")
+        page.shown()
+        wanted = {runs[first].id, runs[second].id}
+        page.set_checked([i for i in wanted if i is not None])
+        page.compare_button.click()
+        item = page.compare_table.item(0, page.compare_table.columnCount() - 1)
+        assert item is not None and page.compare_table.item(0, 0).text() == "Pi → PC"  # type: ignore[union-attr]
+        return item.text()
+
+    assert "faster by " in compare(2, 3)  # no calibration yet: +12 with tight trials
+    calibrate(window.history, runs[0], runs[1])  # nothing changed between them: 20 apart
+    assert "no change detected" in compare(2, 3)

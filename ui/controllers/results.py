@@ -23,13 +23,17 @@ class ResultRow:
     verdict_text: str = ""  # the last run vs the first: "faster by 60 to 110 Mbit/s", ...
 
 
-def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
+def result_rows(
+    runs: list[RunRecord], calibration: dict[str, float] | None = None
+) -> list[ResultRow]:
+    """`calibration`: this Pi's A/A run-to-run spread, the floor a change must clear
+    (RecordsController.calibration)."""
     keys: list[tuple[Direction, Mode]] = []
     for run in runs:
         for test in run.tests:
             if (test.direction, test.mode) not in keys:
                 keys.append((test.direction, test.mode))
-    compared = {(r.direction, r.mode): r for r in compare(runs).rows} if runs else {}
+    compared = {(r.direction, r.mode): r for r in compare(runs, calibration).rows} if runs else {}
     rows = []
     for direction, mode in keys:
         values: list[float | None] = []

@@ -141,7 +141,7 @@ class HistoryPage(Page):
         if len(runs) < 2:
             return
         labels = [f"#{r.id}" for r in runs]
-        rows = result_rows(runs)
+        rows = result_rows(runs, self._records.calibration(runs))
         self.compare_table.show_rows(labels, rows, self._settings.units, latency_rows(runs))
         self.chart.show_rows(labels, rows, self._settings.units)
         self.changes.setText(
