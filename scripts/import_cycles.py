@@ -27,8 +27,9 @@ Graph = dict[str, list[str]]
 def import_graph(package: str = "sbctune") -> tuple[grimp.ImportGraph, Graph]:
     graph = grimp.build_graph(package, cache_dir=None)
     edges = {
-        module: sorted(i for i in graph.find_modules_directly_imported_by(module)
-                       if i.split(".")[0] == package)
+        module: sorted(
+            i for i in graph.find_modules_directly_imported_by(module) if i.split(".")[0] == package
+        )
         for module in sorted(graph.modules)
     }
     return graph, edges

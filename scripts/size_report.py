@@ -45,9 +45,7 @@ class Func:
 
     @property
     def over(self) -> bool:
-        return not self.is_parser and (
-            self.lines > FUNCTION_LINES or self.complexity > COMPLEXITY
-        )
+        return not self.is_parser and (self.lines > FUNCTION_LINES or self.complexity > COMPLEXITY)
 
 
 def source_files(root: Path = ROOT) -> Iterator[Path]:

@@ -8,7 +8,7 @@ import subprocess
 from sbctune.lab.effects import base_rates
 from sbctune.lab.model import LabInfo, NicInfo
 from sbctune.lab.profile import TCP_PAYLOAD_BYTES, load_profile
-from sbctune.lab.shaping import TC_FRAME_BYTES
+from sbctune.lab.shaping import MIN_BURST, TC_FRAME_BYTES, Shape, change_rate
 
 # Slack for the one TCP goodput can exceed the shaped rate by (HTB burst, rounding).
 OVER_SHAPING = 1.03
@@ -42,3 +42,16 @@ def profile_goodput(lab: LabInfo, nic: str) -> dict[str, float]:
     spec = next(i for i in load_profile(lab.profile).interfaces if i.name == nic)
     rates = base_rates(spec)
     return {"pi_to_pc": rates.pi_to_pc, "pc_to_pi": rates.pc_to_pi}
+
+
+def rerate(dev: str, factor: float) -> int:
+    """Shape a lab device's data class to `factor` times its rate, in place (a link that slows
+    for a while); returns the rate it had (kbit/s), for `set_rate` to put back."""
+    before = _class_rate_kbit(dev)
+    set_rate(dev, round(before * factor))
+    return before
+
+
+def set_rate(dev: str, kbit: int) -> None:
+    shape = Shape(kbit, max(MIN_BURST, round(kbit * 1000 / 8 / 4000)))
+    assert change_rate(dev, shape), f"tc refused to re-rate {dev}"

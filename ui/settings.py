@@ -74,6 +74,15 @@ class AppSettings(QObject):
         self._set("measure/plan", value)
 
     @property
+    def calibrate_flow(self) -> bool:
+        """Tune & Measure measures the baseline twice first (A/A calibration)."""
+        return self._text("measure/calibrate_flow", "false") == "true"
+
+    @calibrate_flow.setter
+    def calibrate_flow(self, value: bool) -> None:
+        self._set("measure/calibrate_flow", "true" if value else "false")
+
+    @property
     def units(self) -> Units:
         value = self._text("view/units", "Mbit/s")
         return value if value in UNITS else "Mbit/s"

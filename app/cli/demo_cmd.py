@@ -29,6 +29,7 @@ from sbctune.history import History
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
+from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.workflow import (
     FlowEvent,
@@ -105,6 +106,9 @@ class _Progress:
             say(f"    the tests measured so far are kept as run {event.record.id}, incomplete")
         elif isinstance(event, TestStarted):
             say(f"    test {event.test_index + 1}: {event.spec.label}")
+        elif isinstance(event, TrialsAdded):
+            for extra in event.extra:
+                say(f"    {extra.why}")
         elif isinstance(event, LiveInterval):
             say(
                 interval_line(event.direction, event.interval, f"{event.interval.mbps:7.1f} Mbit/s")

@@ -42,6 +42,7 @@ from sbctune.measure.runner import (
     measure,
 )
 from sbctune.measure.sampler import PiSample
+from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import text
 from sbctune.remote import Session
 from sbctune.workflow.calibrating import measure_twice
@@ -123,6 +124,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="2: measure twice with nothing changed (A/A calibration) and report the "
         "run-to-run spread of this Pi and network; compare and advice use it from then on",
     )
+    parser.add_argument(
+        "--no-latency",
+        action="store_true",
+        help="do not measure latency under load (the Pi's UDP probes to this PC during each "
+        "TCP test and for 2 s before it)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
 
@@ -179,6 +186,9 @@ def _busiest(sample: PiSample | None) -> str:
 def _print_event(event: Event, load: PiSample | None) -> None:
     if isinstance(event, TestStarted):
         print(f"--> {event.spec.label}", file=sys.stderr, flush=True)
+    elif isinstance(event, TrialsAdded):
+        for extra in event.extra:
+            say(f"    {extra.why}")
     elif isinstance(event, LiveInterval):
         figures = f"{event.interval.mbps:8.1f} Mbit/s"
         say(interval_line(event.direction, event.interval, figures, _busiest(load)))
@@ -282,6 +292,7 @@ def _request(args: argparse.Namespace, plan: Plan) -> MeasureRequest:
         iperf3_path=args.iperf3_path,
         allow_wrong_route=args.allow_other_route,
         pc_port=args.pc_port,
+        options={"latency": False} if args.no_latency else {},
     )
 
 

@@ -37,6 +37,7 @@ class TestSpec:
     trial: int = 1  # which trial of this test (1-based)
     trials: int = 1  # how many trials of this test the plan runs
     udp_mbps: float | None = None  # a UDP test paced at this rate (iperf3 -u -b); None: TCP
+    extra: bool = False  # a trial added because the planned ones disagreed (sbctune.measure.steady)
 
     @property
     def protocol(self) -> str:
@@ -50,7 +51,10 @@ class TestSpec:
             what = f"{DIRECTION_LABEL[self.directions[0]]}, half duplex"
         else:
             what = MODE_LABEL[self.mode]
-        trial = f", trial {self.trial} of {self.trials}" if self.trials > 1 else ""
+        if self.extra:
+            trial = f", extra trial {self.trial} (the first {self.trial - 1} disagreed)"
+        else:
+            trial = f", trial {self.trial} of {self.trials}" if self.trials > 1 else ""
         return f"{what}, {self.streams} streams, {self.duration} s{trial}"
 
 
@@ -67,6 +71,10 @@ class Plan:
     name: str
     title: str
     tests: tuple[TestSpec, ...]
+    # When a test's trials disagree (their mean's 95 % interval wider than ±steady_within of
+    # it), up to this many more trials of it run at the end (sbctune.measure.steady).
+    extra_trials: int = 0
+    steady_within: float = 0.05
 
     @property
     def seconds(self) -> int:
@@ -96,7 +104,7 @@ class Plan:
         ]
         schedule = interleave(tests, trials or self.trials)
         changed = (duration, streams, omit, trials) != (None, None, None, None)
-        return Plan("custom" if changed else self.name, self.title, schedule)
+        return replace(self, name="custom" if changed else self.name, tests=schedule)
 
     def with_udp(self, mbps: float | None) -> Plan:
         """The plan and, after its TCP tests, one UDP test per direction paced at ``mbps``
@@ -114,7 +122,7 @@ class Plan:
         udp = tuple(
             TestSpec("half", (d,), first.duration, first.omit, 1, udp_mbps=mbps) for d in DIRECTIONS
         )
-        return Plan(self.name, self.title, self.tests + udp)
+        return replace(self, tests=self.tests + udp)
 
 
 def _spec(data: dict[str, Any]) -> TestSpec:
@@ -143,6 +151,8 @@ def presets() -> dict[str, Plan]:
             name,
             plan["title"],
             interleave([_spec(t) for t in plan["tests"]], int(plan.get("trials", 1))),
+            extra_trials=int(plan.get("extra_trials", 0)),
+            steady_within=float(plan.get("steady_within", 0.05)),
         )
         for name, plan in data["plans"].items()
     }

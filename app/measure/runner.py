@@ -41,6 +41,7 @@ from sbctune.measure.pi_client import (
 )
 from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.sampler import PiSample, PiSampler
+from sbctune.measure.steady import TrialsAdded, extra_round
 from sbctune.measure.trials import fold_all
 from sbctune.remote import Session, batch
 
@@ -88,7 +89,7 @@ class RunStarted:
     run: MeasureRun
 
 
-Event = LiveInterval | TestStarted | TestFinished | PiLoad | RunStarted | LiveLatency
+Event = LiveInterval | TestStarted | TestFinished | PiLoad | RunStarted | LiveLatency | TrialsAdded
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,9 @@ async def measure(
                 session, run.nic, irqs=nic_irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s))
             )
             await sampler.start()
-        for index, spec in enumerate(plan.tests):
+        schedule, index = list(plan.tests), 0
+        while index < len(schedule):
+            spec = schedule[index]
             emit(TestStarted(index, spec))
             began = time.monotonic()
             test = PlanTest(
@@ -328,6 +331,12 @@ async def measure(
             if test.stopped:
                 run.error = test.stopped
                 break  # the link is gone: the next tests would only wait for it
+            index += 1
+            if index == len(schedule) or schedule[index].protocol != "tcp":
+                extra = extra_round(plan, schedule[:index], run.tests)
+                schedule[index:index] = [e.spec for e in extra]
+                if extra:
+                    emit(TrialsAdded(index, tuple(extra)))
     finally:
         _active.discard(key)
         if sampler is not None:

@@ -29,6 +29,7 @@ def allowance(snapshot_seconds: float, systemd: bool) -> int:
         return 0
     return int(min(MAX_ALLOWANCE_SECONDS, ALLOWANCE_FACTOR * max(0.0, snapshot_seconds)))
 
+
 # `sh -c REARM_SYSTEMD sh DIR NEW_UNIT SYSTEMD-RUN-ARGV...`: start the new timer, record its
 # name, then stop the old one (if the old one fires in between, revert.sh runs as it would have).
 REARM_SYSTEMD = (

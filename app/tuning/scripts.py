@@ -35,7 +35,9 @@ LINK_PREFIX = "sbctune-session:"
 
 # Shared by revert.sh and the confirm command: stop the guard of the session in "$dir"
 # (and NetworkManager's checkpoint, the second layer, if one was taken).
-_DISARM = nm_checkpoint.DESTROY_RECORDED + """\
+_DISARM = (
+    nm_checkpoint.DESTROY_RECORDED
+    + """\
 if [ -f "$dir/guard.unit" ]; then
   systemctl stop "$(cat "$dir/guard.unit").timer" >/dev/null 2>&1
   systemctl stop "$(cat "$dir/guard.unit").service" >/dev/null 2>&1
@@ -46,6 +48,7 @@ if [ -f "$dir/guard.pid" ]; then
   rm -f "$dir/guard.pid"
 fi
 """
+)
 
 # set_state WORD: the session's state file, replaced atomically (the one write-file helper).
 _SET_STATE = snippets.WRITE_FILE_FUNCTION + '\nset_state() { sbctune_write "$1\n" "$dir/state"; }\n'

@@ -38,8 +38,9 @@ async def test_two_lab_runs_keep_their_trials_compare_as_no_change_and_report(
         assert row is not None
         for run in runs:  # each trial's mean kept, and the figure is their mean
             for test in run.tests:
-                assert len(test.trial_means) == 3, test
-                assert test.mean_mbps == pytest.approx(sum(test.trial_means) / 3, rel=1e-6)
+                n = len(test.trial_means)  # 3, and extra trials if they disagreed (busy PC)
+                assert 3 <= n <= 3 + PLAN.extra_trials, test
+                assert test.mean_mbps == pytest.approx(sum(test.trial_means) / n, rel=1e-6)
         # The same shaped link twice: not called a change, whatever rate a busy machine reaches
         # (tests/bench/bench_noise.py measures how often that holds).
         assert row.cells[1].verdict in ("no_change", "too_noisy"), row.cells[1]

@@ -16,7 +16,10 @@ from sbctune.errors import UserError
 from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import Plan, plan_named
 from sbctune.measure.runner import Event, LiveInterval, measure
-from tests.lab_shaping import OVER_SHAPING, profile_goodput, shaped_goodput
+from sbctune.measure.runner import TestFinished as Finished
+from sbctune.measure.runner import TestStarted as Started
+from sbctune.measure.steady import TrialsAdded
+from tests.lab_shaping import OVER_SHAPING, profile_goodput, rerate, set_rate, shaped_goodput
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
@@ -59,11 +62,46 @@ async def test_quick_plan_measures_through_the_profile_shaping(
     if expected["pi_to_pc"] < 0.9 * expected["pc_to_pi"]:  # the slower direction is slower
         assert got["pi_to_pc"] < got["pc_to_pi"], got
     for test in run.tests:  # each direction measured as the plan's trials
-        assert len(test.trial_means) == plan.trials
+        # the plan's trials, and extra ones when they disagreed (a busy machine)
+        assert plan.trials <= len(test.trial_means) <= plan.trials + plan.extra_trials
     live = [e for e in events if isinstance(e, LiveInterval)]
     # One interval per second and test, omitted ones included, arriving live.
     assert len(live) >= sum(t.duration + t.omit for t in plan.tests)
     assert not _listening_on(lab.test_nic.host_addr), "the endpoint must unbind after the test"
+
+
+async def test_trials_that_disagree_get_extra_trials(lab_factory: Any, tmp_path: Path) -> None:
+    """The Pi -> PC link runs at a third of its rate during that direction's second trial, as
+    a busy link or PC would: the three trials disagree, so the run measures that direction
+    again (sbctune.measure.steady), says why, and keeps every trial."""
+    lab = lab_factory(profile="pi1b-smsc95xx")  # ~94 Mbit/s: cheap for a busy machine
+    nic = lab.test_nic
+    events: list[Event] = []
+    normal: list[int] = []
+
+    def watch(event: Event) -> None:
+        events.append(event)
+        if isinstance(event, Finished) and event.spec.directions == ("pi_to_pc",):
+            if event.spec.trial == 1:  # the next Pi -> PC trial runs slow
+                normal.append(rerate(nic.ifb, 1 / 3))
+            elif event.spec.trial == 2:
+                set_rate(nic.ifb, normal[0])
+
+    async with await connect_to_lab(lab, tmp_path) as session:
+        run = await measure(session, SHORT, nic=nic.name, on_event=watch)
+    assert run.complete
+    added = [e for e in events if isinstance(e, TrialsAdded)]
+    assert added and added[0].test_index == len(SHORT.tests)
+    assert added[0].extra[0].why.startswith("Pi → PC: the 3 trials disagree")
+    started = [e.spec for e in events if isinstance(e, Started)]
+    assert next(s.label for s in started[len(SHORT.tests) :]).endswith(
+        "extra trial 4 (the first 3 disagreed)"
+    )
+    pi_to_pc = run.outcome("pi_to_pc", "half")
+    assert pi_to_pc is not None
+    means = pi_to_pc.trial_means
+    assert 4 <= len(means) <= 3 + SHORT.extra_trials, means
+    assert means[1] < 0.6 * min(means[0], means[2], means[3]), means  # the slow one is kept
 
 
 async def test_builtin_endpoint_agrees_with_system_iperf3(lab_factory: Any, tmp_path: Path) -> None:

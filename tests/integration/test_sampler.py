@@ -99,8 +99,6 @@ async def test_sampler_sees_load_and_traffic_and_leaves_nothing_behind(
     assert all(len(s.nic_irqs_per_s) == 4 for s in sampler.samples)
 
     stray = [
-        line
-        for line in leftovers
-        if "@@sbctune-sample" in line or line.strip() == "sleep 0.500"
+        line for line in leftovers if "@@sbctune-sample" in line or line.strip() == "sleep 0.500"
     ]
     assert stray == [], stray

@@ -243,7 +243,6 @@ async def test_a_session_cut_short_blocks_apply_until_reverted(
         forget_session(cut["id"])
 
 
-
 # --------------------------------------------------------------------------- a newer sbctune
 
 

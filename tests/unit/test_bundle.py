@@ -29,8 +29,9 @@ EXIT_CODES = {"lsusb -t": 0, "ethtool eth0": 0, "vcgencmd get_throttled": 127, "
 @pytest.fixture(params=["dir", "zip"])
 def written(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     dest = tmp_path / ("bundle.zip" if request.param == "zip" else "bundle")
-    return write_bundle(dest, "lbox", COMMANDS, FILES, EXIT_CODES,
-                        created="2024-05-01T10:00:00+00:00")
+    return write_bundle(
+        dest, "lbox", COMMANDS, FILES, EXIT_CODES, created="2024-05-01T10:00:00+00:00"
+    )
 
 
 def test_round_trip_is_verbatim(written: Path) -> None:
@@ -61,7 +62,10 @@ def test_zip_and_dir_read_the_same(tmp_path: Path) -> None:
     as_dir = read_bundle(write_bundle(tmp_path / "b", "h", COMMANDS, FILES, EXIT_CODES))
     as_zip = read_bundle(write_bundle(tmp_path / "b.zip", "h", COMMANDS, FILES, EXIT_CODES))
     assert (as_dir.commands, as_dir.files, as_dir.exit_codes) == (
-        as_zip.commands, as_zip.files, as_zip.exit_codes)
+        as_zip.commands,
+        as_zip.files,
+        as_zip.exit_codes,
+    )
     assert is_bundle(tmp_path / "b") and is_bundle(tmp_path / "b.zip")
     assert not is_bundle(tmp_path)
 
@@ -115,12 +119,18 @@ def _manifest_dir(tmp_path: Path, text: str) -> Path:
         ('{"format": "sbctune-bundle"}', "version"),
         ('{"format": "sbctune-bundle", "version": 99}', "version 99"),
         ('{"format": "sbctune-bundle", "version": 1, "commands": ["lsusb"]}', "commands"),
-        ('{"format": "sbctune-bundle", "version": 1, "commands": {"lsusb": 3}}',
-         "must name a file"),
-        ('{"format": "sbctune-bundle", "version": 1, "files": {"/etc/x": "../../etc/passwd"}}',
-         "outside the bundle"),
-        ('{"format": "sbctune-bundle", "version": 1, "exit_codes": {"lsusb": "zero"}}',
-         "exit code"),
+        (
+            '{"format": "sbctune-bundle", "version": 1, "commands": {"lsusb": 3}}',
+            "must name a file",
+        ),
+        (
+            '{"format": "sbctune-bundle", "version": 1, "files": {"/etc/x": "../../etc/passwd"}}',
+            "outside the bundle",
+        ),
+        (
+            '{"format": "sbctune-bundle", "version": 1, "exit_codes": {"lsusb": "zero"}}',
+            "exit code",
+        ),
     ],
 )
 def test_malformed_manifest_is_a_clear_bundle_error(

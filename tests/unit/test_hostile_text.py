@@ -131,7 +131,7 @@ def test_markdown_export_is_literal_text(tmp_path: Path) -> None:
 
 
 def test_csv_cells_never_start_a_formula() -> None:
-    assert csv_cell("=HYPERLINK(\"http://198.18.0.1\")").startswith("'=")
+    assert csv_cell('=HYPERLINK("http://198.18.0.1")').startswith("'=")
     assert csv_cell("@SUM(A1)") == "'@SUM(A1)" and csv_cell("+1+2") == "'+1+2"
     assert csv_cell("-12.5") == "-12.5" and csv_cell("eth1") == "eth1"
 

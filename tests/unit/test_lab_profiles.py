@@ -24,8 +24,7 @@ from sbctune.lab.netns import BENCH_NET, addresses, host_veth, ifb_name, subnet
 from sbctune.lab.overlay import build as build_overlay
 from sbctune.lab.shaping import shape_for
 
-SHIPPED = ["cm4-i340-nodriver", "cm4-rtl8125b-r8169", "pi1b-smsc95xx", "pi4-ax88179",
-           "pi4-rtl8153"]
+SHIPPED = ["cm4-i340-nodriver", "cm4-rtl8125b-r8169", "pi1b-smsc95xx", "pi4-ax88179", "pi4-rtl8153"]
 # shared/ sits beside the work tree (the clone), as in CI.
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
@@ -59,7 +58,9 @@ def test_other_profiles_key_facts() -> None:
     rtl = load_profile("pi4-rtl8153")
     assert "Driver=r8152, 5000M" in (rtl.bundle.command("lsusb -t") or "")
     assert (rtl.test_interface.link.pi_to_pc_mbps, rtl.test_interface.link.pc_to_pi_mbps) == (
-        949, 933)
+        949,
+        933,
+    )
     pi1 = load_profile("pi1b-smsc95xx")
     assert "Speed: 100Mb/s" in (pi1.bundle.command("ethtool eth0") or "")
     assert "Driver=smsc95xx, 480M" in (pi1.bundle.command("lsusb -t") or "")
@@ -100,7 +101,7 @@ def test_captures_are_verbatim_seed_text(
     if not seeds:
         pytest.skip("the seed write-ups are not on this machine")
     lines = seeds[0].read_text(encoding="utf-8").split("\n")
-    expected = "\n".join(lines[first - 1:last]) + "\n"
+    expected = "\n".join(lines[first - 1 : last]) + "\n"
     bundle = load_profile(profile).bundle
     got = bundle.command(key) if kind == "command" else bundle.file(key)
     assert got == expected
@@ -142,8 +143,9 @@ def test_minimal_profile_defaults(tmp_path: Path) -> None:
 
 def test_cpu_count_comes_from_the_captured_interrupts(tmp_path: Path) -> None:
     interrupts = "           CPU0       CPU1       CPU2\n 46:  1 0 0  MSI  xhci_hcd\n"
-    profile = load_profile(_profile(tmp_path, "[lab]\nirq_refuse = [46]\n" + MINIMAL,
-                                    {"/proc/interrupts": interrupts}))
+    profile = load_profile(
+        _profile(tmp_path, "[lab]\nirq_refuse = [46]\n" + MINIMAL, {"/proc/interrupts": interrupts})
+    )
     assert profile.cpu.count == 3
     assert profile.irqs == (46,)
 
@@ -153,11 +155,15 @@ def test_cpu_count_comes_from_the_captured_interrupts(tmp_path: Path) -> None:
     [
         ("[cpu]\ncount = 2\n", "at least one [[interface]]"),
         ("[cpu]\ncount = 2\n" + MINIMAL.replace('"eth0"', '"eth 0"'), "interface name"),
-        ("[cpu]\ncount = 2\n" + MINIMAL.replace("pi_to_pc_mbps = 100", "pi_to_pc = 100"),
-         "unknown key"),
+        (
+            "[cpu]\ncount = 2\n" + MINIMAL.replace("pi_to_pc_mbps = 100", "pi_to_pc = 100"),
+            "unknown key",
+        ),
         ("[cpu]\ncount = 2\n" + MINIMAL.replace("200", "-5"), "must be positive"),
-        ("[cpu]\ncount = 2\n" + MINIMAL.replace("pc_to_pi_mbps = 200", ""),
-         "needs pi_to_pc_mbps and pc_to_pi_mbps"),
+        (
+            "[cpu]\ncount = 2\n" + MINIMAL.replace("pc_to_pi_mbps = 200", ""),
+            "needs pi_to_pc_mbps and pc_to_pi_mbps",
+        ),
         (MINIMAL, "count is required"),
         ("[cpu]\ncount = 2\ngovernor = 'turbo'\n" + MINIMAL, "not in governors"),
         ("[lab]\nirq_refuse = [46]\n[cpu]\ncount = 2\n" + MINIMAL, "lacks"),
@@ -236,8 +242,9 @@ def test_irq_affinity_semantics() -> None:
 
 
 def test_governor_semantics() -> None:
-    freq = CpuFreq(4, ["ondemand", "performance", "powersave", "userspace"], "ondemand",
-                   600000, 1500000)
+    freq = CpuFreq(
+        4, ["ondemand", "performance", "powersave", "userspace"], "ondemand", 600000, 1500000
+    )
     with pytest.raises(OSError) as caught:
         freq.set_governor("turbo\n")
     assert caught.value.errno == errno.EINVAL
@@ -253,11 +260,21 @@ def test_governor_semantics() -> None:
 
 
 def test_knob_tree_layout() -> None:
-    tree = build_tree({"cpus": 4, "governors": ["ondemand", "performance"], "governor": "ondemand",
-                       "min_khz": 600000, "max_khz": 1500000, "irqs": [38, 46],
-                       "irq_refuse": [46], "queues": [
-                           {"path": "net/eth1/tx-0/xps_cpus", "enoent": True},
-                           {"path": "net/eth1/rx-0/rps_cpus"}]})
+    tree = build_tree(
+        {
+            "cpus": 4,
+            "governors": ["ondemand", "performance"],
+            "governor": "ondemand",
+            "min_khz": 600000,
+            "max_khz": 1500000,
+            "irqs": [38, 46],
+            "irq_refuse": [46],
+            "queues": [
+                {"path": "net/eth1/tx-0/xps_cpus", "enoent": True},
+                {"path": "net/eth1/rx-0/rps_cpus"},
+            ],
+        }
+    )
     assert tree.lookup("cpu/online").read() == "0-3\n"  # type: ignore[misc]
     assert tree.lookup("cpu/cpu2/cpufreq").target == "../cpufreq/policy0"
     governor = tree.lookup("cpu/cpufreq/policy0/scaling_governor")
@@ -280,15 +297,24 @@ def test_knob_tree_layout() -> None:
 
 @pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
 def test_fake_commands_print_captures_and_fall_through(tmp_path: Path) -> None:
-    folder = write_bundle(tmp_path / "b", "h", {
-        "lsusb -t": "tree\n", "fakecmd-x --flag": "it's 'quoted'\n", "fakecmd-x": "bare\n",
-    }, {"/proc/interrupts": "CPU0\n"}, {"fakecmd-x --flag": 3})
+    folder = write_bundle(
+        tmp_path / "b",
+        "h",
+        {
+            "lsusb -t": "tree\n",
+            "fakecmd-x --flag": "it's 'quoted'\n",
+            "fakecmd-x": "bare\n",
+        },
+        {"/proc/interrupts": "CPU0\n"},
+        {"fakecmd-x --flag": 3},
+    )
     plan = build_overlay(read_bundle(folder), tmp_path / "lab")
     bin_dir = Path(plan.bin_dir)
 
     def run(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["sh", str(bin_dir / argv[0]), *argv[1:]], capture_output=True,
-                              text=True, check=False)
+        return subprocess.run(
+            ["sh", str(bin_dir / argv[0]), *argv[1:]], capture_output=True, text=True, check=False
+        )
 
     assert (run("lsusb", "-t").stdout, run("lsusb", "-t").returncode) == ("tree\n", 0)
     flagged = run("fakecmd-x", "--flag")

@@ -251,14 +251,20 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     proc = subprocess.run(
         [sys.executable, "-S", str(script), "-k", "eth1"],
-        capture_output=True, text=True, timeout=30, env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
     expected = fake_ethtool.run(["-k", "eth1"], rtl_state)
     assert expected is not None and proc.stdout == expected[0]
     assert "tcp-segmentation-offload:" in proc.stdout
     other = subprocess.run(
-        [sys.executable, "-S", str(script), "eth1"], capture_output=True, text=True, timeout=30,
+        [sys.executable, "-S", str(script), "eth1"],
+        capture_output=True,
+        text=True,
+        timeout=30,
         env=env,
     )
     assert other.stdout == "captured\n"  # what the fake does not model goes to the capture

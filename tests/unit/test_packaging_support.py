@@ -206,9 +206,7 @@ def test_windows_and_macos_bundles_leave_the_lab_out(tmp_path: Path) -> None:
         assert sup.lab_excludes(system) == ["sbctune.lab"]
         modules = sup.hidden_modules(stage, system)
         assert not [m for m in modules if m == "sbctune.lab" or m.startswith("sbctune.lab.")]
-        assert {"sbctune.cli.lab_cmd", "sbctune.ui.demo", "sbctune.measure.sampler"} <= set(
-            modules
-        )
+        assert {"sbctune.cli.lab_cmd", "sbctune.ui.demo", "sbctune.measure.sampler"} <= set(modules)
 
 
 # Python run as a bundle without the lab is: `sbctune.lab` cannot be found.

@@ -351,4 +351,3 @@ def test_persist_survives_reboot_and_revert_leaves_nothing(cli: Cli) -> None:
     assert _knobs(cli, iface) == before
     (traces,) = cli.remote(["sh", "-c", _TRACES], sudo=True)
     assert traces["out"].strip() == "", traces["out"]
-

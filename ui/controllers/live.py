@@ -20,6 +20,7 @@ from sbctune.measure.outcome import DirectionOutcome
 from sbctune.measure.plans import DIRECTIONS, Plan, TestSpec
 from sbctune.measure.runner import Event, LiveInterval, PiLoad, TestFinished, TestStarted
 from sbctune.measure.sampler import PiSample
+from sbctune.measure.steady import TrialsAdded
 
 
 @dataclass
@@ -48,15 +49,12 @@ class LiveMeasurement:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.plan = plan
+        self.tests = list(plan.tests)  # the plan's, and extra trials when its trials disagree
         self.line_rate_mbps = line_rate_mbps
         self._clock = clock
         self.offsets: list[float] = []
-        start = 0.0
-        for spec in plan.tests:
-            start += IDLE_S  # the latency probes' idle seconds before each test
-            self.offsets.append(start)
-            start += spec.duration + spec.omit
-        self.total_seconds = start
+        self.total_seconds = 0.0
+        self._lay_out()
         self.series: dict[Direction, Series] = {d: Series() for d in DIRECTIONS}
         # Latency probes' round trips in ms: while a test runs, and on the idle link before it.
         self.latency = Series()
@@ -71,6 +69,16 @@ class LiveMeasurement:
         self._done_seconds = 0.0
         self.started_at: float | None = None
         self.preparing: str | None = None  # what happens before the first test (an install)
+
+    def _lay_out(self) -> None:
+        """Where each test starts on the plot's time axis, and the whole run's length."""
+        self.offsets = []
+        start = 0.0
+        for spec in self.tests:
+            start += IDLE_S  # the latency probes' idle seconds before each test
+            self.offsets.append(start)
+            start += spec.duration + spec.omit
+        self.total_seconds = start
 
     # ------------------------------------------------------------------ feeding
     def set_preparing(self, text: str) -> None:
@@ -93,6 +101,9 @@ class LiveMeasurement:
             self._test_started_at = self._clock()
             for series in (*self.series.values(), self.latency, self.latency_idle):
                 series.gap()
+        elif isinstance(event, TrialsAdded):
+            self.tests[event.test_index : event.test_index] = [e.spec for e in event.extra]
+            self._lay_out()  # the status line says which trial is extra, and why
         elif isinstance(event, TestFinished):
             self.finished.extend(event.outcomes)
             self._done_seconds += event.spec.duration + event.spec.omit + IDLE_S
@@ -110,15 +121,15 @@ class LiveMeasurement:
     # ------------------------------------------------------------------ reading
     @property
     def current_spec(self) -> TestSpec | None:
-        if self.current is None or self.current >= len(self.plan.tests):
+        if self.current is None or self.current >= len(self.tests):
             return None
-        return self.plan.tests[self.current]
+        return self.tests[self.current]
 
     def omitted_spans(self) -> list[tuple[float, float]]:
         """The seconds iperf3 leaves out of the figures (TCP ramp-up), per test."""
         return [
             (start, start + spec.omit)
-            for start, spec in zip(self.offsets, self.plan.tests, strict=True)
+            for start, spec in zip(self.offsets, self.tests, strict=True)
             if spec.omit > 0
         ]
 
@@ -141,7 +152,7 @@ class LiveMeasurement:
         if spec is None:
             return self.preparing or "Preparing (checking iperf3 and the route on the Pi)…"
         assert self.current is not None
-        return f"Test {self.current + 1} of {len(self.plan.tests)}: {spec.label}"
+        return f"Test {self.current + 1} of {len(self.tests)}: {spec.label}"
 
     def latest_latency(self) -> tuple[float | None, float | None]:
         """(the last round trip under load, the last idle one), in ms."""

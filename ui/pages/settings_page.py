@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import cast
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -56,6 +58,19 @@ class SettingsPage(Page):
         form.addRow("This computer's &endpoint:", self.endpoint)
         form.addRow("&iperf3 program:", path_box)
         form.addRow("Default &plan:", self.plan)
+        self.calibrate = QCheckBox("&Measure the baseline twice")
+        why = (
+            "A/A calibration: two runs with nothing changed show how far apart identical runs "
+            "come out on this Pi and network; comparisons then call a change only beyond that."
+        )
+        self.calibrate.setToolTip(why)
+        self.calibrate.setAccessibleDescription(why)
+        calibrate_box = QWidget()
+        calibrate_rows = QVBoxLayout(calibrate_box)
+        calibrate_rows.setContentsMargins(0, 0, 0, 0)
+        calibrate_rows.addWidget(self.calibrate)
+        calibrate_rows.addWidget(label(why, name="muted"))
+        form.addRow("Tune && Measure:", calibrate_box)
         card.body.addLayout(form)
         self.content.addWidget(card)
         view = Card("Display")
@@ -82,6 +97,7 @@ class SettingsPage(Page):
         self.endpoint.currentIndexChanged.connect(self._save)
         self.iperf3_path.editingFinished.connect(self._save)
         self.plan.currentIndexChanged.connect(self._save)
+        self.calibrate.toggled.connect(self._save)
         self.units.currentIndexChanged.connect(self._save)
         self.theme.currentIndexChanged.connect(self._save)
 
@@ -97,6 +113,9 @@ class SettingsPage(Page):
             combo.setCurrentIndex(max(0, combo.findData(value)))
             combo.blockSignals(False)
         self.iperf3_path.setText(s.iperf3_path or "")
+        self.calibrate.blockSignals(True)
+        self.calibrate.setChecked(s.calibrate_flow)
+        self.calibrate.blockSignals(False)
         self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
 
     def _browse(self) -> None:
@@ -110,6 +129,7 @@ class SettingsPage(Page):
         s.endpoint_kind = cast(EndpointKind, self.endpoint.currentData())
         s.iperf3_path = self.iperf3_path.text().strip() or None
         s.default_plan = str(self.plan.currentData())
+        s.calibrate_flow = self.calibrate.isChecked()
         s.units = cast(Units, self.units.currentData())
         s.theme = cast(ThemeChoice, self.theme.currentData())
         self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
