@@ -82,7 +82,7 @@ def test_a_dispatcher_script_sets_the_irq_affinity_again_when_nm_brings_the_nic_
     assert hook.before is None  # revert removes it
     script = hook.after or ""
     assert script.startswith("#!/bin/sh\n")
-    assert "[ \"$1\" = enp1s0 ] && [ \"$2\" = up ] || exit 0" in script
+    assert '[ "$1" = enp1s0 ] && [ "$2" = up ] || exit 0' in script
     assert f"exec /bin/sh /var/lib/sbctune/tuning/{SESSION}/at-boot.sh" in script
     # NM runs only an executable script: written 0755, then renamed into place.
     (argv,) = write_argvs(hook, hook.after, restoring=False)
