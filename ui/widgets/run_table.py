@@ -26,6 +26,9 @@ def _setup(table: QTableWidget) -> None:
 def _fit_height(table: QTableWidget) -> None:
     height = table.horizontalHeader().height() + 2 * table.frameWidth()
     height += sum(table.rowHeight(r) for r in range(table.rowCount()))
+    # Room for the horizontal scroll bar a narrow window shows (the UDP column is wide):
+    # without it the bar covers the last row.
+    height += table.horizontalScrollBar().sizeHint().height()
     table.setFixedHeight(height + 2)
 
 
