@@ -48,10 +48,14 @@ from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
 from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
+from sbctune.workflow.steps import CALIBRATE
 
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
 STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
+# Steps shown on another step's page (not in the sidebar): the A/A calibration's second
+# baseline runs on the Baseline page.
+SHOWN_ON = {"calibrate": "baseline"}
 SHORT = {
     "connect": "Connect",
     "inspect": "Inspect",
@@ -147,7 +151,7 @@ class MainWindow(QMainWindow):
             self.state,
             self.runner,
             history,
-            {"baseline": self.baseline, "measure_again": self.again},
+            {"baseline": self.baseline, "calibrate": self.baseline, "measure_again": self.again},
             self._endpoint,
             self._ask_install,
             self.steps,
@@ -161,7 +165,9 @@ class MainWindow(QMainWindow):
         self.baseline_page = MeasurePage(self.baseline, self.state, settings, colors)
         self.tune_page = TunePage(self.state, self.tuning, colors)
         self.again_page = MeasurePage(self.again, self.state, settings, colors)
-        self.results_page = ResultsPage(self.state, settings, self.tuning, self.exporter, colors)
+        self.results_page = ResultsPage(
+            self.state, settings, self.tuning, self.exporter, colors, self.records
+        )
         self.devices_page = DevicesPage(self.records)
         self.pages: dict[str, Page] = {
             "connect": self.connect_page,
@@ -347,22 +353,25 @@ class MainWindow(QMainWindow):
         """The one click: baseline, the safe tweaks under the guard, measure again, results.
         `plan`: the Baseline page's choice (with Settings' UDP test) unless given (the demo's)."""
         self.go("baseline")
-        self.flow.start(plan or self.baseline.planned(self.baseline_page.chosen_plan()))
+        chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
+        self.flow.start(chosen, calibrate=self.settings.calibrate_flow)
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
-        key = STEP_PAGE.get(step, step)
+        key = STEP_PAGE.get(step) or SHOWN_ON.get(step, step)
         if status == "started" and key in self.pages:
             self.go(key)
         if step == "tune":
             self.tune_page.flow_progress(status, detail)
         elif key in self.step_pages:
             self.step_pages[key].flow_progress(status, detail)
+        if step == CALIBRATE.id and status == "done":  # the run-to-run spread, in words
+            self.baseline_page.status.setText(f"A/A calibration, {detail}")
         if step == "results" and status == "done":
             self.go("results")
             # The figures are on the page; the status bar is too narrow for them.
             self.statusBar().showMessage("Tune & Measure finished: see the results.", 10000)
         else:
-            title = self.step_titles.get(key, step)
+            title = CALIBRATE.title if step == CALIBRATE.id else self.step_titles.get(key, step)
             self.statusBar().showMessage(f"{title}: {status}.", 10000)
 
     def _flow_failed(self, problem: Problem) -> None:

@@ -86,6 +86,15 @@ class AppSettings(QObject):
         self._set("measure/plan", value)
 
     @property
+    def calibrate_flow(self) -> bool:
+        """Tune & Measure measures the baseline twice first (A/A calibration)."""
+        return self._text("measure/calibrate_flow", "false") == "true"
+
+    @calibrate_flow.setter
+    def calibrate_flow(self, value: bool) -> None:
+        self._set("measure/calibrate_flow", "true" if value else "false")
+
+    @property
     def udp_enabled(self) -> bool:
         """A UDP test per direction after the plan's TCP tests (off unless chosen)."""
         return self._text("measure/udp", "false").lower() in ("true", "1")

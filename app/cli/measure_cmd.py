@@ -124,6 +124,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="2: measure twice with nothing changed (A/A calibration) and report the "
         "run-to-run spread of this Pi and network; compare and advice use it from then on",
     )
+    parser.add_argument(
+        "--no-latency",
+        action="store_true",
+        help="do not measure latency under load (the Pi's UDP probes to this PC during each "
+        "TCP test and for 2 s before it)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
 
@@ -286,6 +292,7 @@ def _request(args: argparse.Namespace, plan: Plan) -> MeasureRequest:
         iperf3_path=args.iperf3_path,
         allow_wrong_route=args.allow_other_route,
         pc_port=args.pc_port,
+        options={"latency": False} if args.no_latency else {},
     )
 
 

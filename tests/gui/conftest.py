@@ -57,6 +57,7 @@ def window(
         known_hosts=lambda: KnownHosts(read_from=[], write_to=known),
     )
     win.settings.default_plan = "quick"
+    win.settings.calibrate_flow = False  # the settings file lives as long as the test session
     win.show()
     try:
         yield win

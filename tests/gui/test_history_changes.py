@@ -45,3 +45,67 @@ def test_the_comparison_lists_the_settings_that_changed(window: MainWindow) -> N
     assert "tweaks in force: none → cpu-governor-performance (session s1)" in text
     assert "governor/policy0: ondemand → performance\\u001b[2J" in text  # escaped, not raw
     assert "mtu/eth1" not in text  # the same in both runs
+
+
+def _group(idle: list[float], loaded: list[float]) -> dict[str, object]:
+    return {"idle_ms": idle, "loaded_ms": loaded, "idle_lost": 0, "loaded_lost": 0}
+
+
+def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> None:
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    runs = [_run(device.id, 0, "ondemand", None), _run(device.id, 5, "ondemand", None)]
+    runs[0].latency = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [120.0] * 50)}}
+    runs[1].latency = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [4.0] * 50)}}
+    for run in runs:
+        window.history.save_run(run)
+    window.go("history")
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+    for row in range(page.table.rowCount()):
+        item = page.table.item(row, 0)
+        assert item is not None
+        item.setCheckState(Qt.CheckState.Checked)
+    page.compare_button.click()
+    table = page.compare_table
+    cells = [
+        [table.item(r, c).text() for c in range(table.columnCount())]  # type: ignore[union-attr]
+        for r in range(table.rowCount())
+    ]
+    # The throughput rows first, then the latency row with its change in words.
+    assert [c[1] for c in cells] == ["Half-duplex", "Half-duplex", "Latency under load"]
+    assert cells[-1] == [
+        "Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)", "less queueing: -116.0 ms"
+    ]  # fmt: skip
+
+
+def test_the_comparison_uses_this_pis_a_a_calibration(window: MainWindow) -> None:
+    """A +12 Mbit/s change that the trials alone call "faster" is inside the run-to-run spread
+    an A/A calibration measured on this Pi (20 Mbit/s): the History page says so."""
+    from sbctune.compare.calibration import calibrate
+
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    runs = [_run(device.id, m, "ondemand", None) for m in (0, 5, 10, 15)]
+    trials = ([736.0, 736.5, 737.0], [756.0, 756.5, 757.0], [736.0, 737.0, 736.5],
+              [748.0, 748.5, 749.0])  # fmt: skip
+    for run, means in zip(runs, trials, strict=True):
+        run.tests[0].trial_means = list(means)
+        run.tests[0].mean_mbps = means[1]
+        window.history.save_run(run)
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+
+    def compare(first: int, second: int) -> str:
+        window.go("history")
+        page.shown()
+        wanted = {runs[first].id, runs[second].id}
+        page.set_checked([i for i in wanted if i is not None])
+        page.compare_button.click()
+        item = page.compare_table.item(0, page.compare_table.columnCount() - 1)
+        assert item is not None and page.compare_table.item(0, 0).text() == "Pi → PC"  # type: ignore[union-attr]
+        return item.text()
+
+    assert "faster by " in compare(2, 3)  # no calibration yet: +12 with tight trials
+    calibrate(window.history, runs[0], runs[1])  # nothing changed between them: 20 apart
+    assert "no change detected" in compare(2, 3)

@@ -20,6 +20,7 @@ from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.pages.inspect_page import InspectPage
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.results_page import ResultsPage
+from sbctune.ui.pages.settings_page import SettingsPage
 from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.dialogs import HostKeyDialog
@@ -359,6 +360,10 @@ def test_one_click_tune_and_measure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _one_trial_plan(window, monkeypatch)
+    # The A/A calibration as a user turns it on: Settings, "measure the baseline twice first".
+    settings = _page(window, "settings", SettingsPage)
+    settings.calibrate.setChecked(True)
+    assert window.settings.calibrate_flow
     steps = _steps(window)
     pages: list[str] = []
     window.stack.currentChanged.connect(lambda _i: pages.append(window.current_key()))
@@ -387,6 +392,16 @@ def test_one_click_tune_and_measure(
     assert "tune" in order and "again" in order, order
     state = window.state
     assert state.baseline is not None and state.after is not None
+    # The second baseline ran right after the first, was stored as this Pi's calibration, and
+    # said its spread on the Baseline page; the "before" is still the first baseline.
+    done = [s for s, st, _d in steps if st == "done"]
+    assert done[:2] == ["baseline", "calibrate"], steps
+    assert state.baseline.id is not None and state.baseline.device_id is not None
+    cal = window.history.latest_calibration(state.baseline.device_id, state.baseline.nic)
+    assert cal is not None and cal.run_a == state.baseline.id and cal.run_b > cal.run_a
+    assert set(cal.spread_mbps) == {"pi_to_pc/half", "pc_to_pi/half"}
+    baseline_page = _page(window, "baseline", MeasurePage)
+    assert baseline_page.status.text().startswith(f"A/A calibration, run {cal.run_b}: Pi → PC")
     assert state.tuning is not None and state.tuning_state == "confirmed"
     # The before/after table holds the two stored runs' figures.
     units = window.settings.units

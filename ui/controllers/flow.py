@@ -39,6 +39,7 @@ from sbctune.workflow import (
     problem_from,
 )
 from sbctune.workflow.rules import InstallAsker, offering_install
+from sbctune.workflow.steps import CALIBRATE
 
 _MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished, TrialsAdded)
 
@@ -72,16 +73,19 @@ class FlowController(QObject):
         self._task: asyncio.Task[None] | None = None
         self._live: LiveMeasurement | None = None
         self._plan: Plan | None = None
+        self._calibrate = False
         self.current_step: str | None = None
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def start(self, plan: Plan, guard_seconds: int = 90) -> None:
+    def start(self, plan: Plan, guard_seconds: int = 90, *, calibrate: bool = False) -> None:
+        """`calibrate`: measure the baseline twice first (A/A), shown on the baseline's page."""
         if self.running:
             return
         self._plan = plan
+        self._calibrate = calibrate
         for controller in self._measures.values():
             controller.driven_by(self.cancel)
         self._task = self._runner.start(
@@ -132,7 +136,8 @@ class FlowController(QObject):
             self._live = controller.begin_live(self._plan)
         if controller is not None and event.status == "done" and event.run_id is not None:
             run = self._history.run(event.run_id)
-            self._state.model.measured(controller.role, run)
+            if event.step != CALIBRATE.id:  # the baseline stays the first of the A/A pair
+                self._state.model.measured(controller.role, run)
             controller.finished.emit(run)
         self.step.emit(event.step, event.status, event.detail)
 
@@ -154,7 +159,12 @@ class FlowController(QObject):
             endpoint_kind=kind,
             iperf3_path=iperf3_path,
             guard_seconds=guard_seconds,
+            calibrate=self._calibrate,
         )
+        steps = self._steps
+        if self._calibrate and CALIBRATE not in steps:  # right after the baseline
+            at = next((i + 1 for i, s in enumerate(steps) if s.id == "baseline"), 0)
+            steps = (*steps[:at], CALIBRATE, *steps[at:])
         state.flow_started()
 
         async def attempt() -> FlowResult:
@@ -165,7 +175,7 @@ class FlowController(QObject):
                 self._history,
                 on_event=self._on_event,
                 inventory_id=state.inventory_id,
-                steps=self._steps,
+                steps=steps,
             )
 
         result = await offering_install(session, self._ask_install, self._report, attempt)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sbctune.compare.calibration import calibration_for
 from sbctune.compare.state_diff import change_lines
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord, RunRecord
@@ -29,6 +30,10 @@ class RecordsController:
 
     def forget_run(self, run_id: int) -> None:
         self._history.delete_run(run_id)
+
+    def calibration(self, runs: list[RunRecord]) -> dict[str, float]:
+        """The newest A/A spread of the runs' Pi and NIC ({} when never calibrated)."""
+        return calibration_for(self._history, runs)
 
     @staticmethod
     def changes(runs: list[RunRecord]) -> list[tuple[str, list[str]]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.compare import compare
+from sbctune.compare.latency import LatencyRow
+from sbctune.compare.latency import latency_rows as _latency_rows
 from sbctune.history.records import Direction, Mode, RunRecord
 
 
@@ -21,13 +23,17 @@ class ResultRow:
     verdict_text: str = ""  # the last run vs the first: "faster by 60 to 110 Mbit/s", ...
 
 
-def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
+def result_rows(
+    runs: list[RunRecord], calibration: dict[str, float] | None = None
+) -> list[ResultRow]:
+    """`calibration`: this Pi's A/A run-to-run spread, the floor a change must clear
+    (RecordsController.calibration)."""
     keys: list[tuple[Direction, Mode]] = []
     for run in runs:
         for test in run.tests:
             if (test.direction, test.mode) not in keys:
                 keys.append((test.direction, test.mode))
-    compared = {(r.direction, r.mode): r for r in compare(runs).rows} if runs else {}
+    compared = {(r.direction, r.mode): r for r in compare(runs, calibration).rows} if runs else {}
     rows = []
     for direction, mode in keys:
         values: list[float | None] = []
@@ -48,3 +54,9 @@ def result_rows(runs: list[RunRecord]) -> list[ResultRow]:
             )
         )
     return rows
+
+
+def latency_rows(runs: list[RunRecord]) -> list[LatencyRow]:
+    """Per kind of load, each run's added latency under load and its change (the rows that
+    `sbctune compare` prints under "Latency under load")."""
+    return _latency_rows(runs)

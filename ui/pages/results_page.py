@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
 
 from sbctune.ui.controllers.exporting import ExportController
 from sbctune.ui.controllers.inspection import Finding, Recommendation
-from sbctune.ui.controllers.records import RunRecord
-from sbctune.ui.controllers.results import result_rows
+from sbctune.ui.controllers.records import RecordsController, RunRecord
+from sbctune.ui.controllers.results import latency_rows, result_rows
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
 from sbctune.ui.pages.base import Page
@@ -52,8 +52,10 @@ class ResultsPage(Page):
         tuning: TuningController,
         exporter: ExportController,
         colors: Colors,
+        records: RecordsController,
     ) -> None:
         super().__init__()
+        self._records = records
         self._state = state
         self._settings = settings
         self._tuning = tuning
@@ -161,8 +163,8 @@ class ResultsPage(Page):
         self.export_card.setVisible(bool(runs))
         if runs:
             labels = ["Before", "After"][: len(runs)] if self._state.baseline else ["After"]
-            rows = result_rows(runs)
-            self.table.show_rows(labels, rows, self._settings.units)
+            rows = result_rows(runs, self._records.calibration(runs))
+            self.table.show_rows(labels, rows, self._settings.units, latency_rows(runs))
             self.chart.show_rows(labels, rows, self._settings.units)
         self._show_tuning()
         # The advice cards next turn of the loop: the figures show first, the window stays live.

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -64,7 +65,20 @@ class SettingsPage(Page):
         form.addRow("This computer's &endpoint:", self.endpoint)
         form.addRow("&iperf3 program:", path_box)
         form.addRow("Default &plan:", self.plan)
-        form.addRow("&UDP test:", self._udp_row())
+        self.calibrate = QCheckBox("&Measure the baseline twice")
+        why = (
+            "A/A calibration: two runs with nothing changed show how far apart identical runs "
+            "come out on this Pi and network; comparisons then call a change only beyond that."
+        )
+        self.calibrate.setToolTip(why)
+        self.calibrate.setAccessibleDescription(why)
+        calibrate_box = QWidget()
+        calibrate_rows = QVBoxLayout(calibrate_box)
+        calibrate_rows.setContentsMargins(0, 0, 0, 0)
+        calibrate_rows.addWidget(self.calibrate)
+        calibrate_rows.addWidget(label(why, name="muted"))
+        form.addRow("Tune && Measure:", calibrate_box)
+        form.addRow("U&DP test:", self._udp_row())
         card.body.addLayout(form)
         self.udp_problem = ProblemPanel()
         self.udp_problem.setAccessibleName("Problem with the UDP rate")
@@ -101,6 +115,7 @@ class SettingsPage(Page):
         self.endpoint.currentIndexChanged.connect(self._save)
         self.iperf3_path.editingFinished.connect(self._save)
         self.plan.currentIndexChanged.connect(self._save)
+        self.calibrate.toggled.connect(self._save)
         self.units.currentIndexChanged.connect(self._save)
         self.theme.currentIndexChanged.connect(self._save)
         self.udp.toggled.connect(self._save)
@@ -121,7 +136,7 @@ class SettingsPage(Page):
         row.addStretch(1)
         box = QWidget()
         box.setLayout(row)
-        box.setFocusProxy(self.udp)  # Alt+U (the row's label) reaches the check box
+        box.setFocusProxy(self.udp)  # Alt+D (the row's label) reaches the check box
         return box
 
     def shown(self) -> None:
@@ -136,6 +151,9 @@ class SettingsPage(Page):
             combo.setCurrentIndex(max(0, combo.findData(value)))
             combo.blockSignals(False)
         self.iperf3_path.setText(s.iperf3_path or "")
+        self.calibrate.blockSignals(True)
+        self.calibrate.setChecked(s.calibrate_flow)
+        self.calibrate.blockSignals(False)
         self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
         self.udp.blockSignals(True)
         self.udp.setChecked(s.udp_enabled)
@@ -155,6 +173,7 @@ class SettingsPage(Page):
         s.endpoint_kind = cast(EndpointKind, self.endpoint.currentData())
         s.iperf3_path = self.iperf3_path.text().strip() or None
         s.default_plan = str(self.plan.currentData())
+        s.calibrate_flow = self.calibrate.isChecked()
         s.units = cast(Units, self.units.currentData())
         s.theme = cast(ThemeChoice, self.theme.currentData())
         self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")

@@ -5,6 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
+from sbctune.compare.latency import LatencyRow
+from sbctune.compare.latency import cell_text as latency_cell_text
+from sbctune.compare.latency import change_text as latency_change_text
 from sbctune.history.records import RunRecord, UdpRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.ui.controllers.results import ResultRow
@@ -99,13 +102,28 @@ class CompareTable(QTableWidget):
         super().__init__(0, 0)
         _setup(self)
 
-    def show_rows(self, columns: list[str], rows: list[ResultRow], units: Units) -> None:
+    def show_rows(
+        self,
+        columns: list[str],
+        rows: list[ResultRow],
+        units: Units,
+        latency: list[LatencyRow] | None = None,
+    ) -> None:
+        """`latency`: the runs' added latency under load (sbctune.compare.latency), after the
+        throughput rows."""
         headers = ["Direction", "Mode", *columns]
         if len(columns) >= 2:
             headers.append("Change (last vs first)")
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(headers)
-        self.setRowCount(len(rows))
+        self.setRowCount(len(rows) + len(latency or []))
+        for r, lat in enumerate(latency or [], start=len(rows)):
+            self.setItem(r, 0, _item(lat.label))
+            self.setItem(r, 1, _item("Latency under load"))
+            for c, cell in enumerate(lat.cells):
+                self.setItem(r, 2 + c, _item(latency_cell_text(cell), True))
+            if len(columns) >= 2:
+                self.setItem(r, 2 + len(columns), _item(latency_change_text(lat.cells[-1]), True))
         for r, row in enumerate(rows):
             self.setItem(r, 0, _item(DIRECTION_LABEL[row.direction]))
             self.setItem(r, 1, _item(MODE_LABEL[row.mode]))

@@ -50,6 +50,9 @@ class LiveLatency:
     phase: Phase
 
 
+TURNED_OFF = "Latency under load was not measured: it was turned off for this run (--no-latency)."
+
+
 class _Window:
     """When this test's phases begin, on this PC's clock."""
 
@@ -95,6 +98,8 @@ class LatencyMonitor:
         self._has_python: bool | None = None
         self.warnings: list[ParseWarning] = []
         self.record: dict[str, Any] = {"version": 1, "interval_s": INTERVAL_S, "groups": {}}
+        if not enabled:
+            self._note(TURNED_OFF)
 
     def _note(self, text: str) -> None:
         notes = self.record.setdefault("notes", [])
