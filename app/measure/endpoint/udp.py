@@ -55,6 +55,7 @@ from .udp_socket import (
     ANC_SIZE,
     UDP_RCVBUF,
     ancillary,
+    drops_text,
     enable_drop_counts,
     enable_kernel_timestamps,
     open_udp_socket,
@@ -199,11 +200,7 @@ class UdpMover:
             self._loop()
             self._receive(DRAIN_READS)
             if self.socket_drops:
-                log.warning(
-                    "UDP test: this PC's socket dropped %d datagrams (its receive buffer was "
-                    "full: the endpoint fell behind); they count as lost",
-                    self.socket_drops,
-                )
+                log.warning("%s", drops_text(self.socket_drops, self.streams[0].sock))
         except BaseException as exc:  # reported to the session, never lost in the thread
             self.error = exc
         finally:

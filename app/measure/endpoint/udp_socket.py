@@ -150,3 +150,21 @@ def ancillary(anc: list[tuple[int, int, bytes]]) -> tuple[float, int | None]:
         elif kind == _SO_RXQ_OVFL and len(data) >= _DROPS.size:
             drops = int(_DROPS.unpack_from(data)[0])
     return (time.time() if arrived is None else arrived), drops
+
+
+def drops_text(drops: int, sock: socket.socket) -> str:
+    """The warning when the socket dropped datagrams: how many, why, and what lets it keep
+    more (Linux: the rmem_max cap, when the buffer got less than was asked)."""
+    text = "UDP test: this PC's socket dropped %d datagrams (its receive buffer was full: the "
+    text += "endpoint fell behind); they count as lost"
+    text %= drops
+    try:
+        granted = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    except OSError:
+        return text
+    if sys.platform == "linux" and granted < 2 * UDP_RCVBUF:
+        text += (
+            f". Its buffer was {granted // 1024} KiB, capped by net.core.rmem_max: "
+            f"`sudo sysctl -w net.core.rmem_max={UDP_RCVBUF}` lets it keep more"
+        )
+    return text

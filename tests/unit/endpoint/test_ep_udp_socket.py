@@ -83,3 +83,4 @@ def test_datagrams_the_socket_dropped_are_counted_and_logged(
     assert mover.socket_drops is not None and mover.socket_drops > 100
     assert stats.lost == mover.socket_drops  # loopback loses nothing else
     assert f"this PC's socket dropped {mover.socket_drops} datagrams" in caplog.text
+    assert "`sudo sysctl -w net.core.rmem_max=8388608` lets it keep more" in caplog.text
