@@ -136,11 +136,13 @@ class MainWindow(QMainWindow):
         )
         self.inspection = InspectController(self.state, self.runner, history)
         self.baseline = MeasureController(
-            "baseline", self.state, self.runner, history, self._endpoint, self._ask_install
-        )
+            "baseline", self.state, self.runner, history, self._endpoint, self._ask_install,
+            udp=self.settings.udp_rate,
+        )  # fmt: skip
         self.again = MeasureController(
-            "after", self.state, self.runner, history, self._endpoint, self._ask_install
-        )
+            "after", self.state, self.runner, history, self._endpoint, self._ask_install,
+            udp=self.settings.udp_rate,
+        )  # fmt: skip
         self.tuning = TuningController(self.state, self.runner, history)
         self.exporter = ExportController(self.runner, history)
         self.records = RecordsController(history)
@@ -349,11 +351,10 @@ class MainWindow(QMainWindow):
 
     def tune_and_measure(self, plan: Plan | None = None) -> None:
         """The one click: baseline, the safe tweaks under the guard, measure again, results.
-        `plan`: the Baseline page's choice unless given (the demo's short plan)."""
+        `plan`: the Baseline page's choice (with Settings' UDP test) unless given (the demo's)."""
         self.go("baseline")
-        self.flow.start(
-            plan or self.baseline_page.chosen_plan(), calibrate=self.settings.calibrate_flow
-        )
+        chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
+        self.flow.start(chosen, calibrate=self.settings.calibrate_flow)
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
         key = STEP_PAGE.get(step) or SHOWN_ON.get(step, step)

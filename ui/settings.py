@@ -19,6 +19,18 @@ from sbctune.ui.theme import THEME_CHOICES, ThemeChoice
 Units = Literal["Mbit/s", "Gbit/s"]
 UNITS: tuple[Units, ...] = ("Mbit/s", "Gbit/s")
 ENDPOINT_KINDS: tuple[EndpointKind, ...] = ("builtin", "iperf3")
+#: The UDP test's pacing rate (Mbit/s): the range `sbctune measure --udp` accepts.
+UDP_MIN_MBPS, UDP_MAX_MBPS = 0.0, 100_000.0
+UDP_DEFAULT_MBPS = 50.0
+
+
+def udp_rate_of(text: str) -> float | None:
+    """A rate typed or stored as text, in range (above 0, at most 100 000), else None."""
+    try:
+        value = float(text.strip().replace(",", "."))
+    except ValueError:
+        return None
+    return value if UDP_MIN_MBPS < value <= UDP_MAX_MBPS else None  # NaN fails both
 
 
 def _open() -> QSettings:
@@ -81,6 +93,29 @@ class AppSettings(QObject):
     @calibrate_flow.setter
     def calibrate_flow(self, value: bool) -> None:
         self._set("measure/calibrate_flow", "true" if value else "false")
+
+    @property
+    def udp_enabled(self) -> bool:
+        """A UDP test per direction after the plan's TCP tests (off unless chosen)."""
+        return self._text("measure/udp", "false").lower() in ("true", "1")
+
+    @udp_enabled.setter
+    def udp_enabled(self, value: bool) -> None:
+        self._set("measure/udp", "true" if value else "false")
+
+    @property
+    def udp_mbps(self) -> float:
+        """The UDP test's rate; a stored value out of range (a hand-edited file) reads as the
+        default, so a run never starts with a rate `Plan.with_udp` refuses."""
+        return udp_rate_of(self._text("measure/udp_mbps", "")) or UDP_DEFAULT_MBPS
+
+    @udp_mbps.setter
+    def udp_mbps(self, value: float) -> None:
+        self._set("measure/udp_mbps", repr(float(value)))
+
+    def udp_rate(self) -> float | None:
+        """The rate a measurement adds its UDP tests at, or None when the test is off."""
+        return self.udp_mbps if self.udp_enabled else None
 
     @property
     def units(self) -> Units:

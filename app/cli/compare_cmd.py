@@ -9,6 +9,7 @@ import json
 from sbctune.compare import compare, run_description, run_label
 from sbctune.compare.calibration import calibration_for
 from sbctune.compare.state_diff import change_lines, state_changes
+from sbctune.compare.udp import notes as udp_notes
 from sbctune.errors import UserError
 from sbctune.export import load_runs, parse_run_ids
 from sbctune.export.tables import comparison_table, text
@@ -47,6 +48,8 @@ def _compare(args: argparse.Namespace) -> int:
         print(run_description(run))
     print()
     print(text(comparison_table(comparison)))
+    for note in udp_notes(comparison.udp):  # UDP rows: differences, same target only
+        print(note)
     for run in runs[1:]:
         print(f"\nWhat changed on the Pi, {run_label(runs[0])} → {run_label(run)}:")
         for line in change_lines(runs[0], run):

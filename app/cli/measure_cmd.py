@@ -65,14 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="quick: 3 trials × 5 s per direction; thorough: the seed method (10 streams, "
         "5 trials × 13 s, half and full duplex, PC throttled)",
     )
-    parser.add_argument(
-        "--udp",
-        type=udp_rate,
-        metavar="MBPS",
-        help="after the plan's TCP tests, one UDP test per direction paced at MBPS Mbit/s "
-        "(iperf3 -u -b): jitter, loss and out-of-order datagrams next to the rate. Pick a "
-        "rate below the link's: above it, loss only measures the overload",
-    )
+    _add_extra_test_arguments(parser)
     parser.add_argument(
         "--nic",
         action="append",
@@ -124,14 +117,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="2: measure twice with nothing changed (A/A calibration) and report the "
         "run-to-run spread of this Pi and network; compare and advice use it from then on",
     )
+    parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
+
+
+def _add_extra_test_arguments(parser: argparse.ArgumentParser) -> None:
+    """--udp and --no-latency: what runs besides the plan's TCP tests."""
+    parser.add_argument(
+        "--udp",
+        type=udp_rate,
+        metavar="MBPS",
+        help="after the plan's TCP tests, one UDP test per direction paced at MBPS Mbit/s "
+        "(iperf3 -u -b): jitter, loss and out-of-order datagrams next to the rate. Pick a "
+        "rate below the link's: above it, loss only measures the overload",
+    )
     parser.add_argument(
         "--no-latency",
         action="store_true",
         help="do not measure latency under load (the Pi's UDP probes to this PC during each "
         "TCP test and for 2 s before it)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
-    parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
 
 
 def _add_custom_plan_arguments(parser: argparse.ArgumentParser) -> None:

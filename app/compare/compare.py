@@ -8,6 +8,7 @@ from dataclasses import replace
 from sbctune.compare.interval import change, mean_interval
 from sbctune.compare.latency import latency_rows
 from sbctune.compare.model import Cell, Comparison, Row, RunSummary
+from sbctune.compare.udp import udp_rows
 from sbctune.errors import UserError
 from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord, TestRecord
 
@@ -101,4 +102,5 @@ def compare(runs: list[RunRecord], calibration: dict[str, float] | None = None) 
             cells = [base] + [_cell(test, base, spread) for test in tests[1:]]
             comparison.rows.append(Row(direction, mode, cells))
     comparison.latency = latency_rows(runs)
+    comparison.udp = udp_rows(runs)
     return comparison

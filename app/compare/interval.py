@@ -13,7 +13,9 @@ with ν from Welch–Satterthwaite. The t quantile comes from sbctune.stats (a t
 Verdict, with `floor` = the larger of 1 % of the first run's mean and the run-to-run spread
 an A/A calibration measured for this Pi (when there is one):
   - the whole interval above +floor: "faster by LOW to HIGH Mbit/s" (below −floor: slower);
-  - else, an interval narrower than ±10 % of the first run's mean: "no change detected";
+  - else, an interval narrower than ±10 % of the first run's mean that holds zero, or that
+    lies within ±10 % altogether (a sure change below the floor): "no change detected". An
+    interval of +2 to +142 at 736 is neither (bench_noise met one after a trial dipped);
   - else: "too noisy to tell: run the thorough plan".
 Fewer than two trials on either side gives no interval and no verdict ("unknown").
 """
@@ -80,7 +82,9 @@ def change(first: list[float], second: list[float], *, spread: float | None = No
         verdict = "faster"
     elif high < -floor:
         verdict = "slower"
-    elif half <= NOISY_FRACTION * base:
+    elif half <= NOISY_FRACTION * base and (
+        low <= 0 <= high or max(-low, high) <= NOISY_FRACTION * base
+    ):
         verdict = "no_change"
     else:
         verdict = "too_noisy"

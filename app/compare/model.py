@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from sbctune.compare.latency import LatencyRow
+from sbctune.compare.udp import UdpRow
 from sbctune.history.records import Direction, Mode
 
 # faster/slower: the change's whole 95 % interval lies beyond the floor (sbctune.compare.interval)
@@ -58,6 +59,7 @@ class Comparison:
     # "direction/mode" -> run-to-run spread from an A/A calibration, when one was used
     calibration: dict[str, float] = field(default_factory=dict)
     latency: list[LatencyRow] = field(default_factory=list)  # added latency under load per run
+    udp: list[UdpRow] = field(default_factory=list)  # UDP tests per direction (compare.udp)
 
     def row(self, direction: Direction, mode: Mode) -> Row | None:
         return next((r for r in self.rows if r.direction == direction and r.mode == mode), None)

@@ -1,11 +1,14 @@
 """CSV: one row per run × direction × mode, with the change vs the first run; then a row per
-UDP test (mode `udp`: the receiver's jitter, loss and out-of-order count)."""
+UDP test (mode `udp`: the receiver's jitter, loss and out-of-order count; against the first
+run's test at the same target: the received rate's change and the changes in words)."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
 
+from sbctune.compare.udp import change_text as udp_change_text
+from sbctune.compare.udp import last_udp
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import RunRecord
 from sbctune.measure.latency.stats import group_key, results
@@ -67,11 +70,27 @@ def rows(data: ReportData) -> list[dict[str, str]]:
                 "latency_loaded_p95_ms": _num(lat.loaded.p95 if lat else None),
                 "latency_added_ms": _num(lat.added_ms if lat else None),
             })  # fmt: skip
-        out.extend(_udp_rows(run, device_name))
+        out.extend(_udp_rows(run, device_name, _udp_changes(data, run, index)))
     return out
 
 
-def _udp_rows(run: RunRecord, device: str) -> list[dict[str, str]]:
+def _udp_changes(data: ReportData, run: RunRecord, index: int) -> dict[int, dict[str, str]]:
+    """Per UDP test compared with the first run's (same target): its change columns."""
+    out = {}
+    for row in data.comparison.udp:
+        cell = row.cells[index] if index > 0 else None
+        test = last_udp(run, row.direction)
+        if cell is not None and cell.compared and test is not None:
+            out[id(test)] = {
+                "delta_mbps": _num(cell.delta_received_mbps),
+                "verdict_text": udp_change_text(cell, row),
+            }
+    return out
+
+
+def _udp_rows(
+    run: RunRecord, device: str, changes: dict[int, dict[str, str]]
+) -> list[dict[str, str]]:
     return [
         dict.fromkeys(COLUMNS, "") | {
             "run_id": str(run.id or ""), "device": device,
@@ -81,7 +100,7 @@ def _udp_rows(run: RunRecord, device: str) -> list[dict[str, str]]:
             "udp_target_mbps": _num(u.target_mbps), "jitter_ms": _num(u.jitter_ms, 3),
             "lost": _num(u.lost), "packets": _num(u.packets), "lost_pct": _num(u.lost_percent),
             "out_of_order": _num(u.out_of_order),
-        }
+        } | changes.get(id(u), {})
         for u in run.udp
     ]  # fmt: skip
 

@@ -14,8 +14,10 @@ from typing import Any
 import sbctune
 from sbctune.compare import run_description, run_label
 from sbctune.compare.state_diff import change_lines
+from sbctune.compare.udp import notes as udp_notes
 from sbctune.export import tables
 from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
+from sbctune.export.markdown import udp_text
 from sbctune.export.report_data import ReportData
 from sbctune.export.svg_export import charts
 from sbctune.history.records import RunRecord, TuningSessionRecord
@@ -245,6 +247,11 @@ def _comparison(data: ReportData) -> str:
         pairs = zip(latency[3::2], latency[4::2], strict=True)
         rest = [f'<td class="num">{esc(v)}<br><span>{esc(c)}</span></td>' for v, c in pairs]
         rows.append("<tr>" + "".join(first_cells + rest) + "</tr>")
+    for udp in tables.udp_table_rows(comparison):  # the same layout: label, mode, first, …
+        first_cells = [f"<td>{esc(c)}</td>" for c in udp[:3]]
+        pairs = zip(udp[3::2], udp[4::2], strict=True)
+        rest = [f"<td>{esc(v)}<br><span>{esc(c)}</span></td>" for v, c in pairs]
+        rows.append("<tr>" + "".join(first_cells + rest) + "</tr>")
     header = "".join(f"<th>{esc(h)}</th>" for h in head)
     body = "".join(rows)
     return f'<table class="compare"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
@@ -258,6 +265,10 @@ def _results(data: ReportData) -> str:
     verdicts = tables.latency_verdicts(data.runs)
     if verdicts:
         out.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in verdicts) + "</ul>")
+    udp = [(run, u) for run in data.runs for u in run.udp]
+    if udp:  # as the Markdown export words them (sbctune.export.markdown.udp_text)
+        items = "".join(f"<li>{esc(run_label(r))}: {esc(udp_text(u))}</li>" for r, u in udp)
+        out.append(f"<h3>UDP, paced (the receiver's figures)</h3><ul>{items}</ul>")
     if len(data.runs) > 1:
         out.append("<h3>Change against the first run</h3>")
         out.append(_comparison(data))
@@ -267,6 +278,7 @@ def _results(data: ReportData) -> str:
             "lies beyond 1 % of the first run's figure (or beyond the run-to-run spread an A/A "
             "calibration measured for this Pi).</p>"
         )
+        out.extend(f'<p class="note">{esc(n)}</p>' for n in udp_notes(data.comparison.udp))
         for run in data.runs[1:]:  # the Pi's settings that differ (sbctune.compare.state_diff)
             items = "".join(f"<li>{esc(line)}</li>" for line in change_lines(data.runs[0], run))
             out.append(

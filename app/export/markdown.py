@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sbctune.compare import run_description, run_label
 from sbctune.compare.state_diff import change_lines
+from sbctune.compare.udp import notes as udp_notes
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
@@ -36,6 +37,8 @@ def render(data: ReportData) -> str:
         parts.append("\nChange against the first run (95 % interval of the difference of the")
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
         parts.append(tables.markdown(tables.comparison_table(data.comparison)))
+        notes = udp_notes(data.comparison.udp)  # UDP rows: differences, same target only
+        parts.extend(["", *(f"- {n}" for n in notes)] if notes else [])
         for run in data.runs[1:]:  # the Pi's settings that differ (sbctune.compare.state_diff)
             parts.append(
                 f"\nWhat changed on the Pi, {run_label(data.runs[0])} → {run_label(run)}:\n"

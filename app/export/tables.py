@@ -6,6 +6,9 @@ from __future__ import annotations
 from sbctune.compare import Cell, Comparison, find_test, run_description, run_label
 from sbctune.compare.latency import cell_text as latency_cell
 from sbctune.compare.latency import change_text as latency_change
+from sbctune.compare.udp import cell_text as udp_cell
+from sbctune.compare.udp import change_text as udp_change
+from sbctune.compare.udp import mode_text as udp_mode
 from sbctune.history.records import DIRECTIONS, MODES, Mode, RunRecord, TestRecord
 from sbctune.measure.latency.report import HEADER as LATENCY_HEADER
 from sbctune.measure.latency.report import notes as latency_notes
@@ -75,6 +78,7 @@ def comparison_table(comparison: Comparison) -> Table:
             cells += [mbps_text(cell.mbps), change_text(cell)]
         rows.append(cells)
     rows += latency_table_rows(comparison)
+    rows += udp_table_rows(comparison)
     return header, rows
 
 
@@ -85,6 +89,17 @@ def latency_table_rows(comparison: Comparison) -> list[list[str]]:
         cells = [row.label, "Latency under load", latency_cell(row.cells[0])]
         for cell in row.cells[1:]:
             cells += [latency_cell(cell), latency_change(cell)]
+        rows.append(cells)
+    return rows
+
+
+def udp_table_rows(comparison: Comparison) -> list[list[str]]:
+    """The UDP rows last: received rate, jitter and loss, and the change at the same target."""
+    rows = []
+    for row in comparison.udp:
+        cells = [row.label, udp_mode(row), udp_cell(row.cells[0], row)]
+        for cell in row.cells[1:]:
+            cells += [udp_cell(cell, row), udp_change(cell, row)]
         rows.append(cells)
     return rows
 

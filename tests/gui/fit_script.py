@@ -77,6 +77,7 @@ def main() -> int:
     shots.mkdir(parents=True, exist_ok=True)
     app = create_app()
     window = make_window(app)
+    window.settings.udp_enabled = True  # the measuring pages' UDP line must fit too
     load_sample_data(window)
     window.resize(width, height)
     window.show()

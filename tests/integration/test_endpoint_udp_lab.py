@@ -11,6 +11,7 @@ bug (no loss seen, loss counted twice, a stream missed) does not."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +81,9 @@ def _line(what: str, ours: Record, theirs: Record) -> str:
 
 @pytest.mark.parametrize("reverse", [False, True], ids=["pi_to_pc", "pc_to_pi"])
 async def test_udp_loss_and_jitter_agree_with_the_c_server(
-    lab_factory: Any, tmp_path: Path, reverse: bool
+    lab_factory: Any, tmp_path: Path, reverse: bool, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="sbctune.measure.endpoint.udp")
     lab = lab_factory(profile="pi1b-smsc95xx")  # ~94 Mbit/s: rates a Python endpoint paces
     nic = lab.test_nic
     direction = "pc_to_pi" if reverse else "pi_to_pc"
@@ -92,6 +94,8 @@ async def test_udp_loss_and_jitter_agree_with_the_c_server(
     print(f"\n{direction}, shaped UDP goodput {limit:.1f} Mbit/s")
     print(_line("offered 1.3x", *over))
     print(_line("offered 0.5x", *under))
+    for line in caplog.messages:  # loss that was this PC's socket's, not the network's
+        print(line)
     for ours, theirs in (over, under):
         for r in (ours, theirs):
             assert r.lost_percent is not None and r.jitter_ms is not None and r.packets

@@ -62,8 +62,11 @@ class MeasureController(QObject):
         history: History,
         endpoint: Callable[[], tuple[EndpointKind, str | None]],
         ask_install: InstallAsker = never_install,
+        udp: Callable[[], float | None] = lambda: None,
     ) -> None:
+        """`udp`: the rate of Settings' UDP test, read when a run starts (None: no UDP)."""
         super().__init__()
+        self._udp = udp
         self.role = role
         self._state = state
         self._runner = runner
@@ -77,6 +80,11 @@ class MeasureController(QObject):
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    def planned(self, plan: Plan) -> Plan:
+        """The plan as it runs: with a UDP test per direction after its TCP tests when Settings
+        ask for one (`Plan.with_udp`, as `sbctune measure --udp`)."""
+        return plan.with_udp(self._udp())
 
     def start(self, plan: Plan) -> None:
         if self.running:
@@ -133,6 +141,7 @@ class MeasureController(QObject):
         if session is None:
             raise UserError("Not connected to a Pi.", "Go to Connect first.")
         nic = state.selected_nic
+        plan = self.planned(plan)  # in the task: a refused rate shows as the page's problem
         live = self.begin_live(plan)
         kind, iperf3_path = self._endpoint()
         request = MeasureRequest(

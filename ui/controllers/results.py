@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from sbctune.compare import compare
 from sbctune.compare.latency import LatencyRow
 from sbctune.compare.latency import latency_rows as _latency_rows
+from sbctune.compare.udp import UdpRow
+from sbctune.compare.udp import udp_rows as _udp_rows
 from sbctune.history.records import Direction, Mode, RunRecord
 
 
@@ -60,3 +62,9 @@ def latency_rows(runs: list[RunRecord]) -> list[LatencyRow]:
     """Per kind of load, each run's added latency under load and its change (the rows that
     `sbctune compare` prints under "Latency under load")."""
     return _latency_rows(runs)
+
+
+def udp_rows(runs: list[RunRecord]) -> list[UdpRow]:
+    """Per direction, each run's UDP test and the change at the same target rate (the UDP
+    rows of `sbctune compare`)."""
+    return _udp_rows(runs)

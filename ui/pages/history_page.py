@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
-from sbctune.ui.controllers.results import latency_rows, result_rows
+from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
@@ -142,7 +142,9 @@ class HistoryPage(Page):
             return
         labels = [f"#{r.id}" for r in runs]
         rows = result_rows(runs, self._records.calibration(runs))
-        self.compare_table.show_rows(labels, rows, self._settings.units, latency_rows(runs))
+        self.compare_table.show_rows(
+            labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
+        )
         self.chart.show_rows(labels, rows, self._settings.units)
         self.changes.setText(
             "\n".join(

@@ -89,6 +89,9 @@ class MeasurePage(Page):
         bar.addWidget(self.cancel_button)
         bar.addWidget(self.start_button)
         self.content.addLayout(bar)
+        self.udp_note = label("", name="muted")  # Settings' UDP test, when on
+        self.udp_note.setAccessibleName("UDP test of this plan")
+        self.content.addWidget(self.udp_note)
 
         progress_row = QHBoxLayout()
         self.progress = QProgressBar()
@@ -154,6 +157,13 @@ class MeasurePage(Page):
 
     # ------------------------------------------------------------------ plan
     def shown(self) -> None:
+        rate = self._settings.udp_rate()
+        self.udp_note.setText(
+            f"Then a UDP test each way at {rate:g} Mbit/s (jitter and loss; change it in Settings)."
+            if rate
+            else ""
+        )
+        self.udp_note.setVisible(bool(rate))
         if self.role == "after" and self._state.baseline is not None:
             self._select_plan(self._state.baseline.plan_name)
             self.plan.setEnabled(False)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from sbctune.ui.controllers.exporting import ExportController
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
-from sbctune.ui.controllers.results import latency_rows, result_rows
+from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
 from sbctune.ui.pages.base import Page
@@ -164,7 +164,9 @@ class ResultsPage(Page):
         if runs:
             labels = ["Before", "After"][: len(runs)] if self._state.baseline else ["After"]
             rows = result_rows(runs, self._records.calibration(runs))
-            self.table.show_rows(labels, rows, self._settings.units, latency_rows(runs))
+            self.table.show_rows(
+                labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
+            )
             self.chart.show_rows(labels, rows, self._settings.units)
         self._show_tuning()
         # The advice cards next turn of the loop: the figures show first, the window stays live.

@@ -1,4 +1,5 @@
-"""Settings: this PC's iperf3 endpoint, the default plan, units and theme (saved at once)."""
+"""Settings: this PC's iperf3 endpoint, the default plan, the UDP test, units and theme (saved
+at once; a UDP rate out of range is refused with a message and the last good one kept)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,15 @@ from PySide6.QtWidgets import (
 
 from sbctune.ui.controllers.measurement import EndpointKind, presets
 from sbctune.ui.pages.base import Page
-from sbctune.ui.settings import UNITS, AppSettings, Units
+from sbctune.ui.settings import (
+    UDP_MAX_MBPS,
+    UNITS,
+    AppSettings,
+    Units,
+    udp_rate_of,
+)
 from sbctune.ui.theme import THEME_CHOICES, ThemeChoice
-from sbctune.ui.widgets.common import Card, label, narrow_combo
+from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 
 ENDPOINT_TITLE = {
     "builtin": "Built-in (no iperf3 needed on this computer)",
@@ -71,7 +78,18 @@ class SettingsPage(Page):
         calibrate_rows.addWidget(self.calibrate)
         calibrate_rows.addWidget(label(why, name="muted"))
         form.addRow("Tune && Measure:", calibrate_box)
+        form.addRow("U&DP test:", self._udp_row())
         card.body.addLayout(form)
+        self.udp_problem = ProblemPanel()
+        self.udp_problem.setAccessibleName("Problem with the UDP rate")
+        card.body.addWidget(self.udp_problem)
+        card.body.addWidget(
+            label(
+                "The UDP test reports the rate received, jitter and lost datagrams each way. "
+                "Pick a rate below the link's: above it, loss measures the overload.",
+                name="muted",
+            )
+        )
         self.content.addWidget(card)
         view = Card("Display")
         view_form = QFormLayout()
@@ -100,6 +118,26 @@ class SettingsPage(Page):
         self.calibrate.toggled.connect(self._save)
         self.units.currentIndexChanged.connect(self._save)
         self.theme.currentIndexChanged.connect(self._save)
+        self.udp.toggled.connect(self._save)
+        self.udp_rate.editingFinished.connect(self._save)
+
+    def _udp_row(self) -> QWidget:
+        """[x] after the TCP tests, at [50] Mbit/s"""
+        self.udp = QCheckBox("After the TCP tests, at")
+        self.udp.setAccessibleName("Add a UDP test after the TCP tests")
+        self.udp_rate = QLineEdit()
+        self.udp_rate.setAccessibleName("UDP test rate in Mbit/s")
+        self.udp_rate.setMaximumWidth(self.udp_rate.fontMetrics().horizontalAdvance("0") * 12)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.udp)
+        row.addWidget(self.udp_rate)
+        row.addWidget(label("Mbit/s", wrap=False))
+        row.addStretch(1)
+        box = QWidget()
+        box.setLayout(row)
+        box.setFocusProxy(self.udp)  # Alt+D (the row's label) reaches the check box
+        return box
 
     def shown(self) -> None:
         s = self._settings
@@ -117,6 +155,12 @@ class SettingsPage(Page):
         self.calibrate.setChecked(s.calibrate_flow)
         self.calibrate.blockSignals(False)
         self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
+        self.udp.blockSignals(True)
+        self.udp.setChecked(s.udp_enabled)
+        self.udp.blockSignals(False)
+        self.udp_rate.setText(f"{s.udp_mbps:g}")
+        self.udp_rate.setEnabled(s.udp_enabled)
+        self.udp_problem.clear()
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Choose the iperf3 program")
@@ -133,3 +177,22 @@ class SettingsPage(Page):
         s.units = cast(Units, self.units.currentData())
         s.theme = cast(ThemeChoice, self.theme.currentData())
         self.iperf3_path.setEnabled(s.endpoint_kind == "iperf3")
+        self._save_udp()
+
+    def _save_udp(self) -> None:
+        """The rate is saved only when in range; otherwise a message, and the text the user
+        typed stays in the field to correct (the last good rate stays in force)."""
+        s = self._settings
+        s.udp_enabled = self.udp.isChecked()
+        self.udp_rate.setEnabled(s.udp_enabled)
+        text = self.udp_rate.text().strip()
+        rate = udp_rate_of(text)
+        if rate is None:
+            self.udp_problem.show_problem(
+                f"“{text[:40]}” is not a UDP rate the test can use.",
+                f"Give Mbit/s above 0 and at most {UDP_MAX_MBPS:g}, e.g. 50. Until then the "
+                f"UDP test runs at {s.udp_mbps:g} Mbit/s.",
+            )
+            return
+        self.udp_problem.clear()
+        s.udp_mbps = rate

@@ -8,6 +8,10 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 from sbctune.compare.latency import LatencyRow
 from sbctune.compare.latency import cell_text as latency_cell_text
 from sbctune.compare.latency import change_text as latency_change_text
+from sbctune.compare.udp import UdpRow
+from sbctune.compare.udp import cell_text as udp_cell_text
+from sbctune.compare.udp import change_text as udp_change_text
+from sbctune.compare.udp import mode_text as udp_mode_text
 from sbctune.history.records import RunRecord, UdpRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.ui.controllers.results import ResultRow
@@ -29,6 +33,9 @@ def _setup(table: QTableWidget) -> None:
 def _fit_height(table: QTableWidget) -> None:
     height = table.horizontalHeader().height() + 2 * table.frameWidth()
     height += sum(table.rowHeight(r) for r in range(table.rowCount()))
+    # Room for the horizontal scroll bar a narrow window shows (the UDP column is wide):
+    # without it the bar covers the last row.
+    height += table.horizontalScrollBar().sizeHint().height()
     table.setFixedHeight(height + 2)
 
 
@@ -105,15 +112,16 @@ class CompareTable(QTableWidget):
         rows: list[ResultRow],
         units: Units,
         latency: list[LatencyRow] | None = None,
+        udp: list[UdpRow] | None = None,
     ) -> None:
         """`latency`: the runs' added latency under load (sbctune.compare.latency), after the
-        throughput rows."""
+        throughput rows; `udp`: their UDP tests (sbctune.compare.udp), last."""
         headers = ["Direction", "Mode", *columns]
         if len(columns) >= 2:
             headers.append("Change (last vs first)")
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(headers)
-        self.setRowCount(len(rows) + len(latency or []))
+        self.setRowCount(len(rows) + len(latency or []) + len(udp or []))
         for r, lat in enumerate(latency or [], start=len(rows)):
             self.setItem(r, 0, _item(lat.label))
             self.setItem(r, 1, _item("Latency under load"))
@@ -121,6 +129,13 @@ class CompareTable(QTableWidget):
                 self.setItem(r, 2 + c, _item(latency_cell_text(cell), True))
             if len(columns) >= 2:
                 self.setItem(r, 2 + len(columns), _item(latency_change_text(lat.cells[-1]), True))
+        for r, u in enumerate(udp or [], start=len(rows) + len(latency or [])):
+            self.setItem(r, 0, _item(u.label))
+            self.setItem(r, 1, _item(udp_mode_text(u)))
+            for c, udp_cell in enumerate(u.cells):
+                self.setItem(r, 2 + c, _item(udp_cell_text(udp_cell, u), True))
+            if len(columns) >= 2:
+                self.setItem(r, 2 + len(columns), _item(udp_change_text(u.cells[-1], u), True))
         for r, row in enumerate(rows):
             self.setItem(r, 0, _item(DIRECTION_LABEL[row.direction]))
             self.setItem(r, 1, _item(MODE_LABEL[row.mode]))

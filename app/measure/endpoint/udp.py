@@ -16,12 +16,11 @@ the control connection's TCP MSS, i.e. the path MTU less the headers, so a datag
 IP-fragmented (a fragment lost loses the whole datagram and inflates "loss"). sbctune's UDP
 plan leaves it to that default.
 
-**Socket buffers**: the client's ``-w`` when given. Otherwise the endpoint asks for a
-``UDP_BUFFER`` (4 MiB) receive buffer: the data thread is Python, and a pause of a few
-milliseconds (a busy PC, the garbage collector) must not overflow it, or the endpoint would
-report as network loss what its own socket dropped; 4 MiB holds ~30 ms at 1 Gbit/s (the OS may
-grant less: Linux caps at ``net.core.rmem_max``; the grant is logged). The send buffer stays
-the OS default, as the C server's: a larger one lets datagrams pile up in this PC's own queue
+**Socket buffers**: the client's ``-w`` when given. Otherwise the endpoint asks for a large
+receive buffer (sbctune.measure.endpoint.udp_socket: the data thread is Python, and a pause must
+not overflow it, or the endpoint would report as network loss what its own socket dropped;
+datagrams the socket dropped are counted and logged). The send buffer stays the OS default, as
+the C server's: a larger one lets datagrams pile up in this PC's own queue
 (a local qdisc drops them) where the C server's sender is held back by the kernel, so the two
 would not report the same loss on the same link.
 
@@ -42,11 +41,9 @@ import asyncio
 import contextlib
 import logging
 import os
-import platform
 import selectors
 import socket
 import struct
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -54,18 +51,28 @@ from typing import Protocol
 
 from .protocol import TestParams
 from .streams import DataStream
+from .udp_socket import (
+    ANC_SIZE,
+    UDP_RCVBUF,
+    ancillary,
+    drops_text,
+    enable_drop_counts,
+    enable_kernel_timestamps,
+    open_udp_socket,
+)
 from .udp_stats import UdpStats, header_size, pack_header, unpack_header
+
+__all__ = ["UDP_RCVBUF", "UdpMover", "accept_udp_streams", "open_udp_socket"]
 
 log = logging.getLogger(__name__)
 
 #: The C server's reply to a client's connect datagram, written as a native (little-endian on
 #: every platform sbctune runs on) 32-bit integer, as the C server writes it.
 UDP_CONNECT_REPLY = struct.pack("<I", 0x39383736)
-#: Bytes asked for each socket buffer when the client gave no ``-w`` (see the docstring).
-UDP_BUFFER = 4 * 1024 * 1024
 #: Datagrams sent per stream per wake-up at most, so receiving is never starved.
 SEND_BURST = 32
-#: Datagrams read per wake-up at most (then the senders get their turn).
+#: Datagrams read per wake-up at most when the thread also sends (then the senders get their
+#: turn); a thread that only receives reads until the socket is empty (at most DRAIN_READS).
 RECV_BURST = 256
 #: Seconds between checks for "stop" while waiting for connect datagrams.
 HANDSHAKE_POLL = 0.05
@@ -73,73 +80,6 @@ HANDSHAKE_POLL = 0.05
 RECV_SIZE = 65536
 #: Datagrams read after the test ended, to count what had already arrived.
 DRAIN_READS = 4096
-
-
-def open_udp_socket(ctrl: socket.socket, params: TestParams) -> socket.socket:
-    """A UDP socket on the address and port the client's control connection reached."""
-    name = ctrl.getsockname()
-    sock = socket.socket(ctrl.family, socket.SOCK_DGRAM)
-    try:
-        if ctrl.family == socket.AF_INET6:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-        sock.bind(name)
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, params.window or UDP_BUFFER)
-        if params.window:  # the send buffer stays the OS default unless -w: see the docstring
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, params.window)
-        log.debug(
-            "UDP socket buffers: asked %d, got rcv %d snd %d",
-            params.window or UDP_BUFFER,
-            sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF),
-            sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF),
-        )
-        if params.tos and ctrl.family == socket.AF_INET:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, params.tos)
-        sock.setblocking(False)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-#: Linux's SO_TIMESTAMPNS (= SCM_TIMESTAMPNS), 35 on the generic ABI (x86, Arm, RISC-V);
-#: Python's socket module does not name it. Its data is a native ``struct timespec``.
-_SO_TIMESTAMPNS: int | None = getattr(
-    socket,
-    "SO_TIMESTAMPNS",
-    35
-    if sys.platform == "linux"
-    and not platform.machine().startswith(("mips", "sparc", "parisc", "alpha", "ppc"))
-    else None,
-)
-_TIMESPEC = struct.Struct("@ll")
-_ANC_SIZE = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 64
-
-
-def enable_kernel_timestamps(sock: socket.socket) -> bool:
-    """Ask the kernel to stamp each datagram's arrival (Linux ``SO_TIMESTAMPNS``).
-
-    Jitter is the spread of (arrival - send) times: stamped when the Python thread gets to a
-    datagram, a backlog read in one go would look like jitter that the network never had.
-    Where the OS has no such stamp (Windows, macOS), the thread's clock is used."""
-    if _SO_TIMESTAMPNS is None or not hasattr(sock, "recvmsg_into"):
-        return False
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
-    except OSError:
-        return False
-    return True
-
-
-def _arrival(ancillary: list[tuple[int, int, bytes]]) -> float:
-    for level, kind, data in ancillary:
-        if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= _TIMESPEC.size:
-            sec, nsec = _TIMESPEC.unpack_from(data)
-            return int(sec) + int(nsec) / 1e9
-    return time.time()
 
 
 class StreamTaker(Protocol):
@@ -219,6 +159,11 @@ class UdpMover:
         self._c64 = params.udp_counters_64bit
         rx = [s for s in streams if s.direction == "rx"]
         self._kernel_stamps = bool(rx) and enable_kernel_timestamps(rx[0].sock)
+        self._drop_counts = bool(rx) and enable_drop_counts(rx[0].sock)
+        #: Datagrams this PC's socket dropped, its buffer full (Linux; None: not known). They
+        #: count as lost, as they would with the C server: the client's figures must agree.
+        self.socket_drops: int | None = 0 if self._drop_counts else None
+        self._recv_buf = bytearray(RECV_SIZE)
         self._full = False  # the send buffer was full at the last send
         size = max(params.blksize, header_size(self._c64))
         self._size = size
@@ -254,6 +199,8 @@ class UdpMover:
         try:
             self._loop()
             self._receive(DRAIN_READS)
+            if self.socket_drops:
+                log.warning("%s", drops_text(self.socket_drops, self.streams[0].sock))
         except BaseException as exc:  # reported to the session, never lost in the thread
             self.error = exc
         finally:
@@ -286,7 +233,7 @@ class UdpMover:
                     if events & selectors.EVENT_WRITE:
                         self._full = False
                     if events & selectors.EVENT_READ:
-                        self._receive(RECV_BURST)
+                        self._receive(RECV_BURST if self._tx else DRAIN_READS)
                 if omit_end is not None and time.monotonic() >= omit_end:
                     for stats in self.stats:
                         stats.end_omit()
@@ -297,14 +244,16 @@ class UdpMover:
         if not self._rx:
             return
         sock = self.streams[0].sock
-        buf = bytearray(RECV_SIZE)
+        buf = self._recv_buf
         need = header_size(self._c64)
-        stamped = self._kernel_stamps
+        with_anc = self._kernel_stamps or self._drop_counts
         for _ in range(limit):
             try:
-                if stamped:
-                    n, anc, _flags, addr = sock.recvmsg_into([buf], _ANC_SIZE)
-                    now = _arrival(anc)
+                if with_anc:
+                    n, anc, _flags, addr = sock.recvmsg_into([buf], ANC_SIZE)
+                    now, drops = ancillary(anc)
+                    if drops is not None:
+                        self.socket_drops = drops
                 else:
                     n, addr = sock.recvfrom_into(buf)
                     now = time.time()
