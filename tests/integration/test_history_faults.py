@@ -109,9 +109,10 @@ def test_full_disk_says_full_and_the_run_goes_to_a_file(tmpfs: Callable[[str], P
     assert "the disk is full" in kept.message() and str(kept.file) in kept.message()
 
 
+# --no-latency: these are about the history, and latency's idle probing adds ~3 s per test.
 def _measure(lab: Any, data: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return sbctune(data, "measure", f"{lab.user}@{lab.host}", "--accept-new-host-key",
-                   "--duration", "2", "--omit", "0", "--trials", "1", *extra,
+                   "--duration", "2", "--omit", "0", "--trials", "1", "--no-latency", *extra,
                    env={"SBCTUNE_PASSWORD": lab.password})  # fmt: skip
 
 
@@ -139,7 +140,7 @@ def test_measure_with_a_damaged_history_prints_and_keeps_the_run(
     here = tmp_path / "cwd"
     here.mkdir()
     proc = sbctune(data, "measure", f"{lab.user}@{lab.host}", "--accept-new-host-key",
-                   "--duration", "2", "--omit", "0", "--trials", "1", cwd=here,
+                   "--duration", "2", "--omit", "0", "--trials", "1", "--no-latency", cwd=here,
                    env={"SBCTUNE_PASSWORD": lab.password})  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "Pi → PC" in proc.stdout  # the table
