@@ -20,7 +20,7 @@ from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
-QUICK = plan_named("quick").with_overrides(duration=4, omit=1, streams=4)
+QUICK = plan_named("quick").with_overrides(duration=3, omit=1, streams=4)
 # Pi → PC only: the comparison and the report below are about that row; the other direction
 # would only double the traffic (tests/integration/test_demo_cli.py compares both).
 PLAN = replace(QUICK, tests=tuple(t for t in QUICK.tests if t.directions == ("pi_to_pc",)))

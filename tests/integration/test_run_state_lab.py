@@ -62,9 +62,10 @@ def test_measure_then_advise_run_on_a_fresh_data_dir_gives_findings(
 ) -> None:
     lab = lab_factory(profile="pi1b-smsc95xx")
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
+    # --no-latency: this is about the findings of a stored run; latency would add ~3 s a test.
     measure = [sys.executable, "-m", "sbctune", "measure", f"{lab.user}@{lab.host}",
                "--accept-new-host-key", "--duration", "2", "--omit", "0",
-               "--trials", "1"]  # fmt: skip
+               "--trials", "1", "--no-latency"]  # fmt: skip
     proc = subprocess.run(measure, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     advise = [sys.executable, "-m", "sbctune", "advise", "1"]
