@@ -74,7 +74,9 @@ def test_inspect_identifies_the_real_nics(cli: Cli) -> None:
 
 def test_measure_installs_iperf3_from_the_local_repository(cli: Cli) -> None:
     start = time.monotonic()
-    args = ("--duration", "5", "--streams", "1", "--omit", "0", "--json")
+    # One short trial per test: what is proven here is that runs complete on real drivers.
+    args = ("--duration", "4", "--streams", "1", "--omit", "0", "--trials", "1", "--no-latency",
+            "--json")  # fmt: skip
     done = cli("measure", *cli.target(E1000E.vm_addr), "--install-iperf3", *args, timeout=900)
     assert "Installing iperf3 on the Pi" in done.stdout + done.stderr
     run = json.loads(done.stdout)
@@ -113,14 +115,17 @@ def _knobs(cli: Cli, iface: str) -> str:
     return str(result["out"])
 
 
-# The guard counts from when apply finished (tuning.rearm), so a short one works on TCG too.
-GUARD = int(os.environ.get("SBCTUNE_VM_GUARD", "60"))
+# The guard counts from when apply finished (tuning.rearm), so a short one works on TCG too:
+# the kill -9 test waits for it. Where a test confirms, the guard must outlast a confirm that
+# logs in again over SSH on a busy TCG host, and costs nothing.
+GUARD = int(os.environ.get("SBCTUNE_VM_GUARD", "20"))
+CONFIRMED_GUARD = 180
 APPLY_TIMEOUT = 900
 TWEAKS = ("rps-rfs", "xps", "irq-affinity", "socket-buffers", "irq-coalescing", "nic-rings")
 
 
-def _apply_argv(cli: Cli, iface: str, *extra: str) -> list[str]:
-    argv = ["tune", "apply", *cli.target(), "--nic", iface, "--guard", str(GUARD), *extra]
+def _apply_argv(cli: Cli, iface: str, *extra: str, guard: int = GUARD) -> list[str]:
+    argv = ["tune", "apply", *cli.target(), "--nic", iface, "--guard", str(guard), *extra]
     for tweak in TWEAKS:
         argv += ["--tweak", tweak]
     return argv
@@ -185,17 +190,9 @@ def test_guard_reverts_by_itself_after_kill_9(cli: Cli) -> None:
     print(f"\n[vm] guard fired {int(reverted) - int(armed)} s after arming", file=sys.stderr)
 
 
-def test_confirm_keeps_and_revert_restores_byte_identical(cli: Cli) -> None:
-    iface = _iface(cli, E1000E.mac)
-    before = _knobs(cli, iface)
-    done = cli(*_apply_argv(cli, iface, "--confirm"), timeout=900)
-    assert "Confirmed" in done.stdout, done.stdout[-2000:]
-    applied = _knobs(cli, iface)
-    assert applied != before
-    (units,) = cli.remote(["systemctl", "list-timers", "--all", "--no-legend"])
-    assert "sbctune" not in units["out"]  # confirm cancelled the guard's timer
-    cli("tune", "revert", *cli.target(), timeout=600)
-    assert _knobs(cli, iface) == before
+# Long enough for the change, `nmcli connection up` and the read to finish first on a busy
+# TCG host (one SSH session, about 10 s there); every second of it is waited for.
+ROLLBACK_S = 45
 
 
 def test_nm_checkpoint_rolls_back_by_itself_and_destroys(cli: Cli) -> None:
@@ -209,7 +206,7 @@ def test_nm_checkpoint_rolls_back_by_itself_and_destroys(cli: Cli) -> None:
     change = ["nmcli", "connection", "modify", conn, "802-3-ethernet.mtu", "1400"]
     # One round trip: on a busy TCG host each takes many seconds, and the rollback is timed.
     created, changed, upped, mtu = cli.remote(
-        nm_checkpoint.create_argv(90), change, ["nmcli", "connection", "up", conn],
+        nm_checkpoint.create_argv(ROLLBACK_S), change, ["nmcli", "connection", "up", conn],
         ["cat", mtu_file], sudo=True,
     )  # fmt: skip
     path = nm_checkpoint.parse_created(created["out"])
@@ -279,7 +276,7 @@ def test_mtu_change_takes_a_networkmanager_checkpoint_confirm_destroys_it(cli: C
     iface = _iface(cli, E1000E.mac)
     checkpoints = ["busctl", "get-property", nm_checkpoint.NM, nm_checkpoint.NM_PATH,
                    nm_checkpoint.NM, "Checkpoints"]  # fmt: skip
-    argv = ["tune", "apply", *cli.target(), "--nic", iface, "--guard", str(GUARD),
+    argv = ["tune", "apply", *cli.target(), "--nic", iface, "--guard", str(CONFIRMED_GUARD),
             "--tweak", "mtu-jumbo", "--mtu", "4000", "--path-supports-jumbo"]  # fmt: skip
     done = cli(*argv, timeout=APPLY_TIMEOUT, stdin="")  # no terminal: stays armed, exits
     assert "NetworkManager checkpoint" in done.stdout + done.stderr, done.stdout[-2000:]
@@ -308,7 +305,7 @@ def _reboot(cli: Cli) -> float:
         cli.remote(["sh", "-c", "(sleep 2; systemctl reboot) >/dev/null 2>&1 &"], sudo=True)
     deadline = time.monotonic() + 900
     while time.monotonic() < deadline:
-        time.sleep(15)
+        time.sleep(5)
         try:
             if _boot_id(cli) != old:
                 took = time.monotonic() - start
@@ -330,12 +327,17 @@ _TRACES = (
 
 
 def test_persist_survives_reboot_and_revert_leaves_nothing(cli: Cli) -> None:
+    """Every tweak for the e1000e: applied, confirmed, kept across a real reboot; revert puts
+    every touched value back byte for byte and, after another reboot, leaves no trace."""
     iface = _iface(cli, E1000E.mac)
     before = _knobs(cli, iface)
-    done = cli(*_apply_argv(cli, iface, "--persist", "--confirm"), timeout=900)
+    argv = _apply_argv(cli, iface, "--persist", "--confirm", guard=CONFIRMED_GUARD)
+    done = cli(*argv, timeout=APPLY_TIMEOUT)
     assert "Confirmed" in done.stdout, done.stdout[-2000:]
     applied = _knobs(cli, iface)
     assert applied != before
+    (units,) = cli.remote(["systemctl", "list-timers", "--all", "--no-legend"])
+    assert "sbctune" not in units["out"]  # confirm cancelled the guard's timer
     irqs = [line for line in applied.splitlines() if line.startswith("irq ")]
     assert irqs and irqs != [x for x in before.splitlines() if x.startswith("irq ")]
     _reboot(cli)
