@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from sbctune.lab.vm import plan
-from tests.vm.conftest import ROOT, Cli
+from tests.vm.conftest import ROOT, Cli, report
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
@@ -69,7 +69,7 @@ def test_inspect_identifies_the_real_nics(cli: Cli) -> None:
     # A plain (non-sudo) read finds ethtool in /usr/sbin, as tuning's reads must.
     (plain,) = cli.remote(["ethtool", "-i", e1000e["name"]])
     assert plain["rc"] == 0 and "driver: e1000e" in plain["out"], plain
-    print(f"\n[vm] inspect: {time.monotonic() - start:.0f} s", file=sys.stderr)
+    report(f"inspect: {time.monotonic() - start:.0f} s")
 
 
 def test_measure_installs_iperf3_from_the_local_repository(cli: Cli) -> None:
@@ -94,7 +94,7 @@ def test_measure_installs_iperf3_from_the_local_repository(cli: Cli) -> None:
     assert run["complete"] and run["endpoint"] == "iperf3", run.get("error")
     assert run["pc_address"] == VIRTIO_MQ.host_addr
     assert all(t["complete"] and t["mean_mbps"] > 0 for t in run["tests"])
-    print(f"\n[vm] measure x2 with install: {time.monotonic() - start:.0f} s", file=sys.stderr)
+    report(f"measure x2 with install: {time.monotonic() - start:.0f} s")
 
 
 # Everything the e1000e tweaks touch, read as bytes over SSH before and after.
@@ -187,7 +187,7 @@ def test_guard_reverts_by_itself_after_kill_9(cli: Cli) -> None:
     assert by == "guard"
     assert int(reverted) - int(armed) <= GUARD + 10, (armed, reverted)
     assert _knobs(cli, iface) == before
-    print(f"\n[vm] guard fired {int(reverted) - int(armed)} s after arming", file=sys.stderr)
+    report(f"guard fired {int(reverted) - int(armed)} s after arming")
 
 
 # Long enough for the change, `nmcli connection up` and the read to finish first on a busy
@@ -267,7 +267,7 @@ def test_refusals_in_the_drivers_own_words(cli: Cli) -> None:
         said = refused(wrote["err"])
         assert said is not None and words in said, (change.target, wrote["err"])
         assert before == after, (change.target, before, after)  # nothing changed
-        print(f"\n[vm] {change.target}: {said}", file=sys.stderr)
+        report(f"{change.target}: {said}")
 
 
 def test_mtu_change_takes_a_networkmanager_checkpoint_confirm_destroys_it(cli: Cli) -> None:
@@ -309,7 +309,7 @@ def _reboot(cli: Cli) -> float:
         try:
             if _boot_id(cli) != old:
                 took = time.monotonic() - start
-                print(f"\n[vm] reboot: {took:.0f} s", file=sys.stderr)
+                report(f"reboot: {took:.0f} s")
                 return took
         except (AssertionError, subprocess.TimeoutExpired):
             continue
