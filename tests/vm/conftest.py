@@ -69,6 +69,23 @@ class Cli:
         return result
 
 
+# What the VM lab's tests measured (boot, per-test times, the drivers' words), printed at the
+# end of every run, captured or not: CI's log shows the VM's share of the run's time.
+FIGURES: list[str] = []
+
+
+def report(line: str) -> None:
+    FIGURES.append(line)
+    print(f"\n[vm] {line}", file=sys.stderr)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if FIGURES:
+        terminalreporter.section("VM lab")
+        for line in FIGURES:
+            terminalreporter.write_line(line)
+
+
 def _unavailable() -> str | None:
     if sys.platform != "linux" or platform.machine() != "x86_64":
         return "the VM lab runs on x86_64 Linux only"
@@ -103,17 +120,15 @@ def vm() -> Iterator[object]:
         vmlab.down(name)
         skip_or_fail(f"VM lab unavailable: {exc}")
         raise
-    print(
-        f"\n[vm] image ready in {built:.0f} s; boot to SSH {lab.boot_seconds:.0f} s "
-        f"({lab.accel}: {lab.accel_why})",
-        file=sys.stderr,
+    report(
+        f"image ready in {built:.0f} s; boot to SSH {lab.boot_seconds:.0f} s "
+        f"({lab.accel}: {lab.accel_why})"
     )
     module_start = time.monotonic()
     try:
         yield lab
     finally:
-        print(f"\n[vm] tests on the VM took {time.monotonic() - module_start:.0f} s",
-              file=sys.stderr)  # fmt: skip
+        report(f"tests on the VM took {time.monotonic() - module_start:.0f} s")
         vmlab.down(name)
 
 

@@ -140,7 +140,9 @@ def wait_for_ssh(lab: VmLab, timeout: float = BOOT_TIMEOUT) -> float:
     start = time.monotonic()
     while time.monotonic() - start < timeout:
         if not _alive(lab.qemu_pid):
-            raise LabError("QEMU exited while the VM booted", console_tail(lab))
+            raise LabError(
+                "QEMU exited while the VM booted", f"{qemu_log_tail(lab)}\n{console_tail(lab)}"
+            )
         if _ssh_banner(lab):
             return time.monotonic() - start
         time.sleep(2)
@@ -200,15 +202,47 @@ def _start(
     repo_pid = _start_repo(netns, img, folder)
     lab = VmLab(**{**lab.to_json(), "repo_pid": repo_pid})
     _save(lab)
-    argv = lab.in_netns(qemu.command(qemu_bin, img, overlay, folder, mode))
-    run(argv, what="starting QEMU", timeout=60)
-    pid = int((folder / "qemu.pid").read_text().strip())
+    pid = _start_supervised_qemu(lab, qemu.command(qemu_bin, img, overlay, folder, mode))
     lab = VmLab(**{**lab.to_json(), "qemu_pid": pid})
     _save(lab)
     if wait:
         lab = VmLab(**{**lab.to_json(), "boot_seconds": round(wait_for_ssh(lab), 1)})
         _save(lab)
     return lab
+
+
+def _start_supervised_qemu(lab: VmLab, qemu_argv: list[str]) -> int:
+    """Start QEMU under sbctune.lab.vm.supervise (which starts it again when the guest
+    reboots); the supervisor's pid, which stands for the VM in ``qemu_pid``."""
+    folder = Path(lab.run_dir)
+    argv = lab.in_netns([sys.executable, "-m", "sbctune.lab.vm.supervise", str(folder), "--",
+                         *qemu_argv])  # fmt: skip
+    with open(folder / "supervisor.log", "ab") as log:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True
+        )
+    # QEMU refuses bad options at once: say so here rather than as a boot that never answers.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    if proc.poll() is not None:
+        raise LabError("QEMU did not start", qemu_log_tail(lab))
+    return proc.pid
+
+
+def qemu_log_tail(lab: VmLab, lines: int = 10) -> str:
+    try:
+        text = (Path(lab.run_dir) / "qemu.log").read_bytes()[-4096:]
+    except OSError:
+        return "(no QEMU log)"
+    return "\n".join(text.decode(errors="replace").splitlines()[-lines:])
+
+
+def _qemu_pid(lab: VmLab) -> int:
+    try:
+        return int((Path(lab.run_dir) / "qemu.pid").read_text().strip())
+    except (OSError, ValueError):
+        return 0
 
 
 def _kill(pid: int, grace: float = 10.0) -> None:
@@ -230,7 +264,8 @@ def down(name: str) -> bool:
     lab = load(name)
     found = folder.exists()
     if lab:
-        _kill(lab.qemu_pid)
+        _kill(lab.qemu_pid)  # the supervisor: it stops QEMU first
+        _kill(_qemu_pid(lab))  # a QEMU whose supervisor died
         if lab.repo_pid:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(lab.repo_pid, signal.SIGTERM)
