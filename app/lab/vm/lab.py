@@ -239,10 +239,13 @@ def qemu_log_tail(lab: VmLab, lines: int = 10) -> str:
 
 
 def _qemu_pid(lab: VmLab) -> int:
+    """QEMU's pid from its pidfile, 0 unless that process is still a QEMU (pids get reused)."""
     try:
-        return int((Path(lab.run_dir) / "qemu.pid").read_text().strip())
+        pid = int((Path(lab.run_dir) / "qemu.pid").read_text().strip())
+        comm = Path(f"/proc/{pid}/comm").read_text().strip()
     except (OSError, ValueError):
         return 0
+    return pid if comm.startswith("qemu-system") else 0
 
 
 def _kill(pid: int, grace: float = 10.0) -> None:
