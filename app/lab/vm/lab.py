@@ -149,12 +149,20 @@ def wait_for_ssh(lab: VmLab, timeout: float = BOOT_TIMEOUT) -> float:
     raise LabError(f"the VM did not answer SSH within {timeout:.0f} s", console_tail(lab))
 
 
-def console_tail(lab: VmLab, lines: int = 15) -> str:
+def _tail(lab: VmLab, filename: str, lines: int) -> str:
     try:
-        text = (Path(lab.run_dir) / "console.log").read_bytes()[-8192:]
+        text = (Path(lab.run_dir) / filename).read_bytes()[-8192:]
     except OSError:
-        return "(no console log)"
+        return f"(no {filename})"
     return "\n".join(text.decode(errors="replace").splitlines()[-lines:])
+
+
+def console_tail(lab: VmLab, lines: int = 15) -> str:
+    return _tail(lab, "console.log", lines)
+
+
+def qemu_log_tail(lab: VmLab, lines: int = 10) -> str:
+    return _tail(lab, "qemu.log", lines)
 
 
 def up(name: str = "vm", *, wait: bool = True) -> VmLab:
@@ -228,14 +236,6 @@ def _start_supervised_qemu(lab: VmLab, qemu_argv: list[str]) -> int:
     if proc.poll() is not None:
         raise LabError("QEMU did not start", qemu_log_tail(lab))
     return proc.pid
-
-
-def qemu_log_tail(lab: VmLab, lines: int = 10) -> str:
-    try:
-        text = (Path(lab.run_dir) / "qemu.log").read_bytes()[-4096:]
-    except OSError:
-        return "(no QEMU log)"
-    return "\n".join(text.decode(errors="replace").splitlines()[-lines:])
 
 
 def _qemu_pid(lab: VmLab) -> int:
