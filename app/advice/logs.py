@@ -10,6 +10,7 @@ line says "Link is Up" is not called down).
 from __future__ import annotations
 
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
+from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Finding, Nic, Recommendation
 
 
@@ -32,6 +33,53 @@ def _times(nic: Nic, kind: str) -> str:
     return "once" if count == 1 else f"{count} times"
 
 
+def _cite(kind: str) -> str:
+    """Where the kernel prints this message: " (net/sched/sch_generic.c dev_watchdog())"."""
+    explanation = explain(kind)
+    return f" (printed by {explanation.source})" if explanation else ""
+
+
+def _errno(lines: list[str]) -> str:
+    """ "-110 = ETIMEDOUT, Connection timed out: the device did not answer ..." for the first
+    line that reports an errno; the kernel's own numbering, whatever machine reads the log."""
+    for line in lines:
+        value = errno_in(line)
+        known = load_messages().errno(value)
+        if value is None or known is None:
+            continue
+        hint = errno_hint(value)
+        return f" Error {value} is {known.name} ({known.meaning})" + (f": {hint}." if hint else ".")
+    return ""
+
+
+def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
+    """Error- and warning-level lines of the NIC's driver that no rule above explains: what
+    the kernel's source says they are (level, file), with the lines as evidence."""
+    lines = nic.log.get("kernel_error")
+    if not lines:
+        return
+    table = load_messages()
+    matched = [(line, table.match(line)) for line in lines]
+    known = [(line, m) for line, m in matched if m is not None]
+    if not known:
+        return
+    errors = [m for _line, m in known if m.is_error]
+    first = (errors or [m for _l, m in known])[0]
+    count = nic.log_counts.get("kernel_error", len(lines))
+    kernels = " and ".join(first.series)
+    found.append(
+        Finding(
+            "driver-complaint",
+            "warning" if errors else "info",
+            label,
+            f"{label}: its driver logged {count} {'error' if errors else 'warning'} line"
+            f'{"s" if count != 1 else ""} such as "{first.format}" (level {first.level}, '
+            f"{first.source} in the {kernels} kernel source).{_errno(lines)}",
+            lines,
+        )
+    )
+
+
 def log_findings(nic: Nic) -> list[Finding]:
     found: list[Finding] = []
     label = _label(nic)
@@ -44,8 +92,8 @@ def log_findings(nic: Nic) -> list[Finding]:
             "phy-attach-failure",
             "problem",
             f"{label}: the driver could not attach its PHY ({_times(nic, 'phy_failure')}), so "
-            "the port cannot link. Check the device tree's phy-handle/phy-mode for this board "
-            "and kernel, and the PHY's reset and power.",
+            f"the port cannot link{_cite('phy_failure')}. Check the device tree's "
+            "phy-handle/phy-mode for this board and kernel, and the PHY's reset and power.",
             lines,
         )
     if nic.link_downs >= 2:
@@ -79,7 +127,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             "warning",
             f"{label}: the USB adapter was reset or lost ({len(resets)} resets/disconnects, "
             f"{nic.log_counts.get('usb_error', 0)} USB errors such as -71/-110): power, cable "
-            "or port.",
+            f"or port{_cite('usb_reset')}.",
             (resets + errors)[:4],
         )
     if lines := nic.log.get("tx_timeout"):
@@ -87,7 +135,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             "tx-timeout",
             "problem",
             f"{label}: transmit timed out (NETDEV WATCHDOG, {_times(nic, 'tx_timeout')}): the "
-            "NIC stopped sending and was reset.",
+            f"NIC stopped sending and was reset{_cite('tx_timeout')}.",
             lines,
         )
     if nic.bus == "usb" and nic.driver == "usb-storage":
@@ -103,9 +151,20 @@ def log_findings(nic: Nic) -> list[Finding]:
         add(
             "firmware-missing",
             "problem",
-            f"{label}: firmware the driver asked for was not found.",
+            f"{label}: firmware the driver asked for was not found"
+            f"{_cite('firmware_missing')}.{_errno(lines)}",
             lines,
         )
+    if lines := nic.log.get("probe_failed"):
+        add(
+            "probe-failed",
+            "problem",
+            f"{label}: the driver matched the device but failed to start it "
+            f"({_times(nic, 'probe_failed')}), so it gives no network interface"
+            f"{_cite('probe_failed')}.{_errno(lines)}",
+            lines,
+        )
+    _complaints(nic, found, label)
     return found
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sbctune.catalog.kernel_messages import load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -123,7 +124,9 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
-    elif kind in ("phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing"):
+    elif kind == "device" and _kernel_complaint(text):
+        sighting.add("kernel_error", text, _SRC, text, no)
+    elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
         if kind == "phy_failure":  # the interface could not open: no link
             sighting.add("link", False, _SRC, text, no)
@@ -146,6 +149,18 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("seen", True, _SRC, text, no)
     sighting.add("seen", True, _SRC, text, no)
     return sighting
+
+
+_COMPLAINTS = (
+    "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
+)  # fmt: skip
+
+
+def _kernel_complaint(text: str) -> bool:
+    """A driver's line about its device that the kernel's source prints at error or warning
+    level (resources/kernel_messages), though no rule here knows it."""
+    message = load_messages().match(text)
+    return message is not None and message.level != "info"
 
 
 def _on_phy_link(event: DmesgEvent) -> Sighting | None:
@@ -218,7 +233,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
 _COUNTED = {
     "link_up", "link_down", "carrier", "carrier_up", "phy_link_up", "phy_link_down",
     "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
-    "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed",
+    "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
 }  # fmt: skip
 _SKIP = {"under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth"}
 

@@ -242,6 +242,8 @@ LOG_KINDS = (
     "tx_timeout",
     "firmware_missing",
     "not_top_speed",
+    "probe_failed",
+    "kernel_error",
 )
 
 

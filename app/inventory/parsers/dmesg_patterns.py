@@ -158,6 +158,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "tx_timeout",
         re.compile(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
     ),
+    (
+        "tx_timeout",  # since 6.1 (net/sched/sch_generic.c dev_watchdog, netdev_crit)
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): NETDEV WATCHDOG: "
+            r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
+        ),
+    ),
     ("csum_failure", re.compile(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
@@ -241,6 +248,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "probe_failed",  # drivers/base/dd.c call_driver_probe: 6.1 pr_warn, 6.12 dev_err
+        re.compile(
+            rf"^(?P<driver>[\w-]+): probe of (?P<device>{BUS_ID}) failed with error "
+            r"(?P<errno>-?\d+)|"
+            rf"^(?P<driver2>[\w-]+) (?P<device2>{BUS_ID}): probe with driver [\w-]+ failed "
+            r"with error (?P<errno2>-?\d+)"
+        ),
+    ),
+    (
         "kevent_dropped",
         re.compile(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
@@ -319,6 +335,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
     "tx_timeout": ("WATCHDOG",),
+    "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
     "carrier": (" carrier",),

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Regenerate resources/kernel_messages/ from Debian's kernel source (linux-source-6.1, -6.12).
+
+    python scripts/regen_kernel_messages.py          # obtains the source via kernel_source.py
+
+messages.json: every error- or warning-level log call (dev_err, netdev_warn, pr_err,
+printk(KERN_ERR ...), ...) of the parts of the kernel that speak about NICs: drivers/net/
+(wired, USB and wireless), drivers/usb/core/, drivers/mmc/, net/core/, net/sched/sch_generic.c
+(the transmit watchdog), drivers/base/dd.c (probe failures) and drivers/base/firmware_loader/.
+One entry per format string: its level, and the source files and kernel series that have it.
+
+errno.json: the kernel's errno names, values and meanings, from its own headers
+(include/uapi/asm-generic/errno-base.h, errno.h, include/linux/errno.h): a log's "-110" is
+decoded the same on any machine (the host's libc may number them otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "resources" / "kernel_messages"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kernel_source import SERIES, obtain  # noqa: E402
+
+GLOBS = (
+    "drivers/net/*",
+    "drivers/usb/core/*",
+    "drivers/mmc/*",
+    "net/core/*",
+    "net/sched/sch_generic.c",
+    "drivers/base/dd.c",
+    "drivers/base/firmware_loader/*",
+    "include/uapi/asm-generic/errno-base.h",
+    "include/uapi/asm-generic/errno.h",
+    "include/linux/errno.h",
+)
+_SCAN = ("drivers/net", "drivers/usb/core", "drivers/mmc", "net/core", "net/sched", "drivers/base")
+
+# Call → level. The device/netdev argument comes before the format string.
+_CALLS = {
+    "dev_emerg": "emerg", "dev_alert": "alert", "dev_crit": "crit", "dev_err": "err",
+    "dev_warn": "warn", "dev_err_probe": "err", "dev_err_ratelimited": "err",
+    "dev_warn_ratelimited": "warn", "dev_err_once": "err", "dev_warn_once": "warn",
+    "netdev_emerg": "emerg", "netdev_alert": "alert", "netdev_crit": "crit",
+    "netdev_err": "err", "netdev_warn": "warn", "netdev_err_once": "err",
+    "netdev_warn_once": "warn", "net_err_ratelimited": "err", "net_warn_ratelimited": "warn",
+    "netif_emerg": "emerg", "netif_alert": "alert", "netif_crit": "crit", "netif_err": "err",
+    "netif_warn": "warn", "pr_emerg": "emerg", "pr_alert": "alert", "pr_crit": "crit",
+    "pr_err": "err", "pr_warn": "warn", "pr_warning": "warn", "pr_err_ratelimited": "err",
+    "pr_warn_ratelimited": "warn", "pr_err_once": "err", "pr_warn_once": "warn",
+    "WARN": "warn", "WARN_ONCE": "warn",
+}  # fmt: skip
+# Drivers' own wrappers of dev_err & co (rtw_err, ath10k_warn, brcmf_err, mt76_err ...): the
+# level is in the name, the format is the call's first string literal.
+_WRAPPER = r"[a-z][a-z0-9]*_(?:err|warn|crit|emerg|alert)(?:_ratelimited|_once)?"
+_WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)?$")
+_KERN = {"KERN_EMERG": "emerg", "KERN_ALERT": "alert", "KERN_CRIT": "crit", "KERN_ERR": "err"}
+_KERN |= {"KERN_WARNING": "warn"}
+_CALL_RE = re.compile(
+    r"\b(" + "|".join(sorted(_CALLS, key=len, reverse=True)) + r"|printk|" + _WRAPPER + r")\s*\("
+)
+_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_BETWEEN_RE = re.compile(r"\s*(?:/\*.*?\*/\s*)*", re.S)
+_ERRNO_RE = re.compile(r"#define\s+(E[A-Z0-9]+)\s+(\d+)\s*/\*\s*(.*?)\s*\*/")
+
+
+def _format_after(text: str, start: int) -> tuple[str, str | None] | None:
+    """The format string of the call whose '(' ends at `start` (adjacent literals joined) and
+    a KERN_ level written before it; None if the call's first literal is not found nearby."""
+    window = text[start : start + 1200]
+    depth = 0
+    for i, ch in enumerate(window):  # the first literal at the call's own depth
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return None
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            level = next((v for k, v in _KERN.items() if k in window[:i]), None)
+            parts: list[str] = []
+            pos = i
+            while m := _STRING_RE.match(window, pos):
+                parts.append(m.group(1))
+                pos = m.end()
+                gap = _BETWEEN_RE.match(window, pos)
+                pos = gap.end() if gap else pos
+                if pos < len(window) and window[pos] != '"':
+                    break
+            return "".join(parts), level
+    return None
+
+
+def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
+    found: dict[str, tuple[str, set[str]]] = {}
+    for top in _SCAN:
+        for path in sorted((root / top).rglob("*.c")):
+            text = path.read_text(errors="replace")
+            rel = str(path.relative_to(root))
+            for m in _CALL_RE.finditer(text):
+                got = _format_after(text, m.end())
+                if got is None:
+                    continue
+                fmt, kern = got
+                wrapped = _WRAPPER_LEVEL.search(m.group(1))
+                level = _CALLS.get(m.group(1)) or kern or (wrapped.group(1) if wrapped else None)
+                fmt = fmt.replace("\\n", "").replace('\\"', '"').strip()
+                if level is None or len(fmt) < 6 or not re.search(r"[A-Za-z]{3}", fmt):
+                    continue
+                found.setdefault(fmt, (level, set()))[1].add(rel)
+    return found
+
+
+def _errno(root: Path) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for rel in (
+        "include/uapi/asm-generic/errno-base.h",
+        "include/uapi/asm-generic/errno.h",
+        "include/linux/errno.h",
+    ):
+        for name, value, meaning in _ERRNO_RE.findall((root / rel).read_text()):
+            out.setdefault(value, {"name": name, "meaning": meaning, "source": rel})
+    return out
+
+
+_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[a-zA-Z%]")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z_]{3,}")
+
+
+def _words(fmt: str) -> list[str]:
+    """The literal words of a format (the same rule as sbctune.catalog.kernel_messages)."""
+    return _WORD_RE.findall(_SPEC_RE.sub(" ", fmt))
+
+
+def _key(fmt: str, counts: Counter[str]) -> str:
+    """The format's rarest literal word: every line printed from it contains that word, and
+    few other formats do (the reader tries only the formats of a line's words)."""
+    words = _words(fmt)
+    return min(words, key=lambda w: (counts[w], -len(w))) if words else ""
+
+
+def main() -> int:
+    table: dict[str, dict[str, object]] = {}
+    versions: dict[str, str] = {}
+    errno: dict[str, dict[str, str]] = {}
+    for series in SERIES:
+        source = obtain(series, GLOBS)
+        versions[series] = source.version
+        for fmt, (level, files) in _messages(source.root).items():
+            entry = table.setdefault(fmt, {"level": level, "files": set(), "series": []})
+            entry["files"] |= files  # type: ignore[operator]
+            entry["series"].append(series)  # type: ignore[attr-defined]
+        for value, item in _errno(source.root).items():
+            errno.setdefault(value, item)
+    counts = Counter(w for fmt in table for w in set(_words(fmt)))
+    rows = [
+        [_key(fmt, counts), fmt, e["level"], sorted(e["files"]), e["series"]]  # type: ignore[arg-type]
+        for fmt, e in sorted(table.items())
+    ]
+    rows = [r for r in rows if r[0]]
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "messages.json").write_text(
+        json.dumps(
+            {"columns": ["key", "format", "level", "files", "series"], "rows": rows},
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
+    (OUT / "errno.json").write_text(json.dumps(errno, indent=1, sort_keys=True) + "\n")
+    (OUT / "VERSION.json").write_text(
+        json.dumps(
+            {
+                "generated": datetime.now(UTC).date().isoformat(),
+                "script": "scripts/regen_kernel_messages.py",
+                "packages": {f"linux-source-{s}": v for s, v in versions.items()},
+                "paths": list(GLOBS),
+                "messages": len(rows),
+                "errno": len(errno),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    print(f"{len(rows)} messages, {len(errno)} errno values from {versions}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
