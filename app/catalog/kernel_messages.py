@@ -1,5 +1,5 @@
-"""The kernel's own log messages (``resources/kernel_messages/``, generated from Debian's
-linux-source-6.1 and 6.12 by ``scripts/regen_kernel_messages.py``): which format string a
+"""The kernel's own log messages (``resources/kernel_source/``, generated from Debian's
+linux-source-6.1 and 6.12 by ``scripts/regen_kernel_source.py``): which format string a
 log line was printed from, at what level, by which source file; and errno values decoded
 the kernel's way (a log's "-110" is ETIMEDOUT whatever the machine reading it numbers it).
 
@@ -117,7 +117,7 @@ class MessageTable:
 def _read(name: str) -> Any:
     from sbctune.resources import resource_root
 
-    text = resource_root().joinpath("kernel_messages", name).read_text(encoding="utf-8")
+    text = resource_root().joinpath("kernel_source", name).read_text(encoding="utf-8")
     return json.loads(text)
 
 

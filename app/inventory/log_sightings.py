@@ -17,7 +17,10 @@ _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link 
 
 
 def _refused(text: str) -> bool:
-    return "Unknown version" in text or "failed with error" in text or "probe failed" in text
+    """The driver tried the device and gave up (a probe failure), so none is bound; a missing
+    firmware file alone is not that (the driver may fall back to another file)."""
+    probe = "probe" in text and "failed with error" in text
+    return "Unknown version" in text or probe or "probe failed" in text
 
 
 _NOT_DRIVERS = {"pci", "usb", "usbcore", "IPv6", "libphy", "systemd-udevd", "hwmon"}
@@ -35,8 +38,10 @@ def _base(event: DmesgEvent) -> Sighting | None:
         keys.append(key_if)
     if not keys:
         return None
-    sighting = Sighting(keys)
     driver = event.driver
+    if bus == "sdio" and driver and driver not in _NOT_DRIVERS:
+        keys.append(("wifi", driver))  # its lines without a device ("brcmfmac: ...") join it
+    sighting = Sighting(keys)
     device = event.device or ""
     if bus == "platform":
         sighting.add("platform_name", device.split(":")[0], _SRC, event.text, event.line)
@@ -128,6 +133,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
+        if kind == "firmware_missing" and (wanted := f.get("firmware") or f.get("firmware2")):
+            sighting.add("firmware_wanted", wanted, _SRC, text, no)
         if kind == "phy_failure":  # the interface could not open: no link
             sighting.add("link", False, _SRC, text, no)
     elif kind in ("register", "description"):
@@ -158,7 +165,7 @@ _COMPLAINTS = (
 
 def _kernel_complaint(text: str) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
-    level (resources/kernel_messages), though no rule here knows it."""
+    level (resources/kernel_source), though no rule here knows it."""
     message = load_messages().match(text)
     return message is not None and message.level != "info"
 
@@ -178,6 +185,9 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     sighting.add("chip_text", event.fields.get("chip"), _SRC, event.text, event.line)
     sighting.add("bus", "sdio", _SRC, event.text, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
+    if "Firmware: " in event.text:  # brcmf_c_preinit_dcmds: the chip runs its firmware
+        loaded = event.text.split("Firmware: ", 1)[1][:120]
+        sighting.add("firmware", loaded, _SRC, event.text, event.line)
     return sighting
 
 

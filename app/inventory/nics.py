@@ -10,6 +10,7 @@ import re
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -42,7 +43,35 @@ def _bus(device: Device) -> str:
     if hint in ("pci", "platform"):
         return str(hint)
     driver = device.value("driver")
+    known = load_kernel_drivers().get(driver)
+    if known is not None and known.bus:
+        return known.bus  # r8152 binds only on USB: its NIC is on USB
     return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
+
+
+def _kernel_wireless(device: Device) -> bool:
+    """A Wi-Fi driver of the kernel drives it, tried to, or lists its IDs."""
+    table = load_kernel_drivers()
+    named = [table.get(device.value(f)) for f in ("driver", "refused_by")]
+    found = device.value("ids")
+    listed = table.for_ids("usb", found) + table.for_ids("pci", found)
+    listed = listed or table.for_firmware(device.value("firmware_wanted"))
+    drivers = [d for d in named if d is not None] or listed
+    return bool(drivers) and all(d.wireless for d in drivers)
+
+
+def _kernel_net_driver(device: Device) -> bool:
+    """The device's driver (bound, or one that tried and failed) or the IDs it shows are in
+    the kernel's network drivers' tables (6.1 or 6.12)."""
+    table = load_kernel_drivers()
+    if any(table.get(device.value(f)) for f in ("driver", "refused_by")):
+        return True
+    found = device.value("ids")
+    return bool(
+        table.for_ids("usb", found)
+        or table.for_ids("pci", found)
+        or table.for_firmware(device.value("firmware_wanted"))
+    )
 
 
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
@@ -52,7 +81,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     chip = _catalog_chip(device, bus, catalog)
     if chip is not None:
         return chip.kind == "nic"
-    if current_names(device):
+    if current_names(device) or _kernel_net_driver(device):
         return True
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
@@ -195,6 +224,8 @@ def nic_from_device(
     bus = _bus(device)
     nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
     nic.driver = device.value("driver")
+    if nic.driver and nic.driver == device.value("refused_by") and not nic.name:
+        nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
     nic.bus_path = (
         device.key("pci") if bus == "pci" else device.key("usb") if bus == "usb" else None
@@ -219,6 +250,7 @@ def nic_from_device(
         device.value("wireless")
         or (nic.name or "").startswith(("wlan", "wlp", "wlx"))
         or nic.driver in _WIRELESS_DRIVERS
+        or _kernel_wireless(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
     )

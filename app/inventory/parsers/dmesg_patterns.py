@@ -283,10 +283,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
-        "firmware_missing",
+        "firmware_missing",  # drivers/base/firmware_loader/main.c: both of its lines
         re.compile(
-            r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?Direct firmware load for "
-            r"(?P<firmware>\S+) failed with error (?P<errno>-?\d+)"
+            r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?(?:Direct firmware load for "
+            r"(?P<firmware>\S+) failed with error(?: (?P<errno>-?\d+))?|firmware: failed to load "
+            r"(?P<firmware2>\S+) \((?P<errno2>-?\d+)\))"
         ),
     ),
     (
@@ -351,7 +352,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_disconnect": ("disconnect",),
     "usb_not_top_speed": ("top speed",),
     "usb_error": ("-71", "-110", "-32", "-19", "-108", "-62", "-5"),
-    "firmware_missing": ("Direct firmware",),
+    "firmware_missing": ("Direct firmware", "firmware: failed to load"),
     "wifi_chip": ("brcmfmac",),
     "device": (": ",),
 }

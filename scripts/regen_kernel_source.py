@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Regenerate resources/kernel_messages/ from Debian's kernel source (linux-source-6.1, -6.12).
+"""Regenerate resources/kernel_source/ from Debian's kernel source (linux-source-6.1, -6.12).
 
-    python scripts/regen_kernel_messages.py          # obtains the source via kernel_source.py
+    python scripts/regen_kernel_source.py          # obtains the source via kernel_source.py
 
 messages.json: every error- or warning-level log call (dev_err, netdev_warn, pr_err,
 printk(KERN_ERR ...), ...) of the parts of the kernel that speak about NICs: drivers/net/
@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "resources" / "kernel_messages"
+OUT = ROOT / "resources" / "kernel_source"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import SERIES, obtain  # noqa: E402
@@ -40,6 +40,7 @@ GLOBS = (
     "include/uapi/asm-generic/errno-base.h",
     "include/uapi/asm-generic/errno.h",
     "include/linux/errno.h",
+    "include/linux/pci_ids.h",
 )
 _SCAN = ("drivers/net", "drivers/usb/core", "drivers/mmc", "net/core", "net/sched", "drivers/base")
 
@@ -146,13 +147,136 @@ def _key(fmt: str, counts: Counter[str]) -> str:
     return min(words, key=lambda w: (counts[w], -len(w))) if words else ""
 
 
+_DRIVER_RE = re.compile(
+    r"^(?:static\s+)?(?:const\s+)?struct\s+(usb|usb_device|pci|sdio|platform)_driver\s+\w+\s*"
+    r"(?:__\w+\s*)?=\s*\{(.*?)^\};",
+    re.S | re.M,
+)
+_NAME_RE = re.compile(r"\.name\s*=\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
+_DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+|\"[^\"]*\")\s*$", re.M)
+_ID_RE = re.compile(r"\b(USB_DEVICE\w*|PCI_DEVICE\w*|PCI_VDEVICE)\(\s*(\w+)\s*,\s*(\w+)")
+
+
+def _defines(paths: list[Path]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in paths:
+        for name, value in _DEFINE_RE.findall(path.read_text(errors="replace")):
+            out.setdefault(name, value.strip('"'))
+    return out
+
+
+def _hex4(token: str, defines: dict[str, str]) -> str | None:
+    value = defines.get(token, token)
+    try:
+        number = int(value, 0)
+    except ValueError:
+        return None
+    return f"{number:04x}" if 0 <= number <= 0xFFFF else None
+
+
+_FIRMWARE_RE = re.compile(r"MODULE_FIRMWARE\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))\s*\)")
+_MAKE_RE = re.compile(r"^([\w-]+)-(?:objs|y|\$\(CONFIG_\w+\))\s*[:+]?=(.*)$", re.M)
+
+
+def _module(path: Path) -> str:
+    """KBUILD_MODNAME of a source file: the module its directory's Makefile links it into
+    ("brcmfmac-objs += bcmsdh.o" → brcmfmac), else the file's own name; '-' becomes '_'."""
+    makefile = path.parent / "Makefile"
+    if makefile.is_file():
+        text = makefile.read_text(errors="replace").replace("\\\n", " ")
+        for module, objects in _MAKE_RE.findall(text):
+            if f"{path.stem}.o" in objects.split() and module != "obj":
+                return module.replace("-", "_")
+    return path.stem.replace("-", "_")
+
+
+def _drivers(
+    root: Path,
+) -> tuple[dict[str, dict[str, object]], dict[str, set[str]], dict[str, set[str]]]:
+    """Network drivers by the name the kernel logs them under (the driver struct's .name),
+    with their bus, source file and whether they are wireless; and the USB/PCI IDs their
+    tables list (macros resolved from the driver's directory and include/linux/pci_ids.h)."""
+    drivers: dict[str, dict[str, object]] = {}
+    ids: dict[str, set[str]] = {}
+    firmware: dict[str, set[str]] = {}
+    pci_ids = _defines([root / "include/linux/pci_ids.h"])
+    for path in sorted((root / "drivers/net").rglob("*.c")):
+        text = path.read_text(errors="replace")
+        if "_driver" not in text:
+            continue
+        rel = str(path.relative_to(root))
+        local: dict[str, str] | None = None
+        for kind, body in _DRIVER_RE.findall(text):
+            m = _NAME_RE.search(body)
+            if m is None:
+                continue
+            if local is None:  # the file's own macros first, then its directory's
+                local = {**_defines(sorted(path.parent.glob("*.[ch]"))), **_defines([path])}
+            name = m.group(1) or local.get(m.group(2) or "", "")
+            if m.group(2) == "KBUILD_MODNAME" or (m.group(2) and not name):
+                name = _module(path)
+            bus = "usb" if kind.startswith("usb") else kind
+            entry = drivers.setdefault(
+                name, {"buses": [], "file": rel, "wireless": "/wireless/" in rel}
+            )
+            if bus not in entry["buses"]:  # type: ignore[operator]
+                entry["buses"].append(bus)  # type: ignore[attr-defined]
+            if bus not in ("usb", "pci"):
+                continue
+            for macro, vendor, product in _ID_RE.findall(text):
+                if not macro.startswith(bus.upper()):
+                    continue
+                table = {**pci_ids, **local}
+                if macro == "PCI_VDEVICE":
+                    vendor = f"PCI_VENDOR_ID_{vendor}"
+                v, d = _hex4(vendor, table), _hex4(product, table)
+                if v and d:
+                    ids.setdefault(f"{bus}:{v}:{d}", set()).add(name)
+    # Firmware files a module declares, by the driver names its own files register.
+    for path in sorted((root / "drivers/net").rglob("*.c")):
+        text = path.read_text(errors="replace")
+        if "MODULE_FIRMWARE" not in text:
+            continue
+        module = _module(path)
+        # The module's own drivers; for a chip library (rtw88_8822b) the drivers of its
+        # directory built on it (rtw88_8822be, rtw88_8822bu), else its directory's drivers.
+        here = {
+            n: _module(root / str(e["file"]))
+            for n, e in drivers.items()
+            if (root / str(e["file"])).parent == path.parent
+        }
+        names = {n for n, m in here.items() if m == module}
+        names = names or {n for n, m in here.items() if m.startswith(module)} or set(here)
+        local = {**_defines(sorted(path.parent.glob("*.[ch]"))), **_defines([path])}
+        for literal, macro in _FIRMWARE_RE.findall(text):
+            wanted = literal or local.get(macro, "")
+            if wanted and names:
+                firmware.setdefault(wanted, set()).update(names)
+    return drivers, ids, firmware
+
+
 def main() -> int:
     table: dict[str, dict[str, object]] = {}
     versions: dict[str, str] = {}
     errno: dict[str, dict[str, str]] = {}
+    drivers: dict[str, dict[str, object]] = {}
+    ids: dict[str, dict[str, list[str]]] = {}
+    firmware: dict[str, set[str]] = {}
     for series in SERIES:
         source = obtain(series, GLOBS)
         versions[series] = source.version
+        found, listed, declared = _drivers(source.root)
+        for wanted, names in declared.items():
+            firmware.setdefault(wanted, set()).update(names)
+        for name, info in found.items():
+            entry = drivers.setdefault(name, {**info, "series": []})
+            entry["series"].append(series)  # type: ignore[attr-defined]
+            for bus in info["buses"]:  # type: ignore[attr-defined]
+                if bus not in entry["buses"]:  # type: ignore[operator]
+                    entry["buses"].append(bus)  # type: ignore[attr-defined]
+        for key, names in listed.items():
+            for name in names:
+                ids.setdefault(key, {}).setdefault(name, []).append(series)
         for fmt, (level, files) in _messages(source.root).items():
             entry = table.setdefault(fmt, {"level": level, "files": set(), "series": []})
             entry["files"] |= files  # type: ignore[operator]
@@ -173,16 +297,30 @@ def main() -> int:
         )
         + "\n"
     )
+    (OUT / "drivers.json").write_text(
+        json.dumps(
+            {
+                "drivers": drivers,
+                "ids": ids,
+                "firmware": {k: sorted(v) for k, v in firmware.items()},
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        + "\n"
+    )
     (OUT / "errno.json").write_text(json.dumps(errno, indent=1, sort_keys=True) + "\n")
     (OUT / "VERSION.json").write_text(
         json.dumps(
             {
                 "generated": datetime.now(UTC).date().isoformat(),
-                "script": "scripts/regen_kernel_messages.py",
+                "script": "scripts/regen_kernel_source.py",
                 "packages": {f"linux-source-{s}": v for s, v in versions.items()},
                 "paths": list(GLOBS),
                 "messages": len(rows),
                 "errno": len(errno),
+                "drivers": len(drivers),
+                "ids": len(ids),
             },
             indent=2,
         )
