@@ -69,7 +69,7 @@ _CALL_RE = re.compile(
 )
 _STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _BETWEEN_RE = re.compile(r"\s*(?:/\*.*?\*/\s*)*", re.S)
-_ERRNO_RE = re.compile(r"#define\s+(E[A-Z0-9]+)\s+(\d+)\s*/\*\s*(.*?)\s*\*/")
+_ERRNO_RE = re.compile(r"#define\s+(E[A-Z0-9_]+)\s+(\d+)[ \t]*(?:/\*\s*(.*?)\s*\*/)?")
 
 
 def _format_after(text: str, start: int) -> tuple[str, str | None] | None:

@@ -49,6 +49,16 @@ def _bus(device: Device) -> str:
     return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
 
 
+def _probe_failed_last(device: Device, driver: str) -> bool:
+    """The driver's last word in the kernel log about this device is a failed probe."""
+    refusals = [f.order for f in device.all("refused_by") if f.value == driver]
+    if not refusals:
+        return False
+    spoke = [f.order for f in device.all("driver") if f.value == driver and f.source == "dmesg"]
+    others = [f for f in device.all("driver") if f.source != "dmesg"]
+    return not others and max(refusals) >= max(spoke, default=0)
+
+
 def _kernel_wireless(device: Device) -> bool:
     """A Wi-Fi driver of the kernel drives it, tried to, or lists its IDs."""
     table = load_kernel_drivers()
@@ -224,7 +234,7 @@ def nic_from_device(
     bus = _bus(device)
     nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
     nic.driver = device.value("driver")
-    if nic.driver and nic.driver == device.value("refused_by") and not nic.name:
+    if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
     nic.bus_path = (
