@@ -154,7 +154,8 @@ _DRIVER_RE = re.compile(
 )
 _NAME_RE = re.compile(r"\.name\s*=\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+|\"[^\"]*\")\s*$", re.M)
-_ID_RE = re.compile(r"\b(USB_DEVICE\w*|PCI_DEVICE\w*|PCI_VDEVICE)\(\s*(\w+)\s*,\s*(\w+)")
+_ID_RE = re.compile(r"\b(USB_DEVICE\w*|PCI_DEVICE\w*|PCI_VDEVICE)\s*\(\s*(\w+)\s*,\s*(\w+)")
+_DESCRIPTION_RE = re.compile(r"MODULE_DESCRIPTION\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
 
 
 def _defines(paths: list[Path]) -> dict[str, str]:
@@ -216,8 +217,11 @@ def _drivers(
             if m.group(2) == "KBUILD_MODNAME" or (m.group(2) and not name):
                 name = _module(path)
             bus = "usb" if kind.startswith("usb") else kind
+            said = _DESCRIPTION_RE.search(text)
+            description = (said.group(1) or local.get(said.group(2) or "", "")) if said else ""
             entry = drivers.setdefault(
-                name, {"buses": [], "file": rel, "wireless": "/wireless/" in rel}
+                name,
+                {"buses": [], "file": rel, "wireless": "/wireless/" in rel, "about": description},
             )
             if bus not in entry["buses"]:  # type: ignore[operator]
                 entry["buses"].append(bus)  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ line says "Link is Up" is not called down).
 from __future__ import annotations
 
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Finding, Nic, Recommendation
 
@@ -169,12 +169,23 @@ def log_findings(nic: Nic) -> list[Finding]:
     return found
 
 
+def _protocol_driver(driver: KernelDriver | None) -> bool:
+    """cdc_subset lists the Linux USB gadget's IDs, but it is another protocol driver, not
+    the chip's own: "use it instead" would promise offloads it does not have."""
+    return driver is not None and driver.protocol
+
+
 def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
     """A chip with its own in-tree driver, bound to a class driver (cdc_ncm, cdc_ether)."""
     ids = load_ids()
     if nic.bus != "usb" or not ids.is_generic_usb(nic.driver):
         return None
-    vendor = [m for m in ids.drivers_for("usb", nic.ids) if not ids.is_generic_usb(m)]
+    table = load_kernel_drivers()
+    vendor = [
+        m
+        for m in ids.drivers_for("usb", nic.ids)
+        if not ids.is_generic_usb(m) and not _protocol_driver(table.get(m))
+    ]
     if not vendor:
         return None
     module = ids.module(vendor[0])

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
+
+_PROTOCOL_RE = re.compile(r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bclass\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,13 @@ class KernelDriver:
     file: str  # the source file that registers it
     wireless: bool
     series: tuple[str, ...]  # kernel series whose source has it: ("6.1", "6.12")
+    about: str = ""  # its MODULE_DESCRIPTION
+
+    @property
+    def protocol(self) -> bool:
+        """A driver for a USB class or protocol (CDC Subset, CDC Ethernet, RNDIS, ECM ...),
+        not for a chip, as its own description says: it has no chip's offloads to offer."""
+        return bool(_PROTOCOL_RE.search(self.about))
 
     @property
     def bus(self) -> str | None:
@@ -54,6 +64,7 @@ class KernelDrivers:
             str(info.get("file", "")),
             bool(info.get("wireless")),
             tuple(info.get("series", ())),
+            str(info.get("about", "")),
         )
 
     def for_ids(self, bus: str, ids: object) -> list[KernelDriver]:
