@@ -67,18 +67,23 @@ def _to_regex(fmt: str) -> re.Pattern[str]:
 
 
 class MessageTable:
-    def __init__(self, rows: list[list[Any]], errno: dict[str, dict[str, str]]) -> None:
-        # rows: [key, format, level, files, series]; key: the format's rarest literal word
-        # (chosen by the generator), so a line is tried only against formats of its words.
-        self._by_word: dict[str, list[list[Any]]] = {}
-        for row in rows:
-            self._by_word.setdefault(row[0], []).append(row)
+    def __init__(self, text: str, errno: dict[str, dict[str, str]]) -> None:
+        # One line per format: key, level, series, files, format (tab-separated). The key is
+        # the format's rarest literal word (chosen by the generator), so a log line is tried
+        # only against the formats of its own words; a line is split when first tried.
+        self._by_word: dict[str, list[str]] = {}
+        count = 0
+        for line in text.split("\n"):
+            if line and not line.startswith("#"):
+                key, _tab, rest = line.partition("\t")
+                self._by_word.setdefault(key, []).append(rest)
+                count += 1
         self._errno = {
             int(v): Errno(int(v), e["name"], e["meaning"], e["source"]) for v, e in errno.items()
         }
         self._regex: dict[str, re.Pattern[str]] = {}
         self._needle: dict[str, str] = {}
-        self._count = len(rows)
+        self._count = count
 
     def __len__(self) -> int:
         return self._count
@@ -88,7 +93,8 @@ class MessageTable:
         tried = 0
         head = text[:400]
         for word in dict.fromkeys(_WORD_RE.findall(head)):
-            for _key, fmt, level, files, series in self._by_word.get(word, ()):
+            for row in self._by_word.get(word, ()):
+                level, series, files, fmt = row.split("\t", 3)
                 needle = self._needle.get(fmt)
                 if needle is None:
                     needle = self._needle[fmt] = max(_SPEC_RE.split(fmt)[::2], key=len)
@@ -101,7 +107,9 @@ class MessageTable:
                 if rx is None:
                     rx = self._regex[fmt] = _to_regex(fmt)
                 if rx.search(head):
-                    return KernelMessage(fmt, level, tuple(files), tuple(series))
+                    return KernelMessage(
+                        fmt, level, tuple(files.split(",")), tuple(series.split(","))
+                    )
         return None
 
     def errno(self, value: int | str | None) -> Errno | None:
@@ -125,9 +133,12 @@ def _read(name: str) -> Any:
 def load_messages() -> MessageTable:
     """The shipped table (cached). Missing files give an empty table: nothing recognised."""
     try:
-        return MessageTable(_read("messages.json")["rows"], _read("errno.json"))
+        from sbctune.resources import resource_root
+
+        text = resource_root().joinpath("kernel_source", "messages.tsv").read_text("utf-8")
+        return MessageTable(text, _read("errno.json"))
     except (OSError, ValueError, KeyError, TypeError):
-        return MessageTable([], {})
+        return MessageTable("", {})
 
 
 _ERRNO_IN_TEXT = re.compile(
