@@ -170,7 +170,7 @@ def interfaces_to_probe(links: dict[str, tuple[str, str]]) -> list[str]:
 async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     """Read everything the inventory needs from the Pi in two round trips."""
     collection = Collection(host=session.target.host)
-    first = await session.run_script(round1_steps())
+    first = await session.run_script(round1_steps(), parallel=True)  # all reads: side by side
     collection.round_trips += 1
     probe, *rest = first
     session.note_sudo_probe(probe.text)
@@ -188,11 +188,11 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
         sudo = mode != "password" or bool(session.target.effective_sudo_password())
     steps = round2_steps(interfaces_to_probe(collection.links))
     try:
-        second = await session.run_script(steps, sudo=sudo)
+        second = await session.run_script(steps, sudo=sudo, parallel=True)
     except SudoFailed as exc:  # refused: read what a plain user may
         collection.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
         sudo = False
-        second = await session.run_script(steps)
+        second = await session.run_script(steps, parallel=True)
         collection.round_trips += 1
     collection.round_trips += 1
     collection.used_sudo = sudo
