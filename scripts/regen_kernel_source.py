@@ -31,6 +31,7 @@ from kernel_source import SERIES, obtain  # noqa: E402
 
 GLOBS = (
     "drivers/net/*",
+    "drivers/staging/*",
     "drivers/usb/core/*",
     "drivers/mmc/*",
     "net/core/*",
@@ -191,6 +192,34 @@ def _module(path: Path) -> str:
     return path.stem.replace("-", "_")
 
 
+_NETDEV_RE = re.compile(r"\b(?:register_netdev|ieee80211_register_hw|wiphy_register)\s*\(")
+_WIFI_WORDS = re.compile(r"wi-?fi|wireless|wlan|802\.11", re.I)
+_WIPHY_RE = re.compile(r"\b(?:ieee80211_register_hw|wiphy_register|cfg80211_ops)\b")
+
+
+def _network_sources(root: Path) -> list[Path]:
+    """drivers/net/, and the staging drivers whose directory registers a network device or
+    a Wi-Fi PHY (rtl8723bs, r8188eu ...): the kernel ships those too."""
+    found = sorted((root / "drivers/net").rglob("*.c"))
+    staging = root / "drivers/staging"
+    for folder in sorted(p for p in staging.iterdir() if p.is_dir()) if staging.is_dir() else []:
+        files = sorted(folder.rglob("*.c"))
+        if any(_NETDEV_RE.search(f.read_text(errors="replace")) for f in files):
+            found += files
+    return found
+
+
+def _wireless(path: Path, root: Path) -> bool:
+    """Wi-Fi: under drivers/net/wireless, or a staging driver that registers a Wi-Fi PHY."""
+    rel = str(path.relative_to(root))
+    if "/wireless/" in rel:
+        return True
+    if not rel.startswith("drivers/staging/"):
+        return False
+    folder = root / "/".join(rel.split("/")[:3])
+    return any(_WIPHY_RE.search(f.read_text(errors="replace")) for f in folder.rglob("*.c"))
+
+
 def _drivers(
     root: Path,
 ) -> tuple[dict[str, dict[str, object]], dict[str, set[str]], dict[str, set[str]]]:
@@ -201,7 +230,7 @@ def _drivers(
     ids: dict[str, set[str]] = {}
     firmware: dict[str, set[str]] = {}
     pci_ids = _defines([root / "include/linux/pci_ids.h"])
-    for path in sorted((root / "drivers/net").rglob("*.c")):
+    for path in _network_sources(root):
         text = path.read_text(errors="replace")
         if "_driver" not in text:
             continue
@@ -221,7 +250,12 @@ def _drivers(
             description = (said.group(1) or local.get(said.group(2) or "", "")) if said else ""
             entry = drivers.setdefault(
                 name,
-                {"buses": [], "file": rel, "wireless": "/wireless/" in rel, "about": description},
+                {
+                    "buses": [],
+                    "file": rel,
+                    "wireless": _wireless(path, root) or bool(_WIFI_WORDS.search(description)),
+                    "about": description,
+                },
             )
             if bus not in entry["buses"]:  # type: ignore[operator]
                 entry["buses"].append(bus)  # type: ignore[attr-defined]
@@ -237,7 +271,7 @@ def _drivers(
                 if v and d:
                     ids.setdefault(f"{bus}:{v}:{d}", set()).add(name)
     # Firmware files a module declares, by the driver names its own files register.
-    for path in sorted((root / "drivers/net").rglob("*.c")):
+    for path in _network_sources(root):
         text = path.read_text(errors="replace")
         if "MODULE_FIRMWARE" not in text:
             continue

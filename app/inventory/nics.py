@@ -27,6 +27,9 @@ _SOC_DRIVER = re.compile(
     r"ravb|sh_eth|dm9000|ks8851|enc28j60|lan743x|emac|ethernet)",
     re.I,
 )
+# Device-tree node names of other kinds of controllers (the Devicetree Specification's generic
+# names): a platform device named so is not a NIC whatever its driver's name contains.
+_OTHER_BUS_NODE = re.compile(r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand)\b")
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
@@ -110,7 +113,10 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             or bool(re.search(r"\bLAN\b|Ethernet", described))
         )
     if bus == "platform":
-        return bool(_SOC_DRIVER.search(f"{driver or ''} {device.value('platform_name') or ''}"))
+        name = str(device.value("platform_name") or "")
+        if _OTHER_BUS_NODE.search(name.partition(".")[2]):
+            return False  # "d0070000.mmc" is an SD/SDIO host, even if its driver says meson
+        return bool(_SOC_DRIVER.search(f"{driver or ''} {name}"))
     return bus == "sdio" and bool(device.value("wireless"))
 
 
