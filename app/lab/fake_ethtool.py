@@ -17,7 +17,6 @@ parameter"); a set without CAP_NET_ADMIN prints ``netlink error: Operation not p
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import sys
@@ -90,6 +89,8 @@ def attr_offset(ifname: str, index: int) -> int:
 @contextlib.contextmanager
 def locked_state(path: str, write: bool) -> Iterator[dict[str, Any]]:
     """The lab's ethtool state, locked so concurrent callers see one consistent view."""
+    import fcntl  # Unix only (the script runs on the lab's Linux): the package imports anywhere
+
     with open(path, "r+" if write else "r", encoding="utf-8") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
         state: dict[str, Any] = json.load(fh)
