@@ -55,7 +55,7 @@ def _alive(pid: int | None, needle: str = "") -> bool:
         return False
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        status = Path(f"/proc/{pid}/stat").read_text()
+        status = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
     except OSError:
         return False
     if status.split(")")[-1].split()[0] == "Z":
@@ -84,7 +84,7 @@ def _kill_all(pids: list[int], grace: float = 3.0) -> None:
 
 def _read_pid(path: Path) -> int | None:
     try:
-        text = path.read_text().strip()
+        text = path.read_text(encoding="utf-8").strip()
     except OSError:
         return None
     return int(text) if text.isdigit() else None
@@ -189,7 +189,9 @@ def _log_tail(directory: Path) -> str:
     lines: list[str] = []
     for log in ("nsinit.log", "knobs.log", "sshd.log", "shaper.log"):
         with contextlib.suppress(OSError):
-            text = (directory / log).read_text(errors="replace").strip().splitlines()
+            text = (
+                (directory / log).read_text(errors="replace", encoding="utf-8").strip().splitlines()
+            )
             lines += [f"{log}: {line}" for line in text[-3:]]
     return "\n".join(lines)
 

@@ -111,7 +111,9 @@ def test_demo_runs_the_flow_on_a_lab_of_its_own(window: MainWindow, drive: Drive
         assert page.host.currentText() == info.host
         assert page.user.text() == info.user and page.password.text() == info.password
         assert not dialogs, "the demo's own fresh lab key is trusted without a dialog"
-        assert info.host in (Path(info.state_dir) / "demo_gui_known_hosts").read_text()
+        assert info.host in (Path(info.state_dir) / "demo_gui_known_hosts").read_text(
+            encoding="utf-8"
+        )
         state = window.state
         assert state.tuning is not None and state.tuning_state == "confirmed"
         assert state.baseline is not None and state.after is not None

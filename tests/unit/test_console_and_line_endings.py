@@ -168,9 +168,65 @@ def test_every_export_says_its_line_endings() -> None:
     offenders = {
         str(path.relative_to(ROOT)): lines
         for path in sorted((ROOT / "app" / "export").rglob("*.py"))
-        if (lines := _writes_without_newline(ast.parse(path.read_text())))
+        if (lines := _writes_without_newline(ast.parse(path.read_text(encoding="utf-8"))))
     }
     assert offenders == {}, f"write with newline='\\n' (or '' for csv): {offenders}"
+
+
+# Text read or written with the locale's encoding is cp1252 on Windows: the product's and the
+# tests' files say their encoding (the Windows lane runs tests/unit and tests/gui).
+ENCODING_CHECKED = [ROOT / "app", ROOT / "ui", ROOT / "tests" / "unit", ROOT / "tests" / "gui",
+                    *sorted((ROOT / "tests").glob("*.py"))]  # fmt: skip
+_TEXT_MODES = {"r", "w", "a", "x", "r+", "w+", "a+", "rt", "wt", "at"}
+
+
+def _mode(node: ast.Call, position: int) -> object:
+    if len(node.args) > position and isinstance(node.args[position], ast.Constant):
+        return node.args[position].value
+    return next((k.value.value for k in node.keywords
+                 if k.arg == "mode" and isinstance(k.value, ast.Constant)), None)  # fmt: skip
+
+
+def _text_io_without_encoding(tree: ast.AST) -> list[int]:
+    """Lines of read_text/write_text, open() and path.open() in text mode without encoding=."""
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or any(
+            k.arg in ("encoding", None) for k in node.keywords
+        ):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("read_text", "write_text"):
+            bad.append(node.lineno)
+        elif isinstance(func, ast.Name) and func.id == "open":
+            if "b" not in str(_mode(node, 1) or "r"):
+                bad.append(node.lineno)
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "open"
+            and _mode(node, 0) in _TEXT_MODES  # path.open("w"); not History.open(), zf.open()
+        ):
+            bad.append(node.lineno)
+    return bad
+
+
+def test_every_text_file_says_its_encoding() -> None:
+    paths = [p for root in ENCODING_CHECKED for p in ([root] if root.is_file() else
+             sorted(root.rglob("*.py")))]  # fmt: skip
+    offenders = {
+        str(path.relative_to(ROOT)): lines
+        for path in paths
+        if (lines := _text_io_without_encoding(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert len(paths) > 300
+    assert offenders == {}, f'say encoding="utf-8" (Windows reads cp1252 otherwise): {offenders}'
+
+
+def test_the_check_sees_text_io_without_encoding() -> None:
+    assert _text_io_without_encoding(ast.parse("p.read_text()\nopen(p, 'w')\np.open('a')")) == [
+        1, 2, 3]  # fmt: skip
+    good = "p.read_text(encoding='utf-8')\nopen(p, 'rb')\nzf.open(name)\nHistory.open()"
+    assert _text_io_without_encoding(ast.parse(good)) == []
 
 
 def test_the_check_sees_a_write_without_newline() -> None:
