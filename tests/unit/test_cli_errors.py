@@ -286,3 +286,10 @@ def test_a_session_id_of_the_wrong_form_is_a_tuning_error() -> None:
     with pytest.raises(UserError, match="is not a tuning session id"):
         _check_id("../../etc")
     _check_id(dt.datetime(2026, 1, 2, 3, 4, 5).strftime("%Y%m%dT%H%M%SZ") + "-0a1b2c")
+
+
+def test_serve_says_it_serves_tcp_and_udp(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "TCP and UDP (-u)" in help_text and "TCP only" not in help_text
