@@ -8,6 +8,7 @@ Windows lane cannot catch this class and this test must.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from sbctune.cli.inspect_cmd import default_bundle_name
 from sbctune.filenames import DEFAULT_MAX_LENGTH, safe_file_name
+from sbctune.inventory.bundle import write_bundle
 from sbctune.ui.controllers.exporting import file_name as export_file_name
 
 DEVICES = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"} | {
@@ -86,3 +88,12 @@ def test_export_names_of_many_runs_stay_valid() -> None:
     name = export_file_name("html", list(range(1, 1000)))
     assert windows_refuses(name) is None and name.endswith(".html")
     assert export_file_name("ansible", [3, 4]) == "sbctune-runs-3-4.yml"
+
+
+def test_a_bundle_folder_has_only_valid_names(tmp_path: Path) -> None:
+    commands = {"con": "x", 'ethtool -S "eth0" | grep ?': "y", "." * 80: "z", "nul .": "w"}
+    files = {"/proc/net/dev": "a", "/sys/class/net/eth0/speed.": "b"}
+    folder = write_bundle(tmp_path / "bundle", "fe80::1", commands, files)
+    names = [p.name for p in folder.rglob("*")]
+    assert len(names) == 2 + len(commands) + len(files) + 1  # two folders and the manifest
+    assert [n for n in names if windows_refuses(n)] == []
