@@ -31,6 +31,10 @@ MAX_ZIP_RATIO = 100
 ZIP_RATIO_FLOOR = MiB
 MAX_MANIFEST_BYTES = 1 * MiB
 MAX_JSON_DEPTH = 32
+MAX_PROBED_INTERFACES = 32
+"""Interfaces a live inspect asks ethtool about (6 commands each). A Pi has a handful; a
+container host may have thousands of veths, whose 15 000 commands would outlast the round
+trip's timeout and lose everything read."""
 
 # Logs grow at the end, and the end is what explains a problem: these keep their last part.
 _TAIL_COMMANDS = re.compile(r"^\s*(sudo\s+)?(dmesg|journalctl|logread)\b")
