@@ -1,7 +1,7 @@
 """The bundle reader's edges (sbctune.inventory.bundle; tests/unit/test_bundle.py has the round
 trips): version and field checks, the total budget and its warnings, exit codes, the errors a
 limit or a link becomes, and what the writer names its files. Fast on purpose:
-scripts/mutation.sh runs these once per mutant of the module."""
+scripts/mutation.py runs these once per mutant of the module."""
 
 from __future__ import annotations
 
@@ -57,7 +57,8 @@ def test_host_and_created_must_be_text(tmp_path: Path, field: str) -> None:
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [("commands", {"x": ""}, "must name a file"), ("commands", {"x": None}, "must name a file"),
-     ("files", {"/p": "/etc/passwd"}, "points outside"), ("files", {"/p": "a\\b"}, "points outside"),
+     ("files", {"/p": "/etc/passwd"}, "points outside"),
+     ("files", {"/p": "a\\b"}, "points outside"),
      ("commands", {"x": "a/../../b"}, "points outside"), ("files", [], "must be an object"),
      ("exit_codes", {"x": True}, "exit code of 'x' must be a number"),
      ("exit_codes", {"x": 1.5}, "must be a number")],
@@ -126,7 +127,9 @@ def test_a_manifest_at_and_over_its_size_limit(tmp_path: Path) -> None:
     text = json.dumps(base(host="h"))
     padded = text[:-1] + " " * (MAX_MANIFEST_BYTES - len(text)) + "}"
     assert read_bundle(folder(tmp_path, padded)).host == "h"
-    with pytest.raises(BundleError, match="manifest.json is 1.0 MiB, more than the 1.0 MiB") as e:
+    with pytest.raises(
+        BundleError, match=r"manifest\.json is 1\.0 MiB, more than the 1\.0 MiB"
+    ) as e:
         read_bundle(folder(tmp_path, padded + " "))
     assert "a few KB" in (e.value.hint or "")
 
@@ -146,7 +149,7 @@ def test_a_zip_with_two_candidate_top_folders_is_not_a_bundle(tmp_path: Path) ->
         archive.writestr("one/manifest.json", json.dumps(base()))
         archive.writestr("two/manifest.json", json.dumps(base()))
         archive.writestr("a/b/manifest.json", json.dumps(base()))
-    with pytest.raises(BundleError, match="is a .zip but not a diagnostics bundle"):
+    with pytest.raises(BundleError, match=r"is a \.zip but not a diagnostics bundle"):
         read_bundle(path)
     assert not is_bundle(path)
 

@@ -1,6 +1,6 @@
 """sbctune.limits, unit by unit: sizes in words, which outputs keep their end, which bytes a
 cut keeps (Capped, cap, TailBuffer), the JSON depth count and load_json's limits at their
-edges. Fast on purpose: scripts/mutation.sh runs these once per mutant of the module."""
+edges. Fast on purpose: scripts/mutation.py runs these once per mutant of the module."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from sbctune.limits import (
     MAX_JSON_DEPTH,
     MAX_MANIFEST_BYTES,
-    MiB,
     Capped,
     LimitError,
+    MiB,
     TailBuffer,
     cap,
     json_depth,
@@ -128,9 +128,7 @@ def test_load_json_refuses_too_deep_with_the_numbers() -> None:
 def test_load_json_refuses_too_large_by_the_full_size_when_cut() -> None:
     with pytest.raises(LimitError) as refused:
         load_json(b"{}", "the manifest", size=MAX_MANIFEST_BYTES + 1)
-    assert refused.value.message == (
-        "the manifest is 1.0 MiB, more than the 1.0 MiB sbctune reads"
-    )
+    assert refused.value.message == ("the manifest is 1.0 MiB, more than the 1.0 MiB sbctune reads")
     assert "a few KB" in (refused.value.hint or "")
     with pytest.raises(LimitError, match="is 11 bytes, more than the 10 bytes"):
         load_json(b'"123456789"', "x", max_bytes=10)

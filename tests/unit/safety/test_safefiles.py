@@ -1,6 +1,6 @@
 """sbctune.safefiles, unit by unit: only regular files inside the folder, which bytes of an
 oversized member are kept (head, or a log's tail), and a zip's member count, unpacked size,
-bomb ratio, links and folders. Fast on purpose: scripts/mutation.sh runs these once per
+bomb ratio, links and folders. Fast on purpose: scripts/mutation.py runs these once per
 mutant of the module (limits are shrunk with monkeypatch, never by writing big files)."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def test_a_zip_tail_is_read_in_chunks(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_a_zip_link_or_folder_is_refused(tmp_path: Path) -> None:
     archive = make_zip(tmp_path / "b.zip", {"out.txt": DATA}, link="evil")
-    with pytest.raises(UnsafeMember, match="evil in .* is a symbolic link"):
+    with pytest.raises(UnsafeMember, match=r"evil in .* is a symbolic link"):
         read_zip_member(archive, "evil", "x")
     with pytest.raises(UnsafeMember, match="is a folder, not a file"):
         read_zip_member(archive, "folder/", "x")
@@ -147,7 +147,7 @@ def test_a_bomb_ratio_is_refused_only_above_the_floor(
     monkeypatch.setattr(safefiles, "ZIP_RATIO_FLOOR", 100_000)  # at the floor: not judged
     check_zip(archive, tmp_path / "b.zip")
     monkeypatch.setattr(safefiles, "ZIP_RATIO_FLOOR", 99_999)
-    with pytest.raises(LimitError, match="bomb unpacks from .* a ratio only a zip bomb"):
+    with pytest.raises(LimitError, match=r"bomb unpacks from .* a ratio only a zip bomb"):
         check_zip(archive, tmp_path / "b.zip")
     ratio = -(-100_000 // size)  # the smallest whole ratio the member stays within
     monkeypatch.setattr(safefiles, "MAX_ZIP_RATIO", ratio)

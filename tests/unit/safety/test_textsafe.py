@@ -1,6 +1,6 @@
 """sbctune.textsafe, unit by unit: which code points are escaped (by Unicode category, edges
 included), which pass unchanged, the escape's form, the guarded stream and the Markdown and CSV
-escapes. Fast on purpose: scripts/mutation.sh runs these once per mutant of the module."""
+escapes. Fast on purpose: scripts/mutation.py runs these once per mutant of the module."""
 
 from __future__ import annotations
 
