@@ -31,6 +31,11 @@ MAX_ZIP_RATIO = 100
 ZIP_RATIO_FLOOR = MiB
 MAX_MANIFEST_BYTES = 1 * MiB
 MAX_JSON_DEPTH = 32
+MAX_IRQ_LINES = 8192
+"""Interrupt lines read from /proc/interrupts. A Pi has about 60, a large server a few
+thousand; 16 MiB of short lines would be 350 000 IRQs (and as many NICs named in them)."""
+MAX_INTERFACES = 4096
+"""Interfaces read from one `ip -j` listing (a container host may have thousands)."""
 MAX_PROBED_INTERFACES = 32
 """Interfaces a live inspect asks ethtool about (6 commands each). A Pi has a handful; a
 container host may have thousands of veths, whose 15 000 commands would outlast the round

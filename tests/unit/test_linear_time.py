@@ -20,8 +20,10 @@ import pytest
 
 from sbctune.advice.inspect import inventory_from_raw
 from sbctune.inventory.bundle import BundleError, read_bundle
+from sbctune.inventory.parsers.netif import parse_ip_json
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.inventory.raw import RawOutputs, parse_all
+from sbctune.limits import MAX_INTERFACES, MAX_IRQ_LINES
 from sbctune.textsafe import markdown_text, visible
 from tests.peak_memory import peak_growth
 
@@ -124,3 +126,33 @@ def test_text_made_visible_and_escaped() -> None:
         markdown_text(visible(text))
 
     assert_linear(lambda n: HOSTILE * n, shown, base=100)
+
+
+def test_proc_interrupts_is_read_up_to_a_count_and_says_so() -> None:
+    parsed, warnings = parse_interrupts(interrupts(MAX_IRQ_LINES + 100))
+    assert len(parsed.irqs) == MAX_IRQ_LINES
+    assert [str(w) for w in warnings] == [
+        f"`/proc/interrupts`: more than {MAX_IRQ_LINES} interrupt lines; only the first"
+        f" {MAX_IRQ_LINES} were read (a real system has a few hundred)"
+    ]
+    assert parse_interrupts(interrupts(MAX_IRQ_LINES))[1] == []
+
+
+def test_an_ip_listing_is_read_up_to_a_count_and_says_so() -> None:
+    raw = ip_outputs(MAX_INTERFACES + 10)
+    found, warnings = parse_ip_json(raw.commands["ip -j link"])
+    assert len(found.interfaces) == MAX_INTERFACES
+    assert [w.message for w in warnings] == [
+        f"lists {MAX_INTERFACES + 10} interfaces; only the first {MAX_INTERFACES} were read"
+    ]
+
+
+def test_a_broken_ip_listing_is_searched_in_linear_time() -> None:
+    # Not JSON as a whole, so each '{"ifindex"' is tried on its own: a try reads on to where
+    # the text breaks, through every try nested in it (here 20 deep, under the depth limit).
+    def broken(n: int) -> str:
+        return '{"ifindex":[' + ("0," * n + '{"ifindex":[') * 20
+
+    assert_linear(broken, parse_ip_json, base=200)
+    _found, warnings = parse_ip_json(broken(10) + '{"ifindex":[' * 40)
+    assert "nested deeper than the 32 levels sbctune reads" in warnings[0].message

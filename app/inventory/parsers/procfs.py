@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .common import Parsed, finish, guarded, is_noise, split_lines
+from sbctune.limits import MAX_IRQ_LINES
+
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
 
 _CPU_HEADER_RE = re.compile(r"^\s*(?:CPU\d+\s*)+$")
 _IRQ_LINE_RE = re.compile(r"^\s*([A-Za-z0-9_]+):(.*)$")
@@ -108,9 +110,16 @@ def _split_desc(irq: Irq, rest: str) -> None:
 def _parse_interrupts(text: str) -> Parsed[Interrupts]:
     res = Interrupts()
     bad = 0
+    warnings: list[ParseWarning] = []
     for line in split_lines(text):
         if is_noise(line):
             continue
+        if len(res.irqs) >= MAX_IRQ_LINES:
+            warnings.append(ParseWarning("/proc/interrupts", (
+                f"more than {MAX_IRQ_LINES} interrupt lines; only the first {MAX_IRQ_LINES}"
+                " were read (a real system has a few hundred)"
+            )))  # fmt: skip
+            break
         if _CPU_HEADER_RE.match(line):
             res.cpus = len(line.split())
             continue
@@ -137,7 +146,7 @@ def _parse_interrupts(text: str) -> Parsed[Interrupts]:
             position = found.end() if found else len(rest)
         _split_desc(irq, rest[position:])
         res.irqs.append(irq)
-    return res, finish("/proc/interrupts", text, len(res.irqs), bad)
+    return res, finish("/proc/interrupts", text, len(res.irqs), bad, warnings)
 
 
 # --- /proc/softirqs ---------------------------------------------------------------------
