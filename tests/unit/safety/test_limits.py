@@ -5,9 +5,11 @@ edges. Fast on purpose: scripts/mutation.py runs these once per mutant of the mo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from sbctune import limits
 from sbctune.limits import (
     MAX_JSON_DEPTH,
     MAX_MANIFEST_BYTES,
@@ -135,3 +137,40 @@ def test_load_json_refuses_too_large_by_the_full_size_when_cut() -> None:
     assert load_json(b'"12345678"', "x", max_bytes=10, size=10) == "12345678"
     with pytest.raises(json.JSONDecodeError):
         load_json(b"{", "x")
+
+
+def limits_table() -> dict[str, str]:
+    """README's "Limits" table: what -> limit."""
+    text = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
+    table = text.split("**Limits**", 1)[1].split("\n\n", 2)[1]
+    rows = [line.split(" | ") for line in table.splitlines()[2:]]
+    return {row[0].lstrip("| "): row[1] for row in rows}
+
+
+def test_the_limits_are_the_ones_the_readme_documents() -> None:
+    table = limits_table()
+    assert table["one command output over SSH, one bundle member"] == (
+        f"{limits.MAX_OUTPUT_BYTES // MiB} MiB"
+    )
+    assert table["everything one SSH round trip returns"] == f"{limits.MAX_BATCH_BYTES // MiB} MiB"
+    assert table["all members of one bundle, as read"] == f"{limits.MAX_BUNDLE_BYTES // MiB} MiB"
+    assert table["a bundle's zip"] == (
+        f"{limits.MAX_ZIP_MEMBERS} members, {limits.MAX_ZIP_UNCOMPRESSED // MiB} MiB unpacked,"
+        f" {limits.MAX_ZIP_RATIO}:1 per member over {limits.ZIP_RATIO_FLOOR // MiB} MiB"
+    )
+    assert table["`manifest.json`"] == (
+        f"{limits.MAX_MANIFEST_BYTES // MiB} MiB, nested {limits.MAX_JSON_DEPTH} deep"
+    )
+    assert table["interfaces a live `inspect` probes with ethtool"] == (
+        str(limits.MAX_PROBED_INTERFACES)
+    )
+    assert table["interfaces read from one `ip -j` listing"] == str(limits.MAX_INTERFACES)
+    assert table["interrupt lines read from `/proc/interrupts`"] == str(limits.MAX_IRQ_LINES)
+    for name in ("MAX_OUTPUT_BYTES", "MAX_BATCH_BYTES", "MAX_BUNDLE_BYTES",
+                 "MAX_ZIP_UNCOMPRESSED", "MAX_MANIFEST_BYTES", "ZIP_RATIO_FLOOR"):  # fmt: skip
+        assert getattr(limits, name) % MiB == 0, name  # whole MiB, as the table says
+
+
+def test_an_empty_text_under_a_zero_limit_is_parsed_not_refused() -> None:
+    with pytest.raises(json.JSONDecodeError):
+        load_json(b"", "x", max_bytes=0)

@@ -7,8 +7,11 @@ from __future__ import annotations
 import io
 import json
 import sys
+import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sbctune import textsafe
 from sbctune.textsafe import (
@@ -21,6 +24,7 @@ from sbctune.textsafe import (
     visible,
 )
 
+HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 # One or more per category and at each edge of a former hand-written range.
 ESCAPED = {
     "\x00": "\\u0000", "\x08": "\\u0008", "\x0b": "\\u000b", "\x0c": "\\u000c",
@@ -154,3 +158,10 @@ def test_the_table_remembers_what_it_decided_up_to_its_bound(
     monkeypatch.setattr(textsafe, "_TABLE_MAX", 2)
     assert "ab\x07\u202e".translate(table) == "ab\\u0007\\u202e"  # decided, not remembered
     assert len(table) == 2
+
+
+@given(st.text(alphabet=st.characters(codec=None)))
+def test_any_text_comes_out_clean_and_stays_so(text: str) -> None:
+    shown = visible(text)
+    assert not [c for c in shown if c not in "\t\n" and unicodedata.category(c) in HIDDEN]
+    assert visible(shown) == shown and is_clean(shown)
