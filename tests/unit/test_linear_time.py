@@ -20,6 +20,7 @@ import pytest
 
 from sbctune.advice.inspect import inventory_from_raw
 from sbctune.inventory.bundle import BundleError, read_bundle
+from sbctune.inventory.parsers import dispatch
 from sbctune.inventory.parsers.netif import parse_ip_json
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.inventory.raw import RawOutputs, parse_all
@@ -156,3 +157,37 @@ def test_a_broken_ip_listing_is_searched_in_linear_time() -> None:
     assert_linear(broken, parse_ip_json, base=200)
     _found, warnings = parse_ip_json(broken(10) + '{"ifindex":[' * 40)
     assert "nested deeper than the 32 levels sbctune reads" in warnings[0].message
+
+
+# --- every parser, on long lines made of its real outputs ---------------------------------
+
+CAPTURES = Path(__file__).parents[1] / "captures"
+
+
+def capture_lines(key: str) -> list[str]:
+    """Real lines for the parser ``key`` (tests/captures/<key as a folder name>; all kinds
+    when there is no such folder), at most 20 distinct non-blank ones."""
+    folder = CAPTURES / key.replace(" -", "_").replace(" ", "_").replace("-", "_")
+    paths = sorted(folder.glob("*.txt")) if folder.is_dir() else sorted(CAPTURES.glob("*/*.txt"))
+    lines: dict[str, None] = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.strip() and len(lines) < 20:
+                lines.setdefault(line)
+    return list(lines)
+
+
+@pytest.mark.parametrize("key", sorted(dispatch.PARSERS))
+def test_every_parser_on_long_lines(key: str) -> None:
+    # Each real line keeps its start (what anchored patterns look for) and repeats its end up
+    # to the size, then ends in junk, so nothing matches: a pattern that retries from every
+    # separator (nested or lazy gaps) shows as t^2.
+    lines = capture_lines(key)
+
+    def long_lines(size: int) -> str:
+        return "".join(
+            line + line[len(line) // 3 :] * (size // max(len(line), 1) + 1) + " \x01junk\n"
+            for line in lines
+        )
+
+    assert_linear(long_lines, dispatch.PARSERS[key].parse, base=100)
