@@ -155,3 +155,22 @@ def test_a_bomb_ratio_is_refused_only_above_the_floor(
     monkeypatch.setattr(safefiles, "MAX_ZIP_RATIO", ratio - 1)
     with pytest.raises(LimitError):
         check_zip(archive, tmp_path / "b.zip")
+
+
+def test_a_member_exactly_at_a_small_limit_is_whole(tmp_path: Path, folder: Path) -> None:
+    (folder / "ten.txt").write_bytes(DATA[:10])
+    assert read_member(folder, "ten.txt", "x", 10) == Capped(DATA[:10], False, 10)
+    archive = make_zip(tmp_path / "b.zip", {"ten.txt": DATA[:10]})
+    assert read_zip_member(archive, "ten.txt", "x", 10) == Capped(DATA[:10], False, 10)
+    assert read_zip_member(archive, "ten.txt", "x", 9) == Capped(DATA[:9], True, 10)
+
+
+def test_link_bits_count_only_in_a_zip_made_on_unix(tmp_path: Path) -> None:
+    path = tmp_path / "dos.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        info = zipfile.ZipInfo("looks-like-a-link")
+        info.create_system = 0  # MS-DOS: the high bits are no Unix mode; zipfile makes a file
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(info, "text")
+    with zipfile.ZipFile(path) as archive:
+        assert read_zip_member(archive, "looks-like-a-link", "x") == Capped(b"text", False, 4)
