@@ -189,3 +189,12 @@ def test_the_writer_makes_missing_parents(tmp_path: Path) -> None:
 
 def test_limits_are_what_the_readme_says() -> None:
     assert MAX_OUTPUT_BYTES == 16 * 1024 * 1024 and MAX_MANIFEST_BYTES == 1024 * 1024
+
+
+def test_a_zip_with_its_bundle_in_one_top_folder_beside_other_files(tmp_path: Path) -> None:
+    path = tmp_path / "top.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("my-pi/manifest.json", json.dumps(base(commands={"a": "a.txt"})))
+        archive.writestr("my-pi/a.txt", "A")
+        archive.writestr("my-pi/README.txt", "not the manifest")
+    assert read_bundle(path).commands == {"a": "A"}
