@@ -36,15 +36,15 @@ LINK_PREFIX = "sbctune-session:"
 # Shared by revert.sh and the confirm command: stop the guard of the session in "$dir"
 # (and NetworkManager's checkpoint, the second layer, if one was taken).
 _DISARM = (
-    nm_checkpoint.DESTROY_RECORDED
+    snippets.KILL_GROUP_FUNCTION
+    + nm_checkpoint.DESTROY_RECORDED
     + """\
 if [ -f "$dir/guard.unit" ]; then
   systemctl stop "$(cat "$dir/guard.unit").timer" >/dev/null 2>&1
   systemctl stop "$(cat "$dir/guard.unit").service" >/dev/null 2>&1
 fi
 if [ -f "$dir/guard.pid" ]; then
-  gpid=$(cat "$dir/guard.pid")
-  case "$gpid" in ''|*[!0-9]*) ;; *) kill -TERM -- "-$gpid" 2>/dev/null ;; esac
+  kill_group "$(cat "$dir/guard.pid")"
   rm -f "$dir/guard.pid"
 fi
 """
