@@ -31,6 +31,7 @@ from sbctune.remote.errors import (
     Disconnected,
     HandshakeLost,
     HostKeyChanged,
+    HostKeyRevoked,
     HostKeyUnknown,
     HostUnreachable,
     KeyFileUnusable,
@@ -40,7 +41,7 @@ from sbctune.remote.errors import (
     RemoteTimeout,
     SudoFailed,
 )
-from sbctune.remote.hostkeys import HostKeyInfo, KeyRecorder, KnownHosts, describe_key
+from sbctune.remote.hostkeys import HostKeyInfo, KeyMatcher, KeyRecorder, KnownHosts, describe_key
 from sbctune.remote.quoting import join
 from sbctune.remote.reading import LineReader, read_at_most
 from sbctune.remote.target import Target
@@ -419,8 +420,8 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
         return conn
     except asyncssh.HostKeyNotVerifiable:
         key = recorder.rejected_key
-        if key is None:
-            raise HostKeyChanged(target.host, "unknown", "(revoked)", "known_hosts") from None
+        if key is None:  # refused before the prompt: a key known_hosts marks @revoked
+            raise _revoked(target, known, matcher) from None
         if matcher.had_keys:
             info = describe_key(target.host, target.port, key)
             where = known.which_file_knows(target.host, matcher.addr, target.port)
@@ -454,6 +455,15 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
             # asyncio's strerror is "Connect call failed (addr, port)": say what errno means.
             raise HostUnreachable(target.host, os.strerror(exc.errno).lower()) from None
         raise HostUnreachable(target.host, exc.strerror or str(exc)) from None
+
+
+def _revoked(target: Target, known: KnownHosts, matcher: KeyMatcher) -> HostKeyRevoked:
+    where = known.which_file_knows(target.host, matcher.addr, target.port, kind=2)
+    keys = matcher.revoked
+    if len(keys) == 1:
+        info = describe_key(target.host, target.port, keys[0])
+        return HostKeyRevoked(target.host, info.key_type, info.fingerprint, str(where))
+    return HostKeyRevoked(target.host, "presented", "(one of its revoked keys)", str(where))
 
 
 def _key_files(target: Target) -> str:
