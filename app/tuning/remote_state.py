@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,8 @@ class StoredSession:
     reverted_by: str = ""
     problem: str = ""
     raw: dict[str, Any] = field(default_factory=dict)
+    clock_offset: float | None = None
+    """The Pi's clock minus this computer's, when listed (None: the Pi's clock is unknown)."""
 
     @property
     def netns(self) -> str:
@@ -59,11 +62,10 @@ class StoredSession:
     def as_leftover(self) -> LeftoverSession:
         record = self.record
         seconds = record.guard_seconds if record else None
-        deadline = (
-            float(self.armed_at + seconds)
-            if self.armed_at is not None and seconds is not None
-            else None
-        )
+        deadline = None
+        if self.armed_at is not None and seconds is not None and self.clock_offset is not None:
+            # On this computer's clock: the seconds left on the Pi's, from now.
+            deadline = float(self.armed_at + seconds) - self.clock_offset
         return LeftoverSession(
             id=self.id,
             state=self.state,
@@ -103,14 +105,20 @@ def _stored(
                          running, reverted_by, problem, loaded)  # fmt: skip
 
 
-def parse_listing(data: bytes) -> tuple[str, list[StoredSession]]:
-    """The output of the listing script: (this netns, sessions newest first). Never raises."""
+def parse_listing(data: bytes, pc_now: float | None = None) -> tuple[str, list[StoredSession]]:
+    """The output of the listing script: (this netns, sessions newest first). Never raises.
+    `pc_now`: this computer's clock when the listing was read (default: now)."""
     parts = data.decode("utf-8", errors="replace").split("\0")
     netns = parts[0].strip() if parts else ""
+    pi_now = parts[1].strip() if len(parts) > 1 else ""
+    offset = None
+    if re.fullmatch(r"[0-9]{1,12}", pi_now):
+        offset = int(pi_now) - (time.time() if pc_now is None else pc_now)
     sessions = []
-    for i in range(1, len(parts) - _FIELDS + 1, _FIELDS):
+    for i in range(2, len(parts) - _FIELDS + 1, _FIELDS):
         stored = _stored(*parts[i : i + _FIELDS])
         if stored is not None:
+            stored.clock_offset = offset
             sessions.append(stored)
     sessions.sort(key=lambda s: s.id, reverse=True)  # ids start with their UTC time
     return netns, sessions
