@@ -43,7 +43,7 @@ from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.sampler import PiSample, PiSampler
 from sbctune.measure.steady import TrialsAdded, extra_round
 from sbctune.measure.trials import fold_all
-from sbctune.remote import Session, batch
+from sbctune.remote import Disconnected, Session, batch
 
 #: `MeasureRun.error` of a run the user cancelled.
 CANCELLED = "cancelled by the user"
@@ -323,6 +323,12 @@ async def measure(
                 run.error = CANCELLED
                 finish_run(run)
                 raise
+            except Disconnected as lost:  # the SSH connection died: keep what was measured
+                kept = test.partial(lost.message)
+                run.tests.extend(kept)
+                run.error = f"{lost.message} {lost.hint}"
+                emit(TestFinished(index, spec, tuple(kept)))
+                break
             if sampler is not None:
                 window = sampler.summary(began + spec.omit, time.monotonic())
                 run.pi_cpu[str(index)] = window.to_json()
