@@ -14,6 +14,7 @@ from sbctune.cli.arg_checks import writable_file, writable_folder, write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
+from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 
@@ -63,12 +64,17 @@ def _inspect(args: argparse.Namespace) -> int:
         _print(inspect_bundle(args.source), args.json)
         return 0
     args.target = args.source
-    inventory, _collection = asyncio.run(_inspect_live(args))
+    inventory, collection = asyncio.run(_inspect_live(args))
     _print(inventory, args.json)
+    if collection.lost:  # shown above: what was read before the connection was lost
+        print(f"sbctune: {collection.lost} What is shown was read before that.", file=sys.stderr)
+        print("  hint: Check the network and power of the Pi, then inspect again.",
+              file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 
-async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, object]:
+async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, Collection]:
     async with await open_session(args) as session:
         return await inspect_host(session)
 

@@ -27,6 +27,7 @@ from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.limits import parse_json
 from sbctune.remote import Session
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,
@@ -215,7 +216,7 @@ def _out(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 async def _nic_towards_pc(session: Session) -> str | None:
     result = await session.run(["ip", "-j", "route", "get", session.local_address], timeout=15)
     try:
-        routes = json.loads(result.stdout or "[]")
+        routes = parse_json(result.stdout or "[]")
         return str(routes[0]["dev"]) if routes else None
     except (ValueError, KeyError, IndexError, TypeError):
         return None

@@ -145,6 +145,23 @@ class HostKeyChanged(RemoteError):
         self.fingerprint = fingerprint
 
 
+class HostKeyRevoked(HostKeyChanged):
+    """The host presented a key known_hosts marks `@revoked`: refused, as OpenSSH does."""
+
+    def __init__(self, host: str, key_type: str, fingerprint: str, known_in: str) -> None:
+        RemoteError.__init__(
+            self,
+            f"REVOKED HOST KEY DETECTED: the {key_type} host key {fingerprint} of {host} is "
+            f"marked as revoked in {known_in}. This could mean that a stolen key is being used "
+            "to impersonate this host. sbctune will not connect.",
+            "Ask whoever runs the Pi for its current host key. If the Pi got a new key, remove "
+            f"the @revoked line from {known_in} only once you know why it was there.",
+        )
+        self.host = host
+        self.key_type = key_type
+        self.fingerprint = fingerprint
+
+
 class CommandFailed(RemoteError):
     def __init__(self, command: str, exit_code: int | None, stderr: str) -> None:
         tail = stderr.strip().splitlines()[-3:] if stderr.strip() else []

@@ -214,7 +214,9 @@ class LeftoverSession:
     nic: str | None
     persist: bool
     outcomes: list[TweakOutcome]
-    guard_deadline: float | None = None  # the Pi's clock (epoch seconds), when armed
+    # When armed: when the guard reverts, on THIS computer's clock (epoch seconds), from the
+    # seconds left on the Pi's own clock (the two may be days apart).
+    guard_deadline: float | None = None
     netns: str = ""
     guard_running: bool | None = None  # None: not known (an older listing)
     reverted_by: str = ""  # guard | manual, once reverted

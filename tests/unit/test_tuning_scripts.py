@@ -187,9 +187,9 @@ def test_session_listing_survives_garbage(data: bytes) -> None:
 def test_session_listing_reads_a_real_listing() -> None:
     body = json.dumps({"id": SESSION, "guard_seconds": 90, "tweaks": [], "netns": "net:[1]"})
     folder = f"{STATE_ROOT}/{SESSION}/"
-    fields = ["net:[1]\n", folder, "armed\n", body, "1700000000\n", "1", "", ""]
+    fields = ["net:[1]\n", "1700000030\n", folder, "armed\n", body, "1700000000\n", "1", "", ""]
     data = "\0".join(fields).encode()
-    netns, sessions = parse_listing(data)
+    netns, sessions = parse_listing(data, pc_now=1700000030)
     assert netns == "net:[1]"
     assert [(s.id, s.state, s.armed_at) for s in sessions] == [(SESSION, "armed", 1700000000)]
     assert sessions[0].as_leftover().guard_deadline == 1700000090

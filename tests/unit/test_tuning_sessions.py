@@ -159,7 +159,8 @@ def test_a_record_of_a_newer_schema_is_refused_with_what_to_do() -> None:
     assert f"format {SCHEMA_VERSION + 1}" in caught.value.message
     assert "Update sbctune" in caught.value.hint
     assert f"{scripts.STATE_ROOT}/{ID_A}/revert.sh" in caught.value.hint
-    listing = "\0".join(["net:[1]", f"/x/{ID_A}/", "armed", json.dumps(data), "", "1", "", ""])
+    fields = ["net:[1]", "1700000000", f"/x/{ID_A}/", "armed", json.dumps(data), "", "1", "", ""]
+    listing = "\0".join(fields)
     (stored,) = parse_listing(listing.encode())[1]
     assert stored.record is None and "newer sbctune" in stored.problem
     with pytest.raises(SessionFormatError, match="newer sbctune"):
