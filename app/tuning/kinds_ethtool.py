@@ -135,9 +135,10 @@ def _plan_mode_codes(
     assert isinstance(names, dict) and ctx.iface
     if str(usecs) in ("1", "3") or usecs in (1, 3):
         driver = ctx.caps.driver if ctx.caps else "the driver"
-        return _no(ctx, f"rx-usecs {usecs} is {driver}'s {names.get(str(usecs), 'adaptive')} "
-                   "interrupt moderation already; a fixed interval would replace it "
-                   f"({ctx.caps.cite('coalesce_modes') if ctx.caps else ''})")  # fmt: skip
+        mode = names.get(str(usecs), "adaptive")
+        where = ctx.caps.cite("coalesce_modes") if ctx.caps else ""
+        return _no(ctx, f"rx-usecs {usecs} is {driver}'s adaptive interrupt moderation ({mode}) "
+                   f"already; a fixed interval would replace it ({where})")  # fmt: skip
     item.reason = "adaptive interrupt moderation (mode 3)"
     item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), "3"))
     return item
