@@ -1,8 +1,9 @@
 """The starting state of the lab's stateful ``ethtool`` (see ``fake_ethtool``), per interface.
 
 It comes from the interface's driver model (``resources/lab/ethtool/drivers/<driver>.toml``,
-each value with its kernel source) and, where the profile captured them, from the real
-``ethtool -k IFACE`` / ``ethtool -g IFACE`` outputs, which win over the model.
+each value with its kernel source), held to the driver capability table read from the kernel's
+source (``ethtool_table``), and, where the profile captured them, from the real
+``ethtool -k IFACE`` / ``ethtool -g IFACE`` outputs, which win over both.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.ethtool_table import hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
@@ -80,7 +82,7 @@ def _captured(bundle: Bundle, args: str) -> str | None:
     return None
 
 
-def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
+def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") -> dict[str, Any]:
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -91,8 +93,6 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
             "min": dict(rings.get("min", {})),
             "settable": bool(rings.get("settable", False)),
         }
-        if (text := _captured(bundle, f"-g {ifname}")) is not None:
-            _apply_rings_capture(state["rings"], text)
     else:
         state["rings"] = None
     state["coalesce"] = dict(model["coalesce"]) if "coalesce" in model else None
@@ -102,6 +102,10 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
+    hold_to_table(state, driver, chip)
+    # A real capture of this very NIC wins over every model.
+    if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
+        _apply_rings_capture(state["rings"], text)
     if (text := _captured(bundle, f"-k {ifname}")) is not None:
         _apply_features_capture(state["features"], text)
     return state
@@ -109,7 +113,7 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
 
 def build_state(profile: LabProfile) -> dict[str, Any]:
     interfaces = {
-        spec.name: interface_state(spec.driver, profile.bundle, spec.name)
+        spec.name: interface_state(spec.driver, profile.bundle, spec.name, spec.chip)
         for spec in profile.interfaces
         if spec.driver
     }
@@ -139,6 +143,7 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     state = build_state(profile)
     if not state["interfaces"]:
         return False
+    state["bounce_links"] = True  # the lab's own interfaces, in its namespace
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
     state_path = lab_dir / STATE_FILE

@@ -20,6 +20,8 @@ import contextlib
 import fcntl
 import json
 import os
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -139,7 +141,22 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     for name, low in rings.get("min", {}).items():
         if new.get(name, 0) < int(low):
             raise nl_error(EINVAL, code)
+    changed = new != rings["cur"]
     rings["cur"] = new
+    if changed and rings.get("restarts"):
+        rings["bounces"] = int(rings.get("bounces", 0)) + 1
+        dev["bounce_pending"] = True
+
+
+def bounce_link(ifname: str) -> None:
+    """What macb_set_ringparam (and atlantic, stmmac, igb, igc) do to a running interface:
+    close and reopen it, so the link goes down and comes back."""
+    ip = shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
+    if ip is None:
+        return
+    for state in ("down", "up"):
+        subprocess.run([ip, "link", "set", "dev", ifname, state], check=False,
+                       capture_output=True, timeout=10)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- coalescing
@@ -176,7 +193,7 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     kinds = {p: BOOL if p.startswith("adaptive-") else NUM for p in COALESCE_PARAMS}
     pairs = parse_pairs("-C", args, kinds)
     co = dev.get("coalesce")
-    if co is None:
+    if co is None or not co.get("settable", True):
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
     supported = set(co["supported"])
@@ -185,14 +202,29 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             raise nl_error(
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
-    for name, value in pairs:
+    numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
+    for name, number in numbers.items():
         limit = co.get("max", {}).get(name)
-        if limit is not None and not name.startswith("adaptive-") and int(value) > int(limit):
+        if limit is not None and number > int(limit):
             raise nl_error(EINVAL, code)  # the driver's range check, no extack
+    modes = co.get("modes")
+    if modes:  # igb/igc: 0, 1, 3 are modes; 2 and 4-9 are refused (igb_set_coalesce)
+        for name, number in numbers.items():
+            if name in modes["params"] and (number in modes["refused"] or number > modes["max"]):
+                raise nl_error(EINVAL, code)
+    merged = {**co["values"], **numbers}
+    for combo in co.get("refuse", []):  # bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0
+        if all(int(merged.get(n, -1)) == int(v) for n, v in combo.items()):
+            raise nl_error(EINVAL, code)
     for name, value in pairs:
         if name in co.get("ignored", []):
             continue  # accepted by the driver, which does not store it (reads back unchanged)
-        co["values"][name] = (value == "on") if name.startswith("adaptive-") else int(value)
+        if name.startswith("adaptive-"):
+            co["values"][name] = value == "on"
+            continue
+        step = co.get("step_ns", {}).get(name)  # bcmgenet: 8.192 us ticks, rounded up
+        stored = int(value) if not step else -(-int(value) * 1000 // step) * step // 1000
+        co["values"][name] = stored
 
 
 # --------------------------------------------------------------------------- EEE
@@ -472,9 +504,13 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             if option == "-K":
                 return set_features(ifname, dev, rest)
             SET[option](ifname, dev, rest)
-            return "", [], 0
+            # Only inside a lab (install() sets bounce_links): never a host's own interface.
+            bounce = bool(dev.pop("bounce_pending", False)) and bool(state.get("bounce_links"))
     except Failure as failure:
         return "", failure.lines, failure.code
+    if bounce:
+        bounce_link(ifname)
+    return "", [], 0
 
 
 def main() -> int:

@@ -17,9 +17,12 @@
     name = "eth1"                # the name inside the lab
     test = true                  # the NIC under test (exactly one; default the first)
     mac = "00:0e:c6:ca:39:ad"    # optional
-    xps_enoent = true            # optional: xps_cpus answers ENOENT (single-queue driver)
+    xps_enoent = true            # optional: xps_cpus answers ENOENT (always for a driver
+                                 # the kernel source shows single-queue)
     driver = "ax88179_178a"      # optional: the stateful ethtool's driver model
-                                 # (resources/lab/ethtool/drivers/<driver>.toml)
+                                 # (resources/lab/ethtool/drivers/<driver>.toml, or any of the
+                                 # 13 drivers in resources/tuning/driver_caps.json "pasted")
+    chip = "RTL8125B"            # optional: as lspci/lsusb name it (chip-specific refusals)
     [interface.link]
     pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
     pc_to_pi_mbps = 949
@@ -61,6 +64,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
+from sbctune.lab.ethtool_table import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 from sbctune.safefiles import UnsafeMember, regular_file
@@ -119,6 +123,7 @@ class InterfaceSpec:
     xps_enoent: bool = False
     description: str = ""
     driver: str = ""
+    chip: str = ""  # as lspci/lsusb name it: chip-specific refusals (RTL8125 coalescing)
 
 
 @dataclass(frozen=True)
@@ -264,7 +269,9 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         if not isinstance(item, dict):
             raise ProfileError(f"{here} must be a table")
         _check_keys(
-            item, {"name", "test", "link", "mac", "xps_enoent", "description", "driver"}, here
+            item,
+            {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"},
+            here,
         )
         name = item.get("name")
         if not isinstance(name, str) or not _IFNAME.match(name):
@@ -276,6 +283,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
             if not isinstance(item.get(flag, False), bool):
                 raise ProfileError(f"{here}: {flag} must be true or false")
         link = _parse_link(_table(item, "link", here), f"{here} link")
+        driver = _driver(item.get("driver", ""), here)
         if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
             raise ProfileError(
                 f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
@@ -286,9 +294,12 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
                 test=bool(item.get("test", False)),
                 link=link,
                 mac=mac,
-                xps_enoent=bool(item.get("xps_enoent", False)),
+                # A single-queue driver's xps_cpus is ENOENT whatever the profile says
+                # (net-sysfs.c xps_cpus_store): the lab is never kinder than the kernel.
+                xps_enoent=bool(item.get("xps_enoent", False)) or single_queue(driver),
                 description=str(item.get("description", "")),
-                driver=_driver(item.get("driver", ""), here),
+                driver=driver,
+                chip=str(item.get("chip", "")),
             )
         )
     names = [s.name for s in specs]
@@ -307,6 +318,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
             first.xps_enoent,
             first.description,
             first.driver,
+            first.chip,
         )
     return tuple(specs)
 
