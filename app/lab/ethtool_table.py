@@ -70,6 +70,8 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
             state["pause"][key] = bool(on)
     if not caps.has("get_eee"):
         state["eee"] = None
+    elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
+        state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
     _features(state["features"], caps)
 
 
