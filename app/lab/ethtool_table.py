@@ -48,9 +48,17 @@ def single_queue(driver: str) -> bool:
     return caps is not None and caps.multiqueue is False
 
 
-def refuses_coalescing(caps: DriverCaps, chip: str) -> bool:
-    squeezed = chip.lower().replace(" ", "")
-    return any(c.lower() in squeezed for c in caps.facts.get("coalesce_refused_chips", []))
+def driver_queues(driver: str) -> tuple[int, int] | None:
+    """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
+    hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), None where
+    they depend on the machine (igb: one per CPU) and the lab keeps veth's."""
+    caps = driver_caps.caps(driver) if driver else None
+    if caps is None:
+        return None
+    counts = caps.facts.get("queues")
+    if counts:
+        return int(counts["tx"]), int(counts["rx"])
+    return (1, 1) if caps.multiqueue is False else None
 
 
 def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
@@ -68,7 +76,7 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     if state["pause"] is not None:
         for key, on in caps.facts.get("pause_default", {}).items():
             state["pause"][key] = bool(on)
-    if not caps.has("get_eee"):
+    if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
@@ -81,9 +89,8 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
     if rings is None:
         zero = dict.fromkeys(_RING_PARAMS, 0)
         rings = {"max": dict(zero), "cur": dict(zero), "min": {}, "settable": False}
-    for param, top in caps.ring_max.items():
-        if top:
-            rings["max"][param] = int(top)
+    for param, top in caps.ring_maxima().items():
+        rings["max"][param] = top
     for param, value in caps.facts.get("ring_default", {}).items():
         if not rings["cur"].get(param):
             rings["cur"][param] = int(value)
@@ -93,7 +100,7 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
 
 
 def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[str, Any] | None:
-    if not caps.has("get_coalesce") or refuses_coalescing(caps, chip):
+    if not caps.has("get_coalesce") or caps.refuses_on("coalesce_refused_chips", chip):
         return None
     supported = coalesce_params(caps.coalesce_params)
     co = dict(co or {})

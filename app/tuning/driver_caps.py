@@ -38,6 +38,21 @@ class DriverCaps:
     def restarts(self, setting: str) -> bool:
         return setting in self.facts.get("restarts_on", [])
 
+    def refuses_on(self, fact: str, chip: str | None) -> str | None:
+        """The chip named in `fact` (e.g. "coalesce_refused_chips") that `chip` is, if any."""
+        squeezed = (chip or "").lower().replace(" ", "")
+        for refused in self.facts.get(fact, []):
+            if squeezed and refused.lower() in squeezed:
+                return str(refused)
+        return None
+
+    def ring_maxima(self) -> dict[str, int]:
+        """Ring maxima read from get_ringparam, or written by hand where it reads them from
+        the hardware's capabilities (atlantic)."""
+        found = {k: int(v) for k, v in self.ring_max.items() if v}
+        hand = self.facts.get("ring_max", {})
+        return {**{k: int(v) for k, v in hand.items()}, **found}
+
 
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:

@@ -95,7 +95,7 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     lacks = _driver_lacks(ctx, "set_coalesce")
     if lacks:
         return _no(ctx, lacks)
-    refused_chip = _coalesce_refused_chip(ctx)
+    refused_chip = _refused_chip(ctx, "coalesce_refused_chips", "coalescing")
     if refused_chip:
         return _no(ctx, refused_chip)
     coalesce, _ = parse_ethtool_coalesce(text)
@@ -115,16 +115,14 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     return _no(ctx, "the driver offers no interrupt coalescing settings")
 
 
-def _coalesce_refused_chip(ctx: Context) -> str | None:
+def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
+    """The driver's refusal of `what` on this NIC's chip (RTL8125 coalescing, EEE before
+    the I350), with the kernel source that says so."""
     caps = ctx.caps
-    if caps is None:
+    chip = caps.refuses_on(fact, ctx.nic.chip if ctx.nic else None) if caps else None
+    if caps is None or chip is None:
         return None
-    chip = ((ctx.nic.chip or "") if ctx.nic else "").lower().replace(" ", "")
-    for refused in caps.facts.get("coalesce_refused_chips", []):
-        if refused.lower() in chip:
-            where = caps.cite("coalesce_refused_chips")
-            return f"{caps.driver} refuses coalescing on the {refused} (EOPNOTSUPP; {where})"
-    return None
+    return f"{caps.driver} refuses {what} on the {chip} (EOPNOTSUPP; {caps.cite(fact)})"
 
 
 def _plan_mode_codes(
@@ -203,6 +201,9 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "--show-eee")
     if text is None or not ctx.iface:
         return _no(ctx, reason)
+    refused_chip = _refused_chip(ctx, "eee_refused_chips", "Energy-Efficient Ethernet")
+    if refused_chip:
+        return _no(ctx, refused_chip)
     eee = parse_eee(text)
     if eee.supported is None:
         return _no(ctx, "ethtool's --show-eee output was not understood (no 'EEE status:' "

@@ -43,12 +43,12 @@ def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
     return result
 
 
-def planned(tweak_id: str, driver: str, option: str, text: str) -> PlannedTweak:
+def planned(tweak_id: str, driver: str, option: str, text: str, chip: str = "") -> PlannedTweak:
     found = Facts("eth0")
     found.steps[f"ethtool {option}"] = StepResult(
         batch.Step(("true",), f"ethtool {option}"), 0, text.encode(), b""
     )
-    nic = Nic("eth0", driver=driver)
+    nic = Nic("eth0", driver=driver, chip=chip or None)
     tweak = catalog.tweak(tweak_id)
     inventory = Inventory(board=Board(kernel="6.1.0"), nics=[nic])
     return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
@@ -67,9 +67,8 @@ def test_the_lab_offers_exactly_the_drivers_ethtool_ops(tmp_path: Path, driver: 
             assert err == [NOT_SUPPORTED]
     rings, _, code = ethtool(state, "-g", "eth0")
     if code == 0:
-        for param, top in caps.ring_max.items():
-            if top:
-                assert f"{param.upper()}:\t\t{top}\n" in rings.split("Current")[0]
+        for param, top in caps.ring_maxima().items():
+            assert f"{param.upper()}:\t\t{top}\n" in rings.split("Current")[0]
     # the planner reading the lab: rings planned only where the driver can set them
     if code == 0:
         item = planned("nic-rings", driver, "-g", rings)
@@ -95,6 +94,14 @@ def test_the_lab_refuses_the_sets_the_driver_has_no_op_for(tmp_path: Path, drive
 def test_rtl8125_coalescing_is_not_supported_but_rtl8111_is(tmp_path: Path) -> None:
     assert ethtool(lab(tmp_path, "r8169", "RTL8125B"), "-c", "eth0")[1] == [NOT_SUPPORTED]
     assert ethtool(lab(tmp_path, "r8169", "RTL8111H"), "-c", "eth0")[2] == 0
+
+
+def test_igb_eee_only_from_the_i350_on(tmp_path: Path) -> None:
+    assert ethtool(lab(tmp_path, "igb", "82580"), "--show-eee", "eth0")[1] == [NOT_SUPPORTED]
+    assert ethtool(lab(tmp_path, "igb", "I350"), "--show-eee", "eth0")[2] == 0
+    i350 = ethtool(lab(tmp_path, "igb", "I350"), "--show-eee", "eth0")[0]
+    item = planned("eee-off", "igb", "--show-eee", i350, chip="82580 Gigabit Network Connection")
+    assert not item.applicable and "refuses Energy-Efficient Ethernet on the 82580" in item.reason
 
 
 @root
