@@ -18,7 +18,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
-from sbctune.lab.ethtool_table import hold_to_table
+from sbctune.lab.ethtool_table import driver_info, hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
@@ -103,6 +103,7 @@ def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") ->
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
     hold_to_table(state, driver, chip)
+    state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
         _apply_rings_capture(state["rings"], text)

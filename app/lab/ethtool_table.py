@@ -61,6 +61,20 @@ def driver_queues(driver: str) -> tuple[int, int] | None:
     return (1, 1) if caps.multiqueue is False else None
 
 
+def driver_info(driver: str) -> dict[str, bool]:
+    """The supports-* lines of ``ethtool -i``, from the ethtool_ops callbacks the kernel checks
+    (net/ethtool/ioctl.c ethtool_get_drvinfo); all "no" for a driver the table does not know."""
+    caps = driver_caps.caps(driver)
+    has = caps.has if caps else (lambda _op: False)
+    return {
+        "statistics": has("get_ethtool_stats"),
+        "test": has("self_test"),
+        "eeprom-access": has("get_eeprom_len"),
+        "register-dump": has("get_regs_len"),
+        "priv-flags": has("get_priv_flags"),
+    }
+
+
 def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows."""
     caps = driver_caps.caps(driver)

@@ -467,7 +467,19 @@ def parse_pairs(option: str, args: list[str], kinds: dict[str, str]) -> list[tup
     return pairs
 
 
+def show_info(ifname: str, dev: dict[str, Any]) -> str:
+    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; what only the hardware
+    knows (version, firmware, bus address) is left empty."""
+    info = dev["info"]
+    lines = [f"driver: {dev['driver']}", "version: ", "firmware-version: ",
+             "expansion-rom-version: ", "bus-info: "]  # fmt: skip
+    for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
+        lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
+    return "\n".join(lines) + "\n"
+
+
 SHOW = {
+    "-i": show_info,
     "-g": show_rings,
     "-c": show_coalesce,
     "-k": show_features,
@@ -492,6 +504,8 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         return None
     if not known:
         return None
+    if option == "-i" and not _has_info(state_path, ifname):
+        return None  # the profile captured `ethtool -i`: that is the answer
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
     try:
@@ -511,6 +525,11 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     if bounce:
         bounce_link(ifname)
     return "", [], 0
+
+
+def _has_info(state_path: str, ifname: str) -> bool:
+    with open(state_path, encoding="utf-8") as fh:
+        return bool(json.load(fh)["interfaces"][ifname].get("info"))
 
 
 def main() -> int:
