@@ -164,7 +164,7 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         feature = features.features.get(long)
         if feature is None:
             continue
-        if feature.fixed and not feature.enabled:
+        if (feature.fixed or _members_fixed(ctx, short, features.features)) and not feature.enabled:
             item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
             continue
         if feature.requested and not feature.enabled:
@@ -175,8 +175,10 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             )
             continue
         before = "on" if feature.enabled else "off"
-        if short == "tso" and before == "off":
-            _sg_for_tso(ctx, item, features.features)
+        if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
+            item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
+                                    "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
+            continue
         item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
     if not item.changes:
         item.applicable = False
@@ -186,15 +188,26 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
     return item
 
 
-def _sg_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> None:
+def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:
+    """Whether every kernel feature an ethtool name stands for is shown fixed (ethtool marks
+    only the members, not the name's own line)."""
+    members = ctx.tweak.params.get("members", {}).get(short, [])
+    shown = [features[m] for m in members if m in features]
+    return bool(shown) and all(f.fixed and not f.enabled for f in shown)
+
+
+def _sg_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> bool:
     """The kernel drops TSO while scatter-gather is off (netdev_fix_features): r8169 ships
-    with SG off, so `-K tso on` alone changes nothing. SG goes on first where it can."""
+    with SG off, so `-K tso on` alone changes nothing. SG goes on first where it can;
+    False where it cannot."""
     sg = features.get("scatter-gather")
-    if sg is None or sg.enabled or sg.fixed or not ctx.iface:
-        return
-    if any(c.target.endswith(" sg") for c in item.changes):
-        return
-    item.changes.append(_ethtool_change(ctx.iface, "-K", "sg", "off", "on"))
+    if sg is None or sg.enabled or not ctx.iface:
+        return True
+    if sg.fixed or _members_fixed(ctx, "sg", features):
+        return False
+    if not any(c.target.endswith(" sg") for c in item.changes):
+        item.changes.append(_ethtool_change(ctx.iface, "-K", "sg", "off", "on"))
+    return True
 
 
 def plan_eee(ctx: Context) -> PlannedTweak:

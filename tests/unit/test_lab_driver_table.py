@@ -16,6 +16,7 @@ import pytest
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import interface_state
+from sbctune.lab.ethtool_table import single_queue
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
@@ -160,3 +161,23 @@ def test_a_ring_change_on_macb_is_a_link_restart(tmp_path: Path) -> None:
 def test_single_queue_drivers_have_no_xps_in_the_lab() -> None:
     r8169 = load_profile("cm4-rtl8125b-r8169").test_interface
     assert r8169.driver == "r8169" and r8169.xps_enoent
+
+
+@root
+@pytest.mark.parametrize("driver", PASTED)
+def test_offloads_the_planner_asks_for_hold_in_the_lab(tmp_path: Path, driver: str) -> None:
+    """For each driver: what offloads-on plans from the lab's `ethtool -k` is what the lab (as
+    the kernel's netdev_fix_features) then shows on; a single-queue driver has no XPS."""
+    state = lab(tmp_path, driver)
+    item = planned("offloads-on", driver, "-k", ethtool(state, "-k", "eth0")[0])
+    for change in item.changes:
+        _, option, name = change.target.split()
+        assert ethtool(state, option, "eth0", name, "on")[2] in (0, 1)
+    shown = ethtool(state, "-k", "eth0")[0]
+    legacy = {"sg": "scatter-gather", "tso": "tcp-segmentation-offload",
+              "gso": "generic-segmentation-offload", "gro": "generic-receive-offload"}  # fmt: skip
+    for change in item.changes:
+        assert f"{legacy[change.target.split()[-1]]}: on" in shown, (driver, change.target)
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    assert single_queue(driver) == (caps.multiqueue is False)
