@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.remote import batch
@@ -151,3 +153,26 @@ def test_every_pasted_driver_has_its_kernel_facts(driver: str) -> None:
                            result("ethtool -c", COALESCE_3), kernel=kernel)  # fmt: skip
         if "set_coalesce" not in entry["ops"]:
             assert not coalesce.applicable and "no set_coalesce" in coalesce.reason
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.text(max_size=200), _JSON.map(json.dumps)))
+def test_garbage_from_ip_route_get_counts_as_the_ssh_nic_never_a_crash(text: str) -> None:
+    """The Pi's answer is untrusted: anything but a route naming another device holds the
+    restarting change back."""
+    item = planned("nic-rings", Nic("eth0", driver="macb"), result("ethtool -g", RINGS),
+                   result("ssh-route", text))  # fmt: skip
+    try:
+        other = json.loads(text)[0]["dev"] not in (None, "eth0")
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        other = False
+    assert item.applicable == (other is True)
