@@ -62,8 +62,9 @@ def table() -> dict[str, Any]:
 
 
 def series_of(kernel: str | None) -> tuple[str, ...]:
-    """The table's kernel series that describe a running kernel ("6.6.31-v8+" -> 6.1's
-    facts are older, 6.12's newer: both are kept, so only what both agree on counts)."""
+    """The table's series for a running kernel: its own where the table has it ("6.12.25+rpt"
+    -> 6.12), else every series, so that only what all of them agree on counts (a 6.6 kernel,
+    or an unknown one)."""
     known = sorted(table()["kernels"], key=lambda s: tuple(int(p) for p in s.split(".")))
     match = _SERIES.search(kernel or "")
     if match is None:
