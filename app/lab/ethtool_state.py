@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_tables
+from sbctune.lab import fake_ethtool, fake_ethtool_driver, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_table import driver_info, hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
@@ -128,7 +128,10 @@ def script_text(python: str, state_path: Path, fallback: Path) -> str:
     """The stateful ethtool as one standalone script: fake_ethtool's text with its tables
     inlined (the lab user's python has no sbctune on its path) and the lab's paths filled in."""
     source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
-    tables = Path(fake_ethtool_tables.__file__).read_text(encoding="utf-8")
+    tables = "\n".join(
+        Path(str(module.__file__)).read_text(encoding="utf-8")
+        for module in (fake_ethtool_tables, fake_ethtool_driver)
+    )
     source, count = _TABLES.subn(lambda _: tables, source)
     if count != 1:
         raise RuntimeError("fake_ethtool.py lost its @tables-start/@tables-end markers")

@@ -1,17 +1,12 @@
 """The lab's stateful ``ethtool`` for the tuning knobs (stdlib only: copied in as a script).
 
-Handles ``-g/-G`` (rings), ``-c/-C`` (coalescing), ``-k/-K`` (offloads), ``--show-eee/--set-eee``
-and ``-a/-A`` (pause) for interfaces that have state in ``ETHTOOL_STATE`` (written by the lab
-from the profile's driver model and captures; see ``sbctune.lab.ethtool_state``). Anything else
-goes to the capture-printing script (``FALLBACK``), as before.
-
-Output formats and error texts are those of ethtool 6.1 (Debian/Raspberry Pi OS bookworm) over
-netlink, taken from the real binary run on the development VM (see
-resources/lab/ethtool/SOURCE.md): an unsupported operation prints
-``netlink error: Operation not supported``; kernel extack messages print as
-``netlink error: MESSAGE (offset N)`` followed by the errno line (net/ethtool/rings.c
-"requested ring size exceeds maximum", net/ethtool/coalesce.c "cannot modify an unsupported
-parameter"); a set without CAP_NET_ADMIN prints ``netlink error: Operation not permitted``.
+Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A`` and ``-i`` for
+interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``); anything else goes
+to the capture-printing script (``FALLBACK``). Formats and error texts are ethtool 6.1's over
+netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink error: Operation not
+supported`` for a missing op; extack as ``netlink error: MESSAGE (offset N)`` then the errno line
+(rings.c "requested ring size exceeds maximum", coalesce.c "cannot modify an unsupported
+parameter"); a set without CAP_NET_ADMIN: ``netlink error: Operation not permitted``.
 """
 
 from __future__ import annotations
@@ -20,14 +15,13 @@ import contextlib
 import fcntl
 import json
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
 
-# @tables-start: the installed script runs without sbctune on its path, so install()
-# (ethtool_state.script_text) puts fake_ethtool_tables' text in place of this import.
+# @tables-start: the installed script runs without sbctune, so install() (script_text) puts
+# fake_ethtool_tables' and fake_ethtool_driver's text in place of these imports.
+from sbctune.lab.fake_ethtool_driver import bounce_link, coalesce_refused, show_info, stored
 from sbctune.lab.fake_ethtool_tables import (
     ALIASES,
     COALESCE_LAYOUT,
@@ -148,17 +142,6 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         dev["bounce_pending"] = True
 
 
-def bounce_link(ifname: str) -> None:
-    """What macb_set_ringparam (and atlantic, stmmac, igb, igc) do to a running interface:
-    close and reopen it, so the link goes down and comes back."""
-    ip = shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
-    if ip is None:
-        return
-    for state in ("down", "up"):
-        subprocess.run([ip, "link", "set", "dev", ifname, state], check=False,
-                       capture_output=True, timeout=10)  # fmt: skip
-
-
 # --------------------------------------------------------------------------- coalescing
 
 
@@ -203,28 +186,13 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
-    for name, number in numbers.items():
-        limit = co.get("max", {}).get(name)
-        if limit is not None and number > int(limit):
-            raise nl_error(EINVAL, code)  # the driver's range check, no extack
-    modes = co.get("modes")
-    if modes:  # igb/igc: 0, 1, 3 are modes; 2 and 4-9 are refused (igb_set_coalesce)
-        for name, number in numbers.items():
-            if name in modes["params"] and (number in modes["refused"] or number > modes["max"]):
-                raise nl_error(EINVAL, code)
-    merged = {**co["values"], **numbers}
-    for combo in co.get("refuse", []):  # bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0
-        if all(int(merged.get(n, -1)) == int(v) for n, v in combo.items()):
-            raise nl_error(EINVAL, code)
+    if coalesce_refused(co, numbers):
+        raise nl_error(EINVAL, code)  # the driver's own checks, no extack
     for name, value in pairs:
         if name in co.get("ignored", []):
             continue  # accepted by the driver, which does not store it (reads back unchanged)
-        if name.startswith("adaptive-"):
-            co["values"][name] = value == "on"
-            continue
-        step = co.get("step_ns", {}).get(name)  # bcmgenet: 8.192 us ticks, rounded up
-        stored = int(value) if not step else -(-int(value) * 1000 // step) * step // 1000
-        co["values"][name] = stored
+        adaptive = name.startswith("adaptive-")
+        co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
 
 
 # --------------------------------------------------------------------------- EEE
@@ -467,17 +435,6 @@ def parse_pairs(option: str, args: list[str], kinds: dict[str, str]) -> list[tup
     return pairs
 
 
-def show_info(ifname: str, dev: dict[str, Any]) -> str:
-    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; what only the hardware
-    knows (version, firmware, bus address) is left empty."""
-    info = dev["info"]
-    lines = [f"driver: {dev['driver']}", "version: ", "firmware-version: ",
-             "expansion-rom-version: ", "bus-info: "]  # fmt: skip
-    for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
-        lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
-    return "\n".join(lines) + "\n"
-
-
 SHOW = {
     "-i": show_info,
     "-g": show_rings,
@@ -499,13 +456,12 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     ifname, rest = argv[1], argv[2:]
     try:
         with open(state_path, encoding="utf-8") as fh:
-            known = ifname in json.load(fh).get("interfaces", {})
+            known = json.load(fh).get("interfaces", {}).get(ifname)
     except (OSError, ValueError):
         return None
-    if not known:
+    # Unknown interface, or an `ethtool -i` the profile captured: the capture answers.
+    if known is None or (option == "-i" and not known.get("info")):
         return None
-    if option == "-i" and not _has_info(state_path, ifname):
-        return None  # the profile captured `ethtool -i`: that is the answer
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
     try:
@@ -525,11 +481,6 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     if bounce:
         bounce_link(ifname)
     return "", [], 0
-
-
-def _has_info(state_path: str, ifname: str) -> bool:
-    with open(state_path, encoding="utf-8") as fh:
-        return bool(json.load(fh)["interfaces"][ifname].get("info"))
 
 
 def main() -> int:

@@ -17,11 +17,9 @@
     name = "eth1"                # the name inside the lab
     test = true                  # the NIC under test (exactly one; default the first)
     mac = "00:0e:c6:ca:39:ad"    # optional
-    xps_enoent = true            # optional: xps_cpus answers ENOENT (always for a driver
-                                 # the kernel source shows single-queue)
-    driver = "ax88179_178a"      # optional: the stateful ethtool's driver model
-                                 # (resources/lab/ethtool/drivers/<driver>.toml, or any of the
-                                 # 13 drivers in resources/tuning/driver_caps.json "pasted")
+    xps_enoent = true            # optional: ENOENT xps_cpus (always for single-queue drivers)
+    driver = "ax88179_178a"      # optional: the stateful ethtool's model (ethtool/drivers/
+                                 # <driver>.toml, or a driver_caps.json "pasted" driver)
     chip = "RTL8125B"            # optional: as lspci/lsusb name it (chip-specific refusals)
     [interface.link]
     pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
@@ -268,11 +266,8 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         here = f"{where}: interface #{index + 1}"
         if not isinstance(item, dict):
             raise ProfileError(f"{here} must be a table")
-        _check_keys(
-            item,
-            {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"},
-            here,
-        )
+        keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
+        _check_keys(item, keys, here)
         name = item.get("name")
         if not isinstance(name, str) or not _IFNAME.match(name):
             raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
@@ -294,8 +289,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
                 test=bool(item.get("test", False)),
                 link=link,
                 mac=mac,
-                # A single-queue driver's xps_cpus is ENOENT whatever the profile says
-                # (net-sysfs.c xps_cpus_store): the lab is never kinder than the kernel.
+                # never kinder than the kernel: net-sysfs.c xps_cpus_store on one queue
                 xps_enoent=bool(item.get("xps_enoent", False)) or single_queue(driver),
                 description=str(item.get("description", "")),
                 driver=driver,
