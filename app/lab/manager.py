@@ -22,6 +22,7 @@ from typing import Any
 from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
+from sbctune.lab.ethtool_table import driver_queues
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, load_profile
 from sbctune.lab.state import (
@@ -248,7 +249,12 @@ def _build(
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Create the namespace, shaping, user, overlay and sshd; (the lab's init, the shaper,
     the sshd host key)."""
-    netns.create(info.netns, info.index, [(i.name, i.mac) for i in prof.interfaces])
+    netns.create(
+        info.netns,
+        info.index,
+        [(i.name, i.mac) for i in prof.interfaces],
+        [driver_queues(i.driver) for i in prof.interfaces],
+    )
     for nic, spec in zip(info.nics, prof.interfaces, strict=True):
         shaping.apply(nic.host_veth, nic.ifb, spec.link)
     sshd.ensure_user()

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sbctune.inventory.parsers.ethtool import parse_ethtool_driver
 from sbctune.lab import ProfileError, effects, fake_ethtool, load_profile, profile
 from sbctune.lab.ethtool_state import build_state
 from sbctune.lab.sysctls import PrivateSysctl, models, private_sysctl
@@ -147,8 +148,19 @@ def test_scatter_gather_off_takes_segmentation_with_it(rtl_state: str) -> None:
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_other_invocations_and_interfaces_go_to_the_captures(rtl_state: str) -> None:
     assert fake_ethtool.run(["eth1"], rtl_state) is None
-    assert fake_ethtool.run(["-i", "eth1"], rtl_state) is None
     assert fake_ethtool.run(["-g", "wlan0"], rtl_state) is None
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+def test_ethtool_i_names_the_driver_unless_the_profile_captured_it(rtl_state: str) -> None:
+    """pi4-rtl8153 captured no `ethtool -i`: the lab says its driver, as the Pi would."""
+    shown = fake_ethtool.run(["-i", "eth1"], rtl_state)
+    assert shown is not None and shown[2] == 0
+    assert parse_ethtool_driver(shown[0])[0].driver == "r8152"
+    state = json.loads(Path(rtl_state).read_text(encoding="utf-8"))
+    state["interfaces"]["eth1"]["info"] = None  # as for a profile with the capture
+    Path(rtl_state).write_text(json.dumps(state), encoding="utf-8")
+    assert fake_ethtool.run(["-i", "eth1"], rtl_state) is None
 
 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
