@@ -189,7 +189,7 @@ def _capped(step: Step, rc: int, stdout: bytes, stderr: bytes) -> StepResult:
 _GLOB_READER = (
     'for f in "$@"; do for g in $f; do [ -f "$g" ] && [ -r "$g" ] || continue; '
     "printf '%s\\0' \"$g\"; "
-    "{ while IFS= read -r l || [ -n \"$l\" ]; do printf '%s\\n' \"$l\"; done; } <\"$g\" "
+    '{ while IFS= read -r l || [ -n "$l" ]; do printf \'%s\\n\' "$l"; done; } <"$g" '
     "2>/dev/null; printf '\\0'; done; done"
 )
 
