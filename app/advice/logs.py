@@ -9,6 +9,8 @@ line says "Link is Up" is not called down).
 
 from __future__ import annotations
 
+import re
+
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
 from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
@@ -77,6 +79,29 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
             f'{"s" if count != 1 else ""} such as "{first.format}" (level {first.level}, '
             f"{first.source} in the {kernels} kernel source).{_errno(lines)}",
             lines,
+        )
+    )
+
+
+_FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
+
+
+def _below_phy(nic: Nic, found: list[Finding], label: str) -> None:
+    """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s."""
+    speed = nic.link_speed_mbps
+    if not nic.phy or not nic.link_detected or speed is None or speed >= 1000:
+        return
+    if not _FAST_PHY.search(nic.phy):
+        return
+    found.append(
+        Finding(
+            "link-below-phy",
+            "warning",
+            label,
+            f"{label} linked at {speed} Mbit/s although its PHY is a {nic.phy}: a gigabit link "
+            "needs all four pairs of the cable and a gigabit port at the other end; check the "
+            "cable, the switch port, and that no speed is forced (ethtool -s).",
+            [line for key in ("link",) for line in nic.log.get(key, [])][-1:],
         )
     )
 
@@ -166,6 +191,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             lines,
         )
     _complaints(nic, found, label)
+    _below_phy(nic, found, label)
     return found
 
 

@@ -98,3 +98,24 @@ def load_kernel_drivers() -> KernelDrivers:
     except (OSError, ValueError):
         return KernelDrivers({})
     return KernelDrivers(data if isinstance(data, dict) else {})
+
+
+@functools.cache
+def _chips_by_speed() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = resource_root().joinpath("kernel_source", "chips_by_speed.json").read_text("utf-8")
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def chip_by_speed(driver: object, mbps: object) -> str | None:
+    """The chips of a multi-speed driver that can link at this speed (r8169 at 2500 Mbit/s:
+    an RTL8125/RTL8126), from resources/kernel_source/chips_by_speed.json."""
+    if not isinstance(driver, str) or not isinstance(mbps, int):
+        return None
+    item = _chips_by_speed().get(driver, {}).get(str(mbps))
+    return str(item["chip"]) if isinstance(item, dict) and "chip" in item else None

@@ -141,6 +141,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("description", f.get("description"), _SRC, text, no)
     elif kind == "chip":
         sighting.add("chip_text", f.get("chip"), _SRC, text, no)
+    elif kind == "phy_attached":
+        sighting.add("phy", f.get("phy"), _SRC, text, no)
     elif kind == "driver_version":
         sighting.add("driver_version", f.get("version"), _SRC, text, no)
     elif kind == "firmware":
@@ -245,7 +247,9 @@ _COUNTED = {
     "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
     "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
 }  # fmt: skip
-_SKIP = {"under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth"}
+_SKIP = {
+    "under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth", "kernel_version",
+}  # fmt: skip
 
 
 def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:

@@ -10,7 +10,7 @@ import re
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_drivers import chip_by_speed, load_kernel_drivers
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -249,6 +249,10 @@ def nic_from_device(
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
+    if nic.chip is None:  # r8169 linked at 2.5 Gbit/s: only its RTL8125/8126 chips can
+        nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
+    phy = device.value("phy")
+    nic.phy = str(phy) if phy else None
     nic.catalog_id = chip.id if chip else None
     nic.pcie = _pcie(device) if bus == "pci" else None
     nic.driver_version = device.value("driver_version")

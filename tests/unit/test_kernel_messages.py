@@ -106,3 +106,20 @@ def test_a_driver_newer_than_the_running_kernel_is_named() -> None:
     rec = newer_kernel_driver(nic, "5.15.0-1055-raspi")
     assert rec is not None and "rtw_8822bu" in rec.title and "5.15.0-1055-raspi" in rec.detail
     assert newer_kernel_driver(nic, "6.12.47+rpt-rpi-2712") is None
+
+
+def test_the_kernel_version_comes_from_the_logs_own_line() -> None:
+    """No `uname -a` in the bundle: the log's "Linux version 6.1.0-50-amd64 (...)" says it."""
+    dmesg = (DEV_VM / "qemu_bookworm_four_nics" / "commands" / "007-dmesg.txt").read_text(
+        encoding="utf-8"
+    )
+    inv = inventory_from_raw(RawOutputs(commands={"dmesg": dmesg}))
+    assert inv.board.kernel == "6.1.0-50-amd64"
+
+
+def test_a_gigabit_phy_at_100_is_remarked_and_r8169_at_2500_is_an_rtl8125() -> None:
+    slow = inspect_bundle(CORPUS / "opizero2_meta_sunxi_310_serial_console_dwmac_sun8i")
+    found = next(f for f in slow.findings if f.id == "link-below-phy")
+    assert "RTL8211F Gigabit" in found.summary and "100 Mbit/s" in found.summary
+    fast = inspect_bundle(CORPUS / "rk3568_openwrt_pr20744_easepi_r8169_2500").nic("eth3")
+    assert fast is not None and "RTL8125" in (fast.chip or "")

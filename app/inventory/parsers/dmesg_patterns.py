@@ -211,6 +211,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("usb_unsupported", re.compile(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
     ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    ("kernel_version", re.compile(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    (
+        "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
+            r"driver \[(?P<phy>[^\]]{1,80})\]"
+        ),
+    ),
     (
         "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
         re.compile(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
@@ -342,6 +350,8 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "carrier": (" carrier",),
     "usb_unsupported": ("Unsupported device",),
     "machine_model": ("Machine model", "Hardware name"),
+    "kernel_version": ("Linux version",),
+    "phy_attached": ("PHY [",),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
