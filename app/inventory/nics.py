@@ -253,6 +253,8 @@ def nic_from_device(
         nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
+    counters = device.value("counters")
+    nic.counters = dict(counters) if isinstance(counters, dict) else {}
     nic.catalog_id = chip.id if chip else None
     nic.pcie = _pcie(device) if bus == "pci" else None
     nic.driver_version = device.value("driver_version")

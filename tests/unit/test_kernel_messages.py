@@ -123,3 +123,21 @@ def test_a_gigabit_phy_at_100_is_remarked_and_r8169_at_2500_is_an_rtl8125() -> N
     assert "RTL8211F Gigabit" in found.summary and "100 Mbit/s" in found.summary
     fast = inspect_bundle(CORPUS / "rk3568_openwrt_pr20744_easepi_r8169_2500").nic("eth3")
     assert fast is not None and "RTL8125" in (fast.chip or "")
+
+
+def test_interface_counters_are_judged_against_the_traffic() -> None:
+    """raspberrypi/linux#1954: 15336 of 275242 packets dropped is remarked; pihole's 47 of
+    77835 (0.06 %) is not."""
+    captures = Path(__file__).resolve().parents[1] / "captures" / "ifconfig"
+
+    def findings(name: str) -> list[str]:
+        text = (captures / name).read_text(encoding="utf-8")
+        return [
+            f.summary
+            for f in inventory_from_raw(RawOutputs(commands={"ifconfig": text})).findings
+            if f.id == "interface-errors"
+        ]
+
+    (dropped,) = findings("rpi3_dropped_1954_old.txt")
+    assert "15336 of 275242 received packets dropped (5.6%)" in dropped
+    assert findings("pihole_utils_rpi_new_format.txt") == []
