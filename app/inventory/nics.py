@@ -111,6 +111,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             or bool(ids.module(device.value("refused_by")))
             or _storage_mode(device, ids)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
+            or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
         )
     if bus == "platform":
         name = str(device.value("platform_name") or "")
@@ -118,6 +119,12 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             return False  # "d0070000.mmc" is an SD/SDIO host, even if its driver says meson
         return bool(_SOC_DRIVER.search(f"{driver or ''} {name}"))
     return bus == "sdio" and bool(device.value("wireless"))
+
+
+def _named_network(text: str) -> bool:
+    """A product string or usb.ids name that says Wi-Fi/WLAN/network ("802.11ac WLAN
+    Adapter"), but not a Bluetooth radio ("Bluetooth wireless interface")."""
+    return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
 
 
 def _storage_mode(device: Device, ids: IdDatabase) -> bool:
