@@ -104,7 +104,7 @@ def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
     found: dict[str, tuple[str, set[str]]] = {}
     for top in _SCAN:
         for path in sorted((root / top).rglob("*.c")):
-            text = path.read_text(errors="replace")
+            text = path.read_text(encoding="utf-8", errors="replace")
             rel = str(path.relative_to(root))
             for m in _CALL_RE.finditer(text):
                 got = _format_after(text, m.end())
@@ -127,7 +127,7 @@ def _errno(root: Path) -> dict[str, dict[str, str]]:
         "include/uapi/asm-generic/errno.h",
         "include/linux/errno.h",
     ):
-        for name, value, meaning in _ERRNO_RE.findall((root / rel).read_text()):
+        for name, value, meaning in _ERRNO_RE.findall((root / rel).read_text(encoding="utf-8")):
             out.setdefault(value, {"name": name, "meaning": meaning, "source": rel})
     return out
 
@@ -162,7 +162,7 @@ _DESCRIPTION_RE = re.compile(r"MODULE_DESCRIPTION\(\s*(?:\"([^\"]+)\"|([A-Z_][A-
 def _defines(paths: list[Path]) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in paths:
-        for name, value in _DEFINE_RE.findall(path.read_text(errors="replace")):
+        for name, value in _DEFINE_RE.findall(path.read_text(encoding="utf-8", errors="replace")):
             out.setdefault(name, value.strip('"'))
     return out
 
@@ -185,7 +185,7 @@ def _module(path: Path) -> str:
     ("brcmfmac-objs += bcmsdh.o" → brcmfmac), else the file's own name; '-' becomes '_'."""
     makefile = path.parent / "Makefile"
     if makefile.is_file():
-        text = makefile.read_text(errors="replace").replace("\\\n", " ")
+        text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
         for module, objects in _MAKE_RE.findall(text):
             if f"{path.stem}.o" in objects.split() and module != "obj":
                 return module.replace("-", "_")
@@ -204,7 +204,7 @@ def _network_sources(root: Path) -> list[Path]:
     staging = root / "drivers/staging"
     for folder in sorted(p for p in staging.iterdir() if p.is_dir()) if staging.is_dir() else []:
         files = sorted(folder.rglob("*.c"))
-        if any(_NETDEV_RE.search(f.read_text(errors="replace")) for f in files):
+        if any(_NETDEV_RE.search(f.read_text(encoding="utf-8", errors="replace")) for f in files):
             found += files
     return found
 
@@ -217,7 +217,10 @@ def _wireless(path: Path, root: Path) -> bool:
     if not rel.startswith("drivers/staging/"):
         return False
     folder = root / "/".join(rel.split("/")[:3])
-    return any(_WIPHY_RE.search(f.read_text(errors="replace")) for f in folder.rglob("*.c"))
+    return any(
+        _WIPHY_RE.search(f.read_text(encoding="utf-8", errors="replace"))
+        for f in folder.rglob("*.c")
+    )
 
 
 def _drivers(
@@ -231,7 +234,7 @@ def _drivers(
     firmware: dict[str, set[str]] = {}
     pci_ids = _defines([root / "include/linux/pci_ids.h"])
     for path in _network_sources(root):
-        text = path.read_text(errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
         if "_driver" not in text:
             continue
         rel = str(path.relative_to(root))
@@ -272,7 +275,7 @@ def _drivers(
                     ids.setdefault(f"{bus}:{v}:{d}", set()).add(name)
     # Firmware files a module declares, by the driver names its own files register.
     for path in _network_sources(root):
-        text = path.read_text(errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
         if "MODULE_FIRMWARE" not in text:
             continue
         module = _module(path)
@@ -338,7 +341,8 @@ def main() -> int:
     (OUT / "messages.tsv").write_text(
         "# key\tlevel\tseries\tfiles\tformat (scripts/regen_kernel_source.py)\n"
         + "\n".join(lines)
-        + "\n"
+        + "\n",
+        encoding="utf-8",
     )
     (OUT / "drivers.json").write_text(
         json.dumps(
@@ -350,9 +354,12 @@ def main() -> int:
             sort_keys=True,
             separators=(",", ":"),
         )
-        + "\n"
+        + "\n",
+        encoding="utf-8",
     )
-    (OUT / "errno.json").write_text(json.dumps(errno, indent=1, sort_keys=True) + "\n")
+    (OUT / "errno.json").write_text(
+        json.dumps(errno, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     (OUT / "VERSION.json").write_text(
         json.dumps(
             {
@@ -367,7 +374,8 @@ def main() -> int:
             },
             indent=2,
         )
-        + "\n"
+        + "\n",
+        encoding="utf-8",
     )
     print(f"{len(rows)} messages, {len(errno)} errno values from {versions}")
     return 0

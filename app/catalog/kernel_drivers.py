@@ -93,7 +93,7 @@ def load_kernel_drivers() -> KernelDrivers:
     from sbctune.resources import resource_root
 
     try:
-        text = resource_root().joinpath("kernel_source", "drivers.json").read_text("utf-8")
+        text = resource_root().joinpath("kernel_source", "drivers.json").read_text(encoding="utf-8")
         data = json.loads(text)
     except (OSError, ValueError):
         return KernelDrivers({})
@@ -105,7 +105,11 @@ def _chips_by_speed() -> dict[str, Any]:
     from sbctune.resources import resource_root
 
     try:
-        text = resource_root().joinpath("kernel_source", "chips_by_speed.json").read_text("utf-8")
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "chips_by_speed.json")
+            .read_text(encoding="utf-8")
+        )
         data = json.loads(text)
     except (OSError, ValueError):
         return {}

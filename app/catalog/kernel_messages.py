@@ -135,7 +135,7 @@ def load_messages() -> MessageTable:
     try:
         from sbctune.resources import resource_root
 
-        text = resource_root().joinpath("kernel_source", "messages.tsv").read_text("utf-8")
+        text = resource_root().joinpath("kernel_source", "messages.tsv").read_text(encoding="utf-8")
         return MessageTable(text, _read("errno.json"))
     except (OSError, ValueError, KeyError, TypeError):
         return MessageTable("", {})

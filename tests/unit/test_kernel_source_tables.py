@@ -24,12 +24,12 @@ _SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|
 
 
 def _table(name: str) -> dict:  # type: ignore[type-arg]
-    return json.loads(resource_root().joinpath("kernel_source", name).read_text("utf-8"))
+    return json.loads(resource_root().joinpath("kernel_source", name).read_text(encoding="utf-8"))
 
 
 def _messages() -> list[tuple[str, str, list[str], list[str]]]:
     """(format, level, files, series) of each line of messages.tsv."""
-    text = resource_root().joinpath("kernel_source", "messages.tsv").read_text("utf-8")
+    text = resource_root().joinpath("kernel_source", "messages.tsv").read_text(encoding="utf-8")
     rows = []
     for line in text.splitlines():
         if line and not line.startswith("#"):
@@ -51,7 +51,7 @@ def trees() -> dict[str, Path]:
 
 def _c_text(path: Path) -> str:
     """The file with adjacent string literals joined and "\\n" dropped, as the table has them."""
-    text = path.read_text(errors="replace")
+    text = path.read_text(encoding="utf-8", errors="replace")
     return re.sub(r'"\s*"', "", text).replace("\\n", "")
 
 
@@ -88,7 +88,7 @@ def test_errno_values_are_the_kernels(trees: dict[str, Path]) -> None:
     assert errno["517"]["name"] == "EPROBE_DEFER"
     tree = trees["6.12"]
     for value, item in errno.items():
-        header = (tree / item["source"]).read_text()
+        header = (tree / item["source"]).read_text(encoding="utf-8")
         assert re.search(rf"#define\s+{item['name']}\s+{value}\b", header), item
 
 
@@ -102,7 +102,7 @@ def test_drivers_are_registered_in_the_files_they_cite(trees: dict[str, Path]) -
     assert "rt2800usb" in data["firmware"]["rt2870.bin"]
     for name, info in random.Random(24).sample(sorted(drivers.items()), 60):
         texts = [
-            (trees[s] / info["file"]).read_text(errors="replace")
+            (trees[s] / info["file"]).read_text(encoding="utf-8", errors="replace")
             for s in info["series"]
             if (trees[s] / info["file"]).is_file()
         ]
