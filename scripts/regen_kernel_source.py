@@ -177,6 +177,7 @@ def _hex4(token: str, defines: dict[str, str]) -> str | None:
 
 
 _FIRMWARE_RE = re.compile(r"MODULE_FIRMWARE\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))\s*\)")
+_FIRMWARE_FILE_RE = re.compile(r"[\w./+-]+\.(?:fw|bin|ucode|hex|img|sbcf)")
 _MAKE_RE = re.compile(r"^([\w-]+)-(?:objs|y|\$\(CONFIG_\w+\))\s*[:+]?=(.*)$", re.M)
 
 
@@ -293,6 +294,16 @@ def _drivers(
             wanted = literal or local.get(macro, "")
             if wanted and names:
                 firmware.setdefault(wanted, set()).update(names)
+    # Firmware file names a driver builds from macros (ath9k_htc's "htc_9271.fw" in
+    # hif_usb.h): every "*.fw"/"*.bin"-like string macro of a driver's directory is that
+    # directory's drivers' (only where no MODULE_FIRMWARE line already named the file).
+    declared = set(firmware)
+    folders = {(root / str(e["file"])).parent for e in drivers.values()}
+    for folder in sorted(folders):
+        here = {n for n, e in drivers.items() if (root / str(e["file"])).parent == folder}
+        for name, value in _defines(sorted(folder.glob("*.[ch]"))).items():
+            if value not in declared and _FIRMWARE_FILE_RE.fullmatch(value) and name.isupper():
+                firmware.setdefault(value, set()).update(here)
     return drivers, ids, firmware
 
 
