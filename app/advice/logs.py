@@ -18,7 +18,10 @@ from sbctune.inventory.model import Finding, Nic, Recommendation
 
 
 def _label(nic: Nic) -> str:
-    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
+    if nic.name:
+        return nic.name
+    what = nic.chip or (f"the {nic.driver} NIC" if nic.driver else "NIC")
+    return f"{what} at {nic.bus_path}" if nic.bus_path else what
 
 
 def _span(seconds: float | None) -> str:
@@ -64,11 +67,22 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
     table = load_messages()
     matched = [(line, table.match(line)) for line in lines]
     known = [(line, m) for line, m in matched if m is not None]
-    if not known:
+    count = nic.log_counts.get("kernel_error", len(lines))
+    if not known:  # lines of an older or a vendor kernel: what they report is the errno
+        found.append(
+            Finding(
+                "driver-complaint",
+                "warning",
+                label,
+                f"{label}: its driver logged {count} failure line{'s' if count != 1 else ''} "
+                "that the 6.1/6.12 kernel source no longer prints (an older or a vendor "
+                f"kernel).{_errno(lines)}",
+                lines,
+            )
+        )
         return
     errors = [m for _line, m in known if m.is_error]
     first = (errors or [m for _l, m in known])[0]
-    count = nic.log_counts.get("kernel_error", len(lines))
     kernels = " and ".join(first.series)
     found.append(
         Finding(

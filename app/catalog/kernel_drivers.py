@@ -52,6 +52,10 @@ class KernelDrivers:
         self._ids: dict[str, dict[str, list[str]]] = data.get("ids", {})
         self._firmware: dict[str, list[str]] = data.get("firmware", {})
 
+    def knows(self, name: str) -> bool:
+        """A network driver of the kernel by that name (a cheap test, for every log line)."""
+        return name in self._drivers or name.replace("-", "_") in self._drivers
+
     def get(self, name: object) -> KernelDriver | None:
         if not isinstance(name, str):
             return None

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sbctune.catalog.kernel_messages import load_messages
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -169,7 +170,15 @@ def _kernel_complaint(text: str) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
     level (resources/kernel_source), though no rule here knows it."""
     message = load_messages().match(text)
-    return message is not None and message.level != "info"
+    if message is not None:
+        return message.level != "info"
+    return _reports_errno(text)  # an older or a vendor kernel's message, with its errno
+
+
+def _reports_errno(text: str) -> bool:
+    """ "... failed to read data F1@0x0b800, err: -110": a known errno reported as failed."""
+    value = errno_in(text)
+    return value is not None and value < 0 and load_messages().errno(value) is not None
 
 
 def _on_phy_link(event: DmesgEvent) -> Sighting | None:
@@ -190,6 +199,22 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     if "Firmware: " in event.text:  # brcmf_c_preinit_dcmds: the chip runs its firmware
         loaded = event.text.split("Firmware: ", 1)[1][:120]
         sighting.add("firmware", loaded, _SRC, event.text, event.line)
+    return sighting
+
+
+def _on_driver_message(event: DmesgEvent) -> Sighting | None:
+    """A Wi-Fi driver's error line that names no device ("brcmfmac: ... err: -110"): it is
+    about that driver's chip, the one the driver's other device-less lines name too. A wired
+    driver's such lines cannot be tied to one of its NICs, and are left out."""
+    driver = load_kernel_drivers().get(event.driver)
+    if driver is None or not driver.wireless or not _kernel_complaint(event.text):
+        return None
+    sighting = Sighting([("wifi", driver.name)])
+    sighting.add("driver", driver.name, _SRC, event.text, event.line)
+    sighting.add("wireless", True, _SRC, event.text, event.line)
+    if driver.bus:
+        sighting.add("bus", driver.bus, _SRC, event.text, event.line)
+    sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 
 
@@ -240,6 +265,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "phy_link_up": _on_phy_link,
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
+    "driver_message": _on_driver_message,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
 from .common import Parsed, ParseWarning, guarded, is_ellipsis, is_noise, split_lines
 from .dmesg_patterns import _NEEDLES, _PATTERNS, BUS_ID
 
@@ -249,7 +251,18 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
         m = rx.search(msg)
         if m:
             return kind, {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
-    return None
+    return _driver_message(msg)
+
+
+def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
+    """ "brcmfmac: brcmf_sdiod_regrw_helper: failed ... err: -110": a network driver of the
+    kernel (its pr_err prefix) speaking of no device; the driver names the NIC."""
+    head, sep, _rest = msg.partition(": ")
+    if not sep or len(head) > 32 or " " in head:
+        return None
+    if not load_kernel_drivers().knows(head):
+        return None
+    return "driver_message", {"driver": head}
 
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
