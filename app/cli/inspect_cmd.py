@@ -12,6 +12,7 @@ from pathlib import Path
 from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
 from sbctune.cli.arg_checks import writable_file, writable_folder, write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
+from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
@@ -86,6 +87,13 @@ def _check_output(dest: Path) -> None:
         writable_folder(dest)
 
 
+def default_bundle_name(host: str, when: float | None = None) -> Path:
+    """``sbctune-HOST-STAMP.zip`` in the current folder; an IPv6 host's ":" (and anything
+    else Windows refuses in a name) made safe."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    return Path(safe_file_name(f"sbctune-{host}-{stamp}.zip"))
+
+
 def _collect(args: argparse.Namespace) -> int:
     args.target = args.source
     if args.output is not None:
@@ -94,8 +102,7 @@ def _collect(args: argparse.Namespace) -> int:
     async def run() -> tuple[Path, str]:
         async with await open_session(args) as session:
             _inventory, collection = await inspect_host(session)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        dest = args.output or Path(f"sbctune-{collection.host}-{stamp}.zip")
+        dest = args.output or default_bundle_name(collection.host)
         with write_errors(dest):
             return save_bundle(collection, dest), collection.lost
 

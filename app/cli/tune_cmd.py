@@ -165,6 +165,12 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="rps-rfs: leave the CPU that takes the NIC's interrupt out of rps_cpus",
     )
+    parser.add_argument(
+        "--allow-link-restart",
+        action="store_true",
+        help="allow changes that restart the interface (rings on macb, igb, igc, atlantic, "
+        "stmmac) even on the NIC that carries the SSH session; the guard reverts them",
+    )
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -239,6 +245,8 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
         options["boot_test"] = False
     if args.rps_exclude_irq_cpu:
         options["rps_exclude_irq_cpu"] = True
+    if args.allow_link_restart:
+        options["allow_link_restart"] = True
     return await plan(session, inventory, nic, args.tweak, options)
 
 

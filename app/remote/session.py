@@ -23,6 +23,7 @@ import asyncssh
 from sbctune import aio
 from sbctune.limits import MAX_BATCH_BYTES, MAX_OUTPUT_BYTES
 from sbctune.remote import batch
+from sbctune.remote.agents import agent_path
 from sbctune.remote.errors import (
     AuthFailed,
     CommandFailed,
@@ -437,6 +438,8 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
         options["password"] = target.password.reveal()
     if target.identity_files:
         options["client_keys"] = [str(p) for p in target.identity_files]
+    if (agent := agent_path()) is not None:  # Windows: Pageant without pywin32's MFC DLL
+        options["agent_path"] = agent
     try:
         conn, _client = await aio.wait_for(
             asyncssh.create_connection(

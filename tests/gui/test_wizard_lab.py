@@ -314,7 +314,9 @@ def test_changed_host_key_is_a_hard_stop(
 ) -> None:
     lab = module_lab
     other = asyncssh.generate_private_key("ssh-ed25519").export_public_key("openssh").decode()
-    (tmp_path / "known_hosts").write_text(f"{lab.host} {' '.join(other.split()[:2])}\n")
+    (tmp_path / "known_hosts").write_text(
+        f"{lab.host} {' '.join(other.split()[:2])}\n", encoding="utf-8"
+    )
     page = _page(window, "connect", ConnectPage)
 
     async def scenario() -> None:

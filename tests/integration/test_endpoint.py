@@ -372,6 +372,7 @@ async def test_serve_command_prints_and_stops_cleanly_on_ctrl_c() -> None:
     assert proc.stdout is not None
     first = await asyncio.wait_for(proc.stdout.readline(), 15)
     assert f"{HOST}:{port}" in first.decode()
+    assert "TCP and UDP" in first.decode()  # it serves both (it said "TCP only")
     run = await iperf3(port, "-R")
     assert run.rc == 0, run.text
     lines = []

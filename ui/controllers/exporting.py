@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.export import available, export, formats, gather
+from sbctune.filenames import safe_file_name
 from sbctune.history import History
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
@@ -18,7 +19,7 @@ EXTENSION = {"md": "md", "ansible": "yml", "bundle": "zip"}
 
 def file_name(fmt: str, run_ids: list[int]) -> str:
     runs = "-".join(str(i) for i in run_ids)
-    return f"sbctune-runs-{runs}.{EXTENSION.get(fmt, fmt)}"
+    return safe_file_name(f"sbctune-runs-{runs}.{EXTENSION.get(fmt, fmt)}")  # many runs: long
 
 
 class ExportController(QObject):
