@@ -22,7 +22,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import kernel_source  # noqa: E402
 import regen_driver_caps  # noqa: E402
 
-TABLE: dict[str, Any] = json.loads((ROOT / "resources/tuning/driver_caps.json").read_text())
+TABLE: dict[str, Any] = json.loads(
+    (ROOT / "resources/tuning/driver_caps.json").read_text(encoding="utf-8")
+)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +57,7 @@ def test_every_generated_citation_exists_in_its_source(trees: dict[str, Path]) -
     count = 0
     for driver, series, file, symbol in _generated_citations():
         count += 1
-        text = (trees[series] / file).read_text(errors="replace")
+        text = (trees[series] / file).read_text(errors="replace", encoding="utf-8")
         if regen_driver_caps.symbol_text(text, symbol) is None:
             missing.append(f"{driver} {series}: {symbol} not in {file}")
     assert count > 1000  # the table is not empty
@@ -68,7 +70,7 @@ def test_every_hand_fact_is_in_the_function_it_cites(trees: dict[str, Path]) -> 
         for fact in facts:
             for series in fact["kernels"]:
                 path = trees[series] / fact["file"]
-                text = path.read_text(errors="replace") if path.is_file() else ""
+                text = path.read_text(errors="replace", encoding="utf-8") if path.is_file() else ""
                 body = regen_driver_caps.symbol_text(text, fact["symbol"])
                 token = fact["contains"]
                 if body is None:
@@ -86,7 +88,7 @@ def test_the_pasted_drivers_are_all_in_the_table() -> None:
 
 
 def test_a_hand_fact_that_the_source_does_not_hold_is_caught(trees: dict[str, Path]) -> None:
-    text = (trees["6.1"] / "drivers/net/ethernet/realtek/r8169_main.c").read_text()
+    text = (trees["6.1"] / "drivers/net/ethernet/realtek/r8169_main.c").read_text(encoding="utf-8")
     body = regen_driver_caps.symbol_text(text, "rtl_get_coalesce")
     assert body is not None and "rtl_is_8125" in body
     assert regen_driver_caps.symbol_text(text, "rtl_no_such_function") is None

@@ -39,7 +39,7 @@ def run_stoppable(main: Coroutine[Any, Any, int]) -> int:
             return await main
         finally:
             for sig in added:
-                loop.remove_signal_handler(sig)
+                loop.remove_signal_handler(sig)  # posix-only: those added above
 
     try:
         code = asyncio.run(guarded())

@@ -28,7 +28,7 @@ def test_an_existing_file_is_replaced_only_after_yes(
     out = tmp_path / "out"
     out.mkdir()
     target = out / file_name("md", ids[:1])
-    target.write_text("my notes\n")
+    target.write_text("my notes\n", encoding="utf-8")
     page.folder.setText(str(out))
 
     async def answer(button: QMessageBox.StandardButton) -> None:
@@ -40,10 +40,10 @@ def test_an_existing_file_is_replaced_only_after_yes(
 
     drive(answer(QMessageBox.StandardButton.No), timeout=30)
     drive(_idle(), timeout=10)
-    assert target.read_text() == "my notes\n"
+    assert target.read_text(encoding="utf-8") == "my notes\n"
     drive(answer(QMessageBox.StandardButton.Yes), timeout=30)
     drive(until(lambda: str(target) in page.export_log.text(), 30, "the export"), timeout=40)
-    assert target.read_text().startswith("#")
+    assert target.read_text(encoding="utf-8").startswith("#")
     assert sorted(p.name for p in out.iterdir()) == [target.name]
 
 

@@ -25,11 +25,15 @@ from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
-RINGS = (CAPTURES / "ethtool_g/ifupdown2_255_max.txt").read_text()
-COALESCE_3 = (CAPTURES / "ethtool_c/tuned_726_enp1s0.txt").read_text()  # rx-usecs 3
-PAUSE_ON = (CAPTURES / "ethtool_a/pi3bplus_lan78xx_switch_fc_on_2449.txt").read_text()
+RINGS = (CAPTURES / "ethtool_g/ifupdown2_255_max.txt").read_text(encoding="utf-8")
+COALESCE_3 = (CAPTURES / "ethtool_c/tuned_726_enp1s0.txt").read_text(encoding="utf-8")  # rx-usecs 3
+PAUSE_ON = (CAPTURES / "ethtool_a/pi3bplus_lan78xx_switch_fc_on_2449.txt").read_text(
+    encoding="utf-8"
+)
 PASTED = json.loads(
-    (Path(__file__).resolve().parents[2] / "resources/tuning/driver_caps.json").read_text()
+    (Path(__file__).resolve().parents[2] / "resources/tuning/driver_caps.json").read_text(
+        encoding="utf-8"
+    )
 )["pasted"]
 
 

@@ -62,7 +62,7 @@ def _guards(directory: Path) -> list[int]:
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes()
-            stat = (entry / "stat").read_text()
+            stat = (entry / "stat").read_text(encoding="utf-8")
         except OSError:
             continue
         if f"{directory}/".encode() in cmdline and ") Z " not in stat:
@@ -113,9 +113,9 @@ def test_confirm_stops_the_sleeper_guard(armed: tuple[dict[str, str], Path]) -> 
 
 def test_revert_stops_the_sleeper_guard(armed: tuple[dict[str, str], Path]) -> None:
     env, directory = armed
-    result = _run(env, (directory / "revert.sh").read_text())
+    result = _run(env, (directory / "revert.sh").read_text(encoding="utf-8"))
     assert result.returncode == 0, result.stderr
-    assert (directory / "state").read_text() == "reverted\n"
+    assert (directory / "state").read_text(encoding="utf-8") == "reverted\n"
     assert _gone(directory), "the guard still runs after revert"
 
 
@@ -130,18 +130,18 @@ def test_rearm_leaves_one_guard_with_the_later_deadline(
     armed: tuple[dict[str, str], Path],
 ) -> None:
     env, directory = armed
-    old = int((directory / "guard.pid").read_text())
+    old = int((directory / "guard.pid").read_text(encoding="utf-8"))
     script = rearm.rearm_argv(SESSION, 30, systemd=False)[2]
     result = _run(env, script, str(directory))
     assert result.returncode == 0, result.stderr
-    new = int((directory / "guard.pid").read_text())
+    new = int((directory / "guard.pid").read_text(encoding="utf-8"))
     assert new != old
     deadline = time.monotonic() + 5
     while Path(f"/proc/{old}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{old}").exists(), "the old guard was not stopped by the re-arm"
     assert len([p for p in _guards(directory) if _is_guard_sh(p)]) == 1
-    assert (directory / "state").read_text() == "armed\n"
+    assert (directory / "state").read_text(encoding="utf-8") == "armed\n"
 
 
 def _is_guard_sh(pid: int) -> bool:
@@ -164,8 +164,8 @@ def test_the_guard_reverts_by_itself_when_its_time_is_up(
                 str(directory / "guard.pid")).returncode == 0  # fmt: skip
     assert _run(shell_env, scripts.MARK_ARMED, str(directory)).returncode == 0
     assert _gone(directory, within=20), "the guard did not end by itself"
-    assert (directory / "state").read_text() == "reverted\n"
-    assert (directory / "reverted_by").read_text() == "guard\n"
+    assert (directory / "state").read_text(encoding="utf-8") == "reverted\n"
+    assert (directory / "reverted_by").read_text(encoding="utf-8") == "guard\n"
     assert not (root / LOCK).is_symlink()
 
 

@@ -34,7 +34,7 @@ root = pytest.mark.skipif(os.geteuid() != 0, reason="ethtool's sets need root, a
 def lab(tmp_path: Path, driver: str, chip: str = "") -> str:
     path = tmp_path / "state.json"
     state = {"schema": 1, "interfaces": {"eth0": interface_state(driver, EMPTY, "eth0", chip)}}
-    path.write_text(json.dumps(state))
+    path.write_text(json.dumps(state), encoding="utf-8")
     return str(path)
 
 
@@ -153,7 +153,7 @@ def test_offloads_on_r8169_turn_sg_on_so_that_tso_holds(tmp_path: Path) -> None:
 def test_a_ring_change_on_macb_is_a_link_restart(tmp_path: Path) -> None:
     state = lab(tmp_path, "macb")
     assert ethtool(state, "-G", "eth0", "rx", "1024")[2] == 0
-    data: dict[str, Any] = json.loads(Path(state).read_text())
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
     assert data["interfaces"]["eth0"]["rings"]["bounces"] == 1
     assert "bounce_links" not in data  # outside a lab no real interface is touched
 

@@ -26,7 +26,10 @@ def _pi_env(tmp_path: Path, offset: int) -> dict[str, str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "date"
-    fake.write_text(f'#!/bin/sh\nexec /bin/date -d "@$(( $(/bin/date +%s) + {offset} ))" "$@"\n')
+    fake.write_text(
+        f'#!/bin/sh\nexec /bin/date -d "@$(( $(/bin/date +%s) + {offset} ))" "$@"\n',
+        encoding="utf-8",
+    )
     fake.chmod(0o755)
     return dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
 
@@ -38,16 +41,16 @@ def test_the_deadline_shown_is_the_seconds_left_on_the_pi(tmp_path: Path, offset
     directory = root / SESSION
     directory.mkdir(parents=True)
     body = {"id": SESSION, "guard_seconds": 90, "tweaks": [], "netns": "net:[1]", "nic": "eth0"}
-    (directory / "session.json").write_text(json.dumps(body))
-    (directory / "state").write_text("armed\n")
+    (directory / "session.json").write_text(json.dumps(body), encoding="utf-8")
+    (directory / "state").write_text("armed\n", encoding="utf-8")
     subprocess.run(["sh", "-c", scripts.ARMED_AT, "sh", str(directory)], env=env, check=True,
                    timeout=30)  # fmt: skip
-    armed_at = int((directory / "armed_at").read_text())
+    armed_at = int((directory / "armed_at").read_text(encoding="utf-8"))
     assert abs(armed_at - (time.time() + offset)) < 60  # the Pi's clock, not this computer's
     # A process standing for the guard (the listing knows it by its folder in the cmdline).
     guard = subprocess.Popen(["sh", "-c", "sleep 30", f"{directory}/guard.sh"])
     try:
-        (directory / "guard.pid").write_text(str(guard.pid))
+        (directory / "guard.pid").write_text(str(guard.pid), encoding="utf-8")
         time.sleep(1)  # a second of the guard's 90 has gone
         listed = subprocess.run(["sh", "-c", scripts.LIST, "sh", str(root)], env=env,
                                 capture_output=True, timeout=30, check=True)  # fmt: skip

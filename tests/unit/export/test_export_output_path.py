@@ -28,14 +28,16 @@ def test_a_link_at_the_output_is_refused_and_its_target_untouched(
 ) -> None:
     victim = tmp_path / "victim.txt"
     if not dangling:
-        victim.write_text("keep me\n")
+        victim.write_text("keep me\n", encoding="utf-8")
     link = tmp_path / "r.md"
     link.symlink_to(victim)
     assert main(["export", run_id, "-f", "md", "-o", str(link), "--force"]) == 1
     err = capsys.readouterr().err
     assert "is a symbolic link: sbctune does not write through links" in err
     assert link.is_symlink()
-    assert victim.read_text() == "keep me\n" if not dangling else not victim.exists()
+    assert (
+        victim.read_text(encoding="utf-8") == "keep me\n" if not dangling else not victim.exists()
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["data", "r.md"] + (
         [] if dangling else ["victim.txt"]))  # fmt: skip
 
@@ -44,13 +46,13 @@ def test_an_existing_file_is_replaced_only_with_force(
     run_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "r.md"
-    out.write_text("my notes\n")
+    out.write_text("my notes\n", encoding="utf-8")
     assert main(["export", run_id, "-f", "md", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert f"{out} already exists." in err and "--force" in err
-    assert out.read_text() == "my notes\n"
+    assert out.read_text(encoding="utf-8") == "my notes\n"
     assert main(["export", run_id, "-f", "md", "-o", str(out), "--force"]) == 0
-    assert out.read_text().startswith("#") and not out.is_symlink()
+    assert out.read_text(encoding="utf-8").startswith("#") and not out.is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "r.md"]  # no temporary left
     assert out.stat().st_mode & 0o777 == 0o666 & ~_umask()
 
