@@ -99,7 +99,7 @@ def module_sources(tree: Path, module_path: str) -> list[Path]:
     makefile = directory / "Makefile"
     objects: list[str] = []
     if makefile.is_file():
-        text = makefile.read_text(errors="replace").replace("\\\n", " ")
+        text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
         for line in text.splitlines():
             match = re.match(
                 rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)", line
@@ -139,7 +139,7 @@ def symbol_text(text: str, name: str) -> str | None:
 
 def _where(tree: Path, files: list[Path], name: str) -> str | None:
     for path in files:
-        if defines_function(path.read_text(errors="replace"), name):
+        if defines_function(path.read_text(encoding="utf-8", errors="replace"), name):
             return str(path.relative_to(tree))
     return None
 
@@ -148,8 +148,10 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     sources = module_sources(tree, module_path)
     if not sources:
         return None
-    texts = {p: p.read_text(errors="replace") for p in sources}
-    headers = [h.read_text(errors="replace") for h in sources[0].parent.glob("*.h")]
+    texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in sources}
+    headers = [
+        h.read_text(encoding="utf-8", errors="replace") for h in sources[0].parent.glob("*.h")
+    ]
     usbnet = "usbnet_probe" in "".join(texts.values())
     lookup = sources + ([tree / USBNET] if usbnet else [])
     facts: dict[str, Any] = {"sources": [str(p.relative_to(tree)) for p in sources]}
@@ -208,7 +210,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 }
             )
     if usbnet and not allocs:
-        text = (tree / USBNET).read_text(errors="replace")
+        text = (tree / USBNET).read_text(encoding="utf-8", errors="replace")
         call = _ALLOC.search(text)
         if call:
             allocs.append(
@@ -225,7 +227,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
 
 
 def drivers_to_read() -> dict[str, str]:
-    ids = json.loads(IDS.read_text())
+    ids = json.loads(IDS.read_text(encoding="utf-8"))
     modules = ids["modules"]
     wanted = dict(PASTED)
     for table in ("pci", "usb"):
@@ -242,7 +244,7 @@ def drivers_to_read() -> dict[str, str]:
 
 
 def main() -> int:
-    old = json.loads(OUT.read_text()) if OUT.is_file() else {}
+    old = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
     kernels: dict[str, Any] = {}
     drivers: dict[str, dict[str, Any]] = {}
     wanted = drivers_to_read()
@@ -261,7 +263,7 @@ def main() -> int:
         "drivers": drivers,
         "hand": old.get("hand", {}),
     }
-    OUT.write_text(json.dumps(out, indent=1, sort_keys=False) + "\n")
+    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"{OUT.relative_to(ROOT)}: {len(drivers)} drivers, kernels {kernels}")
     return 0
 
