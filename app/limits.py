@@ -147,3 +147,30 @@ def load_json(
             "a real one nests 2 levels: this file was not written by sbctune",
         )
     return json.loads(data.decode("utf-8", errors="replace"))
+
+
+MAX_STORED_JSON_DEPTH = 64
+"""JSON sbctune wrote itself (the history's rows, a session.json on the Pi) nests under 10."""
+
+
+class JsonTooDeep(ValueError):
+    """Nested deeper than sbctune reads: a ValueError, as malformed JSON is, so every reader
+    that copes with a broken value copes with this one too."""
+
+
+def parse_json(
+    text: str | bytes, what: str = "JSON read from the Pi", *, max_bytes: int = MAX_BATCH_BYTES,
+    max_depth: int = MAX_STORED_JSON_DEPTH,
+) -> Any:  # fmt: skip
+    """``json.loads`` for JSON from a Pi or the history: too large or too deep is a ValueError
+    naming `what` (json.loads itself dies with RecursionError some 1000 levels down)."""
+    data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
+    if len(data) > max_bytes:
+        raise JsonTooDeep(f"{what} is {size_text(len(data))}, more than sbctune reads")
+    depth = json_depth(data)
+    if depth > max_depth:
+        raise JsonTooDeep(f"{what} nests {depth} levels deep, more than the {max_depth} read")
+    try:
+        return json.loads(data.decode("utf-8", errors="replace"))
+    except RecursionError:  # a depth the check above did not see (it skips string contents)
+        raise JsonTooDeep(f"{what} nests too deeply to read") from None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sbctune.inventory.parsers.netif import parse_ip_json
 from sbctune.limits import MAX_PROBED_INTERFACES, Capped
-from sbctune.remote import Session, SudoFailed, batch
+from sbctune.remote import Disconnected, Session, SudoFailed, batch
 from sbctune.remote.session import SUDO_PROBE
 
 # Command lines exactly as contract 1 names them; argv is the line split on spaces.
@@ -111,6 +111,7 @@ class Collection:
     used_sudo: bool = False
     round_trips: int = 0
     warnings: list[str] = field(default_factory=list)
+    lost: str = ""  # the SSH connection was lost part-way: what was read before it is here
 
 
 def _cmd(line: str) -> batch.Step:
@@ -224,6 +225,13 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
         sudo = False
         second = await session.run_script(steps)
         collection.round_trips += 1
+    except Disconnected as lost:  # what the first round read is kept and shown
+        collection.lost = lost.message
+        collection.warnings.append(
+            f"{lost.message} Only the first part of the inspection was read: the NICs' "
+            "driver, ring, offload and interrupt details are missing."
+        )
+        return collection
     collection.round_trips += 1
     collection.used_sudo = sudo
     for result in second:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth
+from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_json
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 
@@ -150,7 +150,7 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
     warnings: list[ParseWarning] = []
     objs: list[Any] = []
     try:
-        data = json.loads(text)
+        data = parse_json(text)
         objs = data if isinstance(data, list) else [data]
     except ValueError:
         # truncated or joined pastes: decode every complete interface object we can find.

@@ -136,7 +136,7 @@ def test_a_manifest_at_and_over_its_size_limit(tmp_path: Path) -> None:
 
 def test_a_link_becomes_a_bundle_error_with_its_hint(tmp_path: Path) -> None:
     root = folder(tmp_path, base(commands={"a": "a.txt"}))
-    (tmp_path / "secret").write_text("x")
+    (tmp_path / "secret").write_text("x", encoding="utf-8")
     (root / "a.txt").symlink_to(tmp_path / "secret")
     with pytest.raises(BundleError, match="is a symbolic link") as refused:
         read_bundle(root)

@@ -30,7 +30,7 @@ def folder(tmp_path: Path) -> Path:
     root = tmp_path / "bundle"
     (root / "sub").mkdir(parents=True)
     (root / "sub" / "out.txt").write_bytes(DATA)
-    (tmp_path / "secret").write_text("not yours")
+    (tmp_path / "secret").write_text("not yours", encoding="utf-8")
     return root
 
 
