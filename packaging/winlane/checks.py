@@ -45,7 +45,7 @@ class Checks:
     def sbctune(self, args: list[str], timeout: float = 300,
                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
         extra = {"SBCTUNE_DATA_DIR": windows_path(self.data), **(env or {})}
-        return self.wine.python(["-m", "sbctune", *args], timeout=timeout, cwd=self.out,
+        return self.wine.python(["-m", "sbctune.ui.launcher", *args], timeout=timeout, cwd=self.out,
                                 extra_env=extra)  # fmt: skip
 
     def log(self, name: str, proc: subprocess.CompletedProcess[str]) -> None:
@@ -140,7 +140,7 @@ class Checks:
             self.wine.display = display
             try:
                 proc = self.wine.python(
-                    ["-m", "sbctune", "--self-test", "--screenshots", windows_path(shots)],
+                    ["-m", "sbctune.ui.launcher", "--self-test", "--screenshots", windows_path(shots)],
                     timeout=600, cwd=self.out,
                 )  # fmt: skip
             finally:
