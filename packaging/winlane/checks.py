@@ -159,7 +159,8 @@ class Checks:
             self.wine.display = display
             try:
                 proc = self.wine.python(
-                    ["-m", "sbctune.ui.launcher", "--self-test", "--screenshots", windows_path(shots)],
+                    ["-m", "sbctune.ui.launcher", "--self-test",
+                     "--screenshots", windows_path(shots)],
                     timeout=600, cwd=self.out,
                 )  # fmt: skip
             finally:
@@ -200,7 +201,8 @@ def _has_rates(text: str) -> bool:
 def xvfb(screen: str) -> Iterator[str]:
     """A private X server (Wine's display driver needs one) on the first free display."""
     for number in range(90, 120):
-        if not Path(f"/tmp/.X{number}-lock").exists():
+        # The X server's own lock file tells a display in use (not a file of ours).
+        if not Path(f"/tmp/.X{number}-lock").exists():  # noqa: S108
             break
     server = subprocess.Popen(
         ["Xvfb", f":{number}", "-screen", "0", screen, "-nolisten", "tcp"],

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checks import Checks  # noqa: E402
-from setup_lane import ROOT, Lane  # noqa: E402
+from checks import Checks
+from setup_lane import ROOT, Lane
 
 OUT = ROOT / "tests" / "output" / "winlane"
 

@@ -13,15 +13,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pefile
 from packaging.markers import Marker
 from packaging.requirements import Requirement
-
 from wine import Wine
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # sbctune depends on tomli there
+    import tomli as tomllib
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -53,7 +56,8 @@ def say(text: str) -> None:
 
 def config() -> dict[str, object]:
     with CONFIG.open("rb") as fh:
-        return tomllib.load(fh)
+        loaded: dict[str, object] = tomllib.load(fh)
+    return loaded
 
 
 def ensure_debian_packages(packages: list[str]) -> None:
@@ -88,7 +92,14 @@ def requirements(cfg: dict[str, object]) -> list[str]:
         if req.marker is None or Marker(str(req.marker)).evaluate(env):
             req.marker = None
             wanted.append(str(req))
-    return wanted + list(cfg["tools"]) + list(cfg["windows_only"])  # type: ignore[call-overload]
+    extra = [str(r) for key in ("tools", "windows_only") for r in _strings(cfg[key])]
+    return wanted + extra
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list):
+        raise TypeError(f"{CONFIG.name}: expected a list, got {value!r}")
+    return [str(v) for v in value]
 
 
 def pip_target_args(cfg: dict[str, object]) -> list[str]:
@@ -133,7 +144,7 @@ class Lane:
 
     def ensure(self) -> bool:
         """Sets up what is missing; True when it was all cached already."""
-        ensure_debian_packages(list(self.cfg["debian_packages"]))  # type: ignore[call-overload]
+        ensure_debian_packages(_strings(self.cfg["debian_packages"]))
         stamp = self.home / "ready"
         if stamp.exists():
             return True

@@ -65,8 +65,7 @@ class Wine:
         return subprocess.run(
             [wine64(), *argv],
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
             encoding="utf-8",
             errors="replace",
