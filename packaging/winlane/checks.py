@@ -144,12 +144,13 @@ class Checks:
             if measured and not _has_rates(measured):
                 problems.append("measure: no throughput in its JSON")
             step(["tune", "plan"], "--tweak", "rps-rfs")
-            step(["tune", "apply"], "--tweak", "rps-rfs", "--guard", "120")
-            step(["tune", "confirm"])
-            status = step(["tune", "status"])
-            if "rps-rfs" not in status:
-                problems.append("tune status: the confirmed session is not listed")
+            # --confirm: confirmed by itself once a new SSH connection got through (no prompt).
+            step(["tune", "apply"], "--tweak", "rps-rfs", "--guard", "120", "--confirm")
+            if "confirmed" not in step(["tune", "status"]):
+                problems.append("tune status: no confirmed session after apply --confirm")
             step(["tune", "revert"])
+            if "reverted" not in step(["tune", "status"]):
+                problems.append("tune status: the session is not reverted after tune revert")
             return "\n".join(problems) or None
 
     # -- the GUI self-test under Xvfb -----------------------------------------------------
@@ -174,10 +175,12 @@ class Checks:
 
     # -- the PyInstaller bundle and its smoke test ----------------------------------------
     def bundle(self) -> str | None:
-        dist, work = self.out / "dist", self.out / "build"
+        # The work folder is kept with the cached set-up: PyInstaller re-analyses every run but
+        # reuses what did not change.
+        dist, work = self.out / "dist", self.lane.home / "pyinstaller-work"
         build = self.wine.python(
             ["-m", "PyInstaller", windows_path(ROOT / "packaging" / "sbctune.spec"),
-             "--noconfirm", "--clean", "--distpath", windows_path(dist),
+             "--noconfirm", "--distpath", windows_path(dist),
              "--workpath", windows_path(work)],
             timeout=1200, cwd=ROOT,
         )  # fmt: skip
