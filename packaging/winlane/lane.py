@@ -4,7 +4,7 @@
 
 Sets up (cached) Wine, the embeddable CPython for Windows and the win_amd64 wheels, then runs the
 unit tests, the CLI against captured bundles and a namespace lab, the GUI self-test under Xvfb
-(screenshots at 1366x768) and a PyInstaller build with its smoke test, all as Windows programs.
+(a 1366x768 screen) and a PyInstaller build with its smoke test, all as Windows programs.
 Prints a table of what ran and its time; exits 1 when any check failed. Logs and screenshots go
 to tests/output/winlane/. Run by scripts/test.sh; README "Windows" says more.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from checks import Checks
-from setup_lane import ROOT, Lane
+from setup_lane import ROOT, Lane, strings
 
 OUT = ROOT / "tests" / "output" / "winlane"
 
@@ -41,7 +41,9 @@ def timed(name: str, rows: list[tuple[str, str, float]], run: Callable[[], str |
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", help="comma-separated checks to run (default: all)")
+    parser.add_argument(
+        "--only", help="comma-separated checks to run (default: lane.toml's default_checks)"
+    )
     args = parser.parse_args(argv)
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
@@ -65,7 +67,11 @@ def main(argv: list[str] | None = None) -> int:
             "gui": checks.gui_self_test,
             "bundle": checks.bundle,
         }
-        wanted = args.only.split(",") if args.only else list(every)
+        default = strings(lane.cfg["default_checks"])
+        wanted = args.only.split(",") if args.only else default
+        unknown = sorted(set(wanted) - set(every))
+        if unknown:
+            parser.error(f"unknown checks {unknown}: choose from {', '.join(every)}")
         for name in wanted:
             timed(name, rows, every[name])
         lane.wine.wait_idle()

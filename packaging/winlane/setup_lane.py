@@ -92,11 +92,11 @@ def requirements(cfg: dict[str, object]) -> list[str]:
         if req.marker is None or Marker(str(req.marker)).evaluate(env):
             req.marker = None
             wanted.append(str(req))
-    extra = [str(r) for key in ("tools", "windows_only") for r in _strings(cfg[key])]
+    extra = [str(r) for key in ("tools", "windows_only") for r in strings(cfg[key])]
     return wanted + extra
 
 
-def _strings(value: object) -> list[str]:
+def strings(value: object) -> list[str]:
     if not isinstance(value, list):
         raise TypeError(f"{CONFIG.name}: expected a list, got {value!r}")
     return [str(v) for v in value]
@@ -122,8 +122,10 @@ def pip(*args: str) -> None:
 
 def setup_key(cfg: dict[str, object]) -> str:
     digest = hashlib.sha256()
-    for path in sorted([CONFIG, Path(__file__), *HERE.glob("*.c"), *HERE.glob("*.def")]):
+    for path in sorted([Path(__file__), *HERE.glob("*.c"), *HERE.glob("*.def")]):
         digest.update(path.read_bytes())
+    # What the set-up uses from lane.toml (not which checks run).
+    digest.update(repr(sorted((k, v) for k, v in cfg.items() if k != "default_checks")).encode())
     digest.update("\n".join(requirements(cfg)).encode())
     return digest.hexdigest()[:16]
 
@@ -144,7 +146,7 @@ class Lane:
 
     def ensure(self) -> bool:
         """Sets up what is missing; True when it was all cached already."""
-        ensure_debian_packages(_strings(self.cfg["debian_packages"]))
+        ensure_debian_packages(strings(self.cfg["debian_packages"]))
         stamp = self.home / "ready"
         if stamp.exists():
             return True
