@@ -159,7 +159,7 @@ class Lane:
         self._unpack_python()
         self._install_wheels()
         self._work_around_wine_gaps()
-        stamp.write_text(self.key)
+        stamp.write_text(self.key, encoding="utf-8")
         return False
 
     def _make_prefix(self) -> None:
@@ -187,7 +187,7 @@ class Lane:
         pth = next(self.wine.python_dir.glob("python3*._pth"))
         # The embeddable build ignores site-packages unless its ._pth says so.
         stdlib = next(self.wine.python_dir.glob("python3*.zip")).name
-        pth.write_text(f"{stdlib}\n.\nLib\\site-packages\nimport site\n")
+        pth.write_text(f"{stdlib}\n.\nLib\\site-packages\nimport site\n", encoding="utf-8")
 
     def _install_wheels(self) -> None:
         reqs = requirements(self.cfg)
@@ -217,10 +217,10 @@ class Lane:
         # Gap 5: numpy calls ucrtbase's aborting stubs while it loads.
         names = patch_crt_math_imports(self.site)
         fix_def = self.home / "crtmathfix.def"
-        fix_def.write_text(crt_math_def(names))
+        fix_def.write_text(crt_math_def(names), encoding="utf-8")
         self._compile("crtmathfix", [str(fix_def)], out=CRT_MATH_FIX.decode())
         # Gap 6: kernel32.CopyFile2 (shutil.copy2, which PyInstaller uses).
-        (self.site / "sitecustomize.py").write_text(SITECUSTOMIZE)
+        (self.site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
 
     def _compile(self, name: str, extra: list[str], out: str | None = None) -> None:
         target = self.system32 / (out or f"{name}.dll")
