@@ -9,6 +9,7 @@ from sbctune.advice import Advice
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
 from sbctune.tuning import AppliedSession, TweakOutcome
+from sbctune.workflow.keeping import KeepDecision
 
 StepStatus = Literal["started", "done", "skipped", "failed"]
 
@@ -47,6 +48,8 @@ class FlowResult:
     tuning: AppliedSession | None = None
     advice: Advice | None = None
     tuning_outcomes: list[TweakOutcome] = field(default_factory=list)
+    keep: KeepDecision | None = None  # whether the measured tuning helped, and why
+    reverted_as_before: bool | None = None  # reverted: every touched value read back as before
 
     @property
     def runs(self) -> list[RunRecord]:

@@ -28,7 +28,9 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
+from sbctune.tuning.changes import read_back
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.keeping import NOTHING_TO_GAIN, decide
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
 Status = Literal["done", "skipped", "failed"]
@@ -145,15 +147,49 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
             await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
         return StepOutcome("failed", _not_kept(applied))
     ctx.applied = applied  # from here a cancel reverts it
-    await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
-    applied.state = "confirmed"
     changed = sum(o.status == "applied" for o in applied.outcomes)
-    return StepOutcome("done", f"{changed} tweak(s) applied and confirmed")
+    # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
+    return StepOutcome("done", f"{changed} tweak(s) applied under the guard, to be measured")
 
 
 async def _measure_again(ctx: FlowContext) -> StepOutcome:
-    ctx.after = await ctx.measure("measure_again", rules.run_tuning_state(ctx.applied, "confirmed"))
+    ctx.after = await ctx.measure("measure_again", None)
     return StepOutcome("done", f"run {ctx.after.id}", run_id=ctx.after.id)
+
+
+async def _keep(ctx: FlowContext) -> StepOutcome:
+    """Confirm the tuning if the measurement says it helped, else revert it and read back that
+    every value it touched is as it was (sbctune.workflow.keeping)."""
+    applied, result = ctx.applied, ctx.result
+    assert applied is not None and result is not None
+    assert ctx.baseline is not None and ctx.after is not None
+    cal = ctx.extra.get("calibration")
+    decision = decide(
+        compare([ctx.baseline, ctx.after], cal.spread_mbps if cal else None), ctx.after
+    )
+    result.keep = decision
+    if decision.keep:
+        try:
+            await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
+        except tuning_api.TuningError as exc:  # its guard ran out after all
+            ctx.applied = None
+            return StepOutcome("failed", f"{decision.reason}; but {exc.message}")
+        applied.state = "confirmed"
+        return StepOutcome("done", decision.reason)
+    await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    applied.state = "reverted"
+    ctx.applied = None
+    live = await read_back(ctx.session, [c for o in applied.outcomes for c in o.changes])
+    differ = [v.change.target for v in live if v.state != "original"]
+    result.reverted_as_before = not differ
+    if differ:
+        return StepOutcome("failed", f"{decision.reason}; reverted, but these read back "
+                           "otherwise than before: " + ", ".join(differ[:10]))  # fmt: skip
+    if decision.reason == NOTHING_TO_GAIN:
+        return StepOutcome("done", f"{NOTHING_TO_GAIN} (every value the tweaks touched reads "
+                           "back as before)")  # fmt: skip
+    return StepOutcome("done", f"{decision.reason}; reverted: your Pi is as it was (every value "
+                       "the tweaks touched reads back as before)")  # fmt: skip
 
 
 async def _results(ctx: FlowContext) -> StepOutcome:
@@ -179,6 +215,12 @@ MEASURE_AGAIN = StepSpec(
     _measure_again,
     skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
 )
+KEEP = StepSpec(
+    "keep",
+    "Keeping only what helps",
+    _keep,
+    skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
+)
 RESULTS = StepSpec("results", "Results", _results)
 CALIBRATE = StepSpec(
     "calibrate",
@@ -189,9 +231,11 @@ CALIBRATE = StepSpec(
 
 # The order the one-click flow runs them in. Add a new step here (see README, "Where the
 # user's path lives").
-FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, RESULTS)
+FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, KEEP, RESULTS)
 # The flow with an A/A calibration after the baseline (`sbctune demo --calibrate`).
-CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, RESULTS)
+CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (
+    BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, KEEP, RESULTS,
+)  # fmt: skip
 
 
 def _not_kept(applied: AppliedSession) -> str:
