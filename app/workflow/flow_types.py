@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from sbctune.advice import Advice
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
 from sbctune.tuning import AppliedSession, TweakOutcome
 from sbctune.workflow.keeping import KeepDecision
+
+if TYPE_CHECKING:
+    from sbctune.workflow.attributing import Attribution
 
 StepStatus = Literal["started", "done", "skipped", "failed"]
 
@@ -50,6 +53,7 @@ class FlowResult:
     tuning_outcomes: list[TweakOutcome] = field(default_factory=list)
     keep: KeepDecision | None = None  # whether the measured tuning helped, and why
     reverted_as_before: bool | None = None  # reverted: every touched value read back as before
+    attribution: Attribution | None = None  # each tweak alone, when they were told apart
 
     @property
     def runs(self) -> list[RunRecord]:

@@ -45,6 +45,7 @@ class MeasureRequest:
     # (sbctune.workflow.tuning_read), never what the caller planned.
     tuning_state: dict[str, Any] | None = None
     hold_guard: bool = True  # heartbeat the armed session's guard (False: let it run out)
+    step: dict[str, Any] | None = None  # a "Find what helps" step: {"tweak": ID, "of": RUN}
     options: dict[str, Any] = field(default_factory=dict)  # more runner.measure options
 
 
@@ -102,16 +103,27 @@ async def measure_and_keep(
             partial.pi_state = snap.pi_state
         end = await _end_reading(session)
         kept = rules.keep_partial(
-            history, session, partial, request.plan, request.inventory_id, run_tuning(start, end)
-        )
+            history, session, partial, request.plan, request.inventory_id,
+            _stored_tuning(request, start, end),
+        )  # fmt: skip
         if kept is not None and partial is not None and on_partial is not None:
             on_partial(Measured(partial, kept))
         raise
     end = await read_tuning(session)
     record = rules.save_run(
-        history, session, run, request.plan, request.inventory_id, run_tuning(start, end)
-    )
+        history, session, run, request.plan, request.inventory_id,
+        _stored_tuning(request, start, end),
+    )  # fmt: skip
     return Measured(run, record, hold)
+
+
+def _stored_tuning(
+    request: MeasureRequest, start: TuningReading, end: TuningReading
+) -> dict[str, Any] | None:
+    state = run_tuning(start, end)
+    if request.step is None:
+        return state
+    return {**(state or {"tweaks": [], "read_back": True}), "step": dict(request.step)}
 
 
 async def _end_reading(session: Session) -> TuningReading:

@@ -29,6 +29,7 @@ from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
+from sbctune.workflow.attributing import Attribution, find_what_helps
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.keeping import NOTHING_TO_GAIN, decide
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
@@ -67,7 +68,9 @@ class FlowContext:
     result: FlowResult | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # room for a new step's findings
 
-    async def measure(self, step: str, tuning_state: dict[str, Any] | None) -> RunRecord:
+    async def measure(
+        self, step: str, tuning_state: dict[str, Any] | None, *, of: dict[str, Any] | None = None
+    ) -> RunRecord:
         """One measurement with the flow's plan, stored; on cancel the tests measured so far
         are stored, marked incomplete, and announced with `PartialKept` (then it goes on)."""
         o = self.options
@@ -80,6 +83,7 @@ class FlowContext:
             allow_wrong_route=o.allow_wrong_route,
             inventory_id=self.inventory_id,
             tuning_state=tuning_state,
+            step=of,
         )
         measured = await measure_and_keep(
             self.session,
@@ -168,6 +172,9 @@ async def _keep(ctx: FlowContext) -> StepOutcome:
         compare([ctx.baseline, ctx.after], cal.spread_mbps if cal else None), ctx.after
     )
     result.keep = decision
+    together = [o.tweak_id for o in applied.outcomes if o.status == "applied"]
+    if decision.keep and len(together) > 1:
+        return await _keep_each(ctx, applied, together)
     if decision.keep:
         try:
             await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
@@ -202,6 +209,37 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
 
 
+async def _keep_each(ctx: FlowContext, applied: AppliedSession, tweaks: list[str]) -> StepOutcome:
+    """The tweaks together helped: tell them apart, one at a time, and keep only the helpful."""
+    assert ctx.result is not None
+    await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    applied.state = "reverted"
+    ctx.applied = None
+    return _found(ctx, await find_what_helps(ctx, tweaks))
+
+
+def _found(ctx: FlowContext, found: Attribution) -> StepOutcome:
+    assert ctx.result is not None
+    ctx.result.attribution = found
+    ctx.result.tuning = found.kept
+    if found.kept is not None:
+        ctx.result.tuning_outcomes = list(found.kept.outcomes)
+    lines = [f"{c.tweak_id}: {c.summary}" for c in found.contributions]
+    lines += [f"{t}: {why}" for t, why in found.not_measured.items()]
+    if not found.helpful:
+        return StepOutcome("done", f"{NOTHING_TO_GAIN}; " + "; ".join(lines))
+    return StepOutcome("done", f"kept {', '.join(found.helpful)}; " + "; ".join(lines))
+
+
+async def _find(ctx: FlowContext) -> StepOutcome:
+    """ "Find what helps": every recommended tweak that applies here, one at a time."""
+    planned = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, ctx.options.tweak_ids)
+    tweaks = [i.tweak.id for i in planned.items if i.applicable]
+    if not tweaks:
+        return StepOutcome("skipped", "no recommended tweak applies to this Pi")
+    return _found(ctx, await find_what_helps(ctx, tweaks))
+
+
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)
 TUNE = StepSpec(
     "tune",
@@ -222,6 +260,12 @@ KEEP = StepSpec(
     skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
 )
 RESULTS = StepSpec("results", "Results", _results)
+FIND = StepSpec(
+    "find",
+    "Finding what helps, one tweak at a time",
+    _find,
+    skip=lambda ctx: None if ctx.options.tune else "tuning not requested",
+)
 CALIBRATE = StepSpec(
     "calibrate",
     "Measuring the baseline again (A/A calibration)",
@@ -232,6 +276,8 @@ CALIBRATE = StepSpec(
 # The order the one-click flow runs them in. Add a new step here (see README, "Where the
 # user's path lives").
 FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, KEEP, RESULTS)
+# "Find what helps": the baseline, then each tweak on its own (`sbctune demo --find`).
+FIND_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, FIND, RESULTS)
 # The flow with an A/A calibration after the baseline (`sbctune demo --calibrate`).
 CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (
     BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, KEEP, RESULTS,
@@ -257,4 +303,8 @@ def headline(result: FlowResult, calibration: dict[str, float] | None = None) ->
         parts.append(f"{label}: {figures} Mbit/s")
     if len(result.runs) > 1:  # the change with its 95 % interval (sbctune.compare)
         parts.extend(verdict_lines(compare(result.runs, calibration)))
+    if result.keep is not None:
+        parts.append(result.keep.reason)
+    if result.attribution is not None:
+        parts.extend(f"{c.tweak_id} alone: {c.summary}" for c in result.attribution.contributions)
     return "; ".join(parts)

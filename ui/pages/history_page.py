@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from sbctune.history.run_tuning import CHANGED, changed_during_run, tweaks_in_force
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
 from sbctune.ui.pages.base import Page
@@ -102,7 +103,11 @@ class HistoryPage(Page):
                 f"{DIRECTION_LABEL[t.direction]} {t.mode} {rate(t.mean_mbps, units)}"
                 for t in run.tests
             )
-            tuned = " (tuned)" if run.tuning_state else ""
+            tuned = ""  # the tuning read back from the Pi (sbctune.history.run_tuning)
+            if changed_during_run(run):
+                tuned = f" ({CHANGED})"
+            elif tweaks_in_force(run):
+                tuned = " (tuned)"
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
