@@ -18,7 +18,7 @@ from sbctune.measure.plans import Plan
 from sbctune.remote import Session
 from sbctune.workflow.guard_hold import GuardHold, holding_guard
 from sbctune.workflow.rules import InstallAsker
-from sbctune.workflow.snapshot import take_snapshot
+from sbctune.workflow.snapshot import Snapshot, take_snapshot
 from sbctune.workflow.tuning_read import TuningReading, read_tuning, run_tuning
 
 END_READ_SECONDS = 20.0  # a cancelled run still reads the tuning back, this long at most
@@ -72,10 +72,8 @@ async def measure_and_keep(
         if on_event is not None:
             on_event(event)
 
-    snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
-                               inventory_id=request.inventory_id)  # fmt: skip
-    request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
     start = await read_tuning(session)
+    snap = Snapshot(None, request.inventory_id, request.nic_irqs)
 
     async def attempt() -> MeasureRun:
         run = await runner.measure(
@@ -95,7 +93,11 @@ async def measure_and_keep(
 
     hold: GuardHold | None = None
     try:
+        # Held from before the snapshot: reading the Pi can outlast a short guard.
         async with holding_guard(session, start, heartbeat=request.hold_guard) as hold:
+            snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
+                                       inventory_id=request.inventory_id)  # fmt: skip
+            request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
             run = await rules.offering_install(session, ask_install, report, attempt)
     except asyncio.CancelledError:
         partial = started[-1] if started else None
