@@ -62,7 +62,8 @@ set -- "$dir/guard.sh" "$dir/guard.pid"
     + snippets.START_DETACHED.replace('[ -s "$2" ]', 'ok=0; [ -s "$2" ] && ok=1')
     + """
 if [ "$ok" = 1 ]; then
-  case "$old" in ''|*[!0-9]*) ;; *) kill -TERM -- "-$old" 2>/dev/null ;; esac
+  # dash's and busybox's kill take no "--"; "-PGID" alone ends the group in every sh
+  case "$old" in ''|*[!0-9]*) ;; *) kill -TERM "-$old" 2>/dev/null ;; esac
   rm -f "$dir/guard.pid.old"
   sbctune_write "$(date +%s)" "$dir/armed_at"
   exit 0

@@ -67,8 +67,13 @@ async def _beat(session: Session, hold: GuardHold, systemd: bool, checkpoint: st
 
 async def _heartbeat(session: Session, hold: GuardHold, systemd: bool,
                      checkpoint: str | None, every: float) -> None:  # fmt: skip
+    """A beat every `every` seconds from the start of the last (a slow beat on a busy Pi must
+    not push the next one past the guard's time); a failed beat is tried again at once."""
+    loop = asyncio.get_running_loop()
+    due = loop.time() + every
     while True:
-        await asyncio.sleep(every)
+        await asyncio.sleep(max(0.0, due - loop.time()))
+        started = loop.time()
         try:
             ok = await _beat(session, hold, systemd, checkpoint)
         except (UserError, OSError, ValueError) as exc:
@@ -76,6 +81,7 @@ async def _heartbeat(session: Session, hold: GuardHold, systemd: bool,
             ok = False
         hold.beats += ok
         hold.failed_beats += not ok
+        due = started + (every if ok else MIN_BEAT_SECONDS)
 
 
 @asynccontextmanager
