@@ -108,6 +108,7 @@ class FlowController(QObject):
             controller.flow_ended("failed")
 
     def _ended(self, task: asyncio.Task[None]) -> None:
+        self._state.model.flow_stopped()
         if task.cancelled():
             for controller in self._measures.values():
                 controller.flow_ended("cancelled")
