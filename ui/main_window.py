@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
     QStackedWidget,
     QWidget,
 )
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.state = AppState(self)
         self.runner = TaskRunner(on_error=self._unexpected)
         self._closing = False
+        self._close_question: QMessageBox | None = None  # asked on close while armed
         self._shutdown_task: asyncio.Task[None] | None = None
         self._controllers(history, known_hosts)
         self._pages(theme.colors)
@@ -412,9 +414,52 @@ class MainWindow(QMainWindow):
         self.runner.start(show(), name="about")
 
     # ------------------------------------------------------------------ closing
+    def _ask_close_while_armed(self, left: float) -> None:
+        """The tuning is armed: keep it, revert it now, or let the Pi's guard revert it. Shown
+        with open(), not exec(): the event loop (and the countdown) keep running."""
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("The tuning is not kept yet")
+        box.setText(
+            f"The settings applied to the Pi are armed: its guard reverts them in {left:.0f} s "
+            "unless you keep them, even after sbctune is closed."
+        )
+        keep = box.addButton("Keep the settings", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Revert now", QMessageBox.ButtonRole.DestructiveRole)
+        let = box.addButton(f"Let it revert in {left:.0f} s", QMessageBox.ButtonRole.RejectRole)
+        stay = box.addButton("Don't close", QMessageBox.ButtonRole.NoRole)
+        box.setDefaultButton(stay)
+        self._close_question = box
+
+        def answered(button: object) -> None:
+            self._close_question = None
+            if button is stay:
+                return
+            if button is let:
+                self._close_question = box  # asked: close without asking again
+                self.close()
+                return
+            signal = self.tuning.confirmed if button is keep else self.tuning.reverted
+            self._close_question = box
+
+            def done(_session_id: str) -> None:
+                signal.disconnect(done)
+                self.close()
+
+            signal.connect(done)
+            (self.tuning.confirm if button is keep else self.tuning.revert)()
+
+        box.buttonClicked.connect(answered)
+        box.open()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop running work first: iperf3 on both sides, and tuning (the flow reverts)."""
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        left = None if self._closing else self.tuning.guard_left()
+        if left is not None and self._close_question is None:
+            event.ignore()  # asked first, even when the link is gone: the guard still runs
+            self._ask_close_while_armed(left)
+            return
         if self._closing or (not self.runner.running and self.state.session is None):
             event.accept()
             return
