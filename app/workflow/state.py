@@ -17,6 +17,8 @@ from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession, LeftoverSession
+from sbctune.workflow.attributing import Attribution
+from sbctune.workflow.keeping import KeepDecision
 from sbctune.workflow.rules import TuningState
 
 if TYPE_CHECKING:
@@ -59,6 +61,8 @@ class WorkflowState:
     tuning_state: TuningState | None = None
     flow_running: bool = False  # the one-click flow is running (it applies its own tweaks)
     guard_held: bool = False  # a measurement holds the armed session's guard (heartbeat)
+    keep: KeepDecision | None = None  # the one-click flow's verdict on its tweaks
+    attribution: Attribution | None = None  # what each tweak did alone, when told apart
     advice: Advice | None = None
     sample_data: bool = False  # the GUI self-test's labelled sample data is shown
     _listeners: list[Listener] = field(default_factory=list, repr=False)
@@ -211,6 +215,7 @@ class WorkflowState:
     def flow_finished(self, result: FlowResult) -> None:
         self.flow_running = False
         self.baseline, self.after = result.baseline, result.after
+        self.keep, self.attribution = result.keep, result.attribution
         self.tuning = result.tuning
         self.tuning_state = "confirmed" if result.tuning is not None else None
         self.advice = result.advice
@@ -233,4 +238,5 @@ class WorkflowState:
     def _forget(self) -> None:
         self.baseline = self.after = None
         self.tuning = self.tuning_state = self.advice = None
+        self.keep = self.attribution = None
         self.partial = []

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
@@ -13,6 +14,8 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
+from sbctune.compare.waterfall import waterfall
+from sbctune.history.run_tuning import change_text, changed_during_run
 from sbctune.ui.controllers.exporting import ExportController
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
@@ -28,6 +31,7 @@ from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
 from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.tuning_words import contribution_lines, outcome_lines
 
 FORMAT_TITLE = {
     "csv": "CSV",
@@ -74,6 +78,11 @@ class ResultsPage(Page):
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
         self.tuning_card.body.addWidget(self.tuning_text)
+        self.waterfall = QSvgWidget()  # what each tweak did alone (sbctune.compare.waterfall)
+        self.waterfall.setAccessibleName("What each tweak did on its own, as a waterfall chart")
+        self.waterfall.setMinimumHeight(220)
+        self.waterfall.hide()
+        self.tuning_card.body.addWidget(self.waterfall)
         row = QHBoxLayout()
         self.keep_button = QPushButton("&Keep")
         self.keep_button.setToolTip("Keep the tweaks until the Pi restarts.")
@@ -143,6 +152,8 @@ class ResultsPage(Page):
             tuple(r.id for r in self.runs()),
             state.tuning_state,
             id(state.tuning),
+            id(state.model.keep),
+            id(state.model.attribution),
             id(state.advice),
             id(state.inventory),
             state.session is not None,
@@ -193,19 +204,43 @@ class ResultsPage(Page):
             return list(inventory.findings), list(inventory.recommendations)
         return [], []
 
+    def _measured_lines(self) -> list[str]:
+        """What the measurement said of the tuning: kept or not, each tweak alone, and a run
+        whose tuning changed while it ran (read back from the Pi)."""
+        model = self._state.model
+        lines = [f"Tune & Measure: {model.keep.reason}"] if model.keep else []
+        found = model.attribution
+        if found is not None:
+            lines += ["What each tweak did on its own (vs the baseline, 95 % interval):"]
+            lines += [f"  {line}" for line in contribution_lines(found.contributions)]
+            lines += [f"  {tweak}: {why}" for tweak, why in found.not_measured.items()]
+        for run in self.runs():
+            if changed_during_run(run):
+                lines.append(f"Run {run.id}: {change_text(run)}. Not a fair before or after.")
+        return lines
+
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
-        self.tuning_card.setVisible(applied is not None)
+        measured = self._measured_lines()
+        found = self._state.model.attribution
+        self.waterfall.setVisible(bool(found and found.contributions))
+        if found and found.contributions:
+            self.waterfall.load(QByteArray(waterfall(found.contributions).to_svg().encode()))
+        self.tuning_card.setVisible(applied is not None or bool(measured))
         if applied is None:
+            self.tuning_text.setText("\n".join(measured))
+            self.keep_button.setEnabled(False)
+            self.revert_button.setEnabled(False)
+            self.persist_button.setEnabled(False)
             return
-        changed = kept_tweaks(applied)
         text = {
             "guarded": "Applied under the guard, not yet kept.",
             "confirmed": "In force until the Pi restarts.",
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
-        self.tuning_text.setText(f"{text}\nTweaks: {', '.join(changed) or 'none'}")
+        outcomes = outcome_lines(applied.outcomes)
+        self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
         live = self._state.session is not None
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
@@ -219,7 +254,8 @@ class ResultsPage(Page):
             "a udev rule), so they come back after a restart."
         )
         if persistent and state == "confirmed":
-            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {', '.join(changed)}")
+            kept = ", ".join(kept_tweaks(applied))
+            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:

@@ -32,6 +32,7 @@ from sbctune.ui.widgets.leftover_card import LeftoverCard
 from sbctune.workflow import Problem
 from sbctune.workflow.leftover import leftover_notice
 from sbctune.workflow.rules import apply_blocked
+from sbctune.workflow.tuning_words import outcome_lines
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 
@@ -300,11 +301,12 @@ class TunePage(Page):
         self.events.appendPlainText(message)
 
     def show_applied(self, applied: AppliedSession) -> None:
-        lines = [
-            f"{o.tweak_id}: {o.status}" + (f" — {o.detail}" if o.detail else "")
-            for o in applied.outcomes
-        ]
-        self.outcomes.setText("\n".join(lines))
+        self.outcomes.setText("\n".join(outcome_lines(applied.outcomes)))
+        # A tweak the Pi refused is no longer ticked: the row shows what happened, not the plan.
+        status = {o.tweak_id: o.status for o in applied.outcomes}
+        for row in self.tweak_rows:
+            if status.get(row.tweak_id) in ("not_possible", "failed"):
+                row.check.setChecked(False)
         self.guard_card.show()
         self.countdown.show()  # hidden when the previous session settled
         self.confirm_button.setEnabled(True)
