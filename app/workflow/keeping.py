@@ -19,6 +19,8 @@ from sbctune.history.run_tuning import change_text, changed_during_run
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 
 NOTHING_TO_GAIN = "nothing to gain; your Pi is as it was"
+NO_INTERVAL = ("not kept: one trial per direction gives no interval, so no gain can be shown "
+               "(measure with 2 or more trials)")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,13 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
     """Whether the tuning measured in `after` (the comparison's last run) is kept."""
     if changed_during_run(after):
         return KeepDecision(False, reason=f"not kept: {change_text(after)}")
-    helped, worse = [], []
+    helped, worse, verdicts = [], [], []
     for row in comparison.rows:
         cell = row.cells[-1] if len(row.cells) > 1 else None
         if cell is None:
             continue
         what = f"{DIRECTION_LABEL[row.direction]} {MODE_LABEL[row.mode].lower()}"
+        verdicts.append(cell.verdict)
         if cell.verdict == "faster":
             helped.append(f"{what}: {cell.verdict_text}")
         elif cell.verdict == "slower":
@@ -50,6 +53,8 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
     if worse:
         return KeepDecision(False, helped, worse, "not kept, it made things worse: "
                             + "; ".join(worse))  # fmt: skip
+    if verdicts and all(v == "unknown" for v in verdicts):
+        return KeepDecision(False, helped, worse, NO_INTERVAL)
     if not helped:
         return KeepDecision(False, helped, worse, NOTHING_TO_GAIN)
     return KeepDecision(True, helped, worse, "kept, it helped: " + "; ".join(helped))

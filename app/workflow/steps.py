@@ -31,7 +31,7 @@ from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
 from sbctune.workflow.attributing import Attribution, find_what_helps
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
-from sbctune.workflow.keeping import NOTHING_TO_GAIN, decide
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
 Status = Literal["done", "skipped", "failed"]
@@ -195,6 +195,8 @@ async def _keep(ctx: FlowContext) -> StepOutcome:
     if decision.reason == NOTHING_TO_GAIN:
         return StepOutcome("done", f"{NOTHING_TO_GAIN} (every value the tweaks touched reads "
                            "back as before)")  # fmt: skip
+    if decision.reason == NO_INTERVAL:
+        return StepOutcome("done", f"{NO_INTERVAL}; reverted: your Pi is as it was")
     return StepOutcome("done", f"{decision.reason}; reverted: your Pi is as it was (every value "
                        "the tweaks touched reads back as before)")  # fmt: skip
 

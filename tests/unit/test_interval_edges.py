@@ -14,7 +14,7 @@ from sbctune.compare.attribution import contributions
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.history.run_tuning import CHANGED, change_text, tuning_text, usable_as_tuned
-from sbctune.workflow.keeping import NOTHING_TO_GAIN, decide
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.tuning_read import TuningReading, run_tuning
 from tests.unit.export.seed_runs import START
 
@@ -88,6 +88,8 @@ def test_a_gain_beyond_noise_is_kept_and_no_gain_is_reverted_with_the_words() ->
     same = _run(3, [737.0, 735.0, 736.0], held)
     nothing = decide(compare([base, same]), same)
     assert not nothing.keep and nothing.reason == NOTHING_TO_GAIN
+    one = _run(5, [834.0], held)  # one trial: no interval, so no gain can be shown
+    assert decide(compare([_run(1, [736.0]), one]), one).reason == NO_INTERVAL
     slower = _run(4, [700.0, 701.0, 699.0], held)
     worse = decide(compare([base, slower]), slower)
     assert not worse.keep and worse.reason.startswith("not kept, it made things worse")
