@@ -49,14 +49,15 @@ from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
 from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
+from sbctune.workflow.attributing import estimate_seconds, plan_seconds
 from sbctune.workflow.steps import CALIBRATE
 
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
 STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
 # Steps shown on another step's page (not in the sidebar): the A/A calibration's second
-# baseline runs on the Baseline page.
-SHOWN_ON = {"calibrate": "baseline"}
+# baseline runs on the Baseline page; keeping only what helps and "Find what helps" on Tune.
+SHOWN_ON = {"calibrate": "baseline", "keep": "tune", "find": "tune"}
 SHORT = {
     "connect": "Connect",
     "inspect": "Inspect",
@@ -75,7 +76,8 @@ def step_titles(steps: Sequence[StepSpec]) -> dict[str, str]:
 
 def path_for(steps: Sequence[StepSpec]) -> tuple[str, ...]:
     """The guided path in the sidebar: Connect, Inspect, then the flow's steps."""
-    return ("connect", "inspect", *(STEP_PAGE.get(step.id, step.id) for step in steps))
+    return ("connect", "inspect",
+            *(STEP_PAGE.get(s.id, s.id) for s in steps if s.id not in SHOWN_ON))  # fmt: skip
 
 
 def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
@@ -251,6 +253,7 @@ class MainWindow(QMainWindow):
         self.flow.tuning_event.connect(self.tune_page.show_event)
         self.flow.failed.connect(self._flow_failed)
         self.flow.finished.connect(lambda _result: self.go("results"))
+        self.results_page.find_requested.connect(self.find_what_helps)
         self.flow.cancelled.connect(self._flow_cancelled)
         self.state.changed.connect(self._update_steps)
         self.theme.changed.connect(self._theme_changed)
@@ -358,11 +361,27 @@ class MainWindow(QMainWindow):
         chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
         self.flow.start(chosen, calibrate=self.settings.calibrate_flow)
 
+    def find_what_helps(self) -> None:
+        """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
+        said before it starts (and the time left at each step, on the Tune page's log)."""
+        chosen = self.baseline.planned(self.baseline_page.chosen_plan())
+        plan = self.tuning.plan
+        count = sum(i.applicable and i.tweak.recommended and not i.tweak.advanced
+                    for i in plan.items) if plan else 0  # fmt: skip
+        if count:
+            minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
+            self.statusBar().showMessage(
+                f"Find what helps: a baseline and {count} tweak(s) one at a time, "
+                f"about {minutes:.0f} min"
+            )
+        self.go("baseline")
+        self.flow.start(chosen, find=True)
+
     def _flow_step(self, step: str, status: str, detail: str) -> None:
         key = STEP_PAGE.get(step) or SHOWN_ON.get(step, step)
         if status == "started" and key in self.pages:
             self.go(key)
-        if step == "tune":
+        if step == "tune" or SHOWN_ON.get(step) == "tune":
             self.tune_page.flow_progress(status, detail)
         elif key in self.step_pages:
             self.step_pages[key].flow_progress(status, detail)

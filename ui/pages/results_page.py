@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtCore import QByteArray, QTimer, Signal
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -30,7 +30,7 @@ from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
-from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.rules import apply_blocked, kept_tweaks
 from sbctune.workflow.tuning_words import contribution_lines, outcome_lines
 
 FORMAT_TITLE = {
@@ -46,6 +46,8 @@ FORMAT_TITLE = {
 
 
 class ResultsPage(Page):
+    find_requested = Signal()  # "Find what helps" (the main window starts the flow)
+
     title = "6 · Results"
     intro = "What changed, what still limits this Pi, and what would do better."
 
@@ -73,6 +75,15 @@ class ResultsPage(Page):
         self.chart = CompareChart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
+        # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
+        self.find_button = QPushButton("Find what &helps")
+        self.find_button.setToolTip(
+            "Measure a baseline, then each recommended tweak on its own with the Baseline "
+            "page's plan (one measurement per tweak; the time is shown before it starts), and "
+            "keep only those that helped beyond noise."
+        )
+        self.find_button.clicked.connect(self.find_requested.emit)
+        self.table_card.body.addWidget(self.find_button)
         self.content.addWidget(self.table_card)
 
         self.tuning_card = Card("The tuning")
@@ -154,6 +165,7 @@ class ResultsPage(Page):
             id(state.tuning),
             id(state.model.keep),
             id(state.model.attribution),
+            state.model.flow_running,
             id(state.advice),
             id(state.inventory),
             state.session is not None,
@@ -180,6 +192,9 @@ class ResultsPage(Page):
             )
             self.chart.show_rows(labels, rows, self._settings.units)
         self._show_tuning()
+        ready = self._state.session is not None and self._state.inventory is not None
+        blocked = apply_blocked(self._state.tuning_state, self._state.model.flow_running)
+        self.find_button.setEnabled(ready and blocked is None)
         # The advice cards next turn of the loop: the figures show first, the window stays live.
         QTimer.singleShot(0, self._render_advice)
         for fmt, button in self.export_buttons.items():
