@@ -5,6 +5,8 @@ recommendation must be the seed author's conclusion, resting on the figures just
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +18,10 @@ from sbctune.history import History
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click
-from sbctune.workflow.keeping import NO_INTERVAL
+from sbctune.workflow.flow_types import TuningEvent
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN
 from sbctune.workflow.pi_state import read_pi_state
+from sbctune.workflow.steps import FIND_FLOW_STEPS
 from tests.lab_support import connect_to_lab, iperf3_left_on_pi
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
@@ -173,3 +177,44 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
     assert partial.step == "measure_again" and not stored.complete
     assert stored.tuning_state is not None and stored.tuning_state["tweaks"]
     history.close()
+
+
+async def test_find_what_helps_measures_each_tweak_alone_and_keeps_nothing_on_pi1b(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    """pi1b-smsc95xx is at its 100 Mb/s line rate: no tweak alone helps, so nothing is kept,
+    every knob reads back byte-identical, and each tweak's step is stored for the exports."""
+    lab = lab_factory(profile="pi1b-smsc95xx")
+    # Two trials give an interval; no extra trials (only the relation to noise is asserted).
+    quick = plan_named("quick").with_overrides(duration=2, omit=1, streams=2, trials=2)
+    plan = dataclasses.replace(quick, extra_trials=0)
+    events: list[FlowEvent] = []
+    with History.open(tmp_path / "history.sqlite") as history:
+        async with await connect_to_lab(lab, tmp_path) as session:
+            inventory, _ = await inspect_host(session)
+            planned = await tuning.plan(session, inventory, lab.test_nic.name, None)
+            # One tweak: telling several apart is the demo test's (pi4-ax88179).
+            tweaks = tuple(i.tweak.id for i in planned.items if i.applicable)[:1]
+            assert tweaks, planned
+            paths = sorted({c.path for i in planned.items for c in i.changes if c.path})
+            before = await _raw_knobs(session, paths)
+            options = FlowOptions(plan=plan, nic=lab.test_nic.name, guard_seconds=30,
+                                  tweak_ids=tweaks)  # fmt: skip
+            result = await one_click(session, inventory, options, history,
+                                     on_event=events.append, steps=FIND_FLOW_STEPS)  # fmt: skip
+            assert await tuning.find_leftover(session) is None
+            assert await _raw_knobs(session, paths) == before
+        found = result.attribution
+        assert found is not None and found.kept is None and not found.helpful
+        assert {c.tweak_id for c in found.contributions} | set(found.not_measured) == set(tweaks)
+        for c in found.contributions:  # each measured alone, with the tweak read back in force
+            run = history.run(c.run_id or 0)
+            assert run.tuning_state is not None and run.tuning_state["tweaks"] == [c.tweak_id]
+            assert c.effects and all(not math.isnan(e.low) for e in c.effects), c
+        (done,) = [e for e in events if isinstance(e, FlowStep) and e.step == "find"
+                   and e.status == "done"]  # fmt: skip
+        assert done.detail.startswith(NOTHING_TO_GAIN), done
+        # The time it takes was said before each step, with the time left.
+        left = [e.message for e in events if isinstance(e, TuningEvent)
+                and e.message.startswith("find what helps:")]  # fmt: skip
+        assert len(left) == len(tweaks) and "min left" in left[0], left
