@@ -218,6 +218,29 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
+        # The guard's countdown wherever the user is (the Tune page shows it too).
+        self.guard_label = QLabel("")
+        self.guard_label.setAccessibleName("Auto-revert guard countdown")
+        self.guard_label.hide()
+        self.statusBar().addPermanentWidget(self.guard_label)
+        self._guard_timer = QTimer(self)
+        self._guard_timer.setInterval(500)
+        self._guard_timer.timeout.connect(self._show_guard)
+        self.state.tuning_changed.connect(self._show_guard)
+
+    def _show_guard(self) -> None:
+        left = self.tuning.guard_left()
+        if left is None:
+            self.guard_label.hide()
+            self._guard_timer.stop()
+            return
+        if self.state.model.guard_held:
+            self.guard_label.setText("Tuning armed: its guard is held while measuring")
+        else:
+            self.guard_label.setText(f"Tuning armed: reverts in {left:.0f} s unless kept")
+        self.guard_label.show()
+        if not self._guard_timer.isActive():
+            self._guard_timer.start()
 
     def _menus(self) -> None:
         bar = self.menuBar()

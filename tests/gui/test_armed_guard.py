@@ -23,13 +23,21 @@ def test_apply_is_disabled_with_the_reason_while_armed_or_while_the_flow_runs(
     window: MainWindow, gui_app: QApplication
 ) -> None:
     button = window.tune_page.apply_button
-    assert button.toolTip() == ""
+    assert button.toolTip() == "" and window.guard_label.isHidden()
     _armed(window)
     gui_app.processEvents()
     assert not button.isEnabled() and "armed" in button.toolTip()
+    # The countdown shows in the status bar, wherever the user is.
+    assert window.guard_label.isVisible() and "reverts in " in window.guard_label.text()
+    window.state.model.hold_guard(True)  # a measurement holds it
+    gui_app.processEvents()
+    assert window.guard_label.text() == "Tuning armed: its guard is held while measuring"
+    window.state.model.hold_guard(False)
+    gui_app.processEvents()
+    assert window.guard_label.text().startswith("Tuning armed: reverts in ")
     window.state.model.tuning_reverted()  # its guard ran out, or the user reverted it
     gui_app.processEvents()
-    assert button.toolTip() == ""
+    assert button.toolTip() == "" and window.guard_label.isHidden()
     window.state.model.flow_started()
     gui_app.processEvents()
     assert not button.isEnabled() and "one-click flow is running" in button.toolTip()
