@@ -26,6 +26,7 @@ from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import change_text, changed_during_run, usable_as_tuned
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
+from sbctune.textsafe import visible
 
 NO_INVENTORY = (
     '<p class="note">No inventory was stored with these runs: board and NIC details are '
@@ -50,7 +51,9 @@ _DIRECTION_NAMES: dict[str, str] = {str(k): v for k, v in DIRECTION_LABEL.items(
 
 
 def esc(value: object) -> str:
-    return html.escape("" if value is None else str(value))
+    """Text as HTML that shows it: markup escaped, control and bidi characters made visible
+    (sbctune.textsafe), so a field from a Pi can neither add a tag nor reorder the page."""
+    return html.escape(visible("" if value is None else str(value)))
 
 
 def _template(name: str) -> str:
@@ -400,5 +403,7 @@ def render(data: ReportData) -> str:
 
 
 def export(data: ReportData, path: Path) -> Path:
-    path.write_text(render(data), encoding="utf-8", newline="\n")
+    # The whole page once more through the boundary: a fragment that missed esc() still
+    # carries no raw control or bidi character.
+    path.write_text(visible(render(data)), encoding="utf-8", newline="\n")
     return path
