@@ -10,32 +10,61 @@ stored with `tuning_state["step"]`, so every export shows the same contributions
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from sbctune import tuning as tuning_api
-from sbctune.compare.attribution import Contribution, contribution
+from sbctune.compare.attribution import contribution
+from sbctune.history import History
+from sbctune.history.records import RunRecord
+from sbctune.inventory.model import Inventory
 from sbctune.measure.plans import Plan
+from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
-from sbctune.workflow.flow_types import TuningEvent
+from sbctune.workflow.flow_types import Attribution, FlowEvent, TuningEvent
 
-if TYPE_CHECKING:
-    from sbctune.workflow.steps import FlowContext
+
+class FlowContext(Protocol):
+    """What the steps share (sbctune.workflow.steps.FlowContext), as far as this needs it."""
+
+    applied: AppliedSession | None  # set: a cancel reverts what is applied
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def inventory(self) -> Inventory: ...
+
+    @property
+    def nic(self) -> str | None: ...
+
+    @property
+    def options(self) -> FlowOptionsLike: ...
+
+    @property
+    def history(self) -> History: ...
+
+    @property
+    def baseline(self) -> RunRecord | None: ...
+
+    @property
+    def emit(self) -> Callable[[FlowEvent], None]: ...
+
+    async def measure(
+        self, step: str, tuning_state: dict[str, Any] | None, *, of: dict[str, Any] | None = None
+    ) -> RunRecord: ...
+
+
+class FlowOptionsLike(Protocol):
+    @property
+    def plan(self) -> Plan: ...
+
+    @property
+    def guard_seconds(self) -> int: ...
+
 
 # Per step beyond the measurement itself: plan, apply, verify, revert (a few SSH round trips).
 STEP_OVERHEAD_SECONDS = 15.0
-
-
-@dataclass
-class Attribution:
-    contributions: list[Contribution] = field(default_factory=list)
-    not_measured: dict[str, str] = field(default_factory=dict)  # tweak -> why (not possible, ...)
-    kept: AppliedSession | None = None  # the helpful tweaks, applied together and confirmed
-
-    @property
-    def helpful(self) -> list[str]:
-        return [c.tweak_id for c in self.contributions if c.helps]
 
 
 def estimate_seconds(plan: Plan, tweaks: int) -> float:

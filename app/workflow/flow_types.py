@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from sbctune.advice import Advice
+from sbctune.compare.attribution import Contribution
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
 from sbctune.tuning import AppliedSession, TweakOutcome
 from sbctune.workflow.keeping import KeepDecision
-
-if TYPE_CHECKING:
-    from sbctune.workflow.attributing import Attribution
 
 StepStatus = Literal["started", "done", "skipped", "failed"]
 
@@ -41,6 +39,19 @@ class PartialKept:
 
 
 FlowEvent = FlowStep | TuningEvent | PartialKept | runner.Event
+
+
+@dataclass
+class Attribution:
+    """What "Find what helps" measured (sbctune.workflow.attributing)."""
+
+    contributions: list[Contribution] = field(default_factory=list)
+    not_measured: dict[str, str] = field(default_factory=dict)  # tweak -> why (not possible, ...)
+    kept: AppliedSession | None = None  # the helpful tweaks, applied together and confirmed
+
+    @property
+    def helpful(self) -> list[str]:
+        return [c.tweak_id for c in self.contributions if c.helps]
 
 
 @dataclass

@@ -17,7 +17,7 @@ from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession, LeftoverSession
-from sbctune.workflow.attributing import Attribution
+from sbctune.workflow.flow_types import Attribution
 from sbctune.workflow.keeping import KeepDecision
 from sbctune.workflow.rules import TuningState
 

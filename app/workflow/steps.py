@@ -29,8 +29,8 @@ from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
-from sbctune.workflow.attributing import Attribution, find_what_helps
-from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.attributing import find_what_helps
+from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
