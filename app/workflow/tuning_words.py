@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sbctune.compare.attribution import Contribution
+from sbctune.compare.waterfall import waterfall
+from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
+
+# The pages reach the core through the workflow: the run-tuning words are theirs too.
+__all__ = [
+    "CHANGED", "change_text", "changed_during_run", "contribution_lines", "outcome_line",
+    "outcome_lines", "tweaks_in_force", "waterfall_svg",
+]  # fmt: skip
 
 STATUS_WORDS = {
     "applied": "applied",
@@ -34,3 +42,8 @@ def contribution_lines(contributions: Iterable[Contribution]) -> list[str]:
         f"{c.tweak_id} alone: {c.summary}: " + ("kept" if c.helps else "reverted")
         for c in contributions
     ]
+
+
+def waterfall_svg(contributions: list[Contribution]) -> bytes:
+    """The waterfall chart of what each tweak did alone, as SVG for the app's Results."""
+    return waterfall(contributions).to_svg().encode()

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from sbctune.history.run_tuning import CHANGED, changed_during_run, tweaks_in_force
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
 from sbctune.ui.pages.base import Page
@@ -23,6 +22,7 @@ from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
+from sbctune.workflow.tuning_words import CHANGED, changed_during_run, tweaks_in_force
 
 
 class HistoryPage(Page):

@@ -16,8 +16,6 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.compare.waterfall import waterfall
-from sbctune.history.run_tuning import change_text, changed_during_run
 from sbctune.ui.controllers.exporting import ExportController
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
@@ -33,7 +31,13 @@ from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
 from sbctune.workflow.rules import apply_blocked, kept_tweaks
-from sbctune.workflow.tuning_words import contribution_lines, outcome_lines
+from sbctune.workflow.tuning_words import (
+    change_text,
+    changed_during_run,
+    contribution_lines,
+    outcome_lines,
+    waterfall_svg,
+)
 
 FORMAT_TITLE = {
     "csv": "CSV",
@@ -244,7 +248,7 @@ class ResultsPage(Page):
         found = self._state.model.attribution
         self.waterfall.setVisible(bool(found and found.contributions))
         if found and found.contributions:
-            self.waterfall.load(QByteArray(waterfall(found.contributions).to_svg().encode()))
+            self.waterfall.load(QByteArray(waterfall_svg(found.contributions)))
         self.tuning_card.setVisible(applied is not None or bool(measured))
         if applied is None:
             self.tuning_text.setText("\n".join(measured))
