@@ -33,10 +33,10 @@ def _reading(state: dict[str, Any], end: str) -> str:
         return "?"
     if not reading.get("readable", True):
         return "not readable"
-    tweaks = reading.get("in_force") or []
-    if not tweaks:
+    tweaks = reading.get("in_force")
+    if not isinstance(tweaks, list) or not tweaks:
         return "untuned"
-    return f"{len(tweaks)} tweak(s) in force ({reading.get('state') or '?'})"
+    return f"{len(tweaks)} tweak(s) in force ({str(reading.get('state') or '?')[:40]})"
 
 
 def change_text(run: RunRecord) -> str:
@@ -54,12 +54,13 @@ def tuning_text(run: RunRecord) -> str:
     if not state:
         return "untuned"
     if state.get("changed_during_run"):
-        return f"session {state.get('session')}: {CHANGED}"
+        return f"session {str(state.get('session'))[:40]}: {CHANGED}"
     tweaks = tweaks_in_force(run)
     detail = [f"{len(tweaks)} tweaks"] if tweaks else []
     if state.get("state"):
-        detail.append(f"{state['state']}, read back")
-    return f"session {state.get('session')}" + (f" ({', '.join(detail)})" if detail else "")
+        detail.append(f"{str(state['state'])[:40]}, read back")
+    session = str(state.get("session"))[:40]
+    return f"session {session}" + (f" ({', '.join(detail)})" if detail else "")
 
 
 def usable_as_tuned(run: RunRecord) -> bool:

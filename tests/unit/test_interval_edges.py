@@ -9,6 +9,9 @@ import math
 import random
 import statistics
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sbctune.compare import change, compare
 from sbctune.compare.attribution import contributions
 from sbctune.compare.waterfall import waterfall
@@ -131,3 +134,34 @@ def test_each_tweak_alone_gets_its_contribution_and_the_waterfall_draws_it() -> 
     assert not found["rps"].helps and found["rps"].summary == "no gain beyond noise"
     svg = waterfall(list(found.values())).to_svg()
     assert "gov" in svg and "rps" in svg and "faster by" in svg
+
+
+# ---------------------------------------------------------------------- garbage stored state
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6)
+    ),
+    max_leaves=20,
+)
+_KEYS = st.sampled_from(["session", "state", "tweaks", "changed_during_run", "start", "end",
+                         "step", "read_back", "in_force", "readable", "tweak", "of"])  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        _KEYS | st.text(max_size=8), _JSON | st.dictionaries(_KEYS, _JSON, max_size=6), max_size=8
+    )
+    | _JSON
+)
+def test_a_garbled_stored_tuning_state_is_worded_never_a_crash(state: object) -> None:
+    """A history row (or an imported export) can hold anything in tuning_state_json."""
+    run = _run(2, [736.0, 737.0], state)  # type: ignore[arg-type]
+    base = _run(1, [736.0, 737.0])
+    assert isinstance(tuning_text(run), str) and isinstance(change_text(run), str)
+    assert isinstance(usable_as_tuned(run), bool)
+    comparison = compare([base, run])
+    assert isinstance(decide(comparison, run).reason, str)
+    for found in contributions([base, run]):
+        assert isinstance(found.summary, str)
