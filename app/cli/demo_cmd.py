@@ -175,7 +175,8 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
     ids = [r.id for r in result.runs if r.id is not None]
     ids += [c.run_id for c in steps if c.run_id is not None and c.run_id not in ids]
     try:
-        written = export("html", gather(history, ids), path)
+        # The demo's own report, refreshed by each demo run (never written through a link).
+        written = export("html", gather(history, ids), path, overwrite=True)
     except UserError as exc:
         runs = " ".join(map(str, ids))
         raise UserError(
