@@ -14,6 +14,12 @@ DEBIAN_PACKAGES=(
   iperf3 openssh-server openssh-client sudo iproute2 util-linux procps
   fuse3 libfuse2
   libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
+  # Qt's X11 (xcb) and Wayland platform plugins: without them the app aborts on a desktop with
+  # "could not load the Qt platform plugin xcb" (found with ldd on PySide6's plugins)
+  libx11-xcb1 libxcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
+  libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1 libxcb-util1
+  libxcb-xfixes0 libxcb-xkb1 libxkbcommon-x11-0
+  libwayland-client0 libwayland-cursor0 libwayland-egl1 libwayland-server0
   # the HTML report is checked in a real browser
   chromium fonts-dejavu-core
   # actionlint checks the workflow's shell steps with it

@@ -47,6 +47,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
+from sbctune.ui.window_fit import PREFERRED, show_fitted
 from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
 from sbctune.workflow.steps import CALIBRATE
 
@@ -120,13 +121,16 @@ class MainWindow(QMainWindow):
         self._menus()
         self._wire()
         self._update_steps()
-        self.resize(1100, 780)
+        self.resize(PREFERRED)
         geometry, state = settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        self.restored = geometry is not None and self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
         self.go("connect")
+
+    def show_fitted(self) -> None:
+        """Show the window within the screen (maximized where it would not fit)."""
+        show_fitted(self, self.restored)
 
     # ------------------------------------------------------------------ set-up
     def _controllers(self, history: History, known_hosts: Callable[[], KnownHosts]) -> None:
