@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.ui.controllers.live import LiveMeasurement, latency_verdicts
+from sbctune.ui.controllers.live import LATENCY_WINDOW_S, LiveMeasurement, latency_verdicts
 from sbctune.ui.controllers.measurement import MeasureController, Plan, plan_named, presets
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
@@ -110,8 +110,8 @@ class MeasurePage(Page):
         self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
         self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
         for title, widget in (
-            ("Pi → PC now", self.now_pi_to_pc),
-            ("PC → Pi now", self.now_pc_to_pi),
+            ("Pi → PC, this test", self.now_pi_to_pc),
+            ("PC → Pi, this test", self.now_pc_to_pi),
         ):
             card = Card(title)
             card.body.addWidget(widget)
@@ -309,7 +309,8 @@ class MeasurePage(Page):
 
 
 def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
-    """The line under the latency plot: the last round trip under load and on the idle link."""
+    """The line under the latency plot: the median round trip of the last seconds, under load
+    and on the idle link (LiveMeasurement.latest_latency)."""
     if loaded is None and idle is None:
         return "Latency: – (probes not answered yet)" if lost else "Latency: –"
     parts = []
@@ -318,4 +319,5 @@ def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
     if idle is not None:
         parts.append(f"{idle:.1f} ms idle")
     lost_text = f", {lost} probes lost" if lost else ""
-    return "Latency: " + ", ".join(parts) + lost_text
+    window = f"{LATENCY_WINDOW_S:g} s"
+    return f"Latency, median of the last {window}: " + ", ".join(parts) + lost_text

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QWidget,
 )
 
-from sbctune.ui.controllers.exporting import ExportController
+from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
@@ -107,7 +109,7 @@ class ResultsPage(Page):
         """A folder, one button per format this computer can write, and what was written."""
         self.export_card = Card("Export")
         folder_row = QHBoxLayout()
-        self.folder = QLineEdit(str(Path.home()))
+        self.folder = QLineEdit(str(default_folder()))
         self.folder.setAccessibleName("Export folder")
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
@@ -131,6 +133,20 @@ class ResultsPage(Page):
         self.export_card.body.addWidget(self.export_all)
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
+        # After an export: open what was written, or its folder, with the desktop's own apps.
+        self.opened = QWidget()
+        opened_row = QHBoxLayout(self.opened)
+        opened_row.setContentsMargins(0, 0, 0, 0)
+        self.open_button = QPushButton("&Open the last file")
+        self.open_button.clicked.connect(lambda: self._open(self._last_export))
+        self.show_folder_button = QPushButton("Show in fold&er")
+        self.show_folder_button.clicked.connect(lambda: self._open(self._last_export.parent))
+        for button in (self.open_button, self.show_folder_button):
+            opened_row.addWidget(button)
+        opened_row.addStretch(1)
+        self.opened.setVisible(False)
+        self._last_export = Path()
+        self.export_card.body.addWidget(self.opened)
         self.content.addWidget(self.export_card)
 
     # ------------------------------------------------------------------ showing
@@ -244,6 +260,17 @@ class ResultsPage(Page):
     def _exported(self, fmt: str, path: str) -> None:
         lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
         self.export_log.setText("\n".join([*lines, f"{FORMAT_TITLE.get(fmt, fmt)}: {path}"]))
+        self._last_export = Path(path)
+        self.open_button.setToolTip(f"Open {path}")
+        self.show_folder_button.setToolTip(f"Open the folder {self._last_export.parent}")
+        self.opened.setVisible(True)
+
+    def _open(self, path: Path) -> None:
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self.problem.show_problem(
+                f"No program on this computer opened {path}.",
+                "Open it from your file manager.",
+            )
 
     def _failed(self, problem: Problem) -> None:
         self.problem.show_problem(problem.message, problem.hint)

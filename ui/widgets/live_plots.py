@@ -47,6 +47,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         self.line_rate.hide()
         self.addItem(self.line_rate)
         self._regions: list[pg.LinearRegionItem] = []
+        self._laid_out_seconds = 0.0
         self._live: LiveMeasurement | None = None
         self.apply_theme(colors)
         self.set_units(units)
@@ -79,8 +80,10 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
             self.set_live(self._live)
 
     def set_live(self, live: LiveMeasurement) -> None:
-        """A new run: axis range, shaded omitted spans and the line rate from its plan."""
+        """A new run: axis range, shaded omitted spans and the line rate from its plan (again
+        when extra trials lengthen the run: refresh sees the longer total)."""
         self._live = live
+        self._laid_out_seconds = live.total_seconds
         for region in self._regions:
             self.removeItem(region)
         self._regions = []
@@ -105,6 +108,9 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
     def refresh(self, *, force: bool = False) -> None:
         live = self._live
         if live is None or not (live.dirty or force):
+            return
+        if live.total_seconds != self._laid_out_seconds:  # extra trials: the axis grows
+            self.set_live(live)
             return
         div = scale(self._units)
         peak = 0.0
