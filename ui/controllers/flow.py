@@ -44,6 +44,14 @@ from sbctune.workflow.steps import CALIBRATE
 _MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished, TrialsAdded)
 
 
+def with_calibration(steps: Sequence[StepSpec], calibrate: bool) -> tuple[StepSpec, ...]:
+    """The flow's steps, with the A/A calibration right after the baseline when asked."""
+    if not calibrate or CALIBRATE in steps:
+        return tuple(steps)
+    at = next((i + 1 for i, s in enumerate(steps) if s.id == "baseline"), 0)
+    return (*steps[:at], CALIBRATE, *steps[at:])
+
+
 class FlowController(QObject):
     step = Signal(str, str, str)  # step id, status, detail
     tuning_event = Signal(str)
@@ -75,6 +83,16 @@ class FlowController(QObject):
         self._plan: Plan | None = None
         self._calibrate = False
         self.current_step: str | None = None
+        self.step_ids: list[str] = []  # of the flow that runs or ran last, in order
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def live(self) -> LiveMeasurement | None:
+        """The live view of the measuring step that runs (or ran last)."""
+        return self._live
 
     @property
     def running(self) -> bool:
@@ -86,6 +104,7 @@ class FlowController(QObject):
             return
         self._plan = plan
         self._calibrate = calibrate
+        self.step_ids = [s.id for s in with_calibration(self._steps, calibrate)]
         for controller in self._measures.values():
             controller.driven_by(self.cancel)
         self._task = self._runner.start(
@@ -161,10 +180,7 @@ class FlowController(QObject):
             guard_seconds=guard_seconds,
             calibrate=self._calibrate,
         )
-        steps = self._steps
-        if self._calibrate and CALIBRATE not in steps:  # right after the baseline
-            at = next((i + 1 for i, s in enumerate(steps) if s.id == "baseline"), 0)
-            steps = (*steps[:at], CALIBRATE, *steps[at:])
+        steps = with_calibration(self._steps, self._calibrate)
         state.flow_started()
 
         async def attempt() -> FlowResult:

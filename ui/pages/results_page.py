@@ -134,6 +134,7 @@ class ResultsPage(Page):
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
         # After an export: open what was written, or its folder, with the desktop's own apps.
+        self._last_export = Path()
         self.opened = QWidget()
         opened_row = QHBoxLayout(self.opened)
         opened_row.setContentsMargins(0, 0, 0, 0)
@@ -145,7 +146,6 @@ class ResultsPage(Page):
             opened_row.addWidget(button)
         opened_row.addStretch(1)
         self.opened.setVisible(False)
-        self._last_export = Path()
         self.export_card.body.addWidget(self.opened)
         self.content.addWidget(self.export_card)
 

@@ -99,7 +99,7 @@ class HostKeyDialog(QDialog):
             )
         )
         buttons = QDialogButtonBox()
-        self.trust = buttons.addButton("Trust and connect", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.trust = buttons.addButton("&Trust and connect", QDialogButtonBox.ButtonRole.AcceptRole)
         self.refuse = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.refuse.setDefault(True)  # Enter must not trust a key by accident
         buttons.accepted.connect(self.accept)
