@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Debian's kernel source, fetched once and extracted only where asked.
+
+    python scripts/kernel_source.py 6.1 6.12 --glob 'drivers/net/*' --glob 'net/core/*'
+
+prints one line per series: the package version and the root of the extracted tree.
+
+Debian ships the kernel's source as the package `linux-source-<series>`: one
+`/usr/src/linux-source-<series>.tar.xz` inside. On bookworm both series come from Debian's own
+archive (6.1 from bookworm and bookworm-security, 6.12 from bookworm-security as the
+`~deb12u1` backport that trixie's kernel is built from), so `apt-get download` needs no root and no
+extra sources. The .deb and the extracted paths are cached under
+`~/.cache/sbctune/kernel-src/` (or `$SBCTUNE_KERNEL_SRC_CACHE`); a later call that asks for paths
+already extracted touches neither the network nor the tarball.
+
+Used by `regen_driver_caps.py` (the driver capability table) and by the test that checks every
+cited source function still exists; other generators may ask for other paths (`drivers/usb/core/*`,
+`drivers/mmc/*`, `net/core/*`, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+SERIES = ("6.1", "6.12")
+_STAMP = "extracted.json"
+
+
+@dataclass(frozen=True)
+class KernelSource:
+    series: str  # "6.1"
+    version: str  # the Debian package version, e.g. "6.1.192-2"
+    root: Path  # the tree's top: root / "drivers/net/..." exists for the globs asked
+
+    def path(self, relative: str) -> Path:
+        return self.root / relative
+
+
+class KernelSourceError(RuntimeError):
+    """The source could not be obtained; the message says what to do."""
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("SBCTUNE_KERNEL_SRC_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sbctune" / "kernel-src"
+
+
+def _run(argv: list[str], cwd: Path | None = None) -> str:
+    try:
+        done = subprocess.run(argv, cwd=cwd, check=True, capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise KernelSourceError(f"{argv[0]} is missing: this needs a Debian system") from exc
+    except subprocess.CalledProcessError as exc:
+        raise KernelSourceError(f"{' '.join(argv)} failed: {exc.stderr.strip()[-400:]}") from exc
+    return done.stdout
+
+
+@contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Parallel test workers and engineers share one cache: one extractor at a time."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _package(series: str) -> str:
+    if series not in SERIES:
+        raise KernelSourceError(f"unknown kernel series {series!r}: use one of {', '.join(SERIES)}")
+    return f"linux-source-{series}"
+
+
+def _candidate(package: str) -> str:
+    policy = _run(["apt-cache", "policy", package])
+    for line in policy.splitlines():
+        if line.strip().startswith("Candidate:"):
+            version = line.split(":", 1)[1].strip()
+            if version and version != "(none)":
+                return version
+    raise KernelSourceError(
+        f"apt knows no {package}: run `apt-get update` (bookworm and bookworm-security sources)"
+    )
+
+
+def _cached_debs(cache: Path, package: str) -> list[Path]:
+    return sorted((cache / "debs").glob(f"{package}_*.deb"))
+
+
+def _deb_version(deb: Path) -> str:
+    return _run(["dpkg-deb", "-f", str(deb), "Version"]).strip()
+
+
+def _fetch_deb(cache: Path, package: str, version: str | None, offline: bool) -> Path:
+    """The .deb of `package` (at `version`, or apt's candidate), downloading it when missing."""
+    debs = _cached_debs(cache, package)
+    if offline or (version is None and os.environ.get("SBCTUNE_KERNEL_SRC_OFFLINE")):
+        if not debs:
+            raise KernelSourceError(f"no cached {package} in {cache / 'debs'} (offline)")
+        return debs[-1]
+    want = version or _candidate(package)
+    for deb in debs:
+        if _deb_version(deb) == want:
+            return deb
+    (cache / "debs").mkdir(parents=True, exist_ok=True)
+    _run(["apt-get", "download", f"{package}={want}"], cwd=cache / "debs")
+    for deb in _cached_debs(cache, package):
+        if _deb_version(deb) == want:
+            return deb
+    raise KernelSourceError(f"apt-get download {package}={want} left no .deb in {cache / 'debs'}")
+
+
+def _tarball(deb: Path, work: Path, series: str) -> Path:
+    """Only the tarball out of the .deb (dpkg-deb -x would also unpack docs we never read)."""
+    tarball = work / f"linux-source-{series}.tar.xz"
+    if tarball.exists():
+        return tarball
+    work.mkdir(parents=True, exist_ok=True)
+    member = f"./usr/src/linux-source-{series}.tar.xz"
+    with subprocess.Popen(
+        ["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE
+    ) as deb_tar:
+        _check_pipe(
+            subprocess.run(
+                ["tar", "-x", "-C", str(work), "--strip-components=3", member],
+                stdin=deb_tar.stdout,
+                capture_output=True,
+                text=True,
+                check=False,
+            ),
+            f"extracting {member} from {deb.name}",
+        )
+    if not tarball.exists():
+        raise KernelSourceError(f"{deb.name} holds no {member}")
+    return tarball
+
+
+def _check_pipe(done: subprocess.CompletedProcess[str], what: str) -> None:
+    if done.returncode != 0:
+        raise KernelSourceError(f"{what} failed: {done.stderr.strip()[-400:]}")
+
+
+def _stamp(tree: Path) -> set[str]:
+    try:
+        return set(json.loads((tree / _STAMP).read_text()))
+    except (OSError, ValueError):
+        return set()
+
+
+def obtain(
+    series: str,
+    globs: Sequence[str],
+    *,
+    version: str | None = None,
+    cache: Path | None = None,
+    offline: bool = False,
+) -> KernelSource:
+    """The source tree of `linux-source-<series>` with at least `globs` extracted.
+
+    `globs` are tar wildcards relative to the tree's top ("drivers/net/*", "net/core/dev.c").
+    `version` pins a package version (else apt's candidate; with `offline` or
+    SBCTUNE_KERNEL_SRC_OFFLINE=1, the newest cached one).
+    """
+    package = _package(series)
+    cache = cache or cache_dir()
+    with _locked(cache):
+        deb = _fetch_deb(cache, package, version, offline)
+        got = _deb_version(deb)
+        tree_parent = cache / f"{package}_{got}"
+        tree = tree_parent / package
+        done = _stamp(tree_parent)
+        todo = [g.strip("/") for g in globs if g.strip("/") not in done]
+        if todo:
+            tarball = _tarball(deb, tree_parent, series)
+            _check_pipe(
+                subprocess.run(
+                    [
+                        "tar",
+                        "-xJf",
+                        str(tarball),
+                        "-C",
+                        str(tree_parent),
+                        "--wildcards",
+                        *[f"{package}/{g}" for g in todo],
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                ),
+                f"extracting {', '.join(todo)} from {tarball.name}",
+            )
+            (tree_parent / _STAMP).write_text(json.dumps(sorted(done | set(todo))))
+        return KernelSource(series=series, version=got, root=tree)
+
+
+def forget(cache: Path | None = None) -> None:
+    """Remove the whole cache (the next `obtain` downloads again)."""
+    shutil.rmtree(cache or cache_dir(), ignore_errors=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("series", nargs="+", choices=SERIES)
+    parser.add_argument("--glob", action="append", default=[], help="tar wildcard under the tree")
+    parser.add_argument("--offline", action="store_true", help="use the cached .deb only")
+    args = parser.parse_args(argv)
+    for series in args.series:
+        started = time.monotonic()
+        try:
+            source = obtain(series, args.glob or ["drivers/net/*"], offline=args.offline)
+        except KernelSourceError as exc:
+            print(f"linux-source-{series}: {exc}", file=sys.stderr)
+            return 1
+        print(f"{series}\t{source.version}\t{source.root}\t{time.monotonic() - started:.1f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
