@@ -28,6 +28,7 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
+from sbctune.tuning.words import tweak_title
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
@@ -195,7 +196,9 @@ CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, CALIBRATE, TUNE, MEASUR
 
 
 def _not_kept(applied: AppliedSession) -> str:
-    failed = [f"{o.tweak_id}: {o.detail}" for o in applied.outcomes if o.status == "failed"]
+    failed = [
+        f"{tweak_title(o.tweak_id)}: {o.detail}" for o in applied.outcomes if o.status == "failed"
+    ]
     if failed:
         return "tuning failed and was reverted (" + "; ".join(failed) + ")"
     return "the Pi did not answer a new connection after tuning; its guard reverts the changes"

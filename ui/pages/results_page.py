@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.tuning.words import tweak_title
 from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
@@ -215,7 +216,7 @@ class ResultsPage(Page):
         self.tuning_card.setVisible(applied is not None)
         if applied is None:
             return
-        changed = kept_tweaks(applied)
+        changed = [tweak_title(t) for t in kept_tweaks(applied)]
         text = {
             "guarded": "Applied under the guard, not yet kept.",
             "confirmed": "In force until the Pi restarts.",

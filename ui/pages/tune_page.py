@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.tuning.words import status_words, tweak_title
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import (
     AppliedSession,
@@ -289,7 +290,8 @@ class TunePage(Page):
 
     def show_applied(self, applied: AppliedSession) -> None:
         lines = [
-            f"{o.tweak_id}: {o.status}" + (f" — {o.detail}" if o.detail else "")
+            f"{tweak_title(o.tweak_id)}: {status_words(o.status)}"
+            + (f" — {o.detail}" if o.detail else "")
             for o in applied.outcomes
         ]
         self.outcomes.setText("\n".join(lines))
