@@ -119,6 +119,13 @@ class MeasurePage(Page):
         self.content.addLayout(figures)
 
     def _plots(self, colors: Colors) -> None:
+        # Before the first run: words, not empty axes.
+        self.plots_empty = label(
+            "Once you press Start, the throughput of every second in each direction, the "
+            "latency and the Pi's CPU load per core are drawn here as they are measured.",
+            name="muted",
+        )
+        self.content.addWidget(self.plots_empty)
         plot_card = Card("Throughput")
         self.throughput = ThroughputPlot(colors, self._settings.units)
         plot_card.body.addWidget(self.throughput)
@@ -147,6 +154,9 @@ class MeasurePage(Page):
             )
         )
         self.content.addWidget(cpu_card)
+        self.plot_cards = (plot_card, cpu_card)
+        for card in self.plot_cards:
+            card.hide()
         self.results_card = Card("Figures of this run")
         self.table = RunTable()
         self.table.setAccessibleName("Results of this run per direction")
@@ -207,6 +217,9 @@ class MeasurePage(Page):
 
     def attach(self, live: LiveMeasurement) -> None:
         self.live = live
+        self.plots_empty.hide()
+        for card in self.plot_cards:
+            card.show()
         self.partial = None
         self.problem.clear()
         self.results_card.hide()

@@ -72,6 +72,14 @@ class ResultsPage(Page):
         self.chart = CompareChart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
+        self.table_card.body.addWidget(
+            label(
+                "Bars: each run's mean; the thin line on a bar: its 95 % interval, from the "
+                "trials. Latency: the delay added under load, with its bufferbloat grade "
+                "(DSLReports' scale, A+ best to F worst).",
+                name="muted",
+            )
+        )
         self.content.addWidget(self.table_card)
 
         self.tuning_card = Card("The tuning")

@@ -25,6 +25,15 @@ def style_axes(plot: pg.PlotItem, colors: Colors) -> None:
         ax.setStyle(maxTickLevel=1)
 
 
+def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
+    """Legend text on the plot's own background, not on the data lines it overlaps."""
+    backdrop = QColor(colors.background)
+    backdrop.setAlpha(235)
+    legend.setBrush(backdrop)
+    legend.setPen(pg.mkPen(colors.muted))
+    legend.setLabelTextColor(colors.foreground)
+
+
 class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
     """Mbit/s (or Gbit/s) per direction over the run; omitted seconds shaded; line rate drawn."""
 
@@ -60,7 +69,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         self.curves["pi_to_pc"].setPen(pg.mkPen(colors.pi_to_pc, width=2))
         self.curves["pc_to_pi"].setPen(pg.mkPen(colors.pc_to_pi, width=2))
         self.line_rate.setPen(pg.mkPen(colors.line_rate, width=1.5, style=pg.QtCore.Qt.DashLine))
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
         for region in self._regions:
             self._shade(region)
 
@@ -140,6 +149,7 @@ class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "ms")
         self.setXLink(throughput)
+        self._title = "Latency: round trip of the probes"
         self.legend = item.addLegend(offset=(-10, 5), colCount=2)  # top right: data starts left
         self.loaded = self.plot([], [], name="under load", connect="finite")
         self.idle = self.plot([], [], name="idle", pen=None, symbol="o", symbolSize=4)
@@ -150,7 +160,8 @@ class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
     def apply_theme(self, colors: Colors) -> None:
         self.setBackground(colors.background)
         style_axes(self.getPlotItem(), colors)
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
+        self.getPlotItem().setTitle(self._title, color=colors.foreground, size="9pt")
         self.loaded.setPen(pg.mkPen(colors.line_rate, width=1.5))
         self.idle.setSymbolBrush(colors.muted)
         self.idle.setSymbolPen(pg.mkPen(colors.muted))
@@ -212,7 +223,7 @@ class CpuLoadPlot(pg.PlotWidget):  # type: ignore[misc]
     def apply_theme(self, colors: Colors) -> None:
         self.setBackground(colors.background)
         style_axes(self.getPlotItem(), colors)
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
         for field, color_key, _name in _CPU_PARTS:
             color = getattr(colors, color_key)
             self.bars[field].setOpts(brush=color, pen=pg.mkPen(color))
