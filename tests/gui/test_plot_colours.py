@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import pytest
 
@@ -99,4 +100,8 @@ def test_legends_sit_on_the_plot_background(window: MainWindow) -> None:
         brush = plot.legend.opts["brush"]
         assert brush.color().alpha() >= 230, type(plot).__name__
         assert contrast(brush.color().name(), window.theme.colors.foreground) >= 4.5
+        for _sample, text in plot.legend.items:  # the labels' colour, as drawn (HTML)
+            found = re.search(r"color:\s*(#[0-9a-fA-F]{6})", text.item.toHtml())
+            drawn = found.group(1) if found else text.item.defaultTextColor().name()
+            assert contrast(drawn, brush.color().name()) >= 4.5, (type(plot).__name__, drawn)
     assert page.latency.getPlotItem().titleLabel.text  # the latency plot has a title

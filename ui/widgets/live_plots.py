@@ -32,6 +32,8 @@ def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
     legend.setBrush(backdrop)
     legend.setPen(pg.mkPen(colors.muted))
     legend.setLabelTextColor(colors.foreground)
+    for _sample, text in legend.items:  # labels made before keep their colour otherwise
+        text.setText(text.text, color=colors.foreground)
 
 
 class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
