@@ -44,7 +44,8 @@ install_debian_packages() {
   fi
   say "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+  # Another apt may hold the lock (a parallel set-up, unattended upgrades): wait for it.
+  apt-get -o DPkg::Lock::Timeout=900 update -qq >/dev/null && apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || { say "apt-get failed to install: ${missing[*]}"; return 1; }
 }
 
