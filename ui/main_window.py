@@ -330,6 +330,7 @@ class MainWindow(QMainWindow):
                 button.setAutoDefault(True)  # Enter presses it (as in a dialog)
                 button.setFocus(Qt.FocusReason.OtherFocusReason)
                 return
+        page.setFocus(Qt.FocusReason.OtherFocusReason)  # nothing to press yet: Enter waits
 
     def _update_next(self) -> None:
         """The bar under the page: the flow's overall progress while it runs, else the

@@ -32,6 +32,7 @@ class Progress:
 class NextAction:
     page: str  # the page key to go to
     text: str  # the button's words
+    focus: bool = True  # the natural way on: Enter takes it (not so a way round a step)
 
 
 def next_action(page: str, done: Progress) -> NextAction | None:
@@ -46,7 +47,7 @@ def next_action(page: str, done: Progress) -> NextAction | None:
     if page == "tune" and done.tuned:
         return NextAction("again", "Next: Measure again")
     if page == "tune" and done.baseline:
-        return NextAction("results", "Next: Results, without tuning")
+        return NextAction("results", "Next: Results, without tuning", focus=False)
     if page == "again" and done.after:
         return NextAction("results", "Next: Results")
     return None

@@ -14,6 +14,8 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 
+HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
+
 
 def style_axes(plot: pg.PlotItem, colors: Colors) -> None:
     for axis in ("left", "bottom"):
@@ -49,7 +51,8 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         item.setMenuEnabled(False)
         item.hideButtons()
         self.setMouseEnabled(x=False, y=False)
-        self.legend = item.addLegend(offset=(10, 10))
+        # One row at the top, in headroom above the line rate (HEADROOM): it hides no data.
+        self.legend = item.addLegend(offset=(10, 2), colCount=2)
         self.curves = {
             d: self.plot([], [], name=DIRECTION_LABEL[d], connect="finite")
             for d in ("pi_to_pc", "pc_to_pi")
@@ -111,7 +114,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
             self.line_rate.show()
         else:
             self.line_rate.hide()
-        top = (live.line_rate_mbps or 100.0) * 1.1 / div
+        top = (live.line_rate_mbps or 100.0) * HEADROOM / div
         self.setXRange(0, max(live.total_seconds, 1), padding=0.01)
         self.setYRange(0, top, padding=0)
         self.refresh(force=True)
@@ -132,7 +135,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
             curve.setData(series.xs, ys)
             finite = [y for y in ys if not math.isnan(y)]
             peak = max([peak, *finite])
-        top = max((live.line_rate_mbps or 0) / div, peak) * 1.1 or 100.0 / div
+        top = max((live.line_rate_mbps or 0) / div, peak) * HEADROOM or 100.0 / div
         self.setYRange(0, top, padding=0)
         live.dirty = False
 

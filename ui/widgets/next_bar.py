@@ -40,8 +40,8 @@ class NextBar(QWidget):
             self.go.emit(self._action.page)
 
     def show_next(self, action: NextAction | None) -> bool:
-        """Offer `action`; True when it is a new offer (the caller may focus it)."""
-        new = action is not None and action != self._action
+        """Offer `action`; True when it is a new offer the caller may focus."""
+        new = action is not None and action != self._action and action.focus
         self._action = action
         self.flow_text.hide()
         self.flow_progress.hide()
