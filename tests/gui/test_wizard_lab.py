@@ -197,6 +197,12 @@ def test_the_path_against_the_lab(
         assert not results.problem.isVisible(), results.problem.message.text()
         for path in tmp_path.glob("sbctune-runs-*"):
             assert path.stat().st_size > 0, path
+        # What was written can be opened from here, or its folder shown.
+        assert results.opened.isVisible()
+        assert str(tmp_path) in results.show_folder_button.toolTip()
+        assert results.open_button.toolTip().removeprefix("Open ") in {
+            str(p) for p in tmp_path.glob("sbctune-runs-*")
+        }
 
     drive(scenario(), timeout=240)
     drive(save_screens(window, gui_app, "lab"), timeout=120)

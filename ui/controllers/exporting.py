@@ -56,8 +56,10 @@ class ExportController(QObject):
     async def _export(self, formats: list[str], run_ids: list[int], folder: Path) -> None:
         if not run_ids:
             raise UserError("There is no run to export yet.", "Measure first.")
-        if not folder.exists() and folder.parent.is_dir():
-            folder.mkdir()  # the default folder, or a new one the user typed in an existing one
+        if not folder.exists() and (folder == default_folder() or folder.parent.is_dir()):
+            # The default folder (Documents may not exist yet either), or a new one the user
+            # typed inside an existing one; a typo deeper down is reported instead.
+            folder.mkdir(parents=True)
         if not folder.is_dir():
             raise UserError(
                 f"The folder {folder} does not exist.", "Choose an existing folder to export to."

@@ -282,6 +282,8 @@ class ResultsPage(Page):
             )
 
     def _failed(self, problem: Problem) -> None:
+        lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
+        self.export_log.setText("\n".join(lines))
         self.problem.show_problem(problem.message, problem.hint)
 
     def apply_theme(self, colors: Colors) -> None:
