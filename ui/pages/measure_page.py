@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
@@ -21,9 +21,12 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
-from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
+from sbctune.ui.widgets.lazy import Lazy, is_built
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
+
+if TYPE_CHECKING:  # imported when a plot is first made: pyqtgraph is a slow import
+    from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
 
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 
@@ -118,7 +121,25 @@ class MeasurePage(Page):
             figures.addWidget(card)
         self.content.addLayout(figures)
 
+    # The plots are made when first shown or used (ui/widgets/lazy.py): not at start-up.
+    def _throughput_plot(self) -> ThroughputPlot:
+        from sbctune.ui.widgets.live_plots import ThroughputPlot
+
+        return ThroughputPlot(self._colors, self._settings.units)
+
+    def _latency_plot(self) -> LatencyPlot:
+        from sbctune.ui.widgets.live_plots import LatencyPlot
+
+        throughput = cast(Lazy, self.throughput).real()
+        return LatencyPlot(self._colors, cast("ThroughputPlot", throughput))
+
+    def _cpu_plot(self) -> CpuLoadPlot:
+        from sbctune.ui.widgets.live_plots import CpuLoadPlot
+
+        return CpuLoadPlot(self._colors)
+
     def _plots(self, colors: Colors) -> None:
+        self._colors = colors
         # Before the first run: words, not empty axes.
         self.plots_empty = label(
             "Once you press Start, the throughput of every second in each direction, the "
@@ -127,7 +148,7 @@ class MeasurePage(Page):
         )
         self.content.addWidget(self.plots_empty)
         plot_card = Card("Throughput")
-        self.throughput = ThroughputPlot(colors, self._settings.units)
+        self.throughput = cast("ThroughputPlot", Lazy(self._throughput_plot, 280))
         plot_card.body.addWidget(self.throughput)
         plot_card.body.addWidget(
             label(
@@ -136,7 +157,7 @@ class MeasurePage(Page):
             )
         )
         # Latency under load: the Pi's UDP probes to this PC (sbctune.measure.latency).
-        self.latency = LatencyPlot(colors, self.throughput)
+        self.latency = cast("LatencyPlot", Lazy(self._latency_plot, 140))
         self.latency.setAccessibleName("Round-trip time of the latency probes")
         plot_card.body.addWidget(self.latency)
         self.latency_now = label("Latency: –", name="muted", wrap=False)
@@ -144,7 +165,7 @@ class MeasurePage(Page):
         plot_card.body.addWidget(self.latency_now)
         self.content.addWidget(plot_card)
         cpu_card = Card("The Pi's CPU, per core")
-        self.cpu = CpuLoadPlot(colors)
+        self.cpu = cast("CpuLoadPlot", Lazy(self._cpu_plot, 200))
         cpu_card.body.addWidget(self.cpu)
         cpu_card.body.addWidget(
             label(
@@ -312,12 +333,14 @@ class MeasurePage(Page):
             self.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
 
     def apply_theme(self, colors: Colors) -> None:
-        self.throughput.apply_theme(colors)
-        self.latency.apply_theme(colors)
-        self.cpu.apply_theme(colors)
+        self._colors = colors  # plots not made yet are made in these colours
+        for plot in (self.throughput, self.latency, self.cpu):
+            if is_built(plot):
+                plot.apply_theme(colors)
 
     def set_units(self) -> None:
-        self.throughput.set_units(self._settings.units)
+        if is_built(self.throughput):  # else it is made in the new units
+            self.throughput.set_units(self._settings.units)
         self.refresh()
 
 

@@ -27,7 +27,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.advice_cards import AdviceView
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
-from sbctune.ui.widgets.compare_chart import CompareChart
+from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
 from sbctune.workflow.rules import kept_tweaks
@@ -69,7 +69,7 @@ class ResultsPage(Page):
         self.table_card = Card("Before and after")
         self.table = CompareTable()
         self.table.setAccessibleName("Before and after: throughput per direction")
-        self.chart = CompareChart(colors)
+        self.chart = compare_chart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
         self.table_card.body.addWidget(
