@@ -49,7 +49,7 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
     assert first and first[0].startswith("  1. [adapter] ") and "RTL8153" in first[0], first
     assert "Use a Realtek RTL8153/RTL8153B-based adapter instead" in proc.stdout
     html = report.read_text(encoding="utf-8")
-    assert "ASIX AX88179" in html and "rps-rfs" in html
+    assert "ASIX AX88179" in html and "Receive packet steering (RPS)" in html  # by title
     # Its lab is gone again.
     left = {s.name for s in lab_api.list_labs()} - labs_before
     assert not [name for name in left if name.startswith("demo-")], left
