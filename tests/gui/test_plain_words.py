@@ -5,6 +5,8 @@ or backticks (tests/plain_words.py). The tweaks' commands are shown only when as
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtWidgets import (
     QAbstractButton,
     QLabel,
@@ -15,12 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sbctune.measure.install import plan_iperf3_install
 from sbctune.ui.main_window import EXTRA, MainWindow
 from sbctune.ui.selftest import SAMPLE_KEY, load_sample_data
-from sbctune.ui.widgets.dialogs import HostKeyDialog
+from sbctune.ui.widgets.dialogs import HostKeyDialog, InstallIperf3Dialog
 from tests.plain_words import jargon
 
-ASKED_FOR = {"commands", "fingerprintCommand", "command"}  # objectNames of command previews
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+ASKED_FOR = {"commands", "fingerprintCommand", "installCommand"}  # objectNames of command previews
 
 
 def _asked_for(widget: QWidget) -> bool:
@@ -62,9 +66,14 @@ def test_the_app_speaks_plainly(window: MainWindow) -> None:
         page = window.page(key)
         if hits := [h for t in texts(page) for h in jargon(t)]:
             found[key] = hits
-    dialog = HostKeyDialog(SAMPLE_KEY, window)
-    if hits := [h for t in texts(dialog) for h in jargon(t)]:
-        found["host-key dialog"] = hits
+    os_release = CAPTURES / "os_release" / "pi4_bullseye_64bit_214.txt"  # a real Pi's
+    plan = plan_iperf3_install(os_release.read_text(), ["apt-get"])
+    for name, dialog in (
+        ("host-key dialog", HostKeyDialog(SAMPLE_KEY, window)),
+        ("install dialog", InstallIperf3Dialog(plan, window)),
+    ):
+        if hits := [h for t in texts(dialog) for h in jargon(t)]:
+            found[name] = hits
     assert not found, "\n".join(f"{k}: {h}" for k, hs in found.items() for h in hs)
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
@@ -84,6 +85,7 @@ class ResultsPage(Page):
 
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
+        self.tuning_text.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # read out after Revert
         self.tuning_card.body.addWidget(self.tuning_text)
         row = QHBoxLayout()
         self.keep_button = QPushButton("&Keep")
@@ -232,6 +234,8 @@ class ResultsPage(Page):
         }.get(state or "", "")
         self.tuning_text.setText(f"{text}\nTweaks: {', '.join(changed) or 'none'}")
         live = self._state.session is not None
+        focused = QApplication.focusWidget()
+        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
         self.revert_button.setEnabled(live and in_force)
@@ -245,6 +249,11 @@ class ResultsPage(Page):
         )
         if persistent and state == "confirmed":
             self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {', '.join(changed)}")
+        now = QApplication.focusWidget()
+        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
+            # The pressed button is disabled now (Revert, Keep): the focus stays on what it
+            # did, not on the next field down the page (the export folder).
+            self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:

@@ -72,6 +72,7 @@ class TweakRow(Card):
         commands = list(item.commands)
         self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
         self.preview.setReadOnly(True)
+        self.preview.setObjectName("commands")  # shown when asked for: the exact commands
         self.preview.setAccessibleName(f"Commands of {tweak.title}")
         self.preview.setMaximumHeight(110)
         self.preview.hide()
