@@ -31,6 +31,15 @@ MAX_ZIP_RATIO = 100
 ZIP_RATIO_FLOOR = MiB
 MAX_MANIFEST_BYTES = 1 * MiB
 MAX_JSON_DEPTH = 32
+MAX_IRQ_LINES = 8192
+"""Interrupt lines read from /proc/interrupts. A Pi has about 60, a large server a few
+thousand; 16 MiB of short lines would be 350 000 IRQs (and as many NICs named in them)."""
+MAX_INTERFACES = 4096
+"""Interfaces read from one `ip -j` listing (a container host may have thousands)."""
+MAX_PROBED_INTERFACES = 32
+"""Interfaces a live inspect asks ethtool about (6 commands each). A Pi has a handful; a
+container host may have thousands of veths, whose 15 000 commands would outlast the round
+trip's timeout and lose everything read."""
 
 # Logs grow at the end, and the end is what explains a problem: these keep their last part.
 _TAIL_COMMANDS = re.compile(r"^\s*(sudo\s+)?(dmesg|journalctl|logread)\b")
@@ -98,17 +107,21 @@ def cap(data: bytes, name: str, limit: int = MAX_OUTPUT_BYTES) -> Capped:
     return Capped(kept, True, len(data))
 
 
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+# A string literal, its closing quote optional: an unclosed string ends the text, so every
+# match runs forward and none is retried from a later quote (a closing quote required made a
+# 1 MiB string of escaped quotes take hours: a new attempt from every quote).
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?$)', re.S)
+_BRACKET = re.compile(rb"[][{}]")
 
 
 def json_depth(data: bytes) -> int:
     """How deeply arrays and objects nest in the JSON text ``data`` (strings ignored)."""
     depth = deepest = 0
-    for char in _JSON_STRING.sub(b"", data):
-        if char in b"[{":
+    for found in _BRACKET.finditer(_JSON_STRING.sub(b"", data)):
+        if found.group() in (b"[", b"{"):
             depth += 1
             deepest = max(deepest, depth)
-        elif char in b"]}":
+        else:
             depth -= 1
     return deepest
 
@@ -134,3 +147,30 @@ def load_json(
             "a real one nests 2 levels: this file was not written by sbctune",
         )
     return json.loads(data.decode("utf-8", errors="replace"))
+
+
+MAX_STORED_JSON_DEPTH = 64
+"""JSON sbctune wrote itself (the history's rows, a session.json on the Pi) nests under 10."""
+
+
+class JsonTooDeep(ValueError):
+    """Nested deeper than sbctune reads: a ValueError, as malformed JSON is, so every reader
+    that copes with a broken value copes with this one too."""
+
+
+def parse_json(
+    text: str | bytes, what: str = "JSON read from the Pi", *, max_bytes: int = MAX_BATCH_BYTES,
+    max_depth: int = MAX_STORED_JSON_DEPTH,
+) -> Any:  # fmt: skip
+    """``json.loads`` for JSON from a Pi or the history: too large or too deep is a ValueError
+    naming `what` (json.loads itself dies with RecursionError some 1000 levels down)."""
+    data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
+    if len(data) > max_bytes:
+        raise JsonTooDeep(f"{what} is {size_text(len(data))}, more than sbctune reads")
+    depth = json_depth(data)
+    if depth > max_depth:
+        raise JsonTooDeep(f"{what} nests {depth} levels deep, more than the {max_depth} read")
+    try:
+        return json.loads(data.decode("utf-8", errors="replace"))
+    except RecursionError:  # a depth the check above did not see (it skips string contents)
+        raise JsonTooDeep(f"{what} nests too deeply to read") from None

@@ -17,33 +17,71 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO, cast
 
-# C0 controls but tab and newline, DEL, C1 controls, zero-width and bidirectional formatting
-# characters (Unicode "Cf" ones that reorder or hide text), and the byte-order mark.
-_UNSAFE_RANGES = (
-    (0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x061C, 0x061C), (0x200B, 0x200F),
-    (0x2028, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
-)  # fmt: skip
-_UNSAFE = re.compile(
-    "[" + "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _UNSAFE_RANGES) + "]"
-)
+# Decided by Unicode category, not by a hand list, so every invisible or reordering code
+# point is caught, including ones a list would miss (soft hyphen U+00AD, U+180E, the tag
+# characters U+E0020-E007F that smuggle hidden ASCII, U+13430-8): controls (Cc), formatting
+# characters (Cf: zero-width, bidi overrides and isolates, the byte-order mark), line and
+# paragraph separators (Zl, Zp), surrogates (Cs), private use (Co) and code points this
+# Python's Unicode does not know (Cn: a terminal cannot know what they do either).
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_KEPT = frozenset("\t\n")
+# Above this many distinct code points seen, new ones are decided but not remembered: the
+# table stays a few MB whatever text arrives.
+_TABLE_MAX = 1 << 16
+
+
+def _escape(code: int) -> str:
+    """``\\uXXXX``, or a surrogate pair of them above U+FFFF: the form a JSON string uses."""
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def is_unsafe_char(char: str) -> bool:
+    """True for a character that acts on a terminal or hides or reorders text."""
+    if char in _KEPT:
+        return False
+    if unicodedata.category(char) in _UNSAFE_CATEGORIES:
+        return True
+    # Letters and marks that draw nothing (the Hangul fillers; the variation selectors 17-256
+    # that hide bytes after a character): found by their Unicode names, not by code point.
+    name = unicodedata.name(char, "")
+    if name.startswith("VARIATION SELECTOR-"):
+        return int(name.rsplit("-", 1)[1]) > 16  # 1-16 shape emoji and CJK text
+    return "FILLER" in name
+
+
+class _EscapeTable(dict[int, int | str]):
+    """The ``str.translate`` table, filled per code point on first sight: a scan of all
+    1.1 million code points at import would cost every command a tenth of a second."""
+
+    def __missing__(self, code: int) -> int | str:
+        value: int | str = _escape(code) if is_unsafe_char(chr(code)) else code
+        if len(self) < _TABLE_MAX:
+            self[code] = value
+        return value
+
+
 # str.translate runs in C: 16 MiB of control characters are escaped in about a second
 # (re.sub with a Python callback took tens of seconds).
-_TABLE = {code: f"\\u{code:04x}" for low, high in _UNSAFE_RANGES for code in range(low, high + 1)}
+_TABLE = _EscapeTable()
 
 
 def visible(text: str) -> str:
     """``text`` with every control or formatting character shown as ``\\uXXXX``."""
     if "\r\n" in text:  # a Windows line end is a line end, not an attack
         text = text.replace("\r\n", "\n")
-    return text.translate(_TABLE) if _UNSAFE.search(text) else text
+    return text.translate(_TABLE)
 
 
 def is_clean(text: str) -> bool:
     """True when :func:`visible` would leave ``text`` unchanged."""
-    return _UNSAFE.search(text) is None
+    return visible(text) == text
 
 
 class _VisibleStream:

@@ -283,7 +283,17 @@ def mac_info_plist(text: str) -> dict[str, Any]:
         # Shown in the macOS prompt when the app asks to reach the Pi on the local network.
         "NSLocalNetworkUsageDescription": "sbctune connects to your Raspberry Pi over SSH "
         "and measures the network between it and this Mac.",
+        # Find my Pi browses these (Apple TN3179: an app declares the Bonjour service types it
+        # uses); taken from the browser itself, so the two cannot drift apart.
+        "NSBonjourServices": bonjour_service_types(),
     }
+
+
+def bonjour_service_types() -> list[str]:
+    """The service types Find my Pi browses, as Info.plist names them (``_ssh._tcp``)."""
+    from sbctune.discovery.mdns import BROWSED
+
+    return [service.removesuffix(".local.") for service in BROWSED]
 
 
 def leaves_out_lab(system: str | None = None) -> bool:

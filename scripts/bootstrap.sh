@@ -24,6 +24,8 @@ DEBIAN_PACKAGES=(
   chromium fonts-dejavu-core
   # actionlint checks the workflow's shell steps with it
   shellcheck
+  # the scripts sbctune runs on a Pi are tested under each /bin/sh a Pi may have
+  dash busybox
 )
 
 install_debian_packages() {
@@ -45,7 +47,8 @@ install_debian_packages() {
   say "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   # Another apt may hold the lock (a parallel set-up, unattended upgrades): wait for it.
-  apt-get -o DPkg::Lock::Timeout=900 update -qq >/dev/null && apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+  apt-get -o DPkg::Lock::Timeout=900 update -qq >/dev/null \
+    && apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || { say "apt-get failed to install: ${missing[*]}"; return 1; }
 }
 

@@ -1,4 +1,5 @@
-"""Test-wide settings: offscreen Qt, a private data directory, and the lab fixtures."""
+"""Test-wide settings: offscreen Qt, a private data directory, the lab fixtures, and the
+platform markers."""
 
 from __future__ import annotations
 
@@ -6,10 +7,35 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
+
 # Before anything imports Qt or reads the data directory.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["SBCTUNE_DATA_DIR"] = tempfile.mkdtemp(prefix="sbctune-test-data-")
 
+# The lab package imports on any system (its Linux-only modules are imported where used), so
+# this file loads on Windows too (tests/unit/test_linux_only_lazy.py checks).
 pytest_plugins = ["tests.lab_support"]
 
 OUTPUT_DIR = Path(__file__).resolve().parent / "output"
+
+
+def posix_only_reason(item: pytest.Item) -> str | None:
+    """Why ``item`` cannot run here, from its ``posix_only("why")`` marker, or None."""
+    marker = item.get_closest_marker("posix_only")
+    if marker is None:
+        return None
+    why = marker.args[0] if marker.args else marker.kwargs.get("reason")
+    if not isinstance(why, str) or not why.strip():
+        raise pytest.UsageError(f"{item.nodeid}: posix_only needs its reason, e.g. "
+                                '@pytest.mark.posix_only("runs /bin/sh")')  # fmt: skip
+    return None if os.name == "posix" else f"POSIX only: {why}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # One place for every platform marker (the Windows lane runs tests/unit as a Windows
+    # program): a test says why it needs POSIX, and is skipped elsewhere with that reason.
+    for item in items:
+        reason = posix_only_reason(item)
+        if reason is not None:
+            item.add_marker(pytest.mark.skip(reason=reason))

@@ -160,7 +160,7 @@ def _traffic_left(lab: LabInfo) -> list[str]:
 
 def _listens_on(addr: str) -> bool:
     hexaddr = "".join(f"{int(b):02X}" for b in reversed(addr.split(".")))
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+    for line in Path("/proc/net/tcp").read_text(encoding="utf-8").splitlines()[1:]:
         fields = line.split()
         if fields[3] == "0A" and fields[1].split(":")[0] == hexaddr:
             return True
@@ -190,7 +190,7 @@ def free_port(addr: str) -> int:
 def listening(port: int) -> bool:
     """Whether something on this machine listens on TCP `port` (read from /proc, no probe)."""
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
+        for line in Path(table).read_text(encoding="utf-8").splitlines()[1:]:
             fields = line.split()
             if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
                 return True

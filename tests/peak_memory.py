@@ -63,9 +63,9 @@ def run_measured(
     seconds = time.monotonic() - started
     return Measured(
         code,
-        out_path.read_text(errors="replace"),
-        err_path.read_text(errors="replace"),
-        int(rss_path.read_text()) / 1024,  # KiB on Linux
+        out_path.read_text(errors="replace", encoding="utf-8"),
+        err_path.read_text(errors="replace", encoding="utf-8"),
+        int(rss_path.read_text(encoding="utf-8")) / 1024,  # KiB on Linux
         seconds,
     )
 
@@ -76,7 +76,7 @@ class Growth:
 
 
 def _rss_field(name: str) -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
+    for line in Path("/proc/self/status").read_text(encoding="utf-8").splitlines():
         if line.startswith(name + ":"):
             return int(line.split()[1]) / 1024
     raise AssertionError(f"no {name} in /proc/self/status")
@@ -85,7 +85,9 @@ def _rss_field(name: str) -> float:
 @contextmanager
 def peak_growth() -> Iterator[Growth]:
     """How far this process's peak RSS rose above its size at the start of the block."""
-    Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM to the current RSS
+    Path("/proc/self/clear_refs").write_text(
+        "5", encoding="utf-8"
+    )  # reset VmHWM to the current RSS
     start = _rss_field("VmRSS")
     growth = Growth()
     try:

@@ -13,7 +13,7 @@ from sbctune.tuning.model import LiveState, Status
 
 
 def _tweak_ids() -> list[str]:
-    data = json.loads((resource_root() / "tuning" / "tweaks.json").read_text())
+    data = json.loads((resource_root() / "tuning" / "tweaks.json").read_text(encoding="utf-8"))
     return [t["id"] for t in data["tweaks"] if "-" in t["id"]]  # "xps" is also a plain word
 
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sbctune.errors import LabLeftOut, UserError
+from sbctune.errors import LabLeftOut, LabNeedsLinux, UserError
 from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
-from sbctune.workflow import Problem
+from sbctune.workflow import Problem, problem_from
 
 if TYPE_CHECKING:  # the Windows and macOS bundles leave the lab out: typing only here
     from sbctune.lab.model import LabInfo
@@ -77,8 +77,8 @@ class Demo:
     async def run(self) -> None:
         try:
             await self._run()
-        except UserError as exc:
-            self._failed(Problem(exc.message, exc.hint))
+        except Exception as exc:  # any failure is shown: never a window stuck on a step
+            self._failed(problem_from(exc))
 
     def _failed(self, problem: Problem) -> None:
         self.window.go("connect")
@@ -118,6 +118,7 @@ class Demo:
         window.tune_and_measure(self.options.plan)
 
     async def _lab_up(self) -> LabInfo:
+        LabNeedsLinux.refuse_unless_linux()
         try:
             import sbctune.lab as lab  # Linux-only; imported only when the demo uses it
         except ModuleNotFoundError as exc:

@@ -178,13 +178,16 @@ class HostChecks(NicAdvisorBase):
     def _driver_candidates(self, measured: float) -> list[tuple[Chip, bool]]:
         if self.chip is not None:
             return [(self.chip, True)] if self.nic.driver in self.chip.drivers.in_tree else []
-        if self.nic.driver or not self.link:
+        if not self.link:
             return []
-        # Unidentified NIC: a chip whose line rate matches the link and whose in-tree driver
-        # is known to stop right where this one did (seed 003's RTL8125B on r8169 at ~1.9).
+        # Unidentified chip: one whose line rate matches the link and whose in-tree driver
+        # (the NIC's own, where `ethtool -i` named it) is known to stop right where this one
+        # did (seed 003's RTL8125B on r8169 at ~1.9).
         found = []
         for chip in self.catalog.nics:
             if chip.line_rate_mbps != self.link:
+                continue
+            if self.nic.driver and self.nic.driver not in chip.drivers.in_tree:
                 continue
             for m in chip.measurements:
                 # At or below where the in-tree driver stops: a slower result (a busy PC, a

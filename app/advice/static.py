@@ -388,11 +388,7 @@ class _Advisor:
             if any(irq.counts[1:]):
                 continue
             shared = any(n in ("xhci_hcd", "dwc_otg") for n in irq.names)
-            line = [
-                ln
-                for ln in self.parsed.interrupts_text.splitlines()
-                if ln.strip().startswith(f"{number}:")
-            ][:1]
+            line = [irq.line.rstrip()] if irq.line else []  # not a rescan of the file per IRQ
             self.finding(
                 "irq-on-cpu0",
                 "warning" if shared else "info",

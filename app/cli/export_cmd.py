@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run ids (`sbctune history`)")
     parser.add_argument("--format", "-f", required=True, choices=formats(), dest="fmt")
     parser.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write")
+    parser.add_argument("--force", action="store_true", help="replace PATH if it exists")
     parser.add_argument(
         "--tuning-session",
         metavar="ID",
@@ -38,6 +39,6 @@ def _export(args: argparse.Namespace) -> int:
     ids = parse_run_ids(args.runs)
     with History.open() as history:
         data = gather(history, ids, tuning_session=args.tuning_session)
-    written = export(args.fmt, data, args.output)
+    written = export(args.fmt, data, args.output, overwrite=args.force)
     print(f"Wrote {args.fmt} export of {len(ids)} run(s) to {written}", file=sys.stderr)
     return 0

@@ -12,7 +12,9 @@ from pathlib import Path
 from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
 from sbctune.cli.arg_checks import writable_file, writable_folder, write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
+from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
+from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 
@@ -62,12 +64,17 @@ def _inspect(args: argparse.Namespace) -> int:
         _print(inspect_bundle(args.source), args.json)
         return 0
     args.target = args.source
-    inventory, _collection = asyncio.run(_inspect_live(args))
+    inventory, collection = asyncio.run(_inspect_live(args))
     _print(inventory, args.json)
+    if collection.lost:  # shown above: what was read before the connection was lost
+        print(f"sbctune: {collection.lost} What is shown was read before that.", file=sys.stderr)
+        print("  hint: Check the network and power of the Pi, then inspect again.",
+              file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 
-async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, object]:
+async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, Collection]:
     async with await open_session(args) as session:
         return await inspect_host(session)
 
@@ -80,6 +87,13 @@ def _check_output(dest: Path) -> None:
         writable_folder(dest)
 
 
+def default_bundle_name(host: str, when: float | None = None) -> Path:
+    """``sbctune-HOST-STAMP.zip`` in the current folder; an IPv6 host's ":" (and anything
+    else Windows refuses in a name) made safe."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    return Path(safe_file_name(f"sbctune-{host}-{stamp}.zip"))
+
+
 def _collect(args: argparse.Namespace) -> int:
     args.target = args.source
     if args.output is not None:
@@ -88,8 +102,7 @@ def _collect(args: argparse.Namespace) -> int:
     async def run() -> Path:
         async with await open_session(args) as session:
             _inventory, collection = await inspect_host(session)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        dest = args.output or Path(f"sbctune-{collection.host}-{stamp}.zip")
+        dest = args.output or default_bundle_name(collection.host)
         with write_errors(dest):
             return save_bundle(collection, dest)
 

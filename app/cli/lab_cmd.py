@@ -7,7 +7,7 @@ import json
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from sbctune.errors import LabLeftOut, UserError
+from sbctune.errors import LabLeftOut, LabNeedsLinux, UserError
 
 if TYPE_CHECKING:
     from sbctune.lab.model import LabInfo, LabStatus
@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 def import_lab() -> ModuleType:
     """The lab package, imported when a command uses it: the CLI starts without it where a
-    bundle left it out (Windows, macOS), and says so when asked for a lab."""
+    bundle left it out (Windows, macOS), and says so when asked for a lab; anywhere but Linux
+    it is refused before anything of it is imported."""
+    LabNeedsLinux.refuse_unless_linux()
     try:
         import sbctune.lab as lab
     except ModuleNotFoundError as exc:

@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.prompt import read_line
+from sbctune.cli.stop_signals import run_stoppable
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
@@ -118,7 +119,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "run-to-run spread of this Pi and network; compare and advice use it from then on",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
-    parser.set_defaults(func=lambda args: asyncio.run(_measure(args)))
+    parser.set_defaults(func=lambda args: run_stoppable(_measure(args)))
 
 
 def _add_extra_test_arguments(parser: argparse.ArgumentParser) -> None:

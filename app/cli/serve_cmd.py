@@ -22,6 +22,8 @@ from sbctune.measure.endpoint import (
     format_summary,
 )
 
+# What a stock `iperf3 -c` may ask of it (sbctune.measure.endpoint: TCP, UDP `-u`, `-R`, bidir).
+SERVES = "TCP and UDP (-u), to or from this computer (-R) or both ways (--bidir)"
 _MODES = {"forward": "client sends", "reverse": "reverse, here sends", "bidir": "bidirectional"}
 
 
@@ -31,7 +33,7 @@ def register(subparsers: Any) -> None:
         help="run the built-in iperf3 server (like `iperf3 -s`)",
         description="Run sbctune's built-in iperf3-compatible server, so an unmodified "
         "`iperf3 -c` can measure to this computer without iperf3 installed here. "
-        "TCP only. Ctrl-C stops it.",
+        f"{SERVES}. Ctrl-C stops it.",
     )
     parser.add_argument(
         "--bind",
@@ -95,7 +97,7 @@ async def serve(bind: str, port: int, *, one_off: bool = False) -> int:
     await endpoint.start()
     host, bound = endpoint.address
     shown = f"[{host}]" if ":" in host else host
-    print(f"Listening on {shown}:{bound} (iperf3-compatible, TCP only). Ctrl-C stops.", flush=True)
+    print(f"Listening on {shown}:{bound} (iperf3-compatible: {SERVES}). Ctrl-C stops.", flush=True)
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

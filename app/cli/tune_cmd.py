@@ -27,6 +27,7 @@ from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.limits import parse_json
 from sbctune.remote import Session
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,
@@ -165,6 +166,12 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="rps-rfs: leave the CPU that takes the NIC's interrupt out of rps_cpus",
     )
+    parser.add_argument(
+        "--allow-link-restart",
+        action="store_true",
+        help="allow changes that restart the interface (rings on macb, igb, igc, atlantic, "
+        "stmmac) even on the NIC that carries the SSH session; the guard reverts them",
+    )
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -216,7 +223,7 @@ def _out(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 async def _nic_towards_pc(session: Session) -> str | None:
     result = await session.run(["ip", "-j", "route", "get", session.local_address], timeout=15)
     try:
-        routes = json.loads(result.stdout or "[]")
+        routes = parse_json(result.stdout or "[]")
         return str(routes[0]["dev"]) if routes else None
     except (ValueError, KeyError, IndexError, TypeError):
         return None
@@ -239,6 +246,8 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
         options["boot_test"] = False
     if args.rps_exclude_irq_cpu:
         options["rps_exclude_irq_cpu"] = True
+    if args.allow_link_restart:
+        options["allow_link_restart"] = True
     return await plan(session, inventory, nic, args.tweak, options)
 
 

@@ -11,6 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 from sbctune.compare.model import Cell, Comparison
 from sbctune.history.records import DIRECTIONS, Mode, RunRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.textsafe import visible
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies, and in greyscale print.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
@@ -51,9 +52,10 @@ def combined_svg(charts: list[Chart], gap: int = 16) -> str:
 
 def _text(x: float, y: float, text: str, *, size: int = 12, anchor: str = "middle",
           weight: str = "normal", fill: str = "#222222") -> str:  # fmt: skip
+    shown = escape(visible(text))  # a label may hold a Pi's name: no markup, no raw control
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-family={quoteattr(FONT)} font-size="{size}" '
-        f'font-weight="{weight}" text-anchor="{anchor}" fill="{fill}">{escape(text)}</text>\n'
+        f'font-weight="{weight}" text-anchor="{anchor}" fill="{fill}">{shown}</text>\n'
     )
 
 

@@ -20,6 +20,7 @@ from sbctune.discovery.model import MDNS_SSH, MDNS_WORKSTATION, FoundHost, norma
 
 WORKSTATION = "_workstation._tcp.local."
 SSH = "_ssh._tcp.local."
+BROWSED = (WORKSTATION, SSH)  # the macOS bundle declares these (Info.plist NSBonjourServices)
 RESOLVE_MS = 2500
 MAX_NAME = 255  # DNS names are at most 255 bytes; anything longer is not one
 MAX_SERVICES = 512  # a hostile network cannot make us resolve without end
@@ -85,9 +86,7 @@ class Browser:
             self.found.append(host)
 
     async def browse(self, seconds: float) -> list[FoundHost]:
-        browser = AsyncServiceBrowser(
-            self._zc.zeroconf, [WORKSTATION, SSH], handlers=[self._on_change]
-        )
+        browser = AsyncServiceBrowser(self._zc.zeroconf, list(BROWSED), handlers=[self._on_change])
         try:
             await asyncio.sleep(seconds)
             if self._tasks:  # answers that came late still get their resolve time

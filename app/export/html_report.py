@@ -23,6 +23,7 @@ from sbctune.export.svg_export import charts
 from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
+from sbctune.textsafe import visible
 from sbctune.tuning.words import status_words
 
 NO_INVENTORY = (
@@ -48,7 +49,9 @@ _DIRECTION_NAMES: dict[str, str] = {str(k): v for k, v in DIRECTION_LABEL.items(
 
 
 def esc(value: object) -> str:
-    return html.escape("" if value is None else str(value))
+    """Text as HTML that shows it: markup escaped, control and bidi characters made visible
+    (sbctune.textsafe), so a field from a Pi can neither add a tag nor reorder the page."""
+    return html.escape(visible("" if value is None else str(value)))
 
 
 def _template(name: str) -> str:
@@ -384,5 +387,7 @@ def render(data: ReportData) -> str:
 
 
 def export(data: ReportData, path: Path) -> Path:
-    path.write_text(render(data), encoding="utf-8", newline="\n")
+    # The whole page once more through the boundary: a fragment that missed esc() still
+    # carries no raw control or bidi character.
+    path.write_text(visible(render(data)), encoding="utf-8", newline="\n")
     return path

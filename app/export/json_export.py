@@ -10,6 +10,7 @@ from typing import Any
 
 import sbctune
 from sbctune.export.report_data import ReportData
+from sbctune.textsafe import visible
 
 SCHEMA_VERSION = 1
 
@@ -39,5 +40,7 @@ def document(data: ReportData) -> dict[str, Any]:
 
 def export(data: ReportData, path: Path) -> Path:
     text = json.dumps(document(data), indent=2, ensure_ascii=False, default=_default)
-    path.write_text(text + "\n", encoding="utf-8", newline="\n")
+    # C1, bidi and zero-width characters become \\uXXXX escapes: the same values once parsed,
+    # nothing raw in the file (json.dumps escapes only C0 with ensure_ascii=False).
+    path.write_text(visible(text) + "\n", encoding="utf-8", newline="\n")
     return path

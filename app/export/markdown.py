@@ -11,7 +11,7 @@ from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import UdpRecord
-from sbctune.textsafe import markdown_text
+from sbctune.textsafe import markdown_text, visible
 
 
 def render(data: ReportData) -> str:
@@ -38,14 +38,15 @@ def render(data: ReportData) -> str:
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
         parts.append(tables.markdown(tables.comparison_table(data.comparison)))
         notes = udp_notes(data.comparison.udp)  # UDP rows: differences, same target only
-        parts.extend(["", *(f"- {n}" for n in notes)] if notes else [])
+        parts.extend(["", *(f"- {markdown_text(n)}" for n in notes)] if notes else [])
         for run in data.runs[1:]:  # the Pi's settings that differ (sbctune.compare.state_diff)
-            parts.append(
-                f"\nWhat changed on the Pi, {run_label(data.runs[0])} → {run_label(run)}:\n"
-            )
-            parts.extend(f"- {line}" for line in change_lines(data.runs[0], run))
+            first, this = markdown_text(run_label(data.runs[0])), markdown_text(run_label(run))
+            parts.append(f"\nWhat changed on the Pi, {first} → {this}:\n")
+            # Keys and values are the Pi's own text: literal, like every other field.
+            parts.extend(f"- {markdown_text(line)}" for line in change_lines(data.runs[0], run))
     parts.append("\n(measured with iperf3, sbctune)")
-    return "\n".join(parts) + "\n"
+    # A field that missed markdown_text still carries no raw control character.
+    return visible("\n".join(parts) + "\n")
 
 
 def udp_text(u: UdpRecord) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sbctune.compare import Chart, combined_svg, comparison_charts, timeline_chart
 from sbctune.export.report_data import ReportData
+from sbctune.textsafe import visible
 
 
 def charts(data: ReportData) -> list[Chart]:
@@ -18,5 +19,5 @@ def charts(data: ReportData) -> list[Chart]:
 
 
 def export(data: ReportData, path: Path) -> Path:
-    path.write_text(combined_svg(charts(data)), encoding="utf-8", newline="\n")
+    path.write_text(visible(combined_svg(charts(data))), encoding="utf-8", newline="\n")
     return path

@@ -10,6 +10,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sbctune.textsafe import visible
+
 
 class Unsafe(str):
     """A string Ansible must not template (file contents): written with the !unsafe tag."""
@@ -68,5 +70,7 @@ def _inline(value: Any) -> str:
 
 
 def dump(document: Any, header: Sequence[str] = ()) -> str:
-    comments = [f"# {line}".rstrip() for line in header]
-    return "\n".join(["---", *comments, *_lines(document, 0)]) + "\n"
+    # A comment is one line whatever a Pi's name holds; every control or bidi character is
+    # escaped (inside double quotes YAML reads \\uXXXX back; in a comment it is only shown).
+    comments = [f"# {' '.join(str(line).splitlines())}".rstrip() for line in header]
+    return visible("\n".join(["---", *comments, *_lines(document, 0)]) + "\n")

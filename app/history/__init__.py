@@ -2,10 +2,12 @@
 
 from sbctune.history.errors import (
     CannotWrite,
+    HistoryBusy,
     HistoryError,
     NewerSchema,
     NotAHistory,
     NotFound,
+    UnreadableRecord,
 )
 from sbctune.history.records import (
     DeviceRecord,
@@ -25,6 +27,7 @@ __all__ = [
     "DeviceRecord",
     "Direction",
     "History",
+    "HistoryBusy",
     "HistoryError",
     "Interval",
     "Mode",
@@ -34,4 +37,5 @@ __all__ = [
     "RunRecord",
     "TestRecord",
     "TuningSessionRecord",
+    "UnreadableRecord",
 ]

@@ -31,6 +31,33 @@ class NotAHistory(HistoryError):
         )
 
 
+class HistoryBusy(HistoryError):
+    """Another program holds a lock on the history longer than sbctune waits: the file is
+    fine, so never "damaged" (that advice would make a user discard a good history)."""
+
+    def __init__(self, path: Path, holders: list[str], waited: float) -> None:
+        held = f" ({', '.join(holders)} has it open)" if holders else ""
+        super().__init__(
+            f"The history database {path} is busy: it is locked by another program{held}, "
+            f"and stayed locked for the {waited:.0f} s sbctune waited. The history itself is "
+            "not damaged.",
+            "Let the other program (another sbctune, or a database browser) finish or close "
+            "the file, then run the command again.",
+        )
+        self.holders = holders
+
+
+class UnreadableRecord(HistoryError):
+    """One record of the history cannot be read; the others can."""
+
+    def __init__(self, path: Path, what: str, detail: str) -> None:
+        super().__init__(
+            f"{what} in the history {path} cannot be read ({detail}). The rest of the history "
+            "is fine.",
+            "List the history to see what can be read; that record cannot be shown or compared.",
+        )
+
+
 class NotFound(HistoryError):
     def __init__(self, what: str) -> None:
         super().__init__(f"The history has no {what}.", "It may have been deleted.")

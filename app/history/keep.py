@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
+from sbctune.filenames import safe_file_name
 from sbctune.history.errors import HistoryError, NotFound
 from sbctune.history.schema import classify
 from sbctune.history.store import FILE_NAME, History, default_path
@@ -57,7 +58,7 @@ def _write_beside(history_path: Path, document: dict[str, Any]) -> Path:
     text = json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
     errors = []
     for folder in _places(history_path):
-        target = folder / f"{UNSAVED_PREFIX}{stamp}.json"
+        target = folder / safe_file_name(f"{UNSAVED_PREFIX}{stamp}.json")
         try:
             # O_EXCL: never overwrite; 0600: it names the user's hosts like the history does.
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

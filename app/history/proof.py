@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sbctune.history.records import DIRECTIONS, RunRecord, UdpRecord
+from sbctune.limits import parse_json
 
 # v5 of the schema (appended to sbctune.history.schema.MIGRATIONS).
 MIGRATION_V5 = (
@@ -64,7 +65,7 @@ def load_run_proof(conn: sqlite3.Connection, run: RunRecord) -> None:
     if row is None:
         return
     try:
-        data = json.loads(row[0])
+        data = parse_json(row[0], "a run's proof")
     except ValueError:
         return
     if not isinstance(data, dict):
@@ -158,7 +159,7 @@ def latest_calibration(
     if row is None:
         return None
     try:
-        spread = json.loads(row[6]).get("spread_mbps") or {}
+        spread = parse_json(row[6], "a calibration").get("spread_mbps") or {}
         cleaned = {str(k): float(v) for k, v in spread.items() if isinstance(v, int | float)}
         taken = datetime.fromisoformat(row[2])
     except (ValueError, AttributeError, TypeError):

@@ -13,8 +13,15 @@ import os
 import sqlite3
 from pathlib import Path
 
-from sbctune.history.errors import CannotWrite, HistoryError, NewerSchema, NotAHistory
+from sbctune.history.errors import (
+    CannotWrite,
+    HistoryBusy,
+    HistoryError,
+    NewerSchema,
+    NotAHistory,
+)
 from sbctune.history.proof import MIGRATION_V5
+from sbctune.textsafe import visible
 
 # PRAGMA application_id marks the file as ours ("SBTU"), so a foreign SQLite file is refused
 # rather than having our tables added to it.
@@ -179,6 +186,45 @@ def _cannot_write_reason(path: Path) -> str | None:
     return None
 
 
+BUSY_TIMEOUT_S = 10.0
+"""How long SQLite retries a locked history before the command says it is busy."""
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+_MAX_PROCESSES = 100_000  # /proc entries looked at for the lock's holder
+
+
+def _says_busy(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def holders(path: Path) -> list[str]:
+    """Names of the other processes that have `path` open (Linux /proc; [] where unknown)."""
+    try:
+        target = str(path.resolve())
+        entries = [e for _, e in zip(range(_MAX_PROCESSES), os.scandir("/proc"), strict=False)]
+    except OSError:
+        return []
+    names: list[str] = []
+    for entry in entries:
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry.name}/fd")
+            if any(_fd_target(entry.name, fd) == target for fd in fds):
+                with open(f"/proc/{entry.name}/comm", encoding="utf-8", errors="replace") as fh:
+                    names.append(f"{visible(fh.read(64).strip())} (pid {entry.name})")
+        except OSError:
+            continue
+    return names[:5]
+
+
+def _fd_target(pid: str, fd: str) -> str:
+    try:
+        return os.readlink(f"/proc/{pid}/fd/{fd}")
+    except OSError:
+        return ""
+
+
 def classify(path: Path, exc: BaseException) -> HistoryError:
     """A SQLite or OS error as what it means for the user: cannot write here, or damaged."""
     if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
@@ -189,6 +235,8 @@ def classify(path: Path, exc: BaseException) -> HistoryError:
     if reason:
         return CannotWrite(path, reason)
     code = getattr(exc, "sqlite_errorcode", None)
+    if (isinstance(code, int) and code & 0xFF in _BUSY_CODES) or _says_busy(exc):
+        return HistoryBusy(path, holders(path), BUSY_TIMEOUT_S)
     if isinstance(code, int) and code & 0xFF in _WRITE_CODES:
         return CannotWrite(path, _WRITE_CODES[code & 0xFF])
     text = str(exc).lower()
@@ -207,7 +255,7 @@ def connect(path: Path) -> sqlite3.Connection:
         raise classify(path, exc) from None
     try:
         # Autocommit mode: transactions are explicit (BEGIN ... COMMIT) in the store.
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
         raise classify(path, exc) from None
     try:
@@ -234,7 +282,10 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     for query in ("mode=ro", "mode=ro&immutable=1"):
         try:
             conn = sqlite3.connect(
-                f"{path.resolve().as_uri()}?{query}", uri=True, isolation_level=None, timeout=10
+                f"{path.resolve().as_uri()}?{query}",
+                uri=True,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_S,
             )
         except sqlite3.Error as exc:
             last = exc
@@ -254,4 +305,6 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
             conn.close()
             raise CannotWrite(path, "it needs an upgrade to this version, which must write it")
         return conn
+    if last is not None and _says_busy(last):
+        raise HistoryBusy(path, holders(path), BUSY_TIMEOUT_S)
     raise NotAHistory(path, str(last))

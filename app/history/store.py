@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
@@ -16,7 +17,12 @@ from types import TracebackType
 from typing import Any, TypeVar, cast
 
 from sbctune import paths
-from sbctune.history.errors import CannotWrite, HistoryError, NotAHistory, NotFound
+from sbctune.history.errors import (
+    CannotWrite,
+    HistoryError,
+    NotFound,
+    UnreadableRecord,
+)
 from sbctune.history.proof import (
     Calibration,
     latest_calibration,
@@ -36,8 +42,12 @@ from sbctune.history.records import (
     TuningSessionRecord,
 )
 from sbctune.history.schema import classify, connect, connect_read_only, migrate
+from sbctune.limits import parse_json
+from sbctune.textsafe import visible
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 FILE_NAME = "history.sqlite3"
 
@@ -91,7 +101,7 @@ def _dump(value: Any) -> str | None:
 
 
 def _load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    return None if text is None else parse_json(text, "a stored value")
 
 
 def _device(row: sqlite3.Row) -> DeviceRecord:
@@ -143,7 +153,7 @@ def _tuning_session(row: sqlite3.Row) -> TuningSessionRecord:
         device_id=row["device_id"],
         started_at=_req_time(row["started_at"]),
         state=row["state"],
-        data=json.loads(row["json"]),
+        data=parse_json(row["json"], "a tuning session"),
     )
 
 
@@ -178,6 +188,18 @@ def _run(row: sqlite3.Row, tests: list[TestRecord]) -> RunRecord:
     )
 
 
+def _row_name(sql: str, row: sqlite3.Row) -> str:
+    """'run 5', 'tests row 12': which record, from the table the query reads."""
+    table = sql.split(" FROM ", 1)[1].split()[0] if " FROM " in sql else "record"
+    names = {"runs": "run", "devices": "device", "inventories": "inventory",
+             "tuning_sessions": "tuning session", "tests": "test"}  # fmt: skip
+    try:
+        number = row["id"]
+    except (IndexError, KeyError):
+        number = "?"
+    return f"{names.get(table, table)} {number}"
+
+
 # --------------------------------------------------------------------------- the store
 
 
@@ -192,6 +214,8 @@ class History:
         self.path = path
         self.cannot_write = cannot_write
         """Set when the history was opened for reading only (and why): writes raise it."""
+        self.unreadable: list[str] = []
+        """Records left out because they could not be read (one line each)."""
 
     @classmethod
     def open(cls, path: Path | None = None) -> History:
@@ -263,26 +287,36 @@ class History:
                 f"The history refused a change ({exc}).",
                 "It refers to a device, run or inventory that is not in the history.",
             ) from None
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise HistoryError(
-                    f"The history database {self.path} is busy.",
-                    "Another sbctune is writing to it; try again in a moment.",
-                ) from None
-            raise classify(self.path, exc) from None  # a full disk is not a damaged file
+        except sqlite3.OperationalError as exc:  # busy, a full disk: not a damaged file
+            raise classify(self.path, exc) from None
         except sqlite3.DatabaseError as exc:
             raise classify(self.path, exc) from None
 
     def _select(
-        self, sql: str, args: tuple[Any, ...], decode: Callable[[sqlite3.Row], T]
+        self,
+        sql: str,
+        args: tuple[Any, ...],
+        decode: Callable[[sqlite3.Row], T],
+        *,
+        one: bool = False,
     ) -> list[T]:
-        """Rows turned into records; a value that cannot be read means a damaged file."""
+        """Rows turned into records. One record that cannot be read (a damaged value, JSON
+        nested 100 000 deep) is left out with a warning, never the whole history; asked for
+        by itself (`one`), it is a clear error naming it."""
         with self._errors():
             rows = list(self._conn.execute(sql, args))
-        try:
-            return [decode(row) for row in rows]
-        except (ValueError, TypeError, KeyError, IndexError) as exc:
-            raise NotAHistory(self.path, f"a record could not be read: {exc}") from None
+        found = []
+        for row in rows:
+            try:
+                found.append(decode(row))
+            except (ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
+                what = _row_name(sql, row)
+                detail = visible(str(exc))[:200]
+                if one:
+                    raise UnreadableRecord(self.path, what, detail) from None
+                self.unreadable.append(f"{what} cannot be read ({detail}) and is left out")
+                log.warning("sbctune: the history's %s", self.unreadable[-1])
+        return found
 
     # ------------------------------------------------------------------ devices
     def add_device(
@@ -309,11 +343,11 @@ class History:
 
     def device_for(self, host: str, port: int, user: str) -> DeviceRecord | None:
         sql = "SELECT * FROM devices WHERE host = ? AND port = ? AND user = ?"
-        found = self._select(sql, (host, port, user), _device)
+        found = self._select(sql, (host, port, user), _device, one=True)
         return found[0] if found else None
 
     def device(self, device_id: int) -> DeviceRecord:
-        found = self._select("SELECT * FROM devices WHERE id = ?", (device_id,), _device)
+        found = self._select("SELECT * FROM devices WHERE id = ?", (device_id,), _device, one=True)
         if not found:
             raise NotFound(f"device {device_id}")
         return found[0]
@@ -344,8 +378,10 @@ class History:
         return inventory_id
 
     def inventory(self, inventory_id: int) -> dict[str, Any]:
-        sql = "SELECT json FROM inventories WHERE id = ?"
-        found = self._select(sql, (inventory_id,), lambda row: json.loads(row["json"]))
+        sql = "SELECT id, json FROM inventories WHERE id = ?"
+        found = self._select(
+            sql, (inventory_id,), lambda row: parse_json(row["json"], "an inventory"), one=True
+        )
         if not found:
             raise NotFound(f"inventory {inventory_id}")
         return cast(dict[str, Any], found[0])
@@ -372,7 +408,9 @@ class History:
         return run_id
 
     def run(self, run_id: int) -> RunRecord:
-        found = self._select("SELECT * FROM runs WHERE id = ?", (run_id,), self._run_with_tests)
+        found = self._select(
+            "SELECT * FROM runs WHERE id = ?", (run_id,), self._run_with_tests, one=True
+        )
         if not found:
             raise NotFound(f"run {run_id}")
         return found[0]

@@ -96,16 +96,11 @@ def _irqs_for(parsed: Parsed, nic: Nic) -> list[int]:
     interrupts = parsed.interrupts
     if interrupts is None:
         return []
-    found: list[int] = []
-    for irq in interrupts.irqs:
-        if irq.number is None:
-            continue
-        names = [n.rstrip(",") for n in irq.names]
-        by_driver = bool(nic.driver) and nic.driver in names
-        by_bus = nic.bus == "usb" and any(n in ("xhci_hcd", "dwc_otg", "dwc2") for n in names)
-        if by_driver or by_bus:
-            found.append(irq.number)
-    return found
+    # From the name index, not a scan of every IRQ per NIC (2 500 NICs x 20 000 IRQs).
+    names = [nic.driver] if nic.driver else []
+    names += ["xhci_hcd", "dwc_otg", "dwc2"] if nic.bus == "usb" else []
+    # /proc/interrupts lists IRQs in ascending order: sorted is the order they were read in.
+    return sorted({number for name in names for number in interrupts.numbers_named(name)})
 
 
 def devices(parsed: Parsed) -> list[Device]:

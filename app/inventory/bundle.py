@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from sbctune.errors import UserError
+from sbctune.filenames import safe_file_name
 from sbctune.limits import (
     MAX_BUNDLE_BYTES,
     MAX_MANIFEST_BYTES,
@@ -264,11 +265,11 @@ def write_bundle(
     manifest_commands: dict[str, str] = {}
     manifest_files: dict[str, str] = {}
     for index, (cmdline, text) in enumerate(commands.items()):
-        rel = f"commands/{index:03d}-{_slug(cmdline)}.txt"
+        rel = f"commands/{safe_file_name(f'{index:03d}-{_slug(cmdline)}.txt')}"
         manifest_commands[cmdline] = rel
         members[rel] = text
     for index, (path, text) in enumerate(files.items()):
-        rel = f"files/{index:03d}-{_slug(path)}.txt"
+        rel = f"files/{safe_file_name(f'{index:03d}-{_slug(path)}.txt')}"
         manifest_files[path] = rel
         members[rel] = text
     manifest = {

@@ -10,10 +10,12 @@ as missing, not as errors.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 
-from sbctune.limits import Capped
-from sbctune.remote import Session, SudoFailed, batch
+from sbctune.inventory.parsers.netif import parse_ip_json
+from sbctune.limits import MAX_PROBED_INTERFACES, Capped
+from sbctune.remote import Disconnected, Session, SudoFailed, batch
 from sbctune.remote.session import SUDO_PROBE
 
 # Command lines exactly as contract 1 names them; argv is the line split on spaces.
@@ -109,6 +111,7 @@ class Collection:
     used_sudo: bool = False
     round_trips: int = 0
     warnings: list[str] = field(default_factory=list)
+    lost: str = ""  # the SSH connection was lost part-way: what was read before it is here
 
 
 def _cmd(line: str) -> batch.Step:
@@ -158,13 +161,37 @@ def _record(collection: Collection, result: batch.StepResult) -> None:
     collection.exit_codes[key] = result.exit_code
 
 
-def interfaces_to_probe(links: dict[str, tuple[str, str]]) -> list[str]:
-    """Physical-looking interfaces (and any with a device), never loopback or bridges."""
-    return [
-        name
-        for name, (device, _driver) in sorted(links.items())
+def interfaces_to_probe(
+    links: dict[str, tuple[str, str]], addressed: Container[str] = ()
+) -> list[str]:
+    """Physical-looking interfaces (and any with a device), never loopback or bridges. Those
+    with a device (a real NIC) come first, then those with a global address (the ones in
+    use), so a bound on the count cuts a container host's veths, not its uplink."""
+    found = [
+        (not device, name not in addressed, name)
+        for name, (device, _driver) in links.items()
         if device or not name.startswith(_VIRTUAL_PREFIXES)
     ]
+    return [name for *_rank, name in sorted(found)]
+
+
+def addressed_interfaces(ip_addr_json: str) -> set[str]:
+    """Names of the interfaces with a global address in ``ip -j addr`` (garbage: none)."""
+    parsed, _warnings = parse_ip_json(ip_addr_json)
+    return {i.name for i in parsed.interfaces if any(a.scope == "global" for a in i.addresses)}
+
+
+def bounded(interfaces: list[str], limit: int = MAX_PROBED_INTERFACES) -> tuple[list[str], str]:
+    """At most ``limit`` interfaces to probe, and the warning that says so when cut."""
+    if len(interfaces) <= limit:
+        return interfaces, ""
+    left = len(interfaces) - limit
+    return interfaces[:limit], (
+        f"{len(interfaces)} network interfaces were found; sbctune asked ethtool about the"
+        f" first {limit} (those with a device or an address first) and left out {left}"
+        f" ({', '.join(interfaces[limit : limit + 3])}, …): their driver, offloads and rings"
+        " are not in this inventory"
+    )
 
 
 async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
@@ -186,7 +213,11 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     if use_sudo:
         mode = await session.sudo_mode()
         sudo = mode != "password" or bool(session.target.effective_sudo_password())
-    steps = round2_steps(interfaces_to_probe(collection.links))
+    addressed = addressed_interfaces(collection.commands.get("ip -j addr", ""))
+    probed, cut = bounded(interfaces_to_probe(collection.links, addressed))
+    if cut:
+        collection.warnings.append(cut)
+    steps = round2_steps(probed)
     try:
         second = await session.run_script(steps, sudo=sudo)
     except SudoFailed as exc:  # refused: read what a plain user may
@@ -194,6 +225,13 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
         sudo = False
         second = await session.run_script(steps)
         collection.round_trips += 1
+    except Disconnected as lost:  # what the first round read is kept and shown
+        collection.lost = lost.message
+        collection.warnings.append(
+            f"{lost.message} Only the first part of the inspection was read: the NICs' "
+            "driver, ring, offload and interrupt details are missing."
+        )
+        return collection
     collection.round_trips += 1
     collection.used_sudo = sudo
     for result in second:

@@ -132,22 +132,36 @@ def _merge_tree(parsed: Parsed, result: UsbTree, text: str) -> None:
         parsed.lsusb_tree_text = text
 
 
+# The merges look devices up by key in a dict made once per output: a scan of the known ones
+# per new one made thousands of interfaces (a container host's veths) quadratic.
+
+
 def _merge_lspci(parsed: Parsed, result: LspciResult, text: str) -> None:
+    known: dict[str, PciDevice] = {}
+    for device in parsed.pci:
+        if device.address:
+            known.setdefault(device.address, device)
     for device in result.devices:
-        same = next((d for d in parsed.pci if d.address and d.address == device.address), None)
+        same = known.get(device.address) if device.address else None
         if same is None:
             parsed.pci.append(device)
+            if device.address:
+                known.setdefault(device.address, device)
         else:
             _merge_pci(same, device)
 
 
 def _merge_netifs(parsed: Parsed, result: NetInterfaces, text: str) -> None:
+    known: dict[str, NetInterface] = {}
+    for netif in parsed.netifs.interfaces:
+        known.setdefault(netif.name, netif)
     for netif in result.interfaces:
-        known = parsed.netifs.get(netif.name)
-        if known is None:
+        same = known.get(netif.name)
+        if same is None:
             parsed.netifs.interfaces.append(netif)
+            known[netif.name] = netif
         else:
-            _merge_netif(known, netif)
+            _merge_netif(same, netif)
 
 
 def _merge_dmesg(parsed: Parsed, result: DmesgResult, text: str) -> None:

@@ -29,7 +29,7 @@ POLL_S = 0.1
 
 def _counter(dev: str, name: str) -> int | None:
     try:
-        return int(Path(f"/sys/class/net/{dev}/statistics/{name}").read_text())
+        return int(Path(f"/sys/class/net/{dev}/statistics/{name}").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 

@@ -1,8 +1,9 @@
 """The starting state of the lab's stateful ``ethtool`` (see ``fake_ethtool``), per interface.
 
 It comes from the interface's driver model (``resources/lab/ethtool/drivers/<driver>.toml``,
-each value with its kernel source) and, where the profile captured them, from the real
-``ethtool -k IFACE`` / ``ethtool -g IFACE`` outputs, which win over the model.
+each value with its kernel source), held to the driver capability table read from the kernel's
+source (``ethtool_table``), and, where the profile captured them, from the real
+``ethtool -k IFACE`` / ``ethtool -g IFACE`` outputs, which win over both.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_tables
+from sbctune.lab import fake_ethtool, fake_ethtool_driver, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.ethtool_table import driver_info, hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
@@ -80,7 +82,7 @@ def _captured(bundle: Bundle, args: str) -> str | None:
     return None
 
 
-def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
+def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") -> dict[str, Any]:
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -91,8 +93,6 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
             "min": dict(rings.get("min", {})),
             "settable": bool(rings.get("settable", False)),
         }
-        if (text := _captured(bundle, f"-g {ifname}")) is not None:
-            _apply_rings_capture(state["rings"], text)
     else:
         state["rings"] = None
     state["coalesce"] = dict(model["coalesce"]) if "coalesce" in model else None
@@ -102,6 +102,11 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
+    hold_to_table(state, driver, chip)
+    state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
+    # A real capture of this very NIC wins over every model.
+    if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
+        _apply_rings_capture(state["rings"], text)
     if (text := _captured(bundle, f"-k {ifname}")) is not None:
         _apply_features_capture(state["features"], text)
     return state
@@ -109,7 +114,7 @@ def interface_state(driver: str, bundle: Bundle, ifname: str) -> dict[str, Any]:
 
 def build_state(profile: LabProfile) -> dict[str, Any]:
     interfaces = {
-        spec.name: interface_state(spec.driver, profile.bundle, spec.name)
+        spec.name: interface_state(spec.driver, profile.bundle, spec.name, spec.chip)
         for spec in profile.interfaces
         if spec.driver
     }
@@ -123,7 +128,10 @@ def script_text(python: str, state_path: Path, fallback: Path) -> str:
     """The stateful ethtool as one standalone script: fake_ethtool's text with its tables
     inlined (the lab user's python has no sbctune on its path) and the lab's paths filled in."""
     source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
-    tables = Path(fake_ethtool_tables.__file__).read_text(encoding="utf-8")
+    tables = "\n".join(
+        Path(str(module.__file__)).read_text(encoding="utf-8")
+        for module in (fake_ethtool_tables, fake_ethtool_driver)
+    )
     source, count = _TABLES.subn(lambda _: tables, source)
     if count != 1:
         raise RuntimeError("fake_ethtool.py lost its @tables-start/@tables-end markers")
@@ -139,6 +147,7 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     state = build_state(profile)
     if not state["interfaces"]:
         return False
+    state["bounce_links"] = True  # the lab's own interfaces, in its namespace
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
     state_path = lab_dir / STATE_FILE

@@ -1,31 +1,26 @@
 """The lab's stateful ``ethtool`` for the tuning knobs (stdlib only: copied in as a script).
 
-Handles ``-g/-G`` (rings), ``-c/-C`` (coalescing), ``-k/-K`` (offloads), ``--show-eee/--set-eee``
-and ``-a/-A`` (pause) for interfaces that have state in ``ETHTOOL_STATE`` (written by the lab
-from the profile's driver model and captures; see ``sbctune.lab.ethtool_state``). Anything else
-goes to the capture-printing script (``FALLBACK``), as before.
-
-Output formats and error texts are those of ethtool 6.1 (Debian/Raspberry Pi OS bookworm) over
-netlink, taken from the real binary run on the development VM (see
-resources/lab/ethtool/SOURCE.md): an unsupported operation prints
-``netlink error: Operation not supported``; kernel extack messages print as
-``netlink error: MESSAGE (offset N)`` followed by the errno line (net/ethtool/rings.c
-"requested ring size exceeds maximum", net/ethtool/coalesce.c "cannot modify an unsupported
-parameter"); a set without CAP_NET_ADMIN prints ``netlink error: Operation not permitted``.
+Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A`` and ``-i`` for
+interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``); anything else goes
+to the capture-printing script (``FALLBACK``). Formats and error texts are ethtool 6.1's over
+netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink error: Operation not
+supported`` for a missing op; extack as ``netlink error: MESSAGE (offset N)`` then the errno line
+(rings.c "requested ring size exceeds maximum", coalesce.c "cannot modify an unsupported
+parameter"); a set without CAP_NET_ADMIN: ``netlink error: Operation not permitted``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import sys
 from collections.abc import Iterator
 from typing import Any
 
-# @tables-start: the installed script runs without sbctune on its path, so install()
-# (ethtool_state.script_text) puts fake_ethtool_tables' text in place of this import.
+# @tables-start: the installed script runs without sbctune, so install() (script_text) puts
+# fake_ethtool_tables' and fake_ethtool_driver's text in place of these imports.
+from sbctune.lab.fake_ethtool_driver import bounce_link, coalesce_refused, show_info, stored
 from sbctune.lab.fake_ethtool_tables import (
     ALIASES,
     COALESCE_LAYOUT,
@@ -90,6 +85,8 @@ def attr_offset(ifname: str, index: int) -> int:
 @contextlib.contextmanager
 def locked_state(path: str, write: bool) -> Iterator[dict[str, Any]]:
     """The lab's ethtool state, locked so concurrent callers see one consistent view."""
+    import fcntl  # Unix only (the script runs on the lab's Linux): the package imports anywhere
+
     with open(path, "r+" if write else "r", encoding="utf-8") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
         state: dict[str, Any] = json.load(fh)
@@ -139,7 +136,11 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     for name, low in rings.get("min", {}).items():
         if new.get(name, 0) < int(low):
             raise nl_error(EINVAL, code)
+    changed = new != rings["cur"]
     rings["cur"] = new
+    if changed and rings.get("restarts"):
+        rings["bounces"] = int(rings.get("bounces", 0)) + 1
+        dev["bounce_pending"] = True
 
 
 # --------------------------------------------------------------------------- coalescing
@@ -176,7 +177,7 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     kinds = {p: BOOL if p.startswith("adaptive-") else NUM for p in COALESCE_PARAMS}
     pairs = parse_pairs("-C", args, kinds)
     co = dev.get("coalesce")
-    if co is None:
+    if co is None or not co.get("settable", True):
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
     supported = set(co["supported"])
@@ -185,14 +186,14 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             raise nl_error(
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
-    for name, value in pairs:
-        limit = co.get("max", {}).get(name)
-        if limit is not None and not name.startswith("adaptive-") and int(value) > int(limit):
-            raise nl_error(EINVAL, code)  # the driver's range check, no extack
+    numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
+    if coalesce_refused(co, numbers):
+        raise nl_error(EINVAL, code)  # the driver's own checks, no extack
     for name, value in pairs:
         if name in co.get("ignored", []):
             continue  # accepted by the driver, which does not store it (reads back unchanged)
-        co["values"][name] = (value == "on") if name.startswith("adaptive-") else int(value)
+        adaptive = name.startswith("adaptive-")
+        co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
 
 
 # --------------------------------------------------------------------------- EEE
@@ -436,6 +437,7 @@ def parse_pairs(option: str, args: list[str], kinds: dict[str, str]) -> list[tup
 
 
 SHOW = {
+    "-i": show_info,
     "-g": show_rings,
     "-c": show_coalesce,
     "-k": show_features,
@@ -455,10 +457,11 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     ifname, rest = argv[1], argv[2:]
     try:
         with open(state_path, encoding="utf-8") as fh:
-            known = ifname in json.load(fh).get("interfaces", {})
+            known = json.load(fh).get("interfaces", {}).get(ifname)
     except (OSError, ValueError):
         return None
-    if not known:
+    # Unknown interface, or an `ethtool -i` the profile captured: the capture answers.
+    if known is None or (option == "-i" and not known.get("info")):
         return None
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
@@ -472,9 +475,13 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             if option == "-K":
                 return set_features(ifname, dev, rest)
             SET[option](ifname, dev, rest)
-            return "", [], 0
+            # Only inside a lab (install() sets bounce_links): never a host's own interface.
+            bounce = bool(dev.pop("bounce_pending", False)) and bool(state.get("bounce_links"))
     except Failure as failure:
         return "", failure.lines, failure.code
+    if bounce:
+        bounce_link(ifname)
+    return "", [], 0
 
 
 def main() -> int:

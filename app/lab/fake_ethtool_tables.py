@@ -6,6 +6,7 @@ No imports: ``ethtool_state.script_text`` copies this text into the standalone s
 """
 
 ALIASES = {
+    "--driver": "-i",
     "--show-ring": "-g",
     "--set-ring": "-G",
     "--show-coalesce": "-c",

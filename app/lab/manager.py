@@ -22,6 +22,7 @@ from typing import Any
 from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
+from sbctune.lab.ethtool_table import driver_queues
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, load_profile
 from sbctune.lab.state import (
@@ -55,7 +56,7 @@ def _alive(pid: int | None, needle: str = "") -> bool:
         return False
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        status = Path(f"/proc/{pid}/stat").read_text()
+        status = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
     except OSError:
         return False
     if status.split(")")[-1].split()[0] == "Z":
@@ -84,7 +85,7 @@ def _kill_all(pids: list[int], grace: float = 3.0) -> None:
 
 def _read_pid(path: Path) -> int | None:
     try:
-        text = path.read_text().strip()
+        text = path.read_text(encoding="utf-8").strip()
     except OSError:
         return None
     return int(text) if text.isdigit() else None
@@ -189,7 +190,9 @@ def _log_tail(directory: Path) -> str:
     lines: list[str] = []
     for log in ("nsinit.log", "knobs.log", "sshd.log", "shaper.log"):
         with contextlib.suppress(OSError):
-            text = (directory / log).read_text(errors="replace").strip().splitlines()
+            text = (
+                (directory / log).read_text(errors="replace", encoding="utf-8").strip().splitlines()
+            )
             lines += [f"{log}: {line}" for line in text[-3:]]
     return "\n".join(lines)
 
@@ -246,7 +249,12 @@ def _build(
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Create the namespace, shaping, user, overlay and sshd; (the lab's init, the shaper,
     the sshd host key)."""
-    netns.create(info.netns, info.index, [(i.name, i.mac) for i in prof.interfaces])
+    netns.create(
+        info.netns,
+        info.index,
+        [(i.name, i.mac) for i in prof.interfaces],
+        [driver_queues(i.driver) for i in prof.interfaces],
+    )
     for nic, spec in zip(info.nics, prof.interfaces, strict=True):
         shaping.apply(nic.host_veth, nic.ifb, spec.link)
     sshd.ensure_user()

@@ -33,7 +33,7 @@ def lab_addresses() -> list[tuple[str, str]]:
 
 def mac_of(interface: str) -> str:
     try:
-        return Path("/sys/class/net", interface, "address").read_text().strip()
+        return Path("/sys/class/net", interface, "address").read_text(encoding="utf-8").strip()
     except OSError:
         return ""
 

@@ -92,16 +92,25 @@ def used_bench_subnets() -> set[int]:
     return used
 
 
-def create(netns: str, index: int, nics: list[tuple[str, str | None]]) -> None:
-    """Create ``netns`` and one veth pair per (inner name, MAC) in ``nics``."""
+def create(
+    netns: str,
+    index: int,
+    nics: list[tuple[str, str | None]],
+    queues: list[tuple[int, int] | None] | None = None,
+) -> None:
+    """Create ``netns`` and one veth pair per (inner name, MAC) in ``nics``; the Pi's end
+    gets the (TX, RX) queue counts of ``queues`` where given (its driver's, from the kernel
+    source), else veth's one of each."""
     ip = _ip()
     run([ip, "netns", "add", netns], what="creating the lab's network namespace")
     run([ip, "-n", netns, "link", "set", "lo", "up"])
     for j, (inner, mac) in enumerate(nics):
         host, peer = host_veth(index, j), peer_temp(index, j)
         host_addr, pi_addr = addresses(index, j)
+        counts = queues[j] if queues and j < len(queues) else None
+        peer_args = ["numtxqueues", str(counts[0]), "numrxqueues", str(counts[1])] if counts else []
         run(
-            [ip, "link", "add", host, "type", "veth", "peer", "name", peer],
+            [ip, "link", "add", host, "type", "veth", "peer", "name", peer, *peer_args],
             what="creating a veth pair",
         )
         run([ip, "link", "set", peer, "netns", netns])

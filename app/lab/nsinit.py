@@ -33,7 +33,7 @@ def _log(message: str) -> None:
 
 def _host_cpus() -> int:
     """CPUs this host has (read before the lab's own cpu tree covers /sys/devices/system/cpu)."""
-    text = Path("/sys/devices/system/cpu/possible").read_text().strip()
+    text = Path("/sys/devices/system/cpu/possible").read_text(encoding="utf-8").strip()
     last = text.replace(",", "-").split("-")[-1]
     return int(last) + 1 if last.isdigit() else os.cpu_count() or 1
 
@@ -94,7 +94,7 @@ def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
         stderr=log,
         start_new_session=True,
     )
-    (lab_dir / "knobs.pid").write_text(f"{proc.pid}\n")
+    (lab_dir / "knobs.pid").write_text(f"{proc.pid}\n", encoding="utf-8")
     deadline = time.monotonic() + float(config.get("knobs_timeout", 15))
     while not (mountpoint / "irq").is_dir():
         if proc.poll() is not None:

@@ -17,9 +17,10 @@
     name = "eth1"                # the name inside the lab
     test = true                  # the NIC under test (exactly one; default the first)
     mac = "00:0e:c6:ca:39:ad"    # optional
-    xps_enoent = true            # optional: xps_cpus answers ENOENT (single-queue driver)
-    driver = "ax88179_178a"      # optional: the stateful ethtool's driver model
-                                 # (resources/lab/ethtool/drivers/<driver>.toml)
+    xps_enoent = true            # optional: ENOENT xps_cpus (always for single-queue drivers)
+    driver = "ax88179_178a"      # optional: the stateful ethtool's model (ethtool/drivers/
+                                 # <driver>.toml, or a driver_caps.json "pasted" driver)
+    chip = "RTL8125B"            # optional: as lspci/lsusb name it (chip-specific refusals)
     [interface.link]
     pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
     pc_to_pi_mbps = 949
@@ -61,6 +62,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
+from sbctune.lab.ethtool_table import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 from sbctune.safefiles import UnsafeMember, regular_file
@@ -119,6 +121,7 @@ class InterfaceSpec:
     xps_enoent: bool = False
     description: str = ""
     driver: str = ""
+    chip: str = ""  # as lspci/lsusb name it: chip-specific refusals (RTL8125 coalescing)
 
 
 @dataclass(frozen=True)
@@ -263,9 +266,8 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         here = f"{where}: interface #{index + 1}"
         if not isinstance(item, dict):
             raise ProfileError(f"{here} must be a table")
-        _check_keys(
-            item, {"name", "test", "link", "mac", "xps_enoent", "description", "driver"}, here
-        )
+        keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
+        _check_keys(item, keys, here)
         name = item.get("name")
         if not isinstance(name, str) or not _IFNAME.match(name):
             raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
@@ -276,6 +278,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
             if not isinstance(item.get(flag, False), bool):
                 raise ProfileError(f"{here}: {flag} must be true or false")
         link = _parse_link(_table(item, "link", here), f"{here} link")
+        driver = _driver(item.get("driver", ""), here)
         if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
             raise ProfileError(
                 f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
@@ -286,9 +289,11 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
                 test=bool(item.get("test", False)),
                 link=link,
                 mac=mac,
-                xps_enoent=bool(item.get("xps_enoent", False)),
+                # never kinder than the kernel: net-sysfs.c xps_cpus_store on one queue
+                xps_enoent=bool(item.get("xps_enoent", False)) or single_queue(driver),
                 description=str(item.get("description", "")),
-                driver=_driver(item.get("driver", ""), here),
+                driver=driver,
+                chip=str(item.get("chip", "")),
             )
         )
     names = [s.name for s in specs]
@@ -307,6 +312,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
             first.xps_enoent,
             first.description,
             first.driver,
+            first.chip,
         )
     return tuple(specs)
 

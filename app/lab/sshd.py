@@ -54,7 +54,9 @@ def ensure_user() -> None:
         what="creating the lab user pi",
     )
     MARKER_DIR.mkdir(parents=True, exist_ok=True)
-    (MARKER_DIR / USER_MARKER).write_text("created by sbctune lab up; removed by lab down\n")
+    (MARKER_DIR / USER_MARKER).write_text(
+        "created by sbctune lab up; removed by lab down\n", encoding="utf-8"
+    )
 
 
 def remove_user_if_ours() -> None:

@@ -50,7 +50,7 @@ def locked() -> Iterator[None]:
     import fcntl  # Unix only; imported here so the package imports everywhere
 
     ensure_root()
-    with open(STATE_ROOT / ".lock", "a+") as fh:
+    with open(STATE_ROOT / ".lock", "a+", encoding="utf-8") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield

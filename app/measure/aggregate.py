@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import ipaddress
-import json
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sbctune.errors import UserError
+from sbctune.limits import parse_json
 from sbctune.measure.install import Iperf3NotInstalled, iperf3_install_plan
 from sbctune.measure.iperf_output import Direction
 from sbctune.measure.outcome import DirectionOutcome, MeasureRun
@@ -343,7 +343,7 @@ async def reachable_nics(session: Session) -> list[str]:
     only those can each be measured against their own endpoint."""
     result = await session.run(["ip", "-j", "-4", "addr", "show"], timeout=20)
     try:
-        entries = json.loads(result.stdout or "[]")
+        entries = parse_json(result.stdout or "[]")
     except ValueError:
         entries = []
     found = []

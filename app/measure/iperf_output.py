@@ -11,11 +11,12 @@ The client runs on the Pi, so "TX" (client sends) is Pi→PC and "RX" is PC→Pi
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, replace
 from typing import Literal
+
+from sbctune.limits import parse_json
 
 Direction = Literal["pi_to_pc", "pc_to_pi"]
 
@@ -181,7 +182,7 @@ def parse_json_output(text: str, *, reverse: bool = False) -> tuple[list[Record]
     """The final sender/receiver sums of a whole `iperf3 -c … -J` document, and warnings for
     what could not be read (not JSON, an error document, no `end` sums)."""
     try:
-        doc = json.loads(text)
+        doc = parse_json(text)
     except (ValueError, RecursionError):
         return [], ["iperf3 -J output: not a JSON document"]
     if not isinstance(doc, dict):
@@ -196,7 +197,7 @@ def parse_json_output(text: str, *, reverse: bool = False) -> tuple[list[Record]
 def parse_json_stream_line(line: str, *, reverse: bool = False) -> list[Record]:
     """One `--json-stream` event: interval sums, or the final sender/receiver sums."""
     try:
-        event = json.loads(line)
+        event = parse_json(line)
     except (ValueError, RecursionError):
         return []
     if not isinstance(event, dict) or not isinstance(event.get("data"), dict):
@@ -224,7 +225,7 @@ def parse_error(line: str) -> str | None:
         return match.group("msg").strip()
     if line.lstrip().startswith("{"):
         try:
-            event = json.loads(line)
+            event = parse_json(line)
         except ValueError:
             return None
         if isinstance(event, dict) and event.get("event") == "error":

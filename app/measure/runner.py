@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import ipaddress
-import json
 import re
 import socket
 import time
@@ -19,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from sbctune.errors import UserError
+from sbctune.limits import parse_json
 from sbctune.measure.endpoint import PortInUseError
 from sbctune.measure.install import Iperf3NotInstalled, iperf3_install_plan
 from sbctune.measure.iperf_output import Direction, Record
@@ -43,7 +43,7 @@ from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.sampler import PiSample, PiSampler
 from sbctune.measure.steady import TrialsAdded, extra_round
 from sbctune.measure.trials import fold_all
-from sbctune.remote import Session, batch
+from sbctune.remote import Disconnected, Session, batch
 
 #: `MeasureRun.error` of a run the user cancelled.
 CANCELLED = "cancelled by the user"
@@ -114,7 +114,7 @@ def local_address_towards(addr: str) -> str | None:
 def _route(text: str) -> tuple[str | None, str | None]:
     """(device, source address) of `ip -j route get`'s answer; None where it does not say."""
     try:
-        route = json.loads(text or "[]")
+        route = parse_json(text or "[]")
         if not route:
             return None, None
         return route[0].get("dev"), route[0].get("prefsrc")
@@ -125,7 +125,7 @@ def _route(text: str) -> tuple[str | None, str | None]:
 def _nic_ipv4(nic: str, result: batch.StepResult) -> tuple[str, int]:
     """The first IPv4 address and prefix of `ip -j -4 addr show dev NIC`, or a clear error."""
     try:
-        addrs = json.loads(result.text or "[]")
+        addrs = parse_json(result.text or "[]")
         inet = [
             (a["local"], int(a.get("prefixlen", 32)))
             for i in addrs
@@ -162,7 +162,7 @@ async def _path_through(
             [batch.command("ip", "-j", "route", "get", pc, "from", pi_addr)]
         )
         with contextlib.suppress(ValueError, IndexError, AttributeError):
-            route_dev = json.loads(check[0].text or "[]")[0].get("dev", route_dev)
+            route_dev = parse_json(check[0].text or "[]")[0].get("dev", route_dev)
     return pc, pi_addr, route_dev
 
 
@@ -323,6 +323,12 @@ async def measure(
                 run.error = CANCELLED
                 finish_run(run)
                 raise
+            except Disconnected as lost:  # the SSH connection died: keep what was measured
+                kept = test.partial(lost.message)
+                run.tests.extend(kept)
+                run.error = f"{lost.message} {lost.hint}"
+                emit(TestFinished(index, spec, tuple(kept)))
+                break
             if sampler is not None:
                 window = sampler.summary(began + spec.omit, time.monotonic())
                 run.pi_cpu[str(index)] = window.to_json()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import platform
+
 from sbctune.errors import UserError
 from sbctune.limits import size_text
 
@@ -15,12 +17,22 @@ class RemoteError(UserError):
     """Anything that went wrong talking to the Pi."""
 
 
+# macOS 15 and later answer "No route to host" to an app refused the Local Network
+# permission (Apple TN3179): the one thing the user can change is that switch.
+_MACOS_LOCAL_NETWORK = (
+    " On macOS, sbctune also needs the Local Network permission: System Settings → Privacy & "
+    "Security → Local Network → turn sbctune on (Terminal, for the command line), then try again."
+)
+
+
 class HostUnreachable(RemoteError):
-    def __init__(self, host: str, detail: str = "") -> None:
+    def __init__(self, host: str, detail: str = "", system: str | None = None) -> None:
+        macos = (system or platform.system()) == "Darwin"
         super().__init__(
             f"Cannot reach {host}{': ' + detail if detail else ''}.",
             "Check that the Pi is powered on and on the same network as this computer, and that "
-            "the address is right (try `ping` from this computer).",
+            "the address is right (try `ping` from this computer)."
+            + (_MACOS_LOCAL_NETWORK if macos else ""),
         )
 
 
@@ -127,6 +139,23 @@ class HostKeyChanged(RemoteError):
             f"entry (`ssh-keygen -R {host}` and `-f {known_in}` if that file is not "
             "~/.ssh/known_hosts) and connect again. Otherwise someone may be intercepting the "
             "connection.",
+        )
+        self.host = host
+        self.key_type = key_type
+        self.fingerprint = fingerprint
+
+
+class HostKeyRevoked(HostKeyChanged):
+    """The host presented a key known_hosts marks `@revoked`: refused, as OpenSSH does."""
+
+    def __init__(self, host: str, key_type: str, fingerprint: str, known_in: str) -> None:
+        RemoteError.__init__(
+            self,
+            f"REVOKED HOST KEY DETECTED: the {key_type} host key {fingerprint} of {host} is "
+            f"marked as revoked in {known_in}. This could mean that a stolen key is being used "
+            "to impersonate this host. sbctune will not connect.",
+            "Ask whoever runs the Pi for its current host key. If the Pi got a new key, remove "
+            f"the @revoked line from {known_in} only once you know why it was there.",
         )
         self.host = host
         self.key_type = key_type

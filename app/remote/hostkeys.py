@@ -2,10 +2,16 @@
 
 Keys are read from OpenSSH's ~/.ssh/known_hosts and from sbctune's own file; only the latter
 is ever written, and only after the user accepted a fingerprint.
+
+Lines are read as OpenSSH reads them: `@revoked` keys are refused, `@cert-authority` keys
+vouch for host certificates, and a line OpenSSH would skip (an unknown marker, a broken
+entry) is skipped with a warning. asyncssh's own parser raises ValueError on the first such
+line, which would make every host unreachable, so each line is loaded on its own.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +20,14 @@ from pathlib import Path
 import asyncssh
 
 from sbctune import paths
+from sbctune.textsafe import visible
+
+log = logging.getLogger(__name__)
+
+# A known_hosts file bigger than this is read up to here (OpenSSH has no limit; ours bounds
+# memory against a file that is not really a known_hosts).
+MAX_KNOWN_HOSTS_BYTES = 16 * 1024 * 1024
+KnownKeys = tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey], list[asyncssh.SSHKey]]
 
 
 @dataclass(frozen=True)
@@ -34,6 +48,24 @@ def known_hosts_pattern(host: str, port: int) -> str:
     return host if port == 22 else f"[{host}]:{port}"
 
 
+def parse_known_hosts(
+    text: str, source: str = "known_hosts"
+) -> tuple[asyncssh.SSHKnownHosts, list[str]]:
+    """Every entry of `text` OpenSSH would use, and one warning per line it would skip."""
+    known = asyncssh.SSHKnownHosts()
+    skipped: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        try:
+            known.load(entry)  # checks the whole line before it keeps any of it
+        except ValueError as exc:
+            reason = visible(str(exc).split(":", 1)[0])[:80]
+            skipped.append(f"{source} line {number} skipped ({reason}), as OpenSSH does")
+    return known, skipped
+
+
 class KnownHosts:
     """The files to trust keys from, and the one file new keys are written to."""
 
@@ -45,26 +77,48 @@ class KnownHosts:
         self.unsaved: list[str] = []
         """Keys accepted for this run only: the file could not be written (``not_saved``)."""
         self.not_saved = ""
+        self.warnings: list[str] = []
+        """Lines skipped by the last lookup (told once per connection, never fatal)."""
 
-    def _load(self) -> asyncssh.SSHKnownHosts | None:
-        files = [str(p) for p in self.read_from if p.is_file() and os.access(p, os.R_OK)]
-        texts = [Path(f).read_text(encoding="utf-8", errors="replace") for f in files]
-        text = "\n".join([*texts, *self.unsaved])
-        return asyncssh.import_known_hosts(text) if text.strip() else None
+    def _texts(self) -> list[tuple[str, str]]:
+        """(source, text) of every readable file, then the keys accepted for this run."""
+        texts = []
+        for path in self.read_from:
+            if path.is_file() and os.access(path, os.R_OK):
+                try:
+                    with path.open("rb") as fh:
+                        data = fh.read(MAX_KNOWN_HOSTS_BYTES)
+                    texts.append((str(path), data.decode("utf-8", errors="replace")))
+                except OSError as exc:
+                    self.warnings.append(f"{path} not read ({exc.strerror or exc})")
+        return [*texts, *(("this run", line) for line in self.unsaved)]
+
+    def _matches(self, host: str, addr: str, port: int) -> list[tuple[str, KnownKeys]]:
+        self.warnings = []
+        found = []
+        for source, text in self._texts():
+            known, skipped = parse_known_hosts(text, source)
+            self.warnings += skipped
+            match = known.match(host, addr, port if port != 22 else None)
+            found.append((source, (list(match[0]), list(match[1]), list(match[2]))))
+        return found
+
+    def known_keys(self, host: str, addr: str, port: int) -> KnownKeys:
+        """The host's trusted keys, the CAs that may sign its certificate, its revoked keys."""
+        trusted: KnownKeys = ([], [], [])
+        for _source, keys in self._matches(host, addr, port):
+            for into, more in zip(trusted, keys, strict=True):
+                into.extend(more)
+        return trusted
 
     def trusted_keys(self, host: str, addr: str, port: int) -> list[asyncssh.SSHKey]:
-        known = self._load()
-        if known is None:
-            return []
-        match = known.match(host, addr, port if port != 22 else None)
-        return list(match[0])
+        return self.known_keys(host, addr, port)[0]
 
-    def which_file_knows(self, host: str, addr: str, port: int) -> Path | None:
-        for path in self.read_from:
-            if path.is_file():
-                single = asyncssh.read_known_hosts(str(path))
-                if single.match(host, addr, port if port != 22 else None)[0]:
-                    return path
+    def which_file_knows(self, host: str, addr: str, port: int, kind: int = 0) -> Path | None:
+        """The file with a key for the host: trusted (`kind` 0), CA (1) or revoked (2)."""
+        for source, keys in self._matches(host, addr, port):
+            if keys[kind] and source != "this run":
+                return Path(source)
         return None
 
     def add(self, host: str, port: int, key: asyncssh.SSHKey) -> None:
@@ -97,25 +151,27 @@ class KnownHosts:
         tmp.write_text("\n".join(kept) + "\n", encoding="ascii")
         os.replace(tmp, self.write_to)
 
-    def matcher(self) -> _Matcher:
-        return _Matcher(self)
+    def matcher(self) -> KeyMatcher:
+        return KeyMatcher(self)
 
 
-class _Matcher:
+class KeyMatcher:
     """The callable asyncssh asks for trusted keys; remembers whether any existed."""
 
     def __init__(self, known: KnownHosts) -> None:
         self._known = known
         self.had_keys = False
+        self.revoked: list[asyncssh.SSHKey] = []
         self.addr = ""
 
-    def __call__(
-        self, host: str, addr: str, port: int
-    ) -> tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey], list[asyncssh.SSHKey]]:
+    def __call__(self, host: str, addr: str, port: int) -> KnownKeys:
         self.addr = addr
-        keys = self._known.trusted_keys(host, addr, port)
-        self.had_keys = bool(keys)
-        return keys, [], []
+        keys, authorities, revoked = self._known.known_keys(host, addr, port)
+        for warning in self._known.warnings:
+            log.warning("%s", warning)
+        self.had_keys = bool(keys or authorities)
+        self.revoked = revoked
+        return keys, authorities, revoked
 
 
 class KeyRecorder(asyncssh.SSHClient):

@@ -23,6 +23,7 @@ import asyncssh
 from sbctune import aio
 from sbctune.limits import MAX_BATCH_BYTES, MAX_OUTPUT_BYTES
 from sbctune.remote import batch
+from sbctune.remote.agents import agent_path
 from sbctune.remote.errors import (
     AuthFailed,
     CommandFailed,
@@ -31,6 +32,7 @@ from sbctune.remote.errors import (
     Disconnected,
     HandshakeLost,
     HostKeyChanged,
+    HostKeyRevoked,
     HostKeyUnknown,
     HostUnreachable,
     KeyFileUnusable,
@@ -40,7 +42,7 @@ from sbctune.remote.errors import (
     RemoteTimeout,
     SudoFailed,
 )
-from sbctune.remote.hostkeys import HostKeyInfo, KeyRecorder, KnownHosts, describe_key
+from sbctune.remote.hostkeys import HostKeyInfo, KeyMatcher, KeyRecorder, KnownHosts, describe_key
 from sbctune.remote.quoting import join
 from sbctune.remote.reading import LineReader, read_at_most
 from sbctune.remote.target import Target
@@ -70,6 +72,11 @@ class CommandResult:
         return self.exit_code == 0
 
 
+# What asyncssh raises on a read or wait when the connection dies (ConnectionLost and the
+# other DisconnectErrors are asyncssh.Error; a reset socket, ConnectionError).
+_CONNECTION_ERRORS = (asyncssh.Error, ConnectionError)
+
+
 class RemoteProcess:
     """A command running on the Pi; read it, wait for it, or cancel it (kills it remotely)."""
 
@@ -92,15 +99,25 @@ class RemoteProcess:
     def command_line(self) -> str:
         return join(self.argv)
 
+    def _lost(self, exc: BaseException | None = None) -> Disconnected:
+        """The SSH connection died under this command (asyncssh's ConnectionLost, a reset)."""
+        detail = str(exc) if exc is not None and str(exc) else "the SSH connection closed"
+        return Disconnected(self._session.target.host, detail)
+
     async def _read_pid(self) -> None:
-        line = await self._stdout.readline()
-        if line.startswith(_PID_PREFIX):
-            self.pid = int(line[len(_PID_PREFIX) :].strip())
-            return
-        # The wrapper never ran: sudo refused, or the connection died.
-        stderr = (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
-        await self._proc.wait()
+        try:
+            line = await self._stdout.readline()
+            if line.startswith(_PID_PREFIX):
+                self.pid = int(line[len(_PID_PREFIX) :].strip())
+                return
+            # The wrapper never ran: sudo refused, or the connection died.
+            stderr = (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
+            await self._proc.wait()
+        except _CONNECTION_ERRORS as exc:
+            raise self._lost(exc) from exc
         self._finished = True
+        if self._session.closed:
+            raise self._lost()
         if self._sudo:
             self._session.raise_for_sudo(stderr)
         raise CommandFailed(self.command_line, self._proc.exit_status, stderr)
@@ -116,6 +133,10 @@ class RemoteProcess:
         except asyncio.CancelledError:
             await asyncio.shield(self.cancel())
             raise
+        except _CONNECTION_ERRORS as exc:
+            raise self._lost(exc) from exc
+        if self._session.closed:  # the output ended because the connection did
+            raise self._lost()
 
     async def read_stderr(self) -> str:
         return (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
@@ -123,13 +144,18 @@ class RemoteProcess:
     async def communicate(self, limit: int = MAX_OUTPUT_BYTES) -> tuple[bytes, bytes, int]:
         """All of stdout and stderr, each at most ``limit`` bytes: a Pi that sends more is
         stopped there (OutputTooLarge), before the PC runs out of memory."""
-        out, err = await asyncio.gather(
-            self._read_capped(self._proc.stdout, limit, self._stdout.take_buffered()),
-            self._read_capped(self._proc.stderr, MAX_OUTPUT_BYTES),
-        )
-        await self._proc.wait()
+        try:
+            out, err = await asyncio.gather(
+                self._read_capped(self._proc.stdout, limit, self._stdout.take_buffered()),
+                self._read_capped(self._proc.stderr, MAX_OUTPUT_BYTES),
+            )
+            await self._proc.wait()
+        except _CONNECTION_ERRORS as exc:
+            raise self._lost(exc) from exc
         self._finished = True
         status = self._proc.exit_status
+        if status is None and self._session.closed:
+            raise self._lost()
         return out, err, -1 if status is None else status
 
     async def _read_capped(
@@ -146,7 +172,10 @@ class RemoteProcess:
         return b"".join(chunks)
 
     async def wait(self) -> int:
-        await self._proc.wait()
+        try:
+            await self._proc.wait()
+        except _CONNECTION_ERRORS as exc:
+            raise self._lost(exc) from exc
         self._finished = True
         status = self._proc.exit_status
         return -1 if status is None else status
@@ -202,6 +231,11 @@ class Session:
             raise HostKeyChanged(
                 target.host, info.key_type, info.fingerprint, str(known.write_to)
             ) from None
+
+    @property
+    def closed(self) -> bool:
+        """The SSH connection is gone (lost, or closed by either side)."""
+        return bool(self._conn.is_closed())
 
     @property
     def local_address(self) -> str:
@@ -404,6 +438,8 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
         options["password"] = target.password.reveal()
     if target.identity_files:
         options["client_keys"] = [str(p) for p in target.identity_files]
+    if (agent := agent_path()) is not None:  # Windows: Pageant without pywin32's MFC DLL
+        options["agent_path"] = agent
     try:
         conn, _client = await aio.wait_for(
             asyncssh.create_connection(
@@ -419,8 +455,8 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
         return conn
     except asyncssh.HostKeyNotVerifiable:
         key = recorder.rejected_key
-        if key is None:
-            raise HostKeyChanged(target.host, "unknown", "(revoked)", "known_hosts") from None
+        if key is None:  # refused before the prompt: a key known_hosts marks @revoked
+            raise _revoked(target, known, matcher) from None
         if matcher.had_keys:
             info = describe_key(target.host, target.port, key)
             where = known.which_file_knows(target.host, matcher.addr, target.port)
@@ -454,6 +490,15 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
             # asyncio's strerror is "Connect call failed (addr, port)": say what errno means.
             raise HostUnreachable(target.host, os.strerror(exc.errno).lower()) from None
         raise HostUnreachable(target.host, exc.strerror or str(exc)) from None
+
+
+def _revoked(target: Target, known: KnownHosts, matcher: KeyMatcher) -> HostKeyRevoked:
+    where = known.which_file_knows(target.host, matcher.addr, target.port, kind=2)
+    keys = matcher.revoked
+    if len(keys) == 1:
+        info = describe_key(target.host, target.port, keys[0])
+        return HostKeyRevoked(target.host, info.key_type, info.fingerprint, str(where))
+    return HostKeyRevoked(target.host, "presented", "(one of its revoked keys)", str(where))
 
 
 def _key_files(target: Target) -> str:

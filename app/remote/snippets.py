@@ -34,6 +34,17 @@ RESTORE_KNOB = '[ "$(cat -- "$2" 2>/dev/null)" = "$1" ] || ' + WRITE_KNOB
 # `sh -c RESTORE_COPY sh COPY PATH`
 RESTORE_COPY = '[ ! -e "$1" ] || cp -- "$1" "$2"'
 
+# `kill_group PGID`: ends a detached guard's process group (setsid made its pid the group id).
+# `kill -TERM -PGID`, without `--`: dash's kill calls `--` an "Illegal number" and busybox's an
+# "invalid number", so that form never stopped a guard there. Group 0 or 1 (this shell's own
+# group, every process) and anything not a plain number are refused.
+KILL_GROUP_FUNCTION = """\
+kill_group() {
+  case "$1" in ''|*[!0-9]*|0*|1) return 1 ;; esac
+  kill -TERM "-$1" 2>/dev/null
+}
+"""
+
 # Start a script detached from the SSH session (its own session and process group, so a lost
 # connection or a killed app does not take it down); wait until it wrote its PID file.
 # `sh -c START_DETACHED sh SCRIPT PIDFILE`

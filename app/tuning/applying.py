@@ -121,8 +121,9 @@ async def apply(
     await _arm(run, guard_seconds + allowance, fresh.systemd)
     armed = time.monotonic()
     deadline = time.time() + guard_seconds + allowance
+    restarting = any(i.applicable and i.restarts_link for i in fresh.items)
     checkpoint = await nm_checkpoint.take_for(
-        session, run.to_apply, run.directory, guard_seconds + allowance
+        session, run.to_apply, run.directory, guard_seconds + allowance, restarting
     )
     if checkpoint:
         say(f"NetworkManager checkpoint {checkpoint} taken: NM rolls the network back by "

@@ -1,7 +1,7 @@
 """Writing a session's changes on the Pi, reading them back, and judging what happened.
 
-A refused write (EINVAL, ENOENT, EOPNOTSUPP) that left the value as it was is "not possible
-here" with the kernel's reason; any other failure fails the tweak. Whatever the verdict, a
+A refused write (EINVAL, ENOENT, EOPNOTSUPP, EPERM, EIO) that left the value as it was is "not
+possible here" with the kernel's reason; any other failure fails the tweak. Whatever the verdict, a
 change whose value read back is no longer its `before` was touched, and is reverted with the
 session.
 """
@@ -24,6 +24,10 @@ _REFUSALS = (
     "not supported",
     "Permission denied",
     "Operation not permitted",
+    # EIO: /proc/irq/N/smp_affinity of an interrupt whose chip cannot be steered, before 6.12
+    # (kernel/irq/proc.c write_irq_affinity; EPERM from 6.12).
+    "Input/output error",
+    "I/O error",  # the same EIO in musl's words (busybox on Alpine)
     "Could not change any device features",  # ethtool -K: the driver or kernel kept it as is
     # EOVERFLOW: a CPU mask naming a CPU the system does not have (rps_cpus, smp_affinity).
     "Value too large for defined data type",
@@ -60,7 +64,7 @@ class Verdict:
 # A driver's own words come before the errno's in ethtool's netlink output
 # ("netlink error: requested ring size exceeds maximum (offset 36)", then "netlink error:
 # Invalid argument"): those refusals are looked for first.
-_SPECIFIC = _REFUSALS[6:]
+_SPECIFIC = _REFUSALS[8:]
 _OFFSET = re.compile(r"\s*\(offset \d+\)$")
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from sbctune.limits import parse_json
 from sbctune.tuning import catalog, tryboot
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
@@ -33,7 +32,7 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
 
 def _max_mtu(text: str) -> int | None:
     try:
-        links = json.loads(text or "[]")
+        links = parse_json(text or "[]")
         value = links[0].get("max_mtu") if links else None
     except (ValueError, AttributeError, IndexError, TypeError):
         return None

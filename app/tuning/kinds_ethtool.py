@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_coalesce,
     parse_ethtool_features,
@@ -38,10 +40,40 @@ def _ethtool_change(iface: str, option: str, param: str, before: str, after: str
     return Change("ethtool", f"{iface} {option} {param}", before, after)
 
 
+def _driver_lacks(ctx: Context, op: str) -> str | None:
+    """Why the driver cannot do `op` (an ethtool_ops callback), from the kernel's source."""
+    caps = ctx.caps
+    if caps is None or caps.has(op):
+        return None
+    kernels = " and ".join(f"Linux {s}" for s in caps.series)
+    return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
+
+
+def _restart_refusal(ctx: Context, setting: str) -> str | None:
+    """A change that closes and reopens the interface drops the link for seconds: never on the
+    NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
+    caps = ctx.caps
+    if caps is None or not caps.restarts(setting) or ctx.options.get("allow_link_restart"):
+        return None
+    if not ctx.carries_ssh():
+        return None
+    return (
+        f"changing {setting} on {caps.driver} restarts the interface ({caps.cite('restarts_on')}), "
+        f"and {ctx.iface} carries this SSH session: allow it with --allow-link-restart "
+        "(applied under the guard and, where NetworkManager runs, its checkpoint)"
+    )
+
+
 def plan_rings(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "-g")
     if text is None or not ctx.iface:
         return _no(ctx, reason)
+    lacks = _driver_lacks(ctx, "set_ringparam")
+    if lacks:
+        return _no(ctx, lacks)
+    refusal = _restart_refusal(ctx, "rings")
+    if refusal:
+        return _no(ctx, refusal)
     rings, _ = parse_ethtool_rings(text)
     item = PlannedTweak(ctx.tweak, True, "rings at the driver's maximum")
     for param, now, top in (("rx", rings.rx, rings.rx_max), ("tx", rings.tx, rings.tx_max)):
@@ -50,6 +82,9 @@ def plan_rings(ctx: Context) -> PlannedTweak:
             item.changes.append(_ethtool_change(ctx.iface, "-G", param, str(now), after))
     if not item.changes:
         return _no(ctx, "the driver does not offer ring sizes")
+    if ctx.caps and ctx.caps.restarts("rings"):
+        item.restarts_link = True
+        item.reason += f"; {ctx.caps.driver} restarts the interface for it (the link drops briefly)"
     return item
 
 
@@ -57,6 +92,12 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "-c")
     if text is None or not ctx.iface:
         return _no(ctx, reason)
+    lacks = _driver_lacks(ctx, "set_coalesce")
+    if lacks:
+        return _no(ctx, lacks)
+    refused_chip = _refused_chip(ctx, "coalesce_refused_chips", "coalescing")
+    if refused_chip:
+        return _no(ctx, refused_chip)
     coalesce, _ = parse_ethtool_coalesce(text)
     item = PlannedTweak(ctx.tweak, True, "fewer, larger interrupts")
     if coalesce.adaptive_rx is not None:
@@ -64,11 +105,52 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
         item.changes.append(_ethtool_change(ctx.iface, "-C", "adaptive-rx", before, "on"))
         return item
     usecs = coalesce.params.get("rx-usecs")
+    modes = ctx.caps.facts.get("coalesce_modes") if ctx.caps else None
+    if usecs is not None and modes:
+        return _plan_mode_codes(ctx, item, usecs, modes)
     if usecs is not None:
-        wanted = max(usecs, int(ctx.tweak.params.get("rx_usecs", 50)))
+        wanted = _stored_usecs(ctx, max(usecs, int(ctx.tweak.params.get("rx_usecs", 50))))
         item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), str(wanted)))
         return item
     return _no(ctx, "the driver offers no interrupt coalescing settings")
+
+
+def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
+    """The driver's refusal of `what` on this NIC's chip (RTL8125 coalescing, EEE before
+    the I350), with the kernel source that says so."""
+    caps = ctx.caps
+    chip = caps.refuses_on(fact, ctx.nic.chip if ctx.nic else None) if caps else None
+    if caps is None or chip is None:
+        return None
+    return f"{caps.driver} refuses {what} on the {chip} (EOPNOTSUPP; {caps.cite(fact)})"
+
+
+def _plan_mode_codes(
+    ctx: Context, item: PlannedTweak, usecs: int, modes: dict[str, object]
+) -> PlannedTweak:
+    """igb/igc: rx-usecs 1 and 3 are adaptive modes, not microseconds; 3 is the default."""
+    names = modes.get("rx-usecs", {})
+    assert isinstance(names, dict) and ctx.iface
+    if str(usecs) in ("1", "3") or usecs in (1, 3):
+        driver = ctx.caps.driver if ctx.caps else "the driver"
+        mode = names.get(str(usecs), "adaptive")
+        where = ctx.caps.cite("coalesce_modes") if ctx.caps else ""
+        return _no(ctx, f"rx-usecs {usecs} is {driver}'s adaptive interrupt moderation ({mode}) "
+                   f"already; a fixed interval would replace it ({where})")  # fmt: skip
+    item.reason = "adaptive interrupt moderation (mode 3)"
+    item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), "3"))
+    return item
+
+
+def _stored_usecs(ctx: Context, usecs: int) -> int:
+    """The value a rounding driver stores and reads back (bcmgenet: 8.192 us ticks, rounded up),
+    so that the change verifies against what the kernel keeps."""
+    steps = ctx.caps.facts.get("coalesce_step_ns", {}) if ctx.caps else {}
+    step = steps.get("rx-usecs")
+    if not step:
+        return usecs
+    ticks = -(-usecs * 1000 // int(step))
+    return ticks * int(step) // 1000
 
 
 def plan_offloads(ctx: Context) -> PlannedTweak:
@@ -82,7 +164,7 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         feature = features.features.get(long)
         if feature is None:
             continue
-        if feature.fixed and not feature.enabled:
+        if (feature.fixed or _members_fixed(ctx, short, features.features)) and not feature.enabled:
             item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
             continue
         if feature.requested and not feature.enabled:
@@ -93,6 +175,10 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             )
             continue
         before = "on" if feature.enabled else "off"
+        if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
+            item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
+                                    "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
+            continue
         item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
     if not item.changes:
         item.applicable = False
@@ -102,10 +188,35 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
     return item
 
 
+def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:
+    """Whether every kernel feature an ethtool name stands for is shown fixed (ethtool marks
+    only the members, not the name's own line)."""
+    members = ctx.tweak.params.get("members", {}).get(short, [])
+    shown = [features[m] for m in members if m in features]
+    return bool(shown) and all(f.fixed and not f.enabled for f in shown)
+
+
+def _sg_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> bool:
+    """The kernel drops TSO while scatter-gather is off (netdev_fix_features): r8169 ships
+    with SG off, so `-K tso on` alone changes nothing. SG goes on first where it can;
+    False where it cannot."""
+    sg = features.get("scatter-gather")
+    if sg is None or sg.enabled or not ctx.iface:
+        return True
+    if sg.fixed or _members_fixed(ctx, "sg", features):
+        return False
+    if not any(c.target.endswith(" sg") for c in item.changes):
+        item.changes.append(_ethtool_change(ctx.iface, "-K", "sg", "off", "on"))
+    return True
+
+
 def plan_eee(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "--show-eee")
     if text is None or not ctx.iface:
         return _no(ctx, reason)
+    refused_chip = _refused_chip(ctx, "eee_refused_chips", "Energy-Efficient Ethernet")
+    if refused_chip:
+        return _no(ctx, refused_chip)
     eee = parse_eee(text)
     if eee.supported is None:
         return _no(ctx, "ethtool's --show-eee output was not understood (no 'EEE status:' "
@@ -127,6 +238,11 @@ def plan_pause(ctx: Context) -> PlannedTweak:
     if text is None or not ctx.iface:
         return _no(ctx, reason)
     pause = parse_pause(text)
+    caps = ctx.caps
+    default = caps.facts.get("pause_default") if caps else None
+    if caps and default and pause.rx and pause.tx and all(default.get(k) for k in ("rx", "tx")):
+        where = caps.cite("pause_default")
+        return _no(ctx, f"{driver} already requests RX and TX pause by default ({where})")
     item = PlannedTweak(ctx.tweak, True, "RX and TX pause frames on")
     for param, flag in (("rx", pause.rx), ("tx", pause.tx)):
         if flag is not None:

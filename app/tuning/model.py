@@ -93,6 +93,9 @@ class PlannedTweak:
     changes: list[Change] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)  # the exact commands (dry run)
     impossible: list[tuple[str, str]] = field(default_factory=list)  # (target, kernel's reason)
+    # The driver closes and reopens the interface for it (the link drops for seconds): applied
+    # under a NetworkManager checkpoint where NM runs, besides the guard.
+    restarts_link: bool = False
 
     @property
     def current(self) -> dict[str, str | None]:
@@ -116,6 +119,7 @@ class PlannedTweak:
             "recommended": self.tweak.recommended,
             "applicable": self.applicable,
             "already": self.already,
+            "restarts_link": self.restarts_link,
             "reason": self.reason,
             "changes": [c.to_json() for c in self.changes],
             "commands": list(self.commands),
@@ -214,7 +218,9 @@ class LeftoverSession:
     nic: str | None
     persist: bool
     outcomes: list[TweakOutcome]
-    guard_deadline: float | None = None  # the Pi's clock (epoch seconds), when armed
+    # When armed: when the guard reverts, on THIS computer's clock (epoch seconds), from the
+    # seconds left on the Pi's own clock (the two may be days apart).
+    guard_deadline: float | None = None
     netns: str = ""
     guard_running: bool | None = None  # None: not known (an older listing)
     reverted_by: str = ""  # guard | manual, once reverted

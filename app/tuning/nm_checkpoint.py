@@ -100,11 +100,16 @@ async def rollback(session: Session, path: str) -> bool:
 
 
 async def take_for(
-    session: Session, changes: list[Change], directory: str, guard_seconds: int
+    session: Session,
+    changes: list[Change],
+    directory: str,
+    guard_seconds: int,
+    restarting: bool = False,
 ) -> str | None:
-    """Before changes to addressing or MTU: a checkpoint recorded in the session folder (so
-    confirm and revert destroy it); None where none is needed or NetworkManager is absent."""
-    if not touches_addressing(changes):
+    """Before changes to addressing or MTU, or that restart an interface: a checkpoint recorded
+    in the session folder (so confirm and revert destroy it); None where none is needed or
+    NetworkManager is absent."""
+    if not touches_addressing(changes) and not restarting:
         return None
     path = await create(session, guard_seconds + MARGIN_SECONDS)
     if path is None:

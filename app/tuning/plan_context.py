@@ -3,12 +3,15 @@ the user's options, and the boot files as edited by the tweaks planned before it
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.inventory.model import Inventory, Nic
+from sbctune.tuning import driver_caps
+from sbctune.tuning.driver_caps import DriverCaps
 from sbctune.tuning.knobs import parse_cpu_list
 from sbctune.tuning.model import PlannedTweak, Tweak
 from sbctune.tuning.probe import Facts
@@ -27,6 +30,23 @@ class Context:
     @property
     def iface(self) -> str | None:
         return self.facts.nic
+
+    @property
+    def caps(self) -> DriverCaps | None:
+        """What the NIC's driver can do, from the kernel's source (None: not in the table)."""
+        return driver_caps.caps(self.nic.driver if self.nic else None, self.inventory.board.kernel)
+
+    def carries_ssh(self) -> bool:
+        """Whether the NIC is the one this SSH session runs over (unknown counts as yes)."""
+        result = self.facts.step("ssh-route")
+        if result is None or not result.ok:
+            return True
+        try:
+            routes = json.loads(result.text or "[]")
+            dev = routes[0].get("dev") if isinstance(routes, list) and routes else None
+        except (ValueError, AttributeError):
+            dev = None
+        return dev is None or dev == self.iface
 
     def cpus(self) -> list[int]:
         online = self.facts.knob("/sys/devices/system/cpu/online")

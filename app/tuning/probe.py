@@ -103,6 +103,10 @@ def knob_patterns(nic: str | None, irqs: Iterable[int], sysctls: Iterable[str]) 
     return patterns
 
 
+# sshd's SSH_CONNECTION is "client port server port": the route back to the client.
+SSH_ROUTE = 'set -- ${SSH_CONNECTION:-}; [ -n "${1:-}" ] || exit 1; exec ip -j route get "$1"'
+
+
 def split_knobs(data: bytes) -> dict[str, Read]:
     parts = data.decode("utf-8", errors="replace").split("\0")
     found: dict[str, Read] = {}
@@ -141,6 +145,8 @@ def steps_for(
         for option in ("-g", "-k", "-c", "--show-eee", "-a"):
             steps.append(batch.command("ethtool", option, iface, key=f"ethtool {option}"))
         steps.append(batch.command("ip", "-d", "-j", "link", "show", "dev", iface, key="ip-link"))
+        # The NIC that carries this SSH session: a change that restarts it drops the link.
+        steps.append(batch.command("sh", "-c", SSH_ROUTE, key="ssh-route"))
         if nm:  # only --persist needs it (nmcli is slow to start on a small Pi)
             steps.append(batch.command("sh", "-c", nm_persist.READ, "sh", iface, key="nm"))
     return steps

@@ -53,6 +53,8 @@ exit 0
 REARM_SLEEPER = (
     "dir=$1\n"
     + snippets.WRITE_FILE_FUNCTION
+    + "\n"
+    + snippets.KILL_GROUP_FUNCTION
     + """
 [ "$(cat "$dir/state" 2>/dev/null)" = armed ] || exit 4
 old=$(cat "$dir/guard.pid" 2>/dev/null)
@@ -62,7 +64,7 @@ set -- "$dir/guard.sh" "$dir/guard.pid"
     + snippets.START_DETACHED.replace('[ -s "$2" ]', 'ok=0; [ -s "$2" ] && ok=1')
     + """
 if [ "$ok" = 1 ]; then
-  case "$old" in ''|*[!0-9]*) ;; *) kill -TERM -- "-$old" 2>/dev/null ;; esac
+  kill_group "$old"
   rm -f "$dir/guard.pid.old"
   sbctune_write "$(date +%s)" "$dir/armed_at"
   exit 0

@@ -9,12 +9,14 @@ The listing also says whether each session's guard is running: a session "armed"
 
 from __future__ import annotations
 
-import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sbctune.limits import MAX_OUTPUT_BYTES, parse_json
 from sbctune.remote import Session, batch
+from sbctune.textsafe import visible
 from sbctune.tuning.errors import SessionFormatError
 from sbctune.tuning.model import LeftoverSession
 from sbctune.tuning.record import SessionRecord, read_record
@@ -34,6 +36,8 @@ class StoredSession:
     reverted_by: str = ""
     problem: str = ""
     raw: dict[str, Any] = field(default_factory=dict)
+    clock_offset: float | None = None
+    """The Pi's clock minus this computer's, when listed (None: the Pi's clock is unknown)."""
 
     @property
     def netns(self) -> str:
@@ -59,11 +63,10 @@ class StoredSession:
     def as_leftover(self) -> LeftoverSession:
         record = self.record
         seconds = record.guard_seconds if record else None
-        deadline = (
-            float(self.armed_at + seconds)
-            if self.armed_at is not None and seconds is not None
-            else None
-        )
+        deadline = None
+        if self.armed_at is not None and seconds is not None and self.clock_offset is not None:
+            # On this computer's clock: the seconds left on the Pi's, from now.
+            deadline = float(self.armed_at + seconds) - self.clock_offset
         return LeftoverSession(
             id=self.id,
             state=self.state,
@@ -85,32 +88,42 @@ def _stored(
     session_id = folder.rstrip("/").rsplit("/", 1)[-1]
     if not SESSION_ID.match(session_id):
         return None
+    record, problem, loaded = None, "", None
     try:
-        loaded = json.loads(text)
-    except ValueError:
+        loaded = parse_json(text, "its session.json", max_bytes=MAX_OUTPUT_BYTES)
+    except ValueError as exc:  # malformed, or nested 200 000 deep (json.loads: RecursionError)
+        problem = f"Session {session_id} cannot be read: {visible(str(exc))[:200]}."
+    if not problem and not (isinstance(loaded, dict) and loaded.get("id") == session_id):
+        problem = f"Session {session_id} cannot be read: its session.json is not its record."
+    if problem:  # shown as broken, never left out: it may hold values in force
         loaded = None
-    if not isinstance(loaded, dict) or loaded.get("id") != session_id:
-        return None
-    record, problem = None, ""
-    try:
-        record = read_record(loaded)
-    except SessionFormatError as exc:
-        problem = f"{exc.message} {exc.hint}".strip()
+    else:
+        try:
+            record = read_record(loaded)
+        except SessionFormatError as exc:
+            problem = f"{exc.message} {exc.hint}".strip()
     armed_at = int(armed) if re.fullmatch(r"[0-9]{1,12}", armed.strip()) else None
     running = {"1": True, "0": False}.get(guard.strip())
     reverted_by = by.strip() if by.strip() in ("guard", "manual") else ""
+    raw = loaded if isinstance(loaded, dict) else {}
     return StoredSession(session_id, state.strip()[:40] or "unknown", record, armed_at,
-                         running, reverted_by, problem, loaded)  # fmt: skip
+                         running, reverted_by, problem, raw)  # fmt: skip
 
 
-def parse_listing(data: bytes) -> tuple[str, list[StoredSession]]:
-    """The output of the listing script: (this netns, sessions newest first). Never raises."""
+def parse_listing(data: bytes, pc_now: float | None = None) -> tuple[str, list[StoredSession]]:
+    """The output of the listing script: (this netns, sessions newest first). Never raises.
+    `pc_now`: this computer's clock when the listing was read (default: now)."""
     parts = data.decode("utf-8", errors="replace").split("\0")
     netns = parts[0].strip() if parts else ""
+    pi_now = parts[1].strip() if len(parts) > 1 else ""
+    offset = None
+    if re.fullmatch(r"[0-9]{1,12}", pi_now):
+        offset = int(pi_now) - (time.time() if pc_now is None else pc_now)
     sessions = []
-    for i in range(1, len(parts) - _FIELDS + 1, _FIELDS):
+    for i in range(2, len(parts) - _FIELDS + 1, _FIELDS):
         stored = _stored(*parts[i : i + _FIELDS])
         if stored is not None:
+            stored.clock_offset = offset
             sessions.append(stored)
     sessions.sort(key=lambda s: s.id, reverse=True)  # ids start with their UTC time
     return netns, sessions
@@ -123,7 +136,8 @@ async def list_sessions(session: Session, *, all_namespaces: bool = False) -> li
     netns, sessions = parse_listing(results[0].stdout)
     if all_namespaces:
         return sessions
-    return [s for s in sessions if s.netns == netns]
+    # A session whose record cannot be read has no known namespace: shown, not hidden.
+    return [s for s in sessions if s.netns in (netns, "")]
 
 
 async def current_netns(session: Session) -> str:

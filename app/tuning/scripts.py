@@ -36,15 +36,15 @@ LINK_PREFIX = "sbctune-session:"
 # Shared by revert.sh and the confirm command: stop the guard of the session in "$dir"
 # (and NetworkManager's checkpoint, the second layer, if one was taken).
 _DISARM = (
-    nm_checkpoint.DESTROY_RECORDED
+    snippets.KILL_GROUP_FUNCTION
+    + nm_checkpoint.DESTROY_RECORDED
     + """\
 if [ -f "$dir/guard.unit" ]; then
   systemctl stop "$(cat "$dir/guard.unit").timer" >/dev/null 2>&1
   systemctl stop "$(cat "$dir/guard.unit").service" >/dev/null 2>&1
 fi
 if [ -f "$dir/guard.pid" ]; then
-  gpid=$(cat "$dir/guard.pid")
-  case "$gpid" in ''|*[!0-9]*) ;; *) kill -TERM -- "-$gpid" 2>/dev/null ;; esac
+  kill_group "$(cat "$dir/guard.pid")"
   rm -f "$dir/guard.pid"
 fi
 """
@@ -149,10 +149,12 @@ ARMED_AT = snippets.WRITE_FILE_FUNCTION + '\nsbctune_write "$(date +%s)" "$1/arm
 # Starts guard.sh detached from the SSH session (`sh -c START_SLEEPER sh GUARD PIDFILE`).
 START_SLEEPER = snippets.START_DETACHED
 
-# Lists the sessions (no sudo): this netns, then per session folder: path, state,
-# session.json, armed_at, 1/0 whether its guard runs, reverted_by; NUL-separated.
+# Lists the sessions (no sudo): this netns, the Pi's clock (epoch seconds: a deadline is
+# armed_at + guard seconds on the Pi's clock, which may be days off this computer's), then per
+# session folder: path, state, session.json, armed_at, 1/0 whether its guard runs,
+# reverted_by; NUL-separated.
 LIST = (
-    GUARD_ALIVE + 'readlink /proc/self/ns/net; printf "\\0"; '
+    GUARD_ALIVE + 'readlink /proc/self/ns/net; printf "\\0"; date +%s; printf "\\0"; '
     'for d in "$1"/*/; do [ -f "$d/session.json" ] || continue; dir=${d%/}; '
     'printf "%s\\0" "$d"; cat "$d/state" 2>/dev/null; printf "\\0"; '
     'cat "$d/session.json" 2>/dev/null; printf "\\0"; '

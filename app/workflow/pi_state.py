@@ -9,9 +9,9 @@ cleaned (printable characters only) and bounded before it is kept.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
+from sbctune.limits import parse_json
 from sbctune.remote import Session, batch
 from sbctune.tuning.catalog import tweak
 from sbctune.tuning.knobs import safe_name
@@ -87,7 +87,7 @@ def _extras_steps(nic: str | None) -> list[batch.Step]:
 def _qdisc(ip_link_json: str) -> str | None:
     """The NIC's root qdisc from `ip -d -j link show` (read by the tuning probe)."""
     try:
-        data = json.loads(ip_link_json or "[]")
+        data = parse_json(ip_link_json or "[]")
         found = data[0].get("qdisc") if data else None
     except (ValueError, AttributeError, IndexError, TypeError):
         return None

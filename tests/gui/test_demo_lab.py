@@ -52,6 +52,34 @@ def test_bad_demo_arguments_exit_2_with_the_usage() -> None:
     assert "Unknown options for the demo" in done.stderr
 
 
+def _demo_problem(window: MainWindow, drive: Drive) -> str:
+    """Runs the lab demo to its end (within the time limit: it must not hang on a step)."""
+    demo = Demo(window, DemoOptions(None, ONE_TRIAL, lab_name=f"{NAME_PREFIX}never"))
+    drive(demo.run(), timeout=20)
+    page = window.page("connect")
+    assert isinstance(page, ConnectPage) and window.current_key() == "connect"
+    assert page.problem.isVisible()
+    return page.problem.message.text()
+
+
+@pytest.mark.parametrize("system", ["win32", "darwin"])
+def test_demo_elsewhere_than_linux_says_the_lab_needs_linux(
+    window: MainWindow, drive: Drive, monkeypatch: pytest.MonkeyPatch, system: str
+) -> None:
+    monkeypatch.setattr(sys, "platform", system)
+    assert "the virtual Pi lab needs Linux" in _demo_problem(window, drive)
+
+
+def test_a_demo_that_breaks_shows_why_instead_of_hanging(
+    window: MainWindow, drive: Drive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(self: Demo) -> None:  # the old Windows failure: not a UserError
+        raise ModuleNotFoundError("No module named 'fcntl'", name="fcntl")
+
+    monkeypatch.setattr(Demo, "_lab_up", broken)
+    assert "No module named 'fcntl'" in _demo_problem(window, drive)
+
+
 @pytest.mark.lab
 @pytest.mark.slow
 def test_demo_runs_the_flow_on_a_lab_of_its_own(window: MainWindow, drive: Drive) -> None:
@@ -83,7 +111,9 @@ def test_demo_runs_the_flow_on_a_lab_of_its_own(window: MainWindow, drive: Drive
         assert page.host.currentText() == info.host
         assert page.user.text() == info.user and page.password.text() == info.password
         assert not dialogs, "the demo's own fresh lab key is trusted without a dialog"
-        assert info.host in (Path(info.state_dir) / "demo_gui_known_hosts").read_text()
+        assert info.host in (Path(info.state_dir) / "demo_gui_known_hosts").read_text(
+            encoding="utf-8"
+        )
         state = window.state
         assert state.tuning is not None and state.tuning_state == "confirmed"
         assert state.baseline is not None and state.after is not None

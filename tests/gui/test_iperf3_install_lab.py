@@ -54,7 +54,8 @@ def pi_without_iperf3() -> Iterator[Path]:
             "#!/bin/sh\n"
             "# Stand-in for the Pi's apt-get: installing iperf3 links the lab's real one.\n"
             f'case " $* " in *" install "*) ln -sf {real} {folder}/iperf3 ;; esac\n'
-            "exit 0\n"
+            "exit 0\n",
+            encoding="utf-8",
         )
         apt.chmod(0o755)
         yield folder

@@ -117,7 +117,7 @@ def test_enter_in_the_install_dialog_does_not_install(
 ) -> None:
     # A real Pi's os-release (tests/captures/os_release/, source in that folder's notes).
     os_release = CAPTURES / "os_release" / OS_RELEASE
-    plan = plan_iperf3_install(os_release.read_text(), ["apt-get"])
+    plan = plan_iperf3_install(os_release.read_text(encoding="utf-8"), ["apt-get"])
     assert plan.manager == "apt-get"
     dialog = InstallIperf3Dialog(plan, window)
     assert dialog.command.text() == plan.command
@@ -170,7 +170,7 @@ def test_mnemonics_are_unique_in_each_window(window: MainWindow) -> None:
     for dialog in (
         HostKeyDialog(SAMPLE_KEY, window),
         InstallIperf3Dialog(
-            plan_iperf3_install((CAPTURES / "os_release" / OS_RELEASE).read_text(), ["apt-get"]),
+            plan_iperf3_install((CAPTURES / "os_release" / OS_RELEASE).read_text(encoding="utf-8"), ["apt-get"]),
             window,
         ),
     ):

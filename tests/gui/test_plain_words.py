@@ -67,7 +67,7 @@ def test_the_app_speaks_plainly(window: MainWindow) -> None:
         if hits := [h for t in texts(page) for h in jargon(t)]:
             found[key] = hits
     os_release = CAPTURES / "os_release" / "pi4_bullseye_64bit_214.txt"  # a real Pi's
-    plan = plan_iperf3_install(os_release.read_text(), ["apt-get"])
+    plan = plan_iperf3_install(os_release.read_text(encoding="utf-8"), ["apt-get"])
     for name, dialog in (
         ("host-key dialog", HostKeyDialog(SAMPLE_KEY, window)),
         ("install dialog", InstallIperf3Dialog(plan, window)),

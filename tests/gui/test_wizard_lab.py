@@ -208,6 +208,32 @@ def test_the_path_against_the_lab(
     drive(save_screens(window, gui_app, "lab"), timeout=120)
 
 
+def test_quitting_mid_test_saves_what_was_measured(
+    module_lab: LabInfo, window: MainWindow, drive: Drive
+) -> None:
+    """Closing the window while a baseline runs stops it as Cancel does, and the seconds
+    measured are stored, marked incomplete, before the window goes."""
+    lab = module_lab
+
+    async def scenario() -> None:
+        await connect_via_dialog(window, lab)
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        window.go("baseline")
+        page = _page(window, "baseline", MeasurePage)
+        page.start()
+        await until(lambda: page.live is not None and page.live.points >= 3, 40, "live points")
+        window.close()  # the user quits mid-test
+        await until(lambda: window._shutdown_task is not None, 5, "the quit to start")
+        assert window._shutdown_task is not None
+        await asyncio.wait_for(asyncio.shield(window._shutdown_task), 30)
+        (device,) = window.history.devices()
+        (stored,) = window.history.runs_for_device(device.id or 0)
+        assert not stored.complete
+        assert stored.tests and stored.tests[0].mean_mbps and stored.tests[0].intervals
+
+    drive(scenario(), timeout=180)
+
+
 def test_cancel_mid_test_leaves_nothing_running(
     module_lab: LabInfo, window: MainWindow, drive: Drive, tmp_path: Path
 ) -> None:
@@ -369,7 +395,9 @@ def test_changed_host_key_is_a_hard_stop(
 ) -> None:
     lab = module_lab
     other = asyncssh.generate_private_key("ssh-ed25519").export_public_key("openssh").decode()
-    (tmp_path / "known_hosts").write_text(f"{lab.host} {' '.join(other.split()[:2])}\n")
+    (tmp_path / "known_hosts").write_text(
+        f"{lab.host} {' '.join(other.split()[:2])}\n", encoding="utf-8"
+    )
     page = _page(window, "connect", ConnectPage)
 
     async def scenario() -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import os
 import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -370,6 +372,7 @@ async def test_serve_command_prints_and_stops_cleanly_on_ctrl_c() -> None:
     assert proc.stdout is not None
     first = await asyncio.wait_for(proc.stdout.readline(), 15)
     assert f"{HOST}:{port}" in first.decode()
+    assert "TCP and UDP" in first.decode()  # it serves both (it said "TCP only")
     run = await iperf3(port, "-R")
     assert run.rc == 0, run.text
     lines = []
@@ -397,3 +400,44 @@ def test_serve_command_on_a_busy_port_says_so_and_what_to_do() -> None:
     assert proc.returncode == 1
     assert f"sbctune: port {port} on {HOST} is already in use" in proc.stderr
     assert "--port N" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# -- a client's bad input: a log line, the connection closed, the endpoint unharmed ----------
+async def _hostile_client(port: int, body: bytes) -> bytes:
+    """A client that sends `body` as its parameters; what the endpoint answered."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        writer.write(b"h" * 36 + b"\0")  # the cookie
+        await writer.drain()
+        assert await asyncio.wait_for(reader.readexactly(1), 10) == bytes([9])  # PARAM_EXCHANGE
+        writer.write(struct.pack("!I", len(body)) + body)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), 10)  # until the endpoint closes
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"tcp":true,"time":NaN,"parallel":1}', b'{"tcp":true,"len":Infinity}',
+     b'{"tcp":true,"time":1e400}', b"[" * 100_000 + b"]" * 100_000],
+    ids=["NaN", "Infinity", "1e400", "nested-100000"],
+)  # fmt: skip
+async def test_a_clients_bad_parameters_are_one_log_line_and_the_one_off_still_serves(
+    body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    ep = IperfEndpoint(HOST, 0, one_off=True)  # as measure's built-in endpoint runs
+    await ep.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="sbctune.measure.endpoint"):
+            await _hostile_client(ep.port, body)
+            await asyncio.sleep(0.2)
+        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(lines) == 1 and "sent no usable test parameters" in lines[0], lines
+        assert all(r.exc_info is None for r in caplog.records)  # no traceback
+        assert ep.serving, "a stranger's garbage must not use up the one-off endpoint"
+        run = await iperf3(ep.port)  # the real test still runs
+        assert run.rc == 0, run.text
+        assert (await ep.wait_test(10)).completed
+    finally:
+        await ep.stop()

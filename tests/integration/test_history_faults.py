@@ -146,3 +146,53 @@ def test_measure_with_a_damaged_history_prints_and_keeps_the_run(
     assert "Pi → PC" in proc.stdout  # the table
     assert "read-only" in proc.stderr and "damaged or is not" not in proc.stderr
     assert [p.name.startswith(UNSAVED_PREFIX) for p in here.iterdir()] == [True]
+
+
+def test_one_unreadable_run_leaves_the_rest_of_the_history_usable(tmp_path: Path) -> None:
+    """A run whose stored plan is JSON nested 100 000 deep (json.loads: RecursionError)."""
+    history, ids = seed_history(tmp_path / "history.sqlite3")
+    deep = "[" * 100_000 + "]" * 100_000
+    history._conn.execute("UPDATE runs SET plan_json = ? WHERE id = ?", (deep, ids[0]))
+    history.close()
+
+    listed = sbctune(tmp_path, "history")
+    assert listed.returncode == 0, listed.stderr
+    assert f"run {ids[0]} cannot be read (a stored value nests 100000 levels deep" in listed.stderr
+    assert "lbox" in listed.stdout and "unexpected error" not in listed.stderr
+    compared = sbctune(tmp_path, "compare", str(ids[1]), str(ids[2]), "--json")
+    assert compared.returncode == 0, compared.stderr
+    refused = sbctune(tmp_path, "compare", str(ids[0]), str(ids[1]))
+    assert refused.returncode not in (0, 70), refused.stderr
+    assert f"run {ids[0]} in the history" in refused.stderr
+    assert "The rest of the history is fine." in refused.stderr
+    assert "unexpected error" not in refused.stderr and "damaged" not in refused.stderr
+
+
+def test_a_locked_history_is_busy_not_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sbctune.cli.main import main
+    from sbctune.history import schema
+
+    path = tmp_path / "history.sqlite3"
+    seed_history(path)[0].close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys, time\n"
+         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+         "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)", str(path)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path))
+        monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.5)  # SQLite's retries, shortened
+        code = main(["history"])
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert "is busy: it is locked by another program" in err
+    assert f"(pid {holder.pid})" in err and "has it open" in err
+    assert "damaged" not in err.replace("not damaged", "")
+    assert main(["history"]) == 0  # once the other program let go

@@ -27,6 +27,7 @@ import pytest
 
 from sbctune.cli.measure_cmd import ask_to_install, measure_offering_install
 from sbctune.errors import UserError
+from sbctune.history.store import FILE_NAME, History
 from sbctune.lab.model import LabInfo
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, IperfInstallFailed
 from sbctune.measure.pi_client import ClientOptions, IperfFailed, iperf3_version, run_client
@@ -421,3 +422,43 @@ async def test_cancel_keeps_what_was_measured_and_marks_it(
     assert len(outcome.intervals) >= 2 and outcome.mean_mbps
     assert _iperf3_on_pi_towards(lab.test_nic.host_addr) == []
     assert _ports_seen(lab.test_nic.host_addr) == []
+
+
+# -- SIGTERM / SIGHUP after the first trial -------------------------------------------------------
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+async def test_sigterm_and_sighup_keep_the_finished_trials(
+    module_lab: LabInfo, tmp_path: Path, sig: signal.Signals
+) -> None:
+    """`kill` (a service manager, a logout) or a closed terminal ends the run as Ctrl-C does:
+    the trial that finished is stored with its figure, the run marked incomplete."""
+    lab = module_lab
+    env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "sbctune", "measure", f"{lab.user}@{lab.host}",
+        "--accept-new-host-key", "--duration", "2", "--omit", "0", "--streams", "1",
+        "--trials", "2", "--no-latency",
+        env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    seen: list[str] = []
+    try:
+        while sum(line.startswith("-->") for line in seen) < 2:  # the first test finished
+            line = await asyncio.wait_for(proc.stderr.readline(), 60)
+            assert line, "".join(seen)
+            seen.append(line.decode())
+        proc.send_signal(sig)
+        out_b, err_b = await asyncio.wait_for(proc.communicate(), 120)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    out, err = out_b.decode(), "".join(seen) + err_b.decode()
+    assert proc.returncode == 128 + sig, err
+    assert f"{sig.name} received" in err
+    assert "Pi → PC" in out and "Mbit/s" in out and "Saved as run " in err, err
+    run_id = int(err.split("Saved as run ")[1].split()[0])
+    with History.open(tmp_path / FILE_NAME) as history:
+        run = history.run(run_id)
+    assert not run.complete
+    finished = [t for t in run.tests if t.complete]
+    assert finished and all(t.mean_mbps for t in finished), run.tests

@@ -16,6 +16,7 @@ from sbctune.remote import (
     ConnectionRefused,
     HostKeyChanged,
     HostKeyInfo,
+    HostKeyRevoked,
     HostKeyUnknown,
     HostUnreachable,
     KnownHosts,
@@ -28,6 +29,7 @@ from sbctune.remote import (
     command,
     read_file,
 )
+from sbctune.remote.hostkeys import known_hosts_pattern
 
 pytestmark = [pytest.mark.lab]
 
@@ -125,6 +127,52 @@ async def test_changed_host_key_is_a_hard_stop(module_lab: Any, known: KnownHost
         )
     assert "CHANGED" in changed.value.message
     assert "ssh-keygen -R" in changed.value.hint
+
+
+async def _lab_key_line(lab: Any, tmp_path: Path) -> str:
+    """The lab's host key as a known_hosts line's `type base64` part."""
+    scratch = KnownHosts(read_from=[], write_to=tmp_path / "scratch_known_hosts")
+    async with await _connect(lab, scratch) as session:
+        key = session.server_host_key()
+    assert key is not None
+    return " ".join(key.export_public_key("openssh").decode().split()[:2])
+
+
+async def test_known_hosts_lines_are_read_as_openssh_reads_them(
+    module_lab: Any, tmp_path: Path
+) -> None:
+    lab = module_lab
+    pattern = known_hosts_pattern(lab.host, lab.port)
+    key = await _lab_key_line(lab, tmp_path)
+    other = asyncssh.generate_private_key("ssh-ed25519").export_public_key("openssh").decode()
+    user_file = tmp_path / "user_known_hosts"
+    user_file.write_text(
+        f"@cert-authority *.example.com {other}"
+        f"@no-such-marker {pattern} {key}\n"
+        "a-line-with-no-key\n"
+        f"{pattern} {key}\n"
+    )
+    known = KnownHosts(read_from=[user_file], write_to=tmp_path / "known_hosts")
+
+    async def must_not_ask(info: HostKeyInfo) -> bool:
+        raise AssertionError("asked about a key known_hosts trusts")
+
+    async with await Session.connect(
+        _target(lab), known_hosts=known, on_unknown_host_key=must_not_ask
+    ) as session:
+        assert (await session.run(["true"])).ok
+    assert [w.split(" skipped")[0] for w in known.warnings] == [
+        f"{user_file} line 2",
+        f"{user_file} line 3",
+    ]
+
+    # @revoked refuses the key, even one another line trusts, and never saves it.
+    user_file.write_text(f"@revoked {pattern} {key}\n{pattern} {key}\n")
+    with pytest.raises(HostKeyRevoked) as revoked:
+        await Session.connect(_target(lab), known_hosts=known, accept_new_host_key=True)
+    assert revoked.value.message.startswith("REVOKED HOST KEY DETECTED")
+    assert str(user_file) in revoked.value.message
+    assert not known.write_to.exists()
 
 
 async def test_password_login_and_wrong_password(module_lab: Any, known: KnownHosts) -> None:

@@ -309,6 +309,7 @@ async def test_a_second_app_instance_sees_the_leftover_session(
             assert leftover is not None
             assert leftover.id == applied.id and leftover.state == "armed"
             assert leftover.guard_deadline is not None
+            assert 0 < leftover.guard_deadline - time.time() <= 61  # read from the Pi's clock
             assert [o.tweak_id for o in leftover.outcomes if o.status == "applied"] == [
                 "cpu-governor-performance"
             ]

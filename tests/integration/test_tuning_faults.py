@@ -271,3 +271,51 @@ def test_a_session_from_a_newer_sbctune_is_refused_clearly(lab: LabInfo, tmp_pat
         assert reverted.returncode == 0 and session_id in reverted.stdout, reverted.stderr
     finally:
         forget_session(session_id)
+
+
+def test_sessions_with_a_deep_or_broken_record_are_shown_and_reverted(
+    lab: LabInfo, tmp_path: Path
+) -> None:
+    """A session.json nested 200 000 deep (json.loads: RecursionError) and an armed session
+    whose record lacks its id: connect, status and revert neither die nor leave them out."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    deep_id, broken_id = f"{stamp}-dee001", f"{stamp}-b40c01"
+    netns = in_lab(lab, "readlink /proc/self/ns/net").strip()
+    records = {
+        deep_id: 'awk \'BEGIN { for (i = 0; i < 200000; i++) printf "["; '
+        'for (i = 0; i < 200000; i++) printf "]" }\'',
+        broken_id: "printf '%s' "
+        + shlex.quote(json.dumps({"netns": netns, "guard_seconds": 90, "tweaks": []})),
+    }
+    for session_id, write_record in records.items():
+        folder = f"{STATE_ROOT}/{session_id}"
+        revert_sh = f"printf 'reverted\\n' >{folder}/state; echo manual >{folder}/reverted_by\n"
+        in_lab(lab, f"mkdir -p {folder} && printf 'armed\\n' >{folder}/state && "
+               f"{write_record} >{folder}/session.json && "
+               f"printf '%s' {shlex.quote(revert_sh)} >{folder}/revert.sh")  # fmt: skip
+    env = _env(lab, tmp_path)
+    try:
+        connected = subprocess.run(
+            [sys.executable, "-m", "sbctune.cli.main", "connect", f"{lab.user}@{lab.host}",
+             "--accept-new-host-key"], capture_output=True, text=True, timeout=120, env=env,
+            check=False,
+        )  # fmt: skip
+        assert "RecursionError" not in connected.stderr and "unexpected" not in connected.stderr
+        assert connected.returncode in (0, 1), connected.stderr
+        shown = subprocess.run(_cli(lab, "status"), capture_output=True, text=True,
+                               timeout=120, env=env, check=False)  # fmt: skip
+        assert shown.returncode == 0, shown.stderr
+        for session_id in records:
+            assert session_id in shown.stdout, shown.stdout
+        assert f"Session {deep_id} cannot be read: its session.json nests 200000" in shown.stdout
+        assert f"Session {broken_id} cannot be read: its session.json is not its" in shown.stdout
+        for session_id in records:
+            reverted = subprocess.run(_cli(lab, "revert", "--session", session_id),
+                                      capture_output=True, text=True, timeout=120, env=env,
+                                      check=False)  # fmt: skip
+            assert reverted.returncode == 0, reverted.stderr
+            assert "unexpected" not in reverted.stderr
+            assert in_lab(lab, f"cat {STATE_ROOT}/{session_id}/state") == "reverted\n"
+    finally:
+        for session_id in records:
+            forget_session(session_id)

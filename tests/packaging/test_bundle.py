@@ -89,7 +89,7 @@ def test_release_smoke_script_passes_on_this_bundle(bundle: Path) -> None:
         timeout=600,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "smoke checks: 5 of 5 passed" in proc.stdout, proc.stdout
+    assert "smoke checks: 6 of 6 passed" in proc.stdout, proc.stdout
     assert "iperf3 -c to the frozen serve" in proc.stdout  # iperf3 is installed here
 
 

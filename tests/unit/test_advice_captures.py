@@ -25,7 +25,7 @@ BUNDLES = Path(__file__).resolve().parents[1] / "captures" / "bundles"
 def test_usb3_adapter_at_usb2_speed_is_told_to_move(
     bundle: str, nic: str | None, evidence: str
 ) -> None:
-    assert (BUNDLES / bundle / "SOURCE.md").read_text().count("https://") >= 1
+    assert (BUNDLES / bundle / "SOURCE.md").read_text(encoding="utf-8").count("https://") >= 1
     advice = advise(inspect_bundle(BUNDLES / bundle), [], load_catalog())
     top = advice.top
     assert top is not None

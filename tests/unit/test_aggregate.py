@@ -37,7 +37,7 @@ def test_igb_profile_caps_four_ports_at_the_seed_total() -> None:
     assert limit.interfaces == tuple(NICS)
     assert limit.pc_to_pi_mbps == 3060 == limit.pi_to_pc_mbps
     assert profile.bundle.commands == {}  # no capture fits this state (SOURCE.md says why)
-    assert "3.06 Gbps" in (profile.path / "SOURCE.md").read_text()
+    assert "3.06 Gbps" in (profile.path / "SOURCE.md").read_text(encoding="utf-8")
 
 
 def test_busy_ports_get_a_fair_share_idle_ones_keep_their_rate() -> None:
@@ -103,7 +103,7 @@ def test_shared_limit_errors_say_what_is_wrong(tmp_path: Path, table: str, expec
     (folder / "lab.toml").write_text(
         "[cpu]\ncount = 4\n" + iface.format("eth0") + iface.format("eth1")
         + "[[shared_limit]]\n" + table + "\n"
-    )  # fmt: skip
+    , encoding="utf-8")  # fmt: skip
     with pytest.raises(ProfileError) as caught:
         load_profile(folder)
     assert expected in caught.value.message

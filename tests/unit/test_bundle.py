@@ -72,13 +72,13 @@ def test_zip_and_dir_read_the_same(tmp_path: Path) -> None:
 
 def test_manifest_follows_the_contract(tmp_path: Path) -> None:
     dest = write_bundle(tmp_path / "b", "pi", {"uname -a": "Linux\n"}, {}, None)
-    manifest = json.loads((dest / "manifest.json").read_text())
+    manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["format"] == "sbctune-bundle"
     assert manifest["version"] == 1
     assert manifest["host"] == "pi"
     assert manifest["created"]
     rel = manifest["commands"]["uname -a"]
-    assert (dest / rel).read_text() == "Linux\n"
+    assert (dest / rel).read_text(encoding="utf-8") == "Linux\n"
     assert manifest["files"] == {}
     assert manifest["exit_codes"] == {}
 
@@ -95,7 +95,7 @@ def test_zip_with_the_bundle_in_one_top_folder(tmp_path: Path) -> None:
 
 def test_missing_member_is_a_warning_not_a_crash(tmp_path: Path) -> None:
     dest = write_bundle(tmp_path / "b", "h", {"lsusb": "x\n", "dmesg": "y\n"}, {})
-    manifest = json.loads((dest / "manifest.json").read_text())
+    manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
     (dest / manifest["commands"]["dmesg"]).unlink()
     bundle = read_bundle(dest)
     assert bundle.command("lsusb") == "x\n"
@@ -106,7 +106,7 @@ def test_missing_member_is_a_warning_not_a_crash(tmp_path: Path) -> None:
 def _manifest_dir(tmp_path: Path, text: str) -> Path:
     dest = tmp_path / "bad"
     dest.mkdir()
-    (dest / "manifest.json").write_text(text)
+    (dest / "manifest.json").write_text(text, encoding="utf-8")
     return dest
 
 

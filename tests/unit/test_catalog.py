@@ -456,7 +456,9 @@ def data_copy(tmp_path: Path) -> Path:
     source = resource_root().joinpath("catalog")
     folder.mkdir()
     for name in ("sources.json", "chips.json", "boards.json", "buses.json"):
-        (folder / name).write_text(source.joinpath(name).read_text(encoding="utf-8"), "utf-8")
+        (folder / name).write_text(
+            source.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8"
+        )
     return folder
 
 

@@ -94,7 +94,7 @@ def test_key_files_that_cannot_be_used_say_why(
     garbage = tmp_path / "garbage_key"
     garbage.write_bytes(b"\x8f\x00 not a key \xff" * 20)
     encrypted = tmp_path / "encrypted_key"
-    encrypted.write_text(ENCRYPTED_KEY)
+    encrypted.write_text(ENCRYPTED_KEY, encoding="utf-8")
 
     code, _, err = run_cli(["connect", target, "-i", str(tmp_path / "missing")], capsys)
     assert code == 1
@@ -144,10 +144,10 @@ def test_collect_into_an_existing_file_as_folder_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     existing = tmp_path / "notes.txt"
-    existing.write_text("mine")
+    existing.write_text("mine", encoding="utf-8")
     code, _, err = run_cli(["collect", "pi@198.18.255.254", "-o", str(existing)], capsys)
     assert code == 1 and "exists and is not a folder" in err
-    assert existing.read_text() == "mine"
+    assert existing.read_text(encoding="utf-8") == "mine"
 
 
 def test_demo_checks_its_report_path_first(capsys: pytest.CaptureFixture[str]) -> None:
@@ -234,7 +234,7 @@ def test_an_unexpected_error_is_a_short_message_and_a_crash_log(
     code, _, err = run_cli(["history"], capsys)
     assert code == 70
     assert "unexpected error" in err and "RuntimeError: simulated bug" in err
-    log = (own_data_dir / "crash.log").read_text()
+    log = (own_data_dir / "crash.log").read_text(encoding="utf-8")
     assert "Traceback" in log and "simulated bug" in log
 
 
@@ -286,3 +286,10 @@ def test_a_session_id_of_the_wrong_form_is_a_tuning_error() -> None:
     with pytest.raises(UserError, match="is not a tuning session id"):
         _check_id("../../etc")
     _check_id(dt.datetime(2026, 1, 2, 3, 4, 5).strftime("%Y%m%dT%H%M%SZ") + "-0a1b2c")
+
+
+def test_serve_says_it_serves_tcp_and_udp(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "TCP and UDP (-u)" in help_text and "TCP only" not in help_text

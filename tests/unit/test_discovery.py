@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_raspberry_pi_block_is_known() -> None:
-    data = json.loads((ROOT / "resources/discovery/raspberry_pi_ouis.json").read_text())
+    data = json.loads(
+        (ROOT / "resources/discovery/raspberry_pi_ouis.json").read_text(encoding="utf-8")
+    )
     assert "ieee-data" in data["source"]
     for oui in ("B8:27:EB", "DC:A6:32", "E4:5F:01", "D8:3A:DD", "2C:CF:67", "28:CD:C1"):
         assert is_raspberry_pi_mac(oui + ":01:02:03"), oui
@@ -52,7 +54,7 @@ def test_instance_names_never_crash_and_stay_bounded(name: str) -> None:
 
 
 def _capture(name: str) -> str:
-    return (ROOT / "tests" / "captures" / "arp" / name).read_text()
+    return (ROOT / "tests" / "captures" / "arp" / name).read_text(encoding="utf-8")
 
 
 def test_neighbour_tables_of_windows_and_macos() -> None:

@@ -34,7 +34,7 @@ def _forbidden(source: str) -> list[str]:
 def test_no_page_imports_history_remote_or_measure() -> None:
     pages = sorted(PAGES.glob("*.py"))
     assert len(pages) >= 9, "the pages moved: point this test at them"
-    bad = {p.name: _forbidden(p.read_text()) for p in pages}
+    bad = {p.name: _forbidden(p.read_text(encoding="utf-8")) for p in pages}
     assert not {k: v for k, v in bad.items() if v}, bad
 
 
@@ -46,7 +46,7 @@ def test_pages_reach_the_core_only_through_controllers_and_the_workflow() -> Non
     reach = {
         p.name: [
             name
-            for _, name in _imports(p.read_text())
+            for _, name in _imports(p.read_text(encoding="utf-8"))
             if name.startswith("sbctune") and not name.startswith(allowed)
         ]
         for p in sorted(PAGES.glob("*.py"))

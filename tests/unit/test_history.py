@@ -21,6 +21,7 @@ from sbctune.history import (
     RunRecord,
     TestRecord,
     TuningSessionRecord,
+    UnreadableRecord,
 )
 from sbctune.history.schema import APPLICATION_ID
 
@@ -310,12 +311,17 @@ def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> 
     assert path.read_bytes() == before
 
 
-def test_an_unreadable_value_gives_a_clear_error(tmp_path: Path) -> None:
+def test_an_unreadable_value_is_left_out_or_named(tmp_path: Path) -> None:
     path = tmp_path / "history.sqlite3"
     with History.open(path) as store:
+        good = store.add_device("pi2", 22, "pi")
         store._conn.execute(
             "INSERT INTO devices (host, port, user, first_seen, last_seen) "
             "VALUES ('pi', 22, 'pi', 'yesterday', 'today')"
         )
-        with pytest.raises(NotAHistory, match="could not be read"):
-            store.devices()
+        assert [d.id for d in store.devices()] == [good.id]  # the rest is still usable
+        assert store.unreadable == [
+            "device 2 cannot be read (Invalid isoformat string: 'yesterday') and is left out"
+        ]
+        with pytest.raises(UnreadableRecord, match=r"device 2 in the history .* cannot be read"):
+            store.device(2)

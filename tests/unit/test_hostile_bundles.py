@@ -128,17 +128,18 @@ def test_a_huge_manifest_is_refused(tmp_path: Path) -> None:
 def test_a_deeply_nested_manifest_is_an_error_not_a_crash(tmp_path: Path) -> None:
     bundle = folder_bundle(tmp_path)
     depth = 200_000
-    (bundle / MANIFEST).write_text("[" * depth + "]" * depth)
+    (bundle / MANIFEST).write_text("[" * depth + "]" * depth, encoding="utf-8")
     ran = run_cli(tmp_path, "inspect", str(bundle))
     assert ran.code == 1, ran.err
     assert "manifest.json nests 200000 levels deep, more than the 32" in ran.err
     assert "unexpected error" not in ran.err
 
 
+@pytest.mark.posix_only("makes symlinks (Windows needs a privilege for them)")
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_symlinked_member_is_refused_and_never_read(tmp_path: Path, as_json: bool) -> None:
     secret = tmp_path / "secret.txt"
-    secret.write_text("root:$6$TOPSECRET:19000:0:99999:7:::\n")
+    secret.write_text("root:$6$TOPSECRET:19000:0:99999:7:::\n", encoding="utf-8")
     bundle = folder_bundle(tmp_path)
     dmesg = bundle / "commands" / "001-dmesg.txt"
     dmesg.unlink()
@@ -149,10 +150,11 @@ def test_a_symlinked_member_is_refused_and_never_read(tmp_path: Path, as_json: b
     assert "TOPSECRET" not in ran.out + ran.err
 
 
+@pytest.mark.posix_only("makes symlinks (Windows needs a privilege for them)")
 def test_a_symlinked_folder_is_refused(tmp_path: Path) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    (outside / "001-dmesg.txt").write_text("SECRET\n")
+    (outside / "001-dmesg.txt").write_text("SECRET\n", encoding="utf-8")
     bundle = folder_bundle(tmp_path)
     shutil.copy(bundle / "commands" / "000-lsusb_-t.txt", outside)
     shutil.rmtree(bundle / "commands")
@@ -161,6 +163,7 @@ def test_a_symlinked_folder_is_refused(tmp_path: Path) -> None:
         read_bundle(bundle)
 
 
+@pytest.mark.posix_only("makes a FIFO (os.mkfifo)")
 def test_a_fifo_member_is_refused_without_hanging(tmp_path: Path) -> None:
     bundle = folder_bundle(tmp_path)
     dmesg = bundle / "commands" / "001-dmesg.txt"

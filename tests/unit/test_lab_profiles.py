@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -121,7 +120,7 @@ def test_find_profile_by_name_and_path(tmp_path: Path) -> None:
 def _profile(tmp_path: Path, toml: str, files: dict[str, str] | None = None) -> Path:
     folder = tmp_path / "p"
     write_bundle(folder, "h", {"lsusb -t": "x\n"}, files or {})
-    (folder / "lab.toml").write_text(toml)
+    (folder / "lab.toml").write_text(toml, encoding="utf-8")
     return folder
 
 
@@ -295,7 +294,7 @@ def test_knob_tree_layout() -> None:
 # --------------------------------------------------------------------------- fake commands
 
 
-@pytest.mark.skipif(shutil.which("sh") is None, reason="needs a POSIX shell")
+@pytest.mark.posix_only("runs the lab's fake commands with /bin/sh")
 def test_fake_commands_print_captures_and_fall_through(tmp_path: Path) -> None:
     folder = write_bundle(
         tmp_path / "b",

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sbctune.inventory.parsers.ethtool import parse_ethtool_driver
 from sbctune.lab import ProfileError, effects, fake_ethtool, load_profile, profile
 from sbctune.lab.ethtool_state import build_state
 from sbctune.lab.sysctls import PrivateSysctl, models, private_sysctl
@@ -100,10 +101,11 @@ def test_garbage_written_to_a_sysctl_is_einval_or_a_number(text: str) -> None:
 @pytest.fixture
 def rtl_state(tmp_path: Path) -> str:
     path = tmp_path / "state.json"
-    path.write_text(json.dumps(build_state(load_profile("pi4-rtl8153"))))
+    path.write_text(json.dumps(build_state(load_profile("pi4-rtl8153"))), encoding="utf-8")
     return str(path)
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_rings_change_and_refuse_with_the_kernels_words(rtl_state: str) -> None:
     if os.geteuid() != 0:
         pytest.skip("the fake refuses sets to non-root, as ethtool does")
@@ -130,6 +132,7 @@ def test_rings_change_and_refuse_with_the_kernels_words(rtl_state: str) -> None:
     )
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_scatter_gather_off_takes_segmentation_with_it(rtl_state: str) -> None:
     if os.geteuid() != 0:
         pytest.skip("the fake refuses sets to non-root, as ethtool does")
@@ -142,12 +145,25 @@ def test_scatter_gather_off_takes_segmentation_with_it(rtl_state: str) -> None:
     assert shown is not None and "\ttx-tcp-segmentation: off [requested on]" in shown[0]
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_other_invocations_and_interfaces_go_to_the_captures(rtl_state: str) -> None:
     assert fake_ethtool.run(["eth1"], rtl_state) is None
-    assert fake_ethtool.run(["-i", "eth1"], rtl_state) is None
     assert fake_ethtool.run(["-g", "wlan0"], rtl_state) is None
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+def test_ethtool_i_names_the_driver_unless_the_profile_captured_it(rtl_state: str) -> None:
+    """pi4-rtl8153 captured no `ethtool -i`: the lab says its driver, as the Pi would."""
+    shown = fake_ethtool.run(["-i", "eth1"], rtl_state)
+    assert shown is not None and shown[2] == 0
+    assert parse_ethtool_driver(shown[0])[0].driver == "r8152"
+    state = json.loads(Path(rtl_state).read_text(encoding="utf-8"))
+    state["interfaces"]["eth1"]["info"] = None  # as for a profile with the capture
+    Path(rtl_state).write_text(json.dumps(state), encoding="utf-8")
+    assert fake_ethtool.run(["-i", "eth1"], rtl_state) is None
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
@@ -184,7 +200,7 @@ def test_any_argument_list_gets_an_answer_not_a_crash(argv: list[str]) -> None:
     folder = Path("/tmp") / f"sbctune-ethtool-fuzz-{os.getpid()}"
     folder.mkdir(exist_ok=True)
     path = folder / "state.json"
-    path.write_text(json.dumps(build_state(load_profile("pi4-rtl8153"))))
+    path.write_text(json.dumps(build_state(load_profile("pi4-rtl8153"))), encoding="utf-8")
     try:
         result = fake_ethtool.run(argv, str(path))
     finally:
@@ -201,7 +217,9 @@ def _profile_with(tmp_path: Path, extra: str) -> Path:
     source = profile.find_profile("pi4-ax88179")
     target = tmp_path / "p"
     shutil.copytree(source, target)
-    (target / "lab.toml").write_text((source / "lab.toml").read_text() + extra)
+    (target / "lab.toml").write_text(
+        (source / "lab.toml").read_text(encoding="utf-8") + extra, encoding="utf-8"
+    )
     return target
 
 
@@ -227,13 +245,18 @@ def test_bad_tweak_effects_are_refused_with_what_to_fix(
 
 def test_an_unknown_driver_names_the_known_ones(tmp_path: Path) -> None:
     path = _profile_with(tmp_path, "")
-    text = (path / "lab.toml").read_text().replace('driver = "bcmgenet"', 'driver = "e1000"')
-    (path / "lab.toml").write_text(text)
+    text = (
+        (path / "lab.toml")
+        .read_text(encoding="utf-8")
+        .replace('driver = "bcmgenet"', 'driver = "e1000"')
+    )
+    (path / "lab.toml").write_text(text, encoding="utf-8")
     with pytest.raises(ProfileError) as err:
         load_profile(path)
     assert "e1000" in err.value.message and "r8152" in (err.value.hint or "")
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Path) -> None:
     """The script the lab installs runs without sbctune on its path (python -S: no
     site-packages), with fake_ethtool_tables inlined, and answers as the module does."""
@@ -243,11 +266,11 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
     from sbctune.lab.ethtool_state import script_text
 
     fallback = tmp_path / "captured"
-    fallback.write_text("#!/bin/sh\necho captured\n")
+    fallback.write_text("#!/bin/sh\necho captured\n", encoding="utf-8")
     fallback.chmod(0o755)
     script = tmp_path / "ethtool"
-    script.write_text(script_text(sys.executable, Path(rtl_state), fallback))
-    assert "from sbctune" not in script.read_text()
+    script.write_text(script_text(sys.executable, Path(rtl_state), fallback), encoding="utf-8")
+    assert "from sbctune" not in script.read_text(encoding="utf-8")
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     proc = subprocess.run(
         [sys.executable, "-S", str(script), "-k", "eth1"],

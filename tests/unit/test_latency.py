@@ -25,7 +25,7 @@ RECORDED = Path(__file__).parents[1] / "captures" / "latency" / "lab_pi4_ax88179
 
 
 def _recorded() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(RECORDED.read_text())["latency"]
+    data: dict[str, Any] = json.loads(RECORDED.read_text(encoding="utf-8"))["latency"]
     return data
 
 

@@ -23,7 +23,7 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _contracts() -> list[dict[str, object]]:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contracts: list[dict[str, object]] = config["tool"]["importlinter"]["contracts"]
     return contracts
 

@@ -17,15 +17,20 @@ def _app(tmp_path: Path) -> Path:
     frameworks = app / "Contents" / "Frameworks"
     (frameworks / "PySide6" / "Qt" / "lib" / "QtCore.framework" / "Versions").mkdir(parents=True)
     (frameworks / "keyring-25.0.dist-info").mkdir(parents=True)
-    (frameworks / "keyring-25.0.dist-info" / "METADATA").write_text("Name: keyring\n")
+    (frameworks / "keyring-25.0.dist-info" / "METADATA").write_text(
+        "Name: keyring\n", encoding="utf-8"
+    )
     (frameworks / "PySide6" / "Qt" / "qml.extra" / "deep.dir").mkdir(parents=True)
-    (frameworks / "PySide6" / "Qt" / "qml.extra" / "deep.dir" / "x.txt").write_text("x")
+    (frameworks / "PySide6" / "Qt" / "qml.extra" / "deep.dir" / "x.txt").write_text(
+        "x", encoding="utf-8"
+    )
     (app / "Contents" / "MacOS").mkdir(parents=True)
-    (app / "Contents" / "MacOS" / "sbctune-gui").write_text("exe")
+    (app / "Contents" / "MacOS" / "sbctune-gui").write_text("exe", encoding="utf-8")
     (app / "Contents" / "Resources").mkdir(parents=True)
     return app
 
 
+@pytest.mark.posix_only("makes symlinks, as a macOS app bundle has")
 def test_dotted_folders_move_to_resources_and_stay_reachable(tmp_path: Path) -> None:
     app = _app(tmp_path)
     moved = fix.fix_app(app)
@@ -34,9 +39,13 @@ def test_dotted_folders_move_to_resources_and_stay_reachable(tmp_path: Path) -> 
     frameworks = app / "Contents" / "Frameworks"
     link = frameworks / "keyring-25.0.dist-info"
     assert link.is_symlink()
-    assert (link / "METADATA").read_text() == "Name: keyring\n"  # the app still finds it
+    assert (link / "METADATA").read_text(
+        encoding="utf-8"
+    ) == "Name: keyring\n"  # the app still finds it
     assert (app / "Contents" / "Resources" / "keyring-25.0.dist-info" / "METADATA").is_file()
-    assert (frameworks / "PySide6" / "Qt" / "qml.extra" / "deep.dir" / "x.txt").read_text() == "x"
+    assert (frameworks / "PySide6" / "Qt" / "qml.extra" / "deep.dir" / "x.txt").read_text(
+        encoding="utf-8"
+    ) == "x"
     assert not (frameworks / "PySide6" / "Qt" / "lib" / "QtCore.framework").is_symlink()
     # Nothing dotted is left where codesign looks, and a second run changes nothing.
     assert fix.dotted_folders(app / "Contents") == []

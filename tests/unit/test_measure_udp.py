@@ -32,7 +32,7 @@ def test_with_udp_adds_one_paced_test_per_direction() -> None:
 
 
 def _receiver_from_capture(name: str, reverse: bool) -> MeasureRun:
-    lines = (CAPTURES / name).read_text().splitlines()
+    lines = (CAPTURES / name).read_text(encoding="utf-8").splitlines()
     records = [parse_text_line(x, reverse=reverse, udp=True) for x in lines]
     summaries = [r for r in records if r is not None and r.summary]
     direction = "pc_to_pi" if reverse else "pi_to_pc"

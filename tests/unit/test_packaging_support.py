@@ -95,7 +95,7 @@ def test_iperf3_folder_is_picked_up(tmp_path: Path) -> None:
     folder = tmp_path / "packaging" / "iperf3" / "windows"
     folder.mkdir(parents=True)
     for name in ("README.md", "iperf3.exe", "cygwin1.dll", "LICENSE"):
-        (folder / name).write_text(name)
+        (folder / name).write_text(name, encoding="utf-8")
     binaries, datas = sup.iperf3_files("Windows", root=tmp_path)
     assert sorted(Path(src).name for src, _ in binaries) == ["cygwin1.dll", "iperf3.exe"]
     assert [Path(src).name for src, _ in datas] == ["LICENSE"]
@@ -103,6 +103,7 @@ def test_iperf3_folder_is_picked_up(tmp_path: Path) -> None:
     assert sup.iperf3_files("Linux", root=tmp_path) == ([], [])
 
 
+@pytest.mark.posix_only("an executable by POSIX mode bits")
 def test_packaged_app_finds_its_iperf3_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -110,7 +111,7 @@ def test_packaged_app_finds_its_iperf3_first(
     name = "iperf3.exe" if os.name == "nt" else "iperf3"
     binary = tmp_path / "iperf3" / name
     binary.parent.mkdir()
-    binary.write_text("#!/bin/sh\n")
+    binary.write_text("#!/bin/sh\n", encoding="utf-8")
     binary.chmod(0o755)
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
     assert find_system_iperf3() == binary
@@ -150,16 +151,16 @@ def test_unused_qt_parts_are_dropped_and_needed_ones_kept() -> None:
 
 def test_qt_modules_outside_the_keep_list_are_excluded(tmp_path: Path) -> None:
     for name in ("QtCore.abi3.so", "QtWidgets.pyd", "QtQml.abi3.so", "QtQml.pyi", "QtSql.pyd"):
-        (tmp_path / name).write_text("")
+        (tmp_path / name).write_text("", encoding="utf-8")
     assert sup.qt_excludes(tmp_path) == ["PySide6.QtQml", "PySide6.QtSql"]
 
 
 def test_linux_gui_is_a_link_to_the_program(tmp_path: Path) -> None:
-    (tmp_path / "sbctune").write_text("program")
+    (tmp_path / "sbctune").write_text("program", encoding="utf-8")
     link = sup.link_gui(tmp_path)
     assert link.name == "sbctune-gui"
     assert os.readlink(link) == "sbctune"  # relative: the folder can be moved
-    assert sup.link_gui(tmp_path).read_text() == "program"  # rebuilding replaces it
+    assert sup.link_gui(tmp_path).read_text(encoding="utf-8") == "program"  # rebuilding replaces it
 
 
 def _png_size(data: bytes) -> tuple[int, int]:

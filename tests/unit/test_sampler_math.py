@@ -35,9 +35,11 @@ from sbctune.measure.sampler import (
 )
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
-STAT = (CAPTURES / "dev_vm" / "proc_stat.txt").read_text()  # 2 CPUs
-SOFTIRQS = (CAPTURES / "dev_vm" / "proc_softirqs.txt").read_text()  # 2 CPUs
-INTERRUPTS = (CAPTURES / "proc_interrupts" / "seed000_pi4_alpine.txt").read_text()  # 4 CPUs
+STAT = (CAPTURES / "dev_vm" / "proc_stat.txt").read_text(encoding="utf-8")  # 2 CPUs
+SOFTIRQS = (CAPTURES / "dev_vm" / "proc_softirqs.txt").read_text(encoding="utf-8")  # 2 CPUs
+INTERRUPTS = (CAPTURES / "proc_interrupts" / "seed000_pi4_alpine.txt").read_text(
+    encoding="utf-8"
+)  # 4 CPUs
 
 
 # --------------------------------------------------------------------------- helpers
@@ -409,6 +411,7 @@ def test_interval_must_give_a_sample_a_second(interval: float) -> None:
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 
 
+@pytest.mark.posix_only("runs the sampler's loop with /bin/sh over /proc")
 @linux_only
 def test_loop_stops_after_its_sample_limit() -> None:
     argv = ["sh", "-c", SCRIPT, "sh", "lo", "0.100", "3", "30", interrupts_pattern("lo", [])]
@@ -419,6 +422,7 @@ def test_loop_stops_after_its_sample_limit() -> None:
     assert raw is not None and raw.rx_bytes is not None, warnings
 
 
+@pytest.mark.posix_only("runs the sampler's loop with /bin/sh over /proc")
 @linux_only
 def test_loop_stops_at_its_time_limit() -> None:
     argv = ["sh", "-c", SCRIPT, "sh", "lo", "0.200", "100000", "1", "^ *CPU[0-9]"]

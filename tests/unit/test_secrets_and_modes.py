@@ -86,6 +86,7 @@ def test_os_keyrings_are_recognised() -> None:
     assert not secrets.is_os_keyring(_Chain())
 
 
+@pytest.mark.posix_only("POSIX file modes (umask, 0o644/0o700)")
 def test_batch_writes_files_without_group_or_world_write_under_any_umask(
     tmp_path: Path,
 ) -> None:
@@ -103,11 +104,14 @@ def test_batch_writes_files_without_group_or_world_write_under_any_umask(
     ).stdout
     results = batch.split_output(steps, nonce, out)
     assert [r.exit_code for r in results] == [0, 0]
-    assert target.read_text() == HOSTILE  # the hostile value arrived as data, unchanged
+    assert (
+        target.read_text(encoding="utf-8") == HOSTILE
+    )  # the hostile value arrived as data, unchanged
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
     assert stat.S_IMODE(folder.stat().st_mode) == 0o755
 
 
+@pytest.mark.posix_only("POSIX file modes (umask, 0o644/0o700)")
 def test_the_data_folder_is_private_when_made(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

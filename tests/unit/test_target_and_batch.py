@@ -49,6 +49,7 @@ def _run_locally(steps: list[batch.Step], nonce: str) -> list[batch.StepResult]:
     return batch.split_output(steps, nonce, out.stdout)
 
 
+@pytest.mark.posix_only("runs the batch with /bin/sh")
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -68,6 +69,7 @@ def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes]) -> N
     assert all(r.ok for r in results)
 
 
+@pytest.mark.posix_only("runs the batch with /bin/sh")
 def test_batch_reports_missing_tools_failures_and_timeouts() -> None:
     steps = [
         batch.command("sbctune-no-such-tool"),

@@ -42,12 +42,12 @@ SESSION = "20250101T120000Z-abcdef"
 
 
 def capture(path: str) -> str:
-    return (CAPTURES / path).read_text()
+    return (CAPTURES / path).read_text(encoding="utf-8")
 
 
 def lab_boot(name: str) -> str:
     """Raspberry Pi OS's published config.txt / cmdline.txt (resources/lab/boot/SOURCE.md)."""
-    return Path(str(resource_root())).joinpath("lab", "boot", name).read_text()
+    return Path(str(resource_root())).joinpath("lab", "boot", name).read_text(encoding="utf-8")
 
 
 def result(key: str, stdout: str = "", code: int = 0, stderr: str = "") -> StepResult:
@@ -140,11 +140,12 @@ def test_pause_from_real_captures(path: str) -> None:
 
 
 def test_flow_control_on_a_pi3bplus_lan78xx_capture() -> None:
-    """The "RX negotiated:" lines are not the settings: RX/TX on means already set."""
+    """The "RX negotiated:" lines are not the settings: RX/TX on is lan78xx's own default
+    (lan78xx_phy_init), so there is nothing to plan."""
     lan78xx = Nic("eth0", driver="lan78xx")
     text = capture("ethtool_a/pi3bplus_lan78xx_switch_fc_off_2449.txt")
     item = planned("flow-control", facts(a=result("ethtool -a", text)), nic=lan78xx)
-    assert item.applicable and item.already
+    assert not item.applicable and "by default" in item.reason
     text = capture("ethtool_a/mtk_eth_soc_openwrt_14988.txt")
     item = planned("flow-control", facts(a=result("ethtool -a", text)), nic=lan78xx)
     assert [(c.target, c.before, c.after) for c in item.changes] == [
@@ -300,7 +301,9 @@ def boot_plan(found: Facts, options: dict[str, Any] | None = None) -> list[Plann
 
 
 def test_board_model_capture_is_a_pi4() -> None:
-    assert any(PI4 in p.read_text() for p in (CAPTURES / "device_tree_model").glob("*.txt"))
+    assert any(
+        PI4 in p.read_text(encoding="utf-8") for p in (CAPTURES / "device_tree_model").glob("*.txt")
+    )
 
 
 def test_boot_tweaks_go_to_tryboot_txt_and_leave_config_txt_alone() -> None:
@@ -328,6 +331,7 @@ def test_boot_tweaks_go_to_tryboot_txt_and_leave_config_txt_alone() -> None:
     assert "sudo reboot '0 tryboot'" in arm.reason and "boot-commit" in arm.reason
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 def test_reverting_a_test_boot_session_removes_its_files(tmp_path: Path) -> None:
     """revert.sh of the planned changes, run for real on copies: nothing of them is left."""
     arm, pcie = boot_plan(boot_facts())
@@ -336,13 +340,13 @@ def test_reverting_a_test_boot_session_removes_its_files(tmp_path: Path) -> None
         local = str(tmp_path / Path(change.path).name)
         changes.append(type(change)(change.kind, local, change.before, change.after, local))
     for change in changes:
-        Path(change.path).write_text(change.after or "")
+        Path(change.path).write_text(change.after or "", encoding="utf-8")
     script = scripts.revert_script(SESSION, changes)
     (tmp_path / "state").mkdir()
     script = script.replace(
         f"dir={scripts.STATE_ROOT}/{SESSION}", f"dir={shlex.quote(str(tmp_path / 'state'))}"
     )
-    (tmp_path / "revert.sh").write_text(script)
+    (tmp_path / "revert.sh").write_text(script, encoding="utf-8")
     subprocess.run(["sh", str(tmp_path / "revert.sh")], check=True, timeout=30)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["revert.sh", "state"]
 
@@ -382,6 +386,7 @@ def test_an_earlier_test_boot_block_is_not_added_twice() -> None:
     assert arm.already
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 def test_tryboot_flag_and_reboot_commands(tmp_path: Path) -> None:
     assert tryboot.flag_from_od(" 00 00 00 01\n") is True
     assert tryboot.flag_from_od(" 00 00 00 00\n") is False
@@ -390,7 +395,9 @@ def test_tryboot_flag_and_reboot_commands(tmp_path: Path) -> None:
     # The reboot command, run with a fake `reboot` that records its arguments.
     log = tmp_path / "args"
     fake = tmp_path / "reboot"
-    fake.write_text(f'#!/bin/sh\nprintf \'%s|\' "$#" "$@" >{shlex.quote(str(log))}\n')
+    fake.write_text(
+        f'#!/bin/sh\nprintf \'%s|\' "$#" "$@" >{shlex.quote(str(log))}\n', encoding="utf-8"
+    )
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
     for test_boot, expected in ((True, "1|0 tryboot|"), (False, "0|")):
@@ -399,10 +406,10 @@ def test_tryboot_flag_and_reboot_commands(tmp_path: Path) -> None:
         subprocess.run(argv, env=env, check=True, timeout=10)  # returns at once (detached)
         assert not log.exists()
         for _ in range(60):
-            if log.exists() and log.read_text():
+            if log.exists() and log.read_text(encoding="utf-8"):
                 break
             subprocess.run(["sleep", "0.1"], check=True)
-        assert log.read_text() == expected
+        assert log.read_text(encoding="utf-8") == expected
 
 
 @given(st.text())
@@ -466,27 +473,28 @@ def test_without_systemd_the_guard_is_a_detached_sleeper() -> None:
     assert "systemd-run" not in " ".join(a for s in steps for a in s.argv)
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 def test_revert_stops_the_systemd_timer(tmp_path: Path) -> None:
     """revert.sh (manual) disarms a systemd guard: `systemctl stop <unit>.timer/.service`."""
     log = tmp_path / "systemctl.log"
     fake = tmp_path / "bin" / "systemctl"
     fake.parent.mkdir()
-    fake.write_text(f'#!/bin/sh\necho "$@" >>{shlex.quote(str(log))}\n')
+    fake.write_text(f'#!/bin/sh\necho "$@" >>{shlex.quote(str(log))}\n', encoding="utf-8")
     fake.chmod(0o755)
     state = tmp_path / "state"
     state.mkdir()
-    (state / "state").write_text("armed\n")
-    (state / "guard.unit").write_text(f"sbctune-guard-{SESSION}")
+    (state / "state").write_text("armed\n", encoding="utf-8")
+    (state / "guard.unit").write_text(f"sbctune-guard-{SESSION}", encoding="utf-8")
     script = scripts.revert_script(SESSION, []).replace(
         f"dir={scripts.STATE_ROOT}/{SESSION}", f"dir={shlex.quote(str(state))}"
     )
     env = {**os.environ, "PATH": f"{fake.parent}:{os.environ['PATH']}"}
     subprocess.run(["sh", "-c", script], env=env, check=True, timeout=30)
-    assert log.read_text().splitlines() == [
+    assert log.read_text(encoding="utf-8").splitlines() == [
         f"stop sbctune-guard-{SESSION}.timer",
         f"stop sbctune-guard-{SESSION}.service",
     ]
-    assert (state / "state").read_text() == "reverted\n"
+    assert (state / "state").read_text(encoding="utf-8") == "reverted\n"
 
 
 # --------------------------------------------------------------------------- persist preview

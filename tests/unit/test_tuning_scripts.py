@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,9 +40,9 @@ def _run_revert(tmp_path: Path, changes: list[Change]) -> subprocess.CompletedPr
     script = revert_script(SESSION, changes)
     state_dir = tmp_path / "state"
     state_dir.mkdir()
-    (state_dir / "state").write_text("armed\n")
+    (state_dir / "state").write_text("armed\n", encoding="utf-8")
     script = script.replace(f"dir={STATE_ROOT}/{SESSION}", f"dir={shlex.quote(str(state_dir))}")
-    (tmp_path / "revert.sh").write_text(script)
+    (tmp_path / "revert.sh").write_text(script, encoding="utf-8")
     return subprocess.run(
         ["sh", str(tmp_path / "revert.sh")],
         cwd=tmp_path,
@@ -52,57 +53,61 @@ def _run_revert(tmp_path: Path, changes: list[Change]) -> subprocess.CompletedPr
     )
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 def test_revert_restores_hostile_values_exactly_and_runs_none(tmp_path: Path) -> None:
     changes = []
     for index, value in enumerate(EVIL):
         path = tmp_path / f"file{index}"
-        path.write_text("changed by the session")
+        path.write_text("changed by the session", encoding="utf-8")
         changes.append(Change("file", str(path), value, "changed by the session", str(path)))
     created = tmp_path / "created-by-session"
-    created.write_text("new")
+    created.write_text("new", encoding="utf-8")
     changes.append(Change("file", str(created), None, "new", str(created)))
 
     result = _run_revert(tmp_path, changes)
 
     assert result.returncode == 0, result.stderr
     for index, value in enumerate(EVIL):
-        assert (tmp_path / f"file{index}").read_text() == value
+        assert (tmp_path / f"file{index}").read_text(encoding="utf-8") == value
     assert not created.exists()
     assert not (tmp_path / "PWNED").exists()
-    assert (tmp_path / "state" / "state").read_text() == "reverted\n"
-    assert (tmp_path / "state" / "reverted_by").read_text() == "manual\n"
+    assert (tmp_path / "state" / "state").read_text(encoding="utf-8") == "reverted\n"
+    assert (tmp_path / "state" / "reverted_by").read_text(encoding="utf-8") == "manual\n"
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 def test_revert_goes_newest_first_and_reports_a_failure(tmp_path: Path) -> None:
     path = tmp_path / "knob"
-    path.write_text("third")
+    path.write_text("third", encoding="utf-8")
     changes = [
         Change("file", str(path), "first", "second", str(path)),
         Change("file", str(path), "second", "third", str(path)),
         Change("file", str(tmp_path / "no" / "dir"), "x", "y", str(tmp_path / "no" / "dir")),
     ]
     result = _run_revert(tmp_path, changes)
-    assert path.read_text() == "first"  # the oldest snapshot wins
+    assert path.read_text(encoding="utf-8") == "first"  # the oldest snapshot wins
     assert result.returncode != 0
-    assert (tmp_path / "state" / "state").read_text() == "revert_failed\n"
+    assert (tmp_path / "state" / "state").read_text(encoding="utf-8") == "revert_failed\n"
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 def test_a_confirmed_session_is_left_alone_by_the_guard(tmp_path: Path) -> None:
     path = tmp_path / "knob"
-    path.write_text("after")
+    path.write_text("after", encoding="utf-8")
     script = revert_script(SESSION, [Change("file", str(path), "before", "after", str(path))])
     (tmp_path / "state").mkdir()
-    (tmp_path / "state" / "state").write_text("confirmed\n")
+    (tmp_path / "state" / "state").write_text("confirmed\n", encoding="utf-8")
     script = script.replace(f"dir={STATE_ROOT}/{SESSION}", f"dir={tmp_path / 'state'}")
-    (tmp_path / "revert.sh").write_text(script)
+    (tmp_path / "revert.sh").write_text(script, encoding="utf-8")
     subprocess.run(["sh", str(tmp_path / "revert.sh"), "guard"], check=True, timeout=30)
-    assert path.read_text() == "after"
+    assert path.read_text(encoding="utf-8") == "after"
 
 
 # Values read from the Pi are decoded with errors="replace": never NUL, never a lone surrogate.
 _VALUE = st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)))
 
 
+@pytest.mark.posix_only("runs the revert scripts with /bin/sh")
 @settings(max_examples=40, deadline=None)
 @given(st.lists(_VALUE, max_size=4))
 def test_every_step_gets_exactly_its_argv(tmp_path_factory: Any, values: list[str]) -> None:
@@ -182,9 +187,9 @@ def test_session_listing_survives_garbage(data: bytes) -> None:
 def test_session_listing_reads_a_real_listing() -> None:
     body = json.dumps({"id": SESSION, "guard_seconds": 90, "tweaks": [], "netns": "net:[1]"})
     folder = f"{STATE_ROOT}/{SESSION}/"
-    fields = ["net:[1]\n", folder, "armed\n", body, "1700000000\n", "1", "", ""]
+    fields = ["net:[1]\n", "1700000030\n", folder, "armed\n", body, "1700000000\n", "1", "", ""]
     data = "\0".join(fields).encode()
-    netns, sessions = parse_listing(data)
+    netns, sessions = parse_listing(data, pc_now=1700000030)
     assert netns == "net:[1]"
     assert [(s.id, s.state, s.armed_at) for s in sessions] == [(SESSION, "armed", 1700000000)]
     assert sessions[0].as_leftover().guard_deadline == 1700000090

@@ -44,6 +44,7 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
     return proc.returncode, out
 
 
+@pytest.mark.posix_only("runs the Pi's session scripts with /bin/sh")
 def test_of_two_sessions_created_together_only_one_gets_the_pi(tmp_path: Path) -> None:
     for round_ in range(8):
         root = tmp_path / f"r{round_}" / "tuning"
@@ -55,16 +56,22 @@ def test_of_two_sessions_created_together_only_one_gets_the_pi(tmp_path: Path) -
         code, out = results[loser]
         assert code == 75 and out.split()[:3] == ["busy", winners[0], "prepared"]
         assert not (root / loser).exists()
-        assert (root / winners[0] / "state").read_text() == "prepared\n"
-        assert (root / winners[0] / "revert.sh").read_text() == "#revert\n"
-        assert json.loads((root / winners[0] / "session.json").read_text())["id"] == winners[0]
+        assert (root / winners[0] / "state").read_text(encoding="utf-8") == "prepared\n"
+        assert (root / winners[0] / "revert.sh").read_text(encoding="utf-8") == "#revert\n"
+        assert (
+            json.loads((root / winners[0] / "session.json").read_text(encoding="utf-8"))["id"]
+            == winners[0]
+        )
         assert (root / LOCK).readlink() == Path(f"sbctune-session:{winners[0]}")
 
 
+@pytest.mark.posix_only("runs the Pi's session scripts with /bin/sh")
 def test_a_lock_whose_session_ended_or_never_finished_is_taken_over(tmp_path: Path) -> None:
     root = tmp_path / "tuning"
     assert finish(create(root, ID_A))[0] == 0
-    (root / ID_A / "state").write_text("reverted\n")  # ended without giving the lock up
+    (root / ID_A / "state").write_text(
+        "reverted\n", encoding="utf-8"
+    )  # ended without giving the lock up
     assert finish(create(root, ID_B))[0] == 0
     # A session cut short while being created (no session.json yet) never armed: removed.
     (root / ID_B / "session.json").unlink()
@@ -81,26 +88,32 @@ def _local(script: str, root: Path, session_id: str) -> str:
     return script.replace(f"{scripts.STATE_ROOT}/{session_id}", str(root / session_id))
 
 
+@pytest.mark.posix_only("runs the Pi's session scripts with /bin/sh")
 def test_revert_and_confirm_give_the_lock_back(tmp_path: Path) -> None:
     root = tmp_path / "tuning"
     assert finish(create(root, ID_A))[0] == 0
-    (root / ID_A / "state").write_text("armed\n")
+    (root / ID_A / "state").write_text("armed\n", encoding="utf-8")
     assert _run(scripts.CONFIRM, str(root / ID_A)).stdout.split()[-1] == "confirmed"
     assert not (root / LOCK).is_symlink()
     assert finish(create(root, ID_B))[0] == 0
     revert = _local(scripts.revert_script(ID_B, []), root, ID_B)
     assert _run(revert).returncode == 0
-    assert (root / ID_B / "state").read_text() == "reverted\n"
+    assert (root / ID_B / "state").read_text(encoding="utf-8") == "reverted\n"
     assert not (root / LOCK).is_symlink()
 
 
 def _guard(root: Path, session_id: str) -> subprocess.Popen[bytes]:
     guard = root / session_id / "guard.sh"
-    guard.write_text(_local(scripts.guard_script(session_id, 30), root, session_id))
+    guard.write_text(
+        _local(scripts.guard_script(session_id, 30), root, session_id), encoding="utf-8"
+    )
     proc = subprocess.Popen(["sh", str(guard)], start_new_session=True)
     pid_file = root / session_id / "guard.pid"
     deadline = time.monotonic() + 10
-    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+    while (
+        not (pid_file.exists() and pid_file.read_text(encoding="utf-8"))
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.05)
     return proc
 
@@ -112,6 +125,7 @@ def _listing(root: Path) -> dict[str, tuple[str, bool | None, bool]]:
     return {s.id: (s.state, s.guard_running, s.as_leftover().orphaned) for s in sessions}
 
 
+@pytest.mark.posix_only("runs the Pi's session scripts with /bin/sh")
 def test_armed_only_once_the_guard_runs_and_a_dead_guard_is_found(tmp_path: Path) -> None:
     root = tmp_path / "tuning"
     assert finish(create(root, ID_A))[0] == 0
@@ -145,7 +159,8 @@ def test_a_record_of_a_newer_schema_is_refused_with_what_to_do() -> None:
     assert f"format {SCHEMA_VERSION + 1}" in caught.value.message
     assert "Update sbctune" in caught.value.hint
     assert f"{scripts.STATE_ROOT}/{ID_A}/revert.sh" in caught.value.hint
-    listing = "\0".join(["net:[1]", f"/x/{ID_A}/", "armed", json.dumps(data), "", "1", "", ""])
+    fields = ["net:[1]", "1700000000", f"/x/{ID_A}/", "armed", json.dumps(data), "", "1", "", ""]
+    listing = "\0".join(fields)
     (stored,) = parse_listing(listing.encode())[1]
     assert stored.record is None and "newer sbctune" in stored.problem
     with pytest.raises(SessionFormatError, match="newer sbctune"):
@@ -162,6 +177,7 @@ def test_a_damaged_record_is_a_clear_error(data: object) -> None:
         read_record(data)
 
 
+@pytest.mark.posix_only("runs the Pi's session scripts with /bin/sh")
 def test_one_write_helper_writes_atomically_with_umask_022(tmp_path: Path) -> None:
     target = tmp_path / "file"
     result = subprocess.run(
@@ -169,7 +185,7 @@ def test_one_write_helper_writes_atomically_with_umask_022(tmp_path: Path) -> No
         timeout=30, check=False,
     )  # fmt: skip
     assert result.returncode == 0
-    assert target.read_text() == "a\n$(x) 'b'"
+    assert target.read_text(encoding="utf-8") == "a\n$(x) 'b'"
     assert target.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in tmp_path.iterdir()] == ["file"]  # no temporary file left
     bad = subprocess.run(snippets.write_file_argv(str(tmp_path / "no" / "f"), "x"), timeout=30,

@@ -9,7 +9,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from sbctune.lab.vm.supervise import Supervisor, guest_asked_for_reboot, main
+
+pytestmark = pytest.mark.posix_only("the VM lab's supervisor (Linux, QEMU); a /bin/sh stand-in")
 
 # The last lines of the VM lab's console around a `systemctl reboot`, then a power-off
 # (captured from /run/sbctune/vms/dbg/console.log on 2026-11-24; QEMU 7.2, Debian 6.1 kernel).
@@ -47,23 +51,23 @@ def _fake_qemu(tmp_path: Path, lines: list[bytes]) -> list[str]:
 def test_a_guest_reboot_starts_qemu_again_and_a_power_off_ends(tmp_path: Path) -> None:
     argv = _fake_qemu(tmp_path, [REBOOT_TAIL, REBOOT_TAIL, POWEROFF_TAIL])
     assert main([str(tmp_path), "--", *argv]) == 0
-    assert (tmp_path / "starts").read_text().strip() == "3"
-    log = (tmp_path / "supervisor.log").read_text()
+    assert (tmp_path / "starts").read_text(encoding="utf-8").strip() == "3"
+    log = (tmp_path / "supervisor.log").read_text(encoding="utf-8")
     assert log.count("the guest rebooted: starting QEMU again") == 2
 
 
 def test_qemu_that_keeps_exiting_at_once_is_given_up(tmp_path: Path) -> None:
     argv = _fake_qemu(tmp_path, [REBOOT_TAIL] * 10)
     assert Supervisor(tmp_path, argv).run() == 1
-    assert (tmp_path / "starts").read_text().strip() == "3"
-    assert "giving up" in (tmp_path / "supervisor.log").read_text()
+    assert (tmp_path / "starts").read_text(encoding="utf-8").strip() == "3"
+    assert "giving up" in (tmp_path / "supervisor.log").read_text(encoding="utf-8")
 
 
 def test_a_failing_qemu_is_not_restarted(tmp_path: Path) -> None:
     argv = [sys.executable, "-c", "import sys; print('could not open tap'); sys.exit(1)"]
     assert Supervisor(tmp_path, argv).run() == 1
-    assert "could not open tap" in (tmp_path / "qemu.log").read_text()
-    assert (tmp_path / "supervisor.log").read_text().count("QEMU started") == 1
+    assert "could not open tap" in (tmp_path / "qemu.log").read_text(encoding="utf-8")
+    assert (tmp_path / "supervisor.log").read_text(encoding="utf-8").count("QEMU started") == 1
 
 
 def test_usage_without_a_qemu_command(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.export import available, export, formats, gather
+from sbctune.filenames import safe_file_name
 from sbctune.history import History
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
@@ -25,7 +26,7 @@ def default_folder() -> Path:
 
 def file_name(fmt: str, run_ids: list[int]) -> str:
     runs = "-".join(str(i) for i in run_ids)
-    return f"sbctune-runs-{runs}.{EXTENSION.get(fmt, fmt)}"
+    return safe_file_name(f"sbctune-runs-{runs}.{EXTENSION.get(fmt, fmt)}")  # many runs: long
 
 
 class ExportController(QObject):
@@ -46,14 +47,25 @@ class ExportController(QObject):
         self._runner = runner
         self._history = history
 
-    def export(self, formats: list[str], run_ids: list[int], folder: Path) -> None:
+    @staticmethod
+    def existing(formats: list[str], run_ids: list[int], folder: Path) -> list[Path]:
+        """The files an export would replace (a link there is refused, never replaced)."""
+        paths = [folder / file_name(fmt, run_ids) for fmt in formats]
+        return [p for p in paths if p.exists() and not p.is_symlink()]
+
+    def export(
+        self, formats: list[str], run_ids: list[int], folder: Path, *, overwrite: bool = False
+    ) -> None:
+        """`overwrite`: the user agreed to replace the files `existing` named."""
         self._runner.start(
-            self._export(formats, run_ids, folder),
+            self._export(formats, run_ids, folder, overwrite),
             name="export",
             on_error=lambda exc: self.failed.emit(problem_from(exc)),
         )
 
-    async def _export(self, formats: list[str], run_ids: list[int], folder: Path) -> None:
+    async def _export(
+        self, formats: list[str], run_ids: list[int], folder: Path, overwrite: bool
+    ) -> None:
         if not run_ids:
             raise UserError("There is no run to export yet.", "Measure first.")
         if not folder.exists() and (folder == default_folder() or folder.parent.is_dir()):
@@ -68,7 +80,7 @@ class ExportController(QObject):
         for fmt in formats:
             await asyncio.sleep(0)  # let the window repaint between formats
             try:
-                written = export(fmt, data, folder / file_name(fmt, run_ids))
+                written = export(fmt, data, folder / file_name(fmt, run_ids), overwrite=overwrite)
             except UserError as exc:
                 self.failed.emit(problem_from(exc))
                 continue

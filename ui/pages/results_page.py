@@ -7,11 +7,13 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QWidget,
 )
@@ -106,6 +108,7 @@ class ResultsPage(Page):
 
         self._export_card(exporter)
         self.problem = ProblemPanel()
+        self.replace_question: QMessageBox | None = None  # open while asking to replace files
         self.content.addWidget(self.problem)
         self.content.addStretch(1)
 
@@ -270,10 +273,39 @@ class ResultsPage(Page):
             self.folder.setText(folder)
 
     def export(self, formats: list[str]) -> None:
+        """Export; files already there are replaced only once the user said so (asked
+        without blocking the event loop: the answer starts the export)."""
         ids = [r.id for r in self.runs() if r.id is not None]
+        folder = Path(self.folder.text()).expanduser()
+        existing = self._exporter.existing(formats, ids, folder)
+        if not existing:
+            self._start_export(formats, ids, folder, overwrite=False)
+            return
+        names = "\n".join(p.name for p in existing)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Replace files?",
+            f"These files are already in {folder}:\n{names}\n\nReplace them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: QAbstractButton) -> None:
+            if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+                self._start_export(formats, ids, folder, overwrite=True)
+
+        box.buttonClicked.connect(answered)
+        self.replace_question = box
+        box.open()
+
+    def _start_export(
+        self, formats: list[str], ids: list[int], folder: Path, *, overwrite: bool
+    ) -> None:
         self.export_log.setText("Exporting…")
         self.problem.clear()
-        self._exporter.export(formats, ids, Path(self.folder.text()).expanduser())
+        self._exporter.export(formats, ids, folder, overwrite=overwrite)
 
     def _exported(self, fmt: str, path: str) -> None:
         lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]

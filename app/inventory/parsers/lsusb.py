@@ -22,7 +22,18 @@ _BCD_RE = re.compile(r"^\s*bcdUSB\s+([\d.]+)")
 _T_RE = re.compile(r"^T:\s+Bus=(\d+).*?Dev#=\s*(\d+)\s+Spd=([\d.]+)")
 _P_RE = re.compile(r"^P:\s+Vendor=([0-9a-fA-F]{4})\s+ProdID=([0-9a-fA-F]{4})")
 _S_RE = re.compile(r"^S:\s+Product=(.+)$")
-_I_RE = re.compile(r"^I:.*?Cls=(\w\w)\(.*?Driver=(\S+)")
+# usb-devices' `I:` line: the driver after the first interface class. Two forward searches: one
+# pattern with two lazy gaps retried from every `Cls=` (quadratic in the line's length).
+_I_CLASS_RE = re.compile(r"Cls=\w\w\(")
+_I_DRIVER_RE = re.compile(r"Driver=(\S+)")
+
+
+def _interface_driver(line: str) -> str | None:
+    if not line.startswith("I:"):
+        return None
+    cls = _I_CLASS_RE.search(line)
+    found = _I_DRIVER_RE.search(line, cls.end()) if cls else None
+    return found.group(1) if found else None
 
 
 @dataclass
@@ -130,8 +141,8 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
             current.vendor_id, current.product_id = m.group(1).lower(), m.group(2).lower()
         elif current is not None and (m := _S_RE.match(line.strip())):
             current.description = m.group(1).strip()
-        elif current is not None and (m := _I_RE.match(line.strip())):
-            drivers.append(m.group(2))
+        elif current is not None and (driver := _interface_driver(line.strip())):
+            drivers.append(driver)
     close()
     result.devices = [d for d in result.devices if d.vendor_id]
     return result, finish("usb-devices", text, len(result.devices), 0)
@@ -139,12 +150,14 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
 
 # --- lsusb -t -----------------------------------------------------------------
 
+# A driver name holds no comma: with `[^,]*` a line that does not match fails in one pass
+# (`.*?` there, behind the lazy class, retried from every ", Driver=": a 12 KB line took 1 s).
 _ROOT_RE = re.compile(
-    r"^\s*/:\s+Bus\s+(\d+)\.Port\s+(\d+):\s+Dev\s+(\d+),\s*Class=(.*?),\s*Driver=(.*?),\s*"
+    r"^\s*/:\s+Bus\s+(\d+)\.Port\s+(\d+):\s+Dev\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
     r"([\d.]+)M(?:/x(\d+))?\s*$"
 )
 _CHILD_RE = re.compile(
-    r"^(\s*)\|__\s+Port\s+(\d+):\s+Dev\s+(\d+),\s+If\s+(\d+),\s*Class=(.*?),\s*Driver=(.*?),\s*"
+    r"^(\s*)\|__\s+Port\s+(\d+):\s+Dev\s+(\d+),\s+If\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
     r"([\d.]+)M(?:/x(\d+))?\s*$"
 )
 _ID_RE = re.compile(r"^\s*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$")

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_json
+
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 
 
@@ -148,10 +150,16 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
     warnings: list[ParseWarning] = []
     objs: list[Any] = []
     try:
-        data = json.loads(text)
+        data = parse_json(text)
         objs = data if isinstance(data, list) else [data]
     except ValueError:
-        # truncated or joined pastes: decode every complete interface object we can find
+        # truncated or joined pastes: decode every complete interface object we can find.
+        # A failed try reads on to where the text breaks, and the tries that overlap are
+        # nested in one another: bounded nesting keeps the whole search linear.
+        if json_depth(text.encode("utf-8", "replace")) > MAX_JSON_DEPTH:
+            raise ValueError(
+                f"nested deeper than the {MAX_JSON_DEPTH} levels sbctune reads"
+            ) from None
         decoder = json.JSONDecoder()
         for m in re.finditer(r'\{\s*"ifindex"', text):
             try:
@@ -168,6 +176,11 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
                 )
             )
     bad = 0
+    if len(objs) > MAX_INTERFACES:
+        warnings.append(ParseWarning("ip -j", (
+            f"lists {len(objs)} interfaces; only the first {MAX_INTERFACES} were read"
+        )))  # fmt: skip
+        objs = objs[:MAX_INTERFACES]
     for obj in objs:
         iface = _from_json(obj) if isinstance(obj, dict) else None
         if iface is None:

@@ -5,14 +5,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .common import Parsed, finish, guarded, is_noise, split_lines
+from sbctune.limits import MAX_IRQ_LINES
+
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
 
 _CPU_HEADER_RE = re.compile(r"^\s*(?:CPU\d+\s*)+$")
 _IRQ_LINE_RE = re.compile(r"^\s*([A-Za-z0-9_]+):(.*)$")
+# The controller ends on a non-blank: a try starts only where a run of blanks starts, so a
+# long line is about one pass, not a retry from every blank (Python 3.10 has no possessive
+# quantifiers; none is needed then).
 _NEW_STYLE_RE = re.compile(
-    r"^(?P<ctrl>.+?)\s+(?P<hwirq>\d+)\s+(?P<trig>Level|Edge)\s*(?P<names>.*)$"
+    r"^(?P<ctrl>.*?\S)\s+(?P<hwirq>\d+)\s+(?P<trig>Level|Edge)\s*(?P<names>.*)$"
 )
-_X86_STYLE_RE = re.compile(r"^(?P<ctrl>.+?)\s+(?P<hwirq>\d+)-(?P<trig>[A-Za-z]+)\s*(?P<names>.*)$")
+_X86_STYLE_RE = re.compile(
+    r"^(?P<ctrl>.*?\S)\s+(?P<hwirq>\d+)-(?P<trig>[A-Za-z]+)\s*(?P<names>.*)$"
+)
+_TOKEN_RE = re.compile(r"\s*\S+")
+# A line of 1024 CPUs' counts is about 12 KB; a longer one is not /proc/interrupts.
+_MAX_LINE = 64 * 1024
 
 
 @dataclass
@@ -24,6 +34,7 @@ class Irq:
     trigger: str | None = None
     names: list[str] = field(default_factory=list)
     description: str | None = None  # for IPI/LOC/... lines: the text after the counts
+    line: str = ""  # the line as read (evidence)
 
     @property
     def number(self) -> int | None:
@@ -38,12 +49,33 @@ class Irq:
 class Interrupts:
     cpus: int | None = None  # from the CPU header; None when the header is missing
     irqs: list[Irq] = field(default_factory=list)
+    # Look-ups by IRQ and by handler name, made once: one scan per IRQ asked for made a
+    # 20 000-line /proc/interrupts take minutes (rebuilt when irqs grew since).
+    _by_irq: dict[str, Irq] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _by_name: dict[str, list[int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _indexed: int = field(default=-1, init=False, repr=False, compare=False)
+
+    def _index(self) -> None:
+        if self._indexed == len(self.irqs):
+            return
+        self._by_irq, self._by_name = {}, {}
+        for irq in self.irqs:
+            self._by_irq.setdefault(irq.irq, irq)
+            if irq.number is not None:
+                for name in dict.fromkeys(n.rstrip(",") for n in irq.names):
+                    self._by_name.setdefault(name, []).append(irq.number)
+        self._indexed = len(self.irqs)
 
     def get(self, irq: str | int) -> Irq | None:
-        for i in self.irqs:
-            if i.irq == str(irq):
-                return i
-        return None
+        self._index()
+        return self._by_irq.get(str(irq))
+
+    def numbers_named(self, name: str) -> list[int]:
+        """The IRQ numbers with a handler called exactly ``name`` (e.g. ``xhci_hcd``)."""
+        self._index()
+        return list(self._by_name.get(name, ()))
 
     def find(self, name: str) -> list[Irq]:
         """IRQs with a handler name containing ``name`` (e.g. ``eth0``, ``xhci``)."""
@@ -78,17 +110,24 @@ def _split_desc(irq: Irq, rest: str) -> None:
 def _parse_interrupts(text: str) -> Parsed[Interrupts]:
     res = Interrupts()
     bad = 0
+    warnings: list[ParseWarning] = []
     for line in split_lines(text):
         if is_noise(line):
             continue
+        if len(res.irqs) >= MAX_IRQ_LINES:
+            warnings.append(ParseWarning("/proc/interrupts", (
+                f"more than {MAX_IRQ_LINES} interrupt lines; only the first {MAX_IRQ_LINES}"
+                " were read (a real system has a few hundred)"
+            )))  # fmt: skip
+            break
         if _CPU_HEADER_RE.match(line):
             res.cpus = len(line.split())
             continue
-        m = _IRQ_LINE_RE.match(line)
+        m = _IRQ_LINE_RE.match(line) if len(line) <= _MAX_LINE else None
         if not m:
             bad += 1
             continue
-        irq = Irq(irq=m.group(1))
+        irq = Irq(irq=m.group(1), line=line)
         tokens = m.group(2).split()
         limit = res.cpus if res.cpus is not None else len(tokens)
         i = 0
@@ -99,13 +138,15 @@ def _parse_interrupts(text: str) -> Parsed[Interrupts]:
             bad += 1
             continue
         rest = m.group(2)
-        # cut the counts off the original text to keep the spacing of the names
+        # cut the counts off the original text to keep the spacing of the names (one pass:
+        # re-slicing the rest once per count made a long line quadratic)
+        position = 0
         for _ in range(i):
-            rest = rest.lstrip()
-            rest = rest[len(rest.split(None, 1)[0]) :] if rest else rest
-        _split_desc(irq, rest)
+            found = _TOKEN_RE.match(rest, position)
+            position = found.end() if found else len(rest)
+        _split_desc(irq, rest[position:])
         res.irqs.append(irq)
-    return res, finish("/proc/interrupts", text, len(res.irqs), bad)
+    return res, finish("/proc/interrupts", text, len(res.irqs), bad, warnings)
 
 
 # --- /proc/softirqs ---------------------------------------------------------------------

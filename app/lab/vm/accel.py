@@ -9,7 +9,6 @@ means TCG. The verdict is cached for this host boot (``/run``), keyed by the ker
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import subprocess
@@ -25,6 +24,8 @@ VERDICT_DIR = Path(os.environ.get("SBCTUNE_LAB_STATE_DIR", "/run/sbctune/labs"))
 
 def kvm_ioctl_ok() -> tuple[bool, str]:
     """True when /dev/kvm opens and creates a VM (the cheap half of the check)."""
+    import fcntl  # Linux only: imported here so the lab's modules import on any system
+
     try:
         fd = os.open("/dev/kvm", os.O_RDWR | os.O_CLOEXEC)
     except OSError as exc:

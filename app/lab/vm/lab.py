@@ -81,7 +81,7 @@ def names() -> list[str]:
 
 def _alive(pid: int) -> bool:
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
     except OSError:
         return False
     return stat.rsplit(")", 1)[-1].split()[0] != "Z"
@@ -241,8 +241,8 @@ def _start_supervised_qemu(lab: VmLab, qemu_argv: list[str]) -> int:
 def _qemu_pid(lab: VmLab) -> int:
     """QEMU's pid from its pidfile, 0 unless that process is still a QEMU (pids get reused)."""
     try:
-        pid = int((Path(lab.run_dir) / "qemu.pid").read_text().strip())
-        comm = Path(f"/proc/{pid}/comm").read_text().strip()
+        pid = int((Path(lab.run_dir) / "qemu.pid").read_text(encoding="utf-8").strip())
+        comm = Path(f"/proc/{pid}/comm").read_text(encoding="utf-8").strip()
     except (OSError, ValueError):
         return 0
     return pid if comm.startswith("qemu-system") else 0

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import socket
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal
+
+from sbctune.limits import parse_json
 
 COOKIE_SIZE = 37
 DEFAULT_TCP_BLKSIZE = 128 * 1024
@@ -137,8 +140,8 @@ class ControlChannel:
         if size == 0 or size > MAX_JSON_SIZE:
             raise ProtocolError(f"JSON message of {size} bytes")
         body = await recv_exactly(self.sock, size)
-        try:
-            obj = json.loads(body.decode("utf-8", errors="replace"))
+        try:  # depth-limited: 100 000 nested arrays would make json.loads raise RecursionError
+            obj = parse_json(body, "the client's JSON", max_bytes=MAX_JSON_SIZE)
         except ValueError as exc:
             raise ProtocolError(f"bad JSON from client: {exc}") from exc
         if not isinstance(obj, dict):
@@ -146,11 +149,17 @@ class ControlChannel:
         return obj
 
 
+_MAX_PARAM = 2**63  # iperf3 sends these as C integers (int, uint64_t at most)
+
+
 def _int(raw: dict[str, Any], key: str, default: int = 0) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, (int, float)):
+        # NaN, Infinity (Python's json reads them) or a 400-digit number: no iperf3 sends it.
+        if not math.isfinite(value) or abs(value) >= _MAX_PARAM:
+            raise ProtocolError(f"parameter {key!r} is not a number iperf3 sends")
         return int(value)
     return default
 

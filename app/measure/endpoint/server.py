@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import Any
 
 from sbctune import aio
+from sbctune.textsafe import visible
 
 from .errors import EndpointStopped, bind_error
 from .protocol import COOKIE_SIZE, State, encode_state, recv_exactly
@@ -268,6 +269,10 @@ class IperfEndpoint:
             with contextlib.suppress(OSError):
                 sock.close()
             raise
+        except Exception as exc:  # a client's bad input: one log line, never a traceback
+            log.warning("client %s:%d: %s; connection closed", *peer, _brief(exc))
+            with contextlib.suppress(OSError):
+                sock.close()
 
     async def _deny(self, sock: socket.socket) -> None:
         with contextlib.suppress(OSError, asyncio.TimeoutError):
@@ -294,8 +299,14 @@ class IperfEndpoint:
         finally:
             self._session = None
             self._session_task = None
-        self._served += 1
         self.results.append(result)
+        if result.params is None:
+            # No test was set up (garbage, NaN or 100 000-deep JSON as parameters, a port
+            # scan): it neither ends a one-off endpoint nor stands for the test awaited here.
+            log.warning("client %s:%d sent no usable test parameters (%s); connection closed",
+                        *peer, _brief(result.reason))  # fmt: skip
+            return
+        self._served += 1
         self._unclaimed.put_nowait(result)
         log.info("test %d from %s:%d: %s", result.test_id, *peer, result.status)
         if self.on_result is not None:
@@ -311,3 +322,8 @@ class IperfEndpoint:
             self.on_interval(sample)
         for queue in self._subscribers:
             queue.put_nowait(sample)
+
+
+def _brief(what: object) -> str:
+    """A client's error as one short printable line (its text may come from the client)."""
+    return visible(str(what).replace("\n", " "))[:200]

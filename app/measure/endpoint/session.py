@@ -203,7 +203,10 @@ class TestSession:
     async def _exchange_params(self) -> TestParams | TestResult:
         await self.ctrl.send_state(State.PARAM_EXCHANGE)
         raw = await until(self.ctrl.recv_json(), self.setup_timeout, self._terminate)
-        params = TestParams.from_json(raw)
+        try:
+            params = TestParams.from_json(raw)
+        except (ValueError, TypeError, OverflowError) as exc:  # a value no iperf3 sends
+            raise ProtocolError(f"bad parameters from client: {exc}") from None
         self.params = params
         try:
             params.check_supported()

@@ -136,8 +136,10 @@ def test_check_mode_reads_this_machine_and_plans_only_what_differs(
     """--check on this PC (read-only): the reads run, the conditions evaluate on real values."""
     history, ids = seeded
     session = tuning_data("20220108T130000Z-1a2b3c", persist=False)
-    current = Path("/proc/sys/net/ipv4/tcp_rmem").read_text().strip()  # tab-separated
-    rps = Path("/sys/class/net/lo/queues/rx-0/rps_cpus").read_text().strip()
+    current = (
+        Path("/proc/sys/net/ipv4/tcp_rmem").read_text(encoding="utf-8").strip()
+    )  # tab-separated
+    rps = Path("/sys/class/net/lo/queues/rx-0/rps_cpus").read_text(encoding="utf-8").strip()
     for tweak in session["tweaks"]:
         for change in tweak["changes"]:
             if change["target"] == "net.ipv4.tcp_rmem":

@@ -67,7 +67,7 @@ def test_html_report_lists_the_udp_tests_as_the_markdown_does(
 
 def test_html_report_without_udp_tests_has_no_udp_section(history: History, tmp_path: Path) -> None:
     data = gather(history, [_save(history, [], 0)])
-    assert "UDP, paced" not in export("html", data, tmp_path / "r.html").read_text("utf-8")
+    assert "UDP, paced" not in export("html", data, tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_compare_gives_udp_changes_at_the_same_target(history: History) -> None:

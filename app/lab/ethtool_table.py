@@ -1,0 +1,148 @@
+"""The lab's ethtool state held to the driver capability table (resources/tuning/driver_caps.json,
+read from the kernel's source): the lab can be no kinder than the kernel it imitates.
+
+The hand-written model (resources/lab/ethtool/drivers/<driver>.toml) gives current values; the
+table decides which operations exist (a missing ethtool_ops callback is "Operation not
+supported"), the ring maxima, the coalescing parameters, limits, steps and mode codes, the
+chip-specific refusals, the default features the kernel itself sets, and whether a ring change
+restarts the interface.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sbctune.tuning import driver_caps
+from sbctune.tuning.driver_caps import DriverCaps
+
+# include/linux/ethtool.h: ETHTOOL_COALESCE_* flags -> the ethtool parameters they allow.
+_COALESCE_FLAGS = {
+    "ETHTOOL_COALESCE_RX_USECS": ["rx-usecs"],
+    "ETHTOOL_COALESCE_TX_USECS": ["tx-usecs"],
+    "ETHTOOL_COALESCE_USECS": ["rx-usecs", "tx-usecs"],
+    "ETHTOOL_COALESCE_RX_MAX_FRAMES": ["rx-frames"],
+    "ETHTOOL_COALESCE_TX_MAX_FRAMES": ["tx-frames"],
+    "ETHTOOL_COALESCE_MAX_FRAMES": ["rx-frames", "tx-frames"],
+    "ETHTOOL_COALESCE_USE_ADAPTIVE_RX": ["adaptive-rx"],
+    "ETHTOOL_COALESCE_USE_ADAPTIVE_TX": ["adaptive-tx"],
+    "ETHTOOL_COALESCE_USE_ADAPTIVE": ["adaptive-rx", "adaptive-tx"],
+    "ETHTOOL_COALESCE_RX_USECS_IRQ": ["rx-usecs-irq"],
+    "ETHTOOL_COALESCE_TX_USECS_IRQ": ["tx-usecs-irq"],
+    "ETHTOOL_COALESCE_USECS_IRQ": ["rx-usecs-irq", "tx-usecs-irq"],
+    "ETHTOOL_COALESCE_RX_MAX_FRAMES_IRQ": ["rx-frames-irq"],
+    "ETHTOOL_COALESCE_TX_MAX_FRAMES_IRQ": ["tx-frames-irq"],
+    "ETHTOOL_COALESCE_MAX_FRAMES_IRQ": ["rx-frames-irq", "tx-frames-irq"],
+    "ETHTOOL_COALESCE_STATS_BLOCK_USECS": ["stats-block-usecs"],
+}
+_RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
+MANGLEID = "tx-tcp-mangleid-segmentation"
+
+
+def coalesce_params(flags: frozenset[str]) -> list[str]:
+    return sorted({p for flag in flags for p in _COALESCE_FLAGS.get(flag, [])})
+
+
+def single_queue(driver: str) -> bool:
+    """Whether the kernel allocates the driver's net_device with one queue (xps_cpus: ENOENT)."""
+    caps = driver_caps.caps(driver)
+    return caps is not None and caps.multiqueue is False
+
+
+def driver_queues(driver: str) -> tuple[int, int] | None:
+    """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
+    hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), None where
+    they depend on the machine (igb: one per CPU) and the lab keeps veth's."""
+    caps = driver_caps.caps(driver) if driver else None
+    if caps is None:
+        return None
+    counts = caps.facts.get("queues")
+    if counts:
+        return int(counts["tx"]), int(counts["rx"])
+    return (1, 1) if caps.multiqueue is False else None
+
+
+def driver_info(driver: str) -> dict[str, bool]:
+    """The supports-* lines of ``ethtool -i``, from the ethtool_ops callbacks the kernel checks
+    (net/ethtool/ioctl.c ethtool_get_drvinfo); all "no" for a driver the table does not know."""
+    caps = driver_caps.caps(driver)
+    has = caps.has if caps else (lambda _op: False)
+    return {
+        "statistics": has("get_ethtool_stats"),
+        "test": has("self_test"),
+        "eeprom-access": has("get_eeprom_len"),
+        "register-dump": has("get_regs_len"),
+        "priv-flags": has("get_priv_flags"),
+    }
+
+
+def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
+    """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows."""
+    caps = driver_caps.caps(driver)
+    if caps is None:
+        return
+    state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
+    state["rings"] = _rings(state.get("rings"), caps)
+    state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip)
+    if not caps.has("get_pauseparam"):
+        state["pause"] = None
+    elif state.get("pause") is None:  # the lab's choice where no model says: autoneg, no pause
+        state["pause"] = {"autoneg": True, "rx": False, "tx": False}
+    if state["pause"] is not None:
+        for key, on in caps.facts.get("pause_default", {}).items():
+            state["pause"][key] = bool(on)
+    if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
+        state["eee"] = None
+    elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
+        state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
+    _features(state["features"], caps)
+
+
+def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:
+    if not caps.has("get_ringparam"):
+        return None
+    if rings is None:
+        zero = dict.fromkeys(_RING_PARAMS, 0)
+        rings = {"max": dict(zero), "cur": dict(zero), "min": {}, "settable": False}
+    for param, top in caps.ring_maxima().items():
+        rings["max"][param] = top
+    for param, value in caps.facts.get("ring_default", {}).items():
+        if not rings["cur"].get(param):
+            rings["cur"][param] = int(value)
+    rings["settable"] = caps.has("set_ringparam")
+    rings["restarts"] = caps.restarts("rings")
+    return rings
+
+
+def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[str, Any] | None:
+    if not caps.has("get_coalesce") or caps.refuses_on("coalesce_refused_chips", chip):
+        return None
+    supported = coalesce_params(caps.coalesce_params)
+    co = dict(co or {})
+    values = dict(co.get("values", {}))
+    default = caps.facts.get("coalesce_default")
+    for param in supported:
+        if param not in values:
+            values[param] = False if param.startswith("adaptive-") else (default or 0)
+    co.update(supported=supported, values=values, settable=caps.has("set_coalesce"))
+    co["max"] = {**co.get("max", {}), **caps.facts.get("coalesce_max", {})}
+    co["refuse"] = caps.facts.get("coalesce_refuses", [])
+    co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
+    modes = caps.facts.get("coalesce_modes")
+    if modes:
+        co["modes"] = {
+            "params": ["rx-usecs", "tx-usecs"],
+            "refused": modes["refused"],
+            "max": modes["max_usecs"],
+        }
+    return co
+
+
+def _features(features: dict[str, Any], caps: DriverCaps) -> None:
+    wanted = features["wanted"]
+    off = list(caps.facts.get("features_off_by_default", []))
+    if driver_caps.kernel_fact("mangleid_hw_only"):
+        off.append(MANGLEID)  # register_netdevice adds it to hw_features only
+    for name in off:
+        if name in wanted or name in features["order"]:
+            wanted[name] = False
+            features["fixed"].pop(name, None)

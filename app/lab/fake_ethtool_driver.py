@@ -1,0 +1,59 @@
+"""What a driver does beyond ethtool's generic checks, for ``fake_ethtool``: its coalescing
+refusals (limits, mode codes, value pairs), the steps it stores values in, the link bounce of
+a change that restarts the interface, and its ``ethtool -i`` answer. The rules come from the
+driver capability table (``ethtool_table``) through the lab's state.
+
+Standard library only: ``ethtool_state.script_text`` copies this text into the standalone
+script together with ``fake_ethtool_tables``.
+"""
+
+import shutil
+import subprocess
+from typing import Any
+
+
+def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> bool:
+    """Whether the driver answers EINVAL: a value over its limit, a refused mode code (igb:
+    2 and 4-9), or a refused combination (bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0)."""
+    for name, number in numbers.items():
+        limit = co.get("max", {}).get(name)
+        if limit is not None and number > int(limit):
+            return True
+    modes = co.get("modes")
+    if modes:
+        for name, number in numbers.items():
+            if name in modes["params"] and (number in modes["refused"] or number > modes["max"]):
+                return True
+    merged = {**co["values"], **numbers}
+    return any(
+        all(int(merged.get(n, -1)) == int(v) for n, v in combo.items())
+        for combo in co.get("refuse", [])
+    )
+
+
+def stored(co: dict[str, Any], name: str, value: int) -> int:
+    """The value the driver keeps and reads back (bcmgenet: 8.192 us ticks, rounded up)."""
+    step = co.get("step_ns", {}).get(name)
+    return value if not step else -(-value * 1000 // step) * step // 1000
+
+
+def bounce_link(ifname: str) -> None:
+    """What macb_set_ringparam (and atlantic, stmmac, igb, igc) do to a running interface:
+    close and reopen it, so the link goes down and comes back."""
+    ip = shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
+    if ip is None:
+        return
+    for state in ("down", "up"):
+        subprocess.run([ip, "link", "set", "dev", ifname, state], check=False,
+                       capture_output=True, timeout=10)  # fmt: skip
+
+
+def show_info(ifname: str, dev: dict[str, Any]) -> str:
+    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; what only the hardware
+    knows (version, firmware, bus address) is left empty."""
+    info = dev["info"]
+    lines = [f"driver: {dev['driver']}", "version: ", "firmware-version: ",
+             "expansion-rom-version: ", "bus-info: "]  # fmt: skip
+    for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
+        lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
+    return "\n".join(lines) + "\n"

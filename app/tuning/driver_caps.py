@@ -1,0 +1,113 @@
+"""What each network driver can do, from the kernel's own source (resources/tuning/driver_caps.json,
+made by scripts/regen_driver_caps.py from Debian's linux-source-6.1 and -6.12; hand-written facts
+in the same file cite the source file and function).
+
+A driver the table does not know is "unknown": the planners then go by what ethtool says.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from sbctune.resources import resource_root
+
+_SERIES = re.compile(r"(\d+)\.(\d+)")
+
+
+@dataclass(frozen=True)
+class DriverCaps:
+    driver: str
+    series: tuple[str, ...]  # the kernel series these facts hold for
+    ops: frozenset[str]  # ethtool_ops callbacks present in every one of those series
+    coalesce_params: frozenset[str]
+    ring_max: dict[str, int | None] = field(default_factory=dict)
+    multiqueue: bool | None = None
+    facts: dict[str, Any] = field(default_factory=dict)  # hand-written, by fact name
+    cites: dict[str, str] = field(default_factory=dict)  # fact or op -> "file: function"
+
+    def has(self, op: str) -> bool:
+        return op in self.ops
+
+    def cite(self, key: str) -> str:
+        return self.cites.get(key, "")
+
+    def restarts(self, setting: str) -> bool:
+        return setting in self.facts.get("restarts_on", [])
+
+    def refuses_on(self, fact: str, chip: str | None) -> str | None:
+        """The chip named in `fact` (e.g. "coalesce_refused_chips") that `chip` is, if any."""
+        squeezed = (chip or "").lower().replace(" ", "")
+        for refused in self.facts.get(fact, []):
+            if squeezed and refused.lower() in squeezed:
+                return str(refused)
+        return None
+
+    def ring_maxima(self) -> dict[str, int]:
+        """Ring maxima read from get_ringparam, or written by hand where it reads them from
+        the hardware's capabilities (atlantic)."""
+        found = {k: int(v) for k, v in self.ring_max.items() if v}
+        hand = self.facts.get("ring_max", {})
+        return {**{k: int(v) for k, v in hand.items()}, **found}
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Any]:
+    path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def series_of(kernel: str | None) -> tuple[str, ...]:
+    """The table's series for a running kernel: its own where the table has it ("6.12.25+rpt"
+    -> 6.12), else every series, so that only what all of them agree on counts (a 6.6 kernel,
+    or an unknown one)."""
+    known = sorted(table()["kernels"], key=lambda s: tuple(int(p) for p in s.split(".")))
+    match = _SERIES.search(kernel or "")
+    if match is None:
+        return tuple(known)
+    running = (int(match.group(1)), int(match.group(2)))
+    exact = [s for s in known if tuple(int(p) for p in s.split(".")) == running]
+    if exact:
+        return tuple(exact)
+    return tuple(known)
+
+
+def caps(driver: str | None, kernel: str | None = None) -> DriverCaps | None:
+    """The driver's capabilities for this kernel, or None where the table does not know it."""
+    if not driver:
+        return None
+    data = table()
+    by_series = data["drivers"].get(driver)
+    if not by_series:
+        return None
+    series = tuple(s for s in series_of(kernel) if s in by_series)
+    if not series:
+        return None
+    entries = [by_series[s] for s in series]
+    ops = frozenset.intersection(*(frozenset(e["ops"]) for e in entries))
+    coalesce = frozenset.intersection(*(frozenset(e["coalesce_params"]) for e in entries))
+    first = entries[0]
+    ops_file = next(iter(first["ops_tables"].values()), "")
+    cites = {op: f"{ops_file}: {first['ops'][op]}" for op in ops}
+    ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
+    allocs = first["netdev"]
+    multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
+    facts: dict[str, Any] = {}
+    for fact in data["hand"].get(driver, []):
+        if set(series) & set(fact["kernels"]):
+            facts.setdefault(fact["fact"], fact["value"])
+            cites.setdefault(fact["fact"], f"{fact['file']}: {fact['symbol']}")
+    return DriverCaps(driver, series, ops, coalesce, ring_max, multiqueue, facts, cites)
+
+
+def kernel_fact(name: str, kernel: str | None = None) -> tuple[Any, str] | None:
+    """A fact of the kernel's core (net/core, kernel/irq): (value, "file: function")."""
+    series = set(series_of(kernel))
+    for fact in table()["hand"].get("_kernel", []):
+        if fact["fact"] == name and series & set(fact["kernels"]):
+            return fact["value"], f"{fact['file']}: {fact['symbol']}"
+    return None

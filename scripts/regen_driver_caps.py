@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Regenerate resources/tuning/driver_caps.json from Debian's kernel source.
+
+    python scripts/regen_driver_caps.py          # fetches linux-source-6.1 and -6.12 if missing
+
+For each network driver that matters to SBC users (the 13 met in real pastes, plus every driver
+that resources/ids/drivers.json maps a PCI or USB NIC to in the arm64 or rpi kernels), and for
+each kernel series, this reads the driver's own source files (its Makefile's object list) and
+records, each fact with the file and function it came from:
+
+  ops        which `struct ethtool_ops` callbacks exist (ring, coalesce, pause, EEE, channels ...)
+             and the function each one names;
+  coalesce   the `supported_coalesce_params` flags;
+  rings      the maximum ring sizes its get_ringparam reports (`->rx_max_pending = ...`);
+  netdev     how the net_device is allocated (single queue or multi-queue, with the call).
+
+What cannot be read mechanically (mode codes, step sizes, interface restarts, chip refusals,
+default features) is written by hand under "hand" in the same file; this script keeps that part
+as it is. tests/test_driver_caps.py checks every cited function against the source again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kernel_source
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "resources" / "tuning" / "driver_caps.json"
+IDS = ROOT / "resources" / "ids" / "drivers.json"
+GLOBS = ("drivers/net/*", "net/core/*", "kernel/irq/*", "drivers/irqchip/*")
+
+# The drivers met in real pastes: name as `ethtool -i` reports it -> module path (no .ko).
+PASTED = {
+    "bcmgenet": "drivers/net/ethernet/broadcom/genet/genet",
+    "macb": "drivers/net/ethernet/cadence/macb",
+    "smsc95xx": "drivers/net/usb/smsc95xx",
+    "lan78xx": "drivers/net/usb/lan78xx",
+    "ax88179_178a": "drivers/net/usb/ax88179_178a",
+    "asix": "drivers/net/usb/asix",
+    "r8152": "drivers/net/usb/r8152",
+    "cdc_ncm": "drivers/net/usb/cdc_ncm",
+    "r8169": "drivers/net/ethernet/realtek/r8169",
+    "igb": "drivers/net/ethernet/intel/igb/igb",
+    "igc": "drivers/net/ethernet/intel/igc/igc",
+    "atlantic": "drivers/net/ethernet/aquantia/atlantic/atlantic",
+    "stmmac": "drivers/net/ethernet/stmicro/stmmac/stmmac",
+}
+# USB drivers built on usbnet share its ethtool ops and its net_device allocation.
+USBNET = "drivers/net/usb/usbnet.c"
+OP_GROUPS = {
+    "rings": ("get_ringparam", "set_ringparam"),
+    "coalesce": ("get_coalesce", "set_coalesce"),
+    "pause": ("get_pauseparam", "set_pauseparam"),
+    "eee": ("get_eee", "set_eee"),
+    "channels": ("get_channels", "set_channels"),
+    "rxfh": ("get_rxfh", "set_rxfh"),
+}
+_OPS = re.compile(r"struct\s+ethtool_ops\s+(\w+)\s*=\s*\{(.*?)\n\};", re.S)
+_FIELD = re.compile(r"\.(\w+)\s*=\s*([^,\n]+?)\s*,?\s*(?:/\*.*?\*/)?\s*$", re.M)
+_ALLOC = re.compile(
+    r"\b((?:devm_)?alloc_etherdev(?:_mqs?)?|alloc_netdev(?:_mqs?)?|alloc_candev_mqs)\s*\(([^;]*)\)\s*;",
+    re.S,
+)
+_FUNC_START = re.compile(
+    r"^(?:static\s+|inline\s+|const\s+|unsigned\s+|struct\s+)*[A-Za-z_][\w\s\*]*?\b(\w+)\s*\(", re.M
+)
+
+
+def defines_function(text: str, name: str) -> bool:
+    """Whether C source text defines (not just declares) `name` at file scope."""
+    return re.search(_definition(name), text) is not None
+
+
+def _definition(name: str) -> str:
+    # kernel style: the return type may sit on the line above the name
+    return rf"(?m)^(?:[A-Za-z_][^;{{}}=]*?\b)?{re.escape(name)}\s*\([^;{{}}]*\)\s*(?:__\w+\s*)*\{{"
+
+
+def enclosing_function(text: str, offset: int) -> str | None:
+    """The function whose body holds `offset` (kernel style: bodies open with `{` at column 0)."""
+    head = text[:offset]
+    brace = head.rfind("\n{")
+    if brace < 0:
+        return None
+    names = [m.group(1) for m in _FUNC_START.finditer(head[:brace])]
+    return names[-1] if names else None
+
+
+def module_sources(tree: Path, module_path: str) -> list[Path]:
+    """The .c files a module is built from, read from its directory's Makefile."""
+    directory = tree / module_path.rsplit("/", 1)[0]
+    module = module_path.rsplit("/", 1)[1]
+    makefile = directory / "Makefile"
+    objects: list[str] = []
+    if makefile.is_file():
+        text = makefile.read_text(errors="replace").replace("\\\n", " ")
+        for line in text.splitlines():
+            match = re.match(
+                rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)", line
+            )
+            if match:
+                objects += [o for o in match.group(1).split() if o.endswith(".o")]
+    files = [directory / o.replace(".o", ".c") for o in objects] or [directory / f"{module}.c"]
+    return [f for f in files if f.is_file()]
+
+
+def _macro_value(texts: list[str], expr: str, depth: int = 0) -> int | None:
+    expr = expr.strip().strip("()").strip()
+    if re.fullmatch(r"[0-9]+|0x[0-9a-fA-F]+", expr):
+        return int(expr, 0)
+    if depth > 4 or not re.fullmatch(r"\w+", expr):
+        return None
+    for text in texts:
+        match = re.search(rf"(?m)^#define\s+{expr}\s+(.+?)\s*(?:/\*.*)?$", text)
+        if match:
+            return _macro_value(texts, match.group(1), depth + 1)
+    return None
+
+
+def symbol_text(text: str, name: str) -> str | None:
+    """The text of a function body, a file-scope struct initialiser or a #define named `name`."""
+    match = re.search(_definition(name), text)
+    closing = "\n}"
+    if match is None:
+        match = re.search(rf"(?m)^[^\n;]*struct\s+\w+\s+{re.escape(name)}\s*=\s*\{{", text)
+        closing = "\n};"
+    if match is None:
+        match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b.*$", text)
+        return match.group(0) if match else None
+    end = text.find(closing, match.end())
+    return text[match.start() : end if end > 0 else len(text)]
+
+
+def _where(tree: Path, files: list[Path], name: str) -> str | None:
+    for path in files:
+        if defines_function(path.read_text(errors="replace"), name):
+            return str(path.relative_to(tree))
+    return None
+
+
+def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
+    sources = module_sources(tree, module_path)
+    if not sources:
+        return None
+    texts = {p: p.read_text(errors="replace") for p in sources}
+    headers = [h.read_text(errors="replace") for h in sources[0].parent.glob("*.h")]
+    usbnet = "usbnet_probe" in "".join(texts.values())
+    lookup = sources + ([tree / USBNET] if usbnet else [])
+    facts: dict[str, Any] = {"sources": [str(p.relative_to(tree)) for p in sources]}
+    ops: dict[str, str] = {}  # ethtool op -> the function it names
+    tables: dict[str, str] = {}  # ops table -> file
+    defined: dict[str, str] = {}  # function -> the file that defines it (driver or usbnet)
+    coalesce: list[str] = []
+    for path, text in texts.items():
+        for table in _OPS.finditer(text):
+            flags = re.search(r"\.supported_coalesce_params\s*=\s*([^,]+),", table.group(2))
+            if flags:
+                coalesce = sorted(
+                    set(coalesce) | set(re.findall(r"ETHTOOL_COALESCE_\w+", flags.group(1)))
+                )
+            tables[table.group(1)] = str(path.relative_to(tree))
+            for field in _FIELD.finditer(table.group(2)):
+                key, value = field.group(1), field.group(2).strip()
+                if key == "supported_coalesce_params" or not re.fullmatch(r"\w+", value):
+                    continue
+                ops[key] = value
+                where = _where(tree, lookup, value)
+                if where:
+                    defined[value] = where
+    facts["ops_tables"] = tables
+    facts["ops"] = ops
+    facts["defined_in"] = defined
+    facts["has"] = {group: [n for n in names if n in ops] for group, names in OP_GROUPS.items()}
+    facts["coalesce_params"] = coalesce
+    rings: dict[str, Any] = {}
+    getter = ops.get("get_ringparam")
+    for path, text in texts.items():
+        body = symbol_text(text, getter) if getter else None
+        if body is None:
+            continue
+        for which in ("rx", "rx_mini", "rx_jumbo", "tx"):
+            found = re.search(rf"->{which}_max_pending\s*=\s*([^;]+);", body)
+            if found:
+                expr = found.group(1).strip()
+                rings[which.replace("_", "-")] = {
+                    "max": _macro_value([text, *headers], expr),
+                    "expr": expr,
+                    "file": str(path.relative_to(tree)),
+                    "function": getter,
+                }
+    facts["ring_max"] = rings
+    allocs = []
+    for path, text in texts.items():
+        for call in _ALLOC.finditer(text):
+            allocs.append(
+                {
+                    "call": call.group(1),
+                    "args": " ".join(call.group(2).split())[:160],
+                    "multiqueue": "_mq" in call.group(1),
+                    "file": str(path.relative_to(tree)),
+                    "function": enclosing_function(text, call.start()),
+                }
+            )
+    if usbnet and not allocs:
+        text = (tree / USBNET).read_text(errors="replace")
+        call = _ALLOC.search(text)
+        if call:
+            allocs.append(
+                {
+                    "call": call.group(1),
+                    "args": " ".join(call.group(2).split())[:160],
+                    "multiqueue": False,
+                    "file": USBNET,
+                    "function": enclosing_function(text, call.start()),
+                }
+            )
+    facts["netdev"] = allocs
+    return facts
+
+
+def drivers_to_read() -> dict[str, str]:
+    ids = json.loads(IDS.read_text())
+    modules = ids["modules"]
+    wanted = dict(PASTED)
+    for table in ("pci", "usb"):
+        for names in ids[table].values():
+            for name in names:
+                info = modules.get(name)
+                if info is None or name in wanted:
+                    continue
+                if info["path"].startswith(("drivers/net/ethernet/", "drivers/net/usb/")) and set(
+                    info["kernels"]
+                ) & {"arm64", "rpi"}:
+                    wanted[name] = info["path"]
+    return dict(sorted(wanted.items()))
+
+
+def main() -> int:
+    old = json.loads(OUT.read_text()) if OUT.is_file() else {}
+    kernels: dict[str, Any] = {}
+    drivers: dict[str, dict[str, Any]] = {}
+    wanted = drivers_to_read()
+    for series in kernel_source.SERIES:
+        source = kernel_source.obtain(series, GLOBS)
+        kernels[series] = {"package": f"linux-source-{series}", "version": source.version}
+        for name, module_path in wanted.items():
+            facts = driver_facts(source.root, module_path)
+            if facts is not None:
+                drivers.setdefault(name, {})[series] = facts
+    out = {
+        "format": "sbctune-driver-caps",
+        "generated_by": "scripts/regen_driver_caps.py",
+        "kernels": kernels,
+        "pasted": sorted(PASTED),
+        "drivers": drivers,
+        "hand": old.get("hand", {}),
+    }
+    OUT.write_text(json.dumps(out, indent=1, sort_keys=False) + "\n")
+    print(f"{OUT.relative_to(ROOT)}: {len(drivers)} drivers, kernels {kernels}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

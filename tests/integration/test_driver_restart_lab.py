@@ -1,0 +1,52 @@
+"""A ring change that restarts the interface (macb_set_ringparam closes and reopens it) on the
+Pi 5 profile: held back on the NIC that carries the SSH session, applied with the user's consent
+under the guard, the link bouncing for real in the lab, and reverted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.advice.inspect import inspect_host
+from sbctune.lab.model import LabInfo
+from sbctune.tuning import apply, plan, revert
+from tests.integration.test_tuning import forget_session, in_lab
+from tests.lab_support import connect_to_lab
+
+pytestmark = [pytest.mark.lab]
+
+
+def carrier_changes(lab: LabInfo) -> int:
+    return int(in_lab(lab, "cat /sys/class/net/eth0/carrier_changes").strip())
+
+
+async def test_macb_rings_on_the_ssh_nic_need_consent_and_bounce_the_link(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory("pi5-macb")
+    assert "RX:\t\t512" in in_lab(lab, "ethtool -g eth0")
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        held = (await plan(session, inventory, "eth0", ["nic-rings"])).item("nic-rings")
+        assert held is not None and not held.applicable
+        assert "restarts the interface" in held.reason and "--allow-link-restart" in held.reason
+        agreed = await plan(session, inventory, "eth0", ["nic-rings"], {"allow_link_restart": True})
+        item = agreed.item("nic-rings")
+        assert item is not None and item.applicable and item.restarts_link
+        bounces = carrier_changes(lab)
+        applied = await apply(session, agreed, guard_seconds=60,
+                              reconnect=lambda: connect_to_lab(lab, tmp_path))  # fmt: skip
+        try:
+            outcome = applied.outcome("nic-rings")
+            assert outcome is not None and outcome.status == "applied", outcome
+            assert applied.reachable  # the guard's new SSH connection came through the bounce
+            assert carrier_changes(lab) >= bounces + 2  # down and up again
+            assert "RX:\t\t8192" in in_lab(lab, "ethtool -g eth0").split("Current")[1]
+            assert await revert(session) == [applied.id]
+        finally:
+            forget_session(applied.id)
+    shown = in_lab(lab, "ethtool -g eth0").split("Current")[1]
+    assert "RX:\t\t512" in shown

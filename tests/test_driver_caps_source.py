@@ -1,0 +1,94 @@
+"""The driver capability table against the kernel source it cites: every function, ops table and
+macro named in resources/tuning/driver_caps.json exists in the Debian source version the table was
+generated from, and each hand-written fact's key text is in the cited function.
+
+Fetches linux-source-6.1 and -6.12 once (apt-get download, ~300 MB, ~25 s) into
+~/.cache/sbctune/kernel-src; later runs read the cache (under a second).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import kernel_source  # noqa: E402
+import regen_driver_caps  # noqa: E402
+
+TABLE: dict[str, Any] = json.loads(
+    (ROOT / "resources/tuning/driver_caps.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.fixture(scope="module")
+def trees() -> dict[str, Path]:
+    roots = {}
+    for series, info in TABLE["kernels"].items():
+        source = kernel_source.obtain(series, regen_driver_caps.GLOBS, version=info["version"])
+        assert source.version == info["version"]
+        roots[series] = source.root
+    return roots
+
+
+def _generated_citations() -> Iterator[tuple[str, str, str, str]]:
+    """(driver, series, file, symbol) for every generated fact that names a function."""
+    for driver, by_series in TABLE["drivers"].items():
+        for series, facts in by_series.items():
+            for function, file in facts["defined_in"].items():
+                yield driver, series, file, function
+            for table, file in facts["ops_tables"].items():
+                yield driver, series, file, table
+            for ring in facts["ring_max"].values():
+                yield driver, series, ring["file"], ring["function"]
+            for alloc in facts["netdev"]:
+                if alloc["function"]:
+                    yield driver, series, alloc["file"], alloc["function"]
+
+
+def test_every_generated_citation_exists_in_its_source(trees: dict[str, Path]) -> None:
+    missing = []
+    count = 0
+    for driver, series, file, symbol in _generated_citations():
+        count += 1
+        text = (trees[series] / file).read_text(errors="replace", encoding="utf-8")
+        if regen_driver_caps.symbol_text(text, symbol) is None:
+            missing.append(f"{driver} {series}: {symbol} not in {file}")
+    assert count > 1000  # the table is not empty
+    assert missing == []
+
+
+def test_every_hand_fact_is_in_the_function_it_cites(trees: dict[str, Path]) -> None:
+    wrong = []
+    for driver, facts in TABLE["hand"].items():
+        for fact in facts:
+            for series in fact["kernels"]:
+                path = trees[series] / fact["file"]
+                text = path.read_text(errors="replace", encoding="utf-8") if path.is_file() else ""
+                body = regen_driver_caps.symbol_text(text, fact["symbol"])
+                token = fact["contains"]
+                if body is None:
+                    wrong.append(f"{driver} {series}: no {fact['symbol']} in {fact['file']}")
+                elif token.startswith("!") and token[1:] in body:
+                    wrong.append(f"{driver} {series}: {fact['symbol']} has {token[1:]}")
+                elif not token.startswith("!") and token not in body:
+                    wrong.append(f"{driver} {series}: {fact['symbol']} lacks {token!r}")
+    assert wrong == []
+
+
+def test_the_pasted_drivers_are_all_in_the_table() -> None:
+    for driver in TABLE["pasted"]:
+        assert set(TABLE["drivers"][driver]) == set(TABLE["kernels"]), driver
+
+
+def test_a_hand_fact_that_the_source_does_not_hold_is_caught(trees: dict[str, Path]) -> None:
+    text = (trees["6.1"] / "drivers/net/ethernet/realtek/r8169_main.c").read_text(encoding="utf-8")
+    body = regen_driver_caps.symbol_text(text, "rtl_get_coalesce")
+    assert body is not None and "rtl_is_8125" in body
+    assert regen_driver_caps.symbol_text(text, "rtl_no_such_function") is None

@@ -1,0 +1,182 @@
+"""Tweaks that fit the real driver (issue 21): each misfire the kernel's source shows, planned from
+real ethtool captures (tests/captures) with the NIC's driver named as on a real Pi.
+
+The driver facts come from resources/tuning/driver_caps.json (tests/test_driver_caps_source.py
+checks them against the kernel source).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.changes import refused
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+RINGS = (CAPTURES / "ethtool_g/ifupdown2_255_max.txt").read_text(encoding="utf-8")
+COALESCE_3 = (CAPTURES / "ethtool_c/tuned_726_enp1s0.txt").read_text(encoding="utf-8")  # rx-usecs 3
+PAUSE_ON = (CAPTURES / "ethtool_a/pi3bplus_lan78xx_switch_fc_on_2449.txt").read_text(
+    encoding="utf-8"
+)
+PASTED = json.loads(
+    (Path(__file__).resolve().parents[2] / "resources/tuning/driver_caps.json").read_text(
+        encoding="utf-8"
+    )
+)["pasted"]
+
+
+def result(key: str, stdout: str = "", code: int = 0) -> StepResult:
+    return StepResult(batch.Step(("true",), key), code, stdout.encode(), b"")
+
+
+def ssh_over(dev: str) -> StepResult:
+    # `ip -j route get CLIENT` as iproute2 prints it (its JSON keys), for the client's address
+    return result("ssh-route", json.dumps([{"dst": "198.18.0.1", "dev": dev}]))
+
+
+def planned(
+    tweak_id: str, nic: Nic, *steps: StepResult, kernel: str = "6.1.0-rpi", **options: Any
+) -> PlannedTweak:
+    found = Facts(nic.name)
+    for step in steps:
+        found.steps[step.step.name] = step
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    ctx = Context(tweak, found, inventory, nic, dict(options), {}, (tweak_id,))
+    return PLANNERS[tweak.kind](ctx)
+
+
+# ----------------------------------------------------------------- rings that restart the link
+
+
+@pytest.mark.parametrize("driver", ["macb", "atlantic", "stmmac", "igb", "igc"])
+def test_a_ring_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> None:
+    nic = Nic("eth0", driver=driver)
+    item = planned("nic-rings", nic, result("ethtool -g", RINGS), ssh_over("eth0"))
+    assert not item.applicable
+    assert "restarts the interface" in item.reason and "--allow-link-restart" in item.reason
+    agreed = planned("nic-rings", nic, result("ethtool -g", RINGS), ssh_over("eth0"),
+                     allow_link_restart=True)  # fmt: skip
+    assert agreed.applicable and agreed.restarts_link
+    other = planned("nic-rings", nic, result("ethtool -g", RINGS), ssh_over("wlan0"))
+    assert other.applicable and other.restarts_link
+
+
+def test_an_unknown_ssh_route_counts_as_the_ssh_nic() -> None:
+    item = planned("nic-rings", Nic("eth0", driver="macb"), result("ethtool -g", RINGS))
+    assert not item.applicable and "--allow-link-restart" in item.reason
+
+
+def test_rings_on_a_driver_without_set_ringparam_are_not_planned() -> None:
+    """r8169 has get_ringparam only (6.1 and 6.12): `-G` would be EOPNOTSUPP."""
+    item = planned("nic-rings", Nic("eth0", driver="r8169"), result("ethtool -g", RINGS))
+    assert not item.applicable and "no set_ringparam" in item.reason
+
+
+def test_rings_on_a_driver_that_does_not_restart_are_planned_as_before() -> None:
+    item = planned("nic-rings", Nic("eth1", driver="r8152"), result("ethtool -g", RINGS),
+                   ssh_over("eth1"))  # fmt: skip
+    assert item.applicable and not item.restarts_link
+
+
+# ----------------------------------------------------------------- coalescing
+
+
+@pytest.mark.parametrize("driver", ["igb", "igc"])
+def test_intel_rx_usecs_3_is_adaptive_moderation_not_3_microseconds(driver: str) -> None:
+    item = planned("irq-coalescing", Nic("eth0", driver=driver), result("ethtool -c", COALESCE_3))
+    assert not item.applicable
+    assert "rx-usecs 3" in item.reason and "adaptive" in item.reason
+    assert not any(c.after == "50" for c in item.changes)
+
+
+def test_coalescing_on_an_rtl8125_is_not_planned() -> None:
+    nic = Nic("eth1", driver="r8169", chip="RTL8125 2.5GbE Controller")
+    item = planned("irq-coalescing", nic, result("ethtool -c", COALESCE_3))
+    assert not item.applicable and "RTL8125" in item.reason and "EOPNOTSUPP" in item.reason
+    older = planned("irq-coalescing", Nic("eth1", driver="r8169", chip="RTL8111/8168/8411"),
+                    result("ethtool -c", COALESCE_3))  # fmt: skip
+    assert older.applicable
+
+
+def test_bcmgenet_rx_usecs_is_planned_as_the_value_it_reads_back() -> None:
+    """50 us is stored as 7 ticks of 8.192 us and reads back 57 (bcmgenet_set_rx_coalesce)."""
+    item = planned("irq-coalescing", Nic("eth0", driver="bcmgenet"),
+                   result("ethtool -c", COALESCE_3))  # fmt: skip
+    assert [(c.target, c.after) for c in item.changes] == [("eth0 -C rx-usecs", "57")]
+
+
+# ----------------------------------------------------------------- pause, refusals
+
+
+def test_flow_control_on_lan78xx_is_already_the_drivers_default() -> None:
+    item = planned("flow-control", Nic("eth0", driver="lan78xx"), result("ethtool -a", PAUSE_ON))
+    assert not item.applicable and "lan78xx_phy_init" in item.reason
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "tee: /proc/irq/62/smp_affinity: Input/output error",  # coreutils, kernels before 6.12
+        "tee: /proc/irq/62/smp_affinity: I/O error",  # busybox on musl
+    ],
+)
+def test_an_irq_the_chip_cannot_steer_is_not_possible_not_failed(stderr: str) -> None:
+    assert refused(stderr) is not None
+
+
+# ----------------------------------------------------------------- the table itself
+
+
+@pytest.mark.parametrize("driver", PASTED)
+def test_every_pasted_driver_has_its_kernel_facts(driver: str) -> None:
+    """For each of the 13 drivers: the planner's view of the table (ops, queues, restarts)
+    agrees with the table's own entries for both kernel series."""
+    for kernel in ("6.1.0-rpi", "6.12.0-rpi"):
+        caps = driver_caps.caps(driver, kernel)
+        assert caps is not None
+        entry = driver_caps.table()["drivers"][driver][caps.series[0]]
+        assert caps.ops == frozenset(entry["ops"])
+        assert caps.multiqueue == any(a["multiqueue"] for a in entry["netdev"])
+        ring_planned = planned("nic-rings", Nic("eth9", driver=driver), result("ethtool -g", RINGS),
+                               ssh_over("wlan0"), kernel=kernel)  # fmt: skip
+        assert ring_planned.applicable == ("set_ringparam" in entry["ops"])
+        coalesce = planned("irq-coalescing", Nic("eth9", driver=driver),
+                           result("ethtool -c", COALESCE_3), kernel=kernel)  # fmt: skip
+        if "set_coalesce" not in entry["ops"]:
+            assert not coalesce.applicable and "no set_coalesce" in coalesce.reason
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.text(max_size=200), _JSON.map(json.dumps)))
+def test_garbage_from_ip_route_get_counts_as_the_ssh_nic_never_a_crash(text: str) -> None:
+    """The Pi's answer is untrusted: anything but a route naming another device holds the
+    restarting change back."""
+    item = planned("nic-rings", Nic("eth0", driver="macb"), result("ethtool -g", RINGS),
+                   result("ssh-route", text))  # fmt: skip
+    try:
+        other = json.loads(text)[0]["dev"] not in (None, "eth0")
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        other = False
+    assert item.applicable == (other is True)

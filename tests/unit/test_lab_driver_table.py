@@ -1,0 +1,183 @@
+"""The lab's stateful ethtool answers as the kernel's source says (driver_caps.json)
+for each of the 13 drivers met in real pastes, and the planner reads those answers the same way.
+
+Sets need root, as the real ethtool does; the lab itself runs as root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab.ethtool_state import interface_state
+from sbctune.lab.ethtool_table import single_queue
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
+
+EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
+PASTED = driver_caps.table()["pasted"]
+NOT_SUPPORTED = "netlink error: Operation not supported"
+INVALID = "netlink error: Invalid argument"
+root = pytest.mark.skipif(os.geteuid() != 0, reason="ethtool's sets need root, as on a Pi")
+
+
+def lab(tmp_path: Path, driver: str, chip: str = "") -> str:
+    path = tmp_path / "state.json"
+    state = {"schema": 1, "interfaces": {"eth0": interface_state(driver, EMPTY, "eth0", chip)}}
+    path.write_text(json.dumps(state), encoding="utf-8")
+    return str(path)
+
+
+def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
+    result = fake_ethtool.run(list(argv), state)
+    assert result is not None
+    return result
+
+
+def planned(tweak_id: str, driver: str, option: str, text: str, chip: str = "") -> PlannedTweak:
+    found = Facts("eth0")
+    found.steps[f"ethtool {option}"] = StepResult(
+        batch.Step(("true",), f"ethtool {option}"), 0, text.encode(), b""
+    )
+    nic = Nic("eth0", driver=driver, chip=chip or None)
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(kernel="6.1.0"), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+
+
+@pytest.mark.parametrize("driver", PASTED)
+def test_the_lab_offers_exactly_the_drivers_ethtool_ops(tmp_path: Path, driver: str) -> None:
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    state = lab(tmp_path, driver)
+    for show, op in (("-g", "get_ringparam"), ("-c", "get_coalesce"), ("-a", "get_pauseparam"),
+                     ("--show-eee", "get_eee")):  # fmt: skip
+        _out, err, code = ethtool(state, show, "eth0")
+        assert (code == 0) == caps.has(op), (driver, show)
+        if not caps.has(op):
+            assert err == [NOT_SUPPORTED]
+    rings, _, code = ethtool(state, "-g", "eth0")
+    if code == 0:
+        for param, top in caps.ring_maxima().items():
+            assert f"{param.upper()}:\t\t{top}\n" in rings.split("Current")[0]
+    # the planner reading the lab: rings planned only where the driver can set them
+    if code == 0:
+        item = planned("nic-rings", driver, "-g", rings)
+        if caps.has("set_ringparam"):  # planned, or held back as the SSH NIC's link restart
+            assert item.applicable or "--allow-link-restart" in item.reason
+        else:
+            assert not item.applicable and "no set_ringparam" in item.reason
+
+
+@root
+@pytest.mark.parametrize("driver", PASTED)
+def test_the_lab_refuses_the_sets_the_driver_has_no_op_for(tmp_path: Path, driver: str) -> None:
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    state = lab(tmp_path, driver)
+    _, err, code = ethtool(state, "-G", "eth0", "rx", "64")
+    if not caps.has("set_ringparam"):
+        assert code != 0 and err == [NOT_SUPPORTED]
+    _, err, code = ethtool(state, "-A", "eth0", "rx", "on")
+    assert (code == 0) == caps.has("set_pauseparam")
+
+
+def test_rtl8125_coalescing_is_not_supported_but_rtl8111_is(tmp_path: Path) -> None:
+    assert ethtool(lab(tmp_path, "r8169", "RTL8125B"), "-c", "eth0")[1] == [NOT_SUPPORTED]
+    assert ethtool(lab(tmp_path, "r8169", "RTL8111H"), "-c", "eth0")[2] == 0
+
+
+def test_igb_eee_only_from_the_i350_on(tmp_path: Path) -> None:
+    assert ethtool(lab(tmp_path, "igb", "82580"), "--show-eee", "eth0")[1] == [NOT_SUPPORTED]
+    assert ethtool(lab(tmp_path, "igb", "I350"), "--show-eee", "eth0")[2] == 0
+    i350 = ethtool(lab(tmp_path, "igb", "I350"), "--show-eee", "eth0")[0]
+    item = planned("eee-off", "igb", "--show-eee", i350, chip="82580 Gigabit Network Connection")
+    assert not item.applicable and "refuses Energy-Efficient Ethernet on the 82580" in item.reason
+
+
+@root
+def test_bcmgenet_coalescing_limits_refusals_and_rounding(tmp_path: Path) -> None:
+    state = lab(tmp_path, "bcmgenet")
+    assert ethtool(state, "-C", "eth0", "rx-frames", "511")[2] == 0  # 0x1FF, not 255
+    assert ethtool(state, "-C", "eth0", "rx-frames", "512")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-frames", "0")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "0")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert "rx-usecs: 57\n" in ethtool(state, "-c", "eth0")[0]
+
+
+@root
+@pytest.mark.parametrize("driver", ["igb", "igc"])
+def test_intel_rx_usecs_mode_codes(tmp_path: Path, driver: str) -> None:
+    state = lab(tmp_path, driver)
+    assert "rx-usecs: 3\n" in ethtool(state, "-c", "eth0")[0]  # IGB_DEFAULT_ITR: dynamic
+    for refused in ("2", "5", "9", "10001"):
+        assert ethtool(state, "-C", "eth0", "rx-usecs", refused)[1] == [INVALID], refused
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "1")[2] == 0
+
+
+@pytest.mark.parametrize("driver", ["ax88179_178a", "r8152", "r8169"])
+def test_mangleid_segmentation_is_off_until_asked_for(tmp_path: Path, driver: str) -> None:
+    shown = ethtool(lab(tmp_path, driver), "-k", "eth0")[0]
+    assert "\ttx-tcp-mangleid-segmentation: off\n" in shown
+
+
+@root
+def test_offloads_on_r8169_turn_sg_on_so_that_tso_holds(tmp_path: Path) -> None:
+    state = lab(tmp_path, "r8169")
+    shown = ethtool(state, "-k", "eth0")[0]
+    assert "scatter-gather: off\n" in shown and "tcp-segmentation-offload: off\n" in shown
+    item = planned("offloads-on", "r8169", "-k", shown)
+    wanted = [c.target.split()[-1] for c in item.changes if c.needed]
+    assert wanted.index("sg") < wanted.index("tso")
+    # what the apply step runs, in that order, and what the lab (as the kernel) keeps
+    for name in wanted:
+        ethtool(state, "-K", "eth0", name, "on")
+    assert "tcp-segmentation-offload: on\n" in ethtool(state, "-k", "eth0")[0]
+    lone = lab(tmp_path, "r8169")
+    ethtool(lone, "-K", "eth0", "tso", "on")  # today's plan: TSO alone
+    assert "tcp-segmentation-offload: off\n" in ethtool(lone, "-k", "eth0")[0]
+
+
+@root
+def test_a_ring_change_on_macb_is_a_link_restart(tmp_path: Path) -> None:
+    state = lab(tmp_path, "macb")
+    assert ethtool(state, "-G", "eth0", "rx", "1024")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["rings"]["bounces"] == 1
+    assert "bounce_links" not in data  # outside a lab no real interface is touched
+
+
+def test_single_queue_drivers_have_no_xps_in_the_lab() -> None:
+    r8169 = load_profile("cm4-rtl8125b-r8169").test_interface
+    assert r8169.driver == "r8169" and r8169.xps_enoent
+
+
+@root
+@pytest.mark.parametrize("driver", PASTED)
+def test_offloads_the_planner_asks_for_hold_in_the_lab(tmp_path: Path, driver: str) -> None:
+    """For each driver: what offloads-on plans from the lab's `ethtool -k` is what the lab (as
+    the kernel's netdev_fix_features) then shows on; a single-queue driver has no XPS."""
+    state = lab(tmp_path, driver)
+    item = planned("offloads-on", driver, "-k", ethtool(state, "-k", "eth0")[0])
+    for change in item.changes:
+        _, option, name = change.target.split()
+        assert ethtool(state, option, "eth0", name, "on")[2] in (0, 1)
+    shown = ethtool(state, "-k", "eth0")[0]
+    legacy = {"sg": "scatter-gather", "tso": "tcp-segmentation-offload",
+              "gso": "generic-segmentation-offload", "gro": "generic-receive-offload"}  # fmt: skip
+    for change in item.changes:
+        assert f"{legacy[change.target.split()[-1]]}: on" in shown, (driver, change.target)
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    assert single_queue(driver) == (caps.multiqueue is False)
