@@ -167,13 +167,9 @@ def test_mnemonics_are_unique_in_each_window(window: MainWindow) -> None:
         if (found := mnemonic_clashes(window.page(key), with_bar))
     }
     assert not clashes, clashes
-    for dialog in (
-        HostKeyDialog(SAMPLE_KEY, window),
-        InstallIperf3Dialog(
-            plan_iperf3_install((CAPTURES / "os_release" / OS_RELEASE).read_text(encoding="utf-8"), ["apt-get"]),
-            window,
-        ),
-    ):
+    os_release = (CAPTURES / "os_release" / OS_RELEASE).read_text(encoding="utf-8")
+    install = plan_iperf3_install(os_release, ["apt-get"])
+    for dialog in (HostKeyDialog(SAMPLE_KEY, window), InstallIperf3Dialog(install, window)):
         found = mnemonic_clashes(dialog, {})
         assert not found, (type(dialog).__name__, found)
 
