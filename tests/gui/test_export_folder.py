@@ -26,7 +26,7 @@ def _export(
     problems: list[Problem] = []
     controller.exported.connect(lambda _fmt, path: written.append(path))
     controller.failed.connect(problems.append)
-    drive(controller._export(["csv"], ids, folder), timeout=30)
+    drive(controller._export(["csv"], ids, folder, False), timeout=30)
     return written, problems
 
 
