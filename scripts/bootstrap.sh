@@ -76,7 +76,11 @@ install_venv() {
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     say "installing sbctune and its dependencies into $VENV"
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1
+    # setuptools tells at every editable install (as "BuildBackendWarning", though it is its
+    # "InformationOnly" notice) to beware of folders named like the package; there is no
+    # sbctune/ folder here, so that block is dropped with pip's notes on absent index folders.
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$SBCTUNE_ROOT[dev,lab]" 2>&1 \
+      | awk '/Editable installation\./ { skip = 1 } !skip { print } /with strategy, WheelFile/ { skip = 0 }' \
       | grep -v -e "is ignored: it is neither" -e "^$" >&2
     "$VENV/bin/python" -c "import sbctune, asyncssh, PySide6" || { say "pip install failed"; return 1; }
     echo "$want" >"$stamp"
