@@ -150,7 +150,8 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
     ids = [r.id for r in result.runs if r.id is not None]
     try:
-        written = export("html", gather(history, ids), path)
+        # The demo's own report, refreshed by each demo run (never written through a link).
+        written = export("html", gather(history, ids), path, overwrite=True)
     except UserError as exc:
         runs = " ".join(map(str, ids))
         raise UserError(

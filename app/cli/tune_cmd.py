@@ -26,7 +26,7 @@ from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
-from sbctune.history import History
+from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
 from sbctune.remote import Session
 from sbctune.tuning import (
@@ -174,25 +174,38 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> int:
+    """status, confirm, revert: the Pi's sessions are the truth and the history only keeps a
+    copy, so a history that cannot be opened (busy, damaged) never stops them."""
+    try:
+        history: History | None = History.open()
+    except HistoryError as exc:
+        history = None
+        print(f"sbctune: {exc.message} The Pi's sessions are handled without the history.",
+              file=sys.stderr)  # fmt: skip
+    try:
+        if args.tune_action == "status":
+            return _print_status(await status(session, history=history), args.json)
+        if args.tune_action == "confirm":
+            session_id = await confirm(session, args.session, history=history)
+            _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
+            return 0
+        ids = await revert(session, args.session, history=history)
+        text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
+        _out(args, {"reverted": ids}, text)
+        return 0
+    finally:
+        if history is not None:
+            history.close()
+
+
 async def _main(args: argparse.Namespace) -> int:
     target = target_from_args(args)
     async with await open_session(args, target) as session:
+        if args.tune_action in ("status", "confirm", "revert"):
+            return await _on_the_pis_sessions(session, args)
         history = History.open()
-        if args.tune_action == "status":
-            try:
-                return _print_status(await status(session, history=history), args.json)
-            finally:
-                history.close()
         try:
-            if args.tune_action == "confirm":
-                session_id = await confirm(session, args.session, history=history)
-                _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
-                return 0
-            if args.tune_action == "revert":
-                ids = await revert(session, args.session, history=history)
-                text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
-                _out(args, {"reverted": ids}, text)
-                return 0
             if args.tune_action == "boot-commit":
                 inventory, _ = await inspect_host(session)
                 the_plan, persist = await boot_commit_plan(
