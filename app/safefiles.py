@@ -9,8 +9,11 @@ device is refused with a message that names it.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from sbctune.errors import UserError
@@ -178,3 +181,75 @@ def regular_file(root: Path, rel: str) -> Path | None:
     if not stat.S_ISREG(os.lstat(path).st_mode):
         raise UnsafeMember(f"{path} is not a regular file; sbctune reads only regular files")
     return path
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class OutputExists(UserError):
+    """The output is there already: replaced only with the user's consent."""
+
+    def __init__(self, path: Path, option: str = "-o") -> None:
+        super().__init__(
+            f"{path} already exists.",
+            f"Add --force to replace it, or choose another {option} path.",
+        )
+        self.path = path
+
+
+def _empty_folder(path: Path) -> bool:
+    return path.is_dir() and not any(path.iterdir())
+
+
+def check_output(
+    target: Path, *, overwrite: bool, folder: bool = False, option: str = "-o"
+) -> None:
+    """Refuse, before any work, an output path sbctune would write through or replace unasked:
+    a link (dangling or not), a missing folder, a folder where a file goes, an existing output
+    without ``overwrite``. ``folder``: the output is a folder (an empty one may be replaced)."""
+    parent = target.parent
+    if not parent.is_dir():
+        raise UserError(
+            f"The folder {parent} does not exist.", f"Create it, or choose another {option} path."
+        )
+    if target.is_symlink():
+        raise UserError(
+            f"{target} is a symbolic link: sbctune does not write through links.",
+            "Remove the link, or choose another file name.",
+        )
+    if folder and _empty_folder(target):
+        return
+    if target.is_dir():
+        what = "a folder that is not empty" if folder else "a folder"
+        raise UserError(f"{target} is {what}.", f"Give a new name with {option}.")
+    if target.exists() and not overwrite:
+        raise OutputExists(target, option)
+
+
+def write_output(
+    target: str | Path,
+    write: Callable[[Path], Path],
+    *,
+    overwrite: bool,
+    folder: bool = False,
+    option: str = "-o",
+) -> Path:
+    """Run ``write(path)`` for a path in a private folder next to ``target``, then rename the
+    result onto ``target``: a rename replaces a name, it never follows a link, and a reader
+    never sees half a file. Checked as `check_output` says; returns ``target``."""
+    target = Path(target)
+    check_output(target, overwrite=overwrite, folder=folder, option=option)
+    try:
+        private = Path(tempfile.mkdtemp(prefix=".sbctune-output-", dir=target.parent))
+        try:
+            written = write(private / target.name)
+            os.replace(written, target)
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+        return target
+    except OSError as exc:  # read-only place, full disk, a path the OS refuses
+        reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
+        raise UserError(
+            f"Cannot write {target}: {reason or exc.strerror or exc}.",
+            "Choose a file in a folder you can write to, e.g. your home folder.",
+        ) from None

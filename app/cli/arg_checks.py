@@ -98,6 +98,11 @@ def writable_file(path: Path, *, create_parents: bool = False, option: str = "-o
     produces it). Leaves an existing file as it was and removes a probe it created."""
     if path.is_dir():
         raise UserError(f"{path} is a folder.", f"Give a file name, e.g. {option} report.html")
+    if path.is_symlink():  # the probe below would create the link's target
+        raise UserError(
+            f"{path} is a symbolic link: sbctune does not write through links.",
+            f"Remove the link, or choose another {option} path.",
+        )
     try:
         if create_parents:
             path.parent.mkdir(parents=True, exist_ok=True)

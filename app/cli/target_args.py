@@ -57,6 +57,14 @@ def add_credential_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="give up connecting after this long (default 10)",
     )
+    group.add_argument(
+        "--keepalive",
+        type=positive_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="ask the Pi for a sign of life this often; 3 unanswered and the connection "
+        "counts as lost (default 10: a silently dead link is noticed within about 30 s)",
+    )
 
 
 def _read_secret_line() -> Secret:
@@ -80,6 +88,7 @@ def target_from_args(args: argparse.Namespace) -> Target:
         password=password,
         sudo_password=sudo_password,
         connect_timeout=args.connect_timeout,
+        keepalive_interval=args.keepalive,
     )
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from sbctune.errors import UserError
 
 DEFAULT_PORT = 22
+# Unanswered SSH keepalives before the connection counts as lost.
+KEEPALIVE_COUNT = 3
 
 _BRACKETED = re.compile(r"^\[(?P<host>[^\]]+)\](?::(?P<port>\d+))?$")
 
@@ -52,6 +54,9 @@ class Target:
     password: Secret | None = field(default=None, repr=False)
     sudo_password: Secret | None = field(default=None, repr=False)
     connect_timeout: float = 10.0
+    # A link that dies silently (no RST) is noticed after about interval × KEEPALIVE_COUNT s
+    # instead of the kernel's TCP timeouts (minutes to hours).
+    keepalive_interval: float = 10.0
 
     @property
     def display(self) -> str:

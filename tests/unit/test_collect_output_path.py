@@ -1,0 +1,75 @@
+"""`sbctune collect -o PATH`: refused before connecting when PATH is a link (dangling or
+not), an existing bundle without --force, or a folder that holds files; nothing is touched.
+
+The target is a test address (198.18.0.0/15) that is never reached: every case is refused
+before the connection is tried."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sbctune.cli.main import main
+
+NEVER_REACHED = "pi@198.18.255.254"
+
+
+def collect(out: Path, *extra: str) -> list[str]:
+    return ["collect", NEVER_REACHED, "--connect-timeout", "1", "-o", str(out), *extra]
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+def test_a_link_at_the_output_is_refused_and_its_target_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], dangling: bool
+) -> None:
+    victim = tmp_path / "victim.zip"
+    if not dangling:
+        victim.write_bytes(b"keep me\n")
+    link = tmp_path / "pi.zip"
+    link.symlink_to(victim)
+    assert main(collect(link, "--force")) == 1
+    err = capsys.readouterr().err
+    assert "is a symbolic link: sbctune does not write through links" in err
+    assert "198.18.255.254" not in err  # refused before any connection was tried
+    assert link.is_symlink()
+    assert victim.read_bytes() == b"keep me\n" if not dangling else not victim.exists()
+
+
+def test_an_existing_bundle_is_kept_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pi.zip"
+    out.write_bytes(b"my earlier bundle")
+    assert main(collect(out)) == 1
+    err = capsys.readouterr().err
+    assert f"{out} already exists." in err and "--force" in err
+    assert out.read_bytes() == b"my earlier bundle"
+
+
+def test_a_folder_that_holds_files_is_refused_even_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
+    assert main(collect(folder, "--force")) == 1
+    err = capsys.readouterr().err
+    assert f"{folder} is a folder that is not empty." in err
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+
+
+def test_a_report_path_that_is_a_link_is_refused_before_the_demo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The up-front writability probe must not create the file a dangling link points at."""
+    from sbctune.cli.arg_checks import writable_file
+    from sbctune.errors import UserError
+
+    victim = tmp_path / "elsewhere" / "created.html"
+    victim.parent.mkdir()
+    link = tmp_path / "sbctune-report.html"
+    link.symlink_to(victim)
+    with pytest.raises(UserError, match="is a symbolic link"):
+        writable_file(link, option="--report")
+    assert link.is_symlink() and not victim.exists()
