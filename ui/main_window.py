@@ -46,6 +46,7 @@ from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
+from sbctune.ui.warning_notices import WarningNotices
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
 from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
 from sbctune.workflow.steps import CALIBRATE
@@ -214,6 +215,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
+        self.notices = WarningNotices(self)
+        self.notices.warned.connect(self._show_warning)
+
+    def _show_warning(self, text: str) -> None:
+        self.statusBar().showMessage(f"Warning: {text}", 20000)
 
     def _menus(self) -> None:
         bar = self.menuBar()
