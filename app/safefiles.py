@@ -219,6 +219,11 @@ def check_output(
         )
     if folder and _empty_folder(target):
         return
+    if folder and target.exists() and not target.is_dir():
+        raise UserError(
+            f"{target} exists and is not a folder.",
+            f"Give a new folder name or .zip with {option}.",
+        )
     if target.is_dir():
         what = "a folder that is not empty" if folder else "a folder"
         raise UserError(f"{target} is {what}.", f"Give a new name with {option}.")

@@ -50,6 +50,14 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def keepalive_seconds(text: str) -> float:
+    """`--keepalive SECONDS`: how often SSH asks the Pi for a sign of life (0.5 s to 1 h)."""
+    value = positive_seconds(text)
+    if not 0.5 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be from 0.5 to 3600 seconds, not {text}")
+    return value
+
+
 def udp_rate(text: str) -> float:
     """`--udp MBPS`: a pacing rate in Mbit/s, above 0 and at most 100 000."""
     try:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
-from sbctune.cli.arg_checks import writable_folder, write_errors
+from sbctune.cli.arg_checks import write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
@@ -91,7 +93,8 @@ def _check_output(dest: Path, force: bool) -> None:
     with write_errors(dest):
         dest.parent.mkdir(parents=True, exist_ok=True)
     check_output(dest, overwrite=force, folder=_is_folder(dest))
-    writable_folder(dest.parent)
+    with write_errors(dest):  # the private folder write_output will need
+        os.rmdir(tempfile.mkdtemp(prefix=".sbctune-output-", dir=dest.parent))
 
 
 def default_bundle_name(host: str, when: float | None = None) -> Path:

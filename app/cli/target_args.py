@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from sbctune.cli.arg_checks import positive_seconds
+from sbctune.cli.arg_checks import keepalive_seconds, positive_seconds
 from sbctune.cli.prompt import read_line
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
 from sbctune.remote.target import password_from_env
@@ -59,7 +59,7 @@ def add_credential_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--keepalive",
-        type=positive_seconds,
+        type=keepalive_seconds,
         default=10.0,
         metavar="SECONDS",
         help="ask the Pi for a sign of life this often; 3 unanswered and the connection "

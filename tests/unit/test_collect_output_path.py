@@ -73,3 +73,13 @@ def test_a_report_path_that_is_a_link_is_refused_before_the_demo(
     with pytest.raises(UserError, match="is a symbolic link"):
         writable_file(link, option="--report")
     assert link.is_symlink() and not victim.exists()
+
+
+@pytest.mark.parametrize("value", ["0", "0.1", "inf", "nan", "1e308", "4000"])
+def test_a_keepalive_out_of_range_is_refused_by_name(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["connect", NEVER_REACHED, "--keepalive", value])
+    assert refused.value.code == 2
+    assert "argument --keepalive:" in capsys.readouterr().err
