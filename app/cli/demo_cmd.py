@@ -31,6 +31,7 @@ from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
 from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
+from sbctune.safefiles import check_output
 from sbctune.workflow import (
     FlowEvent,
     FlowOptions,
@@ -43,6 +44,7 @@ from sbctune.workflow import (
 from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FLOW_STEPS
 
 DEFAULT_PROFILE = "pi4-ax88179"
+DEFAULT_REPORT = "sbctune-report.html"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,9 +84,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--report",
         type=Path,
-        default=Path("sbctune-report.html"),
-        help="where to write the HTML report (default ./sbctune-report.html)",
+        default=None,
+        help=f"where to write the HTML report (default ./{DEFAULT_REPORT}, refreshed by each "
+        "demo; a file you name is replaced only with --force)",
     )
+    parser.add_argument("--force", action="store_true", help="replace the --report file")
     add_credential_arguments(parser)
     parser.set_defaults(func=_demo)
 
@@ -135,11 +139,11 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
             session, inventory, options, history, on_event=_Progress(), collection=collection,
             steps=steps,
         )  # fmt: skip
-        _report(history, result, args.report)
+        _report(history, result, args.report, args.force)
     return result
 
 
-def _report(history: History, result: FlowResult, path: Path) -> None:
+def _report(history: History, result: FlowResult, path: Path, force: bool) -> None:
     print()
     comparison = compare(result.runs, calibration_for(history, result.runs))
     print(text(comparison_table(comparison)))
@@ -150,8 +154,7 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
     ids = [r.id for r in result.runs if r.id is not None]
     try:
-        # The demo's own report, refreshed by each demo run (never written through a link).
-        written = export("html", gather(history, ids), path, overwrite=True)
+        written = export("html", gather(history, ids), path, overwrite=force)
     except UserError as exc:
         runs = " ".join(map(str, ids))
         raise UserError(
@@ -163,8 +166,13 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    # The report comes last, after minutes of measuring: a place it cannot go fails now.
+    # The demo's own report is refreshed by each demo; a file the user named is kept unless
+    # --force. The report comes last, after minutes of measuring: a place it cannot go (or
+    # may not replace) fails now.
+    args.force = args.force or args.report is None
+    args.report = args.report or Path(DEFAULT_REPORT)
     writable_file(args.report, option="--report")
+    check_output(args.report, overwrite=args.force, option="--report")
     if args.target:
 
         async def real() -> None:

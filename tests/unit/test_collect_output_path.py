@@ -83,3 +83,16 @@ def test_a_keepalive_out_of_range_is_refused_by_name(
         main(["connect", NEVER_REACHED, "--keepalive", value])
     assert refused.value.code == 2
     assert "argument --keepalive:" in capsys.readouterr().err
+
+
+def test_a_report_file_the_user_named_is_kept_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo's own default report is refreshed by each demo; a named one is the user's."""
+    mine = tmp_path / "mine.html"
+    mine.write_text("<p>my notes</p>", encoding="utf-8")
+    assert main(["demo", NEVER_REACHED, "--connect-timeout", "1", "--report", str(mine)]) == 1
+    err = capsys.readouterr().err
+    assert f"{mine} already exists." in err and "--force" in err and "--report" in err
+    assert "198.18.255.254" not in err  # refused before any connection was tried
+    assert mine.read_text(encoding="utf-8") == "<p>my notes</p>"
