@@ -14,7 +14,7 @@ from pathlib import Path
 from sbctune.cli.arg_checks import keepalive_seconds, positive_seconds
 from sbctune.cli.prompt import read_line
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
-from sbctune.remote.target import password_from_env
+from sbctune.remote.target import DEFAULT_KEEPALIVE_S, password_from_env
 
 
 def add_target_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,10 +60,11 @@ def add_credential_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--keepalive",
         type=keepalive_seconds,
-        default=10.0,
+        default=DEFAULT_KEEPALIVE_S,
         metavar="SECONDS",
-        help="ask the Pi for a sign of life this often; 3 unanswered and the connection "
-        "counts as lost (default 10: a silently dead link is noticed within about 30 s)",
+        help="ask the Pi for a sign of life after this long without a word; 3 unanswered and "
+        "the connection counts as lost (default 7: a silently dead link is noticed in about "
+        "28 s)",
     )
 
 
