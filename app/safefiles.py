@@ -8,6 +8,7 @@ device is refused with a message that names it.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -206,7 +207,30 @@ def check_output(
 ) -> None:
     """Refuse, before any work, an output path sbctune would write through or replace unasked:
     a link (dangling or not), a missing folder, a folder where a file goes, an existing output
-    without ``overwrite``. ``folder``: the output is a folder (an empty one may be replaced)."""
+    without ``overwrite``. ``folder``: the output is a folder (an empty one may be replaced).
+    The private folder the output will be written in, and the output's name in it, are tried
+    too: a name too long or a folder that takes no files fails now, not after the work."""
+    try:
+        _check_output(target, overwrite=overwrite, folder=folder, option=option)
+        private = tempfile.mkdtemp(prefix=".sbctune-output-", dir=target.parent)
+        try:
+            Path(private, target.name).touch()
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+    except OSError as exc:  # a name too long, a read-only place, a path the OS refuses
+        raise _cannot_write(target, exc, option) from None
+
+
+def _cannot_write(target: Path, exc: OSError, option: str) -> UserError:
+    reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
+    if exc.errno == errno.ENAMETOOLONG:
+        hint = f"Choose a shorter name with {option}."
+    else:
+        hint = f"Choose a file in a folder you can write to (e.g. your home folder) with {option}."
+    return UserError(f"Cannot write {target}: {reason or exc.strerror or exc}.", hint)
+
+
+def _check_output(target: Path, *, overwrite: bool, folder: bool, option: str) -> None:
     parent = target.parent
     if not parent.is_dir():
         raise UserError(
@@ -253,8 +277,4 @@ def write_output(
             shutil.rmtree(private, ignore_errors=True)
         return target
     except OSError as exc:  # read-only place, full disk, a path the OS refuses
-        reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
-        raise UserError(
-            f"Cannot write {target}: {reason or exc.strerror or exc}.",
-            "Choose a file in a folder you can write to, e.g. your home folder.",
-        ) from None
+        raise _cannot_write(target, exc, option) from None

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
-from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
+from sbctune.cli.arg_checks import int_range, interface_arg
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
@@ -171,7 +171,6 @@ def _demo(args: argparse.Namespace) -> int:
     # may not replace) fails now.
     args.force = args.force or args.report is None
     args.report = args.report or Path(DEFAULT_REPORT)
-    writable_file(args.report, option="--report")
     check_output(args.report, overwrite=args.force, option="--report")
     if args.target:
 

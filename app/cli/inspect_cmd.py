@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -93,8 +91,6 @@ def _check_output(dest: Path, force: bool) -> None:
     with write_errors(dest):
         dest.parent.mkdir(parents=True, exist_ok=True)
     check_output(dest, overwrite=force, folder=_is_folder(dest))
-    with write_errors(dest):  # the private folder write_output will need
-        os.rmdir(tempfile.mkdtemp(prefix=".sbctune-output-", dir=dest.parent))
 
 
 def default_bundle_name(host: str, when: float | None = None) -> Path:

@@ -96,3 +96,20 @@ def test_a_report_file_the_user_named_is_kept_without_force(
     assert f"{mine} already exists." in err and "--force" in err and "--report" in err
     assert "198.18.255.254" not in err  # refused before any connection was tried
     assert mine.read_text(encoding="utf-8") == "<p>my notes</p>"
+
+
+@pytest.mark.parametrize("command", ["collect-zip", "collect-folder", "demo"])
+def test_a_name_too_long_is_refused_before_connecting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    name = tmp_path / ("a" * 300)
+    argv = {
+        "collect-zip": collect(name.with_suffix(".zip")),
+        "collect-folder": collect(name),
+        "demo": ["demo", NEVER_REACHED, "--connect-timeout", "1", "--report", f"{name}.html"],
+    }[command]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "File name too long." in err and "hint: Choose a shorter name with" in err, err
+    assert "unexpected error" not in err and "198.18.255.254" not in err
+    assert list(tmp_path.iterdir()) == []
