@@ -241,6 +241,13 @@ def _check_output(target: Path, *, overwrite: bool, folder: bool, option: str) -
             f"{target} is a symbolic link: sbctune does not write through links.",
             "Remove the link, or choose another file name.",
         )
+    # A rename over /dev/null (run as root) would replace the device node itself.
+    if target.exists() and not (target.is_file() or target.is_dir()):
+        raise UserError(
+            f"{target} is not a regular file (a device, a pipe or a socket): sbctune replaces"
+            " only files it could have written.",
+            f"Choose a file name with {option}.",
+        )
     if folder and _empty_folder(target):
         return
     if folder and target.exists() and not target.is_dir():

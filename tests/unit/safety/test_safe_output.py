@@ -6,6 +6,7 @@ nothing behind and the user's file as it was. Fast: the mutation run uses these.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -99,3 +100,14 @@ def test_a_failed_write_leaves_the_users_file_and_no_private_folder(tmp_path: Pa
     with pytest.raises(UserError, match=f"Cannot write {out}: No space left on device"):
         write_output(out, fails, overwrite=True)
     assert out.read_text(encoding="utf-8") == "mine" and _left(tmp_path) == ["r.txt"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_pipe_or_device_is_never_replaced(tmp_path: Path) -> None:
+    """`-o /dev/null --force` as root would otherwise rename a file over the device node."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for folder in (False, True):
+        with pytest.raises(UserError, match="is not a regular file"):
+            write_output(pipe, _file("new"), overwrite=True, folder=folder)
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode) and _left(tmp_path) == ["pipe"]
