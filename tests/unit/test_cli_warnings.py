@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.cli.log_warnings import MAX_WARNING_CHARS, warnings_on_stderr
+from sbctune.cli.log_warnings import MAX_WARNING_CHARS, MAX_WARNINGS, warnings_on_stderr
 from sbctune.cli.main import main
 from tests.unit.export.seed_runs import seed_history
 
@@ -57,3 +57,13 @@ def test_a_warning_quoting_hostile_text_is_escaped_and_bounded(
     assert len(err) < MAX_WARNING_CHARS * 2 and err.count("\n") == 1
     assert "not shown" not in err
     assert logging.getLogger("sbctune").propagate  # left as it was found
+
+
+def test_a_flood_of_warnings_is_cut_and_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    with warnings_on_stderr():
+        for n in range(MAX_WARNINGS + 500):
+            logging.getLogger("sbctune.history.store").warning("sbctune: run %d left out", n)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == MAX_WARNINGS + 1
+    assert lines[0] == "sbctune: warning: run 0 left out"
+    assert lines[-1] == "sbctune: warning: 500 more warnings not shown"
