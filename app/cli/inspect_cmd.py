@@ -97,7 +97,13 @@ def default_bundle_name(host: str, when: float | None = None) -> Path:
     """``sbctune-HOST-STAMP.zip`` in the current folder; an IPv6 host's ":" (and anything
     else Windows refuses in a name) made safe."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
-    return Path(safe_file_name(f"sbctune-{host}-{stamp}.zip"))
+    name = Path(safe_file_name(f"sbctune-{host}-{stamp}.zip"))
+    # Two collects in one second: the second gets "-2", never an error after the work.
+    for n in range(2, 100):
+        if not name.exists() and not name.is_symlink():
+            break
+        name = Path(safe_file_name(f"sbctune-{host}-{stamp}-{n}.zip"))
+    return name
 
 
 def _collect(args: argparse.Namespace) -> int:
