@@ -113,3 +113,16 @@ def test_a_name_too_long_is_refused_before_connecting(
     assert "File name too long." in err and "hint: Choose a shorter name with" in err, err
     assert "unexpected error" not in err and "198.18.255.254" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_keepalive_option_reaches_the_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sbctune.cli.main import build_parser
+    from sbctune.cli.target_args import target_from_args
+    from sbctune.remote.target import DEFAULT_KEEPALIVE_S
+
+    monkeypatch.delenv("SBCTUNE_PASSWORD", raising=False)
+    monkeypatch.delenv("SBCTUNE_SUDO_PASSWORD", raising=False)
+    args = build_parser().parse_args(["connect", NEVER_REACHED, "--keepalive", "2.5"])
+    assert target_from_args(args).keepalive_interval == 2.5
+    args = build_parser().parse_args(["measure", NEVER_REACHED])
+    assert target_from_args(args).keepalive_interval == DEFAULT_KEEPALIVE_S == 7.0
