@@ -10,9 +10,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.export.report_data import ReportData
 from sbctune.safefiles import OutputExists, check_output, write_output
 
 __all__ = [
@@ -27,7 +27,10 @@ __all__ = [
     "unregister",
 ]
 
-Exporter = Callable[[ReportData, Path], Path]
+if TYPE_CHECKING:  # at run time only the exporters read it (reading runs is a heavy import)
+    from sbctune.export.report_data import ReportData
+
+Exporter = Callable[["ReportData", Path], Path]
 
 # Format -> (module, what it writes); each module has `export(data, path) -> Path`.
 BUILTIN: dict[str, tuple[str, str]] = {
