@@ -123,6 +123,9 @@ def test_inspect_of_a_bad_bundle_is_not_taken_for_a_host(
         "gone.zip": "bundle not found: gone.zip",
         "./nothere": "bundle not found",
     }
+    if hasattr(os, "mkfifo"):  # a reader would block on it for ever
+        os.mkfifo(tmp_path / "pipe.zip")
+        cases["pipe.zip"] = "pipe.zip is neither a file nor a folder (a device, a pipe"
     for source, message in cases.items():
         code, _, err = run_cli(["inspect", source], capsys)
         assert code == 1, source
