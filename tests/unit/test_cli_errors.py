@@ -137,7 +137,7 @@ def test_collect_to_an_unwritable_place_fails_before_connecting(
     output: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     started = time.monotonic()
-    code, _, err = run_cli(["collect", "pi@198.18.255.254", "-o", output], capsys)
+    code, _, err = run_cli(["collect", "pi@127.0.0.1:9", "-o", output], capsys)
     assert code == 1
     assert f"Cannot write {output}" in err
     assert time.monotonic() - started < 5  # no connection attempt first
@@ -148,15 +148,15 @@ def test_collect_into_an_existing_file_as_folder_is_refused(
 ) -> None:
     existing = tmp_path / "notes.txt"
     existing.write_text("mine", encoding="utf-8")
-    code, _, err = run_cli(["collect", "pi@198.18.255.254", "-o", str(existing)], capsys)
+    code, _, err = run_cli(["collect", "pi@127.0.0.1:9", "-o", str(existing)], capsys)
     assert code == 1 and "exists and is not a folder" in err
     assert existing.read_text(encoding="utf-8") == "mine"
 
 
 def test_demo_checks_its_report_path_first(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(["demo", "pi@198.18.255.254", "--report", "/proc/x.html"], capsys)
+    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/proc/x.html"], capsys)
     assert code == 1 and "Cannot write /proc/x.html" in err and "--report" in err
-    code, _, err = run_cli(["demo", "pi@198.18.255.254", "--report", "/tmp"], capsys)
+    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/tmp"], capsys)
     assert code == 1 and "/tmp is a folder" in err
 
 

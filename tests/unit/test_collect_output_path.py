@@ -12,7 +12,7 @@ import pytest
 
 from sbctune.cli.main import main
 
-NEVER_REACHED = "pi@198.18.255.254"
+NEVER_REACHED = "pi@127.0.0.1:9"
 
 
 def collect(out: Path, *extra: str) -> list[str]:
@@ -31,7 +31,7 @@ def test_a_link_at_the_output_is_refused_and_its_target_untouched(
     assert main(collect(link, "--force")) == 1
     err = capsys.readouterr().err
     assert "is a symbolic link: sbctune does not write through links" in err
-    assert "198.18.255.254" not in err  # refused before any connection was tried
+    assert "127.0.0.1" not in err  # refused before any connection was tried
     assert link.is_symlink()
     assert victim.read_bytes() == b"keep me\n" if not dangling else not victim.exists()
 
@@ -94,7 +94,7 @@ def test_a_report_file_the_user_named_is_kept_without_force(
     assert main(["demo", NEVER_REACHED, "--connect-timeout", "1", "--report", str(mine)]) == 1
     err = capsys.readouterr().err
     assert f"{mine} already exists." in err and "--force" in err and "--report" in err
-    assert "198.18.255.254" not in err  # refused before any connection was tried
+    assert "127.0.0.1" not in err  # refused before any connection was tried
     assert mine.read_text(encoding="utf-8") == "<p>my notes</p>"
 
 
@@ -111,7 +111,7 @@ def test_a_name_too_long_is_refused_before_connecting(
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "File name too long." in err and "hint: Choose a shorter name with" in err, err
-    assert "unexpected error" not in err and "198.18.255.254" not in err
+    assert "unexpected error" not in err and "127.0.0.1" not in err
     assert list(tmp_path.iterdir()) == []
 
 
