@@ -9,12 +9,19 @@ line says "Link is Up" is not called down).
 
 from __future__ import annotations
 
+import re
+
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
+from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
+from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Finding, Nic, Recommendation
 
 
 def _label(nic: Nic) -> str:
-    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
+    if nic.name:
+        return nic.name
+    what = nic.chip or (f"the {nic.driver} NIC" if nic.driver else "NIC")
+    return f"{what} at {nic.bus_path}" if nic.bus_path else what
 
 
 def _span(seconds: float | None) -> str:
@@ -32,6 +39,119 @@ def _times(nic: Nic, kind: str) -> str:
     return "once" if count == 1 else f"{count} times"
 
 
+def _cite(kind: str) -> str:
+    """Where the kernel prints this message: " (net/sched/sch_generic.c dev_watchdog())"."""
+    explanation = explain(kind)
+    return f" (printed by {explanation.source})" if explanation else ""
+
+
+def _errno(lines: list[str]) -> str:
+    """ "-110 = ETIMEDOUT, Connection timed out: the device did not answer ..." for the first
+    line that reports an errno; the kernel's own numbering, whatever machine reads the log."""
+    for line in lines:
+        value = errno_in(line)
+        known = load_messages().errno(value)
+        if value is None or known is None:
+            continue
+        hint = errno_hint(value)
+        return f" Error {value} is {known.name} ({known.meaning})" + (f": {hint}." if hint else ".")
+    return ""
+
+
+def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
+    """Error- and warning-level lines of the NIC's driver that no rule above explains: what
+    the kernel's source says they are (level, file), with the lines as evidence."""
+    lines = nic.log.get("kernel_error")
+    if not lines:
+        return
+    table = load_messages()
+    matched = [(line, table.match(line)) for line in lines]
+    known = [(line, m) for line, m in matched if m is not None]
+    count = nic.log_counts.get("kernel_error", len(lines))
+    if not known:  # lines of an older or a vendor kernel: what they report is the errno
+        found.append(
+            Finding(
+                "driver-complaint",
+                "warning",
+                label,
+                f"{label}: its driver logged {count} failure line{'s' if count != 1 else ''} "
+                "that the 6.1/6.12 kernel source no longer prints (an older or a vendor "
+                f"kernel).{_errno(lines)}",
+                lines,
+            )
+        )
+        return
+    errors = [m for _line, m in known if m.is_error]
+    first = (errors or [m for _l, m in known])[0]
+    kernels = " and ".join(first.series)
+    found.append(
+        Finding(
+            "driver-complaint",
+            "warning" if errors else "info",
+            label,
+            f"{label}: its driver logged {count} {'error' if errors else 'warning'} line"
+            f'{"s" if count != 1 else ""} such as "{first.format}" (level {first.level}, '
+            f"{first.source} in the {kernels} kernel source).{_errno(lines)}",
+            lines,
+        )
+    )
+
+
+_FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
+
+
+def _below_phy(nic: Nic, found: list[Finding], label: str) -> None:
+    """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s."""
+    speed = nic.link_speed_mbps
+    if not nic.phy or not nic.link_detected or speed is None or speed >= 1000:
+        return
+    if not _FAST_PHY.search(nic.phy):
+        return
+    found.append(
+        Finding(
+            "link-below-phy",
+            "warning",
+            label,
+            f"{label} linked at {speed} Mbit/s although its PHY is a {nic.phy}: a gigabit link "
+            "needs all four pairs of the cable and a gigabit port at the other end; check the "
+            "cable, the switch port, and that no speed is forced (ethtool -s).",
+            [line for key in ("link",) for line in nic.log.get(key, [])][-1:],
+        )
+    )
+
+
+# Shares of the traffic above which a counter is remarked: any error rate above 0.1 % costs
+# TCP throughput; drops are often frames nobody wants (other protocols), so only above 1 %.
+_ERROR_SHARE = 0.001
+_DROP_SHARE = 0.01
+
+
+def _counters(nic: Nic, found: list[Finding], label: str) -> None:
+    """Errors and drops in the interface's own counters, judged against its packets."""
+    c = nic.counters
+    said: list[str] = []
+    worst = "info"
+    for side, word in (("rx", "received"), ("tx", "sent")):
+        packets = c.get(f"{side}_packets") or 0
+        for kind, limit in (("errors", _ERROR_SHARE), ("dropped", _DROP_SHARE)):
+            count = c.get(f"{side}_{kind}") or 0
+            if count and packets and count / packets > limit:
+                said.append(f"{count} of {packets} {word} packets {kind} ({count / packets:.1%})")
+                worst = "warning" if kind == "errors" or count / packets > 0.05 else worst
+    if said:
+        found.append(
+            Finding(
+                "interface-errors",
+                worst,  # type: ignore[arg-type]
+                label,
+                f"{label}'s counters: {'; '.join(said)}. Errors point at the cable, duplex or "
+                "the driver; receive drops at a CPU or buffer that cannot keep up (IRQ "
+                "affinity, RPS, ring sizes) or at frames the system does not want.",
+                [" ".join(f"{k}={v}" for k, v in c.items())],
+            )
+        )
+
+
 def log_findings(nic: Nic) -> list[Finding]:
     found: list[Finding] = []
     label = _label(nic)
@@ -44,8 +164,8 @@ def log_findings(nic: Nic) -> list[Finding]:
             "phy-attach-failure",
             "problem",
             f"{label}: the driver could not attach its PHY ({_times(nic, 'phy_failure')}), so "
-            "the port cannot link. Check the device tree's phy-handle/phy-mode for this board "
-            "and kernel, and the PHY's reset and power.",
+            f"the port cannot link{_cite('phy_failure')}. Check the device tree's "
+            "phy-handle/phy-mode for this board and kernel, and the PHY's reset and power.",
             lines,
         )
     if nic.link_downs >= 2:
@@ -79,7 +199,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             "warning",
             f"{label}: the USB adapter was reset or lost ({len(resets)} resets/disconnects, "
             f"{nic.log_counts.get('usb_error', 0)} USB errors such as -71/-110): power, cable "
-            "or port.",
+            f"or port{_cite('usb_reset')}.",
             (resets + errors)[:4],
         )
     if lines := nic.log.get("tx_timeout"):
@@ -87,7 +207,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             "tx-timeout",
             "problem",
             f"{label}: transmit timed out (NETDEV WATCHDOG, {_times(nic, 'tx_timeout')}): the "
-            "NIC stopped sending and was reset.",
+            f"NIC stopped sending and was reset{_cite('tx_timeout')}.",
             lines,
         )
     if nic.bus == "usb" and nic.driver == "usb-storage":
@@ -103,10 +223,29 @@ def log_findings(nic: Nic) -> list[Finding]:
         add(
             "firmware-missing",
             "problem",
-            f"{label}: firmware the driver asked for was not found.",
+            f"{label}: firmware the driver asked for was not found"
+            f"{_cite('firmware_missing')}.{_errno(lines)}",
             lines,
         )
+    if lines := nic.log.get("probe_failed"):
+        add(
+            "probe-failed",
+            "problem",
+            f"{label}: the driver matched the device but failed to start it "
+            f"({_times(nic, 'probe_failed')}), so it gives no network interface"
+            f"{_cite('probe_failed')}.{_errno(lines)}",
+            lines,
+        )
+    _complaints(nic, found, label)
+    _below_phy(nic, found, label)
+    _counters(nic, found, label)
     return found
+
+
+def _protocol_driver(driver: KernelDriver | None) -> bool:
+    """cdc_subset lists the Linux USB gadget's IDs, but it is another protocol driver, not
+    the chip's own: "use it instead" would promise offloads it does not have."""
+    return driver is not None and driver.protocol
 
 
 def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
@@ -114,7 +253,12 @@ def generic_driver(nic: Nic) -> tuple[Finding, Recommendation] | None:
     ids = load_ids()
     if nic.bus != "usb" or not ids.is_generic_usb(nic.driver):
         return None
-    vendor = [m for m in ids.drivers_for("usb", nic.ids) if not ids.is_generic_usb(m)]
+    table = load_kernel_drivers()
+    vendor = [
+        m
+        for m in ids.drivers_for("usb", nic.ids)
+        if not ids.is_generic_usb(m) and not _protocol_driver(table.get(m))
+    ]
     if not vendor:
         return None
     module = ids.module(vendor[0])
@@ -213,4 +357,37 @@ def driver_from_tables(nic: Nic) -> Recommendation | None:
         "a working NIC",
         [KERNEL_SOURCE + module.source_dir],
         steps=[f"modinfo {modules[0]}", f"sudo modprobe {modules[0]}"],
+    )
+
+
+def _series(release: str | None) -> tuple[int, int] | None:
+    """ "5.15.0-1055-raspi" → (5, 15)."""
+    parts = (release or "").split(".")
+    try:
+        return int(parts[0]), int(parts[1].split("-")[0])
+    except (ValueError, IndexError):
+        return None
+
+
+def newer_kernel_driver(nic: Nic, kernel: str | None) -> Recommendation | None:
+    """A NIC with no driver shown whose IDs an in-tree driver lists only since after 6.1 (the
+    kernel source's own ID tables): on an older kernel, the vendor's driver or a newer kernel."""
+    if nic.driver or nic.bus not in ("usb", "pci") or not nic.ids:
+        return None
+    newer = [d for d in load_kernel_drivers().for_ids(nic.bus, nic.ids) if "6.1" not in d.series]
+    running = _series(kernel)
+    if not newer or (running is not None and running >= (6, 12)):
+        return None
+    driver = newer[0]
+    yours = f"Your kernel is {kernel}: u" if kernel else "U"
+    return Recommendation(
+        "driver",
+        _label(nic),
+        f"{driver.name} drives this adapter in newer kernels",
+        f"The kernel's {driver.name} ({driver.file}) lists {nic.ids}; it is "
+        f"{driver.since}. {yours}pdate to a kernel that has it (6.12 does), or build the "
+        "chip maker's driver for this one.",
+        "a working NIC",
+        [KERNEL_SOURCE + driver.file],
+        steps=["uname -r", "update the kernel (or install the maker's driver), then replug"],
     )

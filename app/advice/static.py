@@ -18,6 +18,7 @@ from sbctune.advice.logs import (
     driver_from_tables,
     generic_driver,
     log_findings,
+    newer_kernel_driver,
     usb_no_driver,
 )
 from sbctune.advice.static_board import (
@@ -448,6 +449,8 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             if pair is not None:
                 inventory.findings.append(pair[0])
                 inventory.recommendations += [pair[1]] if pair[1] is not None else []
+        if newer := newer_kernel_driver(nic, inventory.board.kernel):
+            inventory.recommendations.append(newer)
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
     power(advisor)

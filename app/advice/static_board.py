@@ -10,6 +10,7 @@ from typing import Protocol
 from sbctune.advice.evidence import lines_matching
 from sbctune.catalog import Board as CatalogBoard
 from sbctune.catalog import Catalog, Chip
+from sbctune.catalog.kernel_messages import explain
 from sbctune.inventory.model import Inventory, Nic, RecommendationKind, Severity
 from sbctune.inventory.raw import Parsed
 
@@ -146,12 +147,15 @@ def power(adv: Advisor) -> None:
     if dmesg_lines and "under-voltage" not in what:
         what.append("under-voltage")
     evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines
+    cited = explain("under_voltage")
     adv.finding(
         "under-voltage" if "under-voltage" in what else "power-or-thermal",
         "problem" if now else "warning",
         None,
         f"The board reports {', '.join(what)} {'now' if now else 'since boot'}: the CPU "
-        "slows down and network throughput with it.",
+        "slows down and network throughput with it"
+        + (f" (the kernel's line is printed by {cited.source})" if dmesg_lines and cited else "")
+        + ".",
         evidence,
     )
     if "under-voltage" in what:

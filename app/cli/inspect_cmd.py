@@ -99,14 +99,18 @@ def _collect(args: argparse.Namespace) -> int:
     if args.output is not None:
         _check_output(args.output)
 
-    async def run() -> Path:
+    async def run() -> tuple[Path, str]:
         async with await open_session(args) as session:
             _inventory, collection = await inspect_host(session)
         dest = args.output or default_bundle_name(collection.host)
         with write_errors(dest):
-            return save_bundle(collection, dest)
+            return save_bundle(collection, dest), collection.lost
 
-    dest = asyncio.run(run())
+    dest, lost = asyncio.run(run())
     print(f"Wrote {dest}", file=sys.stderr)
     print(dest)
+    if lost:  # the bundle holds what was read before the connection was lost
+        print(f"sbctune: {lost} The bundle holds only what was read before that.",
+              file=sys.stderr)  # fmt: skip
+        return 1
     return 0

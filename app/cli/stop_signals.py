@@ -57,7 +57,8 @@ def _stop(sig: signal.Signals, task: asyncio.Task[int], received: list[signal.Si
     if sig == getattr(signal, "SIGHUP", None):
         _away_from_the_closed_terminal()
     print(f"sbctune: {sig.name} received: stopping, keeping what was measured", file=sys.stderr)
-    task.cancel()
+    why = "the terminal was closed (SIGHUP)" if sig.name == "SIGHUP" else f"stopped by {sig.name}"
+    task.cancel(why)  # the runner records it as the reason the run ended early
 
 
 def _away_from_the_closed_terminal() -> None:

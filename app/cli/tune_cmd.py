@@ -26,7 +26,7 @@ from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.errors import UserError
-from sbctune.history import History
+from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
 from sbctune.remote import Session
 from sbctune.tuning import (
@@ -45,6 +45,7 @@ from sbctune.tuning import (
 from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
+from sbctune.tuning.words import status_words, tweak_title
 from sbctune.workflow.leftover import leftover_notice
 
 _MARK = {
@@ -173,25 +174,38 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> int:
+    """status, confirm, revert: the Pi's sessions are the truth and the history only keeps a
+    copy, so a history that cannot be opened (busy, damaged) never stops them."""
+    try:
+        history: History | None = History.open()
+    except HistoryError as exc:
+        history = None
+        print(f"sbctune: {exc.message} The Pi's sessions are handled without the history.",
+              file=sys.stderr)  # fmt: skip
+    try:
+        if args.tune_action == "status":
+            return _print_status(await status(session, history=history), args.json)
+        if args.tune_action == "confirm":
+            session_id = await confirm(session, args.session, history=history)
+            _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
+            return 0
+        ids = await revert(session, args.session, history=history)
+        text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
+        _out(args, {"reverted": ids}, text)
+        return 0
+    finally:
+        if history is not None:
+            history.close()
+
+
 async def _main(args: argparse.Namespace) -> int:
     target = target_from_args(args)
     async with await open_session(args, target) as session:
+        if args.tune_action in ("status", "confirm", "revert"):
+            return await _on_the_pis_sessions(session, args)
         history = History.open()
-        if args.tune_action == "status":
-            try:
-                return _print_status(await status(session, history=history), args.json)
-            finally:
-                history.close()
         try:
-            if args.tune_action == "confirm":
-                session_id = await confirm(session, args.session, history=history)
-                _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
-                return 0
-            if args.tune_action == "revert":
-                ids = await revert(session, args.session, history=history)
-                text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
-                _out(args, {"reverted": ids}, text)
-                return 0
             if args.tune_action == "boot-commit":
                 inventory, _ = await inspect_host(session)
                 the_plan, persist = await boot_commit_plan(
@@ -281,8 +295,8 @@ def _print_plan(the_plan: TuningPlan) -> None:
 
 def _print_outcomes(applied: AppliedSession) -> None:
     for outcome in applied.outcomes:
-        print(f"  {_MARK.get(outcome.status, '?')} {outcome.tweak_id}: {outcome.status}"
-              f" — {outcome.detail}")  # fmt: skip
+        what = f"{tweak_title(outcome.tweak_id)}: {status_words(outcome.status)}"
+        print(f"  {_MARK.get(outcome.status, '?')} {what} — {outcome.detail}")
 
 
 async def _ask_keep(seconds: float) -> bool | None:
@@ -486,7 +500,8 @@ def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
             print(f"    {s.problem}")
         for o in s.outcomes:
             live = _live_text(list(s.live_states(o.tweak_id)))
-            print(f"    {_MARK.get(o.status, '?')} {o.tweak_id}: {o.status}"
+            what = f"{tweak_title(o.tweak_id)}: {status_words(o.status)}"
+            print(f"    {_MARK.get(o.status, '?')} {what}"
                   + (f"; on the Pi now: {live}" if live else ""))  # fmt: skip
     return 0
 

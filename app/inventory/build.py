@@ -74,6 +74,9 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
     _identity(board, parsed, catalog)
     if parsed.uname:
         board.kernel = parsed.uname.kernel_release
+    booted = parsed.dmesg.of_kind("kernel_version") if parsed.dmesg is not None else []
+    if not board.kernel and booted:  # the log's own "Linux version 6.1.0-... (...)" line
+        board.kernel = booted[-1].fields.get("version")
     if parsed.os_release:
         board.os = parsed.os_release.pretty_name
     board.throttled = _power(parsed)

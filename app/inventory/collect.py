@@ -197,7 +197,7 @@ def bounded(interfaces: list[str], limit: int = MAX_PROBED_INTERFACES) -> tuple[
 async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     """Read everything the inventory needs from the Pi in two round trips."""
     collection = Collection(host=session.target.host)
-    first = await session.run_script(round1_steps())
+    first = await session.run_script(round1_steps(), parallel=True)  # all reads: side by side
     collection.round_trips += 1
     probe, *rest = first
     session.note_sudo_probe(probe.text)
@@ -219,11 +219,11 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
         collection.warnings.append(cut)
     steps = round2_steps(probed)
     try:
-        second = await session.run_script(steps, sudo=sudo)
+        second = await session.run_script(steps, sudo=sudo, parallel=True)
     except SudoFailed as exc:  # refused: read what a plain user may
         collection.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
         sudo = False
-        second = await session.run_script(steps)
+        second = await session.run_script(steps, parallel=True)
         collection.round_trips += 1
     except Disconnected as lost:  # what the first round read is kept and shown
         collection.lost = lost.message

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -16,7 +18,10 @@ _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link 
 
 
 def _refused(text: str) -> bool:
-    return "Unknown version" in text or "failed with error" in text or "probe failed" in text
+    """The driver tried the device and gave up (a probe failure), so none is bound; a missing
+    firmware file alone is not that (the driver may fall back to another file)."""
+    probe = "probe" in text and "failed with error" in text
+    return "Unknown version" in text or probe or "probe failed" in text
 
 
 _NOT_DRIVERS = {"pci", "usb", "usbcore", "IPv6", "libphy", "systemd-udevd", "hwmon"}
@@ -34,8 +39,10 @@ def _base(event: DmesgEvent) -> Sighting | None:
         keys.append(key_if)
     if not keys:
         return None
-    sighting = Sighting(keys)
     driver = event.driver
+    if bus == "sdio" and driver and driver not in _NOT_DRIVERS:
+        keys.append(("wifi", driver))  # its lines without a device ("brcmfmac: ...") join it
+    sighting = Sighting(keys)
     device = event.device or ""
     if bus == "platform":
         sighting.add("platform_name", device.split(":")[0], _SRC, event.text, event.line)
@@ -123,14 +130,20 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
-    elif kind in ("phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing"):
+    elif kind == "device" and _kernel_complaint(text):
+        sighting.add("kernel_error", text, _SRC, text, no)
+    elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
+        if kind == "firmware_missing" and (wanted := f.get("firmware") or f.get("firmware2")):
+            sighting.add("firmware_wanted", wanted, _SRC, text, no)
         if kind == "phy_failure":  # the interface could not open: no link
             sighting.add("link", False, _SRC, text, no)
     elif kind in ("register", "description"):
         sighting.add("description", f.get("description"), _SRC, text, no)
     elif kind == "chip":
         sighting.add("chip_text", f.get("chip"), _SRC, text, no)
+    elif kind == "phy_attached":
+        sighting.add("phy", f.get("phy"), _SRC, text, no)
     elif kind == "driver_version":
         sighting.add("driver_version", f.get("version"), _SRC, text, no)
     elif kind == "firmware":
@@ -148,6 +161,26 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+_COMPLAINTS = (
+    "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
+)  # fmt: skip
+
+
+def _kernel_complaint(text: str) -> bool:
+    """A driver's line about its device that the kernel's source prints at error or warning
+    level (resources/kernel_source), though no rule here knows it."""
+    message = load_messages().match(text)
+    if message is not None:
+        return message.level != "info"
+    return _reports_errno(text)  # an older or a vendor kernel's message, with its errno
+
+
+def _reports_errno(text: str) -> bool:
+    """ "... failed to read data F1@0x0b800, err: -110": a known errno reported as failed."""
+    value = errno_in(text)
+    return value is not None and value < 0 and load_messages().errno(value) is not None
+
+
 def _on_phy_link(event: DmesgEvent) -> Sighting | None:
     """libphy names the PHY by its MDIO bus (the MAC's platform device, maybe cut short)."""
     phy = event.fields.get("phy", "")
@@ -163,6 +196,25 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     sighting.add("chip_text", event.fields.get("chip"), _SRC, event.text, event.line)
     sighting.add("bus", "sdio", _SRC, event.text, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
+    if "Firmware: " in event.text:  # brcmf_c_preinit_dcmds: the chip runs its firmware
+        loaded = event.text.split("Firmware: ", 1)[1][:120]
+        sighting.add("firmware", loaded, _SRC, event.text, event.line)
+    return sighting
+
+
+def _on_driver_message(event: DmesgEvent) -> Sighting | None:
+    """A Wi-Fi driver's error line that names no device ("brcmfmac: ... err: -110"): it is
+    about that driver's chip, the one the driver's other device-less lines name too. A wired
+    driver's such lines cannot be tied to one of its NICs, and are left out."""
+    driver = load_kernel_drivers().get(event.driver)
+    if driver is None or not driver.wireless or not _kernel_complaint(event.text):
+        return None
+    sighting = Sighting([("wifi", driver.name)])
+    sighting.add("driver", driver.name, _SRC, event.text, event.line)
+    sighting.add("wireless", True, _SRC, event.text, event.line)
+    if driver.bus:
+        sighting.add("bus", driver.bus, _SRC, event.text, event.line)
+    sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 
 
@@ -213,14 +265,17 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "phy_link_up": _on_phy_link,
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
+    "driver_message": _on_driver_message,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
     "link_up", "link_down", "carrier", "carrier_up", "phy_link_up", "phy_link_down",
     "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
-    "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed",
+    "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
 }  # fmt: skip
-_SKIP = {"under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth"}
+_SKIP = {
+    "under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth", "kernel_version",
+}  # fmt: skip
 
 
 def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:

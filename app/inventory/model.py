@@ -102,6 +102,9 @@ class Nic:
     link_downs: int = 0  # "Link is Down" lines (flapping when several)
     link_span_s: float | None = None  # seconds from the first to the last link change
     usb_version: str | None = None  # bcdUSB, when shown
+    phy: str | None = None  # the PHY driver the log names: "RTL8211F Gigabit Ethernet"
+    # Interface counters (ip -s link, ifconfig): rx_packets, rx_errors, rx_dropped, tx_...
+    counters: dict[str, int] = field(default_factory=dict)
     mac: str | None = None
 
 

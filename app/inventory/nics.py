@@ -10,6 +10,7 @@ import re
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
+from sbctune.catalog.kernel_drivers import chip_by_speed, load_kernel_drivers
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -26,6 +27,9 @@ _SOC_DRIVER = re.compile(
     r"ravb|sh_eth|dm9000|ks8851|enc28j60|lan743x|emac|ethernet)",
     re.I,
 )
+# Device-tree node names of other kinds of controllers (the Devicetree Specification's generic
+# names): a platform device named so is not a NIC whatever its driver's name contains.
+_OTHER_BUS_NODE = re.compile(r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand)\b")
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
@@ -42,7 +46,45 @@ def _bus(device: Device) -> str:
     if hint in ("pci", "platform"):
         return str(hint)
     driver = device.value("driver")
+    known = load_kernel_drivers().get(driver)
+    if known is not None and known.bus:
+        return known.bus  # r8152 binds only on USB: its NIC is on USB
     return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
+
+
+def _probe_failed_last(device: Device, driver: str) -> bool:
+    """The driver's last word in the kernel log about this device is a failed probe."""
+    refusals = [f.order for f in device.all("refused_by") if f.value == driver]
+    if not refusals:
+        return False
+    spoke = [f.order for f in device.all("driver") if f.value == driver and f.source == "dmesg"]
+    others = [f for f in device.all("driver") if f.source != "dmesg"]
+    return not others and max(refusals) >= max(spoke, default=0)
+
+
+def _kernel_wireless(device: Device) -> bool:
+    """A Wi-Fi driver of the kernel drives it, tried to, or lists its IDs."""
+    table = load_kernel_drivers()
+    named = [table.get(device.value(f)) for f in ("driver", "refused_by")]
+    found = device.value("ids")
+    listed = table.for_ids("usb", found) + table.for_ids("pci", found)
+    listed = listed or table.for_firmware(device.value("firmware_wanted"))
+    drivers = [d for d in named if d is not None] or listed
+    return bool(drivers) and all(d.wireless for d in drivers)
+
+
+def _kernel_net_driver(device: Device) -> bool:
+    """The device's driver (bound, or one that tried and failed) or the IDs it shows are in
+    the kernel's network drivers' tables (6.1 or 6.12)."""
+    table = load_kernel_drivers()
+    if any(table.get(device.value(f)) for f in ("driver", "refused_by")):
+        return True
+    found = device.value("ids")
+    return bool(
+        table.for_ids("usb", found)
+        or table.for_ids("pci", found)
+        or table.for_firmware(device.value("firmware_wanted"))
+    )
 
 
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
@@ -52,7 +94,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     chip = _catalog_chip(device, bus, catalog)
     if chip is not None:
         return chip.kind == "nic"
-    if current_names(device):
+    if current_names(device) or _kernel_net_driver(device):
         return True
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
@@ -69,10 +111,20 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             or bool(ids.module(device.value("refused_by")))
             or _storage_mode(device, ids)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
+            or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
         )
     if bus == "platform":
-        return bool(_SOC_DRIVER.search(f"{driver or ''} {device.value('platform_name') or ''}"))
+        name = str(device.value("platform_name") or "")
+        if _OTHER_BUS_NODE.search(name.partition(".")[2]):
+            return False  # "d0070000.mmc" is an SD/SDIO host, even if its driver says meson
+        return bool(_SOC_DRIVER.search(f"{driver or ''} {name}"))
     return bus == "sdio" and bool(device.value("wireless"))
+
+
+def _named_network(text: str) -> bool:
+    """A product string or usb.ids name that says Wi-Fi/WLAN/network ("802.11ac WLAN
+    Adapter"), but not a Bluetooth radio ("Bluetooth wireless interface")."""
+    return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
 
 
 def _storage_mode(device: Device, ids: IdDatabase) -> bool:
@@ -195,6 +247,8 @@ def nic_from_device(
     bus = _bus(device)
     nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
     nic.driver = device.value("driver")
+    if nic.driver and _probe_failed_last(device, nic.driver):
+        nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
     nic.bus_path = (
         device.key("pci") if bus == "pci" else device.key("usb") if bus == "usb" else None
@@ -202,6 +256,12 @@ def nic_from_device(
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
+    if nic.chip is None:  # r8169 linked at 2.5 Gbit/s: only its RTL8125/8126 chips can
+        nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
+    phy = device.value("phy")
+    nic.phy = str(phy) if phy else None
+    counters = device.value("counters")
+    nic.counters = dict(counters) if isinstance(counters, dict) else {}
     nic.catalog_id = chip.id if chip else None
     nic.pcie = _pcie(device) if bus == "pci" else None
     nic.driver_version = device.value("driver_version")
@@ -219,6 +279,7 @@ def nic_from_device(
         device.value("wireless")
         or (nic.name or "").startswith(("wlan", "wlp", "wlx"))
         or nic.driver in _WIRELESS_DRIVERS
+        or _kernel_wireless(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
     )
@@ -242,6 +303,8 @@ LOG_KINDS = (
     "tx_timeout",
     "firmware_missing",
     "not_top_speed",
+    "probe_failed",
+    "kernel_error",
 )
 
 

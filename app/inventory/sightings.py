@@ -296,6 +296,11 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         yield sighting
 
 
+_COUNTERS = (
+    "rx_packets", "rx_errors", "rx_dropped", "tx_packets", "tx_errors", "tx_dropped",
+)  # fmt: skip
+
+
 def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
     for netif in parsed.netifs.interfaces:
         key = iface_key(netif.name)
@@ -313,6 +318,14 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("link", carrier, "ip", line)
         sighting.add("seen", True, "ip", line)
         sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
+        counters = {
+            name: value
+            for name in _COUNTERS
+            if isinstance(value := getattr(netif, name), int) and value >= 0
+        }
+        if counters:  # ip -s link / ifconfig: errors and drops, and the traffic they were in
+            text = " ".join(f"{k}={v}" for k, v in counters.items())
+            sighting.add("counters", counters, "ip", f"{netif.name}: {text}")
         yield sighting
 
 

@@ -26,7 +26,6 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.pi_client import IperfMissing, iperf3_version
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Mode, Plan
 from sbctune.measure.runner import (
-    CANCELLED,
     Event,
     PiLoad,
     PlanTest,
@@ -39,6 +38,7 @@ from sbctune.measure.runner import (
     measuring,
     new_run,
     refuse_if_busy,
+    stop_reason,
 )
 from sbctune.measure.sampler import PiSampler
 from sbctune.remote import Session
@@ -260,10 +260,10 @@ async def measure_aggregate(
                 if stopped:
                     agg.error = stopped
                     break  # a link is gone: the next tests would only wait for it
-        except asyncio.CancelledError:
-            agg.error = CANCELLED
+        except asyncio.CancelledError as stop:
+            agg.error = stop_reason(stop)
             for run in runs:
-                run.error = CANCELLED
+                run.error = agg.error
                 finish_run(run)
             _finish(agg)
             raise
@@ -284,9 +284,9 @@ async def _run_together(tests: list[PlanTest], runs: list[MeasureRun]) -> str | 
         results = await asyncio.gather(
             *(t.run(r) for t, r in zip(tests, runs, strict=True)), return_exceptions=True
         )
-    except asyncio.CancelledError:
+    except asyncio.CancelledError as stop:
         for test, run in zip(tests, runs, strict=True):
-            run.tests.extend(test.partial(CANCELLED))
+            run.tests.extend(test.partial(stop_reason(stop)))
         raise
     failed: UserError | None = None
     for test, run, result in zip(tests, runs, results, strict=True):

@@ -318,9 +318,10 @@ async def measure(
             try:
                 async with probes.around(index, spec):
                     outcomes = await test.run(run)
-            except asyncio.CancelledError:
-                run.tests.extend(test.partial(CANCELLED))
-                run.error = CANCELLED
+            except asyncio.CancelledError as stop:
+                why = stop_reason(stop)
+                run.tests.extend(test.partial(why))
+                run.error = why
                 finish_run(run)
                 raise
             except Disconnected as lost:  # the SSH connection died: keep what was measured
@@ -349,6 +350,13 @@ async def measure(
             await asyncio.shield(sampler.stop())
     finish_run(run)
     return run
+
+
+def stop_reason(stop: asyncio.CancelledError) -> str:
+    """Why a run was cancelled: the cancel's message when one was given (SIGTERM, SIGHUP:
+    see sbctune.cli.stop_signals), else Ctrl-C or the app's Cancel: the user."""
+    given = stop.args[0] if stop.args else None
+    return given if isinstance(given, str) and given else CANCELLED
 
 
 def new_run(

@@ -82,7 +82,10 @@ class BatchFramingError(Exception):
     """The batch output could not be split (the remote shell died mid-way, or not POSIX)."""
 
 
-def build_script(steps: Sequence[Step], nonce: str) -> str:
+def build_script(steps: Sequence[Step], nonce: str, *, parallel: bool = False) -> str:
+    """The shell script of a batch. `parallel` runs every step at once (read-only batches:
+    the inventory's commands do not depend on one another) and prints their outputs in order
+    once all are done; otherwise each step runs and prints before the next starts."""
     lines = [
         # Files a step writes on the Pi (session files, /etc/sysctl.d, boot files) get 0644
         # and folders 0755 whatever the login's umask is: never writable by other users.
@@ -93,34 +96,47 @@ def build_script(steps: Sequence[Step], nonce: str) -> str:
         # Each output passes through head -c / tail -c on the Pi: one byte over the limit tells
         # the PC it was cut, and a 1 GiB dmesg never crosses the link (README: Limits).
         # Few processes per step (one wc for both sizes, `read` for the exit code): on a slow
-        # Pi or an emulated one each process costs tens of milliseconds.
-        "sbctune_step() {",
+        # Pi or an emulated one each process costs tens of milliseconds. Each step has its own
+        # files ($t/o3, $t/e3 ...), so steps may run side by side.
+        "sbctune_run() {",
         "  i=$1; limit=$2; cap=$3; cut=head; shift 3",
         '  [ "$1" = tail ] && cut=tail; shift',
-        '  : >"$t/rc"',
+        '  : >"$t/rc$i"',
         "  {",
         '    if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
-        '      timeout -k 2 "$limit" "$@" 2>"$t/e" </dev/null',
+        '      timeout -k 2 "$limit" "$@" 2>"$t/e$i" </dev/null',
         "    else",
-        '      "$@" 2>"$t/e" </dev/null',
+        '      "$@" 2>"$t/e$i" </dev/null',
         "    fi",
-        '    echo $? >"$t/rc"',
-        '  } | "$cut" -c "$cap" >"$t/o"',
-        '  rc=; read -r rc 2>/dev/null <"$t/rc"; [ -n "$rc" ] || rc=141',
-        '  no=; ne=; wc -c "$t/o" "$t/e" >"$t/n" 2>/dev/null',
-        '  { read -r no _; read -r ne _; } <"$t/n"',
-        '  ef="$t/e"',
+        '    echo $? >"$t/rc$i"',
+        '  } | "$cut" -c "$cap" >"$t/o$i"',
+        "}",
+        "sbctune_emit() {",
+        "  i=$1; cap=$2",
+        '  rc=; read -r rc 2>/dev/null <"$t/rc$i"; [ -n "$rc" ] || rc=141',
+        '  no=; ne=; wc -c "$t/o$i" "$t/e$i" >"$t/n$i" 2>/dev/null',
+        '  { read -r no _; read -r ne _; } <"$t/n$i"',
+        '  ef="$t/e$i"',
         '  if [ "${ne:-0}" -gt "$cap" ]; then',
-        '    head -c "$cap" "$t/e" >"$t/x"; ef="$t/x"; ne=$cap',
+        '    head -c "$cap" "$t/e$i" >"$t/x$i"; ef="$t/x$i"; ne=$cap',
         "  fi",
         f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "${{no:-0}}" "${{ne:-0}}"',
-        '  cat "$t/o" "$ef"',
+        '  cat "$t/o$i" "$ef"',
         "}",
     ]
+    runs = []
     for index, step in enumerate(steps):
         limit = 0 if step.timeout is None else max(1, round(step.timeout))
         end = "tail" if step.keeps_tail else "head"
-        lines.append(f"sbctune_step {index} {limit} {step.max_bytes + 1} {end} {join(step.argv)}")
+        cap = step.max_bytes + 1
+        runs.append((f"sbctune_run {index} {limit} {cap} {end} {join(step.argv)}", index, cap))
+    if parallel:
+        lines += [f"{run} &" for run, _i, _c in runs]
+        lines.append("wait")
+        lines += [f"sbctune_emit {index} {cap}" for _run, index, cap in runs]
+    else:
+        for run, index, cap in runs:
+            lines += [run, f"sbctune_emit {index} {cap}"]
     return "\n".join(lines) + "\n"
 
 
@@ -167,9 +183,14 @@ def _capped(step: Step, rc: int, stdout: bytes, stderr: bytes) -> StepResult:
 
 
 # Small files by glob (sysfs values), in one step: "path NUL content NUL" for each match.
+# Shell builtins only (no cat/tr per file): a Pi's sysfs has hundreds of these one-line
+# files, and two processes for each (fork + exec) made this the slowest step of inspect.
+# printf %s cannot print a NUL byte, which keeps the framing intact.
 _GLOB_READER = (
     'for f in "$@"; do for g in $f; do [ -f "$g" ] && [ -r "$g" ] || continue; '
-    "printf '%s\\0' \"$g\"; cat -- \"$g\" 2>/dev/null | tr -d '\\000'; printf '\\0'; done; done"
+    "printf '%s\\0' \"$g\"; "
+    '{ while IFS= read -r l || [ -n "$l" ]; do printf \'%s\\n\' "$l"; done; } <"$g" '
+    "2>/dev/null; printf '\\0'; done; done"
 )
 
 

@@ -168,7 +168,7 @@ class KeyMatcher:
         self.addr = addr
         keys, authorities, revoked = self._known.known_keys(host, addr, port)
         for warning in self._known.warnings:
-            log.warning("%s", warning)
+            log.warning("sbctune: %s", warning)
         self.had_keys = bool(keys or authorities)
         self.revoked = revoked
         return keys, authorities, revoked

@@ -387,12 +387,14 @@ class Session:
         *,
         sudo: bool = False,
         timeout: float | None = 120.0,
+        parallel: bool = False,
     ) -> list[batch.StepResult]:
-        """Run many commands in one round trip; one result per step, in order."""
+        """Run many commands in one round trip; one result per step, in order. `parallel`:
+        the steps run at once on the Pi (only for steps that do not depend on one another)."""
         if not steps:
             return []
         nonce = batch.new_nonce()
-        script = batch.build_script(steps, nonce).encode()
+        script = batch.build_script(steps, nonce, parallel=parallel).encode()
         out, err, code = await self.run_bytes(
             ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script, limit=MAX_BATCH_BYTES
         )

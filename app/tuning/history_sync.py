@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
-from sbctune.history import History, TuningSessionRecord
+from sbctune.history import History, HistoryError, TuningSessionRecord
 from sbctune.remote import Session
+
+log = logging.getLogger(__name__)
 
 
 def save(history: History | None, session: Session, state: str, data: dict[str, Any]) -> int | None:
@@ -29,13 +32,18 @@ def save(history: History | None, session: Session, state: str, data: dict[str, 
 
 
 def mark(history: History | None, session: Session, session_id: str, state: str) -> None:
-    """The history's state of a session follows the Pi's."""
+    """The history's state of a session follows the Pi's. The Pi's state is the truth: a
+    history that cannot take it (busy, a damaged record) is told about, never fatal."""
     if history is None:
         return
-    device = history.device_for(session.target.host, session.target.port, session.username)
-    if device is None or device.id is None:
-        return
-    for record in history.tuning_sessions(device.id):
-        if record.data.get("id") == session_id and record.state != state:
-            record.state = state
-            history.save_tuning_session(record)
+    try:
+        device = history.device_for(session.target.host, session.target.port, session.username)
+        if device is None or device.id is None:
+            return
+        for record in history.tuning_sessions(device.id):
+            if record.data.get("id") == session_id and record.state != state:
+                record.state = state
+                history.save_tuning_session(record)
+    except HistoryError as exc:
+        log.warning("sbctune: the history's copy of session %s is not updated: %s",
+                    session_id, exc.message)  # fmt: skip

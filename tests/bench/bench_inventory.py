@@ -59,14 +59,53 @@ async def _one_exec_each(target: Target, known: KnownHosts) -> tuple[float, int,
     return time.perf_counter() - start, channels, len(steps)
 
 
-async def main(profile: str, runs: int) -> None:
+_SSH_TIMER = """
+import asyncio, json, sys, tempfile, time
+from pathlib import Path
+from sbctune.advice.inspect import inspect_host
+from sbctune.remote import KnownHosts, Secret, Session, Target
+spec = json.loads(sys.stdin.read())  # the lab's password comes on stdin, never in argv
+
+async def once():
+    target = Target(spec["host"], spec["port"], spec["user"], password=Secret(spec["password"]))
+    known = KnownHosts(read_from=[], write_to=Path(spec["kh"]))
+    start = time.perf_counter()
+    async with await Session.connect(target, known_hosts=known, accept_new_host_key=True) as s:
+        await inspect_host(s)
+    return time.perf_counter() - start
+
+print(asyncio.run(once()))
+"""
+
+
+def _time_other(other: Path, info: lab.LabInfo, kh: Path) -> float:
+    """One inspect over SSH by another checkout's code (its .venv) on the same lab."""
+    spec = {"host": info.host, "port": info.port, "user": info.user, "kh": str(kh)}
+    spec["password"] = info.password
+    out = subprocess.run(
+        [str(other / ".venv" / "bin" / "python"), "-c", _SSH_TIMER],
+        input=json.dumps(spec),
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    return float(out.split()[-1])
+
+
+async def main(profile: str, runs: int, other: Path | None = None) -> None:
     info = lab.up(profile, name="bench-inventory")
+    theirs: list[float] = []
     try:
         target = Target(info.host, info.port, info.user, password=Secret(info.password))
         with tempfile.TemporaryDirectory() as tmp:
             known = KnownHosts(read_from=[], write_to=Path(tmp) / "kh")
             await Session.connect(target, known_hosts=known, accept_new_host_key=True)
-            batched = [await _batched(target, known) for _ in range(runs)]
+            batched = []
+            for _ in range(runs):  # interleaved: a busy machine slows both alike
+                batched.append(await _batched(target, known))
+                if other is not None:
+                    theirs.append(_time_other(other, info, Path(tmp) / "kh-other"))
             baseline = [await _one_exec_each(target, known) for _ in range(runs)]
     finally:
         lab.down("bench-inventory")
@@ -79,6 +118,10 @@ async def main(profile: str, runs: int) -> None:
     )
     print(f"  one exec per read : {s_time * 1000:7.0f} ms, {baseline[0][1]} SSH exec round trips")
     print(f"  ratio baseline/sbctune: {s_time / b_time:.1f}x faster; goal <= 2 round trips, < 1 s")
+    if theirs:
+        t_time = statistics.median(theirs)
+        print(f"  {other} : {t_time * 1000:7.0f} ms (connect + inspect, same lab, interleaved)")
+        print(f"  ratio {other.name}/this tree: {t_time / b_time:.2f}x (goal: under 400 ms)")
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,4 +207,4 @@ if __name__ == "__main__":
     if args.big_dmesg:
         bench_big_dmesg(args.profile, args.runs, args.lines, args.compare_with)
     else:
-        asyncio.run(main(args.profile, args.runs))
+        asyncio.run(main(args.profile, args.runs, args.compare_with))

@@ -455,6 +455,8 @@ async def test_sigterm_and_sighup_keep_the_finished_trials(
     out, err = out_b.decode(), "".join(seen) + err_b.decode()
     assert proc.returncode == 128 + sig, err
     assert f"{sig.name} received" in err
+    why = "the terminal was closed (SIGHUP)" if sig == signal.SIGHUP else "stopped by SIGTERM"
+    assert f"Stopped early: {why}." in err
     assert "Pi → PC" in out and "Mbit/s" in out and "Saved as run " in err, err
     run_id = int(err.split("Saved as run ")[1].split()[0])
     with History.open(tmp_path / FILE_NAME) as history:

@@ -294,6 +294,9 @@ def test_sessions_with_a_deep_or_broken_record_are_shown_and_reverted(
                f"{write_record} >{folder}/session.json && "
                f"printf '%s' {shlex.quote(revert_sh)} >{folder}/revert.sh")  # fmt: skip
     env = _env(lab, tmp_path)
+    # A damaged history too: the Pi's sessions are the truth, the history only a copy.
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "history.sqlite3").write_bytes(b"not a database\n" * 100)
     try:
         connected = subprocess.run(
             [sys.executable, "-m", "sbctune.cli.main", "connect", f"{lab.user}@{lab.host}",
@@ -305,6 +308,7 @@ def test_sessions_with_a_deep_or_broken_record_are_shown_and_reverted(
         shown = subprocess.run(_cli(lab, "status"), capture_output=True, text=True,
                                timeout=120, env=env, check=False)  # fmt: skip
         assert shown.returncode == 0, shown.stderr
+        assert "handled without the history" in shown.stderr
         for session_id in records:
             assert session_id in shown.stdout, shown.stdout
         assert f"Session {deep_id} cannot be read: its session.json nests 200000" in shown.stdout

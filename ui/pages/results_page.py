@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QWidget,
 )
 
-from sbctune.ui.controllers.exporting import ExportController
+from sbctune.tuning.words import tweak_title
+from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
@@ -26,10 +31,17 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.advice_cards import AdviceView
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
-from sbctune.ui.widgets.compare_chart import CompareChart
+from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
-from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.rules import apply_blocked, kept_tweaks
+from sbctune.workflow.tuning_words import (
+    change_text,
+    changed_during_run,
+    contribution_lines,
+    outcome_lines,
+    waterfall_svg,
+)
 
 FORMAT_TITLE = {
     "csv": "CSV",
@@ -44,6 +56,8 @@ FORMAT_TITLE = {
 
 
 class ResultsPage(Page):
+    find_requested = Signal()  # "Find what helps" (the main window starts the flow)
+
     title = "6 · Results"
     intro = "What changed, what still limits this Pi, and what would do better."
 
@@ -68,14 +82,37 @@ class ResultsPage(Page):
         self.table_card = Card("Before and after")
         self.table = CompareTable()
         self.table.setAccessibleName("Before and after: throughput per direction")
-        self.chart = CompareChart(colors)
+        self.chart = compare_chart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
+        self.table_card.body.addWidget(
+            label(
+                "Bars: each run's mean; the thin line on a bar: its 95 % interval, from the "
+                "trials. Latency: the delay added under load, with its bufferbloat grade "
+                "(DSLReports' scale, A+ best to F worst).",
+                name="muted",
+            )
+        )
+        # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
+        self.find_button = QPushButton("Find what &helps")
+        self.find_button.setToolTip(
+            "Measure a baseline, then each recommended tweak on its own with the Baseline "
+            "page's plan (one measurement per tweak; the time is shown before it starts), and "
+            "keep only those that helped beyond noise."
+        )
+        self.find_button.clicked.connect(self.find_requested.emit)
+        self.table_card.body.addWidget(self.find_button)
         self.content.addWidget(self.table_card)
 
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
+        self.tuning_text.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # read out after Revert
         self.tuning_card.body.addWidget(self.tuning_text)
+        self.waterfall = QSvgWidget()  # what each tweak did alone (sbctune.compare.waterfall)
+        self.waterfall.setAccessibleName("What each tweak did on its own, as a waterfall chart")
+        self.waterfall.setMinimumHeight(220)
+        self.waterfall.hide()
+        self.tuning_card.body.addWidget(self.waterfall)
         row = QHBoxLayout()
         self.keep_button = QPushButton("&Keep")
         self.keep_button.setToolTip("Keep the tweaks until the Pi restarts.")
@@ -110,7 +147,7 @@ class ResultsPage(Page):
         """A folder, one button per format this computer can write, and what was written."""
         self.export_card = Card("Export")
         folder_row = QHBoxLayout()
-        self.folder = QLineEdit(str(Path.home()))
+        self.folder = QLineEdit(str(default_folder()))
         self.folder.setAccessibleName("Export folder")
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
@@ -134,6 +171,20 @@ class ResultsPage(Page):
         self.export_card.body.addWidget(self.export_all)
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
+        # After an export: open what was written, or its folder, with the desktop's own apps.
+        self._last_export = Path()
+        self.opened = QWidget()
+        opened_row = QHBoxLayout(self.opened)
+        opened_row.setContentsMargins(0, 0, 0, 0)
+        self.open_button = QPushButton("&Open the last file")
+        self.open_button.clicked.connect(lambda: self._open(self._last_export))
+        self.show_folder_button = QPushButton("Show in fold&er")
+        self.show_folder_button.clicked.connect(lambda: self._open(self._last_export.parent))
+        for button in (self.open_button, self.show_folder_button):
+            opened_row.addWidget(button)
+        opened_row.addStretch(1)
+        self.opened.setVisible(False)
+        self.export_card.body.addWidget(self.opened)
         self.content.addWidget(self.export_card)
 
     # ------------------------------------------------------------------ showing
@@ -146,6 +197,9 @@ class ResultsPage(Page):
             tuple(r.id for r in self.runs()),
             state.tuning_state,
             id(state.tuning),
+            id(state.model.keep),
+            id(state.model.attribution),
+            state.model.flow_running,
             id(state.advice),
             id(state.inventory),
             state.session is not None,
@@ -172,6 +226,9 @@ class ResultsPage(Page):
             )
             self.chart.show_rows(labels, rows, self._settings.units)
         self._show_tuning()
+        ready = self._state.session is not None and self._state.inventory is not None
+        blocked = apply_blocked(self._state.tuning_state, self._state.model.flow_running)
+        self.find_button.setEnabled(ready and blocked is None)
         # The advice cards next turn of the loop: the figures show first, the window stays live.
         QTimer.singleShot(0, self._render_advice)
         for fmt, button in self.export_buttons.items():
@@ -196,20 +253,46 @@ class ResultsPage(Page):
             return list(inventory.findings), list(inventory.recommendations)
         return [], []
 
+    def _measured_lines(self) -> list[str]:
+        """What the measurement said of the tuning: kept or not, each tweak alone, and a run
+        whose tuning changed while it ran (read back from the Pi)."""
+        model = self._state.model
+        lines = [f"Tune & Measure: {model.keep.reason}"] if model.keep else []
+        found = model.attribution
+        if found is not None:
+            lines += ["What each tweak did on its own (vs the baseline, 95 % interval):"]
+            lines += [f"  {line}" for line in contribution_lines(found.contributions)]
+            lines += [f"  {tweak}: {why}" for tweak, why in found.not_measured.items()]
+        for run in self.runs():
+            if changed_during_run(run):
+                lines.append(f"Run {run.id}: {change_text(run)}. Not a fair before or after.")
+        return lines
+
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
-        self.tuning_card.setVisible(applied is not None)
+        measured = self._measured_lines()
+        found = self._state.model.attribution
+        self.waterfall.setVisible(bool(found and found.contributions))
+        if found and found.contributions:
+            self.waterfall.load(QByteArray(waterfall_svg(found.contributions)))
+        self.tuning_card.setVisible(applied is not None or bool(measured))
         if applied is None:
+            self.tuning_text.setText("\n".join(measured))
+            self.keep_button.setEnabled(False)
+            self.revert_button.setEnabled(False)
+            self.persist_button.setEnabled(False)
             return
-        changed = kept_tweaks(applied)
         text = {
             "guarded": "Applied under the guard, not yet kept.",
             "confirmed": "In force until the Pi restarts.",
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
-        self.tuning_text.setText(f"{text}\nTweaks: {', '.join(changed) or 'none'}")
+        outcomes = outcome_lines(applied.outcomes)
+        self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
         live = self._state.session is not None
+        focused = QApplication.focusWidget()
+        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
         self.revert_button.setEnabled(live and in_force)
@@ -222,7 +305,13 @@ class ResultsPage(Page):
             "a udev rule), so they come back after a restart."
         )
         if persistent and state == "confirmed":
-            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {', '.join(changed)}")
+            kept = ", ".join(tweak_title(t) for t in kept_tweaks(applied))
+            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
+        now = QApplication.focusWidget()
+        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
+            # The pressed button is disabled now (Revert, Keep): the focus stays on what it
+            # did, not on the next field down the page (the export folder).
+            self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:
@@ -276,8 +365,21 @@ class ResultsPage(Page):
     def _exported(self, fmt: str, path: str) -> None:
         lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
         self.export_log.setText("\n".join([*lines, f"{FORMAT_TITLE.get(fmt, fmt)}: {path}"]))
+        self._last_export = Path(path)
+        self.open_button.setToolTip(f"Open {path}")
+        self.show_folder_button.setToolTip(f"Open the folder {self._last_export.parent}")
+        self.opened.setVisible(True)
+
+    def _open(self, path: Path) -> None:
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self.problem.show_problem(
+                f"No program on this computer opened {path}.",
+                "Open it from your file manager.",
+            )
 
     def _failed(self, problem: Problem) -> None:
+        lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
+        self.export_log.setText("\n".join(lines))
         self.problem.show_problem(problem.message, problem.hint)
 
     def apply_theme(self, colors: Colors) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
 from .common import Parsed, ParseWarning, guarded, is_ellipsis, is_noise, split_lines
 from .dmesg_patterns import _NEEDLES, _PATTERNS, BUS_ID
 
@@ -19,6 +21,17 @@ _HUMAN_TS_RE = re.compile(
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
 )
 _TS_RE = re.compile(r"^\[\s*(\d+\.\d+)(?:@\d+)?\]\s*")  # [6.679649@3]: Amlogic's CPU suffix
+# Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
+# journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
+# is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
+# then the message's shape (a driver and its device address).
+_KERNEL_TAG_RE = re.compile(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
+_PRIORITY_RE = re.compile(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
+_ANY_TS_RE = re.compile(r"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{3,9})(?:@\d+)?\]\s*")
+_SHAPE_RE = re.compile(
+    rf"(?:^|(?<=\s))(?:[A-Za-z][\w-]* (?:{BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
+    r"NETDEV WATCHDOG: |[Uu]nder-?voltage detected)"
+)
 
 __all__ = ["BUS_ID", "DmesgEvent", "DmesgNic", "DmesgResult", "parse_dmesg"]
 
@@ -181,9 +194,13 @@ def parse_dmesg(text: str) -> Parsed[DmesgResult]:
 
 
 def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
+    """The kernel's message, its timestamp, and whether a wrapper or timestamp was recognised."""
     s = line.strip()
     if s.startswith("[") and (m0 := _TS_RE.match(s)):  # the common "[  12.345678] msg" first
-        return s[m0.end() :], float(m0.group(1)), True
+        rest = s[m0.end() :]
+        if "kernel" not in rest or not (tag := _KERNEL_TAG_RE.search(rest)):
+            return rest, float(m0.group(1)), True
+        return rest[tag.end() :], float(m0.group(1)), True  # journal -o short-monotonic
     known = False
     for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE, _JOURNAL_RE):
         m = rx.match(s)
@@ -191,6 +208,8 @@ def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
             s = s[m.end() :]
             known = True
             break
+    else:
+        return _unwrap(s)
     ts = None
     m2 = _TS_RE.match(s)
     if m2:
@@ -198,6 +217,20 @@ def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
         s = s[m2.end() :]
         known = True
     return s, ts, known
+
+
+def _unwrap(s: str) -> tuple[str, float | None, bool]:
+    """A line in a wrapper of no known form: cut at the kernel's own marks."""
+    known = False
+    if "kernel" in s and (tag := _KERNEL_TAG_RE.search(s)):
+        s, known = s[tag.end() :], True
+    if prio := _PRIORITY_RE.match(s):
+        s, known = s[prio.end() :], True
+    if "[" in s and (m := _ANY_TS_RE.search(s)):
+        return s[m.end() :], float(m.group(1)), True
+    if not known and (shape := _SHAPE_RE.search(s)) and ": " not in s[: shape.start()]:
+        return s[shape.start() :], None, False  # "... r8152 2-1:1.0 eth1: ..." with no clock
+    return s, None, known
 
 
 _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
@@ -218,7 +251,18 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
         m = rx.search(msg)
         if m:
             return kind, {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
-    return None
+    return _driver_message(msg)
+
+
+def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
+    """ "brcmfmac: brcmf_sdiod_regrw_helper: failed ... err: -110": a network driver of the
+    kernel (its pr_err prefix) speaking of no device; the driver names the NIC."""
+    head, sep, _rest = msg.partition(": ")
+    if not sep or len(head) > 32 or " " in head:
+        return None
+    if not load_kernel_drivers().knows(head):
+        return None
+    return "driver_message", {"driver": head}
 
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:

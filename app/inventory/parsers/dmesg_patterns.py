@@ -158,6 +158,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "tx_timeout",
         re.compile(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
     ),
+    (
+        "tx_timeout",  # since 6.1 (net/sched/sch_generic.c dev_watchdog, netdev_crit)
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): NETDEV WATCHDOG: "
+            r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
+        ),
+    ),
     ("csum_failure", re.compile(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
@@ -204,6 +211,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("usb_unsupported", re.compile(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
     ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    ("kernel_version", re.compile(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    (
+        "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
+            r"driver \[(?P<phy>[^\]]{1,80})\]"
+        ),
+    ),
     (
         "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
         re.compile(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
@@ -241,6 +256,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "probe_failed",  # drivers/base/dd.c call_driver_probe: 6.1 pr_warn, 6.12 dev_err
+        re.compile(
+            rf"^(?P<driver>[\w-]+): probe of (?P<device>{BUS_ID}) failed with error "
+            r"(?P<errno>-?\d+)|"
+            rf"^(?P<driver2>[\w-]+) (?P<device2>{BUS_ID}): probe with driver [\w-]+ failed "
+            r"with error (?P<errno2>-?\d+)"
+        ),
+    ),
+    (
         "kevent_dropped",
         re.compile(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
@@ -267,10 +291,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
-        "firmware_missing",
+        "firmware_missing",  # drivers/base/firmware_loader/main.c: both of its lines
         re.compile(
-            r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?Direct firmware load for "
-            r"(?P<firmware>\S+) failed with error (?P<errno>-?\d+)"
+            r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?(?:Direct firmware load for "
+            r"(?P<firmware>\S+) failed with error(?: (?P<errno>-?\d+))?|firmware: failed to load "
+            r"(?P<firmware2>\S+) \((?P<errno2>-?\d+)\))"
         ),
     ),
     (
@@ -319,11 +344,14 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
     "tx_timeout": ("WATCHDOG",),
+    "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
     "carrier": (" carrier",),
     "usb_unsupported": ("Unsupported device",),
     "machine_model": ("Machine model", "Hardware name"),
+    "kernel_version": ("Linux version",),
+    "phy_attached": ("PHY [",),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
@@ -334,7 +362,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_disconnect": ("disconnect",),
     "usb_not_top_speed": ("top speed",),
     "usb_error": ("-71", "-110", "-32", "-19", "-108", "-62", "-5"),
-    "firmware_missing": ("Direct firmware",),
+    "firmware_missing": ("Direct firmware", "firmware: failed to load"),
     "wifi_chip": ("brcmfmac",),
     "device": (": ",),
 }

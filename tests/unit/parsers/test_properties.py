@@ -49,6 +49,12 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("softirqs", P.parse_softirqs, "proc_softirqs/netutils_157_x86_6cpu.txt"),
     ("stat", P.parse_proc_stat, "dev_vm/proc_stat.txt"),
     ("dmesg", P.parse_dmesg, "dmesg/pi4_openwrt_15265_ax88179_excerpt.txt"),
+    ("dmesg (logread)", P.parse_dmesg, "dmesg/mt7621_openwrt_19765_logread_tx_timeout.txt"),
+    (
+        "dmesg (serial console)",
+        P.parse_dmesg,
+        "dmesg/opizero2_meta_sunxi_310_serial_console_dwmac_sun8i.txt",
+    ),
     ("cpuinfo", P.parse_cpuinfo, "cpuinfo/cm4_rev11_adafruit_241.txt"),
     ("os-release", P.parse_os_release, "os_release/raspbian_buster_3022.txt"),
     ("uname", P.parse_uname, "uname/pi4_buster_3022.txt"),

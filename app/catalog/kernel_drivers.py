@@ -1,0 +1,129 @@
+"""The kernel's network drivers (``resources/kernel_source/drivers.json``, generated from
+Debian's linux-source-6.1 and 6.12 by ``scripts/regen_kernel_source.py``): by the name a driver
+logs under (its driver struct's ``.name``), the buses it binds on, whether it is a Wi-Fi
+driver, which kernel series have it, and the USB/PCI IDs its tables list.
+
+So a device is a NIC, on a bus, and wireless by what the kernel's own tables say about its
+driver, not by a list kept by hand; a driver added after 6.1 (rtw88's USB parts) is known.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_PROTOCOL_RE = re.compile(r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bclass\b", re.I)
+
+
+@dataclass(frozen=True)
+class KernelDriver:
+    name: str
+    buses: tuple[str, ...]  # "usb", "pci", "sdio", "platform"
+    file: str  # the source file that registers it
+    wireless: bool
+    series: tuple[str, ...]  # kernel series whose source has it: ("6.1", "6.12")
+    about: str = ""  # its MODULE_DESCRIPTION
+
+    @property
+    def protocol(self) -> bool:
+        """A driver for a USB class or protocol (CDC Subset, CDC Ethernet, RNDIS, ECM ...),
+        not for a chip, as its own description says: it has no chip's offloads to offer."""
+        return bool(_PROTOCOL_RE.search(self.about))
+
+    @property
+    def bus(self) -> str | None:
+        """The one bus it binds on, if it has one (r8152: usb)."""
+        return self.buses[0] if len(self.buses) == 1 else None
+
+    @property
+    def since(self) -> str:
+        """ "in 6.1 and 6.12", or "new since 6.1 (in 6.12)"."""
+        if self.series == ("6.12",):
+            return "added after 6.1 (in the 6.12 source, not in 6.1)"
+        return "in the " + " and ".join(self.series) + " source"
+
+
+class KernelDrivers:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._drivers: dict[str, dict[str, Any]] = data.get("drivers", {})
+        self._ids: dict[str, dict[str, list[str]]] = data.get("ids", {})
+        self._firmware: dict[str, list[str]] = data.get("firmware", {})
+
+    def knows(self, name: str) -> bool:
+        """A network driver of the kernel by that name (a cheap test, for every log line)."""
+        return name in self._drivers or name.replace("-", "_") in self._drivers
+
+    def get(self, name: object) -> KernelDriver | None:
+        if not isinstance(name, str):
+            return None
+        info = self._drivers.get(name) or self._drivers.get(name.replace("-", "_"))
+        if info is None:
+            return None
+        return KernelDriver(
+            name,
+            tuple(info.get("buses", ())),
+            str(info.get("file", "")),
+            bool(info.get("wireless")),
+            tuple(info.get("series", ())),
+            str(info.get("about", "")),
+        )
+
+    def for_ids(self, bus: str, ids: object) -> list[KernelDriver]:
+        """The drivers whose ID tables list a USB/PCI vendor:device."""
+        if not isinstance(ids, str):
+            return []
+        names = self._ids.get(f"{bus}:{ids.lower()}", {})
+        return [d for d in (self.get(n) for n in names) if d is not None]
+
+    def for_firmware(self, path: object) -> list[KernelDriver]:
+        """The drivers that declare a firmware file (MODULE_FIRMWARE): "rtw88/rtw8822b_fw.bin"
+        is rtw88's. A board-specific variant ("brcmfmac43436-sdio.raspberrypi,model-zero-2-w
+        .bin") is matched by the declared file it extends."""
+        if not isinstance(path, str):
+            return []
+        names = self._firmware.get(path)
+        if names is None:
+            stem = path.split(".", 1)[0]
+            names = next((v for k, v in self._firmware.items() if k.split(".", 1)[0] == stem), [])
+        return [d for d in (self.get(n) for n in names) if d is not None]
+
+
+@functools.cache
+def load_kernel_drivers() -> KernelDrivers:
+    """The shipped table (cached). A missing file gives an empty table: nothing known."""
+    from sbctune.resources import resource_root
+
+    try:
+        text = resource_root().joinpath("kernel_source", "drivers.json").read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return KernelDrivers({})
+    return KernelDrivers(data if isinstance(data, dict) else {})
+
+
+@functools.cache
+def _chips_by_speed() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "chips_by_speed.json")
+            .read_text(encoding="utf-8")
+        )
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def chip_by_speed(driver: object, mbps: object) -> str | None:
+    """The chips of a multi-speed driver that can link at this speed (r8169 at 2500 Mbit/s:
+    an RTL8125/RTL8126), from resources/kernel_source/chips_by_speed.json."""
+    if not isinstance(driver, str) or not isinstance(mbps, int):
+        return None
+    item = _chips_by_speed().get(driver, {}).get(str(mbps))
+    return str(item["chip"]) if isinstance(item, dict) and "chip" in item else None

@@ -1,0 +1,183 @@
+"""The kernel's own log messages (``resources/kernel_source/``, generated from Debian's
+linux-source-6.1 and 6.12 by ``scripts/regen_kernel_source.py``): which format string a
+log line was printed from, at what level, by which source file; and errno values decoded
+the kernel's way (a log's "-110" is ETIMEDOUT whatever the machine reading it numbers it).
+
+A line is matched against the formats that contain one of its words (an index by each
+format's longest literal word), so a long log costs a dictionary look-up per word, and a
+format becomes a regex only when first tried. Formats are constants from the kernel's source;
+no text from a Pi is made a regex.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?([a-zA-Z%])")
+# split() with the group: literal, conversion, literal ... ([::2] are the literals)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z_]{3,}")
+_CONVERSION = {  # what each printf conversion prints
+    "d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "X": r"[0-9a-fA-F]+",
+    "c": ".", "p": r"\S+", "%": "%", "s": ".*?",
+}  # fmt: skip
+_LEVELS_ERROR = {"emerg", "alert", "crit", "err"}
+_MAX_TRIED = 40  # candidate formats tried per line at most (bounded work on any line)
+
+
+@dataclass(frozen=True)
+class KernelMessage:
+    format: str
+    level: str  # "err", "warn", "crit" ...
+    files: tuple[str, ...]
+    series: tuple[str, ...]  # the kernel series whose source has it: ("6.1", "6.12")
+
+    @property
+    def is_error(self) -> bool:
+        return self.level in _LEVELS_ERROR
+
+    @property
+    def source(self) -> str:
+        more = f" (+{len(self.files) - 1} more)" if len(self.files) > 1 else ""
+        return f"{self.files[0]}{more}"
+
+
+@dataclass(frozen=True)
+class Errno:
+    value: int
+    name: str
+    meaning: str
+    source: str
+
+
+def _to_regex(fmt: str) -> re.Pattern[str]:
+    """A format string as a regex: each conversion matches a run of text, literals match
+    themselves; the line must end with the format (its device/driver prefix comes first)."""
+    out: list[str] = []
+    pos = 0
+    for m in _SPEC_RE.finditer(fmt):
+        out.append(re.escape(fmt[pos : m.start()]))
+        out.append(_CONVERSION.get(m.group(1), ".*?"))
+        pos = m.end()
+    out.append(re.escape(fmt[pos:]))
+    return re.compile(r"(?:^|(?<=[\s:\]]))" + "".join(out) + r"\s*$")
+
+
+class MessageTable:
+    def __init__(self, text: str, errno: dict[str, dict[str, str]]) -> None:
+        # One line per format: key, level, series, files, format (tab-separated). The key is
+        # the format's rarest literal word (chosen by the generator), so a log line is tried
+        # only against the formats of its own words; a line is split when first tried.
+        self._by_word: dict[str, list[str]] = {}
+        count = 0
+        for line in text.split("\n"):
+            if line and not line.startswith("#"):
+                key, _tab, rest = line.partition("\t")
+                self._by_word.setdefault(key, []).append(rest)
+                count += 1
+        self._errno = {
+            int(v): Errno(int(v), e["name"], e["meaning"], e["source"]) for v, e in errno.items()
+        }
+        self._regex: dict[str, re.Pattern[str]] = {}
+        self._needle: dict[str, str] = {}
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def match(self, text: str) -> KernelMessage | None:
+        """The kernel message this log line was printed from, if the table has it."""
+        tried = 0
+        head = text[:400]
+        for word in dict.fromkeys(_WORD_RE.findall(head)):
+            for row in self._by_word.get(word, ()):
+                level, series, files, fmt = row.split("\t", 3)
+                needle = self._needle.get(fmt)
+                if needle is None:
+                    needle = self._needle[fmt] = max(_SPEC_RE.split(fmt)[::2], key=len)
+                if needle not in head:
+                    continue  # a substring test first: most candidates fail it
+                tried += 1
+                if tried > _MAX_TRIED:
+                    return None
+                rx = self._regex.get(fmt)
+                if rx is None:
+                    rx = self._regex[fmt] = _to_regex(fmt)
+                if rx.search(head):
+                    return KernelMessage(
+                        fmt, level, tuple(files.split(",")), tuple(series.split(","))
+                    )
+        return None
+
+    def errno(self, value: int | str | None) -> Errno | None:
+        """-110, "110", "-ETIMEDOUT"... → ETIMEDOUT (Connection timed out)."""
+        if value is None:
+            return None
+        try:
+            return self._errno.get(abs(int(value)))
+        except ValueError:
+            return None
+
+
+def _read(name: str) -> Any:
+    from sbctune.resources import resource_root
+
+    text = resource_root().joinpath("kernel_source", name).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@functools.cache
+def load_messages() -> MessageTable:
+    """The shipped table (cached). Missing files give an empty table: nothing recognised."""
+    try:
+        from sbctune.resources import resource_root
+
+        text = resource_root().joinpath("kernel_source", "messages.tsv").read_text(encoding="utf-8")
+        return MessageTable(text, _read("errno.json"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return MessageTable("", {})
+
+
+_ERRNO_IN_TEXT = re.compile(
+    r"(?:error|err|status|ret|rc|returned|result)[\s:=]*(-\d{1,4})\b|\((-\d{1,4})\)$"
+)
+
+
+def errno_in(text: str) -> int | None:
+    """The errno a log line reports ("failed with error -110", "status: -71", "(-2)")."""
+    m = _ERRNO_IN_TEXT.search(text[:400])
+    if m is None:
+        return None
+    return int(m.group(1) or m.group(2))
+
+
+@dataclass(frozen=True)
+class Explanation:
+    source: str  # the kernel source file and function that prints the message
+    text: str
+
+
+@functools.cache
+def _explanations() -> dict[str, Any]:
+    try:
+        data = _read("explanations.json")
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def explain(kind: str) -> Explanation | None:
+    """The hand-written explanation of a message kind ("tx_timeout", "probe_failed" ...)."""
+    item = _explanations().get("messages", {}).get(kind)
+    return Explanation(item["source"], item["text"]) if item else None
+
+
+def errno_hint(value: int | None) -> str | None:
+    """What an errno in a NIC driver's complaint usually means, and what to do."""
+    if value is None:
+        return None
+    hint = _explanations().get("errno", {}).get(str(-abs(value)))
+    return hint if isinstance(hint, str) else None

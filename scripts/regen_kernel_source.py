@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""Regenerate resources/kernel_source/ from Debian's kernel source (linux-source-6.1, -6.12).
+
+    python scripts/regen_kernel_source.py          # obtains the source via kernel_source.py
+
+messages.tsv: every error- or warning-level log call (dev_err, netdev_warn, pr_err,
+printk(KERN_ERR ...), ...) of the parts of the kernel that speak about NICs: drivers/net/
+(wired, USB and wireless), drivers/usb/core/, drivers/mmc/, net/core/, net/sched/sch_generic.c
+(the transmit watchdog), drivers/base/dd.c (probe failures) and drivers/base/firmware_loader/.
+One entry per format string: its level, and the source files and kernel series that have it.
+
+errno.json: the kernel's errno names, values and meanings, from its own headers
+(include/uapi/asm-generic/errno-base.h, errno.h, include/linux/errno.h): a log's "-110" is
+decoded the same on any machine (the host's libc may number them otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "resources" / "kernel_source"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kernel_source import SERIES, obtain  # noqa: E402
+
+GLOBS = (
+    "drivers/net/*",
+    "drivers/staging/*",
+    "drivers/usb/core/*",
+    "drivers/mmc/*",
+    "net/core/*",
+    "net/sched/sch_generic.c",
+    "drivers/base/dd.c",
+    "drivers/base/firmware_loader/*",
+    "include/uapi/asm-generic/errno-base.h",
+    "include/uapi/asm-generic/errno.h",
+    "include/linux/errno.h",
+    "include/linux/pci_ids.h",
+)
+_SCAN = ("drivers/net", "drivers/usb/core", "drivers/mmc", "net/core", "net/sched", "drivers/base")
+
+# Call → level. The device/netdev argument comes before the format string.
+_CALLS = {
+    "dev_emerg": "emerg", "dev_alert": "alert", "dev_crit": "crit", "dev_err": "err",
+    "dev_warn": "warn", "dev_err_probe": "err", "dev_err_ratelimited": "err",
+    "dev_warn_ratelimited": "warn", "dev_err_once": "err", "dev_warn_once": "warn",
+    "netdev_emerg": "emerg", "netdev_alert": "alert", "netdev_crit": "crit",
+    "netdev_err": "err", "netdev_warn": "warn", "netdev_err_once": "err",
+    "netdev_warn_once": "warn", "net_err_ratelimited": "err", "net_warn_ratelimited": "warn",
+    "netif_emerg": "emerg", "netif_alert": "alert", "netif_crit": "crit", "netif_err": "err",
+    "netif_warn": "warn", "pr_emerg": "emerg", "pr_alert": "alert", "pr_crit": "crit",
+    "pr_err": "err", "pr_warn": "warn", "pr_warning": "warn", "pr_err_ratelimited": "err",
+    "pr_warn_ratelimited": "warn", "pr_err_once": "err", "pr_warn_once": "warn",
+    "WARN": "warn", "WARN_ONCE": "warn",
+}  # fmt: skip
+# Drivers' own wrappers of dev_err & co (rtw_err, ath10k_warn, brcmf_err, mt76_err ...): the
+# level is in the name, the format is the call's first string literal.
+_WRAPPER = r"[a-z][a-z0-9]*_(?:err|warn|crit|emerg|alert)(?:_ratelimited|_once)?"
+_WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)?$")
+_KERN = {"KERN_EMERG": "emerg", "KERN_ALERT": "alert", "KERN_CRIT": "crit", "KERN_ERR": "err"}
+_KERN |= {"KERN_WARNING": "warn"}
+_CALL_RE = re.compile(
+    r"\b(" + "|".join(sorted(_CALLS, key=len, reverse=True)) + r"|printk|" + _WRAPPER + r")\s*\("
+)
+_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_BETWEEN_RE = re.compile(r"\s*(?:/\*.*?\*/\s*)*", re.S)
+_ERRNO_RE = re.compile(r"#define\s+(E[A-Z0-9_]+)\s+(\d+)[ \t]*(?:/\*\s*(.*?)\s*\*/)?")
+
+
+def _format_after(text: str, start: int) -> tuple[str, str | None] | None:
+    """The format string of the call whose '(' ends at `start` (adjacent literals joined) and
+    a KERN_ level written before it; None if the call's first literal is not found nearby."""
+    window = text[start : start + 1200]
+    depth = 0
+    for i, ch in enumerate(window):  # the first literal at the call's own depth
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return None
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            level = next((v for k, v in _KERN.items() if k in window[:i]), None)
+            parts: list[str] = []
+            pos = i
+            while m := _STRING_RE.match(window, pos):
+                parts.append(m.group(1))
+                pos = m.end()
+                gap = _BETWEEN_RE.match(window, pos)
+                pos = gap.end() if gap else pos
+                if pos < len(window) and window[pos] != '"':
+                    break
+            return "".join(parts), level
+    return None
+
+
+def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
+    found: dict[str, tuple[str, set[str]]] = {}
+    for top in _SCAN:
+        for path in sorted((root / top).rglob("*.c")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            rel = str(path.relative_to(root))
+            for m in _CALL_RE.finditer(text):
+                got = _format_after(text, m.end())
+                if got is None:
+                    continue
+                fmt, kern = got
+                wrapped = _WRAPPER_LEVEL.search(m.group(1))
+                level = _CALLS.get(m.group(1)) or kern or (wrapped.group(1) if wrapped else None)
+                fmt = fmt.replace("\\n", "").replace('\\"', '"').strip()
+                if level is None or len(fmt) < 6 or not re.search(r"[A-Za-z]{3}", fmt):
+                    continue
+                found.setdefault(fmt, (level, set()))[1].add(rel)
+    return found
+
+
+def _errno(root: Path) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for rel in (
+        "include/uapi/asm-generic/errno-base.h",
+        "include/uapi/asm-generic/errno.h",
+        "include/linux/errno.h",
+    ):
+        for name, value, meaning in _ERRNO_RE.findall((root / rel).read_text(encoding="utf-8")):
+            out.setdefault(value, {"name": name, "meaning": meaning, "source": rel})
+    return out
+
+
+_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[a-zA-Z%]")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z_]{3,}")
+
+
+def _words(fmt: str) -> list[str]:
+    """The literal words of a format (the same rule as sbctune.catalog.kernel_messages)."""
+    return _WORD_RE.findall(_SPEC_RE.sub(" ", fmt))
+
+
+def _key(fmt: str, counts: Counter[str]) -> str:
+    """The format's rarest literal word: every line printed from it contains that word, and
+    few other formats do (the reader tries only the formats of a line's words)."""
+    words = _words(fmt)
+    return min(words, key=lambda w: (counts[w], -len(w))) if words else ""
+
+
+_DRIVER_RE = re.compile(
+    r"^(?:static\s+)?(?:const\s+)?struct\s+(usb|usb_device|pci|sdio|platform)_driver\s+\w+\s*"
+    r"(?:__\w+\s*)?=\s*\{(.*?)^\};",
+    re.S | re.M,
+)
+_NAME_RE = re.compile(r"\.name\s*=\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
+_DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+|\"[^\"]*\")\s*$", re.M)
+_ID_RE = re.compile(r"\b(USB_DEVICE\w*|PCI_DEVICE\w*|PCI_VDEVICE)\s*\(\s*(\w+)\s*,\s*(\w+)")
+_DESCRIPTION_RE = re.compile(r"MODULE_DESCRIPTION\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
+
+
+def _defines(paths: list[Path]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in paths:
+        for name, value in _DEFINE_RE.findall(path.read_text(encoding="utf-8", errors="replace")):
+            out.setdefault(name, value.strip('"'))
+    return out
+
+
+def _hex4(token: str, defines: dict[str, str]) -> str | None:
+    value = defines.get(token, token)
+    try:
+        number = int(value, 0)
+    except ValueError:
+        return None
+    return f"{number:04x}" if 0 <= number <= 0xFFFF else None
+
+
+_FIRMWARE_RE = re.compile(r"MODULE_FIRMWARE\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))\s*\)")
+_FIRMWARE_FILE_RE = re.compile(r"[\w./+-]+\.(?:fw|bin|ucode|hex|img|sbcf)")
+_MAKE_RE = re.compile(r"^([\w-]+)-(?:objs|y|\$\(CONFIG_\w+\))\s*[:+]?=(.*)$", re.M)
+
+
+def _module(path: Path) -> str:
+    """KBUILD_MODNAME of a source file: the module its directory's Makefile links it into
+    ("brcmfmac-objs += bcmsdh.o" → brcmfmac), else the file's own name; '-' becomes '_'."""
+    makefile = path.parent / "Makefile"
+    if makefile.is_file():
+        text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+        for module, objects in _MAKE_RE.findall(text):
+            if f"{path.stem}.o" in objects.split() and module != "obj":
+                return module.replace("-", "_")
+    return path.stem.replace("-", "_")
+
+
+_NETDEV_RE = re.compile(r"\b(?:register_netdev|ieee80211_register_hw|wiphy_register)\s*\(")
+_WIFI_WORDS = re.compile(r"wi-?fi|wireless|wlan|802\.11", re.I)
+_WIPHY_RE = re.compile(r"\b(?:ieee80211_register_hw|wiphy_register|cfg80211_ops)\b")
+
+
+def _network_sources(root: Path) -> list[Path]:
+    """drivers/net/, and the staging drivers whose directory registers a network device or
+    a Wi-Fi PHY (rtl8723bs, r8188eu ...): the kernel ships those too."""
+    found = sorted((root / "drivers/net").rglob("*.c"))
+    staging = root / "drivers/staging"
+    for folder in sorted(p for p in staging.iterdir() if p.is_dir()) if staging.is_dir() else []:
+        files = sorted(folder.rglob("*.c"))
+        if any(_NETDEV_RE.search(f.read_text(encoding="utf-8", errors="replace")) for f in files):
+            found += files
+    return found
+
+
+def _wireless(path: Path, root: Path) -> bool:
+    """Wi-Fi: under drivers/net/wireless, or a staging driver that registers a Wi-Fi PHY."""
+    rel = str(path.relative_to(root))
+    if "/wireless/" in rel:
+        return True
+    if not rel.startswith("drivers/staging/"):
+        return False
+    folder = root / "/".join(rel.split("/")[:3])
+    return any(
+        _WIPHY_RE.search(f.read_text(encoding="utf-8", errors="replace"))
+        for f in folder.rglob("*.c")
+    )
+
+
+def _drivers(
+    root: Path,
+) -> tuple[dict[str, dict[str, object]], dict[str, set[str]], dict[str, set[str]]]:
+    """Network drivers by the name the kernel logs them under (the driver struct's .name),
+    with their bus, source file and whether they are wireless; and the USB/PCI IDs their
+    tables list (macros resolved from the driver's directory and include/linux/pci_ids.h)."""
+    drivers: dict[str, dict[str, object]] = {}
+    ids: dict[str, set[str]] = {}
+    firmware: dict[str, set[str]] = {}
+    pci_ids = _defines([root / "include/linux/pci_ids.h"])
+    for path in _network_sources(root):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "_driver" not in text:
+            continue
+        rel = str(path.relative_to(root))
+        local: dict[str, str] | None = None
+        for kind, body in _DRIVER_RE.findall(text):
+            m = _NAME_RE.search(body)
+            if m is None:
+                continue
+            if local is None:  # the file's own macros first, then its directory's
+                local = {**_defines(sorted(path.parent.glob("*.[ch]"))), **_defines([path])}
+            name = m.group(1) or local.get(m.group(2) or "", "")
+            if m.group(2) == "KBUILD_MODNAME" or (m.group(2) and not name):
+                name = _module(path)
+            bus = "usb" if kind.startswith("usb") else kind
+            said = _DESCRIPTION_RE.search(text)
+            description = (said.group(1) or local.get(said.group(2) or "", "")) if said else ""
+            entry = drivers.setdefault(
+                name,
+                {
+                    "buses": [],
+                    "file": rel,
+                    "wireless": _wireless(path, root) or bool(_WIFI_WORDS.search(description)),
+                    "about": description,
+                },
+            )
+            if bus not in entry["buses"]:  # type: ignore[operator]
+                entry["buses"].append(bus)  # type: ignore[attr-defined]
+            if bus not in ("usb", "pci"):
+                continue
+            for macro, vendor, product in _ID_RE.findall(text):
+                if not macro.startswith(bus.upper()):
+                    continue
+                table = {**pci_ids, **local}
+                if macro == "PCI_VDEVICE":
+                    vendor = f"PCI_VENDOR_ID_{vendor}"
+                v, d = _hex4(vendor, table), _hex4(product, table)
+                if v and d:
+                    ids.setdefault(f"{bus}:{v}:{d}", set()).add(name)
+    # Firmware files a module declares, by the driver names its own files register.
+    for path in _network_sources(root):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "MODULE_FIRMWARE" not in text:
+            continue
+        module = _module(path)
+        # The module's own drivers; for a chip library (rtw88_8822b) the drivers of its
+        # directory built on it (rtw88_8822be, rtw88_8822bu), else its directory's drivers.
+        here = {
+            n: _module(root / str(e["file"]))
+            for n, e in drivers.items()
+            if (root / str(e["file"])).parent == path.parent
+        }
+        names = {n for n, m in here.items() if m == module}
+        names = names or {n for n, m in here.items() if m.startswith(module)} or set(here)
+        local = {**_defines(sorted(path.parent.glob("*.[ch]"))), **_defines([path])}
+        for literal, macro in _FIRMWARE_RE.findall(text):
+            wanted = literal or local.get(macro, "")
+            if wanted and names:
+                firmware.setdefault(wanted, set()).update(names)
+    # Firmware file names a driver builds from macros (ath9k_htc's "htc_9271.fw" in
+    # hif_usb.h): every "*.fw"/"*.bin"-like string macro of a driver's directory is that
+    # directory's drivers' (only where no MODULE_FIRMWARE line already named the file).
+    declared = set(firmware)
+    folders = {(root / str(e["file"])).parent for e in drivers.values()}
+    for folder in sorted(folders):
+        here = {n for n, e in drivers.items() if (root / str(e["file"])).parent == folder}
+        for name, value in _defines(sorted(folder.glob("*.[ch]"))).items():
+            if value not in declared and _FIRMWARE_FILE_RE.fullmatch(value) and name.isupper():
+                firmware.setdefault(value, set()).update(here)
+    return drivers, ids, firmware
+
+
+def main() -> int:
+    table: dict[str, dict[str, object]] = {}
+    versions: dict[str, str] = {}
+    errno: dict[str, dict[str, str]] = {}
+    drivers: dict[str, dict[str, object]] = {}
+    ids: dict[str, dict[str, list[str]]] = {}
+    firmware: dict[str, set[str]] = {}
+    for series in SERIES:
+        source = obtain(series, GLOBS)
+        versions[series] = source.version
+        found, listed, declared = _drivers(source.root)
+        for wanted, names in declared.items():
+            firmware.setdefault(wanted, set()).update(names)
+        for name, info in found.items():
+            entry = drivers.setdefault(name, {**info, "series": []})
+            entry["series"].append(series)  # type: ignore[attr-defined]
+            for bus in info["buses"]:  # type: ignore[attr-defined]
+                if bus not in entry["buses"]:  # type: ignore[operator]
+                    entry["buses"].append(bus)  # type: ignore[attr-defined]
+        for key, names in listed.items():
+            for name in names:
+                ids.setdefault(key, {}).setdefault(name, []).append(series)
+        for fmt, (level, files) in _messages(source.root).items():
+            entry = table.setdefault(fmt, {"level": level, "files": set(), "series": []})
+            entry["files"] |= files  # type: ignore[operator]
+            entry["series"].append(series)  # type: ignore[attr-defined]
+        for value, item in _errno(source.root).items():
+            errno.setdefault(value, item)
+    counts = Counter(w for fmt in table for w in set(_words(fmt)))
+    rows = [
+        [_key(fmt, counts), fmt, e["level"], sorted(e["files"]), e["series"]]  # type: ignore[arg-type]
+        for fmt, e in sorted(table.items())
+    ]
+    rows = [r for r in rows if r[0]]
+    OUT.mkdir(parents=True, exist_ok=True)
+    # One line per format, tab-separated (no format holds a raw tab or newline: escapes stay
+    # escaped): read in a few ms, each line split only when its key word is met in a log.
+    lines = [
+        "\t".join([key, level, ",".join(series), ",".join(files), fmt])  # type: ignore[arg-type]
+        for key, fmt, level, files, series in rows
+        if "\t" not in fmt and "\n" not in fmt
+    ]
+    (OUT / "messages.tsv").write_text(
+        "# key\tlevel\tseries\tfiles\tformat (scripts/regen_kernel_source.py)\n"
+        + "\n".join(lines)
+        + "\n",
+        encoding="utf-8",
+    )
+    (OUT / "drivers.json").write_text(
+        json.dumps(
+            {
+                "drivers": drivers,
+                "ids": ids,
+                "firmware": {k: sorted(v) for k, v in firmware.items()},
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    (OUT / "errno.json").write_text(
+        json.dumps(errno, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    (OUT / "VERSION.json").write_text(
+        json.dumps(
+            {
+                "generated": datetime.now(UTC).date().isoformat(),
+                "script": "scripts/regen_kernel_source.py",
+                "packages": {f"linux-source-{s}": v for s, v in versions.items()},
+                "paths": list(GLOBS),
+                "messages": len(rows),
+                "errno": len(errno),
+                "drivers": len(drivers),
+                "ids": len(ids),
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"{len(rows)} messages, {len(errno)} errno values from {versions}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

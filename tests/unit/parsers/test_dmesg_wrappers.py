@@ -1,0 +1,96 @@
+"""A kernel line reads the same whatever wrapper precedes it (syslog, OpenWrt logread, journal,
+a serial console's clock, /dev/kmsg priorities, none), and real wrapped pastes are read."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sbctune.inventory.parsers import parse_dmesg
+from sbctune.inventory.parsers.dmesg import DmesgEvent
+
+from .conftest import read_capture
+
+# Bare kernel messages from real captures (their own wrappers cut off by the parser itself).
+_CAPTURES = (
+    "dmesg/pi4_3108_syslog_genet.txt",
+    "dmesg/odroid_n2plus_haos_1130_tx_timeout_journal.txt",
+    "dmesg/mk808b_le_aml_pr22_dmesg_cpu_suffix.txt",
+    "dmesg/nanopi_r5c_omr_3790_r8169_flapping.txt",
+    "dmesg/ds220_bbqq_177_rtl8156b_resets_not_top_speed.txt",
+    "dmesg/bpi_m5_forum_14078_lan7801_unsupported.txt",
+)
+
+
+def _messages() -> list[str]:
+    out: list[str] = []
+    for name in _CAPTURES:
+        for event in parse_dmesg(read_capture(name))[0].events:
+            if event.text not in out:
+                out.append(event.text)
+    return out
+
+
+MESSAGES = _messages()
+
+
+def _shape(event: DmesgEvent) -> tuple[str, str, dict[str, str]]:
+    return event.kind, event.text, event.fields
+
+
+_day = st.sampled_from(["Sun", "Mon", "Tue"])
+_month = st.sampled_from(["Oct", "Jan", "Dec"])
+_clock = st.builds(
+    lambda h, m, s: f"{h:02d}:{m:02d}:{s:02d}",
+    st.integers(0, 23),
+    st.integers(0, 59),
+    st.integers(0, 59),
+)
+_host = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
+_kts = st.builds(lambda s, f: f"[{s:>5}.{f:06d}] ", st.integers(0, 99999), st.integers(0, 999999))
+_level = st.sampled_from(["kern.warn", "kern.err", "kern.info", "kern.crit", "kern.notice"])
+_tag = st.sampled_from(["kernel: ", "kernel[0]: ", "kernel:  "])
+_wrappers = st.one_of(
+    st.just(""),
+    _kts,
+    # OpenWrt logread: "Sun Oct 13 10:00:00 2024 kern.warn kernel: [ 12.3] "
+    st.builds(
+        lambda d, mo, c, lv, t, k: f"{d} {mo} 13 {c} 2024 {lv} {t}{k}",
+        _day,
+        _month,
+        _clock,
+        _level,
+        _tag,
+        st.one_of(st.just(""), _kts),
+    ),
+    # syslog: "Oct  4 23:55:19 raspberrypi kernel: [ 661.5] "
+    st.builds(
+        lambda mo, c, h, t, k: f"{mo}  4 {c} {h} {t}{k}",
+        _month,
+        _clock,
+        _host,
+        _tag,
+        st.one_of(st.just(""), _kts),
+    ),
+    # journal short-monotonic: "[   12.345678] host kernel: "
+    st.builds(lambda k, h, t: f"{k}{h} {t}", _kts, _host, _tag),
+    # a serial console's own clock, then the kernel's: "2024-10-13 10:00:00.123 [ 1.2] "
+    st.builds(lambda c, k: f"2024-10-13 {c}.123 {k}", _clock, _kts),
+    st.builds(lambda c, k: f"[{c}.456] {k}", _clock, _kts),
+    # /dev/kmsg or a console with priorities: "<6>[ 1.2] "
+    st.builds(lambda p, k: f"<{p}>{k}", st.integers(0, 7), _kts),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(message=st.sampled_from(MESSAGES), wrapper=_wrappers)
+def test_a_kernel_line_reads_the_same_in_any_wrapper(message: str, wrapper: str) -> None:
+    bare = [_shape(e) for e in parse_dmesg(message)[0].events]
+    wrapped, warnings = parse_dmesg(wrapper + message)
+    assert [_shape(e) for e in wrapped.events] == bare
+    assert not any("nothing could be read" in w.message for w in warnings)
+
+
+def test_the_messages_cover_the_kinds_that_matter() -> None:
+    kinds = {parse_dmesg(m)[0].events[0].kind for m in MESSAGES}
+    assert {"link_up", "link_down", "tx_timeout", "usb_reset", "usb_new_device"} <= kinds
