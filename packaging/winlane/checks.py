@@ -58,8 +58,9 @@ class Checks:
     def unit_tests(self) -> str | None:
         proc = self.wine.python(
             ["-m", "pytest", "tests/unit", "-q", "-p", "no:cacheprovider", "--timeout", "300",
+             "--durations=15",
              "-o", "addopts=-ra --strict-markers", "-W", "ignore::DeprecationWarning"],
-            timeout=900, cwd=ROOT, extra_env={"QT_QPA_PLATFORM": "offscreen"},
+            timeout=1500, cwd=ROOT, extra_env={"QT_QPA_PLATFORM": "offscreen"},
         )  # fmt: skip
         self.log("unit", proc)
         summary = [line for line in proc.stdout.splitlines() if " passed" in line or " failed"
