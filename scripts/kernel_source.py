@@ -157,7 +157,7 @@ def _check_pipe(done: subprocess.CompletedProcess[str], what: str) -> None:
 
 def _stamp(tree: Path) -> set[str]:
     try:
-        return set(json.loads((tree / _STAMP).read_text()))
+        return set(json.loads((tree / _STAMP).read_text(encoding="utf-8")))
     except (OSError, ValueError):
         return set()
 
@@ -204,7 +204,9 @@ def obtain(
                 ),
                 f"extracting {', '.join(todo)} from {tarball.name}",
             )
-            (tree_parent / _STAMP).write_text(json.dumps(sorted(done | set(todo))))
+            (tree_parent / _STAMP).write_text(
+                json.dumps(sorted(done | set(todo))), encoding="utf-8"
+            )
         return KernelSource(series=series, version=got, root=tree)
 
 

@@ -49,7 +49,7 @@ def copy_checkout(work: Path) -> None:
     """The package, its data and tests, importable as ``sbctune`` from ``work`` first."""
     for name in ("app", "resources", "tests"):
         shutil.copytree(ROOT / name, work / name, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "setup.py"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):  # tests check the documented limits
         if (ROOT / name).exists():
             shutil.copy2(ROOT / name, work / name)
     (work / "sbctune").symlink_to("app")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +75,26 @@ _FUNC_START = re.compile(
 
 def defines_function(text: str, name: str) -> bool:
     """Whether C source text defines (not just declares) `name` at file scope."""
-    return re.search(_definition(name), text) is not None
+    return _definition(text, name) is not None
 
 
-def _definition(name: str) -> str:
-    # kernel style: the return type may sit on the line above the name
-    return rf"(?m)^(?:[A-Za-z_][^;{{}}=]*?\b)?{re.escape(name)}\s*\([^;{{}}]*\)\s*(?:__\w+\s*)*\{{"
+_DEFINED = re.compile(r"(?m)^(?:[A-Za-z_][^;{}=\n]*?[\s*])?(\w+)\s*\(")
+_PARAMS = re.compile(r"[^;{}]*\)\s*(?:__\w+\s*)*\{")
+
+
+@lru_cache(maxsize=16)
+def _definitions(text: str) -> dict[str, int]:
+    """Function name -> where the line defining it starts, for every function a C file defines
+    at file scope (kernel style: the return type may sit on the line above the name)."""
+    found: dict[str, int] = {}
+    for head in _DEFINED.finditer(text):
+        if head.group(1) not in found and _PARAMS.match(text, head.end(), head.end() + 4000):
+            found[head.group(1)] = head.start()
+    return found
+
+
+def _definition(text: str, name: str) -> int | None:
+    return _definitions(text).get(name)
 
 
 def enclosing_function(text: str, offset: int) -> str | None:
@@ -99,7 +114,7 @@ def module_sources(tree: Path, module_path: str) -> list[Path]:
     makefile = directory / "Makefile"
     objects: list[str] = []
     if makefile.is_file():
-        text = makefile.read_text(errors="replace").replace("\\\n", " ")
+        text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
         for line in text.splitlines():
             match = re.match(
                 rf"^{re.escape(module)}-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)", line
@@ -125,21 +140,22 @@ def _macro_value(texts: list[str], expr: str, depth: int = 0) -> int | None:
 
 def symbol_text(text: str, name: str) -> str | None:
     """The text of a function body, a file-scope struct initialiser or a #define named `name`."""
-    match = re.search(_definition(name), text)
+    begin = _definition(text, name)
     closing = "\n}"
-    if match is None:
+    if begin is None:
         match = re.search(rf"(?m)^[^\n;]*struct\s+\w+\s+{re.escape(name)}\s*=\s*\{{", text)
         closing = "\n};"
-    if match is None:
-        match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b.*$", text)
-        return match.group(0) if match else None
-    end = text.find(closing, match.end())
-    return text[match.start() : end if end > 0 else len(text)]
+        if match is None:
+            match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b.*$", text)
+            return match.group(0) if match else None
+        begin = match.start()
+    end = text.find(closing, begin)
+    return text[begin : end if end > 0 else len(text)]
 
 
 def _where(tree: Path, files: list[Path], name: str) -> str | None:
     for path in files:
-        if defines_function(path.read_text(errors="replace"), name):
+        if defines_function(path.read_text(encoding="utf-8", errors="replace"), name):
             return str(path.relative_to(tree))
     return None
 
@@ -148,8 +164,10 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     sources = module_sources(tree, module_path)
     if not sources:
         return None
-    texts = {p: p.read_text(errors="replace") for p in sources}
-    headers = [h.read_text(errors="replace") for h in sources[0].parent.glob("*.h")]
+    texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in sources}
+    headers = [
+        h.read_text(encoding="utf-8", errors="replace") for h in sources[0].parent.glob("*.h")
+    ]
     usbnet = "usbnet_probe" in "".join(texts.values())
     lookup = sources + ([tree / USBNET] if usbnet else [])
     facts: dict[str, Any] = {"sources": [str(p.relative_to(tree)) for p in sources]}
@@ -208,16 +226,16 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 }
             )
     if usbnet and not allocs:
-        text = (tree / USBNET).read_text(errors="replace")
-        call = _ALLOC.search(text)
-        if call:
+        text = (tree / USBNET).read_text(encoding="utf-8", errors="replace")
+        shared = _ALLOC.search(text)
+        if shared:
             allocs.append(
                 {
-                    "call": call.group(1),
-                    "args": " ".join(call.group(2).split())[:160],
+                    "call": shared.group(1),
+                    "args": " ".join(shared.group(2).split())[:160],
                     "multiqueue": False,
                     "file": USBNET,
-                    "function": enclosing_function(text, call.start()),
+                    "function": enclosing_function(text, shared.start()),
                 }
             )
     facts["netdev"] = allocs
@@ -225,7 +243,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
 
 
 def drivers_to_read() -> dict[str, str]:
-    ids = json.loads(IDS.read_text())
+    ids = json.loads(IDS.read_text(encoding="utf-8"))
     modules = ids["modules"]
     wanted = dict(PASTED)
     for table in ("pci", "usb"):
@@ -242,7 +260,7 @@ def drivers_to_read() -> dict[str, str]:
 
 
 def main() -> int:
-    old = json.loads(OUT.read_text()) if OUT.is_file() else {}
+    old = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
     kernels: dict[str, Any] = {}
     drivers: dict[str, dict[str, Any]] = {}
     wanted = drivers_to_read()
@@ -261,7 +279,7 @@ def main() -> int:
         "drivers": drivers,
         "hand": old.get("hand", {}),
     }
-    OUT.write_text(json.dumps(out, indent=1, sort_keys=False) + "\n")
+    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"{OUT.relative_to(ROOT)}: {len(drivers)} drivers, kernels {kernels}")
     return 0
 

@@ -21,6 +21,15 @@ echo "== mypy"
 python scripts/static_checks.py mypy || status=1
 # Printed so the trend is visible; never fails the run (the bar: README, "Layers and code size").
 python scripts/size_report.py || true
+# The Windows lane: sbctune as a Windows program under Wine, against the lab (README "Windows").
+# Before pytest, so pytest's summary stays the run's last line. It runs in the full run (no
+# arguments, as CI runs); SBCTUNE_WINLANE=1 adds it to a run with pytest arguments, =0 leaves it out.
+winlane_default=1
+[ $# -gt 0 ] && winlane_default=0
+if [ "${SBCTUNE_WINLANE:-$winlane_default}" = "1" ]; then
+  echo "== Windows lane (Wine)"
+  python packaging/winlane/lane.py || status=1
+fi
 echo "== pytest"
 # The slowest tests, so the run's time (goal: under 45 min) can be watched and trimmed.
 python -m pytest --durations=20 "$@"

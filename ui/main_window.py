@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
     QStackedWidget,
     QWidget,
 )
@@ -48,14 +49,15 @@ from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
 from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
+from sbctune.workflow.attributing import estimate_seconds, plan_seconds
 from sbctune.workflow.steps import CALIBRATE
 
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
 STEP_PAGE = {"baseline": "baseline", "tune": "tune", "measure_again": "again", "results": "results"}
 # Steps shown on another step's page (not in the sidebar): the A/A calibration's second
-# baseline runs on the Baseline page.
-SHOWN_ON = {"calibrate": "baseline"}
+# baseline runs on the Baseline page; keeping only what helps and "Find what helps" on Tune.
+SHOWN_ON = {"calibrate": "baseline", "keep": "tune", "find": "tune"}
 SHORT = {
     "connect": "Connect",
     "inspect": "Inspect",
@@ -74,7 +76,8 @@ def step_titles(steps: Sequence[StepSpec]) -> dict[str, str]:
 
 def path_for(steps: Sequence[StepSpec]) -> tuple[str, ...]:
     """The guided path in the sidebar: Connect, Inspect, then the flow's steps."""
-    return ("connect", "inspect", *(STEP_PAGE.get(step.id, step.id) for step in steps))
+    return ("connect", "inspect",
+            *(STEP_PAGE.get(s.id, s.id) for s in steps if s.id not in SHOWN_ON))  # fmt: skip
 
 
 def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
@@ -113,6 +116,7 @@ class MainWindow(QMainWindow):
         self.state = AppState(self)
         self.runner = TaskRunner(on_error=self._unexpected)
         self._closing = False
+        self._close_question: QMessageBox | None = None  # asked on close while armed
         self._shutdown_task: asyncio.Task[None] | None = None
         self._controllers(history, known_hosts)
         self._pages(theme.colors)
@@ -214,6 +218,29 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
+        # The guard's countdown wherever the user is (the Tune page shows it too).
+        self.guard_label = QLabel("")
+        self.guard_label.setAccessibleName("Auto-revert guard countdown")
+        self.guard_label.hide()
+        self.statusBar().addPermanentWidget(self.guard_label)
+        self._guard_timer = QTimer(self)
+        self._guard_timer.setInterval(500)
+        self._guard_timer.timeout.connect(self._show_guard)
+        self.state.tuning_changed.connect(self._show_guard)
+
+    def _show_guard(self) -> None:
+        left = self.tuning.guard_left()
+        if left is None:
+            self.guard_label.hide()
+            self._guard_timer.stop()
+            return
+        if self.state.model.guard_held:
+            self.guard_label.setText("Tuning armed: its guard is held while measuring")
+        else:
+            self.guard_label.setText(f"Tuning armed: reverts in {left:.0f} s unless kept")
+        self.guard_label.show()
+        if not self._guard_timer.isActive():
+            self._guard_timer.start()
 
     def _menus(self) -> None:
         bar = self.menuBar()
@@ -249,6 +276,7 @@ class MainWindow(QMainWindow):
         self.flow.tuning_event.connect(self.tune_page.show_event)
         self.flow.failed.connect(self._flow_failed)
         self.flow.finished.connect(lambda _result: self.go("results"))
+        self.results_page.find_requested.connect(self.find_what_helps)
         self.flow.cancelled.connect(self._flow_cancelled)
         self.state.changed.connect(self._update_steps)
         self.theme.changed.connect(self._theme_changed)
@@ -356,11 +384,27 @@ class MainWindow(QMainWindow):
         chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
         self.flow.start(chosen, calibrate=self.settings.calibrate_flow)
 
+    def find_what_helps(self) -> None:
+        """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
+        said before it starts (and the time left at each step, on the Tune page's log)."""
+        chosen = self.baseline.planned(self.baseline_page.chosen_plan())
+        plan = self.tuning.plan
+        count = sum(i.applicable and i.tweak.recommended and not i.tweak.advanced
+                    for i in plan.items) if plan else 0  # fmt: skip
+        if count:
+            minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
+            self.statusBar().showMessage(
+                f"Find what helps: a baseline and {count} tweak(s) one at a time, "
+                f"about {minutes:.0f} min"
+            )
+        self.go("baseline")
+        self.flow.start(chosen, find=True)
+
     def _flow_step(self, step: str, status: str, detail: str) -> None:
         key = STEP_PAGE.get(step) or SHOWN_ON.get(step, step)
         if status == "started" and key in self.pages:
             self.go(key)
-        if step == "tune":
+        if step == "tune" or SHOWN_ON.get(step) == "tune":
             self.tune_page.flow_progress(status, detail)
         elif key in self.step_pages:
             self.step_pages[key].flow_progress(status, detail)
@@ -412,9 +456,52 @@ class MainWindow(QMainWindow):
         self.runner.start(show(), name="about")
 
     # ------------------------------------------------------------------ closing
+    def _ask_close_while_armed(self, left: float) -> None:
+        """The tuning is armed: keep it, revert it now, or let the Pi's guard revert it. Shown
+        with open(), not exec(): the event loop (and the countdown) keep running."""
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("The tuning is not kept yet")
+        box.setText(
+            f"The settings applied to the Pi are armed: its guard reverts them in {left:.0f} s "
+            "unless you keep them, even after sbctune is closed."
+        )
+        keep = box.addButton("Keep the settings", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Revert now", QMessageBox.ButtonRole.DestructiveRole)
+        let = box.addButton(f"Let it revert in {left:.0f} s", QMessageBox.ButtonRole.RejectRole)
+        stay = box.addButton("Don't close", QMessageBox.ButtonRole.NoRole)
+        box.setDefaultButton(stay)
+        self._close_question = box
+
+        def answered(button: object) -> None:
+            self._close_question = None
+            if button is stay:
+                return
+            if button is let:
+                self._close_question = box  # asked: close without asking again
+                self.close()
+                return
+            signal = self.tuning.confirmed if button is keep else self.tuning.reverted
+            self._close_question = box
+
+            def done(_session_id: str) -> None:
+                signal.disconnect(done)
+                self.close()
+
+            signal.connect(done)
+            (self.tuning.confirm if button is keep else self.tuning.revert)()
+
+        box.buttonClicked.connect(answered)
+        box.open()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop running work first: iperf3 on both sides, and tuning (the flow reverts)."""
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        left = None if self._closing else self.tuning.guard_left()
+        if left is not None and self._close_question is None:
+            event.ignore()  # asked first, even when the link is gone: the guard still runs
+            self._ask_close_while_armed(left)
+            return
         if self._closing or (not self.runner.running and self.state.session is None):
             event.accept()
             return

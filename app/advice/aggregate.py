@@ -107,7 +107,7 @@ def aggregate_advice(
     cap = min(measured, key=lambda f: f.value)
     nics = [_nic(inventory, r.nic or "") for r in group]
     known = [n.bus for n in nics if n.bus not in (None, "unknown")]
-    if known and "pci" not in known:
+    if len(known) == len(nics) and "pci" not in known:
         return  # none of them is on PCIe: another bus is for other checks
     figures = together_figures(group)
     best = max(figures, key=lambda f: f.total, default=None)

@@ -14,6 +14,7 @@ from sbctune.errors import UserError
 from sbctune.export import load_runs, parse_run_ids
 from sbctune.export.tables import comparison_table, text
 from sbctune.history import History
+from sbctune.history.run_tuning import change_text, changed_during_run
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,6 +47,9 @@ def _compare(args: argparse.Namespace) -> int:
         return 0
     for run in runs:
         print(run_description(run))
+    for run in runs:  # never silently the "before" or "after" of a comparison
+        if changed_during_run(run):
+            print(f"WARNING: {run_label(run)}: {change_text(run)}: not a fair before or after.")
     print()
     print(text(comparison_table(comparison)))
     for note in udp_notes(comparison.udp):  # UDP rows: differences, same target only

@@ -14,6 +14,7 @@ import os
 import time
 from pathlib import Path
 
+from sbctune import tuning as tuning_api
 from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
 from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
@@ -24,7 +25,7 @@ from sbctune.compare.calibration import calibration_for
 from sbctune.compare.words import verdict_lines
 from sbctune.errors import UserError
 from sbctune.export import export, gather
-from sbctune.export.tables import comparison_table, text
+from sbctune.export.tables import comparison_table, contributions_table, text
 from sbctune.history import History
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
@@ -40,7 +41,9 @@ from sbctune.workflow import (
     TuningEvent,
     one_click,
 )
-from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FLOW_STEPS
+from sbctune.workflow.attributing import estimate_seconds, plan_seconds
+from sbctune.workflow.keeping import NOTHING_TO_GAIN
+from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FIND_FLOW_STEPS, FLOW_STEPS
 
 DEFAULT_PROFILE = "pi4-ax88179"
 
@@ -78,6 +81,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="measure the baseline twice (A/A) first: the run-to-run spread of this Pi, which "
         "the before/after verdicts then use",
+    )
+    parser.add_argument(
+        "--find",
+        action="store_true",
+        help="find what helps: measure each recommended tweak on its own (as seed 000 did) and "
+        "keep only those that helped beyond noise; takes one measurement per tweak",
     )
     parser.add_argument(
         "--report",
@@ -130,6 +139,12 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     plan = plan_named(args.plan).with_overrides(duration=args.duration)
     options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune, calibrate=args.calibrate)
     steps = CALIBRATED_FLOW_STEPS if args.calibrate else FLOW_STEPS
+    if args.find:
+        steps = FIND_FLOW_STEPS
+        planned = await tuning_api.plan(session, inventory, args.nic, None)
+        count = sum(item.applicable for item in planned.items)
+        _step(f"Find what helps: {count} tweak(s), one measurement each, about "
+              f"{(estimate_seconds(plan, count) + plan_seconds(plan)) / 60:.0f} min")  # fmt: skip
     with History.open() as history:
         result = await one_click(
             session, inventory, options, history, on_event=_Progress(), collection=collection,
@@ -145,10 +160,20 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
     print(text(comparison_table(comparison)))
     for line in verdict_lines(comparison):
         print(line)
+    if result.keep is not None:
+        print(f"Tuning: {result.keep.reason}")
+    steps = result.attribution.contributions if result.attribution else []
+    if result.attribution is not None:
+        print("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):")
+        print(text(contributions_table(steps)))
+        for tweak, why in result.attribution.not_measured.items():
+            print(f"{tweak}: {why}")
+        print("Kept: " + (", ".join(result.attribution.helpful) or NOTHING_TO_GAIN))
     print()
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))
     ids = [r.id for r in result.runs if r.id is not None]
+    ids += [c.run_id for c in steps if c.run_id is not None and c.run_id not in ids]
     try:
         # The demo's own report, refreshed by each demo run (never written through a link).
         written = export("html", gather(history, ids), path, overwrite=True)

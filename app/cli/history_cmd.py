@@ -11,6 +11,7 @@ from sbctune.compare import find_test
 from sbctune.errors import UserError
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
+from sbctune.history.run_tuning import tuning_text
 from sbctune.remote import parse_target
 from sbctune.workflow.rules import kept_in_data
 
@@ -73,11 +74,7 @@ def headline(run: RunRecord) -> dict[str, dict[str, float | None]]:
 
 
 def _tuning_text(run: RunRecord) -> str:
-    state = run.tuning_state or {}
-    if not state:
-        return "untuned"
-    tweaks = state.get("tweaks") or []
-    return f"session {state.get('session')}" + (f" ({len(tweaks)} tweaks)" if tweaks else "")
+    return tuning_text(run)
 
 
 def runs_table(runs: list[RunRecord]) -> Table:

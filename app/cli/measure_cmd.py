@@ -18,6 +18,7 @@ from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.history.keep import Kept, RunNotSaved, keep, unsaved_document
+from sbctune.history.run_tuning import change_text, changed_during_run, tuning_text, tweaks_in_force
 from sbctune.measure.aggregate import (
     AggregateEvent,
     AggregateRun,
@@ -354,6 +355,15 @@ def _keep_and_show(
 
 def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
     saved = f"Saved as run {measured.record.id} in the history."
+    record, hold = measured.record, measured.hold
+    if changed_during_run(record):
+        saved = f"WARNING: {change_text(record)}: not a fair before or after.\n{saved}"
+    elif hold is not None:
+        saved = (f"{saved}\nTuning: {tuning_text(record)}; its guard was held for the whole run "
+                 f"({hold.beats} heartbeats) and reverts it {hold.guard_seconds} s from now "
+                 "unless you keep it: `sbctune tune confirm HOST`.")  # fmt: skip
+    elif tweaks_in_force(record):
+        saved = f"{saved}\nTuning: {tuning_text(record)}."
     return _print_run(args, measured.run, saved)
 
 

@@ -11,6 +11,7 @@ from sbctune.compare.model import Cell, Comparison, Row, RunSummary
 from sbctune.compare.udp import udp_rows
 from sbctune.errors import UserError
 from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord, TestRecord
+from sbctune.history.run_tuning import CHANGED, changed_during_run
 
 
 def run_label(run: RunRecord) -> str:
@@ -24,13 +25,15 @@ def run_description(run: RunRecord) -> str:
     parts.append(run.plan_name)
     if run.note:
         parts.append(run.note)
+    if changed_during_run(run):  # never silently the "before" or "after" of a comparison
+        parts.append(CHANGED.upper())
     return " · ".join(parts)
 
 
 def summarize_run(run: RunRecord) -> RunSummary:
     return RunSummary(
         run.id, run.device_id, run.started_at, run.plan_name, run.nic,
-        run_label(run), run_description(run),
+        run_label(run), run_description(run), changed_during_run(run),
     )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ class RunSummary:
     nic: str | None
     label: str  # short, for chart legends and table headers: "run 12"
     description: str  # longer: "run 12 · 2024-05-01 14:03 · eth1 · thorough"
+    tuning_changed: bool = False  # its tuning changed while it ran (sbctune.history.run_tuning)
 
 
 @dataclass(frozen=True)

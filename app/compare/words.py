@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from sbctune.compare.latency import change_text
 from sbctune.compare.model import Comparison
+from sbctune.history.run_tuning import CHANGED
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 
 
 def verdict_lines(comparison: Comparison) -> list[str]:
     """The last run against the first: "Pi → PC half-duplex: faster by 60 to 110 Mbit/s"."""
-    lines = []
+    lines = [f"{r.label}: {CHANGED}: its figures are not a fair before or after"
+             for r in comparison.runs if r.tuning_changed]  # fmt: skip
     for row in comparison.rows:
         if len(row.cells) < 2 or not row.cells[-1].verdict_text:
             continue

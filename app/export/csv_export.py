@@ -11,6 +11,7 @@ from sbctune.compare.udp import change_text as udp_change_text
 from sbctune.compare.udp import last_udp
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import RunRecord
+from sbctune.history.run_tuning import changed_during_run, tuning_text
 from sbctune.measure.latency.stats import group_key, results
 from sbctune.textsafe import csv_cell
 
@@ -20,6 +21,7 @@ COLUMNS = [
     "receiver_mbps", "retransmits", "complete", "delta_mbps", "delta_pct", "noise_mbps",
     "verdict", "trial_means", "change_low_mbps", "change_high_mbps", "verdict_text",
     "latency_idle_p50_ms", "latency_loaded_p50_ms", "latency_loaded_p95_ms", "latency_added_ms",
+    "tuning", "tuning_changed_during_run",
     "udp_target_mbps", "jitter_ms", "lost", "packets", "lost_pct", "out_of_order",
 ]  # fmt: skip
 
@@ -69,6 +71,8 @@ def rows(data: ReportData) -> list[dict[str, str]]:
                 "latency_loaded_p50_ms": _num(lat.loaded.p50 if lat else None),
                 "latency_loaded_p95_ms": _num(lat.loaded.p95 if lat else None),
                 "latency_added_ms": _num(lat.added_ms if lat else None),
+                "tuning": tuning_text(run),  # as read back from the Pi, never as planned
+                "tuning_changed_during_run": "yes" if changed_during_run(run) else "no",
             })  # fmt: skip
         out.extend(_udp_rows(run, device_name, _udp_changes(data, run, index)))
     return out

@@ -13,14 +13,17 @@ from typing import Any
 
 import sbctune
 from sbctune.compare import run_description, run_label
+from sbctune.compare.attribution import contributions
 from sbctune.compare.state_diff import change_lines
 from sbctune.compare.udp import notes as udp_notes
+from sbctune.compare.waterfall import waterfall
 from sbctune.export import tables
 from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
 from sbctune.export.markdown import udp_text
 from sbctune.export.report_data import ReportData
 from sbctune.export.svg_export import charts
 from sbctune.history.records import RunRecord, TuningSessionRecord
+from sbctune.history.run_tuning import change_text, changed_during_run, usable_as_tuned
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
@@ -199,12 +202,16 @@ def _tweak_name(tweak_id: str) -> str:
 
 def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     data = record.data
-    used_by = [r.id for r in runs if (r.tuning_state or {}).get("session") == data.get("id")]
+    mine = [r for r in runs if (r.tuning_state or {}).get("session") == data.get("id")]
+    used_by = [r.id for r in mine if usable_as_tuned(r)]
+    changed = [f"run {r.id}: {change_text(r)}" for r in mine if changed_during_run(r)]
     facts = _facts([
         ("Session", data.get("id")), ("Started", _when(record.started_at)), ("State", record.state),
         ("Interface", data.get("nic")),
         ("Kept across reboot", "yes" if data.get("persist") else "no"),
-        ("Runs measured with it", ", ".join(f"run {i}" for i in used_by) or None),
+        ("Runs measured with it in force all along (read back)",
+         ", ".join(f"run {i}" for i in used_by) or None),
+        ("Runs whose tuning changed while they ran", "; ".join(changed) or None),
     ])  # fmt: skip
     rows = []
     for tweak in data.get("tweaks") or []:
@@ -272,6 +279,17 @@ def _results(data: ReportData) -> str:
     if udp:  # as the Markdown export words them (sbctune.export.markdown.udp_text)
         items = "".join(f"<li>{esc(run_label(r))}: {esc(udp_text(u))}</li>" for r, u in udp)
         out.append(f"<h3>UDP, paced (the receiver's figures)</h3><ul>{items}</ul>")
+    for run in data.runs:
+        if changed_during_run(run):
+            out.append(
+                f'<p class="warning">{esc(run_label(run))}: {esc(change_text(run))}. '
+                "Its figures are not a fair before or after of this tuning.</p>"
+            )
+    found = contributions(data.runs)
+    if found:
+        out.append("<h3>What each tweak did on its own (Find what helps)</h3>")
+        out.append(_table(tables.contributions_table(found)))
+        out.append(waterfall(found).to_svg())
     if len(data.runs) > 1:
         out.append("<h3>Change against the first run</h3>")
         out.append(_comparison(data))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import sbctune
+from sbctune.compare.attribution import contributions
 from sbctune.export.report_data import ReportData
 from sbctune.textsafe import visible
 
@@ -32,6 +33,8 @@ def document(data: ReportData) -> dict[str, Any]:
         "runs": [asdict(r) for r in data.runs],
         "tuning_sessions": [asdict(s) for s in data.tuning_sessions],
         "comparison": data.comparison.to_json(),
+        # What each tweak did alone ("Find what helps"), from the runs (compare.attribution).
+        "contributions": [c.to_json() for c in contributions(data.runs)],
         "findings": [asdict(f) for f in data.findings],
         "recommendations": [asdict(r) for r in data.recommendations],
         "advice_source": data.advice_source,

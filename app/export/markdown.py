@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from sbctune.compare import run_description, run_label
+from sbctune.compare.attribution import contributions
 from sbctune.compare.state_diff import change_lines
 from sbctune.compare.udp import notes as udp_notes
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import UdpRecord
+from sbctune.history.run_tuning import change_text, changed_during_run
 from sbctune.textsafe import markdown_text, visible
 
 
@@ -33,6 +35,13 @@ def render(data: ReportData) -> str:
     if udp:
         parts.append("\nUDP, paced (the receiver's figures):\n")
         parts.extend(f"- {markdown_text(run_label(r))}: {udp_text(u)}" for r, u in udp)
+    changed = [f"- {markdown_text(run_label(r))}: {markdown_text(change_text(r))}: not a fair "
+               "before or after" for r in data.runs if changed_during_run(r)]  # fmt: skip
+    parts.extend(["", *changed] if changed else [])
+    found = contributions(data.runs)
+    if found:
+        parts.append("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):\n")
+        parts.append(tables.markdown(tables.contributions_table(found)))
     if len(data.runs) > 1:
         parts.append("\nChange against the first run (95 % interval of the difference of the")
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from sbctune.compare import Cell, Comparison, find_test, run_description, run_label
+from sbctune.compare.attribution import Contribution
 from sbctune.compare.latency import cell_text as latency_cell
 from sbctune.compare.latency import change_text as latency_change
 from sbctune.compare.udp import cell_text as udp_cell
@@ -148,3 +149,18 @@ def text(table: Table) -> str:
         return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
 
     return "\n".join([fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)])
+
+
+def contributions_table(contributions: list[Contribution]) -> Table:
+    """What each tweak did alone ("Find what helps"): per direction, its change vs the
+    baseline with the 95 % interval, and whether it is kept."""
+    labels = list(dict.fromkeys(e.label for c in contributions for e in c.effects))
+    header = ["Tweak", "Run", *labels, "Kept"]
+    rows = []
+    for c in contributions:
+        texts = {e.label: e.text for e in c.effects}
+        kept = "yes: it helped" if c.helps else "no: reverted"
+        if c.changed_during_run:
+            kept = "no: its tuning changed during the run"
+        rows.append([c.tweak_id, str(c.run_id or ""), *(texts.get(k, "") for k in labels), kept])
+    return header, rows

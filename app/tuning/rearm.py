@@ -84,8 +84,11 @@ def rearm_argv(session_id: str, seconds: int, systemd: bool, round_no: int = 2) 
     return ["sh", "-c", REARM_SLEEPER, "sh", directory]
 
 
-async def rearm(session: Session, session_id: str, seconds: int, systemd: bool) -> bool:
-    """Arm the guard afresh for `seconds` from now; False if the old guard had to stay."""
-    step = batch.Step(tuple(rearm_argv(session_id, seconds, systemd)), "rearm")
+async def rearm(
+    session: Session, session_id: str, seconds: int, systemd: bool, round_no: int = 2
+) -> bool:
+    """Arm the guard afresh for `seconds` from now; False if the old guard had to stay.
+    `round_no` names the new systemd timer (a heartbeat re-arms many times)."""
+    step = batch.Step(tuple(rearm_argv(session_id, seconds, systemd, round_no)), "rearm")
     (result,) = await session.run_script([step], sudo=True, timeout=60)
     return result.ok

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sbctune.advice import Advice
+from sbctune.compare.attribution import Contribution
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
 from sbctune.tuning import AppliedSession, TweakOutcome
+from sbctune.workflow.keeping import KeepDecision
 
 StepStatus = Literal["started", "done", "skipped", "failed"]
 
@@ -40,6 +42,19 @@ FlowEvent = FlowStep | TuningEvent | PartialKept | runner.Event
 
 
 @dataclass
+class Attribution:
+    """What "Find what helps" measured (sbctune.workflow.attributing)."""
+
+    contributions: list[Contribution] = field(default_factory=list)
+    not_measured: dict[str, str] = field(default_factory=dict)  # tweak -> why (not possible, ...)
+    kept: AppliedSession | None = None  # the helpful tweaks, applied together and confirmed
+
+    @property
+    def helpful(self) -> list[str]:
+        return [c.tweak_id for c in self.contributions if c.helps]
+
+
+@dataclass
 class FlowResult:
     inventory_id: int
     baseline: RunRecord | None = None
@@ -47,6 +62,9 @@ class FlowResult:
     tuning: AppliedSession | None = None
     advice: Advice | None = None
     tuning_outcomes: list[TweakOutcome] = field(default_factory=list)
+    keep: KeepDecision | None = None  # whether the measured tuning helped, and why
+    reverted_as_before: bool | None = None  # reverted: every touched value read back as before
+    attribution: Attribution | None = None  # each tweak alone, when they were told apart
 
     @property
     def runs(self) -> list[RunRecord]:

@@ -16,14 +16,19 @@ from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.remote import Session
+from sbctune.workflow.guard_hold import GuardHold, holding_guard
 from sbctune.workflow.rules import InstallAsker
-from sbctune.workflow.snapshot import take_snapshot
+from sbctune.workflow.snapshot import Snapshot, take_snapshot
+from sbctune.workflow.tuning_read import TuningReading, read_tuning, run_tuning
+
+END_READ_SECONDS = 20.0  # a cancelled run still reads the tuning back, this long at most
 
 
 @dataclass(frozen=True)
 class Measured:
     run: MeasureRun  # as measured (the CLI prints it)
     record: RunRecord  # as the history keeps it
+    hold: GuardHold | None = None  # the armed session's guard held while it ran
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,11 @@ class MeasureRequest:
     allow_wrong_route: bool = False
     pc_port: int = 0
     inventory_id: int | None = None
-    tuning_state: dict[str, Any] | None = None  # the tweaks in force while it runs
+    # Ignored for the record: what a run stores is read back from the Pi at its start and end
+    # (sbctune.workflow.tuning_read), never what the caller planned.
+    tuning_state: dict[str, Any] | None = None
+    hold_guard: bool = True  # heartbeat the armed session's guard (False: let it run out)
+    step: dict[str, Any] | None = None  # a "Find what helps" step: {"tweak": ID, "of": RUN}
     options: dict[str, Any] = field(default_factory=dict)  # more runner.measure options
 
 
@@ -51,8 +60,10 @@ async def measure_and_keep(
     on_partial: Callable[[Measured], None] | None = None,
 ) -> Measured:
     """Measure (installing iperf3 on the Pi first if it is missing and `ask_install` agrees)
-    and store the run. Cancelled: the tests measured so far are stored, marked incomplete,
-    and given to `on_partial` before the cancellation goes on."""
+    and store the run with the tuning read back from the Pi at its start and its end. An armed
+    tuning session is held for the whole run (sbctune.workflow.guard_hold). Cancelled: the
+    tests measured so far are stored, marked incomplete, and given to `on_partial` before the
+    cancellation goes on."""
     started: list[MeasureRun] = []
 
     def seen(event: runner.Event) -> None:
@@ -61,9 +72,8 @@ async def measure_and_keep(
         if on_event is not None:
             on_event(event)
 
-    snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
-                               inventory_id=request.inventory_id)  # fmt: skip
-    request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
+    start = await read_tuning(session)
+    snap = Snapshot(None, request.inventory_id, request.nic_irqs)
 
     async def attempt() -> MeasureRun:
         run = await runner.measure(
@@ -81,19 +91,46 @@ async def measure_and_keep(
         run.pi_state = snap.pi_state
         return run
 
+    hold: GuardHold | None = None
     try:
-        run = await rules.offering_install(session, ask_install, report, attempt)
+        # Held from before the snapshot: reading the Pi can outlast a short guard.
+        async with holding_guard(session, start, heartbeat=request.hold_guard) as hold:
+            snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
+                                       inventory_id=request.inventory_id)  # fmt: skip
+            request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
+            run = await rules.offering_install(session, ask_install, report, attempt)
     except asyncio.CancelledError:
         partial = started[-1] if started else None
         if partial is not None:
             partial.pi_state = snap.pi_state
+        end = await _end_reading(session)
         kept = rules.keep_partial(
-            history, session, partial, request.plan, request.inventory_id, request.tuning_state
-        )
+            history, session, partial, request.plan, request.inventory_id,
+            _stored_tuning(request, start, end),
+        )  # fmt: skip
         if kept is not None and partial is not None and on_partial is not None:
             on_partial(Measured(partial, kept))
         raise
+    end = await read_tuning(session)
     record = rules.save_run(
-        history, session, run, request.plan, request.inventory_id, request.tuning_state
-    )
-    return Measured(run, record)
+        history, session, run, request.plan, request.inventory_id,
+        _stored_tuning(request, start, end),
+    )  # fmt: skip
+    return Measured(run, record, hold)
+
+
+def _stored_tuning(
+    request: MeasureRequest, start: TuningReading, end: TuningReading
+) -> dict[str, Any] | None:
+    state = run_tuning(start, end)
+    if request.step is None:
+        return state
+    return {**(state or {"tweaks": [], "read_back": True}), "step": dict(request.step)}
+
+
+async def _end_reading(session: Session) -> TuningReading:
+    """The end reading of a cancelled run (shielded, bounded: the cancel goes on after it)."""
+    try:
+        return await asyncio.shield(asyncio.wait_for(read_tuning(session), END_READ_SECONDS))
+    except (TimeoutError, asyncio.CancelledError):
+        return TuningReading(readable=False)

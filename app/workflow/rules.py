@@ -70,6 +70,17 @@ def advice_tuning_of_run(tuning_state: dict[str, Any] | None) -> dict[str, Any] 
     return {"tweaks": [{"id": t, "status": "applied"} for t in tweaks]} if tweaks else None
 
 
+def apply_blocked(state: TuningState | None, flow_running: bool) -> str | None:
+    """Why "Apply" cannot be used now (the button's tooltip), or None when it can."""
+    if flow_running:
+        return ("The one-click flow is running: it applies, measures and keeps its own tweaks. "
+                "Wait for it to finish, or cancel it.")  # fmt: skip
+    if state == "guarded":
+        return ("A tuning session is armed on the Pi (one at a time): keep it or revert it "
+                "first, or let its guard revert it.")  # fmt: skip
+    return None
+
+
 # ---------------------------------------------------------------------- keeping runs
 def save_run(
     history: History,

@@ -5,6 +5,7 @@ changed. The GUI turns the announcements into Qt signals; the CLI holds one per 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
@@ -16,6 +17,8 @@ from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession, LeftoverSession
+from sbctune.workflow.flow_types import Attribution
+from sbctune.workflow.keeping import KeepDecision
 from sbctune.workflow.rules import TuningState
 
 if TYPE_CHECKING:
@@ -56,6 +59,10 @@ class WorkflowState:
     partial: list[RunRecord] = field(default_factory=list)  # cancelled runs kept, incomplete
     tuning: AppliedSession | None = None  # once tuning ran
     tuning_state: TuningState | None = None
+    flow_running: bool = False  # the one-click flow is running (it applies its own tweaks)
+    guard_held: bool = False  # a measurement holds the armed session's guard (heartbeat)
+    keep: KeepDecision | None = None  # the one-click flow's verdict on its tweaks
+    attribution: Attribution | None = None  # what each tweak did alone, when told apart
     advice: Advice | None = None
     sample_data: bool = False  # the GUI self-test's labelled sample data is shown
     _listeners: list[Listener] = field(default_factory=list, repr=False)
@@ -144,6 +151,29 @@ class WorkflowState:
         self.advice = None  # new figures: advice is worked out again
         self._changed("results")
 
+    def hold_guard(self, held: bool) -> None:
+        """A measurement started (True) or ended (False) while a session may be armed. At
+        its end the held guard was re-armed for its full time (sbctune.workflow.guard_hold)."""
+        if not held and self.guard_held and self.tuning is not None:
+            self.tuning.guard_deadline = time.time() + self.tuning.guard_seconds
+        self.guard_held = held and self.tuning_state == "guarded"
+        self._changed("tuning")
+
+    def tuning_read_back(self, record: RunRecord, guard_deadline: float | None) -> None:
+        """After a run: the tuning as read back from the Pi at its end. A guard held through
+        the run counts down afresh from `guard_deadline`; a session the Pi no longer keeps in
+        force (its guard fired, or it was reverted elsewhere) is shown as reverted."""
+        if self.tuning is None or self.tuning_state not in ("guarded", "confirmed"):
+            return
+        state = record.tuning_state if isinstance(record.tuning_state, dict) else {}
+        end = state.get("end") if isinstance(state.get("end"), dict) else None
+        if end is not None and end.get("readable", True) and end.get("session") != self.tuning.id:
+            self.tuning_reverted()
+            return
+        if guard_deadline is not None and self.tuning_state == "guarded":
+            self.tuning.guard_deadline = guard_deadline
+            self._changed("tuning")
+
     def kept_partial(self, record: RunRecord) -> None:
         self.partial.append(record)
         self._changed("results")
@@ -173,10 +203,19 @@ class WorkflowState:
 
     def flow_started(self) -> None:
         self._forget()
+        self.flow_running = True
         self._changed("results", "tuning")
 
+    def flow_stopped(self) -> None:
+        """The one-click flow ended, however (finished, failed or cancelled)."""
+        if self.flow_running:
+            self.flow_running = False
+            self._changed("tuning")
+
     def flow_finished(self, result: FlowResult) -> None:
+        self.flow_running = False
         self.baseline, self.after = result.baseline, result.after
+        self.keep, self.attribution = result.keep, result.attribution
         self.tuning = result.tuning
         self.tuning_state = "confirmed" if result.tuning is not None else None
         self.advice = result.advice
@@ -199,4 +238,5 @@ class WorkflowState:
     def _forget(self) -> None:
         self.baseline = self.after = None
         self.tuning = self.tuning_state = self.advice = None
+        self.keep = self.attribution = None
         self.partial = []

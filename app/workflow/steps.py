@@ -28,7 +28,10 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
-from sbctune.workflow.flow_types import FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.tuning.changes import read_back
+from sbctune.workflow.attributing import find_what_helps
+from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
 Status = Literal["done", "skipped", "failed"]
@@ -65,7 +68,9 @@ class FlowContext:
     result: FlowResult | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # room for a new step's findings
 
-    async def measure(self, step: str, tuning_state: dict[str, Any] | None) -> RunRecord:
+    async def measure(
+        self, step: str, tuning_state: dict[str, Any] | None, *, of: dict[str, Any] | None = None
+    ) -> RunRecord:
         """One measurement with the flow's plan, stored; on cancel the tests measured so far
         are stored, marked incomplete, and announced with `PartialKept` (then it goes on)."""
         o = self.options
@@ -78,6 +83,7 @@ class FlowContext:
             allow_wrong_route=o.allow_wrong_route,
             inventory_id=self.inventory_id,
             tuning_state=tuning_state,
+            step=of,
         )
         measured = await measure_and_keep(
             self.session,
@@ -145,15 +151,54 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
             await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
         return StepOutcome("failed", _not_kept(applied))
     ctx.applied = applied  # from here a cancel reverts it
-    await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
-    applied.state = "confirmed"
     changed = sum(o.status == "applied" for o in applied.outcomes)
-    return StepOutcome("done", f"{changed} tweak(s) applied and confirmed")
+    # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
+    return StepOutcome("done", f"{changed} tweak(s) applied under the guard, to be measured")
 
 
 async def _measure_again(ctx: FlowContext) -> StepOutcome:
-    ctx.after = await ctx.measure("measure_again", rules.run_tuning_state(ctx.applied, "confirmed"))
+    ctx.after = await ctx.measure("measure_again", None)
     return StepOutcome("done", f"run {ctx.after.id}", run_id=ctx.after.id)
+
+
+async def _keep(ctx: FlowContext) -> StepOutcome:
+    """Confirm the tuning if the measurement says it helped, else revert it and read back that
+    every value it touched is as it was (sbctune.workflow.keeping)."""
+    applied, result = ctx.applied, ctx.result
+    assert applied is not None and result is not None
+    assert ctx.baseline is not None and ctx.after is not None
+    cal = ctx.extra.get("calibration")
+    decision = decide(
+        compare([ctx.baseline, ctx.after], cal.spread_mbps if cal else None), ctx.after
+    )
+    result.keep = decision
+    together = [o.tweak_id for o in applied.outcomes if o.status == "applied"]
+    if decision.keep and len(together) > 1:
+        return await _keep_each(ctx, applied, together)
+    if decision.keep:
+        try:
+            await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
+        except tuning_api.TuningError as exc:  # its guard ran out after all
+            ctx.applied = None
+            return StepOutcome("failed", f"{decision.reason}; but {exc.message}")
+        applied.state = "confirmed"
+        return StepOutcome("done", decision.reason)
+    await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    applied.state = "reverted"
+    ctx.applied = None
+    live = await read_back(ctx.session, [c for o in applied.outcomes for c in o.changes])
+    differ = [v.change.target for v in live if v.state != "original"]
+    result.reverted_as_before = not differ
+    if differ:
+        return StepOutcome("failed", f"{decision.reason}; reverted, but these read back "
+                           "otherwise than before: " + ", ".join(differ[:10]))  # fmt: skip
+    if decision.reason == NOTHING_TO_GAIN:
+        return StepOutcome("done", f"{NOTHING_TO_GAIN} (every value the tweaks touched reads "
+                           "back as before)")  # fmt: skip
+    if decision.reason == NO_INTERVAL:
+        return StepOutcome("done", f"{NO_INTERVAL}; reverted: your Pi is as it was")
+    return StepOutcome("done", f"{decision.reason}; reverted: your Pi is as it was (every value "
+                       "the tweaks touched reads back as before)")  # fmt: skip
 
 
 async def _results(ctx: FlowContext) -> StepOutcome:
@@ -164,6 +209,37 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     )
     cal = ctx.extra.get("calibration")
     return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
+
+
+async def _keep_each(ctx: FlowContext, applied: AppliedSession, tweaks: list[str]) -> StepOutcome:
+    """The tweaks together helped: tell them apart, one at a time, and keep only the helpful."""
+    assert ctx.result is not None
+    await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    applied.state = "reverted"
+    ctx.applied = None
+    return _found(ctx, await find_what_helps(ctx, tweaks))
+
+
+def _found(ctx: FlowContext, found: Attribution) -> StepOutcome:
+    assert ctx.result is not None
+    ctx.result.attribution = found
+    ctx.result.tuning = found.kept
+    if found.kept is not None:
+        ctx.result.tuning_outcomes = list(found.kept.outcomes)
+    lines = [f"{c.tweak_id}: {c.summary}" for c in found.contributions]
+    lines += [f"{t}: {why}" for t, why in found.not_measured.items()]
+    if not found.helpful:
+        return StepOutcome("done", f"{NOTHING_TO_GAIN}; " + "; ".join(lines))
+    return StepOutcome("done", f"kept {', '.join(found.helpful)}; " + "; ".join(lines))
+
+
+async def _find(ctx: FlowContext) -> StepOutcome:
+    """ "Find what helps": every recommended tweak that applies here, one at a time."""
+    planned = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, ctx.options.tweak_ids)
+    tweaks = [i.tweak.id for i in planned.items if i.applicable]
+    if not tweaks:
+        return StepOutcome("skipped", "no recommended tweak applies to this Pi")
+    return _found(ctx, await find_what_helps(ctx, tweaks))
 
 
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)
@@ -179,7 +255,19 @@ MEASURE_AGAIN = StepSpec(
     _measure_again,
     skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
 )
+KEEP = StepSpec(
+    "keep",
+    "Keeping only what helps",
+    _keep,
+    skip=lambda ctx: None if ctx.applied is not None else "nothing was changed",
+)
 RESULTS = StepSpec("results", "Results", _results)
+FIND = StepSpec(
+    "find",
+    "Finding what helps, one tweak at a time",
+    _find,
+    skip=lambda ctx: None if ctx.options.tune else "tuning not requested",
+)
 CALIBRATE = StepSpec(
     "calibrate",
     "Measuring the baseline again (A/A calibration)",
@@ -189,9 +277,13 @@ CALIBRATE = StepSpec(
 
 # The order the one-click flow runs them in. Add a new step here (see README, "Where the
 # user's path lives").
-FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, RESULTS)
+FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, TUNE, MEASURE_AGAIN, KEEP, RESULTS)
+# "Find what helps": the baseline, then each tweak on its own (`sbctune demo --find`).
+FIND_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, FIND, RESULTS)
 # The flow with an A/A calibration after the baseline (`sbctune demo --calibrate`).
-CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, RESULTS)
+CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (
+    BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, KEEP, RESULTS,
+)  # fmt: skip
 
 
 def _not_kept(applied: AppliedSession) -> str:
@@ -213,4 +305,8 @@ def headline(result: FlowResult, calibration: dict[str, float] | None = None) ->
         parts.append(f"{label}: {figures} Mbit/s")
     if len(result.runs) > 1:  # the change with its 95 % interval (sbctune.compare)
         parts.extend(verdict_lines(compare(result.runs, calibration)))
+    if result.keep is not None:
+        parts.append(result.keep.reason)
+    if result.attribution is not None:
+        parts.extend(f"{c.tweak_id} alone: {c.summary}" for c in result.attribution.contributions)
     return "; ".join(parts)

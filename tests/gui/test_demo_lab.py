@@ -20,6 +20,7 @@ from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.units import rate
+from sbctune.workflow.keeping import NO_INTERVAL
 from tests.gui.conftest import until
 from tests.gui.test_wizard_lab import ONE_TRIAL, _host_key_dialog
 from tests.lab_support import NAME_PREFIX, lab_unavailable_reason, skip_or_fail
@@ -115,7 +116,9 @@ def test_demo_runs_the_flow_on_a_lab_of_its_own(window: MainWindow, drive: Drive
             encoding="utf-8"
         )
         state = window.state
-        assert state.tuning is not None and state.tuning_state == "confirmed"
+        # One trial: no interval, no gain shown, so the flow kept nothing (and says so).
+        assert state.tuning is None and state.model.keep is not None
+        assert state.model.keep.reason == NO_INTERVAL
         assert state.baseline is not None and state.after is not None
         results = window.page("results")
         assert isinstance(results, ResultsPage)

@@ -24,6 +24,7 @@ from sbctune.ui.pages.settings_page import SettingsPage
 from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.dialogs import HostKeyDialog
+from sbctune.workflow.keeping import NO_INTERVAL
 from tests.gui.conftest import SCREENSHOTS, until
 from tests.lab_support import connect_to_lab
 
@@ -430,7 +431,10 @@ def test_one_click_tune_and_measure(
     assert set(cal.spread_mbps) == {"pi_to_pc/half", "pc_to_pi/half"}
     baseline_page = _page(window, "baseline", MeasurePage)
     assert baseline_page.status.text().startswith(f"A/A calibration, run {cal.run_b}: Pi → PC")
-    assert state.tuning is not None and state.tuning_state == "confirmed"
+    # One trial per direction gives no interval: the flow showed no gain, so it kept nothing,
+    # reverted its tweaks, and Results says why.
+    assert state.tuning is None and state.model.keep is not None
+    assert state.model.keep.reason == NO_INTERVAL
     # The before/after table holds the two stored runs' figures.
     units = window.settings.units
     before = window.history.run(state.baseline.id or 0)
@@ -439,20 +443,19 @@ def test_one_click_tune_and_measure(
         b_item, a_item = results.table.item(row, 2), results.table.item(row, 3)
         assert b_item is not None and b_item.text() == rate(b.mean_mbps, units)
         assert a_item is not None and a_item.text() == rate(a.mean_mbps, units)
-    assert results.export_buttons["ansible"].isEnabled(), "kept tweaks make a playbook"
+    assert not results.export_buttons["ansible"].isEnabled(), "nothing kept: no playbook"
+    assert f"Tune & Measure: {NO_INTERVAL}" in results.tuning_text.text()
+    assert results.tuning_card.isVisible() and not results.revert_button.isEnabled()
     drive(save_screens(window, gui_app, "flow"), timeout=120)
 
-    # Revert from the Results page: the Pi has no active tuning session afterwards.
-    async def revert() -> None:
-        results.revert_button.click()
-        await until(lambda: window.state.tuning_state == "reverted", 60, "the revert")
+    # The Pi has no active tuning session afterwards.
+    async def nothing_left() -> None:
         async with await connect_to_lab(lab, tmp_path) as second:
             from sbctune import tuning
 
             assert await tuning.find_leftover(second) is None
 
-    drive(revert(), timeout=90)
-    assert "Reverted" in results.tuning_text.text()
+    drive(nothing_left(), timeout=90)
 
 
 def test_cancelling_the_one_click_flow_reverts_the_tuning(

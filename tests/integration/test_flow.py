@@ -5,6 +5,8 @@ recommendation must be the seed author's conclusion, resting on the figures just
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,10 @@ from sbctune.history import History
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click
+from sbctune.workflow.flow_types import TuningEvent
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN
+from sbctune.workflow.pi_state import read_pi_state
+from sbctune.workflow.steps import FIND_FLOW_STEPS
 from tests.lab_support import connect_to_lab, iperf3_left_on_pi
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
@@ -49,6 +55,20 @@ DETAILS: dict[str, dict[str, str]] = {
 }
 
 
+async def _raw_knobs(session: Any, paths: list[str]) -> dict[str, bytes]:
+    """Each knob file's bytes exactly as the Pi has them."""
+    found = {}
+    for path in paths:
+        out, err, code = await session.run_bytes(["cat", path], timeout=15)
+        found[path] = out if code == 0 else b"unreadable: " + err
+    return found
+
+
+def _settings(state: dict[str, str] | None) -> dict[str, str]:
+    """A run's stored settings without the CPU clock (it moves by itself)."""
+    return {k: v for k, v in (state or {}).items() if not k.startswith("cpu_khz/")}
+
+
 async def _one_click(
     lab_factory: Any, tmp_path: Path, profile: str
 ) -> tuple[Any, list[FlowEvent], History]:
@@ -57,6 +77,9 @@ async def _one_click(
     history = History.open(tmp_path / "history.sqlite")
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, collection = await inspect_host(session)
+        planned = await tuning.plan(session, inventory, lab.test_nic.name, None)
+        paths = sorted({c.path for i in planned.items for c in i.changes if c.path})
+        before = await _raw_knobs(session, paths)
         flow_options = FlowOptions(plan=ONE_TRIAL, nic=lab.test_nic.name, guard_seconds=30)
         result = await one_click(
             session, inventory, flow_options, history, on_event=events.append, collection=collection
@@ -64,6 +87,12 @@ async def _one_click(
         if result.tuning is not None:  # kept: the Pi shows it as the session in force
             kept = await tuning.find_leftover(session)
             assert kept is not None and kept.id == result.tuning.id and kept.state == "confirmed"
+        else:  # nothing kept: every knob the tweaks touch is byte-identical to before
+            assert await tuning.find_leftover(session) is None
+            assert await _raw_knobs(session, paths) == before
+            nic = inventory.nic(lab.test_nic.name)
+            now = await read_pi_state(session, lab.test_nic.name, nic.irqs if nic else ())
+            assert _settings(now) == _settings(result.baseline.pi_state)
     return result, events, history
 
 
@@ -85,10 +114,19 @@ def _assert_seed_conclusion(
     assert details.get("expected_gain", "") in top.expected_gain, top
     if "finding" in details:
         assert any(f.id == details["finding"] for f in result.advice.findings), result.advice
-    if result.tuning is not None:
-        assert result.after is not None and result.after.tuning_state is not None
-        applied = {o.tweak_id for o in result.tuning.outcomes if o.status == "applied"}
-        assert set(result.after.tuning_state["tweaks"]) >= applied
+    if result.after is not None:  # measured with the tuning in force, read back at both ends
+        state = result.after.tuning_state
+        assert state is not None and state["read_back"] and not state["changed_during_run"]
+        applied = {o.tweak_id for o in result.tuning_outcomes if o.status == "applied"}
+        assert set(state["tweaks"]) >= applied
+    # One trial per direction gives no interval: no gain can be shown, so nothing is kept and
+    # the user is told so (`sbctune demo` on pi1b, with the plan's trials: "nothing to gain").
+    keep = next((e for e in events if isinstance(e, FlowStep) and e.step == "keep"
+                 and e.status != "started"), None)  # fmt: skip
+    if result.after is not None:
+        assert keep is not None and keep.status == "done", keep
+        assert result.tuning is None and result.reverted_as_before
+        assert keep.detail.startswith(NO_INTERVAL) and "your Pi is as it was" in keep.detail
 
 
 @pytest.mark.parametrize("profile", sorted(CONCLUSIONS))
@@ -139,3 +177,44 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
     assert partial.step == "measure_again" and not stored.complete
     assert stored.tuning_state is not None and stored.tuning_state["tweaks"]
     history.close()
+
+
+async def test_find_what_helps_measures_each_tweak_alone_and_keeps_nothing_on_pi1b(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    """pi1b-smsc95xx is at its 100 Mb/s line rate: no tweak alone helps, so nothing is kept,
+    every knob reads back byte-identical, and each tweak's step is stored for the exports."""
+    lab = lab_factory(profile="pi1b-smsc95xx")
+    # Two trials give an interval; no extra trials (only the relation to noise is asserted).
+    quick = plan_named("quick").with_overrides(duration=2, omit=1, streams=2, trials=2)
+    plan = dataclasses.replace(quick, extra_trials=0)
+    events: list[FlowEvent] = []
+    with History.open(tmp_path / "history.sqlite") as history:
+        async with await connect_to_lab(lab, tmp_path) as session:
+            inventory, _ = await inspect_host(session)
+            planned = await tuning.plan(session, inventory, lab.test_nic.name, None)
+            # One tweak: telling several apart is the demo test's (pi4-ax88179).
+            tweaks = tuple(i.tweak.id for i in planned.items if i.applicable)[:1]
+            assert tweaks, planned
+            paths = sorted({c.path for i in planned.items for c in i.changes if c.path})
+            before = await _raw_knobs(session, paths)
+            options = FlowOptions(plan=plan, nic=lab.test_nic.name, guard_seconds=30,
+                                  tweak_ids=tweaks)  # fmt: skip
+            result = await one_click(session, inventory, options, history,
+                                     on_event=events.append, steps=FIND_FLOW_STEPS)  # fmt: skip
+            assert await tuning.find_leftover(session) is None
+            assert await _raw_knobs(session, paths) == before
+        found = result.attribution
+        assert found is not None and found.kept is None and not found.helpful
+        assert {c.tweak_id for c in found.contributions} | set(found.not_measured) == set(tweaks)
+        for c in found.contributions:  # each measured alone, with the tweak read back in force
+            run = history.run(c.run_id or 0)
+            assert run.tuning_state is not None and run.tuning_state["tweaks"] == [c.tweak_id]
+            assert c.effects and all(not math.isnan(e.low) for e in c.effects), c
+        (done,) = [e for e in events if isinstance(e, FlowStep) and e.step == "find"
+                   and e.status == "done"]  # fmt: skip
+        assert done.detail.startswith(NOTHING_TO_GAIN), done
+        # The time it takes was said before each step, with the time left.
+        left = [e.message for e in events if isinstance(e, TuningEvent)
+                and e.message.startswith("find what helps:")]  # fmt: skip
+        assert len(left) == len(tweaks) and "min left" in left[0], left

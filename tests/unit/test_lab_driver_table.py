@@ -28,7 +28,10 @@ EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 PASTED = driver_caps.table()["pasted"]
 NOT_SUPPORTED = "netlink error: Operation not supported"
 INVALID = "netlink error: Invalid argument"
-root = pytest.mark.skipif(os.geteuid() != 0, reason="ethtool's sets need root, as on a Pi")
+# getattr: Windows has no geteuid, and this line runs when the module is collected.
+root = pytest.mark.skipif(
+    getattr(os, "geteuid", lambda: -1)() != 0, reason="ethtool's sets need root, as on a Pi"
+)
 
 
 def lab(tmp_path: Path, driver: str, chip: str = "") -> str:

@@ -35,13 +35,16 @@ UNTUNED = {"governor": "ondemand", "scaling_max_khz": 1500000, "rps": {"eth1": [
 # --------------------------------------------------------------------------- effects
 
 
-def test_performance_and_rps_give_the_modelled_rates_and_only_on_eth1() -> None:
+def test_the_performance_governor_gives_the_modelled_rates_and_only_on_eth1() -> None:
     rates, applied = effects.current_rates(ETH1, AX.tweak_effects, TUNED)
     assert (rates.pi_to_pc, rates.pc_to_pi) == (834, 949)
     assert rates.pick(full_duplex=True) == (269, 880)
     assert applied and "modelling choice" in applied[0]
     base, none = effects.current_rates(ETH1, AX.tweak_effects, UNTUNED)
     assert (base.pi_to_pc, base.full_duplex_pi_to_pc, none) == (736, 163, [])
+    # RPS alone is worth nothing here (seed 000 measured only the clock's effect).
+    rps_only, _ = effects.current_rates(ETH1, AX.tweak_effects, {**UNTUNED, "rps": {"eth1": [15]}})
+    assert rps_only.pi_to_pc == 736
     other, _ = effects.current_rates(ETH0, AX.tweak_effects, TUNED)
     assert other == effects.base_rates(ETH0)
 

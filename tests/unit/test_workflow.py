@@ -217,13 +217,14 @@ async def test_a_failing_step_stops_the_flow_with_its_error() -> None:
 
 def test_the_flow_steps_skip_tuning_when_not_asked() -> None:
     ids = [s.id for s in FLOW_STEPS]
-    assert ids == ["baseline", "tune", "measure_again", "results"]
+    assert ids == ["baseline", "tune", "measure_again", "keep", "results"]
     ctx = _context([], tune=False)
     reasons = {s.id: s.skip(ctx) for s in FLOW_STEPS}
     assert reasons == {
         "baseline": None,
         "tune": "tuning not requested",
         "measure_again": "nothing was changed",
+        "keep": "nothing was changed",
         "results": None,
     }
 

@@ -39,7 +39,7 @@ from sbctune.workflow import (
     problem_from,
 )
 from sbctune.workflow.rules import InstallAsker, offering_install
-from sbctune.workflow.steps import CALIBRATE
+from sbctune.workflow.steps import CALIBRATE, FIND_FLOW_STEPS
 
 _MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished, TrialsAdded)
 
@@ -74,18 +74,23 @@ class FlowController(QObject):
         self._live: LiveMeasurement | None = None
         self._plan: Plan | None = None
         self._calibrate = False
+        self._find = False
         self.current_step: str | None = None
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def start(self, plan: Plan, guard_seconds: int = 90, *, calibrate: bool = False) -> None:
-        """`calibrate`: measure the baseline twice first (A/A), shown on the baseline's page."""
+    def start(
+        self, plan: Plan, guard_seconds: int = 90, *, calibrate: bool = False, find: bool = False
+    ) -> None:
+        """`calibrate`: measure the baseline twice first (A/A), shown on the baseline's page.
+        `find`: "Find what helps" (each tweak alone) instead of the one-click flow."""
         if self.running:
             return
         self._plan = plan
         self._calibrate = calibrate
+        self._find = find
         for controller in self._measures.values():
             controller.driven_by(self.cancel)
         self._task = self._runner.start(
@@ -108,6 +113,7 @@ class FlowController(QObject):
             controller.flow_ended("failed")
 
     def _ended(self, task: asyncio.Task[None]) -> None:
+        self._state.model.flow_stopped()
         if task.cancelled():
             for controller in self._measures.values():
                 controller.flow_ended("cancelled")
@@ -161,7 +167,7 @@ class FlowController(QObject):
             guard_seconds=guard_seconds,
             calibrate=self._calibrate,
         )
-        steps = self._steps
+        steps = FIND_FLOW_STEPS if self._find else self._steps
         if self._calibrate and CALIBRATE not in steps:  # right after the baseline
             at = next((i + 1 for i, s in enumerate(steps) if s.id == "baseline"), 0)
             steps = (*steps[:at], CALIBRATE, *steps[at:])

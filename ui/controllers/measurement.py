@@ -151,21 +151,27 @@ class MeasureController(QObject):
             endpoint=kind,
             iperf3_path=iperf3_path,
             inventory_id=state.inventory_id,
-            tuning_state=state.run_tuning_state() if self.role == "after" else None,
         )
 
         def partial(kept: Measured) -> None:
             state.kept_partial(kept.record)
             self.stopped_early.emit(kept.record)
 
-        measured = await measure_and_keep(
-            session,
-            self._history,
-            request,
-            on_event=live.feed,
-            ask_install=self._ask_install,
-            report=self.preparing,
-            on_partial=partial,
-        )
+        state.hold_guard(True)  # the workflow holds an armed session's guard while it runs
+        try:
+            measured = await measure_and_keep(
+                session,
+                self._history,
+                request,
+                on_event=live.feed,
+                ask_install=self._ask_install,
+                report=self.preparing,
+                on_partial=partial,
+            )
+        finally:
+            state.hold_guard(False)
         state.measured(self.role, measured.record)
+        # The guard held through the run counts down afresh; a fired one shows as reverted.
+        state.tuning_read_back(measured.record, measured.hold.deadline if measured.hold
+                                     else None)  # fmt: skip
         self.finished.emit(measured.record)

@@ -113,6 +113,8 @@ class TuningController(QObject):
         applied = self._state.tuning
         if applied is None or self._state.tuning_state != "guarded":
             return None
+        if self._state.model.guard_held:  # re-armed every third of it while measuring
+            return float(applied.guard_seconds)
         return max(0.0, applied.guard_deadline - time.time())
 
     async def _plan(self) -> None:

@@ -22,6 +22,7 @@ from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
+from sbctune.workflow.tuning_words import CHANGED, changed_during_run, tweaks_in_force
 
 
 class HistoryPage(Page):
@@ -102,7 +103,11 @@ class HistoryPage(Page):
                 f"{DIRECTION_LABEL[t.direction]} {t.mode} {rate(t.mean_mbps, units)}"
                 for t in run.tests
             )
-            tuned = " (tuned)" if run.tuning_state else ""
+            tuned = ""  # the tuning read back from the Pi (sbctune.history.run_tuning)
+            if changed_during_run(run):
+                tuned = f" ({CHANGED})"
+            elif tweaks_in_force(run):
+                tuned = " (tuned)"
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),

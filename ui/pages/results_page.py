@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractButton,
     QFileDialog,
@@ -29,7 +30,14 @@ from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.compare_chart import CompareChart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
-from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.rules import apply_blocked, kept_tweaks
+from sbctune.workflow.tuning_words import (
+    change_text,
+    changed_during_run,
+    contribution_lines,
+    outcome_lines,
+    waterfall_svg,
+)
 
 FORMAT_TITLE = {
     "csv": "CSV",
@@ -44,6 +52,8 @@ FORMAT_TITLE = {
 
 
 class ResultsPage(Page):
+    find_requested = Signal()  # "Find what helps" (the main window starts the flow)
+
     title = "6 · Results"
     intro = "What changed, what still limits this Pi, and what would do better."
 
@@ -71,11 +81,25 @@ class ResultsPage(Page):
         self.chart = CompareChart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
+        # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
+        self.find_button = QPushButton("Find what &helps")
+        self.find_button.setToolTip(
+            "Measure a baseline, then each recommended tweak on its own with the Baseline "
+            "page's plan (one measurement per tweak; the time is shown before it starts), and "
+            "keep only those that helped beyond noise."
+        )
+        self.find_button.clicked.connect(self.find_requested.emit)
+        self.table_card.body.addWidget(self.find_button)
         self.content.addWidget(self.table_card)
 
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
         self.tuning_card.body.addWidget(self.tuning_text)
+        self.waterfall = QSvgWidget()  # what each tweak did alone (sbctune.compare.waterfall)
+        self.waterfall.setAccessibleName("What each tweak did on its own, as a waterfall chart")
+        self.waterfall.setMinimumHeight(220)
+        self.waterfall.hide()
+        self.tuning_card.body.addWidget(self.waterfall)
         row = QHBoxLayout()
         self.keep_button = QPushButton("&Keep")
         self.keep_button.setToolTip("Keep the tweaks until the Pi restarts.")
@@ -146,6 +170,9 @@ class ResultsPage(Page):
             tuple(r.id for r in self.runs()),
             state.tuning_state,
             id(state.tuning),
+            id(state.model.keep),
+            id(state.model.attribution),
+            state.model.flow_running,
             id(state.advice),
             id(state.inventory),
             state.session is not None,
@@ -172,6 +199,9 @@ class ResultsPage(Page):
             )
             self.chart.show_rows(labels, rows, self._settings.units)
         self._show_tuning()
+        ready = self._state.session is not None and self._state.inventory is not None
+        blocked = apply_blocked(self._state.tuning_state, self._state.model.flow_running)
+        self.find_button.setEnabled(ready and blocked is None)
         # The advice cards next turn of the loop: the figures show first, the window stays live.
         QTimer.singleShot(0, self._render_advice)
         for fmt, button in self.export_buttons.items():
@@ -196,19 +226,43 @@ class ResultsPage(Page):
             return list(inventory.findings), list(inventory.recommendations)
         return [], []
 
+    def _measured_lines(self) -> list[str]:
+        """What the measurement said of the tuning: kept or not, each tweak alone, and a run
+        whose tuning changed while it ran (read back from the Pi)."""
+        model = self._state.model
+        lines = [f"Tune & Measure: {model.keep.reason}"] if model.keep else []
+        found = model.attribution
+        if found is not None:
+            lines += ["What each tweak did on its own (vs the baseline, 95 % interval):"]
+            lines += [f"  {line}" for line in contribution_lines(found.contributions)]
+            lines += [f"  {tweak}: {why}" for tweak, why in found.not_measured.items()]
+        for run in self.runs():
+            if changed_during_run(run):
+                lines.append(f"Run {run.id}: {change_text(run)}. Not a fair before or after.")
+        return lines
+
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
-        self.tuning_card.setVisible(applied is not None)
+        measured = self._measured_lines()
+        found = self._state.model.attribution
+        self.waterfall.setVisible(bool(found and found.contributions))
+        if found and found.contributions:
+            self.waterfall.load(QByteArray(waterfall_svg(found.contributions)))
+        self.tuning_card.setVisible(applied is not None or bool(measured))
         if applied is None:
+            self.tuning_text.setText("\n".join(measured))
+            self.keep_button.setEnabled(False)
+            self.revert_button.setEnabled(False)
+            self.persist_button.setEnabled(False)
             return
-        changed = kept_tweaks(applied)
         text = {
             "guarded": "Applied under the guard, not yet kept.",
             "confirmed": "In force until the Pi restarts.",
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
-        self.tuning_text.setText(f"{text}\nTweaks: {', '.join(changed) or 'none'}")
+        outcomes = outcome_lines(applied.outcomes)
+        self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
         live = self._state.session is not None
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
@@ -222,7 +276,8 @@ class ResultsPage(Page):
             "a udev rule), so they come back after a restart."
         )
         if persistent and state == "confirmed":
-            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {', '.join(changed)}")
+            kept = ", ".join(kept_tweaks(applied))
+            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:

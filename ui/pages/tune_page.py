@@ -31,6 +31,8 @@ from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, l
 from sbctune.ui.widgets.leftover_card import LeftoverCard
 from sbctune.workflow import Problem
 from sbctune.workflow.leftover import leftover_notice
+from sbctune.workflow.rules import apply_blocked
+from sbctune.workflow.tuning_words import outcome_lines
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 
@@ -178,6 +180,7 @@ class TunePage(Page):
         controller.leftover_done.connect(self.leftover.settled)
         state.connection_changed.connect(self._show_leftover)
         state.tuning_changed.connect(self._leftover_replaced)
+        state.tuning_changed.connect(self._refresh_apply)
 
     def _leftover_card(self, controller: TuningController) -> LeftoverCard:
         """A session an earlier sbctune left on the Pi: revert or keep it, then inspect."""
@@ -236,17 +239,27 @@ class TunePage(Page):
 
         return run
 
+    def _refresh_apply(self, busy: bool | None = None) -> None:
+        """Apply only when nothing else tunes the Pi; the tooltip says why not."""
+        if busy is None:
+            busy = self.busy_row.isVisible()
+        ready = self._state.session is not None and self._state.inventory is not None
+        model = self._state.model
+        blocked = apply_blocked(model.tuning_state, model.flow_running)
+        self.apply_button.setEnabled(ready and not busy and bool(self.tweak_rows) and not blocked)
+        self.apply_button.setToolTip(blocked or "")
+
     def shown(self) -> None:
         ready = self._state.session is not None and self._state.inventory is not None
         self.reload_button.setEnabled(ready)
-        self.apply_button.setEnabled(ready and bool(self.tweak_rows))
+        self._refresh_apply()
         if ready and not self.tweak_rows and not self.controller.running:
             self.controller.load_plan()
 
     def _busy(self, busy: bool, text: str) -> None:
         self.busy_row.setVisible(busy)
         self.status.setText(text)
-        self.apply_button.setEnabled(not busy and bool(self.tweak_rows))
+        self._refresh_apply(busy)
         self.reload_button.setEnabled(not busy)
         if busy:
             self.problem.clear()
@@ -273,7 +286,7 @@ class TunePage(Page):
             row = TweakRow(item, item.tweak.id in selected, self._colors)
             self.tweak_rows.append(row)
             self.rows.addWidget(row)
-        self.apply_button.setEnabled(bool(self.tweak_rows))
+        self._refresh_apply()
 
     def selected(self) -> list[str]:
         return [r.tweak_id for r in self.tweak_rows if r.check.isChecked() and r.check.isEnabled()]
@@ -288,12 +301,14 @@ class TunePage(Page):
         self.events.appendPlainText(message)
 
     def show_applied(self, applied: AppliedSession) -> None:
-        lines = [
-            f"{o.tweak_id}: {o.status}" + (f" — {o.detail}" if o.detail else "")
-            for o in applied.outcomes
-        ]
-        self.outcomes.setText("\n".join(lines))
+        self.outcomes.setText("\n".join(outcome_lines(applied.outcomes)))
+        # A tweak the Pi refused is no longer ticked: the row shows what happened, not the plan.
+        status = {o.tweak_id: o.status for o in applied.outcomes}
+        for row in self.tweak_rows:
+            if status.get(row.tweak_id) in ("not_possible", "failed"):
+                row.check.setChecked(False)
         self.guard_card.show()
+        self.countdown.show()  # hidden when the previous session settled
         self.confirm_button.setEnabled(True)
         self.revert_button.setEnabled(True)
         left = self.controller.guard_left() or 0

@@ -14,6 +14,7 @@ from sbctune.limits import (
     MAX_JSON_DEPTH,
     MAX_MANIFEST_BYTES,
     Capped,
+    JsonTooDeep,
     LimitError,
     MiB,
     TailBuffer,
@@ -21,6 +22,7 @@ from sbctune.limits import (
     json_depth,
     keeps_tail,
     load_json,
+    parse_json,
     size_text,
 )
 
@@ -174,3 +176,25 @@ def test_the_limits_are_the_ones_the_readme_documents() -> None:
 def test_an_empty_text_under_a_zero_limit_is_parsed_not_refused() -> None:
     with pytest.raises(json.JSONDecodeError):
         load_json(b"", "x", max_bytes=0)
+
+
+def test_size_text_of_many_gib() -> None:
+    assert size_text(100 * 1024 * MiB) == "100.0 GiB"
+
+
+def test_parse_json_reads_at_its_limits_and_refuses_past_them() -> None:
+    deep = "[" * 5 + "]" * 5
+    assert parse_json(deep, max_depth=5) == [[[[[]]]]]
+    assert parse_json(deep.encode(), max_depth=5) == [[[[[]]]]]
+    with pytest.raises(JsonTooDeep) as refused:
+        parse_json(deep, "session.json", max_depth=4)
+    assert str(refused.value) == "session.json nests 5 levels deep, more than the 4 read"
+    assert isinstance(refused.value, ValueError)  # readers that cope with bad JSON cope
+    assert parse_json('"12345678"', max_bytes=10) == "12345678"
+    with pytest.raises(JsonTooDeep, match="is 11 bytes, more than sbctune reads"):
+        parse_json('"123456789"', "x", max_bytes=10)
+    assert parse_json("[" * 64 + "]" * 64) is not None  # the default depth: 64
+    with pytest.raises(JsonTooDeep, match="nests 65 levels deep"):
+        parse_json("[" * 65 + "]" * 65)
+    with pytest.raises(json.JSONDecodeError):
+        parse_json("{")

@@ -1,0 +1,68 @@
+"""The tuning a stored run ran under, in words: one wording for History, Results, compare,
+every export and advice. Runs stored since sbctune read the tuning back from the Pi
+(`sbctune.workflow.tuning_read`) carry both readings; a run whose tuning changed while it
+ran says so wherever it is shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sbctune.history.records import RunRecord
+
+CHANGED = "tuning changed during this run"
+
+
+def _state(run: RunRecord) -> dict[str, Any]:
+    state = run.tuning_state
+    return state if isinstance(state, dict) else {}
+
+
+def changed_during_run(run: RunRecord) -> bool:
+    return bool(_state(run).get("changed_during_run"))
+
+
+def tweaks_in_force(run: RunRecord) -> list[str]:
+    """The tweaks in force for the whole run (read back at both ends when it was read)."""
+    tweaks = _state(run).get("tweaks")
+    return [str(t) for t in tweaks] if isinstance(tweaks, list) else []
+
+
+def _reading(state: dict[str, Any], end: str) -> str:
+    reading = state.get(end)
+    if not isinstance(reading, dict):
+        return "?"
+    if not reading.get("readable", True):
+        return "not readable"
+    tweaks = reading.get("in_force")
+    if not isinstance(tweaks, list) or not tweaks:
+        return "untuned"
+    return f"{len(tweaks)} tweak(s) in force ({str(reading.get('state') or '?')[:40]})"
+
+
+def change_text(run: RunRecord) -> str:
+    """E.g. "tuning changed during this run (at start: 2 tweak(s) in force (armed); at end:
+    untuned)", or "" when it did not."""
+    state = _state(run)
+    if not state.get("changed_during_run"):
+        return ""
+    return f"{CHANGED} (at start: {_reading(state, 'start')}; at end: {_reading(state, 'end')})"
+
+
+def tuning_text(run: RunRecord) -> str:
+    """One short line: "untuned", "session X (2 tweaks, armed)", or the change."""
+    state = _state(run)
+    if not state:
+        return "untuned"
+    if state.get("changed_during_run"):
+        return f"session {str(state.get('session'))[:40]}: {CHANGED}"
+    tweaks = tweaks_in_force(run)
+    detail = [f"{len(tweaks)} tweaks"] if tweaks else []
+    if state.get("state"):
+        detail.append(f"{str(state['state'])[:40]}, read back")
+    session = str(state.get("session"))[:40]
+    return f"session {session}" + (f" ({', '.join(detail)})" if detail else "")
+
+
+def usable_as_tuned(run: RunRecord) -> bool:
+    """True when the run may stand as the "after" of a tuning: tweaks in force all along."""
+    return bool(tweaks_in_force(run)) and not changed_during_run(run)

@@ -1,0 +1,124 @@
+"""Find what helps: each recommended tweak on its own against the baseline, with the same plan
+and the interval rule, then only the helpful ones applied together and kept.
+
+Used by the one-click flow (when the tweaks together helped and there is more than one to tell
+apart) and by the "Find what helps" mode (`sbctune demo --find`, the GUI's Results). Each
+step applies one tweak under the guard, measures while holding it, and reverts it; its run is
+stored with `tuning_state["step"]`, so every export shows the same contributions
+(sbctune.compare.attribution).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from sbctune import tuning as tuning_api
+from sbctune.compare.attribution import contribution
+from sbctune.history import History
+from sbctune.history.records import RunRecord
+from sbctune.inventory.model import Inventory
+from sbctune.measure.plans import Plan
+from sbctune.remote import Session
+from sbctune.tuning import AppliedSession
+from sbctune.workflow.flow_types import Attribution, FlowEvent, TuningEvent
+
+
+class FlowContext(Protocol):
+    """What the steps share (sbctune.workflow.steps.FlowContext), as far as this needs it."""
+
+    applied: AppliedSession | None  # set: a cancel reverts what is applied
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def inventory(self) -> Inventory: ...
+
+    @property
+    def nic(self) -> str | None: ...
+
+    @property
+    def options(self) -> FlowOptionsLike: ...
+
+    @property
+    def history(self) -> History: ...
+
+    @property
+    def baseline(self) -> RunRecord | None: ...
+
+    @property
+    def emit(self) -> Callable[[FlowEvent], None]: ...
+
+    async def measure(
+        self, step: str, tuning_state: dict[str, Any] | None, *, of: dict[str, Any] | None = None
+    ) -> RunRecord: ...
+
+
+class FlowOptionsLike(Protocol):
+    @property
+    def plan(self) -> Plan: ...
+
+    @property
+    def guard_seconds(self) -> int: ...
+
+
+# Per step beyond the measurement itself: plan, apply, verify, revert (a few SSH round trips).
+STEP_OVERHEAD_SECONDS = 15.0
+
+
+def estimate_seconds(plan: Plan, tweaks: int) -> float:
+    """What "Find what helps" takes, shown before it starts: one run of the plan per tweak."""
+    return tweaks * (plan_seconds(plan) + STEP_OVERHEAD_SECONDS)
+
+
+def plan_seconds(plan: Plan) -> float:
+    """The plan's traffic: each test's duration (and omitted start) times its trials."""
+    return float(sum((t.duration + t.omit) * max(1, t.trials) for t in plan.tests))
+
+
+async def _one(ctx: FlowContext, tweak_id: str, found: Attribution) -> None:
+    assert ctx.baseline is not None and ctx.baseline.id is not None
+    plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, (tweak_id,))
+    item = next((i for i in plan.items if i.tweak.id == tweak_id), None)
+    if item is None or not item.applicable:
+        found.not_measured[tweak_id] = f"not possible: {item.reason if item else 'unknown'}"
+        return
+    applied = await tuning_api.apply(ctx.session, plan, guard_seconds=ctx.options.guard_seconds,
+                                     history=ctx.history)  # fmt: skip
+    ctx.applied = applied  # a cancel reverts it
+    outcome = applied.outcome(tweak_id)
+    if applied.state != "armed" or outcome is None or outcome.status != "applied":
+        if applied.state == "armed":
+            await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+        ctx.applied = None
+        status = outcome.status if outcome else "failed"
+        found.not_measured[tweak_id] = f"{status}: {outcome.detail if outcome else ''}".strip()
+        return
+    run = await ctx.measure(f"find:{tweak_id}", None, of={"tweak": tweak_id, "of": ctx.baseline.id})
+    await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    ctx.applied = None
+    found.contributions.append(contribution(ctx.baseline, run, tweak_id))
+
+
+async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribution:
+    """Each tweak alone (nothing else of sbctune's in force), then the helpful ones kept."""
+    found = Attribution()
+    for i, tweak_id in enumerate(tweak_ids):
+        left = estimate_seconds(ctx.options.plan, len(tweak_ids) - i)
+        ctx.emit(TuningEvent(f"find what helps: {tweak_id} alone ({i + 1} of {len(tweak_ids)}, "
+                             f"about {left / 60:.0f} min left)"))  # fmt: skip
+        await _one(ctx, tweak_id, found)
+    if found.helpful:
+        plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful)
+        applied = await tuning_api.apply(ctx.session, plan,
+                                         guard_seconds=ctx.options.guard_seconds,
+                                         history=ctx.history)  # fmt: skip
+        if applied.state == "armed" and applied.reachable:
+            ctx.applied = applied
+            await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
+            applied.state = "confirmed"
+            found.kept = applied
+        elif applied.state == "armed":
+            await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    return found

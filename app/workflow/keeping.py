@@ -1,0 +1,60 @@
+"""Keep only what helps: the rule that decides whether measured tuning stays.
+
+Tuning is kept when the measurement says it helped beyond noise in some direction (its whole
+95 % interval above the floor, `sbctune.compare.interval`) and made nothing slower by the same
+rule. Latency under load is not part of the rule yet: a run measures it once per test, so it has
+no interval (one busy lab run moved it by 16 ms with nothing changed). "No change detected", "too
+noisy to tell" and "unknown" (one trial) are not a gain: the tweaks go back. A run whose tuning
+changed while it ran (its guard fired, `sbctune.history.run_tuning`) proves nothing, so its
+tuning is not kept either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sbctune.compare.model import Comparison
+from sbctune.history.records import RunRecord
+from sbctune.history.run_tuning import change_text, changed_during_run
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+
+NOTHING_TO_GAIN = "nothing to gain; your Pi is as it was"
+NO_INTERVAL = ("not kept: one trial per direction gives no interval, so no gain can be shown "
+               "(measure with 2 or more trials)")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class KeepDecision:
+    keep: bool
+    helped: list[str] = field(default_factory=list)  # "Pi → PC half-duplex: faster by ..."
+    worse: list[str] = field(default_factory=list)
+    reason: str = ""  # in words, for both front ends
+
+    @property
+    def text(self) -> str:
+        return self.reason
+
+
+def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
+    """Whether the tuning measured in `after` (the comparison's last run) is kept."""
+    if changed_during_run(after):
+        return KeepDecision(False, reason=f"not kept: {change_text(after)}")
+    helped, worse, verdicts = [], [], []
+    for row in comparison.rows:
+        cell = row.cells[-1] if len(row.cells) > 1 else None
+        if cell is None:
+            continue
+        what = f"{DIRECTION_LABEL[row.direction]} {MODE_LABEL[row.mode].lower()}"
+        verdicts.append(cell.verdict)
+        if cell.verdict == "faster":
+            helped.append(f"{what}: {cell.verdict_text}")
+        elif cell.verdict == "slower":
+            worse.append(f"{what}: {cell.verdict_text}")
+    if worse:
+        return KeepDecision(False, helped, worse, "not kept, it made things worse: "
+                            + "; ".join(worse))  # fmt: skip
+    if verdicts and all(v == "unknown" for v in verdicts):
+        return KeepDecision(False, helped, worse, NO_INTERVAL)
+    if not helped:
+        return KeepDecision(False, helped, worse, NOTHING_TO_GAIN)
+    return KeepDecision(True, helped, worse, "kept, it helped: " + "; ".join(helped))

@@ -1,0 +1,117 @@
+"""The tuning a run ran under, read back from the Pi (never the tuning that was planned).
+
+At a run's start and at its end the tuning sessions the Pi keeps are listed and the values of
+the knobs they touched are read back (two SSH round trips). A tweak is in force when every
+value it set reads back as set. The run stores both readings and whether they differ
+(`sbctune.history.run_tuning` words it for every front end and export): a guard that fired
+mid-run, or a revert from elsewhere, marks the run "tuning changed during this run".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.errors import UserError
+from sbctune.remote import Session
+from sbctune.tuning.changes import read_back
+from sbctune.tuning.remote_state import StoredSession, list_sessions
+
+log = logging.getLogger(__name__)
+
+_SET = ("applied", "already")  # outcomes whose tweak holds its new value while in force
+MAX_TWEAKS = 50  # a reading is bounded: remote records are untrusted
+
+
+@dataclass(frozen=True)
+class TuningReading:
+    """What the Pi said at one moment: its newest active session and the tweaks in force."""
+
+    session: str | None = None
+    state: str | None = None  # armed | confirmed | reverting | ... (None: no active session)
+    in_force: tuple[str, ...] = ()  # tweak ids whose every value reads back as set
+    not_in_force: tuple[str, ...] = ()  # tweaks of the session whose values read otherwise
+    readable: bool = True  # False: the Pi could not be read (the run says "not known")
+    values: dict[str, str | None] = field(default_factory=dict)  # knob -> value as read
+    guard_seconds: int | None = None  # the newest session's guard time
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "state": self.state,
+            "in_force": list(self.in_force),
+            "not_in_force": list(self.not_in_force),
+            "readable": self.readable,
+            "values": dict(self.values),
+            "guard_seconds": self.guard_seconds,
+        }
+
+    @property
+    def tuned(self) -> bool:
+        return bool(self.in_force)
+
+
+def _active(sessions: list[StoredSession]) -> list[StoredSession]:
+    return [s for s in sessions if s.active and s.record is not None]
+
+
+async def read_tuning(session: Session) -> TuningReading:
+    """The Pi's tuning now; a failed read gives `readable=False`, never fails the run."""
+    try:
+        sessions = await list_sessions(session)
+        active = _active(sessions)
+        changes = [c for s in active if s.record for c in s.record.touched()]
+        live = await read_back(session, changes)
+    except asyncio.CancelledError:
+        raise
+    except (UserError, OSError, ValueError) as exc:
+        log.warning("the Pi's tuning could not be read back: %s", exc)
+        return TuningReading(readable=False)
+    state_of = {id(v.change): v for v in live}
+    in_force: list[str] = []
+    not_in_force: list[str] = []
+    for stored in active:
+        assert stored.record is not None
+        for outcome in stored.record.tweaks[:MAX_TWEAKS]:
+            if outcome.status not in _SET:
+                continue
+            held = all(state_of[id(c)].state == "in_force" for c in outcome.changes
+                       if id(c) in state_of)  # fmt: skip
+            (in_force if held else not_in_force).append(outcome.tweak_id)
+    values = {v.change.target[:200]: v.value[:200] if v.value is not None else None
+              for v in live[: MAX_TWEAKS * 4]}  # fmt: skip
+    newest = active[0] if active else None
+    return TuningReading(
+        session=newest.id if newest else None,
+        state=newest.state if newest else None,
+        in_force=tuple(dict.fromkeys(in_force)),
+        not_in_force=tuple(dict.fromkeys(not_in_force)),
+        values=values,
+        guard_seconds=newest.record.guard_seconds if newest and newest.record else None,
+    )
+
+
+def run_tuning(start: TuningReading, end: TuningReading) -> dict[str, Any] | None:
+    """What a run stores as `tuning_state`, from its two readings: None when the Pi had no
+    tuning in force at either end. `tweaks` lists only the tweaks in force at both ends."""
+    if not start.tuned and not end.tuned and start.readable and end.readable:
+        return None
+    changed = (
+        not start.readable
+        or not end.readable
+        or start.session != end.session
+        or start.in_force != end.in_force
+        or start.values != end.values
+    )
+    both = [t for t in start.in_force if t in end.in_force]
+    return {
+        "session": end.session or start.session,
+        "state": end.state,
+        "tweaks": both,
+        "read_back": True,
+        "changed_during_run": changed,
+        "start": start.to_json(),
+        "end": end.to_json(),
+    }

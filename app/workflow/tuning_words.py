@@ -1,0 +1,49 @@
+"""The tuning's outcome in words, for the Tune page, Results and the CLI alike: each tweak as
+the Pi answered (applied, already in force, not possible with the kernel's words, failed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sbctune.compare.attribution import Contribution
+from sbctune.compare.waterfall import waterfall
+from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
+from sbctune.tuning import TweakOutcome
+
+# The pages reach the core through the workflow: the run-tuning words are theirs too.
+__all__ = [
+    "CHANGED", "change_text", "changed_during_run", "contribution_lines", "outcome_line",
+    "outcome_lines", "tweaks_in_force", "waterfall_svg",
+]  # fmt: skip
+
+STATUS_WORDS = {
+    "applied": "applied",
+    "already": "already in force (nothing changed)",
+    "not_possible": "not possible",
+    "failed": "failed",
+    "reverted": "reverted",
+    "planned": "not applied",
+}
+
+
+def outcome_line(outcome: TweakOutcome) -> str:
+    words = STATUS_WORDS.get(outcome.status, outcome.status)
+    return f"{outcome.tweak_id}: {words}" + (f" — {outcome.detail}" if outcome.detail else "")
+
+
+def outcome_lines(outcomes: Iterable[TweakOutcome]) -> list[str]:
+    return [outcome_line(o) for o in outcomes]
+
+
+def contribution_lines(contributions: Iterable[Contribution]) -> list[str]:
+    """E.g. "cpu-governor-performance alone: Pi → PC half-duplex: faster by 80 to 100 Mbit/s:
+    kept"."""
+    return [
+        f"{c.tweak_id} alone: {c.summary}: " + ("kept" if c.helps else "reverted")
+        for c in contributions
+    ]
+
+
+def waterfall_svg(contributions: list[Contribution]) -> bytes:
+    """The waterfall chart of what each tweak did alone, as SVG for the app's Results."""
+    return waterfall(contributions).to_svg().encode()

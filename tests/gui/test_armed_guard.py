@@ -1,0 +1,64 @@
+"""The desktop app while a tuning session is armed (no Pi needed: the app's own state): Apply
+is disabled with a tooltip that says why, also while the one-click flow runs, and closing the
+window asks first: keep, revert now, or let the guard revert in N s."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from sbctune.tuning import AppliedSession
+from sbctune.ui.main_window import MainWindow
+
+
+def _armed(window: MainWindow, seconds: int = 60) -> AppliedSession:
+    applied = AppliedSession("20261126T140000Z-abcdef", time.time() + seconds, [],
+                             guard_seconds=seconds)  # fmt: skip
+    window.state.model.tuning_applied(applied)
+    return applied
+
+
+def test_apply_is_disabled_with_the_reason_while_armed_or_while_the_flow_runs(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    button = window.tune_page.apply_button
+    assert button.toolTip() == "" and window.guard_label.isHidden()
+    _armed(window)
+    gui_app.processEvents()
+    assert not button.isEnabled() and "armed" in button.toolTip()
+    # The countdown shows in the status bar, wherever the user is.
+    assert window.guard_label.isVisible() and "reverts in " in window.guard_label.text()
+    window.state.model.hold_guard(True)  # a measurement holds it
+    gui_app.processEvents()
+    assert window.guard_label.text() == "Tuning armed: its guard is held while measuring"
+    window.state.model.hold_guard(False)
+    gui_app.processEvents()
+    assert window.guard_label.text().startswith("Tuning armed: reverts in ")
+    window.state.model.tuning_reverted()  # its guard ran out, or the user reverted it
+    gui_app.processEvents()
+    assert button.toolTip() == "" and window.guard_label.isHidden()
+    window.state.model.flow_started()
+    gui_app.processEvents()
+    assert not button.isEnabled() and "one-click flow is running" in button.toolTip()
+    window.state.model.flow_stopped()
+    gui_app.processEvents()
+    assert button.toolTip() == ""
+
+
+def test_closing_while_armed_asks_keep_revert_or_let_it_revert(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    _armed(window, 60)
+    window.close()
+    gui_app.processEvents()
+    box = window._close_question
+    assert isinstance(box, QMessageBox) and box.isVisible() and window.isVisible()
+    assert "reverts them in" in box.text()
+    names = [b.text() for b in box.buttons()]
+    assert "Keep the settings" in names and "Revert now" in names
+    assert any(n.startswith("Let it revert in ") and n.endswith(" s") for n in names), names
+    stay = next(b for b in box.buttons() if b.text() == "Don't close")
+    stay.click()
+    gui_app.processEvents()
+    assert window.isVisible() and window._close_question is None  # nothing lost
