@@ -152,7 +152,7 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
     sets = [*fake_ethtool.SET, "-K"]
     for alias, option in fake_ethtool_tables.ALIASES.items():
-        (reads[option] if option in reads else sets).append(alias)
+        reads.get(option, sets).append(alias)
     lines = [
         "#!/bin/sh",
         "# sbctune lab: the stateful ethtool's front (see sbctune.lab.ethtool_state).",

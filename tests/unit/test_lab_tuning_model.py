@@ -345,7 +345,7 @@ def test_the_shell_front_answers_every_read_as_the_model_does(tmp_path: Path) ->
 
     reads = [*fake_ethtool.SHOW, *fake_ethtool_tables.ALIASES]
     argvs = [[option, name] for option in reads for name in state["interfaces"]]
-    for argv in argvs + [["eth1"], ["-g", "eth9"], ["-S", "eth1"], ["-g", "eth1", "x"]]:
+    for argv in [*argvs, ["eth1"], ["-g", "eth9"], ["-S", "eth1"], ["-g", "eth1", "x"]]:
         assert front_says(*argv) == model_says(*argv), argv
     assert "Ring parameters for eth1" in front_says("-g", "eth1")[0]
     assert "Operation not supported" in front_says("-g", "eth0")[1]  # bcmgenet: no rings
