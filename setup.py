@@ -17,7 +17,13 @@ def _packages() -> list[str]:
         for init in sorted(Path(folder).rglob("__init__.py")):
             rel = init.parent.relative_to(folder).parts
             found.append(".".join((name, *rel)))
-    return found
+    # resources/ holds data folders without __init__.py; setuptools wants each one named as a
+    # package (else a deprecation warning per folder at every install).
+    for data in sorted(p for p in Path(ROOTS["sbctune.resources"]).rglob("*") if p.is_dir()):
+        if "__pycache__" not in data.parts:
+            rel = data.relative_to(ROOTS["sbctune.resources"]).parts
+            found.append(".".join(("sbctune.resources", *rel)))
+    return sorted(set(found))
 
 
 setup(package_dir=ROOTS, packages=_packages())

@@ -14,6 +14,12 @@ DEBIAN_PACKAGES=(
   iperf3 openssh-server openssh-client sudo iproute2 util-linux procps
   fuse3 libfuse2
   libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0
+  # Qt's X11 (xcb) and Wayland platform plugins: without them the app aborts on a desktop with
+  # "could not load the Qt platform plugin xcb" (found with ldd on PySide6's plugins)
+  libx11-xcb1 libxcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
+  libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1 libxcb-util1
+  libxcb-xfixes0 libxcb-xkb1 libxkbcommon-x11-0
+  libwayland-client0 libwayland-cursor0 libwayland-egl1 libwayland-server0
   # the HTML report is checked in a real browser
   chromium fonts-dejavu-core
   # actionlint checks the workflow's shell steps with it
@@ -40,6 +46,7 @@ install_debian_packages() {
   fi
   say "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # Another apt may hold the lock (a parallel set-up, unattended upgrades): wait for it.
   apt-get -o DPkg::Lock::Timeout=900 update -qq >/dev/null \
     && apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || { say "apt-get failed to install: ${missing[*]}"; return 1; }
@@ -69,7 +76,11 @@ install_venv() {
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     say "installing sbctune and its dependencies into $VENV"
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1
+    # setuptools tells at every editable install (as "BuildBackendWarning", though it is its
+    # "InformationOnly" notice) to beware of folders named like the package; there is no
+    # sbctune/ folder here, so that block is dropped with pip's notes on absent index folders.
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$SBCTUNE_ROOT[dev,lab]" 2>&1 \
+      | awk '/Editable installation\./ { skip = 1 } !skip { print } /with strategy, WheelFile/ { skip = 0 }' \
       | grep -v -e "is ignored: it is neither" -e "^$" >&2
     "$VENV/bin/python" -c "import sbctune, asyncssh, PySide6" || { say "pip install failed"; return 1; }
     echo "$want" >"$stamp"

@@ -39,7 +39,7 @@ def run_gui(args: list[str]) -> int:
     window = make_window(app)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    window.show()
+    window.show_fitted()
     tune_gc()
     demo = Demo(window, demo_options) if demo_options is not None else None
     try:

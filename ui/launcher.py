@@ -12,14 +12,24 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:  # answered before any import: the CLI's parser loads every command
+        import sbctune
+
+        print(f"sbctune {sbctune.__version__}")
+        return 0
+    if args and args[0] == "gui" and any(a in ("-h", "--help") for a in args[1:]):
+        from sbctune.ui.gui_help import print_gui_help
+
+        return print_gui_help()
+    from sbctune.ui.png_export import register as register_png_export
+
+    register_png_export()  # PNG charts need Qt, which the core cannot import
     if not args or args[0] in ("--self-test", "gui"):
         from sbctune.ui.app import run_gui
 
         return run_gui(args[1:] if args and args[0] == "gui" else args)
     from sbctune.cli.main import main as cli_main
-    from sbctune.ui.png_export import register as register_png_export
 
-    register_png_export()  # PNG charts need Qt, which the core cannot import
     return cli_main(args)
 
 

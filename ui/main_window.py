@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QStackedWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -34,6 +39,7 @@ from sbctune.ui.controllers.measurement import MeasureController
 from sbctune.ui.controllers.records import RecordsController
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
+from sbctune.ui.controllers.wizard import Progress, clock_text, flow_seconds_left, next_action
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.pages.devices_page import DevicesPage
@@ -48,6 +54,8 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
+from sbctune.ui.widgets.next_bar import NextBar
+from sbctune.ui.window_fit import PREFERRED, show_fitted
 from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
 from sbctune.workflow.attributing import estimate_seconds, plan_seconds
 from sbctune.workflow.steps import CALIBRATE
@@ -117,6 +125,7 @@ class MainWindow(QMainWindow):
         self.runner = TaskRunner(on_error=self._unexpected)
         self._closing = False
         self._close_question: QMessageBox | None = None  # asked on close while armed
+        self._flow_started_at = 0.0
         self._shutdown_task: asyncio.Task[None] | None = None
         self._controllers(history, known_hosts)
         self._pages(theme.colors)
@@ -124,13 +133,16 @@ class MainWindow(QMainWindow):
         self._menus()
         self._wire()
         self._update_steps()
-        self.resize(1100, 780)
+        self.resize(PREFERRED)
         geometry, state = settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        self.restored = geometry is not None and self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
         self.go("connect")
+
+    def show_fitted(self) -> None:
+        """Show the window within the screen (maximized where it would not fit)."""
+        show_fitted(self, self.restored)
 
     # ------------------------------------------------------------------ set-up
     def _controllers(self, history: History, known_hosts: Callable[[], KnownHosts]) -> None:
@@ -214,7 +226,13 @@ class MainWindow(QMainWindow):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(0)
         row.addWidget(self.sidebar)
-        row.addWidget(self.stack, 1)
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(0)
+        right.addWidget(self.stack, 1)
+        self.next_bar = NextBar()
+        right.addWidget(self.next_bar)
+        row.addLayout(right, 1)
         self.setCentralWidget(central)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
@@ -267,7 +285,7 @@ class MainWindow(QMainWindow):
         self.connect_page.connected.connect(self._connected)
         self.inspect_page.tune_and_measure.connect(lambda: self.tune_and_measure())
         self.inspect_page.measure_only.connect(lambda: self._measure_only())
-        self.baseline_page.done.connect(self._measure_done)
+        self.baseline_page.done.connect(self._baseline_done)
         self.again_page.done.connect(self._measure_done)
         self.tune_page.measure_again.connect(lambda: self._measure_again())
         self.tune_page.continue_to_inspect.connect(lambda: self.go("inspect"))
@@ -279,6 +297,10 @@ class MainWindow(QMainWindow):
         self.results_page.find_requested.connect(self.find_what_helps)
         self.flow.cancelled.connect(self._flow_cancelled)
         self.state.changed.connect(self._update_steps)
+        self.next_bar.go.connect(self._follow_next)
+        self.flow_timer = QTimer(self)
+        self.flow_timer.setInterval(500)
+        self.flow_timer.timeout.connect(self._update_next)
         self.theme.changed.connect(self._theme_changed)
         self.settings.changed.connect(self._setting_changed)
 
@@ -325,6 +347,51 @@ class MainWindow(QMainWindow):
         if self.stack.currentWidget() is not page:
             self.stack.setCurrentWidget(page)
         page.shown()
+        self._update_next()
+
+    def _follow_next(self, key: str) -> None:
+        """Go to the next step, its main button focused: Enter goes on from there."""
+        self.go(key)
+        page = self.pages[key]
+        for button in page.findChildren(QPushButton, "primary"):
+            if button.isVisibleTo(self) and button.isEnabled():
+                button.setAutoDefault(True)  # Enter presses it (as in a dialog)
+                button.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
+        page.setFocus(Qt.FocusReason.OtherFocusReason)  # nothing to press yet: Enter waits
+
+    def _update_next(self) -> None:
+        """The bar under the page: the flow's overall progress while it runs, else the
+        current step's "Next" once the step has done its work."""
+        flow = self.flow
+        if flow.running and flow.plan is not None:
+            left = flow_seconds_left(flow.step_ids, flow.current_step, flow.plan, flow.live)
+            elapsed = time.monotonic() - self._flow_started_at
+            ids = flow.step_ids
+            at = ids.index(flow.current_step) + 1 if flow.current_step in ids else 1
+            title = self.step_titles.get(STEP_PAGE.get(flow.current_step or "", ""), "")
+            title = CALIBRATE.title if flow.current_step == CALIBRATE.id else title
+            self.next_bar.show_flow(
+                elapsed / max(elapsed + left, 1e-9),
+                f"Tune & Measure, step {at} of {len(ids)}"
+                + (f" ({title})" if title else "")
+                + f": about {clock_text(left)} left",
+            )
+            return
+        self.flow_timer.stop()
+        s = self.state
+        done = Progress(
+            connected=s.session is not None,
+            inspected=s.inventory is not None,
+            baseline=s.baseline is not None,
+            tuned=s.tuning_state in ("guarded", "confirmed"),
+            after=s.after is not None,
+        )
+        if self.next_bar.show_next(next_action(self.current_key(), done)):
+            # A step just finished here: Enter goes on (unless the user is typing).
+            focused = QApplication.focusWidget()
+            if focused is None or not isinstance(focused, QLineEdit):
+                self.next_bar.next_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _update_steps(self) -> None:
         s = self.state
@@ -356,6 +423,7 @@ class MainWindow(QMainWindow):
             + sample
         )
         self.disconnect_action.setEnabled(s.session is not None)
+        self._update_next()
 
     # ------------------------------------------------------------------ the path
     def _connected(self, info: ConnectedInfo) -> None:
@@ -382,7 +450,10 @@ class MainWindow(QMainWindow):
         `plan`: the Baseline page's choice (with Settings' UDP test) unless given (the demo's)."""
         self.go("baseline")
         chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
+        self._flow_started_at = time.monotonic()
         self.flow.start(chosen, calibrate=self.settings.calibrate_flow)
+        self.flow_timer.start()
+        self._update_next()
 
     def find_what_helps(self) -> None:
         """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
@@ -398,7 +469,10 @@ class MainWindow(QMainWindow):
                 f"about {minutes:.0f} min"
             )
         self.go("baseline")
+        self._flow_started_at = time.monotonic()
         self.flow.start(chosen, find=True)
+        self.flow_timer.start()
+        self._update_next()
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
         key = STEP_PAGE.get(step) or SHOWN_ON.get(step, step)
@@ -425,11 +499,20 @@ class MainWindow(QMainWindow):
     def _flow_cancelled(self) -> None:
         self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)
 
+    def _baseline_done(self, record: RunRecord) -> None:
+        """A baseline alone: the path goes on to Tune ("Next", focused), not past it; one
+        measured again after tuning goes to the results, where before and after meet."""
+        if self.state.after is None:
+            self._update_next()
+        else:
+            self._measure_done(record)
+
     def _measure_done(self, _record: RunRecord) -> None:
-        if not self.flow.running:
-            # On the next turn of the loop: saving the run and drawing the results page
-            # are each a short block; together they would be one long one.
-            QTimer.singleShot(0, lambda: self.go("results"))
+        if self.flow.running:
+            return
+        # On the next turn of the loop: saving the run and drawing the results page
+        # are each a short block; together they would be one long one.
+        QTimer.singleShot(0, lambda: self.go("results"))
 
     # ------------------------------------------------------------------ look
     def _theme_changed(self, colors: Colors) -> None:

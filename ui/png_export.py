@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.export import ReportData
 from sbctune.export import register as register_exporter
+
+if TYPE_CHECKING:
+    from sbctune.export import ReportData
 
 SCALE = 2  # device pixels per SVG unit: sharp on high-DPI screens and forum posts
 

@@ -18,6 +18,7 @@ import sbctune
 from sbctune.history import History
 from sbctune.remote import KnownHosts
 from sbctune.ui.main_window import MainWindow
+from sbctune.ui.png_export import register as register_png_export
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import ThemeManager
 
@@ -91,6 +92,7 @@ def make_window(
     history: History | None = None,
     known_hosts: Callable[[], KnownHosts] = KnownHosts,
 ) -> MainWindow:
+    register_png_export()  # the Results page's PNG button (the launcher does it for the CLI)
     settings = AppSettings(app)
     theme = getattr(app, "_sbctune_theme", None)
     if theme is None:

@@ -32,6 +32,7 @@ from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
 from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
+from sbctune.tuning.words import tweak_title
 from sbctune.workflow import (
     FlowEvent,
     FlowOptions,
@@ -167,8 +168,9 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
         print("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):")
         print(text(contributions_table(steps)))
         for tweak, why in result.attribution.not_measured.items():
-            print(f"{tweak}: {why}")
-        print("Kept: " + (", ".join(result.attribution.helpful) or NOTHING_TO_GAIN))
+            print(f"{tweak_title(tweak)}: {why}")
+        kept = [tweak_title(t) for t in result.attribution.helpful]
+        print("Kept: " + (", ".join(kept) or NOTHING_TO_GAIN))
     print()
     if result.advice is not None:
         print(render_advice(result.advice, "What limits this Pi, and what to do"))

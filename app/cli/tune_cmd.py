@@ -45,6 +45,7 @@ from sbctune.tuning import (
 from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
+from sbctune.tuning.words import status_words, tweak_title
 from sbctune.workflow.leftover import leftover_notice
 
 _MARK = {
@@ -294,8 +295,8 @@ def _print_plan(the_plan: TuningPlan) -> None:
 
 def _print_outcomes(applied: AppliedSession) -> None:
     for outcome in applied.outcomes:
-        print(f"  {_MARK.get(outcome.status, '?')} {outcome.tweak_id}: {outcome.status}"
-              f" — {outcome.detail}")  # fmt: skip
+        what = f"{tweak_title(outcome.tweak_id)}: {status_words(outcome.status)}"
+        print(f"  {_MARK.get(outcome.status, '?')} {what} — {outcome.detail}")
 
 
 async def _ask_keep(seconds: float) -> bool | None:
@@ -499,7 +500,8 @@ def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
             print(f"    {s.problem}")
         for o in s.outcomes:
             live = _live_text(list(s.live_states(o.tweak_id)))
-            print(f"    {_MARK.get(o.status, '?')} {o.tweak_id}: {o.status}"
+            what = f"{tweak_title(o.tweak_id)}: {status_words(o.status)}"
+            print(f"    {_MARK.get(o.status, '?')} {what}"
                   + (f"; on the Pi now: {live}" if live else ""))  # fmt: skip
     return 0
 

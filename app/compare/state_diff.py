@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.history.records import RunRecord
+from sbctune.tuning.words import tweak_title
 
 MAX_LINES = 60
 
@@ -20,7 +21,7 @@ class StateChange:
 def _tweaks(run: RunRecord) -> str:
     state = run.tuning_state or {}
     tweaks = state.get("tweaks") if isinstance(state, dict) else None
-    names = sorted(str(t) for t in tweaks) if isinstance(tweaks, dict | list) else []
+    names = sorted(tweak_title(str(t)) for t in tweaks) if isinstance(tweaks, dict | list) else []
     session = state.get("session") if isinstance(state, dict) else None
     text = ", ".join(names) or "none"
     return f"{text} (session {session})" if session and names else text

@@ -27,6 +27,7 @@ from sbctune.history.run_tuning import change_text, changed_during_run, usable_a
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
+from sbctune.tuning.words import status_words
 
 NO_INVENTORY = (
     '<p class="note">No inventory was stored with these runs: board and NIC details are '
@@ -195,9 +196,9 @@ def _change(change: dict[str, Any]) -> str:
 
 
 def _tweak_name(tweak_id: str) -> str:
+    """The tweak's title (an id only an older sbctune knows, in words)."""
     title = tweak_title(tweak_id)
-    code = f"<code>{esc(tweak_id)}</code>"
-    return code if title == tweak_id else f"{esc(title)}<br>{code}"
+    return esc(title if title != tweak_id else tweak_id.replace("-", " ").replace("_", " "))
 
 
 def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
@@ -218,7 +219,8 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
         changes = "<br>".join(esc(_change(c)) for c in tweak.get("changes") or []) or "—"
         rows.append(
             f"<tr><td>{_tweak_name(str(tweak.get('id')))}</td>"
-            f"<td>{esc(tweak.get('status'))}</td><td>{esc(tweak.get('detail'))}</td><td>{changes}</td></tr>"
+            f"<td>{esc(status_words(str(tweak.get('status'))))}</td>"
+            f'<td>{esc(tweak.get("detail"))}</td><td class="changes">{changes}</td></tr>'
         )
     head = "<tr><th>Tweak</th><th>Status</th><th>Detail</th><th>Changes</th></tr>"
     kept = [str(c.get("target")) for c in data.get("persist_changes") or [] if isinstance(c, dict)]

@@ -13,11 +13,14 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.export.report_data import ReportData
 
-Exporter = Callable[[ReportData, Path], Path]
+if TYPE_CHECKING:  # at run time only the exporters read it (reading runs is a heavy import)
+    from sbctune.export.report_data import ReportData
+
+Exporter = Callable[["ReportData", Path], Path]
 
 # Format -> (module, what it writes); each module has `export(data, path) -> Path`.
 BUILTIN: dict[str, tuple[str, str]] = {

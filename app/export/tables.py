@@ -17,6 +17,7 @@ from sbctune.measure.latency.report import row as latency_row
 from sbctune.measure.latency.stats import results as latency_results
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.textsafe import markdown_text
+from sbctune.tuning.words import tweak_title
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -162,5 +163,12 @@ def contributions_table(contributions: list[Contribution]) -> Table:
         kept = "yes: it helped" if c.helps else "no: reverted"
         if c.changed_during_run:
             kept = "no: its tuning changed during the run"
-        rows.append([c.tweak_id, str(c.run_id or ""), *(texts.get(k, "") for k in labels), kept])
+        rows.append(
+            [
+                tweak_title(c.tweak_id),
+                str(c.run_id or ""),
+                *(texts.get(k, "") for k in labels),
+                kept,
+            ]
+        )
     return header, rows

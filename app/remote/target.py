@@ -70,7 +70,9 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
     spec = text.strip()
     if not spec:
         raise UserError(
-            "No host given.", "Give the Pi as [user@]host[:port], e.g. pi@raspberrypi.local"
+            "No host given.",
+            "Type the Pi's name or address, e.g. raspberrypi.local or pi@192.168.1.20 "
+            "(add :2222 for another SSH port).",
         )
     user: str | None = None
     if "@" in spec:

@@ -51,6 +51,7 @@ from sbctune.tuning.planning import plan as make_plan
 from sbctune.tuning.reach import Reconnect, reachable
 from sbctune.tuning.record import SessionRecord, public_options
 from sbctune.tuning.remote_state import list_sessions
+from sbctune.tuning.words import status_words
 
 EventSink = Callable[[str], None]
 DEFAULT_GUARD_SECONDS = 90
@@ -271,7 +272,7 @@ async def _write(run: _Run) -> None:
             cleanup += [w for w in part if w.change in helpers]  # no interrupt moved:
             verdict.applied = []  # irqbalance goes back on at once
         outcomes.append(outcome(verdict))
-        run.say(f"{item.tweak.id}: {outcomes[-1].status}")
+        run.say(f"{item.tweak.title}: {status_words(outcomes[-1].status)}")
     if cleanup:
         await restore(run.session, [w.change for w in cleanup], run.directory)
     run.touched = [w for w in written if w.touched and w not in cleanup]

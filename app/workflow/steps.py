@@ -29,6 +29,7 @@ from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
+from sbctune.tuning.words import tweak_title
 from sbctune.workflow.attributing import find_what_helps
 from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
@@ -287,7 +288,9 @@ CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (
 
 
 def _not_kept(applied: AppliedSession) -> str:
-    failed = [f"{o.tweak_id}: {o.detail}" for o in applied.outcomes if o.status == "failed"]
+    failed = [
+        f"{tweak_title(o.tweak_id)}: {o.detail}" for o in applied.outcomes if o.status == "failed"
+    ]
     if failed:
         return "tuning failed and was reverted (" + "; ".join(failed) + ")"
     return "the Pi did not answer a new connection after tuning; its guard reverts the changes"

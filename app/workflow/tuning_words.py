@@ -9,6 +9,7 @@ from sbctune.compare.attribution import Contribution
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
+from sbctune.tuning.words import status_words, tweak_title
 
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
@@ -16,19 +17,12 @@ __all__ = [
     "outcome_lines", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 
-STATUS_WORDS = {
-    "applied": "applied",
-    "already": "already in force (nothing changed)",
-    "not_possible": "not possible",
-    "failed": "failed",
-    "reverted": "reverted",
-    "planned": "not applied",
-}
-
 
 def outcome_line(outcome: TweakOutcome) -> str:
-    words = STATUS_WORDS.get(outcome.status, outcome.status)
-    return f"{outcome.tweak_id}: {words}" + (f" — {outcome.detail}" if outcome.detail else "")
+    words = status_words(outcome.status)
+    return f"{tweak_title(outcome.tweak_id)}: {words}" + (
+        f" — {outcome.detail}" if outcome.detail else ""
+    )
 
 
 def outcome_lines(outcomes: Iterable[TweakOutcome]) -> list[str]:
@@ -36,10 +30,10 @@ def outcome_lines(outcomes: Iterable[TweakOutcome]) -> list[str]:
 
 
 def contribution_lines(contributions: Iterable[Contribution]) -> list[str]:
-    """E.g. "cpu-governor-performance alone: Pi → PC half-duplex: faster by 80 to 100 Mbit/s:
-    kept"."""
+    """E.g. "CPU frequency governor: performance alone: Pi → PC half-duplex: faster by 80 to
+    100 Mbit/s: kept"."""
     return [
-        f"{c.tweak_id} alone: {c.summary}: " + ("kept" if c.helps else "reverted")
+        f"{tweak_title(c.tweak_id)} alone: {c.summary}: " + ("kept" if c.helps else "reverted")
         for c in contributions
     ]
 

@@ -135,8 +135,10 @@ class Checks:
             win_inspect = step(["inspect"], "--json")
             linux = linux_sbctune(["inspect", target, "--json"],
                                   env={**secret, "SBCTUNE_DATA_DIR": str(self.data)})  # fmt: skip
-            if win_inspect and linux.returncode == 0 and (
-                json.loads(win_inspect) != json.loads(linux.stdout)
+            if (
+                win_inspect
+                and linux.returncode == 0
+                and (json.loads(win_inspect) != json.loads(linux.stdout))
             ):
                 problems.append("live inspect: the Windows JSON differs from Linux's")
             measured = step(["measure"], "--plan", "quick", "--trials", "1", "--duration", "3",

@@ -40,14 +40,14 @@ CRT_MATH = b"api-ms-win-crt-math-l1-1-0.dll"
 CRT_MATH_FIX = b"winlane-crtmath-fix-l1-1-0.dll"  # same length: patched in place
 CRT_MATH_OWN = {"crealf", "cimagf", "cabsf", "cimag", "creall", "cimagl"}
 AEDEBUG = r"HKLM\Software\Microsoft\Windows NT\CurrentVersion\AeDebug"
-SITECUSTOMIZE = '''\
+SITECUSTOMIZE = """\
 # Windows lane only (Wine 8.0 gap 6): kernel32.CopyFile2 is unimplemented, so shutil.copy2
 # aborts; without _winapi.CopyFile2, shutil falls back to copying the bytes itself.
 import _winapi
 
 if hasattr(_winapi, "CopyFile2"):
     del _winapi.CopyFile2
-'''
+"""
 
 
 def say(text: str) -> None:
@@ -181,7 +181,7 @@ class Lane:
             with zipfile.ZipFile(data) as zf:
                 for info in zf.infolist():
                     if info.filename.startswith(folder) and not info.is_dir():
-                        target = self.wine.python_dir / info.filename[len(folder):]
+                        target = self.wine.python_dir / info.filename[len(folder) :]
                         target.parent.mkdir(parents=True, exist_ok=True)
                         target.write_bytes(zf.read(info))
         pth = next(self.wine.python_dir.glob("python3*._pth"))

@@ -14,6 +14,14 @@ endpoint (which receives ~1 Gbit/s) in the same process and shows the total. Run
     .venv/bin/python tests/bench/bench_gui.py [--endpoint iperf3|builtin|both]
 
 Goal (issue 7): < 10 % of one core, no stall > 50 ms, < 300 MB.
+
+`--start` measures instead how long the first window takes to appear (process start to the
+window shown and painted once), this checkout against an older commit (`--today REF`) in one
+run, alternating (tests/bench/start_support.py); no lab, no root:
+
+    .venv/bin/python tests/bench/bench_gui.py --start [--runs 7] [--today REF]
+
+Goal (issue 22): first window < 1.5 s.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import asyncio
 import gc
 import os
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -165,8 +174,38 @@ async def run_once(window: MainWindow, endpoint: str) -> dict[str, float]:
     }
 
 
+# The app's own start-up (ui/app.py's run_gui), stopped once the window has been painted.
+FIRST_WINDOW = """
+import os
+from sbctune.ui.app import create_app, make_window
+app = create_app()
+window = make_window(app)
+getattr(window, "show_fitted", window.show)()
+app.processEvents()
+os._exit(0)
+"""
+
+
+def start_times(runs: int, ref: str) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script
+    from tests.bench.bench_cli_start import TODAY
+    from tests.bench.start_support import PYTHON, compare, report, unpack
+
+    today = unpack(ref or TODAY)
+    env = {"SBCTUNE_DATA_DIR": tempfile.mkdtemp(prefix="sbctune-bench-start-")}
+    try:
+        now, then = compare([PYTHON, "-c", FIRST_WINDOW], today, runs, env)
+    finally:
+        shutil.rmtree(today, ignore_errors=True)
+    report("first window", now, then, 1.5)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--start", action="store_true", help="time the first window instead")
+    parser.add_argument("--runs", type=int, default=7, help="with --start: runs of each")
+    parser.add_argument("--today", default="", help="with --start: the commit to compare with")
     parser.add_argument("--profile", default="pi4-ax88179")
     parser.add_argument("--endpoint", choices=["iperf3", "builtin", "both"], default="both")
     parser.add_argument(
@@ -175,6 +214,8 @@ def main() -> int:
         help="leave Python's garbage collector as it is (the app freezes its start-up objects)",
     )
     args = parser.parse_args()
+    if args.start:
+        return start_times(args.runs, args.today)
     kinds = ["iperf3", "builtin"] if args.endpoint == "both" else [args.endpoint]
     info = lab.up(args.profile, name=f"bench-gui-{os.getpid()}")
     try:

@@ -67,6 +67,21 @@ def problems_of(page: QScrollArea, window: QWidget) -> list[str]:
     return found
 
 
+def bar_problems(window: QWidget) -> list[str]:
+    """The bar under the pages (Next, or the flow's progress): inside the window, uncut."""
+    found = []
+    for widget in window.findChildren(QWidget, "nextBar"):
+        for child in [widget, *widget.findChildren(QWidget)]:
+            if not child.isVisibleTo(window):
+                continue
+            right = child.mapTo(window, child.rect().topRight()).x()
+            if right > window.width() + SLACK:
+                found.append(f"{_name(child)} ends at {right} px, past {window.width()} px")
+            if isinstance(child, QAbstractButton) and child.sizeHint().width() > child.width():
+                found.append(f"{_name(child)} cut: {child.sizeHint().width()} > {child.width()}")
+    return found
+
+
 def main() -> int:
     # Before the application exists: Qt reads the scale factor once.
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -90,7 +105,7 @@ def main() -> int:
             for _ in range(4):
                 QApplication.processEvents()
                 await asyncio.sleep(0.05)
-            pages[key] = problems_of(window.page(key), window)
+            pages[key] = problems_of(window.page(key), window) + bar_problems(window)
             tag = f"{width}x{height}@{sys.argv[3]}"
             window.grab().save(str(shots / f"fit-{tag}-{key}.png"))
         result["pages"] = pages

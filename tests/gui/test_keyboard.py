@@ -9,18 +9,20 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QLabel, QPushButton, QWidget
 
 from sbctune.measure.install import plan_iperf3_install
-from sbctune.ui.main_window import PATH, MainWindow
+from sbctune.ui.controllers.wizard import NextAction
+from sbctune.ui.main_window import EXTRA, PATH, MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
-from sbctune.ui.selftest import SAMPLE_KEY
+from sbctune.ui.selftest import SAMPLE_KEY, load_sample_data
 from sbctune.ui.widgets.dialogs import HostKeyDialog, InstallIperf3Dialog
 from tests.gui.conftest import until
 from tests.lab_support import free_port
 
 Drive = Callable[..., Any]
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+OS_RELEASE = "pi4_bullseye_64bit_214.txt"  # a real Pi's (source in that folder's notes)
 
 
 def _focused() -> QWidget:
@@ -56,7 +58,7 @@ def test_tab_through_the_connect_form_and_enter_connects(
     page.use_password.setChecked(True)
     page.focus_first()
     gui_app.processEvents()
-    fields: list[QWidget] = [page.host, page.port, page.user, page.use_password, page.password]
+    fields: list[QWidget] = [page.host, page.port, page.user, page.password]
     port = free_port("127.0.0.1")  # nothing listens there once the probe closed it
 
     visited = [_owner(_focused(), fields)]
@@ -68,8 +70,6 @@ def test_tab_through_the_connect_form_and_enter_connects(
     QTest.keyClick(_focused(), Qt.Key.Key_Tab)
     visited.append(_owner(_focused(), fields))
     QTest.keyClicks(_focused(), "pi")
-    QTest.keyClick(_focused(), Qt.Key.Key_Tab)
-    visited.append(_owner(_focused(), fields))  # the checked radio button of the group
     QTest.keyClick(_focused(), Qt.Key.Key_Tab)
     visited.append(_owner(_focused(), fields))
     QTest.keyClicks(_focused(), "secret")
@@ -116,7 +116,7 @@ def test_enter_in_the_install_dialog_does_not_install(
     window: MainWindow, gui_app: QApplication
 ) -> None:
     # A real Pi's os-release (tests/captures/os_release/, source in that folder's notes).
-    os_release = CAPTURES / "os_release" / "pi4_bullseye_64bit_214.txt"
+    os_release = CAPTURES / "os_release" / OS_RELEASE
     plan = plan_iperf3_install(os_release.read_text(encoding="utf-8"), ["apt-get"])
     assert plan.manager == "apt-get"
     dialog = InstallIperf3Dialog(plan, window)
@@ -124,3 +124,58 @@ def test_enter_in_the_install_dialog_does_not_install(
     assert dialog.decline.isDefault() and not dialog.install.isDefault()
     assert _enter_answers(dialog, gui_app) == int(QDialog.DialogCode.Rejected)
     dialog.deleteLater()
+
+
+def mnemonic(text: str) -> str | None:
+    """The Alt+letter of a control's text ("&Start" -> "s"; "&&" is a literal ampersand)."""
+    at = text.replace("&&", "").find("&")
+    rest = text.replace("&&", "")[at + 1 :] if at >= 0 else ""
+    return rest[0].lower() if rest else None
+
+
+def mnemonic_clashes(root: QWidget, taken: dict[str, str]) -> list[str]:
+    """Controls under `root` whose Alt+letter another control of the same window has."""
+    seen = dict(taken)
+    clashes = []
+    for widget in root.findChildren(QWidget):
+        if isinstance(widget, QAbstractButton) or (isinstance(widget, QLabel) and widget.buddy()):
+            text = widget.text()  # type: ignore[attr-defined]
+            key = mnemonic(text)
+            if key is None:
+                continue
+            if key in seen:
+                clashes.append(f"Alt+{key.upper()}: {seen[key]!r} and {text!r}")
+            seen[key] = text
+    return clashes
+
+
+def test_mnemonics_are_unique_in_each_window(window: MainWindow) -> None:
+    load_sample_data(window)
+    menus = {}
+    for action in window.menuBar().actions():
+        key = mnemonic(action.text())
+        assert key is not None and key not in menus, action.text()
+        menus[key] = action.text()
+    # What one page shows at a time: its controls, the menu bar and the bar under the pages.
+    window.next_bar.show_next(NextAction("tune", "Next: Tune"))
+    bar = mnemonic_clashes(window.next_bar, menus)
+    assert not bar, bar
+    with_bar = menus | {"n": "&Next"}
+    clashes = {
+        key: found
+        for key in (*window.path, *EXTRA)
+        if (found := mnemonic_clashes(window.page(key), with_bar))
+    }
+    assert not clashes, clashes
+    os_release = (CAPTURES / "os_release" / OS_RELEASE).read_text(encoding="utf-8")
+    install = plan_iperf3_install(os_release, ["apt-get"])
+    for dialog in (HostKeyDialog(SAMPLE_KEY, window), InstallIperf3Dialog(install, window)):
+        found = mnemonic_clashes(dialog, {})
+        assert not found, (type(dialog).__name__, found)
+
+
+def test_the_mnemonic_check_sees_a_clash(window: MainWindow) -> None:
+    holder = QWidget(window)
+    QPushButton("&Start", holder)
+    QPushButton("&Save", holder)
+    assert mnemonic_clashes(holder, {}) == ["Alt+S: '&Start' and '&Save'"]

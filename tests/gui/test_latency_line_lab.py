@@ -71,5 +71,10 @@ def test_the_latency_line_shows_the_queue_while_the_lab_link_is_loaded(
 def test_latency_text_says_what_the_probes_got() -> None:
     assert latency_text(None, None, 0) == "Latency: –"
     assert latency_text(None, None, 3) == "Latency: – (probes not answered yet)"
-    assert latency_text(12.34, 0.5, 0) == "Latency: 12.3 ms under load, 0.5 ms idle"
-    assert latency_text(None, 0.5, 2) == "Latency: 0.5 ms idle, 2 probes lost"
+    assert (
+        latency_text(12.34, 0.5, 0)
+        == "Latency, median of the last 5 s: 12.3 ms under load, 0.5 ms idle"
+    )
+    assert (
+        latency_text(None, 0.5, 2) == "Latency, median of the last 5 s: 0.5 ms idle, 2 probes lost"
+    )

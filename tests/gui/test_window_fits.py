@@ -15,8 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from sbctune.ui.window_fit import PREFERRED, first_geometry
 from tests.gui.conftest import SCREENSHOTS
 from tests.gui.fit_script import problems_of
 
@@ -26,7 +28,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize(
     ("width", "height", "scale"),
-    [(800, 600, "1"), (800, 600, "1.5"), (1280, 800, "1")],
+    [
+        (800, 600, "1"),
+        (800, 600, "1.5"),
+        # 1366 x 768 px at 150 %: 911 x 512 of Qt's logical px, less a 48 px taskbar
+        (911, 480, "1.5"),
+        (1280, 800, "1"),
+    ],
 )
 def test_every_page_fits(width: int, height: int, scale: str) -> None:
     shots = SCREENSHOTS / "fit"
@@ -45,6 +53,24 @@ def test_every_page_fits(width: int, height: int, scale: str) -> None:
     assert not cut, f"at {width}x{height}, scale {scale}: {json.dumps(cut, indent=1)}"
     for page in pages:
         assert (shots / f"fit-{width}x{height}@{scale}-{page}.png").is_file()
+
+
+@pytest.mark.parametrize(
+    ("screen", "maximized"),
+    [
+        ((800, 600), True),
+        ((911, 480), True),  # 1366 x 768 at 150 %, less the taskbar
+        ((1280, 752), True),  # 1280 x 800 less a taskbar: 780 px of window do not fit
+        ((1920, 1040), False),
+    ],
+)
+def test_the_first_window_fits_the_screen(screen: tuple[int, int], maximized: bool) -> None:
+    available = QRect(0, 0, *screen)
+    rect, maximize = first_geometry(available)
+    assert maximize == maximized
+    assert available.contains(rect), (rect, available)
+    if not maximize:
+        assert rect.size() == PREFERRED and rect.center() == available.center()
 
 
 def test_the_check_sees_content_wider_than_the_page(gui_app: QApplication) -> None:

@@ -11,7 +11,9 @@ from typing import Any
 
 import asyncssh
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
 
 from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import plan_named
@@ -160,8 +162,17 @@ def test_the_path_against_the_lab(
         redraws = seen[last][2] - seen[first][2]
         assert redraws / span >= 2.0, (redraws, span)
 
+        # A baseline alone leads on to Tune (not past it): "Next: Tune".
+        bar = window.next_bar
+        await until(lambda: bar.next_button.isVisible(), 5, "Next: Tune")
+        assert window.current_key() == "baseline"
+        assert bar.next_button.text() == "&Next: Tune"
+        bar.next_button.click()
+        assert window.current_key() == "tune"
+        await until(lambda: not window.tuning.running, 60, "the tweaks read")
+
         # Results: the table shows exactly what the history stored.
-        await until(lambda: window.current_key() == "results", 5, "the results page")
+        window.go("results")
         results = _page(window, "results", ResultsPage)
         stored = window.history.run(record.id or 0)
         units = window.settings.units
@@ -187,6 +198,12 @@ def test_the_path_against_the_lab(
         assert not results.problem.isVisible(), results.problem.message.text()
         for path in tmp_path.glob("sbctune-runs-*"):
             assert path.stat().st_size > 0, path
+        # What was written can be opened from here, or its folder shown.
+        assert results.opened.isVisible()
+        assert str(tmp_path) in results.show_folder_button.toolTip()
+        assert results.open_button.toolTip().removeprefix("Open ") in {
+            str(p) for p in tmp_path.glob("sbctune-runs-*")
+        }
 
     drive(scenario(), timeout=240)
     drive(save_screens(window, gui_app, "lab"), timeout=120)
@@ -267,6 +284,70 @@ def test_cancel_mid_test_leaves_nothing_running(
 
 def _problem_text(page: ConnectPage) -> str:
     return page.problem.message.text() + " " + page.problem.hint.text()
+
+
+def test_keyboard_only_connect_inspect_baseline(
+    module_lab: LabInfo,
+    window: MainWindow,
+    drive: Drive,
+    gui_app: QApplication,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Typing, Tab and Enter only (Alt+T to trust the key: the dialog's default is Cancel)."""
+    lab = module_lab
+    page = _page(window, "connect", ConnectPage)
+    baseline = _page(window, "baseline", MeasurePage)
+    monkeypatch.setattr(baseline, "chosen_plan", lambda: ONE_TRIAL)  # short traffic only
+    window.go("connect")
+    window.activateWindow()
+    page.host.setEditText("")
+    page.user.clear()
+    page.password.clear()
+    page.use_password.setChecked(True)
+    page.focus_first()  # what the window does when it opens
+    gui_app.processEvents()
+
+    def focused() -> QWidget:
+        widget = QApplication.focusWidget()
+        assert widget is not None, "something has the keyboard focus"
+        return widget
+
+    def type_then_tab(text: str, *, select_all: bool = False) -> None:
+        if select_all:
+            QTest.keyClick(focused(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClicks(focused(), text)
+        QTest.keyClick(focused(), Qt.Key.Key_Tab)
+
+    async def scenario() -> None:
+        type_then_tab(lab.host)
+        type_then_tab(str(lab.port), select_all=True)
+        type_then_tab(lab.user)
+        QTest.keyClicks(focused(), lab.password)
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+        await until(lambda: _host_key_dialog(window), 20, "the host-key dialog")
+        dialog = _host_key_dialog(window)
+        assert dialog is not None
+        QTest.keyClick(dialog, Qt.Key.Key_T, Qt.KeyboardModifier.AltModifier)
+        window.activateWindow()  # as a window manager does once the dialog has gone
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        assert window.current_key() == "inspect"
+        bar = window.next_bar
+        await until(lambda: bar.next_button.hasFocus(), 5, "Next focused")
+        assert bar.next_button.text() == "&Next: Measure a baseline"
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+        assert window.current_key() == "baseline"
+        assert baseline.start_button.hasFocus()
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+        await until(lambda: window.baseline.running, 10, "the baseline starts")
+        await window.baseline.wait()
+        assert window.state.baseline is not None and window.state.baseline.complete
+        await until(lambda: bar.next_button.hasFocus(), 5, "Next: Tune focused")
+        assert bar.next_button.text() == "&Next: Tune"
+        QTest.keyClick(focused(), Qt.Key.Key_Return)
+        assert window.current_key() == "tune"
+        await until(lambda: not window.tuning.running, 60, "the tweaks read")
+
+    drive(scenario(), timeout=180)
 
 
 def test_wrong_password_says_so(module_lab: LabInfo, window: MainWindow, drive: Drive) -> None:

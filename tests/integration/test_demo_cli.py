@@ -55,14 +55,15 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
     assert "Use a Realtek RTL8153/RTL8153B-based adapter instead" in proc.stdout
     # Told apart, one at a time: only the governor helped, and only it is kept.
     assert "What each tweak did on its own" in proc.stdout
-    rows = {line.split()[0]: line for line in proc.stdout.splitlines()
-            if line.startswith(("cpu-governor-performance ", "rps-rfs "))}  # fmt: skip
-    assert "faster by" in rows["cpu-governor-performance"], rows
-    assert rows["cpu-governor-performance"].rstrip().endswith("yes: it helped"), rows
-    assert rows["rps-rfs"].rstrip().endswith("no: reverted"), rows
-    assert "Kept: cpu-governor-performance" in proc.stdout
+    governor, rps = "CPU frequency governor: performance", "Receive packet steering (RPS)"
+    rows = {title: line for line in proc.stdout.splitlines()
+            for title in (governor, rps) if line.startswith(title)}  # fmt: skip
+    assert "faster by" in rows[governor], rows
+    assert rows[governor].rstrip().endswith("yes: it helped"), rows
+    assert rows[rps].rstrip().endswith("no: reverted"), rows
+    assert f"Kept: {governor}" in proc.stdout
     html = report.read_text(encoding="utf-8")
-    assert "ASIX AX88179" in html and "rps-rfs" in html
+    assert "ASIX AX88179" in html and "Receive packet steering (RPS)" in html  # by title
     assert "What each tweak did on its own" in html and "yes: it helped" in html
     # Its lab is gone again.
     assert own_lab not in {s.name for s in lab_api.list_labs()}

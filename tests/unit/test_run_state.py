@@ -67,7 +67,11 @@ def test_what_changed_between_two_runs() -> None:
     )  # fmt: skip
     changes = {c.key: (c.before, c.after) for c in state_changes(before, after)}
     assert changes == {
-        "tweaks in force": ("none", "cpu-governor-performance, rps-rfs (session abc)"),
+        "tweaks in force": (
+            "none",
+            "CPU frequency governor: performance, "
+            "Receive packet steering (RPS) with flow steering (RFS) (session abc)",
+        ),
         "governor/policy0": ("ondemand", "performance"),
         "rps/rx-0": ("0", "f"),
         "qdisc": (None, "fq"),

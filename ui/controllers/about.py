@@ -6,7 +6,6 @@ import asyncio
 import platform
 import sys
 
-import pyqtgraph
 import PySide6
 from PySide6.QtCore import qVersion
 
@@ -36,12 +35,18 @@ async def pc_iperf3_version(configured: str | None) -> str:
     return f"{first[0] if first else '?'} ({binary})"
 
 
+def _pyqtgraph_version() -> str:
+    import pyqtgraph  # here: a slow import the first window does without
+
+    return str(pyqtgraph.__version__)
+
+
 async def about_facts(state: AppState, iperf3_path: str | None) -> list[tuple[str, str]]:
     pi = state.info
     return [
         ("sbctune", sbctune.__version__),
         ("Qt", f"{qVersion()} (PySide6 {PySide6.__version__})"),
-        ("pyqtgraph", str(pyqtgraph.__version__)),
+        ("pyqtgraph", _pyqtgraph_version()),
         ("Python", f"{platform.python_version()} on {platform.system()} {platform.machine()}"),
         ("iperf3 on this PC", await pc_iperf3_version(iperf3_path)),
         (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import platformdirs
 from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
@@ -15,6 +16,12 @@ from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
 
 EXTENSION = {"md": "md", "ansible": "yml", "bundle": "zip"}
+
+
+def default_folder() -> Path:
+    """Where exports go unless the user picks another folder: an sbctune folder among the
+    user's documents (made at the first export), not loose files in the home folder."""
+    return Path(platformdirs.user_documents_dir()) / "sbctune"
 
 
 def file_name(fmt: str, run_ids: list[int]) -> str:
@@ -61,6 +68,10 @@ class ExportController(QObject):
     ) -> None:
         if not run_ids:
             raise UserError("There is no run to export yet.", "Measure first.")
+        if not folder.exists() and (folder == default_folder() or folder.parent.is_dir()):
+            # The default folder (Documents may not exist yet either), or a new one the user
+            # typed inside an existing one; a typo deeper down is reported instead.
+            folder.mkdir(parents=True)
         if not folder.is_dir():
             raise UserError(
                 f"The folder {folder} does not exist.", "Choose an existing folder to export to."

@@ -44,6 +44,14 @@ from sbctune.workflow.steps import CALIBRATE, FIND_FLOW_STEPS
 _MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished, TrialsAdded)
 
 
+def with_calibration(steps: Sequence[StepSpec], calibrate: bool) -> tuple[StepSpec, ...]:
+    """The flow's steps, with the A/A calibration right after the baseline when asked."""
+    if not calibrate or CALIBRATE in steps:
+        return tuple(steps)
+    at = next((i + 1 for i, s in enumerate(steps) if s.id == "baseline"), 0)
+    return (*steps[:at], CALIBRATE, *steps[at:])
+
+
 class FlowController(QObject):
     step = Signal(str, str, str)  # step id, status, detail
     tuning_event = Signal(str)
@@ -76,6 +84,16 @@ class FlowController(QObject):
         self._calibrate = False
         self._find = False
         self.current_step: str | None = None
+        self.step_ids: list[str] = []  # of the flow that runs or ran last, in order
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def live(self) -> LiveMeasurement | None:
+        """The live view of the measuring step that runs (or ran last)."""
+        return self._live
 
     @property
     def running(self) -> bool:
@@ -91,6 +109,9 @@ class FlowController(QObject):
         self._plan = plan
         self._calibrate = calibrate
         self._find = find
+        self.step_ids = [
+            s.id for s in with_calibration(FIND_FLOW_STEPS if find else self._steps, calibrate)
+        ]
         for controller in self._measures.values():
             controller.driven_by(self.cancel)
         self._task = self._runner.start(
@@ -167,10 +188,7 @@ class FlowController(QObject):
             guard_seconds=guard_seconds,
             calibrate=self._calibrate,
         )
-        steps = FIND_FLOW_STEPS if self._find else self._steps
-        if self._calibrate and CALIBRATE not in steps:  # right after the baseline
-            at = next((i + 1 for i, s in enumerate(steps) if s.id == "baseline"), 0)
-            steps = (*steps[:at], CALIBRATE, *steps[at:])
+        steps = with_calibration(FIND_FLOW_STEPS if self._find else self._steps, self._calibrate)
         state.flow_started()
 
         async def attempt() -> FlowResult:

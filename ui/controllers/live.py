@@ -7,6 +7,7 @@ of events costs one redraw, not one per event.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from sbctune.measure.plans import DIRECTIONS, Plan, TestSpec
 from sbctune.measure.runner import Event, LiveInterval, PiLoad, TestFinished, TestStarted
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
+
+LATENCY_WINDOW_S = 5.0  # the latency line is the median of this many seconds of probes
 
 
 @dataclass
@@ -69,6 +72,10 @@ class LiveMeasurement:
         self._done_seconds = 0.0
         self.started_at: float | None = None
         self.preparing: str | None = None  # what happens before the first test (an install)
+        # The big figures: the current test's mean over its counted (not omitted) seconds,
+        # then the test's result once it ends.
+        self._counted: dict[Direction, list[float]] = {d: [] for d in DIRECTIONS}
+        self._result: dict[Direction, float | None] = dict.fromkeys(DIRECTIONS)
 
     def _lay_out(self) -> None:
         """Where each test starts on the plot's time axis, and the whole run's length."""
@@ -90,6 +97,8 @@ class LiveMeasurement:
             offset = self.offsets[event.test_index] if event.test_index < len(self.offsets) else 0
             self.series[event.direction].add(offset + event.interval.t, event.interval.mbps)
             self.points += 1
+            if not event.interval.omitted:
+                self._counted[event.direction].append(event.interval.mbps)
         elif isinstance(event, LiveLatency):
             self._feed_latency(event)
         elif isinstance(event, PiLoad):
@@ -99,6 +108,9 @@ class LiveMeasurement:
                 self.started_at = self._clock()
             self.current = event.test_index
             self._test_started_at = self._clock()
+            for direction in event.spec.directions:
+                self._counted[direction] = []
+                self._result[direction] = None
             for series in (*self.series.values(), self.latency, self.latency_idle):
                 series.gap()
         elif isinstance(event, TrialsAdded):
@@ -106,6 +118,9 @@ class LiveMeasurement:
             self._lay_out()  # the status line says which trial is extra, and why
         elif isinstance(event, TestFinished):
             self.finished.extend(event.outcomes)
+            for outcome in event.outcomes:
+                if outcome.mean_mbps is not None:
+                    self._result[outcome.direction] = outcome.mean_mbps
             self._done_seconds += event.spec.duration + event.spec.omit + IDLE_S
             self._test_started_at = None
         self.dirty = True
@@ -155,16 +170,22 @@ class LiveMeasurement:
         return f"Test {self.current + 1} of {len(self.tests)}: {spec.label}"
 
     def latest_latency(self) -> tuple[float | None, float | None]:
-        """(the last round trip under load, the last idle one), in ms."""
+        """(under load, on the idle link): the median round trip of the last
+        LATENCY_WINDOW_S seconds of probes of each kind, in ms (one probe jumps around)."""
         found = []
         for series in (self.latency, self.latency_idle):
-            ys = [y for y in series.ys[-3:] if not math.isnan(y)]
-            found.append(ys[-1] if ys else None)
+            points = [(x, y) for x, y in zip(series.xs, series.ys, strict=True) if y == y]
+            recent = [y for x, y in points if points and x >= points[-1][0] - LATENCY_WINDOW_S]
+            found.append(statistics.median(recent) if recent else None)
         return found[0], found[1]
 
     def latest(self, direction: Direction) -> float | None:
-        ys = [y for y in self.series[direction].ys[-3:] if not math.isnan(y)]
-        return ys[-1] if ys else None
+        """The big figure: the running test's mean over its counted seconds (none while it
+        ramps up: omitted seconds are never shown), or the last test's result once it ended."""
+        counted = self._counted[direction]
+        if self._result[direction] is not None:
+            return self._result[direction]
+        return statistics.fmean(counted) if counted else None
 
 
 def latency_verdicts(latency: dict[str, Any] | None) -> list[str]:

@@ -70,7 +70,7 @@ class ConnectPage(Page):
         self.port.setMaximumWidth(110)
         self.user = QLineEdit()
         self.user.setPlaceholderText("the user you created in Raspberry Pi Imager, e.g. pi")
-        # A widget, not a bare layout, in the form row: only a widget gets the label's "&H".
+        # A widget, not a bare layout, in the form row: only a widget gets the label's "&I".
         host_field = QWidget()
         host_field.setFocusProxy(self.host)
         host_row = QHBoxLayout(host_field)
@@ -82,7 +82,7 @@ class ConnectPage(Page):
         )
         self.find_button.clicked.connect(self._find)
         host_row.addWidget(self.find_button)
-        form.addRow("&Host or IP:", host_field)
+        form.addRow("Host or &IP:", host_field)
         form.addRow("P&ort:", self.port)
         form.addRow("&User:", self.user)
         card.body.addLayout(form)
@@ -182,7 +182,7 @@ class ConnectPage(Page):
         key_row.setContentsMargins(0, 0, 0, 0)
         auth_form.addRow("Pass&word:", self.password)
         auth_form.addRow("", self.remember)
-        auth_form.addRow("&Key file:", self._key_row)
+        auth_form.addRow("Key fil&e:", self._key_row)
         auth_card.body.addLayout(auth_form)
         self.use_password.toggled.connect(self._auth_changed)
         return auth_card
@@ -347,10 +347,12 @@ class ConnectPage(Page):
             self.host,
             self.port,
             self.user,
-            self.use_password,
-            self.use_key,
+            # The password right after the user (most log in so); the choice of how to log in
+            # after it, then the key file it enables.
             self.password,
             self.remember,
+            self.use_password,
+            self.use_key,
             self.key_file,
             self._browse_button,
             self.connect_button,
@@ -414,7 +416,23 @@ class ConnectPage(Page):
         self.connected.emit(info)
 
     def focus_first(self) -> None:
-        self.host.setFocus(Qt.FocusReason.OtherFocusReason)
+        """Focus where the user types next: the first empty field of the form (a remembered
+        host and user leave the password), else Connect."""
+        password = self.use_password.isChecked()
+        for field, empty in (
+            (self.host, not self.host.currentText().strip()),
+            (self.user, not self.user.text().strip()),
+            (self.password, password and not self.password.text()),
+        ):
+            if empty:
+                field.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
+        self.connect_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def shown(self) -> None:
+        focused = self.focusWidget()
+        if focused is None or not self.isAncestorOf(focused):
+            self.focus_first()
 
 
 def found_text(host: FoundHost) -> str:

@@ -44,7 +44,7 @@ class DevicesPage(Page):
         row = QHBoxLayout()
         self.connect_button = QPushButton("&Connect")
         self.connect_button.clicked.connect(self._connect)
-        self.forget_button = QPushButton("&Forget…")
+        self.forget_button = QPushButton("Forg&et…")
         self.forget_button.clicked.connect(self._forget)
         row.addWidget(self.connect_button)
         row.addWidget(self.forget_button)

@@ -20,7 +20,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
-from sbctune.ui.widgets.compare_chart import CompareChart
+from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.tuning_words import CHANGED, changed_during_run, tweaks_in_force
 
@@ -63,7 +63,7 @@ class HistoryPage(Page):
         self.compare_card = Card("Comparison")
         self.compare_table = CompareTable()
         self.compare_table.setAccessibleName("Comparison of the chosen runs")
-        self.chart = CompareChart(colors)
+        self.chart = compare_chart(colors)
         # What the Pi ran under differs between runs: say it next to the figures.
         self.changes = label("", selectable=True)
         self.changes.setAccessibleName("What changed on the Pi between the chosen runs")

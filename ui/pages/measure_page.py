@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.ui.controllers.live import LiveMeasurement, latency_verdicts
+from sbctune.ui.controllers.live import LATENCY_WINDOW_S, LiveMeasurement, latency_verdicts
 from sbctune.ui.controllers.measurement import MeasureController, Plan, plan_named, presets
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
@@ -21,9 +21,12 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
-from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
+from sbctune.ui.widgets.lazy import Lazy, is_built
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
+
+if TYPE_CHECKING:  # imported when a plot is first made: pyqtgraph is a slow import
+    from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
 
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 
@@ -110,17 +113,42 @@ class MeasurePage(Page):
         self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
         self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
         for title, widget in (
-            ("Pi → PC now", self.now_pi_to_pc),
-            ("PC → Pi now", self.now_pc_to_pi),
+            ("Pi → PC, this test", self.now_pi_to_pc),
+            ("PC → Pi, this test", self.now_pc_to_pi),
         ):
             card = Card(title)
             card.body.addWidget(widget)
             figures.addWidget(card)
         self.content.addLayout(figures)
 
+    # The plots are made when first shown or used (ui/widgets/lazy.py): not at start-up.
+    def _throughput_plot(self) -> ThroughputPlot:
+        from sbctune.ui.widgets.live_plots import ThroughputPlot
+
+        return ThroughputPlot(self._colors, self._settings.units)
+
+    def _latency_plot(self) -> LatencyPlot:
+        from sbctune.ui.widgets.live_plots import LatencyPlot
+
+        throughput = cast(Lazy, self.throughput).real()
+        return LatencyPlot(self._colors, cast("ThroughputPlot", throughput))
+
+    def _cpu_plot(self) -> CpuLoadPlot:
+        from sbctune.ui.widgets.live_plots import CpuLoadPlot
+
+        return CpuLoadPlot(self._colors)
+
     def _plots(self, colors: Colors) -> None:
+        self._colors = colors
+        # Before the first run: words, not empty axes.
+        self.plots_empty = label(
+            "Once you press Start, the throughput of every second in each direction, the "
+            "latency and the Pi's CPU load per core are drawn here as they are measured.",
+            name="muted",
+        )
+        self.content.addWidget(self.plots_empty)
         plot_card = Card("Throughput")
-        self.throughput = ThroughputPlot(colors, self._settings.units)
+        self.throughput = cast("ThroughputPlot", Lazy(self._throughput_plot, 280))
         plot_card.body.addWidget(self.throughput)
         plot_card.body.addWidget(
             label(
@@ -129,7 +157,7 @@ class MeasurePage(Page):
             )
         )
         # Latency under load: the Pi's UDP probes to this PC (sbctune.measure.latency).
-        self.latency = LatencyPlot(colors, self.throughput)
+        self.latency = cast("LatencyPlot", Lazy(self._latency_plot, 140))
         self.latency.setAccessibleName("Round-trip time of the latency probes")
         plot_card.body.addWidget(self.latency)
         self.latency_now = label("Latency: –", name="muted", wrap=False)
@@ -137,7 +165,7 @@ class MeasurePage(Page):
         plot_card.body.addWidget(self.latency_now)
         self.content.addWidget(plot_card)
         cpu_card = Card("The Pi's CPU, per core")
-        self.cpu = CpuLoadPlot(colors)
+        self.cpu = cast("CpuLoadPlot", Lazy(self._cpu_plot, 200))
         cpu_card.body.addWidget(self.cpu)
         cpu_card.body.addWidget(
             label(
@@ -147,6 +175,9 @@ class MeasurePage(Page):
             )
         )
         self.content.addWidget(cpu_card)
+        self.plot_cards = (plot_card, cpu_card)
+        for card in self.plot_cards:
+            card.hide()
         self.results_card = Card("Figures of this run")
         self.table = RunTable()
         self.table.setAccessibleName("Results of this run per direction")
@@ -207,6 +238,9 @@ class MeasurePage(Page):
 
     def attach(self, live: LiveMeasurement) -> None:
         self.live = live
+        self.plots_empty.hide()
+        for card in self.plot_cards:
+            card.show()
         self.partial = None
         self.problem.clear()
         self.results_card.hide()
@@ -299,17 +333,20 @@ class MeasurePage(Page):
             self.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
 
     def apply_theme(self, colors: Colors) -> None:
-        self.throughput.apply_theme(colors)
-        self.latency.apply_theme(colors)
-        self.cpu.apply_theme(colors)
+        self._colors = colors  # plots not made yet are made in these colours
+        for plot in (self.throughput, self.latency, self.cpu):
+            if is_built(plot):
+                plot.apply_theme(colors)
 
     def set_units(self) -> None:
-        self.throughput.set_units(self._settings.units)
+        if is_built(self.throughput):  # else it is made in the new units
+            self.throughput.set_units(self._settings.units)
         self.refresh()
 
 
 def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
-    """The line under the latency plot: the last round trip under load and on the idle link."""
+    """The line under the latency plot: the median round trip of the last seconds, under load
+    and on the idle link (LiveMeasurement.latest_latency)."""
     if loaded is None and idle is None:
         return "Latency: – (probes not answered yet)" if lost else "Latency: –"
     parts = []
@@ -318,4 +355,5 @@ def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
     if idle is not None:
         parts.append(f"{idle:.1f} ms idle")
     lost_text = f", {lost} probes lost" if lost else ""
-    return "Latency: " + ", ".join(parts) + lost_text
+    window = f"{LATENCY_WINDOW_S:g} s"
+    return f"Latency, median of the last {window}: " + ", ".join(parts) + lost_text

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QWidget,
 )
 
-from sbctune.ui.controllers.exporting import ExportController
+from sbctune.tuning.words import tweak_title
+from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
@@ -27,7 +31,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.advice_cards import AdviceView
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
-from sbctune.ui.widgets.compare_chart import CompareChart
+from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
 from sbctune.workflow.rules import apply_blocked, kept_tweaks
@@ -78,9 +82,17 @@ class ResultsPage(Page):
         self.table_card = Card("Before and after")
         self.table = CompareTable()
         self.table.setAccessibleName("Before and after: throughput per direction")
-        self.chart = CompareChart(colors)
+        self.chart = compare_chart(colors)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
+        self.table_card.body.addWidget(
+            label(
+                "Bars: each run's mean; the thin line on a bar: its 95 % interval, from the "
+                "trials. Latency: the delay added under load, with its bufferbloat grade "
+                "(DSLReports' scale, A+ best to F worst).",
+                name="muted",
+            )
+        )
         # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
         self.find_button = QPushButton("Find what &helps")
         self.find_button.setToolTip(
@@ -94,6 +106,7 @@ class ResultsPage(Page):
 
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
+        self.tuning_text.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # read out after Revert
         self.tuning_card.body.addWidget(self.tuning_text)
         self.waterfall = QSvgWidget()  # what each tweak did alone (sbctune.compare.waterfall)
         self.waterfall.setAccessibleName("What each tweak did on its own, as a waterfall chart")
@@ -134,7 +147,7 @@ class ResultsPage(Page):
         """A folder, one button per format this computer can write, and what was written."""
         self.export_card = Card("Export")
         folder_row = QHBoxLayout()
-        self.folder = QLineEdit(str(Path.home()))
+        self.folder = QLineEdit(str(default_folder()))
         self.folder.setAccessibleName("Export folder")
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
@@ -158,6 +171,20 @@ class ResultsPage(Page):
         self.export_card.body.addWidget(self.export_all)
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
+        # After an export: open what was written, or its folder, with the desktop's own apps.
+        self._last_export = Path()
+        self.opened = QWidget()
+        opened_row = QHBoxLayout(self.opened)
+        opened_row.setContentsMargins(0, 0, 0, 0)
+        self.open_button = QPushButton("&Open the last file")
+        self.open_button.clicked.connect(lambda: self._open(self._last_export))
+        self.show_folder_button = QPushButton("Show in fold&er")
+        self.show_folder_button.clicked.connect(lambda: self._open(self._last_export.parent))
+        for button in (self.open_button, self.show_folder_button):
+            opened_row.addWidget(button)
+        opened_row.addStretch(1)
+        self.opened.setVisible(False)
+        self.export_card.body.addWidget(self.opened)
         self.content.addWidget(self.export_card)
 
     # ------------------------------------------------------------------ showing
@@ -264,6 +291,8 @@ class ResultsPage(Page):
         outcomes = outcome_lines(applied.outcomes)
         self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
         live = self._state.session is not None
+        focused = QApplication.focusWidget()
+        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
         self.revert_button.setEnabled(live and in_force)
@@ -276,8 +305,13 @@ class ResultsPage(Page):
             "a udev rule), so they come back after a restart."
         )
         if persistent and state == "confirmed":
-            kept = ", ".join(kept_tweaks(applied))
+            kept = ", ".join(tweak_title(t) for t in kept_tweaks(applied))
             self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
+        now = QApplication.focusWidget()
+        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
+            # The pressed button is disabled now (Revert, Keep): the focus stays on what it
+            # did, not on the next field down the page (the export folder).
+            self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:
@@ -331,8 +365,21 @@ class ResultsPage(Page):
     def _exported(self, fmt: str, path: str) -> None:
         lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
         self.export_log.setText("\n".join([*lines, f"{FORMAT_TITLE.get(fmt, fmt)}: {path}"]))
+        self._last_export = Path(path)
+        self.open_button.setToolTip(f"Open {path}")
+        self.show_folder_button.setToolTip(f"Open the folder {self._last_export.parent}")
+        self.opened.setVisible(True)
+
+    def _open(self, path: Path) -> None:
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self.problem.show_problem(
+                f"No program on this computer opened {path}.",
+                "Open it from your file manager.",
+            )
 
     def _failed(self, problem: Problem) -> None:
+        lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
+        self.export_log.setText("\n".join(lines))
         self.problem.show_problem(problem.message, problem.hint)
 
     def apply_theme(self, colors: Colors) -> None:

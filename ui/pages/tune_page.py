@@ -73,6 +73,7 @@ class TweakRow(Card):
         commands = list(item.commands)
         self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
         self.preview.setReadOnly(True)
+        self.preview.setObjectName("commands")  # shown when asked for: the exact commands
         self.preview.setAccessibleName(f"Commands of {tweak.title}")
         self.preview.setMaximumHeight(110)
         self.preview.hide()
@@ -108,7 +109,7 @@ class TunePage(Page):
         self.controller = controller
         self._colors = colors
         bar = QHBoxLayout()
-        self.reload_button = QPushButton("&Reload tweaks")
+        self.reload_button = QPushButton("Re&load tweaks")
         self.reload_button.clicked.connect(controller.load_plan)
         self.guard = QSpinBox()
         self.guard.setRange(30, 600)
@@ -205,7 +206,7 @@ class TunePage(Page):
         self.confirm_button.clicked.connect(controller.confirm)
         self.revert_button = QPushButton("Re&vert now")
         self.revert_button.clicked.connect(controller.revert)
-        self.again_button = QPushButton("Measure a&gain")
+        self.again_button = QPushButton("Mea&sure again")
         self.again_button.clicked.connect(self.measure_again)
         buttons.addWidget(self.revert_button)
         buttons.addStretch(1)

@@ -10,7 +10,7 @@ from sbctune.ui.controllers.results import ResultRow
 from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
-from sbctune.ui.widgets.live_plots import style_axes
+from sbctune.ui.widgets.live_plots import style_axes, style_legend
 
 
 def _half_width(row: ResultRow, run_index: int) -> float:
@@ -44,7 +44,7 @@ class CompareChart(pg.PlotWidget):  # type: ignore[misc]
         self._colors = colors
         self.setBackground(colors.background)
         style_axes(self.getPlotItem(), colors)
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
         if self._data is not None:
             self.show_rows(*self._data)
 

@@ -47,6 +47,14 @@ async def _answer(dialog: QDialog) -> bool:
         dialog.deleteLater()
 
 
+def host_key_file(key_type: str) -> str:
+    """Where OpenSSH keeps the Pi's public host key of this type (ssh-keygen's file names)."""
+    for marker, name in (("ed25519", "ed25519"), ("ecdsa", "ecdsa"), ("rsa", "rsa")):
+        if marker in key_type:
+            return f"/etc/ssh/ssh_host_{name}_key.pub"
+    return "/etc/ssh/ssh_host_ed25519_key.pub"
+
+
 class HostKeyDialog(QDialog):
     """Shows the SHA256 fingerprint of a host seen for the first time; Trust or Cancel."""
 
@@ -66,16 +74,32 @@ class HostKeyDialog(QDialog):
         font.setPointSizeF(font.pointSizeF() * 1.1)
         self.fingerprint.setFont(font)
         layout.addWidget(self.fingerprint)
+        public_key = host_key_file(info.key_type)
         layout.addWidget(
             label(
-                "To be sure you are talking to your Pi, compare it with what the Pi itself says: "
-                "run `ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` on the Pi (with a "
-                "screen and keyboard attached). Trust it only if the two match.",
+                "To be sure this is your Pi, compare it with the Pi's own fingerprint, and "
+                "trust it only if the two match. A Pi without a screen can tell you in two ways:",
+                name="muted",
+            )
+        )
+        layout.addWidget(
+            label(
+                "• Over SSH: the first time you logged in to it with another SSH program, that "
+                "program showed this fingerprint; or, logged in, run this command on the Pi:",
+                name="muted",
+            )
+        )
+        self.command = _monospace(f"ssh-keygen -lf {public_key}", "fingerprintCommand")
+        layout.addWidget(self.command)
+        layout.addWidget(
+            label(
+                "• From its SD card: in a Linux PC, run the same command on the file "
+                f"{public_key.lstrip('/')} of the card's main (rootfs) partition.",
                 name="muted",
             )
         )
         buttons = QDialogButtonBox()
-        self.trust = buttons.addButton("Trust and connect", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.trust = buttons.addButton("&Trust and connect", QDialogButtonBox.ButtonRole.AcceptRole)
         self.refuse = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.refuse.setDefault(True)  # Enter must not trust a key by accident
         buttons.accepted.connect(self.accept)

@@ -14,7 +14,7 @@ class LeftoverCard(Card):
         self.setObjectName("card")
         self.headline = label("", selectable=True)
         self.detail = label("", selectable=True)
-        self.revert_button = QPushButton("&Revert it now")
+        self.revert_button = QPushButton("Revert i&t now")
         self.revert_button.setAccessibleName("Revert the tuning session left on the Pi")
         self.keep_button = QPushButton("Kee&p it")
         self.keep_button.setAccessibleName("Keep the tuning session left on the Pi")

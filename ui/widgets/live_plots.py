@@ -14,6 +14,8 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 
+HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
+
 
 def style_axes(plot: pg.PlotItem, colors: Colors) -> None:
     for axis in ("left", "bottom"):
@@ -23,6 +25,17 @@ def style_axes(plot: pg.PlotItem, colors: Colors) -> None:
         # Major ticks and one minor level: the finest level's grid lines (hundreds of
         # translucent lines) made each repaint of the two live plots cost ~16 ms instead of ~4.
         ax.setStyle(maxTickLevel=1)
+
+
+def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
+    """Legend text on the plot's own background, not on the data lines it overlaps."""
+    backdrop = QColor(colors.background)
+    backdrop.setAlpha(235)
+    legend.setBrush(backdrop)
+    legend.setPen(pg.mkPen(colors.muted))
+    legend.setLabelTextColor(colors.foreground)
+    for _sample, text in legend.items:  # labels made before keep their colour otherwise
+        text.setText(text.text, color=colors.foreground)
 
 
 class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
@@ -38,7 +51,8 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         item.setMenuEnabled(False)
         item.hideButtons()
         self.setMouseEnabled(x=False, y=False)
-        self.legend = item.addLegend(offset=(10, 10))
+        # One row at the top, in headroom above the line rate (HEADROOM): it hides no data.
+        self.legend = item.addLegend(offset=(10, 2), colCount=2)
         self.curves = {
             d: self.plot([], [], name=DIRECTION_LABEL[d], connect="finite")
             for d in ("pi_to_pc", "pc_to_pi")
@@ -47,6 +61,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         self.line_rate.hide()
         self.addItem(self.line_rate)
         self._regions: list[pg.LinearRegionItem] = []
+        self._laid_out_seconds = 0.0
         self._live: LiveMeasurement | None = None
         self.apply_theme(colors)
         self.set_units(units)
@@ -59,7 +74,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         self.curves["pi_to_pc"].setPen(pg.mkPen(colors.pi_to_pc, width=2))
         self.curves["pc_to_pi"].setPen(pg.mkPen(colors.pc_to_pi, width=2))
         self.line_rate.setPen(pg.mkPen(colors.line_rate, width=1.5, style=pg.QtCore.Qt.DashLine))
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
         for region in self._regions:
             self._shade(region)
 
@@ -79,8 +94,10 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
             self.set_live(self._live)
 
     def set_live(self, live: LiveMeasurement) -> None:
-        """A new run: axis range, shaded omitted spans and the line rate from its plan."""
+        """A new run: axis range, shaded omitted spans and the line rate from its plan (again
+        when extra trials lengthen the run: refresh sees the longer total)."""
         self._live = live
+        self._laid_out_seconds = live.total_seconds
         for region in self._regions:
             self.removeItem(region)
         self._regions = []
@@ -97,7 +114,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
             self.line_rate.show()
         else:
             self.line_rate.hide()
-        top = (live.line_rate_mbps or 100.0) * 1.1 / div
+        top = (live.line_rate_mbps or 100.0) * HEADROOM / div
         self.setXRange(0, max(live.total_seconds, 1), padding=0.01)
         self.setYRange(0, top, padding=0)
         self.refresh(force=True)
@@ -105,6 +122,9 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
     def refresh(self, *, force: bool = False) -> None:
         live = self._live
         if live is None or not (live.dirty or force):
+            return
+        if live.total_seconds != self._laid_out_seconds:  # extra trials: the axis grows
+            self.set_live(live)
             return
         div = scale(self._units)
         peak = 0.0
@@ -115,7 +135,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
             curve.setData(series.xs, ys)
             finite = [y for y in ys if not math.isnan(y)]
             peak = max([peak, *finite])
-        top = max((live.line_rate_mbps or 0) / div, peak) * 1.1 or 100.0 / div
+        top = max((live.line_rate_mbps or 0) / div, peak) * HEADROOM or 100.0 / div
         self.setYRange(0, top, padding=0)
         live.dirty = False
 
@@ -134,6 +154,7 @@ class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "ms")
         self.setXLink(throughput)
+        self._title = "Latency: round trip of the probes"
         self.legend = item.addLegend(offset=(-10, 5), colCount=2)  # top right: data starts left
         self.loaded = self.plot([], [], name="under load", connect="finite")
         self.idle = self.plot([], [], name="idle", pen=None, symbol="o", symbolSize=4)
@@ -144,7 +165,8 @@ class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
     def apply_theme(self, colors: Colors) -> None:
         self.setBackground(colors.background)
         style_axes(self.getPlotItem(), colors)
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
+        self.getPlotItem().setTitle(self._title, color=colors.foreground, size="9pt")
         self.loaded.setPen(pg.mkPen(colors.line_rate, width=1.5))
         self.idle.setSymbolBrush(colors.muted)
         self.idle.setSymbolPen(pg.mkPen(colors.muted))
@@ -206,7 +228,7 @@ class CpuLoadPlot(pg.PlotWidget):  # type: ignore[misc]
     def apply_theme(self, colors: Colors) -> None:
         self.setBackground(colors.background)
         style_axes(self.getPlotItem(), colors)
-        self.legend.setLabelTextColor(colors.foreground)
+        style_legend(self.legend, colors)
         for field, color_key, _name in _CPU_PARTS:
             color = getattr(colors, color_key)
             self.bars[field].setOpts(brush=color, pen=pg.mkPen(color))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
 from sbctune.compare.latency import LatencyRow
@@ -41,6 +42,7 @@ def _fit_height(table: QTableWidget) -> None:
 
 def _item(text: str, numeric: bool = False) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
+    item.setToolTip(text)  # a narrow window elides what does not fit: it is all here
     if numeric:
         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return item
@@ -100,11 +102,24 @@ def _udp_cells(u: UdpRecord, units: Units) -> list[tuple[str, bool]]:
 
 
 class CompareTable(QTableWidget):
-    """Before / after (or run 1 / run 2 / …) per direction and mode, with the change."""
+    """Before / after (or run 1 / run 2 / …) per direction and mode, with the change; the
+    change's words wrap onto more lines in a narrow window rather than being cut."""
 
     def __init__(self) -> None:
         super().__init__(0, 0)
         _setup(self)
+        self.setWordWrap(True)
+        self._fitted_width = -1
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.width() != self._fitted_width:  # wrapped rows change height with the width
+            self._fitted_width = self.width()
+            self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        self.resizeRowsToContents()
+        _fit_height(self)
 
     def show_rows(
         self,
@@ -146,4 +161,4 @@ class CompareTable(QTableWidget):
                 if row.verdict_text:  # with its 95 % interval (sbctune.compare)
                     text += f": {row.verdict_text}"
                 self.setItem(r, 2 + len(columns), _item(text, True))
-        _fit_height(self)
+        self._fit_rows()

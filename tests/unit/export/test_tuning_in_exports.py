@@ -39,9 +39,11 @@ def test_contributions_and_a_changed_run_in_every_format(tmp_path: Path) -> None
         gov = history.save_run(_run(device, [834.0, 830.0, 832.0], step))
         fired = history.save_run(_run(device, [800.0, 790.0, 795.0], CHANGED_STATE))
         data = gather(history, [base, gov, fired])
-        html = export("html", data, tmp_path / "r.html").read_text("utf-8")
-        md = export("md", data, tmp_path / "r.md").read_text("utf-8")
-        doc = json.loads(export("json", data, tmp_path / "r.json").read_text("utf-8"))
+        html = export("html", data, tmp_path / "r.html").read_text(encoding="utf-8")
+        md = export("md", data, tmp_path / "r.md").read_text(encoding="utf-8")
+        doc = json.loads(
+            export("json", data, tmp_path / "r.json").read_text(encoding="utf-8")
+        )
         with open(export("csv", data, tmp_path / "r.csv"), newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
     for text in (html, md):

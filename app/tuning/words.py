@@ -1,0 +1,32 @@
+"""Tweaks and their outcomes in the words a user reads: the tweak's title, not its id; what
+happened, not the status's code name."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from sbctune.tuning.catalog import load_tweaks
+
+STATUS_WORDS = {
+    "applied": "applied",
+    "already": "already in force (nothing changed)",
+    "not_possible": "not possible on this Pi",
+    "failed": "failed",
+    "reverted": "put back",
+    "planned": "not applied",
+}
+
+
+def status_words(status: str) -> str:
+    return STATUS_WORDS.get(status, status.replace("_", " "))
+
+
+@cache
+def _titles() -> dict[str, str]:
+    return {t.id: t.title for t in load_tweaks()}
+
+
+def tweak_title(tweak_id: str) -> str:
+    """The tweak's title; an id this sbctune does not know (from a newer one's session on the
+    Pi) in words."""
+    return _titles().get(tweak_id) or tweak_id.replace("-", " ").replace("_", " ")

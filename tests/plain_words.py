@@ -1,0 +1,38 @@
+"""What a user must not read (issue 22): internal ids, raw statuses, seed file names, shell
+one-liners and Markdown backticks. Used by the scans of the app, the CLI's human output and
+the exports; the words to look for come from the data itself (the tweak ids, the statuses)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import get_args
+
+from sbctune.resources import resource_root
+from sbctune.tuning.model import LiveState, Status
+
+
+def _tweak_ids() -> list[str]:
+    data = json.loads((resource_root() / "tuning" / "tweaks.json").read_text(encoding="utf-8"))
+    return [t["id"] for t in data["tweaks"] if "-" in t["id"]]  # "xps" is also a plain word
+
+
+RAW_STATUSES = [s for s in (*get_args(Status), *get_args(LiveState)) if "_" in s]
+PATTERNS = [
+    (re.compile(r"\bseeds? ?\d{3}\b|\bseed-\d{3}\b", re.I), "a seed's number"),
+    (re.compile(r"\b\d{3}_[0-9a-f]{16}\b"), "a seed file name"),
+    (re.compile(r"`"), "a backtick"),
+    (re.compile(r"\bsh -c\b|\| *tee\b|printf \""), "a shell one-liner"),
+    *((re.compile(rf"(?<![\w/.-]){re.escape(i)}(?![\w-])"), "a tweak id") for i in _tweak_ids()),
+    *((re.compile(rf"\b{re.escape(s)}\b"), "a raw status") for s in RAW_STATUSES),
+]
+
+
+def jargon(text: str) -> list[str]:
+    """What in `text` a user should not have to read, each with a little context."""
+    found = []
+    for pattern, what in PATTERNS:
+        for match in pattern.finditer(text):
+            start = max(0, match.start() - 30)
+            found.append(f"{what}: …{text[start : match.end() + 30]!r}…")
+    return found
