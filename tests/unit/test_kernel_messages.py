@@ -141,3 +141,12 @@ def test_interface_counters_are_judged_against_the_traffic() -> None:
     (dropped,) = findings("rpi3_dropped_1954_old.txt")
     assert "15336 of 275242 received packets dropped (5.6%)" in dropped
     assert findings("pihole_utils_rpi_new_format.txt") == []
+
+
+def test_a_usb_reset_finding_counts_only_what_the_log_shows() -> None:
+    """The MT7601U's own lines say -71; the USB core printed no error line, so the reset
+    finding counts the disconnect and reset and claims no "0 USB errors such as -71"."""
+    inv = inspect_bundle(CORPUS / "pc_mt7601u_64_usb_wifi_eproto_probe_etimedout")
+    found = next(f for f in inv.findings if f.id == "usb-reset")
+    assert "(2 resets/disconnects)" in found.summary
+    assert "USB errors" not in found.summary
