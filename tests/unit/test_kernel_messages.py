@@ -150,3 +150,12 @@ def test_a_usb_reset_finding_counts_only_what_the_log_shows() -> None:
     found = next(f for f in inv.findings if f.id == "usb-reset")
     assert "(2 resets/disconnects)" in found.summary
     assert "USB errors" not in found.summary
+
+
+def test_drivers_named_through_a_char_array_are_in_the_table() -> None:
+    """e1000e, igb and ixgbe name their driver struct with `.name = e1000e_driver_name`
+    (`char e1000e_driver_name[] = "e1000e";`): the table has them, with their bus."""
+    table = load_kernel_drivers()
+    for name in ("e1000e", "igb", "ixgbe"):
+        entry = table.get(name)
+        assert entry is not None and entry.bus == "pci", name
