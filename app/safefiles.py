@@ -8,9 +8,13 @@ device is refused with a message that names it.
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import stat
+import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from sbctune.errors import UserError
@@ -178,3 +182,106 @@ def regular_file(root: Path, rel: str) -> Path | None:
     if not stat.S_ISREG(os.lstat(path).st_mode):
         raise UnsafeMember(f"{path} is not a regular file; sbctune reads only regular files")
     return path
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class OutputExists(UserError):
+    """The output is there already: replaced only with the user's consent."""
+
+    def __init__(self, path: Path, option: str = "-o") -> None:
+        super().__init__(
+            f"{path} already exists.",
+            f"Add --force to replace it, or choose another {option} path.",
+        )
+        self.path = path
+
+
+def _empty_folder(path: Path) -> bool:
+    return path.is_dir() and not any(path.iterdir())
+
+
+def check_output(
+    target: Path, *, overwrite: bool, folder: bool = False, option: str = "-o"
+) -> None:
+    """Refuse, before any work, an output path sbctune would write through or replace unasked:
+    a link (dangling or not), a missing folder, a folder where a file goes, an existing output
+    without ``overwrite``. ``folder``: the output is a folder (an empty one may be replaced).
+    The private folder the output will be written in, and the output's name in it, are tried
+    too: a name too long or a folder that takes no files fails now, not after the work."""
+    try:
+        _check_output(target, overwrite=overwrite, folder=folder, option=option)
+        private = tempfile.mkdtemp(prefix=".sbctune-output-", dir=target.parent)
+        try:
+            Path(private, target.name).touch()
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+    except OSError as exc:  # a name too long, a read-only place, a path the OS refuses
+        raise _cannot_write(target, exc, option) from None
+
+
+def _cannot_write(target: Path, exc: OSError, option: str) -> UserError:
+    reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
+    if exc.errno == errno.ENAMETOOLONG:
+        hint = f"Choose a shorter name with {option}."
+    else:
+        hint = f"Choose a file in a folder you can write to (e.g. your home folder) with {option}."
+    return UserError(f"Cannot write {target}: {reason or exc.strerror or exc}.", hint)
+
+
+def _check_output(target: Path, *, overwrite: bool, folder: bool, option: str) -> None:
+    parent = target.parent
+    if not parent.is_dir():
+        raise UserError(
+            f"The folder {parent} does not exist.", f"Create it, or choose another {option} path."
+        )
+    if target.is_symlink():
+        raise UserError(
+            f"{target} is a symbolic link: sbctune does not write through links.",
+            "Remove the link, or choose another file name.",
+        )
+    # A rename over /dev/null (run as root) would replace the device node itself.
+    if target.exists() and not (target.is_file() or target.is_dir()):
+        raise UserError(
+            f"{target} is not a regular file (a device, a pipe or a socket): sbctune replaces"
+            " only files it could have written.",
+            f"Choose a file name with {option}.",
+        )
+    if folder and _empty_folder(target):
+        return
+    if folder and target.exists() and not target.is_dir():
+        raise UserError(
+            f"{target} exists and is not a folder.",
+            f"Give a new folder name or .zip with {option}.",
+        )
+    if target.is_dir():
+        what = "a folder that is not empty" if folder else "a folder"
+        raise UserError(f"{target} is {what}.", f"Give a new name with {option}.")
+    if target.exists() and not overwrite:
+        raise OutputExists(target, option)
+
+
+def write_output(
+    target: str | Path,
+    write: Callable[[Path], Path],
+    *,
+    overwrite: bool,
+    folder: bool = False,
+    option: str = "-o",
+) -> Path:
+    """Run ``write(path)`` for a path in a private folder next to ``target``, then rename the
+    result onto ``target``: a rename replaces a name, it never follows a link, and a reader
+    never sees half a file. Checked as `check_output` says; returns ``target``."""
+    target = Path(target)
+    check_output(target, overwrite=overwrite, folder=folder, option=option)
+    try:
+        private = Path(tempfile.mkdtemp(prefix=".sbctune-output-", dir=target.parent))
+        try:
+            written = write(private / target.name)
+            os.replace(written, target)
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+        return target
+    except OSError as exc:  # read-only place, full disk, a path the OS refuses
+        raise _cannot_write(target, exc, option) from None

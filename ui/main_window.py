@@ -53,6 +53,7 @@ from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
+from sbctune.ui.warning_notices import WarningNotices
 from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
 from sbctune.ui.widgets.next_bar import NextBar
 from sbctune.ui.window_fit import PREFERRED, show_fitted
@@ -245,6 +246,8 @@ class MainWindow(QMainWindow):
         self._guard_timer.setInterval(500)
         self._guard_timer.timeout.connect(self._show_guard)
         self.state.tuning_changed.connect(self._show_guard)
+        self.notices = WarningNotices(self)
+        self.notices.warned.connect(self._show_warning)
 
     def _show_guard(self) -> None:
         left = self.tuning.guard_left()
@@ -259,6 +262,9 @@ class MainWindow(QMainWindow):
         self.guard_label.show()
         if not self._guard_timer.isActive():
             self._guard_timer.start()
+
+    def _show_warning(self, text: str) -> None:
+        self.statusBar().showMessage(f"Warning: {text}", 20000)
 
     def _menus(self) -> None:
         bar = self.menuBar()

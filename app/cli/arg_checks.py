@@ -50,6 +50,14 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def keepalive_seconds(text: str) -> float:
+    """`--keepalive SECONDS`: how often SSH asks the Pi for a sign of life (0.5 s to 1 h)."""
+    value = positive_seconds(text)
+    if not 0.5 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be from 0.5 to 3600 seconds, not {text}")
+    return value
+
+
 def udp_rate(text: str) -> float:
     """`--udp MBPS`: a pacing rate in Mbit/s, above 0 and at most 100 000."""
     try:
@@ -98,6 +106,11 @@ def writable_file(path: Path, *, create_parents: bool = False, option: str = "-o
     produces it). Leaves an existing file as it was and removes a probe it created."""
     if path.is_dir():
         raise UserError(f"{path} is a folder.", f"Give a file name, e.g. {option} report.html")
+    if path.is_symlink():  # the probe below would create the link's target
+        raise UserError(
+            f"{path} is a symbolic link: sbctune does not write through links.",
+            f"Remove the link, or choose another {option} path.",
+        )
     try:
         if create_parents:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from sbctune import tuning as tuning_api
 from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
-from sbctune.cli.arg_checks import int_range, interface_arg, writable_file
+from sbctune.cli.arg_checks import int_range, interface_arg
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
@@ -32,6 +32,7 @@ from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
 from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
+from sbctune.safefiles import check_output
 from sbctune.tuning.words import tweak_title
 from sbctune.workflow import (
     FlowEvent,
@@ -47,6 +48,7 @@ from sbctune.workflow.keeping import NOTHING_TO_GAIN
 from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FIND_FLOW_STEPS, FLOW_STEPS
 
 DEFAULT_PROFILE = "pi4-ax88179"
+DEFAULT_REPORT = "sbctune-report.html"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -92,9 +94,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--report",
         type=Path,
-        default=Path("sbctune-report.html"),
-        help="where to write the HTML report (default ./sbctune-report.html)",
+        default=None,
+        help=f"where to write the HTML report (default ./{DEFAULT_REPORT}, refreshed by each "
+        "demo; a file you name is replaced only with --force)",
     )
+    parser.add_argument("--force", action="store_true", help="replace the --report file")
     add_credential_arguments(parser)
     parser.set_defaults(func=_demo)
 
@@ -151,11 +155,11 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
             session, inventory, options, history, on_event=_Progress(), collection=collection,
             steps=steps,
         )  # fmt: skip
-        _report(history, result, args.report)
+        _report(history, result, args.report, args.force)
     return result
 
 
-def _report(history: History, result: FlowResult, path: Path) -> None:
+def _report(history: History, result: FlowResult, path: Path, force: bool) -> None:
     print()
     comparison = compare(result.runs, calibration_for(history, result.runs))
     print(text(comparison_table(comparison)))
@@ -177,8 +181,7 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
     ids = [r.id for r in result.runs if r.id is not None]
     ids += [c.run_id for c in steps if c.run_id is not None and c.run_id not in ids]
     try:
-        # The demo's own report, refreshed by each demo run (never written through a link).
-        written = export("html", gather(history, ids), path, overwrite=True)
+        written = export("html", gather(history, ids), path, overwrite=force)
     except UserError as exc:
         runs = " ".join(map(str, ids))
         raise UserError(
@@ -190,8 +193,12 @@ def _report(history: History, result: FlowResult, path: Path) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    # The report comes last, after minutes of measuring: a place it cannot go fails now.
-    writable_file(args.report, option="--report")
+    # The demo's own report is refreshed by each demo; a file the user named is kept unless
+    # --force. The report comes last, after minutes of measuring: a place it cannot go (or
+    # may not replace) fails now.
+    args.force = args.force or args.report is None
+    args.report = args.report or Path(DEFAULT_REPORT)
+    check_output(args.report, overwrite=args.force, option="--report")
     if args.target:
 
         async def real() -> None:

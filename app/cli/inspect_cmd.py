@@ -10,13 +10,14 @@ import time
 from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
-from sbctune.cli.arg_checks import writable_file, writable_folder, write_errors
+from sbctune.cli.arg_checks import write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
+from sbctune.safefiles import check_output, write_output
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     collect.add_argument("source", metavar="[USER@]HOST[:PORT]")
     collect.add_argument("-o", "--output", type=Path, help="FILE.zip or a folder")
+    collect.add_argument("--force", action="store_true", help="replace the FILE.zip if it exists")
     add_credential_arguments(collect)
     collect.set_defaults(func=_collect)
 
@@ -79,32 +81,47 @@ async def _inspect_live(args: argparse.Namespace) -> tuple[Inventory, Collection
         return await inspect_host(session)
 
 
-def _check_output(dest: Path) -> None:
-    """Before connecting: the bundle's place must be writable (a .zip file, else a folder)."""
-    if dest.suffix.lower() == ".zip":
-        writable_file(dest, create_parents=True)
-    else:
-        writable_folder(dest)
+def _is_folder(dest: Path) -> bool:
+    return dest.suffix.lower() != ".zip"
+
+
+def _check_output(dest: Path, force: bool) -> None:
+    """Before connecting: the bundle's place must be writable, not a link, and not an existing
+    bundle unless --force (a .zip file, else a new or empty folder)."""
+    with write_errors(dest):
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    check_output(dest, overwrite=force, folder=_is_folder(dest))
 
 
 def default_bundle_name(host: str, when: float | None = None) -> Path:
     """``sbctune-HOST-STAMP.zip`` in the current folder; an IPv6 host's ":" (and anything
     else Windows refuses in a name) made safe."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
-    return Path(safe_file_name(f"sbctune-{host}-{stamp}.zip"))
+    name = Path(safe_file_name(f"sbctune-{host}-{stamp}.zip"))
+    # Two collects in one second: the second gets "-2", never an error after the work.
+    for n in range(2, 100):
+        if not name.exists() and not name.is_symlink():
+            break
+        name = Path(safe_file_name(f"sbctune-{host}-{stamp}-{n}.zip"))
+    return name
 
 
 def _collect(args: argparse.Namespace) -> int:
     args.target = args.source
     if args.output is not None:
-        _check_output(args.output)
+        _check_output(args.output, args.force)
 
     async def run() -> tuple[Path, str]:
         async with await open_session(args) as session:
             _inventory, collection = await inspect_host(session)
         dest = args.output or default_bundle_name(collection.host)
-        with write_errors(dest):
-            return save_bundle(collection, dest), collection.lost
+        written = write_output(
+            dest,
+            lambda private: save_bundle(collection, private),
+            overwrite=args.force,
+            folder=_is_folder(dest),
+        )
+        return written, collection.lost
 
     dest, lost = asyncio.run(run())
     print(f"Wrote {dest}", file=sys.stderr)

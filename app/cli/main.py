@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import sbctune
 import sbctune.cli
 from sbctune.cli.console import make_console_safe
+from sbctune.cli.log_warnings import warnings_on_stderr
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
 from sbctune.textsafe import guard_terminal
@@ -48,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     make_console_safe()  # before the guard wraps the streams (it reconfigures them)
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
-    with guard_terminal():
+    with guard_terminal(), warnings_on_stderr():
         return _main(argv)
 
 

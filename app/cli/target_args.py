@@ -11,10 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from sbctune.cli.arg_checks import positive_seconds
+from sbctune.cli.arg_checks import keepalive_seconds, positive_seconds
 from sbctune.cli.prompt import read_line
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
-from sbctune.remote.target import password_from_env
+from sbctune.remote.target import DEFAULT_KEEPALIVE_S, password_from_env
 
 
 def add_target_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +57,15 @@ def add_credential_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="give up connecting after this long (default 10)",
     )
+    group.add_argument(
+        "--keepalive",
+        type=keepalive_seconds,
+        default=DEFAULT_KEEPALIVE_S,
+        metavar="SECONDS",
+        help="ask the Pi for a sign of life after this long without a word; 3 unanswered and "
+        "the connection counts as lost (default 7: a silently dead link is noticed in about "
+        "28 s)",
+    )
 
 
 def _read_secret_line() -> Secret:
@@ -80,6 +89,7 @@ def target_from_args(args: argparse.Namespace) -> Target:
         password=password,
         sudo_password=sudo_password,
         connect_timeout=args.connect_timeout,
+        keepalive_interval=args.keepalive,
     )
 
 

@@ -8,14 +8,24 @@ layer that has it: ui/launcher.py registers "png" before handing over to the CLI
 from __future__ import annotations
 
 import importlib
-import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
+from sbctune.safefiles import OutputExists, check_output, write_output
+
+__all__ = [
+    "BUILTIN",
+    "PLUGGABLE",
+    "OutputExists",
+    "available",
+    "export",
+    "exporter",
+    "formats",
+    "register",
+    "unregister",
+]
 
 if TYPE_CHECKING:  # at run time only the exporters read it (reading runs is a heavy import)
     from sbctune.export.report_data import ReportData
@@ -73,50 +83,11 @@ def exporter(fmt: str) -> Exporter:
     raise UserError(f"Unknown export format {fmt!r}.", f"Use one of: {', '.join(formats())}.")
 
 
-class OutputExists(UserError):
-    """The export's file is there already: replaced only with the user's consent."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(
-            f"{path} already exists.",
-            "Add --force to replace it, or choose another -o path.",
-        )
-        self.path = path
-
-
 def export(fmt: str, report_data: ReportData, path: str | Path, *, overwrite: bool = False) -> Path:
     """Write `report_data` as `fmt` to `path`; returns the path written.
 
-    Never through a link: the export is written in a private folder next to `path` and then
-    renamed onto it (a rename replaces a name, it never follows a link), and a link at `path`
-    (dangling or not) is refused. An existing file is replaced only with `overwrite`."""
-    target = Path(path)
-    folder = target.parent
-    if not folder.exists():
-        raise UserError(
-            f"The folder {folder} does not exist.", "Create it, or choose another -o path."
-        )
-    if target.is_symlink():
-        raise UserError(
-            f"{target} is a symbolic link: sbctune does not write through links.",
-            "Remove the link, or choose another file name.",
-        )
-    if target.is_dir():
-        raise UserError(f"{target} is a folder.", f"Give a file name, e.g. {target / 'report'}.")
-    if target.exists() and not overwrite:
-        raise OutputExists(target)
+    Never through a link and never over an existing file without `overwrite`
+    (sbctune.safefiles.write_output)."""
+    check_output(Path(path), overwrite=overwrite)
     write = exporter(fmt)
-    try:
-        private = Path(tempfile.mkdtemp(prefix=".sbctune-export-", dir=folder))
-        try:
-            written = write(report_data, private / target.name)
-            os.replace(written, target)
-        finally:
-            shutil.rmtree(private, ignore_errors=True)
-        return target
-    except OSError as exc:  # read-only place, full disk, a path the OS refuses
-        reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
-        raise UserError(
-            f"Cannot write {target}: {reason or exc.strerror or exc}.",
-            "Choose a file in a folder you can write to, e.g. your home folder.",
-        ) from None
+    return write_output(path, lambda private: write(report_data, private), overwrite=overwrite)

@@ -110,6 +110,11 @@ class _Source:
                         "point at the folder or .zip that `sbctune collect` wrote",
                     )
                 self._prefix = nested[0][: -len(MANIFEST)]
+        elif path.exists():  # a FIFO would block a reader, a device never ends
+            raise BundleError(
+                f"{path} is neither a file nor a folder (a device, a pipe or a socket)",
+                "point at the folder or .zip that `sbctune collect` wrote",
+            )
         else:
             raise BundleError(f"bundle not found: {path}", "check the path")
 

@@ -48,12 +48,18 @@ def known_hosts_pattern(host: str, port: int) -> str:
     return host if port == 22 else f"[{host}]:{port}"
 
 
+# A file of broken lines would otherwise print one warning per line on every connection.
+MAX_SKIP_WARNINGS = 5
+
+
 def parse_known_hosts(
     text: str, source: str = "known_hosts"
 ) -> tuple[asyncssh.SSHKnownHosts, list[str]]:
-    """Every entry of `text` OpenSSH would use, and one warning per line it would skip."""
+    """Every entry of `text` OpenSSH would use, and one warning per line it would skip (the
+    first MAX_SKIP_WARNINGS of them, then one line counting the rest)."""
     known = asyncssh.SSHKnownHosts()
     skipped: list[str] = []
+    more, first_unsaid = 0, 0
     for number, line in enumerate(text.splitlines(), 1):
         entry = line.strip()
         if not entry or entry.startswith("#"):
@@ -61,8 +67,15 @@ def parse_known_hosts(
         try:
             known.load(entry)  # checks the whole line before it keeps any of it
         except ValueError as exc:
+            if len(skipped) == MAX_SKIP_WARNINGS:
+                more += 1
+                first_unsaid = first_unsaid or number
+                continue
             reason = visible(str(exc).split(":", 1)[0])[:80]
             skipped.append(f"{source} line {number} skipped ({reason}), as OpenSSH does")
+    if more:
+        others = f" and {more - 1} more lines after it" if more > 1 else ""
+        skipped.append(f"{source} line {first_unsaid}{others} skipped too, as OpenSSH does")
     return known, skipped
 
 

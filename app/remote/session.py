@@ -45,7 +45,7 @@ from sbctune.remote.errors import (
 from sbctune.remote.hostkeys import HostKeyInfo, KeyMatcher, KeyRecorder, KnownHosts, describe_key
 from sbctune.remote.quoting import join
 from sbctune.remote.reading import LineReader, read_at_most
-from sbctune.remote.target import Target
+from sbctune.remote.target import KEEPALIVE_COUNT, Target
 
 HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
 SudoMode = Literal["root", "passwordless", "password"]
@@ -450,6 +450,8 @@ async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnecti
                 target.port,
                 known_hosts=matcher,
                 connect_timeout=target.connect_timeout,
+                keepalive_interval=target.keepalive_interval,
+                keepalive_count_max=KEEPALIVE_COUNT,
                 **options,
             ),
             target.connect_timeout + 5,

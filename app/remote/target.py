@@ -13,6 +13,9 @@ from pathlib import Path
 from sbctune.errors import UserError
 
 DEFAULT_PORT = 22
+# Unanswered SSH keepalives before the connection counts as lost.
+KEEPALIVE_COUNT = 3
+DEFAULT_KEEPALIVE_S = 7.0
 
 _BRACKETED = re.compile(r"^\[(?P<host>[^\]]+)\](?::(?P<port>\d+))?$")
 
@@ -52,6 +55,9 @@ class Target:
     password: Secret | None = field(default=None, repr=False)
     sudo_password: Secret | None = field(default=None, repr=False)
     connect_timeout: float = 10.0
+    # A link that dies silently (no RST) is noticed after about interval × (KEEPALIVE_COUNT + 1)
+    # seconds of silence, instead of the kernel's TCP time-outs (minutes to hours).
+    keepalive_interval: float = DEFAULT_KEEPALIVE_S
 
     @property
     def display(self) -> str:

@@ -14,7 +14,7 @@ from sbctune.tuning.words import status_words, tweak_title
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
     "CHANGED", "change_text", "changed_during_run", "contribution_lines", "outcome_line",
-    "outcome_lines", "tweaks_in_force", "waterfall_svg",
+    "outcome_lines", "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 
 

@@ -6,6 +6,7 @@ the lab) and removed after each test: permission bits alone would not stop root.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -196,3 +197,62 @@ def test_a_locked_history_is_busy_not_damaged(
     assert f"(pid {holder.pid})" in err and "has it open" in err
     assert "damaged" not in err.replace("not damaged", "")
     assert main(["history"]) == 0  # once the other program let go
+
+
+@contextlib.contextmanager
+def locked_history(path: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another program holding `path` under `BEGIN EXCLUSIVE` (bounded: it exits in 60 s)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys, time\n"
+         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+         "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)", str(path)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+
+
+def _says_busy(err: str, holder: subprocess.Popen[str]) -> None:
+    assert "is busy: it is locked by another program" in err, err
+    assert f"(pid {holder.pid})" in err
+    assert "damaged" not in err.replace("not damaged", ""), err
+    assert "unexpected error" not in err
+
+
+def test_compare_tune_plan_and_measure_say_busy_and_measure_keeps_its_json(
+    module_lab: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    from sbctune.cli.main import main
+    from sbctune.history import schema
+
+    lab = module_lab
+    path = tmp_path / "history.sqlite3"
+    _history, ids = seed_history(path)
+    _history.close()
+    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_S", 0.5)  # SQLite's retries, shortened
+    pi = f"{lab.user}@{lab.host}"
+    with locked_history(path) as holder:
+        assert main(["compare", str(ids[0]), str(ids[1])]) == 1
+        _says_busy(capsys.readouterr().err, holder)
+
+        assert main(["tune", "plan", pi, "--accept-new-host-key"]) == 1
+        _says_busy(capsys.readouterr().err, holder)
+
+        code = main(["measure", pi, "--accept-new-host-key", "--duration", "2", "--omit", "0",
+                     "--trials", "1", "--no-latency", "--json"])  # fmt: skip
+        out, err = capsys.readouterr()
+    assert code == 0, err
+    _says_busy(err, holder)
+    result = json.loads(out)
+    assert len(result["tests"]) == 2 and all(t["mean_mbps"] for t in result["tests"])
+    unsaved = Path(result["unsaved_file"])
+    assert unsaved.name.startswith(UNSAVED_PREFIX)
+    assert json.loads(unsaved.read_text())["result"]["tests"] == result["tests"]
+    assert "Nothing is lost: it is saved in" in err

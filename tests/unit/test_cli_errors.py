@@ -123,6 +123,9 @@ def test_inspect_of_a_bad_bundle_is_not_taken_for_a_host(
         "gone.zip": "bundle not found: gone.zip",
         "./nothere": "bundle not found",
     }
+    if hasattr(os, "mkfifo"):  # a reader would block on it for ever
+        os.mkfifo(tmp_path / "pipe.zip")
+        cases["pipe.zip"] = "pipe.zip is neither a file nor a folder (a device, a pipe"
     for source, message in cases.items():
         code, _, err = run_cli(["inspect", source], capsys)
         assert code == 1, source
@@ -134,7 +137,7 @@ def test_collect_to_an_unwritable_place_fails_before_connecting(
     output: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     started = time.monotonic()
-    code, _, err = run_cli(["collect", "pi@198.18.255.254", "-o", output], capsys)
+    code, _, err = run_cli(["collect", "pi@127.0.0.1:9", "-o", output], capsys)
     assert code == 1
     assert f"Cannot write {output}" in err
     assert time.monotonic() - started < 5  # no connection attempt first
@@ -145,15 +148,15 @@ def test_collect_into_an_existing_file_as_folder_is_refused(
 ) -> None:
     existing = tmp_path / "notes.txt"
     existing.write_text("mine", encoding="utf-8")
-    code, _, err = run_cli(["collect", "pi@198.18.255.254", "-o", str(existing)], capsys)
+    code, _, err = run_cli(["collect", "pi@127.0.0.1:9", "-o", str(existing)], capsys)
     assert code == 1 and "exists and is not a folder" in err
     assert existing.read_text(encoding="utf-8") == "mine"
 
 
 def test_demo_checks_its_report_path_first(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(["demo", "pi@198.18.255.254", "--report", "/proc/x.html"], capsys)
+    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/proc/x.html"], capsys)
     assert code == 1 and "Cannot write /proc/x.html" in err and "--report" in err
-    code, _, err = run_cli(["demo", "pi@198.18.255.254", "--report", "/tmp"], capsys)
+    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/tmp"], capsys)
     assert code == 1 and "/tmp is a folder" in err
 
 

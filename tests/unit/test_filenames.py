@@ -97,3 +97,13 @@ def test_a_bundle_folder_has_only_valid_names(tmp_path: Path) -> None:
     names = [p.name for p in folder.rglob("*")]
     assert len(names) == 2 + len(commands) + len(files) + 1  # two folders and the manifest
     assert [n for n in names if windows_refuses(n)] == []
+
+
+def test_a_default_bundle_name_taken_in_the_same_second_gets_a_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    when = time.mktime((2026, 11, 26, 14, 5, 9, 0, 0, -1))
+    first = default_bundle_name("192.0.2.7", when)
+    first.write_bytes(b"an earlier bundle")
+    assert default_bundle_name("192.0.2.7", when).name == "sbctune-192.0.2.7-20261126-140509-2.zip"

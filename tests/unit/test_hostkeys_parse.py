@@ -41,3 +41,11 @@ def test_any_text_gives_entries_or_warnings_never_an_error(parts: list[str]) -> 
     text = "\n".join(" ".join(parts[i : i + 3]) for i in range(0, len(parts), 3))
     _known, skipped = parse_known_hosts(text)
     assert all(w.startswith("known_hosts line ") and "\x1b" not in w for w in skipped)
+
+
+def test_a_file_of_broken_lines_gives_a_few_warnings_not_one_per_line() -> None:
+    text = "pi.local " + LINE + "\n" + "@bogus pi.local ssh-ed25519 AAAA\n" * 20_000
+    known, skipped = parse_known_hosts(text, "kh")
+    assert [w.split(" skipped")[0] for w in skipped[:5]] == [f"kh line {n}" for n in range(2, 7)]
+    assert skipped[5:] == ["kh line 7 and 19994 more lines after it skipped too, as OpenSSH does"]
+    assert [k.get_fingerprint() for k in known.match("pi.local", "", None)[0]] == [FINGERPRINT]

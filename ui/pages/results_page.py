@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.tuning.words import tweak_title
 from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
@@ -40,6 +39,7 @@ from sbctune.workflow.tuning_words import (
     changed_during_run,
     contribution_lines,
     outcome_lines,
+    tweak_title,
     waterfall_svg,
 )
 
@@ -94,7 +94,7 @@ class ResultsPage(Page):
             )
         )
         # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
-        self.find_button = QPushButton("Find what &helps")
+        self.find_button = QPushButton("Find &what helps")
         self.find_button.setToolTip(
             "Measure a baseline, then each recommended tweak on its own with the Baseline "
             "page's plan (one measurement per tweak; the time is shown before it starts), and "

@@ -61,3 +61,13 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_name_too_long_is_a_clear_message(
+    run_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / ("r" * 300 + ".md")
+    assert main(["export", run_id, "-f", "md", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "File name too long." in err and "Choose a shorter name with -o." in err
+    assert "unexpected error" not in err and sorted(p.name for p in tmp_path.iterdir()) == ["data"]

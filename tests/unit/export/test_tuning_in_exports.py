@@ -41,9 +41,7 @@ def test_contributions_and_a_changed_run_in_every_format(tmp_path: Path) -> None
         data = gather(history, [base, gov, fired])
         html = export("html", data, tmp_path / "r.html").read_text(encoding="utf-8")
         md = export("md", data, tmp_path / "r.md").read_text(encoding="utf-8")
-        doc = json.loads(
-            export("json", data, tmp_path / "r.json").read_text(encoding="utf-8")
-        )
+        doc = json.loads(export("json", data, tmp_path / "r.json").read_text(encoding="utf-8"))
         with open(export("csv", data, tmp_path / "r.csv"), newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
     for text in (html, md):
