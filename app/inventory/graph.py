@@ -118,16 +118,21 @@ def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
     """Device keys the log shows with more than one interface name, renames aside: one
     platform device or PCI function may carry several MACs (mtk_soc_eth's eth0-eth2 on
     15100000.ethernet, mlx4's two ports), so there the device names none of them alone."""
-    olds = {("if", str(f.value)) for s in sightings for f in s.facts if f.field == "former_name"}
     names: dict[Key, set[Key]] = {}
     for sighting in sightings:
-        if not sighting.facts or any(f.source != LOG_SOURCE for f in sighting.facts):
+        keys = sighting.keys
+        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
+            continue  # a long log makes tens of thousands of sightings: the cheap tests first
+        ifaces = {k for k in keys if k[0] == "if"}
+        if not ifaces:
             continue
-        ifaces = {k for k in sighting.keys if k[0] == "if" and k not in olds}
-        for key in sighting.keys:
+        for key in keys:
             if key[0] in _DEVICE_KINDS:
                 names.setdefault(key, set()).update(ifaces)
-    return {key: seen for key, seen in names.items() if len(seen) > 1}
+    if all(len(seen) < 2 for seen in names.values()):
+        return {}
+    olds = {("if", str(f.value)) for s in sightings for f in s.facts if f.field == "former_name"}
+    return {key: seen - olds for key, seen in names.items() if len(seen - olds) > 1}
 
 
 _DEVICE_KINDS = ("platform", "pci")

@@ -159,3 +159,12 @@ def test_drivers_named_through_a_char_array_are_in_the_table() -> None:
     for name in ("e1000e", "igb", "ixgbe"):
         entry = table.get(name)
         assert entry is not None and entry.bus == "pci", name
+
+
+def test_a_driver_error_repeated_is_counted_as_often_as_shown() -> None:
+    """The BPi-R4's log shows "warm reset failed" twice, on a frame engine carrying eth0-eth2:
+    each NIC's finding counts both lines."""
+    inv = inspect_bundle(CORPUS / "bpi_r4_openwrt_pr14140_mtk_soc_eth_warm_reset_failed")
+    complaints = [f for f in inv.findings if f.id == "driver-complaint"]
+    assert sorted(str(f.nic) for f in complaints) == ["eth0", "eth1", "eth2"]
+    assert all("logged 2 error lines" in f.summary for f in complaints)
