@@ -153,7 +153,11 @@ _DRIVER_RE = re.compile(
     r"(?:__\w+\s*)?=\s*\{(.*?)^\};",
     re.S | re.M,
 )
-_NAME_RE = re.compile(r"\.name\s*=\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
+_NAME_RE = re.compile(r"\.name\s*=\s*(?:\"([^\"]+)\"|([A-Za-z_]\w*))")
+# e1000e, igb, ixgbe: `.name = e1000e_driver_name` with `char e1000e_driver_name[] = "e1000e";`
+_CHAR_ARRAY_RE = re.compile(
+    r"^(?:static\s+)?(?:const\s+)?char\s+(\w+)\[\]\s*=\s*\"([^\"]+)\"\s*;", re.M
+)
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+|\"[^\"]*\")\s*$", re.M)
 _ID_RE = re.compile(r"\b(USB_DEVICE\w*|PCI_DEVICE\w*|PCI_VDEVICE)\s*\(\s*(\w+)\s*,\s*(\w+)")
 _DESCRIPTION_RE = re.compile(r"MODULE_DESCRIPTION\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
@@ -162,7 +166,8 @@ _DESCRIPTION_RE = re.compile(r"MODULE_DESCRIPTION\(\s*(?:\"([^\"]+)\"|([A-Z_][A-
 def _defines(paths: list[Path]) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in paths:
-        for name, value in _DEFINE_RE.findall(path.read_text(encoding="utf-8", errors="replace")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for name, value in [*_DEFINE_RE.findall(text), *_CHAR_ARRAY_RE.findall(text)]:
             out.setdefault(name, value.strip('"'))
     return out
 
@@ -247,6 +252,8 @@ def _drivers(
             if local is None:  # the file's own macros first, then its directory's
                 local = {**_defines(sorted(path.parent.glob("*.[ch]"))), **_defines([path])}
             name = m.group(1) or local.get(m.group(2) or "", "")
+            if m.group(2) and not name and not m.group(2).isupper():
+                continue  # a variable this file does not define: no name to trust
             if m.group(2) == "KBUILD_MODNAME" or (m.group(2) and not name):
                 name = _module(path)
             bus = "usb" if kind.startswith("usb") else kind

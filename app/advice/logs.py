@@ -194,11 +194,15 @@ def log_findings(nic: Nic) -> list[Finding]:
     resets = nic.log.get("usb_reset", []) + nic.log.get("usb_disconnect", [])
     errors = nic.log.get("usb_error", [])
     if resets or errors:
+        # Only a count that is there: "0 USB errors such as -71" beside a driver's own -71
+        # line would contradict what the log shows.
+        counted = [f"{len(resets)} resets/disconnects"] if resets else []
+        if usb_errors := nic.log_counts.get("usb_error", 0):
+            counted.append(f"{usb_errors} USB errors such as -71/-110")
         add(
             "usb-reset",
             "warning",
-            f"{label}: the USB adapter was reset or lost ({len(resets)} resets/disconnects, "
-            f"{nic.log_counts.get('usb_error', 0)} USB errors such as -71/-110): power, cable "
+            f"{label}: the USB adapter was reset or lost ({', '.join(counted)}): power, cable "
             f"or port{_cite('usb_reset')}.",
             (resets + errors)[:4],
         )

@@ -114,6 +114,44 @@ def reused_names(sightings: list[Sighting]) -> set[Key]:
     return {old for old, news in renamed_to.items() if len(news) > 1}
 
 
+def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
+    """Device keys the log shows with more than one interface name, renames aside: one
+    platform device or PCI function may carry several MACs (mtk_soc_eth's eth0-eth2 on
+    15100000.ethernet, mlx4's two ports), so there the device names none of them alone."""
+    names: dict[Key, set[Key]] = {}
+    for sighting in sightings:
+        keys = sighting.keys
+        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
+            continue  # a long log makes tens of thousands of sightings: the cheap tests first
+        ifaces = {k for k in keys if k[0] == "if"}
+        if not ifaces:
+            continue
+        for key in keys:
+            if key[0] in _DEVICE_KINDS:
+                names.setdefault(key, set()).update(ifaces)
+    if all(len(seen) < 2 for seen in names.values()):
+        return {}
+    olds = {("if", str(f.value)) for s in sightings for f in s.facts if f.field == "former_name"}
+    return {key: seen - olds for key, seen in names.items() if len(seen - olds) > 1}
+
+
+_DEVICE_KINDS = ("platform", "pci")
+
+
+def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sighting]:
+    """A log line naming an interface joins by it, not by the shared device; a line naming
+    only the shared device ("15100000.ethernet: warm reset failed") is about every NIC it
+    carries."""
+    mine = [k for k in sighting.keys if k in shared]
+    if not mine or not sighting.facts or any(f.source != LOG_SOURCE for f in sighting.facts):
+        return [sighting]
+    rest = [k for k in sighting.keys if k not in shared]
+    if any(k[0] == "if" for k in rest):
+        return [Sighting(rest, sighting.facts)]
+    carried = sorted(set().union(*(shared[k] for k in mine)))
+    return [Sighting([*rest, iface], list(sighting.facts)) for iface in carried]
+
+
 def _without_reused(sighting: Sighting, reused: set[Key]) -> Sighting:
     """A log line's sighting without the names it cannot be tied by; the current names that
     ip, ethtool and sysfs report are another matter: they name one device each."""
@@ -126,6 +164,9 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
     reused = reused_names(given)
+    shared = shared_devices(given)
+    if shared:
+        given = [part for s in given for part in _split_shared(s, shared)]
     items = [s for s in (_without_reused(s, reused) for s in given) if s.keys]
     uf = _UnionFind()
     for sighting in items:

@@ -8,6 +8,7 @@ and its position, so the newest line wins within the log (a link that went down 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_messages import errno_in, load_messages
@@ -284,12 +285,17 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found: list[Sighting] = []
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
+    complaints: dict[tuple[str, str], _Repeats] = {}
     for event in dmesg.events:
         if event.kind in _SKIP or event.kind.startswith("pcie_link"):
             continue
         again = (event.kind, event.text) in seen
         if again and event.kind not in _COUNTED:
-            continue  # the same line again says nothing new (a long log repeats itself)
+            # The same line again says nothing new (a long log repeats itself), except that
+            # a driver's error line is counted as often as the log shows it.
+            if (complaint := complaints.get((event.kind, event.text))) is not None:
+                complaint.facts += _again(complaint.template, event).facts
+            continue
         seen.add((event.kind, event.text))
         if again:  # counted again: its keys and the counted facts only, from the first one
             key = (event.kind, event.text)
@@ -303,4 +309,14 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
+            if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
+                complaints[(event.kind, event.text)] = _Repeats(Sighting(sighting.keys, errors))
+    # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
+    found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     return found
+
+
+@dataclass
+class _Repeats:
+    template: Sighting
+    facts: list[Fact] = field(default_factory=list)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -139,6 +140,50 @@ def script_text(python: str, state_path: Path, fallback: Path) -> str:
     return f"#!{python}\n" + source.replace('"@FALLBACK@"', repr(str(fallback)))
 
 
+def _pattern(options: list[str]) -> str:
+    return "|".join(shlex.quote(option) for option in sorted(options))
+
+
+def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) -> str:
+    """The shell script installed as ``ethtool``: a read of a modelled interface prints what the
+    model last wrote to ``shown`` (one `cat`, no Python start: the collector runs a dozen of
+    these per inspect); a set, or a read with other arguments, runs the model; anything else
+    (another interface, ``ethtool IFACE``, ``-l``, ``-S``) goes straight to the captures."""
+    reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
+    sets = [*fake_ethtool.SET, "-K"]
+    for alias, option in fake_ethtool_tables.ALIASES.items():
+        reads.get(option, sets).append(alias)
+    lines = [
+        "#!/bin/sh",
+        "# sbctune lab: the stateful ethtool's front (see sbctune.lab.ethtool_state).",
+        f"model={shlex.quote(str(model))}",
+        f"fallback={shlex.quote(str(fallback))}",
+        f"shown={shlex.quote(str(shown))}",
+        f'[ -z "${{{fake_ethtool.STATE_ENV}-}}${{{fake_ethtool.FALLBACK_ENV}-}}" ]'
+        ' || exec "$model" "$@"',
+        'case "${2-}" in',
+        f"  {_pattern(interfaces)}) ;;",
+        '  *) exec "$fallback" "$@" ;;',
+        "esac",
+        'case "$1" in',
+        *(
+            f"  {_pattern(names)}) entry={shlex.quote(fake_ethtool.shown_name(option, ''))} ;;"
+            for option, names in reads.items()
+        ),
+        f'  {_pattern(sets)}) exec "$model" "$@" ;;',
+        '  *) exec "$fallback" "$@" ;;',
+        "esac",
+        'answer="$shown/$entry$2"',
+        '[ "$#" -eq 2 ] && [ -r "$answer" ] && read -r code < "$answer" || exec "$model" "$@"',
+        f'[ "$code" = {fake_ethtool.CAPTURE} ] && exec "$fallback" "$@"',
+        'if [ "$code" = 0 ]; then { read -r _; cat; } < "$answer"',
+        'else { read -r _; cat >&2; } < "$answer"; fi',
+        'exit "$code"',
+        "",
+    ]
+    return "\n".join(lines)
+
+
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     """Write the state and put the stateful ethtool in front of the capture script.
 
@@ -159,7 +204,15 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     else:
         fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
     os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
+    shown = folder / fake_ethtool.SHOWN_DIR
+    shown.mkdir(mode=0o755, exist_ok=True)
+    fake_ethtool.write_shown(str(state_path), state)
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-    captured.write_text(script_text(python, state_path, fallback), encoding="utf-8")
-    os.chmod(captured, 0o755)  # noqa: S103 - the lab user runs it
+    model = bin_dir / ".ethtool-model"
+    model.write_text(script_text(python, state_path, fallback), encoding="utf-8")
+    captured.write_text(
+        front_text(model, fallback, shown, sorted(state["interfaces"])), encoding="utf-8"
+    )
+    for script in (model, captured):
+        os.chmod(script, 0o755)  # noqa: S103 - the lab user runs it
     return True

@@ -97,6 +97,45 @@ def locked_state(path: str, write: bool) -> Iterator[dict[str, Any]]:
             fh.truncate()
             json.dump(state, fh, indent=1, sort_keys=True)
             fh.write("\n")
+            write_shown(path, state)  # still under the lock: readers never see a stale answer
+
+
+# --------------------------------------------------------------------------- shown answers
+
+# The lab's shell front (ethtool_state.front_text) answers reads from these files, so a read
+# costs a `cat`, not a Python start: one file per read option and interface, its first line
+# the exit code ("capture": the captured output answers), then stdout (code 0) or stderr.
+SHOWN_DIR = "shown"
+CAPTURE = "capture"
+
+
+def shown_name(option: str, ifname: str) -> str:
+    return f"{option.lstrip('-')}.{ifname}"
+
+
+def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
+    """What ``run`` answers to ``ethtool OPTION IFNAME`` for a read option, as a shown file."""
+    if option == "-i" and not dev.get("info"):
+        return CAPTURE + "\n"
+    try:
+        return "0\n" + SHOW[option](ifname, dev)
+    except Failure as failure:
+        return f"{failure.code}\n" + "".join(line + "\n" for line in failure.lines)
+
+
+def write_shown(state_path: str, state: dict[str, Any]) -> None:
+    """Rewrite every shown answer when the lab made the folder (install); else nothing."""
+    folder = os.path.join(os.path.dirname(state_path), SHOWN_DIR)
+    if not os.path.isdir(folder):
+        return
+    for ifname, dev in state.get("interfaces", {}).items():
+        for option in SHOW:
+            path = os.path.join(folder, shown_name(option, ifname))
+            temporary = f"{path}.{os.getpid()}.tmp"
+            with open(temporary, "w", encoding="utf-8") as fh:
+                fh.write(shown_entry(option, ifname, dev))
+            os.chmod(temporary, 0o644)  # root writes, the lab user reads
+            os.replace(temporary, path)  # atomic: a reader gets the old answer or the new
 
 
 # --------------------------------------------------------------------------- rings

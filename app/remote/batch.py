@@ -123,6 +123,19 @@ def build_script(steps: Sequence[Step], nonce: str, *, parallel: bool = False) -
         f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "${{no:-0}}" "${{ne:-0}}"',
         '  cat "$t/o$i" "$ef"',
         "}",
+        # Parallel batches: one `wc` sizes every output and one `cat` sends them all, each
+        # after its header (written by printf, a builtin, to $t/h3): two processes per batch,
+        # not two per step, which is a third of a batch's processes on a slow Pi.
+        "sbctune_head() {",
+        "  i=$1; cap=$2",
+        '  rc=; read -r rc 2>/dev/null <"$t/rc$i"; [ -n "$rc" ] || rc=141',
+        "  no=; ne=; read -r no _ <&3; read -r ne _ <&3",
+        '  ef="$t/e$i"',
+        '  if [ "${ne:-0}" -gt "$cap" ]; then',
+        '    head -c "$cap" "$t/e$i" >"$t/x$i"; ef="$t/x$i"; ne=$cap',
+        "  fi",
+        f'  printf \'%s %s %s %s %s\\n\' {nonce} "$i" "$rc" "${{no:-0}}" "${{ne:-0}}" >"$t/h$i"',
+        "}",
     ]
     runs = []
     for index, step in enumerate(steps):
@@ -133,7 +146,13 @@ def build_script(steps: Sequence[Step], nonce: str, *, parallel: bool = False) -
     if parallel:
         lines += [f"{run} &" for run, _i, _c in runs]
         lines.append("wait")
-        lines += [f"sbctune_emit {index} {cap}" for _run, index, cap in runs]
+        # wc lists its files in order, one line each: every file must exist to keep them aligned.
+        lines += [f': >>"$t/o{index}"; : >>"$t/e{index}"' for _run, index, _cap in runs]
+        sized = " ".join(f'"$t/o{index}" "$t/e{index}"' for _run, index, _cap in runs)
+        lines += [f'wc -c {sized} >"$t/n" 2>/dev/null', 'exec 3<"$t/n"', "set --"]
+        for _run, index, cap in runs:
+            lines += [f'sbctune_head {index} {cap}; set -- "$@" "$t/h{index}" "$t/o{index}" "$ef"']
+        lines += ["exec 3<&-", 'cat "$@"']
     else:
         for run, index, cap in runs:
             lines += [run, f"sbctune_emit {index} {cap}"]

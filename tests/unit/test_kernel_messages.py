@@ -141,3 +141,30 @@ def test_interface_counters_are_judged_against_the_traffic() -> None:
     (dropped,) = findings("rpi3_dropped_1954_old.txt")
     assert "15336 of 275242 received packets dropped (5.6%)" in dropped
     assert findings("pihole_utils_rpi_new_format.txt") == []
+
+
+def test_a_usb_reset_finding_counts_only_what_the_log_shows() -> None:
+    """The MT7601U's own lines say -71; the USB core printed no error line, so the reset
+    finding counts the disconnect and reset and claims no "0 USB errors such as -71"."""
+    inv = inspect_bundle(CORPUS / "pc_mt7601u_64_usb_wifi_eproto_probe_etimedout")
+    found = next(f for f in inv.findings if f.id == "usb-reset")
+    assert "(2 resets/disconnects)" in found.summary
+    assert "USB errors" not in found.summary
+
+
+def test_drivers_named_through_a_char_array_are_in_the_table() -> None:
+    """e1000e, igb and ixgbe name their driver struct with `.name = e1000e_driver_name`
+    (`char e1000e_driver_name[] = "e1000e";`): the table has them, with their bus."""
+    table = load_kernel_drivers()
+    for name in ("e1000e", "igb", "ixgbe"):
+        entry = table.get(name)
+        assert entry is not None and entry.bus == "pci", name
+
+
+def test_a_driver_error_repeated_is_counted_as_often_as_shown() -> None:
+    """The BPi-R4's log shows "warm reset failed" twice, on a frame engine carrying eth0-eth2:
+    each NIC's finding counts both lines."""
+    inv = inspect_bundle(CORPUS / "bpi_r4_openwrt_pr14140_mtk_soc_eth_warm_reset_failed")
+    complaints = [f for f in inv.findings if f.id == "driver-complaint"]
+    assert sorted(str(f.nic) for f in complaints) == ["eth0", "eth1", "eth2"]
+    assert all("logged 2 error lines" in f.summary for f in complaints)

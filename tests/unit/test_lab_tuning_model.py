@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.inventory.parsers.ethtool import parse_ethtool_driver
-from sbctune.lab import ProfileError, effects, fake_ethtool, load_profile, profile
+from sbctune.lab import (
+    ProfileError,
+    effects,
+    fake_ethtool,
+    fake_ethtool_tables,
+    load_profile,
+    profile,
+)
 from sbctune.lab.ethtool_state import build_state
 from sbctune.lab.sysctls import PrivateSysctl, models, private_sysctl
 
@@ -294,3 +301,54 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
         env=env,
     )
     assert other.stdout == "captured\n"  # what the fake does not model goes to the capture
+
+
+@pytest.mark.posix_only("the lab's ethtool front is a POSIX shell script")
+def test_the_shell_front_answers_every_read_as_the_model_does(tmp_path: Path) -> None:
+    """The installed ``ethtool`` is a shell front that answers reads from the model's shown
+    files: every read option and alias, a capture-only interface and a set (as root) give the
+    same stdout, stderr and exit code as the model itself, and a read after a set shows it."""
+    import subprocess
+    import sys
+
+    from sbctune.lab.ethtool_state import front_text, script_text
+
+    state_path = tmp_path / "state.json"
+    state = build_state(load_profile("pi4-rtl8153"))
+    state_path.write_text(json.dumps(state), encoding="utf-8")
+    (tmp_path / fake_ethtool.SHOWN_DIR).mkdir()
+    fake_ethtool.write_shown(str(state_path), state)
+    fallback = tmp_path / "captured"
+    fallback.write_text('#!/bin/sh\necho "captured $*"\n', encoding="utf-8")
+    model = tmp_path / "model"
+    model.write_text(script_text(sys.executable, state_path, fallback), encoding="utf-8")
+    front = tmp_path / "ethtool"
+    front.write_text(
+        front_text(model, fallback, tmp_path / fake_ethtool.SHOWN_DIR, sorted(state["interfaces"])),
+        encoding="utf-8",
+    )
+    for script in (fallback, model, front):
+        script.chmod(0o755)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+
+    def front_says(*argv: str) -> tuple[str, str, int]:
+        done = subprocess.run(
+            [str(front), *argv], capture_output=True, text=True, timeout=30, env=env
+        )
+        return done.stdout, done.stderr, done.returncode
+
+    def model_says(*argv: str) -> tuple[str, str, int]:
+        result = fake_ethtool.run(list(argv), str(state_path))
+        if result is None:
+            return f"captured {' '.join(argv)}\n", "", 0
+        return result[0], "".join(line + "\n" for line in result[1]), result[2]
+
+    reads = [*fake_ethtool.SHOW, *fake_ethtool_tables.ALIASES]
+    argvs = [[option, name] for option in reads for name in state["interfaces"]]
+    for argv in [*argvs, ["eth1"], ["-g", "eth9"], ["-S", "eth1"], ["-g", "eth1", "x"]]:
+        assert front_says(*argv) == model_says(*argv), argv
+    assert "Ring parameters for eth1" in front_says("-g", "eth1")[0]
+    assert "Operation not supported" in front_says("-g", "eth0")[1]  # bcmgenet: no rings
+    if os.geteuid() == 0:
+        assert front_says("-G", "eth1", "rx", "2048")[2] == 0
+        assert "Current hardware settings:\nRX:\t\t2048\n" in front_says("-g", "eth1")[0]

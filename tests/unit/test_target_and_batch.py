@@ -43,8 +43,10 @@ def test_secrets_never_show_in_repr() -> None:
     assert target.effective_sudo_password() == Secret("hunter2")
 
 
-def _run_locally(steps: list[batch.Step], nonce: str) -> list[batch.StepResult]:
-    script = batch.build_script(steps, nonce)
+def _run_locally(
+    steps: list[batch.Step], nonce: str, parallel: bool = False
+) -> list[batch.StepResult]:
+    script = batch.build_script(steps, nonce, parallel=parallel)
     out = subprocess.run(["sh", "-s"], input=script.encode(), capture_output=True, timeout=30)
     return batch.split_output(steps, nonce, out.stdout)
 
@@ -53,8 +55,8 @@ def _run_locally(steps: list[batch.Step], nonce: str) -> list[batch.StepResult]:
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(payloads=st.lists(st.binary(max_size=3000), min_size=1, max_size=4))
-def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes]) -> None:
+@given(payloads=st.lists(st.binary(max_size=3000), min_size=1, max_size=4), parallel=st.booleans())
+def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes], parallel: bool) -> None:
     nonce = "sbctune-fixednonce"
     steps = []
     for index, payload in enumerate(payloads):
@@ -62,7 +64,7 @@ def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes]) -> N
         path = tmp_path / f"p{index}"
         path.write_bytes(payload + f"{nonce} {index + 1} 0 3 0\n".encode())
         steps.append(batch.read_file(str(path)))
-    results = _run_locally(steps, nonce)
+    results = _run_locally(steps, nonce, parallel)
     assert [r.stdout for r in results] == [
         p + f"{nonce} {i + 1} 0 3 0\n".encode() for i, p in enumerate(payloads)
     ]
@@ -70,18 +72,31 @@ def test_batch_round_trips_any_bytes(tmp_path: Path, payloads: list[bytes]) -> N
 
 
 @pytest.mark.posix_only("runs the batch with /bin/sh")
-def test_batch_reports_missing_tools_failures_and_timeouts() -> None:
+@pytest.mark.parametrize("parallel", [False, True])
+def test_batch_reports_missing_tools_failures_and_timeouts(parallel: bool) -> None:
     steps = [
         batch.command("sbctune-no-such-tool"),
         batch.command("sh", "-c", "echo oops >&2; exit 3"),
         batch.command("sleep", "5", timeout=1),
         batch.command("echo", "after"),
     ]
-    missing, failed, slow, after = _run_locally(steps, batch.new_nonce())
+    missing, failed, slow, after = _run_locally(steps, batch.new_nonce(), parallel)
     assert missing.missing
     assert failed.exit_code == 3 and failed.error_text == "oops\n"
     assert slow.timed_out
     assert after.text == "after\n"
+
+
+@pytest.mark.posix_only("runs the batch with /bin/sh")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_batch_cuts_long_outputs_and_errors_to_the_step_limit(parallel: bool) -> None:
+    """Both outputs over the limit are cut to it and said to be; the next step is intact."""
+    loud = batch.Step(("sh", "-c", "seq 1 5000; seq 1 5000 >&2"), key="loud", max_bytes=100)
+    steps = [loud, batch.command("echo", "next")]
+    cut, after = _run_locally(steps, batch.new_nonce(), parallel)
+    assert cut.truncated and cut.stdout.startswith(b"1\n2\n") and len(cut.stdout) == 100
+    assert len(cut.stderr) == 100
+    assert after.text == "next\n"
 
 
 def test_truncated_batch_output_is_a_clear_error() -> None:
