@@ -21,7 +21,6 @@ cited source function still exists; other generators may ask for other paths (`d
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
 import shutil
@@ -71,6 +70,8 @@ def _run(argv: list[str], cwd: Path | None = None) -> str:
 @contextmanager
 def _locked(directory: Path) -> Iterator[None]:
     """Parallel test workers and engineers share one cache: one extractor at a time."""
+    import fcntl  # here, not at the top: the Windows lane imports this module's tests
+
     directory.mkdir(parents=True, exist_ok=True)
     with open(directory / ".lock", "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

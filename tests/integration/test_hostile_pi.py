@@ -39,6 +39,7 @@ def run_inspect(lab: Any, tmp_path: Path, *extra: str) -> tuple[int, str, str, f
     argv = [sys.executable, "-m", "sbctune", "inspect", f"{lab.user}@{lab.host}",
             "--accept-new-host-key", *extra]  # fmt: skip
     ran = run_measured(argv, tmp_path, env=env, timeout=240)
+    assert ran.peak_mb is not None  # the lab runs on Linux, where the peak is measured
     return ran.code, ran.out, ran.err, ran.peak_mb, ran.seconds
 
 

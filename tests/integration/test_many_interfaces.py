@@ -39,5 +39,5 @@ def test_live_inspect_bounds_the_interfaces_it_probes(lab_factory: Any, tmp_path
     assert "en0" in ran.out and "try again" not in (ran.out + ran.err).lower()
     # The interface in use (the lab's link to this PC, with its address) was probed.
     assert "eth1" in ran.out and "ax88179" in ran.out
-    assert ran.peak_mb < 500, ran.peak_mb
-    print(f"live inspect, {EXTRA} extra interfaces: {ran.seconds:.1f} s, {ran.peak_mb:.0f} MB")
+    assert ran.peak_within(500), ran.peak_mb
+    print(f"live inspect, {EXTRA} extra interfaces: {ran.seconds:.1f} s, {ran.peak_mb} MB")

@@ -55,6 +55,7 @@ def _c_text(path: Path) -> str:
     return re.sub(r'"\s*"', "", text).replace("\\n", "")
 
 
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_messages_are_in_the_files_they_cite(trees: dict[str, Path]) -> None:
     rows = _messages()
     assert len(rows) > 15000
@@ -82,6 +83,7 @@ def test_known_messages_have_the_level_and_file_of_their_call() -> None:
     assert rows["%s: probe of %s failed with error %d"][3] == ["6.1"]  # pr_warn, before 6.12
 
 
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_errno_values_are_the_kernels(trees: dict[str, Path]) -> None:
     errno = _table("errno.json")
     assert errno["110"]["name"] == "ETIMEDOUT" and errno["71"]["name"] == "EPROTO"
@@ -92,6 +94,7 @@ def test_errno_values_are_the_kernels(trees: dict[str, Path]) -> None:
         assert re.search(rf"#define\s+{item['name']}\s+{value}\b", header), item
 
 
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_drivers_are_registered_in_the_files_they_cite(trees: dict[str, Path]) -> None:
     data = _table("drivers.json")
     drivers = data["drivers"]

@@ -1,7 +1,7 @@
 """Time grows at most about linearly with the input, and memory stays bounded, for every kind of
 input a Pi or a bundle controls: an input 10 times and 100 times a base size, the time of each
-(CPU time, best of a few runs), and t(100x) / t(10x) must stay under 30 (linear: about 10; a
-rescan per item: about 100). Each case was quadratic once or is a place where it could be.
+(CPU time per call, best of a few samples of >= 50 ms each), and t(100x) / t(10x) must stay
+under 30 (linear: about 10; a rescan per item: about 100). Each case was quadratic once or is a place where it could be.
 
 The inputs are made here, shaped like the real outputs next to them (tests/captures and the
 lab profiles hold the real ones); they are sizes, not captures.
@@ -32,13 +32,24 @@ MAX_RATIO = 30
 MAX_PEAK_MB = 500
 
 
+MIN_SAMPLE_S = 0.05  # CPU time per sample: many ticks of a coarse clock (Windows: 15.6 ms)
+MAX_CALLS = 2000  # bounds a sample of a very quick call
+
+
 def cpu_seconds(run: Callable[[Any], object], arg: Any, repeats: int = 3) -> float:
+    """CPU seconds per call, best of ``repeats`` samples; each sample calls ``run`` until it
+    has spent MIN_SAMPLE_S, so the clock's granularity cannot decide the ratio."""
     best = float("inf")
     for _ in range(repeats):
-        started = time.process_time()
-        run(arg)
-        best = min(best, time.process_time() - started)
-    return max(best, 1e-4)  # below the clock's useful resolution, both count as equal
+        calls, started = 0, time.process_time()
+        while True:
+            run(arg)
+            calls += 1
+            spent = time.process_time() - started
+            if spent >= MIN_SAMPLE_S or calls >= MAX_CALLS:
+                break
+        best = min(best, spent / calls)
+    return max(best, 1e-7)  # a call below the clock's resolution even MAX_CALLS times
 
 
 def assert_linear(make: Callable[[int], Any], run: Callable[[Any], object], base: int) -> None:
