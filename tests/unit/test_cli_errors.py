@@ -132,10 +132,21 @@ def test_inspect_of_a_bad_bundle_is_not_taken_for_a_host(
         assert message in err, (source, err)
 
 
-@pytest.mark.parametrize("output", ["/proc/sbctune-x", "/proc/sbctune-x.zip"])
+@pytest.fixture
+def unwritable(tmp_path: Path) -> Path:
+    """A folder nothing can be written into: Linux's /proc; elsewhere a file taken as a folder
+    (a path under \\proc on Windows could be made, on the current drive)."""
+    if sys.platform.startswith("linux"):
+        return Path("/proc")
+    (tmp_path / "a-file").write_text("mine", encoding="utf-8")
+    return tmp_path / "a-file"
+
+
+@pytest.mark.parametrize("name", ["sbctune-x", "sbctune-x.zip"])
 def test_collect_to_an_unwritable_place_fails_before_connecting(
-    output: str, capsys: pytest.CaptureFixture[str]
+    name: str, unwritable: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    output = str(unwritable / name)
     started = time.monotonic()
     code, _, err = run_cli(["collect", "pi@127.0.0.1:9", "-o", output], capsys)
     assert code == 1
@@ -153,9 +164,12 @@ def test_collect_into_an_existing_file_as_folder_is_refused(
     assert existing.read_text(encoding="utf-8") == "mine"
 
 
-def test_demo_checks_its_report_path_first(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/proc/x.html"], capsys)
-    assert code == 1 and "Cannot write /proc/x.html" in err and "--report" in err
+def test_demo_checks_its_report_path_first(
+    unwritable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = str(unwritable / "x.html")
+    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", report], capsys)
+    assert code == 1 and f"Cannot write {report}" in err and "--report" in err
     code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/tmp"], capsys)
     assert code == 1 and "/tmp is a folder" in err
 
@@ -169,14 +183,15 @@ def seeded(own_data_dir: Path) -> list[int]:
 
 
 def test_export_to_a_folder_or_an_unwritable_place(
-    seeded: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    seeded: list[int], tmp_path: Path, unwritable: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = str(seeded[0])
     code, _, err = run_cli(["export", run, "-f", "csv", "-o", str(tmp_path)], capsys)
     assert code == 1 and f"{tmp_path} is a folder" in err
     for fmt in ("csv", "html"):
-        code, _, err = run_cli(["export", run, "-f", fmt, "-o", f"/proc/x.{fmt}"], capsys)
-        assert code == 1 and f"Cannot write /proc/x.{fmt}" in err
+        out = str(unwritable / f"x.{fmt}")
+        code, _, err = run_cli(["export", run, "-f", fmt, "-o", out], capsys)
+        assert code == 1 and f"Cannot write {out}" in err
 
 
 # --------------------------------------------------------------------------- numbers and names

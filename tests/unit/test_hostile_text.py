@@ -9,6 +9,7 @@ SOURCE.md) with attacker-chosen values put where a Pi controls the text: the dri
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -148,5 +149,7 @@ def test_cli_subprocess_output_is_guarded(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "sbctune", "inspect", str(bundle)],
                           capture_output=True, timeout=120)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert not RAW_CONTROL.search(proc.stdout.decode() + proc.stderr.decode())
+    # Windows' text mode ends each line with \r\n: a line break there, not a control let through.
+    shown = (proc.stdout + proc.stderr).replace(os.linesep.encode(), b"\n").decode()
+    assert not RAW_CONTROL.search(shown)
     assert b"\\u001b]0;pwned" in proc.stdout

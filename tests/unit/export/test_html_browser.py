@@ -3,6 +3,7 @@ key numbers are in the page, it prints to PDF, and it loads nothing from elsewhe
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -13,10 +14,14 @@ import pytest
 from sbctune.export import export, gather
 from tests.unit.export.seed_runs import seed_history
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# On Windows only a Windows browser on PATH: Wine would also reach Linux's /usr/bin/chromium
+# through drive Z:, which cannot open the report's file:///Z:/ address.
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.name == "posix" else "")
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed"),
+    pytest.mark.skipif(
+        not CHROMIUM or not Path(CHROMIUM).exists(), reason="chromium is not installed"
+    ),
 ]
 
 
