@@ -230,8 +230,23 @@ def _cannot_write(target: Path, exc: OSError, option: str) -> UserError:
     return UserError(f"Cannot write {target}: {reason or exc.strerror or exc}.", hint)
 
 
+def file_in_the_way(path: Path) -> Path | None:
+    """The nearest existing ancestor of ``path`` when it is a file, not a folder (each OS
+    words that error its own way: EEXIST, ENOTDIR, ENOENT)."""
+    for parent in path.parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
+
+
 def _check_output(target: Path, *, overwrite: bool, folder: bool, option: str) -> None:
     parent = target.parent
+    in_the_way = file_in_the_way(target)
+    if in_the_way is not None:
+        raise UserError(
+            f"Cannot write {target}: {in_the_way} is a file, not a folder.",
+            f"Choose another {option} path.",
+        )
     if not parent.is_dir():
         raise UserError(
             f"The folder {parent} does not exist.", f"Create it, or choose another {option} path."

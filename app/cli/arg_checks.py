@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from sbctune.errors import UserError
+from sbctune.safefiles import file_in_the_way
 from sbctune.tuning.scripts import SESSION_ID
 
 # The kernel's rule for interface names (IFNAMSIZ 16, no '/' or spaces); ':' and '@' are
@@ -93,7 +94,10 @@ port_arg = int_range(1, 65535, "the port")
 
 def _cannot_write(path: Path, exc: OSError, option: str = "-o") -> UserError:
     reason = exc.strerror or str(exc)
-    if exc.errno == errno.ENOENT:
+    in_the_way = file_in_the_way(path)
+    if in_the_way is not None:
+        reason = f"{in_the_way} is a file, not a folder"
+    elif exc.errno == errno.ENOENT:
         reason = "that folder does not exist or cannot hold files"
     return UserError(
         f"Cannot write {path}: {reason}.",

@@ -132,11 +132,13 @@ def test_inspect_of_a_bad_bundle_is_not_taken_for_a_host(
         assert message in err, (source, err)
 
 
-@pytest.fixture
-def unwritable(tmp_path: Path) -> Path:
-    """A folder nothing can be written into: Linux's /proc; elsewhere a file taken as a folder
-    (a path under \\proc on Windows could be made, on the current drive)."""
-    if sys.platform.startswith("linux"):
+@pytest.fixture(params=["proc", "file"])
+def unwritable(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A folder nothing can be written into: Linux's /proc, or a file where a folder should be
+    (the one on every OS: a path under \\proc on Windows could be made on the current drive)."""
+    if request.param == "proc":
+        if not sys.platform.startswith("linux"):
+            pytest.skip("/proc is Linux's")
         return Path("/proc")
     (tmp_path / "a-file").write_text("mine", encoding="utf-8")
     return tmp_path / "a-file"
