@@ -128,9 +128,14 @@ class _Poller:
             self._epoll.modify(fd, mask)
         else:
             assert self._sel is not None
-            if mask:
+            # A selector has no empty mask: a parked sender leaves it and comes back later
+            # (Windows' and macOS' path; modify() of an fd it left raised KeyError there).
+            watched = fd in self._sel.get_map()
+            if mask and watched:
                 self._sel.modify(fd, self._sel_events(mask))
-            else:
+            elif mask:
+                self._sel.register(fd, self._sel_events(mask))
+            elif watched:
                 self._sel.unregister(fd)
 
     def unregister(self, fd: int) -> None:

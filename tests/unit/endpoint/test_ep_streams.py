@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import select
 import socket
 import threading
 import time
+
+import pytest
 
 from sbctune.measure.endpoint.protocol import TestParams
 from sbctune.measure.endpoint.streams import DataMover, DataStream
@@ -68,7 +71,10 @@ def test_sends_blocks_and_notices_closed_peer() -> None:
         mine.close()
 
 
-def test_pacing_holds_the_rate_per_stream() -> None:
+@pytest.mark.parametrize("poller", ["epoll", "selectors"])
+def test_pacing_holds_the_rate_per_stream(poller: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if poller == "selectors":  # Windows' and macOS' path, taken here too
+        monkeypatch.delattr(select, "epoll", raising=False)
     pairs = [_pair() for _ in range(2)]
     got = [0]
     stop = threading.Event()
