@@ -11,11 +11,14 @@ the tests' conftest, as a pip install on Windows would (the bug: `sbctune demo` 
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from sbctune.cli.lab_cmd import import_vm_cli
 from sbctune.cli.main import main
@@ -62,12 +65,22 @@ def _as_on_windows(*first: str, path: Path = ROOT) -> subprocess.CompletedProces
     )  # fmt: skip
 
 
+def _lab_extra_left_out() -> set[str]:
+    """The `lab` extra's packages this Python lacks (the Windows set: the lab is Linux's)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = config["project"]["optional-dependencies"]["lab"]
+    names = {re.split(r"[\s<>=!~;\[]", spec, maxsplit=1)[0] for spec in wanted}
+    return {name for name in names if importlib.util.find_spec(name) is None}
+
+
 def test_every_module_and_the_conftest_import_without_posix_only_modules() -> None:
     proc = _as_on_windows()
     assert proc.returncode == 0, proc.stderr[-2000:]
     count, *failed = proc.stdout.splitlines()
     assert int(count) > 200  # the walk saw the whole package (app/ and ui/, the lab too)
-    assert [line for line in failed if line] == []
+    # A lab server module may need its extra's package where the extra is not installed.
+    absent = tuple(f"ModuleNotFoundError: No module named '{n}'" for n in _lab_extra_left_out())
+    assert [line for line in failed if line and not line.endswith(absent)] == []
 
 
 def test_the_simulation_refuses_a_module_level_posix_import(tmp_path: Path) -> None:
