@@ -23,6 +23,8 @@ from sbctune.tuning.model import Change, TweakOutcome
 from sbctune.tuning.record import SessionRecord
 from sbctune.tuning.remote_state import parse_listing
 
+pytestmark = pytest.mark.posix_only("runs the guard's scripts under dash, busybox and bash")
+
 SESSION = "20250101T120000Z-aaaaaa"
 LOCK = scripts.lock_name("net:[4026531840]")
 

@@ -24,6 +24,8 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+
 EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 PASTED = driver_caps.table()["pasted"]
 NOT_SUPPORTED = "netlink error: Operation not supported"
