@@ -34,6 +34,7 @@ def _pi_env(tmp_path: Path, offset: int) -> dict[str, str]:
     return dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
 
 
+@pytest.mark.posix_only("runs the Pi's listing script under sh, with a fake date on PATH")
 @pytest.mark.parametrize("offset", [3 * DAY, -400 * DAY], ids=["3-days-ahead", "400-days-behind"])
 def test_the_deadline_shown_is_the_seconds_left_on_the_pi(tmp_path: Path, offset: int) -> None:
     env = _pi_env(tmp_path, offset)
