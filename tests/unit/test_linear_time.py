@@ -1,7 +1,8 @@
 """Time grows at most about linearly with the input, and memory stays bounded, for every kind of
 input a Pi or a bundle controls: an input 10 times and 100 times a base size, the time of each
 (CPU time per call, best of a few samples of >= 50 ms each), and t(100x) / t(10x) must stay
-under 30 (linear: about 10; a rescan per item: about 100). Each case was quadratic once or is a place where it could be.
+under 30 (linear: about 10; a rescan per item: about 100). Each case was quadratic once or is
+a place where it could be.
 
 The inputs are made here, shaped like the real outputs next to them (tests/captures and the
 lab profiles hold the real ones); they are sizes, not captures.
