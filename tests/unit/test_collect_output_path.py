@@ -20,6 +20,7 @@ def collect(out: Path, *extra: str) -> list[str]:
 
 
 @pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+@pytest.mark.posix_only("makes a symlink (Windows needs a privilege for them)")
 def test_a_link_at_the_output_is_refused_and_its_target_untouched(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], dangling: bool
 ) -> None:
@@ -59,6 +60,7 @@ def test_a_folder_that_holds_files_is_refused_even_with_force(
     assert [p.name for p in folder.iterdir()] == ["notes.txt"]
 
 
+@pytest.mark.posix_only("makes a symlink (Windows needs a privilege for them)")
 def test_a_report_path_that_is_a_link_is_refused_before_the_demo(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

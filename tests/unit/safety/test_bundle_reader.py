@@ -134,6 +134,7 @@ def test_a_manifest_at_and_over_its_size_limit(tmp_path: Path) -> None:
     assert "a few KB" in (e.value.hint or "")
 
 
+@pytest.mark.posix_only("makes a symlink (Windows needs a privilege for them)")
 def test_a_link_becomes_a_bundle_error_with_its_hint(tmp_path: Path) -> None:
     root = folder(tmp_path, base(commands={"a": "a.txt"}))
     (tmp_path / "secret").write_text("x", encoding="utf-8")

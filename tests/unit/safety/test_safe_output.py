@@ -52,6 +52,7 @@ def test_an_existing_file_needs_consent(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("dangling", [False, True])
+@pytest.mark.posix_only("makes a symlink (Windows needs a privilege for them)")
 def test_a_link_is_refused_even_with_consent(tmp_path: Path, dangling: bool) -> None:
     victim = tmp_path / "victim"
     if not dangling:

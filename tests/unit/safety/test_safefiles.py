@@ -63,6 +63,7 @@ def test_a_path_leaving_the_folder_is_refused(folder: Path, rel: str) -> None:
         read_member(folder, rel, "x")
 
 
+@pytest.mark.posix_only("makes a symlink (Windows needs a privilege for them)")
 def test_a_link_anywhere_on_the_path_is_refused(folder: Path, tmp_path: Path) -> None:
     (folder / "last").symlink_to(tmp_path / "secret")
     (folder / "middle").symlink_to(folder / "sub")
@@ -74,6 +75,7 @@ def test_a_link_anywhere_on_the_path_is_refused(folder: Path, tmp_path: Path) ->
             regular_file(folder, rel)
 
 
+@pytest.mark.posix_only("makes a FIFO (os.mkfifo)")
 def test_a_folder_or_a_fifo_is_not_a_regular_file(folder: Path) -> None:
     os.mkfifo(folder / "fifo")
     for rel in ("sub", "fifo"):
