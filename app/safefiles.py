@@ -221,12 +221,26 @@ def check_output(
         raise _cannot_write(target, exc, option) from None
 
 
+NAME_MAX = 255  # the longest name ext4 and NTFS hold (in bytes and UTF-16 units)
+
+
+def name_too_long(path: Path, exc: OSError) -> bool:
+    """The OS refused ``path`` for a name's length: Linux says ENAMETOOLONG; Windows says
+    ERROR_FILENAME_EXCED_RANGE (206) or only that the path was not found."""
+    return (
+        exc.errno == errno.ENAMETOOLONG
+        or getattr(exc, "winerror", None) == 206
+        or any(len(part) > NAME_MAX for part in path.parts)
+    )
+
+
 def _cannot_write(target: Path, exc: OSError, option: str) -> UserError:
+    if name_too_long(target, exc):
+        return UserError(
+            f"Cannot write {target}: File name too long.", f"Choose a shorter name with {option}."
+        )
     reason = "that folder cannot hold files" if isinstance(exc, FileNotFoundError) else ""
-    if exc.errno == errno.ENAMETOOLONG:
-        hint = f"Choose a shorter name with {option}."
-    else:
-        hint = f"Choose a file in a folder you can write to (e.g. your home folder) with {option}."
+    hint = f"Choose a file in a folder you can write to (e.g. your home folder) with {option}."
     return UserError(f"Cannot write {target}: {reason or exc.strerror or exc}.", hint)
 
 
@@ -277,6 +291,18 @@ def _check_output(target: Path, *, overwrite: bool, folder: bool, option: str) -
         raise OutputExists(target, option)
 
 
+def _replace(written: Path, target: Path) -> None:
+    try:
+        os.replace(written, target)
+    except OSError:
+        # Windows renames a folder over no folder, not even an empty one (POSIX does):
+        # the empty folder the user named gives way, then the rename is tried once more.
+        if not (written.is_dir() and _empty_folder(target)):
+            raise
+        target.rmdir()
+        os.replace(written, target)
+
+
 def write_output(
     target: str | Path,
     write: Callable[[Path], Path],
@@ -294,7 +320,7 @@ def write_output(
         private = Path(tempfile.mkdtemp(prefix=".sbctune-output-", dir=target.parent))
         try:
             written = write(private / target.name)
-            os.replace(written, target)
+            _replace(written, target)
         finally:
             shutil.rmtree(private, ignore_errors=True)
         return target

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from sbctune.errors import UserError
-from sbctune.safefiles import file_in_the_way
+from sbctune.safefiles import file_in_the_way, name_too_long
 from sbctune.tuning.scripts import SESSION_ID
 
 # The kernel's rule for interface names (IFNAMSIZ 16, no '/' or spaces); ':' and '@' are
@@ -93,6 +93,10 @@ port_arg = int_range(1, 65535, "the port")
 
 
 def _cannot_write(path: Path, exc: OSError, option: str = "-o") -> UserError:
+    if name_too_long(path, exc):
+        return UserError(
+            f"Cannot write {path}: File name too long.", f"Choose a shorter name with {option}."
+        )
     reason = exc.strerror or str(exc)
     in_the_way = file_in_the_way(path)
     if in_the_way is not None:

@@ -86,6 +86,7 @@ def test_a_folder_or_a_fifo_is_not_a_regular_file(folder: Path) -> None:
     assert regular_file(folder, "sub/out.txt") == folder / "sub" / "out.txt"
 
 
+@pytest.mark.posix_only("POSIX permissions (chmod 000 on a folder)")
 def test_an_unreadable_part_of_the_path_is_refused_with_its_reason(folder: Path) -> None:
     with pytest.raises(UnsafeMember, match="cannot be read"):
         read_member(folder, "sub/out.txt/deeper", "x")  # ENOTDIR
