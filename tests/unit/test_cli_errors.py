@@ -167,13 +167,13 @@ def test_collect_into_an_existing_file_as_folder_is_refused(
 
 
 def test_demo_checks_its_report_path_first(
-    unwritable: Path, capsys: pytest.CaptureFixture[str]
+    unwritable: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = str(unwritable / "x.html")
     code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", report], capsys)
     assert code == 1 and f"Cannot write {report}" in err and "--report" in err
-    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", "/tmp"], capsys)
-    assert code == 1 and "/tmp is a folder" in err
+    code, _, err = run_cli(["demo", "pi@127.0.0.1:9", "--report", str(tmp_path)], capsys)
+    assert code == 1 and f"{tmp_path} is a folder" in err
 
 
 @pytest.fixture

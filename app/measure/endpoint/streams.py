@@ -292,7 +292,10 @@ class _MoveLoop:
         self.limited = bool(self.limit_bytes or self.limit_blocks) and params.sends > 0
         self.blocks_sent = 0
         self.sent_total = 0
-        self.burst = 1 if self.rate else MAX_BURST
+        # Paced, a sender parks as soon as it is ahead (after each block); behind, it catches
+        # up with up to MAX_BURST blocks per wake-up: where the poll's timer is coarse
+        # (Windows: ~15.6 ms) one block per wake-up fell short of the rate.
+        self.burst = MAX_BURST
         # Pacing (reverse -b): a sender that is ahead of its rate is parked until it is not.
         self.parked: dict[int, float] = {}
         self.live = len(streams)
@@ -341,7 +344,7 @@ class _MoveLoop:
 
     def _send(self, i: int, fd: int) -> bool:
         """Several blocks per wake-up (C iperf3 sends up to 10), so a bidir test does not
-        favour the receiving side; one block at a time when pacing."""
+        favour the receiving side; paced, only while the sender is behind its rate."""
         sock = self.socks[i]
         n = 1
         for _ in range(self.burst):
