@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import time
 import zipfile
 from collections.abc import Callable
@@ -34,7 +35,8 @@ MAX_RATIO = 30
 MAX_PEAK_MB = 500
 
 
-MIN_SAMPLE_S = 0.05  # CPU time per sample: many ticks of a coarse clock (Windows: 15.6 ms)
+# CPU time per sample: many ticks of Windows' coarse clock (15.6 ms); Linux's counts in ns.
+MIN_SAMPLE_S = 0.05 if os.name == "nt" else 0.01
 MAX_CALLS = 2000  # bounds a sample of a very quick call
 
 
