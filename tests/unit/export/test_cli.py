@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.cli.main import main
+from sbctune.export import registry
 from tests.unit.export.seed_runs import seed_history
 
 
@@ -76,7 +77,13 @@ def test_export_writes_the_file(ids: list[int], tmp_path: Path) -> None:
 
 
 def test_export_png_from_the_core_cli_explains(
-    ids: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ids: list[int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The core alone, as `python -m sbctune` runs it: a GUI test earlier in the same process
+    # may have registered the app's PNG exporter.
+    monkeypatch.setattr(registry, "_registered", {})
     assert main(["export", str(ids[0]), "-f", "png", "-o", str(tmp_path / "c.png")]) == 1
     assert "PNG export needs the GUI libraries" in capsys.readouterr().err
