@@ -15,12 +15,12 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from sbctune.discovery.mdns import BROWSED
 from sbctune.measure.pi_client import explain_error
 from sbctune.remote.errors import HostUnreachable
 from sbctune.ui import secrets
+from tests.memory_keyring import MemoryKeyring
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "packaging"))
@@ -35,23 +35,10 @@ def on_macos(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "platform", "darwin")
 
 
-class _KeychainRecorder(KeyringBackend):
+class _KeychainRecorder(MemoryKeyring):
     """The macOS Keychain backend as keyring reports it (its module), keeping what it gets."""
 
     priority = 5  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.saved: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.saved.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.saved[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.saved.pop((service, username), None)
 
 
 _KeychainRecorder.__module__ = "keyring.backends.macOS"

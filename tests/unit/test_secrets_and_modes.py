@@ -10,33 +10,18 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from sbctune import paths
 from sbctune.remote import batch
 from sbctune.ui import secrets
 from sbctune.ui.controllers.connection import ConnectRequest
+from tests.memory_keyring import MemoryKeyring
 
 HOSTILE = "hunter2'; rm -rf / #"
 
 
-class _FileKeyring(KeyringBackend):
+class _FileKeyring(MemoryKeyring):
     """Stands in for keyrings.alt's plaintext file: a backend that is not the OS keyring."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.saved: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.saved.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.saved[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.saved.pop((service, username), None)
 
 
 @pytest.fixture
