@@ -57,7 +57,7 @@ def classify(name: str) -> Kind:
     norm = normalize(name)
     for kind in ("normal", "pause", "drop", "error"):
         if any(p.search(norm) for p in rules().classes.get(kind, [])):
-            return kind  # type: ignore[return-value]
+            return kind
     return "normal"
 
 
@@ -172,13 +172,13 @@ def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, 
                 ),
                 reverse=True,
             )
-            counted = packets(stats, which)  # type: ignore[arg-type]
+            counted = packets(stats, which)
             if not hits or counted is None or hits[0][0] < min_count:
                 continue
             total, names = counted
             count, _specific, top = hits[0]
             share = count / (total + count) if kind != "pause" else count / max(total, 1)
-            info, warning = _share_limits(kind)  # type: ignore[arg-type]
+            info, warning = _share_limits(kind)
             if share < info:
                 continue
             covered.add((kind, which))
