@@ -47,6 +47,7 @@ READ = [
     ("e1000e_ethq_11_excerpt.txt", 45, "rx_smbus", 1446),
     ("bcm5709_bnx2_ethq_14_excerpt.txt", 31, "rx_ucast_packets", 19363870912),
     ("be3_be2net_ethq_7_excerpt.txt", 37, "rx_tcp_checksum_errs", 93915),
+    ("be2net_netutils_208_queues_excerpt.txt", 44, "rxq0: rx_pkts", 388868824555),
 ]
 
 
@@ -169,10 +170,19 @@ def test_align_errors_against_few_packets_are_a_warning_with_the_lines_as_eviden
         "e1000e_ethq_11_excerpt.txt",
         "bcm5709_bnx2_ethq_14_excerpt.txt",
         "be3_be2net_ethq_7_excerpt.txt",  # checksum errors, but no packet count shown
+        # 1.2 billion TCP checksum errors: not the link's (its CRC errors are 0); 1.8 million
+        # length drops in 389 billion queue packets: tiny
+        "be2net_netutils_208_queues_excerpt.txt",
     ],
 )
 def test_no_finding_for_tiny_shares_or_no_traffic(name: str) -> None:
     assert _counter_findings(_nic(name)) == []
+
+
+def test_queue_packets_count_as_the_nics() -> None:
+    nic = _nic("be2net_netutils_208_queues_excerpt.txt")
+    assert packets(nic.ethtool_stats, "rx") == (388868824555, ["rx_pkts"])
+    assert classify("rx_tcp_checksum_errs") == "normal"  # a checksum error is not the cable's
 
 
 def test_a_share_is_stated_as_the_lines_say() -> None:
