@@ -68,8 +68,7 @@ def _parse(text: str) -> Parsed[EthtoolStats]:
         if is_noise(line):
             continue
         if _HEADER_RE.match(line):
-            header_seen = True
-            found += 1
+            header_seen = True  # not "found": a header and no counters is a cut output
             continue
         if not header_seen and re.search(r"\bethtool\b", line):
             continue  # the command line itself, pasted with its prompt
