@@ -231,3 +231,11 @@ def test_a_bundle_with_ethtool_s_round_trips(tmp_path: Path) -> None:
     assert data["nics"][0]["ethtool_stats"]["rx_packets"] == 3960
     assert any(f["id"] == "counter-errors" for f in data["findings"])
     assert not any(re.search(r"\bgstrings\b", f["summary"]) for f in data["findings"])
+
+
+def test_sysfs_errors_without_packets_are_not_judged() -> None:
+    """The dev VM's bundle (real sysfs reads, made before the packet counters were collected)
+    has rx_errors and rx_dropped but no rx_packets: no counters, so no share is made up."""
+    bundle = ROOT / "tests/captures/dev_vm/bundles/qemu_bookworm_four_nics"
+    inv = inspect_bundle(bundle)
+    assert inv.nics and all(not n.counters or "rx_packets" in n.counters for n in inv.nics)
