@@ -105,11 +105,13 @@ def _sums(stats: dict[str, int]) -> dict[str, int]:
 
 def packets(stats: dict[str, int], which: Side) -> tuple[int, list[str]] | None:
     """The packets counted on one side and the names they came from, by the first rule of
-    ``packets`` whose names are all present (a zero counter is not kept: absent is zero)."""
+    ``packets`` whose first name is present; the others add what they count (the inventory
+    keeps non-zero counters only: an absent multicast count is zero)."""
     sums = _sums(stats)
     for names in rules().packets[which]:
-        if all(n in sums for n in names):
-            return sum(sums[n] for n in names), names
+        if names[0] in sums:
+            present = [n for n in names if n in sums]
+            return sum(sums[n] for n in present), present
     return None
 
 
