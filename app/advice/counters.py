@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from sbctune.inventory.model import Finding, Nic
+from sbctune.inventory.model import Finding, Nic, Recommendation
 
 Kind = Literal["error", "drop", "pause", "normal"]
 Side = Literal["rx", "tx"]
@@ -237,3 +237,26 @@ def interface_findings(nic: Nic, label: str, covered: set[tuple[str, str]]) -> l
 def counter_findings(nic: Nic, label: str) -> list[Finding]:
     found, covered = stats_findings(nic, label)
     return found + interface_findings(nic, label, covered)
+
+
+def cable_recommendation(found: Finding) -> Recommendation | None:
+    """A warning about damaged received frames: the cable and the port are what to change."""
+    if found.id != "counter-errors" or found.severity != "warning" or not found.evidence:
+        return None
+    if side(found.evidence[0].rsplit(":", 1)[0]) != "rx":  # the headline counter's direction
+        return None
+    return Recommendation(
+        "cable",
+        found.nic,
+        "Replace the cable and try another switch port",
+        "The NIC's own counters show damaged frames above one in a thousand: swap the cable "
+        "(Cat5e or better, no kinks, firmly seated) and the switch port, then read the counters "
+        "again; they should stay still.",
+        "no damaged frames; TCP stops backing off for them",
+        [
+            "IEEE 802.3 clause 40: 1000BASE-T bit error ratio below 1e-10",
+            "Mathis et al., The Macroscopic Behavior of the TCP Congestion Avoidance "
+            "Algorithm, Computer Communication Review 27(3), 1997",
+        ],
+        evidence=list(found.evidence),
+    )

@@ -231,6 +231,8 @@ def test_a_bundle_with_ethtool_s_round_trips(tmp_path: Path) -> None:
     data = inv.to_json()
     assert data["nics"][0]["ethtool_stats"]["rx_packets"] == 3960
     assert any(f["id"] == "counter-errors" for f in data["findings"])
+    (cable,) = [r for r in data["recommendations"] if r["kind"] == "cable"]
+    assert cable["nic"] == "eth0" and "align_errors: 9194" in cable["evidence"]
     assert not any(re.search(r"\bgstrings\b", f["summary"]) for f in data["findings"])
 
 
