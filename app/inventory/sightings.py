@@ -268,7 +268,9 @@ def _sysfs_counters(attrs: dict[str, str]) -> dict[str, int]:
     counters = {
         name: int(value)
         for name in _COUNTERS
-        if (value := attrs.get("statistics/" + name, "")).isdigit() and len(value) <= 20
+        if (value := attrs.get("statistics/" + name, "")).isascii()
+        and value.isdigit()
+        and len(value) <= 20
     }
     return counters if "rx_packets" in counters and "tx_packets" in counters else {}
 

@@ -242,3 +242,18 @@ def test_sysfs_errors_without_packets_are_not_judged() -> None:
     bundle = ROOT / "tests/captures/dev_vm/bundles/qemu_bookworm_four_nics"
     inv = inspect_bundle(bundle)
     assert inv.nics and all(not n.counters or "rx_packets" in n.counters for n in inv.nics)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=30), st.text(max_size=30))
+def test_garbage_in_sysfs_statistics_never_raises(rx: str, tx: str) -> None:
+    """'²' is a digit to str.isdigit() but not to int(): such a file is left out, no crash."""
+    from sbctune.advice.inspect import inventory_from_raw
+    from sbctune.inventory.raw import RawOutputs
+
+    files = {"/sys/class/net/eth0/statistics/rx_packets": rx,
+             "/sys/class/net/eth0/statistics/tx_packets": tx,
+             "/sys/class/net/eth0/statistics/rx_errors": "²"}  # fmt: skip
+    inv = inventory_from_raw(RawOutputs(files=files))
+    for nic in inv.nics:
+        assert all(isinstance(v, int) and v >= 0 for v in nic.counters.values())
