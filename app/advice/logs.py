@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from sbctune.advice.counters import counter_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
 from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
@@ -120,38 +121,6 @@ def _below_phy(nic: Nic, found: list[Finding], label: str) -> None:
     )
 
 
-# Shares of the traffic above which a counter is remarked: any error rate above 0.1 % costs
-# TCP throughput; drops are often frames nobody wants (other protocols), so only above 1 %.
-_ERROR_SHARE = 0.001
-_DROP_SHARE = 0.01
-
-
-def _counters(nic: Nic, found: list[Finding], label: str) -> None:
-    """Errors and drops in the interface's own counters, judged against its packets."""
-    c = nic.counters
-    said: list[str] = []
-    worst = "info"
-    for side, word in (("rx", "received"), ("tx", "sent")):
-        packets = c.get(f"{side}_packets") or 0
-        for kind, limit in (("errors", _ERROR_SHARE), ("dropped", _DROP_SHARE)):
-            count = c.get(f"{side}_{kind}") or 0
-            if count and packets and count / packets > limit:
-                said.append(f"{count} of {packets} {word} packets {kind} ({count / packets:.1%})")
-                worst = "warning" if kind == "errors" or count / packets > 0.05 else worst
-    if said:
-        found.append(
-            Finding(
-                "interface-errors",
-                worst,  # type: ignore[arg-type]
-                label,
-                f"{label}'s counters: {'; '.join(said)}. Errors point at the cable, duplex or "
-                "the driver; receive drops at a CPU or buffer that cannot keep up (IRQ "
-                "affinity, RPS, ring sizes) or at frames the system does not want.",
-                [" ".join(f"{k}={v}" for k, v in c.items())],
-            )
-        )
-
-
 def log_findings(nic: Nic) -> list[Finding]:
     found: list[Finding] = []
     label = _label(nic)
@@ -242,7 +211,7 @@ def log_findings(nic: Nic) -> list[Finding]:
         )
     _complaints(nic, found, label)
     _below_phy(nic, found, label)
-    _counters(nic, found, label)
+    found += counter_findings(nic, label)
     return found
 
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 
 from sbctune.advice.chips import usb3_only_driver
+from sbctune.advice.counters import cable_recommendation
 from sbctune.advice.driver_figures import PortFigures, install_detail
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite, lines_with
@@ -445,6 +446,8 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             if found.id == "link-down" and nic.wireless:
                 continue
             inventory.findings.append(found)
+            if cable := cable_recommendation(found):
+                inventory.recommendations.append(cable)
         for pair in (generic_driver(nic), usb_no_driver(nic)):
             if pair is not None:
                 inventory.findings.append(pair[0])

@@ -57,6 +57,9 @@ SYSFS_GLOBS = (
     "/sys/class/net/*/statistics/rx_dropped",
     "/sys/class/net/*/statistics/rx_errors",
     "/sys/class/net/*/statistics/tx_errors",
+    "/sys/class/net/*/statistics/rx_packets",
+    "/sys/class/net/*/statistics/tx_packets",
+    "/sys/class/net/*/statistics/tx_dropped",
     "/sys/bus/usb/devices/*/speed",
     "/sys/bus/usb/devices/*/idVendor",
     "/sys/bus/usb/devices/*/idProduct",
@@ -92,6 +95,7 @@ PER_INTERFACE = (
     "ethtool -g {}",
     "ethtool -l {}",
     "ethtool -c {}",
+    "ethtool -S {}",
 )
 
 _SAFE_IFACE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")

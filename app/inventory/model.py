@@ -105,6 +105,8 @@ class Nic:
     phy: str | None = None  # the PHY driver the log names: "RTL8211F Gigabit Ethernet"
     # Interface counters (ip -s link, ifconfig): rx_packets, rx_errors, rx_dropped, tx_...
     counters: dict[str, int] = field(default_factory=dict)
+    # The driver's own non-zero counters (ethtool -S), by the name it prints
+    ethtool_stats: dict[str, int] = field(default_factory=dict)
     mac: str | None = None
 
 

@@ -262,6 +262,8 @@ def nic_from_device(
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
     nic.counters = dict(counters) if isinstance(counters, dict) else {}
+    stats = device.value("ethtool_stats")
+    nic.ethtool_stats = dict(stats) if isinstance(stats, dict) else {}
     nic.catalog_id = chip.id if chip else None
     nic.pcie = _pcie(device) if bus == "pci" else None
     nic.driver_version = device.value("driver_version")

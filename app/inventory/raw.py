@@ -20,6 +20,7 @@ from sbctune.inventory.parsers.ethtool import (
     EthtoolRings,
     EthtoolSettings,
 )
+from sbctune.inventory.parsers.ethtool_stats import EthtoolStats
 from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
 from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
 from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
@@ -103,6 +104,7 @@ class Parsed:
     ethtool_k: dict[str, EthtoolFeatures] = field(default_factory=dict)
     ethtool_g: dict[str, EthtoolRings] = field(default_factory=dict)
     ethtool_l: dict[str, EthtoolChannels] = field(default_factory=dict)
+    ethtool_s: dict[str, EthtoolStats] = field(default_factory=dict)
     dmesg: DmesgResult | None = None
     dmesg_text: str = ""
     interrupts: Interrupts | None = None

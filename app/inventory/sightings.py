@@ -237,11 +237,18 @@ def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
     for path, value in parsed.sysfs.items():
         if match := re.match(r"^/sys/class/net/([^/]+)/(\w+)$", path):
             by_iface.setdefault(match.group(1), {})[match.group(2)] = value.strip()
+    for path, value in parsed.sysfs.items():
+        if match := re.match(r"^/sys/class/net/([^/]+)/statistics/(\w+)$", path):
+            by_iface.setdefault(match.group(1), {})["statistics/" + match.group(2)] = value.strip()
     for name, attrs in by_iface.items():
         key = iface_key(name)
         if key is None:
             continue
         sighting = Sighting([key])
+        counters = _sysfs_counters(attrs)
+        if counters:
+            text = " ".join(f"{k}={v}" for k, v in counters.items())
+            sighting.add("counters", counters, "sysfs", f"/sys/class/net/{name}/statistics: {text}")
         speed = attrs.get("speed", "")
         # len: int() refuses over 4300 digits (ValueError), and no link is faster than 10**9.
         if speed.lstrip("-").isdigit() and len(speed) <= 9 and int(speed) > 0:
@@ -253,6 +260,19 @@ def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
         mtu = attrs.get("mtu", "")
         sighting.add("mtu", int(mtu) if mtu.isdigit() else None, "sysfs", "mtu")
         yield sighting
+
+
+def _sysfs_counters(attrs: dict[str, str]) -> dict[str, int]:
+    """The interface's counters from /sys/class/net/IFACE/statistics, when its packets are
+    there too (an error count means nothing without the traffic it was in)."""
+    counters = {
+        name: int(value)
+        for name in _COUNTERS
+        if (value := attrs.get("statistics/" + name, "")).isascii()
+        and value.isdigit()
+        and len(value) <= 20
+    }
+    return counters if "rx_packets" in counters and "tx_packets" in counters else {}
 
 
 def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
@@ -293,6 +313,25 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add(
             "max_link_speed_mbps", settings.max_supported_mbps, "ethtool", "Supported link modes"
         )
+        yield sighting
+    yield from _ethtool_stats(parsed)
+
+
+MAX_KEPT_COUNTERS = 256  # the non-zero ones: a Pi's NIC has at most ~40; a server's queues more
+
+
+def _ethtool_stats(parsed: Parsed) -> Iterator[Sighting]:
+    """``ethtool -S``: the driver's non-zero counters (a zero is no evidence of anything)."""
+    for name, stats in parsed.ethtool_s.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        kept: dict[str, int] = {}
+        for counter in stats.counters:
+            if counter.value and len(kept) < MAX_KEPT_COUNTERS:
+                kept.setdefault(counter.name, counter.value)
+        sighting = Sighting([key])
+        sighting.add("ethtool_stats", kept, "ethtool", f"ethtool -S {name}: {len(kept)} non-zero")
         yield sighting
 
 

@@ -197,11 +197,13 @@ def test_a_symlink_stored_in_a_zip_is_refused(tmp_path: Path) -> None:
 _EVERY_COMMAND = [
     "lsusb", "lsusb -t", "lsusb -v", "lspci", "lspci -nnk", "lspci -vv", "ethtool eth0",
     "ethtool -i eth0", "ethtool -k eth0", "ethtool -g eth0", "ethtool -l eth0",
-    "ethtool -c eth0", "ip -j addr", "ip -j link", "ip addr", "ip -s link", "ifconfig",
+    "ethtool -c eth0", "ethtool -S eth0", "ip -j addr", "ip -j link", "ip addr", "ip -s link",
+    "ifconfig",
     "uname -a", "dmesg", "vcgencmd get_throttled", "vcgencmd measure_temp", "usb-devices",
 ]  # fmt: skip
 _EVERY_FILE = ["/proc/device-tree/model", "/proc/interrupts", "/proc/cpuinfo",
-               "/etc/os-release", "/sys/class/net/eth0/speed"]  # fmt: skip
+               "/etc/os-release", "/sys/class/net/eth0/speed",
+               "/sys/class/net/eth0/statistics/rx_packets"]  # fmt: skip
 
 
 @pytest.mark.parametrize("unit", ["A", "a ", "a:", "1", "\0", "[", "x="])

@@ -8,7 +8,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from . import dmesg, ethtool, iperf, lspci, lsusb, netif, procfs, sysfs, system, vcgencmd
+from . import (
+    dmesg,
+    ethtool,
+    ethtool_stats,
+    iperf,
+    lspci,
+    lsusb,
+    netif,
+    procfs,
+    sysfs,
+    system,
+    vcgencmd,
+)
 from .common import ParseWarning, to_text
 
 
@@ -49,6 +61,9 @@ PARSERS: dict[str, Spec[Any]] = {
     "ethtool -g": Spec(ethtool.parse_ethtool_rings, ethtool.EthtoolRings, "ethtool_g", True),
     "ethtool -l": Spec(ethtool.parse_ethtool_channels, ethtool.EthtoolChannels, "ethtool_l", True),
     "ethtool -c": Spec(ethtool.parse_ethtool_coalesce, ethtool.EthtoolCoalesce),
+    "ethtool -S": Spec(
+        ethtool_stats.parse_ethtool_stats, ethtool_stats.EthtoolStats, "ethtool_s", True
+    ),
     "ip -j": Spec(netif.parse_ip_json, netif.NetInterfaces, "netifs"),
     "ip": Spec(netif.parse_ip_text, netif.NetInterfaces, "netifs"),
     "ifconfig": Spec(netif.parse_ifconfig, netif.NetInterfaces, "netifs"),
@@ -78,6 +93,7 @@ _ETHTOOL_OPTS = {
     "-g": "ethtool -g", "--show-ring": "ethtool -g",
     "-l": "ethtool -l", "--show-channels": "ethtool -l",
     "-c": "ethtool -c", "--show-coalesce": "ethtool -c",
+    "-S": "ethtool -S", "--statistics": "ethtool -S",
 }  # fmt: skip
 _WRAPPERS = {"sudo", "doas", "command", "exec", "env", "nice", "timeout", "busybox"}
 

@@ -40,7 +40,9 @@ from sbctune.inventory.parsers import parse_command, parse_file, resolve_command
         ("cat /proc/interrupts", "/proc/interrupts", None),
         ("grep ethernet /proc/interrupts", "/proc/interrupts", None),
         ("pi@raspberrypi ~ $ lsusb -t", "lsusb -t", None),
-        ("ethtool -S eth0", None, None),
+        ("ethtool -S eth0", "ethtool -S", "eth0"),
+        ("sudo ethtool --statistics end0", "ethtool -S", "end0"),
+        ("ethtool -m eth0", None, None),
         ("ip route", None, None),
         ("lsusb -v", "lsusb", None),  # its device lines, bcdUSB and negotiated speed
         ("", None, None),
@@ -59,9 +61,9 @@ def test_parse_command_runs_the_parser(capture):
 
 
 def test_unknown_command_gives_warning():
-    out = parse_command("ethtool -S eth0", "NIC statistics:\n")
+    out = parse_command("ethtool -m eth0", "Identifier: 0x03 (SFP)\n")
     assert out.parser is None and out.result is None
-    assert str(out.warnings[0]) == "`ethtool -S eth0`: no parser for this output"
+    assert str(out.warnings[0]) == "`ethtool -m eth0`: no parser for this output"
 
 
 def test_parse_file(capture):
