@@ -20,7 +20,12 @@ from sbctune.remote import Session
 from sbctune.workflow.guard_hold import GuardHold, extra_seconds, holding_guard, planned_seconds
 from sbctune.workflow.rules import InstallAsker
 from sbctune.workflow.snapshot import Snapshot, take_snapshot
-from sbctune.workflow.tuning_read import TuningReading, read_tuning, run_tuning
+from sbctune.workflow.tuning_read import (
+    TuningReading,
+    changed_at_test,
+    read_tuning,
+    run_tuning,
+)
 
 END_READ_SECONDS = 20.0  # a cancelled run still reads the tuning back, this long at most
 
@@ -81,6 +86,9 @@ async def measure_and_keep(
     start = await read_tuning(session)
     snap = Snapshot(None, request.inventory_id, request.nic_irqs)
 
+    # The session's state and knobs are read with each sample of the run (no extra round trip).
+    watch: dict[str, Any] = {"watch": start.watch} if start.watch else {}
+
     async def attempt() -> MeasureRun:
         run = await runner.measure(
             session,
@@ -92,7 +100,7 @@ async def measure_and_keep(
             allow_wrong_route=request.allow_wrong_route,
             nic_irqs=request.nic_irqs,
             pc_port=request.pc_port,
-            **request.options,
+            **{**watch, **request.options},
         )
         run.pi_state = snap.pi_state
         return run
@@ -114,7 +122,7 @@ async def measure_and_keep(
         end = await _end_reading(session)
         kept = rules.keep_partial(
             history, session, partial, request.plan, request.inventory_id,
-            _stored_tuning(request, start, end),
+            _stored_tuning(request, start, end, partial),
         )  # fmt: skip
         if kept is not None and partial is not None and on_partial is not None:
             on_partial(Measured(partial, kept))
@@ -122,15 +130,15 @@ async def measure_and_keep(
     end = await read_tuning(session)
     record = rules.save_run(
         history, session, run, request.plan, request.inventory_id,
-        _stored_tuning(request, start, end),
+        _stored_tuning(request, start, end, run),
     )  # fmt: skip
     return Measured(run, record, hold)
 
 
 def _stored_tuning(
-    request: MeasureRequest, start: TuningReading, end: TuningReading
+    request: MeasureRequest, start: TuningReading, end: TuningReading, run: MeasureRun | None
 ) -> dict[str, Any] | None:
-    state = run_tuning(start, end)
+    state = run_tuning(start, end, changed_at_test(run.tuning_watch) if run else None)
     if request.step is None:
         return state
     return {**(state or {"tweaks": [], "read_back": True}), "step": dict(request.step)}

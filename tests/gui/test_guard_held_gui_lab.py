@@ -6,6 +6,7 @@ the run would be marked "tuning changed during this run"."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -76,6 +77,12 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         await until(lambda: window.again.running, 10, "Measure again to start")
         assert window.current_key() == "again"
         started = time.monotonic()
+        # The guard is extended on the Pi for the planned run: the status bar says by when the
+        # Pi would revert by itself if the app stopped now, far past the 90 s guard.
+        label = window.guard_label
+        await until(lambda: "within" in label.text(), 60, "the extended guard to show")
+        found = re.search(r"the Pi reverts it by itself within (\d+) s", label.text())
+        assert found is not None and int(found.group(1)) > DEFAULT_GUARD + 30, label.text()
         await until(lambda: not window.again.running, 600, "Measure again to finish")
         took = time.monotonic() - started
         await window.again.wait()
