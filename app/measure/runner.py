@@ -284,9 +284,8 @@ async def measure(
     `pc_port`: the first port this PC's endpoints listen on (a full-duplex test also uses the
     next one); 0 picks free ports. A lost link ends the run early with what was measured,
     marked incomplete. On cancel, the `RunStarted` event's run holds the tests so far (the one
-    that was running marked incomplete) before the cancel propagates. `watch`: files read
-    with each sample (a tuning session's state, its knobs), kept per test in run.tuning_watch.
-    """
+    that was running marked incomplete) before the cancel propagates. `watch`: sampled files
+    (sbctune.workflow.tuning_read), kept per test in run.tuning_watch."""
     try:
         version = await iperf3_version(session)
     except IperfMissing:
@@ -305,10 +304,8 @@ async def measure(
     sampler = None
     try:
         if sample and run.nic:
-            sampler = PiSampler(
-                session, run.nic, irqs=nic_irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s)),
-                watch=watch,
-            )  # fmt: skip
+            sampler = PiSampler(session, run.nic, irqs=nic_irqs, interval=0.5, watch=watch,
+                                on_sample=lambda s: emit(PiLoad(s)))  # fmt: skip
             await sampler.start()
         schedule, index = list(plan.tests), 0
         while index < len(schedule):
