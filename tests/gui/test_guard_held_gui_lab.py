@@ -21,7 +21,7 @@ from sbctune.measure.plans import Plan, plan_named
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.tune_page import TunePage
-from tests.gui.conftest import until
+from tests.gui.conftest import SCREENSHOTS, until
 from tests.gui.test_wizard_lab import connect_via_dialog
 from tests.lab_support import connect_to_lab
 
@@ -83,6 +83,10 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         await until(lambda: "within" in label.text(), 60, "the extended guard to show")
         found = re.search(r"the Pi reverts it by itself within (\d+) s", label.text())
         assert found is not None and int(found.group(1)) > DEFAULT_GUARD + 30, label.text()
+        window.go("tune")  # the countdown there follows the extended guard too
+        await until(lambda: tune.countdown.value() > DEFAULT_GUARD, 5, "the Tune countdown")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(SCREENSHOTS / "guard-held-tune.png"))
         await until(lambda: not window.again.running, 600, "Measure again to finish")
         took = time.monotonic() - started
         await window.again.wait()
