@@ -255,8 +255,9 @@ class MainWindow(QMainWindow):
             self.guard_label.hide()
             self._guard_timer.stop()
             return
-        if self.state.model.guard_held:
-            self.guard_label.setText("Tuning armed: its guard is held while measuring")
+        held = self.tuning.held_text()
+        if held is not None:
+            self.guard_label.setText(held)
         else:
             self.guard_label.setText(f"Tuning armed: reverts in {left:.0f} s unless kept")
         self.guard_label.show()

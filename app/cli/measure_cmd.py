@@ -48,6 +48,7 @@ from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import text
 from sbctune.remote import Session
 from sbctune.workflow.calibrating import measure_twice
+from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
 
@@ -283,6 +284,7 @@ async def _measure(args: argparse.Namespace) -> int:
                     ask_install=ask_to_install(args),
                     report=_stderr,
                     on_partial=kept.append,
+                    on_hold=lambda hold: _stderr(held_words(hold) + "."),
                 )
             except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
                 measured = _keep_partial(kept[-1] if kept else None)

@@ -3,14 +3,18 @@
 
 A change is put in words only from 5 ms on: below that DSLReports' grades do not tell links
 apart (A+ is "less than 5 ms"), and a few ms is what two idle runs of the lab differ by.
+Runs that kept each trial's added latency get the interval rule of throughput too
+(`sbctune.compare.interval`, with 5 ms as its floor): `LatencyCell.change`, which the keep rule
+reads (`sbctune.workflow.keeping`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from sbctune.compare.interval import Change, change
 from sbctune.history.records import RunRecord
-from sbctune.measure.latency.stats import KEYS, LatencyResult, results
+from sbctune.measure.latency.stats import KEYS, LatencyResult, results, trial_added
 
 MIN_CHANGE_MS = 5.0
 # The Direction column of a comparison table; the Mode column says "Latency under load".
@@ -30,6 +34,9 @@ class LatencyCell:
     grade: str | None
     verdict: str
     delta_ms: float | None = None  # added latency vs the first run's
+    # vs the first run's, from both runs' trials (None: a run kept no per-trial figures);
+    # "faster" here means MORE added latency (the interval rule's words are throughput's).
+    change: Change | None = None
 
 
 @dataclass(frozen=True)
@@ -60,8 +67,22 @@ def latency_rows(runs: list[RunRecord]) -> list[LatencyRow]:
             continue
         base = _cell(found[0], None)
         cells = [base] + [_cell(f, base) for f in found[1:]]
+        first = trial_added(runs[0].latency, key)
+        for i, run in enumerate(runs[1:], start=1):
+            trials, cell = trial_added(run.latency, key), cells[i]
+            if cell is not None and first and trials:
+                cells[i] = replace(cell, change=change(first, trials, spread=MIN_CHANGE_MS))
         rows.append(LatencyRow(key, ROW_LABEL.get(key, key), cells))
     return rows
+
+
+def interval_text(c: Change) -> str:
+    """A latency change with its interval, in the words of latency (more is worse)."""
+    if c.verdict == "faster":
+        return f"up by {c.low:.0f} to {c.high:.0f} ms"
+    if c.verdict == "slower":
+        return f"down by {-c.high:.0f} to {-c.low:.0f} ms"
+    return f"no change detected ({c.low:+.0f} to {c.high:+.0f} ms)"
 
 
 def cell_text(cell: LatencyCell | None) -> str:

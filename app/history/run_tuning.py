@@ -41,11 +41,14 @@ def _reading(state: dict[str, Any], end: str) -> str:
 
 def change_text(run: RunRecord) -> str:
     """E.g. "tuning changed during this run (at start: 2 tweak(s) in force (armed); at end:
-    untuned)", or "" when it did not."""
+    untuned; first seen at the end of test 3)", or "" when it did not."""
     state = _state(run)
     if not state.get("changed_during_run"):
         return ""
-    return f"{CHANGED} (at start: {_reading(state, 'start')}; at end: {_reading(state, 'end')})"
+    at = state.get("changed_at_test")
+    seen = f"; first seen at the end of test {at}" if isinstance(at, int) and at > 0 else ""
+    return (f"{CHANGED} (at start: {_reading(state, 'start')}; at end: "
+            f"{_reading(state, 'end')}{seen})")  # fmt: skip
 
 
 def tuning_text(run: RunRecord) -> str:

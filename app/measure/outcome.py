@@ -123,12 +123,15 @@ class MeasureRun:
     pi_state: dict[str, str] | None = None  # the Pi's settings as it started (workflow.pi_state)
     latency: dict[str, Any] | None = None  # probes' round trips (sbctune.measure.latency.during)
     udp: list[DirectionOutcome] = field(default_factory=list)  # the plan's UDP tests, if any
+    # A tuning session's state and knobs as the sampler read them: {"first": {file: value},
+    # "tests": {test index: {file: value}}} (sbctune.measure.runner.watched); not exported.
+    tuning_watch: dict[str, Any] = field(default_factory=dict)
 
     def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:
         return next((t for t in self.tests if t.direction == direction and t.mode == mode), None)
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k not in ("tests", "udp")}
+        data = {k: v for k, v in asdict(self).items() if k not in ("tests", "udp", "tuning_watch")}
         data["tests"] = [t.to_json() for t in self.tests]
         data["udp"] = [t.to_json() for t in self.udp]
         return data

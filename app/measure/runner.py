@@ -277,14 +277,15 @@ async def measure(
     sample: bool = True,
     pc_port: int = 0,
     latency: bool = True,
+    watch: tuple[str, ...] = (),
 ) -> MeasureRun:
     """Run every test of the plan; with `sample`, the Pi's per-core load is recorded too.
 
     `pc_port`: the first port this PC's endpoints listen on (a full-duplex test also uses the
     next one); 0 picks free ports. A lost link ends the run early with what was measured,
     marked incomplete. On cancel, the `RunStarted` event's run holds the tests so far (the one
-    that was running marked incomplete) before the cancel propagates.
-    """
+    that was running marked incomplete) before the cancel propagates. `watch`: sampled files
+    (sbctune.workflow.tuning_read), kept per test in run.tuning_watch."""
     try:
         version = await iperf3_version(session)
     except IperfMissing:
@@ -303,9 +304,8 @@ async def measure(
     sampler = None
     try:
         if sample and run.nic:
-            sampler = PiSampler(
-                session, run.nic, irqs=nic_irqs, interval=0.5, on_sample=lambda s: emit(PiLoad(s))
-            )
+            sampler = PiSampler(session, run.nic, irqs=nic_irqs, interval=0.5, watch=watch,
+                                on_sample=lambda s: emit(PiLoad(s)))  # fmt: skip
             await sampler.start()
         schedule, index = list(plan.tests), 0
         while index < len(schedule):
@@ -333,6 +333,7 @@ async def measure(
             if sampler is not None:
                 window = sampler.summary(began + spec.omit, time.monotonic())
                 run.pi_cpu[str(index)] = window.to_json()
+                sampler.note_watched(run.tuning_watch, index)
             run.tests.extend(outcomes)
             emit(TestFinished(index, spec, tuple(outcomes)))
             if test.stopped:

@@ -19,8 +19,9 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
+from typing import Any
 
 import asyncssh
 
@@ -54,6 +55,9 @@ from sbctune.remote import Disconnected, RemoteError, RemoteProcess, Session, sn
 log = logging.getLogger(__name__)
 
 IFACE_RE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
+# Files the loop may watch: a tuning session's state and the sysfs/procfs knobs it set.
+WATCH_RE = re.compile(r"^/(sys|proc/sys|proc/irq|var/lib/sbctune)/[A-Za-z0-9_.:,+@/-]{1,200}$")
+MAX_WATCH = 32
 MIN_INTERVAL = 0.1
 MAX_INTERVAL = 1.0  # the design asks for at least one sample a second
 
@@ -124,6 +128,7 @@ class PiSampler:
         *,
         max_duration: float = 3600.0,
         clock: Callable[[], float] = time.monotonic,
+        watch: Sequence[str] = (),
     ) -> None:
         if not MIN_INTERVAL <= interval <= MAX_INTERVAL:
             raise SamplerError(
@@ -138,6 +143,12 @@ class PiSampler:
         if any(n < 0 for n in self.irqs):
             raise SamplerError(f"IRQ numbers cannot be negative: {self.irqs}.")
         self.interval = interval
+        # Read with every sample on the same channel (no extra round trip), printed when one
+        # changed: `watched` is the latest reading of each, `first_watched` the first.
+        self.watch = [p for p in dict.fromkeys(watch) if WATCH_RE.fullmatch(p) and ".." not in p]
+        self.watch = self.watch[:MAX_WATCH]
+        self.watched: dict[str, str | None] = {}
+        self.first_watched: dict[str, str | None] | None = None
         self.on_sample = on_sample
         self.max_duration = max_duration
         self._clock = clock
@@ -157,6 +168,7 @@ class PiSampler:
             "sh", "-c", SCRIPT, "sh",
             self.iface, f"{self.interval:.3f}", str(max_samples),
             str(math.ceil(self.max_duration)), interrupts_pattern(self.iface, self.irqs),
+            *self.watch,
         ]  # fmt: skip
 
     @property
@@ -193,6 +205,14 @@ class PiSampler:
         """Until the loop ends by itself (its sample or time limit) or fails."""
         if self._reader is not None:
             await asyncio.shield(self._reader)
+
+    def note_watched(self, into: dict[str, Any], index: int) -> None:
+        """What the watched files read at the end of test `index` (and first, before any
+        test), into a run's `tuning_watch`."""
+        if not self.watch or self.first_watched is None:
+            return
+        into.setdefault("first", dict(self.first_watched))
+        into.setdefault("tests", {})[str(index)] = dict(self.watched)
 
     def summary(self, start: float | None = None, end: float | None = None) -> SamplerSummary:
         """Per-core means and maxima over [start, end] (time.monotonic() of this computer)."""
@@ -232,6 +252,11 @@ class PiSampler:
             self._warn(warning)
         if raw is None:
             return
+        if raw.tuning is not None and len(raw.tuning) == len(self.watch):
+            pairs = zip(self.watch, raw.tuning, strict=True)
+            self.watched = {p: (None if v == "-" else v) for p, v in pairs}
+            if self.first_watched is None:
+                self.first_watched = dict(self.watched)
         now = self._clock()
         if self._anchor is None:
             self._anchor = (now, raw.uptime)

@@ -33,6 +33,9 @@ class RawSample:
     rx_bytes: int | None  # None: the Pi has no counters for the interface
     tx_bytes: int | None
     power: PowerReading = field(default_factory=PowerReading)
+    # The watched files' first lines, in the order asked (None: not printed with this sample:
+    # the loop prints them only when one changed).
+    tuning: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -188,5 +188,14 @@ def _parse_block(
         rx_bytes=rx,
         tx_bytes=tx,
         power=power,
+        tuning=_watched(sections["tuning"]) if "tuning" in sections else None,
     )
     return sample, warnings
+
+
+MAX_WATCHED = 64  # values read from the Pi are bounded in count and length
+
+
+def _watched(lines: Sequence[str]) -> tuple[str, ...]:
+    """The `@@sbctune-tuning` section: one `v VALUE` line per watched file ("-": unreadable)."""
+    return tuple(line[2:202] for line in lines[:MAX_WATCHED] if line[:2] in ("v ", "v"))

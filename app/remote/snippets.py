@@ -91,6 +91,10 @@ clk=/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq
 read up _ </proc/uptime
 deadline=$(( ${up%.*} + $4 ))
 left=$3
+iv=$2
+pat=$5
+shift 5  # what is left: files to watch (a tuning session's state and the knobs it set)
+prev=
 seq=0
 while [ "$left" -gt 0 ]; do
     read up _ </proc/uptime
@@ -101,17 +105,26 @@ while [ "$left" -gt 0 ]; do
     echo "@@sbctune-softirqs"
     grep -E '^ *(CPU|NET_RX:|NET_TX:)' /proc/softirqs
     echo "@@sbctune-interrupts"
-    grep -E -e "$5" /proc/interrupts
+    grep -E -e "$pat" /proc/interrupts
     rx=; tx=
     { read rx <"$net/rx_bytes"; read tx <"$net/tx_bytes"; } 2>/dev/null
     printf '@@sbctune-net %s %s\n' "$rx" "$tx"
     t=; c=; f=
     { [ -n "$thr" ] && read t <"$thr"; read c <"$zone"; read f <"$clk"; } 2>/dev/null
     printf '@@sbctune-power %s %s %s\n' "${t:--}" "${c:--}" "${f:--}"
+    if [ $# -gt 0 ]; then
+        cur=
+        for p in "$@"; do v=-; { read -r v <"$p"; } 2>/dev/null; cur="$cur/$v"; done
+        if [ "$cur" != "$prev" ]; then
+            echo "@@sbctune-tuning"
+            for p in "$@"; do v=-; { read -r v <"$p"; } 2>/dev/null; printf 'v %s\n' "$v"; done
+            prev=$cur
+        fi
+    fi
     printf '@@sbctune-end %s\n' "$seq" || exit 0
     seq=$((seq + 1))
     left=$((left - 1))
-    sleep "$2" 2>/dev/null || sleep 1 || exit 0
+    sleep "$iv" 2>/dev/null || sleep 1 || exit 0
 done
 """
 

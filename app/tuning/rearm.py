@@ -30,16 +30,18 @@ def allowance(snapshot_seconds: float, systemd: bool) -> int:
     return int(min(MAX_ALLOWANCE_SECONDS, ALLOWANCE_FACTOR * max(0.0, snapshot_seconds)))
 
 
-# `sh -c REARM_SYSTEMD sh DIR NEW_UNIT SYSTEMD-RUN-ARGV...`: start the new timer, record its
-# name, then stop the old one (if the old one fires in between, revert.sh runs as it would have).
+# `sh -c REARM_SYSTEMD sh DIR NEW_UNIT SECONDS SYSTEMD-RUN-ARGV...`: start the new timer,
+# record its name and seconds, then stop the old one (if the old one fires in between,
+# revert.sh runs as it would have).
 REARM_SYSTEMD = (
-    "dir=$1; new=$2; shift 2\n"
+    "dir=$1; new=$2; secs=$3; shift 3\n"
     + snippets.WRITE_FILE_FUNCTION
     + """
 old=$(cat "$dir/guard.unit" 2>/dev/null)
 [ "$(cat "$dir/state" 2>/dev/null)" = armed ] || exit 4
 "$@" || exit 3
 sbctune_write "$new" "$dir/guard.unit" || exit 3
+sbctune_write "$secs" "$dir/guard.seconds"
 sbctune_write "$(date +%s)" "$dir/armed_at"
 if [ -n "$old" ] && [ "$old" != "$new" ]; then
   systemctl stop "$old.timer" >/dev/null 2>&1
@@ -48,16 +50,18 @@ exit 0
 """
 )
 
-# `sh -c REARM_SLEEPER sh DIR`: a new detached sleeper (guard.sh writes guard.pid itself),
-# then the old one's process group is ended; if the new one does not start, the old one stays.
+# `sh -c REARM_SLEEPER sh DIR SECONDS`: a new detached sleeper (guard.sh writes guard.pid
+# itself and sleeps the seconds in guard.seconds), then the old one's process group is ended;
+# if the new one does not start, the old one stays.
 REARM_SLEEPER = (
-    "dir=$1\n"
+    "dir=$1; secs=$2\n"
     + snippets.WRITE_FILE_FUNCTION
     + "\n"
     + snippets.KILL_GROUP_FUNCTION
     + """
 [ "$(cat "$dir/state" 2>/dev/null)" = armed ] || exit 4
 old=$(cat "$dir/guard.pid" 2>/dev/null)
+[ -n "$secs" ] && sbctune_write "$secs" "$dir/guard.seconds"
 mv -f "$dir/guard.pid" "$dir/guard.pid.old" 2>/dev/null
 set -- "$dir/guard.sh" "$dir/guard.pid"
 """
@@ -80,8 +84,8 @@ def rearm_argv(session_id: str, seconds: int, systemd: bool, round_no: int = 2) 
     if systemd:
         argv = scripts.systemd_guard_argv(session_id, seconds, suffix=f"-{round_no}")
         unit = argv[2].split("=", 1)[1]
-        return ["sh", "-c", REARM_SYSTEMD, "sh", directory, unit, *argv]
-    return ["sh", "-c", REARM_SLEEPER, "sh", directory]
+        return ["sh", "-c", REARM_SYSTEMD, "sh", directory, unit, str(int(seconds)), *argv]
+    return ["sh", "-c", REARM_SLEEPER, "sh", directory, str(int(seconds))]
 
 
 async def rearm(

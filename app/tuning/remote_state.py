@@ -38,6 +38,9 @@ class StoredSession:
     raw: dict[str, Any] = field(default_factory=dict)
     clock_offset: float | None = None
     """The Pi's clock minus this computer's, when listed (None: the Pi's clock is unknown)."""
+    held_seconds: int | None = None
+    """The seconds the last re-arm set its guard to (a measurement holds it longer than the
+    session's guard time); None: the session's own guard time."""
 
     @property
     def netns(self) -> str:
@@ -62,7 +65,7 @@ class StoredSession:
 
     def as_leftover(self) -> LeftoverSession:
         record = self.record
-        seconds = record.guard_seconds if record else None
+        seconds = self.held_seconds or (record.guard_seconds if record else None)
         deadline = None
         if self.armed_at is not None and seconds is not None and self.clock_offset is not None:
             # On this computer's clock: the seconds left on the Pi's, from now.
@@ -102,12 +105,14 @@ def _stored(
             record = read_record(loaded)
         except SessionFormatError as exc:
             problem = f"{exc.message} {exc.hint}".strip()
-    armed_at = int(armed) if re.fullmatch(r"[0-9]{1,12}", armed.strip()) else None
+    words = armed.split()[:3]
+    armed_at = int(words[0]) if words and re.fullmatch(r"[0-9]{1,12}", words[0]) else None
+    held = int(words[1]) if len(words) > 1 and re.fullmatch(r"[0-9]{1,7}", words[1]) else None
     running = {"1": True, "0": False}.get(guard.strip())
     reverted_by = by.strip() if by.strip() in ("guard", "manual") else ""
     raw = loaded if isinstance(loaded, dict) else {}
     return StoredSession(session_id, state.strip()[:40] or "unknown", record, armed_at,
-                         running, reverted_by, problem, raw)  # fmt: skip
+                         running, reverted_by, problem, raw, held_seconds=held)  # fmt: skip
 
 
 def parse_listing(data: bytes, pc_now: float | None = None) -> tuple[str, list[StoredSession]]:

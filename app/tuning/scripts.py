@@ -151,14 +151,15 @@ START_SLEEPER = snippets.START_DETACHED
 
 # Lists the sessions (no sudo): this netns, the Pi's clock (epoch seconds: a deadline is
 # armed_at + guard seconds on the Pi's clock, which may be days off this computer's), then per
-# session folder: path, state, session.json, armed_at, 1/0 whether its guard runs,
-# reverted_by; NUL-separated.
+# session folder: path, state, session.json, armed_at and the seconds a re-arm held its guard
+# for (guard.seconds, when one did), 1/0 whether its guard runs, reverted_by; NUL-separated.
 LIST = (
     GUARD_ALIVE + 'readlink /proc/self/ns/net; printf "\\0"; date +%s; printf "\\0"; '
     'for d in "$1"/*/; do [ -f "$d/session.json" ] || continue; dir=${d%/}; '
     'printf "%s\\0" "$d"; cat "$d/state" 2>/dev/null; printf "\\0"; '
     'cat "$d/session.json" 2>/dev/null; printf "\\0"; '
-    'cat "$d/armed_at" 2>/dev/null; printf "\\0"; '
+    'cat "$d/armed_at" 2>/dev/null; printf " "; cat "$d/guard.seconds" 2>/dev/null; '
+    'printf "\\0"; '
     'if guard_alive; then printf "1\\0"; else printf "0\\0"; fi; '
     'cat "$d/reverted_by" 2>/dev/null; printf "\\0"; done'
 )
@@ -244,7 +245,10 @@ def guard_script(session_id: str, seconds: int) -> str:
             f"dir={join([directory])}",
             snippets.WRITE_FILE_FUNCTION,
             'sbctune_write "$$" "$dir/guard.pid"',
-            f"sleep {int(seconds)}",
+            # A re-arm may hold the guard longer (a measurement's planned time): its seconds.
+            's=$(cat "$dir/guard.seconds" 2>/dev/null)',
+            f"case $s in ''|*[!0-9]*) s={int(seconds)} ;; esac",
+            'sleep "$s"',
             'exec sh "$dir/revert.sh" guard',
             "",
         ]

@@ -1,10 +1,13 @@
 """Keep only what helps: the rule that decides whether measured tuning stays.
 
 Tuning is kept when the measurement says it helped beyond noise in some direction (its whole
-95 % interval above the floor, `sbctune.compare.interval`) and made nothing slower by the same
-rule. Latency under load is not part of the rule yet: a run measures it once per test, so it has
-no interval (one busy lab run moved it by 16 ms with nothing changed). "No change detected", "too
-noisy to tell" and "unknown" (one trial) are not a gain: the tweaks go back. A run whose tuning
+95 % interval above the floor, `sbctune.compare.interval`) or in latency under load (each
+trial's added latency, the same rule with a 5 ms floor: `sbctune.compare.latency`), and made
+nothing worse by the same rules: a tweak that adds latency under load beyond noise is not kept
+even when it is faster; one that only lowers latency under load is kept. Runs that kept no
+per-trial latency (older runs) are judged on throughput alone: their one figure per kind of load
+has no interval (one busy lab run moved it by 16 ms with nothing changed). "No change detected",
+"too noisy to tell" and "unknown" (one trial) are not a gain: the tweaks go back. A run whose tuning
 changed while it ran (its guard fired, `sbctune.history.run_tuning`) proves nothing, so its
 tuning is not kept either.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sbctune.compare.latency import interval_text
 from sbctune.compare.model import Comparison
 from sbctune.history.records import RunRecord
 from sbctune.history.run_tuning import change_text, changed_during_run
@@ -50,6 +54,13 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
             helped.append(f"{what}: {cell.verdict_text}")
         elif cell.verdict == "slower":
             worse.append(f"{what}: {cell.verdict_text}")
+    for latency in comparison.latency:
+        last = latency.cells[-1] if len(latency.cells) > 1 else None
+        moved = last.change if last is not None else None
+        if moved is None or moved.verdict not in ("faster", "slower"):
+            continue
+        what = f"latency under load ({latency.label}): {interval_text(moved)}"
+        (worse if moved.verdict == "faster" else helped).append(what)  # "faster": more ms
     if worse:
         return KeepDecision(False, helped, worse, "not kept, it made things worse: "
                             + "; ".join(worse))  # fmt: skip

@@ -15,11 +15,17 @@ from sbctune.measure import runner
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
+from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import Session
-from sbctune.workflow.guard_hold import GuardHold, holding_guard
+from sbctune.workflow.guard_hold import GuardHold, extra_seconds, holding_guard, planned_seconds
 from sbctune.workflow.rules import InstallAsker
 from sbctune.workflow.snapshot import Snapshot, take_snapshot
-from sbctune.workflow.tuning_read import TuningReading, read_tuning, run_tuning
+from sbctune.workflow.tuning_read import (
+    TuningReading,
+    changed_at_test,
+    read_tuning,
+    run_tuning,
+)
 
 END_READ_SECONDS = 20.0  # a cancelled run still reads the tuning back, this long at most
 
@@ -58,22 +64,30 @@ async def measure_and_keep(
     ask_install: InstallAsker = rules.never_install,
     report: Callable[[str], None] = lambda text: None,
     on_partial: Callable[[Measured], None] | None = None,
+    on_hold: Callable[[GuardHold], None] | None = None,
 ) -> Measured:
     """Measure (installing iperf3 on the Pi first if it is missing and `ask_install` agrees)
     and store the run with the tuning read back from the Pi at its start and its end. An armed
     tuning session is held for the whole run (sbctune.workflow.guard_hold). Cancelled: the
     tests measured so far are stored, marked incomplete, and given to `on_partial` before the
-    cancellation goes on."""
+    cancellation goes on. `on_hold` gets the guard being held (its deadline on the Pi) as soon
+    as it is extended for the planned run."""
     started: list[MeasureRun] = []
+    hold: GuardHold | None = None
 
     def seen(event: runner.Event) -> None:
         if isinstance(event, runner.RunStarted):
             started.append(event.run)
+        if isinstance(event, TrialsAdded) and hold is not None:
+            hold.extend(extra_seconds(event))  # extra trials hold the guard longer
         if on_event is not None:
             on_event(event)
 
     start = await read_tuning(session)
     snap = Snapshot(None, request.inventory_id, request.nic_irqs)
+
+    # The session's state and knobs are read with each sample of the run (no extra round trip).
+    watch: dict[str, Any] = {"watch": start.watch} if start.watch else {}
 
     async def attempt() -> MeasureRun:
         run = await runner.measure(
@@ -86,15 +100,17 @@ async def measure_and_keep(
             allow_wrong_route=request.allow_wrong_route,
             nic_irqs=request.nic_irqs,
             pc_port=request.pc_port,
-            **request.options,
+            **{**watch, **request.options},
         )
         run.pi_state = snap.pi_state
         return run
 
-    hold: GuardHold | None = None
     try:
         # Held from before the snapshot: reading the Pi can outlast a short guard.
-        async with holding_guard(session, start, heartbeat=request.hold_guard) as hold:
+        async with holding_guard(session, start, heartbeat=request.hold_guard,
+                                 planned=planned_seconds(request.plan)) as hold:  # fmt: skip
+            if hold is not None and on_hold is not None:
+                on_hold(hold)
             snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
                                        inventory_id=request.inventory_id)  # fmt: skip
             request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
@@ -106,7 +122,7 @@ async def measure_and_keep(
         end = await _end_reading(session)
         kept = rules.keep_partial(
             history, session, partial, request.plan, request.inventory_id,
-            _stored_tuning(request, start, end),
+            _stored_tuning(request, start, end, partial),
         )  # fmt: skip
         if kept is not None and partial is not None and on_partial is not None:
             on_partial(Measured(partial, kept))
@@ -114,15 +130,15 @@ async def measure_and_keep(
     end = await read_tuning(session)
     record = rules.save_run(
         history, session, run, request.plan, request.inventory_id,
-        _stored_tuning(request, start, end),
+        _stored_tuning(request, start, end, run),
     )  # fmt: skip
     return Measured(run, record, hold)
 
 
 def _stored_tuning(
-    request: MeasureRequest, start: TuningReading, end: TuningReading
+    request: MeasureRequest, start: TuningReading, end: TuningReading, run: MeasureRun | None
 ) -> dict[str, Any] | None:
-    state = run_tuning(start, end)
+    state = run_tuning(start, end, changed_at_test(run.tuning_watch) if run else None)
     if request.step is None:
         return state
     return {**(state or {"tweaks": [], "read_back": True}), "step": dict(request.step)}

@@ -18,6 +18,7 @@ from sbctune.inventory.model import Inventory, Nic
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession, LeftoverSession
 from sbctune.workflow.flow_types import Attribution
+from sbctune.workflow.guard_hold import GuardHold
 from sbctune.workflow.keeping import KeepDecision
 from sbctune.workflow.rules import TuningState
 
@@ -61,6 +62,7 @@ class WorkflowState:
     tuning_state: TuningState | None = None
     flow_running: bool = False  # the one-click flow is running (it applies its own tweaks)
     guard_held: bool = False  # a measurement holds the armed session's guard (heartbeat)
+    hold: GuardHold | None = None  # that hold: when the Pi reverts if no further beat comes
     keep: KeepDecision | None = None  # the one-click flow's verdict on its tweaks
     attribution: Attribution | None = None  # what each tweak did alone, when told apart
     advice: Advice | None = None
@@ -157,7 +159,15 @@ class WorkflowState:
         if not held and self.guard_held and self.tuning is not None:
             self.tuning.guard_deadline = time.time() + self.tuning.guard_seconds
         self.guard_held = held and self.tuning_state == "guarded"
+        if not self.guard_held:
+            self.hold = None
         self._changed("tuning")
+
+    def holding(self, hold: GuardHold) -> None:
+        """The run extended the guard on the Pi (its deadline, kept fresh by the heartbeat)."""
+        if self.guard_held:
+            self.hold = hold
+            self._changed("tuning")
 
     def tuning_read_back(self, record: RunRecord, guard_deadline: float | None) -> None:
         """After a run: the tuning as read back from the Pi at its end. A guard held through

@@ -5,6 +5,12 @@ the knobs they touched are read back (two SSH round trips). A tweak is in force 
 value it set reads back as set. The run stores both readings and whether they differ
 (`sbctune.history.run_tuning` words it for every front end and export): a guard that fired
 mid-run, or a revert from elsewhere, marks the run "tuning changed during this run".
+
+In between, the Pi sampler reads the session's state file and the kernel value files its
+tweaks set with every sample, on its own channel (no extra round trip; `watch`), and the run
+keeps what they read at the end of each test: a change is found at the test where it
+happened (`changed_at_test`). Changes that need a command to read (ethtool, services,
+NetworkManager) are read at the start and the end only.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ from typing import Any
 
 from sbctune.errors import UserError
 from sbctune.remote import Session
+from sbctune.tuning import scripts
 from sbctune.tuning.changes import read_back
+from sbctune.tuning.knobs import is_knob
 from sbctune.tuning.remote_state import StoredSession, list_sessions
 
 log = logging.getLogger(__name__)
@@ -36,6 +44,7 @@ class TuningReading:
     readable: bool = True  # False: the Pi could not be read (the run says "not known")
     values: dict[str, str | None] = field(default_factory=dict)  # knob -> value as read
     guard_seconds: int | None = None  # the newest session's guard time
+    watch: tuple[str, ...] = ()  # files the sampler reads each sample: state, knobs in force
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +92,8 @@ async def read_tuning(session: Session) -> TuningReading:
     values = {v.change.target[:200]: v.value[:200] if v.value is not None else None
               for v in live[: MAX_TWEAKS * 4]}  # fmt: skip
     newest = active[0] if active else None
+    watch = [f"{scripts.session_dir(newest.id)}/state"] if newest else []
+    watch += [c.path for c in changes if is_knob(c) and c.needed and c.path]
     return TuningReading(
         session=newest.id if newest else None,
         state=newest.state if newest else None,
@@ -90,16 +101,35 @@ async def read_tuning(session: Session) -> TuningReading:
         not_in_force=tuple(dict.fromkeys(not_in_force)),
         values=values,
         guard_seconds=newest.record.guard_seconds if newest and newest.record else None,
+        watch=tuple(dict.fromkeys(watch))[:MAX_TWEAKS],
     )
 
 
-def run_tuning(start: TuningReading, end: TuningReading) -> dict[str, Any] | None:
-    """What a run stores as `tuning_state`, from its two readings: None when the Pi had no
-    tuning in force at either end. `tweaks` lists only the tweaks in force at both ends."""
-    if not start.tuned and not end.tuned and start.readable and end.readable:
+def changed_at_test(watch: dict[str, Any]) -> int | None:
+    """The first test (1-based) at whose end a watched file read otherwise than before the
+    first test (`MeasureRun.tuning_watch`); None when none did, or nothing was watched."""
+    first = watch.get("first")
+    tests = watch.get("tests")
+    if not isinstance(first, dict) or not isinstance(tests, dict):
+        return None
+    for key in sorted((k for k in tests if str(k).isdigit()), key=int):
+        if tests[key] != first:
+            return int(key) + 1
+    return None
+
+
+def run_tuning(
+    start: TuningReading, end: TuningReading, changed_at: int | None = None
+) -> dict[str, Any] | None:
+    """What a run stores as `tuning_state`, from its two readings and the test at whose end
+    the sampler first saw a change: None when the Pi had no tuning in force at either end
+    (and none was seen). `tweaks` lists only the tweaks in force at both ends."""
+    if (not start.tuned and not end.tuned and start.readable and end.readable
+            and changed_at is None):  # fmt: skip
         return None
     changed = (
-        not start.readable
+        changed_at is not None
+        or not start.readable
         or not end.readable
         or start.session != end.session
         or start.in_force != end.in_force
@@ -112,6 +142,7 @@ def run_tuning(start: TuningReading, end: TuningReading) -> dict[str, Any] | Non
         "tweaks": both,
         "read_back": True,
         "changed_during_run": changed,
+        **({"changed_at_test": changed_at} if changed_at is not None else {}),
         "start": start.to_json(),
         "end": end.to_json(),
     }

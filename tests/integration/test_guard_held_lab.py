@@ -7,6 +7,7 @@ confirmed afterwards. With the heartbeat stopped, the guard fires mid-run: the r
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from sbctune.compare import compare
 from sbctune.compare.words import verdict_lines
 from sbctune.export import export, gather
 from sbctune.history import History
-from sbctune.history.run_tuning import CHANGED, usable_as_tuned
+from sbctune.history.run_tuning import CHANGED, change_text, usable_as_tuned
+from sbctune.measure import runner
 from sbctune.measure.plans import plan_named
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 from tests.lab_support import connect_to_lab
@@ -73,5 +75,57 @@ async def test_a_run_longer_than_the_guard_holds_it_and_a_fired_guard_marks_the_
         ids = [r.id for r in runs if r.id is not None]
         html = export("html", gather(history, ids), tmp_path / "r.html").read_text("utf-8")
     assert f"run {fired.record.id}: {CHANGED} (at start: 1 tweak(s) in force (armed); at end: " \
-        "untuned)" in html  # fmt: skip
+        "untuned" in html  # fmt: skip
     assert f"run {held.record.id}" in html.split("Runs measured with it in force all along")[1]
+
+
+async def test_a_change_mid_run_is_found_at_the_test_where_it_happened(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    """Read with each sample on the sampler's channel: the session is reverted from a second
+    connection when the first test ends; the run says at which test the change was seen, its
+    first test read the tuning in force, and compare and the HTML export say so."""
+    lab = lab_factory(profile="pi4-ax88179")
+    nic = lab.test_nic.name
+    plan = plan_named("quick").with_overrides(duration=3, omit=1, streams=2, trials=2)
+    with History.open(tmp_path / "history.sqlite") as history:
+        async with await connect_to_lab(lab, tmp_path) as session:
+            inventory, _ = await inspect_host(session)
+            planned = await tuning.plan(session, inventory, nic, [TWEAK])
+            applied = await tuning.apply(session, planned, guard_seconds=600, history=history)
+            elsewhere = await connect_to_lab(lab, tmp_path)
+            reverts: list[asyncio.Task[Any]] = []
+
+            def seen(event: runner.Event) -> None:
+                if isinstance(event, runner.TestFinished) and event.test_index == 0 \
+                        and not reverts:  # fmt: skip
+                    reverts.append(asyncio.create_task(tuning.revert(elsewhere, applied.id)))
+
+            async with elsewhere:
+                measured = await measure_and_keep(session, history, MeasureRequest(plan, nic=nic),
+                                                  on_event=seen)  # fmt: skip
+                await asyncio.gather(*reverts)
+            assert (await session.run(["cat", GOVERNOR])).stdout.strip() == "ondemand"
+        record = measured.record
+        state = record.tuning_state
+        assert state is not None and state["changed_during_run"], state
+        at = state.get("changed_at_test")
+        assert isinstance(at, int) and 2 <= at <= len(plan.tests), state
+        watch = measured.run.tuning_watch
+        session_state = f"/var/lib/sbctune/tuning/{applied.id}/state"
+        assert watch["first"][session_state] == "armed"
+        # The governor as the tweak set it: each cpufreq policy's file.
+        policies = [p for p in watch["first"] if p.endswith("/scaling_governor")]
+        assert policies and {watch["first"][p] for p in policies} == {"performance"}, watch
+        assert watch["tests"]["0"] == watch["first"], "the first test ran tuned"
+        assert watch["tests"][str(at - 1)] != watch["first"]
+        last = watch["tests"][str(len(plan.tests) - 1)]  # the revert is done by then
+        assert {last[p] for p in policies} == {"ondemand"} and last[session_state] == "reverted"
+        assert not usable_as_tuned(record)
+        words = change_text(record)
+        assert words.endswith(f"; first seen at the end of test {at})"), words
+        lines = verdict_lines(compare([record, record]))
+        assert lines[0].startswith(f"run {record.id}: {CHANGED}"), lines
+        assert record.id is not None
+        html = export("html", gather(history, [record.id]), tmp_path / "r.html").read_text("utf-8")
+    assert f"first seen at the end of test {at}" in html

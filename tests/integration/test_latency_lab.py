@@ -15,7 +15,7 @@ import pytest
 
 from sbctune.measure.latency import during
 from sbctune.measure.latency.during import LiveLatency
-from sbctune.measure.latency.stats import results
+from sbctune.measure.latency.stats import results, trial_added
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import Event, measure
 from tests.lab_support import connect_to_lab
@@ -49,6 +49,9 @@ async def test_a_loaded_link_shows_added_latency_and_an_idle_one_does_not(
         print(f"{key}: idle {idle.text()}; loaded {loaded.text()}")  # the figures, with -s
         assert result.added_ms is not None and result.added_ms > 5.0, (key, idle, loaded)
         assert "the link queues" in result.verdict()
+        # Each trial's own added latency is kept too (the keep rule's interval): one trial here.
+        (trial,) = trial_added(run.latency, key)
+        assert trial == pytest.approx(result.added_ms, abs=0.01)
     live = [e for e in events if isinstance(e, LiveLatency)]
     idle_live = [e for e in live if e.phase == "idle" and e.rtt_ms is not None]
     loaded_live = [e for e in live if e.phase == "loaded" and e.rtt_ms is not None]

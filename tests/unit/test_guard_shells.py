@@ -177,3 +177,25 @@ def test_the_listing_sees_the_running_guard(armed: tuple[dict[str, str], Path]) 
                             capture_output=True, timeout=30, check=True)  # fmt: skip
     _netns, sessions = parse_listing(listed.stdout)
     assert [(s.id, s.state, s.guard_running) for s in sessions] == [(SESSION, "armed", True)]
+
+
+def test_a_rearm_sets_the_guard_seconds_the_sleeper_sleeps_and_the_listing_shows(
+    armed: tuple[dict[str, str], Path],
+) -> None:
+    """A measurement holds the guard longer than the session's 30 s (the listing then shows
+    that deadline), and a re-arm for less makes the sleeper revert after that many seconds."""
+    env, directory = armed
+    argv = rearm.rearm_argv(SESSION, 400, systemd=False)
+    assert argv[5] == "400"
+    held = _run(env, argv[2], str(directory), argv[5])
+    assert held.returncode == 0, held.stderr
+    listed = subprocess.run(["sh", "-c", scripts.LIST, "sh", str(directory.parent)], env=env,
+                            capture_output=True, timeout=30, check=True)  # fmt: skip
+    (stored,) = parse_listing(listed.stdout)[1]
+    assert stored.held_seconds == 400 and stored.guard_running
+    deadline = stored.as_leftover().guard_deadline
+    assert deadline is not None and 380 < deadline - time.time() <= 401
+    argv = rearm.rearm_argv(SESSION, 1, systemd=False)
+    assert _run(env, argv[2], str(directory), argv[5]).returncode == 0
+    assert _gone(directory, within=20), "the re-armed guard (1 s) did not revert"
+    assert (directory / "reverted_by").read_text(encoding="utf-8") == "guard\n"

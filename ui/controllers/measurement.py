@@ -167,6 +167,7 @@ class MeasureController(QObject):
                 ask_install=self._ask_install,
                 report=self.preparing,
                 on_partial=partial,
+                on_hold=state.holding,
             )
         finally:
             state.hold_guard(False)

@@ -20,6 +20,7 @@ from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
+from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.rules import kept_tweaks
 
 # What the Tune page names (it never imports the core's tuning package).
@@ -113,9 +114,22 @@ class TuningController(QObject):
         applied = self._state.tuning
         if applied is None or self._state.tuning_state != "guarded":
             return None
-        if self._state.model.guard_held:  # re-armed every third of it while measuring
-            return float(applied.guard_seconds)
+        model = self._state.model
+        if model.guard_held:  # extended for the run, re-armed every third of it
+            deadline = model.hold.pi_deadline if model.hold is not None else None
+            if deadline is None:
+                return float(applied.guard_seconds)
+            return max(0.0, deadline - time.time())
         return max(0.0, applied.guard_deadline - time.time())
+
+    def held_text(self) -> str | None:
+        """While a run holds the guard: what the status bar says (None: not held)."""
+        model = self._state.model
+        if not model.guard_held:
+            return None
+        if model.hold is None:
+            return "Tuning armed: its guard is held while measuring"
+        return held_words(model.hold)
 
     async def _plan(self) -> None:
         session = self._session()

@@ -326,6 +326,12 @@ class TunePage(Page):
         if left is None:
             self.timer.stop()
             return
+        # While a run holds the guard its deadline is the run's, later than the guard time.
+        applied = self._state.tuning
+        top = max(int(left), applied.guard_seconds if applied is not None else 1)
+        if self.countdown.maximum() != top and (left > self.countdown.maximum()
+                                                or self._state.model.hold is None):  # fmt: skip
+            self.countdown.setRange(0, top)
         self.countdown.setValue(int(left))
         if left <= 0:
             self.timer.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import statistics
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from sbctune.inventory.parsers.common import ParseWarning
 from sbctune.measure.latency.parse import parse_line
 from sbctune.measure.latency.program import INTERVAL_S, ProbeConfig, new_token, program
 from sbctune.measure.latency.responder import Responder
-from sbctune.measure.latency.stats import KEYS, group_key
+from sbctune.measure.latency.stats import KEYS, MIN_SAMPLES, group_key
 from sbctune.measure.plans import TestSpec
 from sbctune.remote import RemoteError, RemoteProcess, Session
 
@@ -132,6 +133,7 @@ class LatencyMonitor:
             yield
             return
         window = _Window()
+        marks = self._marks(key)
         responder = Responder(self.pc_address, self.token)
         process: RemoteProcess | None = None
         reader: asyncio.Task[None] | None = None
@@ -170,6 +172,22 @@ class LatencyMonitor:
             window.end = time.monotonic()
             await asyncio.shield(self._stop(process, reader, responder))
             self._check_answers(key, responder)
+            self._trial(key, marks)
+
+    def _marks(self, key: str) -> tuple[int, int]:
+        group = self.record["groups"].get(key)
+        return (len(group["idle_ms"]), len(group["loaded_ms"])) if group else (0, 0)
+
+    def _trial(self, key: str, marks: tuple[int, int]) -> None:
+        """This trial's own added latency (loaded median minus idle median), kept per trial:
+        a comparison gives latency under load an interval from them (compare.latency)."""
+        group = self.record["groups"].get(key)
+        if not group:
+            return
+        idle, loaded = group["idle_ms"][marks[0] :], group["loaded_ms"][marks[1] :]
+        if len(idle) >= MIN_SAMPLES and len(loaded) >= MIN_SAMPLES:
+            added = max(0.0, statistics.median(loaded) - statistics.median(idle))
+            group.setdefault("trial_added_ms", []).append(round(added, 3))
 
     async def _python_found(self) -> bool:
         """`command -v` on the Pi (the name is an argument, not shell text); a failed check

@@ -164,5 +164,12 @@ def results(latency: dict[str, Any] | None) -> list[LatencyResult]:
     return out
 
 
+def trial_added(latency: dict[str, Any] | None, key: str) -> list[float]:
+    """Each trial's added latency under one kind of load (ms), as the run stored them."""
+    groups = latency.get("groups") if isinstance(latency, dict) else None
+    group = groups.get(key) if isinstance(groups, dict) else None
+    return _floats(group.get("trial_added_ms")) if isinstance(group, dict) else []
+
+
 def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
