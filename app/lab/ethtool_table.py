@@ -77,7 +77,7 @@ def driver_info(driver: str) -> dict[str, bool]:
 
 def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows."""
-    caps = driver_caps.caps(driver)
+    caps = driver_caps.caps(driver, None, chip)
     if caps is None:
         return
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
@@ -109,6 +109,8 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
         if not rings["cur"].get(param):
             rings["cur"][param] = int(value)
     rings["settable"] = caps.has("set_ringparam")
+    if caps.facts.get("ring_pow2_min"):  # macb: clamped up to 64, rounded up to a power of two
+        rings["pow2_min"] = dict(caps.facts["ring_pow2_min"])
     rings["restarts"] = caps.restarts("rings")
     return rings
 
@@ -127,6 +129,7 @@ def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[st
     co["max"] = {**co.get("max", {}), **caps.facts.get("coalesce_max", {})}
     co["refuse"] = caps.facts.get("coalesce_refuses", [])
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
+    co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     modes = caps.facts.get("coalesce_modes")
     if modes:
         co["modes"] = {

@@ -20,7 +20,13 @@ from typing import Any
 
 # @tables-start: the installed script runs without sbctune, so install() (script_text) puts
 # fake_ethtool_tables' and fake_ethtool_driver's text in place of these imports.
-from sbctune.lab.fake_ethtool_driver import bounce_link, coalesce_refused, show_info, stored
+from sbctune.lab.fake_ethtool_driver import (
+    bounce_link,
+    coalesce_refused,
+    ring_size_kept,
+    show_info,
+    stored,
+)
 from sbctune.lab.fake_ethtool_tables import (
     ALIASES,
     COALESCE_LAYOUT,
@@ -170,7 +176,7 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "requested ring size exceeds maximum", attr_offset(ifname, index)
             )
     new = dict(rings["cur"])
-    new.update({name: int(value) for name, value in pairs})
+    new.update({name: ring_size_kept(rings, name, int(value)) for name, value in pairs})
     # The driver's own checks, e.g. r8152: rx_pending < RTL8152_MAX_RX * 2 -> -EINVAL.
     for name, low in rings.get("min", {}).items():
         if new.get(name, 0) < int(low):
@@ -233,6 +239,12 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             continue  # accepted by the driver, which does not store it (reads back unchanged)
         adaptive = name.startswith("adaptive-")
         co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
+    # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
+    # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
+    given = {name for name, _ in pairs}
+    for name in co.get("floor_ns", {}):
+        if name not in given and name in co["values"]:
+            co["values"][name] = stored(co, name, int(co["values"][name]))
 
 
 # --------------------------------------------------------------------------- EEE

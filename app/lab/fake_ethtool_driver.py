@@ -32,7 +32,11 @@ def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> bool:
 
 
 def stored(co: dict[str, Any], name: str, value: int) -> int:
-    """The value the driver keeps and reads back (bcmgenet: 8.192 us ticks, rounded up)."""
+    """The value the driver keeps and reads back (bcmgenet: 8.192 us ticks, rounded up; macb on
+    the Raspberry Pi tree: 0.8 us ticks, rounded down on the way in and again on the way out)."""
+    floor = co.get("floor_ns", {}).get(name)
+    if floor:
+        return value * 1000 // floor * floor // 1000
     step = co.get("step_ns", {}).get(name)
     return value if not step else -(-value * 1000 // step) * step // 1000
 
@@ -57,3 +61,13 @@ def show_info(ifname: str, dev: dict[str, Any]) -> str:
     for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
         lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
     return "\n".join(lines) + "\n"
+
+
+def ring_size_kept(rings: dict[str, Any], name: str, value: int) -> int:
+    """The ring size the driver keeps: macb clamps to its minimum and rounds up to a power of
+    two (macb_set_ringparam); other drivers keep what they are given."""
+    low = rings.get("pow2_min", {}).get(name)
+    if low is None:
+        return value
+    value = max(value, int(low))
+    return 1 << (value - 1).bit_length()

@@ -186,3 +186,33 @@ def test_offloads_the_planner_asks_for_hold_in_the_lab(tmp_path: Path, driver: s
     caps = driver_caps.caps(driver)
     assert caps is not None
     assert single_queue(driver) == (caps.multiqueue is False)
+
+
+@root
+def test_macb_on_the_rp1_answers_as_the_raspberry_pi_tree(tmp_path: Path) -> None:
+    """gem_set_coalesce (raspberrypi/linux): 0.8 us ticks rounded down on the way in and out,
+    at most 204 us; every set stores both values again, so an untouched 49 becomes 48.
+    macb_set_ringparam: sizes rounded up to a power of two (1000 reads back 1024)."""
+    upstream = lab(tmp_path, "macb")
+    assert ethtool(upstream, "-c", "eth0")[1] == [NOT_SUPPORTED]
+    state = lab(tmp_path, "macb", "Cadence GEM in RP1")
+    shown = ethtool(state, "-c", "eth0")[0]
+    assert "rx-usecs: 49\n" in shown and "tx-usecs: 49\n" in shown  # gem_init_intmod's 50
+    assert "rx-frames: n/a\n" in shown
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "205")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    shown = ethtool(state, "-c", "eth0")[0]
+    assert "rx-usecs: 49\n" in shown and "tx-usecs: 48\n" in shown
+    item = planned("irq-coalescing", "macb", "-c", shown, chip="Cadence GEM in RP1")
+    (change,) = item.changes
+    assert ethtool(state, "-C", "eth0", "rx-usecs", change.after)[2] == 0
+    assert f"rx-usecs: {change.after}\n" in ethtool(state, "-c", "eth0")[0]  # it verifies
+    assert ethtool(state, "-G", "eth0", "rx", "1000", "tx", "10")[2] == 0
+    rings = ethtool(state, "-g", "eth0")[0].split("Current")[1]
+    assert "RX:\t\t1024\n" in rings and "TX:\t\t64\n" in rings
+
+
+def test_the_pi5_profile_names_its_rp1() -> None:
+    spec = load_profile("pi5-macb").test_interface
+    caps = driver_caps.caps(spec.driver, None, spec.chip)
+    assert caps is not None and caps.has("set_coalesce")
