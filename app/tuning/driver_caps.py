@@ -16,7 +16,8 @@ from typing import Any
 from sbctune.resources import resource_root
 
 _SERIES = re.compile(r"(\d+)\.(\d+)")
-# Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+", "5.15.84-v7l+".
+# Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
+# "5.15.84-v7l+".
 _RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?\+")
 RPI_TREE = "raspberrypi/linux"
 # Chips that only the Raspberry Pi tree drives in the table's series (Debian's 6.1 and 6.12 macb

@@ -149,8 +149,9 @@ def test_every_pasted_driver_has_its_kernel_facts(driver: str) -> None:
         assert caps is not None
         entry = driver_caps.table()["drivers"][driver][caps.series[0]]
         tree = driver_caps.tree_of(kernel)
-        added = {op for f in driver_caps.table()["hand"].get(driver, [])
-                 if f["fact"] == "ops_added" and f.get("tree") == tree for op in f["value"]}  # fmt: skip
+        hand = driver_caps.table()["hand"].get(driver, [])
+        added = {op for f in hand if f["fact"] == "ops_added" and f.get("tree") == tree
+                 for op in f["value"]}  # fmt: skip
         assert caps.ops == frozenset(entry["ops"]) | added
         assert caps.multiqueue == any(a["multiqueue"] for a in entry["netdev"])
         ring_planned = planned("nic-rings", Nic("eth9", driver=driver), result("ethtool -g", RINGS),
