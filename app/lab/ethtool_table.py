@@ -48,16 +48,26 @@ def single_queue(driver: str) -> bool:
     return caps is not None and caps.multiqueue is False
 
 
-def driver_queues(driver: str) -> tuple[int, int] | None:
+def driver_queues(driver: str, chip: str = "", cpus: int | None = None) -> tuple[int, int] | None:
     """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
-    hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), None where
-    they depend on the machine (igb: one per CPU) and the lab keeps veth's."""
-    caps = driver_caps.caps(driver) if driver else None
+    hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), one pair per
+    CPU up to the MAC's maximum where the source says so (igb: I211 2, I210 4, else 8; igc 4),
+    None where the lab cannot know them and keeps veth's."""
+    caps = driver_caps.caps(driver, None, chip) if driver else None
     if caps is None:
         return None
     counts = caps.facts.get("queues")
     if counts:
         return int(counts["tx"]), int(counts["rx"])
+    maxima = caps.facts.get("rss_queues_max")
+    if maxima and caps.facts.get("rss_queues_per_cpu") and cpus:
+        squeezed = chip.lower().replace(" ", "")
+        top = next((int(n) for name, n in maxima.items() if name != "default"
+                    and name.lower() in squeezed), int(maxima["default"]))  # fmt: skip
+        pairs = max(1, min(top, cpus))
+        if caps.facts.get("rss_queues_pow2"):  # atlantic: rounddown_pow_of_two
+            pairs = 1 << (pairs.bit_length() - 1)
+        return pairs, pairs
     return (1, 1) if caps.multiqueue is False else None
 
 

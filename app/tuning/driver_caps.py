@@ -116,6 +116,8 @@ def caps(
     ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
     allocs = first["netdev"]
     multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
+    if allocs:
+        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
     facts: dict[str, Any] = {}
     tree = tree_of(kernel, chip)
     # the tree's own facts first: they win over upstream's for the same name
