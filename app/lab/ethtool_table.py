@@ -93,13 +93,18 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
     state["rings"] = _rings(state.get("rings"), caps)
     state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip)
-    if not caps.has("get_pauseparam"):
+    only = caps.facts.get("pause_chips_only")  # asix: only the AX88772 family's ops have it
+    if not caps.has("get_pauseparam") or (only and chip and not caps.refuses_on(
+        "pause_chips_only", chip
+    )):
         state["pause"] = None
     elif state.get("pause") is None:  # the lab's choice where no model says: autoneg, no pause
         state["pause"] = {"autoneg": True, "rx": False, "tx": False}
     if state["pause"] is not None:
         for key, on in caps.facts.get("pause_default", {}).items():
             state["pause"][key] = bool(on)
+        if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
+            state["pause"]["autoneg_refused"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)

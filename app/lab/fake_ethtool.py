@@ -331,6 +331,8 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     require_root(code)
     new = dict(pause)
     new.update({name: value == "on" for name, value in pairs})
+    if new["autoneg"] and pause.get("autoneg_refused"):
+        raise nl_error(EOPNOTSUPP, code)
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)

@@ -216,3 +216,34 @@ def test_the_pi5_profile_names_its_rp1() -> None:
     spec = load_profile("pi5-macb").test_interface
     caps = driver_caps.caps(spec.driver, None, spec.chip)
     assert caps is not None and caps.has("set_coalesce")
+
+
+def test_cdc_ncm_has_no_set_link_ksettings() -> None:
+    """cdc_ncm_ethtool_ops: `.set_link_ksettings = NULL` is no callback (the generator took the
+    word NULL for a function before)."""
+    caps = driver_caps.caps("cdc_ncm")
+    assert caps is not None and caps.has("get_link_ksettings")
+    assert not caps.has("set_link_ksettings")
+
+
+def test_asix_pause_only_on_the_ax88772_family(tmp_path: Path) -> None:
+    """asix_devices.c: ax88772_ethtool_ops has get/set_pauseparam, the AX88172's and the
+    AX88178's ops have none."""
+    assert ethtool(lab(tmp_path, "asix", "ASIX AX88772B"), "-a", "eth0")[2] == 0
+    assert ethtool(lab(tmp_path, "asix", "ASIX AX88178"), "-a", "eth0")[1] == [NOT_SUPPORTED]
+
+
+def test_igc_and_atlantic_request_full_flow_control_by_default(tmp_path: Path) -> None:
+    """igc_setup_link: igc_fc_default becomes igc_fc_full; atlantic: cfg->fc.req =
+    AQ_CFG_FC_MODE (AQ_NIC_FC_FULL), pause autoneg always shown off."""
+    igc = ethtool(lab(tmp_path, "igc"), "-a", "eth0")[0]
+    assert "RX:\t\ton\n" in igc and "TX:\t\ton\n" in igc
+    aq = ethtool(lab(tmp_path, "atlantic"), "-a", "eth0")[0]
+    assert "Autonegotiate:\toff\n" in aq and "RX:\t\ton\n" in aq and "TX:\t\ton\n" in aq
+
+
+@root
+def test_atlantic_refuses_pause_autonegotiation(tmp_path: Path) -> None:
+    state = lab(tmp_path, "atlantic")
+    assert ethtool(state, "-A", "eth0", "autoneg", "on")[1] == [NOT_SUPPORTED]
+    assert ethtool(state, "-A", "eth0", "rx", "off")[2] == 0
