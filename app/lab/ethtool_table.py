@@ -137,9 +137,12 @@ def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[st
     co = dict(co or {})
     values = dict(co.get("values", {}))
     default = caps.facts.get("coalesce_default")
+    defaults = caps.facts.get("coalesce_defaults", {})  # stmmac: per parameter
     for param in supported:
         if param not in values:
-            values[param] = False if param.startswith("adaptive-") else (default or 0)
+            values[param] = (
+                False if param.startswith("adaptive-") else defaults.get(param, default or 0)
+            )
     co.update(supported=supported, values=values, settable=caps.has("set_coalesce"))
     co["max"] = {**co.get("max", {}), **caps.facts.get("coalesce_max", {})}
     co["refuse"] = caps.facts.get("coalesce_refuses", [])

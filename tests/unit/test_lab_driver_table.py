@@ -247,3 +247,28 @@ def test_atlantic_refuses_pause_autonegotiation(tmp_path: Path) -> None:
     state = lab(tmp_path, "atlantic")
     assert ethtool(state, "-A", "eth0", "autoneg", "on")[1] == [NOT_SUPPORTED]
     assert ethtool(state, "-A", "eth0", "rx", "off")[2] == 0
+
+
+@root
+def test_stmmac_coalescing_defaults_and_refusals(tmp_path: Path) -> None:
+    """stmmac_init_coalesce: tx-usecs STMMAC_COAL_TX_TIMER (1000 in 6.1), tx-frames 25;
+    __stmmac_set_coalesce: tx-usecs 0 with tx-frames 0, tx-usecs over 100000 and tx-frames
+    over 256 are EINVAL."""
+    state = lab(tmp_path, "stmmac")
+    shown = ethtool(state, "-c", "eth0")[0]
+    assert "tx-usecs: 1000\n" in shown and "tx-frames: 25\n" in shown
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "0", "tx-frames", "0")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "100001")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-frames", "257")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "0")[2] == 0  # frames still 25
+    six12 = driver_caps.caps("stmmac", "6.12.25+rpt-rpi-2712")
+    assert six12 is not None and six12.facts["coalesce_defaults"]["tx-usecs"] == 5000
+
+
+def test_r8152_coalescing_is_refused_on_the_rtl8152(tmp_path: Path) -> None:
+    """rtl8152_get/set_coalesce: RTL_VER_01/02/07 (RTL8152, RTL8152B) -> EOPNOTSUPP."""
+    assert ethtool(lab(tmp_path, "r8152", "RTL8152B"), "-c", "eth0")[1] == [NOT_SUPPORTED]
+    assert "rx-usecs: 85000\n" in ethtool(lab(tmp_path, "r8152", "RTL8153"), "-c", "eth0")[0]
+    text = ethtool(lab(tmp_path, "r8152", "RTL8153"), "-c", "eth0")[0]
+    item = planned("irq-coalescing", "r8152", "-c", text, chip="RTL8152B")
+    assert not item.applicable and "RTL8152" in item.reason
