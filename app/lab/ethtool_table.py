@@ -124,8 +124,8 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
         if not rings["cur"].get(param):
             rings["cur"][param] = int(value)
     rings["settable"] = caps.has("set_ringparam")
-    if caps.facts.get("ring_pow2_min"):  # macb: clamped up to 64, rounded up to a power of two
-        rings["pow2_min"] = dict(caps.facts["ring_pow2_min"])
+    if caps.facts.get("ring_kept"):  # macb: up to 64 and a power of two; igb: multiple of 8
+        rings["kept"] = dict(caps.facts["ring_kept"])
     rings["restarts"] = caps.restarts("rings")
     return rings
 

@@ -176,7 +176,11 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "requested ring size exceeds maximum", attr_offset(ifname, index)
             )
     new = dict(rings["cur"])
-    new.update({name: ring_size_kept(rings, name, int(value)) for name, value in pairs})
+    for name, value in pairs:
+        kept = ring_size_kept(rings, name, int(value))
+        if kept is None:
+            raise nl_error(EINVAL, code)  # the driver's own check (stmmac: not a power of two)
+        new[name] = kept
     # The driver's own checks, e.g. r8152: rx_pending < RTL8152_MAX_RX * 2 -> -EINVAL.
     for name, low in rings.get("min", {}).items():
         if new.get(name, 0) < int(low):

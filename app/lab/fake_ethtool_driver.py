@@ -63,11 +63,19 @@ def show_info(ifname: str, dev: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def ring_size_kept(rings: dict[str, Any], name: str, value: int) -> int:
-    """The ring size the driver keeps: macb clamps to its minimum and rounds up to a power of
-    two (macb_set_ringparam); other drivers keep what they are given."""
-    low = rings.get("pow2_min", {}).get(name)
-    if low is None:
+def ring_size_kept(rings: dict[str, Any], name: str, value: int) -> int | None:
+    """The ring size the driver keeps, or None where it refuses it (EINVAL): macb raises it to
+    64 and rounds up to a power of two (macb_set_ringparam); igb, igc and atlantic raise it to
+    their minimum and round up to a multiple of 8; stmmac refuses a size that is not a power of
+    two or under 64 (stmmac_set_ringparam); other drivers keep what they are given."""
+    rule = rings.get("kept")
+    if not rule:
         return value
-    value = max(value, int(low))
-    return 1 << (value - 1).bit_length()
+    low = int(rule.get("min", {}).get(name, 0))
+    if rule.get("round") == "pow2_or_einval":
+        return value if value >= low and value & (value - 1) == 0 else None
+    value = max(value, low)
+    if rule.get("round") == "pow2":
+        return 1 << (value - 1).bit_length()
+    multiple = int(rule.get("multiple", 1))
+    return -(-value // multiple) * multiple

@@ -272,3 +272,32 @@ def test_r8152_coalescing_is_refused_on_the_rtl8152(tmp_path: Path) -> None:
     text = ethtool(lab(tmp_path, "r8152", "RTL8153"), "-c", "eth0")[0]
     item = planned("irq-coalescing", "r8152", "-c", text, chip="RTL8152B")
     assert not item.applicable and "RTL8152" in item.reason
+
+
+@root
+@pytest.mark.parametrize(
+    ("driver", "asked", "kept"),
+    [
+        ("igb", "1001", "1008"),  # igb_set_ringparam: ALIGN(.., REQ_RX_DESCRIPTOR_MULTIPLE)
+        ("igb", "8", "64"),  # IGB_MIN_RXD
+        ("igc", "1001", "1008"),
+        ("atlantic", "8", "40"),  # HW_ATL_B0_MIN_RXD
+        ("atlantic", "1001", "1008"),
+        ("stmmac", "512", "512"),
+        ("macb", "1000", "1024"),
+    ],
+)
+def test_ring_sizes_read_back_as_the_driver_keeps_them(
+    tmp_path: Path, driver: str, asked: str, kept: str
+) -> None:
+    state = lab(tmp_path, driver)
+    assert ethtool(state, "-G", "eth0", "rx", asked)[2] == 0
+    assert f"RX:\t\t{kept}\n" in ethtool(state, "-g", "eth0")[0].split("Current")[1]
+
+
+@root
+def test_stmmac_refuses_a_ring_size_that_is_not_a_power_of_two(tmp_path: Path) -> None:
+    """stmmac_set_ringparam: !is_power_of_2(ring->rx_pending) or under 64 -> EINVAL."""
+    state = lab(tmp_path, "stmmac")
+    assert ethtool(state, "-G", "eth0", "rx", "1000")[1] == [INVALID]
+    assert ethtool(state, "-G", "eth0", "rx", "32")[1] == [INVALID]
