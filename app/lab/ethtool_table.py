@@ -109,6 +109,8 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
+    if state["eee"] is not None:
+        state["eee"]["restarts"] = caps.restarts("eee")
     _features(state["features"], caps)
 
 

@@ -292,6 +292,9 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
                 raise nl_error(EOPNOTSUPP, code)  # e.g. ax88179_set_eee: chk_eee fails
+            if eee.get("restarts") and eee.get("enabled") != (value == "on"):
+                eee["bounces"] = int(eee.get("bounces", 0)) + 1  # autonegotiation again
+                dev["bounce_pending"] = True
             eee["enabled"] = value == "on"
             eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
         elif name == "tx-lpi":

@@ -136,6 +136,12 @@ def caps(
             if fact["fact"] == "coalesce_params_added":
                 coalesce = coalesce | frozenset(fact["value"])
                 continue
+            if fact["fact"] == "restarts_on":  # one fact per setting (rings, eee), each cited
+                facts.setdefault("restarts_on", [])
+                for setting in fact["value"]:
+                    if setting not in facts["restarts_on"]:
+                        facts["restarts_on"].append(setting)
+                        cites[f"restarts:{setting}"] = where
             facts.setdefault(fact["fact"], fact["value"])
             cites.setdefault(fact["fact"], where)
     return DriverCaps(driver, series, ops, coalesce, ring_max, multiqueue, facts, cites)

@@ -49,6 +49,9 @@ def _driver_lacks(ctx: Context, op: str) -> str | None:
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
 
 
+_SETTING = {"rings": "rings", "eee": "Energy-Efficient Ethernet"}
+
+
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
@@ -58,7 +61,8 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     if not ctx.carries_ssh():
         return None
     return (
-        f"changing {setting} on {caps.driver} restarts the interface ({caps.cite('restarts_on')}), "
+        f"changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the interface "
+        f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
         f"and {ctx.iface} carries this SSH session: allow it with --allow-link-restart "
         "(applied under the guard and, where NetworkManager runs, its checkpoint)"
     )
@@ -232,8 +236,15 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if not eee.supported or eee.enabled is None:
         return _no(ctx, "the NIC does not support Energy-Efficient Ethernet")
     before = "on" if eee.enabled else "off"
+    if eee.enabled:  # a change renegotiates the link (phy_ethtool_set_eee, igb_set_eee ...)
+        refusal = _restart_refusal(ctx, "eee")
+        if refusal:
+            return _no(ctx, refusal)
     item = PlannedTweak(ctx.tweak, True, "EEE off")
     item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
+    if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
+        item.restarts_link = True
+        item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
     return item
 
 

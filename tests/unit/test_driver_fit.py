@@ -211,3 +211,35 @@ def test_the_pi5s_rp1_chip_means_the_raspberry_pi_tree_whatever_the_kernel_strin
     plain = driver_caps.caps("macb", "6.1.0-27-arm64")
     assert plain is not None and not plain.has("set_coalesce")
     assert "coalesce_max" not in plain.facts
+
+
+# ----------------------------------------------------------------- EEE renegotiates the link
+
+EEE_ON = (CAPTURES / "ethtool_eee/pi3bplus_lan78xx_enabled_active_2882.txt").read_text(
+    encoding="utf-8"
+)  # a real Pi 3 B+ (lan78xx) with EEE enabled and active
+
+
+@pytest.mark.parametrize(
+    "driver", ["lan78xx", "bcmgenet", "r8169", "ax88179_178a", "r8152", "igb", "igc", "stmmac"]
+)
+def test_eee_off_renegotiates_the_link_so_the_ssh_nic_needs_consent(driver: str) -> None:
+    """phy_ethtool_set_eee (6.1) / genphy_c45_ethtool_set_eee (6.12) restart autonegotiation
+    when the advertisement changes; ax88179/r8152 call mii_nway_restart; igb/igc reset the
+    NIC: turning EEE off drops the link for seconds."""
+    nic = Nic("eth0", driver=driver)
+    held = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
+    assert not held.applicable and "--allow-link-restart" in held.reason
+    assert "Energy-Efficient Ethernet" in held.reason
+    agreed = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"),
+                     allow_link_restart=True)  # fmt: skip
+    assert agreed.applicable and agreed.restarts_link
+    other = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("wlan0"))
+    assert other.applicable and other.restarts_link
+
+
+def test_eee_off_on_a_driver_whose_firmware_takes_it_is_not_held_back() -> None:
+    """atlantic hands EEE to its firmware (aq_ethtool_set_eee): no restart in the source."""
+    nic = Nic("eth0", driver="atlantic")
+    item = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
+    assert item.applicable and not item.restarts_link

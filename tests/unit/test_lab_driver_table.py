@@ -301,3 +301,14 @@ def test_stmmac_refuses_a_ring_size_that_is_not_a_power_of_two(tmp_path: Path) -
     state = lab(tmp_path, "stmmac")
     assert ethtool(state, "-G", "eth0", "rx", "1000")[1] == [INVALID]
     assert ethtool(state, "-G", "eth0", "rx", "32")[1] == [INVALID]
+
+
+@root
+def test_eee_off_bounces_the_link_in_the_lab(tmp_path: Path) -> None:
+    """r8152 (rtl_ethtool_set_eee: mii_nway_restart): the lab's model has EEE on; turning
+    it off renegotiates the link, shown as a bounce; setting it to what it is does not."""
+    state = lab(tmp_path, "r8152", "RTL8153")
+    assert ethtool(state, "--set-eee", "eth0", "eee", "on")[2] == 0
+    assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["eee"]["bounces"] == 1
