@@ -103,6 +103,7 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     if state["pause"] is not None:
         for key, on in caps.facts.get("pause_default", {}).items():
             state["pause"][key] = bool(on)
+        state["pause"]["restarts"] = caps.restarts("pause")
         if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
             state["pause"]["autoneg_refused"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):

@@ -343,6 +343,9 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)
+    if pause.get("restarts") and any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx")):
+        pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
+        dev["bounce_pending"] = True
     pause.update(new)
 
 

@@ -49,7 +49,7 @@ def _driver_lacks(ctx: Context, op: str) -> str | None:
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
 
 
-_SETTING = {"rings": "rings", "eee": "Energy-Efficient Ethernet"}
+_SETTING = {"rings": "rings", "eee": "Energy-Efficient Ethernet", "pause": "flow control"}
 
 
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
@@ -270,4 +270,10 @@ def plan_pause(ctx: Context) -> PlannedTweak:
     if not item.changes:
         return _no(ctx, "ethtool's -a output was not understood (no 'RX:'/'TX:' on/off lines; "
                    f"it began {_first_line(text)!r}): flow control left as it is")  # fmt: skip
+    if any(c.needed for c in item.changes) and caps and caps.restarts("pause"):
+        refusal = _restart_refusal(ctx, "pause")  # lan78xx: autonegotiation again
+        if refusal:
+            return _no(ctx, refusal)
+        item.restarts_link = True
+        item.reason += f"; {caps.driver} renegotiates the link for it (it drops briefly)"
     return item

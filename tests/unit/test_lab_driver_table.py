@@ -312,3 +312,17 @@ def test_eee_off_bounces_the_link_in_the_lab(tmp_path: Path) -> None:
     assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
     data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
     assert data["interfaces"]["eth0"]["eee"]["bounces"] == 1
+
+
+@root
+def test_a_pause_change_on_lan78xx_bounces_the_link(tmp_path: Path) -> None:
+    """lan78xx_set_pause: with pause autonegotiation the advertisement goes through
+    phy_ethtool_ksettings_set, which restarts autonegotiation; r8152 only writes MII_ADVERTISE."""
+    state = lab(tmp_path, "lan78xx", "LAN7515")
+    assert ethtool(state, "-A", "eth0", "rx", "off")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["pause"]["bounces"] == 1
+    quiet = lab(tmp_path, "r8152", "RTL8153")
+    assert ethtool(quiet, "-A", "eth0", "rx", "off")[2] == 0
+    data = json.loads(Path(quiet).read_text(encoding="utf-8"))
+    assert "bounces" not in data["interfaces"]["eth0"]["pause"]
