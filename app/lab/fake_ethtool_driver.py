@@ -36,7 +36,7 @@ def stored(co: dict[str, Any], name: str, value: int) -> int:
     the Raspberry Pi tree: 0.8 us ticks, rounded down on the way in and again on the way out)."""
     floor = co.get("floor_ns", {}).get(name)
     if floor:
-        return value * 1000 // floor * floor // 1000
+        return value * 1000 // int(floor) * int(floor) // 1000
     step = co.get("step_ns", {}).get(name)
     return value if not step else -(-value * 1000 // step) * step // 1000
 
