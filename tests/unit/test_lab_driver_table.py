@@ -326,3 +326,28 @@ def test_a_pause_change_on_lan78xx_bounces_the_link(tmp_path: Path) -> None:
     assert ethtool(quiet, "-A", "eth0", "rx", "off")[2] == 0
     data = json.loads(Path(quiet).read_text(encoding="utf-8"))
     assert "bounces" not in data["interfaces"]["eth0"]["pause"]
+
+
+@root
+@pytest.mark.parametrize("driver", PASTED)
+def test_the_lab_bounces_the_link_exactly_where_the_table_says(tmp_path: Path, driver: str) -> None:
+    """For each of the 13 drivers: a ring, EEE or pause change bounces the lab's link iff the
+    table says the driver's setter restarts the interface or autonegotiation."""
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    state = lab(tmp_path, driver)
+    before = json.loads(Path(state).read_text(encoding="utf-8"))["interfaces"]["eth0"]
+    eee_on = bool((before.get("eee") or {}).get("enabled"))
+    rx_on = bool((before.get("pause") or {}).get("rx"))
+    changes = {  # each one a real change from what the lab shows
+        "rings": ("-G", "eth0", "rx", "128"),
+        "eee": ("--set-eee", "eth0", "eee", "off" if eee_on else "on"),
+        "pause": ("-A", "eth0", "rx", "off" if rx_on else "on"),
+    }
+    for setting, argv in changes.items():
+        if ethtool(state, *argv)[2] != 0:
+            continue  # the driver has no such setter, or refuses this value: nothing to bounce
+        data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+        dev = data["interfaces"]["eth0"]
+        block = dev["rings"] if setting == "rings" else dev[setting]
+        assert bool(block.get("bounces")) == caps.restarts(setting), (driver, setting)
