@@ -94,9 +94,9 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     state["rings"] = _rings(state.get("rings"), caps)
     state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip)
     only = caps.facts.get("pause_chips_only")  # asix: only the AX88772 family's ops have it
-    if not caps.has("get_pauseparam") or (only and chip and not caps.refuses_on(
-        "pause_chips_only", chip
-    )):
+    if not caps.has("get_pauseparam") or (
+        only and chip and not caps.refuses_on("pause_chips_only", chip)
+    ):
         state["pause"] = None
     elif state.get("pause") is None:  # the lab's choice where no model says: autoneg, no pause
         state["pause"] = {"autoneg": True, "rx": False, "tx": False}

@@ -104,7 +104,7 @@ def _single_queue(ctx: Context) -> str | None:
     errno_name, where = fact if fact else ("ENOENT", "net/core/net-sysfs.c: xps_cpus_store")
     return (
         f"the {caps.driver} driver gives {ctx.iface} one transmit queue ({caps.cite('netdev')}): "
-        f"the kernel has no transmit queue map for it and answers \"No such file or directory\" "
+        f'the kernel has no transmit queue map for it and answers "No such file or directory" '
         f"({errno_name}, {where})"
     )
 

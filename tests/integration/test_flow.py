@@ -232,6 +232,9 @@ async def test_one_click_runs_through_on_the_driver_profiles(
         steps = [(e.step, e.status) for e in events if isinstance(e, FlowStep)]
         assert steps[0] == ("baseline", "started") and steps[-1] == ("results", "done"), steps
         assert result.advice is not None
-        restarting = [o for o in result.tuning_outcomes
-                      if o.status == "applied" and o.tweak_id in ("nic-rings", "eee-off")]  # fmt: skip
+        restarting = [
+            o
+            for o in result.tuning_outcomes
+            if o.status == "applied" and o.tweak_id in ("nic-rings", "eee-off")
+        ]
         assert restarting == [], restarting
