@@ -187,6 +187,8 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 key, value = field.group(1), field.group(2).strip()
                 if key == "supported_coalesce_params" or not re.fullmatch(r"\w+", value):
                     continue
+                if value in ("NULL", "0"):  # cdc_ncm: .set_link_ksettings = NULL is no op
+                    continue
                 ops[key] = value
                 where = _where(tree, lookup, value)
                 if where:

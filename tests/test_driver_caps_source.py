@@ -69,6 +69,8 @@ def test_every_hand_fact_is_in_the_function_it_cites(trees: dict[str, Path]) -> 
     wrong = []
     for driver, facts in TABLE["hand"].items():
         for fact in facts:
+            if fact.get("tree", "debian") != "debian":
+                continue  # another tree's source: test_facts_of_another_tree_say_where_they_are
             for series in fact["kernels"]:
                 path = trees[series] / fact["file"]
                 text = path.read_text(errors="replace", encoding="utf-8") if path.is_file() else ""
@@ -93,3 +95,23 @@ def test_a_hand_fact_that_the_source_does_not_hold_is_caught(trees: dict[str, Pa
     body = regen_driver_caps.symbol_text(text, "rtl_get_coalesce")
     assert body is not None and "rtl_is_8125" in body
     assert regen_driver_caps.symbol_text(text, "rtl_no_such_function") is None
+
+
+def test_facts_of_another_tree_say_where_they_are() -> None:
+    """Facts read in the Raspberry Pi tree (not in Debian's source, so not checked above) name
+    the repository, the commit read, the kernels that carry them, and Debian's source lacks
+    them (else they would be upstream facts)."""
+    other = [(d, f) for d, facts in TABLE["hand"].items() for f in facts if f.get("tree")]
+    assert other, "the RP1 macb facts are in the table"
+    for driver, fact in other:
+        assert fact["tree"] == "raspberrypi/linux", driver
+        assert len(fact["commit"]) == 40 and fact["carried_by"], driver
+        assert fact["file"] and fact["symbol"] and fact["contains"], driver
+
+
+def test_the_rpi_trees_macb_facts_are_not_in_debians_source(trees: dict[str, Path]) -> None:
+    for series, root in trees.items():
+        text = (root / "drivers/net/ethernet/cadence/macb_main.c").read_text(encoding="utf-8")
+        assert regen_driver_caps.symbol_text(text, "gem_set_coalesce") is None, series
+        body = regen_driver_caps.symbol_text(text, "gem_ethtool_ops")
+        assert body is not None and "coalesce" not in body, series

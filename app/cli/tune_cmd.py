@@ -169,8 +169,9 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-link-restart",
         action="store_true",
-        help="allow changes that restart the interface (rings on macb, igb, igc, atlantic, "
-        "stmmac) even on the NIC that carries the SSH session; the guard reverts them",
+        help="allow changes that restart the interface or renegotiate its link (rings on "
+        "macb, igb, igc, atlantic, stmmac; Energy-Efficient Ethernet and flow control on most "
+        "drivers) even on the NIC that carries the SSH session; the guard reverts them",
     )
 
 

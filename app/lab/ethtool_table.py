@@ -48,16 +48,26 @@ def single_queue(driver: str) -> bool:
     return caps is not None and caps.multiqueue is False
 
 
-def driver_queues(driver: str) -> tuple[int, int] | None:
+def driver_queues(driver: str, chip: str = "", cpus: int | None = None) -> tuple[int, int] | None:
     """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
-    hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), None where
-    they depend on the machine (igb: one per CPU) and the lab keeps veth's."""
-    caps = driver_caps.caps(driver) if driver else None
+    hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), one pair per
+    CPU up to the MAC's maximum where the source says so (igb: I211 2, I210 4, else 8; igc 4),
+    None where the lab cannot know them and keeps veth's."""
+    caps = driver_caps.caps(driver, None, chip) if driver else None
     if caps is None:
         return None
     counts = caps.facts.get("queues")
     if counts:
         return int(counts["tx"]), int(counts["rx"])
+    maxima = caps.facts.get("rss_queues_max")
+    if maxima and caps.facts.get("rss_queues_per_cpu") and cpus:
+        squeezed = chip.lower().replace(" ", "")
+        top = next((int(n) for name, n in maxima.items() if name != "default"
+                    and name.lower() in squeezed), int(maxima["default"]))  # fmt: skip
+        pairs = max(1, min(top, cpus))
+        if caps.facts.get("rss_queues_pow2"):  # atlantic: rounddown_pow_of_two
+            pairs = 1 << (pairs.bit_length() - 1)
+        return pairs, pairs
     return (1, 1) if caps.multiqueue is False else None
 
 
@@ -77,23 +87,31 @@ def driver_info(driver: str) -> dict[str, bool]:
 
 def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
     """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows."""
-    caps = driver_caps.caps(driver)
+    caps = driver_caps.caps(driver, None, chip)
     if caps is None:
         return
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
     state["rings"] = _rings(state.get("rings"), caps)
     state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip)
-    if not caps.has("get_pauseparam"):
+    only = caps.facts.get("pause_chips_only")  # asix: only the AX88772 family's ops have it
+    if not caps.has("get_pauseparam") or (
+        only and chip and not caps.refuses_on("pause_chips_only", chip)
+    ):
         state["pause"] = None
     elif state.get("pause") is None:  # the lab's choice where no model says: autoneg, no pause
         state["pause"] = {"autoneg": True, "rx": False, "tx": False}
     if state["pause"] is not None:
         for key, on in caps.facts.get("pause_default", {}).items():
             state["pause"][key] = bool(on)
+        state["pause"]["restarts"] = caps.restarts("pause")
+        if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
+            state["pause"]["autoneg_refused"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
+    if state["eee"] is not None:
+        state["eee"]["restarts"] = caps.restarts("eee")
     _features(state["features"], caps)
 
 
@@ -109,6 +127,8 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
         if not rings["cur"].get(param):
             rings["cur"][param] = int(value)
     rings["settable"] = caps.has("set_ringparam")
+    if caps.facts.get("ring_kept"):  # macb: up to 64 and a power of two; igb: multiple of 8
+        rings["kept"] = dict(caps.facts["ring_kept"])
     rings["restarts"] = caps.restarts("rings")
     return rings
 
@@ -120,13 +140,17 @@ def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[st
     co = dict(co or {})
     values = dict(co.get("values", {}))
     default = caps.facts.get("coalesce_default")
+    defaults = caps.facts.get("coalesce_defaults", {})  # stmmac: per parameter
     for param in supported:
         if param not in values:
-            values[param] = False if param.startswith("adaptive-") else (default or 0)
+            values[param] = (
+                False if param.startswith("adaptive-") else defaults.get(param, default or 0)
+            )
     co.update(supported=supported, values=values, settable=caps.has("set_coalesce"))
     co["max"] = {**co.get("max", {}), **caps.facts.get("coalesce_max", {})}
     co["refuse"] = caps.facts.get("coalesce_refuses", [])
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
+    co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     modes = caps.facts.get("coalesce_modes")
     if modes:
         co["modes"] = {

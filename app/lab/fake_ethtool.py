@@ -20,7 +20,13 @@ from typing import Any
 
 # @tables-start: the installed script runs without sbctune, so install() (script_text) puts
 # fake_ethtool_tables' and fake_ethtool_driver's text in place of these imports.
-from sbctune.lab.fake_ethtool_driver import bounce_link, coalesce_refused, show_info, stored
+from sbctune.lab.fake_ethtool_driver import (
+    bounce_link,
+    coalesce_refused,
+    ring_size_kept,
+    show_info,
+    stored,
+)
 from sbctune.lab.fake_ethtool_tables import (
     ALIASES,
     COALESCE_LAYOUT,
@@ -170,7 +176,11 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "requested ring size exceeds maximum", attr_offset(ifname, index)
             )
     new = dict(rings["cur"])
-    new.update({name: int(value) for name, value in pairs})
+    for name, value in pairs:
+        kept = ring_size_kept(rings, name, int(value))
+        if kept is None:
+            raise nl_error(EINVAL, code)  # the driver's own check (stmmac: not a power of two)
+        new[name] = kept
     # The driver's own checks, e.g. r8152: rx_pending < RTL8152_MAX_RX * 2 -> -EINVAL.
     for name, low in rings.get("min", {}).items():
         if new.get(name, 0) < int(low):
@@ -233,6 +243,12 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             continue  # accepted by the driver, which does not store it (reads back unchanged)
         adaptive = name.startswith("adaptive-")
         co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
+    # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
+    # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
+    given = {name for name, _ in pairs}
+    for name in co.get("floor_ns", {}):
+        if name not in given and name in co["values"]:
+            co["values"][name] = stored(co, name, int(co["values"][name]))
 
 
 # --------------------------------------------------------------------------- EEE
@@ -276,6 +292,9 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
                 raise nl_error(EOPNOTSUPP, code)  # e.g. ax88179_set_eee: chk_eee fails
+            if eee.get("restarts") and eee.get("enabled") != (value == "on"):
+                eee["bounces"] = int(eee.get("bounces", 0)) + 1  # autonegotiation again
+                dev["bounce_pending"] = True
             eee["enabled"] = value == "on"
             eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
         elif name == "tx-lpi":
@@ -319,9 +338,14 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     require_root(code)
     new = dict(pause)
     new.update({name: value == "on" for name, value in pairs})
+    if new["autoneg"] and pause.get("autoneg_refused"):
+        raise nl_error(EOPNOTSUPP, code)
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)
+    if pause.get("restarts") and any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx")):
+        pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
+        dev["bounce_pending"] = True
     pause.update(new)
 
 

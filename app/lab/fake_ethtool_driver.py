@@ -32,7 +32,11 @@ def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> bool:
 
 
 def stored(co: dict[str, Any], name: str, value: int) -> int:
-    """The value the driver keeps and reads back (bcmgenet: 8.192 us ticks, rounded up)."""
+    """The value the driver keeps and reads back (bcmgenet: 8.192 us ticks, rounded up; macb on
+    the Raspberry Pi tree: 0.8 us ticks, rounded down on the way in and again on the way out)."""
+    floor = co.get("floor_ns", {}).get(name)
+    if floor:
+        return value * 1000 // int(floor) * int(floor) // 1000
     step = co.get("step_ns", {}).get(name)
     return value if not step else -(-value * 1000 // step) * step // 1000
 
@@ -57,3 +61,21 @@ def show_info(ifname: str, dev: dict[str, Any]) -> str:
     for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
         lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
     return "\n".join(lines) + "\n"
+
+
+def ring_size_kept(rings: dict[str, Any], name: str, value: int) -> int | None:
+    """The ring size the driver keeps, or None where it refuses it (EINVAL): macb raises it to
+    64 and rounds up to a power of two (macb_set_ringparam); igb, igc and atlantic raise it to
+    their minimum and round up to a multiple of 8; stmmac refuses a size that is not a power of
+    two or under 64 (stmmac_set_ringparam); other drivers keep what they are given."""
+    rule = rings.get("kept")
+    if not rule:
+        return value
+    low = int(rule.get("min", {}).get(name, 0))
+    if rule.get("round") == "pow2_or_einval":
+        return value if value >= low and value & (value - 1) == 0 else None
+    value = max(value, low)
+    if rule.get("round") == "pow2":
+        return 1 << (value - 1).bit_length()
+    multiple = int(rule.get("multiple", 1))
+    return -(-value // multiple) * multiple

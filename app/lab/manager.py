@@ -253,7 +253,7 @@ def _build(
         info.netns,
         info.index,
         [(i.name, i.mac) for i in prof.interfaces],
-        [driver_queues(i.driver) for i in prof.interfaces],
+        [driver_queues(i.driver, i.chip, prof.cpu.count) for i in prof.interfaces],
     )
     for nic, spec in zip(info.nics, prof.interfaces, strict=True):
         shaping.apply(nic.host_veth, nic.ifb, spec.link)

@@ -16,6 +16,13 @@ from typing import Any
 from sbctune.resources import resource_root
 
 _SERIES = re.compile(r"(\d+)\.(\d+)")
+# Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
+# "5.15.84-v7l+".
+_RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?\+")
+RPI_TREE = "raspberrypi/linux"
+# Chips that only the Raspberry Pi tree drives in the table's series (Debian's 6.1 and 6.12 macb
+# has no RP1 entry in macb_dt_ids), so a NIC on them runs that tree whatever the kernel string.
+_RPI_ONLY_CHIPS = ("rp1",)
 
 
 @dataclass(frozen=True)
@@ -76,8 +83,21 @@ def series_of(kernel: str | None) -> tuple[str, ...]:
     return tuple(known)
 
 
-def caps(driver: str | None, kernel: str | None = None) -> DriverCaps | None:
-    """The driver's capabilities for this kernel, or None where the table does not know it."""
+def tree_of(kernel: str | None, chip: str | None = None) -> str:
+    """Which source tree the running kernel was built from: the Raspberry Pi tree for Raspberry
+    Pi OS kernels (and for chips only that tree drives), else Debian's (upstream)."""
+    if _RPI_KERNEL.search(kernel or ""):
+        return RPI_TREE
+    squeezed = (chip or "").lower().replace(" ", "")
+    return RPI_TREE if any(c in squeezed for c in _RPI_ONLY_CHIPS) else "debian"
+
+
+def caps(
+    driver: str | None, kernel: str | None = None, chip: str | None = None
+) -> DriverCaps | None:
+    """The driver's capabilities for this kernel, or None where the table does not know it.
+    Hand facts written for the Raspberry Pi tree (their "tree") count only on that tree's
+    kernels; their "ops_added" / "coalesce_params_added" extend what Debian's source has."""
     if not driver:
         return None
     data = table()
@@ -96,11 +116,34 @@ def caps(driver: str | None, kernel: str | None = None) -> DriverCaps | None:
     ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
     allocs = first["netdev"]
     multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
+    if allocs:
+        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
     facts: dict[str, Any] = {}
-    for fact in data["hand"].get(driver, []):
+    tree = tree_of(kernel, chip)
+    # the tree's own facts first: they win over upstream's for the same name
+    hand = sorted(data["hand"].get(driver, []), key=lambda f: f.get("tree", "debian") != tree)
+    for fact in hand:
+        if fact.get("tree", "debian") not in ("debian", tree):
+            continue
         if set(series) & set(fact["kernels"]):
+            where = f"{fact['file']}: {fact['symbol']}"
+            if fact.get("tree", "debian") != "debian":
+                where = f"{fact['tree']} {where}"
+            if fact["fact"] == "ops_added":
+                ops = ops | frozenset(fact["value"])
+                cites.update(dict.fromkeys(fact["value"], where))
+                continue
+            if fact["fact"] == "coalesce_params_added":
+                coalesce = coalesce | frozenset(fact["value"])
+                continue
+            if fact["fact"] == "restarts_on":  # one fact per setting (rings, eee), each cited
+                facts.setdefault("restarts_on", [])
+                for setting in fact["value"]:
+                    if setting not in facts["restarts_on"]:
+                        facts["restarts_on"].append(setting)
+                        cites[f"restarts:{setting}"] = where
             facts.setdefault(fact["fact"], fact["value"])
-            cites.setdefault(fact["fact"], f"{fact['file']}: {fact['symbol']}")
+            cites.setdefault(fact["fact"], where)
     return DriverCaps(driver, series, ops, coalesce, ring_max, multiqueue, facts, cites)
 
 

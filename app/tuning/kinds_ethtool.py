@@ -49,6 +49,9 @@ def _driver_lacks(ctx: Context, op: str) -> str | None:
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
 
 
+_SETTING = {"rings": "rings", "eee": "Energy-Efficient Ethernet", "pause": "flow control"}
+
+
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
     """A change that closes and reopens the interface drops the link for seconds: never on the
     NIC that carries the SSH session unless the user agreed (option allow_link_restart)."""
@@ -58,7 +61,8 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     if not ctx.carries_ssh():
         return None
     return (
-        f"changing {setting} on {caps.driver} restarts the interface ({caps.cite('restarts_on')}), "
+        f"changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the interface "
+        f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
         f"and {ctx.iface} carries this SSH session: allow it with --allow-link-restart "
         "(applied under the guard and, where NetworkManager runs, its checkpoint)"
     )
@@ -143,10 +147,18 @@ def _plan_mode_codes(
 
 
 def _stored_usecs(ctx: Context, usecs: int) -> int:
-    """The value a rounding driver stores and reads back (bcmgenet: 8.192 us ticks, rounded up),
+    """The value a rounding driver stores and reads back (bcmgenet: 8.192 us ticks, rounded up;
+    macb on the Raspberry Pi tree: 0.8 us ticks, rounded down),
     so that the change verifies against what the kernel keeps."""
-    steps = ctx.caps.facts.get("coalesce_step_ns", {}) if ctx.caps else {}
-    step = steps.get("rx-usecs")
+    facts = ctx.caps.facts if ctx.caps else {}
+    floor = facts.get("coalesce_step_floor_ns", {}).get("rx-usecs")
+    if floor:  # macb on the RPi tree: 0.8 us ticks, rounded down twice (50 reads back 49)
+        step = int(floor)
+        kept = usecs  # the next value that reads back as written (52: 65 ticks), within 5 steps
+        while kept * 1000 // step * step // 1000 != kept and kept < usecs + 5:
+            kept += 1
+        return kept
+    step = facts.get("coalesce_step_ns", {}).get("rx-usecs")
     if not step:
         return usecs
     ticks = -(-usecs * 1000 // int(step))
@@ -224,8 +236,15 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if not eee.supported or eee.enabled is None:
         return _no(ctx, "the NIC does not support Energy-Efficient Ethernet")
     before = "on" if eee.enabled else "off"
+    if eee.enabled:  # a change renegotiates the link (phy_ethtool_set_eee, igb_set_eee ...)
+        refusal = _restart_refusal(ctx, "eee")
+        if refusal:
+            return _no(ctx, refusal)
     item = PlannedTweak(ctx.tweak, True, "EEE off")
     item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
+    if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
+        item.restarts_link = True
+        item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
     return item
 
 
@@ -251,4 +270,10 @@ def plan_pause(ctx: Context) -> PlannedTweak:
     if not item.changes:
         return _no(ctx, "ethtool's -a output was not understood (no 'RX:'/'TX:' on/off lines; "
                    f"it began {_first_line(text)!r}): flow control left as it is")  # fmt: skip
+    if any(c.needed for c in item.changes) and caps and caps.restarts("pause"):
+        refusal = _restart_refusal(ctx, "pause")  # lan78xx: autonegotiation again
+        if refusal:
+            return _no(ctx, refusal)
+        item.restarts_link = True
+        item.reason += f"; {caps.driver} renegotiates the link for it (it drops briefly)"
     return item

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.tuning import catalog
+from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.knobs import format_mask, mask_value
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
@@ -68,6 +68,9 @@ def _plan_rfs(ctx: Context, item: PlannedTweak, queues: int) -> None:
 def plan_xps(ctx: Context) -> PlannedTweak:
     if not ctx.iface:
         return _no(ctx, "no NIC chosen")
+    single = _single_queue(ctx)
+    if single:
+        return _no(ctx, single)
     queues = queue_files(ctx, "tx-", "xps_cpus")
     if not queues:
         return _no(ctx, f"{ctx.iface} has no xps_cpus: the driver offers no transmit queue map")
@@ -89,6 +92,21 @@ def plan_xps(ctx: Context) -> PlannedTweak:
             + ")"
         )
     return item
+
+
+def _single_queue(ctx: Context) -> str | None:
+    """Why XPS is not possible on a driver that allocates one transmit queue (the kernel
+    answers ENOENT to xps_cpus: net/core/net-sysfs.c xps_cpus_store), from its source."""
+    caps = ctx.caps
+    if caps is None or caps.multiqueue is not False:
+        return None
+    fact = driver_caps.kernel_fact("xps_single_queue_errno", ctx.inventory.board.kernel)
+    errno_name, where = fact if fact else ("ENOENT", "net/core/net-sysfs.c: xps_cpus_store")
+    return (
+        f"the {caps.driver} driver gives {ctx.iface} one transmit queue ({caps.cite('netdev')}): "
+        f'the kernel has no transmit queue map for it and answers "No such file or directory" '
+        f"({errno_name}, {where})"
+    )
 
 
 def _irq_plan(ctx: Context, avoid: int) -> list[tuple[str, Read | None, str | None]]:

@@ -34,7 +34,10 @@ class Context:
     @property
     def caps(self) -> DriverCaps | None:
         """What the NIC's driver can do, from the kernel's source (None: not in the table)."""
-        return driver_caps.caps(self.nic.driver if self.nic else None, self.inventory.board.kernel)
+        nic = self.nic
+        return driver_caps.caps(
+            nic.driver if nic else None, self.inventory.board.kernel, nic.chip if nic else None
+        )
 
     def carries_ssh(self) -> bool:
         """Whether the NIC is the one this SSH session runs over (unknown counts as yes)."""

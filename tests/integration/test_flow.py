@@ -218,3 +218,23 @@ async def test_find_what_helps_measures_each_tweak_alone_and_keeps_nothing_on_pi
         left = [e.message for e in events if isinstance(e, TuningEvent)
                 and e.message.startswith("find what helps:")]  # fmt: skip
         assert len(left) == len(tweaks) and "min left" in left[0], left
+
+
+@pytest.mark.parametrize("profile", ["pi5-macb", "pi3bplus-lan78xx", "cm4-i340-igb"])
+async def test_one_click_runs_through_on_the_driver_profiles(
+    lab_factory: Any, tmp_path: Path, profile: str
+) -> None:
+    """The profiles whose drivers answer as the kernel's source says (issue 21: macb on the
+    RP1, lan78xx, igb with its queues): the flow runs from baseline to results, and a tweak
+    that would renegotiate or restart the SSH NIC's link is never applied without consent."""
+    result, events, history = await _one_click(lab_factory, tmp_path, profile)
+    with history:
+        steps = [(e.step, e.status) for e in events if isinstance(e, FlowStep)]
+        assert steps[0] == ("baseline", "started") and steps[-1] == ("results", "done"), steps
+        assert result.advice is not None
+        restarting = [
+            o
+            for o in result.tuning_outcomes
+            if o.status == "applied" and o.tweak_id in ("nic-rings", "eee-off")
+        ]
+        assert restarting == [], restarting

@@ -144,18 +144,22 @@ def test_an_irq_the_chip_cannot_steer_is_not_possible_not_failed(stderr: str) ->
 def test_every_pasted_driver_has_its_kernel_facts(driver: str) -> None:
     """For each of the 13 drivers: the planner's view of the table (ops, queues, restarts)
     agrees with the table's own entries for both kernel series."""
-    for kernel in ("6.1.0-rpi", "6.12.0-rpi"):
+    for kernel in ("6.1.0-27-arm64", "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8"):
         caps = driver_caps.caps(driver, kernel)
         assert caps is not None
         entry = driver_caps.table()["drivers"][driver][caps.series[0]]
-        assert caps.ops == frozenset(entry["ops"])
+        tree = driver_caps.tree_of(kernel)
+        hand = driver_caps.table()["hand"].get(driver, [])
+        added = {op for f in hand if f["fact"] == "ops_added" and f.get("tree") == tree
+                 for op in f["value"]}  # fmt: skip
+        assert caps.ops == frozenset(entry["ops"]) | added
         assert caps.multiqueue == any(a["multiqueue"] for a in entry["netdev"])
         ring_planned = planned("nic-rings", Nic("eth9", driver=driver), result("ethtool -g", RINGS),
                                ssh_over("wlan0"), kernel=kernel)  # fmt: skip
-        assert ring_planned.applicable == ("set_ringparam" in entry["ops"])
+        assert ring_planned.applicable == caps.has("set_ringparam")
         coalesce = planned("irq-coalescing", Nic("eth9", driver=driver),
                            result("ethtool -c", COALESCE_3), kernel=kernel)  # fmt: skip
-        if "set_coalesce" not in entry["ops"]:
+        if not caps.has("set_coalesce"):
             assert not coalesce.applicable and "no set_coalesce" in coalesce.reason
 
 
@@ -180,3 +184,62 @@ def test_garbage_from_ip_route_get_counts_as_the_ssh_nic_never_a_crash(text: str
     except (ValueError, TypeError, KeyError, IndexError, AttributeError):
         other = False
     assert item.applicable == (other is True)
+
+
+# ----------------------------------------------------------------- macb: upstream vs the RPi tree
+
+
+def test_macb_coalescing_is_planned_only_on_the_raspberry_pi_tree() -> None:
+    """Debian's macb has no coalesce ops; the Raspberry Pi tree's gem_set_coalesce stores
+    rx-usecs in 0.8 us ticks rounded down twice (50 reads back 49): the plan asks for 52,
+    the next value that reads back as written (65 ticks)."""
+    upstream = planned("irq-coalescing", Nic("eth0", driver="macb"),
+                       result("ethtool -c", COALESCE_3), kernel="6.12.0-1-arm64")  # fmt: skip
+    assert not upstream.applicable and "no set_coalesce" in upstream.reason
+    rpi = planned("irq-coalescing", Nic("eth0", driver="macb"),
+                  result("ethtool -c", COALESCE_3), kernel="6.12.25+rpt-rpi-2712")  # fmt: skip
+    assert rpi.applicable
+    assert [(c.target, c.after) for c in rpi.changes] == [("eth0 -C rx-usecs", "52")]
+    caps = driver_caps.caps("macb", "6.12.25+rpt-rpi-2712")
+    assert caps is not None and "raspberrypi/linux" in caps.cite("set_coalesce")
+
+
+def test_the_pi5s_rp1_chip_means_the_raspberry_pi_tree_whatever_the_kernel_string() -> None:
+    caps = driver_caps.caps("macb", None, "Cadence GEM in RP1 (Pi 5 Ethernet MAC)")
+    assert caps is not None and caps.has("set_coalesce")
+    assert caps.facts["coalesce_max"] == {"rx-usecs": 204, "tx-usecs": 204}
+    plain = driver_caps.caps("macb", "6.1.0-27-arm64")
+    assert plain is not None and not plain.has("set_coalesce")
+    assert "coalesce_max" not in plain.facts
+
+
+# ----------------------------------------------------------------- EEE renegotiates the link
+
+EEE_ON = (CAPTURES / "ethtool_eee/pi3bplus_lan78xx_enabled_active_2882.txt").read_text(
+    encoding="utf-8"
+)  # a real Pi 3 B+ (lan78xx) with EEE enabled and active
+
+
+@pytest.mark.parametrize(
+    "driver", ["lan78xx", "bcmgenet", "r8169", "ax88179_178a", "r8152", "igb", "igc", "stmmac"]
+)
+def test_eee_off_renegotiates_the_link_so_the_ssh_nic_needs_consent(driver: str) -> None:
+    """phy_ethtool_set_eee (6.1) / genphy_c45_ethtool_set_eee (6.12) restart autonegotiation
+    when the advertisement changes; ax88179/r8152 call mii_nway_restart; igb/igc reset the
+    NIC: turning EEE off drops the link for seconds."""
+    nic = Nic("eth0", driver=driver)
+    held = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
+    assert not held.applicable and "--allow-link-restart" in held.reason
+    assert "Energy-Efficient Ethernet" in held.reason
+    agreed = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"),
+                     allow_link_restart=True)  # fmt: skip
+    assert agreed.applicable and agreed.restarts_link
+    other = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("wlan0"))
+    assert other.applicable and other.restarts_link
+
+
+def test_eee_off_on_a_driver_whose_firmware_takes_it_is_not_held_back() -> None:
+    """atlantic hands EEE to its firmware (aq_ethtool_set_eee): no restart in the source."""
+    nic = Nic("eth0", driver="atlantic")
+    item = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
+    assert item.applicable and not item.restarts_link

@@ -186,3 +186,168 @@ def test_offloads_the_planner_asks_for_hold_in_the_lab(tmp_path: Path, driver: s
     caps = driver_caps.caps(driver)
     assert caps is not None
     assert single_queue(driver) == (caps.multiqueue is False)
+
+
+@root
+def test_macb_on_the_rp1_answers_as_the_raspberry_pi_tree(tmp_path: Path) -> None:
+    """gem_set_coalesce (raspberrypi/linux): 0.8 us ticks rounded down on the way in and out,
+    at most 204 us; every set stores both values again, so an untouched 49 becomes 48.
+    macb_set_ringparam: sizes rounded up to a power of two (1000 reads back 1024)."""
+    upstream = lab(tmp_path, "macb")
+    assert ethtool(upstream, "-c", "eth0")[1] == [NOT_SUPPORTED]
+    state = lab(tmp_path, "macb", "Cadence GEM in RP1")
+    shown = ethtool(state, "-c", "eth0")[0]
+    assert "rx-usecs: 49\n" in shown and "tx-usecs: 49\n" in shown  # gem_init_intmod's 50
+    assert "rx-frames: n/a\n" in shown
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "205")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    shown = ethtool(state, "-c", "eth0")[0]
+    assert "rx-usecs: 49\n" in shown and "tx-usecs: 48\n" in shown
+    item = planned("irq-coalescing", "macb", "-c", shown, chip="Cadence GEM in RP1")
+    (change,) = item.changes
+    assert ethtool(state, "-C", "eth0", "rx-usecs", change.after)[2] == 0
+    assert f"rx-usecs: {change.after}\n" in ethtool(state, "-c", "eth0")[0]  # it verifies
+    assert ethtool(state, "-G", "eth0", "rx", "1000", "tx", "10")[2] == 0
+    rings = ethtool(state, "-g", "eth0")[0].split("Current")[1]
+    assert "RX:\t\t1024\n" in rings and "TX:\t\t64\n" in rings
+
+
+def test_the_pi5_profile_names_its_rp1() -> None:
+    spec = load_profile("pi5-macb").test_interface
+    caps = driver_caps.caps(spec.driver, None, spec.chip)
+    assert caps is not None and caps.has("set_coalesce")
+
+
+def test_cdc_ncm_has_no_set_link_ksettings() -> None:
+    """cdc_ncm_ethtool_ops: `.set_link_ksettings = NULL` is no callback (the generator took the
+    word NULL for a function before)."""
+    caps = driver_caps.caps("cdc_ncm")
+    assert caps is not None and caps.has("get_link_ksettings")
+    assert not caps.has("set_link_ksettings")
+
+
+def test_asix_pause_only_on_the_ax88772_family(tmp_path: Path) -> None:
+    """asix_devices.c: ax88772_ethtool_ops has get/set_pauseparam, the AX88172's and the
+    AX88178's ops have none."""
+    assert ethtool(lab(tmp_path, "asix", "ASIX AX88772B"), "-a", "eth0")[2] == 0
+    assert ethtool(lab(tmp_path, "asix", "ASIX AX88178"), "-a", "eth0")[1] == [NOT_SUPPORTED]
+
+
+def test_igc_and_atlantic_request_full_flow_control_by_default(tmp_path: Path) -> None:
+    """igc_setup_link: igc_fc_default becomes igc_fc_full; atlantic: cfg->fc.req =
+    AQ_CFG_FC_MODE (AQ_NIC_FC_FULL), pause autoneg always shown off."""
+    igc = ethtool(lab(tmp_path, "igc"), "-a", "eth0")[0]
+    assert "RX:\t\ton\n" in igc and "TX:\t\ton\n" in igc
+    aq = ethtool(lab(tmp_path, "atlantic"), "-a", "eth0")[0]
+    assert "Autonegotiate:\toff\n" in aq and "RX:\t\ton\n" in aq and "TX:\t\ton\n" in aq
+
+
+@root
+def test_atlantic_refuses_pause_autonegotiation(tmp_path: Path) -> None:
+    state = lab(tmp_path, "atlantic")
+    assert ethtool(state, "-A", "eth0", "autoneg", "on")[1] == [NOT_SUPPORTED]
+    assert ethtool(state, "-A", "eth0", "rx", "off")[2] == 0
+
+
+@root
+def test_stmmac_coalescing_defaults_and_refusals(tmp_path: Path) -> None:
+    """stmmac_init_coalesce: tx-usecs STMMAC_COAL_TX_TIMER (1000 in 6.1), tx-frames 25;
+    __stmmac_set_coalesce: tx-usecs 0 with tx-frames 0, tx-usecs over 100000 and tx-frames
+    over 256 are EINVAL."""
+    state = lab(tmp_path, "stmmac")
+    shown = ethtool(state, "-c", "eth0")[0]
+    assert "tx-usecs: 1000\n" in shown and "tx-frames: 25\n" in shown
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "0", "tx-frames", "0")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "100001")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-frames", "257")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "0")[2] == 0  # frames still 25
+    six12 = driver_caps.caps("stmmac", "6.12.25+rpt-rpi-2712")
+    assert six12 is not None and six12.facts["coalesce_defaults"]["tx-usecs"] == 5000
+
+
+def test_r8152_coalescing_is_refused_on_the_rtl8152(tmp_path: Path) -> None:
+    """rtl8152_get/set_coalesce: RTL_VER_01/02/07 (RTL8152, RTL8152B) -> EOPNOTSUPP."""
+    assert ethtool(lab(tmp_path, "r8152", "RTL8152B"), "-c", "eth0")[1] == [NOT_SUPPORTED]
+    assert "rx-usecs: 85000\n" in ethtool(lab(tmp_path, "r8152", "RTL8153"), "-c", "eth0")[0]
+    text = ethtool(lab(tmp_path, "r8152", "RTL8153"), "-c", "eth0")[0]
+    item = planned("irq-coalescing", "r8152", "-c", text, chip="RTL8152B")
+    assert not item.applicable and "RTL8152" in item.reason
+
+
+@root
+@pytest.mark.parametrize(
+    ("driver", "asked", "kept"),
+    [
+        ("igb", "1001", "1008"),  # igb_set_ringparam: ALIGN(.., REQ_RX_DESCRIPTOR_MULTIPLE)
+        ("igb", "8", "64"),  # IGB_MIN_RXD
+        ("igc", "1001", "1008"),
+        ("atlantic", "8", "40"),  # HW_ATL_B0_MIN_RXD
+        ("atlantic", "1001", "1008"),
+        ("stmmac", "512", "512"),
+        ("macb", "1000", "1024"),
+    ],
+)
+def test_ring_sizes_read_back_as_the_driver_keeps_them(
+    tmp_path: Path, driver: str, asked: str, kept: str
+) -> None:
+    state = lab(tmp_path, driver)
+    assert ethtool(state, "-G", "eth0", "rx", asked)[2] == 0
+    assert f"RX:\t\t{kept}\n" in ethtool(state, "-g", "eth0")[0].split("Current")[1]
+
+
+@root
+def test_stmmac_refuses_a_ring_size_that_is_not_a_power_of_two(tmp_path: Path) -> None:
+    """stmmac_set_ringparam: !is_power_of_2(ring->rx_pending) or under 64 -> EINVAL."""
+    state = lab(tmp_path, "stmmac")
+    assert ethtool(state, "-G", "eth0", "rx", "1000")[1] == [INVALID]
+    assert ethtool(state, "-G", "eth0", "rx", "32")[1] == [INVALID]
+
+
+@root
+def test_eee_off_bounces_the_link_in_the_lab(tmp_path: Path) -> None:
+    """r8152 (rtl_ethtool_set_eee: mii_nway_restart): the lab's model has EEE on; turning
+    it off renegotiates the link, shown as a bounce; setting it to what it is does not."""
+    state = lab(tmp_path, "r8152", "RTL8153")
+    assert ethtool(state, "--set-eee", "eth0", "eee", "on")[2] == 0
+    assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["eee"]["bounces"] == 1
+
+
+@root
+def test_a_pause_change_on_lan78xx_bounces_the_link(tmp_path: Path) -> None:
+    """lan78xx_set_pause: with pause autonegotiation the advertisement goes through
+    phy_ethtool_ksettings_set, which restarts autonegotiation; r8152 only writes MII_ADVERTISE."""
+    state = lab(tmp_path, "lan78xx", "LAN7515")
+    assert ethtool(state, "-A", "eth0", "rx", "off")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["pause"]["bounces"] == 1
+    quiet = lab(tmp_path, "r8152", "RTL8153")
+    assert ethtool(quiet, "-A", "eth0", "rx", "off")[2] == 0
+    data = json.loads(Path(quiet).read_text(encoding="utf-8"))
+    assert "bounces" not in data["interfaces"]["eth0"]["pause"]
+
+
+@root
+@pytest.mark.parametrize("driver", PASTED)
+def test_the_lab_bounces_the_link_exactly_where_the_table_says(tmp_path: Path, driver: str) -> None:
+    """For each of the 13 drivers: a ring, EEE or pause change bounces the lab's link iff the
+    table says the driver's setter restarts the interface or autonegotiation."""
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    state = lab(tmp_path, driver)
+    before = json.loads(Path(state).read_text(encoding="utf-8"))["interfaces"]["eth0"]
+    eee_on = bool((before.get("eee") or {}).get("enabled"))
+    rx_on = bool((before.get("pause") or {}).get("rx"))
+    changes = {  # each one a real change from what the lab shows
+        "rings": ("-G", "eth0", "rx", "128"),
+        "eee": ("--set-eee", "eth0", "eee", "off" if eee_on else "on"),
+        "pause": ("-A", "eth0", "rx", "off" if rx_on else "on"),
+    }
+    for setting, argv in changes.items():
+        if ethtool(state, *argv)[2] != 0:
+            continue  # the driver has no such setter, or refuses this value: nothing to bounce
+        data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+        dev = data["interfaces"]["eth0"]
+        block = dev["rings"] if setting == "rings" else dev[setting]
+        assert bool(block.get("bounces")) == caps.restarts(setting), (driver, setting)
