@@ -353,6 +353,9 @@ def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     builtin = entry.builtin_nic if entry is not None else None
     if builtin is not None and nic.driver and nic.driver == builtin.driver:
         return True
+    own = catalog.soc_nic(board.soc) if entry is None else None  # a carrier board of a known SoC
+    if own is not None and nic.driver and nic.driver == own.driver:
+        return True
     chip = catalog.chip(nic.catalog_id) if nic.catalog_id else None
     if chip is not None and chip.builtin:
         return True  # e.g. SMSC LAN9514: only ever soldered onto a Pi

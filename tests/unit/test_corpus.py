@@ -138,6 +138,9 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
     model = (expected.get("board") or {}).get("model")
     if model is not None and (inv.board.model or "").strip() != model:
         diffs.append(f"board.model: expected {model!r}, got {inv.board.model!r}")
+    soc = (expected.get("board") or {}).get("soc")
+    if soc is not None and inv.board.soc != soc:
+        diffs.append(f"board.soc: expected {soc!r}, got {inv.board.soc!r}")
     matched: list[Nic] = []
     for want in expected.get("nics", []):
         unknown = set(want) - NIC_KEYS
@@ -203,7 +206,8 @@ def test_corpus_bundle(bundle: Path) -> None:
             f"{bundle.name}: {len(diffs)} fact(s) differ (source: {bundle / 'SOURCE.md'})\n- "
             + "\n- ".join(diffs)
             + f"\ninspected NICs:\n  {got}\nfindings: {findings}"
-            + f"\nboard.model: {inv.board.model!r}\nwarnings: {inv.warnings}",
+            + f"\nboard.model: {inv.board.model!r}, soc: {inv.board.soc!r}"
+            + f"\nwarnings: {inv.warnings}",
             pytrace=False,
         )
 
@@ -241,6 +245,8 @@ def score(expected: dict[str, Any], inv: Inventory) -> tuple[int, int]:
     if (expected.get("board") or {}).get("model") is not None:
         total += 1
         right += (inv.board.model or "").strip() == expected["board"]["model"]
+    if (expected.get("board") or {}).get("soc") is not None:
+        total, right = total + 1, right + (inv.board.soc == expected["board"]["soc"])
     for want in expected.get("nics", []):
         stated = 1 + sum(1 for k in want if k not in ("note", *IDENTITY[:1]))
         total += stated

@@ -213,6 +213,21 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
     ("kernel_version", re.compile(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
     (
+        "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
+        re.compile(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
+    ),
+    (
+        "cpuinfo",  # a /proc/cpuinfo paste inside a log: "Hardware : BCM2835", "Revision : a02082"
+        re.compile(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
+    ),
+    (
+        "cpu_id",  # "Booting Linux on physical CPU 0x0 [0x410fd034]", "CPU: ARMv7 Processor [...]"
+        re.compile(
+            r"^(?:Booting Linux on physical CPU \w+|CPU: (?P<arch>[\w ]{1,40}) Processor) "
+            r"\[(?:0x)?(?P<midr>[0-9a-fA-F]{8})\]"
+        ),
+    ),
+    (
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
         re.compile(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
@@ -351,6 +366,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_unsupported": ("Unsupported device",),
     "machine_model": ("Machine model", "Hardware name"),
     "kernel_version": ("Linux version",),
+    "dmi": ("DMI: ",),
+    "cpuinfo": ("Hardware", "Revision", "Model"),
+    "cpu_id": ("CPU",),
     "phy_attached": ("PHY [",),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
