@@ -221,13 +221,6 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
     ),
     (
-        "cpu_id",  # "Booting Linux on physical CPU 0x0 [0x410fd034]", "CPU: ARMv7 Processor [...]"
-        re.compile(
-            r"^(?:Booting Linux on physical CPU \w+|CPU: (?P<arch>[\w ]{1,40}) Processor) "
-            r"\[(?:0x)?(?P<midr>[0-9a-fA-F]{8})\]"
-        ),
-    ),
-    (
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
         re.compile(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
@@ -368,7 +361,6 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "kernel_version": ("Linux version",),
     "dmi": ("DMI: ",),
     "cpuinfo": ("Hardware", "Revision", "Model"),
-    "cpu_id": ("CPU",),
     "phy_attached": ("PHY [",),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
