@@ -177,11 +177,6 @@ KNOWN_GAPS = {
         "no bus, so the Wi-Fi NIC's bus stays unknown where a reader says SDIO. Its -110 "
         "failures are stated (driver-complaint)."
     ),
-    "a10_sunxi_49_wemac_priority_prefix_link_down": (
-        "a pre-device-tree platform device name (wemac.0: no register address) is not taken "
-        "for a device, and the old driver's lower-case 'eth0: link down' is no link line: the "
-        "inspector finds no NIC where a reader sees eth0 on wemac, link down."
-    ),
 }
 
 

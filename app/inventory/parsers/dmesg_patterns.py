@@ -7,9 +7,15 @@ from __future__ import annotations
 import re
 
 # How a driver names its device: PCI address, USB interface, platform device, SDIO function.
+# A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
+# SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
+# (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
+PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
 BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
-    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
+    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
+    + PRE_DT_PLATFORM
+    + ")"
 )
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -179,6 +185,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "link_down",
         re.compile(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
+        ),
+    ),
+    (
+        "link_down",  # dev_info(dev, "%s: link down", ndev->name): "wemac wemac.0: eth0: link down"
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}): (?P<iface>[a-z][\w.-]{{0,14}}): "
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
