@@ -15,6 +15,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+# A multi-bus driver's bus-specific parts are named for their bus: brcmfmac's bcmsdh.c and
+# brcmf_sdiod_* (SDIO), usb.c and brcmf_usb_* (USB), pcie.c and brcmf_pcie_* (PCIe); rtw88's
+# sdio.c/usb.c/pci.c; ath10k_sdio_*, ath10k_usb_*, ath10k_pci_*.
+_BUS_WORDS = {"sdio": "sdio", "sdiod": "sdio", "sdh": "sdio", "bcmsdh": "sdio", "sdmmc": "sdio"}
+_BUS_WORDS |= {"usb": "usb", "pcie": "pci", "pci": "pci"}
+_BUS_WORD_RE = re.compile(
+    r"(?:^|_)(" + "|".join(sorted(_BUS_WORDS, key=len, reverse=True)) + r")(?:_|$)"
+)
+_FUNCTION_RE = re.compile(r"^[\w-]{1,32}: ([a-z][a-z0-9_]{2,60}): ")
 _RELEASE_RE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})(?!\d)")
 _PROTOCOL_RE = re.compile(r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bclass\b", re.I)
 
@@ -43,6 +52,25 @@ class KernelDriver:
     def since(self) -> str:
         """What the tables know of when it came into the kernel (see ``in_tree_since``)."""
         return in_tree_since(self.series)
+
+
+def _bus_word(name: str) -> str | None:
+    found = {_BUS_WORDS[m] for m in _BUS_WORD_RE.findall(name)}
+    return found.pop() if len(found) == 1 else None
+
+
+def bus_named_by(driver: KernelDriver, text: str, files: tuple[str, ...] = ()) -> str | None:
+    """The bus a device-less line of a driver that binds on several buses speaks of: the
+    function its line names ("brcmfmac: brcmf_sdiod_regrw_helper: ...") or the source files
+    that print it, when that part of the driver is named for one of the driver's buses."""
+    if driver.bus is not None:
+        return driver.bus
+    names = [m.group(1)] if (m := _FUNCTION_RE.match(text)) else []
+    names += [f.rsplit("/", 1)[-1].split(".", 1)[0] for f in files]
+    buses = {b for n in names if (b := _bus_word(n)) is not None}
+    if len(buses) == 1 and (bus := buses.pop()) in driver.buses:
+        return bus
+    return None
 
 
 def kernel_series(release: object) -> tuple[int, int] | None:

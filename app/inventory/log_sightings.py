@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_drivers import bus_named_by, load_kernel_drivers
 from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -213,8 +213,9 @@ def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     sighting = Sighting([("wifi", driver.name)])
     sighting.add("driver", driver.name, _SRC, event.text, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
-    if driver.bus:
-        sighting.add("bus", driver.bus, _SRC, event.text, event.line)
+    known = load_messages().match(event.text) if driver.bus is None else None
+    if bus := bus_named_by(driver, event.text, known.files if known is not None else ()):
+        sighting.add("bus", bus, _SRC, event.text, event.line)
     sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 

@@ -18,7 +18,12 @@ from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.advice.logs import newer_kernel_driver
 from sbctune.catalog import load_catalog
 from sbctune.catalog.dt_boards import load_dt_boards
-from sbctune.catalog.kernel_drivers import for_your_kernel, in_tree_since
+from sbctune.catalog.kernel_drivers import (
+    bus_named_by,
+    for_your_kernel,
+    in_tree_since,
+    load_kernel_drivers,
+)
 from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
@@ -227,3 +232,48 @@ def test_an_adapter_listed_only_after_6_1_is_advised_with_the_range_known() -> N
     assert "Your kernel is 5.15.0-1055-raspi" in rec.detail
     unknown = newer_kernel_driver(nic, None)
     assert unknown is not None and "6.12 does" in unknown.detail
+
+
+# -- the xfail classes, as mechanisms ----------------------------------------------------------
+
+
+def test_a_board_files_platform_device_is_a_device_and_its_link_line_is_read() -> None:
+    """Pre-device-tree kernels name a platform device "<name>.<id>" (drivers/base/platform.c,
+    platform_device_add); a driver's dev_info(dev, "%s: link down", ...) names the interface
+    after the device (the A10 wemac paste in the corpus)."""
+    paste = CORPUS / "a10_sunxi_49_wemac_priority_prefix_link_down" / "commands"
+    events = parse_dmesg((paste / "000-dmesg.txt").read_text(encoding="utf-8"))[0].events
+    down = [e for e in events if e.kind == "link_down"]
+    assert [(e.device, e.iface) for e in down] == [("wemac.0", "eth0")]
+    nic = inspect_bundle(paste.parent).nic("eth0")
+    assert nic is not None and (nic.driver, nic.bus, nic.link_detected) == (
+        "wemac",
+        "platform",
+        False,
+    )
+    # an address-less name that is not "<name>.<number>" is no device
+    assert not [e for e in parse_dmesg("wemac wemac: eth0: link down")[0].events if e.device]
+
+
+def test_a_multi_bus_drivers_device_less_line_names_its_bus_by_its_part() -> None:
+    """brcmfmac binds on SDIO, USB and PCIe; `brcmfmac: brcmf_sdiod_regrw_helper: ...` comes
+    from its SDIO part (a Pi 3 paste in the corpus). A line of no bus-specific part says no bus."""
+    drivers = load_kernel_drivers()
+    brcmfmac = drivers.get("brcmfmac")
+    assert brcmfmac is not None and brcmfmac.bus is None
+    line = "brcmfmac: brcmf_sdiod_regrw_helper: failed to read data F1@0x0b800, err: -110"
+    assert bus_named_by(brcmfmac, line) == "sdio"
+    assert bus_named_by(brcmfmac, "brcmfmac: brcmf_c_preinit_dcmds: x") is None
+    usb_file = ("drivers/net/wireless/broadcom/brcm80211/brcmfmac/usb.c",)
+    assert bus_named_by(brcmfmac, "brcmfmac: x", usb_file) == "usb"
+    paste = CORPUS / "pi3_linux_2830_brcmfmac_sdio_etimedout_smsc95xx_100"
+    wifi = [n for n in inspect_bundle(paste).nics if n.driver == "brcmfmac"]
+    assert [(n.bus, n.wireless) for n in wifi] == [("sdio", True)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=200))
+def test_bus_named_by_garbage_never_raises(text: str) -> None:
+    brcmfmac = load_kernel_drivers().get("brcmfmac")
+    assert brcmfmac is not None
+    assert bus_named_by(brcmfmac, text, (text,)) in (None, "sdio", "usb", "pci")

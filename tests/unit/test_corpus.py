@@ -172,11 +172,6 @@ KNOWN_GAPS = {
         "by timing alone would also turn USB disks into NICs. The reset and 480M findings are "
         "stated."
     ),
-    "pi3_linux_2830_brcmfmac_sdio_etimedout_smsc95xx_100": (
-        "brcmfmac binds on SDIO, USB and PCIe; its device-less lines (brcmf_sdiod_...) name "
-        "no bus, so the Wi-Fi NIC's bus stays unknown where a reader says SDIO. Its -110 "
-        "failures are stated (driver-complaint)."
-    ),
 }
 
 
