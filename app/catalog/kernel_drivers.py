@@ -203,3 +203,31 @@ def chip_by_speed(driver: object, mbps: object) -> str | None:
         return None
     item = _chips_by_speed().get(driver, {}).get(str(mbps))
     return str(item["chip"]) if isinstance(item, dict) and "chip" in item else None
+
+
+@functools.cache
+def _probe_resets() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "usb_probe_resets.json")
+            .read_text(encoding="utf-8")
+        )
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    drivers = data.get("drivers") if isinstance(data, dict) else None
+    return drivers if isinstance(drivers, dict) else {}
+
+
+def probe_resets(driver: object) -> str | None:
+    """Where a USB network driver's probe resets its device ("drivers/net/usb/r8152.c,
+    rtl8152_probe_once"), from resources/kernel_source/usb_probe_resets.json; else None."""
+    if not isinstance(driver, str):
+        return None
+    item = _probe_resets().get(driver)
+    if not isinstance(item, dict):
+        return None
+    return f"{item.get('file', '?')}, {item.get('function', '?')}"

@@ -109,6 +109,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             bool(ids.drivers_for("usb", device.value("ids")))
             or bool(ids.module(driver))
             or bool(ids.module(device.value("refused_by")))
+            or (not driver and bool(ids.module(device.value("probed_by"))))
             or _storage_mode(device, ids)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
             or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")

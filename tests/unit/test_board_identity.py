@@ -23,6 +23,7 @@ from sbctune.catalog.kernel_drivers import (
     for_your_kernel,
     in_tree_since,
     load_kernel_drivers,
+    probe_resets,
 )
 from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers import parse_dmesg
@@ -277,3 +278,54 @@ def test_bus_named_by_garbage_never_raises(text: str) -> None:
     brcmfmac = load_kernel_drivers().get("brcmfmac")
     assert brcmfmac is not None
     assert bus_named_by(brcmfmac, text, (text,)) in (None, "sdio", "usb", "pci")
+
+
+def test_a_reset_right_after_a_resetting_driver_loads_is_that_drivers_device() -> None:
+    """DS220 paste (corpus): r8152 is loaded by hand, then `usb 1-1: reset high-speed ...` at
+    once: rtl8152_probe_once() starts with usb_reset_device(), so 1-1 is the adapter r8152
+    probes. The same paste without the driver's line names no NIC (a reset alone is no NIC)."""
+    assert probe_resets("r8152") == "drivers/net/usb/r8152.c, rtl8152_probe_once"
+    assert probe_resets("usb-storage") is None and probe_resets(None) is None
+    paste = CORPUS / "ds220_bbqq_177_rtl8156b_resets_not_top_speed"
+    nics = inspect_bundle(paste).nics
+    assert [(n.bus, n.bus_path, n.usb_speed_mbps) for n in nics] == [("usb", "1-1", 480)]
+    text = (paste / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    without = "\n".join(line for line in text.splitlines() if "registered new" not in line)
+    assert inventory_from_raw(RawOutputs(commands={"dmesg": without})).nics == []
+
+
+@pytest.fixture(scope="module")
+def net_trees() -> dict[str, Path]:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from kernel_source import obtain
+
+    table = json.loads(
+        resource_root()
+        .joinpath("kernel_source", "usb_probe_resets.json")
+        .read_text(encoding="utf-8")
+    )
+    return {
+        name.removeprefix("linux-source-"): obtain(
+            name.removeprefix("linux-source-"), ("drivers/net/*",), version=version
+        ).root
+        for name, version in table["packages"].items()
+    }
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_the_probe_reset_table_is_what_the_source_says(net_trees: dict[str, Path]) -> None:
+    from regen_usb_probe_resets import function_body
+
+    table = json.loads(
+        resource_root()
+        .joinpath("kernel_source", "usb_probe_resets.json")
+        .read_text(encoding="utf-8")
+    )["drivers"]
+    assert "r8152" in table and "mt76x2u" in table and "smsc95xx" not in table
+    for name, row in table.items():
+        for series in row["series"]:
+            text = (net_trees[series] / row["file"]).read_text(encoding="utf-8", errors="replace")
+            body = function_body(text, row["function"])
+            assert body is not None and "usb_reset_device(" in body, (name, series)
+    smsc = (net_trees["6.12"] / "drivers/net/usb/smsc95xx.c").read_text(encoding="utf-8")
+    assert "usb_reset_device(" not in smsc

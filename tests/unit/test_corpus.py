@@ -165,14 +165,7 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
-KNOWN_GAPS = {
-    "ds220_bbqq_177_rtl8156b_resets_not_top_speed": (
-        "the adapter is named only by its USB path (usb 1-1: reset ..., not running at top "
-        "speed) right after r8152 registered; tying a driverless, ID-less USB path to a NIC "
-        "by timing alone would also turn USB disks into NICs. The reset and 480M findings are "
-        "stated."
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
