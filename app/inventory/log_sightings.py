@@ -336,7 +336,10 @@ def _probed_by(registered: DmesgEvent, reset: DmesgEvent) -> Sighting | None:
     if not 0.0 <= reset.timestamp - registered.timestamp <= _PROBE_WINDOW_S:
         return None
     sighting = Sighting([("usb", reset.device)])
-    why = f"{reset.text} (right after: {registered.text}; {probe_resets(registered.driver)})"
+    why = (
+        f"{reset.text} ({registered.driver} had just registered, and its probe resets the "
+        f"device: {probe_resets(registered.driver)}())"
+    )
     sighting.add("probed_by", registered.driver, _SRC, why, reset.line)
     return sighting
 

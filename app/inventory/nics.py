@@ -235,7 +235,7 @@ def _link(nic: Nic, device: Device) -> None:
 
 def _evidence(device: Device) -> list[str]:
     lines: list[str] = []
-    for name in ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text"):
+    for name in ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text", "probed_by"):
         fact = device.best(name)
         if fact is not None and f"{fact.source}: {fact.line}" not in lines:
             lines.append(f"{fact.source}: {fact.line}")
