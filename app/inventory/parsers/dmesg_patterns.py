@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import re
 
-# How a driver names its device: PCI address, USB interface, platform device, SDIO function.
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
 PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
-BUS_ID = (
+ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
-    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|" + PRE_DT_PLATFORM + ")"
+    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
 )
+BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
