@@ -19,6 +19,7 @@ _SPACE_RE = re.compile(r"\s+")
 # What firmware and vendors append to a board's model: "Rev 1.4", "V1.51", "v2.1", "(DT)".
 _REVISION_RE = re.compile(r"^(?:rev\.?|revision|v?\d+(?:\.\d+)*[a-z]?|v\d[\w.]*|\(.*\)|r\d+)$")
 _MAX_MODEL = 160
+_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class DtBoards:
         self._by_model: dict[str, list[list[Any]]] = {}
         self._by_compatible: dict[str, list[list[Any]]] = {}
         self._columns: list[Any] = []
+        self._socs: set[str] | None = None
         columns = data.get("columns")
         rows = data.get("boards")
         if not isinstance(columns, list) or not isinstance(rows, list):
@@ -101,6 +103,22 @@ class DtBoards:
                 return found
             words = words[:-1]
         return None
+
+    def soc_named_in(self, model: object) -> str | None:
+        """A SoC the device trees know, named as a word of a model no tree has ("Rockchip
+        RK3588 EVB7 V11 Board" from a vendor kernel): only names with a digit, 4+ long."""
+        if not isinstance(model, str):
+            return None
+        if self._socs is None:
+            soc = self._columns.index("soc") if "soc" in self._columns else None
+            names = (
+                {str(r[soc]) for rows in self._by_model.values() for r in rows} if soc else set()
+            )
+            self._socs = {n for n in names if len(n) >= 4 and any(c.isdigit() for c in n)}
+        joined = _WORD_RE.findall(model[:_MAX_MODEL])
+        words = {w.upper() for w in joined} | {p.upper() for w in joined for p in w.split("-")}
+        found = sorted(words & self._socs)
+        return found[0] if len(found) == 1 else None
 
     def by_compatible(self, compatible: object) -> DtBoard | None:
         """The board whose root compatible list starts with this board compatible."""

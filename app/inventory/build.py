@@ -83,6 +83,8 @@ def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> N
         # Device trees list the board, then its SoC last: "radxa,rock-5b", "rockchip,rk3588".
         board.soc = parsed.compatible[-1].split(",", 1)[-1].upper()
         board.soc_source = "the board's device tree (/proc/device-tree/compatible)"
+    elif named := next((s for m in models if (s := trees.soc_named_in(m)) is not None), None):
+        board.soc, board.soc_source = named, "named in the board's model"
 
 
 def _power(parsed: Parsed) -> Throttled | None:

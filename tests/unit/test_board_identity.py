@@ -136,6 +136,16 @@ def test_a_board_line_reads_the_same_in_any_wrapper(line: str, wrapper: str) -> 
     assert [(e.kind, e.fields) for e in parse_dmesg(wrapper + line)[0].events] == bare
 
 
+def test_a_soc_named_in_a_model_no_tree_has_is_taken_only_as_a_whole_word() -> None:
+    trees = load_dt_boards()
+    assert trees.by_model("Rockchip RK3588 EVB7 V11 Board") is None  # a vendor kernel's model
+    assert trees.soc_named_in("Rockchip RK3588 EVB7 V11 Board") == "RK3588"
+    assert trees.soc_named_in("Firefly RK3568-ROC-PC") == "RK3568"
+    assert trees.soc_named_in("Raspberry Pi 400 Rev 1.0") is None  # "400" is no SoC
+    assert trees.soc_named_in("RK3568 or RK3588") is None  # two named: neither claimed
+    assert trees.soc_named_in(None) is None
+
+
 _LINES = st.sampled_from(
     ["DMI: ", "Hardware\t: ", "Revision\t: ", "Model\t\t: ", "Machine model: ", "Hardware name: "]
 )
@@ -147,6 +157,7 @@ def test_garbage_board_lines_never_raise(head: str, text: str, wrapper: str) -> 
     trees = load_dt_boards()
     trees.by_model(text)
     trees.by_compatible(text)
+    trees.soc_named_in(text)
     inv = inventory_from_raw(RawOutputs(commands={"dmesg": f"{wrapper}{head}{text}\n"}))
     assert inv.board.model is None or len(inv.board.model) <= 200
 
