@@ -15,7 +15,9 @@ already extracted touches neither the network nor the tarball.
 
 Used by `regen_driver_caps.py` (the driver capability table) and by the test that checks every
 cited source function still exists; other generators may ask for other paths (`drivers/usb/core/*`,
-`drivers/mmc/*`, `net/core/*`, ...).
+`drivers/mmc/*`, `net/core/*`, ...): `regen_board_socs.py` reads the device trees
+(`arch/arm/boot/dts/*`, `arch/arm64/boot/dts/*`, `arch/riscv/boot/dts/*`) and
+`regen_usb_probe_resets.py` the USB network drivers' probe functions (`drivers/net/*`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,13 @@ import re
 
 from sbctune.advice.counters import counter_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
-from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
+from sbctune.catalog.kernel_drivers import (
+    KernelDriver,
+    for_your_kernel,
+    in_tree_since,
+    kernel_series,
+    load_kernel_drivers,
+)
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Finding, Nic, Recommendation
 
@@ -333,33 +339,29 @@ def driver_from_tables(nic: Nic) -> Recommendation | None:
     )
 
 
-def _series(release: str | None) -> tuple[int, int] | None:
-    """ "5.15.0-1055-raspi" → (5, 15)."""
-    parts = (release or "").split(".")
-    try:
-        return int(parts[0]), int(parts[1].split("-")[0])
-    except (ValueError, IndexError):
-        return None
-
-
 def newer_kernel_driver(nic: Nic, kernel: str | None) -> Recommendation | None:
     """A NIC with no driver shown whose IDs an in-tree driver lists only since after 6.1 (the
     kernel source's own ID tables): on an older kernel, the vendor's driver or a newer kernel."""
     if nic.driver or nic.bus not in ("usb", "pci") or not nic.ids:
         return None
-    newer = [d for d in load_kernel_drivers().for_ids(nic.bus, nic.ids) if "6.1" not in d.series]
-    running = _series(kernel)
-    if not newer or (running is not None and running >= (6, 12)):
+    table = load_kernel_drivers()
+    listed = [
+        (d, table.id_series(nic.bus, nic.ids, d.name)) for d in table.for_ids(nic.bus, nic.ids)
+    ]
+    newer = [(d, series) for d, series in listed if "6.1" not in series]
+    running = kernel_series(kernel)
+    if not newer or len(newer) < len(listed) or (running is not None and running >= (6, 12)):
         return None
-    driver = newer[0]
-    yours = f"Your kernel is {kernel}: u" if kernel else "U"
+    driver, series = newer[0]
+    yours = for_your_kernel(series, kernel) or (
+        "Update to a kernel that has it (6.12 does), or build the chip maker's driver."
+    )
     return Recommendation(
         "driver",
         _label(nic),
         f"{driver.name} drives this adapter in newer kernels",
-        f"The kernel's {driver.name} ({driver.file}) lists {nic.ids}; it is "
-        f"{driver.since}. {yours}pdate to a kernel that has it (6.12 does), or build the "
-        "chip maker's driver for this one.",
+        f"The kernel's {driver.name} ({driver.file}) lists {nic.ids}: {in_tree_since(series)}. "
+        + yours,
         "a working NIC",
         [KERNEL_SOURCE + driver.file],
         steps=["uname -r", "update the kernel (or install the maker's driver), then replug"],

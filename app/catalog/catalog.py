@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .loader import parse_catalog
-from .model import Board, Bus, Chip, EthernetFraming, Source
+from .model import Board, BuiltinNic, Bus, Chip, EthernetFraming, Source
 
 _DEVICE_ID_RE = re.compile(r"^([0-9a-f]{1,4}):([0-9a-f]{1,4})$")
 _HEX_RE = re.compile(r"^[0-9a-f]{1,8}$")
@@ -176,6 +176,20 @@ class Catalog:
         if value & _NEW_STYLE_BIT:
             return self._by_type.get((value >> 4) & 0xFF)
         return self._by_code.get(f"{value & 0xFFFF:04x}")
+
+    def soc_nic(self, soc: str | None) -> BuiltinNic | None:
+        """The Ethernet MAC inside a SoC ("native" attachment), when every catalog board with
+        that SoC agrees on it: BCM2711 -> GENET, whichever carrier board it sits on."""
+        if not soc:
+            return None
+        found = {
+            b.builtin_nic.chip: b.builtin_nic
+            for b in self._boards.values()
+            if b.soc.casefold() == soc.strip().casefold()
+            and b.builtin_nic is not None
+            and b.builtin_nic.attachment == "native"
+        }
+        return next(iter(found.values())) if len(found) == 1 else None
 
     # -- buses and sources ---------------------------------------------------------------------
 

@@ -15,6 +15,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+# A multi-bus driver's bus-specific parts are named for their bus: brcmfmac's bcmsdh.c and
+# brcmf_sdiod_* (SDIO), usb.c and brcmf_usb_* (USB), pcie.c and brcmf_pcie_* (PCIe); rtw88's
+# sdio.c/usb.c/pci.c; ath10k_sdio_*, ath10k_usb_*, ath10k_pci_*.
+_BUS_WORDS = {"sdio": "sdio", "sdiod": "sdio", "sdh": "sdio", "bcmsdh": "sdio", "sdmmc": "sdio"}
+_BUS_WORDS |= {"usb": "usb", "pcie": "pci", "pci": "pci"}
+_BUS_WORD_RE = re.compile(
+    r"(?:^|_)(" + "|".join(sorted(_BUS_WORDS, key=len, reverse=True)) + r")(?:_|$)"
+)
+_FUNCTION_RE = re.compile(r"^[\w-]{1,32}: ([a-z][a-z0-9_]{2,60}): ")
+_RELEASE_RE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})(?!\d)")
 _PROTOCOL_RE = re.compile(r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bclass\b", re.I)
 
 
@@ -40,10 +50,69 @@ class KernelDriver:
 
     @property
     def since(self) -> str:
-        """ "in 6.1 and 6.12", or "new since 6.1 (in 6.12)"."""
-        if self.series == ("6.12",):
-            return "added after 6.1 (in the 6.12 source, not in 6.1)"
-        return "in the " + " and ".join(self.series) + " source"
+        """What the tables know of when it came into the kernel (see ``in_tree_since``)."""
+        return in_tree_since(self.series)
+
+
+def _bus_word(name: str) -> str | None:
+    found = {_BUS_WORDS[m] for m in _BUS_WORD_RE.findall(name)}
+    return found.pop() if len(found) == 1 else None
+
+
+def bus_named_by(driver: KernelDriver, text: str, files: tuple[str, ...] = ()) -> str | None:
+    """The bus a device-less line of a driver that binds on several buses speaks of: the
+    function its line names ("brcmfmac: brcmf_sdiod_regrw_helper: ...") or the source files
+    that print it, when that part of the driver is named for one of the driver's buses."""
+    if driver.bus is not None:
+        return driver.bus
+    names = [m.group(1)] if (m := _FUNCTION_RE.match(text)) else []
+    names += [f.rsplit("/", 1)[-1].split(".", 1)[0] for f in files]
+    buses = {b for n in names if (b := _bus_word(n)) is not None}
+    if len(buses) == 1 and (bus := buses.pop()) in driver.buses:
+        return bus
+    return None
+
+
+def kernel_series(release: object) -> tuple[int, int] | None:
+    """ "5.15.0-1055-raspi" -> (5, 15); None when it does not start with a version."""
+    match = _RELEASE_RE.match(release) if isinstance(release, str) else None
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def in_tree_since(series: tuple[str, ...]) -> str:
+    """Exactly what two kernel sources (6.1 and 6.12) say of when something came in: no first
+    version is claimed that they cannot show."""
+    if "6.1" in series and "6.12" in series:
+        return "in the kernel since 6.1 at least (6.1 is the oldest source read)"
+    if "6.1" in series:
+        return "in the 6.1 source, no longer in 6.12"
+    if "6.12" in series:
+        return "added after 6.1 (not in the 6.1 source; present in 6.12)"
+    return "in neither the 6.1 nor the 6.12 source"
+
+
+def for_your_kernel(series: tuple[str, ...], release: object) -> str:
+    """What that means for the running kernel, in one sentence; "" when nothing to say."""
+    running = kernel_series(release)
+    if running is None or "6.12" not in series:
+        return ""
+    shown = release if isinstance(release, str) else ""
+    if "6.1" not in series:
+        if running < (6, 2):
+            return f"Your kernel is {shown}: use the chip maker's driver or update the kernel."
+        if running < (6, 12):
+            return (
+                f"Your kernel is {shown}: it came in between 6.2 and 6.12, so yours may or may "
+                "not have it (modinfo tells); if not, update the kernel or use the chip maker's "
+                "driver."
+            )
+        return ""
+    if running < (6, 1):
+        return (
+            f"Your kernel is {shown}, older than 6.1: whether it has it is not known here "
+            "(modinfo tells)."
+        )
+    return ""
 
 
 class KernelDrivers:
@@ -77,6 +146,13 @@ class KernelDrivers:
             return []
         names = self._ids.get(f"{bus}:{ids.lower()}", {})
         return [d for d in (self.get(n) for n in names) if d is not None]
+
+    def id_series(self, bus: str, ids: object, driver: str) -> tuple[str, ...]:
+        """The kernel series whose copy of the driver's ID table lists this vendor:device (a
+        driver of 6.1 may list an adapter only since a later kernel)."""
+        if not isinstance(ids, str):
+            return ()
+        return tuple(self._ids.get(f"{bus}:{ids.lower()}", {}).get(driver, ()))
 
     def for_firmware(self, path: object) -> list[KernelDriver]:
         """The drivers that declare a firmware file (MODULE_FIRMWARE): "rtw88/rtw8822b_fw.bin"
@@ -127,3 +203,31 @@ def chip_by_speed(driver: object, mbps: object) -> str | None:
         return None
     item = _chips_by_speed().get(driver, {}).get(str(mbps))
     return str(item["chip"]) if isinstance(item, dict) and "chip" in item else None
+
+
+@functools.cache
+def _probe_resets() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "usb_probe_resets.json")
+            .read_text(encoding="utf-8")
+        )
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    drivers = data.get("drivers") if isinstance(data, dict) else None
+    return drivers if isinstance(drivers, dict) else {}
+
+
+def probe_resets(driver: object) -> str | None:
+    """Where a USB network driver's probe resets its device ("drivers/net/usb/r8152.c,
+    rtl8152_probe_once"), from resources/kernel_source/usb_probe_resets.json; else None."""
+    if not isinstance(driver, str):
+        return None
+    item = _probe_resets().get(driver)
+    if not isinstance(item, dict):
+        return None
+    return f"{item.get('file', '?')}, {item.get('function', '?')}"

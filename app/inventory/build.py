@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog import Catalog, load_catalog
+from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.log_sightings import from_dmesg
@@ -21,35 +22,69 @@ from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import all_sightings
 
 
+def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
+    return [e.fields for e in parsed.dmesg.of_kind(kind)] if parsed.dmesg is not None else []
+
+
+def _log_identity(parsed: Parsed) -> tuple[list[str], str | None, str | None]:
+    """What the log's own lines say of the board: models (best first), a revision code and a
+    SoC name ("Machine model: ...", "Hardware name: ...", a /proc/cpuinfo paste, "DMI: ...")."""
+    cpuinfo = {f["key"]: f["value"] for f in _logged(parsed, "cpuinfo")}
+    models = [f.get("model", "").strip() for f in _logged(parsed, "machine_model")][-1:]
+    models += [cpuinfo.get("Model", "")]
+    for dmi in _logged(parsed, "dmi")[-1:]:  # "<vendor> <product>/<board>": either may match
+        models += [dmi.get("board", ""), dmi.get("model", "")]
+    revision = cpuinfo.get("Revision")
+    if revision is not None and not re.fullmatch(r"[0-9a-fA-F]{4,8}", revision):
+        revision = None
+    return [m for m in models if m], revision, cpuinfo.get("Hardware")
+
+
 def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     """Model, catalog entry, SoC and cores: the device tree, /proc/cpuinfo, then the log."""
     cpuinfo = parsed.cpuinfo
-    logged = parsed.dmesg.of_kind("machine_model") if parsed.dmesg is not None else []
-    board.model = (
-        parsed.model
-        or (cpuinfo.model if cpuinfo else None)
-        or (logged[-1].fields.get("model", "").strip() or None if logged else None)
-    )
-    entry = catalog.board_by_model(board.model) if board.model else None
+    logged, logged_revision, logged_hardware = _log_identity(parsed)
+    models = [m for m in (parsed.model, cpuinfo.model if cpuinfo else None) if m] + logged
+    board.model = models[0] if models else None
+    entry = next((e for m in models if (e := catalog.board_by_model(m)) is not None), None)
     if entry is None and parsed.compatible:
         entry = catalog.board_by_compatible(" ".join(parsed.compatible))
-    if entry is None and cpuinfo and cpuinfo.revision:
-        entry = catalog.board_by_revision(cpuinfo.revision)
+    revision = (cpuinfo.revision if cpuinfo else None) or logged_revision
+    if entry is None and revision:
+        entry = catalog.board_by_revision(revision)
     if entry is not None:
         board.catalog_id = entry.id
         board.soc = entry.soc
         board.model = board.model or entry.name
-    elif len(parsed.compatible) > 1:
-        # Device trees list the board, then its SoC last: "radxa,rock-5b", "rockchip,rk3588".
-        board.soc = parsed.compatible[-1].split(",", 1)[1].upper()
-    elif cpuinfo and cpuinfo.hardware:
-        board.soc = cpuinfo.hardware
+    else:
+        _soc_from_device_trees(board, parsed, models)
+    if board.soc is None:
+        board.soc = (cpuinfo.hardware if cpuinfo else None) or logged_hardware
+    own = catalog.soc_nic(board.soc)
+    board.soc_nic = own.chip_name if own is not None else None
     if cpuinfo and cpuinfo.cores:
         board.cpu_cores = cpuinfo.cores
     elif entry is not None:
         board.cpu_cores = entry.cores
     elif parsed.interrupts is not None and parsed.interrupts.cpus:
         board.cpu_cores = parsed.interrupts.cpus  # the CPU columns of /proc/interrupts
+
+
+def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> None:
+    """A board the catalog does not know: its SoC from the kernel's own device tree for it
+    (resources/kernel_source/boards.json), by the board's compatible, else by its model."""
+    trees = load_dt_boards()
+    found = trees.by_compatible(parsed.compatible[0]) if parsed.compatible else None
+    found = found or next((b for m in models if (b := trees.by_model(m)) is not None), None)
+    if found is not None:
+        board.soc, board.soc_source = found.soc, found.evidence
+        board.model = board.model or found.model
+    elif len(parsed.compatible) > 1:
+        # Device trees list the board, then its SoC last: "radxa,rock-5b", "rockchip,rk3588".
+        board.soc = parsed.compatible[-1].split(",", 1)[-1].upper()
+        board.soc_source = "the board's device tree (/proc/device-tree/compatible)"
+    elif named := next((s for m in models if (s := trees.soc_named_in(m)) is not None), None):
+        board.soc, board.soc_source = named, "named in the board's model"
 
 
 def _power(parsed: Parsed) -> Throttled | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_drivers import bus_named_by, load_kernel_drivers, probe_resets
 from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -213,8 +213,9 @@ def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     sighting = Sighting([("wifi", driver.name)])
     sighting.add("driver", driver.name, _SRC, event.text, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
-    if driver.bus:
-        sighting.add("bus", driver.bus, _SRC, event.text, event.line)
+    known = load_messages().match(event.text) if driver.bus is None else None
+    if bus := bus_named_by(driver, event.text, known.files if known is not None else ()):
+        sighting.add("bus", bus, _SRC, event.text, event.line)
     sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 
@@ -286,7 +287,14 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
     complaints: dict[tuple[str, str], _Repeats] = {}
+    probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
     for event in dmesg.events:
+        if event.kind == "driver_registered":
+            probing = event if probe_resets(event.driver) else None
+        elif probing is not None and event.kind in ("usb_reset", "usb_new_device"):
+            if event.kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
+                found.append(probed)
+            probing = None
         if event.kind in _SKIP or event.kind.startswith("pcie_link"):
             continue
         again = (event.kind, event.text) in seen
@@ -314,6 +322,26 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     return found
+
+
+_PROBE_WINDOW_S = 2.0
+
+
+def _probed_by(registered: DmesgEvent, reset: DmesgEvent) -> Sighting | None:
+    """The first USB reset right after a driver whose probe resets its device registered
+    (r8152: rtl8152_probe_once() starts with usb_reset_device()): that driver probing this
+    device, which the log names only by its port path. Both lines need the kernel's clock."""
+    if registered.timestamp is None or reset.timestamp is None or not reset.device:
+        return None
+    if not 0.0 <= reset.timestamp - registered.timestamp <= _PROBE_WINDOW_S:
+        return None
+    sighting = Sighting([("usb", reset.device)])
+    why = (
+        f"{reset.text} ({registered.driver} had just registered, and its probe resets the "
+        f"device: {probe_resets(registered.driver)}())"
+    )
+    sighting.add("probed_by", registered.driver, _SRC, why, reset.line)
+    return sighting
 
 
 @dataclass

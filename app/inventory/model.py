@@ -54,6 +54,8 @@ class Board:
     temperature_c: float | None = None
     arm_clock_hz: int | None = None
     cpu_governors: list[str] = field(default_factory=list)
+    soc_source: str | None = None  # what says which SoC it is, when not the catalog
+    soc_nic: str | None = None  # the SoC's own Ethernet MAC, when the catalog knows it
 
 
 @dataclass

@@ -109,6 +109,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             bool(ids.drivers_for("usb", device.value("ids")))
             or bool(ids.module(driver))
             or bool(ids.module(device.value("refused_by")))
+            or (not driver and bool(ids.module(device.value("probed_by"))))
             or _storage_mode(device, ids)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
             or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
@@ -234,7 +235,7 @@ def _link(nic: Nic, device: Device) -> None:
 
 def _evidence(device: Device) -> list[str]:
     lines: list[str] = []
-    for name in ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text"):
+    for name in ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text", "probed_by"):
         fact = device.best(name)
         if fact is not None and f"{fact.source}: {fact.line}" not in lines:
             lines.append(f"{fact.source}: {fact.line}")
@@ -354,6 +355,9 @@ def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     entry = catalog.board(board.catalog_id) if board.catalog_id else None
     builtin = entry.builtin_nic if entry is not None else None
     if builtin is not None and nic.driver and nic.driver == builtin.driver:
+        return True
+    own = catalog.soc_nic(board.soc) if entry is None else None  # a carrier board of a known SoC
+    if own is not None and nic.driver and nic.driver == own.driver:
         return True
     chip = catalog.chip(nic.catalog_id) if nic.catalog_id else None
     if chip is not None and chip.builtin:

@@ -40,6 +40,10 @@ def _board_lines(board: Board) -> list[str]:
     out = ["Board"]
     out.append(f"  model:   {_value(board.model)}")
     out.append(f"  SoC:     {_value(board.soc)}   cores: {_value(board.cpu_cores)}")
+    if board.soc_source:
+        out.append(f"           (SoC: {board.soc_source})")
+    if board.soc_nic:
+        out.append(f"  the SoC's own Ethernet: {board.soc_nic}")
     out.append(f"  OS:      {_value(board.os)}   kernel: {_value(board.kernel)}")
     if board.throttled is not None:
         state = (

@@ -138,6 +138,9 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
     model = (expected.get("board") or {}).get("model")
     if model is not None and (inv.board.model or "").strip() != model:
         diffs.append(f"board.model: expected {model!r}, got {inv.board.model!r}")
+    soc = (expected.get("board") or {}).get("soc")
+    if soc is not None and inv.board.soc != soc:
+        diffs.append(f"board.soc: expected {soc!r}, got {inv.board.soc!r}")
     matched: list[Nic] = []
     for want in expected.get("nics", []):
         unknown = set(want) - NIC_KEYS
@@ -162,24 +165,7 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
-KNOWN_GAPS = {
-    "ds220_bbqq_177_rtl8156b_resets_not_top_speed": (
-        "the adapter is named only by its USB path (usb 1-1: reset ..., not running at top "
-        "speed) right after r8152 registered; tying a driverless, ID-less USB path to a NIC "
-        "by timing alone would also turn USB disks into NICs. The reset and 480M findings are "
-        "stated."
-    ),
-    "pi3_linux_2830_brcmfmac_sdio_etimedout_smsc95xx_100": (
-        "brcmfmac binds on SDIO, USB and PCIe; its device-less lines (brcmf_sdiod_...) name "
-        "no bus, so the Wi-Fi NIC's bus stays unknown where a reader says SDIO. Its -110 "
-        "failures are stated (driver-complaint)."
-    ),
-    "a10_sunxi_49_wemac_priority_prefix_link_down": (
-        "a pre-device-tree platform device name (wemac.0: no register address) is not taken "
-        "for a device, and the old driver's lower-case 'eth0: link down' is no link line: the "
-        "inspector finds no NIC where a reader sees eth0 on wemac, link down."
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
@@ -203,7 +189,8 @@ def test_corpus_bundle(bundle: Path) -> None:
             f"{bundle.name}: {len(diffs)} fact(s) differ (source: {bundle / 'SOURCE.md'})\n- "
             + "\n- ".join(diffs)
             + f"\ninspected NICs:\n  {got}\nfindings: {findings}"
-            + f"\nboard.model: {inv.board.model!r}\nwarnings: {inv.warnings}",
+            + f"\nboard.model: {inv.board.model!r}, soc: {inv.board.soc!r}"
+            + f"\nwarnings: {inv.warnings}",
             pytrace=False,
         )
 
@@ -241,6 +228,8 @@ def score(expected: dict[str, Any], inv: Inventory) -> tuple[int, int]:
     if (expected.get("board") or {}).get("model") is not None:
         total += 1
         right += (inv.board.model or "").strip() == expected["board"]["model"]
+    if (expected.get("board") or {}).get("soc") is not None:
+        total, right = total + 1, right + (inv.board.soc == expected["board"]["soc"])
     for want in expected.get("nics", []):
         stated = 1 + sum(1 for k in want if k not in ("note", *IDENTITY[:1]))
         total += stated

@@ -48,6 +48,8 @@ def board_facts(board: Board) -> list[tuple[str, str]]:
         ("CPU cores", _or_unknown(board.cpu_cores)),
         ("Throttling", throttling_text(board)),
     ]
+    if board.soc_nic:
+        facts.append(("SoC's Ethernet", board.soc_nic))
     if board.temperature_c is not None:
         facts.append(("Temperature", f"{board.temperature_c:.1f} °C"))
     if board.cpu_governors:

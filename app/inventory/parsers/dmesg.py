@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 
 from .common import Parsed, ParseWarning, guarded, is_ellipsis, is_noise, split_lines
-from .dmesg_patterns import _NEEDLES, _PATTERNS, BUS_ID
+from .dmesg_patterns import _NEEDLES, _PATTERNS, ADDRESSED_BUS_ID, BUS_ID, PRE_DT_PLATFORM
 
 # Prefixes in front of the kernel message: syslog / journal / dmesg -T / --time-format iso
 _SYSLOG_RE = re.compile(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
@@ -25,11 +25,14 @@ _TS_RE = re.compile(r"^\[\s*(\d+\.\d+)(?:@\d+)?\]\s*")  # [6.679649@3]: Amlogic'
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
 # then the message's shape (a driver and its device address).
+_PRE_DT_RE = re.compile(rf"^{PRE_DT_PLATFORM}$")
 _KERNEL_TAG_RE = re.compile(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = re.compile(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
 _ANY_TS_RE = re.compile(r"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{3,9})(?:@\d+)?\]\s*")
+# Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
+# carry the kernel's clock or priority (found above), and every line of a long log meets this.
 _SHAPE_RE = re.compile(
-    rf"(?:^|(?<=\s))(?:[A-Za-z][\w-]* (?:{BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
+    rf"(?:^|(?<=\s))(?:[A-Za-z][\w-]* (?:{ADDRESSED_BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
     r"NETDEV WATCHDOG: |[Uu]nder-?voltage detected)"
 )
 
@@ -80,7 +83,7 @@ class DmesgNic:
             return "usb"
         if re.match(r"^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d$", d):
             return "pci"
-        if re.match(r"^[0-9a-f]+\.\w+", d):
+        if re.match(r"^[0-9a-f]+\.\w+", d) or _PRE_DT_RE.match(d):
             return "platform"
         if re.match(r"^mmc\d", d):
             return "sdio"

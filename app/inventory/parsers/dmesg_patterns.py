@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import re
 
-# How a driver names its device: PCI address, USB interface, platform device, SDIO function.
-BUS_ID = (
+# A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
+# SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
+# (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
+PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
+ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
     r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
 )
+BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -183,6 +187,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "link_down",  # dev_info(dev, "%s: link down", ndev->name): "wemac wemac.0: eth0: link down"
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}): (?P<iface>[a-z][\w.-]{{0,14}}): "
+            r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
+        ),
+    ),
+    (
         "link_up",  # vendor r8125: "r8125: eth0: link up"; atlantic "link change old 0 new 10000"
         re.compile(
             r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
@@ -212,6 +223,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("usb_unsupported", re.compile(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
     ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
     ("kernel_version", re.compile(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    (
+        "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
+        re.compile(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
+    ),
+    (
+        "cpuinfo",  # a /proc/cpuinfo paste inside a log: "Hardware : BCM2835", "Revision : a02082"
+        re.compile(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
+    ),
     (
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
         re.compile(
@@ -351,6 +370,8 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_unsupported": ("Unsupported device",),
     "machine_model": ("Machine model", "Hardware name"),
     "kernel_version": ("Linux version",),
+    "dmi": ("DMI: ",),
+    "cpuinfo": ("Hardware", "Revision", "Model"),
     "phy_attached": ("PHY [",),
     "vendor_register": (", IRQ ",),
     "phy_link_down": ("libphy",),
