@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -87,22 +89,55 @@ def __getattr__(name: str) -> tuple[str, ...] | dict[str, str]:
     return path_for(FLOW_STEPS) if name == "PATH" else titles_for(FLOW_STEPS)
 
 
+# The core packages the filled window needs (no Qt in them): imported on a worker thread while
+# the bare window stays responsive (it repaints, moves and closes); the pages are made on the
+# GUI thread afterwards (`finish_start`).
+PRELOAD = (
+    "sbctune.history",
+    "sbctune.remote",
+    "sbctune.workflow",
+    "sbctune.workflow.connecting",
+    "sbctune.workflow.leftover",
+    "sbctune.workflow.tuning_words",
+    "sbctune.advice.stored",
+    "sbctune.compare.state_diff",
+    "sbctune.compare.waterfall",
+    "sbctune.export.report_data",
+    "sbctune.measure.latency.report",
+)
+
+
+def _preload() -> None:
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except Exception:  # finish_start imports it again and shows the error
+            return
+
+
 def _fill_when_shown(window: MainWindow, poll_ms: int = 10, give_up_ms: int = 500) -> None:
     """Fill a staged window once it is on the screen and painted (a window manager maps it a
-    little after `show`), on a later turn of the event loop; after `give_up_ms` regardless."""
+    little after `show`; after `give_up_ms` regardless) and the core is imported."""
     timer = QTimer(window)
     timer.setInterval(poll_ms)
     started = time.monotonic()
+    loading: list[threading.Thread] = []
 
     def check() -> None:
-        handle = window.windowHandle()
-        exposed = handle is not None and handle.isExposed()
-        if not exposed and (time.monotonic() - started) * 1000 < give_up_ms:
+        if not loading:
+            handle = window.windowHandle()
+            exposed = handle is not None and handle.isExposed()
+            if not exposed and (time.monotonic() - started) * 1000 < give_up_ms:
+                return
+            if exposed:
+                window.repaint()  # the bare window on the screen now, before the slow part
+            loading.append(threading.Thread(target=_preload, name="preload", daemon=True))
+            loading[0].start()
+            return
+        if loading[0].is_alive():
             return
         timer.stop()
         timer.deleteLater()
-        if exposed:
-            window.repaint()  # the bare window on the screen now, before the slow part
         QTimer.singleShot(0, window.finish_start)
 
     timer.timeout.connect(check)

@@ -190,7 +190,7 @@ except TypeError:  # before the staged start-up
 filled = []
 try:
     window.show_fitted(then=lambda: filled.append(1))
-except TypeError:
+except (TypeError, AttributeError):  # before the staged start-up (or show_fitted)
     getattr(window, "show_fitted", window.show)()
     filled.append(1)
 app.processEvents()

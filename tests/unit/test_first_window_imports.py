@@ -89,3 +89,39 @@ def test_the_first_window_is_shown_before_the_heavy_imports(tmp_path: object) ->
     loaded = after["loaded"]
     assert isinstance(loaded, list)
     assert set(FILLED) <= set(loaded), loaded
+
+
+# The app itself (`sbctune` with no command: ui/app.py's run_gui on qasync's loop): once the
+# window is filled it is closed as a user would, and the process ends normally.
+APP = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from sbctune.ui.launcher import main
+from sbctune.ui.main_window import MainWindow
+
+seen = []
+
+def watch():
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+    if windows and not seen:
+        seen.append(windows[0].ready)  # the first look: bare
+    if windows and windows[0].ready:
+        print("filled on", windows[0].current_key(), "first seen ready:", seen[0], flush=True)
+        windows[0].close()
+        return
+    QTimer.singleShot(5, watch)
+
+QTimer.singleShot(0, watch)
+sys.exit(main([]))
+"""
+
+
+def test_the_app_starts_bare_fills_its_window_and_closes(tmp_path: object) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SBCTUNE_DATA_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", APP], capture_output=True, text=True, timeout=120, env=env,
+        encoding="utf-8",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "filled on connect first seen ready: False" in out.stdout, out.stdout + out.stderr
