@@ -121,20 +121,18 @@ def _fill_when_shown(window: MainWindow, poll_ms: int = 10, give_up_ms: int = 50
     timer = QTimer(window)
     timer.setInterval(poll_ms)
     started = time.monotonic()
-    loading: list[threading.Thread] = []
+    painted: list[bool] = []
 
     def check() -> None:
-        if not loading:
+        if not painted:
             handle = window.windowHandle()
             exposed = handle is not None and handle.isExposed()
             if not exposed and (time.monotonic() - started) * 1000 < give_up_ms:
                 return
             if exposed:
                 window.repaint()  # the bare window on the screen now, before the slow part
-            loading.append(threading.Thread(target=_preload, name="preload", daemon=True))
-            loading[0].start()
-            return
-        if loading[0].is_alive():
+            painted.append(True)
+        if window._preloading.is_alive():
             return
         timer.stop()
         timer.deleteLater()
@@ -177,7 +175,9 @@ class MainWindow(QMainWindow):
         geometry, state = settings.window_state()
         self.restored = geometry is not None and self.restoreGeometry(geometry)
         self._saved_state = state
+        self._preloading = threading.Thread(target=_preload, name="preload", daemon=True)
         if staged:
+            self._preloading.start()  # while Qt shows the bare window
             starting = QLabel("Starting sbctune…")
             starting.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self.setCentralWidget(starting)

@@ -33,6 +33,7 @@ import gc
 import os
 import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -207,17 +208,30 @@ os._exit(0 if filled or sys.argv[1] == "first" else 1)
 def start_times(runs: int, ref: str) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script
     from tests.bench.bench_cli_start import TODAY
-    from tests.bench.start_support import PYTHON, compare, report, unpack
+    from tests.bench.start_support import PYTHON, report, timed, unpack
 
     today = unpack(ref or TODAY)
     env = {"SBCTUNE_DATA_DIR": tempfile.mkdtemp(prefix="sbctune-bench-start-")}
+    # All four in each round (this checkout and today, to the first and to the filled window),
+    # so a change of load during the run affects every figure alike.
+    times: dict[tuple[str, bool], list[float]] = {}
     try:
-        first = compare([PYTHON, "-c", START, "first"], today, runs, env)
-        ready = compare([PYTHON, "-c", START, "ready"], today, runs, env)
+        timed([PYTHON, "-c", START, "ready"], today, env)  # today's .pyc files, written once
+        for _ in range(runs):
+            for until in ("first", "ready"):
+                for is_today in (False, True):
+                    took = timed([PYTHON, "-c", START, until], today if is_today else None, env)
+                    times.setdefault((until, is_today), []).append(took)
     finally:
         shutil.rmtree(today, ignore_errors=True)
-    report("first window", *first, 1.5)
-    report("window filled (Connect page ready)", *ready, None)
+
+    def median(until: str, is_today: bool) -> float:
+        return statistics.median(times[(until, is_today)])
+
+    report("first window", median("first", False), median("first", True), 1.5)
+    report(
+        "window filled (Connect page ready)", median("ready", False), median("ready", True), None
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # posix-only: bench
     return 0
 
