@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.ui.demo import Demo, parse_demo_args
 from sbctune.ui.runtime import create_app, event_loop, make_window, run_until_done
-from sbctune.ui.selftest import run_self_test
+
+if TYPE_CHECKING:
+    from sbctune.ui.demo import Demo
 
 __all__ = ["create_app", "event_loop", "make_window", "run_gui", "run_until_done", "tune_gc"]
 
@@ -27,27 +29,41 @@ def tune_gc() -> None:
 
 
 def run_gui(args: list[str]) -> int:
+    """The app: its window on the screen first, filled on the next turn of the event loop
+    (the slow imports come then), then the demo if asked for."""
     if "--self-test" in args:
+        from sbctune.ui.selftest import run_self_test
+
         return run_self_test(args)
-    try:
-        demo_options = parse_demo_args(args) if "--demo" in args else None
-    except UserError as exc:
-        print(f"error: {exc.message}\n{exc.hint}", file=sys.stderr)
-        return 2
+    demo_options = None
+    if "--demo" in args:
+        from sbctune.ui.demo import parse_demo_args
+
+        try:
+            demo_options = parse_demo_args(args)
+        except UserError as exc:
+            print(f"error: {exc.message}\n{exc.hint}", file=sys.stderr)
+            return 2
     app = create_app()
     loop = event_loop(app)
-    window = make_window(app)
+    window = make_window(app, staged=True)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
-    window.show_fitted()
-    tune_gc()
-    demo = Demo(window, demo_options) if demo_options is not None else None
+    demos: list[Demo] = []
+
+    def filled() -> None:
+        tune_gc()
+        if demo_options is not None:
+            from sbctune.ui.demo import Demo
+
+            demos.append(Demo(window, demo_options))
+            window.runner.start(demos[0].run(), name="demo")
+
+    window.show_fitted(then=filled)
     try:
         with loop:
-            if demo is not None:
-                window.runner.start(demo.run(), name="demo")
             run_until_done(loop, closed.wait())
     finally:
-        if demo is not None:
+        for demo in demos:
             demo.close()
     return 0

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -23,43 +26,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.history import History
-from sbctune.history.records import DeviceRecord, RunRecord
-from sbctune.measure.install import InstallPlan
-from sbctune.measure.pc_endpoint import EndpointKind
-from sbctune.measure.plans import Plan
-from sbctune.remote import HostKeyInfo, KnownHosts
-from sbctune.ui.controllers.about import about_facts
-from sbctune.ui.controllers.connection import ConnectionController
-from sbctune.ui.controllers.exporting import ExportController
-from sbctune.ui.controllers.finding import FindController
-from sbctune.ui.controllers.flow import FlowController
-from sbctune.ui.controllers.inspection import InspectController
-from sbctune.ui.controllers.measurement import MeasureController
-from sbctune.ui.controllers.records import RecordsController
-from sbctune.ui.controllers.state import AppState
-from sbctune.ui.controllers.tuning import TuningController
-from sbctune.ui.controllers.wizard import Progress, clock_text, flow_seconds_left, next_action
-from sbctune.ui.pages.base import Page
-from sbctune.ui.pages.connect_page import ConnectPage
-from sbctune.ui.pages.devices_page import DevicesPage
-from sbctune.ui.pages.history_page import HistoryPage
-from sbctune.ui.pages.inspect_page import InspectPage
-from sbctune.ui.pages.measure_page import MeasurePage
-from sbctune.ui.pages.results_page import ResultsPage
-from sbctune.ui.pages.settings_page import SettingsPage
-from sbctune.ui.pages.step_page import StepPage
-from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.settings import AppSettings
-from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
-from sbctune.ui.warning_notices import WarningNotices
-from sbctune.ui.widgets.dialogs import AboutDialog, ask_host_key, ask_install_iperf3
-from sbctune.ui.widgets.next_bar import NextBar
 from sbctune.ui.window_fit import PREFERRED, show_fitted
-from sbctune.workflow import FLOW_STEPS, ConnectedInfo, Problem, StepSpec
-from sbctune.workflow.attributing import estimate_seconds, plan_seconds
-from sbctune.workflow.steps import CALIBRATE
+
+# The first window is painted before the rest is imported (issue 22: the window in < 1.5 s):
+# what only the filled window needs (the controllers, the pages, the one-click flow, and with
+# them asyncssh and the history) is imported by `finish_start`, and by the methods using it.
+if TYPE_CHECKING:
+    from sbctune.history import History
+    from sbctune.history.records import DeviceRecord, RunRecord
+    from sbctune.measure.install import InstallPlan
+    from sbctune.measure.pc_endpoint import EndpointKind
+    from sbctune.measure.plans import Plan
+    from sbctune.remote import HostKeyInfo, KnownHosts
+    from sbctune.ui.pages.base import Page
+    from sbctune.workflow import ConnectedInfo, Problem, StepSpec
 
 # The page showing each step of the one-click flow that has a page of its own; any other step
 # (one added to FLOW_STEPS) gets a StepPage under its own id.
@@ -97,57 +79,171 @@ def titles_for(steps: Sequence[StepSpec]) -> dict[str, str]:
     return numbered | {"devices": "Devices", "history": "History", "settings": "Settings"}
 
 
-# Sidebar order: the guided path, then the rest. Keys name the pages everywhere.
-PATH = path_for(FLOW_STEPS)
-TITLES = titles_for(FLOW_STEPS)
+def __getattr__(name: str) -> tuple[str, ...] | dict[str, str]:
+    """PATH (the sidebar's order: the guided path, then EXTRA) and TITLES (keys name the pages
+    everywhere), made on first use: they need the one-click flow's steps, a slow import."""
+    if name not in ("PATH", "TITLES"):  # the import system asks for others (__path__ ...)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from sbctune.workflow import FLOW_STEPS
+
+    return path_for(FLOW_STEPS) if name == "PATH" else titles_for(FLOW_STEPS)
+
+
+# The core packages the filled window needs (no Qt in them): imported on a worker thread while
+# the bare window stays responsive (it repaints, moves and closes); the pages are made on the
+# GUI thread afterwards (`finish_start`).
+PRELOAD = (
+    "sbctune.history",
+    "sbctune.remote",
+    "sbctune.workflow",
+    "sbctune.workflow.connecting",
+    "sbctune.workflow.leftover",
+    "sbctune.workflow.tuning_words",
+    "sbctune.advice.stored",
+    "sbctune.compare.state_diff",
+    "sbctune.compare.waterfall",
+    "sbctune.export.report_data",
+    "sbctune.measure.latency.report",
+)
+
+
+def _preload() -> None:
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except Exception:  # finish_start imports it again and shows the error
+            return
+
+
+def _fill_when_shown(window: MainWindow, poll_ms: int = 10, give_up_ms: int = 500) -> None:
+    """Fill a staged window once it is on the screen and painted (a window manager maps it a
+    little after `show`; after `give_up_ms` regardless) and the core is imported."""
+    timer = QTimer(window)
+    timer.setInterval(poll_ms)
+    started = time.monotonic()
+    painted: list[bool] = []
+
+    def check() -> None:
+        if not painted:
+            handle = window.windowHandle()
+            exposed = handle is not None and handle.isExposed()
+            if not exposed and (time.monotonic() - started) * 1000 < give_up_ms:
+                return
+            if exposed:
+                window.repaint()  # the bare window on the screen now, before the slow part
+            painted.append(True)
+        if window._preloading.is_alive():
+            return
+        timer.stop()
+        timer.deleteLater()
+        QTimer.singleShot(0, window.finish_start)
+
+    timer.timeout.connect(check)
+    timer.start()
 
 
 class MainWindow(QMainWindow):
     def __init__(
         self,
-        history: History,
+        history: History | None,
         settings: AppSettings,
         theme: ThemeManager,
-        known_hosts: Callable[[], KnownHosts] = KnownHosts,
-        steps: Sequence[StepSpec] = FLOW_STEPS,
+        known_hosts: Callable[[], KnownHosts] | None = None,
+        steps: Sequence[StepSpec] | None = None,
+        *,
+        staged: bool = False,
     ) -> None:
-        """`steps`: the one-click flow's steps (sbctune.workflow.FLOW_STEPS)."""
+        """`history`: None opens the user's own. `known_hosts`: None, the user's own.
+        `steps`: the one-click flow's steps (default: sbctune.workflow.FLOW_STEPS).
+
+        `staged`: show a bare window first (`show_fitted`) and fill it on the next turn of the
+        event loop (`finish_start`, then `ready` is true): the app's start-up. Otherwise the
+        window is filled here."""
         super().__init__()
-        self.steps = tuple(steps)
-        self.path = path_for(steps)
-        self.titles = titles_for(steps)
-        self.step_titles = step_titles(steps)
         self.setObjectName("mainWindow")
         self.setWindowTitle("sbctune")
-        self.history = history
         self.settings = settings
         self.theme = theme
-        self.state = AppState(self)
-        self.runner = TaskRunner(on_error=self._unexpected)
+        self.ready = False
+        self._then: list[Callable[[], None]] = []
+        self._start_args = (history, known_hosts, steps)
         self._closing = False
         self._close_question: QMessageBox | None = None  # asked on close while armed
         self._flow_started_at = 0.0
         self._shutdown_task: asyncio.Task[None] | None = None
-        self._controllers(history, known_hosts)
-        self._pages(theme.colors)
+        self.resize(PREFERRED)
+        geometry, state = settings.window_state()
+        self.restored = geometry is not None and self.restoreGeometry(geometry)
+        self._saved_state = state
+        self._preloading = threading.Thread(target=_preload, name="preload", daemon=True)
+        if staged:
+            self._preloading.start()  # while Qt shows the bare window
+            starting = QLabel("Starting sbctune…")
+            starting.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.setCentralWidget(starting)
+            self.statusBar().showMessage("Starting…")
+        else:
+            self.finish_start()
+
+    def finish_start(self) -> None:
+        """Import and build what the window shows and does: controllers, pages, menus."""
+        if self.ready:
+            return
+        from sbctune.history import History
+        from sbctune.remote import KnownHosts
+        from sbctune.ui.controllers.state import AppState
+        from sbctune.ui.tasks import TaskRunner
+        from sbctune.workflow import FLOW_STEPS
+
+        history, known_hosts, steps = self._start_args
+        steps = FLOW_STEPS if steps is None else steps
+        history = History.open() if history is None else history
+        self.steps = tuple(steps)
+        self.path = path_for(steps)
+        self.titles = titles_for(steps)
+        self.step_titles = step_titles(steps)
+        self.history = history
+        self.state = AppState(self)
+        self.runner = TaskRunner(on_error=self._unexpected)
+        self._controllers(history, known_hosts or KnownHosts)
+        self._pages(self.theme.colors)
         self._layout()
         self._menus()
         self._wire()
         self._update_steps()
-        self.resize(PREFERRED)
-        geometry, state = settings.window_state()
-        self.restored = geometry is not None and self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        if self._saved_state is not None:
+            self.restoreState(self._saved_state)
+        self.statusBar().clearMessage()
+        self.ready = True
         self.go("connect")
+        then, self._then = self._then, []
+        for callback in then:
+            callback()
 
-    def show_fitted(self) -> None:
-        """Show the window within the screen (maximized where it would not fit)."""
+    def show_fitted(self, then: Callable[[], None] | None = None) -> None:
+        """Show the window within the screen (maximized where it would not fit). A staged
+        window is filled once it is on the screen, then `then` runs (at once if filled)."""
         show_fitted(self, self.restored)
+        if self.ready:
+            if then is not None:
+                then()
+            return
+        if then is not None:
+            self._then.append(then)
+        _fill_when_shown(self)
 
     # ------------------------------------------------------------------ set-up
     def _controllers(self, history: History, known_hosts: Callable[[], KnownHosts]) -> None:
         """Everything that talks to the Pi or the history."""
+        from sbctune.ui.controllers.connection import ConnectionController
+        from sbctune.ui.controllers.exporting import ExportController
+        from sbctune.ui.controllers.finding import FindController
+        from sbctune.ui.controllers.flow import FlowController
+        from sbctune.ui.controllers.inspection import InspectController
+        from sbctune.ui.controllers.measurement import MeasureController
+        from sbctune.ui.controllers.records import RecordsController
+        from sbctune.ui.controllers.tuning import TuningController
+
         self.connection = ConnectionController(
             self.state, self.runner, history, self._ask_host_key, known_hosts
         )
@@ -176,6 +272,16 @@ class MainWindow(QMainWindow):
 
     def _pages(self, colors: Colors) -> None:
         """Each page talks to its controllers only."""
+        from sbctune.ui.pages.connect_page import ConnectPage
+        from sbctune.ui.pages.devices_page import DevicesPage
+        from sbctune.ui.pages.history_page import HistoryPage
+        from sbctune.ui.pages.inspect_page import InspectPage
+        from sbctune.ui.pages.measure_page import MeasurePage
+        from sbctune.ui.pages.results_page import ResultsPage
+        from sbctune.ui.pages.settings_page import SettingsPage
+        from sbctune.ui.pages.step_page import StepPage
+        from sbctune.ui.pages.tune_page import TunePage
+
         settings = self.settings
         self.connect_page = ConnectPage(self.connection, settings, self.runner, self.finder)
         self.inspect_page = InspectPage(self.state, self.inspection, colors)
@@ -206,6 +312,9 @@ class MainWindow(QMainWindow):
         self.pages.update(self.step_pages)
 
     def _layout(self) -> None:
+        from sbctune.ui.warning_notices import WarningNotices
+        from sbctune.ui.widgets.next_bar import NextBar
+
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setAccessibleName("Steps")
@@ -315,9 +424,13 @@ class MainWindow(QMainWindow):
         return self.settings.endpoint_kind, self.settings.iperf3_path
 
     async def _ask_host_key(self, info: HostKeyInfo) -> bool:
+        from sbctune.ui.widgets.dialogs import ask_host_key
+
         return await ask_host_key(info, self)
 
     async def _ask_install(self, plan: InstallPlan) -> bool:
+        from sbctune.ui.widgets.dialogs import ask_install_iperf3
+
         return await ask_install_iperf3(plan, self)
 
     def _unexpected(self, exc: BaseException) -> None:
@@ -370,6 +483,14 @@ class MainWindow(QMainWindow):
     def _update_next(self) -> None:
         """The bar under the page: the flow's overall progress while it runs, else the
         current step's "Next" once the step has done its work."""
+        from sbctune.ui.controllers.wizard import (
+            Progress,
+            clock_text,
+            flow_seconds_left,
+            next_action,
+        )
+        from sbctune.workflow.steps import CALIBRATE
+
         flow = self.flow
         if flow.running and flow.plan is not None:
             left = flow_seconds_left(flow.step_ids, flow.current_step, flow.plan, flow.live)
@@ -465,6 +586,8 @@ class MainWindow(QMainWindow):
     def find_what_helps(self) -> None:
         """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
         said before it starts (and the time left at each step, on the Tune page's log)."""
+        from sbctune.workflow.attributing import estimate_seconds, plan_seconds
+
         chosen = self.baseline.planned(self.baseline_page.chosen_plan())
         plan = self.tuning.plan
         count = sum(i.applicable and i.tweak.recommended and not i.tweak.advanced
@@ -482,6 +605,8 @@ class MainWindow(QMainWindow):
         self._update_next()
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
+        from sbctune.workflow.steps import CALIBRATE
+
         key = STEP_PAGE.get(step) or SHOWN_ON.get(step, step)
         if status == "started" and key in self.pages:
             self.go(key)
@@ -536,6 +661,9 @@ class MainWindow(QMainWindow):
                     set_units()
 
     def show_about(self) -> None:
+        from sbctune.ui.controllers.about import about_facts
+        from sbctune.ui.widgets.dialogs import AboutDialog
+
         async def show() -> None:
             facts = await about_facts(self.state, self.settings.iperf3_path)
             dialog = AboutDialog(facts, self)
@@ -587,6 +715,9 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop running work first: iperf3 on both sides, and tuning (the flow reverts)."""
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
+        if not self.ready:  # closed while starting: nothing runs yet
+            event.accept()
+            return
         left = None if self._closing else self.tuning.guard_left()
         if left is not None and self._close_question is None:
             event.ignore()  # asked first, even when the link is gone: the guard still runs

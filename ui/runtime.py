@@ -7,7 +7,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import qasync
 from PySide6.QtCore import Qt
@@ -15,12 +15,14 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 import sbctune
-from sbctune.history import History
-from sbctune.remote import KnownHosts
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.png_export import register as register_png_export
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import ThemeManager
+
+if TYPE_CHECKING:  # imported when the window is filled (MainWindow.finish_start)
+    from sbctune.history import History
+    from sbctune.remote import KnownHosts
 
 T = TypeVar("T")
 
@@ -90,8 +92,12 @@ def make_window(
     app: QApplication,
     *,
     history: History | None = None,
-    known_hosts: Callable[[], KnownHosts] = KnownHosts,
+    known_hosts: Callable[[], KnownHosts] | None = None,
+    staged: bool = False,
 ) -> MainWindow:
+    """The main window. `staged` (the app's start-up): a bare window that `show_fitted` puts on
+    the screen at once and fills on the next turn of the event loop; otherwise filled here.
+    `history` None: the user's own (opened when the window is filled)."""
     register_png_export()  # the Results page's PNG button (the launcher does it for the CLI)
     settings = AppSettings(app)
     theme = getattr(app, "_sbctune_theme", None)
@@ -100,4 +106,4 @@ def make_window(
         app._sbctune_theme = theme  # type: ignore[attr-defined]
     else:
         theme.apply(settings.theme)
-    return MainWindow(history or History.open(), settings, theme, known_hosts)
+    return MainWindow(history, settings, theme, known_hosts, staged=staged)

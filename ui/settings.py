@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Signal
 
 from sbctune import paths
-from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.ui.theme import THEME_CHOICES, ThemeChoice
+
+if TYPE_CHECKING:  # the first window does without the measuring code
+    from sbctune.measure.pc_endpoint import EndpointKind
 
 Units = Literal["Mbit/s", "Gbit/s"]
 UNITS: tuple[Units, ...] = ("Mbit/s", "Gbit/s")
