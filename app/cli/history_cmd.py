@@ -9,6 +9,7 @@ from typing import Any
 
 from sbctune.compare import find_test
 from sbctune.errors import UserError
+from sbctune.export.describe import tweak_title
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import tuning_text
@@ -101,7 +102,7 @@ def _session_line(record: TuningSessionRecord) -> str:
     return (
         f"  tuning session {record.data.get('id', record.id)}: {record.state}, {when}, "
         f"{len(kept)} of {len(tweaks)} tweaks {what}"
-        + (f" ({', '.join(str(k) for k in kept)})" if kept else "")
+        + (f" ({', '.join(tweak_title(str(k)) for k in kept)})" if kept else "")
     )
 
 

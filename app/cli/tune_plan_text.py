@@ -53,7 +53,8 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         for command in item.commands:
             cut = command if len(command) < COMMAND_CHARS else command[:COMMAND_CHARS] + "…"
             lines.append(f"  $ sudo {cut}")
-    lines.append(f"  (to choose it alone: --tweak {item.tweak.id})")
+    if item.applicable and not item.already:
+        lines.append(f"  (to choose it alone: --tweak {item.tweak.id})")
     return lines
 
 
