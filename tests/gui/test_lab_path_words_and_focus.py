@@ -1,7 +1,10 @@
-"""After Revert on the Results page the keyboard focus stays with what Revert did (the line
-saying the Pi is as it was), not on the next field down the page (the export folder, where
-it used to jump when the pressed button was disabled). Against the lab, keyboard only from
-the Revert button on."""
+"""A lab-driven path (connect, inspect, a short baseline, one tweak applied, Results, Revert):
+
+- after Revert the keyboard focus stays with what Revert did (the line saying the Pi is as it
+  was), not on the next field down the page (the export folder, where it used to jump when
+  the pressed button was disabled), nor the sidebar;
+- then every page, the status bar and the logs read in plain words (tests/plain_words.py),
+  with what the lab's Pi really said in them, not sample data."""
 
 from __future__ import annotations
 
@@ -18,7 +21,9 @@ from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import connect_via_dialog
+from tests.gui.test_plain_words import texts
+from tests.gui.test_wizard_lab import ONE_TRIAL, connect_via_dialog
+from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab]
 
@@ -26,8 +31,13 @@ GOVERNOR = "cpu-governor-performance"  # a tweak every lab profile can apply and
 
 
 def test_focus_after_revert_is_not_the_export_folder(
-    lab: LabInfo, window: MainWindow, drive: Callable[..., Any], gui_app: QApplication
+    lab: LabInfo,
+    window: MainWindow,
+    drive: Callable[..., Any],
+    gui_app: QApplication,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(window.baseline_page, "chosen_plan", lambda: ONE_TRIAL)
     tune = window.page("tune")
     results = window.page("results")
     assert isinstance(tune, TunePage) and isinstance(results, ResultsPage)
@@ -35,6 +45,11 @@ def test_focus_after_revert_is_not_the_export_folder(
     async def scenario() -> None:
         await connect_via_dialog(window, lab)
         await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        window.go("baseline")
+        window.baseline_page.start_button.click()
+        await until(lambda: window.baseline.running, 10, "the baseline starts")
+        await window.baseline.wait()
+        assert window.state.baseline is not None
         window.go("tune")
         await until(lambda: tune.tweak_rows and not window.tuning.running, 60, "the tweaks")
         for row in tune.tweak_rows:
@@ -65,3 +80,16 @@ def test_focus_after_revert_is_not_the_export_folder(
         )
 
     drive(scenario(), timeout=300)
+    found, read = {}, []
+    for key in window.pages:
+        window.go(key)
+        gui_app.processEvents()
+        read += texts(window.page(key))
+        if hits := [h for t in texts(window.page(key)) for h in jargon(t)]:
+            found[key] = hits
+    joined = "\n".join(read)
+    assert "AX88179" in joined and "CPU frequency governor" in joined, "the lab's words were read"
+    bar = [window.statusBar().currentMessage(), *texts(window.statusBar())]
+    if hits := [h for t in bar for h in jargon(t)]:
+        found["status bar"] = hits
+    assert not found, "\n".join(f"{k}: {h}" for k, hs in found.items() for h in hs)
