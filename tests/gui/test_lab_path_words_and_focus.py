@@ -58,9 +58,11 @@ def test_focus_after_revert_is_not_the_export_folder(
         tune.apply_button.click()
         await until(lambda: window.state.tuning_state == "guarded", 90, "the tweak applied")
         window.go("results")
+        window.resize(800, 600)  # a small laptop's window: the page scrolls
         window.activateWindow()
         await until(lambda: results.revert_button.isEnabled(), 10, "Revert enabled")
         results.revert_button.setFocus(Qt.FocusReason.TabFocusReason)
+        results.ensureWidgetVisible(results.revert_button, 0, 0)  # scrolled down to it
         gui_app.processEvents()
         assert results.revert_button.hasFocus()
         QTest.keyClick(results.revert_button, Qt.Key.Key_Space)  # as a keyboard user presses it
@@ -71,6 +73,8 @@ def test_focus_after_revert_is_not_the_export_folder(
         assert focused is not results.folder, "the focus jumped to the export folder"
         assert focused is results.tuning_text, focused
         assert results.tuning_text.text().startswith("Reverted: the Pi is as it was before.")
+        top = results.tuning_text.mapTo(results.viewport(), results.tuning_text.rect().topLeft())
+        assert 0 <= top.y() < results.viewport().height(), "the line saying so is in sight"
         # Tab from there goes on down the page, past the disabled tuning buttons.
         QTest.keyClick(focused, Qt.Key.Key_Tab)
         assert QApplication.focusWidget() not in (
