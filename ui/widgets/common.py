@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -33,6 +36,24 @@ def narrow_combo(combo: QComboBox, chars: int = 18) -> QComboBox:
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(chars)
     return combo
+
+
+class PassesTheWheel:
+    """For a plot whose mouse is off: the wheel over it scrolls the page it sits on (before,
+    the plot took the wheel and did nothing with it, so a page stopped scrolling whenever a
+    plot came under the pointer)."""
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Handed on explicitly: Qt 6 does not pass an ignored wheel event up to the parent
+        # when the event was sent by the program (only when it came from the window system).
+        widget = self.parentWidget()  # type: ignore[attr-defined]
+        while widget is not None and not isinstance(widget, QAbstractScrollArea):
+            widget = widget.parentWidget()
+        if widget is None:
+            event.ignore()
+            return
+        QApplication.sendEvent(widget.viewport(), event)
+        event.accept()
 
 
 class Card(QFrame):
