@@ -25,7 +25,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
-from sbctune.cli.tune_plan_text import plan_lines
+from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
@@ -89,7 +89,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "after a good test boot (tryboot): write the boot tweaks to config.txt for good",
         ),
     ):
-        action = actions.add_parser(name, help=text, description=text)
+        action = actions.add_parser(
+            name, help=text, description=text, formatter_class=WholeNamesHelpFormatter
+        )
         add_target_arguments(action)
         action.add_argument("--json", action="store_true", help="print one JSON object")
         if name in ("plan", "apply"):

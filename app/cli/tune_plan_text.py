@@ -7,9 +7,20 @@ who wants just this one sees what to type.
 
 from __future__ import annotations
 
+import argparse
+import textwrap
+
 from sbctune.tuning.model import PlannedTweak, TuningPlan
 
 COMMAND_CHARS = 400  # a longer command is cut, with "…"
+
+
+class WholeNamesHelpFormatter(argparse.HelpFormatter):
+    """Lines of help broken between words only, never at a hyphen: a tweak's name
+    ("cpu-governor-performance") is typed as printed, so it stays on one line."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
 
 def plan_lines(the_plan: TuningPlan, *, show_commands: bool = False) -> list[str]:
@@ -58,4 +69,4 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
     return lines
 
 
-__all__ = ["plan_lines"]
+__all__ = ["WholeNamesHelpFormatter", "plan_lines"]

@@ -57,6 +57,7 @@ def test_the_tweak_option_names_what_to_type() -> None:
     tune = next(p for p in _parsers(build_parser()) if p.prog.endswith("tune plan"))
     text = tune.format_help()
     assert "NAME is one of: rps-rfs, xps," in text
+    assert "cpu-governor-performance" in text, "a name is never broken at its hyphens"
     assert "--show-commands" in text and "with the exact commands" not in text
 
 
