@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -125,6 +126,16 @@ class ProblemPanel(QFrame):
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
         self.show()
+        # In sight, once laid out: at the foot of a page in a small window it was below the
+        # fold (seen on X at 1366 x 768, 150 %, after refusing a host key).
+        QTimer.singleShot(0, self._into_view)
+
+    def _into_view(self) -> None:
+        widget = self.parentWidget()
+        while widget is not None and not isinstance(widget, QScrollArea):
+            widget = widget.parentWidget()
+        if widget is not None and self.isVisible():
+            widget.ensureWidgetVisible(self, 0, 10)
 
     def clear(self) -> None:
         self.message.setText("")
