@@ -23,13 +23,19 @@ PATTERNS = [
     (re.compile(r"\b\d{3}_[0-9a-f]{16}\b"), "a seed file name"),
     (re.compile(r"`"), "a backtick"),
     (re.compile(r"\bsh -c\b|\| *tee\b|printf \""), "a shell one-liner"),
+    (re.compile(r"\[user@\]host\[:port\]"), "a grammar of the address instead of words"),
     *((re.compile(rf"(?<![\w/.-]){re.escape(i)}(?![\w-])"), "a tweak id") for i in _tweak_ids()),
     *((re.compile(rf"\b{re.escape(s)}\b"), "a raw status") for s in RAW_STATUSES),
 ]
 
 
+# Where the user must type a tweak's id, it is shown: right after the option that takes it.
+TYPED = re.compile(r"--tweak[ =][\w-]+")
+
+
 def jargon(text: str) -> list[str]:
     """What in `text` a user should not have to read, each with a little context."""
+    text = TYPED.sub("--tweak NAME", text)
     found = []
     for pattern, what in PATTERNS:
         for match in pattern.finditer(text):

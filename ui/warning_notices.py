@@ -10,6 +10,7 @@ import logging
 from PySide6.QtCore import QObject, Signal
 
 from sbctune.textsafe import visible
+from sbctune.wording import spoken
 
 MAX_NOTICE_CHARS = 300
 
@@ -33,7 +34,7 @@ class _Forward(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            text = visible(record.getMessage()[:MAX_NOTICE_CHARS]).removeprefix("sbctune: ")
+            text = spoken(visible(record.getMessage()[:MAX_NOTICE_CHARS])).removeprefix("sbctune: ")
             self._notices.warned.emit(text)
         except RuntimeError:  # the window is gone: nothing left to show it
             logging.getLogger("sbctune").removeHandler(self)

@@ -99,5 +99,8 @@ def advise(
     if not runs:
         notes.append("No measurement yet: only what the hardware alone shows. Measure for more.")
     if applied:
-        notes.append("Tweaks in force (not recommended again): " + ", ".join(sorted(applied)))
+        from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
+
+        titles = ", ".join(sorted(tweak_title(t) for t in applied))
+        notes.append(f"Tweaks in force (not recommended again): {titles}")
     return Advice(findings, recs, notes)

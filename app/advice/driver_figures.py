@@ -16,7 +16,7 @@ def install_detail(chip: Chip, drivers: str) -> str:
         return ""
     build = [p for p in chip.problems if "build" in p.id]
     return (
-        f"This chip is driven by {drivers}. Check with `modinfo {chip.drivers.in_tree[0]}` "
+        f"This chip is driven by {drivers}. Check with “modinfo {chip.drivers.in_tree[0]}” "
         "whether your kernel has it; Raspberry Pi OS kernels since April 2024 include "
         "igb, igc and ixgbe, so a kernel update may be all it takes. Otherwise build the "
         "vendor driver against your kernel headers"

@@ -322,8 +322,8 @@ def driver_from_tables(nic: Nic) -> Recommendation | None:
     built = [ids.kernel_label(k) for k in module.kernels]
     arm = [k for k in module.kernels if k in ("arm64", "rpi")]
     detail = f"The kernel's {modules[0]} driver ({module.path}) lists {nic.ids}. " + (
-        f"It is built by {', '.join(built)}: check `modinfo {modules[0]}`, then "
-        f"`sudo modprobe {modules[0]}`; if your kernel lacks it, update the kernel."
+        f"It is built by {', '.join(built)}: check “modinfo {modules[0]}”, then "
+        f"“sudo modprobe {modules[0]}”; if your kernel lacks it, update the kernel."
         if arm
         else f"Debian builds it only for {', '.join(built)}: an ARM board's kernel may "
         "not have it; build it from the kernel source or use the vendor's driver."

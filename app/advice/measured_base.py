@@ -133,9 +133,11 @@ class NicAdvisorBase:
         found = self.knowledge.tweaks_for.get(bottleneck)
         if found is None:
             return
+        from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
+
         self.recommend(
             "tweak",
-            "Tune the Pi for this bottleneck: " + ", ".join(found.tweaks),
+            "Tune the Pi for this bottleneck: " + ", ".join(tweak_title(t) for t in found.tweaks),
             found.why + " Apply them with the tuning step (auto-revert guard) and measure again.",
             "unknown until measured"
             + (f" (at most ~{ceiling:.0f} Mbit/s: the link's limit)" if ceiling else ""),

@@ -139,7 +139,7 @@ class HostChecks(NicAdvisorBase):
                 f"the {chip.name} with the in-kernel {self.nic.driver}"
                 if certain
                 else f"a {chip.name} on the in-kernel {top_mine.driver} driver (sbctune could "
-                f"not identify this NIC's chip: check with `ethtool -i {self.label}`)"
+                f"not identify this NIC's chip: check with “ethtool -i {self.label}”)"
             )
             evidence = [
                 best.cite(),

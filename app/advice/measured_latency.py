@@ -47,8 +47,8 @@ class LatencyChecks(NicAdvisorBase):
                 "setting",
                 "Use fq_codel (or cake) as the Pi's qdisc",
                 f"The queue fills while the Pi sends. A fair-queueing AQM keeps each flow's "
-                f"queue short: try `sudo tc qdisc replace dev {self.label} root fq_codel` (or "
-                "`cake bandwidth <rate>` just under the measured rate), measure again, and keep "
+                f"queue short: try “sudo tc qdisc replace dev {self.label} root fq_codel” (or "
+                "“cake bandwidth <rate>” just under the measured rate), measure again, and keep "
                 "it with net.core.default_qdisc=fq_codel in /etc/sysctl.d/. What the driver "
                 "queues below the qdisc only shrinks with BQL (byte queue limits) in the driver "
                 "or smaller TX rings (ethtool -G).",

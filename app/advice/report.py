@@ -7,6 +7,8 @@ from sbctune.advice.rank import expected_gain
 
 
 def render(advice: Advice, heading: str = "") -> str:
+    from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when printed
+
     out = [heading] if heading else []
     if advice.findings:
         out += ["", "Findings"]
@@ -28,7 +30,9 @@ def render(advice: Advice, heading: str = "") -> str:
                 out.append(f"      {rec.detail}")
             out += [f"      rests on: {line}" for line in rec.evidence]
             if rec.tweak_ids:
-                out.append(f"      tweaks: {', '.join(rec.tweak_ids)}")
+                # By title; the id where the user types it (`tune apply --tweak ID`).
+                named = [f"{tweak_title(t)} (--tweak {t})" for t in rec.tweak_ids]
+                out.append(f"      tweaks: {', '.join(named)}")
             out += [f"      $ {step}" for step in rec.steps]
             out += [f"      source: {source}" for source in rec.sources]
     out += ["", *[f"Note: {n}" for n in advice.notes]] if advice.notes else []

@@ -136,7 +136,7 @@ class _Advisor:
                 "info",
                 nic,
                 f"The outputs do not show whether a driver is bound to the "
-                f"{nic.chip or 'network controller'} (run `lspci -nnk` to see).",
+                f"{nic.chip or 'network controller'} (run “lspci -nnk” to see).",
                 evidence,
             )
             return

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "advise",
         help="findings and ranked recommendations for a Pi (live) or a stored run",
         description="HOST: inspect the Pi over SSH and add its latest measurement from the "
-        "history. RUN: a run id from the history (`sbctune history`), advised from its stored "
+        "history. RUN: a run id from the history (“sbctune history”), advised from its stored "
         "inventory and figures.",
     )
     parser.add_argument("source", metavar="[USER@]HOST[:PORT]|RUN")
@@ -54,7 +54,7 @@ def _from_run(run_id: int) -> tuple[Advice, str]:
         except NotFound:
             raise UserError(
                 f"There is no run {run_id} in the history.",
-                "List the stored runs with `sbctune history`, or give a host name to inspect.",
+                "List the stored runs with “sbctune history”, or give a host name to inspect.",
             ) from None
         device = history.device(run.device_id)
         inventory_id = run.inventory_id or device.last_inventory_id
@@ -70,7 +70,7 @@ def _from_run(run_id: int) -> tuple[Advice, str]:
     if inventory is None:
         advice.notes.append(
             "No inventory is stored for this device: advice from the figures alone. "
-            f"`sbctune advise {device.user}@{device.host}` adds what the hardware shows."
+            f"“sbctune advise {device.user}@{device.host}” adds what the hardware shows."
         )
     return advice, f"Advice for run {run_id} ({run.nic or 'default NIC'}) on {device.host}"
 

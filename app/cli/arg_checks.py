@@ -84,7 +84,7 @@ def session_id_arg(text: str) -> str:
     if not SESSION_ID.match(text):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a tuning session id (they look like 20261122T053640Z-01fdc7; "
-            "`sbctune tune status HOST` lists them)"
+            "“sbctune tune status HOST” lists them)"
         )
     return text
 

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="compare two or more runs: changes and whether they exceed noise",
         description="Compare measurement runs (before/after tuning, adapter A vs B, board vs "
         "board): each direction and mode, the change against the first run, and whether it "
-        "is more than run-to-run noise. Run ids come from `sbctune history`.",
+        "is more than run-to-run noise. Run ids come from “sbctune history”.",
     )
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run ids; the first is the baseline")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _compare(args: argparse.Namespace) -> int:
     ids = parse_run_ids(args.runs)
     if len(ids) < 2:
-        raise UserError("Compare needs two or more runs.", "e.g. `sbctune compare 3 7`")
+        raise UserError("Compare needs two or more runs.", "e.g. “sbctune compare 3 7”")
     with History.open() as history:
         runs = load_runs(history, ids)
         calibration = calibration_for(history, runs)

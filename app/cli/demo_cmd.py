@@ -88,7 +88,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--find",
         action="store_true",
-        help="find what helps: measure each recommended tweak on its own (as seed 000 did) and "
+        help="find what helps: measure each recommended tweak on its own and "
         "keep only those that helped beyond noise; takes one measurement per tweak",
     )
     parser.add_argument(
@@ -186,7 +186,7 @@ def _report(history: History, result: FlowResult, path: Path, force: bool) -> No
         runs = " ".join(map(str, ids))
         raise UserError(
             f"The report could not be written: {exc.message}",
-            f"The runs are kept in the history: `sbctune export {runs} -f html -o FILE` "
+            f"The runs are kept in the history: “sbctune export {runs} -f html -o FILE” "
             "writes the report elsewhere.",
         ) from None
     _step(f"Report written to {written.resolve()} (runs {', '.join(map(str, ids))} in history)")
@@ -239,4 +239,4 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def lab_hint() -> str:
-    return "The lab needs Linux, root, iperf3 and OpenSSH: run `bash scripts/demo.sh` as root."
+    return "The lab needs Linux, root, iperf3 and OpenSSH: run “bash scripts/demo.sh” as root."

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="export runs: csv, json, md, html, svg, png, ansible, bundle",
         description=f"Export measurement runs from the history. Formats: {described}.",
     )
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run ids (`sbctune history`)")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run ids (“sbctune history”)")
     parser.add_argument("--format", "-f", required=True, choices=formats(), dest="fmt")
     parser.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write")
     parser.add_argument("--force", action="store_true", help="replace PATH if it exists")

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not hosts:
         print("No Pi answered.")
-        print(nothing_found_hint(args.scan, "`sbctune find --scan`"))
+        print(nothing_found_hint(args.scan, "“sbctune find --scan”"))
         return 1
     for host in hosts:
         print(_line(host))

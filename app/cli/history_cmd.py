@@ -9,6 +9,7 @@ from typing import Any
 
 from sbctune.compare import find_test
 from sbctune.errors import UserError
+from sbctune.export.describe import tweak_title
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import tuning_text
@@ -21,13 +22,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "history",
         help="list the devices, runs and tuning sessions kept in the history",
         description="List what sbctune kept: each device, its measurement runs (with the ids "
-        "`compare` and `export` take) and its tuning sessions. Newest first.",
+        "“compare” and “export” take) and its tuning sessions. Newest first.",
     )
     parser.add_argument(
         "host",
         nargs="?",
         metavar="HOST",
-        help="only this device: [user@]host[:port] as connected, its name, or its device id",
+        help="only this device: the address you connected to (with the user and port if you "
+        "gave them), its name, or its device id",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=_history)
@@ -52,7 +54,7 @@ def select_devices(history: History, spec: str | None) -> list[DeviceRecord]:
         known = ", ".join(f"{d.user}@{d.host}:{d.port}" for d in devices) or "none yet"
         raise UserError(
             f"The history has no device {spec!r}.",
-            f"Devices in the history: {known}. Measure one with `sbctune measure HOST`.",
+            f"Devices in the history: {known}. Measure one with “sbctune measure HOST”.",
         )
     return found
 
@@ -100,7 +102,7 @@ def _session_line(record: TuningSessionRecord) -> str:
     return (
         f"  tuning session {record.data.get('id', record.id)}: {record.state}, {when}, "
         f"{len(kept)} of {len(tweaks)} tweaks {what}"
-        + (f" ({', '.join(str(k) for k in kept)})" if kept else "")
+        + (f" ({', '.join(tweak_title(str(k)) for k in kept)})" if kept else "")
     )
 
 
@@ -145,7 +147,7 @@ def _history(args: argparse.Namespace) -> int:
             print(json.dumps({"devices": [_device_json(history, d) for d in devices]}, indent=2))
             return 0
         if not devices:
-            print("The history is empty: `sbctune measure HOST` adds the first run.")
+            print("The history is empty: “sbctune measure HOST” adds the first run.")
             return 0
         for index, device in enumerate(devices):
             assert device.id is not None

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "inspect",
         help="identify the board and every NIC, with findings and recommendations",
         description="Inspect a Pi over SSH, or a diagnostics bundle (a folder or .zip written by "
-        "`sbctune collect`, or made by hand from pasted outputs).",
+        "“sbctune collect”, or made by hand from pasted outputs).",
     )
     inspect.add_argument("source", metavar="[USER@]HOST[:PORT]|BUNDLE")
     inspect.add_argument("--json", action="store_true", help="print the inventory as JSON")

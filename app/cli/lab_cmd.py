@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p_up.add_argument(
         "--profile",
         metavar="NAME|PATH",
-        help="a shipped profile name (see `sbctune lab profiles`) or a folder",
+        help="a shipped profile name (see “sbctune lab profiles”) or a folder",
     )
     p_up.add_argument(
         "--vm",
@@ -110,7 +110,7 @@ def _up(args: argparse.Namespace) -> int:
     if args.vm:
         return int(import_vm_cli().up(args.name, args.json))
     if not args.profile:
-        raise UserError("lab up needs --profile NAME (or --vm)", "see `sbctune lab profiles`")
+        raise UserError("lab up needs --profile NAME (or --vm)", "see “sbctune lab profiles”")
     lab = import_lab()
     info = lab.up(args.profile, name=args.name)
     if args.json:
@@ -135,7 +135,7 @@ def _down(args: argparse.Namespace) -> int:
         if len(labs) > 1:
             raise UserError(
                 "several labs are up: " + ", ".join(s.name for s in labs),
-                "name one (`sbctune lab down NAME`) or use --all",
+                "name one (“sbctune lab down NAME”) or use --all",
             )
         name = labs[0].name
     vm_cli = import_vm_cli()

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 
 from sbctune.textsafe import visible
+from sbctune.wording import spoken
 
 # A warning quotes text from a Pi or a file: one screenful at most.
 MAX_WARNING_CHARS = 1000
@@ -28,7 +29,9 @@ class _Printer(logging.Handler):
             self.held_back += 1
             return
         try:
-            text = visible(record.getMessage()[:MAX_WARNING_CHARS]).removeprefix("sbctune: ")
+            text = spoken(visible(record.getMessage()[:MAX_WARNING_CHARS])).removeprefix(
+                "sbctune: "
+            )
             print(f"sbctune: warning: {text}", file=sys.stderr)
             self.printed += 1
         except Exception:  # a warning must never end the command

@@ -65,8 +65,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--plan",
         default="quick",
         choices=sorted(presets()),
-        help="quick: 3 trials × 5 s per direction; thorough: the seed method (10 streams, "
-        "5 trials × 13 s, half and full duplex, PC throttled)",
+        help="quick: 3 trials × 5 s per direction; thorough: the published tests' method "
+        "(10 streams, 5 trials × 13 s, half and full duplex, PC throttled)",
     )
     _add_extra_test_arguments(parser)
     parser.add_argument(
@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="IFACE",
         help="the Pi's interface to test (default: the route to this PC); give it several "
         "times to measure those NICs at once, each against its own endpoint on its network, "
-        "and get their total (seed 004)",
+        "and get their total",
     )
     parser.add_argument(
         "--all-nics",
@@ -363,7 +363,7 @@ def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
     elif hold is not None:
         saved = (f"{saved}\nTuning: {tuning_text(record)}; its guard was held for the whole run "
                  f"({hold.beats} heartbeats) and reverts it {hold.guard_seconds} s from now "
-                 "unless you keep it: `sbctune tune confirm HOST`.")  # fmt: skip
+                 "unless you keep it: “sbctune tune confirm HOST”.")  # fmt: skip
     elif tweaks_in_force(record):
         saved = f"{saved}\nTuning: {tuning_text(record)}."
     return _print_run(args, measured.run, saved)

@@ -30,9 +30,9 @@ _MODES = {"forward": "client sends", "reverse": "reverse, here sends", "bidir": 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="run the built-in iperf3 server (like `iperf3 -s`)",
+        help="run the built-in iperf3 server (like “iperf3 -s”)",
         description="Run sbctune's built-in iperf3-compatible server, so an unmodified "
-        "`iperf3 -c` can measure to this computer without iperf3 installed here. "
+        "“iperf3 -c” can measure to this computer without iperf3 installed here. "
         f"{SERVES}. Ctrl-C stops it.",
     )
     parser.add_argument(
@@ -40,7 +40,7 @@ def register(subparsers: Any) -> None:
         "-B",
         default="0.0.0.0",  # noqa: S104  (like `iperf3 -s`: the Pi must reach it)
         metavar="ADDR",
-        help="address to listen on (default: all IPv4 addresses; `::` for IPv6 and IPv4)",
+        help="address to listen on (default: all IPv4 addresses; “::” for IPv6 and IPv4)",
     )
     parser.add_argument(
         "--port",
@@ -54,7 +54,7 @@ def register(subparsers: Any) -> None:
         "--one-off",
         "-1",
         action="store_true",
-        help="serve one test, then exit (like `iperf3 -s -1`)",
+        help="serve one test, then exit (like “iperf3 -s -1”)",
     )
     parser.set_defaults(func=run)
 

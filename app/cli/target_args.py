@@ -18,7 +18,12 @@ from sbctune.remote.target import DEFAULT_KEEPALIVE_S, password_from_env
 
 
 def add_target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="[USER@]HOST[:PORT]", help="the Pi to talk to")
+    parser.add_argument(
+        "target",
+        metavar="[USER@]HOST[:PORT]",
+        help="the Pi: its name or address, e.g. raspberrypi.local; "
+        "with a user name and port: pi@raspberrypi.local:2222",
+    )
     add_credential_arguments(parser)
 
 

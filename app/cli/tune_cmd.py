@@ -25,6 +25,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
+from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
@@ -69,12 +70,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "tune",
         help="apply tuning under an auto-revert guard; confirm, revert, status",
-        description="Tune the Pi's network: plan (dry run with the exact commands), apply "
+        description="Tune the Pi's network: plan (a dry run), apply "
         "under an auto-revert guard, confirm, revert, status.",
     )
     actions = parser.add_subparsers(dest="tune_action", metavar="ACTION", required=True)
     for name, text in (
-        ("plan", "show what each tweak would change, with the exact commands (dry run)"),
+        (
+            "plan",
+            "show what each tweak would change and why (dry run; --show-commands adds "
+            "the exact commands)",
+        ),
         ("apply", "apply the tweaks under an auto-revert guard"),
         ("confirm", "keep the settings of the session waiting for confirmation"),
         ("revert", "put back every value of the tuning sessions (newest first)"),
@@ -84,11 +89,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "after a good test boot (tryboot): write the boot tweaks to config.txt for good",
         ),
     ):
-        action = actions.add_parser(name, help=text, description=text)
+        action = actions.add_parser(
+            name, help=text, description=text, formatter_class=WholeNamesHelpFormatter
+        )
         add_target_arguments(action)
         action.add_argument("--json", action="store_true", help="print one JSON object")
         if name in ("plan", "apply"):
             _add_plan_arguments(action)
+        if name == "plan":
+            action.add_argument(
+                "--show-commands",
+                action="store_true",
+                help="also print the exact commands each tweak runs on the Pi",
+            )
         if name == "boot-commit":
             action.add_argument(
                 "--nic",
@@ -132,9 +145,9 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         "--tweak",
         action="append",
         choices=TWEAK_IDS,
-        metavar="ID",
-        help="a tweak to apply (repeatable; default: the recommended set). One of: "
-        + ", ".join(TWEAK_IDS),
+        metavar="NAME",
+        help='a tweak to apply, by the name "tune plan" shows after --tweak (repeatable; '
+        "default: the recommended set). NAME is one of: " + ", ".join(TWEAK_IDS),
     )
     parser.add_argument(
         "--nic",
@@ -147,14 +160,16 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep across reboots (NetworkManager's own ethtool settings where it manages the "
         "NIC; a sysctl.d file, systemd unit, udev rule for the rest; revert removes them)",
     )
-    parser.add_argument("--mtu", type=int, help="the MTU for --tweak mtu-jumbo (default 9000)")
+    parser.add_argument("--mtu", type=int, help="the MTU with --tweak mtu-jumbo (default 9000)")
     parser.add_argument(
         "--path-supports-jumbo",
         action="store_true",
         help="your statement that every device between the Pi and its peers (switch, PC) "
-        "uses the same larger MTU; required by mtu-jumbo",
+        "uses the same larger MTU; required with --tweak mtu-jumbo",
     )
-    parser.add_argument("--arm-freq", type=int, metavar="MHZ", help="for boot-arm-freq")
+    parser.add_argument(
+        "--arm-freq", type=int, metavar="MHZ", help="the CPU clock with --tweak boot-arm-freq"
+    )
     parser.add_argument(
         "--no-tryboot",
         action="store_true",
@@ -164,7 +179,8 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rps-exclude-irq-cpu",
         action="store_true",
-        help="rps-rfs: leave the CPU that takes the NIC's interrupt out of rps_cpus",
+        help="with --tweak rps-rfs: leave the CPU that takes the NIC's interrupt out of the "
+        "receive packet steering",
     )
     parser.add_argument(
         "--allow-link-restart",
@@ -219,7 +235,7 @@ async def _main(args: argparse.Namespace) -> int:
                 if args.json:
                     print(json.dumps(the_plan.to_json(), indent=2))
                 else:
-                    _print_plan(the_plan)
+                    print("\n".join(plan_lines(the_plan, show_commands=args.show_commands)))
                 return 0
 
             async def reconnect() -> Session:
@@ -263,35 +279,6 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
     if args.allow_link_restart:
         options["allow_link_restart"] = True
     return await plan(session, inventory, nic, args.tweak, options)
-
-
-def _print_plan(the_plan: TuningPlan) -> None:
-    print(f"Tuning plan for {the_plan.nic or '(no NIC)'} (dry run: nothing is changed)")
-    for item in the_plan.items:
-        state = "already set" if item.already else ("will apply" if item.applicable else "n/a")
-        flags = [item.tweak.risk + " risk"]
-        if item.tweak.needs_reboot:
-            flags.append("needs reboot")
-        if item.tweak.advanced:
-            flags.append("advanced")
-        print(f"\n{item.tweak.id}: {item.tweak.title}  [{', '.join(flags)}]  -> {state}")
-        print(f"  {item.reason}")
-        for change in item.changes:
-            if change.needed and len(change.before or "") < 80:
-                print(f"  {change.target}: {change.before!r} -> {change.after!r}")
-        for target, reason in item.impossible:
-            print(f"  not possible: {target}: {reason}")
-        for command in item.commands:
-            print(f"  $ sudo {command}" if len(command) < 400 else f"  $ sudo {command[:400]}…")
-    if the_plan.persist_preview:
-        print("\nKept across reboots (--persist): these files are written, and removed on revert")
-        for change in the_plan.persist_preview:
-            if change.kind == "service":
-                print(f"\n  {change.path} (enables {change.target.split(' ', 1)[-1]})")
-                continue
-            print(f"\n  {change.path}:")
-            for line in (change.after or "").splitlines():
-                print(f"    | {line}")
 
 
 def _print_outcomes(applied: AppliedSession) -> None:
@@ -364,18 +351,18 @@ async def _apply(
             return await _interrupted(session, before, history)
     if keep is None and not (sys.stdin.isatty() and not args.json):
         result["state"] = "armed"
-        _final(args, result, f"Armed: run `sbctune tune confirm {args.target}` within "
+        _final(args, result, f"Armed: run “sbctune tune confirm {args.target}” within "
                f"{max(0, int(applied.guard_deadline - time.time()))} s to keep these settings; "
                "otherwise the Pi puts them back by itself.")  # fmt: skip
         if needs_reboot(applied) and not args.json:
-            print("Not rebooting: the session waits for confirmation. After `confirm`: "
-                  f"`{reboot_instruction(makes_test_boot(applied))}` on the Pi.")  # fmt: skip
+            print("Not rebooting: the session waits for confirmation. After “confirm”: "
+                  f"“{reboot_instruction(makes_test_boot(applied))}” on the Pi.")  # fmt: skip
         return 0
     if keep:
         await confirm(session, applied.id, history=history)
         result["state"] = "confirmed"
         if not args.json:
-            print("Confirmed: the settings stay (until `sbctune tune revert`).")
+            print("Confirmed: the settings stay (until “sbctune tune revert”).")
         await _after_reboot_tweaks(session, applied, args, result)
         if args.json:
             print(json.dumps(result, indent=2))
@@ -405,7 +392,7 @@ async def _interrupted(session: Session, before: set[str], history: History) -> 
     except UserError as exc:
         print(f"sbctune: {exc.message}", file=sys.stderr)
         print("  hint: The Pi's guard puts the values back by itself when its time runs out; "
-              "`sbctune tune status HOST` shows the session, `sbctune tune revert HOST` "
+              "“sbctune tune status HOST” shows the session, “sbctune tune revert HOST” "
               "reverts it now.", file=sys.stderr)  # fmt: skip
     return 130
 
@@ -423,9 +410,9 @@ async def _after_reboot_tweaks(
     if test_boot:
         after = (
             "If the Pi does not come back within a few minutes, power-cycle it: it then starts "
-            "with the old config.txt. When it is back, `sbctune tune boot-commit "
-            f"{args.target}` writes the tested settings to config.txt (revert: `sbctune tune "
-            f"revert {args.target}`)."
+            "with the old config.txt. When it is back, “sbctune tune boot-commit "
+            f"{args.target}” writes the tested settings to config.txt (revert: “sbctune tune "
+            f"revert {args.target}”)."
         )
     else:
         after = "The boot settings take effect after this reboot."
@@ -434,7 +421,7 @@ async def _after_reboot_tweaks(
         text = f"Rebooting the Pi ({command})" + (" into a one-time test boot. " if test_boot
                                                   else ". ") + after  # fmt: skip
     else:
-        text = f"To take effect, reboot the Pi: `{command}` (or add --reboot). " + after
+        text = f"To take effect, reboot the Pi: “{command}” (or add --reboot). " + after
     if args.json:
         result["reboot"]["next"] = after
     else:
@@ -451,9 +438,9 @@ def _final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:
 def _leftover_text(leftover: LeftoverSession) -> str:
     notice = leftover_notice(leftover)
     hint = (
-        "`sbctune tune confirm` keeps it, `sbctune tune revert` puts it back."
+        "“sbctune tune confirm” keeps it, “sbctune tune revert” puts it back."
         if notice.can_keep
-        else "`sbctune tune revert` puts its values back."
+        else "“sbctune tune revert” puts its values back."
     )
     return f"{'Warning' if notice.urgent else 'Note'}: {notice.headline} {notice.detail} {hint}"
 

@@ -338,7 +338,7 @@ def choose_session(data: ReportData) -> TuningSessionRecord:
         raise UserError(
             "These runs have no tuning session, so there are no kept tweaks to turn into a "
             "playbook.",
-            "Export a run measured after tuning (`sbctune history HOST` shows them), or name a "
+            "Export a run measured after tuning (“sbctune history HOST” shows them), or name a "
             "session with --tuning-session ID.",
         )
     for record in candidates:

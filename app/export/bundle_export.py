@@ -40,7 +40,7 @@ def export(data: ReportData, path: Path) -> Path:
     raise UserError(
         "The history keeps what was found on the Pi (board, NICs, findings) and the measured "
         "figures, but not the raw command outputs a diagnostics bundle is made of.",
-        f"Make a bundle from the Pi itself: `sbctune collect {host} -o pi.zip`. "
-        "To share these runs, export `--format json` (everything the history has) or "
-        "`--format html` (a report).",
+        f"Make a bundle from the Pi itself: “sbctune collect {host} -o pi.zip”. "
+        "To share these runs, export “--format json” (everything the history has) or "
+        "“--format html” (a report).",
     )

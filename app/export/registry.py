@@ -46,8 +46,8 @@ BUILTIN: dict[str, tuple[str, str]] = {
 PLUGGABLE: dict[str, tuple[str, str]] = {
     "png": (
         "the charts as one PNG image",
-        "PNG export needs the GUI libraries (PySide6). Run the `sbctune` program installed "
-        "with the desktop app (not `python -m sbctune`), or export `--format svg` or `html`.",
+        "PNG export needs the GUI libraries (PySide6). Run the “sbctune” program installed "
+        "with the desktop app (not “python -m sbctune”), or export “--format svg” or “html”.",
     ),
 }
 

@@ -60,7 +60,7 @@ def parse_run_ids(texts: list[str]) -> list[int]:
         except ValueError:
             raise UserError(
                 f"{text!r} is not a run id.",
-                "Run ids are the numbers `sbctune history` lists in its first column.",
+                "Run ids are the numbers “sbctune history” lists in its first column.",
             ) from None
     return ids
 
@@ -73,7 +73,7 @@ def load_runs(history: History, run_ids: list[int]) -> list[RunRecord]:
         except NotFound:
             raise UserError(
                 f"There is no run {run_id} in the history.",
-                "`sbctune history` lists the runs with their ids.",
+                "“sbctune history” lists the runs with their ids.",
             ) from None
     return runs
 
@@ -94,7 +94,7 @@ def _sessions(
         if not wanted:
             raise UserError(
                 f"There is no tuning session {session_id!r} for the device of these runs.",
-                "`sbctune history HOST` lists the device's tuning sessions.",
+                "“sbctune history HOST” lists the device's tuning sessions.",
             )
         return wanted
     named = {(r.tuning_state or {}).get("session") for r in runs} - {None}

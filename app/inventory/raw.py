@@ -234,7 +234,7 @@ def parse_all(raw: RawOutputs) -> Parsed:
             continue  # kept in the bundle, but nothing the inventory reads
         _take(parsed, out.parser, out.interface, out.result, text)
         # Named by the command line that was run: `ethtool -g eth0`, not just `ethtool -g`.
-        parsed.warnings += [f"`{line}`: {w.message}" for w in out.warnings]
+        parsed.warnings += [f"“{line}”: {w.message}" for w in out.warnings]
         if out.parser == "lspci" and re.search(r"(^|\s)-[A-Za-z]*[kv]", line):
             parsed.pci_drivers_shown = True
     for path, text in raw.files.items():

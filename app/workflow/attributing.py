@@ -21,6 +21,7 @@ from sbctune.inventory.model import Inventory
 from sbctune.measure.plans import Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
+from sbctune.tuning.words import tweak_title
 from sbctune.workflow.flow_types import Attribution, FlowEvent, TuningEvent
 
 
@@ -106,8 +107,8 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
     found = Attribution()
     for i, tweak_id in enumerate(tweak_ids):
         left = estimate_seconds(ctx.options.plan, len(tweak_ids) - i)
-        ctx.emit(TuningEvent(f"find what helps: {tweak_id} alone ({i + 1} of {len(tweak_ids)}, "
-                             f"about {left / 60:.0f} min left)"))  # fmt: skip
+        ctx.emit(TuningEvent(f"Find what helps: {tweak_title(tweak_id)} on its own ({i + 1} of "
+                             f"{len(tweak_ids)}, about {left / 60:.0f} min left)"))  # fmt: skip
         await _one(ctx, tweak_id, found)
     if found.helpful:
         plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful)

@@ -7,12 +7,13 @@ answered (the CLI names its `--install-iperf3` flag, the GUI offers to ask again
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from sbctune.errors import UserError
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled
 from sbctune.remote import HostKeyChanged
+from sbctune.wording import spoken
 
 Frontend = Literal["gui", "cli"]
 
@@ -28,6 +29,12 @@ class Problem:
 
 
 def problem_from(exc: BaseException, frontend: Frontend = "gui") -> Problem:
+    """What the user is told, in plain words (a command in quotation marks, not backticks)."""
+    problem = _problem_from(exc, frontend)
+    return replace(problem, message=spoken(problem.message), hint=spoken(problem.hint))
+
+
+def _problem_from(exc: BaseException, frontend: Frontend) -> Problem:
     if isinstance(exc, HostKeyChanged):
         return Problem(exc.message, exc.hint, hard_stop=True)
     if isinstance(exc, Iperf3NotInstalled) and frontend == "gui":
@@ -46,6 +53,6 @@ def declined_hint(plan: InstallPlan) -> str:
     if plan.manager is None:
         return "Install iperf3 on the Pi by hand (version 3.9 or later), then start again."
     return (
-        f"Install it on the Pi with `{plan.command}`, then start again; or start again and "
+        f"Install it on the Pi with “{plan.command}”, then start again; or start again and "
         "let sbctune install it."
     )

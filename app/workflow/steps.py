@@ -227,11 +227,12 @@ def _found(ctx: FlowContext, found: Attribution) -> StepOutcome:
     ctx.result.tuning = found.kept
     if found.kept is not None:
         ctx.result.tuning_outcomes = list(found.kept.outcomes)
-    lines = [f"{c.tweak_id}: {c.summary}" for c in found.contributions]
-    lines += [f"{t}: {why}" for t, why in found.not_measured.items()]
+    lines = [f"{tweak_title(c.tweak_id)}: {c.summary}" for c in found.contributions]
+    lines += [f"{tweak_title(t)}: {why}" for t, why in found.not_measured.items()]
     if not found.helpful:
         return StepOutcome("done", f"{NOTHING_TO_GAIN}; " + "; ".join(lines))
-    return StepOutcome("done", f"kept {', '.join(found.helpful)}; " + "; ".join(lines))
+    kept = ", ".join(tweak_title(t) for t in found.helpful)
+    return StepOutcome("done", f"kept {kept}; " + "; ".join(lines))
 
 
 async def _find(ctx: FlowContext) -> StepOutcome:
@@ -311,5 +312,8 @@ def headline(result: FlowResult, calibration: dict[str, float] | None = None) ->
     if result.keep is not None:
         parts.append(result.keep.reason)
     if result.attribution is not None:
-        parts.extend(f"{c.tweak_id} alone: {c.summary}" for c in result.attribution.contributions)
+        parts.extend(
+            f"{tweak_title(c.tweak_id)} on its own: {c.summary}"
+            for c in result.attribution.contributions
+        )
     return "; ".join(parts)

@@ -22,6 +22,7 @@ from sbctune.compare.attribution import contributions
 from sbctune.export import export, gather
 from sbctune.history import History
 from sbctune.history.store import FILE_NAME
+from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
@@ -41,6 +42,8 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
         out, err = running.communicate(timeout=600)
     proc = subprocess.CompletedProcess(running.args, running.returncode, out, err)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    # What the user reads is in plain words (a tweak's id only after "--tweak").
+    assert not jargon(proc.stdout + proc.stderr), jargon(proc.stdout + proc.stderr)
     # Live progress, each step, then the before/after table and the advice.
     for step in ("Baseline measurement", "Tuning under the auto-revert guard", "Measuring again"):
         assert f"==> {step}" in proc.stderr

@@ -216,7 +216,7 @@ async def test_find_what_helps_measures_each_tweak_alone_and_keeps_nothing_on_pi
         assert done.detail.startswith(NOTHING_TO_GAIN), done
         # The time it takes was said before each step, with the time left.
         left = [e.message for e in events if isinstance(e, TuningEvent)
-                and e.message.startswith("find what helps:")]  # fmt: skip
+                and e.message.startswith("Find what helps:")]  # fmt: skip
         assert len(left) == len(tweaks) and "min left" in left[0], left
 
 

@@ -41,4 +41,6 @@ def test_a_run_before_tuning_is_not_judged_with_later_tweaks(
     advice_before, _ = _from_run(before)
     advice_after, _ = _from_run(after)
     assert not any("Tweaks in force" in n for n in advice_before.notes), advice_before.notes
-    assert any("rps-rfs" in n for n in advice_after.notes if "Tweaks in force" in n)
+    assert any(
+        "Receive packet steering (RPS)" in n for n in advice_after.notes if "Tweaks in force" in n
+    )

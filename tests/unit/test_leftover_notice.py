@@ -27,7 +27,7 @@ def test_a_session_cut_short_is_urgent_and_can_only_be_reverted() -> None:
     assert notice.urgent and not notice.can_keep
     text = _leftover_text(_session("armed", guard_running=False))
     assert text.startswith("Warning: ") and text.endswith(
-        "`sbctune tune revert` puts its values back."
+        "“sbctune tune revert” puts its values back."
     )
 
 
@@ -40,7 +40,7 @@ def test_a_guarded_session_says_when_it_reverts_and_can_be_kept() -> None:
     )
     assert notice.can_keep and not notice.urgent
     assert _leftover_text(leftover).startswith("Note: ")
-    assert "`sbctune tune confirm` keeps it" in _leftover_text(leftover)
+    assert "“sbctune tune confirm” keeps it" in _leftover_text(leftover)
 
 
 def test_kept_and_failed_sessions() -> None:

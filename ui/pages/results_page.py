@@ -312,6 +312,10 @@ class ResultsPage(Page):
             # The pressed button is disabled now (Revert, Keep): the focus stays on what it
             # did, not on the next field down the page (the export folder).
             self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
+            # ...and in sight: its first line ("Reverted: ...") sits above the buttons, often
+            # scrolled out of a small window by the time the user reached them.
+            self.ensureWidgetVisible(self.tuning_card, 0, 0)
+            self.ensureWidgetVisible(self.tuning_text, 0, 10)
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:

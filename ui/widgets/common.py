@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -33,6 +37,24 @@ def narrow_combo(combo: QComboBox, chars: int = 18) -> QComboBox:
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(chars)
     return combo
+
+
+class PassesTheWheel:
+    """For a plot whose mouse is off: the wheel over it scrolls the page it sits on (before,
+    the plot took the wheel and did nothing with it, so a page stopped scrolling whenever a
+    plot came under the pointer)."""
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # Handed on explicitly: Qt 6 does not pass an ignored wheel event up to the parent
+        # when the event was sent by the program (only when it came from the window system).
+        widget = self.parentWidget()  # type: ignore[attr-defined]
+        while widget is not None and not isinstance(widget, QAbstractScrollArea):
+            widget = widget.parentWidget()
+        if widget is None:
+            event.ignore()
+            return
+        QApplication.sendEvent(widget.viewport(), event)
+        event.accept()
 
 
 class Card(QFrame):
@@ -104,6 +126,16 @@ class ProblemPanel(QFrame):
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
         self.show()
+        # In sight, once laid out: at the foot of a page in a small window it was below the
+        # fold (seen on X at 1366 x 768, 150 %, after refusing a host key).
+        QTimer.singleShot(0, self._into_view)
+
+    def _into_view(self) -> None:
+        widget = self.parentWidget()
+        while widget is not None and not isinstance(widget, QScrollArea):
+            widget = widget.parentWidget()
+        if widget is not None and self.isVisible():
+            widget.ensureWidgetVisible(self, 0, 10)
 
     def clear(self) -> None:
         self.message.setText("")

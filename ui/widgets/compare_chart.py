@@ -10,6 +10,7 @@ from sbctune.ui.controllers.results import ResultRow
 from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
+from sbctune.ui.widgets.common import PassesTheWheel
 from sbctune.ui.widgets.live_plots import style_axes, style_legend
 
 
@@ -23,7 +24,7 @@ def _palette(colors: Colors, n: int) -> list[str]:
     return [base[i % len(base)] for i in range(n)]
 
 
-class CompareChart(pg.PlotWidget):  # type: ignore[misc]
+class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, colors: Colors) -> None:
         super().__init__()
         self.setFixedHeight(280)

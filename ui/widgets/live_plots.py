@@ -13,6 +13,7 @@ from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
+from sbctune.ui.widgets.common import PassesTheWheel
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
 
@@ -38,7 +39,7 @@ def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
         text.setText(text.text, color=colors.foreground)
 
 
-class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
+class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     """Mbit/s (or Gbit/s) per direction over the run; omitted seconds shaded; line rate drawn."""
 
     def __init__(self, colors: Colors, units: Units) -> None:
@@ -140,7 +141,7 @@ class ThroughputPlot(pg.PlotWidget):  # type: ignore[misc]
         live.dirty = False
 
 
-class LatencyPlot(pg.PlotWidget):  # type: ignore[misc]
+class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     """The latency probes' round trips (ms) on the throughput plot's time axis: dots on the
     idle link before each test, a line while it runs. A line well above the dots is a queue."""
 
@@ -201,7 +202,7 @@ _CPU_PARTS = (
 )
 
 
-class CpuLoadPlot(pg.PlotWidget):  # type: ignore[misc]
+class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     """A stacked bar per core: user, system, irq, softirq (the network's work is the last two)."""
 
     def __init__(self, colors: Colors) -> None:

@@ -31,12 +31,16 @@ def _setup(table: QTableWidget) -> None:
     table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
 
-def _fit_height(table: QTableWidget) -> None:
+def _fit_height(table: QTableWidget, *, refit_on_resize: bool = False) -> None:
     height = table.horizontalHeader().height() + 2 * table.frameWidth()
     height += sum(table.rowHeight(r) for r in range(table.rowCount()))
     # Room for the horizontal scroll bar a narrow window shows (the UDP column is wide):
-    # without it the bar covers the last row.
-    height += table.horizontalScrollBar().sizeHint().height()
+    # without it the bar covers the last row. A table fitted again whenever its width changes
+    # gets the room only while the bar shows: else it is an empty stripe under the table
+    # (seen on a real X server at 800 x 600 and at 1366 x 768, 150 %).
+    wider = table.horizontalHeader().length() > table.width() - 2 * table.frameWidth()
+    if wider or not refit_on_resize:
+        height += table.horizontalScrollBar().sizeHint().height()
     table.setFixedHeight(height + 2)
 
 
@@ -119,7 +123,7 @@ class CompareTable(QTableWidget):
 
     def _fit_rows(self) -> None:
         self.resizeRowsToContents()
-        _fit_height(self)
+        _fit_height(self, refit_on_resize=True)
 
     def show_rows(
         self,

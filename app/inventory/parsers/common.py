@@ -23,7 +23,7 @@ class ParseWarning:
     message: str
 
     def __str__(self) -> str:
-        return f"`{self.source}`: {self.message}"
+        return f"“{self.source}”: {self.message}"
 
 
 Parsed = tuple[T, list[ParseWarning]]

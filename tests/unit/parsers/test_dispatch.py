@@ -63,7 +63,7 @@ def test_parse_command_runs_the_parser(capture):
 def test_unknown_command_gives_warning():
     out = parse_command("ethtool -m eth0", "Identifier: 0x03 (SFP)\n")
     assert out.parser is None and out.result is None
-    assert str(out.warnings[0]) == "`ethtool -m eth0`: no parser for this output"
+    assert str(out.warnings[0]) == "“ethtool -m eth0”: no parser for this output"
 
 
 def test_parse_file(capture):

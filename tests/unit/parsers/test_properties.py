@@ -146,7 +146,7 @@ def test_dispatch_never_raises(cmd, text):
 def test_garbage_gives_named_warning():
     _, warnings = P.parse_lsusb_tree("\x00\x01garbage\nmore garbage\nxyz")
     assert [str(w) for w in warnings] == [
-        "`lsusb -t`: nothing could be read (is this the output of this command?)"
+        "“lsusb -t”: nothing could be read (is this the output of this command?)"
     ]
     _, warnings = P.parse_lspci("")
-    assert [str(w) for w in warnings] == ["`lspci`: the output is empty"]
+    assert [str(w) for w in warnings] == ["“lspci”: the output is empty"]

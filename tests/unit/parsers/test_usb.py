@@ -94,7 +94,7 @@ def test_lsusb_tree_counts_unreadable_lines(capture):
     text = capture("lsusb_t/seed000_pi4_ax88179.txt") + "garbage here\n%%%\n"
     tree, warnings = parse_lsusb_tree(text)
     assert len(tree.nodes) == 3
-    assert [str(w) for w in warnings] == ["`lsusb -t`: 2 lines could not be read"]
+    assert [str(w) for w in warnings] == ["“lsusb -t”: 2 lines could not be read"]
 
 
 # NOT A CAPTURE: no citable real capture of the newer usbutils tree format (3-digit

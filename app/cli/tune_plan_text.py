@@ -1,0 +1,72 @@
+"""`sbctune tune plan` as people read it: each tweak by its title, what it changes and why.
+
+The exact commands are shown only when asked for (`--show-commands`). A tweak's id appears
+only where the user types it: after `--tweak`, the option that chooses tweaks, so a reader
+who wants just this one sees what to type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from sbctune.tuning.model import PlannedTweak, TuningPlan
+
+COMMAND_CHARS = 400  # a longer command is cut, with "…"
+
+
+class WholeNamesHelpFormatter(argparse.HelpFormatter):
+    """Lines of help broken between words only, never at a hyphen: a tweak's name
+    ("cpu-governor-performance") is typed as printed, so it stays on one line."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+def plan_lines(the_plan: TuningPlan, *, show_commands: bool = False) -> list[str]:
+    lines = [f"Tuning plan for {the_plan.nic or '(no NIC)'} (dry run: nothing is changed)"]
+    for item in the_plan.items:
+        lines += ["", *_item_lines(item, show_commands)]
+    if the_plan.persist_preview:
+        lines += ["", "Kept across reboots (--persist): these files are written, and removed "
+                  "on revert"]  # fmt: skip
+        for change in the_plan.persist_preview:
+            if change.kind == "service":
+                lines += ["", f"  {change.path} (enables {change.target.split(' ', 1)[-1]})"]
+                continue
+            lines += ["", f"  {change.path}:"]
+            lines += [f"    | {line}" for line in (change.after or "").splitlines()]
+    if not show_commands and any(item.commands for item in the_plan.items):
+        lines += ["", "Add --show-commands to see the exact commands each tweak runs."]
+    return lines
+
+
+def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
+    state = (
+        "already set"
+        if item.already
+        else ("will apply" if item.applicable else "not possible here")
+    )
+    flags = [item.tweak.risk + " risk"]
+    if item.tweak.needs_reboot:
+        flags.append("needs a reboot")
+    if item.tweak.advanced:
+        flags.append("advanced")
+    lines = [
+        f"{item.tweak.title}: {state}  [{', '.join(flags)}]",
+        f"  {item.reason}",
+    ]
+    for change in item.changes:
+        if change.needed and len(change.before or "") < 80:
+            lines.append(f"  {change.target}: {change.before!r} -> {change.after!r}")
+    lines += [f"  not possible: {target}: {reason}" for target, reason in item.impossible]
+    if show_commands:
+        for command in item.commands:
+            cut = command if len(command) < COMMAND_CHARS else command[:COMMAND_CHARS] + "…"
+            lines.append(f"  $ sudo {cut}")
+    if item.applicable and not item.already:
+        lines.append(f"  (to choose it alone: --tweak {item.tweak.id})")
+    return lines
+
+
+__all__ = ["WholeNamesHelpFormatter", "plan_lines"]

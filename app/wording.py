@@ -1,0 +1,21 @@
+"""Commands inside sentences, as a person reads them.
+
+The core's messages and hints mark a command the user may type with backticks, Markdown's
+way ("try `ping raspberrypi.local`"). A terminal or a window shows no Markdown, so before a
+sentence is shown the marks become quotation marks: try “ping raspberrypi.local”. Only
+pairs on one line are changed; a lone backtick (in a line quoted from the Pi) stays as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MARKED = re.compile(r"`([^`\n]+)`")
+
+
+def spoken(text: str) -> str:
+    """`text` with each `command` in quotation marks instead of backticks."""
+    return _MARKED.sub(r"“\1”", text) if "`" in text else text
+
+
+__all__ = ["spoken"]

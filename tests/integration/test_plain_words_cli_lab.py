@@ -1,0 +1,71 @@
+"""The command line's human output against the lab, as a new user runs it, in plain words
+(tests/plain_words.py): connect, inspect, measure, advise, tune plan, apply, status, revert,
+history, compare. The exact commands appear only when asked for (`--show-commands`); a tweak's
+id only right after "--tweak", where the user types it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sbctune.cli.main import main
+from sbctune.lab.model import LabInfo
+from tests.conftest import OUTPUT_DIR
+from tests.plain_words import jargon
+
+pytestmark = [pytest.mark.lab]
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert code == 0, (argv, out, err)
+    return out + err
+
+
+def test_the_cli_speaks_plainly_against_the_lab(
+    lab: LabInfo,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
+    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
+    pi = f"{lab.user}@{lab.host}"
+    short = ["--duration", "2", "--omit", "1", "--trials", "1"]
+    outputs = {
+        "connect": _cli(["connect", pi, "--accept-new-host-key"], capsys),
+        "inspect": _cli(["inspect", pi], capsys),
+        "measure": _cli(["measure", pi, *short], capsys),
+        "advise": _cli(["advise", pi], capsys),
+        "tune plan": _cli(["tune", "plan", pi], capsys),
+        "tune apply": _cli(
+            ["tune", "apply", pi, "--guard", "60", "--tweak", "cpu-governor-performance"], capsys
+        ),
+        "tune status": _cli(["tune", "status", pi], capsys),
+        "measure tuned": _cli(["measure", pi, *short], capsys),
+        "tune revert": _cli(["tune", "revert", pi], capsys),
+        "history": _cli(["history"], capsys),
+    }
+    runs = re.findall(r"Saved as run (\d+)", outputs["measure"] + outputs["measure tuned"])
+    assert len(runs) == 2, outputs["measure"]
+    outputs["compare"] = _cli(["compare", *runs], capsys)
+    saved = OUTPUT_DIR / "cli-output"  # what the user read, kept for a look
+    saved.mkdir(parents=True, exist_ok=True)
+    for name, text in outputs.items():
+        (saved / f"{name.replace(' ', '-')}.txt").write_text(text, encoding="utf-8")
+    found = {name: hits for name, text in outputs.items() if (hits := jargon(text))}
+    assert not found, "\n".join(f"{k}: {h}" for k, hs in found.items() for h in hs)
+
+    plan = outputs["tune plan"]
+    assert "Tuning plan for" in plan and "$ sudo" not in plan
+    assert "Add --show-commands to see the exact commands" in plan
+    assert "(to choose it alone: --tweak rps-rfs)" in plan
+    shown = _cli(["tune", "plan", pi, "--show-commands"], capsys)
+    assert "$ sudo" in shown, "asked for, the commands are shown"
