@@ -156,7 +156,7 @@ def test_proc_interrupts_is_read_up_to_a_count_and_says_so() -> None:
     parsed, warnings = parse_interrupts(interrupts(MAX_IRQ_LINES + 100))
     assert len(parsed.irqs) == MAX_IRQ_LINES
     assert [str(w) for w in warnings] == [
-        f"`/proc/interrupts`: more than {MAX_IRQ_LINES} interrupt lines; only the first"
+        f"“/proc/interrupts”: more than {MAX_IRQ_LINES} interrupt lines; only the first"
         f" {MAX_IRQ_LINES} were read (a real system has a few hundred)"
     ]
     assert parse_interrupts(interrupts(MAX_IRQ_LINES))[1] == []

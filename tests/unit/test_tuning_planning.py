@@ -548,9 +548,9 @@ async def test_cli_says_how_to_reboot_and_never_reboots_unasked(
     # No session: without --reboot nothing may be sent to the Pi.
     await _after_reboot_tweaks(None, applied, args, result)  # type: ignore[arg-type]
     text = capsys.readouterr().out
-    assert "To take effect, reboot the Pi: `sudo reboot '0 tryboot'` (or add --reboot)" in text
+    assert "To take effect, reboot the Pi: “sudo reboot '0 tryboot'” (or add --reboot)" in text
     assert "power-cycle it: it then starts with the old config.txt" in text
-    assert "`sbctune tune boot-commit pi@raspberrypi.local`" in text
+    assert "“sbctune tune boot-commit pi@raspberrypi.local”" in text
     assert result["reboot"] == {
         "test_boot": True,
         "command": "sudo reboot '0 tryboot'",
