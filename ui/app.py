@@ -50,4 +50,4 @@ def run_gui(args: list[str]) -> int:
     finally:
         if demo is not None:
             demo.close()
-    return 0
+    return demo.exit_code if demo is not None else 0
