@@ -67,10 +67,26 @@ def _credentials_for(account: str) -> list[tuple[str, str]]:
     return found
 
 
-async def test_the_password_is_saved_read_and_forgotten_in_the_credential_manager() -> None:
+@pytest.fixture
+def windows_keyring() -> Iterator[object]:
+    """The Credential Manager's backend as keyring's default (other tests in the run set their
+    stand-ins as the default), the run's default put back after."""
     import keyring
+    from keyring.backends.Windows import WinVaultKeyring
 
-    assert saved_secrets.is_os_keyring(keyring.get_keyring())
+    assert WinVaultKeyring.priority > 0  # type: ignore[operator]  # raises when not usable
+    before = keyring.get_keyring()
+    keyring.set_keyring(WinVaultKeyring())
+    try:
+        yield keyring.get_keyring()
+    finally:
+        keyring.set_keyring(before)
+
+
+async def test_the_password_is_saved_read_and_forgotten_in_the_credential_manager(
+    windows_keyring: object,
+) -> None:
+    assert saved_secrets.is_os_keyring(windows_keyring)
     host, port = f"winlane-{secrets.token_hex(4)}.invalid", 22
     account = f"pi@{host}:{port}"
     password = "s3cret-" + secrets.token_urlsafe(8) + "-é✓"  # not only ASCII
