@@ -207,15 +207,15 @@ class PageantStandIn:
         return bytes([SSH_AGENT_FAILURE])
 
     def stop(self) -> None:
-        """Wakes the server from its wait for a client and lets it end."""
+        """Wakes the server from its wait for a client and lets it end (bounded: 50 tries;
+        the server may still be making the pipe instance for its next client)."""
         self._stop = True
-        if self._thread.is_alive():
-            try:
-                with open(self.path, "r+b", buffering=0):
-                    pass
-            except OSError:
+        for _ in range(50):
+            if not self._thread.is_alive():
+                break
+            with contextlib.suppress(OSError), open(self.path, "r+b", buffering=0):
                 pass
-            self._thread.join(10)
+            self._thread.join(0.1)
 
 
 def _under_wine() -> bool:
