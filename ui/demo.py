@@ -97,13 +97,18 @@ class Demo:
     async def _shoot_and_close(self, folder: Path) -> None:
         from sbctune.ui.demo_shots import save_every_page
 
-        if self._outcome is None and self.window.flow.running:
-            await self.window.flow.wait()
-        saved = await save_every_page(self.window, folder)
-        self.exit_code = 0 if self._outcome == "finished" else 1
-        print(f"sbctune demo: {self._outcome or 'did not get to Tune & Measure'}; "
-              f"{len(saved)} pages saved in {folder}", flush=True)  # fmt: skip
-        self.window.close()
+        try:
+            if self._outcome is None and self.window.flow.running:
+                await self.window.flow.wait()
+            saved = await save_every_page(self.window, folder)
+            self.exit_code = 0 if self._outcome == "finished" else 1
+            print(f"sbctune demo: {self._outcome or 'did not get to Tune & Measure'}; "
+                  f"{len(saved)} pages saved in {folder}", flush=True)  # fmt: skip
+        except Exception as exc:  # a page that did not render: say so, never hang open
+            self.exit_code = 1
+            print(f"sbctune demo: the pages could not be saved: {exc}", flush=True)
+        finally:
+            self.window.close()
 
     def _failed(self, problem: Problem) -> None:
         self.window.go("connect")
