@@ -66,4 +66,4 @@ def run_gui(args: list[str]) -> int:
     finally:
         for demo in demos:
             demo.close()
-    return 0
+    return demo.exit_code if demo is not None else 0

@@ -6,6 +6,10 @@ With a target, it fills the Connect page with it (the password from SBCTUNE_PASS
 form with the lab's address, user and password; that lab was made just now, so its fresh host key
 is trusted without asking and kept in a file of the lab's own. The lab is taken down when the
 window closes (`Demo.close`).
+
+`--screenshots DIR` makes it a scripted run (the Windows lane drives the Windows program with
+it): when the flow has ended, every page is saved as a PNG in DIR, the window closes, and the
+exit status says whether the flow got through (`Demo.exit_code`).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ class DemoOptions:
     plan: Plan
     profile: str = DEFAULT_PROFILE
     lab_name: str = DEFAULT_LAB
+    screenshots: Path | None = None  # save every page here when the flow ends, then close
 
 
 def parse_demo_args(args: list[str]) -> DemoOptions:
@@ -48,7 +53,9 @@ def parse_demo_args(args: list[str]) -> DemoOptions:
     parser.add_argument("--plan", default="quick", choices=sorted(presets()))
     parser.add_argument("--duration", type=int, help="seconds per test (default: the plan's)")
     parser.add_argument("--omit", type=int, help="ramp-up seconds left out (default: the plan's)")
+    parser.add_argument("--trials", type=int, help="trials per test (default: the plan's)")
     parser.add_argument("--profile", default=DEFAULT_PROFILE)
+    parser.add_argument("--screenshots", type=Path, default=None)
     try:
         parsed = parser.parse_args(args)
     except SystemExit:
@@ -56,8 +63,10 @@ def parse_demo_args(args: list[str]) -> DemoOptions:
             f"Unknown options for the demo: {' '.join(args)}",
             "Use: sbctune gui --demo [USER@HOST[:PORT]] [--plan quick|thorough] [--duration S]",
         ) from None
-    plan = plan_named(parsed.plan).with_overrides(duration=parsed.duration, omit=parsed.omit)
-    return DemoOptions(parsed.demo or None, plan, parsed.profile)
+    plan = plan_named(parsed.plan).with_overrides(
+        duration=parsed.duration, omit=parsed.omit, trials=parsed.trials
+    )
+    return DemoOptions(parsed.demo or None, plan, parsed.profile, screenshots=parsed.screenshots)
 
 
 class Demo:
@@ -67,6 +76,8 @@ class Demo:
         self.window = window
         self.options = options
         self.lab: LabInfo | None = None
+        self.exit_code = 0  # with --screenshots: 1 when the flow did not get through
+        self._outcome: str | None = None  # "finished" or the problem's message
 
     def _connect_page(self) -> ConnectPage:
         return self.window.connect_page
@@ -79,6 +90,25 @@ class Demo:
             await self._run()
         except Exception as exc:  # any failure is shown: never a window stuck on a step
             self._failed(problem_from(exc))
+            self._outcome = problem_from(exc).message
+        if self.options.screenshots is not None:
+            await self._shoot_and_close(self.options.screenshots)
+
+    async def _shoot_and_close(self, folder: Path) -> None:
+        from sbctune.ui.demo_shots import save_every_page
+
+        try:
+            if self._outcome is None and self.window.flow.running:
+                await self.window.flow.wait()
+            saved = await save_every_page(self.window, folder)
+            self.exit_code = 0 if self._outcome == "finished" else 1
+            print(f"sbctune demo: {self._outcome or 'did not get to Tune & Measure'}; "
+                  f"{len(saved)} pages saved in {folder}", flush=True)  # fmt: skip
+        except Exception as exc:  # a page that did not render: say so, never hang open
+            self.exit_code = 1
+            print(f"sbctune demo: the pages could not be saved: {exc}", flush=True)
+        finally:
+            self.window.close()
 
     def _failed(self, problem: Problem) -> None:
         self.window.go("connect")
@@ -115,7 +145,12 @@ class Demo:
         if window.state.nic is None:
             raise UserError("The Pi has no network interface to test.", "")
         self._say("Tune & Measure…")
+        window.flow.finished.connect(lambda _result: self._ended("finished"))
+        window.flow.failed.connect(lambda problem: self._ended(problem.message))
         window.tune_and_measure(self.options.plan)
+
+    def _ended(self, outcome: str) -> None:
+        self._outcome = outcome
 
     async def _lab_up(self) -> LabInfo:
         LabNeedsLinux.refuse_unless_linux()

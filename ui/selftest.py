@@ -30,7 +30,7 @@ class SelfTestFailure(Exception):
     pass
 
 
-def _check_rendered(widget: QWidget, what: str, shots: Path | None, name: str) -> None:
+def check_rendered(widget: QWidget, what: str, shots: Path | None, name: str) -> None:
     pixmap = widget.grab()
     if pixmap.isNull() or pixmap.width() < 50 or pixmap.height() < 50:
         raise SelfTestFailure(f"{what} did not render (got {pixmap.width()}x{pixmap.height()})")
@@ -83,7 +83,7 @@ async def visit_every_page(
                 await _settle(app)
                 if window.stack.currentWidget() is not window.page(key):
                     raise SelfTestFailure(f"the {key} page could not be shown")
-                _check_rendered(window, f"the {key} page ({theme})", shots, f"{key}-{theme}")
+                check_rendered(window, f"the {key} page ({theme})", shots, f"{key}-{theme}")
                 checked.append(f"{key}/{theme}")
             for name, dialog in (
                 ("hostkey", HostKeyDialog(SAMPLE_KEY, window)),
@@ -91,7 +91,7 @@ async def visit_every_page(
             ):
                 dialog.show()
                 await _settle(app)
-                _check_rendered(dialog, f"the {name} dialog ({theme})", shots, f"{name}-{theme}")
+                check_rendered(dialog, f"the {name} dialog ({theme})", shots, f"{name}-{theme}")
                 dialog.close()
                 dialog.deleteLater()
                 checked.append(f"{name}/{theme}")

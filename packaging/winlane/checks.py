@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from setup_lane import ROOT, Lane
+from setup_lane import HERE, ROOT, Lane
 from wine import windows_path
 
 LINUX_PY = sys.executable
@@ -20,6 +21,10 @@ PROFILE = "pi4-ax88179"
 BUNDLES = sorted((ROOT / "tests" / "captures" / "bundles").iterdir())
 # One lab profile besides the captured bundles: each Wine start costs seconds.
 PROFILES = [ROOT / "resources" / "lab" / "profiles" / PROFILE]
+# The lane's labs are named winlane-<pid>-<check>: a lane running beside pytest (whose labs are
+# pytest-<pid>-<n>) or beside another lane never takes a name in use; addresses come from the
+# lab manager's allocation under its lock, and the endpoints listen on ports the OS picks.
+LAB_PREFIX = "winlane-"
 
 
 def tail(proc: subprocess.CompletedProcess[str], lines: int = 12) -> str:
@@ -57,10 +62,11 @@ class Checks:
     # -- unit tests -------------------------------------------------------------------------
     def unit_tests(self) -> str | None:
         proc = self.wine.python(
-            ["-m", "pytest", "tests/unit", "-q", "-p", "no:cacheprovider", "--timeout", "300",
-             "--durations=15",
+            [windows_path(HERE / "run_unit.py"), "tests/unit", "-q", "-p", "no:cacheprovider",
+             "--timeout", "300", "--durations=15",
              "-o", "addopts=-ra --strict-markers", "-W", "ignore::DeprecationWarning"],
-            timeout=1500, cwd=ROOT, extra_env={"QT_QPA_PLATFORM": "offscreen"},
+            timeout=1500, cwd=ROOT,
+            extra_env={"QT_QPA_PLATFORM": "offscreen"},
         )  # fmt: skip
         self.log("unit", proc)
         summary = [line for line in proc.stdout.splitlines() if " passed" in line or " failed"
@@ -108,19 +114,21 @@ class Checks:
 
     # -- the CLI against a namespace lab --------------------------------------------------
     @contextmanager
-    def lab(self) -> Iterator[dict[str, str]]:
+    def lab(self, check: str) -> Iterator[dict[str, str]]:
+        sweep_crashed_lanes()
         env = {"SBCTUNE_DATA_DIR": str(self.data)}
-        up = linux_sbctune(["lab", "up", "--profile", PROFILE, "--name", "winlane", "--json"],
+        name = f"{LAB_PREFIX}{os.getpid()}-{check}"
+        up = linux_sbctune(["lab", "up", "--profile", PROFILE, "--name", name, "--json"],
                            env=env)  # fmt: skip
-        if up.returncode != 0:
-            raise RuntimeError(f"lab up failed: {tail(up)}")
         try:
+            if up.returncode != 0:
+                raise RuntimeError(f"lab up failed: {tail(up)}")
             yield json.loads(up.stdout)
         finally:
-            linux_sbctune(["lab", "down", "winlane"], env=env)
+            linux_sbctune(["lab", "down", name], env=env)
 
     def cli_lab(self) -> str | None:
-        with self.lab() as info:
+        with self.lab("cli") as info:
             target = f"{info['user']}@{info['host']}:{info['port']}"
             secret = {"SBCTUNE_PASSWORD": info["password"]}
             problems = []
@@ -176,6 +184,35 @@ class Checks:
             return tail(proc)
         return None if count else "no screenshot saved"
 
+    # -- the GUI driven live against the lab --------------------------------------------
+    def gui_live(self) -> str | None:
+        """`sbctune gui --demo TARGET --screenshots DIR` as a Windows program under Xvfb at
+        1366x768: it connects to the lab (real SSH), inspects, runs Tune & Measure (real iperf3
+        with the built-in endpoint, tuning under the guard), saves every page and closes."""
+        shots = self.out / "screenshots-live"
+        with self.lab("gui") as info, xvfb("1366x768x24") as display:
+            target = f"{info['user']}@{info['host']}:{info['port']}"
+            self.wine.display = display
+            try:
+                proc = self.sbctune(
+                    ["gui", "--demo", target, "--plan", "quick", "--trials", "1",
+                     "--duration", "3", "--omit", "1", "--screenshots", windows_path(shots)],
+                    timeout=900, env={"SBCTUNE_PASSWORD": info["password"]},
+                )  # fmt: skip
+            finally:
+                self.wine.display = None
+        self.log("gui-live", proc)
+        pages = sorted(shots.glob("live-*.png"))
+        sizes = {png_size(p) for p in pages}
+        print(f"     {proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ''}")
+        print(f"     {len(pages)} pages at {sorted(sizes)} in {shots}")
+        if proc.returncode != 0 or "finished" not in proc.stdout:
+            return tail(proc)
+        if not pages:
+            return "no page saved"
+        too_big = [p.name for p in pages if png_size(p)[0] > 1366 or png_size(p)[1] > 768]
+        return f"larger than the 1366x768 screen: {too_big}" if too_big else None
+
     # -- the PyInstaller bundle and its smoke test ----------------------------------------
     def bundle(self) -> str | None:
         # The work folder is kept with the cached set-up: PyInstaller re-analyses every run but
@@ -199,22 +236,45 @@ class Checks:
         return None if smoke.returncode == 0 else "smoke: " + tail(smoke)
 
 
+def sweep_crashed_lanes() -> None:
+    """Takes down labs of lanes whose process is gone (a lane killed mid-run)."""
+    from sbctune import lab as lab_api
+
+    for status in lab_api.list_labs():
+        parts = status.name.split("-")
+        if status.name.startswith(LAB_PREFIX) and len(parts) >= 3 and parts[1].isdigit():
+            pid = int(parts[1])
+            if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
+                lab_api.down(status.name)
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk."""
+    head = path.read_bytes()[:24]
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
 def _has_rates(text: str) -> bool:
     return '"bits_per_second"' in text or '"mbps"' in text.lower()
 
 
 @contextmanager
 def xvfb(screen: str) -> Iterator[str]:
-    """A private X server (Wine's display driver needs one) on the first free display."""
-    for number in range(90, 120):
-        # The X server's own lock file tells a display in use (not a file of ours).
-        if not Path(f"/tmp/.X{number}-lock").exists():  # noqa: S108
-            break
+    """A private X server (Wine's display driver needs one) on a free display that the server
+    picks itself (-displayfd: no race with another lane or test choosing the same number)."""
+    read_end, write_end = os.pipe()
     server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-screen", "0", screen, "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", screen, "-nolisten", "tcp"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        pass_fds=(write_end,),
     )  # fmt: skip
+    os.close(write_end)
     try:
+        with os.fdopen(read_end, "rb") as pipe:
+            ready, _, _ = select.select([pipe], [], [], 60)
+            number = pipe.readline().strip().decode() if ready else ""
+        if not number.isdigit():
+            raise RuntimeError("Xvfb did not start")
         yield f":{number}"
     finally:
         server.terminate()

@@ -1,6 +1,6 @@
 """The Windows lane: sbctune as a Windows program under Wine, against the lab.
 
-    python packaging/winlane/lane.py [--only unit,cli-bundles,cli-lab,gui,bundle]
+    python packaging/winlane/lane.py [--only unit,cli-bundles,cli-lab,gui,gui-live,bundle]
 
 Sets up (cached) Wine, the embeddable CPython for Windows and the win_amd64 wheels, then runs the
 unit tests, the CLI against captured bundles and a namespace lab, the GUI self-test under Xvfb
@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             "cli-bundles": checks.cli_bundles,
             "cli-lab": checks.cli_lab,
             "gui": checks.gui_self_test,
+            "gui-live": checks.gui_live,
             "bundle": checks.bundle,
         }
         default = strings(lane.cfg["default_checks"])

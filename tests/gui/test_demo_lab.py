@@ -42,6 +42,31 @@ def test_demo_options() -> None:
     assert "sbctune gui --demo" in bad.value.hint
 
 
+def test_scripted_demo_options() -> None:
+    options = parse_demo_args(["--demo", "pi@198.18.0.2", "--trials", "1", "--screenshots", "s"])
+    assert options.screenshots == Path("s")
+    assert len(options.plan.tests) == 2  # one trial per direction
+    assert parse_demo_args(["--demo"]).screenshots is None
+
+
+def test_a_scripted_demo_that_cannot_connect_saves_every_page_and_exits_1(
+    window: MainWindow, drive: Drive, tmp_path: Path
+) -> None:
+    """`gui --demo TARGET --screenshots DIR` (the Windows lane's gui-live): the pages as the
+    user sees them, the window closed, and a failing exit status when the flow did not run."""
+    shots = tmp_path / "shots"
+    demo = Demo(window, DemoOptions("pi@127.0.0.1:9", ONE_TRIAL, screenshots=shots))
+    drive(demo.run(), timeout=60)
+    assert demo.exit_code == 1
+    assert not window.isVisible()
+    saved = sorted(p.name for p in shots.glob("live-*.png"))
+    assert "live-connect.png" in saved and "live-results.png" in saved and len(saved) >= 9
+    page = window.page("connect")
+    # Why, on the Connect page (shown in live-connect.png; the window is closed now).
+    assert isinstance(page, ConnectPage) and not page.problem.isHidden()
+    assert page.problem.message.text()
+
+
 def test_bad_demo_arguments_exit_2_with_the_usage() -> None:
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from sbctune.ui.launcher import main; "

@@ -83,13 +83,20 @@ def test_pacing_holds_the_rate_per_stream(poller: str, monkeypatch: pytest.Monke
         t.start()
     params = TestParams(mode="reverse", parallel=2, rate=80_000_000, blksize=16384)
     mover = DataMover([DataStream(a, i, "tx", ("x", 0)) for i, (a, _) in enumerate(pairs)], params)
+    started = time.monotonic()
     mover.start()
     try:
         time.sleep(0.5)
         mover.stop()
         mover.join(5)
-        for sent in mover.counts:  # 80 Mbit/s for 0.5 s = 5 MB per stream
-            assert 3_500_000 < sent < 6_000_000
+        elapsed = time.monotonic() - started
+        # Never above the rate (80 Mbit/s: 5 MB per stream in 0.5 s), whatever the machine's
+        # load; and well past the first blocks (a sender left unwatched once paced sent one
+        # block). How close it gets to the rate depends on the CPU it gets (under Wine on a
+        # loaded machine: a third), which a unit test does not assert.
+        ceiling = params.rate / 8 * elapsed * 1.1 + 4 * params.blksize
+        for sent in mover.counts:
+            assert 20 * params.blksize < sent < ceiling
     finally:
         stop.set()
         for t in sinks:
