@@ -17,7 +17,8 @@ REPO_PORT = 8080
 @dataclass(frozen=True)
 class VmNic:
     role: str
-    """``mgmt`` (virtio), ``e1000e`` (82574L, PCIe), ``virtio-mq`` (2 queues), ``usb``."""
+    """``mgmt`` (virtio), ``e1000e`` (82574L, PCIe), ``virtio-mq`` (2 queues), ``usb``, ``igb``
+    (82576, only where the VM runs on QEMU 8.0 or newer: qemu.py)."""
     index: int
     mac: str
     tap: str
@@ -45,6 +46,7 @@ NICS: tuple[VmNic, ...] = (
     VmNic("e1000e", 1, "52:54:00:5b:00:02", "vmtap1"),
     VmNic("virtio-mq", 2, "52:54:00:5b:00:03", "vmtap2"),
     VmNic("usb", 3, "52:54:00:5b:00:04", "vmtap3"),
+    VmNic("igb", 4, "52:54:00:5b:00:05", "vmtap4"),
 )
 
 
