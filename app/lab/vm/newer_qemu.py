@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -44,6 +45,7 @@ WRAPPER = "qemu-system-x86_64"
 BUILD_TIMEOUT = 1800.0
 # SBCTUNE_VM_QEMU=host: the host's QEMU (bookworm's 7.2), no igb; unset or "trixie": this one.
 CHOICE_ENV = "SBCTUNE_VM_QEMU"
+_VERSION = re.compile(r"\bversion (\d{1,3})\.(\d{1,3})\b")
 
 
 @dataclass(frozen=True)
@@ -163,14 +165,13 @@ def version(qemu: str) -> tuple[int, int] | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    words = done.stdout.split()
-    if done.returncode != 0 or "version" not in words:
-        return None
-    number = words[words.index("version") + 1].split(".")
-    try:
-        return int(number[0]), int(number[1])
-    except (IndexError, ValueError):
-        return None
+    return parse_version(done.stdout) if done.returncode == 0 else None
+
+
+def parse_version(text: str) -> tuple[int, int] | None:
+    """(major, minor) from QEMU's ``--version`` words; None for anything else."""
+    found = _VERSION.search(text[:4096])
+    return (int(found.group(1)), int(found.group(2))) if found else None
 
 
 def choose(host_qemu: str | None) -> tuple[str, str]:
