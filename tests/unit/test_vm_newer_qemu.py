@@ -135,3 +135,15 @@ def test_igb_nic_only_on_a_qemu_that_has_it() -> None:
     # Every NIC has its own tap in the lab's namespace (an unused one for igb on QEMU 7.2).
     assert [t for t, _ in qemu.tap_names()] == [n.tap for n in plan.NICS]
     assert len({n.mac for n in plan.NICS}) == len(plan.NICS)
+
+
+def test_every_nic_has_its_own_subnet_in_198_18_0_0_15() -> None:
+    import ipaddress
+
+    lab_range = ipaddress.ip_network("198.18.0.0/15")
+    nets = [ipaddress.ip_network(f"{n.host_addr}/{n.prefix}", strict=False) for n in plan.NICS]
+    assert len(set(nets)) == len(nets)
+    for n, net in zip(plan.NICS, nets, strict=True):
+        assert net.subnet_of(lab_range)  # type: ignore[arg-type]
+        assert ipaddress.ip_address(n.vm_addr) in net and n.vm_addr != n.host_addr
+    assert plan.nic("mgmt").host_addr == "198.19.252.1"  # customize.sh's repository address

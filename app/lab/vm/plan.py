@@ -3,7 +3,8 @@
 Addresses are the top /22 of 198.18.0.0/15 (198.19.252.0/22, the namespace lab's index 127):
 they live only inside the VM lab's own network namespace, never on the host, so they cannot
 clash with a namespace lab even if one used that block. The PC end of NIC ``j`` is
-``198.19.(252+j).1``, the VM end ``.2``.
+``198.19.(252+j).1``, the VM end ``.2``; the fifth NIC (igb) has no room there and takes
+``198.19.251.0/24``, the /24 just below (in the same namespace only).
 """
 
 from __future__ import annotations
@@ -24,12 +25,18 @@ class VmNic:
     tap: str
 
     @property
+    def third_octet(self) -> int:
+        if self.index < 256 - BASE_THIRD_OCTET:
+            return BASE_THIRD_OCTET + self.index
+        return BASE_THIRD_OCTET - 1 - (self.index - (256 - BASE_THIRD_OCTET))
+
+    @property
     def host_addr(self) -> str:
-        return f"198.19.{BASE_THIRD_OCTET + self.index}.1"
+        return f"198.19.{self.third_octet}.1"
 
     @property
     def vm_addr(self) -> str:
-        return f"198.19.{BASE_THIRD_OCTET + self.index}.2"
+        return f"198.19.{self.third_octet}.2"
 
     @property
     def prefix(self) -> int:
