@@ -48,10 +48,12 @@ def caps(cli: Cli, igb: str) -> driver_caps.DriverCaps:
     return found
 
 
-def _vectors(cli: Cli, iface: str) -> list[str]:
-    """The igb interface's interrupt names in /proc/interrupts (one per MSI-X vector)."""
-    text = cli.remote(["cat", "/proc/interrupts"])[0]["out"]
+def _vectors(text: str, iface: str) -> list[str]:
+    """The interface's interrupt names in /proc/interrupts (one per MSI-X vector)."""
     return [line.split()[-1] for line in text.splitlines() if re.search(rf"\s{iface}(-|$)", line)]
+
+
+INTERRUPTS = ["cat", "/proc/interrupts"]
 
 
 def _channels(text: str) -> dict[str, dict[str, int]]:
@@ -76,9 +78,9 @@ def test_igb_is_an_82576_with_msix_vectors_per_queue(cli: Cli, igb: str) -> None
     (nic,) = [n for n in inventory["nics"] if n.get("driver") == "igb"]
     assert nic["name"] == igb and nic["bus"] == "pci"
     assert nic["ids"] == "8086:10c9"  # 82576 Gigabit Network Connection, what QEMU models
-    (cpus,) = cli.remote(["nproc"])
+    cpus, interrupts = cli.remote(["nproc"], INTERRUPTS)
     rss = min(8, int(cpus["out"]))  # igb_init_queue_configuration: min(max RSS, CPUs)
-    vectors = _vectors(cli, igb)
+    vectors = _vectors(interrupts["out"], igb)
     assert len(vectors) == 2 * rss + 1, vectors
     assert len(nic["irqs"]) == len(vectors)
     assert nic["rx_queues"] == rss
@@ -127,14 +129,16 @@ def test_rss_channels_and_ring_changes_as_the_kernel_does_them(cli: Cli, igb: st
     """ethtool -L changes the RSS queues and the MSI-X vectors with them; a ring change takes
     the interface down and up (igb_set_ringparam: igb_down/igb_up), as the table's
     restarts_on says; the driver's limits refuse what is beyond them."""
-    carrier = f"/sys/class/net/{igb}/carrier_changes"
-    before = cli.remote(["cat", carrier])[0]["out"].strip()
-    rings, one, too_many, channels, back = cli.remote(
+    carrier = ["cat", f"/sys/class/net/{igb}/carrier_changes"]
+    # Two SSH round trips (each costs seconds on TCG): the changes, then putting them back.
+    before, rings, one, too_many, channels, back, vectors_one = cli.remote(
+        carrier,
         ["ethtool", "-G", igb, "rx", "4097"],
         ["ethtool", "-L", igb, "combined", "1"],
         ["ethtool", "-L", igb, "combined", "9"],
         ["ethtool", "-l", igb],
         ["ethtool", "-G", igb, "rx", "4096", "tx", "4096"],
+        INTERRUPTS,
         sudo=True,
     )
     assert rings["rc"] != 0, rings
@@ -142,19 +146,21 @@ def test_rss_channels_and_ring_changes_as_the_kernel_does_them(cli: Cli, igb: st
     assert too_many["rc"] != 0 and "Invalid argument" in too_many["err"], too_many
     assert _channels(channels["out"])["now"]["combined"] == 1
     assert back["rc"] == 0, back
-    vectors_one = _vectors(cli, igb)
-    assert len(vectors_one) == 3, vectors_one  # rx-0, tx-0 and the "other" vector
-    (cpus,) = cli.remote(["nproc"])
-    (restore, small) = cli.remote(
-        ["ethtool", "-L", igb, "combined", cpus["out"].strip()],
+    # rx-0, tx-0 and the "other" vector
+    assert len(_vectors(vectors_one["out"], igb)) == 3, vectors_one["out"]
+    restore, small, after, cpus, interrupts = cli.remote(
+        ["sh", "-c", 'ethtool -L "$1" combined "$(nproc)"', "sh", igb],
         ["ethtool", "-G", igb, "rx", "256", "tx", "256"],
+        carrier,
+        ["nproc"],
+        INTERRUPTS,
         sudo=True,
     )
     assert restore["rc"] == 0 and small["rc"] == 0, (restore, small)
-    after = cli.remote(["cat", carrier])[0]["out"].strip()
     # Every ring change and channel change went through igb_down/igb_up: the carrier dropped.
-    assert int(after) > int(before), (before, after)
-    assert len(_vectors(cli, igb)) == 2 * int(cpus["out"]) + 1
+    assert int(after["out"]) > int(before["out"]), (before, after)
+    assert len(_vectors(interrupts["out"], igb)) == 2 * int(cpus["out"]) + 1
+    before, after = before["out"].strip(), after["out"].strip()
     report(f"igb carrier changes across 4 ring/channel changes: {before} -> {after}")
 
 
@@ -166,9 +172,8 @@ _IGB_READER = (
 )
 
 
-def _igb_knobs(cli: Cli, iface: str) -> str:
-    (result,) = cli.remote(["sh", "-c", _IGB_READER, "sh", iface], sudo=True)
-    return str(result["out"])
+def _igb_knobs(iface: str) -> list[str]:
+    return ["sh", "-c", _IGB_READER, "sh", iface]
 
 
 def test_tweaks_on_igb_plan_apply_and_revert(cli: Cli, igb: str, caps: Any) -> None:
@@ -176,9 +181,11 @@ def test_tweaks_on_igb_plan_apply_and_revert(cli: Cli, igb: str, caps: Any) -> N
     with the interface restart said up front, every MSI-X vector moves off CPU 0, XPS works
     on every TX queue (igb is multi-queue), EEE is "not possible" on the 82576; revert puts
     every value back byte for byte."""
-    (fixed,) = cli.remote(["ethtool", "-C", igb, "rx-usecs", "50"], sudo=True)
+    fixed, knobs, interrupts = cli.remote(
+        ["ethtool", "-C", igb, "rx-usecs", "50"], _igb_knobs(igb), INTERRUPTS, sudo=True
+    )
     assert fixed["rc"] == 0, fixed
-    before = _igb_knobs(cli, igb)
+    before = knobs["out"]
     tweaks = ["nic-rings", "irq-coalescing", "irq-affinity", "xps", "eee-off"]
     selection = [arg for t in tweaks for arg in ("--tweak", t)]
     done = cli("tune", "plan", *cli.target(), "--nic", igb, "--json", *selection)
@@ -193,7 +200,7 @@ def test_tweaks_on_igb_plan_apply_and_revert(cli: Cli, igb: str, caps: Any) -> N
     assert (coalesce["before"], coalesce["after"]) == ("50", "3")  # adaptive mode, not 50 us
     assert not items["eee-off"]["applicable"] and "82576" in items["eee-off"]["reason"]
     irqs = [c for c in items["irq-affinity"]["changes"] if c["kind"] == "irq_affinity"]
-    assert len(irqs) == len(_vectors(cli, igb)), items["irq-affinity"]
+    assert len(irqs) == len(_vectors(interrupts["out"], igb)), items["irq-affinity"]
     xps = items["xps"]["changes"]
     assert xps and not items["xps"]["not_possible"], items["xps"]
 
@@ -203,14 +210,14 @@ def test_tweaks_on_igb_plan_apply_and_revert(cli: Cli, igb: str, caps: Any) -> N
     statuses = {o["id"]: o["status"] for o in applied["outcomes"]}
     for tweak in ("nic-rings", "irq-coalescing", "irq-affinity", "xps"):
         assert statuses.get(tweak) == "applied", (tweak, applied["outcomes"])
-    now = _igb_knobs(cli, igb)
+    now = cli.remote(_igb_knobs(igb), sudo=True)[0]["out"]
     assert re.search(r"^rx-usecs:\s+3$", now, re.M), now
     assert len(re.findall(r"^(?:RX|TX):\s+4096$", now, re.M)) == 2, now
     irq_lines = [x for x in now.splitlines() if x.startswith("irq ")]
     # CPU 0 is bit 1 of the mask: no vector may still have it.
     assert irq_lines and all(not int(x.split("=")[1].replace(",", ""), 16) & 1 for x in irq_lines)
     cli("tune", "revert", *cli.target(), timeout=600)
-    assert _igb_knobs(cli, igb) == before
-    (mode,) = cli.remote(["ethtool", "-C", igb, "rx-usecs", "3"], sudo=True)
+    reverted, mode = cli.remote(_igb_knobs(igb), ["ethtool", "-C", igb, "rx-usecs", "3"], sudo=True)
+    assert reverted["out"] == before
     assert mode["rc"] == 0
     report(f"igb tweaks applied: {sorted(statuses.items())}")
