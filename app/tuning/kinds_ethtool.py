@@ -223,12 +223,14 @@ def _sg_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> b
 
 
 def plan_eee(ctx: Context) -> PlannedTweak:
-    text, reason = _ethtool_output(ctx, "--show-eee")
-    if text is None or not ctx.iface:
-        return _no(ctx, reason)
+    # First: the real kernel refuses --show-eee itself on these chips (igb_get_eee on an 82576
+    # answers EOPNOTSUPP, seen in the VM lab), and the table says which chip and where.
     refused_chip = _refused_chip(ctx, "eee_refused_chips", "Energy-Efficient Ethernet")
     if refused_chip:
         return _no(ctx, refused_chip)
+    text, reason = _ethtool_output(ctx, "--show-eee")
+    if text is None or not ctx.iface:
+        return _no(ctx, reason)
     eee = parse_eee(text)
     if eee.supported is None:
         return _no(ctx, "ethtool's --show-eee output was not understood (no 'EEE status:' "

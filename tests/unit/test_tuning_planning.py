@@ -123,6 +123,21 @@ def test_eee_not_supported_is_said_with_the_drivers_words() -> None:
     )
 
 
+def test_eee_on_an_82576_is_refused_with_the_kernel_source() -> None:
+    """igb_get_eee answers EOPNOTSUPP before the I350, so --show-eee itself fails (the VM
+    lab's 82576 under Debian's 6.1 kernel): the plan names the chip and the source, not only
+    the driver's words."""
+    text = capture("ethtool_eee/not_supported_openwrt_14192.txt")
+    failed = result("ethtool --show-eee", "", 76, text)
+    nic = Nic("eth1", driver="igb", chip="82576 Gigabit Network Connection")
+    item = planned("eee-off", facts("eth1", e=failed), nic=nic)
+    assert not item.applicable
+    assert item.reason == (
+        "igb refuses Energy-Efficient Ethernet on the 82576 (EOPNOTSUPP; "
+        "drivers/net/ethernet/intel/igb/igb_ethtool.c: igb_get_eee)"
+    )
+
+
 PAUSE_CASES = {
     # capture: (autoneg, rx, tx)
     "ethtool_a/pi3bplus_lan78xx_switch_fc_on_2449.txt": (True, True, True),

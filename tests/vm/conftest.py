@@ -1,4 +1,5 @@
-"""The VM lab for tests: one VM per test module, the image built once per machine (cached).
+"""The VM lab for tests: one VM for the whole run (test_vm_lab.py and test_vm_igb.py share its
+boot: TCG boots are slow and CI's time is short), the image built once per machine (cached).
 
 Where the VM cannot run (not root, not x86_64 Linux, no QEMU and no way to install it) the
 tests skip with the reason; under CI=true they fail instead, because CI must run them.
@@ -94,7 +95,7 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def vm() -> Iterator[object]:
     from sbctune.lab.vm import image
     from sbctune.lab.vm import lab as vmlab
@@ -115,14 +116,16 @@ def vm() -> Iterator[object]:
     try:
         image.build()
         built = time.monotonic() - start
-        lab = vmlab.up(name)
+        lab = vmlab.up(name)  # builds trixie's QEMU first where the cache lacks it
+        ready = time.monotonic() - start - built - lab.boot_seconds
     except UserError as exc:
         vmlab.down(name)
         skip_or_fail(f"VM lab unavailable: {exc}")
         raise
     report(
-        f"image ready in {built:.0f} s; boot to SSH {lab.boot_seconds:.0f} s "
-        f"({lab.accel}: {lab.accel_why})"
+        f"image ready in {built:.0f} s; QEMU and lab set up in {ready:.0f} s; "
+        f"boot to SSH {lab.boot_seconds:.0f} s "
+        f"({lab.accel}: {lab.accel_why}; {lab.qemu}; igb {'yes' if lab.igb else 'no'})"
     )
     module_start = time.monotonic()
     try:
@@ -132,6 +135,6 @@ def vm() -> Iterator[object]:
         vmlab.down(name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def cli(vm: object) -> Cli:
     return Cli(vm, vm.netns, vm.password)  # type: ignore[attr-defined]

@@ -13,7 +13,10 @@ def print_up(lab: vmlab.VmLab) -> None:
     print(f"  namespace: {lab.netns}  (the VM's NICs are reachable only from inside it)")
     print(f"  user:      {lab.user}")
     print(f"  password:  {lab.password}")
+    print(f"  QEMU:      {lab.qemu}")
     for nic in plan.NICS:
+        if nic.role == "igb" and not lab.igb:
+            continue
         print(f"  {nic.role:10s} VM {nic.vm_addr}/{nic.prefix} <-> {nic.host_addr} on {nic.tap}")
     print(f"  APT repo:  {plan.repo_url()} (iperf3, libiperf0)")
     print(f"  sbctune:   ip netns exec {lab.netns} sbctune inspect {lab.user}@{lab.host}")

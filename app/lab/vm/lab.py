@@ -23,7 +23,7 @@ from typing import Any
 from sbctune.lab.errors import LabError
 from sbctune.lab.state import validate_name
 from sbctune.lab.system import run, which
-from sbctune.lab.vm import accel, image, plan, qemu
+from sbctune.lab.vm import accel, image, newer_qemu, plan, qemu
 
 VM_ROOT = Path(os.environ.get("SBCTUNE_LAB_STATE_DIR", "/run/sbctune/labs")).parent / "vms"
 NETNS_PREFIX = "sbctvm-"
@@ -45,6 +45,10 @@ class VmLab:
     qemu_pid: int
     repo_pid: int
     boot_seconds: float = 0.0
+    qemu: str = ""
+    """Which QEMU runs the VM (trixie's from the cache, or the host's) and its version."""
+    igb: bool = False
+    """Whether the VM has the Intel 82576 (igb): QEMU 8.0 or newer."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -179,22 +183,25 @@ def up(name: str = "vm", *, wait: bool = True) -> VmLab:
                 f"use it, or take it down: sbctune lab down {other}",
             )
         down(other)
-    qemu_bin = which("qemu-system-x86_64")
-    if not qemu_bin:
-        raise LabError("qemu-system-x86_64 is missing", "run scripts/vm-build-image.sh")
+    qemu_bin, qemu_why = newer_qemu.choose(which("qemu-system-x86_64"))
     folder = run_dir(name)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     netns = NETNS_PREFIX + name
     try:
-        return _start(name, img, folder, netns, qemu_bin, wait)
+        return _start(name, img, folder, netns, (qemu_bin, qemu_why), wait)
     except BaseException:
         down(name)
         raise
 
 
 def _start(
-    name: str, img: image.Image, folder: Path, netns: str, qemu_bin: str, wait: bool
+    name: str, img: image.Image, folder: Path, netns: str, qemu_pick: tuple[str, str], wait: bool
 ) -> VmLab:
+    qemu_bin, qemu_why = qemu_pick
+    found = newer_qemu.version(qemu_bin)
+    if found is None:
+        raise LabError(f"QEMU does not run: {qemu_bin} --version failed", qemu_why)
+    igb = newer_qemu.has_igb(found)
     overlay = folder / "overlay.qcow2"
     run(
         ["qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", str(img.disk),
@@ -203,14 +210,15 @@ def _start(
     )  # fmt: skip
     mode, why = accel.choose(qemu_bin, img.kernel)
     # Recorded before anything is started, so `down` finds what a crash leaves.
+    which_qemu = f"QEMU {found[0]}.{found[1]}, {qemu_why}"
     lab = VmLab(name, netns, plan.NICS[0].vm_addr, USER, img.password(), mode, why,
-                str(folder), 0, 0)  # fmt: skip
+                str(folder), 0, 0, qemu=which_qemu, igb=igb)  # fmt: skip
     _save(lab)
     _make_netns(netns)
     repo_pid = _start_repo(netns, img, folder)
     lab = VmLab(**{**lab.to_json(), "repo_pid": repo_pid})
     _save(lab)
-    pid = _start_supervised_qemu(lab, qemu.command(qemu_bin, img, overlay, folder, mode))
+    pid = _start_supervised_qemu(lab, qemu.command(qemu_bin, img, overlay, folder, mode, igb=igb))
     lab = VmLab(**{**lab.to_json(), "qemu_pid": pid})
     _save(lab)
     if wait:

@@ -3,7 +3,8 @@
 Addresses are the top /22 of 198.18.0.0/15 (198.19.252.0/22, the namespace lab's index 127):
 they live only inside the VM lab's own network namespace, never on the host, so they cannot
 clash with a namespace lab even if one used that block. The PC end of NIC ``j`` is
-``198.19.(252+j).1``, the VM end ``.2``.
+``198.19.(252+j).1``, the VM end ``.2``; the fifth NIC (igb) has no room there and takes
+``198.19.251.0/24``, the /24 just below (in the same namespace only).
 """
 
 from __future__ import annotations
@@ -17,18 +18,25 @@ REPO_PORT = 8080
 @dataclass(frozen=True)
 class VmNic:
     role: str
-    """``mgmt`` (virtio), ``e1000e`` (82574L, PCIe), ``virtio-mq`` (2 queues), ``usb``."""
+    """``mgmt`` (virtio), ``e1000e`` (82574L, PCIe), ``virtio-mq`` (2 queues), ``usb``, ``igb``
+    (82576, only where the VM runs on QEMU 8.0 or newer: qemu.py)."""
     index: int
     mac: str
     tap: str
 
     @property
+    def third_octet(self) -> int:
+        if self.index < 256 - BASE_THIRD_OCTET:
+            return BASE_THIRD_OCTET + self.index
+        return BASE_THIRD_OCTET - 1 - (self.index - (256 - BASE_THIRD_OCTET))
+
+    @property
     def host_addr(self) -> str:
-        return f"198.19.{BASE_THIRD_OCTET + self.index}.1"
+        return f"198.19.{self.third_octet}.1"
 
     @property
     def vm_addr(self) -> str:
-        return f"198.19.{BASE_THIRD_OCTET + self.index}.2"
+        return f"198.19.{self.third_octet}.2"
 
     @property
     def prefix(self) -> int:
@@ -45,6 +53,7 @@ NICS: tuple[VmNic, ...] = (
     VmNic("e1000e", 1, "52:54:00:5b:00:02", "vmtap1"),
     VmNic("virtio-mq", 2, "52:54:00:5b:00:03", "vmtap2"),
     VmNic("usb", 3, "52:54:00:5b:00:04", "vmtap3"),
+    VmNic("igb", 4, "52:54:00:5b:00:05", "vmtap4"),
 )
 
 

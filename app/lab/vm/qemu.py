@@ -1,4 +1,4 @@
-"""QEMU's command line for the VM lab: q35, direct kernel boot, the four NICs.
+"""QEMU's command line for the VM lab: q35, direct kernel boot, the four NICs (five with igb).
 
 No user-mode networking and no default NIC (``-nodefaults``): every NIC is a tap in the lab's
 namespace, so the VM can reach nothing but that namespace.
@@ -16,9 +16,20 @@ CPUS = 2  # the machine is shared: never more than 2 vCPUs
 KERNEL_ARGS = "root=/dev/vda rw console=ttyS0 quiet systemd.show_status=false"
 
 
-def nic_args() -> list[str]:
+def nic_args(*, igb: bool = False) -> list[str]:
+    """The NICs; ``igb`` adds the Intel 82576 (QEMU 8.0 and newer only)."""
     mgmt, e1000e, mq, usb = (nic(r) for r in ("mgmt", "e1000e", "virtio-mq", "usb"))
     tap = "tap,script=no,downscript=no,vhost=off"
+    extra: list[str] = []
+    if igb:
+        port = nic("igb")
+        extra = [
+            # The Intel 82576 (driver igb, as in seed 004's I340) on a PCIe root port; QEMU
+            # models its MSI-X and 16 queue pairs.
+            "-device", "pcie-root-port,id=rp3,chassis=3,slot=3",
+            "-netdev", f"{tap},id=n4,ifname={port.tap}",
+            "-device", f"igb,netdev=n4,mac={port.mac},bus=rp3",
+        ]  # fmt: skip
     return [
         "-netdev", f"{tap},id=n0,ifname={mgmt.tap}",
         "-device", f"virtio-net-pci,netdev=n0,mac={mgmt.mac}",
@@ -34,10 +45,13 @@ def nic_args() -> list[str]:
         "-device", "qemu-xhci,id=xhci",
         "-netdev", f"{tap},id=n3,ifname={usb.tap}",
         "-device", f"usb-net,netdev=n3,mac={usb.mac},bus=xhci.0",
+        *extra,
     ]  # fmt: skip
 
 
-def command(qemu: str, image: Image, overlay: Path, run_dir: Path, accel: str) -> list[str]:
+def command(
+    qemu: str, image: Image, overlay: Path, run_dir: Path, accel: str, *, igb: bool = False
+) -> list[str]:
     cpu = "host" if accel == "kvm" else "max"
     return [
         qemu, "-name", "sbctune-vm-lab",
@@ -54,7 +68,7 @@ def command(qemu: str, image: Image, overlay: Path, run_dir: Path, accel: str) -
         "-append", KERNEL_ARGS,
         "-drive", f"file={overlay},if=virtio,format=qcow2,cache=unsafe",
         "-device", "virtio-rng-pci",
-        *nic_args(),
+        *nic_args(igb=igb),
     ]  # fmt: skip
 
 
