@@ -242,7 +242,7 @@ class TunePage(Page):
         """Tweaks held back because the driver restarts the link of the NIC this app talks
         through: the user may agree, and the tweaks are planned again with the consent."""
         self.consent_card = Card("Changes that drop the network link")
-        self.consent_box = QCheckBox(CONSENT_LABEL.replace("network", "&network"))
+        self.consent_box = QCheckBox(CONSENT_LABEL.replace("apply", "appl&y"))
         self.consent_box.setObjectName("link-consent")
         self.consent_box.setAccessibleName(consent_text())
         self.consent_box.setToolTip(consent_text())
