@@ -14,6 +14,7 @@ from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan, catalog
 from sbctune.tuning.model import Change
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.tune_page import TunePage
+from sbctune.workflow.state import ConnectedInfo
 
 
 def _tune(window: MainWindow) -> TunePage:
@@ -101,7 +102,11 @@ def test_held_tweaks_are_offered_behind_a_consent_box_that_plans_again(
     assert "drop the link briefly" in tune.consent_held.text()
     assert "nic-rings" in tune.selected() and "cpu-governor-performance" not in tune.selected()
 
-    window.state.connection_changed.emit()  # another Pi: the consent was for this one
+    window.state.connection_changed.emit()  # the same login (a wrapped session): kept
+    assert box.isChecked() and window.tuning.allow_link_restart
+    # Another login: the consent was for the last one.
+    window.state.model.info = ConnectedInfo("pi@198.18.0.2", "otherpi", "6.12", "pi", "root", True)
+    window.state.connection_changed.emit()
     assert not box.isChecked() and tune.consent_card.isHidden()
     assert not window.tuning.allow_link_restart
 

@@ -254,6 +254,7 @@ class TunePage(Page):
         self.consent_card.body.addWidget(self.consent_held)
         self.consent_card.hide()
         self._replanning = False
+        self._consent_for: tuple[str, str, str] | None = None  # the login it was given in
         return self.consent_card
 
     def _consent_given(self, checked: bool) -> None:
@@ -266,7 +267,12 @@ class TunePage(Page):
         self.controller.load_plan(allow_link_restart=checked)
 
     def _forget_consent(self) -> None:
-        """Another Pi (or none): the consent was for the last one's NIC."""
+        """Another login (or none): the consent was for the last one's NIC."""
+        info = self._state.info
+        login = (info.display, info.hostname, info.user) if info is not None else None
+        if login == self._consent_for:  # the same login (a wrapped session)
+            return
+        self._consent_for = login
         if not self.controller.running:
             self.controller.allow_link_restart = False
         self.consent_box.setChecked(False)
