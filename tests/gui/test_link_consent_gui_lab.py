@@ -15,7 +15,7 @@ import pytest
 from sbctune.lab.model import LabInfo
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.tune_page import TunePage
-from tests.gui.conftest import until
+from tests.gui.conftest import SCREENSHOTS, until
 from tests.gui.test_wizard_lab import connect_via_dialog
 from tests.integration.test_tuning import forget_session, in_lab
 
@@ -52,6 +52,8 @@ def test_rings_that_drop_the_ssh_link_need_the_users_consent_in_the_app(
         assert "restarts the interface" in words and "held back unless you agree" in words
         assert "--allow-link-restart" not in words
         assert "NIC rings to the hardware maximum" in tune.consent_held.text()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(SCREENSHOTS / "link-consent-tune.png"))
 
         tune.consent_box.click()  # the user agrees: planned again with the consent
         await until(lambda: not window.tuning.running and tune.consent_box.isEnabled(), 60,
