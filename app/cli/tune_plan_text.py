@@ -56,6 +56,8 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         f"{item.tweak.title}: {state}  [{', '.join(flags)}]",
         f"  {item.reason}",
     ]
+    if item.needs_link_consent:
+        lines.append("  (to agree: --allow-link-restart)")
     for change in item.changes:
         if change.needed and len(change.before or "") < 80:
             lines.append(f"  {change.target}: {change.before!r} -> {change.after!r}")

@@ -63,9 +63,17 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     return (
         f"changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the interface "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
-        f"and {ctx.iface} carries this SSH session: allow it with --allow-link-restart "
-        "(applied under the guard and, where NetworkManager runs, its checkpoint)"
+        f"and {ctx.iface} carries this SSH session: held back unless you agree to the link "
+        "dropping briefly (then applied under the guard and, where NetworkManager runs, its "
+        "checkpoint)"
     )
+
+
+def _held(ctx: Context, refusal: str) -> PlannedTweak:
+    """Not applied without the user's consent; the front ends offer it (CLI: a flag)."""
+    item = _no(ctx, refusal)
+    item.needs_link_consent = True
+    return item
 
 
 def plan_rings(ctx: Context) -> PlannedTweak:
@@ -77,7 +85,7 @@ def plan_rings(ctx: Context) -> PlannedTweak:
         return _no(ctx, lacks)
     refusal = _restart_refusal(ctx, "rings")
     if refusal:
-        return _no(ctx, refusal)
+        return _held(ctx, refusal)
     rings, _ = parse_ethtool_rings(text)
     item = PlannedTweak(ctx.tweak, True, "rings at the driver's maximum")
     for param, now, top in (("rx", rings.rx, rings.rx_max), ("tx", rings.tx, rings.tx_max)):
@@ -241,7 +249,7 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if eee.enabled:  # a change renegotiates the link (phy_ethtool_set_eee, igb_set_eee ...)
         refusal = _restart_refusal(ctx, "eee")
         if refusal:
-            return _no(ctx, refusal)
+            return _held(ctx, refusal)
     item = PlannedTweak(ctx.tweak, True, "EEE off")
     item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
@@ -275,7 +283,7 @@ def plan_pause(ctx: Context) -> PlannedTweak:
     if any(c.needed for c in item.changes) and caps and caps.restarts("pause"):
         refusal = _restart_refusal(ctx, "pause")  # lan78xx: autonegotiation again
         if refusal:
-            return _no(ctx, refusal)
+            return _held(ctx, refusal)
         item.restarts_link = True
         item.reason += f"; {caps.driver} renegotiates the link for it (it drops briefly)"
     return item

@@ -96,6 +96,9 @@ class PlannedTweak:
     # The driver closes and reopens the interface for it (the link drops for seconds): applied
     # under a NetworkManager checkpoint where NM runs, besides the guard.
     restarts_link: bool = False
+    # Held back only because it restarts the link of the NIC that carries the SSH session: the
+    # user may agree (option allow_link_restart) and plan again.
+    needs_link_consent: bool = False
 
     @property
     def current(self) -> dict[str, str | None]:
@@ -120,6 +123,7 @@ class PlannedTweak:
             "applicable": self.applicable,
             "already": self.already,
             "restarts_link": self.restarts_link,
+            "needs_link_consent": self.needs_link_consent,
             "reason": self.reason,
             "changes": [c.to_json() for c in self.changes],
             "commands": list(self.commands),

@@ -32,7 +32,7 @@ async def test_macb_rings_on_the_ssh_nic_need_consent_and_bounce_the_link(
         inventory, _ = await inspect_host(session)
         held = (await plan(session, inventory, "eth0", ["nic-rings"])).item("nic-rings")
         assert held is not None and not held.applicable
-        assert "restarts the interface" in held.reason and "--allow-link-restart" in held.reason
+        assert "restarts the interface" in held.reason and held.needs_link_consent
         agreed = await plan(session, inventory, "eth0", ["nic-rings"], {"allow_link_restart": True})
         item = agreed.item("nic-rings")
         assert item is not None and item.applicable and item.restarts_link

@@ -15,13 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sbctune.cli.tune_plan_text import plan_lines
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.changes import refused
 from sbctune.tuning.kinds import PLANNERS, Context
-from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.model import PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
@@ -66,7 +67,11 @@ def test_a_ring_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> N
     nic = Nic("eth0", driver=driver)
     item = planned("nic-rings", nic, result("ethtool -g", RINGS), ssh_over("eth0"))
     assert not item.applicable
-    assert "restarts the interface" in item.reason and "--allow-link-restart" in item.reason
+    assert "restarts the interface" in item.reason and item.needs_link_consent
+    # The planner's words are the app's too: no command-line flag in them; the CLI adds its own.
+    assert "--" not in item.reason and "unless you agree" in item.reason
+    cli = plan_lines(TuningPlan("eth0", [item]))
+    assert "  (to agree: --allow-link-restart)" in cli
     agreed = planned("nic-rings", nic, result("ethtool -g", RINGS), ssh_over("eth0"),
                      allow_link_restart=True)  # fmt: skip
     assert agreed.applicable and agreed.restarts_link
@@ -76,7 +81,7 @@ def test_a_ring_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> N
 
 def test_an_unknown_ssh_route_counts_as_the_ssh_nic() -> None:
     item = planned("nic-rings", Nic("eth0", driver="macb"), result("ethtool -g", RINGS))
-    assert not item.applicable and "--allow-link-restart" in item.reason
+    assert not item.applicable and item.needs_link_consent
 
 
 def test_rings_on_a_driver_without_set_ringparam_are_not_planned() -> None:
@@ -229,7 +234,7 @@ def test_eee_off_renegotiates_the_link_so_the_ssh_nic_needs_consent(driver: str)
     NIC: turning EEE off drops the link for seconds."""
     nic = Nic("eth0", driver=driver)
     held = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
-    assert not held.applicable and "--allow-link-restart" in held.reason
+    assert not held.applicable and held.needs_link_consent
     assert "Energy-Efficient Ethernet" in held.reason
     agreed = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"),
                      allow_link_restart=True)  # fmt: skip

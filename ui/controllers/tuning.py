@@ -21,6 +21,7 @@ from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
 from sbctune.workflow.guard_hold import held_words
+from sbctune.workflow.link_consent import plan_options
 from sbctune.workflow.rules import kept_tweaks
 
 # What the Tune page names (it never imports the core's tuning package).
@@ -56,6 +57,8 @@ class TuningController(QObject):
         self._history = history
         self._task: asyncio.Task[None] | None = None
         self.plan: TuningPlan | None = None
+        # The user agreed to changes that briefly drop the SSH NIC's link (the Tune page's box).
+        self.allow_link_restart = False
 
     @property
     def running(self) -> bool:
@@ -81,7 +84,11 @@ class TuningController(QObject):
         return self._state.session
 
     # ------------------------------------------------------------------ actions
-    def load_plan(self) -> None:
+    def load_plan(self, allow_link_restart: bool | None = None) -> None:
+        """Plan every tweak; with `allow_link_restart` given, plan again with (True) or
+        without (False) the user's consent to changes that briefly drop the link."""
+        if allow_link_restart is not None and not self.running:
+            self.allow_link_restart = allow_link_restart
         self._start(self._plan(), "tuning-plan")
 
     def apply(self, tweak_ids: list[str], guard_seconds: int, persist: bool = False) -> None:
@@ -140,7 +147,9 @@ class TuningController(QObject):
         # Every tweak, so the expert can opt in to the advanced ones; the default selection
         # (recommended and safe) is pre-checked by the page.
         ids = [t.id for t in tuning.load_tweaks()]
-        self.plan = await tuning.plan(session, inventory, self._state.nic, ids)
+        self.plan = await tuning.plan(
+            session, inventory, self._state.nic, ids, plan_options(self.allow_link_restart)
+        )
         self.busy.emit(False, "")
         self.planned.emit(self.plan)
 
@@ -154,7 +163,9 @@ class TuningController(QObject):
         if inventory is None:
             raise UserError("The Pi has not been inspected yet.", "Go to Inspect first.")
         self.busy.emit(True, "Applying under the auto-revert guard…")
-        chosen = await tuning.plan(session, inventory, self._state.nic, tweak_ids)
+        chosen = await tuning.plan(
+            session, inventory, self._state.nic, tweak_ids, plan_options(self.allow_link_restart)
+        )
         applied = await tuning.apply(
             session,
             chosen,
@@ -224,7 +235,9 @@ class TuningController(QObject):
         )
         if self._state.model.tuning_in_force:
             await tuning.revert(session, applied.id, history=self._history)
-        plan = await tuning.plan(session, inventory, self._state.nic, kept)
+        plan = await tuning.plan(
+            session, inventory, self._state.nic, kept, plan_options(self.allow_link_restart)
+        )
         again = await tuning.apply(
             session,
             plan,

@@ -31,10 +31,26 @@ from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, l
 from sbctune.ui.widgets.leftover_card import LeftoverCard
 from sbctune.workflow import Problem
 from sbctune.workflow.leftover import leftover_notice
+from sbctune.workflow.link_consent import (
+    CONSENT_LABEL,
+    consent_detail,
+    consent_text,
+    consented_link,
+    held_for_link,
+)
 from sbctune.workflow.rules import apply_blocked
 from sbctune.workflow.tuning_words import outcome_lines
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
+APPLIED_TEXT = (
+    "Applied. Check that the Pi still answers, then keep the settings; otherwise they are "
+    "reverted automatically when the countdown ends."
+)
+HELD_TIP = "A measurement is running; it holds the guard until it ends."
+HELD_TEXT = (
+    "Applied, and a measurement is running with these settings: it holds the guard until it "
+    "ends. Keep or revert them then."
+)
 
 
 class TweakRow(Card):
@@ -152,6 +168,7 @@ class TunePage(Page):
 
         self.guard_card = self._guard_card(controller)
         self.content.addWidget(self.guard_card)
+        self.content.addWidget(self._consent_card(controller))
 
         self.events = QPlainTextEdit()
         self.events.setAccessibleName("What the tuning did, step by step")
@@ -182,6 +199,8 @@ class TunePage(Page):
         state.connection_changed.connect(self._show_leftover)
         state.tuning_changed.connect(self._leftover_replaced)
         state.tuning_changed.connect(self._refresh_apply)
+        state.tuning_changed.connect(self._refresh_hold)
+        state.connection_changed.connect(self._forget_consent)
 
     def _leftover_card(self, controller: TuningController) -> LeftoverCard:
         """A session an earlier sbctune left on the Pi: revert or keep it, then inspect."""
@@ -216,7 +235,79 @@ class TunePage(Page):
             self.guard_card.body.addWidget(widget)
         self.guard_card.body.addLayout(buttons)
         self.guard_card.hide()
+        self._armed_shown = False  # the card shows a session armed in this window
         return self.guard_card
+
+    def _consent_card(self, controller: TuningController) -> Card:
+        """Tweaks held back because the driver restarts the link of the NIC this app talks
+        through: the user may agree, and the tweaks are planned again with the consent."""
+        self.consent_card = Card("Changes that drop the network link")
+        self.consent_box = QCheckBox(CONSENT_LABEL.replace("apply", "appl&y"))
+        self.consent_box.setObjectName("link-consent")
+        self.consent_box.setAccessibleName(consent_text())
+        self.consent_box.setToolTip(consent_text())
+        self.consent_box.clicked.connect(self._consent_given)
+        self.consent_words = label(consent_detail()[:1].upper() + consent_detail()[1:] + ".")
+        self.consent_held = label("", name="muted")
+        self.consent_card.body.addWidget(self.consent_box)
+        self.consent_card.body.addWidget(self.consent_words)
+        self.consent_card.body.addWidget(self.consent_held)
+        self.consent_card.hide()
+        self._replanning = False
+        self._consent_for: tuple[str, str, str] | None = None  # the login it was given in
+        return self.consent_card
+
+    def _consent_given(self, checked: bool) -> None:
+        """Plan again with (or without) the consent; the user's ticks are kept."""
+        if self.controller.running:
+            self.consent_box.setChecked(self.controller.allow_link_restart)
+            return
+        self._replanning = True
+        self.consent_box.setEnabled(False)
+        self.controller.load_plan(allow_link_restart=checked)
+
+    def _forget_consent(self) -> None:
+        """Another login (or none): the consent was for the last one's NIC."""
+        info = self._state.info
+        login = (info.display, info.hostname, info.user) if info is not None else None
+        if login == self._consent_for:  # the same login (a wrapped session)
+            return
+        self._consent_for = login
+        if not self.controller.running:
+            self.controller.allow_link_restart = False
+        self.consent_box.setChecked(False)
+        self.consent_card.hide()
+
+    def _show_consent(self, plan: TuningPlan) -> None:
+        held = [i.tweak.title for i in held_for_link(plan.items)]
+        agreed = self.controller.allow_link_restart
+        dropping = [i.tweak.title for i in consented_link(plan.items)] if agreed else []
+        self.consent_box.setChecked(agreed)
+        self.consent_box.setEnabled(True)
+        if held:
+            self.consent_held.setText(
+                "Held back, because they would briefly drop the link of the network this app "
+                "reaches the Pi through: " + ", ".join(held) + "."
+            )
+        elif dropping:
+            self.consent_held.setText("These drop the link briefly when they are applied: "
+                                      + ", ".join(dropping) + ".")  # fmt: skip
+        self.consent_card.setVisible(bool(held or dropping))
+
+    def _refresh_hold(self) -> None:
+        """While a measurement holds the guard, Keep and Revert wait for it to end."""
+        if not self._armed_shown:
+            return
+        if self._state.tuning_state == "reverted":  # read back after a run, or its guard fired
+            self._settled("The settings are no longer in force on the Pi: they were reverted.")
+            return
+        if self._state.tuning_state != "guarded":
+            return
+        held = self._state.model.guard_held
+        for button in (self.confirm_button, self.revert_button):
+            button.setEnabled(not held)
+            button.setToolTip(HELD_TIP if held else "")
+        self.guard_text.setText(HELD_TEXT if held else APPLIED_TEXT)
 
     # ------------------------------------------------------------------ showing
     def _show_leftover(self) -> None:
@@ -262,17 +353,26 @@ class TunePage(Page):
         self.status.setText(text)
         self._refresh_apply(busy)
         self.reload_button.setEnabled(not busy)
+        self.consent_box.setEnabled(not busy)
         if busy:
             self.problem.clear()
 
     def _failed(self, problem: Problem) -> None:
         self.problem.show_problem(problem.message, problem.hint)
+        self._replanning = False
+        self.consent_box.setChecked(self.controller.allow_link_restart)
         self.leftover.set_busy(False)
 
     def show_plan(self, plan: TuningPlan) -> None:
+        selected = default_selection(plan.items)
+        if self._replanning:  # planned again for the consent: keep what the user ticked
+            for row in self.tweak_rows:
+                if row.check.isEnabled():
+                    (selected.add if row.check.isChecked() else selected.discard)(row.tweak_id)
+            self._replanning = False
         clear_layout(self.rows)
         self.tweak_rows = []
-        selected = default_selection(plan.items)
+        self._show_consent(plan)
         ordered = sorted(
             plan.items,
             key=lambda i: (i.tweak.advanced, not i.applicable, not i.tweak.recommended),
@@ -310,14 +410,13 @@ class TunePage(Page):
                 row.check.setChecked(False)
         self.guard_card.show()
         self.countdown.show()  # hidden when the previous session settled
+        self._armed_shown = True
         self.confirm_button.setEnabled(True)
         self.revert_button.setEnabled(True)
         left = self.controller.guard_left() or 0
         self.countdown.setRange(0, max(1, int(left)))
-        self.guard_text.setText(
-            "Applied. Check that the Pi still answers, then keep the settings; otherwise they "
-            "are reverted automatically when the countdown ends."
-        )
+        self.guard_text.setText(APPLIED_TEXT)
+        self._refresh_hold()
         self._tick()
         self.timer.start()
 
@@ -339,7 +438,10 @@ class TunePage(Page):
             self.controller.guard_ran_out()
 
     def _settled(self, text: str) -> None:
+        self._armed_shown = False
         self.timer.stop()
+        for button in (self.confirm_button, self.revert_button):
+            button.setToolTip("")
         self.guard_text.setText(text)
         self.countdown.hide()
         self.confirm_button.setEnabled(False)

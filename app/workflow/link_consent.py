@@ -1,0 +1,63 @@
+"""The user's consent to changes that briefly drop the network link (issue 21).
+
+Some drivers close and reopen the interface for a change (macb, igb, igc, atlantic and stmmac
+for their rings; most for Energy-Efficient Ethernet or flow control). On the NIC that carries
+the SSH session such a tweak is held back by the planner (`PlannedTweak.needs_link_consent`)
+until the user agrees; then it is planned with the option `allow_link_restart` and applied under
+the guard and, where NetworkManager runs, its checkpoint. Both front ends word it from here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from sbctune.resources import resource_root
+from sbctune.tuning import PlannedTweak
+
+OPTION = "allow_link_restart"  # the planner's option (CLI: --allow-link-restart)
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    text = resource_root().joinpath("tuning", "link_restart.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not data.get("sources"):
+        raise ValueError("resources/tuning/link_restart.json: no source")
+    return data
+
+
+def link_down_seconds() -> int:
+    """About how long the link is down (real captures, resources/tuning/link_restart.json)."""
+    return int(_data()["about_seconds"])
+
+
+CONSENT_LABEL = "Also apply changes that briefly drop the network link"
+
+
+def consent_detail() -> str:
+    return (
+        f"about {link_down_seconds()} s; applied under the guard, which puts everything back "
+        "if the Pi stops answering"
+    )
+
+
+def consent_text() -> str:
+    """The words of the control that gives the consent."""
+    return f"{CONSENT_LABEL} ({consent_detail()})"
+
+
+def held_for_link(items: Iterable[PlannedTweak]) -> list[PlannedTweak]:
+    """The tweaks held back only because they restart the link of the SSH session's NIC."""
+    return [item for item in items if item.needs_link_consent]
+
+
+def consented_link(items: Iterable[PlannedTweak]) -> list[PlannedTweak]:
+    """With consent given: the tweaks that will drop the link."""
+    return [item for item in items if item.applicable and item.restarts_link]
+
+
+def plan_options(allow_link_restart: bool) -> dict[str, Any]:
+    return {OPTION: True} if allow_link_restart else {}
