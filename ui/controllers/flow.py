@@ -174,6 +174,10 @@ class FlowController(QObject):
         controller = self._measures.get(event.step)
         if controller is not None and event.status == "started" and self._plan is not None:
             self._live = controller.begin_live(self._plan)
+        elif controller is None and event.status == "started":
+            # A step without a page of its own ("keep", "find") measures each tweak: its
+            # runs are not drawn over the finished run of the last measuring page.
+            self._live = None
         if controller is not None and event.status == "done" and event.run_id is not None:
             run = self._history.run(event.run_id)
             if event.step != CALIBRATE.id:  # the baseline stays the first of the A/A pair

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.measure.iperf_output import Direction
+from sbctune.measure.iperf_output import Direction as Direction  # the pages name it from here
 from sbctune.measure.latency.during import IDLE_S, LiveLatency
 from sbctune.measure.latency.report import notes as latency_notes
 from sbctune.measure.latency.stats import results as latency_results
