@@ -192,7 +192,7 @@ class LiveMeasurement:
             return None
         if spec is None or direction not in spec.directions:
             return None
-        return "warming up (not counted)…" if self._ramping[direction] else "starting…"
+        return "warming up…" if self._ramping[direction] else "starting…"
 
     def latest(self, direction: Direction) -> float | None:
         """The big figure: the running test's mean over its counted seconds (none while it
