@@ -483,27 +483,22 @@ class MainWindow(QMainWindow):
     def _update_next(self) -> None:
         """The bar under the page: the flow's overall progress while it runs, else the
         current step's "Next" once the step has done its work."""
-        from sbctune.ui.controllers.wizard import (
-            Progress,
-            clock_text,
-            flow_seconds_left,
-            next_action,
-        )
-        from sbctune.workflow.steps import CALIBRATE
+        from sbctune.ui.controllers.wizard import Progress, next_action
+        from sbctune.workflow.steps import CALIBRATE, FLOW_STEP_TITLES
 
         flow = self.flow
-        if flow.running and flow.plan is not None:
-            left = flow_seconds_left(flow.step_ids, flow.current_step, flow.plan, flow.live)
+        if flow.running and flow.estimate is not None:
             elapsed = time.monotonic() - self._flow_started_at
             ids = flow.step_ids
             at = ids.index(flow.current_step) + 1 if flow.current_step in ids else 1
             title = self.step_titles.get(STEP_PAGE.get(flow.current_step or "", ""), "")
             title = CALIBRATE.title if flow.current_step == CALIBRATE.id else title
+            title = title or FLOW_STEP_TITLES.get(flow.current_step or "", "")
             self.next_bar.show_flow(
-                elapsed / max(elapsed + left, 1e-9),
+                flow.estimate.fraction_done(elapsed),
                 f"Tune & Measure, step {at} of {len(ids)}"
                 + (f" ({title})" if title else "")
-                + f": about {clock_text(left)} left",
+                + f": {flow.estimate.text()}",
             )
             return
         self.flow_timer.stop()
@@ -600,7 +595,7 @@ class MainWindow(QMainWindow):
             )
         self.go("baseline")
         self._flow_started_at = time.monotonic()
-        self.flow.start(chosen, find=True)
+        self.flow.start(chosen, find=True, tweaks=count)
         self.flow_timer.start()
         self._update_next()
 

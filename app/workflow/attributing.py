@@ -22,7 +22,8 @@ from sbctune.measure.plans import Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.words import tweak_title
-from sbctune.workflow.flow_types import Attribution, FlowEvent, TuningEvent
+from sbctune.workflow.estimate import STEP_OVERHEAD_SECONDS, measure_seconds, per_tweak_seconds
+from sbctune.workflow.flow_types import Attribution, FlowEvent, StepPlanned, TuningEvent
 
 
 class FlowContext(Protocol):
@@ -64,18 +65,19 @@ class FlowOptionsLike(Protocol):
     def guard_seconds(self) -> int: ...
 
 
-# Per step beyond the measurement itself: plan, apply, verify, revert (a few SSH round trips).
-STEP_OVERHEAD_SECONDS = 15.0
+__all__ = ["STEP_OVERHEAD_SECONDS", "estimate_seconds", "find_what_helps", "plan_seconds"]
 
 
 def estimate_seconds(plan: Plan, tweaks: int) -> float:
-    """What "Find what helps" takes, shown before it starts: one run of the plan per tweak."""
-    return tweaks * (plan_seconds(plan) + STEP_OVERHEAD_SECONDS)
+    """What "Find what helps" takes, shown before it starts: one run of the plan per tweak
+    (with its idle probes, as the flow's time left counts it: sbctune.workflow.estimate)."""
+    return tweaks * per_tweak_seconds(plan)
 
 
 def plan_seconds(plan: Plan) -> float:
-    """The plan's traffic: each test's duration (and omitted start) times its trials."""
-    return float(sum((t.duration + t.omit) * max(1, t.trials) for t in plan.tests))
+    """One run of the plan (the baseline's): each of its tests once (a plan lists every trial
+    as a test of its own), with its idle probes and warm-up, as the flow's time left counts."""
+    return measure_seconds(plan)
 
 
 async def _one(ctx: FlowContext, tweak_id: str, found: Attribution) -> None:
@@ -107,6 +109,7 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
     found = Attribution()
     for i, tweak_id in enumerate(tweak_ids):
         left = estimate_seconds(ctx.options.plan, len(tweak_ids) - i)
+        ctx.emit(StepPlanned(len(tweak_ids) - i))
         ctx.emit(TuningEvent(f"Find what helps: {tweak_title(tweak_id)} on its own ({i + 1} of "
                              f"{len(tweak_ids)}, about {left / 60:.0f} min left)"))  # fmt: skip
         await _one(ctx, tweak_id, found)

@@ -38,7 +38,15 @@ class PartialKept:
     record: RunRecord
 
 
-FlowEvent = FlowStep | TuningEvent | PartialKept | runner.Event
+@dataclass(frozen=True)
+class StepPlanned:
+    """The running step will measure the plan this many more times from now (one per tweak
+    measured on its own), so the flow's time left counts them (sbctune.workflow.estimate)."""
+
+    measurements: int
+
+
+FlowEvent = FlowStep | TuningEvent | PartialKept | StepPlanned | runner.Event
 
 
 @dataclass

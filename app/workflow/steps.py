@@ -287,6 +287,11 @@ CALIBRATED_FLOW_STEPS: tuple[StepSpec, ...] = (
     BASELINE, CALIBRATE, TUNE, MEASURE_AGAIN, KEEP, RESULTS,
 )  # fmt: skip
 
+# Every step's title by id (for a step without a page of its own, e.g. "keep", "find").
+FLOW_STEP_TITLES: dict[str, str] = {
+    s.id: s.title for s in (*FLOW_STEPS, *FIND_FLOW_STEPS, *CALIBRATED_FLOW_STEPS)
+}
+
 
 def _not_kept(applied: AppliedSession) -> str:
     failed = [

@@ -18,7 +18,7 @@ from sbctune.history import History
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click
-from sbctune.workflow.flow_types import TuningEvent
+from sbctune.workflow.flow_types import StepPlanned, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN
 from sbctune.workflow.pi_state import read_pi_state
 from sbctune.workflow.steps import FIND_FLOW_STEPS
@@ -218,6 +218,9 @@ async def test_find_what_helps_measures_each_tweak_alone_and_keeps_nothing_on_pi
         left = [e.message for e in events if isinstance(e, TuningEvent)
                 and e.message.startswith("Find what helps:")]  # fmt: skip
         assert len(left) == len(tweaks) and "min left" in left[0], left
+        # ... and the flow's time left was told how many measurements were still to come.
+        to_come = [e.measurements for e in events if isinstance(e, StepPlanned)]
+        assert to_come == list(range(len(tweaks), 0, -1)), to_come
 
 
 @pytest.mark.parametrize("profile", ["pi5-macb", "pi3bplus-lan78xx", "cm4-i340-igb"])

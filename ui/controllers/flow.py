@@ -38,6 +38,7 @@ from sbctune.workflow import (
     one_click,
     problem_from,
 )
+from sbctune.workflow.estimate import FlowEstimate
 from sbctune.workflow.rules import InstallAsker, offering_install
 from sbctune.workflow.steps import CALIBRATE, FIND_FLOW_STEPS
 
@@ -85,6 +86,8 @@ class FlowController(QObject):
         self._find = False
         self.current_step: str | None = None
         self.step_ids: list[str] = []  # of the flow that runs or ran last, in order
+        # Its time left, from its events: every step's plan, extra trials, each tweak's run.
+        self.estimate: FlowEstimate | None = None
 
     @property
     def plan(self) -> Plan | None:
@@ -100,10 +103,17 @@ class FlowController(QObject):
         return self._task is not None and not self._task.done()
 
     def start(
-        self, plan: Plan, guard_seconds: int = 90, *, calibrate: bool = False, find: bool = False
+        self,
+        plan: Plan,
+        guard_seconds: int = 90,
+        *,
+        calibrate: bool = False,
+        find: bool = False,
+        tweaks: int = 0,
     ) -> None:
         """`calibrate`: measure the baseline twice first (A/A), shown on the baseline's page.
-        `find`: "Find what helps" (each tweak alone) instead of the one-click flow."""
+        `find`: "Find what helps" (each tweak alone) instead of the one-click flow, expected to
+        measure `tweaks` tweaks (for the time left until it says how many it measures)."""
         if self.running:
             return
         self._plan = plan
@@ -112,6 +122,7 @@ class FlowController(QObject):
         self.step_ids = [
             s.id for s in with_calibration(FIND_FLOW_STEPS if find else self._steps, calibrate)
         ]
+        self.estimate = FlowEstimate(self.step_ids, plan, tweaks=tweaks)
         for controller in self._measures.values():
             controller.driven_by(self.cancel)
         self._task = self._runner.start(
@@ -144,6 +155,8 @@ class FlowController(QObject):
                 controller.driven_by(None)
 
     def _on_event(self, event: FlowEvent) -> None:
+        if self.estimate is not None:
+            self.estimate.feed(event)
         if isinstance(event, FlowStep):
             self._on_step(event)
         elif isinstance(event, TuningEvent):
@@ -161,6 +174,10 @@ class FlowController(QObject):
         controller = self._measures.get(event.step)
         if controller is not None and event.status == "started" and self._plan is not None:
             self._live = controller.begin_live(self._plan)
+        elif controller is None and event.status == "started":
+            # A step without a page of its own ("keep", "find") measures each tweak: its
+            # runs are not drawn over the finished run of the last measuring page.
+            self._live = None
         if controller is not None and event.status == "done" and event.run_id is not None:
             run = self._history.run(event.run_id)
             if event.step != CALIBRATE.id:  # the baseline stays the first of the A/A pair

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.measure.iperf_output import Direction
+from sbctune.measure.iperf_output import Direction as Direction  # the pages name it from here
 from sbctune.measure.latency.during import IDLE_S, LiveLatency
 from sbctune.measure.latency.report import notes as latency_notes
 from sbctune.measure.latency.stats import results as latency_results
@@ -75,6 +75,7 @@ class LiveMeasurement:
         # The big figures: the current test's mean over its counted (not omitted) seconds,
         # then the test's result once it ends.
         self._counted: dict[Direction, list[float]] = {d: [] for d in DIRECTIONS}
+        self._ramping: dict[Direction, bool] = dict.fromkeys(DIRECTIONS, False)
         self._result: dict[Direction, float | None] = dict.fromkeys(DIRECTIONS)
 
     def _lay_out(self) -> None:
@@ -99,6 +100,8 @@ class LiveMeasurement:
             self.points += 1
             if not event.interval.omitted:
                 self._counted[event.direction].append(event.interval.mbps)
+            else:
+                self._ramping[event.direction] = True
         elif isinstance(event, LiveLatency):
             self._feed_latency(event)
         elif isinstance(event, PiLoad):
@@ -110,6 +113,7 @@ class LiveMeasurement:
             self._test_started_at = self._clock()
             for direction in event.spec.directions:
                 self._counted[direction] = []
+                self._ramping[direction] = False
                 self._result[direction] = None
             for series in (*self.series.values(), self.latency, self.latency_idle):
                 series.gap()
@@ -178,6 +182,17 @@ class LiveMeasurement:
             recent = [y for x, y in points if points and x >= points[-1][0] - LATENCY_WINDOW_S]
             found.append(statistics.median(recent) if recent else None)
         return found[0], found[1]
+
+    def waiting(self, direction: Direction) -> str | None:
+        """Instead of the big figure, while this direction's test runs without a counted
+        second yet: what it does meanwhile (probing the idle link, then the left-out ramp-up).
+        None when there is a figure to show, or when this direction is not being tested."""
+        spec = self.current_spec
+        if self.latest(direction) is not None or self._test_started_at is None:
+            return None
+        if spec is None or direction not in spec.directions:
+            return None
+        return "warming up…" if self._ramping[direction] else "starting…"
 
     def latest(self, direction: Direction) -> float | None:
         """The big figure: the running test's mean over its counted seconds (none while it

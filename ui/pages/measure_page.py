@@ -8,11 +8,17 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QLabel,
     QProgressBar,
     QPushButton,
 )
 
-from sbctune.ui.controllers.live import LATENCY_WINDOW_S, LiveMeasurement, latency_verdicts
+from sbctune.ui.controllers.live import (
+    LATENCY_WINDOW_S,
+    Direction,
+    LiveMeasurement,
+    latency_verdicts,
+)
 from sbctune.ui.controllers.measurement import MeasureController, Plan, plan_named, presets
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
@@ -24,6 +30,7 @@ from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.ui.widgets.lazy import Lazy, is_built
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
+from sbctune.workflow.estimate import left_text
 
 if TYPE_CHECKING:  # imported when a plot is first made: pyqtgraph is a slow import
     from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
@@ -262,11 +269,15 @@ class MeasurePage(Page):
             self.latency_now.setText(latency_text(*live.latest_latency(), live.latency_lost))
         self.cpu.show_sample(live.load)
         units = self._settings.units
-        self.now_pi_to_pc.setText(rate(live.latest("pi_to_pc"), units))
-        self.now_pc_to_pi.setText(rate(live.latest("pc_to_pi"), units))
+        bigs: list[tuple[Direction, QLabel]] = [
+            ("pi_to_pc", self.now_pi_to_pc), ("pc_to_pi", self.now_pc_to_pi),
+        ]  # fmt: skip
+        for direction, big in bigs:
+            waiting = live.waiting(direction) if self.timer.isActive() else None
+            big.setText(waiting or rate(live.latest(direction), units))
         self.progress.setValue(int(live.progress() * 1000))
-        left = round(live.remaining_seconds())
-        self.remaining.setText(f"{left // 60}:{left % 60:02d} left")
+        # Past its plan, a test still running says "finishing…", never "0:00 left".
+        self.remaining.setText(left_text(live.remaining_seconds(), self.timer.isActive()))
         self.status.setText(live.status())
 
     def stop_live(self, message: str) -> None:

@@ -1,0 +1,140 @@
+"""The one-click flow's time left (sbctune.workflow.estimate), fed with the flow's own events
+on a clock the test moves: it counts every step's plan, the tweaks a keep/find step measures
+one at a time (and counts down through them), grows with extra trials, and never says "0:00
+left" while a test runs past its plan."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from sbctune.measure.plans import TestSpec as Spec
+from sbctune.measure.plans import plan_named
+from sbctune.measure.runner import TestFinished as Finished
+from sbctune.measure.runner import TestStarted as Started
+from sbctune.measure.steady import ExtraTrial, TrialsAdded
+from sbctune.workflow.estimate import (
+    FINISHING,
+    STEP_OVERHEAD_SECONDS,
+    TUNE_SECONDS,
+    FlowEstimate,
+    left_text,
+    measure_seconds,
+    run_seconds,
+)
+from sbctune.workflow.flow_types import FlowStep, StepPlanned
+
+PLAN = plan_named("quick")
+EACH = measure_seconds(PLAN)
+FLOW = ["baseline", "tune", "measure_again", "keep", "results"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _estimate(steps: list[str], **kw: int) -> tuple[FlowEstimate, Clock]:
+    clock = Clock()
+    return FlowEstimate(steps, PLAN, clock=clock, **kw), clock
+
+
+def _run_tests(est: FlowEstimate, clock: Clock, tests: list[Spec]) -> None:
+    for i, spec in enumerate(tests):
+        est.feed(Started(i, spec))
+        clock.now += run_seconds(spec)
+        est.feed(Finished(i, spec, ()))
+
+
+def test_the_plan_of_a_quick_run_counts_idle_probes_warm_up_and_every_trial_once() -> None:
+    assert len(PLAN.tests) == 6  # 3 trials per direction, each a test of its own
+    assert EACH == 6 * (2 + 5 + 1)  # idle probes, test, warm-up: not times the trials again
+
+
+def test_before_it_starts_every_step_counts_its_plan() -> None:
+    est, _ = _estimate(FLOW)
+    assert est.seconds_left() == 2 * EACH + TUNE_SECONDS  # keep: only if the tweaks helped
+    find, _ = _estimate(["baseline", "find", "results"], tweaks=3)
+    assert find.seconds_left() == EACH + 3 * (EACH + STEP_OVERHEAD_SECONDS)
+
+
+def test_keeping_only_what_helps_counts_its_measurements_and_counts_down() -> None:
+    est, clock = _estimate(FLOW)
+    for step in ("baseline", "tune", "measure_again"):
+        est.feed(FlowStep(step, "started"))
+        est.feed(FlowStep(step, "done"))
+    est.feed(FlowStep("keep", "started"))
+    # The tweaks together helped: the step measures 3 of them, one at a time.
+    est.feed(StepPlanned(3))
+    first = est.seconds_left()
+    assert first == 3 * (EACH + STEP_OVERHEAD_SECONDS)
+    assert est.text() == f"about {first // 60:.0f}:{first % 60:02.0f} left" != "about 0:00 left"
+    est.feed(Started(0, PLAN.tests[0]))
+    clock.now += 4
+    assert est.seconds_left() == first - STEP_OVERHEAD_SECONDS - 4  # counting down
+    clock.now -= 4
+    _run_tests(est, clock, list(PLAN.tests))
+    est.feed(StepPlanned(2))  # the second tweak
+    second = est.seconds_left()
+    assert second == 2 * (EACH + STEP_OVERHEAD_SECONDS) < first
+    est.feed(FlowStep("keep", "done"))
+    assert est.seconds_left() == 0
+
+
+def test_find_what_helps_counts_down_through_each_tweak() -> None:
+    est, clock = _estimate(["baseline", "find", "results"], tweaks=2)
+    est.feed(FlowStep("baseline", "started"))
+    _run_tests(est, clock, list(PLAN.tests))
+    est.feed(FlowStep("baseline", "done"))
+    est.feed(FlowStep("find", "started"))
+    seen = [est.seconds_left()]
+    for left in (2, 1):
+        est.feed(StepPlanned(left))
+        seen.append(est.seconds_left())
+        for i, spec in enumerate(PLAN.tests):
+            est.feed(Started(i, spec))
+            clock.now += run_seconds(spec) / 2
+            seen.append(est.seconds_left())
+            clock.now += run_seconds(spec) / 2
+            est.feed(Finished(i, spec, ()))
+    assert seen[0] == 2 * (EACH + STEP_OVERHEAD_SECONDS)
+    assert all(b <= a for a, b in itertools.pairwise(seen)), seen
+    assert seen[-1] > 0
+
+
+def test_the_time_left_grows_with_extra_trials() -> None:
+    est, clock = _estimate(FLOW)
+    est.feed(FlowStep("baseline", "started"))
+    _run_tests(est, clock, list(PLAN.tests[:5]))
+    before = est.seconds_left()
+    last = PLAN.tests[-1]
+    extra = ExtraTrial(replace(last, trial=4, trials=4, extra=True), "the trials disagree")
+    est.feed(TrialsAdded(6, (extra,)))
+    assert est.seconds_left() == before + run_seconds(extra.spec)
+
+
+def test_a_test_past_its_plan_says_finishing_never_zero() -> None:
+    est, clock = _estimate(["measure_again", "results"])
+    est.feed(FlowStep("measure_again", "started"))
+    _run_tests(est, clock, list(PLAN.tests[:5]))
+    last = PLAN.tests[-1]
+    est.feed(Started(5, last))
+    clock.now += run_seconds(last) - 3
+    assert est.text() == "about 0:03 left"
+    clock.now += 20  # the last test runs on (a slow link, a retry): still running
+    assert est.seconds_left() == 0
+    assert est.text() == FINISHING
+    est.feed(Finished(5, last, ()))
+    est.feed(FlowStep("measure_again", "done"))
+    est.feed(FlowStep("results", "started"))
+    est.feed(FlowStep("results", "done"))
+    assert est.text() == "about 0:00 left" and est.fraction_done(100.0) == 1.0
+
+
+def test_the_words_for_the_time_left() -> None:
+    assert left_text(125.4) == "about 2:05 left"
+    assert left_text(0.4) == FINISHING == "finishing…"
+    assert left_text(0.0, running=False) == "about 0:00 left"
