@@ -66,4 +66,4 @@ def run_gui(args: list[str]) -> int:
     finally:
         for demo in demos:
             demo.close()
-    return demo.exit_code if demo is not None else 0
+    return demos[0].exit_code if demos else 0

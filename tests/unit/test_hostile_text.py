@@ -149,7 +149,13 @@ def test_cli_subprocess_output_is_guarded(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "sbctune", "inspect", str(bundle)],
                           capture_output=True, timeout=120)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
+    # The child writes to a pipe in its own default encoding (UTF-8 on Linux, the ANSI code page
+    # such as cp1252 on Windows, where plain-words quotes are bytes like 0x93): decode with that.
+    encoding = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.stdout.encoding)"],
+        capture_output=True, text=True, timeout=60,
+    ).stdout.strip() or "utf-8"  # fmt: skip
     # Windows' text mode ends each line with \r\n: a line break there, not a control let through.
-    shown = (proc.stdout + proc.stderr).replace(os.linesep.encode(), b"\n").decode()
+    shown = (proc.stdout + proc.stderr).replace(os.linesep.encode(), b"\n").decode(encoding)
     assert not RAW_CONTROL.search(shown)
     assert b"\\u001b]0;pwned" in proc.stdout
