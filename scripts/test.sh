@@ -21,46 +21,60 @@ echo "== mypy"
 python scripts/static_checks.py mypy || status=1
 # Printed so the trend is visible; never fails the run (the bar: README, "Layers and code size").
 python scripts/size_report.py || true
-# The Windows lane: sbctune as a Windows program under Wine, against the lab (README "Windows").
-# It runs in the full run (no arguments, as CI runs); SBCTUNE_WINLANE=1 adds it to a run with
-# pytest arguments, =0 leaves it out. It runs in the BACKGROUND beside pytest (each is mostly
-# one process on one core; the machine has two), its output in a log printed after pytest's,
-# with a 2-line summary last. Its labs (winlane-<pid>-<check>), Xvfb display (-displayfd),
-# Wine prefix and output folder (tests/output/winlane/) cannot clash with pytest's.
-winlane_default=1
-[ $# -gt 0 ] && winlane_default=0
-winlane_pid=""
-winlane_log="$SBCTUNE_ROOT/tests/output/winlane-run.log"
-stop_winlane() {
-  # Only the lane's own process group (setsid below): its Wine programs and Xvfb with it.
-  [ -n "$winlane_pid" ] && kill -0 "$winlane_pid" 2>/dev/null && kill -TERM -- "-$winlane_pid"
+# Two long checks run BESIDE pytest, one after the other, in the background (scripts/beside.sh):
+# the Windows lane (sbctune as a Windows program under Wine, against the lab: README "Windows")
+# and the VM lab's tests (tests/vm: a real kernel under QEMU; the image is built once per
+# machine). Each is mostly one busy process and the machine has two cores, so the run takes
+# about as long as the main pytest alone (goal: under 60 min). They run in the full run (no
+# arguments, as CI runs): SBCTUNE_WINLANE / SBCTUNE_VM_BESIDE =1 adds one to a run with pytest
+# arguments, =0 leaves it out. Their labs (winlane-<pid>-<check>, pytest-vm-<pid> on the top
+# /22 of 198.18.0.0/15), Xvfb display (-displayfd), Wine prefix and output folders cannot clash
+# with pytest's. Their logs are printed after pytest's, with a short summary last.
+full_run=1
+[ $# -gt 0 ] && full_run=0
+beside=()
+[ "${SBCTUNE_WINLANE:-$full_run}" = "1" ] && beside+=(winlane)
+pytest_args=()
+if [ "${SBCTUNE_VM_BESIDE:-$full_run}" = "1" ]; then
+  beside+=(vm)
+  pytest_args+=(--ignore=tests/vm)
+fi
+beside_dir="$SBCTUNE_ROOT/tests/output/beside"
+beside_pid=""
+stop_beside() {
+  # Only the background group's own processes (setsid below): Wine, Xvfb, pytest and QEMU.
+  [ -n "$beside_pid" ] && kill -0 "$beside_pid" 2>/dev/null && kill -TERM -- "-$beside_pid"
 }
-trap 'stop_winlane; exit 130' INT TERM
-if [ "${SBCTUNE_WINLANE:-$winlane_default}" = "1" ]; then
-  mkdir -p "$(dirname "$winlane_log")"
-  echo "== Windows lane (Wine): started in the background; its log: $winlane_log"
-  winlane_start=$(date +%s)
-  setsid python packaging/winlane/lane.py >"$winlane_log" 2>&1 </dev/null &
-  winlane_pid=$!
+trap 'stop_beside; exit 130' INT TERM
+if [ ${#beside[@]} -gt 0 ]; then
+  rm -rf "$beside_dir"
+  mkdir -p "$beside_dir"
+  echo "== beside pytest, in the background: ${beside[*]} (logs: $beside_dir)"
+  setsid bash scripts/beside.sh "$beside_dir" "${beside[@]}" </dev/null &
+  beside_pid=$!
 fi
 echo "== pytest"
 # The slowest tests, so the run's time (goal: under 60 min, Windows lane and VM lab included) can be watched and trimmed.
-python -m pytest --durations=20 "$@"
+python -m pytest --durations=20 "${pytest_args[@]}" "$@"
 rc=$?
 # pytest's 5 means it collected no test, which is a failure here too.
 [ $rc -ne 0 ] && status=$rc
-if [ -n "$winlane_pid" ]; then
-  echo "== Windows lane (Wine): waiting for it to end"
-  wait "$winlane_pid"
-  winlane_rc=$?
-  winlane_pid=""
-  winlane_secs=$(( $(date +%s) - winlane_start ))
-  echo "== Windows lane (Wine): its log ($winlane_log)"
-  cat "$winlane_log"
-  [ $winlane_rc -ne 0 ] && [ $status -eq 0 ] && status=1
+if [ -n "$beside_pid" ]; then
+  echo "== waiting for what runs beside pytest: ${beside[*]}"
+  wait "$beside_pid"
+  beside_pid=""
+  summary=()
+  for step in "${beside[@]}"; do
+    echo "== $step (its log: $beside_dir/$step.log)"
+    cat "$beside_dir/$step.log" 2>/dev/null
+    step_rc=$(cat "$beside_dir/$step.rc" 2>/dev/null || echo 1)
+    step_secs=$(cat "$beside_dir/$step.secs" 2>/dev/null || echo "?")
+    if [ "$step_rc" = "0" ]; then word=passed; else word="failed (exit $step_rc)"; fi
+    [ "$step_rc" != "0" ] && [ $status -eq 0 ] && status=1
+    summary+=("$step: $word ($step_secs s)")
+  done
   echo "== summary"
-  if [ $winlane_rc -eq 0 ]; then winlane_word=passed; else winlane_word=failed; fi
-  echo "Windows lane: $winlane_word ($winlane_secs s)"
+  printf '%s\n' "${summary[@]}"
   echo "pytest: exit $rc"
 fi
 exit $status
