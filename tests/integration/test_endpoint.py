@@ -123,9 +123,12 @@ async def test_client_prints_both_sides(endpoint: IperfEndpoint, mode: str) -> N
     assert result.params is not None
     directions = {"reverse": {"tx"}, "bidir": {"rx", "tx"}}.get(mode, {"rx"})
     assert set(result.sums) == directions
+    # With -O each side ends its omitted seconds on its own clock, so the counts differ by what
+    # crossed between the two boundaries (a busy machine: 1.4 % was seen at 3 Gbit/s).
+    slack = 1.05 if mode == "omit2" else 1.01
     for total in result.sums.values():
         assert total.sender_bytes and total.receiver_bytes  # both sides known
-        assert total.receiver_bytes <= total.sender_bytes * 1.01
+        assert total.receiver_bytes <= total.sender_bytes * slack
     if mode == "rate100M":
         bps = result.sums["rx"].receiver_bits_per_second
         assert bps is not None and 80e6 < bps < 120e6
