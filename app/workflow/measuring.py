@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sbctune.workflow.rules as rules
+from sbctune import aio
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
@@ -147,6 +148,6 @@ def _stored_tuning(
 async def _end_reading(session: Session) -> TuningReading:
     """The end reading of a cancelled run (shielded, bounded: the cancel goes on after it)."""
     try:
-        return await asyncio.shield(asyncio.wait_for(read_tuning(session), END_READ_SECONDS))
-    except (TimeoutError, asyncio.CancelledError):
+        return await asyncio.shield(aio.wait_for(read_tuning(session), END_READ_SECONDS))
+    except (asyncio.TimeoutError, asyncio.CancelledError):  # not TimeoutError on Python 3.10
         return TuningReading(readable=False)
