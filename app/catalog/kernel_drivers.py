@@ -48,11 +48,6 @@ class KernelDriver:
         """The one bus it binds on, if it has one (r8152: usb)."""
         return self.buses[0] if len(self.buses) == 1 else None
 
-    @property
-    def since(self) -> str:
-        """What the tables know of when it came into the kernel (see ``in_tree_since``)."""
-        return in_tree_since(self.series)
-
 
 def _bus_word(name: str) -> str | None:
     found = {_BUS_WORDS[m] for m in _BUS_WORD_RE.findall(name)}
