@@ -121,10 +121,47 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     if usecs is not None and modes:
         return _plan_mode_codes(ctx, item, usecs, modes)
     if usecs is not None:
-        wanted = _stored_usecs(ctx, max(usecs, int(ctx.tweak.params.get("rx_usecs", 50))))
+        wanted = _stored_usecs(ctx, max(usecs, _in_driver_units(ctx, "rx-usecs")))
+        refusal = _coalesce_refusal(ctx, coalesce.params, "rx-usecs", wanted)
+        if refusal:
+            return _no(ctx, refusal)
         item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), str(wanted)))
+        if ctx.caps and ctx.caps.facts.get("coalesce_unit_ns", {}).get("rx-usecs") == 1:
+            item.reason += (f"; {ctx.caps.driver} counts rx-usecs in nanoseconds "
+                            f"({ctx.caps.cite('coalesce_unit_ns')})")  # fmt: skip
         return item
     return _no(ctx, "the driver offers no interrupt coalescing settings")
+
+
+def _in_driver_units(ctx: Context, param: str) -> int:
+    """The tweak's interval (microseconds) in what the driver's field counts: r8152's rx-usecs
+    is nanoseconds (COALESCE_SUPER 85000 is 85 us), so 50 us is 50000 there."""
+    target_us = int(ctx.tweak.params.get("rx_usecs", 50))
+    unit = ctx.caps.facts.get("coalesce_unit_ns", {}).get(param) if ctx.caps else None
+    return target_us * 1000 // int(unit) if unit else target_us
+
+
+def _coalesce_refusal(
+    ctx: Context, now: dict[str, int | None], param: str, wanted: int
+) -> str | None:
+    """Why the driver refuses `ethtool -C <param> <wanted>` given the values it reads back now
+    (ethtool hands it every value, the others as read): atlantic wants frames 1 exactly when
+    usecs is 0, for RX and for TX (aq_ethtool_set_coalesce), which one parameter cannot change."""
+    caps = ctx.caps
+    if caps is None:
+        return None
+    after = {**{k: v for k, v in now.items() if v is not None}, param: wanted}
+    where = caps.cite("coalesce_refuses") or caps.cite("coalesce_usecs_needs_frames_zero")
+    for combo in caps.facts.get("coalesce_refuses", []):
+        if all(after.get(name) == value for name, value in combo.items()):
+            shown = ", ".join(f"{name} {value}" for name, value in combo.items())
+            return f"{caps.driver} refuses a change while it reads {shown} (not possible; {where})"
+    frames = caps.facts.get("coalesce_usecs_needs_frames_zero", {}).get(param)
+    if frames and wanted and after.get(frames):
+        return (f"{caps.driver} refuses {param} {wanted} while {frames} is {after[frames]} "
+                f"(interrupt moderation off): both would have to change at once (not possible; "
+                f"{caps.cite('coalesce_usecs_needs_frames_zero')})")  # fmt: skip
+    return None
 
 
 def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
