@@ -121,6 +121,14 @@ def test_bcmgenet_coalescing_limits_refusals_and_rounding(tmp_path: Path) -> Non
     assert "rx-usecs: 57\n" in ethtool(state, "-c", "eth0")[0]
 
 
+def test_bcmgenet_coalescing_defaults_are_the_drivers(tmp_path: Path) -> None:
+    """bcmgenet_init_tx_ring writes 1 to DMA_MBUF_DONE_THRESH (tx-frames 1), bcmgenet_probe sets
+    rx_max_coalesced_frames 1, rx-usecs starts at 0, DIM off (driver_caps_audit2.md row 7)."""
+    shown = ethtool(lab(tmp_path, "bcmgenet"), "-c", "eth0")[0]
+    for line in ("tx-frames: 1\n", "rx-frames: 1\n", "rx-usecs: 0\n", "Adaptive RX: off"):
+        assert line in shown
+
+
 @root
 @pytest.mark.parametrize("driver", ["igb", "igc"])
 def test_intel_rx_usecs_mode_codes(tmp_path: Path, driver: str) -> None:
