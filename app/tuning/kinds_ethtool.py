@@ -122,6 +122,10 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
         return _plan_mode_codes(ctx, item, usecs, modes)
     if usecs is not None:
         wanted = _stored_usecs(ctx, max(usecs, _in_driver_units(ctx, "rx-usecs")))
+        scaled = _scaled_usecs(ctx, wanted, coalesce.params.get("tx-usecs") or 0)
+        if isinstance(scaled, str):
+            return _no(ctx, scaled)
+        wanted = scaled
         refusal = _coalesce_refusal(ctx, coalesce.params, "rx-usecs", wanted)
         if refusal:
             return _no(ctx, refusal)
@@ -208,6 +212,40 @@ def _stored_usecs(ctx: Context, usecs: int) -> int:
         return usecs
     ticks = -(-usecs * 1000 // int(step))
     return ticks * int(step) // 1000
+
+
+def _scaled_usecs(ctx: Context, usecs: int, tx_usecs: int) -> int | str:
+    """r8169 (RTL8168/8111/8101): usecs are kept as up to 15 units of a scale chosen from the
+    link's speed and the larger of rx/tx usecs, rounded up in and out (rtl_set_coalesce,
+    rtl_get_coalesce). The first value from `usecs` up that reads back as written, or why
+    there is none (at 100 Mbit/s a unit is 20.48 us: 50 reads back 62, never as written)."""
+    facts = ctx.caps.facts if ctx.caps else {}
+    scales = facts.get("coalesce_scale_ns")
+    if not scales:
+        return usecs
+    driver = ctx.caps.driver if ctx.caps else "the driver"
+    speed = ctx.nic.link_speed_mbps if ctx.nic else None
+    by_speed: dict[str, list[int]] = scales["by_speed"]
+    found = by_speed.get(str(speed)) if speed else by_speed[max(by_speed, key=int)]
+    if found is None:
+        return f"{driver} has no coalescing at {speed} Mbit/s"
+    row: list[int] = found
+    top = int(scales["units_max"])
+
+    def read_back(value: int) -> int | None:
+        scale = next((s for s in row if max(value, tx_usecs) <= s * top // 1000), None)
+        if scale is None:
+            return None  # EINVAL: over 15 units of the largest scale
+        units = -(-value * 1000 // scale)  # DIV_ROUND_UP
+        return -(-units * scale // 1000)
+
+    for value in range(usecs, usecs + 50):
+        if read_back(value) == value:
+            return value
+    return (f"{driver} keeps rx-usecs in steps of "
+            f"{row[0] / 1000:g}-{row[-1] / 1000:g} us at {speed or 'its top'} Mbit/s, so "
+            f"{usecs} would read back {read_back(usecs)} and the change could not be checked "
+            f"(not planned; {ctx.caps.cite('coalesce_scale_ns') if ctx.caps else ''})")  # fmt: skip
 
 
 def plan_offloads(ctx: Context) -> PlannedTweak:

@@ -305,3 +305,18 @@ def test_atlantic_refuses_a_change_that_leaves_a_pair_at_zero() -> None:
     assert caps is not None
     assert {"tx-usecs": 0, "tx-frames": 0} in caps.facts["coalesce_refuses"]
     assert caps.facts["coalesce_max"]["rx-usecs"] == 1022
+
+
+@pytest.mark.parametrize(("speed", "after"), [(1000, "50"), (None, "50"), (100, None)])
+def test_r8169_coalescing_is_planned_only_where_it_reads_back(speed: int | None, after: str | None
+                                                              ) -> None:  # fmt: skip
+    """rtl_set_coalesce keeps up to 15 units of a speed-dependent scale, rounded up in and out:
+    at 1 Gbit/s (or an unknown speed, the kernel's first row) 50 us is 10 units of 5 us; at
+    100 Mbit/s a unit is 20.48 us and 50 reads back 62, so no value verifies: not planned."""
+    nic = Nic("eth0", driver="r8169", chip="RTL8111/8168/8411", link_speed_mbps=speed)
+    item = planned("irq-coalescing", nic, result("ethtool -c", COALESCE_OFF))
+    if after is None:
+        assert not item.applicable and "read back 62" in item.reason
+        assert "rtl_coalesce_choose_scale" in item.reason
+    else:
+        assert [(c.target, c.after) for c in item.changes] == [("eth0 -C rx-usecs", after)]
