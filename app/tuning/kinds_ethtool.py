@@ -49,7 +49,12 @@ def _driver_lacks(ctx: Context, op: str) -> str | None:
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
 
 
-_SETTING = {"rings": "rings", "eee": "Energy-Efficient Ethernet", "pause": "flow control"}
+_SETTING = {
+    "rings": "rings",
+    "eee": "Energy-Efficient Ethernet",
+    "pause": "flow control",
+    "mtu": "the MTU",
+}
 
 
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
@@ -74,6 +79,11 @@ def _held(ctx: Context, refusal: str) -> PlannedTweak:
     item = _no(ctx, refusal)
     item.needs_link_consent = True
     return item
+
+
+# the MTU planner (kinds_boot) holds a restarting change back the same way
+restart_refusal = _restart_refusal
+held_for_consent = _held
 
 
 def plan_rings(ctx: Context) -> PlannedTweak:

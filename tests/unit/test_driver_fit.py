@@ -23,7 +23,7 @@ from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.changes import refused
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak, TuningPlan
-from sbctune.tuning.probe import Facts
+from sbctune.tuning.probe import Facts, Read
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 RINGS = (CAPTURES / "ethtool_g/ifupdown2_255_max.txt").read_text(encoding="utf-8")
@@ -320,3 +320,37 @@ def test_r8169_coalescing_is_planned_only_where_it_reads_back(speed: int | None,
         assert "rtl_coalesce_choose_scale" in item.reason
     else:
         assert [(c.target, c.after) for c in item.changes] == [("eth0 -C rx-usecs", after)]
+
+
+# ----------------------------------------------------------------- MTU: restarts and EBUSY
+
+
+def mtu_planned(driver: str, route_dev: str, **options: Any) -> PlannedTweak:
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    found.steps["ssh-route"] = ssh_over(route_dev)
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver=driver)
+    inventory = Inventory(board=Board(kernel="6.12.25+rpt-rpi-2712"), nics=[nic])
+    ctx = Context(tweak, found, inventory, nic, {"path_supports_jumbo": True, **options}, {},
+                  ("mtu-jumbo",))  # fmt: skip
+    return PLANNERS[tweak.kind](ctx)
+
+
+def test_macb_refuses_a_new_mtu_while_the_interface_is_up() -> None:
+    """macb_change_mtu: `if (netif_running(dev)) return -EBUSY;` (6.1 and 6.12): the Pi 5's
+    port cannot take jumbo frames while up, so the tweak is not possible, not a failure."""
+    item = mtu_planned("macb", "wlan0")
+    assert not item.applicable and "EBUSY" in item.reason and "macb_change_mtu" in item.reason
+
+
+@pytest.mark.parametrize("driver", ["igb", "igc", "stmmac"])
+def test_an_mtu_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> None:
+    """igb/igc_change_mtu take a running interface down and up; stmmac_change_mtu releases and
+    reopens it: on the SSH NIC only with the user's consent, and marked as a link restart."""
+    held = mtu_planned(driver, "eth0")
+    assert not held.applicable and held.needs_link_consent and "the MTU" in held.reason
+    agreed = mtu_planned(driver, "eth0", allow_link_restart=True)
+    assert agreed.applicable and agreed.restarts_link
+    quiet = mtu_planned("r8152", "eth0")
+    assert quiet.applicable and not quiet.restarts_link
