@@ -337,6 +337,19 @@ def test_a_pause_change_on_lan78xx_bounces_the_link(tmp_path: Path) -> None:
 
 
 @root
+@pytest.mark.parametrize(("driver", "chip"), [("stmmac", ""), ("asix", "AX88772B")])
+def test_a_pause_change_through_phylink_bounces_the_link(tmp_path: Path, driver: str, chip: str
+                                                         ) -> None:  # fmt: skip
+    """stmmac_set_pauseparam and ax88772_ethtool_set_pauseparam hand the change to
+    phylink_ethtool_set_pauseparam -> phy_set_asym_pause, which renegotiates when the
+    advertisement changes (driver_caps_audit2.md)."""
+    state = lab(tmp_path, driver, chip)
+    assert ethtool(state, "-A", "eth0", "rx", "on")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["pause"]["bounces"] == 1
+
+
+@root
 @pytest.mark.parametrize("driver", PASTED)
 def test_the_lab_bounces_the_link_exactly_where_the_table_says(tmp_path: Path, driver: str) -> None:
     """For each of the 13 drivers: a ring, EEE or pause change bounces the lab's link iff the
