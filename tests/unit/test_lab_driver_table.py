@@ -121,6 +121,16 @@ def test_bcmgenet_coalescing_limits_refusals_and_rounding(tmp_path: Path) -> Non
     assert "rx-usecs: 57\n" in ethtool(state, "-c", "eth0")[0]
 
 
+def test_igc_offloads_are_the_drivers_not_all_fixed_off(tmp_path: Path) -> None:
+    """igc_probe turns SG, TSO/TSO6, RXHASH, RXCSUM and HW_CSUM on (hw_features = features);
+    VLAN offloads and NTUPLE join hw_features only (driver_caps_audit2.md row 16)."""
+    shown = ethtool(lab(tmp_path, "igc"), "-k", "eth0")[0]
+    for line in ("tcp-segmentation-offload: on\n", "scatter-gather: on\n",
+                 "receive-hashing: on\n", "rx-checksumming: on\n", "rx-vlan-offload: off\n",
+                 "ntuple-filters: off\n"):  # fmt: skip
+        assert line in shown, line
+
+
 def test_bcmgenet_coalescing_defaults_are_the_drivers(tmp_path: Path) -> None:
     """bcmgenet_init_tx_ring writes 1 to DMA_MBUF_DONE_THRESH (tx-frames 1), bcmgenet_probe sets
     rx_max_coalesced_frames 1, rx-usecs starts at 0, DIM off (driver_caps_audit2.md row 7)."""
