@@ -8,6 +8,7 @@ source (``ethtool_table``), and, where the profile captured them, from the real
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shlex
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_driver, fake_ethtool_tables
+from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_table import driver_info, hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
@@ -122,20 +123,28 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     return {"schema": 1, "interfaces": interfaces}
 
 
-_TABLES = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
+_OWN_IMPORTS = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
+_FUTURE = re.compile(r"^from __future__ import annotations\n", re.M)
+
+
+def _module_text(name: str) -> str:
+    """A fake_ethtool module's text without its sbctune imports (between the markers)."""
+    module = importlib.import_module(f"sbctune.lab.{name}")
+    text = Path(str(module.__file__)).read_text(encoding="utf-8")
+    text, count = _OWN_IMPORTS.subn("", text)
+    if count > 1 or (count == 0 and "from sbctune" in text):
+        raise RuntimeError(f"{name}.py: its sbctune imports need @tables-start/@tables-end")
+    return _FUTURE.sub("", text)
 
 
 def script_text(python: str, state_path: Path, fallback: Path) -> str:
-    """The stateful ethtool as one standalone script: fake_ethtool's text with its tables
-    inlined (the lab user's python has no sbctune on its path) and the lab's paths filled in."""
-    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
-    tables = "\n".join(
-        Path(str(module.__file__)).read_text(encoding="utf-8")
-        for module in (fake_ethtool_tables, fake_ethtool_driver)
-    )
-    source, count = _TABLES.subn(lambda _: tables, source)
-    if count != 1:
+    """The stateful ethtool as one standalone script: the text of every fake_ethtool module
+    (the lab user's python has no sbctune on its path), fake_ethtool's last, and the lab's
+    paths filled in."""
+    if "@tables-start" not in Path(fake_ethtool.__file__).read_text(encoding="utf-8"):
         raise RuntimeError("fake_ethtool.py lost its @tables-start/@tables-end markers")
+    parts = [_module_text(name) for name in (*fake_ethtool.SCRIPT_MODULES, "fake_ethtool")]
+    source = "from __future__ import annotations\n\n" + "\n\n".join(parts)
     source = source.replace('"@STATE@"', repr(str(state_path)))
     return f"#!{python}\n" + source.replace('"@FALLBACK@"', repr(str(fallback)))
 
