@@ -42,20 +42,28 @@ def coalesce_params(flags: frozenset[str]) -> list[str]:
     return sorted({p for flag in flags for p in _COALESCE_FLAGS.get(flag, [])})
 
 
-def single_queue(driver: str) -> bool:
-    """Whether the kernel allocates the driver's net_device with one queue (xps_cpus: ENOENT)."""
-    caps = driver_caps.caps(driver)
-    return caps is not None and caps.multiqueue is False
+def single_queue(driver: str, chip: str = "", queues: int | None = None) -> bool:
+    """Whether the kernel gives the driver's net_device one transmit queue (xps_cpus: ENOENT):
+    a single-queue allocation, or macb with one queue in use (`queues`: the profile's count;
+    else the table's for the chip, RP1: 1)."""
+    caps = driver_caps.caps(driver, None, chip) if driver else None
+    return caps is not None and caps.single_tx_queue(chip, queues)
 
 
-def driver_queues(driver: str, chip: str = "", cpus: int | None = None) -> tuple[int, int] | None:
+def driver_queues(
+    driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
+) -> tuple[int, int] | None:
     """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
     hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), one pair per
     CPU up to the MAC's maximum where the source says so (igb: I211 2, I210 4, else 8; igc 4),
-    None where the lab cannot know them and keeps veth's."""
+    the board's where the device tree or the hardware decides (`queues`, the profile's count;
+    else the table's: macb on RP1 1, stmmac without snps,tx-queues-to-use 1), None where the
+    lab cannot know them and keeps veth's."""
     caps = driver_caps.caps(driver, None, chip) if driver else None
     if caps is None:
         return None
+    if queues and caps.facts.get("queues_allocated"):
+        return queues, queues
     counts = caps.facts.get("queues")
     if counts:
         return int(counts["tx"]), int(counts["rx"])
@@ -68,7 +76,22 @@ def driver_queues(driver: str, chip: str = "", cpus: int | None = None) -> tuple
         if caps.facts.get("rss_queues_pow2"):  # atlantic: rounddown_pow_of_two
             pairs = 1 << (pairs.bit_length() - 1)
         return pairs, pairs
+    in_use = caps.queues_in_use(chip)
+    if in_use:
+        return in_use
     return (1, 1) if caps.multiqueue is False else None
+
+
+def driver_queues_allocated(
+    driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
+) -> tuple[int, int] | None:
+    """(TX, RX) queues the net_device is allocated with, where more than those in use (stmmac:
+    MTL_MAX_TX_QUEUES, 8, whatever the device tree uses: so XPS works on one queue in use)."""
+    caps = driver_caps.caps(driver, None, chip) if driver else None
+    allocated = caps.facts.get("queues_allocated") if caps else None
+    if isinstance(allocated, dict):
+        return int(allocated["tx"]), int(allocated["rx"])
+    return driver_queues(driver, chip, cpus, queues)
 
 
 def driver_info(driver: str) -> dict[str, bool]:
