@@ -84,7 +84,9 @@ def _captured(bundle: Bundle, args: str) -> str | None:
     return None
 
 
-def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") -> dict[str, Any]:
+def interface_state(
+    driver: str, bundle: Bundle, ifname: str, chip: str = "", kernel: str = ""
+) -> dict[str, Any]:
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -104,7 +106,7 @@ def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") ->
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
-    hold_to_table(state, driver, chip)
+    hold_to_table(state, driver, chip, kernel)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
@@ -116,7 +118,9 @@ def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") ->
 
 def build_state(profile: LabProfile) -> dict[str, Any]:
     interfaces = {
-        spec.name: interface_state(spec.driver, profile.bundle, spec.name, spec.chip)
+        spec.name: interface_state(
+            spec.driver, profile.bundle, spec.name, spec.chip, profile.kernel
+        )
         for spec in profile.interfaces
         if spec.driver
     }

@@ -108,9 +108,10 @@ def driver_info(driver: str) -> dict[str, bool]:
     }
 
 
-def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
-    """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows."""
-    caps = driver_caps.caps(driver, None, chip)
+def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: str = "") -> None:
+    """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows
+    (`kernel`: the profile's release, for facts of one series; "" every series)."""
+    caps = driver_caps.caps(driver, kernel or None, chip)
     if caps is None:
         return
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
@@ -135,7 +136,22 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
+        _eee_default(state["eee"], caps)
     _features(state["features"], caps)
+
+
+def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
+    """EEE as the kernel sets it up (lan78xx: off on 6.1, where only set_eee turns the MAC's
+    EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
+    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then)."""
+    default = caps.facts.get("eee_default")
+    if not default:
+        return
+    eee["enabled"] = bool(default["enabled"])
+    eee["tx_lpi"] = bool(default["tx_lpi"])
+    eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
+    if not eee["active"] and default.get("timer_needs_link"):
+        eee["tx_lpi_timer"] = 0
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:

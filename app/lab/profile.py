@@ -5,6 +5,8 @@
     [lab]
     description = "..."
     irq_refuse = [46]            # IRQs whose smp_affinity refuses every write (EINVAL)
+    kernel = "6.12.47+rpt-rpi-v8"  # optional: the kernel the driver models answer as (its
+                                 # driver_caps.json series); default the captured `uname -r`
 
     [cpu]
     count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
@@ -82,6 +84,7 @@ MAX_INTERFACES = 4
 WIRE_FRAME_BYTES = 1538
 TCP_PAYLOAD_BYTES = 1448
 _IFNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,14}$")
+_KERNEL = re.compile(r"^(\d{1,2}\.\d{1,3}[A-Za-z0-9.+~_-]{0,60})?$")
 _MAC = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 DEFAULT_GOVERNORS = (
     "conservative",
@@ -151,6 +154,7 @@ class LabProfile:
     tweak_effects: tuple[TweakEffect, ...] = field(default_factory=tuple)
     shared_limits: tuple[SharedLimit, ...] = ()  # see sbctune.lab.shared_limit
     power: PowerState = field(default_factory=PowerState)
+    kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
 
     @property
     def test_interface(self) -> InterfaceSpec:
@@ -401,7 +405,10 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     except BundleError as exc:
         raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
     lab = _table(data, "lab", where)
-    _check_keys(lab, {"description", "irq_refuse"}, f"{where} [lab]")
+    _check_keys(lab, {"description", "irq_refuse", "kernel"}, f"{where} [lab]")
+    kernel = lab.get("kernel", (bundle.command("uname -r") or "").strip())
+    if not isinstance(kernel, str) or not _KERNEL.match(kernel):
+        raise ProfileError(f"{where}: [lab] kernel must be a release like 6.12.47+rpt-rpi-v8")
     captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
     refuse = lab.get("irq_refuse", [])
     if not isinstance(refuse, list) or not all(
@@ -438,4 +445,5 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         tweak_effects=effects,
         power=power,
         shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
+        kernel=kernel,
     )
