@@ -20,7 +20,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
-from sbctune.lab.ethtool_table import driver_info, hold_to_table
+from sbctune.lab.ethtool_table import channels_state, driver_info, driver_queues, hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
@@ -85,8 +85,14 @@ def _captured(bundle: Bundle, args: str) -> str | None:
 
 
 def interface_state(
-    driver: str, bundle: Bundle, ifname: str, chip: str = "", kernel: str = ""
+    driver: str,
+    bundle: Bundle,
+    ifname: str,
+    chip: str = "",
+    kernel: str = "",
+    queues: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
+    """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues)."""
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -107,6 +113,7 @@ def interface_state(
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
     hold_to_table(state, driver, chip, kernel)
+    state["channels"] = channels_state(driver, chip, kernel, queues)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
@@ -119,7 +126,12 @@ def interface_state(
 def build_state(profile: LabProfile) -> dict[str, Any]:
     interfaces = {
         spec.name: interface_state(
-            spec.driver, profile.bundle, spec.name, spec.chip, profile.kernel
+            spec.driver,
+            profile.bundle,
+            spec.name,
+            spec.chip,
+            profile.kernel,
+            driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
         )
         for spec in profile.interfaces
         if spec.driver
@@ -161,7 +173,7 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     """The shell script installed as ``ethtool``: a read of a modelled interface prints what the
     model last wrote to ``shown`` (one `cat`, no Python start: the collector runs a dozen of
     these per inspect); a set, or a read with other arguments, runs the model; anything else
-    (another interface, ``ethtool IFACE``, ``-l``, ``-S``) goes straight to the captures."""
+    (another interface, ``ethtool IFACE``, ``-S``) goes straight to the captures."""
     reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
     sets = [*fake_ethtool.SET, "-K"]
     for alias, option in fake_ethtool_tables.ALIASES.items():

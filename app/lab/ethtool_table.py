@@ -67,11 +67,8 @@ def driver_queues(
     counts = caps.facts.get("queues")
     if counts:
         return int(counts["tx"]), int(counts["rx"])
-    maxima = caps.facts.get("rss_queues_max")
-    if maxima and caps.facts.get("rss_queues_per_cpu") and cpus:
-        squeezed = chip.lower().replace(" ", "")
-        top = next((int(n) for name, n in maxima.items() if name != "default"
-                    and name.lower() in squeezed), int(maxima["default"]))  # fmt: skip
+    top = _rss_max(caps, chip)
+    if top and caps.facts.get("rss_queues_per_cpu") and cpus:
         pairs = max(1, min(top, cpus))
         if caps.facts.get("rss_queues_pow2"):  # atlantic: rounddown_pow_of_two
             pairs = 1 << (pairs.bit_length() - 1)
@@ -80,6 +77,45 @@ def driver_queues(
     if in_use:
         return in_use
     return (1, 1) if caps.multiqueue is False else None
+
+
+def _rss_max(caps: DriverCaps, chip: str) -> int | None:
+    """The MAC's most RSS queues (igb_get_max_rss_queues: I211 2, 82575/I210 4, else 8)."""
+    maxima = caps.facts.get("rss_queues_max")
+    if not maxima:
+        return None
+    squeezed = chip.lower().replace(" ", "")
+    return next((int(n) for name, n in maxima.items() if name != "default"
+                 and name.lower() in squeezed), int(maxima["default"]))  # fmt: skip
+
+
+def channels_state(
+    driver: str, chip: str, kernel: str, in_use: tuple[int, int] | None
+) -> dict[str, Any] | None:
+    """``ethtool -l``'s maxima and counts as the driver's get_channels gives them (None: no
+    get_channels). igb/igc: combined = rss_queues (one per CPU up to the MAC's maximum), other
+    = NON_Q_VECTORS (the MSI-X link vector; the lab's NICs are MSI-X ones); stmmac: RX and TX
+    in use, their maximum the hardware's (dma_cap), which the lab takes as the count in use."""
+    caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    if caps is None or not caps.has("get_channels"):
+        return None
+    fact = caps.facts.get("channels", {})
+    tx, rx = in_use or (1, 1)
+    zero = dict.fromkeys(("rx", "tx", "other", "combined"), 0)
+    if fact.get("style") == "combined":
+        other = int(fact.get("other", 0))
+        top = _rss_max(caps, chip) or rx
+        maxima, cur = (
+            {**zero, "other": other, "combined": top},
+            {**zero, "other": other, "combined": rx},
+        )
+    elif fact.get("style") == "separate":
+        maxima = cur = {**zero, "rx": rx, "tx": tx}
+    else:  # get_channels without a hand-read fact: the lab cannot say, so claims nothing
+        return None
+    settable, restarts = caps.has("set_channels"), caps.restarts("channels")
+    return {"max": maxima, "cur": dict(cur), "style": fact["style"],
+            "settable": settable, "restarts": restarts}  # fmt: skip
 
 
 def driver_queues_allocated(

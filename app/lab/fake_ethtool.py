@@ -1,7 +1,7 @@
 """The lab's stateful ``ethtool`` for the tuning knobs (stdlib only: copied in as a script).
 
-Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A`` and ``-i`` for
-interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``); anything else goes
+Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``
+for interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``); anything else goes
 to the capture-printing script (``FALLBACK``). Formats and error texts are ethtool 6.1's over
 netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink error: Operation not
 supported`` for a missing op; extack as ``netlink error: MESSAGE (offset N)`` then the errno line
@@ -21,6 +21,7 @@ from typing import Any
 # @tables-start: the installed script runs without sbctune, so install() (script_text) puts
 # the text of every fake_ethtool module (SCRIPT_MODULES) in place of these imports.
 from sbctune.lab.fake_ethtool_base import Failure
+from sbctune.lab.fake_ethtool_channels import set_channels, show_channels
 from sbctune.lab.fake_ethtool_driver import bounce_link, show_info
 from sbctune.lab.fake_ethtool_features import set_features, show_features
 from sbctune.lab.fake_ethtool_knobs import (
@@ -45,6 +46,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_base",
     "fake_ethtool_knobs",
     "fake_ethtool_features",
+    "fake_ethtool_channels",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -120,8 +122,15 @@ SHOW = {
     "-k": show_features,
     "-a": show_pause,
     "--show-eee": show_eee,
+    "-l": show_channels,
 }
-SET = {"-G": set_rings, "-C": set_coalesce, "-A": set_pause, "--set-eee": set_eee}
+SET = {
+    "-G": set_rings,
+    "-C": set_coalesce,
+    "-A": set_pause,
+    "--set-eee": set_eee,
+    "-L": set_channels,
+}
 
 
 def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
