@@ -9,6 +9,7 @@ source (``ethtool_table``), and, where the profile captured them, from the real
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import shlex
@@ -25,6 +26,7 @@ from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
+from sbctune.resources import resource_root
 
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
@@ -114,6 +116,7 @@ def interface_state(
     state["features"] = _features(model)
     hold_to_table(state, driver, chip, kernel)
     state["channels"] = channels_state(driver, chip, kernel, queues)
+    state["stats"] = stats_names(driver)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
@@ -121,6 +124,15 @@ def interface_state(
     if (text := _captured(bundle, f"-k {ifname}")) is not None:
         _apply_features_capture(state["features"], text)
     return state
+
+
+def stats_names(driver: str) -> list[str] | None:
+    """The names the driver's ``ethtool -S`` prints, from the kernel's string tables
+    (resources/kernel_source/ethtool_stats.json); [] where it has no get_ethtool_stats ("no
+    stats available"), None where the tables do not cover the driver (the capture answers)."""
+    path = Path(str(resource_root())) / "kernel_source" / "ethtool_stats.json"
+    entry = json.loads(path.read_text(encoding="utf-8"))["drivers"].get(driver)
+    return None if entry is None else list(entry["names"])
 
 
 def build_state(profile: LabProfile) -> dict[str, Any]:
@@ -173,9 +185,10 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     """The shell script installed as ``ethtool``: a read of a modelled interface prints what the
     model last wrote to ``shown`` (one `cat`, no Python start: the collector runs a dozen of
     these per inspect); a set, or a read with other arguments, runs the model; anything else
-    (another interface, ``ethtool IFACE``, ``-S``) goes straight to the captures."""
+    (another interface, ``ethtool IFACE``) goes straight to the captures; ``-S`` runs the model
+    each time (its values are the lab's live counters)."""
     reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
-    sets = [*fake_ethtool.SET, "-K"]
+    sets = [*fake_ethtool.SET, "-K", *fake_ethtool.LIVE]  # run the model every time
     for alias, option in fake_ethtool_tables.ALIASES.items():
         reads.get(option, sets).append(alias)
     lines = [

@@ -1,12 +1,13 @@
 """The lab's stateful ``ethtool`` for the tuning knobs (stdlib only: copied in as a script).
 
 Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``
-for interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``); anything else goes
-to the capture-printing script (``FALLBACK``). Formats and error texts are ethtool 6.1's over
-netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink error: Operation not
-supported`` for a missing op; extack as ``netlink error: MESSAGE (offset N)`` then the errno line
-(rings.c "requested ring size exceeds maximum", coalesce.c "cannot modify an unsupported
-parameter"); a set without CAP_NET_ADMIN: ``netlink error: Operation not permitted``.
+and ``-S`` for interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``);
+anything else goes to the capture-printing script (``FALLBACK``). Formats and error texts are
+ethtool 6.1's over netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink
+error: Operation not supported`` for a missing op; extack as ``netlink error: MESSAGE (offset
+N)`` then the errno line (rings.c "requested ring size exceeds maximum", coalesce.c "cannot
+modify an unsupported parameter"); a set without CAP_NET_ADMIN: ``netlink error: Operation not
+permitted``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from sbctune.lab.fake_ethtool_knobs import (
     show_pause,
     show_rings,
 )
+from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
 
 # @tables-end
@@ -47,6 +49,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_knobs",
     "fake_ethtool_features",
     "fake_ethtool_channels",
+    "fake_ethtool_stats",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -124,6 +127,8 @@ SHOW = {
     "--show-eee": show_eee,
     "-l": show_channels,
 }
+# Read on every call, never from a shown file: the values move (the lab's real traffic).
+LIVE = {"-S": show_stats}
 SET = {
     "-G": set_rings,
     "-C": set_coalesce,
@@ -138,7 +143,7 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
-    if option not in SHOW and option not in SET and option != "-K":
+    if option not in SHOW and option not in SET and option not in LIVE and option != "-K":
         return None
     ifname, rest = argv[1], argv[2:]
     try:
@@ -146,18 +151,21 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             known = json.load(fh).get("interfaces", {}).get(ifname)
     except (OSError, ValueError):
         return None
-    # Unknown interface, or an `ethtool -i` the profile captured: the capture answers.
+    # Unknown interface, an `ethtool -i` the profile captured, or counters the kernel's string
+    # tables do not name for the driver: the capture answers.
     if known is None or (option == "-i" and not known.get("info")):
+        return None
+    if option in LIVE and known.get("stats") is None:
         return None
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
     try:
         with locked_state(state_path, write) as state:
             dev = state["interfaces"][ifname]
-            if option in SHOW:
+            if option in SHOW or option in LIVE:
                 if rest:
                     return "", ["ethtool: bad command line argument(s)"], 1
-                return SHOW[option](ifname, dev), [], 0
+                return (SHOW.get(option) or LIVE[option])(ifname, dev), [], 0
             if option == "-K":
                 return set_features(ifname, dev, rest)
             SET[option](ifname, dev, rest)

@@ -19,6 +19,7 @@ ALIASES = {
     "--pause": "-A",
     "--show-channels": "-l",
     "--set-channels": "-L",
+    "--statistics": "-S",
 }
 RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
 COALESCE_LAYOUT: list[list[str]] = [
