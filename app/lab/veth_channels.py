@@ -9,7 +9,6 @@ The host has no ethtool binary to rely on: the request goes through the SIOCETHT
 from __future__ import annotations
 
 import ctypes
-import fcntl  # posix-only: the lab runs on Linux only
 import socket
 import struct
 
@@ -23,6 +22,8 @@ IFREQ_SIZE = 40  # struct ifreq on 64-bit Linux
 
 def set_channels(ifname: str, tx: int, rx: int) -> None:
     """Use `tx` transmit and `rx` receive queues of `ifname` (in the caller's namespace)."""
+    import fcntl  # posix-only: the lab runs on Linux; the package imports anywhere
+
     # struct ethtool_channels: cmd, max_rx, max_tx, max_other, max_combined, rx_count,
     # tx_count, other_count, combined_count (the maxima are the kernel's, ignored on set)
     request = ctypes.create_string_buffer(struct.pack("9I", ETHTOOL_SCHANNELS, 0, 0, 0, 0,

@@ -57,7 +57,11 @@ def test_show_channels_exactly_where_the_driver_has_get_channels(
         assert code == 0 and out.startswith("Channel parameters for eth0:\n"), (driver, err)
         return
     # word for word what the real ethtool said for e1000e, which has no get_channels
-    assert (out, "".join(e + "\n" for e in err), code) == ("", E1000E_L.read_text("utf-8"), 1)
+    assert (out, "".join(e + "\n" for e in err), code) == (
+        "",
+        E1000E_L.read_text(encoding="utf-8"),
+        1,
+    )
 
 
 def test_igb_shows_combined_channels_per_cpu_and_one_other(tmp_path: Path) -> None:

@@ -24,7 +24,9 @@ pytestmark = pytest.mark.posix_only("the lab's fake ethtool reads sysfs and lock
 EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 PASTED = driver_caps.table()["pasted"]
 TABLES = json.loads(
-    (Path(str(resource_root())) / "kernel_source" / "ethtool_stats.json").read_text("utf-8")
+    (Path(str(resource_root())) / "kernel_source" / "ethtool_stats.json").read_text(
+        encoding="utf-8"
+    )
 )["drivers"]
 LO = Path("/sys/class/net/lo/statistics")
 
