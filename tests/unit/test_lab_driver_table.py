@@ -203,7 +203,7 @@ def test_offloads_the_planner_asks_for_hold_in_the_lab(tmp_path: Path, driver: s
         assert f"{legacy[change.target.split()[-1]]}: on" in shown, (driver, change.target)
     caps = driver_caps.caps(driver)
     assert caps is not None
-    assert single_queue(driver) == (caps.multiqueue is False)
+    assert single_queue(driver) == caps.single_tx_queue()
 
 
 @root
