@@ -11,7 +11,7 @@ one `StepSpec` added to `FLOW_STEPS` here, and it appears in both.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import sbctune.workflow.rules as rules
@@ -143,8 +143,12 @@ async def _plan(ctx: FlowContext) -> tuning_api.TuningPlan:
     plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, options.tweak_ids,
                                  plan_options(options.allow_link_restart))  # fmt: skip
     assert ctx.result is not None
-    ctx.result.held_for_link = [item.tweak.id for item in held_for_link(plan.items)]
-    return plan
+    held = ctx.result.held_for_link = [item.tweak.id for item in held_for_link(plan.items)]
+    if not held:
+        return plan
+    # Left out of the session altogether: its outcomes then never call them "not possible".
+    rest = [item for item in plan.items if item.tweak.id not in held]
+    return replace(plan, items=rest, tweak_ids=[item.tweak.id for item in rest])
 
 
 def _with_held(ctx: FlowContext, detail: str) -> str:

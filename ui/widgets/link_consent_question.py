@@ -31,7 +31,8 @@ class LinkConsentQuestion(QMessageBox):
         self.consent_box.setAccessibleName(consent_text())
         self.consent_box.setToolTip(consent_text())
         self.setCheckBox(self.consent_box)
-        self.start_button = self.addButton(f"&Start {what}", QMessageBox.ButtonRole.AcceptRole)
+        start = f"&Start {what.replace('&', '&&')}"  # "Tune & Measure": a literal ampersand
+        self.start_button = self.addButton(start, QMessageBox.ButtonRole.AcceptRole)
         self.cancel_button = self.addButton("&Cancel", QMessageBox.ButtonRole.RejectRole)
         self.setDefaultButton(self.start_button)
 
