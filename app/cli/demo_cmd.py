@@ -30,7 +30,7 @@ from sbctune.history import History
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
-from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
+from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted, find_path
 from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.safefiles import check_output
@@ -164,7 +164,9 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
                           allow_link_restart=args.allow_link_restart)  # fmt: skip
     steps = CALIBRATED_FLOW_STEPS if args.calibrate else FLOW_STEPS
     if not args.no_tune:
-        await _consent_lines(session, inventory, args)
+        # The NIC the flow tests: the one asked for, else the route to this PC (as one_click).
+        nic = args.nic or (await find_path(session, None)).route_dev
+        await _consent_lines(session, inventory, nic, args.allow_link_restart)
     if args.find:
         steps = FIND_FLOW_STEPS
         planned = await tuning_api.plan(session, inventory, args.nic, None,
@@ -181,17 +183,18 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     return result
 
 
-async def _consent_lines(session: Session, inventory: Inventory, args: argparse.Namespace) -> None:
+async def _consent_lines(
+    session: Session, inventory: Inventory, nic: str | None, agreed: bool
+) -> None:
     """Before the run: the tweaks held back because they would drop the link this computer
     reaches the Pi through, and how to agree; with the consent, which ones will drop it."""
-    if args.allow_link_restart:
-        planned = await tuning_api.plan(session, inventory, args.nic, None,
-                                        plan_options(True))  # fmt: skip
+    if agreed:
+        planned = await tuning_api.plan(session, inventory, nic, None, plan_options(True))
         dropping = [tweak_title(i.tweak.id) for i in consented_link(planned.items)]
         if dropping:
             _step(f"{dropping_text(dropping)} ({consent_detail()})")
         return
-    held = await held_before_run(session, inventory, args.nic)
+    held = await held_before_run(session, inventory, nic)
     if held:
         _step(held_text(tweak_title(i.tweak.id) for i in held))
         say(f"    {HINT}")
