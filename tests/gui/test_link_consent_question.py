@@ -5,7 +5,9 @@ mnemonics, and Enter starts without the consent (the link is not dropped by a ke
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QApplication
@@ -58,3 +60,22 @@ def test_the_question_words_the_tune_pages_consent_and_enter_starts_without_it(
     question.start_button.click()
     gui_app.processEvents()
     assert answers == [False, True]
+
+
+def test_a_consent_given_on_the_tune_page_goes_with_both_flows(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing to ask (not connected): the flows start at once; the Tune page's consent, once
+    given, is the flows' too (no second question)."""
+    started: list[dict[str, Any]] = []
+    monkeypatch.setattr(window.flow, "start", lambda _plan, **kw: started.append(kw))
+    window.tune_and_measure()
+    window.find_what_helps()
+    assert [(kw.get("find", False), kw["allow_link_restart"]) for kw in started] == [
+        (False, False), (True, False),
+    ]  # fmt: skip
+    window.tuning.allow_link_restart = True  # what the Tune page's box records
+    window.tune_and_measure()
+    window.find_what_helps()
+    assert [kw["allow_link_restart"] for kw in started[2:]] == [True, True]
+    assert window.consent_question is None
