@@ -46,8 +46,10 @@ def _base(event: DmesgEvent) -> Sighting | None:
     sighting = Sighting(keys)
     device = event.device or ""
     if bus == "platform":
-        sighting.add("platform_name", device.split(":")[0], _SRC, event.text, event.line)
-        if ":" in device:
+        of_path = "@" in device.split(":")[0]  # "soc@ffe00000:ethernet@b0000" is one device
+        name = device if of_path else device.split(":")[0]
+        sighting.add("platform_name", name, _SRC, event.text, event.line)
+        if ":" in device and not of_path:
             return sighting  # "8000000.ethernet:mdio@f00": a child (MDIO bus), another driver
     if _refused(event.text):
         sighting.add("driver_none", True, _SRC, event.text, event.line)
@@ -295,7 +297,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if event.kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
                 found.append(probed)
             probing = None
-        if event.kind in _SKIP or event.kind.startswith("pcie_link"):
+        if event.kind in _SKIP or event.kind in ("pcie_link_up", "pcie_link_down"):
             continue
         again = (event.kind, event.text) in seen
         if again and event.kind not in _COUNTED:

@@ -10,11 +10,19 @@ import re
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
 PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
+# A device-tree node whose address did not translate (drivers/of/platform.c
+# of_device_make_bus_id(): "%s:%s" of each node's full name up the tree), as on PowerPC:
+# "soc@ffe00000:ethernet@b0000".
+OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){1,3}"
 ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
-    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
+    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
+    rf"{OF_NAMED})"
 )
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
+# A netdev message before the interface is registered (net/core/dev.c __netdev_printk():
+# netdev_name() is "(unnamed net_device)", netdev_reg_state() " (uninitialized)").
+UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -182,7 +190,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "link_down",
         re.compile(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |NIC )?"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
@@ -328,7 +336,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "device",  # any other line a driver wrote about its device: who drives what
         re.compile(
             rf"^(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})"
-            r"(?: (?P<iface>[a-z][\w.-]{1,14}))?: "
+            rf"(?: (?P<iface>[a-z][\w.-]{{1,14}}))?{UNREGISTERED}: "
         ),
     ),
 ]
