@@ -133,7 +133,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
-    elif kind == "device" and _kernel_complaint(text):
+    elif kind == "device" and _kernel_complaint(text, event.driver):
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
@@ -169,13 +169,25 @@ _COMPLAINTS = (
 )  # fmt: skip
 
 
-def _kernel_complaint(text: str) -> bool:
+def _kernel_complaint(text: str, driver: str | None = None) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
     level (resources/kernel_source), though no rule here knows it."""
     message = load_messages().match(text)
-    if message is not None:
+    if message is not None and not _other_drivers(message.files, driver):
         return message.level != "info"
     return _reports_errno(text)  # an older or a vendor kernel's message, with its errno
+
+
+def _other_drivers(files: tuple[str, ...], driver: str | None) -> bool:
+    """The format the line matched is only other vendors' network drivers' own (igc's
+    info-level "NIC Link is Down" reads like bnx2x's error-level one): not what this driver
+    said. A core's format (drivers/base, net/core ...) may be printed for any driver."""
+    known = load_kernel_drivers().get(driver)
+    if known is None or not known.file:
+        return False
+    home = "/".join(known.file.split("/")[:-1][:4]) + "/"  # drivers/net/<kind>/<vendor>/
+    drivers_own = all(f.startswith("drivers/net/") for f in files)
+    return drivers_own and not any(f.startswith(home) for f in files)
 
 
 def _reports_errno(text: str) -> bool:

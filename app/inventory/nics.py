@@ -119,7 +119,22 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
         if _OTHER_BUS_NODE.search(name.partition(".")[2]):
             return False  # "d0070000.mmc" is an SD/SDIO host, even if its driver says meson
         return bool(_SOC_DRIVER.search(f"{driver or ''} {name}"))
-    return bus == "sdio" and bool(device.value("wireless"))
+    return bus == "sdio" and (bool(device.value("wireless")) or _sdio_wifi(device))
+
+
+# Drivers of other kinds that bind SDIO functions, by their names: Bluetooth (drivers/bluetooth
+# btsdio, btmrvl_sdio, btmtksdio), serial (drivers/mmc/core/sdio_uart.c), DVB (smssdio).
+_SDIO_NOT_NET = re.compile(r"^(?:bt|hci_)|uart|smssdio", re.I)
+
+
+def _sdio_wifi(device: Device) -> bool:
+    """An SDIO function that a driver drives or probed: the network drivers on SDIO in the
+    6.1/6.12 tables are all Wi-Fi ones, and so are the vendors' out-of-tree ones (esp32_sdio,
+    8189fs ...); the drivers of other kinds are told by their names."""
+    if _bus(device) != "sdio":
+        return False
+    names = [str(v) for f in ("driver", "refused_by") if (v := device.value(f))]
+    return bool(names) and not any(_SDIO_NOT_NET.search(n) for n in names)
 
 
 def _named_network(text: str) -> bool:
@@ -283,6 +298,7 @@ def nic_from_device(
         or (nic.name or "").startswith(("wlan", "wlp", "wlx"))
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
+        or _sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
     )

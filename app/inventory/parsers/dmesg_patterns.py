@@ -10,8 +10,8 @@ import re
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
 PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
-# A device-tree node whose address did not translate (drivers/of/platform.c
-# of_device_make_bus_id(): "%s:%s" of each node's full name up the tree), as on PowerPC:
+# A device-tree node whose address did not translate (of_device_make_bus_id(): "%s:%s" of
+# each node's base name up the tree), as on PowerPC:
 # "soc@ffe00000:ethernet@b0000".
 OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){1,3}"
 ADDRESSED_BUS_ID = (
@@ -20,8 +20,9 @@ ADDRESSED_BUS_ID = (
     rf"{OF_NAMED})"
 )
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
-# A netdev message before the interface is registered (net/core/dev.c __netdev_printk():
-# netdev_name() is "(unnamed net_device)", netdev_reg_state() " (uninitialized)").
+# A netdev message before the interface is registered (__netdev_printk() with
+# include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
+# " (uninitialized)").
 UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -190,7 +191,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "link_down",
         re.compile(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |NIC )?"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
