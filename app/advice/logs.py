@@ -158,6 +158,15 @@ def log_findings(nic: Nic) -> list[Finding]:
             f"{label}'s link is down: the last link line in the kernel log says so.",
             nic.log["link"][-1:],
         )
+    elif nic.link_detected is False and (lines := nic.log.get("no_carrier")):
+        add(
+            "link-down",
+            "warning",
+            f"{label} is up but has no carrier (NO-CARRIER, or UP without RUNNING): nothing "
+            "answers at the other end of the cable. Check the cable, the switch port and the "
+            "PHY.",
+            lines[-1:],
+        )
     if lines := nic.log.get("kevent_dropped"):
         add(
             "lan78xx-kevent-dropped",

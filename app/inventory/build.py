@@ -235,8 +235,7 @@ def _unplaced(wired: list[Nic]) -> list[Nic]:
 
 def _same_driver_pair(wired: list[Nic], unnamed: list[Nic]) -> tuple[Nic, Nic] | None:
     for device in [d for d in unnamed if d.driver]:
-        # an interface already placed on its own device (a bus path) takes no other one
-        same = [n for n in wired if n.name and n.driver == device.driver and not n.bus_path]
+        same = [n for n in wired if n.name and n.driver == device.driver]
         others = [d for d in unnamed if d.driver == device.driver]
         if len(same) == 1 and len(others) == 1 and same[0].usb_speed_mbps is None:
             return same[0], device

@@ -324,6 +324,7 @@ LOG_KINDS = (
     "not_top_speed",
     "probe_failed",
     "kernel_error",
+    "no_carrier",
 )
 
 

@@ -362,6 +362,9 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("addresses", netif.addresses, "ip", line)
         carrier = netif.has_carrier
         sighting.add("link", carrier, "ip", line)
+        if carrier is False and "UP" in netif.flags:  # brought up, and no cable/partner answers
+            flags = ",".join(netif.flags)[:120]
+            sighting.add("no_carrier", True, "ip", f"{netif.name}: <{flags}> (up, no carrier)")
         sighting.add("seen", True, "ip", line)
         sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         counters = {
