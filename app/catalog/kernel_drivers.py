@@ -206,6 +206,34 @@ def chip_by_speed(driver: object, mbps: object) -> str | None:
 
 
 @functools.cache
+def _firmware_chips() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "firmware_chips.json")
+            .read_text(encoding="utf-8")
+        )
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    found = data.get("firmware") if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def chip_by_firmware(driver: object, firmware: object) -> str | None:
+    """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
+    RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json)."""
+    if not isinstance(firmware, str):
+        return None
+    item = _firmware_chips().get(firmware.split()[0] if firmware.strip() else firmware)
+    if not isinstance(item, dict) or (isinstance(driver, str) and item.get("driver") != driver):
+        return None
+    return str(item["chip"]) if "chip" in item else None
+
+
+@functools.cache
 def _probe_resets() -> dict[str, Any]:
     from sbctune.resources import resource_root
 

@@ -10,7 +10,11 @@ import re
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
-from sbctune.catalog.kernel_drivers import chip_by_speed, load_kernel_drivers
+from sbctune.catalog.kernel_drivers import (
+    chip_by_firmware,
+    chip_by_speed,
+    load_kernel_drivers,
+)
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -274,6 +278,9 @@ def nic_from_device(
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
     if nic.chip is None:  # r8169 linked at 2.5 Gbit/s: only its RTL8125/8126 chips can
         nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
+    if nic.chip is None:  # r8169 asking for rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
+        wanted = device.value("firmware_wanted") or device.value("firmware")
+        nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
