@@ -335,7 +335,27 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
                 complaints[(event.kind, event.text)] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
-    return found
+    return found + _lone_wifi_devices(found)
+
+
+def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
+    """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
+    device") are about its one device when the log shows it driving (or trying) just one:
+    a sighting that ties the two. With two such devices, nothing ties them."""
+    wanted = {k[1] for s in found for k in s.keys if k[0] == "wifi"}
+    if not wanted:
+        return []
+    devices: dict[str, set[Key]] = {}
+    for sighting in found:
+        for fact in sighting.facts:
+            if fact.field in ("driver", "refused_by") and fact.value in wanted:
+                keys = {k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")}
+                devices.setdefault(str(fact.value), set()).update(keys)
+    return [
+        Sighting([next(iter(keys)), ("wifi", driver)])
+        for driver, keys in sorted(devices.items())
+        if len(keys) == 1
+    ]
 
 
 _PROBE_WINDOW_S = 2.0

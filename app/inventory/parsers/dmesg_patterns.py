@@ -335,9 +335,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
-        "device",  # any other line a driver wrote about its device: who drives what
+        # any other line a driver wrote about its device: who drives what; and a driver's
+        # lines about the whole USB device ("usb 1-1: ath9k_htc: Firmware - ... download
+        # failed", dev_err(&udev->dev, ...)), named by its port path
+        "device",
         re.compile(
-            rf"^(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})"
+            rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+))"
             rf"(?: (?P<iface>[a-z][\w.-]{{1,14}}))?{UNREGISTERED}: "
         ),
     ),
