@@ -7,6 +7,7 @@ and its position, so the newest line wins within the log (a link that went down 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -175,7 +176,16 @@ def _kernel_complaint(text: str, driver: str | None = None) -> bool:
     message = load_messages().match(text)
     if message is not None and not _other_drivers(message.files, driver):
         return message.level != "info"
-    return _reports_errno(text)  # an older or a vendor kernel's message, with its errno
+    # an older or a vendor kernel's message: with its errno, or a network driver of the
+    # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
+    return _reports_errno(text) or (_FAILED.search(text) is not None and _net_driver(driver))
+
+
+_FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
+
+
+def _net_driver(driver: str | None) -> bool:
+    return load_kernel_drivers().get(driver) is not None
 
 
 def _other_drivers(files: tuple[str, ...], driver: str | None) -> bool:

@@ -135,3 +135,24 @@ def test_another_vendors_format_is_not_this_drivers_complaint() -> None:
     assert _kernel_complaint(message, "bnx2x") and not _kernel_complaint(message, "igc")
     lost = _line("x86_popos_185_igc_pcie_link_lost", "PCIe link lost").split("] ", 1)[1]
     assert _kernel_complaint(lost, "igc")  # igc_main.c's own err-level line
+
+
+def test_an_old_kernels_netdev_line_names_device_and_interface() -> None:
+    line = _line("pi_linux_168_smsc95xx_register_index_syslog", "Failed to read register")
+    ((kind, fields),) = _events(line)
+    assert (kind, fields["device"], fields["iface"]) == ("device", "1-1.1:1.0", "eth0")
+    text = (
+        CORPUS / "pi_linux_168_smsc95xx_register_index_syslog" / "commands" / "000-dmesg.txt"
+    ).read_text(encoding="utf-8")
+    (nic,) = inventory_from_raw(RawOutputs(commands={"dmesg": text})).nics
+    assert "driver-complaint" in {f.id for f in log_findings(nic)}  # no errno, 3.x wording
+
+
+def test_a_usb_devices_own_line_and_a_drivers_deviceless_line_join_the_one_device() -> None:
+    bundle = "debian_ath9k_fw_pr71_ath9k_htc_download_failed_tail"
+    text = (CORPUS / bundle / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    (nic,) = inventory_from_raw(RawOutputs(commands={"dmesg": text})).nics
+    assert nic.bus_path == "1-1" and "driver-complaint" in {f.id for f in log_findings(nic)}
+    bundle = "c201_prawnos_38_ath9k_htc_mac_rev_unsupported"
+    text = (CORPUS / bundle / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    assert len(inventory_from_raw(RawOutputs(commands={"dmesg": text})).nics) == 1

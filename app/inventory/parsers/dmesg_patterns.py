@@ -20,6 +20,10 @@ ADDRESSED_BUS_ID = (
     rf"{OF_NAMED})"
 )
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
+# Kernels before 3.x printed a netdev's lines as "driver device: iface: msg" (dev_printk and
+# the netdev's name): "smsc95xx 1-1.1:1.0: eth0: Failed to read register index 0x00000114".
+# Only names that look like interfaces, so a function name there ("rk_gmac_setup: ") is not one.
+OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
 # A netdev message before the interface is registered (__netdev_printk() with
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
@@ -29,7 +33,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "register",
         re.compile(
-            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): register '(?P<name>[^']+)' at "
+            r"^(?P<driver>\S+) (?P<device>\S+?):? (?P<iface>\S+): register '(?P<name>[^']+)' at "
             r"(?P<bus>[^,]+), (?P<description>.*?), (?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
         ),
     ),
@@ -341,7 +345,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "device",
         re.compile(
             rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+))"
-            rf"(?: (?P<iface>[a-z][\w.-]{{1,14}}))?{UNREGISTERED}: "
+            rf"(?: (?P<iface>[a-z][\w.-]{{1,14}})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
         ),
     ),
 ]
