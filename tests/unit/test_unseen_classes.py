@@ -156,3 +156,15 @@ def test_a_usb_devices_own_line_and_a_drivers_deviceless_line_join_the_one_devic
     bundle = "c201_prawnos_38_ath9k_htc_mac_rev_unsupported"
     text = (CORPUS / bundle / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
     assert len(inventory_from_raw(RawOutputs(commands={"dmesg": text})).nics) == 1
+
+
+def test_a_kernel_built_for_one_soc_names_it() -> None:
+    from sbctune.catalog.kernel_flavours import soc_by_kernel
+
+    bundle = CORPUS / "pi5_linux_6832_igc_i226_probe_eacces_uname" / "commands"
+    uname = (bundle / "001-uname.txt").read_text(encoding="utf-8")
+    inv = inventory_from_raw(RawOutputs(commands={"uname -a": uname}))
+    assert inv.board.soc == "BCM2712"
+    assert soc_by_kernel("5.4.51-v7+") is None  # a Pi 2 or 3: the build names no one SoC
+    found = soc_by_kernel("5.10.17-v7l+")  # the Pi 4's 32-bit build
+    assert found is not None and found[0] == "BCM2711"
