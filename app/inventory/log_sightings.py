@@ -11,7 +11,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sbctune.catalog.kernel_drivers import bus_named_by, load_kernel_drivers, probe_resets
+from sbctune.catalog.kernel_drivers import (
+    bus_named_by,
+    load_kernel_drivers,
+    other_drivers_message,
+    probe_resets,
+)
 from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -174,7 +179,7 @@ def _kernel_complaint(text: str, driver: str | None = None) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
     level (resources/kernel_source), though no rule here knows it."""
     message = load_messages().match(text)
-    if message is not None and not _other_drivers(message.files, driver):
+    if message is not None and not other_drivers_message(message.files, driver):
         return message.level != "info"
     # an older or a vendor kernel's message: with its errno, or a network driver of the
     # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
@@ -186,18 +191,6 @@ _FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
 
 def _net_driver(driver: str | None) -> bool:
     return load_kernel_drivers().get(driver) is not None
-
-
-def _other_drivers(files: tuple[str, ...], driver: str | None) -> bool:
-    """The format the line matched is only other vendors' network drivers' own (igc's
-    info-level "NIC Link is Down" reads like bnx2x's error-level one): not what this driver
-    said. A core's format (drivers/base, net/core ...) may be printed for any driver."""
-    known = load_kernel_drivers().get(driver)
-    if known is None or not known.file:
-        return False
-    home = "/".join(known.file.split("/")[:-1][:4]) + "/"  # drivers/net/<kind>/<vendor>/
-    drivers_own = all(f.startswith("drivers/net/") for f in files)
-    return drivers_own and not any(f.startswith(home) for f in files)
 
 
 def _reports_errno(text: str) -> bool:

@@ -168,3 +168,14 @@ def test_a_kernel_built_for_one_soc_names_it() -> None:
     assert soc_by_kernel("5.4.51-v7+") is None  # a Pi 2 or 3: the build names no one SoC
     found = soc_by_kernel("5.10.17-v7l+")  # the Pi 4's 32-bit build
     assert found is not None and found[0] == "BCM2711"
+
+
+def test_a_complaint_cites_the_drivers_own_file_and_never_another_vendors() -> None:
+    def complaint(bundle: str) -> str:
+        text = (CORPUS / bundle / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+        (nic,) = inventory_from_raw(RawOutputs(commands={"dmesg": text})).nics
+        return next(f.summary for f in log_findings(nic) if f.id == "driver-complaint")
+
+    assert "igc/igc_main.c" in complaint("x86_popos_185_igc_pcie_link_lost")  # not fm10k's
+    old = complaint("pi_linux_168_smsc95xx_register_index_syslog")
+    assert "ksz_common" not in old and "no longer prints" in old  # not a DSA switch's format
