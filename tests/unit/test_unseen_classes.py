@@ -179,3 +179,11 @@ def test_a_complaint_cites_the_drivers_own_file_and_never_another_vendors() -> N
     assert "igc/igc_main.c" in complaint("x86_popos_185_igc_pcie_link_lost")  # not fm10k's
     old = complaint("pi_linux_168_smsc95xx_register_index_syslog")
     assert "ksz_common" not in old and "no longer prints" in old  # not a DSA switch's format
+
+
+def test_a_measured_figure_is_not_called_this_boards_when_the_board_is_unknown() -> None:
+    from sbctune.advice.inspect import inspect_bundle
+
+    inv = inspect_bundle(CORPUS / "rk35xx_istoreos_2337_ax88179_reg_epipe_quoted")
+    (slow,) = [f for f in inv.findings if f.id == "chip-slow-transmit"]
+    assert inv.board.catalog_id is None and "this one is not known" in slow.summary
