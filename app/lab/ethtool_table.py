@@ -179,9 +179,11 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: st
 def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     """EEE as the kernel sets it up (lan78xx: off on 6.1, where only set_eee turns the MAC's
     EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
-    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then)."""
+    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then; bcmgenet,
+    r8169 and stmmac: phy_support_eee on 6.12). With an unknown kernel a default the table has
+    for one series only is not claimed: the model's values stay."""
     default = caps.facts.get("eee_default")
-    if not default:
+    if not default or not driver_caps.fact_in_every_series(caps, "eee_default"):
         return
     eee["enabled"] = bool(default["enabled"])
     eee["tx_lpi"] = bool(default["tx_lpi"])
