@@ -166,6 +166,8 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: st
         state["pause"]["restarts"] = caps.restarts("pause")
         if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
             state["pause"]["autoneg_refused"] = True
+        if caps.facts.get("pause_refused_above_mtu"):  # r8169: not with jumbo frames
+            state["pause"]["refused_above_mtu"] = int(caps.facts["pause_refused_above_mtu"])
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
@@ -226,6 +228,8 @@ def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[st
     co.update(supported=supported, values=values, settable=caps.has("set_coalesce"))
     co["max"] = {**co.get("max", {}), **caps.facts.get("coalesce_max", {})}
     co["refuse"] = caps.facts.get("coalesce_refuses", [])
+    co["max_errno"] = caps.facts.get("coalesce_max_errno", {})  # atlantic: frames EOPNOTSUPP
+    co["frames_iff_no_usecs"] = caps.facts.get("coalesce_usecs_needs_frames_zero", {})
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     modes = caps.facts.get("coalesce_modes")

@@ -12,23 +12,34 @@ import subprocess
 from typing import Any
 
 
-def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> bool:
-    """Whether the driver answers EINVAL: a value over its limit, a refused mode code (igb:
-    2 and 4-9), or a refused combination (bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0)."""
-    for name, number in numbers.items():
-        limit = co.get("max", {}).get(name)
-        if limit is not None and number > int(limit):
-            return True
+def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> str:
+    """The errno name the driver answers with ("" where it accepts), its checks in its order:
+    a value over its limit (EINVAL, or the table's errno for it: atlantic's frames over 1 are
+    EOPNOTSUPP), frames not 1 exactly when usecs is 0 (atlantic, EOPNOTSUPP, checked before its
+    EINVAL usecs limit), a refused mode code (igb: 2 and 4-9), or a refused combination
+    (bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0), EINVAL."""
+    merged = {**co["values"], **numbers}
+    errnos = co.get("max_errno", {})
+    over = [n for n, number in numbers.items()
+            if co.get("max", {}).get(n) is not None and number > int(co["max"][n])]  # fmt: skip
+    first = [n for n in over if n in errnos]
+    if first:
+        return str(errnos[first[0]])
+    for usecs, frames in co.get("frames_iff_no_usecs", {}).items():
+        if usecs in merged and int(merged.get(frames, 0)) != int(not int(merged[usecs])):
+            return "EOPNOTSUPP"
+    if over:
+        return "EINVAL"
     modes = co.get("modes")
     if modes:
         for name, number in numbers.items():
             if name in modes["params"] and (number in modes["refused"] or number > modes["max"]):
-                return True
-    merged = {**co["values"], **numbers}
-    return any(
+                return "EINVAL"
+    refused = any(
         all(int(merged.get(n, -1)) == int(v) for n, v in combo.items())
         for combo in co.get("refuse", [])
     )
+    return "EINVAL" if refused else ""
 
 
 def stored(co: dict[str, Any], name: str, value: int) -> int:

@@ -343,9 +343,24 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     return item
 
 
+def _pause_refused_for_mtu(ctx: Context) -> str | None:
+    """r8169 refuses every pause change while the MTU is above 1500 (rtl8169_set_pauseparam:
+    EOPNOTSUPP with jumbo frames)."""
+    caps, mtu = ctx.caps, ctx.nic.mtu if ctx.nic else None
+    above = caps.facts.get("pause_refused_above_mtu") if caps else None
+    if caps is None or not above or not mtu or mtu <= int(above):
+        return None
+    return (f"{caps.driver} refuses pause changes while the MTU is above {above} (it is {mtu}, "
+            f"jumbo frames): the kernel answers \"Operation not supported\" (not possible; "
+            f"{caps.cite('pause_refused_above_mtu')})")  # fmt: skip
+
+
 def plan_pause(ctx: Context) -> PlannedTweak:
     drivers = [str(d) for d in ctx.tweak.params.get("drivers", [])]
     driver = ctx.nic.driver if ctx.nic else None
+    jumbo = _pause_refused_for_mtu(ctx)
+    if jumbo:
+        return _no(ctx, jumbo)
     if driver not in drivers:
         return _no(ctx, f"only for NICs known to need it ({', '.join(drivers)})")
     text, reason = _ethtool_output(ctx, "-a")

@@ -382,3 +382,27 @@ def test_the_lab_bounces_the_link_exactly_where_the_table_says(tmp_path: Path, d
         dev = data["interfaces"]["eth0"]
         block = dev["rings"] if setting == "rings" else dev[setting]
         assert bool(block.get("bounces")) == caps.restarts(setting), (driver, setting)
+
+
+@root
+def test_atlantic_refuses_frame_counting_as_not_supported(tmp_path: Path) -> None:
+    """aq_ethtool_set_coalesce: frames over 1, and frames not 1 exactly when usecs is 0, are
+    EOPNOTSUPP (checked first); only usecs over 1022 is EINVAL."""
+    state = lab(tmp_path, "atlantic")
+    assert ethtool(state, "-C", "eth0", "rx-frames", "2")[1] == [NOT_SUPPORTED]
+    assert ethtool(state, "-C", "eth0", "rx-frames", "1")[1] == [NOT_SUPPORTED]  # usecs 256
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0")[1] == [NOT_SUPPORTED]  # frames 0
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "1023")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "1")[2] == 0
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50", "rx-frames", "0")[2] == 0
+
+
+@root
+def test_r8169_refuses_pause_changes_with_jumbo_frames(tmp_path: Path) -> None:
+    """rtl8169_set_pauseparam: EOPNOTSUPP while dev->mtu > ETH_DATA_LEN."""
+    state = lab(tmp_path, "r8169")
+    assert ethtool(state, "-A", "eth0", "rx", "on", "tx", "on")[2] == 0  # no such NIC: 1500
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["mtu"] = 9000
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    assert ethtool(state, "-A", "eth0", "rx", "off")[1] == [NOT_SUPPORTED]
