@@ -30,6 +30,8 @@ def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> str:
             return "EOPNOTSUPP"
     if over:
         return "EINVAL"
+    if riwt_refused(co, merged):
+        return "EINVAL"
     modes = co.get("modes")
     if modes:
         for name, number in numbers.items():
@@ -40,6 +42,30 @@ def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> str:
         for combo in co.get("refuse", [])
     )
     return "EINVAL" if refused else ""
+
+
+def riwt_refused(co: dict[str, Any], merged: dict[str, Any]) -> bool:
+    """stmmac (__stmmac_set_coalesce): the rx-usecs ethtool hands over (given, or as read back)
+    becomes a RIWT of usec * MHz / 256 that must lie in MIN_DMA_RIWT..MAX_DMA_RIWT; 6.1 skips
+    rx-usecs 0."""
+    riwt = co.get("riwt")
+    if not riwt or riwt["param"] not in merged:
+        return False
+    usecs = int(merged[riwt["param"]])
+    if usecs == 0 and riwt.get("zero_ignored"):
+        return False
+    units = usecs * int(riwt["mhz"]) // int(riwt["unit"])
+    return not int(riwt["min"]) <= units <= int(riwt["max"])
+
+
+def riwt_stored(co: dict[str, Any], usecs: int, current: int) -> int:
+    """What stmmac reads back after a set (stmmac_riwt2usec of the stored RIWT, both ways
+    rounded down: at 125 MHz 50 -> 49, 327 -> 325); 6.1 leaves it as it was for 0."""
+    riwt = co["riwt"]
+    if usecs == 0 and riwt.get("zero_ignored"):
+        return current
+    mhz, unit = int(riwt["mhz"]), int(riwt["unit"])
+    return usecs * mhz // unit * unit // mhz
 
 
 def stored(co: dict[str, Any], name: str, value: int) -> int:

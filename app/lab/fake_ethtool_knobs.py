@@ -21,7 +21,12 @@ from sbctune.lab.fake_ethtool_base import (
     parse_pairs,
     require_root,
 )
-from sbctune.lab.fake_ethtool_driver import coalesce_refused, ring_size_kept, stored
+from sbctune.lab.fake_ethtool_driver import (
+    coalesce_refused,
+    ring_size_kept,
+    riwt_stored,
+    stored,
+)
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -122,6 +127,7 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     refused = coalesce_refused(co, numbers)
     if refused:  # the driver's own checks, no extack
         raise nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
+    before = dict(co["values"])
     for name, value in pairs:
         if name in co.get("ignored", []):
             continue  # accepted by the driver, which does not store it (reads back unchanged)
@@ -130,6 +136,11 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
     # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
     given = {name for name, _ in pairs}
+    riwt = co.get("riwt")
+    if riwt and riwt["param"] in co["values"]:  # stmmac: stored again whether given or not
+        param = riwt["param"]
+        wanted = numbers.get(param, int(before.get(param, 0)))
+        co["values"][param] = riwt_stored(co, wanted, int(before.get(param, 0)))
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))

@@ -406,3 +406,41 @@ def test_r8169_refuses_pause_changes_with_jumbo_frames(tmp_path: Path) -> None:
     data["interfaces"]["eth0"]["mtu"] = 9000
     Path(state).write_text(json.dumps(data), encoding="utf-8")
     assert ethtool(state, "-A", "eth0", "rx", "off")[1] == [NOT_SUPPORTED]
+
+
+def stmmac_lab(tmp_path: Path, kernel: str, clock_mhz: int | None = None) -> str:
+    path = tmp_path / f"stmmac-{kernel or 'any'}-{clock_mhz}.json"
+    dev = interface_state("stmmac", EMPTY, "eth0", "", kernel, None, clock_mhz)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
+    return str(path)
+
+
+def rx_usecs(state: str) -> str:
+    return ethtool(state, "-c", "eth0")[0].split("rx-usecs: ")[1].split("\n")[0]
+
+
+@root
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.47+rpt-rpi-v8", ""])
+def test_stmmac_rx_usecs_is_a_watchdog_in_clock_cycles(tmp_path: Path, kernel: str) -> None:
+    """stmmac_usec2riwt / stmmac_riwt2usec: units of 256 cycles of the board's 125 MHz MAC clock
+    (rounded down both ways); DEF_DMA_RIWT 0xa0 (stmmac_hw_setup) reads 327; a RIWT outside
+    0x10..0xff is EINVAL (__stmmac_set_coalesce): rx-usecs 33..524."""
+    state = stmmac_lab(tmp_path, kernel)
+    assert rx_usecs(state) == "327"
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert rx_usecs(state) == "49"
+    for refused in ("32", "525", "5000"):
+        assert ethtool(state, "-C", "eth0", "rx-usecs", refused)[1] == [INVALID], refused
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "524")[2] == 0
+
+
+@root
+def test_stmmac_rx_usecs_0_by_kernel_series_and_another_clock(tmp_path: Path) -> None:
+    """6.1 skips the watchdog for rx-usecs 0 (accepted, unchanged); 6.12 converts it (under
+    MIN_DMA_RIWT: EINVAL), and so does the lab when the kernel is unknown. A board with a
+    250 MHz MAC clock reads DEF_DMA_RIWT as 160 * 256 / 250 = 163."""
+    six1 = stmmac_lab(tmp_path, "6.1.0-31-arm64")
+    assert ethtool(six1, "-C", "eth0", "rx-usecs", "0")[2] == 0 and rx_usecs(six1) == "327"
+    for kernel in ("6.12.47+rpt-rpi-v8", ""):
+        assert ethtool(stmmac_lab(tmp_path, kernel), "-C", "eth0", "rx-usecs", "0")[1] == [INVALID]
+    assert rx_usecs(stmmac_lab(tmp_path, "", 250)) == "163"

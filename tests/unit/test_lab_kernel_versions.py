@@ -87,3 +87,17 @@ def test_a_default_of_one_series_is_not_claimed_for_an_unknown_kernel(tmp_path: 
     """bcmgenet on 6.1 reads 'enabled' from the PHY's register (not in the source): with no
     kernel said, the lab keeps its model's EEE (off) rather than 6.12's default."""
     assert "\tEEE status: disabled\n" in show_eee_of(tmp_path, "bcmgenet", "")
+
+
+def test_an_interfaces_mac_clock_must_be_megahertz(tmp_path: Path) -> None:
+    """[[interface]] mac_clock_mhz: the board's MAC clock (stmmac counts rx-usecs in its
+    cycles); a clock that is not a number of MHz is refused with the profile's words."""
+    folder = pi3bplus(tmp_path, None)
+    toml = folder / "lab.toml"
+    text = toml.read_text(encoding="utf-8")
+    good = text.replace("[[interface]]\n", "[[interface]]\nmac_clock_mhz = 250\n", 1)
+    toml.write_text(good, encoding="utf-8")
+    assert load_profile(folder).interfaces[0].mac_clock_mhz == 250
+    toml.write_text(good.replace("mac_clock_mhz = 250", 'mac_clock_mhz = "fast"'), encoding="utf-8")
+    with pytest.raises(ProfileError, match="mac_clock_mhz must be"):
+        load_profile(folder)
