@@ -41,8 +41,11 @@ def _features(model: dict[str, Any]) -> dict[str, Any]:
     bits: list[str] = table["bits"]
     on = set(model.get("features", {}).get("on", [])) | set(table["soft_on"])
     off = set(model.get("features", {}).get("off", [])) | set(table["soft_off"])
-    wanted = {name: name in on for name in bits if name in on | off}
-    fixed = {name: name in table["always_fixed_on"] for name in bits if name not in wanted}
+    # on but not in hw_features (stmmac: HIGHDMA, VLAN tag parsing): shown "on [fixed]"
+    fixed_on = set(model.get("features", {}).get("fixed_on", []))
+    wanted = {name: name in on for name in bits if name in (on | off) - fixed_on}
+    fixed = {name: name in table["always_fixed_on"] or name in fixed_on
+             for name in bits if name not in wanted}  # fmt: skip
     return {"order": bits, "order_display": bits, "wanted": wanted, "fixed": fixed}
 
 

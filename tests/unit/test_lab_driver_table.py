@@ -444,3 +444,23 @@ def test_stmmac_rx_usecs_0_by_kernel_series_and_another_clock(tmp_path: Path) ->
     for kernel in ("6.12.47+rpt-rpi-v8", ""):
         assert ethtool(stmmac_lab(tmp_path, kernel), "-C", "eth0", "rx-usecs", "0")[1] == [INVALID]
     assert rx_usecs(stmmac_lab(tmp_path, "", 250)) == "163"
+
+
+def test_atlantic_and_stmmac_offloads_are_the_drivers_probe(tmp_path: Path) -> None:
+    """atlantic: aq_nic_ndev_init sets features = hw_features = the hw caps' list (SG, TSO,
+    LRO, checksums, RXHASH, VLAN offloads ...), all changeable. stmmac: stmmac_dvr_probe's
+    hw_features SG | IP_CSUM | IPV6_CSUM | RXCSUM on, HIGHDMA and VLAN tag parsing on but not
+    changeable, TSO left off without the device tree and hardware's say (driver_caps_audit2.md
+    row 16)."""
+    aq = ethtool(lab(tmp_path, "atlantic"), "-k", "eth0")[0]
+    for line in ("tcp-segmentation-offload: on\n", "scatter-gather: on\n",
+                 "large-receive-offload: on\n", "receive-hashing: on\n",
+                 "rx-checksumming: on\n", "ntuple-filters: on\n",
+                 "\ttx-checksum-ip-generic: on\n"):  # fmt: skip
+        assert line in aq, line
+    (tmp_path / "st").mkdir()
+    st = ethtool(lab(tmp_path / "st", "stmmac"), "-k", "eth0")[0]
+    for line in ("scatter-gather: on\n", "\ttx-checksum-ipv4: on\n", "\ttx-checksum-ipv6: on\n",
+                 "rx-checksumming: on\n", "highdma: on [fixed]\n",
+                 "rx-vlan-offload: on [fixed]\n", "tcp-segmentation-offload: off\n"):  # fmt: skip
+        assert line in st, line
