@@ -98,8 +98,15 @@ def plan_rings(ctx: Context) -> PlannedTweak:
         return _held(ctx, refusal)
     rings, _ = parse_ethtool_rings(text)
     item = PlannedTweak(ctx.tweak, True, "rings at the driver's maximum")
+    cap = ctx.caps.facts.get("ring_planned_max", {}) if ctx.caps else {}
     for param, now, top in (("rx", rings.rx, rings.rx_max), ("tx", rings.tx, rings.tx_max)):
         if now is not None and top is not None:
+            if param in cap and top > int(cap[param]) and ctx.caps:
+                top = int(cap[param])  # r8152: buffers, not descriptors (rtl_get_free_rx)
+                item.reason += (f"; {param} stops at {top}: {ctx.caps.driver} allocates a "
+                                "16-64 KiB receive buffer per unit while the Pi falls behind, "
+                                f"so its maximum would pin up to 256 MiB "
+                                f"({ctx.caps.cite('ring_planned_max')})")  # fmt: skip
             after = str(max(now, top))
             item.changes.append(_ethtool_change(ctx.iface, "-G", param, str(now), after))
     if not item.changes:

@@ -464,3 +464,19 @@ def test_atlantic_and_stmmac_offloads_are_the_drivers_probe(tmp_path: Path) -> N
                  "rx-checksumming: on\n", "highdma: on [fixed]\n",
                  "rx-vlan-offload: on [fixed]\n", "tcp-segmentation-offload: off\n"):  # fmt: skip
         assert line in st, line
+
+
+@root
+def test_r8152_rx_buffers_stop_at_512_and_the_lab_keeps_it(tmp_path: Path) -> None:
+    """r8152's rx "ring" is its count of 16-64 KiB receive buffers (rtl_get_free_rx,
+    alloc_rx_agg): the planner stops at 512, not the 4096 maximum, says why, and the lab
+    (rtl8152_set_ringparam: anything from 20) keeps what it writes."""
+    state = lab(tmp_path, "r8152", "RTL8153")
+    shown = ethtool(state, "-g", "eth0")[0]
+    assert "RX:\t\t4096\n" in shown.split("Current")[0]
+    item = planned("nic-rings", "r8152", "-g", shown, chip="RTL8153")
+    rx = next(c for c in item.changes if c.target.endswith(" rx"))
+    assert item.applicable and rx.after == "512"
+    assert "rtl_get_free_rx" in item.reason and "256 MiB" in item.reason
+    assert ethtool(state, "-G", "eth0", "rx", rx.after)[2] == 0
+    assert "RX:\t\t512\n" in ethtool(state, "-g", "eth0")[0].split("Current")[1]
