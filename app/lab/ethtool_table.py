@@ -145,7 +145,10 @@ def driver_info(driver: str) -> dict[str, bool]:
 
 
 def hold_to_table(
-    state: dict[str, Any], driver: str, chip: str = "", kernel: str = "",
+    state: dict[str, Any],
+    driver: str,
+    chip: str = "",
+    kernel: str = "",
     clock_mhz: int | None = None,
 ) -> None:
     """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows

@@ -60,7 +60,10 @@ def test_a_profiles_kernel_must_look_like_a_release(tmp_path: Path) -> None:
 def show_eee_of(tmp_path: Path, driver: str, kernel: str) -> str:
     """``ethtool --show-eee`` of a lab NIC of `driver` on a kernel of that release."""
     empty = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
-    state = {"schema": 1, "interfaces": {"eth0": interface_state(driver, empty, "eth0", "", kernel)}}
+    state = {
+        "schema": 1,
+        "interfaces": {"eth0": interface_state(driver, empty, "eth0", "", kernel)},
+    }
     path = tmp_path / f"{driver}-{kernel or 'any'}.json"
     path.write_text(json.dumps(state), encoding="utf-8")
     result = fake_ethtool.run(["--show-eee", "eth0"], str(path))
