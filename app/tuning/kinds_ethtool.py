@@ -137,6 +137,10 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     modes = ctx.caps.facts.get("coalesce_modes") if ctx.caps else None
     if usecs is not None and modes:
         return _plan_mode_codes(ctx, item, usecs, modes)
+    if usecs == 0 and ctx.caps and ctx.caps.facts.get("coalesce_riwt"):
+        return _no(ctx, f"{ctx.caps.driver} shows rx-usecs 0 when the MAC's RX watchdog is not "
+                   "used (older cores, or the board turns it off), and then ignores a new value "
+                   f"(not possible; {ctx.caps.cite('coalesce_riwt_needs')})")  # fmt: skip
     if usecs is not None:
         wanted = _stored_usecs(ctx, max(usecs, _in_driver_units(ctx, "rx-usecs")))
         scaled = _scaled_usecs(ctx, wanted, coalesce.params.get("tx-usecs") or 0)

@@ -480,3 +480,20 @@ def test_r8152_rx_buffers_stop_at_512_and_the_lab_keeps_it(tmp_path: Path) -> No
     assert "rtl_get_free_rx" in item.reason and "256 MiB" in item.reason
     assert ethtool(state, "-G", "eth0", "rx", rx.after)[2] == 0
     assert "RX:\t\t512\n" in ethtool(state, "-g", "eth0")[0].split("Current")[1]
+
+
+def test_stmmac_without_the_rx_watchdog_gets_no_rx_usecs(tmp_path: Path) -> None:
+    """__stmmac_get_coalesce shows rx-usecs 0 without use_riwt and __stmmac_set_coalesce then
+    ignores it: writing 50 would never read back, so the planner says not possible. With the
+    watchdog (327 at 125 MHz) there is nothing to raise."""
+    state = lab(tmp_path, "stmmac")
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["coalesce"]["values"]["rx-usecs"] = 0  # as without use_riwt
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    item = planned("irq-coalescing", "stmmac", "-c", ethtool(state, "-c", "eth0")[0])
+    assert not item.applicable and "not possible" in item.reason
+    assert "stmmac_hw_init" in item.reason
+    watchdog = planned(
+        "irq-coalescing", "stmmac", "-c", ethtool(lab(tmp_path, "stmmac"), "-c", "eth0")[0]
+    )
+    assert all(not c.needed for c in watchdog.changes)
