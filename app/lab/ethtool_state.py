@@ -41,8 +41,11 @@ def _features(model: dict[str, Any]) -> dict[str, Any]:
     bits: list[str] = table["bits"]
     on = set(model.get("features", {}).get("on", [])) | set(table["soft_on"])
     off = set(model.get("features", {}).get("off", [])) | set(table["soft_off"])
-    wanted = {name: name in on for name in bits if name in on | off}
-    fixed = {name: name in table["always_fixed_on"] for name in bits if name not in wanted}
+    # on but not in hw_features (stmmac: HIGHDMA, VLAN tag parsing): shown "on [fixed]"
+    fixed_on = set(model.get("features", {}).get("fixed_on", []))
+    wanted = {name: name in on for name in bits if name in (on | off) - fixed_on}
+    fixed = {name: name in table["always_fixed_on"] or name in fixed_on
+             for name in bits if name not in wanted}  # fmt: skip
     return {"order": bits, "order_display": bits, "wanted": wanted, "fixed": fixed}
 
 
@@ -93,8 +96,10 @@ def interface_state(
     chip: str = "",
     kernel: str = "",
     queues: tuple[int, int] | None = None,
+    clock_mhz: int | None = None,
 ) -> dict[str, Any]:
-    """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues)."""
+    """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues);
+    `clock_mhz` the board's MAC clock (stmmac's rx-usecs units)."""
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -114,7 +119,7 @@ def interface_state(
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
-    hold_to_table(state, driver, chip, kernel)
+    hold_to_table(state, driver, chip, kernel, clock_mhz)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     state["stats"] = stats_names(driver)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
@@ -144,6 +149,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             spec.chip,
             profile.kernel,
             driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
+            spec.mac_clock_mhz,
         )
         for spec in profile.interfaces
         if spec.driver

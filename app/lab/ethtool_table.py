@@ -144,15 +144,22 @@ def driver_info(driver: str) -> dict[str, bool]:
     }
 
 
-def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: str = "") -> None:
+def hold_to_table(
+    state: dict[str, Any],
+    driver: str,
+    chip: str = "",
+    kernel: str = "",
+    clock_mhz: int | None = None,
+) -> None:
     """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows
-    (`kernel`: the profile's release, for facts of one series; "" every series)."""
+    (`kernel`: the profile's release, for facts of one series; "" every series; `clock_mhz`:
+    the board's MAC clock where the driver counts in its cycles, stmmac)."""
     caps = driver_caps.caps(driver, kernel or None, chip)
     if caps is None:
         return
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
     state["rings"] = _rings(state.get("rings"), caps)
-    state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip)
+    state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip, clock_mhz)
     only = caps.facts.get("pause_chips_only")  # asix: only the AX88772 family's ops have it
     if not caps.has("get_pauseparam") or (
         only and chip and not caps.refuses_on("pause_chips_only", chip)
@@ -166,6 +173,8 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: st
         state["pause"]["restarts"] = caps.restarts("pause")
         if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
             state["pause"]["autoneg_refused"] = True
+        if caps.facts.get("pause_refused_above_mtu"):  # r8169: not with jumbo frames
+            state["pause"]["refused_above_mtu"] = int(caps.facts["pause_refused_above_mtu"])
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
@@ -179,9 +188,11 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: st
 def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     """EEE as the kernel sets it up (lan78xx: off on 6.1, where only set_eee turns the MAC's
     EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
-    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then)."""
+    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then; bcmgenet,
+    r8169 and stmmac: phy_support_eee on 6.12). With an unknown kernel a default the table has
+    for one series only is not claimed: the model's values stay."""
     default = caps.facts.get("eee_default")
-    if not default:
+    if not default or not driver_caps.fact_in_every_series(caps, "eee_default"):
         return
     eee["enabled"] = bool(default["enabled"])
     eee["tx_lpi"] = bool(default["tx_lpi"])
@@ -208,7 +219,9 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
     return rings
 
 
-def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[str, Any] | None:
+def _coalesce(
+    co: dict[str, Any] | None, caps: DriverCaps, chip: str, clock_mhz: int | None = None
+) -> dict[str, Any] | None:
     if not caps.has("get_coalesce") or caps.refuses_on("coalesce_refused_chips", chip):
         return None
     supported = coalesce_params(caps.coalesce_params)
@@ -224,8 +237,11 @@ def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[st
     co.update(supported=supported, values=values, settable=caps.has("set_coalesce"))
     co["max"] = {**co.get("max", {}), **caps.facts.get("coalesce_max", {})}
     co["refuse"] = caps.facts.get("coalesce_refuses", [])
+    co["max_errno"] = caps.facts.get("coalesce_max_errno", {})  # atlantic: frames EOPNOTSUPP
+    co["frames_iff_no_usecs"] = caps.facts.get("coalesce_usecs_needs_frames_zero", {})
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
+    _riwt(co, caps, clock_mhz)
     modes = caps.facts.get("coalesce_modes")
     if modes:
         co["modes"] = {
@@ -234,6 +250,27 @@ def _coalesce(co: dict[str, Any] | None, caps: DriverCaps, chip: str) -> dict[st
             "max": modes["max_usecs"],
         }
     return co
+
+
+def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None) -> None:
+    """stmmac's rx-usecs: the RX watchdog in units of 256 cycles of the board's CSR clock
+    (`clock_mhz`, the profile's; else the table's default, 125 MHz), its limits, its default
+    (DEF_DMA_RIWT read back through stmmac_riwt2usec) and 6.1's skipping of 0 (with an unknown
+    kernel 0 is refused, as 6.12 does: the lab is never kinder)."""
+    riwt = caps.facts.get("coalesce_riwt")
+    if not riwt:
+        return
+    mhz = int(clock_mhz or riwt["clock_mhz_default"])
+    unit = int(riwt["cycles_per_unit"])
+    limits = caps.facts.get("coalesce_riwt_limits", {"min": 0, "max": 2**32 - 1})
+    zero = bool(caps.facts.get("coalesce_riwt_zero_ignored")) and driver_caps.fact_in_every_series(
+        caps, "coalesce_riwt_zero_ignored"
+    )
+    co["riwt"] = {"param": riwt["param"], "mhz": mhz, "unit": unit, "min": int(limits["min"]),
+                  "max": int(limits["max"]), "zero_ignored": zero}  # fmt: skip
+    default = caps.facts.get("coalesce_riwt_default")
+    if default is not None:
+        co["values"][riwt["param"]] = int(default) * unit // mhz
 
 
 def _features(features: dict[str, Any], caps: DriverCaps) -> None:

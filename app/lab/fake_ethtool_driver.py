@@ -12,23 +12,60 @@ import subprocess
 from typing import Any
 
 
-def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> bool:
-    """Whether the driver answers EINVAL: a value over its limit, a refused mode code (igb:
-    2 and 4-9), or a refused combination (bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0)."""
-    for name, number in numbers.items():
-        limit = co.get("max", {}).get(name)
-        if limit is not None and number > int(limit):
-            return True
+def coalesce_refused(co: dict[str, Any], numbers: dict[str, int]) -> str:
+    """The errno name the driver answers with ("" where it accepts), its checks in its order:
+    a value over its limit (EINVAL, or the table's errno for it: atlantic's frames over 1 are
+    EOPNOTSUPP), frames not 1 exactly when usecs is 0 (atlantic, EOPNOTSUPP, checked before its
+    EINVAL usecs limit), a refused mode code (igb: 2 and 4-9), or a refused combination
+    (bcmgenet: tx-frames 0; rx-usecs 0 with rx-frames 0), EINVAL."""
+    merged = {**co["values"], **numbers}
+    errnos = co.get("max_errno", {})
+    over = [n for n, number in numbers.items()
+            if co.get("max", {}).get(n) is not None and number > int(co["max"][n])]  # fmt: skip
+    first = [n for n in over if n in errnos]
+    if first:
+        return str(errnos[first[0]])
+    for usecs, frames in co.get("frames_iff_no_usecs", {}).items():
+        if usecs in merged and int(merged.get(frames, 0)) != int(not int(merged[usecs])):
+            return "EOPNOTSUPP"
+    if over:
+        return "EINVAL"
+    if riwt_refused(co, merged):
+        return "EINVAL"
     modes = co.get("modes")
     if modes:
         for name, number in numbers.items():
             if name in modes["params"] and (number in modes["refused"] or number > modes["max"]):
-                return True
-    merged = {**co["values"], **numbers}
-    return any(
+                return "EINVAL"
+    refused = any(
         all(int(merged.get(n, -1)) == int(v) for n, v in combo.items())
         for combo in co.get("refuse", [])
     )
+    return "EINVAL" if refused else ""
+
+
+def riwt_refused(co: dict[str, Any], merged: dict[str, Any]) -> bool:
+    """stmmac (__stmmac_set_coalesce): the rx-usecs ethtool hands over (given, or as read back)
+    becomes a RIWT of usec * MHz / 256 that must lie in MIN_DMA_RIWT..MAX_DMA_RIWT; 6.1 skips
+    rx-usecs 0."""
+    riwt = co.get("riwt")
+    if not riwt or riwt["param"] not in merged:
+        return False
+    usecs = int(merged[riwt["param"]])
+    if usecs == 0 and riwt.get("zero_ignored"):
+        return False
+    units = usecs * int(riwt["mhz"]) // int(riwt["unit"])
+    return not int(riwt["min"]) <= units <= int(riwt["max"])
+
+
+def riwt_stored(co: dict[str, Any], usecs: int, current: int) -> int:
+    """What stmmac reads back after a set (stmmac_riwt2usec of the stored RIWT, both ways
+    rounded down: at 125 MHz 50 -> 49, 327 -> 325); 6.1 leaves it as it was for 0."""
+    riwt = co["riwt"]
+    if usecs == 0 and riwt.get("zero_ignored"):
+        return current
+    mhz, unit = int(riwt["mhz"]), int(riwt["unit"])
+    return usecs * mhz // unit * unit // mhz
 
 
 def stored(co: dict[str, Any], name: str, value: int) -> int:

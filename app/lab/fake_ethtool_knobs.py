@@ -21,7 +21,12 @@ from sbctune.lab.fake_ethtool_base import (
     parse_pairs,
     require_root,
 )
-from sbctune.lab.fake_ethtool_driver import coalesce_refused, ring_size_kept, stored
+from sbctune.lab.fake_ethtool_driver import (
+    coalesce_refused,
+    ring_size_kept,
+    riwt_stored,
+    stored,
+)
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -119,8 +124,10 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
-    if coalesce_refused(co, numbers):
-        raise nl_error(EINVAL, code)  # the driver's own checks, no extack
+    refused = coalesce_refused(co, numbers)
+    if refused:  # the driver's own checks, no extack
+        raise nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
+    before = dict(co["values"])
     for name, value in pairs:
         if name in co.get("ignored", []):
             continue  # accepted by the driver, which does not store it (reads back unchanged)
@@ -129,6 +136,11 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
     # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
     given = {name for name, _ in pairs}
+    riwt = co.get("riwt")
+    if riwt and riwt["param"] in co["values"]:  # stmmac: stored again whether given or not
+        param = riwt["param"]
+        wanted = numbers.get(param, int(before.get(param, 0)))
+        co["values"][param] = riwt_stored(co, wanted, int(before.get(param, 0)))
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))
@@ -223,6 +235,9 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     new.update({name: value == "on" for name, value in pairs})
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
+    above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames
+    if above and _mtu(ifname, dev) > int(above):
+        raise nl_error(EOPNOTSUPP, code)
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)
@@ -230,3 +245,15 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     pause.update(new)
+
+
+def _mtu(ifname: str, dev: dict[str, Any]) -> int:
+    """The interface's MTU: the state's where it says one (unit tests), else the lab NIC's own
+    (sysfs, in the namespace the fake ethtool runs in), else Ethernet's 1500."""
+    if dev.get("mtu"):
+        return int(dev["mtu"])
+    try:
+        with open(f"/sys/class/net/{ifname}/mtu", encoding="utf-8") as f:
+            return int(f.read(32).strip())
+    except (OSError, ValueError):
+        return 1500

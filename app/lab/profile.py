@@ -25,6 +25,8 @@
     chip = "RTL8125B"            # optional: as lspci/lsusb name it (chip-specific refusals)
     queues = 1                   # optional: TX and RX queues the board's device tree or hardware
                                  # gives (stmmac, macb); default the driver_caps.json's
+    mac_clock_mhz = 125          # optional: the MAC's clock where the driver counts its cycles
+                                 # (stmmac rx-usecs); default the driver_caps.json's
     [interface.link]
     pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
     pc_to_pi_mbps = 949
@@ -129,6 +131,7 @@ class InterfaceSpec:
     driver: str = ""
     chip: str = ""  # as lspci/lsusb name it: chip-specific refusals (RTL8125 coalescing)
     queues: int | None = None  # the board's queues in use (device tree, hardware): stmmac, macb
+    mac_clock_mhz: int | None = None  # the board's MAC (CSR) clock: stmmac's rx-usecs units
 
 
 @dataclass(frozen=True)
@@ -265,7 +268,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         if not isinstance(item, dict):
             raise ProfileError(f"{here} must be a table")
         keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
-        keys.add("queues")
+        keys |= {"queues", "mac_clock_mhz"}
         _check_keys(item, keys, here)
         name = item.get("name")
         if not isinstance(name, str) or not _IFNAME.match(name):
@@ -284,6 +287,9 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         )
         if queues is not None and (not isinstance(queues, int) or not 1 <= queues <= 64):
             raise ProfileError(f"{here}: queues must be a count from 1 to 64, got {queues!r}")
+        clock = item.get("mac_clock_mhz")
+        if clock is not None and (not isinstance(clock, int) or not 1 <= clock <= 1000):
+            raise ProfileError(f"{here}: mac_clock_mhz must be from 1 to 1000, got {clock!r}")
         if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
             raise ProfileError(
                 f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
@@ -301,6 +307,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
                 driver=driver,
                 chip=chip,
                 queues=queues,
+                mac_clock_mhz=clock,
             )
         )
     names = [s.name for s in specs]

@@ -175,6 +175,14 @@ def caps(
     return DriverCaps(driver, series, ops, coalesce, ring_max, multiqueue, facts, cites)
 
 
+def fact_in_every_series(caps: DriverCaps, name: str) -> bool:
+    """Whether the table has a `name` fact for every series `caps` holds for: with an unknown
+    kernel (both series) a default read for one series only is not claimed."""
+    covered = {s for f in table()["hand"].get(caps.driver, []) if f["fact"] == name
+               for s in f["kernels"]}  # fmt: skip
+    return set(caps.series) <= covered
+
+
 def kernel_fact(name: str, kernel: str | None = None) -> tuple[Any, str] | None:
     """A fact of the kernel's core (net/core, kernel/irq): (value, "file: function")."""
     series = set(series_of(kernel))

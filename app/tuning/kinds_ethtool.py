@@ -98,8 +98,15 @@ def plan_rings(ctx: Context) -> PlannedTweak:
         return _held(ctx, refusal)
     rings, _ = parse_ethtool_rings(text)
     item = PlannedTweak(ctx.tweak, True, "rings at the driver's maximum")
+    cap = ctx.caps.facts.get("ring_planned_max", {}) if ctx.caps else {}
     for param, now, top in (("rx", rings.rx, rings.rx_max), ("tx", rings.tx, rings.tx_max)):
         if now is not None and top is not None:
+            if param in cap and top > int(cap[param]) and ctx.caps:
+                top = int(cap[param])  # r8152: buffers, not descriptors (rtl_get_free_rx)
+                item.reason += (f"; {param} stops at {top}: {ctx.caps.driver} allocates a "
+                                "16-64 KiB receive buffer per unit while the Pi falls behind, "
+                                f"so its maximum would pin up to 256 MiB "
+                                f"({ctx.caps.cite('ring_planned_max')})")  # fmt: skip
             after = str(max(now, top))
             item.changes.append(_ethtool_change(ctx.iface, "-G", param, str(now), after))
     if not item.changes:
@@ -130,6 +137,10 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     modes = ctx.caps.facts.get("coalesce_modes") if ctx.caps else None
     if usecs is not None and modes:
         return _plan_mode_codes(ctx, item, usecs, modes)
+    if usecs == 0 and ctx.caps and ctx.caps.facts.get("coalesce_riwt"):
+        return _no(ctx, f"{ctx.caps.driver} shows rx-usecs 0 when the MAC's RX watchdog is not "
+                   "used (older cores, or the board turns it off), and then ignores a new value "
+                   f"(not possible; {ctx.caps.cite('coalesce_riwt_needs')})")  # fmt: skip
     if usecs is not None:
         wanted = _stored_usecs(ctx, max(usecs, _in_driver_units(ctx, "rx-usecs")))
         scaled = _scaled_usecs(ctx, wanted, coalesce.params.get("tx-usecs") or 0)
@@ -343,9 +354,24 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     return item
 
 
+def _pause_refused_for_mtu(ctx: Context) -> str | None:
+    """r8169 refuses every pause change while the MTU is above 1500 (rtl8169_set_pauseparam:
+    EOPNOTSUPP with jumbo frames)."""
+    caps, mtu = ctx.caps, ctx.nic.mtu if ctx.nic else None
+    above = caps.facts.get("pause_refused_above_mtu") if caps else None
+    if caps is None or not above or not mtu or mtu <= int(above):
+        return None
+    return (f"{caps.driver} refuses pause changes while the MTU is above {above} (it is {mtu}, "
+            f"jumbo frames): the kernel answers \"Operation not supported\" (not possible; "
+            f"{caps.cite('pause_refused_above_mtu')})")  # fmt: skip
+
+
 def plan_pause(ctx: Context) -> PlannedTweak:
     drivers = [str(d) for d in ctx.tweak.params.get("drivers", [])]
     driver = ctx.nic.driver if ctx.nic else None
+    jumbo = _pause_refused_for_mtu(ctx)
+    if jumbo:
+        return _no(ctx, jumbo)
     if driver not in drivers:
         return _no(ctx, f"only for NICs known to need it ({', '.join(drivers)})")
     text, reason = _ethtool_output(ctx, "-a")

@@ -354,3 +354,14 @@ def test_an_mtu_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> N
     assert agreed.applicable and agreed.restarts_link
     quiet = mtu_planned("r8152", "eth0")
     assert quiet.applicable and not quiet.restarts_link
+
+
+def test_r8169_refuses_pause_changes_with_jumbo_frames() -> None:
+    """rtl8169_set_pauseparam: `if (dev->mtu > ETH_DATA_LEN) return -EOPNOTSUPP;` (6.1, 6.12):
+    flow control is not possible on an r8169 with jumbo frames, said in the kernel's words."""
+    jumbo = planned("flow-control", Nic("eth0", driver="r8169", mtu=9000))
+    assert not jumbo.applicable
+    assert "Operation not supported" in jumbo.reason and "not possible" in jumbo.reason
+    assert "rtl8169_set_pauseparam" in jumbo.reason and "9000" in jumbo.reason
+    plain = planned("flow-control", Nic("eth0", driver="r8169", mtu=1500))
+    assert "Operation not supported" not in plain.reason

@@ -382,3 +382,118 @@ def test_the_lab_bounces_the_link_exactly_where_the_table_says(tmp_path: Path, d
         dev = data["interfaces"]["eth0"]
         block = dev["rings"] if setting == "rings" else dev[setting]
         assert bool(block.get("bounces")) == caps.restarts(setting), (driver, setting)
+
+
+@root
+def test_atlantic_refuses_frame_counting_as_not_supported(tmp_path: Path) -> None:
+    """aq_ethtool_set_coalesce: frames over 1, and frames not 1 exactly when usecs is 0, are
+    EOPNOTSUPP (checked first); only usecs over 1022 is EINVAL."""
+    state = lab(tmp_path, "atlantic")
+    assert ethtool(state, "-C", "eth0", "rx-frames", "2")[1] == [NOT_SUPPORTED]
+    assert ethtool(state, "-C", "eth0", "rx-frames", "1")[1] == [NOT_SUPPORTED]  # usecs 256
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0")[1] == [NOT_SUPPORTED]  # frames 0
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "1023")[1] == [INVALID]
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "1")[2] == 0
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50", "rx-frames", "0")[2] == 0
+
+
+@root
+def test_r8169_refuses_pause_changes_with_jumbo_frames(tmp_path: Path) -> None:
+    """rtl8169_set_pauseparam: EOPNOTSUPP while dev->mtu > ETH_DATA_LEN."""
+    state = lab(tmp_path, "r8169")
+    assert ethtool(state, "-A", "eth0", "rx", "on", "tx", "on")[2] == 0  # no such NIC: 1500
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["mtu"] = 9000
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    assert ethtool(state, "-A", "eth0", "rx", "off")[1] == [NOT_SUPPORTED]
+
+
+def stmmac_lab(tmp_path: Path, kernel: str, clock_mhz: int | None = None) -> str:
+    path = tmp_path / f"stmmac-{kernel or 'any'}-{clock_mhz}.json"
+    dev = interface_state("stmmac", EMPTY, "eth0", "", kernel, None, clock_mhz)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
+    return str(path)
+
+
+def rx_usecs(state: str) -> str:
+    return ethtool(state, "-c", "eth0")[0].split("rx-usecs: ")[1].split("\n")[0]
+
+
+@root
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.47+rpt-rpi-v8", ""])
+def test_stmmac_rx_usecs_is_a_watchdog_in_clock_cycles(tmp_path: Path, kernel: str) -> None:
+    """stmmac_usec2riwt / stmmac_riwt2usec: units of 256 cycles of the board's 125 MHz MAC clock
+    (rounded down both ways); DEF_DMA_RIWT 0xa0 (stmmac_hw_setup) reads 327; a RIWT outside
+    0x10..0xff is EINVAL (__stmmac_set_coalesce): rx-usecs 33..524."""
+    state = stmmac_lab(tmp_path, kernel)
+    assert rx_usecs(state) == "327"
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert rx_usecs(state) == "49"
+    for refused in ("32", "525", "5000"):
+        assert ethtool(state, "-C", "eth0", "rx-usecs", refused)[1] == [INVALID], refused
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "524")[2] == 0
+
+
+@root
+def test_stmmac_rx_usecs_0_by_kernel_series_and_another_clock(tmp_path: Path) -> None:
+    """6.1 skips the watchdog for rx-usecs 0 (accepted, unchanged); 6.12 converts it (under
+    MIN_DMA_RIWT: EINVAL), and so does the lab when the kernel is unknown. A board with a
+    250 MHz MAC clock reads DEF_DMA_RIWT as 160 * 256 / 250 = 163."""
+    six1 = stmmac_lab(tmp_path, "6.1.0-31-arm64")
+    assert ethtool(six1, "-C", "eth0", "rx-usecs", "0")[2] == 0 and rx_usecs(six1) == "327"
+    for kernel in ("6.12.47+rpt-rpi-v8", ""):
+        assert ethtool(stmmac_lab(tmp_path, kernel), "-C", "eth0", "rx-usecs", "0")[1] == [INVALID]
+    assert rx_usecs(stmmac_lab(tmp_path, "", 250)) == "163"
+
+
+def test_atlantic_and_stmmac_offloads_are_the_drivers_probe(tmp_path: Path) -> None:
+    """atlantic: aq_nic_ndev_init sets features = hw_features = the hw caps' list (SG, TSO,
+    LRO, checksums, RXHASH, VLAN offloads ...), all changeable. stmmac: stmmac_dvr_probe's
+    hw_features SG | IP_CSUM | IPV6_CSUM | RXCSUM on, HIGHDMA and VLAN tag parsing on but not
+    changeable, TSO left off without the device tree and hardware's say (driver_caps_audit2.md
+    row 16)."""
+    aq = ethtool(lab(tmp_path, "atlantic"), "-k", "eth0")[0]
+    for line in ("tcp-segmentation-offload: on\n", "scatter-gather: on\n",
+                 "large-receive-offload: on\n", "receive-hashing: on\n",
+                 "rx-checksumming: on\n", "ntuple-filters: on\n",
+                 "\ttx-checksum-ip-generic: on\n"):  # fmt: skip
+        assert line in aq, line
+    (tmp_path / "st").mkdir()
+    st = ethtool(lab(tmp_path / "st", "stmmac"), "-k", "eth0")[0]
+    for line in ("scatter-gather: on\n", "\ttx-checksum-ipv4: on\n", "\ttx-checksum-ipv6: on\n",
+                 "rx-checksumming: on\n", "highdma: on [fixed]\n",
+                 "rx-vlan-offload: on [fixed]\n", "tcp-segmentation-offload: off\n"):  # fmt: skip
+        assert line in st, line
+
+
+@root
+def test_r8152_rx_buffers_stop_at_512_and_the_lab_keeps_it(tmp_path: Path) -> None:
+    """r8152's rx "ring" is its count of 16-64 KiB receive buffers (rtl_get_free_rx,
+    alloc_rx_agg): the planner stops at 512, not the 4096 maximum, says why, and the lab
+    (rtl8152_set_ringparam: anything from 20) keeps what it writes."""
+    state = lab(tmp_path, "r8152", "RTL8153")
+    shown = ethtool(state, "-g", "eth0")[0]
+    assert "RX:\t\t4096\n" in shown.split("Current")[0]
+    item = planned("nic-rings", "r8152", "-g", shown, chip="RTL8153")
+    rx = next(c for c in item.changes if c.target.endswith(" rx"))
+    assert item.applicable and rx.after == "512"
+    assert "rtl_get_free_rx" in item.reason and "256 MiB" in item.reason
+    assert ethtool(state, "-G", "eth0", "rx", rx.after)[2] == 0
+    assert "RX:\t\t512\n" in ethtool(state, "-g", "eth0")[0].split("Current")[1]
+
+
+def test_stmmac_without_the_rx_watchdog_gets_no_rx_usecs(tmp_path: Path) -> None:
+    """__stmmac_get_coalesce shows rx-usecs 0 without use_riwt and __stmmac_set_coalesce then
+    ignores it: writing 50 would never read back, so the planner says not possible. With the
+    watchdog (327 at 125 MHz) there is nothing to raise."""
+    state = lab(tmp_path, "stmmac")
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["coalesce"]["values"]["rx-usecs"] = 0  # as without use_riwt
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    item = planned("irq-coalescing", "stmmac", "-c", ethtool(state, "-c", "eth0")[0])
+    assert not item.applicable and "not possible" in item.reason
+    assert "stmmac_hw_init" in item.reason
+    watchdog = planned(
+        "irq-coalescing", "stmmac", "-c", ethtool(lab(tmp_path, "stmmac"), "-c", "eth0")[0]
+    )
+    assert all(not c.needed for c in watchdog.changes)
