@@ -168,18 +168,28 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
     if shared:
         given = [part for s in given for part in _split_shared(s, shared)]
     items = [s for s in (_without_reused(s, reused) for s in given) if s.keys]
+    # A long log gives tens of thousands of sightings with the same few key lists (each
+    # repeat of a counted line): each distinct key list is united and placed once.
+    distinct = list(dict.fromkeys(tuple(s.keys) for s in items))
     uf = _UnionFind()
-    for sighting in items:
-        first = sighting.keys[0]
-        for key in sighting.keys:
-            uf.union(first, key)
+    for keys in distinct:
+        for key in keys:
+            uf.union(keys[0], key)
     groups: dict[Key, Device] = {}
+    placed: dict[tuple[Key, ...], Device] = {}
+    named: set[tuple[tuple[Key, ...], str]] = set()  # (keys, source) already in key_sources
     for sighting in items:
-        root = uf.find(sighting.keys[0])
-        device = groups.setdefault(root, Device())
-        device.keys.update(sighting.keys)
+        keys = tuple(sighting.keys)
+        device = placed.get(keys)
+        if device is None:
+            device = placed[keys] = groups.setdefault(uf.find(keys[0]), Device())
+            device.keys.update(keys)
+            for key in keys:
+                device.key_sources.setdefault(key, set())
         device.facts += sighting.facts
-        sources = {f.source for f in sighting.facts}
-        for key in sighting.keys:
-            device.key_sources.setdefault(key, set()).update(sources)
+        for source in {f.source for f in sighting.facts}:
+            if (keys, source) not in named:
+                named.add((keys, source))
+                for key in keys:
+                    device.key_sources[key].add(source)
     return [groups[k] for k in sorted(groups)]

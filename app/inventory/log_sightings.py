@@ -242,14 +242,11 @@ def _repeat(event: DmesgEvent) -> Sighting | None:
 
 
 def _again(template: Sighting, event: DmesgEvent) -> Sighting:
+    no = event.line
     facts = [
-        Fact(
-            f.field,
-            (event.line, event.timestamp, f.value[2]) if f.field == "link_event" else f.value,
-            f.source,
-            f.line,
-            event.line,
-        )
+        f.at(no, (no, event.timestamp, f.value[2]))
+        if f.field == "link_event"
+        else f.at(no, f.value)
         for f in template.facts
     ]
     return Sighting(template.keys, facts)
