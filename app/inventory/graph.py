@@ -8,7 +8,7 @@ the sources were read in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,14 +152,6 @@ def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sight
     return [Sighting([*rest, iface], list(sighting.facts)) for iface in carried]
 
 
-def _without_reused(sighting: Sighting, reused: set[Key]) -> Sighting:
-    """A log line's sighting without the names it cannot be tied by; the current names that
-    ip, ethtool and sysfs report are another matter: they name one device each."""
-    if not reused or any(f.source != LOG_SOURCE for f in sighting.facts):
-        return sighting
-    return Sighting([k for k in sighting.keys if k not in reused], sighting.facts)
-
-
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
@@ -167,29 +159,45 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
     shared = shared_devices(given)
     if shared:
         given = [part for s in given for part in _split_shared(s, shared)]
-    items = [s for s in (_without_reused(s, reused) for s in given) if s.keys]
     # A long log gives tens of thousands of sightings with the same few key lists (each
-    # repeat of a counted line): each distinct key list is united and placed once.
-    distinct = list(dict.fromkeys(tuple(s.keys) for s in items))
+    # repeat of a counted line): each distinct key list is cut, united and placed once.
+    items = list(_without_reused(given, reused))
     uf = _UnionFind()
-    for keys in distinct:
+    for keys in dict.fromkeys(keys for keys, _facts in items):
         for key in keys:
             uf.union(keys[0], key)
     groups: dict[Key, Device] = {}
     placed: dict[tuple[Key, ...], Device] = {}
     named: set[tuple[tuple[Key, ...], str]] = set()  # (keys, source) already in key_sources
-    for sighting in items:
-        keys = tuple(sighting.keys)
+    for keys, facts in items:
         device = placed.get(keys)
         if device is None:
             device = placed[keys] = groups.setdefault(uf.find(keys[0]), Device())
             device.keys.update(keys)
             for key in keys:
                 device.key_sources.setdefault(key, set())
-        device.facts += sighting.facts
-        for source in {f.source for f in sighting.facts}:
+        device.facts += facts
+        for source in {f.source for f in facts}:
             if (keys, source) not in named:
                 named.add((keys, source))
                 for key in keys:
                     device.key_sources[key].add(source)
     return [groups[k] for k in sorted(groups)]
+
+
+def _without_reused(
+    sightings: list[Sighting], reused: set[Key]
+) -> Iterator[tuple[tuple[Key, ...], list[Fact]]]:
+    """Each sighting's keys and facts; a log line's sighting without the names it cannot be
+    tied by (the current names that ip, ethtool and sysfs report name one device each), and
+    without those that are left with no key."""
+    cut: dict[tuple[Key, ...], tuple[Key, ...]] = {}
+    for sighting in sightings:
+        keys = tuple(sighting.keys)
+        if reused and all(f.source == LOG_SOURCE for f in sighting.facts):
+            kept = cut.get(keys)
+            if kept is None:
+                kept = cut[keys] = tuple(k for k in keys if k not in reused)
+            keys = kept
+        if keys:
+            yield keys, sighting.facts
