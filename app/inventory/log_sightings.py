@@ -241,15 +241,15 @@ def _repeat(event: DmesgEvent) -> Sighting | None:
     return full
 
 
-def _again(template: Sighting, event: DmesgEvent) -> Sighting:
+def _again(template: Sighting, event: DmesgEvent) -> list[Fact]:
+    """The template's facts said again by a repeat of its line (at the repeat's position)."""
     no = event.line
-    facts = [
+    return [
         f.at(no, (no, event.timestamp, f.value[2]))
         if f.field == "link_event"
         else f.at(no, f.value)
         for f in template.facts
     ]
-    return Sighting(template.keys, facts)
 
 
 _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
@@ -283,6 +283,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found: list[Sighting] = []
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
+    repeats: dict[tuple[str, str], Sighting] = {}
     complaints: dict[tuple[str, str], _Repeats] = {}
     probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
     for event in dmesg.events:
@@ -299,16 +300,21 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             # The same line again says nothing new (a long log repeats itself), except that
             # a driver's error line is counted as often as the log shows it.
             if (complaint := complaints.get((event.kind, event.text))) is not None:
-                complaint.facts += _again(complaint.template, event).facts
+                complaint.facts += _again(complaint.template, event)
             continue
         seen.add((event.kind, event.text))
         if again:  # counted again: its keys and the counted facts only, from the first one
             key = (event.kind, event.text)
             if key not in lean:
                 lean[key] = _repeat(event)
+                if (template := lean[key]) is not None:
+                    # Every repeat's facts in one sighting (where the first repeat was):
+                    # the same keys, joined once however often a long log says the line.
+                    repeats[key] = Sighting(template.keys)
+                    found.append(repeats[key])
             template = lean[key]
             if template is not None:
-                found.append(_again(template, event))
+                repeats[key].facts += _again(template, event)
             continue
         handler = _HANDLERS.get(event.kind, _on_device)
         sighting = handler(event)
