@@ -44,23 +44,40 @@ class Device:
     facts: list[Fact] = field(default_factory=list)
     key_sources: dict[Key, set[str]] = field(default_factory=dict)  # who named each key
     _index: dict[str, list[Fact]] | None = field(default=None, repr=False, compare=False)
+    # all() and best() per field, kept while the index is (a long log's device has tens of
+    # thousands of facts, and the NIC's fields ask for the same ones several times)
+    _sorted: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
+    _best: dict[str, Fact | None] = field(default_factory=dict, repr=False, compare=False)
 
     def by_field(self, name: str) -> list[Fact]:
         if self._index is None or sum(map(len, self._index.values())) != len(self.facts):
             self._index = {}
+            self._sorted.clear()
+            self._best.clear()
             for fact in self.facts:
                 self._index.setdefault(fact.field, []).append(fact)
         return self._index.get(name, [])
 
     def all(self, name: str) -> list[Fact]:
-        return sorted(self.by_field(name), key=lambda f: (f.source, f.order, repr(f.value)))
+        facts = self.by_field(name)
+        if (done := self._sorted.get(name)) is None:
+            done = sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
+            self._sorted[name] = done
+        return list(done)
 
     def best(self, name: str) -> Fact | None:
+        facts = self.by_field(name)
+        if name in self._best:
+            return self._best[name]
         order = PRECEDENCE.get(name, _DEFAULT)
-        candidates = [f for f in self.by_field(name) if f.source in order]
-        if not candidates:
-            return None
-        return min(candidates, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+        candidates = [f for f in facts if f.source in order]
+        found = (
+            min(candidates, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+            if candidates
+            else None
+        )
+        self._best[name] = found
+        return found
 
     def value(self, name: str) -> Any:
         fact = self.best(name)
