@@ -287,24 +287,24 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     complaints: dict[tuple[str, str], _Repeats] = {}
     probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
     for event in dmesg.events:
-        if event.kind == "driver_registered":
+        kind = event.kind
+        if kind == "driver_registered":
             probing = event if probe_resets(event.driver) else None
-        elif probing is not None and event.kind in ("usb_reset", "usb_new_device"):
-            if event.kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
+        elif probing is not None and kind in ("usb_reset", "usb_new_device"):
+            if kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
                 found.append(probed)
             probing = None
-        if event.kind in _SKIP or event.kind.startswith("pcie_link"):
+        if kind in _SKIP or kind.startswith("pcie_link"):
             continue
-        again = (event.kind, event.text) in seen
-        if again and event.kind not in _COUNTED:
+        key = (kind, event.text)
+        again = key in seen
+        if again and kind not in _COUNTED:
             # The same line again says nothing new (a long log repeats itself), except that
             # a driver's error line is counted as often as the log shows it.
-            if (complaint := complaints.get((event.kind, event.text))) is not None:
+            if (complaint := complaints.get(key)) is not None:
                 complaint.facts += _again(complaint.template, event)
             continue
-        seen.add((event.kind, event.text))
         if again:  # counted again: its keys and the counted facts only, from the first one
-            key = (event.kind, event.text)
             if key not in lean:
                 lean[key] = _repeat(event)
                 if (template := lean[key]) is not None:
@@ -316,12 +316,13 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if template is not None:
                 repeats[key].facts += _again(template, event)
             continue
-        handler = _HANDLERS.get(event.kind, _on_device)
+        seen.add(key)
+        handler = _HANDLERS.get(kind, _on_device)
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
             if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
-                complaints[(event.kind, event.text)] = _Repeats(Sighting(sighting.keys, errors))
+                complaints[key] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     return found

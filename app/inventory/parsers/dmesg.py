@@ -283,7 +283,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
-        if stripped in _ELLIPSIS:
+        if len(stripped) < 6 and stripped in _ELLIPSIS:  # "...", "[…]" ...: no hash of a line
             res.elided = True
             if first_content:
                 res.starts_mid_log = True
