@@ -243,6 +243,7 @@ _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 _NEEDLE_RE = re.compile(
     "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
 )
+_ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 
 
@@ -283,7 +284,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
-        if len(stripped) < 6 and stripped in _ELLIPSIS:  # "...", "[…]" ...: no hash of a line
+        if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
             res.elided = True
             if first_content:
                 res.starts_mid_log = True
