@@ -297,6 +297,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         elif is_noise(raw):
             continue
         lines += 1
+        ts: float | None
         if m0 is not None:  # _strip_prefix()'s first case
             msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
