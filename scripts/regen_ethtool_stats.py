@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Regenerate resources/kernel_source/ethtool_stats.json from Debian's kernel source.
 
-    python scripts/regen_ethtool_stats.py            # the newest cached linux-source-6.1 (offline)
+    python scripts/regen_ethtool_stats.py            # newest cached sources, every series (offline)
     python scripts/regen_ethtool_stats.py --fetch    # apt's candidate versions (downloads)
+
+Every series of scripts/kernel_source.py (6.1 and 6.12) is read; a series that cannot be had
+stops the script, so the table never silently loses one.
 
 For each driver below: the names its `get_strings(ETH_SS_STATS)` prints in `ethtool -S`, taken
 mechanically from the string tables the driver copies there (the file and the table's symbol are
@@ -22,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "kernel_source" / "ethtool_stats.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import obtain  # noqa: E402
+from kernel_source import SERIES, obtain  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
-SERIES = ("6.1", "6.12")
 
 # driver → (source file, the tables its get_strings(ETH_SS_STATS) copies, in order)
 DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -130,13 +132,10 @@ def main() -> None:
     for series in SERIES:
         try:
             source = obtain(series, GLOBS, offline=not fetch)
-        except Exception as exc:  # not cached and not fetched: that series is left out
-            print(f"linux-source-{series}: {exc}", file=sys.stderr)
-            continue
+        except Exception as exc:
+            raise SystemExit(f"linux-source-{series}: {exc} (run with --fetch)") from exc
         kernels[f"linux-source-{series}"] = source.version
         by_series[series] = extract(source.root)
-    if not by_series:
-        raise SystemExit("no kernel source: run with --fetch")
     # One entry per driver: the newest series' names, and which series have which names.
     drivers: dict[str, Any] = {}
     for series, found in by_series.items():
@@ -145,7 +144,7 @@ def main() -> None:
             merged["series"][series] = len(entry["names"])
             merged["names"] += [n for n in entry["names"] if n not in merged["names"]]
     data = {
-        "generated": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
         "script": "scripts/regen_ethtool_stats.py",
         "packages": kernels,
         "drivers": drivers,

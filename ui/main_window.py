@@ -169,6 +169,8 @@ class MainWindow(QMainWindow):
         self._start_args = (history, known_hosts, steps)
         self._closing = False
         self._close_question: QMessageBox | None = None  # asked on close while armed
+        # Asked before a flow whose plan holds tweaks back for the link (open while asking).
+        self.consent_question: QMessageBox | None = None
         self._flow_started_at = 0.0
         self._shutdown_task: asyncio.Task[None] | None = None
         self.resize(PREFERRED)
@@ -568,15 +570,22 @@ class MainWindow(QMainWindow):
         self.go("again")
         self.again_page.start()
 
-    def tune_and_measure(self, plan: Plan | None = None) -> None:
+    def tune_and_measure(self, plan: Plan | None = None, *, ask: bool = True) -> None:
         """The one click: baseline, the safe tweaks under the guard, measure again, results.
-        `plan`: the Baseline page's choice (with Settings' UDP test) unless given (the demo's)."""
-        self.go("baseline")
+        `plan`: the Baseline page's choice (with Settings' UDP test) unless given (the demo's).
+        `ask`: tweaks it would hold back for the link are offered first (the scripted demo
+        does not ask: they stay held back, and its results say so)."""
         chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
-        self._flow_started_at = time.monotonic()
-        self.flow.start(chosen, calibrate=self.settings.calibrate_flow)
-        self.flow_timer.start()
-        self._update_next()
+
+        def start(allow: bool) -> None:
+            self.go("baseline")
+            self._flow_started_at = time.monotonic()
+            self.flow.start(chosen, calibrate=self.settings.calibrate_flow,
+                            allow_link_restart=allow)  # fmt: skip
+            self.flow_timer.start()
+            self._update_next()
+
+        self._with_link_consent("Tune & Measure", start, ask)
 
     def find_what_helps(self) -> None:
         """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
@@ -587,17 +596,62 @@ class MainWindow(QMainWindow):
         plan = self.tuning.plan
         count = sum(i.applicable and i.tweak.recommended and not i.tweak.advanced
                     for i in plan.items) if plan else 0  # fmt: skip
-        if count:
-            minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
-            self.statusBar().showMessage(
-                f"Find what helps: a baseline and {count} tweak(s) one at a time, "
-                f"about {minutes:.0f} min"
-            )
-        self.go("baseline")
-        self._flow_started_at = time.monotonic()
-        self.flow.start(chosen, find=True, tweaks=count)
-        self.flow_timer.start()
-        self._update_next()
+
+        def start(allow: bool) -> None:
+            if count:
+                minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
+                self.statusBar().showMessage(
+                    f"Find what helps: a baseline and {count} tweak(s) one at a time, "
+                    f"about {minutes:.0f} min"
+                )
+            self.go("baseline")
+            self._flow_started_at = time.monotonic()
+            self.flow.start(chosen, find=True, tweaks=count, allow_link_restart=allow)
+            self.flow_timer.start()
+            self._update_next()
+
+        self._with_link_consent("Find what helps", start)
+
+    def _with_link_consent(
+        self, what: str, start: Callable[[bool], None], ask: bool = True
+    ) -> None:
+        """Start the flow; first, when its plan would hold tweaks back because they drop the
+        link this app reaches the Pi through, say which and offer the Tune page's consent. A
+        consent already given there counts; the answer given here is the Tune page's too."""
+        from sbctune.workflow import problem_from
+        from sbctune.workflow.link_consent import held_before_run
+
+        state = self.state.model
+        session, inventory = state.session, state.inventory
+        agreed = self.tuning.allow_link_restart
+        if agreed or not ask or session is None or inventory is None or self.flow.running:
+            start(agreed)
+            return
+        nic = state.nic
+
+        def answered(allow: bool) -> None:
+            self.consent_question = None
+            if not self.tuning.running:
+                self.tuning.allow_link_restart = allow
+                self.tune_page.consent_box.setChecked(allow)
+            start(allow)
+
+        async def check() -> None:
+            self.statusBar().showMessage("Checking which tweaks would drop the network link…")
+            held = await held_before_run(session, inventory, nic)
+            self.statusBar().clearMessage()
+            if not held:
+                start(False)
+                return
+            from sbctune.tuning.words import tweak_title
+            from sbctune.ui.widgets.link_consent_question import LinkConsentQuestion
+
+            titles = [tweak_title(i.tweak.id) for i in held]
+            self.consent_question = LinkConsentQuestion(self, what, titles, answered)
+            self.consent_question.open()
+
+        self.runner.start(check(), name="link-consent",
+                          on_error=lambda exc: self._flow_failed(problem_from(exc)))  # fmt: skip
 
     def _flow_step(self, step: str, status: str, detail: str) -> None:
         from sbctune.workflow.steps import CALIBRATE

@@ -10,6 +10,7 @@ line says "Link is Up" is not called down).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sbctune.advice.counters import counter_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
@@ -19,6 +20,8 @@ from sbctune.catalog.kernel_drivers import (
     in_tree_since,
     kernel_series,
     load_kernel_drivers,
+    other_drivers_message,
+    own_files_first,
 )
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Finding, Nic, Recommendation
@@ -73,7 +76,11 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
         return
     table = load_messages()
     matched = [(line, table.match(line)) for line in lines]
-    known = [(line, m) for line, m in matched if m is not None]
+    known = [
+        (line, replace(m, files=own_files_first(m.files, nic.driver)))
+        for line, m in matched
+        if m is not None and not other_drivers_message(m.files, nic.driver)
+    ]
     count = nic.log_counts.get("kernel_error", len(lines))
     if not known:  # lines of an older or a vendor kernel: what they report is the errno
         found.append(
@@ -157,6 +164,15 @@ def log_findings(nic: Nic) -> list[Finding]:
             "warning",
             f"{label}'s link is down: the last link line in the kernel log says so.",
             nic.log["link"][-1:],
+        )
+    elif nic.link_detected is False and (lines := nic.log.get("no_carrier")):
+        add(
+            "link-down",
+            "warning",
+            f"{label} is up but has no carrier (NO-CARRIER, or UP without RUNNING): nothing "
+            "answers at the other end of the cable. Check the cable, the switch port and the "
+            "PHY.",
+            lines[-1:],
         )
     if lines := nic.log.get("kevent_dropped"):
         add(

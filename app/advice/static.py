@@ -330,12 +330,18 @@ class _Advisor:
         rx = _best(chip, board, "peer_to_pi")
         if tx and rx and tx < 0.9 * rx:
             source = next(m.source for m in chip.measurements if m.value_mbps == tx)
+            # the board unknown, the figures are another board's: do not call it this one's
+            where = (
+                "on this board"
+                if board
+                else "on the board it was measured on (this one is not known)"
+            )
             self.finding(
                 "chip-slow-transmit",
                 "warning",
                 nic,
                 f"The {chip.name} with {nic.driver} is known to send slower than it "
-                f"receives on this board: {tx:g} vs {rx:g} Mbit/s measured.",
+                f"receives {where}: {tx:g} vs {rx:g} Mbit/s measured.",
                 [
                     *_usb_line(self.parsed, nic),
                     *self.registration(nic),

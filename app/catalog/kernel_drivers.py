@@ -48,11 +48,6 @@ class KernelDriver:
         """The one bus it binds on, if it has one (r8152: usb)."""
         return self.buses[0] if len(self.buses) == 1 else None
 
-    @property
-    def since(self) -> str:
-        """What the tables know of when it came into the kernel (see ``in_tree_since``)."""
-        return in_tree_since(self.series)
-
 
 def _bus_word(name: str) -> str | None:
     found = {_BUS_WORDS[m] for m in _BUS_WORD_RE.findall(name)}
@@ -206,6 +201,34 @@ def chip_by_speed(driver: object, mbps: object) -> str | None:
 
 
 @functools.cache
+def _firmware_chips() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "firmware_chips.json")
+            .read_text(encoding="utf-8")
+        )
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    found = data.get("firmware") if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def chip_by_firmware(driver: object, firmware: object) -> str | None:
+    """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
+    RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json)."""
+    if not isinstance(firmware, str):
+        return None
+    item = _firmware_chips().get(firmware.split()[0] if firmware.strip() else firmware)
+    if not isinstance(item, dict) or (isinstance(driver, str) and item.get("driver") != driver):
+        return None
+    return str(item["chip"]) if "chip" in item else None
+
+
+@functools.cache
 def _probe_resets() -> dict[str, Any]:
     from sbctune.resources import resource_root
 
@@ -231,3 +254,36 @@ def probe_resets(driver: object) -> str | None:
     if not isinstance(item, dict):
         return None
     return f"{item.get('file', '?')}, {item.get('function', '?')}"
+
+
+def _home(driver: object) -> str | None:
+    known = load_kernel_drivers().get(driver)
+    if known is None or not known.file:
+        return None
+    return "/".join(known.file.split("/")[:-1][:4]) + "/"  # drivers/net/<kind>/<vendor>/
+
+
+def other_drivers_message(files: tuple[str, ...], driver: object) -> bool:
+    """The format a line matched is only other vendors' network drivers' own (igc's
+    info-level "NIC Link is Down" reads like bnx2x's error-level one): not what this driver
+    said. A core's format (drivers/base, net/core ...) may be printed for any driver."""
+    home = _home(driver)
+    if home is None:
+        return False
+    drivers_own = all(f.startswith("drivers/net/") for f in files)
+    return drivers_own and not any(f.startswith(home) for f in files)
+
+
+def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
+    """The files that print a format, the driver's own first (igc's "PCIe link lost" cites
+    igc_main.c before fm10k_pci.c)."""
+    known = load_kernel_drivers().get(driver)
+    if known is None or not known.file:
+        return files
+    own_dir = known.file.rsplit("/", 1)[0] + "/"
+    home = _home(driver) or own_dir
+
+    def rank(path: str) -> tuple[bool, bool, bool]:
+        return (path != known.file, not path.startswith(own_dir), not path.startswith(home))
+
+    return tuple(sorted(files, key=rank))

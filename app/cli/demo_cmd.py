@@ -27,9 +27,10 @@ from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, contributions_table, text
 from sbctune.history import History
+from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
-from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted
+from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted, find_path
 from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.safefiles import check_output
@@ -45,6 +46,15 @@ from sbctune.workflow import (
 )
 from sbctune.workflow.attributing import estimate_seconds, plan_seconds
 from sbctune.workflow.keeping import NOTHING_TO_GAIN
+from sbctune.workflow.link_consent import (
+    consent_detail,
+    consented_link,
+    dropping_text,
+    held_before_run,
+    held_note,
+    held_text,
+    plan_options,
+)
 from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FIND_FLOW_STEPS, FLOW_STEPS
 
 DEFAULT_PROFILE = "pi4-ax88179"
@@ -90,6 +100,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="find what helps: measure each recommended tweak on its own and "
         "keep only those that helped beyond noise; takes one measurement per tweak",
+    )
+    parser.add_argument(
+        "--allow-link-restart",
+        action="store_true",
+        help="also apply the tweaks that briefly drop the network link of the NIC this "
+        "computer reaches the Pi through (rings on some drivers; energy saving and flow "
+        "control on most); they are applied under the guard, which puts everything back if "
+        "the Pi stops answering",
     )
     parser.add_argument(
         "--report",
@@ -142,11 +160,17 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     )
     print(render(inventory))
     plan = plan_named(args.plan).with_overrides(duration=args.duration)
-    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune, calibrate=args.calibrate)
+    options = FlowOptions(plan=plan, nic=args.nic, tune=not args.no_tune, calibrate=args.calibrate,
+                          allow_link_restart=args.allow_link_restart)  # fmt: skip
     steps = CALIBRATED_FLOW_STEPS if args.calibrate else FLOW_STEPS
+    if not args.no_tune:
+        # The NIC the flow tests: the one asked for, else the route to this PC (as one_click).
+        nic = args.nic or (await find_path(session, None)).route_dev
+        await _consent_lines(session, inventory, nic, args.allow_link_restart)
     if args.find:
         steps = FIND_FLOW_STEPS
-        planned = await tuning_api.plan(session, inventory, args.nic, None)
+        planned = await tuning_api.plan(session, inventory, args.nic, None,
+                                        plan_options(args.allow_link_restart))  # fmt: skip
         count = sum(item.applicable for item in planned.items)
         _step(f"Find what helps: {count} tweak(s), one measurement each, about "
               f"{(estimate_seconds(plan, count) + plan_seconds(plan)) / 60:.0f} min")  # fmt: skip
@@ -159,6 +183,26 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
     return result
 
 
+async def _consent_lines(
+    session: Session, inventory: Inventory, nic: str | None, agreed: bool
+) -> None:
+    """Before the run: the tweaks held back because they would drop the link this computer
+    reaches the Pi through, and how to agree; with the consent, which ones will drop it."""
+    if agreed:
+        planned = await tuning_api.plan(session, inventory, nic, None, plan_options(True))
+        dropping = [tweak_title(i.tweak.id) for i in consented_link(planned.items)]
+        if dropping:
+            _step(f"{dropping_text(dropping)} ({consent_detail()})")
+        return
+    held = await held_before_run(session, inventory, nic)
+    if held:
+        _step(held_text(tweak_title(i.tweak.id) for i in held))
+        say(f"    {HINT}")
+
+
+HINT = "To apply them too: add --allow-link-restart."
+
+
 def _report(history: History, result: FlowResult, path: Path, force: bool) -> None:
     print()
     comparison = compare(result.runs, calibration_for(history, result.runs))
@@ -167,6 +211,9 @@ def _report(history: History, result: FlowResult, path: Path, force: bool) -> No
         print(line)
     if result.keep is not None:
         print(f"Tuning: {result.keep.reason}")
+    if result.held_for_link:
+        print(held_note(result.held_for_link))
+        print(HINT)
     steps = result.attribution.contributions if result.attribution else []
     if result.attribution is not None:
         print("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):")

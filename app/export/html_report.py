@@ -23,11 +23,16 @@ from sbctune.export.markdown import udp_text
 from sbctune.export.report_data import ReportData
 from sbctune.export.svg_export import charts
 from sbctune.history.records import RunRecord, TuningSessionRecord
-from sbctune.history.run_tuning import change_text, changed_during_run, usable_as_tuned
+from sbctune.history.run_tuning import (
+    change_text,
+    changed_during_run,
+    held_for_link,
+    usable_as_tuned,
+)
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
-from sbctune.tuning.words import status_words
+from sbctune.tuning.words import held_note, status_words
 
 NO_INVENTORY = (
     '<p class="note">No inventory was stored with these runs: board and NIC details are '
@@ -287,6 +292,9 @@ def _results(data: ReportData) -> str:
                 f'<p class="warning">{esc(run_label(run))}: {esc(change_text(run))}. '
                 "Its figures are not a fair before or after of this tuning.</p>"
             )
+    held = list(dict.fromkeys(t for run in data.runs for t in held_for_link(run)))
+    if held:  # left out for the link: said, not silently absent
+        out.append(f'<p class="warning">{esc(held_note(held))}</p>')
     found = contributions(data.runs)
     if found:
         out.append("<h3>What each tweak did on its own (Find what helps)</h3>")

@@ -12,8 +12,9 @@ from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import UdpRecord
-from sbctune.history.run_tuning import change_text, changed_during_run
+from sbctune.history.run_tuning import change_text, changed_during_run, held_for_link
 from sbctune.textsafe import markdown_text, visible
+from sbctune.tuning.words import held_note
 
 
 def render(data: ReportData) -> str:
@@ -38,6 +39,8 @@ def render(data: ReportData) -> str:
     changed = [f"- {markdown_text(run_label(r))}: {markdown_text(change_text(r))}: not a fair "
                "before or after" for r in data.runs if changed_during_run(r)]  # fmt: skip
     parts.extend(["", *changed] if changed else [])
+    held = list(dict.fromkeys(t for run in data.runs for t in held_for_link(run)))
+    parts.extend(["", f"- {markdown_text(held_note(held))}"] if held else [])
     found = contributions(data.runs)
     if found:
         parts.append("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):\n")

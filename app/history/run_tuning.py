@@ -27,6 +27,13 @@ def tweaks_in_force(run: RunRecord) -> list[str]:
     return [str(t) for t in tweaks] if isinstance(tweaks, list) else []
 
 
+def held_for_link(run: RunRecord) -> list[str]:
+    """Tweaks the flow held back while this run measured: they would have dropped the SSH
+    NIC's link and the user had not agreed (sbctune.workflow.link_consent)."""
+    held = _state(run).get("held_for_link")
+    return [str(t)[:60] for t in held[:20]] if isinstance(held, list) else []
+
+
 def _reading(state: dict[str, Any], end: str) -> str:
     reading = state.get(end)
     if not isinstance(reading, dict):

@@ -14,6 +14,7 @@ import re
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
+from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
@@ -114,6 +115,10 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
     booted = parsed.dmesg.of_kind("kernel_version") if parsed.dmesg is not None else []
     if not board.kernel and booted:  # the log's own "Linux version 6.1.0-... (...)" line
         board.kernel = booted[-1].fields.get("version")
+    if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:
+        board.soc, board.soc_source = found[0], f"the kernel build {board.kernel}, made for it"
+        own = catalog.soc_nic(board.soc)
+        board.soc_nic = own.chip_name if own is not None else None
     if parsed.os_release:
         board.os = parsed.os_release.pretty_name
     board.throttled = _power(parsed)

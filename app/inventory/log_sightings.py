@@ -7,10 +7,16 @@ and its position, so the newest line wins within the log (a link that went down 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sbctune.catalog.kernel_drivers import bus_named_by, load_kernel_drivers, probe_resets
+from sbctune.catalog.kernel_drivers import (
+    bus_named_by,
+    load_kernel_drivers,
+    other_drivers_message,
+    probe_resets,
+)
 from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -46,8 +52,10 @@ def _base(event: DmesgEvent) -> Sighting | None:
     sighting = Sighting(keys)
     device = event.device or ""
     if bus == "platform":
-        sighting.add("platform_name", device.split(":")[0], _SRC, event.text, event.line)
-        if ":" in device:
+        of_path = "@" in device.split(":")[0]  # "soc@ffe00000:ethernet@b0000" is one device
+        name = device if of_path else device.split(":")[0]
+        sighting.add("platform_name", name, _SRC, event.text, event.line)
+        if ":" in device and not of_path:
             return sighting  # "8000000.ethernet:mdio@f00": a child (MDIO bus), another driver
     if _refused(event.text):
         sighting.add("driver_none", True, _SRC, event.text, event.line)
@@ -131,7 +139,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
-    elif kind == "device" and _kernel_complaint(text):
+    elif kind == "device" and _kernel_complaint(text, event.driver):
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
@@ -167,13 +175,22 @@ _COMPLAINTS = (
 )  # fmt: skip
 
 
-def _kernel_complaint(text: str) -> bool:
+def _kernel_complaint(text: str, driver: str | None = None) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
     level (resources/kernel_source), though no rule here knows it."""
     message = load_messages().match(text)
-    if message is not None:
+    if message is not None and not other_drivers_message(message.files, driver):
         return message.level != "info"
-    return _reports_errno(text)  # an older or a vendor kernel's message, with its errno
+    # an older or a vendor kernel's message: with its errno, or a network driver of the
+    # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
+    return _reports_errno(text) or (_FAILED.search(text) is not None and _net_driver(driver))
+
+
+_FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
+
+
+def _net_driver(driver: str | None) -> bool:
+    return load_kernel_drivers().get(driver) is not None
 
 
 def _reports_errno(text: str) -> bool:
@@ -294,7 +311,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
                 found.append(probed)
             probing = None
-        if kind in _SKIP or kind.startswith("pcie_link"):
+        if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
         key = (kind, event.text)
         again = key in seen
@@ -325,7 +342,27 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
                 complaints[key] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
-    return found
+    return found + _lone_wifi_devices(found)
+
+
+def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
+    """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
+    device") are about its one device when the log shows it driving (or trying) just one:
+    a sighting that ties the two. With two such devices, nothing ties them."""
+    wanted = {k[1] for s in found for k in s.keys if k[0] == "wifi"}
+    if not wanted:
+        return []
+    devices: dict[str, set[Key]] = {}
+    for sighting in found:
+        for fact in sighting.facts:
+            if fact.field in ("driver", "refused_by") and fact.value in wanted:
+                keys = {k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")}
+                devices.setdefault(str(fact.value), set()).update(keys)
+    return [
+        Sighting([next(iter(keys)), ("wifi", driver)])
+        for driver, keys in sorted(devices.items())
+        if len(keys) == 1
+    ]
 
 
 _PROBE_WINDOW_S = 2.0

@@ -10,7 +10,11 @@ import re
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
-from sbctune.catalog.kernel_drivers import chip_by_speed, load_kernel_drivers
+from sbctune.catalog.kernel_drivers import (
+    chip_by_firmware,
+    chip_by_speed,
+    load_kernel_drivers,
+)
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -119,7 +123,22 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
         if _OTHER_BUS_NODE.search(name.partition(".")[2]):
             return False  # "d0070000.mmc" is an SD/SDIO host, even if its driver says meson
         return bool(_SOC_DRIVER.search(f"{driver or ''} {name}"))
-    return bus == "sdio" and bool(device.value("wireless"))
+    return bus == "sdio" and (bool(device.value("wireless")) or _sdio_wifi(device))
+
+
+# Drivers of other kinds that bind SDIO functions, by their names: Bluetooth (drivers/bluetooth
+# btsdio, btmrvl_sdio, btmtksdio), serial (drivers/mmc/core/sdio_uart.c), DVB (smssdio).
+_SDIO_NOT_NET = re.compile(r"^(?:bt|hci_)|uart|smssdio", re.I)
+
+
+def _sdio_wifi(device: Device) -> bool:
+    """An SDIO function that a driver drives or probed: the network drivers on SDIO in the
+    6.1/6.12 tables are all Wi-Fi ones, and so are the vendors' out-of-tree ones (esp32_sdio,
+    8189fs ...); the drivers of other kinds are told by their names."""
+    if _bus(device) != "sdio":
+        return False
+    names = [str(v) for f in ("driver", "refused_by") if (v := device.value(f))]
+    return bool(names) and not any(_SDIO_NOT_NET.search(n) for n in names)
 
 
 def _named_network(text: str) -> bool:
@@ -259,6 +278,9 @@ def nic_from_device(
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
     if nic.chip is None:  # r8169 linked at 2.5 Gbit/s: only its RTL8125/8126 chips can
         nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
+    if nic.chip is None:  # r8169 asking for rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
+        wanted = device.value("firmware_wanted") or device.value("firmware")
+        nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
@@ -283,6 +305,7 @@ def nic_from_device(
         or (nic.name or "").startswith(("wlan", "wlp", "wlx"))
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
+        or _sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
     )
@@ -308,6 +331,7 @@ LOG_KINDS = (
     "not_top_speed",
     "probe_failed",
     "kernel_error",
+    "no_carrier",
 )
 
 

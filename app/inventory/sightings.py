@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.parsers.dmesg_patterns import PRE_DT_PLATFORM
+from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
 
@@ -31,6 +31,7 @@ _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$"
 _USB_IF = re.compile(r"^(\d+-[\d.]+)(?::\d+\.\d+)?$")
 _PLATFORM = re.compile(r"^[0-9a-f]{5,16}\.[a-z][\w-]*")
 _PRE_DT_PLATFORM = re.compile(rf"^{PRE_DT_PLATFORM}$")
+_OF_NAMED = re.compile(rf"^{OF_NAMED}$")
 _MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
 _USB_SPEEDS = {
     "low": 1.5,
@@ -101,6 +102,8 @@ def device_keys(device: str | None) -> tuple[str, Key] | None:
         return "usb", ("usb", match.group(1))
     if text.startswith("mmc"):
         return "sdio", ("sdio", text.split(":")[0])
+    if _OF_NAMED.match(text):  # "soc@ffe00000:ethernet@b0000": the node's path is its name
+        return "platform", ("platform", text)
     if _PLATFORM.match(text):
         return "platform", ("platform", text.split(".")[0])  # libphy may cut the name short
     if _PRE_DT_PLATFORM.match(text):
@@ -368,6 +371,9 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("addresses", netif.addresses, "ip", line)
         carrier = netif.has_carrier
         sighting.add("link", carrier, "ip", line)
+        if carrier is False and "UP" in netif.flags:  # brought up, and no cable/partner answers
+            flags = ",".join(netif.flags)[:120]
+            sighting.add("no_carrier", True, "ip", f"{netif.name}: <{flags}> (up, no carrier)")
         sighting.add("seen", True, "ip", line)
         sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         counters = {

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sbctune.lab.profile import InterfaceSpec, TweakEffect
+from sbctune.lab.profile import InterfaceSpec
+from sbctune.lab.profile_effects import TweakEffect
 
 KNOBS_STATE = "knobs_state.json"
 # A direction is "busy" above this share of its half-duplex rate. A one-way TCP test sends

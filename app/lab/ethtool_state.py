@@ -8,6 +8,8 @@ source (``ethtool_table``), and, where the profile captured them, from the real
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 import re
 import shlex
@@ -17,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_driver, fake_ethtool_tables
+from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
-from sbctune.lab.ethtool_table import driver_info, hold_to_table
+from sbctune.lab.ethtool_table import channels_state, driver_info, driver_queues, hold_to_table
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
+from sbctune.resources import resource_root
 
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
@@ -83,7 +86,15 @@ def _captured(bundle: Bundle, args: str) -> str | None:
     return None
 
 
-def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") -> dict[str, Any]:
+def interface_state(
+    driver: str,
+    bundle: Bundle,
+    ifname: str,
+    chip: str = "",
+    kernel: str = "",
+    queues: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues)."""
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -103,7 +114,9 @@ def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") ->
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
-    hold_to_table(state, driver, chip)
+    hold_to_table(state, driver, chip, kernel)
+    state["channels"] = channels_state(driver, chip, kernel, queues)
+    state["stats"] = stats_names(driver)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
@@ -113,29 +126,53 @@ def interface_state(driver: str, bundle: Bundle, ifname: str, chip: str = "") ->
     return state
 
 
+def stats_names(driver: str) -> list[str] | None:
+    """The names the driver's ``ethtool -S`` prints, from the kernel's string tables
+    (resources/kernel_source/ethtool_stats.json); [] where it has no get_ethtool_stats ("no
+    stats available"), None where the tables do not cover the driver (the capture answers)."""
+    path = Path(str(resource_root())) / "kernel_source" / "ethtool_stats.json"
+    entry = json.loads(path.read_text(encoding="utf-8"))["drivers"].get(driver)
+    return None if entry is None else list(entry["names"])
+
+
 def build_state(profile: LabProfile) -> dict[str, Any]:
     interfaces = {
-        spec.name: interface_state(spec.driver, profile.bundle, spec.name, spec.chip)
+        spec.name: interface_state(
+            spec.driver,
+            profile.bundle,
+            spec.name,
+            spec.chip,
+            profile.kernel,
+            driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
+        )
         for spec in profile.interfaces
         if spec.driver
     }
     return {"schema": 1, "interfaces": interfaces}
 
 
-_TABLES = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
+_OWN_IMPORTS = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
+_FUTURE = re.compile(r"^from __future__ import annotations\n", re.M)
+
+
+def _module_text(name: str) -> str:
+    """A fake_ethtool module's text without its sbctune imports (between the markers)."""
+    module = importlib.import_module(f"sbctune.lab.{name}")
+    text = Path(str(module.__file__)).read_text(encoding="utf-8")
+    text, count = _OWN_IMPORTS.subn("", text)
+    if count > 1 or (count == 0 and "from sbctune" in text):
+        raise RuntimeError(f"{name}.py: its sbctune imports need @tables-start/@tables-end")
+    return _FUTURE.sub("", text)
 
 
 def script_text(python: str, state_path: Path, fallback: Path) -> str:
-    """The stateful ethtool as one standalone script: fake_ethtool's text with its tables
-    inlined (the lab user's python has no sbctune on its path) and the lab's paths filled in."""
-    source = Path(fake_ethtool.__file__).read_text(encoding="utf-8")
-    tables = "\n".join(
-        Path(str(module.__file__)).read_text(encoding="utf-8")
-        for module in (fake_ethtool_tables, fake_ethtool_driver)
-    )
-    source, count = _TABLES.subn(lambda _: tables, source)
-    if count != 1:
+    """The stateful ethtool as one standalone script: the text of every fake_ethtool module
+    (the lab user's python has no sbctune on its path), fake_ethtool's last, and the lab's
+    paths filled in."""
+    if "@tables-start" not in Path(fake_ethtool.__file__).read_text(encoding="utf-8"):
         raise RuntimeError("fake_ethtool.py lost its @tables-start/@tables-end markers")
+    parts = [_module_text(name) for name in (*fake_ethtool.SCRIPT_MODULES, "fake_ethtool")]
+    source = "from __future__ import annotations\n\n" + "\n\n".join(parts)
     source = source.replace('"@STATE@"', repr(str(state_path)))
     return f"#!{python}\n" + source.replace('"@FALLBACK@"', repr(str(fallback)))
 
@@ -148,9 +185,10 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     """The shell script installed as ``ethtool``: a read of a modelled interface prints what the
     model last wrote to ``shown`` (one `cat`, no Python start: the collector runs a dozen of
     these per inspect); a set, or a read with other arguments, runs the model; anything else
-    (another interface, ``ethtool IFACE``, ``-l``, ``-S``) goes straight to the captures."""
+    (another interface, ``ethtool IFACE``) goes straight to the captures; ``-S`` runs the model
+    each time (its values are the lab's live counters)."""
     reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
-    sets = [*fake_ethtool.SET, "-K"]
+    sets = [*fake_ethtool.SET, "-K", *fake_ethtool.LIVE]  # run the model every time
     for alias, option in fake_ethtool_tables.ALIASES.items():
         reads.get(option, sets).append(alias)
     lines = [

@@ -42,33 +42,92 @@ def coalesce_params(flags: frozenset[str]) -> list[str]:
     return sorted({p for flag in flags for p in _COALESCE_FLAGS.get(flag, [])})
 
 
-def single_queue(driver: str) -> bool:
-    """Whether the kernel allocates the driver's net_device with one queue (xps_cpus: ENOENT)."""
-    caps = driver_caps.caps(driver)
-    return caps is not None and caps.multiqueue is False
+def single_queue(driver: str, chip: str = "", queues: int | None = None) -> bool:
+    """Whether the kernel gives the driver's net_device one transmit queue (xps_cpus: ENOENT):
+    a single-queue allocation, or macb with one queue in use (`queues`: the profile's count;
+    else the table's for the chip, RP1: 1)."""
+    caps = driver_caps.caps(driver, None, chip) if driver else None
+    return caps is not None and caps.single_tx_queue(chip, queues)
 
 
-def driver_queues(driver: str, chip: str = "", cpus: int | None = None) -> tuple[int, int] | None:
+def driver_queues(
+    driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
+) -> tuple[int, int] | None:
     """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
     hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), one pair per
     CPU up to the MAC's maximum where the source says so (igb: I211 2, I210 4, else 8; igc 4),
-    None where the lab cannot know them and keeps veth's."""
+    the board's where the device tree or the hardware decides (`queues`, the profile's count;
+    else the table's: macb on RP1 1, stmmac without snps,tx-queues-to-use 1), None where the
+    lab cannot know them and keeps veth's."""
     caps = driver_caps.caps(driver, None, chip) if driver else None
     if caps is None:
         return None
+    if queues and caps.facts.get("queues_allocated"):
+        return queues, queues
     counts = caps.facts.get("queues")
     if counts:
         return int(counts["tx"]), int(counts["rx"])
-    maxima = caps.facts.get("rss_queues_max")
-    if maxima and caps.facts.get("rss_queues_per_cpu") and cpus:
-        squeezed = chip.lower().replace(" ", "")
-        top = next((int(n) for name, n in maxima.items() if name != "default"
-                    and name.lower() in squeezed), int(maxima["default"]))  # fmt: skip
+    top = _rss_max(caps, chip)
+    if top and caps.facts.get("rss_queues_per_cpu") and cpus:
         pairs = max(1, min(top, cpus))
         if caps.facts.get("rss_queues_pow2"):  # atlantic: rounddown_pow_of_two
             pairs = 1 << (pairs.bit_length() - 1)
         return pairs, pairs
+    in_use = caps.queues_in_use(chip)
+    if in_use:
+        return in_use
     return (1, 1) if caps.multiqueue is False else None
+
+
+def _rss_max(caps: DriverCaps, chip: str) -> int | None:
+    """The MAC's most RSS queues (igb_get_max_rss_queues: I211 2, 82575/I210 4, else 8)."""
+    maxima = caps.facts.get("rss_queues_max")
+    if not maxima:
+        return None
+    squeezed = chip.lower().replace(" ", "")
+    return next((int(n) for name, n in maxima.items() if name != "default"
+                 and name.lower() in squeezed), int(maxima["default"]))  # fmt: skip
+
+
+def channels_state(
+    driver: str, chip: str, kernel: str, in_use: tuple[int, int] | None
+) -> dict[str, Any] | None:
+    """``ethtool -l``'s maxima and counts as the driver's get_channels gives them (None: no
+    get_channels). igb/igc: combined = rss_queues (one per CPU up to the MAC's maximum), other
+    = NON_Q_VECTORS (the MSI-X link vector; the lab's NICs are MSI-X ones); stmmac: RX and TX
+    in use, their maximum the hardware's (dma_cap), which the lab takes as the count in use."""
+    caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    if caps is None or not caps.has("get_channels"):
+        return None
+    fact = caps.facts.get("channels", {})
+    tx, rx = in_use or (1, 1)
+    zero = dict.fromkeys(("rx", "tx", "other", "combined"), 0)
+    if fact.get("style") == "combined":
+        other = int(fact.get("other", 0))
+        top = _rss_max(caps, chip) or rx
+        maxima, cur = (
+            {**zero, "other": other, "combined": top},
+            {**zero, "other": other, "combined": rx},
+        )
+    elif fact.get("style") == "separate":
+        maxima = cur = {**zero, "rx": rx, "tx": tx}
+    else:  # get_channels without a hand-read fact: the lab cannot say, so claims nothing
+        return None
+    settable, restarts = caps.has("set_channels"), caps.restarts("channels")
+    return {"max": maxima, "cur": dict(cur), "style": fact["style"],
+            "settable": settable, "restarts": restarts}  # fmt: skip
+
+
+def driver_queues_allocated(
+    driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
+) -> tuple[int, int] | None:
+    """(TX, RX) queues the net_device is allocated with, where more than those in use (stmmac:
+    MTL_MAX_TX_QUEUES, 8, whatever the device tree uses: so XPS works on one queue in use)."""
+    caps = driver_caps.caps(driver, None, chip) if driver else None
+    allocated = caps.facts.get("queues_allocated") if caps else None
+    if isinstance(allocated, dict):
+        return int(allocated["tx"]), int(allocated["rx"])
+    return driver_queues(driver, chip, cpus, queues)
 
 
 def driver_info(driver: str) -> dict[str, bool]:
@@ -85,9 +144,10 @@ def driver_info(driver: str) -> dict[str, bool]:
     }
 
 
-def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
-    """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows."""
-    caps = driver_caps.caps(driver, None, chip)
+def hold_to_table(state: dict[str, Any], driver: str, chip: str = "", kernel: str = "") -> None:
+    """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows
+    (`kernel`: the profile's release, for facts of one series; "" every series)."""
+    caps = driver_caps.caps(driver, kernel or None, chip)
     if caps is None:
         return
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
@@ -112,7 +172,22 @@ def hold_to_table(state: dict[str, Any], driver: str, chip: str = "") -> None:
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
+        _eee_default(state["eee"], caps)
     _features(state["features"], caps)
+
+
+def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
+    """EEE as the kernel sets it up (lan78xx: off on 6.1, where only set_eee turns the MAC's
+    EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
+    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then)."""
+    default = caps.facts.get("eee_default")
+    if not default:
+        return
+    eee["enabled"] = bool(default["enabled"])
+    eee["tx_lpi"] = bool(default["tx_lpi"])
+    eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
+    if not eee["active"] and default.get("timer_needs_link"):
+        eee["tx_lpi_timer"] = 0
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:

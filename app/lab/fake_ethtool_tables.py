@@ -17,6 +17,9 @@ ALIASES = {
     "--offload": "-K",
     "--show-pause": "-a",
     "--pause": "-A",
+    "--show-channels": "-l",
+    "--set-channels": "-L",
+    "--statistics": "-S",
 }
 RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
 COALESCE_LAYOUT: list[list[str]] = [

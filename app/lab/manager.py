@@ -22,7 +22,7 @@ from typing import Any
 from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
-from sbctune.lab.ethtool_table import driver_queues
+from sbctune.lab.ethtool_table import driver_queues, driver_queues_allocated
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, load_profile
 from sbctune.lab.state import (
@@ -253,7 +253,11 @@ def _build(
         info.netns,
         info.index,
         [(i.name, i.mac) for i in prof.interfaces],
-        [driver_queues(i.driver, i.chip, prof.cpu.count) for i in prof.interfaces],
+        [driver_queues(i.driver, i.chip, prof.cpu.count, i.queues) for i in prof.interfaces],
+        [
+            driver_queues_allocated(i.driver, i.chip, prof.cpu.count, i.queues)
+            for i in prof.interfaces
+        ],
     )
     for nic, spec in zip(info.nics, prof.interfaces, strict=True):
         shaping.apply(nic.host_veth, nic.ifb, spec.link)

@@ -12,6 +12,7 @@ import ipaddress
 import json
 import re
 
+from sbctune.lab import veth_channels
 from sbctune.lab.errors import LabError
 from sbctune.lab.system import run, tool
 
@@ -97,10 +98,11 @@ def create(
     index: int,
     nics: list[tuple[str, str | None]],
     queues: list[tuple[int, int] | None] | None = None,
+    allocated: list[tuple[int, int] | None] | None = None,
 ) -> None:
     """Create ``netns`` and one veth pair per (inner name, MAC) in ``nics``; the Pi's end
     gets the (TX, RX) queue counts of ``queues`` where given (its driver's, from the kernel
-    source), else veth's one of each."""
+    source), else veth's one of each; allocated with ``allocated``'s where more (stmmac)."""
     ip = _ip()
     run([ip, "netns", "add", netns], what="creating the lab's network namespace")
     run([ip, "-n", netns, "link", "set", "lo", "up"])
@@ -108,11 +110,15 @@ def create(
         host, peer = host_veth(index, j), peer_temp(index, j)
         host_addr, pi_addr = addresses(index, j)
         counts = queues[j] if queues and j < len(queues) else None
-        peer_args = ["numtxqueues", str(counts[0]), "numrxqueues", str(counts[1])] if counts else []
+        room = allocated[j] if allocated and j < len(allocated) else None
+        room = room if room and counts and room != counts else counts
+        peer_args = ["numtxqueues", str(room[0]), "numrxqueues", str(room[1])] if room else []
         run(
             [ip, "link", "add", host, "type", "veth", "peer", "name", peer, *peer_args],
             what="creating a veth pair",
         )
+        if counts and room != counts:  # allocated more than in use: the device tree's count
+            veth_channels.set_channels(peer, *counts)
         run([ip, "link", "set", peer, "netns", netns])
         args = [ip, "-n", netns, "link", "set", peer, "name", inner, "addrgenmode", "none"]
         if mac:

@@ -5,6 +5,8 @@
     [lab]
     description = "..."
     irq_refuse = [46]            # IRQs whose smp_affinity refuses every write (EINVAL)
+    kernel = "6.12.47+rpt-rpi-v8"  # optional: the kernel the driver models answer as (its
+                                 # driver_caps.json series); default the captured `uname -r`
 
     [cpu]
     count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
@@ -21,6 +23,8 @@
     driver = "ax88179_178a"      # optional: the stateful ethtool's model (ethtool/drivers/
                                  # <driver>.toml, or a driver_caps.json "pasted" driver)
     chip = "RTL8125B"            # optional: as lspci/lsusb name it (chip-specific refusals)
+    queues = 1                   # optional: TX and RX queues the board's device tree or hardware
+                                 # gives (stmmac, macb); default the driver_caps.json's
     [interface.link]
     pi_to_pc_mbps = 736          # measured TCP goodput the lab reproduces (iperf3 figures)
     pc_to_pi_mbps = 949
@@ -64,6 +68,7 @@ from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
+from sbctune.lab.profile_effects import TweakEffect, parse_tweak_effects
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 from sbctune.safefiles import UnsafeMember, regular_file
 
@@ -79,6 +84,7 @@ MAX_INTERFACES = 4
 WIRE_FRAME_BYTES = 1538
 TCP_PAYLOAD_BYTES = 1448
 _IFNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,14}$")
+_KERNEL = re.compile(r"^(\d{1,2}\.\d{1,3}[A-Za-z0-9.+~_-]{0,60})?$")
 _MAC = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
 DEFAULT_GOVERNORS = (
     "conservative",
@@ -122,6 +128,7 @@ class InterfaceSpec:
     description: str = ""
     driver: str = ""
     chip: str = ""  # as lspci/lsusb name it: chip-specific refusals (RTL8125 coalescing)
+    queues: int | None = None  # the board's queues in use (device tree, hardware): stmmac, macb
 
 
 @dataclass(frozen=True)
@@ -131,16 +138,6 @@ class CpuModel:
     governor: str = "ondemand"
     min_khz: int = 600000
     max_khz: int = 1500000
-
-
-@dataclass(frozen=True)
-class TweakEffect:
-    """A modelled effect of tweaks on the link: while ``when`` holds, these rates apply."""
-
-    when: dict[str, Any]
-    interface: str | None
-    effects: dict[str, float]
-    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,6 +154,7 @@ class LabProfile:
     tweak_effects: tuple[TweakEffect, ...] = field(default_factory=tuple)
     shared_limits: tuple[SharedLimit, ...] = ()  # see sbctune.lab.shared_limit
     power: PowerState = field(default_factory=PowerState)
+    kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
 
     @property
     def test_interface(self) -> InterfaceSpec:
@@ -267,6 +265,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         if not isinstance(item, dict):
             raise ProfileError(f"{here} must be a table")
         keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
+        keys.add("queues")
         _check_keys(item, keys, here)
         name = item.get("name")
         if not isinstance(name, str) or not _IFNAME.match(name):
@@ -278,7 +277,13 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
             if not isinstance(item.get(flag, False), bool):
                 raise ProfileError(f"{here}: {flag} must be true or false")
         link = _parse_link(_table(item, "link", here), f"{here} link")
-        driver = _driver(item.get("driver", ""), here)
+        driver, chip, queues = (
+            _driver(item.get("driver", ""), here),
+            str(item.get("chip", "")),
+            item.get("queues"),
+        )
+        if queues is not None and (not isinstance(queues, int) or not 1 <= queues <= 64):
+            raise ProfileError(f"{here}: queues must be a count from 1 to 64, got {queues!r}")
         if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
             raise ProfileError(
                 f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
@@ -290,10 +295,12 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
                 link=link,
                 mac=mac,
                 # never kinder than the kernel: net-sysfs.c xps_cpus_store on one queue
-                xps_enoent=bool(item.get("xps_enoent", False)) or single_queue(driver),
+                xps_enoent=bool(item.get("xps_enoent", False))
+                or single_queue(driver, chip, queues),
                 description=str(item.get("description", "")),
                 driver=driver,
-                chip=str(item.get("chip", "")),
+                chip=chip,
+                queues=queues,
             )
         )
     names = [s.name for s in specs]
@@ -376,68 +383,6 @@ def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -
     return CpuModel(count, tuple(governors), governor, min_khz, max_khz)
 
 
-EFFECT_RATES = (
-    "pi_to_pc_mbps",
-    "pc_to_pi_mbps",
-    "full_duplex_pi_to_pc_mbps",
-    "full_duplex_pc_to_pi_mbps",
-)
-# `when` key -> the type its value must have.
-WHEN_KEYS: dict[str, type] = {
-    "governor": str,
-    "rps": bool,
-    "xps": bool,
-    "cpu_max_khz": int,
-    "cpu_khz": int,
-    "driver": str,
-}
-
-
-def _check_when(when: Mapping[str, Any], where: str) -> None:
-    for key, value in when.items():
-        kind = WHEN_KEYS.get(key)
-        if kind is None:
-            raise ProfileError(
-                f"{where}: unknown condition {key!r} in `when`",
-                "conditions: " + ", ".join(WHEN_KEYS),
-            )
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ProfileError(f"{where}: `when` {key} must be a {kind.__name__}")
-
-
-def _parse_tweak_effects(data: Mapping[str, Any], where: str) -> tuple[TweakEffect, ...]:
-    items = data.get("tweak_effects", [])
-    if not isinstance(items, list):
-        raise ProfileError(f"{where}: tweak_effects must be an array of tables")
-    effects = []
-    for index, item in enumerate(items):
-        here = f"{where}: tweak_effects #{index + 1}"
-        if not isinstance(item, dict):
-            raise ProfileError(f"{here} must be a table")
-        when = item.get("when", {})
-        if not isinstance(when, dict) or not when:
-            raise ProfileError(f"{here}: `when` must be a non-empty table of conditions")
-        _check_when(when, here)
-        numbers = {}
-        for key, value in item.items():
-            if key in ("when", "interface", "source"):
-                continue
-            if key not in EFFECT_RATES:
-                raise ProfileError(
-                    f"{here}: unknown key {key}", "rates: " + ", ".join(EFFECT_RATES)
-                )
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ProfileError(f"{here}: {key} must be a positive number")
-            numbers[key] = float(value)
-        interface = item.get("interface")
-        if interface is not None and not isinstance(interface, str):
-            raise ProfileError(f"{here}: interface must be a name")
-        if not numbers:
-            raise ProfileError(f"{here}: give at least one rate (e.g. pi_to_pc_mbps)")
-        effects.append(TweakEffect(dict(when), interface, numbers, str(item.get("source", ""))))
-    return tuple(effects)
-
-
 def load_profile(name_or_path: str | Path) -> LabProfile:
     """Find and parse a profile; raises ProfileError with what is wrong and where."""
     path = find_profile(name_or_path)
@@ -460,7 +405,10 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     except BundleError as exc:
         raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
     lab = _table(data, "lab", where)
-    _check_keys(lab, {"description", "irq_refuse"}, f"{where} [lab]")
+    _check_keys(lab, {"description", "irq_refuse", "kernel"}, f"{where} [lab]")
+    kernel = lab.get("kernel", (bundle.command("uname -r") or "").strip())
+    if not isinstance(kernel, str) or not _KERNEL.match(kernel):
+        raise ProfileError(f"{where}: [lab] kernel must be a release like 6.12.47+rpt-rpi-v8")
     captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
     refuse = lab.get("irq_refuse", [])
     if not isinstance(refuse, list) or not all(
@@ -473,7 +421,7 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
             f"{where}: irq_refuse lists IRQ(s) {strays} that the captured /proc/interrupts lacks"
         )
     interfaces = _parse_interfaces(data, where)
-    effects = _parse_tweak_effects(data, where)
+    effects = parse_tweak_effects(data, where)
     names = {spec.name for spec in interfaces}
     for effect in effects:
         if effect.interface is not None and effect.interface not in names:
@@ -497,4 +445,5 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         tweak_effects=effects,
         power=power,
         shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
+        kernel=kernel,
     )

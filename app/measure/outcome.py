@@ -124,7 +124,7 @@ class MeasureRun:
     latency: dict[str, Any] | None = None  # probes' round trips (sbctune.measure.latency.during)
     udp: list[DirectionOutcome] = field(default_factory=list)  # the plan's UDP tests, if any
     # A tuning session's state and knobs as the sampler read them: {"first": {file: value},
-    # "tests": {test index: {file: value}}} (sbctune.measure.runner.watched); not exported.
+    # "tests": {test index: {file: value}}} (PiSampler.note_watched); not exported.
     tuning_watch: dict[str, Any] = field(default_factory=dict)
 
     def outcome(self, direction: Direction, mode: Mode) -> DirectionOutcome | None:

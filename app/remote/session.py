@@ -2,19 +2,15 @@
 
 Commands are always argument lists, quoted here; remote text is never pasted into a shell.
 Every remote process is started through a tiny wrapper that reports its PID first, so a
-timeout or a cancel can kill it on the Pi instead of leaving it running.
+timeout or a cancel can kill it on the Pi instead of leaving it running (the running command:
+`sbctune.remote.process`; opening the connection and its failures: `sbctune.remote.opening`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import errno
-import os
 import re
-import socket
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from types import TracebackType
 from typing import Literal
 
@@ -23,173 +19,40 @@ import asyncssh
 from sbctune import aio
 from sbctune.limits import MAX_BATCH_BYTES, MAX_OUTPUT_BYTES
 from sbctune.remote import batch
-from sbctune.remote.agents import agent_path
 from sbctune.remote.errors import (
-    AuthFailed,
     CommandFailed,
-    ConnectionRefused,
-    ConnectTimeout,
     Disconnected,
-    HandshakeLost,
     HostKeyChanged,
-    HostKeyRevoked,
     HostKeyUnknown,
-    HostUnreachable,
-    KeyFileUnusable,
-    NameNotResolved,
-    OutputTooLarge,
     RemoteError,
     RemoteTimeout,
     SudoFailed,
 )
-from sbctune.remote.hostkeys import HostKeyInfo, KeyMatcher, KeyRecorder, KnownHosts, describe_key
+from sbctune.remote.hostkeys import HostKeyInfo, KnownHosts, describe_key
+from sbctune.remote.opening import UnknownKey, open_connection
+from sbctune.remote.process import PID_PREFIX, CommandResult, RemoteProcess
 from sbctune.remote.quoting import join
-from sbctune.remote.reading import LineReader, read_at_most
-from sbctune.remote.target import KEEPALIVE_COUNT, Target
+from sbctune.remote.target import Target
+
+__all__ = [
+    "SBIN_PATH",
+    "SUDO_PROBE",
+    "CommandResult",
+    "HostKeyPrompt",
+    "RemoteProcess",
+    "Session",
+    "SudoMode",
+]
 
 HostKeyPrompt = Callable[[HostKeyInfo], Awaitable[bool]]
 SudoMode = Literal["root", "passwordless", "password"]
 
-_PID_PREFIX = b"sbctune-pid:"
-_READ_CHUNK = 1024 * 1024
 # Appended to the remote PATH for every command (see `Session.start`).
 SBIN_PATH = "/usr/local/sbin:/usr/sbin:/sbin"
 SUDO_PROBE = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
 _SUDO_BAD_PASSWORD = re.compile(r"incorrect password|Sorry, try again|no password was provided")
 _SUDO_NOT_ALLOWED = re.compile(r"not in the sudoers|not allowed to execute|may not run sudo")
 _SUDO_NEEDS_PASSWORD = re.compile(r"a password is required|a terminal is required")
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    argv: tuple[str, ...]
-    exit_code: int
-    stdout: str
-    stderr: str
-
-    @property
-    def ok(self) -> bool:
-        return self.exit_code == 0
-
-
-# What asyncssh raises on a read or wait when the connection dies (ConnectionLost and the
-# other DisconnectErrors are asyncssh.Error; a reset socket, ConnectionError).
-_CONNECTION_ERRORS = (asyncssh.Error, ConnectionError)
-
-
-class RemoteProcess:
-    """A command running on the Pi; read it, wait for it, or cancel it (kills it remotely)."""
-
-    def __init__(
-        self,
-        session: Session,
-        proc: asyncssh.SSHClientProcess[bytes],
-        argv: Sequence[str],
-        sudo: bool,
-    ) -> None:
-        self._session = session
-        self._proc = proc
-        self._stdout = LineReader(proc.stdout)
-        self.argv = tuple(argv)
-        self._sudo = sudo
-        self.pid: int | None = None
-        self._finished = False
-
-    @property
-    def command_line(self) -> str:
-        return join(self.argv)
-
-    def _lost(self, exc: BaseException | None = None) -> Disconnected:
-        """The SSH connection died under this command (asyncssh's ConnectionLost, a reset)."""
-        detail = str(exc) if exc is not None and str(exc) else "the SSH connection closed"
-        return Disconnected(self._session.target.host, detail)
-
-    async def _read_pid(self) -> None:
-        try:
-            line = await self._stdout.readline()
-            if line.startswith(_PID_PREFIX):
-                self.pid = int(line[len(_PID_PREFIX) :].strip())
-                return
-            # The wrapper never ran: sudo refused, or the connection died.
-            stderr = (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
-            await self._proc.wait()
-        except _CONNECTION_ERRORS as exc:
-            raise self._lost(exc) from exc
-        self._finished = True
-        if self._session.closed:
-            raise self._lost()
-        if self._sudo:
-            self._session.raise_for_sudo(stderr)
-        raise CommandFailed(self.command_line, self._proc.exit_status, stderr)
-
-    async def lines(self) -> AsyncIterator[str]:
-        """Stdout, line by line as the Pi writes it (without the newline)."""
-        try:
-            while True:
-                line = await self._stdout.readline()
-                if not line:
-                    break
-                yield line.decode("utf-8", errors="replace").rstrip("\r\n")
-        except asyncio.CancelledError:
-            await asyncio.shield(self.cancel())
-            raise
-        except _CONNECTION_ERRORS as exc:
-            raise self._lost(exc) from exc
-        if self._session.closed:  # the output ended because the connection did
-            raise self._lost()
-
-    async def read_stderr(self) -> str:
-        return (await read_at_most(self._proc.stderr)).decode("utf-8", errors="replace")
-
-    async def communicate(self, limit: int = MAX_OUTPUT_BYTES) -> tuple[bytes, bytes, int]:
-        """All of stdout and stderr, each at most ``limit`` bytes: a Pi that sends more is
-        stopped there (OutputTooLarge), before the PC runs out of memory."""
-        try:
-            out, err = await asyncio.gather(
-                self._read_capped(self._proc.stdout, limit, self._stdout.take_buffered()),
-                self._read_capped(self._proc.stderr, MAX_OUTPUT_BYTES),
-            )
-            await self._proc.wait()
-        except _CONNECTION_ERRORS as exc:
-            raise self._lost(exc) from exc
-        self._finished = True
-        status = self._proc.exit_status
-        if status is None and self._session.closed:
-            raise self._lost()
-        return out, err, -1 if status is None else status
-
-    async def _read_capped(
-        self, stream: asyncssh.SSHReader[bytes], limit: int, already: bytes = b""
-    ) -> bytes:
-        chunks: list[bytes] = [already]
-        total = len(already)
-        while chunk := await stream.read(_READ_CHUNK):
-            total += len(chunk)
-            if total > limit:
-                await self.cancel()
-                raise OutputTooLarge(self.command_line, limit)
-            chunks.append(chunk)
-        return b"".join(chunks)
-
-    async def wait(self) -> int:
-        try:
-            await self._proc.wait()
-        except _CONNECTION_ERRORS as exc:
-            raise self._lost(exc) from exc
-        self._finished = True
-        status = self._proc.exit_status
-        return -1 if status is None else status
-
-    async def cancel(self) -> None:
-        """Stop the command on the Pi (TERM, then KILL) and close its channel."""
-        if self._finished:
-            return
-        self._finished = True
-        with contextlib.suppress(OSError, asyncssh.Error):
-            self._proc.send_signal("TERM")
-        self._proc.close()
-        if self.pid is not None:
-            await self._session.kill_remote(self.pid, sudo=self._sudo)
 
 
 class Session:
@@ -214,8 +77,8 @@ class Session:
         """Connect, asking `on_unknown_host_key` (or refusing) when the host key is new."""
         known = known_hosts or KnownHosts()
         try:
-            return cls(target, await _open(target, known))
-        except _UnknownKey as unknown:
+            return cls(target, await open_connection(target, known))
+        except UnknownKey as unknown:
             info = describe_key(target.host, target.port, unknown.key)
             accepted = accept_new_host_key or (
                 on_unknown_host_key is not None and await on_unknown_host_key(info)
@@ -225,8 +88,8 @@ class Session:
             known.add(target.host, target.port, unknown.key)
         # Reconnect: the key must now match exactly what the user accepted.
         try:
-            return cls(target, await _open(target, known))
-        except _UnknownKey as again:
+            return cls(target, await open_connection(target, known))
+        except UnknownKey as again:
             info = describe_key(target.host, target.port, again.key)
             raise HostKeyChanged(
                 target.host, info.key_type, info.fingerprint, str(known.write_to)
@@ -322,7 +185,8 @@ class Session:
         """Start a command; its PID is known when this returns."""
         # A non-root login's PATH on Debian/Raspberry Pi OS lacks the sbin folders, where
         # ethtool, ip, sysctl live; sudo's secure_path has them, a plain login does not.
-        wrapper = f'echo sbctune-pid:$$; PATH="$PATH:{SBIN_PATH}"; export PATH; exec ' + join(argv)
+        path = f'PATH="$PATH:{SBIN_PATH}"; export PATH'
+        wrapper = f"echo {PID_PREFIX.decode()}$$; {path}; exec " + join(argv)
         prefix, password = await self._sudo_prefix() if sudo else ([], b"")
         line = join([*prefix, "sh", "-c", wrapper])
         self.round_trips += 1
@@ -423,87 +287,3 @@ class Session:
             )
         except (asyncssh.Error, OSError, asyncio.TimeoutError, RemoteError):
             pass  # the connection is gone; sshd closes the channel and the process gets SIGPIPE
-
-
-class _UnknownKey(Exception):
-    def __init__(self, key: asyncssh.SSHKey) -> None:
-        self.key = key
-
-
-async def _open(target: Target, known: KnownHosts) -> asyncssh.SSHClientConnection:
-    matcher = known.matcher()
-    recorder = KeyRecorder()
-    options: dict[str, object] = {}
-    if target.user:  # none given: asyncssh's own default (~/.ssh/config, then the local user)
-        options["username"] = target.user
-    if target.password:
-        options["password"] = target.password.reveal()
-    if target.identity_files:
-        options["client_keys"] = [str(p) for p in target.identity_files]
-    if (agent := agent_path()) is not None:  # Windows: Pageant without pywin32's MFC DLL
-        options["agent_path"] = agent
-    try:
-        conn, _client = await aio.wait_for(
-            asyncssh.create_connection(
-                lambda: recorder,
-                target.host,
-                target.port,
-                known_hosts=matcher,
-                connect_timeout=target.connect_timeout,
-                keepalive_interval=target.keepalive_interval,
-                keepalive_count_max=KEEPALIVE_COUNT,
-                **options,
-            ),
-            target.connect_timeout + 5,
-        )
-        return conn
-    except asyncssh.HostKeyNotVerifiable:
-        key = recorder.rejected_key
-        if key is None:  # refused before the prompt: a key known_hosts marks @revoked
-            raise _revoked(target, known, matcher) from None
-        if matcher.had_keys:
-            info = describe_key(target.host, target.port, key)
-            where = known.which_file_knows(target.host, matcher.addr, target.port)
-            raise HostKeyChanged(
-                target.host, info.key_type, info.fingerprint, str(where or known.write_to)
-            ) from None
-        raise _UnknownKey(key) from None
-    except asyncssh.PermissionDenied as exc:
-        raise AuthFailed(
-            target.user or "",
-            target.host,
-            exc.reason,
-            no_password=not target.password and not target.identity_files,
-        ) from None
-    except asyncssh.KeyImportError as exc:
-        raise KeyFileUnusable(_key_files(target), str(exc)) from None
-    except socket.gaierror:
-        raise NameNotResolved(target.host) from None
-    except ConnectionRefusedError:
-        raise ConnectionRefused(target.host, target.port) from None
-    except (asyncio.TimeoutError, TimeoutError):
-        raise ConnectTimeout(target.host, target.connect_timeout) from None
-    except asyncssh.ConnectionLost:
-        raise HandshakeLost(target.host, target.port) from None
-    except asyncssh.DisconnectError as exc:
-        raise Disconnected(target.host, exc.reason) from None
-    except OSError as exc:
-        if exc.filename is not None:  # a key file (-i) that cannot be read, not the network
-            raise KeyFileUnusable(str(exc.filename), exc.strerror or str(exc)) from None
-        if exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN):
-            # asyncio's strerror is "Connect call failed (addr, port)": say what errno means.
-            raise HostUnreachable(target.host, os.strerror(exc.errno).lower()) from None
-        raise HostUnreachable(target.host, exc.strerror or str(exc)) from None
-
-
-def _revoked(target: Target, known: KnownHosts, matcher: KeyMatcher) -> HostKeyRevoked:
-    where = known.which_file_knows(target.host, matcher.addr, target.port, kind=2)
-    keys = matcher.revoked
-    if len(keys) == 1:
-        info = describe_key(target.host, target.port, keys[0])
-        return HostKeyRevoked(target.host, info.key_type, info.fingerprint, str(where))
-    return HostKeyRevoked(target.host, "presented", "(one of its revoked keys)", str(where))
-
-
-def _key_files(target: Target) -> str:
-    return ", ".join(str(p) for p in target.identity_files) or "a key in ~/.ssh"

@@ -53,6 +53,34 @@ class DriverCaps:
                 return str(refused)
         return None
 
+    def queues_in_use(self, chip: str | None = None) -> tuple[int, int] | None:
+        """(TX, RX) queues the board's hardware or device tree gives, where the table knows
+        them for this chip (macb on RP1: 1 and 1), else the driver's default (stmmac without
+        snps,tx-queues-to-use: 1 and 1), else None."""
+        by_chip = self.facts.get("queues_by_chip", {})
+        squeezed = (chip or "").lower().replace(" ", "")
+        for name, counts in by_chip.items():
+            if squeezed and name.lower() in squeezed:
+                return int(counts["tx"]), int(counts["rx"])
+        default = self.facts.get("queues_default")
+        return (int(default["tx"]), int(default["rx"])) if default else None
+
+    def single_tx_queue(self, chip: str | None = None, tx_in_use: int | None = None) -> bool:
+        """Whether the net_device has one transmit queue (net-sysfs.c xps_cpus_store: ENOENT
+        unless netif_is_multiqueue, i.e. num_tx_queues > 1): a single-queue allocation, or a
+        driver that allocates only the queues in use (macb) with one in use: `tx_in_use` (the
+        count seen, or the profile's), else the table's for the chip or the driver's default."""
+        if self.multiqueue is False:
+            return True
+        allocated = self.facts.get("queues_allocated")
+        if isinstance(allocated, dict):
+            return int(allocated["tx"]) == 1
+        if allocated == "in use":
+            known = self.queues_in_use(chip)
+            count = tx_in_use if tx_in_use is not None else (known[0] if known else None)
+            return count == 1
+        return False
+
     def ring_maxima(self) -> dict[str, int]:
         """Ring maxima read from get_ringparam, or written by hand where it reads them from
         the hardware's capabilities (atlantic)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sbctune.limits import parse_json
 from sbctune.tuning import catalog, tryboot
+from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
@@ -25,8 +26,19 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     top = _max_mtu(ctx.facts.text("ip-link"))
     if top is not None and wanted > top:
         return _no(ctx, f"the driver allows an MTU of at most {top}")
+    caps = ctx.caps
+    if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
+        return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
+                   f"({caps.facts['mtu_refused_when_up']}; {caps.cite('mtu_refused_when_up')}): "
+                   "not possible on a running link")  # fmt: skip
+    refusal = restart_refusal(ctx, "mtu")
+    if refusal and read.text.strip() != str(wanted):
+        return held_for_consent(ctx, refusal)
     item = PlannedTweak(ctx.tweak, True, f"MTU {wanted} on {ctx.iface}")
     item.changes.append(Change("mtu", ctx.iface, read.text, str(wanted)))
+    if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
+        item.restarts_link = True
+        item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
     return item
 
 

@@ -49,7 +49,12 @@ def _driver_lacks(ctx: Context, op: str) -> str | None:
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
 
 
-_SETTING = {"rings": "rings", "eee": "Energy-Efficient Ethernet", "pause": "flow control"}
+_SETTING = {
+    "rings": "rings",
+    "eee": "Energy-Efficient Ethernet",
+    "pause": "flow control",
+    "mtu": "the MTU",
+}
 
 
 def _restart_refusal(ctx: Context, setting: str) -> str | None:
@@ -74,6 +79,11 @@ def _held(ctx: Context, refusal: str) -> PlannedTweak:
     item = _no(ctx, refusal)
     item.needs_link_consent = True
     return item
+
+
+# the MTU planner (kinds_boot) holds a restarting change back the same way
+restart_refusal = _restart_refusal
+held_for_consent = _held
 
 
 def plan_rings(ctx: Context) -> PlannedTweak:
@@ -121,10 +131,51 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
     if usecs is not None and modes:
         return _plan_mode_codes(ctx, item, usecs, modes)
     if usecs is not None:
-        wanted = _stored_usecs(ctx, max(usecs, int(ctx.tweak.params.get("rx_usecs", 50))))
+        wanted = _stored_usecs(ctx, max(usecs, _in_driver_units(ctx, "rx-usecs")))
+        scaled = _scaled_usecs(ctx, wanted, coalesce.params.get("tx-usecs") or 0)
+        if isinstance(scaled, str):
+            return _no(ctx, scaled)
+        wanted = scaled
+        refusal = _coalesce_refusal(ctx, coalesce.params, "rx-usecs", wanted)
+        if refusal:
+            return _no(ctx, refusal)
         item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), str(wanted)))
+        if ctx.caps and ctx.caps.facts.get("coalesce_unit_ns", {}).get("rx-usecs") == 1:
+            item.reason += (f"; {ctx.caps.driver} counts rx-usecs in nanoseconds "
+                            f"({ctx.caps.cite('coalesce_unit_ns')})")  # fmt: skip
         return item
     return _no(ctx, "the driver offers no interrupt coalescing settings")
+
+
+def _in_driver_units(ctx: Context, param: str) -> int:
+    """The tweak's interval (microseconds) in what the driver's field counts: r8152's rx-usecs
+    is nanoseconds (COALESCE_SUPER 85000 is 85 us), so 50 us is 50000 there."""
+    target_us = int(ctx.tweak.params.get("rx_usecs", 50))
+    unit = ctx.caps.facts.get("coalesce_unit_ns", {}).get(param) if ctx.caps else None
+    return target_us * 1000 // int(unit) if unit else target_us
+
+
+def _coalesce_refusal(
+    ctx: Context, now: dict[str, int | None], param: str, wanted: int
+) -> str | None:
+    """Why the driver refuses `ethtool -C <param> <wanted>` given the values it reads back now
+    (ethtool hands it every value, the others as read): atlantic wants frames 1 exactly when
+    usecs is 0, for RX and for TX (aq_ethtool_set_coalesce), which one parameter cannot change."""
+    caps = ctx.caps
+    if caps is None:
+        return None
+    after = {**{k: v for k, v in now.items() if v is not None}, param: wanted}
+    where = caps.cite("coalesce_refuses") or caps.cite("coalesce_usecs_needs_frames_zero")
+    for combo in caps.facts.get("coalesce_refuses", []):
+        if all(after.get(name) == value for name, value in combo.items()):
+            shown = ", ".join(f"{name} {value}" for name, value in combo.items())
+            return f"{caps.driver} refuses a change while it reads {shown} (not possible; {where})"
+    frames = caps.facts.get("coalesce_usecs_needs_frames_zero", {}).get(param)
+    if frames and wanted and after.get(frames):
+        return (f"{caps.driver} refuses {param} {wanted} while {frames} is {after[frames]} "
+                f"(interrupt moderation off): both would have to change at once (not possible; "
+                f"{caps.cite('coalesce_usecs_needs_frames_zero')})")  # fmt: skip
+    return None
 
 
 def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
@@ -171,6 +222,40 @@ def _stored_usecs(ctx: Context, usecs: int) -> int:
         return usecs
     ticks = -(-usecs * 1000 // int(step))
     return ticks * int(step) // 1000
+
+
+def _scaled_usecs(ctx: Context, usecs: int, tx_usecs: int) -> int | str:
+    """r8169 (RTL8168/8111/8101): usecs are kept as up to 15 units of a scale chosen from the
+    link's speed and the larger of rx/tx usecs, rounded up in and out (rtl_set_coalesce,
+    rtl_get_coalesce). The first value from `usecs` up that reads back as written, or why
+    there is none (at 100 Mbit/s a unit is 20.48 us: 50 reads back 62, never as written)."""
+    facts = ctx.caps.facts if ctx.caps else {}
+    scales = facts.get("coalesce_scale_ns")
+    if not scales:
+        return usecs
+    driver = ctx.caps.driver if ctx.caps else "the driver"
+    speed = ctx.nic.link_speed_mbps if ctx.nic else None
+    by_speed: dict[str, list[int]] = scales["by_speed"]
+    found = by_speed.get(str(speed)) if speed else by_speed[max(by_speed, key=int)]
+    if found is None:
+        return f"{driver} has no coalescing at {speed} Mbit/s"
+    row: list[int] = found
+    top = int(scales["units_max"])
+
+    def read_back(value: int) -> int | None:
+        scale = next((s for s in row if max(value, tx_usecs) <= s * top // 1000), None)
+        if scale is None:
+            return None  # EINVAL: over 15 units of the largest scale
+        units = -(-value * 1000 // scale)  # DIV_ROUND_UP
+        return -(-units * scale // 1000)
+
+    for value in range(usecs, usecs + 50):
+        if read_back(value) == value:
+            return value
+    return (f"{driver} keeps rx-usecs in steps of "
+            f"{row[0] / 1000:g}-{row[-1] / 1000:g} us at {speed or 'its top'} Mbit/s, so "
+            f"{usecs} would read back {read_back(usecs)} and the change could not be checked "
+            f"(not planned; {ctx.caps.cite('coalesce_scale_ns') if ctx.caps else ''})")  # fmt: skip
 
 
 def plan_offloads(ctx: Context) -> PlannedTweak:

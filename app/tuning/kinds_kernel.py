@@ -95,15 +95,25 @@ def plan_xps(ctx: Context) -> PlannedTweak:
 
 
 def _single_queue(ctx: Context) -> str | None:
-    """Why XPS is not possible on a driver that allocates one transmit queue (the kernel
-    answers ENOENT to xps_cpus: net/core/net-sysfs.c xps_cpus_store), from its source."""
+    """Why XPS is not possible on a net_device with one transmit queue (the kernel answers
+    ENOENT to xps_cpus: net/core/net-sysfs.c xps_cpus_store), from the driver's source: a
+    single-queue allocation, or one queue in use where the driver allocates only those (macb:
+    the hardware's, one on the Pi 5's RP1)."""
     caps = ctx.caps
-    if caps is None or caps.multiqueue is not False:
+    if caps is None:
+        return None
+    seen = len(queue_files(ctx, "tx-", "xps_cpus")) or None
+    chip = ctx.nic.chip if ctx.nic else None
+    if not caps.single_tx_queue(chip, seen):
         return None
     fact = driver_caps.kernel_fact("xps_single_queue_errno", ctx.inventory.board.kernel)
     errno_name, where = fact if fact else ("ENOENT", "net/core/net-sysfs.c: xps_cpus_store")
+    why = caps.cite("netdev")
+    if caps.multiqueue is not False:  # allocated as the hardware has them: say where from
+        known = caps.cite("queues_by_chip") if caps.queues_in_use(chip) and not seen else ""
+        why = "; ".join(w for w in (caps.cite("queues_allocated"), known) if w)
     return (
-        f"the {caps.driver} driver gives {ctx.iface} one transmit queue ({caps.cite('netdev')}): "
+        f"the {caps.driver} driver gives {ctx.iface} one transmit queue ({why}): "
         f'the kernel has no transmit queue map for it and answers "No such file or directory" '
         f"({errno_name}, {where})"
     )

@@ -52,7 +52,7 @@ exit 0
 
 # `sh -c REARM_SLEEPER sh DIR SECONDS`: a new detached sleeper (guard.sh writes guard.pid
 # itself and sleeps the seconds in guard.seconds), then the old one's process group is ended;
-# if the new one does not start, the old one stays.
+# if the new one does not start, the old one stays, and so do its guard.seconds.
 REARM_SLEEPER = (
     "dir=$1; secs=$2\n"
     + snippets.WRITE_FILE_FUNCTION
@@ -61,6 +61,7 @@ REARM_SLEEPER = (
     + """
 [ "$(cat "$dir/state" 2>/dev/null)" = armed ] || exit 4
 old=$(cat "$dir/guard.pid" 2>/dev/null)
+held=$(cat "$dir/guard.seconds" 2>/dev/null)
 [ -n "$secs" ] && sbctune_write "$secs" "$dir/guard.seconds"
 mv -f "$dir/guard.pid" "$dir/guard.pid.old" 2>/dev/null
 set -- "$dir/guard.sh" "$dir/guard.pid"
@@ -74,6 +75,12 @@ if [ "$ok" = 1 ]; then
   exit 0
 fi
 mv -f "$dir/guard.pid.old" "$dir/guard.pid"
+# The old guard runs on with its own seconds: the listing must show those, not these.
+if [ -n "$held" ]; then
+  sbctune_write "$held" "$dir/guard.seconds"
+else
+  rm -f "$dir/guard.seconds"
+fi
 exit 3
 """
 )

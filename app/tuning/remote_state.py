@@ -105,9 +105,11 @@ def _stored(
             record = read_record(loaded)
         except SessionFormatError as exc:
             problem = f"{exc.message} {exc.hint}".strip()
-    words = armed.split()[:3]
-    armed_at = int(words[0]) if words and re.fullmatch(r"[0-9]{1,12}", words[0]) else None
-    held = int(words[1]) if len(words) > 1 and re.fullmatch(r"[0-9]{1,7}", words[1]) else None
+    # `cat armed_at`, a space, `cat guard.seconds`: either file may be missing, so the two are
+    # told apart by that space, not by counting words.
+    at_text, _, held_text = (t.strip() for t in armed.partition(" "))
+    armed_at = int(at_text) if re.fullmatch(r"[0-9]{1,12}", at_text) else None
+    held = int(held_text) if re.fullmatch(r"[0-9]{1,7}", held_text) else None
     running = {"1": True, "0": False}.get(guard.strip())
     reverted_by = by.strip() if by.strip() in ("guard", "manual") else ""
     raw = loaded if isinstance(loaded, dict) else {}

@@ -30,3 +30,14 @@ def tweak_title(tweak_id: str) -> str:
     """The tweak's title; an id this sbctune does not know (from a newer one's session on the
     Pi) in words."""
     return _titles().get(tweak_id) or tweak_id.replace("-", " ").replace("_", " ")
+
+
+def held_note(tweak_ids: list[str] | tuple[str, ...]) -> str:
+    """Tweaks left out because they would drop the link of the NIC the SSH session runs over
+    and the user did not agree (sbctune.workflow.link_consent): one wording for the flow's
+    results, the app and every report."""
+    titles = ", ".join(tweak_title(t) for t in tweak_ids)
+    return (
+        f"Held back, not applied: {titles}. They would briefly drop the network link this "
+        "computer reaches the Pi through, so they are applied only with your consent."
+    )

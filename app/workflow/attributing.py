@@ -24,6 +24,7 @@ from sbctune.tuning import AppliedSession
 from sbctune.tuning.words import tweak_title
 from sbctune.workflow.estimate import STEP_OVERHEAD_SECONDS, measure_seconds, per_tweak_seconds
 from sbctune.workflow.flow_types import Attribution, FlowEvent, StepPlanned, TuningEvent
+from sbctune.workflow.link_consent import plan_options
 
 
 class FlowContext(Protocol):
@@ -64,6 +65,9 @@ class FlowOptionsLike(Protocol):
     @property
     def guard_seconds(self) -> int: ...
 
+    @property
+    def allow_link_restart(self) -> bool: ...
+
 
 __all__ = ["STEP_OVERHEAD_SECONDS", "estimate_seconds", "find_what_helps", "plan_seconds"]
 
@@ -82,7 +86,8 @@ def plan_seconds(plan: Plan) -> float:
 
 async def _one(ctx: FlowContext, tweak_id: str, found: Attribution) -> None:
     assert ctx.baseline is not None and ctx.baseline.id is not None
-    plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, (tweak_id,))
+    plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, (tweak_id,),
+                                 plan_options(ctx.options.allow_link_restart))  # fmt: skip
     item = next((i for i in plan.items if i.tweak.id == tweak_id), None)
     if item is None or not item.applicable:
         found.not_measured[tweak_id] = f"not possible: {item.reason if item else 'unknown'}"
@@ -114,7 +119,8 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
                              f"{len(tweak_ids)}, about {left / 60:.0f} min left)"))  # fmt: skip
         await _one(ctx, tweak_id, found)
     if found.helpful:
-        plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful)
+        plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful,
+                                     plan_options(ctx.options.allow_link_restart))  # fmt: skip
         applied = await tuning_api.apply(ctx.session, plan,
                                          guard_seconds=ctx.options.guard_seconds,
                                          history=ctx.history)  # fmt: skip

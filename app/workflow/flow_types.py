@@ -73,6 +73,9 @@ class FlowResult:
     keep: KeepDecision | None = None  # whether the measured tuning helped, and why
     reverted_as_before: bool | None = None  # reverted: every touched value read back as before
     attribution: Attribution | None = None  # each tweak alone, when they were told apart
+    # Tweaks held back because they would drop the SSH NIC's link and the user did not agree
+    # (sbctune.workflow.link_consent); results and reports name them.
+    held_for_link: list[str] = field(default_factory=list)
 
     @property
     def runs(self) -> list[RunRecord]:

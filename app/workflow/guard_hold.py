@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 
+from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.measure.plans import Plan
 from sbctune.measure.steady import TrialsAdded
@@ -115,8 +116,8 @@ async def _heartbeat(session: Session, hold: GuardHold, systemd: bool,
     loop = asyncio.get_running_loop()
     due = loop.time() + every
     while True:
-        with suppress(TimeoutError):
-            await asyncio.wait_for(hold._wake.wait(), max(0.0, due - loop.time()))
+        with suppress(asyncio.TimeoutError):  # not TimeoutError on Python 3.10
+            await aio.wait_for(hold._wake.wait(), max(0.0, due - loop.time()))
         hold._wake.clear()
         started = loop.time()
         try:

@@ -14,8 +14,14 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+from sbctune.inventory.model import Inventory
+from sbctune.remote import Session
 from sbctune.resources import resource_root
 from sbctune.tuning import PlannedTweak
+from sbctune.tuning import plan as plan_tweaks
+from sbctune.tuning.words import held_note
+
+__all__ = ["held_note"]  # the results' wording lives with the tweaks' words
 
 OPTION = "allow_link_restart"  # the planner's option (CLI: --allow-link-restart)
 
@@ -61,3 +67,26 @@ def consented_link(items: Iterable[PlannedTweak]) -> list[PlannedTweak]:
 
 def plan_options(allow_link_restart: bool) -> dict[str, Any]:
     return {OPTION: True} if allow_link_restart else {}
+
+
+def held_text(titles: Iterable[str]) -> str:
+    """Before tuning (the Tune page's card, the one-click flow's question): what is held back
+    and why, in plain words."""
+    return (
+        "Held back, because they would briefly drop the link of the network this app reaches "
+        "the Pi through: " + ", ".join(titles) + "."
+    )
+
+
+def dropping_text(titles: Iterable[str]) -> str:
+    """With consent given: what will drop the link when it is applied."""
+    return "These drop the link briefly when they are applied: " + ", ".join(titles) + "."
+
+
+async def held_before_run(
+    session: Session, inventory: Inventory, nic: str | None, tweak_ids: Iterable[str] | None = None
+) -> list[PlannedTweak]:
+    """Before the one-click flow or "Find what helps": the recommended tweaks (or `tweak_ids`)
+    that its plan would hold back for the link, so the front end can ask first."""
+    ids = tuple(tweak_ids) if tweak_ids is not None else None
+    return held_for_link((await plan_tweaks(session, inventory, nic, ids)).items)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sbctune.workflow.rules as rules
+from sbctune import aio
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
@@ -52,6 +53,9 @@ class MeasureRequest:
     tuning_state: dict[str, Any] | None = None
     hold_guard: bool = True  # heartbeat the armed session's guard (False: let it run out)
     step: dict[str, Any] | None = None  # a "Find what helps" step: {"tweak": ID, "of": RUN}
+    # Tweaks the flow held back for the link (no consent): stored with a tuned run, so every
+    # report says they were left out (sbctune.history.run_tuning.held_for_link).
+    held_for_link: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)  # more runner.measure options
 
 
@@ -139,6 +143,8 @@ def _stored_tuning(
     request: MeasureRequest, start: TuningReading, end: TuningReading, run: MeasureRun | None
 ) -> dict[str, Any] | None:
     state = run_tuning(start, end, changed_at_test(run.tuning_watch) if run else None)
+    if state is not None and request.held_for_link:
+        state = {**state, "held_for_link": list(request.held_for_link)}
     if request.step is None:
         return state
     return {**(state or {"tweaks": [], "read_back": True}), "step": dict(request.step)}
@@ -147,6 +153,6 @@ def _stored_tuning(
 async def _end_reading(session: Session) -> TuningReading:
     """The end reading of a cancelled run (shielded, bounded: the cancel goes on after it)."""
     try:
-        return await asyncio.shield(asyncio.wait_for(read_tuning(session), END_READ_SECONDS))
-    except (TimeoutError, asyncio.CancelledError):
+        return await asyncio.shield(aio.wait_for(read_tuning(session), END_READ_SECONDS))
+    except (asyncio.TimeoutError, asyncio.CancelledError):  # not TimeoutError on Python 3.10
         return TuningReading(readable=False)

@@ -65,6 +65,8 @@ class WorkflowState:
     hold: GuardHold | None = None  # that hold: when the Pi reverts if no further beat comes
     keep: KeepDecision | None = None  # the one-click flow's verdict on its tweaks
     attribution: Attribution | None = None  # what each tweak did alone, when told apart
+    # Tweaks the last flow held back for the link, the user not having agreed (link_consent).
+    held_for_link: tuple[str, ...] = ()
     advice: Advice | None = None
     sample_data: bool = False  # the GUI self-test's labelled sample data is shown
     _listeners: list[Listener] = field(default_factory=list, repr=False)
@@ -226,6 +228,7 @@ class WorkflowState:
         self.flow_running = False
         self.baseline, self.after = result.baseline, result.after
         self.keep, self.attribution = result.keep, result.attribution
+        self.held_for_link = tuple(result.held_for_link)
         self.tuning = result.tuning
         self.tuning_state = "confirmed" if result.tuning is not None else None
         self.advice = result.advice
@@ -249,4 +252,5 @@ class WorkflowState:
         self.baseline = self.after = None
         self.tuning = self.tuning_state = self.advice = None
         self.keep = self.attribution = None
+        self.held_for_link = ()
         self.partial = []

@@ -11,7 +11,7 @@ one `StepSpec` added to `FLOW_STEPS` here, and it appears in both.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import sbctune.workflow.rules as rules
@@ -33,6 +33,7 @@ from sbctune.tuning.words import tweak_title
 from sbctune.workflow.attributing import find_what_helps
 from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
+from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
 Status = Literal["done", "skipped", "failed"]
@@ -49,6 +50,10 @@ class FlowOptions:
     tune: bool = True
     allow_wrong_route: bool = False
     calibrate: bool = False  # measure the baseline twice (A/A) and keep the run-to-run spread
+    # The user agreed to changes that briefly drop the link of the NIC the session runs over
+    # (sbctune.workflow.link_consent): planned with it, applied under the guard and NM's
+    # checkpoint. Without it such tweaks are held back, and the result says so.
+    allow_link_restart: bool = False
 
 
 @dataclass
@@ -85,6 +90,7 @@ class FlowContext:
             inventory_id=self.inventory_id,
             tuning_state=tuning_state,
             step=of,
+            held_for_link=tuple(self.result.held_for_link) if self.result else (),
         )
         measured = await measure_and_keep(
             self.session,
@@ -130,11 +136,31 @@ async def _calibrate(ctx: FlowContext) -> StepOutcome:
     return StepOutcome("done", f"run {again.id}: {spread}", run_id=again.id)
 
 
+async def _plan(ctx: FlowContext) -> tuning_api.TuningPlan:
+    """The recommended tweaks (or the chosen ones) planned with the user's consent, if given;
+    those held back for the link are kept in the result, so results and reports name them."""
+    options = ctx.options
+    plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, options.tweak_ids,
+                                 plan_options(options.allow_link_restart))  # fmt: skip
+    assert ctx.result is not None
+    held = ctx.result.held_for_link = [item.tweak.id for item in held_for_link(plan.items)]
+    if not held:
+        return plan
+    # Left out of the session altogether: its outcomes then never call them "not possible".
+    rest = [item for item in plan.items if item.tweak.id not in held]
+    return replace(plan, items=rest, tweak_ids=[item.tweak.id for item in rest])
+
+
+def _with_held(ctx: FlowContext, detail: str) -> str:
+    held = ctx.result.held_for_link if ctx.result is not None else []
+    return f"{detail}. {held_note(held)}" if held else detail
+
+
 async def _tune(ctx: FlowContext) -> StepOutcome:
     options = ctx.options
-    plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, options.tweak_ids)
+    plan = await _plan(ctx)
     if not any(item.applicable for item in plan.items):
-        return StepOutcome("skipped", "no recommended tweak applies to this Pi")
+        return StepOutcome("skipped", _with_held(ctx, "no recommended tweak applies to this Pi"))
     applied = await tuning_api.apply(
         ctx.session,
         plan,
@@ -154,7 +180,9 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
     ctx.applied = applied  # from here a cancel reverts it
     changed = sum(o.status == "applied" for o in applied.outcomes)
     # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
-    return StepOutcome("done", f"{changed} tweak(s) applied under the guard, to be measured")
+    return StepOutcome(
+        "done", _with_held(ctx, f"{changed} tweak(s) applied under the guard, to be measured")
+    )
 
 
 async def _measure_again(ctx: FlowContext) -> StepOutcome:
@@ -237,11 +265,12 @@ def _found(ctx: FlowContext, found: Attribution) -> StepOutcome:
 
 async def _find(ctx: FlowContext) -> StepOutcome:
     """ "Find what helps": every recommended tweak that applies here, one at a time."""
-    planned = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, ctx.options.tweak_ids)
+    planned = await _plan(ctx)
     tweaks = [i.tweak.id for i in planned.items if i.applicable]
     if not tweaks:
-        return StepOutcome("skipped", "no recommended tweak applies to this Pi")
-    return _found(ctx, await find_what_helps(ctx, tweaks))
+        return StepOutcome("skipped", _with_held(ctx, "no recommended tweak applies to this Pi"))
+    outcome = _found(ctx, await find_what_helps(ctx, tweaks))
+    return StepOutcome(outcome.status, _with_held(ctx, outcome.detail), outcome.run_id)
 
 
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)

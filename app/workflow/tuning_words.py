@@ -9,12 +9,13 @@ from sbctune.compare.attribution import Contribution
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
-from sbctune.tuning.words import status_words, tweak_title
+from sbctune.tuning.words import held_note, status_words, tweak_title
 
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
-    "CHANGED", "change_text", "changed_during_run", "contribution_lines", "outcome_line",
-    "outcome_lines", "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
+    "CHANGED", "change_text", "changed_during_run", "contribution_lines", "held_note",
+    "outcome_line", "outcome_lines", "status_words", "tweak_title", "tweaks_in_force",
+    "waterfall_svg",
 ]  # fmt: skip
 
 

@@ -23,7 +23,7 @@ from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.changes import refused
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak, TuningPlan
-from sbctune.tuning.probe import Facts
+from sbctune.tuning.probe import Facts, Read
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 RINGS = (CAPTURES / "ethtool_g/ifupdown2_255_max.txt").read_text(encoding="utf-8")
@@ -233,14 +233,28 @@ def test_eee_off_renegotiates_the_link_so_the_ssh_nic_needs_consent(driver: str)
     when the advertisement changes; ax88179/r8152 call mii_nway_restart; igb/igc reset the
     NIC: turning EEE off drops the link for seconds."""
     nic = Nic("eth0", driver=driver)
-    held = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
+    # lan78xx renegotiates on turning EEE off from 6.12 only (see the 6.1 test below)
+    kernel = "6.12.25+rpt-rpi-v8" if driver == "lan78xx" else "6.1.0-rpi"
+    eee = result("ethtool --show-eee", EEE_ON)
+    held = planned("eee-off", nic, eee, ssh_over("eth0"), kernel=kernel)
     assert not held.applicable and held.needs_link_consent
     assert "Energy-Efficient Ethernet" in held.reason
-    agreed = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"),
-                     allow_link_restart=True)  # fmt: skip
+    agreed = planned("eee-off", nic, eee, ssh_over("eth0"), kernel=kernel, allow_link_restart=True)
     assert agreed.applicable and agreed.restarts_link
-    other = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("wlan0"))
+    other = planned("eee-off", nic, eee, ssh_over("wlan0"), kernel=kernel)
     assert other.applicable and other.restarts_link
+
+
+def test_lan78xx_eee_off_on_6_1_leaves_the_link_up() -> None:
+    """6.1's lan78xx_set_eee only clears MAC_CR_EEE_EN_ when EEE goes off (phy_ethtool_set_eee
+    is on the enable branch alone): nothing to hold back. A kernel the table does not know
+    still counts 6.12's renegotiation."""
+    nic = Nic("eth0", driver="lan78xx")
+    eee = result("ethtool --show-eee", EEE_ON)
+    item = planned("eee-off", nic, eee, ssh_over("eth0"), kernel="6.1.0-rpi7-rpi-v8")
+    assert item.applicable and not item.restarts_link and not item.needs_link_consent
+    unknown = planned("eee-off", nic, eee, ssh_over("eth0"), kernel="6.6.51+rpt-rpi-v8")
+    assert not unknown.applicable and unknown.needs_link_consent
 
 
 def test_eee_off_on_a_driver_whose_firmware_takes_it_is_not_held_back() -> None:
@@ -248,3 +262,95 @@ def test_eee_off_on_a_driver_whose_firmware_takes_it_is_not_held_back() -> None:
     nic = Nic("eth0", driver="atlantic")
     item = planned("eee-off", nic, result("ethtool --show-eee", EEE_ON), ssh_over("eth0"))
     assert item.applicable and not item.restarts_link
+
+
+# ------------------------------------------------- second audit (driver_caps_audit2.md)
+
+# A real `ethtool -c` with rx-usecs 0, rx-frames 1, tx-usecs 0, tx-frames 1 (e1000e in the dev VM),
+# which is also what atlantic shows with its interrupt moderation off (aq_ethtool_get_coalesce).
+COALESCE_OFF = (
+    CAPTURES / "dev_vm/bundles/qemu_bookworm_four_nics/commands/013-ethtool_-c_enp0s2.txt"
+).read_text(encoding="utf-8")
+
+
+def test_r8152_counts_rx_usecs_in_nanoseconds() -> None:
+    """tp->coalesce is nanoseconds (COALESCE_SUPER 85000 = 85 us; r8153b_init: 15000 /* 15 us */):
+    the tweak's 50 us is 50000 there, not 50 (which would be 50 ns)."""
+    item = planned("irq-coalescing", Nic("eth1", driver="r8152"),
+                   result("ethtool -c", COALESCE_OFF))  # fmt: skip
+    assert item.applicable
+    assert [(c.target, c.after) for c in item.changes] == [("eth1 -C rx-usecs", "50000")]
+    assert "nanoseconds" in item.reason
+    usual = planned("irq-coalescing", Nic("eth0", driver="bcmgenet"),
+                    result("ethtool -c", COALESCE_OFF))  # fmt: skip
+    assert [(c.target, c.after) for c in usual.changes] == [("eth0 -C rx-usecs", "57")]
+
+
+def test_atlantic_refuses_rx_usecs_while_moderation_is_off() -> None:
+    """aq_ethtool_set_coalesce: frames must be 1 exactly when usecs is 0; `-C rx-usecs 50` with
+    rx-frames reading 1 is EOPNOTSUPP, so it is not planned (today's plan would fail)."""
+    item = planned("irq-coalescing", Nic("eth0", driver="atlantic"),
+                   result("ethtool -c", COALESCE_OFF))  # fmt: skip
+    assert not item.applicable and not item.changes
+    assert "rx-frames is 1" in item.reason and "aq_ethtool_set_coalesce" in item.reason
+
+
+def test_atlantic_refuses_a_change_that_leaves_a_pair_at_zero() -> None:
+    """rx-usecs 3 / tx-usecs 3 with no frames shown (a real capture): the 50 us change leaves
+    both pairs consistent, so it is planned; the refused pairs are the table's."""
+    item = planned("irq-coalescing", Nic("eth0", driver="atlantic"),
+                   result("ethtool -c", COALESCE_3))  # fmt: skip
+    assert item.applicable and [c.after for c in item.changes] == ["50"]
+    caps = driver_caps.caps("atlantic", "6.12.0-1-arm64")
+    assert caps is not None
+    assert {"tx-usecs": 0, "tx-frames": 0} in caps.facts["coalesce_refuses"]
+    assert caps.facts["coalesce_max"]["rx-usecs"] == 1022
+
+
+@pytest.mark.parametrize(("speed", "after"), [(1000, "50"), (None, "50"), (100, None)])
+def test_r8169_coalescing_is_planned_only_where_it_reads_back(speed: int | None, after: str | None
+                                                              ) -> None:  # fmt: skip
+    """rtl_set_coalesce keeps up to 15 units of a speed-dependent scale, rounded up in and out:
+    at 1 Gbit/s (or an unknown speed, the kernel's first row) 50 us is 10 units of 5 us; at
+    100 Mbit/s a unit is 20.48 us and 50 reads back 62, so no value verifies: not planned."""
+    nic = Nic("eth0", driver="r8169", chip="RTL8111/8168/8411", link_speed_mbps=speed)
+    item = planned("irq-coalescing", nic, result("ethtool -c", COALESCE_OFF))
+    if after is None:
+        assert not item.applicable and "read back 62" in item.reason
+        assert "rtl_coalesce_choose_scale" in item.reason
+    else:
+        assert [(c.target, c.after) for c in item.changes] == [("eth0 -C rx-usecs", after)]
+
+
+# ----------------------------------------------------------------- MTU: restarts and EBUSY
+
+
+def mtu_planned(driver: str, route_dev: str, **options: Any) -> PlannedTweak:
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    found.steps["ssh-route"] = ssh_over(route_dev)
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver=driver)
+    inventory = Inventory(board=Board(kernel="6.12.25+rpt-rpi-2712"), nics=[nic])
+    ctx = Context(tweak, found, inventory, nic, {"path_supports_jumbo": True, **options}, {},
+                  ("mtu-jumbo",))  # fmt: skip
+    return PLANNERS[tweak.kind](ctx)
+
+
+def test_macb_refuses_a_new_mtu_while_the_interface_is_up() -> None:
+    """macb_change_mtu: `if (netif_running(dev)) return -EBUSY;` (6.1 and 6.12): the Pi 5's
+    port cannot take jumbo frames while up, so the tweak is not possible, not a failure."""
+    item = mtu_planned("macb", "wlan0")
+    assert not item.applicable and "EBUSY" in item.reason and "macb_change_mtu" in item.reason
+
+
+@pytest.mark.parametrize("driver", ["igb", "igc", "stmmac"])
+def test_an_mtu_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> None:
+    """igb/igc_change_mtu take a running interface down and up; stmmac_change_mtu releases and
+    reopens it: on the SSH NIC only with the user's consent, and marked as a link restart."""
+    held = mtu_planned(driver, "eth0")
+    assert not held.applicable and held.needs_link_consent and "the MTU" in held.reason
+    agreed = mtu_planned(driver, "eth0", allow_link_restart=True)
+    assert agreed.applicable and agreed.restarts_link
+    quiet = mtu_planned("r8152", "eth0")
+    assert quiet.applicable and not quiet.restarts_link

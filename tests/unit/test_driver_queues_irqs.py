@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab.ethtool_table import driver_queues, single_queue
+from sbctune.lab.ethtool_table import driver_queues, driver_queues_allocated, single_queue
 from sbctune.lab.knobs_model import Irq, QueueMap
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
@@ -65,7 +65,7 @@ def plan(tweak_id: str, driver: str, knobs: dict[str, Read], irqs: list[int]) ->
 def test_xps_is_planned_exactly_where_the_driver_has_transmit_queues(driver: str) -> None:
     caps = driver_caps.caps(driver, "6.1.0-27-arm64")
     assert caps is not None
-    single = caps.multiqueue is False
+    single = caps.single_tx_queue()  # macb: the hardware's count, 1 unless a board says more
     models = lab_queues(driver)
     xps = {p: m for p, m in models.items() if p.endswith("xps_cpus")}
     # the lab: ENOENT on read and write exactly for the single-queue drivers
@@ -75,7 +75,9 @@ def test_xps_is_planned_exactly_where_the_driver_has_transmit_queues(driver: str
     assert item.applicable == (not single), (driver, item.reason)
     if single:
         assert "one transmit queue" in item.reason and "ENOENT" in item.reason
-        assert caps.cite("netdev") in item.reason
+        assert (
+            caps.cite("netdev" if caps.multiqueue is False else "queues_allocated") in item.reason
+        )
         with pytest.raises(OSError) as refused:
             next(iter(xps.values())).write("1")
         assert refused.value.errno == errno.ENOENT
@@ -126,3 +128,46 @@ def test_the_lab_gives_each_driver_its_kernels_queue_counts() -> None:
     assert driver_queues("atlantic", "AQC107", 3) == (2, 2)  # rounddown_pow_of_two
     for driver in ("r8169", "r8152", "smsc95xx", "lan78xx", "ax88179_178a", "asix", "cdc_ncm"):
         assert driver_queues(driver, "", 4) == (1, 1), driver
+
+
+def test_the_board_decides_stmmac_and_macb_queues_and_xps_follows() -> None:
+    """stmmac: 8 allocated (MTL_MAX_TX_QUEUES), the device tree's count in use (1 without
+    snps,tx-queues-to-use), so XPS works on one queue; macb: the hardware's queues allocated,
+    one on the Pi 5's RP1 (its device tree gives one interrupt), so XPS is ENOENT there and
+    works on a GEM a profile says has 4."""
+    assert driver_queues("stmmac", "", 4) == (1, 1)
+    assert driver_queues_allocated("stmmac", "", 4) == (8, 8)
+    assert driver_queues("stmmac", "", 4, queues=4) == (4, 4)
+    assert not single_queue("stmmac") and not single_queue("stmmac", "", 1)
+    assert driver_queues("macb", "Cadence GEM in RP1", 4) == (1, 1)
+    assert driver_queues_allocated("macb", "Cadence GEM in RP1", 4) == (1, 1)
+    assert single_queue("macb", "Cadence GEM in RP1")
+    assert driver_queues("macb", "", 4, queues=4) == (4, 4)
+    assert not single_queue("macb", "", 4)
+
+
+def test_xps_on_the_pi5_is_not_planned_with_the_kernels_words() -> None:
+    """A Pi 5 (RP1 macb, Raspberry Pi kernel): one transmit queue, so the kernel answers ENOENT
+    to xps_cpus; the planner says why from the source instead of planning a write that fails."""
+    found = Facts("eth0")
+    path = f"{QUEUES}/tx-0/xps_cpus"
+    found.knobs = {
+        "/sys/devices/system/cpu/online": Read(True, "0-3"),
+        path: Read(False, f"cat: {path}: No such file or directory"),
+    }
+    nic = Nic("eth0", driver="macb", chip="Cadence GEM in RP1")
+    tweak = catalog.tweak("xps")
+    inventory = Inventory(board=Board(kernel="6.12.25+rpt-rpi-2712"), nics=[nic])
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("xps",)))
+    assert not item.applicable
+    assert "one transmit queue" in item.reason and "ENOENT" in item.reason
+    assert "macb_probe" in item.reason
+    # a GEM with four queues (a profile's or a board's count): XPS is planned on each
+    found.knobs = {
+        "/sys/devices/system/cpu/online": Read(True, "0-3"),
+        **{f"{QUEUES}/tx-{i}/xps_cpus": Read(True, "0") for i in range(4)},
+    }
+    nic = Nic("eth0", driver="macb")
+    inventory = Inventory(board=Board(kernel="6.12.0-1-arm64"), nics=[nic])
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("xps",)))
+    assert item.applicable and len(item.changes) == 4

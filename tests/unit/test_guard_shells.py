@@ -199,3 +199,26 @@ def test_a_rearm_sets_the_guard_seconds_the_sleeper_sleeps_and_the_listing_shows
     assert _run(env, argv[2], str(directory), argv[5]).returncode == 0
     assert _gone(directory, within=20), "the re-armed guard (1 s) did not revert"
     assert (directory / "reverted_by").read_text(encoding="utf-8") == "guard\n"
+
+
+def test_a_rearm_whose_new_guard_does_not_start_leaves_the_running_guards_deadline(
+    armed: tuple[dict[str, str], Path],
+) -> None:
+    """The new sleeper never starts (its guard.sh fails at once): the old guard (30 s) runs on,
+    and the listing must not claim the 400 s the failed re-arm asked for."""
+    env, directory = armed
+    assert _run(env, scripts.ARMED_AT, str(directory)).returncode == 0  # as apply does
+    guard = directory / "guard.sh"
+    real = guard.read_text(encoding="utf-8")
+    guard.write_text("exit 1\n", encoding="utf-8")  # what a new sleeper runs: it ends at once
+    argv = rearm.rearm_argv(SESSION, 400, systemd=False)
+    failed = _run(env, argv[2], str(directory), argv[5])
+    guard.write_text(real, encoding="utf-8")
+    assert failed.returncode == 3, failed.stderr
+    assert _guards(directory), "the old guard runs on"
+    listed = subprocess.run(["sh", "-c", scripts.LIST, "sh", str(directory.parent)], env=env,
+                            capture_output=True, timeout=30, check=True)  # fmt: skip
+    (stored,) = parse_listing(listed.stdout)[1]
+    assert stored.held_seconds is None, "the listing shows a guard that never started"
+    deadline = stored.as_leftover().guard_deadline
+    assert deadline is not None and deadline - time.time() <= 31

@@ -121,6 +121,24 @@ def test_bcmgenet_coalescing_limits_refusals_and_rounding(tmp_path: Path) -> Non
     assert "rx-usecs: 57\n" in ethtool(state, "-c", "eth0")[0]
 
 
+def test_igc_offloads_are_the_drivers_not_all_fixed_off(tmp_path: Path) -> None:
+    """igc_probe turns SG, TSO/TSO6, RXHASH, RXCSUM and HW_CSUM on (hw_features = features);
+    VLAN offloads and NTUPLE join hw_features only (driver_caps_audit2.md row 16)."""
+    shown = ethtool(lab(tmp_path, "igc"), "-k", "eth0")[0]
+    for line in ("tcp-segmentation-offload: on\n", "scatter-gather: on\n",
+                 "receive-hashing: on\n", "rx-checksumming: on\n", "rx-vlan-offload: off\n",
+                 "ntuple-filters: off\n"):  # fmt: skip
+        assert line in shown, line
+
+
+def test_bcmgenet_coalescing_defaults_are_the_drivers(tmp_path: Path) -> None:
+    """bcmgenet_init_tx_ring writes 1 to DMA_MBUF_DONE_THRESH (tx-frames 1), bcmgenet_probe sets
+    rx_max_coalesced_frames 1, rx-usecs starts at 0, DIM off (driver_caps_audit2.md row 7)."""
+    shown = ethtool(lab(tmp_path, "bcmgenet"), "-c", "eth0")[0]
+    for line in ("tx-frames: 1\n", "rx-frames: 1\n", "rx-usecs: 0\n", "Adaptive RX: off"):
+        assert line in shown
+
+
 @root
 @pytest.mark.parametrize("driver", ["igb", "igc"])
 def test_intel_rx_usecs_mode_codes(tmp_path: Path, driver: str) -> None:
@@ -185,7 +203,7 @@ def test_offloads_the_planner_asks_for_hold_in_the_lab(tmp_path: Path, driver: s
         assert f"{legacy[change.target.split()[-1]]}: on" in shown, (driver, change.target)
     caps = driver_caps.caps(driver)
     assert caps is not None
-    assert single_queue(driver) == (caps.multiqueue is False)
+    assert single_queue(driver) == caps.single_tx_queue()
 
 
 @root
@@ -326,6 +344,19 @@ def test_a_pause_change_on_lan78xx_bounces_the_link(tmp_path: Path) -> None:
     assert ethtool(quiet, "-A", "eth0", "rx", "off")[2] == 0
     data = json.loads(Path(quiet).read_text(encoding="utf-8"))
     assert "bounces" not in data["interfaces"]["eth0"]["pause"]
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), [("stmmac", ""), ("asix", "AX88772B")])
+def test_a_pause_change_through_phylink_bounces_the_link(tmp_path: Path, driver: str, chip: str
+                                                         ) -> None:  # fmt: skip
+    """stmmac_set_pauseparam and ax88772_ethtool_set_pauseparam hand the change to
+    phylink_ethtool_set_pauseparam -> phy_set_asym_pause, which renegotiates when the
+    advertisement changes (driver_caps_audit2.md)."""
+    state = lab(tmp_path, driver, chip)
+    assert ethtool(state, "-A", "eth0", "rx", "on")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["pause"]["bounces"] == 1
 
 
 @root

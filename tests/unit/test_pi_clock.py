@@ -78,3 +78,17 @@ def test_a_listing_without_the_pis_clock_shows_no_deadline() -> None:
     leftover = stored.as_leftover()
     assert leftover.guard_deadline is None
     assert "in about" not in leftover_notice(leftover).detail
+
+
+def test_the_listings_armed_time_and_held_seconds_are_told_apart() -> None:
+    """The listing prints `cat armed_at`, a space, `cat guard.seconds`; either file may be
+    missing (no re-arm yet; a session whose armed time was never written)."""
+    body = json.dumps({"id": SESSION, "guard_seconds": 90, "tweaks": [], "netns": "net:[1]"})
+    folder = f"{scripts.STATE_ROOT}/{SESSION}/"
+    for armed, at, held in [("1700000000\n 400", 1700000000, 400),
+                            ("1700000000\n ", 1700000000, None),
+                            ("1700000000\n", 1700000000, None),  # an older sbctune's listing
+                            (" 400", None, 400)]:  # fmt: skip
+        data = "\0".join(["net:[1]", "1700000100", folder, "armed", body, armed, "1", "", ""])
+        (stored,) = parse_listing(data.encode())[1]
+        assert (stored.armed_at, stored.held_seconds) == (at, held), armed

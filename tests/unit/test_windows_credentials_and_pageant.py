@@ -8,7 +8,7 @@ Windows Credential Manager, and Pageant found and used through its real named pi
   with PuTTY's name (``\\\\.\\pipe\\pageant.<user>.<64 hex>``, windows/utils/
   agent_named_pipe_name.c) and speaks the SSH agent protocol (draft-miller-ssh-agent: requests
   11 and 13). sbctune's agent_path() must find it by listing the pipes, and asyncssh, given
-  that path as sbctune gives it (app/remote/session.py), must list its key and get a signature
+  that path as sbctune gives it (app/remote/opening.py), must list its key and get a signature
   that verifies. Wine 8.0 cannot list the pipe folder (FindFirstFile on ``\\.\pipe\`` gives
   ERROR_BAD_DEV_TYPE, the lane's Wine gap 8; Windows lists it): under Wine only, the listing
   is the stand-in's name; opening the pipe and the agent protocol through it stay real.

@@ -221,3 +221,52 @@ def test_tweaks_on_igb_plan_apply_and_revert(cli: Cli, igb: str, caps: Any) -> N
     assert reverted["out"] == before
     assert mode["rc"] == 0
     report(f"igb tweaks applied: {sorted(statuses.items())}")
+
+
+def test_rings_on_the_ssh_nic_need_consent_and_apply_under_the_nm_checkpoint(
+    cli: Cli, igb: str, caps: Any
+) -> None:
+    """Issue 21's bar on a real kernel with NetworkManager: logged in over the igb NIC itself,
+    its ring change (igb_set_ringparam: igb_down/igb_up) is held back without the consent; with
+    `--allow-link-restart` it is applied under the guard and an NM checkpoint taken before the
+    change (held while armed, recorded in the session folder), the link really drops, sbctune's
+    new connection over the same NIC comes through, and revert puts the rings back and destroys
+    the checkpoint."""
+    from sbctune.tuning import nm_checkpoint
+
+    over_igb = cli.target(IGB.vm_addr)  # the SSH session runs over the igb NIC
+    checkpoints = ["busctl", "get-property", nm_checkpoint.NM, nm_checkpoint.NM_PATH,
+                   nm_checkpoint.NM, "Checkpoints"]  # fmt: skip
+    carrier = ["cat", f"/sys/class/net/{igb}/carrier_changes"]
+    rings = ["ethtool", "-g", igb]
+    held, before, bounces = cli.remote(checkpoints, rings, carrier, sudo=True)
+    assert held["out"].strip() == "ao 0", held
+    plan = cli("tune", "plan", *over_igb, "--nic", igb, "--json", "--tweak", "nic-rings")
+    (item,) = json.loads(plan.stdout)["items"]
+    assert not item["applicable"] and item["needs_link_consent"], item
+    assert "carries this SSH session" in item["reason"], item["reason"]
+
+    argv = ["tune", "apply", *over_igb, "--nic", igb, "--tweak", "nic-rings",
+            "--allow-link-restart", "--guard", str(CONFIRMED_GUARD)]  # fmt: skip
+    done = cli(*argv, timeout=APPLY_TIMEOUT, stdin="")  # no terminal: stays armed, exits
+    said = done.stdout + done.stderr
+    assert "NetworkManager checkpoint" in said, said[-3000:]
+    held, now, after, folder = cli.remote(
+        checkpoints, rings, carrier,
+        ["sh", "-c", 'cat /var/lib/sbctune/tuning/*/"$1" 2>/dev/null', "sh", nm_checkpoint.RECORD],
+        sudo=True,
+    )  # fmt: skip
+    try:
+        assert held["out"].startswith("ao 1 "), held  # NM holds a checkpoint while armed
+        assert folder["out"].strip() in held["out"], (folder, held)  # the session's own
+        current, _ = parse_ethtool_rings(now["out"])
+        assert (current.rx, current.tx) == (caps.ring_maxima()["rx"], caps.ring_maxima()["tx"])
+        assert int(after["out"]) >= int(bounces["out"]) + 2, (bounces, after)  # down and up
+        assert "did not answer" not in said, said[-3000:]  # the new SSH connection came through
+    finally:
+        cli("tune", "revert", *over_igb, timeout=600)
+    held, back = cli.remote(checkpoints, rings, sudo=True)
+    assert held["out"].strip() == "ao 0", held  # revert destroyed it
+    assert parse_ethtool_rings(back["out"])[0] == parse_ethtool_rings(before["out"])[0]
+    report(f"igb rings over the igb SSH NIC: checkpoint {folder['out'].strip()}, carrier "
+           f"changes {bounces['out'].strip()} -> {after['out'].strip()}")  # fmt: skip

@@ -84,6 +84,7 @@ class FlowController(QObject):
         self._plan: Plan | None = None
         self._calibrate = False
         self._find = False
+        self._allow_link_restart = False
         self.current_step: str | None = None
         self.step_ids: list[str] = []  # of the flow that runs or ran last, in order
         # Its time left, from its events: every step's plan, extra trials, each tweak's run.
@@ -110,13 +111,17 @@ class FlowController(QObject):
         calibrate: bool = False,
         find: bool = False,
         tweaks: int = 0,
+        allow_link_restart: bool = False,
     ) -> None:
         """`calibrate`: measure the baseline twice first (A/A), shown on the baseline's page.
         `find`: "Find what helps" (each tweak alone) instead of the one-click flow, expected to
-        measure `tweaks` tweaks (for the time left until it says how many it measures)."""
+        measure `tweaks` tweaks (for the time left until it says how many it measures).
+        `allow_link_restart`: the user agreed to tweaks that briefly drop the link of the NIC
+        this app talks through (sbctune.workflow.link_consent); without it they are held back."""
         if self.running:
             return
         self._plan = plan
+        self._allow_link_restart = allow_link_restart
         self._calibrate = calibrate
         self._find = find
         self.step_ids = [
@@ -204,6 +209,7 @@ class FlowController(QObject):
             iperf3_path=iperf3_path,
             guard_seconds=guard_seconds,
             calibrate=self._calibrate,
+            allow_link_restart=self._allow_link_restart,
         )
         steps = with_calibration(FIND_FLOW_STEPS if self._find else self._steps, self._calibrate)
         state.flow_started()

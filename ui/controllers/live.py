@@ -22,6 +22,7 @@ from sbctune.measure.plans import DIRECTIONS, Plan, TestSpec
 from sbctune.measure.runner import Event, LiveInterval, PiLoad, TestFinished, TestStarted
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
+from sbctune.workflow.estimate import Measurement
 
 LATENCY_WINDOW_S = 5.0  # the latency line is the median of this many seconds of probes
 
@@ -52,7 +53,10 @@ class LiveMeasurement:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.plan = plan
-        self.tests = list(plan.tests)  # the plan's, and extra trials when its trials disagree
+        # The time left, counted as the one-click flow's estimate counts it; its list of tests
+        # (the plan's, and extra trials when its trials disagree) is this view's too.
+        self._countdown = Measurement(plan, clock)
+        self.tests = self._countdown.tests
         self.line_rate_mbps = line_rate_mbps
         self._clock = clock
         self.offsets: list[float] = []
@@ -69,7 +73,6 @@ class LiveMeasurement:
         self.points = 0
         self.dirty = True
         self._test_started_at: float | None = None
-        self._done_seconds = 0.0
         self.started_at: float | None = None
         self.preparing: str | None = None  # what happens before the first test (an install)
         # The big figures: the current test's mean over its counted (not omitted) seconds,
@@ -111,6 +114,7 @@ class LiveMeasurement:
                 self.started_at = self._clock()
             self.current = event.test_index
             self._test_started_at = self._clock()
+            self._countdown.feed(event)
             for direction in event.spec.directions:
                 self._counted[direction] = []
                 self._ramping[direction] = False
@@ -118,14 +122,14 @@ class LiveMeasurement:
             for series in (*self.series.values(), self.latency, self.latency_idle):
                 series.gap()
         elif isinstance(event, TrialsAdded):
-            self.tests[event.test_index : event.test_index] = [e.spec for e in event.extra]
+            self._countdown.feed(event)  # into `tests`
             self._lay_out()  # the status line says which trial is extra, and why
         elif isinstance(event, TestFinished):
             self.finished.extend(event.outcomes)
             for outcome in event.outcomes:
                 if outcome.mean_mbps is not None:
                     self._result[outcome.direction] = outcome.mean_mbps
-            self._done_seconds += event.spec.duration + event.spec.omit + IDLE_S
+            self._countdown.feed(event)
             self._test_started_at = None
         self.dirty = True
 
@@ -153,12 +157,9 @@ class LiveMeasurement:
         ]
 
     def remaining_seconds(self) -> float:
-        within = 0.0
-        spec = self.current_spec
-        if self._test_started_at is not None and spec is not None:
-            within = self._clock() - self._test_started_at
-            within = min(within, spec.duration + spec.omit + IDLE_S)
-        return max(0.0, self.total_seconds - self._done_seconds - within)
+        """What is left of the plan (extra trials included); a test past its plan counts as
+        at its end."""
+        return self._countdown.seconds_left()
 
     def progress(self) -> float:
         """0..1 of the plan's running time."""

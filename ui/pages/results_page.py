@@ -38,6 +38,7 @@ from sbctune.workflow.tuning_words import (
     change_text,
     changed_during_run,
     contribution_lines,
+    held_note,
     outcome_lines,
     tweak_title,
     waterfall_svg,
@@ -199,6 +200,7 @@ class ResultsPage(Page):
             id(state.tuning),
             id(state.model.keep),
             id(state.model.attribution),
+            state.model.held_for_link,
             state.model.flow_running,
             id(state.advice),
             id(state.inventory),
@@ -263,6 +265,8 @@ class ResultsPage(Page):
             lines += ["What each tweak did on its own (vs the baseline, 95 % interval):"]
             lines += [f"  {line}" for line in contribution_lines(found.contributions)]
             lines += [f"  {tweak}: {why}" for tweak, why in found.not_measured.items()]
+        if model.held_for_link:  # left out for the link: said, not silently absent
+            lines.append(held_note(model.held_for_link))
         for run in self.runs():
             if changed_during_run(run):
                 lines.append(f"Run {run.id}: {change_text(run)}. Not a fair before or after.")

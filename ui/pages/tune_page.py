@@ -36,7 +36,9 @@ from sbctune.workflow.link_consent import (
     consent_detail,
     consent_text,
     consented_link,
+    dropping_text,
     held_for_link,
+    held_text,
 )
 from sbctune.workflow.rules import apply_blocked
 from sbctune.workflow.tuning_words import outcome_lines
@@ -285,13 +287,9 @@ class TunePage(Page):
         self.consent_box.setChecked(agreed)
         self.consent_box.setEnabled(True)
         if held:
-            self.consent_held.setText(
-                "Held back, because they would briefly drop the link of the network this app "
-                "reaches the Pi through: " + ", ".join(held) + "."
-            )
+            self.consent_held.setText(held_text(held))
         elif dropping:
-            self.consent_held.setText("These drop the link briefly when they are applied: "
-                                      + ", ".join(dropping) + ".")  # fmt: skip
+            self.consent_held.setText(dropping_text(dropping))
         self.consent_card.setVisible(bool(held or dropping))
 
     def _refresh_hold(self) -> None:

@@ -9,7 +9,14 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded, is_noise, split_lines
-from .dmesg_patterns import _NEEDLES, _PATTERNS, ADDRESSED_BUS_ID, BUS_ID, PRE_DT_PLATFORM
+from .dmesg_patterns import (
+    _NEEDLES,
+    _PATTERNS,
+    ADDRESSED_BUS_ID,
+    BUS_ID,
+    OF_NAMED,
+    PRE_DT_PLATFORM,
+)
 
 # Prefixes in front of the kernel message: syslog / journal / dmesg -T / --time-format iso
 _SYSLOG_RE = re.compile(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
@@ -27,6 +34,7 @@ _TS_RE = re.compile(r"^\[\s*(\d+\.\d+)(?:@\d+)?\]\s*")  # [6.679649@3]: Amlogic'
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
 # then the message's shape (a driver and its device address).
 _PRE_DT_RE = re.compile(rf"^{PRE_DT_PLATFORM}$")
+_OF_RE = re.compile(rf"^{OF_NAMED}$")
 _KERNEL_TAG_RE = re.compile(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = re.compile(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
 _ANY_TS_RE = re.compile(r"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{3,9})(?:@\d+)?\]\s*")
@@ -84,7 +92,7 @@ class DmesgNic:
             return "usb"
         if re.match(r"^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d$", d):
             return "pci"
-        if re.match(r"^[0-9a-f]+\.\w+", d) or _PRE_DT_RE.match(d):
+        if re.match(r"^[0-9a-f]+\.\w+", d) or _PRE_DT_RE.match(d) or _OF_RE.match(d):
             return "platform"
         if re.match(r"^mmc\d", d):
             return "sdio"

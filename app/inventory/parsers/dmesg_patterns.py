@@ -10,17 +10,30 @@ import re
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
 PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
+# A device-tree node whose address did not translate (of_device_make_bus_id(): "%s:%s" of
+# each node's base name up the tree), as on PowerPC:
+# "soc@ffe00000:ethernet@b0000".
+OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){1,3}"
 ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
-    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+)"
+    r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
+    rf"{OF_NAMED})"
 )
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
+# Kernels before 3.x printed a netdev's lines as "driver device: iface: msg" (dev_printk and
+# the netdev's name): "smsc95xx 1-1.1:1.0: eth0: Failed to read register index 0x00000114".
+# Only names that look like interfaces, so a function name there ("rk_gmac_setup: ") is not one.
+OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
+# A netdev message before the interface is registered (__netdev_printk() with
+# include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
+# " (uninitialized)").
+UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "register",
         re.compile(
-            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): register '(?P<name>[^']+)' at "
+            r"^(?P<driver>\S+) (?P<device>\S+?):? (?P<iface>\S+): register '(?P<name>[^']+)' at "
             r"(?P<bus>[^,]+), (?P<description>.*?), (?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
         ),
     ),
@@ -182,7 +195,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "link_down",
         re.compile(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
@@ -325,10 +339,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
-        "device",  # any other line a driver wrote about its device: who drives what
+        # any other line a driver wrote about its device: who drives what; and a driver's
+        # lines about the whole USB device ("usb 1-1: ath9k_htc: Firmware - ... download
+        # failed", dev_err(&udev->dev, ...)), named by its port path
+        "device",
         re.compile(
-            rf"^(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})"
-            r"(?: (?P<iface>[a-z][\w.-]{1,14}))?: "
+            rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+))"
+            rf"(?: (?P<iface>[a-z][\w.-]{{1,14}})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
         ),
     ),
 ]

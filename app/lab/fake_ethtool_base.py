@@ -1,0 +1,73 @@
+"""What every answer of the lab's ``fake_ethtool`` shares: ethtool 6.1's netlink error lines and
+exit codes, the root check of a set, and the ``name value`` argument parser.
+
+Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
+"""
+
+import os
+
+EOPNOTSUPP = "Operation not supported"
+EINVAL = "Invalid argument"
+EPERM = "Operation not permitted"
+
+# Exit codes of ethtool 6.1's netlink handlers when the request fails (measured, see SOURCE.md).
+FAIL_CODE = {"-g": 1, "-c": 1, "-k": 1, "-a": 1, "--show-eee": 1}
+SET_FAIL_CODE = {"-G": 81, "-C": 1, "-K": 92, "-A": 76, "--set-eee": 76}
+
+
+class Failure(Exception):
+    """An ethtool failure: the lines it prints on stderr and its exit code."""
+
+    def __init__(self, lines: list[str], code: int) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+        self.code = code
+
+
+def nl_error(
+    message: str, code: int, extack: str | None = None, offset: int | None = None
+) -> Failure:
+    lines = []
+    if extack:
+        lines.append(f"netlink error: {extack}" + (f" (offset {offset})" if offset else ""))
+    lines.append(f"netlink error: {message}")
+    return Failure(lines, code)
+
+
+def attr_offset(ifname: str, index: int) -> int:
+    """Byte offset of the ``index``-th request attribute (after the header nest) in the message.
+
+    nlmsghdr 16 + genlmsghdr 4, then the header nest (4) holding the device name attribute
+    (4 + name + NUL, padded to 4); each u32/u8 attribute after it takes 8 bytes. The real
+    ethtool reported "(offset 24)" for the name attribute, which this layout reproduces.
+    """
+    name_attr = (4 + len(ifname) + 1 + 3) // 4 * 4
+    return 20 + 4 + name_attr + 8 * index
+
+
+def require_root(code: int) -> None:
+    if os.geteuid() != 0:
+        raise nl_error(EPERM, code)
+
+
+BOOL = "bool"
+NUM = "num"
+
+
+def parse_pairs(option: str, args: list[str], kinds: dict[str, str]) -> list[tuple[str, str]]:
+    """``name value`` pairs checked like ethtool's own parser (unknown name, bad value)."""
+    pairs: list[tuple[str, str]] = []
+    for i in range(0, len(args), 2):
+        name = args[i]
+        if name not in kinds:
+            raise Failure([f"ethtool ({option}): unknown parameter '{name}'"], 1)
+        if i + 1 >= len(args):
+            raise Failure([f"ethtool ({option}): option '{name}' requires an argument"], 1)
+        value = args[i + 1]
+        ok = value in ("on", "off") if kinds[name] == BOOL else value.isdigit()
+        if not ok:
+            raise Failure(
+                [f"ethtool ({option}): invalid value '{value}' for parameter '{name}'"], 1
+            )
+        pairs.append((name, value))
+    return pairs

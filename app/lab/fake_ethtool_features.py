@@ -1,0 +1,141 @@
+"""The lab's ``ethtool -k/-K``: the features a driver shows, and the kernel's
+netdev_fix_features() rules on a change (TSO needs SG and a TX checksum), with ethtool's
+"Actual changes:" report.
+
+Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
+"""
+
+from typing import Any
+
+# @tables-start: sbctune's own imports; script_text drops them (the standalone script holds
+# every fake_ethtool module's text in one file).
+from sbctune.lab.fake_ethtool_base import (
+    EOPNOTSUPP,
+    FAIL_CODE,
+    SET_FAIL_CODE,
+    Failure,
+    nl_error,
+    require_root,
+)
+from sbctune.lab.fake_ethtool_tables import LEGACY, SHORT, TSO, TX_CSUM
+
+# @tables-end
+
+
+# --------------------------------------------------------------------------- features
+
+
+def fix_features(active: dict[str, bool]) -> dict[str, bool]:
+    """The kernel's netdev_fix_features() rules the lab models: TSO needs SG and a TX checksum."""
+    out = dict(active)
+    if not any(out.get(f) for f in TX_CSUM):
+        for f in TSO:
+            if f in out:
+                out[f] = False
+    if not out.get("tx-scatter-gather"):
+        for f in [*TSO, "tx-generic-segmentation"]:
+            if f in out:
+                out[f] = False
+    return out
+
+
+def active_features(feats: dict[str, Any]) -> dict[str, bool]:
+    base = {name: bool(on) for name, on in feats["fixed"].items()}
+    base.update({name: bool(on) for name, on in feats["wanted"].items()})
+    fixed = fix_features(base)
+    # Only changeable features are cleared by the rules; fixed ones keep their value.
+    return {n: (base[n] if n in feats["fixed"] else fixed[n]) for n in feats["order"]}
+
+
+def show_features(ifname: str, dev: dict[str, Any]) -> str:
+    feats = dev.get("features")
+    if feats is None:
+        raise nl_error(EOPNOTSUPP, FAIL_CODE["-k"])
+    active = active_features(feats)
+    fixed = feats["fixed"]
+
+    def line(label: str, name: str, indent: str = "") -> str:
+        on = active[name]
+        text = f"{indent}{label}: {'on' if on else 'off'}"
+        if name in fixed:
+            return text + " [fixed]"
+        if feats["wanted"].get(name) != on:
+            return text + f" [requested {'on' if feats['wanted'].get(name) else 'off'}]"
+        return text
+
+    lines = [f"Features for {ifname}:"]
+    shown: set[str] = set()
+    for legacy, members in LEGACY.items():
+        present = [m for m in members if m in active]
+        if not present:
+            continue
+        shown.update(present)
+        if len(members) == 1:
+            lines.append(line(legacy, present[0]))
+            continue
+        on = any(active[m] for m in present)
+        suffix = " [fixed]" if all(m in fixed for m in present) else ""
+        lines.append(f"{legacy}: {'on' if on else 'off'}{suffix}")
+        lines += [line(m, m, "\t") for m in present]
+    lines += [line(name, name) for name in feats["order_display"] if name not in shown]
+    return "\n".join(lines) + "\n"
+
+
+def _requested_features(feats: dict[str, Any], args: list[str], code: int) -> dict[str, bool]:
+    """``-K``'s NAME on|off pairs as kernel features (legacy and short names expanded)."""
+    if not args or len(args) % 2:
+        raise Failure(
+            ["ethtool (-K): flag '(null)' for parameter '(null)' is not followed by 'on' or 'off'"],
+            1,
+        )
+    requested: dict[str, bool] = {}
+    for name, value in zip(args[::2], args[1::2], strict=True):
+        if value not in ("on", "off"):
+            message = f"flag '{name}' for parameter '{name}' is not followed by 'on' or 'off'"
+            raise Failure([f"ethtool (-K): {message}"], 1)
+        legacy = SHORT.get(name, name)
+        members = [m for m in LEGACY.get(legacy, [legacy]) if m in feats["order"]]
+        if not members:
+            raise nl_error(EOPNOTSUPP, code, "bit name not found", None)
+        for member in members:
+            requested[member] = value == "on"
+    return requested
+
+
+def _actual_changes(
+    order: list[str], requested: dict[str, bool], after: dict[str, bool], changed: list[str]
+) -> str:
+    """ethtool's "Actual changes:" report: requests not met, and changes not requested."""
+    lines = ["Actual changes:"]
+    for name in order:
+        on = after[name]
+        if name in requested and requested[name] != on:
+            want = "on" if requested[name] else "off"
+            lines.append(f"{name}: {'on' if on else 'off'} [requested {want}]")
+        elif name in changed:
+            note = "" if name in requested else " [not requested]"
+            lines.append(f"{name}: {'on' if on else 'off'}{note}")
+    return "\n".join(lines) + "\n"
+
+
+def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str, list[str], int]:
+    code = SET_FAIL_CODE["-K"]
+    feats = dev.get("features")
+    if feats is None:
+        raise nl_error(EOPNOTSUPP, code)
+    requested = _requested_features(feats, args, code)
+    require_root(code)
+    before = active_features(feats)
+    for name, on in requested.items():
+        if name not in feats["fixed"]:
+            feats["wanted"][name] = on
+    after = active_features(feats)
+    changed = [n for n in feats["order"] if after[n] != before[n]]
+    unmet = [n for n, on in requested.items() if after[n] != on]
+    surprise = [n for n in changed if n not in requested]
+    if not unmet and not surprise:
+        return "", [], 0
+    out = _actual_changes(feats["order"], requested, after, changed)
+    if not changed:  # stdout lists what happened, stderr says nothing changed (real ethtool)
+        return out, ["Could not change any device features"], 1
+    return out, [], 0

@@ -1,0 +1,232 @@
+"""The lab's ``ethtool`` answers for the tuning knobs: rings (``-g/-G``), coalescing
+(``-c/-C``), EEE (``--show-eee/--set-eee``) and pause (``-a/-A``), as ethtool 6.1 prints them
+over netlink, held to the driver rules of ``fake_ethtool_driver``.
+
+Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
+"""
+
+from typing import Any
+
+# @tables-start: sbctune's own imports; script_text drops them (the standalone script holds
+# every fake_ethtool module's text in one file).
+from sbctune.lab.fake_ethtool_base import (
+    BOOL,
+    EINVAL,
+    EOPNOTSUPP,
+    FAIL_CODE,
+    NUM,
+    SET_FAIL_CODE,
+    attr_offset,
+    nl_error,
+    parse_pairs,
+    require_root,
+)
+from sbctune.lab.fake_ethtool_driver import coalesce_refused, ring_size_kept, stored
+from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
+
+# @tables-end
+
+
+# --------------------------------------------------------------------------- rings
+
+
+def show_rings(ifname: str, dev: dict[str, Any]) -> str:
+    rings = dev.get("rings")
+    if rings is None:
+        raise nl_error(EOPNOTSUPP, FAIL_CODE["-g"])
+    labels = {"rx": "RX:\t\t", "rx-mini": "RX Mini:\t", "rx-jumbo": "RX Jumbo:\t", "tx": "TX:\t\t"}
+
+    def block(values: dict[str, int]) -> list[str]:
+        # The kernel sends a ring only when its maximum is non-zero (net/ethtool/rings.c).
+        return [labels[p] + (str(values[p]) if rings["max"].get(p) else "n/a") for p in RING_PARAMS]
+
+    lines = [f"Ring parameters for {ifname}:", "Pre-set maximums:", *block(rings["max"])]
+    lines += ["Current hardware settings:", *block(rings["cur"])]
+    lines += ["RX Buf Len:\t\tn/a", "CQE Size:\t\tn/a", "TX Push:\toff", "TCP data split:\tn/a"]
+    return "\n".join(lines) + "\n"
+
+
+def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
+    code = SET_FAIL_CODE["-G"]
+    pairs = parse_pairs("-G", args, dict.fromkeys(RING_PARAMS, NUM))
+    rings = dev.get("rings")
+    if rings is None or not rings.get("settable", False):
+        raise nl_error(EOPNOTSUPP, code)
+    require_root(code)
+    for index, (name, value) in enumerate(pairs):
+        if int(value) > int(rings["max"].get(name, 0)):
+            raise nl_error(
+                EINVAL, code, "requested ring size exceeds maximum", attr_offset(ifname, index)
+            )
+    new = dict(rings["cur"])
+    for name, value in pairs:
+        kept = ring_size_kept(rings, name, int(value))
+        if kept is None:
+            raise nl_error(EINVAL, code)  # the driver's own check (stmmac: not a power of two)
+        new[name] = kept
+    # The driver's own checks, e.g. r8152: rx_pending < RTL8152_MAX_RX * 2 -> -EINVAL.
+    for name, low in rings.get("min", {}).items():
+        if new.get(name, 0) < int(low):
+            raise nl_error(EINVAL, code)
+    changed = new != rings["cur"]
+    rings["cur"] = new
+    if changed and rings.get("restarts"):
+        rings["bounces"] = int(rings.get("bounces", 0)) + 1
+        dev["bounce_pending"] = True
+
+
+# --------------------------------------------------------------------------- coalescing
+
+
+def show_coalesce(ifname: str, dev: dict[str, Any]) -> str:
+    co = dev.get("coalesce")
+    if co is None:
+        raise nl_error(EOPNOTSUPP, FAIL_CODE["-c"])
+    supported = set(co["supported"])
+    values = co["values"]
+
+    def value(name: str) -> str:
+        if name not in supported:
+            return "n/a"
+        if name.startswith("adaptive-"):
+            return "on" if values.get(name) else "off"
+        return str(values.get(name, 0))
+
+    lines = [
+        f"Coalesce parameters for {ifname}:",
+        f"Adaptive RX: {value('adaptive-rx')}  TX: {value('adaptive-tx')}",
+    ]
+    for index, row in enumerate(COALESCE_LAYOUT):
+        if index:
+            lines.append("")
+        lines += [f"{name}: {value(name)}" for name in row]
+    lines += ["", "CQE mode RX: n/a  TX: n/a", ""]
+    return "\n".join(lines) + "\n"
+
+
+def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
+    code = SET_FAIL_CODE["-C"]
+    kinds = {p: BOOL if p.startswith("adaptive-") else NUM for p in COALESCE_PARAMS}
+    pairs = parse_pairs("-C", args, kinds)
+    co = dev.get("coalesce")
+    if co is None or not co.get("settable", True):
+        raise nl_error(EOPNOTSUPP, code)
+    require_root(code)
+    supported = set(co["supported"])
+    for index, (name, _value) in enumerate(pairs):
+        if name not in supported:
+            raise nl_error(
+                EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
+            )
+    numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
+    if coalesce_refused(co, numbers):
+        raise nl_error(EINVAL, code)  # the driver's own checks, no extack
+    for name, value in pairs:
+        if name in co.get("ignored", []):
+            continue  # accepted by the driver, which does not store it (reads back unchanged)
+        adaptive = name.startswith("adaptive-")
+        co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
+    # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
+    # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
+    given = {name for name, _ in pairs}
+    for name in co.get("floor_ns", {}):
+        if name not in given and name in co["values"]:
+            co["values"][name] = stored(co, name, int(co["values"][name]))
+
+
+# --------------------------------------------------------------------------- EEE
+
+
+def show_eee(ifname: str, dev: dict[str, Any]) -> str:
+    eee = dev.get("eee")
+    if eee is None:
+        raise nl_error(EOPNOTSUPP, FAIL_CODE["--show-eee"])
+    if eee["enabled"]:
+        status = "enabled - active" if eee.get("active") else "enabled - inactive"
+    else:
+        status = "disabled"
+    lpi = f"{eee.get('tx_lpi_timer', 0)} (us)" if eee.get("tx_lpi") else "disabled"
+
+    def modes(title: str, items: list[str]) -> list[str]:
+        head = f"\t{title} EEE link modes: "
+        if not items:
+            return [head + " Not reported"]
+        pad = "\t" + " " * (len(head) - 1)
+        return [head + " " + items[0] + " "] + [pad + " " + m + " " for m in items[1:]]
+
+    advertised = eee["supported"] if eee["enabled"] else []
+    lines = [f"EEE Settings for {ifname}:", f"\tEEE status: {status}", f"\tTx LPI: {lpi}"]
+    lines += modes("Supported", eee["supported"])
+    lines += modes("Advertised", advertised)
+    lines += modes("Link partner advertised", eee.get("link_partner", []))
+    return "\n".join(lines) + "\n"
+
+
+def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
+    code = SET_FAIL_CODE["--set-eee"]
+    pairs = parse_pairs(
+        "--set-eee", args, {"eee": BOOL, "tx-lpi": BOOL, "tx-timer": NUM, "advertise": NUM}
+    )
+    eee = dev.get("eee")
+    if eee is None:
+        raise nl_error(EOPNOTSUPP, code)
+    require_root(code)
+    for name, value in pairs:
+        if name == "eee":
+            if value == "on" and not eee.get("can_enable", True):
+                raise nl_error(EOPNOTSUPP, code)  # e.g. ax88179_set_eee: chk_eee fails
+            if eee.get("restarts") and eee.get("enabled") != (value == "on"):
+                eee["bounces"] = int(eee.get("bounces", 0)) + 1  # autonegotiation again
+                dev["bounce_pending"] = True
+            eee["enabled"] = value == "on"
+            eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
+        elif name == "tx-lpi":
+            eee["tx_lpi"] = value == "on"
+        elif name == "tx-timer":
+            eee["tx_lpi_timer"] = int(value)
+
+
+# --------------------------------------------------------------------------- pause
+
+
+def show_pause(ifname: str, dev: dict[str, Any]) -> str:
+    pause = dev.get("pause")
+    if pause is None:
+        raise nl_error(EOPNOTSUPP, FAIL_CODE["-a"])
+
+    def onoff(flag: bool) -> str:
+        return "on" if flag else "off"
+
+    lines = [
+        f"Pause parameters for {ifname}:",
+        f"Autonegotiate:\t{onoff(pause['autoneg'])}",
+        f"RX:\t\t{onoff(pause['rx'])}",
+        f"TX:\t\t{onoff(pause['tx'])}",
+    ]
+    if pause["autoneg"]:
+        partner = pause.get("link_partner", True)
+        lines += [
+            f"RX negotiated:\t{onoff(pause['rx'] and partner)}",
+            f"TX negotiated:\t{onoff(pause['tx'] and partner)}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
+    code = SET_FAIL_CODE["-A"]
+    pairs = parse_pairs("-A", args, dict.fromkeys(("autoneg", "rx", "tx"), BOOL))
+    pause = dev.get("pause")
+    if pause is None:
+        raise nl_error(EOPNOTSUPP, code)
+    require_root(code)
+    new = dict(pause)
+    new.update({name: value == "on" for name, value in pairs})
+    if new["autoneg"] and pause.get("autoneg_refused"):
+        raise nl_error(EOPNOTSUPP, code)
+    # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
+    if new["rx"] != new["tx"] and not pause.get("asym", True):
+        raise nl_error(EINVAL, code)
+    if pause.get("restarts") and any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx")):
+        pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
+        dev["bounce_pending"] = True
+    pause.update(new)

@@ -1,0 +1,56 @@
+"""The lab's ``ethtool -S``: the driver's counter names, from the kernel's string tables
+(resources/kernel_source/ethtool_stats.json, put in the lab's state by ``ethtool_state``), each
+valued from the lab's real traffic where the name is one of the interface's own counters
+(rx/tx packets, bytes, errors, drops: /sys/class/net/IFACE/statistics), 0 for the rest.
+
+A driver without get_ethtool_stats (smsc95xx, ax88179_178a, asix) has no names: ethtool says
+"no stats available" and exits 94 (ethtool.c do_gstats). The layout is do_gstats': ``NIC
+statistics:`` then ``     NAME: VALUE`` (five spaces; "%.*s" of ETH_GSTRING_LEN, so a name of
+32 characters, with no NUL in the kernel's char[32], prints whole).
+
+Read live on every call (the counters move), so the shell front never answers it from a file.
+Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
+"""
+
+from typing import Any
+
+# @tables-start: sbctune's own imports; script_text drops them (the standalone script holds
+# every fake_ethtool module's text in one file).
+from sbctune.lab.fake_ethtool_base import Failure
+
+# @tables-end
+
+# The interface's own counters (include/uapi/linux/if_link.h rtnl_link_stats64) a driver's
+# table can name the same way.
+LIVE_COUNTERS = (
+    "rx_packets",
+    "tx_packets",
+    "rx_bytes",
+    "tx_bytes",
+    "rx_errors",
+    "tx_errors",
+    "rx_dropped",
+    "tx_dropped",
+)
+ETH_GSTRING_LEN = 32
+NO_STATS = 94
+
+
+def live_counter(ifname: str, name: str) -> int:
+    """The interface's counter from sysfs (0 where it cannot be read)."""
+    try:
+        with open(f"/sys/class/net/{ifname}/statistics/{name}", encoding="utf-8") as fh:
+            text = fh.read(32).strip()
+    except OSError:
+        return 0
+    return int(text) if text.isdigit() else 0
+
+
+def show_stats(ifname: str, dev: dict[str, Any]) -> str:
+    names = dev.get("stats")
+    if not names:
+        raise Failure(["no stats available"], NO_STATS)
+    values = {n: live_counter(ifname, n) for n in LIVE_COUNTERS if n in names}
+    lines = ["NIC statistics:"]
+    lines += [f"     {n[:ETH_GSTRING_LEN]}: {values.get(n, 0)}" for n in names]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Regenerate resources/kernel_source/firmware_chips.json: which chip a network driver loads a
+firmware file for, from the driver's own chip table.
+
+    python scripts/regen_firmware_chips.py    # obtains the source via kernel_source.py
+
+Why: a log often names a NIC's chip only through the firmware its driver asks for (r8169:
+"Direct firmware load for rtl_nic/rtl8168h-2.fw failed"), and r8169_main.c's rtl_chip_infos
+pairs each chip name with its firmware macro ({"RTL8168h/8111h", FIRMWARE_8168H_2}, and
+"#define FIRMWARE_8168H_2 "rtl_nic/rtl8168h-2.fw""). Every driver of
+resources/kernel_source/drivers.json is read for such pairs; the source is Debian's
+linux-source-6.1 and -6.12 at the versions resources/kernel_source/VERSION.json names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KS = ROOT / "resources" / "kernel_source"
+OUT = KS / "firmware_chips.json"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kernel_source import SERIES, obtain  # noqa: E402
+
+GLOBS = ("drivers/net/*",)
+_DEFINE_RE = re.compile(r'^#define\s+(FIRMWARE_\w+)\s+"([^"\n]{3,80})"', re.M)
+_PAIR_RE = re.compile(r'"([A-Z][A-Za-z0-9/ _-]{2,40})",\s*(FIRMWARE_\w+)\s*\}')
+
+
+def pairs(text: str) -> dict[str, str]:
+    """{firmware file: chip name} from one source file's chip table; a file two chips share
+    names both ("RTL8105e or RTL8101e")."""
+    defines = dict(_DEFINE_RE.findall(text))
+    out: dict[str, list[str]] = {}
+    for chip, macro in _PAIR_RE.findall(text):
+        if macro in defines and chip not in out.setdefault(defines[macro], []):
+            out[defines[macro]].append(chip)
+    return {firmware: " or ".join(chips) for firmware, chips in out.items()}
+
+
+def main() -> int:
+    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    drivers = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
+    found: dict[str, dict[str, object]] = {}
+    used: dict[str, str] = {}
+    for series in SERIES:
+        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
+        used[f"linux-source-{series}"] = source.version
+        for name, info in sorted(drivers.items()):
+            path = source.root / str(info["file"])
+            if not path.is_file():
+                continue
+            for firmware, chip in pairs(path.read_text(encoding="utf-8", errors="replace")).items():
+                row = found.setdefault(
+                    firmware, {"chip": chip, "driver": name, "file": info["file"], "series": []}
+                )
+                row["series"].append(series)  # type: ignore[attr-defined]
+    OUT.write_text(
+        json.dumps(
+            {
+                "about": (
+                    "Firmware files and the chip each is for, from the drivers' chip tables, by "
+                    "scripts/regen_firmware_chips.py. Generated; do not edit."
+                ),
+                "packages": used,
+                "firmware": found,
+            },
+            indent=1,
+            sort_keys=True,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"{len(found)} firmware files name their chip -> {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Queue counts the board's device tree or hardware decides (issue 21): XPS in the lab is
+refused exactly where the kernel refuses it (net-sysfs.c xps_cpus_store: ENOENT unless
+netif_is_multiqueue, i.e. num_tx_queues > 1).
+
+stmmac allocates MTL_MAX_TX_QUEUES (8) and uses the device tree's count (one without
+snps,tx-queues-to-use): its one queue takes an XPS map. macb allocates exactly the hardware's
+queues, one on the Pi 5's RP1: XPS is refused.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from sbctune.lab import LabInfo
+from sbctune.lab.profile import find_profile
+
+pytestmark = [pytest.mark.lab]
+XPS = "/sys/class/net/eth0/queues/tx-0/xps_cpus"
+
+
+def _stmmac_profile(tmp_path: Path) -> Path:
+    """The Pi 5 profile with its NIC named as an stmmac (a board with no device-tree count)."""
+    folder = tmp_path / "stmmac-board"
+    shutil.copytree(find_profile("pi5-macb"), folder)
+    toml = folder / "lab.toml"
+    text = toml.read_text(encoding="utf-8").replace('driver = "macb"', 'driver = "stmmac"')
+    toml.write_text(text.replace('chip = "Cadence GEM in RP1"', 'chip = ""'), encoding="utf-8")
+    return folder
+
+
+async def _xps(info: LabInfo) -> tuple[Any, Any]:
+    async with asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
+        script = f"echo 3 > {XPS} && cat {XPS}"
+        done = await conn.run(
+            f"sudo -S -p '' bash -c '{script}'", input=info.password + "\n", check=False
+        )
+    return queues, done
+
+
+async def test_xps_is_refused_on_the_pi5_and_taken_on_one_stmmac_queue(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    queues, done = await _xps(lab_factory("pi5-macb"))
+    assert queues.stdout.split() == ["rx-0", "tx-0"]
+    assert done.exit_status != 0 and "No such file or directory" in done.stderr
+    queues, done = await _xps(lab_factory(str(_stmmac_profile(tmp_path))))
+    assert queues.stdout.split() == ["rx-0", "tx-0"]  # the device tree's one, of 8 allocated
+    assert done.exit_status == 0, done.stderr
+    assert done.stdout.strip() == "3"

@@ -1,0 +1,64 @@
+"""``ethtool -S`` in the lab over real SSH (issue 21): ``inspect`` of the Pi 5 lab (macb) reads
+the driver's counters (the names of the kernel's string tables, gem_statistics) valued from the
+lab NIC's real counters, and the counters finding speaks from them.
+
+The traffic is real: the test sends the lab's NIC frames of an EtherType nothing on it speaks
+(0x88B5, IEEE 802 local experimental), from this PC's end of the lab's own veth; the kernel
+drops each one and counts it in rx_dropped (net/core/dev.c __netif_receive_skb_core).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice.inspect import inspect_host
+from sbctune.lab import LabInfo
+from tests.lab_support import connect_to_lab
+
+pytestmark = [
+    pytest.mark.lab,
+    pytest.mark.posix_only("raw Ethernet frames need Linux AF_PACKET"),
+]
+FRAMES = 300  # bounded: a few milliseconds of a gigabit link
+EXPERIMENTAL = 0x88B5
+
+
+def send_unknown_frames(host_veth: str, count: int) -> None:
+    """`count` broadcast frames of an EtherType no protocol on the lab's NIC handles."""
+    mac = Path(f"/sys/class/net/{host_veth}/address").read_text(encoding="utf-8").strip()
+    source = bytes.fromhex(mac.replace(":", ""))
+    frame = b"\xff" * 6 + source + EXPERIMENTAL.to_bytes(2, "big") + bytes(46)
+    with socket.socket(socket.AF_PACKET, socket.SOCK_RAW) as raw:  # type: ignore[attr-defined]
+        raw.bind((host_veth, 0))
+        deadline = time.monotonic() + 5
+        for _ in range(count):
+            raw.send(frame)
+            if time.monotonic() > deadline:
+                break
+
+
+async def test_inspect_reads_ethtool_s_and_the_counters_finding_sees_real_drops(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    lab = lab_factory("pi5-macb")
+    (nic_info,) = lab.nics
+    send_unknown_frames(nic_info.host_veth, FRAMES)
+    time.sleep(0.5)  # the veth delivers on its own softirq
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _collection = await inspect_host(session)
+    nic = inventory.nic("eth0")
+    assert nic is not None
+    stats = nic.ethtool_stats
+    # macb's names (gem_statistics), the live values of the lab's NIC
+    assert "rx_dropped" in stats and stats["rx_dropped"] >= FRAMES
+    assert stats.get("rx_packets", 0) >= FRAMES
+    assert "rx_frame_check_sequence_errors" not in stats  # a name it has, at 0: not kept
+    drops = [f for f in inventory.findings if f.id == "counter-drops"]
+    assert drops, [f.id for f in inventory.findings]
+    assert any(line.startswith("rx_dropped: ") for line in drops[0].evidence)
+    assert f"{stats['rx_dropped']:,}" in drops[0].summary
