@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SPACE_RE = re.compile(r"\s+")
 # What firmware and vendors append to a board's model: "Rev 1.4", "V1.51", "v2.1", "(DT)".
 _REVISION_RE = re.compile(r"^(?:rev\.?|revision|v?\d+(?:\.\d+)*[a-z]?|v\d[\w.]*|\(.*\)|r\d+)$")
 _MAX_MODEL = 160
@@ -41,7 +40,8 @@ class DtBoard:
 
 
 def _key(model: str) -> str:
-    return _SPACE_RE.sub(" ", model).strip().lower()
+    # runs of (Unicode) whitespace as one space, as re.sub(r"\s+", " ") does: no regex per row
+    return " ".join(model.split()).lower()
 
 
 class DtBoards:

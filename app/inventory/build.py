@@ -74,6 +74,8 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
 def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> None:
     """A board the catalog does not know: its SoC from the kernel's own device tree for it
     (resources/kernel_source/boards.json), by the board's compatible, else by its model."""
+    if not parsed.compatible and not models:
+        return  # nothing to look up: the 600 kB table is not read
     trees = load_dt_boards()
     found = trees.by_compatible(parsed.compatible[0]) if parsed.compatible else None
     found = found or next((b for m in models if (b := trees.by_model(m)) is not None), None)

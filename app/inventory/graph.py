@@ -8,7 +8,7 @@ the sources were read in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,23 +44,40 @@ class Device:
     facts: list[Fact] = field(default_factory=list)
     key_sources: dict[Key, set[str]] = field(default_factory=dict)  # who named each key
     _index: dict[str, list[Fact]] | None = field(default=None, repr=False, compare=False)
+    # all() and best() per field, kept while the index is (a long log's device has tens of
+    # thousands of facts, and the NIC's fields ask for the same ones several times)
+    _sorted: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
+    _best: dict[str, Fact | None] = field(default_factory=dict, repr=False, compare=False)
 
     def by_field(self, name: str) -> list[Fact]:
         if self._index is None or sum(map(len, self._index.values())) != len(self.facts):
             self._index = {}
+            self._sorted.clear()
+            self._best.clear()
             for fact in self.facts:
                 self._index.setdefault(fact.field, []).append(fact)
         return self._index.get(name, [])
 
     def all(self, name: str) -> list[Fact]:
-        return sorted(self.by_field(name), key=lambda f: (f.source, f.order, repr(f.value)))
+        facts = self.by_field(name)
+        if (done := self._sorted.get(name)) is None:
+            done = sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
+            self._sorted[name] = done
+        return list(done)
 
     def best(self, name: str) -> Fact | None:
+        facts = self.by_field(name)
+        if name in self._best:
+            return self._best[name]
         order = PRECEDENCE.get(name, _DEFAULT)
-        candidates = [f for f in self.by_field(name) if f.source in order]
-        if not candidates:
-            return None
-        return min(candidates, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+        candidates = [f for f in facts if f.source in order]
+        found = (
+            min(candidates, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+            if candidates
+            else None
+        )
+        self._best[name] = found
+        return found
 
     def value(self, name: str) -> Any:
         fact = self.best(name)
@@ -152,14 +169,6 @@ def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sight
     return [Sighting([*rest, iface], list(sighting.facts)) for iface in carried]
 
 
-def _without_reused(sighting: Sighting, reused: set[Key]) -> Sighting:
-    """A log line's sighting without the names it cannot be tied by; the current names that
-    ip, ethtool and sysfs report are another matter: they name one device each."""
-    if not reused or any(f.source != LOG_SOURCE for f in sighting.facts):
-        return sighting
-    return Sighting([k for k in sighting.keys if k not in reused], sighting.facts)
-
-
 def join(sightings: Iterable[Sighting]) -> list[Device]:
     """Devices from sightings; sorted by their smallest key, so the result is stable."""
     given = list(sightings)
@@ -167,19 +176,45 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
     shared = shared_devices(given)
     if shared:
         given = [part for s in given for part in _split_shared(s, shared)]
-    items = [s for s in (_without_reused(s, reused) for s in given) if s.keys]
+    # A long log gives tens of thousands of sightings with the same few key lists (each
+    # repeat of a counted line): each distinct key list is cut, united and placed once.
+    items = list(_without_reused(given, reused))
     uf = _UnionFind()
-    for sighting in items:
-        first = sighting.keys[0]
-        for key in sighting.keys:
-            uf.union(first, key)
+    for keys in dict.fromkeys(keys for keys, _facts in items):
+        for key in keys:
+            uf.union(keys[0], key)
     groups: dict[Key, Device] = {}
-    for sighting in items:
-        root = uf.find(sighting.keys[0])
-        device = groups.setdefault(root, Device())
-        device.keys.update(sighting.keys)
-        device.facts += sighting.facts
-        sources = {f.source for f in sighting.facts}
-        for key in sighting.keys:
-            device.key_sources.setdefault(key, set()).update(sources)
+    placed: dict[tuple[Key, ...], Device] = {}
+    named: set[tuple[tuple[Key, ...], str]] = set()  # (keys, source) already in key_sources
+    for keys, facts in items:
+        device = placed.get(keys)
+        if device is None:
+            device = placed[keys] = groups.setdefault(uf.find(keys[0]), Device())
+            device.keys.update(keys)
+            for key in keys:
+                device.key_sources.setdefault(key, set())
+        device.facts += facts
+        for source in {f.source for f in facts}:
+            if (keys, source) not in named:
+                named.add((keys, source))
+                for key in keys:
+                    device.key_sources[key].add(source)
     return [groups[k] for k in sorted(groups)]
+
+
+def _without_reused(
+    sightings: list[Sighting], reused: set[Key]
+) -> Iterator[tuple[tuple[Key, ...], list[Fact]]]:
+    """Each sighting's keys and facts; a log line's sighting without the names it cannot be
+    tied by (the current names that ip, ethtool and sysfs report name one device each), and
+    without those that are left with no key."""
+    cut: dict[tuple[Key, ...], tuple[Key, ...]] = {}
+    for sighting in sightings:
+        keys = tuple(sighting.keys)
+        if reused and all(f.source == LOG_SOURCE for f in sighting.facts):
+            kept = cut.get(keys)
+            if kept is None:
+                kept = cut[keys] = tuple(k for k in keys if k not in reused)
+            keys = kept
+        if keys:
+            yield keys, sighting.facts

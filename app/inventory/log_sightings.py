@@ -258,18 +258,15 @@ def _repeat(event: DmesgEvent) -> Sighting | None:
     return full
 
 
-def _again(template: Sighting, event: DmesgEvent) -> Sighting:
-    facts = [
-        Fact(
-            f.field,
-            (event.line, event.timestamp, f.value[2]) if f.field == "link_event" else f.value,
-            f.source,
-            f.line,
-            event.line,
-        )
+def _again(template: Sighting, event: DmesgEvent) -> list[Fact]:
+    """The template's facts said again by a repeat of its line (at the repeat's position)."""
+    no = event.line
+    return [
+        f.at(no, (no, event.timestamp, f.value[2]))
+        if f.field == "link_event"
+        else f.at(no, f.value)
         for f in template.facts
     ]
-    return Sighting(template.keys, facts)
 
 
 _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
@@ -303,39 +300,46 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found: list[Sighting] = []
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
+    repeats: dict[tuple[str, str], Sighting] = {}
     complaints: dict[tuple[str, str], _Repeats] = {}
     probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
     for event in dmesg.events:
-        if event.kind == "driver_registered":
+        kind = event.kind
+        if kind == "driver_registered":
             probing = event if probe_resets(event.driver) else None
-        elif probing is not None and event.kind in ("usb_reset", "usb_new_device"):
-            if event.kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
+        elif probing is not None and kind in ("usb_reset", "usb_new_device"):
+            if kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
                 found.append(probed)
             probing = None
-        if event.kind in _SKIP or event.kind in ("pcie_link_up", "pcie_link_down"):
+        if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
-        again = (event.kind, event.text) in seen
-        if again and event.kind not in _COUNTED:
+        key = (kind, event.text)
+        again = key in seen
+        if again and kind not in _COUNTED:
             # The same line again says nothing new (a long log repeats itself), except that
             # a driver's error line is counted as often as the log shows it.
-            if (complaint := complaints.get((event.kind, event.text))) is not None:
-                complaint.facts += _again(complaint.template, event).facts
+            if (complaint := complaints.get(key)) is not None:
+                complaint.facts += _again(complaint.template, event)
             continue
-        seen.add((event.kind, event.text))
         if again:  # counted again: its keys and the counted facts only, from the first one
-            key = (event.kind, event.text)
             if key not in lean:
                 lean[key] = _repeat(event)
+                if (template := lean[key]) is not None:
+                    # Every repeat's facts in one sighting (where the first repeat was):
+                    # the same keys, joined once however often a long log says the line.
+                    repeats[key] = Sighting(template.keys)
+                    found.append(repeats[key])
             template = lean[key]
             if template is not None:
-                found.append(_again(template, event))
+                repeats[key].facts += _again(template, event)
             continue
-        handler = _HANDLERS.get(event.kind, _on_device)
+        seen.add(key)
+        handler = _HANDLERS.get(kind, _on_device)
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
             if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
-                complaints[(event.kind, event.text)] = _Repeats(Sighting(sighting.keys, errors))
+                complaints[key] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     return found + _lone_wifi_devices(found)

@@ -54,6 +54,15 @@ class Fact:
     line: str  # the output line that says it: the finding's evidence
     order: int = 0  # position in its source (a later kernel log line is newer)
 
+    def at(self, order: int, value: Any) -> Fact:
+        """The same fact said again at another position (a repeated log line), made without
+        the frozen dataclass's checked __init__ (a long log makes tens of thousands)."""
+        fact = object.__new__(Fact)
+        fact.__dict__.update(
+            field=self.field, value=value, source=self.source, line=self.line, order=order
+        )
+        return fact
+
 
 @dataclass
 class Sighting:

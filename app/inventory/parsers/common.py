@@ -31,7 +31,8 @@ Parsed = tuple[T, list[ParseWarning]]
 # "user@host ~ $ cmd", "lbox:~# cmd", "$ cmd"
 _PROMPT_RE = re.compile(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+\S")
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
-_ELLIPSIS = {"...", "…", "[...]", "[…]", "(...)"}
+_ELLIPSIS = frozenset({"...", "…", "[...]", "[…]", "(...)"})
+ELLIPSIS = _ELLIPSIS  # a paste's elision marks, stripped
 
 
 def to_text(raw: object) -> str:
@@ -49,7 +50,9 @@ def to_text(raw: object) -> str:
 
 def split_lines(text: str) -> list[str]:
     """Lines without NULs; trailing whitespace kept out."""
-    return [line.replace("\x00", "").rstrip() for line in text.split("\n")]
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    return [line.rstrip() for line in text.split("\n")]
 
 
 def is_ellipsis(line: str) -> bool:

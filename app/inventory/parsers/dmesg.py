@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 
-from .common import Parsed, ParseWarning, guarded, is_ellipsis, is_noise, split_lines
+from .common import ELLIPSIS as _ELLIPSIS
+from .common import Parsed, ParseWarning, guarded, is_noise, split_lines
 from .dmesg_patterns import (
     _NEEDLES,
     _PATTERNS,
@@ -207,7 +208,7 @@ def parse_dmesg(text: str) -> Parsed[DmesgResult]:
 def _strip_prefix(line: str) -> tuple[str, float | None, bool]:
     """The kernel's message, its timestamp, and whether a wrapper or timestamp was recognised."""
     s = line.strip()
-    if s.startswith("[") and (m0 := _TS_RE.match(s)):  # the common "[  12.345678] msg" first
+    if s[:1] == "[" and (m0 := _TS_RE.match(s)):  # the common "[  12.345678] msg" first
         rest = s[m0.end() :]
         if "kernel" not in rest or not (tag := _KERNEL_TAG_RE.search(rest)):
             return rest, float(m0.group(1)), True
@@ -250,6 +251,7 @@ _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 _NEEDLE_RE = re.compile(
     "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
 )
+_ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 
 
@@ -278,29 +280,48 @@ def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res = DmesgResult()
-    seen: dict[str, tuple[str, dict[str, str]] | None] = {}
+    events = res.events
+    seen: dict[str, tuple[str, dict[str, str]] | None] = {}  # message → its kind and fields
     last_ts: float | None = None
     first_content = True
+    lines = kernel_lines = jumps = 0
+    timestamps = False
+    ts_match = _TS_RE.match
     for no, raw in enumerate(split_lines(text), start=1):
-        if is_ellipsis(raw):
+        # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
+        # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
+        # start with "`", "~", "$" or "#", or need an "@" or ":~".
+        stripped = raw.strip()
+        if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
             res.elided = True
             if first_content:
                 res.starts_mid_log = True
             continue
-        if is_noise(raw):
+        if not stripped:
             continue
-        res.lines += 1
-        msg, ts, known = _strip_prefix(raw)
+        m0 = None
+        if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
+            m0 = ts_match(stripped)
+        elif is_noise(raw):
+            continue
+        lines += 1
+        ts: float | None
+        if m0 is not None:  # _strip_prefix()'s first case
+            msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
+            if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
+                msg = msg[tag.end() :]  # journal -o short-monotonic
+        else:
+            msg, ts, known = _strip_prefix(stripped)
         if ts is not None:
-            res.timestamps = True
+            timestamps = True
             if first_content and ts > 1.0:
                 res.starts_mid_log = True
             if last_ts is not None and ts < last_ts:
-                res.timestamp_jumps += 1
+                jumps += 1
             last_ts = ts
         first_content = False
         if known or _KERNEL_MSG_RE.match(msg):
-            res.kernel_lines += 1
+            kernel_lines += 1
         if msg in seen:
             found = seen[msg]
         else:
@@ -308,7 +329,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if len(seen) < _MEMO_LIMIT:
                 seen[msg] = found
         if found is not None:
-            res.events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+            events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+    res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
+    res.timestamps = timestamps
     warnings: list[ParseWarning] = []
     if not text.strip():
         warnings.append(ParseWarning("dmesg", "the output is empty"))

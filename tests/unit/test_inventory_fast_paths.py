@@ -1,0 +1,142 @@
+"""The long-log fast paths (issue 24, speed) read exactly what the plain code read.
+
+The dmesg loop reads the common "[  12.345678] msg" line itself, and the device graph unites,
+cuts and places each distinct key list once. Each is compared here with the plain
+formulation it replaced (kept below as the reference), on lines and sightings built from
+the pieces that decide the reading: clocks, prompts, fences, elisions, wrappers.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sbctune.inventory.graph import LOG_SOURCE, Device, join, reused_names
+from sbctune.inventory.parsers.common import is_ellipsis, is_noise, split_lines
+from sbctune.inventory.parsers.dmesg import _classify, _strip_prefix, parse_dmesg
+from sbctune.inventory.sightings import Fact, Sighting
+
+# Pieces of real lines (tests/captures/dmesg) and of the pastes around them.
+_HEADS = [
+    "", " ", "[    1.234567] ", "[13492.262308] ", "[6.679649@3] ", "[  +0.000004] ",
+    "[Tue May 21 06:36:08 2024] ", "May 13 02:18:27 subject kernel: ", "<6>", "<4>",
+    "root@orange-pi-zero2:~# ", "pi@raspberrypi:~ $ ", "$ ", "# ", "```", "~~~ ",
+    "2024-03-01T10:00:00.123456+01:00 ", "kernel: ", "Sun Oct 13 10:00:00 2024 kern.warn kernel: ",
+    "[   14.58] kernel: ", "[1.5]foo@bar $ ",
+]  # fmt: skip
+_BODIES = [
+    "", "...", "…", "[...]", "(...)",
+    "r8152 2-1:1.0 eth1: renamed from eth0",
+    "mtk_soc_eth 1e100000.ethernet eth0: port 2 link up",
+    "bcmgenet fd580000.ethernet eth0: Link is Up - 1Gbps/Full - flow control rx/tx",
+    "bcmgenet fd580000.ethernet eth0: Link is Down",
+    "usb 1-1.3: reset high-speed USB device number 3 using xhci_hcd",
+    "rtl8723bs: probe of mmc1:0001:1 failed with error -16",
+    "NETDEV WATCHDOG: eth0 (r8169): transmit queue 0 timed out",
+    "hwmon hwmon1: Undervoltage detected!",
+    "udhcpc: broadcasting discover",
+    "Machine model: Raspberry Pi 4 Model B Rev 1.4",
+    "user@host ~ $ dmesg", "a:~b # x", "@ :~",
+]  # fmt: skip
+
+_TAILS = ["", " ", "\t", "\x00", " kernel: x"]
+_line = st.builds(
+    lambda h, b, t: h + b + t,
+    st.sampled_from(_HEADS),
+    st.sampled_from(_BODIES),
+    st.sampled_from(_TAILS),
+)
+
+
+def _reference_events(text: str) -> list[tuple[str, int, float | None, str]]:
+    """The loop before issue 24's fast path: is_ellipsis, is_noise, _strip_prefix per line."""
+    out = []
+    for no, raw in enumerate(split_lines(text), start=1):
+        if is_ellipsis(raw) or is_noise(raw):
+            continue
+        msg, ts, _known = _strip_prefix(raw)
+        found = _classify(msg)
+        if found is not None:
+            out.append((found[0], no, ts, msg))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(_line, max_size=12))
+def test_dmesg_fast_path_reads_every_line_as_the_plain_loop(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    result, _warnings = parse_dmesg(text)
+    got = [(e.kind, e.line, e.timestamp, e.text) for e in result.events]
+    assert got == _reference_events(text)
+    assert result.lines == sum(
+        1 for raw in split_lines(text) if not is_ellipsis(raw) and not is_noise(raw)
+    )
+
+
+def _reference_join(sightings: list[Sighting]) -> list[Device]:
+    """graph.join before issue 24 (no shared devices in these sightings): one union and one
+    placement per sighting."""
+    reused = reused_names(sightings)
+    items = []
+    for s in sightings:
+        if reused and all(f.source == LOG_SOURCE for f in s.facts):
+            s = Sighting([k for k in s.keys if k not in reused], s.facts)
+        if s.keys:
+            items.append(s)
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(key: tuple[str, str]) -> tuple[str, str]:
+        parent.setdefault(key, key)
+        while parent[key] != key:
+            key = parent[key]
+        return key
+
+    for s in items:
+        for key in s.keys:
+            a, b = find(s.keys[0]), find(key)
+            if a != b:
+                low, high = sorted((a, b))
+                parent[high] = low
+    groups: dict[tuple[str, str], Device] = {}
+    for s in items:
+        device = groups.setdefault(find(s.keys[0]), Device())
+        device.keys.update(s.keys)
+        device.facts += s.facts
+        for key in s.keys:
+            device.key_sources.setdefault(key, set()).update(f.source for f in s.facts)
+    return [groups[k] for k in sorted(groups)]
+
+
+_KEYS = [("if", "eth0"), ("if", "eth1"), ("usb", "1-1:1.0"), ("mac", "aa"), ("pci", "0000:01:00.0")]
+_keys = st.lists(
+    st.sampled_from(_KEYS),
+    min_size=0,
+    max_size=3,
+    unique=True,
+)
+_fact = st.builds(
+    Fact,
+    st.sampled_from(["link", "driver", "former_name", "seen"]),
+    st.sampled_from(["eth0", "eth1", True, 1000]),
+    st.sampled_from([LOG_SOURCE, "ip", "ethtool"]),
+    st.just("line"),
+    st.integers(0, 5),
+)
+_sighting = st.builds(Sighting, _keys, st.lists(_fact, max_size=3))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sightings=st.lists(_sighting, max_size=15))
+def test_join_of_each_distinct_key_list_once_makes_the_same_devices(
+    sightings: list[Sighting],
+) -> None:
+    def shape(devices: list[Device]) -> list[tuple[object, ...]]:
+        return [
+            (sorted(d.keys), d.facts, sorted((k, sorted(v)) for k, v in d.key_sources.items()))
+            for d in devices
+        ]
+
+    # Two ports of one PCI function would be "shared devices": that split is not changed here.
+    if any(("pci", "0000:01:00.0") in s.keys and len(s.keys) > 1 for s in sightings):
+        sightings = [s for s in sightings if ("pci", "0000:01:00.0") not in s.keys]
+    assert shape(join(sightings)) == shape(_reference_join(sightings))
