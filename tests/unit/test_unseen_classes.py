@@ -187,3 +187,23 @@ def test_a_measured_figure_is_not_called_this_boards_when_the_board_is_unknown()
     inv = inspect_bundle(CORPUS / "rk35xx_istoreos_2337_ax88179_reg_epipe_quoted")
     (slow,) = [f for f in inv.findings if f.id == "chip-slow-transmit"]
     assert inv.board.catalog_id is None and "this one is not known" in slow.summary
+
+
+# Real link lines of today's shape ("driver device iface: msg"), from the corpus: the same message
+# in the shape kernels before 3.x printed ("driver device: iface: msg", as the smsc95xx line of
+# raspberrypi/linux#168 and linux-sunxi#91's "wemac wemac.0: eth0: link down" show) names the
+# same device, with no ":" left on it.
+_LINK_LINES = [
+    _line("bb_ai_soem_441_cpsw_1g", "eth0: Link is Down"),
+    _line("bb_ai_soem_441_cpsw_1g", "eth0: Link is Up - "),
+]
+
+
+@given(st.sampled_from(_LINK_LINES))
+def test_the_pre_3x_shape_names_the_same_device(line: str) -> None:
+    ((kind, fields),) = _events(line)
+    driver, device, _rest = line.split("] ", 1)[1].split(" ", 2)
+    old = line.replace(f"{driver} {device} ", f"{driver} {device}: ", 1)
+    ((old_kind, old_fields),) = _events(old)
+    assert (old_kind, old_fields["device"]) == (kind, fields["device"])
+    assert not old_fields["device"].endswith(":")

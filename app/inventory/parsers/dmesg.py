@@ -263,7 +263,13 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
             continue  # a cheap test first: a long log has few NIC lines
         m = rx.search(msg)
         if m:
-            return kind, {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
+            fields = {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
+            if fields.get("device", "").endswith(":"):
+                # "driver device: iface: msg" (kernels before 3.x, or a driver printing its
+                # interface itself) read by a "driver device iface:" shape: no bus id ends in
+                # ":" (PCI, USB and platform names all end in a digit or a word).
+                fields["device"] = fields["device"].rstrip(":")
+            return kind, fields
     return _driver_message(msg)
 
 
