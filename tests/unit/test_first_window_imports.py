@@ -40,11 +40,11 @@ FILLED = ("asyncssh", "sbctune.workflow", "sbctune.history", "sbctune.ui.pages.c
 PROBE = """
 import json, os, sys, time
 from sbctune.ui.app import create_app, event_loop, make_window
-import sbctune.ui.main_window as main_window
+import sbctune.ui.main_window_start as main_window_start
 heavy = json.loads(sys.argv[1])
 # The app imports the core on a worker thread meanwhile; left out here, so what the window
 # itself imported before it was shown is what sys.modules holds.
-main_window.PRELOAD = ()
+main_window_start.PRELOAD = ()
 app = create_app()
 event_loop(app)
 window = make_window(app, staged=True)
