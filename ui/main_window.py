@@ -37,7 +37,9 @@ from sbctune.ui.main_window_path import (
     titles_for,
 )
 from sbctune.ui.main_window_start import fill_when_shown, preload
+from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.settings import AppSettings
+from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.window_fit import PREFERRED, show_fitted
 
@@ -84,9 +86,10 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         """`history`: None opens the user's own. `known_hosts`: None, the user's own.
         `steps`: the one-click flow's steps (default: sbctune.workflow.FLOW_STEPS).
 
-        `staged`: show a bare window first (`show_fitted`) and fill it on the next turn of the
-        event loop (`finish_start`, then `ready` is true): the app's start-up. Otherwise the
-        window is filled here."""
+        `staged`: the app's start-up. The window holds the Connect page alone at first (made
+        from light modules: the user types into it at once), `show_fitted` puts it on the screen,
+        and the rest (the core, the other pages, the sidebar's steps) is imported and made once
+        it is painted (`finish_start`, then `ready` is true). Otherwise all is made here."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("sbctune")
@@ -104,12 +107,11 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.restored = geometry is not None and self.restoreGeometry(geometry)
         self._saved_state = state
         self._preloading = threading.Thread(target=preload, name="preload", daemon=True)
+        self.runner = TaskRunner(on_error=self._unexpected)
+        self._frame()
         if staged:
-            self._preloading.start()  # while Qt shows the bare window
-            starting = QLabel("Starting sbctune…")
-            starting.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            self.setCentralWidget(starting)
             self.statusBar().showMessage("Starting…")
+            self.connect_page.focus_first()  # typed keys go there from the first paint
         else:
             self.finish_start()
 
@@ -120,7 +122,6 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         from sbctune.history import History
         from sbctune.remote import KnownHosts
         from sbctune.ui.controllers.state import AppState
-        from sbctune.ui.tasks import TaskRunner
         from sbctune.workflow import FLOW_STEPS
 
         history, known_hosts, steps = self._start_args
@@ -132,8 +133,8 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.step_titles = step_titles(steps)
         self.history = history
         self.state = AppState(self)
-        self.runner = TaskRunner(on_error=self._unexpected)
         self._controllers(history, known_hosts or KnownHosts)
+        self.connect_page.attach(self.connection, self.finder)
         self._pages(self.theme.colors)
         self._layout()
         self._menus()
@@ -200,7 +201,6 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
 
     def _pages(self, colors: Colors) -> None:
         """Each page talks to its controllers only."""
-        from sbctune.ui.pages.connect_page import ConnectPage
         from sbctune.ui.pages.devices_page import DevicesPage
         from sbctune.ui.pages.history_page import HistoryPage
         from sbctune.ui.pages.inspect_page import InspectPage
@@ -211,7 +211,6 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         from sbctune.ui.pages.tune_page import TunePage
 
         settings = self.settings
-        self.connect_page = ConnectPage(self.connection, settings, self.runner, self.finder)
         self.inspect_page = InspectPage(self.state, self.inspection, colors)
         self.baseline_page = MeasurePage(self.baseline, self.state, settings, colors)
         self.tune_page = TunePage(self.state, self.tuning, colors)
@@ -239,14 +238,32 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         }
         self.pages.update(self.step_pages)
 
+    def _frame(self) -> None:
+        """The sidebar (its steps come with `_layout`) and the page stack, holding the Connect
+        page: made before the core is imported (ConnectPage's `attach` comes later)."""
+        self.sidebar = QListWidget()
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setAccessibleName("Steps")
+        self.sidebar.setFixedWidth(190)
+        self.stack = QStackedWidget()
+        self.connect_page = ConnectPage(None, self.settings, self.runner)
+        self.stack.addWidget(self.connect_page)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.sidebar)
+        self._right = QVBoxLayout()
+        self._right.setContentsMargins(0, 0, 0, 0)
+        self._right.setSpacing(0)
+        self._right.addWidget(self.stack, 1)
+        row.addLayout(self._right, 1)
+        self.setCentralWidget(central)
+
     def _layout(self) -> None:
         from sbctune.ui.warning_notices import WarningNotices
         from sbctune.ui.widgets.next_bar import NextBar
 
-        self.sidebar = QListWidget()
-        self.sidebar.setObjectName("sidebar")
-        self.sidebar.setAccessibleName("Steps")
-        self.stack = QStackedWidget()
         for key in (*self.path, *EXTRA):
             if key == "devices":
                 spacer = QListWidgetItem("")
@@ -256,22 +273,11 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
             item = QListWidgetItem(self.titles[key])
             item.setData(Qt.ItemDataRole.UserRole, key)
             self.sidebar.addItem(item)
-            self.stack.addWidget(self.pages[key])
-        self.sidebar.setFixedWidth(190)
+            if self.pages[key] is not self.connect_page:
+                self.stack.addWidget(self.pages[key])
         self.sidebar.currentItemChanged.connect(self._sidebar_changed)
-        central = QWidget()
-        row = QHBoxLayout(central)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(0)
-        row.addWidget(self.sidebar)
-        right = QVBoxLayout()
-        right.setContentsMargins(0, 0, 0, 0)
-        right.setSpacing(0)
-        right.addWidget(self.stack, 1)
         self.next_bar = NextBar()
-        right.addWidget(self.next_bar)
-        row.addLayout(right, 1)
-        self.setCentralWidget(central)
+        self._right.addWidget(self.next_bar)
         self.connection_label = QLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
         # The guard's countdown wherever the user is (the Tune page shows it too).

@@ -1,5 +1,5 @@
-"""The staged start-up: a bare main window on the screen first, the core imported on a worker
-thread meanwhile, the window filled once it is painted (issue 22: the first window < 1.5 s)."""
+"""The staged start-up: the main window on the screen first with the Connect page alone, the
+core imported on a worker thread then, the window filled after (issue 22: first window < 1.5 s)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 # The core packages the filled window needs (no Qt in them): imported on a worker thread while
-# the bare window stays responsive (it repaints, moves and closes); the pages are made on the
-# GUI thread afterwards (`finish_start`).
+# the window (the Connect page alone) stays responsive: the user types, it repaints, moves and
+# closes; the other pages are made on the GUI thread afterwards (`finish_start`).
 PRELOAD = (
     "sbctune.history",
     "sbctune.remote",
@@ -45,8 +45,8 @@ def fill_when_shown(
     give_up_ms: int = 500,
 ) -> None:
     """Fill a staged window (`fill`) once it is on the screen and painted (a window manager maps
-    it a little after `show`; after `give_up_ms` regardless) and the core is imported
-    (`preloading` has ended)."""
+    it a little after `show`; after `give_up_ms` regardless) and the core is imported:
+    `preloading` is started then (unless it runs already) and has ended."""
     timer = QTimer(window)
     timer.setInterval(poll_ms)
     started = time.monotonic()
@@ -59,8 +59,10 @@ def fill_when_shown(
             if not exposed and (time.monotonic() - started) * 1000 < give_up_ms:
                 return
             if exposed:
-                window.repaint()  # the bare window on the screen now, before the slow part
+                window.repaint()  # the Connect page on the screen now, before the slow part
             painted.append(True)
+            if preloading.ident is None:  # not started yet: after the first paint, not beside it
+                preloading.start()
         if preloading.is_alive():
             return
         timer.stop()

@@ -95,8 +95,8 @@ def make_window(
     known_hosts: Callable[[], KnownHosts] | None = None,
     staged: bool = False,
 ) -> MainWindow:
-    """The main window. `staged` (the app's start-up): a bare window that `show_fitted` puts on
-    the screen at once and fills on the next turn of the event loop; otherwise filled here.
+    """The main window. `staged` (the app's start-up): the window with the Connect page alone,
+    which `show_fitted` puts on the screen at once and fills once painted; otherwise filled here.
     `history` None: the user's own (opened when the window is filled)."""
     register_png_export()  # the Results page's PNG button (the launcher does it for the CLI)
     settings = AppSettings(app)
