@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.ui.runtime import create_app, event_loop, make_window, run_until_done
+from sbctune.wording import spoken
 
 if TYPE_CHECKING:
     from sbctune.ui.demo import Demo
@@ -42,7 +43,7 @@ def run_gui(args: list[str]) -> int:
         try:
             demo_options = parse_demo_args(args)
         except UserError as exc:
-            print(f"error: {exc.message}\n{exc.hint}", file=sys.stderr)
+            print(f"error: {spoken(exc.message)}\n{spoken(exc.hint)}", file=sys.stderr)
             return 2
     app = create_app()
     loop = event_loop(app)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QTimer
 
 from sbctune.ui.main_window_parts import WindowParts
 from sbctune.ui.main_window_path import SHOWN_ON, STEP_PAGE
+from sbctune.wording import counted
 
 if TYPE_CHECKING:
     from sbctune.history.records import DeviceRecord, RunRecord
@@ -61,7 +62,7 @@ class FlowSteps(WindowParts):
         if count:
             minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
             self.statusBar().showMessage(
-                f"Find what helps: a baseline and {count} tweak(s) one at a time, "
+                f"Find what helps: a baseline and {counted(count, 'tweak')} one at a time, "
                 f"about {minutes:.0f} min"
             )
         self.go("baseline")

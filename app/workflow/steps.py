@@ -30,6 +30,7 @@ from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.words import tweak_title
+from sbctune.wording import counted
 from sbctune.workflow.attributing import find_what_helps
 from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
@@ -154,7 +155,9 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
     ctx.applied = applied  # from here a cancel reverts it
     changed = sum(o.status == "applied" for o in applied.outcomes)
     # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
-    return StepOutcome("done", f"{changed} tweak(s) applied under the guard, to be measured")
+    return StepOutcome(
+        "done", f"{counted(changed, 'tweak')} applied under the guard, to be measured"
+    )
 
 
 async def _measure_again(ctx: FlowContext) -> StepOutcome:

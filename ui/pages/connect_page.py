@@ -28,6 +28,7 @@ from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
+from sbctune.wording import counted
 
 # The page is made first at start-up, alone, before the core (SSH, the one-click flow) is
 # imported: the user types into it while the rest loads (issue 22). Its controllers come later
@@ -297,7 +298,7 @@ class ConnectPage(Page):
     def _found(self, hosts: list[FoundHost]) -> None:
         pis = sum(1 for h in hosts if h.is_raspberry_pi)
         self.find_status.setText(
-            f"{len(hosts)} found ({pis} Raspberry Pi{'s' if pis != 1 else ''}). "
+            f"{len(hosts)} found ({counted(pis, 'Raspberry Pi')}). "
             "Choose one to fill in its address."
         )
         for host in hosts:

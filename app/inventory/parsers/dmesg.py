@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.wording import counted
 
 from .common import Parsed, ParseWarning, guarded, is_ellipsis, is_noise, split_lines
 from .dmesg_patterns import _NEEDLES, _PATTERNS, ADDRESSED_BUS_ID, BUS_ID, PRE_DT_PLATFORM
@@ -312,7 +313,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         n = res.lines - res.kernel_lines
         if n * 2 > res.lines:
             warnings.append(
-                ParseWarning("dmesg", f"{n} of {res.lines} lines do not look like kernel log lines")
+                ParseWarning(
+                    "dmesg",
+                    f"{n} of {counted(res.lines, 'line')} do not look like kernel log lines",
+                )
             )
     if res.timestamp_jumps:
         warnings.append(
