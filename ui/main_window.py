@@ -42,6 +42,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
 from sbctune.ui.window_fit import PREFERRED, show_fitted
+from sbctune.wording import spoken
 
 # The first window is painted before the rest is imported (issue 22: the window in < 1.5 s):
 # what only the filled window needs (the controllers, the pages, the one-click flow, and with
@@ -368,7 +369,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         return await ask_install_iperf3(plan, self)
 
     def _unexpected(self, exc: BaseException) -> None:
-        self.statusBar().showMessage(f"Error: {exc}", 15000)
+        self.statusBar().showMessage(f"Error: {spoken(str(exc))}", 15000)
 
     # ------------------------------------------------------------------ navigation
     # ------------------------------------------------------------------ look
