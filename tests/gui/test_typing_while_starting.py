@@ -22,6 +22,7 @@ from sbctune.history import History
 from sbctune.remote import KnownHosts
 from sbctune.ui.app import make_window
 from sbctune.ui.main_window import MainWindow
+from sbctune.ui.settings import AppSettings
 from tests.gui.conftest import until
 
 
@@ -31,18 +32,17 @@ def starting(
 ) -> Iterator[MainWindow]:
     """The app's own start-up: a staged window, shown, not filled yet; no remembered Pi."""
     history = History.open(tmp_path / "history.sqlite3")
+    # The settings live as long as the test session: other tests leave a Pi and a key there.
+    AppSettings(gui_app).remember_connection(
+        {"host": "", "port": "22", "user": "", "auth": "password", "key_file": ""}
+    )
     window = make_window(
         gui_app,
         history=history,
         known_hosts=lambda: KnownHosts(read_from=[], write_to=tmp_path / "known_hosts"),
         staged=True,
     )
-    window.settings.remember_connection(
-        {"host": "", "port": "22", "user": "", "auth": "password", "key_file": ""}
-    )
-    window.connect_page.host.setEditText("")  # what the page read before the line above
-    window.connect_page.user.setText("")
-    window.connect_page.focus_first()
+    assert window.connect_page.use_password.isChecked()
     window.show_fitted()
     try:
         yield window
