@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
 from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.ui.runtime import create_app, event_loop, make_window, run_until_done
+from sbctune.ui.runtime import create_app, event_loop, make_window, paint_first, run_until_done
 from sbctune.wording import spoken
 
 if TYPE_CHECKING:
@@ -46,10 +45,7 @@ def run_gui(args: list[str]) -> int:
             print(f"error: {spoken(exc.message)}\n{spoken(exc.hint)}", file=sys.stderr)
             return 2
     app = create_app()
-    loop = event_loop(app)
     window = make_window(app, staged=True)
-    closed = asyncio.Event()
-    app.lastWindowClosed.connect(closed.set)
     demos: list[Demo] = []
 
     def filled() -> None:
@@ -61,6 +57,14 @@ def run_gui(args: list[str]) -> int:
             window.runner.start(demos[0].run(), name="demo")
 
     window.show_fitted(then=filled)
+    # The Connect page on the screen first; then asyncio and qasync (a few hundred ms of
+    # imports on a busy machine), while the user can already read it (what they type is kept).
+    paint_first(app, window)
+    import asyncio
+
+    loop = event_loop(app)
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
     try:
         with loop:
             run_until_done(loop, closed.wait())

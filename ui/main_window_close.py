@@ -3,8 +3,6 @@ is still armed on the Pi (keep it, revert it now, or let the Pi's guard revert i
 
 from __future__ import annotations
 
-import asyncio
-
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMessageBox
 
@@ -78,4 +76,6 @@ class ClosingWindow(WindowParts):
                 self.close()
 
         # Held here, not by the runner: the runner's shutdown cancels what it holds.
+        import asyncio
+
         self._shutdown_task = asyncio.get_event_loop().create_task(shutdown())
