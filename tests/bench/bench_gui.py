@@ -207,6 +207,9 @@ if sys.argv[1] == "connect":  # the Connect page on the screen, its fields there
     app.processEvents()
     os._exit(0 if page is not None else 1)
 if sys.argv[1] == "ready":
+    from sbctune.ui.app import event_loop
+
+    event_loop(app)  # as run_gui does once the window is painted (older trees: before it)
     deadline = time.monotonic() + 60
     while not filled and time.monotonic() < deadline:
         app.processEvents()
