@@ -60,6 +60,7 @@ def run_gui(args: list[str]) -> int:
     # The Connect page on the screen first; then asyncio and qasync (a few hundred ms of
     # imports on a busy machine), while the user can already read it (what they type is kept).
     paint_first(app, window)
+    window.start_preloading()  # beside the event loop's imports
     import asyncio
 
     loop = event_loop(app)

@@ -150,6 +150,11 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         for callback in then:
             callback()
 
+    def start_preloading(self) -> None:
+        """Import the core on a worker thread now (a staged window does once it is painted)."""
+        if self._preloading.ident is None and not self.ready:
+            self._preloading.start()
+
     def show_fitted(self, then: Callable[[], None] | None = None) -> None:
         """Show the window within the screen (maximized where it would not fit). A staged
         window is filled once it is on the screen, then `then` runs (at once if filled)."""
