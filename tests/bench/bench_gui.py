@@ -209,7 +209,9 @@ if sys.argv[1] == "connect":  # the Connect page on the screen, its fields there
 if sys.argv[1] == "ready":
     from sbctune.ui.app import event_loop
 
-    event_loop(app)  # as run_gui does once the window is painted (older trees: before it)
+    if hasattr(window, "start_preloading"):  # as run_gui does once the window is painted
+        window.start_preloading()
+    event_loop(app)  # ... and the event loop (older trees: before the window)
     deadline = time.monotonic() + 60
     while not filled and time.monotonic() < deadline:
         app.processEvents()
