@@ -30,9 +30,8 @@ from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.wording import counted
 
-# The page is made first at start-up, alone, before the core (SSH, the one-click flow) is
-# imported: the user types into it while the rest loads (issue 22). Its controllers come later
-# (`attach`); a Connect pressed before that waits for them.
+# Made first at start-up, before the core (SSH, the one-click flow) is imported: the user types
+# while the rest loads (issue 22); its controllers come with `attach`.
 if TYPE_CHECKING:
     from sbctune.ui.controllers.connection import ConnectionController
     from sbctune.ui.controllers.finding import FindController, FoundHost
@@ -127,10 +126,6 @@ class ConnectPage(Page):
         if self._controller is None:
             raise RuntimeError("the Connect page has no controller yet")
         return self._controller
-
-    @property
-    def attached(self) -> bool:
-        return self._controller is not None
 
     def attach(self, controller: ConnectionController, finder: FindController | None) -> None:
         """The controllers, once imported: the saved devices and a saved password are filled
