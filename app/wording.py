@@ -1,4 +1,4 @@
-"""Commands inside sentences, as a person reads them.
+"""Words as a person reads them: commands inside sentences, and counts with their nouns.
 
 The core's messages and hints mark a command the user may type with backticks, Markdown's
 way ("try `ping raspberrypi.local`"). A terminal or a window shows no Markdown, so before a
@@ -18,4 +18,10 @@ def spoken(text: str) -> str:
     return _MARKED.sub(r"“\1”", text) if "`" in text else text
 
 
-__all__ = ["spoken"]
+def counted(count: int, word: str, many: str | None = None) -> str:
+    """A count and its noun, agreeing: "1 tweak", "2 tweaks", "0 tweaks"; `many` for a plural
+    that is not the word plus "s" ("1 Raspberry Pi", "3 Raspberry Pis" need none)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+__all__ = ["counted", "spoken"]

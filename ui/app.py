@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
 from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.ui.runtime import create_app, event_loop, make_window, run_until_done
+from sbctune.ui.runtime import create_app, event_loop, make_window, paint_first, run_until_done
+from sbctune.wording import spoken
 
 if TYPE_CHECKING:
     from sbctune.ui.demo import Demo
@@ -42,13 +42,10 @@ def run_gui(args: list[str]) -> int:
         try:
             demo_options = parse_demo_args(args)
         except UserError as exc:
-            print(f"error: {exc.message}\n{exc.hint}", file=sys.stderr)
+            print(f"error: {spoken(exc.message)}\n{spoken(exc.hint)}", file=sys.stderr)
             return 2
     app = create_app()
-    loop = event_loop(app)
     window = make_window(app, staged=True)
-    closed = asyncio.Event()
-    app.lastWindowClosed.connect(closed.set)
     demos: list[Demo] = []
 
     def filled() -> None:
@@ -60,6 +57,15 @@ def run_gui(args: list[str]) -> int:
             window.runner.start(demos[0].run(), name="demo")
 
     window.show_fitted(then=filled)
+    # The Connect page on the screen first; then asyncio and qasync (a few hundred ms of
+    # imports on a busy machine), while the user can already read it (what they type is kept).
+    paint_first(app, window)
+    window.start_preloading()  # beside the event loop's imports
+    import asyncio
+
+    loop = event_loop(app)
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
     try:
         with loop:
             run_until_done(loop, closed.wait())

@@ -27,6 +27,7 @@ from sbctune.errors import LabLeftOut, LabNeedsLinux, UserError
 from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
+from sbctune.wording import counted
 from sbctune.workflow import Problem, problem_from
 
 if TYPE_CHECKING:  # the Windows and macOS bundles leave the lab out: typing only here
@@ -103,7 +104,7 @@ class Demo:
             saved = await save_every_page(self.window, folder)
             self.exit_code = 0 if self._outcome == "finished" else 1
             print(f"sbctune demo: {self._outcome or 'did not get to Tune & Measure'}; "
-                  f"{len(saved)} pages saved in {folder}", flush=True)  # fmt: skip
+                  f"{counted(len(saved), 'page')} saved in {folder}", flush=True)  # fmt: skip
         except Exception as exc:  # a page that did not render: say so, never hang open
             self.exit_code = 1
             print(f"sbctune demo: the pages could not be saved: {exc}", flush=True)

@@ -3,16 +3,15 @@ self-test start from (kept apart from ui/app.py, so the self-test needs nothing 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
-import qasync
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 import sbctune
 from sbctune.ui.main_window import MainWindow
@@ -20,7 +19,14 @@ from sbctune.ui.png_export import register as register_png_export
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import ThemeManager
 
-if TYPE_CHECKING:  # imported when the window is filled (MainWindow.finish_start)
+# asyncio and qasync (~0.1-0.3 s of imports) come with `event_loop`, which the app calls once its
+# first window is painted (`paint_first`); the history and SSH when the window is filled
+# (MainWindow.finish_start).
+if TYPE_CHECKING:
+    import asyncio
+
+    import qasync
+
     from sbctune.history import History
     from sbctune.remote import KnownHosts
 
@@ -57,6 +63,10 @@ def create_app(*, offscreen_if_headless: bool = False) -> QApplication:
 
 def event_loop(app: QApplication) -> qasync.QEventLoop:
     """The one asyncio loop running on Qt's event loop (created once per application)."""
+    import asyncio
+
+    import qasync
+
     loop = getattr(app, "_sbctune_loop", None)
     if loop is None:
         loop = qasync.QEventLoop(app)
@@ -73,6 +83,8 @@ def run_until_done(loop: qasync.QEventLoop, work: Awaitable[T]) -> T:
     RuntimeError and drops the coroutine it was given ("coroutine ... was never awaited").
     Here the Qt loop just exits; what is still queued runs the next time the loop runs.
     """
+    import asyncio
+
     future = asyncio.ensure_future(work, loop=loop)
 
     def stop(_done: asyncio.Future[T]) -> None:
@@ -95,8 +107,8 @@ def make_window(
     known_hosts: Callable[[], KnownHosts] | None = None,
     staged: bool = False,
 ) -> MainWindow:
-    """The main window. `staged` (the app's start-up): a bare window that `show_fitted` puts on
-    the screen at once and fills on the next turn of the event loop; otherwise filled here.
+    """The main window. `staged` (the app's start-up): the window with the Connect page alone,
+    which `show_fitted` puts on the screen at once and fills once painted; otherwise filled here.
     `history` None: the user's own (opened when the window is filled)."""
     register_png_export()  # the Results page's PNG button (the launcher does it for the CLI)
     settings = AppSettings(app)
@@ -107,3 +119,16 @@ def make_window(
     else:
         theme.apply(settings.theme)
     return MainWindow(history, settings, theme, known_hosts, staged=staged)
+
+
+def paint_first(app: QApplication, window: QWidget, give_up_ms: int = 300) -> None:
+    """Let Qt put `window` on the screen and paint it before the event loop's imports: a
+    window manager maps it a little after `show` (after `give_up_ms`, on regardless)."""
+    started = time.monotonic()
+    while (time.monotonic() - started) * 1000 < give_up_ms:
+        app.processEvents()
+        handle = window.windowHandle()
+        if handle is not None and handle.isExposed():
+            window.repaint()
+            return
+        time.sleep(0.005)

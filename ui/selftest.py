@@ -20,6 +20,7 @@ from sbctune.remote import HostKeyInfo
 from sbctune.ui.main_window import EXTRA, PATH, MainWindow
 from sbctune.ui.runtime import create_app, event_loop, make_window, run_until_done
 from sbctune.ui.widgets.dialogs import AboutDialog, HostKeyDialog
+from sbctune.wording import counted
 
 SAMPLE_KEY = HostKeyInfo(
     "sample.invalid", 22, "ssh-ed25519", "SHA256:SAMPLEDATAselftestNOTaREALkeyFingerprint00"
@@ -136,5 +137,5 @@ def run_self_test(args: list[str]) -> int:
         return 1
     finally:
         scratch.cleanup()
-    print(f"sbctune self-test OK: {len(checked)} views rendered ({', '.join(checked)})")
+    print(f"sbctune self-test OK: {counted(len(checked), 'view')} rendered ({', '.join(checked)})")
     return 0

@@ -7,13 +7,15 @@ a `TaskRunner`, which holds it until it ends and reports failures to one place.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sbctune import aio
+# asyncio is imported when a task starts: the app's first window (the Connect page, which holds
+# a runner) is painted before it and qasync are imported (issue 22).
+if TYPE_CHECKING:
+    import asyncio
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -35,6 +37,8 @@ class TaskRunner:
         name: str,
         on_error: ErrorHandler | None = None,
     ) -> asyncio.Task[T]:
+        import asyncio
+
         task = asyncio.get_event_loop().create_task(coro, name=name)
         self._tasks.add(task)
 
@@ -59,6 +63,10 @@ class TaskRunner:
 
     async def shutdown(self, timeout: float = 15.0) -> None:
         """Cancel every task and wait (bounded) for them to clean up on the Pi and here."""
+        import asyncio
+
+        from sbctune import aio
+
         tasks = self.running
         for task in tasks:
             task.cancel()

@@ -25,6 +25,7 @@ from sbctune.catalog.kernel_drivers import (
 )
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Finding, Nic, Recommendation
+from sbctune.wording import counted
 
 
 def _label(nic: Nic) -> str:
@@ -46,7 +47,7 @@ def _span(seconds: float | None) -> str:
 
 def _times(nic: Nic, kind: str) -> str:
     count = nic.log_counts.get(kind, 0)
-    return "once" if count == 1 else f"{count} times"
+    return "once" if count == 1 else counted(count, "time")
 
 
 def _cite(kind: str) -> str:
@@ -88,7 +89,7 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
                 "driver-complaint",
                 "warning",
                 label,
-                f"{label}: its driver logged {count} failure line{'s' if count != 1 else ''} "
+                f"{label}: its driver logged {counted(count, 'failure line')} "
                 "that the 6.1/6.12 kernel source no longer prints (an older or a vendor "
                 f"kernel).{_errno(lines)}",
                 lines,
@@ -103,8 +104,9 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
             "driver-complaint",
             "warning" if errors else "info",
             label,
-            f"{label}: its driver logged {count} {'error' if errors else 'warning'} line"
-            f'{"s" if count != 1 else ""} such as "{first.format}" (level {first.level}, '
+            f"{label}: its driver logged "
+            f"{counted(count, 'error line' if errors else 'warning line')}"
+            f' such as "{first.format}" (level {first.level}, '
             f"{first.source} in the {kernels} kernel source).{_errno(lines)}",
             lines,
         )
@@ -154,7 +156,8 @@ def log_findings(nic: Nic) -> list[Finding]:
         add(
             "link-flapping",
             "warning",
-            f"{label}'s link went down {nic.link_downs} times{_span(nic.link_span_s)}: a "
+            f"{label}'s link went down {counted(nic.link_downs, 'time')}"
+            f"{_span(nic.link_span_s)}: a "
             "cable, switch port, power (EEE) or PHY problem.",
             nic.log.get("link", []),
         )
@@ -187,13 +190,13 @@ def log_findings(nic: Nic) -> list[Finding]:
     if resets or errors:
         # Only a count that is there: "0 USB errors such as -71" beside a driver's own -71
         # line would contradict what the log shows.
-        counted = [f"{len(resets)} resets/disconnects"] if resets else []
+        tallies = [counted(len(resets), "reset/disconnect", "resets/disconnects")] if resets else []
         if usb_errors := nic.log_counts.get("usb_error", 0):
-            counted.append(f"{usb_errors} USB errors such as -71/-110")
+            tallies.append(f"{counted(usb_errors, 'USB error')} such as -71/-110")
         add(
             "usb-reset",
             "warning",
-            f"{label}: the USB adapter was reset or lost ({', '.join(counted)}): power, cable "
+            f"{label}: the USB adapter was reset or lost ({', '.join(tallies)}): power, cable "
             f"or port{_cite('usb_reset')}.",
             (resets + errors)[:4],
         )

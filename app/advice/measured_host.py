@@ -9,6 +9,7 @@ from sbctune.advice.drivers import driver_steps
 from sbctune.advice.measured_base import NicAdvisorBase
 from sbctune.advice.runs import LABEL
 from sbctune.catalog import Chip
+from sbctune.wording import counted
 
 
 class HostChecks(NicAdvisorBase):
@@ -99,7 +100,7 @@ class HostChecks(NicAdvisorBase):
             self.finding(
                 "many-retransmits",
                 "warning",
-                f"{figure.retransmits} segments were sent again during {figure.label} "
+                f"{counted(figure.retransmits, 'segment')} were sent again during {figure.label} "
                 f"({100 * share:.1f}% of ~{segments:.0f}): frames are being lost between the Pi "
                 "and the PC.",
                 [figure.cite() + f", {figure.retransmits} retransmits in {figure.seconds:.0f} s"],
@@ -114,7 +115,7 @@ class HostChecks(NicAdvisorBase):
                 None,
                 None,
                 [],
-                [figure.cite() + f", {figure.retransmits} retransmits"],
+                [figure.cite() + f", {counted(figure.retransmits, 'retransmit')}"],
             )
             return
 

@@ -17,6 +17,7 @@ from sbctune.advice.runs import Figure, NicRuns
 from sbctune.catalog import Catalog
 from sbctune.inventory.model import Finding, Inventory, Recommendation
 from sbctune.inventory.parsers.vcgencmd import throttle_events
+from sbctune.wording import counted
 
 FINDING_ID = "throttled-during-test"
 # A title ending in this ranks with the "measure again" recommendations (sbctune.advice.rank):
@@ -63,7 +64,7 @@ class Throttling:
         parts = [
             f"{run}{self.figure.label}: get_throttled 0x{self.first_flags or self.flags:x}"
             f"{when} ({', '.join(self.events)}; "
-            f"{self.flagged_samples} of {self.samples} readings)"
+            f"{self.flagged_samples} of {counted(self.samples, 'reading')})"
         ]
         if self.max_temp_c is not None:
             parts.append(f"SoC up to {self.max_temp_c:.1f} °C")
@@ -152,7 +153,7 @@ def power_advice(
             "problem" if severe else "warning",
             None,
             f"The Pi reported {', '.join(events)} during "
-            + ("a test" if len(tests) == 1 else f"{len(tests)} tests")
+            + ("a test" if len(tests) == 1 else counted(len(tests), "test"))
             + f". {consequence}",
             evidence,
         )

@@ -13,6 +13,7 @@ from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.kernel_messages import explain
 from sbctune.inventory.model import Inventory, Nic, RecommendationKind, Severity
 from sbctune.inventory.raw import Parsed
+from sbctune.wording import counted
 
 
 class Advisor(Protocol):
@@ -64,7 +65,7 @@ def usb_device_resets(adv: Advisor) -> None:
             "usb-reset",
             "warning",
             nic,
-            f"The kernel reset {name} {len(lines)} times: a weak cable, hub or power "
+            f"The kernel reset {name} {counted(len(lines), 'time')}: a weak cable, hub or power "
             "supply, or a driver that cannot talk to the device.",
             lines[:2] + lines[-1:],
         )

@@ -35,6 +35,7 @@ from sbctune.measure.steady import TrialsAdded
 from sbctune.remote import KnownHosts, Secret, Session, Target
 from sbctune.safefiles import check_output
 from sbctune.tuning.words import tweak_title
+from sbctune.wording import counted
 from sbctune.workflow import (
     FlowEvent,
     FlowOptions,
@@ -172,7 +173,7 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
         planned = await tuning_api.plan(session, inventory, args.nic, None,
                                         plan_options(args.allow_link_restart))  # fmt: skip
         count = sum(item.applicable for item in planned.items)
-        _step(f"Find what helps: {count} tweak(s), one measurement each, about "
+        _step(f"Find what helps: {counted(count, 'tweak')}, one measurement each, about "
               f"{(estimate_seconds(plan, count) + plan_seconds(plan)) / 60:.0f} min")  # fmt: skip
     with History.open() as history:
         result = await one_click(

@@ -9,6 +9,7 @@ import sys
 from sbctune.export import export, formats, gather, parse_run_ids
 from sbctune.export.registry import BUILTIN, PLUGGABLE
 from sbctune.history import History
+from sbctune.wording import counted
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,5 +41,5 @@ def _export(args: argparse.Namespace) -> int:
     with History.open() as history:
         data = gather(history, ids, tuning_session=args.tuning_session)
     written = export(args.fmt, data, args.output, overwrite=args.force)
-    print(f"Wrote {args.fmt} export of {len(ids)} run(s) to {written}", file=sys.stderr)
+    print(f"Wrote {args.fmt} export of {counted(len(ids), 'run')} to {written}", file=sys.stderr)
     return 0

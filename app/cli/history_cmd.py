@@ -14,6 +14,7 @@ from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import tuning_text
 from sbctune.remote import parse_target
+from sbctune.wording import counted
 from sbctune.workflow.rules import kept_in_data
 
 
@@ -101,7 +102,7 @@ def _session_line(record: TuningSessionRecord) -> str:
     what = "applied" if record.state.startswith("revert") else "in force"
     return (
         f"  tuning session {record.data.get('id', record.id)}: {record.state}, {when}, "
-        f"{len(kept)} of {len(tweaks)} tweaks {what}"
+        f"{len(kept)} of {counted(len(tweaks), 'tweak')} {what}"
         + (f" ({', '.join(tweak_title(str(k)) for k in kept)})" if kept else "")
     )
 

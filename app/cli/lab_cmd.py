@@ -8,6 +8,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from sbctune.errors import LabLeftOut, LabNeedsLinux, UserError
+from sbctune.wording import spoken
 
 if TYPE_CHECKING:
     from sbctune.lab.model import LabInfo, LabStatus
@@ -194,6 +195,6 @@ def _profiles(args: argparse.Namespace) -> int:
         try:
             description = lab.load_profile(name).description
         except UserError as exc:
-            description = f"(broken: {exc.message})"
+            description = f"(broken: {spoken(exc.message)})"
         print(f"{name}  {description}")
     return 0

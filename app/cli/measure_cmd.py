@@ -47,6 +47,7 @@ from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import text
 from sbctune.remote import Session
+from sbctune.wording import counted
 from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
@@ -362,7 +363,8 @@ def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
         saved = f"WARNING: {change_text(record)}: not a fair before or after.\n{saved}"
     elif hold is not None:
         saved = (f"{saved}\nTuning: {tuning_text(record)}; its guard was held for the whole run "
-                 f"({hold.beats} heartbeats) and reverts it {hold.guard_seconds} s from now "
+                 f"({counted(hold.beats, 'heartbeat')}) and reverts it "
+                 f"{hold.guard_seconds} s from now "
                  "unless you keep it: “sbctune tune confirm HOST”.")  # fmt: skip
     elif tweaks_in_force(record):
         saved = f"{saved}\nTuning: {tuning_text(record)}."

@@ -21,6 +21,7 @@ from sbctune.measure.endpoint import (
     TestStart,
     format_summary,
 )
+from sbctune.wording import counted
 
 # What a stock `iperf3 -c` may ask of it (sbctune.measure.endpoint: TCP, UDP `-u`, `-R`, bidir).
 SERVES = "TCP and UDP (-u), to or from this computer (-R) or both ways (--bidir)"
@@ -73,7 +74,7 @@ def _print_start(info: TestStart) -> None:
     limit = f"{params.duration} s" if params.duration else "until byte count"
     print(
         f"test {info.test_id} from {host}:{port}: {_MODES.get(params.mode, params.mode)}, "
-        f"{params.parallel} stream{'s' if params.parallel != 1 else ''}, {limit}",
+        f"{counted(params.parallel, 'stream')}, {limit}",
         flush=True,
     )
 

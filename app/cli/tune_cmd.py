@@ -47,6 +47,7 @@ from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
 from sbctune.tuning.words import status_words, tweak_title
+from sbctune.wording import counted, spoken
 from sbctune.workflow.leftover import leftover_notice
 
 _MARK = {
@@ -198,7 +199,7 @@ async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> in
         history: History | None = History.open()
     except HistoryError as exc:
         history = None
-        print(f"sbctune: {exc.message} The Pi's sessions are handled without the history.",
+        print(f"sbctune: {spoken(exc.message)} The Pi's sessions are handled without the history.",
               file=sys.stderr)  # fmt: skip
     try:
         if args.tune_action == "status":
@@ -390,7 +391,7 @@ async def _interrupted(session: Session, before: set[str], history: History) -> 
         if not ours:
             print("Nothing had been changed yet.", file=sys.stderr)
     except UserError as exc:
-        print(f"sbctune: {exc.message}", file=sys.stderr)
+        print(f"sbctune: {spoken(exc.message)}", file=sys.stderr)
         print("  hint: The Pi's guard puts the values back by itself when its time runs out; "
               "“sbctune tune status HOST” shows the session, “sbctune tune revert HOST” "
               "reverts it now.", file=sys.stderr)  # fmt: skip
@@ -471,7 +472,7 @@ def _live_text(states: list[str]) -> str:
         return ""
     if len(set(states)) == 1:
         return _LIVE.get(states[0], states[0])
-    return f"{states.count('in_force')} of {len(states)} values in force"
+    return f"{states.count('in_force')} of {counted(len(states), 'value')} in force"
 
 
 def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import RunRecord
+from sbctune.wording import counted
 
 
 def nic_json(data: ReportData, run: RunRecord) -> dict[str, Any] | None:
@@ -51,7 +52,8 @@ def method_line(run: RunRecord) -> str:
     specs = [s for s in plan.get("tests") or [] if isinstance(s, dict)]
     shapes = sorted({(s.get("streams"), s.get("duration"), s.get("omit")) for s in specs}, key=str)
     how = "; ".join(
-        f"{streams} stream{'s' if streams != 1 else ''}, {duration} s"
+        (counted(streams, "stream") if isinstance(streams, int) else f"{streams} streams")
+        + f", {duration} s"
         + (f" (+{omit} s omitted)" if omit else "")
         for streams, duration, omit in shapes
     )

@@ -33,6 +33,7 @@ from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
 from sbctune.tuning.words import held_note, status_words
+from sbctune.wording import counted
 
 NO_INVENTORY = (
     '<p class="note">No inventory was stored with these runs: board and NIC details are '
@@ -389,7 +390,7 @@ def render(data: ReportData) -> str:
         if last.nic
         else ""
     )
-    meta = (f"{len(data.runs)} run{'s' if len(data.runs) != 1 else ''} "
+    meta = (f"{counted(len(data.runs), 'run')} "
             f"({', '.join(r.label for r in data.comparison.runs)}), "
             f"made {_when(data.created)} by sbctune {sbctune.__version__}")  # fmt: skip
     return Template(_template("report.html")).substitute(

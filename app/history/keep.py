@@ -42,7 +42,7 @@ class Kept:
         """One line for the user."""
         if self.file is None:
             ids = ", ".join(map(str, self.run_ids))
-            return f"Saved as run{'s' if len(self.run_ids) > 1 else ''} {ids} in the history."
+            return f"Saved as {'runs' if len(self.run_ids) > 1 else 'run'} {ids} in the history."
         return (
             f"The history could not take this measurement ({self.problem}). Nothing is lost: "
             f"it is saved in {self.file}."

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sbctune.history.records import RunRecord
+from sbctune.wording import counted
 
 CHANGED = "tuning changed during this run"
 
@@ -43,11 +44,11 @@ def _reading(state: dict[str, Any], end: str) -> str:
     tweaks = reading.get("in_force")
     if not isinstance(tweaks, list) or not tweaks:
         return "untuned"
-    return f"{len(tweaks)} tweak(s) in force ({str(reading.get('state') or '?')[:40]})"
+    return f"{counted(len(tweaks), 'tweak')} in force ({str(reading.get('state') or '?')[:40]})"
 
 
 def change_text(run: RunRecord) -> str:
-    """E.g. "tuning changed during this run (at start: 2 tweak(s) in force (armed); at end:
+    """E.g. "tuning changed during this run (at start: 2 tweaks in force (armed); at end:
     untuned; first seen at the end of test 3)", or "" when it did not."""
     state = _state(run)
     if not state.get("changed_during_run"):
@@ -66,7 +67,7 @@ def tuning_text(run: RunRecord) -> str:
     if state.get("changed_during_run"):
         return f"session {str(state.get('session'))[:40]}: {CHANGED}"
     tweaks = tweaks_in_force(run)
-    detail = [f"{len(tweaks)} tweaks"] if tweaks else []
+    detail = [counted(len(tweaks), "tweak")] if tweaks else []
     if state.get("state"):
         detail.append(f"{str(state['state'])[:40]}, read back")
     session = str(state.get("session"))[:40]

@@ -20,6 +20,8 @@ from pathlib import Path
 import ifaddr
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
+from sbctune.wording import counted
+
 
 def lab_addresses() -> list[tuple[str, str]]:
     """(interface, IPv4 address) of every NIC of this namespace but loopback."""
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     hostname = args[0] if args else "raspberrypi"
     running = [announce(hostname, iface, addr) for iface, addr in lab_addresses()]
-    print(f"announcing {hostname} on {len(running)} interface(s)", flush=True)
+    print(f"announcing {hostname} on {counted(len(running), 'interface')}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

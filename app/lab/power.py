@@ -97,7 +97,10 @@ def parse_power_table(table: Mapping[str, Any]) -> PowerState:
     """lab.toml's ``[power]`` table (keys ``throttled``, ``temp_c``)."""
     unknown = set(table) - {"throttled", "temp_c"}
     if unknown:
-        raise PowerValueError(f"unknown key(s) {sorted(unknown)} (allowed: throttled, temp_c)")
+        raise PowerValueError(
+            f"unknown {'key' if len(unknown) == 1 else 'keys'} {sorted(unknown)} "
+            "(allowed: throttled, temp_c)"
+        )
     temp = table.get("temp_c")
     return PowerState(
         throttled=parse_throttled(table.get("throttled", 0)),

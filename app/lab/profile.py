@@ -214,7 +214,7 @@ def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise ProfileError(
-            f"{where}: unknown key(s) {', '.join(unknown)}",
+            f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
             "allowed: " + ", ".join(sorted(allowed)),
         )
 
@@ -425,7 +425,8 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     strays = sorted(set(refuse) - set(irqs))
     if strays:
         raise ProfileError(
-            f"{where}: irq_refuse lists IRQ(s) {strays} that the captured /proc/interrupts lacks"
+            f"{where}: irq_refuse lists {'IRQ' if len(strays) == 1 else 'IRQs'} {strays} that the "
+            "captured /proc/interrupts lacks"
         )
     interfaces = _parse_interfaces(data, where)
     effects = parse_tweak_effects(data, where)

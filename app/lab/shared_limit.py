@@ -56,7 +56,7 @@ def parse_shared_limits(
         unknown = sorted(set(item) - {"interfaces", "source", *_RATES})
         if unknown:
             raise ProfileError(
-                f"{here}: unknown key(s) {', '.join(unknown)}",
+                f"{here}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
                 "allowed: interfaces, pi_to_pc_mbps, pc_to_pi_mbps, source",
             )
         members = item.get("interfaces")
@@ -70,7 +70,8 @@ def parse_shared_limits(
         strays = sorted(set(members) - set(names))
         if strays:
             raise ProfileError(
-                f"{here}: names interface(s) {', '.join(strays)}, which the profile lacks"
+                f"{here}: names {'interface' if len(strays) == 1 else 'interfaces'} "
+                f"{', '.join(strays)}, which the profile lacks"
                 f" (it has {', '.join(names)})"
             )
         rates: dict[str, float] = {}

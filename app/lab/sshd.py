@@ -74,7 +74,7 @@ def ensure_sudoers() -> None:
         return
     tmp = SUDOERS.with_name(".sbctune-lab.tmp")
     tmp.write_text(
-        f"# sbctune virtual Pi lab; `sbctune lab down` removes this file.\n"
+        f'# sbctune virtual Pi lab; "sbctune lab down" removes this file.\n'
         f"{USER} ALL=(ALL:ALL) ALL\n",
         encoding="utf-8",
     )
@@ -160,7 +160,7 @@ def host_key(lab_dir: Path, name: str) -> Path:
 
 def write_config(lab_dir: Path, key: Path, listen: list[str], port: int = 22) -> Path:
     lines = [
-        "# sbctune virtual Pi lab: generated per lab, removed by `sbctune lab down`.",
+        '# sbctune virtual Pi lab: generated per lab, removed by "sbctune lab down".',
         f"Port {port}",
         *(f"ListenAddress {addr}" for addr in listen),
         f"HostKey {key}",

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from sbctune.errors import UserError
 from sbctune.measure.iperf_output import Direction
 from sbctune.resources import resource_root
+from sbctune.wording import counted
 
 Mode = Literal["half", "full", "full_throttled"]
 DIRECTIONS: tuple[Direction, Direction] = ("pi_to_pc", "pc_to_pi")
@@ -55,7 +56,7 @@ class TestSpec:
             trial = f", extra trial {self.trial} (the first {self.trial - 1} disagreed)"
         else:
             trial = f", trial {self.trial} of {self.trials}" if self.trials > 1 else ""
-        return f"{what}, {self.streams} streams, {self.duration} s{trial}"
+        return f"{what}, {counted(self.streams, 'stream')}, {self.duration} s{trial}"
 
 
 def interleave(specs: tuple[TestSpec, ...] | list[TestSpec], trials: int) -> tuple[TestSpec, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sbctune.measure.outcome import DirectionOutcome, MeasureRun
 from sbctune.measure.plans import DIRECTION_LABEL, DIRECTIONS, MODE_LABEL, Mode
+from sbctune.wording import counted
 
 _MODES: tuple[Mode, ...] = ("half", "full", "full_throttled")
 
@@ -18,7 +19,7 @@ def _cell(run: MeasureRun, direction: str, mode: Mode) -> str:
     mark = "" if outcome.complete else " (incomplete)"
     trials = outcome.trial_means
     if len(trials) > 1:  # the trials' spread: how far one trial can be from another
-        mark += f" ({len(trials)} trials, {min(trials):.0f}–{max(trials):.0f})"
+        mark += f" ({counted(len(trials), 'trial')}, {min(trials):.0f}–{max(trials):.0f})"
     return f"{outcome.mean_mbps:.0f} Mbit/s{mark}"
 
 

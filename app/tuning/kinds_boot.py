@@ -8,6 +8,7 @@ from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
+from sbctune.wording import spoken
 
 
 def plan_mtu(ctx: Context) -> PlannedTweak:
@@ -58,7 +59,13 @@ def _board(ctx: Context, names: list[str]) -> str | None:
 
 
 def marker_begin(tweak_id: str) -> str:
-    return f"# >>> sbctune {tweak_id} (added by sbctune; `sbctune tune revert` removes it)"
+    return spoken(f"# >>> sbctune {tweak_id} (added by sbctune; `sbctune tune revert` removes it)")
+
+
+def has_block(text: str, tweak_id: str) -> bool:
+    """Whether `text` (config.txt, tryboot.txt) holds this tweak's block: this version's
+    marker or an older one's (which had the command in backticks)."""
+    return f"# >>> sbctune {tweak_id} (added by sbctune" in text
 
 
 def marker_end(tweak_id: str) -> str:
@@ -94,7 +101,7 @@ def _tryboot_change(ctx: Context, test: tryboot.Support, config: str, lines: lis
     """tryboot.txt = config.txt (or the tryboot.txt being built) plus this tweak's block."""
     path = test.tryboot_path
     existing = ctx.pending.get(path, ctx.facts.file_in(test.folder, tryboot.TRYBOOT_TXT))
-    if existing is not None and marker_begin(ctx.tweak.id) in existing:
+    if existing is not None and has_block(existing, ctx.tweak.id):
         return Change("file", path, existing, existing, path)  # an earlier test boot's
     after = _append_block(config if existing is None else existing, ctx.tweak.id, lines)
     ctx.pending[path] = after
@@ -121,7 +128,7 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
         return _no(ctx, "no config.txt in /boot/firmware or /boot")
     path, content = found
     before = ctx.pending.get(path, content)
-    if marker_begin(ctx.tweak.id) in before:
+    if has_block(before, ctx.tweak.id):
         item = PlannedTweak(ctx.tweak, True, "already in config.txt")
         item.changes.append(Change("boot", path, before, before, path))
         return item

@@ -26,6 +26,7 @@ from sbctune.remote.quoting import join
 from sbctune.tuning import nm_checkpoint
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change
+from sbctune.wording import spoken
 
 STATE_ROOT = "/var/lib/sbctune/tuning"
 SESSION_ID = re.compile(r"^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")
@@ -186,7 +187,7 @@ def revert_script(
     lines = [
         "#!/bin/sh",
         f"# sbctune tuning session {session_id}: puts back every value the session changed.",
-        "# Run by the auto-revert guard, by `sbctune tune revert`, or by hand:",
+        spoken("# Run by the auto-revert guard, by `sbctune tune revert`, or by hand:"),
         f"#   sudo sh {directory}/revert.sh",
         "umask 022  # files it restores are never writable by other users",
         f"dir={join([directory])}",
@@ -280,7 +281,10 @@ def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
         f"# sbctune tuning session {session_id}, kept across reboots: sets its values again.",
         "# Started by sbctune-tuning-<id>.service at boot, by the udev rule when the NIC",
         "# appears and by NetworkManager's dispatcher when it brings the NIC up.",
-        "# `sbctune tune revert` removes the unit, the rule, the dispatcher script and this file.",
+        spoken(
+            "# `sbctune tune revert` removes the unit, the rule, the dispatcher script and "
+            "this file."
+        ),
         f"dir={join([directory])}",
         'log="$dir/at-boot.log"',
     ]
@@ -296,7 +300,7 @@ def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
 def sysctl_conf(session_id: str, changes: Sequence[Change]) -> str:
     lines = [
         f"# sbctune tuning session {session_id} (kept across reboots).",
-        "# `sbctune tune revert` removes this file.",
+        spoken("# `sbctune tune revert` removes this file."),
     ]
     for change in changes:
         value = " ".join((change.after or "").split())
@@ -310,7 +314,9 @@ def unit_file(session_id: str) -> str:
     directory = session_dir(session_id)
     return "\n".join(
         [
-            "# sbctune tuning session kept across reboots; `sbctune tune revert` removes it.",
+            spoken(
+                "# sbctune tuning session kept across reboots; `sbctune tune revert` removes it."
+            ),
             "[Unit]",
             f"Description=sbctune network tuning (session {session_id})",
             "After=network-pre.target systemd-udev-settle.service",
@@ -330,7 +336,7 @@ def udev_rule(session_id: str, iface: str) -> str:
     directory = session_dir(session_id)
     return (
         "# sbctune tuning session kept across reboots: re-applies it when the NIC appears\n"
-        "# (a USB adapter plugged in again). `sbctune tune revert` removes this file.\n"
-        f'ACTION=="add", SUBSYSTEM=="net", KERNEL=="{iface}", '
+        + spoken("# (a USB adapter plugged in again). `sbctune tune revert` removes this file.\n")
+        + f'ACTION=="add", SUBSYSTEM=="net", KERNEL=="{iface}", '
         f'RUN+="/bin/sh {directory}/at-boot.sh"\n'
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from sbctune.textsafe import visible
 from sbctune.tuning import LeftoverSession
+from sbctune.wording import counted
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ def leftover_notice(leftover: LeftoverSession, now: float | None = None) -> Left
     sid = visible(leftover.id)
     nic = f" on {visible(leftover.nic)}" if leftover.nic else ""
     count = len(leftover.outcomes)
-    what = f"{count} tweak{'s' if count != 1 else ''}{nic}" if count else f"tweaks{nic}"
+    what = f"{counted(count, 'tweak')}{nic}" if count else f"tweaks{nic}"
     if leftover.orphaned:
         return LeftoverNotice(
             f"Tuning session {sid} ({what}) was cut short before it finished.",

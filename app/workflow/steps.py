@@ -30,6 +30,7 @@ from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.words import tweak_title
+from sbctune.wording import counted
 from sbctune.workflow.attributing import find_what_helps
 from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
@@ -181,7 +182,8 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
     changed = sum(o.status == "applied" for o in applied.outcomes)
     # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
     return StepOutcome(
-        "done", _with_held(ctx, f"{changed} tweak(s) applied under the guard, to be measured")
+        "done",
+        _with_held(ctx, f"{counted(changed, 'tweak')} applied under the guard, to be measured"),
     )
 
 

@@ -40,8 +40,10 @@ def test_no_page_imports_history_remote_or_measure() -> None:
 
 def test_pages_reach_the_core_only_through_controllers_and_the_workflow() -> None:
     """Of sbctune, a page imports the GUI (its controllers, widgets), sbctune.workflow and
-    the ground everyone may use (text made safe to show, errors, paths, limits)."""
-    ground = ("sbctune.textsafe", "sbctune.errors", "sbctune.paths", "sbctune.limits")
+    the ground everyone may use (text made safe to show, errors, paths, limits, wording)."""
+    ground = (
+        "sbctune.textsafe", "sbctune.errors", "sbctune.paths", "sbctune.limits", "sbctune.wording",
+    )  # fmt: skip
     allowed = ("sbctune.ui", "sbctune.workflow", *ground)
     reach = {
         p.name: [

@@ -103,7 +103,7 @@ def test_a_run_whose_guard_fired_mid_run_is_marked_and_its_gain_not_kept() -> No
     assert state is not None and state["changed_during_run"] and state["tweaks"] == []
     run = _run(2, [834.0, 830.0, 832.0], state)
     assert not usable_as_tuned(run)
-    assert change_text(run) == (f"{CHANGED} (at start: 2 tweak(s) in force (armed); at end: "
+    assert change_text(run) == (f"{CHANGED} (at start: 2 tweaks in force (armed); at end: "
                                 "untuned)")  # fmt: skip
     assert tuning_text(run) == f"session s1: {CHANGED}"
     comparison = compare([_run(1, [736.0, 737.0, 735.0]), run])

@@ -345,7 +345,7 @@ def test_boot_tweaks_go_to_tryboot_txt_and_leave_config_txt_alone() -> None:
     assert second.before == first.after
     assert second.after is not None
     assert second.after.endswith(
-        "# >>> sbctune boot-pcie-bus-perf (added by sbctune; `sbctune tune revert` removes it)"
+        "# >>> sbctune boot-pcie-bus-perf (added by sbctune; “sbctune tune revert” removes it)"
         "\n[all]\ncmdline=sbctune-tryboot-cmdline.txt\n# <<< sbctune boot-pcie-bus-perf\n"
     )
     assert "sudo reboot '0 tryboot'" in arm.reason and "boot-commit" in arm.reason

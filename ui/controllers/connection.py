@@ -6,9 +6,7 @@ import asyncio
 import contextlib
 import getpass
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
@@ -18,6 +16,7 @@ from sbctune.history import History
 from sbctune.history.records import DeviceRecord
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
 from sbctune.ui import secrets
+from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.controllers.state import AppState
 from sbctune.workflow import problem_from
 from sbctune.workflow.connecting import connected_facts
@@ -25,22 +24,7 @@ from sbctune.workflow.connecting import connected_facts
 __all__ = ["ConnectRequest", "ConnectionController", "target_from"]
 from sbctune.ui.tasks import TaskRunner
 
-AuthMethod = Literal["key", "password"]
 HostKeyAsker = Callable[[HostKeyInfo], Awaitable[bool]]
-
-
-@dataclass(frozen=True)
-class ConnectRequest:
-    """What the Connect form holds (the password never leaves memory unless `remember`)."""
-
-    host: str
-    port: int = 22
-    user: str = ""
-    auth: AuthMethod = "password"
-    key_file: str = ""
-    password: str = field(default="", repr=False)  # never in a log line or an error's repr
-    remember: bool = False
-    connect_timeout: float = 10.0
 
 
 def target_from(request: ConnectRequest) -> Target:

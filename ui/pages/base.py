@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import ProblemPanel, page_header
-from sbctune.workflow import Problem
+
+if TYPE_CHECKING:  # the Connect page is made before the core is imported (issue 22)
+    from sbctune.workflow import Problem
 
 
 class Page(QScrollArea):

@@ -23,16 +23,19 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.textsafe import visible
-from sbctune.ui.controllers.connection import ConnectionController, ConnectRequest
-from sbctune.ui.controllers.finding import FindController
+from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
-from sbctune.workflow import ConnectedInfo, Problem
+from sbctune.wording import counted
 
+# Made first at start-up, before the core (SSH, the one-click flow) is imported: the user types
+# while the rest loads (issue 22); its controllers come with `attach`.
 if TYPE_CHECKING:
-    from sbctune.ui.controllers.finding import FoundHost
+    from sbctune.ui.controllers.connection import ConnectionController
+    from sbctune.ui.controllers.finding import FindController, FoundHost
+    from sbctune.workflow import ConnectedInfo, Problem
 
 
 class ConnectPage(Page):
@@ -45,16 +48,19 @@ class ConnectPage(Page):
 
     def __init__(
         self,
-        controller: ConnectionController,
+        controller: ConnectionController | None,
         settings: AppSettings,
         runner: TaskRunner,
         finder: FindController | None = None,
     ) -> None:
+        """`controller` None: the page alone (the app's start-up); `attach` gives it its
+        controllers once they are imported."""
         super().__init__()
-        self.controller = controller
+        self._controller = controller
         self.finder = finder
         self._settings = settings
         self._runner = runner
+        self._waiting: str | None = None  # "connect" or "find", pressed before `attach`
         card = Card("The Pi")
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -90,7 +96,7 @@ class ConnectPage(Page):
         self.find_card = self._find_card()
         auth_card = self._auth_card()
 
-        actions = self._actions(controller)
+        actions = self._actions()
 
         self.problem = ProblemPanel()
         self.problem.setObjectName("card")
@@ -109,12 +115,37 @@ class ConnectPage(Page):
         for first, second in zip(self._focus_order(), self._focus_order()[1:], strict=False):
             QWidget.setTabOrder(first, second)
 
-        self._listen(controller, finder)
         self._describe()
         self._restore()
         self._auth_changed()
+        if controller is not None:
+            self.attach(controller, finder)
 
-    def _actions(self, controller: ConnectionController) -> QHBoxLayout:
+    @property
+    def controller(self) -> ConnectionController:
+        if self._controller is None:
+            raise RuntimeError("the Connect page has no controller yet")
+        return self._controller
+
+    def attach(self, controller: ConnectionController, finder: FindController | None) -> None:
+        """The controllers, once imported: the saved devices and a saved password are filled
+        in (never over what the user typed meanwhile), and a Connect or Find pressed before
+        goes on now."""
+        self._controller = controller
+        self.finder = finder
+        self._listen(controller, finder)
+        self.reload_devices()
+        if not self.password.text():
+            self._fill_password(keep_typed=True)
+        waiting, self._waiting = self._waiting, None
+        if waiting == "connect":
+            self._busy(False)
+            self._connect()
+        elif waiting == "find":
+            self._find_busy(False)
+            self._find()
+
+    def _actions(self) -> QHBoxLayout:
         """Connect / Cancel, and what the connection is doing."""
         actions = QHBoxLayout()
         self.connect_button = QPushButton("Connect")
@@ -122,7 +153,7 @@ class ConnectPage(Page):
         self.connect_button.setDefault(True)
         self.connect_button.clicked.connect(self._connect)
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(controller.cancel)
+        self.cancel_button.clicked.connect(self._cancel)
         self.cancel_button.hide()
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
@@ -240,6 +271,11 @@ class ConnectPage(Page):
 
     # ------------------------------------------------------------------ find my Pi
     def _find(self) -> None:
+        if self._controller is None:  # starting: looks once the controllers are there
+            self._waiting = "find"
+            self.find_card.show()
+            self._find_busy(True)
+            return
         if self.finder is None:
             return
         self.find_card.show()
@@ -257,7 +293,7 @@ class ConnectPage(Page):
     def _found(self, hosts: list[FoundHost]) -> None:
         pis = sum(1 for h in hosts if h.is_raspberry_pi)
         self.find_status.setText(
-            f"{len(hosts)} found ({pis} Raspberry Pi{'s' if pis != 1 else ''}). "
+            f"{len(hosts)} found ({counted(pis, 'Raspberry Pi')}). "
             "Choose one to fill in its address."
         )
         for host in hosts:
@@ -290,6 +326,8 @@ class ConnectPage(Page):
         self.key_file.setText(last["key_file"])
 
     def reload_devices(self) -> None:
+        if self._controller is None:  # starting: filled in by `attach`
+            return
         current = self.host.currentText()
         self.host.clear()
         for device in self.controller.saved_devices():
@@ -309,12 +347,17 @@ class ConnectPage(Page):
             device = self.controller.saved_device(device_id)
             self.fill(device.host, device.port, device.user)
 
-    def _fill_password(self) -> None:
+    def _fill_password(self, *, keep_typed: bool = False) -> None:
+        """The password saved in the keyring for the form's Pi; `keep_typed`: not over one the
+        user typed meanwhile."""
+        if self._controller is None:  # starting: `attach` fills it
+            return
+
         async def fill() -> None:
             remembered = await self.controller.remembered_password(
                 self.host.currentText(), self.port.value(), self.user.text()
             )
-            if remembered:
+            if remembered and not (keep_typed and self.password.text()):
                 self.password.setText(remembered)
                 self.remember.setChecked(True)
 
@@ -368,7 +411,20 @@ class ConnectPage(Page):
     def _connect(self) -> None:
         self.problem.clear()
         self.notice.hide()
+        if self._controller is None:  # starting: connects once the controllers are there
+            self._waiting = "connect"
+            self._busy(True)
+            self.status.setText("Starting…")
+            return
         self.controller.connect_to(self.request())
+
+    def _cancel(self) -> None:
+        if self._controller is None:
+            self._waiting = None
+            self._busy(False)
+            self.status.setText("")
+            return
+        self._controller.cancel()
 
     def _busy(self, busy: bool) -> None:
         self.connect_button.setEnabled(not busy)

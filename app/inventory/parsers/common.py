@@ -87,10 +87,6 @@ def to_float(value: str | None) -> float | None:
         return None
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def finish(
     source: str,
     text: str,

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded, is_noise, split_lines
@@ -349,7 +350,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         n = res.lines - res.kernel_lines
         if n * 2 > res.lines:
             warnings.append(
-                ParseWarning("dmesg", f"{n} of {res.lines} lines do not look like kernel log lines")
+                ParseWarning(
+                    "dmesg",
+                    f"{n} of {counted(res.lines, 'line')} do not look like kernel log lines",
+                )
             )
     if res.timestamp_jumps:
         warnings.append(

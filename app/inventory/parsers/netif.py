@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_json
+from sbctune.wording import counted
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 
@@ -172,13 +173,13 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
                 ParseWarning(
                     "ip -j",
                     "is not complete JSON (truncated?); "
-                    f"{len(objs)} interfaces could be read from it",
+                    f"{counted(len(objs), 'interface')} could be read from it",
                 )
             )
     bad = 0
     if len(objs) > MAX_INTERFACES:
         warnings.append(ParseWarning("ip -j", (
-            f"lists {len(objs)} interfaces; only the first {MAX_INTERFACES} were read"
+            f"lists {counted(len(objs), 'interface')}; only the first {MAX_INTERFACES} were read"
         )))  # fmt: skip
         objs = objs[:MAX_INTERFACES]
     for obj in objs:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sbctune.wording import counted
+
 from .common import Parsed, ParseWarning, guarded, split_lines
 
 _INT_ATTRS = {"speed", "mtu", "carrier", "tx_queue_len", "ifindex", "carrier_changes", "dev_id"}
@@ -48,7 +50,7 @@ def parse_sysfs_net(attribute: str, text: str) -> Parsed[SysfsValue]:
 def _extra_lines(source: str, text: str) -> list[ParseWarning]:
     n = len([ln for ln in split_lines(text) if ln.strip()]) - 1
     if n > 0:
-        return [ParseWarning(source, f"{n} lines after the value were ignored")]
+        return [ParseWarning(source, f"{counted(n, 'line')} after the value ignored")]
     return []
 
 

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from sbctune.wording import counted
+
 from .protocol import TestParams
 from .streams import Direction
 from .udp_stats import UdpStats
@@ -371,7 +373,7 @@ def format_summary(result: TestResult) -> list[str]:
                 extra += f", {u.out_of_order} out of order"
         lines.append(
             f"test {result.test_id} from {host}:{port}: {direction} ({arrow}), "
-            f"{total.streams} stream{'s' if total.streams != 1 else ''}, "
+            f"{counted(total.streams, 'stream')}, "
             f"{here / 1e6:.1f} MB in {secs or 0:.2f} s = {mbps:.1f} Mbit/s{extra} "
             f"[{result.status}]"
         )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from sbctune.inventory.parsers.common import ParseWarning
 from sbctune.measure.latency.program import MAX_PROBES
+from sbctune.wording import counted
 
 SOURCE = "latency probe"
 MAX_LINE = 200
@@ -43,7 +44,9 @@ def _seq(text: str) -> int | None:
 def parse_line(line: str) -> tuple[Probe | None, ParseWarning | None]:
     """One line: a probe, or a warning, or (None, None) for the header and end lines."""
     if len(line) > MAX_LINE:
-        return None, ParseWarning(SOURCE, f"a line of {len(line)} characters was skipped")
+        return None, ParseWarning(
+            SOURCE, f"a line of {counted(len(line), 'character')} was skipped"
+        )
     words = line.split()
     if not words:
         return None, None
@@ -68,7 +71,9 @@ def parse(text: str, max_lines: int = MAX_PROBES + 10) -> tuple[list[Probe], lis
     warnings: list[ParseWarning] = []
     lines = text.splitlines()
     if len(lines) > max_lines:
-        warnings.append(ParseWarning(SOURCE, f"only the first {max_lines} lines were read"))
+        warnings.append(
+            ParseWarning(SOURCE, f"only the first {counted(max_lines, 'line')} were read")
+        )
     for line in lines[:max_lines]:
         probe, warning = parse_line(line)
         if probe is not None:

@@ -46,7 +46,7 @@ def test_contributions_and_a_changed_run_in_every_format(tmp_path: Path) -> None
             rows = list(csv.DictReader(fh))
     for text in (html, md):
         assert "What each tweak did on its own" in text and "yes: it helped" in text
-        assert f"run {fired}: {CHANGED} (at start: 1 tweak(s) in force (armed)" in text
+        assert f"run {fired}: {CHANGED} (at start: 1 tweak in force (armed)" in text
     assert "<svg" in html.split("What each tweak did on its own")[1]  # the waterfall
     (found,) = doc["contributions"]
     assert found["tweak"] == "cpu-governor-performance" and found["helps"]
