@@ -142,6 +142,9 @@ class ResultsPage(Page):
         tuning.confirmed.connect(lambda _id: self.shown())
         tuning.reverted.connect(lambda _id: self.shown())
         tuning.busy.connect(lambda busy, text: self.tuning_text.setText(text) if busy else None)
+        # The guard can run out (or the flow settle it) while the user reads this page: the
+        # card must not keep offering Keep for settings the Pi has already put back.
+        state.tuning_changed.connect(self._tuning_changed)
 
     def _export_card(self, exporter: ExportController) -> None:
         """A folder, one button per format this computer can write, and what was written."""
@@ -268,9 +271,25 @@ class ResultsPage(Page):
                 lines.append(f"Run {run.id}: {change_text(run)}. Not a fair before or after.")
         return lines
 
+    def _tuning_changed(self) -> None:
+        if self.isVisible():
+            self.shown()
+
+    def _place_tuning_card(self, first: bool) -> None:
+        """On trial, the tuning card comes before the figures: Keep is the decision the user
+        must make before the countdown ends, and a small window hides what lies below."""
+        before = self.content.indexOf(self.tuning_card) < self.content.indexOf(self.table_card)
+        if before == first:
+            return
+        self.content.removeWidget(self.tuning_card)
+        at = self.content.indexOf(self.table_card) + (0 if first else 1)
+        self.content.insertWidget(at, self.tuning_card)
+        self.content.activate()  # the new places now, for ensureWidgetVisible below
+
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
+        self._place_tuning_card(applied is not None and state == "guarded")
         measured = self._measured_lines()
         found = self._state.model.attribution
         self.waterfall.setVisible(bool(found and found.contributions))
@@ -284,7 +303,8 @@ class ResultsPage(Page):
             self.persist_button.setEnabled(False)
             return
         text = {
-            "guarded": "Applied under the guard, not yet kept.",
+            "guarded": "On trial, not yet kept: press Keep to keep these settings, or the Pi "
+            "puts everything back by itself when the countdown in the status bar ends.",
             "confirmed": "In force until the Pi restarts.",
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
