@@ -24,6 +24,8 @@ PATTERNS = [
     (re.compile(r"`"), "a backtick"),
     (re.compile(r"\bsh -c\b|\| *tee\b|printf \""), "a shell one-liner"),
     (re.compile(r"\[user@\]host\[:port\]"), "a grammar of the address instead of words"),
+    (re.compile(r"\[\d+(?:, \d+)*\]"), "a Python list of numbers"),
+    (re.compile(r"/(?:proc|sys)/[^\s:;]+: [A-Z]"), "a kernel file's path before its error"),
     *((re.compile(rf"(?<![\w/.-]){re.escape(i)}(?![\w-])"), "a tweak id") for i in _tweak_ids()),
     *((re.compile(rf"\b{re.escape(s)}\b"), "a raw status") for s in RAW_STATUSES),
 ]

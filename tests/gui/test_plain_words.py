@@ -81,4 +81,7 @@ def test_the_scan_sees_jargon() -> None:
     assert jargon("Tweaks: rps-rfs") and jargon("status not_possible")
     assert jargon("Seed 000's figures") and jargon("see 000_9ed8ab94a97b9137.txt")
     assert jargon("run `ssh-keygen`") and jargon("sh -c 'printf \"%s\" | tee x'")
+    assert jargon("receive work of eth1 on CPUs [0, 1, 2, 3]") and jargon("interrupts [46]")
+    assert jargon("not possible — /proc/irq/46/smp_affinity: Invalid argument")
     assert not jargon("Receive packet steering spreads the work; RPS is on.")
+    assert not jargon("receive work of eth1 on CPUs 0, 1; [ 12.3] a kernel line's stamp")
