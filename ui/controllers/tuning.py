@@ -20,7 +20,7 @@ from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
-from sbctune.workflow.guard_hold import held_words
+from sbctune.workflow.guard_hold import HELD, held_words
 from sbctune.workflow.link_consent import plan_options
 from sbctune.workflow.rules import kept_tweaks
 
@@ -135,7 +135,7 @@ class TuningController(QObject):
         if not model.guard_held:
             return None
         if model.hold is None:
-            return "Tuning armed: its guard is held while measuring"
+            return HELD
         return held_words(model.hold)
 
     async def _plan(self) -> None:
