@@ -63,7 +63,7 @@ def test_a_session_left_on_the_pi_is_offered_and_reverted(
         card.revert_button.click()
         await until(lambda: card.next_button.isVisible(), 60, "the revert")
         assert card.headline.text() == (
-            f"Session {left.id} reverted: every value it changed is back."
+            "Reverted: every value the tuning left on the Pi had changed is back."
         )
         assert not card.revert_button.isVisible() and not card.keep_button.isVisible()
         assert await _governor(lab, mine) == before
