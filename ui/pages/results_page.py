@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QHideEvent
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -275,6 +275,11 @@ class ResultsPage(Page):
         if self.isVisible():
             self.shown()
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        if self._state.tuning_state != "guarded":
+            self._place_tuning_card(False)
+
     def _place_tuning_card(self, first: bool) -> None:
         """On trial, the tuning card comes before the figures: Keep is the decision the user
         must make before the countdown ends, and a small window hides what lies below."""
@@ -289,7 +294,9 @@ class ResultsPage(Page):
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
-        self._place_tuning_card(applied is not None and state == "guarded")
+        on_trial = applied is not None and state == "guarded"
+        if on_trial or not self.isVisible():  # settled here: in sight until the user leaves
+            self._place_tuning_card(on_trial)
         measured = self._measured_lines()
         found = self._state.model.attribution
         self.waterfall.setVisible(bool(found and found.contributions))
