@@ -89,7 +89,6 @@ class MeasurePage(Page):
             self.plan.addItem(plan.title, name)
         self.plan.setAccessibleName("Test plan")
         self.plan.currentIndexChanged.connect(self._plan_picked)
-        self._plan_tip()
         self.start_button = QPushButton("&Start")
         self.start_button.setObjectName("primary")
         self.start_button.clicked.connect(self.start)
@@ -211,13 +210,8 @@ class MeasurePage(Page):
             self._select_plan(self._settings.default_plan)
         self._update_buttons()
 
-    def _plan_tip(self) -> None:
-        """The whole title in a tooltip: a narrow window cuts the closed list's text."""
-        self.plan.setToolTip(self.plan.currentText())
-
     def _plan_picked(self, _index: int) -> None:
         """The plan picked for a baseline is remembered: the next baseline starts with it."""
-        self._plan_tip()
         name = self.plan.currentData()
         if (
             self.role == "baseline"

@@ -33,9 +33,12 @@ def label(text: str = "", *, name: str = "", wrap: bool = True, selectable: bool
 
 def narrow_combo(combo: QComboBox, chars: int = 18) -> QComboBox:
     """A combo box that may be narrower than its longest item (which it elides), so a long
-    plan name cannot push a page wider than an 800-pixel window."""
+    plan name cannot push a page wider than an 800-pixel window. The chosen item's whole text
+    is its tooltip (a list the user picks from; a field the user types in keeps its own)."""
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(chars)
+    if not combo.isEditable():
+        combo.currentTextChanged.connect(combo.setToolTip)
     return combo
 
 
