@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
     QComboBox,
+    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -40,6 +41,15 @@ def narrow_combo(combo: QComboBox, chars: int = 18) -> QComboBox:
     if not combo.isEditable():
         combo.currentTextChanged.connect(combo.setToolTip)
     return combo
+
+
+def label_reaches(form: QFormLayout, row_widget: QWidget, target: QWidget) -> None:
+    """The form label of `row_widget` (a container of several controls) gives its Alt+letter
+    focus to `target`: QLabel hands the focus only to a buddy that takes focus itself, so a
+    container's focus proxy alone leaves the mnemonic dead."""
+    found = form.labelForField(row_widget)
+    if isinstance(found, QLabel):
+        found.setBuddy(target)
 
 
 class PassesTheWheel:
