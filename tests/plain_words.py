@@ -20,10 +20,13 @@ def _tweak_ids() -> list[str]:
 RAW_STATUSES = [s for s in (*get_args(Status), *get_args(LiveState)) if "_" in s]
 PATTERNS = [
     (re.compile(r"\bseeds? ?\d{3}\b|\bseed-\d{3}\b", re.I), "a seed's number"),
+    (re.compile(r"\bthe seeds?'?\b|\bseed method\b", re.I), "the seeds named to a user"),
     (re.compile(r"\b\d{3}_[0-9a-f]{16}\b"), "a seed file name"),
     (re.compile(r"`"), "a backtick"),
     (re.compile(r"\bsh -c\b|\| *tee\b|printf \""), "a shell one-liner"),
     (re.compile(r"\[user@\]host\[:port\]"), "a grammar of the address instead of words"),
+    (re.compile(r"\[\d+(?:, \d+)*\]"), "a Python list of numbers"),
+    (re.compile(r"/(?:proc|sys)/[^\s:;]+: [A-Z]"), "a kernel file's path before its error"),
     *((re.compile(rf"(?<![\w/.-]){re.escape(i)}(?![\w-])"), "a tweak id") for i in _tweak_ids()),
     *((re.compile(rf"\b{re.escape(s)}\b"), "a raw status") for s in RAW_STATUSES),
 ]

@@ -46,7 +46,7 @@ from sbctune.tuning import (
 from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
-from sbctune.tuning.words import status_words, tweak_title
+from sbctune.tuning.words import detail_words, status_words, tweak_title
 from sbctune.wording import counted, spoken
 from sbctune.workflow.leftover import leftover_notice
 
@@ -285,7 +285,7 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
 def _print_outcomes(applied: AppliedSession) -> None:
     for outcome in applied.outcomes:
         what = f"{tweak_title(outcome.tweak_id)}: {status_words(outcome.status)}"
-        print(f"  {_MARK.get(outcome.status, '?')} {what} — {outcome.detail}")
+        print(f"  {_MARK.get(outcome.status, '?')} {what} — {detail_words(outcome.detail)}")
 
 
 async def _ask_keep(seconds: float) -> bool | None:

@@ -32,7 +32,7 @@ from sbctune.history.run_tuning import (
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
-from sbctune.tuning.words import held_note, status_words
+from sbctune.tuning.words import detail_words, held_note, status_words
 from sbctune.wording import counted
 
 NO_INVENTORY = (
@@ -223,10 +223,11 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     rows = []
     for tweak in data.get("tweaks") or []:
         changes = "<br>".join(esc(_change(c)) for c in tweak.get("changes") or []) or "—"
+        detail = detail_words(str(tweak.get("detail") or ""))
         rows.append(
             f"<tr><td>{_tweak_name(str(tweak.get('id')))}</td>"
             f"<td>{esc(status_words(str(tweak.get('status'))))}</td>"
-            f'<td>{esc(tweak.get("detail"))}</td><td class="changes">{changes}</td></tr>'
+            f'<td>{esc(detail)}</td><td class="changes">{changes}</td></tr>'
         )
     head = "<tr><th>Tweak</th><th>Status</th><th>Detail</th><th>Changes</th></tr>"
     kept = [str(c.get("target")) for c in data.get("persist_changes") or [] if isinstance(c, dict)]

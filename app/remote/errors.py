@@ -49,7 +49,8 @@ class ConnectionRefused(RemoteError):
     def __init__(self, host: str, port: int) -> None:
         super().__init__(
             f"{host} refused the connection on port {port}: no SSH server is listening there.",
-            _ENABLE_SSH + " If SSH runs on another port, give it as host:port.",
+            _ENABLE_SSH + " If SSH runs on another port, give that port: in the app's Port "
+            "field, or as host:port on the command line.",
         )
 
 

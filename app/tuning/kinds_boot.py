@@ -17,8 +17,8 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     if not ctx.options.get("path_supports_jumbo"):
         return _no(
             ctx,
-            "needs your statement that every device on the path (switch, this PC) is set to "
-            "the same MTU (--path-supports-jumbo)",
+            "needs your word that every device on the path (switch, this PC) is set to the "
+            "same MTU; only the command line takes it: sbctune tune apply --path-supports-jumbo",
         )
     wanted = int(ctx.options.get("mtu") or ctx.tweak.params.get("default_mtu", 9000))
     read = ctx.facts.knob(f"/sys/class/net/{ctx.iface}/mtu")

@@ -10,6 +10,11 @@ from sbctune.tuning.plan_context import not_applicable as _no
 from sbctune.tuning.probe import Read, sysctl_path
 
 
+def _numbers(values: list[int]) -> str:
+    """CPU or interrupt numbers as a reader writes them ("0, 1, 2"), not a Python list."""
+    return ", ".join(str(v) for v in values)
+
+
 def plan_rps(ctx: Context) -> PlannedTweak:
     if not ctx.iface:
         return _no(ctx, "no NIC chosen")
@@ -34,7 +39,8 @@ def plan_rps(ctx: Context) -> PlannedTweak:
         else:
             note = " (the CPU taking the interrupt is not known: none left out)"
     mask = all_mask(cpus)
-    item = PlannedTweak(ctx.tweak, True, f"receive work of {ctx.iface} on CPUs {cpus}{note}")
+    where = f"receive work of {ctx.iface} on CPUs {_numbers(cpus)}{note}"
+    item = PlannedTweak(ctx.tweak, True, where)
     for path, read in queues:
         if not read.ok:
             item.impossible.append((path, read.reason))
@@ -166,7 +172,9 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
     avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
     if not [c for c in ctx.cpus() if c != avoid]:
         return _no(ctx, "the Pi has one CPU core")
-    item = PlannedTweak(ctx.tweak, True, f"interrupts {ctx.nic.irqs} moved off CPU {avoid}")
+    irqs = ctx.nic.irqs
+    which = f"interrupt {irqs[0]}" if len(irqs) == 1 else f"interrupts {_numbers(irqs)}"
+    item = PlannedTweak(ctx.tweak, True, f"{which} moved off CPU {avoid}")
     for path, read, after in _irq_plan(ctx, avoid):
         if read is None or not read.ok or after is None:
             item.impossible.append((path, read.reason if read else "No such file or directory"))

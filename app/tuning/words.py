@@ -3,6 +3,7 @@ happened, not the status's code name."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from sbctune.tuning.catalog import load_tweaks
@@ -15,6 +16,19 @@ STATUS_WORDS = {
     "reverted": "put back",
     "planned": "not applied",
 }
+
+
+# A file of /proc or /sys and the kernel's answer ("/proc/irq/46/smp_affinity: Invalid
+# argument"), and numbers as a Python list ("CPUs [0, 1]", older sessions): as sessions record
+# them. The user reads the answer and the numbers.
+_KERNEL_FILE = re.compile(r"/(?:proc|sys)/[^\s:;]+: ([^;)]+)")
+_NUMBER_LIST = re.compile(r"\[(\d+(?:, \d+)*)\]")
+
+
+def detail_words(detail: str) -> str:
+    """A tweak's recorded detail in plain words."""
+    text = _KERNEL_FILE.sub(lambda m: f"the kernel answered “{m.group(1).strip()}”", detail)
+    return _NUMBER_LIST.sub(r"\1", text)
 
 
 def status_words(status: str) -> str:

@@ -166,10 +166,13 @@ async def holding_guard(
                 log.warning("the guard could not be re-armed after the run: %s", exc)
 
 
+HELD = "Tuning held while measuring"  # while the Pi's deadline is not known yet
+
+
 def held_words(hold: GuardHold, now: float | None = None) -> str:
     """What the user is told while a run holds the guard (both front ends)."""
     if hold.pi_deadline is None:
-        return "Tuning armed: its guard is held while measuring"
+        return HELD
     left = max(0, round(hold.pi_deadline - (time.time() if now is None else now)))
-    return (f"Tuning armed: its guard is held while measuring (if this app stops, the Pi "
-            f"reverts it by itself within {left} s)")  # fmt: skip
+    # Short: the app's status bar holds it beside the connection at 800 px wide.
+    return f"Tuning held: if this app stops, the Pi reverts it by itself within {left} s"

@@ -9,7 +9,7 @@ from sbctune.compare.attribution import Contribution
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
-from sbctune.tuning.words import held_note, status_words, tweak_title
+from sbctune.tuning.words import detail_words, held_note, status_words, tweak_title
 
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
@@ -21,9 +21,8 @@ __all__ = [
 
 def outcome_line(outcome: TweakOutcome) -> str:
     words = status_words(outcome.status)
-    return f"{tweak_title(outcome.tweak_id)}: {words}" + (
-        f" — {outcome.detail}" if outcome.detail else ""
-    )
+    detail = detail_words(outcome.detail)
+    return f"{tweak_title(outcome.tweak_id)}: {words}" + (f" — {detail}" if detail else "")
 
 
 def outcome_lines(outcomes: Iterable[TweakOutcome]) -> list[str]:

@@ -31,7 +31,7 @@ def test_apply_is_disabled_with_the_reason_while_armed_or_while_the_flow_runs(
     assert window.guard_label.isVisible() and "reverts in " in window.guard_label.text()
     window.state.model.hold_guard(True)  # a measurement holds it
     gui_app.processEvents()
-    assert window.guard_label.text() == "Tuning armed: its guard is held while measuring"
+    assert window.guard_label.text() == "Tuning held while measuring"
     window.state.model.hold_guard(False)
     gui_app.processEvents()
     assert window.guard_label.text().startswith("Tuning armed: reverts in ")
@@ -62,3 +62,25 @@ def test_closing_while_armed_asks_keep_revert_or_let_it_revert(
     stay.click()
     gui_app.processEvents()
     assert window.isVisible() and window._close_question is None  # nothing lost
+
+
+def test_the_held_guard_line_fits_the_status_bar_at_800_px(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """Walking the app at 800×600, the line was cut off ("…reverts it by itself withi")."""
+    from sbctune.workflow.guard_hold import GuardHold
+
+    window.resize(800, 600)
+    _armed(window)
+    hold = GuardHold("20261126T140000Z-abcdef", 90, pi_deadline=time.time() + 412)
+    window.state.model.hold_guard(True)
+    window.state.model.holding(hold)
+    gui_app.processEvents()
+    # What the label says connected to a Pi (the state changes above reset it: no Pi here).
+    window.connection_label.setText("Connected: pi@raspberrypi (pi@192.168.1.20)")
+    gui_app.processEvents()
+    assert "the Pi reverts it by itself within 41" in window.guard_label.text()
+    assert window.width() == 800
+    for label in (window.connection_label, window.guard_label):  # neither squeezed
+        assert label.isVisible() and label.width() >= label.sizeHint().width(), (
+            label.text(), label.width(), label.sizeHint().width())  # fmt: skip

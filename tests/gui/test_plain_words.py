@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QComboBox,
     QLabel,
     QListWidget,
     QPlainTextEdit,
@@ -55,6 +56,8 @@ def texts(root: QWidget) -> list[str]:
                         found += [item.text(), item.toolTip()]
         elif isinstance(widget, QListWidget):
             found += [widget.item(i).text() for i in range(widget.count())]
+        elif isinstance(widget, QComboBox):  # every choice, not only the one shown
+            found += [widget.itemText(i) for i in range(widget.count())]
     return [t for t in found if t]
 
 
@@ -80,5 +83,9 @@ def test_the_app_speaks_plainly(window: MainWindow) -> None:
 def test_the_scan_sees_jargon() -> None:
     assert jargon("Tweaks: rps-rfs") and jargon("status not_possible")
     assert jargon("Seed 000's figures") and jargon("see 000_9ed8ab94a97b9137.txt")
+    assert jargon("Thorough (the seed method: 10 streams)")
     assert jargon("run `ssh-keygen`") and jargon("sh -c 'printf \"%s\" | tee x'")
+    assert jargon("receive work of eth1 on CPUs [0, 1, 2, 3]") and jargon("interrupts [46]")
+    assert jargon("not possible — /proc/irq/46/smp_affinity: Invalid argument")
     assert not jargon("Receive packet steering spreads the work; RPS is on.")
+    assert not jargon("receive work of eth1 on CPUs 0, 1; [ 12.3] a kernel line's stamp")

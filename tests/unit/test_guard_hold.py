@@ -49,9 +49,8 @@ def test_extra_trials_hold_it_longer_and_wake_the_heartbeat() -> None:
 
 def test_the_user_is_told_when_the_pi_reverts_if_the_app_stops() -> None:
     hold = GuardHold("20261128T140000Z-abcdef", 90)
-    assert held_words(hold) == "Tuning armed: its guard is held while measuring"
+    assert held_words(hold) == "Tuning held while measuring"
     hold.pi_deadline = 1000.0 + 412
     assert held_words(hold, now=1000.0) == (
-        "Tuning armed: its guard is held while measuring (if this app stops, the Pi reverts "
-        "it by itself within 412 s)"
+        "Tuning held: if this app stops, the Pi reverts it by itself within 412 s"
     )

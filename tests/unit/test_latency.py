@@ -63,7 +63,8 @@ def test_a_bloated_upload_is_called_bufferbloat() -> None:
     assert result.added_ms == pytest.approx(182.6)
     assert result.grade == "C" and result.bloated
     assert result.verdict().startswith("the link queues 183 ms under upload from the Pi")
-    assert result.verdict().endswith(": bufferbloat")
+    assert result.verdict().endswith(", 1 probe in 20 over 206 ms: bufferbloat")
+    assert "p95" not in result.verdict() and ") (" not in result.verdict()  # words, one aside
 
 
 @pytest.mark.parametrize(

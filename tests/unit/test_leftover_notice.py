@@ -6,6 +6,7 @@ from sbctune.cli.tune_cmd import _leftover_text
 from sbctune.tuning import LeftoverSession
 from sbctune.tuning.model import TweakOutcome
 from sbctune.workflow.leftover import leftover_notice
+from tests.plain_words import jargon
 
 
 def _session(state: str, *, guard_running: bool | None = True, **extra: object) -> LeftoverSession:
@@ -21,7 +22,7 @@ def _session(state: str, *, guard_running: bool | None = True, **extra: object) 
 def test_a_session_cut_short_is_urgent_and_can_only_be_reverted() -> None:
     notice = leftover_notice(_session("prepared", guard_running=False))
     assert notice.headline == (
-        "Tuning session 20261123-101500-ab12 (2 tweaks on eth1) was cut short before it finished."
+        "Tuning applied 2026-11-23 10:15 UTC (2 tweaks on eth1) was cut short before it finished."
     )
     assert "will NOT put the values back by itself" in notice.detail
     assert notice.urgent and not notice.can_keep
@@ -45,7 +46,18 @@ def test_a_guarded_session_says_when_it_reverts_and_can_be_kept() -> None:
 
 def test_kept_and_failed_sessions() -> None:
     kept = leftover_notice(_session("confirmed", persist=True))
-    assert kept.detail == "Its values stay in force across reboots." and not kept.urgent
+    assert kept.headline == (
+        "Tuning applied 2026-11-23 10:15 UTC (2 tweaks on eth1) was kept and is in force on "
+        "this Pi."
+    )
+    assert kept.detail == (
+        "Its values stay in force across reboots. Revert it to measure a fresh baseline and "
+        "tune again."
+    )
+    assert not kept.urgent and not jargon(kept.headline + kept.detail)
+    assert "20261123" not in kept.headline  # the session's id is the Pi's file name
+    odd = leftover_notice(_session("confirmed", started_at="not a time"))
+    assert odd.headline.startswith("Tuning applied earlier (2 tweaks on eth1)")
     failed = leftover_notice(_session("revert_failed"))
     assert failed.urgent and "could not be put back completely" in failed.headline
 

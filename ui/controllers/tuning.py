@@ -20,7 +20,7 @@ from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
-from sbctune.workflow.guard_hold import held_words
+from sbctune.workflow.guard_hold import HELD, held_words
 from sbctune.workflow.link_consent import plan_options
 from sbctune.workflow.rules import kept_tweaks
 
@@ -135,7 +135,7 @@ class TuningController(QObject):
         if not model.guard_held:
             return None
         if model.hold is None:
-            return "Tuning armed: its guard is held while measuring"
+            return HELD
         return held_words(model.hold)
 
     async def _plan(self) -> None:
@@ -205,18 +205,19 @@ class TuningController(QObject):
         leftover = info.tuning_leftover if info is not None else None
         if leftover is None:
             raise UserError("No earlier tuning session is waiting on this Pi.", "")
+        # The user reads the tuning by what it is, not by its session id (the Pi's file name).
         if keep:
-            self.busy.emit(True, f"Keeping session {leftover.id}: disarming its guard…")
+            self.busy.emit(True, "Keeping the tuning left on the Pi: stopping its guard…")
             await tuning.confirm(session, leftover.id, history=self._history)
         else:
-            self.busy.emit(True, f"Reverting session {leftover.id}: restoring every value…")
+            self.busy.emit(True, "Reverting the tuning left on the Pi: restoring every value…")
             await tuning.revert(session, leftover.id, history=self._history)
         self._state.model.leftover_settled()
         self.busy.emit(False, "")
         self.leftover_done.emit(
-            f"Session {leftover.id} kept: its guard is disarmed."
+            "Kept: the tuning left on the Pi stays, its guard is stopped."
             if keep
-            else f"Session {leftover.id} reverted: every value it changed is back."
+            else "Reverted: every value the tuning left on the Pi had changed is back."
         )
 
     async def _persist(self) -> None:

@@ -40,6 +40,9 @@ class HistoryPage(Page):
         top.addWidget(label("Device:", wrap=False))
         top.addWidget(self.device, 1)
         self.content.addLayout(top)
+        # An empty grid says nothing to a first-time user: say why it is empty.
+        self.empty = label("", name="muted")
+        self.content.addWidget(self.empty)
         self.table = QTableWidget(0, 6)
         self.table.setAccessibleName("Runs of the chosen device")
         self.table.setHorizontalHeaderLabels(["", "Run", "When", "NIC", "Plan", "Mean figures"])
@@ -119,6 +122,14 @@ class HistoryPage(Page):
             for c, text in enumerate(cells, start=1):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         self.table.blockSignals(False)
+        self.empty.setText(
+            ""
+            if self.runs
+            else "No measurements of this Pi yet: each Baseline or Measure again adds one here."
+            if self.device.count()
+            else "No measurements yet: connect to a Pi and measure a Baseline; it shows here."
+        )
+        self.empty.setVisible(not self.runs)
         self._update_button()
 
     def checked(self) -> list[RunRecord]:

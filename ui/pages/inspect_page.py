@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.ui.controllers.inspection import InspectController, Inventory
+from sbctune.ui.controllers.inspection import InspectController, Inventory, warning_words
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
@@ -137,7 +137,9 @@ class InspectPage(Page):
             for finding in general:
                 other.body.addWidget(FindingRow(finding, self._colors))
             for warning in inventory.warnings:
-                other.body.addWidget(label(f"Could not read: {warning}", name="muted"))
+                other.body.addWidget(
+                    label(f"Could not read {warning_words(warning)}", name="muted")
+                )
             if inventory.missing_tools:
                 tools = ", ".join(inventory.missing_tools)
                 other.body.addWidget(label(f"Not installed on the Pi: {tools}", name="muted"))

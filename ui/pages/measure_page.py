@@ -52,8 +52,9 @@ class MeasurePage(Page):
         if self.role == "baseline":
             self.title = "3 · Baseline"
             self.intro = (
-                "iperf3 between the Pi and this computer, in each direction, before any change. "
-                "The first seconds of each test (shaded) are left out: TCP is still ramping up."
+                "The speed between the Pi and this computer in each direction, before any "
+                "change, measured with iperf3. The first seconds of each test (shaded) are left "
+                "out: the connection is still speeding up."
             )
         else:
             self.title = "5 · Measure again"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QHideEvent
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -143,6 +143,9 @@ class ResultsPage(Page):
         tuning.confirmed.connect(lambda _id: self.shown())
         tuning.reverted.connect(lambda _id: self.shown())
         tuning.busy.connect(lambda busy, text: self.tuning_text.setText(text) if busy else None)
+        # The guard can run out (or the flow settle it) while the user reads this page: the
+        # card must not keep offering Keep for settings the Pi has already put back.
+        state.tuning_changed.connect(self._tuning_changed)
 
     def _export_card(self, exporter: ExportController) -> None:
         """A folder, one button per format this computer can write, and what was written."""
@@ -272,9 +275,32 @@ class ResultsPage(Page):
                 lines.append(f"Run {run.id}: {change_text(run)}. Not a fair before or after.")
         return lines
 
+    def _tuning_changed(self) -> None:
+        if self.isVisible():
+            self.shown()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        if self._state.tuning_state != "guarded":
+            self._place_tuning_card(False)
+
+    def _place_tuning_card(self, first: bool) -> None:
+        """On trial, the tuning card comes before the figures: Keep is the decision the user
+        must make before the countdown ends, and a small window hides what lies below."""
+        before = self.content.indexOf(self.tuning_card) < self.content.indexOf(self.table_card)
+        if before == first:
+            return
+        self.content.removeWidget(self.tuning_card)
+        at = self.content.indexOf(self.table_card) + (0 if first else 1)
+        self.content.insertWidget(at, self.tuning_card)
+        self.content.activate()  # the new places now, for ensureWidgetVisible below
+
     def _show_tuning(self) -> None:
         applied = self._state.tuning
         state = self._state.tuning_state
+        on_trial = applied is not None and state == "guarded"
+        if on_trial or not self.isVisible():  # settled here: in sight until the user leaves
+            self._place_tuning_card(on_trial)
         measured = self._measured_lines()
         found = self._state.model.attribution
         self.waterfall.setVisible(bool(found and found.contributions))
@@ -288,7 +314,8 @@ class ResultsPage(Page):
             self.persist_button.setEnabled(False)
             return
         text = {
-            "guarded": "Applied under the guard, not yet kept.",
+            "guarded": "On trial, not yet kept: press Keep to keep these settings, or the Pi "
+            "puts everything back by itself when the countdown in the status bar ends.",
             "confirmed": "In force until the Pi restarts.",
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")

@@ -27,7 +27,7 @@ from sbctune.ui.settings import (
     udp_rate_of,
 )
 from sbctune.ui.theme import THEME_CHOICES, ThemeChoice
-from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
+from sbctune.ui.widgets.common import Card, ProblemPanel, label, label_reaches, narrow_combo
 
 ENDPOINT_TITLE = {
     "builtin": "Built-in (no iperf3 needed on this computer)",
@@ -64,6 +64,7 @@ class SettingsPage(Page):
             self.plan.addItem(plan.title, name)
         form.addRow("This computer's &endpoint:", self.endpoint)
         form.addRow("&iperf3 program:", path_box)
+        label_reaches(form, path_box, self.iperf3_path)
         form.addRow("Default &plan:", self.plan)
         self.calibrate = QCheckBox("&Measure the baseline twice")
         why = (
@@ -78,7 +79,9 @@ class SettingsPage(Page):
         calibrate_rows.addWidget(self.calibrate)
         calibrate_rows.addWidget(label(why, name="muted"))
         form.addRow("Tune && Measure:", calibrate_box)
-        form.addRow("U&DP test:", self._udp_row())
+        udp_row = self._udp_row()
+        form.addRow("U&DP test:", udp_row)
+        label_reaches(form, udp_row, self.udp)
         card.body.addLayout(form)
         self.udp_problem = ProblemPanel()
         self.udp_problem.setAccessibleName("Problem with the UDP rate")
@@ -136,7 +139,7 @@ class SettingsPage(Page):
         row.addStretch(1)
         box = QWidget()
         box.setLayout(row)
-        box.setFocusProxy(self.udp)  # Alt+D (the row's label) reaches the check box
+        box.setFocusProxy(self.udp)
         return box
 
     def shown(self) -> None:

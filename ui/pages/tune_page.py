@@ -393,6 +393,9 @@ class TunePage(Page):
     def _apply(self) -> None:
         self.events.clear()
         self.events.show()
+        # Applying shows at the top (spinner, then the guard's countdown): the user may have
+        # pressed Apply (Alt+A) scrolled down among the tweaks.
+        self.verticalScrollBar().setValue(0)
         self.controller.apply(self.selected(), self.guard.value(), self.persist.isChecked())
 
     def show_event(self, message: str) -> None:
@@ -417,6 +420,9 @@ class TunePage(Page):
         self._refresh_hold()
         self._tick()
         self.timer.start()
+        self.content.activate()  # the card's place now, to bring it (and Keep) into sight
+        self.ensureWidgetVisible(self.confirm_button)
+        self.ensureWidgetVisible(self.guard_card.title, 0, 30)  # its title and countdown first
 
     def _tick(self) -> None:
         left = self.controller.guard_left()

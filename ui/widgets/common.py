@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
     QComboBox,
+    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -33,10 +34,22 @@ def label(text: str = "", *, name: str = "", wrap: bool = True, selectable: bool
 
 def narrow_combo(combo: QComboBox, chars: int = 18) -> QComboBox:
     """A combo box that may be narrower than its longest item (which it elides), so a long
-    plan name cannot push a page wider than an 800-pixel window."""
+    plan name cannot push a page wider than an 800-pixel window. The chosen item's whole text
+    is its tooltip (a list the user picks from; a field the user types in keeps its own)."""
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(chars)
+    if not combo.isEditable():
+        combo.currentTextChanged.connect(combo.setToolTip)
     return combo
+
+
+def label_reaches(form: QFormLayout, row_widget: QWidget, target: QWidget) -> None:
+    """The form label of `row_widget` (a container of several controls) gives its Alt+letter
+    focus to `target`: QLabel hands the focus only to a buddy that takes focus itself, so a
+    container's focus proxy alone leaves the mnemonic dead."""
+    found = form.labelForField(row_widget)
+    if isinstance(found, QLabel):
+        found.setBuddy(target)
 
 
 class PassesTheWheel:

@@ -173,6 +173,7 @@ class AboutDialog(QDialog):
 
         self.grid = FactGrid(facts)
         layout.addWidget(self.grid)
+        layout.addStretch(1)  # spare height below the facts, not in gaps between them
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         buttons.accepted.connect(self.accept)

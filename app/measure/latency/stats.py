@@ -116,7 +116,7 @@ class LatencyResult:
                     "answer within 2 s: the link holds or drops them: bufferbloat"
                 )
             return f"not enough probes answered to tell the latency under {load}"
-        tail = f" (p95 {self.loaded.p95:.0f} ms)"
+        tail = f", 1 probe in 20 over {self.loaded.p95:.0f} ms"  # the 95th percentile, in words
         if added < 5:
             return f"no added latency to speak of under {load} (+{added:.1f} ms)"
         if added < 30:

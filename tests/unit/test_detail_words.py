@@ -1,0 +1,39 @@
+"""A tweak's recorded detail as the user reads it (app, CLI, HTML report): the kernel's answer,
+not the /proc or /sys path it came from; numbers, not a Python list (sessions recorded before
+the planners wrote plain numbers still hold "[0, 1, 2, 3]")."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sbctune.tuning import TweakOutcome
+from sbctune.tuning.words import detail_words
+from sbctune.workflow.tuning_words import outcome_line
+from tests.plain_words import jargon
+
+
+def test_a_refused_file_reads_as_the_kernels_answer() -> None:
+    line = outcome_line(
+        TweakOutcome("irq-affinity", "not_possible", "/proc/irq/46/smp_affinity: Invalid argument")
+    )
+    assert line.endswith("not possible on this Pi — the kernel answered “Invalid argument”")
+    assert not jargon(line)
+
+
+def test_numbers_and_several_refusals_read_plainly() -> None:
+    text = detail_words(
+        "receive work of eth1 on CPUs [0, 1, 2, 3] (not possible here: "
+        "/sys/class/net/eth1/queues/rx-1/rps_cpus: No such file or directory; "
+        "/sys/class/net/eth1/queues/rx-2/rps_cpus: Permission denied)"
+    )
+    assert text == (
+        "receive work of eth1 on CPUs 0, 1, 2, 3 (not possible here: the kernel answered "
+        "“No such file or directory”; the kernel answered “Permission denied”)"
+    )
+    assert detail_words("GRO/GSO/TSO on") == "GRO/GSO/TSO on"
+
+
+@given(st.text(max_size=300))
+def test_any_detail_gives_text(detail: str) -> None:
+    assert isinstance(detail_words(detail), str)
