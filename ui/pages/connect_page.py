@@ -27,7 +27,7 @@ from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
-from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
+from sbctune.ui.widgets.common import Card, ProblemPanel, label, label_reaches, narrow_combo
 from sbctune.wording import counted
 
 # Made first at start-up, before the core (SSH, the one-click flow) is imported: the user types
@@ -89,6 +89,7 @@ class ConnectPage(Page):
         self.find_button.clicked.connect(self._find)
         host_row.addWidget(self.find_button)
         form.addRow("Host or &IP:", host_field)
+        label_reaches(form, host_field, self.host)  # Alt+I: the container cannot take focus
         form.addRow("P&ort:", self.port)
         form.addRow("&User:", self.user)
         card.body.addLayout(form)
@@ -109,8 +110,8 @@ class ConnectPage(Page):
         self.content.addWidget(self.notice)
         self.content.addStretch(1)
 
-        # Enter in a text field connects (a main window has no default button as dialogs do).
-        for field in (host_edit, self.user, self.password, self.key_file):
+        # Enter in a field connects (a main window has no default button as dialogs do).
+        for field in (host_edit, self.port.lineEdit(), self.user, self.password, self.key_file):
             field.returnPressed.connect(self._enter)
         for first, second in zip(self._focus_order(), self._focus_order()[1:], strict=False):
             QWidget.setTabOrder(first, second)
