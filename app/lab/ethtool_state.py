@@ -97,9 +97,12 @@ def interface_state(
     kernel: str = "",
     queues: tuple[int, int] | None = None,
     clock_mhz: int | None = None,
+    speed_mbps: float | None = None,
 ) -> dict[str, Any]:
     """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues);
-    `clock_mhz` the board's MAC clock (stmmac's rx-usecs units)."""
+    `clock_mhz` the board's MAC clock (stmmac's rx-usecs units); `speed_mbps` the link's speed
+    (the profile's, as the lab's sysfs shows it: r8169's coalescing scale, atlantic's
+    defaults)."""
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -119,7 +122,7 @@ def interface_state(
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
-    hold_to_table(state, driver, chip, kernel, clock_mhz)
+    hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     state["stats"] = stats_names(driver)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
@@ -150,6 +153,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             profile.kernel,
             driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
             spec.mac_clock_mhz,
+            spec.link.link_speed_mbps,
         )
         for spec in profile.interfaces
         if spec.driver

@@ -12,7 +12,9 @@ from typing import Any
 from sbctune.lab.fake_ethtool_base import (
     BOOL,
     EINVAL,
+    ELNRNG,
     EOPNOTSUPP,
+    ERRNO,
     FAIL_CODE,
     NUM,
     SET_FAIL_CODE,
@@ -25,6 +27,7 @@ from sbctune.lab.fake_ethtool_driver import (
     coalesce_refused,
     ring_size_kept,
     riwt_stored,
+    scaled_set,
     stored,
 )
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
@@ -87,6 +90,8 @@ def show_coalesce(ifname: str, dev: dict[str, Any]) -> str:
     co = dev.get("coalesce")
     if co is None:
         raise nl_error(EOPNOTSUPP, FAIL_CODE["-c"])
+    if "scale" in co and not co["scale"].get("row"):  # r8169: rtl_coalesce_info, no row
+        raise nl_error(ELNRNG, FAIL_CODE["-c"])
     supported = set(co["supported"])
     values = co["values"]
 
@@ -124,6 +129,13 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
+    if all(_unchanged(co["values"], name, value) for name, value in pairs):
+        return  # ethnl_set_coalesce: nothing modified, so the driver is not called
+    if "scale" in co:  # r8169: every value stored again in units of a speed's scale
+        failed = scaled_set(co, numbers)
+        if failed:
+            raise nl_error(ERRNO[failed], code)
+        return
     refused = coalesce_refused(co, numbers)
     if refused:  # the driver's own checks, no extack
         raise nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
@@ -144,6 +156,12 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))
+
+
+def _unchanged(values: dict[str, Any], name: str, value: str) -> bool:
+    if name.startswith("adaptive-"):
+        return bool(values.get(name)) == (value == "on")
+    return name in values and int(values[name]) == int(value)
 
 
 # --------------------------------------------------------------------------- EEE
