@@ -184,6 +184,7 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
 
 
@@ -201,6 +202,21 @@ def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
     if not eee["active"] and default.get("timer_needs_link"):
         eee["tx_lpi_timer"] = 0
+
+
+def _eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
+    """The EEE link modes the driver reports where the table says so for the profile's series
+    (igc: none on 6.1, 100/1000/2500baseT on 6.12; an unknown kernel: the model's, unless
+    every series agrees) and the driver's own set rules (igc_ethtool_set_eee)."""
+    held = {s: f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
+            if f["fact"] == "eee_modes" for s in f["kernels"] if s in caps.series}  # fmt: skip
+    values = list(held.values())
+    if values and set(held) == set(caps.series) and all(v == values[0] for v in values):
+        eee["supported"] = list(values[0]["supported"])
+    rules = dict(caps.facts.get("eee_set_rules", {}))
+    if rules:
+        rules["tx_lpi_follows"] = bool(caps.facts.get("eee_tx_lpi_follows"))
+        eee["rules"] = rules
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:

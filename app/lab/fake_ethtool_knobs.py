@@ -201,6 +201,8 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if eee is None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
+    if _eee_refused(eee, dict(pairs)):
+        raise nl_error(EINVAL, code)
     for name, value in pairs:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
@@ -214,6 +216,25 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["tx_lpi"] = value == "on"
         elif name == "tx-timer":
             eee["tx_lpi_timer"] = int(value)
+    if eee.get("rules", {}).get("tx_lpi_follows"):  # igc: EEER's Tx LPI goes with EEE
+        eee["tx_lpi"] = bool(eee["enabled"])
+
+
+def _eee_refused(eee: dict[str, Any], given: dict[str, str]) -> bool:
+    """igc_ethtool_set_eee's EINVALs, on what ethtool hands over (given, or as read back): with
+    EEE on, another Tx LPI or a non-zero timer; with EEE off, a set that leaves it off. A set
+    that changes nothing does not reach the driver (ethnl_set_eee)."""
+    rules = eee.get("rules")
+    now = {"eee": bool(eee["enabled"]), "tx-lpi": bool(eee.get("tx_lpi")),
+           "tx-timer": int(eee.get("tx_lpi_timer", 0))}  # fmt: skip
+    new = dict(now)
+    new.update({k: (v == "on") if k != "tx-timer" else int(v) for k, v in given.items()
+                if k in now})  # fmt: skip
+    if not rules or new == now:
+        return False
+    if now["eee"]:
+        return new["tx-lpi"] != now["tx-lpi"] or new["tx-timer"] != 0
+    return not new["eee"]
 
 
 # --------------------------------------------------------------------------- pause
