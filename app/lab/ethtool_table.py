@@ -268,7 +268,7 @@ def _coalesce(
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     _riwt(co, caps, clock_mhz)
-    _scale(co, caps, speed_mbps)
+    _scale(co, caps, chip, speed_mbps)
     modes = caps.facts.get("coalesce_modes")
     if modes:
         co["modes"] = {
@@ -300,15 +300,16 @@ def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None) -> None:
         co["values"][riwt["param"]] = int(default) * unit // mhz
 
 
-def _scale(co: dict[str, Any], caps: DriverCaps, speed_mbps: float | None) -> None:
-    """r8169 (RTL8168/8111/8101): usecs kept in up to 15 units of a scale from the link speed's
+def _scale(co: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None) -> None:
+    """r8169: usecs kept in up to 15 units of a scale (the chip's rows: the PCI RTL8169's, or
+    RTL8168/8111/8101's) from the link speed's
     row (an unknown speed: the first, 1 Gbit/s, as rtl_coalesce_info assumes; a speed with no
     row: none, ELNRNG), frames in fours up to 60; IntrMitigate starts at 0 (rtl_hw_start_8168:
     "disable interrupt coalescing"), which rtl_get_coalesce shows as usecs 0 and frames 1."""
     scales, frames = caps.facts.get("coalesce_scale_ns"), caps.facts.get("coalesce_frames_scale")
-    if not scales or not frames:
+    rows = driver_caps.coalesce_scale_rows(caps, chip)
+    if not scales or not frames or not rows:
         return
-    rows: dict[str, list[int]] = scales["by_speed"]
     row = rows.get(str(int(speed_mbps))) if speed_mbps else rows[max(rows, key=int)]
     co["scale"] = {"row": row, "units_max": int(scales["units_max"]),
                    "frames_max": int(frames["max"]), "frames_step": int(frames["step"]),

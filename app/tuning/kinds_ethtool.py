@@ -241,13 +241,15 @@ def _scaled_usecs(ctx: Context, usecs: int, tx_usecs: int) -> int | str:
     link's speed and the larger of rx/tx usecs, rounded up in and out (rtl_set_coalesce,
     rtl_get_coalesce). The first value from `usecs` up that reads back as written, or why
     there is none (at 100 Mbit/s a unit is 20.48 us: 50 reads back 62, never as written)."""
-    facts = ctx.caps.facts if ctx.caps else {}
-    scales = facts.get("coalesce_scale_ns")
-    if not scales:
+    caps = ctx.caps
+    by_speed = (
+        driver_caps.coalesce_scale_rows(caps, ctx.nic.chip if ctx.nic else None) if caps else None
+    )
+    if caps is None or not by_speed:
         return usecs
-    driver = ctx.caps.driver if ctx.caps else "the driver"
+    scales = caps.facts["coalesce_scale_ns"]
+    driver = caps.driver
     speed = ctx.nic.link_speed_mbps if ctx.nic else None
-    by_speed: dict[str, list[int]] = scales["by_speed"]
     found = by_speed.get(str(speed)) if speed else by_speed[max(by_speed, key=int)]
     if found is None:
         return f"{driver} has no coalescing at {speed} Mbit/s"

@@ -171,3 +171,21 @@ def test_the_lab_takes_the_link_speed_from_the_profile() -> None:
     )
     state = build_state(dataclasses.replace(profile, interfaces=(slow, *profile.interfaces[1:])))
     assert state["interfaces"][nic.name]["coalesce"]["scale"]["row"][0] == 2560
+
+
+@root
+@pytest.mark.parametrize("chip", ["RTL-8110SC/8169SC Gigabit Ethernet", "RTL8169 PCI Gigabit"])
+def test_the_pci_rtl8169_has_its_own_finer_scale(tmp_path: Path, chip: str) -> None:
+    """rtl_coalesce_info: mac_version up to RTL_GIGA_MAC_VER_06 (the PCI RTL8169/8110 family)
+    uses rtl_coalesce_info_8169, 0.32/2.56/5.12/10.24 us at 1 Gbit/s: 50 is 10 units of
+    5.12 us and reads back 52; no value near 50 reads back as written, so the planner plans
+    nothing. An RTL8111/8168 (the PCIe chips) keeps the 5 us row."""
+    state = lab(tmp_path, "r8169", chip, 1000)
+    item = planned("r8169", chip, 1000, ethtool(state, "-c", "eth0")[0])
+    assert not item.applicable and "read back 52" in item.reason
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert shown(state)["rx-usecs"] == "52"
+    (tmp_path / "pcie").mkdir()
+    pcie = lab(tmp_path / "pcie", "r8169", "RTL8111/8168/8411 PCI Express Gigabit", 1000)
+    assert ethtool(pcie, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert shown(pcie)["rx-usecs"] == "50"
