@@ -31,6 +31,9 @@ from sbctune.resources import resource_root
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
 STATE_FILE = "ethtool/state.json"
+# What a lab NIC without a profile speed shows (drivers/net/veth.c veth_get_link_ksettings:
+# SPEED_10000); sbctune.lab.overlay.link_files binds the profile's speed over it.
+VETH_SPEED_MBPS = 10000
 _FEATURE_LINE = re.compile(r"^\s*([a-z0-9_-]+): (on|off)( \[fixed\])?")
 _RING_LINE = re.compile(r"^(RX|RX Mini|RX Jumbo|TX):\s+(\d+|n/a)\s*$")
 _RING_KEYS = {"RX": "rx", "RX Mini": "rx-mini", "RX Jumbo": "rx-jumbo", "TX": "tx"}
@@ -153,7 +156,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             profile.kernel,
             driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
             spec.mac_clock_mhz,
-            spec.link.link_speed_mbps,
+            spec.link.link_speed_mbps or VETH_SPEED_MBPS,  # the speed the lab's sysfs shows
         )
         for spec in profile.interfaces
         if spec.driver

@@ -162,8 +162,9 @@ def test_atlantic_auto_moderation_defaults_follow_the_link_speed(
 
 
 def test_the_lab_takes_the_link_speed_from_the_profile() -> None:
-    """build_state hands each interface the profile's link_speed_mbps (what the lab's sysfs
-    speed shows), so an RTL8111 at 100 Mbit/s gets the 100 Mbit/s scale."""
+    """build_state hands each interface the speed the lab's sysfs shows: the profile's
+    link_speed_mbps (an RTL8111 at 100 Mbit/s gets the 100 Mbit/s scale), else veth's 10000,
+    where r8169 has no scale (ELNRNG, as the planner says "no coalescing at 10000")."""
     profile = load_profile("cm4-rtl8125b-r8169")
     nic = profile.interfaces[0]
     slow = dataclasses.replace(
@@ -171,6 +172,9 @@ def test_the_lab_takes_the_link_speed_from_the_profile() -> None:
     )
     state = build_state(dataclasses.replace(profile, interfaces=(slow, *profile.interfaces[1:])))
     assert state["interfaces"][nic.name]["coalesce"]["scale"]["row"][0] == 2560
+    unsaid = dataclasses.replace(slow, link=dataclasses.replace(nic.link, link_speed_mbps=None))
+    state = build_state(dataclasses.replace(profile, interfaces=(unsaid, *profile.interfaces[1:])))
+    assert state["interfaces"][nic.name]["coalesce"]["scale"]["row"] is None
 
 
 @root
