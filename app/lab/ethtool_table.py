@@ -265,6 +265,7 @@ def _coalesce(
     co["refuse"] = caps.facts.get("coalesce_refuses", [])
     co["max_errno"] = caps.facts.get("coalesce_max_errno", {})  # atlantic: frames EOPNOTSUPP
     co["frames_iff_no_usecs"] = caps.facts.get("coalesce_usecs_needs_frames_zero", {})
+    co["read_back"] = caps.facts.get("coalesce_frames_read_back", {})  # atlantic: frames 0
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     _riwt(co, caps, clock_mhz)

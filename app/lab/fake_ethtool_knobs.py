@@ -145,6 +145,8 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             continue  # accepted by the driver, which does not store it (reads back unchanged)
         adaptive = name.startswith("adaptive-")
         co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
+    for name, shown in co.get("read_back", {}).items():  # atlantic: frames always read 0
+        co["values"][name] = shown
     # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
     # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
     given = {name for name, _ in pairs}

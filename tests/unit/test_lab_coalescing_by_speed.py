@@ -193,3 +193,21 @@ def test_the_pci_rtl8169_has_its_own_finer_scale(tmp_path: Path, chip: str) -> N
     pcie = lab(tmp_path / "pcie", "r8169", "RTL8111/8168/8411 PCI Express Gigabit", 1000)
     assert ethtool(pcie, "-C", "eth0", "rx-usecs", "50")[2] == 0
     assert shown(pcie)["rx-usecs"] == "50"
+
+
+@root
+def test_atlantic_reads_frames_back_as_0_and_then_refuses_a_one_parameter_set(
+    tmp_path: Path,
+) -> None:
+    """aq_ethtool_set_coalesce always sets the ON mode, where aq_ethtool_get_coalesce shows
+    frames 0: after rx-usecs 0 rx-frames 1 the RX pair reads 0/0, which the next -C hands back
+    (EOPNOTSUPP) unless it sets rx-usecs itself, as the planner's command does."""
+    state = lab(tmp_path, "atlantic", "AQC107", 1000)
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "1")[2] == 0
+    assert (shown(state)["rx-usecs"], shown(state)["rx-frames"]) == ("0", "0")
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "100")[1] == [NOT_SUPPORTED]
+    item = planned("atlantic", "AQC107", 1000, ethtool(state, "-c", "eth0")[0])
+    change = next(c for c in item.changes if c.target.endswith("rx-usecs"))
+    assert item.applicable and (change.before, change.after) == ("0", "50")
+    assert ethtool(state, "-C", "eth0", "rx-usecs", change.after)[2] == 0
+    assert (shown(state)["rx-usecs"], shown(state)["rx-frames"]) == ("50", "0")
