@@ -31,6 +31,9 @@ from sbctune.resources import resource_root
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
 STATE_FILE = "ethtool/state.json"
+# What a lab NIC without a profile speed shows (drivers/net/veth.c veth_get_link_ksettings:
+# SPEED_10000); sbctune.lab.overlay.link_files binds the profile's speed over it.
+VETH_SPEED_MBPS = 10000
 _FEATURE_LINE = re.compile(r"^\s*([a-z0-9_-]+): (on|off)( \[fixed\])?")
 _RING_LINE = re.compile(r"^(RX|RX Mini|RX Jumbo|TX):\s+(\d+|n/a)\s*$")
 _RING_KEYS = {"RX": "rx", "RX Mini": "rx-mini", "RX Jumbo": "rx-jumbo", "TX": "tx"}
@@ -97,9 +100,12 @@ def interface_state(
     kernel: str = "",
     queues: tuple[int, int] | None = None,
     clock_mhz: int | None = None,
+    speed_mbps: float | None = None,
 ) -> dict[str, Any]:
     """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues);
-    `clock_mhz` the board's MAC clock (stmmac's rx-usecs units)."""
+    `clock_mhz` the board's MAC clock (stmmac's rx-usecs units); `speed_mbps` the link's speed
+    (the profile's, as the lab's sysfs shows it: r8169's coalescing scale, atlantic's
+    defaults)."""
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -119,7 +125,7 @@ def interface_state(
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
-    hold_to_table(state, driver, chip, kernel, clock_mhz)
+    hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     state["stats"] = stats_names(driver)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
@@ -150,6 +156,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             profile.kernel,
             driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
             spec.mac_clock_mhz,
+            spec.link.link_speed_mbps or VETH_SPEED_MBPS,  # the speed the lab's sysfs shows
         )
         for spec in profile.interfaces
         if spec.driver

@@ -150,16 +150,18 @@ def hold_to_table(
     chip: str = "",
     kernel: str = "",
     clock_mhz: int | None = None,
+    speed_mbps: float | None = None,
 ) -> None:
     """Change `state` (one interface's, as ethtool_state builds it) to what the kernel allows
     (`kernel`: the profile's release, for facts of one series; "" every series; `clock_mhz`:
-    the board's MAC clock where the driver counts in its cycles, stmmac)."""
+    the board's MAC clock where the driver counts in its cycles, stmmac; `speed_mbps`: the
+    link's speed, the profile's, where coalescing depends on it: r8169, atlantic)."""
     caps = driver_caps.caps(driver, kernel or None, chip)
     if caps is None:
         return
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
     state["rings"] = _rings(state.get("rings"), caps)
-    state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip, clock_mhz)
+    state["coalesce"] = _coalesce(state.get("coalesce"), caps, chip, clock_mhz, speed_mbps)
     only = caps.facts.get("pause_chips_only")  # asix: only the AX88772 family's ops have it
     if not caps.has("get_pauseparam") or (
         only and chip and not caps.refuses_on("pause_chips_only", chip)
@@ -182,6 +184,7 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
 
 
@@ -199,6 +202,21 @@ def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
     if not eee["active"] and default.get("timer_needs_link"):
         eee["tx_lpi_timer"] = 0
+
+
+def _eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
+    """The EEE link modes the driver reports where the table says so for the profile's series
+    (igc: none on 6.1, 100/1000/2500baseT on 6.12; an unknown kernel: the model's, unless
+    every series agrees) and the driver's own set rules (igc_ethtool_set_eee)."""
+    held = {s: f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
+            if f["fact"] == "eee_modes" for s in f["kernels"] if s in caps.series}  # fmt: skip
+    values = list(held.values())
+    if values and set(held) == set(caps.series) and all(v == values[0] for v in values):
+        eee["supported"] = list(values[0]["supported"])
+    rules = dict(caps.facts.get("eee_set_rules", {}))
+    if rules:
+        rules["tx_lpi_follows"] = bool(caps.facts.get("eee_tx_lpi_follows"))
+        eee["rules"] = rules
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:
@@ -220,7 +238,11 @@ def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | N
 
 
 def _coalesce(
-    co: dict[str, Any] | None, caps: DriverCaps, chip: str, clock_mhz: int | None = None
+    co: dict[str, Any] | None,
+    caps: DriverCaps,
+    chip: str,
+    clock_mhz: int | None = None,
+    speed_mbps: float | None = None,
 ) -> dict[str, Any] | None:
     if not caps.has("get_coalesce") or caps.refuses_on("coalesce_refused_chips", chip):
         return None
@@ -228,7 +250,11 @@ def _coalesce(
     co = dict(co or {})
     values = dict(co.get("values", {}))
     default = caps.facts.get("coalesce_default")
-    defaults = caps.facts.get("coalesce_defaults", {})  # stmmac: per parameter
+    defaults = dict(caps.facts.get("coalesce_defaults", {}))  # stmmac: per parameter
+    by_speed = caps.facts.get("coalesce_defaults_by_speed")  # atlantic: AUTO's speed table
+    if by_speed and speed_mbps:
+        defaults.update(by_speed.get(str(int(speed_mbps)), by_speed["other"]))
+        values = {k: v for k, v in values.items() if k not in by_speed["other"]}
     for param in supported:
         if param not in values:
             values[param] = (
@@ -239,9 +265,11 @@ def _coalesce(
     co["refuse"] = caps.facts.get("coalesce_refuses", [])
     co["max_errno"] = caps.facts.get("coalesce_max_errno", {})  # atlantic: frames EOPNOTSUPP
     co["frames_iff_no_usecs"] = caps.facts.get("coalesce_usecs_needs_frames_zero", {})
+    co["read_back"] = caps.facts.get("coalesce_frames_read_back", {})  # atlantic: frames 0
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     _riwt(co, caps, clock_mhz)
+    _scale(co, caps, chip, speed_mbps)
     modes = caps.facts.get("coalesce_modes")
     if modes:
         co["modes"] = {
@@ -271,6 +299,25 @@ def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None) -> None:
     default = caps.facts.get("coalesce_riwt_default")
     if default is not None:
         co["values"][riwt["param"]] = int(default) * unit // mhz
+
+
+def _scale(co: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None) -> None:
+    """r8169: usecs kept in up to 15 units of a scale (the chip's rows: the PCI RTL8169's, or
+    RTL8168/8111/8101's) from the link speed's
+    row (an unknown speed: the first, 1 Gbit/s, as rtl_coalesce_info assumes; a speed with no
+    row: none, ELNRNG), frames in fours up to 60; IntrMitigate starts at 0 (rtl_hw_start_8168:
+    "disable interrupt coalescing"), which rtl_get_coalesce shows as usecs 0 and frames 1."""
+    scales, frames = caps.facts.get("coalesce_scale_ns"), caps.facts.get("coalesce_frames_scale")
+    rows = driver_caps.coalesce_scale_rows(caps, chip)
+    if not scales or not frames or not rows:
+        return
+    row = rows.get(str(int(speed_mbps))) if speed_mbps else rows[max(rows, key=int)]
+    co["scale"] = {"row": row, "units_max": int(scales["units_max"]),
+                   "frames_max": int(frames["max"]), "frames_step": int(frames["step"]),
+                   "frames_errno": str(frames["max_errno"])}  # fmt: skip
+    for direction in ("rx", "tx"):
+        co["values"][f"{direction}-usecs"] = 0
+        co["values"][f"{direction}-frames"] = int(frames["shown_when_off"])
 
 
 def _features(features: dict[str, Any], caps: DriverCaps) -> None:

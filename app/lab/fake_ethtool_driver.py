@@ -116,3 +116,37 @@ def ring_size_kept(rings: dict[str, Any], name: str, value: int) -> int | None:
         return 1 << (value - 1).bit_length()
     multiple = int(rule.get("multiple", 1))
     return -(-value // multiple) * multiple
+
+
+def scaled_set(co: dict[str, Any], numbers: dict[str, int]) -> str:
+    """r8169 (rtl_set_coalesce, RTL8168/8111/8101): the errno name it answers with ("" where
+    it accepts, and then `co["values"]` holds what rtl_get_coalesce reads back). Every value
+    ethtool hands over (given, or as read back) is stored again: frames over 60 ERANGE; usecs
+    in units of the first scale of the link speed's row (max(rx, tx) usecs decides) that
+    holds them in 15 units, ERANGE where none does, ELNRNG at a speed with no row; frames 1
+    taken as 0; frames without usecs EINVAL; usecs rounded up into units, frames into fours."""
+    scale = co["scale"]
+    merged = {name: int(co["values"].get(name, 0)) for name in _SCALED}
+    merged.update({name: int(value) for name, value in numbers.items() if name in _SCALED})
+    if max(merged["rx-frames"], merged["tx-frames"]) > int(scale["frames_max"]):
+        return str(scale["frames_errno"])
+    row = scale.get("row")
+    if not row:
+        return "ELNRNG"  # rtl_coalesce_info: the link's speed has no row
+    top = max(merged["rx-usecs"], merged["tx-usecs"])
+    step = next((int(s) for s in row if top <= int(s) * int(scale["units_max"]) // 1000), None)
+    if step is None:
+        return "ERANGE"  # rtl_coalesce_choose_scale
+    frames = {name: 0 if merged[name] == 1 else merged[name] for name in ("rx-frames", "tx-frames")}
+    if any(frames[f"{d}-frames"] and not merged[f"{d}-usecs"] for d in ("rx", "tx")):
+        return "EINVAL"  # "HW requires time limit to be set if frame limit is set"
+    fours = int(scale["frames_step"])
+    for direction in ("rx", "tx"):
+        units = -(-merged[f"{direction}-usecs"] * 1000 // step)
+        count = -(-frames[f"{direction}-frames"] // fours)
+        co["values"][f"{direction}-usecs"] = -(-units * step // 1000)
+        co["values"][f"{direction}-frames"] = count * fours if units or count else 1
+    return ""
+
+
+_SCALED = ("rx-usecs", "rx-frames", "tx-usecs", "tx-frames")

@@ -12,7 +12,9 @@ from typing import Any
 from sbctune.lab.fake_ethtool_base import (
     BOOL,
     EINVAL,
+    ELNRNG,
     EOPNOTSUPP,
+    ERRNO,
     FAIL_CODE,
     NUM,
     SET_FAIL_CODE,
@@ -25,6 +27,7 @@ from sbctune.lab.fake_ethtool_driver import (
     coalesce_refused,
     ring_size_kept,
     riwt_stored,
+    scaled_set,
     stored,
 )
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
@@ -87,6 +90,8 @@ def show_coalesce(ifname: str, dev: dict[str, Any]) -> str:
     co = dev.get("coalesce")
     if co is None:
         raise nl_error(EOPNOTSUPP, FAIL_CODE["-c"])
+    if "scale" in co and not co["scale"].get("row"):  # r8169: rtl_coalesce_info, no row
+        raise nl_error(ELNRNG, FAIL_CODE["-c"])
     supported = set(co["supported"])
     values = co["values"]
 
@@ -124,6 +129,13 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
+    if all(_unchanged(co["values"], name, value) for name, value in pairs):
+        return  # ethnl_set_coalesce: nothing modified, so the driver is not called
+    if "scale" in co:  # r8169: every value stored again in units of a speed's scale
+        failed = scaled_set(co, numbers)
+        if failed:
+            raise nl_error(ERRNO[failed], code)
+        return
     refused = coalesce_refused(co, numbers)
     if refused:  # the driver's own checks, no extack
         raise nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
@@ -133,6 +145,8 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             continue  # accepted by the driver, which does not store it (reads back unchanged)
         adaptive = name.startswith("adaptive-")
         co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
+    for name, shown in co.get("read_back", {}).items():  # atlantic: frames always read 0
+        co["values"][name] = shown
     # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
     # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
     given = {name for name, _ in pairs}
@@ -144,6 +158,12 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))
+
+
+def _unchanged(values: dict[str, Any], name: str, value: str) -> bool:
+    if name.startswith("adaptive-"):
+        return bool(values.get(name)) == (value == "on")
+    return name in values and int(values[name]) == int(value)
 
 
 # --------------------------------------------------------------------------- EEE
@@ -183,6 +203,8 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if eee is None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
+    if _eee_refused(eee, dict(pairs)):
+        raise nl_error(EINVAL, code)
     for name, value in pairs:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
@@ -196,6 +218,25 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["tx_lpi"] = value == "on"
         elif name == "tx-timer":
             eee["tx_lpi_timer"] = int(value)
+    if eee.get("rules", {}).get("tx_lpi_follows"):  # igc: EEER's Tx LPI goes with EEE
+        eee["tx_lpi"] = bool(eee["enabled"])
+
+
+def _eee_refused(eee: dict[str, Any], given: dict[str, str]) -> bool:
+    """igc_ethtool_set_eee's EINVALs, on what ethtool hands over (given, or as read back): with
+    EEE on, another Tx LPI or a non-zero timer; with EEE off, a set that leaves it off. A set
+    that changes nothing does not reach the driver (ethnl_set_eee)."""
+    rules = eee.get("rules")
+    now = {"eee": bool(eee["enabled"]), "tx-lpi": bool(eee.get("tx_lpi")),
+           "tx-timer": int(eee.get("tx_lpi_timer", 0))}  # fmt: skip
+    new = dict(now)
+    new.update({k: (v == "on") if k != "tx-timer" else int(v) for k, v in given.items()
+                if k in now})  # fmt: skip
+    if not rules or new == now:
+        return False
+    if now["eee"]:
+        return new["tx-lpi"] != now["tx-lpi"] or new["tx-timer"] != 0
+    return not new["eee"]
 
 
 # --------------------------------------------------------------------------- pause

@@ -32,7 +32,10 @@
     pc_to_pi_mbps = 949
     full_duplex_pi_to_pc_mbps = 163   # optional: the rates while both directions carry traffic
     full_duplex_pc_to_pi_mbps = 902
-    link_speed_mbps = 1000       # optional: used when a direction has no measured figure
+    link_speed_mbps = 1000       # optional: used when a direction has no measured figure; also
+                                 # the speed the lab's sysfs shows and the driver models use
+                                 # (r8169's coalescing scale, atlantic's defaults); default
+                                 # veth's 10000
     delay_ms = 0                 # optional, needs sch_netem
     loss_pct = 0
 

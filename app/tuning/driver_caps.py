@@ -175,6 +175,20 @@ def caps(
     return DriverCaps(driver, series, ops, coalesce, ring_max, multiqueue, facts, cites)
 
 
+def coalesce_scale_rows(caps: DriverCaps, chip: str | None) -> dict[str, list[int]] | None:
+    """r8169's coalescing scales (ns per unit) by link speed for this chip: the PCI RTL8169
+    family's own rows (rtl_coalesce_info_8169), else the RTL8168/8111/8101 ones; None where
+    the driver has none. The planner and the lab both read them here."""
+    scales = caps.facts.get("coalesce_scale_ns")
+    if not scales:
+        return None
+    special = caps.facts.get("coalesce_scale_ns_chips")
+    squeezed = (chip or "").lower().replace(" ", "").replace("-", "")
+    if special and squeezed and any(name in squeezed for name in special["chips"]):
+        return dict(special["by_speed"])
+    return dict(scales["by_speed"])
+
+
 def fact_in_every_series(caps: DriverCaps, name: str) -> bool:
     """Whether the table has a `name` fact for every series `caps` holds for: with an unknown
     kernel (both series) a default read for one series only is not claimed."""

@@ -9,6 +9,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
+from sbctune.tuning import driver_caps
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
@@ -240,13 +241,15 @@ def _scaled_usecs(ctx: Context, usecs: int, tx_usecs: int) -> int | str:
     link's speed and the larger of rx/tx usecs, rounded up in and out (rtl_set_coalesce,
     rtl_get_coalesce). The first value from `usecs` up that reads back as written, or why
     there is none (at 100 Mbit/s a unit is 20.48 us: 50 reads back 62, never as written)."""
-    facts = ctx.caps.facts if ctx.caps else {}
-    scales = facts.get("coalesce_scale_ns")
-    if not scales:
+    caps = ctx.caps
+    by_speed = (
+        driver_caps.coalesce_scale_rows(caps, ctx.nic.chip if ctx.nic else None) if caps else None
+    )
+    if caps is None or not by_speed:
         return usecs
-    driver = ctx.caps.driver if ctx.caps else "the driver"
+    scales = caps.facts["coalesce_scale_ns"]
+    driver = caps.driver
     speed = ctx.nic.link_speed_mbps if ctx.nic else None
-    by_speed: dict[str, list[int]] = scales["by_speed"]
     found = by_speed.get(str(speed)) if speed else by_speed[max(by_speed, key=int)]
     if found is None:
         return f"{driver} has no coalescing at {speed} Mbit/s"
@@ -346,12 +349,25 @@ def plan_eee(ctx: Context) -> PlannedTweak:
         refusal = _restart_refusal(ctx, "eee")
         if refusal:
             return _held(ctx, refusal)
-    item = PlannedTweak(ctx.tweak, True, "EEE off")
+    item = PlannedTweak(ctx.tweak, True, "EEE off" if eee.enabled else _eee_off_already(ctx))
     item.changes.append(_ethtool_change(ctx.iface, "--set-eee", "eee", before, "off"))
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
         item.restarts_link = True
         item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
     return item
+
+
+def _eee_off_already(ctx: Context) -> str:
+    """Why EEE is off already, where the driver's source turns it off at start (igc_probe:
+    "Disable EEE for internal PHY devices"; igc on 6.1 then reports no EEE link mode)."""
+    caps = ctx.caps
+    if caps is None or not driver_caps.fact_in_every_series(caps, "eee_default"):
+        return "EEE is off already"
+    defaults = [f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
+                if f["fact"] == "eee_default" and set(f["kernels"]) & set(caps.series)]  # fmt: skip
+    if any(d.get("enabled") for d in defaults):  # on by default in some series it may be
+        return "EEE is off already"
+    return f"EEE is off already: {caps.driver} turns it off at start ({caps.cite('eee_default')})"
 
 
 def _pause_refused_for_mtu(ctx: Context) -> str | None:

@@ -1,17 +1,21 @@
 """The lab's ethtool as the kernel's source says, end to end in a real lab (issue 21): r8169
 refuses every pause change while the interface carries jumbo frames (rtl8169_set_pauseparam:
 `dev->mtu > ETH_DATA_LEN` -> EOPNOTSUPP), read from the lab NIC's real MTU, and the planner
-says it is not possible in the kernel's words.
+says it is not possible in the kernel's words; r8169's coalescing is kept in units of the
+scale of the link speed the lab's sysfs shows (the profile's), and the planner, reading that
+speed and the lab's answers, plans no change it could not verify.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sbctune.advice.inspect import inspect_host
+from sbctune.lab.profile import profiles_root
 from sbctune.tuning import plan
 from tests.integration.test_tuning import in_lab
 from tests.lab_support import connect_to_lab
@@ -35,3 +39,27 @@ async def test_r8169_refuses_pause_changes_with_jumbo_frames(
         assert "Operation not supported" in item.reason and "9000" in item.reason
     finally:
         in_lab(lab, "ip link set dev eth1 mtu 1500")
+
+
+async def test_r8169_coalescing_at_the_profiles_link_speed(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    """An RTL8111 linked at 100 Mbit/s (the seed profile with that chip and speed): 50 us is
+    3 units of 20.48 us and reads back 62 (rtl_set_coalesce / rtl_get_coalesce); the planner,
+    from the same facts and the speed the lab shows, does not plan it."""
+    profile = tmp_path / "rtl8111-at-100"
+    shutil.copytree(profiles_root() / "cm4-rtl8125b-r8169", profile)
+    toml = profile / "lab.toml"
+    text = toml.read_text(encoding="utf-8").replace('chip = "RTL8125B"', 'chip = "RTL8111H"')
+    text = text.replace("= 1880", "= 94").replace("link_speed_mbps = 2500", "link_speed_mbps = 100")
+    toml.write_text(text, encoding="utf-8")
+    lab = lab_factory(str(profile))
+    assert in_lab(lab, "cat /sys/class/net/eth1/speed").strip() == "100"
+    shown = in_lab(lab, "ethtool -C eth1 rx-usecs 50 && ethtool -c eth1")
+    assert "rx-usecs: 62\n" in shown and "rx-frames: 0\n" in shown
+    assert "rx-usecs: 0\n" in in_lab(lab, "ethtool -C eth1 rx-usecs 0 && ethtool -c eth1")
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        item = (await plan(session, inventory, "eth1", ["irq-coalescing"])).item("irq-coalescing")
+    assert item is not None and not item.applicable
+    assert "read back 62" in item.reason and "rtl_coalesce_choose_scale" in item.reason
