@@ -279,7 +279,10 @@ def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
     igc_main.c before fm10k_pci.c)."""
     known = load_kernel_drivers().get(driver)
     if known is None or not known.file:
-        return files
+        # a driver the table does not name (iwlwifi registers under a macro): a directory
+        # named as the driver is its own (intel/iwlwifi/ before intel/iwlegacy/)
+        mine = f"/{driver}/" if isinstance(driver, str) and driver else None
+        return tuple(sorted(files, key=lambda f: mine is None or mine not in f))
     own_dir = known.file.rsplit("/", 1)[0] + "/"
     home = _home(driver) or own_dir
 

@@ -103,3 +103,14 @@ def test_ath10k_names_its_chip_and_aqc111_its_link() -> None:
 def test_a_socs_own_radio_is_built_in() -> None:
     (nic,) = _inventory(AHB).nics  # type: ignore[attr-defined]
     assert nic.bus == "platform" and nic.wireless and nic.builtin
+
+
+def test_a_complaint_of_a_driver_the_table_does_not_name_cites_its_own_directory() -> None:
+    from sbctune.catalog.kernel_drivers import own_files_first
+
+    files = (
+        "drivers/net/wireless/intel/iwlegacy/3945-mac.c",
+        "drivers/net/wireless/intel/iwlwifi/pcie/rx.c",
+    )
+    assert own_files_first(files, "iwlwifi")[0].startswith("drivers/net/wireless/intel/iwlwifi/")
+    assert own_files_first(files, "unknown_driver") == files
