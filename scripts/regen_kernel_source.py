@@ -61,8 +61,12 @@ _CALLS = {
 }  # fmt: skip
 # Drivers' own wrappers of dev_err & co (rtw_err, ath10k_warn, brcmf_err, mt76_err ...): the
 # level is in the name, the format is the call's first string literal.
-_WRAPPER = r"[a-z][a-z0-9]*_(?:err|warn|crit|emerg|alert)(?:_ratelimited|_once)?"
-_WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)?$")
+# Upper-case ones too (iwlwifi's IWL_ERR/IWL_WARN, drivers/net/wireless/intel/iwlwifi/iwl-debug.h).
+_WRAPPER = (
+    r"[a-z][a-z0-9]*_(?:err|warn|crit|emerg|alert)(?:_ratelimited|_once)?"
+    r"|[A-Z][A-Z0-9]*_(?:ERR|WARN|CRIT)(?:_RATELIMIT|_ONCE)?"
+)
+_WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)?$", re.I)
 _KERN = {"KERN_EMERG": "emerg", "KERN_ALERT": "alert", "KERN_CRIT": "crit", "KERN_ERR": "err"}
 _KERN |= {"KERN_WARNING": "warn"}
 _CALL_RE = re.compile(
@@ -112,8 +116,12 @@ def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
                     continue
                 fmt, kern = got
                 wrapped = _WRAPPER_LEVEL.search(m.group(1))
-                level = _CALLS.get(m.group(1)) or kern or (wrapped.group(1) if wrapped else None)
-                fmt = fmt.replace("\\n", "").replace('\\"', '"').strip()
+                own = wrapped.group(1).lower() if wrapped else None
+                level = _CALLS.get(m.group(1)) or kern or own
+                # A format with line breaks prints several lines; the first carries the
+                # driver's prefix (e1000e's "Detected Hardware Unit Hang:\n  TDH ...").
+                fmt = fmt.strip().removesuffix("\\n").split("\\n")[0]
+                fmt = fmt.replace('\\"', '"').strip()
                 if level is None or len(fmt) < 6 or not re.search(r"[A-Za-z]{3}", fmt):
                     continue
                 found.setdefault(fmt, (level, set()))[1].add(rel)

@@ -279,7 +279,10 @@ def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
     igc_main.c before fm10k_pci.c)."""
     known = load_kernel_drivers().get(driver)
     if known is None or not known.file:
-        return files
+        # a driver the table does not name (iwlwifi registers under a macro): a directory
+        # named as the driver is its own (intel/iwlwifi/ before intel/iwlegacy/)
+        mine = f"/{driver}/" if isinstance(driver, str) and driver else None
+        return tuple(sorted(files, key=lambda f: mine is None or mine not in f))
     own_dir = known.file.rsplit("/", 1)[0] + "/"
     home = _home(driver) or own_dir
 
@@ -287,3 +290,24 @@ def own_files_first(files: tuple[str, ...], driver: object) -> tuple[str, ...]:
         return (path != known.file, not path.startswith(own_dir), not path.startswith(home))
 
     return tuple(sorted(files, key=rank))
+
+
+# A chip's model number in a driver's MODULE_DESCRIPTION: four digits or more, with letters
+# around them ("8852BE", "RTL8822CE"); "802.11ax" and "5/2.5GbE" are not one.
+_MODEL_RE = re.compile(r"(?<![\w./])[A-Za-z]*\d{4,}[A-Za-z0-9]*(?![\w./])")
+
+
+def chip_by_description(driver: object) -> str | None:
+    """A driver whose description names ONE chip drives that chip: rtw89_8852be, "Realtek
+    802.11ax wireless 8852BE driver" (MODULE_DESCRIPTION in rtw89/rtw8852be.c). The
+    description itself, without "driver", is the chip's name; None when it names none or
+    several ("ASIX AX88179_178A based ..." names a family, "... 8192CU/8188CU ..." two), or
+    when the driver is not named for that model with its letters (r8169, rk_gmac-dwmac)."""
+    known = load_kernel_drivers().get(driver)
+    models = set(_MODEL_RE.findall(known.about)) if known is not None else set()
+    if known is None or len(models) != 1:
+        return None
+    model = models.pop().lower()
+    if not re.search(r"\d[a-z]", model) or model not in known.name.lower():
+        return None  # the driver is named for that exact model: r8169 ("RTL-8169") drives more
+    return re.sub(r"\s+driver\s*$", "", known.about.strip(), flags=re.I) or None

@@ -90,8 +90,11 @@ class MessageTable:
 
     def match(self, text: str) -> KernelMessage | None:
         """The kernel message this log line was printed from, if the table has it."""
+        # The most specific format that matches wins (most literal text): a bare "Failed to
+        # %s %s" of one driver must not take stmmac's "Failed to reset the dma".
         tried = 0
         head = text[:400]
+        best: tuple[int, str, str, str, str] | None = None
         for word in dict.fromkeys(_WORD_RE.findall(head)):
             for row in self._by_word.get(word, ()):
                 level, series, files, fmt = row.split("\t", 3)
@@ -102,15 +105,20 @@ class MessageTable:
                     continue  # a substring test first: most candidates fail it
                 tried += 1
                 if tried > _MAX_TRIED:
-                    return None
+                    break
                 rx = self._regex.get(fmt)
                 if rx is None:
                     rx = self._regex[fmt] = _to_regex(fmt)
                 if rx.search(head):
-                    return KernelMessage(
-                        fmt, level, tuple(files.split(",")), tuple(series.split(","))
-                    )
-        return None
+                    weight = len(_SPEC_RE.sub("", fmt))
+                    if best is None or weight > best[0]:
+                        best = (weight, fmt, level, files, series)
+            if tried > _MAX_TRIED:
+                break
+        if best is None:
+            return None
+        _weight, fmt, level, files, series = best
+        return KernelMessage(fmt, level, tuple(files.split(",")), tuple(series.split(",")))
 
     def errno(self, value: int | str | None) -> Errno | None:
         """-110, "110", "-ETIMEDOUT"... → ETIMEDOUT (Connection timed out)."""

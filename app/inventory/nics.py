@@ -11,6 +11,7 @@ import re
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
+    chip_by_description,
     chip_by_firmware,
     chip_by_speed,
     load_kernel_drivers,
@@ -281,6 +282,8 @@ def nic_from_device(
     if nic.chip is None:  # r8169 asking for rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
         wanted = device.value("firmware_wanted") or device.value("firmware")
         nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
+    if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
+        nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
@@ -375,7 +378,7 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
-        return nic.driver == "brcmfmac" or nic.bus == "sdio"
+        return nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own radio
     entry = catalog.board(board.catalog_id) if board.catalog_id else None
     builtin = entry.builtin_nic if entry is not None else None
     if builtin is not None and nic.driver and nic.driver == builtin.driver:

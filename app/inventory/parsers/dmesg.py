@@ -29,7 +29,10 @@ _HUMAN_TS_RE = re.compile(
     r"|[A-Z][a-z]{2}\s?\d{1,2}(?: [\d:]+)?"  # dmesg --human: [Mar23 13:30]
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
 )
-_TS_RE = re.compile(r"^\[\s*(\d+\.\d+)(?:@\d+)?\]\s*")  # [6.679649@3]: Amlogic's CPU suffix
+# [6.679649@3]: Amlogic's CPU suffix; [    9.346320][  T187]: the printk caller id
+# (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]")
+_CALLER = r"(?:\[\s*[TC]\d{1,7}\])?"
+_TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
@@ -38,7 +41,7 @@ _PRE_DT_RE = re.compile(rf"^{PRE_DT_PLATFORM}$")
 _OF_RE = re.compile(rf"^{OF_NAMED}$")
 _KERNEL_TAG_RE = re.compile(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = re.compile(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
-_ANY_TS_RE = re.compile(r"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{3,9})(?:@\d+)?\]\s*")
+_ANY_TS_RE = re.compile(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
 # carry the kernel's clock or priority (found above), and every line of a long log meets this.
 _SHAPE_RE = re.compile(

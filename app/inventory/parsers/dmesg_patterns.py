@@ -95,6 +95,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "chip",  # ath10k_debug_print_hwfw_info() (ath10k/debug.c): "%s target 0x%08x chip_id
+        # 0x%08x sub %04x:%04x" with hw_params.name: "qca9377 hw1.1", "qca9984/qca9994 hw1.0"
+        re.compile(
+            r"^(?P<driver>[\w-]+) (?P<device>\S+): (?P<chip>[a-z]+\d[\w/]*) hw\d[\d.]*"
+            r"(?: [a-z]+)? target 0x[0-9a-f]+ chip_id 0x"
+        ),
+    ),
+    (
         "description",  # igb/igc/e1000e: "igb 0000:01:00.0: Intel(R) Gigabit Ethernet ..."
         re.compile(r"^(?P<driver>\S+) (?P<device>\S+): (?P<description>Intel\(R\) .*)$"),
     ),
@@ -225,6 +233,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
             r"(?P<speed>[1-9]\d*) mbit/s downlink"
+        ),
+    ),
+    (
+        "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
+        re.compile(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"Link Speed (?P<speed>[1-9]\d*), USB \d$"
         ),
     ),
     (
@@ -361,11 +376,12 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
         "ink is up",
         "link change",
         "carrier on",
+        "Link Speed",
     ),
     "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
     "driver_version": (": v",),
     "firmware": ("successfully",),
-    "chip": ("XID",),
+    "chip": ("XID", " chip_id 0x"),
     "description": ("Intel(R)",),
     "pcie_link": ("(PCIe:",),
     "pcie_bandwidth": ("PCIe bandwidth",),
