@@ -9,28 +9,40 @@ interpreter, which reports what `sys.modules` holds at the end, after the comman
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
+from sbctune.cli.main import build_parser
+
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 BUNDLE = CAPTURES / "bundles" / "t2linux_191_rtl8153_480m"  # a real bundle (see its SOURCE.md)
 
-# What no offline command needs: SSH, its crypto, the session code and the one-click flow.
+# What no offline command needs: SSH, its crypto, the session code, the one-click flow, Qt.
 NOT_OFFLINE = (
     "asyncssh",
     "cryptography",
     "bcrypt",
     "sbctune.remote.session",
     "sbctune.remote.hostkeys",
-    "sbctune.tuning.session",
     "sbctune.workflow.one_click",
     "PySide6",
+)
+# ... nor, to inspect a bundle, tuning, measuring, the history and the advice on measured runs.
+NOT_FOR_A_BUNDLE = (
+    *NOT_OFFLINE,
+    "sbctune.tuning.session",
+    "sbctune.workflow",
+    "sbctune.measure",
+    "sbctune.history",
+    "sbctune.advice.advise",
 )
 MARK = "MODULES:"
 PROBE = f"""
@@ -66,7 +78,7 @@ def test_inspecting_a_bundle_loads_no_ssh(tmp_path: Path) -> None:
     drivers = {nic.get("driver") for nic in report["nics"]}
     assert "r8152" in drivers, report["nics"]
     assert "sbctune.advice.inspect" in modules  # the probe sees the command's own imports
-    loaded = [name for name in NOT_OFFLINE if name in modules]
+    loaded = [name for name in NOT_FOR_A_BUNDLE if name in modules]
     assert loaded == [], f"`sbctune inspect BUNDLE` imported {loaded}"
 
 
@@ -88,12 +100,40 @@ def test_offline_commands_load_no_ssh(args: list[str], shown: str, tmp_path: Pat
     assert loaded == [], f"`sbctune {' '.join(args)}` imported {loaded}"
 
 
-@pytest.mark.parametrize("package", ["sbctune.remote", "sbctune.tuning", "sbctune.workflow"])
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    return found
+
+
+def test_a_command_named_gets_the_same_parser_from_its_module_alone() -> None:
+    """`build_parser(command)` imports only the module that registers `command`: each command
+    parses and helps exactly as in the parser of every command (a module that does not register
+    the command its name says would fall back to all of them)."""
+    every = _subcommands(build_parser())
+    assert {"inspect", "collect", "tune", "lab", "history", "measure"} <= set(every)
+    for name, full in every.items():
+        alone = _subcommands(build_parser(name))
+        assert name in alone, name
+        assert alone[name].format_help() == full.format_help(), name
+    assert set(_subcommands(build_parser("no-such-command"))) == set(every)
+
+
+@pytest.mark.parametrize(
+    "package", ["sbctune.advice", "sbctune.remote", "sbctune.tuning", "sbctune.workflow"]
+)
 def test_every_public_name_of_a_lazy_package_is_the_submodules_own(package: str) -> None:
     module = importlib.import_module(package)
     for name in module.__all__:
         value = getattr(module, name)
-        assert getattr(value, "__module__", package).startswith(package), name
+        assert not isinstance(value, types.ModuleType), name  # the name, not a submodule
+        defined_in = [
+            m for key, m in list(sys.modules.items())
+            if key.startswith(f"{package}.") and m is not None and vars(m).get(name) is value
+        ]  # fmt: skip
+        assert defined_in, f"{package}.{name} is no submodule's {name}"
     assert set(module.__all__) <= set(dir(module))
     with pytest.raises(AttributeError):
         module.no_such_name  # noqa: B018
