@@ -73,4 +73,4 @@ if not TYPE_CHECKING:  # mypy sees the imports above, and a typo stays an error
             "steps", ("FLOW_STEPS", "FlowContext", "FlowOptions", "StepOutcome", "StepSpec")
         ),
     )
-    pass  # keep_names_over_submodules(__name__, ("one_click",))
+    keep_names_over_submodules(__name__, ("one_click",))
