@@ -188,6 +188,7 @@ class PiSampler:
     async def stop(self) -> None:
         """Stop sampling and make sure the loop is gone from the Pi."""
         import asyncssh  # loaded by the session already; not at import (issue 22)
+
         if self._reader is not None:
             self._reader.cancel()
             # wait() neither re-raises the reader's CancelledError nor swallows our own.
@@ -235,6 +236,7 @@ class PiSampler:
     # ------------------------------------------------------------------ internals
     async def _read(self, process: RemoteProcess) -> None:
         import asyncssh  # loaded by the session already; not at import (issue 22)
+
         framer = SampleFramer()
         try:
             async for line in process.lines():

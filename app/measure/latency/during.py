@@ -124,6 +124,7 @@ class LatencyMonitor:
     @contextlib.asynccontextmanager
     async def around(self, index: int, spec: TestSpec) -> AsyncIterator[None]:
         import asyncssh  # loaded by the session already; not at import (issue 22)
+
         key = group_key(spec.mode, spec.directions)
         if not self.enabled or key not in KEYS or spec.protocol != "tcp":  # TCP tests only
             yield
@@ -195,6 +196,7 @@ class LatencyMonitor:
         """`command -v` on the Pi (the name is an argument, not shell text); a failed check
         counts as found, so the probe's own start says what went wrong."""
         import asyncssh  # loaded by the session already; not at import (issue 22)
+
         try:
             found = await self.session.run(
                 ["sh", "-c", 'command -v "$1"', "sh", PROBE_ARGV[0]], timeout=20
@@ -210,6 +212,7 @@ class LatencyMonitor:
         responder: Responder,
     ) -> None:
         import asyncssh  # loaded by the session already; not at import (issue 22)
+
         if reader is not None:
             reader.cancel()
             await asyncio.wait([reader])
@@ -238,6 +241,7 @@ class LatencyMonitor:
         header: asyncio.Event,
     ) -> None:
         import asyncssh  # loaded by the session already; not at import (issue 22)
+
         group = self._group(key)
         lines = 0
         try:
