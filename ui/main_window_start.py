@@ -16,8 +16,11 @@ from PySide6.QtWidgets import QWidget
 # closes; the other pages are made on the GUI thread afterwards (`finish_start`).
 PRELOAD = (
     "sbctune.history",
-    "sbctune.remote",
-    "sbctune.workflow",
+    # The packages load their names on first use (sbctune.lazy): the heavy modules by name.
+    "sbctune.remote.session",
+    "sbctune.remote.hostkeys",
+    "sbctune.tuning.session",
+    "sbctune.workflow.one_click",
     "sbctune.workflow.connecting",
     "sbctune.workflow.leftover",
     "sbctune.workflow.tuning_words",

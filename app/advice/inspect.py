@@ -8,6 +8,7 @@ imports the advice (the layers contract: advice → inventory, never back).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune.advice.static import add_static_advice
 from sbctune.catalog import Catalog, load_catalog
@@ -23,7 +24,9 @@ from sbctune.inventory.inspect import (
 )
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.raw import RawOutputs
-from sbctune.remote import Session
+
+if TYPE_CHECKING:  # SSH (asyncssh) is loaded by whoever opens the session, not for a bundle
+    from sbctune.remote.session import Session
 
 __all__ = [
     "inspect_bundle",

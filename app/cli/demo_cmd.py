@@ -13,6 +13,7 @@ import asyncio
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune import tuning as tuning_api
 from sbctune.advice.inspect import inspect_host
@@ -32,7 +33,7 @@ from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
 from sbctune.measure.runner import LiveInterval, TestFinished, TestStarted, find_path
 from sbctune.measure.steady import TrialsAdded
-from sbctune.remote import KnownHosts, Secret, Session, Target
+from sbctune.remote import Secret, Target
 from sbctune.safefiles import check_output
 from sbctune.tuning.words import tweak_title
 from sbctune.wording import counted
@@ -43,7 +44,6 @@ from sbctune.workflow import (
     FlowStep,
     PartialKept,
     TuningEvent,
-    one_click,
 )
 from sbctune.workflow.attributing import estimate_seconds, plan_seconds
 from sbctune.workflow.keeping import NOTHING_TO_GAIN
@@ -57,6 +57,9 @@ from sbctune.workflow.link_consent import (
     plan_options,
 )
 from sbctune.workflow.steps import CALIBRATED_FLOW_STEPS, FIND_FLOW_STEPS, FLOW_STEPS
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 DEFAULT_PROFILE = "pi4-ax88179"
 DEFAULT_REPORT = "sbctune-report.html"
@@ -152,6 +155,8 @@ class _Progress:
 
 
 async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
+    from sbctune.workflow import one_click  # SSH and the flow: loaded when the demo runs
+
     _step(f"Inspecting {session.target.display}")
     started = time.perf_counter()
     inventory, collection = await inspect_host(session)
@@ -271,6 +276,8 @@ def _demo(args: argparse.Namespace) -> int:
     try:
         _step(f"Lab up: ssh {info.user}@{info.host} (password {info.password})")
         target = Target(info.host, info.port, info.user, password=Secret(info.password))
+        from sbctune.remote import KnownHosts, Session  # SSH: loaded when the demo runs
+
         # Every lab has a fresh host key: trust it in a file of its own, never the user's.
         known = KnownHosts(read_from=[], write_to=Path(info.state_dir) / "demo_known_hosts")
 

@@ -29,20 +29,42 @@ from sbctune.textsafe import guard_terminal
 # Every module named ``*_cmd`` in this package adds its subcommands (``register``), so a new
 # command needs no edit here.
 _COMMAND_SUFFIX = "_cmd"
+# A command line that names its command imports only the module that registers it (issue 22:
+# `sbctune inspect BUNDLE` does not load the SSH, tuning and measuring code of the others).
+# `NAME_cmd` registers `NAME`, or a command is listed here; a module that turns out not to
+# register the command named falls back to every module (as `--help` and a typo do).
+_REGISTERED_BY = {"collect": "inspect_cmd"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of `command` alone when its module is known."""
+    modules = [
+        info.name
+        for info in sorted(pkgutil.iter_modules(sbctune.cli.__path__), key=lambda m: m.name)
+        if info.name.endswith(_COMMAND_SUFFIX)
+    ]
+    module = _REGISTERED_BY.get(command, f"{command}{_COMMAND_SUFFIX}") if command else None
+    if module in modules:
+        parser, sub = _empty_parser()
+        importlib.import_module(f"sbctune.cli.{module}").register(sub)
+        if command in sub.choices:
+            return parser
+    parser, sub = _empty_parser()
+    for name in modules:
+        importlib.import_module(f"sbctune.cli.{name}").register(sub)
+    return parser
+
+
+def _empty_parser() -> tuple[
+    argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]
+]:
     parser = argparse.ArgumentParser(
         prog="sbctune",
         description="Measure and tune the network of a Raspberry Pi or other Linux SBC. "
         "Run with no arguments to open the desktop app.",
     )
     parser.add_argument("--version", action="version", version=f"sbctune {sbctune.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(sbctune.cli.__path__), key=lambda m: m.name):
-        if info.name.endswith(_COMMAND_SUFFIX):
-            importlib.import_module(f"sbctune.cli.{info.name}").register(sub)
-    return parser
+    return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,8 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
 from sbctune.cli.progress import interval_line, outcome_lines, say
@@ -46,12 +46,14 @@ from sbctune.measure.runner import (
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import text
-from sbctune.remote import Session
 from sbctune.wording import counted
 from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -10,11 +10,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune.cli.arg_checks import keepalive_seconds, positive_seconds
 from sbctune.cli.prompt import read_line
-from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
+from sbctune.remote import Secret, Target, parse_target
 from sbctune.remote.target import DEFAULT_KEEPALIVE_S, password_from_env
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.hostkeys import HostKeyInfo
+    from sbctune.remote.session import Session
 
 
 def add_target_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +117,8 @@ async def _ask_on_terminal(info: HostKeyInfo) -> bool:
 
 async def open_session(args: argparse.Namespace, target: Target | None = None) -> Session:
     """Connect as the arguments say, asking on the terminal about a new host key."""
+    from sbctune.remote import KnownHosts, Session  # SSH: only a command that logs in loads it
+
     known = KnownHosts()
     session = await Session.connect(
         target or target_from_args(args),

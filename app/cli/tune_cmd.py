@@ -18,7 +18,7 @@ import asyncio
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune import aio
 from sbctune.advice.inspect import inspect_host
@@ -29,7 +29,6 @@ from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
-from sbctune.remote import Session
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,
     TWEAK_IDS,
@@ -49,6 +48,9 @@ from sbctune.tuning.tryboot import reboot_instruction
 from sbctune.tuning.words import detail_words, status_words, tweak_title
 from sbctune.wording import counted, spoken
 from sbctune.workflow.leftover import leftover_notice
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 _MARK = {
     "applied": "✔",

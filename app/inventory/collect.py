@@ -12,11 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Container
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sbctune.inventory.parsers.netif import parse_ip_json
 from sbctune.limits import MAX_PROBED_INTERFACES, Capped
-from sbctune.remote import Disconnected, Session, SudoFailed, batch
-from sbctune.remote.session import SUDO_PROBE
+from sbctune.remote import batch
+from sbctune.remote.errors import Disconnected, SudoFailed
+
+if TYPE_CHECKING:  # SSH (asyncssh) only where a Pi is read, not for a bundle (issue 22)
+    from sbctune.remote.session import Session
 
 # Command lines exactly as contract 1 names them; argv is the line split on spaces.
 ROUND1_COMMANDS = (
@@ -123,6 +127,8 @@ def _cmd(line: str) -> batch.Step:
 
 
 def round1_steps() -> list[batch.Step]:
+    from sbctune.remote.session import SUDO_PROBE  # loads asyncssh: only when a Pi is read
+
     steps = [batch.Step(("sh", "-c", SUDO_PROBE), key="sudo-probe")]
     steps += [_cmd(line) for line in ROUND1_COMMANDS]
     steps += [batch.read_file(path) for path in ROUND1_FILES]

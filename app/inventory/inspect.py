@@ -8,7 +8,7 @@ imports the advice.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.inventory.build import build_inventory
@@ -16,7 +16,9 @@ from sbctune.inventory.bundle import Bundle, read_bundle, write_bundle
 from sbctune.inventory.collect import Collection, collect
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.raw import Parsed, RawOutputs, links_as_files, parse_all
-from sbctune.remote import Session
+
+if TYPE_CHECKING:  # SSH (asyncssh) is loaded by whoever opens the session, not for a bundle
+    from sbctune.remote.session import Session
 
 
 def raw_from_bundle(bundle: Bundle) -> RawOutputs:

@@ -38,7 +38,6 @@ from sbctune.lab.state import (
     write_json,
 )
 from sbctune.lab.system import require_supported, tool
-from sbctune.remote.hostkeys import KnownHosts
 
 SSH_PORT = 22
 UP_TIMEOUT = 30.0
@@ -337,6 +336,8 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
 def _trust_host_key(info: LabInfo, key: Path) -> None:
     """The lab's host key is new on every `up`, by design: sbctune trusts it for the lab's
     addresses, so a second lab on a reused address is not a "changed host key" stop."""
+    from sbctune.remote.hostkeys import KnownHosts  # asyncssh: not for `sbctune lab profiles`
+
     public = key.with_name(key.name + ".pub").read_text(encoding="ascii")
     known = KnownHosts()
     for nic in info.nics:

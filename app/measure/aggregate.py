@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.errors import UserError
 from sbctune.limits import parse_json
@@ -41,7 +41,9 @@ from sbctune.measure.runner import (
     stop_reason,
 )
 from sbctune.measure.sampler import PiSampler
-from sbctune.remote import Session
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 # OpenSSH's sshd allows 10 channels per connection by default (sshd_config(5), MaxSessions);
 # every iperf3 client and the sampler is one, and one stays free to stop them on cancel.

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
-from sbctune.remote import Session
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 # iperf3 clients on the Pi in the same network namespace as the login shell: pid, then args.
 # Reading other users' /proc/PID/ns/net is not allowed; those are not ours to worry about.

@@ -10,11 +10,14 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from sbctune.errors import UserError
 from sbctune.measure.pi_client import IperfMissing, iperf3_version
-from sbctune.remote import RemoteTimeout, Session, batch
+from sbctune.remote import RemoteTimeout, batch
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 Manager = Literal["apt-get", "apk", "dnf"]
 MANAGERS: tuple[Manager, ...] = ("apt-get", "apk", "dnf")

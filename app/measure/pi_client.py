@@ -11,6 +11,7 @@ import asyncio
 import platform
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from sbctune import aio
 from sbctune.errors import UserError
@@ -22,7 +23,10 @@ from sbctune.measure.iperf_output import (
     parse_out_of_order,
     parse_text_line,
 )
-from sbctune.remote import CommandFailed, RemoteProcess, Session
+from sbctune.remote import CommandFailed
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import RemoteProcess, Session
 
 # A safety margin on top of the test's own duration before the client is considered hung.
 _GRACE_S = 20.0

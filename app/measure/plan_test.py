@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.measure.endpoint import PortInUseError
@@ -15,7 +16,9 @@ from sbctune.measure.pi_client import ClientOptions, ClientResult, run_client
 from sbctune.measure.plans import TestSpec
 from sbctune.measure.route import TestPath
 from sbctune.measure.run_events import Event, LiveInterval
-from sbctune.remote import Session
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 
 def _client_options(

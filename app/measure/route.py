@@ -8,10 +8,14 @@ import ipaddress
 import re
 import socket
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.limits import parse_json
-from sbctune.remote import Session, batch
+from sbctune.remote import batch
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 _IFACE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
 

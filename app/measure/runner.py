@@ -11,6 +11,7 @@ import asyncio
 import datetime as dt
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.measure.busy import TestAlreadyRunning, host_key, measuring, refuse_if_busy
@@ -33,7 +34,10 @@ from sbctune.measure.run_events import (
 from sbctune.measure.sampler import PiSampler
 from sbctune.measure.steady import TrialsAdded, extra_round
 from sbctune.measure.trials import fold_all
-from sbctune.remote import Disconnected, Session
+from sbctune.remote import Disconnected
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 # Where the pieces of a run live; their names are kept here, where callers import them from.
 __all__ = [

@@ -21,9 +21,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
-from typing import Any
-
-import asyncssh
+from typing import TYPE_CHECKING, Any
 
 from sbctune import aio
 from sbctune.errors import UserError
@@ -50,7 +48,10 @@ from sbctune.measure.sampler_framing import (
     parse_power,
 )
 from sbctune.measure.sampler_math import cpu_load, delta, summarize, summarize_power
-from sbctune.remote import Disconnected, RemoteError, RemoteProcess, Session, snippets
+from sbctune.remote import Disconnected, RemoteError, snippets
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import RemoteProcess, Session
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +187,8 @@ class PiSampler:
 
     async def stop(self) -> None:
         """Stop sampling and make sure the loop is gone from the Pi."""
+        import asyncssh  # loaded by the session already; not at import (issue 22)
+
         if self._reader is not None:
             self._reader.cancel()
             # wait() neither re-raises the reader's CancelledError nor swallows our own.
@@ -232,6 +235,8 @@ class PiSampler:
 
     # ------------------------------------------------------------------ internals
     async def _read(self, process: RemoteProcess) -> None:
+        import asyncssh  # loaded by the session already; not at import (issue 22)
+
         framer = SampleFramer()
         try:
             async for line in process.lines():

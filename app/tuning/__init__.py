@@ -7,31 +7,41 @@
 back); `status` reads back from the Pi what is really in force. One session at a time per
 Pi: a second `apply` gets `SessionBusy`. The session record's schema (history and the Pi's
 session.json) is `record.py`.
+
+The names below are loaded on first use (PEP 562, `sbctune.lazy`): `tuning.scripts` or
+`tuning.words` alone do not load the session code and SSH (issue 22).
 """
 
-from sbctune.tuning.catalog import TWEAK_IDS, load_tweaks
-from sbctune.tuning.errors import SessionBusy, SessionFormatError
-from sbctune.tuning.model import (
-    AppliedSession,
-    Change,
-    LeftoverSession,
-    LiveValue,
-    PlannedTweak,
-    TuningPlan,
-    Tweak,
-    TweakOutcome,
-)
-from sbctune.tuning.session import (
-    DEFAULT_GUARD_SECONDS,
-    TuningError,
-    apply,
-    confirm,
-    find_leftover,
-    plan,
-    revert,
-    revert_orphaned,
-    status,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sbctune.lazy import exports, names_in
+
+if TYPE_CHECKING:
+    from sbctune.tuning.catalog import TWEAK_IDS, load_tweaks
+    from sbctune.tuning.errors import SessionBusy, SessionFormatError
+    from sbctune.tuning.model import (
+        AppliedSession,
+        Change,
+        LeftoverSession,
+        LiveValue,
+        PlannedTweak,
+        TuningPlan,
+        Tweak,
+        TweakOutcome,
+    )
+    from sbctune.tuning.session import (
+        DEFAULT_GUARD_SECONDS,
+        TuningError,
+        apply,
+        confirm,
+        find_leftover,
+        plan,
+        revert,
+        revert_orphaned,
+        status,
+    )
 
 __all__ = [
     "DEFAULT_GUARD_SECONDS",
@@ -56,3 +66,37 @@ __all__ = [
     "revert_orphaned",
     "status",
 ]
+
+if not TYPE_CHECKING:  # mypy sees the imports above, and a typo stays an error
+    __getattr__, __dir__ = exports(
+        __name__,
+        names_in("catalog", ("TWEAK_IDS", "load_tweaks"))
+        | names_in("errors", ("SessionBusy", "SessionFormatError"))
+        | names_in(
+            "model",
+            (
+                "AppliedSession",
+                "Change",
+                "LeftoverSession",
+                "LiveValue",
+                "PlannedTweak",
+                "TuningPlan",
+                "Tweak",
+                "TweakOutcome",
+            ),
+        )
+        | names_in(
+            "session",
+            (
+                "DEFAULT_GUARD_SECONDS",
+                "TuningError",
+                "apply",
+                "confirm",
+                "find_leftover",
+                "plan",
+                "revert",
+                "revert_orphaned",
+                "status",
+            ),
+        ),
+    )

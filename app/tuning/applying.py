@@ -28,9 +28,10 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sbctune.history import History
-from sbctune.remote import Session, batch, snippets
+from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import nm_checkpoint, rearm, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
@@ -52,6 +53,9 @@ from sbctune.tuning.reach import Reconnect, reachable
 from sbctune.tuning.record import SessionRecord, public_options
 from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.words import status_words
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 EventSink = Callable[[str], None]
 DEFAULT_GUARD_SECONDS = 90

@@ -3,15 +3,19 @@ which writes a good test boot's settings to config.txt."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sbctune.history import History
 from sbctune.inventory.model import Inventory
-from sbctune.remote import Session
 from sbctune.tuning import catalog, tryboot
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.lifecycle import revert
 from sbctune.tuning.model import AppliedSession, TuningPlan
 from sbctune.tuning.planning import plan
 from sbctune.tuning.remote_state import list_sessions
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 
 def needs_reboot(applied: AppliedSession) -> bool:

@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from sbctune.remote import Session, batch
+from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning.knobs import read_argv, same_value, value_from, write_argvs
 from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 _REFUSALS = (
     "Invalid argument",

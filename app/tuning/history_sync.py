@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.history import History, HistoryError, TuningSessionRecord
-from sbctune.remote import Session
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 log = logging.getLogger(__name__)
 

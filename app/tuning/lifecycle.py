@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from sbctune.history import History
-from sbctune.remote import Session
 from sbctune.tuning import scripts
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.errors import SessionBusy, TuningError
 from sbctune.tuning.history_sync import mark
 from sbctune.tuning.model import LeftoverSession
 from sbctune.tuning.remote_state import StoredSession, list_sessions
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 READ_BACK_SESSIONS = 5  # `status` reads back the values of the newest few sessions
 

@@ -11,9 +11,13 @@ sbctune's own guard cannot run. Confirm destroys the checkpoint; revert rolls it
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from sbctune.remote import Session, snippets
+from sbctune.remote import snippets
 from sbctune.tuning.model import Change
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 NM = "org.freedesktop.NetworkManager"
 NM_PATH = "/org/freedesktop/NetworkManager"

@@ -4,16 +4,18 @@ and the files `--persist` would write. Planning reads the Pi and writes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.model import Inventory
-from sbctune.remote import Session
 from sbctune.tuning import catalog, nm_persist, scripts
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
 from sbctune.tuning.model import Change, TuningPlan
 from sbctune.tuning.probe import probe
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 PERSIST_DIRS = (
     "/etc/systemd/system",

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from sbctune.remote import Session, batch, snippets
+from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import nm_persist, tryboot
 from sbctune.tuning.knobs import safe_name
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 BOOT_DIRS = ("/boot/firmware", "/boot")  # Bookworm and later, then older images
 SYSCTL_ROOT = "/proc/sys/"

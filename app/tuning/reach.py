@@ -7,14 +7,20 @@ import contextlib
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sbctune.remote import KnownHosts, RemoteError, Session
+from sbctune.remote import RemoteError
 
-Reconnect = Callable[[], Awaitable[Session]]
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
+
+Reconnect = Callable[[], Awaitable["Session"]]
 
 
 async def connect_pinned(session: Session) -> Session:
     """A new connection that trusts exactly the host key the current one was made with."""
+    from sbctune.remote import KnownHosts, Session  # loaded already: `session` is one
+
     key = session.server_host_key()
     with tempfile.TemporaryDirectory(prefix="sbctune-reach-") as folder:
         known = KnownHosts(read_from=[], write_to=Path(folder) / "known_hosts")

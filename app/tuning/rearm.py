@@ -10,8 +10,13 @@ and `armed_at` is rewritten so that `status` shows the deadline the user was tol
 
 from __future__ import annotations
 
-from sbctune.remote import Session, batch, snippets
+from typing import TYPE_CHECKING
+
+from sbctune.remote import batch, snippets
 from sbctune.tuning import scripts
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 # Re-arm only when applying took long enough for the difference to matter.
 REARM_AFTER_SECONDS = 3.0

@@ -12,15 +12,18 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.limits import MAX_OUTPUT_BYTES, parse_json
-from sbctune.remote import Session, batch
+from sbctune.remote import batch
 from sbctune.textsafe import visible
 from sbctune.tuning.errors import SessionFormatError
 from sbctune.tuning.model import LeftoverSession
 from sbctune.tuning.record import SessionRecord, read_record
 from sbctune.tuning.scripts import LIST, SESSION_ID, STATE_ROOT
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 ACTIVE_STATES = ("prepared", "armed", "confirmed", "reverting", "revert_failed")
 _FIELDS = 6  # folder, state, session.json, armed_at, guard running, reverted_by

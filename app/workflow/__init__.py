@@ -7,19 +7,36 @@ Results. The CLI commands and the GUI controllers are thin adapters over it.
 - `finding` (imported on use: it loads zeroconf), `connecting`, `measuring`: the steps a
   front end runs one at a time.
 - `steps`, `one_click`: the one-click flow, its steps declared once in `FLOW_STEPS`.
+
+The names below are loaded on first use (PEP 562 `__getattr__`), so a command that needs one
+light submodule (`sbctune.workflow.rules`) does not load the one-click flow, SSH and advice
+with it (issue 22).
 """
 
-from sbctune.workflow.flow_types import FlowEvent, FlowResult, FlowStep, PartialKept, TuningEvent
-from sbctune.workflow.one_click import one_click, run_steps
-from sbctune.workflow.problems import Problem, declined_hint, problem_from
-from sbctune.workflow.state import Aspect, ConnectedInfo, Role, WorkflowState
-from sbctune.workflow.steps import (
-    FLOW_STEPS,
-    FlowContext,
-    FlowOptions,
-    StepOutcome,
-    StepSpec,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sbctune.lazy import exports, keep_names_over_submodules, names_in
+
+if TYPE_CHECKING:
+    from sbctune.workflow.flow_types import (
+        FlowEvent,
+        FlowResult,
+        FlowStep,
+        PartialKept,
+        TuningEvent,
+    )
+    from sbctune.workflow.one_click import one_click, run_steps
+    from sbctune.workflow.problems import Problem, declined_hint, problem_from
+    from sbctune.workflow.state import Aspect, ConnectedInfo, Role, WorkflowState
+    from sbctune.workflow.steps import (
+        FLOW_STEPS,
+        FlowContext,
+        FlowOptions,
+        StepOutcome,
+        StepSpec,
+    )
 
 __all__ = [
     "FLOW_STEPS",
@@ -42,3 +59,18 @@ __all__ = [
     "problem_from",
     "run_steps",
 ]
+
+if not TYPE_CHECKING:  # mypy sees the imports above, and a typo stays an error
+    __getattr__, __dir__ = exports(
+        __name__,
+        names_in(
+            "flow_types", ("FlowEvent", "FlowResult", "FlowStep", "PartialKept", "TuningEvent")
+        )
+        | names_in("one_click", ("one_click", "run_steps"))
+        | names_in("problems", ("Problem", "declined_hint", "problem_from"))
+        | names_in("state", ("Aspect", "ConnectedInfo", "Role", "WorkflowState"))
+        | names_in(
+            "steps", ("FLOW_STEPS", "FlowContext", "FlowOptions", "StepOutcome", "StepSpec")
+        ),
+    )
+    keep_names_over_submodules(__name__, ("one_click",))

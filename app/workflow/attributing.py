@@ -11,7 +11,7 @@ stored with `tuning_state["step"]`, so every export shows the same contributions
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sbctune import tuning as tuning_api
 from sbctune.compare.attribution import contribution
@@ -19,12 +19,14 @@ from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
 from sbctune.measure.plans import Plan
-from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.words import tweak_title
 from sbctune.workflow.estimate import STEP_OVERHEAD_SECONDS, measure_seconds, per_tweak_seconds
 from sbctune.workflow.flow_types import Attribution, FlowEvent, StepPlanned, TuningEvent
 from sbctune.workflow.link_consent import plan_options
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 
 class FlowContext(Protocol):

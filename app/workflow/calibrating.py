@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sbctune.compare.calibration import calibrate, report_lines
 from sbctune.history import History
 from sbctune.history.proof import Calibration
 from sbctune.measure import runner
-from sbctune.remote import Session
 from sbctune.workflow import rules
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import InstallAsker
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 
 @dataclass(frozen=True)

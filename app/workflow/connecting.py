@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sbctune.advice.inspect import inspect_host, raw_json
 from sbctune.history import History
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.measure.runner import find_path
-from sbctune.remote import RemoteError, Session, SudoFailed, command
-from sbctune.remote.session import SUDO_PROBE
+from sbctune.remote import RemoteError, SudoFailed, command
 from sbctune.tuning import find_leftover
 from sbctune.workflow.state import ConnectedInfo
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 
 async def connected_facts(session: Session) -> ConnectedInfo:
     """Name, kernel, user, sudo and the Pi's iperf3 in one round trip (a second only to test
     the sudo password: a wrong one is reported, the login itself still worked)."""
+    from sbctune.remote.session import SUDO_PROBE  # loaded already: `session` is one
+
     results = await session.run_script(
         [
             command("hostname"),

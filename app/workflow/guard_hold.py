@@ -21,14 +21,17 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.measure.plans import Plan
 from sbctune.measure.steady import TrialsAdded
-from sbctune.remote import Session
 from sbctune.tuning import nm_checkpoint, rearm, scripts
 from sbctune.workflow.tuning_read import TuningReading
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 log = logging.getLogger(__name__)
 

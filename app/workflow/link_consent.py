@@ -12,14 +12,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.model import Inventory
-from sbctune.remote import Session
 from sbctune.resources import resource_root
 from sbctune.tuning import PlannedTweak
 from sbctune.tuning import plan as plan_tweaks
 from sbctune.tuning.words import held_note
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 __all__ = ["held_note"]  # the results' wording lives with the tweaks' words
 

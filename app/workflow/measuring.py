@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sbctune.workflow.rules as rules
 from sbctune import aio
@@ -17,7 +17,6 @@ from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
 from sbctune.measure.steady import TrialsAdded
-from sbctune.remote import Session
 from sbctune.workflow.guard_hold import GuardHold, extra_seconds, holding_guard, planned_seconds
 from sbctune.workflow.rules import InstallAsker
 from sbctune.workflow.snapshot import Snapshot, take_snapshot
@@ -27,6 +26,9 @@ from sbctune.workflow.tuning_read import (
     read_tuning,
     run_tuning,
 )
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 END_READ_SECONDS = 20.0  # a cancelled run still reads the tuning back, this long at most
 

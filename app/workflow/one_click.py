@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from sbctune import tuning as tuning_api
 from sbctune.advice.inspect import raw_json
@@ -19,9 +20,11 @@ from sbctune.history import History
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
-from sbctune.remote import Session
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, FlowStep
 from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 log = logging.getLogger(__name__)
 

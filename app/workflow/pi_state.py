@@ -10,12 +10,16 @@ cleaned (printable characters only) and bounded before it is kept.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sbctune.limits import parse_json
-from sbctune.remote import Session, batch
+from sbctune.remote import batch
 from sbctune.tuning.catalog import tweak
 from sbctune.tuning.knobs import safe_name
 from sbctune.tuning.probe import Facts, probe
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 MAX_VALUE = 200  # characters kept of one value
 MAX_KEYS = 400  # a Pi with hundreds of queues keeps the first ones

@@ -8,7 +8,7 @@ copies.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sbctune.history import History
 from sbctune.history.keep import save_or_file, unsaved_document
@@ -17,8 +17,10 @@ from sbctune.measure.install import InstallPlan, Iperf3NotInstalled, install_ipe
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import Plan
-from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 T = TypeVar("T")
 TuningState = Literal["guarded", "confirmed", "reverted"]

@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sbctune.advice.inspect import inspect_host
 from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.inventory.inspect import raw_json
-from sbctune.remote import Session
 from sbctune.workflow.pi_state import read_pi_state
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 log = logging.getLogger(__name__)
 

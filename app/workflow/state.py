@@ -15,7 +15,6 @@ from sbctune.advice import Advice, advise
 from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory, Nic
-from sbctune.remote import Session
 from sbctune.tuning import AppliedSession, LeftoverSession
 from sbctune.workflow.flow_types import Attribution
 from sbctune.workflow.guard_hold import GuardHold
@@ -23,6 +22,7 @@ from sbctune.workflow.keeping import KeepDecision
 from sbctune.workflow.rules import TuningState
 
 if TYPE_CHECKING:
+    from sbctune.remote.session import Session  # SSH (asyncssh) loads where a session opens
     from sbctune.workflow.flow_types import FlowResult
 
 Role = Literal["baseline", "after"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import sbctune.workflow.rules as rules
 from sbctune import tuning as tuning_api
@@ -26,7 +26,6 @@ from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
-from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.words import tweak_title
@@ -36,6 +35,9 @@ from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, Part
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 Status = Literal["done", "skipped", "failed"]
 

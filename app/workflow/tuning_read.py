@@ -18,14 +18,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sbctune.errors import UserError
-from sbctune.remote import Session
 from sbctune.tuning import scripts
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.knobs import is_knob
 from sbctune.tuning.remote_state import StoredSession, list_sessions
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,7 @@ import statistics
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
-
-import asyncssh
+from typing import TYPE_CHECKING, Any, Literal
 
 from sbctune.inventory.parsers.common import ParseWarning
 from sbctune.measure.latency.parse import parse_line
@@ -25,7 +23,10 @@ from sbctune.measure.latency.program import INTERVAL_S, ProbeConfig, new_token, 
 from sbctune.measure.latency.responder import Responder
 from sbctune.measure.latency.stats import KEYS, MIN_SAMPLES, group_key
 from sbctune.measure.plans import TestSpec
-from sbctune.remote import RemoteError, RemoteProcess, Session
+from sbctune.remote import RemoteError
+
+if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
+    from sbctune.remote.session import RemoteProcess, Session
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,8 @@ class LatencyMonitor:
 
     @contextlib.asynccontextmanager
     async def around(self, index: int, spec: TestSpec) -> AsyncIterator[None]:
+        import asyncssh  # loaded by the session already; not at import (issue 22)
+
         key = group_key(spec.mode, spec.directions)
         if not self.enabled or key not in KEYS or spec.protocol != "tcp":  # TCP tests only
             yield
@@ -192,6 +195,8 @@ class LatencyMonitor:
     async def _python_found(self) -> bool:
         """`command -v` on the Pi (the name is an argument, not shell text); a failed check
         counts as found, so the probe's own start says what went wrong."""
+        import asyncssh  # loaded by the session already; not at import (issue 22)
+
         try:
             found = await self.session.run(
                 ["sh", "-c", 'command -v "$1"', "sh", PROBE_ARGV[0]], timeout=20
@@ -206,6 +211,8 @@ class LatencyMonitor:
         reader: asyncio.Task[None] | None,
         responder: Responder,
     ) -> None:
+        import asyncssh  # loaded by the session already; not at import (issue 22)
+
         if reader is not None:
             reader.cancel()
             await asyncio.wait([reader])
@@ -233,6 +240,8 @@ class LatencyMonitor:
         window: _Window,
         header: asyncio.Event,
     ) -> None:
+        import asyncssh  # loaded by the session already; not at import (issue 22)
+
         group = self._group(key)
         lines = 0
         try:
