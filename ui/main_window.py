@@ -286,7 +286,11 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.sidebar.currentItemChanged.connect(self._sidebar_changed)
         self.next_bar = NextBar()
         self._right.addWidget(self.next_bar)
-        self.connection_label = QLabel("Not connected")
+        from sbctune.ui.widgets.elided_label import ElidedLabel
+
+        # Elided with the whole line as its tooltip: a long host name next to the guard's
+        # countdown would otherwise squeeze both.
+        self.connection_label = ElidedLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
         # The guard's countdown wherever the user is (the Tune page shows it too).
         self.guard_label = QLabel("")
