@@ -8,7 +8,7 @@ copies.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sbctune.history import History
 from sbctune.history.keep import save_or_file, unsaved_document
@@ -19,6 +19,9 @@ from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import Plan
 from sbctune.remote import Session
 from sbctune.tuning import AppliedSession
+
+if TYPE_CHECKING:
+    from sbctune.workflow.flow_types import Attribution
 
 T = TypeVar("T")
 TuningState = Literal["guarded", "confirmed", "reverted"]
@@ -146,3 +149,15 @@ async def offering_install(
 async def never_install(_plan: InstallPlan) -> bool:
     """The answer when nobody can be asked: no."""
     return False
+
+
+def no_help_of(attribution: Attribution | None) -> dict[str, str]:
+    """Tweak id -> what it did alone, for the tweaks "Find what helps" measured as no help and
+    reverted (`advise(no_help=...)`), so Results does not recommend them again unsaid."""
+    if attribution is None:
+        return {}
+    return {
+        c.tweak_id: c.summary
+        for c in attribution.contributions
+        if not c.helps and not c.changed_during_run
+    }

@@ -236,7 +236,11 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     assert ctx.result is not None
     runs = ctx.result.runs
     ctx.result.advice = advise(
-        ctx.inventory, runs, load_catalog(), tuning=rules.advice_tuning(ctx.applied, "confirmed")
+        ctx.inventory,
+        runs,
+        load_catalog(),
+        tuning=rules.advice_tuning(ctx.applied, "confirmed"),
+        no_help=rules.no_help_of(ctx.result.attribution),  # tried alone here and reverted
     )
     cal = ctx.extra.get("calibration")
     return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
