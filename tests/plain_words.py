@@ -27,6 +27,10 @@ PATTERNS = [
     (re.compile(r"\[user@\]host\[:port\]"), "a grammar of the address instead of words"),
     (re.compile(r"\[\d+(?:, \d+)*\]"), "a Python list of numbers"),
     (re.compile(r"/(?:proc|sys)/[^\s:;]+: [A-Z]"), "a kernel file's path before its error"),
+    # A tuning session's id (scripts.new_session_id: UTC stamp and a random suffix) and where
+    # the Pi keeps it: "tuning applied at 18:00", "kept on the Pi so it can be put back".
+    (re.compile(r"\b\d{8}T\d{6}Z-[0-9a-z]+\b"), "a tuning session's id"),
+    (re.compile(r"/var/lib/sbctune\b"), "a path on the Pi"),
     *((re.compile(rf"(?<![\w/.-]){re.escape(i)}(?![\w-])"), "a tweak id") for i in _tweak_ids()),
     *((re.compile(rf"\b{re.escape(s)}\b"), "a raw status") for s in RAW_STATUSES),
 ]
