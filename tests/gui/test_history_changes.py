@@ -74,7 +74,7 @@ def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> 
         for r in range(table.rowCount())
     ]
     # The throughput rows first, then the latency row with its change in words.
-    assert [c[1] for c in cells] == ["Half-duplex", "Half-duplex", "Latency under load"]
+    assert [c[1] for c in cells] == ["One way", "One way", "Latency under load"]
     assert cells[-1] == [
         "Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)", "less queueing: -116.0 ms"
     ]  # fmt: skip
