@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QStackedWidget,
     QVBoxLayout,
@@ -339,6 +340,14 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
             action.triggered.connect(lambda _=False, k=key: self.go(k))
             go_menu.addAction(action)
         help_menu = bar.addMenu("&Help")
+        started = QAction("&Getting started", self)
+        started.setShortcut(QKeySequence.StandardKey.HelpContents)  # F1
+        started.triggered.connect(self.show_getting_started)
+        help_menu.addAction(started)
+        keys = QAction("&Keyboard shortcuts", self)
+        keys.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(keys)
+        help_menu.addSeparator()
         about = QAction("&About sbctune", self)
         about.triggered.connect(self.show_about)
         help_menu.addAction(about)
@@ -396,6 +405,24 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
                 set_units = getattr(page, "set_units", None)
                 if set_units is not None:
                     set_units()
+
+    def show_getting_started(self) -> None:
+        from PySide6.QtWidgets import QDialog
+
+        from sbctune.ui.widgets.help_dialogs import GettingStartedDialog
+
+        self.help_dialog: QDialog = GettingStartedDialog(self)
+        self.help_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_dialog.open()
+
+    def show_shortcuts(self) -> None:
+        from sbctune.ui.widgets.help_dialogs import ShortcutsDialog
+
+        menus = [a.menu() for a in self.menuBar().actions()]
+        actions = [a for m in menus if isinstance(m, QMenu) for a in m.actions()]
+        self.help_dialog = ShortcutsDialog(actions, self)
+        self.help_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_dialog.open()
 
     def show_about(self) -> None:
         from sbctune.ui.controllers.about import about_facts
