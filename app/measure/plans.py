@@ -49,9 +49,10 @@ class TestSpec:
         if self.udp_mbps is not None:
             what = f"{DIRECTION_LABEL[self.directions[0]]}, UDP at {self.udp_mbps:g} Mbit/s"
         elif self.mode == "half":
-            what = f"{DIRECTION_LABEL[self.directions[0]]}, half duplex"
+            # Plain words where the test runs (issue 22): "half duplex" is in the tables' tooltips.
+            what = f"{DIRECTION_LABEL[self.directions[0]]}, one way"
         else:
-            what = MODE_LABEL[self.mode]
+            what = "Both ways at once" + (", PC throttled" if self.mode == "full_throttled" else "")
         if self.extra:
             trial = f", extra trial {self.trial} (the first {self.trial - 1} disagreed)"
         else:
