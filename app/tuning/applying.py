@@ -145,7 +145,7 @@ async def apply(
     await _settle(run, result, reconnect)
     result.record_id = save(history, session, result.state, run.record.to_json())
     if result.state == "armed":
-        say(f"{session_words(run.id, day=False)}: keep it, or the guard puts it back")
+        say(f"{session_words(run.id, day=False)}: the guard puts it back unless it is kept")
     return result
 
 
