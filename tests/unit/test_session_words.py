@@ -22,3 +22,16 @@ def test_a_session_reads_as_when_it_was_applied_in_local_time() -> None:
 def test_garbage_is_words_never_a_crash_nor_the_garbage(value: object) -> None:
     words = session_words(value)
     assert words.startswith("tuning applied ") and len(words) < 40
+
+
+def test_the_what_each_tweak_did_chart_names_tweaks_not_ids() -> None:
+    """Walking the app: the chart under "The tuning" was labelled rps-rfs, socket-buffers."""
+    from sbctune.compare.attribution import Contribution, Effect
+    from sbctune.compare.waterfall import waterfall
+    from tests.plain_words import jargon
+
+    flat = Effect("Pi → PC one way", 2.0, -8.0, 12.0, "no_change", "no change detected")
+    tweaks = ["rps-rfs", "cpu-governor-performance", "socket-buffers"]
+    chart = waterfall([Contribution(t, 2, [flat]) for t in tweaks])
+    assert not jargon(chart.to_svg()), jargon(chart.to_svg())
+    assert "Receive packet steering (RPS)" in chart.to_svg()
