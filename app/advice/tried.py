@@ -26,7 +26,7 @@ def with_measured(recs: list[Recommendation], no_help: Mapping[str, str]) -> lis
             replace(
                 rec,
                 title=f"{rec.title}: measured here, no help",
-                expected_gain=f"measured on this Pi: {what}, so it was reverted",
+                expected_gain=f"none on this Pi (measured alone: {what}; reverted)",
                 gain_low_mbps=None,
                 gain_high_mbps=None,
                 evidence=[f"Measured on its own on this Pi: {what}", *rec.evidence],

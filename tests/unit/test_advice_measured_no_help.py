@@ -40,13 +40,13 @@ def _rps(state: WorkflowState) -> tuple[int, str, str]:
 def test_rps_measured_alone_as_no_gain_is_not_recommended_unsaid() -> None:
     untried = _state()
     _, title, gain = _rps(untried)
-    assert title == RPS_TITLE and "measured on this Pi" not in gain  # recommended as before
+    assert title == RPS_TITLE and "measured alone" not in gain  # recommended as before
     tried = _state()
     flat = Effect("Pi → PC half-duplex", 2.0, -8.0, 12.0, "no_change", "no change detected")
     tried.attribution = Attribution([Contribution("rps-rfs", 2, [flat])])
     place, title, gain = _rps(tried)
     assert title == f"{RPS_TITLE}: measured here, no help"
-    assert gain == "measured on this Pi: no gain beyond noise, so it was reverted"
+    assert gain == "none on this Pi (measured alone: no gain beyond noise; reverted)"
     assert place == -1  # after the advice not yet tried
 
 
