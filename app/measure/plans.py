@@ -25,6 +25,13 @@ MODE_LABEL: dict[Mode, str] = {
     "full": "Full-duplex",
     "full_throttled": "Full (PC throttled)",
 }
+# Inside a sentence ("Pi → PC one way: faster by …"): plain words a first-time user reads
+# (issue 22); the tables keep the write-ups' Half-/Full-duplex above.
+MODE_WORDS: dict[Mode, str] = {
+    "half": "one way",
+    "full": "both ways at once",
+    "full_throttled": "both ways, PC throttled",
+}
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def test_rps_measured_alone_as_no_gain_is_not_recommended_unsaid() -> None:
     _, title, gain = _rps(untried)
     assert title == RPS_TITLE and "measured alone" not in gain  # recommended as before
     tried = _state()
-    flat = Effect("Pi → PC half-duplex", 2.0, -8.0, 12.0, "no_change", "no change detected")
+    flat = Effect("Pi → PC one way", 2.0, -8.0, 12.0, "no_change", "no change detected")
     tried.attribution = Attribution([Contribution("rps-rfs", 2, [flat])])
     place, title, gain = _rps(tried)
     assert title == f"{RPS_TITLE}: measured here, no help"
@@ -52,10 +52,10 @@ def test_rps_measured_alone_as_no_gain_is_not_recommended_unsaid() -> None:
 
 def test_a_tweak_that_helped_or_did_not_hold_is_not_marked() -> None:
     state = _state()
-    faster = Effect("Pi → PC half-duplex", 90.0, 80.0, 100.0, "faster", "faster by 80 to 100")
+    faster = Effect("Pi → PC one way", 90.0, 80.0, 100.0, "faster", "faster by 80 to 100")
     state.attribution = Attribution([Contribution("rps-rfs", 2, [faster])])
     assert "measured" not in _rps(state)[1]
     state = _state()
-    flat = Effect("Pi → PC half-duplex", 2.0, -8.0, 12.0, "no_change", "no change detected")
+    flat = Effect("Pi → PC one way", 2.0, -8.0, 12.0, "no_change", "no change detected")
     state.attribution = Attribution([Contribution("rps-rfs", 2, [flat], changed_during_run=True)])
     assert "measured" not in _rps(state)[1]
