@@ -24,4 +24,24 @@ def counted(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-__all__ = ["counted", "spoken"]
+__all__ = ["counted", "session_words", "spoken"]
+
+
+_SESSION_STAMP = re.compile(r"(\d{8}T\d{6}Z)(?:-[0-9a-z]+)?")
+
+
+def session_words(session_id: object, *, day: bool = True) -> str:
+    """A tuning session as a user knows it, by when it was applied ("tuning applied
+    2026-11-28 18:00", local time), never by its id; an id that is no time stamp (an older
+    sbctune's) as "tuning applied earlier"."""
+    import datetime as dt
+
+    match = _SESSION_STAMP.fullmatch(str(session_id or ""))
+    if match is None:
+        return "tuning applied earlier"
+    try:
+        when = dt.datetime.strptime(match.group(1), "%Y%m%dT%H%M%SZ")
+    except ValueError:
+        return "tuning applied earlier"
+    local = when.replace(tzinfo=dt.timezone.utc).astimezone()
+    return f"tuning applied {local:%Y-%m-%d %H:%M}" if day else f"tuning applied at {local:%H:%M}"

@@ -17,6 +17,7 @@ def _tweak_ids() -> list[str]:
     return [t["id"] for t in data["tweaks"] if "-" in t["id"]]  # "xps" is also a plain word
 
 
+SESSION_ID = re.compile(r"\b\d{8}T\d{6}Z-[0-9a-z]+\b")
 RAW_STATUSES = [s for s in (*get_args(Status), *get_args(LiveState)) if "_" in s]
 PATTERNS = [
     (re.compile(r"\bseeds? ?\d{3}\b|\bseed-\d{3}\b", re.I), "a seed's number"),
@@ -27,6 +28,10 @@ PATTERNS = [
     (re.compile(r"\[user@\]host\[:port\]"), "a grammar of the address instead of words"),
     (re.compile(r"\[\d+(?:, \d+)*\]"), "a Python list of numbers"),
     (re.compile(r"/(?:proc|sys)/[^\s:;]+: [A-Z]"), "a kernel file's path before its error"),
+    # A tuning session's id (scripts.new_session_id: UTC stamp and a random suffix) and where
+    # the Pi keeps it: "tuning applied at 18:00", "kept on the Pi so it can be put back".
+    (SESSION_ID, "a tuning session's id"),
+    (re.compile(r"/var/lib/sbctune\b"), "a path on the Pi"),
     *((re.compile(rf"(?<![\w/.-]){re.escape(i)}(?![\w-])"), "a tweak id") for i in _tweak_ids()),
     *((re.compile(rf"\b{re.escape(s)}\b"), "a raw status") for s in RAW_STATUSES),
 ]
@@ -36,9 +41,12 @@ PATTERNS = [
 TYPED = re.compile(r"--tweak[ =][\w-]+")
 
 
-def jargon(text: str) -> list[str]:
-    """What in `text` a user should not have to read, each with a little context."""
+def jargon(text: str, *, cli: bool = False) -> list[str]:
+    """What in `text` a user should not have to read, each with a little context. `cli`: the
+    command line's tune commands name a session by its id, which `--session` takes."""
     text = TYPED.sub("--tweak NAME", text)
+    if cli:
+        text = SESSION_ID.sub("SESSION", text)
     found = []
     for pattern, what in PATTERNS:
         for match in pattern.finditer(text):

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QStackedWidget,
     QVBoxLayout,
@@ -286,7 +287,11 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.sidebar.currentItemChanged.connect(self._sidebar_changed)
         self.next_bar = NextBar()
         self._right.addWidget(self.next_bar)
-        self.connection_label = QLabel("Not connected")
+        from sbctune.ui.widgets.elided_label import ElidedLabel
+
+        # Elided with the whole line as its tooltip: a long host name next to the guard's
+        # countdown would otherwise squeeze both.
+        self.connection_label = ElidedLabel("Not connected")
         self.statusBar().addPermanentWidget(self.connection_label)
         # The guard's countdown wherever the user is (the Tune page shows it too).
         self.guard_label = QLabel("")
@@ -335,6 +340,14 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
             action.triggered.connect(lambda _=False, k=key: self.go(k))
             go_menu.addAction(action)
         help_menu = bar.addMenu("&Help")
+        started = QAction("&Getting started", self)
+        started.setShortcut(QKeySequence.StandardKey.HelpContents)  # F1
+        started.triggered.connect(self.show_getting_started)
+        help_menu.addAction(started)
+        keys = QAction("&Keyboard shortcuts", self)
+        keys.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(keys)
+        help_menu.addSeparator()
         about = QAction("&About sbctune", self)
         about.triggered.connect(self.show_about)
         help_menu.addAction(about)
@@ -392,6 +405,24 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
                 set_units = getattr(page, "set_units", None)
                 if set_units is not None:
                     set_units()
+
+    def show_getting_started(self) -> None:
+        from PySide6.QtWidgets import QDialog
+
+        from sbctune.ui.widgets.help_dialogs import GettingStartedDialog
+
+        self.help_dialog: QDialog = GettingStartedDialog(self)
+        self.help_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_dialog.open()
+
+    def show_shortcuts(self) -> None:
+        from sbctune.ui.widgets.help_dialogs import ShortcutsDialog
+
+        menus = [a.menu() for a in self.menuBar().actions()]
+        actions = [a for m in menus if isinstance(m, QMenu) for a in m.actions()]
+        self.help_dialog = ShortcutsDialog(actions, self)
+        self.help_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.help_dialog.open()
 
     def show_about(self) -> None:
         from sbctune.ui.controllers.about import about_facts

@@ -11,6 +11,7 @@ from sbctune.advice.knowledge import Knowledge, load_knowledge
 from sbctune.advice.measured import measured_advice
 from sbctune.advice.rank import expected_gain, merge
 from sbctune.advice.runs import digest
+from sbctune.advice.tried import with_measured
 from sbctune.catalog import Catalog
 from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.inventory.model import Finding, Inventory, Recommendation
@@ -80,11 +81,14 @@ def advise(
     tuning: object = None,
     *,
     knowledge: Knowledge | None = None,
+    no_help: Mapping[str, str] | None = None,
 ) -> Advice:
     """Findings (most severe first) and recommendations (best expected gain first).
 
     `tuning`: the tuning sessions in force (TuningSessionRecord(s) or their `data`), so tweaks
-    already applied are not recommended again.
+    already applied are not recommended again. `no_help`: tweak id -> what it did alone on
+    this Pi, for the tweaks "Find what helps" measured as no help and reverted: they are not
+    recommended again without saying so (sbctune.advice.tried).
     """
     knowledge = knowledge or load_knowledge()
     alone = digest(runs)
@@ -95,6 +99,7 @@ def advise(
     recs = merge(list(inventory.recommendations), measured.recommendations)
     applied = applied_tweaks(tuning)
     recs = _without_applied(recs, applied)
+    recs = with_measured(recs, no_help or {})
     notes = []
     if not runs:
         notes.append("No measurement yet: only what the hardware alone shows. Measure for more.")

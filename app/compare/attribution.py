@@ -17,7 +17,7 @@ from typing import Any
 from sbctune.compare.interval import Change, change
 from sbctune.history.records import DIRECTIONS, MODES, RunRecord
 from sbctune.history.run_tuning import changed_during_run
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _effects(baseline: RunRecord, run: RunRecord) -> list[Effect]:
             if not first or not second:
                 continue
             found: Change = change(first[-1].trial_means, second[-1].trial_means)
-            label = f"{DIRECTION_LABEL[direction]} {MODE_LABEL[mode].lower()}"
+            label = f"{DIRECTION_LABEL[direction]} {MODE_WORDS[mode]}"
             effects.append(Effect(label, found.delta, found.low, found.high, found.verdict,
                                   found.text))  # fmt: skip
     return effects

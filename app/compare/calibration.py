@@ -10,7 +10,7 @@ from sbctune.compare.compare import compare, spread_key
 from sbctune.history import History
 from sbctune.history.proof import Calibration
 from sbctune.history.records import RunRecord
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, MODE_WORDS
 
 
 def spreads(first: RunRecord, second: RunRecord) -> dict[str, float]:
@@ -75,9 +75,9 @@ def calibration_note(history: History, runs: list[RunRecord]) -> str | None:
     for key, spread in sorted(found.spread_mbps.items()):
         direction, _, mode = key.partition("/")
         label = DIRECTION_LABEL.get(direction)  # type: ignore[call-overload]
-        mode_label = MODE_LABEL.get(mode)  # type: ignore[call-overload]
+        mode_label = MODE_WORDS.get(mode)  # type: ignore[call-overload]
         if label and mode_label:
-            parts.append(f"{label} {mode_label.lower()} {spread:.0f} Mbit/s")
+            parts.append(f"{label} {mode_label} {spread:.0f} Mbit/s")
     return (
         f"Run-to-run spread on this Pi (A/A calibration, runs {found.run_a} and {found.run_b}): "
         + ", ".join(parts)

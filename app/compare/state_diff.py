@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.history.records import RunRecord
-from sbctune.tuning.words import tweak_title
+from sbctune.tuning.words import session_words, tweak_title
 
 MAX_LINES = 60
 
@@ -24,7 +24,7 @@ def _tweaks(run: RunRecord) -> str:
     names = sorted(tweak_title(str(t)) for t in tweaks) if isinstance(tweaks, dict | list) else []
     session = state.get("session") if isinstance(state, dict) else None
     text = ", ".join(names) or "none"
-    return f"{text} (session {session})" if session and names else text
+    return f"{text} ({session_words(session)})" if session and names else text
 
 
 def state_changes(first: RunRecord, second: RunRecord) -> list[StateChange]:

@@ -8,6 +8,7 @@ import math
 
 from sbctune.compare.attribution import Contribution
 from sbctune.compare.charts import PALETTE, WIDTH, Chart, _text, nice_scale
+from sbctune.tuning.words import tweak_title
 
 HEIGHT = 300
 _LEFT, _RIGHT, _TOP, _BOTTOM = 70, 20, 44, 90
@@ -53,6 +54,16 @@ def waterfall(contributions: list[Contribution], label: str | None = None) -> Ch
                 f'<line x1="{mid:.1f}" y1="{y(e.low):.1f}" x2="{mid:.1f}" '
                 f'y2="{y(e.high):.1f}" stroke="#222222" stroke-width="1.5"/>\n'
             )
-        body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 18, c.tweak_id, size=10))
+        name = _short(tweak_title(c.tweak_id), int(slot / 6))  # its name, never its id
+        body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 18, name, size=10))
         body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 34, e.text[:40], size=9))
     return Chart(title, WIDTH, HEIGHT, "".join(body))
+
+
+def _short(title: str, chars: int) -> str:
+    """A tweak's title that fits under its bar: up to its bracket ("Receive packet steering
+    (RPS) with …" -> "Receive packet steering (RPS)"), then cut with "…"."""
+    if ") " in title:
+        title = title[: title.index(") ") + 1]
+    chars = max(8, chars)
+    return title if len(title) <= chars else title[: chars - 1].rstrip() + "…"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sbctune.compare.latency import change_text
 from sbctune.compare.model import Comparison
 from sbctune.history.run_tuning import CHANGED
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS
 
 
 def verdict_lines(comparison: Comparison) -> list[str]:
@@ -15,7 +15,7 @@ def verdict_lines(comparison: Comparison) -> list[str]:
     for row in comparison.rows:
         if len(row.cells) < 2 or not row.cells[-1].verdict_text:
             continue
-        what = f"{DIRECTION_LABEL[row.direction]} {MODE_LABEL[row.mode].lower()}"
+        what = f"{DIRECTION_LABEL[row.direction]} {MODE_WORDS[row.mode]}"
         lines.append(f"{what}: {row.cells[-1].verdict_text}")
     for latency in comparison.latency:  # the last run's latency under load, and its change
         cell = latency.cells[-1] if len(latency.cells) > 1 else None

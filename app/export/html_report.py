@@ -213,7 +213,8 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     used_by = [r.id for r in mine if usable_as_tuned(r)]
     changed = [f"run {r.id}: {change_text(r)}" for r in mine if changed_during_run(r)]
     facts = _facts([
-        ("Session", data.get("id")), ("Started", _when(record.started_at)), ("State", record.state),
+        # The session by when it was applied, not by its id (the Pi's own name for it).
+        ("Tuning applied", _when(record.started_at)), ("State", record.state),
         ("Interface", data.get("nic")),
         ("Kept across reboot", "yes" if data.get("persist") else "no"),
         ("Runs measured with it in force all along (read back)",
@@ -232,7 +233,10 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     head = "<tr><th>Tweak</th><th>Status</th><th>Detail</th><th>Changes</th></tr>"
     kept = [str(c.get("target")) for c in data.get("persist_changes") or [] if isinstance(c, dict)]
     files = (
-        '<p class="note">Kept across reboots by: ' + esc(", ".join(kept)) + "</p>" if kept else ""
+        f'<p class="note">Kept across reboots by {esc(counted(len(kept), "settings file"))} on '
+        "the Pi, removed again when the tuning is put back.</p>"
+        if kept
+        else ""
     )
     table = f'<table class="tweaks"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
     return facts + table + files

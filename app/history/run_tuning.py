@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sbctune.history.records import RunRecord
-from sbctune.wording import counted
+from sbctune.wording import counted, session_words
 
 CHANGED = "tuning changed during this run"
 
@@ -60,18 +60,18 @@ def change_text(run: RunRecord) -> str:
 
 
 def tuning_text(run: RunRecord) -> str:
-    """One short line: "untuned", "session X (2 tweaks, armed)", or the change."""
+    """One short line: "untuned", "tuning applied 2026-11-28 18:00 (2 tweaks, armed)", or the
+    change (the session by when it was applied, not by its id)."""
     state = _state(run)
     if not state:
         return "untuned"
     if state.get("changed_during_run"):
-        return f"session {str(state.get('session'))[:40]}: {CHANGED}"
+        return f"{session_words(state.get('session'))}: {CHANGED}"
     tweaks = tweaks_in_force(run)
     detail = [counted(len(tweaks), "tweak")] if tweaks else []
     if state.get("state"):
         detail.append(f"{str(state['state'])[:40]}, read back")
-    session = str(state.get("session"))[:40]
-    return f"session {session}" + (f" ({', '.join(detail)})" if detail else "")
+    return session_words(state.get("session")) + (f" ({', '.join(detail)})" if detail else "")
 
 
 def usable_as_tuned(run: RunRecord) -> bool:

@@ -25,6 +25,13 @@ MODE_LABEL: dict[Mode, str] = {
     "full": "Full-duplex",
     "full_throttled": "Full (PC throttled)",
 }
+# Inside a sentence ("Pi → PC one way: faster by …"): plain words a first-time user reads
+# (issue 22); the tables keep the write-ups' Half-/Full-duplex above.
+MODE_WORDS: dict[Mode, str] = {
+    "half": "one way",
+    "full": "both ways at once",
+    "full_throttled": "both ways, PC throttled",
+}
 
 
 @dataclass(frozen=True)
@@ -49,9 +56,10 @@ class TestSpec:
         if self.udp_mbps is not None:
             what = f"{DIRECTION_LABEL[self.directions[0]]}, UDP at {self.udp_mbps:g} Mbit/s"
         elif self.mode == "half":
-            what = f"{DIRECTION_LABEL[self.directions[0]]}, half duplex"
+            # Plain words where the test runs (issue 22): "half duplex" is in the tables' tooltips.
+            what = f"{DIRECTION_LABEL[self.directions[0]]}, one way"
         else:
-            what = MODE_LABEL[self.mode]
+            what = "Both ways at once" + (", PC throttled" if self.mode == "full_throttled" else "")
         if self.extra:
             trial = f", extra trial {self.trial} (the first {self.trial - 1} disagreed)"
         else:

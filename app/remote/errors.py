@@ -74,6 +74,12 @@ class AuthFailed(RemoteError):
         )
         if not user:
             hint = "Give the Pi's user name as user@host (e.g. pi@raspberrypi.local). " + hint
+        # The desktop app's words (sbctune.workflow.problems): its fields, not the CLI's options.
+        self.no_password = no_password
+        self.app_hint = (
+            "No password was typed: type the Pi's password, or choose “SSH key or agent”. "
+            "On Raspberry Pi OS the user is the one you created in Raspberry Pi Imager."
+        )
         if no_password:
             hint = (
                 "No password was given: pass it with --password-stdin or the SBCTUNE_PASSWORD "

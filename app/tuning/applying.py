@@ -52,7 +52,7 @@ from sbctune.tuning.planning import plan as make_plan
 from sbctune.tuning.reach import Reconnect, reachable
 from sbctune.tuning.record import SessionRecord, public_options
 from sbctune.tuning.remote_state import list_sessions
-from sbctune.tuning.words import status_words
+from sbctune.tuning.words import session_words, status_words
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -118,7 +118,8 @@ async def apply(
     fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, options)
     allowance = rearm.allowance(time.monotonic() - started, fresh.systemd)
     run = _start(session, plan, fresh, guard_seconds, persist, say)
-    say(f"writing session {run.id} and its revert script to {run.directory}")
+    # Plain words (issue 22): the session's id and its directory are the CLI's to show.
+    say("keeping what each setting was, on the Pi, so it can be put back")
     await _create(run, fresh.netns)
     say(f"arming the auto-revert guard ({guard_seconds} s"
         + (f", and {allowance} s for applying)" if allowance else ")"))  # fmt: skip
@@ -130,8 +131,8 @@ async def apply(
         session, run.to_apply, run.directory, guard_seconds + allowance, restarting
     )
     if checkpoint:
-        say(f"NetworkManager checkpoint {checkpoint} taken: NM rolls the network back by "
-            "itself if the Pi stops answering")  # fmt: skip
+        say("NetworkManager checkpoint taken: NetworkManager puts the network settings back "
+            "by itself if the Pi stops answering")  # fmt: skip
     say("applying and verifying")
     await _write(run)
     if persist:
@@ -147,6 +148,8 @@ async def apply(
                             guard_seconds, "armed")  # fmt: skip
     await _settle(run, result, reconnect)
     result.record_id = save(history, session, result.state, run.record.to_json())
+    if result.state == "armed":
+        say(f"{session_words(run.id, day=False)}: the guard puts it back unless it is kept")
     return result
 
 

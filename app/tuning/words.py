@@ -7,6 +7,9 @@ import re
 from functools import cache
 
 from sbctune.tuning.catalog import load_tweaks
+from sbctune.wording import session_words
+
+__all__ = ["detail_words", "held_note", "session_words", "status_words", "tweak_title"]
 
 STATUS_WORDS = {
     "applied": "applied",

@@ -20,7 +20,7 @@ from sbctune.compare.latency import interval_text
 from sbctune.compare.model import Comparison
 from sbctune.history.records import RunRecord
 from sbctune.history.run_tuning import change_text, changed_during_run
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS
 
 NOTHING_TO_GAIN = "nothing to gain; your Pi is as it was"
 NO_INTERVAL = ("not kept: one trial per direction gives no interval, so no gain can be shown "
@@ -48,7 +48,7 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
         cell = row.cells[-1] if len(row.cells) > 1 else None
         if cell is None:
             continue
-        what = f"{DIRECTION_LABEL[row.direction]} {MODE_LABEL[row.mode].lower()}"
+        what = f"{DIRECTION_LABEL[row.direction]} {MODE_WORDS[row.mode]}"
         verdicts.append(cell.verdict)
         if cell.verdict == "faster":
             helped.append(f"{what}: {cell.verdict_text}")

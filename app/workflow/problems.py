@@ -13,6 +13,7 @@ from typing import Literal
 from sbctune.errors import UserError
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled
 from sbctune.remote import HostKeyChanged
+from sbctune.remote.errors import AuthFailed
 from sbctune.wording import spoken
 
 Frontend = Literal["gui", "cli"]
@@ -37,6 +38,8 @@ def problem_from(exc: BaseException, frontend: Frontend = "gui") -> Problem:
 def _problem_from(exc: BaseException, frontend: Frontend) -> Problem:
     if isinstance(exc, HostKeyChanged):
         return Problem(exc.message, exc.hint, hard_stop=True)
+    if isinstance(exc, AuthFailed) and exc.no_password and frontend == "gui":
+        return Problem(exc.message, exc.app_hint)  # not the CLI's --password-stdin
     if isinstance(exc, Iperf3NotInstalled) and frontend == "gui":
         return Problem(exc.message, declined_hint(exc.plan))
     if isinstance(exc, UserError):

@@ -21,6 +21,7 @@ from sbctune.tuning import AppliedSession
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
+    from sbctune.workflow.flow_types import Attribution
 
 T = TypeVar("T")
 TuningState = Literal["guarded", "confirmed", "reverted"]
@@ -148,3 +149,15 @@ async def offering_install(
 async def never_install(_plan: InstallPlan) -> bool:
     """The answer when nobody can be asked: no."""
     return False
+
+
+def no_help_of(attribution: Attribution | None) -> dict[str, str]:
+    """Tweak id -> what it did alone, for the tweaks "Find what helps" measured as no help and
+    reverted (`advise(no_help=...)`), so Results does not recommend them again unsaid."""
+    if attribution is None:
+        return {}
+    return {
+        c.tweak_id: c.summary
+        for c in attribution.contributions
+        if not c.helps and not c.changed_during_run
+    }

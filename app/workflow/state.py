@@ -107,7 +107,11 @@ class WorkflowState:
         worked out once until the runs or the tuning change."""
         if self.advice is None and self.inventory is not None and self.runs:
             self.advice = advise(
-                self.inventory, self.runs, load_catalog(), tuning=self.advice_tuning()
+                self.inventory,
+                self.runs,
+                load_catalog(),
+                tuning=self.advice_tuning(),
+                no_help=rules.no_help_of(self.attribution),
             )
         return self.advice
 

@@ -25,7 +25,7 @@ from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
 from sbctune.measure.pc_endpoint import EndpointKind
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Plan
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS, Plan
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.words import tweak_title
@@ -238,7 +238,11 @@ async def _results(ctx: FlowContext) -> StepOutcome:
     assert ctx.result is not None
     runs = ctx.result.runs
     ctx.result.advice = advise(
-        ctx.inventory, runs, load_catalog(), tuning=rules.advice_tuning(ctx.applied, "confirmed")
+        ctx.inventory,
+        runs,
+        load_catalog(),
+        tuning=rules.advice_tuning(ctx.applied, "confirmed"),
+        no_help=rules.no_help_of(ctx.result.attribution),  # tried alone here and reverted
     )
     cal = ctx.extra.get("calibration")
     return StepOutcome("done", headline(ctx.result, cal.spread_mbps if cal else None))
@@ -340,7 +344,7 @@ def headline(result: FlowResult, calibration: dict[str, float] | None = None) ->
     for record in result.runs:
         label = "before" if record is result.baseline else "after"
         figures = ", ".join(
-            f"{DIRECTION_LABEL[t.direction]} {MODE_LABEL[t.mode].lower()} {t.mean_mbps:.0f}"
+            f"{DIRECTION_LABEL[t.direction]} {MODE_WORDS[t.mode]} {t.mean_mbps:.0f}"
             for t in record.tests
             if t.mean_mbps is not None
         )

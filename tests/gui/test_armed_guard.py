@@ -84,3 +84,29 @@ def test_the_held_guard_line_fits_the_status_bar_at_800_px(
     for label in (window.connection_label, window.guard_label):  # neither squeezed
         assert label.isVisible() and label.width() >= label.sizeHint().width(), (
             label.text(), label.width(), label.sizeHint().width())  # fmt: skip
+
+
+def test_a_long_host_name_is_elided_next_to_the_countdown_with_the_whole_line_as_tooltip(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """Walking at 800 px, a long host name and the guard's countdown squeezed each other."""
+    window.resize(800, 600)
+    _armed(window)
+    gui_app.processEvents()
+    host = "pi@my-raspberry-pi-4-in-the-living-room.home.example.internal"
+    whole = f"Connected: {host} ({host}:2222)"
+    window.connection_label.setText(whole)
+    gui_app.processEvents()
+    label, guard = window.connection_label, window.guard_label
+    assert window.width() == 800 and label.isVisible() and guard.isVisible()
+    bar = window.statusBar()
+    for widget in (label, guard):  # both inside the window, neither cut by the other
+        right = widget.mapTo(window, widget.rect().topRight()).x()
+        assert widget.mapTo(window, widget.rect().topLeft()).x() >= 0 and right <= bar.width()
+    assert guard.width() >= guard.sizeHint().width(), guard.text()
+    shown = label.shown_text()  # type: ignore[attr-defined]
+    assert shown != whole and shown.endswith("…") and shown.startswith("Connected: pi@")
+    assert label.toolTip() == whole
+    window.connection_label.setText("Connected: pi@raspberrypi (pi@192.168.1.20)")
+    gui_app.processEvents()
+    assert label.toolTip() == ""  # short enough: nothing hidden, no tooltip

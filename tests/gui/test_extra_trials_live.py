@@ -38,7 +38,7 @@ def test_the_page_shows_the_extra_trial_and_counts_its_time(window: MainWindow) 
     page.show_still(live)
     page.refresh()
     assert page.status.text() == (
-        "Test 7 of 7: PC → Pi, half duplex, 4 streams, 5 s, extra trial 4 (the first 3 disagreed)"
+        "Test 7 of 7: PC → Pi, one way, 4 streams, 5 s, extra trial 4 (the first 3 disagreed)"
     )
     # The extra trial's seconds (its idle probes, warm-up and test) join the run's length, so
     # the bar is not full while it runs and the time left is not zero.

@@ -42,7 +42,8 @@ def test_the_comparison_lists_the_settings_that_changed(window: MainWindow) -> N
     page.compare_button.click()
     text = page.changes.text()
     assert text.startswith(f"#{runs[0].id} → #{runs[1].id}:\n  ")
-    assert "tweaks in force: none → CPU frequency governor: performance (session s1)" in text
+    governor = "CPU frequency governor: performance"
+    assert f"tweaks in force: none → {governor} (tuning applied earlier)" in text
     assert "governor/policy0: ondemand → performance\\u001b[2J" in text  # escaped, not raw
     assert "mtu/eth1" not in text  # the same in both runs
 
@@ -73,7 +74,7 @@ def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> 
         for r in range(table.rowCount())
     ]
     # The throughput rows first, then the latency row with its change in words.
-    assert [c[1] for c in cells] == ["Half-duplex", "Half-duplex", "Latency under load"]
+    assert [c[1] for c in cells] == ["One way", "One way", "Latency under load"]
     assert cells[-1] == [
         "Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)", "less queueing: -116.0 ms"
     ]  # fmt: skip

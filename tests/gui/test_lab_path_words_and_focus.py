@@ -57,6 +57,8 @@ def test_focus_after_revert_is_not_the_export_folder(
         assert tune.selected() == [GOVERNOR]
         tune.apply_button.click()
         await until(lambda: window.state.tuning_state == "guarded", 90, "the tweak applied")
+        said = tune.events.toPlainText()  # the tuning log: when, not the session's id or path
+        assert "tuning applied at " in said and "so it can be put back" in said, said
         window.go("results")
         window.resize(800, 600)  # a small laptop's window: the page scrolls
         window.activateWindow()

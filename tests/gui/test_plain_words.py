@@ -87,5 +87,8 @@ def test_the_scan_sees_jargon() -> None:
     assert jargon("run `ssh-keygen`") and jargon("sh -c 'printf \"%s\" | tee x'")
     assert jargon("receive work of eth1 on CPUs [0, 1, 2, 3]") and jargon("interrupts [46]")
     assert jargon("not possible — /proc/irq/46/smp_affinity: Invalid argument")
+    assert jargon("writing session 20261128T180000Z-3fa9c1 and its revert script")
+    assert jargon("to /var/lib/sbctune/tuning/x") and jargon("tuning session 20220108T101000Z-a1")
+    assert not jargon("tuning applied at 18:00; kept on the Pi so it can be put back")
     assert not jargon("Receive packet steering spreads the work; RPS is on.")
     assert not jargon("receive work of eth1 on CPUs 0, 1; [ 12.3] a kernel line's stamp")

@@ -49,9 +49,9 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
         assert f"==> {step}" in proc.stderr
     assert "Pi → PC" in proc.stderr and "Mbit/s" in proc.stderr
     # The tuning's gain, as an interval from the trials; the lab models no effect on PC → Pi.
-    assert "vs run" in proc.stdout and "Pi → PC half-duplex: faster by " in proc.stdout
-    assert "PC → Pi half-duplex: faster" not in proc.stdout
-    assert "Pi → PC half-duplex: faster by " in proc.stderr  # the flow's results step says it too
+    assert "vs run" in proc.stdout and "Pi → PC one way: faster by " in proc.stdout
+    assert "PC → Pi one way: faster" not in proc.stdout
+    assert "Pi → PC one way: faster by " in proc.stderr  # the flow's results step says it too
     # The seed author's conclusion comes first: "the rtl8153 is much better suited".
     first = [line for line in proc.stdout.splitlines() if line.startswith("  1. [")]
     assert first and first[0].startswith("  1. [adapter] ") and "RTL8153" in first[0], first
@@ -87,7 +87,7 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
         alone = {c.tweak_id: c for c in contributions(runs)}
         assert alone["cpu-governor-performance"].helps and not alone["rps-rfs"].helps, alone
         gain = next(e for e in alone["cpu-governor-performance"].effects
-                    if e.label == "Pi → PC half-duplex")  # fmt: skip
+                    if e.label == "Pi → PC one way")  # fmt: skip
         assert 0 < gain.low <= gain.delta <= gain.high, gain
         # What stays on the Pi: a session of the governor alone, confirmed.
         sessions = history.tuning_sessions(device.id or 0)

@@ -60,7 +60,7 @@ def test_the_cli_speaks_plainly_against_the_lab(
     saved.mkdir(parents=True, exist_ok=True)
     for name, text in outputs.items():
         (saved / f"{name.replace(' ', '-')}.txt").write_text(text, encoding="utf-8")
-    found = {name: hits for name, text in outputs.items() if (hits := jargon(text))}
+    found = {name: hits for name, text in outputs.items() if (hits := jargon(text, cli=True))}
     assert not found, "\n".join(f"{k}: {h}" for k, hs in found.items() for h in hs)
 
     plan = outputs["tune plan"]

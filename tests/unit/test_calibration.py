@@ -45,7 +45,7 @@ def test_calibration_is_kept_and_used_by_compare_and_advice(tmp_path: Path) -> N
         spreads = calibration_for(history, [first])
         assert spreads == cal.spread_mbps
         note = calibration_note(history, [first])
-        assert note is not None and "PC → Pi half-duplex 23 Mbit/s" in note
+        assert note is not None and "PC → Pi one way 23 Mbit/s" in note
     lines = report_lines(first, second)
     assert lines[0].startswith("Pi → PC, Half-duplex: 737 then 735 Mbit/s, run-to-run spread 2")
     assert "no change detected" in lines[1]

@@ -105,7 +105,7 @@ def test_a_run_whose_guard_fired_mid_run_is_marked_and_its_gain_not_kept() -> No
     assert not usable_as_tuned(run)
     assert change_text(run) == (f"{CHANGED} (at start: 2 tweaks in force (armed); at end: "
                                 "untuned)")  # fmt: skip
-    assert tuning_text(run) == f"session s1: {CHANGED}"
+    assert tuning_text(run) == f"tuning applied earlier: {CHANGED}"
     comparison = compare([_run(1, [736.0, 737.0, 735.0]), run])
     assert comparison.runs[1].tuning_changed and CHANGED.upper() in comparison.runs[1].description
     decision = decide(comparison, run)

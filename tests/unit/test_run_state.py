@@ -70,7 +70,7 @@ def test_what_changed_between_two_runs() -> None:
         "tweaks in force": (
             "none",
             "CPU frequency governor: performance, "
-            "Receive packet steering (RPS) with flow steering (RFS) (session abc)",
+            "Receive packet steering (RPS) with flow steering (RFS) (tuning applied earlier)",
         ),
         "governor/policy0": ("ondemand", "performance"),
         "rps/rx-0": ("0", "f"),

@@ -20,7 +20,7 @@ async def pc_iperf3_version(configured: str | None) -> str:
     try:
         binary = find_system_iperf3(configured)
     except UserError:
-        return "not installed (the built-in endpoint is used)"
+        return "not installed (the built-in speed test is used)"
     try:
         proc = await asyncio.create_subprocess_exec(
             str(binary),
@@ -53,6 +53,6 @@ async def about_facts(state: AppState, iperf3_path: str | None) -> list[tuple[st
             "iperf3 on the Pi",
             (pi.iperf3_pi or "not installed") if pi is not None else "not connected",
         ),
-        ("Built-in endpoint", "iperf3 protocol, in sbctune"),
+        ("Built-in speed test", "speaks iperf3's language, part of sbctune"),
         ("Executable", sys.executable),
     ]

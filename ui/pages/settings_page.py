@@ -62,7 +62,11 @@ class SettingsPage(Page):
         self.plan = narrow_combo(QComboBox())
         for name, plan in presets().items():
             self.plan.addItem(plan.title, name)
-        form.addRow("This computer's &endpoint:", self.endpoint)
+        form.addRow("Sp&eed test on this computer:", self.endpoint)
+        self.endpoint.setToolTip(
+            "The program on this computer the Pi's iperf3 sends to and receives from (the "
+            "test's endpoint on this side)."
+        )
         form.addRow("&iperf3 program:", path_box)
         label_reaches(form, path_box, self.iperf3_path)
         form.addRow("Default &plan:", self.plan)
@@ -108,8 +112,8 @@ class SettingsPage(Page):
         self.content.addWidget(view)
         self.content.addWidget(
             label(
-                "The built-in endpoint speaks iperf3's protocol, so the Pi runs its normal iperf3 "
-                "client against it; choose the system iperf3 to compare the two.",
+                "The built-in speed test speaks iperf3's language, so the Pi runs its usual "
+                "iperf3 against it; choose the system iperf3 to compare the two.",
                 name="muted",
             )
         )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.ui.controllers.results import ResultRow
+from sbctune.ui.mode_words import mode_words
 from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
@@ -95,7 +96,7 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def _ticks(self, rows: list[ResultRow], units: Units, peak: float) -> None:
         ticks = [
-            (i, f"{DIRECTION_LABEL[r.direction]}\n{MODE_LABEL[r.mode]}") for i, r in enumerate(rows)
+            (i, f"{DIRECTION_LABEL[r.direction]}\n{mode_words(r.mode)}") for i, r in enumerate(rows)
         ]
         self.getPlotItem().getAxis("bottom").setTicks([ticks])
         self.getPlotItem().setLabel("left", units)

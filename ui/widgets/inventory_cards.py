@@ -21,7 +21,7 @@ def _or_unknown(value: object) -> str:
 def throttling_text(board: Board) -> str:
     t = board.throttled
     if t is None:
-        return "unknown (no vcgencmd)"
+        return "unknown (needs the Pi's vcgencmd tool)"
     now = [
         name
         for flag, name in (

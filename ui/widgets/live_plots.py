@@ -194,11 +194,20 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setYRange(0, max([5.0, *finite]) * 1.1, padding=0)
 
 
+# Plain names in the legend (issue 22 walk); the kernel's terms are in the plot's tooltip.
 _CPU_PARTS = (
-    ("user", "cpu_user", "user"),
-    ("system", "cpu_system", "system"),
-    ("irq", "cpu_irq", "irq"),
-    ("softirq", "cpu_softirq", "softirq"),
+    ("user", "cpu_user", "programs"),
+    ("system", "cpu_system", "kernel"),
+    ("irq", "cpu_irq", "interrupts"),
+    ("softirq", "cpu_softirq", "packet work"),
+)
+CPU_TOOLTIP = (
+    "How busy each core of the Pi is, by what it works on:\n"
+    "programs: programs such as iperf3 (the kernel calls it \u201cuser\u201d time)\n"
+    "kernel: the kernel working for them (\u201csystem\u201d)\n"
+    "interrupts: the network adapter's interrupts (\u201cirq\u201d)\n"
+    "packet work: the kernel handling the packets after an interrupt (\u201csoftirq\u201d); "
+    "a core near 100 % here limits the speed"
 )
 
 
@@ -208,6 +217,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, colors: Colors) -> None:
         super().__init__()
         self.setFixedHeight(200)
+        self.setToolTip(CPU_TOOLTIP)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
         item.hideButtons()

@@ -14,8 +14,9 @@ from sbctune.compare.udp import cell_text as udp_cell_text
 from sbctune.compare.udp import change_text as udp_change_text
 from sbctune.compare.udp import mode_text as udp_mode_text
 from sbctune.history.records import RunRecord, UdpRecord
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.ui.controllers.results import ResultRow
+from sbctune.ui.mode_words import mode_term, mode_words
 from sbctune.ui.settings import Units
 from sbctune.ui.units import change, rate
 
@@ -52,6 +53,13 @@ def _item(text: str, numeric: bool = False) -> QTableWidgetItem:
     return item
 
 
+def _mode_item(mode: str) -> QTableWidgetItem:
+    """"One way" on screen; the precise term ("half duplex") in its tooltip."""
+    item = _item(mode_words(mode))
+    item.setToolTip(f"{mode_words(mode)} ({mode_term(mode)})" if mode_term(mode) else "")
+    return item
+
+
 class RunTable(QTableWidget):
     """One stored run: per direction and mode, mean / min / max / retransmits; then its UDP
     tests (`measure --udp`): the rate received, jitter, loss and out-of-order datagrams."""
@@ -71,7 +79,7 @@ class RunTable(QTableWidget):
         for test in run.tests:
             rows.append([
                 (DIRECTION_LABEL[test.direction], False),
-                (MODE_LABEL[test.mode], False),
+                (mode_words(test.mode), False),
                 (rate(test.mean_mbps, units), True),
                 (rate(test.min_mbps, units), True),
                 (rate(test.max_mbps, units), True),
@@ -83,6 +91,8 @@ class RunTable(QTableWidget):
         for row, cells in enumerate(rows):
             for col, (text, numeric) in enumerate(cells):
                 self.setItem(row, col, _item(text, numeric))
+        for row, test in enumerate(run.tests):  # its precise term in the tooltip
+            self.setItem(row, 1, _mode_item(test.mode))
         _fit_height(self)
 
 
@@ -169,7 +179,7 @@ class CompareTable(QTableWidget):
                 self.setItem(r, 2 + len(columns), _item(udp_change_text(u.cells[-1], u), True))
         for r, row in enumerate(rows):
             self.setItem(r, 0, _item(DIRECTION_LABEL[row.direction]))
-            self.setItem(r, 1, _item(MODE_LABEL[row.mode]))
+            self.setItem(r, 1, _mode_item(row.mode))
             for c, value in enumerate(row.values):
                 self.setItem(r, 2 + c, _item(rate(value, units), True))
             if len(columns) >= 2:

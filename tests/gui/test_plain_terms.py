@@ -1,0 +1,55 @@
+"""Technical words a first-time user met on the walk (issue 22): the CPU plot's legend said
+user/system/irq/softirq, the tables "Half-duplex", Settings "endpoint", the board "(no
+vcgencmd)". Plain words on screen; the precise term in a tooltip."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtWidgets import QApplication, QFormLayout, QLabel
+
+from sbctune.history.records import RunRecord, TestRecord
+from sbctune.inventory.model import Board
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.settings_page import SettingsPage
+from sbctune.ui.theme import LIGHT
+from sbctune.ui.widgets.inventory_cards import throttling_text
+from sbctune.ui.widgets.live_plots import CpuLoadPlot
+from sbctune.ui.widgets.run_table import RunTable
+
+
+def test_the_cpu_legend_uses_plain_names_and_the_tooltip_the_kernel_terms(
+    gui_app: QApplication,
+) -> None:
+    plot = CpuLoadPlot(LIGHT)
+    names = [text.text for _sample, text in plot.legend.items]
+    assert names == ["programs", "kernel", "interrupts", "packet work"]
+    for term in ("user", "system", "irq", "softirq"):
+        assert f"\u201c{term}\u201d" in plot.toolTip()
+
+
+def test_the_run_table_says_one_way_with_half_duplex_in_the_tooltip(gui_app: QApplication) -> None:
+    run = RunRecord(
+        device_id=1, started_at=dt.datetime(2026, 11, 28, 18, 0, tzinfo=dt.timezone.utc),
+        plan_name="quick", nic="eth1", complete=True, id=1,
+        tests=[TestRecord(direction="pi_to_pc", mode="half", mean_mbps=736.0),
+               TestRecord(direction="pi_to_pc", mode="full", mean_mbps=163.0)],
+    )  # fmt: skip
+    table = RunTable()
+    table.show_run(run, "Mbit/s")
+    cells = [table.item(r, 1) for r in range(2)]
+    assert [c.text() for c in cells if c] == ["One way", "Both ways"]
+    assert [c.toolTip().split(" (")[1].split(":")[0] for c in cells if c] == [
+        "Half duplex", "Full duplex"
+    ]  # fmt: skip
+
+
+def test_settings_and_the_board_speak_plainly(window: MainWindow) -> None:
+    page = window.page("settings")
+    assert isinstance(page, SettingsPage)
+    labels = [w.text() for w in page.findChildren(QLabel)]
+    assert not [t for t in labels if "endpoint" in t.lower()], labels
+    form = page.endpoint.parentWidget().findChild(QFormLayout)
+    assert form is None or form.labelForField(page.endpoint) is not None
+    assert "endpoint" in page.endpoint.toolTip()  # the precise word where one hovers
+    assert throttling_text(Board(throttled=None)) == "unknown (needs the Pi's vcgencmd tool)"
