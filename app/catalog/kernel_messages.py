@@ -101,11 +101,21 @@ class MessageTable:
         self._regex: dict[str, re.Pattern[str]] = {}
         self._needle: dict[str, str] = {}
         self._lits: dict[str, list[str]] = {}
+        self._rows: dict[str, list[tuple[str, str, str, str, str]]] = {}
         self._seen: dict[str, KernelMessage | None] = {}
         self._count = count
 
     def __len__(self) -> int:
         return self._count
+
+    def _row(self, row: str) -> tuple[str, str, str, str, str]:
+        """A row of the table split, with its format's longest literal (read once per
+        word a log line has; most of the table's rows are never read)."""
+        level, series, files, fmt = row.split("\t", 3)
+        needle = self._needle.get(fmt)
+        if needle is None:
+            needle = self._needle[fmt] = max(self._literals(fmt), key=len)
+        return level, series, files, fmt, needle
 
     def _literals(self, fmt: str) -> list[str]:
         lits = self._lits.get(fmt)
@@ -129,11 +139,12 @@ class MessageTable:
         tried = 0
         best: tuple[int, str, str, str, str] | None = None
         for word in dict.fromkeys(_WORD_RE.findall(head)):
-            for row in self._by_word.get(word, ()):
-                level, series, files, fmt = row.split("\t", 3)
-                needle = self._needle.get(fmt)
-                if needle is None:
-                    needle = self._needle[fmt] = max(_SPEC_RE.split(fmt)[::2], key=len)
+            rows = self._rows.get(word)
+            if rows is None:
+                if word not in self._by_word:
+                    continue
+                rows = self._rows[word] = [self._row(row) for row in self._by_word[word]]
+            for level, series, files, fmt, needle in rows:
                 if needle not in head:
                     continue  # a substring test first: most candidates fail it
                 tried += 1
