@@ -29,6 +29,7 @@ OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
 # " (uninitialized)").
 UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
 
+
 class _Lazy:
     """A pattern compiled when first searched: a log is tried only against the patterns
     whose needles it has, so a short log compiles few of them (and none at import)."""
@@ -60,9 +61,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     (
         "renamed",
-        _Lazy(
-            r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"
-        ),
+        _Lazy(r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"),
     ),
     (
         "link_up",
