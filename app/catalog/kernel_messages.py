@@ -26,6 +26,7 @@ _CONVERSION = {  # what each printf conversion prints
 }  # fmt: skip
 _LEVELS_ERROR = {"emerg", "alert", "crit", "err"}
 _MAX_TRIED = 40  # candidate formats tried per line at most (bounded work on any line)
+_SEEN_LIMIT = 20_000  # distinct lines whose answer is kept (a long log repeats its lines)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,22 @@ def _to_regex(fmt: str) -> re.Pattern[str]:
     return re.compile(r"(?:^|(?<=[\s:\]]))" + "".join(out) + r"\s*$")
 
 
+def _may_match(literals: list[str], head: str) -> bool:
+    """Whether `_to_regex`'s regex of a format could match: its literal parts appear in
+    order, and the line (trailing blanks aside) ends with the last one. A necessary
+    condition only, tested without a regex, so that a format is compiled only for the few
+    lines that pass it."""
+    pos = 0
+    for lit in literals:
+        if lit:
+            pos = head.find(lit, pos)
+            if pos < 0:
+                return False
+            pos += len(lit)
+    last = literals[-1].rstrip()
+    return not last or head.rstrip().endswith(last)
+
+
 class MessageTable:
     def __init__(self, text: str, errno: dict[str, dict[str, str]]) -> None:
         # One line per format: key, level, series, files, format (tab-separated). The key is
@@ -83,29 +100,58 @@ class MessageTable:
         }
         self._regex: dict[str, re.Pattern[str]] = {}
         self._needle: dict[str, str] = {}
+        self._lits: dict[str, list[str]] = {}
+        self._rows: dict[str, list[tuple[str, str, str, str, str]]] = {}
+        self._seen: dict[str, KernelMessage | None] = {}
         self._count = count
 
     def __len__(self) -> int:
         return self._count
 
+    def _row(self, row: str) -> tuple[str, str, str, str, str]:
+        """A row of the table split, with its format's longest literal (read once per
+        word a log line has; most of the table's rows are never read)."""
+        level, series, files, fmt = row.split("\t", 3)
+        needle = self._needle.get(fmt)
+        if needle is None:
+            needle = self._needle[fmt] = max(self._literals(fmt), key=len)
+        return level, series, files, fmt, needle
+
+    def _literals(self, fmt: str) -> list[str]:
+        lits = self._lits.get(fmt)
+        if lits is None:
+            lits = self._lits[fmt] = _SPEC_RE.split(fmt)[::2]
+        return lits
+
     def match(self, text: str) -> KernelMessage | None:
         """The kernel message this log line was printed from, if the table has it."""
+        head = text[:400]  # the answer depends on these only: a repeated line is looked up
+        if head in self._seen:
+            return self._seen[head]
+        found = self._match(head)
+        if len(self._seen) < _SEEN_LIMIT:
+            self._seen[head] = found
+        return found
+
+    def _match(self, head: str) -> KernelMessage | None:
         # The most specific format that matches wins (most literal text): a bare "Failed to
         # %s %s" of one driver must not take stmmac's "Failed to reset the dma".
         tried = 0
-        head = text[:400]
         best: tuple[int, str, str, str, str] | None = None
         for word in dict.fromkeys(_WORD_RE.findall(head)):
-            for row in self._by_word.get(word, ()):
-                level, series, files, fmt = row.split("\t", 3)
-                needle = self._needle.get(fmt)
-                if needle is None:
-                    needle = self._needle[fmt] = max(_SPEC_RE.split(fmt)[::2], key=len)
+            rows = self._rows.get(word)
+            if rows is None:
+                if word not in self._by_word:
+                    continue
+                rows = self._rows[word] = [self._row(row) for row in self._by_word[word]]
+            for level, series, files, fmt, needle in rows:
                 if needle not in head:
                     continue  # a substring test first: most candidates fail it
                 tried += 1
                 if tried > _MAX_TRIED:
                     break
+                if not _may_match(self._literals(fmt), head):
+                    continue  # its regex could not match: not compiled (most never are)
                 rx = self._regex.get(fmt)
                 if rx is None:
                     rx = self._regex[fmt] = _to_regex(fmt)

@@ -14,6 +14,7 @@ from sbctune.catalog import Catalog, load_catalog
 from sbctune.inventory.build import build_inventory
 from sbctune.inventory.bundle import Bundle, read_bundle, write_bundle
 from sbctune.inventory.collect import Collection, collect
+from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.raw import Parsed, RawOutputs, links_as_files, parse_all
 
@@ -43,8 +44,9 @@ def raw_from_collection(collection: Collection) -> RawOutputs:
 def identify(raw: RawOutputs, catalog: Catalog | None = None) -> tuple[Inventory, Parsed]:
     """The inventory (board, NICs; no findings yet) and the parsed outputs it came from."""
     catalog = catalog or load_catalog()
-    parsed = parse_all(raw)
-    inventory = build_inventory(parsed, catalog)
+    with gc_paused():  # ~10^5 short-lived objects without cycles: see gc_pause
+        parsed = parse_all(raw)
+        inventory = build_inventory(parsed, catalog)
     inventory.missing_tools = list(raw.missing_tools)
     return inventory, parsed
 

@@ -29,27 +29,43 @@ OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
 # " (uninitialized)").
 UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+
+class _Lazy:
+    """A pattern compiled when first searched: a log is tried only against the patterns
+    whose needles it has, so a short log compiles few of them (and none at import)."""
+
+    __slots__ = ("_rx", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._rx: re.Pattern[str] | None = None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = re.compile(self.pattern)
+        return rx.search(text)
+
+
+_PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "register",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+?):? (?P<iface>\S+): register '(?P<name>[^']+)' at "
             r"(?P<bus>[^,]+), (?P<description>.*?), (?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
         ),
     ),
     (
         "renamed",
-        re.compile(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): renamed from (?P<old>\S+)$"),
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): renamed from (?P<old>\S+)$"),
     ),
     (
         "renamed",
-        re.compile(
-            r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"
-        ),
+        _Lazy(r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"),
     ),
     (
         "link_up",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Up - "
             r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
             r"(?: - flow control (?P<flow>.+))?$"
@@ -57,39 +73,39 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "link_up",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?:\S+: \S+ )?NIC Link is Up "
             r"(?P<speed>\d+) (?P<unit>[GM])bps (?P<duplex>Full|Half) Duplex"
         ),
     ),
     (
         "link_up",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): link up, (?P<speed>\d+)"
             r"(?P<unit>[GM])bps, (?P<duplex>full|half)-duplex"
         ),
     ),
     (
         "link_down",
-        re.compile(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Down$"),
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Down$"),
     ),
     (
         "driver_version",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<version>v\d[\w.]*"
             r"(?: \([^)]*\))?)$"
         ),
     ),
     (
         "firmware",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+): load (?P<firmware>\S+) v(?P<version>\S+)"
             r"(?: (?P<date>\S+))? successfully$"
         ),
     ),
     (
         "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38"
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+), "
             r"(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+), IRQ (?P<irq>\d+)"
         ),
@@ -97,25 +113,25 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "chip",  # ath10k_debug_print_hwfw_info() (ath10k/debug.c): "%s target 0x%08x chip_id
         # 0x%08x sub %04x:%04x" with hw_params.name: "qca9377 hw1.1", "qca9984/qca9994 hw1.0"
-        re.compile(
+        _Lazy(
             r"^(?P<driver>[\w-]+) (?P<device>\S+): (?P<chip>[a-z]+\d[\w/]*) hw\d[\d.]*"
             r"(?: [a-z]+)? target 0x[0-9a-f]+ chip_id 0x"
         ),
     ),
     (
         "description",  # igb/igc/e1000e: "igb 0000:01:00.0: Intel(R) Gigabit Ethernet ..."
-        re.compile(r"^(?P<driver>\S+) (?P<device>\S+): (?P<description>Intel\(R\) .*)$"),
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+): (?P<description>Intel\(R\) .*)$"),
     ),
     (
         "pcie_link",  # igb: "igb 0000:01:00.0: eth0: (PCIe:2.5Gb/s:Width x1) 00:0d:..."
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+): (?P<iface>\S+): \(PCIe:(?P<speed>[\d.]+)"
             r"(?:Gb/s|GT/s):Width x(?P<width>\d+)\)(?: (?P<mac>[0-9a-fA-F:]{17}))?"
         ),
     ),
     (
         "pcie_bandwidth",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+): (?P<gbps>[\d.]+) Gb/s available PCIe bandwidth"
             r"(?:, limited by (?P<speed>[\d.]+) GT/s PCIe x(?P<width>\d+) link at (?P<at>\S+)"
             r" \(capable of (?P<capable_gbps>[\d.]+) Gb/s with (?P<max_speed>[\d.]+) GT/s "
@@ -125,36 +141,36 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "mac",
-        re.compile(
+        _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): MAC: "
             r"(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
         ),
     ),
     (
         "pci_device",
-        re.compile(
+        _Lazy(
             r"^pci (?P<device>[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d): \[(?P<vendor>[0-9a-f]{4})"
             r":(?P<product>[0-9a-f]{4})\] type (?P<type>\d+) class (?P<class>0x[0-9a-f]{6})"
         ),
     ),
     (
         "pci_bar",
-        re.compile(
+        _Lazy(
             r"^pci (?P<device>\S+): BAR (?P<bar>\d+): (?P<status>assigned|no space for|failed to "
             r"assign|can't assign|not assigned)\b:?\s*(?P<resource>.*)$"
         ),
     ),
     (
         "pcie_link_up",  # brcm-pcie: "link up, 5.0 GT/s PCIe x1 (SSC)" / "link up, 5 GT/s x1"
-        re.compile(
+        _Lazy(
             r"^(?P<driver>brcm-pcie|rockchip-pcie|\S+pcie\S*) (?P<device>\S+): link up, "
             r"(?P<speed>[\d.]+) ?GT/s (?:PCIe )?x(?P<width>\d+)"
         ),
     ),
-    ("pcie_link_down", re.compile(r"^(?P<driver>\S*pcie\S*) (?P<device>\S+): link down")),
+    ("pcie_link_down", _Lazy(r"^(?P<driver>\S*pcie\S*) (?P<device>\S+): link down")),
     (
         "usb_new_device",
-        re.compile(
+        _Lazy(
             r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device number "
             r"(?P<number>\d+)"
             r" using (?P<hcd>\S+)"
@@ -162,38 +178,38 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "usb_ids",
-        re.compile(
+        _Lazy(
             r"^usb (?P<device>\d+-[\d.]+): New USB device found, idVendor=(?P<vendor>[0-9a-f]{4}),"
             r" idProduct=(?P<product>[0-9a-f]{4})"
         ),
     ),
     (
         "driver_registered",
-        re.compile(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
+        _Lazy(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
     ),
     (
         "under_voltage",
-        re.compile(r"(?i)under-?voltage detected!?(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
+        _Lazy(r"(?i)under-?voltage detected!?(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
     ),
     (
         "voltage_normalised",
-        re.compile(r"(?i)voltage normali[sz]ed(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
+        _Lazy(r"(?i)voltage normali[sz]ed(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
     ),
     (
         "tx_timeout",
-        re.compile(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
+        _Lazy(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
     ),
     (
         "tx_timeout",  # since 6.1 (net/sched/sch_generic.c dev_watchdog, netdev_crit)
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): NETDEV WATCHDOG: "
             r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
         ),
     ),
-    ("csum_failure", re.compile(r"^(?P<iface>\S+): hw csum failure")),
+    ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
             r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
@@ -202,7 +218,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "link_down",
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
             r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
@@ -210,93 +226,93 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "link_down",  # dev_info(dev, "%s: link down", ndev->name): "wemac wemac.0: eth0: link down"
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}): (?P<iface>[a-z][\w.-]{{0,14}}): "
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
     (
         "link_up",  # vendor r8125: "r8125: eth0: link up"; atlantic "link change old 0 new 10000"
-        re.compile(
+        _Lazy(
             r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
             rf"^(?P<driver2>[\w-]+) (?P<device>{BUS_ID}) (?P<iface2>[\w.-]+): \w+: link change "
             r"old \d+ new (?P<speed>[1-9]\d*)$"
         ),
     ),
-    ("link_down", re.compile(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
+    ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
     (
         "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
-        re.compile(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
+        _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
     ),
     (
         "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
             r"(?P<speed>[1-9]\d*) mbit/s downlink"
         ),
     ),
     (
         "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
             r"Link Speed (?P<speed>[1-9]\d*), USB \d$"
         ),
     ),
     (
         "link_up",  # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
-        re.compile(
+        _Lazy(
             r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) (?P<unit>M)bps "
             r"(?P<duplex>Full|Half) Duplex"
         ),
     ),
-    ("usb_unsupported", re.compile(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
-    ("machine_model", re.compile(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
-    ("kernel_version", re.compile(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    ("usb_unsupported", _Lazy(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
+    ("machine_model", _Lazy(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
     (
         "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
-        re.compile(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
+        _Lazy(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
     ),
     (
         "cpuinfo",  # a /proc/cpuinfo paste inside a log: "Hardware : BCM2835", "Revision : a02082"
-        re.compile(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
+        _Lazy(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
     ),
     (
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
             r"driver \[(?P<phy>[^\]]{1,80})\]"
         ),
     ),
     (
         "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
-        re.compile(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
+        _Lazy(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
     ),
     (
         "carrier",  # systemd-networkd in a journal: eth0: Lost carrier / Gained carrier
-        re.compile(r"^systemd-networkd\[\d+\]: (?P<iface>[\w.-]+): (?P<state>Lost|Gained) carrier"),
+        _Lazy(r"^systemd-networkd\[\d+\]: (?P<iface>[\w.-]+): (?P<state>Lost|Gained) carrier"),
     ),
     (
         "vendor_register",  # Realtek's r8125/r8168: "eth0: 0xffffc900..., c4:83:..., IRQ 22"
-        re.compile(
+        _Lazy(
             r"^(?P<iface>[a-z][\w.-]{1,14}): 0x[0-9a-f]+, (?P<mac>[0-9a-fA-F:]{17}), "
             r"IRQ (?P<irq>\d+)"
         ),
     ),
     (
         "phy_link_up",  # libphy: 63fec000.etherne:00 - Link is Up - 100/Full
-        re.compile(
+        _Lazy(
             r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Up - (?P<speed>\d+)/(?P<duplex>Full|Half)"
         ),
     ),
-    ("phy_link_down", re.compile(r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Down")),
+    ("phy_link_down", _Lazy(r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Down")),
     (
         "carrier_up",
-        re.compile(r"ADDRCONF\(NETDEV_CHANGE\): (?P<iface>[\w.-]+): link becomes ready"),
+        _Lazy(r"ADDRCONF\(NETDEV_CHANGE\): (?P<iface>[\w.-]+): link becomes ready"),
     ),
-    ("netdev_up", re.compile(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
+    ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
         "phy_failure",
-        re.compile(
+        _Lazy(
             rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             r"failed to connect (?:to )?phy|(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
@@ -305,7 +321,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "probe_failed",  # drivers/base/dd.c call_driver_probe: 6.1 pr_warn, 6.12 dev_err
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+): probe of (?P<device>{BUS_ID}) failed with error "
             r"(?P<errno>-?\d+)|"
             rf"^(?P<driver2>[\w-]+) (?P<device2>{BUS_ID}): probe with driver [\w-]+ failed "
@@ -314,33 +330,33 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "kevent_dropped",
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
             r"kevent (?P<kevent>\d+) may have been dropped"
         ),
     ),
     (
         "usb_reset",
-        re.compile(
+        _Lazy(
             r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
             r"(?P<number>\d+)"
         ),
     ),
     (
         "usb_disconnect",
-        re.compile(r"^usb (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
+        _Lazy(r"^usb (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
     ),
-    ("usb_not_top_speed", re.compile(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
+    ("usb_not_top_speed", _Lazy(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
     (
         "usb_error",  # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"
-        re.compile(
+        _Lazy(
             r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+) (?P<iface>[\w.-]+): "
             r".*?(?P<errno>-(?:71|110|32|19|108|62|5))\b"
         ),
     ),
     (
         "firmware_missing",  # drivers/base/firmware_loader/main.c: both of its lines
-        re.compile(
+        _Lazy(
             r"^(?:(?P<driver>[\w-]+) (?P<device>\S+): )?(?:Direct firmware load for "
             r"(?P<firmware>\S+) failed with error(?: (?P<errno>-?\d+))?|firmware: failed to load "
             r"(?P<firmware2>\S+) \((?P<errno2>-?\d+)\))"
@@ -348,7 +364,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
-        re.compile(
+        _Lazy(
             rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
             r"(?P<chip>BCM\d{4,5}\w*)"
         ),
@@ -358,7 +374,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         # lines about the whole USB device ("usb 1-1: ath9k_htc: Firmware - ... download
         # failed", dev_err(&udev->dev, ...)), named by its port path
         "device",
-        re.compile(
+        _Lazy(
             rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+))"
             rf"(?: (?P<iface>[a-z][\w.-]{{1,14}})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
         ),

@@ -1,0 +1,136 @@
+"""The first inspect's fast paths (issue 24, speed) hold what the plain code they replaced
+gives: the kernel message table's literal pre-test never refuses a line its regex matches,
+and a remembered answer is the answer; the dmesg patterns compiled on first use match as
+compiled ones; the collector pause leaves the collector as it found it."""
+
+from __future__ import annotations
+
+import gc
+import re
+import threading
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sbctune.catalog import kernel_messages as km
+from sbctune.inventory.gc_pause import gc_paused
+from sbctune.inventory.parsers.dmesg_patterns import _PATTERNS
+
+_CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "dmesg"
+
+
+def _formats() -> list[str]:
+    table = km.load_messages()
+    return sorted({row.split("\t", 3)[3] for rows in table._by_word.values() for row in rows})
+
+
+_FORMATS = _formats()
+_FILL = st.text(alphabet="abc019:-_ .[]()\t%", max_size=12)
+
+
+def _instance(fmt: str, fills: list[str]) -> str:
+    parts = km._SPEC_RE.split(fmt)  # literal, conversion, literal ...
+    out = []
+    for i, part in enumerate(parts):
+        out.append(part if i % 2 == 0 else fills[(i // 2) % len(fills)])
+    return "".join(out)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(_FORMATS),
+    st.lists(st.sampled_from(["0", "12", "-110", "eth0", "ab cd", "x", "1-1.2:1.0"]), min_size=1),
+    _FILL,
+    _FILL,
+)
+def test_the_literal_pretest_never_refuses_a_line_the_format_matches(
+    fmt: str, fills: list[str], before: str, after: str
+) -> None:
+    literals = km._SPEC_RE.split(fmt)[::2]
+    for line in (_instance(fmt, fills), before + _instance(fmt, fills) + after, before + after):
+        if km._to_regex(fmt).search(line):
+            assert km._may_match(literals, line), (fmt, line)
+
+
+def test_the_pretest_refuses_lines_without_the_literals_in_order() -> None:
+    fmt = "Direct firmware load for %s failed with error %d"
+    literals = km._SPEC_RE.split(fmt)[::2]
+    assert km._may_match(literals, "Direct firmware load for x.bin failed with error -2")
+    assert not km._may_match(literals, "failed with error -2 Direct firmware load for x.bin")
+    ends = km._SPEC_RE.split("%s: Link is Down")[::2]  # the line must end with the format
+    assert km._may_match(ends, "r8169 0000:01:00.0 eth0: Link is Down  ")
+    assert not km._may_match(ends, "eth0: Link is Down (again)")
+
+
+def _capture_lines() -> list[str]:
+    lines = {
+        line
+        for path in sorted(_CAPTURES.glob("*.txt"))
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if line.strip()
+    }
+    return sorted(lines)
+
+
+def test_every_capture_line_gets_the_message_it_got_without_the_pretest_and_memo(
+    monkeypatch,
+) -> None:
+    lines = _capture_lines()
+    fast = km.MessageTable.__new__(km.MessageTable)
+    plain = km.MessageTable.__new__(km.MessageTable)
+    table = km.load_messages()
+    for t in (fast, plain):
+        t.__dict__.update(
+            _by_word=table._by_word, _errno=table._errno, _regex={}, _needle={}, _lits={},
+            _rows={}, _seen={}, _count=len(table),
+        )  # fmt: skip
+    got = [fast.match(line) for line in lines]
+    again = [fast.match(line) for line in lines]  # remembered
+    monkeypatch.setattr(km, "_may_match", lambda literals, head: True)
+    want = [plain._match(line[:400]) for line in lines]
+    assert got == want == again
+    assert sum(m is not None for m in got) > 100  # the captures have kernel messages
+    assert len(fast._regex) < len(plain._regex)  # fewer formats compiled
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_lazy_dmesg_patterns_match_as_compiled_ones(text: str) -> None:
+    for _kind, lazy in _PATTERNS:
+        m, want = lazy.search(text), re.compile(lazy.pattern).search(text)
+        assert (m and m.groupdict()) == (want and want.groupdict())
+
+
+def test_the_collector_pause_restores_the_state_it_found() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # disabled by someone else: left disabled
+    finally:
+        gc.enable()
+
+
+def test_two_threads_pausing_leave_the_collector_enabled() -> None:
+    inside = threading.Barrier(2, timeout=10)
+
+    def work() -> None:
+        with gc_paused():
+            inside.wait()
+            assert not gc.isenabled()
+            inside.wait()
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert gc.isenabled()
