@@ -11,11 +11,16 @@ out=$1
 shift
 mkdir -p "$out"
 for step in "$@"; do
+  # scripts/test.sh's stop leaves OUTDIR/stop: this shell ignores SIGINT (a background job),
+  # so it would otherwise go on to the next step once the interrupted one has ended.
+  [ -e "$out/stop" ] && break
   start=$(date +%s)
   case $step in
-    winlane) python packaging/winlane/lane.py >"$out/$step.log" 2>&1 </dev/null ;;
+    # scripts/honour_sigint.py: a background job starts with SIGINT ignored; test.sh's stop
+    # sends SIGINT, so each step tears down its labs and VM before it ends.
+    winlane) python scripts/honour_sigint.py packaging/winlane/lane.py >"$out/$step.log" 2>&1 </dev/null ;;
     # Its own pytest process: no cache plugin, so the two runs never write one .pytest_cache.
-    vm) python -m pytest tests/vm -p no:cacheprovider --durations=10 >"$out/$step.log" 2>&1 </dev/null ;;
+    vm) python scripts/honour_sigint.py -m pytest tests/vm -p no:cacheprovider --durations=10 >"$out/$step.log" 2>&1 </dev/null ;;
     *) echo "unknown step $step" >"$out/$step.log"; false ;;
   esac
   echo $? >"$out/$step.rc"

@@ -43,7 +43,15 @@ beside_dir="$SBCTUNE_ROOT/tests/output/beside"
 beside_pid=""
 stop_beside() {
   # Only the background group's own processes (setsid below): Wine, Xvfb, pytest and QEMU.
-  [ -n "$beside_pid" ] && kill -0 "$beside_pid" 2>/dev/null && kill -TERM -- "-$beside_pid"
+  # SIGINT first, so pytest and the lane take their labs and VM down; TERM if still there.
+  [ -n "$beside_pid" ] && kill -0 "$beside_pid" 2>/dev/null || return 0
+  touch "$beside_dir/stop"  # no next step (scripts/beside.sh)
+  kill -INT -- "-$beside_pid"
+  for _ in $(seq 90); do
+    kill -0 "$beside_pid" 2>/dev/null || return 0
+    sleep 1
+  done
+  kill -TERM -- "-$beside_pid"
 }
 trap 'stop_beside; exit 130' INT TERM
 if [ ${#beside[@]} -gt 0 ]; then
