@@ -12,6 +12,7 @@ KeyboardInterrupt and tear down what they made.
 
 from __future__ import annotations
 
+import os
 import runpy
 import signal
 import sys
@@ -19,10 +20,14 @@ import sys
 
 def main(argv: list[str]) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # sys.path[0] as `python -m MODULE` (the working folder) or `python SCRIPT` (its folder)
+    # would have it, not this script's folder.
     if argv[:1] == ["-m"] and len(argv) > 1:
+        sys.path[0] = os.getcwd()
         sys.argv = [argv[1], *argv[2:]]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
     elif argv:
+        sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
         sys.argv = list(argv)
         runpy.run_path(argv[0], run_name="__main__")
     else:

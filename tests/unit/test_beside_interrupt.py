@@ -14,8 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
 import sys, time
-print("ready", flush=True)
-try:
+try:  # before "ready": the signal may come while print() returns
+    print("ready", flush=True)
     time.sleep(30)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
