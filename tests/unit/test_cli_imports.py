@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.cli.main import build_parser
+from tests.child_pipes import child_pipe_encoding
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 BUNDLE = CAPTURES / "bundles" / "t2linux_191_rtl8153_480m"  # a real bundle (see its SOURCE.md)
@@ -63,7 +64,7 @@ def _run(args: list[str], data: Path) -> tuple[str, set[str]]:
     env.pop("PYTHONPATH", None)
     out = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
-        capture_output=True, text=True, timeout=120, env=env, encoding="utf-8",
+        capture_output=True, text=True, timeout=120, env=env, encoding=child_pipe_encoding(),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     lines = [line for line in out.stderr.splitlines() if line.startswith(MARK)]
@@ -88,7 +89,11 @@ def test_inspecting_a_bundle_loads_no_ssh(tmp_path: Path) -> None:
         (["--help"], "inspect"),  # every command registers its arguments: all are imported
         (["inspect", str(BUNDLE)], "r8152"),  # the human report
         (["history"], ""),
-        (["lab", "profiles"], "pi4-ax88179"),
+        pytest.param(
+            ["lab", "profiles"],
+            "pi4-ax88179",
+            marks=pytest.mark.posix_only("the lab runs on Linux: elsewhere it says so"),
+        ),
     ],
     ids=["help", "inspect-text", "history", "lab-profiles"],
 )

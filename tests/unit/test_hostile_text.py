@@ -26,6 +26,7 @@ from sbctune.export import ReportData, export, gather
 from sbctune.inventory.bundle import read_bundle, write_bundle
 from sbctune.resources import resource_root
 from sbctune.textsafe import csv_cell, guard_terminal, markdown_text, visible
+from tests.child_pipes import child_pipe_encoding
 from tests.unit.export.seed_runs import seed_history
 
 PROFILE = Path(str(resource_root())) / "lab" / "profiles" / "pi4-ax88179"
@@ -149,12 +150,7 @@ def test_cli_subprocess_output_is_guarded(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "sbctune", "inspect", str(bundle)],
                           capture_output=True, timeout=120)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    # The child writes to a pipe in its own default encoding (UTF-8 on Linux, the ANSI code page
-    # such as cp1252 on Windows, where plain-words quotes are bytes like 0x93): decode with that.
-    encoding = subprocess.run(
-        [sys.executable, "-c", "import sys; print(sys.stdout.encoding)"],
-        capture_output=True, text=True, timeout=60,
-    ).stdout.strip() or "utf-8"  # fmt: skip
+    encoding = child_pipe_encoding()  # cp1252 on Windows
     # Windows' text mode ends each line with \r\n: a line break there, not a control let through.
     shown = (proc.stdout + proc.stderr).replace(os.linesep.encode(), b"\n").decode(encoding)
     assert not RAW_CONTROL.search(shown)
