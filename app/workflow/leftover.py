@@ -76,7 +76,8 @@ def leftover_notice(leftover: LeftoverSession, now: float | None = None) -> Left
         )
     return LeftoverNotice(
         f"{sid} ({what}) {STATE_WORDS.get(leftover.state, 'is still')} on this Pi.",
-        "Its values stay in force" + (" across reboots." if leftover.persist else " until reboot.")
+        "Its values stay in force"
+        + (" across reboots." if leftover.persist else " until reboot.")
         + " Revert it to measure a fresh baseline and tune again.",
         urgent=False,
         can_keep=False,

@@ -51,9 +51,7 @@ def test_a_dipped_trial_gets_one_more_trial_of_that_test_only() -> None:
     spec = extra[0].spec
     assert spec.directions == ("pc_to_pi",) and spec.extra and spec.trial == 4
     assert (spec.duration, spec.omit, spec.streams) == (5, 1, 4)  # the planned test, again
-    assert (
-        spec.label == "PC → Pi, one way, 4 streams, 5 s, extra trial 4 (the first 3 disagreed)"
-    )
+    assert spec.label == "PC → Pi, one way, 4 streams, 5 s, extra trial 4 (the first 3 disagreed)"
     # 95 % interval of [799, 898, 948]: ±(4.303 × 76 / √3) = ±189 Mbit/s, 21 % of 882.
     assert extra[0].why == (
         "PC → Pi: the 3 trials disagree (their mean ±21%, more than ±5%); one more trial"

@@ -54,7 +54,7 @@ def _item(text: str, numeric: bool = False) -> QTableWidgetItem:
 
 
 def _mode_item(mode: str) -> QTableWidgetItem:
-    """"One way" on screen; the precise term ("half duplex") in its tooltip."""
+    """ "One way" on screen; the precise term ("half duplex") in its tooltip."""
     item = _item(mode_words(mode))
     item.setToolTip(f"{mode_words(mode)} ({mode_term(mode)})" if mode_term(mode) else "")
     return item
