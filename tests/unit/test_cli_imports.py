@@ -88,7 +88,7 @@ def test_inspecting_a_bundle_loads_no_ssh(tmp_path: Path) -> None:
     [
         (["--help"], "inspect"),  # every command registers its arguments: all are imported
         (["inspect", str(BUNDLE)], "r8152"),  # the human report
-        (["history"], ""),
+        (["history"], "The history is empty"),  # a fresh data folder
         pytest.param(
             ["lab", "profiles"],
             "pi4-ax88179",
