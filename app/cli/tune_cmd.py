@@ -25,7 +25,12 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
 from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
-from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
+from sbctune.cli.tune_plan_text import (
+    WholeNamesHelpFormatter,
+    applied_lines,
+    held_for_link,
+    plan_lines,
+)
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
@@ -45,7 +50,7 @@ from sbctune.tuning import (
 from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
-from sbctune.tuning.words import detail_words, status_words, tweak_title
+from sbctune.tuning.words import status_words, tweak_title
 from sbctune.wording import counted, spoken
 from sbctune.workflow.leftover import leftover_notice
 
@@ -284,12 +289,6 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
     return await plan(session, inventory, nic, args.tweak, options)
 
 
-def _print_outcomes(applied: AppliedSession) -> None:
-    for outcome in applied.outcomes:
-        what = f"{tweak_title(outcome.tweak_id)}: {status_words(outcome.status)}"
-        print(f"  {_MARK.get(outcome.status, '?')} {what} — {detail_words(outcome.detail)}")
-
-
 async def _ask_keep(seconds: float) -> bool | None:
     """y/n on the terminal, or None when the guard time runs out first."""
     prompt = f"Keep these settings? [y/N] (reverted by itself in {int(seconds)} s) "
@@ -333,10 +332,11 @@ async def _apply(
         "guard_deadline": applied.guard_deadline,
         "reachable": applied.reachable,
         "outcomes": [o.to_json() for o in applied.outcomes],
+        "held_for_link": held_for_link(the_plan),  # held back: need --allow-link-restart
     }
     if not args.json:
         print(f"Session {applied.id}:")
-        _print_outcomes(applied)
+        print("\n".join(applied_lines(applied, held_for_link(the_plan), _MARK)))
     if applied.state == "reverted":
         _final(args, result, "A tweak failed, so everything was put back.")
         return 1

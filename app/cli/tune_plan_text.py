@@ -10,9 +10,20 @@ from __future__ import annotations
 import argparse
 import textwrap
 
-from sbctune.tuning.model import PlannedTweak, TuningPlan
+from collections.abc import Mapping
+
+from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
+from sbctune.tuning.words import detail_words, status_words, tweak_title
 
 COMMAND_CHARS = 400  # a longer command is cut, with "…"
+# A tweak held back because it restarts the link of the NIC the SSH session runs over: not
+# "not possible" (it is, with the user's consent), and the flag that gives the consent.
+ALLOW_FLAG = "--allow-link-restart"
+HELD_STATE = "held back (restarts the link you are connected over)"
+HELD_OUTCOME = (
+    "held back (restarts the link you are connected over; run again with the flag "
+    f"{ALLOW_FLAG} to allow it)"
+)
 
 
 class WholeNamesHelpFormatter(argparse.HelpFormatter):
@@ -47,6 +58,8 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         if item.already
         else ("will apply" if item.applicable else "not possible here")
     )
+    if item.needs_link_consent:
+        state = HELD_STATE
     flags = [item.tweak.risk + " risk"]
     if item.tweak.needs_reboot:
         flags.append("needs a reboot")
@@ -57,7 +70,7 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         f"  {item.reason}",
     ]
     if item.needs_link_consent:
-        lines.append("  (to agree: --allow-link-restart)")
+        lines.append(f"  (to allow it: run again with the flag {ALLOW_FLAG})")
     for change in item.changes:
         if change.needed and len(change.before or "") < 80:
             lines.append(f"  {change.target}: {change.before!r} -> {change.after!r}")
@@ -71,4 +84,25 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
     return lines
 
 
-__all__ = ["WholeNamesHelpFormatter", "plan_lines"]
+def held_for_link(the_plan: TuningPlan) -> list[str]:
+    """The ids of the tweaks held back only for the SSH link (the user did not give the flag)."""
+    return [item.tweak.id for item in the_plan.items if item.needs_link_consent]
+
+
+def applied_lines(
+    applied: AppliedSession, held: list[str], marks: Mapping[str, str]
+) -> list[str]:
+    """`tune apply`'s outcome per tweak; one held back for the link says so, and how to allow
+    it, instead of "not possible" with the driver's function names."""
+    lines = []
+    for outcome in applied.outcomes:
+        title = tweak_title(outcome.tweak_id)
+        if outcome.tweak_id in held and outcome.status == "not_possible":
+            lines.append(f"  {marks.get('planned', '·')} {title}: {HELD_OUTCOME}")
+            continue
+        what = f"{title}: {status_words(outcome.status)}"
+        lines.append(f"  {marks.get(outcome.status, '?')} {what} — {detail_words(outcome.detail)}")
+    return lines
+
+
+__all__ = ["WholeNamesHelpFormatter", "applied_lines", "held_for_link", "plan_lines"]

@@ -1,0 +1,58 @@
+"""`sbctune tune apply` and `tune plan` without --tweak on the Pi 5 lab (macb: a ring change closes
+and reopens the interface the SSH session runs over). The rings are held back, and the user
+reads that, and the flag that allows it: not "not possible", and not the driver's function
+names (issue 21/22 leftover)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sbctune.cli.main import main
+from sbctune.lab.model import LabInfo
+from tests.plain_words import jargon
+
+pytestmark = [pytest.mark.lab]
+
+RINGS = "NIC rings to the hardware maximum"
+HELD = (
+    f"{RINGS}: held back (restarts the link you are connected over; run again with the flag "
+    "--allow-link-restart to allow it)"
+)
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert code == 0, (argv, out, err)
+    return out + err
+
+
+def test_apply_without_tweak_says_held_back_and_the_flag(
+    lab_factory: Callable[..., LabInfo],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lab = lab_factory("pi5-macb")
+    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
+    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
+    pi = f"{lab.user}@{lab.host}"
+    _cli(["connect", pi, "--accept-new-host-key"], capsys)
+    plan = _cli(["tune", "plan", pi], capsys)
+    assert f"{RINGS}: held back (restarts the link you are connected over)" in plan, plan
+    assert "(to allow it: run again with the flag --allow-link-restart)" in plan
+    applied = _cli(["tune", "apply", pi, "--guard", "60"], capsys)  # armed: stdin is no terminal
+    try:
+        line = next(x for x in applied.splitlines() if RINGS in x)
+        assert line.strip().endswith(HELD), applied
+        assert "not possible" not in line and "macb" not in line, line
+        assert not jargon(applied, cli=True), jargon(applied, cli=True)
+    finally:
+        _cli(["tune", "revert", pi], capsys)
