@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-
 from collections.abc import Mapping
 
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
@@ -89,9 +88,7 @@ def held_for_link(the_plan: TuningPlan) -> list[str]:
     return [item.tweak.id for item in the_plan.items if item.needs_link_consent]
 
 
-def applied_lines(
-    applied: AppliedSession, held: list[str], marks: Mapping[str, str]
-) -> list[str]:
+def applied_lines(applied: AppliedSession, held: list[str], marks: Mapping[str, str]) -> list[str]:
     """`tune apply`'s outcome per tweak; one held back for the link says so, and how to allow
     it, instead of "not possible" with the driver's function names."""
     lines = []
