@@ -104,7 +104,7 @@ class FlowSteps(WindowParts):
             self.consent_question = None
             if not self.tuning.running:
                 self.tuning.allow_link_restart = allow
-                self.tune_page.consent_box.setChecked(allow)
+                self.tune_page.consent_decided(allow)  # the rows too, at once
             start(allow)
 
         async def check() -> None:

@@ -80,6 +80,19 @@ def held_text(titles: Iterable[str]) -> str:
     )
 
 
+def held_row_text() -> str:
+    """A held tweak's row on the Tune page: why it is not ticked, and how to allow it."""
+    return (
+        "Held back: it would briefly drop the network link this app reaches the Pi through. "
+        f"Tick “{CONSENT_LABEL}” to allow it."
+    )
+
+
+def agreed_row_text() -> str:
+    """The same row once the user agreed: planned, and what it does to the link."""
+    return f"Planned with your consent: it drops the network link briefly ({consent_detail()})."
+
+
 def dropping_text(titles: Iterable[str]) -> str:
     """With consent given: what will drop the link when it is applied."""
     return "These drop the link briefly when they are applied: " + ", ".join(titles) + "."

@@ -14,8 +14,8 @@ from sbctune.tuning.words import detail_words, held_note, status_words, tweak_ti
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
     "CHANGED", "change_text", "changed_during_run", "contribution_lines", "held_note",
-    "outcome_line", "outcome_lines", "status_words", "tweak_title", "tweaks_in_force",
-    "waterfall_svg",
+    "measured_row_text", "outcome_line", "outcome_lines", "status_words", "tweak_title",
+    "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 
 
@@ -41,3 +41,11 @@ def contribution_lines(contributions: Iterable[Contribution]) -> list[str]:
 def waterfall_svg(contributions: list[Contribution]) -> bytes:
     """The waterfall chart of what each tweak did alone, as SVG for the app's Results."""
     return waterfall(contributions).to_svg().encode()
+
+
+def measured_row_text(what: str) -> str:
+    """The Tune page's row of a tweak "Find what helps" measured alone here as no help: why it
+    is not ticked (`what`: what it did alone, e.g. "no gain beyond noise")."""
+    return (
+        f"Measured on its own on this Pi: {what}; so it is not ticked. Tick it to apply it anyway."
+    )

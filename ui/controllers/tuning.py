@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -28,8 +28,11 @@ from sbctune.workflow.rules import kept_tweaks
 __all__ = ["AppliedSession", "PlannedTweak", "TuningController", "TuningPlan", "default_selection"]
 
 
-def default_selection(items: list[PlannedTweak]) -> set[str]:
-    """Pre-checked: recommended (safe), applicable, not advanced, not already in force."""
+def default_selection(
+    items: list[PlannedTweak], no_help: Mapping[str, str] | None = None
+) -> set[str]:
+    """Pre-checked: recommended (safe), applicable, not advanced, not already in force, and
+    not measured alone on this Pi as no help (`no_help`: tweak id -> what it did alone)."""
     return {
         item.tweak.id
         for item in items
@@ -37,6 +40,7 @@ def default_selection(items: list[PlannedTweak]) -> set[str]:
         and item.tweak.recommended
         and not item.tweak.advanced
         and not item.already
+        and item.tweak.id not in (no_help or {})
     }
 
 

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -20,15 +19,15 @@ from PySide6.QtWidgets import (
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import (
     AppliedSession,
-    PlannedTweak,
     TuningController,
     TuningPlan,
     default_selection,
 )
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
-from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
+from sbctune.ui.widgets.common import Card, ProblemPanel, clear_layout, label
 from sbctune.ui.widgets.leftover_card import LeftoverCard
+from sbctune.ui.widgets.tweak_row import TweakRow
 from sbctune.workflow import Problem
 from sbctune.workflow.leftover import leftover_notice
 from sbctune.workflow.link_consent import (
@@ -40,10 +39,9 @@ from sbctune.workflow.link_consent import (
     held_for_link,
     held_text,
 )
-from sbctune.workflow.rules import apply_blocked
+from sbctune.workflow.rules import apply_blocked, no_help_of
 from sbctune.workflow.tuning_words import outcome_lines
 
-RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 APPLIED_TEXT = (
     "Applied. Check that the Pi still answers, then keep the settings; otherwise they are "
     "reverted automatically when the countdown ends."
@@ -53,62 +51,6 @@ HELD_TEXT = (
     "Applied, and a measurement is running with these settings: it holds the guard until it "
     "ends. Keep or revert them then."
 )
-
-
-class TweakRow(Card):
-    """One tweak: checkbox with its title, badges, why, and the commands on request."""
-
-    def __init__(self, item: PlannedTweak, checked: bool, colors: Colors) -> None:
-        super().__init__("")
-        tweak = item.tweak
-        self.tweak_id: str = tweak.id
-        self.check = QCheckBox(tweak.title)
-        self.check.setObjectName(f"tweak-{tweak.id}")
-        self.check.setChecked(checked)
-        self.check.setEnabled(item.applicable and not item.already)
-        self.header.insertWidget(0, self.check, 1)
-        self.title.hide()
-        self.badges = [Badge(f"{tweak.risk} risk", RISK_COLOR.get(tweak.risk, "info"), colors)]
-        if tweak.needs_reboot:
-            self.badges.append(Badge("needs reboot", "warning", colors))
-        if tweak.advanced:
-            self.badges.append(Badge("advanced", "info", colors))
-        if item.already:
-            self.badges.append(Badge("already set", "good", colors))
-        elif not item.applicable:
-            self.badges.append(Badge("not applicable", "muted", colors))
-        # The badges get a line of their own: beside a long title they made the card, and with
-        # it the page, wider than a small window.
-        badges = QHBoxLayout()
-        badges.setSpacing(6)
-        for badge in self.badges:
-            badges.addWidget(badge)
-        badges.addStretch(1)
-        self.body.addLayout(badges)
-        self.body.addWidget(label(tweak.why))
-        if item.reason:
-            self.body.addWidget(label(item.reason, name="muted"))
-        commands = list(item.commands)
-        self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
-        self.preview.setReadOnly(True)
-        self.preview.setObjectName("commands")  # shown when asked for: the exact commands
-        self.preview.setAccessibleName(f"Commands of {tweak.title}")
-        self.preview.setMaximumHeight(110)
-        self.preview.hide()
-        toggle = QToolButton()
-        toggle.setText("Show commands")
-        toggle.setCheckable(True)
-        toggle.toggled.connect(self.preview.setVisible)
-        toggle.toggled.connect(
-            lambda on: toggle.setText("Hide commands" if on else "Show commands")
-        )
-        self.toggle = toggle
-        self.body.addWidget(toggle)
-        self.body.addWidget(self.preview)
-
-    def apply_theme(self, colors: Colors) -> None:
-        for badge in self.badges:
-            badge.restyle(colors)
 
 
 class TunePage(Page):
@@ -203,6 +145,7 @@ class TunePage(Page):
         state.tuning_changed.connect(self._refresh_apply)
         state.tuning_changed.connect(self._refresh_hold)
         state.connection_changed.connect(self._forget_consent)
+        state.results_changed.connect(self._mark_no_help)
 
     def _leftover_card(self, controller: TuningController) -> LeftoverCard:
         """A session an earlier sbctune left on the Pi: revert or keep it, then inspect."""
@@ -279,6 +222,30 @@ class TunePage(Page):
             self.controller.allow_link_restart = False
         self.consent_box.setChecked(False)
         self.consent_card.hide()
+
+    def consent_decided(self, allow: bool) -> None:
+        """The answer to the question asked before the one click or "Find what helps": the
+        page shows it at once (the box, and each held row planned or held back), without
+        planning again while the flow runs."""
+        self.consent_box.setChecked(allow)
+        held = [r for r in self.tweak_rows if r.held]
+        for row in held:
+            row.consent_decided(allow)
+        titles = [r.check.text() for r in held]
+        if titles:
+            self.consent_held.setText(dropping_text(titles) if allow else held_text(titles))
+            self.consent_card.show()
+
+    def _no_help(self) -> dict[str, str]:
+        """Tweak id -> what it did alone, for those "Find what helps" measured as no help."""
+        return no_help_of(self._state.model.attribution)
+
+    def _mark_no_help(self) -> None:
+        """Measured as no help after the rows were shown: not ticked any more, and why."""
+        no_help = self._no_help()
+        for row in self.tweak_rows:
+            if row.tweak_id in no_help and row.no_gain_badge.isHidden():
+                row.measured_no_help(no_help[row.tweak_id])
 
     def _show_consent(self, plan: TuningPlan) -> None:
         held = [i.tweak.title for i in held_for_link(plan.items)]
@@ -362,7 +329,8 @@ class TunePage(Page):
         self.leftover.set_busy(False)
 
     def show_plan(self, plan: TuningPlan) -> None:
-        selected = default_selection(plan.items)
+        no_help = self._no_help()
+        selected = default_selection(plan.items, no_help)
         if self._replanning:  # planned again for the consent: keep what the user ticked
             for row in self.tweak_rows:
                 if row.check.isEnabled():
@@ -382,7 +350,8 @@ class TunePage(Page):
                     label("Advanced (opt-in: bigger changes, some need a reboot)", name="cardTitle")
                 )
                 advanced_shown = True
-            row = TweakRow(item, item.tweak.id in selected, self._colors)
+            row = TweakRow(item, item.tweak.id in selected, self._colors,
+                           no_help.get(item.tweak.id))  # fmt: skip
             self.tweak_rows.append(row)
             self.rows.addWidget(row)
         self._refresh_apply()

@@ -1,0 +1,113 @@
+"""One tweak on the Tune page: its checkbox and title, badges, why, what it will do, and the
+commands on request. A row says where it stands in plain words: held back because it would drop
+the link this app talks through (or planned, once the user agreed), and measured alone on this
+Pi as no help (not ticked then)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QToolButton
+
+from sbctune.ui.controllers.tuning import PlannedTweak
+from sbctune.ui.theme import Colors
+from sbctune.ui.widgets.common import Badge, Card, label
+from sbctune.workflow.link_consent import agreed_row_text, held_row_text
+from sbctune.workflow.tuning_words import measured_row_text
+
+RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
+HELD_BADGE = "held back"
+AGREED_BADGE = "drops the link briefly"
+NO_GAIN_BADGE = "measured: no gain"
+
+
+class TweakRow(Card):
+    """One tweak: checkbox with its title, badges, why, and the commands on request."""
+
+    def __init__(
+        self, item: PlannedTweak, checked: bool, colors: Colors, measured: str | None = None
+    ) -> None:
+        """`measured`: what the tweak did alone on this Pi when "Find what helps" found it no
+        help (it is not ticked then, and the row says why)."""
+        super().__init__("")
+        tweak = item.tweak
+        self.tweak_id: str = tweak.id
+        self._colors = colors
+        self.held = item.needs_link_consent  # held back for the link until the user agrees
+        self.recommended = tweak.recommended and not tweak.advanced
+        self.check = QCheckBox(tweak.title)
+        self.check.setObjectName(f"tweak-{tweak.id}")
+        self.check.setChecked(checked)
+        self.check.setEnabled(item.applicable and not item.already)
+        self.header.insertWidget(0, self.check, 1)
+        self.title.hide()
+        self.badges = [Badge(f"{tweak.risk} risk", RISK_COLOR.get(tweak.risk, "info"), colors)]
+        if tweak.needs_reboot:
+            self.badges.append(Badge("needs reboot", "warning", colors))
+        if tweak.advanced:
+            self.badges.append(Badge("advanced", "info", colors))
+        if item.already:
+            self.badges.append(Badge("already set", "good", colors))
+        elif self.held:
+            self.badges.append(Badge(HELD_BADGE, "warning", colors))
+        elif not item.applicable:
+            self.badges.append(Badge("not applicable", "muted", colors))
+        self.state_badge = self.badges[-1]
+        self.no_gain_badge = Badge(NO_GAIN_BADGE, "muted", colors)
+        self.no_gain_badge.hide()
+        self.badges.append(self.no_gain_badge)
+        # The badges get a line of their own: beside a long title they made the card, and with
+        # it the page, wider than a small window.
+        badges = QHBoxLayout()
+        badges.setSpacing(6)
+        for badge in self.badges:
+            badges.addWidget(badge)
+        badges.addStretch(1)
+        self.body.addLayout(badges)
+        self.body.addWidget(label(tweak.why))
+        # Held back: the reason in plain words (the planner's names the driver's functions).
+        self.reason = label(held_row_text() if self.held else item.reason, name="muted")
+        self.reason.setVisible(bool(self.reason.text()))
+        self.body.addWidget(self.reason)
+        self.measured = label("", name="muted")
+        self.measured.hide()
+        self.body.addWidget(self.measured)
+        commands = list(item.commands)
+        self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
+        self.preview.setReadOnly(True)
+        self.preview.setObjectName("commands")  # shown when asked for: the exact commands
+        self.preview.setAccessibleName(f"Commands of {tweak.title}")
+        self.preview.setMaximumHeight(110)
+        self.preview.hide()
+        toggle = QToolButton()
+        toggle.setText("Show commands")
+        toggle.setCheckable(True)
+        toggle.toggled.connect(self.preview.setVisible)
+        toggle.toggled.connect(
+            lambda on: toggle.setText("Hide commands" if on else "Show commands")
+        )
+        self.toggle = toggle
+        self.body.addWidget(toggle)
+        self.body.addWidget(self.preview)
+        if measured is not None:
+            self.measured_no_help(measured)
+
+    def consent_decided(self, allow: bool) -> None:
+        """The user answered the question about the link (before the one click or "Find what
+        helps"): a held row is planned now (ticked as the recommended set would be), or stays
+        held back; the page plans it properly when it next plans."""
+        if not self.held:
+            return
+        self.check.setEnabled(allow)
+        self.check.setChecked(allow and self.recommended and self.no_gain_badge.isHidden())
+        self.state_badge.setText(AGREED_BADGE if allow else HELD_BADGE)
+        self.reason.setText(agreed_row_text() if allow else held_row_text())
+
+    def measured_no_help(self, what: str) -> None:
+        """ "Find what helps" measured it alone here as no help: not ticked, and why."""
+        self.check.setChecked(False)
+        self.no_gain_badge.show()
+        self.measured.setText(measured_row_text(what))
+        self.measured.show()
+
+    def apply_theme(self, colors: Colors) -> None:
+        for badge in self.badges:
+            badge.restyle(colors)
