@@ -97,6 +97,8 @@ def _print_info(info: LabInfo) -> None:
     print(f"  port:     {info.port}")
     print(f"  user:     {info.user}")
     print(f"  password: {info.password}")
+    if info.board:
+        print(f"  board:    {info.board}")
     for nic in info.nics:
         mark = "  (NIC under test)" if nic.test else ""
         print(

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd
+from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
 from sbctune.lab.ethtool_table import driver_queues, driver_queues_allocated
@@ -240,6 +241,7 @@ def _lab_info(name: str, prof: LabProfile, index: int, directory: Path) -> LabIn
         netns=netns_name(name),
         state_dir=str(directory),
         index=index,
+        board=board_words(prof.bundle),
     )
 
 

@@ -36,6 +36,9 @@ class LabInfo:
     state_dir: str
     index: int = 0
     pids: dict[str, int] = field(default_factory=dict)
+    board: str = ""
+    """What `inspect` of the lab shows of the board and from which capture, or why it is
+    unknown (sbctune.lab.board)."""
 
     @property
     def test_nic(self) -> NicInfo:

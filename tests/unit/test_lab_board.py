@@ -1,0 +1,62 @@
+"""The lab's board (model, SoC) comes only from a profile's real captures: a captured
+device-tree model or /proc/cpuinfo is served as is; a profile without one keeps the board
+unknown, and its SOURCE.md and `lab up` say why (sbctune.lab.board)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sbctune.inventory.bundle import Bundle, read_bundle
+from sbctune.lab import overlay
+from sbctune.lab.board import board_sources, board_words
+from sbctune.lab.profile import find_profile, shipped_profiles
+
+CAPTURES = Path(__file__).parents[1] / "captures"
+PI4_CPUINFO = CAPTURES / "cpuinfo" / "pi4_rev12_armv7_hrw_31.txt"  # hrw/arm-socs-table#31
+ZERO2_MODEL = CAPTURES / "device_tree_model" / "pizero2w_pikvm_1262_brcmfmac.txt"  # pikvm#1262
+
+
+@pytest.mark.parametrize("name", shipped_profiles())
+def test_a_shipped_profile_without_a_captured_board_says_why(name: str) -> None:
+    folder = find_profile(name)
+    bundle = read_bundle(folder)
+    if board_sources(bundle):  # a profile with a capture: served, and named
+        assert board_words(bundle).startswith("from the profile's captured ")
+        return
+    words = board_words(bundle)
+    assert words.startswith("unknown (model and SoC)") and "never printed them" in words
+    source = (folder / "SOURCE.md").read_text(encoding="utf-8")
+    board = source.split("## Board (model, SoC)", 1)
+    assert len(board) == 2, f"{name}/SOURCE.md does not say why the board is unknown"
+    assert "Unknown in the lab" in board[1] and "/proc/device-tree/model" in board[1]
+
+
+def _bundle(files: dict[str, str]) -> Bundle:
+    return Bundle(source=Path("."), host="raspberrypi", created="", files=files)
+
+
+def test_real_captures_of_the_board_are_served_as_is(tmp_path: Path) -> None:
+    cpuinfo = PI4_CPUINFO.read_text(encoding="utf-8")
+    model = ZERO2_MODEL.read_text(encoding="utf-8")
+    bundle = _bundle({"/proc/cpuinfo": cpuinfo, "/proc/device-tree/model": model})
+    assert board_sources(bundle) == ["/proc/device-tree/model", "/proc/cpuinfo"]
+    assert board_words(bundle) == (
+        "from the profile's captured /proc/device-tree/model and /proc/cpuinfo"
+    )
+    plan = overlay.build(bundle, tmp_path / "lab")
+    assert plan.model == model  # the device tree's model, verbatim, over /sys/firmware
+    served = dict((target, Path(source)) for source, target in plan.file_binds)
+    assert served["/proc/cpuinfo"].read_text(encoding="utf-8") == cpuinfo
+
+
+def test_no_capture_no_board(tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    shutil.copytree(find_profile("pi4-ax88179"), profile)
+    bundle = read_bundle(profile)
+    plan = overlay.build(bundle, tmp_path / "lab")
+    assert plan.model is None
+    assert "/proc/cpuinfo" not in [target for _, target in plan.file_binds]
+    assert board_words(bundle).startswith("unknown")
