@@ -49,7 +49,9 @@ def test_rings_that_drop_the_ssh_link_need_the_users_consent_in_the_app(
         assert not rings.check.isEnabled() and "nic-rings" not in tune.selected()
         assert tune.consent_card.isVisible() and not tune.consent_box.isChecked()
         words = " ".join(w.text() for w in rings.findChildren(type(tune.status)))
-        assert "restarts the interface" in words and "held back unless you agree" in words
+        # The reason in plain words (the planner's names macb_set_ringparam), and how to agree.
+        assert "Held back: it would briefly drop the network link" in words, words
+        assert "macb_set_ringparam" not in words and "Also apply changes" in words
         assert "--allow-link-restart" not in words
         assert "NIC rings to the hardware maximum" in tune.consent_held.text()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

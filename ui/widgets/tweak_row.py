@@ -17,6 +17,8 @@ RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 HELD_BADGE = "held back"
 AGREED_BADGE = "drops the link briefly"
 NO_GAIN_BADGE = "measured: no gain"
+HELD_COMMANDS = "(held back: no command is planned for it)"
+AGREED_COMMANDS = "(planned with your consent: its commands are worked out when it is applied)"
 
 
 class TweakRow(Card):
@@ -71,7 +73,8 @@ class TweakRow(Card):
         self.measured.hide()
         self.body.addWidget(self.measured)
         commands = list(item.commands)
-        self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
+        none = HELD_COMMANDS if self.held else "(no command: nothing to change)"
+        self.preview = QPlainTextEdit("\n".join(commands) or none)
         self.preview.setReadOnly(True)
         self.preview.setObjectName("commands")  # shown when asked for: the exact commands
         self.preview.setAccessibleName(f"Commands of {tweak.title}")
@@ -100,6 +103,7 @@ class TweakRow(Card):
         self.check.setChecked(allow and self.recommended and self.no_gain_badge.isHidden())
         self.state_badge.setText(AGREED_BADGE if allow else HELD_BADGE)
         self.reason.setText(agreed_row_text() if allow else held_row_text())
+        self.preview.setPlainText(AGREED_COMMANDS if allow else HELD_COMMANDS)
 
     def measured_no_help(self, what: str) -> None:
         """ "Find what helps" measured it alone here as no help: not ticked, and why."""
