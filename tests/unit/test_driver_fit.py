@@ -71,7 +71,9 @@ def test_a_ring_change_that_restarts_the_ssh_nic_needs_consent(driver: str) -> N
     # The planner's words are the app's too: no command-line flag in them; the CLI adds its own.
     assert "--" not in item.reason and "unless you agree" in item.reason
     cli = plan_lines(TuningPlan("eth0", [item]))
-    assert "  (to agree: --allow-link-restart)" in cli
+    assert "  (to allow it: run again with the flag --allow-link-restart)" in cli
+    assert cli[2].endswith(": held back (restarts the link you are connected over)  [low risk]")
+    assert "not possible" not in cli[2]
     agreed = planned("nic-rings", nic, result("ethtool -g", RINGS), ssh_over("eth0"),
                      allow_link_restart=True)  # fmt: skip
     assert agreed.applicable and agreed.restarts_link
