@@ -30,6 +30,7 @@ from sbctune.cli.tune_plan_text import (
     applied_lines,
     held_for_link,
     plan_lines,
+    status_line,
 )
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
@@ -50,7 +51,6 @@ from sbctune.tuning import (
 from sbctune.tuning.remote_state import list_sessions
 from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
 from sbctune.tuning.tryboot import reboot_instruction
-from sbctune.tuning.words import status_words, tweak_title
 from sbctune.wording import counted, spoken
 from sbctune.workflow.leftover import leftover_notice
 
@@ -491,9 +491,8 @@ def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
             print(f"    {s.problem}")
         for o in s.outcomes:
             live = _live_text(list(s.live_states(o.tweak_id)))
-            what = f"{tweak_title(o.tweak_id)}: {status_words(o.status)}"
-            print(f"    {_MARK.get(o.status, '?')} {what}"
-                  + (f"; on the Pi now: {live}" if live else ""))  # fmt: skip
+            what = status_line(o.status, o.detail, o.tweak_id, _MARK)
+            print(f"    {what}" + (f"; on the Pi now: {live}" if live else ""))
     return 0
 
 

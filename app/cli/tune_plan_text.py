@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.tuning.words import detail_words, status_words, tweak_title
+from sbctune.tuning.words import held_for_link as held_outcome
 
 COMMAND_CHARS = 400  # a longer command is cut, with "…"
 # A tweak held back because it restarts the link of the NIC the SSH session runs over: not
@@ -88,13 +89,22 @@ def held_for_link(the_plan: TuningPlan) -> list[str]:
     return [item.tweak.id for item in the_plan.items if item.needs_link_consent]
 
 
+def status_line(status: str, detail: str, tweak_id: str, marks: Mapping[str, str]) -> str:
+    """`tune status`'s line of a recorded outcome: held back for the link, or its status."""
+    if held_outcome(status, detail):
+        return f"{marks.get('planned', '·')} {tweak_title(tweak_id)}: {HELD_OUTCOME}"
+    return f"{marks.get(status, '?')} {tweak_title(tweak_id)}: {status_words(status)}"
+
+
 def applied_lines(applied: AppliedSession, held: list[str], marks: Mapping[str, str]) -> list[str]:
     """`tune apply`'s outcome per tweak; one held back for the link says so, and how to allow
     it, instead of "not possible" with the driver's function names."""
     lines = []
     for outcome in applied.outcomes:
         title = tweak_title(outcome.tweak_id)
-        if outcome.tweak_id in held and outcome.status == "not_possible":
+        if held_outcome(outcome.status, outcome.detail) or (
+            outcome.tweak_id in held and outcome.status == "not_possible"
+        ):
             lines.append(f"  {marks.get('planned', '·')} {title}: {HELD_OUTCOME}")
             continue
         what = f"{title}: {status_words(outcome.status)}"
@@ -102,4 +112,6 @@ def applied_lines(applied: AppliedSession, held: list[str], marks: Mapping[str, 
     return lines
 
 
-__all__ = ["WholeNamesHelpFormatter", "applied_lines", "held_for_link", "plan_lines"]
+__all__ = [
+    "WholeNamesHelpFormatter", "applied_lines", "held_for_link", "plan_lines", "status_line",
+]  # fmt: skip

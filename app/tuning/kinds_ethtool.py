@@ -10,7 +10,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_rings,
 )
 from sbctune.tuning import driver_caps
-from sbctune.tuning.model import Change, PlannedTweak
+from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
@@ -69,9 +69,8 @@ def _restart_refusal(ctx: Context, setting: str) -> str | None:
     return (
         f"changing {_SETTING.get(setting, setting)} on {caps.driver} restarts the interface "
         f"({caps.cite(f'restarts:{setting}') or caps.cite('restarts_on')}), "
-        f"and {ctx.iface} carries this SSH session: held back unless you agree to the link "
-        "dropping briefly (then applied under the guard and, where NetworkManager runs, its "
-        "checkpoint)"
+        f"and {ctx.iface} carries this SSH session: {HELD_FOR_LINK} (then applied under the "
+        "guard and, where NetworkManager runs, its checkpoint)"
     )
 
 

@@ -31,6 +31,11 @@ STATUSES: tuple[Status, ...] = (
 LiveState = Literal["in_force", "original", "other", "unknown"]
 
 
+# The planner's words for a tweak held back because it restarts the link of the NIC that carries
+# the SSH session (kinds_ethtool); an outcome recorded with them was held back, not refused.
+HELD_FOR_LINK = "held back unless you agree to the link dropping briefly"
+
+
 @dataclass(frozen=True)
 class Tweak:
     id: str

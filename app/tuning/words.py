@@ -7,9 +7,12 @@ import re
 from functools import cache
 
 from sbctune.tuning.catalog import load_tweaks
+from sbctune.tuning.model import HELD_FOR_LINK
 from sbctune.wording import session_words
 
-__all__ = ["detail_words", "held_note", "session_words", "status_words", "tweak_title"]
+__all__ = [
+    "detail_words", "held_for_link", "held_note", "session_words", "status_words", "tweak_title",
+]  # fmt: skip
 
 STATUS_WORDS = {
     "applied": "applied",
@@ -32,6 +35,12 @@ def detail_words(detail: str) -> str:
     """A tweak's recorded detail in plain words."""
     text = _KERNEL_FILE.sub(lambda m: f"the kernel answered “{m.group(1).strip()}”", detail)
     return _NUMBER_LIST.sub(r"\1", text)
+
+
+def held_for_link(status: str, detail: str) -> bool:
+    """An outcome recorded for a tweak held back because it restarts the SSH session's link
+    (the user did not agree): "not possible" in the record, held back in words."""
+    return status == "not_possible" and HELD_FOR_LINK in detail
 
 
 def status_words(status: str) -> str:

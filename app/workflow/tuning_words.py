@@ -9,7 +9,13 @@ from sbctune.compare.attribution import Contribution
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
-from sbctune.tuning.words import detail_words, held_note, status_words, tweak_title
+from sbctune.tuning.words import (
+    detail_words,
+    held_for_link,
+    held_note,
+    status_words,
+    tweak_title,
+)
 
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
@@ -20,6 +26,11 @@ __all__ = [
 
 
 def outcome_line(outcome: TweakOutcome) -> str:
+    if held_for_link(outcome.status, outcome.detail):  # not refused: the user did not agree
+        return (
+            f"{tweak_title(outcome.tweak_id)}: held back — it would briefly drop the network "
+            "link this computer reaches the Pi through, so it is applied only with your consent"
+        )
     words = status_words(outcome.status)
     detail = detail_words(outcome.detail)
     return f"{tweak_title(outcome.tweak_id)}: {words}" + (f" — {detail}" if detail else "")

@@ -54,5 +54,8 @@ def test_apply_without_tweak_says_held_back_and_the_flag(
         assert line.strip().endswith(HELD), applied
         assert "not possible" not in line and "macb" not in line, line
         assert not jargon(applied, cli=True), jargon(applied, cli=True)
+        status = _cli(["tune", "status", pi], capsys)  # the session kept on the Pi says the same
+        line = next(x for x in status.splitlines() if RINGS in x)
+        assert line.strip().endswith(HELD) and "not possible" not in line, status
     finally:
         _cli(["tune", "revert", pi], capsys)

@@ -37,3 +37,25 @@ def test_numbers_and_several_refusals_read_plainly() -> None:
 @given(st.text(max_size=300))
 def test_any_detail_gives_text(detail: str) -> None:
     assert isinstance(detail_words(detail), str)
+
+
+def test_a_tweak_held_back_for_the_link_reads_held_back_not_refused() -> None:
+    """Recorded as "not possible" (the Pi's session format), with the planner's reason; the
+    user reads that it was held back, in plain words, everywhere the outcome is shown."""
+    from sbctune.cli.tune_plan_text import status_line
+    from sbctune.tuning.model import HELD_FOR_LINK
+
+    detail = (
+        "changing rings on macb restarts the interface (macb_set_ringparam), and eth0 carries "
+        f"this SSH session: {HELD_FOR_LINK} (then applied under the guard)"
+    )
+    line = outcome_line(TweakOutcome("nic-rings", "not_possible", detail))
+    assert line.startswith("NIC rings to the hardware maximum: held back — it would briefly")
+    assert "not possible" not in line and "macb_set_ringparam" not in line and not jargon(line)
+    shown = status_line("not_possible", detail, "nic-rings", {"planned": "·"})
+    assert shown == (
+        "· NIC rings to the hardware maximum: held back (restarts the link you are connected "
+        "over; run again with the flag --allow-link-restart to allow it)"
+    )
+    refused = status_line("not_possible", "Invalid argument", "irq-affinity", {})
+    assert refused.endswith(": not possible on this Pi") and "held back" not in refused, refused
