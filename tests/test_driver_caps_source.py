@@ -115,3 +115,20 @@ def test_the_rpi_trees_macb_facts_are_not_in_debians_source(trees: dict[str, Pat
         assert regen_driver_caps.symbol_text(text, "gem_set_coalesce") is None, series
         body = regen_driver_caps.symbol_text(text, "gem_ethtool_ops")
         assert body is not None and "coalesce" not in body, series
+
+
+def test_rpi_facts_say_which_branches_carry_them_and_how_that_is_known() -> None:
+    """A Raspberry Pi tree fact read at one stored commit says which rpi-N.y branches carry it:
+    a branch range ("from", "without") only with the public sources that show it (a merged
+    pull request, a real paste with its kernel), else no range and "unknown" in its words."""
+    ranged = [(d, f) for d, facts in TABLE["hand"].items() for f in facts
+              if f.get("tree") and f.get("rpi_series")]  # fmt: skip
+    assert any(f["rpi_series"].get("from") for _d, f in ranged), "macb EEE: rpi-6.18.y on"
+    for driver, fact in ranged:
+        span = fact["rpi_series"]
+        assert span["seen_at"] == fact["commit"], driver
+        if span.get("from") or span.get("without"):
+            assert all(s.startswith(("https://", "upstream: ")) for s in span["sources"]), driver
+            assert f"rpi-{span['from']}.y" in fact["carried_by"], driver
+        else:
+            assert "unknown" in fact["carried_by"], driver

@@ -35,6 +35,9 @@ class DriverCaps:
     multiqueue: bool | None = None
     facts: dict[str, Any] = field(default_factory=dict)  # hand-written, by fact name
     cites: dict[str, str] = field(default_factory=dict)  # fact or op -> "file: function"
+    # ops the Raspberry Pi tree carries from some branch on, where the running kernel's branch
+    # is not known to carry them or not: neither claimed nor denied (try, verify by read-back)
+    unsure: frozenset[str] = frozenset()
 
     def has(self, op: str) -> bool:
         return op in self.ops
@@ -120,6 +123,30 @@ def tree_of(kernel: str | None, chip: str | None = None) -> str:
     return RPI_TREE if any(c in squeezed for c in _RPI_ONLY_CHIPS) else "debian"
 
 
+def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
+    """Whether the running Raspberry Pi kernel's branch carries a fact of the Raspberry Pi tree
+    (its "rpi_series": "from" the first rpi-N.y branch shown to carry it, "without" the branches
+    shown not to): True, False, or None where nothing shows it either way (an unknown kernel,
+    or a branch no paste or stored commit covers). A fact with no range holds for every branch."""
+    span = fact.get("rpi_series")
+    if not span or (span.get("from") is None and not span.get("without")):
+        return True
+    match = _SERIES.search(kernel or "")
+    if match is None:
+        return None
+    running = (int(match.group(1)), int(match.group(2)))
+    if span.get("from") and running >= _version(span["from"]):
+        return True
+    if any(running == _version(v) for v in span.get("without", [])):
+        return False
+    return None
+
+
+def _version(series: str) -> tuple[int, int]:
+    major, minor = series.split(".")[:2]
+    return int(major), int(minor)
+
+
 def caps(
     driver: str | None, kernel: str | None = None, chip: str | None = None
 ) -> DriverCaps | None:
@@ -147,6 +174,7 @@ def caps(
     if allocs:
         cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
     facts: dict[str, Any] = {}
+    unsure: set[str] = set()
     tree = tree_of(kernel, chip)
     # the tree's own facts first: they win over upstream's for the same name
     hand = sorted(data["hand"].get(driver, []), key=lambda f: f.get("tree", "debian") != tree)
@@ -157,6 +185,17 @@ def caps(
             where = f"{fact['file']}: {fact['symbol']}"
             if fact.get("tree", "debian") != "debian":
                 where = f"{fact['tree']} {where}"
+            carried = rpi_carried(fact, kernel) if fact.get("tree") == RPI_TREE else True
+            if carried is False:
+                continue
+            if carried is None and fact["fact"] == "ops_added":
+                unsure |= set(fact["value"])  # not claimed: the planner tries and reads back
+                cites.update(dict.fromkeys(fact["value"], where))
+                continue
+            # an unsure restart is counted: holding a change for consent is the safe side, and
+            # the planner only gets there when the kernel answered the read (the op is there)
+            if carried is None and fact["fact"] != "restarts_on":
+                continue
             if fact["fact"] == "ops_added":
                 ops = ops | frozenset(fact["value"])
                 cites.update(dict.fromkeys(fact["value"], where))
@@ -172,7 +211,9 @@ def caps(
                         cites[f"restarts:{setting}"] = where
             facts.setdefault(fact["fact"], fact["value"])
             cites.setdefault(fact["fact"], where)
-    return DriverCaps(driver, series, ops, coalesce, ring_max, multiqueue, facts, cites)
+    return DriverCaps(
+        driver, series, ops, coalesce, ring_max, multiqueue, facts, cites, frozenset(unsure - ops)
+    )
 
 
 def coalesce_scale_rows(caps: DriverCaps, chip: str | None) -> dict[str, list[int]] | None:

@@ -44,7 +44,7 @@ def _ethtool_change(iface: str, option: str, param: str, before: str, after: str
 def _driver_lacks(ctx: Context, op: str) -> str | None:
     """Why the driver cannot do `op` (an ethtool_ops callback), from the kernel's source."""
     caps = ctx.caps
-    if caps is None or caps.has(op):
+    if caps is None or caps.has(op) or op in caps.unsure:  # unsure: tried, verified by read-back
         return None
     kernels = " and ".join(f"Linux {s}" for s in caps.series)
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"

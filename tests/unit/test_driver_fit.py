@@ -158,7 +158,7 @@ def test_every_pasted_driver_has_its_kernel_facts(driver: str) -> None:
         tree = driver_caps.tree_of(kernel)
         hand = driver_caps.table()["hand"].get(driver, [])
         added = {op for f in hand if f["fact"] == "ops_added" and f.get("tree") == tree
-                 for op in f["value"]}  # fmt: skip
+                 and driver_caps.rpi_carried(f, kernel) for op in f["value"]}  # fmt: skip
         assert caps.ops == frozenset(entry["ops"]) | added
         assert caps.multiqueue == any(a["multiqueue"] for a in entry["netdev"])
         ring_planned = planned("nic-rings", Nic("eth9", driver=driver), result("ethtool -g", RINGS),
@@ -367,3 +367,70 @@ def test_r8169_refuses_pause_changes_with_jumbo_frames() -> None:
     assert "rtl8169_set_pauseparam" in jumbo.reason and "9000" in jumbo.reason
     plain = planned("flow-control", Nic("eth0", driver="r8169", mtu=1500))
     assert "Operation not supported" not in plain.reason
+
+
+# ------------------------------------------ macb EEE on the Raspberry Pi tree (audit2 row 4)
+
+PI5_EEE_REFUSED = (CAPTURES / "ethtool_eee/pi5_macb_6_12_not_supported_7115.txt").read_text(
+    encoding="utf-8"
+)  # a real Pi 5 (macb, 6.12): --show-eee answers "Operation not supported"
+PI5 = "Cadence GEM in RP1"
+
+
+def test_macb_eee_is_carried_by_the_rpi_tree_from_6_18_only() -> None:
+    """raspberrypi/linux #7270 (rpi-6.18.y) backports Linux 7.1's macb EEE (macb_get_eee /
+    macb_set_eee through phylink, in gem_ethtool_ops at the stored commit); Pi 5 pastes on 6.12
+    answer --show-eee with EOPNOTSUPP; a branch no paste covers (6.6) is unknown: not claimed,
+    not denied."""
+    on_618 = driver_caps.caps("macb", "6.18.39+rpt-rpi-2712", PI5)
+    assert on_618 is not None and on_618.has("set_eee") and on_618.restarts("eee")
+    assert "raspberrypi/linux" in on_618.cite("set_eee")
+    on_612 = driver_caps.caps("macb", "6.12.55+rpt-rpi-2712", PI5)
+    assert on_612 is not None and not on_612.has("set_eee") and "set_eee" not in on_612.unsure
+    assert not on_612.restarts("eee")
+    on_66 = driver_caps.caps("macb", "6.6.51+rpt-rpi-2712", PI5)
+    assert on_66 is not None and not on_66.has("set_eee") and "set_eee" in on_66.unsure
+    upstream = driver_caps.caps("macb", "6.12.0-1-arm64")  # Debian's macb: no RP1, no EEE
+    assert upstream is not None and not upstream.has("set_eee") and not upstream.unsure
+
+
+def test_pi5_eee_off_on_618_renegotiates_so_the_ssh_nic_needs_consent() -> None:
+    """macb_set_eee -> phylink_ethtool_set_eee -> phy_ethtool_set_eee: a changed advertisement
+    restarts autonegotiation. Before, the table knew no EEE on macb and the plan dropped the
+    Pi 5's SSH link without asking."""
+    nic = Nic("eth0", driver="macb", chip=PI5)
+    eee = result("ethtool --show-eee", EEE_ON)  # the --show-eee format (a real Pi 3 B+ paste)
+    held = planned("eee-off", nic, eee, ssh_over("eth0"), kernel="6.18.39+rpt-rpi-2712")
+    assert not held.applicable and held.needs_link_consent
+    assert "macb_set_eee" in held.reason
+    # a branch nobody has shown either way: the read answered, so the op is there: held too
+    unknown = planned("eee-off", nic, eee, ssh_over("eth0"), kernel="6.6.51+rpt-rpi-2712")
+    assert not unknown.applicable and unknown.needs_link_consent
+    agreed = planned("eee-off", nic, eee, ssh_over("eth0"), kernel="6.18.39+rpt-rpi-2712",
+                     allow_link_restart=True)  # fmt: skip
+    assert agreed.applicable and agreed.restarts_link
+
+
+def test_pi5_on_612_cannot_turn_eee_off_with_ethtool() -> None:
+    """The kernel's own answer (a real Pi 5 paste on 6.12) is what the plan says: not offered."""
+    nic = Nic("eth0", driver="macb", chip=PI5)
+    refused = result("ethtool --show-eee", "", code=1)
+    refused = StepResult(refused.step, 1, b"", PI5_EEE_REFUSED.encode())
+    item = planned("eee-off", nic, refused, ssh_over("eth0"), kernel="6.12.55+rpt-rpi-2712")
+    assert not item.applicable and not item.needs_link_consent
+    assert "Operation not supported" in item.reason
+
+
+def test_an_rpi_only_op_of_unknown_carriage_is_tried_not_refused() -> None:
+    """Where nothing shows whether the running branch carries an op, the planner does not say
+    the driver lacks it: it reads the kernel first and verifies by read-back."""
+    caps = driver_caps.caps("macb", "6.6.51+rpt-rpi-2712", PI5)
+    assert caps is not None
+    nic = Nic("eth0", driver="macb", chip=PI5)
+    ctx = Context(catalog.tweak("eee-off"), Facts("eth0"),
+                  Inventory(board=Board(kernel="6.6.51+rpt-rpi-2712"), nics=[nic]), nic, {}, {},
+                  ("eee-off",))  # fmt: skip
+    from sbctune.tuning.kinds_ethtool import _driver_lacks
+
+    assert _driver_lacks(ctx, "set_eee") is None
+    assert _driver_lacks(ctx, "set_pauseparam") is not None

@@ -497,3 +497,23 @@ def test_stmmac_without_the_rx_watchdog_gets_no_rx_usecs(tmp_path: Path) -> None
         "irq-coalescing", "stmmac", "-c", ethtool(lab(tmp_path, "stmmac"), "-c", "eth0")[0]
     )
     assert all(not c.needed for c in watchdog.changes)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "shown"),
+    [("6.18.39+rpt-rpi-2712", True), ("6.12.55+rpt-rpi-2712", False), ("", False)],
+)
+def test_the_pi5s_eee_follows_the_rpi_branch(tmp_path: Path, kernel: str, shown: bool) -> None:
+    """macb on RP1: rpi-6.18.y carries macb_get_eee/macb_set_eee (raspberrypi/linux #7270),
+    a real Pi 5 on 6.12 answers --show-eee with EOPNOTSUPP; a profile that names no kernel gets
+    the harsher answer (never kinder than a kernel it may be)."""
+    chip = "Cadence GEM in RP1"
+    path = tmp_path / "state.json"
+    iface = interface_state("macb", EMPTY, "eth0", chip, kernel)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    out, err, code = ethtool(str(path), "--show-eee", "eth0")
+    if shown:
+        assert code == 0 and "EEE status" in out
+        assert iface["eee"]["restarts"]  # phylink_ethtool_set_eee renegotiates
+    else:
+        assert code != 0 and NOT_SUPPORTED in "\n".join(err)
