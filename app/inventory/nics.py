@@ -48,7 +48,7 @@ def _bus(device: Device) -> str:
         if device.key(kind):
             return kind
     hint = device.value("bus_hint")
-    if hint in ("pci", "platform"):
+    if hint in ("pci", "platform", "usb"):
         return str(hint)
     driver = device.value("driver")
     known = load_kernel_drivers().get(driver)

@@ -348,9 +348,11 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("usb_not_top_speed", _Lazy(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
     (
-        "usb_error",  # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"
+        # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"; also on the USB
+        # interface before any netdev: "write type=0x0033, index=0xd630 fail -71"
+        "usb_error",
         _Lazy(
-            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+) (?P<iface>[\w.-]+): "
+            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+)(?: (?P<iface>[\w.-]+))?: "
             r".*?(?P<errno>-(?:71|110|32|19|108|62|5))\b"
         ),
     ),
