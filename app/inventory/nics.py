@@ -16,6 +16,7 @@ from sbctune.catalog.kernel_drivers import (
     chip_by_speed,
     load_kernel_drivers,
 )
+from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -148,10 +149,25 @@ def _named_network(text: str) -> bool:
     return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
 
 
+def _named_wifi(device: Device) -> bool:
+    """A USB device whose own product string says Wi-Fi ("802.11n NIC", "802.11ac WLAN
+    Adapter"), not Bluetooth."""
+    text = " ".join(str(f.value) for f in device.all("description"))
+    return (
+        bool(re.search(r"802\.11|\bWLAN\b|wi-?fi", text, re.I)) and "bluetooth" not in text.lower()
+    )
+
+
 def _storage_mode(device: Device, ids: IdDatabase) -> bool:
     """A USB NIC that enumerated as its "driver CD" (usb-storage), named as a NIC chip by
-    usb.ids (Realtek's 0bda:8151 "RTL8151")."""
+    usb.ids (Realtek's 0bda:8151 "RTL8151"), or known to usb_modeswitch by its IDs
+    (resources/modeswitch: the AIC8800's a69c:5721 "Aic MSC")."""
     name = ids.name("usb", device.value("ids")) or ""
+    if storage_mode(device.value("ids")) is not None and device.value("driver") in (
+        None,
+        "usb-storage",
+    ):
+        return True  # IDs usb_modeswitch switches: a Wi-Fi/Ethernet dongle's or modem's CD mode
     return device.value("driver") == "usb-storage" and bool(re.search(r"RTL81\d\d|AX88", name))
 
 
@@ -311,6 +327,7 @@ def nic_from_device(
         or _sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
+        or (bus == "usb" and _named_wifi(device))
     )
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"

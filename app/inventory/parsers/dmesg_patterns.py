@@ -184,6 +184,11 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # drivers/usb/core/hub.c announce_device(): the device's own product string
+        "usb_product",
+        _Lazy(r"^usb (?P<device>\d+-[\d.]+): Product: (?P<product>\S.{0,80}?)\s*$"),
+    ),
+    (
         "driver_registered",
         _Lazy(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
     ),
@@ -410,6 +415,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "pcie_link_down": ("link down",),
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
+    "usb_product": ("Product: ",),
     "driver_registered": ("registered new",),
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
