@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import (
     bus_named_by,
+    driver_for_files,
     load_kernel_drivers,
     other_drivers_message,
     probe_resets,
@@ -245,6 +246,24 @@ def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+def _on_wiphy(event: DmesgEvent) -> Sighting | None:
+    """A Wi-Fi driver's line on its wiphy ("ieee80211 phy0: ..."): the driver is the one whose
+    source prints that format; it joins that driver's other lines and its device."""
+    text = event.fields.get("message", "")
+    known = load_messages().match(text)
+    driver = driver_for_files(known.files) if known is not None else None
+    if known is None or driver is None or not driver.wireless:
+        return None
+    sighting = Sighting([("wifi", driver.name)])
+    sighting.add("driver", driver.name, _SRC, event.text, event.line)
+    sighting.add("wireless", True, _SRC, event.text, event.line)
+    if bus := driver.bus or bus_named_by(driver, text, known.files):
+        sighting.add("bus", bus, _SRC, event.text, event.line)
+    if known.level != "info":
+        sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
 def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     if found is None or found[0] != "pci":
@@ -291,6 +310,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
     "driver_message": _on_driver_message,
+    "wiphy": _on_wiphy,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {

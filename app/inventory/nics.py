@@ -12,6 +12,7 @@ from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
     chip_by_description,
+    chip_by_driver_name,
     chip_by_firmware,
     chip_by_speed,
     load_kernel_drivers,
@@ -300,6 +301,8 @@ def nic_from_device(
         nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
     if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
         nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))
+    if nic.chip is None and not nic.ids:  # a driver named for its chip: mt7601u
+        nic.chip = chip_by_driver_name(device.value("driver") or device.value("refused_by"))
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")

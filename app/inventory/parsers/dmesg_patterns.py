@@ -377,6 +377,13 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # cfg80211's wiphy device (net/wireless/core.c: dev_set_name(&rdev->wiphy.dev,
+        # "phy%d")), printed by a Wi-Fi driver's wiphy_err(): "ieee80211 phy0: brcmf_fw_crashed:
+        # Firmware has halted or crashed"; the format says which driver
+        "wiphy",
+        _Lazy(r"^ieee80211 (?P<device>phy\d+): (?P<message>\S.*)$"),
+    ),
+    (
         # any other line a driver wrote about its device: who drives what; and a driver's
         # lines about the whole USB device ("usb 1-1: ath9k_htc: Firmware - ... download
         # failed", dev_err(&udev->dev, ...)), named by its port path
@@ -416,6 +423,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
     "usb_product": ("Product: ",),
+    "wiphy": ("ieee80211 phy",),
     "driver_registered": ("registered new",),
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
