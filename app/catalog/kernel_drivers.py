@@ -170,7 +170,20 @@ class KernelDrivers:
         if names is None:
             stem = path.split(".", 1)[0]
             names = next((v for k, v in self._firmware.items() if k.split(".", 1)[0] == stem), [])
+        if not names and "/" in path:
+            # a file the 6.1/6.12 drivers do not declare, in a directory that is a driver
+            # family's own ("rtw88/rtw8812a_fw.bin": rtw88's, a part added later)
+            names = self._firmware_dirs().get(path.rsplit("/", 1)[0], [])
         return [d for d in (self.get(n) for n in names) if d is not None]
+
+    def _firmware_dirs(self) -> dict[str, list[str]]:
+        if not hasattr(self, "_dirs"):
+            dirs: dict[str, set[str]] = {}
+            for file, drivers in self._firmware.items():
+                if "/" in file:
+                    dirs.setdefault(file.rsplit("/", 1)[0], set()).update(drivers)
+            self._dirs = {k: sorted(v) for k, v in dirs.items()}
+        return self._dirs
 
 
 @functools.cache
