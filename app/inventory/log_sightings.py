@@ -146,12 +146,10 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
-        if (
-            kind == "usb_error"
-            and load_messages().match(text)
-            and _kernel_complaint(text, event.driver)
-        ):
-            sighting.add("kernel_error", text, _SRC, text, no)  # mt76's "vendor request ... failed"
+        if kind == "usb_error" and _kernel_complaint(text, event.driver):
+            # the driver's own error line too (mt76's "vendor request ... failed:-32", or an
+            # older kernel's wording with its errno), not only the USB error it reports
+            sighting.add("kernel_error", text, _SRC, text, no)
         if kind == "firmware_missing" and (wanted := f.get("firmware") or f.get("firmware2")):
             sighting.add("firmware_wanted", wanted, _SRC, text, no)
         if kind == "phy_failure":  # the interface could not open: no link
