@@ -178,8 +178,11 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "ifconfig", None
     if cmd == "iwconfig":
         return "iwconfig", None
-    if cmd == "iw" and args[:1] == ["dev"] and (len(args) == 1 or args[2:] == ["info"]):
-        return "iw dev", None  # `iw dev` and `iw dev wlan0 info`, not `iw dev wlan0 link`
+    if cmd == "iw" and (
+        (args[:1] == ["dev"] and (len(args) == 1 or args[2:] == ["info"]))
+        or (len(args) == 2 and args[1] == "info" and args[0] not in {"phy", "dev", "reg"})
+    ):
+        return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`; not `... link`
     if cmd == "nmcli" and args[:1] and args[0] in {"d", "dev", "device"}:
         rest = [a for a in args[1:] if not a.startswith("-")]
         if not rest or rest[0] in {"status", "s", "show", "sh"}:
