@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from sbctune.advice.counters import counter_findings
+from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
 from sbctune.catalog.kernel_drivers import (
     KernelDriver,
@@ -242,6 +243,7 @@ def log_findings(nic: Nic) -> list[Finding]:
     _complaints(nic, found, label)
     _below_phy(nic, found, label)
     found += counter_findings(nic, label)
+    found += cellular_findings(nic, label)
     return found
 
 

@@ -25,7 +25,9 @@ _BUS_WORD_RE = re.compile(
 )
 _FUNCTION_RE = re.compile(r"^[\w-]{1,32}: ([a-z][a-z0-9_]{2,60}): ")
 _RELEASE_RE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})(?!\d)")
-_PROTOCOL_RE = re.compile(r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bclass\b", re.I)
+_PROTOCOL_RE = re.compile(
+    r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bQMI\b|\bWWAN\b|\bclass\b", re.I
+)
 
 
 @dataclass(frozen=True)

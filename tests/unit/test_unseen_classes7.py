@@ -189,3 +189,18 @@ def test_a_firmware_directory_names_a_driver_family() -> None:
     assert family and all(d.wireless for d in family)
     assert table.for_firmware("nowhere/thing.bin") == []
     assert table.for_firmware("top-level.bin") == []
+
+
+def test_a_cellular_modem_is_listed_and_said_to_be_one() -> None:
+    """An LTE modem's interface is a network device (listed), but not one to measure or tune
+    against this PC: qmi_wwan's wwan0 and an EC25 on the generic cdc_ether (not told to use
+    qmi_wwan for "the chip's offloads": QMI is a modem protocol)."""
+    bundle = "pi_linux_1880_ec21_qmi_wwan_lsusb_t_smsc95xx"
+    inv = _inventory({"dmesg": _output(bundle, "000-"), "lsusb -t": _output(bundle, "001-")})
+    (modem,) = [f for f in inv.findings if f.id == "cellular-modem"]  # type: ignore[attr-defined]
+    assert modem.nic == "wwan0" and "qmi_wwan" in modem.summary
+    bundle = "turingpi_geerling_344_ec25_cdc_ether_lsusb_t"
+    inv = _inventory({"lsusb": _output(bundle, "000-"), "lsusb -t": _output(bundle, "001-")})
+    ids = {f.id for f in inv.findings}  # type: ignore[attr-defined]
+    assert "cellular-modem" in ids and "generic-driver" not in ids
+    assert load_kernel_drivers().get("qmi_wwan").protocol  # type: ignore[union-attr]
