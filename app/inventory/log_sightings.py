@@ -105,7 +105,7 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
     elif kind == "usb_ids":
         sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
     elif kind == "usb_product":  # "802.11n NIC", "USB 10/100/1G/2.5G LAN", "Aic MSC"
-        sighting.add("description", f["product"], _SRC, event.text, event.line)
+        sighting.add("usb_product", f["product"], _SRC, event.text, event.line)
     elif kind == "usb_reset":
         sighting.add("usb_reset", event.text, _SRC, event.text, event.line)
         sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)

@@ -118,6 +118,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             or bool(ids.module(device.value("refused_by")))
             or (not driver and bool(ids.module(device.value("probed_by"))))
             or _storage_mode(device, ids)
+            or _named_usb_nic(device)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
             or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
         )
@@ -152,11 +153,18 @@ def _named_network(text: str) -> bool:
 
 def _named_wifi(device: Device) -> bool:
     """A USB device whose own product string says Wi-Fi ("802.11n NIC", "802.11ac WLAN
-    Adapter"), not Bluetooth."""
-    text = " ".join(str(f.value) for f in device.all("description"))
-    return (
-        bool(re.search(r"802\.11|\bWLAN\b|wi-?fi", text, re.I)) and "bluetooth" not in text.lower()
-    )
+    Adapter"), not Bluetooth; "Wireless Receiver" (a mouse's) or "Wireless Controller" (a
+    gamepad's) say nothing of Wi-Fi."""
+    text = " ".join(str(f.value) for f in device.all("usb_product"))
+    said = re.search(r"802\.11|\bWLAN\b|wi-?fi", text, re.I)
+    return bool(said) and "bluetooth" not in text.lower()
+
+
+def _named_usb_nic(device: Device) -> bool:
+    """The USB core's ``Product:`` line names a NIC: Wi-Fi as above, or a wired LAN adapter
+    ("USB 10/100/1G/2.5G LAN", "USB Ethernet")."""
+    text = " ".join(str(f.value) for f in device.all("usb_product"))
+    return _named_wifi(device) or bool(re.search(r"\bLAN\b|ethernet", text, re.I))
 
 
 def _storage_mode(device: Device, ids: IdDatabase) -> bool:
