@@ -214,13 +214,13 @@ def log_findings(nic: Nic) -> list[Finding]:
     if nic.bus == "usb" and (
         nic.driver == "usb-storage" or (switchable is not None and not nic.driver)
     ):
-        known = f" (usb_modeswitch knows it: {switchable.name})" if switchable else ""
+        how = "(usb-storage)" if nic.driver == "usb-storage" else "(IDs usb_modeswitch knows)"
         add(
             "usb-nic-in-storage-mode",
             "problem",
             f'{label} ({nic.ids}) is a network adapter that came up as its built-in "driver CD" '
-            f"(usb-storage){known}, so it gives no network interface: usb_modeswitch (or "
-            "ejecting the disk) switches it to its network mode.",
+            f"{how}, so it gives no network interface: usb_modeswitch (or ejecting the disk) "
+            "switches it to its network mode.",
             [e.split(": ", 1)[-1] for e in nic.evidence][:2],
         )
     if (lines := nic.log.get("firmware_missing")) and not nic.firmware:

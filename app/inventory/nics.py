@@ -309,6 +309,8 @@ def nic_from_device(
         nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
     if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
         nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))
+    if nic.chip is None and (switchable := storage_mode(nic.ids)) is not None:
+        nic.chip = switchable.name  # usb_modeswitch's name for the dongle in its storage mode
     if nic.chip is None and not nic.ids:  # a driver named for its chip: mt7601u
         nic.chip = chip_by_driver_name(device.value("driver") or device.value("refused_by"))
     phy = device.value("phy")

@@ -138,7 +138,7 @@ def test_a_storage_mode_dongle_is_listed_and_explained() -> None:
     (nic,) = inv.nics  # type: ignore[attr-defined]
     assert nic.ids == "a69c:5721" and nic.bus == "usb"
     (found,) = [f for f in inv.findings if f.id == "usb-nic-in-storage-mode"]  # type: ignore[attr-defined]
-    assert "usb_modeswitch" in found.summary and "AIC8800" in found.summary
+    assert "usb_modeswitch" in found.summary and "(a69c:5721)" in found.summary
 
 
 def test_a_wiphy_line_names_its_driver_by_the_format() -> None:
