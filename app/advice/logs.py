@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from sbctune.advice.counters import counter_findings
+from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
 from sbctune.catalog.kernel_drivers import (
     KernelDriver,
@@ -24,6 +25,7 @@ from sbctune.catalog.kernel_drivers import (
     own_files_first,
 )
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
+from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.model import Finding, Nic, Recommendation
 from sbctune.wording import counted
 
@@ -208,13 +210,17 @@ def log_findings(nic: Nic) -> list[Finding]:
             f"NIC stopped sending and was reset{_cite('tx_timeout')}.",
             lines,
         )
-    if nic.bus == "usb" and nic.driver == "usb-storage":
+    switchable = storage_mode(nic.ids) if nic.bus == "usb" else None
+    if nic.bus == "usb" and (
+        nic.driver == "usb-storage" or (switchable is not None and not nic.driver)
+    ):
+        how = "(usb-storage)" if nic.driver == "usb-storage" else "(IDs usb_modeswitch knows)"
         add(
             "usb-nic-in-storage-mode",
             "problem",
             f'{label} ({nic.ids}) is a network adapter that came up as its built-in "driver CD" '
-            "(usb-storage), so it gives no network interface: usb_modeswitch (or ejecting the "
-            "disk) switches it to its network mode.",
+            f"{how}, so it gives no network interface: usb_modeswitch (or ejecting the disk) "
+            "switches it to its network mode.",
             [e.split(": ", 1)[-1] for e in nic.evidence][:2],
         )
     if (lines := nic.log.get("firmware_missing")) and not nic.firmware:
@@ -237,6 +243,7 @@ def log_findings(nic: Nic) -> list[Finding]:
     _complaints(nic, found, label)
     _below_phy(nic, found, label)
     found += counter_findings(nic, label)
+    found += cellular_findings(nic, label)
     return found
 
 

@@ -25,7 +25,9 @@ _BUS_WORD_RE = re.compile(
 )
 _FUNCTION_RE = re.compile(r"^[\w-]{1,32}: ([a-z][a-z0-9_]{2,60}): ")
 _RELEASE_RE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})(?!\d)")
-_PROTOCOL_RE = re.compile(r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bclass\b", re.I)
+_PROTOCOL_RE = re.compile(
+    r"\bCDC\b|\bRNDIS\b|\bECM\b|\bNCM\b|\bEEM\b|\bMBIM\b|\bQMI\b|\bWWAN\b|\bclass\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,17 @@ class KernelDrivers:
         self._ids: dict[str, dict[str, list[str]]] = data.get("ids", {})
         self._firmware: dict[str, list[str]] = data.get("firmware", {})
 
+    def names(self) -> list[str]:
+        return list(self._drivers)
+
+    def ids_of(self, driver: str) -> list[tuple[str, str]]:
+        """(bus, "vvvv:dddd") of every ID the driver's tables list."""
+        return [
+            (key.split(":", 1)[0], key.split(":", 1)[1])
+            for key, drivers in self._ids.items()
+            if driver in drivers
+        ]
+
     def knows(self, name: str) -> bool:
         """A network driver of the kernel by that name (a cheap test, for every log line)."""
         return name in self._drivers or name.replace("-", "_") in self._drivers
@@ -159,7 +172,20 @@ class KernelDrivers:
         if names is None:
             stem = path.split(".", 1)[0]
             names = next((v for k, v in self._firmware.items() if k.split(".", 1)[0] == stem), [])
+        if not names and "/" in path:
+            # a file the 6.1/6.12 drivers do not declare, in a directory that is a driver
+            # family's own ("rtw88/rtw8812a_fw.bin": rtw88's, a part added later)
+            names = self._firmware_dirs().get(path.rsplit("/", 1)[0], [])
         return [d for d in (self.get(n) for n in names) if d is not None]
+
+    def _firmware_dirs(self) -> dict[str, list[str]]:
+        if not hasattr(self, "_dirs"):
+            dirs: dict[str, set[str]] = {}
+            for file, drivers in self._firmware.items():
+                if "/" in file:
+                    dirs.setdefault(file.rsplit("/", 1)[0], set()).update(drivers)
+            self._dirs = {k: sorted(v) for k, v in dirs.items()}
+        return self._dirs
 
 
 @functools.cache
@@ -310,4 +336,42 @@ def chip_by_description(driver: object) -> str | None:
     model = models.pop().lower()
     if not re.search(r"\d[a-z]", model) or model not in known.name.lower():
         return None  # the driver is named for that exact model: r8169 ("RTL-8169") drives more
-    return re.sub(r"\s+driver\s*$", "", known.about.strip(), flags=re.I) or None
+    about = re.sub(r"\s+driver\s*$", "", known.about.strip(), flags=re.I)
+    if about.lower().startswith("realtek") and re.fullmatch(r"\d{4}[a-z]*", model):
+        # Realtek's own name for the chip carries "RTL" ("802.11ac wireless 8821cu": RTL8821CU)
+        about = re.sub(
+            rf"(?<![\w./]){re.escape(model)}(?![\w./])", f"RTL{model.upper()}", about, flags=re.I
+        )
+    return about or None
+
+
+def chip_by_driver_name(driver: object) -> str | None:
+    """A driver named for its chip ("mt7601u") with no description: that model, when the
+    pci.ids/usb.ids names of the IDs its table lists call the chip so ("MT7601U Wireless
+    Adapter")."""
+    known = load_kernel_drivers().get(driver)
+    if known is None or not re.fullmatch(r"[a-z]{2,4}\d{4}[a-z]{0,3}", known.name):
+        return None
+    from sbctune.catalog.ids import load_ids
+
+    ids, model = load_ids(), known.name.upper()
+    names = [ids.name(bus, found) or "" for bus, found in load_kernel_drivers().ids_of(known.name)]
+    return model if any(re.search(rf"\b{model}\b", n, re.I) for n in names) else None
+
+
+@functools.cache
+def driver_for_files(files: tuple[str, ...]) -> KernelDriver | None:
+    """The one network driver whose source directory holds every file that prints a format
+    ("Firmware has halted or crashed": brcmfmac/core.c → brcmfmac); None when the files are
+    shared code or several drivers' own (a wiphy's line names no driver, its format does)."""
+    if not files:
+        return None
+    table = load_kernel_drivers()
+    found: dict[str, int] = {}
+    for name in table.names():
+        known = table.get(name)
+        home = known.file.rsplit("/", 1)[0] + "/" if known is not None and known.file else ""
+        if home and all(f.startswith(home) for f in files):
+            found[name] = len(home)
+    deepest = [n for n, depth in found.items() if depth == max(found.values(), default=0)]
+    return table.get(deepest[0]) if len(deepest) == 1 else None

@@ -196,7 +196,7 @@ def load_messages() -> MessageTable:
 
 
 _ERRNO_IN_TEXT = re.compile(
-    r"(?:error|err|status|ret|rc|returned|result)[\s:=]*(-\d{1,4})\b|\((-\d{1,4})\)$"
+    r"(?:error|err|status|ret|rc|returned|result|fail(?:ed)?)[\s:=]*(-\d{1,4})\b|\((-\d{1,4})\)$"
 )
 
 

@@ -236,8 +236,14 @@ def _unnamed_devices(wired: list[Nic]) -> list[Nic]:
 
 
 def _unplaced(wired: list[Nic]) -> list[Nic]:
-    """Interfaces with a name but no bus: nothing said which device they belong to."""
-    return [n for n in wired if n.bus == "unknown" and (n.name or "").startswith(("eth", "en"))]
+    """Interfaces with a name but no device: nothing said which device they belong to (a
+    bus read from the name's own path, ``enp0s18f2u1``, names no device)."""
+    return [
+        n
+        for n in wired
+        if (n.bus == "unknown" or (not n.bus_path and not n.ids and not n.driver))
+        and (n.name or "").startswith(("eth", "en"))
+    ]
 
 
 def _same_driver_pair(wired: list[Nic], unnamed: list[Nic]) -> tuple[Nic, Nic] | None:
@@ -253,6 +259,6 @@ def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     wired = [n for n in nics if not n.wireless]
     unnamed = _unnamed_devices(wired)
     unplaced = _unplaced(wired)
-    if len(unplaced) == 1 and len(unnamed) == 1:
+    if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
         return unplaced[0], unnamed[0]
     return _same_driver_pair(wired, unnamed)

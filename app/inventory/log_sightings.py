@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import (
     bus_named_by,
+    driver_for_files,
     load_kernel_drivers,
     other_drivers_message,
     probe_resets,
@@ -103,6 +104,8 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
         sighting.add("enumeration", event.text, _SRC, event.text, event.line)
     elif kind == "usb_ids":
         sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
+    elif kind == "usb_product":  # "802.11n NIC", "USB 10/100/1G/2.5G LAN", "Aic MSC"
+        sighting.add("usb_product", f["product"], _SRC, event.text, event.line)
     elif kind == "usb_reset":
         sighting.add("usb_reset", event.text, _SRC, event.text, event.line)
         sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
@@ -143,6 +146,10 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
+        if kind == "usb_error" and _kernel_complaint(text, event.driver):
+            # the driver's own error line too (mt76's "vendor request ... failed:-32", or an
+            # older kernel's wording with its errno), not only the USB error it reports
+            sighting.add("kernel_error", text, _SRC, text, no)
         if kind == "firmware_missing" and (wanted := f.get("firmware") or f.get("firmware2")):
             sighting.add("firmware_wanted", wanted, _SRC, text, no)
         if kind == "phy_failure":  # the interface could not open: no link
@@ -237,6 +244,24 @@ def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+def _on_wiphy(event: DmesgEvent) -> Sighting | None:
+    """A Wi-Fi driver's line on its wiphy ("ieee80211 phy0: ..."): the driver is the one whose
+    source prints that format; it joins that driver's other lines and its device."""
+    text = event.fields.get("message", "")
+    known = load_messages().match(text)
+    driver = driver_for_files(known.files) if known is not None else None
+    if known is None or driver is None or not driver.wireless:
+        return None
+    sighting = Sighting([("wifi", driver.name)])
+    sighting.add("driver", driver.name, _SRC, event.text, event.line)
+    sighting.add("wireless", True, _SRC, event.text, event.line)
+    if bus := driver.bus or bus_named_by(driver, text, known.files):
+        sighting.add("bus", bus, _SRC, event.text, event.line)
+    if known.level != "info":
+        sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
 def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     if found is None or found[0] != "pci":
@@ -274,6 +299,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "pci_bar": _on_pci_seen,
     "usb_new_device": _on_usb,
     "usb_ids": _on_usb,
+    "usb_product": _on_usb,
     "usb_reset": _on_usb,
     "usb_disconnect": _on_usb,
     "usb_not_top_speed": _on_usb,
@@ -282,6 +308,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
     "driver_message": _on_driver_message,
+    "wiphy": _on_wiphy,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {

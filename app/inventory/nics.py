@@ -12,10 +12,12 @@ from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
     chip_by_description,
+    chip_by_driver_name,
     chip_by_firmware,
     chip_by_speed,
     load_kernel_drivers,
 )
+from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -48,7 +50,7 @@ def _bus(device: Device) -> str:
         if device.key(kind):
             return kind
     hint = device.value("bus_hint")
-    if hint in ("pci", "platform"):
+    if hint in ("pci", "platform", "usb"):
         return str(hint)
     driver = device.value("driver")
     known = load_kernel_drivers().get(driver)
@@ -116,6 +118,7 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             or bool(ids.module(device.value("refused_by")))
             or (not driver and bool(ids.module(device.value("probed_by"))))
             or _storage_mode(device, ids)
+            or _named_usb_nic(device)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
             or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
         )
@@ -148,10 +151,32 @@ def _named_network(text: str) -> bool:
     return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
 
 
+def _named_wifi(device: Device) -> bool:
+    """A USB device whose own product string says Wi-Fi ("802.11n NIC", "802.11ac WLAN
+    Adapter"), not Bluetooth; "Wireless Receiver" (a mouse's) or "Wireless Controller" (a
+    gamepad's) say nothing of Wi-Fi."""
+    text = " ".join(str(f.value) for f in device.all("usb_product"))
+    said = re.search(r"802\.11|\bWLAN\b|wi-?fi", text, re.I)
+    return bool(said) and "bluetooth" not in text.lower()
+
+
+def _named_usb_nic(device: Device) -> bool:
+    """The USB core's ``Product:`` line names a NIC: Wi-Fi as above, or a wired LAN adapter
+    ("USB 10/100/1G/2.5G LAN", "USB Ethernet")."""
+    text = " ".join(str(f.value) for f in device.all("usb_product"))
+    return _named_wifi(device) or bool(re.search(r"\bLAN\b|ethernet", text, re.I))
+
+
 def _storage_mode(device: Device, ids: IdDatabase) -> bool:
     """A USB NIC that enumerated as its "driver CD" (usb-storage), named as a NIC chip by
-    usb.ids (Realtek's 0bda:8151 "RTL8151")."""
+    usb.ids (Realtek's 0bda:8151 "RTL8151"), or known to usb_modeswitch by its IDs
+    (resources/modeswitch: the AIC8800's a69c:5721 "Aic MSC")."""
     name = ids.name("usb", device.value("ids")) or ""
+    if storage_mode(device.value("ids")) is not None and device.value("driver") in (
+        None,
+        "usb-storage",
+    ):
+        return True  # IDs usb_modeswitch switches: a Wi-Fi/Ethernet dongle's or modem's CD mode
     return device.value("driver") == "usb-storage" and bool(re.search(r"RTL81\d\d|AX88", name))
 
 
@@ -284,6 +309,10 @@ def nic_from_device(
         nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
     if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
         nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))
+    if nic.chip is None and (switchable := storage_mode(nic.ids)) is not None:
+        nic.chip = switchable.name  # usb_modeswitch's name for the dongle in its storage mode
+    if nic.chip is None and not nic.ids:  # a driver named for its chip: mt7601u
+        nic.chip = chip_by_driver_name(device.value("driver") or device.value("refused_by"))
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
@@ -311,6 +340,7 @@ def nic_from_device(
         or _sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
+        or (bus == "usb" and _named_wifi(device))
     )
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from sbctune.inventory.ifnames import bus_from_name
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -375,6 +376,10 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
             flags = ",".join(netif.flags)[:120]
             sighting.add("no_carrier", True, "ip", f"{netif.name}: <{flags}> (up, no carrier)")
         sighting.add("seen", True, "ip", line)
+        if kind == "ieee802.11":  # ip's link/ieee802.11, iwconfig, iw dev, nmcli's "wifi"
+            sighting.add("wireless", True, "ip", f"{netif.name}: {kind}")
+        if hint := bus_from_name(netif.name):
+            sighting.add("bus_hint", hint, "ip", f"{netif.name}: the name's path ({hint})")
         sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         counters = {
             name: value

@@ -176,6 +176,17 @@ KNOWN_GAPS: dict[str, str] = {
         "'mhi mhi0', the MHI bus device ath11k_pci registers below its PCI device; joining an "
         "mhi controller's lines to the PCI device that owns it is not done yet"
     ),
+    "pizero2w_firmware_1768_journal_brcmf_fw_crashed_phy0": (
+        "brcmfmac's bus: the crash is printed on the wiphy ('ieee80211 phy0: brcmf_fw_crashed'), "
+        "in a file (brcmfmac/core.c) that all three of brcmfmac's buses share; only the next "
+        "line 'mmc1: card 0001 removed' says SDIO, and tying an MMC host's card to a wiphy by "
+        "their order in the log is not done"
+    ),
+    "x86_rtl8xxxu_9_rtl8192eu_efuse_dump_usb_device": (
+        "the chip (RTL8192EU) is named only by the function in rtl8xxxu's info line "
+        "'usb 1-6: rtl8192eu_parse_efuse: dumping efuse' (a __func__ prefix); reading chips "
+        "from function names would need a table of the drivers' functions"
+    ),
     "x86_openwrt_10858_iwlwifi_7260_microcode_sw_error": (
         "the chip (Wireless 7260) is named only by the firmware file iwlwifi runs, "
         "'7260-17.ucode'; resources/kernel_source/firmware_chips.json has no iwlwifi table yet"

@@ -86,7 +86,7 @@ def test_the_most_specific_format_wins() -> None:
 
 def test_a_driver_named_for_one_chip_names_it() -> None:
     assert "8852BE" in (chip_by_description("rtw89_8852be") or "")
-    assert "8822ce" in (chip_by_description("rtw_8822ce") or "")
+    assert "RTL8822CE" in (chip_by_description("rtw_8822ce") or "")  # Realtek's own name
     for many in ("r8169", "rk_gmac-dwmac", "ax88179_178a", "iwlwifi", "ath10k_pci", "nope"):
         assert chip_by_description(many) is None, many
     (nic,) = _inventory(RTW89).nics  # type: ignore[attr-defined]

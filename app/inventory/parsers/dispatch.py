@@ -20,6 +20,7 @@ from . import (
     sysfs,
     system,
     vcgencmd,
+    wireless_tools,
 )
 from .common import ParseWarning, to_text
 
@@ -68,6 +69,9 @@ PARSERS: dict[str, Spec[Any]] = {
     "ip": Spec(netif.parse_ip_text, netif.NetInterfaces, "netifs"),
     "ifconfig": Spec(netif.parse_ifconfig, netif.NetInterfaces, "netifs"),
     "dmesg": Spec(dmesg.parse_dmesg, dmesg.DmesgResult, "dmesg"),
+    "iwconfig": Spec(wireless_tools.parse_iwconfig, netif.NetInterfaces, "netifs"),
+    "iw dev": Spec(wireless_tools.parse_iw_dev, netif.NetInterfaces, "netifs"),
+    "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
     "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),
     "vcgencmd measure_temp": Spec(vcgencmd.parse_measure_temp, vcgencmd.Temperature, "temperature"),
@@ -172,6 +176,18 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "usb-devices", None
     if cmd == "ifconfig":
         return "ifconfig", None
+    if cmd == "iwconfig":
+        return "iwconfig", None
+    if cmd == "iw" and (
+        (args[:1] == ["dev"] and (len(args) == 1 or args[2:] == ["info"]))
+        or (len(args) == 2 and args[1] == "info" and args[0] not in {"phy", "dev", "reg"})
+    ):
+        return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`; not `... link`
+    if cmd == "nmcli" and args[:1] and args[0] in {"d", "dev", "device"}:
+        rest = [a for a in args[1:] if not a.startswith("-")]
+        if not rest or rest[0] in {"status", "s", "show", "sh"}:
+            return "nmcli device", None
+        return None, None
     if cmd in {"dmesg", "journalctl"}:
         return "dmesg", None
     if cmd == "uname":
@@ -203,6 +219,10 @@ def resolve_file(path: str) -> tuple[str | None, str | None]:
     for leaf in ("model", "compatible"):
         if p in {f"/sys/firmware/devicetree/base/{leaf}", f"/proc/device-tree/{leaf}"}:
             return f"/proc/device-tree/{leaf}", None
+    if re.fullmatch(r"/var/log/(?:syslog|kern\.log|messages|dmesg)(?:\.\d+)?", p):
+        return "dmesg", None  # the kernel's lines as syslog/rsyslog keep them
+    if p == "/sys/kernel/debug/usb/devices":
+        return "usb-devices", None  # the same T:/D:/P:/I: blocks usb-devices prints
     m = re.fullmatch(r"/sys/class/net/([^/]+)/(\w+)", p)
     if m:
         return f"sysfs net {m.group(2)}", m.group(1)

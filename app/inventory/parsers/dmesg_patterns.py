@@ -184,6 +184,11 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # drivers/usb/core/hub.c announce_device(): the device's own product string
+        "usb_product",
+        _Lazy(r"^usb (?P<device>\d+-[\d.]+): Product: (?P<product>\S.{0,80}?)\s*$"),
+    ),
+    (
         "driver_registered",
         _Lazy(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
     ),
@@ -348,9 +353,11 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("usb_not_top_speed", _Lazy(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
     (
-        "usb_error",  # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"
+        # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"; also on the USB
+        # interface before any netdev: "write type=0x0033, index=0xd630 fail -71"
+        "usb_error",
         _Lazy(
-            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+) (?P<iface>[\w.-]+): "
+            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+)(?: (?P<iface>[\w.-]+))?: "
             r".*?(?P<errno>-(?:71|110|32|19|108|62|5))\b"
         ),
     ),
@@ -368,6 +375,13 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
             r"(?P<chip>BCM\d{4,5}\w*)"
         ),
+    ),
+    (
+        # cfg80211's wiphy device (net/wireless/core.c: dev_set_name(&rdev->wiphy.dev,
+        # "phy%d")), printed by a Wi-Fi driver's wiphy_err(): "ieee80211 phy0: brcmf_fw_crashed:
+        # Firmware has halted or crashed"; the format says which driver
+        "wiphy",
+        _Lazy(r"^ieee80211 (?P<device>phy\d+): (?P<message>\S.*)$"),
     ),
     (
         # any other line a driver wrote about its device: who drives what; and a driver's
@@ -408,6 +422,8 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "pcie_link_down": ("link down",),
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
+    "usb_product": ("Product: ",),
+    "wiphy": ("ieee80211 phy",),
     "driver_registered": ("registered new",),
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),

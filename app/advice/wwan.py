@@ -1,0 +1,47 @@
+"""A cellular modem's network interface (LTE/5G over USB or PCIe): a network device, listed
+like any NIC, but its speed is the mobile network's, not the board's, and iperf3 to this PC
+cannot go through it. Told by its driver (the kernel's WWAN drivers say so in their
+MODULE_DESCRIPTION: qmi_wwan "... (QMI) WWAN driver", sierra_net "USB-to-WWAN ...", cdc_mbim
+"... MBIM ..."; drivers/net/wwan/), by a ``ww`` interface name (the kernel's ``wwan%d``,
+systemd's ``ww`` prefix), or by a usb.ids/pci.ids name that calls it a modem."""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.inventory.model import Finding, Nic
+
+_WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)
+_MODEM_NAME = re.compile(r"\bmodem\b|\bLTE\b|\b[345]G\b|\bHSPA|\bUMTS\b|\bWWAN\b", re.I)
+
+
+def cellular_reason(nic: Nic) -> str | None:
+    """Why this NIC is a cellular modem's interface, in plain words; None when it is not."""
+    known = load_kernel_drivers().get(nic.driver)
+    if known is not None and (
+        _WWAN_DRIVER.search(known.about) or known.file.startswith("drivers/net/wwan/")
+    ):
+        return f"its driver {nic.driver} is for mobile-network modems"
+    if re.match(r"^ww[a-z0-9]", nic.name or ""):
+        return f"{nic.name} is a mobile-network interface name"
+    if _MODEM_NAME.search(nic.chip or ""):
+        return f"it is named {nic.chip}"
+    return None
+
+
+def cellular_findings(nic: Nic, label: str) -> list[Finding]:
+    why = cellular_reason(nic)
+    if why is None:
+        return []
+    return [
+        Finding(
+            "cellular-modem",
+            "info",
+            label,
+            f"{label} is a cellular modem's network interface ({why}): its speed is the mobile "
+            "network's, not this board's. sbctune measures and tunes the Ethernet and Wi-Fi "
+            "adapters that reach this PC; measure through one of those.",
+            [e for e in nic.evidence][:2],
+        )
+    ]

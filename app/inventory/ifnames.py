@@ -1,0 +1,35 @@
+"""What an interface's own name says, by the schemes that made it.
+
+systemd-udevd's predictable names (src/udev/udev-builtin-net_id.c): a two-letter kind
+(``en`` Ethernet, ``wl`` Wi-Fi, ``ww`` WWAN), then the path: ``[P<domain>]p<bus>s<slot>
+[f<function>][d<dev_port>]`` for a PCI device (``names_pci``), the same followed by
+``u<port>[.<port>...][c<config>][i<interface>]`` for a USB device below that PCI host
+(``names_usb``), ``d<index>`` for a device-tree alias (``names_devicetree``, systemd 251+:
+``end0``). ``x<MAC>`` names (``enx…``/``wlx…``) say nothing of the bus."""
+
+from __future__ import annotations
+
+import re
+
+_KIND = r"(en|wl|ww)"
+_PCI = r"(?:P\d+)?p\d+s\d+(?:f\d+)?(?:n\S+)?(?:d\d+)?"
+_USB_NAME = re.compile(rf"^{_KIND}{_PCI}u\d+(?:\.\d+)*(?:c\d+)?(?:i\d+)?$")
+_PCI_NAME = re.compile(rf"^{_KIND}{_PCI}$")
+_DT_NAME = re.compile(rf"^{_KIND}d\d+$")
+
+
+def bus_from_name(name: str | None) -> str | None:
+    """``enp1s0`` → ``pci``, ``enp0s20f0u1`` → ``usb``, ``end0`` → ``platform``; else None."""
+    text = name or ""
+    if _USB_NAME.match(text):
+        return "usb"
+    if _PCI_NAME.match(text):
+        return "pci"
+    if _DT_NAME.match(text):
+        return "platform"
+    return None
+
+
+def wireless_from_name(name: str | None) -> bool:
+    """``wl…`` names are Wi-Fi interfaces (systemd's kind prefix, and the kernel's ``wlan%d``)."""
+    return bool(re.match(r"^(wl[a-z]|wlan)", name or ""))

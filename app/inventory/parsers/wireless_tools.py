@@ -1,0 +1,149 @@
+"""Interface lists people paste from the Wi-Fi and network-manager tools: ``iwconfig``
+(wireless-tools), ``iw dev`` (iw) and ``nmcli device`` / ``nmcli device show``
+(NetworkManager). Each names interfaces and says which are Wi-Fi; they become
+``NetInterface`` records (``link_type`` ``ieee802.11`` for Wi-Fi, ``ether`` for Ethernet,
+the tool's own word for anything else, which the inventory then leaves out).
+
+Formats, from the tools' sources: wireless-tools ``iwconfig.c`` (``print_info``: the name
+padded to 10 columns, then ``IEEE 802.11...`` or ``no wireless extensions.``); iw
+``interface.c`` (``phy#N`` then tab-indented ``Interface NAME`` / ``addr`` / ``type``);
+NetworkManager's ``nmcli`` device list (``DEVICE TYPE STATE CONNECTION`` columns) and
+``device show`` (``GENERAL.DEVICE:`` key/value lines)."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
+from .netif import NetInterface, NetInterfaces
+
+_IFNAME = r"[A-Za-z0-9_.:@-]{1,15}"
+_IWCONFIG_NONE = re.compile(rf"^({_IFNAME})\s+no wireless extensions\.?\s*$")
+_IWCONFIG_WIFI = re.compile(rf"^({_IFNAME})\s+(?:IEEE\s*802\.11\S*|unassociated)\b")
+_IWCONFIG_MORE = re.compile(r"^\s+\S")
+_MAC = re.compile(r"(?i)\b([0-9a-f]{2}(?::[0-9a-f]{2}){5})\b")
+
+# nmcli's TYPE column and GENERAL.TYPE: the ones that are a NIC's kind, in ip's words
+_NMCLI_KINDS = {"wifi": "ieee802.11", "ethernet": "ether", "802-3-ethernet": "ether"}
+_NMCLI_HEAD = re.compile(r"^\s*DEVICE\s+TYPE\s+STATE\b")
+_NMCLI_ROW = re.compile(rf"^\s*({_IFNAME})\s+([a-z0-9-]+)\s+(\S+(?:\s\([^)]*\))?)")
+_NMCLI_KV = re.compile(r"^\s*GENERAL\.(DEVICE|TYPE|HWADDR|STATE):\s*(.*?)\s*$")
+
+
+def parse_iwconfig(text: str) -> Parsed[NetInterfaces]:
+    """``iwconfig``: Wi-Fi interfaces and those with "no wireless extensions"."""
+    return guarded("iwconfig", _parse_iwconfig, text, NetInterfaces)
+
+
+def _parse_iwconfig(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    bad = 0
+    cur: NetInterface | None = None
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        if m := _IWCONFIG_NONE.match(line):
+            # wireless-tools says only that it is not Wi-Fi: wired, loopback or virtual
+            cur = None
+            if m.group(1) != "lo":
+                res.interfaces.append(NetInterface(name=m.group(1), link_type="ether"))
+            continue
+        if m := _IWCONFIG_WIFI.match(line):
+            cur = NetInterface(name=m.group(1), link_type="ieee802.11")
+            res.interfaces.append(cur)
+            continue
+        if cur is not None and _IWCONFIG_MORE.match(line):
+            continue  # Mode:, Access Point:, Bit Rate=, Link Quality= ... of the interface
+        bad += 1
+    return res, finish("iwconfig", text, len(res.interfaces), bad)
+
+
+def parse_iw_dev(text: str) -> Parsed[NetInterfaces]:
+    """``iw dev``: every ``Interface NAME`` under a ``phy#N`` is a Wi-Fi interface."""
+    return guarded("iw dev", _parse_iw_dev, text, NetInterfaces)
+
+
+def _parse_iw_dev(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    bad = 0
+    cur: NetInterface | None = None
+    for line in split_lines(text):
+        if is_noise(line):
+            continue
+        stripped = line.strip()
+        if re.match(r"^phy#\d+$", stripped):
+            cur = None
+            continue
+        if m := re.match(rf"^Interface\s+({_IFNAME})$", stripped):
+            cur = NetInterface(name=m.group(1), link_type="ieee802.11")
+            res.interfaces.append(cur)
+            continue
+        if cur is not None and (m := re.match(r"^addr\s+(\S+)$", stripped)):
+            cur.mac = m.group(1).lower() if _MAC.fullmatch(m.group(1)) else None
+            continue
+        if cur is not None and line[:1].isspace():
+            continue  # ifindex, wdev, ssid, type, channel, txpower, multicast TXQ ...
+        bad += 1
+    return res, finish("iw dev", text, len(res.interfaces), bad)
+
+
+def parse_nmcli_device(text: str) -> Parsed[NetInterfaces]:
+    """``nmcli device [status]`` (a table) or ``nmcli device show`` (key/value blocks)."""
+    return guarded("nmcli device", _parse_nmcli, text, NetInterfaces)
+
+
+def _parse_nmcli(text: str) -> Parsed[NetInterfaces]:
+    lines = [line for line in split_lines(text) if not is_noise(line)]
+    if any(_NMCLI_KV.match(line) for line in lines):
+        return _parse_nmcli_show(lines, text)
+    res = NetInterfaces()
+    bad = 0
+    table = False
+    for line in lines:
+        if _NMCLI_HEAD.match(line):
+            table = True
+            continue
+        m = _NMCLI_ROW.match(line) if table else None
+        if m is None:
+            bad += 1
+            continue
+        res.interfaces.append(_nmcli_interface(m.group(1), m.group(2), m.group(3)))
+    warnings: list[ParseWarning] = []
+    if lines and not table:
+        warnings.append(ParseWarning("nmcli device", "no DEVICE TYPE STATE header was found"))
+    return res, finish("nmcli device", text, len(res.interfaces), bad, warnings)
+
+
+def _parse_nmcli_show(lines: list[str], text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    fields: dict[str, str] = {}
+
+    def flush() -> None:
+        if fields.get("DEVICE"):
+            netif = _nmcli_interface(
+                fields["DEVICE"], fields.get("TYPE", ""), fields.get("STATE", "")
+            )
+            mac = fields.get("HWADDR", "")
+            netif.mac = mac.lower() if _MAC.fullmatch(mac) else None
+            res.interfaces.append(netif)
+        fields.clear()
+
+    for line in lines:
+        m = _NMCLI_KV.match(line)
+        if m is None:
+            continue  # IP4.ADDRESS[1], WIRED-PROPERTIES.CARRIER ...: not read here
+        if m.group(1) == "DEVICE":
+            flush()
+        fields[m.group(1)] = m.group(2)
+    flush()
+    return res, finish("nmcli device", text, len(res.interfaces), 0)
+
+
+def _nmcli_interface(name: str, kind: str, state: str) -> NetInterface:
+    netif = NetInterface(name=name, link_type=_NMCLI_KINDS.get(kind.lower(), kind.lower()))
+    # "connected" / "100 (connected)": NetworkManager has the link up and configured; any
+    # other state ("unavailable", "disconnected", "unmanaged") says nothing sure of the cable
+    if re.fullmatch(r"(?:\d+\s*\()?connected\)?", state.strip().lower()):
+        netif.operstate = "UP"
+        netif.flags = ["UP", "LOWER_UP"]
+    return netif
