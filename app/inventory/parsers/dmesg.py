@@ -30,8 +30,9 @@ _HUMAN_TS_RE = re.compile(
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
 )
 # [6.679649@3]: Amlogic's CPU suffix; [    9.346320][  T187]: the printk caller id
-# (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]")
-_CALLER = r"(?:\[\s*[TC]\d{1,7}\])?"
+# (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]"),
+# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
+_CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
@@ -249,6 +250,22 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
     return s, None, known
 
 
+_PROMPT_HEAD_RE = re.compile(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+")
+
+
+def _after_prompt(stripped: str) -> str | None:
+    """The kernel line a shell prompt is glued to (a serial console prints the kernel's lines
+    where the cursor is): one with the kernel's clock, or a driver's addressed device; a typed
+    command ("# dmesg | grep eth", "# ip link set dev eth0 up") has neither."""
+    head = _PROMPT_HEAD_RE.match(stripped)
+    if head is None:
+        return None
+    rest = stripped[head.end() :]
+    if rest[:1] == "[" and _TS_RE.match(rest):
+        return rest
+    return rest if _SHAPE_RE.match(rest) else None
+
+
 _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
@@ -313,7 +330,11 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
             m0 = ts_match(stripped)
         elif is_noise(raw):
-            continue
+            glued = _after_prompt(stripped)
+            if glued is None:
+                continue
+            stripped = glued  # "# macb e000b000.ethernet eth0: link down": the console's
+            # prompt, then a kernel line printed while it waited
         lines += 1
         ts: float | None
         if m0 is not None:  # _strip_prefix()'s first case

@@ -208,12 +208,13 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
-        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
+        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
+        # vendor drivers' own words: nss-dp "eth0: PHY Link up speed: 1000" (Mbit/s)
         _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |PHY )?"
             r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
-            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf))?"
+            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$)?"
         ),
     ),
     (
