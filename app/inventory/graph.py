@@ -19,6 +19,7 @@ _DEFAULT = (
     "sysfs",
     "ethtool -i",
     "ethtool",
+    "lshw",
     "lspci",
     "lsusb -t",
     "lsusb",
@@ -29,9 +30,9 @@ _DEFAULT = (
 PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
-    "link": ("dmesg", "ethtool", "sysfs", "ip"),
-    "link_speed_mbps": ("ethtool", "sysfs", "dmesg"),
-    "duplex": ("ethtool", "sysfs", "dmesg"),
+    "link": ("dmesg", "ethtool", "sysfs", "lshw", "ip"),
+    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "dmesg"),
+    "duplex": ("ethtool", "sysfs", "lshw", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "dmesg"),
     "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "dmesg"),
