@@ -103,3 +103,24 @@ def test_a_vendor_drivers_link_line_gives_the_speed() -> None:
     assert (nic.name, nic.driver, nic.link_speed_mbps, nic.link_detected) == (
         "eth0", "nss-dp", 1000, True
     )  # fmt: skip
+
+
+# cubox_i_lakml_*: fec's own words for a PHY it could not reach
+NO_PHY = _line("cubox_i_lakml_walle_fec_unable_to_connect_phy_mail_wrapped", "Unable to connect")
+
+
+def test_a_phy_the_mac_could_not_connect_to_is_a_phy_failure() -> None:
+    assert _events(NO_PHY)[0][0] == "phy_failure"
+    for words in ("Unable to connect to phy", "could not connect to PHY", "failed to connect PHY"):
+        assert _events(f"[    1.0] fec 2188000.ethernet eth0: {words}\n")[0][0] == "phy_failure"
+    inv = _inventory(NO_PHY)
+    assert "phy-attach-failure" in {f.id for f in inv.findings}
+
+
+def test_an_ip_a_line_without_the_colon_after_the_name() -> None:
+    text = (
+        CORPUS / "opi3lts_dietpi_7905_ip_a_tabs_no_colon_no_carrier" / "commands" / "000-ip.txt"
+    ).read_text(encoding="utf-8")
+    inv = inventory_from_raw(RawOutputs(commands={"ip a": text}))
+    assert [(n.name, n.link_detected) for n in inv.nics] == [("eth0", False)]
+    assert "link-down" in {f.id for f in inv.findings}

@@ -316,7 +316,9 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(
             rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
-            r"failed to connect (?:to )?phy|(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
+            r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
+            r"(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
             r"mdio\S*: probe of \S+ failed)"
         ),
     ),

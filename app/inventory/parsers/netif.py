@@ -193,7 +193,8 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
 
 # --- ip addr / ip link / ip -s link --------------------------------------------------
 
-_IP_HEADER_RE = re.compile(r"^(\d+):\s+([^:@\s]+)(?:@(\S+?))?:\s+<([^>]*)>\s*(.*)$")
+# the colon after the name is optional: "2: eth0 <NO-CARRIER,...>" as one forum post retyped it
+_IP_HEADER_RE = re.compile(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
 _IP_ADDR_RE = re.compile(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
 _IP_LINK_RE = re.compile(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = re.compile(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
