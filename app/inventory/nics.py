@@ -102,7 +102,9 @@ def _switch_or_bus_driver(device: Device) -> bool:
     table = load_kernel_drivers()
     found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
     drivers = [d for d in found if d is not None]
-    return bool(drivers) and all(d.file.startswith(_NOT_NIC_DIRS) for d in drivers)
+    return bool(drivers) and all(
+        d.file.startswith(_NOT_NIC_DIRS) or "mdio" in d.file.rsplit("/", 1)[-1] for d in drivers
+    )  # davinci_mdio.c, mvmdio.c: MDIO bus drivers kept beside their MAC's driver
 
 
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:

@@ -124,3 +124,39 @@ def test_an_ip_a_line_without_the_colon_after_the_name() -> None:
     inv = inventory_from_raw(RawOutputs(commands={"ip a": text}))
     assert [(n.name, n.link_detected) for n in inv.nics] == [("eth0", False)]
     assert "link-down" in {f.id for f in inv.findings}
+
+
+# seventh batch
+ELIDED = _line("am62l_ti_e2e_1571666_dp83822_downshift_elided_driver", "10Mbps/Half")
+MDIO = _line("am62l_ti_e2e_1571666_dp83822_downshift_elided_driver", "davinci_mdio")
+JOINED = _line("m28_denx_uboot_netconsole_cdc_ether_lines_joined_host", "renamed from eth0")
+
+
+def test_a_link_line_whose_driver_the_author_elided() -> None:
+    inv = _inventory(MDIO, ELIDED)
+    assert [(n.name, n.link_speed_mbps, n.duplex) for n in inv.nics] == [("eth0", 10, "half")]
+    assert "half-duplex" in {f.id for f in inv.findings}  # davinci_mdio is no NIC of its own
+
+
+def test_kernel_lines_joined_on_one_line_are_read_each() -> None:
+    kinds = [kind for kind, _fields in _events(JOINED)]
+    assert kinds == ["usb_new_device", "register", "renamed", "kevent_dropped"]
+    inv = _inventory(JOINED)
+    [nic] = inv.nics
+    assert (nic.name, nic.driver, nic.bus_path, nic.usb_speed_mbps) == (
+        "enp0s20u13", "cdc_ether", "3-13", 480
+    )  # fmt: skip
+    # the finding names this NIC's driver (usbnet's message), not lan78xx
+    [kevent] = [f for f in inv.findings if f.id == "lan78xx-kevent-dropped"]
+    assert "cdc_ether driver" in kevent.summary and "lan78xx" not in kevent.summary
+    # a message's own brackets are not another line's clock
+    assert len(_events("[    1.000000] r8169 0000:01:00.0 eth0: jumbo [frames: 9194 bytes]\n")) <= 1
+
+
+def test_an_ifconfig_paste_a_forum_indented() -> None:
+    text = (
+        CORPUS / "imx6_fs_net_4136_ifconfig_a_collapsed_indent_can_ports" / "commands"
+        / "000-ifconfig.txt"
+    ).read_text(encoding="utf-8")  # fmt: skip
+    inv = inventory_from_raw(RawOutputs(commands={"ifconfig -a": text}))
+    assert sorted(n.name or "" for n in inv.nics) == ["eth0", "eth1"]  # not can0/can1, lo, sit0

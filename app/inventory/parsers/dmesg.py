@@ -266,6 +266,9 @@ def _after_prompt(stripped: str) -> str | None:
     return rest if _SHAPE_RE.match(rest) else None
 
 
+# another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
+# six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
+_JOINED_RE = re.compile(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
 _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
@@ -314,6 +317,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     lines = kernel_lines = jumps = 0
     timestamps = False
     ts_match = _TS_RE.match
+    later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
     for no, raw in enumerate(split_lines(text), start=1):
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
@@ -341,6 +345,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
                 msg = msg[tag.end() :]  # journal -o short-monotonic
+            if " [" in msg and (joined := _JOINED_RE.search(msg)):
+                # "[31048.49] usb 3-13: ... xhci_hcd [31048.66] cdc_ether ...": kernel lines a
+                # mail archive joined; each is read on its own (same line number)
+                for part in _JOINED_RE.split(msg[joined.start() :])[1:]:
+                    if (m_part := ts_match(part)) is not None:
+                        later.append((float(m_part.group(1)), part[m_part.end() :]))
+                msg = msg[: joined.start()]
         else:
             msg, ts, known = _strip_prefix(stripped)
         if ts is not None:
@@ -361,6 +372,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 seen[msg] = found
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+        if later:
+            for ts_part, part in later:
+                kernel_lines, lines = kernel_lines + 1, lines + 1
+                last_ts = ts_part
+                if (found := _classify(part)) is not None:
+                    events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
+            later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.timestamps = timestamps
     warnings: list[ParseWarning] = []
