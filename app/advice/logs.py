@@ -183,8 +183,11 @@ def log_findings(nic: Nic) -> list[Finding]:
         add(
             "lan78xx-kevent-dropped",
             "warning",
-            f'{label}: the lan78xx driver dropped deferred work ("kevent may have been '
-            f'dropped", {_times(nic, "kevent_dropped")}): its USB link is overloaded or failing.',
+            # usbnet's own message (usbnet.c usbnet_defer_kevent) as well as lan78xx's: the
+            # NIC's driver is named, never a lan78xx beside a cdc_ether line
+            f"{label}: the {nic.driver or 'USB network'} driver dropped deferred work "
+            f'("kevent may have been dropped", {_times(nic, "kevent_dropped")}): its USB link '
+            "is overloaded or failing.",
             lines,
         )
     resets = nic.log.get("usb_reset", []) + nic.log.get("usb_disconnect", [])

@@ -17,6 +17,7 @@ from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.log_sightings import from_dmesg
+from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.inventory.nics import is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
@@ -150,7 +151,7 @@ def _irqs_for(parsed: Parsed, nic: Nic) -> list[int]:
 
 def devices(parsed: Parsed) -> list[Device]:
     """Every device any source mentions, joined."""
-    return join(all_sightings(parsed, from_dmesg(parsed.dmesg)))
+    return join(all_sightings(parsed, [*from_lshw(parsed.lshw), *from_dmesg(parsed.dmesg)]))
 
 
 def _usb_bus(device: Device) -> str | None:

@@ -19,6 +19,7 @@ _DEFAULT = (
     "sysfs",
     "ethtool -i",
     "ethtool",
+    "lshw",
     "lspci",
     "lsusb -t",
     "lsusb",
@@ -29,9 +30,9 @@ _DEFAULT = (
 PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
-    "link": ("dmesg", "ethtool", "sysfs", "ip"),
-    "link_speed_mbps": ("ethtool", "sysfs", "dmesg"),
-    "duplex": ("ethtool", "sysfs", "dmesg"),
+    "link": ("dmesg", "ethtool", "sysfs", "lshw", "ip"),
+    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "dmesg"),
+    "duplex": ("ethtool", "sysfs", "lshw", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "dmesg"),
     "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "dmesg"),
@@ -123,12 +124,24 @@ def reused_names(sightings: list[Sighting]) -> set[Key]:
     eth0" names another device, so "eth0" identifies none of them there (a virtio NIC and an
     e1000e both start as eth0 on a real system)."""
     renamed_to: dict[Key, set[Key]] = {}
+    devices_of: dict[Key, set[Key]] = {}  # a name -> the devices whose renames name it
     for sighting in sightings:
         olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+        if not olds:
+            continue
         news = {k for k in sighting.keys if k[0] == "if" and k not in olds}
+        devices = {k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
         for old in olds:
             renamed_to.setdefault(old, set()).update(news)
-    return {old for old, news in renamed_to.items() if len(news) > 1}
+            devices_of.setdefault(old, set()).update(devices)
+        for new in news:
+            devices_of.setdefault(new, set()).update(devices)
+    # "mwlwifi 0000:01:00.0 mlan0: renamed from wlan0", then "mwlwifi 0000:02:00.0 wlan0:
+    # renamed from wlan1": wlan0 was the first card's name, then the second's.
+    return {
+        old for old, news in renamed_to.items()
+        if len(news) > 1 or len(devices_of.get(old, ())) > 1
+    }  # fmt: skip
 
 
 def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
@@ -212,9 +225,13 @@ def _without_reused(
     for sighting in sightings:
         keys = tuple(sighting.keys)
         if reused and all(f.source == LOG_SOURCE for f in sighting.facts):
-            kept = cut.get(keys)
-            if kept is None:
-                kept = cut[keys] = tuple(k for k in keys if k not in reused)
-            keys = kept
+            olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
+            if olds:  # "wlan0: renamed from wlan1" names wlan0's device from here on
+                keys = tuple(k for k in keys if k not in reused or (k[0] == "if" and k not in olds))
+            else:
+                kept = cut.get(keys)
+                if kept is None:
+                    kept = cut[keys] = tuple(k for k in keys if k not in reused)
+                keys = kept
         if keys:
             yield keys, sighting.facts

@@ -94,6 +94,21 @@ def _kernel_net_driver(device: Device) -> bool:
     )
 
 
+# Parts of drivers/net/ that drive no host interface of their own: DSA switches, MDIO buses and
+# muxes, PHYs, PCS. Their devices are NICs only through the interfaces they name (lan1 on a
+# DSA switch); a line about the switch or bus device itself is not a NIC.
+_NOT_NIC_DIRS = ("drivers/net/dsa/", "drivers/net/mdio/", "drivers/net/phy/", "drivers/net/pcs/")
+
+
+def _switch_or_bus_driver(device: Device) -> bool:
+    table = load_kernel_drivers()
+    found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
+    drivers = [d for d in found if d is not None]
+    return bool(drivers) and all(
+        d.file.startswith(_NOT_NIC_DIRS) or "mdio" in d.file.rsplit("/", 1)[-1] for d in drivers
+    )  # davinci_mdio.c, mvmdio.c: MDIO bus drivers kept beside their MAC's driver
+
+
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     if device.has("hub"):
         return False
@@ -101,7 +116,10 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     chip = _catalog_chip(device, bus, catalog)
     if chip is not None:
         return chip.kind == "nic"
-    if current_names(device) or _kernel_net_driver(device):
+    names = current_names(device)
+    if not names and _switch_or_bus_driver(device):
+        return False  # "b53-switch 10700000.switch: Link is Up": a switch, not a host's NIC
+    if names or _kernel_net_driver(device):
         return True
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
@@ -178,6 +196,12 @@ def _storage_mode(device: Device, ids: IdDatabase) -> bool:
     ):
         return True  # IDs usb_modeswitch switches: a Wi-Fi/Ethernet dongle's or modem's CD mode
     return device.value("driver") == "usb-storage" and bool(re.search(r"RTL81\d\d|AX88", name))
+
+
+def _former(device: Device) -> list[str]:
+    """Names the kernel gave it before a rename: "mlan0: renamed from wlan0" was registered
+    with cfg80211's default "wlan%d", as Wi-Fi drivers' interfaces are."""
+    return [str(f.value) for f in device.all("former_name")]
 
 
 def current_names(device: Device) -> list[str]:
@@ -334,7 +358,7 @@ def nic_from_device(
     klass = str(device.value("pci_class") or "")
     nic.wireless = bool(
         device.value("wireless")
-        or (nic.name or "").startswith(("wlan", "wlp", "wlx"))
+        or any(n.startswith(("wlan", "wlp", "wlx")) for n in (nic.name or "", *_former(device)))
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
         or _sdio_wifi(device)

@@ -21,6 +21,7 @@ from sbctune.inventory.parsers.ethtool import (
     EthtoolSettings,
 )
 from sbctune.inventory.parsers.ethtool_stats import EthtoolStats
+from sbctune.inventory.parsers.lshw import LshwResult
 from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
 from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
 from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
@@ -97,6 +98,7 @@ class Parsed:
     usb_tree: UsbTree | None = None
     lsusb: LsusbResult | None = None
     pci: list[PciDevice] = field(default_factory=list)
+    lshw: LshwResult | None = None
     pci_drivers_shown: bool = False  # an lspci with -k or -v: a missing driver line means none
     netifs: NetInterfaces = field(default_factory=NetInterfaces)
     ethtool: dict[str, EthtoolSettings] = field(default_factory=dict)

@@ -13,6 +13,7 @@ from . import (
     ethtool,
     ethtool_stats,
     iperf,
+    lshw,
     lspci,
     lsusb,
     netif,
@@ -56,6 +57,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "lsusb -t": Spec(lsusb.parse_lsusb_tree, lsusb.UsbTree, "usb_tree"),
     "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
+    "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
@@ -172,6 +174,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         if obj and not any(o.startswith(obj) for o in ("address", "addr", "link")):
             return None, None
         return ("ip -j" if json_mode else "ip"), None
+    if cmd == "lshw":
+        if any(a in {"-short", "-businfo", "-json", "-xml", "-html"} for a in args):
+            return None, None  # other formats than the tree of "key: value" lines
+        return "lshw", None  # lshw, lshw -C network, lshw -class network
     if cmd == "usb-devices":
         return "usb-devices", None
     if cmd == "ifconfig":

@@ -30,8 +30,9 @@ _HUMAN_TS_RE = re.compile(
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
 )
 # [6.679649@3]: Amlogic's CPU suffix; [    9.346320][  T187]: the printk caller id
-# (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]")
-_CALLER = r"(?:\[\s*[TC]\d{1,7}\])?"
+# (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]"),
+# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
+_CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
@@ -249,6 +250,25 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
     return s, None, known
 
 
+_PROMPT_HEAD_RE = re.compile(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+")
+
+
+def _after_prompt(stripped: str) -> str | None:
+    """The kernel line a shell prompt is glued to (a serial console prints the kernel's lines
+    where the cursor is): one with the kernel's clock, or a driver's addressed device; a typed
+    command ("# dmesg | grep eth", "# ip link set dev eth0 up") has neither."""
+    head = _PROMPT_HEAD_RE.match(stripped)
+    if head is None:
+        return None
+    rest = stripped[head.end() :]
+    if rest[:1] == "[" and _TS_RE.match(rest):
+        return rest
+    return rest if _SHAPE_RE.match(rest) else None
+
+
+# another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
+# six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
+_JOINED_RE = re.compile(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
 _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
@@ -297,6 +317,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     lines = kernel_lines = jumps = 0
     timestamps = False
     ts_match = _TS_RE.match
+    later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
     for no, raw in enumerate(split_lines(text), start=1):
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
@@ -313,13 +334,24 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
             m0 = ts_match(stripped)
         elif is_noise(raw):
-            continue
+            glued = _after_prompt(stripped)
+            if glued is None:
+                continue
+            stripped = glued  # "# macb e000b000.ethernet eth0: link down": the console's
+            # prompt, then a kernel line printed while it waited
         lines += 1
         ts: float | None
         if m0 is not None:  # _strip_prefix()'s first case
             msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
                 msg = msg[tag.end() :]  # journal -o short-monotonic
+            if " [" in msg and (joined := _JOINED_RE.search(msg)):
+                # "[31048.49] usb 3-13: ... xhci_hcd [31048.66] cdc_ether ...": kernel lines a
+                # mail archive joined; each is read on its own (same line number)
+                for part in _JOINED_RE.split(msg[joined.start() :])[1:]:
+                    if (m_part := ts_match(part)) is not None:
+                        later.append((float(m_part.group(1)), part[m_part.end() :]))
+                msg = msg[: joined.start()]
         else:
             msg, ts, known = _strip_prefix(stripped)
         if ts is not None:
@@ -340,6 +372,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 seen[msg] = found
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+        if later:
+            for ts_part, part in later:
+                kernel_lines, lines = kernel_lines + 1, lines + 1
+                last_ts = ts_part
+                if (found := _classify(part)) is not None:
+                    events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
+            later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.timestamps = timestamps
     warnings: list[ParseWarning] = []

@@ -213,12 +213,13 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
-        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full"
+        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
+        # vendor drivers' own words: nss-dp "eth0: PHY Link up speed: 1000" (Mbit/s)
         _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ )?"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |PHY )?"
             r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
-            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf))?"
+            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$)?"
         ),
     ),
     (
@@ -245,6 +246,17 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
+    (
+        "link_up",  # a post that elides the driver and device: "... eth0: Link is Up - 10Mbps/Half"
+        _Lazy(
+            r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Up - "
+            r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
+        ),
+    ),
+    (
+        "link_down",
+        _Lazy(r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Down\b"),
+    ),
     (
         "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
         _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
@@ -320,7 +332,9 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(
             rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
-            r"failed to connect (?:to )?phy|(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
+            r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
+            r"(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
             r"mdio\S*: probe of \S+ failed)"
         ),
     ),

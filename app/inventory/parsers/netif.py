@@ -193,7 +193,8 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
 
 # --- ip addr / ip link / ip -s link --------------------------------------------------
 
-_IP_HEADER_RE = re.compile(r"^(\d+):\s+([^:@\s]+)(?:@(\S+?))?:\s+<([^>]*)>\s*(.*)$")
+# the colon after the name is optional: "2: eth0 <NO-CARRIER,...>" as one forum post retyped it
+_IP_HEADER_RE = re.compile(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
 _IP_ADDR_RE = re.compile(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
 _IP_LINK_RE = re.compile(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = re.compile(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
@@ -290,8 +291,10 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 
 # --- ifconfig ---------------------------------------------------------------------------
 
-_IFC_OLD_HDR = re.compile(r"^(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
-_IFC_NEW_HDR = re.compile(r"^(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+# A header is told by its words, not its column: a forum that indents a whole paste (and
+# collapses ifconfig's own alignment) leaves "    eth0 Link encap:Ethernet ...".
+_IFC_OLD_HDR = re.compile(r"^\s*(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
+_IFC_NEW_HDR = re.compile(r"^\s*(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
 _IFC_OLD_INET = re.compile(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
 _IFC_OLD_INET6 = re.compile(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
 _IFC_NEW_INET = re.compile(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")

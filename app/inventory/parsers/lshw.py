@@ -1,0 +1,119 @@
+"""``lshw -C network`` (``lshw -class network``, ``lshw``): the network nodes lshw lists, each a
+``*-network`` block of ``key: value`` lines (description, product, bus info, logical name,
+serial, size, capacity, configuration: driver=... link=... speed=...). ``UNCLAIMED`` after the
+node name means no driver is bound (lshw's own word)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .common import Parsed, ParseWarning, finish, guarded, split_lines
+
+_NODE_RE = re.compile(r"^\s*(?:```\s*)?\*-(?P<node>[\w:.-]+)(?P<flags>(?:\s+[A-Z]+)*)\s*$")
+_FIELD_RE = re.compile(r"^\s+(?P<key>[a-z][a-z ]{0,20}):\s(?P<value>.*)$")
+_CONFIG_KEY_RE = re.compile(r"(?:^|\s)([a-z][\w-]{0,30})=")
+_RATE_RE = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
+_UNITS = {"K": 0.001, "M": 1, "G": 1000, "T": 1_000_000}
+MAX_NODES = 256
+
+
+@dataclass
+class LshwNetwork:
+    node: str  # "network", "network:0"
+    unclaimed: bool = False  # "*-network UNCLAIMED": no driver bound
+    disabled: bool = False
+    description: str | None = None  # "Ethernet interface", "Wireless interface"
+    product: str | None = None
+    vendor: str | None = None
+    bus_info: str | None = None  # "pci@0000:01:00.0", "usb@2:1.4"
+    logical_name: str | None = None
+    serial: str | None = None  # the MAC
+    size_mbps: float | None = None  # the link speed lshw read (when the link is up)
+    capacity_mbps: float | None = None
+    config: dict[str, str] = field(default_factory=dict)
+    irq: int | None = None
+
+    @property
+    def driver(self) -> str | None:
+        return self.config.get("driver")
+
+    @property
+    def link(self) -> bool | None:
+        value = self.config.get("link")
+        return None if value is None else value == "yes"
+
+    @property
+    def pci_address(self) -> str | None:
+        bus = self.bus_info or ""
+        return bus[4:] if bus.startswith("pci@") else None
+
+    @property
+    def usb_port(self) -> str | None:
+        """lshw's "usb@2:1.4" (bus 2, ports 1.4) as the kernel's port path "2-1.4"."""
+        m = re.fullmatch(r"usb@(\d+):([\d.]+)", self.bus_info or "")
+        return f"{m.group(1)}-{m.group(2)}" if m else None
+
+
+@dataclass
+class LshwResult:
+    networks: list[LshwNetwork] = field(default_factory=list)
+
+
+def parse_lshw(text: str) -> Parsed[LshwResult]:
+    return guarded("lshw", _parse, text, LshwResult)
+
+
+def _rate(value: str) -> float | None:
+    m = _RATE_RE.match(value.strip())
+    return float(m.group("n")) * _UNITS[m.group("unit")] if m else None
+
+
+def _config(value: str) -> dict[str, str]:
+    """``driver=r8169 firmware=rtl8125b-2_0.0.2 07/13/20 port=twisted pair``: values may hold
+    spaces, so each value runs to the next ``key=``."""
+    keys = list(_CONFIG_KEY_RE.finditer(value))
+    out: dict[str, str] = {}
+    for i, m in enumerate(keys):
+        end = keys[i + 1].start() if i + 1 < len(keys) else len(value)
+        out[m.group(1)] = value[m.end() : end].strip()[:200]
+    return out
+
+
+def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
+    res = LshwResult()
+    current: LshwNetwork | None = None
+    unreadable = 0
+    for raw in split_lines(text):
+        node = _NODE_RE.match(raw)
+        if node:
+            current = None
+            if node.group("node").split(":")[0] == "network" and len(res.networks) < MAX_NODES:
+                flags = node.group("flags").split()
+                current = LshwNetwork(node.group("node"), "UNCLAIMED" in flags, "DISABLED" in flags)
+                res.networks.append(current)
+            continue
+        found = _FIELD_RE.match(raw)
+        if current is None or not found:
+            unreadable += bool(raw.strip()) and current is not None
+            continue
+        _field(current, found.group("key").strip(), found.group("value").strip())
+    return res, finish("lshw", text, len(res.networks), unreadable)
+
+
+def _field(net: LshwNetwork, key: str, value: str) -> None:
+    value = value[:300]
+    if key in ("description", "product", "vendor", "serial"):
+        setattr(net, key, value or None)
+    elif key == "bus info":
+        net.bus_info = value or None
+    elif key == "logical name" and net.logical_name is None and "/" not in value:
+        net.logical_name = value or None  # the first: a Wi-Fi node may list a phy path after
+    elif key == "size":
+        net.size_mbps = _rate(value)
+    elif key == "capacity":
+        net.capacity_mbps = _rate(value)
+    elif key == "configuration":
+        net.config = _config(value)
+    elif key == "resources" and (m := re.search(r"\birq:(\d{1,6})\b", value)):
+        net.irq = int(m.group(1))
