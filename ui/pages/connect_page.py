@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -441,6 +441,20 @@ class ConnectPage(Page):
             "Connection stopped: the host key changed." if problem.hard_stop else ""
         )
         self.problem.show_problem(problem.message, problem.hint)
+        # Where the user types next (after the fields are enabled again): a refused login the
+        # password (or key file), an address nobody answers at the host; typing after a wrong
+        # password went nowhere (seen on X at 800x600).
+        QTimer.singleShot(0, lambda: self._focus_field(problem.field))
+
+    def _focus_field(self, field: str) -> None:
+        if field == "login" and self.use_password.isChecked():
+            self.password.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.password.selectAll()
+        elif field == "login":
+            self.key_file.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif field == "host":
+            self.host.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.host.lineEdit().selectAll()
 
     def _notice(self, text: str) -> None:
         self.notice.setText(text)
