@@ -5,12 +5,15 @@ vcgencmd)". Plain words on screen; the precise term in a tooltip."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from PySide6.QtWidgets import QApplication, QFormLayout, QLabel
 
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.inventory.model import Board
 from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.settings_page import SettingsPage
 from sbctune.ui.theme import LIGHT
 from sbctune.ui.widgets.inventory_cards import throttling_text
@@ -53,3 +56,31 @@ def test_settings_and_the_board_speak_plainly(window: MainWindow) -> None:
     assert form is None or form.labelForField(page.endpoint) is not None
     assert "endpoint" in page.endpoint.toolTip()  # the precise word where one hovers
     assert throttling_text(Board(throttled=None)) == "unknown (needs the Pi's vcgencmd tool)"
+
+
+def test_the_cpu_note_and_the_history_list_use_the_words_on_screen(window: MainWindow) -> None:
+    """Seen on the walk of session 10: under a legend of "interrupts" and "packet work" the note
+    said "irq and softirq"; History's figures said "Pi → PC half 833.5 Mbit/s"."""
+    page = window.page("baseline")
+    assert isinstance(page, MeasurePage)
+    note = page.cpu_note.text()
+    assert note.startswith("Interrupts and packet work are the network's work.")
+    assert not re.search(r"\b(irq|softirq)\b", note, re.IGNORECASE), note
+
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    start = dt.datetime(2026, 11, 28, 18, 0, tzinfo=dt.timezone.utc)
+    window.history.save_run(
+        RunRecord(
+            device_id=device.id, started_at=start, plan_name="quick", nic="eth1", complete=True,
+            tests=[TestRecord(direction="pi_to_pc", mode="half", mean_mbps=833.5),
+                   TestRecord(direction="pc_to_pi", mode="full", mean_mbps=410.0)],
+        )
+    )  # fmt: skip
+    window.go("history")
+    history = window.page("history")
+    assert isinstance(history, HistoryPage)
+    item = history.table.item(0, 5)
+    assert item is not None
+    assert item.text() == "Pi → PC one way 833.5 Mbit/s, PC → Pi both ways 410.0 Mbit/s"
+    assert item.toolTip() == item.text()
