@@ -73,10 +73,25 @@ def plan_options(allow_link_restart: bool) -> dict[str, Any]:
 
 def held_text(titles: Iterable[str]) -> str:
     """Before tuning (the Tune page's card, the one-click flow's question): what is held back
-    and why, in plain words."""
+    and why, in plain words (a sentence with its subject: the walk of session 10 read "Held
+    back, because they would ... through: NIC rings to the hardware maximum." as a riddle)."""
+    names = list(titles)
+    if len(names) == 1:
+        return (
+            f"Held back: {names[0]}. It would briefly drop the link this app reaches the Pi "
+            "through."
+        )
     return (
-        "Held back, because they would briefly drop the link of the network this app reaches "
-        "the Pi through: " + ", ".join(titles) + "."
+        f"Held back: {', '.join(names)}. They would briefly drop the link this app reaches the "
+        "Pi through."
+    )
+
+
+def consent_effect() -> str:
+    """What agreeing does, as a sentence (the one-click flow's question, the Tune page's card)."""
+    return (
+        f"If you agree, the link drops for about {link_down_seconds()} s while they are applied, "
+        "under the guard, which puts everything back if the Pi stops answering."
     )
 
 
