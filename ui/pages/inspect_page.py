@@ -147,6 +147,9 @@ class InspectPage(Page):
         if not inventory.nics:
             self.cards.addWidget(label("No network interfaces were found.", name="errorText"))
         self._update_buttons()
+        # A new Pi's hardware from its top (the board, the NIC to test), not at the scroll the
+        # last Pi's page was left at (s10 walk: it opened on the other findings).
+        self.verticalScrollBar().setValue(0)
 
     def apply_theme(self, colors: Colors) -> None:
         self._colors = colors

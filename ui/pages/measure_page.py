@@ -247,6 +247,9 @@ class MeasurePage(Page):
 
     def attach(self, live: LiveMeasurement) -> None:
         self.live = live
+        # A new run starts at the page's top (its Cancel, progress and figures): the page kept
+        # the last run's scroll, so a one-click flow ran out of sight (s10 walk, 800x600).
+        self.verticalScrollBar().setValue(0)
         self.plots_empty.hide()
         for card in self.plot_cards:
             card.show()
