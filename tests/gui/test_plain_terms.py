@@ -11,10 +11,13 @@ from PySide6.QtWidgets import QApplication, QFormLayout, QLabel
 
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.inventory.model import Board
+from sbctune.inventory.parsers.common import ParseWarning
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.pages.inspect_page import InspectPage
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.settings_page import SettingsPage
+from sbctune.ui.sample_data import sample_inventory
 from sbctune.ui.theme import LIGHT
 from sbctune.ui.widgets.inventory_cards import throttling_text
 from sbctune.ui.widgets.live_plots import CpuLoadPlot
@@ -84,3 +87,27 @@ def test_the_cpu_note_and_the_history_list_use_the_words_on_screen(window: MainW
     assert item is not None
     assert item.text() == "Pi → PC one way 833.5 Mbit/s, PC → Pi both ways 410.0 Mbit/s"
     assert item.toolTip() == item.text()
+
+
+def test_inspect_says_once_what_the_driver_does_not_offer(window: MainWindow) -> None:
+    """s10 walk: five "Could not read eth0's ring buffer sizes (ethtool -g eth0): the driver
+    does not offer this (netlink error: Operation not supported)" lines under Other findings."""
+    inventory = sample_inventory()
+    why = "the driver does not offer this (netlink error: Operation not supported)"
+    inventory.warnings = [
+        str(ParseWarning("ethtool -g eth0", why)),
+        str(ParseWarning("ethtool -l eth0", why)),
+        str(ParseWarning("lsusb -v", "a line could not be read <b>")),
+    ]
+    page = window.page("inspect")
+    assert isinstance(page, InspectPage)
+    page.show_inventory(inventory)
+    texts = [w.text() for w in page.findChildren(QLabel)]
+    line = "Not offered by the driver, so not shown: eth0's ring buffer sizes and queue counts."
+    assert line in texts
+    assert not [t for t in texts if "netlink" in t or "ethtool -g" in t], texts
+    (shown,) = [w for w in page.findChildren(QLabel) if w.text() == line]
+    assert "ethtool -g eth0" in shown.toolTip() and "netlink error" in shown.toolTip()
+    assert [t for t in texts if t.startswith("Could not read")] == [
+        "Could not read “lsusb -v”: a line could not be read <b>"
+    ]

@@ -454,7 +454,9 @@ class ConnectPage(Page):
             self.key_file.setFocus(Qt.FocusReason.OtherFocusReason)
         elif field == "host":
             self.host.setFocus(Qt.FocusReason.OtherFocusReason)
-            self.host.lineEdit().selectAll()
+            edit = self.host.lineEdit()  # the host field is editable: it has one
+            if edit is not None:
+                edit.selectAll()
 
     def _notice(self, text: str) -> None:
         self.notice.setText(text)
