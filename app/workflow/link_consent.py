@@ -87,10 +87,12 @@ def held_text(titles: Iterable[str]) -> str:
     )
 
 
-def consent_effect() -> str:
-    """What agreeing does, as a sentence (the one-click flow's question, the Tune page's card)."""
+def consent_effect(count: int = 2) -> str:
+    """What agreeing to `count` held tweaks does, as a sentence (the one-click flow's question,
+    the Tune page's card)."""
+    applied = "it is applied" if count == 1 else "they are applied"
     return (
-        f"If you agree, the link drops for about {link_down_seconds()} s while they are applied, "
+        f"If you agree, the link drops for about {link_down_seconds()} s while {applied}, "
         "under the guard, which puts everything back if the Pi stops answering."
     )
 

@@ -89,7 +89,9 @@ def test_held_tweaks_are_offered_behind_a_consent_box_that_plans_again(
     body = tune.consent_card.body
     order = [body.indexOf(w) for w in (tune.consent_held, tune.consent_box, tune.consent_words)]
     assert order == sorted(order), order
-    assert tune.consent_words.text().startswith("If you agree, the link drops for about 3 s")
+    assert tune.consent_words.text().startswith(
+        "If you agree, the link drops for about 3 s while it is applied,"
+    )
     row = next(r for r in tune.tweak_rows if r.tweak_id == "nic-rings")
     assert not row.check.isEnabled()
     shown = " ".join(w.text() for w in row.findChildren(type(tune.status)))

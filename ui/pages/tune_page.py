@@ -292,6 +292,7 @@ class TunePage(Page):
             self.consent_held.setText(held_text(held))
         elif dropping:
             self.consent_held.setText(dropping_text(dropping))
+        self.consent_words.setText(consent_effect(len(held or dropping)))
         self.consent_card.setVisible(bool(held or dropping))
 
     def _refresh_hold(self) -> None:

@@ -23,8 +23,8 @@ class LinkConsentQuestion(QMessageBox):
         self.setWindowTitle(what)
         self.setText(held_text(titles))
         self.setInformativeText(
-            f"{consent_effect()} Without your consent the rest of the tuning goes ahead, and "
-            "the results say what was held back."
+            f"{consent_effect(len(titles))} Without your consent the rest of the tuning goes "
+            "ahead, and the results say what was held back."
         )
         self.consent_box = QCheckBox(CONSENT_LABEL.replace("apply", "appl&y"))
         self.consent_box.setObjectName("link-consent")
