@@ -26,6 +26,7 @@ from sbctune.ui.controllers.tuning import (
     default_selection,
 )
 from sbctune.ui.pages.base import Page
+from sbctune.ui.reason_words import source_tooltip, without_sources
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, ProblemPanel, clear_layout, label
 from sbctune.ui.widgets.leftover_card import LeftoverCard
@@ -87,7 +88,9 @@ class TweakRow(Card):
         self.body.addLayout(badges)
         self.body.addWidget(label(tweak.why))
         if item.reason:
-            self.body.addWidget(label(item.reason, name="muted"))
+            reason = label(without_sources(item.reason), name="muted")
+            reason.setToolTip(source_tooltip(item.reason))  # the kernel source it cites
+            self.body.addWidget(reason)
         commands = list(item.commands)
         self.preview = QPlainTextEdit("\n".join(commands) or "(no command: nothing to change)")
         self.preview.setReadOnly(True)
