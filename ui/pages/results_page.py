@@ -330,6 +330,8 @@ class ResultsPage(Page):
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
         outcomes = outcome_lines(applied.outcomes)
+        if state == "reverted" and outcomes:  # the lines say "applied": before the revert
+            text += " Until then:"  # (s10 walk: read as still applied)
         self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
         live = self._state.session is not None
         focused = QApplication.focusWidget()
