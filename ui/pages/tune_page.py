@@ -196,7 +196,7 @@ class TunePage(Page):
         controller.busy.connect(self._busy)
         controller.planned.connect(self.show_plan)
         controller.applied.connect(self.show_applied)
-        controller.confirmed.connect(lambda _id: self._settled("Kept. The guard is disarmed."))
+        controller.confirmed.connect(lambda _id: self._settled("Kept. The guard is off."))
         controller.reverted.connect(lambda _id: self._settled("Reverted: every value is back."))
         controller.failed.connect(self._failed)
         controller.reported.connect(self.show_event)
