@@ -55,6 +55,7 @@ def test_settings_and_the_board_speak_plainly(window: MainWindow) -> None:
     assert isinstance(page, SettingsPage)
     labels = [w.text() for w in page.findChildren(QLabel)]
     assert not [t for t in labels if "endpoint" in t.lower()], labels
+    assert not [t for t in labels if "A/A" in t], labels  # s10 walk: "A/A calibration: ..."
     form = page.endpoint.parentWidget().findChild(QFormLayout)
     assert form is None or form.labelForField(page.endpoint) is not None
     assert "endpoint" in page.endpoint.toolTip()  # the precise word where one hovers
