@@ -315,7 +315,8 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         if held is not None:
             self.guard_label.setText(held)
         else:
-            self.guard_label.setText(f"Tuning armed: reverts in {left:.0f} s unless kept")
+            # "on trial", as Results says it: "armed" is the guard's own word (s10 walk)
+            self.guard_label.setText(f"Tuning on trial: reverts in {left:.0f} s unless kept")
         self.guard_label.show()
         if not self._guard_timer.isActive():
             self._guard_timer.start()

@@ -47,6 +47,14 @@ def board_line(data: ReportData, run: RunRecord) -> str:
     return ", ".join(parts)
 
 
+# The reports said "builtin endpoint on the PC" (s10 walk): the app says "speed test".
+ENDPOINT_WORDS = {
+    "builtin": "sbctune's built-in iperf3 server on the PC",
+    "system": "the iperf3 server on the PC",
+    "iperf3": "the iperf3 server on the PC",
+}
+
+
 def method_line(run: RunRecord) -> str:
     plan = run.plan or {}
     specs = [s for s in plan.get("tests") or [] if isinstance(s, dict)]
@@ -58,8 +66,8 @@ def method_line(run: RunRecord) -> str:
         for streams, duration, omit in shapes
     )
     tools = [f"iperf3 {run.iperf3_pi_version} on the Pi"] if run.iperf3_pi_version else []
-    if run.endpoint_kind:
-        tools.append(f"{run.endpoint_kind} endpoint on the PC")
+    if run.endpoint_kind:  # the database's "builtin" / "iperf3" said as a reader would
+        tools.append(ENDPOINT_WORDS.get(run.endpoint_kind, f"{run.endpoint_kind} server on the PC"))
     return ", ".join([f"{run.plan_name} plan" + (f" ({how})" if how else ""), *tools])
 
 

@@ -35,6 +35,15 @@ def held_for_link(run: RunRecord) -> list[str]:
     return [str(t)[:60] for t in held[:20]] if isinstance(held, list) else []
 
 
+# The guard's state during the run, read back from the Pi ("armed, read back" was the raw word).
+RUN_STATE_WORDS = {
+    "armed": "on trial under the guard",
+    "confirmed": "kept",
+    "reverted": "put back",
+    "reverting": "being put back",
+}
+
+
 def _reading(state: dict[str, Any], end: str) -> str:
     reading = state.get(end)
     if not isinstance(reading, dict):
@@ -44,12 +53,13 @@ def _reading(state: dict[str, Any], end: str) -> str:
     tweaks = reading.get("in_force")
     if not isinstance(tweaks, list) or not tweaks:
         return "untuned"
-    return f"{counted(len(tweaks), 'tweak')} in force ({str(reading.get('state') or '?')[:40]})"
+    raw = str(reading.get("state") or "?")[:40]
+    return f"{counted(len(tweaks), 'tweak')} in force ({RUN_STATE_WORDS.get(raw, raw)})"
 
 
 def change_text(run: RunRecord) -> str:
-    """E.g. "tuning changed during this run (at start: 2 tweaks in force (armed); at end:
-    untuned; first seen at the end of test 3)", or "" when it did not."""
+    """E.g. "tuning changed during this run (at start: 2 tweaks in force (on trial under the
+    guard); at end: untuned; first seen at the end of test 3)", or "" when it did not."""
     state = _state(run)
     if not state.get("changed_during_run"):
         return ""
@@ -60,8 +70,8 @@ def change_text(run: RunRecord) -> str:
 
 
 def tuning_text(run: RunRecord) -> str:
-    """One short line: "untuned", "tuning applied 2026-11-28 18:00 (2 tweaks, armed)", or the
-    change (the session by when it was applied, not by its id)."""
+    """One short line: "untuned", "tuning applied 2026-11-28 18:00 (2 tweaks, on trial under
+    the guard)", or the change (the session by when it was applied, not by its id)."""
     state = _state(run)
     if not state:
         return "untuned"
@@ -69,8 +79,9 @@ def tuning_text(run: RunRecord) -> str:
         return f"{session_words(state.get('session'))}: {CHANGED}"
     tweaks = tweaks_in_force(run)
     detail = [counted(len(tweaks), "tweak")] if tweaks else []
-    if state.get("state"):
-        detail.append(f"{str(state['state'])[:40]}, read back")
+    if state.get("state"):  # the guard's state as the Pi said it, in words (s10 walk)
+        raw = str(state["state"])[:40]
+        detail.append(RUN_STATE_WORDS.get(raw, raw))
     return session_words(state.get("session")) + (f" ({', '.join(detail)})" if detail else "")
 
 

@@ -31,3 +31,32 @@ def warning_words(warning: str) -> str:
     if what is None:
         return warning
     return f"{iface}'s {what} ({command}): {why}"
+
+
+_NOT_OFFERED = "the driver does not offer this"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def not_offered_line(warnings: list[str]) -> tuple[str, list[str]]:
+    """The outputs a driver does not offer, as one sentence ("Not offered by the driver, so not
+    shown: eth0's ring buffer sizes and queue counts; eth1's ..."), and the other warnings.
+    Listed one by one with their commands and netlink errors they read as five faults to a
+    first-time user (s10 walk); what the driver does not offer is not a fault."""
+    by_iface: dict[str, list[str]] = {}
+    rest: list[str] = []
+    for warning in warnings:
+        found = _WARNING.fullmatch(warning)
+        what = ETHTOOL_WHAT.get(found.group(2) or "") if found else None
+        if found is None or what is None or not found.group(4).startswith(_NOT_OFFERED):
+            rest.append(warning)
+            continue
+        whats = by_iface.setdefault(found.group(3), [])
+        if what not in whats:
+            whats.append(what)
+    if not by_iface:
+        return "", rest
+    parts = [f"{iface}'s {_and(whats)}" for iface, whats in by_iface.items()]
+    return "Not offered by the driver, so not shown: " + "; ".join(parts) + ".", rest

@@ -47,6 +47,8 @@ class NameNotResolved(RemoteError):
 
 class ConnectionRefused(RemoteError):
     def __init__(self, host: str, port: int) -> None:
+        # The desktop app's words (sbctune.workflow.problems): its Port field alone.
+        self.app_hint = _ENABLE_SSH + " If SSH runs on another port, type that port in Port."
         super().__init__(
             f"{host} refused the connection on port {port}: no SSH server is listening there.",
             _ENABLE_SSH + " If SSH runs on another port, give that port: in the app's Port "

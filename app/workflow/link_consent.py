@@ -73,10 +73,27 @@ def plan_options(allow_link_restart: bool) -> dict[str, Any]:
 
 def held_text(titles: Iterable[str]) -> str:
     """Before tuning (the Tune page's card, the one-click flow's question): what is held back
-    and why, in plain words."""
+    and why, in plain words (a sentence with its subject: the walk of session 10 read "Held
+    back, because they would ... through: NIC rings to the hardware maximum." as a riddle)."""
+    names = list(titles)
+    if len(names) == 1:
+        return (
+            f"Held back: {names[0]}. It would briefly drop the link this app reaches the Pi "
+            "through."
+        )
     return (
-        "Held back, because they would briefly drop the link of the network this app reaches "
-        "the Pi through: " + ", ".join(titles) + "."
+        f"Held back: {', '.join(names)}. They would briefly drop the link this app reaches the "
+        "Pi through."
+    )
+
+
+def consent_effect(count: int = 2) -> str:
+    """What agreeing to `count` held tweaks does, as a sentence (the one-click flow's question,
+    the Tune page's card)."""
+    applied = "it is applied" if count == 1 else "they are applied"
+    return (
+        f"If you agree, the link drops for about {link_down_seconds()} s while {applied}, "
+        "under the guard, which puts everything back if the Pi stops answering."
     )
 
 

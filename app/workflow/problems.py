@@ -13,10 +13,22 @@ from typing import Literal
 from sbctune.errors import UserError
 from sbctune.measure.install import InstallPlan, Iperf3NotInstalled
 from sbctune.remote import HostKeyChanged
-from sbctune.remote.errors import AuthFailed
+from sbctune.remote.errors import (
+    AuthFailed,
+    ConnectionRefused,
+    ConnectTimeout,
+    HandshakeLost,
+    HostUnreachable,
+    KeyFileUnusable,
+    NameNotResolved,
+)
 from sbctune.wording import spoken
 
 Frontend = Literal["gui", "cli"]
+# Which of the app's login fields the user fixes next: "host" (address or port), "login"
+# (password or key file), or "" (none: the app leaves the focus where it is).
+Field = Literal["", "host", "login"]
+_HOST_ERRORS = (HostUnreachable, NameNotResolved, ConnectionRefused, ConnectTimeout, HandshakeLost)
 
 
 @dataclass(frozen=True)
@@ -27,12 +39,20 @@ class Problem:
     hint: str
     hard_stop: bool = False  # a changed host key: never offer to "try anyway"
     expected: bool = True  # False: a bug in sbctune, not something the user did
+    field: Field = ""  # the field to fix (the desktop app puts the focus there)
 
 
 def problem_from(exc: BaseException, frontend: Frontend = "gui") -> Problem:
     """What the user is told, in plain words (a command in quotation marks, not backticks)."""
     problem = _problem_from(exc, frontend)
-    return replace(problem, message=spoken(problem.message), hint=spoken(problem.hint))
+    field: Field = (
+        "login"
+        if isinstance(exc, (AuthFailed, KeyFileUnusable))
+        else "host"
+        if isinstance(exc, _HOST_ERRORS)
+        else ""
+    )
+    return replace(problem, message=spoken(problem.message), hint=spoken(problem.hint), field=field)
 
 
 def _problem_from(exc: BaseException, frontend: Frontend) -> Problem:
@@ -40,6 +60,8 @@ def _problem_from(exc: BaseException, frontend: Frontend) -> Problem:
         return Problem(exc.message, exc.hint, hard_stop=True)
     if isinstance(exc, AuthFailed) and exc.no_password and frontend == "gui":
         return Problem(exc.message, exc.app_hint)  # not the CLI's --password-stdin
+    if isinstance(exc, ConnectionRefused) and frontend == "gui":
+        return Problem(exc.message, exc.app_hint)  # the Port field, not the CLI's host:port
     if isinstance(exc, Iperf3NotInstalled) and frontend == "gui":
         return Problem(exc.message, declined_hint(exc.plan))
     if isinstance(exc, UserError):

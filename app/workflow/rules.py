@@ -79,8 +79,8 @@ def apply_blocked(state: TuningState | None, flow_running: bool) -> str | None:
         return ("The one-click flow is running: it applies, measures and keeps its own tweaks. "
                 "Wait for it to finish, or cancel it.")  # fmt: skip
     if state == "guarded":
-        return ("A tuning session is armed on the Pi (one at a time): keep it or revert it "
-                "first, or let its guard revert it.")  # fmt: skip
+        return ("Tuning is on trial on the Pi (one at a time): keep it or revert it first, or "
+                "let its guard revert it.")  # fmt: skip
     return None
 
 

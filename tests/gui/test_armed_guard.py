@@ -26,7 +26,8 @@ def test_apply_is_disabled_with_the_reason_while_armed_or_while_the_flow_runs(
     assert button.toolTip() == "" and window.guard_label.isHidden()
     _armed(window)
     gui_app.processEvents()
-    assert not button.isEnabled() and "armed" in button.toolTip()
+    assert not button.isEnabled() and "on trial" in button.toolTip()
+    assert "armed" not in button.toolTip()  # the guard's own word (s10 walk)
     # The countdown shows in the status bar, wherever the user is.
     assert window.guard_label.isVisible() and "reverts in " in window.guard_label.text()
     window.state.model.hold_guard(True)  # a measurement holds it
@@ -34,7 +35,7 @@ def test_apply_is_disabled_with_the_reason_while_armed_or_while_the_flow_runs(
     assert window.guard_label.text() == "Tuning held while measuring"
     window.state.model.hold_guard(False)
     gui_app.processEvents()
-    assert window.guard_label.text().startswith("Tuning armed: reverts in ")
+    assert window.guard_label.text().startswith("Tuning on trial: reverts in ")
     window.state.model.tuning_reverted()  # its guard ran out, or the user reverted it
     gui_app.processEvents()
     assert button.toolTip() == "" and window.guard_label.isHidden()

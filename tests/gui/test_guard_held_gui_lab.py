@@ -70,7 +70,7 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         tune.apply_button.click()
         await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
         assert tune.guard_card.isVisible() and tune.countdown.isVisible()
-        assert not tune.apply_button.isEnabled() and "armed" in tune.apply_button.toolTip()
+        assert not tune.apply_button.isEnabled() and "on trial" in tune.apply_button.toolTip()
         assert await _pi(lab, mine) == ("performance", "armed")
 
         tune.again_button.click()

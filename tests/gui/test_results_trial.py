@@ -60,3 +60,24 @@ def test_the_card_follows_the_guard_running_out_while_the_page_is_shown(
     window.go("results")
     gui_app.processEvents()
     assert layout.indexOf(page.tuning_card) > layout.indexOf(page.table_card)
+
+
+def test_after_a_revert_the_applied_lines_read_as_before_it(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """s10 walk: "Reverted: the Pi is as it was before." then "CPU frequency governor:
+    performance: applied — ..." read as still applied."""
+    from sbctune.tuning import TweakOutcome
+
+    applied = AppliedSession("20261126T140000Z-abcdef", time.time() + 60,
+                             [TweakOutcome("cpu-governor-performance", "applied", "every core")],
+                             guard_seconds=60)  # fmt: skip
+    window.state.model.tuning_applied(applied)
+    window.go("results")
+    gui_app.processEvents()
+    page = window.results_page
+    window.state.model.tuning_reverted()
+    gui_app.processEvents()
+    first, second = page.tuning_text.text().splitlines()[:2]
+    assert first == "Reverted: the Pi is as it was before. Until then:"
+    assert second.startswith("CPU frequency governor: performance: applied")

@@ -81,8 +81,17 @@ def test_held_tweaks_are_offered_behind_a_consent_box_that_plans_again(
         "Also apply changes that briefly drop the network link (about 3 s; applied under the "
         "guard, which puts everything back if the Pi stops answering)"
     )
-    assert tune.consent_held.text().endswith("reaches the Pi through: NIC rings to the hardware "
-                                             "maximum.")  # fmt: skip
+    assert tune.consent_held.text() == (
+        "Held back: NIC rings to the hardware maximum. It would briefly drop the link this app "
+        "reaches the Pi through."
+    )
+    # Read top to bottom: what is held back, the box, what ticking it does (a sentence).
+    body = tune.consent_card.body
+    order = [body.indexOf(w) for w in (tune.consent_held, tune.consent_box, tune.consent_words)]
+    assert order == sorted(order), order
+    assert tune.consent_words.text().startswith(
+        "If you agree, the link drops for about 3 s while it is applied,"
+    )
     row = next(r for r in tune.tweak_rows if r.tweak_id == "nic-rings")
     assert not row.check.isEnabled()
     shown = " ".join(w.text() for w in row.findChildren(type(tune.status)))

@@ -48,7 +48,7 @@ async def test_demo_holds_the_rings_back_says_so_and_applies_them_with_the_flag(
     assert _carrier_changes(lab) == bounces, "the link never dropped without the flag"
     # Before the run: what is held back and why, then how to agree.
     before = err.split("==> Baseline measurement")[0]
-    assert "Held back, because they would briefly drop the link" in before and RINGS in before
+    assert f"Held back: {RINGS}. It would briefly drop the link" in before
     assert "To apply them too: add --allow-link-restart." in before
     # After it: the results say it, and so does the report.
     note = held_note(without.held_for_link)

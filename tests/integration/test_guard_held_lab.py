@@ -74,8 +74,8 @@ async def test_a_run_longer_than_the_guard_holds_it_and_a_fired_guard_marks_the_
             "before or after", lines  # fmt: skip
         ids = [r.id for r in runs if r.id is not None]
         html = export("html", gather(history, ids), tmp_path / "r.html").read_text("utf-8")
-    assert f"run {fired.record.id}: {CHANGED} (at start: 1 tweak in force (armed); at end: " \
-        "untuned" in html  # fmt: skip
+    assert f"run {fired.record.id}: {CHANGED} (at start: 1 tweak in force (on trial under the " \
+        "guard); at end: untuned" in html  # fmt: skip
     assert f"run {held.record.id}" in html.split("Runs measured with it in force all along")[1]
 
 

@@ -7,7 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sbctune.workflow.link_consent import consent_text, link_down_seconds, plan_options
+from sbctune.workflow.link_consent import (
+    consent_text,
+    held_text,
+    link_down_seconds,
+    plan_options,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 STAMP = re.compile(r"^\[\s*(\d+\.\d+)\] .*: Link is (Down|Up)")
@@ -43,3 +48,14 @@ def test_the_words_and_the_option() -> None:
     )
     assert "--" not in consent_text()
     assert plan_options(True) == {"allow_link_restart": True} and plan_options(False) == {}
+
+
+def test_what_is_held_back_is_a_sentence_in_the_number_of_its_tweaks() -> None:
+    one = held_text(["NIC rings to the hardware maximum"])
+    assert one == (
+        "Held back: NIC rings to the hardware maximum. It would briefly drop the link this app "
+        "reaches the Pi through."
+    )
+    two = held_text(["NIC rings to the hardware maximum", "Energy-Efficient Ethernet off"])
+    assert two.startswith("Held back: NIC rings to the hardware maximum, Energy-Efficient")
+    assert two.endswith(". They would briefly drop the link this app reaches the Pi through.")

@@ -90,8 +90,8 @@ def test_a_change_seen_mid_run_marks_the_run_even_when_start_and_end_agree() -> 
     state = run_tuning(reading, reading, changed_at=2)
     assert state is not None and state["changed_during_run"] and state["changed_at_test"] == 2
     assert change_text(_run_with(state)) == (
-        f"{CHANGED} (at start: 1 tweak in force (armed); at end: 1 tweak in force "
-        "(armed); first seen at the end of test 2)"
+        f"{CHANGED} (at start: 1 tweak in force (on trial under the guard); at end: 1 tweak "
+        "in force (on trial under the guard); first seen at the end of test 2)"
     )
 
 

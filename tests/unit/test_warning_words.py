@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.inventory.parsers.common import ParseWarning
-from sbctune.inventory.warning_words import warning_words
+from sbctune.inventory.warning_words import not_offered_line, warning_words
 
 
 def test_an_ethtool_output_is_named_by_what_it_tells() -> None:
@@ -30,3 +30,30 @@ def test_anything_else_is_left_as_it_is() -> None:
 @given(st.text(max_size=200))
 def test_any_text_gives_text(text: str) -> None:
     assert isinstance(warning_words(text), str)
+
+
+def test_what_drivers_do_not_offer_is_one_plain_sentence() -> None:
+    """The s10 walk met five "Could not read ... (netlink error: Operation not supported)"
+    lines under "Other findings": what a driver does not offer is said once, per NIC."""
+
+    def unoffered(source: str) -> str:
+        return str(ParseWarning(source, "the driver does not offer this (netlink error: "
+                                        "Operation not supported)"))  # fmt: skip
+
+    other = str(ParseWarning("ethtool -S eth1", "a line could not be read"))
+    warnings = [unoffered("ethtool -g eth0"), unoffered("ethtool -l eth0"), other,
+                unoffered("ethtool -g eth1"), unoffered("ethtool -l eth1"),
+                unoffered("ethtool -c eth1")]  # fmt: skip
+    line, rest = not_offered_line(warnings)
+    assert line == (
+        "Not offered by the driver, so not shown: eth0's ring buffer sizes and queue counts; "
+        "eth1's ring buffer sizes, queue counts and interrupt coalescing."
+    )
+    assert rest == [other]
+    assert not_offered_line([other]) == ("", [other])
+
+
+@given(st.lists(st.text(max_size=80), max_size=5))
+def test_any_warnings_give_a_line_and_the_rest(warnings: list[str]) -> None:
+    line, rest = not_offered_line(warnings)
+    assert isinstance(line, str) and all(w in warnings for w in rest)

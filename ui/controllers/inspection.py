@@ -9,14 +9,21 @@ from PySide6.QtCore import QObject, Signal
 from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.inventory.model import Finding, Inventory, Recommendation
-from sbctune.inventory.warning_words import warning_words
+from sbctune.inventory.warning_words import not_offered_line, warning_words
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
 from sbctune.workflow.connecting import inspect_pi
 
 # What the Inspect and Results pages name (they never import the core's inventory package).
-__all__ = ["Finding", "InspectController", "Inventory", "Recommendation", "warning_words"]
+__all__ = [
+    "Finding",
+    "InspectController",
+    "Inventory",
+    "Recommendation",
+    "not_offered_line",
+    "warning_words",
+]
 
 
 class InspectController(QObject):

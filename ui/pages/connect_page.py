@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.textsafe import visible
 from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.pages.base import Page
+from sbctune.ui.pages.connect_parts import focus_to_fix, found_text
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, label_reaches, narrow_combo
@@ -441,6 +441,12 @@ class ConnectPage(Page):
             "Connection stopped: the host key changed." if problem.hard_stop else ""
         )
         self.problem.show_problem(problem.message, problem.hint)
+        # Where the user types next, once the fields are enabled again.
+        QTimer.singleShot(0, lambda: self._focus_field(problem.field))
+
+    def _focus_field(self, field: str) -> None:
+        use_password = self.use_password.isChecked()
+        focus_to_fix(field, self.host, self.password, self.key_file, password=use_password)
 
     def _notice(self, text: str) -> None:
         self.notice.setText(text)
@@ -490,11 +496,3 @@ class ConnectPage(Page):
         focused = self.focusWidget()
         if focused is None or not self.isAncestorOf(focused):
             self.focus_first()
-
-
-def found_text(host: FoundHost) -> str:
-    """One line of the Find list; the host name came from the network: shown, never obeyed."""
-    name = visible(host.hostname or "")[:60]
-    kind = "Raspberry Pi" if host.is_raspberry_pi else ("SSH" if host.ssh_port else "")
-    parts = [host.address, name, kind]
-    return "  ·  ".join(p for p in parts if p)

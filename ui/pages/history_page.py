@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
+from sbctune.ui.mode_words import mode_words
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
@@ -103,7 +104,9 @@ class HistoryPage(Page):
             check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
             check.setCheckState(Qt.CheckState.Unchecked)
             figures = ", ".join(
-                f"{DIRECTION_LABEL[t.direction]} {t.mode} {rate(t.mean_mbps, units)}"
+                # "one way", not the database's "half" (seen on the walk of session 10)
+                f"{DIRECTION_LABEL[t.direction]} {mode_words(t.mode).lower()} "
+                f"{rate(t.mean_mbps, units)}"
                 for t in run.tests
             )
             tuned = ""  # the tuning read back from the Pi (sbctune.history.run_tuning)
@@ -120,7 +123,9 @@ class HistoryPage(Page):
             ]
             self.table.setItem(r, 0, check)
             for c, text in enumerate(cells, start=1):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)  # a narrow window wraps or cuts the figures
+                self.table.setItem(r, c, item)
         self.table.blockSignals(False)
         self.empty.setText(
             ""

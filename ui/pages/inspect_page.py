@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -12,7 +14,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sbctune.ui.controllers.inspection import InspectController, Inventory, warning_words
+from sbctune.ui.controllers.inspection import (
+    InspectController,
+    Inventory,
+    not_offered_line,
+    warning_words,
+)
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
@@ -136,7 +143,15 @@ class InspectPage(Page):
             other = Card("Other findings")
             for finding in general:
                 other.body.addWidget(FindingRow(finding, self._colors))
-            for warning in inventory.warnings:
+            unoffered, others = not_offered_line(list(inventory.warnings))
+            if unoffered:
+                line = label(unoffered, name="muted")
+                # The commands and the kernel's answers, for those who know them (escaped:
+                # the answers are the Pi's text, and a tooltip may read text as HTML).
+                details = [warning_words(w) for w in inventory.warnings if w not in others]
+                line.setToolTip("<br>".join(html.escape(d) for d in details))
+                other.body.addWidget(line)
+            for warning in others:
                 other.body.addWidget(
                     label(f"Could not read {warning_words(warning)}", name="muted")
                 )
@@ -147,6 +162,9 @@ class InspectPage(Page):
         if not inventory.nics:
             self.cards.addWidget(label("No network interfaces were found.", name="errorText"))
         self._update_buttons()
+        # A new Pi's hardware from its top (the board, the NIC to test), not at the scroll the
+        # last Pi's page was left at (s10 walk: it opened on the other findings).
+        self.verticalScrollBar().setValue(0)
 
     def apply_theme(self, colors: Colors) -> None:
         self._colors = colors

@@ -78,6 +78,7 @@ class ResultsPage(Page):
         self._tuning = tuning
         self._exporter = exporter
         self._shown_key: object = None
+        self._shown_runs: tuple[int | None, ...] = ()
         self.empty = label("No results yet: measure a baseline first.", name="muted")
         self.content.addWidget(self.empty)
         self.table_card = Card("Before and after")
@@ -215,8 +216,17 @@ class ResultsPage(Page):
         # Rebuilding the cards costs tens of ms: only when what they show has changed.
         if self._key() == self._shown_key:
             return
+        runs = tuple(r.id for r in self.runs())
         self._render()
         self._shown_key = self._key()
+        if runs != self._shown_runs:
+            # Other runs: read from the top (the figures, or the tuning on trial and its Keep),
+            # not at the last runs' scroll (s10 walk: after a one-click flow the page opened
+            # half-way down); the last export's line and buttons were the other runs'.
+            self._shown_runs = runs
+            self.verticalScrollBar().setValue(0)
+            self.export_log.setText("")
+            self.opened.setVisible(False)
 
     def _render(self) -> None:
         runs = self.runs()
@@ -320,6 +330,8 @@ class ResultsPage(Page):
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
         outcomes = outcome_lines(applied.outcomes)
+        if state == "reverted" and outcomes:  # the lines say "applied": before the revert
+            text += " Until then:"  # (s10 walk: read as still applied)
         self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
         live = self._state.session is not None
         focused = QApplication.focusWidget()

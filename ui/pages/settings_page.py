@@ -72,8 +72,9 @@ class SettingsPage(Page):
         form.addRow("Default &plan:", self.plan)
         self.calibrate = QCheckBox("&Measure the baseline twice")
         why = (
-            "A/A calibration: two runs with nothing changed show how far apart identical runs "
-            "come out on this Pi and network; comparisons then call a change only beyond that."
+            # Not "A/A calibration" (the statisticians' word; s10 walk at 800x600).
+            "Two runs with nothing changed show how far apart identical runs come out on this "
+            "Pi and network; comparisons then call a change only beyond that."
         )
         self.calibrate.setToolTip(why)
         self.calibrate.setAccessibleDescription(why)

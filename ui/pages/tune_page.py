@@ -32,7 +32,7 @@ from sbctune.workflow import Problem
 from sbctune.workflow.leftover import leftover_notice
 from sbctune.workflow.link_consent import (
     CONSENT_LABEL,
-    consent_detail,
+    consent_effect,
     consent_text,
     consented_link,
     dropping_text,
@@ -135,7 +135,7 @@ class TunePage(Page):
         controller.busy.connect(self._busy)
         controller.planned.connect(self.show_plan)
         controller.applied.connect(self.show_applied)
-        controller.confirmed.connect(lambda _id: self._settled("Kept. The guard is disarmed."))
+        controller.confirmed.connect(lambda _id: self._settled("Kept. The guard is off."))
         controller.reverted.connect(lambda _id: self._settled("Reverted: every value is back."))
         controller.failed.connect(self._failed)
         controller.reported.connect(self.show_event)
@@ -192,11 +192,13 @@ class TunePage(Page):
         self.consent_box.setAccessibleName(consent_text())
         self.consent_box.setToolTip(consent_text())
         self.consent_box.clicked.connect(self._consent_given)
-        self.consent_words = label(consent_detail()[:1].upper() + consent_detail()[1:] + ".")
-        self.consent_held = label("", name="muted")
+        # What is held back and why first, then the box, then what ticking it does (the walk
+        # of session 10 met the box first and a fragment, "About 3 s; applied under ...").
+        self.consent_words = label(consent_effect(), name="muted")
+        self.consent_held = label("")
+        self.consent_card.body.addWidget(self.consent_held)
         self.consent_card.body.addWidget(self.consent_box)
         self.consent_card.body.addWidget(self.consent_words)
-        self.consent_card.body.addWidget(self.consent_held)
         self.consent_card.hide()
         self._replanning = False
         self._consent_for: tuple[str, str, str] | None = None  # the login it was given in
@@ -257,6 +259,7 @@ class TunePage(Page):
             self.consent_held.setText(held_text(held))
         elif dropping:
             self.consent_held.setText(dropping_text(dropping))
+        self.consent_words.setText(consent_effect(len(held or dropping)))
         self.consent_card.setVisible(bool(held or dropping))
 
     def _refresh_hold(self) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QCheckBox, QMessageBox, QWidget
 
-from sbctune.workflow.link_consent import CONSENT_LABEL, consent_detail, consent_text, held_text
+from sbctune.workflow.link_consent import CONSENT_LABEL, consent_effect, consent_text, held_text
 
 
 class LinkConsentQuestion(QMessageBox):
@@ -23,8 +23,8 @@ class LinkConsentQuestion(QMessageBox):
         self.setWindowTitle(what)
         self.setText(held_text(titles))
         self.setInformativeText(
-            "Without your consent they stay held back, and the results say so. With it they "
-            f"are applied too: {consent_detail()}."
+            f"{consent_effect(len(titles))} Without your consent the rest of the tuning goes "
+            "ahead, and the results say what was held back."
         )
         self.consent_box = QCheckBox(CONSENT_LABEL.replace("apply", "appl&y"))
         self.consent_box.setObjectName("link-consent")

@@ -93,6 +93,9 @@ class RunTable(QTableWidget):
                 self.setItem(row, col, _item(text, numeric))
         for row, test in enumerate(run.tests):  # its precise term in the tooltip
             self.setItem(row, 1, _mode_item(test.mode))
+        # An empty UDP column only pushed the table past the page: at 800x600 it hid behind a
+        # horizontal scroll bar after every TCP-only run (s10 walk).
+        self.setColumnHidden(self.HEADERS.index("UDP jitter · loss"), not run.udp)
         _fit_height(self)
 
 

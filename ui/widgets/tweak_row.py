@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QToolButton
 
 from sbctune.ui.controllers.tuning import PlannedTweak
+from sbctune.ui.reason_words import source_tooltip, without_sources
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, label
 from sbctune.workflow.link_consent import agreed_row_text, held_row_text
@@ -66,7 +67,11 @@ class TweakRow(Card):
         self.body.addLayout(badges)
         self.body.addWidget(label(tweak.why))
         # Held back: the reason in plain words (the planner's names the driver's functions).
-        self.reason = label(held_row_text() if self.held else item.reason, name="muted")
+        self.reason = label(
+            held_row_text() if self.held else without_sources(item.reason), name="muted"
+        )
+        if not self.held and item.reason:
+            self.reason.setToolTip(source_tooltip(item.reason))  # the kernel source it cites
         self.reason.setVisible(bool(self.reason.text()))
         self.body.addWidget(self.reason)
         self.measured = label("", name="muted")

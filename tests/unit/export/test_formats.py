@@ -159,3 +159,15 @@ def test_udp_figures_reach_csv_json_and_markdown(
         "PC → Pi at 50 Mbit/s: 49.9 Mbit/s received, jitter 0.147 ms, loss 0.03 % (3 of 10344"
         in text
     )
+
+
+def test_the_method_line_says_which_server_in_words(seeded: tuple[History, list[int]]) -> None:
+    """The reports said "builtin endpoint on the PC" (s10 walk): the reader gets words."""
+    from sbctune.export.describe import method_line
+
+    history, ids = seeded
+    run = history.run(ids[0])
+    assert method_line(run).endswith(", the iperf3 server on the PC")
+    run.endpoint_kind = "builtin"
+    assert method_line(run).endswith(", sbctune's built-in iperf3 server on the PC")
+    assert "endpoint" not in method_line(run)

@@ -46,7 +46,8 @@ def test_contributions_and_a_changed_run_in_every_format(tmp_path: Path) -> None
             rows = list(csv.DictReader(fh))
     for text in (html, md):
         assert "What each tweak did on its own" in text and "yes: it helped" in text
-        assert f"run {fired}: {CHANGED} (at start: 1 tweak in force (armed)" in text
+        assert f"run {fired}: {CHANGED} (at start: 1 tweak in force (on trial under the " in text
+        assert "armed" not in text  # the guard's raw state word (s10 walk)
     assert "<svg" in html.split("What each tweak did on its own")[1]  # the waterfall
     (found,) = doc["contributions"]
     assert found["tweak"] == "cpu-governor-performance" and found["helps"]
@@ -56,3 +57,15 @@ def test_contributions_and_a_changed_run_in_every_format(tmp_path: Path) -> None
     assert by_run[str(fired)]["tuning_changed_during_run"] == "yes"
     assert by_run[str(fired)]["tuning"].endswith(CHANGED)
     assert by_run[str(base)]["tuning"] == "untuned"
+
+
+def test_a_tuned_run_says_the_guard_state_in_words() -> None:
+    """`sbctune history` said "tuning applied ... (3 tweaks, armed, read back)" (s10 walk)."""
+    from sbctune.history.run_tuning import tuning_text
+
+    state = {"session": "20261128T211513Z-a9ca8e", "state": "armed", "read_back": True,
+             "tweaks": ["cpu-governor-performance", "rps-rfs"],
+             "changed_during_run": False}  # fmt: skip
+    text = tuning_text(_run(1, [834.0, 830.0], state))
+    assert text.endswith("(2 tweaks, on trial under the guard)"), text
+    assert "armed" not in text and "read back" not in text and "a9ca8e" not in text
