@@ -8,7 +8,6 @@ are printed with their hint instead of a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import importlib
 import os
@@ -85,7 +84,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     try:
         return int(func(args))
-    except (UserError, asyncio.TimeoutError) as exc:
+    except (UserError, _asyncio_timeout()) as exc:  # evaluated when something is raised
         # Imported here: the mapping pulls in the SSH layer, which `--help` never needs.
         from sbctune.workflow.problems import problem_from
 
@@ -105,6 +104,17 @@ def _main(argv: Sequence[str] | None) -> int:
         if os.environ.get("SBCTUNE_DEBUG"):
             raise
         return _unexpected(exc)
+
+
+class _NeverRaised(Exception):
+    """Stands for asyncio's timeout before asyncio is imported (then none can be raised)."""
+
+
+def _asyncio_timeout() -> type[BaseException]:
+    """asyncio.TimeoutError if a command imported asyncio (the SSH and measuring ones do),
+    without importing it for the offline ones (~50 ms of a bundle's `inspect`)."""
+    asyncio = sys.modules.get("asyncio")
+    return asyncio.TimeoutError if asyncio is not None else _NeverRaised
 
 
 def _unexpected(exc: Exception) -> int:

@@ -44,6 +44,7 @@ NOT_FOR_A_BUNDLE = (
     "sbctune.measure",
     "sbctune.history",
     "sbctune.advice.advise",
+    "asyncio",  # no event loop for a file (issue 24: ~50 ms of the start)
 )
 MARK = "MODULES:"
 PROBE = f"""

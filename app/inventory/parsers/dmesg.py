@@ -52,7 +52,7 @@ _SHAPE_RE = re.compile(
 __all__ = ["BUS_ID", "DmesgEvent", "DmesgNic", "DmesgResult", "parse_dmesg"]
 
 
-@dataclass
+@dataclass(slots=True)  # a long log makes ~10^5: no per-event __dict__ (memory, page faults)
 class DmesgEvent:
     kind: str
     line: int  # 1-based line number in the text
@@ -291,7 +291,12 @@ def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res = DmesgResult()
     events = res.events
-    seen: dict[str, tuple[str, dict[str, str]] | None] = {}  # message → its kind and fields
+    # message → the message (one string object for all its repeats: events share it, its
+    # hash is computed once, and the repeat's own copy is freed at once), its kind and fields
+    seen: dict[str, tuple[str, tuple[str, dict[str, str]] | None]] = {}
+    # a line in another wrapper than "[  12.345678] msg" → what _strip_prefix() made of it
+    # (None: noise); a function of the line alone, remembered as a long log repeats them
+    wrapped: dict[str, tuple[str, float | None, bool] | None] = {}
     last_ts: float | None = None
     first_content = True
     lines = kernel_lines = jumps = 0
@@ -310,18 +315,25 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if not stripped:
             continue
         m0 = None
+        ts: float | None
         if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
             m0 = ts_match(stripped)
-        elif is_noise(raw):
-            continue
-        lines += 1
-        ts: float | None
         if m0 is not None:  # _strip_prefix()'s first case
+            lines += 1
             msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
                 msg = msg[tag.end() :]  # journal -o short-monotonic
         else:
-            msg, ts, known = _strip_prefix(stripped)
+            if stripped in wrapped:
+                unwrapped = wrapped[stripped]
+            else:
+                unwrapped = None if is_noise(stripped) else _strip_prefix(stripped)
+                if len(wrapped) < _MEMO_LIMIT:
+                    wrapped[stripped] = unwrapped
+            if unwrapped is None:
+                continue
+            lines += 1
+            msg, ts, known = unwrapped
         if ts is not None:
             timestamps = True
             if first_content and ts > 1.0:
@@ -332,12 +344,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         first_content = False
         if known or _KERNEL_MSG_RE.match(msg):
             kernel_lines += 1
-        if msg in seen:
-            found = seen[msg]
+        if (hit := seen.get(msg)) is not None:
+            msg, found = hit
         else:
             found = _classify(msg)
             if len(seen) < _MEMO_LIMIT:
-                seen[msg] = found
+                seen[msg] = (msg, found)
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
