@@ -212,9 +212,8 @@ def _text(raw: bytes) -> str:
 def load_messages() -> MessageTable:
     """The shipped table (cached). Missing files give an empty table: nothing recognised."""
     try:
-        from sbctune.resources import resource_root
-
         from sbctune.catalog.table_cache import cached
+        from sbctune.resources import resource_root
 
         raw = resource_root().joinpath("kernel_source", "messages.tsv").read_bytes()
         index = cached("kernel-messages", raw, lambda: index_rows(_text(raw)), _is_index)

@@ -18,6 +18,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -27,6 +28,15 @@ _FORMAT = 1  # bump when what a cached table holds changes meaning
 def _header(name: str, digest: str) -> bytes:
     version = f"{sys.implementation.name}-{sys.version_info[0]}.{sys.version_info[1]}"
     return f"sbctune-table {_FORMAT} {name} {version} marshal-{marshal.version} {digest}\n".encode()
+
+
+def _private(path: Path) -> bool:
+    """The file is the user's own and nobody else can write it (as the folder is made)."""
+    getuid = getattr(os, "getuid", None)  # posix-only: Windows has no uids (a private profile)
+    if getuid is None:
+        return True
+    info = path.stat()
+    return info.st_uid == getuid() and not info.st_mode & 0o022
 
 
 def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[object], bool]) -> T:
@@ -39,8 +49,10 @@ def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[obj
     path = folder / f"{name}-{digest[:24]}.marshal"
     with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
         data = path.read_bytes()
-        if data.startswith(header):
-            value = marshal.loads(data[len(header) :])
+        if data.startswith(header) and _private(path):
+            # marshal reads only what this process's own code wrote in the user's private
+            # folder (named by the source's hash, checked above and by fits() below)
+            value = marshal.loads(data[len(header) :])  # noqa: S302
             if fits(value):
                 return value  # type: ignore[no-any-return]  # fits() checked its shape
     value = build()
