@@ -86,6 +86,8 @@ def test_an_unwritable_cache_still_gives_the_table(
     monkeypatch.setenv("SBCTUNE_CACHE_DIR", str(blocker))
     built, build = _counting({"x": ["y"]})
     assert table_cache.cached("t", b"source", build, _fits) == {"x": ["y"]}
+    assert table_cache.cached("t", b"source", build, _fits) == {"x": ["y"]}
+    assert built == [1, 1]  # nothing could be kept: built each time, no error
 
 
 def test_the_cached_message_index_is_the_index_of_the_shipped_table(cache: Path) -> None:
