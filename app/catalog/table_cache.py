@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _FORMAT = 1  # bump when what a cached table holds changes meaning
@@ -56,13 +56,14 @@ def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[obj
             if fits(value):
                 return value  # type: ignore[no-any-return]  # fits() checked its shape
     value = build()
+    plain: Any = value  # marshal takes plain data (str, list, dict ...); fits() checks it back
     with contextlib.suppress(OSError, ValueError):
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         # Written aside and renamed: a reader never sees half a file, two writers never mix.
         fd, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(header + marshal.dumps(value))
+                out.write(header + marshal.dumps(plain))
             os.replace(tmp, path)
         finally:
             with contextlib.suppress(OSError):
