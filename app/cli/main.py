@@ -134,8 +134,11 @@ class _NeverRaised(Exception):
 
 
 def _asyncio_timeout() -> type[BaseException]:
-    """asyncio.TimeoutError if a command imported asyncio (the SSH and measuring ones do),
-    without importing it for the offline ones (~50 ms of a bundle's `inspect`)."""
+    """asyncio.TimeoutError, without importing asyncio for the offline commands (~50 ms of a
+    bundle's `inspect`): since Python 3.11 it is the built-in TimeoutError; before, only a
+    command that imported asyncio (the SSH and measuring ones) can raise it."""
+    if sys.version_info >= (3, 11):
+        return TimeoutError
     asyncio = sys.modules.get("asyncio")
     return asyncio.TimeoutError if asyncio is not None else _NeverRaised
 

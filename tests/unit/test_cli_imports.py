@@ -176,3 +176,13 @@ def test_a_name_shared_with_its_submodule_stays_the_function() -> None:
         encoding="utf-8",
     )  # fmt: skip
     assert out.stdout.split() == ["True", "True", "module"], out.stderr
+
+
+def test_the_cli_still_catches_asyncio_time_outs() -> None:
+    """asyncio is no longer imported by cli.main (a bundle's inspect needs no event loop), yet
+    a command's asyncio time-out is still the user's problem message, not a bug report."""
+    import asyncio
+
+    from sbctune.cli import main as cli_main
+
+    assert issubclass(asyncio.TimeoutError, cli_main._asyncio_timeout())
