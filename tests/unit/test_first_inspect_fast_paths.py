@@ -15,9 +15,11 @@ from hypothesis import strategies as st
 
 from sbctune.advice.evidence import lines_matching, quote
 from sbctune.catalog import kernel_messages as km
+from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.dmesg_patterns import _PATTERNS
+from sbctune.inventory.sightings import Fact
 
 _CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "dmesg"
 
@@ -200,3 +202,32 @@ def test_a_repeated_log_reads_as_its_lines_read_one_by_one() -> None:
     got = [(e.kind, e.text, e.timestamp, e.fields) for e in whole.events]
     assert got == want * 3
     assert len(want) > 300  # the captures have many NIC lines
+
+
+_FACTS = st.lists(
+    st.builds(
+        Fact,
+        st.just("link"),
+        st.one_of(st.booleans(), st.integers(0, 3), st.sampled_from(["a", "b", "Up"])),
+        st.sampled_from(["dmesg", "ethtool", "sysfs", "ip"]),
+        st.just("line"),
+        st.integers(0, 4),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_FACTS)
+def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: list[Fact]) -> None:
+    """graph's sort and pick skip repr(value) unless the source and position tie: the same
+    order and the same winner as sorting and picking by the full key."""
+    order = ("dmesg", "ethtool", "sysfs")
+    plain = sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
+    assert graph._in_order(facts) == plain
+    assert [id(f) for f in graph._in_order(facts)] == [id(f) for f in plain]
+    ranked = [f for f in facts if f.source in order]
+    if ranked:
+        want = min(ranked, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+        assert graph._first(ranked, order) is want

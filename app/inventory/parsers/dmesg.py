@@ -9,7 +9,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
-from .common import Parsed, ParseWarning, guarded, is_noise, split_lines
+from .common import Parsed, ParseWarning, guarded, is_noise
 from .dmesg_patterns import (
     _NEEDLES,
     _PATTERNS,
@@ -302,7 +302,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     lines = kernel_lines = jumps = 0
     timestamps = False
     ts_match = _TS_RE.match
-    for no, raw in enumerate(split_lines(text), start=1):
+    # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
+    body = text.replace("\x00", "") if "\x00" in text else text
+    for no, raw in enumerate(body.split("\n"), start=1):
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
