@@ -48,9 +48,13 @@ class Device:
     # thousands of facts, and the NIC's fields ask for the same ones several times)
     _sorted: dict[str, list[Fact]] = field(default_factory=dict, repr=False, compare=False)
     _best: dict[str, Fact | None] = field(default_factory=dict, repr=False, compare=False)
+    # how many facts the index holds (their sum, kept: the index's lists never leave this
+    # class to be changed, and a device is asked thousands of times)
+    _indexed: int = field(default=-1, repr=False, compare=False)
 
     def by_field(self, name: str) -> list[Fact]:
-        if self._index is None or sum(map(len, self._index.values())) != len(self.facts):
+        if self._index is None or self._indexed != len(self.facts):
+            self._indexed = len(self.facts)
             self._index = {}
             self._sorted.clear()
             self._best.clear()
