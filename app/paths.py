@@ -19,6 +19,14 @@ def data_dir() -> Path:
     return path
 
 
+def cache_dir() -> Path:
+    """Tables built from the shipped resources, kept between runs (safe to delete: they are
+    built again). `SBCTUNE_CACHE_DIR` overrides it."""
+    override = os.environ.get("SBCTUNE_CACHE_DIR")
+    path = Path(override) if override else platformdirs.user_cache_path(APP_NAME, appauthor=False)
+    return path / "tables"
+
+
 def app_known_hosts() -> Path:
     """The host keys the user accepted in sbctune (OpenSSH known_hosts format)."""
     return data_dir() / "known_hosts"

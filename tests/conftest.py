@@ -12,6 +12,7 @@ import pytest
 # Before anything imports Qt or reads the data directory.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["SBCTUNE_DATA_DIR"] = tempfile.mkdtemp(prefix="sbctune-test-data-")
+os.environ["SBCTUNE_CACHE_DIR"] = tempfile.mkdtemp(prefix="sbctune-test-cache-")
 
 # The lab package imports on any system (its Linux-only modules are imported where used), so
 # this file loads on Windows too (tests/unit/test_linux_only_lazy.py checks).

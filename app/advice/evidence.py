@@ -23,8 +23,17 @@ def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
     return [line.rstrip() for line in text.splitlines() if needle in line][:limit]
 
 
+# What makes a match depend on where a line starts or ends (anchors, word boundaries,
+# lookarounds): such a pattern is tried line by line only.
+_CONTEXT = re.compile(r"\^|\$|\\[AZbB]|\(\?")
+
+
 def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
     regex = re.compile(pattern)
+    if not _CONTEXT.search(pattern) and regex.search(text) is None:
+        # A pattern that needs no line edges matches a line only where it matches the
+        # text that holds the line: none here, so no line of a long log is split and tried.
+        return []
     found = []
     for line in text.splitlines():
         if regex.search(line):

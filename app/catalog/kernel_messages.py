@@ -83,18 +83,38 @@ def _may_match(literals: list[str], head: str) -> bool:
     return not last or head.rstrip().endswith(last)
 
 
+def index_rows(text: str) -> dict[str, list[str]]:
+    """The table's rows by key. One line per format: key, level, series, files, format
+    (tab-separated). The key is the format's rarest literal word (chosen by the generator),
+    so a log line is tried only against the formats of its own words; a row is split when
+    first tried."""
+    by_word: dict[str, list[str]] = {}
+    for line in text.split("\n"):
+        if line and not line.startswith("#"):
+            key, _tab, rest = line.partition("\t")
+            by_word.setdefault(key, []).append(rest)
+    return by_word
+
+
+def _is_index(value: object) -> bool:
+    """A cached index has the shape index_rows() gives: key → its rows (text)."""
+    return (
+        isinstance(value, dict)
+        and all(type(k) is str for k in value)
+        and all(type(rows) is list and all(type(r) is str for r in rows) for rows in value.values())
+    )
+
+
 class MessageTable:
-    def __init__(self, text: str, errno: dict[str, dict[str, str]]) -> None:
-        # One line per format: key, level, series, files, format (tab-separated). The key is
-        # the format's rarest literal word (chosen by the generator), so a log line is tried
-        # only against the formats of its own words; a line is split when first tried.
-        self._by_word: dict[str, list[str]] = {}
-        count = 0
-        for line in text.split("\n"):
-            if line and not line.startswith("#"):
-                key, _tab, rest = line.partition("\t")
-                self._by_word.setdefault(key, []).append(rest)
-                count += 1
+    def __init__(
+        self,
+        text: str,
+        errno: dict[str, dict[str, str]],
+        index: dict[str, list[str]] | None = None,
+    ) -> None:
+        # `index`: index_rows(text), made beforehand (load_messages() keeps it in the cache)
+        self._by_word: dict[str, list[str]] = index_rows(text) if index is None else index
+        count = sum(map(len, self._by_word.values()))
         self._errno = {
             int(v): Errno(int(v), e["name"], e["meaning"], e["source"]) for v, e in errno.items()
         }
@@ -183,14 +203,21 @@ def _read(name: str) -> Any:
     return json.loads(text)
 
 
+def _text(raw: bytes) -> str:
+    """The file's text as read_text() gives it (universal newlines)."""
+    return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
 @functools.cache
 def load_messages() -> MessageTable:
     """The shipped table (cached). Missing files give an empty table: nothing recognised."""
     try:
+        from sbctune.catalog.table_cache import cached
         from sbctune.resources import resource_root
 
-        text = resource_root().joinpath("kernel_source", "messages.tsv").read_text(encoding="utf-8")
-        return MessageTable(text, _read("errno.json"))
+        raw = resource_root().joinpath("kernel_source", "messages.tsv").read_bytes()
+        index = cached("kernel-messages", raw, lambda: index_rows(_text(raw)), _is_index)
+        return MessageTable("", _read("errno.json"), index)
     except (OSError, ValueError, KeyError, TypeError):
         return MessageTable("", {})
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from sbctune.errors import UserError
 from sbctune.safefiles import file_in_the_way, name_too_long
-from sbctune.tuning.scripts import SESSION_ID
 
 # The kernel's rule for interface names (IFNAMSIZ 16, no '/' or spaces); ':' and '@' are
 # in real names (aliases, "eth1@if12").
@@ -81,6 +80,9 @@ def interface_arg(text: str) -> str:
 
 
 def session_id_arg(text: str) -> str:
+    # here: the tuning scripts are not imported by the commands that never tune (inspect ...)
+    from sbctune.tuning.scripts import SESSION_ID
+
     if not SESSION_ID.match(text):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a tuning session id (they look like 20261122T053640Z-01fdc7; "

@@ -8,7 +8,6 @@ are printed with their hint instead of a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import importlib
 import os
@@ -55,6 +54,28 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+_HELP = (["--help"], ["-h"])
+
+
+def help_parser() -> argparse.ArgumentParser | None:
+    """The parser of `sbctune --help`, each command with its one-line help, from the list in
+    resources/cli/commands.json: no command module imported (~0.5 s of imports). None when
+    the list cannot be read (then every module registers itself, as before)."""
+    import json
+
+    from sbctune.resources import resource_root
+
+    try:
+        text = resource_root().joinpath("cli", "commands.json").read_text(encoding="utf-8")
+        rows = [(str(r["command"]), str(r["help"])) for r in json.loads(text)["commands"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    parser, sub = _empty_parser()
+    for command, help_text in rows:
+        sub.add_parser(command, help=help_text)
+    return parser
+
+
 def _empty_parser() -> tuple[
     argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]
 ]:
@@ -77,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    summary = help_parser() if words in _HELP else None
+    parser = summary or build_parser(words[0] if words and not words[0].startswith("-") else None)
     args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:
@@ -85,7 +107,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     try:
         return int(func(args))
-    except (UserError, asyncio.TimeoutError) as exc:
+    except (UserError, _asyncio_timeout()) as exc:  # evaluated when something is raised
         # Imported here: the mapping pulls in the SSH layer, which `--help` never needs.
         from sbctune.workflow.problems import problem_from
 
@@ -105,6 +127,20 @@ def _main(argv: Sequence[str] | None) -> int:
         if os.environ.get("SBCTUNE_DEBUG"):
             raise
         return _unexpected(exc)
+
+
+class _NeverRaised(Exception):
+    """Stands for asyncio's timeout before asyncio is imported (then none can be raised)."""
+
+
+def _asyncio_timeout() -> type[BaseException]:
+    """asyncio.TimeoutError, without importing asyncio for the offline commands (~50 ms of a
+    bundle's `inspect`): since Python 3.11 it is the built-in TimeoutError; before, only a
+    command that imported asyncio (the SSH and measuring ones) can raise it."""
+    if sys.version_info >= (3, 11):
+        return TimeoutError
+    asyncio = sys.modules.get("asyncio")
+    return asyncio.TimeoutError if asyncio is not None else _NeverRaised
 
 
 def _unexpected(exc: Exception) -> int:

@@ -7,16 +7,21 @@ Enter. A daemon thread of our own is left behind instead.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import sys
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
 
 
 async def read_line(prompt: str = "") -> str:
     """The next line of standard input ("" at its end), after printing `prompt`."""
     if prompt:
         print(prompt, end="", flush=True)
+    import asyncio  # here: the module is imported by offline commands too (asyncio ~50 ms)
+
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[str] = loop.create_future()
 

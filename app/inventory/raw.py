@@ -207,7 +207,9 @@ def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text:
     spec = dispatch.PARSERS.get(key or "")
     if spec is None or spec.slot is None or not isinstance(result, spec.result):
         return
-    parsed.texts[key or ""] = (parsed.texts.get(key or "", "") + "\n" + text).strip("\n")
+    before = parsed.texts.get(key or "")
+    # the first text as it is (a 100 000-line dmesg is not copied twice to join it to "")
+    parsed.texts[key or ""] = (before + "\n" + text if before else text).strip("\n")
     if spec.slot in _MERGE:
         _MERGE[spec.slot](parsed, result, text)
     elif spec.per_interface:

@@ -13,9 +13,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sbctune.advice.evidence import lines_matching, quote
 from sbctune.catalog import kernel_messages as km
+from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
+from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.dmesg_patterns import _PATTERNS
+from sbctune.inventory.sightings import Fact
 
 _CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "dmesg"
 
@@ -134,3 +138,96 @@ def test_two_threads_pausing_leave_the_collector_enabled() -> None:
     for t in threads:
         t.join(10)
     assert gc.isenabled()
+
+
+_EVIDENCE_PATTERNS = [
+    r"usb \S+: reset \S+ USB device",
+    r"[Uu]nder-?voltage",
+    r"usb \S+: not running at top speed",
+    r"^\[",  # anchored: tried line by line
+    r"eth0(?!:)",
+]
+
+
+def _plain_lines_matching(text: str, pattern: str, limit: int) -> list[str]:
+    rx = re.compile(pattern)
+    return [quote(line) for line in text.splitlines() if rx.search(line)][:limit]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "[ 1.0] usb 1-1: reset high-speed USB device number 2 using xhci_hcd",
+                "usb 1-1.2: not running at top speed; connect to a high speed hub",
+                "Under-voltage detected! (0x00050005)",
+                "eth0: link up",
+                "usb 1-1: reset",
+                " USB device",
+                "",
+                "\x0c",
+                "\r",
+            ]
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r", "\x0c", " "]),
+    st.sampled_from(_EVIDENCE_PATTERNS),
+    st.integers(min_value=1, max_value=4),
+)
+def test_evidence_lines_are_the_lines_a_plain_scan_finds(
+    parts: list[str], sep: str, pattern: str, limit: int
+) -> None:
+    text = sep.join(parts)
+    assert lines_matching(text, pattern, limit) == _plain_lines_matching(text, pattern, limit)
+
+
+def test_a_long_log_without_the_pattern_gives_no_evidence_and_one_with_it_does() -> None:
+    lines = _capture_lines()
+    text = "\n".join(lines)
+    assert lines_matching(text, r"no such kernel message \S+") == []
+    found = lines_matching(text, r"usb \S+: reset \S+ USB device", 2)
+    assert len(found) == 2 and all("reset" in line for line in found)
+
+
+def test_a_repeated_log_reads_as_its_lines_read_one_by_one() -> None:
+    """The dmesg parser's memos (a message's first reading, a wrapped line's unwrapping) give
+    each repeat what reading that line alone gives."""
+    lines = _capture_lines()
+    text = "\n".join(lines * 3)
+    whole, _ = parse_dmesg(text)
+    by_line = [parse_dmesg(line)[0].events for line in lines]
+    want = [(e.kind, e.text, e.timestamp, e.fields) for events in by_line for e in events]
+    got = [(e.kind, e.text, e.timestamp, e.fields) for e in whole.events]
+    assert got == want * 3
+    assert len(want) > 300  # the captures have many NIC lines
+
+
+_FACTS = st.lists(
+    st.builds(
+        Fact,
+        st.just("link"),
+        st.one_of(st.booleans(), st.integers(0, 3), st.sampled_from(["a", "b", "Up"])),
+        st.sampled_from(["dmesg", "ethtool", "sysfs", "ip"]),
+        st.just("line"),
+        st.integers(0, 4),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_FACTS)
+def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: list[Fact]) -> None:
+    """graph's sort and pick skip repr(value) unless the source and position tie: the same
+    order and the same winner as sorting and picking by the full key."""
+    order = ("dmesg", "ethtool", "sysfs")
+    plain = sorted(facts, key=lambda f: (f.source, f.order, repr(f.value)))
+    assert graph._in_order(facts) == plain
+    assert [id(f) for f in graph._in_order(facts)] == [id(f) for f in plain]
+    ranked = [f for f in facts if f.source in order]
+    if ranked:
+        want = min(ranked, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
+        assert graph._first(ranked, order) is want

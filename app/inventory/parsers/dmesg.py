@@ -9,7 +9,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
-from .common import Parsed, ParseWarning, guarded, is_noise, split_lines
+from .common import Parsed, ParseWarning, guarded, is_noise
 from .dmesg_patterns import (
     _NEEDLES,
     _PATTERNS,
@@ -53,7 +53,7 @@ _SHAPE_RE = re.compile(
 __all__ = ["BUS_ID", "DmesgEvent", "DmesgNic", "DmesgResult", "parse_dmesg"]
 
 
-@dataclass
+@dataclass(slots=True)  # a long log makes ~10^5: no per-event __dict__ (memory, page faults)
 class DmesgEvent:
     kind: str
     line: int  # 1-based line number in the text
@@ -266,6 +266,15 @@ def _after_prompt(stripped: str) -> str | None:
     return rest if _SHAPE_RE.match(rest) else None
 
 
+def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
+    """A line without the kernel's clock in front: None for noise (fences, prompts, typed
+    commands), else its message; a kernel line glued to a console's prompt is read."""
+    if not is_noise(stripped):
+        return _strip_prefix(stripped)
+    glued = _after_prompt(stripped)
+    return None if glued is None else _strip_prefix(glued)
+
+
 # another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
 # six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
 _JOINED_RE = re.compile(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
@@ -311,14 +320,21 @@ def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res = DmesgResult()
     events = res.events
-    seen: dict[str, tuple[str, dict[str, str]] | None] = {}  # message → its kind and fields
+    # message → the message (one string object for all its repeats: events share it, its
+    # hash is computed once, and the repeat's own copy is freed at once), its kind and fields
+    seen: dict[str, tuple[str, tuple[str, dict[str, str]] | None]] = {}
+    # a line in another wrapper than "[  12.345678] msg" → what _strip_prefix() made of it
+    # (None: noise); a function of the line alone, remembered as a long log repeats them
+    wrapped: dict[str, tuple[str, float | None, bool] | None] = {}
     last_ts: float | None = None
     first_content = True
     lines = kernel_lines = jumps = 0
     timestamps = False
     ts_match = _TS_RE.match
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
-    for no, raw in enumerate(split_lines(text), start=1):
+    # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
+    body = text.replace("\x00", "") if "\x00" in text else text
+    for no, raw in enumerate(body.split("\n"), start=1):
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
@@ -331,17 +347,11 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if not stripped:
             continue
         m0 = None
+        ts: float | None
         if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
             m0 = ts_match(stripped)
-        elif is_noise(raw):
-            glued = _after_prompt(stripped)
-            if glued is None:
-                continue
-            stripped = glued  # "# macb e000b000.ethernet eth0: link down": the console's
-            # prompt, then a kernel line printed while it waited
-        lines += 1
-        ts: float | None
         if m0 is not None:  # _strip_prefix()'s first case
+            lines += 1
             msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
                 msg = msg[tag.end() :]  # journal -o short-monotonic
@@ -353,7 +363,16 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                         later.append((float(m_part.group(1)), part[m_part.end() :]))
                 msg = msg[: joined.start()]
         else:
-            msg, ts, known = _strip_prefix(stripped)
+            if stripped in wrapped:
+                unwrapped = wrapped[stripped]
+            else:
+                unwrapped = _outside_noise(stripped)
+                if len(wrapped) < _MEMO_LIMIT:
+                    wrapped[stripped] = unwrapped
+            if unwrapped is None:
+                continue
+            lines += 1
+            msg, ts, known = unwrapped
         if ts is not None:
             timestamps = True
             if first_content and ts > 1.0:
@@ -364,12 +383,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         first_content = False
         if known or _KERNEL_MSG_RE.match(msg):
             kernel_lines += 1
-        if msg in seen:
-            found = seen[msg]
+        if (hit := seen.get(msg)) is not None:
+            msg, found = hit
         else:
             found = _classify(msg)
             if len(seen) < _MEMO_LIMIT:
-                seen[msg] = found
+                seen[msg] = (msg, found)
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
         if later:

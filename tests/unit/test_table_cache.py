@@ -1,0 +1,109 @@
+"""The tables cached between runs (issue 24, speed) are the tables built from the source: a
+cache is used only when made from this very source, and anything else (changed source, torn
+or foreign file) builds the table again, never an error."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sbctune.catalog import kernel_messages as km
+from sbctune.catalog import table_cache
+from sbctune.resources import resource_root
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SBCTUNE_CACHE_DIR", str(tmp_path))
+    return tmp_path / "tables"
+
+
+def _counting(value: object) -> tuple[list[int], object]:
+    built: list[int] = []
+
+    def build() -> object:
+        built.append(1)
+        return value
+
+    return built, build
+
+
+def _fits(value: object) -> bool:
+    return isinstance(value, dict)
+
+
+def test_a_second_load_reads_what_the_first_built(cache: Path) -> None:
+    built, build = _counting({"a": ["1\t2\t3\t4"]})
+    first = table_cache.cached("t", b"source", build, _fits)
+    second = table_cache.cached("t", b"source", build, _fits)
+    assert first == second == {"a": ["1\t2\t3\t4"]}
+    assert built == [1]  # the second came from the file
+    assert len(list(cache.glob("t-*.marshal"))) == 1
+
+
+def test_another_source_is_built_again(cache: Path) -> None:
+    built, build = _counting({"a": []})
+    table_cache.cached("t", b"one", build, _fits)
+    table_cache.cached("t", b"two", build, _fits)
+    assert built == [1, 1]
+
+
+@pytest.mark.parametrize("body", [b"", b"\x00garbage", b"\xe9" * 100])
+def test_a_torn_or_foreign_file_is_built_again(cache: Path, body: bytes) -> None:
+    built, build = _counting({"x": ["y"]})
+    table_cache.cached("t", b"source", build, _fits)
+    path = next(cache.glob("t-*.marshal"))
+    header = path.read_bytes().partition(b"\n")[0] + b"\n"
+    path.write_bytes(header + body)
+    assert table_cache.cached("t", b"source", build, _fits) == {"x": ["y"]}
+    assert built == [1, 1]
+
+
+def test_a_value_of_the_wrong_shape_is_built_again(cache: Path) -> None:
+    built, build = _counting(["not", "a", "dict"])
+    table_cache.cached("t", b"source", build, _fits)  # written, but fits() refuses it
+    assert table_cache.cached("t", b"source", build, _fits) == ["not", "a", "dict"]
+    assert built == [1, 1]
+
+
+@pytest.mark.posix_only("file modes and owners")
+def test_a_file_others_can_write_is_not_read(cache: Path) -> None:
+    built, build = _counting({"x": ["y"]})
+    table_cache.cached("t", b"source", build, _fits)
+    path = next(cache.glob("t-*.marshal"))
+    os.chmod(path, 0o666)
+    table_cache.cached("t", b"source", build, _fits)
+    assert built == [1, 1]
+
+
+def test_an_unwritable_cache_still_gives_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("SBCTUNE_CACHE_DIR", str(blocker))
+    built, build = _counting({"x": ["y"]})
+    assert table_cache.cached("t", b"source", build, _fits) == {"x": ["y"]}
+    assert table_cache.cached("t", b"source", build, _fits) == {"x": ["y"]}
+    assert built == [1, 1]  # nothing could be kept: built each time, no error
+
+
+def test_the_cached_message_index_is_the_index_of_the_shipped_table(cache: Path) -> None:
+    raw = resource_root().joinpath("kernel_source", "messages.tsv").read_bytes()
+    expected = km.index_rows(raw.decode("utf-8"))
+    km.load_messages.cache_clear()
+    try:
+        built = km.load_messages()  # builds and writes the cache
+        km.load_messages.cache_clear()
+        read = km.load_messages()  # reads it
+    finally:
+        km.load_messages.cache_clear()
+    assert list(cache.glob("kernel-messages-*.marshal"))
+    assert built._by_word == read._by_word == expected
+    assert len(read) == sum(map(len, expected.values())) > 20_000
+    line = "r8152 2-1:1.0 eth0: Tx timeout"
+    found = read.match(line)
+    assert found is not None and "drivers/net/usb/r8152.c" in found.files
+    assert found == km.MessageTable(raw.decode("utf-8"), {}).match(line)
