@@ -157,6 +157,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("driver_version", f.get("version"), _SRC, text, no)
     elif kind == "firmware":
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
+    if kind == "device" and (named := firmware_file(text)):
+        sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
     if kind == "renamed" and (old := iface_key(f.get("old"))):
         sighting.keys.append(old)
         sighting.add("former_name", f.get("old"), _SRC, text, no)
@@ -187,6 +189,18 @@ def _kernel_complaint(text: str, driver: str | None = None) -> bool:
 
 
 _FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
+# A firmware file's name in a driver's line: the extensions drivers' MODULE_FIRMWARE files have
+# (resources/kernel_source/drivers.json "firmware"); tried only on lines that have one of them.
+_FIRMWARE_EXT = (".ucode", ".bin", ".fw", ".mbn")
+_FIRMWARE_FILE = re.compile(r"(?<![\w./-])([\w+-][\w./+,-]{0,120}\.(?:ucode|bin|fw|mbn))(?![\w.])")
+
+
+def firmware_file(text: str) -> str | None:
+    """ "... Loaded firmware version: 17.3216344376.0 7260-17.ucode" -> "7260-17.ucode"."""
+    if not any(ext in text for ext in _FIRMWARE_EXT):
+        return None
+    found = _FIRMWARE_FILE.search(text[:400])
+    return found.group(1) if found else None
 
 
 def _net_driver(driver: str | None) -> bool:

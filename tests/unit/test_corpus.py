@@ -176,10 +176,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'mhi mhi0', the MHI bus device ath11k_pci registers below its PCI device; joining an "
         "mhi controller's lines to the PCI device that owns it is not done yet"
     ),
-    "x86_openwrt_10858_iwlwifi_7260_microcode_sw_error": (
-        "the chip (Wireless 7260) is named only by the firmware file iwlwifi runs, "
-        "'7260-17.ucode'; resources/kernel_source/firmware_chips.json has no iwlwifi table yet"
-    ),
 }
 
 
