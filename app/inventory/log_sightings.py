@@ -18,6 +18,7 @@ from sbctune.catalog.kernel_drivers import (
     probe_resets,
 )
 from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -42,6 +43,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if found is not None:
         bus, key = found
         keys.append(key)
+    elif child := child_key(event.driver, event.device):
+        return Sighting([child])  # "mhi mhi0: ...": joined to its parent by join_children()
     if key_if := iface_key(event.iface):
         keys.append(key_if)
     if not keys:
@@ -356,6 +359,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
                 complaints[key] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
+    found = join_children(found)
     return found + _lone_wifi_devices(found)
 
 

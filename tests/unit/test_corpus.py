@@ -171,11 +171,6 @@ KNOWN_GAPS: dict[str, str] = {
         "dongle (0x2357:0x0108) is untested!' (rtl8xxxu/core.c): reading them would be a rule "
         "for one driver's message"
     ),
-    "qcom_linux_pr832_caller_id_ath11k_wcn6855_ethqos": (
-        "the missing firmware (ath11k/WCN6855/.../amss.bin, which names the chip) is reported by "
-        "'mhi mhi0', the MHI bus device ath11k_pci registers below its PCI device; joining an "
-        "mhi controller's lines to the PCI device that owns it is not done yet"
-    ),
 }
 
 
