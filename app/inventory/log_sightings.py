@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import (
     bus_named_by,
     load_kernel_drivers,
@@ -216,6 +217,24 @@ def _reports_errno(text: str) -> bool:
     return value is not None and value < 0 and load_messages().errno(value) is not None
 
 
+IDS_BY_FORMAT = "dmesg format"  # graph.PRECEDENCE: after every source that lists IDs itself
+
+
+def ids_said(text: str, sighting: Sighting) -> Sighting | None:
+    """The IDs a device's line prints, read by the kernel format it was printed from
+    (resources/kernel_source/id_formats.tsv): "usb 1-1: This Realtek USB WiFi dongle
+    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver."""
+    keys = [k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")]
+    found = load_id_formats().ids_in(text) if keys else None
+    if found is None:
+        return None
+    ids, item = found
+    said = Sighting(keys)
+    why = f"{text} (the IDs as {item.files[0]} prints them)"
+    said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
+    return said
+
+
 def _on_phy_link(event: DmesgEvent) -> Sighting | None:
     """libphy names the PHY by its MDIO bus (the MAC's platform device, maybe cut short)."""
     phy = event.fields.get("phy", "")
@@ -355,6 +374,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
+            if kind == "device" and (said := ids_said(event.text, sighting)) is not None:
+                found.append(said)
             if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
                 complaints[key] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.

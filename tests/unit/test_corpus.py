@@ -166,11 +166,6 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
 KNOWN_GAPS: dict[str, str] = {
-    "mt7621_openwrt_17566_rtl8xxxu_efuse_probe_einval": (
-        "the dongle's IDs are printed only in rtl8xxxu's own info line 'This Realtek USB WiFi "
-        "dongle (0x2357:0x0108) is untested!' (rtl8xxxu/core.c): reading them would be a rule "
-        "for one driver's message"
-    ),
 }
 
 
