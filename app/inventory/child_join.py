@@ -11,6 +11,9 @@ joined, so a finding quoting it says so too.
 
 from __future__ import annotations
 
+import functools
+from bisect import bisect_left
+
 from sbctune.catalog.child_devices import ChildKind, child_kinds, child_name
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.inventory.sightings import Fact, Key, Sighting
@@ -27,6 +30,7 @@ def child_key(prefix: str | None, device: str | None) -> Key | None:
     return (CHILD, f"{found[0].prefix} {found[1]}") if found else None
 
 
+@functools.lru_cache(maxsize=1024)
 def _fits(kind: ChildKind, driver: str) -> bool:
     if kind.parents:
         return driver in kind.parents or driver.replace("_", "-") in kind.parents
@@ -41,7 +45,10 @@ def _owners(found: list[Sighting]) -> list[tuple[Key, str, int]]:
         key = next((k for k in sighting.keys if k[0] in _DEVICES), None)
         if key is None:
             continue
-        for fact in sighting.facts:
+        # A line's driver is among its first facts (log_sightings._base adds it first, after
+        # a platform name); a repeated line's sighting holds only its counted facts, which can
+        # be tens of thousands in a long log: not read.
+        for fact in sighting.facts[:4]:
             if fact.field in _OWNERS and isinstance(fact.value, str):
                 out.append((key, fact.value, fact.order))
     return out
@@ -54,7 +61,8 @@ def _parent(
     for key, driver, order in owners:
         if not _fits(kind, driver):
             continue
-        distance = min(abs(order - line) for line in lines)
+        at = bisect_left(lines, order)  # lines is sorted: the nearest is beside `at`
+        distance = min(abs(order - lines[i]) for i in (at - 1, at) if 0 <= i < len(lines))
         if key not in near or (distance, order, driver) < (
             near[key][0],
             near[key][2],
@@ -84,7 +92,7 @@ def join_children(found: list[Sighting]) -> list[Sighting]:
     for value, indexes in sorted(children.items()):
         prefix, _sep, name = value.partition(" ")
         kind = child_kinds().get(prefix)
-        lines = [f.order for i in indexes for f in found[i].facts]
+        lines = sorted({f.order for i in indexes for f in found[i].facts})
         parent = _parent(kind, owners, lines) if kind is not None and lines else None
         if kind is None or parent is None:
             continue
