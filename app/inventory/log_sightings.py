@@ -230,7 +230,7 @@ def ids_said(text: str, sighting: Sighting) -> Sighting | None:
         return None
     ids, item = found
     said = Sighting(keys)
-    why = f"{text} (the IDs as {item.files[0]} prints them)"
+    why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
     said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
     return said
 
