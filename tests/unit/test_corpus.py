@@ -165,8 +165,7 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
-KNOWN_GAPS: dict[str, str] = {
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
