@@ -24,6 +24,9 @@ SPECS: tuple[dict[str, str], ...] = (
         "path": "{}-",  # 6.1's prefixes end in "-" ("%s%d.ucode"), 6.12's do not ("%s-%d.ucode")
         "made_by": "iwl-drv.c iwl_request_firmware(): cfg->fw_name_pre, the API number, .ucode",
         "logged_without": "iwlwifi-",  # iwl-drv.c iwl_reduced_fw_name()
+        # newer cfgs carry no .name: pcie/drv.c's device table pairs each with its names
+        # (IWL_DEV_INFO(device, subdevice, cfg, name), "iwl_ax200_cfg_cc" -> "... AX200 ...")
+        "device_table": r"\bIWL_DEV_INFO\(\s*\w+,\s*\w+,\s*(\w+),\s*(\w+)\s*\)",
     },
     {
         "dir": "drivers/net/wireless/ath/ath10k",
@@ -106,6 +109,16 @@ def _blocks(text: str) -> list[str]:
     return found
 
 
+def _block_at(text: str, start: int) -> str:
+    """The brace block that opens at text[start] ("" when it does not close)."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += (text[i] == "{") - (text[i] == "}")
+        if depth == 0:
+            return text[start : i + 1]
+    return ""
+
+
 def _own(block: str) -> str:
     """A block's text at its own level (nested blocks cut out)."""
     out, depth = [], 0
@@ -149,6 +162,37 @@ def chip_pairs(folder: Path, field: str) -> list[tuple[str, str, str]]:
     return found
 
 
+_STRUCT_RE = re.compile(r"\bstruct\s+\w+\s+(\w+)\s*=\s*\{")
+
+
+def table_pairs(folder: Path, field: str, table: str) -> list[tuple[str, str, str]]:
+    """(chip name, prefix member's value, source file) from a device table that pairs a
+    config struct (by its variable's name) with a name: the struct's prefix member, set in
+    its block or by a macro the block uses."""
+    files = sorted(folder.rglob("*.[ch]"))
+    macros = _macros(files)
+    member = re.compile(_MEMBER.format(field=re.escape(field)))
+    by_macro = {n: m.group(1) for n, body in macros.items() if (m := member.search(body))}
+    values: dict[str, str] = {}
+    for path in sorted(folder.rglob("*.c")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for m in _STRUCT_RE.finditer(text):
+            own = _block_at(text, m.end() - 1)
+            raw = (found.group(1) if (found := member.search(own)) else None) or next(
+                (by_macro[n] for n in by_macro if re.search(rf"\b{n}\b", _own(own))), None
+            )
+            if raw is not None and (value := resolve(raw, macros)):
+                values[m.group(1)] = value
+    found_pairs: list[tuple[str, str, str]] = []
+    for path in sorted(folder.rglob("*.c")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for cfg, name_macro in re.findall(table, text):
+            name = resolve(name_macro, macros)
+            if cfg in values and name:
+                found_pairs.append((name, values[cfg], str(path)))
+    return found_pairs
+
+
 def driver_names(folder: Path) -> list[str]:
     """The names the directory's drivers register under (`.name` of their driver structs),
     macros resolved across the directory (iwlwifi's DRV_NAME is in iwl-drv.h)."""
@@ -175,7 +219,8 @@ def family(names: list[str]) -> str:
     common = [w for w in unique[0].split() if all(w in n.split() for n in unique[1:])]
     if any(re.search(r"\d{3}", w) and not w.endswith("MHz") for w in common):
         return " ".join(common)
-    return " or ".join(unique)
+    more = f" (or {len(unique) - 2} more)" if len(unique) > 2 else ""
+    return " or ".join(unique[:2]) + more
 
 
 def prefixes(root: Path) -> dict[str, dict[str, object]]:
@@ -188,7 +233,10 @@ def prefixes(root: Path) -> dict[str, dict[str, object]]:
         drivers = driver_names(folder)
         names: dict[str, list[str]] = {}
         files: dict[str, str] = {}
-        for name, value, path in chip_pairs(folder, spec["field"]):
+        pairs = chip_pairs(folder, spec["field"])
+        if spec.get("device_table"):
+            pairs += table_pairs(folder, spec["field"], spec["device_table"])
+        for name, value, path in pairs:
             prefix = spec["path"].format(value.rstrip("-/"))
             names.setdefault(prefix, []).append(name)
             files.setdefault(prefix, str(Path(path).relative_to(root)))

@@ -55,17 +55,17 @@ def test_ath11k_files_name_their_chip_by_directory() -> None:
     assert chip_by_firmware("ath10k_pci", "ath10k/QCA9377/hw1.0/firmware-6.bin") == "qca9377"
 
 
-def test_other_real_iwlwifi_lines_name_no_wrong_chip() -> None:
-    """An AX200 ("cc-a0-55.ucode") and an AX211-class ("ma-b0-gf-a0-89.ucode"): their cfg
-    structs carry no .name (pcie/drv.c's device table names them), so the table names no chip
-    for them rather than another's; the files are still read from the lines."""
-    for bundle, needle in (
-        ("x86_zen_190_iwlwifi_journal_time_only_error_dump", "cc-a0-55.ucode"),
-        ("x86_clearlinux_3143_iwlwifi_cnvi_14_3_sysassert", "ma-b0-gf-a0-89.ucode"),
-    ):
-        line = _line(bundle, needle)
-        assert firmware_file(line) == needle
-        assert chip_by_firmware("iwlwifi", needle) is None
+def test_newer_iwlwifi_cfgs_are_named_by_the_device_table() -> None:
+    """An AX200 ("cc-a0-55.ucode"): its cfg struct has no .name; pcie/drv.c's IWL_DEV_INFO
+    table pairs the cfg with its names (the Intel card and Killer rebadges). An AX211-class
+    "ma-b0-gf-a0-89.ucode" is named by 6.12 from the MAC and radio parts (fw_name_mac, not a
+    prefix): no chip, rather than another's."""
+    line = _line("x86_zen_190_iwlwifi_journal_time_only_error_dump", "cc-a0-55.ucode")
+    assert firmware_file(line) == "cc-a0-55.ucode"
+    assert "AX200" in (chip_by_firmware("iwlwifi", "cc-a0-55.ucode") or "")
+    line = _line("x86_clearlinux_3143_iwlwifi_cnvi_14_3_sysassert", "ma-b0-gf-a0-89.ucode")
+    assert firmware_file(line) == "ma-b0-gf-a0-89.ucode"
+    assert chip_by_firmware("iwlwifi", "ma-b0-gf-a0-89.ucode") is None
 
 
 def test_the_7260_bundle_names_its_chip() -> None:
