@@ -10,6 +10,11 @@ pairs each chip name with its firmware macro ({"RTL8168h/8111h", FIRMWARE_8168H_
 "#define FIRMWARE_8168H_2 "rtl_nic/rtl8168h-2.fw""). Every driver of
 resources/kernel_source/drivers.json is read for such pairs; the source is Debian's
 linux-source-6.1 and -6.12 at the versions resources/kernel_source/VERSION.json names.
+
+"prefixes": drivers that make a firmware file's name at run time from a per-chip prefix
+(iwlwifi's cfg->fw_name_pre "iwlwifi-7260", ath10k/ath11k/ath12k's hw_params fw.dir
+"WCN6855/hw2.1"), read by firmware_prefixes.py: a file that starts with the prefix is that
+chip's ("7260-17.ucode", as iwlwifi prints it, is a Wireless 7260's).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "firmware_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from firmware_prefixes import family, prefixes  # noqa: E402
 from kernel_source import SERIES, obtain  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
@@ -47,6 +53,7 @@ def main() -> int:
     drivers = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
     found: dict[str, dict[str, object]] = {}
     used: dict[str, str] = {}
+    by_prefix: dict[str, dict[str, object]] = {}
     for series in SERIES:
         source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
         used[f"linux-source-{series}"] = source.version
@@ -59,6 +66,11 @@ def main() -> int:
                     firmware, {"chip": chip, "driver": name, "file": info["file"], "series": []}
                 )
                 row["series"].append(series)  # type: ignore[attr-defined]
+        for prefix, item in prefixes(source.root).items():
+            row = by_prefix.setdefault(prefix, {**item, "names": [], "series": []})
+            row["names"] = sorted({*row["names"], *item["names"]})  # type: ignore[misc]
+            row["chip"] = family(row["names"])  # type: ignore[arg-type]
+            row["series"].append(series)  # type: ignore[attr-defined]
     OUT.write_text(
         json.dumps(
             {
@@ -68,6 +80,7 @@ def main() -> int:
                 ),
                 "packages": used,
                 "firmware": found,
+                "prefixes": by_prefix,
             },
             indent=1,
             sort_keys=True,
@@ -75,7 +88,10 @@ def main() -> int:
         + "\n",
         encoding="utf-8",
     )
-    print(f"{len(found)} firmware files name their chip -> {OUT.relative_to(ROOT)}")
+    print(
+        f"{len(found)} firmware files and {len(by_prefix)} prefixes name their chip "
+        f"-> {OUT.relative_to(ROOT)}"
+    )
     return 0
 
 

@@ -227,7 +227,7 @@ def chip_by_speed(driver: object, mbps: object) -> str | None:
 
 
 @functools.cache
-def _firmware_chips() -> dict[str, Any]:
+def _firmware_table() -> dict[str, Any]:
     from sbctune.resources import resource_root
 
     try:
@@ -239,19 +239,54 @@ def _firmware_chips() -> dict[str, Any]:
         data = json.loads(text)
     except (OSError, ValueError):
         return {}
-    found = data.get("firmware") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _firmware_chips() -> dict[str, Any]:
+    found = _firmware_table().get("firmware")
     return found if isinstance(found, dict) else {}
+
+
+@functools.cache
+def _prefixes() -> list[tuple[str, bool, dict[str, Any]]]:
+    """(prefix, as the log prints it, row), longest first: a file's name is matched by the
+    longest prefix it starts with ("iwlwifi-7265D-" before "iwlwifi-7265-")."""
+    rows = _firmware_table().get("prefixes")
+    found: list[tuple[str, bool, dict[str, Any]]] = []
+    for prefix, row in (rows if isinstance(rows, dict) else {}).items():
+        if not isinstance(row, dict) or "chip" not in row:
+            continue
+        found.append((prefix, False, row))
+        cut = str(row.get("logged_without") or "")
+        if cut and prefix.startswith(cut) and len(prefix) > len(cut):
+            found.append((prefix[len(cut) :], True, row))  # iwlwifi prints "7260-17.ucode"
+    return sorted(found, key=lambda item: -len(item[0]))
 
 
 def chip_by_firmware(driver: object, firmware: object) -> str | None:
     """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
-    RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json)."""
-    if not isinstance(firmware, str):
+    RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json); or the
+    chip whose file prefix the name starts with (iwlwifi's "iwlwifi-7260-17.ucode", printed as
+    "7260-17.ucode": a Wireless 7260; ath11k's "ath11k/WCN6855/hw2.1/amss.bin": a WCN6855).
+    The name as the log prints it, cut short, needs the driver that printed it."""
+    if not isinstance(firmware, str) or not firmware.strip():
         return None
-    item = _firmware_chips().get(firmware.split()[0] if firmware.strip() else firmware)
-    if not isinstance(item, dict) or (isinstance(driver, str) and item.get("driver") != driver):
-        return None
-    return str(item["chip"]) if "chip" in item else None
+    name = firmware.split()[0]
+    item = _firmware_chips().get(name)
+    if isinstance(item, dict):
+        if isinstance(driver, str) and item.get("driver") != driver:
+            return None
+        return str(item["chip"]) if "chip" in item else None
+    for prefix, cut, row in _prefixes():
+        if not name.startswith(prefix):
+            continue
+        drivers = row.get("drivers") or []
+        if isinstance(driver, str) and driver not in drivers:
+            continue
+        if cut and not isinstance(driver, str):
+            continue  # "7260-17.ucode" alone is not iwlwifi's
+        return str(row["chip"])
+    return None
 
 
 @functools.cache

@@ -35,7 +35,9 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     "duplex": ("ethtool", "sysfs", "lshw", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "dmesg"),
-    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "dmesg"),
+    # A driver's own line that prints the IDs (by its format, log_sightings.ids_said) only
+    # where nothing lists them itself.
+    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "dmesg", "dmesg format"),
 }
 
 

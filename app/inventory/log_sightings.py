@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import (
     bus_named_by,
     driver_for_files,
@@ -19,6 +20,7 @@ from sbctune.catalog.kernel_drivers import (
     probe_resets,
 )
 from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -43,6 +45,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if found is not None:
         bus, key = found
         keys.append(key)
+    elif child := child_key(event.driver, event.device):
+        return Sighting([child])  # "mhi mhi0: ...": joined to its parent by join_children()
     if key_if := iface_key(event.iface):
         keys.append(key_if)
     if not keys:
@@ -164,6 +168,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("driver_version", f.get("version"), _SRC, text, no)
     elif kind == "firmware":
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
+    if kind == "device" and (named := firmware_file(text)):
+        sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
     if kind == "renamed" and (old := iface_key(f.get("old"))):
         sighting.keys.append(old)
         sighting.add("former_name", f.get("old"), _SRC, text, no)
@@ -194,6 +200,18 @@ def _kernel_complaint(text: str, driver: str | None = None) -> bool:
 
 
 _FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
+# A firmware file's name in a driver's line: the extensions drivers' MODULE_FIRMWARE files have
+# (resources/kernel_source/drivers.json "firmware"); tried only on lines that have one of them.
+_FIRMWARE_EXT = (".ucode", ".bin", ".fw", ".mbn")
+_FIRMWARE_FILE = re.compile(r"(?<![\w./-])([\w+-][\w./+,-]{0,120}\.(?:ucode|bin|fw|mbn))(?![\w.])")
+
+
+def firmware_file(text: str) -> str | None:
+    """ "... Loaded firmware version: 17.3216344376.0 7260-17.ucode" -> "7260-17.ucode"."""
+    if not any(ext in text for ext in _FIRMWARE_EXT):
+        return None
+    found = _FIRMWARE_FILE.search(text[:400])
+    return found.group(1) if found else None
 
 
 def _net_driver(driver: str | None) -> bool:
@@ -204,6 +222,24 @@ def _reports_errno(text: str) -> bool:
     """ "... failed to read data F1@0x0b800, err: -110": a known errno reported as failed."""
     value = errno_in(text)
     return value is not None and value < 0 and load_messages().errno(value) is not None
+
+
+IDS_BY_FORMAT = "dmesg format"  # graph.PRECEDENCE: after every source that lists IDs itself
+
+
+def ids_said(text: str, sighting: Sighting) -> Sighting | None:
+    """The IDs a device's line prints, read by the kernel format it was printed from
+    (resources/kernel_source/id_formats.tsv): "usb 1-1: This Realtek USB WiFi dongle
+    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver."""
+    keys = [k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")]
+    found = load_id_formats().ids_in(text) if keys else None
+    if found is None:
+        return None
+    ids, item = found
+    said = Sighting(keys)
+    why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
+    said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
+    return said
 
 
 def _on_phy_link(event: DmesgEvent) -> Sighting | None:
@@ -365,10 +401,13 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
+            if kind == "device" and (said := ids_said(event.text, sighting)) is not None:
+                found.append(said)
             if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
                 complaints[key] = _Repeats(Sighting(sighting.keys, errors))
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
+    found = join_children(found)
     return found + _lone_wifi_devices(found)
 
 

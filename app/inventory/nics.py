@@ -275,6 +275,16 @@ def _variant_name(chip: Chip, ids: str | None) -> str:
     return chip.name
 
 
+def _chip_by_firmware(device: Device, driver: object) -> str | None:
+    """The chip named by a firmware file the driver asked for, loaded, or printed the name
+    of (iwlwifi's "Loaded firmware version: ... 7260-17.ucode")."""
+    for field in ("firmware_wanted", "firmware", "firmware_file"):
+        for fact in device.all(field):
+            if chip := chip_by_firmware(driver, fact.value):
+                return chip
+    return None
+
+
 def _pcie(device: Device) -> Pcie | None:
     pci = device.value("pcie")
     if not isinstance(pci, PciDevice) or not (pci.lnksta_speed_gts or pci.lnkcap_speed_gts):
@@ -329,8 +339,7 @@ def nic_from_device(
     if nic.chip is None:  # r8169 linked at 2.5 Gbit/s: only its RTL8125/8126 chips can
         nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
     if nic.chip is None:  # r8169 asking for rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
-        wanted = device.value("firmware_wanted") or device.value("firmware")
-        nic.chip = chip_by_firmware(nic.driver or device.value("refused_by"), wanted)
+        nic.chip = _chip_by_firmware(device, nic.driver or device.value("refused_by"))
     if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
         nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))
     if nic.chip is None and (switchable := storage_mode(nic.ids)) is not None:

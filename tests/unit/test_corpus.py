@@ -166,16 +166,6 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
 KNOWN_GAPS: dict[str, str] = {
-    "mt7621_openwrt_17566_rtl8xxxu_efuse_probe_einval": (
-        "the dongle's IDs are printed only in rtl8xxxu's own info line 'This Realtek USB WiFi "
-        "dongle (0x2357:0x0108) is untested!' (rtl8xxxu/core.c): reading them would be a rule "
-        "for one driver's message"
-    ),
-    "qcom_linux_pr832_caller_id_ath11k_wcn6855_ethqos": (
-        "the missing firmware (ath11k/WCN6855/.../amss.bin, which names the chip) is reported by "
-        "'mhi mhi0', the MHI bus device ath11k_pci registers below its PCI device; joining an "
-        "mhi controller's lines to the PCI device that owns it is not done yet"
-    ),
     "pizero2w_firmware_1768_journal_brcmf_fw_crashed_phy0": (
         "brcmfmac's bus: the crash is printed on the wiphy ('ieee80211 phy0: brcmf_fw_crashed'), "
         "in a file (brcmfmac/core.c) that all three of brcmfmac's buses share; only the next "
@@ -186,10 +176,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the chip (RTL8192EU) is named only by the function in rtl8xxxu's info line "
         "'usb 1-6: rtl8192eu_parse_efuse: dumping efuse' (a __func__ prefix); reading chips "
         "from function names would need a table of the drivers' functions"
-    ),
-    "x86_openwrt_10858_iwlwifi_7260_microcode_sw_error": (
-        "the chip (Wireless 7260) is named only by the firmware file iwlwifi runs, "
-        "'7260-17.ucode'; resources/kernel_source/firmware_chips.json has no iwlwifi table yet"
     ),
 }
 

@@ -296,7 +296,7 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
             continue  # a cheap test first: a long log has few NIC lines
         m = rx.search(msg)
         if m:
-            fields = {k.rstrip("2"): v for k, v in m.groupdict().items() if v is not None}
+            fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
             if fields.get("device", "").endswith(":"):
                 # "driver device: iface: msg" (kernels before 3.x, or a driver printing its
                 # interface itself) read by a "driver device iface:" shape: no bus id ends in

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.child_devices import pattern as _child_pattern
+
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
@@ -20,6 +22,9 @@ ADDRESSED_BUS_ID = (
     rf"{OF_NAMED})"
 )
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
+# A device the kernel registers below a NIC's own, as dev_printk names it: "mhi mhi0", "ieee80211
+# phy0" (resources/kernel_source/child_devices.json says where each name is made).
+CHILD_DEVICE = _child_pattern()
 # Kernels before 3.x printed a netdev's lines as "driver device: iface: msg" (dev_printk and
 # the netdev's name): "smsc95xx 1-1.1:1.0: eth0: Failed to read register index 0x00000114".
 # Only names that look like interfaces, so a function name there ("rk_gmac_setup: ") is not one.
@@ -403,7 +408,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         # failed", dev_err(&udev->dev, ...)), named by its port path
         "device",
         _Lazy(
-            rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+))"
+            rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+)|"
+            rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?))"
             rf"(?: (?P<iface>[a-z][\w.-]{{1,14}})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
         ),
     ),
