@@ -122,7 +122,9 @@ def test_the_pi1_to_3_arm_controller_is_fixed() -> None:
         ("../dev_vm/proc_interrupts", None),  # PCI-MSIX (a VM's virtio): MSI-X vectors move
     ],
 )
-def test_interrupts_other_chips_can_move_are_not_called_fixed(capture: str, irq: int | None) -> None:
+def test_interrupts_other_chips_can_move_are_not_called_fixed(
+    capture: str, irq: int | None
+) -> None:
     parsed = parse_interrupts(interrupts(capture))[0]
     assert parsed is not None
     numbers = [irq] if irq is not None else [i.number for i in parsed.irqs if i.number is not None]
