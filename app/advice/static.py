@@ -396,16 +396,20 @@ class _Advisor:
             if any(irq.counts[1:]):
                 continue
             shared = any(n in ("xhci_hcd", "dwc_otg") for n in irq.names)
+            # the inventory's fact, from the interrupt chip (the tuning planner reads the same)
+            fixed = number in nic.fixed_irqs
             line = [irq.line.rstrip()] if irq.line else []  # not a rescan of the file per IRQ
+            if fixed and nic.fixed_irqs_why:
+                line.append(f"cannot be moved: {nic.fixed_irqs_why}")
+            through = f" through the shared {irq.names[-1]} interrupt" if shared else ""
             self.finding(
                 "irq-on-cpu0",
-                "warning" if shared else "info",
+                "warning" if shared or fixed else "info",
                 nic,
-                f"All of {_label(nic)}'s interrupts land on CPU0"
+                f"All of {_label(nic)}'s interrupts land on CPU0{through}"
                 + (
-                    f" through the shared {irq.names[-1]} interrupt, whose affinity the "
-                    "kernel does not let you change on this hardware."
-                    if shared
+                    "; the kernel cannot move this interrupt to another CPU on this hardware."
+                    if fixed
                     else "."
                 ),
                 line,
@@ -418,7 +422,7 @@ class _Advisor:
                 "takes the interrupt"
                 + (
                     "; the interrupt itself cannot move."
-                    if shared
+                    if fixed
                     else ", and the IRQ can be moved off CPU0."
                 ),
                 "less CPU0 saturation; gains depend on the load (measure)",

@@ -16,6 +16,7 @@ from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.graph import Device, join
+from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
@@ -201,6 +202,10 @@ def build_inventory(
             inventory.nics.append(nic)
     inventory.nics.sort(key=_sort_key)
     _pair_by_elimination(inventory, parsed, catalog)
+    for nic in inventory.nics:
+        nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
+            parsed.interrupts, nic.irqs, inventory.board.kernel
+        )
     return inventory
 
 

@@ -84,6 +84,11 @@ class Nic:
     builtin: bool = False
     irqs: list[int] = field(default_factory=list)
     # Beyond the contract:
+    # Those of `irqs` the kernel cannot move to another CPU (their interrupt chip has no way to
+    # steer them), and why, with the kernel source (inventory/irq_chips.py): Inspect and the
+    # tuning planner both read this.
+    fixed_irqs: list[int] = field(default_factory=list)
+    fixed_irqs_why: str | None = None
     wireless: bool = False
     bus_path: str | None = None  # USB path like "2-2" or PCI address like "0000:01:00.0"
     firmware: str | None = None

@@ -130,10 +130,11 @@ def _irq_plan(ctx: Context, avoid: int) -> list[tuple[str, Read | None, str | No
     cpus = ctx.cpus()
     others = [c for c in cpus if c != avoid]
     out: list[tuple[str, Read | None, str | None]] = []
+    fixed = set(ctx.nic.fixed_irqs) if ctx.nic else set()
     for index, irq in enumerate(ctx.nic.irqs if ctx.nic else []):
         path = f"/proc/irq/{int(irq)}/smp_affinity"
         read = ctx.facts.knob(path)
-        if read is None or not read.ok or not others:
+        if read is None or not read.ok or not others or irq in fixed:
             out.append((path, read, None))
             continue
         current = mask_value(read.text)
@@ -166,6 +167,10 @@ def _irq_cpus(ctx: Context) -> set[int]:
     return busy
 
 
+def _which(irqs: list[int]) -> str:
+    return f"interrupt {irqs[0]}" if len(irqs) == 1 else f"interrupts {_numbers(irqs)}"
+
+
 def plan_irq_affinity(ctx: Context) -> PlannedTweak:
     if ctx.nic is None or not ctx.nic.irqs:
         return _no(ctx, "no interrupt of this NIC was found in /proc/interrupts")
@@ -173,9 +178,18 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
     if not [c for c in ctx.cpus() if c != avoid]:
         return _no(ctx, "the Pi has one CPU core")
     irqs = ctx.nic.irqs
-    which = f"interrupt {irqs[0]}" if len(irqs) == 1 else f"interrupts {_numbers(irqs)}"
-    item = PlannedTweak(ctx.tweak, True, f"{which} moved off CPU {avoid}")
+    # What Inspect shows (the inventory's fact, from the interrupt chip): not a second rule
+    fixed = [i for i in irqs if i in ctx.nic.fixed_irqs]
+    why = f"cannot be moved off CPU {avoid}: {ctx.nic.fixed_irqs_why}"
+    if fixed == irqs:
+        return _no(ctx, f"{_which(irqs)} {why}")
+    item = PlannedTweak(ctx.tweak, True, f"{_which([i for i in irqs if i not in fixed])} moved "
+                        f"off CPU {avoid}")  # fmt: skip
+    if fixed:
+        item.impossible.append((_which(fixed), why))
     for path, read, after in _irq_plan(ctx, avoid):
+        if int(path.split("/")[3]) in fixed:
+            continue
         if read is None or not read.ok or after is None:
             item.impossible.append((path, read.reason if read else "No such file or directory"))
             continue

@@ -1,0 +1,88 @@
+"""Interrupts the kernel cannot move to another CPU: the interrupt chip that /proc/interrupts
+names for them has no way to steer them. One fact per NIC (`Nic.fixed_irqs`), shown by Inspect
+(the "interrupts on CPU0" finding) and read by the tuning planner (moving the NIC's interrupts
+is then not applicable), so the two cannot disagree.
+
+The chips are hand facts of resources/tuning/driver_caps.json ("irqchip_without_affinity" under
+"_kernel"): the name the chip shows in /proc/interrupts ("shown_as"), plain words for it, and the
+kernel source that makes it so, checked against Debian's source by
+tests/test_driver_caps_source.py. A chip counts where the running kernel's series has the fact,
+or, for a kernel the table has no series for (or an unknown one), where every series has it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from sbctune.inventory.parsers.procfs import Interrupts
+from sbctune.resources import resource_root
+
+_SERIES = re.compile(r"(\d+)\.(\d+)")
+
+
+@dataclass(frozen=True)
+class FixedChip:
+    chip: str  # as /proc/interrupts shows it: "BRCM STB PCIe MSI"
+    words: str  # what it is, in plain words: "the PCIe controller of the Pi 4 ..."
+    where: str  # the kernel source: "drivers/pci/controller/pcie-brcmstb.c: brcm_msi_set_affinity"
+
+
+@lru_cache(maxsize=1)
+def _facts() -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]]:
+    """The table's kernel series and its facts of chips without affinity (only those are kept:
+    the rest of the table is the planner's)."""
+    path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    facts = tuple(
+        f for f in data["hand"].get("_kernel", []) if f["fact"] == "irqchip_without_affinity"
+    )
+    return tuple(data["kernels"]), facts
+
+
+def _series(kernel: str | None, known: tuple[str, ...]) -> set[str]:
+    match = _SERIES.search(kernel or "")
+    running = f"{match.group(1)}.{match.group(2)}" if match else None
+    return {running} if running in known else set(known)
+
+
+def fixed_chip(chip: str | None, kernel: str | None = None) -> FixedChip | None:
+    """The chip's fact when the kernel cannot move its interrupts, else None (a chip the table
+    does not name can be steered as far as sbctune knows: the write then says)."""
+    if not chip:
+        return None
+    known, facts = _facts()
+    series = _series(kernel, known)
+    mine = [f for f in facts if f.get("shown_as") == chip.strip()]
+    if not mine or not series <= {s for f in mine for s in f["kernels"]}:
+        return None
+    cites = [f"{f['file']}: {f['symbol']}" for f in mine if series & set(f["kernels"])]
+    return FixedChip(chip.strip(), str(mine[0]["words"]), "; ".join(dict.fromkeys(cites)))
+
+
+def fixed_irqs(
+    interrupts: Interrupts | None, irqs: list[int], kernel: str | None
+) -> tuple[list[int], str | None]:
+    """Which of a NIC's interrupts cannot be moved, and why: plain words, then the kernel
+    source in brackets (None when every one can be moved, as far as the table knows)."""
+    if interrupts is None:
+        return [], None
+    fixed: list[int] = []
+    chips: list[FixedChip] = []
+    for number in irqs:
+        irq = interrupts.get(number)
+        found = fixed_chip(irq.controller, kernel) if irq is not None else None
+        if found is not None:
+            fixed.append(number)
+            chips += [found] if found not in chips else []
+    if not chips:
+        return [], None
+    why = "; ".join(
+        f"it comes through {c.words}, which gives the kernel no way to move it to another CPU"
+        f" ({c.where})"
+        for c in chips
+    )
+    return fixed, why
