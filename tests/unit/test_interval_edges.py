@@ -103,8 +103,8 @@ def test_a_run_whose_guard_fired_mid_run_is_marked_and_its_gain_not_kept() -> No
     assert state is not None and state["changed_during_run"] and state["tweaks"] == []
     run = _run(2, [834.0, 830.0, 832.0], state)
     assert not usable_as_tuned(run)
-    assert change_text(run) == (f"{CHANGED} (at start: 2 tweaks in force (armed); at end: "
-                                "untuned)")  # fmt: skip
+    assert change_text(run) == (f"{CHANGED} (at start: 2 tweaks in force (on trial under "
+                                "the guard); at end: untuned)")  # fmt: skip
     assert tuning_text(run) == f"tuning applied earlier: {CHANGED}"
     comparison = compare([_run(1, [736.0, 737.0, 735.0]), run])
     assert comparison.runs[1].tuning_changed and CHANGED.upper() in comparison.runs[1].description
