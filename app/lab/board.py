@@ -1,9 +1,10 @@
 """What a lab shows of its board (model, SoC) and where it comes from.
 
 A lab serves the board only from its profile's real captures: a captured device-tree model goes
-over /sys/firmware (sbctune.lab.overlay), a captured /proc/cpuinfo over the host's. A profile
-whose source printed neither keeps the board unknown (nothing is invented), and `lab up` says
-why, so "model: unknown" in `sbctune inspect` of the lab is not taken for a fault."""
+over /sys/firmware (sbctune.lab.overlay), a captured /proc/cpuinfo over the host's (without
+one the lab's /proc/cpuinfo reads empty: the host's CPUs are not the Pi's). A profile whose
+source printed neither keeps the board unknown (nothing is invented), and `lab up` says why, so
+"model: unknown" in `sbctune inspect` of the lab is not taken for a fault."""
 
 from __future__ import annotations
 

@@ -229,6 +229,15 @@ def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
 
     _bind(config["shadow"], "/etc/shadow")
     hide_host_services()
+    hide_host_buses()
+
+
+def hide_host_buses() -> None:
+    """This machine's PCI and USB devices are not the Pi's: empty folders over their sysfs
+    lists, so nothing reading them in the lab (`lsusb`, a sysfs glob) finds the host's."""
+    for folder in ("/sys/bus/pci/devices", "/sys/bus/usb/devices"):
+        if os.path.isdir(folder):
+            _mount("-t", "tmpfs", "-o", "mode=0755,size=64k", "sbctune-lab-bus", folder)
 
 
 def hide_host_services() -> None:

@@ -6,8 +6,16 @@ PATH and on sudo's secure_path). The script prints the capture for the exact com
 exits with the captured exit code; any other command line runs the real binary if the host
 has one, else fails like a missing tool (exit 127, "command not found").
 
+The lab is namespaces on this machine, so the host's own hardware must not show through: the
+programs that list hardware (``HARDWARE_PROGRAMS``: lspci, lsusb, the kernel log ...) never run
+the host's binary. A line the profile did not capture says "not available in this lab" and
+exits as ``HARDWARE_PROGRAMS`` says (127: reported as not installed on the Pi; dmesg 1: no
+kernel log). Nothing is invented in their place.
+
 Captured files (/proc/interrupts, /proc/cpuinfo, /etc/os-release, other existing files) are
-bind-mounted over the real ones; the device-tree model goes into a tmpfs over /sys/firmware.
+bind-mounted over the real ones; ``HARDWARE_FILES`` the profile did not capture are covered
+with an empty file (the host's CPUs and interrupt lines are not the Pi's); the device-tree
+model goes into a tmpfs over /sys/firmware.
 """
 
 from __future__ import annotations
@@ -26,6 +34,10 @@ _COMMAND = re.compile(r"^[A-Za-z0-9._+-]+$")
 _SHELL_META = re.compile(r"[|;&<>$`()\\\"'*?\[\]{}~#]")
 MODEL_KEYS = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
 REAL_DIRS = ("/usr/sbin", "/usr/bin", "/sbin", "/bin")
+# Programs that show the machine's hardware -> exit code of a line the profile did not capture.
+HARDWARE_PROGRAMS = {"lspci": 127, "lsusb": 127, "lshw": 127, "usb-devices": 127, "dmesg": 1}
+# Files that show the machine's hardware: empty in the lab unless the profile captured them.
+HARDWARE_FILES = ("/proc/cpuinfo", "/proc/interrupts")
 
 
 @dataclass
@@ -69,7 +81,9 @@ def fake_script(
 ) -> str:
     """The shell script standing in for ``program``; cases are (line, capture, exit code).
 
-    ``fallback`` (capture, exit code) answers any other flags-only invocation.
+    ``fallback`` (capture, exit code) answers any other flags-only invocation. Any other line
+    runs the host's binary, except for ``HARDWARE_PROGRAMS``: those say the lab does not have
+    it and exit with their code.
     """
     lines = [
         "#!/bin/sh",
@@ -85,8 +99,15 @@ def fake_script(
             f"  {_quote(program)}|{_quote(program + ' -')}*) "
             f"cat {_quote(fallback[0])}; exit {fallback[1]} ;;"
         )
+    lines.append("esac")
+    if program in HARDWARE_PROGRAMS:
+        lines += [
+            'echo "$prog: not available in this lab: its profile has no capture of this" >&2',
+            f"exit {HARDWARE_PROGRAMS[program]}",
+            "",
+        ]
+        return "\n".join(lines)
     lines += [
-        "esac",
         "for dir in " + " ".join(REAL_DIRS) + "; do",
         '  if [ -x "$dir/$prog" ]; then exec "$dir/$prog" "$@"; fi',
         "done",
@@ -135,7 +156,10 @@ def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
         return path
 
     counter = 0
-    for program, lines in sorted(_command_lines(bundle).items()):
+    grouped = _command_lines(bundle)
+    for program in HARDWARE_PROGRAMS:  # never the host's: a script even with nothing captured
+        grouped.setdefault(program, {})
+    for program, lines in sorted(grouped.items()):
         cases = []
         for line, cmdline in sorted(lines.items()):
             output = bundle.command(cmdline) or ""
@@ -162,6 +186,9 @@ def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
             plan.skipped.append(path)
             continue
         plan.file_binds.append((str(store("file", index, text)), path))
+    for index, path in enumerate(HARDWARE_FILES):
+        if path not in bundle.files:
+            plan.file_binds.append((str(store("empty", index, "")), path))
     return plan
 
 

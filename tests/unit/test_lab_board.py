@@ -5,6 +5,7 @@ unknown, and its SOURCE.md and `lab up` say why (sbctune.lab.board)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -58,5 +59,30 @@ def test_no_capture_no_board(tmp_path: Path) -> None:
     bundle = read_bundle(profile)
     plan = overlay.build(bundle, tmp_path / "lab")
     assert plan.model is None
-    assert "/proc/cpuinfo" not in [target for _, target in plan.file_binds]
+    # Not the host's /proc/cpuinfo either (its CPUs are not the Pi's): an empty file over it.
+    served = dict((target, Path(source)) for source, target in plan.file_binds)
+    assert served["/proc/cpuinfo"].read_text(encoding="utf-8") == ""
     assert board_words(bundle).startswith("unknown")
+
+
+@pytest.mark.posix_only("runs the lab's fake commands with /bin/sh")
+@pytest.mark.parametrize("program", sorted(overlay.HARDWARE_PROGRAMS))
+def test_hardware_the_profile_did_not_capture_is_not_the_hosts(
+    tmp_path: Path, program: str
+) -> None:
+    """pi5-macb captured nothing: its lab must not run this machine's lspci, lsusb or dmesg
+    (the host VM's Virtio NIC showed as the Pi's), nor serve the host's interrupt lines."""
+    bundle = read_bundle(find_profile("pi5-macb"))
+    plan = overlay.build(bundle, tmp_path / "lab")
+    served = dict((target, Path(source)) for source, target in plan.file_binds)
+    assert [served[path].read_text(encoding="utf-8") for path in overlay.HARDWARE_FILES] == [
+        "",
+        "",
+    ]
+    script = Path(plan.bin_dir) / program
+    ran = subprocess.run(
+        ["/bin/sh", str(script), "-v"], capture_output=True, text=True, timeout=10, check=False
+    )
+    assert (ran.returncode, ran.stdout) == (overlay.HARDWARE_PROGRAMS[program], "")
+    said = f"{program}: not available in this lab: its profile has no capture of this\n"
+    assert ran.stderr == said

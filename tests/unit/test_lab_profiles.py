@@ -321,7 +321,9 @@ def test_fake_commands_print_captures_and_fall_through(tmp_path: Path) -> None:
     assert run("fakecmd-x").stdout == "bare\n"
     missing = run("fakecmd-x", "--other")
     assert missing.returncode == 127 and "command not found" in missing.stderr
-    assert [target for _, target in plan.file_binds] == ["/proc/interrupts"]
+    # The uncaptured /proc/cpuinfo is an empty file, not this host's (sbctune.lab.overlay).
+    served = {to: Path(src).read_text(encoding="utf-8") for src, to in plan.file_binds}
+    assert served == {"/proc/interrupts": "CPU0\n", "/proc/cpuinfo": ""}
 
 
 # --------------------------------------------------------------------------- host checks
