@@ -20,6 +20,7 @@ from sbctune.catalog.kernel_drivers import (
     probe_resets,
 )
 from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -298,6 +299,16 @@ def _on_wiphy(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+def _on_mmc_card(event: DmesgEvent) -> Sighting | None:
+    """A card on an MMC host ("mmc1: new high speed SDIO card at address 0001", "mmc1: card
+    0001 removed"): its type, "" when the line does not say (bus_elimination reads it)."""
+    f = event.fields
+    sighting = Sighting([("sdio", f["device"])])
+    kind = "disk" if f.get("disk") else f.get("type", "")
+    sighting.add("mmc_card", kind or "not shown", _SRC, event.text, event.line)
+    return sighting
+
+
 def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     if found is None or found[0] != "pci":
@@ -345,6 +356,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wifi_chip": _on_wifi,
     "driver_message": _on_driver_message,
     "wiphy": _on_wiphy,
+    "mmc_card": _on_mmc_card,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
@@ -408,7 +420,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
-    return found + _lone_wifi_devices(found)
+    found += _lone_wifi_devices(found)
+    return found + buses_by_elimination(found)
 
 
 def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
