@@ -23,7 +23,7 @@ _BUS_OF_KEY = {"usb": "usb", "pci": "pci", "sdio": "sdio"}  # a device key's kin
 _BUS_WORD = {"usb": "USB", "pci": "PCIe", "sdio": "SDIO"}
 _OWNERS = ("driver", "refused_by", "probed_by")
 # mmc_add_card()'s types that are memory (drivers/mmc/core/bus.c): no SDIO function on them
-_MEMORY = {"MMC", "SD", "SDHC", "SDXC", "SDUC", "disk"}  # "not shown": maybe SDIO
+_MEMORY = {"MMC", "SD", "SDHC", "SDXC", "SDUC", "disk"}  # "not shown" may be SDIO
 
 
 @dataclass
@@ -32,7 +32,7 @@ class _Seen:
 
     owners: set[str] = field(default_factory=set)
     ids: set[str] = field(default_factory=set)
-    cards: set[str] = field(default_factory=set)  # mmc_card types ("" when not shown)
+    cards: dict[str, set[str]] = field(default_factory=dict)  # a card's address -> its types
     first: Fact | None = None  # the first line that showed it
 
 
@@ -47,8 +47,9 @@ def _devices(found: list[Sighting]) -> dict[Key, _Seen]:
                     item.owners.add(fact.value)
                 elif fact.field == "ids" and isinstance(fact.value, str):
                     item.ids.add(fact.value.lower())
-                elif fact.field == "mmc_card":
-                    item.cards.add(str(fact.value))
+                elif fact.field == "mmc_card" and isinstance(fact.value, tuple):
+                    address, kind = fact.value
+                    item.cards.setdefault(str(address), set()).add(str(kind))
                 if fact.source == _SRC and (item.first is None or fact.order < item.first.order):
                     item.first = fact
     return seen
@@ -60,8 +61,8 @@ def _could_be(driver: KernelDriver, key: Key, item: _Seen) -> bool:
     bus = _BUS_OF_KEY[key[0]]
     if bus not in driver.buses:
         return False
-    if bus == "sdio":  # an MMC host: a card that may be an SDIO one
-        return bool(item.cards) and not item.cards <= _MEMORY
+    if bus == "sdio":  # an MMC host: a card of it (by its address) that may be an SDIO one
+        return any(not kinds <= _MEMORY for kinds in item.cards.values())
     listed = load_kernel_drivers().ids_of(driver.name)
     return all((bus, ids) in listed for ids in item.ids)
 

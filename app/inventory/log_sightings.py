@@ -301,11 +301,11 @@ def _on_wiphy(event: DmesgEvent) -> Sighting | None:
 
 def _on_mmc_card(event: DmesgEvent) -> Sighting | None:
     """A card on an MMC host ("mmc1: new high speed SDIO card at address 0001", "mmc1: card
-    0001 removed"): its type, "" when the line does not say (bus_elimination reads it)."""
+    0001 removed"): (its address, its type or "not shown"), read by bus_elimination."""
     f = event.fields
     sighting = Sighting([("sdio", f["device"])])
-    kind = "disk" if f.get("disk") else f.get("type", "")
-    sighting.add("mmc_card", kind or "not shown", _SRC, event.text, event.line)
+    kind = "disk" if f.get("disk") else f.get("type", "not shown")
+    sighting.add("mmc_card", (f.get("rca", ""), kind), _SRC, event.text, event.line)
     return sighting
 
 

@@ -398,8 +398,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(
             r"^(?:(?P<device>mmc\d{1,3}): (?:new [\w -]{0,80}?(?P<type>SD-combo|SDIO|SDUC|SDXC|"
             r"SDHC|SD|MMC) card at address (?P<rca>[0-9a-f]{4})|card (?P<rca2>[0-9a-f]{4}) "
-            r"(?P<removed>removed))$|(?P<disk>mmcblk\d{1,3})(?:boot\d|rpmb)?: (?P<device3>mmc\d{1,3}):"
-            r"(?P<rca3>[0-9a-f]{4}) )"
+            r"(?P<removed>removed))$|(?P<disk>mmcblk\d{1,3})(?:boot\d|rpmb)?: "
+            r"(?P<device3>mmc\d{1,3}):(?P<rca3>[0-9a-f]{4}) )"
         ),
     ),
     (
