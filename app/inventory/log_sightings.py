@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import (
     bus_named_by,
@@ -171,6 +172,9 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
     if kind == "device" and (named := firmware_file(text)):
         sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
+    if kind == "device" and (chips := chips_by_function(text)):  # "rtl8192eu_parse_efuse: "
+        why = f"{text[:200]} (printed by a function of {chips[1]}, the file of those chips)"
+        sighting.add("chip_by_function", chips[0], _SRC, why, no)
     if kind == "renamed" and (old := iface_key(f.get("old"))):
         sighting.keys.append(old)
         sighting.add("former_name", f.get("old"), _SRC, text, no)
