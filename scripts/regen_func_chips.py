@@ -113,15 +113,12 @@ def _ranked(name: str, chips: list[str]) -> list[str]:
     return sorted(chips, key=lambda c: (not head.endswith(c.lower()[-6:]), c))
 
 
-def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+def build(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
+    """The table's "functions" from the source trees, by series."""
     printing: dict[str, dict[str, str]] = {}  # function -> series -> file
     defined: dict[str, tuple[list[str], str, str]] = {}  # function -> (chips, file, series)
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[series] = source.version
-        prints, chips = scan(source.root)
+    for series, root in trees.items():
+        prints, chips = scan(root)
         for name, rel in prints.items():
             printing.setdefault(name, {})[series] = rel
         for name, (names, rel) in chips.items():
@@ -138,6 +135,18 @@ def main() -> int:
             "printed_in": dict(sorted(where.items())),
             "chips_named_in": {series: rel},
         }
+    return dict(sorted(table.items()))
+
+
+def main() -> int:
+    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
+    trees: dict[str, Path] = {}
+    used: dict[str, str] = {}
+    for series in SERIES:
+        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
+        used[series] = source.version
+        trees[series] = source.root
+    table = build(trees)
     data = {
         "about": (
             "Functions of a driver's per-chip source file that print their own name "
@@ -146,7 +155,7 @@ def main() -> int:
             "scripts/regen_func_chips.py; checked by tests/unit/test_func_chips.py."
         ),
         "linux-source": used,
-        "functions": dict(sorted(table.items())),
+        "functions": table,
     }
     OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
     print(f"{len(table)} functions name their chips -> {OUT.relative_to(ROOT)}")
