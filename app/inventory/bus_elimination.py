@@ -55,7 +55,7 @@ def _devices(found: list[Sighting]) -> dict[Key, _Seen]:
     return seen
 
 
-def _could_be(driver: KernelDriver, key: Key, item: _Seen) -> bool:
+def _could_be(driver: KernelDriver, listed: set[tuple[str, str]], key: Key, item: _Seen) -> bool:
     if item.owners - {driver.name} or item.first is None:
         return False  # another driver's device (a hub, a keyboard's usbhid, smsc95xx ...)
     bus = _BUS_OF_KEY[key[0]]
@@ -63,7 +63,6 @@ def _could_be(driver: KernelDriver, key: Key, item: _Seen) -> bool:
         return False
     if bus == "sdio":  # an MMC host: a card of it (by its address) that may be an SDIO one
         return any(not kinds <= _MEMORY for kinds in item.cards.values())
-    listed = load_kernel_drivers().ids_of(driver.name)
     return all((bus, ids) in listed for ids in item.ids)
 
 
@@ -98,18 +97,19 @@ def buses_by_elimination(found: list[Sighting]) -> list[Sighting]:
         driver = table.get(name)
         if driver is None or len({b for b in driver.buses if b in _BUS_WORD}) < 2:
             continue
+        listed = set(table.ids_of(name))
         fits = sorted(
-            (item.first.order, key, item)
+            (item.first.order, key)
             for key, item in devices.items()
-            if item.first is not None and _could_be(driver, key, item)
+            if item.first is not None and _could_be(driver, listed, key, item)
         )
-        buses = {_BUS_OF_KEY[key[0]] for _order, key, _item in fits}
+        buses = {_BUS_OF_KEY[key[0]] for _order, key in fits}
         if len(buses) != 1:
             continue
         bus = buses.pop()
-        first = fits[0][2].first
+        first = devices[fits[0][1]].first
         assert first is not None
-        what = ", ".join(key[1] for _o, key, _i in fits[:3]) + (" ..." if len(fits) > 3 else "")
+        what = ", ".join(key[1] for _o, key in fits[:3]) + (" ..." if len(fits) > 3 else "")
         on = ", ".join(_BUS_WORD[b] for b in driver.buses if b in _BUS_WORD)
         why = (
             f"{first.line} ({name} binds on {on}; "
