@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import (
     bus_named_by,
@@ -20,6 +21,7 @@ from sbctune.catalog.kernel_drivers import (
     probe_resets,
 )
 from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -170,6 +172,9 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
     if kind == "device" and (named := firmware_file(text)):
         sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
+    if kind == "device" and (chips := chips_by_function(text)):  # "rtl8192eu_parse_efuse: "
+        why = f"{text[:200]} (printed by a function of {chips[1]}, the file of those chips)"
+        sighting.add("chip_by_function", chips[0], _SRC, why, no)
     if kind == "renamed" and (old := iface_key(f.get("old"))):
         sighting.keys.append(old)
         sighting.add("former_name", f.get("old"), _SRC, text, no)
@@ -298,6 +303,16 @@ def _on_wiphy(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+def _on_mmc_card(event: DmesgEvent) -> Sighting | None:
+    """A card on an MMC host ("mmc1: new high speed SDIO card at address 0001", "mmc1: card
+    0001 removed"): (its address, its type or "not shown"), read by bus_elimination."""
+    f = event.fields
+    sighting = Sighting([("sdio", f["device"])])
+    kind = "disk" if f.get("disk") else f.get("type", "not shown")
+    sighting.add("mmc_card", (f.get("rca", ""), kind), _SRC, event.text, event.line)
+    return sighting
+
+
 def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     if found is None or found[0] != "pci":
@@ -345,6 +360,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wifi_chip": _on_wifi,
     "driver_message": _on_driver_message,
     "wiphy": _on_wiphy,
+    "mmc_card": _on_mmc_card,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
@@ -408,7 +424,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
-    return found + _lone_wifi_devices(found)
+    found += _lone_wifi_devices(found)
+    return found + buses_by_elimination(found)
 
 
 def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:

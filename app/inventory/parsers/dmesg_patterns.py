@@ -389,6 +389,20 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # A card on an MMC host, by the MMC core (drivers/mmc/core/bus.c): mmc_add_card()'s
+        # "%s: new %s%s%s%s%s%s card at address %04x" (its type MMC, SD, SDHC, SDXC, SDUC,
+        # SDIO or SD-combo), mmc_remove_card()'s "%s: card %04x removed" (no type), and a
+        # memory card's disk (drivers/mmc/core/block.c mmc_blk_alloc_req(): "mmcblk0:
+        # mmc0:aaaa SC16G 14.8 GiB")
+        "mmc_card",
+        _Lazy(
+            r"^(?:(?P<device>mmc\d{1,3}): (?:new [\w -]{0,80}?(?P<type>SD-combo|SDIO|SDUC|SDXC|"
+            r"SDHC|SD|MMC) card at address (?P<rca>[0-9a-f]{4})|card (?P<rca2>[0-9a-f]{4}) "
+            r"(?P<removed>removed))$|(?P<disk>mmcblk\d{1,3})(?:boot\d|rpmb)?: "
+            r"(?P<device3>mmc\d{1,3}):(?P<rca3>[0-9a-f]{4}) )"
+        ),
+    ),
+    (
         "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
         _Lazy(
             rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
@@ -469,6 +483,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_not_top_speed": ("top speed",),
     "usb_error": ("-71", "-110", "-32", "-19", "-108", "-62", "-5"),
     "firmware_missing": ("Direct firmware", "firmware: failed to load"),
+    "mmc_card": ("card at address", " removed", "mmcblk"),
     "wifi_chip": ("brcmfmac",),
     "device": (": ",),
 }
