@@ -39,6 +39,11 @@ def _bundle(files: dict[str, str]) -> Bundle:
     return Bundle(source=Path("."), host="raspberrypi", created="", files=files)
 
 
+# the overlay hands its files to the lab user (pwd): the lab is Linux's, not Windows's
+BUILDS_THE_OVERLAY = pytest.mark.posix_only("builds the lab's overlay (pwd)")
+
+
+@BUILDS_THE_OVERLAY
 def test_real_captures_of_the_board_are_served_as_is(tmp_path: Path) -> None:
     cpuinfo = PI4_CPUINFO.read_text(encoding="utf-8")
     model = ZERO2_MODEL.read_text(encoding="utf-8")
@@ -53,6 +58,7 @@ def test_real_captures_of_the_board_are_served_as_is(tmp_path: Path) -> None:
     assert served["/proc/cpuinfo"].read_text(encoding="utf-8") == cpuinfo
 
 
+@BUILDS_THE_OVERLAY
 def test_no_capture_no_board(tmp_path: Path) -> None:
     profile = tmp_path / "profile"
     shutil.copytree(find_profile("pi4-ax88179"), profile)
