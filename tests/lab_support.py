@@ -222,3 +222,16 @@ async def iperf3_left_on_pi(session: Session, lab: LabInfo) -> list[str]:
         for line in listing.stdout.splitlines()
         if line.startswith("iperf3") and any(addr in line for addr in addresses)
     ]
+
+
+def cli_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What `sbctune ARGV` printed (stdout, then stderr), run in this process; it must exit 0."""
+    from sbctune.cli.main import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert code == 0, (argv, out, err)
+    return out + err

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.cli.main import main
 from sbctune.lab.model import LabInfo
+from tests.lab_support import cli_output
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab]
@@ -21,16 +21,6 @@ HELD = (
     f"{RINGS}: held back (restarts the link you are connected over; run again with the flag "
     "--allow-link-restart to allow it)"
 )
-
-
-def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    assert code == 0, (argv, out, err)
-    return out + err
 
 
 def test_apply_without_tweak_says_held_back_and_the_flag(
@@ -44,18 +34,20 @@ def test_apply_without_tweak_says_held_back_and_the_flag(
     monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
     monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
     pi = f"{lab.user}@{lab.host}"
-    _cli(["connect", pi, "--accept-new-host-key"], capsys)
-    plan = _cli(["tune", "plan", pi], capsys)
+    cli_output(["connect", pi, "--accept-new-host-key"], capsys)
+    plan = cli_output(["tune", "plan", pi], capsys)
     assert f"{RINGS}: held back (restarts the link you are connected over)" in plan, plan
     assert "(to allow it: run again with the flag --allow-link-restart)" in plan
-    applied = _cli(["tune", "apply", pi, "--guard", "60"], capsys)  # armed: stdin is no terminal
+    # armed: stdin is no terminal
+    applied = cli_output(["tune", "apply", pi, "--guard", "60"], capsys)
     try:
         line = next(x for x in applied.splitlines() if RINGS in x)
         assert line.strip().endswith(HELD), applied
         assert "not possible" not in line and "macb" not in line, line
         assert not jargon(applied, cli=True), jargon(applied, cli=True)
-        status = _cli(["tune", "status", pi], capsys)  # the session kept on the Pi says the same
+        # the session kept on the Pi says the same
+        status = cli_output(["tune", "status", pi], capsys)
         line = next(x for x in status.splitlines() if RINGS in x)
         assert line.strip().endswith(HELD) and "not possible" not in line, status
     finally:
-        _cli(["tune", "revert", pi], capsys)
+        cli_output(["tune", "revert", pi], capsys)

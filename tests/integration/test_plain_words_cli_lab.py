@@ -10,22 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.cli.main import main
 from sbctune.lab.model import LabInfo
 from tests.conftest import OUTPUT_DIR
+from tests.lab_support import cli_output
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab]
-
-
-def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    assert code == 0, (argv, out, err)
-    return out + err
 
 
 def test_the_cli_speaks_plainly_against_the_lab(
@@ -40,22 +30,22 @@ def test_the_cli_speaks_plainly_against_the_lab(
     pi = f"{lab.user}@{lab.host}"
     short = ["--duration", "2", "--omit", "1", "--trials", "1"]
     outputs = {
-        "connect": _cli(["connect", pi, "--accept-new-host-key"], capsys),
-        "inspect": _cli(["inspect", pi], capsys),
-        "measure": _cli(["measure", pi, *short], capsys),
-        "advise": _cli(["advise", pi], capsys),
-        "tune plan": _cli(["tune", "plan", pi], capsys),
-        "tune apply": _cli(
+        "connect": cli_output(["connect", pi, "--accept-new-host-key"], capsys),
+        "inspect": cli_output(["inspect", pi], capsys),
+        "measure": cli_output(["measure", pi, *short], capsys),
+        "advise": cli_output(["advise", pi], capsys),
+        "tune plan": cli_output(["tune", "plan", pi], capsys),
+        "tune apply": cli_output(
             ["tune", "apply", pi, "--guard", "60", "--tweak", "cpu-governor-performance"], capsys
         ),
-        "tune status": _cli(["tune", "status", pi], capsys),
-        "measure tuned": _cli(["measure", pi, *short], capsys),
-        "tune revert": _cli(["tune", "revert", pi], capsys),
-        "history": _cli(["history"], capsys),
+        "tune status": cli_output(["tune", "status", pi], capsys),
+        "measure tuned": cli_output(["measure", pi, *short], capsys),
+        "tune revert": cli_output(["tune", "revert", pi], capsys),
+        "history": cli_output(["history"], capsys),
     }
     runs = re.findall(r"Saved as run (\d+)", outputs["measure"] + outputs["measure tuned"])
     assert len(runs) == 2, outputs["measure"]
-    outputs["compare"] = _cli(["compare", *runs], capsys)
+    outputs["compare"] = cli_output(["compare", *runs], capsys)
     saved = OUTPUT_DIR / "cli-output"  # what the user read, kept for a look
     saved.mkdir(parents=True, exist_ok=True)
     for name, text in outputs.items():
@@ -67,5 +57,5 @@ def test_the_cli_speaks_plainly_against_the_lab(
     assert "Tuning plan for" in plan and "$ sudo" not in plan
     assert "Add --show-commands to see the exact commands" in plan
     assert "(to choose it alone: --tweak rps-rfs)" in plan
-    shown = _cli(["tune", "plan", pi, "--show-commands"], capsys)
+    shown = cli_output(["tune", "plan", pi, "--show-commands"], capsys)
     assert "$ sudo" in shown, "asked for, the commands are shown"
