@@ -21,7 +21,13 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
-from sbctune.lab.ethtool_table import channels_state, driver_info, driver_queues, hold_to_table
+from sbctune.lab.ethtool_table import (
+    channels_state,
+    driver_info,
+    driver_queues,
+    hold_to_table,
+    queue_pairs,
+)
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
@@ -127,6 +133,7 @@ def interface_state(
     state["features"] = _features(model)
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
+    queue_pairs(state, driver, chip, kernel)
     state["stats"] = stats_names(driver)
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.

@@ -177,6 +177,8 @@ def hold_to_table(
             state["pause"]["autoneg_refused"] = True
         if caps.facts.get("pause_refused_above_mtu"):  # r8169: not with jumbo frames
             state["pause"]["refused_above_mtu"] = int(caps.facts["pause_refused_above_mtu"])
+        if caps.facts.get("pause_restart_needs_autoneg"):  # igb/igc: down/up only with autoneg
+            state["pause"]["restart_needs_autoneg"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
@@ -217,6 +219,9 @@ def _eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
     if rules:
         rules["tx_lpi_follows"] = bool(caps.facts.get("eee_tx_lpi_follows"))
         eee["rules"] = rules
+    if caps.facts.get("eee_tx_lpi_follows"):  # igc/igb: EEER's Tx LPI; atlantic: as shown
+        eee["tx_lpi_follows"] = True
+        eee["tx_lpi"] = bool(eee["enabled"])
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:
@@ -320,7 +325,23 @@ def _scale(co: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | 
         co["values"][f"{direction}-frames"] = int(frames["shown_when_off"])
 
 
+def queue_pairs(state: dict[str, Any], driver: str, chip: str = "", kernel: str = "") -> None:
+    """igb/igc: whether one vector serves a TX and an RX queue (igb/igc_set_flag_queue_pairs:
+    more RSS queues than half the MAC's maximum, never on the 82575 or I211), which changes
+    what -c shows and -C accepts for tx-usecs; `state` is the interface's, its channels set."""
+    caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    rule = caps.facts.get("coalesce_queue_pairs") if caps else None
+    co, ch = state.get("coalesce"), state.get("channels")
+    if not rule or co is None or ch is None:
+        return
+    squeezed = chip.lower().replace(" ", "")
+    exempt = any(name.lower() in squeezed for name in rule.get("unpaired_chips", []) if squeezed)
+    paired = not exempt and int(ch["cur"]["combined"]) > int(ch["max"]["combined"]) // 2
+    co["pairs"] = {"tx-usecs": rule["tx-usecs"], "paired": paired, "exempt": exempt}
+
+
 def _features(features: dict[str, Any], caps: DriverCaps) -> None:
+    features["restart_on"] = list(caps.facts.get("restarts_on_features", []))
     wanted = features["wanted"]
     off = list(caps.facts.get("features_off_by_default", []))
     if driver_caps.kernel_fact("mangleid_hw_only"):

@@ -77,6 +77,9 @@ def set_channels(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     ):
         raise nl_error(EINVAL, SET_FAIL)  # igb/igc_set_channels: combined only, other kept
     ch["cur"] = new
+    pq = (dev.get("coalesce") or {}).get("pairs")
+    if pq and not pq.get("exempt"):  # igb/igc_set_flag_queue_pairs, decided again
+        pq["paired"] = new["combined"] > int(ch["max"]["combined"]) // 2
     if ch.get("restarts"):
         ch["bounces"] = int(ch.get("bounces", 0)) + 1
         dev["bounce_pending"] = True

@@ -131,6 +131,9 @@ def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str
             feats["wanted"][name] = on
     after = active_features(feats)
     changed = [n for n in feats["order"] if after[n] != before[n]]
+    if any(n in feats.get("restart_on", []) for n in changed):  # atlantic LRO/VLAN, igb rx-all
+        feats["bounces"] = int(feats.get("bounces", 0)) + 1
+        dev["bounce_pending"] = True
     unmet = [n for n, on in requested.items() if after[n] != on]
     surprise = [n for n in changed if n not in requested]
     if not unmet and not surprise:

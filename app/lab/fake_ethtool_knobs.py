@@ -93,7 +93,7 @@ def show_coalesce(ifname: str, dev: dict[str, Any]) -> str:
     if "scale" in co and not co["scale"].get("row"):  # r8169: rtl_coalesce_info, no row
         raise nl_error(ELNRNG, FAIL_CODE["-c"])
     supported = set(co["supported"])
-    values = co["values"]
+    values = shown_values(co)
 
     def value(name: str) -> str:
         if name not in supported:
@@ -129,7 +129,7 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
-    if all(_unchanged(co["values"], name, value) for name, value in pairs):
+    if all(_unchanged(shown_values(co), name, value) for name, value in pairs):
         return  # ethnl_set_coalesce: nothing modified, so the driver is not called
     if "scale" in co:  # r8169: every value stored again in units of a speed's scale
         failed = scaled_set(co, numbers)
@@ -139,6 +139,9 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     refused = coalesce_refused(co, numbers)
     if refused:  # the driver's own checks, no extack
         raise nl_error(EOPNOTSUPP if refused == "EOPNOTSUPP" else EINVAL, code)
+    paired = pairs_refusal(co, numbers)
+    if paired is not None:
+        raise nl_error(EINVAL, code, paired or None)
     before = dict(co["values"])
     for name, value in pairs:
         if name in co.get("ignored", []):
@@ -147,6 +150,8 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
     for name, shown in co.get("read_back", {}).items():  # atlantic: frames always read 0
         co["values"][name] = shown
+    if co.get("pairs", {}).get("paired"):  # igb/igc: tx_itr_setting = rx_itr_setting
+        co["values"]["tx-usecs"] = co["values"].get("rx-usecs", 0)
     # ethnl_set_coalesce hands the driver every value (the ones not given as read back): macb on
     # the Raspberry Pi tree stores them all again, so an untouched 49 becomes 48.
     given = {name for name, _ in pairs}
@@ -158,6 +163,30 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))
+
+
+def shown_values(co: dict[str, Any]) -> dict[str, Any]:
+    """The values get_coalesce reports: igb under queue pairs leaves tx-usecs out (0)."""
+    pq = co.get("pairs", {})
+    if pq.get("paired") and pq.get("tx-usecs") == "hidden_and_refused":
+        return {**co["values"], "tx-usecs": 0}
+    return co["values"]
+
+
+def pairs_refusal(co: dict[str, Any], numbers: dict[str, int]) -> str | None:
+    """igb_set_coalesce / igc_ethtool_set_coalesce under queue pairs: igb refuses any non-zero
+    tx-usecs, igc one other than the current (with its extack); None where nothing is refused,
+    "" for a refusal without a message."""
+    pq = co.get("pairs", {})
+    if not pq.get("paired"):
+        return None
+    shown = int(shown_values(co).get("tx-usecs", 0))
+    tx = numbers.get("tx-usecs", shown)
+    if pq.get("tx-usecs") == "hidden_and_refused":
+        return "" if tx else None
+    if tx != shown:
+        return "igc: Queue Pair mode enabled, both Rx and Tx coalescing controlled by rx-usecs"
+    return None
 
 
 def _unchanged(values: dict[str, Any], name: str, value: str) -> bool:
@@ -218,7 +247,7 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["tx_lpi"] = value == "on"
         elif name == "tx-timer":
             eee["tx_lpi_timer"] = int(value)
-    if eee.get("rules", {}).get("tx_lpi_follows"):  # igc: EEER's Tx LPI goes with EEE
+    if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):  # igc, igb, atlantic
         eee["tx_lpi"] = bool(eee["enabled"])
 
 
@@ -282,7 +311,10 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)
-    if pause.get("restarts") and any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx")):
+    # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
+    needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
+    changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
+    if pause.get("restarts") and changed and not needs_autoneg:
         pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     pause.update(new)

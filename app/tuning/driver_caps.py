@@ -49,8 +49,11 @@ class DriverCaps:
         return setting in self.facts.get("restarts_on", [])
 
     def refuses_on(self, fact: str, chip: str | None) -> str | None:
-        """The chip named in `fact` (e.g. "coalesce_refused_chips") that `chip` is, if any."""
+        """The chip named in `fact` (e.g. "coalesce_refused_chips") that `chip` is, if any; a
+        chip named in `fact`_except is not (r8169: the RTL8106eus is not the RTL8106e)."""
         squeezed = (chip or "").lower().replace(" ", "")
+        if any(spared.lower() in squeezed for spared in self.facts.get(f"{fact}_except", [])):
+            return None
         for refused in self.facts.get(fact, []):
             if squeezed and refused.lower() in squeezed:
                 return str(refused)
