@@ -170,7 +170,7 @@ def shown_values(co: dict[str, Any]) -> dict[str, Any]:
     pq = co.get("pairs", {})
     if pq.get("paired") and pq.get("tx-usecs") == "hidden_and_refused":
         return {**co["values"], "tx-usecs": 0}
-    return co["values"]
+    return dict(co["values"])
 
 
 def pairs_refusal(co: dict[str, Any], numbers: dict[str, int]) -> str | None:
@@ -247,7 +247,8 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["tx_lpi"] = value == "on"
         elif name == "tx-timer":
             eee["tx_lpi_timer"] = int(value)
-    if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):  # igc, igb, atlantic
+    # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
+    if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])
 
 
