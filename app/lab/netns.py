@@ -117,7 +117,10 @@ def create(
             [ip, "link", "add", host, "type", "veth", "peer", "name", peer, *peer_args],
             what="creating a veth pair",
         )
-        if counts and room != counts:  # allocated more than in use: the device tree's count
+        # veth_newlink's veth_init_queues (drivers/net/veth.c, 6.1 and on) puts the peer at one
+        # queue of each whatever it was allocated with (it reads the first end's attributes):
+        # the driver's counts in use are set here, as stmmac's device-tree count always was
+        if counts and (room != counts or tuple(counts) != (1, 1)):
             veth_channels.set_channels(peer, *counts)
         run([ip, "link", "set", peer, "netns", netns])
         args = [ip, "-n", netns, "link", "set", peer, "name", inner, "addrgenmode", "none"]

@@ -57,3 +57,21 @@ async def test_xps_is_refused_on_the_pi5_and_taken_on_one_stmmac_queue(
     assert queues.stdout.split() == ["rx-0", "tx-0"]  # the device tree's one, of 8 allocated
     assert done.exit_status == 0, done.stderr
     assert done.stdout.strip() == "3"
+
+
+async def test_a_multiqueue_nic_shows_its_drivers_queues_in_sysfs(
+    lab_factory: Callable[..., LabInfo],
+) -> None:
+    """igb on the CM4 (82580, 4 CPUs: igb_init_queue_configuration) has 4 RX and 4 TX queues,
+    and the CM4's bcmgenet (GENET v5) 5 TX and 1 RX: each queue an RPS/XPS file, as on the
+    board. veth_newlink puts a veth's peer at one queue of each (veth_init_queues) whatever it
+    was allocated with, so the lab sets the counts in use itself."""
+    info = lab_factory("cm4-i340-igb")
+    async with asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        igb = await conn.run("ls /sys/class/net/eth1/queues", check=False)
+        genet = await conn.run("ls /sys/class/net/eth0/queues", check=False)
+    assert igb.stdout.split() == [*(f"rx-{i}" for i in range(4)), *(f"tx-{i}" for i in range(4))]
+    assert genet.stdout.split() == ["rx-0", *(f"tx-{i}" for i in range(5))]
