@@ -188,6 +188,7 @@ def hold_to_table(
         _eee_default(state["eee"], caps)
         _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
+    state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
 
 
 def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:

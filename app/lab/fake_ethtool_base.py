@@ -5,6 +5,7 @@ Standard library only: ``ethtool_state.script_text`` copies this text into the s
 """
 
 import os
+from typing import Any
 
 EOPNOTSUPP = "Operation not supported"
 EINVAL = "Invalid argument"
@@ -75,3 +76,15 @@ def parse_pairs(option: str, args: list[str], kinds: dict[str, str]) -> list[tup
             )
         pairs.append((name, value))
     return pairs
+
+
+def iface_mtu(ifname: str, dev: dict[str, Any]) -> int:
+    """The interface's MTU: the state's where it says one (unit tests), else the lab NIC's own
+    (sysfs, in the namespace the fake ethtool runs in), else Ethernet's 1500."""
+    if dev.get("mtu"):
+        return int(dev["mtu"])
+    try:
+        with open(f"/sys/class/net/{ifname}/mtu", encoding="utf-8") as f:
+            return int(f.read(32).strip())
+    except (OSError, ValueError):
+        return 1500

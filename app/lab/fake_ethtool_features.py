@@ -14,6 +14,7 @@ from sbctune.lab.fake_ethtool_base import (
     FAIL_CODE,
     SET_FAIL_CODE,
     Failure,
+    iface_mtu,
     nl_error,
     require_root,
 )
@@ -39,10 +40,13 @@ def fix_features(active: dict[str, bool]) -> dict[str, bool]:
     return out
 
 
-def active_features(feats: dict[str, Any]) -> dict[str, bool]:
+def active_features(feats: dict[str, Any], mtu: int = 1500) -> dict[str, bool]:
     base = {name: bool(on) for name, on in feats["fixed"].items()}
     base.update({name: bool(on) for name, on in feats["wanted"].items()})
     fixed = fix_features(base)
+    for rule in feats.get("mtu_drops", []):  # r8169's ndo_fix_features with jumbo frames
+        if mtu > int(rule["above"]):
+            fixed.update({name: False for name in rule["drop"] if name in fixed})
     # Only changeable features are cleared by the rules; fixed ones keep their value.
     return {n: (base[n] if n in feats["fixed"] else fixed[n]) for n in feats["order"]}
 
@@ -51,7 +55,7 @@ def show_features(ifname: str, dev: dict[str, Any]) -> str:
     feats = dev.get("features")
     if feats is None:
         raise nl_error(EOPNOTSUPP, FAIL_CODE["-k"])
-    active = active_features(feats)
+    active = active_features(feats, iface_mtu(ifname, dev))
     fixed = feats["fixed"]
 
     def line(label: str, name: str, indent: str = "") -> str:
@@ -125,11 +129,12 @@ def set_features(ifname: str, dev: dict[str, Any], args: list[str]) -> tuple[str
         raise nl_error(EOPNOTSUPP, code)
     requested = _requested_features(feats, args, code)
     require_root(code)
-    before = active_features(feats)
+    mtu = iface_mtu(ifname, dev)
+    before = active_features(feats, mtu)
     for name, on in requested.items():
         if name not in feats["fixed"]:
             feats["wanted"][name] = on
-    after = active_features(feats)
+    after = active_features(feats, mtu)
     changed = [n for n in feats["order"] if after[n] != before[n]]
     if any(n in feats.get("restart_on", []) for n in changed):  # atlantic LRO/VLAN, igb rx-all
         feats["bounces"] = int(feats.get("bounces", 0)) + 1

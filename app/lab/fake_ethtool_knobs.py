@@ -19,6 +19,7 @@ from sbctune.lab.fake_ethtool_base import (
     NUM,
     SET_FAIL_CODE,
     attr_offset,
+    iface_mtu,
     nl_error,
     parse_pairs,
     require_root,
@@ -307,7 +308,7 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
     above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames
-    if above and _mtu(ifname, dev) > int(above):
+    if above and iface_mtu(ifname, dev) > int(above):
         raise nl_error(EOPNOTSUPP, code)
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
@@ -319,15 +320,3 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     pause.update(new)
-
-
-def _mtu(ifname: str, dev: dict[str, Any]) -> int:
-    """The interface's MTU: the state's where it says one (unit tests), else the lab NIC's own
-    (sysfs, in the namespace the fake ethtool runs in), else Ethernet's 1500."""
-    if dev.get("mtu"):
-        return int(dev["mtu"])
-    try:
-        with open(f"/sys/class/net/{ifname}/mtu", encoding="utf-8") as f:
-            return int(f.read(32).strip())
-    except (OSError, ValueError):
-        return 1500

@@ -233,6 +233,18 @@ def coalesce_scale_rows(caps: DriverCaps, chip: str | None) -> dict[str, list[in
     return dict(scales["by_speed"])
 
 
+def mtu_drops(caps: DriverCaps, chip: str | None) -> list[dict[str, Any]]:
+    """The features the driver's ndo_fix_features drops above an MTU, for this chip (r8169:
+    TX checksums and TSO above 1500 but on the PCI RTL8169, TSO above 2047 on every chip):
+    [{"above": MTU, "drop": [feature, ...]}, ...]."""
+    squeezed = (chip or "").lower().replace(" ", "")
+    rules = caps.facts.get("mtu_drops_features", [])
+    spared = [
+        r for r in rules if squeezed and any(c.lower() in squeezed for c in r["except_chips"])
+    ]
+    return [{"above": int(r["above"]), "drop": list(r["drop"])} for r in rules if r not in spared]
+
+
 def fact_in_every_series(caps: DriverCaps, name: str) -> bool:
     """Whether the table has a `name` fact for every series `caps` holds for: with an unknown
     kernel (both series) a default read for one series only is not claimed."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sbctune.limits import parse_json
-from sbctune.tuning import catalog, tryboot
+from sbctune.tuning import catalog, driver_caps, tryboot
 from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
@@ -40,6 +40,13 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
         item.restarts_link = True
         item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
+    chip = ctx.nic.chip if ctx.nic else None
+    dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
+                      if wanted > r["above"] for n in r["drop"]})  # fmt: skip
+    if caps and dropped:
+        what = "TX checksum offload and TSO" if any("checksum" in n for n in dropped) else "TSO"
+        item.reason += (f"; {caps.driver} then keeps {what} off at this MTU "
+                        f"({caps.cite('mtu_drops_features')})")  # fmt: skip
     return item
 
 

@@ -293,6 +293,10 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             )
             continue
         before = "on" if feature.enabled else "off"
+        dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
+        if dropped and not feature.enabled:
+            item.impossible.append((f"{ctx.iface} -K {short}", dropped))
+            continue
         if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
             item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
                                     "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
@@ -304,6 +308,20 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             "; " + "; ".join(f"{t}: {r}" for t, r in item.impossible) if item.impossible else ""
         )
     return item
+
+
+def _dropped_at_mtu(ctx: Context, members: list[str]) -> str | None:
+    """Why the driver keeps these features off at the NIC's MTU (r8169's ndo_fix_features drops
+    TX checksums and TSO with jumbo frames), or None."""
+    mtu = ctx.nic.mtu if ctx.nic else None
+    if not ctx.caps or not mtu:
+        return None
+    chip = ctx.nic.chip if ctx.nic else None
+    for rule in driver_caps.mtu_drops(ctx.caps, chip):
+        if mtu > rule["above"] and any(m in rule["drop"] for m in members):
+            return (f"{ctx.caps.driver} keeps it off above an MTU of {rule['above']} "
+                    f"(this NIC's is {mtu}; {ctx.caps.cite('mtu_drops_features')})")  # fmt: skip
+    return None
 
 
 def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:

@@ -22,7 +22,7 @@ from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
-from sbctune.tuning.probe import Facts
+from sbctune.tuning.probe import Facts, Read
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
@@ -200,3 +200,53 @@ def test_atlantic_shows_tx_lpi_as_eee_itself(tmp_path: Path) -> None:
     assert shown(state, "--show-eee", "\tTx LPI") == "disabled"
     assert ethtool(state, "--set-eee", "eth0", "eee", "on")[2] == 0
     assert shown(state, "--show-eee", "\tTx LPI") == "0 (us)"
+
+
+# ------------------------------------------ r8169: offloads dropped with jumbo frames (row 10)
+
+
+def r8169_at_mtu(tmp_path: Path, chip: str, mtu: int) -> str:
+    state = lab(tmp_path, "r8169", chip)
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["mtu"] = mtu
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    return state
+
+
+@root
+def test_r8169_keeps_tx_checksums_and_tso_off_with_jumbo_frames(tmp_path: Path) -> None:
+    """rtl8169_fix_features: above MTU 1500 every TX checksum and TSO go (all chips but the PCI
+    RTL8169), above 2047 TSO on every chip; asked for, they read "off [requested on]"."""
+    jumbo = r8169_at_mtu(tmp_path, "RTL8168h/8111h", 9000)
+    assert "\ttx-checksum-ipv4: off [requested on]\n" in ethtool(jumbo, "-k", "eth0")[0]
+    out, err, _ = ethtool(jumbo, "-K", "eth0", "sg", "on", "tso", "on")
+    assert "tx-tcp-segmentation: off [requested on]" in out, (out, err)
+    rtl8169 = r8169_at_mtu(tmp_path, "RTL8169sc/8110sc", 1800)  # its own checksums stay
+    assert "\ttx-checksum-ipv4: on\n" in ethtool(rtl8169, "-k", "eth0")[0]
+    assert ethtool(rtl8169, "-K", "eth0", "sg", "on", "tso", "on")[2] == 0
+    assert "\ttx-tcp-segmentation: on\n" in ethtool(rtl8169, "-k", "eth0")[0]
+
+
+@pytest.mark.parametrize(("mtu", "tso_planned"), [(9000, False), (1500, True)])
+def test_offloads_on_r8169_does_not_ask_for_tso_the_mtu_drops(
+    tmp_path: Path, mtu: int, tso_planned: bool
+) -> None:
+    text = ethtool(r8169_at_mtu(tmp_path, "RTL8168h/8111h", mtu), "-k", "eth0")[0]
+    nic = Nic("eth0", driver="r8169", chip="RTL8168h/8111h", mtu=mtu)
+    plan = planned("offloads-on", nic, text, "ethtool -k")
+    asked = [c.target for c in plan.changes]
+    assert ("eth0 -K tso" in asked) == tso_planned, (asked, plan.impossible)
+    if not tso_planned:
+        assert any("above an MTU of 1500" in why for _, why in plan.impossible), plan.impossible
+
+
+def test_mtu_jumbo_on_r8169_says_what_the_driver_turns_off() -> None:
+    nic = Nic("eth0", driver="r8169", chip="RTL8168h/8111h", mtu=1500)
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    tweak = catalog.tweak("mtu-jumbo")
+    inventory = Inventory(board=Board(kernel="6.1.0-31-arm64"), nics=[nic])
+    options = {"path_supports_jumbo": True}
+    plan = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
+    assert plan.applicable, plan.reason
+    assert "keeps TX checksum offload and TSO off at this MTU" in plan.reason
