@@ -343,6 +343,8 @@ def queue_pairs(state: dict[str, Any], driver: str, chip: str = "", kernel: str 
 
 def _features(features: dict[str, Any], caps: DriverCaps) -> None:
     features["restart_on"] = list(caps.facts.get("restarts_on_features", []))
+    features["follow"] = dict(caps.facts.get("features_follow", {}))  # igb/igc: VLAN TX = RX
+    features["needs"] = dict(caps.facts.get("features_need", {}))  # atlantic: LRO needs RX csum
     wanted = features["wanted"]
     off = list(caps.facts.get("features_off_by_default", []))
     if driver_caps.kernel_fact("mangleid_hw_only"):

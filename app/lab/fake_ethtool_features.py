@@ -47,6 +47,12 @@ def active_features(feats: dict[str, Any], mtu: int = 1500) -> dict[str, bool]:
     for rule in feats.get("mtu_drops", []):  # r8169's ndo_fix_features with jumbo frames
         if mtu > int(rule["above"]):
             fixed.update({name: False for name in rule["drop"] if name in fixed})
+    for name, leader in feats.get("follow", {}).items():  # the driver's own ndo_fix_features
+        if name in fixed and leader in fixed:
+            fixed[name] = fixed[leader]
+    for name, needed in feats.get("needs", {}).items():
+        if name in fixed and not fixed.get(needed):
+            fixed[name] = False
     # Only changeable features are cleared by the rules; fixed ones keep their value.
     return {n: (base[n] if n in feats["fixed"] else fixed[n]) for n in feats["order"]}
 

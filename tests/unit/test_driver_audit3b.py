@@ -250,3 +250,30 @@ def test_mtu_jumbo_on_r8169_says_what_the_driver_turns_off() -> None:
     plan = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
     assert plan.applicable, plan.reason
     assert "keeps TX checksum offload and TSO off at this MTU" in plan.reason
+
+
+# ------------------------------------------- the drivers' own feature ties (row 12)
+
+
+@root
+@pytest.mark.parametrize("driver", ["igb", "igc"])
+def test_intel_vlan_insertion_follows_vlan_stripping(tmp_path: Path, driver: str) -> None:
+    """igb/igc_fix_features: TX VLAN insertion is always what RX VLAN stripping is."""
+    state = lab(tmp_path, driver)
+    before = ethtool(state, "-k", "eth0")[0]
+    rx_on = "rx-vlan-offload: on" in before
+    want = "off" if rx_on else "on"
+    out, err, code = ethtool(state, "-K", "eth0", "txvlan", want)
+    assert code == 1 and err == ["Could not change any device features"], (out, err)
+    assert f"tx-vlan-hw-insert: {'on' if rx_on else 'off'} [requested {want}]" in out
+    out, _, code = ethtool(state, "-K", "eth0", "rxvlan", want)
+    assert code == 0 and f"tx-vlan-hw-insert: {want} [not requested]" in out, out
+
+
+@root
+def test_atlantic_lro_goes_with_rx_checksumming_and_restarts(tmp_path: Path) -> None:
+    """aq_ndev_fix_features drops LRO without RX checksums; the LRO change restarts."""
+    state = lab(tmp_path, "atlantic", "AQC107")
+    out, _, code = ethtool(state, "-K", "eth0", "rx", "off")
+    assert code == 0 and "rx-lro: off [not requested]" in out, out
+    assert dev_of(state)["features"].get("bounces") == 1
