@@ -184,6 +184,8 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
+            state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
 
@@ -323,7 +325,11 @@ def _scale(co: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | 
 def _features(features: dict[str, Any], caps: DriverCaps) -> None:
     wanted = features["wanted"]
     off = list(caps.facts.get("features_off_by_default", []))
-    if driver_caps.kernel_fact("mangleid_hw_only"):
+    if driver_caps.kernel_fact("mangleid_needs_hw_tso") and "tx-tcp-segmentation" not in wanted:
+        # register_netdevice adds it to hw_features only when TSO is there: fixed off otherwise
+        wanted.pop(MANGLEID, None)
+        features["fixed"][MANGLEID] = False
+    elif driver_caps.kernel_fact("mangleid_hw_only"):
         off.append(MANGLEID)  # register_netdevice adds it to hw_features only
     for name in off:
         if name in wanted or name in features["order"]:
