@@ -25,11 +25,11 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     if read is None or not read.ok:
         return _no(ctx, "the interface's MTU cannot be read")
     caps = ctx.caps
+    known = caps.mtu_max(ctx.nic.chip if ctx.nic else None) if caps else None
     top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
-    if top is None and caps and caps.mtu_max(ctx.nic.chip if ctx.nic else None):
-        top = caps.mtu_max(ctx.nic.chip if ctx.nic else None)
+    top = known if top is None else top
     if top is not None and wanted > top:
-        where = f" ({caps.cite('mtu_max')})" if caps and caps.cite("mtu_max") else ""
+        where = f" ({caps.cite('mtu_max')})" if caps and known == top else ""
         return _no(ctx, f"the driver allows an MTU of at most {top}{where}")
     if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
         return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
