@@ -173,6 +173,8 @@ def hold_to_table(
         for key, on in caps.facts.get("pause_default", {}).items():
             state["pause"][key] = bool(on)
         state["pause"]["restarts"] = caps.restarts("pause")
+        if caps.facts.get("pause_autoneg_is_link"):  # r8152: the link's autoneg, kept
+            state["pause"]["autoneg_is_link"] = True
         if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
             state["pause"]["autoneg_refused"] = True
         if caps.facts.get("pause_refused_above_mtu"):  # r8169: not with jumbo frames

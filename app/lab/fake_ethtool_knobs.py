@@ -276,6 +276,8 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     require_root(code)
     new = dict(pause)
     new.update({name: value == "on" for name, value in pairs})
+    if pause.get("autoneg_is_link"):  # r8152: Autonegotiate shows the link's (BMCR_ANENABLE)
+        new["autoneg"] = bool(pause.get("autoneg"))
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
     above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames

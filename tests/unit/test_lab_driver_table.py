@@ -557,3 +557,14 @@ def test_r8152_and_ax88179_never_report_tx_lpi(tmp_path: Path, driver: str) -> N
     if is_root:  # a set cannot make the driver report it either
         ethtool(state, "--set-eee", "eth0", "tx-lpi", "on")
         assert "\tTx LPI: disabled\n" in ethtool(state, "--show-eee", "eth0")[0]
+
+
+@root
+def test_r8152_pause_autonegotiation_is_the_links(tmp_path: Path) -> None:
+    """rtl8152_get_pauseparam: `pause->autoneg = 1` whenever the link autonegotiates;
+    rtl8152_set_pauseparam ignores `autoneg off` there (fact pause_autoneg_is_link, audit 3a
+    row 5). Before, the lab read back "Autonegotiate: off"."""
+    state = lab(tmp_path, "r8152")
+    assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "off")[2] == 0
+    shown = ethtool(state, "-a", "eth0")[0]
+    assert "Autonegotiate:\ton\n" in shown and "RX:\t\toff\n" in shown
