@@ -117,7 +117,10 @@ def create(
             [ip, "link", "add", host, "type", "veth", "peer", "name", peer, *peer_args],
             what="creating a veth pair",
         )
-        if counts and room != counts:  # allocated more than in use: the device tree's count
+        # In use: the device tree's count where more are allocated (stmmac), and the driver's
+        # where more than one (bcmgenet's 5 TX): veth_newlink's veth_init_queues(peer, tb) reads
+        # the host end's attributes, which give no count, so the peer starts with one in use.
+        if counts and (room != counts or max(counts) > 1):
             veth_channels.set_channels(peer, *counts)
         run([ip, "link", "set", peer, "netns", netns])
         args = [ip, "-n", netns, "link", "set", peer, "name", inner, "addrgenmode", "none"]

@@ -57,3 +57,23 @@ async def test_xps_is_refused_on_the_pi5_and_taken_on_one_stmmac_queue(
     assert queues.stdout.split() == ["rx-0", "tx-0"]  # the device tree's one, of 8 allocated
     assert done.exit_status == 0, done.stderr
     assert done.stdout.strip() == "3"
+
+
+async def test_the_pi4s_genet_has_its_five_transmit_queues_in_use(
+    lab_factory: Callable[..., LabInfo],
+) -> None:
+    """bcmgenet_probe: netif_set_real_num_tx_queues(dev, tx_queues + 1), 5 on GENET v5, and
+    one RX (driver_caps_audit3a.md row 9): sysfs shows tx-0..tx-4, each takes an XPS map.
+    Before, the veth peer kept one queue in use (veth_init_queues reads the host end's
+    attributes), so the lab showed tx-0 only."""
+    info = lab_factory("pi4-ax88179")
+    async with asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
+        xps = "/sys/class/net/eth0/queues/tx-4/xps_cpus"
+        done = await conn.run(f"sudo -S -p '' bash -c 'echo 3 > {xps} && cat {xps}'",
+                              input=info.password + "\n", check=False)  # fmt: skip
+    assert queues.stdout.split() == ["rx-0", "tx-0", "tx-1", "tx-2", "tx-3", "tx-4"]
+    assert done.exit_status == 0 and done.stdout.strip() == "3", done.stderr
