@@ -186,6 +186,10 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
+            caps, "eee_tx_lpi_follows"
+        ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
+            state["eee"].update(tx_lpi_follows=True, tx_lpi=bool(state["eee"]["enabled"]))
         if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)

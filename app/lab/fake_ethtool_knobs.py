@@ -220,6 +220,8 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["tx_lpi_timer"] = int(value)
     if eee.get("rules", {}).get("tx_lpi_follows"):  # igc: EEER's Tx LPI goes with EEE
         eee["tx_lpi"] = bool(eee["enabled"])
+    if eee.get("tx_lpi_follows"):  # lan78xx on 6.1: one bit, MAC_CR_EEE_EN_, for both
+        eee["tx_lpi"] = bool(eee["enabled"])
     if eee.get("tx_lpi_unreported"):  # r8152, ax88179: get_eee never fills tx_lpi_enabled
         eee["tx_lpi"] = False
 

@@ -568,3 +568,18 @@ def test_r8152_pause_autonegotiation_is_the_links(tmp_path: Path) -> None:
     assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "off")[2] == 0
     shown = ethtool(state, "-a", "eth0")[0]
     assert "Autonegotiate:\ton\n" in shown and "RX:\t\toff\n" in shown
+
+
+@root
+def test_lan78xx_on_6_1_shows_tx_lpi_with_eee(tmp_path: Path) -> None:
+    """6.1 lan78xx_get_eee: eee_enabled and tx_lpi_enabled are both MAC_CR_EEE_EN_ (fact
+    eee_tx_lpi_follows, audit 3a row 7): EEE on shows Tx LPI on, off shows it disabled.
+    Before, the lab kept "Tx LPI: disabled" after `--set-eee eee on`."""
+    path = tmp_path / "state.json"
+    state = interface_state("lan78xx", EMPTY, "eth0", "", "6.1.0-rpi7-rpi-v8")
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": state}}), encoding="utf-8")
+    assert "\tTx LPI: disabled\n" in ethtool(str(path), "--show-eee", "eth0")[0]
+    assert ethtool(str(path), "--set-eee", "eth0", "eee", "on")[2] == 0
+    assert "\tTx LPI: 0 (us)\n" in ethtool(str(path), "--show-eee", "eth0")[0]
+    assert ethtool(str(path), "--set-eee", "eth0", "eee", "off")[2] == 0
+    assert "\tTx LPI: disabled\n" in ethtool(str(path), "--show-eee", "eth0")[0]
