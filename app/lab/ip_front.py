@@ -21,8 +21,9 @@ LIMITS_FILE = "ip-limits.json"
 
 
 def limits(profile: LabProfile) -> dict[str, dict[str, Any]]:
-    """Per interface: the driver's max_mtu (`max`, where the table knows it for the chip) and
-    whether it refuses a new MTU while up (`busy_when_up`: macb)."""
+    """Per interface: the driver's max_mtu (`max`, where the table knows it for the chip),
+    whether it refuses a new MTU while up (`busy_when_up`: macb) and the frames of whole USB
+    packets it refuses (`edom`: lan78xx, smsc95xx; the lab's Pis have them on USB 2.0)."""
     found: dict[str, dict[str, Any]] = {}
     for spec in profile.interfaces:
         if not spec.driver:
@@ -36,6 +37,8 @@ def limits(profile: LabProfile) -> dict[str, dict[str, Any]]:
             limit["max"] = top
         if caps.facts.get("mtu_refused_when_up"):
             limit["busy_when_up"] = True
+        if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's
+            limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
         if limit:
             found[spec.name] = limit
     return found

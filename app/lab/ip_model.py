@@ -66,6 +66,9 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
     top = limit.get("max")
     if top and mtu > int(top):
         return "Error: mtu greater than device maximum.\n"  # dev_validate_mtu, EINVAL
+    edom = limit.get("edom")
+    if edom and (mtu + int(edom["extra"])) % int(edom["packet"]) == 0:
+        return "RTNETLINK answers: Numerical argument out of domain\n"  # lan78xx_change_mtu
     if limit.get("busy_when_up") and _is_up(name) and mtu != _mtu_now(name):
         return "RTNETLINK answers: Device or resource busy\n"  # macb_change_mtu, EBUSY
     return None

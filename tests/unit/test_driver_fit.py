@@ -454,3 +454,16 @@ def test_jumbo_frames_stop_at_the_drivers_max_mtu(driver: str, chip: str, top: i
     assert not item.applicable and f"at most {top}" in item.reason
     lan78xx = mtu_planned("lan78xx", "wlan0")  # 9000 is its MAX_SINGLE_PACKET_SIZE: allowed
     assert lan78xx.applicable
+
+
+@pytest.mark.parametrize(("driver", "mtu", "refused"), [("lan78xx", 8686, True),
+                                                         ("lan78xx", 9000, False),
+                                                         ("smsc95xx", 998, True)])  # fmt: skip
+def test_an_mtu_of_whole_usb_packets_is_not_possible(driver: str, mtu: int, refused: bool) -> None:
+    """lan78xx_change_mtu (mtu + 18) and usbnet_change_mtu (smsc95xx: mtu + 26) refuse a frame
+    of whole 512-byte USB packets with EDOM (driver_caps_audit3a.md row 11): not planned,
+    "not possible" with the kernel's reason; 9000 (9018 % 512 = 314) is fine. Before: planned."""
+    item = mtu_planned(driver, "wlan0", mtu=mtu)
+    assert item.applicable is not refused
+    if refused:
+        assert "EDOM" in item.reason and "not possible" in item.reason

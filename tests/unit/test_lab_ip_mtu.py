@@ -53,6 +53,9 @@ def test_ip_shows_the_drivers_max_mtu_and_refuses_more(tmp_path: Path) -> None:
     taken = ip(lab_ip, "link", "set", "dev", "eth0", "mtu", "1400")
     assert taken.returncode == 0 and taken.stdout == "real ip: link set dev eth0 mtu 1400\n"
     assert ip(lab_ip, "-j", "addr").stdout.startswith("[")  # untouched
+    edom = ip(lab_ip, "link", "set", "dev", "eth0", "mtu", "998")  # usbnet: 998 + 26 = 2 * 512
+    assert edom.returncode == 2
+    assert edom.stderr == "RTNETLINK answers: Numerical argument out of domain\n"
 
 
 def test_the_rtl8153s_jumbo_frames_and_the_lab_planner(tmp_path: Path) -> None:
