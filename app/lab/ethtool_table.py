@@ -173,6 +173,8 @@ def hold_to_table(
         for key, on in caps.facts.get("pause_default", {}).items():
             state["pause"][key] = bool(on)
         state["pause"]["restarts"] = caps.restarts("pause")
+        if caps.facts.get("pause_autoneg_is_link"):  # r8152: the link's autoneg, kept
+            state["pause"]["autoneg_is_link"] = True
         if caps.facts.get("pause_autoneg_refused"):  # atlantic: -A autoneg on is EOPNOTSUPP
             state["pause"]["autoneg_refused"] = True
         if caps.facts.get("pause_refused_above_mtu"):  # r8169: not with jumbo frames
@@ -186,6 +188,12 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
+            caps, "eee_tx_lpi_follows"
+        ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
+            state["eee"].update(tx_lpi_follows=True, tx_lpi=bool(state["eee"]["enabled"]))
+        if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
+            state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
@@ -347,7 +355,11 @@ def _features(features: dict[str, Any], caps: DriverCaps) -> None:
     features["needs"] = dict(caps.facts.get("features_need", {}))  # atlantic: LRO needs RX csum
     wanted = features["wanted"]
     off = list(caps.facts.get("features_off_by_default", []))
-    if driver_caps.kernel_fact("mangleid_hw_only"):
+    if driver_caps.kernel_fact("mangleid_needs_hw_tso") and "tx-tcp-segmentation" not in wanted:
+        # register_netdevice adds it to hw_features only when TSO is there: fixed off otherwise
+        wanted.pop(MANGLEID, None)
+        features["fixed"][MANGLEID] = False
+    elif driver_caps.kernel_fact("mangleid_hw_only"):
         off.append(MANGLEID)  # register_netdevice adds it to hw_features only
     for name in off:
         if name in wanted or name in features["order"]:

@@ -251,6 +251,10 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
     if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])
+    if eee.get("tx_lpi_follows"):  # lan78xx on 6.1: one bit, MAC_CR_EEE_EN_, for both
+        eee["tx_lpi"] = bool(eee["enabled"])
+    if eee.get("tx_lpi_unreported"):  # r8152, ax88179: get_eee never fills tx_lpi_enabled
+        eee["tx_lpi"] = False
 
 
 def _eee_refused(eee: dict[str, Any], given: dict[str, str]) -> bool:
@@ -305,6 +309,8 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     require_root(code)
     new = dict(pause)
     new.update({name: value == "on" for name, value in pairs})
+    if pause.get("autoneg_is_link"):  # r8152: Autonegotiate shows the link's (BMCR_ANENABLE)
+        new["autoneg"] = bool(pause.get("autoneg"))
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
     above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import controller, ethtool_state, netns, overlay, shaping, sshd
+from sbctune.lab import controller, ethtool_state, ip_front, netns, overlay, shaping, sshd
 from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
@@ -270,6 +270,7 @@ def _build(
     plan = overlay.build(prof.bundle, directory)
     plan.file_binds += overlay.link_files(prof.interfaces, directory)
     ethtool_state.install(prof, directory, Path(plan.bin_dir))
+    ip_front.install(prof, directory, Path(plan.bin_dir))
     key = sshd.host_key(directory, info.name)
     config = sshd.write_config(directory, key, [n.pi_addr for n in info.nics], SSH_PORT)
     write_json(directory / "knobs.json", knobs_config(prof))

@@ -87,6 +87,20 @@ class DriverCaps:
             return count == 1
         return False
 
+    def mtu_max(self, chip: str | None = None) -> int | None:
+        """The driver's max_mtu (`ip -d link`'s maxmtu; more is EINVAL, dev_validate_mtu): the
+        chip's where it differs (r8152: RTL8152 1500, RTL8156B 16362; the longest name that
+        `chip` contains), else the driver's default; None where the table does not know it (r8152
+        without a chip)."""
+        by_chip = self.facts.get("mtu_max")
+        if not by_chip:
+            return None
+        squeezed = (chip or "").lower().replace(" ", "")
+        names = [n for n in by_chip if n != "default" and squeezed and n.lower() in squeezed]
+        if names:
+            return int(by_chip[max(names, key=len)])
+        return int(by_chip["default"]) if "default" in by_chip else None
+
     def ring_maxima(self) -> dict[str, int]:
         """Ring maxima read from get_ringparam, or written by hand where it reads them from
         the hardware's capabilities (atlantic)."""

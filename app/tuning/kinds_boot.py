@@ -24,10 +24,16 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     read = ctx.facts.knob(f"/sys/class/net/{ctx.iface}/mtu")
     if read is None or not read.ok:
         return _no(ctx, "the interface's MTU cannot be read")
-    top = _max_mtu(ctx.facts.text("ip-link"))
-    if top is not None and wanted > top:
-        return _no(ctx, f"the driver allows an MTU of at most {top}")
     caps = ctx.caps
+    known = caps.mtu_max(ctx.nic.chip if ctx.nic else None) if caps else None
+    top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
+    top = known if top is None else top
+    if top is not None and wanted > top:
+        where = f" ({caps.cite('mtu_max')})" if caps and known == top else ""
+        return _no(ctx, f"the driver allows an MTU of at most {top}{where}")
+    edom = _usb_packet_refusal(ctx, wanted)
+    if edom:
+        return _no(ctx, edom)
     if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
         return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
                    f"({caps.facts['mtu_refused_when_up']}; {caps.cite('mtu_refused_when_up')}): "
@@ -48,6 +54,23 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
         item.reason += (f"; {caps.driver} then keeps {what} off at this MTU "
                         f"({caps.cite('mtu_drops_features')})")  # fmt: skip
     return item
+
+
+def _usb_packet_refusal(ctx: Context, wanted: int) -> str | None:
+    """lan78xx_change_mtu / usbnet_change_mtu refuse (EDOM) an MTU whose frame is a whole
+    number of the bulk endpoint's packets: 512 bytes on USB 2.0 (also when the speed is not
+    known: a multiple of 1024 is one of 512), 1024 on USB 3."""
+    caps = ctx.caps
+    extra = caps.facts.get("mtu_edom_frame_extra") if caps else None
+    if caps is None or extra is None:
+        return None
+    speed = ctx.nic.usb_speed_mbps if ctx.nic else None
+    packet = 1024 if speed and speed >= 5000 else 512
+    if (wanted + int(extra)) % packet:
+        return None
+    return (f"{caps.driver} refuses an MTU of {wanted}: its frame would be a whole number of "
+            f"{packet}-byte USB packets (EDOM, Numerical argument out of domain; "
+            f"{caps.cite('mtu_edom_frame_extra')}): not possible, choose another MTU")  # fmt: skip
 
 
 def _max_mtu(text: str) -> int | None:

@@ -8,6 +8,7 @@ speed and the lab's answers, plans no change it could not verify.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -63,3 +64,19 @@ async def test_r8169_coalescing_at_the_profiles_link_speed(
         item = (await plan(session, inventory, "eth1", ["irq-coalescing"])).item("irq-coalescing")
     assert item is not None and not item.applicable
     assert "read back 62" in item.reason and "rtl_coalesce_choose_scale" in item.reason
+
+
+async def test_the_labs_ip_holds_the_drivers_max_mtu(lab_factory: Any, tmp_path: Path) -> None:
+    """smsc95xx_bind: `max_mtu = ETH_DATA_LEN` (driver_caps_audit3a.md row 3). The lab NIC is
+    a veth (maxmtu 65535); the lab's ip shows and holds the driver's 1500 as the kernel's
+    dev_validate_mtu does, and the planner, reading the lab, plans no jumbo frames there."""
+    lab = lab_factory("pi1b-smsc95xx")
+    shown = json.loads(in_lab(lab, "ip -d -j link show dev eth0"))
+    assert shown[0]["max_mtu"] == 1500
+    refused = in_lab(lab, "ip link set dev eth0 mtu 9000; echo exit=$?")
+    assert "Error: mtu greater than device maximum." in refused and "exit=2" in refused
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        options = {"path_supports_jumbo": True}
+        item = (await plan(session, inventory, "eth0", ["mtu-jumbo"], options)).item("mtu-jumbo")
+    assert item is not None and not item.applicable and "at most 1500" in item.reason

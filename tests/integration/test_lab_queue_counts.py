@@ -75,3 +75,23 @@ async def test_a_multiqueue_nic_shows_its_drivers_queues_in_sysfs(
         genet = await conn.run("ls /sys/class/net/eth0/queues", check=False)
     assert igb.stdout.split() == [*(f"rx-{i}" for i in range(4)), *(f"tx-{i}" for i in range(4))]
     assert genet.stdout.split() == ["rx-0", *(f"tx-{i}" for i in range(5))]
+
+
+async def test_the_pi4s_genet_has_its_five_transmit_queues_in_use(
+    lab_factory: Callable[..., LabInfo],
+) -> None:
+    """bcmgenet_probe: netif_set_real_num_tx_queues(dev, tx_queues + 1), 5 on GENET v5, and
+    one RX (driver_caps_audit3a.md row 9): sysfs shows tx-0..tx-4, each takes an XPS map.
+    Before, the veth peer kept one queue in use (veth_init_queues reads the host end's
+    attributes), so the lab showed tx-0 only."""
+    info = lab_factory("pi4-ax88179")
+    async with asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
+        xps = "/sys/class/net/eth0/queues/tx-4/xps_cpus"
+        done = await conn.run(f"sudo -S -p '' bash -c 'echo 3 > {xps} && cat {xps}'",
+                              input=info.password + "\n", check=False)  # fmt: skip
+    assert queues.stdout.split() == ["rx-0", "tx-0", "tx-1", "tx-2", "tx-3", "tx-4"]
+    assert done.exit_status == 0 and done.stdout.strip() == "3", done.stderr

@@ -434,3 +434,36 @@ def test_an_rpi_only_op_of_unknown_carriage_is_tried_not_refused() -> None:
 
     assert _driver_lacks(ctx, "set_eee") is None
     assert _driver_lacks(ctx, "set_pauseparam") is not None
+
+
+@pytest.mark.parametrize(("driver", "chip", "top"), [("smsc95xx", "", 1500), ("bcmgenet", "", 1500),
+                                                      ("ax88179_178a", "", 4088),
+                                                      ("r8152", "RTL8152B", 1500)])  # fmt: skip
+def test_jumbo_frames_stop_at_the_drivers_max_mtu(driver: str, chip: str, top: int) -> None:
+    """max_mtu (driver_caps_audit3a.md row 3): smsc95xx_bind ETH_DATA_LEN, bcmgenet ether_setup's
+    1500, ax88179_bind 4088, r8152 by chip (rtl8152_probe_once): where `ip -d link` does not
+    say it, the table does, and MTU 9000 is not planned (before: planned)."""
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    found.steps["ssh-route"] = ssh_over("wlan0")
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver=driver, chip=chip or None)
+    inventory = Inventory(board=Board(kernel="6.1.0-rpi7-rpi-v8"), nics=[nic])
+    ctx = Context(tweak, found, inventory, nic, {"path_supports_jumbo": True}, {}, ("mtu-jumbo",))
+    item = PLANNERS[tweak.kind](ctx)
+    assert not item.applicable and f"at most {top}" in item.reason
+    lan78xx = mtu_planned("lan78xx", "wlan0")  # 9000 is its MAX_SINGLE_PACKET_SIZE: allowed
+    assert lan78xx.applicable
+
+
+@pytest.mark.parametrize(("driver", "mtu", "refused"), [("lan78xx", 8686, True),
+                                                         ("lan78xx", 9000, False),
+                                                         ("smsc95xx", 998, True)])  # fmt: skip
+def test_an_mtu_of_whole_usb_packets_is_not_possible(driver: str, mtu: int, refused: bool) -> None:
+    """lan78xx_change_mtu (mtu + 18) and usbnet_change_mtu (smsc95xx: mtu + 26) refuse a frame
+    of whole 512-byte USB packets with EDOM (driver_caps_audit3a.md row 11): not planned,
+    "not possible" with the kernel's reason; 9000 (9018 % 512 = 314) is fine. Before: planned."""
+    item = mtu_planned(driver, "wlan0", mtu=mtu)
+    assert item.applicable is not refused
+    if refused:
+        assert "EDOM" in item.reason and "not possible" in item.reason

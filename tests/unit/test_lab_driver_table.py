@@ -462,7 +462,9 @@ def test_atlantic_and_stmmac_offloads_are_the_drivers_probe(tmp_path: Path) -> N
     st = ethtool(lab(tmp_path / "st", "stmmac"), "-k", "eth0")[0]
     for line in ("scatter-gather: on\n", "\ttx-checksum-ipv4: on\n", "\ttx-checksum-ipv6: on\n",
                  "rx-checksumming: on\n", "highdma: on [fixed]\n",
-                 "rx-vlan-offload: on [fixed]\n", "tcp-segmentation-offload: off\n"):  # fmt: skip
+                 "rx-vlan-offload: on [fixed]\n",
+                 # no TSO in hw_features, so no mangleid either (audit 3a row 1): all fixed
+                 "tcp-segmentation-offload: off [fixed]\n"):  # fmt: skip
         assert line in st, line
 
 
@@ -517,3 +519,67 @@ def test_the_pi5s_eee_follows_the_rpi_branch(tmp_path: Path, kernel: str, shown:
         assert iface["eee"]["restarts"]  # phylink_ethtool_set_eee renegotiates
     else:
         assert code != 0 and NOT_SUPPORTED in "\n".join(err)
+
+
+@pytest.mark.parametrize("driver", ["bcmgenet", "smsc95xx", "cdc_ncm", "macb"])
+def test_without_changeable_tso_mangleid_is_fixed_and_tso_is_not_planned(
+    tmp_path: Path, driver: str
+) -> None:
+    """register_netdevice adds TSO_MANGLEID to hw_features only `if (dev->hw_features &
+    NETIF_F_TSO)` (driver_caps_audit3a.md row 1): on these drivers every TSO member is fixed
+    off, so offloads-on must not plan `-K tso on` (the kernel: "Could not change any device
+    features"). Before, the lab showed mangleid changeable and the planner asked for TSO."""
+    shown = ethtool(lab(tmp_path, driver), "-k", "eth0")[0]
+    assert "\ttx-tcp-mangleid-segmentation: off [fixed]\n" in shown
+    item = planned("offloads-on", driver, "-k", shown)
+    assert not [c for c in item.changes if c.target.endswith(" tso")]
+    assert ("eth0 -K tso", "fixed off by the driver") in item.impossible
+
+
+@root
+def test_tso_on_changes_nothing_where_the_driver_has_no_tso(tmp_path: Path) -> None:
+    state = lab(tmp_path, "bcmgenet")
+    assert ethtool(state, "-K", "eth0", "tso", "on")[2] != 0
+    assert "tcp-segmentation-offload: off [fixed]\n" in ethtool(state, "-k", "eth0")[0]
+
+
+@pytest.mark.parametrize("driver", ["r8152", "ax88179_178a"])
+def test_r8152_and_ax88179_never_report_tx_lpi(tmp_path: Path, driver: str) -> None:
+    """r8153_get_eee / ax88179_get_eee never fill tx_lpi_enabled (fact eee_tx_lpi_unreported,
+    audit 3a row 2): `--show-eee` says "Tx LPI: disabled" with EEE on; the lab said "0 (us)"."""
+    state = lab(tmp_path, driver)
+    is_root = getattr(os, "geteuid", lambda: -1)() == 0
+    if driver == "ax88179_178a" and is_root:
+        assert ethtool(state, "--set-eee", "eth0", "eee", "on")[2] == 0  # off at ax88179_reset
+    shown = ethtool(state, "--show-eee", "eth0")[0]
+    assert "EEE status: enabled" in shown or not is_root
+    assert "\tTx LPI: disabled\n" in shown
+    if is_root:  # a set cannot make the driver report it either
+        ethtool(state, "--set-eee", "eth0", "tx-lpi", "on")
+        assert "\tTx LPI: disabled\n" in ethtool(state, "--show-eee", "eth0")[0]
+
+
+@root
+def test_r8152_pause_autonegotiation_is_the_links(tmp_path: Path) -> None:
+    """rtl8152_get_pauseparam: `pause->autoneg = 1` whenever the link autonegotiates;
+    rtl8152_set_pauseparam ignores `autoneg off` there (fact pause_autoneg_is_link, audit 3a
+    row 5). Before, the lab read back "Autonegotiate: off"."""
+    state = lab(tmp_path, "r8152")
+    assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "off")[2] == 0
+    shown = ethtool(state, "-a", "eth0")[0]
+    assert "Autonegotiate:\ton\n" in shown and "RX:\t\toff\n" in shown
+
+
+@root
+def test_lan78xx_on_6_1_shows_tx_lpi_with_eee(tmp_path: Path) -> None:
+    """6.1 lan78xx_get_eee: eee_enabled and tx_lpi_enabled are both MAC_CR_EEE_EN_ (fact
+    eee_tx_lpi_follows, audit 3a row 7): EEE on shows Tx LPI on, off shows it disabled.
+    Before, the lab kept "Tx LPI: disabled" after `--set-eee eee on`."""
+    path = tmp_path / "state.json"
+    state = interface_state("lan78xx", EMPTY, "eth0", "", "6.1.0-rpi7-rpi-v8")
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": state}}), encoding="utf-8")
+    assert "\tTx LPI: disabled\n" in ethtool(str(path), "--show-eee", "eth0")[0]
+    assert ethtool(str(path), "--set-eee", "eth0", "eee", "on")[2] == 0
+    assert "\tTx LPI: 0 (us)\n" in ethtool(str(path), "--show-eee", "eth0")[0]
+    assert ethtool(str(path), "--set-eee", "eth0", "eee", "off")[2] == 0
+    assert "\tTx LPI: disabled\n" in ethtool(str(path), "--show-eee", "eth0")[0]

@@ -1,0 +1,75 @@
+"""Put the lab's `ip` (sbctune.lab.ip_model) in front of the real one, with the MTU limits of
+the drivers the profile's interfaces imitate (driver_caps.json: `mtu_max`,
+`mtu_refused_when_up`). Only an MTU set or an `ip -d link` read runs Python; every other call
+goes straight to the real ip."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from sbctune.lab import ip_model
+from sbctune.lab.profile import LabProfile
+from sbctune.lab.state import write_json
+from sbctune.tuning import driver_caps
+
+LIMITS_FILE = "ip-limits.json"
+
+
+def limits(profile: LabProfile) -> dict[str, dict[str, Any]]:
+    """Per interface: the driver's max_mtu (`max`, where the table knows it for the chip),
+    whether it refuses a new MTU while up (`busy_when_up`: macb) and the frames of whole USB
+    packets it refuses (`edom`: lan78xx, smsc95xx; the lab's Pis have them on USB 2.0)."""
+    found: dict[str, dict[str, Any]] = {}
+    for spec in profile.interfaces:
+        if not spec.driver:
+            continue
+        caps = driver_caps.caps(spec.driver, profile.kernel or None, spec.chip)
+        if caps is None:
+            continue
+        limit: dict[str, Any] = {}
+        top = caps.mtu_max(spec.chip)
+        if top:
+            limit["max"] = top
+        if caps.facts.get("mtu_refused_when_up"):
+            limit["busy_when_up"] = True
+        if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's
+            limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
+        if limit:
+            found[spec.name] = limit
+    return found
+
+
+def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
+    model_call = " ".join(shlex.quote(str(p)) for p in (python, model, limits_path, real))
+    return "\n".join([
+        "#!/bin/sh",
+        "# sbctune lab: ip in front of the real one for the MTU (see sbctune.lab.ip_model).",
+        'case " $* " in',
+        f'  *" mtu "*|*" -d"*) exec {model_call} "$@" ;;',
+        "esac",
+        f'exec {shlex.quote(real)} "$@"',
+        "",
+    ])  # fmt: skip
+
+
+def install(profile: LabProfile, lab_dir: Path, bin_dir: Path, real: str | None = None) -> bool:
+    """Write the limits and the front; False (nothing written) when no interface has one."""
+    found = limits(profile)
+    real = real or shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
+    if not found or not real:
+        return False
+    limits_path = lab_dir / LIMITS_FILE
+    write_json(limits_path, found, mode=0o644)
+    model = bin_dir / ".ip-model"
+    model.write_text(Path(ip_model.__file__).read_text(encoding="utf-8"), encoding="utf-8")
+    python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
+    front = bin_dir / "ip"
+    front.write_text(front_text(python, model, limits_path, real), encoding="utf-8")
+    for script in (model, front):
+        os.chmod(script, 0o755)  # noqa: S103 - the lab user runs it
+    return True

@@ -1,0 +1,130 @@
+"""The lab's `ip` for the few calls where a veth would answer unlike the driver it stands for:
+the MTU. A veth shows maxmtu 65535 and takes any MTU up to it while up; the kernel's
+dev_validate_mtu refuses more than the driver's max_mtu ("mtu greater than device maximum",
+EINVAL), and macb_change_mtu refuses any change while the interface runs (EBUSY).
+
+A standalone script (the lab user's python has no sbctune): sbctune.lab.ip_front installs it
+with the limits (from resources/tuning/driver_caps.json) and the real ip beside it. Everything
+it does not change runs the real ip unchanged. argv: LIMITS.json REAL_IP ip-arguments...
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from typing import Any
+
+_LINK = ("l", "li", "lin", "link")
+_SHOW = ("show", "sh", "list", "lst", "ls")
+_TEXT_IFACE = re.compile(r"^\d+: ([^:@\s]+)[@:]")
+
+
+def _split(args: list[str]) -> tuple[list[str], list[str]]:
+    """ip's global options (before the object) and the rest."""
+    for index, arg in enumerate(args):
+        if not arg.startswith("-"):
+            return args[:index], args[index:]
+    return args, []
+
+
+def _mtu_set(rest: list[str]) -> tuple[str, int] | None:
+    """(interface, MTU) of `link set [dev] NAME ... mtu N`, else None."""
+    if len(rest) < 3 or rest[0] not in _LINK or rest[1] not in ("set", "change"):
+        return None
+    words = rest[2:]
+    name = words[words.index("dev") + 1] if "dev" in words[:-1] else words[0]
+    if "mtu" not in words[:-1]:
+        return None
+    value = words[words.index("mtu") + 1]
+    return (name, int(value)) if value.isdigit() else None
+
+
+def _is_up(name: str) -> bool:
+    try:
+        with open(f"/sys/class/net/{name}/flags", encoding="utf-8") as fh:
+            return bool(int(fh.read(32).strip(), 16) & 1)  # IFF_UP
+    except (OSError, ValueError):
+        return False
+
+
+def _mtu_now(name: str) -> int | None:
+    try:
+        with open(f"/sys/class/net/{name}/mtu", encoding="utf-8") as fh:
+            return int(fh.read(32).strip())
+    except (OSError, ValueError):
+        return None
+
+
+def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
+    """What ip prints when the kernel refuses this MTU for the driver `name` imitates."""
+    limit = limits.get(name)
+    if not limit:
+        return None
+    top = limit.get("max")
+    if top and mtu > int(top):
+        return "Error: mtu greater than device maximum.\n"  # dev_validate_mtu, EINVAL
+    edom = limit.get("edom")
+    if edom and (mtu + int(edom["extra"])) % int(edom["packet"]) == 0:
+        return "RTNETLINK answers: Numerical argument out of domain\n"  # lan78xx_change_mtu
+    if limit.get("busy_when_up") and _is_up(name) and mtu != _mtu_now(name):
+        return "RTNETLINK answers: Device or resource busy\n"  # macb_change_mtu, EBUSY
+    return None
+
+
+def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False) -> str:
+    """`ip -d link` output with the drivers' max_mtu for the interfaces the lab imitates."""
+    tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
+    if as_json:
+        try:
+            links = json.loads(text)
+        except ValueError:
+            return text
+        for link in links if isinstance(links, list) else []:
+            if isinstance(link, dict) and link.get("ifname") in tops and "max_mtu" in link:
+                link["max_mtu"] = tops[link["ifname"]]
+        if pretty:
+            return json.dumps(links, indent=4) + "\n"
+        return json.dumps(links, separators=(",", ":")) + "\n"
+    out, current = [], None
+    for line in text.splitlines(keepends=True):
+        match = _TEXT_IFACE.match(line)
+        if match:
+            current = match.group(1)
+        if current in tops:
+            line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
+        out.append(line)
+    return "".join(out)
+
+
+def main(argv: list[str]) -> int:
+    limits_path, real, args = argv[0], argv[1], argv[2:]
+    try:
+        with open(limits_path, encoding="utf-8") as fh:
+            limits: dict[str, Any] = json.load(fh)
+    except (OSError, ValueError):
+        limits = {}
+    options, rest = _split(args)
+    target = _mtu_set(rest)
+    if target is not None:
+        said = refusal(limits, *target)
+        if said:
+            sys.stderr.write(said)
+            return 2
+    details = any(o in ("-d", "-details") or o.startswith("-det") for o in options)
+    show = bool(rest) and rest[0] in _LINK and (len(rest) == 1 or rest[1] in (*_SHOW, "dev"))
+    if not (details and show):
+        os.execv(real, [real, *args])  # noqa: S606 - the real ip, with the caller's arguments
+    done = subprocess.run([real, *args], capture_output=True, text=True, check=False)
+    as_json = any(o in ("-j", "-json") for o in options)
+    pretty = any(o in ("-p", "-pretty") for o in options)
+    sys.stdout.write(shown(done.stdout, limits, as_json, pretty) if done.returncode == 0
+                     else done.stdout)  # fmt: skip
+    sys.stderr.write(done.stderr)
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

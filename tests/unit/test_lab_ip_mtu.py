@@ -1,0 +1,77 @@
+"""The lab's `ip` answers the MTU as the imitated driver's kernel does (driver_caps_audit3a.md
+rows 3 and 4): `ip -d link` shows the driver's max_mtu, not the veth's 65535, and an MTU above
+it is refused with the kernel's words (dev_validate_mtu, EINVAL); macb refuses any change while
+up (macb_change_mtu, EBUSY). Every other call reaches the real ip unchanged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sbctune.lab import ip_front, ip_model, load_profile
+
+pytestmark = pytest.mark.posix_only("the lab's ip front is a shell script")
+
+VETH = [{"ifindex": 2, "ifname": "eth0", "mtu": 1500, "min_mtu": 68, "max_mtu": 65535},
+        {"ifindex": 3, "ifname": "eth1", "mtu": 1500, "min_mtu": 68, "max_mtu": 65535}]  # fmt: skip
+TEXT = ("2: eth0@if9: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP\n"
+        "    link/ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0 "
+        "minmtu 68 maxmtu 65535\n")  # fmt: skip
+
+
+def front(tmp_path: Path, profile: str) -> Path:
+    """The lab's ip installed as `lab up` does, in front of a stand-in for the real ip that
+    prints a veth's answer (what the lab's real ip says) or the arguments it got."""
+    real = tmp_path / "real-ip"
+    real.write_text(
+        "#!/bin/sh\n"
+        f"case \"$*\" in *-j*) echo '{json.dumps(VETH, separators=(',', ':'))}' ;;\n"
+        f"  *-d*) printf '%s' '{TEXT}' ;;\n"
+        '  *) echo "real ip: $*" ;; esac\n',
+        encoding="utf-8",
+    )
+    real.chmod(0o755)
+    assert ip_front.install(load_profile(profile), tmp_path, tmp_path, str(real))
+    return tmp_path / "ip"
+
+
+def ip(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(path), *args], capture_output=True, text=True, check=False)
+
+
+def test_ip_shows_the_drivers_max_mtu_and_refuses_more(tmp_path: Path) -> None:
+    lab_ip = front(tmp_path, "pi1b-smsc95xx")  # smsc95xx_bind: max_mtu = ETH_DATA_LEN
+    shown = json.loads(ip(lab_ip, "-d", "-j", "link", "show", "dev", "eth0").stdout)
+    assert shown[0]["max_mtu"] == 1500 and shown[1]["max_mtu"] == 65535  # eth1: not modelled
+    assert "maxmtu 1500\n" in ip(lab_ip, "-d", "link", "show", "dev", "eth0").stdout
+    refused = ip(lab_ip, "link", "set", "dev", "eth0", "mtu", "9000")
+    assert refused.returncode == 2
+    assert refused.stderr == "Error: mtu greater than device maximum.\n"
+    taken = ip(lab_ip, "link", "set", "dev", "eth0", "mtu", "1400")
+    assert taken.returncode == 0 and taken.stdout == "real ip: link set dev eth0 mtu 1400\n"
+    assert ip(lab_ip, "-j", "addr").stdout.startswith("[")  # untouched
+    edom = ip(lab_ip, "link", "set", "dev", "eth0", "mtu", "998")  # usbnet: 998 + 26 = 2 * 512
+    assert edom.returncode == 2
+    assert edom.stderr == "RTNETLINK answers: Numerical argument out of domain\n"
+
+
+def test_the_rtl8153s_jumbo_frames_and_the_lab_planner(tmp_path: Path) -> None:
+    lab_ip = front(tmp_path, "pi4-rtl8153")  # eth1 RTL8153: 9194; eth0 bcmgenet: 1500
+    shown = {d["ifname"]: d["max_mtu"] for d in json.loads(ip(lab_ip, "-d", "-j", "link").stdout)}
+    assert shown == {"eth0": 1500, "eth1": 9194}
+    assert ip(lab_ip, "link", "set", "dev", "eth1", "mtu", "9000").returncode == 0
+
+
+def test_macb_refuses_a_new_mtu_while_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    limits = ip_front.limits(load_profile("pi5-macb"))
+    assert limits == {"eth0": {"busy_when_up": True}}  # its max depends on the platform's caps
+    monkeypatch.setattr(ip_model, "_is_up", lambda name: True)
+    monkeypatch.setattr(ip_model, "_mtu_now", lambda name: 1500)
+    said = ip_model.refusal(limits, "eth0", 9000)
+    assert said == "RTNETLINK answers: Device or resource busy\n"
+    assert ip_model.refusal(limits, "eth0", 1500) is None  # no change: not refused
+    monkeypatch.setattr(ip_model, "_is_up", lambda name: False)
+    assert ip_model.refusal(limits, "eth0", 9000) is None
