@@ -8,6 +8,7 @@ posting of the downstream code: every released branch is unknown.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -57,3 +58,26 @@ def test_macb_coalescing_is_unknown_on_every_released_branch() -> None:
         assert set(span["branches"].values()) == {"unknown"}
         assert "6.19 or later" in fact["carried_by"] and "unknown" in fact["carried_by"]
         assert any("e9e42139" in s for s in span["sources"])  # the pre-RP1 tree, read too
+
+
+def test_rp1_tso_is_the_hardwares_and_the_lab_claims_none() -> None:
+    """Row 13 (driver_caps_audit2.md): macb_init adds TSO only where GEM_DCFG6 says PBUF_LSO,
+    and nothing public says what RP1's GEM reports; the table says so, and the lab's Pi 5
+    does not show TSO on (never kinder than the kernel it may be)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    from sbctune.resources import resource_root
+
+    caps = driver_caps.caps("macb", None, "Cadence GEM in RP1")
+    assert caps is not None
+    assert caps.facts["features_by_hardware"]["tso"] == "GEM_DCFG6 PBUF_LSO"
+    assert "read it from the Pi" in str(
+        next(f["why"] for f in driver_caps.table()["hand"]["macb"]
+             if f["fact"] == "features_by_hardware")
+    )  # fmt: skip
+    model = resource_root().joinpath("lab", "ethtool", "drivers", "macb.toml")
+    features = tomllib.loads(model.read_text(encoding="utf-8"))["features"]
+    assert not any("tcp-segmentation" in name or name == "tso" for name in features["on"])
