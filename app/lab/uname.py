@@ -27,6 +27,7 @@ UNKNOWN = "unknown"
 # A field printed into the script: a release, a build string, a machine. Anything else (a
 # hostile capture) is not served, and the field reads unknown.
 _FIELD = re.compile(r"^[A-Za-z0-9 .:,+#_()/~-]{1,160}$")
+_RELEASE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+~_-]{0,79}$")
 _MACHINE = re.compile(r"^(?:aarch64|arm\w{0,12}|x86_64|i\d86|riscv\d{2}|mips\w{0,12}|ppc\w{0,12})$")
 
 
@@ -51,7 +52,7 @@ def facts(bundle: Bundle, kernel: str = "", machine: str = "") -> UnameFacts:
         parsed, _warnings = parse_uname(captured)
         if parsed.kernel_release:
             return UnameFacts(
-                _safe(parsed.kernel_release),
+                _safe(parsed.kernel_release, _RELEASE),
                 _safe(parsed.kernel_version),
                 _safe(parsed.machine, _MACHINE),
                 "the captured uname -a",
@@ -61,7 +62,7 @@ def facts(bundle: Bundle, kernel: str = "", machine: str = "") -> UnameFacts:
     if not release and not found:
         return UnameFacts()
     return UnameFacts(
-        _safe(release), UNKNOWN, _safe(found, _MACHINE), "the profile (see its SOURCE.md)"
+        _safe(release, _RELEASE), UNKNOWN, _safe(found, _MACHINE), "the profile (see its SOURCE.md)"
     )
 
 

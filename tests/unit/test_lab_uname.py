@@ -10,8 +10,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sbctune.inventory.bundle import read_bundle
+from sbctune.inventory.bundle import Bundle, read_bundle
 from sbctune.inventory.parsers.system import parse_uname
 from sbctune.lab import load_profile, uname
 from sbctune.lab.overlay import build as build_overlay
@@ -123,3 +125,18 @@ def test_hostile_capture_text_is_never_served(tmp_path: Path) -> None:
     (bin_dir / "uname").write_text(uname.script(found, []), encoding="utf-8")
     (bin_dir / "uname").chmod(0o755)
     assert run(bin_dir, "-r").stdout == "unknown\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=st.text(max_size=300), r=st.text(max_size=80), m=st.text(max_size=40))
+def test_any_captured_text_gives_plain_fields_or_unknown(a: str, r: str, m: str) -> None:
+    """Garbage in a bundle's uname captures never reaches the script unchecked: each field is
+    a plain release, build string or machine name, or "unknown"."""
+    found = uname.facts(
+        Bundle(Path("."), "", "", commands={"uname -a": a, "uname -r": r, "uname -m": m})
+    )
+    for value in (found.release, found.version, found.machine):
+        assert value == uname.UNKNOWN or (
+            "'" not in value and "\n" not in value and "$" not in value and "`" not in value
+        )
+    assert found.release == uname.UNKNOWN or " " not in found.release
