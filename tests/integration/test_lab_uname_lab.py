@@ -97,3 +97,39 @@ async def test_the_planner_goes_by_the_kernel_the_lab_shows(
     assert release.stdout == f"{kernel}\n" and inventory.board.kernel == kernel
     assert item is not None and item.needs_link_consent is held, item
     assert item.applicable is not held and item.restarts_link is False, item
+
+
+def _pi5_on(tmp_path: Path, kernel: str) -> str:
+    folder = tmp_path / f"pi5-{kernel.split('+')[0]}"
+    shutil.copytree(find_profile("pi5-macb"), folder)
+    toml = folder / "lab.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8")
+    return str(folder)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "held"),
+    [
+        ("6.18.39+rpt-rpi-2712", True),  # PR #7270: macb_set_eee through phylink, renegotiates
+        ("6.12.55+rpt-rpi-2712", False),  # issue #7115: --show-eee "Operation not supported"
+        (None, False),  # the shipped profile: kernel unknown, the lab claims no EEE op
+    ],
+)
+async def test_the_pi5s_eee_plan_goes_by_the_kernel_the_lab_shows(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path, kernel: str | None, held: bool
+) -> None:
+    """The Pi 5's EEE ops depend on the Raspberry Pi branch (driver_caps.json rpi_series): the
+    planner reads the branch from `uname -a`, the lab's macb answers as its profile's kernel, and
+    they agree whatever kernel this host runs."""
+    lab = lab_factory(_pi5_on(tmp_path, kernel) if kernel else "pi5-macb")
+    turned_on = in_lab(lab, "ethtool --set-eee eth0 eee on; echo exit=$?")
+    assert turned_on.strip().endswith("exit=0") is held, turned_on  # only 6.18 has set_eee
+    async with await connect_to_lab(lab, tmp_path) as session:
+        release = await session.run(["uname", "-r"])
+        inventory, _ = await inspect_host(session)
+        item = (await plan(session, inventory, "eth0", ["eee-off"])).item("eee-off")
+    assert release.stdout == f"{kernel or 'unknown'}\n" and inventory.board.kernel == kernel
+    assert item is not None and not item.applicable and item.needs_link_consent is held, item
+    if not held:
+        assert "Operation not supported" in item.reason, item.reason
