@@ -12,6 +12,9 @@ the host's binary. A line the profile did not capture says "not available in thi
 exits as ``HARDWARE_PROGRAMS`` says (127: reported as not installed on the Pi; dmesg 1: no
 kernel log). Nothing is invented in their place.
 
+``uname`` answers with the kernel the profile's Pi ran (``sbctune.lab.uname``): fields the
+profile does not know read "unknown", never this host's.
+
 Captured files (/proc/interrupts, /proc/cpuinfo, /etc/os-release, other existing files) are
 bind-mounted over the real ones; ``HARDWARE_FILES`` the profile did not capture are covered
 with an empty file (the host's CPUs and interrupt lines are not the Pi's); the device-tree
@@ -27,8 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sbctune.inventory.bundle import Bundle
+from sbctune.lab import uname
 from sbctune.lab.profile import InterfaceSpec
 from sbctune.lab.sshd import USER
+from sbctune.lab.uname import UnameFacts
 
 _COMMAND = re.compile(r"^[A-Za-z0-9._+-]+$")
 _SHELL_META = re.compile(r"[|;&<>$`()\\\"'*?\[\]{}~#]")
@@ -130,8 +135,9 @@ def _lab_group() -> int | None:
         return None
 
 
-def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
-    """Write captures and fake commands under ``lab_dir``; return what nsinit must mount."""
+def build(bundle: Bundle, lab_dir: Path, found: UnameFacts | None = None) -> OverlayPlan:
+    """Write captures and fake commands under ``lab_dir``; return what nsinit must mount.
+    ``uname`` answers as the profile's Pi (`found`, sbctune.lab.uname), never as this host."""
     captures = lab_dir / "captures"
     bin_dir = lab_dir / "bin"
     for folder in (captures, bin_dir):
@@ -157,7 +163,7 @@ def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
 
     counter = 0
     grouped = _command_lines(bundle)
-    for program in HARDWARE_PROGRAMS:  # never the host's: a script even with nothing captured
+    for program in (*HARDWARE_PROGRAMS, "uname"):  # never the host's, even with no capture
         grouped.setdefault(program, {})
     for program, lines in sorted(grouped.items()):
         cases = []
@@ -170,7 +176,12 @@ def build(bundle: Bundle, lab_dir: Path) -> OverlayPlan:
             richest = max(cases, key=lambda case: _detail(case[0]))
             fallback = (richest[1], richest[2])
         script = bin_dir / program
-        script.write_text(fake_script(program, cases, fallback), encoding="utf-8")
+        text = (
+            uname.script(found or uname.facts(bundle), cases)
+            if program == "uname"
+            else fake_script(program, cases, fallback)
+        )
+        script.write_text(text, encoding="utf-8")
         os.chmod(script, 0o755)  # noqa: S103 - the lab user runs these
     plan.skipped = [
         c

@@ -6,7 +6,10 @@
     description = "..."
     irq_refuse = [46]            # IRQs whose smp_affinity refuses every write (EINVAL)
     kernel = "6.12.47+rpt-rpi-v8"  # optional: the kernel the driver models answer as (its
-                                 # driver_caps.json series); default the captured `uname -r`
+                                 # driver_caps.json series) and the lab's `uname -r` shows;
+                                 # default the captured `uname -a` / `uname -r`
+    machine = "aarch64"          # optional: the lab's `uname -m` (default the captured one);
+                                 # uname fields no capture or key gives read "unknown"
 
     [cpu]
     count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
@@ -69,12 +72,14 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
+from sbctune.lab import uname
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.profile_effects import TweakEffect, parse_tweak_effects
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
+from sbctune.lab.uname import UnameFacts
 from sbctune.safefiles import UnsafeMember, regular_file
 
 if sys.version_info >= (3, 11):
@@ -91,6 +96,7 @@ TCP_PAYLOAD_BYTES = 1448
 _IFNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,14}$")
 _KERNEL = re.compile(r"^(\d{1,2}\.\d{1,3}[A-Za-z0-9.+~_-]{0,60})?$")
 _MAC = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+_MACHINE = re.compile(r"^(aarch64|armv[5-8]\w{0,4}|x86_64|riscv64)?$")
 DEFAULT_GOVERNORS = (
     "conservative",
     "ondemand",
@@ -161,6 +167,7 @@ class LabProfile:
     shared_limits: tuple[SharedLimit, ...] = ()  # see sbctune.lab.shared_limit
     power: PowerState = field(default_factory=PowerState)
     kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
+    uname: UnameFacts = field(default_factory=UnameFacts)  # what the lab's `uname` answers
 
     @property
     def test_interface(self) -> InterfaceSpec:
@@ -415,10 +422,15 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     except BundleError as exc:
         raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
     lab = _table(data, "lab", where)
-    _check_keys(lab, {"description", "irq_refuse", "kernel"}, f"{where} [lab]")
-    kernel = lab.get("kernel", (bundle.command("uname -r") or "").strip())
+    _check_keys(lab, {"description", "irq_refuse", "kernel", "machine"}, f"{where} [lab]")
+    captured = uname.facts(bundle)
+    default = captured.release if captured.release != uname.UNKNOWN else ""
+    kernel = lab.get("kernel", default)
     if not isinstance(kernel, str) or not _KERNEL.match(kernel):
         raise ProfileError(f"{where}: [lab] kernel must be a release like 6.12.47+rpt-rpi-v8")
+    machine = lab.get("machine", "")
+    if not isinstance(machine, str) or not _MACHINE.match(machine):
+        raise ProfileError(f"{where}: [lab] machine must be a uname -m name like aarch64")
     captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
     refuse = lab.get("irq_refuse", [])
     if not isinstance(refuse, list) or not all(
@@ -457,4 +469,5 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         power=power,
         shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
         kernel=kernel,
+        uname=uname.facts(bundle, kernel, machine),
     )

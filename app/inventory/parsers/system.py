@@ -164,7 +164,10 @@ def _parse_uname(text: str) -> Parsed[Uname]:
     tokens = lines[0].split()
     if len(tokens) < 3 or tokens[0] not in {"Linux", "Darwin", "FreeBSD", "GNU/Linux"}:
         return res, finish("uname -a", text, 0, len(lines))
-    res.kernel_name, res.hostname, res.kernel_release = tokens[0], tokens[1], tokens[2]
+    res.kernel_name, res.hostname = tokens[0], tokens[1]
+    # "unknown" is what uname prints for a field it does not know (the lab, for a kernel its
+    # profile did not capture): not a release, a build or a machine
+    res.kernel_release = tokens[2] if tokens[2] != "unknown" else None
     rest = tokens[3:]
     if rest and rest[-1] in {"GNU/Linux", "Linux", "Android"}:
         res.operating_system = rest.pop()
@@ -173,6 +176,7 @@ def _parse_uname(text: str) -> Parsed[Uname]:
         # uname -a repeats the machine as processor and hardware platform on some systems
         while rest and rest[-1] in {res.machine, "unknown"}:
             rest.pop()
+    rest = [word for word in rest if word != "unknown"]
     res.kernel_version = " ".join(rest) or None
     return res, finish("uname -a", text, 1, len(lines) - 1)
 
