@@ -1,0 +1,188 @@
+"""One pasted text that holds several outputs: a report tool's run (raspinfo, armbianmonitor,
+inxi/hwinfo dumps, DietPi's bug report), a chained command line (``lsusb; rfkill list; iw
+dev``), or one output with the next commands' prompts and outputs pasted after it.
+
+The text is cut into parts at what starts another output, whatever tool wrote it:
+
+- a shell prompt with a command (``root@pi:~# lsusb``, ``$ ip a``, ``❯ lshw``), or a line
+  that is only a command this inventory reads (``smart_sudo ip link list``, ``ifconfig``);
+- a section header: a title underlined with ``---``/``===`` (raspinfo), ``### name:``
+  (armbianmonitor), ``=== name ===``, a lone ``---`` separator;
+- the first line of an output whose format is known by its own shape (``Bus 001 Device 002:
+  ID``, ``driver: X`` of ``ethtool -i``, ``phy#0`` of ``iw dev``, ``Inter-| sta-|`` of
+  /proc/net/wireless, a ``[ 12.3]`` kernel line ...).
+
+Each part is then read by the parser its command names or, lacking one, by its shape. A text
+stored under a command this inventory reads is cut only when one whole-text search finds a
+prompt or a header in it (no per-line pass over a long log that has none).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from .dispatch import resolve_command
+
+MAX_PARTS = 200
+
+_PROMPT = re.compile(
+    r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s*[#$]|[\w.-]*:[~/]\S*\s*[#$]|[$#❯»]|\S*@\S*\s*~?\s*[$#%])\s+(?P<cmd>\S.*)$"
+)
+# One search over the whole text: is there anything that starts another output?
+_ANY_BREAK = re.compile(
+    r"^(?:\s*[\w.-]+@[\w.-]+\S*\s*[#$] +\S|\s*[$#❯] +[a-z]|-{3,}\s*$|={3,}|#{3} \S"
+    r"|[A-Z][\w /()-]{2,40}\n[-=]{4,}\s*$)",
+    re.MULTILINE,
+)
+_CHANGES = re.compile(r"\s(?:set|add|del|delete|flush|change|replace)\b")
+_UNDERLINE = re.compile(r"^\s*[-=]{4,}\s*$")
+_HASH_HEADER = re.compile(r"^#{2,} ?(?P<title>[^#].{0,60}?):?\s*#*\s*$")
+_EQ_HEADER = re.compile(r"^={3,} ?(?P<title>\S.{0,60}?) ?={3,}\s*$")
+_SEPARATOR = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
+
+# The first line of an output, by its shape: (pattern, command whose parser reads it).
+_STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^Bus \d{3} Device \d{3}: ID [\da-fA-F*]{4}"), "lsusb"),
+    (re.compile(r"^/: +Bus \d+\.Port \d+: Dev"), "lsusb -t"),
+    (re.compile(r"^T: +Bus=\d+ Lev="), "usb-devices"),
+    (re.compile(r"^\d+: [\w.:@-]+: <[A-Z_,-]*>"), "ip a"),
+    (re.compile(r"^[\w.:@-]{1,15}:? +(?:Link encap:|flags=\d+<)"), "ifconfig"),
+    (re.compile(r"^[\w.:@-]{1,15} +(?:IEEE 802\.11|no wireless extensions)"), "iwconfig"),
+    (re.compile(r"^\s*\*-network"), "lshw"),
+    (
+        re.compile(r"^\d{1,4}: [A-Za-z][\w ]{0,15}? ?(?:[\da-f]{2,4}\.[\da-f]{1,2})?: [\da-f]{4} "),
+        "hwinfo",
+    ),
+    (re.compile(r"^driver: \S+$"), "ethtool -i"),
+    (re.compile(r"^Settings for [\w.:@-]+:$"), "ethtool"),
+    (re.compile(r"^NIC statistics:$"), "ethtool -S"),
+    (re.compile(r"^phy#\d+$"), "iw dev"),
+    (re.compile(r"^Inter-\| sta-\|"), "cat /proc/net/wireless"),
+    (re.compile(r"^\s+CPU0(?:\s+CPU\d+)*\s*$"), "cat /proc/interrupts"),
+    (re.compile(r"^Linux \S+ \d+\.\d+\S* #\d+"), "uname -a"),
+    (re.compile(r"^PRETTY_NAME="), "cat /etc/os-release"),
+    (re.compile(r"^(?:processor|Hardware|Revision)\s*:"), "cat /proc/cpuinfo"),
+    (
+        re.compile(
+            r"^(?:Raspberry Pi|Orange Pi|Banana Pi|NanoPi|ODROID|Rock|Radxa|Khadas)\b.{0,60}$"
+        ),
+        "cat /proc/device-tree/model",
+    ),
+    (
+        re.compile(r"^\s*\[\s*\d+\.\d+\]|^\w{3} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: |^<\d>\["),
+        "dmesg",
+    ),
+    (re.compile(r"^\d+: \w+: (?:Bluetooth|Wireless LAN|WWAN)\b"), ""),  # rfkill list: not read
+    # dkms status
+    (re.compile(r"^[\w-]+(?:/[\w.-]+)?, [\w.-]+, [\w.-]+, \w+: (?:installed|built)"), ""),
+    (re.compile(r"^\[sudo\] password for "), ""),
+)
+# Outputs whose lines may look like other things (a log, block listings): only a strong
+# shape (another output's first line) ends them, not a _WEAK one.
+_STICKY = {"dmesg", "ifconfig", "ethtool -S", "hwinfo", "lshw", "ip a", "usb-devices"}
+_WEAK = {"", "cat /proc/device-tree/model", "cat /proc/cpuinfo", "uname -a"}
+
+
+def _same_parser(a: str, b: str) -> bool:
+    return a == b or (resolve_command(a)[0] or a) == (resolve_command(b)[0] or b)
+
+
+def _command_of(line: str) -> str | None:
+    """The command a prompt line or a bare command line names, if the inventory reads it."""
+    m = _PROMPT.match(line)
+    cmd = m.group("cmd") if m else line.strip()
+    if m and _shape(cmd) not in (None, ""):
+        return None  # a prompt the console printed an output's line after: that line, no break
+    if not m and (len(cmd) > 80 or not re.fullmatch(r"[a-z_][\w./-]*(?: [\w./:=@,-]+){0,6}", cmd)):
+        return None
+    for part in re.split(r"\s*(?:;|&&)\s*", cmd):
+        try:
+            toks = shlex.split(part)
+        except ValueError:
+            toks = part.split()
+        if toks and toks[0] == "ip" and _CHANGES.search(part):
+            continue  # `ip link set dev eth0 down` changes things and prints nothing
+        if toks and resolve_command(part)[0] is not None:
+            return part.strip()
+    return "" if m else None  # a prompt with a command not read: a break, nothing to parse
+
+
+def _shape(line: str) -> str | None:
+    for pattern, kind in _STARTS:
+        if pattern.search(line):
+            return kind
+    return None
+
+
+def needs_split(cmdline_has_parser: bool, text: str) -> bool:
+    if not cmdline_has_parser:
+        return True
+    return _ANY_BREAK.search(text) is not None
+
+
+def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
+    """(command, output) parts of ``text``; ``first`` reads the lines before any break (the
+    command the text was stored under, or None to tell them by their shape)."""
+    lines = text.split("\n")
+    parts: list[tuple[str, list[str]]] = []
+    cur_kind: str | None = first
+    cur: list[str] = []
+
+    def flush() -> None:
+        if cur and any(x.strip() for x in cur) and cur_kind:
+            parts.append((cur_kind, list(cur)))
+
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        stripped = line.strip()
+        header: str | None = None
+        is_break = False
+        if _SEPARATOR.match(line) or (_UNDERLINE.match(line) and i > 0):
+            is_break = True
+        elif stripped and _UNDERLINE.match(nxt) and not stripped.startswith(("[", "-")):
+            is_break = True  # "USB Information" over "---------------": the next part's title
+        elif (m := _HASH_HEADER.match(stripped)) or (m := _EQ_HEADER.match(stripped)):
+            is_break = True
+            header = _command_of(m.group("title"))
+        elif (
+            (cmd := _command_of(line)) is not None
+            and (cur_kind != "dmesg" or _PROMPT.match(line))
+            # Under a known command, only another reader's command starts another output: a
+            # prompt of a command not read (or of the same one) stays in, as the parsers'
+            # noise, with what the console printed after it.
+            and (first is None or (cmd and not _same_parser(cmd, first)))
+        ):
+            is_break, header = True, cmd
+        if is_break:
+            flush()
+            cur, cur_kind = [], header or None
+            if len(parts) >= MAX_PARTS:
+                break
+            continue
+        kind = _shape(line)
+        if kind is not None and cur_kind is not None and _same_parser(kind, cur_kind):
+            kind = None  # more of the same output
+        if kind in _WEAK and cur_kind in _STICKY:
+            kind = None  # a model-like or noise line inside a log or a block listing
+        if kind is not None:
+            flush()
+            cur, cur_kind = [], kind
+        cur.append(line)
+    flush()
+    return _join_logs([(kind, "\n".join(body) + "\n") for kind, body in parts[:MAX_PARTS]])
+
+
+def _join_logs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The kernel log's pieces that prompts or other outputs cut apart are one log again (in
+    their order): the inventory keeps one log per stored text."""
+    out: list[tuple[str, str]] = []
+    log_at: int | None = None
+    for cmd, body in parts:
+        if resolve_command(cmd)[0] == "dmesg":
+            if log_at is not None:
+                out[log_at] = (out[log_at][0], out[log_at][1] + body)
+                continue
+            log_at = len(out)
+        out.append((cmd, body))
+    return out
