@@ -276,9 +276,7 @@ def _lone_wifi_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     `ethtool -i` printed without the interface's name, a driver's log line)."""
     wifi = [n for n in nics if n.wireless]
     unnamed = _unnamed_devices(wifi)
-    unplaced = [
-        n for n in wifi if n.name and not n.bus_path and not n.ids and not n.driver
-    ]
+    unplaced = [n for n in wifi if n.name and not n.bus_path and not n.ids and not n.driver]
     if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
         return unplaced[0], unnamed[0]
     return None
