@@ -12,6 +12,9 @@ import re
 _SYSLOG_HEAD = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: ")
 # a line (not the first) that does not start with a syslog clock: a candidate continuation
 _NO_HEAD = re.compile(r"\n(?![A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )[^\s\[]", re.MULTILINE)
+# a wrapped line's rest is a fragment: words, "key=value", addresses, commas; never a message
+# of its own ("driver: text"), a prompt, a fence, an elision or a log prefix ("<6>", "[")
+_FRAGMENT = re.compile(r"[\w.=,:/ -]*[A-Za-z0-9=][\w.=,:/ -]*")
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a mail client
 CONT_MAX = 80  # nor is a longer "continuation" one: it is a line of its own
 
@@ -22,21 +25,27 @@ def join_mail_wrapped(text: str) -> str:
         return text
     out: list[str] = []
     joined_last = False
+    head_at = -1  # the last line that had the log prefix (the one a rest is joined to)
     for line in text.split("\n"):
-        prev = out[-1] if out else ""
+        rest = line.strip()
         if (
-            line
+            rest
             and not line[0].isspace()
             and len(line) <= CONT_MAX
             and not joined_last
-            and len(prev.rstrip()) >= WRAP_MIN
-            and _SYSLOG_HEAD.match(prev)
-            and not _SYSLOG_HEAD.match(line)
-            and not line.startswith("[")
+            and head_at >= 0
+            and head_at == len(out) - 1
+            and len(out[head_at].rstrip()) >= WRAP_MIN
+            and ": " not in rest
+            and not rest.endswith((":", "..."))
+            and _FRAGMENT.fullmatch(rest)
         ):
-            out[-1] = prev.rstrip() + " " + line.strip()
+            out[head_at] = out[head_at].rstrip() + " " + rest
+            out.append("")  # the line's place is kept: later lines keep their numbers
             joined_last = True
             continue
         joined_last = False
+        if _SYSLOG_HEAD.match(line):
+            head_at = len(out)
         out.append(line)
     return "\n".join(out)
