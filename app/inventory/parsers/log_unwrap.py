@@ -20,7 +20,7 @@ CONT_MAX = 80  # nor is a longer "continuation" one: it is a line of its own
 
 
 def join_mail_wrapped(text: str) -> str:
-    start = text.lstrip()[:200]
+    start = text[:400].lstrip()  # not the whole text: a long log is not copied to test it
     if not _SYSLOG_HEAD.match(start) or _NO_HEAD.search(text) is None:
         return text
     out: list[str] = []

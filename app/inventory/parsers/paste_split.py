@@ -29,12 +29,13 @@ MAX_PARTS = 200
 _PROMPT = re.compile(
     r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s*[#$]|[\w.-]*:[~/]\S*\s*[#$]|[$#❯»]|\S*@\S*\s*~?\s*[$#%])\s+(?P<cmd>\S.*)$"
 )
-# One search over the whole text: is there anything that starts another output?
-_ANY_BREAK = re.compile(
-    r"^(?:\s*[\w.-]+@[\w.-]+\S*\s*[#$] +\S|\s*[$#❯] +[a-z]|-{3,}\s*$|={3,}|#{3} \S"
-    r"|[A-Z][\w /()-]{2,40}\n[-=]{4,}\s*$)",
-    re.MULTILINE,
+# A line that starts another output (checked only on the lines a cheap substring search finds)
+_BREAK_LINE = re.compile(
+    r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S)"
 )
+_TITLE = re.compile(r"^[A-Z][\w /()-]{2,40}$")
+_MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###")
+MAX_CHECKS = 2000  # per marker: a long log with many "# " in its lines stops looking early
 _CHANGES = re.compile(r"\s(?:set|add|del|delete|flush|change|replace)\b")
 _UNDERLINE = re.compile(r"^\s*[-=]{4,}\s*$")
 _HASH_HEADER = re.compile(r"^#{2,} ?(?P<title>[^#].{0,60}?):?\s*#*\s*$")
@@ -116,9 +117,30 @@ def _shape(line: str) -> str | None:
 
 
 def needs_split(cmdline_has_parser: bool, text: str) -> bool:
+    """Whether a stored text may hold more than one output: always for a command no parser
+    reads (a report tool, a chained line); else only when a prompt, separator or section
+    header is in it, found by substring searches and a check of the lines they hit (no
+    per-line pass over a long log)."""
     if not cmdline_has_parser:
         return True
-    return _ANY_BREAK.search(text) is not None
+    for marker in _MARKERS:
+        at = text.find(marker)
+        checks = 0
+        while at != -1 and checks < MAX_CHECKS:
+            checks += 1
+            begin = text.rfind("\n", 0, at + (1 if marker[0] == "\n" else 0)) + 1
+            if marker[0] == "\n":
+                begin = at + 1
+            stop = text.find("\n", begin)
+            line = text[begin : stop if stop != -1 else len(text)]
+            if _BREAK_LINE.match(line):
+                return True
+            if line.startswith("---") and begin > 1:
+                title_begin = text.rfind("\n", 0, begin - 1) + 1
+                if _TITLE.match(text[title_begin : begin - 1].strip()):
+                    return True
+            at = text.find(marker, at + 1)
+    return False
 
 
 def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
