@@ -19,6 +19,7 @@ from . import (
     lsusb,
     netif,
     procfs,
+    report_tools,
     sysfs,
     system,
     vcgencmd,
@@ -60,6 +61,8 @@ PARSERS: dict[str, Spec[Any]] = {
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
+    "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
+    "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
@@ -185,6 +188,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "lshw", None  # lshw, lshw -C network, lshw -class network
     if cmd == "usb-devices":
         return "usb-devices", None
+    if cmd == "networkctl" and args[:1] == ["status"]:
+        return "networkctl status", None
+    if cmd in {"inxi", "pinxi"}:
+        return "inxi", None  # its Network section (-N, -n, -F, -b ...)
     if cmd == "hwinfo":
         return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
     if cmd == "ifconfig":

@@ -55,6 +55,8 @@ _STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"^\d{1,4}: [A-Za-z][\w ]{0,15}? ?(?:[\da-f]{2,4}\.[\da-f]{1,2})?: [\da-f]{4} "),
         "hwinfo",
     ),
+    (re.compile(r"^\s*[●*○↻×] \d+: [\w.:@-]{1,15}\s*$"), "networkctl status"),
+    (re.compile(r"^Network:\s+(?:Device|Card)-\d+:"), "inxi"),
     (re.compile(r"^driver: \S+$"), "ethtool -i"),
     (re.compile(r"^Settings for [\w.:@-]+:$"), "ethtool"),
     (re.compile(r"^NIC statistics:$"), "ethtool -S"),
