@@ -163,3 +163,43 @@ def test_hwinfo_and_proc_net_wireless_never_raise(text: str) -> None:
     parse_hwinfo(text)
     parse_proc_net_wireless(text)
     join_mail_wrapped(text)
+
+
+def test_networkctl_status_is_a_nic_record() -> None:
+    from sbctune.inventory.parsers.report_tools import parse_networkctl_status
+
+    text = _output("vm_systemd_pr15104_networkctl_status_e1000_qdisc_marks")
+    (node,) = parse_networkctl_status(text)[0].networks
+    assert (node.logical_name, node.driver, node.pci_address) == ("ens38", "e1000", "0000:02:06.0")
+    assert (node.size_mbps, node.config.get("duplex"), node.link) == (1000, "full", True)
+
+
+def test_a_networkctl_speed_that_is_no_line_rate_is_not_taken() -> None:
+    """systemd issue 33076: a 2.5 Gbit/s link printed as `2Gbps` (ethtool: 2500Mb/s)."""
+    from sbctune.inventory.parsers.report_tools import parse_networkctl_status
+
+    text = _output("x86_systemd_33076_networkctl_status_igc_i226lm")
+    (node,) = parse_networkctl_status(text.replace("Model:", "Speed: 2Gbps\n Model:"))[0].networks
+    assert node.size_mbps is None
+    (nic,) = _inventory({"networkctl status 3": text}).nics
+    assert nic.chip is not None and "I226-LM" in nic.chip
+
+
+def test_inxis_network_section_names_each_card() -> None:
+    from sbctune.inventory.parsers.report_tools import parse_inxi_network
+
+    text = _output("x86_inxi_112_inxi_nx_nxx_skge_e1000e")
+    nodes = parse_inxi_network(text)[0].networks
+    got = {(n.pci_address, n.driver, n.ids) for n in nodes}
+    assert ("0000:01:05.0", "skge", "11ab:4320") in got
+    assert ("0000:03:00.0", "e1000e", "8086:108b") in got
+    assert len(_inventory({"inxi -Nx": text}).nics) == 2
+
+
+@settings(max_examples=200)
+@given(_TEXT)
+def test_report_tool_parsers_never_raise(text: str) -> None:
+    from sbctune.inventory.parsers.report_tools import parse_inxi_network, parse_networkctl_status
+
+    parse_networkctl_status(text)
+    parse_inxi_network("Network: Device-1: " + text)
