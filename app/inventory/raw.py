@@ -242,11 +242,9 @@ def _failed_run(text: str, code: int | None) -> bool:
 def _parts(line: str, text: str) -> list[tuple[str, str]]:
     """The outputs one stored text holds (parsers/paste_split.py): itself, or, for a report
     tool's run, a chained command line or a paste with more prompts in it, each part."""
-    key = dispatch.resolve_command(line)[0]
-    if not paste_split.needs_split(key is not None, text):
-        return [(line, text)]
-    parts = paste_split.split_paste(text, line if key is not None else None)
-    return parts or [(line, text)]
+    if dispatch.resolve_command(line)[0] is not None:
+        return paste_split.split_known(text, line)
+    return paste_split.split_paste(text, None) or [(line, text)]
 
 
 def parse_all(raw: RawOutputs) -> Parsed:

@@ -106,6 +106,8 @@ def _command_of(line: str) -> str | None:
             toks = part.split()
         if toks and toks[0] == "ip" and _CHANGES.search(part):
             continue  # `ip link set dev eth0 down` changes things and prints nothing
+        if toks and toks[0].rsplit("/", 1)[-1] == "ifconfig" and len(toks) > 2:
+            continue  # `ifconfig eth1 up`, `ifconfig eth0 mtu 9000`: the same
         if toks and resolve_command(part)[0] is not None:
             return part.strip()
     return "" if m else None  # a prompt with a command not read: a break, nothing to parse
@@ -118,31 +120,76 @@ def _shape(line: str) -> str | None:
     return None
 
 
-def needs_split(cmdline_has_parser: bool, text: str) -> bool:
-    """Whether a stored text may hold more than one output: always for a command no parser
-    reads (a report tool, a chained line); else only when a prompt, separator or section
-    header is in it, found by substring searches and a check of the lines they hit (no
-    per-line pass over a long log)."""
-    if not cmdline_has_parser:
-        return True
+def _break_offsets(text: str) -> list[int]:
+    """Where the lines that may start another output begin (a prompt, a separator, a header;
+    for a title underlined with ``---`` its title line), found by substring searches and a
+    check of the lines they hit: no per-line pass over a long log."""
+    found: set[int] = set()
     for marker in _MARKERS:
         at = text.find(marker)
         checks = 0
-        while at != -1 and checks < MAX_CHECKS:
+        while at != -1 and checks < MAX_CHECKS and len(found) < MAX_PARTS:
             checks += 1
-            begin = text.rfind("\n", 0, at + (1 if marker[0] == "\n" else 0)) + 1
-            if marker[0] == "\n":
-                begin = at + 1
+            begin = at + 1 if marker[0] == "\n" else text.rfind("\n", 0, at) + 1
             stop = text.find("\n", begin)
             line = text[begin : stop if stop != -1 else len(text)]
-            if _BREAK_LINE.match(line):
-                return True
             if line.startswith("---") and begin > 1:
                 title_begin = text.rfind("\n", 0, begin - 1) + 1
                 if _TITLE.match(text[title_begin : begin - 1].strip()):
-                    return True
+                    found.add(title_begin)
+                    at = text.find(marker, at + 1)
+                    continue
+            if _BREAK_LINE.match(line):
+                found.add(begin)
             at = text.find(marker, at + 1)
-    return False
+    return sorted(found)
+
+
+def needs_split(cmdline_has_parser: bool, text: str) -> bool:
+    """Whether a stored text may hold more than one output: always for a command no parser
+    reads (a report tool, a chained line); else only when a prompt, separator or section
+    header is in it."""
+    return not cmdline_has_parser or bool(_break_offsets(text))
+
+
+def _part_start(lines: list[str]) -> tuple[str | None, int]:
+    """The command a part after a break is the output of, and where its output starts: the
+    break's prompt command, or (after a separator or a title) the first line that is a command
+    or an output's first line."""
+    if (m := _PROMPT.match(lines[0])) and not _SEPARATOR.match(lines[0]):
+        cmd = _command_of(lines[0]) if m else None
+        return (cmd or None), 1
+    for i, line in enumerate(lines[:8]):
+        if not line.strip() or _SEPARATOR.match(line) or _UNDERLINE.match(line):
+            continue
+        if i == 0 and lines[1:2] and _UNDERLINE.match(lines[1]):
+            continue  # the title itself
+        if (cmd := _command_of(line)) is not None:
+            return (cmd or None), i + 1
+        kind = _shape(line)
+        return (kind or None), i
+    return None, 0
+
+
+def split_known(text: str, first: str) -> list[tuple[str, str]]:
+    """A text stored under a command the inventory reads, cut only at the breaks
+    _break_offsets() finds; a break that names no other reader (a prompt of a command not
+    read, a separator before nothing known, the same command again) stays in its part."""
+    offsets = _break_offsets(text)
+    if not offsets:
+        return [(first, text)]
+    parts: list[tuple[str, str]] = []
+    kind, body_start = first, 0
+    for at, end in zip(offsets, [*offsets[1:], len(text)], strict=True):
+        seg = text[at:end].split("\n")
+        cmd, skip = _part_start(seg)
+        if cmd is None or _same_parser(cmd, kind):
+            continue  # stays in the current part
+        parts.append((kind, text[body_start:at]))
+        kind = cmd
+        body_start = at + sum(len(x) + 1 for x in seg[:skip])
+    parts.append((kind, text[body_start:]))
+    return _join_logs([(k, b if b.endswith("\n") else b + "\n") for k, b in parts if b.strip()])
 
 
 def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
@@ -158,6 +205,9 @@ def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
             parts.append((cur_kind, list(cur)))
 
     for i, line in enumerate(lines):
+        if cur_kind == "dmesg" and line.startswith("[") and "@" not in line:
+            cur.append(line)  # a report tool's kernel log: its lines are read by one test
+            continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         stripped = line.strip()
         header: str | None = None
