@@ -181,7 +181,7 @@ def split_known(text: str, first: str) -> list[tuple[str, str]]:
     parts: list[tuple[str, str]] = []
     kind, body_start = first, 0
     for at, end in zip(offsets, [*offsets[1:], len(text)], strict=True):
-        seg = text[at:end].split("\n")
+        seg = text[at : min(end, at + 4000)].split("\n", 10)  # its first lines are enough
         cmd, skip = _part_start(seg)
         if cmd is None or _same_parser(cmd, kind):
             continue  # stays in the current part
@@ -189,7 +189,9 @@ def split_known(text: str, first: str) -> list[tuple[str, str]]:
         kind = cmd
         body_start = at + sum(len(x) + 1 for x in seg[:skip])
     parts.append((kind, text[body_start:]))
-    return _join_logs([(k, b if b.endswith("\n") else b + "\n") for k, b in parts if b.strip()])
+    # isspace() stops at the first other character (strip() would copy a long log)
+    kept = [(k, b if b.endswith("\n") else b + "\n") for k, b in parts if b and not b.isspace()]
+    return _join_logs(kept)
 
 
 def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
@@ -252,11 +254,14 @@ def _join_logs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
     their order): the inventory keeps one log per stored text."""
     out: list[tuple[str, str]] = []
     log_at: int | None = None
+    log_bodies: list[str] = []
     for cmd, body in parts:
         if resolve_command(cmd)[0] == "dmesg":
+            log_bodies.append(body)
             if log_at is not None:
-                out[log_at] = (out[log_at][0], out[log_at][1] + body)
                 continue
             log_at = len(out)
         out.append((cmd, body))
+    if log_at is not None and len(log_bodies) > 1:
+        out[log_at] = (out[log_at][0], "".join(log_bodies))  # once: no copy per piece
     return out
