@@ -35,6 +35,7 @@ _BREAK_LINE = re.compile(
 )
 _TITLE = re.compile(r"^[A-Z][\w /()-]{2,40}$")
 _MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###")
+LONG_TEXT = 1 << 20  # characters
 MAX_CHECKS = 2000  # per marker: a long log with many "# " in its lines stops looking early
 _CHANGES = re.compile(r"\s(?:set|add|del|delete|flush|change|replace)\b")
 _UNDERLINE = re.compile(r"^\s*[-=]{4,}\s*$")
@@ -125,7 +126,9 @@ def _break_offsets(text: str) -> list[int]:
     for a title underlined with ``---`` its title line), found by substring searches and a
     check of the lines they hit: no per-line pass over a long log."""
     found: set[int] = set()
-    for marker in _MARKERS:
+    # A long text (a 100 000-line log) is searched for prompts only: each search is a pass
+    # over it, and separators and section titles are a report tool's, in short texts.
+    for marker in _MARKERS if len(text) < LONG_TEXT else _MARKERS[:3]:
         at = text.find(marker)
         checks = 0
         while at != -1 and checks < MAX_CHECKS and len(found) < MAX_PARTS:
