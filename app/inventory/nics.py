@@ -418,8 +418,13 @@ LOG_KINDS = (
 
 
 def _log(nic: Nic, device: Device) -> None:
+    # a reset its driver's own probe does (usb_reset_device() in the probe: r8152, mt7921u,
+    # resources/kernel_source/usb_probe_resets.json) is the driver's doing, not a fault
+    probed = {f.order for f in device.all("probed_by")}
     for kind in LOG_KINDS:
         facts = sorted(device.all(kind), key=lambda f: f.order)
+        if kind == "usb_reset" and probed:
+            facts = [f for f in facts if f.order not in probed]
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)

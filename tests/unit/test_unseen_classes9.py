@@ -203,3 +203,14 @@ def test_report_tool_parsers_never_raise(text: str) -> None:
 
     parse_networkctl_status(text)
     parse_inxi_network("Network: Device-1: " + text)
+
+
+def test_a_reset_by_the_probe_before_the_drivers_registration_line_is_no_fault() -> None:
+    """mt7921u's probe resets the device (usb_reset_device) while usb_register_driver()
+    probes the devices already present, before it prints "registered new interface driver":
+    the reset line comes first and is the driver's doing, not a lost adapter."""
+    text = _output("pi_usbwifi_533_mt7921u_dwc_otg_high_speed")
+    inv = _inventory({"dmesg": text})
+    assert "usb-reset" not in {f.id for f in inv.findings}
+    later = text.replace("[   48.198421] usbcore: registered new interface driver mt7921u\n", "")
+    assert "usb-reset" in {f.id for f in _inventory({"dmesg": later}).findings}
