@@ -267,4 +267,16 @@ def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     unplaced = _unplaced(wired)
     if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
         return unplaced[0], unnamed[0]
-    return _same_driver_pair(wired, unnamed)
+    return _same_driver_pair(wired, unnamed) or _lone_wifi_pair(nics)
+
+
+def _lone_wifi_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
+    """The same for Wi-Fi: the only Wi-Fi interface that nothing placed (a report tool's
+    /proc/net/wireless row, `iw dev`) and the only Wi-Fi adapter with no interface (its
+    `ethtool -i` printed without the interface's name, a driver's log line)."""
+    wifi = [n for n in nics if n.wireless]
+    unnamed = _unnamed_devices(wifi)
+    unplaced = [n for n in wifi if n.name and not n.bus_path and not n.ids and not n.driver]
+    if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
+        return unplaced[0], unnamed[0]
+    return None

@@ -20,6 +20,9 @@ _DEFAULT = (
     "ethtool -i",
     "ethtool",
     "lshw",
+    "hwinfo",
+    "networkctl",
+    "inxi",
     "lspci",
     "lsusb -t",
     "lsusb",
@@ -30,14 +33,14 @@ _DEFAULT = (
 PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
-    "link": ("dmesg", "ethtool", "sysfs", "lshw", "ip"),
-    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "dmesg"),
-    "duplex": ("ethtool", "sysfs", "lshw", "dmesg"),
+    "link": ("dmesg", "ethtool", "sysfs", "lshw", "hwinfo", "networkctl", "inxi", "ip"),
+    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
+    "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
-    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "dmesg"),
+    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "dmesg"),
     # A driver's own line that prints the IDs (by its format, log_sightings.ids_said) only
     # where nothing lists them itself.
-    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "dmesg", "dmesg format"),
+    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "hwinfo", "inxi", "dmesg", "dmesg format"),
 }
 
 

@@ -382,14 +382,27 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     repeats: dict[tuple[str, str], Sighting] = {}
     complaints: dict[tuple[str, str], _Repeats] = {}
     probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
+    reset_before: DmesgEvent | None = None  # a reset no such driver's loading explained yet
     for event in dmesg.events:
         kind = event.kind
         if kind == "driver_registered":
             probing = event if probe_resets(event.driver) else None
+            # The device was there when the module loaded: usb_register_driver() probes it
+            # (and its probe resets it) before it prints "registered new interface driver"
+            # (drivers/usb/core/driver.c), so the reset comes first.
+            if (
+                probing is not None
+                and reset_before is not None
+                and (probed := _probed_by(probing, reset_before, before=True)) is not None
+            ):
+                found.append(probed)
+            reset_before = None
         elif probing is not None and kind in ("usb_reset", "usb_new_device"):
             if kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
                 found.append(probed)
             probing = None
+        elif kind == "usb_reset":
+            reset_before = event
         if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
         key = (kind, event.text)
@@ -451,13 +464,16 @@ def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
 _PROBE_WINDOW_S = 2.0
 
 
-def _probed_by(registered: DmesgEvent, reset: DmesgEvent) -> Sighting | None:
+def _probed_by(registered: DmesgEvent, reset: DmesgEvent, before: bool = False) -> Sighting | None:
     """The first USB reset right after a driver whose probe resets its device registered
-    (r8152: rtl8152_probe_once() starts with usb_reset_device()): that driver probing this
-    device, which the log names only by its port path. Both lines need the kernel's clock."""
+    (r8152: rtl8152_probe_once() starts with usb_reset_device()), or, with ``before``, the
+    last one just before it (the device was present when the module loaded): that driver
+    probing this device, which the log names only by its port path. Both lines need the
+    kernel's clock."""
     if registered.timestamp is None or reset.timestamp is None or not reset.device:
         return None
-    if not 0.0 <= reset.timestamp - registered.timestamp <= _PROBE_WINDOW_S:
+    gap = reset.timestamp - registered.timestamp
+    if not 0.0 <= (-gap if before else gap) <= _PROBE_WINDOW_S:
         return None
     sighting = Sighting([("usb", reset.device)])
     why = (

@@ -8,8 +8,6 @@ from collections.abc import Iterator
 from sbctune.inventory.parsers.lshw import LshwNetwork, LshwResult
 from sbctune.inventory.sightings import Key, Sighting, iface_key
 
-_SRC = "lshw"
-
 
 def from_lshw(result: LshwResult | None) -> Iterator[Sighting]:
     for net in result.networks if result is not None else []:
@@ -37,30 +35,34 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
     if not keys:
         return None
     s = Sighting(keys)
+    src = net.source  # "lshw" or "hwinfo"
+    if net.ids:
+        s.add("ids", net.ids, src, f"Vendor/Device: {net.ids}")
+    s.add("usb_speed_mbps", net.usb_speed_mbps, src, f"Speed: {net.usb_speed_mbps} Mbps")
     line = f"*-{net.node}{' UNCLAIMED' if net.unclaimed else ''}"
-    s.add("bus", bus, _SRC, f"bus info: {net.bus_info}")
+    s.add("bus", bus, src, f"bus info: {net.bus_info}")
     if net.unclaimed:
-        s.add("driver_none", True, _SRC, line)
+        s.add("driver_none", True, src, line)
     elif net.driver:
-        s.add("driver", net.driver, _SRC, f"configuration: driver={net.driver}")
-    s.add("driver_version", net.config.get("driverversion"), _SRC, "configuration: driverversion")
-    s.add("firmware", net.config.get("firmware"), _SRC, "configuration: firmware")
+        s.add("driver", net.driver, src, f"configuration: driver={net.driver}")
+    s.add("driver_version", net.config.get("driverversion"), src, "configuration: driverversion")
+    s.add("firmware", net.config.get("firmware"), src, "configuration: firmware")
     if net.product:
-        s.add("description", net.product, _SRC, f"product: {net.product}")
+        s.add("description", net.product, src, f"product: {net.product}")
     if net.description and "wireless" in net.description.lower():
-        s.add("wireless", True, _SRC, f"description: {net.description}")
+        s.add("wireless", True, src, f"description: {net.description}")
     if net.serial and len(net.serial) == 17 and net.serial.count(":") == 5:
         s.keys.append(("mac", net.serial.lower()))
     link = net.link
     if link is not None:
-        s.add("link", link, _SRC, f"configuration: link={'yes' if link else 'no'}")
+        s.add("link", link, src, f"configuration: link={'yes' if link else 'no'}")
     if link and net.size_mbps:
-        s.add("link_speed_mbps", int(net.size_mbps), _SRC, f"size: {int(net.size_mbps)}Mbit/s")
+        s.add("link_speed_mbps", int(net.size_mbps), src, f"size: {int(net.size_mbps)}Mbit/s")
         duplex = net.config.get("duplex")
         if duplex in ("full", "half"):
-            s.add("duplex", duplex, _SRC, f"configuration: duplex={duplex}")
+            s.add("duplex", duplex, src, f"configuration: duplex={duplex}")
     # No "capacity:": lshw reads it through ethtool's legacy ioctl, whose link-mode mask has no
     # 2.5G/5G bits (an RTL8125 shows "capacity: 1Gbit/s"); the chip's own line rate is used.
-    s.add("irq_hint", net.irq, _SRC, f"resources: irq:{net.irq}")
-    s.add("seen", True, _SRC, line)
+    s.add("irq_hint", net.irq, src, f"resources: irq:{net.irq}")
+    s.add("seen", True, src, line)
     return s

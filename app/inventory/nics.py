@@ -234,10 +234,9 @@ def _chip(
     chip = _catalog_chip(device, bus, catalog)
     text = device.value("chip_text")
     described = " ".join(str(f.value) for f in device.all("description") + device.all("firmware"))
+    shown = f"{text or ''} {described}".upper()
     if chip is None:
-        for word in re.findall(
-            r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", f"{text or ''} {described}".upper()
-        ):
+        for word in re.findall(r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", shown):
             chip = catalog.find_chip(word)
             if chip is not None:
                 break
@@ -245,7 +244,9 @@ def _chip(
         candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
         chip = candidates[0] if len(candidates) == 1 else None
     if chip is not None:
-        return _variant_name(chip, device.value("ids")), chip
+        name = _variant_name(chip, device.value("ids"))
+        variant = _shown_variant(chip, name, shown)
+        return (f"{name} ({variant})" if variant else name), chip
     found = device.value("ids") or _ids_by_name(device, ids)
     known = ids.name("usb" if bus == "usb" else "pci", found)
     if text:
@@ -254,6 +255,17 @@ def _chip(
         return known, None
     description = device.value("description") or device.value("device_name")
     return (str(description) if description else known), None
+
+
+def _shown_variant(chip: Chip, name: str, shown: str) -> str | None:
+    """The variant a shown model names within the catalog's family: "I226-LM" of "Intel
+    I225/I226" (networkctl's Model:, lshw's product:)."""
+    family = f"{chip.name} {' '.join(chip.variants)}".upper()
+    for word in re.findall(r"\b([A-Z]*[0-9]{3,}[A-Z0-9]*)-[A-Z0-9]{1,4}\b", shown):
+        full = re.search(rf"\b{re.escape(word)}-[A-Z0-9]{{1,4}}\b", shown)
+        if full and word in family and full.group(0) not in name.upper():
+            return full.group(0)
+    return None
 
 
 def _ids_by_name(device: Device, ids: IdDatabase) -> str | None:
@@ -406,8 +418,13 @@ LOG_KINDS = (
 
 
 def _log(nic: Nic, device: Device) -> None:
+    # a reset its driver's own probe does (usb_reset_device() in the probe: r8152, mt7921u,
+    # resources/kernel_source/usb_probe_resets.json) is the driver's doing, not a fault
+    probed = {f.order for f in device.all("probed_by")}
     for kind in LOG_KINDS:
         facts = sorted(device.all(kind), key=lambda f: f.order)
+        if kind == "usb_reset" and probed:
+            facts = [f for f in facts if f.order not in probed]
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)

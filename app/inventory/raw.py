@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.inventory.parsers import dispatch
+from sbctune.inventory.parsers import dispatch, paste_split
 from sbctune.inventory.parsers.dmesg import DmesgResult
 from sbctune.inventory.parsers.ethtool import (
     EthtoolChannels,
@@ -191,7 +191,14 @@ def _merge_lsusb(parsed: Parsed, result: LsusbResult, text: str) -> None:
     parsed.lsusb.devices += result.devices
 
 
+def _merge_lshw(parsed: Parsed, result: LshwResult, text: str) -> None:
+    if parsed.lshw is None:
+        parsed.lshw = LshwResult()
+    parsed.lshw.networks += result.networks
+
+
 _MERGE: dict[str, Callable[[Parsed, Any, str], None]] = {
+    "lshw": _merge_lshw,
     "lsusb": _merge_lsusb,
     "usb_tree": _merge_tree,
     "pci": _merge_lspci,
@@ -216,6 +223,10 @@ def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text:
         name = iface or getattr(result, "interface", None)
         if name:
             getattr(parsed, spec.slot)[name] = result
+        elif isinstance(result, EthtoolDriverInfo) and result.bus_info:
+            # A report tool's `ethtool -i wlan0` printed without its command: the device its
+            # bus-info names (sightings.from_ethtool keys it by that alone).
+            parsed.ethtool_i.setdefault("", result)
     else:
         setattr(parsed, spec.slot, result)
 
@@ -228,19 +239,28 @@ def _failed_run(text: str, code: int | None) -> bool:
     return code == 127 or bool(re.match(r"^\S*:?\s*\S+: (command )?not found", head))
 
 
+def _parts(line: str, text: str) -> list[tuple[str, str]]:
+    """The outputs one stored text holds (parsers/paste_split.py): itself, or, for a report
+    tool's run, a chained command line or a paste with more prompts in it, each part."""
+    if dispatch.resolve_command(line)[0] is not None:
+        return paste_split.split_known(text, line)
+    return paste_split.split_paste(text, None) or [(line, text)]
+
+
 def parse_all(raw: RawOutputs) -> Parsed:
     parsed = Parsed(links=raw.links())
-    for line, text in raw.commands.items():
-        if _failed_run(text, raw.exit_codes.get(line)):
+    for stored, whole in raw.commands.items():
+        if _failed_run(whole, raw.exit_codes.get(stored)):
             continue
-        out = dispatch.parse_command(line, text)
-        if out.parser is None:
-            continue  # kept in the bundle, but nothing the inventory reads
-        _take(parsed, out.parser, out.interface, out.result, text)
-        # Named by the command line that was run: `ethtool -g eth0`, not just `ethtool -g`.
-        parsed.warnings += [f"“{line}”: {w.message}" for w in out.warnings]
-        if out.parser == "lspci" and re.search(r"(^|\s)-[A-Za-z]*[kv]", line):
-            parsed.pci_drivers_shown = True
+        for line, text in _parts(stored, whole):
+            out = dispatch.parse_command(line, text)
+            if out.parser is None:
+                continue  # kept in the bundle, but nothing the inventory reads
+            _take(parsed, out.parser, out.interface, out.result, text)
+            # Named by the command line that was run: `ethtool -g eth0`, not `ethtool -g`.
+            parsed.warnings += [f"“{line}”: {w.message}" for w in out.warnings]
+            if out.parser == "lspci" and re.search(r"(^|\s)-[A-Za-z]*[kv]", line):
+                parsed.pci_drivers_shown = True
     for path, text in raw.files.items():
         if path.startswith(("/sys/", "/proc/sys/")) and not path.endswith("/model"):
             parsed.sysfs[path] = text

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.inventory.ifnames import bus_from_name
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
@@ -177,12 +178,22 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("usb_version", dev.usb_version, "lsusb", line)
         if dev.bus in usb2_buses and dev.speed_mbps is None:
             sighting.add("usb_speed_mbps", 480.0, "lsusb", usb2_buses[dev.bus])
-        sighting.add("driver", dev.driver, "lsusb", line)
+        sighting.add("driver", _network_driver(dev.drivers) or dev.driver, "lsusb", line)
         if dev.driver_none:
             sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
         if dev.is_hub:
             sighting.add("hub", True, "lsusb", line)
         yield sighting
+
+
+def _network_driver(drivers: list[str]) -> str | None:
+    """Of a composite device's interface drivers (a modem's qcserial ports beside its
+    cdc_mbim data interface), the one the kernel's network drivers' tables list: that is the
+    NIC's driver, whichever interface comes first."""
+    if len(drivers) < 2:
+        return None
+    table = load_kernel_drivers()
+    return next((d for d in drivers if table.get(d) is not None), None)
 
 
 def _usb2_only_buses(parsed: Parsed) -> dict[int, str]:
@@ -295,9 +306,9 @@ def _sysfs_counters(attrs: dict[str, str]) -> dict[str, int]:
 def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
     for name, info in parsed.ethtool_i.items():
         key = iface_key(name)
-        if key is None:
-            continue
-        sighting = Sighting([key])
+        if key is None and not (name == "" and device_keys(info.bus_info)):
+            continue  # "": no interface named, only the device its bus-info names
+        sighting = Sighting([key] if key else [])
         line = f"ethtool -i {name}: driver: {info.driver} bus-info: {info.bus_info}"
         sighting.add("driver", info.driver, "ethtool -i", line)
         sighting.add("driver_version", info.version, "ethtool -i", line)

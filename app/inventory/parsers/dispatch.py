@@ -12,12 +12,14 @@ from . import (
     dmesg,
     ethtool,
     ethtool_stats,
+    hwinfo,
     iperf,
     lshw,
     lspci,
     lsusb,
     netif,
     procfs,
+    report_tools,
     sysfs,
     system,
     vcgencmd,
@@ -58,6 +60,9 @@ PARSERS: dict[str, Spec[Any]] = {
     "usb-devices": Spec(lsusb.parse_usb_devices, lsusb.LsusbResult, "lsusb"),
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
+    "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
+    "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
+    "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
@@ -73,6 +78,9 @@ PARSERS: dict[str, Spec[Any]] = {
     "dmesg": Spec(dmesg.parse_dmesg, dmesg.DmesgResult, "dmesg"),
     "iwconfig": Spec(wireless_tools.parse_iwconfig, netif.NetInterfaces, "netifs"),
     "iw dev": Spec(wireless_tools.parse_iw_dev, netif.NetInterfaces, "netifs"),
+    "/proc/net/wireless": Spec(
+        wireless_tools.parse_proc_net_wireless, netif.NetInterfaces, "netifs"
+    ),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
     "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),
@@ -114,7 +122,7 @@ def _tokens(cmdline: str) -> list[str]:
     # drop sudo and friends with their options (sudo -n, sudo -E, timeout 5 ...)
     while toks:
         head = toks[0].rsplit("/", 1)[-1]
-        if head in _WRAPPERS:
+        if head in _WRAPPERS or head.endswith("sudo"):  # smart_sudo, gksudo ...
             toks = toks[1:]
             while toks and (toks[0].startswith("-") or re.fullmatch(r"\d+[smh]?", toks[0])):
                 toks = toks[1:]
@@ -180,6 +188,12 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "lshw", None  # lshw, lshw -C network, lshw -class network
     if cmd == "usb-devices":
         return "usb-devices", None
+    if cmd == "networkctl" and args[:1] == ["status"]:
+        return "networkctl status", None
+    if cmd in {"inxi", "pinxi"}:
+        return "inxi", None  # its Network section (-N, -n, -F, -b ...)
+    if cmd == "hwinfo":
+        return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
     if cmd == "ifconfig":
         return "ifconfig", None
     if cmd == "iwconfig":

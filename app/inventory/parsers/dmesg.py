@@ -18,6 +18,7 @@ from .dmesg_patterns import (
     OF_NAMED,
     PRE_DT_PLATFORM,
 )
+from .log_unwrap import join_mail_wrapped
 
 # Prefixes in front of the kernel message: syslog / journal / dmesg -T / --time-format iso
 _SYSLOG_RE = re.compile(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
@@ -334,6 +335,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
+    body = join_mail_wrapped(body)
     for no, raw in enumerate(body.split("\n"), start=1):
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts

@@ -153,8 +153,11 @@ class EthtoolDriverInfo:
 
     @property
     def bus_type(self) -> str:
-        """``pci``, ``usb``, ``platform`` or ``unknown`` from the bus-info string."""
+        """``pci``, ``usb``, ``sdio``, ``platform`` or ``unknown`` from the bus-info string."""
         b = self.bus_info or ""
+        if re.match(r"^mmc\d+:[0-9a-f]{4}:\d+$", b):
+            # an SDIO function, "mmc1:0001:1" (drivers/mmc/core/sdio_bus.c sdio_add_func())
+            return "sdio"
         if b.startswith("usb-") or re.match(r"^\d+-[\d.]+(?::\d+\.\d+)?$", b):
             return "usb"
         if re.match(r"^(?:[0-9a-f]{4,8}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$", b):

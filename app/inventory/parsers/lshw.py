@@ -33,6 +33,10 @@ class LshwNetwork:
     capacity_mbps: float | None = None
     config: dict[str, str] = field(default_factory=dict)
     irq: int | None = None
+    # hwinfo's blocks (parsers/hwinfo.py) carry what lshw does not print
+    ids: str | None = None  # "2001:3311"
+    usb_speed_mbps: float | None = None
+    source: str = "lshw"
 
     @property
     def driver(self) -> str | None:

@@ -49,6 +49,7 @@ class UsbDevice:
     driver: str | None = None  # usb-devices "Driver=" of its first interface
     driver_none: bool = False  # usb-devices "Driver=(none)" on every interface
     is_hub: bool = False
+    drivers: list[str] = field(default_factory=list)  # usb-devices: every interface's driver
 
     @property
     def ids(self) -> str:
@@ -77,6 +78,8 @@ def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
     for line in split_lines(text):
         if is_noise(line):
             continue
+        if "**" in line:
+            line = line.replace("**", "")  # a forum's bold marks: "ID **7392:b822** Edimax"
         if m := _LSUSB_RE.match(line):
             desc = (m.group(5) or "").strip() or None
             result.devices.append(
@@ -128,6 +131,7 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
         if current is not None:
             bound = [d for d in drivers if d not in ("(none)", "usbfs")]
             current.driver = bound[0] if bound else None
+            current.drivers = list(dict.fromkeys(bound))
             current.driver_none = bool(drivers) and not bound
             current.is_hub = "hub" in bound
 

@@ -63,6 +63,8 @@ class NetInterface:
             return True
         if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
             return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
+        if self.flags and "UP" not in self.flags and (self.operstate or "").upper() == "DOWN":
+            return False  # set down (`<BROADCAST,MULTICAST> ... state DOWN`): no link
         return None
 
     @property

@@ -147,3 +147,26 @@ def _nmcli_interface(name: str, kind: str, state: str) -> NetInterface:
         netif.operstate = "UP"
         netif.flags = ["UP", "LOWER_UP"]
     return netif
+
+
+_PROC_WIRELESS_ROW = re.compile(rf"^\s*({_IFNAME}):\s+[0-9a-f]{{4}}\s")
+
+
+def parse_proc_net_wireless(text: str) -> Parsed[NetInterfaces]:
+    """``/proc/net/wireless`` (net/wireless/wext-proc.c, wireless_seq_printf_stats(): two header
+    lines, then ``NAME: STATUS LINK LEVEL NOISE ...`` per Wi-Fi interface). raspinfo and other
+    report tools paste it; every row is a Wi-Fi interface."""
+    return guarded("/proc/net/wireless", _parse_proc_net_wireless, text, NetInterfaces)
+
+
+def _parse_proc_net_wireless(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    bad = 0
+    for line in split_lines(text):
+        if is_noise(line) or line.lstrip().startswith(("Inter-", "face")):
+            continue
+        if m := _PROC_WIRELESS_ROW.match(line):
+            res.interfaces.append(NetInterface(name=m.group(1), link_type="ieee802.11"))
+        else:
+            bad += 1
+    return res, finish("/proc/net/wireless", text, len(res.interfaces), bad)

@@ -1,0 +1,270 @@
+"""One pasted text that holds several outputs: a report tool's run (raspinfo, armbianmonitor,
+inxi/hwinfo dumps, DietPi's bug report), a chained command line (``lsusb; rfkill list; iw
+dev``), or one output with the next commands' prompts and outputs pasted after it.
+
+The text is cut into parts at what starts another output, whatever tool wrote it:
+
+- a shell prompt with a command (``root@pi:~# lsusb``, ``$ ip a``, ``❯ lshw``), or a line
+  that is only a command this inventory reads (``smart_sudo ip link list``, ``ifconfig``);
+- a section header: a title underlined with ``---``/``===`` (raspinfo), ``### name:``
+  (armbianmonitor), ``=== name ===``, a lone ``---`` separator;
+- the first line of an output whose format is known by its own shape (``Bus 001 Device 002:
+  ID``, ``driver: X`` of ``ethtool -i``, ``phy#0`` of ``iw dev``, ``Inter-| sta-|`` of
+  /proc/net/wireless, a ``[ 12.3]`` kernel line ...).
+
+Each part is then read by the parser its command names or, lacking one, by its shape. A text
+stored under a command this inventory reads is cut only when one whole-text search finds a
+prompt or a header in it (no per-line pass over a long log that has none).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from .dispatch import resolve_command
+
+MAX_PARTS = 200
+
+_PROMPT = re.compile(
+    r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s*[#$]|[\w.-]*:[~/]\S*\s*[#$]|[$#❯»]|\S*@\S*\s*~?\s*[$#%])\s+(?P<cmd>\S.*)$"
+)
+# A line that starts another output (checked only on the lines a cheap substring search finds)
+_BREAK_LINE = re.compile(
+    r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S)"
+)
+_TITLE = re.compile(r"^[A-Z][\w /()-]{2,40}$")
+_MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###")
+LONG_TEXT = 1 << 20  # characters
+MAX_CHECKS = 2000  # per marker: a long log with many "# " in its lines stops looking early
+_CHANGES = re.compile(r"\s(?:set|add|del|delete|flush|change|replace)\b")
+_UNDERLINE = re.compile(r"^\s*[-=]{4,}\s*$")
+_HASH_HEADER = re.compile(r"^#{2,} ?(?P<title>[^#].{0,60}?):?\s*#*\s*$")
+_EQ_HEADER = re.compile(r"^={3,} ?(?P<title>\S.{0,60}?) ?={3,}\s*$")
+_SEPARATOR = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
+
+# The first line of an output, by its shape: (pattern, command whose parser reads it).
+_STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^Bus \d{3} Device \d{3}: ID [\da-fA-F*]{4}"), "lsusb"),
+    (re.compile(r"^/: +Bus \d+\.Port \d+: Dev"), "lsusb -t"),
+    (re.compile(r"^T: +Bus=\d+ Lev="), "usb-devices"),
+    (re.compile(r"^\d+: [\w.:@-]+: <[A-Z_,-]*>"), "ip a"),
+    (re.compile(r"^[\w.:@-]{1,15}:? +(?:Link encap:|flags=\d+<)"), "ifconfig"),
+    (re.compile(r"^[\w.:@-]{1,15} +(?:IEEE 802\.11|no wireless extensions)"), "iwconfig"),
+    (re.compile(r"^\s*\*-network"), "lshw"),
+    (
+        re.compile(r"^\d{1,4}: [A-Za-z][\w ]{0,15}? ?(?:[\da-f]{2,4}\.[\da-f]{1,2})?: [\da-f]{4} "),
+        "hwinfo",
+    ),
+    (re.compile(r"^\s*[●*○↻×] \d+: [\w.:@-]{1,15}\s*$"), "networkctl status"),
+    (re.compile(r"^Network:\s+(?:Device|Card)-\d+:"), "inxi"),
+    (re.compile(r"^driver: \S+$"), "ethtool -i"),
+    (re.compile(r"^Settings for [\w.:@-]+:$"), "ethtool"),
+    (re.compile(r"^NIC statistics:$"), "ethtool -S"),
+    (re.compile(r"^phy#\d+$"), "iw dev"),
+    (re.compile(r"^Inter-\| sta-\|"), "cat /proc/net/wireless"),
+    (re.compile(r"^\s+CPU0(?:\s+CPU\d+)*\s*$"), "cat /proc/interrupts"),
+    (re.compile(r"^Linux \S+ \d+\.\d+\S* #\d+"), "uname -a"),
+    (re.compile(r"^PRETTY_NAME="), "cat /etc/os-release"),
+    (re.compile(r"^(?:processor|Hardware|Revision)\s*:"), "cat /proc/cpuinfo"),
+    (
+        re.compile(
+            r"^(?:Raspberry Pi|Orange Pi|Banana Pi|NanoPi|ODROID|Rock|Radxa|Khadas)\b.{0,60}$"
+        ),
+        "cat /proc/device-tree/model",
+    ),
+    (
+        re.compile(r"^\s*\[\s*\d+\.\d+\]|^\w{3} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: |^<\d>\["),
+        "dmesg",
+    ),
+    (re.compile(r"^\d+: \w+: (?:Bluetooth|Wireless LAN|WWAN)\b"), ""),  # rfkill list: not read
+    # dkms status
+    (re.compile(r"^[\w-]+(?:/[\w.-]+)?, [\w.-]+, [\w.-]+, \w+: (?:installed|built)"), ""),
+    (re.compile(r"^\[sudo\] password for "), ""),
+)
+# Outputs whose lines may look like other things (a log, block listings): only a strong
+# shape (another output's first line) ends them, not a _WEAK one.
+_STICKY = {"dmesg", "ifconfig", "ethtool -S", "hwinfo", "lshw", "ip a", "usb-devices"}
+_WEAK = {"", "cat /proc/device-tree/model", "cat /proc/cpuinfo", "uname -a"}
+
+
+def _same_parser(a: str, b: str) -> bool:
+    return a == b or (resolve_command(a)[0] or a) == (resolve_command(b)[0] or b)
+
+
+def _command_of(line: str) -> str | None:
+    """The command a prompt line or a bare command line names, if the inventory reads it."""
+    m = _PROMPT.match(line)
+    cmd = m.group("cmd") if m else line.strip()
+    if m and _shape(cmd) not in (None, ""):
+        return None  # a prompt the console printed an output's line after: that line, no break
+    if not m and (len(cmd) > 80 or not re.fullmatch(r"[a-z_][\w./-]*(?: [\w./:=@,-]+){0,6}", cmd)):
+        return None
+    for part in re.split(r"\s*(?:;|&&)\s*", cmd):
+        try:
+            toks = shlex.split(part)
+        except ValueError:
+            toks = part.split()
+        if toks and toks[0] == "ip" and _CHANGES.search(part):
+            continue  # `ip link set dev eth0 down` changes things and prints nothing
+        if toks and toks[0].rsplit("/", 1)[-1] == "ifconfig" and len(toks) > 2:
+            continue  # `ifconfig eth1 up`, `ifconfig eth0 mtu 9000`: the same
+        if toks and resolve_command(part)[0] is not None:
+            return part.strip()
+    return "" if m else None  # a prompt with a command not read: a break, nothing to parse
+
+
+def _shape(line: str) -> str | None:
+    for pattern, kind in _STARTS:
+        if pattern.search(line):
+            return kind
+    return None
+
+
+def _break_offsets(text: str) -> list[int]:
+    """Where the lines that may start another output begin (a prompt, a separator, a header;
+    for a title underlined with ``---`` its title line), found by substring searches and a
+    check of the lines they hit: no per-line pass over a long log."""
+    found: set[int] = set()
+    # A long text (a 100 000-line log) is searched for prompts only: each search is a pass
+    # over it, and separators and section titles are a report tool's, in short texts.
+    for marker in _MARKERS if len(text) < LONG_TEXT else _MARKERS[:3]:
+        at = text.find(marker)
+        checks = 0
+        while at != -1 and checks < MAX_CHECKS and len(found) < MAX_PARTS:
+            checks += 1
+            begin = at + 1 if marker[0] == "\n" else text.rfind("\n", 0, at) + 1
+            stop = text.find("\n", begin)
+            line = text[begin : stop if stop != -1 else len(text)]
+            if line.startswith("---") and begin > 1:
+                title_begin = text.rfind("\n", 0, begin - 1) + 1
+                if _TITLE.match(text[title_begin : begin - 1].strip()):
+                    found.add(title_begin)
+                    at = text.find(marker, at + 1)
+                    continue
+            if _BREAK_LINE.match(line):
+                found.add(begin)
+            at = text.find(marker, at + 1)
+    return sorted(found)
+
+
+def needs_split(cmdline_has_parser: bool, text: str) -> bool:
+    """Whether a stored text may hold more than one output: always for a command no parser
+    reads (a report tool, a chained line); else only when a prompt, separator or section
+    header is in it."""
+    return not cmdline_has_parser or bool(_break_offsets(text))
+
+
+def _part_start(lines: list[str]) -> tuple[str | None, int]:
+    """The command a part after a break is the output of, and where its output starts: the
+    break's prompt command, or (after a separator or a title) the first line that is a command
+    or an output's first line."""
+    if (m := _PROMPT.match(lines[0])) and not _SEPARATOR.match(lines[0]):
+        cmd = _command_of(lines[0]) if m else None
+        return (cmd or None), 1
+    for i, line in enumerate(lines[:8]):
+        if not line.strip() or _SEPARATOR.match(line) or _UNDERLINE.match(line):
+            continue
+        if i == 0 and lines[1:2] and _UNDERLINE.match(lines[1]):
+            continue  # the title itself
+        if (cmd := _command_of(line)) is not None:
+            return (cmd or None), i + 1
+        kind = _shape(line)
+        return (kind or None), i
+    return None, 0
+
+
+def split_known(text: str, first: str) -> list[tuple[str, str]]:
+    """A text stored under a command the inventory reads, cut only at the breaks
+    _break_offsets() finds; a break that names no other reader (a prompt of a command not
+    read, a separator before nothing known, the same command again) stays in its part."""
+    offsets = _break_offsets(text)
+    if not offsets:
+        return [(first, text)]
+    parts: list[tuple[str, str]] = []
+    kind, body_start = first, 0
+    for at, end in zip(offsets, [*offsets[1:], len(text)], strict=True):
+        seg = text[at : min(end, at + 4000)].split("\n", 10)  # its first lines are enough
+        cmd, skip = _part_start(seg)
+        if cmd is None or _same_parser(cmd, kind):
+            continue  # stays in the current part
+        parts.append((kind, text[body_start:at]))
+        kind = cmd
+        body_start = at + sum(len(x) + 1 for x in seg[:skip])
+    parts.append((kind, text[body_start:]))
+    # isspace() stops at the first other character (strip() would copy a long log)
+    kept = [(k, b if b.endswith("\n") else b + "\n") for k, b in parts if b and not b.isspace()]
+    return _join_logs(kept)
+
+
+def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
+    """(command, output) parts of ``text``; ``first`` reads the lines before any break (the
+    command the text was stored under, or None to tell them by their shape)."""
+    lines = text.split("\n")
+    parts: list[tuple[str, list[str]]] = []
+    cur_kind: str | None = first
+    cur: list[str] = []
+
+    def flush() -> None:
+        if cur and any(x.strip() for x in cur) and cur_kind:
+            parts.append((cur_kind, list(cur)))
+
+    for i, line in enumerate(lines):
+        if cur_kind == "dmesg" and line.startswith("[") and "@" not in line:
+            cur.append(line)  # a report tool's kernel log: its lines are read by one test
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        stripped = line.strip()
+        header: str | None = None
+        is_break = False
+        if _SEPARATOR.match(line) or (_UNDERLINE.match(line) and i > 0):
+            is_break = True
+        elif stripped and _UNDERLINE.match(nxt) and not stripped.startswith(("[", "-")):
+            is_break = True  # "USB Information" over "---------------": the next part's title
+        elif (m := _HASH_HEADER.match(stripped)) or (m := _EQ_HEADER.match(stripped)):
+            is_break = True
+            header = _command_of(m.group("title"))
+        elif (
+            (cmd := _command_of(line)) is not None
+            and (cur_kind != "dmesg" or _PROMPT.match(line))
+            # Under a known command, only another reader's command starts another output: a
+            # prompt of a command not read (or of the same one) stays in, as the parsers'
+            # noise, with what the console printed after it.
+            and (first is None or (cmd and not _same_parser(cmd, first)))
+        ):
+            is_break, header = True, cmd
+        if is_break:
+            flush()
+            cur, cur_kind = [], header or None
+            if len(parts) >= MAX_PARTS:
+                break
+            continue
+        kind = _shape(line)
+        if kind is not None and cur_kind is not None and _same_parser(kind, cur_kind):
+            kind = None  # more of the same output
+        if kind in _WEAK and cur_kind in _STICKY:
+            kind = None  # a model-like or noise line inside a log or a block listing
+        if kind is not None:
+            flush()
+            cur, cur_kind = [], kind
+        cur.append(line)
+    flush()
+    return _join_logs([(kind, "\n".join(body) + "\n") for kind, body in parts[:MAX_PARTS]])
+
+
+def _join_logs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The kernel log's pieces that prompts or other outputs cut apart are one log again (in
+    their order): the inventory keeps one log per stored text."""
+    out: list[tuple[str, str]] = []
+    log_at: int | None = None
+    log_bodies: list[str] = []
+    for cmd, body in parts:
+        if resolve_command(cmd)[0] == "dmesg":
+            log_bodies.append(body)
+            if log_at is not None:
+                continue
+            log_at = len(out)
+        out.append((cmd, body))
+    if log_at is not None and len(log_bodies) > 1:
+        out[log_at] = (out[log_at][0], "".join(log_bodies))  # once: no copy per piece
+    return out

@@ -1,0 +1,149 @@
+"""Network sections of system report tools people paste whole, read into the same records as
+``lshw -C network`` (:class:`LshwNetwork`, ``source`` naming the tool):
+
+- ``networkctl status [LINK]`` (systemd's networkctl.c link_status_one(): ``● N: NAME`` then
+  right-aligned ``Key: value`` lines: ``Path: pci-0000:59:00.0``, ``Driver:``, ``Vendor:``,
+  ``Model:``, ``State: routable (configured)``, ``Speed: 1Gbps``, ``Duplex: full``);
+- ``inxi -N``/``-n``/``-F`` (inxi's Network section: ``Device-1:`` or ``Card-1:`` then
+  ``driver: X``, ``bus-ID: 01:05.0`` or ``2-1:2``, ``chip-ID: 11ab:4320``, ``IF: eth0 state: up
+  speed: 1000 Mbps duplex: full``; lines wrapped with an indent).
+
+networkctl prints the speed rounded down to its unit (a 2.5 Gbit/s link reads ``2Gbps``,
+systemd issue 33076): a speed that is no Ethernet line rate is not taken."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Parsed, finish, guarded, split_lines
+from .lshw import LshwNetwork, LshwResult
+
+_RATES = {10, 100, 1000, 2500, 5000, 10000, 25000, 40000, 50000, 100000}
+_NETWORKCTL_HEAD = re.compile(r"^\s*[●*○↻×]?\s*\d+: (?P<name>[\w.:@-]{1,15})\s*$")
+_NETWORKCTL_FIELD = re.compile(r"^\s*(?P<key>[A-Z][\w ()/-]{0,30}): (?P<value>.*?)\s*$")
+_SPEED = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMG])bps$")
+_UNIT = {"K": 0.001, "M": 1, "G": 1000}
+MAX_NODES = 256
+
+
+def _rate(text: str) -> float | None:
+    m = _SPEED.match(text.strip())
+    if not m:
+        return None
+    value = float(m.group("n")) * _UNIT[m.group("unit")]
+    return value if int(value) in _RATES and value == int(value) else None
+
+
+def _bus_info_from_path(path: str) -> str | None:
+    """udev's ID_PATH: ``pci-0000:59:00.0``, ``platform-xhci-hcd.0-usb-0:1.4:1.0``."""
+    if m := re.match(
+        r"^pci-([\da-f]{4}:[\da-f]{2}:[\da-f]{2}\.[0-7])(?:-usb-\d+:([\d.]+):)?", path
+    ):
+        return f"pci@{m.group(1)}" if m.group(2) is None else None
+    return None
+
+
+def parse_networkctl_status(text: str) -> Parsed[LshwResult]:
+    return guarded("networkctl status", _parse_networkctl, text, LshwResult)
+
+
+def _parse_networkctl(text: str) -> Parsed[LshwResult]:
+    res = LshwResult()
+    node: LshwNetwork | None = None
+    for line in split_lines(text):
+        if (m := _NETWORKCTL_HEAD.match(line)) and len(res.networks) < MAX_NODES:
+            node = LshwNetwork(node="network", source="networkctl", logical_name=m.group("name"))
+            res.networks.append(node)
+            continue
+        if node is None or not (f := _NETWORKCTL_FIELD.match(line)):
+            continue
+        key, value = f.group("key").strip(), f.group("value")[:200]
+        if key == "Path":
+            node.bus_info = _bus_info_from_path(value)
+        elif key == "Driver":
+            node.config["driver"] = value.split()[0] if value.split() else ""
+        elif key == "Model":
+            node.product = value
+        elif key == "Vendor":
+            node.vendor = value
+        elif key == "Type" and value.startswith("wlan"):
+            node.description = "Wireless interface"
+        elif key == "State":
+            state = value.split()[0] if value.split() else ""
+            if state in ("routable", "degraded", "carrier"):
+                node.config["link"] = "yes"
+            elif state in ("no-carrier", "off"):
+                node.config["link"] = "no"
+        elif key == "Speed":
+            node.size_mbps = _rate(value)
+        elif key == "Duplex" and value in ("full", "half"):
+            node.config["duplex"] = value
+    return res, finish("networkctl status", text, len(res.networks), 0)
+
+
+_INXI_DEVICE = re.compile(r"\b(?:Device|Card)-\d+:\s")
+_INXI_KEYS = re.compile(
+    r"\s(?=(?:driver|v|port|bus-ID|bus ID|chip-ID|chip ID|type|IF|state|"
+    r"speed|duplex|mac|vendor|class-ID|rev|modules|pcie|link-max|lanes):\s)"
+)
+
+
+def parse_inxi_network(text: str) -> Parsed[LshwResult]:
+    return guarded("inxi", _parse_inxi, text, LshwResult)
+
+
+def _fields(chunk: str) -> tuple[str, dict[str, str]]:
+    parts = _INXI_KEYS.split(chunk)
+    product = parts[0].strip()
+    out: dict[str, str] = {}
+    for part in parts[1:]:
+        key, _, value = part.partition(": ")
+        out.setdefault(key.strip(), value.strip())
+    return product, out
+
+
+def _inxi_node(chunk: str) -> LshwNetwork:
+    product, f = _fields(chunk)
+    node = LshwNetwork(node="network", source="inxi", product=product or None)
+    bus = f.get("bus-ID") or f.get("bus ID") or ""
+    if m := re.fullmatch(r"(?:([\da-f]{4}):)?([\da-f]{2}:[\da-f]{2}\.[0-7])", bus):
+        node.bus_info = f"pci@{m.group(1) or '0000'}:{m.group(2)}"
+    elif m := re.fullmatch(r"(\d+)-([\d.]+):\d+", bus):
+        node.bus_info = f"usb@{m.group(1)}:{m.group(2)}"
+    chip = f.get("chip-ID") or f.get("chip ID") or ""
+    if re.fullmatch(r"[\da-f]{4}:[\da-f]{4}", chip):
+        node.ids = chip
+    driver = f.get("driver", "").split()
+    if driver and driver[0] not in ("N/A", "none"):
+        node.config["driver"] = driver[0]
+    if f.get("IF"):
+        node.logical_name = f["IF"].split()[0]
+    if f.get("state") in ("up", "down"):
+        node.config["link"] = "yes" if f["state"] == "up" else "no"
+    if m := re.match(r"(\d+) Mbps", f.get("speed", "")):
+        node.size_mbps = float(m.group(1))
+    if f.get("duplex") in ("full", "half"):
+        node.config["duplex"] = f["duplex"]
+    if re.search(r"wi-?fi|wireless|wlan|802\.11", product, re.IGNORECASE):
+        node.description = "Wireless interface"
+    return node
+
+
+def _parse_inxi(text: str) -> Parsed[LshwResult]:
+    res = LshwResult()
+    chunks: list[str] = []
+    in_network = False
+    for line in split_lines(text):
+        head = re.match(r"^\s*(?:\S+\s)?([A-Z][\w ]{1,20}):\s", line)
+        if line[:1] not in (" ", "\t") and head:
+            in_network = head.group(1) == "Network"
+        if not in_network:
+            continue
+        body = re.sub(r"^\s*Network:\s*", "", line).strip()
+        for piece in re.split(r"(?=\b(?:Device|Card)-\d+:\s)", body):
+            if _INXI_DEVICE.match(piece):
+                chunks.append(_INXI_DEVICE.sub("", piece, count=1))
+            elif chunks and piece:
+                chunks[-1] += " " + piece
+    res.networks = [_inxi_node(c) for c in chunks[:MAX_NODES]]
+    return res, finish("inxi", text, len(res.networks), 0)
