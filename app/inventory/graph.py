@@ -159,10 +159,29 @@ def reused_names(sightings: list[Sighting]) -> set[Key]:
             devices_of.setdefault(new, set()).update(devices)
     # "mwlwifi 0000:01:00.0 mlan0: renamed from wlan0", then "mwlwifi 0000:02:00.0 wlan0:
     # renamed from wlan1": wlan0 was the first card's name, then the second's.
-    return {
+    reused = {
         old for old, news in renamed_to.items()
         if len(news) > 1 or len(devices_of.get(old, ())) > 1
     }  # fmt: skip
+    return reused | _names_of_two_devices(sightings) if renamed_to else reused
+
+
+def _names_of_two_devices(sightings: list[Sighting]) -> set[Key]:
+    """Names the log's lines give to two device addresses: "bcmgenet fd580000.ethernet end0:
+    renamed from eth0", then "smsc95xx 1-1.1:1.0 eth0: register ...": eth0 was the SoC's
+    name, then the adapter's. The device address decides, whatever the order of the lines."""
+    devices_of: dict[Key, set[Key]] = {}
+    for sighting in sightings:
+        keys = sighting.keys
+        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
+            continue
+        devices = {k for k in keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
+        if len(devices) != 1:
+            continue
+        for key in keys:
+            if key[0] == "if":
+                devices_of.setdefault(key, set()).update(devices)
+    return {name for name, devices in devices_of.items() if len(devices) > 1}
 
 
 def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
