@@ -252,7 +252,29 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
                 named.add((keys, source))
                 for key in keys:
                     device.key_sources[key].add(source)
+    if reused:
+        _name_by_address(given, reused, uf, groups)
     return [groups[k] for k in sorted(groups)]
+
+
+def _name_by_address(
+    sightings: list[Sighting], reused: set[Key], uf: _UnionFind, groups: dict[Key, Device]
+) -> None:
+    """A reused name, which joined nothing, still names the device whose address its line
+    gives ("smsc95xx 1-1.1:1.0 eth0: register ..."); renamed-away names stay former names."""
+    for sighting in sightings:
+        names = [k for k in sighting.keys if k in reused]
+        if not names or any(
+            f.source != LOG_SOURCE or f.field == "former_name" for f in sighting.facts
+        ):
+            continue
+        devices = [k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"]
+        device = groups.get(uf.find(devices[0])) if len(devices) == 1 else None
+        if device is None or devices[0] not in device.keys:
+            continue
+        for name in names:
+            device.keys.add(name)
+            device.key_sources.setdefault(name, set()).add(LOG_SOURCE)
 
 
 def _without_reused(

@@ -36,6 +36,7 @@ PI4_END0 = _lines("pi4_systemd_25444_human_no_ts")
 # a Pi's smsc95xx registered as eth0, then renamed to eth1
 HYPRIOT = _lines("pi_hypriot_31_smsc95xx_rename")
 SMSC_AS_ETH0 = [line for line in HYPRIOT if "eth0: register" in line]
+TWO = [("bcmgenet", "platform", "end0"), ("smsc95xx", "usb", "eth0")]
 
 
 @pytest.mark.parametrize(
