@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from sbctune.cli.target_args import add_target_arguments, open_session
-from sbctune.cli.tune_cmd import _leftover_text
+from sbctune.cli.tune_status import leftover_text
 from sbctune.workflow.connecting import connected_facts
 
 
@@ -53,5 +53,5 @@ async def _connect(args: argparse.Namespace) -> int:
         }[mode]
         print(f"  sudo:   {sudo_text}{'' if sudo_ok else ' (FAILED)'}")
         if leftover is not None:
-            print(_leftover_text(leftover))
+            print(leftover_text(leftover))
     return 0

@@ -17,61 +17,32 @@ import argparse
 import asyncio
 import json
 import sys
-import time
 from typing import TYPE_CHECKING, Any
 
-from sbctune import aio
 from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
-from sbctune.cli.prompt import read_line
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
-from sbctune.cli.tune_plan_text import (
-    WholeNamesHelpFormatter,
-    applied_lines,
-    held_for_link,
-    plan_lines,
-    status_line,
-)
+from sbctune.cli.tune_apply import apply_and_keep
+from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
+from sbctune.cli.tune_status import leftover_text, print_status
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
 from sbctune.tuning import (
     DEFAULT_GUARD_SECONDS,
     TWEAK_IDS,
-    AppliedSession,
-    LeftoverSession,
     TuningPlan,
-    apply,
     confirm,
     find_leftover,
     plan,
     revert,
     status,
 )
-from sbctune.tuning.remote_state import list_sessions
-from sbctune.tuning.session import boot_commit_plan, makes_test_boot, needs_reboot, reboot
-from sbctune.tuning.tryboot import reboot_instruction
-from sbctune.wording import counted, spoken
-from sbctune.workflow.leftover import leftover_notice
+from sbctune.tuning.session import boot_commit_plan
+from sbctune.wording import spoken
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
-
-_MARK = {
-    "applied": "✔",
-    "already": "=",
-    "not_possible": "✗",
-    "failed": "!",
-    "reverted": "↺",
-    "planned": "·",
-}
-# What the values read back from the Pi say (`tune status`).
-_LIVE = {
-    "in_force": "in force",
-    "original": "not in force (the original values)",
-    "other": "changed since (neither the session's nor the original values)",
-    "unknown": "could not be read back",
-}
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -210,7 +181,7 @@ async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> in
               file=sys.stderr)  # fmt: skip
     try:
         if args.tune_action == "status":
-            return _print_status(await status(session, history=history), args.json)
+            return print_status(await status(session, history=history), args.json)
         if args.tune_action == "confirm":
             session_id = await confirm(session, args.session, history=history)
             _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
@@ -249,7 +220,7 @@ async def _main(args: argparse.Namespace) -> int:
             async def reconnect() -> Session:
                 return await open_session(args, target)
 
-            return await _apply(session, the_plan, args, history, reconnect)
+            return await apply_and_keep(session, the_plan, args, history, reconnect)
         finally:
             history.close()
 
@@ -270,7 +241,7 @@ async def _nic_towards_pc(session: Session) -> str | None:
 async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
     leftover = await find_leftover(session)
     if leftover is not None and leftover.state != "confirmed" and not args.json:
-        print(_leftover_text(leftover), file=sys.stderr)
+        print(leftover_text(leftover), file=sys.stderr)
     inventory, _ = await inspect_host(session)
     nic = args.nic or await _nic_towards_pc(session)
     options: dict[str, Any] = {"persist": args.persist}
@@ -287,213 +258,6 @@ async def _plan(session: Session, args: argparse.Namespace) -> TuningPlan:
     if args.allow_link_restart:
         options["allow_link_restart"] = True
     return await plan(session, inventory, nic, args.tweak, options)
-
-
-async def _ask_keep(seconds: float) -> bool | None:
-    """y/n on the terminal, or None when the guard time runs out first."""
-    prompt = f"Keep these settings? [y/N] (reverted by itself in {int(seconds)} s) "
-    try:
-        answer = await aio.wait_for(read_line(prompt), seconds)
-    except asyncio.TimeoutError:
-        print()
-        return None
-    return answer.strip().lower() in ("y", "yes")
-
-
-async def _apply(
-    session: Session,
-    the_plan: TuningPlan,
-    args: argparse.Namespace,
-    history: History,
-    reconnect: Any,
-) -> int:
-    def say(message: str) -> None:
-        if not args.json:
-            print(f"… {message}", flush=True)
-
-    # Only the ids: status() would also read back every value of the old sessions (one
-    # process per value; minutes on a slow or emulated Pi).
-    before = {s.id for s in await list_sessions(session)}
-    try:
-        applied = await apply(
-            session,
-            the_plan,
-            guard_seconds=args.guard,
-            persist=args.persist,
-            on_event=say,
-            reconnect=reconnect,
-            history=history,
-        )
-    except asyncio.CancelledError:
-        return await _interrupted(session, before, history)
-    result: dict[str, Any] = {
-        "id": applied.id,
-        "state": applied.state,
-        "guard_deadline": applied.guard_deadline,
-        "reachable": applied.reachable,
-        "outcomes": [o.to_json() for o in applied.outcomes],
-        "held_for_link": held_for_link(the_plan),  # held back: need --allow-link-restart
-    }
-    if not args.json:
-        print(f"Session {applied.id}:")
-        print("\n".join(applied_lines(applied, held_for_link(the_plan), _MARK)))
-    if applied.state == "reverted":
-        _final(args, result, "A tweak failed, so everything was put back.")
-        return 1
-    if not applied.reachable:
-        _final(args, result, "The Pi did not answer a new SSH connection: it reverts by itself "
-               f"within {args.guard} s.")  # fmt: skip
-        return 1
-    keep: bool | None = None
-    if args.confirm:
-        keep = True
-    elif sys.stdin.isatty() and not args.json:
-        try:
-            keep = await _ask_keep(applied.guard_deadline - time.time() - 2)
-        except asyncio.CancelledError:  # Ctrl-C at the question: a clear "no"
-            return await _interrupted(session, before, history)
-    if keep is None and not (sys.stdin.isatty() and not args.json):
-        result["state"] = "armed"
-        _final(args, result, f"Armed: run “sbctune tune confirm {args.target}” within "
-               f"{max(0, int(applied.guard_deadline - time.time()))} s to keep these settings; "
-               "otherwise the Pi puts them back by itself.")  # fmt: skip
-        if needs_reboot(applied) and not args.json:
-            print("Not rebooting: the session waits for confirmation. After “confirm”: "
-                  f"“{reboot_instruction(makes_test_boot(applied))}” on the Pi.")  # fmt: skip
-        return 0
-    if keep:
-        await confirm(session, applied.id, history=history)
-        result["state"] = "confirmed"
-        if not args.json:
-            print("Confirmed: the settings stay (until “sbctune tune revert”).")
-        await _after_reboot_tweaks(session, applied, args, result)
-        if args.json:
-            print(json.dumps(result, indent=2))
-        return 0
-    await revert(session, applied.id, history=history)
-    result["state"] = "reverted"
-    _final(args, result, "Reverted: every value is back as it was.")
-    return 0
-
-
-async def _interrupted(session: Session, before: set[str], history: History) -> int:
-    """Ctrl-C during apply: put back what this apply had changed, at once, rather than leave
-    the Pi half-tuned until its guard runs out."""
-    task = asyncio.current_task()
-    uncancel = getattr(task, "uncancel", None)  # Python 3.11+; 3.10 needs nothing
-    if uncancel is not None:
-        uncancel()  # handled here: revert, then exit 130
-    print("\nInterrupted: putting back what this session changed…", file=sys.stderr, flush=True)
-    try:
-        ours = [s for s in await status(session) if s.id not in before and s.state != "reverted"]
-        for leftover in ours:
-            await revert(session, leftover.id, history=history)
-            print(f"Session {leftover.id} reverted: every value is back as it was.",
-                  file=sys.stderr)  # fmt: skip
-        if not ours:
-            print("Nothing had been changed yet.", file=sys.stderr)
-    except UserError as exc:
-        print(f"sbctune: {spoken(exc.message)}", file=sys.stderr)
-        print("  hint: The Pi's guard puts the values back by itself when its time runs out; "
-              "“sbctune tune status HOST” shows the session, “sbctune tune revert HOST” "
-              "reverts it now.", file=sys.stderr)  # fmt: skip
-    return 130
-
-
-async def _after_reboot_tweaks(
-    session: Session, applied: AppliedSession, args: argparse.Namespace, result: dict[str, Any]
-) -> None:
-    """The reboot a boot tweak needs: done with --reboot (after the user kept the settings),
-    otherwise only said. Never automatic."""
-    if not needs_reboot(applied):
-        return
-    test_boot = makes_test_boot(applied)
-    command = reboot_instruction(test_boot)
-    result["reboot"] = {"test_boot": test_boot, "command": command, "done": bool(args.reboot)}
-    if test_boot:
-        after = (
-            "If the Pi does not come back within a few minutes, power-cycle it: it then starts "
-            "with the old config.txt. When it is back, “sbctune tune boot-commit "
-            f"{args.target}” writes the tested settings to config.txt (revert: “sbctune tune "
-            f"revert {args.target}”)."
-        )
-    else:
-        after = "The boot settings take effect after this reboot."
-    if args.reboot:
-        await reboot(session, test_boot=test_boot)
-        text = f"Rebooting the Pi ({command})" + (" into a one-time test boot. " if test_boot
-                                                  else ". ") + after  # fmt: skip
-    else:
-        text = f"To take effect, reboot the Pi: “{command}” (or add --reboot). " + after
-    if args.json:
-        result["reboot"]["next"] = after
-    else:
-        print(text)
-
-
-def _final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        print(text)
-
-
-def _leftover_text(leftover: LeftoverSession) -> str:
-    notice = leftover_notice(leftover)
-    hint = (
-        "“sbctune tune confirm” keeps it, “sbctune tune revert” puts it back."
-        if notice.can_keep
-        else "“sbctune tune revert” puts its values back."
-    )
-    return f"{'Warning' if notice.urgent else 'Note'}: {notice.headline} {notice.detail} {hint}"
-
-
-def _status_json(s: LeftoverSession) -> dict[str, Any]:
-    return {
-        "id": s.id, "state": s.state, "started_at": s.started_at, "nic": s.nic,
-        "persist": s.persist, "guard_deadline": s.guard_deadline,
-        "guard_running": s.guard_running, "orphaned": s.orphaned, "reverted_by": s.reverted_by,
-        "problem": s.problem, "in_force": s.live_states().count("in_force"),
-        "outcomes": [{**o.to_json(), "live": s.live_states(o.tweak_id)} for o in s.outcomes],
-    }  # fmt: skip
-
-
-def _state_text(s: LeftoverSession) -> str:
-    if s.orphaned:
-        return f"{s.state}, CUT SHORT: its guard is not running (revert it)"
-    if s.state == "armed" and s.guard_deadline:
-        at = time.strftime("%H:%M:%S", time.localtime(s.guard_deadline))
-        return f"armed (reverts by itself at {at})"
-    if s.state == "reverted" and s.reverted_by:
-        return "reverted by its guard" if s.reverted_by == "guard" else "reverted"
-    return s.state
-
-
-def _live_text(states: list[str]) -> str:
-    if not states:
-        return ""
-    if len(set(states)) == 1:
-        return _LIVE.get(states[0], states[0])
-    return f"{states.count('in_force')} of {counted(len(states), 'value')} in force"
-
-
-def _print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
-    if as_json:
-        print(json.dumps([_status_json(s) for s in sessions], indent=2))
-        return 0
-    if not sessions:
-        print("No tuning sessions on this Pi.")
-        return 0
-    for s in sessions:
-        persist = "yes" if s.persist else "no"
-        print(f"{s.id}  {_state_text(s)}  nic={s.nic or '-'}  persist={persist}")
-        if s.problem:
-            print(f"    {s.problem}")
-        for o in s.outcomes:
-            live = _live_text(list(s.live_states(o.tweak_id)))
-            what = status_line(o.status, o.detail, o.tweak_id, _MARK)
-            print(f"    {what}" + (f"; on the Pi now: {live}" if live else ""))
-    return 0
 
 
 __all__ = ["UserError", "register"]

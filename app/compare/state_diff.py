@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.history.records import RunRecord
+from sbctune.tuning.setting_names import setting_label
 from sbctune.tuning.words import session_words, tweak_title
 
 MAX_LINES = 60
@@ -42,16 +43,19 @@ def state_changes(first: RunRecord, second: RunRecord) -> list[StateChange]:
 
 
 def change_lines(first: RunRecord, second: RunRecord) -> list[str]:
-    """`governor/policy0: ondemand → performance`, at most MAX_LINES of them."""
+    """`CPU frequency governor of policy0 (governor/policy0): ondemand → performance`: the
+    setting's plain name, its key as a detail; at most MAX_LINES of them."""
     if not first.pi_state or not second.pi_state:
         missing = [f"run {r.id}" for r in (first, second) if not r.pi_state]
         note = (
             f"(no settings stored with {' and '.join(missing)}: measured before sbctune kept them)"
         )
-        head = [f"{c.key}: {c.before} → {c.after}" for c in state_changes(first, second)]
+        head = [
+            f"{setting_label(c.key)}: {c.before} → {c.after}" for c in state_changes(first, second)
+        ]
         return [*head, note]
     lines = [
-        f"{c.key}: {c.before if c.before is not None else '—'} → "
+        f"{setting_label(c.key)}: {c.before if c.before is not None else '—'} → "
         f"{c.after if c.after is not None else '—'}"
         for c in state_changes(first, second)
     ]

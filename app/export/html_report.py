@@ -32,6 +32,7 @@ from sbctune.history.run_tuning import (
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
+from sbctune.tuning.setting_names import setting_label
 from sbctune.tuning.words import detail_words, held_note, status_words
 from sbctune.wording import counted
 
@@ -198,7 +199,9 @@ def _change(change: dict[str, Any]) -> str:
         return f"{change.get('target')}: " + ("; ".join(added) if added else "(unchanged)")
     shown_before = "—" if before is None else before
     shown_after = "(removed)" if after is None else after
-    return f"{change.get('target')}: {shown_before} → {shown_after}"
+    kind = change.get("kind")
+    named = setting_label(str(change.get("target")), str(kind) if kind else None)
+    return f"{named}: {shown_before} → {shown_after}"
 
 
 def _tweak_name(tweak_id: str) -> str:

@@ -162,10 +162,29 @@ def reused_names(sightings: list[Sighting]) -> set[Key]:
             devices_of.setdefault(new, set()).update(devices)
     # "mwlwifi 0000:01:00.0 mlan0: renamed from wlan0", then "mwlwifi 0000:02:00.0 wlan0:
     # renamed from wlan1": wlan0 was the first card's name, then the second's.
-    return {
+    reused = {
         old for old, news in renamed_to.items()
         if len(news) > 1 or len(devices_of.get(old, ())) > 1
     }  # fmt: skip
+    return reused | _names_of_two_devices(sightings) if renamed_to else reused
+
+
+def _names_of_two_devices(sightings: list[Sighting]) -> set[Key]:
+    """Names the log's lines give to two device addresses: "bcmgenet fd580000.ethernet end0:
+    renamed from eth0", then "smsc95xx 1-1.1:1.0 eth0: register ...": eth0 was the SoC's
+    name, then the adapter's. The device address decides, whatever the order of the lines."""
+    devices_of: dict[Key, set[Key]] = {}
+    for sighting in sightings:
+        keys = sighting.keys
+        if len(keys) < 2 or not sighting.facts or sighting.facts[0].source != LOG_SOURCE:
+            continue
+        devices = {k for k in keys if k[0] in _DEVICE_KINDS or k[0] == "usb"}
+        if len(devices) != 1:
+            continue
+        for key in keys:
+            if key[0] == "if":
+                devices_of.setdefault(key, set()).update(devices)
+    return {name for name, devices in devices_of.items() if len(devices) > 1}
 
 
 def shared_devices(sightings: list[Sighting]) -> dict[Key, set[Key]]:
@@ -236,7 +255,29 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
                 named.add((keys, source))
                 for key in keys:
                     device.key_sources[key].add(source)
+    if reused:
+        _name_by_address(given, reused, uf, groups)
     return [groups[k] for k in sorted(groups)]
+
+
+def _name_by_address(
+    sightings: list[Sighting], reused: set[Key], uf: _UnionFind, groups: dict[Key, Device]
+) -> None:
+    """A reused name, which joined nothing, still names the device whose address its line
+    gives ("smsc95xx 1-1.1:1.0 eth0: register ..."); renamed-away names stay former names."""
+    for sighting in sightings:
+        names = [k for k in sighting.keys if k in reused]
+        if not names or any(
+            f.source != LOG_SOURCE or f.field == "former_name" for f in sighting.facts
+        ):
+            continue
+        devices = [k for k in sighting.keys if k[0] in _DEVICE_KINDS or k[0] == "usb"]
+        device = groups.get(uf.find(devices[0])) if len(devices) == 1 else None
+        if device is None or devices[0] not in device.keys:
+            continue
+        for name in names:
+            device.keys.add(name)
+            device.key_sources.setdefault(name, set()).add(LOG_SOURCE)
 
 
 def _without_reused(

@@ -21,6 +21,7 @@ from sbctune.catalog.kernel_drivers import (
     probe_resets,
 )
 from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
@@ -256,11 +257,18 @@ def _on_phy_link(event: DmesgEvent) -> Sighting | None:
 
 
 def _on_wifi(event: DmesgEvent) -> Sighting | None:
+    """brcmfmac's chip line. It runs on SDIO, PCIe and USB: the bus is the one its device's
+    address shows ("mmc1:0001:1", "0000:01:00.0", "1-1:1.0"), else the one its firmware's
+    name says ("brcmfmac43455-sdio", "brcmfmac4366c-pcie", "brcmfmac43236b"), else unknown."""
     found = device_keys(event.device)
     sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
     sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
     sighting.add("chip_text", event.fields.get("chip"), _SRC, event.text, event.line)
-    sighting.add("bus", "sdio", _SRC, event.text, event.line)
+    if found is not None and found[0] in ("sdio", "pci", "usb"):
+        sighting.add("bus", found[0], _SRC, event.text, event.line)
+    elif by_name := firmware_bus(event.text):
+        why = f"{event.text[:200]} ({by_name[1]})"
+        sighting.add("bus", by_name[0], _SRC, why, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
     if "Firmware: " in event.text:  # brcmf_c_preinit_dcmds: the chip runs its firmware
         loaded = event.text.split("Firmware: ", 1)[1][:120]

@@ -6,14 +6,17 @@
     'running'
     >>> lab.down("demo")
 
-See ``manager`` for how a lab is built and ``profile`` for the lab.toml format.
+See ``manager`` for how a lab is built, ``teardown`` for how it goes, and ``profile`` for the
+lab.toml format.
 """
 
 from sbctune.lab.errors import LabError, ProfileError
-from sbctune.lab.manager import down, down_all, list_labs, status, up
+from sbctune.lab.lab_status import list_labs, status
+from sbctune.lab.manager import up
 from sbctune.lab.model import LabInfo, LabStatus, NicInfo
 from sbctune.lab.profile import LabProfile, find_profile, load_profile, shipped_profiles
 from sbctune.lab.sysctls import lab_private_sysctls
+from sbctune.lab.teardown import down, down_all
 
 __all__ = [
     "LabError",

@@ -1,4 +1,5 @@
-"""Bring labs up and down, list them and report their health.
+"""Bring labs up: build a lab from its profile (namespace, shaping, overlay, sshd, the shaper)
+and start it. Taking labs down is ``teardown``, their health ``lab_status``.
 
 Everything a lab creates is recorded in ``/run/sbctune/labs/<name>/state.json`` before it is
 created, and teardown also finds leftovers by name (namespaces ``sbctune-*``, host links
@@ -10,9 +11,6 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,12 +22,12 @@ from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
 from sbctune.lab.ethtool_table import driver_queues, driver_queues_allocated
-from sbctune.lab.model import LabInfo, LabStatus, NicInfo
+from sbctune.lab.lab_status import status_unlocked
+from sbctune.lab.model import LabInfo, NicInfo
+from sbctune.lab.processes import children, port_open, read_pid
 from sbctune.lab.profile import LabProfile, load_profile
 from sbctune.lab.state import (
-    NETNS_PREFIX,
     STATE_FILE,
-    STATE_ROOT,
     lab_dir,
     locked,
     netns_name,
@@ -39,56 +37,10 @@ from sbctune.lab.state import (
     write_json,
 )
 from sbctune.lab.system import require_supported, tool
+from sbctune.lab.teardown import PRIVSEP_MARKER, marker_dir, teardown
 
 SSH_PORT = 22
 UP_TIMEOUT = 30.0
-PRIVSEP_MARKER = "created-run-sshd"
-
-# Child handles of labs started by this process, so they are reaped (no zombies) on down.
-_children: dict[str, subprocess.Popen[bytes]] = {}
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def _alive(pid: int | None, needle: str = "") -> bool:
-    if not pid:
-        return False
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        status = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    if status.split(")")[-1].split()[0] == "Z":
-        return False
-    return needle in cmdline
-
-
-def _port_open(addr: str, port: int, timeout: float = 0.5) -> bool:
-    try:
-        with socket.create_connection((addr, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
-def _kill_all(pids: list[int], grace: float = 3.0) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        live = [p for p in pids if _alive(p)]
-        for pid in live:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(_alive(p) for p in live):
-            time.sleep(0.05)
-
-
-def _read_pid(path: Path) -> int | None:
-    try:
-        text = path.read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
 
 
 def _allocate_index() -> int:
@@ -105,20 +57,6 @@ def _allocate_index() -> int:
             continue
         return index
     raise LabError("no free address block for another lab", "take a lab down first")
-
-
-def _mounts_under(path: Path) -> list[str]:
-    prefix = str(path).rstrip("/") + "/"
-    found = []
-    with contextlib.suppress(OSError), open("/proc/self/mounts", encoding="utf-8") as fh:
-        for line in fh:
-            target = line.split()[1].replace("\\040", " ")
-            if target.startswith(prefix) or target == str(path):
-                found.append(target)
-    return sorted(found, key=len, reverse=True)
-
-
-# --------------------------------------------------------------------------- up
 
 
 def _default_name(profile: LabProfile) -> str:
@@ -156,7 +94,7 @@ def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
         )
     finally:
         log.close()
-    _children[name] = proc
+    children[name] = proc
     return proc
 
 
@@ -182,7 +120,7 @@ def _spawn_shaper(name: str, prof: LabProfile, nics: list[NicInfo], directory: P
         )
     finally:
         log.close()
-    _children[name + "/shaper"] = proc
+    children[name + "/shaper"] = proc
     return proc.pid
 
 
@@ -205,7 +143,7 @@ def _wait_ready(info: LabInfo, proc: subprocess.Popen[bytes], directory: Path) -
                 f"the lab's sshd exited during start-up (code {proc.returncode})",
                 _log_tail(directory) or f"see the logs in {directory}",
             )
-        if _port_open(info.host, info.port) and _read_pid(directory / "sshd.pid"):
+        if port_open(info.host, info.port) and read_pid(directory / "sshd.pid"):
             return
         time.sleep(0.1)
     raise LabError(
@@ -265,7 +203,7 @@ def _build(
     sshd.ensure_user()
     sshd.ensure_sudoers()
     if sshd.ensure_privsep_dir():
-        _marker_dir().joinpath(PRIVSEP_MARKER).touch()
+        marker_dir().joinpath(PRIVSEP_MARKER).touch()
     shadow = sshd.write_shadow(directory, info.password)
     plan = overlay.build(prof.bundle, directory, prof.uname)
     plan.file_binds += overlay.link_files(prof.interfaces, directory)
@@ -308,7 +246,7 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
                 f"take it down with `sbctune lab down {name}` or choose another --name",
             )
         if existing.state != "absent":
-            _teardown(name)  # a crashed run's leftovers: clean them first
+            teardown(name)  # a crashed run's leftovers: clean them first
         index = _allocate_index()
         directory = lab_dir(name)
         directory.mkdir(mode=0o755, parents=True)
@@ -324,10 +262,10 @@ def up(profile: str | Path, name: str | None = None) -> LabInfo:
             proc, shaper, key = _build(info, prof, directory)
         except BaseException:
             with contextlib.suppress(Exception):
-                _teardown(name)
+                teardown(name)
             raise
         pids = {"sshd": proc.pid, "shaper": shaper}
-        knobs_pid = _read_pid(directory / "knobs.pid")
+        knobs_pid = read_pid(directory / "knobs.pid")
         if knobs_pid:
             pids["knobs"] = knobs_pid
         info = LabInfo(**{**info.__dict__, "pids": pids})
@@ -345,156 +283,3 @@ def _trust_host_key(info: LabInfo, key: Path) -> None:
     known = KnownHosts()
     for nic in info.nics:
         known.replace(nic.pi_addr, info.port, public)
-
-
-# --------------------------------------------------------------------------- down
-
-
-def _marker_dir() -> Path:
-    path = Path("/run/sbctune")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def _stop_shaper(name: str, pids: dict[str, Any]) -> None:
-    shaper = pids.get("shaper")
-    if isinstance(shaper, int) and _alive(shaper, "sbctune.lab.controller"):
-        _kill_all([shaper])  # first: it re-rates the links this teardown deletes
-    shaper_proc = _children.pop(name + "/shaper", None)
-    if shaper_proc is not None:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            shaper_proc.wait(timeout=5)
-
-
-def _stop_lab_processes(name: str, ns: str, pids: dict[str, Any], directory: Path) -> None:
-    if netns.netns_exists(ns):
-        _kill_all(netns.pids(ns))
-        netns.delete(ns)
-    for key in ("sshd", "knobs"):  # normally gone with the namespace; a half-started lab
-        pid = pids.get(key)
-        if isinstance(pid, int) and _alive(pid, str(directory)):
-            _kill_all([pid])
-    proc = _children.pop(name, None)
-    if proc is not None:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
-
-
-def _remove_links(state: dict[str, Any]) -> bool:
-    """Delete the lab's host-side links (the state's, and any named with its index)."""
-    index = state.get("index")
-    links = [
-        str(n.get(k))
-        for n in state.get("nics", [])
-        for k in ("host_veth", "ifb")
-        if isinstance(n, dict) and n.get(k)
-    ]
-    if isinstance(index, int):
-        links += [
-            link
-            for link in netns.host_links()
-            if link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in "npi"
-        ]
-    existing = set(netns.host_links())
-    found = False
-    for link in sorted(set(links)):
-        if link in existing:
-            found = True
-            netns.delete_link(link)
-    return found
-
-
-def _teardown(name: str) -> bool:
-    """Remove everything of lab ``name`` that exists. Returns True if anything was there."""
-    directory = STATE_ROOT / name
-    state = read_state(name) or {}
-    ns = str(state.get("netns") or netns_name(name))
-    found = bool(directory.exists() or netns.netns_exists(ns))
-    pids = state.get("pids")
-    pids = pids if isinstance(pids, dict) else {}
-    _stop_shaper(name, pids)
-    _stop_lab_processes(name, ns, pids, directory)
-    found = _remove_links(state) or found
-    if directory.exists():
-        for mount in _mounts_under(directory):
-            subprocess.run(["umount", "-l", mount], check=False, capture_output=True)
-        shutil.rmtree(directory, ignore_errors=True)
-    return found
-
-
-def _shared_cleanup() -> None:
-    """When no lab is left: remove the sudoers drop-in, and the user pi if we created it."""
-    if state_names() or any(n.startswith(NETNS_PREFIX) for n in netns.list_netns()):
-        return
-    sshd.remove_sudoers()
-    sshd.remove_user_if_ours()
-    marker = Path("/run/sbctune") / PRIVSEP_MARKER
-    if marker.exists():
-        with contextlib.suppress(OSError):
-            Path("/run/sshd").rmdir()
-        marker.unlink(missing_ok=True)
-
-
-def down(name: str) -> bool:
-    """Take lab ``name`` down; idempotent. Returns True if there was something to remove."""
-    validate_name(name)
-    require_supported()
-    with locked():
-        found = _teardown(name)
-        _shared_cleanup()
-        return found
-
-
-def down_all() -> list[str]:
-    """Take every sbctune lab down, including a crashed run's leftovers. Returns their names."""
-    require_supported()
-    with locked():
-        names = set(state_names())
-        names |= {n[len(NETNS_PREFIX) :] for n in netns.list_netns() if n.startswith(NETNS_PREFIX)}
-        removed = [n for n in sorted(names) if _teardown(n)]
-        for link in netns.host_links():
-            netns.delete_link(link)
-        _shared_cleanup()
-        return removed
-
-
-# --------------------------------------------------------------------------- status
-
-
-def status_unlocked(name: str) -> LabStatus:
-    directory = STATE_ROOT / name
-    state = read_state(name)
-    ns = netns_name(name)
-    has_ns = netns.netns_exists(ns)
-    if state is None:
-        if has_ns or directory.exists():
-            return LabStatus(name, "leftover", None, ("no state.json: a crashed run's leftover",))
-        return LabStatus(name, "absent", None)
-    info = LabInfo.from_json(state)
-    problems = []
-    if state.get("status") != "running":
-        problems.append(f"start-up did not finish (status {state.get('status')!r})")
-    if not has_ns:
-        problems.append(f"network namespace {ns} is missing")
-    if not _alive(info.pids.get("sshd"), "sshd"):
-        problems.append("sshd is not running")
-    if not _alive(info.pids.get("knobs"), "knobs_fs"):
-        problems.append("the knobs file system is not running")
-    if "shaper" in info.pids and not _alive(info.pids.get("shaper"), "sbctune.lab.controller"):
-        problems.append("the lab's shaper (tweak effects, full duplex) is not running")
-    if not problems and not _port_open(info.host, info.port):
-        problems.append(f"sshd does not answer on {info.host}:{info.port}")
-    return LabStatus(name, "broken" if problems else "running", info, tuple(problems))
-
-
-def status(name: str) -> LabStatus:
-    """The health of lab ``name``: running, broken, leftover or absent."""
-    validate_name(name)
-    return status_unlocked(name)
-
-
-def list_labs() -> list[LabStatus]:
-    """Every lab this host has (with state, or a namespace left by a crash)."""
-    names = set(state_names())
-    names |= {n[len(NETNS_PREFIX) :] for n in netns.list_netns() if n.startswith(NETNS_PREFIX)}
-    return [status_unlocked(n) for n in sorted(names)]

@@ -44,7 +44,8 @@ def test_the_comparison_lists_the_settings_that_changed(window: MainWindow) -> N
     assert text.startswith(f"#{runs[0].id} → #{runs[1].id}:\n  ")
     governor = "CPU frequency governor: performance"
     assert f"tweaks in force: none → {governor} (tuning applied earlier)" in text
-    assert "governor/policy0: ondemand → performance\\u001b[2J" in text  # escaped, not raw
+    policy = "CPU frequency governor of policy0 (governor/policy0)"
+    assert f"{policy}: ondemand → performance\\u001b[2J" in text  # escaped, not raw
     assert "mtu/eth1" not in text  # the same in both runs
 
 

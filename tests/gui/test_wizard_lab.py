@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import time
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import asyncssh
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -40,6 +42,28 @@ PROFILE_CHIP = {"pi4-ax88179": "AX88179", "pi4-rtl8153": "RTL8153"}
 SHORT = plan_named("quick").with_overrides(duration=4, omit=1, trials=1)
 ONE_TRIAL = plan_named("quick").with_overrides(duration=2, omit=1, trials=1)
 Drive = Callable[..., Any]
+
+
+@pytest.fixture(autouse=True)
+def no_runtime_warnings() -> Iterator[None]:
+    """numpy's "invalid value" (a non-finite value reached a plot: the first latency probes
+    were at -inf seconds) or another RuntimeWarning while the window runs fails the test.
+    Raised inside Qt's paint event, "-W error" would only print it, and pyqtgraph's paint
+    does not always reach the warnings module: numpy calls back here too."""
+    found: list[str] = []
+    previous = np.seterrcall(lambda err, flag: found.append(f"numpy: {err} ({flag})"))
+    try:
+        with (
+            np.errstate(invalid="call", divide="call", over="call"),
+            warnings.catch_warnings(record=True) as caught,
+        ):
+            warnings.simplefilter("always", RuntimeWarning)
+            yield
+    finally:
+        np.seterrcall(previous)
+    found += [f"{w.filename}:{w.lineno}: {w.message}" for w in caught
+              if issubclass(w.category, RuntimeWarning)]  # fmt: skip
+    assert not found, found
 
 
 def _page(window: MainWindow, key: str, kind: type[Any]) -> Any:

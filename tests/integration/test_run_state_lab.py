@@ -52,7 +52,7 @@ async def test_runs_keep_the_pi_state_and_compare_shows_what_changed(
     changed = {c.key: (c.before, c.after) for c in state_changes(a, b)}
     assert changed["mtu"] == ("1500", "1400")
     assert "governor/policy0" not in changed
-    assert "mtu: 1500 → 1400" in change_lines(a, b)
+    assert "Largest packet size (mtu): 1500 → 1400" in change_lines(a, b)
     # Each run keeps the inventory it ran on.
     assert a.inventory_id is not None and b.inventory_id is not None
 

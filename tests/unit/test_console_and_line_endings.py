@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.cli import tune_cmd
+from sbctune.cli import tune_status
 from sbctune.cli.console import HANDLER, make_console_safe
 from sbctune.cli.main import main
 from sbctune.tuning.model import LeftoverSession, TweakOutcome
@@ -116,7 +116,7 @@ def test_tune_status_into_a_windows_pipe(windows_streams: _Streams) -> None:
     )  # fmt: skip
     windows_streams.install()
     make_console_safe()
-    assert tune_cmd._print_status([session], as_json=False) == 0
+    assert tune_status.print_status([session], as_json=False) == 0
     lines = windows_streams.text(windows_streams.out).splitlines()
     # "  ✔ ring: applied": the mark, then the tweak (by title; these ids have none) and what it did
     marks = {line.split(":")[0].split()[1]: line.split()[0] for line in lines[1:]}

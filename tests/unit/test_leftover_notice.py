@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.cli.tune_cmd import _leftover_text
+from sbctune.cli.tune_status import leftover_text
 from sbctune.tuning import LeftoverSession
 from sbctune.tuning.model import TweakOutcome
 from sbctune.workflow.leftover import leftover_notice
@@ -26,7 +26,7 @@ def test_a_session_cut_short_is_urgent_and_can_only_be_reverted() -> None:
     )
     assert "will NOT put the values back by itself" in notice.detail
     assert notice.urgent and not notice.can_keep
-    text = _leftover_text(_session("armed", guard_running=False))
+    text = leftover_text(_session("armed", guard_running=False))
     assert text.startswith("Warning: ") and text.endswith(
         "“sbctune tune revert” puts its values back."
     )
@@ -40,8 +40,8 @@ def test_a_guarded_session_says_when_it_reverts_and_can_be_kept() -> None:
         notice.detail == "Its guard puts the values back by itself in about 90 s unless it is kept."
     )
     assert notice.can_keep and not notice.urgent
-    assert _leftover_text(leftover).startswith("Note: ")
-    assert "“sbctune tune confirm” keeps it" in _leftover_text(leftover)
+    assert leftover_text(leftover).startswith("Note: ")
+    assert "“sbctune tune confirm” keeps it" in leftover_text(leftover)
 
 
 def test_kept_and_failed_sessions() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.cli.tune_cmd import _state_text
+from sbctune.cli.tune_status import state_text
 from sbctune.tuning import scripts
 from sbctune.tuning.remote_state import parse_listing
 from sbctune.workflow.leftover import leftover_notice
@@ -67,7 +67,7 @@ def test_the_deadline_shown_is_the_seconds_left_on_the_pi(tmp_path: Path, offset
     notice = leftover_notice(leftover, now=now)
     assert f"in about {round(left)} s" in notice.detail
     shown = time.strftime("%H:%M:%S", time.localtime(leftover.guard_deadline))
-    assert _state_text(leftover) == f"armed (reverts by itself at {shown})"
+    assert state_text(leftover) == f"armed (reverts by itself at {shown})"
 
 
 def test_a_listing_without_the_pis_clock_shows_no_deadline() -> None:

@@ -77,7 +77,8 @@ def test_what_changed_between_two_runs() -> None:
         "qdisc": (None, "fq"),
     }
     lines = change_lines(before, after)
-    assert "governor/policy0: ondemand → performance" in lines and "qdisc: — → fq" in lines
+    assert "CPU frequency governor of policy0 (governor/policy0): ondemand → performance" in lines
+    assert "Transmit queue discipline (qdisc): — → fq" in lines
     assert change_lines(before, before) == ["nothing: the same settings in both runs"]
 
 

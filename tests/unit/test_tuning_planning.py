@@ -552,7 +552,7 @@ async def test_cli_says_how_to_reboot_and_never_reboots_unasked(
 ) -> None:
     import argparse
 
-    from sbctune.cli.tune_cmd import _after_reboot_tweaks
+    from sbctune.cli.tune_apply import after_reboot_tweaks
 
     arm, _ = boot_plan(boot_facts())
     applied = AppliedSession(
@@ -561,7 +561,7 @@ async def test_cli_says_how_to_reboot_and_never_reboots_unasked(
     args = argparse.Namespace(reboot=False, json=False, target="pi@raspberrypi.local")
     result: dict[str, Any] = {}
     # No session: without --reboot nothing may be sent to the Pi.
-    await _after_reboot_tweaks(None, applied, args, result)  # type: ignore[arg-type]
+    await after_reboot_tweaks(None, applied, args, result)  # type: ignore[arg-type]
     text = capsys.readouterr().out
     assert "To take effect, reboot the Pi: “sudo reboot '0 tryboot'” (or add --reboot)" in text
     assert "power-cycle it: it then starts with the old config.txt" in text

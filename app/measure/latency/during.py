@@ -158,10 +158,10 @@ class LatencyMonitor:
                 finally:
                     waiter.cancel()  # also when cancelled here: no task left pending
                 if header.is_set():
-                    # The load starts now + idle_s: what is sent before is idle, after it the
-                    # ramp-up (omitted seconds), then loaded.
-                    window.start_load_at(time.monotonic() + self.idle_s, spec.omit)
-                    await asyncio.sleep(self.idle_s)
+                    # The load starts idle_s after the probe's header (the reader set when, as
+                    # the header came): what is sent before is idle, after it the ramp-up
+                    # (omitted seconds), then loaded.
+                    await asyncio.sleep(max(0.0, window.load_start - time.monotonic()))
                 else:
                     self._not_measured(
                         NO_PYTHON if self._exit == 127 else "the probe did not start on the Pi"
@@ -252,6 +252,10 @@ class LatencyMonitor:
                 if not header.is_set():
                     if line.startswith("sbctune-latency "):
                         window.anchor = time.monotonic()
+                        # When the load starts is known before the first probe's line is read
+                        # (it may come in the same read as the header): a probe's time is
+                        # never counted from an unknown start (-inf on the plot's axis).
+                        window.start_load_at(window.anchor + self.idle_s, spec.omit)
                         header.set()
                     continue
                 self._take(line, index, spec, group, window)

@@ -1,0 +1,52 @@
+"""brcmfmac's bus, from the firmware name its chip line prints.
+
+brcmfmac drives SDIO, PCIe and USB chips. Its "brcmfmac: brcmf_fw_alloc_request: using
+brcm/brcmfmac43455-sdio for chip BCM4345/6" line (firmware.c, brcmf_fw_alloc_request) names no
+device, but the name comes from the table of the bus that probed the chip (sdio.c
+brcmf_sdio_fwnames, pcie.c brcmf_pcie_fwnames, usb.c brcmf_usb_fwnames), and each table's
+names say their bus (resources/kernel_source/brcmfmac_buses.json).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from typing import Any
+
+# "using brcm/brcmfmac43455-sdio for chip": the name the driver picked (older kernels add ".bin")
+_USING = re.compile(
+    r"\busing (?:[\w.-]{1,40}/)?(?P<name>brcmfmac[\w.,-]{1,80}?)(?:\.bin)? for chip "
+)
+
+
+@functools.cache
+def _table() -> dict[str, Any]:
+    from sbctune.resources import resource_root
+
+    try:
+        text = (
+            resource_root()
+            .joinpath("kernel_source", "brcmfmac_buses.json")
+            .read_text(encoding="utf-8")
+        )
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def firmware_bus(text: str) -> tuple[str, str] | None:
+    """(bus, why) for a brcmfmac chip line that names its firmware, else None."""
+    found = _USING.search(text[:300])
+    if found is None:
+        return None
+    name = found.group("name")
+    table = _table()
+    for row in table.get("suffixes", []):
+        if isinstance(row, dict) and name.endswith(str(row.get("suffix"))):
+            return str(row["bus"]), f"{name}: a name of {row['table']} ({row['file']})"
+    bare = table.get("no_suffix")
+    if isinstance(bare, dict) and re.fullmatch(r"brcmfmac\d{4,5}[a-z]?\d?", name):
+        return str(bare["bus"]), f"{name}: a name of {bare['table']} ({bare['file']})"
+    return None
