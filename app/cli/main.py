@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import sbctune
 import sbctune.cli
 from sbctune.cli.console import make_console_safe
+from sbctune.cli.exit_gc import freeze_at_exit
 from sbctune.cli.log_warnings import warnings_on_stderr
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
@@ -89,6 +90,7 @@ def _empty_parser() -> tuple[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    freeze_at_exit()  # after every exit handler registered later (temporary folders ...)
     make_console_safe()  # before the guard wraps the streams (it reconfigures them)
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
