@@ -60,9 +60,12 @@ def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
     return found
 
 
-# The last text split into lines (a long log's evidence is looked for many times: once per
-# NIC and finding); its lines with their ends, and where each ends in the text.
-_split: tuple[str, list[str], list[int]] = ("", [], [])
+# Where str.splitlines() cuts a line besides "\n" ("\r\n" and "\r" among them).
+_OTHER_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# The last text looked in (a long log's evidence is looked for many times: once per NIC and
+# finding): None when only "\n" ends its lines, else its lines with their ends and where
+# each ends in the text.
+_split: tuple[str, tuple[list[str], list[int]] | None] = ("", None)
 
 
 def _lines_from(text: str, next_at: Callable[[int], int]) -> Iterator[str]:
@@ -73,10 +76,21 @@ def _lines_from(text: str, next_at: Callable[[int], int]) -> Iterator[str]:
     global _split
     known = _split
     if known[0] is not text:
-        parts = text.splitlines(keepends=True)
-        known = _split = (text, parts, list(accumulate(map(len, parts))))
-    _text, parts, ends = known
+        if _OTHER_ENDS.search(text) is None:
+            known = _split = (text, None)
+        else:
+            parts = text.splitlines(keepends=True)
+            known = _split = (text, (parts, list(accumulate(map(len, parts)))))
+    split = known[1]
     pos = 0
+    if split is None:  # lines end with "\n" only: a line is cut around its match
+        while (at := next_at(pos)) >= 0 and at < len(text):
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            yield text[text.rfind("\n", 0, at) + 1 : end]
+            pos = end + 1
+        return
+    parts, ends = split
     while (at := next_at(pos)) >= 0:
         i = bisect_right(ends, at)
         if i >= len(parts):
