@@ -1,4 +1,25 @@
-"""NIC-related kernel log lines from ``dmesg`` (whole logs, grep'ed or mid-log excerpts)."""
+"""NIC-related kernel log lines from ``dmesg`` (whole logs, grep'ed or mid-log excerpts).
+
+How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_inventory.py
+--big-dmesg --distinct` measures it):
+
+* A line shape (dmesg_patterns._PATTERNS) comes with its needles: literal words every line it
+  matches holds, as rare as possible. A message is tried only against the shapes whose needle
+  it holds (one combined search of all needles, _NEEDLE_RE, sends a message holding none to
+  the generic device shape alone); a pattern is compiled when first tried. A shape without
+  a needle would be tried on every distinct message.
+* A rule reads the message only, never its clock or line number: each distinct message is
+  classified once (the `seen` memo), so a rule costs per distinct message, not per line.
+* What log_sightings makes of a line runs once per distinct (kind, message); a repeat only
+  copies facts. A kind in its _COUNTED makes every repeat a fact: only for what is counted
+  (link flaps, resets, errors).
+* Evidence from the whole log (advice.evidence.lines_matching / lines_with): a pattern that
+  needs no line edges (no ^, $, \\b, lookarounds) is searched in the text at once and only the
+  lines where it matches are read; an anchored one is tried on every line.
+* Tables load once (functools.cache, catalog.table_cache) and not at import; a module-level
+  regex is compiled at every start of the program, a lazy one (dmesg_patterns._Lazy) only
+  when used.
+"""
 
 from __future__ import annotations
 
