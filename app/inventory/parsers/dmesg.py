@@ -55,6 +55,8 @@ _HUMAN_TS_RE = re.compile(
 # which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
 _CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
+# the same with the message after it as a group: a long log's line read in one call
+_TS_MSG_RE = re.compile(rf"{_TS_RE.pattern}(.*)", re.S)
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
@@ -351,7 +353,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     first_content = True
     lines = kernel_lines = jumps = 0
     timestamps = False
-    ts_match = _TS_RE.match
+    ts_match, ts_msg_match = _TS_RE.match, _TS_MSG_RE.match
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
@@ -370,10 +372,11 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         m0 = None
         ts: float | None
         if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
-            m0 = ts_match(stripped)
+            m0 = ts_msg_match(stripped)
         if m0 is not None:  # _strip_prefix()'s first case
             lines += 1
-            msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
+            clock, msg = m0.groups()
+            ts, known = float(clock), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
                 msg = msg[tag.end() :]  # journal -o short-monotonic
             if " [" in msg and (joined := _JOINED_RE.search(msg)):
