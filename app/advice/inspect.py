@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from sbctune.advice.static import add_static_advice
 from sbctune.catalog import Catalog, load_catalog
-from sbctune.inventory.collect import Collection
 from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.inspect import (
     collect_raw,
@@ -27,6 +26,7 @@ from sbctune.inventory.model import Inventory
 from sbctune.inventory.raw import RawOutputs
 
 if TYPE_CHECKING:  # SSH (asyncssh) is loaded by whoever opens the session, not for a bundle
+    from sbctune.inventory.collect import Collection
     from sbctune.remote.session import Session
 
 __all__ = [
