@@ -62,35 +62,34 @@ def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
 
 # Where str.splitlines() cuts a line besides "\n" ("\r\n" and "\r" among them).
 _OTHER_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-# The last text looked in (a long log's evidence is looked for many times: once per NIC and
-# finding): None when only "\n" ends its lines, else its lines with their ends and where
-# each ends in the text.
-_split: tuple[str, tuple[list[str], list[int]] | None] = ("", None)
+# The last text split into lines at every line end (its lines with their ends, and where each
+# ends in the text): made only for a text where a line found has another end than "\n".
+_split: tuple[str, list[str], list[int]] = ("", [], [])
 
 
 def _lines_from(text: str, next_at: Callable[[int], int]) -> Iterator[str]:
     """The lines of `text` as str.splitlines() gives them, in order, but only those where
     `next_at(pos)` (the position of the first match at or after `pos`, or -1) falls: a line
     holding a match of a pattern that needs no line edges holds a match of the whole text
-    at or after its start, so the lines skipped hold none."""
+    at or after its start, so the lines skipped hold none. A line is cut around its match at
+    "\n"; where it holds another line end, the text is split at all of them (once per text)."""
     global _split
+    pos = 0
+    while (at := next_at(pos)) >= 0 and at < len(text):
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        line = text[start : (len(text) if end < 0 else end)]
+        if _OTHER_ENDS.search(line) is not None:
+            break  # read by the split below, from this line's start
+        yield line
+        pos = len(text) if end < 0 else end + 1
+    else:
+        return
     known = _split
     if known[0] is not text:
-        if _OTHER_ENDS.search(text) is None:
-            known = _split = (text, None)
-        else:
-            parts = text.splitlines(keepends=True)
-            known = _split = (text, (parts, list(accumulate(map(len, parts)))))
-    split = known[1]
-    pos = 0
-    if split is None:  # lines end with "\n" only: a line is cut around its match
-        while (at := next_at(pos)) >= 0 and at < len(text):
-            end = text.find("\n", at)
-            end = len(text) if end < 0 else end
-            yield text[text.rfind("\n", 0, at) + 1 : end]
-            pos = end + 1
-        return
-    parts, ends = split
+        parts = text.splitlines(keepends=True)
+        known = _split = (text, parts, list(accumulate(map(len, parts))))
+    _text, parts, ends = known
     while (at := next_at(pos)) >= 0:
         i = bisect_right(ends, at)
         if i >= len(parts):

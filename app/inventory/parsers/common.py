@@ -45,6 +45,8 @@ def to_text(raw: object) -> str:
         text = ""
     else:
         text = str(raw)
+    if "\r" not in text:  # one scan, not two (a long log's text may be 4 bytes a character)
+        return text
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
