@@ -17,8 +17,9 @@ from sbctune.advice.evidence import lines_matching, lines_with, quote
 from sbctune.catalog import kernel_messages as km
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
+from sbctune.inventory.parsers import dmesg
 from sbctune.inventory.parsers.dmesg import parse_dmesg
-from sbctune.inventory.parsers.dmesg_patterns import _PATTERNS
+from sbctune.inventory.parsers.dmesg_patterns import _NEEDLES, _PATTERNS
 from sbctune.inventory.sightings import Fact
 
 _CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "dmesg"
@@ -252,3 +253,38 @@ def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: l
     if ranked:
         want = min(ranked, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
         assert graph._first(ranked, order) is want
+
+
+def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
+    """dmesg._classify as it was: each kind's needles tested in turn, pattern by pattern."""
+    candidates = _PATTERNS if dmesg._NEEDLE_RE.search(msg) else _PATTERNS[-1:]
+    for kind, rx in candidates:
+        if not any(n in msg for n in _NEEDLES[kind]):
+            continue
+        m = rx.search(msg)
+        if m:
+            fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
+            if fields.get("device", "").endswith(":"):
+                fields["device"] = fields["device"].rstrip(":")
+            return kind, fields
+    return dmesg._driver_message(msg)
+
+
+_ALL_NEEDLES = sorted({n for ns in _NEEDLES.values() for n in ns})
+_WORDS = ["r8152 2-1:1.0 eth0", "usb 1-1.2", "brcmfmac", "0000:01:00.0", ": ", " ", "x", "100"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_ALL_NEEDLES + _WORDS), max_size=6))
+def test_a_message_gets_the_kind_the_plain_needle_test_gives(words: list[str]) -> None:
+    """The needles tested once each (a message's kinds by _KINDS_BY_NEEDLE) pick the same
+    first pattern as each kind's needles tested in turn."""
+    msg = "".join(words)
+    assert dmesg._classify(msg) == _plain_classify(msg)
+
+
+def test_every_capture_line_gets_the_kind_the_plain_needle_test_gives() -> None:
+    messages = [dmesg._strip_prefix(line)[0] for line in _capture_lines()]  # clocks cut off
+    got = [dmesg._classify(message) for message in messages]
+    assert got == [_plain_classify(message) for message in messages]
+    assert sum(g is not None for g in got) > 300  # the captures have many NIC lines

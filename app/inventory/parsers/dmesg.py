@@ -307,16 +307,27 @@ _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 _NEEDLE_RE = re.compile(
     "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
 )
+# Each needle once, with the kinds that list it: a message's kinds are found by testing each
+# needle once, not each kind's needles in turn (a long log's distinct messages are thousands).
+_KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
+    (needle, frozenset(k for k, ns in _NEEDLES.items() if needle in ns))
+    for needle in dict.fromkeys(n for ns in _NEEDLES.values() for n in ns)
+]
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 
 
 def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
     """The first pattern that matches a message: what kind of line it is, and its fields."""
-    candidates = _PATTERNS if _NEEDLE_RE.search(msg) else _PATTERNS[-1:]  # else only "device"
+    if _NEEDLE_RE.search(msg):
+        kinds: set[str] = set()  # the kinds with a needle in the message (a cheap test first)
+        for needle, its_kinds in _KINDS_BY_NEEDLE:
+            if needle in msg:
+                kinds |= its_kinds
+        candidates = [(kind, rx) for kind, rx in _PATTERNS if kind in kinds]
+    else:  # only "device", when its needles are there: a long log has few NIC lines
+        candidates = [(k, rx) for k, rx in _PATTERNS[-1:] if any(n in msg for n in _NEEDLES[k])]
     for kind, rx in candidates:
-        if not any(n in msg for n in _NEEDLES[kind]):
-            continue  # a cheap test first: a long log has few NIC lines
         m = rx.search(msg)
         if m:
             fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
