@@ -373,17 +373,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
-        if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
-            res.elided = True
-            if first_content:
-                res.starts_mid_log = True
-            continue
-        if not stripped:
-            continue
         m0 = None
         ts: float | None
-        if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
-            m0 = ts_msg_match(stripped)
+        if stripped[:1] == "[" and "@" not in stripped and ":~" not in stripped:
+            m0 = ts_msg_match(stripped)  # never an elision mark ("[...]") nor an empty line
         if m0 is not None:  # _strip_prefix()'s first case
             lines += 1
             clock, msg = m0.groups()
@@ -398,6 +391,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                         later.append((float(m_part.group(1)), part[m_part.end() :]))
                 msg = msg[: joined.start()]
         else:
+            if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
+                res.elided = True
+                if first_content:
+                    res.starts_mid_log = True
+                continue
+            if not stripped:
+                continue
             if stripped in wrapped:
                 unwrapped = wrapped[stripped]
             else:
