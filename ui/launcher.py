@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_gui(args[1:] if args and args[0] == "gui" else args)
     from sbctune.cli.main import main as cli_main
 
-    return cli_main(args)
+    return cli_main(args, own_process=argv is None)  # the console entry point's own command
 
 
 if __name__ == "__main__":

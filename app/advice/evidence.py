@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate
 
 from sbctune.catalog import Catalog
 
@@ -20,7 +23,15 @@ def quote(line: str) -> str:
 def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
     """Lines containing ``needle`` as plain text (for needles built from a Pi's outputs, which
     are never made into a regex)."""
-    return [line.rstrip() for line in text.splitlines() if needle in line][:limit]
+    if limit < 1:
+        return [line.rstrip() for line in text.splitlines() if needle in line][:limit]
+    found = []
+    for line in _lines_from(text, lambda pos: text.find(needle, pos)):
+        if needle in line:
+            found.append(line.rstrip())
+            if len(found) >= limit:
+                break
+    return found
 
 
 # What makes a match depend on where a line starts or ends (anchors, word boundaries,
@@ -30,17 +41,61 @@ _CONTEXT = re.compile(r"\^|\$|\\[AZbB]|\(\?")
 
 def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
     regex = re.compile(pattern)
-    if not _CONTEXT.search(pattern) and regex.search(text) is None:
-        # A pattern that needs no line edges matches a line only where it matches the
-        # text that holds the line: none here, so no line of a long log is split and tried.
-        return []
+    if _CONTEXT.search(pattern):
+        lines: Iterable[str] = text.splitlines()
+    else:
+        # A pattern that needs no line edges matches a line only where it matches the text
+        # that holds the line: only the lines where the text's next match starts are tried.
+        def next_match(pos: int) -> int:
+            found = regex.search(text, pos)
+            return -1 if found is None else found.start()
+
+        lines = _lines_from(text, next_match)
     found = []
-    for line in text.splitlines():
+    for line in lines:
         if regex.search(line):
             found.append(quote(line))
             if len(found) >= limit:
                 break
     return found
+
+
+# Where str.splitlines() cuts a line besides "\n" ("\r\n" and "\r" among them).
+_OTHER_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# The last text split into lines at every line end (its lines with their ends, and where each
+# ends in the text): made only for a text where a line found has another end than "\n".
+_split: tuple[str, list[str], list[int]] = ("", [], [])
+
+
+def _lines_from(text: str, next_at: Callable[[int], int]) -> Iterator[str]:
+    """The lines of `text` as str.splitlines() gives them, in order, but only those where
+    `next_at(pos)` (the position of the first match at or after `pos`, or -1) falls: a line
+    holding a match of a pattern that needs no line edges holds a match of the whole text
+    at or after its start, so the lines skipped hold none. A line is cut around its match at
+    "\n"; where it holds another line end, the text is split at all of them (once per text)."""
+    global _split
+    pos = 0
+    while (at := next_at(pos)) >= 0 and at < len(text):
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        line = text[start : (len(text) if end < 0 else end)]
+        if _OTHER_ENDS.search(line) is not None:
+            break  # read by the split below, from this line's start
+        yield line
+        pos = len(text) if end < 0 else end + 1
+    else:
+        return
+    known = _split
+    if known[0] is not text:
+        parts = text.splitlines(keepends=True)
+        known = _split = (text, parts, list(accumulate(map(len, parts))))
+    _text, parts, ends = known
+    while (at := next_at(pos)) >= 0:
+        i = bisect_right(ends, at)
+        if i >= len(parts):
+            return
+        yield parts[i].splitlines()[0]  # the line without its end ("\r\n", "\n", ...)
+        pos = ends[i]
 
 
 def cite(catalog: Catalog, source_ids: list[str]) -> list[str]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.advice.static import add_static_advice
 from sbctune.catalog import Catalog, load_catalog
-from sbctune.inventory.collect import Collection
+from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.inspect import (
     collect_raw,
     identify,
@@ -26,6 +26,7 @@ from sbctune.inventory.model import Inventory
 from sbctune.inventory.raw import RawOutputs
 
 if TYPE_CHECKING:  # SSH (asyncssh) is loaded by whoever opens the session, not for a bundle
+    from sbctune.inventory.collect import Collection
     from sbctune.remote.session import Session
 
 __all__ = [
@@ -40,6 +41,13 @@ __all__ = [
 
 
 def inventory_from_raw(raw: RawOutputs, catalog: Catalog | None = None) -> Inventory:
+    # The collector stays paused until the parsed outputs (~10^5 objects for a long log) are
+    # freed: resumed earlier, its next collection would walk them all once more (gc_pause).
+    with gc_paused():
+        return _advised(raw, catalog)
+
+
+def _advised(raw: RawOutputs, catalog: Catalog | None) -> Inventory:
     catalog = catalog or load_catalog()
     inventory, parsed = identify(raw, catalog)
     add_static_advice(inventory, parsed, catalog)

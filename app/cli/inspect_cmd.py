@@ -7,16 +7,19 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
 from sbctune.cli.arg_checks import write_errors
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
-from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 from sbctune.safefiles import check_output, write_output
+
+if TYPE_CHECKING:  # the collector (and the SSH layer it uses): only when a Pi is read
+    from sbctune.inventory.collect import Collection
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import sbctune
 import sbctune.cli
 from sbctune.cli.console import make_console_safe
+from sbctune.cli.exit_gc import freeze_at_exit, imports_unwatched
 from sbctune.cli.log_warnings import warnings_on_stderr
 from sbctune.errors import UserError
 from sbctune.paths import data_dir
@@ -88,18 +89,23 @@ def _empty_parser() -> tuple[
     return parser, parser.add_subparsers(dest="command", metavar="COMMAND")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, own_process: bool = False) -> int:
+    """The command line `argv` (default: the process's); `own_process`: called as the
+    process's entry point (its imports' objects are then frozen, see exit_gc)."""
+    freeze_at_exit()  # after every exit handler registered later (temporary folders ...)
     make_console_safe()  # before the guard wraps the streams (it reconfigures them)
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
     with guard_terminal(), warnings_on_stderr():
-        return _main(argv)
+        return _main(argv, own_process)
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, own_process: bool = False) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     summary = help_parser() if words in _HELP else None
-    parser = summary or build_parser(words[0] if words and not words[0].startswith("-") else None)
+    command = words[0] if words and not words[0].startswith("-") else None
+    with imports_unwatched(own_process):
+        parser = summary or build_parser(command)
     args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:

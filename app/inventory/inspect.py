@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.inventory.build import build_inventory
 from sbctune.inventory.bundle import Bundle, read_bundle, write_bundle
-from sbctune.inventory.collect import Collection, collect
 from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.raw import Parsed, RawOutputs, links_as_files, parse_all
 
 if TYPE_CHECKING:  # SSH (asyncssh) is loaded by whoever opens the session, not for a bundle
+    from sbctune.inventory.collect import Collection  # the collector: only when a Pi is read
     from sbctune.remote.session import Session
 
 
@@ -58,6 +58,8 @@ def read_bundle_raw(path: str | Path) -> tuple[RawOutputs, list[str]]:
 
 
 async def collect_raw(session: Session) -> tuple[RawOutputs, Collection]:
+    from sbctune.inventory.collect import collect
+
     collection = await collect(session)
     return raw_from_collection(collection), collection
 

@@ -3,6 +3,7 @@
 Each event line names its device the way the kernel does (PCI address, USB interface,
 platform device, SDIO function) and often the interface; facts carry the line as evidence
 and its position, so the newest line wins within the log (a link that went down last is down).
+A new rule stays cheap on a long log by the rules in the docstring of parsers/dmesg.py.
 """
 
 from __future__ import annotations

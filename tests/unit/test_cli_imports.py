@@ -45,6 +45,11 @@ NOT_FOR_A_BUNDLE = (
     "sbctune.history",
     "sbctune.advice.advise",
     "asyncio",  # no event loop for a file (issue 24: ~50 ms of the start)
+    # nor the collector that reads a Pi, with the SSH batching and errors it uses (issue 24:
+    # their dataclasses and the regexes of `platform`, ~10 ms of the start)
+    "sbctune.inventory.collect",
+    "sbctune.remote.batch",
+    "sbctune.remote.errors",
 )
 MARK = "MODULES:"
 PROBE = f"""

@@ -13,12 +13,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sbctune.advice.evidence import lines_matching, quote
+from sbctune.advice.evidence import lines_matching, lines_with, quote
 from sbctune.catalog import kernel_messages as km
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
+from sbctune.inventory.parsers import dmesg
 from sbctune.inventory.parsers.dmesg import parse_dmesg
-from sbctune.inventory.parsers.dmesg_patterns import _PATTERNS
+from sbctune.inventory.parsers.dmesg_patterns import _NEEDLES, _PATTERNS
 from sbctune.inventory.sightings import Fact
 
 _CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "dmesg"
@@ -154,25 +155,25 @@ def _plain_lines_matching(text: str, pattern: str, limit: int) -> list[str]:
     return [quote(line) for line in text.splitlines() if rx.search(line)][:limit]
 
 
+_EVIDENCE_LINES = [
+    "[ 1.0] usb 1-1: reset high-speed USB device number 2 using xhci_hcd",
+    "usb 1-1.2: not running at top speed; connect to a high speed hub",
+    "Under-voltage detected! (0x00050005)",
+    "eth0: link up",
+    "usb 1-1: reset",
+    " USB device",
+    "",
+    "\x0c",
+    "\r",
+    "eth0: register 'x'",
+]
+_LINE_ENDS = ["\n", "\r\n", "\r", "\x0c", " ", "\x85", "\u2028", "\x1c", "\x0b"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(
-        st.sampled_from(
-            [
-                "[ 1.0] usb 1-1: reset high-speed USB device number 2 using xhci_hcd",
-                "usb 1-1.2: not running at top speed; connect to a high speed hub",
-                "Under-voltage detected! (0x00050005)",
-                "eth0: link up",
-                "usb 1-1: reset",
-                " USB device",
-                "",
-                "\x0c",
-                "\r",
-            ]
-        ),
-        max_size=12,
-    ),
-    st.sampled_from(["\n", "\r\n", "\r", "\x0c", " "]),
+    st.lists(st.sampled_from(_EVIDENCE_LINES), max_size=12),
+    st.sampled_from(_LINE_ENDS),
     st.sampled_from(_EVIDENCE_PATTERNS),
     st.integers(min_value=1, max_value=4),
 )
@@ -181,6 +182,27 @@ def test_evidence_lines_are_the_lines_a_plain_scan_finds(
 ) -> None:
     text = sep.join(parts)
     assert lines_matching(text, pattern, limit) == _plain_lines_matching(text, pattern, limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_EVIDENCE_LINES), max_size=12),
+    st.lists(st.sampled_from(_LINE_ENDS), min_size=1, max_size=3),
+    st.sampled_from(["eth0: ", "reset", "", "\r", "\n", "1: r", "USB device\n", "x"]),
+    st.integers(min_value=-1, max_value=4),
+)
+def test_lines_with_a_needle_are_the_lines_a_plain_scan_finds(
+    parts: list[str], ends: list[str], needle: str, limit: int
+) -> None:
+    """The lines holding a plain needle (a Pi's own text, never a regex), however the text's
+    lines end; the same text asked twice (its split kept) and another text between."""
+    text = "".join(part + ends[i % len(ends)] for i, part in enumerate(parts))
+    want = [line.rstrip() for line in text.splitlines() if needle in line][:limit]
+    assert lines_with(text, needle, limit) == want
+    assert lines_with(text + "\neth0: x", needle, limit) == [
+        line.rstrip() for line in (text + "\neth0: x").splitlines() if needle in line
+    ][:limit]
+    assert lines_with(text, needle, limit) == want
 
 
 def test_a_long_log_without_the_pattern_gives_no_evidence_and_one_with_it_does() -> None:
@@ -231,3 +253,38 @@ def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: l
     if ranked:
         want = min(ranked, key=lambda f: (order.index(f.source), -f.order, repr(f.value)))
         assert graph._first(ranked, order) is want
+
+
+def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
+    """dmesg._classify as it was: each kind's needles tested in turn, pattern by pattern."""
+    candidates = _PATTERNS if dmesg._NEEDLE_RE.search(msg) else _PATTERNS[-1:]
+    for kind, rx in candidates:
+        if not any(n in msg for n in _NEEDLES[kind]):
+            continue
+        m = rx.search(msg)
+        if m:
+            fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
+            if fields.get("device", "").endswith(":"):
+                fields["device"] = fields["device"].rstrip(":")
+            return kind, fields
+    return dmesg._driver_message(msg)
+
+
+_ALL_NEEDLES = sorted({n for ns in _NEEDLES.values() for n in ns})
+_WORDS = ["r8152 2-1:1.0 eth0", "usb 1-1.2", "brcmfmac", "0000:01:00.0", ": ", " ", "x", "100"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_ALL_NEEDLES + _WORDS), max_size=6))
+def test_a_message_gets_the_kind_the_plain_needle_test_gives(words: list[str]) -> None:
+    """The needles tested once each (a message's kinds by _KINDS_BY_NEEDLE) pick the same
+    first pattern as each kind's needles tested in turn."""
+    msg = "".join(words)
+    assert dmesg._classify(msg) == _plain_classify(msg)
+
+
+def test_every_capture_line_gets_the_kind_the_plain_needle_test_gives() -> None:
+    messages = [dmesg._strip_prefix(line)[0] for line in _capture_lines()]  # clocks cut off
+    got = [dmesg._classify(message) for message in messages]
+    assert got == [_plain_classify(message) for message in messages]
+    assert sum(g is not None for g in got) > 300  # the captures have many NIC lines

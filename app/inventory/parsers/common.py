@@ -45,6 +45,8 @@ def to_text(raw: object) -> str:
         text = ""
     else:
         text = str(raw)
+    if "\r" not in text:  # one scan, not two (a long log's text may be 4 bytes a character)
+        return text
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -97,7 +99,7 @@ def finish(
 ) -> list[ParseWarning]:
     """Standard warnings: empty output, nothing readable, or N unreadable lines."""
     out = list(warnings or [])
-    if not text.strip():
+    if not text or text.isspace():  # what `not text.strip()` says, without copying it
         out.append(ParseWarning(source, "the output is empty"))
     elif found == 0 and not out:  # a tool's own error message already says why
         out.append(

@@ -1,4 +1,25 @@
-"""NIC-related kernel log lines from ``dmesg`` (whole logs, grep'ed or mid-log excerpts)."""
+"""NIC-related kernel log lines from ``dmesg`` (whole logs, grep'ed or mid-log excerpts).
+
+How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_inventory.py
+--big-dmesg --distinct` measures it):
+
+* A line shape (dmesg_patterns._PATTERNS) comes with its needles: literal words every line it
+  matches holds, as rare as possible. A message is tried only against the shapes whose needle
+  it holds (one combined search of all needles, _NEEDLE_RE, sends a message holding none to
+  the generic device shape alone); a pattern is compiled when first tried. A shape without
+  a needle would be tried on every distinct message.
+* A rule reads the message only, never its clock or line number: each distinct message is
+  classified once (the `seen` memo), so a rule costs per distinct message, not per line.
+* What log_sightings makes of a line runs once per distinct (kind, message); a repeat only
+  copies facts. A kind in its _COUNTED makes every repeat a fact: only for what is counted
+  (link flaps, resets, errors).
+* Evidence from the whole log (advice.evidence.lines_matching / lines_with): a pattern that
+  needs no line edges (no ^, $, \\b, lookarounds) is searched in the text at once and only the
+  lines where it matches are read; an anchored one is tried on every line.
+* Tables load once (functools.cache, catalog.table_cache) and not at import; a module-level
+  regex is compiled at every start of the program, a lazy one (dmesg_patterns._Lazy) only
+  when used.
+"""
 
 from __future__ import annotations
 
@@ -35,6 +56,8 @@ _HUMAN_TS_RE = re.compile(
 # which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
 _CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
+# the same with the message after it as a group: a long log's line read in one call
+_TS_MSG_RE = re.compile(rf"{_TS_RE.pattern}(.*)", re.S)
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
@@ -285,16 +308,27 @@ _KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 _NEEDLE_RE = re.compile(
     "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
 )
+# Each needle once, with the kinds that list it: a message's kinds are found by testing each
+# needle once, not each kind's needles in turn (a long log's distinct messages are thousands).
+_KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
+    (needle, frozenset(k for k, ns in _NEEDLES.items() if needle in ns))
+    for needle in dict.fromkeys(n for ns in _NEEDLES.values() for n in ns)
+]
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 
 
 def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
     """The first pattern that matches a message: what kind of line it is, and its fields."""
-    candidates = _PATTERNS if _NEEDLE_RE.search(msg) else _PATTERNS[-1:]  # else only "device"
+    if _NEEDLE_RE.search(msg):
+        kinds: set[str] = set()  # the kinds with a needle in the message (a cheap test first)
+        for needle, its_kinds in _KINDS_BY_NEEDLE:
+            if needle in msg:
+                kinds |= its_kinds
+        candidates = [(kind, rx) for kind, rx in _PATTERNS if kind in kinds]
+    else:  # only "device", when its needles are there: a long log has few NIC lines
+        candidates = [(k, rx) for k, rx in _PATTERNS[-1:] if any(n in msg for n in _NEEDLES[k])]
     for kind, rx in candidates:
-        if not any(n in msg for n in _NEEDLES[kind]):
-            continue  # a cheap test first: a long log has few NIC lines
         m = rx.search(msg)
         if m:
             fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
@@ -331,7 +365,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     first_content = True
     lines = kernel_lines = jumps = 0
     timestamps = False
-    ts_match = _TS_RE.match
+    ts_match, ts_msg_match = _TS_RE.match, _TS_MSG_RE.match
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
@@ -341,20 +375,14 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
-        if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
-            res.elided = True
-            if first_content:
-                res.starts_mid_log = True
-            continue
-        if not stripped:
-            continue
         m0 = None
         ts: float | None
-        if stripped[0] == "[" and "@" not in stripped and ":~" not in stripped:
-            m0 = ts_match(stripped)
+        if stripped[:1] == "[" and "@" not in stripped and ":~" not in stripped:
+            m0 = ts_msg_match(stripped)  # never an elision mark ("[...]") nor an empty line
         if m0 is not None:  # _strip_prefix()'s first case
             lines += 1
-            msg, ts, known = stripped[m0.end() :], float(m0.group(1)), True
+            clock, msg = m0.groups()
+            ts, known = float(clock), True
             if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
                 msg = msg[tag.end() :]  # journal -o short-monotonic
             if " [" in msg and (joined := _JOINED_RE.search(msg)):
@@ -365,6 +393,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                         later.append((float(m_part.group(1)), part[m_part.end() :]))
                 msg = msg[: joined.start()]
         else:
+            if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
+                res.elided = True
+                if first_content:
+                    res.starts_mid_log = True
+                continue
+            if not stripped:
+                continue
             if stripped in wrapped:
                 unwrapped = wrapped[stripped]
             else:
@@ -403,7 +438,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.timestamps = timestamps
     warnings: list[ParseWarning] = []
-    if not text.strip():
+    if not text or text.isspace():  # what `not text.strip()` says, without copying it
         warnings.append(ParseWarning("dmesg", "the output is empty"))
     elif res.kernel_lines == 0:
         warnings.append(
