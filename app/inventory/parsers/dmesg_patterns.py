@@ -21,7 +21,12 @@ ADDRESSED_BUS_ID = (
     r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
     rf"{OF_NAMED})"
 )
-BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
+# A device on an MDIO bus, a PHY or an Ethernet switch (drivers/net/phy/mdio_bus.c
+# mdio_device_create(): dev_set_name(..., PHY_ID_FMT, bus->id, addr), PHY_ID_FMT "%s:%02x"):
+# "mdio-bus:1f", "stmmac-0:01", "fixed-0:00". A DSA switch prints its ports' lines under it:
+# "mt7530 mdio-bus:1f lan1 (uninitialized): PHY [mt7530-0:01] driver [...]".
+MDIO_DEVICE = r"[a-z][\w.-]{0,40}:[0-9a-f]{2}(?=[\s:])"
+BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM}|{MDIO_DEVICE})"
 # A device the kernel registers below a NIC's own, as dev_printk names it: "mhi mhi0", "ieee80211
 # phy0" (resources/kernel_source/child_devices.json says where each name is made).
 CHILD_DEVICE = _child_pattern()
@@ -216,6 +221,17 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
         ),
     ),
+    (
+        # A driver's own ndo_tx_timeout handler, in its own words: "eth0: transmit timed out",
+        # "Tx timed out", "TX timeout", "Hamachi transmit timed out", idpf's "Detected Tx
+        # timeout" (resources/kernel_source/messages.tsv lists 30-odd such formats in
+        # drivers/net; OpenWrt's older mtk_eth_soc fe_tx_timeout() prints the first)
+        "tx_timeout",
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _](?:timed out|timeout))\b"
+        ),
+    ),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
@@ -301,7 +317,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
         _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+){UNREGISTERED}: "
+            r"PHY \[[^\]]+\] "
             r"driver \[(?P<phy>[^\]]{1,80})\]"
         ),
     ),
@@ -461,7 +478,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "driver_registered": ("registered new",),
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
-    "tx_timeout": ("WATCHDOG",),
+    "tx_timeout": ("WATCHDOG", "imed out", "imeout"),
     "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
