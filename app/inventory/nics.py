@@ -334,6 +334,8 @@ def nic_from_device(
     nic.bus_path = (
         device.key("pci") if bus == "pci" else device.key("usb") if bus == "usb" else None
     )
+    if bus == "platform" and (name := device.value("platform_name")):
+        nic.bus_path = str(name)  # "16030000.ethernet": two MACs of one driver told apart
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)

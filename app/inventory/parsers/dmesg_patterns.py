@@ -352,7 +352,10 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "phy_failure",
         _Lazy(
-            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
+            # or the interface alone, as stmmac's and many drivers' pr_err("%s: ...",
+            # dev->name) print it: "eth0: Could not attach to PHY"
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: |"
+            rf"(?P<iface2>{OLD_NETDEV}): )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
