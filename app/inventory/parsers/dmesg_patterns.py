@@ -21,10 +21,7 @@ ADDRESSED_BUS_ID = (
     r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
     rf"{OF_NAMED})"
 )
-# A device on an MDIO bus, a PHY or an Ethernet switch (drivers/net/phy/mdio_bus.c
-# mdio_device_create(): dev_set_name(..., PHY_ID_FMT, bus->id, addr), PHY_ID_FMT "%s:%02x"):
-# "mdio-bus:1f", "stmmac-0:01", "fixed-0:00". A DSA switch prints its ports' lines under it:
-# "mt7530 mdio-bus:1f lan1 (uninitialized): PHY [mt7530-0:01] driver [...]".
+# A PHY or DSA switch on an MDIO bus (mdio_bus.c PHY_ID_FMT "%s:%02x"): "mdio-bus:1f"
 MDIO_DEVICE = r"[a-z][\w.-]{0,40}:[0-9a-f]{2}(?=[\s:])"
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM}|{MDIO_DEVICE})"
 # A device the kernel registers below a NIC's own, as dev_printk names it: "mhi mhi0", "ieee80211
@@ -38,6 +35,11 @@ OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
 UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
+
+
+_TX_TIMEOUT = (
+    r"(?P<iface>[\w.-]+): (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out|out))\b"
+)
 
 
 class _Lazy:
@@ -221,17 +223,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
         ),
     ),
-    (
-        # A driver's own ndo_tx_timeout handler, in its own words: "eth0: transmit timed out",
-        # "Tx timed out", "TX timeout", "Hamachi transmit timed out", idpf's "Detected Tx
-        # timeout" (resources/kernel_source/messages.tsv lists 30-odd such formats in
-        # drivers/net; OpenWrt's older mtk_eth_soc fe_tx_timeout() prints the first)
-        "tx_timeout",
-        _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"(?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _](?:timed out|timeout))\b"
-        ),
-    ),
+    # a driver's own ndo_tx_timeout words: "eth0: transmit timed out" (30-odd in messages.tsv)
+    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) {_TX_TIMEOUT}")),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
@@ -318,8 +311,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+){UNREGISTERED}: "
-            r"PHY \[[^\]]+\] "
-            r"driver \[(?P<phy>[^\]]{1,80})\]"
+            r"PHY \[[^\]]+\] driver \[(?P<phy>[^\]]{1,80})\]"
         ),
     ),
     (
@@ -350,10 +342,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
-        "phy_failure",
+        "phy_failure",  # also on the interface alone: stmmac's "eth0: Could not attach to PHY"
         _Lazy(
-            # or the interface alone, as stmmac's and many drivers' pr_err("%s: ...",
-            # dev->name) print it: "eth0: Could not attach to PHY"
             rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: |"
             rf"(?P<iface2>{OLD_NETDEV}): )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
