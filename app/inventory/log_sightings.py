@@ -49,6 +49,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
         keys.append(key)
     elif child := child_key(event.driver, event.device):
         return Sighting([child])  # "mhi mhi0: ...": joined to its parent by join_children()
+    elif (bus_id := event.fields.get("mdio")) and (child := child_key(bus_id[:-2], bus_id)):
+        keys.append(child)  # "eth0: PHY ID ... (stmmac-0:00)": eth0 is stmmac-0's MAC's
     if key_if := iface_key(event.iface):
         keys.append(key_if)
     if not keys:

@@ -165,13 +165,7 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
-KNOWN_GAPS: dict[str, str] = {
-    "a20_itead_rtl8723bs_6_sun7i_dwmac_old_phy_id_lines_after_trace": (
-        "eth0 is named only by old stmmac lines without a driver or device ('eth0: PHY ID "
-        "001cc915 at 0 IRQ POLL (stmmac-0:00) active'); the MDIO bus they name (stmmac-0, "
-        "stmmac_mdio.c) is not yet joined to the one stmmac-family device of the log"
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

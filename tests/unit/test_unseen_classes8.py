@@ -33,6 +33,7 @@ DSA = _output("bpi_r3_mt76_702_mt7531_dsa_ports_uninitialized_ubi")
 WR1300 = _output("wr1300v3_openwrt_25162_mt7621_grep_pattern_wrapped_opkg_lines")
 OLD_TX_TIMEOUT = _output("mt7628_mt76_375_old_mtk_soc_eth_transmit_timed_out_rings")
 BARE_PHY = _output("balena_supervisor_438_stmmac_phy_not_found_journal_twice")
+OLD_STMMAC = _output("a20_itead_rtl8723bs_6_sun7i_dwmac_old_phy_id_lines_after_trace")
 TWO_GMACS = _output("visionfive2_dietpi_6212_starfive_eth_plat_two_gmacs_uname_tabs", "001-")
 
 
@@ -86,3 +87,25 @@ def test_transmit_timeout_words_never_crash_the_parser(words: str, tail: str) ->
     text = f"[ 1.0] foo 1e100000.ethernet eth0: {words}{tail}\n"
     result, _warnings = parse_dmesg(text)
     assert result.lines >= 1
+
+
+def test_an_interface_named_only_by_its_mdio_bus_joins_the_stmmac_device() -> None:
+    """Old stmmac: "eth0: PHY ID 001cc915 at 0 IRQ POLL (stmmac-0:00) active" names no driver
+    or device, but stmmac-0 is the MDIO bus stmmac_mdio_register() makes: eth0 is the log's one
+    device of a stmmac-directory driver (sun7i-dwmac), and says how it was joined."""
+    (nic,) = _inventory(OLD_STMMAC).nics
+    assert (nic.name, nic.driver, nic.bus) == ("eth0", "sun7i-dwmac", "platform")
+
+
+def test_an_mdio_bus_of_two_macs_joins_the_one_next_to_it_or_none() -> None:
+    """Two stmmac MACs: as for every child device (child_join), the MAC whose own line is next
+    to the bare line owns it; when neither is near, eth0 joins neither."""
+    bare = "[    1.9] eth0: PHY ID 001cc915 at 0 IRQ POLL (stmmac-0:00) active\n"
+    two = "".join(
+        f"[    1.{i}] dwmac-sun8i {a}.ethernet: no regulator found\n"
+        for i, a in ((1, "5020000"), (2, "5030000"))
+    )
+    named = [(n.name, n.bus_path) for n in _inventory(two + bare).nics if n.driver]
+    assert ("eth0", "5030000.ethernet") in named and ("eth0", "5020000.ethernet") not in named
+    far = "".join(f"[    1.{i}] random: crng init {i}\n" for i in range(3, 9))
+    assert all(n.name is None for n in _inventory(two + far + bare).nics if n.driver)

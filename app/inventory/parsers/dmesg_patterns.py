@@ -4,9 +4,8 @@ a long log has few NIC lines). Patterns are constants; no text from a Pi is made
 
 from __future__ import annotations
 
-import re
-
 from sbctune.catalog.child_devices import pattern as _child_pattern
+from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
@@ -40,23 +39,6 @@ UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregisterin
 _TX_TIMEOUT = (
     r"(?P<iface>[\w.-]+): (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out|out))\b"
 )
-
-
-class _Lazy:
-    """A pattern compiled when first searched: a log is tried only against the patterns
-    whose needles it has, so a short log compiles few of them (and none at import)."""
-
-    __slots__ = ("_rx", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._rx: re.Pattern[str] | None = None
-
-    def search(self, text: str) -> re.Match[str] | None:
-        rx = self._rx
-        if rx is None:
-            rx = self._rx = re.compile(self.pattern)
-        return rx.search(text)
 
 
 _PATTERNS: list[tuple[str, _Lazy]] = [
@@ -354,6 +336,13 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        "mdio_named",  # an old kernel's line on the interface alone naming its MDIO bus's PHY
+        _Lazy(
+            rf"^(?P<iface>{OLD_NETDEV}): .*?"
+            r"\((?P<mdio>[a-z]\w{0,30}-[0-9a-f]{1,8}):[0-9a-f]{2}\)"
+        ),
+    ),
+    (
         "probe_failed",  # drivers/base/dd.c call_driver_probe: 6.1 pr_warn, 6.12 dev_err
         _Lazy(
             rf"^(?P<driver>[\w-]+): probe of (?P<device>{BUS_ID}) failed with error "
@@ -487,6 +476,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
     "phy_failure": ("PHY", "phy", "probe of"),
+    "mdio_named": ("PHY",),
     "kevent_dropped": ("kevent",),
     "usb_reset": ("reset ",),
     "usb_disconnect": ("disconnect",),
