@@ -35,8 +35,13 @@ _SOC_DRIVER = re.compile(
     re.I,
 )
 # Device-tree node names of other kinds of controllers (the Devicetree Specification's generic
-# names): a platform device named so is not a NIC whatever its driver's name contains.
-_OTHER_BUS_NODE = re.compile(r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand)\b")
+# names, 2.2.2): a platform device named so is not a NIC whatever its driver's name contains
+# ("ff8000a8.rtc" on meson-vrtc is the RTC).
+_OTHER_BUS_NODE = re.compile(
+    r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand|rtc|gpio|pwm|watchdog|timer|"
+    r"dma|dma-controller|sound|audio-codec|i2s|spdif|crypto|rng|efuse|gpu|display|hdmi|vpu|"
+    r"video-codec|thermal|pinctrl|clock-controller|interrupt-controller|adc|can|pmic|syscon)\b"
+)
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)

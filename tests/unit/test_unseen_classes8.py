@@ -109,3 +109,11 @@ def test_an_mdio_bus_of_two_macs_joins_the_one_next_to_it_or_none() -> None:
     assert ("eth0", "5030000.ethernet") in named and ("eth0", "5020000.ethernet") not in named
     far = "".join(f"[    1.{i}] random: crng init {i}\n" for i in range(3, 9))
     assert all(n.name is None for n in _inventory(two + far + bare).nics if n.driver)
+
+
+def test_a_platform_device_named_as_another_kind_of_controller_is_no_nic() -> None:
+    """ "meson-vrtc ff8000a8.rtc: registered as rtc1": the driver's name says meson, the
+    device-tree node says RTC (Devicetree Specification 2.2.2 generic names)."""
+    vim3 = _output("vim3_armbian_pr8043_meson8b_dwmac_probe_sdio_card_udev")
+    (nic,) = _inventory(vim3).nics
+    assert (nic.driver, nic.bus_path) == ("meson8b-dwmac", "ff3f0000.ethernet")
