@@ -89,6 +89,20 @@ def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
         sighting.add("duplex", f["duplex"].lower(), _SRC, event.text, event.line)
 
 
+def _ip_config(event: DmesgEvent, answered: DmesgEvent | None) -> Sighting | None:
+    """The kernel's own IP configuration at boot (net/ipv4/ipconfig.c ip_auto_config(),
+    "     device=%s, hwaddr=%*phC, ..."): the interface an NFS root came over, with its MAC;
+    after a DHCP/BOOTP/RARP answer its link was up (the reply came over it)."""
+    key_if = iface_key(event.iface)
+    if key_if is None:
+        return None
+    sighting = Sighting([key_if, ("mac", event.fields.get("mac", "").lower())])
+    sighting.add("seen", True, _SRC, event.text, event.line)
+    if answered is not None:
+        sighting.add("link", True, _SRC, f"{answered.text} / {event.text}", event.line)
+    return sighting
+
+
 def _usb_path(event: DmesgEvent) -> Sighting | None:
     path = event.device
     if not path:
@@ -384,8 +398,15 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     repeats: dict[tuple[str, str], Sighting] = {}
     complaints: dict[tuple[str, str], _Repeats] = {}
     probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
+    answered: DmesgEvent | None = None  # "IP-Config: Got DHCP answer from ...": a link carried it
     for event in dmesg.events:
         kind = event.kind
+        if kind == "ip_config":
+            if event.fields.get("answer"):
+                answered = event
+            elif (configured := _ip_config(event, answered)) is not None:
+                found.append(configured)
+            continue
         if kind == "driver_registered":
             probing = event if probe_resets(event.driver) else None
         elif probing is not None and kind in ("usb_reset", "usb_new_device"):

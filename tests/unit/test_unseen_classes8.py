@@ -117,3 +117,22 @@ def test_a_platform_device_named_as_another_kind_of_controller_is_no_nic() -> No
     vim3 = _output("vim3_armbian_pr8043_meson8b_dwmac_probe_sdio_card_udev")
     (nic,) = _inventory(vim3).nics
     assert (nic.driver, nic.bus_path) == ("meson8b-dwmac", "ff3f0000.ethernet")
+
+
+def test_the_kernels_ip_config_names_the_nfs_root_interface_and_its_link() -> None:
+    """net/ipv4/ipconfig.c: "device=eth0, hwaddr=00:04:4b:..." after "Got DHCP answer": the
+    interface exists and its link carried the reply; without an answer, no link is claimed."""
+    nano = _output("jetson_nano_meta_tegra_383_uboot_prompt_nfsroot_ip_config")
+    (nic,) = _inventory(nano).nics
+    assert (nic.name, nic.link_detected) == ("eth0", True)
+    static = "\n".join(line for line in nano.splitlines() if "Got DHCP answer" not in line)
+    (nic,) = _inventory(static + "\n").nics
+    assert (nic.name, nic.link_detected) == ("eth0", None)
+
+
+def test_a_phy_failure_before_the_interface_is_registered_is_the_devices() -> None:
+    """ftgmac100 "(unnamed net_device) (uninitialized): eth%d: no PHY found"."""
+    bmc = _output("ast2500_openbmc_linux_182_ftgmac100_mdio_timed_out_indented")
+    inv = _inventory(bmc)
+    (finding,) = [f for f in inv.findings if f.id == "phy-attach-failure"]
+    assert "no PHY found" in " ".join(finding.evidence)

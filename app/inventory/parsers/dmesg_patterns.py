@@ -324,9 +324,16 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
+        "ip_config",  # net/ipv4/ipconfig.c: a DHCP/BOOTP/RARP answer, then the device it set up
+        _Lazy(
+            r"^(?:IP-Config: Got (?P<answer>DHCP|BOOTP|RARP) answer from|device=(?P<iface>"
+            r"[\w.-]+), hwaddr=(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}))"
+        ),
+    ),
+    (
         "phy_failure",  # also on the interface alone: stmmac's "eth0: Could not attach to PHY"
         _Lazy(
-            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: |"
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?{UNREGISTERED}: |"
             rf"(?P<iface2>{OLD_NETDEV}): )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
@@ -475,6 +482,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
+    "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of"),
     "mdio_named": ("PHY",),
     "kevent_dropped": ("kevent",),
