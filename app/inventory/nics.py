@@ -246,7 +246,9 @@ def _chip(
             chip = catalog.find_chip(word)
             if chip is not None:
                 break
-    if chip is None and driver and not device.value("ids"):
+    # A driver with one catalog chip names it, but not an SoC's MAC glue: macb drives the GEM
+    # of Zynq, SAMA5 and PolarFire as well as the Pi 5's RP1 (the board names that one)
+    if chip is None and driver and not device.value("ids") and bus != "platform":
         candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
         chip = candidates[0] if len(candidates) == 1 else None
     if chip is not None:

@@ -136,3 +136,26 @@ def test_a_phy_failure_before_the_interface_is_registered_is_the_devices() -> No
     inv = _inventory(bmc)
     (finding,) = [f for f in inv.findings if f.id == "phy-attach-failure"]
     assert "no PHY found" in " ".join(finding.evidence)
+
+
+def test_a_second_mac_of_one_driver_on_another_address_stays_its_own_nic() -> None:
+    """KR260: macb's eth0 at ff0b0000.ethernet and a nameless GEM at ff0c0000.ethernet are two
+    NICs; neither is the Pi 5's RP1 GEM (the one macb chip the catalog has) on a board that is
+    no Pi 5."""
+    kr260 = _output("kr260_verilog_ethernet_146_macb_gem_two_macs_random_hw_address")
+    nics = _inventory(kr260).nics
+    assert sorted((n.bus_path, n.name) for n in nics) == [
+        ("ff0b0000.ethernet", "eth0"),
+        ("ff0c0000.ethernet", None),
+    ]
+    assert all("RP1" not in (n.chip or "") for n in nics)
+
+
+def test_a_phy_failure_that_names_no_nic_is_said_for_the_board() -> None:
+    """cpsw's 'phy "/ocp/.../ethernet-phy@0" not found on slave 0' (a PHY named by its
+    device-tree path, inside Markdown bold marks) names no interface: one finding, no NIC."""
+    bbb = _output("bbb_ti_kernel_dev_50_bold_mdio_missing_phy_not_found_on_slave")
+    inv = _inventory(bbb)
+    (finding,) = [f for f in inv.findings if f.id == "phy-attach-failure"]
+    assert inv.nics == [] and finding.nic is None
+    assert "not found on slave 0" in finding.evidence[0]

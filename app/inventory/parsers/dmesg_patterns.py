@@ -338,7 +338,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
-            r"(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
             r"mdio\S*: probe of \S+ failed)"
         ),
     ),
