@@ -23,6 +23,7 @@ from sbctune.catalog.kernel_drivers import (
 from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
+from sbctune.inventory.ip_config import ip_config_sighting
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -87,20 +88,6 @@ def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
         sighting.add("link_speed_mbps", mbps, _SRC, event.text, event.line)
     if up and f.get("duplex"):
         sighting.add("duplex", f["duplex"].lower(), _SRC, event.text, event.line)
-
-
-def _ip_config(event: DmesgEvent, answered: DmesgEvent | None) -> Sighting | None:
-    """The kernel's own IP configuration at boot (net/ipv4/ipconfig.c ip_auto_config(),
-    "     device=%s, hwaddr=%*phC, ..."): the interface an NFS root came over, with its MAC;
-    after a DHCP/BOOTP/RARP answer its link was up (the reply came over it)."""
-    key_if = iface_key(event.iface)
-    if key_if is None:
-        return None
-    sighting = Sighting([key_if, ("mac", event.fields.get("mac", "").lower())])
-    sighting.add("seen", True, _SRC, event.text, event.line)
-    if answered is not None:
-        sighting.add("link", True, _SRC, f"{answered.text} / {event.text}", event.line)
-    return sighting
 
 
 def _usb_path(event: DmesgEvent) -> Sighting | None:
@@ -287,10 +274,15 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
 def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     """A Wi-Fi driver's error line that names no device ("brcmfmac: ... err: -110"): it is
     about that driver's chip, the one the driver's other device-less lines name too. A wired
-    driver's such lines cannot be tied to one of its NICs, and are left out."""
+    driver's such line ("r8169: rtl_phyar_cond == 1 (loop: 20, delay: 25).") is about its
+    device only when the log shows it driving just one (_lone_wifi_devices); else it is left out."""
     driver = load_kernel_drivers().get(event.driver)
-    if driver is None or not driver.wireless or not _kernel_complaint(event.text):
+    if driver is None or not _kernel_complaint(event.text):
         return None
+    if not driver.wireless:
+        wired = Sighting([("drv", driver.name)])
+        wired.add("kernel_error", event.text, _SRC, event.text, event.line)
+        return wired
     sighting = Sighting([("wifi", driver.name)])
     sighting.add("driver", driver.name, _SRC, event.text, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
@@ -404,7 +396,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         if kind == "ip_config":
             if event.fields.get("answer"):
                 answered = event
-            elif (configured := _ip_config(event, answered)) is not None:
+            elif (configured := ip_config_sighting(event, answered)) is not None:
                 found.append(configured)
             continue
         if kind == "driver_registered":
@@ -454,18 +446,22 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
 def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
     """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
     device") are about its one device when the log shows it driving (or trying) just one:
-    a sighting that ties the two. With two such devices, nothing ties them."""
-    wanted = {k[1] for s in found for k in s.keys if k[0] == "wifi"}
+    a sighting that ties the two. With two such devices, nothing ties them. So are a wired
+    driver's complaints ("drv" keys), on any bus."""
+    wanted = {k[1]: k[0] for s in found for k in s.keys if k[0] in ("wifi", "drv")}
     if not wanted:
         return []
     devices: dict[str, set[Key]] = {}
     for sighting in found:
         for fact in sighting.facts:
             if fact.field in ("driver", "refused_by") and fact.value in wanted:
-                keys = {k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")}
+                buses = ("usb", "pci", "sdio") + (
+                    ("platform",) if wanted[fact.value] == "drv" else ()
+                )
+                keys = {k for k in sighting.keys if k[0] in buses}
                 devices.setdefault(str(fact.value), set()).update(keys)
     return [
-        Sighting([next(iter(keys)), ("wifi", driver)])
+        Sighting([next(iter(keys)), (wanted[driver], driver)])
         for driver, keys in sorted(devices.items())
         if len(keys) == 1
     ]

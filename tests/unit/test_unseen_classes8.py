@@ -159,3 +159,24 @@ def test_a_phy_failure_that_names_no_nic_is_said_for_the_board() -> None:
     (finding,) = [f for f in inv.findings if f.id == "phy-attach-failure"]
     assert inv.nics == [] and finding.nic is None
     assert "not found on slave 0" in finding.evidence[0]
+
+
+def test_r8169s_older_chip_line_names_the_chip() -> None:
+    """3.x r8169: "eth0: RTL8168d/8111d at 0xd096c000, fc:f5:..., XID 083000c0 IRQ 83"."""
+    nsa = _output("nsa310_archlinuxarm_1159_r8169_rtl8168d_old_xid_phyar_cond_flood")
+    (nic,) = _inventory(nsa).nics
+    assert (nic.name, nic.chip) == ("enp1s0", "RTL8168d/8111d")
+
+
+def test_a_wired_drivers_device_less_complaint_is_its_lone_devices() -> None:
+    """ "r8169: rtl_phyar_cond == 1 (loop: 20, delay: 25)." names no device: with one r8169
+    device in the log it is that NIC's complaint; with two, it is nobody's."""
+    nsa = _output("nsa310_archlinuxarm_1159_r8169_rtl8168d_old_xid_phyar_cond_flood")
+    inv = _inventory(nsa)
+    (finding,) = [f for f in inv.findings if f.id == "driver-complaint"]
+    assert finding.nic == "enp1s0" and "rtl_phyar_cond" in " ".join(finding.evidence)
+    second = (
+        "[    9.1] r8169 0000:02:00.0 eth1: RTL8168d/8111d, 00:11:22:33:44:55, XID 28, IRQ 84\n"
+    )
+    inv = _inventory(nsa + second)
+    assert not [f for f in inv.findings if f.id == "driver-complaint"]

@@ -98,10 +98,11 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
-        "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38"
+        "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38" (3.x: "RTL8168d/8111d
+        # at 0xd096c000, fc:f5:..., XID 083000c0 IRQ 83")
         _Lazy(
-            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+), "
-            r"(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+), IRQ (?P<irq>\d+)"
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+),? (?:at "
+            r"0x[0-9a-f]+, )?(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+),? IRQ (?P<irq>\d+)"
         ),
     ),
     (
