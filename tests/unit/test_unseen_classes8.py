@@ -180,3 +180,13 @@ def test_a_wired_drivers_device_less_complaint_is_its_lone_devices() -> None:
     )
     inv = _inventory(nsa + second)
     assert not [f for f in inv.findings if f.id == "driver-complaint"]
+
+
+def test_two_interfaces_sharing_a_mac_in_one_listing_stay_two_nics() -> None:
+    """AM625 `ip a`: CPSW's eth0 and eth1 carry the same MAC; that joins nothing, and can0
+    (link/can) is no NIC."""
+    am625 = _output("am625_ti_e2e_1370905_ip_a_two_cpsw_ports_same_mac_can0")
+    inv = inventory_from_raw(RawOutputs(commands={"ip a": am625}))
+    assert isinstance(inv, Inventory)
+    links = sorted((n.name or "?", n.link_detected) for n in inv.nics)
+    assert links == [("eth0", False), ("eth1", True)]
