@@ -30,6 +30,12 @@ from sbctune.inventory.model import Finding, Nic, Recommendation
 from sbctune.wording import counted
 
 
+def _watchdog(lines: list[str]) -> str:
+    """ "NETDEV WATCHDOG, " when the kernel's watchdog said so; a driver's own "transmit timed
+    out" (its ndo_tx_timeout handler) is not the watchdog's line."""
+    return "NETDEV WATCHDOG, " if any("WATCHDOG" in line for line in lines) else ""
+
+
 def _label(nic: Nic) -> str:
     if nic.name:
         return nic.name
@@ -209,7 +215,7 @@ def log_findings(nic: Nic) -> list[Finding]:
         add(
             "tx-timeout",
             "problem",
-            f"{label}: transmit timed out (NETDEV WATCHDOG, {_times(nic, 'tx_timeout')}): the "
+            f"{label}: transmit timed out ({_watchdog(lines)}{_times(nic, 'tx_timeout')}): the "
             f"NIC stopped sending and was reset{_cite('tx_timeout')}.",
             lines,
         )

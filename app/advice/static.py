@@ -28,6 +28,7 @@ from sbctune.advice.static_board import (
 from sbctune.advice.static_board import (
     better_adapter,
     power,
+    unowned_phy_failures,
     usb3_named_at_usb2,
     usb_below_top_speed,
     usb_device_resets,
@@ -466,5 +467,6 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             inventory.recommendations.append(newer)
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
+    unowned_phy_failures(advisor)
     power(advisor)
     inventory.findings.sort(key=lambda f: _RANK[f.severity])

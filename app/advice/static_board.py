@@ -242,3 +242,26 @@ def better_adapter(
         value - tx,
         value - tx,
     )
+
+
+def unowned_phy_failures(adv: Advisor) -> None:
+    """A PHY the kernel could not find or attach, printed by a line that names no NIC (cpsw's
+    'phy "/ocp/.../ethernet-phy@0" not found on slave 0', libphy's "PHY stmmac-0:03 not found"),
+    when no NIC carries the finding itself: said once, for the board."""
+    dmesg = adv.parsed.dmesg
+    if dmesg is None or any(f.id == "phy-attach-failure" for f in adv.inv.findings):
+        return
+    lines = [e.text for e in dmesg.events if e.kind == "phy_failure"][:3]
+    if not lines:
+        return
+    explanation = explain("phy_failure")
+    cited = f" (printed by {explanation.source})" if explanation else ""
+    adv.finding(
+        "phy-attach-failure",
+        "problem",
+        None,
+        "The kernel could not find or attach an Ethernet PHY, on a line that names no interface"
+        f"{cited}: that port cannot link. Check the device tree's phy-handle/phy-mode and PHY "
+        "address for this board and kernel, and the PHY's reset and power.",
+        lines,
+    )

@@ -21,6 +21,7 @@ class ChildKind:
     what: str  # "the MHI controller"
     parents: frozenset[str]  # the drivers that register it; empty: any Wi-Fi driver
     registered_by: str  # the kernel function a parent's driver calls
+    parent_dir: str = ""  # its parents: every driver whose source file is in this directory
 
 
 @functools.cache
@@ -42,6 +43,7 @@ def child_kinds() -> dict[str, ChildKind]:
                 str(c["what"]),
                 frozenset(str(p) for p in c["parents"]),
                 str(c["registered_by"]),
+                str(c.get("parent_dir", "")),
             )
             for c in data["children"]
         }

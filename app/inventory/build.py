@@ -254,7 +254,14 @@ def _unplaced(wired: list[Nic]) -> list[Nic]:
 
 def _same_driver_pair(wired: list[Nic], unnamed: list[Nic]) -> tuple[Nic, Nic] | None:
     for device in [d for d in unnamed if d.driver]:
-        same = [n for n in wired if n.name and n.driver == device.driver]
+        # a named SoC MAC at another platform address is another device (a second GEM)
+        same = [
+            n
+            for n in wired
+            if n.name
+            and n.driver == device.driver
+            and not (n.bus == device.bus == "platform" and n.bus_path != device.bus_path)
+        ]
         others = [d for d in unnamed if d.driver == device.driver]
         if len(same) == 1 and len(others) == 1 and same[0].usb_speed_mbps is None:
             return same[0], device

@@ -32,6 +32,9 @@ def child_key(prefix: str | None, device: str | None) -> Key | None:
 
 @functools.lru_cache(maxsize=1024)
 def _fits(kind: ChildKind, driver: str) -> bool:
+    if kind.parent_dir:  # stmmac's MDIO bus: any driver of stmmac's directory (dwmac-*)
+        glue = load_kernel_drivers().get(driver)
+        return glue is not None and glue.file.startswith(kind.parent_dir)
     if kind.parents:
         return driver in kind.parents or driver.replace("_", "-") in kind.parents
     known = load_kernel_drivers().get(driver)
@@ -102,5 +105,6 @@ def join_children(found: list[Sighting]) -> list[Sighting]:
             facts = [
                 Fact(f.field, f.value, f.source, f.line + note, f.order) for f in found[i].facts
             ]
-            out[i] = Sighting([key], facts)
+            # an interface its line names comes along ("eth0: PHY ID ... (stmmac-0:00)")
+            out[i] = Sighting([key, *(k for k in found[i].keys if k[0] == "if")], facts)
     return out

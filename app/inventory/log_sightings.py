@@ -25,6 +25,7 @@ from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
+from sbctune.inventory.ip_config import ip_config_sighting
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 
@@ -51,6 +52,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
         keys.append(key)
     elif child := child_key(event.driver, event.device):
         return Sighting([child])  # "mhi mhi0: ...": joined to its parent by join_children()
+    elif (bus_id := event.fields.get("mdio")) and (child := child_key(bus_id[:-2], bus_id)):
+        keys.append(child)  # "eth0: PHY ID ... (stmmac-0:00)": eth0 is stmmac-0's MAC's
     if key_if := iface_key(event.iface):
         keys.append(key_if)
     if not keys:
@@ -280,10 +283,15 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
 def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     """A Wi-Fi driver's error line that names no device ("brcmfmac: ... err: -110"): it is
     about that driver's chip, the one the driver's other device-less lines name too. A wired
-    driver's such lines cannot be tied to one of its NICs, and are left out."""
+    driver's such line ("r8169: rtl_phyar_cond == 1 (loop: 20, delay: 25).") is about its
+    device only when the log shows it driving just one (_lone_wifi_devices); else it is left out."""
     driver = load_kernel_drivers().get(event.driver)
-    if driver is None or not driver.wireless or not _kernel_complaint(event.text):
+    if driver is None or not _kernel_complaint(event.text):
         return None
+    if not driver.wireless:
+        wired = Sighting([("drv", driver.name)])
+        wired.add("kernel_error", event.text, _SRC, event.text, event.line)
+        return wired
     sighting = Sighting([("wifi", driver.name)])
     sighting.add("driver", driver.name, _SRC, event.text, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)
@@ -392,8 +400,15 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     complaints: dict[tuple[str, str], _Repeats] = {}
     probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
     reset_before: DmesgEvent | None = None  # a reset no such driver's loading explained yet
+    answered: DmesgEvent | None = None  # "IP-Config: Got DHCP answer from ...": a link carried it
     for event in dmesg.events:
         kind = event.kind
+        if kind == "ip_config":
+            if event.fields.get("answer"):
+                answered = event
+            elif (configured := ip_config_sighting(event, answered)) is not None:
+                found.append(configured)
+            continue
         if kind == "driver_registered":
             probing = event if probe_resets(event.driver) else None
             # The device was there when the module loaded: usb_register_driver() probes it
@@ -453,18 +468,22 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
 def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
     """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
     device") are about its one device when the log shows it driving (or trying) just one:
-    a sighting that ties the two. With two such devices, nothing ties them."""
-    wanted = {k[1] for s in found for k in s.keys if k[0] == "wifi"}
+    a sighting that ties the two. With two such devices, nothing ties them. So are a wired
+    driver's complaints ("drv" keys), on any bus."""
+    wanted = {k[1]: k[0] for s in found for k in s.keys if k[0] in ("wifi", "drv")}
     if not wanted:
         return []
     devices: dict[str, set[Key]] = {}
     for sighting in found:
         for fact in sighting.facts:
             if fact.field in ("driver", "refused_by") and fact.value in wanted:
-                keys = {k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")}
+                buses = ("usb", "pci", "sdio") + (
+                    ("platform",) if wanted[fact.value] == "drv" else ()
+                )
+                keys = {k for k in sighting.keys if k[0] in buses}
                 devices.setdefault(str(fact.value), set()).update(keys)
     return [
-        Sighting([next(iter(keys)), ("wifi", driver)])
+        Sighting([next(iter(keys)), (wanted[driver], driver)])
         for driver, keys in sorted(devices.items())
         if len(keys) == 1
     ]

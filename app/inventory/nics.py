@@ -35,8 +35,13 @@ _SOC_DRIVER = re.compile(
     re.I,
 )
 # Device-tree node names of other kinds of controllers (the Devicetree Specification's generic
-# names): a platform device named so is not a NIC whatever its driver's name contains.
-_OTHER_BUS_NODE = re.compile(r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand)\b")
+# names, 2.2.2): a platform device named so is not a NIC whatever its driver's name contains
+# ("ff8000a8.rtc" on meson-vrtc is the RTC).
+_OTHER_BUS_NODE = re.compile(
+    r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand|rtc|gpio|pwm|watchdog|timer|"
+    r"dma|dma-controller|sound|audio-codec|i2s|spdif|crypto|rng|efuse|gpu|display|hdmi|vpu|"
+    r"video-codec|thermal|pinctrl|clock-controller|interrupt-controller|adc|can|pmic|syscon)\b"
+)
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
@@ -240,7 +245,9 @@ def _chip(
             chip = catalog.find_chip(word)
             if chip is not None:
                 break
-    if chip is None and driver and not device.value("ids"):
+    # A driver with one catalog chip names it, but not an SoC's MAC glue: macb drives the GEM
+    # of Zynq, SAMA5 and PolarFire as well as the Pi 5's RP1 (the board names that one)
+    if chip is None and driver and not device.value("ids") and bus != "platform":
         candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
         chip = candidates[0] if len(candidates) == 1 else None
     if chip is not None:
@@ -346,6 +353,8 @@ def nic_from_device(
     nic.bus_path = (
         device.key("pci") if bus == "pci" else device.key("usb") if bus == "usb" else None
     )
+    if bus == "platform" and (name := device.value("platform_name")):
+        nic.bus_path = str(name)  # "16030000.ethernet": two MACs of one driver told apart
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)

@@ -370,6 +370,10 @@ _COUNTERS = (
 
 
 def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
+    # A MAC two interfaces of one listing share (a switch's ports, TI CPSW's two ports) says
+    # nothing of which device is which: it joins nothing.
+    macs = [(n.mac or "").lower() for n in parsed.netifs.interfaces]
+    shared = {m for m in macs if macs.count(m) > 1}
     for netif in parsed.netifs.interfaces:
         key = iface_key(netif.name)
         kind = (netif.link_type or "ether").lower()
@@ -378,7 +382,7 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
         sighting = Sighting([key])
         line = f"{netif.name}: mtu {netif.mtu} state {netif.operstate or ''}".strip()
         mac = (netif.mac or "").lower()
-        if _MAC.match(mac) and mac != "00:00:00:00:00:00":
+        if _MAC.match(mac) and mac != "00:00:00:00:00:00" and mac not in shared:
             sighting.keys.append(("mac", mac))
         sighting.add("mtu", netif.mtu, "ip", line)
         sighting.add("addresses", netif.addresses, "ip", line)

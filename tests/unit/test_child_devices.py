@@ -106,7 +106,7 @@ def test_joining_children_is_order_independent_and_only_to_their_parents_drivers
 
 
 def test_child_names_of_the_table_compile_and_a_broken_name_is_none() -> None:
-    assert set(child_kinds()) == {"mhi", "ieee80211"}
+    assert set(child_kinds()) == {"mhi", "ieee80211", "stmmac"}
     assert child_name("mhi", "mhi0:") is None and child_name(None, "mhi0") is None
 
 
@@ -141,3 +141,9 @@ def test_the_child_table_is_what_the_source_says() -> None:
         )
         for parent in child["parents"]:
             assert f'.name = "{parent}"' in named, parent
+        if child.get("parent_dir"):  # the registering function is called in that directory
+            assert any(
+                calls in p.read_text(encoding="utf-8", errors="replace")
+                for tree in trees
+                for p in (tree / child["parent_dir"]).glob("*.c")
+            ), child["parent_dir"]

@@ -210,7 +210,7 @@ def test_corpus_is_well_formed() -> None:
     assert len(BUNDLES) >= 45
     for bundle in BUNDLES:
         source = (bundle / "SOURCE.md").read_text(encoding="utf-8")
-        assert "https://" in source, bundle.name
+        assert "https://" in source or "http://" in source, bundle.name  # as the page is
         manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
         for rel in [*manifest["commands"].values(), *manifest["files"].values()]:
             assert (bundle / rel).is_file(), (bundle.name, rel)

@@ -5,9 +5,8 @@ A new shape stays cheap by the rules in the docstring of parsers/dmesg.py."""
 
 from __future__ import annotations
 
-import re
-
 from sbctune.catalog.child_devices import pattern as _child_pattern
+from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
 # SDIO function, or a platform device of a board file before device trees: "<name>.<id>"
@@ -22,7 +21,9 @@ ADDRESSED_BUS_ID = (
     r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
     rf"{OF_NAMED})"
 )
-BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM})"
+# A PHY or DSA switch on an MDIO bus (mdio_bus.c PHY_ID_FMT "%s:%02x"): "mdio-bus:1f"
+MDIO_DEVICE = r"[a-z][\w.-]{0,40}:[0-9a-f]{2}(?=[\s:])"
+BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM}|{MDIO_DEVICE})"
 # A device the kernel registers below a NIC's own, as dev_printk names it: "mhi mhi0", "ieee80211
 # phy0" (resources/kernel_source/child_devices.json says where each name is made).
 CHILD_DEVICE = _child_pattern()
@@ -36,21 +37,9 @@ OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
 UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
 
 
-class _Lazy:
-    """A pattern compiled when first searched: a log is tried only against the patterns
-    whose needles it has, so a short log compiles few of them (and none at import)."""
-
-    __slots__ = ("_rx", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._rx: re.Pattern[str] | None = None
-
-    def search(self, text: str) -> re.Match[str] | None:
-        rx = self._rx
-        if rx is None:
-            rx = self._rx = re.compile(self.pattern)
-        return rx.search(text)
+_TX_TIMEOUT = (
+    r"(?P<iface>[\w.-]+): (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out|out))\b"
+)
 
 
 _PATTERNS: list[tuple[str, _Lazy]] = [
@@ -110,10 +99,11 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
-        "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38"
+        "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38" (3.x: "RTL8168d/8111d
+        # at 0xd096c000, fc:f5:..., XID 083000c0 IRQ 83")
         _Lazy(
-            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+), "
-            r"(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+), IRQ (?P<irq>\d+)"
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+),? (?:at "
+            r"0x[0-9a-f]+, )?(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+),? IRQ (?P<irq>\d+)"
         ),
     ),
     (
@@ -217,6 +207,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
         ),
     ),
+    # a driver's own ndo_tx_timeout words: "eth0: transmit timed out" (30-odd in messages.tsv)
+    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) {_TX_TIMEOUT}")),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
@@ -302,8 +294,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
         _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): PHY \[[^\]]+\] "
-            r"driver \[(?P<phy>[^\]]{1,80})\]"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+){UNREGISTERED}: "
+            r"PHY \[[^\]]+\] driver \[(?P<phy>[^\]]{1,80})\]"
         ),
     ),
     (
@@ -334,14 +326,29 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
-        "phy_failure",
+        "ip_config",  # net/ipv4/ipconfig.c: a DHCP/BOOTP/RARP answer, then the device it set up
         _Lazy(
-            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?: )?.*?"
+            r"^(?:IP-Config: Got (?P<answer>DHCP|BOOTP|RARP) answer from|device=(?P<iface>"
+            r"[\w.-]+), hwaddr=(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}))"
+        ),
+    ),
+    (
+        "phy_failure",  # also on the interface alone: stmmac's "eth0: Could not attach to PHY"
+        _Lazy(
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?{UNREGISTERED}: |"
+            rf"(?P<iface2>{OLD_NETDEV}): )?.*?"
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
-            r"(?<!supply )phy\b.{0,40}\bnot found|no phy found|"
+            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
             r"mdio\S*: probe of \S+ failed)"
+        ),
+    ),
+    (
+        "mdio_named",  # an old kernel's line on the interface alone naming its MDIO bus's PHY
+        _Lazy(
+            rf"^(?P<iface>{OLD_NETDEV}): .*?"
+            r"\((?P<mdio>[a-z]\w{0,30}-[0-9a-f]{1,8}):[0-9a-f]{2}\)"
         ),
     ),
     (
@@ -462,7 +469,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "driver_registered": ("registered new",),
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
-    "tx_timeout": ("WATCHDOG",),
+    "tx_timeout": ("WATCHDOG", "imed out", "imeout"),
     "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
@@ -477,7 +484,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
+    "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of"),
+    "mdio_named": ("PHY",),
     "kevent_dropped": ("kevent",),
     "usb_reset": ("reset ",),
     "usb_disconnect": ("disconnect",),

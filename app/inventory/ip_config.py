@@ -1,0 +1,21 @@
+"""The kernel's own IP autoconfiguration at boot (net/ipv4/ipconfig.c), as a sighting: the
+interface an NFS root came over (Issue 24, eighth unseen set)."""
+
+from __future__ import annotations
+
+from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.sightings import Sighting, iface_key
+
+
+def ip_config_sighting(event: DmesgEvent, answered: DmesgEvent | None) -> Sighting | None:
+    """The kernel's own IP configuration at boot (net/ipv4/ipconfig.c ip_auto_config(),
+    "     device=%s, hwaddr=%*phC, ..."): the interface an NFS root came over, with its MAC;
+    after a DHCP/BOOTP/RARP answer its link was up (the reply came over it)."""
+    key_if = iface_key(event.iface)
+    if key_if is None:
+        return None
+    sighting = Sighting([key_if, ("mac", event.fields.get("mac", "").lower())])
+    sighting.add("seen", True, "dmesg", event.text, event.line)
+    if answered is not None:
+        sighting.add("link", True, "dmesg", f"{answered.text} / {event.text}", event.line)
+    return sighting
