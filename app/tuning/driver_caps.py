@@ -141,12 +141,15 @@ def tree_of(kernel: str | None, chip: str | None = None) -> str:
 
 
 def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
-    """Whether the running Raspberry Pi kernel's branch carries a fact of the Raspberry Pi tree
-    (its "rpi_series": "from" the first rpi-N.y branch shown to carry it, "without" the branches
-    shown not to): True, False, or None where nothing shows it either way (an unknown kernel,
-    or a branch no paste or stored commit covers). A fact with no range holds for every branch."""
+    """Whether the running Raspberry Pi kernel's branch carries a fact of the Raspberry Pi tree:
+    True, False, or None where nothing shows it either way (an unknown kernel, or a branch no
+    paste or stored commit covers). Its "rpi_series" says so: "from" the first rpi-N.y branch
+    shown to carry it, "without" the branches shown not to, "branches" each one's state
+    ("carried", "not carried", "unknown"). A fact without "rpi_series" holds for every branch
+    (the tree's own, as RP1's device tree); one with a "rpi_series" that claims no branch (macb's
+    RP1 coalescing, seen only in a 6.19-or-later tree) is unknown on every branch, never present."""
     span = fact.get("rpi_series")
-    if not span or (span.get("from") is None and not span.get("without")):
+    if not span:
         return True
     match = _SERIES.search(kernel or "")
     if match is None:
@@ -156,7 +159,8 @@ def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
         return True
     if any(running == _version(v) for v in span.get("without", [])):
         return False
-    return None
+    state = span.get("branches", {}).get(f"rpi-{running[0]}.{running[1]}.y")
+    return {"carried": True, "not carried": False}.get(str(state))
 
 
 def _version(series: str) -> tuple[int, int]:
@@ -209,10 +213,10 @@ def caps(
                 unsure |= set(fact["value"])  # not claimed: the planner tries and reads back
                 cites.update(dict.fromkeys(fact["value"], where))
                 continue
-            # an unsure restart is counted: holding a change for consent is the safe side, and
-            # the planner only gets there when the kernel answered the read (the op is there)
-            if carried is None and fact["fact"] != "restarts_on":
-                continue
+            # The other facts of an unsure op say how it behaves where the kernel has it (its
+            # limits, steps, restarts): counted, since the planner and the lab reach them only
+            # through an op the kernel answered (macb on RP1: 50 us reads back 49, verified as
+            # such on a kernel that turns out to carry gem_set_coalesce).
             if fact["fact"] == "ops_added":
                 ops = ops | frozenset(fact["value"])
                 cites.update(dict.fromkeys(fact["value"], where))

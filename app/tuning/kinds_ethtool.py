@@ -50,6 +50,45 @@ def _driver_lacks(ctx: Context, op: str) -> str | None:
     return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
 
 
+_UNSURE_WHAT = {"set_coalesce": "interrupt coalescing", "set_eee": "Energy-Efficient Ethernet"}
+
+
+def _unsure_cite(ctx: Context, op: str) -> str:
+    """" (file: function of the Raspberry Pi kernel tree)": a citation the Tune page keeps for
+    the tooltip (ui.reason_words), "" where the table has none."""
+    where = ctx.caps.cite(op) if ctx.caps else ""
+    where = where.removeprefix(driver_caps.RPI_TREE).strip()
+    return f" ({where} of the Raspberry Pi kernel tree)" if where else ""
+
+
+def _kernel_words(ctx: Context) -> str:
+    kernel = ctx.inventory.board.kernel
+    return f"this Pi's kernel ({kernel})" if kernel else "this Pi's kernel (its version unknown)"
+
+
+def may_not_support(ctx: Context, op: str) -> str:
+    """Plain words for a planned change whose driver support depends on which Raspberry Pi kernel
+    runs, where the table knows no answer for this one (driver_caps rpi_series): "" otherwise."""
+    caps = ctx.caps
+    if caps is None or op not in caps.unsure:
+        return ""
+    what = _UNSURE_WHAT.get(op, "this setting")
+    return (f"; {_kernel_words(ctx)} may not support {what} on {caps.driver}: only some Raspberry "
+            f"Pi kernels add it{_unsure_cite(ctx, op)}, so it is tried and read back, and a "
+            "refusal is reported as not possible")  # fmt: skip
+
+
+def _unsure_refused(ctx: Context, op: str, reason: str) -> str:
+    """The read answered "not supported" where support depends on the kernel: say so plainly."""
+    caps = ctx.caps
+    if caps is None or op not in caps.unsure or "not supported" not in reason.lower():
+        return reason
+    what = _UNSURE_WHAT.get(op, "this setting")
+    return (f"{_kernel_words(ctx)} does not support {what} on {caps.driver}: it answered "
+            f"\"Operation not supported\" (not possible: only some Raspberry Pi kernels add "
+            f"it{_unsure_cite(ctx, op)})")  # fmt: skip
+
+
 _SETTING = {
     "rings": "rings",
     "eee": "Energy-Efficient Ethernet",
@@ -118,9 +157,16 @@ def plan_rings(ctx: Context) -> PlannedTweak:
 
 
 def plan_coalescing(ctx: Context) -> PlannedTweak:
+    item = _plan_coalescing(ctx)
+    if item.applicable:
+        item.reason += may_not_support(ctx, "set_coalesce")
+    return item
+
+
+def _plan_coalescing(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "-c")
     if text is None or not ctx.iface:
-        return _no(ctx, reason)
+        return _no(ctx, _unsure_refused(ctx, "set_coalesce", reason))
     lacks = _driver_lacks(ctx, "set_coalesce")
     if lacks:
         return _no(ctx, lacks)
@@ -354,7 +400,7 @@ def plan_eee(ctx: Context) -> PlannedTweak:
         return _no(ctx, refused_chip)
     text, reason = _ethtool_output(ctx, "--show-eee")
     if text is None or not ctx.iface:
-        return _no(ctx, reason)
+        return _no(ctx, _unsure_refused(ctx, "set_eee", reason))
     eee = parse_eee(text)
     if eee.supported is None:
         return _no(ctx, "ethtool's --show-eee output was not understood (no 'EEE status:' "
@@ -371,6 +417,8 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
         item.restarts_link = True
         item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
+    if item.changes[0].needed:
+        item.reason += may_not_support(ctx, "set_eee")
     return item
 
 

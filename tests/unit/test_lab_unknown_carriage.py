@@ -1,0 +1,157 @@
+"""Issue 21: the lab is never kinder than the kernel it may be. Where the driver table does not
+know whether the running Raspberry Pi kernel carries an op (driver_caps.json `rpi_series`: macb's
+RP1 coalescing is seen only in a 6.19-or-later tree, every released rpi-N.y branch unknown), the
+lab answers as the less capable kernel ("Operation not supported"), and the planner tries it and
+says in plain words that this kernel may not support it. A kernel the table says carries an op
+gets it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab.ethtool_state import interface_state
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
+from sbctune.ui.reason_words import without_sources
+from tests.plain_words import jargon
+from tests.rpi_branches import CARRYING_KERNEL, carrying
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+
+EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
+PI5 = "Cadence GEM in RP1"
+NOT_SUPPORTED = "netlink error: Operation not supported"
+KERNELS = ["", "6.1.0-rpi7-rpi-2712", "6.6.51+rpt-rpi-2712", "6.12.55+rpt-rpi-2712",
+           "6.18.39+rpt-rpi-2712"]  # fmt: skip
+
+
+def lab(tmp_path: Path, kernel: str, driver: str = "macb", chip: str = PI5) -> str:
+    path = tmp_path / f"state-{kernel or 'unknown'}.json"
+    iface = interface_state(driver, EMPTY, "eth0", chip, kernel)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    return str(path)
+
+
+def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
+    result = fake_ethtool.run(list(argv), state)
+    assert result is not None
+    return result
+
+
+def planned(tweak_id: str, option: str, out: str, err: str, code: int, kernel: str) -> PlannedTweak:
+    found = Facts("eth0")
+    found.steps[f"ethtool {option}"] = StepResult(
+        batch.Step(("true",), f"ethtool {option}"), code, out.encode(), err.encode()
+    )
+    nic = Nic("eth0", driver="macb", chip=PI5)
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(kernel=kernel or None), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_unknown_coalescing_is_not_supported_in_the_lab(tmp_path: Path, kernel: str) -> None:
+    """No released branch is known to carry gem_get/set_coalesce: -c and -C answer as a kernel
+    without them, whatever the profile's kernel (before: rx-usecs 49, kinder than 6.12 may be)."""
+    caps = driver_caps.caps("macb", kernel or None, PI5)
+    assert caps is not None and not caps.has("get_coalesce") and "set_coalesce" in caps.unsure
+    state = lab(tmp_path, kernel)
+    assert ethtool(state, "-c", "eth0")[1:] == ([NOT_SUPPORTED], 1)
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "52")[1] == [NOT_SUPPORTED]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_every_rpi_op_is_in_the_lab_only_where_the_table_says_carried(
+    tmp_path: Path, kernel: str
+) -> None:
+    """Table -> lab answer, for every op the Raspberry Pi tree adds to macb: shown exactly where
+    rpi_carried says True (EEE: rpi-6.18.y; coalescing: nowhere), refused otherwise."""
+    state = lab(tmp_path, kernel)
+    shows = {"get_coalesce": "-c", "get_eee": "--show-eee"}
+    for fact in driver_caps.table()["hand"]["macb"]:
+        if fact["fact"] != "ops_added":
+            continue
+        carried = driver_caps.rpi_carried(fact, kernel or None)
+        for op in set(fact["value"]) & set(shows):
+            _out, err, code = ethtool(state, shows[op], "eth0")
+            assert (code == 0) is (carried is True), (kernel, op, carried)
+            if carried is not True:
+                assert err == [NOT_SUPPORTED], (kernel, op)
+
+
+def test_a_carrying_kernel_gets_the_rp1_coalescing_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Were rpi-6.19.y shown to carry it, a 6.19 profile answers as gem_get_coalesce (50 us at
+    open reads back 49) while a 6.12 one still refuses: the branch decides, not the lab."""
+    carrying(monkeypatch)
+    on_619 = lab(tmp_path, CARRYING_KERNEL)
+    shown = ethtool(on_619, "-c", "eth0")[0]
+    assert "rx-usecs: 49\n" in shown and "tx-usecs: 49\n" in shown
+    item = planned("irq-coalescing", "-c", shown, "", 0, CARRYING_KERNEL)
+    assert item.applicable and "may not support" not in item.reason
+    assert ethtool(lab(tmp_path, "6.12.55+rpt-rpi-2712"), "-c", "eth0")[1] == [NOT_SUPPORTED]
+
+
+def test_the_planner_says_an_unknown_kernel_refused_coalescing_in_plain_words(
+    tmp_path: Path,
+) -> None:
+    """The lab's Pi 5 (kernel unknown) answers -c "Operation not supported": the plan says this
+    kernel does not support it, in words the Tune page shows without source paths."""
+    out, err, code = ethtool(lab(tmp_path, ""), "-c", "eth0")
+    item = planned("irq-coalescing", "-c", out, "\n".join(err), code, "")
+    assert not item.applicable
+    shown = without_sources(item.reason)
+    assert "does not support interrupt coalescing" in shown
+    assert "Operation not supported" in shown and "not possible" in shown and not jargon(shown)
+    assert "macb_main.c" in item.reason and "macb_main.c" not in shown  # cited, for the tooltip
+
+
+@pytest.mark.parametrize("kernel", ["", "6.12.55+rpt-rpi-2712"])
+def test_a_kernel_that_answers_the_read_is_tried_and_told_it_may_not_be_supported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kernel: str
+) -> None:
+    """A real Pi 5 whose kernel does answer -c (which branches do is unknown): the change is
+    planned against the driver's rounding (50 us reads back 49, so 52) and the user reads that
+    this kernel may not support it, and that a refusal is reported as not possible."""
+    carrying(monkeypatch)
+    out = ethtool(lab(tmp_path, CARRYING_KERNEL), "-c", "eth0")[0]  # what such a Pi shows
+    monkeypatch.undo()
+    item = planned("irq-coalescing", "-c", out, "", 0, kernel)
+    assert item.applicable, item.reason
+    assert [(c.target, c.before, c.after) for c in item.changes] == [
+        ("eth0 -C rx-usecs", "49", "52")
+    ]
+    shown = without_sources(item.reason)
+    assert "may not support interrupt coalescing" in shown
+    assert "reported as not possible" in shown and "macb_main.c" not in shown
+    assert not jargon(shown)
+    assert ("version unknown" in shown) is (not kernel)
+
+
+def test_eee_on_a_branch_no_paste_covers_is_tried_with_the_same_words(tmp_path: Path) -> None:
+    """The same path as EEE's (DriverCaps.unsure): rpi-6.6.y is unknown for macb_set_eee."""
+    eee_on: Any = "EEE settings for eth0:\n\tEEE status: enabled - active\n" \
+        "\tTx LPI: 0 (us)\n\tSupported EEE link modes:  1000baseT/Full\n" \
+        "\tAdvertised EEE link modes:  1000baseT/Full\n" \
+        "\tLink partner advertised EEE link modes:  1000baseT/Full\n"  # fmt: skip
+    found = Facts("eth0")
+    for key, text in (("ethtool --show-eee", eee_on), ("ssh-route", '[{"dev": "wlan0"}]')):
+        found.steps[key] = StepResult(batch.Step(("true",), key), 0, text.encode(), b"")
+    nic = Nic("eth0", driver="macb", chip=PI5)
+    tweak = catalog.tweak("eee-off")
+    inventory = Inventory(board=Board(kernel="6.6.51+rpt-rpi-2712"), nics=[nic])
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("eee-off",)))
+    assert item.applicable, item.reason
+    assert "may not support Energy-Efficient Ethernet" in without_sources(item.reason)
