@@ -173,7 +173,9 @@ def caps(
 ) -> DriverCaps | None:
     """The driver's capabilities for this kernel, or None where the table does not know it.
     Hand facts written for the Raspberry Pi tree (their "tree") count only on that tree's
-    kernels; their "ops_added" / "coalesce_params_added" extend what Debian's source has."""
+    kernels; their "ops_added" / "coalesce_params_added" extend what Debian's source has. An op
+    the running kernel's branch is not known to carry (or, with no kernel version, either tree)
+    is "unsure": not in `ops`, so the lab refuses it, and the planner tries it and reads back."""
     if not driver:
         return None
     data = table()
@@ -197,16 +199,21 @@ def caps(
     facts: dict[str, Any] = {}
     unsure: set[str] = set()
     tree = tree_of(kernel, chip)
+    # No kernel version and a chip that does not say: either tree may be running, so what the
+    # Raspberry Pi tree adds is neither claimed nor denied (the lab's Pi 5 shows no uname).
+    either = tree != RPI_TREE and _SERIES.search(kernel or "") is None
     # the tree's own facts first: they win over upstream's for the same name
     hand = sorted(data["hand"].get(driver, []), key=lambda f: f.get("tree", "debian") != tree)
     for fact in hand:
-        if fact.get("tree", "debian") not in ("debian", tree):
+        if fact.get("tree", "debian") not in ("debian", tree) and not either:
             continue
         if set(series) & set(fact["kernels"]):
             where = f"{fact['file']}: {fact['symbol']}"
             if fact.get("tree", "debian") != "debian":
                 where = f"{fact['tree']} {where}"
             carried = rpi_carried(fact, kernel) if fact.get("tree") == RPI_TREE else True
+            if either and fact.get("tree") == RPI_TREE:
+                carried = None
             if carried is False:
                 continue
             if carried is None and fact["fact"] == "ops_added":

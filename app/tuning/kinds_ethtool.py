@@ -54,8 +54,8 @@ _UNSURE_WHAT = {"set_coalesce": "interrupt coalescing", "set_eee": "Energy-Effic
 
 
 def _unsure_cite(ctx: Context, op: str) -> str:
-    """" (file: function of the Raspberry Pi kernel tree)": a citation the Tune page keeps for
-    the tooltip (ui.reason_words), "" where the table has none."""
+    """The op's citation, "(file: function of the Raspberry Pi kernel tree)", which the Tune page
+    keeps for the tooltip (ui.reason_words); "" where the table has none."""
     where = ctx.caps.cite(op) if ctx.caps else ""
     where = where.removeprefix(driver_caps.RPI_TREE).strip()
     return f" ({where} of the Raspberry Pi kernel tree)" if where else ""

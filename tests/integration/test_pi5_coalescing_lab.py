@@ -1,0 +1,98 @@
+"""Issue 21 over SSH: the Pi 5 lab (macb on RP1) is never kinder than the kernel it may be. No
+released Raspberry Pi branch is known to carry macb's RP1 coalescing (driver_caps.json), so the
+lab's `ethtool -c/-C` answers "Operation not supported" whatever kernel the profile names; the
+one-click flow with interrupt coalescing ticked still runs to its results, and the user reads
+that this kernel does not support it, as not possible, in plain words (Results and `tune plan`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice.inspect import inspect_host
+from sbctune.history import History
+from sbctune.lab.model import LabInfo
+from sbctune.lab.profile import find_profile
+from sbctune.measure.plans import plan_named
+from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
+from sbctune.workflow.tuning_words import outcome_line
+from tests.integration.test_tuning import in_lab
+from tests.lab_support import cli_output, connect_to_lab
+from tests.plain_words import jargon
+
+pytestmark = [pytest.mark.lab]
+
+COALESCING = "Interrupt coalescing"
+ONE_TRIAL = plan_named("quick").with_overrides(duration=2, omit=1, trials=1)
+
+
+def _pi5_on(tmp_path: Path, kernel: str) -> str:
+    """The Pi 5 profile with `[lab] kernel` set: the kernel its uname and its macb answer as."""
+    folder = tmp_path / f"pi5-{kernel.split('+')[0]}"
+    shutil.copytree(find_profile("pi5-macb"), folder)
+    toml = folder / "lab.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8")
+    return str(folder)
+
+
+@pytest.mark.parametrize("kernel", [None, "6.12.55+rpt-rpi-2712"])
+def test_the_pi5_lab_refuses_coalescing_on_a_kernel_not_known_to_carry_it(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path, kernel: str | None
+) -> None:
+    lab = lab_factory(_pi5_on(tmp_path, kernel) if kernel else "pi5-macb")
+    shown = in_lab(lab, "ethtool -c eth0 2>&1; echo exit=$?")
+    assert "Operation not supported" in shown and shown.strip().endswith("exit=1"), shown
+    changed = in_lab(lab, "ethtool -C eth0 rx-usecs 52 2>&1; echo exit=$?")
+    assert "Operation not supported" in changed and not changed.strip().endswith("exit=0")
+
+
+@pytest.mark.slow
+async def test_one_click_with_coalescing_ticked_says_this_kernel_does_not_support_it(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    lab = lab_factory("pi5-macb")
+    events: list[FlowEvent] = []
+    history = History.open(tmp_path / "history.sqlite")
+    with history:
+        async with await connect_to_lab(lab, tmp_path) as session:
+            inventory, collection = await inspect_host(session)
+            options = FlowOptions(plan=ONE_TRIAL, nic=lab.test_nic.name, guard_seconds=30,
+                                  tweak_ids=("irq-coalescing", "socket-buffers"))  # fmt: skip
+            result = await one_click(session, inventory, options, history,
+                                     on_event=events.append, collection=collection)  # fmt: skip
+            coalescing = in_lab(lab, "ethtool -c eth0 2>&1; echo exit=$?")
+    steps = [(e.step, e.status) for e in events if isinstance(e, FlowStep)]
+    assert steps[0] == ("baseline", "started") and steps[-1] == ("results", "done"), steps
+    (outcome,) = [o for o in result.tuning_outcomes if o.tweak_id == "irq-coalescing"]
+    assert outcome.status == "not_possible" and outcome.changes == [], outcome
+    line = outcome_line(outcome)  # what Results shows
+    assert line.startswith(f"{COALESCING}: not possible"), line
+    assert "does not support interrupt coalescing" in line, line
+    assert "Operation not supported" in line and not jargon(line), (line, jargon(line))
+    assert "Operation not supported" in coalescing  # nothing changed it
+
+
+def test_tune_plan_says_this_kernel_does_not_support_coalescing(
+    lab_factory: Callable[..., LabInfo],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lab = lab_factory("pi5-macb")
+    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
+    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
+    pi = f"{lab.user}@{lab.host}"
+    cli_output(["connect", pi, "--accept-new-host-key"], capsys)
+    plan = cli_output(["tune", "plan", pi, "--tweak", "irq-coalescing"], capsys)
+    lines = plan.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith(f"{COALESCING}:"))
+    assert lines[at].startswith(f"{COALESCING}: not possible here"), plan
+    why = "this Pi's kernel (its version unknown) does not support interrupt coalescing on macb"
+    assert why in lines[at + 1], plan
+    assert "Operation not supported" in lines[at + 1], plan
