@@ -196,6 +196,10 @@ def hold_to_table(
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
+    if caps.facts.get("ethtool_refused_when_down") and driver_caps.fact_in_every_series(
+        caps, "ethtool_refused_when_down"
+    ):  # stmmac on 6.1: .begin = stmmac_check_if_running
+        state["refused_when_down"] = str(caps.facts["ethtool_refused_when_down"])
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
 
 

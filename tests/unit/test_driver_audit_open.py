@@ -1,0 +1,75 @@
+"""The rows the three driver audits had left open (resources/tuning/driver_caps_audit3a.md rows 6,
+8, 10; driver_caps_audit3b.md rows 9, 11 and its note on a cached ``-k`` after an MTU change):
+each test here failed on the code before its fix, on the lab's ethtool answers as the kernel's
+source says (driver_caps.json hand facts).
+
+Sets need root, as the real ethtool does; the lab itself runs as root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab.ethtool_state import interface_state
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+
+EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
+BUSY = "netlink error: Device or resource busy"
+root = pytest.mark.skipif(
+    getattr(os, "geteuid", lambda: -1)() != 0, reason="ethtool's sets need root, as on a Pi"
+)
+
+
+def lab(
+    tmp_path: Path, driver: str, chip: str = "", kernel: str = "", **extra: Any
+) -> str:
+    path = tmp_path / f"{driver}-{chip}-{kernel}-{sorted(extra.items())}.json"
+    dev = interface_state(driver, EMPTY, "eth0", chip, kernel)
+    dev.update(extra)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
+    return str(path)
+
+
+def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
+    result = fake_ethtool.run(list(argv), state)
+    assert result is not None
+    return result
+
+
+def shown(state: str, option: str, key: str) -> str:
+    text = ethtool(state, option, "eth0")[0]
+    return text.split(f"{key}: ")[1].split("\n")[0].strip()
+
+
+# ------------------------------ stmmac on 6.1: every request EBUSY while down (audit 3b row 9)
+
+
+@root
+@pytest.mark.parametrize(
+    "argv",
+    [("-g",), ("-c",), ("-a",), ("--show-eee",), ("-l",), ("-G", "rx", "256"),
+     ("-C", "tx-frames", "16"), ("-A", "rx", "on"), ("--set-eee", "eee", "off"),
+     ("-K", "gro", "off")],  # fmt: skip
+)
+def test_stmmac_on_6_1_refuses_every_request_while_down(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    down = lab(tmp_path, "stmmac", kernel="6.1.0-31-arm64", up=False)
+    out, err, code = ethtool(down, argv[0], "eth0", *argv[1:])
+    assert (out, err[-1:]) == ("", [BUSY]) and code != 0
+    up = lab(tmp_path, "stmmac", kernel="6.1.0-31-arm64", up=True)
+    assert BUSY not in ethtool(up, argv[0], "eth0", *argv[1:])[1]
+
+
+def test_stmmac_down_still_shows_its_features_and_6_12_has_no_begin(tmp_path: Path) -> None:
+    down61 = lab(tmp_path, "stmmac", kernel="6.1.0-31-arm64", up=False)
+    assert ethtool(down61, "-k", "eth0")[2] == 0  # features_prepare_data: no ethnl_ops_begin
+    down612 = lab(tmp_path, "stmmac", kernel="6.12.57+rpt-rpi-2712", up=False)
+    assert ethtool(down612, "-g", "eth0")[2] == 0
+    unknown = lab(tmp_path, "stmmac", kernel="", up=False)  # a 6.1-only fact is not claimed
+    assert ethtool(unknown, "-g", "eth0")[2] == 0
