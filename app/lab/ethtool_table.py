@@ -286,6 +286,7 @@ def _coalesce(
     co["read_back"] = caps.facts.get("coalesce_frames_read_back", {})  # atlantic: frames 0
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
+    co["adaptive_rx_start"] = caps.facts.get("coalesce_adaptive_rx_start", {})  # bcmgenet: DIM
     _riwt(co, caps, clock_mhz)
     _scale(co, caps, chip, speed_mbps)
     modes = caps.facts.get("coalesce_modes")

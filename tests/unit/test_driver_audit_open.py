@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
+from sbctune.inventory.model import Nic
 from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import interface_state
+from sbctune.tuning.knobs import ethtool_value
+from tests.unit.test_driver_audit3b import planned
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
@@ -73,3 +76,39 @@ def test_stmmac_down_still_shows_its_features_and_6_12_has_no_begin(tmp_path: Pa
     assert ethtool(down612, "-g", "eth0")[2] == 0
     unknown = lab(tmp_path, "stmmac", kernel="", up=False)  # a 6.1-only fact is not claimed
     assert ethtool(unknown, "-g", "eth0")[2] == 0
+
+
+# --------------------------- bcmgenet: adaptive-rx on starts from DIM's profile (audit 3a row 6)
+
+
+@root
+def test_bcmgenet_adaptive_rx_on_shows_dims_starting_profile(tmp_path: Path) -> None:
+    state = lab(tmp_path, "bcmgenet")
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50", "rx-frames", "32")[2] == 0
+    assert (shown(state, "-c", "rx-usecs"), shown(state, "-c", "rx-frames")) == ("57", "32")
+    assert ethtool(state, "-C", "eth0", "adaptive-rx", "on")[2] == 0
+    # net_dim_get_def_rx_moderation (EQE): 8 us (one 8.192 us tick, read back 8), 256 frames
+    assert (shown(state, "-c", "rx-usecs"), shown(state, "-c", "rx-frames")) == ("8", "256")
+    # already adaptive: a value given now is written as given (use_dim already set)
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert shown(state, "-c", "rx-usecs") == "57"
+    # adaptive off keeps what the registers hold
+    assert ethtool(state, "-C", "eth0", "adaptive-rx", "off")[2] == 0
+    assert (shown(state, "-c", "rx-usecs"), shown(state, "-c", "rx-frames")) == ("57", "256")
+
+
+@root
+def test_irq_coalescing_on_bcmgenet_puts_the_old_values_back_on_revert(tmp_path: Path) -> None:
+    state = lab(tmp_path, "bcmgenet")
+    plan = planned("irq-coalescing", Nic("eth0", driver="bcmgenet"),
+                   ethtool(state, "-c", "eth0")[0], "ethtool -c")  # fmt: skip
+    got = [(c.target, c.before, c.after) for c in plan.changes]
+    assert got == [("eth0 -C adaptive-rx", "off", "on"), ("eth0 -C rx-usecs", "0", "8"),
+                   ("eth0 -C rx-frames", "1", "256")]  # fmt: skip
+    for change in plan.changes:  # applied in order; each read back as planned
+        assert ethtool(state, "-C", "eth0", change.target.split()[-1], str(change.after))[2] == 0
+        text = ethtool(state, "-c", "eth0")[0]
+        assert ethtool_value("-C", change.target.split()[-1], text) == change.after
+    for change in reversed(plan.changes):  # the revert
+        assert ethtool(state, "-C", "eth0", change.target.split()[-1], str(change.before))[2] == 0
+    assert (shown(state, "-c", "rx-usecs"), shown(state, "-c", "rx-frames")) == ("0", "1")
