@@ -173,9 +173,7 @@ def _adaptive_start(
     for param, value in start.items():
         if param in params:
             shown = str(_stored_usecs(ctx, int(value))) if param == "rx-usecs" else str(value)
-            item.changes.append(
-                _ethtool_change(ctx.iface, "-C", param, str(params[param]), shown)
-            )
+            item.changes.append(_ethtool_change(ctx.iface, "-C", param, str(params[param]), shown))
     if len(item.changes) > 1:
         item.reason += (f"; {caps.driver} then starts from the adaptive profile's "
                         f"{start.get('rx-usecs')} microseconds and {start.get('rx-frames')} "

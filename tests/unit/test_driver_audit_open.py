@@ -30,9 +30,7 @@ root = pytest.mark.skipif(
 )
 
 
-def lab(
-    tmp_path: Path, driver: str, chip: str = "", kernel: str = "", **extra: Any
-) -> str:
+def lab(tmp_path: Path, driver: str, chip: str = "", kernel: str = "", **extra: Any) -> str:
     path = tmp_path / f"{driver}-{chip}-{kernel}-{sorted(extra.items())}.json"
     dev = interface_state(driver, EMPTY, "eth0", chip, kernel)
     dev.update(extra)
@@ -59,9 +57,11 @@ def shown(state: str, option: str, key: str) -> str:
     "argv",
     [("-g",), ("-c",), ("-a",), ("--show-eee",), ("-l",), ("-G", "rx", "256"),
      ("-C", "tx-frames", "16"), ("-A", "rx", "on"), ("--set-eee", "eee", "off"),
-     ("-K", "gro", "off")],  # fmt: skip
-)
-def test_stmmac_on_6_1_refuses_every_request_while_down(tmp_path: Path, argv: tuple[str, ...]) -> None:
+     ("-K", "gro", "off")],
+)  # fmt: skip
+def test_stmmac_on_6_1_refuses_every_request_while_down(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
     down = lab(tmp_path, "stmmac", kernel="6.1.0-31-arm64", up=False)
     out, err, code = ethtool(down, argv[0], "eth0", *argv[1:])
     assert (out, err[-1:]) == ("", [BUSY]) and code != 0
