@@ -122,9 +122,12 @@ def driver_queues_allocated(
     driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
 ) -> tuple[int, int] | None:
     """(TX, RX) queues the net_device is allocated with, where more than those in use (stmmac:
-    MTL_MAX_TX_QUEUES, 8, whatever the device tree uses: so XPS works on one queue in use)."""
+    MTL_MAX_TX_QUEUES, 8, whatever the device tree uses: so XPS works on one queue in use;
+    igb 8, igc 4 whatever the MAC, so ``ethtool -L`` can use more)."""
     caps = driver_caps.caps(driver, None, chip) if driver else None
     allocated = caps.facts.get("queues_allocated") if caps else None
+    if caps and not isinstance(allocated, dict):  # igb/igc: room for ethtool -L's counts
+        allocated = caps.facts.get("netdev_queues_allocated")
     if isinstance(allocated, dict):
         return int(allocated["tx"]), int(allocated["rx"])
     return driver_queues(driver, chip, cpus, queues)

@@ -44,12 +44,14 @@ from sbctune.lab.fake_ethtool_knobs import (
 )
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
+from sbctune.lab.veth_channels import request
 
 # @tables-end
 
 # The modules the standalone script is made of, in order (each one's text, its sbctune imports
 # dropped); this module comes last.
 SCRIPT_MODULES = (
+    "veth_channels",  # first: its set_channels is the lab's own, fake_ethtool_channels' wins
     "fake_ethtool_tables",
     "fake_ethtool_driver",
     "fake_ethtool_base",
@@ -203,8 +205,13 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             SET[option](ifname, dev, rest)
             # Only inside a lab (install() sets bounce_links): never a host's own interface.
             bounce = bool(dev.pop("bounce_pending", False)) and bool(state.get("bounce_links"))
+            queues = dev.pop("queues_pending", None)  # only inside a lab, as the bounce
+            queues = queues if state.get("bounce_links") else None
     except Failure as failure:
         return "", failure.lines, failure.code
+    if queues:  # the lab's veth: its queues in use follow, as the driver's do
+        with contextlib.suppress(OSError):
+            request(ifname, int(queues[0]), int(queues[1]))
     if bounce:
         bounce_link(ifname)
     return "", [], 0
