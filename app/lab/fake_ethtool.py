@@ -217,9 +217,25 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     return "", [], 0
 
 
+# The lab's `ip` (ip_model) runs the model with this after an MTU change, so the shown `-k`
+# of a driver whose features follow the MTU (r8169: rtl8169_fix_features, called through
+# netdev_update_features by rtl8169_change_mtu) is computed again, as the kernel does.
+REFRESH = "--sbctune-refresh-shown"
+
+
+def refresh_shown(state_path: str) -> int:
+    if os.geteuid() != 0:
+        return 1  # the shown files are root's, as the MTU change is
+    with locked_state(state_path, False) as state:
+        write_shown(state_path, state)
+    return 0
+
+
 def main() -> int:
     state_path = os.environ.get(STATE_ENV) or ETHTOOL_STATE
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
+    if sys.argv[1:] == [REFRESH]:
+        return refresh_shown(state_path)
     result = run(sys.argv[1:], state_path)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script
