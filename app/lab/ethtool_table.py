@@ -191,6 +191,7 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        _eee_by_chip(state["eee"], caps, chip)
         if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
             caps, "eee_tx_lpi_follows"
         ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
@@ -220,6 +221,25 @@ def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
     if not eee["active"] and default.get("timer_needs_link"):
         eee["tx_lpi_timer"] = 0
+
+
+def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
+    """r8152 (rtl_ops_init): the RTL8152 advertises 100baseT only, the RTL8156B has EEE on; a
+    chip the table cannot tell (RTL8156: RTL_VER_10 off, RTL_VER_11 on) keeps the model's. The
+    longest name `chip` contains decides (RTL8156B, not RTL8156)."""
+    by_chip = caps.facts.get("eee_by_chip") or {}
+    squeezed = chip.lower().replace(" ", "")
+    names = [name for name in by_chip if squeezed and name.lower() in squeezed]
+    if not names:
+        return
+    rule = by_chip[max(names, key=len)]
+    if rule.get("modes"):
+        eee["supported"] = list(rule["modes"])
+    if isinstance(rule.get("enabled"), bool):
+        eee["enabled"] = rule["enabled"]
+    eee["active"] = bool(eee["enabled"]) and bool(
+        set(eee["supported"]) & set(eee.get("link_partner", []))
+    )
 
 
 def _eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:

@@ -112,3 +112,30 @@ def test_irq_coalescing_on_bcmgenet_puts_the_old_values_back_on_revert(tmp_path:
     for change in reversed(plan.changes):  # the revert
         assert ethtool(state, "-C", "eth0", change.target.split()[-1], str(change.before))[2] == 0
     assert (shown(state, "-c", "rx-usecs"), shown(state, "-c", "rx-frames")) == ("0", "1")
+
+
+# --------------------- r8152: EEE by chip, rtl_ops_init's eee_en and eee_adv (audit 3a row 10)
+
+
+@pytest.mark.parametrize(
+    ("chip", "modes", "status"),
+    [("RTL8152", "100baseT/Full", "enabled - active"),
+     ("RTL8152B", "100baseT/Full", "enabled - active"),
+     ("RTL8153", "100baseT/Full 1000baseT/Full", "enabled - active"),
+     ("RTL8156B", "100baseT/Full 1000baseT/Full", "enabled - active")],
+)  # fmt: skip
+def test_r8152_eee_by_chip(tmp_path: Path, chip: str, modes: str, status: str) -> None:
+    state = lab(tmp_path, "r8152", chip)
+    text = ethtool(state, "--show-eee", "eth0")[0]
+    advertised = text.split("Advertised EEE link modes:")[1].split("Link partner")[0].split()
+    assert " ".join(advertised) == modes
+    assert shown(state, "--show-eee", "EEE status") == status
+
+
+def test_r8152s_rtl8156_eee_default_is_not_claimed() -> None:
+    """RTL_VER_10 (EEE off) and RTL_VER_11 (on) are both an RTL8156: the table says unknown."""
+    from sbctune.tuning import driver_caps
+
+    caps = driver_caps.caps("r8152")
+    assert caps is not None
+    assert caps.facts["eee_by_chip"]["RTL8156"]["enabled"] is None
