@@ -160,7 +160,7 @@ def plan_coalescing(ctx: Context) -> PlannedTweak:
 
 
 def _adaptive_start(
-    ctx: Context, item: PlannedTweak, params: dict[str, int], already_on: bool
+    ctx: Context, item: PlannedTweak, params: dict[str, int | None], already_on: bool
 ) -> None:
     """bcmgenet: turning adaptive-rx on writes DIM's starting profile over rx-usecs/rx-frames
     (bcmgenet_set_ring_rx_coalesce), and turning it off keeps what the registers then hold: the
@@ -168,10 +168,10 @@ def _adaptive_start(
     writes the old ones back."""
     caps = ctx.caps
     start = caps.facts.get("coalesce_adaptive_rx_start") if caps else None
-    if caps is None or not start or already_on:
+    if caps is None or not start or already_on or not ctx.iface:
         return
     for param, value in start.items():
-        if param in params:
+        if params.get(param) is not None:
             shown = str(_stored_usecs(ctx, int(value))) if param == "rx-usecs" else str(value)
             item.changes.append(_ethtool_change(ctx.iface, "-C", param, str(params[param]), shown))
     if len(item.changes) > 1:
