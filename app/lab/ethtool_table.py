@@ -122,9 +122,12 @@ def driver_queues_allocated(
     driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
 ) -> tuple[int, int] | None:
     """(TX, RX) queues the net_device is allocated with, where more than those in use (stmmac:
-    MTL_MAX_TX_QUEUES, 8, whatever the device tree uses: so XPS works on one queue in use)."""
+    MTL_MAX_TX_QUEUES, 8, whatever the device tree uses: so XPS works on one queue in use;
+    igb 8, igc 4 whatever the MAC, so ``ethtool -L`` can use more)."""
     caps = driver_caps.caps(driver, None, chip) if driver else None
     allocated = caps.facts.get("queues_allocated") if caps else None
+    if caps and not isinstance(allocated, dict):  # igb/igc: room for ethtool -L's counts
+        allocated = caps.facts.get("netdev_queues_allocated")
     if isinstance(allocated, dict):
         return int(allocated["tx"]), int(allocated["rx"])
     return driver_queues(driver, chip, cpus, queues)
@@ -188,6 +191,7 @@ def hold_to_table(
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
         _eee_default(state["eee"], caps)
+        _eee_by_chip(state["eee"], caps, chip)
         if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
             caps, "eee_tx_lpi_follows"
         ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
@@ -196,6 +200,10 @@ def hold_to_table(
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)
     _features(state["features"], caps)
+    if caps.facts.get("ethtool_refused_when_down") and driver_caps.fact_in_every_series(
+        caps, "ethtool_refused_when_down"
+    ):  # stmmac on 6.1: .begin = stmmac_check_if_running
+        state["refused_when_down"] = str(caps.facts["ethtool_refused_when_down"])
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
 
 
@@ -213,6 +221,25 @@ def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
     if not eee["active"] and default.get("timer_needs_link"):
         eee["tx_lpi_timer"] = 0
+
+
+def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
+    """r8152 (rtl_ops_init): the RTL8152 advertises 100baseT only, the RTL8156B has EEE on; a
+    chip the table cannot tell (RTL8156: RTL_VER_10 off, RTL_VER_11 on) keeps the model's. The
+    longest name `chip` contains decides (RTL8156B, not RTL8156)."""
+    by_chip = caps.facts.get("eee_by_chip") or {}
+    squeezed = chip.lower().replace(" ", "")
+    names = [name for name in by_chip if squeezed and name.lower() in squeezed]
+    if not names:
+        return
+    rule = by_chip[max(names, key=len)]
+    if rule.get("modes"):
+        eee["supported"] = list(rule["modes"])
+    if isinstance(rule.get("enabled"), bool):
+        eee["enabled"] = rule["enabled"]
+    eee["active"] = bool(eee["enabled"]) and bool(
+        set(eee["supported"]) & set(eee.get("link_partner", []))
+    )
 
 
 def _eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
@@ -282,6 +309,7 @@ def _coalesce(
     co["read_back"] = caps.facts.get("coalesce_frames_read_back", {})  # atlantic: frames 0
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
+    co["adaptive_rx_start"] = caps.facts.get("coalesce_adaptive_rx_start", {})  # bcmgenet: DIM
     _riwt(co, caps, clock_mhz)
     _scale(co, caps, chip, speed_mbps)
     modes = caps.facts.get("coalesce_modes")

@@ -21,7 +21,14 @@ from typing import Any
 
 # @tables-start: the installed script runs without sbctune, so install() (script_text) puts
 # the text of every fake_ethtool module (SCRIPT_MODULES) in place of these imports.
-from sbctune.lab.fake_ethtool_base import Failure
+from sbctune.lab.fake_ethtool_base import (
+    EBUSY,
+    FAIL_CODE,
+    SET_FAIL_CODE,
+    Failure,
+    iface_up,
+    nl_error,
+)
 from sbctune.lab.fake_ethtool_channels import set_channels, show_channels
 from sbctune.lab.fake_ethtool_driver import bounce_link, show_info
 from sbctune.lab.fake_ethtool_features import set_features, show_features
@@ -37,12 +44,14 @@ from sbctune.lab.fake_ethtool_knobs import (
 )
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
+from sbctune.lab.veth_channels import request
 
 # @tables-end
 
 # The modules the standalone script is made of, in order (each one's text, its sbctune imports
 # dropped); this module comes last.
 SCRIPT_MODULES = (
+    "veth_channels",  # first: its set_channels is the lab's own, fake_ethtool_channels' wins
     "fake_ethtool_tables",
     "fake_ethtool_driver",
     "fake_ethtool_base",
@@ -109,6 +118,11 @@ def write_shown(state_path: str, state: dict[str, Any]) -> None:
     if not os.path.isdir(folder):
         return
     for ifname, dev in state.get("interfaces", {}).items():
+        if dev.get("refused_when_down"):  # the answer hangs on the link's state: no cache
+            for option in SHOW:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(os.path.join(folder, shown_name(option, ifname)))
+            continue
         for option in SHOW:
             path = os.path.join(folder, shown_name(option, ifname))
             temporary = f"{path}.{os.getpid()}.tmp"
@@ -127,6 +141,23 @@ SHOW = {
     "--show-eee": show_eee,
     "-l": show_channels,
 }
+# The requests ethtool 6.1 makes over netlink whose kernel handler calls ethnl_ops_begin (hence a
+# driver's ethtool_ops.begin): rings, coalesce, pause, eee, channels and the features set; the
+# features read (features_prepare_data) does not. Their exit codes on failure.
+BEGIN_FAIL_CODE = {**FAIL_CODE, **SET_FAIL_CODE, "-l": 1, "-L": 76}
+BEGIN_FAIL_CODE.pop("-k")
+
+
+def refused_while_down(option: str, ifname: str, dev: dict[str, Any]) -> Failure | None:
+    """stmmac on 6.1: ethtool_ops.begin is stmmac_check_if_running, EBUSY while the interface
+    is down, before the request reaches the driver."""
+    if dev.get("refused_when_down") != "EBUSY" or option not in BEGIN_FAIL_CODE:
+        return None
+    if (option in SET or option == "-K") and os.geteuid() != 0:
+        return None  # genetlink's admin check comes first: the setter answers EPERM
+    return None if iface_up(ifname, dev) else nl_error(EBUSY, BEGIN_FAIL_CODE[option])
+
+
 # Read on every call, never from a shown file: the values move (the lab's real traffic).
 LIVE = {"-S": show_stats}
 SET = {
@@ -157,6 +188,9 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         return None
     if option in LIVE and known.get("stats") is None:
         return None
+    busy = refused_while_down(option, ifname, known)
+    if busy is not None:
+        return "", busy.lines, busy.code
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
     try:
@@ -171,16 +205,37 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             SET[option](ifname, dev, rest)
             # Only inside a lab (install() sets bounce_links): never a host's own interface.
             bounce = bool(dev.pop("bounce_pending", False)) and bool(state.get("bounce_links"))
+            queues = dev.pop("queues_pending", None)  # only inside a lab, as the bounce
+            queues = queues if state.get("bounce_links") else None
     except Failure as failure:
         return "", failure.lines, failure.code
+    if queues:  # the lab's veth: its queues in use follow, as the driver's do
+        with contextlib.suppress(OSError):
+            request(ifname, int(queues[0]), int(queues[1]))
     if bounce:
         bounce_link(ifname)
     return "", [], 0
 
 
+# The lab's `ip` (ip_model) runs the model with this after an MTU change, so the shown `-k`
+# of a driver whose features follow the MTU (r8169: rtl8169_fix_features, called through
+# netdev_update_features by rtl8169_change_mtu) is computed again, as the kernel does.
+REFRESH = "--sbctune-refresh-shown"
+
+
+def refresh_shown(state_path: str) -> int:
+    if os.geteuid() != 0:
+        return 1  # the shown files are root's, as the MTU change is
+    with locked_state(state_path, False) as state:
+        write_shown(state_path, state)
+    return 0
+
+
 def main() -> int:
     state_path = os.environ.get(STATE_ENV) or ETHTOOL_STATE
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
+    if sys.argv[1:] == [REFRESH]:
+        return refresh_shown(state_path)
     result = run(sys.argv[1:], state_path)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script

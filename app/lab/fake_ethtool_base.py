@@ -12,6 +12,7 @@ EINVAL = "Invalid argument"
 EPERM = "Operation not permitted"
 ERANGE = "Numerical result out of range"
 ELNRNG = "Link number out of range"
+EBUSY = "Device or resource busy"
 # A driver rule's errno name (fake_ethtool_driver) -> the message ethtool prints for it.
 ERRNO = {"EOPNOTSUPP": EOPNOTSUPP, "EINVAL": EINVAL, "ERANGE": ERANGE, "ELNRNG": ELNRNG}
 
@@ -88,3 +89,15 @@ def iface_mtu(ifname: str, dev: dict[str, Any]) -> int:
             return int(f.read(32).strip())
     except (OSError, ValueError):
         return 1500
+
+
+def iface_up(ifname: str, dev: dict[str, Any]) -> bool:
+    """Whether the interface is up (IFF_UP, which netif_running follows): the state's where it
+    says (unit tests), else the lab NIC's own flags (sysfs, in the fake ethtool's namespace)."""
+    if "up" in dev:
+        return bool(dev["up"])
+    try:
+        with open(f"/sys/class/net/{ifname}/flags", encoding="utf-8") as f:
+            return bool(int(f.read(32).strip(), 16) & 0x1)
+    except (OSError, ValueError):
+        return True

@@ -77,6 +77,8 @@ def set_channels(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     ):
         raise nl_error(EINVAL, SET_FAIL)  # igb/igc_set_channels: combined only, other kept
     ch["cur"] = new
+    # igb/igc/stmmac_reinit_queues: the real queues in use (sysfs queues/, their RPS/XPS files)
+    dev["queues_pending"] = [new["combined"] + new["tx"], new["combined"] + new["rx"]]
     pq = (dev.get("coalesce") or {}).get("pairs")
     if pq and not pq.get("exempt"):  # igb/igc_set_flag_queue_pairs, decided again
         pq["paired"] = new["combined"] > int(ch["max"]["combined"]) // 2

@@ -149,6 +149,10 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             continue  # accepted by the driver, which does not store it (reads back unchanged)
         adaptive = name.startswith("adaptive-")
         co["values"][name] = value == "on" if adaptive else stored(co, name, int(value))
+    if co["values"].get("adaptive-rx") and not before.get("adaptive-rx"):
+        # bcmgenet_set_ring_rx_coalesce: DIM's default profile replaces rx-usecs/rx-frames
+        for name, value in co.get("adaptive_rx_start", {}).items():
+            co["values"][name] = stored(co, name, int(value))
     for name, shown in co.get("read_back", {}).items():  # atlantic: frames always read 0
         co["values"][name] = shown
     if co.get("pairs", {}).get("paired"):  # igb/igc: tx_itr_setting = rx_itr_setting

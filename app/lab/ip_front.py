@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import ip_model
+from sbctune.lab.fake_ethtool import REFRESH
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
@@ -20,10 +21,12 @@ from sbctune.tuning import driver_caps
 LIMITS_FILE = "ip-limits.json"
 
 
-def limits(profile: LabProfile) -> dict[str, dict[str, Any]]:
+def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Per interface: the driver's max_mtu (`max`, where the table knows it for the chip),
     whether it refuses a new MTU while up (`busy_when_up`: macb) and the frames of whole USB
-    packets it refuses (`edom`: lan78xx, smsc95xx; the lab's Pis have them on USB 2.0)."""
+    packets it refuses (`edom`: lan78xx, smsc95xx; the lab's Pis have them on USB 2.0); for a
+    driver whose features follow the MTU (r8169), the command that shows them again after a
+    change (`refresh`: the lab's ethtool model, fake_ethtool.REFRESH)."""
     found: dict[str, dict[str, Any]] = {}
     for spec in profile.interfaces:
         if not spec.driver:
@@ -39,6 +42,8 @@ def limits(profile: LabProfile) -> dict[str, dict[str, Any]]:
             limit["busy_when_up"] = True
         if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's
             limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
+        if refresh and driver_caps.mtu_drops(caps, spec.chip):
+            limit["refresh"] = refresh
         if limit:
             found[spec.name] = limit
     return found
@@ -59,7 +64,8 @@ def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
 
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path, real: str | None = None) -> bool:
     """Write the limits and the front; False (nothing written) when no interface has one."""
-    found = limits(profile)
+    model_path = bin_dir / ".ethtool-model"  # ethtool_state.install's, installed first
+    found = limits(profile, [str(model_path), REFRESH] if model_path.exists() else None)
     real = real or shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
     if not found or not real:
         return False

@@ -113,6 +113,12 @@ def main(argv: list[str]) -> int:
         if said:
             sys.stderr.write(said)
             return 2
+        refresh = (limits.get(target[0]) or {}).get("refresh")
+        if refresh:  # r8169: netdev_update_features after the change; the shown -k follows
+            changed = subprocess.run([real, *args], check=False)
+            if changed.returncode == 0:
+                subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
+            return changed.returncode
     details = any(o in ("-d", "-details") or o.startswith("-det") for o in options)
     show = bool(rest) and rest[0] in _LINK and (len(rest) == 1 or rest[1] in (*_SHOW, "dev"))
     if not (details and show):

@@ -178,6 +178,7 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
     if coalesce.adaptive_rx is not None:
         before = "on" if coalesce.adaptive_rx else "off"
         item.changes.append(_ethtool_change(ctx.iface, "-C", "adaptive-rx", before, "on"))
+        _adaptive_start(ctx, item, coalesce.params, coalesce.adaptive_rx)
         return item
     usecs = coalesce.params.get("rx-usecs")
     modes = ctx.caps.facts.get("coalesce_modes") if ctx.caps else None
@@ -202,6 +203,28 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
                             f"({ctx.caps.cite('coalesce_unit_ns')})")  # fmt: skip
         return item
     return _no(ctx, "the driver offers no interrupt coalescing settings")
+
+
+def _adaptive_start(
+    ctx: Context, item: PlannedTweak, params: dict[str, int | None], already_on: bool
+) -> None:
+    """bcmgenet: turning adaptive-rx on writes DIM's starting profile over rx-usecs/rx-frames
+    (bcmgenet_set_ring_rx_coalesce), and turning it off keeps what the registers then hold: the
+    values are changes of their own, so the revert (in reverse order, adaptive-rx off last)
+    writes the old ones back."""
+    caps = ctx.caps
+    start = caps.facts.get("coalesce_adaptive_rx_start") if caps else None
+    if caps is None or not start or already_on or not ctx.iface:
+        return
+    for param, value in start.items():
+        if params.get(param) is not None:
+            shown = str(_stored_usecs(ctx, int(value))) if param == "rx-usecs" else str(value)
+            item.changes.append(_ethtool_change(ctx.iface, "-C", param, str(params[param]), shown))
+    if len(item.changes) > 1:
+        item.reason += (f"; {caps.driver} then starts from the adaptive profile's "
+                        f"{start.get('rx-usecs')} microseconds and {start.get('rx-frames')} "
+                        "frames, "
+                        "which undoing this puts back as they were")  # fmt: skip
 
 
 def _in_driver_units(ctx: Context, param: str) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from sbctune.advice.inspect import inspect_host
+from sbctune.lab import fake_ethtool
 from sbctune.lab.profile import profiles_root
 from sbctune.tuning import plan
 from tests.integration.test_tuning import in_lab
@@ -80,3 +81,22 @@ async def test_the_labs_ip_holds_the_drivers_max_mtu(lab_factory: Any, tmp_path:
         options = {"path_supports_jumbo": True}
         item = (await plan(session, inventory, "eth0", ["mtu-jumbo"], options)).item("mtu-jumbo")
     assert item is not None and not item.applicable and "at most 1500" in item.reason
+
+
+def test_r8169s_shown_features_follow_an_mtu_change(lab_factory: Any) -> None:
+    """rtl8169_change_mtu calls netdev_update_features, so rtl8169_fix_features drops the TX
+    checksums and TSO at once when the MTU goes above 1500 (driver_caps_audit3b.md row 10 and
+    its note): the lab's `ip link set mtu` makes the cached `ethtool -k` answer follow, where it
+    showed the old features until the next ethtool set."""
+    lab = lab_factory("cm4-rtl8125b-r8169")
+    direct = f"{fake_ethtool.STATE_ENV}= {fake_ethtool.FALLBACK_ENV}=x ethtool -k eth1"
+    before = in_lab(lab, "ethtool -k eth1")
+    assert "tx-checksum-ipv4: on\n" in before
+    in_lab(lab, "ip link set dev eth1 mtu 9000")
+    try:
+        jumbo = in_lab(lab, "ethtool -k eth1")
+        assert "tx-checksum-ipv4: off [requested on]\n" in jumbo
+        assert jumbo == in_lab(lab, direct)  # what the model computes at the NIC's MTU now
+    finally:
+        in_lab(lab, "ip link set dev eth1 mtu 1500")
+    assert in_lab(lab, "ethtool -k eth1") == before

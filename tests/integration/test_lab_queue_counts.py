@@ -95,3 +95,33 @@ async def test_the_pi4s_genet_has_its_five_transmit_queues_in_use(
                               input=info.password + "\n", check=False)  # fmt: skip
     assert queues.stdout.split() == ["rx-0", "tx-0", "tx-1", "tx-2", "tx-3", "tx-4"]
     assert done.exit_status == 0 and done.stdout.strip() == "3", done.stderr
+
+
+async def test_ethtool_channels_change_the_queues_in_use(
+    lab_factory: Callable[..., LabInfo],
+) -> None:
+    """igb_set_channels -> igb_reinit_queues changes the real queue counts, so sysfs queues/
+    (and their RPS/XPS files) follow `ethtool -L` (driver_caps_audit3b.md row 11); igb_probe
+    allocates IGB_MAX_TX_QUEUES (8) whatever the MAC. Before, the lab's `-L` changed what `-l`
+    showed and bounced the link, but the veth kept its 4 queues, allocated 4."""
+    info = lab_factory("cm4-i340-igb")
+    sudo = "sudo -S -p '' "
+    async with asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    ) as conn:  # fmt: skip
+
+        async def run(command: str) -> str:
+            done = await conn.run(sudo + command, input=info.password + "\n", check=False)
+            assert done.exit_status == 0, f"{command}: {done.stderr}"
+            return str(done.stdout)
+
+        allocated = await run("ip -d -j link show dev eth1")
+        fewer = await run("ethtool -L eth1 combined 2 && ls /sys/class/net/eth1/queues")
+        shown = await run("ethtool -l eth1")
+        more = await run("ethtool -L eth1 combined 8 && ls /sys/class/net/eth1/queues")
+        await run("ethtool -L eth1 combined 4")
+    assert '"num_tx_queues":8' in allocated.replace(" ", "")
+    assert fewer.split() == ["rx-0", "rx-1", "tx-0", "tx-1"]
+    assert shown.split("Current hardware settings:")[1].split()[-2:] == ["Combined:", "2"]
+    assert more.split() == [*(f"rx-{i}" for i in range(8)), *(f"tx-{i}" for i in range(8))]
