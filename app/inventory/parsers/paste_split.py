@@ -33,6 +33,11 @@ _PROMPT = re.compile(
 _BREAK_LINE = re.compile(
     r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S)"
 )
+# A line that _BREAK_LINE (or a title's "---" underline) may match starts with neither "[" nor
+# "<": a log whose every line starts with one (a kernel log's clock or priority) has no break,
+# told by one regex scan (a 100 000-line log: ~12 ms, where the marker searches take ~60 ms)
+_NO_BREAK_START = re.compile(r"\n[^\[<\n]")
+_NO_BREAK_FIRST = re.compile(r"[^\[<\n]")
 _TITLE = re.compile(r"^[A-Z][\w /()-]{2,40}$")
 _MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###")
 LONG_TEXT = 1 << 20  # characters
@@ -125,6 +130,13 @@ def _break_offsets(text: str) -> list[int]:
     """Where the lines that may start another output begin (a prompt, a separator, a header;
     for a title underlined with ``---`` its title line), found by substring searches and a
     check of the lines they hit: no per-line pass over a long log."""
+    if _NO_BREAK_START.search(text) is None and _NO_BREAK_FIRST.match(text) is None:
+        return []  # every line starts with "[" or "<": a kernel log's, never a break's
+    return _marker_offsets(text)
+
+
+def _marker_offsets(text: str) -> list[int]:
+    """_break_offsets() without its first test: each marker searched for."""
     found: set[int] = set()
     # A long text (a 100 000-line log) is searched for prompts only: each search is a pass
     # over it, and separators and section titles are a report tool's, in short texts.

@@ -1,0 +1,46 @@
+"""More fast paths of a long log's inspect (issue 24, speed) give what the plain code gives:
+a paste's breaks are looked for only where a line may start one."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sbctune.inventory.parsers import paste_split
+
+# lines as a paste or a kernel log has them: prompts, separators, titles, kernel lines
+_PIECES = st.sampled_from(
+    [
+        "[    1.234567] usb 1-1: new device # 3",
+        "<6>[    2.000000] eth0: link up $ ",
+        "<4>wemac wemac.0: WARNING # no IRQ",
+        "[ 3.1] cmd $ ls",
+        "pi@raspberrypi:~ $ lsusb",
+        "# ip a",
+        "$ dmesg",
+        "❯ lshw",
+        "---",
+        "===",
+        "### network:",
+        "Network Info",
+        "  $ ethtool eth0",
+        "\t# x",
+        "",
+        "Bus 001 Device 002: ID 0b95:1790",
+    ]
+)
+_LINES = st.lists(st.one_of(_PIECES, st.text(alphabet="[<$#❯ -=\tab:@~\r", max_size=8)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINES, st.booleans())
+def test_break_offsets_are_the_marker_searchs(lines: list[str], trailing: bool) -> None:
+    text = "\n".join(lines) + ("\n" if trailing else "")
+    assert paste_split._break_offsets(text) == paste_split._marker_offsets(text)
+
+
+def test_a_kernel_log_has_no_break_and_a_prompt_is_one() -> None:
+    log = "[    1.000000] usb 1-1: x # y $ z\n<4>[    2.000000] a $ b\n"
+    assert paste_split._break_offsets(log) == []
+    pasted = log + "pi@raspberrypi:~ $ lsusb\nBus 001 Device 002: ID 0b95:1790\n"
+    assert paste_split._break_offsets(pasted) == [len(log)]
