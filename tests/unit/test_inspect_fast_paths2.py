@@ -1,11 +1,13 @@
 """More fast paths of a long log's inspect (issue 24, speed) give what the plain code gives:
-a paste's breaks are looked for only where a line may start one."""
+a paste's breaks are looked for only where a line may start one; the kernel message
+index kept packed is the index."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sbctune.catalog import kernel_messages as km
 from sbctune.inventory.parsers import paste_split
 
 # lines as a paste or a kernel log has them: prompts, separators, titles, kernel lines
@@ -44,3 +46,12 @@ def test_a_kernel_log_has_no_break_and_a_prompt_is_one() -> None:
     assert paste_split._break_offsets(log) == []
     pasted = log + "pi@raspberrypi:~ $ lsusb\nBus 001 Device 002: ID 0b95:1790\n"
     assert paste_split._break_offsets(pasted) == [len(log)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab\t#%s \r", max_size=10), max_size=12))
+def test_the_packed_message_index_unpacks_to_the_index(rows: list[str]) -> None:
+    text = "\n".join(rows)
+    table = km.MessageTable(text, {})
+    assert table._by_word == km.index_rows(text)
+    assert len(table) == sum(map(len, km.index_rows(text).values()))
