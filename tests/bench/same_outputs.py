@@ -15,7 +15,6 @@ Exit status 1 when any output differs (the first differing bundles are named).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -81,8 +80,10 @@ def main() -> int:
         mine = digests(ROOT, paths, Path(tmp) / "cache-mine")
         theirs = digests(args.other, paths, Path(tmp) / "cache-other")
     differ = [p for p in mine if mine[p] != theirs.get(p)]
-    print(f"{len(paths)} bundles ({len(paths) - 2} in the trees, 2 big dmesg): "
-          f"{len(paths) - len(differ)} byte-identical, {len(differ)} differ")
+    print(
+        f"{len(paths)} bundles ({len(paths) - 2} in the trees, 2 big dmesg): "
+        f"{len(paths) - len(differ)} byte-identical, {len(differ)} differ"
+    )
     for path in differ[:20]:
         print(f"  differs: {path}")
     return 1 if differ else 0

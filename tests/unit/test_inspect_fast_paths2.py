@@ -1,14 +1,17 @@
 """More fast paths of a long log's inspect (issue 24, speed) give what the plain code gives:
 a paste's breaks are looked for only where a line may start one; the kernel message
-index kept packed is the index."""
+index kept packed is the index; a parser's pattern compiled when first used matches as one
+compiled at import."""
 
 from __future__ import annotations
+
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.catalog import kernel_messages as km
-from sbctune.inventory.parsers import paste_split
+from sbctune.inventory.parsers import lazy_pattern, paste_split
 
 # lines as a paste or a kernel log has them: prompts, separators, titles, kernel lines
 _PIECES = st.sampled_from(
@@ -55,3 +58,43 @@ def test_the_packed_message_index_unpacks_to_the_index(rows: list[str]) -> None:
     table = km.MessageTable(text, {})
     assert table._by_word == km.index_rows(text)
     assert len(table) == sum(map(len, km.index_rows(text).values()))
+
+
+def _later_patterns() -> list[object]:
+    import importlib
+
+    names = "dmesg netif paste_split lspci lsusb ethtool report_tools hwinfo wireless_tools"
+    found: list[object] = []
+    for name in (names + " ethtool_stats lshw").split():
+        module = importlib.import_module(f"sbctune.inventory.parsers.{name}")
+        for value in vars(module).values():
+            items = value if isinstance(value, tuple) else (value,)
+            for item in items:
+                for part in item if isinstance(item, tuple) else (item,):
+                    if isinstance(part, lazy_pattern._Later):
+                        found.append(part)
+    return found
+
+
+_LATER = _later_patterns()
+
+
+def test_the_parsers_patterns_are_compiled_when_first_used() -> None:
+    assert len(_LATER) > 100
+    fresh = lazy_pattern.later(r"^(\d+) (?P<word>\w+)", re.I)
+    assert "search" not in vars(fresh)  # nothing compiled yet
+    assert fresh.pattern == r"^(\d+) (?P<word>\w+)" and fresh.flags & re.I
+    assert "search" in vars(fresh)  # compiled once, its methods kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="[]<>:.@#$ -_01289abcxyzAEZ\t=/()", max_size=40))
+def test_a_pattern_compiled_later_matches_as_one_compiled_now(text: str) -> None:
+    for lazy in _LATER:
+        pattern, flags = lazy._args  # type: ignore[attr-defined]
+        now = re.compile(pattern, flags)
+        for got, want in (
+            (lazy.search(text), now.search(text)),
+            (lazy.match(text), now.match(text)),
+        ):  # type: ignore[attr-defined]
+            assert (got and (got.span(), got.groups())) == (want and (want.span(), want.groups()))
