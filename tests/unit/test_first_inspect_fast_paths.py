@@ -87,7 +87,7 @@ def test_every_capture_line_gets_the_message_it_got_without_the_pretest_and_memo
     table = km.load_messages()
     for t in (fast, plain):
         t.__dict__.update(
-            _by_word=table._by_word, _errno=table._errno, _regex={}, _needle={}, _lits={},
+            _packed=table._packed, _errno=table._errno, _regex={}, _needle={}, _lits={},
             _rows={}, _seen={}, _count=len(table),
         )  # fmt: skip
     got = [fast.match(line) for line in lines]

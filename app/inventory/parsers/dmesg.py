@@ -39,14 +39,15 @@ from .dmesg_patterns import (
     OF_NAMED,
     PRE_DT_PLATFORM,
 )
+from .lazy_pattern import later
 from .log_unwrap import join_mail_wrapped
 
 # Prefixes in front of the kernel message: syslog / journal / dmesg -T / --time-format iso
-_SYSLOG_RE = re.compile(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
-_JOURNAL_RE = re.compile(r"^kernel:\s+")  # journalctl -o cat-ish pastes: "kernel: bcmgenet ..."
-_ISO_SYSLOG_RE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.,+-]+\s+\S+\s+kernel:\s*")
-_ISO_RE = re.compile(r"^\d{4}-\d\d-\d\dT[\d:]+[,.]\d+(?:[+-]\d\d:?\d\d|Z)?\s+")
-_HUMAN_TS_RE = re.compile(
+_SYSLOG_RE = later(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
+_JOURNAL_RE = later(r"^kernel:\s+")  # journalctl -o cat-ish pastes: "kernel: bcmgenet ..."
+_ISO_SYSLOG_RE = later(r"^\d{4}-\d\d-\d\dT[\d:.,+-]+\s+\S+\s+kernel:\s*")
+_ISO_RE = later(r"^\d{4}-\d\d-\d\dT[\d:]+[,.]\d+(?:[+-]\d\d:?\d\d|Z)?\s+")
+_HUMAN_TS_RE = later(
     r"^\[(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]+ \d{4}"  # dmesg -T
     r"|[A-Z][a-z]{2}\s?\d{1,2}(?: [\d:]+)?"  # dmesg --human: [Mar23 13:30]
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
@@ -57,19 +58,19 @@ _HUMAN_TS_RE = re.compile(
 _CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
-_TS_MSG_RE = re.compile(rf"{_TS_RE.pattern}(.*)", re.S)
+_TS_MSG_RE = later(rf"{_TS_RE.pattern}(.*)", re.S)
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
 # journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
 # then the message's shape (a driver and its device address).
-_PRE_DT_RE = re.compile(rf"^{PRE_DT_PLATFORM}$")
-_OF_RE = re.compile(rf"^{OF_NAMED}$")
-_KERNEL_TAG_RE = re.compile(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
-_PRIORITY_RE = re.compile(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
-_ANY_TS_RE = re.compile(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
+_PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
+_OF_RE = later(rf"^{OF_NAMED}$")
+_KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
+_PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
+_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
 # carry the kernel's clock or priority (found above), and every line of a long log meets this.
-_SHAPE_RE = re.compile(
+_SHAPE_RE = later(
     rf"(?:^|(?<=\s))(?:[A-Za-z][\w-]* (?:{ADDRESSED_BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
     r"NETDEV WATCHDOG: |[Uu]nder-?voltage detected)"
 )
@@ -274,7 +275,7 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
     return s, None, known
 
 
-_PROMPT_HEAD_RE = re.compile(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+")
+_PROMPT_HEAD_RE = later(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+")
 
 
 def _after_prompt(stripped: str) -> str | None:
@@ -301,11 +302,11 @@ def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
 
 # another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
 # six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
-_JOINED_RE = re.compile(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
-_KERNEL_MSG_RE = re.compile(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
+_JOINED_RE = later(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
+_KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
-_NEEDLE_RE = re.compile(
+_NEEDLE_RE = later(
     "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
 )
 # Each needle once, with the kinds that list it: a message's kinds are found by testing each

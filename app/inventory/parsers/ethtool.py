@@ -7,18 +7,19 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
+from .lazy_pattern import later
 
-_ERROR_RE = re.compile(
+_ERROR_RE = later(
     r"^\s*(?:Cannot |netlink error|No data available|Operation not permitted|"
     r"ethtool: |Could not |Error)",
     re.IGNORECASE,
 )
-_HEADER_RE = re.compile(
+_HEADER_RE = later(
     r"^\s*(Settings|Features|Ring parameters|Channel parameters|Coalesce parameters)"
     r" for (\S+?):\s*$"
 )
-_KV_RE = re.compile(r"^\s*([A-Za-z][^:]*?):\s*(.*)$")
-_SPEED_RE = re.compile(r"^(\d+)\s*Mb/s$")
+_KV_RE = later(r"^\s*([A-Za-z][^:]*?):\s*(.*)$")
+_SPEED_RE = later(r"^(\d+)\s*Mb/s$")
 _MODE_KEYS = {
     "Supported link modes": "supported_link_modes",
     "Advertised link modes": "advertised_link_modes",
@@ -223,7 +224,7 @@ class EthtoolFeatures:
         return f.enabled if f else None
 
 
-_FEATURE_RE = re.compile(r"^\s*([\w-]+):\s*(on|off)(?:\s*\[(fixed|requested (?:on|off))\])?\s*$")
+_FEATURE_RE = later(r"^\s*([\w-]+):\s*(on|off)(?:\s*\[(fixed|requested (?:on|off))\])?\s*$")
 
 
 def parse_ethtool_features(text: str) -> Parsed[EthtoolFeatures]:
@@ -385,8 +386,8 @@ class EthtoolCoalesce:
         return self.params.get("tx-usecs")
 
 
-_ADAPTIVE_RE = re.compile(r"^\s*Adaptive RX:\s*(\S+)\s+TX:\s*(\S+)\s*$")
-_PAIR_RE = re.compile(r"^\s*([A-Za-z][\w ]*?) RX:\s*(\S+)\s+TX:\s*(\S+)\s*$")
+_ADAPTIVE_RE = later(r"^\s*Adaptive RX:\s*(\S+)\s+TX:\s*(\S+)\s*$")
+_PAIR_RE = later(r"^\s*([A-Za-z][\w ]*?) RX:\s*(\S+)\s+TX:\s*(\S+)\s*$")
 
 
 def parse_ethtool_coalesce(text: str) -> Parsed[EthtoolCoalesce]:

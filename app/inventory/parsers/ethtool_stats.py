@@ -12,20 +12,21 @@ import re
 from dataclasses import dataclass, field
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
+from .lazy_pattern import later
 
 SOURCE = "ethtool -S"
 MAX_COUNTERS = 4096  # a 64-queue server NIC prints ~2,000; a Pi's NIC 13 to 200
 MAX_NAME = 64  # ETH_GSTRING_LEN is 32; queue prefixes ("[63]: ", "rxq12: ") add a few
 
-_HEADER_RE = re.compile(r"^(?:NIC|PHY) statistics:\s*$")
-_COUNTER_RE = re.compile(r"^(?P<name>\S(?:.*\S)?)\s*:\s+(?P<value>\d{1,20})$")
-_NONE_RE = re.compile(
+_HEADER_RE = later(r"^(?:NIC|PHY) statistics:\s*$")
+_COUNTER_RE = later(r"^(?P<name>\S(?:.*\S)?)\s*:\s+(?P<value>\d{1,20})$")
+_NONE_RE = later(
     r"^(?:no stats available|Cannot get stats strings information|"
     r"Cannot get stats information|.*Operation not supported)",
     re.IGNORECASE,
 )
-_ERROR_RE = re.compile(r"^(?:Cannot |netlink error|ethtool: |Could not |No such device)", re.I)
-_QUOTE_RE = re.compile(r"^\s*>\s?")  # a forum's quote marks before each line
+_ERROR_RE = later(r"^(?:Cannot |netlink error|ethtool: |Could not |No such device)", re.I)
+_QUOTE_RE = later(r"^\s*>\s?")  # a forum's quote marks before each line
 
 
 @dataclass(frozen=True)

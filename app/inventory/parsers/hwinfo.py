@@ -15,15 +15,16 @@ from __future__ import annotations
 import re
 
 from .common import Parsed, ParseWarning, finish, guarded, split_lines
+from .lazy_pattern import later
 from .lshw import LshwNetwork, LshwResult
 
-_HEAD = re.compile(
+_HEAD = later(
     r"^(?P<n>\d{1,4}): (?P<bus>[A-Za-z][\w ]{0,15}?) ?(?P<addr>[\da-f]{2,4}\.[\da-f]{1,2})?: "
     r"(?P<cls>[\da-f]{4})? ?(?P<what>.*)$"
 )
-_FIELD = re.compile(r"^\s{2,}(?P<key>[A-Z][\w #/()-]{0,40}?):\s*(?P<value>.*)$")
-_ID = re.compile(r"^(?:usb|pci|pnp|sdio|platform)?\s*0x(?P<id>[\da-f]{1,4})\b", re.IGNORECASE)
-_IFNAME = re.compile(r"^[A-Za-z][\w.:@-]{0,14}$")
+_FIELD = later(r"^\s{2,}(?P<key>[A-Z][\w #/()-]{0,40}?):\s*(?P<value>.*)$")
+_ID = later(r"^(?:usb|pci|pnp|sdio|platform)?\s*0x(?P<id>[\da-f]{1,4})\b", re.IGNORECASE)
+_IFNAME = later(r"^[A-Za-z][\w.:@-]{0,14}$")
 _NET_WORDS = ("network", "ethernet", "wlan", "wireless", "802.11")
 MAX_BLOCKS = 512
 

@@ -9,11 +9,12 @@ import re
 from dataclasses import dataclass, field
 
 from .common import Parsed, ParseWarning, finish, guarded, split_lines
+from .lazy_pattern import later
 
-_NODE_RE = re.compile(r"^\s*(?:```\s*)?\*-(?P<node>[\w:.-]+)(?P<flags>(?:\s+[A-Z]+)*)\s*$")
-_FIELD_RE = re.compile(r"^\s+(?P<key>[a-z][a-z ]{0,20}):\s(?P<value>.*)$")
-_CONFIG_KEY_RE = re.compile(r"(?:^|\s)([a-z][\w-]{0,30})=")
-_RATE_RE = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
+_NODE_RE = later(r"^\s*(?:```\s*)?\*-(?P<node>[\w:.-]+)(?P<flags>(?:\s+[A-Z]+)*)\s*$")
+_FIELD_RE = later(r"^\s+(?P<key>[a-z][a-z ]{0,20}):\s(?P<value>.*)$")
+_CONFIG_KEY_RE = later(r"(?:^|\s)([a-z][\w-]{0,30})=")
+_RATE_RE = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
 _UNITS = {"K": 0.001, "M": 1, "G": 1000, "T": 1_000_000}
 MAX_NODES = 256
 

@@ -10,34 +10,33 @@ import re
 from dataclasses import dataclass, field
 
 from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
+from .lazy_pattern import later
 
-_HEADER_RE = re.compile(
+_HEADER_RE = later(
     r"^(?:(?P<domain>[0-9a-fA-F]{4,8}):)?(?P<bus>[0-9a-fA-F]{2}):(?P<dev>[0-9a-fA-F]{2})"
     r"\.(?P<fn>[0-7])\s+(?P<rest>\S.*)$"
 )
-_PATH_RE = re.compile(r"^(?:(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]/)+")
-_IDS_END_RE = re.compile(r"\s*\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\]$")
-_IDS_ONLY_RE = re.compile(r"^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$")
-_DEVICE_IDS_RE = re.compile(r"\bDevice ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\b")
-_REV_RE = re.compile(r"\s*\(rev ([0-9a-fA-F]{2})\)")
-_PROGIF_RE = re.compile(r"\s*\(prog-if ([0-9a-fA-F]{2})(?: \[[^\]]*\])?\)")
-_CLASS_ID_RE = re.compile(r"^(?:Class\s+)?([0-9a-fA-F]{4})$")
-_CLASS_NAME_ID_RE = re.compile(r"^(.*?)\s*\[([0-9a-fA-F]{4})\]$")
-_VENDOR_RE = re.compile(
+_PATH_RE = later(r"^(?:(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]/)+")
+_IDS_END_RE = later(r"\s*\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\]$")
+_IDS_ONLY_RE = later(r"^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$")
+_DEVICE_IDS_RE = later(r"\bDevice ([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\b")
+_REV_RE = later(r"\s*\(rev ([0-9a-fA-F]{2})\)")
+_PROGIF_RE = later(r"\s*\(prog-if ([0-9a-fA-F]{2})(?: \[[^\]]*\])?\)")
+_CLASS_ID_RE = later(r"^(?:Class\s+)?([0-9a-fA-F]{4})$")
+_CLASS_NAME_ID_RE = later(r"^(.*?)\s*\[([0-9a-fA-F]{4})\]$")
+_VENDOR_RE = later(
     r"^(.*?(?:Inc\. and subsidiaries|Inc\. \[AMD(?:/ATI)?\]|Co\., Ltd\.|Corporation|Corp\."
     r"|Technologies, Inc\.|Technology Inc\.|Inc\.|Ltd\.|Limited|GmbH|AG|s\.r\.o\.))\s+(.+)$"
 )
-_LNKCAP_RE = re.compile(r"LnkCap:\s*Port #\d+,\s*Speed ([\d.]+)GT/s,\s*Width x(\d+)")
-_LNKSTA_RE = re.compile(
+_LNKCAP_RE = later(r"LnkCap:\s*Port #\d+,\s*Speed ([\d.]+)GT/s,\s*Width x(\d+)")
+_LNKSTA_RE = later(
     r"LnkSta:\s*Speed ([\d.]+)GT/s(?:\s*\((downgraded|ok)\))?,\s*Width x(\d+)"
     r"(?:\s*\((downgraded|ok)\))?"
 )
-_DEVCAP_RE = re.compile(r"DevCap:\s*MaxPayload (\d+) bytes")
-_DEVCTL_RE = re.compile(r"MaxPayload (\d+) bytes, MaxReadReq (\d+) bytes")
-_IRQ_RE = re.compile(r"(?:routed to IRQ|\bIRQ) (\d+)")
-_EXPRESS_RE = re.compile(
-    r"Capabilities: \[[0-9a-f]+\] Express (?:\(v\d\) )?(.+?)(?:, MSI [0-9a-f]+)?$"
-)
+_DEVCAP_RE = later(r"DevCap:\s*MaxPayload (\d+) bytes")
+_DEVCTL_RE = later(r"MaxPayload (\d+) bytes, MaxReadReq (\d+) bytes")
+_IRQ_RE = later(r"(?:routed to IRQ|\bIRQ) (\d+)")
+_EXPRESS_RE = later(r"Capabilities: \[[0-9a-f]+\] Express (?:\(v\d\) )?(.+?)(?:, MSI [0-9a-f]+)?$")
 
 
 @dataclass

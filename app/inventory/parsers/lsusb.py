@@ -6,26 +6,27 @@ import re
 from dataclasses import dataclass, field
 
 from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
+from .lazy_pattern import later
 
-_LSUSB_RE = re.compile(
+_LSUSB_RE = later(
     r"^[\s`'\">*]*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})"
     r"(?:\s+(.*?))?[`'\"*\s]*$"
 )
 # Synology DSM's lsusb: "|__2-1  0bda:8156:3100 00  3.20 5000MBit/s 256mA 1IF  (Realtek ...)"
-_DSM_RE = re.compile(
+_DSM_RE = later(
     r"^\s*\|__(usb\d+|\d+-[\d.]+)\s+([0-9a-f]{4}):([0-9a-f]{4}):[0-9a-f]{4}\s+[0-9a-f]{2}\s+"
     r"([\d.]+)\s+([\d.]+)MBit/s\s+(?:\d+mA\s+)?\d+IFs?\s*(?:\((.*?)\)?)?\s*(hub)?\s*$"
 )
-_NEGOTIATED_RE = re.compile(r"^\s*Negotiated speed:\s*\S+.*?\((\d+(?:\.\d+)?)([GM])bps\)")
-_BCD_RE = re.compile(r"^\s*bcdUSB\s+([\d.]+)")
+_NEGOTIATED_RE = later(r"^\s*Negotiated speed:\s*\S+.*?\((\d+(?:\.\d+)?)([GM])bps\)")
+_BCD_RE = later(r"^\s*bcdUSB\s+([\d.]+)")
 # usb-devices: T:/P:/S:/I: records
-_T_RE = re.compile(r"^T:\s+Bus=(\d+).*?Dev#=\s*(\d+)\s+Spd=([\d.]+)")
-_P_RE = re.compile(r"^P:\s+Vendor=([0-9a-fA-F]{4})\s+ProdID=([0-9a-fA-F]{4})")
-_S_RE = re.compile(r"^S:\s+Product=(.+)$")
+_T_RE = later(r"^T:\s+Bus=(\d+).*?Dev#=\s*(\d+)\s+Spd=([\d.]+)")
+_P_RE = later(r"^P:\s+Vendor=([0-9a-fA-F]{4})\s+ProdID=([0-9a-fA-F]{4})")
+_S_RE = later(r"^S:\s+Product=(.+)$")
 # usb-devices' `I:` line: the driver after the first interface class. Two forward searches: one
 # pattern with two lazy gaps retried from every `Cls=` (quadratic in the line's length).
-_I_CLASS_RE = re.compile(r"Cls=\w\w\(")
-_I_DRIVER_RE = re.compile(r"Driver=(\S+)")
+_I_CLASS_RE = later(r"Cls=\w\w\(")
+_I_DRIVER_RE = later(r"Driver=(\S+)")
 
 
 def _interface_driver(line: str) -> str | None:
@@ -156,18 +157,18 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
 
 # A driver name holds no comma: with `[^,]*` a line that does not match fails in one pass
 # (`.*?` there, behind the lazy class, retried from every ", Driver=": a 12 KB line took 1 s).
-_ROOT_RE = re.compile(
+_ROOT_RE = later(
     r"^\s*/:\s+Bus\s+(\d+)\.Port\s+(\d+):\s+Dev\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
     r"([\d.]+)M(?:/x(\d+))?\s*$"
 )
-_CHILD_RE = re.compile(
+_CHILD_RE = later(
     r"^(\s*)\|__\s+Port\s+(\d+):\s+Dev\s+(\d+),\s+If\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
     r"([\d.]+)M(?:/x(\d+))?\s*$"
 )
-_ID_RE = re.compile(r"^\s*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$")
-_SYS_RE = re.compile(r"^\s*(/sys/bus/usb/devices/(\S+))(?:\s+(/dev/bus/usb/\S+))?\s*$")
-_EXTRA_RE = re.compile(r"^\s*Manufactu\w*=")
-_HUBPORTS_RE = re.compile(r"^(.*?)/(\d+)p$")
+_ID_RE = later(r"^\s*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$")
+_SYS_RE = later(r"^\s*(/sys/bus/usb/devices/(\S+))(?:\s+(/dev/bus/usb/\S+))?\s*$")
+_EXTRA_RE = later(r"^\s*Manufactu\w*=")
+_HUBPORTS_RE = later(r"^(.*?)/(\d+)p$")
 
 
 @dataclass

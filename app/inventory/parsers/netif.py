@@ -12,6 +12,7 @@ from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_jso
 from sbctune.wording import counted
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
+from .lazy_pattern import later
 
 
 @dataclass
@@ -196,10 +197,10 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
 # --- ip addr / ip link / ip -s link --------------------------------------------------
 
 # the colon after the name is optional: "2: eth0 <NO-CARRIER,...>" as one forum post retyped it
-_IP_HEADER_RE = re.compile(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
-_IP_ADDR_RE = re.compile(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
-_IP_LINK_RE = re.compile(r"^\s+link/(\S+)(?:\s+(\S+))?")
-_IP_STATS_HDR_RE = re.compile(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
+_IP_HEADER_RE = later(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
+_IP_ADDR_RE = later(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
+_IP_LINK_RE = later(r"^\s+link/(\S+)(?:\s+(\S+))?")
+_IP_STATS_HDR_RE = later(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
 
 
 def parse_ip_text(text: str) -> Parsed[NetInterfaces]:
@@ -295,19 +296,19 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 
 # A header is told by its words, not its column: a forum that indents a whole paste (and
 # collapses ifconfig's own alignment) leaves "    eth0 Link encap:Ethernet ...".
-_IFC_OLD_HDR = re.compile(r"^\s*(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
-_IFC_NEW_HDR = re.compile(r"^\s*(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
-_IFC_OLD_INET = re.compile(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
-_IFC_OLD_INET6 = re.compile(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
-_IFC_NEW_INET = re.compile(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")
-_IFC_NEW_INET6 = re.compile(r"^\s+inet6\s+(\S+)\s+prefixlen\s+(\d+)")
-_IFC_OLD_FLAGS = re.compile(r"^\s+((?:[A-Z]+\s+)*[A-Z]+)\s+MTU:(\d+)")
-_IFC_COUNTS = re.compile(r"^\s+(RX|TX) packets[: ](\d+)")
-_IFC_KV = re.compile(r"(errors|dropped|bytes)[: ](\d+)")
-_IFC_OLD_BYTES = re.compile(r"^\s+RX bytes:(\d+).*?TX bytes:(\d+)")
-_IFC_NEW_ETHER = re.compile(r"^\s+ether\s+(\S+)")
-_IFC_IRQ = re.compile(r"(?:Interrupt:|device interrupt )(\d+)")
-_IFC_OTHER = re.compile(
+_IFC_OLD_HDR = later(r"^\s*(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
+_IFC_NEW_HDR = later(r"^\s*(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+_IFC_OLD_INET = later(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
+_IFC_OLD_INET6 = later(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
+_IFC_NEW_INET = later(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")
+_IFC_NEW_INET6 = later(r"^\s+inet6\s+(\S+)\s+prefixlen\s+(\d+)")
+_IFC_OLD_FLAGS = later(r"^\s+((?:[A-Z]+\s+)*[A-Z]+)\s+MTU:(\d+)")
+_IFC_COUNTS = later(r"^\s+(RX|TX) packets[: ](\d+)")
+_IFC_KV = later(r"(errors|dropped|bytes)[: ](\d+)")
+_IFC_OLD_BYTES = later(r"^\s+RX bytes:(\d+).*?TX bytes:(\d+)")
+_IFC_NEW_ETHER = later(r"^\s+ether\s+(\S+)")
+_IFC_IRQ = later(r"(?:Interrupt:|device interrupt )(\d+)")
+_IFC_OTHER = later(
     r"^\s+(?:collisions|loop|unspec|Interrupt|device|RX errors|TX errors|Memory|txqueuelen)"
 )
 

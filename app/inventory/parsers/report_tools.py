@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 
 from .common import Parsed, finish, guarded, split_lines
+from .lazy_pattern import later
 from .lshw import LshwNetwork, LshwResult
 
 _RATES = {10, 100, 1000, 2500, 5000, 10000, 25000, 40000, 50000, 100000}
-_NETWORKCTL_HEAD = re.compile(r"^\s*[●*○↻×]?\s*\d+: (?P<name>[\w.:@-]{1,15})\s*$")
-_NETWORKCTL_FIELD = re.compile(r"^\s*(?P<key>[A-Z][\w ()/-]{0,30}): (?P<value>.*?)\s*$")
-_SPEED = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMG])bps$")
+_NETWORKCTL_HEAD = later(r"^\s*[●*○↻×]?\s*\d+: (?P<name>[\w.:@-]{1,15})\s*$")
+_NETWORKCTL_FIELD = later(r"^\s*(?P<key>[A-Z][\w ()/-]{0,30}): (?P<value>.*?)\s*$")
+_SPEED = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMG])bps$")
 _UNIT = {"K": 0.001, "M": 1, "G": 1000}
 MAX_NODES = 256
 
@@ -81,8 +82,8 @@ def _parse_networkctl(text: str) -> Parsed[LshwResult]:
     return res, finish("networkctl status", text, len(res.networks), 0)
 
 
-_INXI_DEVICE = re.compile(r"\b(?:Device|Card)-\d+:\s")
-_INXI_KEYS = re.compile(
+_INXI_DEVICE = later(r"\b(?:Device|Card)-\d+:\s")
+_INXI_KEYS = later(
     r"\s(?=(?:driver|v|port|bus-ID|bus ID|chip-ID|chip ID|type|IF|state|"
     r"speed|duplex|mac|vendor|class-ID|rev|modules|pcie|link-max|lanes):\s)"
 )

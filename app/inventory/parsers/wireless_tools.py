@@ -15,19 +15,20 @@ from __future__ import annotations
 import re
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
+from .lazy_pattern import later
 from .netif import NetInterface, NetInterfaces
 
 _IFNAME = r"[A-Za-z0-9_.:@-]{1,15}"
-_IWCONFIG_NONE = re.compile(rf"^({_IFNAME})\s+no wireless extensions\.?\s*$")
-_IWCONFIG_WIFI = re.compile(rf"^({_IFNAME})\s+(?:IEEE\s*802\.11\S*|unassociated)\b")
-_IWCONFIG_MORE = re.compile(r"^\s+\S")
-_MAC = re.compile(r"(?i)\b([0-9a-f]{2}(?::[0-9a-f]{2}){5})\b")
+_IWCONFIG_NONE = later(rf"^({_IFNAME})\s+no wireless extensions\.?\s*$")
+_IWCONFIG_WIFI = later(rf"^({_IFNAME})\s+(?:IEEE\s*802\.11\S*|unassociated)\b")
+_IWCONFIG_MORE = later(r"^\s+\S")
+_MAC = later(r"(?i)\b([0-9a-f]{2}(?::[0-9a-f]{2}){5})\b")
 
 # nmcli's TYPE column and GENERAL.TYPE: the ones that are a NIC's kind, in ip's words
 _NMCLI_KINDS = {"wifi": "ieee802.11", "ethernet": "ether", "802-3-ethernet": "ether"}
-_NMCLI_HEAD = re.compile(r"^\s*DEVICE\s+TYPE\s+STATE\b")
-_NMCLI_ROW = re.compile(rf"^\s*({_IFNAME})\s+([a-z0-9-]+)\s+(\S+(?:\s\([^)]*\))?)")
-_NMCLI_KV = re.compile(r"^\s*GENERAL\.(DEVICE|TYPE|HWADDR|STATE):\s*(.*?)\s*$")
+_NMCLI_HEAD = later(r"^\s*DEVICE\s+TYPE\s+STATE\b")
+_NMCLI_ROW = later(rf"^\s*({_IFNAME})\s+([a-z0-9-]+)\s+(\S+(?:\s\([^)]*\))?)")
+_NMCLI_KV = later(r"^\s*GENERAL\.(DEVICE|TYPE|HWADDR|STATE):\s*(.*?)\s*$")
 
 
 def parse_iwconfig(text: str) -> Parsed[NetInterfaces]:
@@ -149,7 +150,7 @@ def _nmcli_interface(name: str, kind: str, state: str) -> NetInterface:
     return netif
 
 
-_PROC_WIRELESS_ROW = re.compile(rf"^\s*({_IFNAME}):\s+[0-9a-f]{{4}}\s")
+_PROC_WIRELESS_ROW = later(rf"^\s*({_IFNAME}):\s+[0-9a-f]{{4}}\s")
 
 
 def parse_proc_net_wireless(text: str) -> Parsed[NetInterfaces]:
