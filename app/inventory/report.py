@@ -66,7 +66,9 @@ def _board_lines(board: Board) -> list[str]:
 def _nic_lines(nic: Nic) -> list[str]:
     title = nic.name or "(no interface)"
     tags = [t for t, on in (("built-in", nic.builtin), ("wireless", nic.wireless)) if on]
-    driver = nic.driver or ("NONE BOUND" if nic.bus == "pci" else _UNKNOWN)
+    # "NONE BOUND" only where the outputs show no driver; a truncated lspci block does not say
+    none = nic.driver_state == "none" or (nic.bus == "pci" and nic.driver_state is None)
+    driver = nic.driver or ("NONE BOUND" if none else _UNKNOWN)
     version = f" {nic.driver_version}" if nic.driver_version else ""
     out = [
         "",

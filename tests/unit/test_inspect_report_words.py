@@ -41,3 +41,14 @@ def test_soc_nic_reads_as_on_the_inspect_page() -> None:
     assert lines["bus"] == "built into the SoC"
     assert lines["link"] == "1000 Mbit/s full duplex (NIC supports 1000 Mbit/s)"
     assert "unknown" not in lines["bus"]
+
+
+def test_a_driver_the_outputs_do_not_show_is_not_none_bound() -> None:
+    """A truncated `lspci -vvv` block (no "Kernel driver in use" line, corpus
+    cm4_xgc100c_15_aqc107_lspci_vvv_busmaster): the report said "driver: NONE BOUND" above its
+    own finding "The outputs do not show whether a driver is bound"."""
+    shown = _lines(Nic(name=None, chip="Aquantia AQC107", bus="pci", bus_path="0000:01:00.0",
+                       driver_state="unknown"))
+    assert shown["driver"] == "unknown"
+    none = _lines(Nic(name=None, chip="Aquantia AQC107", bus="pci", driver_state="none"))
+    assert none["driver"] == "NONE BOUND"
