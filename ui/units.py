@@ -26,7 +26,9 @@ def change(before: float | None, after: float | None, units: Units) -> str:
         return "–"
     diff = after - before
     sign = "+" if diff >= 0 else "−"
-    pct = f" ({sign}{abs(diff) / before * 100:.1f} %)" if before else ""
+    share = f"{abs(diff) / before * 100:.1f}" if before else ""
+    # a share that rounds to zero has no sign: not "(−0.0 %)" (s11 walk)
+    pct = f" ({'' if share == '0.0' else sign}{share} %)" if before else ""
     return f"{sign}{rate(abs(diff), units)}{pct}"
 
 
