@@ -97,6 +97,8 @@ def change_text(cell: LatencyCell | None) -> str:
     if cell is None or cell.delta_ms is None:
         return "—"
     if abs(cell.delta_ms) < MIN_CHANGE_MS:
-        return f"no change in latency ({cell.delta_ms:+.1f} ms)"
+        delta = f"{cell.delta_ms:+.1f}"
+        # a change that rounds to zero has no sign: not "(-0.0 ms)" (s11 walk)
+        return f"no change in latency ({'0.0' if delta in ('+0.0', '-0.0') else delta} ms)"
     word = "less queueing" if cell.delta_ms < 0 else "more queueing"
     return f"{word}: {cell.delta_ms:+.1f} ms"

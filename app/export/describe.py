@@ -21,14 +21,20 @@ def nic_json(data: ReportData, run: RunRecord) -> dict[str, Any] | None:
     return found
 
 
+_USB_LABEL = {12: "USB 1.1", 480: "USB 2.0", 5000: "USB 3.0", 10000: "USB 3.1"}
+# As Inspect names them, not the model's keys ("platform", "USB 5000M": s11 walk)
+_BUS_WORDS = {"platform": "built into the SoC", "pci": "PCIe", "usb": "USB", "sdio": "SDIO"}
+
+
 def bus_text(nic: dict[str, Any]) -> str:
     bus = nic.get("bus") or "unknown"
-    if bus == "usb" and nic.get("usb_speed_mbps"):
-        return f"USB {nic['usb_speed_mbps']}M"
+    speed = nic.get("usb_speed_mbps")
+    if bus == "usb" and speed:
+        return f"{_USB_LABEL.get(speed, 'USB')} ({speed} Mbit/s)"
     pcie = nic.get("pcie") or {}
     if bus == "pci" and pcie.get("speed_gts"):
         return f"PCIe {pcie['speed_gts']:g} GT/s x{pcie.get('width') or '?'}"
-    return str(bus)
+    return _BUS_WORDS.get(str(bus), str(bus))
 
 
 def nic_text(nic: dict[str, Any]) -> str:

@@ -365,15 +365,13 @@ def _recommendations(data: ReportData) -> str:
 def _summary(data: ReportData) -> str:
     lines = []
     if len(data.runs) > 1:
-        beyond = [
-            (row, cell)
-            for row in data.comparison.rows
-            for cell in row.cells[1:]
-            if cell.significant
-        ]
+        cells = [cell for row in data.comparison.rows for cell in row.cells[1:]]
+        beyond = [cell for cell in cells if cell.significant]
         first = data.comparison.runs[0].label
+        verb = "is" if len(beyond) == 1 else "are"  # not "1 of the changes ... are" (s11 walk)
         lines.append(
-            f"{len(beyond)} of the changes against {first} are beyond noise (95 % interval)."
+            f"{len(beyond)} of the {counted(len(cells), 'change')} against {first} {verb} "
+            "beyond noise (95 % interval)."
         )
     if data.recommendations:
         top = data.recommendations[0]

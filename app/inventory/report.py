@@ -11,29 +11,35 @@ def _value(value: object, unit: str = "") -> str:
     return _UNKNOWN if value in (None, "") else f"{value}{unit}"
 
 
+def _at(bus_path: str | None) -> str:
+    """" at 1-1.2" where the port is known; nothing, rather than "at unknown", where not."""
+    return f" at {bus_path}" if bus_path else ""
+
+
 def _bus(nic: Nic) -> str:
     if nic.bus == "usb":
         speed = nic.usb_speed_mbps
         label = {480: "USB 2.0", 5000: "USB 3.0", 10000: "USB 3.1", 12: "USB 1.1"}.get(
             speed or 0, "USB"
         )
-        return f"{label} ({_value(speed, ' Mbit/s')}) at {_value(nic.bus_path)}"
+        text = f"{label} ({speed} Mbit/s)" if speed else label
+        return text + _at(nic.bus_path)
     if nic.bus == "pci":
-        text = f"PCIe at {_value(nic.bus_path)}"
+        text = "PCIe" + _at(nic.bus_path)
         if nic.pcie and nic.pcie.speed_gts:
             text += f", {nic.pcie.speed_gts:g} GT/s x{nic.pcie.width}"
             if nic.pcie.max_speed_gts:
                 text += f" (card: {nic.pcie.max_speed_gts:g} GT/s x{nic.pcie.max_width})"
         return text
-    return {"platform": "on-chip (platform)", "sdio": "SDIO"}.get(nic.bus, _UNKNOWN)
+    return {"platform": "built into the SoC", "sdio": "SDIO"}.get(nic.bus, _UNKNOWN)
 
 
 def _link(nic: Nic) -> str:
     if nic.link_speed_mbps is None:
         return "down" if nic.link_detected is False else _UNKNOWN
     duplex = f" {nic.duplex} duplex" if nic.duplex else ""
-    best = f" (NIC supports {nic.max_link_speed_mbps} Mb/s)" if nic.max_link_speed_mbps else ""
-    return f"{nic.link_speed_mbps} Mb/s{duplex}{best}"
+    best = f" (NIC supports {nic.max_link_speed_mbps} Mbit/s)" if nic.max_link_speed_mbps else ""
+    return f"{nic.link_speed_mbps} Mbit/s{duplex}{best}"
 
 
 def _board_lines(board: Board) -> list[str]:
@@ -60,7 +66,9 @@ def _board_lines(board: Board) -> list[str]:
 def _nic_lines(nic: Nic) -> list[str]:
     title = nic.name or "(no interface)"
     tags = [t for t, on in (("built-in", nic.builtin), ("wireless", nic.wireless)) if on]
-    driver = nic.driver or ("NONE BOUND" if nic.bus == "pci" else _UNKNOWN)
+    # "NONE BOUND" only where the outputs show no driver; a truncated lspci block does not say
+    none = nic.driver_state == "none" or (nic.bus == "pci" and nic.driver_state is None)
+    driver = nic.driver or ("NONE BOUND" if none else _UNKNOWN)
     version = f" {nic.driver_version}" if nic.driver_version else ""
     out = [
         "",

@@ -39,3 +39,18 @@ def test_table_and_chart_carry_the_interval(gui_app: QApplication) -> None:
     gui_app.processEvents()
     chart.show_rows(["run 1", "run 2"], rows, "Mbit/s")  # redrawn, not piled up
     assert len(chart.error_bars) == 2
+
+
+def test_change_column_never_breaks_a_figure_from_its_unit(gui_app: QApplication) -> None:
+    """At 800 x 600 the s11 walk read "(+13.2" on one line and "%)" on the next, "111" and
+    "Mbit/s": the change column wraps, but only between figures, never inside one."""
+    runs = [_run(1, [736.0, 736.8, 738.8], 0.5), _run(2, [830.4, 836.2, 833.0], 1.0)]
+    table = CompareTable()
+    table.show_rows(["run 1", "run 2"], result_rows(runs), "Mbit/s")
+    changes = [table.item(r, 4).text() for r in range(table.rowCount())]  # type: ignore[union-attr]
+    assert any("%" in c for c in changes) and any("Mbit/s" in c for c in changes), changes
+    import re
+
+    broken = [c for c in changes if re.search(r"\d (%|Mbit/s|ms\b)", c)]
+    assert not broken, broken
+    assert any(re.search(r"\d\u00a0%", c) for c in changes), changes

@@ -46,8 +46,8 @@ def test_what_drivers_do_not_offer_is_one_plain_sentence() -> None:
                 unoffered("ethtool -c eth1")]  # fmt: skip
     line, rest = not_offered_line(warnings)
     assert line == (
-        "Not offered by the driver, so not shown: eth0's ring buffer sizes and queue counts; "
-        "eth1's ring buffer sizes, queue counts and interrupt coalescing."
+        "Not offered by the driver, so not shown: eth0's ring buffer sizes and queue count "
+        "limits; eth1's ring buffer sizes, queue count limits and interrupt coalescing."
     )
     assert rest == [other]
     assert not_offered_line([other]) == ("", [other])

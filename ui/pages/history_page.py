@@ -19,7 +19,7 @@ from sbctune.ui.mode_words import mode_words
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
-from sbctune.ui.units import rate
+from sbctune.ui.units import keep_together, rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
@@ -123,7 +123,7 @@ class HistoryPage(Page):
             ]
             self.table.setItem(r, 0, check)
             for c, text in enumerate(cells, start=1):
-                item = QTableWidgetItem(text)
+                item = QTableWidgetItem(keep_together(text))
                 item.setToolTip(text)  # a narrow window wraps or cuts the figures
                 self.table.setItem(r, c, item)
         self.table.blockSignals(False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
@@ -50,6 +52,17 @@ def _item(text: str, numeric: bool = False) -> QTableWidgetItem:
     item.setToolTip(text)  # a narrow window elides what does not fit: it is all here
     if numeric:
         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+# A figure and its unit ("13.2 %", "111 Mbit/s", "0.8 ms"): joined by a no-break space, so the
+# wrapping change column breaks between figures, never inside one (s11 walk, 800 x 600).
+_FIGURE_UNIT = re.compile(r"(\d) (?=%|[kMG]bit/s|[kMG]B/s|ms\b)")
+
+
+def _change_item(text: str) -> QTableWidgetItem:
+    item = _item(_FIGURE_UNIT.sub("\\1\u00a0", text), True)
+    item.setToolTip(text)
     return item
 
 
@@ -172,7 +185,7 @@ class CompareTable(QTableWidget):
             for c, cell in enumerate(lat.cells):
                 self.setItem(r, 2 + c, _item(latency_cell_text(cell), True))
             if len(columns) >= 2:
-                self.setItem(r, 2 + len(columns), _item(latency_change_text(lat.cells[-1]), True))
+                self.setItem(r, 2 + len(columns), _change_item(latency_change_text(lat.cells[-1])))
         for r, u in enumerate(udp or [], start=len(rows) + len(latency or [])):
             self.setItem(r, 0, _item(u.label))
             self.setItem(r, 1, _item(udp_mode_text(u)))
@@ -189,5 +202,5 @@ class CompareTable(QTableWidget):
                 text = change(row.values[0], row.values[-1], units)
                 if row.verdict_text:  # with its 95 % interval (sbctune.compare)
                     text += f": {row.verdict_text}"
-                self.setItem(r, 2 + len(columns), _item(text, True))
+                self.setItem(r, 2 + len(columns), _change_item(text))
         self._fit_rows()

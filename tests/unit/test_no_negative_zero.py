@@ -1,0 +1,24 @@
+"""The s11 walk (pi4-rtl8153, 800 x 600) read "−0.5 Mbit/s (−0.0 %)" and "no change in latency
+(-0.0 ms)" in the Results table: a change that rounds to zero has no sign."""
+
+from __future__ import annotations
+
+from sbctune.compare.latency import LatencyCell, change_text
+from sbctune.ui.units import change
+
+
+def test_a_percentage_that_rounds_to_zero_has_no_sign() -> None:
+    assert change(950.4, 950.1, "Mbit/s") == "−0.3 Mbit/s (0.0 %)"
+    assert change(100.0, 100.0, "Mbit/s") == "+0.0 Mbit/s (0.0 %)"
+    assert change(736.0, 832.3, "Mbit/s") == "+96.3 Mbit/s (+13.1 %)"
+    assert change(832.3, 736.0, "Mbit/s") == "−96.3 Mbit/s (−11.6 %)"
+
+
+def _cell(delta_ms: float) -> LatencyCell:
+    return LatencyCell(4.8, 5.4, 9.0, "A+", "", delta_ms=delta_ms)
+
+
+def test_a_latency_change_that_rounds_to_zero_has_no_sign() -> None:
+    assert change_text(_cell(-0.04)) == "no change in latency (0.0 ms)"
+    assert change_text(_cell(-0.4)) == "no change in latency (-0.4 ms)"
+    assert change_text(_cell(0.3)) == "no change in latency (+0.3 ms)"
