@@ -22,6 +22,7 @@ from sbctune.inventory.log_complaints import firmware_file, ids_said, kernel_com
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 from sbctune.inventory.usb_probe_watch import ProbeWatch
+from sbctune.inventory.wiphy_join import WiphyWatch
 
 _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
 
@@ -340,6 +341,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     complaints: dict[tuple[str, str], _Repeats] = {}
     probes = ProbeWatch()  # a USB reset that a just-registered driver's probe made
     ip_config = IpConfigWatch()
+    wiphys = WiphyWatch()  # a chip named on a wiphy, joined to the device that made it
     for event in dmesg.events:
         kind = event.kind
         if kind == "ip_config":
@@ -348,6 +350,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             continue
         if (probed := probes.see(event)) is not None:
             found.append(probed)
+        if (wiphy := wiphys.see(event)) is not None:
+            found.append(wiphy)
         if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
         key = (kind, event.text)
