@@ -18,6 +18,7 @@ from sbctune.catalog.kernel_drivers import (
     load_kernel_drivers,
 )
 from sbctune.catalog.modeswitch import storage_mode
+from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -371,6 +372,10 @@ def nic_from_device(
         nic.chip = switchable.name  # usb_modeswitch's name for the dongle in its storage mode
     if nic.chip is None and not nic.ids:  # a driver named for its chip: mt7601u
         nic.chip = chip_by_driver_name(device.value("driver") or device.value("refused_by"))
+    oot = None  # "rtw89_8852bu_git": an out-of-tree driver named for its chip (RTL8852BU)
+    if nic.chip is None and not nic.ids:
+        oot = out_of_tree_chip(device.value("driver") or device.value("refused_by"))
+        nic.chip = oot[0] if oot else None
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
@@ -403,7 +408,7 @@ def nic_from_device(
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
     nic.mac = device.key("mac")
-    nic.evidence = _evidence(device)
+    nic.evidence = _evidence(device) + ([oot[1]] if oot else [])
     _log(nic, device)
     nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)
