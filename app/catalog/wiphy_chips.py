@@ -2,7 +2,8 @@
 generated from Debian's linux-source-6.1 and 6.12 by ``scripts/regen_wiphy_chips.py``):
 "ieee80211 phy0: rt2x00_set_rt: Info - RT chipset 3070, rev 0201 detected" names the RT3070
 (rt2x00.h rt2x00_set_rt()); "ieee80211 phy0: Atheros AR9271 Rev:1" the AR9271 (ath9k's
-ath9k_hw_name()). The formats are constants from the kernel's source; a line is only matched
+ath9k_hw_name()); and mt76's "ASIC revision: 79220010" the MT7922 (its top 16 bits, mt76.h
+mt76_chip()). The formats are constants from the kernel's source; a line is only matched
 against them, never made a regex.
 """
 
@@ -88,3 +89,47 @@ def wiphy_chip(message: str) -> WiphyChip | None:
             continue  # a number the driver does not know as a chip: not named
         return WiphyChip(chip, fmt.family, fmt.source, fmt.format)
     return None
+
+
+_REVISION_RE = re.compile(r": ASIC revision: ([0-9a-f]{5,8})\b")
+
+
+@functools.cache
+def _revisions() -> tuple[dict[str, str], str]:
+    """mt76's chip numbers → names over both series, and where the rule comes from."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "wiphy_chips.json")
+        by_series = json.loads(path.read_text(encoding="utf-8")).get("mt76_revisions") or {}
+        chips: dict[str, str] = {}
+        source = ""
+        for series in sorted(by_series):
+            if isinstance(row := by_series[series], dict):
+                chips |= {str(k): str(v) for k, v in row["chips"].items()}
+                source = str(row["chip_of_rev"])
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return {}, ""
+    return chips, source
+
+
+def revision_chip(text: str, driver: str | None) -> tuple[str, str] | None:
+    """(chip, why) for mt76's "mt7921e 0000:01:00.0: ASIC revision: 79220010": the revision's
+    top 16 bits are the chip (0x7922: MT7922), when the driver is one of mt76's and the
+    number is one its source tests for ("ffffffff", a failed read, names none)."""
+    if "ASIC revision" not in text or not driver:
+        return None
+    from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
+    known = load_kernel_drivers().get(driver)
+    if known is None or "/mediatek/mt76/" not in (known.file or ""):
+        return None
+    found = _REVISION_RE.search(text[:300])
+    chips, source = _revisions()
+    if found is None:
+        return None
+    number = f"{int(found.group(1), 16) >> 16:04x}"
+    chip = chips.get(number)
+    if chip is None:
+        return None
+    return chip, f"{text[:200]} (the chip is the revision's top 16 bits, {source})"

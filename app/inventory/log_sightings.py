@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_kernel_drivers
 from sbctune.catalog.kernel_messages import load_messages
+from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
@@ -175,6 +176,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     if kind == "device" and (chips := chips_by_function(text)):  # "rtl8192eu_parse_efuse: "
         why = f"{text[:200]} (printed by a function of {chips[1]}, the file of those chips)"
         sighting.add("chip_by_function", chips[0], _SRC, why, no)
+    if kind == "device" and (rev := revision_chip(text, event.driver)):  # mt76: "79220010"
+        sighting.add("chip_by_revision", rev[0], _SRC, rev[1], no)
     if kind == "renamed" and (old := iface_key(f.get("old"))):
         sighting.keys.append(old)
         sighting.add("former_name", f.get("old"), _SRC, text, no)

@@ -335,7 +335,7 @@ def _link(nic: Nic, device: Device) -> None:
 def _evidence(device: Device) -> list[str]:
     lines: list[str] = []
     named = ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text", "chip_by_function")
-    for name in (*named, "probed_by"):
+    for name in (*named, "chip_by_revision", "probed_by"):
         fact = device.best(name)
         if fact is not None and f"{fact.source}: {fact.line}" not in lines:
             lines.append(f"{fact.source}: {fact.line}")
@@ -364,7 +364,7 @@ def nic_from_device(
     if nic.chip is None:  # r8169 asking for rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
         nic.chip = _chip_by_firmware(device, nic.driver or device.value("refused_by"))
     if nic.chip is None:  # rtl8xxxu's "rtl8192eu_parse_efuse: ...": its RTL8192EU file's chips
-        named = device.value("chip_by_function")
+        named = device.value("chip_by_function") or device.value("chip_by_revision")
         nic.chip = str(named) if named else None
     if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
         nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
+from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.catalog.wiphy_chips import wiphy_chip
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root
@@ -71,6 +71,15 @@ def test_a_number_the_driver_does_not_list_as_a_chip_names_none() -> None:
     assert wiphy_chip(message.replace("3070", "????")) is None
 
 
+def test_mt76s_asic_revision_names_the_chip_by_its_top_16_bits() -> None:
+    corpus = ROOT / "tests/captures/corpus"
+    (nic,) = inspect_bundle(corpus / "wlanpi_pigen_78_mt7921e_probe_enomem").nics
+    assert (nic.chip, nic.bus_path) == ("MT7922", "0000:01:00.0")  # "ASIC revision: 79220010"
+    assert any("mt76.h mt76_chip()" in e for e in nic.evidence)
+    (failed,) = inspect_bundle(corpus / "kali_mt76_687_mt76x2u_journal_epipe_disconnect").nics
+    assert failed.chip is None  # "ASIC revision: ffffffff": a failed read names no chip
+
+
 @given(st.text(max_size=300))
 def test_any_text_names_a_chip_only_by_a_format_of_the_table(text: str) -> None:
     found = wiphy_chip(text)
@@ -83,7 +92,7 @@ def test_any_text_names_a_chip_only_by_a_format_of_the_table(text: str) -> None:
 def test_the_table_is_what_the_source_says() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     from kernel_source import obtain
-    from regen_wiphy_chips import GLOBS, build
+    from regen_wiphy_chips import GLOBS, build, revisions
 
     table = _table()
     versions = json.loads(
@@ -94,6 +103,10 @@ def test_the_table_is_what_the_source_says() -> None:
         for series in table["linux-source"]
     }
     assert build(trees) == table["formats"]
+    assert {s: revisions(root) for s, root in trees.items()} == table["mt76_revisions"]
+    chips = table["mt76_revisions"]["6.12"]["chips"]
+    assert chips["7922"] == "MT7922" and chips["7961"] == "MT7921"  # is_mt7921(): 0x7961
+    assert chips["7662"] == "MT76x2"  # only is_mt76x2() lists it: the family, no more
     rows = {row["format"]: row for row in table["formats"]}
     rt = rows["%s: Info - RT chipset %04x, rev %04x detected"]
     assert rt["family"] == "rt2x00" and "RT3070" in rt["chips"]
