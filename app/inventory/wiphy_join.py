@@ -6,7 +6,9 @@ cfg80211 names a wiphy "phy%d" (net/wireless/core.c wiphy_new_nm()), not by its 
 driver's probe creates it, so its first line follows that device's lines: the device named by
 the log's last device line before it, when the two are at most _PROBE_WINDOW_S apart on the
 kernel's clock (or adjacent where the log has no clock). A USB disconnect in between, or no
-such line, joins nothing: the chip stays a Wi-Fi NIC of its own, with no bus and no IDs.
+such line, or a device on another bus, joins nothing: the chip stays a Wi-Fi NIC of its own,
+with no bus and no IDs. Per line of a long log this costs a kind test; the device's name is
+read only when a wiphy line comes.
 """
 
 from __future__ import annotations
@@ -23,24 +25,26 @@ class WiphyWatch:
     """Follows the log's lines in order; ``see(event)`` gives a wiphy chip's sighting."""
 
     def __init__(self) -> None:
-        self.last: tuple[DmesgEvent, Key] | None = None  # the last line naming a device
+        self.last: DmesgEvent | None = None  # the last line naming a device
 
     def see(self, event: DmesgEvent) -> Sighting | None:
+        # per line of a long log: no regex here; the device is read when a wiphy line comes
         if event.kind == "wiphy":
             sighting = self._chip(event)
             self.last = None
             return sighting
         if event.kind == "usb_disconnect":
             self.last = None
-        elif event.device and (found := device_keys(event.device)) and found[0] in _BUSES:
-            self.last = (event, found[1])
+        elif event.device:
+            self.last = event
         return None
 
     def _chip(self, event: DmesgEvent) -> Sighting | None:
         named = wiphy_chip(event.fields.get("message", ""))
         if named is None:
             return None
-        key = self._device(event) or ("wiphy", f"{event.device}@{event.line}")
+        # unjoined: one NIC per wiphy name and chip, however often the log says the line
+        key = self._device(event) or ("wiphy", f"{event.device} {named.chip}")
         sighting = Sighting([key])
         why = f"{event.text[:200]} (the chip as {named.family} prints it: {named.source})"
         sighting.add("chip_text", named.chip, "dmesg", why, event.line)
@@ -49,11 +53,13 @@ class WiphyWatch:
         return sighting
 
     def _device(self, event: DmesgEvent) -> Key | None:
-        if self.last is None:
+        before = self.last
+        found = device_keys(before.device) if before is not None else None
+        if before is None or found is None or found[0] not in _BUSES:
             return None
-        before, key = self.last
         if before.timestamp is None and event.timestamp is None:
-            return key if event.line - before.line == 1 else None
+            return found[1] if event.line - before.line == 1 else None
         if before.timestamp is None or event.timestamp is None:
             return None
-        return key if 0.0 <= event.timestamp - before.timestamp <= _PROBE_WINDOW_S else None
+        gap = event.timestamp - before.timestamp
+        return found[1] if 0.0 <= gap <= _PROBE_WINDOW_S else None

@@ -52,6 +52,12 @@ def test_without_the_device_line_the_chip_is_a_wifi_nic_of_its_own() -> None:
     assert (nic.chip, nic.bus, nic.bus_path, nic.wireless) == ("RT3070", "unknown", None, True)
 
 
+def test_the_same_unjoined_line_said_again_is_still_one_nic() -> None:
+    lines = [line for i, line in enumerate(LINES_LIST) if i != RESET]
+    inv = _inspect([*lines, LINES_LIST[WIPHY]])
+    assert [n.chip for n in inv.nics] == ["RT3070"]
+
+
 def test_a_device_line_far_earlier_on_the_clock_joins_nothing() -> None:
     late = LINES_LIST[WIPHY].replace("[    8.128879]", "[   18.128879]")
     lines = [late if i == WIPHY else line for i, line in enumerate(LINES_LIST)]
