@@ -65,6 +65,16 @@ def test_a_device_line_far_earlier_on_the_clock_joins_nothing() -> None:
     assert chips.get("1-1.2") != "RT3070" and "RT3070" in chips.values()
 
 
+def test_only_the_bus_core_or_the_chips_own_driver_family_is_joined() -> None:
+    from sbctune.inventory.wiphy_join import _bus_core_or_family
+
+    assert _bus_core_or_family(None, "rt2x00")  # "usb 1-1.2: reset high-speed ..."
+    assert _bus_core_or_family("rt2800usb", "rt2x00")  # ralink/rt2x00/rt2800usb.c
+    assert _bus_core_or_family("ath9k_htc", "ath9k")
+    assert not _bus_core_or_family("r8169", "ath9k")  # a wired NIC's line just before
+    assert not _bus_core_or_family("not_a_driver", "rt2x00")
+
+
 def test_without_the_wiphy_line_no_chip_is_named() -> None:
     inv = _inspect([line for i, line in enumerate(LINES_LIST) if i != WIPHY])
     assert all(n.chip is None for n in inv.nics)
