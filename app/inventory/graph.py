@@ -38,7 +38,7 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "dmesg"),
-    # A driver's own line that prints the IDs (by its format, log_sightings.ids_said) only
+    # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only
     # where nothing lists them itself.
     "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "hwinfo", "inxi", "dmesg", "dmesg format"),
 }

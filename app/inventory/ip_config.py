@@ -19,3 +19,16 @@ def ip_config_sighting(event: DmesgEvent, answered: DmesgEvent | None) -> Sighti
     if answered is not None:
         sighting.add("link", True, "dmesg", f"{answered.text} / {event.text}", event.line)
     return sighting
+
+
+class IpConfigWatch:
+    """The IP-Config lines of a log in order: a DHCP answer, then the interface it came on."""
+
+    def __init__(self) -> None:
+        self.answered: DmesgEvent | None = None  # "IP-Config: Got DHCP answer from ..."
+
+    def see(self, event: DmesgEvent) -> Sighting | None:
+        if event.fields.get("answer"):
+            self.answered = event
+            return None
+        return ip_config_sighting(event, self.answered)

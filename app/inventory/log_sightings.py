@@ -8,26 +8,22 @@ A new rule stays cheap on a long log by the rules in the docstring of parsers/dm
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sbctune.catalog.func_chips import chips_by_function
-from sbctune.catalog.id_formats import load_id_formats
-from sbctune.catalog.kernel_drivers import (
-    bus_named_by,
-    driver_for_files,
-    load_kernel_drivers,
-    other_drivers_message,
-    probe_resets,
-)
-from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_kernel_drivers
+from sbctune.catalog.kernel_messages import load_messages
+from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
-from sbctune.inventory.ip_config import ip_config_sighting
+from sbctune.inventory.ip_config import IpConfigWatch
+from sbctune.inventory.log_complaints import firmware_file, ids_said, kernel_complaint
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
+from sbctune.inventory.usb_probe_watch import ProbeWatch
+from sbctune.inventory.wiphy_join import WiphyWatch
 
 _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
 
@@ -153,11 +149,11 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
-    elif kind == "device" and _kernel_complaint(text, event.driver):
+    elif kind == "device" and kernel_complaint(text, event.driver):
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
-        if kind == "usb_error" and _kernel_complaint(text, event.driver):
+        if kind == "usb_error" and kernel_complaint(text, event.driver):
             # the driver's own error line too (mt76's "vendor request ... failed:-32", or an
             # older kernel's wording with its errno), not only the USB error it reports
             sighting.add("kernel_error", text, _SRC, text, no)
@@ -180,6 +176,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     if kind == "device" and (chips := chips_by_function(text)):  # "rtl8192eu_parse_efuse: "
         why = f"{text[:200]} (printed by a function of {chips[1]}, the file of those chips)"
         sighting.add("chip_by_function", chips[0], _SRC, why, no)
+    if kind == "device" and (rev := revision_chip(text, event.driver)):  # mt76: "79220010"
+        sighting.add("chip_by_revision", rev[0], _SRC, rev[1], no)
     if kind == "renamed" and (old := iface_key(f.get("old"))):
         sighting.keys.append(old)
         sighting.add("former_name", f.get("old"), _SRC, text, no)
@@ -196,60 +194,6 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
 _COMPLAINTS = (
     "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
 )  # fmt: skip
-
-
-def _kernel_complaint(text: str, driver: str | None = None) -> bool:
-    """A driver's line about its device that the kernel's source prints at error or warning
-    level (resources/kernel_source), though no rule here knows it."""
-    message = load_messages().match(text)
-    if message is not None and not other_drivers_message(message.files, driver):
-        return message.level != "info"
-    # an older or a vendor kernel's message: with its errno, or a network driver of the
-    # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
-    return _reports_errno(text) or (_FAILED.search(text) is not None and _net_driver(driver))
-
-
-_FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
-# A firmware file's name in a driver's line: the extensions drivers' MODULE_FIRMWARE files have
-# (resources/kernel_source/drivers.json "firmware"); tried only on lines that have one of them.
-_FIRMWARE_EXT = (".ucode", ".bin", ".fw", ".mbn")
-_FIRMWARE_FILE = re.compile(r"(?<![\w./-])([\w+-][\w./+,-]{0,120}\.(?:ucode|bin|fw|mbn))(?![\w.])")
-
-
-def firmware_file(text: str) -> str | None:
-    """ "... Loaded firmware version: 17.3216344376.0 7260-17.ucode" -> "7260-17.ucode"."""
-    if not any(ext in text for ext in _FIRMWARE_EXT):
-        return None
-    found = _FIRMWARE_FILE.search(text[:400])
-    return found.group(1) if found else None
-
-
-def _net_driver(driver: str | None) -> bool:
-    return load_kernel_drivers().get(driver) is not None
-
-
-def _reports_errno(text: str) -> bool:
-    """ "... failed to read data F1@0x0b800, err: -110": a known errno reported as failed."""
-    value = errno_in(text)
-    return value is not None and value < 0 and load_messages().errno(value) is not None
-
-
-IDS_BY_FORMAT = "dmesg format"  # graph.PRECEDENCE: after every source that lists IDs itself
-
-
-def ids_said(text: str, sighting: Sighting) -> Sighting | None:
-    """The IDs a device's line prints, read by the kernel format it was printed from
-    (resources/kernel_source/id_formats.tsv): "usb 1-1: This Realtek USB WiFi dongle
-    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver."""
-    keys = [k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")]
-    found = load_id_formats().ids_in(text) if keys else None
-    if found is None:
-        return None
-    ids, item = found
-    said = Sighting(keys)
-    why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
-    said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
-    return said
 
 
 def _on_phy_link(event: DmesgEvent) -> Sighting | None:
@@ -286,7 +230,7 @@ def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     driver's such line ("r8169: rtl_phyar_cond == 1 (loop: 20, delay: 25).") is about its
     device only when the log shows it driving just one (_lone_wifi_devices); else it is left out."""
     driver = load_kernel_drivers().get(event.driver)
-    if driver is None or not _kernel_complaint(event.text):
+    if driver is None or not kernel_complaint(event.text):
         return None
     if not driver.wireless:
         wired = Sighting([("drv", driver.name)])
@@ -398,35 +342,19 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     lean: dict[tuple[str, str], Sighting | None] = {}
     repeats: dict[tuple[str, str], Sighting] = {}
     complaints: dict[tuple[str, str], _Repeats] = {}
-    probing: DmesgEvent | None = None  # a driver that resets its device on probe, just loaded
-    reset_before: DmesgEvent | None = None  # a reset no such driver's loading explained yet
-    answered: DmesgEvent | None = None  # "IP-Config: Got DHCP answer from ...": a link carried it
+    probes = ProbeWatch()  # a USB reset that a just-registered driver's probe made
+    ip_config = IpConfigWatch()
+    wiphys = WiphyWatch()  # a chip named on a wiphy, joined to the device that made it
     for event in dmesg.events:
         kind = event.kind
         if kind == "ip_config":
-            if event.fields.get("answer"):
-                answered = event
-            elif (configured := ip_config_sighting(event, answered)) is not None:
+            if (configured := ip_config.see(event)) is not None:
                 found.append(configured)
             continue
-        if kind == "driver_registered":
-            probing = event if probe_resets(event.driver) else None
-            # The device was there when the module loaded: usb_register_driver() probes it
-            # (and its probe resets it) before it prints "registered new interface driver"
-            # (drivers/usb/core/driver.c), so the reset comes first.
-            if (
-                probing is not None
-                and reset_before is not None
-                and (probed := _probed_by(probing, reset_before, before=True)) is not None
-            ):
-                found.append(probed)
-            reset_before = None
-        elif probing is not None and kind in ("usb_reset", "usb_new_device"):
-            if kind == "usb_reset" and (probed := _probed_by(probing, event)) is not None:
-                found.append(probed)
-            probing = None
-        elif kind == "usb_reset":
-            reset_before = event
+        if (probed := probes.see(event)) is not None:
+            found.append(probed)
+        if (wiphy := wiphys.see(event)) is not None:
+            found.append(wiphy)
         if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
         key = (kind, event.text)
@@ -487,29 +415,6 @@ def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
         for driver, keys in sorted(devices.items())
         if len(keys) == 1
     ]
-
-
-_PROBE_WINDOW_S = 2.0
-
-
-def _probed_by(registered: DmesgEvent, reset: DmesgEvent, before: bool = False) -> Sighting | None:
-    """The first USB reset right after a driver whose probe resets its device registered
-    (r8152: rtl8152_probe_once() starts with usb_reset_device()), or, with ``before``, the
-    last one just before it (the device was present when the module loaded): that driver
-    probing this device, which the log names only by its port path. Both lines need the
-    kernel's clock."""
-    if registered.timestamp is None or reset.timestamp is None or not reset.device:
-        return None
-    gap = reset.timestamp - registered.timestamp
-    if not 0.0 <= (-gap if before else gap) <= _PROBE_WINDOW_S:
-        return None
-    sighting = Sighting([("usb", reset.device)])
-    why = (
-        f"{reset.text} ({registered.driver} had just registered, and its probe resets the "
-        f"device: {probe_resets(registered.driver)}())"
-    )
-    sighting.add("probed_by", registered.driver, _SRC, why, reset.line)
-    return sighting
 
 
 @dataclass

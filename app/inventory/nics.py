@@ -18,6 +18,7 @@ from sbctune.catalog.kernel_drivers import (
     load_kernel_drivers,
 )
 from sbctune.catalog.modeswitch import storage_mode
+from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -124,8 +125,8 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     names = current_names(device)
     if not names and _switch_or_bus_driver(device):
         return False  # "b53-switch 10700000.switch: Link is Up": a switch, not a host's NIC
-    if names or _kernel_net_driver(device):
-        return True
+    if names or _kernel_net_driver(device) or device.has("wiphy"):
+        return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join)
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
     described = " ".join(str(f.value) for f in device.all("description"))
@@ -334,7 +335,7 @@ def _link(nic: Nic, device: Device) -> None:
 def _evidence(device: Device) -> list[str]:
     lines: list[str] = []
     named = ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text", "chip_by_function")
-    for name in (*named, "probed_by"):
+    for name in (*named, "chip_by_revision", "probed_by"):
         fact = device.best(name)
         if fact is not None and f"{fact.source}: {fact.line}" not in lines:
             lines.append(f"{fact.source}: {fact.line}")
@@ -358,19 +359,7 @@ def nic_from_device(
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
-    if nic.chip is None:  # r8169 linked at 2.5 Gbit/s: only its RTL8125/8126 chips can
-        nic.chip = chip_by_speed(nic.driver, device.value("link_speed_mbps"))
-    if nic.chip is None:  # r8169 asking for rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
-        nic.chip = _chip_by_firmware(device, nic.driver or device.value("refused_by"))
-    if nic.chip is None:  # rtl8xxxu's "rtl8192eu_parse_efuse: ...": its RTL8192EU file's chips
-        named = device.value("chip_by_function")
-        nic.chip = str(named) if named else None
-    if nic.chip is None and not nic.ids:  # a driver for one chip (rtw89_8852be), even refused
-        nic.chip = chip_by_description(device.value("driver") or device.value("refused_by"))
-    if nic.chip is None and (switchable := storage_mode(nic.ids)) is not None:
-        nic.chip = switchable.name  # usb_modeswitch's name for the dongle in its storage mode
-    if nic.chip is None and not nic.ids:  # a driver named for its chip: mt7601u
-        nic.chip = chip_by_driver_name(device.value("driver") or device.value("refused_by"))
+    nic.chip, oot = (nic.chip, None) if nic.chip else _chip_otherwise(nic, device)
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")
@@ -403,12 +392,34 @@ def nic_from_device(
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
     nic.mac = device.key("mac")
-    nic.evidence = _evidence(device)
+    nic.evidence = _evidence(device) + ([oot] if oot else [])
     _log(nic, device)
     nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)
     nic.builtin = is_builtin(nic, board, catalog)
     return nic
+
+
+def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
+    """(chip, why: when no log line says it) from the driver, its link, firmware and lines."""
+    driver = nic.driver or device.value("refused_by")
+    named = (
+        chip_by_speed(nic.driver, device.value("link_speed_mbps"))  # r8169 at 2.5 Gbit/s
+        or _chip_by_firmware(device, driver)  # rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
+        # rtl8xxxu's "rtl8192eu_parse_efuse: ...", mt76's "ASIC revision: 79220010"
+        or device.value("chip_by_function")
+        or device.value("chip_by_revision")
+    )
+    if named:
+        return str(named), None
+    if not nic.ids and (one := chip_by_description(device.value("driver") or driver)):
+        return one, None  # a driver for one chip (rtw89_8852be), even refused
+    if (switchable := storage_mode(nic.ids)) is not None:
+        return switchable.name, None  # usb_modeswitch's name for the dongle in storage mode
+    if not nic.ids and (by_name := chip_by_driver_name(device.value("driver") or driver)):
+        return by_name, None  # a driver named for its chip: mt7601u
+    oot = None if nic.ids else out_of_tree_chip(device.value("driver") or driver)
+    return (oot[0], oot[1]) if oot else (None, None)  # rtw89_8852bu_git: RTL8852BU
 
 
 LOG_KINDS = (

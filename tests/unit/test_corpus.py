@@ -165,17 +165,7 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
-KNOWN_GAPS: dict[str, str] = {
-    "pi2_linux_897_dwa125_rt2x00_syslog_reset": (
-        "rt2x00's `ieee80211 phy0: rt2x00_set_rt: Info - RT chipset 3070 ... detected` is an "
-        "info-level line (not in messages.tsv) and no line names the USB device's IDs or driver: "
-        "no NIC is made from a wiphy line whose driver family only its function prefix names"
-    ),
-    "x86_rtw89_pr40_lshw_rtw8852bu_git_usb_wlx": (
-        "rtw89_8852bu_git is an out-of-tree build of a driver neither 6.1 nor 6.12 has "
-        "(rtw89's USB parts came later): no MODULE_DESCRIPTION names its chip"
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

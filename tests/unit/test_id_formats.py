@@ -16,7 +16,7 @@ from sbctune.advice.inspect import inventory_from_raw
 from sbctune.catalog.id_formats import IdFormats, load_id_formats
 from sbctune.catalog.kernel_messages import _SPEC_RE
 from sbctune.inventory.graph import join
-from sbctune.inventory.log_sightings import IDS_BY_FORMAT
+from sbctune.inventory.log_complaints import IDS_BY_FORMAT
 from sbctune.inventory.raw import RawOutputs
 from sbctune.inventory.sightings import Sighting
 from sbctune.resources import resource_root

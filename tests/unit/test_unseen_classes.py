@@ -129,7 +129,7 @@ def test_the_firmware_chip_table_is_what_the_source_says() -> None:
 
 
 def test_another_vendors_format_is_not_this_drivers_complaint() -> None:
-    from sbctune.inventory.log_sightings import _kernel_complaint
+    from sbctune.inventory.log_complaints import kernel_complaint as _kernel_complaint
 
     message = IGC_DOWN.split("eth1: ", 1)[1]  # "NIC Link is Down": bnx2x prints it at err
     assert _kernel_complaint(message, "bnx2x") and not _kernel_complaint(message, "igc")

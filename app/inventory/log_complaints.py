@@ -1,0 +1,65 @@
+"""A driver's complaints in the kernel log (lines the kernel's source prints at error or
+warning level), the firmware files and the IDs its lines name (issue 24)."""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.catalog.id_formats import load_id_formats
+from sbctune.catalog.kernel_drivers import load_kernel_drivers, other_drivers_message
+from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.inventory.sightings import Sighting
+
+
+def kernel_complaint(text: str, driver: str | None = None) -> bool:
+    """A driver's line about its device that the kernel's source prints at error or warning
+    level (resources/kernel_source), though no rule here knows it."""
+    message = load_messages().match(text)
+    if message is not None and not other_drivers_message(message.files, driver):
+        return message.level != "info"
+    # an older or a vendor kernel's message: with its errno, or a network driver of the
+    # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
+    return reports_errno(text) or (_FAILED.search(text) is not None and net_driver(driver))
+
+
+_FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
+# A firmware file's name in a driver's line: the extensions drivers' MODULE_FIRMWARE files have
+# (resources/kernel_source/drivers.json "firmware"); tried only on lines that have one of them.
+_FIRMWARE_EXT = (".ucode", ".bin", ".fw", ".mbn")
+_FIRMWARE_FILE = re.compile(r"(?<![\w./-])([\w+-][\w./+,-]{0,120}\.(?:ucode|bin|fw|mbn))(?![\w.])")
+
+
+def firmware_file(text: str) -> str | None:
+    """ "... Loaded firmware version: 17.3216344376.0 7260-17.ucode" -> "7260-17.ucode"."""
+    if not any(ext in text for ext in _FIRMWARE_EXT):
+        return None
+    found = _FIRMWARE_FILE.search(text[:400])
+    return found.group(1) if found else None
+
+
+def net_driver(driver: str | None) -> bool:
+    return load_kernel_drivers().get(driver) is not None
+
+
+def reports_errno(text: str) -> bool:
+    """ "... failed to read data F1@0x0b800, err: -110": a known errno reported as failed."""
+    value = errno_in(text)
+    return value is not None and value < 0 and load_messages().errno(value) is not None
+
+
+IDS_BY_FORMAT = "dmesg format"  # graph.PRECEDENCE: after every source that lists IDs itself
+
+
+def ids_said(text: str, sighting: Sighting) -> Sighting | None:
+    """The IDs a device's line prints, read by the kernel format it was printed from
+    (resources/kernel_source/id_formats.tsv): "usb 1-1: This Realtek USB WiFi dongle
+    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver."""
+    keys = [k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")]
+    found = load_id_formats().ids_in(text) if keys else None
+    if found is None:
+        return None
+    ids, item = found
+    said = Sighting(keys)
+    why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
+    said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
+    return said
