@@ -249,6 +249,23 @@ def log_findings(nic: Nic) -> list[Finding]:
             f"{_cite('probe_failed')}.{_errno(lines)}",
             lines,
         )
+    if lines := nic.log.get("pcie_aer"):
+        lost = any("Uncorrect" in line or "Fatal" in line for line in lines)
+        add(
+            "pcie-errors",
+            "problem" if lost else "warning",
+            f"{label}: its PCIe link reported errors ({_times(nic, 'pcie_aer')})"
+            f"{_cite('pcie_aer')}: "
+            + (
+                "uncorrected ones, which lose data or stop the device. "
+                if lost
+                else "corrected ones, which the link repairs by resending, at a cost. "
+            )
+            + "A marginal link (slot, riser, adapter cable, power) or its power saving (ASPM) "
+            "causes them: reseat the card, try another slot or cable, or test with "
+            "pcie_aspm=off.",
+            lines,
+        )
     _complaints(nic, found, label)
     _below_phy(nic, found, label)
     found += counter_findings(nic, label)
