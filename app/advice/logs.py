@@ -250,7 +250,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             lines,
         )
     if lines := nic.log.get("pcie_aer"):
-        lost = any("Uncorrect" in line or "Fatal" in line for line in lines)
+        lost = any(w in line for line in lines for w in ("Uncorrect", "Fatal", "recover"))
         add(
             "pcie-errors",
             "problem" if lost else "warning",

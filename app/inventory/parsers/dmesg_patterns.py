@@ -187,7 +187,10 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             rf"^(?P<driver>[\w-]+) (?P<device>{_PCI_ADDR}): (?:AER: )?(?:PCIe Bus Error: "
             r"severity=(?P<severity>[\w ()-]{1,40}?), |\s*device \[(?P<vendor>[0-9a-f]{4}):"
             r"(?P<product>[0-9a-f]{4})\] error status/mask=|(?:Multiple )?(?P<severity2>[\w ()-]"
-            rf"{{1,40}}?) error (?:message )?received(?::| from) (?P<source>{_PCI_ADDR})\b)"
+            rf"{{1,40}}?) error (?:message )?received(?::| from) (?P<source>{_PCI_ADDR})\b|"
+            # the device could not take part in the recovery (drivers/pci/pcie/err.c
+            # report_error_detected(): "can't recover (no error_detected callback)")
+            r"(?P<unrecovered>[Cc]an't recover) \(no error_detected callback\))"
         ),
     ),
     (
@@ -280,6 +283,13 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "link_down",
         _Lazy(r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Down\b"),
+    ),
+    (
+        # a PHY the device tree (or ACPI) declares is not on its MDIO bus: err level in
+        # drivers/net/mdio/of_mdio.c __of_mdiobus_register() and acpi_mdio.c; the bus is named
+        # by its own id ("unimac-mdio--19", "stmmac-0", "4a101000.mdio"), not by a NIC
+        "phy_failure",
+        _Lazy(r"^mdio_bus (?P<mdio_bus>\S+): MDIO device at address \d+ is missing"),
     ),
     (
         "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
@@ -488,7 +498,13 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "pci_bar": ("BAR ",),
     "pcie_link_up": ("link up",),
     "pcie_link_down": ("link down", "link training", "never came up"),
-    "pcie_aer": ("PCIe Bus Error", "error status/mask", "error received", "rror message received"),
+    "pcie_aer": (
+        "PCIe Bus Error",
+        "error status/mask",
+        "error received",
+        "rror message received",
+        "error_detected callback",
+    ),
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
     "usb_product": ("Product: ",),
@@ -512,7 +528,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
     "ip_config": (" answer from", "device="),
-    "phy_failure": ("PHY", "phy", "probe of"),
+    "phy_failure": ("PHY", "phy", "probe of", "is missing"),
     "mdio_named": ("PHY",),
     "kevent_dropped": ("kevent",),
     "usb_reset": ("reset ",),
