@@ -117,3 +117,12 @@ def test_aer_lines_read_the_same_in_any_wrapper_and_garbage_never_raises(
     res, _ = parse_dmesg(text)
     kinds = [e.kind for e in res.events if e.kind == "pcie_aer"]
     assert len(kinds) == 3
+
+
+def test_a_backtick_glued_to_an_ifconfig_name_is_not_part_of_it() -> None:
+    """`` `enp0s20f0u1 Link encap:Ethernet `` (a Markdown backtick before a French-locale
+    net-tools block): the NIC is enp0s20f0u1, on USB by its systemd name, link up (RUNNING)."""
+    text = _output("x86_pyduml_19_ifconfig_french_locale_rndis_enp0s20f0u1")
+    assert text.startswith("`enp0s20f0u1")
+    (nic,) = _inventory({"ifconfig": text}).nics
+    assert (nic.name, nic.bus, nic.link_detected) == ("enp0s20f0u1", "usb", True)

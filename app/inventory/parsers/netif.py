@@ -295,8 +295,11 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 
 # A header is told by its words, not its column: a forum that indents a whole paste (and
 # collapses ifconfig's own alignment) leaves "    eth0 Link encap:Ethernet ...".
-_IFC_OLD_HDR = re.compile(r"^\s*(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
-_IFC_NEW_HDR = re.compile(r"^\s*(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+# a paste's Markdown backtick, bold or "> " quote glued before the name ("`enp0s20f0u1 Link
+# encap"): not part of it
+_PASTE_MARK = r"(?:[`*>]+\s*)?"
+_IFC_OLD_HDR = re.compile(rf"^\s*{_PASTE_MARK}(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
+_IFC_NEW_HDR = re.compile(rf"^\s*{_PASTE_MARK}(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
 _IFC_OLD_INET = re.compile(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
 _IFC_OLD_INET6 = re.compile(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
 _IFC_NEW_INET = re.compile(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")
