@@ -6,6 +6,7 @@ A new shape stays cheap by the rules in the docstring of parsers/dmesg.py."""
 from __future__ import annotations
 
 from sbctune.catalog.child_devices import pattern as _child_pattern
+from sbctune.inventory.parsers.dmesg_patterns_bus import PCIE_NEEDLES, PCIE_PATTERNS
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
@@ -23,7 +24,6 @@ ADDRESSED_BUS_ID = (
 )
 # A PHY or DSA switch on an MDIO bus (mdio_bus.c PHY_ID_FMT "%s:%02x"): "mdio-bus:1f"
 MDIO_DEVICE = r"[a-z][\w.-]{0,40}:[0-9a-f]{2}(?=[\s:])"
-_PCI_ADDR = r"[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]"
 BUS_ID = f"(?:{ADDRESSED_BUS_ID}|{PRE_DT_PLATFORM}|{MDIO_DEVICE})"
 # A device the kernel registers below a NIC's own, as dev_printk names it: "mhi mhi0", "ieee80211
 # phy0" (resources/kernel_source/child_devices.json says where each name is made).
@@ -164,35 +164,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?P<speed>[\d.]+) ?GT/s (?:PCIe )?x(?P<width>\d+)"
         ),
     ),
-    (
-        # A PCIe host controller whose link never trained: brcm-pcie's "link down"
-        # (drivers/pci/controller/pcie-brcmstb.c brcm_pcie_start_link()), rockchip-pcie's
-        # "PCIe link training gen1 timeout!" (pcie-rockchip-host.c
-        # rockchip_pcie_host_init_port()), DesignWare's "Phy link never came up"
-        # (dwc/pcie-designware.c dw_pcie_wait_for_link())
-        "pcie_link_down",
-        _Lazy(
-            r"^(?P<driver>\S*pcie\S*) (?P<device>\S+): (?:link down|PCIe link training gen\d "
-            r"timeout!|Phy link never came up)"
-        ),
-    ),
-    (
-        # PCIe Advanced Error Reporting (drivers/pci/pcie/aer.c aer_print_error(): "PCIe Bus
-        # Error: severity=%s, type=%s, (%s)" and "  device [%04x:%04x] error status/mask=...",
-        # on the device that erred, with or without "AER: "; aer_print_port_info(): the root
-        # port's "%s%s error message received from %04x:%02x:%02x.%d", before 5.x "%s%s error
-        # received: %04x:%02x:%02x.%d"; "id=00e5" in older kernels names no device)
-        "pcie_aer",
-        _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{_PCI_ADDR}): (?:AER: )?(?:PCIe Bus Error: "
-            r"severity=(?P<severity>[\w ()-]{1,40}?), |\s*device \[(?P<vendor>[0-9a-f]{4}):"
-            r"(?P<product>[0-9a-f]{4})\] error status/mask=|(?:Multiple )?(?P<severity2>[\w ()-]"
-            rf"{{1,40}}?) error (?:message )?received(?::| from) (?P<source>{_PCI_ADDR})\b|"
-            # the device could not take part in the recovery (drivers/pci/pcie/err.c
-            # report_error_detected(): "can't recover (no error_detected callback)")
-            r"(?P<unrecovered>[Cc]an't recover) \(no error_detected callback\))"
-        ),
-    ),
+    *PCIE_PATTERNS,
     (
         "usb_new_device",
         _Lazy(
@@ -283,13 +255,6 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "link_down",
         _Lazy(r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Down\b"),
-    ),
-    (
-        # a PHY the device tree (or ACPI) declares is not on its MDIO bus: err level in
-        # drivers/net/mdio/of_mdio.c __of_mdiobus_register() and acpi_mdio.c; the bus is named
-        # by its own id ("unimac-mdio--19", "stmmac-0", "4a101000.mdio"), not by a NIC
-        "phy_failure",
-        _Lazy(r"^mdio_bus (?P<mdio_bus>\S+): MDIO device at address \d+ is missing"),
     ),
     (
         "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
@@ -497,14 +462,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "pci_device": (" type ",),
     "pci_bar": ("BAR ",),
     "pcie_link_up": ("link up",),
-    "pcie_link_down": ("link down", "link training", "never came up"),
-    "pcie_aer": (
-        "PCIe Bus Error",
-        "error status/mask",
-        "error received",
-        "rror message received",
-        "error_detected callback",
-    ),
+    **PCIE_NEEDLES,
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
     "usb_product": ("Product: ",),
