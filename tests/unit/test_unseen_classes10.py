@@ -1,5 +1,5 @@
-"""Classes that the tenth unseen set (17 public pastes in tests/captures/corpus: PCIe AER lines,
-PCIe controllers without a link, a USB gadget's usb0, a PHY missing from its MDIO bus; 84 of 104
+"""Classes that the tenth unseen set (18 public pastes in tests/captures/corpus: PCIe AER lines,
+PCIe controllers without a link, a USB gadget's usb0, a PHY missing from its MDIO bus; 89 of 110
 facts before its fixes) showed unread. Every output here is copied from one of those bundles
 or from tests/captures/dmesg (named beside it, each with its .source.md); the corpus test checks
 whole bundles."""
@@ -126,3 +126,24 @@ def test_a_backtick_glued_to_an_ifconfig_name_is_not_part_of_it() -> None:
     assert text.startswith("`enp0s20f0u1")
     (nic,) = _inventory({"ifconfig": text}).nics
     assert (nic.name, nic.bus, nic.link_detected) == ("enp0s20f0u1", "usb", True)
+
+
+def test_ip_s_counters_pasted_without_their_interface_line_are_the_named_interfaces() -> None:
+    """`ip -s link show eth0` pasted from its RX lines on (a Pi 5's macb): the counters are
+    eth0's, so its 2.2 % receive drops are a finding; /proc/interrupts puts them on CPU0."""
+    bundle = "pi5_linux_6898_ip_s_rx_drops_interrupts_cpu0_ethtool_s_grep"
+    text = _output(bundle, "000")
+    assert "eth0" not in text
+    interrupts = (CORPUS / bundle / "files" / "002-proc_interrupts.txt").read_text(encoding="utf-8")
+    raw = RawOutputs(
+        commands={"ip -s link show eth0": text}, files={"/proc/interrupts": interrupts}
+    )
+    inv = inventory_from_raw(raw)
+    assert isinstance(inv, Inventory)
+    (nic,) = inv.nics
+    assert (nic.name, nic.irqs) == ("eth0", [104])
+    (summary,) = _finding(inv, "interface-errors")
+    assert "617 of 27502 received packets dropped" in summary
+    assert _finding(inv, "irq-on-cpu0")
+    # the same lines under a command that names no interface are read as nothing
+    assert not _inventory({"ip -s link": text}).nics

@@ -202,9 +202,11 @@ _IP_LINK_RE = re.compile(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = re.compile(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
 
 
-def parse_ip_text(text: str) -> Parsed[NetInterfaces]:
-    """``ip addr``, ``ip link show``, ``ip -s link`` text output."""
-    return guarded("ip", _parse_ip_text, text, NetInterfaces)
+def parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]:
+    """``ip addr``, ``ip link show``, ``ip -s link`` text output. ``iface``: the interface the
+    command named (``ip -s link show eth0``), whose counters a paste may give without the
+    ``2: eth0: <...>`` line before them."""
+    return guarded("ip", lambda t: _parse_ip_text(t, iface), text, NetInterfaces)
 
 
 def _kv_after(rest: str, key: str) -> str | None:
@@ -212,7 +214,7 @@ def _kv_after(rest: str, key: str) -> str | None:
     return m.group(1) if m else None
 
 
-def _parse_ip_text(text: str) -> Parsed[NetInterfaces]:
+def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]:
     res = NetInterfaces()
     bad = 0
     cur: NetInterface | None = None
@@ -235,6 +237,9 @@ def _parse_ip_text(text: str) -> Parsed[NetInterfaces]:
             )
             res.interfaces.append(cur)
             continue
+        if cur is None and iface and not res.interfaces and _IP_STATS_HDR_RE.match(line):
+            cur = NetInterface(name=iface)  # the counters alone, of the interface named
+            res.interfaces.append(cur)
         if cur is None:
             bad += 1
             continue
