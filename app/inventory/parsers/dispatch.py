@@ -271,8 +271,8 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
         result, warnings = sysfs.parse_usb_speed(to_text(text))
         return ParsedOutput(key, result, warnings, iface)
     if key == "ip" and iface:
-        result, warnings = netif.parse_ip_text(to_text(text), iface)
-        return ParsedOutput(key, result, warnings, iface)
+        named, named_warnings = netif.parse_ip_text(to_text(text), iface)
+        return ParsedOutput(key, named, named_warnings, iface)
     parsed, found_warnings = PARSERS[key].parse(to_text(text))
     return ParsedOutput(key, parsed, found_warnings, iface)
 
