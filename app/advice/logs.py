@@ -124,6 +124,27 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
 _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
 
 
+def _pcie_errors(nic: Nic, found: list[Finding], label: str) -> None:
+    """PCIe AER lines about the NIC's device (drivers/pci/pcie/aer.c, err.c)."""
+    lines = nic.log.get("pcie_aer")
+    if not lines:
+        return
+    lost = any(w in line for line in lines for w in ("Uncorrect", "Fatal", "recover"))
+    summary = (
+        f"{label}: its PCIe link reported errors ({_times(nic, 'pcie_aer')})"
+        f"{_cite('pcie_aer')}: "
+        + (
+            "uncorrected ones, which lose data or stop the device. "
+            if lost
+            else "corrected ones, which the link repairs by resending, at a cost. "
+        )
+        + "A marginal link (slot, riser, adapter cable, power) or its power saving (ASPM) "
+        "causes them: reseat the card, try another slot or cable, or test with pcie_aspm=off."
+    )
+    severity = "problem" if lost else "warning"
+    found.append(Finding("pcie-errors", severity, label, summary, lines))  # type: ignore[arg-type]
+
+
 def _below_phy(nic: Nic, found: list[Finding], label: str) -> None:
     """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s."""
     speed = nic.link_speed_mbps
@@ -249,6 +270,7 @@ def log_findings(nic: Nic) -> list[Finding]:
             f"{_cite('probe_failed')}.{_errno(lines)}",
             lines,
         )
+    _pcie_errors(nic, found, label)
     _complaints(nic, found, label)
     _below_phy(nic, found, label)
     found += counter_findings(nic, label)

@@ -33,6 +33,7 @@ from sbctune.advice.static_board import (
     usb_below_top_speed,
     usb_device_resets,
 )
+from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
     Finding,
@@ -468,5 +469,6 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
     unowned_phy_failures(advisor)
+    pcie_links_down(advisor)
     power(advisor)
     inventory.findings.sort(key=lambda f: _RANK[f.severity])

@@ -21,6 +21,7 @@ from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import firmware_file, ids_said, kernel_complaint
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
+from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.wiphy_join import WiphyWatch
@@ -322,12 +323,14 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "driver_message": _on_driver_message,
     "wiphy": _on_wiphy,
     "mmc_card": _on_mmc_card,
+    "pcie_aer": on_pcie_aer,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
     "link_up", "link_down", "carrier", "carrier_up", "phy_link_up", "phy_link_down",
     "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
     "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
+    "pcie_aer",
 }  # fmt: skip
 _SKIP = {
     "under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth", "kernel_version",

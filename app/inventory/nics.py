@@ -434,6 +434,7 @@ LOG_KINDS = (
     "probe_failed",
     "kernel_error",
     "no_carrier",
+    "pcie_aer",
 )
 
 

@@ -26,7 +26,7 @@ _new = object.__new__
 _VIRTUAL = re.compile(
     r"^(lo|docker\d*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
-    r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|usb\d+|lan\d*@.*|"
+    r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
     r"wan@.*|p2p.*|mon\.\w+|[a-z]+\d*\.\d+)$"
 )
 _IFACE = re.compile(r"^[A-Za-z][\w.-]{0,14}$")

@@ -181,7 +181,12 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         obj = objects[0] if objects else ""
         if obj and not any(o.startswith(obj) for o in ("address", "addr", "link")):
             return None, None
-        return ("ip -j" if json_mode else "ip"), None
+        if json_mode:
+            return "ip -j", None
+        # `ip -s link show eth0`, `ip addr show dev eth0`: the interface named
+        named = objects[2:3] if objects[1:2] and objects[1] in _IP_SHOW else []
+        named = objects[objects.index("dev") + 1 :][:1] if "dev" in objects else named
+        return "ip", (named[0] if named else None)
     if cmd == "lshw":
         if any(a in {"-short", "-businfo", "-json", "-xml", "-html"} for a in args):
             return None, None  # other formats than the tree of "key: value" lines
@@ -252,6 +257,9 @@ def resolve_file(path: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+_IP_SHOW = {"show", "sh", "s", "list", "ls", "l", "lst"}
+
+
 def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedOutput:
     if key is None:
         return ParsedOutput(None, None, [ParseWarning(what, "no parser for this output")], iface)
@@ -262,6 +270,9 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     if key == "sysfs usb speed":
         result, warnings = sysfs.parse_usb_speed(to_text(text))
         return ParsedOutput(key, result, warnings, iface)
+    if key == "ip" and iface:
+        named, named_warnings = netif.parse_ip_text(to_text(text), iface)
+        return ParsedOutput(key, named, named_warnings, iface)
     parsed, found_warnings = PARSERS[key].parse(to_text(text))
     return ParsedOutput(key, parsed, found_warnings, iface)
 

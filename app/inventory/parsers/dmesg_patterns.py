@@ -6,6 +6,7 @@ A new shape stays cheap by the rules in the docstring of parsers/dmesg.py."""
 from __future__ import annotations
 
 from sbctune.catalog.child_devices import pattern as _child_pattern
+from sbctune.inventory.parsers.dmesg_patterns_bus import PCIE_NEEDLES, PCIE_PATTERNS
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
@@ -163,7 +164,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?P<speed>[\d.]+) ?GT/s (?:PCIe )?x(?P<width>\d+)"
         ),
     ),
-    ("pcie_link_down", _Lazy(r"^(?P<driver>\S*pcie\S*) (?P<device>\S+): link down")),
+    *PCIE_PATTERNS,
     (
         "usb_new_device",
         _Lazy(
@@ -461,7 +462,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "pci_device": (" type ",),
     "pci_bar": ("BAR ",),
     "pcie_link_up": ("link up",),
-    "pcie_link_down": ("link down",),
+    **PCIE_NEEDLES,
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
     "usb_product": ("Product: ",),
@@ -485,7 +486,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
     "ip_config": (" answer from", "device="),
-    "phy_failure": ("PHY", "phy", "probe of"),
+    "phy_failure": ("PHY", "phy", "probe of", "is missing"),
     "mdio_named": ("PHY",),
     "kevent_dropped": ("kevent",),
     "usb_reset": ("reset ",),

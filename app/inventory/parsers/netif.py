@@ -203,9 +203,11 @@ _IP_LINK_RE = later(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = later(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
 
 
-def parse_ip_text(text: str) -> Parsed[NetInterfaces]:
-    """``ip addr``, ``ip link show``, ``ip -s link`` text output."""
-    return guarded("ip", _parse_ip_text, text, NetInterfaces)
+def parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]:
+    """``ip addr``, ``ip link show``, ``ip -s link`` text output. ``iface``: the interface the
+    command named (``ip -s link show eth0``), whose counters a paste may give without the
+    ``2: eth0: <...>`` line before them."""
+    return guarded("ip", lambda t: _parse_ip_text(t, iface), text, NetInterfaces)
 
 
 def _kv_after(rest: str, key: str) -> str | None:
@@ -213,7 +215,7 @@ def _kv_after(rest: str, key: str) -> str | None:
     return m.group(1) if m else None
 
 
-def _parse_ip_text(text: str) -> Parsed[NetInterfaces]:
+def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]:
     res = NetInterfaces()
     bad = 0
     cur: NetInterface | None = None
@@ -236,6 +238,9 @@ def _parse_ip_text(text: str) -> Parsed[NetInterfaces]:
             )
             res.interfaces.append(cur)
             continue
+        if cur is None and iface and not res.interfaces and _IP_STATS_HDR_RE.match(line):
+            cur = NetInterface(name=iface)  # the counters alone, of the interface named
+            res.interfaces.append(cur)
         if cur is None:
             bad += 1
             continue
@@ -296,8 +301,11 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 
 # A header is told by its words, not its column: a forum that indents a whole paste (and
 # collapses ifconfig's own alignment) leaves "    eth0 Link encap:Ethernet ...".
-_IFC_OLD_HDR = later(r"^\s*(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
-_IFC_NEW_HDR = later(r"^\s*(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+# a paste's Markdown backtick, bold or "> " quote glued before the name ("`enp0s20f0u1 Link
+# encap"): not part of it
+_PASTE_MARK = r"(?:[`*>]+\s*)?"
+_IFC_OLD_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
+_IFC_NEW_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
 _IFC_OLD_INET = later(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
 _IFC_OLD_INET6 = later(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
 _IFC_NEW_INET = later(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")
