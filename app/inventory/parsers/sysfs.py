@@ -36,6 +36,11 @@ def _one_value(text: str) -> tuple[str | None, str | None]:
     return first, None
 
 
+# include/uapi/linux/ethtool.h SPEED_UNKNOWN (-1: link down, no PHY), and what some drivers
+# print for it (the same -1 as u32, or u16)
+_SPEED_UNKNOWN = frozenset({"-1", "65535", "4294967295"})
+
+
 def parse_sysfs_net(attribute: str, text: str) -> Parsed[SysfsValue]:
     """``/sys/class/net/IFACE/<attribute>`` (speed, duplex, operstate, mtu, carrier ...).
 
@@ -69,12 +74,14 @@ def _parse_net_value(attribute: str, source: str, text: str) -> Parsed[SysfsValu
     if attribute in _INT_ATTRS:
         if re.fullmatch(r"-?\d+", value):
             number = int(value)
-            # speed -1 (or 4294967295 / 65535 on some drivers) means unknown
-            res.value = (
-                None
-                if attribute == "speed" and (number < 0 or number in {65535, 4294967295})
-                else number
-            )
+            if attribute == "speed" and value in _SPEED_UNKNOWN:
+                return res, []
+            if attribute == "speed" and number < 0:
+                # ethtool.h has SPEED_UNKNOWN (-1) only: any other negative is not a speed
+                return res, [
+                    ParseWarning(source, f"not a link speed ({value[:40]!r}); value unknown")
+                ]
+            res.value = number
             return res, []
         return res, [ParseWarning(source, f"not a number ({value[:40]!r}); value unknown")]
     if attribute in _WORD_ATTRS:

@@ -77,8 +77,9 @@ FAST = settings(
 def _is_empty(result: object) -> bool:
     if isinstance(result, P.DmesgResult):
         return not result.events and result.kernel_lines == 0
-    if isinstance(result, P.SysfsValue):  # "-1" / "unknown" are read fine: unknown, no warning
-        return result.value is None and result.raw.strip() not in {"-1", "unknown"}
+    if isinstance(result, P.SysfsValue):  # "-1", "unknown", 65535: read fine as unknown
+        known_unknown = {"-1", "unknown", "65535", "4294967295"}
+        return result.value is None and result.raw.strip() not in known_unknown
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
         try:
             return result == type(result)()

@@ -14,6 +14,7 @@ from sbctune.inventory.parsers import (
     parse_uname,
     parse_usb_speed,
 )
+from sbctune.inventory.parsers.sysfs import SysfsValue
 
 
 def test_cpuinfo_cm4(capture):
@@ -129,3 +130,11 @@ def test_sysfs_values(capture):
     assert parse_sysfs_net("operstate", capture("dev_vm/sys_eth0_operstate.txt"))[0].value == "up"
     assert parse_sysfs_net("mtu", capture("dev_vm/sys_eth0_mtu.txt"))[0].value == 1400
     assert parse_usb_speed("480\n")[0].value == 480 and parse_usb_speed("1.5\n")[0].value == 1.5
+
+
+def test_a_negative_speed_other_than_unknown_is_warned_about() -> None:
+    """ethtool.h knows SPEED_UNKNOWN (-1) only; hypothesis found "-2" read as a silent unknown."""
+    speed, warnings = parse_sysfs_net("speed", "-2\n")
+    assert speed.value is None and "not a link speed" in warnings[0].message
+    for unknown in ("-1\n", "65535\n", "4294967295\n"):  # -1 as some drivers print it
+        assert parse_sysfs_net("speed", unknown) == (SysfsValue("speed", raw=unknown.strip()), [])
