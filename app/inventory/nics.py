@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog import Catalog, Chip
+from sbctune.catalog.driver_chips import one_family
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
     chip_by_description,
@@ -22,6 +23,7 @@ from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
+from sbctune.inventory.pi_usb_nic import pi_own_usb_chip
 from sbctune.inventory.raw import Parsed
 
 _WIRELESS_DRIVERS = {
@@ -246,11 +248,12 @@ def _chip(
             chip = catalog.find_chip(word)
             if chip is not None:
                 break
-    # A driver with one catalog chip names it, but not an SoC's MAC glue: macb drives the GEM
-    # of Zynq, SAMA5 and PolarFire as well as the Pi 5's RP1 (the board names that one)
+    # A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
+    # not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1
     if chip is None and driver and not device.value("ids") and bus != "platform":
         candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
-        chip = candidates[0] if len(candidates) == 1 else None
+        sole = candidates[0] if len(candidates) == 1 else None
+        chip = sole if sole is not None and one_family(driver, sole) else None
     if chip is not None:
         name = _variant_name(chip, device.value("ids"))
         variant = _shown_variant(chip, name, shown)
@@ -359,6 +362,8 @@ def nic_from_device(
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
     nic.chip, chip = _chip(device, bus, nic.driver, catalog, ids)
+    if nic.chip is None and (chip := pi_own_usb_chip(nic, parsed, catalog)) is not None:
+        nic.chip = chip.name  # the Pi's own LAN951x, by its place below the SoC's USB
     nic.chip, oot = (nic.chip, None) if nic.chip else _chip_otherwise(nic, device)
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
