@@ -46,18 +46,30 @@ def bound_ids(driver: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((bus, key) for bus, key in found if bus in ("pci", "usb")))
 
 
-def other_chips(driver: str, chip: Chip) -> list[str]:
-    """The names of IDs the driver binds that name models other than the chip's, sorted."""
+def _covered(model: str, family: set[str]) -> bool:
+    """A model of the family, or a letter variant of one ("RTL8187B" of "RTL8187", "RTL8188EE"
+    of "RTL8188E"): one name is the other with letters after it ("RTL8153" is no variant
+    of "RTL815")."""
+    return model in family or any(_variant(model, f) or _variant(f, model) for f in family)
+
+
+def _variant(longer: str, shorter: str) -> bool:
+    return len(shorter) >= 5 and longer.startswith(shorter) and longer[len(shorter) :].isalpha()
+
+
+def other_chips(driver: str, named: str, own_ids: tuple[str, ...] = ()) -> list[str]:
+    """The names of IDs the driver binds that name models none of which is in ``named`` (a
+    chip's name and variants), sorted: the driver's other chips."""
     ids = load_ids()
-    own = {i.lower() for i in (*chip.usb_ids, *chip.pci_ids)}
-    family = _models(" ".join((chip.name, *chip.variants)).replace("/", " "))
+    own = {i.lower() for i in own_ids}
+    family = _models(named.replace("/", " "))
     others: set[str] = set()
     for bus, key in bound_ids(driver):
         if key in own:
             continue
         name = (ids.usb_devices if bus == "usb" else ids.pci_devices).get(key, "")
         models = _models(name)
-        if models and not models & family:
+        if models and not any(_covered(m, family) for m in models):
             others.add(name)
     return sorted(others)
 
@@ -75,4 +87,13 @@ def one_family(driver: str, chip: Chip) -> bool:
         return False  # cdc_ncm, cdc_ether ...: bind by interface class, any maker's chip
     if not known_in_tree(driver):
         return True
-    return bool(bound_ids(driver)) and not other_chips(driver, chip)
+    named = " ".join((chip.name, *chip.variants))
+    own = (*chip.usb_ids, *chip.pci_ids)
+    return bool(bound_ids(driver)) and not other_chips(driver, named, own)
+
+
+def names_one_chip(driver: object, name: str) -> bool:
+    """A chip named by the driver's own description or name ("RTL8821AE" of rtl8821ae) is its
+    one chip unless an ID the driver binds is named as another (rtl8821ae also binds the
+    "RTL8812AE", dm9601 the "ADM8515", rtw_8822bu the "RTL8812BU")."""
+    return isinstance(driver, str) and not other_chips(driver, name)

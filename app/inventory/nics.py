@@ -251,9 +251,8 @@ def _chip(
     # A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
     # not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1
     if chip is None and driver and not device.value("ids") and bus != "platform":
-        candidates = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
-        sole = candidates[0] if len(candidates) == 1 else None
-        chip = sole if sole is not None and one_family(driver, sole) else None
+        found = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
+        chip = found[0] if len(found) == 1 and one_family(driver, found[0]) else None
     if chip is not None:
         name = _variant_name(chip, device.value("ids"))
         variant = _shown_variant(chip, name, shown)
@@ -406,7 +405,8 @@ def nic_from_device(
 
 
 def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
-    """(chip, why: when no log line says it) from the driver, its link, firmware and lines."""
+    """(chip, why: when no log line says it) from the driver, its link, firmware and lines; a
+    driver's description or name names a chip only if it binds no other (driver_chips)."""
     driver = nic.driver or device.value("refused_by")
     named = (
         chip_by_speed(nic.driver, device.value("link_speed_mbps"))  # r8169 at 2.5 Gbit/s
@@ -428,19 +428,9 @@ def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
 
 
 LOG_KINDS = (
-    "phy_failure",
-    "kevent_dropped",
-    "usb_error",
-    "usb_reset",
-    "usb_disconnect",
-    "tx_timeout",
-    "firmware_missing",
-    "not_top_speed",
-    "probe_failed",
-    "kernel_error",
-    "no_carrier",
-    "pcie_aer",
-)
+    "phy_failure", "kevent_dropped", "usb_error", "usb_reset", "usb_disconnect", "tx_timeout",
+    "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
+)  # fmt: skip
 
 
 def _log(nic: Nic, device: Device) -> None:
