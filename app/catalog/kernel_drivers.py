@@ -377,9 +377,7 @@ def chip_by_description(driver: object) -> str | None:
         about = re.sub(
             rf"(?<![\w./]){re.escape(model)}(?![\w./])", f"RTL{model.upper()}", about, flags=re.I
         )
-    from sbctune.catalog.driver_chips import names_one_chip
-
-    return about if about and names_one_chip(known.name, about) else None
+    return about or None
 
 
 def chip_by_driver_name(driver: object) -> str | None:
@@ -393,11 +391,7 @@ def chip_by_driver_name(driver: object) -> str | None:
 
     ids, model = load_ids(), known.name.upper()
     names = [ids.name(bus, found) or "" for bus, found in load_kernel_drivers().ids_of(known.name)]
-    if not any(re.search(rf"\b{model}\b", n, re.I) for n in names):
-        return None
-    from sbctune.catalog.driver_chips import names_one_chip
-
-    return model if names_one_chip(known.name, model) else None  # dm9601 binds the ADM8515 too
+    return model if any(re.search(rf"\b{model}\b", n, re.I) for n in names) else None
 
 
 @functools.cache

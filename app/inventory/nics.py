@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog import Catalog, Chip
-from sbctune.catalog.driver_chips import one_family
+from sbctune.catalog.driver_chips import names_one_chip, one_family
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
     chip_by_description,
@@ -251,8 +251,8 @@ def _chip(
     # A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
     # not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1
     if chip is None and driver and not device.value("ids") and bus != "platform":
-        found = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
-        chip = found[0] if len(found) == 1 and one_family(driver, found[0]) else None
+        drives = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
+        chip = drives[0] if len(drives) == 1 and one_family(driver, drives[0]) else None
     if chip is not None:
         name = _variant_name(chip, device.value("ids"))
         variant = _shown_variant(chip, name, shown)
@@ -417,12 +417,13 @@ def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
     )
     if named:
         return str(named), None
-    if not nic.ids and (one := chip_by_description(device.value("driver") or driver)):
+    own = device.value("driver") or driver
+    if not nic.ids and (one := chip_by_description(own)) and names_one_chip(own, one):
         return one, None  # a driver for one chip (rtw89_8852be), even refused
     if (switchable := storage_mode(nic.ids)) is not None:
         return switchable.name, None  # usb_modeswitch's name for the dongle in storage mode
-    if not nic.ids and (by_name := chip_by_driver_name(device.value("driver") or driver)):
-        return by_name, None  # a driver named for its chip: mt7601u
+    if not nic.ids and (by_name := chip_by_driver_name(own)) and names_one_chip(own, by_name):
+        return by_name, None  # a driver named for its chip: mt7601u (not dm9601: ADM8515 too)
     oot = None if nic.ids else out_of_tree_chip(device.value("driver") or driver)
     return (oot[0], oot[1]) if oot else (None, None)  # rtw89_8852bu_git: RTL8852BU
 
