@@ -32,7 +32,7 @@ from sbctune.history.run_tuning import (
 from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
-from sbctune.tuning.setting_names import setting_label
+from sbctune.tuning.setting_names import setting_label, setting_value
 from sbctune.tuning.words import detail_words, held_note, status_words
 from sbctune.wording import counted, mode_words
 
@@ -196,10 +196,11 @@ def _change(change: dict[str, Any]) -> str:
         old = set((before or "").splitlines())
         added = [line for line in (after or "").splitlines() if line not in old and line.strip()]
         return f"{change.get('target')}: " + ("; ".join(added) if added else "(unchanged)")
-    shown_before = "—" if before is None else before
-    shown_after = "(removed)" if after is None else after
     kind = change.get("kind")
-    named = setting_label(str(change.get("target")), str(kind) if kind else None)
+    target, how = str(change.get("target")), str(kind) if kind else None
+    shown_before = "—" if before is None else setting_value(target, str(before), how)
+    shown_after = "(removed)" if after is None else setting_value(target, str(after), how)
+    named = setting_label(target, how)
     return f"{named}: {shown_before} → {shown_after}"
 
 
