@@ -139,7 +139,8 @@ class RunTable(QTableWidget):
     def _longest_word(self, col: int) -> int:
         """The width of the widest word in the column (cells and header): no narrower, or a
         word would be cut."""
-        texts = [self.item(r, col).text() for r in range(self.rowCount()) if self.item(r, col)]
+        items = [self.item(r, col) for r in range(self.rowCount())]
+        texts = [item.text() for item in items if item is not None]
         head = self.horizontalHeaderItem(col)
         words = " ".join([*texts, head.text() if head else ""]).split()
         return max((self.fontMetrics().horizontalAdvance(w) for w in words), default=0)
