@@ -24,7 +24,33 @@ def counted(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-__all__ = ["counted", "session_words", "spoken"]
+__all__ = [
+    "MODE_TERMS", "MODE_WORDS", "counted", "mode_term", "mode_words", "session_words", "spoken",
+]  # fmt: skip
+
+
+# How a test sends, in the words a first-time user reads (issue 22 walk): the window, the
+# Markdown and the HTML reports all take them from here; the precise term is for a tooltip or
+# a note under a table.
+MODE_WORDS: dict[str, str] = {
+    "half": "One way",
+    "full": "Both ways",
+    "full_throttled": "Both ways, PC held back",
+}
+
+MODE_TERMS: dict[str, str] = {
+    "half": "Half duplex: one direction at a time",
+    "full": "Full duplex: both directions at once",
+    "full_throttled": "Full duplex with this PC's sending limited, so the Pi's side is measured",
+}
+
+
+def mode_words(mode: str) -> str:
+    return MODE_WORDS.get(mode, mode.replace("_", " "))
+
+
+def mode_term(mode: str) -> str:
+    return MODE_TERMS.get(mode, "")
 
 
 _SESSION_STAMP = re.compile(r"(\d{8}T\d{6}Z)(?:-[0-9a-z]+)?")

@@ -62,12 +62,12 @@ class LinkChecks(NicAdvisorBase):
         self.finding(
             "at-physical-limit",
             "info",
-            f"{self.label} runs at the physical limit of its {link} Mb/s link: {figures}. "
-            f"{limit:.1f} Mbit/s is the most TCP can carry over {link} Mb/s Ethernet at MTU "
+            f"{self.label} runs at the physical limit of its {link} Mbit/s link: {figures}. "
+            f"{limit:.1f} Mbit/s is the most TCP can carry over {link} Mbit/s Ethernet at MTU "
             f"{self.nic.mtu or 1500}: headers (Ethernet, IP, TCP), preamble and inter-frame gap "
             "take the rest. No tuning makes it faster.",
-            [_best_cite(f) + f" = {pct(f.best_mbps, link)} of {link} Mb/s" for f in at]
-            + [self.framing_line() + f" → {limit:.1f} Mbit/s at {link} Mb/s"],
+            [_best_cite(f) + f" = {pct(f.best_mbps, link)} of {link} Mbit/s" for f in at]
+            + [self.framing_line() + f" → {limit:.1f} Mbit/s at {link} Mbit/s"],
         )
         self.beyond_link(max(f.best_mbps for f in at))
 
@@ -82,9 +82,9 @@ class LinkChecks(NicAdvisorBase):
                 "board",
                 # The wire's ceiling, not the figure measured: a reading can sit a little
                 # above it (rounding, shaping), and the seed's conclusion is about the ceiling.
-                f"{self.limit or now:.0f} Mbit/s is the maximum of {link} Mb/s Ethernet: "
+                f"{self.limit or now:.0f} Mbit/s is the maximum of {link} Mbit/s Ethernet: "
                 "for more, use a Pi 4 or 5",
-                f"This board's Ethernet ({chip.name}) is a {link} Mb/s USB 2.0 device: the link "
+                f"This board's Ethernet ({chip.name}) is a {link} Mbit/s USB 2.0 device: the link "
                 "is full, and the USB 2.0 controller behind it is the bottleneck of every faster "
                 "option (a USB gigabit adapter shares the same 480 Mbit/s bus with it). No tuning "
                 "changes that. A Pi 4 or 5 has native gigabit Ethernet.",
@@ -92,7 +92,7 @@ class LinkChecks(NicAdvisorBase):
                 target - now,
                 target - now,
                 ["seed-001", "rpi-doc-usb"] + ([best.source] if best else []),
-                [f"measured {now:.0f} Mbit/s on a {link} Mb/s link", self.framing_line()],
+                [f"measured {now:.0f} Mbit/s on a {link} Mbit/s link", self.framing_line()],
             )
             return
         if (self.nic.mtu or 1500) < 9000 and link >= 1000:
@@ -132,19 +132,19 @@ class LinkChecks(NicAdvisorBase):
             gain = (
                 f"from {now:.0f} to ~{best.value_mbps:.0f} Mbit/s ({best.conditions or 'measured'})"
                 if best
-                else f"beyond {now:.0f} Mbit/s, up to the {hint.link_mbps} Mb/s link "
+                else f"beyond {now:.0f} Mbit/s, up to the {hint.link_mbps} Mbit/s link "
                 "(not measured on a Pi by a cited source)"
             )
             self.recommend(
                 "adapter",
-                f"For more than {self.link} Mb/s: "
+                f"For more than {self.link} Mbit/s: "
                 f"a {chip.name}-based {hint.link_mbps / 1000:g}G NIC",
                 hint.why + " It needs a switch port and a PC that do more than gigabit too.",
                 gain,
                 low,
                 low,
                 list(hint.sources),
-                [f"now {now:.0f} Mbit/s at the {self.link} Mb/s link's limit"],
+                [f"now {now:.0f} Mbit/s at the {self.link} Mbit/s link's limit"],
             )
 
     def asymmetric(self) -> None:

@@ -291,16 +291,16 @@ class _Advisor:
                 "link-below-capability",
                 "warning",
                 nic,
-                f"{nic.name} linked at {nic.link_speed_mbps} Mb/s although it can do "
-                f"{nic.max_link_speed_mbps} Mb/s: the cable or the switch port limits it.",
+                f"{nic.name} linked at {nic.link_speed_mbps} Mbit/s although it can do "
+                f"{nic.max_link_speed_mbps} Mbit/s: the cable or the switch port limits it.",
                 [f"Speed: {nic.link_speed_mbps}Mb/s ({nic.name})"],
             )
             self.recommend(
                 "cable",
                 nic,
-                f"Get a {nic.max_link_speed_mbps} Mb/s link",
+                f"Get a {nic.max_link_speed_mbps} Mbit/s link",
                 "Check the cable (Cat5e or better, all 8 wires) and that the switch "
-                f"port supports {nic.max_link_speed_mbps} Mb/s.",
+                f"port supports {nic.max_link_speed_mbps} Mbit/s.",
                 f"from ~{now:.0f} to ~{goodput:.0f} Mbit/s",
                 ["derived-ethernet-framing"],
                 goodput - now,

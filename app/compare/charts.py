@@ -10,8 +10,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from sbctune.compare.model import Cell, Comparison
 from sbctune.history.records import DIRECTIONS, Mode, RunRecord
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.textsafe import visible
+from sbctune.wording import mode_words
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies, and in greyscale print.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
@@ -107,7 +108,7 @@ def _whisker(cell: Cell) -> float:
 
 def bar_chart(comparison: Comparison, mode: Mode) -> Chart:
     """Grouped bars: one group per direction, one bar per run, whiskers at the 95 % interval."""
-    title = f"{MODE_LABEL[mode]} throughput (Mbit/s)"
+    title = f"{mode_words(mode)} throughput (Mbit/s)"
     rows = [comparison.row(d, mode) for d in DIRECTIONS]
     peak = max(
         ((c.mbps or 0) + _whisker(c) for row in rows if row is not None for c in row.cells),
@@ -185,7 +186,7 @@ def timeline_chart(run: RunRecord, title: str | None = None) -> Chart | None:
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="2"/>\n'
         )
-        labels.append(f"{DIRECTION_LABEL[test.direction]}, {MODE_LABEL[test.mode]}")
+        labels.append(f"{DIRECTION_LABEL[test.direction]}, {mode_words(test.mode)}")
     for i in range(6):
         x = _LEFT + plot_w * i / 5
         parts.append(_text(x, HEIGHT - _BOTTOM + 16, f"{t_max * i / 5:.0f} s", size=11))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.history.records import RunRecord
-from sbctune.tuning.setting_names import setting_label
+from sbctune.tuning.setting_names import setting_label, setting_value
 from sbctune.tuning.words import session_words, tweak_title
 
 MAX_LINES = 60
@@ -42,6 +42,16 @@ def state_changes(first: RunRecord, second: RunRecord) -> list[StateChange]:
     return changes
 
 
+def _line(change: StateChange) -> str:
+    """ "Receive steering for queue rx-0 (rps/rx-0): off → CPUs 0–3": a CPU mask in words."""
+    before = setting_value(change.key, change.before)
+    after = setting_value(change.key, change.after)
+    return (
+        f"{setting_label(change.key)}: {before if before is not None else '—'} → "
+        f"{after if after is not None else '—'}"
+    )
+
+
 def change_lines(first: RunRecord, second: RunRecord) -> list[str]:
     """`CPU frequency governor of policy0 (governor/policy0): ondemand → performance`: the
     setting's plain name, its key as a detail; at most MAX_LINES of them."""
@@ -50,15 +60,9 @@ def change_lines(first: RunRecord, second: RunRecord) -> list[str]:
         note = (
             f"(no settings stored with {' and '.join(missing)}: measured before sbctune kept them)"
         )
-        head = [
-            f"{setting_label(c.key)}: {c.before} → {c.after}" for c in state_changes(first, second)
-        ]
+        head = [_line(c) for c in state_changes(first, second)]
         return [*head, note]
-    lines = [
-        f"{setting_label(c.key)}: {c.before if c.before is not None else '—'} → "
-        f"{c.after if c.after is not None else '—'}"
-        for c in state_changes(first, second)
-    ]
+    lines = [_line(c) for c in state_changes(first, second)]
     if len(lines) > MAX_LINES:
         lines = [*lines[:MAX_LINES], f"… and {len(lines) - MAX_LINES} more"]
     return lines or ["nothing: the same settings in both runs"]

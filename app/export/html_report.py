@@ -29,12 +29,12 @@ from sbctune.history.run_tuning import (
     held_for_link,
     usable_as_tuned,
 )
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
-from sbctune.tuning.setting_names import setting_label
+from sbctune.tuning.setting_names import setting_label, setting_value
 from sbctune.tuning.words import detail_words, held_note, status_words
-from sbctune.wording import counted
+from sbctune.wording import counted, mode_words
 
 NO_INVENTORY = (
     '<p class="note">No inventory was stored with these runs: board and NIC details are '
@@ -54,7 +54,6 @@ ADVICE_SOURCE = {
     "none": "none (no inventory stored).",
 }
 
-_MODE_NAMES: dict[str, str] = {str(k): v for k, v in MODE_LABEL.items()}
 _DIRECTION_NAMES: dict[str, str] = {str(k): v for k, v in DIRECTION_LABEL.items()}
 
 
@@ -168,7 +167,7 @@ def _plan_table(run: RunRecord) -> str:
         directions = ", ".join(_DIRECTION_NAMES.get(d, d) for d in spec.get("directions") or [])
         cap = f"{spec['pc_cap_mbps']:g} Mbit/s" if spec.get("pc_cap_mbps") else "—"
         mode = str(spec.get("mode"))
-        cells = [_MODE_NAMES.get(mode, mode), directions, f"{spec.get('duration')} s",
+        cells = [mode_words(str(mode)), directions, f"{spec.get('duration')} s",
                  f"{spec.get('omit', 0)} s", spec.get("streams"), cap]  # fmt: skip
         rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
     head = "".join(
@@ -197,10 +196,11 @@ def _change(change: dict[str, Any]) -> str:
         old = set((before or "").splitlines())
         added = [line for line in (after or "").splitlines() if line not in old and line.strip()]
         return f"{change.get('target')}: " + ("; ".join(added) if added else "(unchanged)")
-    shown_before = "—" if before is None else before
-    shown_after = "(removed)" if after is None else after
     kind = change.get("kind")
-    named = setting_label(str(change.get("target")), str(kind) if kind else None)
+    target, how = str(change.get("target")), str(kind) if kind else None
+    shown_before = "—" if before is None else setting_value(target, str(before), how)
+    shown_after = "(removed)" if after is None else setting_value(target, str(after), how)
+    named = setting_label(target, how)
     return f"{named}: {shown_before} → {shown_after}"
 
 
@@ -258,7 +258,7 @@ def _comparison(data: ReportData) -> str:
     rows = []
     for row in comparison.rows:
         cells = [f"<td>{esc(DIRECTION_LABEL[row.direction])}</td>",
-                 f"<td>{esc(MODE_LABEL[row.mode])}</td>",
+                 f"<td>{esc(mode_words(row.mode))}</td>",
                  f'<td class="num">{esc(tables.mbps_text(row.cells[0].mbps))}</td>']  # fmt: skip
         for cell in row.cells[1:]:
             change = tables.change_text(cell)

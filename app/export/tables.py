@@ -1,5 +1,6 @@
-"""Tables shared by the text formats: seed-shaped results (Direction | Half-duplex | Full-duplex
-| Full (PC throttled), as in seed 000) and the comparison: changes, 95 % intervals, verdicts."""
+"""Tables shared by the text formats: seed-shaped results (Direction | One way | Both ways |
+Both ways, PC held back: seed 000's layout in the app's words) and the comparison: changes,
+95 % intervals, verdicts."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from sbctune.measure.latency.report import HEADER as LATENCY_HEADER
 from sbctune.measure.latency.report import notes as latency_notes
 from sbctune.measure.latency.report import row as latency_row
 from sbctune.measure.latency.stats import results as latency_results
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
+from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.textsafe import markdown_text
 from sbctune.tuning.words import tweak_title
+from sbctune.wording import mode_words
 
 Table = tuple[list[str], list[list[str]]]
 
@@ -54,7 +56,7 @@ def change_text(cell: Cell) -> str:
 def results_table(runs: list[RunRecord]) -> Table:
     """Seed 000's layout: one block per run (a group row naming it), one row per direction."""
     modes = modes_of(runs)
-    header = ["Direction", *(MODE_LABEL[m] for m in modes)]
+    header = ["Direction", *(mode_words(m) for m in modes)]
     rows: list[list[str]] = []
     for run in runs:
         if len(runs) > 1:
@@ -75,7 +77,7 @@ def comparison_table(comparison: Comparison) -> Table:
         header += [run.label, f"{run.label} vs {first}"]
     rows = []
     for row in comparison.rows:
-        cells = [DIRECTION_LABEL[row.direction], MODE_LABEL[row.mode], mbps_text(row.cells[0].mbps)]
+        cells = [DIRECTION_LABEL[row.direction], mode_words(row.mode), mbps_text(row.cells[0].mbps)]
         for cell in row.cells[1:]:
             cells += [mbps_text(cell.mbps), change_text(cell)]
         rows.append(cells)

@@ -203,6 +203,16 @@ def _row_name(sql: str, row: sqlite3.Row) -> str:
 # --------------------------------------------------------------------------- the store
 
 
+_ADD_DEVICE = (
+    "INSERT INTO devices (host, port, user, name, first_seen, last_seen) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (host, port, user) DO UPDATE SET "
+    "last_seen = excluded.last_seen, name = coalesce(excluded.name, name)"
+)
+_ADD_DEVICE_KEEPING_NAME = _ADD_DEVICE.replace(
+    "coalesce(excluded.name, name)", "coalesce(name, excluded.name)"
+)
+
+
 class History:
     """The history database. `History.open()` uses the user data directory."""
 
@@ -327,16 +337,15 @@ class History:
         name: str | None = None,
         *,
         seen_at: datetime | None = None,
+        keep_name: bool = False,
     ) -> DeviceRecord:
-        """Record a connection to a device (new, or seen again); returns it."""
+        """Record a connection to a device (new, or seen again); returns it. `keep_name`: a
+        name already known (the hostname the app shows since Connect) stays; `name` only
+        names a device that has none."""
         seen = _time(seen_at or now())
+        sql = _ADD_DEVICE_KEEPING_NAME if keep_name else _ADD_DEVICE
         with self._write() as conn:
-            conn.execute(
-                "INSERT INTO devices (host, port, user, name, first_seen, last_seen) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (host, port, user) DO UPDATE SET "
-                "last_seen = excluded.last_seen, name = coalesce(excluded.name, name)",
-                (host, port, user, name, seen, seen),
-            )
+            conn.execute(sql, (host, port, user, name, seen, seen))
         device = self.device_for(host, port, user)
         assert device is not None
         return device

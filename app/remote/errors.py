@@ -6,6 +6,7 @@ import platform
 
 from sbctune.errors import UserError
 from sbctune.limits import size_text
+from sbctune.textsafe import visible
 
 _ENABLE_SSH = (
     "Is SSH enabled on the Pi? On Raspberry Pi OS run `sudo raspi-config` → Interface Options → "
@@ -67,13 +68,25 @@ class ConnectTimeout(RemoteError):
 
 class AuthFailed(RemoteError):
     def __init__(
-        self, user: str, host: str, methods: str = "", *, no_password: bool = False
+        self,
+        user: str,
+        host: str,
+        methods: str = "",
+        *,
+        no_password: bool = False,
+        password: bool = False,
     ) -> None:
         who = f" for user '{user}'" if user else ""
+        what = "the password" if password else "the login"
         hint = (
             "Check the user name and password, or the key file. On Raspberry Pi OS the user is "
             "the one you created in Raspberry Pi Imager (older images: 'pi')."
         )
+        if password:
+            hint = (
+                "Type the password again (mind Caps Lock) and check the user name: on Raspberry "
+                "Pi OS it is the one you created in Raspberry Pi Imager (older images: 'pi')."
+            )
         if not user:
             hint = "Give the Pi's user name as user@host (e.g. pi@raspberrypi.local). " + hint
         # The desktop app's words (sbctune.workflow.problems): its fields, not the CLI's options.
@@ -87,10 +100,18 @@ class AuthFailed(RemoteError):
                 "No password was given: pass it with --password-stdin or the SBCTUNE_PASSWORD "
                 "environment variable, or use a key (-i FILE or the SSH agent). " + hint
             )
-        super().__init__(
-            f"{host} did not accept the login{who}" + (f" ({methods})." if methods else "."),
-            hint,
-        )
+        super().__init__(f"{host} did not accept {what}{who}.{_server_words(methods)}", hint)
+
+
+def _server_words(reason: str) -> str:
+    """The server's reason only when it says more than "permission denied" (which the message
+    already says, with the user and host again: the walk of session 11); bounded and made
+    visible, as any text from the Pi."""
+    reason = " ".join(visible(reason or "").split())
+    if not reason or reason.lower().startswith("permission denied"):
+        return ""
+    short = reason if len(reason) <= 120 else reason[:119] + "…"
+    return f" The Pi said: “{short}”."
 
 
 class KeyFileUnusable(RemoteError):

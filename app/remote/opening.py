@@ -83,6 +83,7 @@ async def open_connection(target: Target, known: KnownHosts) -> asyncssh.SSHClie
             target.host,
             exc.reason,
             no_password=not target.password and not target.identity_files,
+            password=bool(target.password),
         ) from None
     except asyncssh.KeyImportError as exc:
         raise KeyFileUnusable(_key_files(target), str(exc)) from None

@@ -8,6 +8,7 @@ A key it does not name is shown as it is."""
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
@@ -37,14 +38,14 @@ def _named(plain: str | None, raw: str) -> str:
 
 
 def _file(path: str) -> str | None:
-    """ "/sys/class/net/eth1/queues/rx-0/rps_cpus" -> "Receive packet steering CPUs, queue
-    rx-0"; "/proc/irq/46/smp_affinity" -> "CPUs that take the interrupt, interrupt 46"."""
+    """ "/sys/class/net/eth1/queues/rx-0/rps_cpus" -> "Receive steering for queue rx-0";
+    "/proc/irq/46/smp_affinity" -> "CPUs that take interrupt 46"."""
     parts = path.split("/")
     plain = _table("files").get(parts[-1])
     if plain is None:
         return None
     if "queues" in parts[:-1]:
-        return f"{plain}, queue {parts[parts.index('queues') + 1]}"
+        return f"{plain} for queue {parts[parts.index('queues') + 1]}"
     if path.startswith("/proc/irq/") and len(parts) > 3:
         return f"{plain} {parts[3]}"
     return plain
@@ -84,3 +85,77 @@ def setting_label(key: str, kind: str | None = None) -> str:
     plain = _state(key)
     raw = item if group in _GROUPS and item else key
     return _named(plain, raw)
+
+
+_HEX, _DECIMAL = re.compile(r"[0-9a-fA-F]+"), re.compile(r"[0-9]{1,5}")  # ASCII digits only
+_MAX_MASK = 1024  # characters: 4096 CPUs; a longer "mask" is not one and is shown as it is
+
+
+def _mask_kind(key: str) -> str | None:
+    """ "mask" for a CPU mask setting, "list" for a CPU list one, None for any other."""
+    masks = _names().get("cpu_masks")
+    if not isinstance(masks, dict):
+        return None
+    name = key.rsplit("/", 1)[-1] if key.startswith("/") else None
+    if name is not None:
+        return "mask" if name in masks.get("files", []) else (
+            "list" if name in masks.get("list_files", []) else None
+        )
+    return "mask" if key.partition("/")[0] in masks.get("state_groups", []) else None
+
+
+def _cpu_list(cpus: list[int]) -> str:
+    """[0, 1, 2, 3, 6] -> "0–3, 6"."""
+    spans: list[list[int]] = []
+    for cpu in cpus:
+        if spans and cpu == spans[-1][1] + 1:
+            spans[-1][1] = cpu
+        else:
+            spans.append([cpu, cpu])
+    words = (f"{a}" if a == b else f"{a}–{b}" if b > a + 1 else f"{a}, {b}" for a, b in spans)
+    return ", ".join(words)
+
+
+def _cpus_words(cpus: list[int]) -> str:
+    table = _table("cpu_masks")
+    if not cpus:
+        return str(table.get("none", "none"))
+    template = str(table.get("one" if len(cpus) == 1 else "many", "{cpus}"))
+    return template.replace("{cpus}", _cpu_list(cpus))
+
+
+def _mask_cpus(value: str) -> list[int] | None:
+    digits = value.strip().replace(",", "")
+    if len(digits) > _MAX_MASK or not _HEX.fullmatch(digits):
+        return None
+    mask = int(digits, 16)
+    return [cpu for cpu in range(mask.bit_length()) if mask >> cpu & 1]
+
+
+def _list_cpus(value: str) -> list[int] | None:
+    """ "0-3,6" (the kernel's list format) -> [0, 1, 2, 3, 6]."""
+    cpus: list[int] = []
+    for part in value.strip().split(","):
+        first, _, last = part.strip().partition("-")
+        if len(part) > 12:
+            return None
+        if not _DECIMAL.fullmatch(first) or (last and not _DECIMAL.fullmatch(last)):
+            return None
+        start, end = int(first), int(last or first)
+        if end < start or end - start > 4096 or len(cpus) > 4096:
+            return None
+        cpus += range(start, end + 1)
+    return sorted(set(cpus))
+
+
+def setting_value(key: str, value: str | None, kind: str | None = None) -> str | None:
+    """A value as a person reads it: a CPU mask ("f", "00000000,00000003") as the CPUs it
+    names ("CPUs 0–3", "off" for none); any other value, or a mask that cannot be read, as it
+    is. `kind` as for setting_label (a tuning change's kind; None for a run's kept state)."""
+    if value is None or kind not in (None, "file"):
+        return value
+    found = _mask_kind(key)
+    if found is None:
+        return value
+    cpus = _mask_cpus(value) if found == "mask" else _list_cpus(value)
+    return value if cpus is None else _cpus_words(cpus)

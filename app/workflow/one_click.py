@@ -45,8 +45,8 @@ async def one_click(
     history under this id (the GUI saves it when it inspects)."""
     emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
     target = session.target
-    device = history.add_device(
-        target.host, target.port, session.username, name=inventory.board.model
+    device = history.add_device(  # the hostname the app shows, if known, stays the name
+        target.host, target.port, session.username, name=inventory.board.model, keep_name=True
     )
     assert device.id is not None
     if inventory_id is None:

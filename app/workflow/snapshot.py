@@ -42,7 +42,7 @@ async def take_snapshot(
             inventory, collection = await inspect_host(session)
             target = session.target
             device = history.add_device(target.host, target.port, session.username,
-                                        name=inventory.board.model)  # fmt: skip
+                                        name=inventory.board.model, keep_name=True)  # fmt: skip
             assert device.id is not None
             stored = inventory.to_json()
             stored["raw"] = raw_json(collection)

@@ -37,7 +37,7 @@ ONE_TRIAL = plan_named("quick").with_overrides(duration=4, omit=1, streams=4, tr
 # pi4-ax88179's (seed 000: "the rtl8153 is much better suited") is checked where its one-click
 # flow runs, in tests/integration/test_demo_cli.py; the cancel below runs part of that flow.
 CONCLUSIONS = {
-    "pi1b-smsc95xx": ("board", "is the maximum of 100 Mb/s Ethernet"),  # seed 001
+    "pi1b-smsc95xx": ("board", "is the maximum of 100 Mbit/s Ethernet"),  # seed 001
     "cm4-rtl8125b-r8169": ("driver", "r8125"),  # seed 003: "check your driver"
     "cm4-i340-nodriver": ("driver", "Install the igb driver"),  # seed 004: "build igb"
 }

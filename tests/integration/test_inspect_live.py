@@ -118,4 +118,4 @@ def test_cli_inspect_and_collect(lab_factory: Any, tmp_path: Path) -> None:
         [*cli, "inspect", target], env=env, capture_output=True, text=True, timeout=60
     )
     assert refused.returncode != 0
-    assert "did not accept the login" in refused.stderr and "Traceback" not in refused.stderr
+    assert "did not accept the password" in refused.stderr and "Traceback" not in refused.stderr

@@ -94,11 +94,11 @@ def test_seed_001_pi1_is_at_the_limit_of_100m_ethernet() -> None:
     advice = _advise(inventory, _run("eth0", {("pc_to_pi", "half"): 94}))
     top = advice.top
     assert top is not None and top.kind == "board"
-    assert "94 Mbit/s is the maximum of 100 Mb/s Ethernet" in top.title
+    assert "94 Mbit/s is the maximum of 100 Mbit/s Ethernet" in top.title
     assert "USB 2.0 controller behind it is the bottleneck" in top.detail
     assert "No tuning" in top.detail
     limit = next(f for f in advice.findings if f.id == "at-physical-limit")
-    assert "94.1 Mbit/s is the most TCP can carry over 100 Mb/s" in limit.summary
+    assert "94.1 Mbit/s is the most TCP can carry over 100 Mbit/s" in limit.summary
     assert any("1448/1538" in line for line in limit.evidence)
 
 
@@ -129,10 +129,10 @@ def test_seed_001_one_dipped_trial_keeps_the_limit_of_100m_ethernet() -> None:
     advice = _advise(inventory, run)
     top = advice.top
     assert top is not None and top.kind == "board"
-    assert "94 Mbit/s is the maximum of 100 Mb/s Ethernet" in top.title
+    assert "94 Mbit/s is the maximum of 100 Mbit/s Ethernet" in top.title
     limit = next(f for f in advice.findings if f.id == "at-physical-limit")
     assert "94 Mbit/s Pi → PC (the best of 3 trials; 89 on average)" in limit.summary
-    assert any("best trial 94 Mbit/s = 94% of 100 Mb/s" in line for line in limit.evidence)
+    assert any("best trial 94 Mbit/s = 94% of 100 Mbit/s" in line for line in limit.evidence)
 
 
 def test_seed_001_every_trial_below_the_limit_is_not_called_full() -> None:

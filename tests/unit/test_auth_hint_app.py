@@ -22,3 +22,22 @@ def test_an_empty_password_in_the_app_points_at_the_app_s_fields() -> None:
 def test_a_wrong_password_keeps_its_hint() -> None:
     exc = AuthFailed("pi", "198.18.0.2", "Permission denied", no_password=False)
     assert problem_from(exc, "gui").hint == problem_from(exc, "cli").hint
+
+
+def test_a_wrong_password_is_said_once_with_what_to_do() -> None:
+    """The walk of session 11: "did not accept the login for user 'pi' (Permission denied for
+    user pi on host …)" said it twice, the second time in the server's words."""
+    reason = "Permission denied for user pi on host 198.18.0.2"
+    exc = AuthFailed("pi", "198.18.0.2", reason, password=True)
+    shown = problem_from(exc, "gui")
+    assert shown.message == "198.18.0.2 did not accept the password for user 'pi'."
+    assert "Permission denied" not in shown.message + shown.hint
+    assert "Type the password again" in shown.hint and "Raspberry Pi Imager" in shown.hint
+    assert not jargon(shown.message + shown.hint)
+
+
+def test_a_server_reason_that_says_more_is_kept_bounded() -> None:
+    exc = AuthFailed("pi", "198.18.0.2", "Too many failures\x1b[2J" + "x" * 500, password=True)
+    message = problem_from(exc, "cli").message
+    assert "The Pi said: “Too many failures" in message and "\x1b" not in message
+    assert len(message) < 250

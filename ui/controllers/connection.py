@@ -15,10 +15,11 @@ from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
+from sbctune.textsafe import visible
 from sbctune.ui import secrets
 from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.controllers.state import AppState
-from sbctune.workflow import problem_from
+from sbctune.workflow import ConnectedInfo, problem_from
 from sbctune.workflow.connecting import connected_facts
 
 __all__ = ["ConnectRequest", "ConnectionController", "target_from"]
@@ -129,7 +130,7 @@ class ConnectionController(QObject):
             except BaseException:
                 await asyncio.shield(session.close())
                 raise
-            device = self._history.add_device(target.host, target.port, session.username)
+            device = remember_device(self._history, target, session.username, info)
             self._state.model.connected(session, info, device.id)
             await self._keyring(request, target, session.username)
         except asyncio.CancelledError:
@@ -162,3 +163,12 @@ class ConnectionController(QObject):
             self._state.model.disconnected()
             with contextlib.suppress(OSError, asyncio.TimeoutError):  # already gone
                 await aio.wait_for(session.close(), 5)
+
+
+def remember_device(
+    history: History, target: Target, user: str, info: ConnectedInfo
+) -> DeviceRecord:
+    """The device in the history, named by the hostname read from the Pi: the name the status
+    bar shows, so the Devices page shows it too (the walk of session 11: Name "–")."""
+    name = " ".join(visible(info.hostname or "").split())[:60] or None
+    return history.add_device(target.host, target.port, user, name=name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
@@ -75,27 +76,86 @@ def _mode_item(mode: str) -> QTableWidgetItem:
 
 class RunTable(QTableWidget):
     """One stored run: per direction and mode, mean / min / max / retransmits; then its UDP
-    tests (`measure --udp`): the rate received, jitter, loss and out-of-order datagrams."""
+    tests (`measure --udp`): the rate received, jitter, loss and out-of-order datagrams.
+
+    It fits the page at 800 x 600 (the walk of session 11 scrolled sideways to reach
+    "Complete"): the unit is in the figures' headers, not in every cell; headers break onto
+    two lines; in a narrow window the long words (a mode, the UDP figures) wrap."""
 
     HEADERS = (
         "Direction", "Mode", "Mean", "Min", "Max", "Retransmits", "UDP jitter · loss", "Complete",
     )  # fmt: skip
+    # On screen: short, on two lines where that saves width; the full word in the tooltip.
+    _SHOWN: ClassVar[dict[str, str]] = {
+        "Retransmits": "Sent\nagain",
+        "UDP jitter · loss": "UDP jitter\n· loss",
+    }
+    _TIPS: ClassVar[dict[str, str]] = {
+        "Retransmits": "Retransmits: TCP segments sent again (lost or late on the way)",
+        "Complete": "Whether the test ran its whole time",
+    }
 
     def __init__(self) -> None:
         super().__init__(0, len(self.HEADERS))
-        self.setHorizontalHeaderLabels(list(self.HEADERS))
         _setup(self)
+        # A stretched last column kept a width it once had: "Complete" then overran a narrow page
+        self.horizontalHeader().setStretchLastSection(False)
+        self.setWordWrap(True)
+        self._label_columns("Mbit/s")
+        self._fitted_width = -1
+
+    def _label_columns(self, units: Units) -> None:
+        for col, name in enumerate(self.HEADERS):
+            shown = self._SHOWN.get(name, name)
+            if name in ("Mean", "Min", "Max"):
+                shown = f"{name}\n{units}"
+            item = QTableWidgetItem(shown)
+            item.setToolTip(self._TIPS.get(name, shown.replace("\n", " ")))
+            self.setHorizontalHeaderItem(col, item)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.width() != self._fitted_width:  # wrapped rows change height with the width
+            self._fitted_width = self.width()
+            self._fit()
+
+    def _fit(self) -> None:
+        """Wide enough: every column on one line. Narrower: the mode and the UDP figures take
+        only their longest word's width and wrap onto more lines, so "Complete" stays in view."""
+        header = self.horizontalHeader()
+        wrapping = (self.HEADERS.index("Mode"), self.HEADERS.index("UDP jitter · loss"))
+        for col in wrapping:
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        shown = [c for c in range(self.columnCount()) if not self.isColumnHidden(c)]
+        natural = sum(max(self.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in shown)
+        if natural > self.viewport().width():
+            for col in wrapping:
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+                least = self.fontMetrics().horizontalAdvance("Both ways,") if col == 1 else 0
+                header.resizeSection(col, max(least, self._longest_word(col)) + 16)
+        self.resizeRowsToContents()
+        _fit_height(self, refit_on_resize=True)
+
+    def _longest_word(self, col: int) -> int:
+        """The width of the widest word in the column (cells and header): no narrower, or a
+        word would be cut."""
+        items = [self.item(r, col) for r in range(self.rowCount())]
+        texts = [item.text() for item in items if item is not None]
+        head = self.horizontalHeaderItem(col)
+        words = " ".join([*texts, head.text() if head else ""]).split()
+        return max((self.fontMetrics().horizontalAdvance(w) for w in words), default=0)
 
     def show_run(self, run: RunRecord, units: Units) -> None:
         self.setRowCount(len(run.tests) + len(run.udp))
+        self._label_columns(units)
         rows: list[list[tuple[str, bool]]] = []
         for test in run.tests:
             rows.append([
                 (DIRECTION_LABEL[test.direction], False),
                 (mode_words(test.mode), False),
-                (rate(test.mean_mbps, units), True),
-                (rate(test.min_mbps, units), True),
-                (rate(test.max_mbps, units), True),
+                (rate(test.mean_mbps, units, with_unit=False), True),
+                (rate(test.min_mbps, units, with_unit=False), True),
+                (rate(test.max_mbps, units, with_unit=False), True),
                 ("–" if test.retransmits is None else str(test.retransmits), True),
                 ("", False),
                 ("yes" if test.complete else "NO", False),
@@ -109,7 +169,7 @@ class RunTable(QTableWidget):
         # An empty UDP column only pushed the table past the page: at 800x600 it hid behind a
         # horizontal scroll bar after every TCP-only run (s10 walk).
         self.setColumnHidden(self.HEADERS.index("UDP jitter · loss"), not run.udp)
-        _fit_height(self)
+        self._fit()
 
 
 def _udp_cells(u: UdpRecord, units: Units) -> list[tuple[str, bool]]:
@@ -122,7 +182,7 @@ def _udp_cells(u: UdpRecord, units: Units) -> list[tuple[str, bool]]:
     return [
         (DIRECTION_LABEL[u.direction], False),
         (target, False),
-        (rate(u.receiver_mbps, units), True),
+        (rate(u.receiver_mbps, units, with_unit=False), True),
         ("–", True),
         ("–", True),
         ("–", True),

@@ -51,7 +51,7 @@ def test_compare_prints_changes_and_verdicts(
     assert main(["compare", str(ids[0]), str(ids[2])]) == 0
     out = capsys.readouterr().out
     row = next(
-        line for line in out.splitlines() if line.split()[:4] == ["Pi", "→", "PC", "Half-duplex"]
+        line for line in out.splitlines() if line.split()[:5] == ["Pi", "→", "PC", "One", "way"]
     )
     assert "736 Mbit/s" in row and "949 Mbit/s" in row and "+213 Mbit/s (+28.9 %)" in row
     assert "no interval: fewer than 2 trials" in row  # the seed gives means only

@@ -62,10 +62,10 @@ def test_json_holds_everything_with_a_schema_version(data: ReportData, tmp_path:
 def test_markdown_is_shaped_like_seed_000(data: ReportData, tmp_path: Path) -> None:
     text = export("md", data, tmp_path / "post.md").read_text(encoding="utf-8")
     lines = text.splitlines()
-    assert "| Run | Direction | Half-duplex | Full-duplex | Full (PC throttled) |" in lines
+    assert "| Run | Direction | One way | Both ways | Both ways, PC held back |" in lines
     assert "|  | Pi → PC | 736 Mbit/s | 163 Mbit/s | 412 Mbit/s |" in lines  # seed line 129
     assert "|  | PC → Pi | 933 Mbit/s | 847 Mbit/s | 403 Mbit/s |" in lines  # seed line 175
-    assert any(line.startswith("| Pi → PC | Half-duplex | 736 Mbit/s | 834 Mbit/s | +98")
+    assert any(line.startswith("| Pi → PC | One way | 736 Mbit/s | 834 Mbit/s | +98")
                for line in lines)  # fmt: skip
 
 
@@ -73,9 +73,20 @@ def test_markdown_of_one_run_is_the_plain_seed_table(seeded: tuple[History, list
                                                      tmp_path: Path) -> None:  # fmt: skip
     history, ids = seeded
     text = export("md", gather(history, ids[:1]), tmp_path / "one.md").read_text(encoding="utf-8")
-    assert "| Direction | Half-duplex | Full-duplex | Full (PC throttled) |" in text
+    assert "| Direction | One way | Both ways | Both ways, PC held back |" in text
     assert "| Pi → PC | 736 Mbit/s | 163 Mbit/s | 412 Mbit/s |" in text
     assert "vs run" not in text
+
+
+def test_reports_name_the_modes_in_the_windows_words(data: ReportData, tmp_path: Path) -> None:
+    """The walk: the reports said "Half-duplex" where the app says "One way" (one source)."""
+    from sbctune.ui.mode_words import MODE_WORDS
+
+    for fmt in ("md", "html"):
+        text = export(fmt, data, tmp_path / f"r.{fmt}").read_text(encoding="utf-8")
+        for stale in ("Half-duplex", "Full-duplex", "Full (PC throttled)"):
+            assert stale not in text, (fmt, stale)
+        assert all(words in text for words in MODE_WORDS.values()), fmt
 
 
 def test_svg_charts_parse_as_xml(data: ReportData, tmp_path: Path) -> None:

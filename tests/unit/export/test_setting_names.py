@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sbctune.export import export, gather
 from sbctune.history import History
@@ -22,6 +24,9 @@ BEFORE = {
     "ring/RX": "1024",
     "coalesce/rx-usecs": "8",
     "mtu": "1500",
+    "rps/rx-0": "0",
+    "xps/tx-0": "00000000,00000001",
+    "irq_affinity/46": "f",
 }
 AFTER = {
     "sysctl/net.core.rmem_max": "16777216",
@@ -30,6 +35,9 @@ AFTER = {
     "ring/RX": "4096",
     "coalesce/rx-usecs": "50",
     "mtu": "1500",
+    "rps/rx-0": "f",
+    "xps/tx-0": "00000000,00000005",
+    "irq_affinity/46": "2",
 }
 PLAIN = [
     "Receive buffer size limit (net.core.rmem_max): 212992 → 16777216",
@@ -37,6 +45,10 @@ PLAIN = [
     "CPU frequency governor of policy0 (governor/policy0): ondemand → performance",
     "Receive ring size (RX): 1024 → 4096",
     "Receive interrupt delay in µs (rx-usecs): 8 → 50",
+    # CPU masks in words, the key kept as a detail (the walk of session 11: "rps/rx-0: 0 → f")
+    "Receive steering for queue rx-0 (rps/rx-0): off → CPUs 0–3",
+    "Transmit steering for queue tx-0 (xps/tx-0): CPU 0 → CPUs 0, 2",
+    "CPUs that take interrupt 46 (irq_affinity/46): CPUs 0–3 → CPU 1",
 ]
 RAW_FIRST = re.compile(r"^(?:sysctl|offload|governor|ring|coalesce|rps|xps|irq_affinity)/|^net\.")
 
@@ -80,8 +92,8 @@ def test_the_tuning_sessions_changes_name_each_setting_plainly(tmp_path: Path) -
     lines = [line for cell in cells for line in cell.split("<br>") if "→" in line]
     assert "Receive buffer size limit (net.core.rmem_max): 212992 → 16777216" in lines
     assert (
-        "Receive packet steering CPUs, queue rx-0 "
-        "(/sys/class/net/eth1/queues/rx-0/rps_cpus): 0 → f" in lines
+        "Receive steering for queue rx-0 "
+        "(/sys/class/net/eth1/queues/rx-0/rps_cpus): off → CPUs 0–3" in lines
     )
     assert "Energy-Efficient Ethernet (eth1 --set-eee eee): on → off" in lines
     # every value line starts with words, not with a path, a sysctl or an ethtool option
@@ -94,3 +106,26 @@ def test_a_key_without_a_plain_name_is_shown_as_it_is() -> None:
     assert setting_label("/etc/systemd/system/x.service", "file") == "/etc/systemd/system/x.service"
     # an offload this table does not name is still said to be one
     assert setting_label("offload/tx-nocache-copy") == "A NIC offload (tx-nocache-copy)"
+
+
+def test_a_cpu_mask_is_read_as_the_cpus_it_names() -> None:
+    from sbctune.tuning.setting_names import setting_value
+
+    assert setting_value("rps/rx-0", "ff,00000001") == "CPUs 0, 32–39"
+    assert setting_value("/proc/irq/46/smp_affinity_list", "0-1,3", "file") == "CPUs 0, 1, 3"
+    assert setting_value("/proc/irq/46/smp_affinity", "4", "file") == "CPU 2"
+    # not a mask, or not a mask setting: shown as it is
+    assert setting_value("rps/rx-0", "zz") == "zz"
+    assert setting_value("rps/rx-0", "f" * 5000) == "f" * 5000
+    assert setting_value("sysctl/net.core.rmem_max", "10") == "10"
+    assert setting_value("eth1 -G rx", "f", "ethtool") == "f"
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_any_text_as_a_mask_is_shown_never_a_crash(value: str) -> None:
+    from sbctune.tuning.setting_names import setting_value
+
+    for key, kind in (("rps/rx-0", None), ("/proc/irq/9/smp_affinity_list", "file")):
+        shown = setting_value(key, value, kind)
+        assert isinstance(shown, str) and len(shown) <= max(len(value), 40_000)
