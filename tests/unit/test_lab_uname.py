@@ -4,7 +4,7 @@ uname prints it; "unknown" where the profile has no capture or seed words; never
 
 from __future__ import annotations
 
-import os
+import platform
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,7 +21,7 @@ from sbctune.lab.profile import find_profile
 
 pytestmark = pytest.mark.posix_only("runs the lab's uname, a POSIX shell script")
 
-HOST = os.uname()
+HOST = platform.uname()  # platform, not os.uname: the module is imported on Windows too
 # A real `uname -a` of a Raspberry Pi 3 B+ (a fresh trixie), verbatim from the code block of
 # https://github.com/raspberrypi/linux/issues/7436 (comment by nbuchwitz, 2026-06-15).
 PASTED = (
@@ -49,7 +49,7 @@ def test_pi4_profiles_answer_with_the_seeds_kernel(tmp_path: Path) -> None:
         assert run(bin_dir, "-m").stdout == "aarch64\n"
         assert run(bin_dir, "--kernel-release", "--machine").stdout == "5.15.4-0-rpi4 aarch64\n"
         everything = run(bin_dir, "-a").stdout
-        assert everything == f"Linux {HOST.nodename} 5.15.4-0-rpi4 unknown aarch64 GNU/Linux\n"
+        assert everything == f"Linux {HOST.node} 5.15.4-0-rpi4 unknown aarch64 GNU/Linux\n"
         parsed, warnings = parse_uname(everything)
         assert (parsed.kernel_release, parsed.machine, parsed.kernel_version) == (
             "5.15.4-0-rpi4", "aarch64", None,
