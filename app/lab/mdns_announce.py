@@ -52,8 +52,12 @@ def announce(hostname: str, interface: str, address: str) -> tuple[Zeroconf, lis
         ServiceInfo("_ssh._tcp.local.", f"{hostname}._ssh._tcp.local.",
                     addresses=packed, port=22, server=server),
     ]  # fmt: skip
+    # One Pi answering on each of its links is one responder (avahi-daemon), not rivals: each
+    # interface's Zeroconf hears the others' probes in the same namespace (IP_MULTICAST_ALL), so
+    # probing made "raspberrypi._ssh._tcp" conflict with itself and, renamed and re-probed, it
+    # came seconds after `lab up` on a 4-NIC profile (test_find_lab missed it on a busy machine).
     for info in services:
-        zc.register_service(info, allow_name_change=True)
+        zc.register_service(info, cooperating_responders=True)
     return zc, services
 
 
