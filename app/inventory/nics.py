@@ -255,7 +255,9 @@ def _chip(
         chip = drives[0] if len(drives) == 1 and one_family(driver, drives[0]) else None
     if chip is not None:
         name = _variant_name(chip, device.value("ids"))
-        variant = _shown_variant(chip, name, shown)
+        # a model the lines show, never a firmware file's name ("rtl8153a-4": its -4 is a version)
+        models = " ".join(str(f.value) for f in device.all("description"))
+        variant = _shown_variant(chip, name, f"{text or ''} {models}".upper())
         return (f"{name} ({variant})" if variant else name), chip
     found = device.value("ids") or _ids_by_name(device, ids)
     known = ids.name("usb" if bus == "usb" else "pci", found)
