@@ -213,6 +213,20 @@ def obtain(
         return KernelSource(series=series, version=got, root=tree)
 
 
+
+def pinned_trees(globs: Sequence[str], pins: Path) -> tuple[dict[str, Path], dict[str, str]]:
+    """Every series' tree with `globs`, at the package versions `pins` (a VERSION.json whose
+    "packages" map `linux-source-<series>` to a version): the roots and the versions used, as
+    the regen scripts that read 6.1 and 6.12 side by side need them."""
+    versions = json.loads(pins.read_text(encoding="utf-8"))["packages"]
+    trees: dict[str, Path] = {}
+    used: dict[str, str] = {}
+    for series in SERIES:
+        source = obtain(series, globs, version=versions.get(f"linux-source-{series}"))
+        trees[series], used[series] = source.root, source.version
+    return trees, used
+
+
 def forget(cache: Path | None = None) -> None:
     """Remove the whole cache (the next `obtain` downloads again)."""
     shutil.rmtree(cache or cache_dir(), ignore_errors=True)

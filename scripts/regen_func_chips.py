@@ -26,7 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "func_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from kernel_source import pinned_trees  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _MAX_CHIPS = 4
@@ -139,13 +139,7 @@ def build(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
-    trees: dict[str, Path] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[series] = source.version
-        trees[series] = source.root
+    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
     table = build(trees)
     data = {
         "about": (

@@ -35,7 +35,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "wiphy_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from kernel_source import pinned_trees  # noqa: E402
 from regen_kernel_source import _format_after  # noqa: E402
 
 GLOBS = ("drivers/net/wireless/*",)
@@ -204,13 +204,7 @@ def revisions(root: Path) -> dict[str, object] | None:
 
 
 def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
-    trees: dict[str, Path] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[series] = source.version
-        trees[series] = source.root
+    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
     rows = build(trees)
     data = {
         "about": (
