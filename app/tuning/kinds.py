@@ -19,8 +19,8 @@ from sbctune.tuning.kinds_boot import (
     plan_boot_config,
     plan_mtu,
 )
+from sbctune.tuning.kinds_coalesce import plan_coalescing
 from sbctune.tuning.kinds_ethtool import (
-    plan_coalescing,
     plan_eee,
     plan_offloads,
     plan_pause,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from sbctune.inventory.parsers.ethtool import (
-    parse_ethtool_coalesce,
     parse_ethtool_features,
     parse_ethtool_rings,
 )
@@ -156,108 +155,6 @@ def plan_rings(ctx: Context) -> PlannedTweak:
     return item
 
 
-def plan_coalescing(ctx: Context) -> PlannedTweak:
-    item = _plan_coalescing(ctx)
-    if item.applicable:
-        item.reason += may_not_support(ctx, "set_coalesce")
-    return item
-
-
-def _plan_coalescing(ctx: Context) -> PlannedTweak:
-    text, reason = _ethtool_output(ctx, "-c")
-    if text is None or not ctx.iface:
-        return _no(ctx, _unsure_refused(ctx, "set_coalesce", reason))
-    lacks = _driver_lacks(ctx, "set_coalesce")
-    if lacks:
-        return _no(ctx, lacks)
-    refused_chip = _refused_chip(ctx, "coalesce_refused_chips", "coalescing")
-    if refused_chip:
-        return _no(ctx, refused_chip)
-    coalesce, _ = parse_ethtool_coalesce(text)
-    item = PlannedTweak(ctx.tweak, True, "fewer, larger interrupts")
-    if coalesce.adaptive_rx is not None:
-        before = "on" if coalesce.adaptive_rx else "off"
-        item.changes.append(_ethtool_change(ctx.iface, "-C", "adaptive-rx", before, "on"))
-        _adaptive_start(ctx, item, coalesce.params, coalesce.adaptive_rx)
-        return item
-    usecs = coalesce.params.get("rx-usecs")
-    modes = ctx.caps.facts.get("coalesce_modes") if ctx.caps else None
-    if usecs is not None and modes:
-        return _plan_mode_codes(ctx, item, usecs, modes)
-    if usecs == 0 and ctx.caps and ctx.caps.facts.get("coalesce_riwt"):
-        return _no(ctx, f"{ctx.caps.driver} shows rx-usecs 0 when the MAC's RX watchdog is not "
-                   "used (older cores, or the board turns it off), and then ignores a new value "
-                   f"(not possible; {ctx.caps.cite('coalesce_riwt_needs')})")  # fmt: skip
-    if usecs is not None:
-        wanted = _stored_usecs(ctx, max(usecs, _in_driver_units(ctx, "rx-usecs")))
-        scaled = _scaled_usecs(ctx, wanted, coalesce.params.get("tx-usecs") or 0)
-        if isinstance(scaled, str):
-            return _no(ctx, scaled)
-        wanted = scaled
-        refusal = _coalesce_refusal(ctx, coalesce.params, "rx-usecs", wanted)
-        if refusal:
-            return _no(ctx, refusal)
-        item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), str(wanted)))
-        if ctx.caps and ctx.caps.facts.get("coalesce_unit_ns", {}).get("rx-usecs") == 1:
-            item.reason += (f"; {ctx.caps.driver} counts rx-usecs in nanoseconds "
-                            f"({ctx.caps.cite('coalesce_unit_ns')})")  # fmt: skip
-        return item
-    return _no(ctx, "the driver offers no interrupt coalescing settings")
-
-
-def _adaptive_start(
-    ctx: Context, item: PlannedTweak, params: dict[str, int | None], already_on: bool
-) -> None:
-    """bcmgenet: turning adaptive-rx on writes DIM's starting profile over rx-usecs/rx-frames
-    (bcmgenet_set_ring_rx_coalesce), and turning it off keeps what the registers then hold: the
-    values are changes of their own, so the revert (in reverse order, adaptive-rx off last)
-    writes the old ones back."""
-    caps = ctx.caps
-    start = caps.facts.get("coalesce_adaptive_rx_start") if caps else None
-    if caps is None or not start or already_on or not ctx.iface:
-        return
-    for param, value in start.items():
-        if params.get(param) is not None:
-            shown = str(_stored_usecs(ctx, int(value))) if param == "rx-usecs" else str(value)
-            item.changes.append(_ethtool_change(ctx.iface, "-C", param, str(params[param]), shown))
-    if len(item.changes) > 1:
-        item.reason += (f"; {caps.driver} then starts from the adaptive profile's "
-                        f"{start.get('rx-usecs')} microseconds and {start.get('rx-frames')} "
-                        "frames, "
-                        "which undoing this puts back as they were")  # fmt: skip
-
-
-def _in_driver_units(ctx: Context, param: str) -> int:
-    """The tweak's interval (microseconds) in what the driver's field counts: r8152's rx-usecs
-    is nanoseconds (COALESCE_SUPER 85000 is 85 us), so 50 us is 50000 there."""
-    target_us = int(ctx.tweak.params.get("rx_usecs", 50))
-    unit = ctx.caps.facts.get("coalesce_unit_ns", {}).get(param) if ctx.caps else None
-    return target_us * 1000 // int(unit) if unit else target_us
-
-
-def _coalesce_refusal(
-    ctx: Context, now: dict[str, int | None], param: str, wanted: int
-) -> str | None:
-    """Why the driver refuses `ethtool -C <param> <wanted>` given the values it reads back now
-    (ethtool hands it every value, the others as read): atlantic wants frames 1 exactly when
-    usecs is 0, for RX and for TX (aq_ethtool_set_coalesce), which one parameter cannot change."""
-    caps = ctx.caps
-    if caps is None:
-        return None
-    after = {**{k: v for k, v in now.items() if v is not None}, param: wanted}
-    where = caps.cite("coalesce_refuses") or caps.cite("coalesce_usecs_needs_frames_zero")
-    for combo in caps.facts.get("coalesce_refuses", []):
-        if all(after.get(name) == value for name, value in combo.items()):
-            shown = ", ".join(f"{name} {value}" for name, value in combo.items())
-            return f"{caps.driver} refuses a change while it reads {shown} (not possible; {where})"
-    frames = caps.facts.get("coalesce_usecs_needs_frames_zero", {}).get(param)
-    if frames and wanted and after.get(frames):
-        return (f"{caps.driver} refuses {param} {wanted} while {frames} is {after[frames]} "
-                f"(interrupt moderation off): both would have to change at once (not possible; "
-                f"{caps.cite('coalesce_usecs_needs_frames_zero')})")  # fmt: skip
-    return None
-
-
 def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
     """The driver's refusal of `what` on this NIC's chip (RTL8125 coalescing, EEE before
     the I350), with the kernel source that says so."""
@@ -266,78 +163,6 @@ def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
     if caps is None or chip is None:
         return None
     return f"{caps.driver} refuses {what} on the {chip} (EOPNOTSUPP; {caps.cite(fact)})"
-
-
-def _plan_mode_codes(
-    ctx: Context, item: PlannedTweak, usecs: int, modes: dict[str, object]
-) -> PlannedTweak:
-    """igb/igc: rx-usecs 1 and 3 are adaptive modes, not microseconds; 3 is the default."""
-    names = modes.get("rx-usecs", {})
-    assert isinstance(names, dict) and ctx.iface
-    if str(usecs) in ("1", "3") or usecs in (1, 3):
-        driver = ctx.caps.driver if ctx.caps else "the driver"
-        mode = names.get(str(usecs), "adaptive")
-        where = ctx.caps.cite("coalesce_modes") if ctx.caps else ""
-        return _no(ctx, f"rx-usecs {usecs} is {driver}'s adaptive interrupt moderation ({mode}) "
-                   f"already; a fixed interval would replace it ({where})")  # fmt: skip
-    item.reason = "adaptive interrupt moderation (mode 3)"
-    item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), "3"))
-    return item
-
-
-def _stored_usecs(ctx: Context, usecs: int) -> int:
-    """The value a rounding driver stores and reads back (bcmgenet: 8.192 us ticks, rounded up;
-    macb on the Raspberry Pi tree: 0.8 us ticks, rounded down),
-    so that the change verifies against what the kernel keeps."""
-    facts = ctx.caps.facts if ctx.caps else {}
-    floor = facts.get("coalesce_step_floor_ns", {}).get("rx-usecs")
-    if floor:  # macb on the RPi tree: 0.8 us ticks, rounded down twice (50 reads back 49)
-        step = int(floor)
-        kept = usecs  # the next value that reads back as written (52: 65 ticks), within 5 steps
-        while kept * 1000 // step * step // 1000 != kept and kept < usecs + 5:
-            kept += 1
-        return kept
-    step = facts.get("coalesce_step_ns", {}).get("rx-usecs")
-    if not step:
-        return usecs
-    ticks = -(-usecs * 1000 // int(step))
-    return ticks * int(step) // 1000
-
-
-def _scaled_usecs(ctx: Context, usecs: int, tx_usecs: int) -> int | str:
-    """r8169 (RTL8168/8111/8101): usecs are kept as up to 15 units of a scale chosen from the
-    link's speed and the larger of rx/tx usecs, rounded up in and out (rtl_set_coalesce,
-    rtl_get_coalesce). The first value from `usecs` up that reads back as written, or why
-    there is none (at 100 Mbit/s a unit is 20.48 us: 50 reads back 62, never as written)."""
-    caps = ctx.caps
-    by_speed = (
-        driver_caps.coalesce_scale_rows(caps, ctx.nic.chip if ctx.nic else None) if caps else None
-    )
-    if caps is None or not by_speed:
-        return usecs
-    scales = caps.facts["coalesce_scale_ns"]
-    driver = caps.driver
-    speed = ctx.nic.link_speed_mbps if ctx.nic else None
-    found = by_speed.get(str(speed)) if speed else by_speed[max(by_speed, key=int)]
-    if found is None:
-        return f"{driver} has no coalescing at {speed} Mbit/s"
-    row: list[int] = found
-    top = int(scales["units_max"])
-
-    def read_back(value: int) -> int | None:
-        scale = next((s for s in row if max(value, tx_usecs) <= s * top // 1000), None)
-        if scale is None:
-            return None  # EINVAL: over 15 units of the largest scale
-        units = -(-value * 1000 // scale)  # DIV_ROUND_UP
-        return -(-units * scale // 1000)
-
-    for value in range(usecs, usecs + 50):
-        if read_back(value) == value:
-            return value
-    return (f"{driver} keeps rx-usecs in steps of "
-            f"{row[0] / 1000:g}-{row[-1] / 1000:g} us at {speed or 'its top'} Mbit/s, so "
-            f"{usecs} would read back {read_back(usecs)} and the change could not be checked "
-            f"(not planned; {ctx.caps.cite('coalesce_scale_ns') if ctx.caps else ''})")  # fmt: skip
 
 
 def plan_offloads(ctx: Context) -> PlannedTweak:
