@@ -74,6 +74,11 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if driver and driver not in _NOT_DRIVERS and named:
         sighting.add("driver", driver, _SRC, event.text, event.line)
         sighting.add("bus", bus, _SRC, event.text, event.line)
+        if bus == "usb" and key_if is not None:
+            # "huawei_cdc_ncm 1-1.4:1.2 wwan0: register ...": the driver of the composite
+            # device's network interface, which a later usb-storage line on its disk
+            # interface (1-1.4:1.3) does not replace
+            sighting.add("net_driver", driver, _SRC, event.text, event.line)
     return sighting
 
 

@@ -351,7 +351,7 @@ def nic_from_device(
 ) -> Nic:
     bus = _bus(device)
     nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
-    nic.driver = device.value("driver")
+    nic.driver = device.value("net_driver") or device.value("driver")  # a modem's, not its disk's
     if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
