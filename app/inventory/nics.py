@@ -25,6 +25,7 @@ from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import pi_own_usb_chip
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.usb_renumeration import benign_orders
 
 _WIRELESS_DRIVERS = {
     "brcmfmac", "rtl8xxxu", "mt7601u", "ath9k_htc", "rt2800usb", "iwlwifi", "mt76x2u",
@@ -437,17 +438,16 @@ LOG_KINDS = (
 
 
 def _log(nic: Nic, device: Device) -> None:
-    # a reset its driver's own probe does (usb_reset_device() in the probe: r8152, mt7921u,
-    # resources/kernel_source/usb_probe_resets.json) is the driver's doing, not a fault
-    probed = {f.order for f in device.all("probed_by")}
+    benign = benign_orders(device)  # a driver's probe reset, a mode switch (usb_renumeration)
     for kind in LOG_KINDS:
         facts = sorted(device.all(kind), key=lambda f: f.order)
-        if kind == "usb_reset" and probed:
-            facts = [f for f in facts if f.order not in probed]
+        if kind in ("usb_reset", "usb_disconnect") and benign:
+            facts = [f for f in facts if f.order not in benign]
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)
-    enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
+    enumerations = [f for f in device.all("enumeration") if f.order not in benign]
+    enumerations.sort(key=lambda f: f.order)
     if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
         nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
         nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1
