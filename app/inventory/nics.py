@@ -266,7 +266,10 @@ def _chip(
         return str(text), None
     if known and " device " not in known:
         return known, None
-    description = device.value("description") or device.value("device_name")
+    # a class driver's description ("RNDIS device", "CDC NCM") names no chip: the device's own
+    # USB product string does ("MDM9207-MTP _SN:8A86A342")
+    product = device.value("usb_product") if ids.is_generic_usb(driver) else None
+    description = product or device.value("description") or device.value("device_name")
     return (str(description) if description else known), None
 
 

@@ -27,7 +27,7 @@ _VIRTUAL = re.compile(
     r"^(lo|docker\d*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
-    r"wan@.*|p2p.*|mon\.\w+|[a-z]+\d*\.\d+)$"
+    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|[a-z]+\d*\.\d+)$"  # ovs: Open vSwitch (Synology ovs_eth0)
 )
 _IFACE = re.compile(r"^[A-Za-z][\w.-]{0,14}$")
 _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")

@@ -271,7 +271,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"Link Speed (?P<speed>[1-9]\d*), USB \d$"
+            r"Link Speed (?P<speed>[1-9]\d*), USB (?P<usb_gen>\d)$"
         ),
     ),
     (
