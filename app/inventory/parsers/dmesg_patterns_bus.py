@@ -1,6 +1,6 @@
 """Kernel log line shapes of the buses a NIC hangs on (a part of dmesg_patterns, kept apart to
 keep that module small): a PCIe host controller without a link, PCIe Advanced Error Reporting,
-and a PHY missing from its MDIO bus."""
+a PHY missing from its MDIO bus, and a network device with a hardware VLAN filter."""
 
 from __future__ import annotations
 
@@ -46,7 +46,17 @@ PCIE_PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
 ]
+PCIE_PATTERNS.append(
+    (
+        # net/8021q/vlan.c vlan_device_event(): on NETDEV_UP of a device whose features have
+        # NETIF_F_HW_VLAN_CTAG_FILTER, "adding VLAN 0 to HW filter on device %s": a network
+        # device with a hardware VLAN filter, i.e. a NIC (a bond's name is virtual already)
+        "vlan_hw_filter",
+        _Lazy(r"^8021q: adding VLAN 0 to HW filter on device (?P<iface>[\w-]+)$"),
+    )
+)
 PCIE_NEEDLES: dict[str, tuple[str, ...]] = {
+    "vlan_hw_filter": ("to HW filter on device",),
     "pcie_link_down": ("link down", "link training", "never came up"),
     "pcie_aer": (
         "PCIe Bus Error",
