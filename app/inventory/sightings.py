@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.usb_net_classes import net_class_drivers
 from sbctune.inventory.ifnames import bus_from_name
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
@@ -182,6 +183,8 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("driver", _network_driver(dev.drivers) or dev.driver, "lsusb", line)
         if dev.driver_none:
             sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
+        if by_class := net_class_drivers(dev.classes):  # a network function by its class
+            sighting.add("net_class", by_class, "lsusb", f"{line}: interface class {dev.classes}")
         if dev.is_hub:
             sighting.add("hub", True, "lsusb", line)
         yield sighting

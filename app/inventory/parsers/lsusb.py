@@ -27,6 +27,9 @@ _S_RE = later(r"^S:\s+Product=(.+)$")
 # pattern with two lazy gaps retried from every `Cls=` (quadratic in the line's length).
 _I_CLASS_RE = later(r"Cls=\w\w\(")
 _I_DRIVER_RE = later(r"Driver=(\S+)")
+_I_TRIPLE_RE = later(
+    r"Cls=([0-9a-fA-F]{2})(?:\([^)]*\))?\s*Sub=([0-9a-fA-F]{2})\s+Prot=([0-9a-fA-F]{2})"
+)
 _I_NUM_RE = later(r"^I:\*?\s*If#=\s*(\w+)")
 _C_IFS_RE = later(r"^C:\*?\s*#Ifs=\s*(\d+)")
 
@@ -53,6 +56,7 @@ class UsbDevice:
     driver_none: bool = False  # usb-devices "Driver=(none)" on every interface
     is_hub: bool = False
     drivers: list[str] = field(default_factory=list)  # usb-devices: every interface's driver
+    classes: list[str] = field(default_factory=list)  # usb-devices: "ef/04/01" per interface
 
     @property
     def ids(self) -> str:
@@ -159,6 +163,8 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
             drivers.append(driver)
             if m := _I_NUM_RE.match(line.strip()):
                 listed.add(m.group(1))
+            if m := _I_TRIPLE_RE.search(line):
+                current.classes.append("/".join(g.lower() for g in m.groups()))
         elif current is not None and (m := _C_IFS_RE.match(line.strip())):
             count.append(int(m.group(1)))
     close()
