@@ -177,3 +177,38 @@ def test_the_modem_table_is_what_the_source_says() -> None:
     assert build(trees) == data["ids"]
     option = (trees["6.1"] / "drivers/usb/serial/option.c").read_text(encoding="utf-8")
     assert "QUECTEL_PRODUCT_RM520N" in option and "0x0801" in option
+
+
+def test_a_phone_offering_rndis_by_its_class_is_a_nic_without_a_driver() -> None:
+    """The moto g play's interfaces are `Cls=ef(misc ) Sub=04 Prot=01` (RNDIS, which 6.1's
+    rndis_host binds by class) and `Driver=(none)`: a USB network device with no driver."""
+    bundle = "asus_ac68u_merlin_pr730_moto_g_rndis_no_driver_proc_usb_devices"
+    listing = _output(bundle, "000")
+    inv = _inventory({USB_DEVICES: listing})
+    (nic,) = inv.nics
+    assert (nic.ids, nic.driver_state, nic.usb_speed_mbps) == ("22b8:2e24", "none", 480)
+    assert "no-driver" in _ids(inv)
+    # the same listing without the class codes says nothing of a network function
+    plain = listing.replace("Cls=ef(misc ) Sub=04 Prot=01", "Cls=ff(vend.) Sub=ff Prot=ff")
+    assert _inventory({USB_DEVICES: plain}).nics == []
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_the_class_table_is_what_the_source_says() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from kernel_source import obtain
+    from regen_usb_net_classes import GLOBS, build
+
+    data = json.loads(
+        resource_root()
+        .joinpath("kernel_source", "usb_net_classes.json")
+        .read_text(encoding="utf-8")
+    )
+    trees = {
+        series: obtain(series, GLOBS, version=version).root
+        for series, version in data["linux-source"].items()
+    }
+    assert build(trees) == data["classes"]
+    assert data["classes"]["ef/04/01"] == ["rndis_host"]
+    rndis = (trees["6.1"] / "drivers/net/usb/rndis_host.c").read_text(encoding="utf-8")
+    assert "USB_INTERFACE_INFO(USB_CLASS_MISC, 4, 1)" in rndis
