@@ -212,3 +212,14 @@ def test_the_class_table_is_what_the_source_says() -> None:
     assert data["classes"]["ef/04/01"] == ["rndis_host"]
     rndis = (trees["6.1"] / "drivers/net/usb/rndis_host.c").read_text(encoding="utf-8")
     assert "USB_INTERFACE_INFO(USB_CLASS_MISC, 4, 1)" in rndis
+
+
+def test_a_link_line_whose_device_address_is_elided_names_its_nic() -> None:
+    """HAOS host-log lines `kernel: macb ... ethernet end0: Link is Up - 1Gbps/Full`: the
+    driver, an elision for the address, the device name's tail, then the interface."""
+    inv = _inventory({"dmesg": _output("pi5_haos_4881_macb_end0_elided_device_host_log")})
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus) == ("end0", "macb", "platform")
+    assert (nic.link_detected, nic.link_speed_mbps, nic.duplex) == (True, 1000, "full")
+    result, _warnings = parse_dmesg("[    1.0] ... eth0: Link is Up - 10Mbps/Half\n")
+    assert [(e.kind, e.iface, e.driver) for e in result.events] == [("link_up", "eth0", None)]
