@@ -45,7 +45,9 @@ def hostile_bundle(tmp_path: Path, driver: str = "ax88179_178a", extra_usb: str 
     commands = dict(profile.commands)
     commands["lsusb -t"] = commands["lsusb -t"].replace("ax88179_178a", driver) + extra_usb
     commands["dmesg"] = commands["dmesg"].replace("ax88179_178a", driver) + (
-        f"[   12.000000] ax88179_178a 2-2:1.0 eth1: {HOSTILE}\n"
+        # the same (hostile) driver as the register line: the NIC's driver is the one that
+        # registered its interface, so a line naming another would change the driver shown
+        f"[   12.000000] {driver} 2-2:1.0 eth1: {HOSTILE}\n"
     )
     files = dict(profile.files)
     files["/proc/device-tree/model"] = f"Raspberry Pi 4 Model B Rev 1.4{HOSTILE}<script>x</script>"
