@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,11 @@ from sbctune.catalog.driver_families import DriverFamily, driver_family
 from sbctune.inventory.model import Nic
 from sbctune.inventory.report import render
 from sbctune.resources import resource_root
+from tests.kernel_trees import kernel_trees
 from tests.unit.test_corpus import BUNDLES, _chip_matches
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "captures" / "corpus"
-sys.path.insert(0, str(ROOT / "scripts"))
-from kernel_source import obtain  # noqa: E402
-from regen_driver_families import GLOBS  # noqa: E402
 
 
 def _table() -> dict:  # type: ignore[type-arg]
@@ -104,15 +101,9 @@ def test_the_table_covers_the_multi_chip_drivers_the_issue_names() -> None:
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    versions = json.loads(
-        resource_root().joinpath("kernel_source", "VERSION.json").read_text(encoding="utf-8")
-    )["packages"]
-    return {
-        name.removeprefix("linux-source-"): obtain(
-            name.removeprefix("linux-source-"), GLOBS, version=version
-        ).root
-        for name, version in versions.items()
-    }
+    from regen_driver_families import GLOBS
+
+    return kernel_trees(GLOBS)
 
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
