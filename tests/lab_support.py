@@ -224,6 +224,28 @@ async def iperf3_left_on_pi(session: Session, lab: LabInfo) -> list[str]:
     ]
 
 
+def cli_as_user(lab: LabInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The CLI's environment of a user of this lab (its password, a private data folder, no
+    debug output); the lab's ``user@host`` as the CLI takes it."""
+    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
+    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
+    return f"{lab.user}@{lab.host}"
+
+
+def cli_connected(
+    lab: LabInfo,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> str:
+    """cli_as_user, then `sbctune connect` with the lab's new host key accepted: the state of a
+    user who has connected once; the lab's ``user@host``."""
+    pi = cli_as_user(lab, tmp_path, monkeypatch)
+    cli_output(["connect", pi, "--accept-new-host-key"], capsys)
+    return pi
+
+
 def cli_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     """What `sbctune ARGV` printed (stdout, then stderr), run in this process; it must exit 0."""
     from sbctune.cli.main import main

@@ -53,3 +53,26 @@ def jargon(text: str, *, cli: bool = False) -> list[str]:
             start = max(0, match.start() - 30)
             found.append(f"{what}: …{text[start : match.end() + 30]!r}…")
     return found
+
+
+# The words of a test's mode and of a rate (the s12 walk: the CLI's tables said "Half-duplex"
+# and "Full-duplex" where the window says "One way" and "Both ways", and the one unit is
+# "Mbit/s"). An evidence line (a finding's "> " line) is what the Pi printed, kept verbatim
+# (ethtool's "Speed: 1000Mb/s"), and so is a recommendation's "source:" line (the title of a
+# write-up as its author wrote it) and text in quotation marks.
+STALE_TERMS = re.compile(
+    r"\b(?:Half|Full)-duplex\b|\bFull \(PC throttled\)|\b[GMK]b/s\b|\b[GMK]bps\b", re.I
+)
+_EVIDENCE_LINE = re.compile(r"^\s*(?:> |source: )")
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|“[^”\n]*”")
+
+
+def stale_terms(text: str) -> list[str]:
+    """The mode and unit words in `text` that the window does not use, with their line."""
+    found = []
+    for line in text.splitlines():
+        if _EVIDENCE_LINE.match(line):
+            continue
+        for match in STALE_TERMS.finditer(_QUOTED.sub("", line)):
+            found.append(f"{match.group()}: {line.strip()[:120]!r}")
+    return found

@@ -91,6 +91,13 @@ def wiphy_chip(message: str) -> WiphyChip | None:
     return None
 
 
+def is_wiphy_format(message: str) -> bool:
+    """The message is one of the formats a Wi-Fi driver prints on its wiphy (this table's,
+    from wiphy_info()/wiphy_notice() calls and their wrappers), whatever number it shows."""
+    message = message[:300]
+    return any(fmt.regex.fullmatch(message) for fmt in _formats())
+
+
 _REVISION_RE = re.compile(r": ASIC revision: ([0-9a-f]{5,8})\b")
 
 

@@ -81,7 +81,7 @@ def _tuning_text(run: RunRecord) -> str:
 
 
 def runs_table(runs: list[RunRecord]) -> Table:
-    header = ["Run", "Started", "Plan", "NIC", "Pi→PC", "PC→Pi", "Full Pi→PC/PC→Pi", "Tuning"]
+    header = ["Run", "Started", "Plan", "NIC", "Pi→PC", "PC→Pi", "Both ways Pi→PC/PC→Pi", "Tuning"]
     rows = []
     for run in runs:
         full = "/".join(x for x in (_figure(run, d, "full") for d in ("pi_to_pc", "pc_to_pi")))
@@ -165,6 +165,6 @@ def _history(args: argparse.Namespace) -> int:
                 print("  no runs yet")
             for record in history.tuning_sessions(device.id):
                 print(_session_line(record))
-    print("\nFigures in Mbit/s (half duplex unless marked; '?' = incomplete test).")
+    print("\nFigures in Mbit/s (one way unless marked both ways; '?' = incomplete test).")
     print("Compare: sbctune compare RUN RUN…   Export: sbctune export RUN… -f html -o r.html")
     return 0

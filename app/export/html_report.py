@@ -116,7 +116,8 @@ def _nics_table(inventory: dict[str, Any], tested: set[str | None]) -> str:
         link = nic.get("link_speed_mbps")
         cells = [
             (nic.get("name") or "—") + (" (tested)" if cls else ""),
-            nic.get("chip") or "unknown", driver or "no driver", bus_text(nic),
+            nic.get("chip") or nic.get("chip_family") or "unknown", driver or "no driver",
+            bus_text(nic),
             f"{link} Mbit/s {nic.get('duplex') or ''}".strip() if link else "—",
             ", ".join(str(i) for i in nic.get("irqs") or []) or "—",
         ]  # fmt: skip

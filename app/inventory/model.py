@@ -110,6 +110,9 @@ class Nic:
     link_span_s: float | None = None  # seconds from the first to the last link change
     usb_version: str | None = None  # bcdUSB, when shown
     phy: str | None = None  # the PHY driver the log names: "RTL8211F Gigabit Ethernet"
+    # Where no line names the chip and its driver drives several (ixgbe, mlx5_core): one of
+    # the driver's family, in the kernel's words (catalog.driver_families); never a chip.
+    chip_family: str | None = None
     # Interface counters (ip -s link, ifconfig): rx_packets, rx_errors, rx_dropped, tx_...
     counters: dict[str, int] = field(default_factory=dict)
     # The driver's own non-zero counters (ethtool -S), by the name it prints

@@ -10,6 +10,7 @@ import re
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.driver_chips import names_one_chip, one_family
+from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
     chip_by_description,
@@ -349,6 +350,7 @@ def nic_from_device(
     if nic.chip is None and (chip := pi_own_usb_chip(nic, parsed, catalog)) is not None:
         nic.chip = chip.name  # the Pi's own LAN951x, by its place below the SoC's USB
     nic.chip, oot = (nic.chip, None) if nic.chip else _chip_otherwise(nic, device)
+    nic.chip_family = None if nic.chip else family_sentence(nic.driver)  # ixgbe: its family
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")

@@ -73,7 +73,7 @@ def _nic_lines(nic: Nic) -> list[str]:
     out = [
         "",
         f"NIC {title}" + (f"  [{', '.join(tags)}]" if tags else ""),
-        f"  chip:    {_value(nic.chip)}" + (f"  [{nic.ids}]" if nic.ids else ""),
+        f"  chip:    {_value(nic.chip or nic.chip_family)}" + (f"  [{nic.ids}]" if nic.ids else ""),
         f"  driver:  {driver}{version}",
         f"  bus:     {_bus(nic)}",
         f"  link:    {_link(nic)}",

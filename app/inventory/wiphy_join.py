@@ -29,6 +29,10 @@ class WiphyWatch:
 
     def __init__(self) -> None:
         self.last: DmesgEvent | None = None  # the last line naming a device
+        # each driver's last line naming a device (a probe's lines may be followed by another
+        # driver's before the wiphy line: i915's "irq 44 for MSI/MSI-X" between ath9k's
+        # "0000:02:00.0: PCI INT A" and "phy0: Atheros AR9285 ..."); bus cores not kept
+        self.by_driver: dict[str, DmesgEvent] = {}
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         # per line of a long log: no regex here; the device is read when a wiphy line comes
@@ -38,8 +42,14 @@ class WiphyWatch:
             return sighting
         if event.kind == "usb_disconnect":
             self.last = None
+            self.by_driver.clear()
         elif event.device:
             self.last = event
+            driver = event.driver
+            if driver in self.by_driver or (
+                driver and driver not in _BUS_CORES and len(self.by_driver) < 64
+            ):
+                self.by_driver[driver] = event
         return None
 
     def _chip(self, event: DmesgEvent) -> Sighting | None:
@@ -57,11 +67,17 @@ class WiphyWatch:
 
     def _device(self, event: DmesgEvent, family: str) -> Key | None:
         before = self.last
+        if before is not None and not _bus_core_or_family(before.driver, family):
+            # "r8169 0000:02:00.0 eth0: ..." just before: another driver's device; the
+            # family's own driver's last line, if it is within the window, made the wiphy
+            before = self._family_line(family)
+            if before is None or before.timestamp is None:
+                return None  # without a clock, only the line just before is the probe's
         found = device_keys(before.device) if before is not None else None
         if before is None or found is None or found[0] not in (*_BUSES, "platform"):
             return None
         if not _bus_core_or_family(before.driver, family, found[0] == "platform"):
-            return None  # "r8169 0000:02:00.0 eth0: ..." just before: another driver's device
+            return None  # an SoC radio's line must be its own driver's, not a bus core's
         if before.timestamp is None and event.timestamp is None:
             return found[1] if event.line - before.line == 1 else None
         if before.timestamp is None or event.timestamp is None:
@@ -69,13 +85,23 @@ class WiphyWatch:
         gap = event.timestamp - before.timestamp
         return found[1] if 0.0 <= gap <= _PROBE_WINDOW_S else None
 
+    def _family_line(self, family: str) -> DmesgEvent | None:
+        """The latest line of a driver of the wiphy's family, when only one device of the
+        family spoke (two: which one made the wiphy is not said)."""
+        lines = [e for d, e in self.by_driver.items() if _bus_core_or_family(d, family)]
+        devices = {e.device for e in lines}
+        return max(lines, key=lambda e: e.line) if len(devices) == 1 else None
+
+
+_BUS_CORES = (None, "usb", "pci", "usbcore", "mmc")
+
 
 def _bus_core_or_family(driver: str | None, family: str, platform: bool = False) -> bool:
     """The line before is the bus core's ("usb 1-1.2: reset ...", "pci 0000:01:00.0: ...") or
     a driver of the wiphy's family (rt2800usb's file is under rt2x00/). An SoC's own radio
     (platform bus: "rt2800_wmac 10180000.wmac: ...", rt2x00/rt2800soc.c) only by its driver:
     the platform bus core prints no such line."""
-    if not platform and driver in (None, "usb", "pci", "usbcore", "mmc"):
+    if not platform and driver in _BUS_CORES:
         return True
     known = load_kernel_drivers().get(driver)
     return known is not None and f"/{family}/" in (known.file or "")

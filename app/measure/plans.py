@@ -15,18 +15,22 @@ from typing import Any, Literal
 from sbctune.errors import UserError
 from sbctune.measure.iperf_output import Direction
 from sbctune.resources import resource_root
+from sbctune.wording import MODE_WORDS as _WINDOW_WORDS
 from sbctune.wording import counted
 
 Mode = Literal["half", "full", "full_throttled"]
 DIRECTIONS: tuple[Direction, Direction] = ("pi_to_pc", "pc_to_pi")
 DIRECTION_LABEL: dict[Direction, str] = {"pi_to_pc": "Pi → PC", "pc_to_pi": "PC → Pi"}
+# A table's column and a line's head: the window's words (sbctune.wording.MODE_WORDS, one
+# source for the app, the reports and the command line; the s12 walk found the CLI's tables
+# still saying "Half-duplex" where the app says "One way").
 MODE_LABEL: dict[Mode, str] = {
-    "half": "Half-duplex",
-    "full": "Full-duplex",
-    "full_throttled": "Full (PC throttled)",
+    "half": _WINDOW_WORDS["half"],
+    "full": _WINDOW_WORDS["full"],
+    "full_throttled": _WINDOW_WORDS["full_throttled"],
 }
 # Inside a sentence ("Pi → PC one way: faster by …"): plain words a first-time user reads
-# (issue 22); the tables keep the write-ups' Half-/Full-duplex above.
+# (issue 22).
 MODE_WORDS: dict[Mode, str] = {
     "half": "one way",
     "full": "both ways at once",

@@ -1,5 +1,5 @@
-"""The results table shaped like seed 000's: Direction | Half-duplex | Full-duplex | Full (PC
-throttled), in Mbit/s, as text or Markdown; then a line per UDP test (jitter, loss)."""
+"""The results table shaped like seed 000's, in the window's words: Direction | One way | Both
+ways | Both ways, PC held back, in Mbit/s, as text or Markdown; then a line per UDP test."""
 
 from __future__ import annotations
 

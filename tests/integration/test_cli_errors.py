@@ -15,6 +15,7 @@ import pytest
 from sbctune.cli.main import main
 from sbctune.history import History
 from sbctune.lab.model import LabInfo
+from tests.lab_support import cli_as_user
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,9 +25,7 @@ pytestmark = [pytest.mark.lab]
 @pytest.fixture
 def as_user(lab: LabInfo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LabInfo:
     """The CLI's environment of a user of this lab: its password, a private data folder."""
-    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
-    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
+    cli_as_user(lab, tmp_path, monkeypatch)
     return lab
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.lab.model import LabInfo
-from tests.lab_support import cli_output
+from tests.lab_support import cli_connected, cli_output
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab]
@@ -30,11 +30,7 @@ def test_apply_without_tweak_says_held_back_and_the_flag(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     lab = lab_factory("pi5-macb")
-    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
-    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
-    pi = f"{lab.user}@{lab.host}"
-    cli_output(["connect", pi, "--accept-new-host-key"], capsys)
+    pi = cli_connected(lab, tmp_path, monkeypatch, capsys)
     plan = cli_output(["tune", "plan", pi], capsys)
     assert f"{RINGS}: held back (restarts the link you are connected over)" in plan, plan
     assert "(to allow it: run again with the flag --allow-link-restart)" in plan

@@ -9,7 +9,6 @@ queues, one on the Pi 5's RP1: XPS is refused.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import asyncssh
 import pytest
 
 from sbctune.lab import LabInfo
-from sbctune.lab.profile import find_profile
+from tests.lab_profiles import profile_copy
 
 pytestmark = [pytest.mark.lab]
 XPS = "/sys/class/net/eth0/queues/tx-0/xps_cpus"
@@ -26,12 +25,8 @@ XPS = "/sys/class/net/eth0/queues/tx-0/xps_cpus"
 
 def _stmmac_profile(tmp_path: Path) -> Path:
     """The Pi 5 profile with its NIC named as an stmmac (a board with no device-tree count)."""
-    folder = tmp_path / "stmmac-board"
-    shutil.copytree(find_profile("pi5-macb"), folder)
-    toml = folder / "lab.toml"
-    text = toml.read_text(encoding="utf-8").replace('driver = "macb"', 'driver = "stmmac"')
-    toml.write_text(text.replace('chip = "Cadence GEM in RP1"', 'chip = ""'), encoding="utf-8")
-    return folder
+    names = [('driver = "macb"', 'driver = "stmmac"'), ('chip = "Cadence GEM in RP1"', 'chip = ""')]
+    return profile_copy(tmp_path, "pi5-macb", "stmmac-board", replace=names)
 
 
 async def _xps(info: LabInfo) -> tuple[Any, Any]:

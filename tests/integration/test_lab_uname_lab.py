@@ -9,7 +9,6 @@ the product reads it.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,9 +17,9 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.inventory.parsers.system import parse_uname
 from sbctune.lab.model import LabInfo
-from sbctune.lab.profile import find_profile
 from sbctune.tuning import plan
 from tests.integration.test_tuning import in_lab
+from tests.lab_profiles import profile_copy
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
@@ -64,12 +63,8 @@ async def test_pi5_lab_does_not_show_this_hosts_kernel(
 
 
 def _pi3bplus_on(tmp_path: Path, kernel: str) -> str:
-    folder = tmp_path / f"pi3bplus-{kernel.split('.')[0]}-{kernel.split('.')[1]}"
-    shutil.copytree(find_profile("pi3bplus-lan78xx"), folder)
-    toml = folder / "lab.toml"
-    text = toml.read_text(encoding="utf-8")
-    toml.write_text(text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8")
-    return str(folder)
+    folder = f"pi3bplus-{kernel.split('.')[0]}-{kernel.split('.')[1]}"
+    return str(profile_copy(tmp_path, "pi3bplus-lan78xx", folder, kernel=kernel))
 
 
 @pytest.mark.parametrize(
@@ -100,12 +95,7 @@ async def test_the_planner_goes_by_the_kernel_the_lab_shows(
 
 
 def _pi5_on(tmp_path: Path, kernel: str) -> str:
-    folder = tmp_path / f"pi5-{kernel.split('+')[0]}"
-    shutil.copytree(find_profile("pi5-macb"), folder)
-    toml = folder / "lab.toml"
-    text = toml.read_text(encoding="utf-8")
-    toml.write_text(text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8")
-    return str(folder)
+    return str(profile_copy(tmp_path, "pi5-macb", f"pi5-{kernel.split('+')[0]}", kernel=kernel))
 
 
 @pytest.mark.parametrize(

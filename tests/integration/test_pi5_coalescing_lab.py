@@ -8,7 +8,6 @@ words (Results and `tune plan`). A 6.18 profile answers as gem_get/set_coalesce.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,12 +16,12 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.history import History
 from sbctune.lab.model import LabInfo
-from sbctune.lab.profile import find_profile
 from sbctune.measure.plans import plan_named
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, one_click
 from sbctune.workflow.tuning_words import outcome_line
 from tests.integration.test_tuning import in_lab
-from tests.lab_support import cli_output, connect_to_lab
+from tests.lab_profiles import profile_copy
+from tests.lab_support import cli_connected, cli_output, connect_to_lab
 from tests.plain_words import jargon
 
 pytestmark = [pytest.mark.lab]
@@ -33,12 +32,7 @@ ONE_TRIAL = plan_named("quick").with_overrides(duration=2, omit=1, trials=1)
 
 def _pi5_on(tmp_path: Path, kernel: str) -> str:
     """The Pi 5 profile with `[lab] kernel` set: the kernel its uname and its macb answer as."""
-    folder = tmp_path / f"pi5-{kernel.split('+')[0]}"
-    shutil.copytree(find_profile("pi5-macb"), folder)
-    toml = folder / "lab.toml"
-    text = toml.read_text(encoding="utf-8")
-    toml.write_text(text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8")
-    return str(folder)
+    return str(profile_copy(tmp_path, "pi5-macb", f"pi5-{kernel.split('+')[0]}", kernel=kernel))
 
 
 @pytest.mark.parametrize("kernel", [None, "6.12.55+rpt-rpi-2712"])
@@ -98,11 +92,7 @@ def test_tune_plan_says_this_kernel_does_not_support_coalescing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     lab = lab_factory("pi5-macb")
-    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("SBCTUNE_PASSWORD", lab.password)
-    monkeypatch.delenv("SBCTUNE_DEBUG", raising=False)
-    pi = f"{lab.user}@{lab.host}"
-    cli_output(["connect", pi, "--accept-new-host-key"], capsys)
+    pi = cli_connected(lab, tmp_path, monkeypatch, capsys)
     plan = cli_output(["tune", "plan", pi, "--tweak", "irq-coalescing"], capsys)
     lines = plan.splitlines()
     at = next(i for i, x in enumerate(lines) if x.startswith(f"{COALESCING}:"))

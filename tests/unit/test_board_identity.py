@@ -29,6 +29,7 @@ from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root
+from tests.kernel_trees import kernel_trees
 from tests.unit.parsers.test_dmesg_wrappers import _wrappers as WRAPPERS
 from tests.unit.test_corpus import CORPUS
 
@@ -167,17 +168,9 @@ def test_garbage_board_lines_never_raise(head: str, text: str, wrapper: str) -> 
 
 @pytest.fixture(scope="module")
 def dts_trees() -> dict[str, Path]:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from kernel_source import obtain
     from regen_board_socs import GLOBS
 
-    packages = _boards_json()["packages"]
-    return {
-        name.removeprefix("linux-source-"): obtain(
-            name.removeprefix("linux-source-"), GLOBS, version=version
-        ).root
-        for name, version in packages.items()
-    }
+    return kernel_trees(GLOBS, packages=_boards_json()["packages"])
 
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")

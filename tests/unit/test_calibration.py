@@ -47,7 +47,7 @@ def test_calibration_is_kept_and_used_by_compare_and_advice(tmp_path: Path) -> N
         note = calibration_note(history, [first])
         assert note is not None and "PC → Pi one way 23 Mbit/s" in note
     lines = report_lines(first, second)
-    assert lines[0].startswith("Pi → PC, Half-duplex: 737 then 735 Mbit/s, run-to-run spread 2")
+    assert lines[0].startswith("Pi → PC, One way: 737 then 735 Mbit/s, run-to-run spread 2")
     assert "no change detected" in lines[1]
     # A +20 Mbit/s "gain" on PC → Pi is inside this Pi's spread: not called a change.
     gain = _run(1, {"pc_to_pi": [944.0, 945.0, 946.0]})

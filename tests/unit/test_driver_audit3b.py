@@ -8,52 +8,32 @@ Sets need root, as the real ethtool does; the lab itself runs as root.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool, load_profile
-from sbctune.lab.ethtool_state import interface_state
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts, Read
+from tests.fake_ethtool_support import ethtool, lab_state, root, shown
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
-EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 NOT_SUPPORTED = "netlink error: Operation not supported"
 INVALID = "netlink error: Invalid argument"
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 EEE_ON = (CAPTURES / "ethtool_eee/pi3bplus_lan78xx_enabled_active_2882.txt").read_text(
     encoding="utf-8"
 )  # a real Pi 3 B+ (lan78xx) with EEE enabled and active
-root = pytest.mark.skipif(
-    getattr(os, "geteuid", lambda: -1)() != 0, reason="ethtool's sets need root, as on a Pi"
-)
 
 
 def lab(tmp_path: Path, driver: str, chip: str = "", queues: tuple[int, int] | None = None) -> str:
-    path = tmp_path / f"{driver}-{chip.replace('/', '_')}-{queues}.json"
-    dev = interface_state(driver, EMPTY, "eth0", chip, "", queues)
-    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
-    return str(path)
-
-
-def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
-    result = fake_ethtool.run(list(argv), state)
-    assert result is not None
-    return result
-
-
-def shown(state: str, option: str, key: str) -> str:
-    text = ethtool(state, option, "eth0")[0]
-    return text.split(f"{key}: ")[1].split("\n")[0].strip()
+    return lab_state(tmp_path, driver, chip, queues=queues)
 
 
 def dev_of(state: str) -> dict[str, Any]:

@@ -8,45 +8,23 @@ Sets need root, as the real ethtool does; the lab itself runs as root.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sbctune.inventory.model import Nic
-from sbctune.lab import fake_ethtool, load_profile
-from sbctune.lab.ethtool_state import interface_state
 from sbctune.tuning.knobs import ethtool_value
+from tests.fake_ethtool_support import ethtool, lab_state, root, shown
 from tests.unit.test_driver_audit3b import planned
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
-EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 BUSY = "netlink error: Device or resource busy"
-root = pytest.mark.skipif(
-    getattr(os, "geteuid", lambda: -1)() != 0, reason="ethtool's sets need root, as on a Pi"
-)
 
 
 def lab(tmp_path: Path, driver: str, chip: str = "", kernel: str = "", **extra: Any) -> str:
-    path = tmp_path / f"{driver}-{chip}-{kernel}-{sorted(extra.items())}.json"
-    dev = interface_state(driver, EMPTY, "eth0", chip, kernel)
-    dev.update(extra)
-    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
-    return str(path)
-
-
-def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
-    result = fake_ethtool.run(list(argv), state)
-    assert result is not None
-    return result
-
-
-def shown(state: str, option: str, key: str) -> str:
-    text = ethtool(state, option, "eth0")[0]
-    return text.split(f"{key}: ")[1].split("\n")[0].strip()
+    return lab_state(tmp_path, driver, chip, kernel, **extra)
 
 
 # ------------------------------ stmmac on 6.1: every request EBUSY while down (audit 3b row 9)

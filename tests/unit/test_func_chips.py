@@ -7,7 +7,6 @@ named below (its SOURCE.md gives the public source)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from sbctune.advice.inspect import inventory_from_raw
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root
+from tests.kernel_trees import kernel_trees
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "tests/captures/corpus/x86_rtl8xxxu_9_rtl8192eu_efuse_dump_usb_device"
@@ -58,18 +58,10 @@ def test_any_text_names_chips_only_for_a_function_it_shows(text: str) -> None:
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_the_table_is_what_the_source_says() -> None:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from kernel_source import obtain
     from regen_func_chips import GLOBS, build
 
     table = _table()
-    versions = json.loads(
-        resource_root().joinpath("kernel_source", "VERSION.json").read_text(encoding="utf-8")
-    )["packages"]
-    trees = {
-        series: obtain(series, GLOBS, version=versions[f"linux-source-{series}"]).root
-        for series in table["linux-source"]
-    }
+    trees = kernel_trees(GLOBS, table["linux-source"])
     assert build(trees) == table["functions"]
     entry = table["functions"]["rtl8192eu_parse_efuse"]
     assert entry["chips"] == ["RTL8192EU", "RTL8191EU"]

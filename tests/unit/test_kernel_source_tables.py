@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from sbctune.resources import resource_root
+from tests.kernel_trees import kernel_trees
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from kernel_source import obtain  # noqa: E402
 from regen_kernel_source import GLOBS  # noqa: E402
 
 _SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?[a-zA-Z%]")
@@ -40,13 +40,7 @@ def _messages() -> list[tuple[str, str, list[str], list[str]]]:
 
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
-    versions = _table("VERSION.json")["packages"]
-    return {
-        name.removeprefix("linux-source-"): obtain(
-            name.removeprefix("linux-source-"), GLOBS, version=version
-        ).root
-        for name, version in versions.items()
-    }
+    return kernel_trees(GLOBS)
 
 
 def _c_text(path: Path) -> str:

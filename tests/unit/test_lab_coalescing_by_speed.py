@@ -9,46 +9,31 @@ atlantic: hw_atl_b0_hw_interrupt_moderation_set (AUTO mode's speed table), aq_et
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 from pathlib import Path
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool, load_profile
-from sbctune.lab.ethtool_state import build_state, interface_state
+from sbctune.lab import load_profile
+from sbctune.lab.ethtool_state import build_state
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
+from tests.fake_ethtool_support import ethtool, lab_state, root
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
-EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 NOT_SUPPORTED = "netlink error: Operation not supported"
 INVALID = "netlink error: Invalid argument"
 OUT_OF_RANGE = "netlink error: Numerical result out of range"
 NO_ROW = "netlink error: Link number out of range"
-root = pytest.mark.skipif(
-    getattr(os, "geteuid", lambda: -1)() != 0,
-    reason="ethtool's sets need root, as on a Pi",
-)
 
 
 def lab(tmp_path: Path, driver: str, chip: str, speed: float | None) -> str:
-    path = tmp_path / f"{driver}-{speed}.json"
-    dev = interface_state(driver, EMPTY, "eth0", chip, "", None, None, speed)
-    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
-    return str(path)
-
-
-def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
-    result = fake_ethtool.run(list(argv), state)
-    assert result is not None
-    return result
+    return lab_state(tmp_path, driver, chip, speed=speed)
 
 
 def shown(state: str) -> dict[str, str]:

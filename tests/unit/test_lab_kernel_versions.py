@@ -7,28 +7,20 @@ EEE on after a link that negotiated it). A profile says its kernel in ``[lab] ke
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from sbctune.lab import ProfileError, fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import build_state, interface_state
-from sbctune.lab.profile import find_profile
+from tests.lab_profiles import profile_copy
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
 
 def pi3bplus(tmp_path: Path, kernel: str | None) -> Path:
     """The shipped Pi 3 B+ profile, saying the kernel it runs where given."""
-    folder = tmp_path / f"pi3bplus-{kernel or 'any'}"
-    shutil.copytree(find_profile("pi3bplus-lan78xx"), folder)
-    toml = folder / "lab.toml"
-    text = toml.read_text(encoding="utf-8")
-    if kernel is not None:
-        text = text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1)
-    toml.write_text(text, encoding="utf-8")
-    return folder
+    return profile_copy(tmp_path, "pi3bplus-lan78xx", f"pi3bplus-{kernel or 'any'}", kernel=kernel)
 
 
 def show_eee(tmp_path: Path, kernel: str | None) -> str:

@@ -9,14 +9,11 @@ gets it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool, load_profile
-from sbctune.lab.ethtool_state import interface_state
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
@@ -24,12 +21,12 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.probe import Facts
 from sbctune.ui.reason_words import without_sources
+from tests.fake_ethtool_support import ethtool, lab_state
 from tests.plain_words import jargon
 from tests.rpi_branches import CARRYING_KERNEL, carrying
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
-EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 PI5 = "Cadence GEM in RP1"
 NOT_SUPPORTED = "netlink error: Operation not supported"
 # a real `ethtool --show-eee` with EEE enabled and active (a Pi 3 B+, its source beside it): the
@@ -43,16 +40,7 @@ KERNELS = ["", "6.1.0-rpi7-rpi-2712", "6.6.51+rpt-rpi-2712", "6.12.55+rpt-rpi-27
 
 
 def lab(tmp_path: Path, kernel: str, driver: str = "macb", chip: str = PI5) -> str:
-    path = tmp_path / f"state-{kernel or 'unknown'}.json"
-    iface = interface_state(driver, EMPTY, "eth0", chip, kernel)
-    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
-    return str(path)
-
-
-def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
-    result = fake_ethtool.run(list(argv), state)
-    assert result is not None
-    return result
+    return lab_state(tmp_path, driver, chip, kernel)
 
 
 def planned(

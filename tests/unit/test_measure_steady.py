@@ -81,7 +81,7 @@ def test_full_duplex_says_which_mode_and_udp_tests_never_repeat() -> None:
     ran = outcomes({"pi_to_pc": [300.0, 160.0]}, mode="full")
     extra = extra_round(plan, plan.tests, ran)
     assert [e.spec.mode for e in extra] == ["full"]
-    assert extra[0].why.startswith("Full-duplex, Pi → PC: the 2 trials disagree")
+    assert extra[0].why.startswith("Both ways, Pi → PC: the 2 trials disagree")
 
 
 def test_extra_trials_turn_a_too_noisy_a_a_pair_into_no_change() -> None:

@@ -18,19 +18,11 @@ from sbctune.catalog.kernel_drivers import chip_by_firmware
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root
+from tests.corpus_support import corpus_line as _line
+from tests.corpus_support import dmesg_events as _events
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "captures" / "corpus"
-
-
-def _line(bundle: str, needle: str, command: str = "000-dmesg.txt") -> str:
-    text = (CORPUS / bundle / "commands" / command).read_text(encoding="utf-8")
-    return next(line for line in text.splitlines() if needle in line)
-
-
-def _events(text: str) -> list[tuple[str, dict[str, str]]]:
-    result, _warnings = parse_dmesg(text)
-    return [(e.kind, e.fields) for e in result.events]
 
 
 # x86_xcpng_535_*: igc's watchdog prints "NIC Link is Down" (igc_main.c, netdev_info)

@@ -15,24 +15,12 @@ from sbctune.advice.inspect import inventory_from_raw
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_output as _output
+from tests.corpus_support import findings_of as _finding
+from tests.corpus_support import inventory_of as _inventory
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 CORPUS = CAPTURES / "corpus"
-
-
-def _output(bundle: str, prefix: str = "") -> str:
-    (path,) = (CORPUS / bundle / "commands").glob(f"{prefix}*")
-    return path.read_text(encoding="utf-8")
-
-
-def _inventory(commands: dict[str, str]) -> Inventory:
-    inv = inventory_from_raw(RawOutputs(commands=commands))
-    assert isinstance(inv, Inventory)
-    return inv
-
-
-def _finding(inv: Inventory, id_: str) -> list[str]:
-    return [f.summary for f in inv.findings if f.id == id_]
 
 
 def test_an_aer_line_names_the_device_its_ids_and_a_corrected_error() -> None:

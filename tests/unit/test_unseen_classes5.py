@@ -9,22 +9,13 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
 from sbctune.catalog.kernel_drivers import chip_by_description
 from sbctune.catalog.kernel_messages import load_messages
-from sbctune.inventory.parsers.dmesg import parse_dmesg
-from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_line as _line
+from tests.corpus_support import dmesg_events as _events
+from tests.corpus_support import dmesg_inventory as _inventory
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
-
-
-def _line(bundle: str, needle: str, command: str = "000-dmesg.txt") -> str:
-    text = (CORPUS / bundle / "commands" / command).read_text(encoding="utf-8")
-    return next(line for line in text.splitlines() if needle in line)
-
-
-def _inventory(*lines: str, command: str = "dmesg") -> object:
-    return inventory_from_raw(RawOutputs(commands={command: "\n".join(lines) + "\n"}))
 
 
 # qcom_linux_pr832_*: CONFIG_PRINTK_CALLER puts "[  T187]" after the clock
@@ -46,11 +37,6 @@ AQC_LINK = _line(
 AHB = _line("ipq807x_openwrt_14693_ath11k_ahb_logread_warn", "failed to send pdev bss")
 # x86_rtw89_163_*: a probe failure of a driver named for one chip
 RTW89 = _line("x86_rtw89_163_rtw8852be_quoted_probe_enomem", "probe of")
-
-
-def _events(text: str) -> list[tuple[str, dict[str, str]]]:
-    result, _warnings = parse_dmesg(text)
-    return [(e.kind, e.fields) for e in result.events]
 
 
 @given(who=st.sampled_from("TC"), number=st.integers(0, 9_999_999), pad=st.integers(0, 4))

@@ -11,25 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inventory_from_raw
-from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_line as _line
+from tests.corpus_support import dmesg_events as _events
+from tests.corpus_support import dmesg_inventory as _inventory
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
-
-
-def _line(bundle: str, needle: str) -> str:
-    text = (CORPUS / bundle / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
-    return next(line for line in text.splitlines() if needle in line)
-
-
-def _inventory(*lines: str) -> Inventory:
-    return inventory_from_raw(RawOutputs(commands={"dmesg": "\n".join(lines) + "\n"}))
-
-
-def _events(text: str) -> list[tuple[str, dict[str, str]]]:
-    result, _warnings = parse_dmesg(text)
-    return [(e.kind, e.fields) for e in result.events]
 
 
 # qcom_linux_157_*: util-linux's dmesg prints the caller id in brackets of its own

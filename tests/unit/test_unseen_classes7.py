@@ -10,7 +10,6 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
 from sbctune.catalog.kernel_drivers import (
     chip_by_description,
     chip_by_driver_name,
@@ -26,18 +25,10 @@ from sbctune.inventory.parsers.wireless_tools import (
     parse_iwconfig,
     parse_nmcli_device,
 )
-from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_output as _output
+from tests.corpus_support import inventory_of as _inventory
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
-
-
-def _output(bundle: str, prefix: str) -> str:
-    (path,) = (CORPUS / bundle / "commands").glob(f"{prefix}*")
-    return path.read_text(encoding="utf-8")
-
-
-def _inventory(commands: dict[str, str]) -> object:
-    return inventory_from_raw(RawOutputs(commands=commands))
 
 
 IWCONFIG = _output("pi4_ubuntu_rpi_1_iwconfig_nmcli_device_status", "000-")

@@ -14,19 +14,17 @@ from sbctune.advice.inspect import inventory_from_raw
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_output, inventory_of
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
 
 def _output(bundle: str, prefix: str = "000-") -> str:
-    (path,) = (CORPUS / bundle / "commands").glob(f"{prefix}*")
-    return path.read_text(encoding="utf-8")
+    return corpus_output(bundle, prefix)
 
 
 def _inventory(dmesg: str) -> Inventory:
-    inv = inventory_from_raw(RawOutputs(commands={"dmesg": dmesg}))
-    assert isinstance(inv, Inventory)
-    return inv
+    return inventory_of({"dmesg": dmesg})
 
 
 DSA = _output("bpi_r3_mt76_702_mt7531_dsa_ports_uninitialized_ubi")

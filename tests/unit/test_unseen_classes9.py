@@ -10,8 +10,6 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
-from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.ethtool import parse_ethtool_driver
 from sbctune.inventory.parsers.hwinfo import parse_hwinfo
@@ -20,20 +18,10 @@ from sbctune.inventory.parsers.lsusb import parse_lsusb, parse_usb_devices
 from sbctune.inventory.parsers.netif import parse_ip_text
 from sbctune.inventory.parsers.paste_split import needs_split, split_paste
 from sbctune.inventory.parsers.wireless_tools import parse_proc_net_wireless
-from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_output as _output
+from tests.corpus_support import inventory_of as _inventory
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
-
-
-def _output(bundle: str, prefix: str = "") -> str:
-    (path,) = (CORPUS / bundle / "commands").glob(f"{prefix}*")
-    return path.read_text(encoding="utf-8")
-
-
-def _inventory(commands: dict[str, str]) -> Inventory:
-    inv = inventory_from_raw(RawOutputs(commands=commands))
-    assert isinstance(inv, Inventory)
-    return inv
 
 
 def test_a_chained_command_line_is_cut_into_its_outputs() -> None:

@@ -8,7 +8,6 @@ the other names are the published names of out-of-tree drivers, not device outpu
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.oot_chips import chip_by_oot_name, out_of_tree_chip
 from sbctune.resources import resource_root
+from tests.kernel_trees import kernel_trees
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "tests/captures/corpus/x86_rtw89_pr40_lshw_rtw8852bu_git_usb_wlx"
@@ -84,18 +84,10 @@ def test_any_name_gives_a_chip_only_from_a_model_it_holds(name: str) -> None:
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_the_table_is_what_the_source_says() -> None:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from kernel_source import obtain
     from regen_vendor_chips import GLOBS, build
 
     table = _table()
-    versions = json.loads(
-        resource_root().joinpath("kernel_source", "VERSION.json").read_text(encoding="utf-8")
-    )["packages"]
-    trees = {
-        series: obtain(series, GLOBS, version=versions[f"linux-source-{series}"]).root
-        for series in table["linux-source"]
-    }
+    trees = kernel_trees(GLOBS, table["linux-source"])
     assert build(trees) == table["models"]
     realtek = table["models"]["realtek"]
     assert realtek["8822bu"]["series"] == ["6.12"]  # rtw88's USB parts came after 6.1

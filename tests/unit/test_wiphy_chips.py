@@ -8,7 +8,6 @@ to the device whose lines come just before. Real lines come from the corpus bund
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.catalog.wiphy_chips import wiphy_chip
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root
+from tests.kernel_trees import kernel_trees
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "tests/captures/corpus/pi2_linux_897_dwa125_rt2x00_syslog_reset"
@@ -106,18 +106,10 @@ def test_any_text_names_a_chip_only_by_a_format_of_the_table(text: str) -> None:
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_the_table_is_what_the_source_says() -> None:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from kernel_source import obtain
     from regen_wiphy_chips import GLOBS, build, revisions
 
     table = _table()
-    versions = json.loads(
-        resource_root().joinpath("kernel_source", "VERSION.json").read_text(encoding="utf-8")
-    )["packages"]
-    trees = {
-        series: obtain(series, GLOBS, version=versions[f"linux-source-{series}"]).root
-        for series in table["linux-source"]
-    }
+    trees = kernel_trees(GLOBS, table["linux-source"])
     assert build(trees) == table["formats"]
     assert {s: revisions(root) for s, root in trees.items()} == table["mt76_revisions"]
     chips = table["mt76_revisions"]["6.12"]["chips"]

@@ -122,7 +122,7 @@ def nic_facts(nic: Nic) -> list[tuple[str, str]]:
         else UNKNOWN
     )
     facts = [
-        ("Chip", _or_unknown(nic.chip)),
+        ("Chip", _or_unknown(nic.chip or nic.chip_family)),
         ("Driver", driver),
         ("Bus", bus_text(nic)),
         ("Link", link_text(nic)),

@@ -31,6 +31,7 @@ from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded, is_noise
+from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_patterns import (
     _NEEDLES,
     _PATTERNS,
@@ -341,7 +342,8 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 # ":" (PCI, USB and platform names all end in a digit or a word).
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
-    return _driver_message(msg)
+    # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
+    return _driver_message(msg) or bare_wiphy(msg)
 
 
 def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:

@@ -12,6 +12,7 @@ from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_jso
 from sbctune.wording import counted
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
+from .ifconfig_shape import read_translated_line, translated_header
 from .lazy_pattern import later
 
 
@@ -345,6 +346,10 @@ def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
             )
             res.interfaces.append(cur)
             continue
+        if header := translated_header(line):  # "eth0      Lien encap:Ethernet  HWaddr …"
+            cur = NetInterface(name=header[0], link_type=header[1], mac=header[2])
+            res.interfaces.append(cur)
+            continue
         if cur is None:
             bad += 1
             continue
@@ -415,4 +420,5 @@ def _apply_ifconfig_line(cur: NetInterface, line: str) -> bool:
         return True
     if m := _IFC_IRQ.search(line):
         cur.irq = int(m.group(1))  # old ifconfig: "Interrupt:46" (or "device interrupt 16")
-    return bool(_IFC_OTHER.match(line))
+    # another language's labels ("Packets reçus:3 erreurs:0 ..."): read by the line's shape
+    return read_translated_line(cur, line) or bool(_IFC_OTHER.match(line))
