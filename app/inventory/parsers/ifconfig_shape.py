@@ -24,12 +24,9 @@ first."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from .lazy_pattern import later
-
-if TYPE_CHECKING:
-    from .netif import NetInterface
+from .netif_model import IpAddress, NetInterface
 
 # A label: any words but no digit or colon (it may be empty: French "erreurs:0 :0").
 _LABEL = r"[^\d:\n]{0,40}"
@@ -129,8 +126,6 @@ def _new_counters(cur: NetInterface, line: str) -> bool:
 
 
 def _old_addresses(cur: NetInterface, line: str) -> bool:
-    from .netif import IpAddress
-
     m = _OLD_INET.match(line)
     if m:
         more = _OLD_INET_MORE.findall(m.group(2))

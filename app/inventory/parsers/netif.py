@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.limits import MAX_INTERFACES, MAX_JSON_DEPTH, json_depth, parse_json
@@ -14,79 +13,16 @@ from sbctune.wording import counted
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 from .ifconfig_shape import read_translated_line, translated_header
 from .lazy_pattern import later
+from .netif_model import IpAddress, NetInterface, NetInterfaces
 
-
-@dataclass
-class IpAddress:
-    family: str  # "inet" / "inet6"
-    address: str
-    prefixlen: int | None = None
-    netmask: str | None = None
-    broadcast: str | None = None
-    scope: str | None = None
-
-
-@dataclass
-class NetInterface:
-    name: str
-    index: int | None = None
-    parent: str | None = None  # "if6" in "veth0@if6"
-    flags: list[str] = field(default_factory=list)
-    mtu: int | None = None
-    operstate: str | None = None
-    link_type: str | None = None
-    mac: str | None = None
-    qdisc: str | None = None
-    addresses: list[IpAddress] = field(default_factory=list)
-    altnames: list[str] = field(default_factory=list)
-    rx_bytes: int | None = None
-    rx_packets: int | None = None
-    rx_errors: int | None = None
-    rx_dropped: int | None = None
-    tx_bytes: int | None = None
-    tx_packets: int | None = None
-    tx_errors: int | None = None
-    tx_dropped: int | None = None
-    irq: int | None = None  # old ifconfig's "Interrupt:46"
-
-    @property
-    def is_up(self) -> bool | None:
-        if self.operstate:
-            return self.operstate.upper() == "UP"
-        if self.flags:
-            return "UP" in self.flags and "NO-CARRIER" not in self.flags
-        return None
-
-    @property
-    def has_carrier(self) -> bool | None:
-        if "NO-CARRIER" in self.flags:
-            return False
-        if "LOWER_UP" in self.flags or "RUNNING" in self.flags:
-            return True
-        if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
-            return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
-        if self.flags and "UP" not in self.flags and (self.operstate or "").upper() == "DOWN":
-            return False  # set down (`<BROADCAST,MULTICAST> ... state DOWN`): no link
-        return None
-
-    @property
-    def ipv4(self) -> list[str]:
-        return [a.address for a in self.addresses if a.family == "inet"]
-
-
-@dataclass
-class NetInterfaces:
-    interfaces: list[NetInterface] = field(default_factory=list)
-
-    def get(self, name: str) -> NetInterface | None:
-        for i in self.interfaces:
-            if i.name == name:
-                return i
-        return None
-
-    @property
-    def names(self) -> list[str]:
-        return [i.name for i in self.interfaces]
+__all__ = [
+    "IpAddress",
+    "NetInterface",
+    "NetInterfaces",
+    "parse_ifconfig",
+    "parse_ip_json",
+    "parse_ip_text",
+]
 
 
 # --- ip -j ------------------------------------------------------------------------

@@ -1,0 +1,79 @@
+"""What the interface parsers produce (one module, so the parsers of each format can share
+it without importing each other)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class IpAddress:
+    family: str  # "inet" / "inet6"
+    address: str
+    prefixlen: int | None = None
+    netmask: str | None = None
+    broadcast: str | None = None
+    scope: str | None = None
+
+
+@dataclass
+class NetInterface:
+    name: str
+    index: int | None = None
+    parent: str | None = None  # "if6" in "veth0@if6"
+    flags: list[str] = field(default_factory=list)
+    mtu: int | None = None
+    operstate: str | None = None
+    link_type: str | None = None
+    mac: str | None = None
+    qdisc: str | None = None
+    addresses: list[IpAddress] = field(default_factory=list)
+    altnames: list[str] = field(default_factory=list)
+    rx_bytes: int | None = None
+    rx_packets: int | None = None
+    rx_errors: int | None = None
+    rx_dropped: int | None = None
+    tx_bytes: int | None = None
+    tx_packets: int | None = None
+    tx_errors: int | None = None
+    tx_dropped: int | None = None
+    irq: int | None = None  # old ifconfig's "Interrupt:46"
+
+    @property
+    def is_up(self) -> bool | None:
+        if self.operstate:
+            return self.operstate.upper() == "UP"
+        if self.flags:
+            return "UP" in self.flags and "NO-CARRIER" not in self.flags
+        return None
+
+    @property
+    def has_carrier(self) -> bool | None:
+        if "NO-CARRIER" in self.flags:
+            return False
+        if "LOWER_UP" in self.flags or "RUNNING" in self.flags:
+            return True
+        if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
+            return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
+        if self.flags and "UP" not in self.flags and (self.operstate or "").upper() == "DOWN":
+            return False  # set down (`<BROADCAST,MULTICAST> ... state DOWN`): no link
+        return None
+
+    @property
+    def ipv4(self) -> list[str]:
+        return [a.address for a in self.addresses if a.family == "inet"]
+
+
+@dataclass
+class NetInterfaces:
+    interfaces: list[NetInterface] = field(default_factory=list)
+
+    def get(self, name: str) -> NetInterface | None:
+        for i in self.interfaces:
+            if i.name == name:
+                return i
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [i.name for i in self.interfaces]
