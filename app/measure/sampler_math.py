@@ -77,6 +77,7 @@ def delta(
         rx_mbps=rx,
         tx_mbps=tx,
         power=after.power,
+        lab_cpu=after.lab_cpu,
     )
     return sample, warnings
 
