@@ -136,6 +136,9 @@ class SamplerSummary:
     max_rx_mbps: float | None = None
     max_tx_mbps: float | None = None
     power: PowerSummary | None = None  # None: no sample had any power reading
+    # The lab's marker (LabCpu): `cores` are the lab host's, not the Pi's; kept with the run so
+    # that nothing later (advice) reads them as the Pi's
+    lab_cpu: LabCpu | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

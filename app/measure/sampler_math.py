@@ -176,4 +176,5 @@ def summarize(
         max_rx_mbps=max_rx,
         max_tx_mbps=max_tx,
         power=summarize_power(chosen, start),
+        lab_cpu=next((s.lab_cpu for s in reversed(chosen) if s.lab_cpu is not None), None),
     )

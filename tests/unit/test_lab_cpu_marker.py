@@ -65,3 +65,25 @@ def test_the_command_line_says_lab_host_for_the_labs_cores() -> None:
     assert _busiest(lab).startswith("   lab host busiest: cpu")
     pi = real_sample(None)
     assert pi.lab_cpu is None and _busiest(pi).startswith("   Pi busiest: cpu")
+
+
+def test_no_advice_reads_the_lab_hosts_cores_as_the_pis() -> None:
+    """A saturated core in a lab run is the lab host's: "one core does the network's work"
+    (advice.cpu) would be about this computer, so a summary the lab marked gives none."""
+    from sbctune.advice.cpu import irq_bound_core
+
+    listed = [{"cpu": 0, "mean_busy": 99, "mean_irq_softirq": 92},
+              {"cpu": 1, "mean_busy": 8, "mean_irq_softirq": 0}]  # fmt: skip
+    cores = {"samples": 10, "cores": listed}
+    assert irq_bound_core(cores) is not None  # a Pi's summary: the advice holds
+    assert irq_bound_core({**cores, "lab_cpu": {"host_cpus": 2, "pi_cpus": 4}}) is None
+
+
+@linux_only
+def test_a_lab_runs_stored_summary_says_whose_cores() -> None:
+    from sbctune.measure.sampler_math import summarize
+    from tests.lab_cpu_samples import host_cores, real_sample
+
+    lab = summarize([real_sample(f"host_cpus={host_cores()} pi_cpus=4")]).to_json()
+    assert lab["lab_cpu"] == {"host_cpus": host_cores(), "pi_cpus": 4}
+    assert summarize([real_sample(None)]).to_json()["lab_cpu"] is None
