@@ -16,10 +16,13 @@ import threading
 
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
+from sbctune.discovery.mcast_scope import scope_to_own_links
+
 
 def main() -> int:
     address, hostname, mac = sys.argv[1:4]
     zc = Zeroconf(interfaces=[address], ip_version=IPVersion.V4Only)
+    scope_to_own_links(zc)  # as avahi: answers the queries of its own link only
     server = f"{hostname}.local."
     services = [
         ServiceInfo("_workstation._tcp.local.", f"{hostname} [{mac}]._workstation._tcp.local.",

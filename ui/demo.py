@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,13 @@ if TYPE_CHECKING:  # the Windows and macOS bundles leave the lab out: typing onl
     from sbctune.lab.model import LabInfo
 
 DEFAULT_PROFILE = "pi4-ax88179"
-DEFAULT_LAB = "demo-gui"
+DEFAULT_LAB = "demo-gui"  # + this process's id: two demos at once each get a lab of their own
+
+
+def own_lab_name() -> str:
+    """A lab name of this process's own (as `sbctune demo`'s): a second window's demo beside a
+    first gets a second lab (its own addresses), never "already up" nor the first's lab."""
+    return f"{DEFAULT_LAB}-{os.getpid()}"
 STEP_TIMEOUT_S = 120.0
 
 
@@ -43,7 +49,7 @@ class DemoOptions:
     target: str | None  # [user@]host[:port] of a real Pi; None: the virtual Pi lab
     plan: Plan
     profile: str = DEFAULT_PROFILE
-    lab_name: str = DEFAULT_LAB
+    lab_name: str = field(default_factory=own_lab_name)
     screenshots: Path | None = None  # save every page here when the flow ends, then close
 
 

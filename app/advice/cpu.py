@@ -23,6 +23,8 @@ def irq_bound_core(pi_cpu: dict[str, Any] | None) -> IrqBound | None:
     """The core that was saturated in irq/softirq while the others idled, if there was one."""
     if not isinstance(pi_cpu, dict):
         return None
+    if isinstance(pi_cpu.get("lab_cpu"), dict):
+        return None  # the virtual Pi lab's cores are its host's (sampler_data.LabCpu): not the Pi's
     listed = pi_cpu.get("cores")
     cores = []
     for core in listed if isinstance(listed, list) else []:

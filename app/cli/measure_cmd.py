@@ -191,7 +191,10 @@ def _busiest(sample: PiSample | None) -> str:
     if sample is None or not sample.cpus:
         return ""
     core = max(sample.cpus, key=lambda c: c.busy)
-    return f"   Pi busiest: cpu{core.cpu} {core.busy:3.0f}% (irq+softirq {core.irq_softirq:.0f}%)"
+    # in the virtual Pi lab the cores are the lab host's (the lab says so: sampler_data.LabCpu)
+    whose = "lab host" if sample.lab_cpu is not None else "Pi"
+    load = f"{core.busy:3.0f}% (irq+softirq {core.irq_softirq:.0f}%)"
+    return f"   {whose} busiest: cpu{core.cpu} {load}"
 
 
 def _print_event(event: Event, load: PiSample | None) -> None:

@@ -16,6 +16,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf._services.info import AddressResolverIPv4  # public class, not re-exported
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from sbctune.discovery.mcast_scope import scope_to_own_links
 from sbctune.discovery.model import MDNS_SSH, MDNS_WORKSTATION, FoundHost, normalise_mac
 
 WORKSTATION = "_workstation._tcp.local."
@@ -46,6 +47,8 @@ class Browser:
 
     def __init__(self, interfaces: Sequence[str] | None = None) -> None:
         self._zc = AsyncZeroconf(interfaces=_interfaces(interfaces), ip_version=IPVersion.V4Only)
+        # only the answers of the links asked, not another NIC's (Linux's IP_MULTICAST_ALL)
+        scope_to_own_links(self._zc.zeroconf)
         self._tasks: set[asyncio.Task[None]] = set()
         self._seen: set[tuple[str, str]] = set()
         self.found: list[FoundHost] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 
 _UNKNOWN = "unknown"
 
@@ -50,7 +51,8 @@ def _board_lines(board: Board) -> list[str]:
         out.append(f"           (SoC: {board.soc_source})")
     if board.soc_nic:
         out.append(f"  the SoC's own Ethernet: {board.soc_nic}")
-    out.append(f"  OS:      {_value(board.os)}   kernel: {_value(board.kernel)}")
+    kernel = release_words(board.kernel, FIELD_NOT_KNOWN)
+    out.append(f"  OS:      {_value(board.os)}   kernel: {kernel}")
     if board.throttled is not None:
         state = (
             "OK"

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import overlay, sysctls
+from sbctune.lab import cpu_marker, overlay, sysctls
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.system import tool
@@ -20,6 +20,9 @@ def nsinit_config(
     profile: LabProfile, plan: overlay.OverlayPlan, directory: Path, shadow: Path, config: Path
 ) -> dict[str, Any]:
     """What the lab's init (``nsinit``) sets up inside the namespaces."""
+    overlays = _private_dirs(profile, directory)
+    etc = next(Path(o["upper"]) for o in overlays if o["target"] == "/etc")
+    cpu_marker.write(etc, profile.cpu.count)  # the CPU figures in the lab are this host's
     return {
         "bin_dir": plan.bin_dir,
         "file_binds": plan.file_binds,
@@ -29,7 +32,7 @@ def nsinit_config(
         "sshd_config": str(config),
         "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
         "sysctls": sysctls.models(),
-        "overlays": _private_dirs(profile, directory),
+        "overlays": overlays,
     }
 
 

@@ -56,7 +56,12 @@ def _allocate_index() -> int:
         ):
             continue
         return index
-    raise LabError("no free address block for another lab", "take a lab down first")
+    up = sorted(state_names())
+    raise LabError(
+        f"no free address block for another lab: all {netns.MAX_LABS} blocks of 198.18.0.0/15 "
+        f"are in use ({len(up)} labs recorded here: {', '.join(up[:8]) or 'none'})",
+        "take a lab down first (`sbctune lab list`, then `sbctune lab down NAME`)",
+    )
 
 
 def _default_name(profile: LabProfile) -> str:

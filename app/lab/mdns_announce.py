@@ -20,6 +20,7 @@ from pathlib import Path
 import ifaddr
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
+from sbctune.discovery.mcast_scope import scope_to_own_links
 from sbctune.wording import counted
 
 
@@ -42,6 +43,9 @@ def mac_of(interface: str) -> str:
 
 def announce(hostname: str, interface: str, address: str) -> tuple[Zeroconf, list[ServiceInfo]]:
     zc = Zeroconf(interfaces=[address], ip_version=IPVersion.V4Only)
+    # avahi answers a query on the link it came in on: this interface's responder hears only its
+    # own link's queries, never another NIC's or another lab's (Linux's IP_MULTICAST_ALL)
+    scope_to_own_links(zc)
     packed = [socket.inet_aton(address)]
     server = f"{hostname}.local."
     mac = mac_of(interface)
@@ -53,9 +57,10 @@ def announce(hostname: str, interface: str, address: str) -> tuple[Zeroconf, lis
                     addresses=packed, port=22, server=server),
     ]  # fmt: skip
     # One Pi answering on each of its links is one responder (avahi-daemon), not rivals: each
-    # interface's Zeroconf hears the others' probes in the same namespace (IP_MULTICAST_ALL), so
-    # probing made "raspberrypi._ssh._tcp" conflict with itself and, renamed and re-probed, it
-    # came seconds after `lab up` on a 4-NIC profile (test_find_lab missed it on a busy machine).
+    # interface's Zeroconf heard the others' probes in the same namespace (IP_MULTICAST_ALL, now
+    # 0 above; kept for a system without it), so probing made "raspberrypi._ssh._tcp" conflict
+    # with itself and, renamed and re-probed, it came seconds after `lab up` on a 4-NIC profile
+    # (test_find_lab missed it on a busy machine).
     for info in services:
         zc.register_service(info, cooperating_responders=True)
     return zc, services

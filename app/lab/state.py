@@ -17,6 +17,10 @@ STATE_ROOT = Path(os.environ.get("SBCTUNE_LAB_STATE_DIR", "/run/sbctune/labs"))
 MARKER_DIR = Path(os.environ.get("SBCTUNE_LAB_MARKER_DIR", "/var/lib/sbctune/lab"))
 NETNS_PREFIX = "sbctune-"
 STATE_FILE = "state.json"
+# One lock for the machine, whatever SBCTUNE_LAB_STATE_DIR says: labs kept in different state
+# folders (a test run beside another) still share this host's 198.18.0.0/15 blocks and link
+# names, so their address allocation must be serialised by one lock (the default state folder's).
+MACHINE_LOCK = Path("/run/sbctune/labs/.lock")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
@@ -46,11 +50,13 @@ def ensure_root() -> None:
 
 @contextlib.contextmanager
 def locked() -> Iterator[None]:
-    """Serialise lab changes across processes (two `up`s must not pick one address block)."""
+    """Serialise lab changes across processes on this machine (two `up`s must not pick one
+    address block), whichever state folder each keeps its labs in (MACHINE_LOCK)."""
     import fcntl  # Unix only; imported here so the package imports everywhere
 
     ensure_root()
-    with open(STATE_ROOT / ".lock", "a+", encoding="utf-8") as fh:
+    MACHINE_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with open(MACHINE_LOCK, "a+", encoding="utf-8") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield

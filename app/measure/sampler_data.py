@@ -21,6 +21,32 @@ class PowerReading:
 
 
 @dataclass(frozen=True)
+class LabCpu:
+    """The virtual Pi lab's word that its per-core CPU is this host's, not the Pi's: the lab
+    is namespaces on the host, and /proc/stat is not namespaced, so its counters are the host's
+    real ones (`host_cpus` cores) while the profile's Pi has `pi_cpus` (None: not known). Read
+    from the marker the lab writes (`/etc/sbctune-lab-cpu`, sbctune.lab.nsinit); a real Pi has
+    none. Only labels change: the figures stay the host's real counters, never made up."""
+
+    host_cpus: int
+    pi_cpus: int | None = None
+
+    @property
+    def heading(self) -> str:
+        """The CPU chart's title in the lab."""
+        cores = f"{self.host_cpus} core{'' if self.host_cpus == 1 else 's'}"
+        pi = f", not the Pi's {self.pi_cpus}" if self.pi_cpus else ", not the Pi's"
+        return f"Lab host CPU, {cores} (this computer's{pi})"
+
+    @property
+    def note(self) -> str:
+        return (
+            "This is the virtual Pi lab: it runs on this computer, so the load shown is this "
+            "computer's, read from its real counters. A real Pi shows its own cores here."
+        )
+
+
+@dataclass(frozen=True)
 class RawSample:
     """One block as the Pi printed it, parsed: counters since boot, not rates yet."""
 
@@ -36,6 +62,7 @@ class RawSample:
     # The watched files' first lines, in the order asked (None: not printed with this sample:
     # the loop prints them only when one changed).
     tuning: tuple[str, ...] | None = None
+    lab_cpu: LabCpu | None = None  # the lab's marker: these CPU counters are the lab host's
 
 
 @dataclass(frozen=True)
@@ -77,6 +104,7 @@ class PiSample:
     rx_mbps: float | None
     tx_mbps: float | None
     power: PowerReading = field(default_factory=PowerReading)  # at the end (`t`)
+    lab_cpu: LabCpu | None = None  # the lab's marker: `cpus` are the lab host's cores
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -108,6 +136,9 @@ class SamplerSummary:
     max_rx_mbps: float | None = None
     max_tx_mbps: float | None = None
     power: PowerSummary | None = None  # None: no sample had any power reading
+    # The lab's marker (LabCpu): `cores` are the lab host's, not the Pi's; kept with the run so
+    # that nothing later (advice) reads them as the Pi's
+    lab_cpu: LabCpu | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -15,7 +15,7 @@ from sbctune.inventory.parsers.procfs import (
     parse_proc_stat,
     parse_softirqs,
 )
-from sbctune.measure.sampler_data import PowerReading, RawSample
+from sbctune.measure.sampler_data import LabCpu, PowerReading, RawSample
 
 SOURCE = "Pi sampler"
 MARK = "@@sbctune-"  # no line of /proc/stat, /proc/softirqs or /proc/interrupts starts with "@"
@@ -111,6 +111,19 @@ def parse_power(fields: Sequence[str]) -> tuple[PowerReading, list[ParseWarning]
     return PowerReading(throttled, temp, mhz), warnings
 
 
+_LAB_CPU = re.compile(r"^host_cpus=([0-9]{1,4})(?: pi_cpus=([0-9]{1,4}))?$")
+
+
+def parse_lab_cpu(fields: Sequence[str]) -> LabCpu | None:
+    """``@@sbctune-labcpu host_cpus=2 pi_cpus=4``: the lab's marker (sampler_data.LabCpu).
+    Anything else is no marker (the CPU chart then says "the Pi's", as for any Pi)."""
+    match = _LAB_CPU.match(" ".join(fields[:3]))
+    if not match or int(match.group(1)) < 1:
+        return None
+    pi = int(match.group(2)) if match.group(2) else None
+    return LabCpu(int(match.group(1)), pi if pi else None)
+
+
 def parse_block(
     lines: Sequence[str], iface: str, irqs: Iterable[int] = ()
 ) -> tuple[RawSample | None, list[ParseWarning]]:
@@ -137,6 +150,7 @@ def _parse_block(
     sections: dict[str, list[str]] = {}
     net_fields: list[str] = []
     power_fields: list[str] | None = None  # None: a sampler without the power line
+    lab_cpu: LabCpu | None = None
     current: list[str] | None = None
     for line in lines[1:]:
         if line.startswith(MARK):
@@ -147,6 +161,9 @@ def _parse_block(
                 current = None
             elif name == "power":
                 power_fields = words[1:]
+                current = None
+            elif name == "labcpu":
+                lab_cpu = parse_lab_cpu(words[1:])
                 current = None
             else:
                 current = sections.setdefault(name, [])
@@ -189,6 +206,7 @@ def _parse_block(
         tx_bytes=tx,
         power=power,
         tuning=_watched(sections["tuning"]) if "tuning" in sections else None,
+        lab_cpu=lab_cpu,
     )
     return sample, warnings
 

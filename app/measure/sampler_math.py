@@ -77,6 +77,7 @@ def delta(
         rx_mbps=rx,
         tx_mbps=tx,
         power=after.power,
+        lab_cpu=after.lab_cpu,
     )
     return sample, warnings
 
@@ -175,4 +176,5 @@ def summarize(
         max_rx_mbps=max_rx,
         max_tx_mbps=max_tx,
         power=summarize_power(chosen, start),
+        lab_cpu=next((s.lab_cpu for s in reversed(chosen) if s.lab_cpu is not None), None),
     )

@@ -79,6 +79,8 @@ READ_FILES = (
 # drivers/firmware/raspberrypi.c, `sprintf(buf, "%x\n", ...)`) on the firmware device under the
 # soc bus: soc/soc:firmware on a Pi 4 and earlier, soc@107c000000/soc@107c000000:firmware on a
 # Pi 5 (bcm2712.dtsi) - found once, before the loop. Files a kernel lacks read as "-".
+# /etc/sbctune-lab-cpu exists only in the virtual Pi lab (sbctune.lab.nsinit): its /proc/stat
+# is the lab host's, and the line says so with each sample (sampler_data.LabCpu).
 SAMPLER_LOOP = r"""
 net=/sys/class/net/$1/statistics
 thr=
@@ -88,6 +90,8 @@ for f in /sys/devices/platform/soc/soc:firmware/get_throttled \
 done
 zone=/sys/class/thermal/thermal_zone0/temp
 clk=/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq
+labcpu=
+{ read -r labcpu </etc/sbctune-lab-cpu; } 2>/dev/null
 read up _ </proc/uptime
 deadline=$(( ${up%.*} + $4 ))
 left=$3
@@ -112,6 +116,7 @@ while [ "$left" -gt 0 ]; do
     t=; c=; f=
     { [ -n "$thr" ] && read t <"$thr"; read c <"$zone"; read f <"$clk"; } 2>/dev/null
     printf '@@sbctune-power %s %s %s\n' "${t:--}" "${c:--}" "${f:--}"
+    [ -z "$labcpu" ] || printf '@@sbctune-labcpu %s\n' "$labcpu"
     if [ $# -gt 0 ]; then
         cur=
         for p in "$@"; do v=-; { read -r v <"$p"; } 2>/dev/null; cur="$cur/$v"; done

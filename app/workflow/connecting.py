@@ -10,6 +10,7 @@ from sbctune.advice.inspect import inspect_host, raw_json
 from sbctune.history import History
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
+from sbctune.kernel_words import uname_words
 from sbctune.measure.runner import find_path
 from sbctune.remote import RemoteError, SudoFailed, command
 from sbctune.tuning import find_leftover
@@ -50,7 +51,7 @@ async def connected_facts(session: Session) -> ConnectedInfo:
     return ConnectedInfo(
         display=session.target.display,
         hostname=hostname,
-        kernel=kernel,
+        kernel=uname_words(kernel),
         user=user or session.username,
         sudo=mode,
         sudo_ok=sudo_ok,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from sbctune.kernel_words import release_words
 from sbctune.limits import parse_json
 from sbctune.remote import batch
 from sbctune.tuning.catalog import tweak
@@ -115,7 +116,7 @@ async def read_pi_state(
     results = await session.run_script(_extras_steps(nic), timeout=30)
     found = {r.step.name: r.text for r in results if r.ok}
     if "kernel" in found:
-        state["kernel"] = clean(found["kernel"])
+        state["kernel"] = release_words(clean(found["kernel"]))
     for i, khz in enumerate(found.get("cpu_khz", "").split()[:16]):
         state[f"cpu_khz/policy{i}"] = clean(khz)
     info = _pairs(found.get("ethtool -i", ""))

@@ -30,7 +30,8 @@ Drive = Callable[..., Any]
 
 def test_demo_options() -> None:
     options = parse_demo_args(["--demo", "--duration", "3", "--omit", "1"])
-    assert options.target is None and options.lab_name == "demo-gui"
+    # a name of this process's own: a second demo beside it gets a lab of its own
+    assert options.target is None and options.lab_name == f"demo-gui-{os.getpid()}"
     assert options.profile == "pi4-ax88179"
     # Every test (each direction, each of the plan's trials) takes the overrides.
     assert {(t.duration, t.omit) for t in options.plan.tests} == {(3, 1)}
@@ -112,7 +113,7 @@ def test_demo_runs_the_flow_on_a_lab_of_its_own(window: MainWindow, drive: Drive
     reason = lab_unavailable_reason()
     if reason:
         skip_or_fail(reason)
-    # A name the lab fixtures sweep should this process die (the app's default is "demo-gui").
+    # A name the lab fixtures sweep should this process die (the app's: "demo-gui-<pid>").
     name = f"{NAME_PREFIX}{os.getpid()}-demo-gui"
     demo = Demo(window, DemoOptions(None, ONE_TRIAL, lab_name=name))
     dialogs: list[object] = []

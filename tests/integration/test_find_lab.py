@@ -185,3 +185,38 @@ def test_a_lab_announces_itself_like_raspberry_pi_os(
     # Only the lab's own link was used: its other NICs' networks were not asked.
     others = {n.pi_addr for n in lab.nics if n.name != "eth0"}
     assert not others & set(hosts)
+
+
+def test_find_on_one_link_does_not_list_another_links_pi(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    """Two links of one lab (cm4-i340-igb's eth0 and eth1), each with its own announcement.
+    While a second find asks on eth1 (so this PC has joined mDNS's group there, as a desktop's
+    avahi or another window would), a find kept to eth0 lists eth0's Pi only: eth1's answers
+    arrive on this PC too, and Linux gave them to every mDNS socket (IP_MULTICAST_ALL)."""
+    lab = lab_factory("cm4-i340-igb")
+    eth0, eth1 = lab.nic("eth0"), lab.nic("eth1")
+    env = dict(os.environ, HOME=str(tmp_path), SBCTUNE_DATA_DIR=str(tmp_path / "data"))
+
+    def find(nic_addr: str, seconds: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "sbctune", "find", "--json", "--seconds", seconds,
+             "--interface", nic_addr],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+
+    other = find(eth1.host_addr, "8")
+    try:
+        time.sleep(1.0)  # its group membership is in place before eth0's find listens
+        out, err = find(eth0.host_addr, "5").communicate(timeout=90)
+        other_out, _ = other.communicate(timeout=90)
+    finally:
+        if other.poll() is None:
+            other.kill()
+            other.wait(timeout=10)
+    on_eth0 = {h["address"] for h in json.loads(out)["hosts"]}
+    on_eth1 = {h["address"] for h in json.loads(other_out)["hosts"]}
+    assert eth1.pi_addr in on_eth1, on_eth1  # eth1's Pi did answer, on its own link
+    assert eth0.pi_addr in on_eth0, (on_eth0, err)
+    assert on_eth0 == {eth0.pi_addr}, on_eth0
+    assert on_eth1 == {eth1.pi_addr}, on_eth1

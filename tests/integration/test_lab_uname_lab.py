@@ -8,6 +8,7 @@ the product reads it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +19,10 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.inventory.parsers.system import parse_uname
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import plan
+from sbctune.workflow.connecting import connected_facts
 from tests.integration.test_tuning import in_lab
 from tests.lab_profiles import profile_copy
-from tests.lab_support import connect_to_lab
+from tests.lab_support import cli_as_user, cli_output, connect_to_lab
 
 pytestmark = [pytest.mark.lab]
 
@@ -60,6 +62,24 @@ async def test_pi5_lab_does_not_show_this_hosts_kernel(
     assert HOST_RELEASE not in everything.stdout and "x86_64" not in everything.stdout
     assert everything.stdout.startswith("Linux ") and everything.stdout.endswith(" GNU/Linux\n")
     assert inventory.board.kernel is None
+
+
+async def test_connect_says_the_kernel_version_is_not_known(
+    lab_factory: Callable[..., LabInfo],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """pi5-macb's kernel was never published: what `connect` shows (the GUI's status line and
+    the command line) is "kernel version not known", never "Linux unknown unknown"."""
+    lab = lab_factory("pi5-macb")
+    async with await connect_to_lab(lab, tmp_path) as session:
+        facts = await connected_facts(session)
+    assert facts.kernel == "kernel version not known"
+    pi = cli_as_user(lab, tmp_path, monkeypatch)
+    shown = await asyncio.to_thread(cli_output, ["connect", pi, "--accept-new-host-key"], capsys)
+    assert "  kernel: kernel version not known" in shown, shown
+    assert "unknown" not in shown, shown
 
 
 def _pi3bplus_on(tmp_path: Path, kernel: str) -> str:

@@ -45,6 +45,7 @@ POSIX_ATTRIBUTES = {
     "socket": {
         "AF_UNIX", "SO_REUSEPORT", "TCP_INFO", "TCP_CONGESTION", "SO_BINDTODEVICE",
         "TCP_QUICKACK", "TCP_USER_TIMEOUT", "TCP_NOTSENT_LOWAT", "MSG_ZEROCOPY",
+        "IP_MULTICAST_ALL",
     },
     "select": {"epoll", "poll", "kqueue"},
     "asyncio": {"get_child_watcher", "set_child_watcher", "start_unix_server",

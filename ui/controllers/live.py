@@ -21,6 +21,7 @@ from sbctune.measure.outcome import DirectionOutcome
 from sbctune.measure.plans import DIRECTIONS, Plan, TestSpec
 from sbctune.measure.runner import Event, LiveInterval, PiLoad, TestFinished, TestStarted
 from sbctune.measure.sampler import PiSample
+from sbctune.measure.sampler_data import LabCpu as LabCpu  # the pages name it from here
 from sbctune.measure.steady import TrialsAdded
 from sbctune.workflow.estimate import Measurement
 

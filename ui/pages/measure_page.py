@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from sbctune.ui.controllers.live import (
     LATENCY_WINDOW_S,
     Direction,
+    LabCpu,
     LiveMeasurement,
     latency_verdicts,
 )
@@ -35,6 +36,11 @@ from sbctune.workflow.estimate import left_text
 if TYPE_CHECKING:  # imported when a plot is first made: pyqtgraph is a slow import
     from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
 
+CPU_TITLE = "The Pi's CPU, per core"
+CPU_NOTE = (
+    "Interrupts and packet work are the network's work. One core near 100 % while the "
+    "others idle means the NIC's interrupts all land on that core."
+)
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 
 
@@ -172,16 +178,13 @@ class MeasurePage(Page):
         self.latency_now.setAccessibleName("Latency now")
         plot_card.body.addWidget(self.latency_now)
         self.content.addWidget(plot_card)
-        cpu_card = Card("The Pi's CPU, per core")
+        cpu_card = Card(CPU_TITLE)
+        self.cpu_card = cpu_card
         self.cpu = cast("CpuLoadPlot", Lazy(self._cpu_plot, 200))
         cpu_card.body.addWidget(self.cpu)
         # In the legend's words (the walk of session 10 read "irq and softirq" under a legend
         # that says "interrupts" and "packet work"); the kernel's terms are in the tooltip.
-        self.cpu_note = label(
-            "Interrupts and packet work are the network's work. One core near 100 % while the "
-            "others idle means the NIC's interrupts all land on that core.",
-            name="muted",
-        )
+        self.cpu_note = label(CPU_NOTE, name="muted")
         cpu_card.body.addWidget(self.cpu_note)
         self.content.addWidget(cpu_card)
         self.plot_cards = (plot_card, cpu_card)
@@ -263,6 +266,14 @@ class MeasurePage(Page):
         self.refresh()
         self._update_buttons()
 
+    def _cpu_words(self, lab_cpu: LabCpu | None) -> None:
+        """In the virtual Pi lab the per-core figures are the lab host's (the lab says so):
+        the card says whose cores they are, never "the Pi's"."""
+        title = lab_cpu.heading if lab_cpu is not None else CPU_TITLE
+        if self.cpu_card.title.text() != title:
+            self.cpu_card.title.setText(title)
+            self.cpu_note.setText(f"{lab_cpu.note} {CPU_NOTE}" if lab_cpu is not None else CPU_NOTE)
+
     def refresh(self) -> None:
         live = self.live
         if live is None:
@@ -273,6 +284,7 @@ class MeasurePage(Page):
         if self.timer.isActive():  # afterwards the label holds the run's verdicts
             self.latency_now.setText(latency_text(*live.latest_latency(), live.latency_lost))
         self.cpu.show_sample(live.load)
+        self._cpu_words(live.load.lab_cpu if live.load is not None else None)
         units = self._settings.units
         bigs: list[tuple[Direction, QLabel]] = [
             ("pi_to_pc", self.now_pi_to_pc), ("pc_to_pi", self.now_pc_to_pi),

@@ -6,6 +6,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QRadioButton, QWidget
 
 from sbctune.inventory.model import Board, Finding, Nic
+from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, FactGrid, label
 
@@ -44,7 +45,7 @@ def board_facts(board: Board) -> list[tuple[str, str]]:
         ("Model", _or_unknown(board.model)),
         ("SoC", _or_unknown(board.soc)),
         ("OS", _or_unknown(board.os)),
-        ("Kernel", _or_unknown(board.kernel)),
+        ("Kernel", release_words(board.kernel, FIELD_NOT_KNOWN)),
         ("CPU cores", _or_unknown(board.cpu_cores)),
         ("Throttling", throttling_text(board)),
     ]

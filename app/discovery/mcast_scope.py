@@ -1,0 +1,53 @@
+"""mDNS answers only from the link asked: a socket gets the multicast of the groups IT joined,
+on the interfaces it joined them on.
+
+Linux delivers a multicast datagram to every socket bound to the port whose host has joined the
+group on the arriving interface, whoever joined it, unless the socket sets ``IP_MULTICAST_ALL``
+to 0 (``ip(7)``; the kernel's ``ip_mc_sf_allow()`` in net/ipv4/igmp.c returns "allow" for
+``inet->mc_all``, the default 1). So `sbctune find --interface A` heard the answers a Pi on link
+B gave to anyone else asking there (another find, a desktop's avahi, a second lab's responder),
+and listed a host that is not on A. Setting it to 0 keeps delivery to this socket's own
+memberships (group and interface). macOS (BSD's ``imo_multi_filter``) and Windows deliver only
+for the socket's own memberships already and have no such option: nothing to do there.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+# linux/in.h: #define IP_MULTICAST_ALL 49 (Python's socket module names it from 3.12 on Linux)
+IP_MULTICAST_ALL = int(getattr(socket, "IP_MULTICAST_ALL", 49))
+
+
+def has_multicast_all(platform: str | None = None) -> bool:
+    """Whether this OS delivers other sockets' group memberships (Linux only)."""
+    return (platform or sys.platform).startswith("linux")
+
+
+def only_own_memberships(sock: socket.socket, platform: str | None = None) -> bool:
+    """Make ``sock`` receive only the groups it joined, on the interfaces it joined them on.
+    True where the OS needed the option and took it; False where the OS needs nothing (macOS,
+    Windows) or the socket is not IPv4."""
+    if not has_multicast_all(platform) or sock.family != socket.AF_INET:
+        return False
+    sock.setsockopt(socket.IPPROTO_IP, IP_MULTICAST_ALL, 0)  # posix-only: Linux, tested above
+    return True
+
+
+def zeroconf_sockets(zc: Any) -> list[socket.socket]:
+    """The sockets of a python-zeroconf ``Zeroconf``: its shared listener and per-interface
+    responders (``AsyncEngine``'s, made in its constructor; zeroconf has no hook before)."""
+    engine = getattr(zc, "engine", None)
+    found: Iterable[Any] = [
+        getattr(engine, "_listen_socket", None),
+        *(getattr(engine, "_respond_sockets", None) or []),
+    ]
+    return [s for s in found if isinstance(s, socket.socket)]
+
+
+def scope_to_own_links(zc: Any, platform: str | None = None) -> int:
+    """Every socket of ``zc`` receives only its own memberships; how many were set."""
+    return sum(only_own_memberships(s, platform) for s in zeroconf_sockets(zc))
