@@ -1,0 +1,100 @@
+"""The lab's PCIe NICs have the interrupt vectors their driver requests (audit 4b): a CM4
+profile with no captured /proc/interrupts shows igb's MSI-X vectors (igb_request_msix) and
+r8169's one vector (rtl_alloc_irq) behind the Pi 4's PCIe MSI chip, so Inspect finds the
+NIC's IRQs and irq-affinity says the chip cannot move them (brcm_msi_set_affinity), as on a
+real Pi 4 (tests/unit/test_irq_chips.py: seed 000's capture)."""
+
+from __future__ import annotations
+
+import errno
+from types import SimpleNamespace
+
+import pytest
+
+from sbctune.inventory.irq_chips import fixed_irqs
+from sbctune.inventory.parsers.procfs import parse_interrupts
+from sbctune.inventory.sightings import from_interrupts, iface_key
+from sbctune.lab import irq_model
+from sbctune.lab.knobs_model import Irq
+from sbctune.lab.profile import load_profile
+
+
+def _names(text: str) -> dict[int, str]:
+    parsed = parse_interrupts(text)[0]
+    assert parsed is not None
+    return {i.number: " ".join(i.names) for i in parsed.irqs if i.number is not None}
+
+
+def test_cm4_i340_shows_igbs_msix_vectors_unpaired_on_four_cpus() -> None:
+    """82580: 8 RSS queues, 4 CPUs -> 4 queues, not more than half the maximum -> not paired
+    (igb_set_flag_queue_pairs): a link vector, four RX and four TX vectors per port."""
+    profile = load_profile("cm4-i340-igb")
+    text = profile.modelled_files["/proc/interrupts"]
+    names = _names(text)
+    eth1 = [n for n in names.values() if n == "eth1" or n.startswith("eth1-")]
+    assert eth1 == [
+        "eth1",
+        *(f"eth1-rx-{k}" for k in range(4)),
+        *(f"eth1-tx-{k}" for k in range(4)),
+    ]
+    assert len(names) == 27  # three ports, nine vectors each
+    assert set(profile.irqs) == set(names)
+    assert set(profile.irq_refuse) == set(names)  # brcm_msi_set_affinity: EINVAL
+    assert "BRCM STB PCIe MSI 524288 Edge      eth1\n" in text  # 01:00.0, vector 0
+
+
+def test_the_user_sees_the_igb_ports_irqs_and_why_they_stay_on_cpu0() -> None:
+    profile = load_profile("cm4-i340-igb")
+    parsed = parse_interrupts(profile.modelled_files["/proc/interrupts"])[0]
+    assert parsed is not None
+    sightings = list(from_interrupts(SimpleNamespace(interrupts=parsed)))  # type: ignore[arg-type]
+    key = iface_key("eth2")
+    eth2 = sorted(f.value for s in sightings if key in s.keys for f in s.facts if f.field == "irqs")
+    assert len(eth2) == 9
+    fixed, why = fixed_irqs(parsed, eth2, None)
+    assert fixed == eth2 and why is not None and "brcm_msi_set_affinity" in why
+    with pytest.raises(OSError) as refused:
+        Irq(eth2[1], profile.cpu.count, eth2[1] in profile.irq_refuse).write_mask("2")
+    assert refused.value.errno == errno.EINVAL
+
+
+@pytest.mark.parametrize(
+    ("chip", "cpus", "expected"),
+    [
+        ("I210", 4, ["eth1", "eth1-TxRx-0", "eth1-TxRx-1", "eth1-TxRx-2", "eth1-TxRx-3"]),
+        ("I211", 4, ["eth1", "eth1-rx-0", "eth1-rx-1", "eth1-tx-0", "eth1-tx-1"]),  # never paired
+        ("I350", 2, ["eth1", "eth1-rx-0", "eth1-rx-1", "eth1-tx-0", "eth1-tx-1"]),
+        ("I350", 8, ["eth1", *(f"eth1-TxRx-{k}" for k in range(8))]),
+    ],
+)
+def test_igb_vector_names_follow_queue_pairing(chip: str, cpus: int, expected: list[str]) -> None:
+    assert irq_model.vector_names(irq_model.Nic("eth1", "igb", chip), cpus) == expected
+
+
+def test_igc_pairs_on_a_four_core_pi_and_r8169_has_one_vector() -> None:
+    igc = irq_model.vector_names(irq_model.Nic("eth1", "igc", "I225-V"), 4)
+    assert igc == ["eth1", *(f"eth1-TxRx-{k}" for k in range(4))]
+    assert irq_model.vector_names(irq_model.Nic("eth1", "r8169", "RTL8125B"), 4) == ["eth1"]
+    profile = load_profile("cm4-rtl8125b-r8169")
+    assert list(_names(profile.modelled_files["/proc/interrupts"]).values()) == ["eth1"]
+
+
+def test_a_captured_proc_interrupts_is_never_replaced() -> None:
+    profile = load_profile("pi4-ax88179")
+    assert profile.modelled_files == {}
+    assert 46 in profile.irqs
+
+
+def test_a_profile_without_a_test_nic_keeps_the_first_nics_queues(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "lab.toml").write_text(
+        '[lab]\ndescription = "x"\n[cpu]\ncount = 4\n'
+        '[[interface]]\nname = "eth0"\ndriver = "stmmac"\nqueues = 4\n'
+        "[interface.link]\nlink_speed_mbps = 1000\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "manifest.json").write_text(
+        '{"format": "sbctune-bundle", "version": 1, "commands": {}, "files": {}, "exit_codes": {}}',
+        encoding="utf-8",
+    )
+    profile = load_profile(tmp_path)
+    assert profile.interfaces[0].test and profile.interfaces[0].queues == 4
