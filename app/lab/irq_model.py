@@ -54,7 +54,7 @@ def vector_names(nic: Nic, cpus: int, kernel: str = "") -> list[str]:
     """The names the driver gives its interrupt vectors, in the order it requests them."""
     caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
     rule = caps.facts.get("irq_vectors") if caps else None
-    if not isinstance(rule, dict):
+    if caps is None or not isinstance(rule, dict):
         return []
     link = str(rule["link"]).format(iface=nic.name)
     if rule.get("style") == "single":
