@@ -7,6 +7,7 @@ real Pi 4 (tests/unit/test_irq_chips.py: seed 000's capture)."""
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -17,6 +18,8 @@ from sbctune.inventory.sightings import from_interrupts, iface_key
 from sbctune.lab import irq_model
 from sbctune.lab.knobs_model import Irq
 from sbctune.lab.profile import load_profile
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
 
 
 def _names(text: str) -> dict[int, str]:
@@ -98,3 +101,17 @@ def test_a_profile_without_a_test_nic_keeps_the_first_nics_queues(tmp_path) -> N
     )
     profile = load_profile(tmp_path)
     assert profile.interfaces[0].test and profile.interfaces[0].queues == 4
+
+
+def test_stmmac_per_queue_msi_vectors_are_the_nics() -> None:
+    """Intel mGbE (stmmac_request_irq_multi_msi): "eth0:rx-0" ... "eth0:safety-ue" are eth0's
+    17 interrupts (a real capture from Intel's netdev patch, see its source.md); before, the
+    ':' kept every one of them from the NIC, so Inspect said "IRQs unknown"."""
+    path = CAPTURES / "intel_stmmac_netdev_2021_multi_msi_eth0.txt"
+    parsed = parse_interrupts(path.read_text(encoding="utf-8"))[0]
+    assert parsed is not None
+    sightings = list(from_interrupts(SimpleNamespace(interrupts=parsed)))  # type: ignore[arg-type]
+    key = iface_key("eth0")
+    irqs = sorted(f.value for s in sightings if key in s.keys for f in s.facts if f.field == "irqs")
+    assert irqs == [*range(131, 147), 157]
+    assert all(key in s.keys for s in sightings)  # nothing else claimed (no "eth0:rx" NIC)
