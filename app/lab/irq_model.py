@@ -6,7 +6,8 @@ igb and igc request MSI-X vectors (igb/igc_request_msix): one named after the in
 and other causes), then one per queue vector: ``IFACE-TxRx-K`` where queues are paired (more RSS
 queues than half the MAC's maximum, never on the 82575 or I211), else ``IFACE-rx-K`` for each
 RX queue followed by ``IFACE-tx-K`` for each TX queue. r8169 has one vector named IFACE
-(rtl_alloc_irq). The queue counts are the lab's own (``ethtool_table.driver_queues``: one per
+(rtl_alloc_irq); atlantic names every vector IFACE: one per ring vector, then the link's
+(aq_nic_start; a PTP vector where PTP is on is not modelled). The queue counts are the lab's own (``ethtool_table.driver_queues``: one per
 CPU up to the MAC's maximum), so ``ethtool -l`` and the lines agree.
 
 The PCIe host decides the chip column and whether the affinity can change: the Pi 4 / CM4's
@@ -60,6 +61,8 @@ def vector_names(nic: Nic, cpus: int, kernel: str = "") -> list[str]:
     if rule.get("style") == "single":
         return [link]
     tx, rx = driver_queues(nic.driver, nic.chip, cpus) or (1, 1)
+    if rule.get("style") == "same_name":  # atlantic: the ring vectors, then the link vector
+        return [link] * rx + [link]
     names = [link]
     if _paired(caps, nic.chip, rx):
         names += [str(rule["paired"]).format(iface=nic.name, n=k) for k in range(rx)]

@@ -78,6 +78,8 @@ def test_igc_pairs_on_a_four_core_pi_and_r8169_has_one_vector() -> None:
     igc = irq_model.vector_names(irq_model.Nic("eth1", "igc", "I225-V"), 4)
     assert igc == ["eth1", *(f"eth1-TxRx-{k}" for k in range(4))]
     assert irq_model.vector_names(irq_model.Nic("eth1", "r8169", "RTL8125B"), 4) == ["eth1"]
+    # atlantic (aq_nic_start): ring vectors (a power of two up to the CPUs) and the link's
+    assert irq_model.vector_names(irq_model.Nic("eth1", "atlantic", "AQC107"), 3) == ["eth1"] * 3
     profile = load_profile("cm4-rtl8125b-r8169")
     assert list(_names(profile.modelled_files["/proc/interrupts"]).values()) == ["eth1"]
 
