@@ -33,6 +33,7 @@ from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.resources import resource_root
+from sbctune.tuning import driver_caps
 
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
@@ -135,6 +136,11 @@ def interface_state(
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
     state["stats"] = stats_names(driver)
+    per_queue = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    if state["stats"] and per_queue and per_queue.facts.get("stats_per_queue"):
+        # igb_get_strings, stmmac_get_qstats_string: named per queue in use, after the tables
+        state["stats_per_queue"] = dict(per_queue.facts["stats_per_queue"])
+        state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:

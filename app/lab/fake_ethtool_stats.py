@@ -46,10 +46,28 @@ def live_counter(ifname: str, name: str) -> int:
     return int(text) if text.isdigit() else 0
 
 
+def queue_names(dev: dict[str, Any]) -> list[str]:
+    """The counters a driver names per queue in use (igb_get_strings: three per TX queue, five
+    per RX queue; stmmac_get_qstats_string: two each), for the queues ``ethtool -l`` shows now
+    (igb: combined; stmmac: TX and RX apart), else those the lab started with."""
+    rule = dev.get("stats_per_queue")
+    if not rule:
+        return []
+    tx, rx = dev.get("stats_queues") or (1, 1)
+    ch = dev.get("channels")
+    if ch:
+        cur = ch["cur"]
+        both = cur.get("combined")
+        tx, rx = (both, both) if both else (cur["tx"], cur["rx"])
+    names = [t.format(n=k) for k in range(int(tx)) for t in rule.get("tx", [])]
+    return names + [t.format(n=k) for k in range(int(rx)) for t in rule.get("rx", [])]
+
+
 def show_stats(ifname: str, dev: dict[str, Any]) -> str:
     names = dev.get("stats")
     if not names:
         raise Failure(["no stats available"], NO_STATS)
+    names = list(names) + queue_names(dev)
     values = {n: live_counter(ifname, n) for n in LIVE_COUNTERS if n in names}
     lines = ["NIC statistics:"]
     lines += [f"     {n[:ETH_GSTRING_LEN]}: {values.get(n, 0)}" for n in names]

@@ -7,8 +7,9 @@ and other causes), then one per queue vector: ``IFACE-TxRx-K`` where queues are 
 queues than half the MAC's maximum, never on the 82575 or I211), else ``IFACE-rx-K`` for each
 RX queue followed by ``IFACE-tx-K`` for each TX queue. r8169 has one vector named IFACE
 (rtl_alloc_irq); atlantic names every vector IFACE: one per ring vector, then the link's
-(aq_nic_start; a PTP vector where PTP is on is not modelled). The queue counts are the lab's own (``ethtool_table.driver_queues``: one per
-CPU up to the MAC's maximum), so ``ethtool -l`` and the lines agree.
+(aq_nic_start; a PTP vector where PTP is on is not modelled). The queue counts are the lab's
+own (``ethtool_table.driver_queues``: one per CPU up to the MAC's maximum), so ``ethtool -l``
+and the lines agree.
 
 The PCIe host decides the chip column and whether the affinity can change: the Pi 4 / CM4's
 pcie-brcmstb shows "BRCM STB PCIe MSI" with the MSI hwirq (pci_msi_domain_calc_hwirq: the
