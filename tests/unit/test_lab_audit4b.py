@@ -1,4 +1,5 @@
-"""The lab's PCIe NICs have the interrupt vectors their driver requests (audit 4b): a CM4
+"""Audit 4b (driver_caps_audit4b.md). The lab's PCIe NICs have the interrupt vectors their driver
+requests: a CM4
 profile with no captured /proc/interrupts shows igb's MSI-X vectors (igb_request_msix) and
 r8169's one vector (rtl_alloc_irq) behind the Pi 4's PCIe MSI chip, so Inspect finds the
 NIC's IRQs and irq-affinity says the chip cannot move them (brcm_msi_set_affinity), as on a
@@ -117,3 +118,20 @@ def test_stmmac_per_queue_msi_vectors_are_the_nics() -> None:
     irqs = sorted(f.value for s in sightings if key in s.keys for f in s.facts if f.field == "irqs")
     assert irqs == [*range(131, 147), 157]
     assert all(key in s.keys for s in sightings)  # nothing else claimed (no "eth0:rx" NIC)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "modes"),
+    [
+        ("6.1.0-rpi7-rpi-v8", ["100baseT/Full", "1000baseT/Full"]),  # MDIO_PCS_EEE_ABLE only
+        ("6.12.25+rpt-rpi-v8", ["100baseT/Full", "1000baseT/Full", "2500baseT/Full"]),
+    ],
+)
+def test_rtl8125_eee_modes_follow_the_kernel(kernel: str, modes: list[str]) -> None:
+    """driver_caps_audit4b.md: 6.1's phy_ethtool_get_eee reads no 2.5G EEE ability, so the lab's
+    RTL8125B showed 2500baseT/Full on every kernel; 6.12 reads EEE_ABLE2 (rtl822x_read_mmd)."""
+    from sbctune.lab.ethtool_state import interface_state
+
+    bundle = load_profile("cm4-rtl8125b-r8169").bundle
+    state = interface_state("r8169", bundle, "eth1", "RTL8125B", kernel)
+    assert state["eee"]["supported"] == modes
