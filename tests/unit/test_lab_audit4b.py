@@ -1,9 +1,9 @@
-"""Audit 4b (driver_caps_audit4b.md). The lab's PCIe NICs have the interrupt vectors their driver
-requests: a CM4
-profile with no captured /proc/interrupts shows igb's MSI-X vectors (igb_request_msix) and
-r8169's one vector (rtl_alloc_irq) behind the Pi 4's PCIe MSI chip, so Inspect finds the
-NIC's IRQs and irq-affinity says the chip cannot move them (brcm_msi_set_affinity), as on a
-real Pi 4 (tests/unit/test_irq_chips.py: seed 000's capture)."""
+"""Audit 4b (driver_caps_audit4b.md). The lab's PCIe NICs have the interrupt vectors their
+driver requests: a CM4 profile with no captured /proc/interrupts shows igb's MSI-X vectors
+(igb_request_msix) and r8169's one vector (rtl_alloc_irq) behind the Pi 4's PCIe MSI chip, so
+Inspect finds the NIC's IRQs and irq-affinity says the chip cannot move them
+(brcm_msi_set_affinity), as on a real Pi 4 (tests/unit/test_irq_chips.py: seed 000's capture).
+Also: stmmac's per-queue vector names, and r8169's EEE modes per kernel."""
 
 from __future__ import annotations
 
