@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_tables
+from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_table import (
     channels_state,
@@ -174,6 +174,16 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
         for spec in profile.interfaces
         if spec.driver
     }
+    # net/ethtool/ioctl.c ethtool_get_drvinfo: version is the running kernel's release before
+    # the driver's get_drvinfo, which copies the PCI address into bus-info (igb_get_drvinfo,
+    # rtl8169_get_drvinfo ...): the lab's kernel where the profile names it, the address the
+    # lab gave the NIC (irq_model) where it models one
+    nics = [irq_model.Nic(s.name, s.driver, s.chip) for s in profile.interfaces]
+    pci = irq_model.addresses(nics, profile.cpu.count, profile.pcie_host, profile.kernel)
+    for name, state in interfaces.items():
+        if state.get("info") is not None:
+            state["info"]["version"] = profile.kernel
+            state["info"]["bus-info"] = pci.get(name, "")
     return {"schema": 1, "interfaces": interfaces}
 
 

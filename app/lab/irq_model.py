@@ -101,6 +101,14 @@ def lines(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> l
     return out
 
 
+def addresses(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> dict[str, str]:
+    """The PCI address the lab gives each modelled PCIe NIC (its ``ethtool -i`` bus-info: the
+    drivers' get_drvinfo copy pci_name(), e.g. igb_get_drvinfo)."""
+    modelled = lines(nics, cpus, pcie_host, kernel)
+    by_vector = {line.name: line.pci for line in modelled}
+    return {nic.name: by_vector[nic.name] for nic in nics if nic.name in by_vector}
+
+
 def refuses_affinity(pcie_host: str) -> bool:
     return PCIE_HOSTS.get(pcie_host, ("", False))[1]
 

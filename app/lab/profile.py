@@ -168,6 +168,7 @@ class LabProfile:
     power: PowerState = field(default_factory=PowerState)
     kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
     uname: UnameFacts = field(default_factory=UnameFacts)  # what the lab's `uname` answers
+    pcie_host: str = ""  # [lab] pcie_host: the board's PCIe controller (sbctune.lab.irq_model)
     modelled_files: dict[str, str] = field(default_factory=dict)
     """Hardware files the profile did not capture but the lab models (sbctune.lab.irq_model:
     /proc/interrupts with the PCIe NICs' vectors)."""
@@ -480,5 +481,6 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
         kernel=kernel,
         uname=uname.facts(bundle, kernel, machine),
+        pcie_host=pcie_host,
         modelled_files=modelled,
     )

@@ -135,3 +135,18 @@ def test_rtl8125_eee_modes_follow_the_kernel(kernel: str, modes: list[str]) -> N
     bundle = load_profile("cm4-rtl8125b-r8169").bundle
     state = interface_state("r8169", bundle, "eth1", "RTL8125B", kernel)
     assert state["eee"]["supported"] == modes
+
+
+def test_ethtool_i_names_the_pci_address_the_interrupts_use() -> None:
+    """igb_get_drvinfo copies pci_name() into bus-info: the lab's igb ports show the addresses
+    their modelled MSI vectors were numbered from (01:00.0 -> hwirq 524288, 01:00.1 -> 526336);
+    a profile without a modelled PCIe host leaves it empty, as before."""
+    from sbctune.lab.ethtool_state import build_state
+    from sbctune.lab.fake_ethtool_driver import show_info
+
+    state = build_state(load_profile("cm4-i340-igb"))["interfaces"]
+    assert "bus-info: 0000:01:00.0\n" in show_info("eth1", state["eth1"])
+    assert "bus-info: 0000:01:00.1\n" in show_info("eth2", state["eth2"])
+    assert "bus-info: \n" in show_info("eth0", state["eth0"])  # bcmgenet: not modelled here
+    other = build_state(load_profile("pi4-ax88179"))["interfaces"]
+    assert all("bus-info: \n" in show_info(n, s) for n, s in other.items() if s.get("info"))
