@@ -420,7 +420,9 @@ def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
         line = f"{irq.irq}: {irq.controller or ''} {irq.hwirq or ''} {' '.join(irq.names)}"
         for raw in [t for n in irq.names for t in n.split()]:
             name = raw.rstrip(",")
-            base = re.split(r"-(?:rx|tx|TxRx|txrx|fp|q|ttx|rrx|\d)", name, maxsplit=1)[0]
+            # igb "eth1-TxRx-0", bcmgenet "eth0", stmmac with per-queue MSI "eth0:rx-0" and
+            # "eth0:mac" (stmmac_request_irq_multi_msi: "%s:%s-%d", "%s:%s")
+            base = re.split(r":|-(?:rx|tx|TxRx|txrx|fp|q|ttx|rrx|\d)", name, maxsplit=1)[0]
             key = iface_key(base)
             if key is None or not re.match(r"^(eth|en|wl|wlan|lan|wan)", base):
                 if address := pci_address(name):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_tables
+from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_table import (
     channels_state,
@@ -33,6 +33,7 @@ from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.resources import resource_root
+from sbctune.tuning import driver_caps
 
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
@@ -136,6 +137,11 @@ def interface_state(
     queue_pairs(state, driver, chip, kernel)
     state["stats"] = stats_names(driver, queues[0] if queues else 1)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
+    per_queue = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    if state["stats"] and per_queue and per_queue.facts.get("stats_per_queue"):
+        # igb_get_strings, stmmac_get_qstats_string: named per queue in use, after the tables
+        state["stats_per_queue"] = dict(per_queue.facts["stats_per_queue"])
+        state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
     state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
@@ -179,6 +185,16 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
         for spec in profile.interfaces
         if spec.driver
     }
+    # net/ethtool/ioctl.c ethtool_get_drvinfo: version is the running kernel's release before
+    # the driver's get_drvinfo, which copies the PCI address into bus-info (igb_get_drvinfo,
+    # rtl8169_get_drvinfo ...): the lab's kernel where the profile names it, the address the
+    # lab gave the NIC (irq_model) where it models one
+    nics = [irq_model.Nic(s.name, s.driver, s.chip) for s in profile.interfaces]
+    pci = irq_model.addresses(nics, profile.cpu.count, profile.pcie_host, profile.kernel)
+    for name, state in interfaces.items():
+        if state.get("info") is not None:
+            state["info"]["version"] = profile.kernel
+            state["info"]["bus-info"] = pci.get(name, "")
     return {"schema": 1, "interfaces": interfaces}
 
 

@@ -90,11 +90,13 @@ def bounce_link(ifname: str) -> None:
 
 
 def show_info(ifname: str, dev: dict[str, Any]) -> str:
-    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; what only the hardware
-    knows (version, firmware, bus address) is left empty."""
+    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name, the lab's kernel release
+    (ethtool_get_drvinfo's UTS_RELEASE) and the PCI address the lab gave a modelled PCIe NIC,
+    where known; what only the hardware knows (firmware) is left empty."""
     info = dev["info"]
-    lines = [f"driver: {dev['driver']}", "version: ", "firmware-version: ",
-             "expansion-rom-version: ", "bus-info: "]  # fmt: skip
+    lines = [f"driver: {dev['driver']}", f"version: {info.get('version', '')}",
+             "firmware-version: ", "expansion-rom-version: ",
+             f"bus-info: {info.get('bus-info', '')}"]  # fmt: skip
     for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
         lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
     return "\n".join(lines) + "\n"

@@ -61,10 +61,28 @@ def live_names(names: list[str], aliases: dict[str, str] | None = None) -> dict[
     return out
 
 
+def queue_names(dev: dict[str, Any]) -> list[str]:
+    """The counters a driver names per queue in use (igb_get_strings: three per TX queue, five
+    per RX queue; stmmac_get_qstats_string: two each), for the queues ``ethtool -l`` shows now
+    (igb: combined; stmmac: TX and RX apart), else those the lab started with."""
+    rule = dev.get("stats_per_queue")
+    if not rule:
+        return []
+    tx, rx = dev.get("stats_queues") or (1, 1)
+    ch = dev.get("channels")
+    if ch:
+        cur = ch["cur"]
+        both = cur.get("combined")
+        tx, rx = (both, both) if both else (cur["tx"], cur["rx"])
+    names = [t.format(n=k) for k in range(int(tx)) for t in rule.get("tx", [])]
+    return names + [t.format(n=k) for k in range(int(rx)) for t in rule.get("rx", [])]
+
+
 def show_stats(ifname: str, dev: dict[str, Any]) -> str:
     names = dev.get("stats")
     if not names:
         raise Failure(["no stats available"], NO_STATS)
+    names = list(names) + queue_names(dev)
     live = live_names(names, dev.get("stats_live"))
     values = {n: live_counter(ifname, counter) for n, counter in live.items()}
     lines = ["NIC statistics:"]

@@ -210,7 +210,7 @@ def _build(
     if sshd.ensure_privsep_dir():
         marker_dir().joinpath(PRIVSEP_MARKER).touch()
     shadow = sshd.write_shadow(directory, info.password)
-    plan = overlay.build(prof.bundle, directory, prof.uname)
+    plan = overlay.build(prof.bundle, directory, prof.uname, prof.modelled_files)
     plan.file_binds += overlay.link_files(prof.interfaces, directory)
     ethtool_state.install(prof, directory, Path(plan.bin_dir))
     ip_front.install(prof, directory, Path(plan.bin_dir))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,9 +135,16 @@ def _lab_group() -> int | None:
         return None
 
 
-def build(bundle: Bundle, lab_dir: Path, found: UnameFacts | None = None) -> OverlayPlan:
+def build(
+    bundle: Bundle,
+    lab_dir: Path,
+    found: UnameFacts | None = None,
+    modelled: Mapping[str, str] | None = None,
+) -> OverlayPlan:
     """Write captures and fake commands under ``lab_dir``; return what nsinit must mount.
-    ``uname`` answers as the profile's Pi (`found`, sbctune.lab.uname), never as this host."""
+    ``uname`` answers as the profile's Pi (`found`, sbctune.lab.uname), never as this host.
+    `modelled`: hardware files the profile did not capture that the lab models from the
+    drivers' source (sbctune.lab.irq_model), used instead of an empty file."""
     captures = lab_dir / "captures"
     bin_dir = lab_dir / "bin"
     for folder in (captures, bin_dir):
@@ -199,7 +206,8 @@ def build(bundle: Bundle, lab_dir: Path, found: UnameFacts | None = None) -> Ove
         plan.file_binds.append((str(store("file", index, text)), path))
     for index, path in enumerate(HARDWARE_FILES):
         if path not in bundle.files:
-            plan.file_binds.append((str(store("empty", index, "")), path))
+            text = (modelled or {}).get(path, "")
+            plan.file_binds.append((str(store("model" if text else "empty", index, text)), path))
     return plan
 
 

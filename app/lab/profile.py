@@ -67,12 +67,12 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
-from sbctune.lab import uname
+from sbctune.lab import irq_model, uname
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table import single_queue
@@ -168,6 +168,10 @@ class LabProfile:
     power: PowerState = field(default_factory=PowerState)
     kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
     uname: UnameFacts = field(default_factory=UnameFacts)  # what the lab's `uname` answers
+    pcie_host: str = ""  # [lab] pcie_host: the board's PCIe controller (sbctune.lab.irq_model)
+    modelled_files: dict[str, str] = field(default_factory=dict)
+    """Hardware files the profile did not capture but the lab models (sbctune.lab.irq_model:
+    /proc/interrupts with the PCIe NICs' vectors)."""
 
     @property
     def test_interface(self) -> InterfaceSpec:
@@ -327,17 +331,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
     if len(tests) > 1:
         raise ProfileError(f"{where}: only one interface can be the NIC under test (test = true)")
     if not tests:
-        first = specs[0]
-        specs[0] = InterfaceSpec(
-            first.name,
-            True,
-            first.link,
-            first.mac,
-            first.xps_enoent,
-            first.description,
-            first.driver,
-            first.chip,
-        )
+        specs[0] = replace(specs[0], test=True)  # its queues and clock kept
     return tuple(specs)
 
 
@@ -422,7 +416,9 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     except BundleError as exc:
         raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
     lab = _table(data, "lab", where)
-    _check_keys(lab, {"description", "irq_refuse", "kernel", "machine"}, f"{where} [lab]")
+    _check_keys(
+        lab, {"description", "irq_refuse", "kernel", "machine", "pcie_host"}, f"{where} [lab]"
+    )
     captured = uname.facts(bundle)
     default = captured.release if captured.release != uname.UNKNOWN else ""
     kernel = lab.get("kernel", default)
@@ -444,6 +440,21 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
             "captured /proc/interrupts lacks"
         )
     interfaces = _parse_interfaces(data, where)
+    cpu = _parse_cpu(data, captured_cpus, where)
+    modelled: dict[str, str] = {}
+    pcie_host = lab.get("pcie_host", "")
+    if pcie_host and (not isinstance(pcie_host, str) or pcie_host not in irq_model.PCIE_HOSTS):
+        raise ProfileError(
+            f"{where}: [lab] pcie_host must be one of {', '.join(sorted(irq_model.PCIE_HOSTS))}"
+        )
+    if pcie_host and bundle.file("/proc/interrupts") is None:  # a capture is never replaced
+        nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
+        vectors = irq_model.lines(nics, cpu.count, pcie_host, kernel)
+        if vectors:
+            modelled["/proc/interrupts"] = irq_model.render(vectors, cpu.count)
+            irqs = tuple(v.number for v in vectors)
+            if irq_model.refuses_affinity(pcie_host):
+                refuse = [*refuse, *irqs]
     effects = parse_tweak_effects(data, where)
     names = {spec.name for spec in interfaces}
     for effect in effects:
@@ -462,7 +473,7 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         description=str(lab.get("description", "")),
         bundle=bundle,
         interfaces=interfaces,
-        cpu=_parse_cpu(data, captured_cpus, where),
+        cpu=cpu,
         irqs=irqs,
         irq_refuse=tuple(refuse),
         tweak_effects=effects,
@@ -470,4 +481,6 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
         kernel=kernel,
         uname=uname.facts(bundle, kernel, machine),
+        pcie_host=pcie_host,
+        modelled_files=modelled,
     )

@@ -8,6 +8,7 @@ checks them against the kernel source).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -459,6 +460,41 @@ def test_jumbo_frames_stop_at_the_drivers_max_mtu(driver: str, chip: str, top: i
     assert lan78xx.applicable
 
 
+@pytest.mark.parametrize(
+    ("driver", "chip", "top"),
+    [
+        ("igb", "82580", 9216),  # igb_probe: MAX_STD_JUMBO_FRAME_SIZE
+        ("igc", "I225-V", 9216),
+        ("atlantic", "AQC107", 16334),  # aq_nic_ndev_init: 16352 - FCS - header
+        ("stmmac", "", 9000),  # stmmac_dvr_probe: JUMBO_LEN
+        ("asix", "AX88772B", 1500),  # usbnet_probe caps it at hard_mtu - header
+        ("asix", "AX88178", 1500),  # ax88178_bind's 16366 is capped the same way
+        ("r8169", "RTL8125B", 9194),  # rtl_jumbo_max: JUMBO_9K
+        ("r8169", "RTL8168c/8111c", 6122),
+        ("r8169", "RTL8168b/8111b", 4074),
+        ("r8169", "RTL810xE PCI Express Fast Ethernet controller", 1500),  # no GMII: no jumbo
+    ],
+)
+def test_audit4b_max_mtu_of_each_driver(driver: str, chip: str, top: int) -> None:
+    """driver_caps_audit4b.md: the max_mtu of r8169 (by chip), igb, igc, atlantic, stmmac and
+    asix were not in the table, so where `ip -d link` does not show it the planner offered any
+    MTU and the lab's ip (veth: 65535) took it. An MTU one above the maximum is not planned;
+    the maximum itself is."""
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    found.steps["ssh-route"] = ssh_over("wlan0")
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver=driver, chip=chip or None)
+    inventory = Inventory(board=Board(kernel="6.1.0-rpi7-rpi-v8"), nics=[nic])
+    for mtu, planned in ((top + 1, False), (top, True)):
+        options = {"path_supports_jumbo": True, "mtu": mtu}
+        ctx = Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",))
+        item = PLANNERS[tweak.kind](ctx)
+        assert item.applicable is planned, (mtu, item.reason)
+        if not planned:
+            assert f"at most {top}" in item.reason
+
+
 @pytest.mark.parametrize(("driver", "mtu", "refused"), [("lan78xx", 8686, True),
                                                          ("lan78xx", 9000, False),
                                                          ("smsc95xx", 998, True)])  # fmt: skip
@@ -470,3 +506,12 @@ def test_an_mtu_of_whole_usb_packets_is_not_possible(driver: str, mtu: int, refu
     assert item.applicable is not refused
     if refused:
         assert "EDOM" in item.reason and "not possible" in item.reason
+
+
+def test_stmmacs_max_mtu_is_what_a_real_rk3588_shows() -> None:
+    """An Orange Pi 5's GMAC (stmmac, `ip -d link`, tests/captures/ip_link: its source.md):
+    maxmtu 9000, the table's JUMBO_LEN."""
+    capture = CAPTURES / "ip_link" / "opi5_orangepi_build_68_ip_d_l_prompts_rk_gmac_no_phy.txt"
+    shown = re.findall(r"maxmtu (\d+)", capture.read_text(encoding="utf-8"))
+    caps = driver_caps.caps("stmmac", "6.1")
+    assert caps is not None and str(caps.mtu_max()) in shown

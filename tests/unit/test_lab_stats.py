@@ -57,8 +57,12 @@ def test_ethtool_s_names_the_drivers_counters_with_live_values(driver: str, tmp_
     parsed, warnings = parse_ethtool_stats(out)
     assert not warnings
     names = [c.name for c in parsed.counters]
-    assert names == stats_names(driver)  # the tables' names; macb's queue ones as q0_...
-    assert set(names) == set(entry["names"]) or "per_queue" in entry
+    caps = driver_caps.caps(driver)
+    per_queue = (caps.facts.get("stats_per_queue") if caps else None) or {}
+    one_queue = [n.format(n=0) for n in (*per_queue.get("tx", []), *per_queue.get("rx", []))]
+    # the tables' names (macb's queue ones as q0_...), then igb/stmmac's per queue in use
+    assert names == (stats_names(driver) or []) + one_queue
+    assert set(names) - set(one_queue) == set(entry["names"]) or "per_queue" in entry
     values = parsed.as_dict()
     aliases = interface_state(driver, EMPTY, "lo").get("stats_live")
     live = live_names(names, aliases)  # rx_packets, or macb's rx_frames and q0_rx_packets
@@ -78,3 +82,24 @@ def test_the_statistics_alias_and_extra_arguments(tmp_path: Path) -> None:
     assert fake_ethtool.run(["-S", "lo", "x"], state) == (
         "", ["ethtool: bad command line argument(s)"], 1
     )  # fmt: skip
+
+
+@pytest.mark.skipif(not LO.is_dir(), reason="needs a Linux loopback's sysfs counters")
+def test_igb_names_counters_for_each_queue_in_use(tmp_path: Path) -> None:
+    """igb_get_strings (driver_caps_audit4b.md): after its 51 table names, three counters per TX
+    queue and five per RX queue in use, so an I340 port on a 4-CPU CM4 shows 83 lines, and 67
+    after ``ethtool -L combined 2``; the lab showed the 51 only (each RX queue's drops and
+    alloc_failed were missing)."""
+    state = interface_state("igb", EMPTY, "lo", "82580", "", (4, 4))
+    path = tmp_path / "igb.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"lo": state}}), encoding="utf-8")
+    out = fake_ethtool.run(["-S", "lo"], str(path))
+    assert out is not None
+    names = [c.name for c in parse_ethtool_stats(out[0])[0].counters]
+    assert len(names) == 51 + 4 * 3 + 4 * 5
+    assert names[51:54] == ["tx_queue_0_packets", "tx_queue_0_bytes", "tx_queue_0_restart"]
+    assert names[-1] == "rx_queue_3_alloc_failed" and "rx_queue_2_drops" in names
+    state["channels"]["cur"]["combined"] = 2
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"lo": state}}), encoding="utf-8")
+    out = fake_ethtool.run(["-S", "lo"], str(path))
+    assert out is not None and len(parse_ethtool_stats(out[0])[0].counters) == 51 + 2 * 8

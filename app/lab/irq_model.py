@@ -1,0 +1,125 @@
+"""The interrupt lines a lab's PCIe NICs would have, for a profile that captured no
+/proc/interrupts: what the driver requests (the table's ``irq_vectors`` fact, read from its
+source) behind the interrupt chip of the board's PCIe host.
+
+igb and igc request MSI-X vectors (igb/igc_request_msix): one named after the interface (link
+and other causes), then one per queue vector: ``IFACE-TxRx-K`` where queues are paired (more RSS
+queues than half the MAC's maximum, never on the 82575 or I211), else ``IFACE-rx-K`` for each
+RX queue followed by ``IFACE-tx-K`` for each TX queue. r8169 has one vector named IFACE
+(rtl_alloc_irq); atlantic names every vector IFACE: one per ring vector, then the link's
+(aq_nic_start; a PTP vector where PTP is on is not modelled). The queue counts are the lab's
+own (``ethtool_table.driver_queues``: one per CPU up to the MAC's maximum), so ``ethtool -l``
+and the lines agree.
+
+The PCIe host decides the chip column and whether the affinity can change: the Pi 4 / CM4's
+pcie-brcmstb shows "BRCM STB PCIe MSI" with the MSI hwirq (pci_msi_domain_calc_hwirq: the
+device's bus/devfn << 11 | vector index, as a real Pi 4 capture's xhci_hcd at 01:00.0 shows
+524288), and refuses every affinity write (brcm_msi_set_affinity: EINVAL; a real capture in
+pi4-ax88179). The Raspberry Pi kernel's brcmstb allows MSI-X (MSI_FLAG_PCI_MSIX in
+raspberrypi/linux drivers/pci/controller/pcie-brcmstb.c brcm_msi_domain_info); Debian's 6.1 and
+6.12 do not, and there igb/igc fall back to one MSI vector and one queue: the lab models the
+Raspberry Pi kernel a CM4 runs. The IRQ numbers and the PCI addresses (bus 01, functions in the
+profile's order) are the lab's choice; the counts stay 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sbctune.lab.ethtool_table import _rss_max, driver_queues
+from sbctune.tuning import driver_caps
+
+# [lab] pcie_host -> (chip name in /proc/interrupts, affinity refused)
+PCIE_HOSTS = {"brcmstb": ("BRCM STB PCIe MSI", True)}
+FIRST_IRQ = 46  # the Pi 4's first PCIe MSI line in a real capture (pi4-ax88179: xhci_hcd)
+PCI_BUS = 1  # the one root port's secondary bus (lspci on a CM4: 01:00.0)
+
+
+@dataclass(frozen=True)
+class Nic:
+    name: str
+    driver: str
+    chip: str = ""
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    chip: str
+    hwirq: int
+    name: str
+    pci: str
+
+
+def vector_names(nic: Nic, cpus: int, kernel: str = "") -> list[str]:
+    """The names the driver gives its interrupt vectors, in the order it requests them."""
+    caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
+    rule = caps.facts.get("irq_vectors") if caps else None
+    if caps is None or not isinstance(rule, dict):
+        return []
+    link = str(rule["link"]).format(iface=nic.name)
+    if rule.get("style") == "single":
+        return [link]
+    tx, rx = driver_queues(nic.driver, nic.chip, cpus) or (1, 1)
+    if rule.get("style") == "same_name":  # atlantic: the ring vectors, then the link vector
+        return [link] * rx + [link]
+    names = [link]
+    if _paired(caps, nic.chip, rx):
+        names += [str(rule["paired"]).format(iface=nic.name, n=k) for k in range(rx)]
+    else:
+        names += [str(rule["rx"]).format(iface=nic.name, n=k) for k in range(rx)]
+        names += [str(rule["tx"]).format(iface=nic.name, n=k) for k in range(tx)]
+    return names
+
+
+def _paired(caps: driver_caps.DriverCaps, chip: str, rss: int) -> bool:
+    rule = caps.facts.get("coalesce_queue_pairs") or {}
+    squeezed = chip.lower().replace(" ", "")
+    if squeezed and any(n.lower() in squeezed for n in rule.get("unpaired_chips", [])):
+        return False
+    top = _rss_max(caps, chip) or rss
+    return rss > top // 2
+
+
+def lines(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> list[Line]:
+    """Every modelled line, NICs in the profile's order (functions 0, 1, ... on bus 01)."""
+    if pcie_host not in PCIE_HOSTS:
+        return []
+    chip, _ = PCIE_HOSTS[pcie_host]
+    out: list[Line] = []
+    function = 0
+    for nic in nics:
+        names = vector_names(nic, cpus, kernel)
+        if not names:
+            continue
+        dev_id = (PCI_BUS << 8) | function  # pci_dev_id(): bus << 8 | devfn (device 0)
+        pci = f"0000:{PCI_BUS:02x}:00.{function}"
+        for index, name in enumerate(names):
+            out.append(Line(FIRST_IRQ + len(out), chip, (dev_id << 11) | index, name, pci))
+        function += 1
+    return out
+
+
+def addresses(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> dict[str, str]:
+    """The PCI address the lab gives each modelled PCIe NIC (its ``ethtool -i`` bus-info: the
+    drivers' get_drvinfo copy pci_name(), e.g. igb_get_drvinfo)."""
+    modelled = lines(nics, cpus, pcie_host, kernel)
+    by_vector = {line.name: line.pci for line in modelled}
+    return {nic.name: by_vector[nic.name] for nic in nics if nic.name in by_vector}
+
+
+def refuses_affinity(pcie_host: str) -> bool:
+    return PCIE_HOSTS.get(pcie_host, ("", False))[1]
+
+
+def render(modelled: Sequence[Line], cpus: int) -> str:
+    """/proc/interrupts as kernel/irq/proc.c show_interrupts prints it (widths as a real Pi 4
+    capture's: ' 46:     668625 ...  BRCM STB PCIe MSI 524288 Edge      xhci_hcd')."""
+    # "%*s" of prec + 8, then "CPU%-8d" per CPU; the end trimmed as in the real capture
+    header = (" " * 11 + "".join(f"CPU{c:<8d}" for c in range(cpus))).rstrip()
+    rows = [header]
+    for line in modelled:
+        counts = "".join(f" {0:>10}" for _ in range(cpus))
+        rows.append(f"{line.number:>3}:{counts}  {line.chip} {line.hwirq} Edge      {line.name}")
+    return "\n".join(rows) + "\n"
