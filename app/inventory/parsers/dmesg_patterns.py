@@ -257,8 +257,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Down\b"),
     ),
     (
-        "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
-        _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
+        "phy_failure",  # davinci_mdio's bus failed; not a device ON one ("mdio-bus:1f": a switch)
+        _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?!\S+:\w\w )(?P<device>{BUS_ID}) failed"),
     ),
     (
         "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
