@@ -92,6 +92,17 @@ def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> N
         board.soc, board.soc_source = named, "named in the board's model"
 
 
+def _soc_root_port(parsed: Parsed) -> tuple[str, str] | None:
+    """The SoC a PCIe root port on bus 00 names (pci.ids: "Broadcom ... BCM2712 PCIe Bridge",
+    "Rockchip ... RK3399 PCI Express Root Port"): the SoC's own PCIe controller, so a SoC the
+    kernel's device trees know (a switch's bridge names none)."""
+    roots = [d for d in parsed.pci[:64] if d.bus == "00" and d.description]
+    for d in (d for d in roots if "bridge" in (d.class_name or "").lower()):
+        if (soc := load_dt_boards().soc_named_in(d.description)) is not None:
+            return soc, f"its PCIe root port {d.slot} ({d.description})"
+    return None
+
+
 def _power(parsed: Parsed) -> Throttled | None:
     t = parsed.throttled
     if t is None or t.raw is None:
@@ -119,6 +130,10 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.kernel = booted[-1].fields.get("version")
     if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:
         board.soc, board.soc_source = found[0], f"the kernel build {board.kernel}, made for it"
+        own = catalog.soc_nic(board.soc)
+        board.soc_nic = own.chip_name if own is not None else None
+    if board.soc is None and (root := _soc_root_port(parsed)) is not None:
+        board.soc, board.soc_source = root
         own = catalog.soc_nic(board.soc)
         board.soc_nic = own.chip_name if own is not None else None
     if parsed.os_release:
