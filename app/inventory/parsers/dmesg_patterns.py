@@ -342,7 +342,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
             r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
-            r"mdio\S*: probe of \S+ failed)"
+            r"mdio\S*: probe of (?!\S+:\w\w )\S+ failed)"
         ),
     ),
     (
