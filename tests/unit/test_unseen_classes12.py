@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inventory_from_raw
+from sbctune.catalog.driver_chips import family_by_platform_name
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dispatch import resolve_command
 from sbctune.inventory.parsers.netif import parse_ip_text
@@ -62,7 +63,9 @@ def test_a_switch_on_an_mdio_bus_failing_its_probe_is_no_phy_failure() -> None:
     inv = _inventory({"dmesg": _output(bundle)})
     assert not [f for f in inv.findings if f.id == "phy-attach-failure"]
     assert {n.name for n in inv.nics} == {"eth0", "wan", "lan2", "lan3", "lan4"}
-    davinci = "[    3.173866] davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22\n"
+    davinci = (
+        "[    3.173866] davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22\n"
+    )
     assert [f for f in _inventory({"dmesg": davinci}).findings if f.id == "phy-attach-failure"]
 
 
@@ -86,6 +89,20 @@ def test_the_soc_from_its_pcie_root_port() -> None:
     assert inv.board.soc == "BCM2712"
     switch = "00:00.0 PCI bridge: PLX Technology, Inc. PEX 8605 PCI Express 4-port Gen2 Switch\n"
     assert _inventory({"lspci": switch}).board.soc is None
+
+
+def test_a_platform_driver_named_for_a_family_names_that_family() -> None:
+    """TI's wl18xx_driver (no MODULE_DESCRIPTION in 6.1, a platform device with no IDs) drives
+    the WL18xx family: the BeagleBone Green Wireless's Wi-Fi is named so, and stays the one
+    Wi-Fi NIC with its missing firmware. A driver with a description, or not named for a
+    family, gives none (fec, stmmaceth)."""
+    inv = _inventory({"dmesg": _output("bbgw_netinstall_75_wl18xx_firmware_missing_bluetooth")})
+    (nic,) = inv.nics
+    assert (nic.chip, nic.driver, nic.wireless) == ("WL18xx", "wl18xx_driver", True)
+    assert [f.id for f in inv.findings if f.id == "firmware-missing"]
+    assert family_by_platform_name("ag71xx") is not None
+    assert family_by_platform_name("fec") is None and family_by_platform_name("stmmaceth") is None
+    assert family_by_platform_name("bcm63xx_enet") is None  # it has a description
 
 
 @settings(max_examples=60, deadline=None)
