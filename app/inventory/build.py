@@ -15,6 +15,7 @@ from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_flavours import soc_by_kernel
+from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.log_sightings import from_dmesg
@@ -217,6 +218,7 @@ def build_inventory(
             inventory.nics.append(nic)
     inventory.nics.sort(key=_sort_key)
     _pair_by_elimination(inventory, parsed, catalog)
+    drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel

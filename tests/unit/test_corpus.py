@@ -172,10 +172,9 @@ KNOWN_GAPS: dict[str, str] = {
         "rtw_check_supported_rfe()), which dd.c logs at debug level only: no line says the "
         "probe failed, so the driver is still taken as bound"
     ),
-    "ath79_openwrt_14541_qca9561_ag71xx_qca9888_logread": (
-        "OpenWrt's ag71xx prints its banner on the bare interface ('eth1: Atheros AG71xx at "
-        "0xb9000000 ...'); an info-level format no err/warn table holds, so eth1 is not joined "
-        "to 19000000.eth"
+    "at91rm9200dk_embeddedrelated_76447_at91_ether_no_mac_2_6_21": (
+        "2.6.21's at91_ether: no driver of that name in 6.1/6.12 (the MAC is macb's there), and "
+        "its 'eth0: Link now 100-FullDuplex' is a format 6.1/6.12 do not print"
     ),
     "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
         "the chip is named only by ath10k-ct's out-of-tree 'probing pci device: 0x3e' line"

@@ -105,6 +105,33 @@ def test_a_platform_driver_named_for_a_family_names_that_family() -> None:
     assert family_by_platform_name("bcm63xx_enet") is None  # it has a description
 
 
+def test_a_bare_interface_line_names_an_interface() -> None:
+    """Kernels before 3.x print a netdev's lines by its name alone (`eth0: IBM emac, MAC ...`):
+    each interface so named is a NIC, and OpenWrt's ag71xx banner (`eth1: Atheros AG71xx at
+    0xb9000000 ...`) pairs with the lone ag71xx MAC; a veth renamed into eth0 (`eth0: renamed
+    from vethcf0cfbe`, a container's) and a module's prefix (`usbcore:`) name none."""
+    inv = _inventory({"logread": _output(_ATH79)})
+    (eth1,) = [n for n in inv.nics if n.name == "eth1"]
+    assert (eth1.driver, eth1.bus_path, eth1.builtin) == ("ag71xx", "19000000.eth", True)
+    veth = "[   16.535364] eth0: renamed from vethcf0cfbe\n"
+    usbcore = "[    0.161349] usbcore: registered new interface driver usbfs\n"
+    assert _inventory({"dmesg": veth + usbcore}).nics == []
+
+
+def test_the_one_soc_mac_driver_of_a_log_drives_its_bare_interfaces() -> None:
+    """A PPC440GP on 2.6.10: `emac: IBM EMAC Ethernet driver, version 2.0` is the one driver
+    the log names, and eth0/eth1 are named only bare: both are that SoC MAC's (platform, built
+    in). With a driver tied to a device anywhere in the log, nothing is guessed."""
+    inv = _inventory({"dmesg": _output("ppc440gp_ebony_linuxppc_2005_ibm_emac_ffff_mac")})
+    assert {(n.name, n.driver, n.bus, n.builtin) for n in inv.nics} == {
+        ("eth0", "emac", "platform", True),
+        ("eth1", "emac", "platform", True),
+    }
+    tied = "[    1.0] r8169 0000:01:00.0 eth1: RTL8168h/8111h, 00:e0:4c:68:00:1d, XID 541, IRQ 35\n"
+    inv = _inventory({"dmesg": _output("ppc440gp_ebony_linuxppc_2005_ibm_emac_ffff_mac") + tied})
+    assert [n.driver for n in inv.nics if n.name == "eth0"] == [None]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=80))
 def test_any_prefix_before_a_kernel_tag_reads_the_same_line(prefix: str) -> None:

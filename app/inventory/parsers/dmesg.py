@@ -303,6 +303,9 @@ def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
 # another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
 # six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
 _JOINED_RE = later(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
+# a line on an interface alone, as kernels before 3.x and some drivers print it ("eth1: IBM
+# emac, MAC ..."): an interface the kernel named, not "usbcore:" or "lan78xx:" (a module)
+_BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}): \S")
 _KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
@@ -339,6 +342,8 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 # ":" (PCI, USB and platform names all end in a digit or a word).
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
+    if msg[:1] in "ewlu" and (bare := _BARE_IFACE_RE.match(msg)) and "renamed from" not in msg:
+        return "device", {"iface": bare.group(1)}  # an old kernel's "eth0: AT91 ethernet at ..."
     return _driver_message(msg)
 
 
