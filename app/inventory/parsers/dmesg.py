@@ -342,18 +342,19 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 # ":" (PCI, USB and platform names all end in a digit or a word).
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
-    if msg[:1] in "ewlu" and (bare := _BARE_IFACE_RE.match(msg)) and "renamed from" not in msg:
-        return "device", {"iface": bare.group(1)}  # an old kernel's "eth0: AT91 ethernet at ..."
     return _driver_message(msg)
 
 
 def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
     """ "brcmfmac: brcmf_sdiod_regrw_helper: failed ... err: -110": a network driver of the
-    kernel (its pr_err prefix) speaking of no device; the driver names the NIC."""
+    kernel (its pr_err prefix) speaking of no device; the driver names the NIC. An interface
+    in that place ("eth0: IBM emac, MAC ...", kernels before 3.x) is a line about it."""
     head, sep, _rest = msg.partition(": ")
     if not sep or len(head) > 32 or " " in head:
         return None
     if not load_kernel_drivers().knows(head):
+        if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
+            return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
         return None
     return "driver_message", {"driver": head}
 
