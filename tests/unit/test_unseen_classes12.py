@@ -132,6 +132,21 @@ def test_the_one_soc_mac_driver_of_a_log_drives_its_bare_interfaces() -> None:
     assert [n.driver for n in inv.nics if n.name == "eth0"] == [None]
 
 
+def test_a_file_asked_for_beside_firmware_that_runs_is_not_missing_firmware() -> None:
+    """mwifiex_sdio says `WLAN FW is active`, then asks for its optional `nxp/rgpower_WW.bin`
+    power tables (-2): its firmware runs, so no firmware-missing finding; the same file asked
+    for with nothing saying a firmware runs still is one."""
+    bundle = "turris_mox_openwrt_24069_ath10k_mwifiex_sdio_rgpower_optional"
+    inv = _inventory({"dmesg": _output(bundle)})
+    assert not [f for f in inv.findings if f.id == "firmware-missing"]
+    by_driver = {n.driver: n for n in inv.nics}
+    assert by_driver["mwifiex_sdio"].firmware == "WLAN FW is active"
+    assert (by_driver["ath10k_pci"].firmware or "").startswith("firmware ver 10.2.4")
+    lines = [x for x in _output(bundle).splitlines() if "rgpower_WW" in x]
+    alone = _inventory({"dmesg": "\n".join(lines) + "\n"})
+    assert [f for f in alone.findings if f.id == "firmware-missing"]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=80))
 def test_any_prefix_before_a_kernel_tag_reads_the_same_line(prefix: str) -> None:
