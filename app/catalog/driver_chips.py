@@ -97,3 +97,22 @@ def names_one_chip(driver: object, name: str) -> bool:
     one chip unless an ID the driver binds is named as another (rtl8821ae also binds the
     "RTL8812AE", dm9601 the "ADM8515", rtw_8822bu the "RTL8812BU")."""
     return isinstance(driver, str) and not other_chips(driver, name)
+
+
+# A platform driver named for a chip family: letters, digits, then an "x" for each digit the
+# family spans ("wl18xx_driver", "wcn36xx", "ag71xx", "smsc911x", "mt798x-wmac").
+_FAMILY = re.compile(r"([a-z]{2,5}\d{1,4}x+)(?:[_-][a-z]+)?")
+
+
+def family_by_platform_name(driver: object) -> tuple[str, str] | None:
+    """(family, why) for a platform driver with no MODULE_DESCRIPTION that is named for its
+    chip family (TI's wl18xx_driver, Qualcomm's wcn36xx, Atheros' ag71xx): a platform device
+    has no IDs to name a model, and the driver binds that family's chips alone. The family is
+    written as the name writes it, letters in capitals: "WL18xx", "AG71xx"."""
+    known = load_kernel_drivers().get(driver)
+    if known is None or known.about.strip() or known.buses != ("platform",):
+        return None
+    if (m := _FAMILY.fullmatch(known.name)) is None:
+        return None
+    family = re.sub(r"^[a-z]+", lambda w: w.group(0).upper(), m.group(1))
+    return family, f"the {known.name} driver, named for the {family} family ({known.file})"

@@ -15,6 +15,7 @@ from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_flavours import soc_by_kernel
+from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.log_sightings import from_dmesg
@@ -92,6 +93,17 @@ def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> N
         board.soc, board.soc_source = named, "named in the board's model"
 
 
+def _soc_root_port(parsed: Parsed) -> tuple[str, str] | None:
+    """The SoC a PCIe root port on bus 00 names (pci.ids: "Broadcom ... BCM2712 PCIe Bridge",
+    "Rockchip ... RK3399 PCI Express Root Port"): the SoC's own PCIe controller, so a SoC the
+    kernel's device trees know (a switch's bridge names none)."""
+    roots = [d for d in parsed.pci[:64] if d.bus == "00" and d.description]
+    for d in (d for d in roots if "bridge" in (d.class_name or "").lower()):
+        if (soc := load_dt_boards().soc_named_in(d.description)) is not None:
+            return soc, f"its PCIe root port {d.slot} ({d.description})"
+    return None
+
+
 def _power(parsed: Parsed) -> Throttled | None:
     t = parsed.throttled
     if t is None or t.raw is None:
@@ -119,6 +131,10 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.kernel = booted[-1].fields.get("version")
     if board.soc is None and (found := soc_by_kernel(board.kernel)) is not None:
         board.soc, board.soc_source = found[0], f"the kernel build {board.kernel}, made for it"
+        own = catalog.soc_nic(board.soc)
+        board.soc_nic = own.chip_name if own is not None else None
+    if board.soc is None and (root := _soc_root_port(parsed)) is not None:
+        board.soc, board.soc_source = root
         own = catalog.soc_nic(board.soc)
         board.soc_nic = own.chip_name if own is not None else None
     if parsed.os_release:
@@ -202,6 +218,7 @@ def build_inventory(
             inventory.nics.append(nic)
     inventory.nics.sort(key=_sort_key)
     _pair_by_elimination(inventory, parsed, catalog)
+    drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel

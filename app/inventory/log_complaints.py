@@ -37,6 +37,21 @@ def firmware_file(text: str) -> str | None:
     return found.group(1) if found else None
 
 
+# A driver's own line that its firmware runs: mwifiex's "WLAN FW is active", ath10k's
+# "firmware ver 10.2.4-1.0-00047 api 5", rtw88's "Firmware version 9.9.11, H2C version 15",
+# mt76's "WM Firmware Version: ____000000, Build Time: ...", iwlwifi's "Loaded firmware version:"
+_FIRMWARE_RUNS = re.compile(r"(?i)\b(?:FW is active|firmware ver(?:sion)?:? \S{1,40})")
+
+
+def firmware_runs(text: str) -> str | None:
+    """The words of a device's line that say its firmware runs (so a file it asked for and did
+    not find, a power table or a newer API's image, was not the firmware it runs)."""
+    if "irm" not in text and "FW" not in text:
+        return None
+    found = _FIRMWARE_RUNS.search(text[:300])
+    return None if found is None or "fail" in text.lower() else found.group(0)
+
+
 def net_driver(driver: str | None) -> bool:
     return load_kernel_drivers().get(driver) is not None
 

@@ -19,7 +19,12 @@ from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.ip_config import IpConfigWatch
-from sbctune.inventory.log_complaints import firmware_file, ids_said, kernel_complaint
+from sbctune.inventory.log_complaints import (
+    firmware_file,
+    firmware_runs,
+    ids_said,
+    kernel_complaint,
+)
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -186,6 +191,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
     if kind == "device" and (named := firmware_file(text)):
         sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
+    if kind == "device" and firmware_runs(text):  # "WLAN FW is active": it runs one
+        sighting.add("firmware", text.split(": ", 1)[-1][:120], _SRC, text, no)
     if kind == "device" and (chips := chips_by_function(text)):  # "rtl8192eu_parse_efuse: "
         why = f"{text[:200]} (printed by a function of {chips[1]}, the file of those chips)"
         sighting.add("chip_by_function", chips[0], _SRC, why, no)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog import Catalog, Chip
-from sbctune.catalog.driver_chips import names_one_chip, one_family
+from sbctune.catalog.driver_chips import family_by_platform_name, names_one_chip, one_family
 from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import (
@@ -412,6 +412,7 @@ def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
     if not nic.ids and (by_name := chip_by_driver_name(own)) and names_one_chip(own, by_name):
         return by_name, None  # a driver named for its chip: mt7601u (not dm9601: ADM8515 too)
     oot = None if nic.ids else out_of_tree_chip(device.value("driver") or driver)
+    oot = oot or (None if nic.ids else family_by_platform_name(own))  # wl18xx_driver: WL18xx
     return (oot[0], oot[1]) if oot else (None, None)  # rtw89_8852bu_git: RTL8852BU
 
 

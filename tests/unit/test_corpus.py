@@ -171,6 +171,34 @@ KNOWN_GAPS: dict[str, str] = {
         "('Quectel RM500Q-GL work on RawIP mode'); no IDs, no product line: reading it would be "
         "a rule for one vendor driver"
     ),
+    # corpus12 (twelfth unseen set), left with reasons in tests/captures/corpus/README.md
+    "amlogic_ophub_2755_rtw8822cs_rfe_255_backtick_two_greps": (
+        "rtw88's probe returns -ENODEV after 'rfe 255 isn't supported' (phy.h "
+        "rtw_check_supported_rfe()), which dd.c logs at debug level only: no line says the "
+        "probe failed, so the driver is still taken as bound"
+    ),
+    "at91rm9200dk_embeddedrelated_76447_at91_ether_no_mac_2_6_21": (
+        "2.6.21's at91_ether: no driver of that name in 6.1/6.12 (the MAC is macb's there), and "
+        "its 'eth0: Link now 100-FullDuplex' is a format 6.1/6.12 do not print"
+    ),
+    "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
+        "the chip is named only by ath10k-ct's out-of-tree 'probing pci device: 0x3e' line"
+    ),
+    "imx28_ts7600_embeddedts_2_fec_no_phy_found_quoted_2_6_35": (
+        "2.6.35's fec prints 'eth0: Freescale FEC PHY driver [...]' on the bare interface; "
+        "6.1/6.12 have no such format, so eth0 gets no driver"
+    ),
+    "linaro_optee_177_wl18xx_syslog_conf_bin_missing": (
+        "wlcore's 'wlcore: ERROR ...' lines (wl1271_error() in wlcore/debug.h) name the library "
+        "module, not the wl18xx_driver device, and the wrapper is not in the message table"
+    ),
+    "pi4_esp_hosted_226_esp32_sdio_probe_etimedout_then_detected": (
+        "the chip is named only by esp-hosted's out-of-tree 'ESP chipset detected [esp32]' line"
+    ),
+    "udoo_kernel_unico_14_fec_1000_graceful_stop_ifconfig_rx_1": (
+        "a 3.0-era fec: 'eth0: Freescale FEC PHY driver [...]' and libphy's old 'PHY: 1:06 - "
+        "Link is Up - 1000/Full' (a PHY named by its bus number) are not formats 6.1/6.12 print"
+    ),
 }
 
 

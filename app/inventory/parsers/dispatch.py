@@ -213,7 +213,7 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         if not rest or rest[0] in {"status", "s", "show", "sh"}:
             return "nmcli device", None
         return None, None
-    if cmd in {"dmesg", "journalctl"}:
+    if cmd in {"dmesg", "journalctl", "logread"}:  # logread: BusyBox/OpenWrt's syslog ring
         return "dmesg", None
     if cmd == "uname":
         return "uname -a", None

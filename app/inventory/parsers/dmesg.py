@@ -306,6 +306,9 @@ def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
 # another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
 # six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
 _JOINED_RE = later(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
+# a line on an interface alone, as kernels before 3.x and some drivers print it ("eth1: IBM
+# emac, MAC ..."): an interface the kernel named, not "usbcore:" or "lan78xx:" (a module)
+_BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}): \S")
 _KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
@@ -348,11 +351,14 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
 
 def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
     """ "brcmfmac: brcmf_sdiod_regrw_helper: failed ... err: -110": a network driver of the
-    kernel (its pr_err prefix) speaking of no device; the driver names the NIC."""
+    kernel (its pr_err prefix) speaking of no device; the driver names the NIC. An interface
+    in that place ("eth0: IBM emac, MAC ...", kernels before 3.x) is a line about it."""
     head, sep, _rest = msg.partition(": ")
     if not sep or len(head) > 32 or " " in head:
         return None
     if not load_kernel_drivers().knows(head):
+        if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
+            return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
         return None
     return "driver_message", {"driver": head}
 

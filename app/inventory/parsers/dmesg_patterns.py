@@ -246,8 +246,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
     (
-        "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
-        _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
+        "phy_failure",  # davinci_mdio's bus failed; not a device ON one ("mdio-bus:1f": a switch)
+        _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?!\S+:\w\w )(?P<device>{BUS_ID}) failed"),
     ),
     (
         "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
@@ -331,7 +331,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
             r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
-            r"mdio\S*: probe of \S+ failed)"
+            r"mdio\S*: probe of (?!\S+:\w\w )\S+ failed)"
         ),
     ),
     (

@@ -55,8 +55,10 @@ class NetInterface:
             return True
         if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
             return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
-        if self.flags and "UP" not in self.flags and (self.operstate or "").upper() == "DOWN":
-            return False  # set down (`<BROADCAST,MULTICAST> ... state DOWN`): no link
+        if self.flags and "UP" not in self.flags and (self.operstate or "DOWN").upper() == "DOWN":
+            # set down (`<BROADCAST,MULTICAST> ... state DOWN`, or BusyBox ip's `qdisc noop`
+            # line with no state at all): no link
+            return False
         return None
 
     @property

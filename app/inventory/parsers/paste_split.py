@@ -78,7 +78,8 @@ _STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
         "cat /proc/device-tree/model",
     ),
     (
-        later(r"^\s*\[\s*\d+\.\d+\]|^\w{3} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: |^<\d>\["),
+        # a printk clock first, or after a syslog/logread/journal prefix's "kernel:" tag
+        later(r"^\s*\[\s*\d+\.\d+\]|^[^\[\n]{0,64}\bkernel(?:\[\d+\])?: +\[ *\d+\.\d+\]|^<\d>\["),
         "dmesg",
     ),
     (later(r"^\d+: \w+: (?:Bluetooth|Wireless LAN|WWAN)\b"), ""),  # rfkill list: not read
