@@ -594,3 +594,24 @@ def test_lan78xx_on_6_1_shows_tx_lpi_with_eee(tmp_path: Path) -> None:
     assert "\tTx LPI: 0 (us)\n" in ethtool(str(path), "--show-eee", "eth0")[0]
     assert ethtool(str(path), "--set-eee", "eth0", "eee", "off")[2] == 0
     assert "\tTx LPI: disabled\n" in ethtool(str(path), "--show-eee", "eth0")[0]
+
+
+@pytest.mark.parametrize(
+    "driver", ["bcmgenet", "macb", "lan78xx", "smsc95xx", "ax88179_178a", "r8152", "cdc_ncm"]
+)
+def test_ethtool_S_answers_as_the_drivers_get_strings(tmp_path: Path, driver: str) -> None:
+    """driver_caps_audit4a.md row 9: a driver with get_ethtool_stats shows its string table's
+    names (resources/kernel_source/ethtool_stats.json); one without says "no stats available".
+    cdc_ncm (cdc_ncm_gstrings_stats: tx_reason_ntb_full ... rx_ntbs) was missing from the
+    generated table, so its lab NIC fell through to the capture: "ethtool: command not found"."""
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    result = fake_ethtool.run(["-S", "eth0"], lab(tmp_path, driver))
+    if not caps.has("get_ethtool_stats"):
+        assert result is None or "no stats available" in result[0] + "".join(result[1])
+        return
+    assert result is not None, f"{driver}: -S fell through to the capture"
+    out, _err, code = result
+    assert code == 0 and out.startswith("NIC statistics:") and out.count(": 0") >= 2
+    if driver == "cdc_ncm":
+        assert "     tx_reason_ntb_full: 0\n" in out and "     rx_ntbs: 0\n" in out
