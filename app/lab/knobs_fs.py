@@ -169,8 +169,10 @@ def _add_irqs(tree: Tree, config: dict[str, Any], cpus: int) -> None:
         write_default,
     )
     refuse = {int(n) for n in config.get("irq_refuse", [])}
+    errnos = {int(n): int(getattr(errno, str(e), errno.EINVAL))
+              for n, e in config.get("irq_errno", {}).items()}  # fmt: skip
     for number in config.get("irqs", []):
-        irq = Irq(int(number), cpus, int(number) in refuse)
+        irq = Irq(int(number), cpus, int(number) in refuse, errnos.get(int(number), errno.EINVAL))
         base = f"irq/{irq.number}"
         tree.add_file(f"{base}/smp_affinity", _mask_reader(irq, cpus), irq.write_mask)
         tree.add_file(f"{base}/smp_affinity_list", _list_reader(irq), irq.write_list)
