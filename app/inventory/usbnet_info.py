@@ -17,9 +17,23 @@ from sbctune.resources import resource_root
 
 
 @lru_cache(maxsize=1)
-def _descriptions() -> frozenset[str]:
+def _table() -> dict[str, dict[str, list[str]]]:
     path = resource_root().joinpath("kernel_source").joinpath("usbnet_descriptions.json")
-    return frozenset(json.loads(path.read_text(encoding="utf-8"))["descriptions"])
+    found: dict[str, dict[str, list[str]]] = json.loads(path.read_text(encoding="utf-8"))[
+        "descriptions"
+    ]
+    return found
+
+
+def _descriptions() -> frozenset[str]:
+    return frozenset(_table())
+
+
+def only_description(source_file: str) -> str | None:
+    """The description of the one driver_info a driver's file has (smsc95xx.c: "smsc95xx USB 2.0
+    Ethernet"); None where it has none or several (cdc_ncm.c: it depends on the device)."""
+    found = [d for d, row in _table().items() if source_file in row["files"]]
+    return found[0] if len(found) == 1 else None
 
 
 def usbnet_description(text: str | None) -> bool:

@@ -135,7 +135,8 @@ def interface_state(
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
     state["stats"] = stats_names(driver)
-    state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
+    captured_i = _captured(bundle, f"-i {ifname}") is not None
+    state["info"] = None if captured_i else driver_info(driver, kernel)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
         _apply_rings_capture(state["rings"], text)

@@ -90,10 +90,12 @@ def bounce_link(ifname: str) -> None:
 
 
 def show_info(ifname: str, dev: dict[str, Any]) -> str:
-    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; what only the hardware
-    knows (version, firmware, bus address) is left empty."""
+    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; the version and
+    firmware-version where the source decides them (ethtool_table.drvinfo_strings); what only
+    the board knows (its bus address) is left empty."""
     info = dev["info"]
-    lines = [f"driver: {dev['driver']}", "version: ", "firmware-version: ",
+    lines = [f"driver: {dev['driver']}", f"version: {info.get('version', '')}",
+             f"firmware-version: {info.get('firmware', '')}",
              "expansion-rom-version: ", "bus-info: "]  # fmt: skip
     for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
         lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
