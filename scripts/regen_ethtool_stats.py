@@ -14,7 +14,9 @@ string literal is the name ({"rx_packets", ...}, GEM_STAT_TITLE(OCTTXL, "tx_octe
 that stringifies its first argument (STAT_RTNL(rx_packets), STMMAC_STAT(tx_underflow)). Drivers
 without `get_ethtool_stats` (smsc95xx, ax88179_178a, asix) are listed with no names: their
 `ethtool -S` says "no stats available". Per-queue names that a driver builds with sprintf
-("txq%d_packets") are not in a table and are left out.
+("txq%d_packets") are not in a table and are left out, but where a table's names are printed once
+per queue with a prefix (macb: "q%d_%s"), the entry's "per_queue" says so (PER_QUEUE; the format
+is checked in the source) and the lab prints them for each of the NIC's queues.
 
 sbctune classifies each name by the rules in resources/advice/counters.json; this table is what
 the tests check those rules against (tests/unit/test_ethtool_stats.py).
@@ -55,6 +57,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "smsc95xx": ("drivers/net/usb/smsc95xx.c", ()),
     "ax88179_178a": ("drivers/net/usb/ax88179_178a.c", ()),
     "asix": ("drivers/net/usb/asix_devices.c", ()),
+}  # fmt: skip
+
+# driver → (the table whose names the driver prints once per queue, the file and function that
+# build them, the printf format they use): macb's gem_get_ethtool_strings prints
+# snprintf("q%d_%s", q, queue_statistics[i].stat_string) for each of bp->num_queues, so a Pi 5
+# (RP1, one queue) shows q0_rx_dropped (real pastes: tests/captures/ethtool_s/pi5_linux_*).
+PER_QUEUE: dict[str, tuple[str, str, str, str]] = {
+    "macb": ("queue_statistics", "drivers/net/ethernet/cadence/macb_main.c",
+             "gem_get_ethtool_strings", "q%d_%s"),
 }  # fmt: skip
 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -121,6 +132,15 @@ def extract(root: Path) -> dict[str, Any]:
         has_stats = "get_ethtool_stats" in text or path.endswith(".h")
         names = [n for symbol in tables for n in table_names(text, symbol)]
         drivers[driver] = {"file": path, "tables": list(tables), "names": names}
+        if driver in PER_QUEUE:
+            table, where, function, fmt = PER_QUEUE[driver]
+            built = (root / where).read_text(encoding="utf-8", errors="replace")
+            if f'"{fmt}"' not in built or function not in built:
+                raise SystemExit(f"{driver}: {function} no longer prints {fmt!r} ({where})")
+            drivers[driver]["per_queue"] = {
+                "names": table_names(text, table), "format": fmt,
+                "file": where, "function": function,
+            }  # fmt: skip
         if not has_stats:
             drivers[driver]["note"] = "no get_ethtool_stats: `ethtool -S` has no counters"
     return drivers

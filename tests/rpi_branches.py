@@ -1,8 +1,8 @@
 """A driver table in which one Raspberry Pi branch is shown to carry macb's RP1 coalescing, for
 tests of the lab's and the planner's gem_get/set_coalesce model (issue 21).
 
-HYPOTHETICAL: no public source says which rpi-N.y branch carries it (driver_caps.json: seen only
-at the stored commit 049a36de, a 6.19-or-later tree). Only the data changes; the rule that reads
+HYPOTHETICAL branch (rpi-6.19.y, which the table does not name; driver_caps.json says rpi-6.18.y
+on, inferred from code). Only the data changes; the rule that reads
 it (driver_caps.rpi_carried) is the product's. In-process only: a lab whose fake ethtool runs
 in its own processes reads the shipped table.
 """

@@ -107,12 +107,19 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
     errors = [m for _line, m in known if m.is_error]
     first = (errors or [m for _l, m in known])[0]
     kernels = " and ".join(first.series)
+    # "usb 2-2: disable of device-initiated U1 failed." is the USB core's line (hub.c) on the
+    # NIC's USB device, not its driver's
+    who = (
+        "the USB core logged"
+        if first.source.startswith("drivers/usb/core/")
+        else "its driver logged"
+    )
     found.append(
         Finding(
             "driver-complaint",
             "warning" if errors else "info",
             label,
-            f"{label}: its driver logged "
+            f"{label}: {who} "
             f"{counted(count, 'error line' if errors else 'warning line')}"
             f' such as "{first.format}" (level {first.level}, '
             f"{first.source} in the {kernels} kernel source).{_errno(lines)}",

@@ -3,17 +3,24 @@ like any NIC, but its speed is the mobile network's, not the board's, and iperf3
 cannot go through it. Told by its driver (the kernel's WWAN drivers say so in their
 MODULE_DESCRIPTION: qmi_wwan "... (QMI) WWAN driver", sierra_net "USB-to-WWAN ...", cdc_mbim
 "... MBIM ..."; drivers/net/wwan/), by a ``ww`` interface name (the kernel's ``wwan%d``,
-systemd's ``ww`` prefix), or by a usb.ids/pci.ids name that calls it a modem."""
+systemd's ``ww`` prefix), by USB IDs the kernel's modem drivers list (option, qcserial,
+sierra, qmi_wwan, sierra_net: resources/kernel_source/wwan_usb_ids.json), or by a
+usb.ids/pci.ids name that calls it a modem ("5G" beside Ethernet/LAN is an Ethernet speed)."""
 
 from __future__ import annotations
 
 import re
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.wwan_ids import wwan_drivers
 from sbctune.inventory.model import Finding, Nic
 
 _WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)
-_MODEM_NAME = re.compile(r"\bmodem\b|\bLTE\b|\b[345]G\b|\bHSPA|\bUMTS\b|\bWWAN\b", re.I)
+_MODEM_NAME = re.compile(
+    r"\bmodem\b|\bLTE\b|\b[345]G\b(?![ /-]?(?:Ethernet|LAN|BASE|bE))|\bHSPA|\bUMTS\b|\bWWAN\b"
+    r"|\bMDM9\d{3}\b|\bSDX\d{2}\b",  # Qualcomm's modem chips: MDM9207, MDM9607, SDX55
+    re.I,
+)
 
 
 def cellular_reason(nic: Nic) -> str | None:
@@ -23,6 +30,8 @@ def cellular_reason(nic: Nic) -> str | None:
         _WWAN_DRIVER.search(known.about) or known.file.startswith("drivers/net/wwan/")
     ):
         return f"its driver {nic.driver} is for mobile-network modems"
+    if nic.bus == "usb" and (listed := wwan_drivers(nic.ids)):
+        return f"the kernel's modem driver {listed[0]} lists its USB IDs {nic.ids}"
     if re.match(r"^ww[a-z0-9]", nic.name or ""):
         return f"{nic.name} is a mobile-network interface name"
     if _MODEM_NAME.search(nic.chip or ""):

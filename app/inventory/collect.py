@@ -103,7 +103,19 @@ PER_INTERFACE = (
 )
 
 _SAFE_IFACE = re.compile(r"^[A-Za-z0-9_.:@-]{1,15}$")
-_VIRTUAL_PREFIXES = ("lo", "docker", "veth", "br-", "virbr", "tun", "tap", "wg", "dummy", "ifb")
+_VIRTUAL_PREFIXES = (
+    "lo",
+    "docker",
+    "veth",
+    "br-",
+    "virbr",
+    "tun",
+    "tap",
+    "wg",
+    "dummy",
+    "ifb",
+    "ovs",
+)
 
 
 @dataclass

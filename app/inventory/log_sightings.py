@@ -74,6 +74,11 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if driver and driver not in _NOT_DRIVERS and named:
         sighting.add("driver", driver, _SRC, event.text, event.line)
         sighting.add("bus", bus, _SRC, event.text, event.line)
+        if bus == "usb" and key_if is not None:
+            # "huawei_cdc_ncm 1-1.4:1.2 wwan0: register ...": the driver of the composite
+            # device's network interface, which a later usb-storage line on its disk
+            # interface (1-1.4:1.3) does not replace
+            sighting.add("net_driver", driver, _SRC, event.text, event.line)
     return sighting
 
 
@@ -87,6 +92,13 @@ def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
         sighting.add("link_speed_mbps", mbps, _SRC, event.text, event.line)
     if up and f.get("duplex"):
         sighting.add("duplex", f["duplex"].lower(), _SRC, event.text, event.line)
+    if mbps_usb := _USB_GENERATION.get(f.get("usb_gen", "")):
+        sighting.add("usb_speed_mbps", mbps_usb, _SRC, event.text, event.line)
+
+
+# aqc111's "Link Speed %d, USB %d": 3 for USB_SPEED_SUPER, 2 for HIGH, 1 for FULL or LOW
+# (usb/aqc111.c aqc111_configure_rx()); 1 names no one speed
+_USB_GENERATION = {"3": 5000.0, "2": 480.0}
 
 
 def _usb_path(event: DmesgEvent) -> Sighting | None:

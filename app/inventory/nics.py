@@ -25,6 +25,8 @@ from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import pi_own_usb_chip
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.usb_names import named_network, named_usb_nic, named_wifi
+from sbctune.inventory.usb_renumeration import benign_orders
 
 _WIRELESS_DRIVERS = {
     "brcmfmac", "rtl8xxxu", "mt7601u", "ath9k_htc", "rt2800usb", "iwlwifi", "mt76x2u",
@@ -144,9 +146,9 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
             or bool(ids.module(device.value("refused_by")))
             or (not driver and bool(ids.module(device.value("probed_by"))))
             or _storage_mode(device, ids)
-            or _named_usb_nic(device)
+            or named_usb_nic(device)
             or bool(re.search(r"\bLAN\b|Ethernet", described))
-            or _named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
+            or named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
         )
     if bus == "platform":
         name = str(device.value("platform_name") or "")
@@ -169,28 +171,6 @@ def _sdio_wifi(device: Device) -> bool:
         return False
     names = [str(v) for f in ("driver", "refused_by") if (v := device.value(f))]
     return bool(names) and not any(_SDIO_NOT_NET.search(n) for n in names)
-
-
-def _named_network(text: str) -> bool:
-    """A product string or usb.ids name that says Wi-Fi/WLAN/network ("802.11ac WLAN
-    Adapter"), but not a Bluetooth radio ("Bluetooth wireless interface")."""
-    return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
-
-
-def _named_wifi(device: Device) -> bool:
-    """A USB device whose own product string says Wi-Fi ("802.11n NIC", "802.11ac WLAN
-    Adapter"), not Bluetooth; "Wireless Receiver" (a mouse's) or "Wireless Controller" (a
-    gamepad's) say nothing of Wi-Fi."""
-    text = " ".join(str(f.value) for f in device.all("usb_product"))
-    said = re.search(r"802\.11|\bWLAN\b|wi-?fi", text, re.I)
-    return bool(said) and "bluetooth" not in text.lower()
-
-
-def _named_usb_nic(device: Device) -> bool:
-    """The USB core's ``Product:`` line names a NIC: Wi-Fi as above, or a wired LAN adapter
-    ("USB 10/100/1G/2.5G LAN", "USB Ethernet")."""
-    text = " ".join(str(f.value) for f in device.all("usb_product"))
-    return _named_wifi(device) or bool(re.search(r"\bLAN\b|ethernet", text, re.I))
 
 
 def _storage_mode(device: Device, ids: IdDatabase) -> bool:
@@ -265,7 +245,10 @@ def _chip(
         return str(text), None
     if known and " device " not in known:
         return known, None
-    description = device.value("description") or device.value("device_name")
+    # a class driver's description ("RNDIS device", "CDC NCM") names no chip: the device's own
+    # USB product string does ("MDM9207-MTP _SN:8A86A342")
+    product = device.value("usb_product") if ids.is_generic_usb(driver) else None
+    description = product or device.value("description") or device.value("device_name")
     return (str(description) if description else known), None
 
 
@@ -351,7 +334,7 @@ def nic_from_device(
 ) -> Nic:
     bus = _bus(device)
     nic = Nic(name=_name(device), bus=bus)  # type: ignore[arg-type]
-    nic.driver = device.value("driver")
+    nic.driver = device.value("net_driver") or device.value("driver")  # a modem's, not its disk's
     if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
@@ -393,7 +376,7 @@ def nic_from_device(
         or _sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
-        or (bus == "usb" and _named_wifi(device))
+        or (bus == "usb" and named_wifi(device))
     )
     if not nic.driver and bus in ("pci", "usb"):
         nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
@@ -437,17 +420,16 @@ LOG_KINDS = (
 
 
 def _log(nic: Nic, device: Device) -> None:
-    # a reset its driver's own probe does (usb_reset_device() in the probe: r8152, mt7921u,
-    # resources/kernel_source/usb_probe_resets.json) is the driver's doing, not a fault
-    probed = {f.order for f in device.all("probed_by")}
+    benign = benign_orders(device)  # a driver's probe reset, a mode switch (usb_renumeration)
     for kind in LOG_KINDS:
         facts = sorted(device.all(kind), key=lambda f: f.order)
-        if kind == "usb_reset" and probed:
-            facts = [f for f in facts if f.order not in probed]
+        if kind in ("usb_reset", "usb_disconnect") and benign:
+            facts = [f for f in facts if f.order not in benign]
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)
     enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
+    enumerations = [f for f in enumerations if f.order not in benign]
     if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
         nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
         nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1

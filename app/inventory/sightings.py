@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.usb_net_classes import net_class_drivers
 from sbctune.inventory.ifnames import bus_from_name
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
@@ -28,7 +29,7 @@ _VIRTUAL = re.compile(
     r"^(lo|docker\d*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
-    r"wan@.*|p2p.*|mon\.\w+|[a-z]+\d*\.\d+)$"
+    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|[a-z]+\d*\.\d+)$"  # ovs: Open vSwitch (Synology ovs_eth0)
 )
 _IFACE = re.compile(r"^[A-Za-z][\w.-]{0,14}$")
 _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")
@@ -183,6 +184,8 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("driver", _network_driver(dev.drivers) or dev.driver, "lsusb", line)
         if dev.driver_none:
             sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
+        if by_class := net_class_drivers(dev.classes):  # a network function by its class
+            sighting.add("net_class", by_class, "lsusb", f"{line}: interface class {dev.classes}")
         if dev.is_hub:
             sighting.add("hub", True, "lsusb", line)
         yield sighting

@@ -8,7 +8,8 @@ the log's last device line before it, when the two are at most _PROBE_WINDOW_S a
 kernel's clock (or adjacent where the log has no clock), and that line is the bus core's or
 a driver's of the chip's family. A USB disconnect in between, or no
 such line, or a device on another bus, joins nothing: the chip stays a Wi-Fi NIC of its own,
-with no bus and no IDs. Per line of a long log this costs a kind test; the device's name is
+with no bus and no IDs. An SoC's own radio joins its platform device the same way, by its
+driver's line only. Per line of a long log this costs a kind test; the device's name is
 read only when a wiphy line comes.
 """
 
@@ -57,9 +58,9 @@ class WiphyWatch:
     def _device(self, event: DmesgEvent, family: str) -> Key | None:
         before = self.last
         found = device_keys(before.device) if before is not None else None
-        if before is None or found is None or found[0] not in _BUSES:
+        if before is None or found is None or found[0] not in (*_BUSES, "platform"):
             return None
-        if not _bus_core_or_family(before.driver, family):
+        if not _bus_core_or_family(before.driver, family, found[0] == "platform"):
             return None  # "r8169 0000:02:00.0 eth0: ..." just before: another driver's device
         if before.timestamp is None and event.timestamp is None:
             return found[1] if event.line - before.line == 1 else None
@@ -69,10 +70,12 @@ class WiphyWatch:
         return found[1] if 0.0 <= gap <= _PROBE_WINDOW_S else None
 
 
-def _bus_core_or_family(driver: str | None, family: str) -> bool:
+def _bus_core_or_family(driver: str | None, family: str, platform: bool = False) -> bool:
     """The line before is the bus core's ("usb 1-1.2: reset ...", "pci 0000:01:00.0: ...") or
-    a driver of the wiphy's family (rt2800usb's file is under rt2x00/)."""
-    if driver in (None, "usb", "pci", "usbcore", "mmc"):
+    a driver of the wiphy's family (rt2800usb's file is under rt2x00/). An SoC's own radio
+    (platform bus: "rt2800_wmac 10180000.wmac: ...", rt2x00/rt2800soc.c) only by its driver:
+    the platform bus core prints no such line."""
+    if not platform and driver in (None, "usb", "pci", "usbcore", "mmc"):
         return True
     known = load_kernel_drivers().get(driver)
     return known is not None and f"/{family}/" in (known.file or "")

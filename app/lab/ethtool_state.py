@@ -134,7 +134,8 @@ def interface_state(
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
-    state["stats"] = stats_names(driver)
+    state["stats"] = stats_names(driver, queues[0] if queues else 1)
+    state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
     captured_i = _captured(bundle, f"-i {ifname}") is not None
     state["info"] = None if captured_i else driver_info(driver, kernel)
     # A real capture of this very NIC wins over every model.
@@ -145,13 +146,23 @@ def interface_state(
     return state
 
 
-def stats_names(driver: str) -> list[str] | None:
+def stats_names(driver: str, queues: int = 1) -> list[str] | None:
     """The names the driver's ``ethtool -S`` prints, from the kernel's string tables
     (resources/kernel_source/ethtool_stats.json); [] where it has no get_ethtool_stats ("no
-    stats available"), None where the tables do not cover the driver (the capture answers)."""
+    stats available"), None where the tables do not cover the driver (the capture answers).
+    A table printed once per queue (the entry's "per_queue": macb's "q%d_%s") comes after the
+    others, for each of the NIC's `queues` (a Pi 5's RP1: q0_rx_packets ... q0_tx_dropped)."""
     path = Path(str(resource_root())) / "kernel_source" / "ethtool_stats.json"
     entry = json.loads(path.read_text(encoding="utf-8"))["drivers"].get(driver)
-    return None if entry is None else list(entry["names"])
+    if entry is None:
+        return None
+    per_queue = entry.get("per_queue")
+    if not per_queue:
+        return list(entry["names"])
+    own = list(per_queue["names"])
+    names = [n for n in entry["names"] if n not in own]
+    fmt = str(per_queue["format"])  # "q%d_%s", checked in the source by the regen script
+    return names + [fmt % (q, n) for q in range(max(queues, 1)) for n in own]
 
 
 def build_state(profile: LabProfile) -> dict[str, Any]:

@@ -46,11 +46,27 @@ def live_counter(ifname: str, name: str) -> int:
     return int(text) if text.isdigit() else 0
 
 
+def live_names(names: list[str], aliases: dict[str, str] | None = None) -> dict[str, str]:
+    """Driver name -> the interface counter it counts: its own (rx_packets), one the driver's
+    model names (`aliases`, macb.toml [stats] live: the GEM's rx_frames), or a queue's (macb's
+    q0_rx_packets) where the NIC has that one queue only, so that the queue's count is the
+    interface's."""
+    queued = {n: n.partition("_") for n in names}
+    queues = {h for h, _, rest in queued.values() if rest in LIVE_COUNTERS and h[:1] == "q"}
+    out = {n: n for n in names if n in LIVE_COUNTERS}
+    out.update({n: c for n, c in (aliases or {}).items() if n in names and c in LIVE_COUNTERS})
+    if queues == {"q0"}:
+        out.update({n: rest for n, (head, _, rest) in queued.items()
+                    if head == "q0" and rest in LIVE_COUNTERS})  # fmt: skip
+    return out
+
+
 def show_stats(ifname: str, dev: dict[str, Any]) -> str:
     names = dev.get("stats")
     if not names:
         raise Failure(["no stats available"], NO_STATS)
-    values = {n: live_counter(ifname, n) for n in LIVE_COUNTERS if n in names}
+    live = live_names(names, dev.get("stats_live"))
+    values = {n: live_counter(ifname, counter) for n, counter in live.items()}
     lines = ["NIC statistics:"]
     lines += [f"     {n[:ETH_GSTRING_LEN]}: {values.get(n, 0)}" for n in names]
     return "\n".join(lines) + "\n"

@@ -19,6 +19,9 @@ _SERIES = re.compile(r"(\d+)\.(\d+)")
 # Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
 # "5.15.84-v7l+".
 _RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?\+")
+# Ubuntu's Raspberry Pi kernels ("6.8.0-1056-raspi"): Ubuntu's own tree with the Raspberry Pi
+# patches, not an rpi-N.y branch; a fact's "branches" says them apart ("ubuntu-raspi-6.8").
+_UBUNTU_RASPI = re.compile(r"\d-raspi\b")
 RPI_TREE = "raspberrypi/linux"
 # Chips that only the Raspberry Pi tree drives in the table's series (Debian's 6.1 and 6.12 macb
 # has no RP1 entry in macb_dt_ids), so a NIC on them runs that tree whatever the kernel string.
@@ -146,8 +149,10 @@ def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
     paste or stored commit covers). Its "rpi_series" says so: "from" the first rpi-N.y branch
     shown to carry it, "without" the branches shown not to, "branches" each one's state
     ("carried", "not carried", "unknown"). A fact without "rpi_series" holds for every branch
-    (the tree's own, as RP1's device tree); one with a "rpi_series" that claims no branch (macb's
-    RP1 coalescing, seen only in a 6.19-or-later tree) is unknown on every branch, never present."""
+    (the tree's own, as RP1's device tree); a branch its "rpi_series" does not name (macb's RP1
+    coalescing on rpi-6.12.y) is unknown, never denied.
+    Ubuntu's Raspberry Pi kernels ("6.8.0-1056-raspi") are their own tree: only a branch entry
+    for them ("ubuntu-raspi-6.8") answers, never the rpi-N.y one of the same number."""
     span = fact.get("rpi_series")
     if not span:
         return True
@@ -155,6 +160,9 @@ def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
     if match is None:
         return None
     running = (int(match.group(1)), int(match.group(2)))
+    if _UBUNTU_RASPI.search(kernel or ""):
+        state = span.get("branches", {}).get(f"ubuntu-raspi-{running[0]}.{running[1]}")
+        return {"carried": True, "not carried": False}.get(str(state))
     if span.get("from") and running >= _version(span["from"]):
         return True
     if any(running == _version(v) for v in span.get("without", [])):

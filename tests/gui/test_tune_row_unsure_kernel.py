@@ -1,5 +1,6 @@
 """Issue 21 on the Tune page: a tweak whose driver support depends on which Raspberry Pi kernel
-runs (macb's RP1 coalescing: no released branch is known to carry it) is offered, and its row
+runs (macb's RP1 coalescing: carried from rpi-6.18.y on, unknown on older branches and without a
+kernel version) is offered, and its row
 says in plain words that this kernel may not support it; the kernel source it cites is in the
 tooltip only."""
 

@@ -1,8 +1,9 @@
-"""Issue 21 over SSH: the Pi 5 lab (macb on RP1) is never kinder than the kernel it may be. No
-released Raspberry Pi branch is known to carry macb's RP1 coalescing (driver_caps.json), so the
-lab's `ethtool -c/-C` answers "Operation not supported" whatever kernel the profile names; the
-one-click flow with interrupt coalescing ticked still runs to its results, and the user reads
-that this kernel does not support it, as not possible, in plain words (Results and `tune plan`).
+"""Issue 21 over SSH: the Pi 5 lab (macb on RP1) is never kinder than the kernel it may be.
+macb's RP1 coalescing is carried from rpi-6.18.y on (driver_caps.json, inferred from code) and
+unknown on older branches or without a kernel version, where the lab's `ethtool -c/-C` answers
+"Operation not supported"; the one-click flow with interrupt coalescing ticked still runs to its
+results, and the user reads that this kernel does not support it, as not possible, in plain
+words (Results and `tune plan`). A 6.18 profile answers as gem_get/set_coalesce.
 """
 
 from __future__ import annotations
@@ -49,6 +50,19 @@ def test_the_pi5_lab_refuses_coalescing_on_a_kernel_not_known_to_carry_it(
     assert "Operation not supported" in shown and shown.strip().endswith("exit=1"), shown
     changed = in_lab(lab, "ethtool -C eth0 rx-usecs 52 2>&1; echo exit=$?")
     assert "Operation not supported" in changed and not changed.strip().endswith("exit=0")
+
+
+def test_the_pi5_lab_on_618_answers_as_gem_coalescing(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    """rpi-6.18.y carries gem_get/set_coalesce: 50 us set at open reads back 49 (62 ticks of
+    0.8 us), 52 is stored as 65 ticks and reads back 52 (before: "Operation not supported")."""
+    lab = lab_factory(_pi5_on(tmp_path, "6.18.39+rpt-rpi-2712"))
+    shown = in_lab(lab, "ethtool -c eth0 2>&1; echo exit=$?")
+    assert "rx-usecs:\t49" in shown.replace(": ", ":\t") and shown.strip().endswith("exit=0"), shown
+    changed = in_lab(lab, "ethtool -C eth0 rx-usecs 52 2>&1; echo exit=$?")
+    assert changed.strip().endswith("exit=0"), changed
+    assert "rx-usecs:\t52" in in_lab(lab, "ethtool -c eth0").replace(": ", ":\t")
 
 
 @pytest.mark.slow

@@ -240,7 +240,8 @@ def test_macb_on_the_rp1_answers_as_the_raspberry_pi_tree(
 
 def test_the_pi5_profile_names_its_rp1() -> None:
     """The RP1 chip means the Raspberry Pi tree: its coalescing is tried (unsure), never
-    claimed, since no released branch is known to carry it; RP1's one queue is the tree's."""
+    claimed, since the profile names no kernel (carried from rpi-6.18.y on); RP1's one queue is
+    the tree's."""
     spec = load_profile("pi5-macb").test_interface
     caps = driver_caps.caps(spec.driver, None, spec.chip)
     assert caps is not None and "set_coalesce" in caps.unsure and not caps.has("set_coalesce")

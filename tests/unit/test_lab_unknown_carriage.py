@@ -1,6 +1,7 @@
 """Issue 21: the lab is never kinder than the kernel it may be. Where the driver table does not
 know whether the running Raspberry Pi kernel carries an op (driver_caps.json `rpi_series`: macb's
-RP1 coalescing is seen only in a 6.19-or-later tree, every released rpi-N.y branch unknown), the
+RP1 coalescing is carried from rpi-6.18.y on, unknown on rpi-6.1.y/6.6.y/6.12.y and without a
+kernel version), the
 lab answers as the less capable kernel ("Operation not supported"), and the planner tries it and
 says in plain words that this kernel may not support it. A kernel the table says carries an op
 gets it.
@@ -67,10 +68,11 @@ def planned(
     return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", KERNELS[:-1])
 def test_unknown_coalescing_is_not_supported_in_the_lab(tmp_path: Path, kernel: str) -> None:
-    """No released branch is known to carry gem_get/set_coalesce: -c and -C answer as a kernel
-    without them, whatever the profile's kernel (before: rx-usecs 49, kinder than 6.12 may be)."""
+    """No source shows rpi-6.1.y, rpi-6.6.y or rpi-6.12.y (or an unknown kernel) carrying
+    gem_get/set_coalesce: -c and -C answer as a kernel without them (before: rx-usecs 49, kinder
+    than 6.12 may be)."""
     caps = driver_caps.caps("macb", kernel or None, PI5)
     assert caps is not None and not caps.has("get_coalesce") and "set_coalesce" in caps.unsure
     state = lab(tmp_path, kernel)
@@ -78,12 +80,29 @@ def test_unknown_coalescing_is_not_supported_in_the_lab(tmp_path: Path, kernel: 
     assert ethtool(state, "-C", "eth0", "rx-usecs", "52")[1] == [NOT_SUPPORTED]
 
 
+def test_a_618_pi5_shows_and_takes_the_rp1_coalescing(tmp_path: Path) -> None:
+    """s12: rpi-6.18.y carries the RP1 coalescing (driver_caps.json, inferred from code: PR #7340
+    and a fork of that era): a 6.18 profile answers -c as gem_get_coalesce (50 us at open reads
+    back 49), rounds -C to 800 ns ticks (52 -> 52, 50 -> 49) and the planner plans it without
+    the "may not support" caveat (before: "Operation not supported", as an unknown kernel)."""
+    kernel = KERNELS[-1]
+    caps = driver_caps.caps("macb", kernel, PI5)
+    assert caps is not None and caps.has("get_coalesce") and not caps.unsure & {"get_coalesce"}
+    state = lab(tmp_path, kernel)
+    out, err, code = ethtool(state, "-c", "eth0")
+    assert code == 0 and "rx-usecs: 49\n" in out and "tx-usecs: 49\n" in out
+    item = planned("irq-coalescing", "-c", out, "\n".join(err), code, kernel)
+    assert item.applicable and "may not support" not in item.reason
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert "rx-usecs: 49\n" in ethtool(state, "-c", "eth0")[0]
+
+
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_every_rpi_op_is_in_the_lab_only_where_the_table_says_carried(
     tmp_path: Path, kernel: str
 ) -> None:
     """Table -> lab answer, for every op the Raspberry Pi tree adds to macb: shown exactly where
-    rpi_carried says True (EEE: rpi-6.18.y; coalescing: nowhere), refused otherwise."""
+    rpi_carried says True (EEE and coalescing: rpi-6.18.y), refused otherwise."""
     state = lab(tmp_path, kernel)
     shows = {"get_coalesce": "-c", "get_eee": "--show-eee"}
     for fact in driver_caps.table()["hand"]["macb"]:

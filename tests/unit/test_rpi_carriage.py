@@ -2,8 +2,8 @@
 evidence shows it (issue 21): each branch the table names is "carried", "not carried" or
 "unknown"; a carried or not-carried branch has a public source that names it, the words
 (`carried_by`) say the same, and the code's answer (`rpi_carried`) agrees: never a denial
-without evidence. macb's RP1 coalescing is seen only in a 6.19-or-later tree and in the 2024
-posting of the downstream code: every released branch is unknown.
+without evidence. macb's RP1 coalescing: carried from rpi-6.18.y on (inferred from code: PR #7340
+and a public fork of that era), unknown on the older branches.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ def rpi_facts() -> list[tuple[str, dict[str, Any]]]:
 
 
 def _kernel(branch: str) -> str:
+    if branch.startswith("ubuntu-raspi-"):  # Ubuntu's own tree with the Raspberry Pi patches
+        return branch.removeprefix("ubuntu-raspi-") + ".0-1056-raspi"
     return branch.removeprefix("rpi-").removesuffix(".y") + ".0+rpt-rpi-2712"
 
 
@@ -42,11 +44,17 @@ def test_each_branch_is_what_its_sources_show(driver: str, fact: dict[str, Any])
             assert answer is not False, (branch, "denied without evidence")
             continue
         assert answer is STATES[state], (driver, fact["fact"], branch, answer)
-        number = branch.removeprefix("rpi-").removesuffix(".y")
+        number = branch.removeprefix("ubuntu-raspi-").removeprefix("rpi-").removesuffix(".y")
         assert any(number in s or branch in s for s in sources), (branch, "no source names it")
 
 
-def test_macb_coalescing_is_unknown_on_every_released_branch() -> None:
+def test_macb_coalescing_is_carried_from_rpi_6_18_and_unknown_before() -> None:
+    """s12: rpi-6.18.y carries the downstream RP1 patch's tx_pending (PR #7340) and a public
+    fork of the Raspberry Pi tree of that era (pre-7.0 API, 2026 EEE code) has it together with
+    gem_get/set_coalesce, as the 2024 posting and the 7.0-or-later stored commit do: carried
+    from rpi-6.18.y on, inferred from code and said so. No source names rpi-6.1.y, rpi-6.6.y or
+    rpi-6.12.y: unknown there, never denied."""
+
     def about_coalescing(fact: dict[str, Any]) -> bool:
         return "get_coalesce" in str(fact["value"]) or fact["fact"].startswith("coalesce")
 
@@ -54,10 +62,48 @@ def test_macb_coalescing_is_unknown_on_every_released_branch() -> None:
     assert len(coalescing) == 5  # the ops, the params, the limit, the tick, the default
     for fact in coalescing:
         span = fact["rpi_series"]
-        assert span["from"] is None and span["without"] == []  # no branch range is claimed
-        assert set(span["branches"].values()) == {"unknown"}
-        assert "6.19 or later" in fact["carried_by"] and "unknown" in fact["carried_by"]
+        assert span["from"] == "6.18" and span["without"] == []
+        assert span["branches"]["rpi-6.18.y"] == "carried"
+        assert {span["branches"][b] for b in ("rpi-6.1.y", "rpi-6.6.y", "rpi-6.12.y")} == {
+            "unknown"
+        }
+        assert "inferred from code" in fact["carried_by"]
+        assert any("pull/7340" in s and "rpi-6.18.y" in s for s in span["sources"])
+        assert any("RickyOneOS/linux-rpi" in s for s in span["sources"])
         assert any("e9e42139" in s for s in span["sources"])  # the pre-RP1 tree, read too
+        assert driver_caps.rpi_carried(fact, "6.18.39+rpt-rpi-2712") is True
+        assert driver_caps.rpi_carried(fact, "6.12.75+rpt-rpi-2712") is None
+        assert driver_caps.rpi_carried(fact, None) is None
+    on_618 = driver_caps.caps("macb", "6.18.39+rpt-rpi-2712", "Cadence GEM in RP1")
+    on_612 = driver_caps.caps("macb", "6.12.75+rpt-rpi-2712", "Cadence GEM in RP1")
+    assert on_618 is not None and on_612 is not None
+    assert on_618.has("set_coalesce") and "set_coalesce" not in on_618.unsure
+    assert not on_612.has("set_coalesce") and "set_coalesce" in on_612.unsure
+
+
+def test_nway_reset_is_not_tied_to_the_eee_backport() -> None:
+    """The fork with macb_get_eee/macb_set_eee has no .nway_reset, so rpi-6.18.y's EEE backport
+    (#7270) does not show it: its own fact, unknown on rpi-6.18.y; Ubuntu's 6.8 Raspberry Pi
+    kernel answers 'ethtool -r' with 'Operation not supported' (#7395)."""
+    macb = driver_caps.table()["hand"]["macb"]
+    eee = next(f for f in macb if f["fact"] == "ops_added" and "get_eee" in f["value"])
+    nway = next(f for f in macb if f["fact"] == "ops_added" and f["value"] == ["nway_reset"])
+    assert eee["value"] == ["get_eee", "set_eee"]
+    assert driver_caps.rpi_carried(eee, "6.18.39+rpt-rpi-2712") is True
+    assert driver_caps.rpi_carried(nway, "6.18.39+rpt-rpi-2712") is None
+    assert driver_caps.rpi_carried(nway, "6.8.0-1056-raspi") is False
+    ubuntu = driver_caps.caps("macb", "6.8.0-1056-raspi", "Cadence GEM in RP1")
+    assert ubuntu is not None and "nway_reset" not in ubuntu.ops | ubuntu.unsure
+    assert {"get_eee", "set_eee"} <= ubuntu.unsure  # #7395 shows -r only: EEE not claimed
+
+
+def test_an_ubuntu_raspi_kernel_is_not_taken_for_the_rpi_branch_of_its_number() -> None:
+    """Ubuntu's 6.12 Raspberry Pi kernel is not rpi-6.12.y: the EEE facts' "without 6.12"
+    (Raspberry Pi OS pastes) does not deny it there; only an ubuntu-raspi entry would."""
+    eee = next(f for f in driver_caps.table()["hand"]["macb"]
+               if f["fact"] == "ops_added" and "get_eee" in f["value"])  # fmt: skip
+    assert driver_caps.rpi_carried(eee, "6.12.75+rpt-rpi-2712") is False
+    assert driver_caps.rpi_carried(eee, "6.12.0-1005-raspi") is None
 
 
 def test_rp1_tso_is_the_hardwares_and_the_lab_claims_none() -> None:

@@ -294,6 +294,8 @@ def _after_prompt(stripped: str) -> str | None:
 def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
     """A line without the kernel's clock in front: None for noise (fences, prompts, typed
     commands), else its message; a kernel line glued to a console's prompt is read."""
+    if stripped[:1] == "`" == stripped[-1:] and "`" not in stripped[1:-1]:
+        stripped = stripped[1:-1].strip()  # a whole line in Markdown's backticks: `[ 76.6] ...`
     if not is_noise(stripped):
         return _strip_prefix(stripped)
     glued = _after_prompt(stripped)

@@ -246,17 +246,6 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
     (
-        "link_up",  # a post that elides the driver and device: "... eth0: Link is Up - 10Mbps/Half"
-        _Lazy(
-            r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Up - "
-            r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
-        ),
-    ),
-    (
-        "link_down",
-        _Lazy(r"^\S*(?:\.\.\.|…)\S*\s+(?P<iface>[a-z][\w.-]{0,14}): Link is Down\b"),
-    ),
-    (
         "phy_failure",  # davinci_mdio: probe of 8000000.ethernet:mdio@f00 failed with error -22
         _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?P<device>{BUS_ID}) failed"),
     ),
@@ -271,7 +260,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"Link Speed (?P<speed>[1-9]\d*), USB \d$"
+            r"Link Speed (?P<speed>[1-9]\d*), USB (?P<usb_gen>\d)$"
         ),
     ),
     (

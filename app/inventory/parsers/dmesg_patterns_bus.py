@@ -1,6 +1,7 @@
 """Kernel log line shapes of the buses a NIC hangs on (a part of dmesg_patterns, kept apart to
 keep that module small): a PCIe host controller without a link, PCIe Advanced Error Reporting,
-and a PHY missing from its MDIO bus."""
+a PHY missing from its MDIO bus, a network device with a hardware VLAN filter, and link lines
+whose device a paste elided."""
 
 from __future__ import annotations
 
@@ -46,7 +47,33 @@ PCIE_PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
 ]
+# A post that elides a link line's driver and device, or the device's address: "... eth0: Link
+# is Up - 10Mbps/Half", "macb ... ethernet end0: Link is Down" (the tail of 1f00100000.ethernet)
+_ELIDED = (
+    r"^(?:(?P<driver>[\w-]+) )?\S*(?:\.\.\.|…)\S*(?: [a-z][\w-]*(?=\s+[a-z]))?\s+"
+    r"(?P<iface>[a-z][\w.-]{0,14}): "
+)
+PCIE_PATTERNS.append(
+    (
+        "link_up",
+        _Lazy(
+            _ELIDED
+            + r"Link is Up - (?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
+        ),
+    )
+)
+PCIE_PATTERNS.append(("link_down", _Lazy(_ELIDED + r"Link is Down\b")))
+PCIE_PATTERNS.append(
+    (
+        # net/8021q/vlan.c vlan_device_event(): on NETDEV_UP of a device whose features have
+        # NETIF_F_HW_VLAN_CTAG_FILTER, "adding VLAN 0 to HW filter on device %s": a network
+        # device with a hardware VLAN filter, i.e. a NIC (a bond's name is virtual already)
+        "vlan_hw_filter",
+        _Lazy(r"^8021q: adding VLAN 0 to HW filter on device (?P<iface>[\w-]+)$"),
+    )
+)
 PCIE_NEEDLES: dict[str, tuple[str, ...]] = {
+    "vlan_hw_filter": ("to HW filter on device",),
     "pcie_link_down": ("link down", "link training", "never came up"),
     "pcie_aer": (
         "PCIe Bus Error",

@@ -27,6 +27,11 @@ _S_RE = later(r"^S:\s+Product=(.+)$")
 # pattern with two lazy gaps retried from every `Cls=` (quadratic in the line's length).
 _I_CLASS_RE = later(r"Cls=\w\w\(")
 _I_DRIVER_RE = later(r"Driver=(\S+)")
+_I_TRIPLE_RE = later(
+    r"Cls=([0-9a-fA-F]{2})(?:\([^)]*\))?\s*Sub=([0-9a-fA-F]{2})\s+Prot=([0-9a-fA-F]{2})"
+)
+_I_NUM_RE = later(r"^I:\*?\s*If#=\s*(\w+)")
+_C_IFS_RE = later(r"^C:\*?\s*#Ifs=\s*(\d+)")
 
 
 def _interface_driver(line: str) -> str | None:
@@ -51,6 +56,7 @@ class UsbDevice:
     driver_none: bool = False  # usb-devices "Driver=(none)" on every interface
     is_hub: bool = False
     drivers: list[str] = field(default_factory=list)  # usb-devices: every interface's driver
+    classes: list[str] = field(default_factory=list)  # usb-devices: "ef/04/01" per interface
 
     @property
     def ids(self) -> str:
@@ -127,19 +133,26 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
     result = LsusbResult()
     drivers: list[str] = []
     current: UsbDevice | None = None
+    # the active configuration's interface count (`C:* #Ifs= 5`) and the interfaces listed: a
+    # listing cut before its last interface says nothing of the drivers of those not shown
+    listed: set[str] = set()
+    count: list[int] = []
 
     def close() -> None:
         if current is not None:
             bound = [d for d in drivers if d not in ("(none)", "usbfs")]
             current.driver = bound[0] if bound else None
             current.drivers = list(dict.fromkeys(bound))
-            current.driver_none = bool(drivers) and not bound
+            whole = not count or len(listed) >= min(count)
+            current.driver_none = bool(drivers) and not bound and whole
             current.is_hub = "hub" in bound
 
     for line in split_lines(text):
         if m := _T_RE.match(line.strip()):
             close()
             current, drivers = UsbDevice(int(m.group(1)), int(m.group(2)), "", "", None), []
+            listed.clear()
+            count.clear()
             current.speed_mbps = float(m.group(3))
             result.devices.append(current)
         elif current is not None and (m := _P_RE.match(line.strip())):
@@ -148,6 +161,12 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
             current.description = m.group(1).strip()
         elif current is not None and (driver := _interface_driver(line.strip())):
             drivers.append(driver)
+            if m := _I_NUM_RE.match(line.strip()):
+                listed.add(m.group(1))
+            if m := _I_TRIPLE_RE.search(line):
+                current.classes.append("/".join(g.lower() for g in m.groups()))
+        elif current is not None and (m := _C_IFS_RE.match(line.strip())):
+            count.append(int(m.group(1)))
     close()
     result.devices = [d for d in result.devices if d.vendor_id]
     return result, finish("usb-devices", text, len(result.devices), 0)

@@ -1,0 +1,28 @@
+"""The USB modems the kernel's mobile-network drivers list by vendor and product
+(``resources/kernel_source/wwan_usb_ids.json``, generated from Debian's linux-source-6.1 and
+6.12 by ``scripts/regen_wwan_ids.py``: the ID tables of option, qcserial and sierra under
+drivers/usb/serial/ and of qmi_wwan and sierra_net under drivers/net/usb/). One dictionary
+look-up per NIC."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+
+@functools.cache
+def _table() -> dict[str, list[str]]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "wwan_usb_ids.json")
+        ids = json.loads(path.read_text(encoding="utf-8")).get("ids", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return ids if isinstance(ids, dict) else {}
+
+
+def wwan_drivers(ids: str | None) -> list[str]:
+    """The modem drivers whose ID table lists USB IDs ``vvvv:pppp`` (none: not a known modem)."""
+    found = _table().get(str(ids or "").lower())
+    return [str(d) for d in found] if isinstance(found, list) else []

@@ -1,0 +1,36 @@
+"""What a USB device's own names say it is: a product string or usb.ids name that says
+Wi-Fi/WLAN/network (not Bluetooth), a wired LAN adapter's product string, or an interface class
+a USB network class driver binds (the ``net_class`` fact from usb-devices). Moved out of
+nics.py (a module of one concern each, under 500 lines)."""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.inventory.graph import Device
+
+_NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
+_LAN = re.compile(r"\bLAN\b|ethernet", re.I)
+
+
+def named_network(text: str) -> bool:
+    """A product string or usb.ids name that says Wi-Fi/WLAN/network ("802.11ac WLAN
+    Adapter"), but not a Bluetooth radio ("Bluetooth wireless interface")."""
+    return bool(_NET_CLASS.search(text)) and "bluetooth" not in text.lower()
+
+
+def named_wifi(device: Device) -> bool:
+    """A USB device whose own product string says Wi-Fi ("802.11n NIC", "802.11ac WLAN
+    Adapter"), not Bluetooth; "Wireless Receiver" (a mouse's) or "Wireless Controller" (a
+    gamepad's) say nothing of Wi-Fi."""
+    text = " ".join(str(f.value) for f in device.all("usb_product"))
+    said = re.search(r"802\.11|\bWLAN\b|wi-?fi", text, re.I)
+    return bool(said) and "bluetooth" not in text.lower()
+
+
+def named_usb_nic(device: Device) -> bool:
+    """The USB core's ``Product:`` line names a NIC: Wi-Fi as above, or a wired LAN adapter
+    ("USB 10/100/1G/2.5G LAN", "USB Ethernet"); or an interface's class is one a USB network
+    class driver binds (a phone's RNDIS ``ef/04/01``: catalog/usb_net_classes)."""
+    text = " ".join(str(f.value) for f in device.all("usb_product"))
+    return named_wifi(device) or device.has("net_class") or _LAN.search(text) is not None
