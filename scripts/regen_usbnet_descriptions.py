@@ -6,7 +6,8 @@ usbnet mini-driver's `struct driver_info` (drivers/net/usb/*.c).
 
 Why: usbnet_get_drvinfo (drivers/net/usb/usbnet.c, 6.1 and 6.12) writes
 `dev->driver_info->description` into the ethtool_drvinfo's fw_version, and the drivers that wrap
-it (asix_get_drvinfo, dm9601, mcs7830, sr9800, aqc111, sierra_net) keep it; so `ethtool -i` of a
+it (asix_get_drvinfo, dm9601, mcs7830, sr9800, sierra_net) keep it (aqc111 writes its firmware's
+version over it); so `ethtool -i` of a
 smsc95xx, cdc_ether or cdc_ncm NIC prints "firmware-version: smsc95xx USB 2.0 Ethernet" or
 "CDC NCM (NO ZLP)": the mini-driver's name for the device class, not a firmware. The inventory
 does not take such a line for the NIC's firmware. Source: Debian's linux-source-6.1 and -6.12 at

@@ -2,10 +2,11 @@
 
 usbnet_get_drvinfo (drivers/net/usb/usbnet.c, Linux 6.1 and 6.12) writes the mini-driver's
 `driver_info->description` into the fw_version field, and the drivers that wrap it (asix, dm9601,
-mcs7830, sr9800, aqc111, sierra_net) keep it, so a smsc95xx, cdc_ether or cdc_ncm NIC shows
-"firmware-version: smsc95xx USB 2.0 Ethernet" or "CDC NCM (NO ZLP)": the driver's name for the
-device, not a firmware. The descriptions are generated from the source
-(resources/kernel_source/usbnet_descriptions.json, scripts/regen_usbnet_descriptions.py).
+mcs7830, sr9800, sierra_net) keep it (aqc111 writes its firmware's version over it), so a
+smsc95xx, cdc_ether or cdc_ncm NIC shows "firmware-version: smsc95xx USB 2.0 Ethernet" or
+"CDC NCM (NO ZLP)": the driver's name for the device, not a firmware. The descriptions are
+generated from the source (resources/kernel_source/usbnet_descriptions.json,
+scripts/regen_usbnet_descriptions.py).
 """
 
 from __future__ import annotations
