@@ -53,6 +53,7 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
                ("stmmac_mmc", "stmmac_gstrings_stats")),
     "bnx2": ("drivers/net/ethernet/broadcom/bnx2.c", ("bnx2_stats_str_arr",)),
     "be2net": ("drivers/net/ethernet/emulex/benet/be_ethtool.c", ("et_stats",)),
+    "cdc_ncm": ("drivers/net/usb/cdc_ncm.c", ("cdc_ncm_gstrings_stats",)),
     "smsc95xx": ("drivers/net/usb/smsc95xx.c", ()),
     "ax88179_178a": ("drivers/net/usb/ax88179_178a.c", ()),
     "asix": ("drivers/net/usb/asix_devices.c", ()),

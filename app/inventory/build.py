@@ -161,9 +161,21 @@ def _irqs_for(parsed: Parsed, nic: Nic) -> list[int]:
         return []
     # From the name index, not a scan of every IRQ per NIC (2 500 NICs x 20 000 IRQs).
     names = [nic.driver] if nic.driver else []
+    # A USB NIC has no interrupt of its own: its traffic raises its host controller's. xHCI on
+    # PCI with MSI names it "xhci_hcd" (drivers/usb/host/xhci-pci.c, one for every bus), the
+    # Pi's downstream dwc_otg "dwc_otg"; every other one is named by usb_add_hcd with its bus.
     names += ["xhci_hcd", "dwc_otg", "dwc2"] if nic.bus == "usb" else []
+    found = {number for name in names for number in interrupts.numbers_named(name)}
+    if nic.bus == "usb":
+        found |= set(interrupts.host_controller_irqs(_usb_bus_number(nic.bus_path)))
     # /proc/interrupts lists IRQs in ascending order: sorted is the order they were read in.
-    return sorted({number for name in names for number in interrupts.numbers_named(name)})
+    return sorted(found)
+
+
+def _usb_bus_number(path: str | None) -> int | None:
+    """The bus of a USB port path ("2-1.3" -> 2), None when not a USB path."""
+    head = (path or "").split("-", 1)[0]
+    return int(head) if "-" in (path or "") and head.isdigit() else None
 
 
 def devices(parsed: Parsed) -> list[Device]:

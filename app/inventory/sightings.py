@@ -20,6 +20,7 @@ from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.usbnet_info import usbnet_description
 
 Key = tuple[str, str]
 _new = object.__new__
@@ -316,7 +317,8 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         line = f"ethtool -i {name}: driver: {info.driver} bus-info: {info.bus_info}"
         sighting.add("driver", info.driver, "ethtool -i", line)
         sighting.add("driver_version", info.version, "ethtool -i", line)
-        sighting.add("firmware", info.firmware_version, "ethtool -i", line)
+        if not usbnet_description(info.firmware_version):
+            sighting.add("firmware", info.firmware_version, "ethtool -i", line)
         bus = info.bus_type
         found = device_keys(info.bus_info)
         if found is not None:

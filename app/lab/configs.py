@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import cpu_marker, overlay, sysctls
+from sbctune.lab import cpu_marker, irq_refusal, overlay, sysctls
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.system import tool
@@ -81,5 +81,9 @@ def knobs_config(profile: LabProfile) -> dict[str, Any]:
         "max_khz": profile.cpu.max_khz,
         "irqs": list(profile.irqs),
         "irq_refuse": list(profile.irq_refuse),
+        # how they refuse: the interrupt chip's and the kernel's errno (irq_refusal)
+        "irq_errno": irq_refusal.refusals(
+            profile.bundle.file("/proc/interrupts"), list(profile.irq_refuse), profile.kernel
+        ),
         "power": profile.power.to_json(),  # the starting power.json (sbctune.lab.power)
     }

@@ -142,7 +142,8 @@ def interface_state(
         # igb_get_strings, stmmac_get_qstats_string: named per queue in use, after the tables
         state["stats_per_queue"] = dict(per_queue.facts["stats_per_queue"])
         state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
-    state["info"] = None if _captured(bundle, f"-i {ifname}") is not None else driver_info(driver)
+    captured_i = _captured(bundle, f"-i {ifname}") is not None
+    state["info"] = None if captured_i else driver_info(driver, kernel)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
         _apply_rings_capture(state["rings"], text)
@@ -192,9 +193,11 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     nics = [irq_model.Nic(s.name, s.driver, s.chip) for s in profile.interfaces]
     pci = irq_model.addresses(nics, profile.cpu.count, profile.pcie_host, profile.kernel)
     for name, state in interfaces.items():
-        if state.get("info") is not None:
-            state["info"]["version"] = profile.kernel
-            state["info"]["bus-info"] = pci.get(name, "")
+        info = state.get("info")
+        if info is not None and name in pci:
+            info["bus-info"] = pci[name]
+            if profile.kernel and profile.kernel != "unknown":
+                info.setdefault("version", profile.kernel)
     return {"schema": 1, "interfaces": interfaces}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sbctune.inventory.usbnet_info import only_description
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
 
@@ -133,9 +134,10 @@ def driver_queues_allocated(
     return driver_queues(driver, chip, cpus, queues)
 
 
-def driver_info(driver: str) -> dict[str, bool]:
+def driver_info(driver: str, kernel: str = "") -> dict[str, Any]:
     """The supports-* lines of ``ethtool -i``, from the ethtool_ops callbacks the kernel checks
-    (net/ethtool/ioctl.c ethtool_get_drvinfo); all "no" for a driver the table does not know."""
+    (net/ethtool/ioctl.c ethtool_get_drvinfo); all "no" for a driver the table does not know.
+    Also `version` and `firmware` where the source decides them (`drvinfo_strings`)."""
     caps = driver_caps.caps(driver)
     has = caps.has if caps else (lambda _op: False)
     return {
@@ -144,7 +146,29 @@ def driver_info(driver: str) -> dict[str, bool]:
         "eeprom-access": has("get_eeprom_len"),
         "register-dump": has("get_regs_len"),
         "priv-flags": has("get_priv_flags"),
+        **drvinfo_strings(driver, kernel),
     }
+
+
+def drvinfo_strings(driver: str, kernel: str = "") -> dict[str, str]:
+    """``ethtool -i``'s version and firmware-version as the source makes them, for a driver whose
+    get_drvinfo is usbnet's or none in every series: ethtool_get_drvinfo (net/ethtool/ioctl.c)
+    pre-fills version with the running kernel's release (`kernel`, the profile's, where it names
+    one), and usbnet_get_drvinfo (drivers/net/usb/usbnet.c) writes only the driver's name, its
+    driver_info's description as fw_version, and the bus. Another get_drvinfo may write its own
+    version (r8152's DRIVER_VERSION): nothing is claimed for it."""
+    entry = driver_caps.table()["drivers"].get(driver) or {}
+    per_series = [v for s, v in entry.items() if s in driver_caps.table()["kernels"]]
+    own = {v.get("ops", {}).get("get_drvinfo") for v in per_series}
+    if not per_series or not own <= {None, "usbnet_get_drvinfo"}:
+        return {}
+    found = {"version": kernel} if kernel and kernel != "unknown" else {}
+    sources = [str(f) for v in per_series for f in v.get("sources", [])]
+    if own == {"usbnet_get_drvinfo"} and sources:
+        description = only_description(sources[0])
+        if description:
+            found["firmware"] = description
+    return found
 
 
 def hold_to_table(

@@ -90,13 +90,14 @@ def bounce_link(ifname: str) -> None:
 
 
 def show_info(ifname: str, dev: dict[str, Any]) -> str:
-    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name, the lab's kernel release
-    (ethtool_get_drvinfo's UTS_RELEASE) and the PCI address the lab gave a modelled PCIe NIC,
-    where known; what only the hardware knows (firmware) is left empty."""
+    """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; the version and
+    firmware-version where the source decides them (ethtool_table.drvinfo_strings: the lab's
+    kernel release, a usbnet driver's description) and the PCI address the lab gave a modelled
+    PCIe NIC, where known; what only the board knows is left empty."""
     info = dev["info"]
     lines = [f"driver: {dev['driver']}", f"version: {info.get('version', '')}",
-             "firmware-version: ", "expansion-rom-version: ",
-             f"bus-info: {info.get('bus-info', '')}"]  # fmt: skip
+             f"firmware-version: {info.get('firmware', '')}",
+             "expansion-rom-version: ", f"bus-info: {info.get('bus-info', '')}"]  # fmt: skip
     for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):
         lines.append(f"supports-{name}: {'yes' if info.get(name) else 'no'}")
     return "\n".join(lines) + "\n"

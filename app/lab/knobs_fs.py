@@ -7,7 +7,8 @@ Trees (bind-mounted inside the lab's mount namespace by ``nsinit``):
   ``scaling_governor`` (an unknown governor -> EINVAL), min/max/cur frequencies;
 - ``irq/``  -> ``/proc/irq``: ``N/smp_affinity`` (+ ``_list``, ``effective_affinity``) for the
   IRQs of the captured /proc/interrupts; a mask without an online CPU -> EINVAL, and IRQs the
-  profile marks as refusing (the Pi's xhci_hcd MSI) answer every write with EINVAL;
+  profile marks as refusing (the Pi's xhci_hcd MSI) answer every write with the errno of their
+  chip and the profile's kernel (``irq_refusal``: seed 000's EINVAL on 5.15, EPERM on 6.12);
 - ``net/IFACE/QUEUE/{rps_cpus,xps_cpus}`` -> over the veth's real queue files: masks are
   checked against the profile's CPU count and the bits this host has are written through to
   the real file, so RPS/XPS act for real; ``xps_enoent`` interfaces answer ENOENT like a
@@ -169,8 +170,10 @@ def _add_irqs(tree: Tree, config: dict[str, Any], cpus: int) -> None:
         write_default,
     )
     refuse = {int(n) for n in config.get("irq_refuse", [])}
+    errnos = {int(n): int(getattr(errno, str(e), errno.EINVAL))
+              for n, e in config.get("irq_errno", {}).items()}  # fmt: skip
     for number in config.get("irqs", []):
-        irq = Irq(int(number), cpus, int(number) in refuse)
+        irq = Irq(int(number), cpus, int(number) in refuse, errnos.get(int(number), errno.EINVAL))
         base = f"irq/{irq.number}"
         tree.add_file(f"{base}/smp_affinity", _mask_reader(irq, cpus), irq.write_mask)
         tree.add_file(f"{base}/smp_affinity_list", _list_reader(irq), irq.write_list)

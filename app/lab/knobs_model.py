@@ -151,6 +151,7 @@ class Irq:
     number: int
     cpus: int
     refuse: bool
+    refuse_errno: int = errno.EINVAL  # the chip's and kernel's (lab.irq_refusal)
     mask: int = 0
 
     def __post_init__(self) -> None:
@@ -161,7 +162,9 @@ class Irq:
         return low or 1
 
     def _apply(self, mask: int) -> None:
-        if self.refuse or not mask & ((1 << self.cpus) - 1):
+        if self.refuse:
+            raise kernel_error(self.refuse_errno)
+        if not mask & ((1 << self.cpus) - 1):
             raise kernel_error(errno.EINVAL)
         self.mask = mask
 

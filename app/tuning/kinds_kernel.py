@@ -156,7 +156,9 @@ def _irq_cpus(ctx: Context) -> set[int]:
         effective = ctx.facts.knob(path.replace("smp_affinity", "effective_affinity"))
         if moving and after is not None:
             text = after
-        elif effective is not None and effective.ok:
+        elif effective is not None and effective.ok and mask_value(effective.text):
+            # an empty effective mask is a chip that does not report it (RP1's rp1_irq_chip:
+            # raspberrypi/linux issue 7101, "effective_affinity: 0" on 6.12): smp_affinity says
             text = effective.text
         elif read is not None and read.ok:
             text = read.text

@@ -515,3 +515,19 @@ def test_stmmacs_max_mtu_is_what_a_real_rk3588_shows() -> None:
     shown = re.findall(r"maxmtu (\d+)", capture.read_text(encoding="utf-8"))
     caps = driver_caps.caps("stmmac", "6.1")
     assert caps is not None and str(caps.mtu_max()) in shown
+
+
+def test_the_pi5s_jumbo_frames_stop_at_rp1s_max_mtu() -> None:
+    """driver_caps_audit4a.md row 2: macb on RP1 (raspberrypi_rp1_config: MACB_CAPS_JUMBO,
+    jumbo_max_len 10240) has max_mtu 10222: --mtu 12000 is not possible because of the driver's
+    limit (before: only 'refuses a new MTU while up', as if a downed link could take it)."""
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    found.steps["ssh-route"] = ssh_over("wlan0")
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver="macb", chip=PI5)
+    inventory = Inventory(board=Board(kernel="6.12.25+rpt-rpi-2712"), nics=[nic])
+    options = {"path_supports_jumbo": True, "mtu": 12000}
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
+    assert not item.applicable and "at most 10222" in item.reason
+    assert "macb_probe" in item.reason

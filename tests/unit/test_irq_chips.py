@@ -171,3 +171,47 @@ def test_the_profiles_plan_what_their_interrupts_allow(
         assert item.applicable and item.changes, item.reason
     else:
         assert not item.applicable and item.reason.startswith(expected), item.reason
+
+
+def _usb_nic_irqs(capture: str, bus_path: str | None, driver: str) -> list[int]:
+    from sbctune.inventory.build import _irqs_for
+    from sbctune.inventory.raw import Parsed
+
+    parsed = Parsed(interrupts=parse_interrupts(interrupts(capture))[0])
+    return _irqs_for(parsed, Nic(name="eth0", bus="usb", bus_path=bus_path, driver=driver))
+
+
+def test_a_usb_nic_takes_its_host_controllers_interrupt_as_usb_add_hcd_names_it() -> None:
+    """A USB NIC has no interrupt of its own: its host controller's, which usb_add_hcd names
+    "<hc_driver description>:usb<bus>" (drivers/usb/core/hcd.c usb_hcd_request_irqs, 6.1 and
+    6.12). The Pi 3 B+ on a mainline kernel (netdev 2019, real capture): dwc2's
+    "dwc2_hsotg:usb1" on ARMCTRL-level, so its LAN7515 (bus 1) gets IRQ 41, shown fixed.
+    Before: only the exact names xhci_hcd/dwc_otg/dwc2 counted, so the planner said "no
+    interrupt of this NIC was found" where the kernel refuses the move."""
+    assert _usb_nic_irqs("pi3bplus_netdev_lan78xx_2019", "1-1.1.1", "lan78xx") == [41]
+    parsed = parse_interrupts(interrupts("pi3bplus_netdev_lan78xx_2019"))[0]
+    fixed, why = fixed_irqs(parsed, [41], "6.12.25+rpt-rpi-v8")
+    assert fixed == [41] and why is not None and "irq-bcm2835.c" in why
+
+
+@pytest.mark.parametrize(
+    ("capture", "bus_path", "expected"),
+    [
+        # NanoPi R2S on OpenWrt (PR 14205): xhci-hcd:usb1, ohci_hcd:usb2, ehci_hcd:usb3
+        ("nanopi_r2s_openwrt_14205_excerpt", "1-1", [25]),
+        ("nanopi_r2s_openwrt_14205_excerpt", "2-1", [27]),  # bus 2 is the OHCI's own
+        ("nanopi_r2s_openwrt_14205_excerpt", "3-1", [26]),
+        ("nanopi_r2s_openwrt_14205_excerpt", "4-1", []),  # bus 3 is EHCI: it has no shared hub
+        ("nanopi_r2s_openwrt_14205_excerpt", None, [25, 26, 27]),  # bus unknown: every one
+        # ZyXEL NBG6817 (PR 3954): two xHCIs, xhci-hcd:usb1 and xhci-hcd:usb3; buses 2 and 4
+        # are their USB 3 root hubs (the shared HCDs, which request no interrupt)
+        ("nbg6817_openwrt_pr3954_interrupts_eth0_eth1", "2-1", [44]),
+        ("nbg6817_openwrt_pr3954_interrupts_eth0_eth1", "4-1.2", [45]),
+        ("nbg6817_openwrt_pr3954_interrupts_eth0_eth1", "3-1", [45]),
+    ],
+)
+def test_a_usb_nic_gets_the_host_controller_of_its_own_bus(
+    capture: str, bus_path: str | None, expected: list[int]
+) -> None:
+    """Real captures (sources beside them); the NIC's port path is the test's input."""
+    assert _usb_nic_irqs(capture, bus_path, "r8152") == expected

@@ -595,3 +595,43 @@ def test_lan78xx_on_6_1_shows_tx_lpi_with_eee(tmp_path: Path) -> None:
     assert "\tTx LPI: 0 (us)\n" in ethtool(str(path), "--show-eee", "eth0")[0]
     assert ethtool(str(path), "--set-eee", "eth0", "eee", "off")[2] == 0
     assert "\tTx LPI: disabled\n" in ethtool(str(path), "--show-eee", "eth0")[0]
+
+
+@pytest.mark.parametrize(
+    "driver", ["bcmgenet", "macb", "lan78xx", "smsc95xx", "ax88179_178a", "r8152", "cdc_ncm"]
+)
+def test_ethtool_S_answers_as_the_drivers_get_strings(tmp_path: Path, driver: str) -> None:
+    """driver_caps_audit4a.md row 9: a driver with get_ethtool_stats shows its string table's
+    names (resources/kernel_source/ethtool_stats.json); one without says "no stats available".
+    cdc_ncm (cdc_ncm_gstrings_stats: tx_reason_ntb_full ... rx_ntbs) was missing from the
+    generated table, so its lab NIC fell through to the capture: "ethtool: command not found"."""
+    caps = driver_caps.caps(driver)
+    assert caps is not None
+    result = fake_ethtool.run(["-S", "eth0"], lab(tmp_path, driver))
+    if not caps.has("get_ethtool_stats"):
+        assert result is None or "no stats available" in result[0] + "".join(result[1])
+        return
+    assert result is not None, f"{driver}: -S fell through to the capture"
+    out, _err, code = result
+    assert code == 0 and out.startswith("NIC statistics:") and out.count(": 0") >= 2
+    if driver == "cdc_ncm":
+        assert "     tx_reason_ntb_full: 0\n" in out and "     rx_ntbs: 0\n" in out
+
+
+def test_ethtool_i_version_and_firmware_are_what_the_source_writes(tmp_path: Path) -> None:
+    """driver_caps_audit4a.md row 6: ethtool_get_drvinfo pre-fills version with the running
+    kernel's release and usbnet_get_drvinfo writes the driver_info's description as
+    fw_version, so a Pi's smsc95xx says "firmware-version: smsc95xx USB 2.0 Ethernet" and its
+    release; macb and ax88179_178a (no get_drvinfo) the release too. A driver with its own
+    get_drvinfo (r8152: DRIVER_VERSION) gets no claim. Before: both lines empty everywhere."""
+    kernel = "6.1.0-rpi7-rpi-v7"
+    out = ethtool(lab(tmp_path, "smsc95xx", kernel=kernel), "-i", "eth0")[0]
+    assert f"version: {kernel}\n" in out
+    assert "firmware-version: smsc95xx USB 2.0 Ethernet\n" in out
+    for driver in ("macb", "ax88179_178a"):
+        shown = ethtool(lab(tmp_path, driver, kernel=kernel), "-i", "eth0")[0]
+        assert f"version: {kernel}\n" in shown and "firmware-version: \n" in shown, driver
+    r8152 = ethtool(lab(tmp_path, "r8152", kernel=kernel), "-i", "eth0")[0]
+    assert "version: \n" in r8152
+    unknown = ethtool(lab(tmp_path, "smsc95xx"), "-i", "eth0")[0]  # no kernel named: not claimed
+    assert "version: \n" in unknown

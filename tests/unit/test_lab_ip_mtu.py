@@ -67,7 +67,8 @@ def test_the_rtl8153s_jumbo_frames_and_the_lab_planner(tmp_path: Path) -> None:
 
 def test_macb_refuses_a_new_mtu_while_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     limits = ip_front.limits(load_profile("pi5-macb"))
-    assert limits == {"eth0": {"busy_when_up": True}}  # its max depends on the platform's caps
+    # its max is the platform's caps: RP1's (MACB_CAPS_JUMBO, 10240) in the Raspberry Pi tree
+    assert limits == {"eth0": {"max": 10222, "busy_when_up": True}}
     monkeypatch.setattr(ip_model, "_is_up", lambda name: True)
     monkeypatch.setattr(ip_model, "_mtu_now", lambda name: 1500)
     said = ip_model.refusal(limits, "eth0", 9000)
@@ -75,3 +76,12 @@ def test_macb_refuses_a_new_mtu_while_up(tmp_path: Path, monkeypatch: pytest.Mon
     assert ip_model.refusal(limits, "eth0", 1500) is None  # no change: not refused
     monkeypatch.setattr(ip_model, "_is_up", lambda name: False)
     assert ip_model.refusal(limits, "eth0", 9000) is None
+
+
+def test_the_pi5s_macb_shows_rp1s_max_mtu_not_the_veths(tmp_path: Path) -> None:
+    """driver_caps_audit4a.md row 2: RP1's macb_config has MACB_CAPS_JUMBO and jumbo_max_len
+    10240, so macb_probe's max_mtu is 10240 - 14 - 4 = 10222 (Raspberry Pi tree). Before, the
+    pi5-macb lab's `ip -d link` showed the veth's 65535 (kinder than the kernel)."""
+    lab_ip = front(tmp_path, "pi5-macb")
+    shown = json.loads(ip(lab_ip, "-d", "-j", "link", "show", "dev", "eth0").stdout)
+    assert shown[0]["max_mtu"] == 10222

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import errno
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from sbctune.inventory.bundle import read_bundle, write_bundle
-from sbctune.lab import ProfileError, find_profile, load_profile, shipped_profiles
+from sbctune.lab import (
+    ProfileError,
+    configs,
+    find_profile,
+    irq_refusal,
+    load_profile,
+    shipped_profiles,
+)
 from sbctune.lab.knobs_fs import (
     CpuFreq,
     Irq,
@@ -22,6 +30,7 @@ from sbctune.lab.knobs_fs import (
 from sbctune.lab.netns import BENCH_NET, addresses, host_veth, ifb_name, subnet
 from sbctune.lab.overlay import build as build_overlay
 from sbctune.lab.shaping import shape_for
+from sbctune.resources import resource_root
 
 SHIPPED = ["cm4-i340-nodriver", "cm4-rtl8125b-r8169", "pi1b-smsc95xx", "pi4-ax88179", "pi4-rtl8153"]
 # shared/ sits beside the work tree (the clone), as in CI.
@@ -352,3 +361,47 @@ def test_missing_tools_name_the_debian_package(monkeypatch: pytest.MonkeyPatch) 
         system.require_supported()
     assert "sshd" in caught.value.message and "tc" in caught.value.message
     assert "openssh-server" in caught.value.hint and "iproute2" in caught.value.hint
+
+
+_PI3BPLUS = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
+PROFILES_DIR = Path(str(resource_root())) / "lab" / "profiles"
+
+
+@pytest.mark.parametrize(
+    ("kernel", "armctrl", "pcie_msi"),
+    [
+        ("5.15.4-0-rpi4", "EIO", "EINVAL"),  # older than every series: answers as 6.1 (seed 000)
+        ("6.1.0-rpi7-rpi-v7", "EIO", "EINVAL"),  # no irq_set_affinity / brcm_msi_set_affinity
+        ("6.12.25+rpt-rpi-v8", "EPERM", "EPERM"),  # write_irq_affinity; MSI_FLAG_NO_AFFINITY
+        ("6.6.51+rpt-rpi-v8", "EINVAL", "EINVAL"),  # between the series: not known
+        (None, "EINVAL", "EINVAL"),
+    ],
+)
+def test_a_refused_irq_answers_with_its_chips_and_kernels_errno(
+    kernel: str | None, armctrl: str, pcie_msi: str
+) -> None:
+    """driver_caps_audit4a.md row 8: write_irq_affinity (kernel/irq/proc.c) refuses a chip
+    without irq_set_affinity with EIO (6.1) / EPERM (6.12); the Pi 4's MSI chip answers EINVAL
+    through brcm_msi_set_affinity up to 6.1. Before, every refused IRQ answered EINVAL. Real
+    captures: the Pi 3 B+'s dwc2 interrupt on ARMCTRL-level, seed 000's xhci_hcd on the MSI chip."""
+    pi3 = (_PI3BPLUS / "pi3bplus_netdev_lan78xx_2019.txt").read_text(encoding="utf-8")
+    pi4 = (_PI3BPLUS / "seed000_pi4_alpine.txt").read_text(encoding="utf-8")
+    assert irq_refusal.refusals(pi3, [41], kernel) == {"41": armctrl}
+    assert irq_refusal.refusals(pi4, [46], kernel) == {"46": pcie_msi}
+
+
+def test_the_lab_refuses_with_the_profiles_kernels_errno(tmp_path: Path) -> None:
+    """The shipped Pi 4 profiles (5.15, seed 000) keep "Invalid argument"; the same Pi on 6.12
+    answers EPERM (before: EINVAL)."""
+    assert configs.knobs_config(load_profile("pi4-ax88179"))["irq_errno"] == {"46": "EINVAL"}
+    copy = tmp_path / "pi4-612"
+    shutil.copytree(PROFILES_DIR / "pi4-ax88179", copy)
+    toml = copy / "lab.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'kernel = "5.15.4-0-rpi4"', 'kernel = "6.12.25+rpt-rpi-v8"'), encoding="utf-8")  # fmt: skip
+    config = configs.knobs_config(load_profile(str(copy)))
+    assert config["irq_errno"] == {"46": "EPERM"}
+    refused = Irq(46, 4, refuse=True, refuse_errno=errno.EPERM)
+    with pytest.raises(OSError) as caught:
+        refused.write_mask("4\n")
+    assert caught.value.errno == errno.EPERM

@@ -571,3 +571,18 @@ async def test_cli_says_how_to_reboot_and_never_reboots_unasked(
         "command": "sudo reboot '0 tryboot'",
         "done": False,
     }
+
+
+def test_rps_exclusion_reads_smp_affinity_where_the_chip_reports_no_effective_mask() -> None:
+    """driver_caps_audit4a.md row 4: RP1's rp1_irq_chip (Pi 5) forwards affinity to its parent
+    without updating its own effective mask, so a Pi 5 on 6.12.62 reads `effective_affinity: 0`
+    for eth0's interrupt (raspberrypi/linux issue 7101). An empty effective mask says nothing
+    of where the interrupt runs: smp_affinity is read instead (before: no CPU was left out,
+    "not known", whatever smp_affinity said)."""
+    options = {"rfs": False, "rps_exclude_irq_cpu": True}
+    found = irq_facts()
+    found.knobs["/proc/irq/25/smp_affinity"] = Read(True, "2")
+    found.knobs["/proc/irq/25/effective_affinity"] = Read(True, "0")
+    item = planned("rps-rfs", found, nic=NIC, options=options)
+    assert [c.after for c in item.changes] == ["1"]
+    assert "not CPU 1: it takes the interrupt" in item.reason

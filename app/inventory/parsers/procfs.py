@@ -21,6 +21,10 @@ _X86_STYLE_RE = re.compile(
     r"^(?P<ctrl>.*?\S)\s+(?P<hwirq>\d+)-(?P<trig>[A-Za-z]+)\s*(?P<names>.*)$"
 )
 _TOKEN_RE = re.compile(r"\s*\S+")
+# A USB host controller's interrupt as usb_add_hcd names it: "<hc_driver.description>:usb<busnum>"
+# (drivers/usb/core/hcd.c usb_hcd_request_irqs, 6.1 and 6.12): xhci-hcd:usb1, ehci_hcd:usb3,
+# dwc2_hsotg:usb1, dwc_otg_hcd:usb1.
+_HCD_NAME_RE = re.compile(r"^(?P<hc>[A-Za-z0-9_.\-]+):usb(?P<bus>\d+)$")
 # A line of 1024 CPUs' counts is about 12 KB; a longer one is not /proc/interrupts.
 _MAX_LINE = 64 * 1024
 
@@ -55,17 +59,24 @@ class Interrupts:
     _by_name: dict[str, list[int]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _by_bus: dict[int, list[tuple[str, int]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     _indexed: int = field(default=-1, init=False, repr=False, compare=False)
 
     def _index(self) -> None:
         if self._indexed == len(self.irqs):
             return
-        self._by_irq, self._by_name = {}, {}
+        self._by_irq, self._by_name, self._by_bus = {}, {}, {}
         for irq in self.irqs:
             self._by_irq.setdefault(irq.irq, irq)
             if irq.number is not None:
                 for name in dict.fromkeys(n.rstrip(",") for n in irq.names):
                     self._by_name.setdefault(name, []).append(irq.number)
+                    hcd = _HCD_NAME_RE.match(name)
+                    if hcd:
+                        entry = (hcd.group("hc"), irq.number)
+                        self._by_bus.setdefault(int(hcd.group("bus")), []).append(entry)
         self._indexed = len(self.irqs)
 
     def get(self, irq: str | int) -> Irq | None:
@@ -76,6 +87,19 @@ class Interrupts:
         """The IRQ numbers with a handler called exactly ``name`` (e.g. ``xhci_hcd``)."""
         self._index()
         return list(self._by_name.get(name, ()))
+
+    def host_controller_irqs(self, bus: int | None) -> list[int]:
+        """The IRQs of the USB host controller that runs USB bus `bus` (every host controller's
+        when the bus is not known): the one usb_add_hcd named "...:usb<bus>", else, for the
+        second root hub of an xHCI (USB 3 devices: usb_add_hcd requests the interrupt for the
+        primary HCD only, registered first, so one bus number lower), "xhci...:usb<bus - 1>"."""
+        self._index()
+        if bus is None:
+            return sorted({n for entries in self._by_bus.values() for _, n in entries})
+        own = [n for _, n in self._by_bus.get(bus, [])]
+        if own:
+            return own
+        return [n for hc, n in self._by_bus.get(bus - 1, []) if hc.startswith("xhci")]
 
     def find(self, name: str) -> list[Irq]:
         """IRQs with a handler name containing ``name`` (e.g. ``eth0``, ``xhci``)."""
