@@ -147,3 +147,52 @@ def test_join_of_each_distinct_key_list_once_makes_the_same_devices(
     if any(("pci", "0000:01:00.0") in s.keys and len(s.keys) > 1 for s in sightings):
         sightings = [s for s in sightings if ("pci", "0000:01:00.0") not in s.keys]
     assert shape(join(sightings)) == shape(_reference_join(sightings))
+
+
+def _reading(text: str) -> tuple[object, ...]:
+    result, warnings = parse_dmesg(text)
+    events = [(e.kind, e.line, e.timestamp, e.text, e.fields) for e in result.events]
+    counts = (result.lines, result.kernel_lines, result.timestamps, result.timestamp_jumps)
+    return events, counts, result.starts_mid_log, result.elided, warnings
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pool=st.lists(_line, min_size=1, max_size=6), picks=st.lists(st.integers(0, 5), max_size=30))
+def test_dmesg_whole_line_memo_reads_repeats_as_the_plain_loop(
+    pool: list[str], picks: list[int]
+) -> None:
+    """A repeated whole line (a log pasted twice, or rotated) is read from the whole-line memo:
+    the same events, counts, clock checks and warnings as when every line is read in full."""
+    import sbctune.inventory.parsers.dmesg as dmesg
+
+    text = "\n".join(pool[i % len(pool)] for i in picks)
+    memo = _reading(text)
+    saved = dmesg._WHOLE_LIMIT
+    dmesg._WHOLE_LIMIT = 0  # the plain path: no line remembered
+    try:
+        plain = _reading(text)
+    finally:
+        dmesg._WHOLE_LIMIT = saved
+    assert memo == plain
+
+
+def test_dmesg_whole_line_memo_is_given_up_when_no_line_repeats() -> None:
+    """Every line its own clock: the memo fills, finds no repeat, and is dropped; the reading
+    stays the plain one (a small limit here, 20 000 in the product)."""
+    import sbctune.inventory.parsers.dmesg as dmesg
+
+    text = (
+        "\n".join(f"[{n / 1000:12.6f}] r8152 2-1:1.0 eth1: renamed from eth0" for n in range(50))
+        + "\n"
+        + "\n".join(["[    1.000000] bcmgenet fd580000.ethernet eth0: Link is Down"] * 5)
+    )
+    saved = dmesg._WHOLE_LIMIT
+    try:
+        dmesg._WHOLE_LIMIT = 8
+        small = _reading(text)
+        dmesg._WHOLE_LIMIT = 0
+        plain = _reading(text)
+    finally:
+        dmesg._WHOLE_LIMIT = saved
+    assert small == plain
+    assert len(small[0]) == 55

@@ -317,6 +317,7 @@ _KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
 ]
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
+_WHOLE_LIMIT = 20_000  # whole lines remembered (0: none; the unit tests' plain path)
 
 
 def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
@@ -368,10 +369,32 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     timestamps = False
     ts_match, ts_msg_match = _TS_RE.match, _TS_MSG_RE.match
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
+    # a whole line (clock included) → its message, clock, whether it is a kernel line, and
+    # its reading: a log pasted or rotated twice repeats whole lines, and each repeat then
+    # costs one lookup. Given up once full with fewer hits than entries (every line its own
+    # clock: no line comes twice).
+    whole: dict[str, tuple[str, float | None, bool, tuple[str, dict[str, str]] | None]] = {}
+    whole_hits, use_whole = 0, _WHOLE_LIMIT > 0
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
     body = join_mail_wrapped(body)
     for no, raw in enumerate(body.split("\n"), start=1):
+        if use_whole and (again := whole.get(raw)) is not None:
+            whole_hits += 1
+            lines += 1
+            msg, ts, is_kernel, found = again
+            if ts is not None:
+                timestamps = True
+                if first_content and ts > 1.0:
+                    res.starts_mid_log = True
+                if last_ts is not None and ts < last_ts:
+                    jumps += 1
+                last_ts = ts
+            first_content = False
+            kernel_lines += is_kernel
+            if found is not None:
+                events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+            continue
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
@@ -419,8 +442,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 jumps += 1
             last_ts = ts
         first_content = False
-        if known or _KERNEL_MSG_RE.match(msg):
-            kernel_lines += 1
+        is_kernel = known or _KERNEL_MSG_RE.match(msg) is not None
+        kernel_lines += is_kernel
         if (hit := seen.get(msg)) is not None:
             msg, found = hit
         else:
@@ -429,6 +452,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 seen[msg] = (msg, found)
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+        if use_whole and not later:  # a line with others joined to it is read in full again
+            if len(whole) < _WHOLE_LIMIT:
+                whole[raw] = (msg, ts, is_kernel, found)
+            elif whole_hits < len(whole):
+                use_whole = False
+                whole.clear()
         if later:
             for ts_part, part in later:
                 kernel_lines, lines = kernel_lines + 1, lines + 1
