@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sbctune.inventory.graph import LOG_SOURCE, Device, join, reused_names
+from sbctune.inventory.parsers import paste_split
 from sbctune.inventory.parsers.common import is_ellipsis, is_noise, split_lines
 from sbctune.inventory.parsers.dmesg import _after_prompt, _classify, _strip_prefix, parse_dmesg
 from sbctune.inventory.sightings import Fact, Sighting
@@ -196,3 +197,63 @@ def test_dmesg_whole_line_memo_is_given_up_when_no_line_repeats() -> None:
         dmesg._WHOLE_LIMIT = saved
     assert small == plain
     assert len(small[0]) == 55
+
+
+def _plain_occurrences(text: str, marker: str) -> list[int]:
+    out, at = [], text.find(marker)
+    while at != -1:
+        out.append(at)
+        at = text.find(marker, at + 1)
+    return out
+
+
+def _reference_marker_offsets(text: str) -> list[int]:
+    """paste_split._marker_offsets before the one-character search: text.find per marker."""
+    found: set[int] = set()
+    markers = paste_split._MARKERS
+    for marker in markers if len(text) < paste_split.LONG_TEXT else markers[:3]:
+        at = text.find(marker)
+        checks = 0
+        while at != -1 and checks < paste_split.MAX_CHECKS and len(found) < paste_split.MAX_PARTS:
+            checks += 1
+            begin = at + 1 if marker[0] == "\n" else text.rfind("\n", 0, at) + 1
+            stop = text.find("\n", begin)
+            line = text[begin : stop if stop != -1 else len(text)]
+            if line.startswith("---") and begin > 1:
+                title_begin = text.rfind("\n", 0, begin - 1) + 1
+                if paste_split._TITLE.match(text[title_begin : begin - 1].strip()):
+                    found.add(title_begin)
+                    at = text.find(marker, at + 1)
+                    continue
+            if paste_split._BREAK_LINE.match(line):
+                found.add(begin)
+            at = text.find(marker, at + 1)
+    return sorted(found)
+
+
+_PASTE_PIECES = [
+    "$", "#", "❯", " ", "\n", "$ ", "# ", "❯ ", "\n---", "\n===", "\n### x", "---", "ip a",
+    "pi@raspberrypi:~ $ ", "root@pi:~# lsusb", "[    1.234567] r8152 2-1:1.0 eth1: up", "USB Info",
+    "#1 SMP", "x", "$$", "##",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.sampled_from(_PASTE_PIECES), max_size=40), misses=st.integers(0, 3))
+def test_paste_marker_search_finds_what_the_plain_search_found(
+    pieces: list[str], misses: int
+) -> None:
+    """The prompt markers' one-character search gives the plain search's occurrences, and the
+    same breaks, also when it falls back to the plain search after a few misses (a text full
+    of "#") and when the checks' cap stops it."""
+    text = "".join(pieces)
+    saved = paste_split._MISSES, paste_split.MAX_CHECKS
+    try:
+        paste_split._MISSES = misses
+        for marker in paste_split._MARKERS:
+            assert list(paste_split._occurrences(text, marker)) == _plain_occurrences(text, marker)
+        assert paste_split._marker_offsets(text) == _reference_marker_offsets(text)
+        paste_split.MAX_CHECKS = 2  # the cap reached: the same first occurrences checked
+        assert paste_split._marker_offsets(text) == _reference_marker_offsets(text)
+    finally:
+        paste_split._MISSES, paste_split.MAX_CHECKS = saved
