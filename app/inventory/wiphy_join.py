@@ -37,7 +37,7 @@ class WiphyWatch:
             return sighting
         if event.kind == "usb_disconnect":
             self.last = None
-        elif event.device:
+        elif event.fields.get("device"):  # event.device without its property's call
             self.last = event
         return None
 
