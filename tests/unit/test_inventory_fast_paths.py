@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from sbctune.inventory.graph import LOG_SOURCE, Device, join, reused_names
 from sbctune.inventory.parsers import paste_split
 from sbctune.inventory.parsers.common import is_ellipsis, is_noise, split_lines
-from sbctune.inventory.parsers.dmesg import _after_prompt, _classify, _strip_prefix, parse_dmesg
+from sbctune.inventory.parsers.dmesg import (
+    DmesgEvent,
+    DmesgResult,
+    _after_prompt,
+    _classify,
+    _strip_prefix,
+    parse_dmesg,
+)
 from sbctune.inventory.sightings import Fact, Sighting
 
 # Pieces of real lines (tests/captures/dmesg) and of the pastes around them.
@@ -257,3 +264,26 @@ def test_paste_marker_search_finds_what_the_plain_search_found(
         assert paste_split._marker_offsets(text) == _reference_marker_offsets(text)
     finally:
         paste_split._MISSES, paste_split.MAX_CHECKS = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["device", "link_up", "dmi", "cpuinfo"]), max_size=20),
+    more=st.lists(st.sampled_from(["device", "dmi", "kernel_version"]), max_size=5),
+)
+def test_dmesg_events_of_a_kind_from_the_index_are_the_plain_filter(
+    kinds: list[str], more: list[str]
+) -> None:
+    """of_kind() answers from an index made at its first call: the events the plain filter
+    gives, in order, also after more events came (the index is made again) and for a kind
+    the log lacks; the list it gives is the caller's own."""
+    result = DmesgResult(events=[DmesgEvent(k, n, None, f"m{n}") for n, k in enumerate(kinds)])
+    every = ["device", "link_up", "dmi", "cpuinfo", "kernel_version", "none"]
+    for kind in every:
+        assert result.of_kind(kind) == [e for e in result.events if e.kind == kind]
+    result.events += [DmesgEvent(k, 100 + n, None, "late") for n, k in enumerate(more)]
+    for kind in every:
+        got = result.of_kind(kind)
+        assert got == [e for e in result.events if e.kind == kind]
+        got.append(DmesgEvent(kind, -1, None, "x"))
+        assert result.of_kind(kind) == [e for e in result.events if e.kind == kind]
