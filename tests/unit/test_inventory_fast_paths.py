@@ -164,8 +164,18 @@ def _reading(text: str) -> tuple[object, ...]:
     return events, counts, result.starts_mid_log, result.elided, warnings
 
 
+# two kernel lines a mail archive joined on one line: read in full each time, never memoised
+_JOINED = (
+    "[31048.490000] usb 3-13: new high-speed USB device number 4 using xhci_hcd "
+    "[31048.667617] cdc_ether 3-13:1.0 eth1: register 'cdc_ether' at usb-0000:00:14.0-13"
+)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pool=st.lists(_line, min_size=1, max_size=6), picks=st.lists(st.integers(0, 5), max_size=30))
+@given(
+    pool=st.lists(_line | st.just(_JOINED), min_size=1, max_size=6),
+    picks=st.lists(st.integers(0, 5), max_size=30),
+)
 def test_dmesg_whole_line_memo_reads_repeats_as_the_plain_loop(
     pool: list[str], picks: list[int]
 ) -> None:
