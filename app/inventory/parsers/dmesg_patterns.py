@@ -32,6 +32,9 @@ CHILD_DEVICE = _child_pattern()
 # the netdev's name): "smsc95xx 1-1.1:1.0: eth0: Failed to read register index 0x00000114".
 # Only names that look like interfaces, so a function name there ("rk_gmac_setup: ") is not one.
 OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
+# An interface the kernel or a tool named (net/core/dev.c dev_valid_name(): below IFNAMSIZ, no
+# "/", ":" or space), led by a letter or "_" (IncusOS's "_p2cf05d501bfb"): not a word like "12"
+IFACE = r"[a-z_][\w.-]{1,14}"
 # A netdev message before the interface is registered (__netdev_printk() with
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
@@ -422,7 +425,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(
             rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+)|"
             rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?))"
-            rf"(?: (?P<iface>[a-z][\w.-]{{1,14}})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
+            rf"(?: (?P<iface>{IFACE})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
         ),
     ),
 ]
