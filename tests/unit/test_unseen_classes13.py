@@ -89,3 +89,25 @@ def test_a_dsa_port_is_not_the_mdio_bus_platform_device() -> None:
 def test_bracketed_clocks_and_garbage_never_crash(prefix: str, clock: str) -> None:
     line = f"{prefix}[{clock}]: e1000e 0000:00:1f.6 _x: Detected Hardware Unit Hang:"
     parse_dmesg(line)  # a warning at most, never an exception
+
+
+_RTL930X = "rtl930x_openwrt_pr18935_rtl83xx_switch_of_named_ports_10g"
+_H2_WATCHDOG = "odroid_h2plus_r8125_dkms_2_vendor_watchdog_modules_hard_wrapped_uname"
+
+
+def test_a_device_named_by_one_device_tree_node_is_a_device() -> None:
+    """of_device_make_bus_id() names a node right below the root by its base name alone
+    (`switch@1b000000`): the ports on that switch's lines are found, with its driver."""
+    inv = _inventory({"dmesg": _output(_RTL930X)})
+    ports = {n.name: n.driver for n in inv.nics if n.name and n.name.startswith("lan")}
+    assert ports == {f"lan{i}": "rtl83xx-switch" for i in (9, 10, 11, 12)}
+
+
+def test_an_out_of_tree_vendor_driver_has_its_chips_bus() -> None:
+    """`NETDEV WATCHDOG: enp3s0 (r8125)`: Realtek's r8125 is in no kernel's table, but every
+    catalog chip it drives is on PCIe, so its NIC is on PCI."""
+    commands = {
+        "dmesg": (CORPUS / _H2_WATCHDOG / "commands" / "001-dmesg.txt").read_text(encoding="utf-8")
+    }
+    (nic,) = _inventory(commands).nics
+    assert (nic.name, nic.driver, nic.bus) == ("enp3s0", "r8125", "pci")

@@ -14,8 +14,8 @@ from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
 PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
 # A device-tree node whose address did not translate (of_device_make_bus_id(): "%s:%s" of
-# each node's base name up the tree), as on PowerPC:
-# "soc@ffe00000:ethernet@b0000".
+# each node's base name up the tree), as on PowerPC: "soc@ffe00000:ethernet@b0000"; a node
+# right below the root is named alone: "switch@1b000000" (OpenWrt's RTL930x switch).
 OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){0,3}"
 ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
