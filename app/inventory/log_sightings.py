@@ -18,6 +18,7 @@ from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
+from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import (
     firmware_file,
@@ -46,6 +47,8 @@ _SRC = "dmesg"
 
 
 def _base(event: DmesgEvent) -> Sighting | None:
+    if port := dsa_port(event):
+        return port  # "qca8k mdio.0:00 lan1: ...": a switch's port, not the MDIO bus's device
     keys: list[Key] = []
     bus = None
     found = device_keys(event.device)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from sbctune.catalog import Catalog, Chip
+from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.catalog.driver_chips import family_by_platform_name, names_one_chip, one_family
 from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
@@ -67,7 +67,15 @@ def _bus(device: Device) -> str:
     known = load_kernel_drivers().get(driver)
     if known is not None and known.bus:
         return known.bus  # r8152 binds only on USB: its NIC is on USB
+    if known is None and driver and (bus := _vendor_driver_bus(str(driver))):
+        return bus  # Realtek's out-of-tree r8125 drives only the PCIe RTL8125 family
     return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
+
+
+def _vendor_driver_bus(driver: str) -> str | None:
+    """The one bus of every catalog chip a driver the kernel does not have drives."""
+    buses = {c.bus for c in load_catalog().chips_by_driver(driver) if c.kind == "nic"}
+    return next(iter(buses)) if len(buses) == 1 and buses <= {"pci", "usb", "sdio"} else None
 
 
 def _probe_failed_last(device: Device, driver: str) -> bool:

@@ -31,7 +31,7 @@ _VIRTUAL = re.compile(
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
     r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|[a-z]+\d*\.\d+)$"  # ovs: Open vSwitch (Synology ovs_eth0)
 )
-_IFACE = re.compile(r"^[A-Za-z][\w.-]{0,14}$")
+_IFACE = re.compile(r"^[A-Za-z_][\w.-]{0,14}$")  # dev_valid_name(); "_p2cf05d501bfb"
 _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")
 _USB_IF = re.compile(r"^(\d+-[\d.]+)(?::\d+\.\d+)?$")
 _PLATFORM = re.compile(r"^[0-9a-f]{5,16}\.[a-z][\w-]*")

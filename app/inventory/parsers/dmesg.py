@@ -67,6 +67,8 @@ _OF_RE = later(rf"^{OF_NAMED}$")
 _KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
 _ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
+# a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
+_BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
 # carry the kernel's clock or priority (found above), and every line of a long log meets this.
 _SHAPE_RE = later(
@@ -278,6 +280,8 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
         s, known = s[prio.end() :], True
     if "[" in s and (m := _ANY_TS_RE.search(s)):
         return s[m.end() :], float(m.group(1)), True
+    if "[" in s and (m := _BRACKET_ISO_RE.search(s)):
+        return s[m.end() :], None, True
     if not known and (shape := _SHAPE_RE.search(s)) and ": " not in s[: shape.start()]:
         return s[shape.start() :], None, False  # "... r8152 2-1:1.0 eth1: ..." with no clock
     return s, None, known

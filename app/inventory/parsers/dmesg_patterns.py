@@ -14,9 +14,9 @@ from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 # (drivers/base/platform.c, platform_device_add(): "%s.%d", and "%s.%d.auto" for automatic ids).
 PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
 # A device-tree node whose address did not translate (of_device_make_bus_id(): "%s:%s" of
-# each node's base name up the tree), as on PowerPC:
-# "soc@ffe00000:ethernet@b0000".
-OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){1,3}"
+# each node's base name up the tree), as on PowerPC: "soc@ffe00000:ethernet@b0000"; a node
+# right below the root is named alone: "switch@1b000000" (OpenWrt's RTL930x switch).
+OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){0,3}"
 ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
     r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"
@@ -32,6 +32,9 @@ CHILD_DEVICE = _child_pattern()
 # the netdev's name): "smsc95xx 1-1.1:1.0: eth0: Failed to read register index 0x00000114".
 # Only names that look like interfaces, so a function name there ("rk_gmac_setup: ") is not one.
 OLD_NETDEV = r"(?:eth|wlan|usb|lan|wan|en[a-z]|wl[a-z])[\w.-]{0,12}"
+# An interface the kernel or a tool named (net/core/dev.c dev_valid_name(): below IFNAMSIZ, no
+# "/", ":" or space), led by a letter or "_" (IncusOS's "_p2cf05d501bfb"): not a word like "12"
+IFACE = r"[a-z_][\w.-]{1,14}"
 # A netdev message before the interface is registered (__netdev_printk() with
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
@@ -422,7 +425,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(
             rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+)|"
             rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?))"
-            rf"(?: (?P<iface>[a-z][\w.-]{{1,14}})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
+            rf"(?: (?P<iface>{IFACE})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
         ),
     ),
 ]
