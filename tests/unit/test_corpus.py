@@ -188,10 +188,6 @@ KNOWN_GAPS: dict[str, str] = {
         "2.6.35's fec prints 'eth0: Freescale FEC PHY driver [...]' on the bare interface; "
         "6.1/6.12 have no such format, so eth0 gets no driver"
     ),
-    "linaro_optee_177_wl18xx_syslog_conf_bin_missing": (
-        "wlcore's 'wlcore: ERROR ...' lines (wl1271_error() in wlcore/debug.h) name the library "
-        "module, not the wl18xx_driver device, and the wrapper is not in the message table"
-    ),
     "pi4_esp_hosted_226_esp32_sdio_probe_etimedout_then_detected": (
         "the chip is named only by esp-hosted's out-of-tree 'ESP chipset detected [esp32]' line"
     ),

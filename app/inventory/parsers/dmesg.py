@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.library_modules import library_users
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
@@ -357,6 +358,8 @@ def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
     if not sep or len(head) > 32 or " " in head:
         return None
     if not load_kernel_drivers().knows(head):
+        if library_users(head):  # "wlcore: ERROR ...": a library module speaking for its user
+            return "library_message", {"driver": head}
         if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
             return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
         return None
