@@ -92,9 +92,10 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
         if m is not None and not other_drivers_message(m.files, nic.driver)
     ]
     count = nic.log_counts.get("kernel_error", len(lines))
-    libs = {library_of(line, nic.driver) for line in lines}
-    if not known and None not in libs:  # "wlcore: ERROR ...": its driver's library speaking
-        lib, makefile = sorted(libs)[0]  # type: ignore[type-var]
+    libs = [library_of(line, nic.driver) for line in lines]
+    said = sorted(lib for lib in libs if lib is not None)
+    if not known and said and len(said) == len(libs):  # "wlcore: ERROR ...": its library's
+        lib, makefile = said[0]
         found.append(
             Finding(
                 "driver-complaint",

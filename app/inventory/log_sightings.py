@@ -272,9 +272,10 @@ def _on_library_message(event: DmesgEvent) -> Sighting | None:
     """A library module's complaint ("wlcore: ERROR could not get configuration binary ...",
     wl1271_error() in wlcore/debug.h): about the device of a driver that uses the library
     (catalog.library_modules), tied to it by _lone_wifi_devices when the log shows one."""
-    if not library_complaint(event.text, event.driver):
+    library = event.driver
+    if library is None or not library_complaint(event.text, library):
         return None
-    sighting = Sighting([("lib", event.driver)])
+    sighting = Sighting([("lib", library)])
     sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 
