@@ -27,6 +27,7 @@ from sbctune.inventory.log_complaints import (
     kernel_complaint,
     library_complaint,
 )
+from sbctune.inventory.old_format_sightings import on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -355,6 +356,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wifi_chip": _on_wifi,
     "driver_message": _on_driver_message,
     "library_message": _on_library_message,
+    "old_format": on_old_format,
     "wiphy": _on_wiphy,
     "mmc_card": _on_mmc_card,
     "pcie_aer": on_pcie_aer,
@@ -453,6 +455,12 @@ def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
                 )
                 keys = {k for k in sighting.keys if k[0] in buses}
                 devices.setdefault(driver, set()).update(keys)
+    for driver in wanted:
+        if wanted[driver] == "drv" and not devices.get(driver):
+            # an older kernel's device named only by its interface ("eth0: Freescale FEC ...")
+            ifaces = {k for s in found for f in s.facts if f.field == "driver" and
+                      f.value == driver for k in s.keys if k[0] == "if"}  # fmt: skip
+            devices[driver] = ifaces
     ties = [
         Sighting([next(iter(keys)), (wanted[driver], driver)])
         for driver, keys in sorted(devices.items())

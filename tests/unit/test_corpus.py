@@ -184,16 +184,8 @@ KNOWN_GAPS: dict[str, str] = {
     "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
         "the chip is named only by ath10k-ct's out-of-tree 'probing pci device: 0x3e' line"
     ),
-    "imx28_ts7600_embeddedts_2_fec_no_phy_found_quoted_2_6_35": (
-        "2.6.35's fec prints 'eth0: Freescale FEC PHY driver [...]' on the bare interface; "
-        "6.1/6.12 have no such format, so eth0 gets no driver"
-    ),
     "pi4_esp_hosted_226_esp32_sdio_probe_etimedout_then_detected": (
         "the chip is named only by esp-hosted's out-of-tree 'ESP chipset detected [esp32]' line"
-    ),
-    "udoo_kernel_unico_14_fec_1000_graceful_stop_ifconfig_rx_1": (
-        "a 3.0-era fec: 'eth0: Freescale FEC PHY driver [...]' and libphy's old 'PHY: 1:06 - "
-        "Link is Up - 1000/Full' (a PHY named by its bus number) are not formats 6.1/6.12 print"
     ),
 }
 

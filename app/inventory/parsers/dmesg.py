@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
+from sbctune.catalog.old_formats import old_format_line
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
@@ -347,7 +348,8 @@ def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
-    return _driver_message(msg) or bare_wiphy(msg)
+    # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
+    return old_format_line(msg) or _driver_message(msg) or bare_wiphy(msg)
 
 
 def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
