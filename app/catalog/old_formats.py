@@ -13,13 +13,14 @@ import re
 from dataclasses import dataclass
 
 _SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
-_CONVERSION = {"d": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "s": r"\S.*?"}
+_CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "s": r"\S.*?"}
 
 
 @dataclass(frozen=True)
 class OldFormat:
     format: str
     driver: str | None
+    bus: str | None  # for a driver the 6.1/6.12 tables do not have
     level: str
     source: str
     needle: str
@@ -61,7 +62,8 @@ def old_formats() -> tuple[OldFormat, ...]:
             driver = row.get("driver")
             found.append(
                 OldFormat(
-                    str(row["format"]), str(driver) if driver else None, str(row["level"]),
+                    str(row["format"]), str(driver) if driver else None,
+                    str(row["bus"]) if row.get("bus") else None, str(row["level"]),
                     str(row["source"]), needle, regex,
                 )
             )  # fmt: skip

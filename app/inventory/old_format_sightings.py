@@ -32,15 +32,18 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
     sighting = Sighting(keys)
     if row.driver and f.get("iface"):
         sighting.add("driver", row.driver, _SRC, why, no)
+        if row.bus:
+            sighting.add("bus", row.bus, _SRC, why, no)
     if f.get("phy"):
         sighting.add("phy", f["phy"], _SRC, why, no)
     if row.level != "info":
         sighting.add("kernel_error", text, _SRC, text, no)  # the line itself, as evidence
-    if "Link is" in row.format:
+    if "Link is" in row.format or "Link now" in row.format:
         up = "speed" in f
         sighting.add("link", up, _SRC, why, no)
         sighting.add("link_event", (no, event.timestamp, up), _SRC, why, no)
         if up:
             sighting.add("link_speed_mbps", int(f["speed"]), _SRC, why, no)
-            sighting.add("duplex", f.get("duplex", "").lower(), _SRC, why, no)
+            duplex = f.get("duplex", "").lower().removesuffix("duplex")  # "FullDuplex"
+            sighting.add("duplex", duplex, _SRC, why, no)
     return sighting
