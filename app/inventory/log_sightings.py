@@ -384,13 +384,14 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     probes = ProbeWatch()  # a USB reset that a just-registered driver's probe made
     ip_config = IpConfigWatch()
     wiphys = WiphyWatch()  # a chip named on a wiphy, joined to the device that made it
+    probe_kinds = ProbeWatch.KINDS
     for event in dmesg.events:
         kind = event.kind
         if kind == "ip_config":
             if (configured := ip_config.see(event)) is not None:
                 found.append(configured)
             continue
-        if (probed := probes.see(event)) is not None:
+        if kind in probe_kinds and (probed := probes.see(event)) is not None:
             found.append(probed)
         if (wiphy := wiphys.see(event)) is not None:
             found.append(wiphy)

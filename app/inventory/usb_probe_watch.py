@@ -12,7 +12,10 @@ _PROBE_WINDOW_S = 2.0
 
 class ProbeWatch:
     """Follows the log's lines in order: ``see(event)`` gives the sighting of a device that a
-    just-registered driver's probe reset, when this line shows it."""
+    just-registered driver's probe reset, when this line shows it. Lines of other kinds than
+    KINDS change nothing: a long log's caller passes only these."""
+
+    KINDS = frozenset({"driver_registered", "usb_reset", "usb_new_device"})
 
     def __init__(self) -> None:
         self.probing: DmesgEvent | None = None  # a driver that resets on probe, just loaded

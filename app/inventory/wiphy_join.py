@@ -43,7 +43,7 @@ class WiphyWatch:
         if event.kind == "usb_disconnect":
             self.last = None
             self.by_driver.clear()
-        elif event.device:
+        elif event.fields.get("device"):  # event.device without its property's call
             self.last = event
             driver = event.driver
             if driver in self.by_driver or (

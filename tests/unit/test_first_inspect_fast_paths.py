@@ -17,7 +17,7 @@ from sbctune.advice.evidence import lines_matching, lines_with, quote
 from sbctune.catalog import kernel_messages as km
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
-from sbctune.inventory.parsers import dmesg
+from sbctune.inventory.parsers import dmesg, dmesg_classify
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.dmesg_patterns import _NEEDLES, _PATTERNS
 from sbctune.inventory.sightings import Fact
@@ -257,7 +257,7 @@ def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: l
 
 def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
     """dmesg._classify as it was: each kind's needles tested in turn, pattern by pattern."""
-    candidates = _PATTERNS if dmesg._NEEDLE_RE.search(msg) else _PATTERNS[-1:]
+    candidates = _PATTERNS if dmesg_classify._NEEDLE_RE.search(msg) else _PATTERNS[-1:]
     for kind, rx in candidates:
         if not any(n in msg for n in _NEEDLES[kind]):
             continue
@@ -267,7 +267,11 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
             if fields.get("device", "").endswith(":"):
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
-    return dmesg.old_format_line(msg) or dmesg._driver_message(msg) or dmesg.bare_wiphy(msg)
+    return (
+        dmesg_classify.old_format_line(msg)
+        or dmesg_classify._driver_message(msg)
+        or dmesg_classify.bare_wiphy(msg)
+    )
 
 
 _ALL_NEEDLES = sorted({n for ns in _NEEDLES.values() for n in ns})

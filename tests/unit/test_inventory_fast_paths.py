@@ -12,8 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sbctune.inventory.graph import LOG_SOURCE, Device, join, reused_names
+from sbctune.inventory.parsers import paste_split
 from sbctune.inventory.parsers.common import is_ellipsis, is_noise, split_lines
-from sbctune.inventory.parsers.dmesg import _after_prompt, _classify, _strip_prefix, parse_dmesg
+from sbctune.inventory.parsers.dmesg import (
+    DmesgEvent,
+    DmesgResult,
+    _after_prompt,
+    _classify,
+    _strip_prefix,
+    parse_dmesg,
+)
 from sbctune.inventory.sightings import Fact, Sighting
 
 # Pieces of real lines (tests/captures/dmesg) and of the pastes around them.
@@ -147,3 +155,145 @@ def test_join_of_each_distinct_key_list_once_makes_the_same_devices(
     if any(("pci", "0000:01:00.0") in s.keys and len(s.keys) > 1 for s in sightings):
         sightings = [s for s in sightings if ("pci", "0000:01:00.0") not in s.keys]
     assert shape(join(sightings)) == shape(_reference_join(sightings))
+
+
+def _reading(text: str) -> tuple[object, ...]:
+    result, warnings = parse_dmesg(text)
+    events = [(e.kind, e.line, e.timestamp, e.text, e.fields) for e in result.events]
+    counts = (result.lines, result.kernel_lines, result.timestamps, result.timestamp_jumps)
+    return events, counts, result.starts_mid_log, result.elided, warnings
+
+
+# two kernel lines a mail archive joined on one line: read in full each time, never memoised
+_JOINED = (
+    "[31048.490000] usb 3-13: new high-speed USB device number 4 using xhci_hcd "
+    "[31048.667617] cdc_ether 3-13:1.0 eth1: register 'cdc_ether' at usb-0000:00:14.0-13"
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pool=st.lists(_line | st.just(_JOINED), min_size=1, max_size=6),
+    picks=st.lists(st.integers(0, 5), max_size=30),
+)
+def test_dmesg_whole_line_memo_reads_repeats_as_the_plain_loop(
+    pool: list[str], picks: list[int]
+) -> None:
+    """A repeated whole line (a log pasted twice, or rotated) is read from the whole-line memo:
+    the same events, counts, clock checks and warnings as when every line is read in full."""
+    import sbctune.inventory.parsers.dmesg as dmesg
+
+    text = "\n".join(pool[i % len(pool)] for i in picks)
+    memo = _reading(text)
+    saved = dmesg._WHOLE_LIMIT
+    dmesg._WHOLE_LIMIT = 0  # the plain path: no line remembered
+    try:
+        plain = _reading(text)
+    finally:
+        dmesg._WHOLE_LIMIT = saved
+    assert memo == plain
+
+
+def test_dmesg_whole_line_memo_is_given_up_when_no_line_repeats() -> None:
+    """Every line its own clock: the memo fills, finds no repeat, and is dropped; the reading
+    stays the plain one (a small limit here, 20 000 in the product)."""
+    import sbctune.inventory.parsers.dmesg as dmesg
+
+    text = (
+        "\n".join(f"[{n / 1000:12.6f}] r8152 2-1:1.0 eth1: renamed from eth0" for n in range(50))
+        + "\n"
+        + "\n".join(["[    1.000000] bcmgenet fd580000.ethernet eth0: Link is Down"] * 5)
+    )
+    saved = dmesg._WHOLE_LIMIT
+    try:
+        dmesg._WHOLE_LIMIT = 8
+        small = _reading(text)
+        dmesg._WHOLE_LIMIT = 0
+        plain = _reading(text)
+    finally:
+        dmesg._WHOLE_LIMIT = saved
+    assert small == plain
+    assert len(small[0]) == 55
+
+
+def _plain_occurrences(text: str, marker: str) -> list[int]:
+    out, at = [], text.find(marker)
+    while at != -1:
+        out.append(at)
+        at = text.find(marker, at + 1)
+    return out
+
+
+def _reference_marker_offsets(text: str) -> list[int]:
+    """paste_split._marker_offsets before the one-character search: text.find per marker."""
+    found: set[int] = set()
+    markers = paste_split._MARKERS
+    for marker in markers if len(text) < paste_split.LONG_TEXT else markers[:3]:
+        at = text.find(marker)
+        checks = 0
+        while at != -1 and checks < paste_split.MAX_CHECKS and len(found) < paste_split.MAX_PARTS:
+            checks += 1
+            begin = at + 1 if marker[0] == "\n" else text.rfind("\n", 0, at) + 1
+            stop = text.find("\n", begin)
+            line = text[begin : stop if stop != -1 else len(text)]
+            if line.startswith("---") and begin > 1:
+                title_begin = text.rfind("\n", 0, begin - 1) + 1
+                if paste_split._TITLE.match(text[title_begin : begin - 1].strip()):
+                    found.add(title_begin)
+                    at = text.find(marker, at + 1)
+                    continue
+            if paste_split._BREAK_LINE.match(line):
+                found.add(begin)
+            at = text.find(marker, at + 1)
+    return sorted(found)
+
+
+_PASTE_PIECES = [
+    "$", "#", "❯", " ", "\n", "$ ", "# ", "❯ ", "\n---", "\n===", "\n### x", "---", "ip a",
+    "pi@raspberrypi:~ $ ", "root@pi:~# lsusb", "[    1.234567] r8152 2-1:1.0 eth1: up", "USB Info",
+    "#1 SMP", "x", "$$", "##",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.sampled_from(_PASTE_PIECES), max_size=40), misses=st.integers(0, 3))
+def test_paste_marker_search_finds_what_the_plain_search_found(
+    pieces: list[str], misses: int
+) -> None:
+    """The prompt markers' one-character search gives the plain search's occurrences, and the
+    same breaks, also when it falls back to the plain search after a few misses (a text full
+    of "#") and when the checks' cap stops it."""
+    text = "".join(pieces)
+    saved = paste_split._MISSES, paste_split.MAX_CHECKS
+    try:
+        paste_split._MISSES = misses
+        for marker in paste_split._MARKERS:
+            assert list(paste_split._occurrences(text, marker)) == _plain_occurrences(text, marker)
+        assert paste_split._marker_offsets(text) == _reference_marker_offsets(text)
+        paste_split.MAX_CHECKS = 2  # the cap reached: the same first occurrences checked
+        assert paste_split._marker_offsets(text) == _reference_marker_offsets(text)
+    finally:
+        paste_split._MISSES, paste_split.MAX_CHECKS = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["device", "link_up", "dmi", "cpuinfo"]), max_size=20),
+    more=st.lists(st.sampled_from(["device", "dmi", "kernel_version"]), max_size=5),
+)
+def test_dmesg_events_of_a_kind_from_the_index_are_the_plain_filter(
+    kinds: list[str], more: list[str]
+) -> None:
+    """of_kind() answers from an index made at its first call: the events the plain filter
+    gives, in order, also after more events came (the index is made again) and for a kind
+    the log lacks; the list it gives is the caller's own."""
+    result = DmesgResult(events=[DmesgEvent(k, n, None, f"m{n}") for n, k in enumerate(kinds)])
+    every = ["device", "link_up", "dmi", "cpuinfo", "kernel_version", "none"]
+    for kind in every:
+        assert result.of_kind(kind) == [e for e in result.events if e.kind == kind]
+    result.events += [DmesgEvent(k, 100 + n, None, "late") for n, k in enumerate(more)]
+    for kind in every:
+        got = result.of_kind(kind)
+        assert got == [e for e in result.events if e.kind == kind]
+        got.append(DmesgEvent(kind, -1, None, "x"))
+        assert result.of_kind(kind) == [e for e in result.events if e.kind == kind]

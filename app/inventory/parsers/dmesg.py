@@ -5,11 +5,12 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
 
 * A line shape (dmesg_patterns._PATTERNS) comes with its needles: literal words every line it
   matches holds, as rare as possible. A message is tried only against the shapes whose needle
-  it holds (one combined search of all needles, _NEEDLE_RE, sends a message holding none to
-  the generic device shape alone); a pattern is compiled when first tried. A shape without
-  a needle would be tried on every distinct message.
+  it holds (dmesg_classify: one combined search of all needles, _NEEDLE_RE, sends a message
+  holding none to the generic device shape alone); a pattern is compiled when first tried. A
+  shape without a needle would be tried on every distinct message.
 * A rule reads the message only, never its clock or line number: each distinct message is
-  classified once (the `seen` memo), so a rule costs per distinct message, not per line.
+  classified once (the `seen` memo), so a rule costs per distinct message, not per line; a
+  whole line that comes again (clock included: a log pasted twice) costs one lookup (`whole`).
 * What log_sightings makes of a line runs once per distinct (kind, message); a repeat only
   copies facts. A kind in its _COUNTED makes every repeat a fact: only for what is counted
   (link flaps, resets, errors).
@@ -26,17 +27,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
-from sbctune.catalog.library_modules import library_users
-from sbctune.catalog.old_formats import old_format_line
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded, is_noise
-from .dmesg_bare_wiphy import bare_wiphy
+from .dmesg_classify import classify as _classify
 from .dmesg_patterns import (
-    _NEEDLES,
-    _PATTERNS,
     ADDRESSED_BUS_ID,
     BUS_ID,
     OF_NAMED,
@@ -143,7 +139,16 @@ class DmesgResult:
     timestamp_jumps: int = 0  # time going backwards: two pastes joined
 
     def of_kind(self, kind: str) -> list[DmesgEvent]:
-        return [e for e in self.events if e.kind == kind]
+        """The events of a kind, in order: from an index of every kind made at the first
+        call (a long log's ~10^5 events read once, not once per kind asked for), made again
+        when the event list is another or has grown."""
+        index = self.__dict__.get("_by_kind")
+        if index is None or index[0] is not self.events or index[1] != len(self.events):
+            by_kind: dict[str, list[DmesgEvent]] = {}
+            for e in self.events:
+                by_kind.setdefault(e.kind, []).append(e)
+            index = self.__dict__["_by_kind"] = (self.events, len(self.events), by_kind)
+        return list(index[2].get(kind, ()))
 
     @property
     def under_voltage(self) -> bool:
@@ -308,64 +313,12 @@ def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
 # another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
 # six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
 _JOINED_RE = later(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
-# a line on an interface alone, as kernels before 3.x and some drivers print it ("eth1: IBM
-# emac, MAC ..."): an interface the kernel named, not "usbcore:" or "lan78xx:" (a module)
-_BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}): \S")
 _KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
-_NEEDLE_RE = later(
-    "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
-)
-# Each needle once, with the kinds that list it: a message's kinds are found by testing each
-# needle once, not each kind's needles in turn (a long log's distinct messages are thousands).
-_KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
-    (needle, frozenset(k for k, ns in _NEEDLES.items() if needle in ns))
-    for needle in dict.fromkeys(n for ns in _NEEDLES.values() for n in ns)
-]
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
-
-
-def _classify(msg: str) -> tuple[str, dict[str, str]] | None:
-    """The first pattern that matches a message: what kind of line it is, and its fields."""
-    if _NEEDLE_RE.search(msg):
-        kinds: set[str] = set()  # the kinds with a needle in the message (a cheap test first)
-        for needle, its_kinds in _KINDS_BY_NEEDLE:
-            if needle in msg:
-                kinds |= its_kinds
-        candidates = [(kind, rx) for kind, rx in _PATTERNS if kind in kinds]
-    else:  # only "device", when its needles are there: a long log has few NIC lines
-        candidates = [(k, rx) for k, rx in _PATTERNS[-1:] if any(n in msg for n in _NEEDLES[k])]
-    for kind, rx in candidates:
-        m = rx.search(msg)
-        if m:
-            fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
-            if fields.get("device", "").endswith(":"):
-                # "driver device: iface: msg" (kernels before 3.x, or a driver printing its
-                # interface itself) read by a "driver device iface:" shape: no bus id ends in
-                # ":" (PCI, USB and platform names all end in a digit or a word).
-                fields["device"] = fields["device"].rstrip(":")
-            return kind, fields
-    # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
-    # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
-    return old_format_line(msg) or _driver_message(msg) or bare_wiphy(msg)
-
-
-def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
-    """ "brcmfmac: brcmf_sdiod_regrw_helper: failed ... err: -110": a network driver of the
-    kernel (its pr_err prefix) speaking of no device; the driver names the NIC. An interface
-    in that place ("eth0: IBM emac, MAC ...", kernels before 3.x) is a line about it."""
-    head, sep, _rest = msg.partition(": ")
-    if not sep or len(head) > 32 or " " in head:
-        return None
-    if not load_kernel_drivers().knows(head):
-        if library_users(head):  # "wlcore: ERROR ...": a library module speaking for its user
-            return "library_message", {"driver": head}
-        if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
-            return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
-        return None
-    return "driver_message", {"driver": head}
+_WHOLE_LIMIT = 20_000  # whole lines remembered (0: none; the unit tests' plain path)
 
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
@@ -383,16 +336,38 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     timestamps = False
     ts_match, ts_msg_match = _TS_RE.match, _TS_MSG_RE.match
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
+    # a whole line (clock included) → its message, clock, whether it is a kernel line, and
+    # its reading: a log pasted or rotated twice repeats whole lines, and each repeat then
+    # costs one lookup. Given up once full with fewer hits than entries (every line its own
+    # clock: no line comes twice).
+    whole: dict[str, tuple[str, float | None, bool, tuple[str, dict[str, str]] | None]] = {}
+    whole_hits, use_whole = 0, _WHOLE_LIMIT > 0
+    ts: float | None
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
     body = join_mail_wrapped(body)
     for no, raw in enumerate(body.split("\n"), start=1):
+        if use_whole and (again := whole.get(raw)) is not None:
+            whole_hits += 1
+            lines += 1
+            msg, ts, is_kernel, found = again
+            if ts is not None:
+                timestamps = True
+                if first_content and ts > 1.0:
+                    res.starts_mid_log = True
+                if last_ts is not None and ts < last_ts:
+                    jumps += 1
+                last_ts = ts
+            first_content = False
+            kernel_lines += is_kernel
+            if found is not None:
+                events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+            continue
         # A long log is ~100 000 lines: one strip() per line, and the common "[  12.345678]
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
         m0 = None
-        ts: float | None
         if stripped[:1] == "[" and "@" not in stripped and ":~" not in stripped:
             m0 = ts_msg_match(stripped)  # never an elision mark ("[...]") nor an empty line
         if m0 is not None:  # _strip_prefix()'s first case
@@ -434,8 +409,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 jumps += 1
             last_ts = ts
         first_content = False
-        if known or _KERNEL_MSG_RE.match(msg):
-            kernel_lines += 1
+        is_kernel = known or _KERNEL_MSG_RE.match(msg) is not None
+        kernel_lines += is_kernel
         if (hit := seen.get(msg)) is not None:
             msg, found = hit
         else:
@@ -444,6 +419,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 seen[msg] = (msg, found)
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
+        if use_whole and not later:  # a line with others joined to it is read in full again
+            if len(whole) < _WHOLE_LIMIT:
+                whole[raw] = (msg, ts, is_kernel, found)
+            elif whole_hits < len(whole):
+                use_whole = False
+                whole.clear()
         if later:
             for ts_part, part in later:
                 kernel_lines, lines = kernel_lines + 1, lines + 1

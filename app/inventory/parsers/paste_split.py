@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 
 from .dispatch import resolve_command
 from .lazy_pattern import later
@@ -141,9 +142,10 @@ def _marker_offsets(text: str) -> list[int]:
     # A long text (a 100 000-line log) is searched for prompts only: each search is a pass
     # over it, and separators and section titles are a report tool's, in short texts.
     for marker in _MARKERS if len(text) < LONG_TEXT else _MARKERS[:3]:
-        at = text.find(marker)
         checks = 0
-        while at != -1 and checks < MAX_CHECKS and len(found) < MAX_PARTS:
+        for at in _occurrences(text, marker):
+            if checks >= MAX_CHECKS or len(found) >= MAX_PARTS:
+                break
             checks += 1
             begin = at + 1 if marker[0] == "\n" else text.rfind("\n", 0, at) + 1
             stop = text.find("\n", begin)
@@ -152,12 +154,44 @@ def _marker_offsets(text: str) -> list[int]:
                 title_begin = text.rfind("\n", 0, begin - 1) + 1
                 if _TITLE.match(text[title_begin : begin - 1].strip()):
                     found.add(title_begin)
-                    at = text.find(marker, at + 1)
                     continue
             if _BREAK_LINE.match(line):
                 found.add(begin)
-            at = text.find(marker, at + 1)
     return sorted(found)
+
+
+_PROMPT_MARKERS = frozenset(_MARKERS[:3])
+_MISSES = 4 * MAX_CHECKS  # first characters without the marker's rest, then the plain search
+
+
+def _occurrences(text: str, marker: str) -> Iterator[int]:
+    """Where ``marker`` occurs in ``text``, in order, as ``text.find(marker, at + 1)`` gives
+    them one after the other. A prompt marker's first character ("$", "#", "❯": rare in a
+    log) is searched alone and the rest compared in place: a one-character search is the C
+    library's wmemchr/memchr, a two-character one a slower loop (a 100 000-line log holding
+    one emoji is stored 4 bytes a character: 20 ms per marker, 4 ms this way). A text full
+    of that character falls back to the plain search after _MISSES misses."""
+    if marker not in _PROMPT_MARKERS:
+        at = text.find(marker)
+        while at != -1:
+            yield at
+            at = text.find(marker, at + 1)
+        return
+    head, rest = marker[0], marker[1:]
+    misses = 0
+    at = text.find(head)
+    while at != -1:
+        if text.startswith(rest, at + 1):
+            yield at
+        else:
+            misses += 1
+            if misses > _MISSES:
+                at = text.find(marker, at + 1)
+                while at != -1:
+                    yield at
+                    at = text.find(marker, at + 1)
+                return
+        at = text.find(head, at + 1)
 
 
 def needs_split(cmdline_has_parser: bool, text: str) -> bool:

@@ -1,0 +1,79 @@
+"""What kind of kernel log line a message is, and its fields: the first of the line shapes
+(dmesg_patterns._PATTERNS) whose needles the message holds and whose pattern matches it, else
+a network driver's own device-less line. parsers/dmesg.py calls it once per distinct message;
+its docstring says how a rule stays cheap."""
+
+from __future__ import annotations
+
+import re
+
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.library_modules import library_users
+from sbctune.catalog.old_formats import old_format_line
+
+from .dmesg_bare_wiphy import bare_wiphy
+from .dmesg_patterns import _NEEDLES, _PATTERNS
+from .lazy_pattern import Lazy, later
+
+_NEEDLE_RE = later(
+    "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
+)
+# Each needle once, with the kinds that list it: a message's kinds are found by testing each
+# needle once, not each kind's needles in turn (a long log's distinct messages are thousands).
+_KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
+    (needle, frozenset(k for k, ns in _NEEDLES.items() if needle in ns))
+    for needle in dict.fromkeys(n for ns in _NEEDLES.values() for n in ns)
+]
+# the kinds a message's needles name → their patterns (a few hundred sets at most: the
+# subsets of kinds whose needles one message holds)
+_CANDIDATES: dict[frozenset[str], list[tuple[str, Lazy]]] = {}
+_CANDIDATES_LIMIT = 4096
+# a line on an interface alone, as kernels before 3.x and some drivers print it ("eth1: IBM
+# emac, MAC ..."): an interface the kernel named, not "usbcore:" or "lan78xx:" (a module)
+_BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}): \S")
+
+
+def classify(msg: str) -> tuple[str, dict[str, str]] | None:
+    """The first pattern that matches a message: what kind of line it is, and its fields."""
+    if _NEEDLE_RE.search(msg):
+        kinds: set[str] = set()  # the kinds with a needle in the message (a cheap test first)
+        for needle, its_kinds in _KINDS_BY_NEEDLE:
+            if needle in msg:
+                kinds |= its_kinds
+        frozen = frozenset(kinds)
+        candidates = _CANDIDATES.get(frozen)
+        if candidates is None:  # the patterns of these kinds, in _PATTERNS' order
+            candidates = [(k, rx) for k, rx in _PATTERNS if k in kinds]
+            if len(_CANDIDATES) < _CANDIDATES_LIMIT:
+                _CANDIDATES[frozen] = candidates
+    else:  # only "device", when its needles are there: a long log has few NIC lines
+        candidates = [(k, rx) for k, rx in _PATTERNS[-1:] if any(n in msg for n in _NEEDLES[k])]
+    for kind, rx in candidates:
+        m = rx.search(msg)
+        if m:
+            fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
+            if fields.get("device", "").endswith(":"):
+                # "driver device: iface: msg" (kernels before 3.x, or a driver printing its
+                # interface itself) read by a "driver device iface:" shape: no bus id ends in
+                # ":" (PCI, USB and platform names all end in a digit or a word).
+                fields["device"] = fields["device"].rstrip(":")
+            return kind, fields
+    # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
+    # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
+    return old_format_line(msg) or _driver_message(msg) or bare_wiphy(msg)
+
+
+def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
+    """ "brcmfmac: brcmf_sdiod_regrw_helper: failed ... err: -110": a network driver of the
+    kernel (its pr_err prefix) speaking of no device; the driver names the NIC. An interface
+    in that place ("eth0: IBM emac, MAC ...", kernels before 3.x) is a line about it."""
+    head, sep, _rest = msg.partition(": ")
+    if not sep or len(head) > 32 or " " in head:
+        return None
+    if not load_kernel_drivers().knows(head):
+        if library_users(head):  # "wlcore: ERROR ...": a library module speaking for its user
+            return "library_message", {"driver": head}
+        if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
+            return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
+        return None
+    return "driver_message", {"driver": head}
