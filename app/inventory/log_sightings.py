@@ -444,24 +444,27 @@ def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
     if not wanted and not libraries:
         return []
     users = {lib: library_users(lib) for lib in libraries}
+    used = set().union(*users.values()) if users else set()
     devices: dict[str, set[Key]] = {}
+    ifaces: dict[str, set[Key]] = {}  # an older kernel's device named only by its interface
     for sighting in found:
         for fact in sighting.facts:
             if fact.field not in ("driver", "refused_by"):
                 continue
             driver = str(fact.value)
-            if driver in wanted or any(driver in u for u in users.values()):
+            if driver in wanted or driver in used:
                 buses = ("usb", "pci", "sdio") + (
                     ("platform",) if wanted.get(driver, "drv") == "drv" else ()
                 )
                 keys = {k for k in sighting.keys if k[0] in buses}
                 devices.setdefault(driver, set()).update(keys)
-    for driver in wanted:
-        if wanted[driver] == "drv" and not devices.get(driver):
-            # an older kernel's device named only by its interface ("eth0: Freescale FEC ...")
-            ifaces = {k for s in found for f in s.facts if f.field == "driver" and
-                      f.value == driver for k in s.keys if k[0] == "if"}  # fmt: skip
-            devices[driver] = ifaces
+                if fact.field == "driver" and wanted.get(driver) == "drv":
+                    ifaces.setdefault(driver, set()).update(
+                        k for k in sighting.keys if k[0] == "if"
+                    )
+    for driver, named in ifaces.items():
+        if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
+            devices[driver] = named
     ties = [
         Sighting([next(iter(keys)), (wanted[driver], driver)])
         for driver, keys in sorted(devices.items())
