@@ -25,6 +25,7 @@ from sbctune.catalog.kernel_drivers import (
     own_files_first,
 )
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
+from sbctune.catalog.library_modules import library_of
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.model import Finding, Nic, Recommendation
 from sbctune.wording import counted
@@ -91,6 +92,22 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
         if m is not None and not other_drivers_message(m.files, nic.driver)
     ]
     count = nic.log_counts.get("kernel_error", len(lines))
+    libs = [library_of(line, nic.driver) for line in lines]
+    said = sorted(lib for lib in libs if lib is not None)
+    if not known and said and len(said) == len(libs):  # "wlcore: ERROR ...": its library's
+        lib, makefile = said[0]
+        found.append(
+            Finding(
+                "driver-complaint",
+                "warning",
+                label,
+                f"{label}: {lib}, the library module its driver {nic.driver} uses (built by "
+                f"{makefile} in the 6.1/6.12 kernel source), logged "
+                f"{counted(count, 'error or warning line')}.{_errno(lines)}",
+                lines,
+            )
+        )
+        return
     if not known:  # lines of an older or a vendor kernel: what they report is the errno
         found.append(
             Finding(

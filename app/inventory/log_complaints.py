@@ -22,6 +22,14 @@ def kernel_complaint(text: str, driver: str | None = None) -> bool:
     return reports_errno(text) or (_FAILED.search(text) is not None and net_driver(driver))
 
 
+def library_complaint(text: str, library: str) -> bool:
+    """A library module's line at error or warning level: one the message table knows so, or
+    one its own level word opens ("wlcore: ERROR ...", "wlcore: WARNING ...": wl1271_error()
+    and wl1271_warning() in wlcore/debug.h print pr_err/pr_warn under such a word)."""
+    rest = text.partition(": ")[2][:12].lower()
+    return rest.startswith(("error", "warning")) or kernel_complaint(text, library)
+
+
 _FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
 # A firmware file's name in a driver's line: the extensions drivers' MODULE_FIRMWARE files have
 # (resources/kernel_source/drivers.json "firmware"); tried only on lines that have one of them.

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_kernel_drivers
 from sbctune.catalog.kernel_messages import load_messages
+from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
@@ -25,7 +26,9 @@ from sbctune.inventory.log_complaints import (
     firmware_runs,
     ids_said,
     kernel_complaint,
+    library_complaint,
 )
+from sbctune.inventory.old_format_sightings import on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
@@ -269,6 +272,18 @@ def _on_driver_message(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+def _on_library_message(event: DmesgEvent) -> Sighting | None:
+    """A library module's complaint ("wlcore: ERROR could not get configuration binary ...",
+    wl1271_error() in wlcore/debug.h): about the device of a driver that uses the library
+    (catalog.library_modules), tied to it by _lone_wifi_devices when the log shows one."""
+    library = event.driver
+    if library is None or not library_complaint(event.text, library):
+        return None
+    sighting = Sighting([("lib", library)])
+    sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
 def _on_wiphy(event: DmesgEvent) -> Sighting | None:
     """A Wi-Fi driver's line on its wiphy ("ieee80211 phy0: ..."): the driver is the one whose
     source prints that format; it joins that driver's other lines and its device."""
@@ -343,6 +358,8 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
     "driver_message": _on_driver_message,
+    "library_message": _on_library_message,
+    "old_format": on_old_format,
     "wiphy": _on_wiphy,
     "mmc_card": _on_mmc_card,
     "pcie_aer": on_pcie_aer,
@@ -423,24 +440,44 @@ def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
     """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
     device") are about its one device when the log shows it driving (or trying) just one:
     a sighting that ties the two. With two such devices, nothing ties them. So are a wired
-    driver's complaints ("drv" keys), on any bus."""
+    driver's complaints ("drv" keys), on any bus, and a library module's ("lib" keys) when the
+    log shows one device of all the drivers that use it."""
     wanted = {k[1]: k[0] for s in found for k in s.keys if k[0] in ("wifi", "drv")}
-    if not wanted:
+    libraries = {k[1] for s in found for k in s.keys if k[0] == "lib"}
+    if not wanted and not libraries:
         return []
+    users = {lib: library_users(lib) for lib in libraries}
+    used = set().union(*users.values()) if users else set()
     devices: dict[str, set[Key]] = {}
+    ifaces: dict[str, set[Key]] = {}  # an older kernel's device named only by its interface
     for sighting in found:
         for fact in sighting.facts:
-            if fact.field in ("driver", "refused_by") and fact.value in wanted:
+            if fact.field not in ("driver", "refused_by"):
+                continue
+            driver = str(fact.value)
+            if driver in wanted or driver in used:
                 buses = ("usb", "pci", "sdio") + (
-                    ("platform",) if wanted[fact.value] == "drv" else ()
+                    ("platform",) if wanted.get(driver, "drv") == "drv" else ()
                 )
                 keys = {k for k in sighting.keys if k[0] in buses}
-                devices.setdefault(str(fact.value), set()).update(keys)
-    return [
+                devices.setdefault(driver, set()).update(keys)
+                if fact.field == "driver" and wanted.get(driver) == "drv":
+                    ifaces.setdefault(driver, set()).update(
+                        k for k in sighting.keys if k[0] == "if"
+                    )
+    for driver, named in ifaces.items():
+        if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
+            devices[driver] = named
+    ties = [
         Sighting([next(iter(keys)), (wanted[driver], driver)])
         for driver, keys in sorted(devices.items())
-        if len(keys) == 1
+        if driver in wanted and len(keys) == 1
     ]
+    for lib, its_users in sorted(users.items()):
+        keys = set().union(*(k for d, k in devices.items() if d in its_users))
+        if len(keys) == 1:
+            ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
+    return ties
 
 
 @dataclass

@@ -267,7 +267,11 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
             if fields.get("device", "").endswith(":"):
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
-    return dmesg_classify._driver_message(msg) or dmesg_classify.bare_wiphy(msg)
+    return (
+        dmesg_classify.old_format_line(msg)
+        or dmesg_classify._driver_message(msg)
+        or dmesg_classify.bare_wiphy(msg)
+    )
 
 
 _ALL_NEEDLES = sorted({n for ns in _NEEDLES.values() for n in ns})

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.library_modules import library_users
+from sbctune.catalog.old_formats import old_format_line
 
 from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_patterns import _NEEDLES, _PATTERNS
@@ -57,7 +59,8 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 fields["device"] = fields["device"].rstrip(":")
             return kind, fields
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
-    return _driver_message(msg) or bare_wiphy(msg)
+    # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
+    return old_format_line(msg) or _driver_message(msg) or bare_wiphy(msg)
 
 
 def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
@@ -68,6 +71,8 @@ def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
     if not sep or len(head) > 32 or " " in head:
         return None
     if not load_kernel_drivers().knows(head):
+        if library_users(head):  # "wlcore: ERROR ...": a library module speaking for its user
+            return "library_message", {"driver": head}
         if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
             return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
         return None

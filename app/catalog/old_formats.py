@@ -1,0 +1,87 @@
+"""Lines of older kernels (2.6.x, 3.x) that 6.1/6.12 no longer print, by their own format
+(``resources/kernel_source/old_formats.json``, read by hand from the cited public source of
+such kernels, since apt offers no linux-source older than 6.1 here): fec's "eth0: Freescale FEC
+PHY driver [Generic PHY](mii_bus:phy_addr=1:06, irq=-1)" (fec_enet_mii_probe()) and libphy's
+"PHY: 1:06 - Link is Up - 1000/Full" (phy_print_status()). A line is tried only when no other
+shape read it, and only against the formats whose longest literal it holds."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+
+_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
+_CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "s": r"\S.*?"}
+
+
+@dataclass(frozen=True)
+class OldFormat:
+    format: str
+    driver: str | None
+    bus: str | None  # for a driver the 6.1/6.12 tables do not have
+    level: str
+    source: str
+    needle: str
+    regex: re.Pattern[str]
+
+
+def _literal(text: str) -> str:
+    """A literal of the format; a space may be missing or doubled (vendor trees print "[%s]"
+    and "(mii_bus:..." as adjacent strings with and without a space between them)."""
+    return r"\s*".join(re.escape(word) for word in text.split(" "))
+
+
+def _compile(fmt: str, fields: list[str]) -> tuple[re.Pattern[str], str]:
+    out: list[str] = []
+    literals: list[str] = []
+    pos = 0
+    names = iter(fields)
+    for m in _SPEC_RE.finditer(fmt):
+        literals.append(fmt[pos : m.start()])
+        out.append(_literal(fmt[pos : m.start()]))
+        out.append(f"(?P<{next(names)}>{_CONVERSION.get(m.group(1), '.*?')})")
+        pos = m.end()
+    literals.append(fmt[pos:])
+    out.append(_literal(fmt[pos:]))
+    needle = max((w for lit in literals for w in lit.split(" ")), key=len)
+    return re.compile("^" + "".join(out) + r"\s*$"), needle
+
+
+@functools.cache
+def old_formats() -> tuple[OldFormat, ...]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "old_formats.json")
+        rows = json.loads(path.read_text(encoding="utf-8"))["formats"]
+        found = []
+        for row in rows:
+            regex, needle = _compile(str(row["format"]), [str(f) for f in row["fields"]])
+            driver = row.get("driver")
+            found.append(
+                OldFormat(
+                    str(row["format"]), str(driver) if driver else None,
+                    str(row["bus"]) if row.get("bus") else None, str(row["level"]),
+                    str(row["source"]), needle, regex,
+                )
+            )  # fmt: skip
+        return tuple(found)
+    except (OSError, ValueError, KeyError, TypeError, re.error, StopIteration):
+        return ()
+
+
+def old_format_line(msg: str) -> tuple[str, dict[str, str]] | None:
+    """("old_format", its fields and the format) for a line an older kernel printed."""
+    if len(msg) > 300:
+        return None
+    for row in old_formats():
+        if row.needle in msg and (m := row.regex.match(msg)):
+            fields = {k: v for k, v in m.groupdict().items() if v is not None}
+            return "old_format", {**fields, "format": row.format}
+    return None
+
+
+def old_format_of(fmt: str) -> OldFormat | None:
+    return next((row for row in old_formats() if row.format == fmt), None)
