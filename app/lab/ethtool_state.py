@@ -29,6 +29,7 @@ from sbctune.lab.ethtool_table import (
     queue_pairs,
 )
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
+from sbctune.lab.link_state import link_state
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
@@ -142,6 +143,8 @@ def interface_state(
         # igb_get_strings, stmmac_get_qstats_string: named per queue in use, after the tables
         state["stats_per_queue"] = dict(per_queue.facts["stats_per_queue"])
         state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
+    # ethtool IFACE / -s: the profile's capture with the lab's live link, else the driver's facts
+    state["link"] = link_state(driver, kernel, chip, _captured(bundle, ifname), speed_mbps)
     captured_i = _captured(bundle, f"-i {ifname}") is not None
     state["info"] = None if captured_i else driver_info(driver, kernel)
     # A real capture of this very NIC wins over every model.
@@ -235,8 +238,8 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     """The shell script installed as ``ethtool``: a read of a modelled interface prints what the
     model last wrote to ``shown`` (one `cat`, no Python start: the collector runs a dozen of
     these per inspect); a set, or a read with other arguments, runs the model; anything else
-    (another interface, ``ethtool IFACE``) goes straight to the captures; ``-S`` runs the model
-    each time (its values are the lab's live counters)."""
+    (another interface) goes straight to the captures; ``ethtool IFACE`` (the live link) and
+    ``-S`` (the lab's live counters) run the model each time."""
     reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
     sets = [*fake_ethtool.SET, "-K", *fake_ethtool.LIVE]  # run the model every time
     for alias, option in fake_ethtool_tables.ALIASES.items():
@@ -249,6 +252,8 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         f"shown={shlex.quote(str(shown))}",
         f'[ -z "${{{fake_ethtool.STATE_ENV}-}}${{{fake_ethtool.FALLBACK_ENV}-}}" ]'
         ' || exec "$model" "$@"',
+        # `ethtool IFACE` (link settings): live, the model answers each time
+        f'[ "$#" -eq 1 ] && case "$1" in {_pattern(interfaces)}) exec "$model" "$@" ;; esac',
         'case "${2-}" in',
         f"  {_pattern(interfaces)}) ;;",
         '  *) exec "$fallback" "$@" ;;',
