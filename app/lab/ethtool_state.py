@@ -195,13 +195,21 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     # lab gave the NIC (irq_model) where it models one
     nics = [irq_model.Nic(s.name, s.driver, s.chip) for s in profile.interfaces]
     pci = irq_model.addresses(nics, profile.cpu.count, profile.pcie_host, profile.kernel)
+    out: dict[str, Any] = {"schema": 1, "interfaces": interfaces}
+    if "/proc/interrupts" in profile.modelled_files:  # ethtool -L requests the vectors again
+        most = {name: int(((st.get("channels") or {}).get("max") or {}).get("combined") or 0)
+                for name, st in interfaces.items()}  # fmt: skip
+        irqs = irq_model.reinit_model(nics, profile.cpu.count, profile.pcie_host,
+                                      profile.kernel, most)  # fmt: skip
+        if irqs:
+            out["irqs"] = irqs
     for name, state in interfaces.items():
         info = state.get("info")
         if info is not None and name in pci:
             info["bus-info"] = pci[name]
             if profile.kernel and profile.kernel != "unknown":
                 info.setdefault("version", profile.kernel)
-    return {"schema": 1, "interfaces": interfaces}
+    return out
 
 
 _OWN_IMPORTS = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)

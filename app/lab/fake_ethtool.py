@@ -32,6 +32,7 @@ from sbctune.lab.fake_ethtool_base import (
 from sbctune.lab.fake_ethtool_channels import set_channels, show_channels
 from sbctune.lab.fake_ethtool_driver import bounce_link, show_info
 from sbctune.lab.fake_ethtool_features import set_features, show_features
+from sbctune.lab.fake_ethtool_irqs import requeue, write_interrupts
 from sbctune.lab.fake_ethtool_knobs import (
     set_coalesce,
     set_eee,
@@ -61,6 +62,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_channels",
     "fake_ethtool_stats",
     "fake_ethtool_link",
+    "fake_ethtool_irqs",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -215,11 +217,18 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             queues = dev.pop("queues_pending", None)  # only inside a lab, as the bounce
             queues = queues if state.get("bounce_links") else None
             speed = dev.pop("link_speed_pending", None) if state.get("bounce_links") else None
+            # igb/igc_reinit_queues: the vectors are freed and requested for the new queues
+            irqs = state.get("irqs") if queues and option == "-L" else None
+            if irqs and not requeue(irqs, ifname, int((dev.get("channels") or {})
+                                                       .get("cur", {}).get("combined") or 0)):
+                irqs = None  # fmt: skip
     except Failure as failure:
         return "", failure.lines, failure.code
     if queues:  # the lab's veth: its queues in use follow, as the driver's do
         with contextlib.suppress(OSError):
             request(ifname, int(queues[0]), int(queues[1]))
+    if irqs:
+        write_interrupts(irqs)
     if speed:  # the link comes back at the speed the PHY forced or negotiated
         write_link_speed(ifname, (int(speed[0]), str(speed[1])))
     if bounce:

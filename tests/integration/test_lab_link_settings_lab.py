@@ -44,3 +44,14 @@ async def test_ethtool_s_forces_the_speed_bounces_the_link_and_inspect_reads_it(
         inventory, _ = await inspect_host(session)
     nic = inventory.nic("eth0")
     assert nic is not None and nic.link_speed_mbps == 100
+
+
+async def test_igb_interrupts_follow_ethtool_L_in_the_lab(lab_factory: Any) -> None:
+    """audit4b row 14: igb_reinit_queues frees the vectors and requests them for 2 queues."""
+    lab = lab_factory("cm4-i340-igb")
+    assert len(in_lab(lab, "grep -E ' eth1(-|$)' /proc/interrupts").splitlines()) == 9
+    assert "rc=0" in in_lab(lab, "ethtool -L eth1 combined 2; echo rc=$?")
+    lines = in_lab(lab, "grep -E ' eth1(-|$)' /proc/interrupts").splitlines()
+    assert [line.split()[-1] for line in lines] == [
+        "eth1", "eth1-rx-0", "eth1-rx-1", "eth1-tx-0", "eth1-tx-1"]  # fmt: skip
+    assert len(in_lab(lab, "grep -E ' eth2(-|$)' /proc/interrupts").splitlines()) == 9
