@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sbctune.inventory.parsers.ethtool import parse_ethtool
 from sbctune.lab import fake_ethtool
@@ -151,3 +153,16 @@ def test_a_non_root_user_gets_eperm_for_set_and_for_wake_on(
     # capture run as a user, tests/captures/ethtool/pi5_5gbe_682_rtl8126_ethtool.txt)
     assert code == 0 and err == ["netlink error: Operation not permitted"]
     assert "Wake-on" not in out and "Link detected: yes" in out
+
+
+@given(st.text(max_size=400))
+@settings(max_examples=150, deadline=None)
+def test_any_captured_text_gives_link_settings_without_a_crash(text: str) -> None:
+    """A profile's bundle is untrusted: whatever its `ethtool IFACE` holds, the lab answers."""
+    from sbctune.lab.fake_ethtool_link import show_link
+    from sbctune.lab.link_state import link_state
+
+    link = link_state("lan78xx", "", "", "Settings for eth0:\n" + text, 1000.0)
+    assert link is not None
+    link.update(carrier=True, speed="100", duplex="full")
+    assert show_link("eth0", {"link": link}).startswith("Settings for eth0:\n")
