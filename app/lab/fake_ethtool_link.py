@@ -190,8 +190,12 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     supported = list(link["supported"])
     autoneg = link["autoneg"] if "autoneg" not in pairs else pairs["autoneg"] == "on"
     forced = link.get("forced") or {}
-    speed = int(pairs.get("speed", forced.get("speed", link.get("speed_now") or 0)))
-    duplex = pairs.get("duplex", forced.get("duplex", "full"))
+    # what ethtool does not say stays as the kernel reads it now (ethnl_set_linkmodes starts
+    # from get_link_ksettings): the forced or live speed and duplex
+    up, now, now_duplex = live(ifname, link)
+    current = int(now[:-4]) if up else int(link.get("speed_max") or 0)
+    speed = int(pairs.get("speed", forced.get("speed", current)))
+    duplex = pairs.get("duplex", forced.get("duplex", now_duplex.lower() if up else "full"))
     if not autoneg:
         if not _forced_ok(str(link["rule"]), speed, duplex, supported):
             raise nl_error(EINVAL, SSET_FAIL)

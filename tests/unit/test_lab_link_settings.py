@@ -112,6 +112,9 @@ def test_ethtool_s_forces_a_speed_as_phylib_does_and_refuses_what_it_refuses(
         ["netlink error: Invalid argument"], 75)  # fmt: skip  (0x10: 1000baseT/Half, removed)
     assert _set(path, "eth0", "autoneg", "on", "advertise", "0x20") == ("", [], 0)
     assert _link(path, "eth0")["advertised"] == ["1000baseT/Full"]
+    # autoneg off alone keeps the speed the link has (ethnl_set_linkmodes starts from get)
+    assert _set(path, "eth0", "autoneg", "off") == ("", [], 0)
+    assert _link(path, "eth0")["forced"] == {"speed": 1000, "duplex": "full"}
     assert _set(path, "eth0", "bogus", "1") == ("", ["ethtool (-s): unknown parameter 'bogus'"], 1)
     assert _set(path, "eth0", "speed", "x")[1:] == (
         ["ethtool (-s): invalid value 'x' for parameter 'speed'"], 1)  # fmt: skip
