@@ -13,10 +13,16 @@ listed with it). A table entry is either a string literal ("RX FCS Errors"), a s
 string literal is the name ({"rx_packets", ...}, GEM_STAT_TITLE(OCTTXL, "tx_octets")) or a macro
 that stringifies its first argument (STAT_RTNL(rx_packets), STMMAC_STAT(tx_underflow)). Drivers
 without `get_ethtool_stats` (smsc95xx, ax88179_178a, asix) are listed with no names: their
-`ethtool -S` says "no stats available". Per-queue names that a driver builds with sprintf
-("txq%d_packets") are not in a table and are left out, but where a table's names are printed once
-per queue with a prefix (macb: "q%d_%s"), the entry's "per_queue" says so (PER_QUEUE; the format
-is checked in the source) and the lab prints them for each of the NIC's queues.
+`ethtool -S` says "no stats available".
+
+The names a driver prints once per queue in use come after the tables, in the entry's
+"per_queue" (PER_QUEUE, the one place the lab takes them from): templates with "{n}" for the
+queue number, either "tx" and "rx" (every TX queue's names, then every RX queue's: igb and igc
+build them with ethtool_sprintf in loops over num_tx_queues / num_rx_queues, stmmac with
+"q%d_%s" over its qstats tables) or "both" (each queue's names together: macb's "q%d_%s" over
+queue_statistics, atlantic's "%sQueue[%d] ..." tables per vector, rx then tx). Each is read
+from the function that prints them, which must still hold the loop or the format. Driver-built
+names elsewhere ("txq%d_packets" of bcmgenet's rings) are left out.
 
 sbctune classifies each name by the rules in resources/advice/counters.json; this table is what
 the tests check those rules against (tests/unit/test_ethtool_stats.py).
@@ -42,12 +48,16 @@ GLOBS = ("drivers/net/*",)
 # driver → (source file, the tables its get_strings(ETH_SS_STATS) copies, in order)
 DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bcmgenet": ("drivers/net/ethernet/broadcom/genet/bcmgenet.c", ("bcmgenet_gstrings_stats",)),
-    "macb": ("drivers/net/ethernet/cadence/macb.h", ("gem_statistics", "queue_statistics")),
+    "macb": ("drivers/net/ethernet/cadence/macb.h", ("gem_statistics",)),
     "lan78xx": ("drivers/net/usb/lan78xx.c", ("lan78xx_gstrings",)),
     "r8152": ("drivers/net/usb/r8152.c", ("rtl8152_gstrings",)),
     "r8169": ("drivers/net/ethernet/realtek/r8169_main.c", ("rtl8169_gstrings",)),
     "igb": ("drivers/net/ethernet/intel/igb/igb_ethtool.c",
             ("igb_gstrings_stats", "igb_gstrings_net_stats")),
+    "igc": ("drivers/net/ethernet/intel/igc/igc_ethtool.c",
+            ("igc_gstrings_stats", "igc_gstrings_net_stats")),
+    "atlantic": ("drivers/net/ethernet/aquantia/atlantic/aq_ethtool.c",
+                 ("aq_ethtool_stat_names",)),
     "e1000e": ("drivers/net/ethernet/intel/e1000e/ethtool.c", ("e1000_gstrings_stats",)),
     "stmmac": ("drivers/net/ethernet/stmicro/stmmac/stmmac_ethtool.c",
                ("stmmac_mmc", "stmmac_gstrings_stats")),
@@ -59,13 +69,30 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "asix": ("drivers/net/usb/asix_devices.c", ()),
 }  # fmt: skip
 
-# driver → (the table whose names the driver prints once per queue, the file and function that
-# build them, the printf format they use): macb's gem_get_ethtool_strings prints
-# snprintf("q%d_%s", q, queue_statistics[i].stat_string) for each of bp->num_queues, so a Pi 5
-# (RP1, one queue) shows q0_rx_dropped (real pastes: tests/captures/ethtool_s/pi5_linux_*).
-PER_QUEUE: dict[str, tuple[str, str, str, str]] = {
-    "macb": ("queue_statistics", "drivers/net/ethernet/cadence/macb_main.c",
-             "gem_get_ethtool_strings", "q%d_%s"),
+# driver → how its get_strings prints names per queue: "tables" (side -> the string tables,
+# printed with `format`) or "loops" (sprintf formats inside `for (...; i < <loop>; ...)`), with
+# the file and function that print them. macb's gem_get_ethtool_strings: "q%d_%s" for each of
+# bp->num_queues, so a Pi 5 (RP1, one queue) shows q0_rx_dropped (real pastes:
+# tests/captures/ethtool_s/pi5_linux_*); igb_get_strings / igc_ethtool_get_strings: three per TX
+# queue, five per RX queue; stmmac_get_qstats_string; aq_ethtool_get_strings: per vector, the RX
+# then the TX table, "%sQueue[%d] InPackets" with no traffic-class prefix unless QoS is on.
+PER_QUEUE: dict[str, dict[str, Any]] = {
+    "macb": {"file": "drivers/net/ethernet/cadence/macb_main.c",
+             "function": "gem_get_ethtool_strings", "format": "q%d_%s",
+             "table_file": "drivers/net/ethernet/cadence/macb.h",
+             "tables": {"both": ["queue_statistics"]}},
+    "stmmac": {"file": "drivers/net/ethernet/stmicro/stmmac/stmmac_ethtool.c",
+               "function": "stmmac_get_qstats_string", "format": "q%d_%s",
+               "tables": {"tx": ["stmmac_qstats_tx_string"], "rx": ["stmmac_qstats_rx_string"]}},
+    "atlantic": {"file": "drivers/net/ethernet/aquantia/atlantic/aq_ethtool.c",
+                 "function": "aq_ethtool_get_strings", "format": "",
+                 "tables": {"both": ["aq_ethtool_queue_rx_stat_names",
+                                     "aq_ethtool_queue_tx_stat_names"]}},
+    "igb": {"file": "drivers/net/ethernet/intel/igb/igb_ethtool.c", "function": "igb_get_strings",
+            "loops": {"tx": "adapter->num_tx_queues", "rx": "adapter->num_rx_queues"}},
+    "igc": {"file": "drivers/net/ethernet/intel/igc/igc_ethtool.c",
+            "function": "igc_ethtool_get_strings",
+            "loops": {"tx": "adapter->num_tx_queues", "rx": "adapter->num_rx_queues"}},
 }  # fmt: skip
 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -125,6 +152,55 @@ def table_names(text: str, symbol: str) -> list[str]:
     return [n for n in names if re.search(r"[A-Za-z]", n) and n not in _BUILT]
 
 
+def _function_body(text: str, name: str) -> str:
+    m = re.search(rf"^\S[^\n;]*\b{re.escape(name)}\s*\([^;{{]*\)\s*\{{", text, re.M)
+    if m is None:
+        raise SystemExit(f"function {name} not found")
+    depth, start = 1, m.end()
+    for i in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i]
+    raise SystemExit(f"function {name} is not closed")
+
+
+def _template(name: str) -> str:
+    """A printf'd per-queue name as a template: the queue number as {n}, atlantic's
+    traffic-class prefix ("%s", empty without QoS) dropped."""
+    return name.replace("%s", "", 1).replace("%d", "{n}").replace("%u", "{n}")
+
+
+def per_queue(root: Path, driver: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """The driver's per-queue names as templates, checked against the function printing them."""
+    where = root / spec["file"]
+    text = where.read_text(encoding="utf-8", errors="replace")
+    body = _function_body(text, spec["function"])
+    out: dict[str, Any] = {"file": spec["file"], "function": spec["function"]}
+    if "tables" in spec:
+        fmt = spec["format"]
+        if fmt and f'"{fmt}"' not in body:
+            raise SystemExit(f"{driver}: {spec['function']} no longer prints {fmt!r}")
+        source = (root / spec.get("table_file", spec["file"])).read_text(
+            encoding="utf-8", errors="replace")  # fmt: skip
+        for side, tables in spec["tables"].items():
+            for table in tables:
+                if table not in body:
+                    raise SystemExit(f"{driver}: {spec['function']} no longer prints {table}")
+            names = [n for t in tables for n in table_names(source, t)]
+            out[side] = [fmt.replace("%d", "{n}").replace("%s", n) if fmt else _template(n)
+                         for n in names]  # fmt: skip
+        return out
+    for side, bound in spec["loops"].items():
+        loop = re.search(rf"for \(i = 0; i < {re.escape(bound)}; i\+\+\) \{{(.*?)\}}", body, re.S)
+        if loop is None:
+            raise SystemExit(f"{driver}: {spec['function']} has no loop over {bound}")
+        found = re.findall(r'ethtool_sprintf\(&p,\s*"([^"]+)",\s*i\)', loop.group(1))
+        if not found:
+            raise SystemExit(f"{driver}: no per-queue names in {spec['function']}'s {bound} loop")
+        out[side] = [_template(n) for n in found]
+    return out
+
+
 def extract(root: Path) -> dict[str, Any]:
     drivers: dict[str, Any] = {}
     for driver, (path, tables) in DRIVERS.items():
@@ -133,14 +209,7 @@ def extract(root: Path) -> dict[str, Any]:
         names = [n for symbol in tables for n in table_names(text, symbol)]
         drivers[driver] = {"file": path, "tables": list(tables), "names": names}
         if driver in PER_QUEUE:
-            table, where, function, fmt = PER_QUEUE[driver]
-            built = (root / where).read_text(encoding="utf-8", errors="replace")
-            if f'"{fmt}"' not in built or function not in built:
-                raise SystemExit(f"{driver}: {function} no longer prints {fmt!r} ({where})")
-            drivers[driver]["per_queue"] = {
-                "names": table_names(text, table), "format": fmt,
-                "file": where, "function": function,
-            }  # fmt: skip
+            drivers[driver]["per_queue"] = per_queue(root, driver, PER_QUEUE[driver])
         if not has_stats:
             drivers[driver]["note"] = "no get_ethtool_stats: `ethtool -S` has no counters"
     return drivers
@@ -162,6 +231,8 @@ def main() -> None:
     for series, found in by_series.items():
         for driver, entry in found.items():
             merged = drivers.setdefault(driver, {**entry, "names": [], "series": {}})
+            if merged.get("per_queue") != entry.get("per_queue"):  # one set for every series
+                raise SystemExit(f"{driver}: per-queue names differ in {series}: split by series")
             merged["series"][series] = len(entry["names"])
             merged["names"] += [n for n in entry["names"] if n not in merged["names"]]
     data = {

@@ -29,11 +29,11 @@ from sbctune.lab.ethtool_table import (
     queue_pairs,
 )
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
+from sbctune.lab.link_state import link_state
 from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.resources import resource_root
-from sbctune.tuning import driver_caps
 
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
@@ -135,13 +135,16 @@ def interface_state(
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
-    state["stats"] = stats_names(driver, queues[0] if queues else 1)
+    state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
-    per_queue = driver_caps.caps(driver, kernel or None, chip) if driver else None
-    if state["stats"] and per_queue and per_queue.facts.get("stats_per_queue"):
-        # igb_get_strings, stmmac_get_qstats_string: named per queue in use, after the tables
-        state["stats_per_queue"] = dict(per_queue.facts["stats_per_queue"])
+    per_queue = stats_per_queue(driver)
+    if state["stats"] and per_queue:
+        # named per queue in use after the tables (igb_get_strings, stmmac_get_qstats_string,
+        # gem_get_ethtool_strings, aq_ethtool_get_strings): ethtool_stats.json "per_queue"
+        state["stats_per_queue"] = per_queue
         state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
+    # ethtool IFACE / -s: the profile's capture with the lab's live link, else the driver's facts
+    state["link"] = link_state(driver, kernel, chip, _captured(bundle, ifname), speed_mbps)
     captured_i = _captured(bundle, f"-i {ifname}") is not None
     state["info"] = None if captured_i else driver_info(driver, kernel)
     # A real capture of this very NIC wins over every model.
@@ -152,23 +155,28 @@ def interface_state(
     return state
 
 
-def stats_names(driver: str, queues: int = 1) -> list[str] | None:
-    """The names the driver's ``ethtool -S`` prints, from the kernel's string tables
-    (resources/kernel_source/ethtool_stats.json); [] where it has no get_ethtool_stats ("no
-    stats available"), None where the tables do not cover the driver (the capture answers).
-    A table printed once per queue (the entry's "per_queue": macb's "q%d_%s") comes after the
-    others, for each of the NIC's `queues` (a Pi 5's RP1: q0_rx_packets ... q0_tx_dropped)."""
+def _stats_entry(driver: str) -> dict[str, Any] | None:
     path = Path(str(resource_root())) / "kernel_source" / "ethtool_stats.json"
     entry = json.loads(path.read_text(encoding="utf-8"))["drivers"].get(driver)
-    if entry is None:
-        return None
-    per_queue = entry.get("per_queue")
-    if not per_queue:
-        return list(entry["names"])
-    own = list(per_queue["names"])
-    names = [n for n in entry["names"] if n not in own]
-    fmt = str(per_queue["format"])  # "q%d_%s", checked in the source by the regen script
-    return names + [fmt % (q, n) for q in range(max(queues, 1)) for n in own]
+    return dict(entry) if isinstance(entry, dict) else None
+
+
+def stats_names(driver: str) -> list[str] | None:
+    """The names the driver's ``ethtool -S`` prints from its string tables
+    (resources/kernel_source/ethtool_stats.json); [] where it has no get_ethtool_stats ("no
+    stats available"), None where the tables do not cover the driver (the capture answers).
+    The names it prints per queue follow them (``stats_per_queue``)."""
+    entry = _stats_entry(driver)
+    return None if entry is None else list(entry["names"])
+
+
+def stats_per_queue(driver: str) -> dict[str, list[str]] | None:
+    """The driver's per-queue name templates ("{n}" the queue): "tx" and "rx" (every TX
+    queue's, then every RX queue's) or "both" (each queue's together), from the same table."""
+    entry = _stats_entry(driver) or {}
+    rule = entry.get("per_queue") or {}
+    sides = {side: list(rule[side]) for side in ("tx", "rx", "both") if rule.get(side)}
+    return sides or None
 
 
 def build_state(profile: LabProfile) -> dict[str, Any]:
@@ -192,13 +200,21 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     # lab gave the NIC (irq_model) where it models one
     nics = [irq_model.Nic(s.name, s.driver, s.chip) for s in profile.interfaces]
     pci = irq_model.addresses(nics, profile.cpu.count, profile.pcie_host, profile.kernel)
+    out: dict[str, Any] = {"schema": 1, "interfaces": interfaces}
+    if "/proc/interrupts" in profile.modelled_files:  # ethtool -L requests the vectors again
+        most = {name: int(((st.get("channels") or {}).get("max") or {}).get("combined") or 0)
+                for name, st in interfaces.items()}  # fmt: skip
+        irqs = irq_model.reinit_model(nics, profile.cpu.count, profile.pcie_host,
+                                      profile.kernel, most)  # fmt: skip
+        if irqs:
+            out["irqs"] = irqs
     for name, state in interfaces.items():
         info = state.get("info")
         if info is not None and name in pci:
             info["bus-info"] = pci[name]
             if profile.kernel and profile.kernel != "unknown":
                 info.setdefault("version", profile.kernel)
-    return {"schema": 1, "interfaces": interfaces}
+    return out
 
 
 _OWN_IMPORTS = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)
@@ -235,8 +251,8 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     """The shell script installed as ``ethtool``: a read of a modelled interface prints what the
     model last wrote to ``shown`` (one `cat`, no Python start: the collector runs a dozen of
     these per inspect); a set, or a read with other arguments, runs the model; anything else
-    (another interface, ``ethtool IFACE``) goes straight to the captures; ``-S`` runs the model
-    each time (its values are the lab's live counters)."""
+    (another interface) goes straight to the captures; ``ethtool IFACE`` (the live link) and
+    ``-S`` (the lab's live counters) run the model each time."""
     reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
     sets = [*fake_ethtool.SET, "-K", *fake_ethtool.LIVE]  # run the model every time
     for alias, option in fake_ethtool_tables.ALIASES.items():
@@ -249,6 +265,8 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         f"shown={shlex.quote(str(shown))}",
         f'[ -z "${{{fake_ethtool.STATE_ENV}-}}${{{fake_ethtool.FALLBACK_ENV}-}}" ]'
         ' || exec "$model" "$@"',
+        # `ethtool IFACE` (link settings): live, the model answers each time
+        f'[ "$#" -eq 1 ] && case "$1" in {_pattern(interfaces)}) exec "$model" "$@" ;; esac',
         'case "${2-}" in',
         f"  {_pattern(interfaces)}) ;;",
         '  *) exec "$fallback" "$@" ;;',

@@ -32,6 +32,7 @@ from sbctune.lab.fake_ethtool_base import (
 from sbctune.lab.fake_ethtool_channels import set_channels, show_channels
 from sbctune.lab.fake_ethtool_driver import bounce_link, show_info
 from sbctune.lab.fake_ethtool_features import set_features, show_features
+from sbctune.lab.fake_ethtool_irqs import requeue, write_interrupts
 from sbctune.lab.fake_ethtool_knobs import (
     set_coalesce,
     set_eee,
@@ -42,6 +43,7 @@ from sbctune.lab.fake_ethtool_knobs import (
     show_pause,
     show_rings,
 )
+from sbctune.lab.fake_ethtool_link import set_link, show_link, write_link_speed
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
 from sbctune.lab.veth_channels import request
@@ -59,6 +61,8 @@ SCRIPT_MODULES = (
     "fake_ethtool_features",
     "fake_ethtool_channels",
     "fake_ethtool_stats",
+    "fake_ethtool_link",
+    "fake_ethtool_irqs",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -166,11 +170,14 @@ SET = {
     "-A": set_pause,
     "--set-eee": set_eee,
     "-L": set_channels,
+    "-s": set_link,
 }
 
 
 def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None."""
+    if len(argv) == 1 and not argv[0].startswith("-"):
+        return show_settings(argv[0], state_path)
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
@@ -188,6 +195,8 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         return None
     if option in LIVE and known.get("stats") is None:
         return None
+    if option == "-s" and known.get("link") is None:
+        return None  # no facts nor capture of the link settings: the capture script answers
     busy = refused_while_down(option, ifname, known)
     if busy is not None:
         return "", busy.lines, busy.code
@@ -207,14 +216,39 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
             bounce = bool(dev.pop("bounce_pending", False)) and bool(state.get("bounce_links"))
             queues = dev.pop("queues_pending", None)  # only inside a lab, as the bounce
             queues = queues if state.get("bounce_links") else None
+            speed = dev.pop("link_speed_pending", None) if state.get("bounce_links") else None
+            # igb/igc_reinit_queues: the vectors are freed and requested for the new queues
+            irqs = state.get("irqs") if queues and option == "-L" else None
+            if irqs and not requeue(irqs, ifname, int((dev.get("channels") or {})
+                                                       .get("cur", {}).get("combined") or 0)):
+                irqs = None  # fmt: skip
     except Failure as failure:
         return "", failure.lines, failure.code
     if queues:  # the lab's veth: its queues in use follow, as the driver's do
         with contextlib.suppress(OSError):
             request(ifname, int(queues[0]), int(queues[1]))
+    if irqs:
+        write_interrupts(irqs)
+    if speed:  # the link comes back at the speed the PHY forced or negotiated
+        write_link_speed(ifname, (int(speed[0]), str(speed[1])))
     if bounce:
         bounce_link(ifname)
     return "", [], 0
+
+
+def show_settings(ifname: str, state_path: str) -> tuple[str, list[str], int] | None:
+    """``ethtool IFACE``: the modelled link settings (live), or None (the capture answers)."""
+    try:
+        with locked_state(state_path, False) as state:
+            dev = state.get("interfaces", {}).get(ifname)
+            if not dev or not dev.get("link"):
+                return None
+            text = show_link(ifname, dev)
+    except (OSError, ValueError):
+        return None
+    out = [line for line in text.splitlines() if not line.startswith("netlink error")]
+    err = [line for line in text.splitlines() if line.startswith("netlink error")]
+    return "\n".join(out) + "\n", err, 0
 
 
 # The lab's `ip` (ip_model) runs the model with this after an MTU change, so the shown `-k`

@@ -62,9 +62,11 @@ def live_names(names: list[str], aliases: dict[str, str] | None = None) -> dict[
 
 
 def queue_names(dev: dict[str, Any]) -> list[str]:
-    """The counters a driver names per queue in use (igb_get_strings: three per TX queue, five
-    per RX queue; stmmac_get_qstats_string: two each), for the queues ``ethtool -l`` shows now
-    (igb: combined; stmmac: TX and RX apart), else those the lab started with."""
+    """The counters a driver names per queue in use (ethtool_stats.json "per_queue": igb_get_strings
+    three per TX queue then five per RX queue, stmmac_get_qstats_string two each; macb's
+    gem_get_ethtool_strings and atlantic's aq_ethtool_get_strings each queue's names together),
+    for the queues ``ethtool -l`` shows now (igb: combined; stmmac: TX and RX apart), else
+    those the lab started with."""
     rule = dev.get("stats_per_queue")
     if not rule:
         return []
@@ -74,6 +76,8 @@ def queue_names(dev: dict[str, Any]) -> list[str]:
         cur = ch["cur"]
         both = cur.get("combined")
         tx, rx = (both, both) if both else (cur["tx"], cur["rx"])
+    if rule.get("both"):  # one loop over the queues (macb: bp->num_queues; atlantic: vectors)
+        return [t.format(n=k) for k in range(max(int(tx), 1)) for t in rule["both"]]
     names = [t.format(n=k) for k in range(int(tx)) for t in rule.get("tx", [])]
     return names + [t.format(n=k) for k in range(int(rx)) for t in rule.get("rx", [])]
 

@@ -20,6 +20,7 @@ ALIASES = {
     "--show-channels": "-l",
     "--set-channels": "-L",
     "--statistics": "-S",
+    "--change": "-s",
 }
 RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
 COALESCE_LAYOUT: list[list[str]] = [

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sbctune.lab.ethtool_table import _rss_max, driver_queues
+from sbctune.lab.fake_ethtool_irqs import render_lines
 from sbctune.tuning import driver_caps
 
 # [lab] pcie_host -> (chip name in /proc/interrupts, affinity refused)
@@ -52,8 +54,9 @@ class Line:
     pci: str
 
 
-def vector_names(nic: Nic, cpus: int, kernel: str = "") -> list[str]:
-    """The names the driver gives its interrupt vectors, in the order it requests them."""
+def vector_names(nic: Nic, cpus: int, kernel: str = "", queues: int | None = None) -> list[str]:
+    """The names the driver gives its interrupt vectors, in the order it requests them, for
+    the lab's queue count or `queues` (after ``ethtool -L``: igb_reinit_queues)."""
     caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
     rule = caps.facts.get("irq_vectors") if caps else None
     if caps is None or not isinstance(rule, dict):
@@ -62,6 +65,8 @@ def vector_names(nic: Nic, cpus: int, kernel: str = "") -> list[str]:
     if rule.get("style") == "single":
         return [link]
     tx, rx = driver_queues(nic.driver, nic.chip, cpus) or (1, 1)
+    if queues:
+        tx = rx = queues
     if rule.get("style") == "same_name":  # atlantic: the ring vectors, then the link vector
         return [link] * rx + [link]
     names = [link]
@@ -114,12 +119,30 @@ def refuses_affinity(pcie_host: str) -> bool:
 
 
 def render(modelled: Sequence[Line], cpus: int) -> str:
-    """/proc/interrupts as kernel/irq/proc.c show_interrupts prints it (widths as a real Pi 4
-    capture's: ' 46:     668625 ...  BRCM STB PCIe MSI 524288 Edge      xhci_hcd')."""
-    # "%*s" of prec + 8, then "CPU%-8d" per CPU; the end trimmed as in the real capture
-    header = (" " * 11 + "".join(f"CPU{c:<8d}" for c in range(cpus))).rstrip()
-    rows = [header]
-    for line in modelled:
-        counts = "".join(f" {0:>10}" for _ in range(cpus))
-        rows.append(f"{line.number:>3}:{counts}  {line.chip} {line.hwirq} Edge      {line.name}")
-    return "\n".join(rows) + "\n"
+    """/proc/interrupts as kernel/irq/proc.c show_interrupts prints it (fake_ethtool_irqs)."""
+    return render_lines([(m.number, m.chip, m.hwirq, m.name) for m in modelled], cpus)
+
+
+def reinit_model(
+    nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str, most: dict[str, int]
+) -> dict[str, Any] | None:
+    """What the lab's ethtool needs to write /proc/interrupts again after ``ethtool -L``
+    (fake_ethtool_irqs): each modelled NIC's numbers and names now, and its vector names for
+    every queue count from 1 to `most` (its ``ethtool -l`` maximum)."""
+    modelled = lines(nics, cpus, pcie_host, kernel)
+    if not modelled:
+        return None
+    out: dict[str, Any] = {"chip": modelled[0].chip, "cpus": cpus, "first": FIRST_IRQ, "nics": {}}
+    for nic in nics:
+        own = [m for m in modelled if m.pci == next((x.pci for x in modelled
+                                                    if x.name == nic.name), None)]  # fmt: skip
+        if not own:
+            continue
+        counts = range(1, int(most.get(nic.name, 0)) + 1)
+        out["nics"][nic.name] = {
+            "dev_id": own[0].hwirq >> 11,
+            "numbers": [m.number for m in own],
+            "names": [m.name for m in own],
+            "by_queues": {str(q): vector_names(nic, cpus, kernel, q) for q in counts},
+        }
+    return out

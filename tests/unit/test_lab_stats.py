@@ -15,7 +15,7 @@ import pytest
 
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.lab import fake_ethtool, load_profile
-from sbctune.lab.ethtool_state import interface_state, stats_names
+from sbctune.lab.ethtool_state import interface_state, stats_names, stats_per_queue
 from sbctune.lab.fake_ethtool_stats import live_names
 from sbctune.resources import resource_root
 from sbctune.tuning import driver_caps
@@ -57,12 +57,13 @@ def test_ethtool_s_names_the_drivers_counters_with_live_values(driver: str, tmp_
     parsed, warnings = parse_ethtool_stats(out)
     assert not warnings
     names = [c.name for c in parsed.counters]
-    caps = driver_caps.caps(driver)
-    per_queue = (caps.facts.get("stats_per_queue") if caps else None) or {}
-    one_queue = [n.format(n=0) for n in (*per_queue.get("tx", []), *per_queue.get("rx", []))]
-    # the tables' names (macb's queue ones as q0_...), then igb/stmmac's per queue in use
+    per_queue = stats_per_queue(driver) or {}
+    sides = ("both",) if "both" in per_queue else ("tx", "rx")
+    one_queue = [n.format(n=0) for side in sides for n in per_queue.get(side, [])]
+    # the tables' names, then the names per queue in use (one queue here), from one table
     assert names == (stats_names(driver) or []) + one_queue
-    assert set(names) - set(one_queue) == set(entry["names"]) or "per_queue" in entry
+    assert names[: len(entry["names"])] == entry["names"]
+    assert bool(one_queue) is ("per_queue" in entry)
     values = parsed.as_dict()
     aliases = interface_state(driver, EMPTY, "lo").get("stats_live")
     live = live_names(names, aliases)  # rx_packets, or macb's rx_frames and q0_rx_packets
@@ -103,3 +104,34 @@ def test_igb_names_counters_for_each_queue_in_use(tmp_path: Path) -> None:
     path.write_text(json.dumps({"schema": 1, "interfaces": {"lo": state}}), encoding="utf-8")
     out = fake_ethtool.run(["-S", "lo"], str(path))
     assert out is not None and len(parse_ethtool_stats(out[0])[0].counters) == 51 + 2 * 8
+
+
+@pytest.mark.skipif(not LO.is_dir(), reason="needs a Linux loopback's sysfs counters")
+@pytest.mark.parametrize(
+    ("driver", "first", "last"),
+    [
+        # igc_ethtool_get_strings: igc_gstrings_stats, igc_gstrings_net_stats, then three per
+        # TX queue and five per RX queue (audit4b row 15)
+        ("igc", "tx_queue_0_packets", "rx_queue_1_alloc_failed"),
+        # aq_ethtool_get_strings: aq_ethtool_stat_names, then per vector the RX table and the TX
+        # table, "%sQueue[%d] ..." with no traffic-class prefix without QoS
+        ("atlantic", "Queue[0] InPackets", "Queue[1] Restarts"),
+    ],
+)
+def test_igc_and_atlantic_name_their_counters_per_queue(
+    tmp_path: Path, driver: str, first: str, last: str
+) -> None:
+    state = interface_state(driver, EMPTY, "lo", "", "", (2, 2))
+    if state.get("channels"):
+        state["channels"]["cur"]["combined"] = 2
+    path = tmp_path / f"{driver}.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"lo": state}}), encoding="utf-8")
+    out = fake_ethtool.run(["-S", "lo"], str(path))
+    assert out is not None and out[2] == 0
+    names = [c.name for c in parse_ethtool_stats(out[0])[0].counters]
+    table = TABLES[driver]["names"]
+    assert table and names[: len(table)] == table
+    rule = stats_per_queue(driver) or {}
+    per = len(rule.get("both", [])) or len(rule.get("tx", [])) + len(rule.get("rx", []))
+    assert len(names) == len(table) + 2 * per
+    assert names[len(table)] == first and names[-1] == last

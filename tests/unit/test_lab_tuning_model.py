@@ -157,7 +157,8 @@ def test_scatter_gather_off_takes_segmentation_with_it(rtl_state: str) -> None:
 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_other_invocations_and_interfaces_go_to_the_captures(rtl_state: str) -> None:
-    assert fake_ethtool.run(["eth1"], rtl_state) is None
+    assert fake_ethtool.run(["wlan0"], rtl_state) is None  # eth1's link settings: the model
+    assert fake_ethtool.run(["-s", "wlan0", "speed", "100"], rtl_state) is None
     assert fake_ethtool.run(["-g", "wlan0"], rtl_state) is None
 
 
@@ -294,13 +295,21 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
     assert expected is not None and proc.stdout == expected[0]
     assert "tcp-segmentation-offload:" in proc.stdout
     other = subprocess.run(
-        [sys.executable, "-S", str(script), "eth1"],
+        [sys.executable, "-S", str(script), "--show-fec", "eth1"],
         capture_output=True,
         text=True,
         timeout=30,
         env=env,
     )
     assert other.stdout == "captured\n"  # what the fake does not model goes to the capture
+    settings = subprocess.run(
+        [sys.executable, "-S", str(script), "eth1"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+    )
+    assert settings.stdout.startswith("Settings for eth1:\n")  # the standalone script has it
 
 
 @pytest.mark.posix_only("the lab's ethtool front is a POSIX shell script")

@@ -1,0 +1,255 @@
+"""The lab's ``ethtool IFACE`` (link settings) and ``ethtool -s`` for ``fake_ethtool``.
+
+The answer is a list of blocks (label, value, continuation lines) in ethtool's order: the
+profile's real capture of ``ethtool IFACE`` where it has one, else blocks built from the
+driver's facts (``[link]`` in resources/lab/ethtool/drivers/<driver>.toml, each with its kernel
+source). The live parts are the lab's: Speed and Duplex from the shaped link's sysfs files,
+"Link detected" from the carrier; with no carrier the kernel shows no speed or duplex
+(ethtool prints "Unknown!") and no link partner. What only the hardware knows (PHYAD, a
+register-read MDI-X, Wake-on where the source leaves it to the chip) is left out.
+
+``-s`` answers as the driver's set_link_ksettings does (``rule`` in the state): phylib
+(phy_ethtool_ksettings_set), mii (mii_ethtool_set_link_ksettings), igb (igb_set_spd_dplx),
+phylink (phylink_ethtool_ksettings_set); a forced speed, or a new advertisement, restarts
+autonegotiation, which the lab shows as a link bounce. Formats, error lines and exit codes are
+ethtool 6.1's, measured on Debian's binary (resources/lab/ethtool/SOURCE.md).
+
+Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
+"""
+
+import os
+from typing import Any
+
+# @tables-start: sbctune's own imports; script_text drops them.
+from sbctune.lab.fake_ethtool_base import EINVAL, EOPNOTSUPP, EPERM, Failure, nl_error
+
+# @tables-end
+
+SSET_FAIL = 75  # ethtool 6.1 -s: any netlink refusal (measured: EOPNOTSUPP, EPERM)
+# include/uapi/linux/ethtool.h link mode bits, in bit order (ethtool prints them so)
+MODE_BITS = {
+    "10baseT/Half": 0, "10baseT/Full": 1, "100baseT/Half": 2, "100baseT/Full": 3,
+    "1000baseT/Half": 4, "1000baseT/Full": 5, "10000baseT/Full": 12,
+    "2500baseT/Full": 47, "5000baseT/Full": 48,
+}  # fmt: skip
+MODES_LABEL = {
+    "Supported link modes": "Supported link modes:   ",
+    "Advertised link modes": "Advertised link modes:  ",
+    "Link partner advertised link modes": "Link partner advertised link modes:  ",
+}
+# ethtool -s wol letters (ethtool.c parse_wolopts)
+WOL_LETTERS = "pumbagsf"
+_KINDS = {"speed": "num", "duplex": ("half", "full"), "autoneg": ("on", "off"),
+          "advertise": "hex", "wol": "wol"}  # fmt: skip
+
+
+def mode_key(mode: str) -> tuple[int, str]:
+    return (MODE_BITS.get(mode, 99), mode)
+
+
+def mode_speed(mode: str) -> tuple[int, str]:
+    """'1000baseT/Full' -> (1000, 'full')."""
+    head, _, duplex = mode.partition("/")
+    return int(head.split("base")[0]), duplex.lower()
+
+
+def mode_lines(label: str, modes: list[str], indent: str) -> list[str]:
+    """ethtool's dump_link_modes: a mode per line, a Full after its Half on the same line."""
+    start = MODES_LABEL.get(label, label + ": ")
+    if not modes:
+        return [f"{indent}{start}Not reported"]
+    rows: list[str] = []
+    for mode in sorted(modes, key=mode_key):
+        base = mode.split("/")[0]
+        if rows and rows[-1].endswith(base + "/Half") and mode.endswith("/Full"):
+            rows[-1] += " " + mode
+        else:
+            rows.append(mode)
+    pad = " " * len(start)
+    return [f"{indent}{start}{rows[0]}"] + [f"{indent}{pad}{row}" for row in rows[1:]]
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read(64).strip()
+    except OSError:
+        return None
+
+
+def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
+    """(carrier, speed text, duplex text) as the lab's link shows them now: the state's where
+    it says (unit tests), else the namespace's sysfs (the profile's speed bound over the veth's)."""
+    if "carrier" in link:
+        carrier = bool(link["carrier"])
+        speed, duplex = str(link.get("speed", "")), str(link.get("duplex", ""))
+    else:
+        carrier = _read(f"/sys/class/net/{ifname}/carrier") == "1"
+        speed = _read(f"/sys/class/net/{ifname}/speed") or ""
+        duplex = _read(f"/sys/class/net/{ifname}/duplex") or ""
+    if not carrier or not speed.isdigit() or int(speed) <= 0:
+        return False, "Unknown!", "Unknown! (255)"
+    return True, f"{speed}Mb/s", duplex.capitalize() if duplex else "Unknown! (255)"
+
+
+def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) -> str | None:
+    if label == "Speed":
+        return speed
+    if label == "Duplex":
+        return duplex
+    if label == "Link detected":
+        return "yes" if up else "no"
+    if label == "Auto-negotiation":
+        return "on" if link["autoneg"] else "off"
+    if label == "Advertised auto-negotiation":
+        return "Yes" if link["autoneg"] else "No"
+    return None
+
+
+def show_link(ifname: str, dev: dict[str, Any]) -> str:
+    link = dev["link"]
+    up, speed, duplex = live(ifname, link)
+    indent = link.get("indent", "\t")
+    out = [f"Settings for {ifname}:"]
+    for label, value, more in link["blocks"]:
+        if label.startswith("Link partner") and (not up or not link["autoneg"]):
+            continue  # no link (or forced): the PHY reads no partner (genphy_read_lpa)
+        if label in ("Supported link modes", "Advertised link modes",
+                     "Link partner advertised link modes"):  # fmt: skip
+            modes = link["advertised"] if label == "Advertised link modes" else value
+            # a capture's lines as captured, unless -s changed what is advertised
+            out += list(more) if more and modes == value else mode_lines(label, list(modes), indent)
+            continue
+        if label in ("Supports Wake-on", "Wake-on") and os.geteuid() != 0 and link.get("wol_op"):
+            if label == "Supports Wake-on":  # WOL_GET needs CAP_NET_ADMIN (net/ethtool/netlink.c)
+                out.append("netlink error: " + EPERM)
+            continue
+        if label == "Wake-on" and link.get("wol") is not None:
+            value = link["wol"]
+        shown = _value(label, link, up, speed, duplex)
+        out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
+        out += list(more)
+    return "\n".join(out) + "\n"
+
+
+def _parse(args: list[str]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for i in range(0, len(args), 2):
+        name = args[i]
+        kind = _KINDS.get(name)
+        if kind is None:
+            raise Failure([f"ethtool (-s): unknown parameter '{name}'"], 1)
+        if i + 1 >= len(args):
+            raise Failure([f"ethtool (-s): option '{name}' requires an argument"], 1)
+        value = args[i + 1]
+        ok = (
+            value.isdigit() if kind == "num"
+            else _hex(value) is not None if kind == "hex"
+            else all(c in WOL_LETTERS + "d" for c in value) if kind == "wol"
+            else value in kind
+        )  # fmt: skip
+        if not ok:
+            raise Failure([f"ethtool (-s): invalid value '{value}' for parameter '{name}'"], 1)
+        pairs[name] = value
+    return pairs
+
+
+def _hex(text: str) -> int | None:
+    try:
+        return int(text, 16)
+    except ValueError:
+        return None
+
+
+def _forced_ok(rule: str, speed: int, duplex: str, supported: list[str]) -> bool:
+    """Whether the driver takes a forced speed/duplex (autoneg off)."""
+    if rule in ("phylib", "mii"):
+        # phy_ethtool_ksettings_set / mii_ethtool_set_link_ksettings: 10, 100, 1000 and a
+        # duplex, whatever the PHY supports (mii: 1000 only with supports_gmii)
+        top = 1000 if rule == "phylib" or any(m.startswith("1000base") for m in supported) else 100
+        return speed in (10, 100, 1000) and speed <= top and duplex in ("half", "full")
+    if rule == "igb":  # igb_set_spd_dplx: 10/100 half or full, 1000 full (kept autonegotiated)
+        return (speed, duplex) in {(10, "half"), (10, "full"), (100, "half"), (100, "full"),
+                                   (1000, "full")}  # fmt: skip
+    # phylink_ethtool_ksettings_set: a supported mode of that speed and duplex
+    return f"{speed}baseT/{duplex.capitalize()}" in supported
+
+
+def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
+    """``ethtool -s IFACE ...``: the new settings kept in the state, or the driver's refusal."""
+    pairs = _parse(args)
+    if os.geteuid() != 0:
+        raise nl_error(EPERM, SSET_FAIL)
+    link = dev.get("link")
+    if link is None or not link.get("set_op"):
+        raise nl_error(EOPNOTSUPP, SSET_FAIL)
+    if "wol" in pairs:
+        _set_wol(link, pairs["wol"])
+    if not {"speed", "duplex", "autoneg", "advertise"} & set(pairs):
+        return
+    supported = list(link["supported"])
+    autoneg = link["autoneg"] if "autoneg" not in pairs else pairs["autoneg"] == "on"
+    forced = link.get("forced") or {}
+    # what ethtool does not say stays as the kernel reads it now (ethnl_set_linkmodes starts
+    # from get_link_ksettings): the forced or live speed and duplex
+    up, now, now_duplex = live(ifname, link)
+    current = int(now[:-4]) if up else int(link.get("speed_max") or 0)
+    speed = int(pairs.get("speed", forced.get("speed", current)))
+    duplex = pairs.get("duplex", forced.get("duplex", now_duplex.lower() if up else "full"))
+    if not autoneg:
+        if not _forced_ok(str(link["rule"]), speed, duplex, supported):
+            raise nl_error(EINVAL, SSET_FAIL)
+        if link["rule"] == "igb" and speed == 1000:  # igb_set_spd_dplx: autoneg, 1000 only
+            autoneg, advertised = True, ["1000baseT/Full"]
+        else:
+            advertised = list(link["advertised"])
+    elif "advertise" in pairs:
+        bits = int(_hex(pairs["advertise"]) or 0)
+        advertised = [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
+    elif "speed" in pairs or "duplex" in pairs:
+        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex
+        advertised = [m for m in supported
+                      if ("speed" not in pairs or mode_speed(m)[0] == speed)
+                      and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
+    else:
+        advertised = list(link["advertised"])
+    if autoneg and not advertised:  # phy_ethtool_ksettings_set: nothing left to advertise
+        raise nl_error(EINVAL, SSET_FAIL)
+    link["autoneg"] = autoneg
+    link["advertised"] = sorted(advertised, key=mode_key)
+    link["forced"] = None if autoneg else {"speed": speed, "duplex": duplex}
+    dev["bounce_pending"] = True  # the PHY restarts autonegotiation (or forces): link bounce
+    dev["link_speed_pending"] = _negotiated(link)
+
+
+def _negotiated(link: dict[str, Any]) -> tuple[int, str] | None:
+    """The speed and duplex the link comes back at: the forced ones, else the best advertised
+    mode no faster than the lab's link (its partner's, as shaped), or None (unchanged)."""
+    if link.get("forced"):
+        return int(link["forced"]["speed"]), str(link["forced"]["duplex"])
+    cap = int(link.get("speed_max") or 0)
+    fits = [mode_speed(m) for m in link["advertised"] if not cap or mode_speed(m)[0] <= cap]
+    return max(fits, key=lambda sd: (sd[0], sd[1] == "full")) if fits else None
+
+
+def _set_wol(link: dict[str, Any], value: str) -> None:
+    """net/ethtool/wol.c ethnl_set_wol: no set_wol EOPNOTSUPP; a mode the driver does not
+    support EINVAL ("cannot enable unsupported WoL mode")."""
+    if not link.get("wol_set_op"):
+        raise nl_error(EOPNOTSUPP, SSET_FAIL)
+    supported = link.get("wol_supported")  # None: the chip decides; the lab takes it
+    wanted = "" if value == "d" else value.replace("d", "")
+    if supported is not None and any(c not in supported for c in wanted):
+        raise nl_error(EINVAL, SSET_FAIL, "cannot enable unsupported WoL mode")
+    link["wol"] = "".join(c for c in WOL_LETTERS if c in wanted) or "d"
+
+
+def write_link_speed(ifname: str, speed_duplex: tuple[int, str]) -> None:
+    """The lab's shaped link's sysfs files (bound over the veth's) take the renegotiated speed."""
+    speed, duplex = speed_duplex
+    for name, text in (("speed", str(speed)), ("duplex", duplex)):
+        try:
+            with open(f"/sys/class/net/{ifname}/{name}", "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError:
+            pass

@@ -1,0 +1,114 @@
+"""The starting state of the lab's ``ethtool IFACE`` / ``ethtool -s`` (``fake_ethtool_link``).
+
+Where the profile's bundle has a real capture of ``ethtool IFACE`` its lines are kept as they
+are, in their order and layout, and only the live ones (Speed, Duplex, Link detected, the
+autonegotiation lines, advertised modes after ``-s``) are rewritten; else the lines are built
+from the driver's facts (resources/lab/ethtool/link_settings.toml, each with its source). A
+driver without facts or capture keeps the capture script's answer (None).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sbctune.lab.ethtool_models import data_root, load_toml
+from sbctune.tuning import driver_caps
+
+_BLOCK = re.compile(r"^(\s+)([A-Z][A-Za-z -]*?):\s?(.*)$")
+_MODE_LABELS = (
+    "Supported link modes",
+    "Advertised link modes",
+    "Link partner advertised link modes",
+)
+
+
+def _facts(driver: str) -> dict[str, Any] | None:
+    table = load_toml(data_root() / "link_settings.toml")
+    entry = table.get(driver)
+    return dict(entry) if isinstance(entry, dict) else None
+
+
+def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
+    """A captured ``ethtool IFACE`` as (indent, blocks): [label, value, continuation lines];
+    link-mode blocks hold their modes as a list and every line of theirs as captured."""
+    blocks: list[list[Any]] = []
+    indent = "\t"
+    for line in text.splitlines()[1:]:  # after "Settings for IFACE:"
+        match = _BLOCK.match(line)
+        if not line.strip():
+            blocks.append(["", "", []])
+        elif match:
+            indent = indent if blocks else match.group(1)
+            label, value = match.group(2), match.group(3).strip()
+            modes = label in _MODE_LABELS  # their lines kept as captured (shown as they were)
+            blocks.append([label, value.split() if modes else value, [line] if modes else []])
+        elif blocks and blocks[-1][0] in _MODE_LABELS:
+            blocks[-1][1] += line.split()
+            blocks[-1][2].append(line)
+        elif blocks:
+            blocks[-1][2].append(line)
+    return indent, blocks
+
+
+def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
+    def line(label: str, key: str) -> list[list[Any]]:
+        return [[label, str(facts[key]), []]] if key in facts else []
+
+    ports = " ".join(facts.get("ports", []))
+    blocks: list[list[Any]] = [
+        ["Supported ports", f"[ {ports} ]", []],
+        ["Supported link modes", list(facts.get("supported", [])), []],
+        *line("Supported pause frame use", "pause_supported"),
+        ["Supports auto-negotiation", "Yes", []],
+        ["Supported FEC modes", "Not reported", []],
+        ["Advertised link modes", list(facts.get("advertised", [])), []],
+        *line("Advertised pause frame use", "pause_advertised"),
+        ["Advertised auto-negotiation", "Yes", []],
+        ["Advertised FEC modes", "Not reported", []],
+        ["Speed", "", []],
+        ["Duplex", "", []],
+        ["Auto-negotiation", "on", []],
+        *line("Port", "port"),
+        *line("Transceiver", "transceiver"),
+    ]
+    if "mdix" in facts and facts.get("port") in ("Twisted Pair", "MII"):
+        blocks.append(["MDI-X", str(facts["mdix"]), []])
+    if caps_wol and "wol_supported" in facts:
+        blocks.append(["Supports Wake-on", str(facts["wol_supported"]), []])
+        blocks.append(["Wake-on", "d", []])  # no driver here turns WoL on at probe
+    blocks.append(["Link detected", "", []])
+    return blocks
+
+
+def link_state(
+    driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
+) -> dict[str, Any] | None:
+    """The ``link`` entry of an interface's state, or None (the capture script answers)."""
+    facts = _facts(driver) or {}
+    caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    has = caps.has if caps is not None else (lambda op: False)
+    if capture is not None:
+        indent, blocks = parse_capture(capture)
+    elif facts and has("get_link_ksettings"):
+        indent, blocks = "\t", _fact_blocks(facts, has("get_wol"))
+    else:
+        return None
+    by_label = {block[0]: block[1] for block in blocks}
+    supported = list(by_label.get("Supported link modes") or facts.get("supported", []))
+    wol = by_label.get("Supports Wake-on")
+    return {
+        "indent": indent,
+        "blocks": blocks,
+        "rule": facts.get("rule", "phylib"),
+        "supported": supported,
+        "advertised": list(by_label.get("Advertised link modes") or supported),
+        "autoneg": str(by_label.get("Auto-negotiation", "on")) != "off",
+        "forced": None,
+        "set_op": has("set_link_ksettings"),
+        "wol_op": has("get_wol"),
+        "wol_set_op": has("set_wol"),
+        "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),
+        "speed_max": int(speed_mbps) if speed_mbps else None,
+        "source": "capture" if capture is not None else "link_settings.toml",
+    }

@@ -1,0 +1,57 @@
+"""The lab's ``ethtool IFACE`` and ``ethtool -s`` for real (issue 21, audit4a row 7): on the
+Pi 3 B+ profile (lan78xx, no capture: the driver's facts) the link settings answer, a forced
+speed bounces the link like the PHY and the link comes back at that speed, which Inspect then
+reads; a refused speed changes nothing. Before, both answered "ethtool: command not found".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune.advice.inspect import inspect_host
+from sbctune.inventory.parsers.ethtool import parse_ethtool
+from sbctune.lab.model import LabInfo
+from tests.integration.test_tuning import in_lab
+from tests.lab_support import connect_to_lab
+
+pytestmark = [pytest.mark.lab]
+
+
+def carrier_changes(lab: LabInfo) -> int:
+    return int(in_lab(lab, "cat /sys/class/net/eth0/carrier_changes").strip())
+
+
+async def test_ethtool_s_forces_the_speed_bounces_the_link_and_inspect_reads_it(
+    lab_factory: Any, tmp_path: Path
+) -> None:
+    lab = lab_factory("pi3bplus-lan78xx")
+    before = parse_ethtool(in_lab(lab, "ethtool eth0"))[0]
+    assert (before.speed_mbps, before.duplex, before.link_detected) == (1000, "Full", True)
+    assert "1000baseT/Full" in before.supported_link_modes
+    assert "1000baseT/Half" not in before.supported_link_modes  # lan78xx_phy_init removes it
+    refused = in_lab(lab, "ethtool -s eth0 speed 2500 duplex full autoneg off; echo rc=$?")
+    assert "netlink error: Invalid argument" in refused and "rc=75" in refused
+    bounces = carrier_changes(lab)
+    assert "rc=0" in in_lab(lab, "ethtool -s eth0 speed 100 duplex full autoneg off; echo rc=$?")
+    assert carrier_changes(lab) >= bounces + 2  # down and up: the PHY forced the speed
+    after = parse_ethtool(in_lab(lab, "ethtool eth0"))[0]
+    assert (after.speed_mbps, after.autoneg, after.link_detected) == (100, False, True)
+    assert in_lab(lab, "cat /sys/class/net/eth0/speed").strip() == "100"
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+    nic = inventory.nic("eth0")
+    assert nic is not None and nic.link_speed_mbps == 100
+
+
+async def test_igb_interrupts_follow_ethtool_L_in_the_lab(lab_factory: Any) -> None:
+    """audit4b row 14: igb_reinit_queues frees the vectors and requests them for 2 queues."""
+    lab = lab_factory("cm4-i340-igb")
+    assert len(in_lab(lab, "grep -E ' eth1(-|$)' /proc/interrupts").splitlines()) == 9
+    assert "rc=0" in in_lab(lab, "ethtool -L eth1 combined 2; echo rc=$?")
+    lines = in_lab(lab, "grep -E ' eth1(-|$)' /proc/interrupts").splitlines()
+    assert [line.split()[-1] for line in lines] == [
+        "eth1", "eth1-rx-0", "eth1-rx-1", "eth1-tx-0", "eth1-tx-1"]  # fmt: skip
+    assert len(in_lab(lab, "grep -E ' eth2(-|$)' /proc/interrupts").splitlines()) == 9
