@@ -15,14 +15,15 @@ from dataclasses import dataclass, field, replace
 from sbctune.compare.interval import Change, change
 from sbctune.history.records import RunRecord
 from sbctune.measure.latency.stats import KEYS, LatencyResult, results, trial_added
+from sbctune.wording import MODE_WORDS
 
 MIN_CHANGE_MS = 5.0
 # The Direction column of a comparison table; the Mode column says "Latency under load".
 ROW_LABEL = {
     "half/pi_to_pc": "Pi → PC",
     "half/pc_to_pi": "PC → Pi",
-    "full": "Both (full duplex)",
-    "full_throttled": "Both (PC throttled)",
+    "full": MODE_WORDS["full"],
+    "full_throttled": MODE_WORDS["full_throttled"],
 }
 
 
