@@ -357,14 +357,19 @@ def usb_no_driver(nic: Nic) -> tuple[Finding, Recommendation | None] | None:
         return None
     ids = load_ids()
     modules = ids.drivers_for("usb", nic.ids)
+    name = nic.chip or nic.ids
     finding = Finding(
         "no-driver",
         "problem",
         _label(nic),
-        f"No driver is bound to the USB network adapter {nic.chip or nic.ids or ''}: it is on "
+        f"No driver is bound to the USB network adapter{f' {name}' if name else ''}: it is on "
         "the bus but gives no network interface.",
         [e.split(": ", 1)[-1] for e in nic.evidence][:2],
     )
+    if not modules and nic.log.get("probe_failed"):
+        # A driver matched it and failed (its own finding says so, with the kernel's line):
+        # not "no in-tree driver lists its IDs" (the s12 walk: rtw_8822bu on an RTL8822BU).
+        return finding, None
     if not modules:
         return finding, Recommendation(
             "driver",

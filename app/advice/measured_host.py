@@ -206,6 +206,8 @@ class HostChecks(NicAdvisorBase):
         chip, tx = self.chip, self.runs.get("pi_to_pc")
         if chip is None or tx is None or self.nic.builtin or self.on_usb2:
             return
+        if self.nic.bus == "usb" and self.nic.usb_speed_mbps is None:
+            return  # "the same kind of port" is not known (the s12 walk: a Pi 3 B+'s LAN7515)
         limit = self.limit
         if limit is None and chip.line_rate_mbps:
             limit = self.catalog.tcp_goodput_mbps(chip.line_rate_mbps)

@@ -129,8 +129,11 @@ class LinkChecks(NicAdvisorBase):
                 continue
             best = chip.ceiling_mbps(None)
             low = best.value_mbps - now if best else None
+            # The heading names the driver it was measured with; the source's set-up notes
+            # (commands, quotations) go in the evidence (the s12 walk).
+            with_driver = f"with the {best.driver} driver" if best and best.driver else "measured"
             gain = (
-                f"from {now:.0f} to ~{best.value_mbps:.0f} Mbit/s ({best.conditions or 'measured'})"
+                f"from {now:.0f} to ~{best.value_mbps:.0f} Mbit/s ({with_driver})"
                 if best
                 else f"beyond {now:.0f} Mbit/s, up to the {hint.link_mbps} Mbit/s link "
                 "(not measured on a Pi by a cited source)"
@@ -144,7 +147,8 @@ class LinkChecks(NicAdvisorBase):
                 low,
                 low,
                 list(hint.sources),
-                [f"now {now:.0f} Mbit/s at the {self.link} Mbit/s link's limit"],
+                [f"now {now:.0f} Mbit/s at the {self.link} Mbit/s link's limit"]
+                + ([f"measured: {best.conditions}"] if best and best.conditions else []),
             )
 
     def asymmetric(self) -> None:

@@ -15,14 +15,15 @@ from dataclasses import dataclass, field, replace
 from sbctune.compare.interval import Change, change
 from sbctune.history.records import RunRecord
 from sbctune.measure.latency.stats import KEYS, LatencyResult, results, trial_added
+from sbctune.wording import MODE_WORDS
 
 MIN_CHANGE_MS = 5.0
 # The Direction column of a comparison table; the Mode column says "Latency under load".
 ROW_LABEL = {
     "half/pi_to_pc": "Pi → PC",
     "half/pc_to_pi": "PC → Pi",
-    "full": "Both (full duplex)",
-    "full_throttled": "Both (PC throttled)",
+    "full": MODE_WORDS["full"],
+    "full_throttled": MODE_WORDS["full_throttled"],
 }
 
 
@@ -96,9 +97,11 @@ def cell_text(cell: LatencyCell | None) -> str:
 def change_text(cell: LatencyCell | None) -> str:
     if cell is None or cell.delta_ms is None:
         return "—"
+    # One minus sign for every change the tables show, as the throughput's "−6 to +3" (the
+    # s12 walk read "(−0.2 %)" beside "(-0.1 ms)").
+    delta = f"{cell.delta_ms:+.1f}".replace("-", "−")
     if abs(cell.delta_ms) < MIN_CHANGE_MS:
-        delta = f"{cell.delta_ms:+.1f}"
         # a change that rounds to zero has no sign: not "(-0.0 ms)" (s11 walk)
-        return f"no change in latency ({'0.0' if delta in ('+0.0', '-0.0') else delta} ms)"
+        return f"no change in latency ({'0.0' if delta in ('+0.0', '−0.0') else delta} ms)"
     word = "less queueing" if cell.delta_ms < 0 else "more queueing"
-    return f"{word}: {cell.delta_ms:+.1f} ms"
+    return f"{word}: {delta} ms"

@@ -47,7 +47,7 @@ def change_text(cell: Cell) -> str:
     if cell.verdict == "missing" or cell.delta_mbps is None:
         return "—"
     pct = f" ({cell.delta_pct:+.1f} %)" if cell.delta_pct is not None else ""
-    change = f"{cell.delta_mbps:+.0f} Mbit/s{pct}"
+    change = f"{cell.delta_mbps:+.0f} Mbit/s{pct}".replace("-", "−")  # the interval's minus
     # The verdict with its 95 % interval (sbctune.compare.interval), e.g. "faster by 60 to 110
     # Mbit/s" or "no change detected (−15 to +25)".
     return f"{change}, {cell.verdict_text or 'no interval'}"

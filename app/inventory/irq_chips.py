@@ -80,9 +80,10 @@ def fixed_irqs(
             chips += [found] if found not in chips else []
     if not chips:
         return [], None
+    it, comes, them = ("it", "comes", "it") if len(fixed) == 1 else ("they", "come", "them")
     why = "; ".join(
-        f"it comes through {c.words}, which gives the kernel no way to move it to another CPU"
-        f" ({c.where})"
+        f"{it} {comes} through {c.words}, which gives the kernel no way to move {them} to"
+        f" another CPU ({c.where})"
         for c in chips
     )
     return fixed, why

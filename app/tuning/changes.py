@@ -149,6 +149,11 @@ def outcome(verdict: Verdict) -> TweakOutcome:
         if verdict.item.tweak.needs_reboot:
             detail += "; takes effect after a reboot"
         return TweakOutcome(tweak_id, "applied", detail, verdict.applied)
+    if notes and verdict.item.changes and verdict.item.already:
+        # What it can set is set; the rest the driver refuses (macb's TSO): in force, not refused.
+        return TweakOutcome(
+            tweak_id, "already", "already set (not possible here: " + "; ".join(notes) + ")"
+        )
     if notes:
         return TweakOutcome(tweak_id, "not_possible", "; ".join(notes))
     return TweakOutcome(tweak_id, "already", "already set")

@@ -9,6 +9,7 @@ from sbctune.compare.attribution import Contribution
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
+from sbctune.tuning.setting_names import setting_label
 from sbctune.tuning.words import (
     detail_words,
     held_for_link,
@@ -20,8 +21,8 @@ from sbctune.tuning.words import (
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
     "CHANGED", "change_text", "changed_during_run", "contribution_lines", "held_note",
-    "measured_row_text", "outcome_line", "outcome_lines", "status_words", "tweak_title",
-    "tweaks_in_force", "waterfall_svg",
+    "measured_row_text", "outcome_line", "outcome_lines", "setting_words", "status_words",
+    "tweak_title", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 
 
@@ -60,3 +61,13 @@ def measured_row_text(what: str) -> str:
     return (
         f"Measured on its own on this Pi: {what}; so it is not ticked. Tick it to apply it anyway."
     )
+
+
+def setting_words(target: str) -> str:
+    """A planned value's plain name with its key: an ethtool option ("eth0 -K tso": "TCP
+    segmentation offload (eth0 -K tso)"), a file of /proc or /sys, a sysctl."""
+    if target.startswith("/"):
+        return setting_label(target)
+    words = target.split()
+    ethtool = len(words) == 3 and words[1].startswith("-")
+    return setting_label(target, "ethtool" if ethtool else "sysctl")

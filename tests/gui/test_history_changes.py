@@ -78,7 +78,7 @@ def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> 
     assert [c[1] for c in cells] == ["One way", "One way", "Latency under load"]
     assert cells[-1] == [
         "Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)",
-        "less queueing: -116.0\u00a0ms",  # a figure and its unit never wrap apart
+        "less queueing: −116.0\u00a0ms",  # a figure and its unit never wrap apart
     ]  # fmt: skip
 
 

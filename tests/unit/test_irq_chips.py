@@ -215,3 +215,26 @@ def test_a_usb_nic_gets_the_host_controller_of_its_own_bus(
 ) -> None:
     """Real captures (sources beside them); the NIC's port path is the test's input."""
     assert _usb_nic_irqs(capture, bus_path, "r8152") == expected
+
+
+
+def test_cm4_pcie_card_interrupts_are_not_said_to_carry_usb_ports() -> None:
+    """The s12 walk on cm4-i340-igb: the I340's nine MSI-X interrupts "cannot be moved off CPU 0:
+    it comes through the PCIe controller of the Pi 4 that its USB ports sit behind": a CM4 has
+    no USB ports behind its PCIe controller (the Pi 4 B's VL805 is the card there), and nine
+    interrupts are "they"."""
+    profile = load_profile("cm4-i340-igb")
+    parsed = parse_interrupts(profile.modelled_files["/proc/interrupts"])[0]
+    assert parsed is not None
+    nic = Nic("eth1", driver="igb")
+    inventory = Inventory(nics=[nic])
+    nic.irqs = [i.number for i in parsed.irqs if i.number is not None and i.controller
+                and "MSI" in i.controller and "eth1" in " ".join(i.names)]  # fmt: skip
+    nic.fixed_irqs, why = fixed_irqs(parsed, nic.irqs, profile.kernel or None)
+    assert why is not None and len(nic.fixed_irqs) > 1
+    nic.fixed_irqs_why = why
+    assert "CM4" in why and "that its USB ports sit behind" not in why
+    item = plan_irq_affinity(inventory, nic, 4)
+    assert not item.applicable
+    assert ": they come through the PCIe controller" in item.reason
+    assert "no way to move them to another CPU" in item.reason

@@ -168,7 +168,7 @@ def test_compare_has_a_latency_row_with_the_change() -> None:
     _header, rows = comparison_table(comparison)
     latency = [r for r in rows if r[1] == "Latency under load"]
     assert latency == [["Pi → PC", "Latency under load", "+119.0 ms (C)", "+3.0 ms (A+)",
-                        "less queueing: -116.0 ms", "not measured", "—"]]  # fmt: skip
+                        "less queueing: −116.0 ms", "not measured", "—"]]  # fmt: skip
     assert "latency" in comparison.to_json()
 
 
@@ -234,7 +234,7 @@ def test_the_flows_verdict_lines_end_with_the_latency() -> None:
     lines = verdict_lines(compare([_run(1, bloated), _run(2, calm)]))
     assert lines[-1] == (
         "no added latency to speak of under upload from the Pi (Pi → PC) (+3.0 ms) "
-        "(less queueing: -116.0 ms)"
+        "(less queueing: −116.0 ms)"
     )
 
 

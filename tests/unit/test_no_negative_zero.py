@@ -20,5 +20,18 @@ def _cell(delta_ms: float) -> LatencyCell:
 
 def test_a_latency_change_that_rounds_to_zero_has_no_sign() -> None:
     assert change_text(_cell(-0.04)) == "no change in latency (0.0 ms)"
-    assert change_text(_cell(-0.4)) == "no change in latency (-0.4 ms)"
+    assert change_text(_cell(-0.4)) == "no change in latency (−0.4 ms)"
     assert change_text(_cell(0.3)) == "no change in latency (+0.3 ms)"
+
+
+def test_every_change_in_a_report_has_the_same_minus_sign() -> None:
+    """The s12 walk's Markdown: "-2 Mbit/s (-0.2 %), no change detected (−6 to +3)" and
+    "no change in latency (-0.1 ms)"."""
+    from sbctune.compare.model import Cell
+    from sbctune.export.tables import change_text as report_change
+
+    cell = Cell(None, delta_mbps=-1.67, delta_pct=-0.18, verdict="no_change",
+                verdict_text="no change detected (−6 to +3)")  # fmt: skip
+    text = report_change(cell)
+    assert text == "−2 Mbit/s (−0.2 %), no change detected (−6 to +3)"
+    assert "-" not in change_text(_cell(-0.1)) + change_text(_cell(-6.0))

@@ -12,7 +12,7 @@ from sbctune.ui.reason_words import source_tooltip, without_sources
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, label
 from sbctune.workflow.link_consent import agreed_row_text, held_row_text
-from sbctune.workflow.tuning_words import measured_row_text
+from sbctune.workflow.tuning_words import measured_row_text, setting_words
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 HELD_BADGE = "held back"
@@ -20,6 +20,12 @@ AGREED_BADGE = "drops the link briefly"
 NO_GAIN_BADGE = "measured: no gain"
 HELD_COMMANDS = "(held back: no command is planned for it)"
 AGREED_COMMANDS = "(planned with your consent: its commands are worked out when it is applied)"
+
+
+def impossible_text(impossible: list[tuple[str, str]]) -> str:
+    """ "Not possible here: TCP segmentation offload (eth0 -K tso), fixed off by the driver"."""
+    parts = [f"{setting_words(target)}, {without_sources(why)}" for target, why in impossible]
+    return "Not possible here: " + "; ".join(parts) if parts else ""
 
 
 class TweakRow(Card):
@@ -74,6 +80,11 @@ class TweakRow(Card):
             self.reason.setToolTip(source_tooltip(item.reason))  # the kernel source it cites
         self.reason.setVisible(bool(self.reason.text()))
         self.body.addWidget(self.reason)
+        # The parts the driver or kernel refuses (the s12 walk: a Pi 5's offloads row said
+        # "GRO/GSO/TSO on", "already set", while TSO was fixed off by the driver).
+        self.impossible = label(impossible_text(item.impossible), name="muted")
+        self.impossible.setVisible(bool(item.impossible) and not self.held)
+        self.body.addWidget(self.impossible)
         self.measured = label("", name="muted")
         self.measured.hide()
         self.body.addWidget(self.measured)

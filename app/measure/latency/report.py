@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from sbctune.measure.latency.stats import LatencyResult, RttStats, results
+from sbctune.wording import MODE_WORDS
 
+# A test's mode in the window's words (the s12 walk: "Pi → PC (half duplex)" under a
+# throughput table saying "One way").
 ROW_LABEL = {
-    "half/pi_to_pc": "Pi → PC (half duplex)",
-    "half/pc_to_pi": "PC → Pi (half duplex)",
-    "full": "Full duplex",
-    "full_throttled": "Full (PC throttled)",
+    "half/pi_to_pc": f"Pi → PC, {MODE_WORDS['half'].lower()}",
+    "half/pc_to_pi": f"PC → Pi, {MODE_WORDS['half'].lower()}",
+    "full": MODE_WORDS["full"],
+    "full_throttled": MODE_WORDS["full_throttled"],
 }
 HEADER = ["Latency under load", "idle p50/p95/p99", "loaded p50/p95/p99", "added", "grade"]
 

@@ -28,8 +28,8 @@ BLOAT_MS = 60.0  # from grade C on: bufferbloat.net's "lower than B"
 LOAD_WORDS = {
     "half/pi_to_pc": "upload from the Pi (Pi → PC)",
     "half/pc_to_pi": "download to the Pi (PC → Pi)",
-    "full": "full-duplex load",
-    "full_throttled": "full-duplex load (PC throttled)",
+    "full": "load both ways at once",
+    "full_throttled": "load both ways at once, this PC's sending held back",
 }
 KEYS = tuple(LOAD_WORDS)
 
