@@ -45,7 +45,9 @@ class DriverFamily:
 
     def sentence(self) -> str:
         """What a user reads where the chip would be."""
-        return f"a chip of the {self.driver} driver's family (the kernel's Kconfig: “{self.family}”)"
+        return (
+            f"a chip of the {self.driver} driver's family (the kernel's Kconfig: “{self.family}”)"
+        )
 
 
 @functools.cache

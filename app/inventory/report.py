@@ -43,7 +43,9 @@ def _ids(nic: Nic) -> str:
 
 def _link(nic: Nic) -> str:
     if nic.link_speed_mbps is None:  # a carrier line (ipheth's "link becomes ready"), no speed
-        return {False: "down", True: "up (speed not known)"}.get(nic.link_detected, _UNKNOWN)
+        if nic.link_detected is None:
+            return _UNKNOWN
+        return "up (speed not known)" if nic.link_detected else "down"
     duplex = f" {nic.duplex} duplex" if nic.duplex else ""
     best = f" (NIC supports {nic.max_link_speed_mbps} Mbit/s)" if nic.max_link_speed_mbps else ""
     return f"{nic.link_speed_mbps} Mbit/s{duplex}{best}"
