@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sbctune.advice.static import add_static_advice
+from sbctune.advice.unsure_offers import soften_unsure_refusals
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.inspect import (
@@ -58,6 +59,7 @@ def inspect_bundle(path: str | Path) -> Inventory:
     raw, warnings = read_bundle_raw(path)
     inventory = inventory_from_raw(raw)
     inventory.warnings = warnings + inventory.warnings
+    soften_unsure_refusals(inventory)
     return inventory
 
 
@@ -65,4 +67,5 @@ async def inspect_host(session: Session) -> tuple[Inventory, Collection]:
     raw, collection = await collect_raw(session)
     inventory = inventory_from_raw(raw)
     inventory.warnings = collection.warnings + inventory.warnings
+    soften_unsure_refusals(inventory)
     return inventory, collection

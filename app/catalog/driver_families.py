@@ -5,8 +5,10 @@ Debian's linux-source-6.1 and 6.12 by ``scripts/regen_driver_families.py``).
 ixgbe drives the 82598, 82599, X540, X550, X552 and X553 (catalog.driver_chips), so a NIC seen
 only through ixgbe's lines has no chip; what the kernel's own option for it says, "Intel(R)
 10GbE PCI Express adapters support" (drivers/net/ethernet/intel/Kconfig, config IXGBE), is
-true of every one of them. The wording says "one of" that family and names the driver; it is
-kept apart from the chip (``Nic.chip_family``), so it never stands for a chip. Only drivers
+true of every one of them. The wording names the driver's family and quotes the kernel's option
+as the source has it, so it cannot read as a chip claim (the s12 walk: an I340's 82580 on igb
+read "one of “Intel 82575/82576 ...”"); it is kept apart from the chip (``Nic.chip_family``)
+and given only when no chip and no IDs are known. Only drivers
 of cards or dongles only (PCI, USB, SDIO) get one: an SoC's MAC is "built into the SoC" (and
 a driver that also binds one, stmmac's, is named in Kconfig for its generic glue), and a USB
 class driver (cdc_ether, rndis_host ...) drives any maker's chip.
@@ -43,7 +45,9 @@ class DriverFamily:
 
     def sentence(self) -> str:
         """What a user reads where the chip would be."""
-        return f"one of “{self.words}” ({self.driver}'s family; which chip is not shown)"
+        return (
+            f"a chip of the {self.driver} driver's family (the kernel's Kconfig: “{self.family}”)"
+        )
 
 
 @functools.cache

@@ -118,7 +118,8 @@ def _nics_table(inventory: dict[str, Any], tested: set[str | None]) -> str:
             (nic.get("name") or "—") + (" (tested)" if cls else ""),
             nic.get("chip") or nic.get("chip_family") or "unknown", driver or "no driver",
             bus_text(nic),
-            f"{link} Mbit/s {nic.get('duplex') or ''}".strip() if link else "—",
+            f"{link} Mbit/s {nic.get('duplex') or ''}".strip() if link
+            else "up (speed not known)" if nic.get("link_detected") is True else "—",
             ", ".join(str(i) for i in nic.get("irqs") or []) or "—",
         ]  # fmt: skip
         rows.append(f"<tr{cls}>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")

@@ -358,7 +358,8 @@ def nic_from_device(
     if nic.chip is None and (chip := pi_own_usb_chip(nic, parsed, catalog)) is not None:
         nic.chip = chip.name  # the Pi's own LAN951x, by its place below the SoC's USB
     nic.chip, oot = (nic.chip, None) if nic.chip else _chip_otherwise(nic, device)
-    nic.chip_family = None if nic.chip else family_sentence(nic.driver)  # ixgbe: its family
+    # ixgbe: its family, only when neither a chip nor the IDs say which chip it is
+    nic.chip_family = None if nic.chip or nic.ids else family_sentence(nic.driver)
     phy = device.value("phy")
     nic.phy = str(phy) if phy else None
     counters = device.value("counters")

@@ -35,9 +35,17 @@ def _bus(nic: Nic) -> str:
     return {"platform": "built into the SoC", "sdio": "SDIO"}.get(nic.bus, _UNKNOWN)
 
 
+def _ids(nic: Nic) -> str:
+    """The IDs once: a chip usb.ids names only by its vendor already reads "Apple device
+    05ac:12a8"."""
+    return f"  [{nic.ids}]" if nic.ids and nic.ids not in (nic.chip or "") else ""
+
+
 def _link(nic: Nic) -> str:
-    if nic.link_speed_mbps is None:
-        return "down" if nic.link_detected is False else _UNKNOWN
+    if nic.link_speed_mbps is None:  # a carrier line (ipheth's "link becomes ready"), no speed
+        if nic.link_detected is None:
+            return _UNKNOWN
+        return "up (speed not known)" if nic.link_detected else "down"
     duplex = f" {nic.duplex} duplex" if nic.duplex else ""
     best = f" (NIC supports {nic.max_link_speed_mbps} Mbit/s)" if nic.max_link_speed_mbps else ""
     return f"{nic.link_speed_mbps} Mbit/s{duplex}{best}"
@@ -75,7 +83,7 @@ def _nic_lines(nic: Nic) -> list[str]:
     out = [
         "",
         f"NIC {title}" + (f"  [{', '.join(tags)}]" if tags else ""),
-        f"  chip:    {_value(nic.chip or nic.chip_family)}" + (f"  [{nic.ids}]" if nic.ids else ""),
+        f"  chip:    {_value(nic.chip or nic.chip_family)}" + _ids(nic),
         f"  driver:  {driver}{version}",
         f"  bus:     {_bus(nic)}",
         f"  link:    {_link(nic)}",

@@ -36,6 +36,9 @@ def warning_words(warning: str) -> str:
 
 
 _NOT_OFFERED = "the driver does not offer this"
+# where the answer depends on the kernel (advice.unsure_offers): never a flat no
+MAY_NOT_OFFER = "the driver may not offer this"
+DEPENDS = "depends on the kernel; sbctune reads it from the Pi"
 
 
 def _and(items: list[str]) -> str:
@@ -44,21 +47,29 @@ def _and(items: list[str]) -> str:
 
 def not_offered_line(warnings: list[str]) -> tuple[str, list[str]]:
     """The outputs a driver does not offer, as one sentence ("Not offered by the driver, so not
-    shown: eth0's ring buffer sizes and queue count limits; eth1's ..."), and the other warnings.
+    shown: eth0's ring buffer sizes and queue count limits; eth1's ..."), then those it may not
+    offer by the kernel ("eth0's driver may not offer interrupt coalescing (depends on the
+    kernel; sbctune reads it from the Pi): not shown."), and the other warnings.
     Listed one by one with their commands and netlink errors they read as five faults to a
     first-time user (s10 walk); what the driver does not offer is not a fault."""
     by_iface: dict[str, list[str]] = {}
+    maybe: dict[str, list[str]] = {}
     rest: list[str] = []
     for warning in warnings:
         found = _WARNING.fullmatch(warning)
         what = ETHTOOL_WHAT.get(found.group(2) or "") if found else None
-        if found is None or what is None or not found.group(4).startswith(_NOT_OFFERED):
+        why = found.group(4) if found else ""
+        if found is None or what is None or not why.startswith((_NOT_OFFERED, MAY_NOT_OFFER)):
             rest.append(warning)
             continue
-        whats = by_iface.setdefault(found.group(3), [])
+        into = by_iface if why.startswith(_NOT_OFFERED) else maybe
+        whats = into.setdefault(found.group(3), [])
         if what not in whats:
             whats.append(what)
-    if not by_iface:
-        return "", rest
-    parts = [f"{iface}'s {_and(whats)}" for iface, whats in by_iface.items()]
-    return "Not offered by the driver, so not shown: " + "; ".join(parts) + ".", rest
+    lines = []
+    if by_iface:
+        parts = [f"{iface}'s {_and(whats)}" for iface, whats in by_iface.items()]
+        lines.append("Not offered by the driver, so not shown: " + "; ".join(parts) + ".")
+    for iface, whats in maybe.items():
+        lines.append(f"{iface}'s driver may not offer {_and(whats)} ({DEPENDS}): not shown.")
+    return " ".join(lines), rest

@@ -101,8 +101,8 @@ def bus_text(nic: Nic) -> str:
 def link_text(nic: Nic) -> str:
     if nic.link_detected is False:
         return "no link (cable unplugged?)"
-    if nic.link_speed_mbps is None:
-        return UNKNOWN
+    if nic.link_speed_mbps is None:  # a carrier line (ipheth's "link becomes ready"), no speed
+        return "up (speed not known)" if nic.link_detected else UNKNOWN
     text = f"{nic.link_speed_mbps:g} Mbit/s"
     if nic.duplex:
         text += f" {nic.duplex} duplex"
