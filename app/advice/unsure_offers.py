@@ -1,10 +1,10 @@
-"""A setting the driver may or may not have, by the running kernel: "may not offer", never a
-flat no (the s12 walk on pi5-macb: Inspect said macb "does not offer interrupt coalescing"
-while driver_caps holds the Raspberry Pi tree's gem_get_coalesce as unknown below rpi-6.18.y
-and carried from it, and the Pi showed no kernel version). An ethtool read the driver refused
-("Operation not supported") is worded so when the driver's ethtool op is one the table leaves
-unsure for this kernel and chip (``DriverCaps.unsure``: an unknown kernel, or a branch no
-source shows carrying it or not)."""
+"""A setting the driver may or may not have, by the running kernel: "this Pi's kernel does not
+offer this for the driver (other kernels may)", not a flat no for the driver (the s12 walk on
+pi5-macb: Inspect said macb "does not offer interrupt coalescing" while driver_caps holds the
+Raspberry Pi tree's gem_get_coalesce as unknown below rpi-6.18.y and carried from it, and the Pi
+showed no kernel version). An ethtool read the driver refused ("Operation not supported") is
+worded so when the driver's ethtool op is one the table leaves unsure for this kernel and chip
+(``DriverCaps.unsure``: an unknown kernel, or a branch no source shows carrying it or not)."""
 
 from __future__ import annotations
 

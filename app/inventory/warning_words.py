@@ -36,9 +36,10 @@ def warning_words(warning: str) -> str:
 
 
 _NOT_OFFERED = "the driver does not offer this"
-# where the answer depends on the kernel (advice.unsure_offers): never a flat no
-MAY_NOT_OFFER = "the driver may not offer this"
-DEPENDS = "depends on the kernel; sbctune reads it from the Pi"
+# where the answer depends on the kernel (advice.unsure_offers): this Pi's kernel said no, which
+# is the truth for this Pi, but not for the driver (another kernel may carry it)
+MAY_NOT_OFFER = "this Pi's kernel does not offer this for the driver"
+DEPENDS = "other kernels may"
 
 
 def _and(items: list[str]) -> str:
@@ -48,8 +49,8 @@ def _and(items: list[str]) -> str:
 def not_offered_line(warnings: list[str]) -> tuple[str, list[str]]:
     """The outputs a driver does not offer, as one sentence ("Not offered by the driver, so not
     shown: eth0's ring buffer sizes and queue count limits; eth1's ..."), then those it may not
-    offer by the kernel ("eth0's driver may not offer interrupt coalescing (depends on the
-    kernel; sbctune reads it from the Pi): not shown."), and the other warnings.
+    offer by the kernel ("eth0: this Pi's kernel does not offer interrupt coalescing for its
+    driver (other kernels may): not shown."), and the other warnings.
     Listed one by one with their commands and netlink errors they read as five faults to a
     first-time user (s10 walk); what the driver does not offer is not a fault."""
     by_iface: dict[str, list[str]] = {}
@@ -62,7 +63,7 @@ def not_offered_line(warnings: list[str]) -> tuple[str, list[str]]:
         if found is None or what is None or not why.startswith((_NOT_OFFERED, MAY_NOT_OFFER)):
             rest.append(warning)
             continue
-        into = by_iface if why.startswith(_NOT_OFFERED) else maybe
+        into = maybe if why.startswith(MAY_NOT_OFFER) else by_iface
         whats = into.setdefault(found.group(3), [])
         if what not in whats:
             whats.append(what)
@@ -71,5 +72,8 @@ def not_offered_line(warnings: list[str]) -> tuple[str, list[str]]:
         parts = [f"{iface}'s {_and(whats)}" for iface, whats in by_iface.items()]
         lines.append("Not offered by the driver, so not shown: " + "; ".join(parts) + ".")
     for iface, whats in maybe.items():
-        lines.append(f"{iface}'s driver may not offer {_and(whats)} ({DEPENDS}): not shown.")
+        lines.append(
+            f"{iface}: this Pi's kernel does not offer {_and(whats)} for its driver "
+            f"({DEPENDS}): not shown."
+        )
     return " ".join(lines), rest

@@ -1,9 +1,10 @@
-"""Inspect says "may not offer ... (depends on the kernel; sbctune reads it from the Pi)", never
-a flat no, where the answer depends on an unknown kernel or an unknown carriage (the s12 walk
-on pi5-macb: "does not offer interrupt coalescing" while driver_caps holds the Raspberry Pi
-tree's gem_get_coalesce as unknown below rpi-6.18.y and carried from it, and the lab's Pi 5
-shows no kernel version). The bundle is what the pi5-macb lab answers (its fake ethtool, as
-`sbctune collect` against the lab stores it)."""
+"""Inspect says "this Pi's kernel does not offer this for the driver (other kernels may)", not a
+flat no for the driver (what the Pi answered is true of this Pi's kernel only), where the answer
+depends on an unknown kernel or an unknown carriage (the s12 walk on pi5-macb: "does not offer
+interrupt coalescing" while driver_caps holds the Raspberry Pi tree's gem_get_coalesce as
+unknown below rpi-6.18.y and carried from it, and the lab's Pi 5 shows no kernel version). The
+bundle is what the pi5-macb lab answers (its fake ethtool, as `sbctune collect` against the lab
+stores it)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from sbctune.lab.ethtool_state import interface_state
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
-MAY_NOT = "may not offer this (depends on the kernel; sbctune reads it from the Pi)"
+MAY_NOT = "this Pi's kernel does not offer this for the driver (other kernels may)"
 
 
 def _pi5_lab_bundle(tmp_path: Path) -> Path:
@@ -53,11 +54,13 @@ def test_pi5_coalescing_on_an_unknown_kernel_may_not_be_offered(tmp_path: Path) 
     inv = inspect_bundle(_pi5_lab_bundle(tmp_path))
     assert inv.board.kernel is None and inv.nics[0].driver == "macb"
     coalescing = [w for w in inv.warnings if "ethtool -c eth0" in w]
-    assert coalescing and all(MAY_NOT in w and "does not offer" not in w for w in coalescing)
+    assert coalescing
+    assert all(MAY_NOT in w and "the driver does not offer" not in w for w in coalescing)
     line, _ = not_offered_line(inv.warnings)  # the Inspect page's "Other findings" card
-    assert "eth0's driver may not offer interrupt coalescing (depends on the kernel; " in line
+    said = "eth0: this Pi's kernel does not offer interrupt coalescing for its driver (other "
+    assert said in line
     # macb has no get_channels in any tree: that stays a plain no
     assert line.startswith("Not offered by the driver, so not shown: eth0's queue count limits.")
     shown = render(inv)  # the CLI's inspect
-    assert "“ethtool -c eth0”: the driver " + MAY_NOT in shown
+    assert "“ethtool -c eth0”: " + MAY_NOT in shown
     assert "“ethtool -l eth0”: the driver does not offer this" in shown
