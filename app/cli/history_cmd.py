@@ -12,8 +12,9 @@ from sbctune.errors import UserError
 from sbctune.export.describe import tweak_title
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
-from sbctune.history.run_tuning import tuning_text
+from sbctune.history.run_tuning import RUN_STATE_WORDS, tuning_text
 from sbctune.remote import parse_target
+from sbctune.tuning.words import outcome_counts
 from sbctune.wording import counted
 from sbctune.workflow.rules import kept_in_data
 
@@ -95,16 +96,24 @@ def runs_table(runs: list[RunRecord]) -> Table:
 
 
 def _session_line(record: TuningSessionRecord) -> str:
-    tweaks = record.data.get("tweaks") or []
+    """E.g. "tuning session 3: kept, 2026-11-28 18:00, 8 tweaks: 2 changed, 4 already in
+    force, 2 not possible (in force: ...)": counted by what each tweak read back, so a tweak
+    that was already so is not called applied (s12 walk: "6 of 8 tweaks applied")."""
+    raw = record.data.get("tweaks")
+    tweaks = [t for t in raw if isinstance(t, dict)] if isinstance(raw, list) else []
     kept = kept_in_data(tweaks)
     when = record.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
-    # A reverted session's tweaks are gone: say what it had applied, not "in force".
-    what = "applied" if record.state.startswith("revert") else "in force"
+    counts = outcome_counts((str(t.get("status")), str(t.get("detail") or "")) for t in tweaks)
+    state = str(record.state)[:40]
+    # A reverted session's tweaks are gone: say what it had done, not "in force".
+    gone = state.startswith("revert")
     return (
-        f"  tuning session {record.data.get('id', record.id)}: {record.state}, {when}, "
-        f"{len(kept)} of {counted(len(tweaks), 'tweak')} {what}"
-        + (f" ({', '.join(tweak_title(str(k)) for k in kept)})" if kept else "")
-    )
+        f"  tuning session {record.data.get('id', record.id)}: "
+        f"{RUN_STATE_WORDS.get(state, state)}, {when}, {counted(len(tweaks), 'tweak')}"
+        + (" before they were put back" if gone else "") + f": {counts}"
+        + (f" ({'then ' if gone else ''}in force: {', '.join(tweak_title(str(k)) for k in kept)})"
+           if kept else "")
+    )  # fmt: skip
 
 
 def _device_json(history: History, device: DeviceRecord) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import cpu_marker, irq_refusal, overlay, sysctls
+from sbctune.lab import cpu_marker, hostname, irq_refusal, overlay, sysctls
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.system import tool
@@ -23,6 +23,8 @@ def nsinit_config(
     overlays = _private_dirs(profile, directory)
     etc = next(Path(o["upper"]) for o in overlays if o["target"] == "/etc")
     cpu_marker.write(etc, profile.cpu.count)  # the CPU figures in the lab are this host's
+    name = hostname.lab_hostname(profile.bundle)
+    hostname.write_etc(etc, name)
     return {
         "bin_dir": plan.bin_dir,
         "file_binds": plan.file_binds,
@@ -33,6 +35,8 @@ def nsinit_config(
         "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
         "sysctls": sysctls.models(),
         "overlays": overlays,
+        "hostname": name,  # nsinit sets it in the lab's own UTS namespace, not in this one:
+        "host_uts": os.readlink("/proc/self/ns/uts"),  # posix-only: the lab is Linux
     }
 
 

@@ -22,6 +22,7 @@ from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
 from sbctune.lab.ethtool_table import driver_queues, driver_queues_allocated
+from sbctune.lab.hostname import DEFAULT, lab_hostname
 from sbctune.lab.lab_status import status_unlocked
 from sbctune.lab.model import LabInfo, NicInfo
 from sbctune.lab.processes import children, port_open, read_pid
@@ -68,8 +69,9 @@ def _default_name(profile: LabProfile) -> str:
     return str(validate_name(profile.name.lower()[:40]))
 
 
-# Raspberry Pi OS's default host name, which avahi announces (raspberrypi.local).
-ANNOUNCED_HOSTNAME = "raspberrypi"
+# Raspberry Pi OS's default host name, which avahi announces (raspberrypi.local): the lab's
+# Pi's name unless a capture of its profile shows another (sbctune.lab.hostname).
+ANNOUNCED_HOSTNAME = DEFAULT
 
 
 def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
@@ -83,6 +85,7 @@ def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
                 netns_,
                 tool("unshare"),
                 "--mount",
+                "--uts",  # the Pi's own host name (nsinit sets it), not this machine's
                 "--propagation",
                 "private",
                 "--",
@@ -220,18 +223,18 @@ def _build(
     write_json(directory / "nsinit.json", nsinit_config(prof, plan, directory, shadow, config))
     proc = _spawn(info.name, info.netns, directory)
     _wait_ready(info, proc, directory)
-    _spawn_announcer(info.netns, directory)
+    _spawn_announcer(info.netns, directory, lab_hostname(prof.bundle))
     return proc, _spawn_shaper(info.name, prof, list(info.nics), directory), key
 
 
-def _spawn_announcer(netns_: str, directory: Path) -> None:
+def _spawn_announcer(netns_: str, directory: Path, name: str = ANNOUNCED_HOSTNAME) -> None:
     """mDNS announcements on the lab's links, as avahi on Raspberry Pi OS (`sbctune find`).
     A process of the lab's namespace: taken down with the lab's other processes."""
     log = open(directory / "mdns.log", "ab")  # noqa: SIM115 - handed to the child
     try:
         subprocess.Popen(
             [tool("ip"), "netns", "exec", netns_, sys.executable, "-m",
-             "sbctune.lab.mdns_announce", ANNOUNCED_HOSTNAME],
+             "sbctune.lab.mdns_announce", name],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, cwd="/",
         )  # fmt: skip
     finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -250,6 +251,18 @@ def hide_host_services() -> None:
             _mount("-t", "tmpfs", "-o", "mode=0755,size=64k", "sbctune-lab-hidden", folder)
 
 
+def set_hostname(name: str, host_uts: str) -> None:
+    """The Pi's host name in the lab's own UTS namespace (manager's ``unshare --uts``); never
+    in this machine's (`host_uts`, as the manager saw it): started in that one, the name is
+    left alone and the log says so."""
+    if not name:
+        return
+    if os.readlink("/proc/self/ns/uts") == host_uts:  # posix-only: the lab is Linux
+        _log(f"not named {name}: no UTS namespace of the lab's own (this machine's name kept)")
+        return
+    socket.sethostname(name)  # posix-only: the lab is Linux
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
@@ -258,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     lab_dir = Path(args[0])
     config = json.loads((lab_dir / NSINIT_CONFIG).read_text(encoding="utf-8"))
     try:
+        set_hostname(str(config.get("hostname") or ""), str(config.get("host_uts") or ""))
         start_knobs(lab_dir, config)
         mount_view(lab_dir, config)
     except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:

@@ -4,6 +4,7 @@ happened, not the status's code name."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
 from sbctune.tuning.catalog import load_tweaks
@@ -11,7 +12,8 @@ from sbctune.tuning.model import HELD_FOR_LINK
 from sbctune.wording import session_words
 
 __all__ = [
-    "detail_words", "held_for_link", "held_note", "session_words", "status_words", "tweak_title",
+    "detail_words", "held_for_link", "held_note", "outcome_counts", "session_words",
+    "status_words", "tweak_title",
 ]  # fmt: skip
 
 STATUS_WORDS = {
@@ -45,6 +47,34 @@ def held_for_link(status: str, detail: str) -> bool:
 
 def status_words(status: str) -> str:
     return STATUS_WORDS.get(status, status.replace("_", " "))
+
+
+# What a session did, counted by the outcome each tweak read back (the statuses the Results
+# page's lines word one by one), in this order; a count of zero is not said.
+_COUNT_WORDS = (
+    ("applied", "changed"),
+    ("already", "already in force"),
+    ("not_possible", "not possible"),
+    ("held", "held back"),
+    ("failed", "failed"),
+    ("reverted", "put back"),
+    ("planned", "not applied"),
+)
+
+
+def outcome_counts(outcomes: Iterable[tuple[str, str]]) -> str:
+    """(status, detail) of each tweak in words: "2 changed, 4 already in force, 1 not
+    possible"; "no tweaks" for none. A tweak held back for the SSH link counts as held back."""
+    counts: dict[str, int] = {}
+    for status, detail in outcomes:
+        key = "held" if held_for_link(status, detail) else status
+        counts[key] = counts.get(key, 0) + 1
+    known = {k for k, _ in _COUNT_WORDS}
+    said = [f"{counts[k]} {words}" for k, words in _COUNT_WORDS if counts.get(k)]
+    other = sum(n for k, n in counts.items() if k not in known)
+    if other:
+        said.append(f"{other} with an outcome this sbctune does not know")
+    return ", ".join(said) or "no tweaks"
 
 
 @cache

@@ -25,6 +25,10 @@ def _palette(colors: Colors, n: int) -> list[str]:
     return [base[i % len(base)] for i in range(n)]
 
 
+LEGEND_COLUMNS = 4  # runs side by side in the legend's strip; more take a second line
+LEGEND_GAP = 4  # pixels between the legend's strip and the plot
+
+
 class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, colors: Colors) -> None:
         super().__init__()
@@ -35,7 +39,12 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         item.hideButtons()
         item.showGrid(y=True, alpha=0.15)
         self.setMouseEnabled(x=False, y=False)
-        self.legend = item.addLegend(offset=(10, 5))
+        # The legend has a strip of its own above the plot (row 0 of the plot's layout, the
+        # title's, which the chart does not use), so it never covers a bar (s12 walk: it sat
+        # on the first one when anchored inside the plot).
+        self.legend = pg.LegendItem(offset=None, colCount=LEGEND_COLUMNS)
+        self.legend.setParentItem(item)
+        self.legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, 2))
         self._colors = colors
         self._data: tuple[list[str], list[ResultRow], Units] | None = None
         self.bars: list[pg.BarGraphItem] = []
@@ -79,7 +88,14 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
             if any(halves):
                 self._add_error_bars(xs, heights, halves, width)
             self.legend.addItem(bar, name)
+        self._reserve_legend_strip()
         self._ticks(rows, units, peak)
+
+    def _reserve_legend_strip(self) -> None:
+        """The plot starts below the legend: its title row as tall as the legend."""
+        self.legend.updateSize()
+        height = self.legend.boundingRect().height() + LEGEND_GAP if self.legend.items else 0.0
+        self.getPlotItem().layout.setRowFixedHeight(0, height)
 
     def _add_error_bars(
         self, xs: list[float], heights: list[float], halves: list[float], width: float
@@ -101,4 +117,4 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.getPlotItem().getAxis("bottom").setTicks([ticks])
         self.getPlotItem().setLabel("left", units)
         self.setXRange(-0.6, max(0, len(rows) - 1) + 0.6, padding=0)
-        self.setYRange(0, (peak or 1) * 1.4, padding=0)
+        self.setYRange(0, (peak or 1) * 1.1, padding=0)  # no legend to leave room for

@@ -30,7 +30,7 @@ def test_history_lists_devices_runs_and_sessions(
     for run_id in ids:
         assert f"\n  {run_id} " in out
     assert "736" in out and "949" in out and "163/902" in out
-    assert "tuning session 20220108T101000Z-a1b2c3: confirmed" in out
+    assert "tuning session 20220108T101000Z-a1b2c3: kept" in out
     assert main(["history", "root@lbox", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in doc["devices"][0]["runs"]] == sorted(ids, reverse=True)
