@@ -9,6 +9,10 @@ B gave to anyone else asking there (another find, a desktop's avahi, a second la
 and listed a host that is not on A. Setting it to 0 keeps delivery to this socket's own
 memberships (group and interface). macOS (BSD's ``imo_multi_filter``) and Windows deliver only
 for the socket's own memberships already and have no such option: nothing to do there.
+
+This keeps foreign multicast out; it does not judge what an answer says. An answer that arrives
+on the right link may still name another link's address (a responder that lists every address
+it has): `find` keeps only hosts on the links asked (find.on_links).
 """
 
 from __future__ import annotations
