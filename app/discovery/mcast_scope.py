@@ -12,7 +12,12 @@ for the socket's own memberships already and have no such option: nothing to do 
 
 This keeps foreign multicast out; it does not judge what an answer says. An answer that arrives
 on the right link may still name another link's address (a responder that lists every address
-it has): `find` keeps only hosts on the links asked (find.on_links).
+it has): `find` keeps only hosts on the links asked (find.on_links). Nor is it enough alone on
+every kernel: on this project's 6.18 test machine a wildcard-bound listener with the option at 0
+and a membership on one link still, now and then, read answers that a packet capture showed were
+never on that link (another lab's Pi among them), and the lab's per-NIC responders read each
+other's links' queries; the lab binds each NIC's sockets to that NIC (mdns_announce), and find
+relies on the link rule above.
 """
 
 from __future__ import annotations
