@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sbctune.discovery.mdns import Browser
 from sbctune.discovery.model import KNOWN_NAME, FoundHost
-from sbctune.discovery.scan import neighbour_table, own_networks, probe
+from sbctune.discovery.scan import asked_links, neighbour_table, own_networks, probe
 
 DEFAULT_NAMES = ("raspberrypi.local",)
 
@@ -39,6 +39,19 @@ def _merge(groups: list[list[FoundHost]]) -> list[FoundHost]:
     return list(by_address.values())
 
 
+def on_links(
+    hosts: list[FoundHost], links: list[ipaddress.IPv4Network] | None
+) -> list[FoundHost]:
+    """Only the hosts whose address is on one of the links asked. A Pi with two NICs answers
+    on both links, each with that link's address (avahi's records are per interface); an
+    answer heard on link A that gives link B's address (a responder that lists every address
+    it has, a second NIC's answer routed back over A) is not a host of link A. ``None``:
+    every interface was asked, or the links cannot be told; nothing is dropped."""
+    if links is None:
+        return hosts
+    return [h for h in hosts if any(ipaddress.IPv4Address(h.address) in n for n in links)]
+
+
 def rank(hosts: list[FoundHost]) -> list[FoundHost]:
     """Raspberry Pis first, then hosts that run sshd, then by address."""
     return sorted(
@@ -66,6 +79,8 @@ async def find_pis(options: FindOptions | None = None) -> list[FoundHost]:
     finally:
         await browser.close()
     hosts = _merge(list(groups))
+    if options.interfaces:  # only what is on the links asked (--interface)
+        hosts = on_links(hosts, asked_links(options.interfaces))
     arp = neighbour_table()  # read locally: sends nothing
     for host in hosts:
         host.mac = host.mac or arp.get(host.address)

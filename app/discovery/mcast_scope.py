@@ -9,13 +9,22 @@ B gave to anyone else asking there (another find, a desktop's avahi, a second la
 and listed a host that is not on A. Setting it to 0 keeps delivery to this socket's own
 memberships (group and interface). macOS (BSD's ``imo_multi_filter``) and Windows deliver only
 for the socket's own memberships already and have no such option: nothing to do there.
+
+This keeps foreign multicast out; it does not judge what an answer says. An answer that arrives
+on the right link may still name another link's address (a responder that lists every address
+it has): `find` keeps only hosts on the links asked (find.on_links). Nor is it enough alone on
+every kernel: on this project's 6.18 test machine a wildcard-bound listener with the option at 0
+and a membership on one link still, now and then, read answers that a packet capture showed were
+never on that link (another lab's Pi among them), and the lab's per-NIC responders read each
+other's links' queries; the lab binds each NIC's sockets to that NIC (mdns_announce), and find
+relies on the link rule above.
 """
 
 from __future__ import annotations
 
 import socket
 import sys
-from collections.abc import Iterable
+from asyncio.trsock import TransportSocket  # what asyncio's transports hand out
 from typing import Any
 
 # linux/in.h: #define IP_MULTICAST_ALL 49 (Python's socket module names it from 3.12 on Linux)
@@ -27,7 +36,9 @@ def has_multicast_all(platform: str | None = None) -> bool:
     return (platform or sys.platform).startswith("linux")
 
 
-def only_own_memberships(sock: socket.socket, platform: str | None = None) -> bool:
+def only_own_memberships(
+    sock: socket.socket | TransportSocket, platform: str | None = None
+) -> bool:
     """Make ``sock`` receive only the groups it joined, on the interfaces it joined them on.
     True where the OS needed the option and took it; False where the OS needs nothing (macOS,
     Windows) or the socket is not IPv4."""
@@ -37,15 +48,29 @@ def only_own_memberships(sock: socket.socket, platform: str | None = None) -> bo
     return True
 
 
-def zeroconf_sockets(zc: Any) -> list[socket.socket]:
+def zeroconf_sockets(zc: Any) -> list[Any]:
     """The sockets of a python-zeroconf ``Zeroconf``: its shared listener and per-interface
-    responders (``AsyncEngine``'s, made in its constructor; zeroconf has no hook before)."""
+    responders. Before the engine's setup they are ``AsyncEngine._listen_socket`` and
+    ``_respond_sockets``; setup moves them into its transports (``readers``/``senders``, each
+    with ``.sock``) and empties those two. A synchronous ``Zeroconf`` (the lab's responder)
+    finishes its setup inside its constructor, so only the transports hold them then."""
     engine = getattr(zc, "engine", None)
-    found: Iterable[Any] = [
+    found: list[Any] = [
         getattr(engine, "_listen_socket", None),
         *(getattr(engine, "_respond_sockets", None) or []),
+        *(getattr(w, "sock", None) for w in getattr(engine, "readers", None) or []),
+        *(getattr(w, "sock", None) for w in getattr(engine, "senders", None) or []),
     ]
-    return [s for s in found if isinstance(s, socket.socket)]
+    sockets: list[Any] = []
+    seen: set[int] = set()
+    for sock in found:
+        if not isinstance(sock, (socket.socket, TransportSocket)):
+            continue
+        fileno = sock.fileno()
+        if fileno >= 0 and fileno not in seen:
+            seen.add(fileno)
+            sockets.append(sock)
+    return sockets
 
 
 def scope_to_own_links(zc: Any, platform: str | None = None) -> int:

@@ -48,6 +48,21 @@ def own_networks(only: Iterable[str] | None = None) -> list[ipaddress.IPv4Networ
     return nets[:MAX_NETWORKS]
 
 
+def asked_links(addresses: Iterable[str]) -> list[ipaddress.IPv4Network] | None:
+    """The whole networks (their real prefix) of these local addresses: the links a find was
+    kept to. None when one of them cannot tell its link (not found here, or a /32 whose peers
+    lie outside it): then nothing can be judged by network."""
+    wanted = set(addresses)
+    nets: dict[str, ipaddress.IPv4Network] = {}
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and ip.ip in wanted and int(ip.network_prefix) < 32:
+                nets[ip.ip] = ipaddress.IPv4Network(f"{ip.ip}/{ip.network_prefix}", strict=False)
+    if not wanted or set(nets) != wanted:
+        return None
+    return list(dict.fromkeys(nets.values()))
+
+
 def own_addresses() -> set[str]:
     return {
         ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips if isinstance(ip.ip, str)

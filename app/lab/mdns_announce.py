@@ -20,8 +20,10 @@ from pathlib import Path
 import ifaddr
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
-from sbctune.discovery.mcast_scope import scope_to_own_links
+from sbctune.discovery.mcast_scope import scope_to_own_links, zeroconf_sockets
 from sbctune.wording import counted
+
+SO_BINDTODEVICE = int(getattr(socket, "SO_BINDTODEVICE", 25))  # asm-generic/socket.h
 
 
 def lab_addresses() -> list[tuple[str, str]]:
@@ -46,6 +48,12 @@ def announce(hostname: str, interface: str, address: str) -> tuple[Zeroconf, lis
     # avahi answers a query on the link it came in on: this interface's responder hears only its
     # own link's queries, never another NIC's or another lab's (Linux's IP_MULTICAST_ALL)
     scope_to_own_links(zc)
+    # and only what arrives on this NIC: with the lab's four listeners bound to *:5353 in one
+    # namespace, IP_MULTICAST_ALL 0 alone still let eth3's hear eth1's query (strace on the
+    # lab's responder: eth3's listener read a query from eth1's host address and answered it by
+    # unicast with eth3's address); avahi answers on the link a query came in on
+    for sock in zeroconf_sockets(zc):
+        sock.setsockopt(socket.SOL_SOCKET, SO_BINDTODEVICE, interface.encode())  # posix-only: lab
     packed = [socket.inet_aton(address)]
     server = f"{hostname}.local."
     mac = mac_of(interface)

@@ -192,8 +192,12 @@ def test_find_on_one_link_does_not_list_another_links_pi(
 ) -> None:
     """Two links of one lab (cm4-i340-igb's eth0 and eth1), each with its own announcement.
     While a second find asks on eth1 (so this PC has joined mDNS's group there, as a desktop's
-    avahi or another window would), a find kept to eth0 lists eth0's Pi only: eth1's answers
-    arrive on this PC too, and Linux gave them to every mDNS socket (IP_MULTICAST_ALL)."""
+    avahi or another window would), a find kept to eth0 lists eth0's Pi only, and eth1's find
+    eth1's. It failed every time: the lab's four responders (one per NIC, one namespace) each
+    heard every link's query and answered by unicast over the asking link with their own NIC's
+    address, so each find listed all four Pis and sometimes not its own (another NIC answered
+    first). The lab now answers on the arriving link only, as avahi does; find keeps only the
+    hosts on the links asked."""
     lab = lab_factory("cm4-i340-igb")
     eth0, eth1 = lab.nic("eth0"), lab.nic("eth1")
     env = dict(os.environ, HOME=str(tmp_path), SBCTUNE_DATA_DIR=str(tmp_path / "data"))
@@ -214,9 +218,24 @@ def test_find_on_one_link_does_not_list_another_links_pi(
         if other.poll() is None:
             other.kill()
             other.wait(timeout=10)
-    on_eth0 = {h["address"] for h in json.loads(out)["hosts"]}
-    on_eth1 = {h["address"] for h in json.loads(other_out)["hosts"]}
+    hosts0 = {h["address"]: h for h in json.loads(out)["hosts"]}
+    hosts1 = {h["address"]: h for h in json.loads(other_out)["hosts"]}
+    on_eth0, on_eth1 = set(hosts0), set(hosts1)
     assert eth1.pi_addr in on_eth1, on_eth1  # eth1's Pi did answer, on its own link
     assert eth0.pi_addr in on_eth0, (on_eth0, err)
     assert on_eth0 == {eth0.pi_addr}, on_eth0
     assert on_eth1 == {eth1.pi_addr}, on_eth1
+    # and it was that link's NIC that answered (avahi's "HOSTNAME [MAC]" names the NIC), not
+    # another NIC of the Pi that heard the query too and answered over the asking link
+    assert hosts0[eth0.pi_addr]["mac"] == _lab_mac(lab, "eth0"), hosts0
+    assert hosts1[eth1.pi_addr]["mac"] == _lab_mac(lab, "eth1"), hosts1
+    assert "mDNS workstation" in hosts1[eth1.pi_addr]["sources"], hosts1
+
+
+def _lab_mac(lab: LabInfo, nic: str) -> str:
+    """The MAC of a lab NIC, read inside the lab's namespace."""
+    proc = subprocess.run(
+        ["ip", "netns", "exec", lab.netns, "cat", f"/sys/class/net/{nic}/address"],
+        capture_output=True, text=True, timeout=30, check=True,
+    )  # fmt: skip
+    return proc.stdout.strip()

@@ -75,3 +75,19 @@ async def test_finds_browser_sockets_receive_only_their_own_memberships() -> Non
 def test_an_object_without_sockets_sets_nothing() -> None:
     assert zeroconf_sockets(object()) == []
     assert scope_to_own_links(object(), "linux") == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="IP_MULTICAST_ALL is Linux's")
+def test_a_synchronous_zeroconfs_sockets_are_found_after_its_setup() -> None:
+    """The lab's responder is a synchronous Zeroconf: its constructor finishes the engine's
+    setup, which moves the sockets into transports. They were missed (0 set) and every NIC's
+    responder heard every link's queries; now each one has the option at 0."""
+    from zeroconf import IPVersion, Zeroconf
+
+    zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    try:
+        assert scope_to_own_links(zc) >= 2  # the shared listener and loopback's responder
+        for sock in zeroconf_sockets(zc):
+            assert sock.getsockopt(socket.IPPROTO_IP, mcast_scope.IP_MULTICAST_ALL) == 0
+    finally:
+        zc.close()
