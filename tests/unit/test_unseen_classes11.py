@@ -13,27 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
 from sbctune.catalog.wwan_ids import wwan_drivers
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dmesg import parse_dmesg
-from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root
+from tests.corpus_support import corpus_output as _output
+from tests.corpus_support import inventory_of as _inventory
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "captures" / "corpus"
 USB_DEVICES = "cat /sys/kernel/debug/usb/devices"
-
-
-def _output(bundle: str, prefix: str = "") -> str:
-    (path,) = (CORPUS / bundle / "commands").glob(f"{prefix}*")
-    return path.read_text(encoding="utf-8")
-
-
-def _inventory(commands: dict[str, str]) -> Inventory:
-    inv = inventory_from_raw(RawOutputs(commands=commands))
-    assert isinstance(inv, Inventory)
-    return inv
 
 
 def _ids(inv: Inventory) -> set[str]:

@@ -10,25 +10,13 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
 from sbctune.catalog.driver_chips import family_by_platform_name
-from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dispatch import resolve_command
 from sbctune.inventory.parsers.netif import parse_ip_text
-from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import corpus_output as _output
+from tests.corpus_support import inventory_of as _inventory
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
-
-
-def _output(bundle: str, prefix: str = "") -> str:
-    (path,) = (CORPUS / bundle / "commands").glob(f"{prefix}*")
-    return path.read_text(encoding="utf-8")
-
-
-def _inventory(commands: dict[str, str]) -> Inventory:
-    inv = inventory_from_raw(RawOutputs(commands=commands))
-    assert isinstance(inv, Inventory)
-    return inv
 
 
 _ATH79 = "ath79_openwrt_14541_qca9561_ag71xx_qca9888_logread"

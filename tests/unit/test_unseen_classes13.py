@@ -10,10 +10,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sbctune.advice.inspect import inventory_from_raw
-from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dmesg import parse_dmesg
-from sbctune.inventory.raw import RawOutputs
+from tests.corpus_support import inventory_of as _inventory
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
@@ -21,12 +19,6 @@ CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 def _output(bundle: str) -> str:
     (path,) = (CORPUS / bundle / "commands").glob("*")
     return path.read_text(encoding="utf-8")
-
-
-def _inventory(commands: dict[str, str]) -> Inventory:
-    inv = inventory_from_raw(RawOutputs(commands=commands))
-    assert isinstance(inv, Inventory)
-    return inv
 
 
 _TALOS = "x86_talos_10200_e1000e_unit_hang_kern_err_iso_clock"
