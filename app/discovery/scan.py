@@ -29,22 +29,28 @@ _IPV4 = re.compile(r"\b(\d{1,3}(?:\.\d{1,3}){3})\b")
 _MAC = re.compile(r"\b([0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5})\b")
 
 
+def _local_ipv4() -> list[tuple[str, int]]:
+    """This PC's IPv4 addresses with their prefix lengths, as the OS lists its adapters."""
+    return [
+        (ip.ip, int(ip.network_prefix))
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if isinstance(ip.ip, str)  # IPv6 addresses come as tuples
+    ]
+
+
 def own_networks(only: Iterable[str] | None = None) -> list[ipaddress.IPv4Network]:
     """This PC's IPv4 networks, each cut to the /24 around its address; loopback and
     link-local left out. ``only``: limit to the networks of these local addresses."""
     wanted = set(only or ())
     nets: list[ipaddress.IPv4Network] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if not isinstance(ip.ip, str):
-                continue  # IPv6
-            addr = ipaddress.IPv4Address(ip.ip)
-            if addr.is_loopback or addr.is_link_local or (wanted and ip.ip not in wanted):
-                continue
-            prefix = max(int(ip.network_prefix), MAX_PREFIX)
-            net = ipaddress.IPv4Network(f"{addr}/{prefix}", strict=False)
-            if net.num_addresses > 2 and net not in nets:
-                nets.append(net)
+    for ip, prefix in _local_ipv4():
+        addr = ipaddress.IPv4Address(ip)
+        if addr.is_loopback or addr.is_link_local or (wanted and ip not in wanted):
+            continue
+        net = ipaddress.IPv4Network(f"{addr}/{max(prefix, MAX_PREFIX)}", strict=False)
+        if net.num_addresses > 2 and net not in nets:
+            nets.append(net)
     return nets[:MAX_NETWORKS]
 
 
@@ -53,20 +59,18 @@ def asked_links(addresses: Iterable[str]) -> list[ipaddress.IPv4Network] | None:
     kept to. None when one of them cannot tell its link (not found here, or a /32 whose peers
     lie outside it): then nothing can be judged by network."""
     wanted = set(addresses)
-    nets: dict[str, ipaddress.IPv4Network] = {}
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str) and ip.ip in wanted and int(ip.network_prefix) < 32:
-                nets[ip.ip] = ipaddress.IPv4Network(f"{ip.ip}/{ip.network_prefix}", strict=False)
+    nets = {
+        ip: ipaddress.IPv4Network(f"{ip}/{prefix}", strict=False)
+        for ip, prefix in _local_ipv4()
+        if ip in wanted and prefix < 32
+    }
     if not wanted or set(nets) != wanted:
         return None
     return list(dict.fromkeys(nets.values()))
 
 
 def own_addresses() -> set[str]:
-    return {
-        ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips if isinstance(ip.ip, str)
-    }
+    return {ip for ip, _prefix in _local_ipv4()}
 
 
 async def _probe_one(address: str, port: int, gate: asyncio.Semaphore) -> FoundHost | None:
