@@ -27,32 +27,26 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "driver_families.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from kbuild import OBJ, PARTS, logical_lines  # noqa: E402
 from kernel_source import pinned_trees  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
-_OBJ = re.compile(r"^obj-\$\(CONFIG_(\w+)\)\s*[+:]?=\s*(.*)$")
-_PART = re.compile(r"^([\w-]+?)-(?:objs|y|\$\(CONFIG_\w+\))\s*[+:]?=\s*(.*)$")
 _CONFIG = re.compile(r"^\s*(?:menu)?config\s+(\w+)\s*$")
 _PROMPT = re.compile(r"^\s*(?:tristate|bool|prompt)\s+\"([^\"]+)\"")
-
-
-def _logical_lines(text: str) -> list[str]:
-    """A Makefile's lines with backslash continuations joined."""
-    return text.replace("\\\n", " ").splitlines()
 
 
 def makefile_symbol(makefile: Path, stem: str) -> str | None:
     """The CONFIG symbol that builds `stem`.o into a module in this Makefile."""
     if not makefile.is_file():
         return None
-    lines = _logical_lines(makefile.read_text(encoding="utf-8", errors="replace"))
+    lines = logical_lines(makefile.read_text(encoding="utf-8", errors="replace"))
     objs: dict[str, str] = {}  # object -> its symbol
     parts: dict[str, set[str]] = {}  # module -> its objects
     for line in lines:
-        if m := _OBJ.match(line.strip()):
+        if m := OBJ.match(line.strip()):
             for word in m.group(2).split():
                 objs.setdefault(word.removesuffix(".o"), m.group(1))
-        elif m := _PART.match(line.strip()):
+        elif m := PARTS.match(line.strip()):
             parts.setdefault(m.group(1), set()).update(
                 w.removesuffix(".o") for w in m.group(2).split()
             )

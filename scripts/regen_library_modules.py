@@ -28,21 +28,14 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "library_modules.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from kbuild import OBJ, PARTS, logical_lines  # noqa: E402
 from kernel_source import pinned_trees  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
-# obj-$(CONFIG_WLCORE) += wlcore.o [more.o]
-_OBJ_RE = re.compile(r"^obj-\$\(CONFIG_(\w+)\)\s*[:+]?=\s*(.*)$")
-# wlcore-objs = main.o cmd.o ...   /   rtw88_core-y += main.o   /   mt76-$(CONFIG_PCI) += pci.o
-_PARTS_RE = re.compile(r"^([\w-]+)-(?:objs|y|\$\(CONFIG_\w+\))\s*[:+]?=\s*(.*)$")
 _CONFIG_RE = re.compile(r"^(?:menu)?config\s+(\w+)")
 _SELECT_RE = re.compile(r"^\s+select\s+(\w+)")
 _DEPENDS_RE = re.compile(r"^\s+depends\s+on\s+(.*)$")
 _SYMBOL_RE = re.compile(r"(!?)\b([A-Z][A-Z0-9_]+)\b")
-
-
-def _logical_lines(text: str) -> list[str]:
-    return text.replace("\\\n", " ").splitlines()
 
 
 def makefile_modules(
@@ -52,16 +45,16 @@ def makefile_modules(
     base = makefile.parent.relative_to(root)
     configs: dict[str, str] = {}
     parts: dict[str, str] = {}
-    for line in _logical_lines(makefile.read_text(encoding="utf-8", errors="replace")):
+    for line in logical_lines(makefile.read_text(encoding="utf-8", errors="replace")):
         line = line.split("#", 1)[0].strip()
-        if found := _OBJ_RE.match(line):
+        if found := OBJ.match(line):
             for obj in found.group(2).split():
                 if obj.endswith(".o"):
                     module = obj[:-2].replace("-", "_")
                     if "/" not in module:
                         configs[module] = found.group(1)
                         parts.setdefault(str(base / obj), module)
-        elif found := _PARTS_RE.match(line):
+        elif found := PARTS.match(line):
             module = found.group(1).replace("-", "_")
             for obj in found.group(2).split():
                 if obj.endswith(".o"):
@@ -76,7 +69,7 @@ def kconfig_edges(root: Path) -> tuple[dict[str, set[str]], set[str]]:
     tristate: set[str] = set()
     for kconfig in sorted((root / "drivers/net").rglob("Kconfig*")):
         current: str | None = None
-        for line in _logical_lines(kconfig.read_text(encoding="utf-8", errors="replace")):
+        for line in logical_lines(kconfig.read_text(encoding="utf-8", errors="replace")):
             if found := _CONFIG_RE.match(line):
                 current = found.group(1)
                 edges.setdefault(current, set())
