@@ -26,6 +26,7 @@ from . import (
     wireless_tools,
 )
 from .common import ParseWarning, to_text
+from .mail_quote import join_quoted_log, unquote
 
 
 @dataclass
@@ -273,7 +274,10 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     if key == "ip" and iface:
         named, named_warnings = netif.parse_ip_text(to_text(text), iface)
         return ParsedOutput(key, named, named_warnings, iface)
-    parsed, found_warnings = PARSERS[key].parse(to_text(text))
+    body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
+    if quoted and key == "dmesg":
+        body = join_quoted_log(body)
+    parsed, found_warnings = PARSERS[key].parse(body)
     return ParsedOutput(key, parsed, found_warnings, iface)
 
 

@@ -53,8 +53,10 @@ _HUMAN_TS_RE = later(
 )
 # [6.679649@3]: Amlogic's CPU suffix; [    9.346320][  T187]: the printk caller id
 # (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]"),
-# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
-_CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
+# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]";
+# vendor kernels (Hardkernel's Exynos 3.10 for the ODROID-XU3) print the CPU in lower case:
+# "[ 1755.845627] [c0] ax88179_178a ..." (not in 6.1/6.12; the capture is corpus/odroid_xu3_*)
+_CALLER = r"(?:\s?\[\s*[TCc]\d{1,7}\])?"
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
 _TS_MSG_RE = later(rf"{_TS_RE.pattern}(.*)", re.S)

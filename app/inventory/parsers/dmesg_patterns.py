@@ -62,6 +62,18 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "renamed",
         _Lazy(r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"),
     ),
+    # 2.6-era drivers named the function after the interface: e1000's DPRINTK() printed
+    # PFX "%s: %s: " (netdev name, __FUNCTION__): "e1000: eth0: e1000_watchdog_task: NIC Link is
+    # Up 1000 Mbps Full Duplex" (corpus/x86_fc4_lkml_2006_*); before the shapes that would take
+    # "eth0" for a device and the function for the interface
+    (
+        "link_up",
+        _Lazy(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Up (?P<speed>\d+) "
+            r"(?P<unit>M)bps (?P<duplex>Full|Half) Duplex"
+        ),
+    ),
+    ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Down")),
     (
         "link_up",
         _Lazy(
@@ -260,6 +272,20 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        "link_up",  # ax88179_178a.c ax88179_link_reset(): netdev_info "ax88179 - Link status is: 1"
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"\w+ - Link status is: 1$"
+        ),
+    ),
+    (
+        "link_down",  # ... and ax88179_status() / ax88179_link_reset() when the link drops
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"\w+ - Link status is: 0$"
+        ),
+    ),
+    (
         "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
@@ -442,8 +468,17 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
         "link change",
         "carrier on",
         "Link Speed",
+        "status is: 1",
     ),
-    "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
+    "link_down": (
+        "ink is Down",
+        "link down",
+        "ink Down",
+        "ink down",
+        "ink is down",
+        "carrier off",
+        "status is: 0",
+    ),
     "driver_version": (": v",),
     "firmware": ("successfully",),
     "chip": ("XID", " chip_id 0x"),
