@@ -54,6 +54,12 @@ class LshwNetwork:
         return bus[4:] if bus.startswith("pci@") else None
 
     @property
+    def platform_device(self) -> str | None:
+        """inxi's SoC device "platform@fe300000.ethernet" as the kernel's device name."""
+        bus = self.bus_info or ""
+        return bus[9:] if bus.startswith("platform@") else None
+
+    @property
     def usb_port(self) -> str | None:
         """lshw's "usb@2:1.4" (bus 2, ports 1.4) as the kernel's port path "2-1.4"."""
         m = re.fullmatch(r"usb@(\d+):([\d.]+)", self.bus_info or "")
