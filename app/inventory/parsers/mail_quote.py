@@ -12,10 +12,17 @@ command's parser reads the output itself; for a kernel log, join_quoted_log() th
 kernel line back together: a piece without a log head of its own continues the line before
 it, and a syslog head inside a line starts a new one. Both are one pass over the text, and a
 text that does not start with a quote mark costs one anchored match.
+
+A mail copied from a list archive's raw message is quoted-printable (RFC 2045 6.7): `=`
+written `=3D`, and a line longer than 76 characters cut by a soft line break, `=` at its end,
+even inside a word (`... 6c:3c:8c:2c:bd:=` / `de, XID 541`). from_quoted_printable() decodes a
+text only when every `=` in it is such an escape and it holds a `=3D` or a soft break: a log's
+own `key=value` (`vga=794`) is left alone.
 """
 
 from __future__ import annotations
 
+import quopri
 import re
 
 _STARTS_QUOTED = re.compile(r"[ \t]*>")
@@ -26,8 +33,9 @@ QUOTED_SHARE = 0.8  # of the non-blank lines: a reply quoting an output, not a '
 # level ("kern  :warn  : [", lkp's "kern :warn : ["), the kernel's clock, a /dev/kmsg level.
 _SYSLOG_HEAD = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ kernel(?:\[\d+\])?:"
 _HEAD = re.compile(
-    rf"^(?:{_SYSLOG_HEAD}|[a-z]{{2,8}} *:[a-z]{{3,6}} *: \[|\[\s*\d+\.\d+\]|<\d>|"
-    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d)"
+    rf"^\|?(?:{_SYSLOG_HEAD}|[a-z]{{2,8}} *:[a-z]{{3,6}} *: \[|\[\s*\d+\.\d+\]|<\d>|"
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|"
+    r"\[\S{1,4} \S{1,4} [ \d]?\d \d\d:\d\d:\d\d \d{4}\])"  # dmesg -T, any locale
 )
 # a syslog head inside a line that a reflowing client ran together with the one before
 _INNER_SYSLOG = re.compile(rf" (?={_SYSLOG_HEAD} )")
@@ -35,14 +43,32 @@ _INNER_SYSLOG = re.compile(rf" (?={_SYSLOG_HEAD} )")
 _NOT_A_PIECE = re.compile(r"^(?:\S*[$#]\s|\S*[$#]$|\.\.\.|```|\s*$)")
 
 
-def unquote(text: str) -> tuple[str, bool]:
-    """The text without its quote marks, and whether it was quoted."""
-    if not _STARTS_QUOTED.match(text):
+# every "=" an escape (=XX in upper-case hex) or a soft break; a "=3D" or a soft break present
+_QP_BAD = re.compile(r"=(?![0-9A-F]{2}|\r?\n)")
+_QP_SIGN = re.compile(r"=3D|=\r?\n")
+
+
+def from_quoted_printable(text: str) -> tuple[str, bool]:
+    """The text decoded, and whether it was quoted-printable."""
+    # a log's own "key=value" usually comes early: the test for it first (it ends there)
+    if "=" not in text or _QP_BAD.search(text) or not _QP_SIGN.search(text):
         return text, False
+    try:
+        return quopri.decodestring(text.encode("utf-8")).decode("utf-8", "replace"), True
+    except ValueError:  # pragma: no cover - quopri decodes what the test above lets through
+        return text, False
+
+
+def unquote(text: str) -> tuple[str, bool]:
+    """The text without its quote marks (and its quoted-printable escapes), and whether it was
+    a mail's: quoted or quoted-printable, either of which a mail client may have wrapped."""
+    text, encoded = from_quoted_printable(text)
+    if not _STARTS_QUOTED.match(text):
+        return text, encoded
     lines = [ln for ln in text.split("\n") if ln.strip()]
     quoted = sum(1 for ln in lines if _STARTS_QUOTED.match(ln))
     if not lines or quoted < QUOTED_SHARE * len(lines):
-        return text, False
+        return text, encoded
     return _MARKS.sub("", text), True
 
 
