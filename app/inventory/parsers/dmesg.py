@@ -68,7 +68,8 @@ _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
 _OF_RE = later(rf"^{OF_NAMED}$")
 _KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
-_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
+# ("|[ 21.16] ...": a console's own mark before the clock, corpus/x86_gentoo_netdev_2023_*)
+_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
 # a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
 _BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines

@@ -39,8 +39,9 @@ _HEAD = re.compile(
 )
 # a syslog head inside a line that a reflowing client ran together with the one before
 _INNER_SYSLOG = re.compile(rf" (?={_SYSLOG_HEAD} )")
-# a piece that cannot continue a kernel line: a prompt, an elision, a fence, a blank
-_NOT_A_PIECE = re.compile(r"^(?:\S*[$#]\s|\S*[$#]$|\.\.\.|```|\s*$)")
+# a piece that cannot continue a kernel line: a prompt ("~ # dmesg", "root@pi:~$ "), a line a
+# console marks as its own ("|..."), an elision, a fence, a blank
+_NOT_A_PIECE = re.compile(r"^(?:\S*\s?[$#](?:\s|$)|\||\.\.\.|```|\s*$)")
 
 
 # every "=" an escape (=XX in upper-case hex) or a soft break; a "=3D" or a soft break present

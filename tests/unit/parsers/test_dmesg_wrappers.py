@@ -87,6 +87,8 @@ _wrappers = st.one_of(
     st.builds(lambda f, lv, k: f"{f}{lv}{k}", _facility, _xlevel, _kts),
     # a vendor kernel's CPU tag after the clock: "[ 1755.845627] [c0] " (corpus/odroid_xu3_*)
     st.builds(lambda k, c: f"{k}[c{c}] ", _kts, st.integers(0, 7)),
+    # a console's own mark before the clock: "|[ 21.168373] " (corpus/x86_gentoo_netdev_2023_*)
+    st.builds(lambda k: f"|{k}", _kts),
     # a saved journal's line numbers before it (corpus/ast2500_witherspoon_openbmc_2228_*)
     st.builds(
         lambda n, mo, c, h: f"{n} {mo} 28 {c} {h} kernel: ",
