@@ -86,3 +86,34 @@ def test_a_2_6_drivers_function_name_after_the_interface() -> None:
         "100",
         "Half",
     )
+
+
+# the second batch of the fifteenth set (3 pastes, 23 of 29 facts before its fixes)
+_GENTOO = "x86_gentoo_netdev_2023_r8169_rtl8168h_quoted_printable_pipe_tx_timeout_detach"
+_DEBIAN = "x86_debian_netdev_2023_rtl8125_r8169_mail_wrapped_qp_lshw_dmesg_wT"
+
+
+def test_an_lshw_node_without_its_head_and_with_its_configuration_wrapped() -> None:
+    """netdev 2023: the node pasted from `description: Ethernet interface`, its
+    `configuration:` wrapped by the mail client over three lines, quoted-printable."""
+    inv = _inventory({"lshw -class network": _output(_DEBIAN, "*lshw*")})
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus_path, nic.link_speed_mbps, nic.duplex) == (
+        "enp2s0",
+        "r8169",
+        "0000:02:00.0",
+        1000,
+        "full",
+    )
+    assert nic.firmware == "rtl8125b-2_0.0.2 07/13/20"
+
+
+def test_the_same_link_lines_shown_twice_are_no_flap() -> None:
+    """`dmesg | grep -i r8169` and then `dmesg | tail` show the same Link is Down/Up at the same
+    clocks (behind the console's `|` marks): one change each, so no flapping; the watchdog and
+    r8169's "Can't reset secondary PCI bus, detach NIC" are the problems."""
+    inv = _inventory({"dmesg": _output(_GENTOO)})
+    (nic,) = inv.nics
+    assert nic.link_downs == 1
+    ids = {f.id for f in inv.findings}
+    assert {"tx-timeout", "driver-complaint"} <= ids and "link-flapping" not in ids

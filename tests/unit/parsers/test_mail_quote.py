@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sbctune.inventory.parsers.dispatch import parse_command
 from sbctune.inventory.parsers.dmesg import DmesgResult
 from sbctune.inventory.parsers.ethtool import EthtoolSettings
-from sbctune.inventory.parsers.mail_quote import join_quoted_log, unquote
+from sbctune.inventory.parsers.mail_quote import from_quoted_printable, join_quoted_log, unquote
 
 from .conftest import read_capture
 from .test_dmesg_wrappers import MESSAGES
@@ -19,6 +19,9 @@ _E1000E = "dmesg/x86_nuc_intel_wired_lan_e1000e_ulp_dmesg_x_quoted_wrapped.txt"
 _E1000 = "dmesg/x86_fc4_lkml_2006_e1000_outlook_quoted_reflowed_syslog.txt"
 _ETHTOOL = "ethtool/x86_fc4_lkml_2006_e1000_outlook_quoted_reflowed_syslog.txt"
 _PLAIN = "dmesg/pi4_3108_syslog_genet.txt"
+_QP = "dmesg/x86_gentoo_netdev_2023_r8169_rtl8168h_quoted_printable_pipe_tx_timeout_detach.txt"
+_QP_WRAPPED = "dmesg/x86_debian_netdev_2023_rtl8125_r8169_mail_wrapped_qp_lshw_dmesg_wT.txt"
+_KEY_VALUES = "dmesg/x86_rocm_2642_r8169_dmesg_T_chinese_locale_clock.txt"
 
 
 def _events(text: str) -> list[tuple[str, dict[str, str]]]:
@@ -50,6 +53,32 @@ def test_a_quoted_ethtool_output_reads_as_ethtool() -> None:
     result = parse_command("ethtool eth0", read_capture(_ETHTOOL)).result
     assert isinstance(result, EthtoolSettings)
     assert (result.speed_mbps, result.duplex, result.link_detected) == (1000, "Full", True)
+
+
+def test_a_quoted_printable_mail_as_a_list_archive_stores_it() -> None:
+    """netdev 2023: soft line breaks inside an address (`6c:3c:8c:2c:bd:=` / `de`) and a word
+    (`secondar=` / `y PCI bus`), `=3D` for `=`: the lines are whole again."""
+    result = parse_command("dmesg", read_capture(_QP)).result
+    assert isinstance(result, DmesgResult)
+    texts = [e.text for e in result.events]
+    assert "r8169 0000:03:00.0 eth0: RTL8168h/8111h, 6c:3c:8c:2c:bd:de, XID 541, IRQ 164" in texts
+    assert "r8169 0000:03:00.0 enp3s0: Can't reset secondary PCI bus, detach NIC" in texts
+
+
+def test_a_mail_clients_hard_wrap_of_dmesg_T_lines() -> None:
+    """`[Fri Jan 20 13:19:41 2023] r8169 0000:02:00.0 enp2s0: rtl_chipcmd_cond` then
+    `=3D=3D 1 (loop: 100, delay: 100).`: one error line of r8169."""
+    result = parse_command("dmesg -wT", read_capture(_QP_WRAPPED)).result
+    assert isinstance(result, DmesgResult)
+    texts = [e.text for e in result.events]
+    line = "r8169 0000:02:00.0 enp2s0: rtl_chipcmd_cond == 1 (loop: 100, delay: 100)."
+    assert texts.count(line) == 2
+
+
+def test_a_logs_own_key_values_are_not_quoted_printable() -> None:
+    text = read_capture(_KEY_VALUES)  # apparmor="STATUS" ...: an "=" that is no escape
+    assert from_quoted_printable(text) == (text, False)
+    assert from_quoted_printable(read_capture(_PLAIN)) == (read_capture(_PLAIN), False)
 
 
 def test_a_text_that_is_not_a_quote_is_left_alone() -> None:
@@ -94,8 +123,9 @@ def test_a_kernel_line_cut_into_quoted_pieces_reads_the_same(
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from("> \n\tkern:[]0123456789.abcJan5eth-"), max_size=300))
+@given(st.text(alphabet=st.sampled_from("> \n\tkern:[]0123456789.abcJan5eth-=3DA|#~"), max_size=300))
 def test_garbage_never_raises(text: str) -> None:
+    assert isinstance(from_quoted_printable(text)[0], str)
     body, quoted = unquote(text)
     assert isinstance(body, str) and isinstance(quoted, bool)
     assert isinstance(join_quoted_log(body), str)
