@@ -166,14 +166,17 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
     if cmd == "ethtool":
         key = "ethtool"
         iface = None
+        as_json = False  # the settings as JSON (ethtool >= 5.10): read; other JSON outputs not
         for a in args:
             if a in _ETHTOOL_OPTS:
                 key = _ETHTOOL_OPTS[a]
+            elif a in ("--json", "-j"):
+                as_json = True
             elif a.startswith("-"):
                 return None, None  # -S, -m, -a ...: not parsed
             elif iface is None:
                 iface = a
-        return key, iface
+        return (None, None) if as_json and key != "ethtool" else (key, iface)
     if cmd == "ip":
         json_mode = any(
             a in {"-j", "-json", "--json"} or re.fullmatch(r"-[a-z]*j[a-z]*", a) for a in args
