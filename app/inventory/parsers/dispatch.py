@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 from . import (
     dmesg,
     ethtool,
+    ethtool_json,
     ethtool_stats,
     hwinfo,
     iperf,
@@ -64,7 +65,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
-    "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
+    "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
     "ethtool -g": Spec(ethtool.parse_ethtool_rings, ethtool.EthtoolRings, "ethtool_g", True),

@@ -6,6 +6,7 @@ A new shape stays cheap by the rules in the docstring of parsers/dmesg.py."""
 from __future__ import annotations
 
 from sbctune.catalog.child_devices import pattern as _child_pattern
+from sbctune.inventory.parsers import dmesg_patterns_words as _words
 from sbctune.inventory.parsers.dmesg_patterns_bus import PCIE_NEEDLES, PCIE_PATTERNS
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
@@ -62,18 +63,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "renamed",
         _Lazy(r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"),
     ),
-    # 2.6-era drivers named the function after the interface: e1000's DPRINTK() printed
-    # PFX "%s: %s: " (netdev name, __FUNCTION__): "e1000: eth0: e1000_watchdog_task: NIC Link is
-    # Up 1000 Mbps Full Duplex" (corpus/x86_fc4_lkml_2006_*); before the shapes that would take
-    # "eth0" for a device and the function for the interface
-    (
-        "link_up",
-        _Lazy(
-            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Up (?P<speed>\d+) "
-            r"(?P<unit>M)bps (?P<duplex>Full|Half) Duplex"
-        ),
-    ),
-    ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Down")),
+    *_words.OWN_WORDS_FIRST,
     (
         "link_up",
         _Lazy(
@@ -271,20 +261,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?P<speed>[1-9]\d*) mbit/s downlink"
         ),
     ),
-    (
-        "link_up",  # ax88179_178a.c ax88179_link_reset(): netdev_info "ax88179 - Link status is: 1"
-        _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"\w+ - Link status is: 1$"
-        ),
-    ),
-    (
-        "link_down",  # ... and ax88179_status() / ax88179_link_reset() when the link drops
-        _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"\w+ - Link status is: 0$"
-        ),
-    ),
+    *_words.own_words(BUS_ID),
     (
         "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
         _Lazy(
@@ -468,17 +445,8 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
         "link change",
         "carrier on",
         "Link Speed",
-        "status is: 1",
     ),
-    "link_down": (
-        "ink is Down",
-        "link down",
-        "ink Down",
-        "ink down",
-        "ink is down",
-        "carrier off",
-        "status is: 0",
-    ),
+    "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
     "driver_version": (": v",),
     "firmware": ("successfully",),
     "chip": ("XID", " chip_id 0x"),
@@ -525,3 +493,5 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "wifi_chip": ("brcmfmac",),
     "device": (": ",),
 }
+for _kind, _needles in _words.OWN_WORDS_NEEDLES.items():
+    _NEEDLES[_kind] += _needles

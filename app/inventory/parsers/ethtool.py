@@ -89,14 +89,6 @@ def _yes_no(value: str) -> bool | None:
 
 
 def _parse_ethtool(text: str) -> Parsed[EthtoolSettings]:
-    if '"ifname"' in text:  # ethtool --json IFACE
-        from .ethtool_json import looks_like_json, parse_settings_json  # it imports this module
-
-        if looks_like_json(text):
-            settings = parse_settings_json(text)
-            if settings is not None:
-                return settings, []
-            return EthtoolSettings(), [ParseWarning("ethtool", "its JSON could not be read")]
     res = EthtoolSettings()
     warnings: list[ParseWarning] = []
     found = bad = 0

@@ -13,7 +13,8 @@ import json
 import re
 from typing import Any
 
-from .ethtool import EthtoolSettings
+from .common import Parsed, ParseWarning, guarded
+from .ethtool import EthtoolSettings, parse_ethtool
 
 _OPENS = re.compile(r"^\s*(?:\[\s*\{|\{\s*\"ifname\")")
 _MODES = {
@@ -23,6 +24,20 @@ _MODES = {
     "link-partner-modes": "link_partner_link_modes",
 }
 MAX_CHARS = 200_000  # one interface's settings are a few kilobytes
+
+
+def parse_ethtool_any(text: str) -> Parsed[EthtoolSettings]:
+    """`ethtool IFACE` in either form: JSON (`--json`) or the text ethtool prints."""
+    if '"ifname"' not in text[:MAX_CHARS] or not looks_like_json(text):
+        return parse_ethtool(text)
+    return guarded("ethtool", _parse_json, text, EthtoolSettings)
+
+
+def _parse_json(text: str) -> Parsed[EthtoolSettings]:
+    found = parse_settings_json(text)
+    if found is None:
+        return EthtoolSettings(), [ParseWarning("ethtool", "its JSON could not be read")]
+    return found, []
 
 
 def looks_like_json(text: str) -> bool:
