@@ -417,3 +417,8 @@ def _features(features: dict[str, Any], caps: DriverCaps) -> None:
         if name in wanted or name in features["order"]:
             wanted[name] = False
             features["fixed"].pop(name, None)
+    # set in features but never in hw_features (igb: HIGHDMA, the VLAN filter): "on [fixed]"
+    for name in caps.facts.get("features_fixed_on", []):
+        if name in features["order"]:
+            wanted.pop(name, None)
+            features["fixed"][name] = True

@@ -176,6 +176,11 @@ def _version(series: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+# Facts whose lists add up over several cited facts (igb: HIGHDMA and the VLAN filter, each
+# set in features after hw_features in its own line of igb_probe).
+_LIST_FACTS = frozenset({"features_fixed_on"})
+
+
 def caps(
     driver: str | None, kernel: str | None = None, chip: str | None = None
 ) -> DriverCaps | None:
@@ -245,6 +250,9 @@ def caps(
                     if setting not in facts["restarts_on"]:
                         facts["restarts_on"].append(setting)
                         cites[f"restarts:{setting}"] = where
+            if fact["fact"] in _LIST_FACTS and fact["fact"] in facts:  # one fact per citation
+                facts[fact["fact"]] = [*facts[fact["fact"]], *fact["value"]]
+                continue
             facts.setdefault(fact["fact"], fact["value"])
             cites.setdefault(fact["fact"], where)
     return DriverCaps(
