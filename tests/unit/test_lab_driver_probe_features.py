@@ -1,0 +1,73 @@
+"""The lab's `ethtool -k`, `-l` and queues as each driver's probe leaves them (fifth audit,
+resources/tuning/driver_caps_audit5b.md): features a driver sets in `features` but never in
+`hw_features` are "on [fixed]" and refuse -K; a device tree's queue count is the lab's."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab.ethtool_state import interface_state
+from sbctune.lab.ethtool_table import channels_state, driver_queues
+from sbctune.tuning import driver_caps
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+
+EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
+
+
+def ethtool(tmp_path: Path, driver: str, chip: str, *argv: str) -> tuple[str, list[str], int]:
+    path = tmp_path / "state.json"
+    if not path.exists():
+        iface = interface_state(driver, EMPTY, "eth0", chip, "")
+        state = {"schema": 1, "interfaces": {"eth0": iface}}
+        path.write_text(json.dumps(state), encoding="utf-8")
+    result = fake_ethtool.run(list(argv), str(path))
+    assert result is not None
+    return result
+
+
+@pytest.mark.parametrize(
+    ("driver", "chip", "fixed_on"),
+    [
+        ("r8169", "RTL8125B", ["highdma"]),  # rtl_init_one: features |= HIGHDMA, not hw_features
+        ("igb", "82580", ["highdma", "rx-vlan-filter"]),  # igb_probe: both after the copy
+        ("igc", "I225-V", ["highdma"]),  # igc_probe: HIGHDMA after hw_features |= features
+    ],
+)
+def test_features_the_driver_never_lets_change_are_fixed_on(
+    tmp_path: Path, driver: str, chip: str, fixed_on: list[str]
+) -> None:
+    shown = ethtool(tmp_path, driver, chip, "-k", "eth0")[0]
+    for name in fixed_on:
+        assert f"{name}: on [fixed]\n" in shown, name
+    assert set(fixed_on) <= set(driver_caps.caps(driver, None, chip).facts["features_fixed_on"])  # type: ignore[union-attr]
+    if os.geteuid() == 0:  # -K needs root, as on a Pi
+        ethtool(tmp_path, driver, chip, "-K", "eth0", fixed_on[0], "off")
+        assert f"{fixed_on[0]}: on [fixed]\n" in ethtool(tmp_path, driver, chip, "-k", "eth0")[0]
+
+
+def test_the_vlan_tag_offloads_of_igb_stay_changeable(tmp_path: Path) -> None:
+    """igb_probe sets CTAG_RX/TX in the same line as the filter, but they are in hw_features."""
+    shown = ethtool(tmp_path, "igb", "82580", "-k", "eth0")[0]
+    assert "rx-vlan-offload: on\n" in shown and "tx-vlan-offload: on\n" in shown
+
+
+@pytest.mark.parametrize(
+    ("chip", "kernel", "queues"),
+    [("RK3588", "6.12", 2), ("RK3568", "6.12", 1), ("RK3568", "6.1", 1), ("", "", 1)],
+)
+def test_stmmac_uses_the_queues_its_device_tree_asks_for(
+    chip: str, kernel: str, queues: int
+) -> None:
+    """rk3588-base.dtsi: snps,rx/tx-queues-to-use = <2>; rk3568.dtsi and the driver's default
+    (stmmac_mtl_setup, no such node): 1. the lab's queues and `ethtool -l` show them."""
+    in_use = driver_queues("stmmac", chip, 8, None)
+    assert in_use == (queues, queues)
+    channels = channels_state("stmmac", chip, kernel, in_use)
+    assert channels is not None
+    assert channels["cur"]["rx"] == channels["cur"]["tx"] == queues
