@@ -223,7 +223,7 @@ def hold_to_table(
         if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)
-    _features(state["features"], caps)
+    _features(state["features"], caps, chip)
     if caps.facts.get("ethtool_refused_when_down") and driver_caps.fact_in_every_series(
         caps, "ethtool_refused_when_down"
     ):  # stmmac on 6.1: .begin = stmmac_check_if_running
@@ -401,7 +401,7 @@ def queue_pairs(state: dict[str, Any], driver: str, chip: str = "", kernel: str 
     co["pairs"] = {"tx-usecs": rule["tx-usecs"], "paired": paired, "exempt": exempt}
 
 
-def _features(features: dict[str, Any], caps: DriverCaps) -> None:
+def _features(features: dict[str, Any], caps: DriverCaps, chip: str = "") -> None:
     features["restart_on"] = list(caps.facts.get("restarts_on_features", []))
     features["follow"] = dict(caps.facts.get("features_follow", {}))  # igb/igc: VLAN TX = RX
     features["needs"] = dict(caps.facts.get("features_need", {}))  # atlantic: LRO needs RX csum
@@ -422,3 +422,13 @@ def _features(features: dict[str, Any], caps: DriverCaps) -> None:
         if name in features["order"]:
             wanted.pop(name, None)
             features["fixed"][name] = True
+    # what the chip's MAC type adds or lacks (igb: HW_TC and NTUPLE from the I350; r8169: no
+    # IPv6 checksum or TSO6 before csum v2), the longest chip name that `chip` contains
+    rule = driver_caps.by_chip(caps.facts.get("features_by_chip"), chip) or {}
+    for name in (n for n in rule.get("fixed_off", []) if n in features["order"]):
+        wanted.pop(name, None)
+        features["fixed"][name] = False
+    for key, on in (("changeable_on", True), ("changeable_off", False)):
+        for name in (n for n in rule.get(key, []) if n in features["order"]):
+            features["fixed"].pop(name, None)
+            wanted[name] = on

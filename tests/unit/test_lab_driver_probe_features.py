@@ -71,3 +71,28 @@ def test_stmmac_uses_the_queues_its_device_tree_asks_for(
     channels = channels_state("stmmac", chip, kernel, in_use)
     assert channels is not None
     assert channels["cur"]["rx"] == channels["cur"]["tx"] == queues
+
+
+@pytest.mark.parametrize(
+    ("driver", "chip", "lines"),
+    [
+        # igb_probe: HW_TC from the I350 on (features), NTUPLE from the I350 on (hw_features)
+        ("igb", "I350-T2", ["hw-tc-offload: on\n", "ntuple-filters: off\n"]),
+        ("igb", "I210", ["hw-tc-offload: on\n", "ntuple-filters: off\n"]),
+        ("igb", "82580", ["hw-tc-offload: off [fixed]\n", "ntuple-filters: off [fixed]\n"]),
+        # SCTP CRC and UDP segmentation only from the 82576 on
+        ("igb", "82575",
+         ["\ttx-checksum-sctp: off [fixed]\n", "tx-udp-segmentation: off [fixed]\n"]),
+        ("igb", "82576", ["\ttx-checksum-sctp: on\n", "tx-udp-segmentation: on\n"]),
+        # r8169 without csum v2 (RTL8168b/8111b): no IPv6 checksum, no TSO6
+        ("r8169", "RTL8168b/8111b",
+         ["\ttx-checksum-ipv6: off [fixed]\n", "\ttx-tcp6-segmentation: off [fixed]\n"]),
+        ("r8169", "RTL8125B", ["\ttx-checksum-ipv6: on\n", "\ttx-tcp6-segmentation: off\n"]),
+    ],
+)  # fmt: skip
+def test_features_follow_the_chips_mac_type(
+    tmp_path: Path, driver: str, chip: str, lines: list[str]
+) -> None:
+    shown = ethtool(tmp_path, driver, chip, "-k", "eth0")[0]
+    for line in lines:
+        assert line in shown, line
