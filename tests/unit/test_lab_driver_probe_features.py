@@ -20,10 +20,12 @@ pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with
 EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 
 
-def ethtool(tmp_path: Path, driver: str, chip: str, *argv: str) -> tuple[str, list[str], int]:
+def ethtool(
+    tmp_path: Path, driver: str, chip: str, *argv: str, kernel: str = "", speed: int = 1000
+) -> tuple[str, list[str], int]:
     path = tmp_path / "state.json"
     if not path.exists():
-        iface = interface_state(driver, EMPTY, "eth0", chip, "")
+        iface = interface_state(driver, EMPTY, "eth0", chip, kernel, speed_mbps=speed)
         state = {"schema": 1, "interfaces": {"eth0": iface}}
         path.write_text(json.dumps(state), encoding="utf-8")
     result = fake_ethtool.run(list(argv), str(path))
@@ -96,3 +98,23 @@ def test_features_follow_the_chips_mac_type(
     shown = ethtool(tmp_path, driver, chip, "-k", "eth0")[0]
     for line in lines:
         assert line in shown, line
+
+
+@pytest.mark.parametrize(
+    ("kernel", "speed", "lpi", "modes_2500"),
+    [
+        ("6.12.25+rpt-rpi-v8", 2500, "Tx LPI: 5 (us)", True),  # (1500 + 46) * 8 / 2500
+        ("6.12.25+rpt-rpi-v8", 1000, "Tx LPI: 12 (us)", True),
+        ("6.1.0-rpi7", 2500, "Tx LPI: disabled", False),  # phy_ethtool_get_eee: no Tx LPI
+        ("", 2500, "Tx LPI: 5 (us)", True),  # unknown: one kernel's answer, not a mix of two
+    ],
+)
+def test_r8169_eee_on_an_rtl8125_is_one_kernels(
+    tmp_path: Path, kernel: str, speed: int, lpi: str, modes_2500: bool
+) -> None:
+    """6.12 rtl_set_eee_txidle_timer: Tx LPI idle time MTU + 46 bytes, read back in us at the
+    link's speed; 6.12 phy_support_eee turns Tx LPI on and shows 2500baseT; 6.1 neither."""
+    shown = ethtool(tmp_path, "r8169", "RTL8125B", "--show-eee", "eth0", kernel=kernel,
+                    speed=speed)[0]  # fmt: skip
+    assert f"\t{lpi}\n" in shown
+    assert ("2500baseT/Full" in shown) is modes_2500
