@@ -12,7 +12,7 @@ import pytest
 
 from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import interface_state
-from sbctune.lab.ethtool_table import channels_state, driver_queues
+from sbctune.lab.ethtool_table import channels_state, driver_queues, driver_queues_allocated
 from sbctune.tuning import driver_caps
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
@@ -118,3 +118,19 @@ def test_r8169_eee_on_an_rtl8125_is_one_kernels(
                     speed=speed)[0]  # fmt: skip
     assert f"\t{lpi}\n" in shown
     assert ("2500baseT/Full" in shown) is modes_2500
+
+
+def test_atlantic_allocates_32_queues_and_uses_one_per_cpu() -> None:
+    """aq_ndev_alloc: alloc_etherdev_mq(..., AQ_HW_QUEUES_MAX) = 32 each way (`ip -d link`
+    numtxqueues 32); aq_nic_start sets aq_vecs * tcs in use: 4 on a 4-core board."""
+    assert driver_queues_allocated("atlantic", "AQC107", 4, None) == (32, 32)
+    assert driver_queues("atlantic", "AQC107", 4, None) == (4, 4)
+
+
+def test_igc_rx_all_is_fixed_so_no_restart_is_claimed_for_it(tmp_path: Path) -> None:
+    """igc_probe never puts NETIF_F_RXALL in hw_features (igb_probe does)."""
+    assert "rx-all: off [fixed]\n" in ethtool(tmp_path, "igc", "I225-V", "-k", "eth0")[0]
+    igc, igb = driver_caps.caps("igc"), driver_caps.caps("igb")
+    assert igc is not None and igb is not None
+    assert igc.facts["restarts_on_features"] == ["rx-ntuple-filter"]
+    assert "rx-all" in igb.facts["restarts_on_features"]
