@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import cpu_marker, hostname, irq_model, irq_refusal, overlay, sysctls
+from sbctune.lab import cpu_marker, hostname, irq_model, irq_refusal, knobs_napi, overlay, sysctls
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.system import tool
@@ -32,12 +32,25 @@ def nsinit_config(
         "shadow": str(shadow),
         "sshd": tool("sshd"),
         "sshd_config": str(config),
-        "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
+        "interfaces": nsinit_interfaces(profile),
         "sysctls": sysctls.models(),
         "overlays": overlays,
         "hostname": name,  # nsinit sets it in the lab's own UTS namespace, not in this one:
         "host_uts": os.readlink("/proc/self/ns/uts"),  # posix-only: the lab is Linux
     }
+
+
+def nsinit_interfaces(profile: LabProfile) -> list[dict[str, Any]]:
+    """The NICs as nsinit models their sysfs knobs: XPS on one queue (ENOENT), threaded NAPI
+    as the driver's kernel answers it (``knobs_napi``: the table's ``napi`` fact)."""
+    return [
+        {
+            "name": i.name,
+            "xps_enoent": i.xps_enoent,
+            "napi": knobs_napi.napi_of(i.driver or "", profile.kernel, i.chip or ""),
+        }
+        for i in profile.interfaces
+    ]
 
 
 BOOT_FILES = ("config.txt", "cmdline.txt")

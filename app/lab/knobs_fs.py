@@ -14,6 +14,8 @@ Trees (bind-mounted inside the lab's mount namespace by ``nsinit``):
   checked against the profile's CPU count and the bits this host has are written through to
   the real file, so RPS/XPS act for real; ``xps_enoent`` interfaces answer ENOENT like a
   single-queue driver;
+- ``net/IFACE/threaded`` -> ``/sys/class/net/IFACE/threaded``: threaded NAPI as the kernel
+  answers for the profile's driver (``knobs_napi``), not as the veth does;
 - ``sysctl/net/core/NAME`` ... -> lab-private copies of the sysctls a network namespace does
   not make private (see ``sysctls``), bind-mounted over /proc/sys/net/... by ``nsinit``;
 - ``power/firmware/get_throttled`` -> ``/sys/devices/platform/soc/soc:firmware`` and
@@ -55,6 +57,7 @@ from sbctune.lab.knobs_model import (
     parse_list,
     parse_mask,
 )
+from sbctune.lab.knobs_napi import Threaded
 from sbctune.lab.power import ZONE_TYPE, read_state
 from sbctune.lab.sysctls import private_sysctl
 
@@ -196,6 +199,9 @@ def build_tree(config: dict[str, Any]) -> Tree:
     freq = _add_cpufreq(tree, config, cpus)
     add_irqs(tree, config, cpus)
     queues = _add_queues(tree, config, cpus)
+    for knob in config.get("threaded", []):
+        threaded = Threaded(knob["napi"], str(knob.get("flags", "")))
+        tree.add_file(knob["path"], threaded.read, threaded.write)
     for name, model in config.get("sysctls", {}).items():
         knob = private_sysctl(name, model)
         tree.add_file("sysctl/" + name.replace(".", "/"), knob.read, knob.write)

@@ -67,3 +67,16 @@ async def test_igb_interrupts_follow_ethtool_L_in_the_lab(lab_factory: Any) -> N
     # coreutils' echo: dash's builtin reports any write error as "I/O error"
     written = in_lab(lab, f"/bin/echo 2 > /proc/irq/{newest}/smp_affinity; echo rc=$?")
     assert "Invalid argument" in written and "rc=1" in written
+
+
+def test_threaded_napi_answers_as_the_drivers_kernel(lab_factory: Any) -> None:
+    """audit4a row 5 (closed in session 13): lan78xx has NAPI from lan78xx_probe, so its kernel
+    accepts /sys/class/net/eth0/threaded and reads it back; the veth the lab runs refused."""
+    lab = lab_factory("pi3bplus-lan78xx")
+    assert in_lab(lab, "cat /sys/class/net/eth0/threaded").strip() == "0"
+    # coreutils' echo: dash's builtin reports any write error as "I/O error"
+    written = in_lab(lab, "/bin/echo 1 > /sys/class/net/eth0/threaded; echo rc=$?")
+    assert "rc=0" in written, written
+    assert in_lab(lab, "cat /sys/class/net/eth0/threaded").strip() == "1"
+    refused = in_lab(lab, "/bin/echo 2 > /sys/class/net/eth0/threaded; echo rc=$?")
+    assert "Operation not supported" in refused and "rc=1" in refused
