@@ -52,23 +52,33 @@ def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
 
 
 def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
+    """ethtool's lines from the driver's facts. A driver whose chip or PHY decides the link
+    modes (atlantic, stmmac, asix) has no `supported`: its mode, pause, port and transceiver
+    lines are left out, never guessed. `autoneg = false`: a ksettings without the Autoneg bit
+    (cdc_ncm's usbnet_get_link_ksettings_internal)."""
+
     def line(label: str, key: str) -> list[list[Any]]:
         return [[label, str(facts[key]), []]] if key in facts else []
 
+    def modes(label: str, key: str) -> list[list[Any]]:
+        return [[label, list(facts[key]), []]] if key in facts else []
+
+    yes = "Yes" if facts.get("autoneg", True) else "No"
+    known = "supported" in facts
     ports = " ".join(facts.get("ports", []))
     blocks: list[list[Any]] = [
-        ["Supported ports", f"[ {ports} ]", []],
-        ["Supported link modes", list(facts.get("supported", [])), []],
+        *([["Supported ports", f"[ {ports} ]", []]] if "ports" in facts else []),
+        *modes("Supported link modes", "supported"),
         *line("Supported pause frame use", "pause_supported"),
-        ["Supports auto-negotiation", "Yes", []],
+        *([["Supports auto-negotiation", yes, []]] if known else []),
         ["Supported FEC modes", "Not reported", []],
-        ["Advertised link modes", list(facts.get("advertised", [])), []],
+        *modes("Advertised link modes", "advertised"),
         *line("Advertised pause frame use", "pause_advertised"),
-        ["Advertised auto-negotiation", "Yes", []],
+        *([["Advertised auto-negotiation", yes, []]] if known else []),
         ["Advertised FEC modes", "Not reported", []],
         ["Speed", "", []],
         ["Duplex", "", []],
-        ["Auto-negotiation", "on", []],
+        ["Auto-negotiation", "on" if facts.get("autoneg", True) else "off", []],
         *line("Port", "port"),
         *line("Transceiver", "transceiver"),
     ]
