@@ -91,11 +91,23 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
     return blocks
 
 
+def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
+    """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
+    the default for that series; with no known series a fact the series disagree on is left
+    out (never guessed)."""
+    by_series = facts.pop("by_series", {})
+    series = driver_caps.series_of(kernel or None)
+    if len(series) == 1:
+        return {**facts, **dict(by_series.get(series[0], {}))}
+    differing = {key for entry in by_series.values() for key in entry}
+    return {k: v for k, v in facts.items() if k not in differing}
+
+
 def link_state(
     driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
 ) -> dict[str, Any] | None:
     """The ``link`` entry of an interface's state, or None (the capture script answers)."""
-    facts = _facts(driver) or {}
+    facts = _by_series(_facts(driver) or {}, kernel)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
     has = caps.has if caps is not None else (lambda op: False)
     if capture is not None:

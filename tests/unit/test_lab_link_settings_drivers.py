@@ -99,3 +99,24 @@ def test_atlantic_refuses_a_rate_it_has_no_case_for_with_eperm(tmp_path: Path) -
     half = _run(path, "-s", "eth0", "speed", "2500", "duplex", "half", "autoneg", "off")
     assert half == ("", ["netlink error: Invalid argument"], 75)
     assert _run(path, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off")[2] == 0
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+@pytest.mark.parametrize(
+    ("kernel", "shown"),
+    [("6.1.0-28-arm64", "external"), ("6.12.47+rpt-rpi-2712", "internal"), ("", None)],
+)
+def test_the_rtl8125b_transceiver_is_the_kernel_series_phy_drivers(
+    tmp_path: Path, kernel: str, shown: str | None
+) -> None:
+    """6.1 binds the RTL8125's PHY (0x001cc840) to "RTL8226B_RTL8221B 2.5Gbps PHY" (no
+    PHY_IS_INTERNAL): external; 6.12's rtl8221b_match_phy_device declines a PHY without MMD
+    over C22 and "Realtek Internal NBASE-T PHY" (PHY_IS_INTERNAL) takes it: internal. With no
+    kernel named the series disagree: the line is left out. Before: external everywhere."""
+    iface = interface_state("r8169", EMPTY, "eth0", "RTL8125B", kernel)
+    iface["link"].update(carrier=True, speed="1000", duplex="full")
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    out = _run(str(path), "eth0")[0]
+    lines = [x.strip() for x in out.splitlines() if x.strip().startswith("Transceiver:")]
+    assert lines == ([f"Transceiver: {shown}"] if shown else [])
