@@ -155,14 +155,21 @@ def drvinfo_strings(driver: str, kernel: str = "") -> dict[str, str]:
     get_drvinfo is usbnet's or none in every series: ethtool_get_drvinfo (net/ethtool/ioctl.c)
     pre-fills version with the running kernel's release (`kernel`, the profile's, where it names
     one), and usbnet_get_drvinfo (drivers/net/usb/usbnet.c) writes only the driver's name, its
-    driver_info's description as fw_version, and the bus. Another get_drvinfo may write its own
-    version (r8152's DRIVER_VERSION): nothing is claimed for it."""
+    driver_info's description as fw_version, and the bus. A driver with a get_drvinfo of its own
+    says in the table what it writes there (the hand fact ``drvinfo_version``: "kernel" where it
+    writes none, as bcmgenet_get_drvinfo and igb_get_drvinfo; r8152's DRIVER_VERSION "v1.12.13",
+    asix's "22-Dec-2011"); a driver with neither is claimed nothing."""
     entry = driver_caps.table()["drivers"].get(driver) or {}
     per_series = [v for s, v in entry.items() if s in driver_caps.table()["kernels"]]
     own = {v.get("ops", {}).get("get_drvinfo") for v in per_series}
+    release = {"version": kernel} if kernel and kernel != "unknown" else {}
     if not per_series or not own <= {None, "usbnet_get_drvinfo"}:
-        return {}
-    found = {"version": kernel} if kernel and kernel != "unknown" else {}
+        caps = driver_caps.caps(driver, kernel or None)
+        written = caps.facts.get("drvinfo_version") if caps else None
+        if written is None:
+            return {}
+        return release if written == "kernel" else {"version": str(written)}
+    found = dict(release)
     sources = [str(f) for v in per_series for f in v.get("sources", [])]
     if own == {"usbnet_get_drvinfo"} and sources:
         description = only_description(sources[0])
