@@ -95,3 +95,32 @@ def test_repeated_interfaces_keep_one_entry_each(names: list[str]) -> None:
     )
     parsed, _ = parse_ip_text(text)
     assert sorted(parsed.names) == sorted(set(names))
+
+
+_ICSSG = "am6548_ti_e2e_1561861_icssg_prueth_node_named_device_debug_prints"
+
+
+def test_a_device_named_by_a_node_without_address_is_a_platform_device() -> None:
+    """TI's ICSSG node `/icssg0-eth` has no unit address, so its platform device is named
+    `icssg0-eth`: `icssg-prueth icssg0-eth: DEBUG: ...` are that NIC's lines, on the SoC."""
+    (nic,) = _inventory({"dmesg": _command(_ICSSG, "000-dmesg.txt")}).nics
+    assert (nic.driver, nic.bus, nic.bus_path) == ("icssg-prueth", "platform", "icssg0-eth")
+    line = "[ 1.0] icssg-prueth icssg0-eth eth1: Link is Up - 1Gbps/Full - flow control off"
+    (nic,) = _inventory({"dmesg": line + "\n"}).nics
+    assert (nic.name, nic.bus, nic.bus_path, nic.link_speed_mbps) == (
+        "eth1",
+        "platform",
+        "icssg0-eth",
+        1000,
+    )
+
+
+def test_a_node_name_needs_a_network_driver_of_the_kernel_before_it() -> None:
+    """The same shape after a name that is no network driver of the kernel's tables (a
+    daemon, a library, words of a message) makes no NIC."""
+    for line in (
+        "[ 1.0] systemd-udevd some-rule: Failed to process",
+        "[ 1.0] leds-gpio led-status: probe",
+        "[ 1.0] icssg-prueth icssg0-eth:",  # nothing said after the colon
+    ):
+        assert _inventory({"dmesg": line + "\n"}).nics == [], line

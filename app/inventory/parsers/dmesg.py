@@ -36,6 +36,7 @@ from .dmesg_patterns import (
     ADDRESSED_BUS_ID,
     BUS_ID,
     OF_NAMED,
+    OF_NODE,
     PRE_DT_PLATFORM,
 )
 from .lazy_pattern import later
@@ -67,7 +68,7 @@ _TS_MSG_RE = later(rf"{_TS_RE.pattern}(.*)", re.S)
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
 # then the message's shape (a driver and its device address).
 _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
-_OF_RE = later(rf"^{OF_NAMED}$")
+_OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
 _KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
 _ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
