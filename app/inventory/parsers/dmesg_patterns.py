@@ -268,20 +268,6 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     *_words.own_words(BUS_ID),
-    (
-        "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
-        _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"Link Speed (?P<speed>[1-9]\d*), USB (?P<usb_gen>\d)$"
-        ),
-    ),
-    (
-        "link_up",  # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
-        _Lazy(
-            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) (?P<unit>M)bps "
-            r"(?P<duplex>Full|Half) Duplex"
-        ),
-    ),
     ("usb_unsupported", _Lazy(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
     ("machine_model", _Lazy(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
     ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),

@@ -1,9 +1,10 @@
 """Link lines in a driver's own words (a part of dmesg_patterns, kept apart to keep that module
-small): 2.6-era drivers that named their function after the interface, and a USB driver that
-states its link as a number. OWN_WORDS_FIRST goes before the generic link shapes (which would
-take "eth0" for a device and the function for the interface), own_words() anywhere: it takes
-the kernel device-name shape (dmesg_patterns.BUS_ID) that module defines. Their needles,
-OWN_WORDS_NEEDLES, join that module's."""
+small): 2.6-era drivers that named their function after the interface, and drivers that state
+their link in words of their own (ax88179's number, aqc111's speeds, e1000's NIC Link line).
+OWN_WORDS_FIRST goes before the generic link shapes (which would take "eth0" for a device and
+the function for the interface), own_words() anywhere: it takes the kernel device-name shape
+(dmesg_patterns.BUS_ID) that module defines. Their needles, OWN_WORDS_NEEDLES, join that
+module's."""
 
 from __future__ import annotations
 
@@ -40,6 +41,22 @@ def own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
             _Lazy(
                 rf"^(?P<driver>[\w-]+) (?P<device>{bus_id}) (?P<iface>[\w.-]+): "
                 r"\w+ - Link status is: 0$"
+            ),
+        ),
+        (
+            # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
+            "link_up",
+            _Lazy(
+                rf"^(?P<driver>[\w-]+) (?P<device>{bus_id}) (?P<iface>[\w.-]+): "
+                r"Link Speed (?P<speed>[1-9]\d*), USB (?P<usb_gen>\d)$"
+            ),
+        ),
+        (
+            # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
+            "link_up",
+            _Lazy(
+                r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) "
+                r"(?P<unit>M)bps (?P<duplex>Full|Half) Duplex"
             ),
         ),
     ]
