@@ -19,6 +19,7 @@ from . import (
     lspci,
     lsusb,
     netif,
+    networkctl_list,
     procfs,
     report_tools,
     sysfs,
@@ -64,6 +65,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
+    "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
@@ -198,8 +200,11 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "lshw", None  # lshw, lshw -C network, lshw -class network
     if cmd == "usb-devices":
         return "usb-devices", None
-    if cmd == "networkctl" and args[:1] == ["status"]:
-        return "networkctl status", None
+    if cmd == "networkctl":
+        rest = [a for a in args if not a.startswith("-")]
+        if rest[:1] == ["status"]:
+            return "networkctl status", None
+        return ("networkctl", None) if rest in ([], ["list"]) else (None, None)
     if cmd in {"inxi", "pinxi"}:
         return "inxi", None  # its Network section (-N, -n, -F, -b ...)
     if cmd == "hwinfo":

@@ -79,8 +79,12 @@ _ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLE
 _BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
 # carry the kernel's clock or priority (found above), and every line of a long log meets this.
+# The message starts a line, follows a blank, or follows CJK punctuation: a post's sentence
+# that quotes the line after a full-width colon ("...一条错误是：mtk_soc_eth 1e100000.ethernet
+# eth0: error -17 ...", corpus/erx_mt7621_lede_10500_*) has no blank before the driver.
+_SHAPE_START = r"(?:^|(?<=[\s\u3000-\u303f\uff01-\uff1f]))"
 _SHAPE_RE = later(
-    rf"(?:^|(?<=\s))(?:[A-Za-z][\w-]* (?:{ADDRESSED_BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
+    rf"{_SHAPE_START}(?:[A-Za-z][\w-]* (?:{ADDRESSED_BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
     r"NETDEV WATCHDOG: |[Uu]nder-?voltage detected)"
 )
 

@@ -64,6 +64,7 @@ _STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
         "hwinfo",
     ),
     (later(r"^\s*[●*○↻×] \d+: [\w.:@-]{1,15}\s*$"), "networkctl status"),
+    (later(r"^\s*IDX\s+LINK\s+TYPE\s+OPERATIONAL\b"), "networkctl"),
     (later(r"^Network:\s+(?:Device|Card)-\d+:"), "inxi"),
     (later(r"^driver: \S+$"), "ethtool -i"),
     (later(r"^Settings for [\w.:@-]+:$"), "ethtool"),

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.inventory.parsers import parse_dmesg
-from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.parsers.dmesg import _SHAPE_RE, DmesgEvent
 
 from .conftest import read_capture
 
@@ -89,6 +89,17 @@ _wrappers = st.one_of(
     st.builds(lambda k, c: f"{k}[c{c}] ", _kts, st.integers(0, 7)),
     # a console's own mark before the clock: "|[ 21.168373] " (corpus/x86_gentoo_netdev_2023_*)
     st.builds(lambda k: f"|{k}", _kts),
+    # BusyBox syslogd's facility.level after the host, the kernel's lines logged at user.info
+    # ("Sep 15 12:57:34 Dream-Machine user.info kernel: [ 7.4] ", corpus/udm_kernel_tools_33_*)
+    st.builds(
+        lambda mo, c, h, f, lv, k: f"{mo} 15 {c} {h} {f}.{lv} kernel: {k}",
+        _month,
+        _clock,
+        _host,
+        st.sampled_from(["user", "kern", "daemon"]),
+        st.sampled_from(["info", "notice", "err", "warn"]),
+        st.one_of(st.just(""), _kts),
+    ),
     # a saved journal's line numbers before it (corpus/ast2500_witherspoon_openbmc_2228_*)
     st.builds(
         lambda n, mo, c, h: f"{n} {mo} 28 {c} {h} kernel: ",
@@ -107,6 +118,29 @@ def test_a_kernel_line_reads_the_same_in_any_wrapper(message: str, wrapper: str)
     wrapped, warnings = parse_dmesg(wrapper + message)
     assert [_shape(e) for e in wrapped.events] == bare
     assert not any("nothing could be read" in w.message for w in warnings)
+
+
+# A post's sentence that quotes the line after CJK punctuation, with no blank before the driver
+# (corpus/erx_mt7621_lede_10500_*: "...看日志发现有一条错误是：mtk_soc_eth 1e100000.ethernet ...").
+_PROSE = st.sampled_from(["看日志发现有一条错误是：", "日志里有：", "错误，", "ログ：", "「"])
+# The messages that name a driver and its addressed device: the shape a line without any
+# clock or tag is read by (dmesg._SHAPE_RE); other messages need the kernel's own marks.
+_ADDRESSED = [m for m in MESSAGES if _SHAPE_RE.match(m)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(message=st.sampled_from(_ADDRESSED), prose=_PROSE)
+def test_an_addressed_kernel_line_reads_the_same_after_cjk_punctuation(
+    message: str, prose: str
+) -> None:
+    bare = [_shape(e) for e in parse_dmesg(message)[0].events]
+    wrapped, warnings = parse_dmesg(prose + message)
+    assert [_shape(e) for e in wrapped.events] == bare
+    assert not any("nothing could be read" in w.message for w in warnings)
+
+
+def test_the_addressed_messages_are_many() -> None:
+    assert len(_ADDRESSED) >= 10
 
 
 def test_the_messages_cover_the_kinds_that_matter() -> None:

@@ -14,6 +14,7 @@ from sbctune.inventory import parsers as P
 from sbctune.inventory.parsers import ParseWarning
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
+from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
 from sbctune.inventory.parsers.system import parse_device_tree_compatible
 
 from .conftest import read_capture
@@ -47,6 +48,11 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("ip -j", P.parse_ip_json, "dev_vm/ip_j_addr.txt"),
     ("ip", P.parse_ip_text, "dev_vm/ip_s_link.txt"),
     ("ifconfig", P.parse_ifconfig, "ifconfig/rpi_sjoner_6_multi.txt"),
+    (
+        "networkctl",
+        parse_networkctl_list,
+        "reports/x86_systemd_40523_networkctl_list_eno1_no_carrier_wlan_routable.txt",
+    ),
     ("interrupts", P.parse_interrupts, "proc_interrupts/seed000_pi4_alpine.txt"),
     ("softirqs", P.parse_softirqs, "proc_softirqs/netutils_157_x86_6cpu.txt"),
     ("stat", P.parse_proc_stat, "dev_vm/proc_stat.txt"),
