@@ -60,3 +60,14 @@ def test_random_logs_never_raise(text: str) -> None:
     parts = logged_parts(text)
     assert len(parts) <= MAX_PARTS
     assert all(kind and body.endswith("\n") for kind, body in parts)
+
+
+def test_a_long_log_is_not_searched() -> None:
+    """The limit is said, not hidden: a logged output after LONG_TEXT characters of kernel log
+    is not looked for (each needle would be a pass over the whole log)."""
+    from sbctune.inventory.parsers.paste_split import LONG_TEXT
+
+    logged = read_capture(FRITZ)
+    filler = "[    1.000000] usb 1-1: new high-speed USB device number 2 using xhci_hcd\n"
+    assert logged_parts(filler * 10 + logged) != []
+    assert logged_parts(filler * (LONG_TEXT // len(filler) + 1) + logged) == []
