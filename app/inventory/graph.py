@@ -33,7 +33,8 @@ _DEFAULT = (
 PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
-    "link": ("dmesg", "ethtool", "sysfs", "lshw", "hwinfo", "networkctl", "inxi", "ip"),
+    # udevadm's attribute walk prints the same sysfs attributes (parsers/udevadm_walk.py).
+    "link": ("dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi", "ip"),
     "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
     "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.

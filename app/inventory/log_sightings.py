@@ -172,7 +172,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     elif kind == "link_down":
         _link(event, sighting, False)
     elif kind == "carrier":
-        _link(event, sighting, f.get("state") == "Gained")
+        _link(event, sighting, f.get("state") in ("Gained", "connected"))
     elif kind == "device" and kernel_complaint(text, event.driver):
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:

@@ -33,6 +33,7 @@ from sbctune.inventory.parsers.system import (
     OsRelease,
     Uname,
 )
+from sbctune.inventory.parsers.udevadm_walk import UdevWalk
 from sbctune.inventory.parsers.vcgencmd import Clock, Temperature, Throttled
 
 # Symlinks under /sys/class/net are stored in bundles as files whose content is the target.
@@ -197,7 +198,13 @@ def _merge_lshw(parsed: Parsed, result: LshwResult, text: str) -> None:
     parsed.lshw.networks += result.networks
 
 
+def _merge_udevadm(parsed: Parsed, result: UdevWalk, text: str) -> None:
+    _merge_lshw(parsed, result.lshw, text)
+    _merge_lsusb(parsed, result.lsusb, text)
+
+
 _MERGE: dict[str, Callable[[Parsed, Any, str], None]] = {
+    "udevadm": _merge_udevadm,
     "lshw": _merge_lshw,
     "lsusb": _merge_lsusb,
     "usb_tree": _merge_tree,

@@ -24,6 +24,7 @@ from . import (
     report_tools,
     sysfs,
     system,
+    udevadm_walk,
     vcgencmd,
     wireless_tools,
 )
@@ -66,6 +67,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
     "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
+    "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
@@ -205,6 +207,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         if rest[:1] == ["status"]:
             return "networkctl status", None
         return ("networkctl", None) if rest in ([], ["list"]) else (None, None)
+    if cmd == "udevadm" and args[:1] == ["info"] and any(
+        a in {"-a", "--attribute-walk"} or re.fullmatch(r"-[a-z]*a[a-z]*", a) for a in args[1:]
+    ):
+        return "udevadm info", None  # the attribute walk, not `udevadm info -q property`
     if cmd in {"inxi", "pinxi"}:
         return "inxi", None  # its Network section (-N, -n, -F, -b ...)
     if cmd == "hwinfo":

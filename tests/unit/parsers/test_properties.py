@@ -16,6 +16,7 @@ from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
 from sbctune.inventory.parsers.system import parse_device_tree_compatible
+from sbctune.inventory.parsers.udevadm_walk import parse_udevadm_walk
 
 from .conftest import read_capture
 
@@ -48,6 +49,11 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("ip -j", P.parse_ip_json, "dev_vm/ip_j_addr.txt"),
     ("ip", P.parse_ip_text, "dev_vm/ip_s_link.txt"),
     ("ifconfig", P.parse_ifconfig, "ifconfig/rpi_sjoner_6_multi.txt"),
+    (
+        "udevadm info -a",
+        parse_udevadm_walk,
+        "reports/x86_systemd_33598_udevadm_attribute_walk_enp130s0f0_carrier_0.txt",
+    ),
     (
         "networkctl",
         parse_networkctl_list,
