@@ -16,6 +16,7 @@ from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
+LEGEND_GAP = 4  # pixels between a legend's strip and its plot
 
 
 def style_axes(plot: pg.PlotItem, colors: Colors) -> None:
@@ -37,6 +38,22 @@ def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
     legend.setLabelTextColor(colors.foreground)
     for _sample, text in legend.items:  # labels made before keep their colour otherwise
         text.setText(text.text, color=colors.foreground)
+
+
+def strip_legend(item: pg.PlotItem, columns: int) -> pg.LegendItem:
+    """A legend in a strip of its own above the plot (row 0 of the plot's layout, the title's,
+    which such a plot does not use), so it never covers a bar; `reserve_legend_strip` sizes it."""
+    legend = pg.LegendItem(offset=None, colCount=columns)
+    legend.setParentItem(item)
+    legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, 2))
+    return legend
+
+
+def reserve_legend_strip(item: pg.PlotItem, legend: pg.LegendItem) -> None:
+    """The plot starts below the legend: its title row as tall as the legend."""
+    legend.updateSize()
+    height = legend.boundingRect().height() + LEGEND_GAP if legend.items else 0.0
+    item.layout.setRowFixedHeight(0, height)
 
 
 class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
@@ -216,7 +233,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors) -> None:
         super().__init__()
-        self.setFixedHeight(200)
+        self.setFixedHeight(230)  # 200 for the bars, the rest for the legend's strip
         self.setToolTip(CPU_TOOLTIP)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
@@ -224,10 +241,11 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "% of core")
         item.showGrid(y=True, alpha=0.15)
-        # Headroom above 100 % for the legend, which must not cover a busy core's bar.
-        self.setYRange(0, 128, padding=0)
+        # The legend has a strip above the plot: it never covers a busy core's bar (s13 walk:
+        # the headroom above 100 % left for it inside the plot was too low at 800 x 600).
+        self.setYRange(0, 105, padding=0)
         item.getAxis("left").setTicks([[(v, str(v)) for v in (0, 25, 50, 75, 100)]])
-        self.legend = item.addLegend(offset=(-10, 10), colCount=4)
+        self.legend = strip_legend(item, 4)
         self.bars: dict[str, pg.BarGraphItem] = {}
         for field, _color, name in _CPU_PARTS:
             bar = pg.BarGraphItem(x=[], height=[], width=0.6, y0=[], name=name)
@@ -247,6 +265,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.legend.clear()
         for field, _color, name in _CPU_PARTS:
             self.legend.addItem(self.bars[field], name)
+        reserve_legend_strip(self.getPlotItem(), self.legend)
 
     def show_sample(self, sample: PiSample | None) -> None:
         if sample is None or sample is self._sample:
