@@ -40,20 +40,27 @@ def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
         text.setText(text.text, color=colors.foreground)
 
 
-def strip_legend(item: pg.PlotItem, columns: int) -> pg.LegendItem:
-    """A legend in a strip of its own above the plot (row 0 of the plot's layout, the title's,
-    which such a plot does not use), so it never covers a bar; `reserve_legend_strip` sizes it."""
+TITLE_ROW = 30  # pixels: the height pyqtgraph's PlotItem.setTitle gives the title's row
+
+
+def strip_legend(item: pg.PlotItem, columns: int, *, below_title: bool = False) -> pg.LegendItem:
+    """A legend in a strip of its own above the plot, so it never covers data: row 0 of the
+    plot's layout (the title's, for a plot without one), or row 1 (the top axis's, not shown)
+    below a title. `reserve_legend_strip` sizes the strip."""
     legend = pg.LegendItem(offset=None, colCount=columns)
     legend.setParentItem(item)
-    legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, 2))
+    top = TITLE_ROW if below_title else 0
+    legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, top + 2))
     return legend
 
 
-def reserve_legend_strip(item: pg.PlotItem, legend: pg.LegendItem) -> None:
-    """The plot starts below the legend: its title row as tall as the legend."""
+def reserve_legend_strip(
+    item: pg.PlotItem, legend: pg.LegendItem, *, below_title: bool = False
+) -> None:
+    """The plot starts below the legend: the strip's row as tall as the legend."""
     legend.updateSize()
     height = legend.boundingRect().height() + LEGEND_GAP if legend.items else 0.0
-    item.layout.setRowFixedHeight(0, height)
+    item.layout.setRowFixedHeight(1 if below_title else 0, height)
 
 
 class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
@@ -164,7 +171,7 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors, throughput: ThroughputPlot) -> None:
         super().__init__()
-        self.setFixedHeight(140)
+        self.setFixedHeight(175)  # 140 for the title and the plot, the rest for the legend
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.15)
         item.setMenuEnabled(False)
@@ -173,9 +180,14 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         item.setLabel("left", "ms")
         self.setXLink(throughput)
         self._title = "Latency: round trip of the probes"
-        self.legend = item.addLegend(offset=(-10, 5), colCount=2)  # top right: data starts left
+        # Below the title, above the plot: on no probe (s13 walk: in the top right corner it hid
+        # the last seconds' highest round trips).
+        self.legend = strip_legend(item, 2, below_title=True)
         self.loaded = self.plot([], [], name="under load", connect="finite")
         self.idle = self.plot([], [], name="idle", pen=None, symbol="o", symbolSize=4)
+        self.legend.addItem(self.loaded, "under load")
+        self.legend.addItem(self.idle, "idle")
+        reserve_legend_strip(item, self.legend, below_title=True)
         self._live: LiveMeasurement | None = None
         self._points = -1
         self.apply_theme(colors)
