@@ -300,6 +300,7 @@ class MeasurePage(Page):
     def stop_live(self, message: str) -> None:
         self.timer.stop()
         self.refresh()
+        self.remaining.setText("")  # stopped: nothing is left to run (s13 walk: "about 0:35 left")
         self.status.setText(message)
         self._update_buttons()
 
