@@ -12,6 +12,7 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
+from sbctune.ui.widgets.lazy import CHART_HEIGHT
 from sbctune.ui.widgets.live_plots import (
     reserve_legend_strip,
     strip_legend,
@@ -36,7 +37,7 @@ LEGEND_COLUMNS = 4  # runs side by side in the legend's strip; more take a secon
 class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, colors: Colors) -> None:
         super().__init__()
-        self.setFixedHeight(280)
+        self.setFixedHeight(CHART_HEIGHT)
         self.getPlotItem().getAxis("bottom").setHeight(44)
         item = self.getPlotItem()
         item.setMenuEnabled(False)

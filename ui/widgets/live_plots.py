@@ -14,6 +14,7 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
+from sbctune.ui.widgets.lazy import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
 LEGEND_GAP = 4  # pixels between a legend's strip and its plot
@@ -68,7 +69,7 @@ class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors, units: Units) -> None:
         super().__init__()
-        self.setFixedHeight(280)
+        self.setFixedHeight(THROUGHPUT_HEIGHT)
         self._units = units
         self._colors = colors
         item = self.getPlotItem()
@@ -171,7 +172,7 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors, throughput: ThroughputPlot) -> None:
         super().__init__()
-        self.setFixedHeight(175)  # 140 for the title and the plot, the rest for the legend
+        self.setFixedHeight(LATENCY_HEIGHT)
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.15)
         item.setMenuEnabled(False)
@@ -245,7 +246,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors) -> None:
         super().__init__()
-        self.setFixedHeight(230)  # 200 for the bars, the rest for the legend's strip
+        self.setFixedHeight(CPU_HEIGHT)
         self.setToolTip(CPU_TOOLTIP)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
