@@ -193,6 +193,7 @@ def ethtool_value(option: str, param: str, text: str) -> str | None:
 
 
 FEATURE_NAMES = {
+    "sg": "scatter-gather",  # turned on where TSO needs it (kinds_ethtool): read back by name
     "gro": "generic-receive-offload",
     "gso": "generic-segmentation-offload",
     "tso": "tcp-segmentation-offload",
