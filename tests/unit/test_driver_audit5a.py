@@ -1,0 +1,86 @@
+"""The fifth read (part a) of the driver sources against the table, the planner and the lab
+(resources/tuning/driver_caps_audit5a.md): one test per row fixed, each failing before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab.ethtool_state import interface_state
+from sbctune.tuning import driver_caps
+
+pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+
+EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
+
+
+def lab(tmp_path: Path, driver: str, kernel: str = "") -> str:
+    path = tmp_path / f"{driver}-{kernel or 'any'}.json"
+    iface = interface_state(driver, EMPTY, "eth0", "", kernel)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    return str(path)
+
+
+def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
+    result = fake_ethtool.run(list(argv), state)
+    assert result is not None
+    return result
+
+
+def shown(state: str, name: str) -> str:
+    for line in ethtool(state, "-k", "eth0")[0].splitlines():
+        if line.strip().startswith(f"{name}:"):
+            return line.strip()
+    return ""
+
+
+# ------------------------------------------------ row 1: netdev_fix_features per checksum family
+
+
+@pytest.fixture
+def as_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.geteuid", lambda: 0, raising=False)
+
+
+@pytest.mark.usefixtures("as_root")
+@pytest.mark.parametrize("driver", ["r8152", "ax88179_178a"])
+@pytest.mark.parametrize("kernel", ["6.1.0-rpi7-rpi-v8", "6.12.25+rpt-rpi-v8"])
+def test_ipv4_tso_goes_with_the_ipv4_checksum_not_with_any(
+    tmp_path: Path, driver: str, kernel: str
+) -> None:
+    """netdev_fix_features: IPv4 TSO needs a generic or an IPv4 TX checksum; TSO6 a generic or
+    IPv6 one. r8152 and ax88179 have separate IPv4/IPv6 checksums, so turning the IPv4 one off
+    drops IPv4 TSO (ethtool: "[not requested]") while the IPv6 checksum stays on."""
+    state = lab(tmp_path, driver, kernel)
+    out, err, code = ethtool(state, "-K", "eth0", "tx-checksum-ipv4", "off")
+    assert code == 0 and "tx-tcp-segmentation: off [not requested]" in out, (out, err)
+    assert shown(state, "tx-tcp-segmentation") == "tx-tcp-segmentation: off [requested on]"
+    assert shown(state, "tx-checksum-ipv6") == "tx-checksum-ipv6: on"
+    if driver == "r8152":  # TSO6 needs the IPv6 checksum, not the IPv4 one
+        assert shown(state, "tx-tcp6-segmentation") == "tx-tcp6-segmentation: on"
+        out, _, code = ethtool(state, "-K", "eth0", "tx-checksum-ipv6", "off")
+        assert code == 0 and "tx-tcp6-segmentation: off [not requested]" in out, out
+
+
+@pytest.mark.usefixtures("as_root")
+def test_mangleid_tso_needs_ipv4_tso(tmp_path: Path) -> None:
+    """netdev_fix_features: "TSO with IPv4 ID mangling requires IPv4 TSO be enabled"."""
+    state = lab(tmp_path, "r8152")
+    assert ethtool(state, "-K", "eth0", "tx-tcp-mangleid-segmentation", "on")[2] == 0
+    assert shown(state, "tx-tcp-mangleid-segmentation") == "tx-tcp-mangleid-segmentation: on"
+    out, _, code = ethtool(state, "-K", "eth0", "tx-tcp-segmentation", "off")
+    assert code == 0 and "tx-tcp-mangleid-segmentation: off [not requested]" in out, out
+
+
+def test_the_fix_rules_follow_the_kernel_series() -> None:
+    """USO needs a checksum only from 6.12 (6.1's netdev_fix_features has no such rule)."""
+
+    def uso(kernel: str) -> bool:
+        rules = driver_caps.kernel_fact("features_fix_rules", kernel)
+        assert rules is not None
+        return any("tx-udp-segmentation" in rule["drop"] for rule in rules[0])
+
+    assert uso("6.12.25+rpt-rpi-v8") and not uso("6.1.0-rpi7-rpi-v8")
