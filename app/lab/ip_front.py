@@ -44,9 +44,29 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
+        limit["tso_max"] = tso_max_size(caps)
         if limit:
             found[spec.name] = limit
     return found
+
+
+def tso_max_size(caps: driver_caps.DriverCaps) -> int:
+    """The driver's tso_max_size (`ip -d link`): its netif_set_tso_max_size where it calls it
+    (driver_caps.json `tso_max_size`; a USB speed's where it depends on it, lan78xx: the lab's
+    USB NICs are on USB 2.0, "high-speed"), else alloc_netdev_mqs's TSO_LEGACY_MAX_SIZE."""
+    sizes = caps.facts.get("tso_max_size") or {}
+    size = sizes.get("default", sizes.get("high-speed"))
+    if size is None:
+        fact = driver_caps.kernel_fact("tso_max_size_default")
+        size = fact[0] if fact else 65536
+    return int(size)
+
+
+def gso_max_sizes(found: dict[str, dict[str, Any]]) -> dict[str, int]:
+    """The gso_max_size each interface starts with: netif_set_tso_max_size lowers it from
+    GSO_LEGACY_MAX_SIZE (65536) to a smaller TSO maximum (net/core/dev.c, 6.1 and 6.12)."""
+    return {name: int(lim["tso_max"]) for name, lim in found.items()
+            if int(lim.get("tso_max", 65536)) < 65536}  # fmt: skip
 
 
 def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:

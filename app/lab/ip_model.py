@@ -1,7 +1,8 @@
 """The lab's `ip` for the few calls where a veth would answer unlike the driver it stands for:
-the MTU. A veth shows maxmtu 65535 and takes any MTU up to it while up; the kernel's
-dev_validate_mtu refuses more than the driver's max_mtu ("mtu greater than device maximum",
-EINVAL), and macb_change_mtu refuses any change while the interface runs (EBUSY).
+the MTU, and the tso_max_size `ip -d link` shows. A veth shows maxmtu 65535 and takes any MTU
+up to it while up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu
+greater than device maximum", EINVAL), and macb_change_mtu refuses any change while the
+interface runs (EBUSY).
 
 A standalone script (the lab user's python has no sbctune): sbctune.lab.ip_front installs it
 with the limits (from resources/tuning/driver_caps.json) and the real ip beside it. Everything
@@ -77,6 +78,8 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
 def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False) -> str:
     """`ip -d link` output with the drivers' max_mtu for the interfaces the lab imitates."""
     tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
+    # the driver's tso_max_size, not veth's GSO_MAX_SIZE (netif_set_tso_max_size, ip_front)
+    tso = {name: int(limit["tso_max"]) for name, limit in limits.items() if limit.get("tso_max")}
     if as_json:
         try:
             links = json.loads(text)
@@ -85,6 +88,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
         for link in links if isinstance(links, list) else []:
             if isinstance(link, dict) and link.get("ifname") in tops and "max_mtu" in link:
                 link["max_mtu"] = tops[link["ifname"]]
+            if isinstance(link, dict) and link.get("ifname") in tso and "tso_max_size" in link:
+                link["tso_max_size"] = tso[link["ifname"]]
         if pretty:
             return json.dumps(links, indent=4) + "\n"
         return json.dumps(links, separators=(",", ":")) + "\n"
@@ -95,6 +100,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
             current = match.group(1)
         if current in tops:
             line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
+        if current in tso:
+            line = re.sub(r"\btso_max_size \d+", f"tso_max_size {tso[current]}", line)
         out.append(line)
     return "".join(out)
 

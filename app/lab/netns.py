@@ -153,6 +153,14 @@ def _kernel_default_qdisc() -> str:
     return name if re.fullmatch(r"[a-z_]{1,32}", name) else "pfifo_fast"
 
 
+def set_gso_max_size(netns: str, sizes: dict[str, int]) -> None:
+    """Give each interface the gso_max_size its driver's netif_set_tso_max_size leaves
+    (net/core/dev.c: lowered to a TSO maximum under 65536; ax88179 16384), so the lab's stack
+    builds GSO packets no larger than the kernel would for that driver."""
+    for name, size in sizes.items():
+        run([_ip(), "-n", netns, "link", "set", "dev", name, "gso_max_size", str(int(size))])
+
+
 def pids(netns: str) -> list[int]:
     result = run([_ip(), "netns", "pids", netns], check=False)
     return [int(p) for p in result.stdout.split() if p.isdigit()]
