@@ -8,9 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import interface_state
-from sbctune.tuning import driver_caps
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.knobs import value_from
+from sbctune.tuning.model import Change, PlannedTweak
+from sbctune.tuning.probe import Facts
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
@@ -84,3 +91,48 @@ def test_the_fix_rules_follow_the_kernel_series() -> None:
         return any("tx-udp-segmentation" in rule["drop"] for rule in rules[0])
 
     assert uso("6.12.25+rpt-rpi-v8") and not uso("6.1.0-rpi7-rpi-v8")
+
+
+# ------------------------------------------------ row 4: offloads-on and TSO's TX checksum
+
+
+def planned_offloads(driver: str, text: str) -> PlannedTweak:
+    found = Facts("eth0")
+    found.steps["ethtool -k"] = StepResult(
+        batch.Step(("true",), "ethtool -k"), 0, text.encode(), b""
+    )
+    nic = Nic("eth0", driver=driver)
+    tweak = catalog.tweak("offloads-on")
+    inventory = Inventory(board=Board(kernel="6.1.0"), nics=[nic])
+    return PLANNERS["offloads"](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+
+
+@pytest.mark.usefixtures("as_root")
+@pytest.mark.parametrize("sums", [["tx", "off"], ["tx-checksum-ipv4", "off"]])
+def test_offloads_on_turns_the_tx_checksum_tso_needs_back_on(
+    tmp_path: Path, sums: list[str]
+) -> None:
+    """With the TX checksum off, the kernel keeps TSO off ("[requested on]") whatever
+    `-K tso on` asks (netdev_fix_features): offloads-on turns the checksum on first, and every
+    change it makes reads back as written."""
+    state = lab(tmp_path, "r8152")
+    assert ethtool(state, "-K", "eth0", *sums)[2] == 0
+    before = ethtool(state, "-k", "eth0")[0]
+    assert "tx-tcp-segmentation: off [requested on]" in before
+    item = planned_offloads("r8152", before)
+    targets = [c.target for c in item.changes]
+    assert targets.index("eth0 -K tx") < targets.index("eth0 -K tso"), (targets, item.impossible)
+    for change in item.changes:
+        _, option, name = change.target.split()
+        assert ethtool(state, option, "eth0", name, change.after)[2] == 0
+    after = ethtool(state, "-k", "eth0")[0]
+    assert "\ttx-tcp-segmentation: on\n" in after and "\ttx-tcp6-segmentation: on\n" in after
+    for change in item.changes:
+        assert value_from(change, 0, after) == change.after, change.target
+
+
+def test_a_scatter_gather_change_reads_back() -> None:
+    """offloads-on's `-K sg on` (r8169, where TSO needs it) is verified by reading
+    scatter-gather back; it read None, so the change never verified."""
+    change = Change("ethtool", "eth0 -K sg", "off", "on")
+    assert value_from(change, 0, "Features for eth0:\nscatter-gather: on\n") == "on"
