@@ -52,3 +52,21 @@ async def test_usb_nics_show_the_tso_and_gso_maximum_their_driver_sets(
     assert (links["eth1"]["tso_max_size"], links["eth1"]["gso_max_size"]) == (16354, 16354)
     assert (links["eth0"]["tso_max_size"], links["eth0"]["gso_max_size"]) == (65536, 65536)
     assert "gso_max_size 16354 " in str(text.stdout) and "tso_max_size 16354 " in str(text.stdout)
+
+
+async def test_bcmgenet_shows_the_queues_it_allocates_and_uses_the_hardwares(
+    lab_factory: Callable[..., LabInfo],
+) -> None:
+    """bcmgenet_probe allocates GENET_MAX_MQ_CNT + 1 TX and RX queues (alloc_etherdev_mqs), which
+    `ip -d link` shows (numtxqueues 5 numrxqueues 5), and uses GENET v5's: 5 TX, 1 RX
+    (netif_set_real_num_rx_queues), the queues sysfs lists."""
+    info = lab_factory("pi4-rtl8153")
+    async with asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    ) as conn:  # fmt: skip
+        done = await conn.run("ip -d -j link show eth0", check=False)
+        queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
+    (link,) = json.loads(str(done.stdout))
+    assert (link["num_tx_queues"], link["num_rx_queues"]) == (5, 5)
+    assert str(queues.stdout).split() == ["rx-0", "tx-0", "tx-1", "tx-2", "tx-3", "tx-4"]
