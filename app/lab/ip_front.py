@@ -38,6 +38,8 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
         top = caps.mtu_max(spec.chip)
         if top:
             limit["max"] = top
+        if caps.facts.get("mtu_min") is not None:  # usbnet_probe's 0 (ax88179, cdc_ncm)
+            limit["min"] = int(caps.facts["mtu_min"])
         if caps.facts.get("mtu_refused_when_up"):
             limit["busy_when_up"] = True
         if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's

@@ -80,6 +80,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
     tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
     # the driver's tso_max_size, not veth's GSO_MAX_SIZE (netif_set_tso_max_size, ip_front)
     tso = {name: int(limit["tso_max"]) for name, limit in limits.items() if limit.get("tso_max")}
+    # usbnet_probe's min_mtu 0 (shown only: the veth still refuses less than 68)
+    lows = {name: int(limit["min"]) for name, limit in limits.items() if "min" in limit}
     if as_json:
         try:
             links = json.loads(text)
@@ -90,6 +92,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
                 link["max_mtu"] = tops[link["ifname"]]
             if isinstance(link, dict) and link.get("ifname") in tso and "tso_max_size" in link:
                 link["tso_max_size"] = tso[link["ifname"]]
+            if isinstance(link, dict) and link.get("ifname") in lows and "min_mtu" in link:
+                link["min_mtu"] = lows[link["ifname"]]
         if pretty:
             return json.dumps(links, indent=4) + "\n"
         return json.dumps(links, separators=(",", ":")) + "\n"
@@ -100,6 +104,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
             current = match.group(1)
         if current in tops:
             line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
+        if current in lows:
+            line = re.sub(r"\bminmtu \d+", f"minmtu {lows[current]}", line)
         if current in tso:
             line = re.sub(r"\btso_max_size \d+", f"tso_max_size {tso[current]}", line)
         out.append(line)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab import fake_ethtool, ip_front, ip_model, load_profile
 from sbctune.lab.ethtool_state import interface_state
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
@@ -136,3 +136,27 @@ def test_a_scatter_gather_change_reads_back() -> None:
     scatter-gather back; it read None, so the change never verified."""
     change = Change("ethtool", "eth0 -K sg", "off", "on")
     assert value_from(change, 0, "Features for eth0:\nscatter-gather: on\n") == "on"
+
+
+# ------------------------------------------------ rows 3 and 6: what `ip -d link` shows
+
+VETH_LINE = (
+    "5: eth1@if6: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc pfifo_fast state UP\n"
+    "    link/ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0"
+    "  allmulti 0 minmtu 68 maxmtu 65535 \n"
+    "    veth addrgenmode none numtxqueues 1 numrxqueues 1 gso_max_size 16384 gso_max_segs"
+    " 65535 tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 \n"
+)
+
+
+def test_ip_shows_the_ax88179s_mtu_range_and_tso_maximum() -> None:
+    """usbnet_probe's min_mtu 0 (ax88179_bind never raises it), ax88179_bind's max_mtu 4088
+    and netif_set_tso_max_size(dev->net, 16384), where a veth shows 68, 65535 and 524280."""
+    limits = ip_front.limits(load_profile("pi4-ax88179"))
+    assert limits["eth1"] == {"max": 4088, "min": 0, "tso_max": 16384}
+    text = ip_model.shown(VETH_LINE, limits, as_json=False)
+    assert "minmtu 0 maxmtu 4088 " in text and "tso_max_size 16384 " in text
+    link = {"ifname": "eth1", "min_mtu": 68, "max_mtu": 65535, "tso_max_size": 524280}
+    (shown_link,) = json.loads(ip_model.shown(json.dumps([link]), limits, as_json=True))
+    got = (shown_link["min_mtu"], shown_link["max_mtu"], shown_link["tso_max_size"])
+    assert got == (0, 4088, 16384)
