@@ -179,6 +179,12 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         if (feature.fixed or _members_fixed(ctx, short, features.features)) and not feature.enabled:
             item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
             continue
+        if short == "gro" and ctx.caps and ctx.caps.facts.get("gro_without_effect"):
+            if not feature.enabled:  # usbnet: netif_rx, no NAPI, so GRO never merges
+                item.impossible.append((f"{ctx.iface} -K gro", "the driver hands received "
+                                        "packets up without NAPI, where GRO does nothing "
+                                        f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
+            continue
         if short == "tso" and _csum_for_tso(ctx, item, features.features):
             before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
             item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))

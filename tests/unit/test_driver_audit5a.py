@@ -160,3 +160,25 @@ def test_ip_shows_the_ax88179s_mtu_range_and_tso_maximum() -> None:
     (shown_link,) = json.loads(ip_model.shown(json.dumps([link]), limits, as_json=True))
     got = (shown_link["min_mtu"], shown_link["max_mtu"], shown_link["tso_max_size"])
     assert got == (0, 4088, 16384)
+
+
+# ------------------------------------------------ row 10: GRO on a usbnet driver
+
+
+@pytest.mark.usefixtures("as_root")
+@pytest.mark.parametrize(
+    ("driver", "plans_gro"),
+    [("smsc95xx", False), ("ax88179_178a", False), ("cdc_ncm", False), ("r8152", True)],
+)
+def test_gro_is_not_planned_where_the_driver_receives_without_napi(
+    tmp_path: Path, driver: str, plans_gro: bool
+) -> None:
+    """usbnet_skb_return hands frames to netif_rx: no NAPI, so GRO never merges them; turning
+    it on is a tweak the driver cannot do (r8152 and lan78xx use napi_gro_receive)."""
+    state = lab(tmp_path, driver)
+    assert ethtool(state, "-K", "eth0", "gro", "off")[2] == 0
+    item = planned_offloads(driver, ethtool(state, "-k", "eth0")[0])
+    assert ("eth0 -K gro" in [c.target for c in item.changes]) == plans_gro
+    if not plans_gro:
+        (why,) = [w for t, w in item.impossible if t == "eth0 -K gro"]
+        assert "without NAPI" in why and "usbnet_skb_return" in why
