@@ -1,7 +1,7 @@
 """Put the lab's `ip` (sbctune.lab.ip_model) in front of the real one, with the MTU limits of
 the drivers the profile's interfaces imitate (driver_caps.json: `mtu_max`,
-`mtu_refused_when_up`). Only an MTU set or an `ip -d link` read runs Python; every other call
-goes straight to the real ip."""
+`mtu_refused_when_up`) and their TSO/GSO limits (`tso_max`). Only an MTU set or an
+`ip -d link` read runs Python; every other call goes straight to the real ip."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
 
 LIMITS_FILE = "ip-limits.json"
+_GSO_LEGACY_MAX_SIZE, _GSO_MAX_SEGS = 65536, 65535  # include/linux/netdevice.h
 
 
 def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, dict[str, Any]]:
@@ -46,29 +47,40 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
-        limit["tso_max"] = tso_max_size(caps)
+        sizes = tso_sizes(caps, spec.chip)
+        if sizes:
+            limit["sizes"] = sizes
         if limit:
             found[spec.name] = limit
     return found
 
 
-def tso_max_size(caps: driver_caps.DriverCaps) -> int:
-    """The driver's tso_max_size (`ip -d link`): its netif_set_tso_max_size where it calls it
-    (driver_caps.json `tso_max_size`; a USB speed's where it depends on it, lan78xx: the lab's
-    USB NICs are on USB 2.0, "high-speed"), else alloc_netdev_mqs's TSO_LEGACY_MAX_SIZE."""
-    sizes = caps.facts.get("tso_max_size") or {}
-    size = sizes.get("default", sizes.get("high-speed"))
-    if size is None:
-        fact = driver_caps.kernel_fact("tso_max_size_default")
-        size = fact[0] if fact else 65536
-    return int(size)
+def tso_sizes(caps: driver_caps.DriverCaps, chip: str | None) -> dict[str, int]:
+    """What `ip -d link` shows of the driver's TSO limits (driver_caps.json `tso_max`: r8169's
+    64000 bytes in 64 segments, the kernel's 65536 and 65535 where the driver sets none) and
+    the GSO limits they lower (net/core/dev.c netif_set_tso_max_size); {} where unknown."""
+    rules = caps.facts.get("tso_max")
+    if not rules:
+        return {}
+    tso = driver_caps.by_chip(rules, chip) or rules["default"]
+    sizes = {"tso_max_size": int(tso["tso_max_size"]), "tso_max_segs": int(tso["tso_max_segs"])}
+    if driver_caps.kernel_fact("tso_max_lowers_gso"):  # the veth's GSO limits are the defaults
+        sizes["gso_max_size"] = min(_GSO_LEGACY_MAX_SIZE, sizes["tso_max_size"])
+        sizes["gso_ipv4_max_size"] = sizes["gso_max_size"]
+        sizes["gso_max_segs"] = min(_GSO_MAX_SEGS, sizes["tso_max_segs"])
+    return sizes
 
 
 def gso_max_sizes(found: dict[str, dict[str, Any]]) -> dict[str, int]:
-    """The gso_max_size each interface starts with: netif_set_tso_max_size lowers it from
-    GSO_LEGACY_MAX_SIZE (65536) to a smaller TSO maximum (net/core/dev.c, 6.1 and 6.12)."""
-    return {name: int(lim["tso_max"]) for name, lim in found.items()
-            if int(lim.get("tso_max", 65536)) < 65536}  # fmt: skip
+    """The gso_max_size each interface starts with where its driver's TSO limit lowers it
+    under GSO_LEGACY_MAX_SIZE (`tso_sizes`; ax88179 16384, r8152 16354, lan78xx on USB 2.0
+    16362): the lab sets it on the NIC, so its stack builds no bigger GSO packets either."""
+    out: dict[str, int] = {}
+    for name, limit in found.items():
+        size = int((limit.get("sizes") or {}).get("gso_max_size", _GSO_LEGACY_MAX_SIZE))
+        if size < _GSO_LEGACY_MAX_SIZE:
+            out[name] = size
+    return out
 
 
 def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:

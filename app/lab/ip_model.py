@@ -1,6 +1,7 @@
 """The lab's `ip` for the few calls where a veth would answer unlike the driver it stands for:
-the MTU, and the tso_max_size `ip -d link` shows. A veth shows maxmtu 65535 and takes any MTU
-up to it while up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu
+the MTU, and the TSO/GSO limits `ip -d link` shows (a veth's tso_max_size is 524280, a NIC's
+65536 unless its driver sets less: r8169 64000). A veth shows maxmtu 65535 and takes any MTU up
+to it while up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu
 greater than device maximum", EINVAL), and macb_change_mtu refuses any change while the
 interface runs (EBUSY).
 
@@ -76,10 +77,10 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
 
 
 def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False) -> str:
-    """`ip -d link` output with the drivers' max_mtu for the interfaces the lab imitates."""
+    """`ip -d link` output with the drivers' max_mtu and TSO/GSO limits for the interfaces the
+    lab imitates."""
     tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
-    # the driver's tso_max_size, not veth's GSO_MAX_SIZE (netif_set_tso_max_size, ip_front)
-    tso = {name: int(limit["tso_max"]) for name, limit in limits.items() if limit.get("tso_max")}
+    sizes = {name: limit["sizes"] for name, limit in limits.items() if limit.get("sizes")}
     # usbnet_probe's min_mtu 0 (shown only: the veth still refuses less than 68)
     lows = {name: int(limit["min"]) for name, limit in limits.items() if "min" in limit}
     if as_json:
@@ -90,10 +91,12 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
         for link in links if isinstance(links, list) else []:
             if isinstance(link, dict) and link.get("ifname") in tops and "max_mtu" in link:
                 link["max_mtu"] = tops[link["ifname"]]
-            if isinstance(link, dict) and link.get("ifname") in tso and "tso_max_size" in link:
-                link["tso_max_size"] = tso[link["ifname"]]
             if isinstance(link, dict) and link.get("ifname") in lows and "min_mtu" in link:
                 link["min_mtu"] = lows[link["ifname"]]
+            if isinstance(link, dict) and link.get("ifname") in sizes:
+                for key, value in sizes[link["ifname"]].items():
+                    if key in link:
+                        link[key] = int(value)
         if pretty:
             return json.dumps(links, indent=4) + "\n"
         return json.dumps(links, separators=(",", ":")) + "\n"
@@ -106,8 +109,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
             line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
         if current in lows:
             line = re.sub(r"\bminmtu \d+", f"minmtu {lows[current]}", line)
-        if current in tso:
-            line = re.sub(r"\btso_max_size \d+", f"tso_max_size {tso[current]}", line)
+        for key, value in sizes.get(current or "", {}).items():
+            line = re.sub(rf"\b{key} \d+", f"{key} {int(value)}", line)
         out.append(line)
     return "".join(out)
 

@@ -153,7 +153,9 @@ def test_ip_shows_the_ax88179s_mtu_range_and_tso_maximum() -> None:
     """usbnet_probe's min_mtu 0 (ax88179_bind never raises it), ax88179_bind's max_mtu 4088
     and netif_set_tso_max_size(dev->net, 16384), where a veth shows 68, 65535 and 524280."""
     limits = ip_front.limits(load_profile("pi4-ax88179"))
-    assert limits["eth1"] == {"max": 4088, "min": 0, "tso_max": 16384}
+    assert (limits["eth1"]["max"], limits["eth1"]["min"]) == (4088, 0)
+    assert limits["eth1"]["sizes"]["tso_max_size"] == 16384
+    assert ip_front.gso_max_sizes(limits) == {"eth1": 16384}  # the lab sets it on the NIC
     text = ip_model.shown(VETH_LINE, limits, as_json=False)
     assert "minmtu 0 maxmtu 4088 " in text and "tso_max_size 16384 " in text
     link = {"ifname": "eth1", "min_mtu": 68, "max_mtu": 65535, "tso_max_size": 524280}
