@@ -198,6 +198,8 @@ FEATURE_NAMES = {
     "gso": "generic-segmentation-offload",
     "tso": "tcp-segmentation-offload",
     "lro": "large-receive-offload",
+    "sg": "scatter-gather",  # offloads-on: TSO needs them (netdev_fix_features)
+    "tx": "tx-checksumming",
 }
 
 
