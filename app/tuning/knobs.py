@@ -193,12 +193,11 @@ def ethtool_value(option: str, param: str, text: str) -> str | None:
 
 
 FEATURE_NAMES = {
-    "sg": "scatter-gather",  # turned on where TSO needs it (kinds_ethtool): read back by name
+    "sg": "scatter-gather",  # offloads-on: TSO needs SG and a TX checksum (netdev_fix_features)
     "gro": "generic-receive-offload",
     "gso": "generic-segmentation-offload",
     "tso": "tcp-segmentation-offload",
     "lro": "large-receive-offload",
-    "sg": "scatter-gather",  # offloads-on: TSO needs them (netdev_fix_features)
     "tx": "tx-checksumming",
 }
 
