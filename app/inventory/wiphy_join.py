@@ -50,9 +50,7 @@ class WiphyWatch:
             self.last = event
             driver = fields.get("driver")
             by_driver = self.by_driver
-            if driver in by_driver or (
-                driver and driver not in _BUS_CORES and len(by_driver) < 64
-            ):
+            if driver in by_driver or (driver and driver not in _BUS_CORES and len(by_driver) < 64):
                 by_driver[driver] = event
         return None
 
