@@ -9,6 +9,7 @@ Fetches linux-source-6.1 and -6.12 once (apt-get download, ~300 MB, ~25 s) into
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,11 +28,28 @@ TABLE: dict[str, Any] = json.loads(
 )
 
 
+# the driver's own source, and the device trees a board's fact cites (stmmac on the RK3588)
+GLOBS = (*regen_driver_caps.GLOBS, "arch/arm64/boot/dts/*")
+
+
+def dt_node_text(text: str, label: str) -> str | None:
+    """The text of the device-tree node labelled `label` (`label: name {` ... its `};`)."""
+    begin = re.search(rf"(?m)^\s*{re.escape(label)}:\s*[\w,@.-]+\s*\{{", text)
+    if begin is None:
+        return None
+    depth, at = 0, begin.end() - 1
+    for at in range(begin.end() - 1, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[at], 0)
+        if depth == 0:
+            break
+    return text[begin.start() : at + 1]
+
+
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
     roots = {}
     for series, info in TABLE["kernels"].items():
-        source = kernel_source.obtain(series, regen_driver_caps.GLOBS, version=info["version"])
+        source = kernel_source.obtain(series, GLOBS, version=info["version"])
         assert source.version == info["version"]
         roots[series] = source.root
     return roots
@@ -74,7 +92,10 @@ def test_every_hand_fact_is_in_the_function_it_cites(trees: dict[str, Path]) -> 
             for series in fact["kernels"]:
                 path = trees[series] / fact["file"]
                 text = path.read_text(errors="replace", encoding="utf-8") if path.is_file() else ""
-                body = regen_driver_caps.symbol_text(text, fact["symbol"])
+                if fact["file"].endswith((".dts", ".dtsi")):
+                    body = dt_node_text(text, fact["symbol"])
+                else:
+                    body = regen_driver_caps.symbol_text(text, fact["symbol"])
                 token = fact["contains"]
                 if body is None:
                     wrong.append(f"{driver} {series}: no {fact['symbol']} in {fact['file']}")
@@ -132,3 +153,13 @@ def test_rpi_facts_say_which_branches_carry_them_and_how_that_is_known() -> None
             assert f"rpi-{span['from']}.y" in fact["carried_by"], driver
         else:
             assert "unknown" in fact["carried_by"], driver
+
+
+def test_a_device_tree_fact_is_read_in_its_own_node(trees: dict[str, Path]) -> None:
+    """A board's fact (stmmac on the RK3588: two queues each way) is checked in the labelled
+    node only, not anywhere in the file."""
+    dtsi = trees["6.12"] / "arch/arm64/boot/dts/rockchip/rk3588-base.dtsi"
+    node = dt_node_text(dtsi.read_text(encoding="utf-8"), "gmac1_mtl_rx_setup")
+    assert node is not None and "snps,rx-queues-to-use = <2>;" in node
+    assert "tx-queues-to-use" not in node and node.rstrip().endswith("}")
+    assert dt_node_text(dtsi.read_text(encoding="utf-8"), "no_such_label") is None

@@ -17,7 +17,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers
 from sbctune.inventory.ifnames import bus_from_name
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, PRE_DT_PLATFORM
+from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, OF_NODE, PRE_DT_PLATFORM
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.usbnet_info import usbnet_description
@@ -36,7 +36,7 @@ _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$"
 _USB_IF = re.compile(r"^(\d+-[\d.]+)(?::\d+\.\d+)?$")
 _PLATFORM = re.compile(r"^[0-9a-f]{5,16}\.[a-z][\w-]*")
 _PRE_DT_PLATFORM = re.compile(rf"^{PRE_DT_PLATFORM}$")
-_OF_NAMED = re.compile(rf"^{OF_NAMED}$")
+_OF_NAMED = re.compile(rf"^(?:{OF_NAMED}|{OF_NODE})$")
 _MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
 _USB_SPEEDS = {
     "low": 1.5,
@@ -107,7 +107,7 @@ def device_keys(device: str | None) -> tuple[str, Key] | None:
         return "usb", ("usb", match.group(1))
     if text.startswith("mmc"):
         return "sdio", ("sdio", text.split(":")[0])
-    if _OF_NAMED.match(text):  # "soc@ffe00000:ethernet@b0000": the node's path is its name
+    if _OF_NAMED.match(text):  # "soc@ffe00000:ethernet@b0000", "icssg0-eth": a node's name
         return "platform", ("platform", text)
     if _PLATFORM.match(text):
         return "platform", ("platform", text.split(".")[0])  # libphy may cut the name short

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import cpu_marker, hostname, irq_refusal, overlay, sysctls
+from sbctune.lab import cpu_marker, hostname, irq_model, irq_refusal, knobs_napi, overlay, sysctls
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.system import tool
@@ -32,12 +32,25 @@ def nsinit_config(
         "shadow": str(shadow),
         "sshd": tool("sshd"),
         "sshd_config": str(config),
-        "interfaces": [{"name": i.name, "xps_enoent": i.xps_enoent} for i in profile.interfaces],
+        "interfaces": nsinit_interfaces(profile),
         "sysctls": sysctls.models(),
         "overlays": overlays,
         "hostname": name,  # nsinit sets it in the lab's own UTS namespace, not in this one:
         "host_uts": os.readlink("/proc/self/ns/uts"),  # posix-only: the lab is Linux
     }
+
+
+def nsinit_interfaces(profile: LabProfile) -> list[dict[str, Any]]:
+    """The NICs as nsinit models their sysfs knobs: XPS on one queue (ENOENT), threaded NAPI
+    as the driver's kernel answers it (``knobs_napi``: the table's ``napi`` fact)."""
+    return [
+        {
+            "name": i.name,
+            "xps_enoent": i.xps_enoent,
+            "napi": knobs_napi.napi_of(i.driver or "", profile.kernel, i.chip or ""),
+        }
+        for i in profile.interfaces
+    ]
 
 
 BOOT_FILES = ("config.txt", "cmdline.txt")
@@ -75,9 +88,15 @@ def _private_dirs(profile: LabProfile, directory: Path) -> list[dict[str, str]]:
     return entries
 
 
-def knobs_config(profile: LabProfile) -> dict[str, Any]:
-    """What the knob file system (``knobs_fs``) models: CPUs, cpufreq, IRQs, power."""
-    return {
+def knobs_config(profile: LabProfile, interrupts_file: str = "") -> dict[str, Any]:
+    """What the knob file system (``knobs_fs``) models: CPUs, cpufreq, IRQs, power.
+    `interrupts_file`: the host copy of a /proc/interrupts the lab models (its PCIe NICs'
+    vectors), which ``ethtool -L`` writes again: /proc/irq follows it (``knobs_irqs``), each new
+    vector refusing as its chip does under the profile's kernel (``irq_chip_errno``)."""
+    interrupts = profile.bundle.file("/proc/interrupts") or profile.modelled_files.get(
+        "/proc/interrupts"
+    )
+    config: dict[str, Any] = {
         "cpus": profile.cpu.count,
         "governors": list(profile.cpu.governors),
         "governor": profile.cpu.governor,
@@ -86,8 +105,13 @@ def knobs_config(profile: LabProfile) -> dict[str, Any]:
         "irqs": list(profile.irqs),
         "irq_refuse": list(profile.irq_refuse),
         # how they refuse: the interrupt chip's and the kernel's errno (irq_refusal)
-        "irq_errno": irq_refusal.refusals(
-            profile.bundle.file("/proc/interrupts"), list(profile.irq_refuse), profile.kernel
-        ),
+        "irq_errno": irq_refusal.refusals(interrupts, list(profile.irq_refuse), profile.kernel),
         "power": profile.power.to_json(),  # the starting power.json (sbctune.lab.power)
     }
+    if interrupts_file and "/proc/interrupts" in profile.modelled_files:
+        config["interrupts"] = interrupts_file
+        chip, refused = irq_model.PCIE_HOSTS.get(profile.pcie_host, ("", False))
+        config["irq_chip_errno"] = (
+            {chip: irq_refusal.refusal(chip, profile.kernel)} if chip and refused else {}
+        )
+    return config

@@ -155,14 +155,21 @@ def drvinfo_strings(driver: str, kernel: str = "") -> dict[str, str]:
     get_drvinfo is usbnet's or none in every series: ethtool_get_drvinfo (net/ethtool/ioctl.c)
     pre-fills version with the running kernel's release (`kernel`, the profile's, where it names
     one), and usbnet_get_drvinfo (drivers/net/usb/usbnet.c) writes only the driver's name, its
-    driver_info's description as fw_version, and the bus. Another get_drvinfo may write its own
-    version (r8152's DRIVER_VERSION): nothing is claimed for it."""
+    driver_info's description as fw_version, and the bus. A driver with a get_drvinfo of its own
+    says in the table what it writes there (the hand fact ``drvinfo_version``: "kernel" where it
+    writes none, as bcmgenet_get_drvinfo and igb_get_drvinfo; r8152's DRIVER_VERSION "v1.12.13",
+    asix's "22-Dec-2011"); a driver with neither is claimed nothing."""
     entry = driver_caps.table()["drivers"].get(driver) or {}
     per_series = [v for s, v in entry.items() if s in driver_caps.table()["kernels"]]
     own = {v.get("ops", {}).get("get_drvinfo") for v in per_series}
+    release = {"version": kernel} if kernel and kernel != "unknown" else {}
     if not per_series or not own <= {None, "usbnet_get_drvinfo"}:
-        return {}
-    found = {"version": kernel} if kernel and kernel != "unknown" else {}
+        caps = driver_caps.caps(driver, kernel or None)
+        written = caps.facts.get("drvinfo_version") if caps else None
+        if written is None:
+            return {}
+        return release if written == "kernel" else {"version": str(written)}
+    found = dict(release)
     sources = [str(f) for v in per_series for f in v.get("sources", [])]
     if own == {"usbnet_get_drvinfo"} and sources:
         description = only_description(sources[0])
@@ -223,7 +230,8 @@ def hold_to_table(
         if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         _eee_modes(state["eee"], caps)
-    _features(state["features"], caps)
+        _eee_timer(state["eee"], caps, chip, speed_mbps)
+    _features(state["features"], caps, chip)
     if caps.facts.get("ethtool_refused_when_down") and driver_caps.fact_in_every_series(
         caps, "ethtool_refused_when_down"
     ):  # stmmac on 6.1: .begin = stmmac_check_if_running
@@ -236,15 +244,34 @@ def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
     on after a link that negotiated it, so the MAC's LPI timer reads 0 until then; bcmgenet,
     r8169 and stmmac: phy_support_eee on 6.12). With an unknown kernel a default the table has
-    for one series only is not claimed: the model's values stay."""
+    for one series only, or that differs between the series, is not claimed: the model's values
+    stay (else 6.1's Tx LPI would meet 6.12's link modes, which no kernel shows)."""
     default = caps.facts.get("eee_default")
     if not default or not driver_caps.fact_in_every_series(caps, "eee_default"):
         return
+    hand = driver_caps.table()["hand"].get(caps.driver, [])
+    series = set(caps.series)
+    by_series = [f["value"] for f in hand
+                 if f["fact"] == "eee_default" and set(f["kernels"]) & series]  # fmt: skip
+    if any(value != default for value in by_series):  # r8169: Tx LPI off on 6.1, on on 6.12
+        return  # an unknown kernel: neither series' default is claimed, the model's stays
     eee["enabled"] = bool(default["enabled"])
     eee["tx_lpi"] = bool(default["tx_lpi"])
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
     if not eee["active"] and default.get("timer_needs_link"):
         eee["tx_lpi_timer"] = 0
+
+
+def _eee_timer(
+    eee: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None, mtu: int = 1500
+) -> None:
+    """r8169 on 6.12 (rtl_set_eee_txidle_timer, r8169_get_tx_lpi_timer_us): the RTL8125's
+    Tx LPI timer is MTU + 46 bytes at the link's speed, DIV_ROUND_CLOSEST(bytes * 8, Mbit/s) us.
+    Claimed where 6.12 may be running: 6.1 leaves Tx LPI off, so ethtool shows no timer there."""
+    over = driver_caps.by_chip(caps.facts.get("eee_tx_lpi_timer_bytes"), chip)
+    if over is None or not speed_mbps or "6.12" not in caps.series:
+        return
+    eee["tx_lpi_timer"] = (int(over + mtu) * 8 + int(speed_mbps) // 2) // int(speed_mbps)
 
 
 def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
@@ -401,7 +428,7 @@ def queue_pairs(state: dict[str, Any], driver: str, chip: str = "", kernel: str 
     co["pairs"] = {"tx-usecs": rule["tx-usecs"], "paired": paired, "exempt": exempt}
 
 
-def _features(features: dict[str, Any], caps: DriverCaps) -> None:
+def _features(features: dict[str, Any], caps: DriverCaps, chip: str = "") -> None:
     features["restart_on"] = list(caps.facts.get("restarts_on_features", []))
     features["follow"] = dict(caps.facts.get("features_follow", {}))  # igb/igc: VLAN TX = RX
     features["needs"] = dict(caps.facts.get("features_need", {}))  # atlantic: LRO needs RX csum
@@ -417,3 +444,18 @@ def _features(features: dict[str, Any], caps: DriverCaps) -> None:
         if name in wanted or name in features["order"]:
             wanted[name] = False
             features["fixed"].pop(name, None)
+    # set in features but never in hw_features (igb: HIGHDMA, the VLAN filter): "on [fixed]"
+    for name in caps.facts.get("features_fixed_on", []):
+        if name in features["order"]:
+            wanted.pop(name, None)
+            features["fixed"][name] = True
+    # what the chip's MAC type adds or lacks (igb: HW_TC and NTUPLE from the I350; r8169: no
+    # IPv6 checksum or TSO6 before csum v2), the longest chip name that `chip` contains
+    rule = driver_caps.by_chip(caps.facts.get("features_by_chip"), chip) or {}
+    for name in (n for n in rule.get("fixed_off", []) if n in features["order"]):
+        wanted.pop(name, None)
+        features["fixed"][name] = False
+    for key, on in (("changeable_on", True), ("changeable_off", False)):
+        for name in (n for n in rule.get(key, []) if n in features["order"]):
+            features["fixed"].pop(name, None)
+            wanted[name] = on

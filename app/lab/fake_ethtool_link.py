@@ -168,6 +168,12 @@ def _forced_ok(rule: str, speed: int, duplex: str, supported: list[str]) -> bool
         # duplex, whatever the PHY supports (mii: 1000 only with supports_gmii)
         top = 1000 if rule == "phylib" or any(m.startswith("1000base") for m in supported) else 100
         return speed in (10, 100, 1000) and speed <= top and duplex in ("half", "full")
+    if rule == "igc":  # igc_ethtool_set_link_ksettings: "Force mode currently not supported"
+        return True  # accepted (0), nothing forced: the link is only reset
+    if rule == "atlantic":  # aq_nic_set_link_ksettings: a rate of the chip's link_speed_msk
+        return (speed, duplex) in {(10, "half"), (10, "full"), (100, "half"), (100, "full"),
+                                   (1000, "half"), (1000, "full"), (2500, "full"),
+                                   (5000, "full"), (10000, "full")}  # fmt: skip
     if rule == "igb":  # igb_set_spd_dplx: 10/100 half or full, 1000 full (kept autonegotiated)
         return (speed, duplex) in {(10, "half"), (10, "full"), (100, "half"), (100, "full"),
                                    (1000, "full")}  # fmt: skip
@@ -198,11 +204,18 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     duplex = pairs.get("duplex", forced.get("duplex", now_duplex.lower() if up else "full"))
     if not autoneg:
         if not _forced_ok(str(link["rule"]), speed, duplex, supported):
-            raise nl_error(EINVAL, SSET_FAIL)
+            # aq_nic_set_link_ksettings: -1 (EPERM) for a rate it has no case for, EINVAL
+            # only for half duplex above 1000
+            atlantic = link["rule"] == "atlantic" and not (duplex == "half" and speed > 1000)
+            raise nl_error(EPERM if atlantic else EINVAL, SSET_FAIL)
         if link["rule"] == "igb" and speed == 1000:  # igb_set_spd_dplx: autoneg, 1000 only
             autoneg, advertised = True, ["1000baseT/Full"]
+        elif link["rule"] == "igc":  # not forced: autoneg and its advertisement stay
+            autoneg, advertised = True, list(link["advertised"])
         else:
             advertised = list(link["advertised"])
+    elif link["rule"] == "atlantic":  # every rate of the chip, whatever is asked
+        advertised = list(supported or link["advertised"])
     elif "advertise" in pairs:
         bits = int(_hex(pairs["advertise"]) or 0)
         advertised = [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
@@ -213,7 +226,7 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                       and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
     else:
         advertised = list(link["advertised"])
-    if autoneg and not advertised:  # phy_ethtool_ksettings_set: nothing left to advertise
+    if autoneg and not advertised and supported:  # phy_ethtool_ksettings_set: none left
         raise nl_error(EINVAL, SSET_FAIL)
     link["autoneg"] = autoneg
     link["advertised"] = sorted(advertised, key=mode_key)

@@ -1,7 +1,7 @@
 """Put the lab's `ip` (sbctune.lab.ip_model) in front of the real one, with the MTU limits of
 the drivers the profile's interfaces imitate (driver_caps.json: `mtu_max`,
-`mtu_refused_when_up`). Only an MTU set or an `ip -d link` read runs Python; every other call
-goes straight to the real ip."""
+`mtu_refused_when_up`) and their TSO/GSO limits (`tso_max`). Only an MTU set or an
+`ip -d link` read runs Python; every other call goes straight to the real ip."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
 
 LIMITS_FILE = "ip-limits.json"
+_GSO_LEGACY_MAX_SIZE, _GSO_MAX_SEGS = 65536, 65535  # include/linux/netdevice.h
 
 
 def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, dict[str, Any]]:
@@ -44,9 +45,28 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
+        sizes = tso_sizes(caps, spec.chip)
+        if sizes:
+            limit["sizes"] = sizes
         if limit:
             found[spec.name] = limit
     return found
+
+
+def tso_sizes(caps: driver_caps.DriverCaps, chip: str | None) -> dict[str, int]:
+    """What `ip -d link` shows of the driver's TSO limits (driver_caps.json `tso_max`: r8169's
+    64000 bytes in 64 segments, the kernel's 65536 and 65535 where the driver sets none) and
+    the GSO limits they lower (net/core/dev.c netif_set_tso_max_size); {} where unknown."""
+    rules = caps.facts.get("tso_max")
+    if not rules:
+        return {}
+    tso = driver_caps.by_chip(rules, chip) or rules["default"]
+    sizes = {"tso_max_size": int(tso["tso_max_size"]), "tso_max_segs": int(tso["tso_max_segs"])}
+    if driver_caps.kernel_fact("tso_max_lowers_gso"):  # the veth's GSO limits are the defaults
+        sizes["gso_max_size"] = min(_GSO_LEGACY_MAX_SIZE, sizes["tso_max_size"])
+        sizes["gso_ipv4_max_size"] = sizes["gso_max_size"]
+        sizes["gso_max_segs"] = min(_GSO_MAX_SEGS, sizes["tso_max_segs"])
+    return sizes
 
 
 def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:

@@ -1,7 +1,9 @@
 """The lab's `ip` for the few calls where a veth would answer unlike the driver it stands for:
-the MTU. A veth shows maxmtu 65535 and takes any MTU up to it while up; the kernel's
-dev_validate_mtu refuses more than the driver's max_mtu ("mtu greater than device maximum",
-EINVAL), and macb_change_mtu refuses any change while the interface runs (EBUSY).
+the MTU, and the TSO/GSO limits `ip -d link` shows (a veth's tso_max_size is 524280, a NIC's
+65536 unless its driver sets less: r8169 64000). A veth shows maxmtu 65535 and takes any MTU up
+to it while up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu
+greater than device maximum", EINVAL), and macb_change_mtu refuses any change while the
+interface runs (EBUSY).
 
 A standalone script (the lab user's python has no sbctune): sbctune.lab.ip_front installs it
 with the limits (from resources/tuning/driver_caps.json) and the real ip beside it. Everything
@@ -75,8 +77,10 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
 
 
 def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False) -> str:
-    """`ip -d link` output with the drivers' max_mtu for the interfaces the lab imitates."""
+    """`ip -d link` output with the drivers' max_mtu and TSO/GSO limits for the interfaces the
+    lab imitates."""
     tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
+    sizes = {name: limit["sizes"] for name, limit in limits.items() if limit.get("sizes")}
     if as_json:
         try:
             links = json.loads(text)
@@ -85,6 +89,10 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
         for link in links if isinstance(links, list) else []:
             if isinstance(link, dict) and link.get("ifname") in tops and "max_mtu" in link:
                 link["max_mtu"] = tops[link["ifname"]]
+            if isinstance(link, dict) and link.get("ifname") in sizes:
+                for key, value in sizes[link["ifname"]].items():
+                    if key in link:
+                        link[key] = int(value)
         if pretty:
             return json.dumps(links, indent=4) + "\n"
         return json.dumps(links, separators=(",", ":")) + "\n"
@@ -95,6 +103,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
             current = match.group(1)
         if current in tops:
             line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
+        for key, value in sizes.get(current or "", {}).items():
+            line = re.sub(rf"\b{key} \d+", f"{key} {int(value)}", line)
         out.append(line)
     return "".join(out)
 

@@ -6,13 +6,16 @@ Trees (bind-mounted inside the lab's mount namespace by ``nsinit``):
   ``cpufreq/policy0``, one policy shared by all CPUs as on a Raspberry Pi) with a writable
   ``scaling_governor`` (an unknown governor -> EINVAL), min/max/cur frequencies;
 - ``irq/``  -> ``/proc/irq``: ``N/smp_affinity`` (+ ``_list``, ``effective_affinity``) for the
-  IRQs of the captured /proc/interrupts; a mask without an online CPU -> EINVAL, and IRQs the
-  profile marks as refusing (the Pi's xhci_hcd MSI) answer every write with the errno of their
-  chip and the profile's kernel (``irq_refusal``: seed 000's EINVAL on 5.15, EPERM on 6.12);
+  IRQs of the lab's /proc/interrupts (following it after ``ethtool -L``: ``knobs_irqs``); a
+  mask without an online CPU -> EINVAL, and IRQs the profile marks as refusing (the Pi's
+  xhci_hcd MSI) answer every write with the errno of their chip and the profile's kernel
+  (``irq_refusal``: seed 000's EINVAL on 5.15, EPERM on 6.12);
 - ``net/IFACE/QUEUE/{rps_cpus,xps_cpus}`` -> over the veth's real queue files: masks are
   checked against the profile's CPU count and the bits this host has are written through to
   the real file, so RPS/XPS act for real; ``xps_enoent`` interfaces answer ENOENT like a
   single-queue driver;
+- ``net/IFACE/threaded`` -> ``/sys/class/net/IFACE/threaded``: threaded NAPI as the kernel
+  answers for the profile's driver (``knobs_napi``), not as the veth does;
 - ``sysctl/net/core/NAME`` ... -> lab-private copies of the sysctls a network namespace does
   not make private (see ``sysctls``), bind-mounted over /proc/sys/net/... by ``nsinit``;
 - ``power/firmware/get_throttled`` -> ``/sys/devices/platform/soc/soc:firmware`` and
@@ -39,6 +42,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sbctune.lab.knobs_irqs import add_irqs
 from sbctune.lab.knobs_model import (
     CpuFreq,
     Irq,
@@ -53,6 +57,7 @@ from sbctune.lab.knobs_model import (
     parse_list,
     parse_mask,
 )
+from sbctune.lab.knobs_napi import Threaded
 from sbctune.lab.power import ZONE_TYPE, read_state
 from sbctune.lab.sysctls import private_sysctl
 
@@ -155,33 +160,6 @@ def _add_cpufreq(tree: Tree, config: dict[str, Any], cpus: int) -> CpuFreq:
     return freq
 
 
-def _add_irqs(tree: Tree, config: dict[str, Any], cpus: int) -> None:
-    default_mask = {"mask": (1 << cpus) - 1}
-
-    def write_default(text: str) -> None:
-        mask = parse_mask(text, cpus)
-        if not mask:
-            raise kernel_error(errno.EINVAL)
-        default_mask["mask"] = mask
-
-    tree.add_file(
-        "irq/default_smp_affinity",
-        lambda: format_mask(default_mask["mask"], cpus) + "\n",
-        write_default,
-    )
-    refuse = {int(n) for n in config.get("irq_refuse", [])}
-    errnos = {int(n): int(getattr(errno, str(e), errno.EINVAL))
-              for n, e in config.get("irq_errno", {}).items()}  # fmt: skip
-    for number in config.get("irqs", []):
-        irq = Irq(int(number), cpus, int(number) in refuse, errnos.get(int(number), errno.EINVAL))
-        base = f"irq/{irq.number}"
-        tree.add_file(f"{base}/smp_affinity", _mask_reader(irq, cpus), irq.write_mask)
-        tree.add_file(f"{base}/smp_affinity_list", _list_reader(irq), irq.write_list)
-        tree.add_file(f"{base}/effective_affinity", _effective_reader(irq, cpus))
-        tree.add_file(f"{base}/effective_affinity_list", _effective_list_reader(irq))
-        tree.add_file(f"{base}/node", _const("0\n"))
-
-
 def _add_queues(tree: Tree, config: dict[str, Any], cpus: int) -> list[tuple[str, QueueMap]]:
     host_cpus = int(config.get("host_cpus", cpus))
     queues: list[tuple[str, QueueMap]] = []
@@ -219,8 +197,11 @@ def build_tree(config: dict[str, Any]) -> Tree:
     cpus = int(config["cpus"])
     _add_cpus(tree, cpus)
     freq = _add_cpufreq(tree, config, cpus)
-    _add_irqs(tree, config, cpus)
+    add_irqs(tree, config, cpus)
     queues = _add_queues(tree, config, cpus)
+    for knob in config.get("threaded", []):
+        threaded = Threaded(knob["napi"], str(knob.get("flags", "")))
+        tree.add_file(knob["path"], threaded.read, threaded.write)
     for name, model in config.get("sysctls", {}).items():
         knob = private_sysctl(name, model)
         tree.add_file("sysctl/" + name.replace(".", "/"), knob.read, knob.write)
@@ -243,22 +224,6 @@ def _add_power(tree: Tree, path: Path) -> None:
     tree.add_file("power/firmware/get_throttled", lambda: read_state(path).get_throttled_text())
     tree.add_file("power/thermal_zone0/temp", temp)
     tree.add_file("power/thermal_zone0/type", _const(ZONE_TYPE + "\n"))
-
-
-def _mask_reader(irq: Irq, cpus: int) -> ReadFn:
-    return lambda: format_mask(irq.mask, cpus) + "\n"
-
-
-def _list_reader(irq: Irq) -> ReadFn:
-    return lambda: format_list(irq.mask) + "\n"
-
-
-def _effective_reader(irq: Irq, cpus: int) -> ReadFn:
-    return lambda: format_mask(irq.effective(), cpus) + "\n"
-
-
-def _effective_list_reader(irq: Irq) -> ReadFn:
-    return lambda: format_list(irq.effective()) + "\n"
 
 
 def serve(config_path: str, mountpoint: str) -> None:

@@ -222,6 +222,8 @@ class Tree:
         self.root = Node("dir", 0o755)
         self.on_change: Callable[[], None] | None = None
         """Called after every successful write (the knob state file for the lab's shaper)."""
+        self.before_lookup: list[Callable[[], None]] = []
+        """Called before every lookup (the IRQ folders following /proc/interrupts)."""
 
     def _dir(self, parts: Iterable[str]) -> Node:
         node = self.root
@@ -243,6 +245,8 @@ class Tree:
         self._dir(dirs).children[name] = Node("link", 0o777, target=target)
 
     def lookup(self, path: str) -> Node:
+        for hook in self.before_lookup:
+            hook()
         node = self.root
         for part in (p for p in path.split("/") if p):
             child = node.children.get(part)

@@ -52,23 +52,33 @@ def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
 
 
 def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
+    """ethtool's lines from the driver's facts. A driver whose chip or PHY decides the link
+    modes (atlantic, stmmac, asix) has no `supported`: its mode, pause, port and transceiver
+    lines are left out, never guessed. `autoneg = false`: a ksettings without the Autoneg bit
+    (cdc_ncm's usbnet_get_link_ksettings_internal)."""
+
     def line(label: str, key: str) -> list[list[Any]]:
         return [[label, str(facts[key]), []]] if key in facts else []
 
+    def modes(label: str, key: str) -> list[list[Any]]:
+        return [[label, list(facts[key]), []]] if key in facts else []
+
+    yes = "Yes" if facts.get("autoneg", True) else "No"
+    known = "supported" in facts
     ports = " ".join(facts.get("ports", []))
     blocks: list[list[Any]] = [
-        ["Supported ports", f"[ {ports} ]", []],
-        ["Supported link modes", list(facts.get("supported", [])), []],
+        *([["Supported ports", f"[ {ports} ]", []]] if "ports" in facts else []),
+        *modes("Supported link modes", "supported"),
         *line("Supported pause frame use", "pause_supported"),
-        ["Supports auto-negotiation", "Yes", []],
+        *([["Supports auto-negotiation", yes, []]] if known else []),
         ["Supported FEC modes", "Not reported", []],
-        ["Advertised link modes", list(facts.get("advertised", [])), []],
+        *modes("Advertised link modes", "advertised"),
         *line("Advertised pause frame use", "pause_advertised"),
-        ["Advertised auto-negotiation", "Yes", []],
+        *([["Advertised auto-negotiation", yes, []]] if known else []),
         ["Advertised FEC modes", "Not reported", []],
         ["Speed", "", []],
         ["Duplex", "", []],
-        ["Auto-negotiation", "on", []],
+        ["Auto-negotiation", "on" if facts.get("autoneg", True) else "off", []],
         *line("Port", "port"),
         *line("Transceiver", "transceiver"),
     ]
@@ -81,11 +91,23 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
     return blocks
 
 
+def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
+    """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
+    the default for that series; with no known series a fact the series disagree on is left
+    out (never guessed)."""
+    by_series = facts.pop("by_series", {})
+    series = driver_caps.series_of(kernel or None)
+    if len(series) == 1:
+        return {**facts, **dict(by_series.get(series[0], {}))}
+    differing = {key for entry in by_series.values() for key in entry}
+    return {k: v for k, v in facts.items() if k not in differing}
+
+
 def link_state(
     driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
 ) -> dict[str, Any] | None:
     """The ``link`` entry of an interface's state, or None (the capture script answers)."""
-    facts = _facts(driver) or {}
+    facts = _by_series(_facts(driver) or {}, kernel)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
     has = caps.has if caps is not None else (lambda op: False)
     if capture is not None:

@@ -61,6 +61,14 @@ def queue_knobs(config: dict[str, Any]) -> list[dict[str, Any]]:
     return queues
 
 
+def threaded_knobs(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """/sys/class/net/IFACE/threaded of the NICs whose driver the table knows (knobs_napi)."""
+    from sbctune.lab import knobs_napi
+
+    wanted = knobs_napi.knobs(config.get("interfaces", []))
+    return [k for k in wanted if Path(k["real"]).exists()]
+
+
 def private_sysctls(lab_dir: Path, config: dict[str, Any]) -> dict[str, Any]:
     """Models of the sysctls this namespace does not make private; recorded in the state dir."""
     from sbctune.lab import sysctls
@@ -75,6 +83,7 @@ def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
     knobs_config = json.loads((lab_dir / "knobs.json").read_text(encoding="utf-8"))
     knobs_config["host_cpus"] = _host_cpus()
     knobs_config["queues"] = config["queues"] = queue_knobs(config)
+    knobs_config["threaded"] = config["threaded"] = threaded_knobs(config)
     knobs_config["sysctls"] = config["private_sysctls"] = private_sysctls(lab_dir, config)
     knobs_config["knob_state"] = str(lab_dir / "knobs_state.json")
     knobs_config["power_state"] = str(init_power(lab_dir, knobs_config.get("power")))
@@ -203,7 +212,7 @@ def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
     knobs = lab_dir / "knobs"
     _bind(str(knobs / "cpu"), "/sys/devices/system/cpu")
     _bind(str(knobs / "irq"), "/proc/irq")
-    for queue in config.get("queues", []):
+    for queue in [*config.get("queues", []), *config.get("threaded", [])]:
         _bind(str(knobs / queue["path"]), queue["real"])
     mount_sysctls(lab_dir, config.get("private_sysctls", {}))
     mount_power(lab_dir)

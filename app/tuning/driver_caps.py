@@ -176,6 +176,27 @@ def _version(series: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+# Facts whose lists (or chips' lists) add up over several cited facts (igb: HIGHDMA and the
+# VLAN filter, each set in features after hw_features in its own line of igb_probe).
+_LIST_FACTS = frozenset({"features_fixed_on", "features_by_chip"})
+
+
+def _merged(old: Any, new: Any) -> Any:
+    """Two facts' values as one: lists joined, dicts merged key by key (deeply)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: _merged(old[k], new[k]) if k in old and k in new else old.get(k, new.get(k))
+                for k in {**old, **new}}  # fmt: skip
+    return [*old, *new] if isinstance(old, list) and isinstance(new, list) else old
+
+
+def by_chip(rules: dict[str, Any] | None, chip: str | None) -> Any:
+    """The rule of the longest chip name in `rules` that `chip` contains (case and spaces
+    ignored: "I350-T2" is an I350), else None."""
+    squeezed = (chip or "").lower().replace(" ", "")
+    names = [n for n in (rules or {}) if squeezed and n.lower().replace(" ", "") in squeezed]
+    return (rules or {})[max(names, key=len)] if names else None
+
+
 def caps(
     driver: str | None, kernel: str | None = None, chip: str | None = None
 ) -> DriverCaps | None:
@@ -245,6 +266,9 @@ def caps(
                     if setting not in facts["restarts_on"]:
                         facts["restarts_on"].append(setting)
                         cites[f"restarts:{setting}"] = where
+            if fact["fact"] in _LIST_FACTS and fact["fact"] in facts:  # one fact per citation
+                facts[fact["fact"]] = _merged(facts[fact["fact"]], fact["value"])
+                continue
             facts.setdefault(fact["fact"], fact["value"])
             cites.setdefault(fact["fact"], where)
     return DriverCaps(

@@ -49,6 +49,8 @@ READ = [
     ("bcm5709_bnx2_ethq_14_excerpt.txt", 31, "rx_ucast_packets", 19363870912),
     ("be3_be2net_ethq_7_excerpt.txt", 37, "rx_tcp_checksum_errs", 93915),
     ("be2net_netutils_208_queues_excerpt.txt", 44, "rxq0: rx_pkts", 388868824555),
+    # the author made the counter that matters bold: `**rx_overruns: 1462**`
+    ("pi5_linux_7566_macb_overruns_excerpt.txt", 14, "rx_overruns", 1462),
 ]
 
 

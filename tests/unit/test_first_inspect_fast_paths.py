@@ -269,6 +269,7 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
             return kind, fields
     return (
         dmesg_classify.old_format_line(msg)
+        or dmesg_classify._node_named(msg)
         or dmesg_classify._driver_message(msg)
         or dmesg_classify.bare_wiphy(msg)
     )

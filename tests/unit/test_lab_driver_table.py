@@ -623,7 +623,8 @@ def test_ethtool_i_version_and_firmware_are_what_the_source_writes(tmp_path: Pat
     kernel's release and usbnet_get_drvinfo writes the driver_info's description as
     fw_version, so a Pi's smsc95xx says "firmware-version: smsc95xx USB 2.0 Ethernet" and its
     release; macb and ax88179_178a (no get_drvinfo) the release too. A driver with its own
-    get_drvinfo (r8152: DRIVER_VERSION) gets no claim. Before: both lines empty everywhere."""
+    get_drvinfo says what it writes in the table (test_lab_drvinfo_version.py). Before: both
+    lines empty everywhere."""
     kernel = "6.1.0-rpi7-rpi-v7"
     out = ethtool(lab(tmp_path, "smsc95xx", kernel=kernel), "-i", "eth0")[0]
     assert f"version: {kernel}\n" in out
@@ -632,6 +633,6 @@ def test_ethtool_i_version_and_firmware_are_what_the_source_writes(tmp_path: Pat
         shown = ethtool(lab(tmp_path, driver, kernel=kernel), "-i", "eth0")[0]
         assert f"version: {kernel}\n" in shown and "firmware-version: \n" in shown, driver
     r8152 = ethtool(lab(tmp_path, "r8152", kernel=kernel), "-i", "eth0")[0]
-    assert "version: \n" in r8152
+    assert "version: v1.12.13\n" in r8152  # rtl8152_get_drvinfo: DRIVER_VERSION
     unknown = ethtool(lab(tmp_path, "smsc95xx"), "-i", "eth0")[0]  # no kernel named: not claimed
     assert "version: \n" in unknown

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.lab import ip_front, ip_model, load_profile
+from sbctune.tuning import driver_caps
 
 pytestmark = pytest.mark.posix_only("the lab's ip front is a shell script")
 
@@ -85,3 +86,34 @@ def test_the_pi5s_macb_shows_rp1s_max_mtu_not_the_veths(tmp_path: Path) -> None:
     lab_ip = front(tmp_path, "pi5-macb")
     shown = json.loads(ip(lab_ip, "-d", "-j", "link", "show", "dev", "eth0").stdout)
     assert shown[0]["max_mtu"] == 10222
+
+
+def test_ip_shows_the_drivers_tso_and_gso_limits_not_the_veths(tmp_path: Path) -> None:
+    """r8169_main.c rtl_init_one: an RTL8125 (csum v2) gets netif_set_tso_max_size(64000) and
+    _segs(64), which lower gso_max_size/segs too (net/core/dev.c netif_set_tso_max_size); the
+    bcmgenet beside it is not this audit's and keeps the veth's line. A veth says 524280."""
+    veth = (
+        "2: eth1@if9: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP\n"
+        "    link/ether 02:00:00:00:00:01 brd ff:ff:ff:ff:ff:ff promiscuity 0 minmtu 68 "
+        "maxmtu 65535\n    veth addrgenmode none numtxqueues 1 numrxqueues 1 gso_max_size 65536 "
+        "gso_max_segs 65535 tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536\n"
+    )
+    limits = ip_front.limits(load_profile("cm4-rtl8125b-r8169"))
+    shown = ip_model.shown(veth, limits, as_json=False)
+    assert "gso_max_size 64000 gso_max_segs 64 tso_max_size 64000 tso_max_segs 64 " in shown
+    assert "gro_max_size 65536" in shown and "maxmtu 9194" in shown
+    as_json = [{"ifname": "eth1", "gso_max_size": 65536, "gso_max_segs": 65535,
+                "tso_max_size": 524280, "tso_max_segs": 65535, "gro_max_size": 65536}]  # fmt: skip
+    got = json.loads(ip_model.shown(json.dumps(as_json), limits, as_json=True))[0]
+    assert (got["tso_max_size"], got["tso_max_segs"], got["gso_max_size"]) == (64000, 64, 64000)
+
+
+def test_a_driver_that_sets_no_tso_limit_shows_the_kernels_default(tmp_path: Path) -> None:
+    """igb_probe calls no netif_set_tso_max_size: alloc_netdev_mqs's TSO_LEGACY_MAX_SIZE
+    65536; an RTL8168b (no csum v2) gets RTL_GSO_MAX_SIZE_V1 32000 in 24 segments."""
+    igb_caps, rtl_caps = driver_caps.caps("igb"), driver_caps.caps("r8169")
+    assert igb_caps is not None and rtl_caps is not None
+    igb = ip_front.tso_sizes(igb_caps, "82580")
+    assert igb["tso_max_size"] == 65536 and igb["gso_max_size"] == 65536
+    old = ip_front.tso_sizes(rtl_caps, "RTL8168b/8111b")
+    assert (old["tso_max_size"], old["tso_max_segs"], old["gso_max_segs"]) == (32000, 24, 24)

@@ -71,6 +71,12 @@ def is_noise(line: str) -> bool:
     return bool(_PROMPT_RE.match(stripped))
 
 
+def unbold(line: str) -> str:
+    """A line without a forum's Markdown bold marks (``**rx_overruns: 1462**``): no tool
+    prints ``**``, so taking them out never changes a real output's line."""
+    return line.replace("**", "") if "**" in line else line
+
+
 def to_int(value: str | None, base: int = 10) -> int | None:
     if value is None:
         return None

@@ -36,6 +36,7 @@ from .dmesg_patterns import (
     ADDRESSED_BUS_ID,
     BUS_ID,
     OF_NAMED,
+    OF_NODE,
     PRE_DT_PLATFORM,
 )
 from .lazy_pattern import later
@@ -51,11 +52,15 @@ _HUMAN_TS_RE = later(
     r"|[A-Z][a-z]{2}\s?\d{1,2}(?: [\d:]+)?"  # dmesg --human: [Mar23 13:30]
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
 )
-# [6.679649@3]: Amlogic's CPU suffix; [    9.346320][  T187]: the printk caller id
+# [6.679649@3]: Amlogic's CPU suffix, which its later vendor kernels (CoreELEC's 4.9 on S905X4)
+# follow with a one-letter flag glued to the bracket: "[   10.296079@1]d meson6-dwmac ...",
+# "[    0.597144@3]- meson6-dwmac ..." (a kernel's own clock is always followed by a space);
+# [    9.346320][  T187]: the printk caller id
 # (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]"),
 # which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
 _CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
-_TS_RE = re.compile(rf"^\[\s*(\d+\.\d+)(?:@\d+)?\]{_CALLER}\s*")
+_CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its flag
+_TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
 _TS_MSG_RE = later(rf"{_TS_RE.pattern}(.*)", re.S)
 # Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
@@ -63,10 +68,10 @@ _TS_MSG_RE = later(rf"{_TS_RE.pattern}(.*)", re.S)
 # is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
 # then the message's shape (a driver and its device address).
 _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
-_OF_RE = later(rf"^{OF_NAMED}$")
+_OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
 _KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
-_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}})(?:@\d+)?\]{_CALLER}\s*")
+_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
 # a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
 _BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines

@@ -12,7 +12,7 @@ from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.old_formats import old_format_line
 
 from .dmesg_bare_wiphy import bare_wiphy
-from .dmesg_patterns import _NEEDLES, _PATTERNS
+from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .lazy_pattern import Lazy, later
 
 _NEEDLE_RE = later(
@@ -31,6 +31,8 @@ _CANDIDATES_LIMIT = 4096
 # a line on an interface alone, as kernels before 3.x and some drivers print it ("eth1: IBM
 # emac, MAC ..."): an interface the kernel named, not "usbcore:" or "lan78xx:" (a module)
 _BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}): \S")
+# "icssg-prueth icssg0-eth: ..." (dev_printk of a device named by a device-tree node alone)
+_NODE_NAMED_RE = later(rf"([a-z][\w-]{{0,30}}) ({OF_NODE})(?: ({IFACE}))?")
 
 
 def classify(msg: str) -> tuple[str, dict[str, str]] | None:
@@ -60,7 +62,23 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
             return kind, fields
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
     # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
-    return old_format_line(msg) or _driver_message(msg) or bare_wiphy(msg)
+    return old_format_line(msg) or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg)
+
+
+def _node_named(msg: str) -> tuple[str, dict[str, str]] | None:
+    """ "icssg-prueth icssg0-eth: ...": a network driver of the kernel's tables speaking of a
+    device named by a device-tree node alone (dmesg_patterns.OF_NODE): that device's line."""
+    head, sep, rest = msg.partition(": ")
+    # string tests first: most lines of a long log fall through every shape to here
+    if not sep or not rest[:1].strip() or "-" not in head or not 0 < head.count(" ") < 3:
+        return None
+    m = _NODE_NAMED_RE.fullmatch(head)
+    if m is None or not load_kernel_drivers().knows(m.group(1)):
+        return None
+    fields = {"driver": m.group(1), "device": m.group(2)}
+    if m.group(3):
+        fields["iface"] = m.group(3)
+    return "device", fields
 
 
 def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:

@@ -17,6 +17,12 @@ PRE_DT_PLATFORM = r"[a-z][a-z0-9_-]{1,30}\.\d{1,3}(?:\.auto)?"
 # each node's base name up the tree), as on PowerPC: "soc@ffe00000:ethernet@b0000"; a node
 # right below the root is named alone: "switch@1b000000" (OpenWrt's RTL930x switch).
 OF_NAMED = r"[a-z][\w-]{0,30}@[0-9a-f]{1,16}(?::[a-z][\w-]{0,30}@[0-9a-f]{1,16}){0,3}"
+# A node right below the root with no "reg" at all is named by its base name alone, which then
+# has no unit address either: TI's ICSSG Ethernet node `/icssg0-eth` (arch/arm64/boot/dts/ti/
+# k3-am654-idk.dtso) makes the platform device "icssg0-eth" ("icssg-prueth icssg0-eth: ...").
+# A word with a hyphen, so a message's own words ("driver some words: ...") are not taken; a
+# line is read by it only after its driver was found in the kernel's driver tables.
+OF_NODE = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
 ADDRESSED_BUS_ID = (
     r"(?:[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]|\d+-[\d.]+:\d+\.\d+|"
     r"[0-9a-f]{5,16}\.[a-z][\w-]*(?::[\w@.-]+)?|mmc\d+:[0-9a-f]{4}:\d+|"

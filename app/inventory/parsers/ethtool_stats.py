@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, unbold
 from .lazy_pattern import later
 
 SOURCE = "ethtool -S"
@@ -65,7 +65,7 @@ def _parse(text: str) -> Parsed[EthtoolStats]:
     found = bad = 0
     header_seen = False
     for raw in split_lines(text):
-        line = _QUOTE_RE.sub("", raw).strip()
+        line = unbold(_QUOTE_RE.sub("", raw)).strip()
         if is_noise(line):
             continue
         if _HEADER_RE.match(line):

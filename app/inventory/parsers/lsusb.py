@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .common import Parsed, ParseWarning, finish, guarded, is_ellipsis, is_noise, split_lines
+from .common import (
+    Parsed,
+    ParseWarning,
+    finish,
+    guarded,
+    is_ellipsis,
+    is_noise,
+    split_lines,
+    unbold,
+)
 from .lazy_pattern import later
 
 _LSUSB_RE = later(
@@ -85,8 +94,7 @@ def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
     for line in split_lines(text):
         if is_noise(line):
             continue
-        if "**" in line:
-            line = line.replace("**", "")  # a forum's bold marks: "ID **7392:b822** Edimax"
+        line = unbold(line)  # "ID **7392:b822** Edimax"
         if m := _LSUSB_RE.match(line):
             desc = (m.group(5) or "").strip() or None
             result.devices.append(

@@ -154,6 +154,7 @@ def _kv_after(rest: str, key: str) -> str | None:
 
 def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]:
     res = NetInterfaces()
+    latest: dict[str, int] = {}
     bad = 0
     cur: NetInterface | None = None
     pending: tuple[str, list[str]] | None = None  # (RX|TX, column names)
@@ -173,7 +174,7 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
                 qdisc=_kv_after(rest, "qdisc"),
                 operstate=_kv_after(rest, "state"),
             )
-            res.interfaces.append(cur)
+            _append_latest(res, latest, cur)
             continue
         if cur is None and iface and not res.interfaces and _IP_STATS_HDR_RE.match(line):
             cur = NetInterface(name=iface)  # the counters alone, of the interface named
@@ -222,6 +223,25 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
     return res, finish("ip", text, len(res.interfaces), bad)
 
 
+def _append_latest(res: NetInterfaces, latest: dict[str, int], cur: NetInterface) -> None:
+    """One output that shows an interface twice is a paste of the command run twice (``ip a``
+    before and after plugging the cable): the later block is the interface's state now, so
+    it takes the earlier one's place; what only names the interface (its MAC, link type,
+    parent) is kept from the earlier block when the later one lacks it. ``latest``: each
+    name's index in ``res.interfaces`` (no scan per block: a container host has thousands)."""
+    at = latest.get(cur.name)
+    latest[cur.name] = len(res.interfaces) if at is None else at
+    if at is None:
+        res.interfaces.append(cur)
+        return
+    before = res.interfaces[at]
+    cur.mac = cur.mac or before.mac
+    cur.link_type = cur.link_type or before.link_type
+    cur.parent = cur.parent or before.parent
+    cur.altnames = cur.altnames or before.altnames
+    res.interfaces[at] = cur
+
+
 def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[str]) -> None:
     if which not in {"RX", "TX"}:
         return  # "RX errors:" detail table of ip -s -s
@@ -265,6 +285,7 @@ def parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
 
 def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
     res = NetInterfaces()
+    latest: dict[str, int] = {}
     bad = 0
     cur: NetInterface | None = None
     for line in split_lines(text):
@@ -273,18 +294,18 @@ def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
         m = _IFC_NEW_HDR.match(line)
         if m:
             cur = NetInterface(name=m.group(1), flags=m.group(2).split(","), mtu=int(m.group(3)))
-            res.interfaces.append(cur)
+            _append_latest(res, latest, cur)
             continue
         m = _IFC_OLD_HDR.match(line)
         if m:
             cur = NetInterface(
                 name=m.group(1), link_type=m.group(2).strip() or None, mac=m.group(3)
             )
-            res.interfaces.append(cur)
+            _append_latest(res, latest, cur)
             continue
         if header := translated_header(line):  # "eth0      Lien encap:Ethernet  HWaddr …"
             cur = NetInterface(name=header[0], link_type=header[1], mac=header[2])
-            res.interfaces.append(cur)
+            _append_latest(res, latest, cur)
             continue
         if cur is None:
             bad += 1
