@@ -22,7 +22,6 @@ import dataclasses
 import marshal
 import os
 import sys
-import tempfile
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +58,8 @@ def _read(path: Path) -> dict[str, types.CodeType]:
 
 
 def _write(path: Path, known: dict[str, types.CodeType]) -> None:
+    import tempfile  # only when a new source was compiled (not at every start)
+
     with contextlib.suppress(OSError, ValueError):
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".dataclass-code-", dir=path.parent)
