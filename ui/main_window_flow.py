@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from sbctune.workflow import ConnectedInfo, Problem
 
 
+ONE_AT_A_TIME = (
+    "A measurement is running: wait for it to end, or cancel it, before starting another."
+)
+
+
 class FlowSteps(WindowParts):
     """Following the steps: connected, measured, tuned, the flow's progress and its end."""
 
@@ -33,11 +38,28 @@ class FlowSteps(WindowParts):
     def _disconnect(self) -> None:
         self.runner.start(self.connection.close_session(), name="disconnect")
 
+    def _one_running(self) -> bool:
+        """A measurement runs already (one at a time): show it, and say so, rather than start
+        another over its view (s13 walk: Tune & Measure during a baseline hid the baseline's
+        plot and its Cancel while it went on out of sight)."""
+        running = next((key for key, controller in (("baseline", self.baseline),
+                                                    ("again", self.again))
+                        if controller.running), None)  # fmt: skip
+        if running is None or self.flow.running:  # the flow's own steps go on as they do
+            return False
+        self.go(running)
+        self.statusBar().showMessage(ONE_AT_A_TIME)
+        return True
+
     def _measure_only(self) -> None:
+        if self._one_running():
+            return
         self.go("baseline")
         self.baseline_page.start()
 
     def _measure_again(self) -> None:
+        if self._one_running():
+            return
         self.go("again")
         self.again_page.start()
 
@@ -46,6 +68,8 @@ class FlowSteps(WindowParts):
         `plan`: the Baseline page's choice (with Settings' UDP test) unless given (the demo's).
         `ask`: tweaks it would hold back for the link are offered first (the scripted demo
         does not ask: they stay held back, and its results say so)."""
+        if self._one_running():
+            return
         chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
 
         def start(allow: bool) -> None:
@@ -63,6 +87,8 @@ class FlowSteps(WindowParts):
         said before it starts (and the time left at each step, on the Tune page's log)."""
         from sbctune.workflow.attributing import estimate_seconds, plan_seconds
 
+        if self._one_running():
+            return
         chosen = self.baseline.planned(self.baseline_page.chosen_plan())
         plan = self.tuning.plan
         count = sum(i.applicable and i.tweak.recommended and not i.tweak.advanced

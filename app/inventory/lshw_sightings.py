@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sbctune.inventory.parsers.lshw import LshwNetwork, LshwResult
-from sbctune.inventory.sightings import Key, Sighting, iface_key
+from sbctune.inventory.sightings import Key, Sighting, device_keys, iface_key
 
 
 def from_lshw(result: LshwResult | None) -> Iterator[Sighting]:
@@ -25,6 +25,9 @@ def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
     elif net.usb_port:
         keys.append(("usb", net.usb_port))
         bus = "usb"
+    elif (found := device_keys(net.platform_device)) and found[0] == "platform":
+        keys.append(found[1])
+        bus = "platform"
     if key := iface_key(net.logical_name):
         keys.append(key)
     return keys, bus

@@ -446,7 +446,10 @@ def _log(nic: Nic, device: Device) -> None:
         nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
         nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1
     changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
-    nic.link_downs = sum(1 for _line, _ts, up in changes if not up)
+    # one change at one clock, shown twice (`dmesg | grep`, then `dmesg | tail`): one event
+    timed = {(ts, up) for _line, ts, up in changes if ts is not None}
+    untimed = [up for _line, ts, up in changes if ts is None]
+    nic.link_downs = sum(1 for _ts, up in timed if not up) + untimed.count(False)
     stamps = [ts for _line, ts, _up in changes if ts is not None]
     nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
     if changes:

@@ -34,6 +34,7 @@ from sbctune.lab.overlay import fake_script
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.resources import resource_root
+from sbctune.tuning import driver_caps
 
 __all__ = ["STATE_FILE", "build_state", "data_root", "driver_model", "install", "known_drivers"]
 
@@ -132,6 +133,9 @@ def interface_state(
         eee["active"] = bool(eee.get("enabled")) and bool(eee.get("link_partner"))
     state["pause"] = dict(model["pause"]) if "pause" in model else None
     state["features"] = _features(model)
+    # netdev_fix_features as the lab's kernel series has it (driver_caps.json, _kernel)
+    rules = driver_caps.kernel_fact("features_fix_rules", kernel or None)
+    state["features"]["fix_rules"] = list(rules[0]) if rules else []
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)

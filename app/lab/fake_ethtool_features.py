@@ -1,6 +1,6 @@
 """The lab's ``ethtool -k/-K``: the features a driver shows, and the kernel's
-netdev_fix_features() rules on a change (TSO needs SG and a TX checksum), with ethtool's
-"Actual changes:" report.
+netdev_fix_features() rules on a change (the table's, per kernel series: TSO needs SG and a TX
+checksum of its family ...), with ethtool's "Actual changes:" report.
 
 Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
 """
@@ -18,7 +18,7 @@ from sbctune.lab.fake_ethtool_base import (
     nl_error,
     require_root,
 )
-from sbctune.lab.fake_ethtool_tables import LEGACY, SHORT, TSO, TX_CSUM
+from sbctune.lab.fake_ethtool_tables import LEGACY, SHORT
 
 # @tables-end
 
@@ -26,24 +26,28 @@ from sbctune.lab.fake_ethtool_tables import LEGACY, SHORT, TSO, TX_CSUM
 # --------------------------------------------------------------------------- features
 
 
-def fix_features(active: dict[str, bool]) -> dict[str, bool]:
-    """The kernel's netdev_fix_features() rules the lab models: TSO needs SG and a TX checksum."""
+def fix_features(active: dict[str, bool], rules: list[dict[str, Any]]) -> dict[str, bool]:
+    """The kernel's netdev_fix_features(), in its order, as the table's `features_fix_rules`
+    for the lab's kernel say (driver_caps.json): each rule drops its features when `if_on` is
+    on, or unless every feature of one `unless` group is on (IPv4 TSO needs a generic or IPv4
+    TX checksum, TSO6 a generic or IPv6 one, every TSO and GSO scatter-gather ...)."""
     out = dict(active)
-    if not any(out.get(f) for f in TX_CSUM):
-        for f in TSO:
-            if f in out:
-                out[f] = False
-    if not out.get("tx-scatter-gather"):
-        for f in [*TSO, "tx-generic-segmentation"]:
-            if f in out:
-                out[f] = False
+    for rule in rules:
+        if "if_on" in rule:
+            hit = bool(out.get(rule["if_on"]))
+        else:
+            hit = not any(all(out.get(n) for n in group) for group in rule.get("unless", []))
+        if hit:
+            for name in rule["drop"]:
+                if name in out:
+                    out[name] = False
     return out
 
 
 def active_features(feats: dict[str, Any], mtu: int = 1500) -> dict[str, bool]:
     base = {name: bool(on) for name, on in feats["fixed"].items()}
     base.update({name: bool(on) for name, on in feats["wanted"].items()})
-    fixed = fix_features(base)
+    fixed = fix_features(base, feats.get("fix_rules", []))
     for rule in feats.get("mtu_drops", []):  # r8169's ndo_fix_features with jumbo frames
         if mtu > int(rule["above"]):
             fixed.update({name: False for name in rule["drop"] if name in fixed})

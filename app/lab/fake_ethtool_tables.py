@@ -70,5 +70,3 @@ SHORT = {
     "ntuple": "ntuple-filters",
     "rxhash": "receive-hashing",
 }
-TSO = LEGACY["tcp-segmentation-offload"]
-TX_CSUM = ["tx-checksum-ipv4", "tx-checksum-ip-generic", "tx-checksum-ipv6"]

@@ -39,6 +39,8 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
         top = caps.mtu_max(spec.chip)
         if top:
             limit["max"] = top
+        if caps.facts.get("mtu_min") is not None:  # usbnet_probe's 0 (ax88179, cdc_ncm)
+            limit["min"] = int(caps.facts["mtu_min"])
         if caps.facts.get("mtu_refused_when_up"):
             limit["busy_when_up"] = True
         if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's
@@ -67,6 +69,18 @@ def tso_sizes(caps: driver_caps.DriverCaps, chip: str | None) -> dict[str, int]:
         sizes["gso_ipv4_max_size"] = sizes["gso_max_size"]
         sizes["gso_max_segs"] = min(_GSO_MAX_SEGS, sizes["tso_max_segs"])
     return sizes
+
+
+def gso_max_sizes(found: dict[str, dict[str, Any]]) -> dict[str, int]:
+    """The gso_max_size each interface starts with where its driver's TSO limit lowers it
+    under GSO_LEGACY_MAX_SIZE (`tso_sizes`; ax88179 16384, r8152 16354, lan78xx on USB 2.0
+    16362): the lab sets it on the NIC, so its stack builds no bigger GSO packets either."""
+    out: dict[str, int] = {}
+    for name, limit in found.items():
+        size = int((limit.get("sizes") or {}).get("gso_max_size", _GSO_LEGACY_MAX_SIZE))
+        if size < _GSO_LEGACY_MAX_SIZE:
+            out[name] = size
+    return out
 
 
 def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:

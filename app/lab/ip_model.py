@@ -81,6 +81,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
     lab imitates."""
     tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
     sizes = {name: limit["sizes"] for name, limit in limits.items() if limit.get("sizes")}
+    # usbnet_probe's min_mtu 0 (shown only: the veth still refuses less than 68)
+    lows = {name: int(limit["min"]) for name, limit in limits.items() if "min" in limit}
     if as_json:
         try:
             links = json.loads(text)
@@ -89,6 +91,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
         for link in links if isinstance(links, list) else []:
             if isinstance(link, dict) and link.get("ifname") in tops and "max_mtu" in link:
                 link["max_mtu"] = tops[link["ifname"]]
+            if isinstance(link, dict) and link.get("ifname") in lows and "min_mtu" in link:
+                link["min_mtu"] = lows[link["ifname"]]
             if isinstance(link, dict) and link.get("ifname") in sizes:
                 for key, value in sizes[link["ifname"]].items():
                     if key in link:
@@ -103,6 +107,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
             current = match.group(1)
         if current in tops:
             line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
+        if current in lows:
+            line = re.sub(r"\bminmtu \d+", f"minmtu {lows[current]}", line)
         for key, value in sizes.get(current or "", {}).items():
             line = re.sub(rf"\b{key} \d+", f"{key} {int(value)}", line)
         out.append(line)

@@ -206,6 +206,7 @@ def _build(
             for i in prof.interfaces
         ],
     )
+    netns.set_gso_max_size(info.netns, ip_front.gso_max_sizes(ip_front.limits(prof)))
     for nic, spec in zip(info.nics, prof.interfaces, strict=True):
         shaping.apply(nic.host_veth, nic.ifb, spec.link)
     sshd.ensure_user()

@@ -131,7 +131,34 @@ def create(
         run([ip, "-n", netns, "addr", "add", f"{pi_addr}/24", "dev", inner])
         run([ip, "addr", "add", f"{host_addr}/24", "dev", host])
         run([ip, "-n", netns, "link", "set", inner, "up"])
+        _default_qdisc(netns, inner, room[0] if room else 1)
         run([ip, "link", "set", host, "up"])
+
+
+def _default_qdisc(netns: str, inner: str, tx_queues: int) -> None:
+    """The root qdisc the kernel gives the driver's device, not veth's "noqueue" (veth sets
+    IFF_NO_QUEUE): net/sched/sch_generic.c attach_default_qdiscs, 6.1 and 6.12: "mq" where the
+    device was allocated more than one TX queue (netif_is_multiqueue: bcmgenet's 5), else the
+    kernel's default qdisc (net.core.default_qdisc, the one the lab's kernel has)."""
+    name = "mq" if tx_queues > 1 else _kernel_default_qdisc()
+    run([tool("tc"), "-n", netns, "qdisc", "replace", "dev", inner, "root", name], check=False)
+
+
+def _kernel_default_qdisc() -> str:
+    try:  # posix-only: /proc (the lab runs on Linux)
+        with open("/proc/sys/net/core/default_qdisc", encoding="utf-8") as handle:
+            name = handle.read(64).strip()
+    except OSError:
+        name = ""
+    return name if re.fullmatch(r"[a-z_]{1,32}", name) else "pfifo_fast"
+
+
+def set_gso_max_size(netns: str, sizes: dict[str, int]) -> None:
+    """Give each interface the gso_max_size its driver's netif_set_tso_max_size leaves
+    (net/core/dev.c: lowered to a TSO maximum under 65536; ax88179 16384), so the lab's stack
+    builds GSO packets no larger than the kernel would for that driver."""
+    for name, size in sizes.items():
+        run([_ip(), "-n", netns, "link", "set", "dev", name, "gso_max_size", str(int(size))])
 
 
 def pids(netns: str) -> list[int]:

@@ -52,7 +52,7 @@ from sbctune.tuning.planning import plan as make_plan
 from sbctune.tuning.reach import Reconnect, reachable
 from sbctune.tuning.record import SessionRecord, public_options
 from sbctune.tuning.remote_state import list_sessions
-from sbctune.tuning.words import session_words, status_words
+from sbctune.tuning.words import session_words, status_words, tweak_title
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -329,6 +329,12 @@ async def _write_files(run: _Run, files: dict[str, str]) -> None:
         )
 
 
+def reverted_note(cause: str) -> str:
+    """What an applied tweak's line adds when another one failed and all was put back: that
+    tweak by its title, never its id (s13 walk: "(reverted: offloads-on failed)")."""
+    return f" (put back: \u201c{tweak_title(cause)}\u201d failed)"
+
+
 async def _settle(run: _Run, result: AppliedSession, reconnect: Reconnect | None) -> None:
     """revert.sh with exactly what changed; on a failure, revert it all at once; otherwise
     check that the Pi still answers a new connection."""
@@ -341,7 +347,7 @@ async def _settle(run: _Run, result: AppliedSession, reconnect: Reconnect | None
         for one in run.record.tweaks:
             if one.status == "applied":
                 one.status = "reverted"
-                one.detail += f" (reverted: {cause} failed)"
+                one.detail += reverted_note(cause)
             elif one.status == "failed" and one.changes:
                 one.detail += " (what it had changed was put back too)"
         result.state = "reverted"

@@ -129,9 +129,9 @@ def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
                 verdict.failed.append((change.target, detail))
             continue
         if not same_value(change, value, change.after):
-            verdict.failed.append(
-                (change.target, f"read back {value!r} after writing {change.after!r}")
-            )
+            # None: the Pi showed no value for it (not "read back None": s13 walk)
+            seen = "no value was shown" if value is None else f"read back {value!r}"
+            verdict.failed.append((change.target, f"{seen} after writing {change.after!r}"))
         verdict.applied.append(change)
     return verdict
 

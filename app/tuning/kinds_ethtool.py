@@ -179,6 +179,16 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         if (feature.fixed or _members_fixed(ctx, short, features.features)) and not feature.enabled:
             item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
             continue
+        if short == "gro" and ctx.caps and ctx.caps.facts.get("gro_without_effect"):
+            if not feature.enabled:  # usbnet: netif_rx, no NAPI, so GRO never merges
+                item.impossible.append((f"{ctx.iface} -K gro", "the driver hands received "
+                                        "packets up without NAPI, where GRO does nothing "
+                                        f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
+            continue
+        if short == "tso" and _csum_for_tso(ctx, item, features.features):
+            before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
+            item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
+            continue
         if feature.requested and not feature.enabled:
             # Already asked for; the kernel keeps it off because a feature it needs is off
             # (GSO needs scatter-gather, as on smsc95xx): `ethtool -K` cannot change that.
@@ -237,6 +247,36 @@ def _sg_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> b
         return False
     if not any(c.target.endswith(" sg") for c in item.changes):
         item.changes.append(_ethtool_change(ctx.iface, "-K", "sg", "off", "on"))
+    return True
+
+
+# netdev_fix_features: IPv4 TSO needs a generic or IPv4 TX checksum, TSO6 a generic or IPv6 one
+_TSO_CHECKSUMS = {
+    "tx-tcp-segmentation": ("tx-checksum-ip-generic", "tx-checksum-ipv4"),
+    "tx-tcp6-segmentation": ("tx-checksum-ip-generic", "tx-checksum-ipv6"),
+}
+
+
+def _csum_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> bool:
+    """The kernel keeps TSO off while its TX checksum is off (netdev_fix_features; the table's
+    `features_fix_rules`), whatever `-K tso on` asks: where a TSO the driver offers lacks its
+    checksum and that checksum can be switched on, `-K tx on` goes first. True where it was
+    added (TSO then comes on with it)."""
+    scatter = features.get("tx-scatter-gather")
+    if not ctx.iface or (scatter is not None and not scatter.enabled):
+        return False
+    wanted: list[str] = []
+    for tso, sums in _TSO_CHECKSUMS.items():
+        seg = features.get(tso)
+        if seg is None or (seg.fixed and not seg.enabled) or seg.enabled:
+            continue
+        shown = [features[n] for n in sums if n in features]
+        if shown and not any(f.enabled for f in shown):
+            wanted += [n for n in sums if n in features and not features[n].fixed]
+    if not wanted:
+        return False
+    if not any(c.target.endswith(" tx") for c in item.changes):
+        item.changes.append(_ethtool_change(ctx.iface, "-K", "tx", "off", "on"))
     return True
 
 

@@ -193,10 +193,12 @@ def ethtool_value(option: str, param: str, text: str) -> str | None:
 
 
 FEATURE_NAMES = {
+    "sg": "scatter-gather",  # offloads-on: TSO needs SG and a TX checksum (netdev_fix_features)
     "gro": "generic-receive-offload",
     "gso": "generic-segmentation-offload",
     "tso": "tcp-segmentation-offload",
     "lro": "large-receive-offload",
+    "tx": "tx-checksumming",
 }
 
 

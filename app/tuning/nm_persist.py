@@ -44,6 +44,8 @@ _PROPS = {
     ("-K", "gso"): "ethtool.feature-gso",
     ("-K", "tso"): "ethtool.feature-tso",
     ("-K", "lro"): "ethtool.feature-lro",
+    ("-K", "sg"): "ethtool.feature-sg",
+    ("-K", "tx"): "ethtool.feature-tx",
     ("-A", "autoneg"): "ethtool.pause-autoneg",
     ("-A", "rx"): "ethtool.pause-rx",
     ("-A", "tx"): "ethtool.pause-tx",

@@ -112,3 +112,31 @@ def test_the_comparison_uses_this_pis_a_a_calibration(window: MainWindow) -> Non
     assert "faster by " in compare(2, 3)  # no calibration yet: +12 with tight trials
     calibrate(window.history, runs[0], runs[1])  # nothing changed between them: 20 apart
     assert "no change detected" in compare(2, 3)
+
+
+def test_the_list_marks_a_run_stopped_early(window: MainWindow) -> None:
+    """s13 walk: Measure again cancelled half-way said "saved as run 2, marked incomplete", and
+    History listed it as "quick (tuned)" beside the full runs (the CLI says "incomplete")."""
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    full = _run(device.id, 0, "ondemand", None)
+    stopped = _run(device.id, 5, "performance", ["cpu-governor-performance"])
+    stopped.complete = False
+    stopped.tests = stopped.tests[:1]
+    stopped_untuned = _run(device.id, 10, "ondemand", None)
+    stopped_untuned.complete = False
+    for run in (full, stopped, stopped_untuned):
+        window.history.save_run(run)
+    window.go("history")
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+    plans = {}
+    for row in range(page.table.rowCount()):
+        run_cell, plan_cell = page.table.item(row, 1), page.table.item(row, 4)
+        assert run_cell is not None and plan_cell is not None
+        plans[run_cell.toolTip()] = plan_cell.toolTip()
+    assert plans == {
+        f"#{full.id}": "quick",
+        f"#{stopped.id}": "quick (tuned, incomplete)",
+        f"#{stopped_untuned.id}": "quick (incomplete)",
+    }

@@ -100,3 +100,29 @@ def test_r8169s_shown_features_follow_an_mtu_change(lab_factory: Any) -> None:
     finally:
         in_lab(lab, "ip link set dev eth1 mtu 1500")
     assert in_lab(lab, "ethtool -k eth1") == before
+
+
+async def test_r8169_offloads_turn_sg_on_and_verify(lab_factory: Any, tmp_path: Path) -> None:
+    """TSO needs SG on r8169 (issue 21: the offloads tweak turns SG on first); the write of SG
+    is read back by its ethtool -k name and verifies (s13 walk: "read back None after writing
+    'on'", every tweak put back)."""
+    from sbctune.tuning import apply, revert
+    from tests.integration.test_tuning import forget_session
+
+    lab = lab_factory("cm4-rtl8125b-r8169")
+    assert "scatter-gather: off" in in_lab(lab, "ethtool -k eth1")
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        the_plan = await plan(session, inventory, "eth1", ["offloads-on"])
+        item = the_plan.item("offloads-on")
+        assert item is not None and item.applicable
+        assert "eth1 -K sg" in [c.target for c in item.changes]
+        applied = await apply(session, the_plan, guard_seconds=60)
+        try:
+            found = applied.outcome("offloads-on")
+            assert found is not None and found.status == "applied", found
+            assert "scatter-gather: on" in in_lab(lab, "ethtool -k eth1")
+            await revert(session, applied.id)
+        finally:
+            forget_session(applied.id)
+    assert "scatter-gather: off" in in_lab(lab, "ethtool -k eth1")

@@ -69,7 +69,8 @@ def test_the_rtl8153s_jumbo_frames_and_the_lab_planner(tmp_path: Path) -> None:
 def test_macb_refuses_a_new_mtu_while_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     limits = ip_front.limits(load_profile("pi5-macb"))
     # its max is the platform's caps: RP1's (MACB_CAPS_JUMBO, 10240) in the Raspberry Pi tree
-    assert limits == {"eth0": {"max": 10222, "busy_when_up": True}}
+    assert limits["eth0"]["max"] == 10222 and limits["eth0"]["busy_when_up"] is True
+    assert limits["eth0"]["sizes"]["tso_max_size"] == 65536  # macb_probe sets no TSO limit
     monkeypatch.setattr(ip_model, "_is_up", lambda name: True)
     monkeypatch.setattr(ip_model, "_mtu_now", lambda name: 1500)
     said = ip_model.refusal(limits, "eth0", 9000)

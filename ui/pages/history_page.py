@@ -109,16 +109,18 @@ class HistoryPage(Page):
                 f"{rate(t.mean_mbps, units)}"
                 for t in run.tests
             )
-            tuned = ""  # the tuning read back from the Pi (sbctune.history.run_tuning)
+            marks = []  # the tuning read back from the Pi (sbctune.history.run_tuning)
             if changed_during_run(run):
-                tuned = f" ({CHANGED})"
+                marks.append(CHANGED)
             elif tweaks_in_force(run):
-                tuned = " (tuned)"
+                marks.append("tuned")
+            if not run.complete:  # as the page that stopped it said: "marked incomplete"
+                marks.append("incomplete")
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                 run.nic or "–",
-                run.plan_name + tuned,
+                run.plan_name + (f" ({', '.join(marks)})" if marks else ""),
                 figures,
             ]
             self.table.setItem(r, 0, check)

@@ -28,7 +28,13 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
-from sbctune.ui.widgets.lazy import Lazy, is_built
+from sbctune.ui.widgets.lazy import (
+    CPU_HEIGHT,
+    LATENCY_HEIGHT,
+    THROUGHPUT_HEIGHT,
+    Lazy,
+    is_built,
+)
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
 from sbctune.workflow.estimate import left_text
@@ -162,7 +168,7 @@ class MeasurePage(Page):
         )
         self.content.addWidget(self.plots_empty)
         plot_card = Card("Throughput")
-        self.throughput = cast("ThroughputPlot", Lazy(self._throughput_plot, 280))
+        self.throughput = cast("ThroughputPlot", Lazy(self._throughput_plot, THROUGHPUT_HEIGHT))
         plot_card.body.addWidget(self.throughput)
         plot_card.body.addWidget(
             label(
@@ -171,7 +177,7 @@ class MeasurePage(Page):
             )
         )
         # Latency under load: the Pi's UDP probes to this PC (sbctune.measure.latency).
-        self.latency = cast("LatencyPlot", Lazy(self._latency_plot, 140))
+        self.latency = cast("LatencyPlot", Lazy(self._latency_plot, LATENCY_HEIGHT))
         self.latency.setAccessibleName("Round-trip time of the latency probes")
         plot_card.body.addWidget(self.latency)
         self.latency_now = label("Latency: –", name="muted", wrap=False)
@@ -180,7 +186,7 @@ class MeasurePage(Page):
         self.content.addWidget(plot_card)
         cpu_card = Card(CPU_TITLE)
         self.cpu_card = cpu_card
-        self.cpu = cast("CpuLoadPlot", Lazy(self._cpu_plot, 200))
+        self.cpu = cast("CpuLoadPlot", Lazy(self._cpu_plot, CPU_HEIGHT))
         cpu_card.body.addWidget(self.cpu)
         # In the legend's words (the walk of session 10 read "irq and softirq" under a legend
         # that says "interrupts" and "packet work"); the kernel's terms are in the tooltip.
@@ -300,6 +306,7 @@ class MeasurePage(Page):
     def stop_live(self, message: str) -> None:
         self.timer.stop()
         self.refresh()
+        self.remaining.setText("")  # stopped: nothing is left to run (s13 walk: "about 0:35 left")
         self.status.setText(message)
         self._update_buttons()
 

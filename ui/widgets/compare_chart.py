@@ -12,7 +12,13 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
-from sbctune.ui.widgets.live_plots import style_axes, style_legend
+from sbctune.ui.widgets.lazy import CHART_HEIGHT
+from sbctune.ui.widgets.live_plots import (
+    reserve_legend_strip,
+    strip_legend,
+    style_axes,
+    style_legend,
+)
 
 
 def _half_width(row: ResultRow, run_index: int) -> float:
@@ -26,13 +32,12 @@ def _palette(colors: Colors, n: int) -> list[str]:
 
 
 LEGEND_COLUMNS = 4  # runs side by side in the legend's strip; more take a second line
-LEGEND_GAP = 4  # pixels between the legend's strip and the plot
 
 
 class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, colors: Colors) -> None:
         super().__init__()
-        self.setFixedHeight(280)
+        self.setFixedHeight(CHART_HEIGHT)
         self.getPlotItem().getAxis("bottom").setHeight(44)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
@@ -42,9 +47,7 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         # The legend has a strip of its own above the plot (row 0 of the plot's layout, the
         # title's, which the chart does not use), so it never covers a bar (s12 walk: it sat
         # on the first one when anchored inside the plot).
-        self.legend = pg.LegendItem(offset=None, colCount=LEGEND_COLUMNS)
-        self.legend.setParentItem(item)
-        self.legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, 2))
+        self.legend = strip_legend(item, LEGEND_COLUMNS)
         self._colors = colors
         self._data: tuple[list[str], list[ResultRow], Units] | None = None
         self.bars: list[pg.BarGraphItem] = []
@@ -88,14 +91,8 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
             if any(halves):
                 self._add_error_bars(xs, heights, halves, width)
             self.legend.addItem(bar, name)
-        self._reserve_legend_strip()
+        reserve_legend_strip(self.getPlotItem(), self.legend)
         self._ticks(rows, units, peak)
-
-    def _reserve_legend_strip(self) -> None:
-        """The plot starts below the legend: its title row as tall as the legend."""
-        self.legend.updateSize()
-        height = self.legend.boundingRect().height() + LEGEND_GAP if self.legend.items else 0.0
-        self.getPlotItem().layout.setRowFixedHeight(0, height)
 
     def _add_error_bars(
         self, xs: list[float], heights: list[float], halves: list[float], width: float

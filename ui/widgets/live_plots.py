@@ -14,8 +14,10 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
+from sbctune.ui.widgets.lazy import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
+LEGEND_GAP = 4  # pixels between a legend's strip and its plot
 
 
 def style_axes(plot: pg.PlotItem, colors: Colors) -> None:
@@ -39,12 +41,35 @@ def style_legend(legend: pg.LegendItem, colors: Colors) -> None:
         text.setText(text.text, color=colors.foreground)
 
 
+TITLE_ROW = 30  # pixels: the height pyqtgraph's PlotItem.setTitle gives the title's row
+
+
+def strip_legend(item: pg.PlotItem, columns: int, *, below_title: bool = False) -> pg.LegendItem:
+    """A legend in a strip of its own above the plot, so it never covers data: row 0 of the
+    plot's layout (the title's, for a plot without one), or row 1 (the top axis's, not shown)
+    below a title. `reserve_legend_strip` sizes the strip."""
+    legend = pg.LegendItem(offset=None, colCount=columns)
+    legend.setParentItem(item)
+    top = TITLE_ROW if below_title else 0
+    legend.anchor(itemPos=(0.5, 0), parentPos=(0.5, 0), offset=(0, top + 2))
+    return legend
+
+
+def reserve_legend_strip(
+    item: pg.PlotItem, legend: pg.LegendItem, *, below_title: bool = False
+) -> None:
+    """The plot starts below the legend: the strip's row as tall as the legend."""
+    legend.updateSize()
+    height = legend.boundingRect().height() + LEGEND_GAP if legend.items else 0.0
+    item.layout.setRowFixedHeight(1 if below_title else 0, height)
+
+
 class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
     """Mbit/s (or Gbit/s) per direction over the run; omitted seconds shaded; line rate drawn."""
 
     def __init__(self, colors: Colors, units: Units) -> None:
         super().__init__()
-        self.setFixedHeight(280)
+        self.setFixedHeight(THROUGHPUT_HEIGHT)
         self._units = units
         self._colors = colors
         item = self.getPlotItem()
@@ -147,7 +172,7 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors, throughput: ThroughputPlot) -> None:
         super().__init__()
-        self.setFixedHeight(140)
+        self.setFixedHeight(LATENCY_HEIGHT)
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.15)
         item.setMenuEnabled(False)
@@ -156,9 +181,14 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         item.setLabel("left", "ms")
         self.setXLink(throughput)
         self._title = "Latency: round trip of the probes"
-        self.legend = item.addLegend(offset=(-10, 5), colCount=2)  # top right: data starts left
+        # Below the title, above the plot: on no probe (s13 walk: in the top right corner it hid
+        # the last seconds' highest round trips).
+        self.legend = strip_legend(item, 2, below_title=True)
         self.loaded = self.plot([], [], name="under load", connect="finite")
         self.idle = self.plot([], [], name="idle", pen=None, symbol="o", symbolSize=4)
+        self.legend.addItem(self.loaded, "under load")
+        self.legend.addItem(self.idle, "idle")
+        reserve_legend_strip(item, self.legend, below_title=True)
         self._live: LiveMeasurement | None = None
         self._points = -1
         self.apply_theme(colors)
@@ -216,7 +246,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
 
     def __init__(self, colors: Colors) -> None:
         super().__init__()
-        self.setFixedHeight(200)
+        self.setFixedHeight(CPU_HEIGHT)
         self.setToolTip(CPU_TOOLTIP)
         item = self.getPlotItem()
         item.setMenuEnabled(False)
@@ -224,10 +254,11 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "% of core")
         item.showGrid(y=True, alpha=0.15)
-        # Headroom above 100 % for the legend, which must not cover a busy core's bar.
-        self.setYRange(0, 128, padding=0)
+        # The legend has a strip above the plot: it never covers a busy core's bar (s13 walk:
+        # the headroom above 100 % left for it inside the plot was too low at 800 x 600).
+        self.setYRange(0, 105, padding=0)
         item.getAxis("left").setTicks([[(v, str(v)) for v in (0, 25, 50, 75, 100)]])
-        self.legend = item.addLegend(offset=(-10, 10), colCount=4)
+        self.legend = strip_legend(item, 4)
         self.bars: dict[str, pg.BarGraphItem] = {}
         for field, _color, name in _CPU_PARTS:
             bar = pg.BarGraphItem(x=[], height=[], width=0.6, y0=[], name=name)
@@ -247,6 +278,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.legend.clear()
         for field, _color, name in _CPU_PARTS:
             self.legend.addItem(self.bars[field], name)
+        reserve_legend_strip(self.getPlotItem(), self.legend)
 
     def show_sample(self, sample: PiSample | None) -> None:
         if sample is None or sample is self._sample:

@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 from . import (
     dmesg,
     ethtool,
+    ethtool_json,
     ethtool_stats,
     hwinfo,
     iperf,
@@ -26,6 +27,7 @@ from . import (
     wireless_tools,
 )
 from .common import ParseWarning, to_text
+from .mail_quote import join_quoted_log, unquote
 
 
 @dataclass
@@ -63,7 +65,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
-    "ethtool": Spec(ethtool.parse_ethtool, ethtool.EthtoolSettings, "ethtool", True),
+    "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
     "ethtool -g": Spec(ethtool.parse_ethtool_rings, ethtool.EthtoolRings, "ethtool_g", True),
@@ -165,14 +167,17 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
     if cmd == "ethtool":
         key = "ethtool"
         iface = None
+        as_json = False  # the settings as JSON (ethtool >= 5.10): read; other JSON outputs not
         for a in args:
             if a in _ETHTOOL_OPTS:
                 key = _ETHTOOL_OPTS[a]
+            elif a in ("--json", "-j"):
+                as_json = True
             elif a.startswith("-"):
                 return None, None  # -S, -m, -a ...: not parsed
             elif iface is None:
                 iface = a
-        return key, iface
+        return (None, None) if as_json and key != "ethtool" else (key, iface)
     if cmd == "ip":
         json_mode = any(
             a in {"-j", "-json", "--json"} or re.fullmatch(r"-[a-z]*j[a-z]*", a) for a in args
@@ -273,7 +278,10 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     if key == "ip" and iface:
         named, named_warnings = netif.parse_ip_text(to_text(text), iface)
         return ParsedOutput(key, named, named_warnings, iface)
-    parsed, found_warnings = PARSERS[key].parse(to_text(text))
+    body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
+    if quoted and key == "dmesg":
+        body = join_quoted_log(body)
+    parsed, found_warnings = PARSERS[key].parse(body)
     return ParsedOutput(key, parsed, found_warnings, iface)
 
 

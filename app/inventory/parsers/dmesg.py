@@ -57,8 +57,10 @@ _HUMAN_TS_RE = later(
 # "[    0.597144@3]- meson6-dwmac ..." (a kernel's own clock is always followed by a space);
 # [    9.346320][  T187]: the printk caller id
 # (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]"),
-# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]"
-_CALLER = r"(?:\s?\[\s*[TC]\d{1,7}\])?"
+# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]";
+# vendor kernels (Hardkernel's Exynos 3.10 for the ODROID-XU3) print the CPU in lower case:
+# "[ 1755.845627] [c0] ax88179_178a ..." (not in 6.1/6.12; the capture is corpus/odroid_xu3_*)
+_CALLER = r"(?:\s?\[\s*[TCc]\d{1,7}\])?"
 _CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its flag
 _TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
@@ -71,7 +73,8 @@ _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
 _OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
 _KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
-_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
+# ("|[ 21.16] ...": a console's own mark before the clock, corpus/x86_gentoo_netdev_2023_*)
+_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
 # a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
 _BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines

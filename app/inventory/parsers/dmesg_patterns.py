@@ -6,6 +6,7 @@ A new shape stays cheap by the rules in the docstring of parsers/dmesg.py."""
 from __future__ import annotations
 
 from sbctune.catalog.child_devices import pattern as _child_pattern
+from sbctune.inventory.parsers import dmesg_patterns_words as _words
 from sbctune.inventory.parsers.dmesg_patterns_bus import PCIE_NEEDLES, PCIE_PATTERNS
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
@@ -68,6 +69,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "renamed",
         _Lazy(r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"),
     ),
+    *_words.OWN_WORDS_FIRST,
     (
         "link_up",
         _Lazy(
@@ -265,20 +267,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?P<speed>[1-9]\d*) mbit/s downlink"
         ),
     ),
-    (
-        "link_up",  # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
-        _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"Link Speed (?P<speed>[1-9]\d*), USB (?P<usb_gen>\d)$"
-        ),
-    ),
-    (
-        "link_up",  # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
-        _Lazy(
-            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) (?P<unit>M)bps "
-            r"(?P<duplex>Full|Half) Duplex"
-        ),
-    ),
+    *_words.own_words(BUS_ID),
     ("usb_unsupported", _Lazy(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
     ("machine_model", _Lazy(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
     ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
@@ -496,3 +485,5 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "wifi_chip": ("brcmfmac",),
     "device": (": ",),
 }
+for _kind, _needles in _words.OWN_WORDS_NEEDLES.items():
+    _NEEDLES[_kind] += _needles

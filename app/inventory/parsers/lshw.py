@@ -12,7 +12,9 @@ from .common import Parsed, ParseWarning, finish, guarded, split_lines
 from .lazy_pattern import later
 
 _NODE_RE = later(r"^\s*(?:```\s*)?\*-(?P<node>[\w:.-]+)(?P<flags>(?:\s+[A-Z]+)*)\s*$")
-_FIELD_RE = later(r"^\s+(?P<key>[a-z][a-z ]{0,20}):\s(?P<value>.*)$")
+# a node pasted without its "*-network" head starts with its description
+_HEADLESS_RE = re.compile(r"^\s*description: (?:Ethernet|Wireless|Network) ")
+_FIELD_RE = later(r"^\s*(?P<key>[a-z][a-z ]{0,20}):\s(?P<value>.*)$")
 _CONFIG_KEY_RE = later(r"(?:^|\s)([a-z][\w-]{0,30})=")
 _RATE_RE = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMGT])bit/s$")
 _UNITS = {"K": 0.001, "M": 1, "G": 1000, "T": 1_000_000}
@@ -54,6 +56,12 @@ class LshwNetwork:
         return bus[4:] if bus.startswith("pci@") else None
 
     @property
+    def platform_device(self) -> str | None:
+        """inxi's SoC device "platform@fe300000.ethernet" as the kernel's device name."""
+        bus = self.bus_info or ""
+        return bus[9:] if bus.startswith("platform@") else None
+
+    @property
     def usb_port(self) -> str | None:
         """lshw's "usb@2:1.4" (bus 2, ports 1.4) as the kernel's port path "2-1.4"."""
         m = re.fullmatch(r"usb@(\d+):([\d.]+)", self.bus_info or "")
@@ -89,19 +97,31 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
     res = LshwResult()
     current: LshwNetwork | None = None
     unreadable = 0
+    headed = False  # a "*-network" head seen: a paste from a node's first field has none
+    last: tuple[str, str] | None = None  # the field a wrapped line continues
     for raw in split_lines(text):
         node = _NODE_RE.match(raw)
         if node:
-            current = None
+            current, headed, last = None, True, None
             if node.group("node").split(":")[0] == "network" and len(res.networks) < MAX_NODES:
                 flags = node.group("flags").split()
                 current = LshwNetwork(node.group("node"), "UNCLAIMED" in flags, "DISABLED" in flags)
                 res.networks.append(current)
             continue
         found = _FIELD_RE.match(raw)
+        if found and not headed and current is None and _HEADLESS_RE.match(raw):
+            current = LshwNetwork("network")  # "description: Ethernet interface" first
+            res.networks.append(current)
+        if current is not None and not found and last and raw[:1] not in (" ", "\t"):
+            # a mail client's wrap of "configuration: ..." or "capabilities: ..." (no "key: ")
+            last = (last[0], f"{last[1]} {raw.strip()}")
+            _field(current, *last)
+            continue
         if current is None or not found:
             unreadable += bool(raw.strip()) and current is not None
             continue
+        last = (found.group("key").strip(), found.group("value").strip())
+        last = last if last[0] in ("configuration", "capabilities") else None
         _field(current, found.group("key").strip(), found.group("value").strip())
     return res, finish("lshw", text, len(res.networks), unreadable)
 

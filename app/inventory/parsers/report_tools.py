@@ -114,6 +114,11 @@ def _inxi_node(chunk: str) -> LshwNetwork:
     chip = f.get("chip-ID") or f.get("chip ID") or ""
     if re.fullmatch(r"[\da-f]{4}:[\da-f]{4}", chip):
         node.ids = chip
+    elif not node.bus_info and (m := re.fullmatch(r"[a-z][\w,-]*:([\da-f]{4,16})", chip)):
+        # an SoC's device-tree device (inxi's ARM devices): "chip-ID: rockchip:fe300000
+        # class-ID: ethernet" is the platform device fe300000.ethernet, no bus-ID
+        name = f.get("class-ID", "").split()
+        node.bus_info = f"platform@{m.group(1)}" + (f".{name[0]}" if name else "")
     driver = f.get("driver", "").split()
     if driver and driver[0] not in ("N/A", "none"):
         node.config["driver"] = driver[0]
@@ -135,7 +140,8 @@ def _parse_inxi(text: str) -> Parsed[LshwResult]:
     chunks: list[str] = []
     in_network = False
     for line in split_lines(text):
-        head = re.match(r"^\s*(?:\S+\s)?([A-Z][\w ]{1,20}):\s", line)
+        # "Network:   Card: ..." (inxi 2.x) or "Network:" alone on its line (3.x)
+        head = re.match(r"^\s*(?:\S+\s)?([A-Z][\w ]{1,20}):(?:\s|$)", line)
         if line[:1] not in (" ", "\t") and head:
             in_network = head.group(1) == "Network"
         if not in_network:

@@ -1,5 +1,6 @@
 """A kernel line reads the same whatever wrapper precedes it (syslog, OpenWrt logread, journal,
-a serial console's clock, /dev/kmsg priorities, none), and real wrapped pastes are read."""
+a serial console's clock, /dev/kmsg priorities, `dmesg -x` levels, a vendor CPU tag, a saved
+journal's line numbers, none), and real wrapped pastes are read."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ _host = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
 _kts = st.builds(lambda s, f: f"[{s:>5}.{f:06d}] ", st.integers(0, 99999), st.integers(0, 999999))
 _level = st.sampled_from(["kern.warn", "kern.err", "kern.info", "kern.crit", "kern.notice"])
 _tag = st.sampled_from(["kernel: ", "kernel[0]: ", "kernel:  "])
+_facility = st.sampled_from(["kern  :", "kern :", "user  :", "daemon:"])
+_xlevel = st.sampled_from(["warn  : ", "err   : ", "info  : ", "notice: ", "warn : ", "err : "])
 _wrappers = st.one_of(
     st.just(""),
     _kts,
@@ -79,6 +82,21 @@ _wrappers = st.one_of(
     st.builds(lambda c, k: f"[{c}.456] {k}", _clock, _kts),
     # /dev/kmsg or a console with priorities: "<6>[ 1.2] "
     st.builds(lambda p, k: f"<{p}>{k}", st.integers(0, 7), _kts),
+    # dmesg -x: facility and level, util-linux's padding or the kernel test robot's narrow one
+    # ("kern  :warn  : [ 1.2] ", "kern :warn : [ 1.2] "; corpus/x86_cometlake_lkp_*)
+    st.builds(lambda f, lv, k: f"{f}{lv}{k}", _facility, _xlevel, _kts),
+    # a vendor kernel's CPU tag after the clock: "[ 1755.845627] [c0] " (corpus/odroid_xu3_*)
+    st.builds(lambda k, c: f"{k}[c{c}] ", _kts, st.integers(0, 7)),
+    # a console's own mark before the clock: "|[ 21.168373] " (corpus/x86_gentoo_netdev_2023_*)
+    st.builds(lambda k: f"|{k}", _kts),
+    # a saved journal's line numbers before it (corpus/ast2500_witherspoon_openbmc_2228_*)
+    st.builds(
+        lambda n, mo, c, h: f"{n} {mo} 28 {c} {h} kernel: ",
+        st.integers(1, 99999),
+        _month,
+        _clock,
+        _host,
+    ),
 )
 
 

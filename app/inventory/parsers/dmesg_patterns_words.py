@@ -1,0 +1,68 @@
+"""Link lines in a driver's own words (a part of dmesg_patterns, kept apart to keep that module
+small): 2.6-era drivers that named their function after the interface, and drivers that state
+their link in words of their own (ax88179's number, aqc111's speeds, e1000's NIC Link line).
+OWN_WORDS_FIRST goes before the generic link shapes (which would take "eth0" for a device and
+the function for the interface), own_words() anywhere: it takes the kernel device-name shape
+(dmesg_patterns.BUS_ID) that module defines. Their needles, OWN_WORDS_NEEDLES, join that
+module's."""
+
+from __future__ import annotations
+
+from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
+
+OWN_WORDS_FIRST: list[tuple[str, _Lazy]] = [
+    # 2.6-era drivers named the function after the interface: e1000's DPRINTK() printed
+    # PFX "%s: %s: " (netdev name, __FUNCTION__): "e1000: eth0: e1000_watchdog_task: NIC Link is
+    # Up 1000 Mbps Full Duplex" (corpus/x86_fc4_lkml_2006_*); before the shapes that would take
+    # "eth0" for a device and the function for the interface
+    (
+        "link_up",
+        _Lazy(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Up (?P<speed>\d+) "
+            r"(?P<unit>M)bps (?P<duplex>Full|Half) Duplex"
+        ),
+    ),
+    ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Down")),
+]
+
+
+def own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
+    return [
+        (
+            # ax88179_178a.c ax88179_link_reset(): netdev_info "ax88179 - Link status is: 1"
+            "link_up",
+            _Lazy(
+                rf"^(?P<driver>[\w-]+) (?P<device>{bus_id}) (?P<iface>[\w.-]+): "
+                r"\w+ - Link status is: 1$"
+            ),
+        ),
+        (
+            "link_down",  # ... and ax88179_status() / ax88179_link_reset() when the link drops
+            _Lazy(
+                rf"^(?P<driver>[\w-]+) (?P<device>{bus_id}) (?P<iface>[\w.-]+): "
+                r"\w+ - Link status is: 0$"
+            ),
+        ),
+        (
+            # aqc111 (usb/aqc111.c aqc111_configure_rx()): "Link Speed %d, USB %d" in Mbit/s
+            "link_up",
+            _Lazy(
+                rf"^(?P<driver>[\w-]+) (?P<device>{bus_id}) (?P<iface>[\w.-]+): "
+                r"Link Speed (?P<speed>[1-9]\d*), USB (?P<usb_gen>\d)$"
+            ),
+        ),
+        (
+            # e1000: "e1000: ens32 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None"
+            "link_up",
+            _Lazy(
+                r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Up (?P<speed>\d+) "
+                r"(?P<unit>M)bps (?P<duplex>Full|Half) Duplex"
+            ),
+        ),
+    ]
+
+
+OWN_WORDS_NEEDLES: dict[str, tuple[str, ...]] = {
+    "link_up": ("status is: 1",),
+    "link_down": ("status is: 0",),
+}
