@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 _FORMAT = 1
-_LIMIT = 4_000  # sources kept (every command's classes: ~600); beyond, the file is not grown
+# sources kept (`inspect` makes ~450): when a run adds some, its own come first and older
+# ones (another command's, an older release's) fill up to this, so the file stays small
+_LIMIT = 1_500
 
 
 def _path() -> Path:
@@ -80,6 +82,7 @@ def dataclass_code_kept(own_process: bool) -> Iterator[None]:
         return
     path = _path()
     known = _read(path)
+    used: dict[str, types.CodeType] = {}
     added = False
 
     def exec_kept(source: Any, globals: Any = None, locals: Any = None, /) -> None:
@@ -88,8 +91,8 @@ def dataclass_code_kept(own_process: bool) -> Iterator[None]:
             code = known.get(source)
             if code is None:
                 code = compile(source, "<string>", "exec", dont_inherit=True)
-                if len(known) < _LIMIT:
-                    known[source], added = code, True
+                added = True
+            used[source] = code
             source = code
         builtins.exec(source, globals, locals)  # noqa: S102 (dataclasses' own source)
 
@@ -99,4 +102,9 @@ def dataclass_code_kept(own_process: bool) -> Iterator[None]:
     finally:
         del dataclasses.exec  # type: ignore[attr-defined]
         if added:
-            _write(path, known)
+            kept = dict(list(used.items())[:_LIMIT])
+            for source, code in known.items():
+                if len(kept) >= _LIMIT:
+                    break
+                kept.setdefault(source, code)
+            _write(path, kept)

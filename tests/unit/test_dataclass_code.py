@@ -116,3 +116,19 @@ def test_a_file_others_can_write_is_not_read(cache: Path) -> None:
     assert dataclass_code._read(path) == {}
     os.chmod(path, 0o600)
     assert dataclass_code._read(path) != {}
+
+
+def test_the_file_keeps_this_runs_code_first_and_stays_bounded(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that compiles something writes its own sources first, then older ones up to the
+    limit: another command's or release's classes do not grow the file without end."""
+    with dataclass_code.dataclass_code_kept(own_process=True):
+        _make(["old"], False, False, 0)  # __init__, __repr__, __eq__: 3 sources
+    monkeypatch.setattr(dataclass_code, "_LIMIT", 4)
+    with dataclass_code.dataclass_code_kept(own_process=True):
+        _make(["new"], False, False, 0)
+    kept = dataclass_code._read(dataclass_code._path())
+    assert len(kept) == 4
+    assert sum("new" in source for source in kept) == 3  # this run's three, and one older
+    assert sum("old" in source for source in kept) == 1
