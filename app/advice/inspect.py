@@ -64,7 +64,16 @@ def inspect_bundle(path: str | Path) -> Inventory:
 
 
 async def inspect_host(session: Session) -> tuple[Inventory, Collection]:
-    raw, collection = await collect_raw(session)
+    import asyncio  # here: a bundle's inspect has no event loop (issue 22)
+
+    from sbctune.advice.warm_tables import warm_tables
+
+    # The tables load on a worker thread while the Pi answers (warm_tables).
+    warming = asyncio.get_running_loop().run_in_executor(None, warm_tables)
+    try:
+        raw, collection = await collect_raw(session)
+    finally:
+        await asyncio.wait([warming])  # ~30 ms at most; the parse then finds them loaded
     inventory = inventory_from_raw(raw)
     inventory.warnings = collection.warnings + inventory.warnings
     soften_unsure_refusals(inventory)

@@ -17,7 +17,6 @@ class driver (cdc_ether, rndis_host ...) drives any maker's chip.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 
@@ -52,11 +51,12 @@ class DriverFamily:
 
 @functools.cache
 def _table() -> dict[str, DriverFamily]:
+    from sbctune.catalog.table_cache import json_table
     from sbctune.resources import resource_root
 
     try:
         path = resource_root().joinpath("kernel_source", "driver_families.json")
-        rows = json.loads(path.read_text(encoding="utf-8")).get("families", {})
+        rows = json_table("driver-families", path.read_bytes()).get("families", {})
     except (OSError, ValueError):
         return {}
     found = {}

@@ -10,7 +10,6 @@ only Raspberry Pis: the kernel's tree for that board says ``compatible = "radxa,
 from __future__ import annotations
 
 import functools
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -130,11 +129,12 @@ class DtBoards:
 @functools.cache
 def load_dt_boards() -> DtBoards:
     """The shipped table (cached). A missing or broken file gives an empty table."""
+    from sbctune.catalog.table_cache import json_table
     from sbctune.resources import resource_root
 
     try:
-        text = resource_root().joinpath("kernel_source", "boards.json").read_text(encoding="utf-8")
-        data = json.loads(text)
+        raw = resource_root().joinpath("kernel_source", "boards.json").read_bytes()
+        data = json_table("dt-boards", raw)
     except (OSError, ValueError):
         return DtBoards({})
     return DtBoards(data if isinstance(data, dict) else {})

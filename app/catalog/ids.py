@@ -8,7 +8,6 @@ device, so a chip the catalog never heard of still gets a name and a driver.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,10 +103,11 @@ def _short_vendor(vendor: str) -> str:
 
 
 def _read(name: str) -> Any:
+    from sbctune.catalog.table_cache import json_table
     from sbctune.resources import resource_root
 
-    text = resource_root().joinpath("ids", name).read_text(encoding="utf-8")
-    return json.loads(text)
+    raw = resource_root().joinpath("ids", name).read_bytes()
+    return json_table(f"ids-{name.removesuffix('.json')}", raw)
 
 
 @functools.cache

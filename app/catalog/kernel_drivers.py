@@ -191,11 +191,12 @@ class KernelDrivers:
 @functools.cache
 def load_kernel_drivers() -> KernelDrivers:
     """The shipped table (cached). A missing file gives an empty table: nothing known."""
+    from sbctune.catalog.table_cache import json_table
     from sbctune.resources import resource_root
 
     try:
-        text = resource_root().joinpath("kernel_source", "drivers.json").read_text(encoding="utf-8")
-        data = json.loads(text)
+        raw = resource_root().joinpath("kernel_source", "drivers.json").read_bytes()
+        data = json_table("kernel-drivers", raw)
     except (OSError, ValueError):
         return KernelDrivers({})
     return KernelDrivers(data if isinstance(data, dict) else {})

@@ -119,7 +119,6 @@ class MessageTable:
     ) -> None:
         # `index`: packed_rows(text), made beforehand (load_messages() keeps it in the cache)
         self._packed: dict[str, str] = packed_rows(text) if index is None else index
-        count = sum(rows.count("\n") + 1 for rows in self._packed.values())
         self._errno = {
             int(v): Errno(int(v), e["name"], e["meaning"], e["source"]) for v, e in errno.items()
         }
@@ -128,9 +127,11 @@ class MessageTable:
         self._lits: dict[str, list[str]] = {}
         self._rows: dict[str, list[tuple[str, str, str, str, str]]] = {}
         self._seen: dict[str, KernelMessage | None] = {}
-        self._count = count
+        self._count = -1  # counted when first asked (an inspect never asks: ~8 ms saved)
 
     def __len__(self) -> int:
+        if self._count < 0:
+            self._count = sum(rows.count("\n") + 1 for rows in self._packed.values())
         return self._count
 
     @property

@@ -1,18 +1,21 @@
 """What to read from a Pi, in two SSH round trips, as a diagnostics bundle's contents.
 
 Round 1 (the login user): identification, USB/PCI listings, addresses, /proc and sysfs files
-and the sudo probe. Round 2 (with sudo where possible, for `lspci -vv` capabilities, `dmesg`
-and everything `ethtool` can tell): per-interface commands, whose names round 1 revealed.
+and the sudo probe; the three reads round 2 depends on answer first, in a channel of their
+own, so round 2 starts while round 1's slower reads still run. Round 2 (with sudo where
+possible, for `lspci -vv` capabilities, `dmesg` and everything `ethtool` can tell):
+per-interface commands, whose names round 1 revealed.
 Tools that are missing on the Pi (no `lsusb` on Alpine, no `vcgencmd` off a Pi) are recorded
 as missing, not as errors.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Container
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.parsers.netif import parse_ip_json
 from sbctune.limits import MAX_PROBED_INTERFACES, Capped
@@ -216,50 +219,99 @@ def bounded(interfaces: list[str], limit: int = MAX_PROBED_INTERFACES) -> tuple[
     )
 
 
-async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
-    """Read everything the inventory needs from the Pi in two round trips."""
-    collection = Collection(host=session.target.host)
-    first = await session.run_script(round1_steps(), parallel=True)  # all reads: side by side
-    collection.round_trips += 1
-    probe, *rest = first
-    session.note_sudo_probe(probe.text)
-    for result in rest:
-        if result.step.key == "sysfs":
-            collection.files.update(batch.split_globs(result.stdout))
-        elif result.step.key == "net-links":
-            collection.links = _split_links(result.stdout)
-        else:
-            _record(collection, result)
+# Round 1's steps that decide round 2: who we are (sudo), the interfaces and their addresses.
+# They run first, in a small batch of their own, and round 2 starts as soon as they answer,
+# while round 1's other reads (the sysfs walk, the listings) still run beside it: two round
+# trips one after the other, as before, in three SSH channels.
+EARLY_KEYS = frozenset({"sudo-probe", "ip -j addr", "net-links"})
 
-    sudo = False
-    if use_sudo:
-        mode = await session.sudo_mode()
-        sudo = mode != "password" or bool(session.target.effective_sudo_password())
-    addressed = addressed_interfaces(collection.commands.get("ip -j addr", ""))
-    probed, cut = bounded(interfaces_to_probe(collection.links, addressed))
-    if cut:
-        collection.warnings.append(cut)
-    steps = round2_steps(probed)
+
+@dataclass
+class _Second:
+    """Round 2's outcome: its results (none when the connection was lost), whether sudo was
+    used, the warnings it adds and the extra round trip of a sudo refused."""
+
+    results: list[batch.StepResult] = field(default_factory=list)
+    sudo: bool = False
+    warnings: list[str] = field(default_factory=list)
+    lost: str = ""
+    retried: bool = False
+
+
+async def _round2(session: Session, steps: list[batch.Step], sudo: bool) -> _Second:
+    second = _Second(sudo=sudo)
     try:
-        second = await session.run_script(steps, sudo=sudo, parallel=True)
-    except SudoFailed as exc:  # refused: read what a plain user may
-        collection.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
-        sudo = False
-        second = await session.run_script(steps, parallel=True)
-        collection.round_trips += 1
+        try:
+            second.results = await session.run_script(steps, sudo=sudo, parallel=True)
+        except SudoFailed as exc:  # refused: read what a plain user may
+            second.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
+            second.sudo, second.retried = False, True
+            second.results = await session.run_script(steps, parallel=True)
     except Disconnected as lost:  # what the first round read is kept and shown
-        collection.lost = lost.message
-        collection.warnings.append(
+        second.lost = lost.message
+        second.warnings.append(
             f"{lost.message} Only the first part of the inspection was read: the NICs' "
             "driver, ring, offload and interrupt details are missing."
         )
-        return collection
+    return second
+
+
+async def _settle(tasks: list[asyncio.Task[Any]]) -> None:
+    """Cancel what still runs (a cancel also stops its command on the Pi) and wait for every
+    task, so that no failure is left unread."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
+    """Read everything the inventory needs from the Pi in two round trips (the second one
+    starts while the first one's slower reads still run: `EARLY_KEYS`)."""
+    collection = Collection(host=session.target.host)
+    steps = round1_steps()
+    early = [step for step in steps if step.key in EARLY_KEYS]
+    later = [step for step in steps if step.key not in EARLY_KEYS]
+    rest = asyncio.ensure_future(session.run_script(later, parallel=True))  # side by side
+    round2: asyncio.Task[_Second] | None = None
+    try:
+        by_step = dict(zip(early, await session.run_script(early, parallel=True), strict=True))
+        answer = {result.step.key: result for result in by_step.values()}
+        session.note_sudo_probe(answer["sudo-probe"].text)
+        sudo = False
+        if use_sudo:
+            mode = await session.sudo_mode()
+            sudo = mode != "password" or bool(session.target.effective_sudo_password())
+        links = _split_links(answer["net-links"].stdout)
+        ip_addr = answer["ip -j addr"]
+        addressed = addressed_interfaces(
+            "" if ip_addr.missing else ip_addr.text or ip_addr.error_text
+        )
+        probed, cut = bounded(interfaces_to_probe(links, addressed))
+        round2 = asyncio.ensure_future(_round2(session, round2_steps(probed), sudo))
+        by_step.update(zip(later, await rest, strict=True))
+        second = await round2
+    finally:
+        await _settle([task for task in (rest, round2) if task is not None])
     collection.round_trips += 1
-    collection.used_sudo = sudo
-    for result in second:
+    collection.links = links
+    first = [by_step[step] for step in steps]  # recorded in round 1's own order, as before
+    for result in first[1:]:
+        if result.step.key == "sysfs":
+            collection.files.update(batch.split_globs(result.stdout))
+        elif result.step.key != "net-links":
+            _record(collection, result)
+    if cut:
+        collection.warnings.append(cut)
+    collection.warnings += second.warnings
+    if second.lost:
+        collection.lost = second.lost
+        return collection
+    collection.round_trips += 2 if second.retried else 1
+    collection.used_sudo = second.sudo
+    for result in second.results:
         _record(collection, result)
     # A tool that answered one invocation is installed, whatever another invocation said
     # (a wrapper, or an older version without that option, may also exit 127).
-    answered = {r.step.argv[0] for r in (*first, *second) if not r.missing}
+    answered = {r.step.argv[0] for r in (*first, *second.results) if not r.missing}
     collection.missing_tools = [t for t in collection.missing_tools if t not in answered]
     return collection

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from sbctune.catalog.table_cache import cached
 from sbctune.inventory.parsers.procfs import Interrupts
 from sbctune.resources import resource_root
 
@@ -36,11 +37,24 @@ def _facts() -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]]:
     """The table's kernel series and its facts of chips without affinity (only those are kept:
     the rest of the table is the planner's)."""
     path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
-    data = json.loads(path.read_text(encoding="utf-8"))
-    facts = tuple(
-        f for f in data["hand"].get("_kernel", []) if f["fact"] == "irqchip_without_affinity"
+    raw = path.read_bytes()  # 900 kB for a few facts: those kept in the cache (table_cache)
+    kernels, facts = cached("irq-chips-fixed", raw, lambda: _read_facts(raw), _fits)
+    return tuple(kernels), tuple(facts)
+
+
+def _read_facts(raw: bytes) -> list[list[Any]]:
+    data = json.loads(raw.decode("utf-8"))
+    facts = [f for f in data["hand"].get("_kernel", []) if f["fact"] == "irqchip_without_affinity"]
+    return [list(data["kernels"]), facts]
+
+
+def _fits(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(part, list) for part in value)
+        and all(isinstance(f, dict) for f in value[1])
     )
-    return tuple(data["kernels"]), facts
 
 
 def _series(kernel: str | None, known: tuple[str, ...]) -> set[str]:

@@ -36,20 +36,22 @@ class WiphyWatch:
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         # per line of a long log: no regex here; the device is read when a wiphy line comes
-        if event.kind == "wiphy":
+        kind = event.kind
+        if kind == "wiphy":
             sighting = self._chip(event)
             self.last = None
             return sighting
-        if event.kind == "usb_disconnect":
+        if kind == "usb_disconnect":
             self.last = None
             self.by_driver.clear()
-        elif event.fields.get("device"):  # event.device without its property's call
+            return None
+        fields = event.fields  # event.device and .driver without their properties' calls
+        if fields.get("device"):
             self.last = event
-            driver = event.driver
-            if driver in self.by_driver or (
-                driver and driver not in _BUS_CORES and len(self.by_driver) < 64
-            ):
-                self.by_driver[driver] = event
+            driver = fields.get("driver")
+            by_driver = self.by_driver
+            if driver in by_driver or (driver and driver not in _BUS_CORES and len(by_driver) < 64):
+                by_driver[driver] = event
         return None
 
     def _chip(self, event: DmesgEvent) -> Sighting | None:

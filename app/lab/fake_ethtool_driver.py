@@ -7,8 +7,6 @@ Standard library only: ``ethtool_state.script_text`` copies this text into the s
 script together with ``fake_ethtool_tables``.
 """
 
-import shutil
-import subprocess
 from typing import Any
 
 
@@ -81,6 +79,9 @@ def stored(co: dict[str, Any], name: str, value: int) -> int:
 def bounce_link(ifname: str) -> None:
     """What macb_set_ringparam (and atlantic, stmmac, igb, igc) do to a running interface:
     close and reopen it, so the link goes down and comes back."""
+    import shutil  # here: only a ring change needs them, not every read of the fake ethtool
+    import subprocess
+
     ip = shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
     if ip is None:
         return

@@ -11,8 +11,6 @@ module's text (standard library only outside the markers).
 
 from __future__ import annotations
 
-import ctypes
-import socket
 import struct
 
 # @tables-start: sbctune's own imports; the fake ethtool's script_text drops them.
@@ -28,7 +26,11 @@ IFREQ_SIZE = 40  # struct ifreq on 64-bit Linux
 
 def request(ifname: str, tx: int, rx: int) -> None:
     """ETHTOOL_SCHANNELS on `ifname` (in the caller's namespace): OSError where refused."""
+    # Here, not at the top: the fake ethtool's script holds this module, and every read it
+    # answers (two per NIC per inspect) would import them (~30 ms) for this one set.
+    import ctypes
     import fcntl  # posix-only: the lab runs on Linux; the package imports anywhere
+    import socket
 
     # struct ethtool_channels: cmd, max_rx, max_tx, max_other, max_combined, rx_count,
     # tx_count, other_count, combined_count (the maxima are the kernel's, ignored on set)

@@ -41,13 +41,13 @@ def _channels(session: Session) -> int:
     return session.round_trips
 
 
-async def _batched(target: Target, known: KnownHosts) -> tuple[float, int, int]:
+async def _batched(target: Target, known: KnownHosts) -> tuple[float, int, int, int]:
     start = time.perf_counter()
     async with await Session.connect(target, known_hosts=known) as session:
         first = _channels(session)
-        inventory, _collection = await inspect_host(session)
+        inventory, collection = await inspect_host(session)
         channels = _channels(session) - first
-    return time.perf_counter() - start, channels, len(inventory.nics)
+    return time.perf_counter() - start, channels, len(inventory.nics), collection.round_trips
 
 
 async def _one_exec_each(target: Target, known: KnownHosts) -> tuple[float, int, int]:
@@ -117,12 +117,12 @@ async def main(profile: str, runs: int, other: Path | None = None) -> None:
             baseline = [await _one_exec_each(target, known) for _ in range(runs)]
     finally:
         lab.down("bench-inventory")
-    b_time = statistics.median(t for t, _, _ in batched)
+    b_time = statistics.median(t for t, *_rest in batched)
     s_time = statistics.median(t for t, _, _ in baseline)
     print(f"profile {profile}, {runs} runs each, medians:")
     print(
-        f"  sbctune collector : {b_time * 1000:7.0f} ms, {batched[0][1]} SSH exec round trips"
-        f" (sudo probe folded in), {batched[0][2]} NICs"
+        f"  sbctune collector : {b_time * 1000:7.0f} ms, {batched[0][3]} SSH round trips in"
+        f" sequence ({batched[0][1]} exec channels, sudo probe folded in), {batched[0][2]} NICs"
     )
     print(f"  one exec per read : {s_time * 1000:7.0f} ms, {baseline[0][1]} SSH exec round trips")
     print(f"  ratio baseline/sbctune: {s_time / b_time:.1f}x faster; goal <= 2 round trips, < 1 s")

@@ -4,10 +4,13 @@ or foreign file) builds the table again, never an error."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sbctune.catalog import kernel_messages as km
 from sbctune.catalog import table_cache
@@ -107,3 +110,55 @@ def test_the_cached_message_index_is_the_index_of_the_shipped_table(cache: Path)
     found = read.match(line)
     assert found is not None and "drivers/net/usb/r8152.c" in found.files
     assert found == km.MessageTable(raw.decode("utf-8"), {}).match(line)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(value=st.dictionaries(st.text(max_size=6), _JSON, max_size=5) | st.lists(_JSON, max_size=5))
+def test_a_json_table_from_the_cache_is_what_json_gives(cache: Path, value: object) -> None:
+    """json_table(): the first load (decoded) and the second (the cache's marshal) give what
+    json.loads() gives, key order and float values included."""
+    raw = json.dumps(value).encode("utf-8")
+    want = json.loads(raw.decode("utf-8"))
+    first = table_cache.json_table("prop", raw)
+    second = table_cache.json_table("prop", raw)
+    assert json.dumps(first) == json.dumps(second) == json.dumps(want)
+    assert first == second == want  # no NaN is drawn: equal values are the same values
+
+
+def test_a_broken_json_table_raises_as_json_does(cache: Path) -> None:
+    """A broken file is a ValueError, as json.loads() gives, and nothing is cached."""
+    with pytest.raises(ValueError):
+        table_cache.json_table("broken", b'{"a": [1, 2')
+    with pytest.raises(ValueError):
+        table_cache.json_table("broken", b"\xff\xfe not utf-8")
+    assert not list(cache.glob("json-broken-*"))
+
+
+def test_the_shipped_tables_read_through_the_cache_are_the_files(cache: Path) -> None:
+    """Every shipped JSON table the inspect path reads through the cache: the cached value (a
+    second load, from marshal) equals json.loads() of the file."""
+    root = resource_root()
+    for folder, name in (
+        ("kernel_source", "drivers.json"),
+        ("kernel_source", "boards.json"),
+        ("kernel_source", "driver_families.json"),
+        ("ids", "pci.json"),
+        ("ids", "usb.json"),
+        ("ids", "drivers.json"),
+    ):
+        raw = root.joinpath(folder, name).read_bytes()
+        table_cache.json_table(f"shipped-{folder}-{name}", raw)
+        again = table_cache.json_table(f"shipped-{folder}-{name}", raw)
+        assert again == json.loads(raw.decode("utf-8")), name
+    assert len(list(cache.glob("json-shipped-*"))) == 6

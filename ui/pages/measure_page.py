@@ -28,13 +28,8 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
-from sbctune.ui.widgets.lazy import (
-    CPU_HEIGHT,
-    LATENCY_HEIGHT,
-    THROUGHPUT_HEIGHT,
-    Lazy,
-    is_built,
-)
+from sbctune.ui.widgets.lazy import Lazy, is_built
+from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
 from sbctune.workflow.estimate import left_text

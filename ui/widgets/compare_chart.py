@@ -12,13 +12,13 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
-from sbctune.ui.widgets.lazy import CHART_HEIGHT
 from sbctune.ui.widgets.live_plots import (
     reserve_legend_strip,
     strip_legend,
     style_axes,
     style_legend,
 )
+from sbctune.ui.widgets.plot_heights import CHART_HEIGHT
 
 
 def _half_width(row: ResultRow, run_index: int) -> float:

@@ -11,17 +11,10 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from sbctune.ui.theme import Colors
+from sbctune.ui.widgets.plot_heights import CHART_HEIGHT
 
 if TYPE_CHECKING:
     from sbctune.ui.widgets.compare_chart import CompareChart
-
-# The plots' fixed heights, here (a light module) so that the place a page holds for a plot
-# before it is made is the plot's own height: a shorter place cut off its bottom axis.
-CHART_HEIGHT = 280  # CompareChart
-THROUGHPUT_HEIGHT = 280
-LATENCY_HEIGHT = 175  # 140 for the title and the plot, the rest for the legend's strip
-CPU_HEIGHT = 230  # 200 for the bars, the rest for the legend's strip
-
 
 def is_built(widget: object) -> bool:
     """Whether `widget` is a real one (or a Lazy whose real widget exists)."""

@@ -14,7 +14,7 @@ from sbctune.ui.settings import Units
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
-from sbctune.ui.widgets.lazy import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
+from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
 LEGEND_GAP = 4  # pixels between a legend's strip and its plot

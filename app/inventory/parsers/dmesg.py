@@ -335,6 +335,9 @@ _KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 _WHOLE_LIMIT = 20_000  # whole lines remembered (0: none; the unit tests' plain path)
+# ... and given up at once when the first this many came once each (every line its own clock:
+# filling the memo to its limit would cost ~20 000 inserts for nothing)
+_WHOLE_PROBE = 4_096
 
 
 def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
@@ -436,7 +439,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
         if use_whole and not later:  # a line with others joined to it is read in full again
-            if len(whole) < _WHOLE_LIMIT:
+            if len(whole) < _WHOLE_LIMIT and (whole_hits or len(whole) < _WHOLE_PROBE):
                 whole[raw] = (msg, ts, is_kernel, found)
             elif whole_hits < len(whole):
                 use_whole = False
@@ -445,7 +448,13 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             for ts_part, part in later:
                 kernel_lines, lines = kernel_lines + 1, lines + 1
                 last_ts = ts_part
-                if (found := _classify(part)) is not None:
+                if (hit := seen.get(part)) is not None:  # a joined part is a message too:
+                    part, found = hit  # each distinct one classified once, as above
+                else:
+                    found = _classify(part)
+                    if len(seen) < _MEMO_LIMIT:
+                        seen[part] = (part, found)
+                if found is not None:
                     events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
             later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
