@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from sbctune.advice.counters import counter_findings
+from sbctune.advice.trace_findings import trace_findings
 from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
 from sbctune.catalog.kernel_drivers import (
@@ -129,6 +130,8 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
     who = (
         "the USB core logged"
         if first.source.startswith("drivers/usb/core/")
+        else "the kernel's network core logged"  # "eth0: hw csum failure" (net/core/dev.c)
+        if first.source.startswith("net/core/")
         else "its driver logged"
     )
     found.append(
@@ -296,6 +299,7 @@ def log_findings(nic: Nic) -> list[Finding]:
         )
     _pcie_errors(nic, found, label)
     _complaints(nic, found, label)
+    found += trace_findings(nic, label)
     _below_phy(nic, found, label)
     found += counter_findings(nic, label)
     found += cellular_findings(nic, label)

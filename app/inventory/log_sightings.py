@@ -32,6 +32,8 @@ from sbctune.inventory.old_format_sightings import on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
+from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
+from sbctune.inventory.trace_watch import TraceWatch, tie_traces
 from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.wiphy_join import WiphyWatch
 
@@ -173,7 +175,9 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
-    elif kind == "device" and kernel_complaint(text, event.driver):
+    elif kind in _SAID_BY_SOURCE and kernel_complaint(text, event.driver):
+        # a driver's line, or net/core's on the interface ("eth0: hw csum failure",
+        # netdev_rx_csum_fault()): what the kernel's source prints at error level
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
@@ -217,6 +221,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+_SAID_BY_SOURCE = frozenset({"device", "csum_failure"})
 _COMPLAINTS = (
     "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
 )  # fmt: skip
@@ -373,6 +378,7 @@ _COUNTED = {
 }  # fmt: skip
 _SKIP = {
     "under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth", "kernel_version",
+    *TRACE_KINDS,
 }  # fmt: skip
 
 
@@ -388,6 +394,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     ip_config = IpConfigWatch()
     wiphys = WiphyWatch()  # a chip named on a wiphy, joined to the device that made it
     probe_kinds = ProbeWatch.KINDS
+    traces = TraceWatch()  # a trace's frames that name the NIC driver it ran in
     for event in dmesg.events:
         kind = event.kind
         if kind == "ip_config":
@@ -396,6 +403,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             continue
         if kind in probe_kinds and (probed := probes.see(event)) is not None:
             found.append(probed)
+        if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
+            found.append(traced)
         if (wiphy := wiphys.see(event)) is not None:
             found.append(wiphy)
         if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
@@ -433,6 +442,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
     found += _lone_wifi_devices(found)
+    found += tie_traces(found)
     return found + buses_by_elimination(found)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sbctune.catalog.child_devices import pattern as _child_pattern
 from sbctune.inventory.parsers import dmesg_patterns_words as _words
 from sbctune.inventory.parsers.dmesg_patterns_bus import PCIE_NEEDLES, PCIE_PATTERNS
+from sbctune.inventory.parsers.dmesg_patterns_trace import TRACE_NEEDLES, TRACE_PATTERNS
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
@@ -54,6 +55,7 @@ _TX_TIMEOUT = (
 
 
 _PATTERNS: list[tuple[str, _Lazy]] = [
+    *TRACE_PATTERNS,
     (
         "register",
         _Lazy(
@@ -425,6 +427,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
 ]
 _NEEDLES: dict[str, tuple[str, ...]] = {
+    **TRACE_NEEDLES,
     "register": ("register '",),
     "renamed": ("renamed",),
     "link_up": (
