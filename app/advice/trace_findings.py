@@ -21,13 +21,13 @@ def trace_findings(nic: Nic, label: str) -> list[Finding]:
         return []
     head = lines[0]
     where = next((n for line in lines if (n := named_in(line))), None)
-    ran = f" (in {where}, by the trace)" if where else ""
+    ran = f" (the trace shows {where})" if where else ""
     if order := _ORDER.search(head):
         pages = 1 << int(order.group(1))
         summary = (
-            f"{label}: a memory allocation failed while its driver ran{ran} "
-            f"(page allocation failure, {pages} page{'s' if pages > 1 else ''} at once): "
-            "a receive buffer it could not refill is a packet dropped. Memory was short or "
+            f"{label}: a memory allocation of {pages} page{'s' if pages > 1 else ''} at once "
+            f"failed while its driver ran{ran}: "
+            "a receive buffer it cannot refill means dropped packets. Memory was short or "
             "fragmented at that moment: find what uses it, or keep more free for such "
             "allocations (the vm.min_free_kbytes setting)."
         )

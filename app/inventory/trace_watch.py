@@ -32,8 +32,10 @@ KINDS = frozenset({"trace_head", "trace_frame"})
 _WINDOW = 80  # lines after its head a frame belongs to (a trace is some 20-60 lines)
 _SRC = "dmesg"
 # a function in a frame: "(fn+0x1/0x2)", "fn+0x1/0x2", "(fn) from", "fn from fn2+0x.."
-_FUNC_RE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]{2,80}?)(?:\.(?:constprop|isra|part)\.\d+)*"
-                      r"(?=\+0x[0-9a-f]+/0x[0-9a-f]+|\) from | from )")
+_FUNC_RE = re.compile(
+    r"(?<![\w.])([A-Za-z_][\w.]{2,80}?)(?:\.(?:constprop|isra|part)\.\d+)*"
+    r"(?=\+0x[0-9a-f]+/0x[0-9a-f]+|\) from | from )"
+)
 _MODULE_RE = re.compile(r" \[([\w-]{2,40})(?:@[^\]\s]*)?\]")
 _SOURCE_DIR = re.compile(r"(drivers/(?:net|staging)/\S+?)/[\w.-]+\.[ch]\b")
 
@@ -174,8 +176,8 @@ def named_in(line: str) -> str | None:
     ("bcmgenet_rx_refill", "r8152"), as TraceWatch found it; None if none does."""
     for module in _MODULE_RE.findall(line):
         if _directory_of_module(module):
-            return module
+            return str(module)
     for function in _FUNC_RE.findall(line):
         if _directory_of_function(function):
-            return function
+            return str(function)
     return None
