@@ -386,6 +386,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     if dmesg is None:
         return []
     found: list[Sighting] = []
+    firsts: list[Sighting] = []  # each distinct line's sighting (a repeat's adds no driver)
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
     repeats: dict[tuple[str, str], Sighting] = {}
@@ -405,8 +406,10 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             found.append(probed)
         if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
             found.append(traced)
+            firsts.append(traced)
         if (wiphy := wiphys.see(event)) is not None:
             found.append(wiphy)
+            firsts.append(wiphy)
         if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
         key = (kind, event.text)
@@ -434,6 +437,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
+            firsts.append(sighting)
             if kind == "device" and (said := ids_said(event.text, sighting)) is not None:
                 found.append(said)
             if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
@@ -442,7 +446,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
     found += _lone_wifi_devices(found)
-    found += tie_traces(found)
+    found += tie_traces(firsts)
     return found + buses_by_elimination(found)
 
 

@@ -132,6 +132,15 @@ def _directory_of_path(path: str) -> tuple[str, str | None] | None:
     return m.group(1), (names[0] if len(names) == 1 else None)
 
 
+_BUS_KEYS = frozenset({"usb", "pci", "sdio", "platform"})
+
+
+@functools.cache
+def _directory_of_driver(name: str) -> str | None:
+    driver = load_kernel_drivers().get(name)
+    return str(PurePosixPath(driver.file).parent) if driver is not None and driver.file else None
+
+
 def tie_traces(found: list[Sighting]) -> list[Sighting]:
     """A trace keyed by a driver's directory is about the one device the log shows of the
     drivers in that directory; with none shown and one driver named, that driver's NIC (its
@@ -141,19 +150,16 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
         return []
     devices: dict[str, set[Key]] = {}
     named: dict[str, str] = {}
-    for sighting in found:
+    for sighting in found:  # a long log's sightings: one field test per fact, cached look-ups
         for fact in sighting.facts:
-            if fact.field == "trace_driver":
+            field = fact.field
+            if field == "driver":
+                directory = _directory_of_driver(str(fact.value))
+                if directory in wanted:
+                    keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
+                    devices.setdefault(directory, set()).update(keys)
+            elif field == "trace_driver":
                 named.setdefault(sighting.keys[0][1], str(fact.value))
-            if fact.field != "driver":
-                continue
-            driver = load_kernel_drivers().get(fact.value)
-            if driver is None or not driver.file:
-                continue
-            directory = str(PurePosixPath(driver.file).parent)
-            if directory in wanted:
-                keys = {k for k in sighting.keys if k[0] in ("usb", "pci", "sdio", "platform")}
-                devices.setdefault(directory, set()).update(keys)
     ties: list[Sighting] = []
     for directory in sorted(wanted):
         keys = devices.get(directory, set())
