@@ -176,8 +176,6 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     elif kind == "carrier":
         _link(event, sighting, f.get("state") == "Gained")
     elif kind in _SAID_BY_SOURCE and kernel_complaint(text, event.driver):
-        # a driver's line, or net/core's on the interface ("eth0: hw csum failure",
-        # netdev_rx_csum_fault()): what the kernel's source prints at error level
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
@@ -221,6 +219,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+# a driver's line, or net/core's on an interface ("eth0: hw csum failure", netdev_rx_csum_fault())
 _SAID_BY_SOURCE = frozenset({"device", "csum_failure"})
 _COMPLAINTS = (
     "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
@@ -386,7 +385,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     if dmesg is None:
         return []
     found: list[Sighting] = []
-    firsts: list[Sighting] = []  # each distinct line's sighting (a repeat's adds no driver)
+    firsts: list[Sighting] = []  # each distinct line's (a repeat's adds no driver): tie_traces
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
     repeats: dict[tuple[str, str], Sighting] = {}
