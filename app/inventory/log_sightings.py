@@ -16,7 +16,7 @@ from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.wiphy_chips import revision_chip
-from sbctune.inventory.brcmfmac_bus import firmware_bus
+from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.dsa_ports import dsa_port
@@ -219,8 +219,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
-# a driver's line, or net/core's on an interface ("eth0: hw csum failure", netdev_rx_csum_fault())
-_SAID_BY_SOURCE = frozenset({"device", "csum_failure"})
+_SAID_BY_SOURCE = frozenset({"device", "csum_failure"})  # + net/core's "eth0: hw csum failure"
 _COMPLAINTS = (
     "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
 )  # fmt: skip
@@ -241,7 +240,8 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
     sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
-    sighting.add("chip_text", event.fields.get("chip"), _SRC, event.text, event.line)
+    chip = event.fields.get("chip") or chip_of_id(event.fields.get("chip_id"))  # 4.x's hex id
+    sighting.add("chip_text", chip, _SRC, event.text, event.line)
     if found is not None and found[0] in ("sdio", "pci", "usb"):
         sighting.add("bus", found[0], _SRC, event.text, event.line)
     elif by_name := firmware_bus(event.text):

@@ -10,6 +10,7 @@ from pathlib import Path
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.inventory.parsers.dmesg import parse_dmesg
+from sbctune.inventory.brcmfmac_bus import chip_of_id
 from sbctune.inventory.trace_watch import named_in
 from tests.corpus_support import inventory_of as _inventory
 
@@ -101,3 +102,24 @@ def test_trace_lines_are_read_as_head_and_frames() -> None:
         kinds = [e.kind for e in parsed.events]
         assert kinds.count("trace_head") == 1, bundle
         assert kinds.count("trace_frame") >= 8, bundle
+
+
+_CHUWI = "chuwi_hi8_linux_wireless_msg37047_brcmfmac_mailbox_journal_wrapped"
+
+
+def test_a_journal_wrapped_after_a_functions_name_is_joined() -> None:
+    """A mail client wrapped each journal line (lower-case month, `jul 22`) right after
+    `brcmf_sdio_hostmail: `: the next line is that message, though it holds ": " itself."""
+    parsed, _warnings = parse_dmesg(_output(_CHUWI))
+    texts = [e.text for e in parsed.events]
+    assert "brcmfmac: brcmf_sdio_hostmail: Unknown mailbox data content: 0x40012" in texts
+    assert texts.count("brcmfmac: brcmf_sdio_bus_rxctl: resumed on timeout") == 3
+
+
+def test_brcmfmacs_hex_chip_id_is_its_part_number() -> None:
+    """4.x's `for chip 0000a9a6`: brcm_hw_ids.h writes five-digit parts in decimal (43430 =
+    0xa9a6), four-digit ones in hex (0x4345)."""
+    inv = inspect_bundle(CORPUS / _CHUWI)
+    (nic,) = inv.nics
+    assert (nic.chip, nic.driver, nic.bus, nic.wireless) == ("BCM43430", "brcmfmac", "sdio", True)
+    assert chip_of_id("4345") == "BCM4345" and chip_of_id("a9a6") == "BCM43430"

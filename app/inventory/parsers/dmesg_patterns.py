@@ -404,7 +404,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
         _Lazy(
             rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
-            r"(?P<chip>BCM\d{4,5}\w*)"
+            # 4.x brcmf_sdio_probe(): "Loading firmware ... for chip 0000a9a6 rev 00000001"
+            r"(?:(?P<chip>BCM\d{4,5}\w*)|0000(?P<chip_id>[0-9a-f]{4}) rev )"
         ),
     ),
     (
