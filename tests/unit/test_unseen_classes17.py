@@ -9,8 +9,8 @@ from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.kernel_messages import load_messages
-from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.brcmfmac_bus import chip_of_id
+from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.trace_watch import named_in
 from tests.corpus_support import inventory_of as _inventory
 
