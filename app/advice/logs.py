@@ -25,7 +25,14 @@ from sbctune.catalog.kernel_drivers import (
     other_drivers_message,
     own_files_first,
 )
-from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
+from sbctune.catalog.kernel_messages import (
+    KernelMessage,
+    errno_hint,
+    errno_in,
+    explain,
+    explain_format,
+    load_messages,
+)
 from sbctune.catalog.library_modules import library_of
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.model import Finding, Nic, Recommendation
@@ -142,10 +149,16 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
             f"{label}: {who} "
             f"{counted(count, 'error line' if errors else 'warning line')}"
             f' such as "{first.format}" (level {first.level}, '
-            f"{first.source} in the {kernels} kernel source).{_errno(lines)}",
+            f"{first.source} in the {kernels} kernel source).{_errno(lines)}{_meaning(first)}",
             lines,
         )
     )
+
+
+def _meaning(message: KernelMessage) -> str:
+    """ " It means: ..." for a message with a hand-written explanation ("hw csum failure")."""
+    known = explain_format(message.format)
+    return f" It means: {known.text} ({known.source})." if known else ""
 
 
 _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)

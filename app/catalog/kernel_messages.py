@@ -271,6 +271,12 @@ def explain(kind: str) -> Explanation | None:
     return Explanation(item["source"], item["text"]) if item else None
 
 
+def explain_format(fmt: str) -> Explanation | None:
+    """The hand-written explanation of one message by its format ("hw csum failure")."""
+    item = _explanations().get("formats", {}).get(fmt)
+    return Explanation(item["source"], item["text"]) if item else None
+
+
 def errno_hint(value: int | None) -> str | None:
     """What an errno in a NIC driver's complaint usually means, and what to do."""
     if value is None:

@@ -85,6 +85,7 @@ def test_net_cores_line_on_an_interface_is_a_complaint_on_it() -> None:
     assert nic.name == "eth0" and nic.driver is None
     (summary,) = _complaints(_CSUM)
     assert "network core" in summary and "net/core/dev.c" in summary
+    assert "receive checksum offload" in summary  # what it means, by hand (explanations.json)
 
 
 def test_a_frames_module_names_the_driver() -> None:
