@@ -6,7 +6,8 @@
 messages.tsv: every error- or warning-level log call (dev_err, netdev_warn, pr_err,
 printk(KERN_ERR ...), ...) of the parts of the kernel that speak about NICs: drivers/net/
 (wired, USB and wireless), drivers/usb/core/, drivers/mmc/, net/core/, net/sched/sch_generic.c
-(the transmit watchdog), drivers/base/dd.c (probe failures) and drivers/base/firmware_loader/.
+(the transmit watchdog), drivers/base/dd.c (probe failures), drivers/base/firmware_loader/ and
+kernel/dma/ (swiotlb and the DMA API: "swiotlb buffer is full" on a NIC's device).
 One entry per format string: its level, and the source files and kernel series that have it.
 
 errno.json: the kernel's errno names, values and meanings, from its own headers
@@ -38,12 +39,16 @@ GLOBS = (
     "net/sched/sch_generic.c",
     "drivers/base/dd.c",
     "drivers/base/firmware_loader/*",
+    "kernel/dma/*",
     "include/uapi/asm-generic/errno-base.h",
     "include/uapi/asm-generic/errno.h",
     "include/linux/errno.h",
     "include/linux/pci_ids.h",
 )
-_SCAN = ("drivers/net", "drivers/usb/core", "drivers/mmc", "net/core", "net/sched", "drivers/base")
+_SCAN = (
+    "drivers/net", "drivers/usb/core", "drivers/mmc", "net/core", "net/sched", "drivers/base",
+    "kernel/dma",
+)  # fmt: skip
 
 # Call → level. The device/netdev argument comes before the format string.
 _CALLS = {
@@ -57,7 +62,7 @@ _CALLS = {
     "netif_warn": "warn", "pr_emerg": "emerg", "pr_alert": "alert", "pr_crit": "crit",
     "pr_err": "err", "pr_warn": "warn", "pr_warning": "warn", "pr_err_ratelimited": "err",
     "pr_warn_ratelimited": "warn", "pr_err_once": "err", "pr_warn_once": "warn",
-    "WARN": "warn", "WARN_ONCE": "warn",
+    "WARN": "warn", "WARN_ONCE": "warn", "dev_WARN": "warn", "dev_WARN_ONCE": "warn",
 }  # fmt: skip
 # Drivers' own wrappers of dev_err & co (rtw_err, ath10k_warn, brcmf_err, mt76_err ...): the
 # level is in the name, the format is the call's first string literal.

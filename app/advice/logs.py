@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from sbctune.advice.counters import counter_findings
+from sbctune.advice.trace_findings import trace_findings
 from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.ids import KERNEL_SOURCE, load_ids
 from sbctune.catalog.kernel_drivers import (
@@ -24,7 +25,14 @@ from sbctune.catalog.kernel_drivers import (
     other_drivers_message,
     own_files_first,
 )
-from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
+from sbctune.catalog.kernel_messages import (
+    KernelMessage,
+    errno_hint,
+    errno_in,
+    explain,
+    explain_format,
+    load_messages,
+)
 from sbctune.catalog.library_modules import library_of
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.model import Finding, Nic, Recommendation
@@ -129,6 +137,8 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
     who = (
         "the USB core logged"
         if first.source.startswith("drivers/usb/core/")
+        else "the kernel's network core logged"  # "eth0: hw csum failure" (net/core/dev.c)
+        if first.source.startswith("net/core/")
         else "its driver logged"
     )
     found.append(
@@ -139,10 +149,16 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
             f"{label}: {who} "
             f"{counted(count, 'error line' if errors else 'warning line')}"
             f' such as "{first.format}" (level {first.level}, '
-            f"{first.source} in the {kernels} kernel source).{_errno(lines)}",
+            f"{first.source} in the {kernels} kernel source).{_errno(lines)}{_meaning(first)}",
             lines,
         )
     )
+
+
+def _meaning(message: KernelMessage) -> str:
+    """ " It means: ..." for a message with a hand-written explanation ("hw csum failure")."""
+    known = explain_format(message.format)
+    return f" It means: {known.text} ({known.source})." if known else ""
 
 
 _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
@@ -296,6 +312,7 @@ def log_findings(nic: Nic) -> list[Finding]:
         )
     _pcie_errors(nic, found, label)
     _complaints(nic, found, label)
+    found += trace_findings(nic, label)
     _below_phy(nic, found, label)
     found += counter_findings(nic, label)
     found += cellular_findings(nic, label)

@@ -17,7 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?([a-zA-Z%])")
+# "%pad", "%pM", "%pI4", "%pS": the kernel's pointer conversions, letters and all, are one
+# (Documentation/core-api/printk-formats.rst); "swiotlb addr %pad+%zu overflow" (swiotlb.c)
+_SPEC_RE = re.compile(
+    r"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|t|j|L)?(p[A-Za-z][A-Za-z0-9]*|[a-zA-Z%])"
+)
 # split() with the group: literal, conversion, literal ... ([::2] are the literals)
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_]{3,}")
 _CONVERSION = {  # what each printf conversion prints
@@ -265,6 +269,12 @@ def _explanations() -> dict[str, Any]:
 def explain(kind: str) -> Explanation | None:
     """The hand-written explanation of a message kind ("tx_timeout", "probe_failed" ...)."""
     item = _explanations().get("messages", {}).get(kind)
+    return Explanation(item["source"], item["text"]) if item else None
+
+
+def explain_format(fmt: str) -> Explanation | None:
+    """The hand-written explanation of one message by its format ("hw csum failure")."""
+    item = _explanations().get("formats", {}).get(fmt)
     return Explanation(item["source"], item["text"]) if item else None
 
 

@@ -44,3 +44,10 @@ def library_of(line: str, driver: str | None) -> tuple[str, str] | None:
     head = line.partition(": ")[0]
     row = _rows().get(head)
     return (head, row[1]) if row is not None and driver in row[0] else None
+
+
+def library_makefile(module: str) -> str | None:
+    """The Makefile that builds library `module` (None: not a library module of drivers/net/):
+    its directory holds the drivers that share it (stmmac and the dwmac glue drivers)."""
+    row = _rows().get(module)
+    return row[1] if row is not None else None

@@ -50,3 +50,17 @@ def firmware_bus(text: str) -> tuple[str, str] | None:
     if isinstance(bare, dict) and re.fullmatch(r"brcmfmac\d{4,5}[a-z]?\d?", name):
         return str(bare["bus"]), f"{name}: a name of {bare['table']} ({bare['file']})"
     return None
+
+
+def chip_of_id(chip_id: str | None) -> str | None:
+    """brcmfmac's chip id as 4.x's brcmf_sdio_probe() printed it ("for chip 0000a9a6"): the
+    part number, written in brcm80211/include/brcm_hw_ids.h in hex for four-digit parts
+    (BRCM_CC_4345_CHIP_ID 0x4345) and in decimal for five-digit ones (BRCM_CC_43430_CHIP_ID
+    43430, 0xa9a6: every one of them 0xa000-0xafff)."""
+    if not chip_id or len(chip_id) != 4:
+        return None
+    try:
+        value = int(chip_id, 16)
+    except ValueError:
+        return None
+    return f"BCM{value}" if chip_id[0] in "aA" else f"BCM{chip_id}"

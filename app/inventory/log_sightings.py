@@ -16,7 +16,7 @@ from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.wiphy_chips import revision_chip
-from sbctune.inventory.brcmfmac_bus import firmware_bus
+from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.dsa_ports import dsa_port
@@ -32,6 +32,8 @@ from sbctune.inventory.old_format_sightings import on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
+from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
+from sbctune.inventory.trace_watch import TraceWatch, tie_traces
 from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.wiphy_join import WiphyWatch
 
@@ -173,7 +175,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         _link(event, sighting, False)
     elif kind == "carrier":
         _link(event, sighting, f.get("state") in ("Gained", "connected"))
-    elif kind == "device" and kernel_complaint(text, event.driver):
+    elif kind in _SAID_BY_SOURCE and kernel_complaint(text, event.driver):
         sighting.add("kernel_error", text, _SRC, text, no)
     elif kind in _COMPLAINTS:
         sighting.add(kind, text, _SRC, text, no)
@@ -217,6 +219,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
+_SAID_BY_SOURCE = frozenset({"device", "csum_failure"})  # + net/core's "eth0: hw csum failure"
 _COMPLAINTS = (
     "phy_failure", "kevent_dropped", "usb_error", "tx_timeout", "firmware_missing", "probe_failed",
 )  # fmt: skip
@@ -237,7 +240,8 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     found = device_keys(event.device)
     sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
     sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
-    sighting.add("chip_text", event.fields.get("chip"), _SRC, event.text, event.line)
+    chip = event.fields.get("chip") or chip_of_id(event.fields.get("chip_id"))  # 4.x's hex id
+    sighting.add("chip_text", chip, _SRC, event.text, event.line)
     if found is not None and found[0] in ("sdio", "pci", "usb"):
         sighting.add("bus", found[0], _SRC, event.text, event.line)
     elif by_name := firmware_bus(event.text):
@@ -373,6 +377,7 @@ _COUNTED = {
 }  # fmt: skip
 _SKIP = {
     "under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth", "kernel_version",
+    *TRACE_KINDS,
 }  # fmt: skip
 
 
@@ -380,6 +385,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     if dmesg is None:
         return []
     found: list[Sighting] = []
+    firsts: list[Sighting] = []  # each distinct line's (a repeat's adds no driver): tie_traces
     seen: set[tuple[str, str]] = set()
     lean: dict[tuple[str, str], Sighting | None] = {}
     repeats: dict[tuple[str, str], Sighting] = {}
@@ -388,6 +394,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     ip_config = IpConfigWatch()
     wiphys = WiphyWatch()  # a chip named on a wiphy, joined to the device that made it
     probe_kinds = ProbeWatch.KINDS
+    traces = TraceWatch()  # a trace's frames that name the NIC driver it ran in
     for event in dmesg.events:
         kind = event.kind
         if kind == "ip_config":
@@ -396,8 +403,12 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             continue
         if kind in probe_kinds and (probed := probes.see(event)) is not None:
             found.append(probed)
+        if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
+            found.append(traced)
+            firsts.append(traced)
         if (wiphy := wiphys.see(event)) is not None:
             found.append(wiphy)
+            firsts.append(wiphy)
         if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
             continue
         key = (kind, event.text)
@@ -425,6 +436,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         sighting = handler(event)
         if sighting is not None:
             found.append(sighting)
+            firsts.append(sighting)
             if kind == "device" and (said := ids_said(event.text, sighting)) is not None:
                 found.append(said)
             if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
@@ -433,6 +445,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
     found += _lone_wifi_devices(found)
+    found += tie_traces(firsts)
     return found + buses_by_elimination(found)
 
 

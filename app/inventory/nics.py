@@ -428,6 +428,7 @@ def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
 LOG_KINDS = (
     "phy_failure", "kevent_dropped", "usb_error", "usb_reset", "usb_disconnect", "tx_timeout",
     "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
+    "kernel_trace",
 )  # fmt: skip
 
 

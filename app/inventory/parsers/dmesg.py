@@ -332,6 +332,10 @@ _JOINED_RE = later(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
 _KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
+def _is_trace(found: tuple[str, dict[str, str]] | None) -> bool:
+    return found is not None and found[0] in ("trace_head", "trace_frame")
+
+
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 _WHOLE_LIMIT = 20_000  # whole lines remembered (0: none; the unit tests' plain path)
@@ -428,14 +432,15 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 jumps += 1
             last_ts = ts
         first_content = False
-        is_kernel = known or _KERNEL_MSG_RE.match(msg) is not None
-        kernel_lines += is_kernel
         if (hit := seen.get(msg)) is not None:
             msg, found = hit
         else:
             found = _classify(msg)
             if len(seen) < _MEMO_LIMIT:
                 seen[msg] = (msg, found)
+        # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
+        is_kernel = known or _KERNEL_MSG_RE.match(msg) is not None or _is_trace(found)
+        kernel_lines += is_kernel
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
         if use_whole and not later:  # a line with others joined to it is read in full again

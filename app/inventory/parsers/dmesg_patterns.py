@@ -8,6 +8,7 @@ from __future__ import annotations
 from sbctune.catalog.child_devices import pattern as _child_pattern
 from sbctune.inventory.parsers import dmesg_patterns_words as _words
 from sbctune.inventory.parsers.dmesg_patterns_bus import PCIE_NEEDLES, PCIE_PATTERNS
+from sbctune.inventory.parsers.dmesg_patterns_trace import TRACE_NEEDLES, TRACE_PATTERNS
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 # A device's name: PCI address, USB interface, device-tree platform device ("fe300000.ethernet"),
@@ -54,6 +55,7 @@ _TX_TIMEOUT = (
 
 
 _PATTERNS: list[tuple[str, _Lazy]] = [
+    *TRACE_PATTERNS,
     (
         "register",
         _Lazy(
@@ -409,7 +411,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
         _Lazy(
             rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
-            r"(?P<chip>BCM\d{4,5}\w*)"
+            # 4.x brcmf_sdio_probe(): "Loading firmware ... for chip 0000a9a6 rev 00000001"
+            r"(?:(?P<chip>BCM\d{4,5}\w*)|0000(?P<chip_id>[0-9a-f]{4}) rev )"
         ),
     ),
     (
@@ -432,6 +435,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
 ]
 _NEEDLES: dict[str, tuple[str, ...]] = {
+    **TRACE_NEEDLES,
     "register": ("register '",),
     "renamed": ("renamed",),
     "link_up": (

@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import re
 
-_SYSLOG_HEAD = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: ")
+# the month as the locale writes it: "Jul", or journalctl's "jul" under some locales
+_SYSLOG_HEAD = re.compile(r"^[A-Za-z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: ")
 # a line (not the first) that does not start with a syslog clock: a candidate continuation
-_NO_HEAD = re.compile(r"\n(?![A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )[^\s\[]", re.MULTILINE)
+_NO_HEAD = re.compile(r"\n(?![A-Za-z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )[^\s\[]", re.MULTILINE)
 # a wrapped line's rest is a fragment: words, "key=value", addresses, commas; never a message
 # of its own ("driver: text"), a prompt, a fence, an elision or a log prefix ("<6>", "[")
 _FRAGMENT = re.compile(r"[\w.=,:/ -]*[A-Za-z0-9=][\w.=,:/ -]*")
 WRAP_MIN = 60  # a line shorter than this was not wrapped by a mail client
 CONT_MAX = 80  # nor is a longer "continuation" one: it is a line of its own
+
+
+def _rest_of(head: str, rest: str) -> bool:
+    """A fragment continues the line before it; so does any text that is no log line of its
+    own after a line wrapped right after its function's "name:" ("brcmfmac:
+    brcmf_sdio_hostmail: " / "Unknown mailbox data content: 0x40012"): its message is next."""
+    if head.rstrip().endswith(":") and rest[:1] not in "<[`#$>|":
+        return _SYSLOG_HEAD.match(rest) is None
+    return ": " not in rest and not rest.endswith((":", "...")) and bool(_FRAGMENT.fullmatch(rest))
 
 
 def join_mail_wrapped(text: str) -> str:
@@ -36,9 +46,7 @@ def join_mail_wrapped(text: str) -> str:
             and head_at >= 0
             and head_at == len(out) - 1
             and len(out[head_at].rstrip()) >= WRAP_MIN
-            and ": " not in rest
-            and not rest.endswith((":", "..."))
-            and _FRAGMENT.fullmatch(rest)
+            and _rest_of(out[head_at], rest)
         ):
             out[head_at] = out[head_at].rstrip() + " " + rest
             out.append("")  # the line's place is kept: later lines keep their numbers

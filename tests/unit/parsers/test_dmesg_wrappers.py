@@ -20,6 +20,8 @@ _CAPTURES = (
     "dmesg/nanopi_r5c_omr_3790_r8169_flapping.txt",
     "dmesg/ds220_bbqq_177_rtl8156b_resets_not_top_speed.txt",
     "dmesg/bpi_m5_forum_14078_lan7801_unsupported.txt",
+    "dmesg/stm32f746_disco_3_stm32_dwmac_open_warning_nommu_dma.txt",  # a trace: head, frames
+    "dmesg/pi4_linux_5395_bcmgenet_rx_refill_page_alloc_failure_journal.txt",
 )
 
 
@@ -146,3 +148,4 @@ def test_the_addressed_messages_are_many() -> None:
 def test_the_messages_cover_the_kinds_that_matter() -> None:
     kinds = {parse_dmesg(m)[0].events[0].kind for m in MESSAGES}
     assert {"link_up", "link_down", "tx_timeout", "usb_reset", "usb_new_device"} <= kinds
+    assert {"trace_head", "trace_frame"} <= kinds

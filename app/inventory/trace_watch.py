@@ -1,0 +1,189 @@
+"""A kernel trace's own lines name the NIC driver it happened in (issue 24, seventeenth set).
+
+A WARNING (`WARNING: CPU: 0 PID: 65 at arch/arm/mm/dma-mapping-nommu.c:65 ...`, lib/bug.c
+report_bug()), an allocation that failed (`ksoftirqd/0: page allocation failure: order:0`,
+mm/page_alloc.c warn_alloc()), a soft lockup (kernel/watchdog.c) or an RCU stall
+(kernel/rcu/tree_stall.h) is followed by the call trace: the functions that ran, innermost
+first. A frame whose function is a network driver's own (`bcmgenet_rx_refill`, the
+driver's name as the prefix its functions carry) or that names the driver's module
+(`ocp_read_word+0x7d/0x90 [r8152]`), or a WARNING in a driver's own file, says in which
+driver it happened: the first such frame from the top. A driver's library module
+(`stmmac_open`: stmmac, which stm32-dwmac and the other dwmac glue drivers use) names the
+source directory they share. The head and that frame are the evidence; the `Modules linked
+in:` list names loaded modules, not the code that ran, and is never read.
+
+Cheap per line (parsers/dmesg.py docstring): the parser classifies heads and frames by
+their needles ("WARNING: ", "page allocation failure", "+0x"); a function's driver is
+looked up once per distinct function name.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import PurePosixPath
+
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.library_modules import library_makefile
+from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.sightings import Key, Sighting
+
+KINDS = frozenset({"trace_head", "trace_frame"})
+_WINDOW = 80  # lines after its head a frame belongs to (a trace is some 20-60 lines)
+_SRC = "dmesg"
+# a function in a frame: "(fn+0x1/0x2)", "fn+0x1/0x2", "(fn) from", "fn from fn2+0x.."
+_FUNC_RE = re.compile(
+    r"(?<![\w.])([A-Za-z_][\w.]{2,80}?)(?:\.(?:constprop|isra|part)\.\d+)*"
+    r"(?=\+0x[0-9a-f]+/0x[0-9a-f]+|\) from | from )"
+)
+_MODULE_RE = re.compile(r" \[([\w-]{2,40})(?:@[^\]\s]*)?\]")
+_SOURCE_DIR = re.compile(r"(drivers/(?:net|staging)/\S+?)/[\w.-]+\.[ch]\b")
+
+
+class TraceWatch:
+    """Follows the log's lines in order: ``see(event)`` gives, for the first frame of a trace
+    that names a network driver (or its library), a sighting keyed by that driver's source
+    directory, with the trace's head and that frame as its facts."""
+
+    def __init__(self) -> None:
+        self.head: DmesgEvent | None = None
+        self.named = False
+
+    def see(self, event: DmesgEvent) -> Sighting | None:
+        if event.kind == "trace_head":
+            self.head, self.named = event, False
+            in_file = _directory_of_path(event.fields.get("file", ""))
+            module = event.fields.get("module")
+            found = in_file or (_directory_of_module(module) if module else None)
+            return self._named(event, found) if found else None
+        head = self.head
+        if head is None or self.named or not 0 < event.line - head.line <= _WINDOW:
+            return None
+        frame = event.fields.get("frame", event.text)
+        for module in _MODULE_RE.findall(frame):
+            if found := _directory_of_module(module):
+                return self._named(event, found)
+        for function in _FUNC_RE.findall(frame):
+            if found := _directory_of_function(function):
+                return self._named(event, found)
+        return None
+
+    def _named(self, event: DmesgEvent, found: tuple[str, str | None]) -> Sighting:
+        """The trace's head and the line that named the driver, keyed by its directory."""
+        self.named = True
+        head = self.head or event
+        directory, driver = found
+        key: Key = ("trace", directory)
+        sighting = Sighting([key])
+        sighting.add("kernel_trace", head.text, _SRC, head.text, head.line)
+        if event is not head:
+            sighting.add("kernel_trace", event.text, _SRC, event.text, event.line)
+        if driver is not None:
+            sighting.add("trace_driver", driver, _SRC, event.text, event.line)
+        return sighting
+
+
+@functools.cache
+def _drivers_by_directory() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    table = load_kernel_drivers()
+    for name in table.names():
+        driver = table.get(name)
+        if driver is not None and driver.buses and driver.file:
+            out.setdefault(str(PurePosixPath(driver.file).parent), []).append(name)
+    return {d: tuple(sorted(names)) for d, names in out.items()}
+
+
+def drivers_in(directory: str) -> tuple[str, ...]:
+    """The network drivers (with a bus) whose source file lies in `directory`."""
+    return _drivers_by_directory().get(directory, ())
+
+
+@functools.cache
+def _directory_of_module(module: str) -> tuple[str, str | None] | None:
+    """(source directory, driver) of a network driver's module; a library module's directory
+    (driver None); None for any other module."""
+    driver = load_kernel_drivers().get(module)
+    if driver is not None and driver.buses and driver.file:
+        return str(PurePosixPath(driver.file).parent), driver.name
+    makefile = library_makefile(module) or library_makefile(module.replace("_", "-"))
+    if makefile and drivers_in(str(PurePosixPath(makefile).parent)):
+        return str(PurePosixPath(makefile).parent), None
+    return None
+
+
+@functools.cache
+def _directory_of_function(function: str) -> tuple[str, str | None] | None:
+    """A function named after its driver or library: the longest prefix (cut at "_") that is
+    one ("bcmgenet_rx_refill" → bcmgenet, "stmmac_open" → the stmmac library)."""
+    parts = function.split("_")
+    for end in range(len(parts) - 1, 0, -1):
+        if found := _directory_of_module("_".join(parts[:end])):
+            return found
+    return None
+
+
+def _directory_of_path(path: str) -> tuple[str, str | None] | None:
+    """A WARNING in a network driver's own file (a build tree's prefix before drivers/)."""
+    m = _SOURCE_DIR.search(path)
+    if m is None or not drivers_in(m.group(1)):
+        return None
+    names = drivers_in(m.group(1))
+    return m.group(1), (names[0] if len(names) == 1 else None)
+
+
+_BUS_KEYS = frozenset({"usb", "pci", "sdio", "platform"})
+
+
+@functools.cache
+def _directory_of_driver(name: str) -> str | None:
+    driver = load_kernel_drivers().get(name)
+    return str(PurePosixPath(driver.file).parent) if driver is not None and driver.file else None
+
+
+def tie_traces(found: list[Sighting]) -> list[Sighting]:
+    """A trace keyed by a driver's directory is about the one device the log shows of the
+    drivers in that directory; with none shown and one driver named, that driver's NIC (its
+    bus from the driver's table: bcmgenet is the SoC's). Two devices: nothing is tied."""
+    wanted = {k[1] for s in found for k in s.keys if k[0] == "trace"}
+    if not wanted:
+        return []
+    devices: dict[str, set[Key]] = {}
+    named: dict[str, str] = {}
+    for sighting in found:  # a long log's sightings: one field test per fact, cached look-ups
+        for fact in sighting.facts:
+            field = fact.field
+            if field == "driver":
+                directory = _directory_of_driver(str(fact.value))
+                if directory in wanted:
+                    keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
+                    devices.setdefault(directory, set()).update(keys)
+            elif field == "trace_driver":
+                named.setdefault(sighting.keys[0][1], str(fact.value))
+    ties: list[Sighting] = []
+    for directory in sorted(wanted):
+        keys = devices.get(directory, set())
+        if len(keys) == 1:
+            ties.append(Sighting([next(iter(keys)), ("trace", directory)]))
+        elif not keys and (name := named.get(directory)):
+            driver = load_kernel_drivers().get(name)
+            if driver is None or len(driver.buses) != 1:
+                continue
+            own = Sighting([("trace", directory)])
+            why = f"{name}: the kernel's trace ran in its functions"
+            own.add("driver", name, _SRC, why)
+            own.add("bus", driver.buses[0], _SRC, why)
+            ties.append(own)
+    return ties
+
+
+def named_in(line: str) -> str | None:
+    """The module or function of a trace's line that names a network driver or its library
+    ("bcmgenet_rx_refill", "r8152"), as TraceWatch found it; None if none does."""
+    for module in _MODULE_RE.findall(line):
+        if _directory_of_module(module):
+            return str(module)
+    for function in _FUNC_RE.findall(line):
+        if _directory_of_function(function):
+            return str(function)
+    return None
