@@ -21,6 +21,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import (
     channels_state,
     driver_info,
@@ -135,6 +136,7 @@ def interface_state(
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
+    state["rxfh"] = rxfh_state(driver, chip, kernel, queues)  # ethtool -x
     state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
     per_queue = stats_per_queue(driver)
