@@ -272,6 +272,10 @@ def _eee_timer(
     if over is None or not speed_mbps or "6.12" not in caps.series:
         return
     eee["tx_lpi_timer"] = (int(over + mtu) * 8 + int(speed_mbps) // 2) // int(speed_mbps)
+    # the driver's own timer: ethtool shows it again from the MTU and speed of the moment
+    # (rtl8169_change_mtu calls rtl_set_eee_txidle_timer), and a --set-eee tx-timer only
+    # reaches phylib (rtl8169_set_eee: phy_ethtool_set_eee), which rtl8169_get_eee overrides
+    eee["timer_bytes_over_mtu"], eee["timer_speed_mbps"] = int(over), int(speed_mbps)
 
 
 def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:

@@ -236,6 +236,8 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         write_interrupts(irqs)
     if speed:  # the link comes back at the speed the PHY forced or negotiated
         write_link_speed(ifname, (int(speed[0]), str(speed[1])))
+        with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
+            write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
     if bounce:
         bounce_link(ifname)
     return "", [], 0
