@@ -45,7 +45,7 @@ def lpi(state: str) -> str:
         (9000, 1000, "72"),
         (1500, 1000, "12"),
         (576, 100, "50"),
-    ],  # fmt: skip
+    ],
 )
 def test_the_timer_follows_the_mtu_and_the_link_speed(
     tmp_path: Path, mtu: int, speed: int, shown: str
