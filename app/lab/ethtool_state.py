@@ -148,7 +148,7 @@ def interface_state(
     # ethtool IFACE / -s: the profile's capture with the lab's live link, else the driver's facts
     state["link"] = link_state(driver, kernel, chip, _captured(bundle, ifname), speed_mbps)
     captured_i = _captured(bundle, f"-i {ifname}") is not None
-    state["info"] = None if captured_i else driver_info(driver, kernel)
+    state["info"] = None if captured_i else driver_info(driver, kernel, chip)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
         _apply_rings_capture(state["rings"], text)
