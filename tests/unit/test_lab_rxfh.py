@@ -91,3 +91,19 @@ def test_igb_table_follows_ethtool_L(tmp_path: Path) -> None:
     assert result is not None
     lines = result[0].splitlines()
     assert lines[0].endswith("with 2 RX ring(s):") and lines[9].startswith("   64:      1")
+
+
+def test_stmmac_on_6_1_refuses_while_down_before_the_driver(tmp_path: Path) -> None:
+    """6.1's stmmac_ethtool_ops.begin is stmmac_check_if_running (EBUSY while down), and the
+    ioctl path (__dev_ethtool) calls .begin before ETHTOOL_GRXRINGS."""
+    queues = driver_queues("stmmac", "RK3568", 4)
+    iface = interface_state("stmmac", EMPTY, "eth0", "RK3568", "6.1.0-28-arm64", queues)
+    iface["up"] = False
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    result = fake_ethtool.run(["-x", "eth0"], str(path))
+    assert result == ("", ["Cannot get RX ring count: Device or resource busy"], 1)
+    iface["up"] = True
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    result = fake_ethtool.run(["-x", "eth0"], str(path))
+    assert result is not None and result[2] == 0 and "with 1 RX ring(s)" in result[0]
