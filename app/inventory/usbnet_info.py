@@ -37,6 +37,18 @@ def only_description(source_file: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def description_naming(source_file: str, chip: str) -> str | None:
+    """The one description of `source_file`'s driver_infos that names `chip` as a word (asix:
+    "AX88772B" -> "ASIX AX88772B USB 2.0 Ethernet", not the AX88772's); None where none or
+    several do."""
+    if not chip:
+        return None
+    wanted = chip.upper()
+    found = [d for d, row in _table().items() if source_file in row["files"]
+             and wanted in d.upper().replace("/", " ").split()]  # fmt: skip
+    return found[0] if len(found) == 1 else None
+
+
 def usbnet_description(text: str | None) -> bool:
     """Whether `ethtool -i`'s firmware-version is a usbnet mini-driver's description."""
     return bool(text) and str(text).strip() in _descriptions()

@@ -22,6 +22,7 @@ from typing import Any
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import (
     channels_state,
     driver_info,
@@ -140,6 +141,7 @@ def interface_state(
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
+    state["rxfh"] = rxfh_state(driver, chip, kernel, queues)  # ethtool -x
     state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
     per_queue = stats_per_queue(driver)
@@ -151,7 +153,7 @@ def interface_state(
     # ethtool IFACE / -s: the profile's capture with the lab's live link, else the driver's facts
     state["link"] = link_state(driver, kernel, chip, _captured(bundle, ifname), speed_mbps)
     captured_i = _captured(bundle, f"-i {ifname}") is not None
-    state["info"] = None if captured_i else driver_info(driver, kernel)
+    state["info"] = None if captured_i else driver_info(driver, kernel, chip)
     # A real capture of this very NIC wins over every model.
     if state["rings"] is not None and (text := _captured(bundle, f"-g {ifname}")) is not None:
         _apply_rings_capture(state["rings"], text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sbctune.inventory.usbnet_info import only_description
+from sbctune.inventory.usbnet_info import description_naming, only_description
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
 
@@ -134,7 +134,7 @@ def driver_queues_allocated(
     return driver_queues(driver, chip, cpus, queues)
 
 
-def driver_info(driver: str, kernel: str = "") -> dict[str, Any]:
+def driver_info(driver: str, kernel: str = "", chip: str = "") -> dict[str, Any]:
     """The supports-* lines of ``ethtool -i``, from the ethtool_ops callbacks the kernel checks
     (net/ethtool/ioctl.c ethtool_get_drvinfo); all "no" for a driver the table does not know.
     Also `version` and `firmware` where the source decides them (`drvinfo_strings`)."""
@@ -146,11 +146,11 @@ def driver_info(driver: str, kernel: str = "") -> dict[str, Any]:
         "eeprom-access": has("get_eeprom_len"),
         "register-dump": has("get_regs_len"),
         "priv-flags": has("get_priv_flags"),
-        **drvinfo_strings(driver, kernel),
+        **drvinfo_strings(driver, kernel, chip),
     }
 
 
-def drvinfo_strings(driver: str, kernel: str = "") -> dict[str, str]:
+def drvinfo_strings(driver: str, kernel: str = "", chip: str = "") -> dict[str, str]:
     """``ethtool -i``'s version and firmware-version as the source makes them, for a driver whose
     get_drvinfo is usbnet's or none in every series: ethtool_get_drvinfo (net/ethtool/ioctl.c)
     pre-fills version with the running kernel's release (`kernel`, the profile's, where it names
@@ -168,7 +168,13 @@ def drvinfo_strings(driver: str, kernel: str = "") -> dict[str, str]:
         written = caps.facts.get("drvinfo_version") if caps else None
         if written is None:
             return {}
-        return release if written == "kernel" else {"version": str(written)}
+        found = release if written == "kernel" else {"version": str(written)}
+        inherits = caps.facts.get("drvinfo_firmware_usbnet") if caps else None
+        if inherits:  # asix_get_drvinfo: usbnet's fw_version, the chip's driver_info's words
+            description = description_naming(str(inherits), chip)
+            if description:
+                found = {**found, "firmware": description}
+        return found
     found = dict(release)
     sources = [str(f) for v in per_series for f in v.get("sources", [])]
     if own == {"usbnet_get_drvinfo"} and sources:
@@ -272,6 +278,10 @@ def _eee_timer(
     if over is None or not speed_mbps or "6.12" not in caps.series:
         return
     eee["tx_lpi_timer"] = (int(over + mtu) * 8 + int(speed_mbps) // 2) // int(speed_mbps)
+    # the driver's own timer: ethtool shows it again from the MTU and speed of the moment
+    # (rtl8169_change_mtu calls rtl_set_eee_txidle_timer), and a --set-eee tx-timer only
+    # reaches phylib (rtl8169_set_eee: phy_ethtool_set_eee), which rtl8169_get_eee overrides
+    eee["timer_bytes_over_mtu"], eee["timer_speed_mbps"] = int(over), int(speed_mbps)
 
 
 def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:

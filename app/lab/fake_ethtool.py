@@ -1,7 +1,7 @@
 """The lab's stateful ``ethtool`` for the tuning knobs (stdlib only: copied in as a script).
 
-Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``
-and ``-S`` for interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``);
+Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``,
+``-x`` and ``-S`` for interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``);
 anything else goes to the capture-printing script (``FALLBACK``). Formats and error texts are
 ethtool 6.1's over netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink
 error: Operation not supported`` for a missing op; extack as ``netlink error: MESSAGE (offset
@@ -44,6 +44,7 @@ from sbctune.lab.fake_ethtool_knobs import (
     show_rings,
 )
 from sbctune.lab.fake_ethtool_link import set_link, show_link, write_link_speed
+from sbctune.lab.fake_ethtool_rxfh import show_rxfh
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
 from sbctune.lab.veth_channels import request
@@ -63,6 +64,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_stats",
     "fake_ethtool_link",
     "fake_ethtool_irqs",
+    "fake_ethtool_rxfh",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -108,7 +110,7 @@ def shown_name(option: str, ifname: str) -> str:
 
 def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
     """What ``run`` answers to ``ethtool OPTION IFNAME`` for a read option, as a shown file."""
-    if option == "-i" and not dev.get("info"):
+    if (option == "-i" and not dev.get("info")) or (option == "-x" and not dev.get("rxfh")):
         return CAPTURE + "\n"
     try:
         return "0\n" + SHOW[option](ifname, dev)
@@ -144,6 +146,7 @@ SHOW = {
     "-a": show_pause,
     "--show-eee": show_eee,
     "-l": show_channels,
+    "-x": show_rxfh,
 }
 # The requests ethtool 6.1 makes over netlink whose kernel handler calls ethnl_ops_begin (hence a
 # driver's ethtool_ops.begin): rings, coalesce, pause, eee, channels and the features set; the
@@ -155,7 +158,11 @@ BEGIN_FAIL_CODE.pop("-k")
 def refused_while_down(option: str, ifname: str, dev: dict[str, Any]) -> Failure | None:
     """stmmac on 6.1: ethtool_ops.begin is stmmac_check_if_running, EBUSY while the interface
     is down, before the request reaches the driver."""
-    if dev.get("refused_when_down") != "EBUSY" or option not in BEGIN_FAIL_CODE:
+    if dev.get("refused_when_down") != "EBUSY":
+        return None
+    if option == "-x":  # ethtool 6.1's ioctls: __dev_ethtool calls .begin for every command
+        return None if iface_up(ifname, dev) else Failure([f"Cannot get RX ring count: {EBUSY}"], 1)
+    if option not in BEGIN_FAIL_CODE:
         return None
     if (option in SET or option == "-K") and os.geteuid() != 0:
         return None  # genetlink's admin check comes first: the setter answers EPERM
@@ -193,6 +200,8 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
     # tables do not name for the driver: the capture answers.
     if known is None or (option == "-i" and not known.get("info")):
         return None
+    if option == "-x" and not known.get("rxfh"):
+        return None  # a driver whose RSS the table cannot say: the capture answers
     if option in LIVE and known.get("stats") is None:
         return None
     if option == "-s" and known.get("link") is None:
@@ -231,6 +240,8 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         write_interrupts(irqs)
     if speed:  # the link comes back at the speed the PHY forced or negotiated
         write_link_speed(ifname, (int(speed[0]), str(speed[1])))
+        with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
+            write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
     if bounce:
         bounce_link(ifname)
     return "", [], 0

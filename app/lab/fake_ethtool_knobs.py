@@ -203,6 +203,28 @@ def _unchanged(values: dict[str, Any], name: str, value: str) -> bool:
 # --------------------------------------------------------------------------- EEE
 
 
+def lpi_timer_us(ifname: str, dev: dict[str, Any]) -> int:
+    """The Tx LPI timer ethtool shows: the state's, or where the driver reports its own timer
+    in bytes (r8169 on 6.12: MTU + 46, rtl_set_eee_txidle_timer), that many bytes at the link's
+    speed now, DIV_ROUND_CLOSEST(bytes * 8, Mbit/s) (r8169_get_tx_lpi_timer_us)."""
+    eee = dev["eee"]
+    over = eee.get("timer_bytes_over_mtu")
+    if over is None:
+        return int(eee.get("tx_lpi_timer", 0))
+    speed = int(dev.get("link_speed") or 0)  # unit tests; else the lab NIC's own sysfs
+    if not speed:
+        try:
+            with open(f"/sys/class/net/{ifname}/speed", encoding="utf-8") as f:
+                speed = int(f.read(32).strip())
+        except (OSError, ValueError):
+            speed = 0
+    if speed <= 0:  # no reading: the profile's speed
+        speed = int(eee.get("timer_speed_mbps") or 0)
+    if speed <= 0:
+        return 0  # SPEED_UNKNOWN
+    return ((iface_mtu(ifname, dev) + int(over)) * 8 + speed // 2) // speed
+
+
 def show_eee(ifname: str, dev: dict[str, Any]) -> str:
     eee = dev.get("eee")
     if eee is None:
@@ -211,7 +233,7 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
         status = "enabled - active" if eee.get("active") else "enabled - inactive"
     else:
         status = "disabled"
-    lpi = f"{eee.get('tx_lpi_timer', 0)} (us)" if eee.get("tx_lpi") else "disabled"
+    lpi = f"{lpi_timer_us(ifname, dev)} (us)" if eee.get("tx_lpi") else "disabled"
 
     def modes(title: str, items: list[str]) -> list[str]:
         head = f"\t{title} EEE link modes: "
@@ -250,8 +272,8 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
         elif name == "tx-lpi":
             eee["tx_lpi"] = value == "on"
-        elif name == "tx-timer":
-            eee["tx_lpi_timer"] = int(value)
+        elif name == "tx-timer" and "timer_bytes_over_mtu" not in eee:
+            eee["tx_lpi_timer"] = int(value)  # r8169 (6.12): phylib keeps it, never shown
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
     if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])

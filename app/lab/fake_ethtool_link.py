@@ -95,8 +95,8 @@ def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
 def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) -> str | None:
     if label == "Speed":
         return speed
-    if label == "Duplex":
-        return duplex
+    if label == "Duplex":  # cdc_ncm: the kernel's zeroed duplex, whatever the link
+        return str(link.get("duplex_shown") or duplex)
     if label == "Link detected":
         return "yes" if up else "no"
     if label == "Auto-negotiation":
@@ -161,19 +161,22 @@ def _hex(text: str) -> int | None:
         return None
 
 
-def _forced_ok(rule: str, speed: int, duplex: str, supported: list[str]) -> bool:
-    """Whether the driver takes a forced speed/duplex (autoneg off)."""
+def _forced_ok(
+    rule: str, speed: int, duplex: str, supported: list[str], rates: list[int] | None = None
+) -> bool:
+    """Whether the driver takes a forced speed/duplex (autoneg off); `rates` the chip's own
+    forced speeds where the driver checks them (atlantic: link_speed_msk, full duplex)."""
     if rule in ("phylib", "mii"):
         # phy_ethtool_ksettings_set / mii_ethtool_set_link_ksettings: 10, 100, 1000 and a
         # duplex, whatever the PHY supports (mii: 1000 only with supports_gmii)
         top = 1000 if rule == "phylib" or any(m.startswith("1000base") for m in supported) else 100
         return speed in (10, 100, 1000) and speed <= top and duplex in ("half", "full")
+    if rule == "gmii":  # mii_ethtool_set_link_ksettings with supports_gmii (asix AX88178)
+        return speed in (10, 100, 1000) and duplex in ("half", "full")
     if rule == "igc":  # igc_ethtool_set_link_ksettings: "Force mode currently not supported"
         return True  # accepted (0), nothing forced: the link is only reset
     if rule == "atlantic":  # aq_nic_set_link_ksettings: a rate of the chip's link_speed_msk
-        return (speed, duplex) in {(10, "half"), (10, "full"), (100, "half"), (100, "full"),
-                                   (1000, "half"), (1000, "full"), (2500, "full"),
-                                   (5000, "full"), (10000, "full")}  # fmt: skip
+        return duplex == "full" and speed in (rates or [1000, 100])  # no caps has a half rate
     if rule == "igb":  # igb_set_spd_dplx: 10/100 half or full, 1000 full (kept autonegotiated)
         return (speed, duplex) in {(10, "half"), (10, "full"), (100, "half"), (100, "full"),
                                    (1000, "full")}  # fmt: skip
@@ -203,7 +206,7 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     speed = int(pairs.get("speed", forced.get("speed", current)))
     duplex = pairs.get("duplex", forced.get("duplex", now_duplex.lower() if up else "full"))
     if not autoneg:
-        if not _forced_ok(str(link["rule"]), speed, duplex, supported):
+        if not _forced_ok(str(link["rule"]), speed, duplex, supported, link.get("rates")):
             # aq_nic_set_link_ksettings: -1 (EPERM) for a rate it has no case for, EINVAL
             # only for half duplex above 1000
             atlantic = link["rule"] == "atlantic" and not (duplex == "half" and speed > 1000)

@@ -21,6 +21,8 @@ ALIASES = {
     "--set-channels": "-L",
     "--statistics": "-S",
     "--change": "-s",
+    "--show-rxfh-indir": "-x",
+    "--show-rxfh": "-x",
 }
 RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
 COALESCE_LAYOUT: list[list[str]] = [

@@ -122,7 +122,9 @@ def link_state(
     return {
         "indent": indent,
         "blocks": blocks,
-        "rule": facts.get("rule", "phylib"),
+        # asix: the bound chip's own ethtool_ops decide (AX88178 mii with gmii, AX88772 phylib)
+        "rule": (driver_caps.by_chip(caps.facts.get("link_rule_by_chip"), chip) if caps else None)
+        or facts.get("rule", "phylib"),
         "supported": supported,
         "advertised": list(by_label.get("Advertised link modes") or supported),
         "autoneg": str(by_label.get("Auto-negotiation", "on")) != "off",
@@ -132,5 +134,9 @@ def link_state(
         "wol_set_op": has("set_wol"),
         "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),
         "speed_max": int(speed_mbps) if speed_mbps else None,
+        "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
+        # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
+        "rates": driver_caps.by_chip(caps.facts.get("link_forced_by_chip"), chip or "default")
+        if caps is not None and caps.facts.get("link_forced_by_chip") else None,
         "source": "capture" if capture is not None else "link_settings.toml",
     }

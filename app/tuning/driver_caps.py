@@ -178,7 +178,9 @@ def _version(series: str) -> tuple[int, int]:
 
 # Facts whose lists (or chips' lists) add up over several cited facts (igb: HIGHDMA and the
 # VLAN filter, each set in features after hw_features in its own line of igb_probe).
-_LIST_FACTS = frozenset({"features_fixed_on", "features_by_chip"})
+_LIST_FACTS = frozenset(
+    {"features_fixed_on", "features_by_chip", "link_forced_by_chip", "link_rule_by_chip"}
+)
 
 
 def _merged(old: Any, new: Any) -> Any:

@@ -72,3 +72,28 @@ def test_every_pasted_driver_with_its_own_get_drvinfo_says_what_it_writes() -> N
         if caps is None or "drvinfo_version" not in caps.facts or not caps.cite("drvinfo_version"):
             missing.append(driver)
     assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("chip", "firmware"),
+    [
+        ("AX88772B", "ASIX AX88772B USB 2.0 Ethernet"),
+        ("AX88178", "ASIX AX88178 USB 2.0 Ethernet"),
+        ("AX88772", "ASIX AX88772 USB 2.0 Ethernet"),
+        ("AX88772A", ""),  # no description names it: the USB ID decides, not claimed
+        ("", ""),
+    ],
+)
+def test_asix_firmware_version_is_usbnets_description_of_the_chip(
+    tmp_path: Path, chip: str, firmware: str
+) -> None:
+    """asix_get_drvinfo inherits usbnet_get_drvinfo: fw_version is the bound driver_info's
+    description, as for the other usbnet drivers (smsc95xx, cdc_ncm)."""
+    iface = interface_state("asix", EMPTY, "eth0", chip, KERNEL)
+    path = tmp_path / "asix.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    result = fake_ethtool.run(["-i", "eth0"], str(path))
+    assert result is not None and result[2] == 0
+    line = next(x for x in result[0].splitlines() if x.startswith("firmware-version:"))
+    assert line.removeprefix("firmware-version:").strip() == firmware
+    assert "version: 22-Dec-2011" in result[0].splitlines()

@@ -98,7 +98,8 @@ def test_atlantic_refuses_a_rate_it_has_no_case_for_with_eperm(tmp_path: Path) -
     assert odd == ("", ["netlink error: Operation not permitted"], 75)
     half = _run(path, "-s", "eth0", "speed", "2500", "duplex", "half", "autoneg", "off")
     assert half == ("", ["netlink error: Invalid argument"], 75)
-    assert _run(path, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off")[2] == 0
+    # an unnamed chip: only what every chip's link_speed_msk has (1000, 100)
+    assert _run(path, "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2] == 0
 
 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
@@ -120,3 +121,65 @@ def test_the_rtl8125b_transceiver_is_the_kernel_series_phy_drivers(
     out = _run(str(path), "eth0")[0]
     lines = [x.strip() for x in out.splitlines() if x.strip().startswith("Transceiver:")]
     assert lines == ([f"Transceiver: {shown}"] if shown else [])
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+@pytest.mark.parametrize(
+    ("chip", "speed", "code"),
+    [
+        ("AQC107", 10000, 0),
+        ("AQC111", 10000, 75),
+        ("AQC111", 5000, 0),
+        ("AQC109", 5000, 75),
+        ("AQC113", 10, 0),
+        ("AQC107", 10, 75),
+        ("AQC116C", 2500, 75),
+        ("", 2500, 75),
+        ("", 1000, 0),
+    ],
+)
+def test_atlantic_forces_only_the_chips_own_rates(
+    tmp_path: Path, chip: str, speed: int, code: int
+) -> None:
+    """aq_nic_set_link_ksettings: -1 (EPERM) for a rate outside the chip's link_speed_msk
+    (hw_atl_b0.c / hw_atl2.c caps); an unnamed chip gets the rates every chip has."""
+    iface = interface_state("atlantic", EMPTY, "eth0", chip, "")
+    iface["link"].update(carrier=True, speed="1000", duplex="full")
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    forced = _run(str(path), "-s", "eth0", "speed", str(speed), "duplex", "full", "autoneg", "off")
+    assert forced[2] == code
+    if code:
+        assert forced[1] == ["netlink error: Operation not permitted"]
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+def test_atlantic_forces_no_half_duplex(tmp_path: Path) -> None:
+    path = _lab(tmp_path, "atlantic")  # no chip's link_speed_msk has a *_HALF rate
+    half = _run(path, "-s", "eth0", "speed", "100", "duplex", "half", "autoneg", "off")
+    assert half == ("", ["netlink error: Operation not permitted"], 75)
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+@pytest.mark.parametrize(("chip", "code"), [("AX88178", 0), ("AX88772B", 0), ("AX88172", 75)])
+def test_asix_forces_gigabit_where_the_chips_ops_allow_it(
+    tmp_path: Path, chip: str, code: int
+) -> None:
+    """AX88178: usbnet's mii with supports_gmii (ax88178_bind); AX88772: phylib's
+    set_link_ksettings (ax88772_ethtool_ops); AX88172: mii without gmii, 1000 is EINVAL."""
+    iface = interface_state("asix", EMPTY, "eth0", chip, "")
+    iface["link"].update(carrier=True, speed="100", duplex="full")
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    assert (
+        _run(str(path), "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2]
+        == code
+    )
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+def test_cdc_ncm_duplex_is_the_kernels_zeroed_half(tmp_path: Path) -> None:
+    """usbnet_get_link_ksettings_internal writes only the speed into the zeroed ksettings:
+    DUPLEX_HALF (0), so ethtool shows "Duplex: Half" on a full-duplex link."""
+    out = _run(_lab(tmp_path, "cdc_ncm"), "eth0")[0]
+    assert "\tDuplex: Half\n" in out and "\tSpeed: 1000Mb/s\n" in out
