@@ -70,8 +70,9 @@ def _string_parts(tree: ast.AST) -> list[tuple[int, str]]:
     ]  # fmt: skip
 
 
-# What other programs print, quoted word for word (the lab's stand-in for ethtool's errors).
-QUOTED = {ROOT / "app" / "lab" / "fake_ethtool.py"}
+# What other programs print, quoted word for word (the lab's stand-ins for ethtool: its errors,
+# and `ethtool -x`'s own "with 4 RX ring(s):" of ethtool 6.1).
+QUOTED = {ROOT / "app" / "lab" / "fake_ethtool.py", ROOT / "app" / "lab" / "fake_ethtool_rxfh.py"}
 # "(s)" after a word, and a hand-made "'s' if n != 1 else ''": counted() says it right.
 HAND_PLURAL = re.compile(r"[A-Za-z]\(s\)(?![A-Za-z])")
 
