@@ -20,6 +20,7 @@ from sbctune.history import History
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
+from sbctune.workflow.device_name import read_device_name
 from sbctune.workflow.flow_types import FlowEvent, FlowResult, FlowStep
 from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec
 
@@ -45,8 +46,9 @@ async def one_click(
     history under this id (the GUI saves it when it inspects)."""
     emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
     target = session.target
+    name = await read_device_name(session, inventory.board.model)  # the window's rule
     device = history.add_device(  # the hostname the app shows, if known, stays the name
-        target.host, target.port, session.username, name=inventory.board.model, keep_name=True
+        target.host, target.port, session.username, name=name, keep_name=True
     )
     assert device.id is not None
     if inventory_id is None:

@@ -111,6 +111,11 @@ async def _one_click(
             nic = inventory.nic(lab.test_nic.name)
             now = await read_pi_state(session, lab.test_nic.name, nic.irqs if nic else ())
             assert _settings(now) == _settings(result.baseline.pi_state)
+        # One rule for the device's name, as the window names it: the Pi's host name (the s13
+        # walk: `demo` named it by its board, and a Pi 1 B, whose board is unknown, not at all).
+        hostname = (await session.run(["hostname"])).stdout.strip()
+    (device,) = history.devices()
+    assert hostname and device.name == hostname, (device.name, hostname)
     return result, events, history
 
 
