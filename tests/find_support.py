@@ -81,10 +81,11 @@ def pair(request: pytest.FixtureRequest) -> Iterator[Pair]:
             subprocess.run(["ip", "netns", "delete", ns], capture_output=True, timeout=20)
 
 
-def announce(pair: Pair, hostname: str = "raspberrypi") -> None:
+def announce(pair: Pair, hostname: str = "raspberrypi", mac: str = PI_MAC) -> None:
+    """The Pi's avahi: "HOSTNAME [MAC]" (the lab's Pis announce their veth's 02:... MAC)."""
     proc = pair.start(
         pair.pi, [sys.executable, str(ROOT / "tests" / "mdns_responder.py"), PI_ADDR, hostname,
-                  PI_MAC],
+                  mac],
     )  # fmt: skip
     assert proc.stdout is not None
     line = proc.stdout.readline()

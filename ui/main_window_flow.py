@@ -175,7 +175,9 @@ class FlowSteps(WindowParts):
         self.pages[self.current_key()].show_problem(problem)
 
     def _flow_cancelled(self) -> None:
-        self.statusBar().showMessage("Cancelled; the tuning (if any) was reverted.", 15000)
+        # What the flow read back from the Pi after its revert, as the Tune page's log says.
+        words = self.flow.cancel_words or "Cancelled."
+        self.statusBar().showMessage(words, 15000)
 
     def _baseline_done(self, record: RunRecord) -> None:
         """A baseline alone: the path goes on to Tune ("Next", focused), not past it; one

@@ -4,6 +4,7 @@ speed, direction asymmetry, full duplex on a shared bus, and traffic that took a
 from __future__ import annotations
 
 from sbctune.advice import thresholds as th
+from sbctune.advice.faster_board import faster_board
 from sbctune.advice.measured_base import NicAdvisorBase, pct
 from sbctune.advice.runs import LABEL, Figure
 
@@ -75,9 +76,8 @@ class LinkChecks(NicAdvisorBase):
         """At the wire's limit: a faster link, jumbo frames, or (Pi 1-3) a faster board."""
         chip, link = self.chip, self.link or 0
         if self.nic.builtin and self.on_usb2 and chip is not None:
-            pi4 = self.catalog.chip("broadcom-genet")
-            best = pi4.ceiling_mbps(None) if pi4 else None
-            target = best.value_mbps if best else 940.0
+            basis = faster_board(self.catalog, chip)
+            target = basis.target_mbps
             self.recommend(
                 "board",
                 # The wire's ceiling, not the figure measured: a reading can sit a little
@@ -91,8 +91,12 @@ class LinkChecks(NicAdvisorBase):
                 f"from {now:.0f} to ~{target:.0f} Mbit/s (a different board)",
                 target - now,
                 target - now,
-                ["seed-001", "rpi-doc-usb"] + ([best.source] if best else []),
-                [f"measured {now:.0f} Mbit/s on a {link} Mbit/s link", self.framing_line()],
+                basis.sources,
+                [
+                    f"measured {now:.0f} Mbit/s on a {link} Mbit/s link",
+                    self.framing_line(),
+                    *basis.evidence,
+                ],
             )
             return
         if (self.nic.mtu or 1500) < 9000 and link >= 1000:

@@ -14,6 +14,7 @@ from sbctune.advice.counters import cable_recommendation
 from sbctune.advice.driver_figures import PortFigures, install_detail
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import cite, lines_with
+from sbctune.advice.faster_board import faster_board
 from sbctune.advice.knowledge import load_knowledge
 from sbctune.advice.logs import (
     driver_from_tables,
@@ -247,16 +248,19 @@ class _Advisor:
             _usb_line(self.parsed, nic),
         )
         limit = min(filter(None, [chip.line_rate_mbps, practical.value if practical else None]))
+        basis = faster_board(self.catalog, chip)
+        target = basis.target_mbps
         self.recommend(
             "board",
             nic,
             "For more speed, use a Pi 4 or Pi 5",
             f"This board's Ethernet is capped near {limit:g} Mbit/s by its design; no "
             "tuning changes that. A Pi 4 or 5 has native gigabit Ethernet.",
-            f"from ~{limit:g} to ~940 Mbit/s",
-            [p.source for p in chip.problems] + ["seed-004"],
-            940 - limit,
-            940 - limit,
+            f"from ~{limit:g} to ~{target:g} Mbit/s",
+            basis.sources,
+            target - limit,
+            target - limit,
+            evidence=basis.evidence,
         )
 
     def link(self, nic: Nic) -> None:

@@ -71,15 +71,16 @@ def _names_used_before() -> tuple[str, ...]:
 
 
 def _line(host: FoundHost) -> str:
-    kind = "Raspberry Pi" if host.is_raspberry_pi else ("sshd" if host.ssh_port else "")
+    kind = host.kind_words.replace("SSH", "sshd")
     mac = f"MAC {host.mac}" if host.mac else ""
     how = ", ".join(host.sources)
     name = visible(host.hostname or "")[:80]  # from the network: shown, never obeyed
-    return f"  {host.address:<15}  {name:<28}  {kind:<12}  {mac:<21}  {how}"
+    return f"  {host.address:<15}  {name:<28}  {kind:<26}  {mac:<21}  {how}"
 
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: zeroconf is only needed by this command, not by every CLI start.
+    from sbctune.discovery.model import found_summary
     from sbctune.workflow.finding import find, find_options, nothing_found_hint
 
     options = find_options(
@@ -100,5 +101,5 @@ def run(args: argparse.Namespace) -> int:
     for host in hosts:
         print(_line(host))
     best = hosts[0]
-    print(f"\n{len(hosts)} found. Connect: sbctune connect pi@{best.address}")
+    print(f"\n{found_summary(hosts)}. Connect: sbctune connect pi@{best.address}")
     return 0

@@ -11,6 +11,7 @@ import argparse
 import textwrap
 from collections.abc import Mapping
 
+from sbctune.textsafe import visible
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.tuning.words import detail_words, status_words, tweak_title
 from sbctune.tuning.words import held_for_link as held_outcome
@@ -73,7 +74,9 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         lines.append(f"  (to allow it: run again with the flag {ALLOW_FLAG})")
     for change in item.changes:
         if change.needed and len(change.before or "") < 80:
-            lines.append(f"  {change.target}: {change.before!r} -> {change.after!r}")
+            lines.append(
+                f"  {change.target}: {value_words(change.before)} -> {value_words(change.after)}"
+            )
     lines += [f"  not possible: {target}: {reason}" for target, reason in item.impossible]
     if show_commands:
         for command in item.commands:
@@ -82,6 +85,15 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
     if item.applicable and not item.already:
         lines.append(f"  (to choose it alone: --tweak {item.tweak.id})")
     return lines
+
+
+def value_words(value: str | None) -> str:
+    """A value as read or written, for people: a sysctl's tab-separated fields with spaces
+    (the s13 walk saw Python's '4096\\t16384…'), control characters escaped, nothing quoted."""
+    if value is None:
+        return "(absent)"
+    shown = " ".join(value.split())
+    return visible(shown) if shown else "(empty)"
 
 
 def held_for_link(the_plan: TuningPlan) -> list[str]:

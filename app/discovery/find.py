@@ -57,7 +57,7 @@ def rank(hosts: list[FoundHost]) -> list[FoundHost]:
     return sorted(
         hosts,
         key=lambda h: (
-            not h.is_raspberry_pi,
+            {"mac": 0, "name": 1}.get(h.pi_by or "", 2),  # the same rule as the count
             h.ssh_port is None,
             ipaddress.IPv4Address(h.address),
         ),

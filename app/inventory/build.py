@@ -66,12 +66,37 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
         board.soc = (cpuinfo.hardware if cpuinfo else None) or logged_hardware
     own = catalog.soc_nic(board.soc)
     board.soc_nic = own.chip_name if own is not None else None
+    present = _present_cpus(parsed.sys_value(CPUS_PRESENT))
     if cpuinfo and cpuinfo.cores:
         board.cpu_cores = cpuinfo.cores
+    elif present:
+        # The Pi's own list of its cores: what the tuning spreads work over and the lab's CPU
+        # chart names (the s13 walk: "CPU cores: unknown" beside "not the Pi's 4").
+        board.cpu_cores = present
     elif entry is not None:
         board.cpu_cores = entry.cores
     elif parsed.interrupts is not None and parsed.interrupts.cpus:
         board.cpu_cores = parsed.interrupts.cpus  # the CPU columns of /proc/interrupts
+
+
+CPUS_PRESENT = "/sys/devices/system/cpu/present"
+_CPU_RANGE = re.compile(r"([0-9]{1,4})(?:-([0-9]{1,4}))?")
+
+
+def _present_cpus(text: str | None) -> int | None:
+    """How many CPUs a sysfs list names ("0-3", "0,2-3"); None for anything else."""
+    if not text:
+        return None
+    cpus: set[int] = set()
+    for item in text.strip().split(",")[:64]:
+        match = _CPU_RANGE.fullmatch(item.strip())
+        if match is None:
+            return None
+        first, last = int(match.group(1)), int(match.group(2) or match.group(1))
+        if last < first:
+            return None
+        cpus.update(range(first, last + 1))
+    return len(cpus) or None
 
 
 def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> None:

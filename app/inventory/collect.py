@@ -73,6 +73,7 @@ SYSFS_GLOBS = (
     "/sys/bus/usb/devices/*/product",
     "/sys/bus/usb/devices/*/busnum",
     "/sys/bus/usb/devices/*/devnum",
+    "/sys/devices/system/cpu/present",  # the cores (the lab serves its Pi's, not the host's)
     "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor",
     "/sys/devices/system/cpu/cpu*/cpufreq/scaling_available_governors",
     "/sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq",

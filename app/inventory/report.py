@@ -112,6 +112,7 @@ def _advice_lines(inventory: Inventory) -> list[str]:
             out.append(f"  - {rec.title}{where}: {rec.expected_gain}")
             if rec.detail:
                 out.append(f"      {rec.detail}")
+            out += [f"      rests on: {line}" for line in rec.evidence]  # what the sources say
             out += [f"      source: {source}" for source in rec.sources]
     return out
 

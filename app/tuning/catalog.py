@@ -8,7 +8,7 @@ from typing import Any
 
 from sbctune.errors import UserError
 from sbctune.resources import resource_root
-from sbctune.tuning.model import Tweak
+from sbctune.tuning.model import Evidence, Tweak
 
 TWEAK_IDS = (
     "rps-rfs", "xps", "irq-affinity", "cpu-governor-performance", "socket-buffers", "nic-rings",
@@ -42,9 +42,29 @@ def _tweak(entry: dict[str, Any]) -> Tweak:
             advanced=bool(entry["advanced"]),
             recommended=bool(entry["recommended"]),
             params=dict(entry.get("params") or {}),
+            evidence=tuple(_evidence(entry["id"], e) for e in entry.get("evidence") or ()),
+            here=str(entry.get("here") or ""),
         )
     except KeyError as exc:
         raise TweakDataError(f"{entry.get('id', '?')}: missing {exc}") from None
+
+
+def _evidence(tweak_id: str, entry: dict[str, Any]) -> Evidence:
+    """A sentence of the why that holds only where `when` says (boards, buses, drivers)."""
+    sources = tuple(str(s) for s in entry["sources"])
+    if not sources:
+        raise TweakDataError(f"{tweak_id}: evidence without a source")
+    when = entry.get("when") or {}
+    unknown = set(when) - {"boards", "buses", "drivers"}
+    if unknown:
+        raise TweakDataError(f"{tweak_id}: evidence for unknown {sorted(unknown)}")
+    return Evidence(
+        str(entry["text"]),
+        sources,
+        tuple(str(b) for b in when.get("boards") or ()),
+        tuple(str(b) for b in when.get("buses") or ()),
+        tuple(str(d) for d in when.get("drivers") or ()),
+    )
 
 
 @lru_cache(maxsize=1)

@@ -189,6 +189,13 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
             item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
             continue
+        # The kernel drops GSO while scatter-gather is off (netdev_fix_features): where SG can
+        # go on, the plan turns it on first and GSO comes back with it (the s13 walk: the plan
+        # said "the kernel keeps it off" and then turned SG on for TSO).
+        gso_waits_for_sg = short == "gso" and feature.requested and not feature.enabled
+        if gso_waits_for_sg and _sg_on_first(ctx, item, features.features):
+            item.changes.append(_ethtool_change(ctx.iface, "-K", short, "off", "on"))
+            continue
         if feature.requested and not feature.enabled:
             # Already asked for; the kernel keeps it off because a feature it needs is off
             # (GSO needs scatter-gather, as on smsc95xx): `ethtool -K` cannot change that.
@@ -234,6 +241,15 @@ def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:
     members = ctx.tweak.params.get("members", {}).get(short, [])
     shown = [features[m] for m in members if m in features]
     return bool(shown) and all(f.fixed and not f.enabled for f in shown)
+
+
+def _sg_on_first(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> bool:
+    """Scatter-gather is off and can go on: `-K sg on` is planned (once, before what needs it).
+    False where SG is on already (something else keeps the feature off) or fixed off."""
+    sg = features.get("scatter-gather")
+    if sg is None or sg.enabled:
+        return False
+    return _sg_for_tso(ctx, item, features)
 
 
 def _sg_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) -> bool:

@@ -48,6 +48,19 @@ class Tweak:
     advanced: bool  # opt-in only: never part of the default selection
     recommended: bool  # safe to pre-check in the GUI
     params: Mapping[str, Any] = field(default_factory=dict)
+    # Sentences that hold only for some NICs or boards (a published test on a Pi 4's USB
+    # adapters), each with its sources and where it applies (tuning/why_words.py).
+    evidence: tuple[Evidence, ...] = ()
+    here: str = ""  # "{iface} runs the {driver} driver ...": this Pi's NIC, in the why
+
+
+@dataclass(frozen=True)
+class Evidence:
+    text: str
+    sources: tuple[str, ...]
+    boards: tuple[str, ...] = ()  # catalog board ids; empty: any board
+    buses: tuple[str, ...] = ()  # NIC buses; empty: any
+    drivers: tuple[str, ...] = ()  # NIC drivers; empty: any
 
 
 @dataclass(frozen=True)
@@ -104,6 +117,10 @@ class PlannedTweak:
     # Held back only because it restarts the link of the NIC that carries the SSH session: the
     # user may agree (option allow_link_restart) and plan again.
     needs_link_consent: bool = False
+    # The tweak's why and sources for this Pi's board and NIC (why_words.py); "" / (): the
+    # tweak's general ones.
+    why: str = ""
+    sources: tuple[str, ...] = ()
 
     @property
     def current(self) -> dict[str, str | None]:

@@ -13,6 +13,7 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
 from sbctune.tuning.model import Change, TuningPlan
 from sbctune.tuning.probe import probe
+from sbctune.tuning.why_words import why_for
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -62,6 +63,7 @@ async def plan(
             continue
         ctx = Context(tweak, facts, inventory, nic_obj, options, pending, tuple(selected))
         item = PLANNERS[tweak.kind](ctx)
+        item.why, item.sources = why_for(tweak, inventory, nic_obj)
         placeholder = f"{scripts.STATE_ROOT}/<session id>"
         for index, change in enumerate(item.changes):
             if change.needed:

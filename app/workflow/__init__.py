@@ -21,6 +21,7 @@ from sbctune.lazy import exports, keep_names_over_submodules, names_in
 
 if TYPE_CHECKING:
     from sbctune.workflow.flow_types import (
+        FlowCancelled,
         FlowEvent,
         FlowResult,
         FlowStep,
@@ -42,6 +43,7 @@ __all__ = [
     "FLOW_STEPS",
     "Aspect",
     "ConnectedInfo",
+    "FlowCancelled",
     "FlowContext",
     "FlowEvent",
     "FlowOptions",
@@ -64,7 +66,8 @@ if not TYPE_CHECKING:  # mypy sees the imports above, and a typo stays an error
     __getattr__, __dir__ = exports(
         __name__,
         names_in(
-            "flow_types", ("FlowEvent", "FlowResult", "FlowStep", "PartialKept", "TuningEvent")
+            "flow_types",
+            ("FlowCancelled", "FlowEvent", "FlowResult", "FlowStep", "PartialKept", "TuningEvent"),
         )
         | names_in("one_click", ("one_click", "run_steps"))
         | names_in("problems", ("Problem", "declined_hint", "problem_from"))

@@ -46,7 +46,15 @@ class StepPlanned:
     measurements: int
 
 
-FlowEvent = FlowStep | TuningEvent | PartialKept | StepPlanned | runner.Event
+@dataclass(frozen=True)
+class FlowCancelled:
+    """The flow was cancelled: what the Pi's tuning is now, as read back from it (the s13 walk:
+    the window said "the tuning (if any) was reverted" over a Tune log ending "applied")."""
+
+    words: str
+
+
+FlowEvent = FlowStep | TuningEvent | PartialKept | StepPlanned | FlowCancelled | runner.Event
 
 
 @dataclass

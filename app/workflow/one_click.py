@@ -20,7 +20,11 @@ from sbctune.history import History
 from sbctune.inventory.collect import Collection
 from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
-from sbctune.workflow.flow_types import FlowEvent, FlowResult, FlowStep
+from sbctune.remote import RemoteError
+from sbctune.tuning.changes import read_back
+from sbctune.tuning.model import AppliedSession
+from sbctune.workflow.device_name import read_device_name
+from sbctune.workflow.flow_types import FlowCancelled, FlowEvent, FlowResult, FlowStep
 from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -45,8 +49,9 @@ async def one_click(
     history under this id (the GUI saves it when it inspects)."""
     emit: Callable[[FlowEvent], None] = on_event or (lambda event: None)
     target = session.target
+    name = await read_device_name(session, inventory.board.model)  # the window's rule
     device = history.add_device(  # the hostname the app shows, if known, stays the name
-        target.host, target.port, session.username, name=inventory.board.model, keep_name=True
+        target.host, target.port, session.username, name=name, keep_name=True
     )
     assert device.id is not None
     if inventory_id is None:
@@ -70,6 +75,23 @@ async def one_click(
     return await run_steps(ctx, steps)
 
 
+async def _revert_on_cancel(ctx: FlowContext, applied: AppliedSession) -> str:
+    """Revert the flow's tuning and say what the Pi reads back afterwards."""
+    await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    changes = [c for o in applied.outcomes for c in o.changes]
+    if not changes:
+        return "Cancelled: the tuning was reverted (it had changed nothing)."
+    try:
+        live = await read_back(ctx.session, changes)
+    except (RemoteError, OSError) as exc:
+        return f"Cancelled: the tuning was reverted, but its values could not be read back ({exc})."
+    differ = [v.change.target for v in live if v.state != "original"]
+    if differ:
+        return ("Cancelled: the tuning was reverted, but these read back otherwise than before: "
+                + ", ".join(differ[:10]) + ".")  # fmt: skip
+    return "Cancelled: the tuning was reverted; every value it touched reads back as before."
+
+
 async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
     """Each step in order, announced before and after; on cancel, revert what was applied."""
     ctx.result = result = FlowResult(ctx.inventory_id)
@@ -84,11 +106,11 @@ async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
             result.baseline, result.after = ctx.baseline, ctx.after
             ctx.emit(FlowStep(spec.id, outcome.status, outcome.detail, outcome.run_id))
     except asyncio.CancelledError:
+        words = "Cancelled before any tuning was applied: your Pi is as it was."
         if ctx.applied is not None:
             log.info("flow cancelled: reverting tuning session %s", ctx.applied.id)
-            await asyncio.shield(
-                tuning_api.revert(ctx.session, ctx.applied.id, history=ctx.history)
-            )
+            words = await asyncio.shield(_revert_on_cancel(ctx, ctx.applied))
+        ctx.emit(FlowCancelled(words))
         raise
     result.baseline, result.after = ctx.baseline, ctx.after
     if ctx.applied is None:

@@ -13,6 +13,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.inventory.inspect import raw_json
+from sbctune.workflow.device_name import read_device_name
 from sbctune.workflow.pi_state import read_pi_state
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -41,8 +42,9 @@ async def take_snapshot(
         try:
             inventory, collection = await inspect_host(session)
             target = session.target
+            name = await read_device_name(session, inventory.board.model)
             device = history.add_device(target.host, target.port, session.username,
-                                        name=inventory.board.model, keep_name=True)  # fmt: skip
+                                        name=name, keep_name=True)  # fmt: skip
             assert device.id is not None
             stored = inventory.to_json()
             stored["raw"] = raw_json(collection)

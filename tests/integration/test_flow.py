@@ -19,7 +19,7 @@ from sbctune.history import History
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click
-from sbctune.workflow.flow_types import StepPlanned, TuningEvent
+from sbctune.workflow.flow_types import FlowCancelled, StepPlanned, TuningEvent
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN
 from sbctune.workflow.pi_state import read_pi_state
 from sbctune.workflow.steps import FIND_FLOW_STEPS
@@ -111,6 +111,11 @@ async def _one_click(
             nic = inventory.nic(lab.test_nic.name)
             now = await read_pi_state(session, lab.test_nic.name, nic.irqs if nic else ())
             assert _settings(now) == _settings(result.baseline.pi_state)
+        # One rule for the device's name, as the window names it: the Pi's host name (the s13
+        # walk: `demo` named it by its board, and a Pi 1 B, whose board is unknown, not at all).
+        hostname = (await session.run(["hostname"])).stdout.strip()
+    (device,) = history.devices()
+    assert hostname and device.name == hostname, (device.name, hostname)
     return result, events, history
 
 
@@ -180,7 +185,10 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
             measured_after.set()
         elif isinstance(event, PartialKept):
             kept.append(event)
+        elif isinstance(event, FlowCancelled):
+            cancelled.append(event.words)
 
+    cancelled: list[str] = []
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
         options = FlowOptions(plan=ONE_TRIAL, nic=lab.test_nic.name, guard_seconds=60)
@@ -196,6 +204,11 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
         )
         assert governor.stdout.strip() == "ondemand"  # the profile's original governor
         assert await iperf3_left_on_pi(session, lab) == []
+    # The window's status bar and the Tune page's log say what was read back after the revert
+    # (the s13 walk: "the tuning (if any) was reverted" over a log ending "applied").
+    assert cancelled == [
+        "Cancelled: the tuning was reverted; every value it touched reads back as before."
+    ]
     # What the second measurement had measured is kept, marked incomplete, with the tweaks
     # that were in force while it ran.
     (partial,) = kept

@@ -257,3 +257,27 @@ def test_seed_003_advice_is_not_given_beyond_what_the_vendor_driver_reaches() ->
     inventory.nics.append(Nic(name="eth1", link_speed_mbps=2500))
     advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 2340}))
     assert advice.top is None or advice.top.kind != "driver"
+
+
+# The s13 walk: "use a Pi 4 or 5" on a Pi 1 B cited a CM3 carrier board's smsc95xx error report
+# and an article about an Intel I340 card, with nothing saying what they support.
+_FASTER_BOARD_SOURCES = {"rpi-doc-hardware", "seed-001", "rpi-doc-usb", "seed-004"}
+
+
+def _titles(*ids: str) -> set[str]:
+    catalog = load_catalog()
+    return {s.title for i in ids if (s := catalog.source(i)) is not None}
+
+
+def test_faster_board_advice_cites_only_what_supports_it() -> None:
+    inventory = inspect_bundle(PROFILES / "pi1b-smsc95xx")
+    static = next(r for r in inventory.recommendations if r.kind == "board")
+    measured = _advise(inventory, _run("eth0", {("pc_to_pi", "half"): 94})).top
+    assert measured is not None and measured.kind == "board"
+    for rec in (static, measured):
+        cited = {t for t in _titles(*_FASTER_BOARD_SOURCES) if any(t in s for s in rec.sources)}
+        assert len(cited) == len(rec.sources) == 4, rec.sources
+        assert not any("3088" in s or "MII is busy" in s for s in rec.sources)
+        # The I340 article is cited for one line of it: the CM4's built-in Ethernet at ~940.
+        cm4 = [line for line in rec.evidence if "Compute Module 4" in line]
+        assert cm4 and "~940 Mbit/s: its author's own test of the built-in Ethernet" in cm4[0]

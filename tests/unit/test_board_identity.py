@@ -25,6 +25,7 @@ from sbctune.catalog.kernel_drivers import (
     load_kernel_drivers,
     probe_resets,
 )
+from sbctune.inventory import collect
 from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
@@ -333,3 +334,22 @@ def test_the_probe_reset_table_is_what_the_source_says(net_trees: dict[str, Path
             assert body is not None and "usb_reset_device(" in body, (name, series)
     smsc = (net_trees["6.12"] / "drivers/net/usb/smsc95xx.c").read_text(encoding="utf-8")
     assert "usb_reset_device(" not in smsc
+
+
+# The s13 walk: inspect of the lab's Pi 5 and Pi 1 said "CPU cores: unknown" while the CPU
+# chart said "not the Pi's 4" / "not the Pi's 1". The Pi's own /sys/devices/system/cpu/present
+# (the lab serves its Pi's there) names its cores when /proc/cpuinfo does not.
+@pytest.mark.parametrize(("present", "cores"), [("0-3\n", 4), ("0\n", 1), ("0,2-3", 3)])
+def test_cores_from_the_pis_present_cpus(present: str, cores: int) -> None:
+    raw = RawOutputs(files={"/sys/devices/system/cpu/present": present})
+    assert inventory_from_raw(raw).board.cpu_cores == cores
+
+
+@given(st.text(max_size=40))
+def test_any_present_text_gives_a_count_or_unknown(present: str) -> None:
+    board = inventory_from_raw(RawOutputs(files={"/sys/devices/system/cpu/present": present})).board
+    assert board.cpu_cores is None or 0 < board.cpu_cores <= 64 * 10_000
+
+
+def test_inspect_reads_the_present_cpus() -> None:
+    assert "/sys/devices/system/cpu/present" in collect.SYSFS_GLOBS

@@ -100,3 +100,26 @@ def test_merging_keeps_every_source_once() -> None:
     a.merge(FoundHost("198.19.0.2", mac="dc:a6:32:00:00:01", sources=["mDNS ssh", "port 22"]))
     assert a.sources == ["mDNS ssh", "port 22"]
     assert a.hostname == "pi.local" and a.is_raspberry_pi
+
+
+def test_the_count_follows_the_lists_rule_and_says_why() -> None:
+    """The s13 walk: "5 found (0 Raspberry Pis)" beside five `raspberrypi.local` lines."""
+    from sbctune.discovery.model import found_summary
+
+    named = [FoundHost(f"198.18.0.{i}", hostname="raspberrypi.local", mac="02:00:5e:10:00:0{i}")
+             for i in range(2, 7)]  # fmt: skip
+    assert {h.kind_words for h in named} == {"Raspberry Pi (by its name)"}
+    assert found_summary(named) == (
+        "5 found, 5 likely Raspberry Pis: 5 by Raspberry Pi OS's default name, raspberrypi"
+    )
+    by_mac = FoundHost("198.18.0.9", hostname="lbox.local", mac="dc:a6:32:01:02:03")
+    other = FoundHost("198.18.0.10", hostname="nas.local", ssh_port=22)
+    mixed = [by_mac, named[0], other]
+    assert [h.kind_words for h in mixed] == ["Raspberry Pi", "Raspberry Pi (by its name)", "SSH"]
+    assert found_summary(mixed) == (
+        "3 found, 2 likely Raspberry Pis: 1 by its network card's maker (MAC address); "
+        "1 by Raspberry Pi OS's default name, raspberrypi"
+    )
+    assert found_summary([other]).startswith("1 found, none known as a Raspberry Pi")
+    assert FoundHost("198.18.0.11", hostname="raspberrypi-2.local").pi_by == "name"
+    assert FoundHost("198.18.0.12", hostname="myraspberrypi.local").pi_by is None

@@ -184,3 +184,24 @@ def test_gro_is_not_planned_where_the_driver_receives_without_napi(
     if not plans_gro:
         (why,) = [w for t, w in item.impossible if t == "eth0 -K gro"]
         assert "without NAPI" in why and "usbnet_skb_return" in why
+
+
+def test_gso_is_predicted_on_when_the_plan_turns_scatter_gather_on(tmp_path: Path) -> None:
+    """r8169 ships with SG off, so the kernel keeps GSO off "[requested on]"
+    (netdev_fix_features). The plan turns SG on for TSO: its prediction for GSO must follow that
+    order (the s13 walk: "gso: requested on, but the kernel keeps it off" above "sg: off -> on"),
+    and every change reads back as written in the lab that models the dependency."""
+    state = lab(tmp_path, "r8169")
+    before = ethtool(state, "-k", "eth0")[0]
+    assert "scatter-gather: off" in before
+    assert "generic-segmentation-offload: off [requested on]" in before
+    item = planned_offloads("r8169", before)
+    targets = [c.target for c in item.changes]
+    assert not [t for t, _ in item.impossible if t.endswith(" gso")], item.impossible
+    assert targets.index("eth0 -K sg") < targets.index("eth0 -K gso"), targets
+    for change in item.changes:
+        _, option, name = change.target.split()
+        assert ethtool(state, option, "eth0", name, change.after)[2] == 0
+    after = ethtool(state, "-k", "eth0")[0]
+    for change in item.changes:
+        assert value_from(change, 0, after) == change.after, change.target

@@ -257,3 +257,14 @@ def test_find_looks_for_the_names_used_before_and_says_what_to_do(tmp_path: Any)
         False, "`sbctune find --scan`"
     )
     assert "router" in nothing_found_hint(True, "`sbctune find --scan`")
+
+
+def test_a_device_is_named_by_its_host_name_else_its_board() -> None:
+    """One rule for the window and the command line (the s13 walk)."""
+    from sbctune.workflow.device_name import device_name
+
+    assert device_name("raspberrypi\n", "Raspberry Pi 5 Model B Rev 1.0") == "raspberrypi"
+    assert device_name("", "Raspberry Pi 5 Model B Rev 1.0") == "Raspberry Pi 5 Model B Rev 1.0"
+    assert device_name(None, None) is None
+    assert "\x1b" not in (device_name("pi\x1b[2J", None) or "")
+    assert len(device_name("x" * 500, None) or "") == 60

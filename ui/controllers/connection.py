@@ -15,12 +15,12 @@ from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord
 from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
-from sbctune.textsafe import visible
 from sbctune.ui import secrets
 from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.controllers.state import AppState
 from sbctune.workflow import ConnectedInfo, problem_from
 from sbctune.workflow.connecting import connected_facts
+from sbctune.workflow.device_name import device_name
 
 __all__ = ["ConnectRequest", "ConnectionController", "target_from"]
 from sbctune.ui.tasks import TaskRunner
@@ -170,5 +170,5 @@ def remember_device(
 ) -> DeviceRecord:
     """The device in the history, named by the hostname read from the Pi: the name the status
     bar shows, so the Devices page shows it too (the walk of session 11: Name "–")."""
-    name = " ".join(visible(info.hostname or "").split())[:60] or None
+    name = device_name(info.hostname, None)  # the rule `demo` and `measure` follow too
     return history.add_device(target.host, target.port, user, name=name)

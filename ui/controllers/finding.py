@@ -15,7 +15,14 @@ from sbctune.workflow import Problem, problem_from
 if TYPE_CHECKING:  # zeroconf loads only when the user looks for a Pi
     from sbctune.discovery import FoundHost
 
-__all__ = ["FindController", "FoundHost"]  # the Connect page names FoundHost from here
+__all__ = ["FindController", "FoundHost", "found_summary"]  # the Connect page's names
+
+
+def found_summary(hosts: list[FoundHost]) -> str:
+    """The count above the Find list and why (sbctune.discovery.model.found_summary)."""
+    from sbctune.discovery.model import found_summary as summary
+
+    return summary(hosts)
 
 SCAN_HOW = "Finding again with “also probe port 22”"
 

@@ -27,6 +27,7 @@ from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import (
     FLOW_STEPS,
+    FlowCancelled,
     FlowEvent,
     FlowOptions,
     FlowResult,
@@ -73,6 +74,7 @@ class FlowController(QObject):
         """`measures`: the measure controller showing each measuring step, by step id."""
         super().__init__()
         self._state = state
+        self.cancel_words = ""  # what the last cancel read back from the Pi (FlowCancelled)
         self._runner = runner
         self._history = history
         self._measures = measures
@@ -120,6 +122,7 @@ class FlowController(QObject):
         this app talks through (sbctune.workflow.link_consent); without it they are held back."""
         if self.running:
             return
+        self.cancel_words = ""
         self._plan = plan
         self._allow_link_restart = allow_link_restart
         self._calibrate = calibrate
@@ -166,6 +169,9 @@ class FlowController(QObject):
             self._on_step(event)
         elif isinstance(event, TuningEvent):
             self.tuning_event.emit(event.message)
+        elif isinstance(event, FlowCancelled):  # what the Pi read back: log and status bar
+            self.cancel_words = event.words
+            self.tuning_event.emit(event.words)
         elif isinstance(event, PartialKept):
             self._state.model.kept_partial(event.record)
             controller = self._measures.get(event.step)

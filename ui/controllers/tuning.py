@@ -44,6 +44,16 @@ def default_selection(
     }
 
 
+GUARD_READ_TRIES = 5  # reads of the Pi's state after the countdown, GUARD_READ_PAUSE_S apart
+GUARD_READ_PAUSE_S = 2.0
+SESSION_WORDS = {  # a guarded session's state on the Pi, in words (tuning.model.LeftoverSession)
+    "prepared": "as not yet applied",
+    "armed": "still on trial under its guard",
+    "reverting": "as being put back",
+    "revert_failed": "as not put back: its revert failed",
+}
+
+
 class TuningController(QObject):
     busy = Signal(bool, str)
     planned = Signal(object)  # TuningPlan
@@ -53,6 +63,7 @@ class TuningController(QObject):
     reported = Signal(str)  # what apply says as it goes
     failed = Signal(object)  # Problem
     leftover_done = Signal(str)  # the session found at connect was kept or reverted
+    guard_read = Signal(str)  # after the countdown: what the Pi says its guard did
 
     def __init__(self, state: AppState, runner: TaskRunner, history: History) -> None:
         super().__init__()
@@ -118,8 +129,31 @@ class TuningController(QObject):
         self._start(self._settle_leftover(keep=True), "tuning-keep-leftover")
 
     def guard_ran_out(self) -> None:
-        """The page's countdown reached zero: the Pi's guard reverted the settings by itself."""
-        self._state.model.tuning_reverted()
+        """The page's countdown reached zero: read back from the Pi what its guard did, and
+        the history follows it (the s13 walk: the window called the tuning reverted while the
+        history said "on trial under the guard" until `tune status` read the Pi)."""
+        self._start(self._guard_ran_out(), "tuning-guard-read")
+
+    async def _guard_ran_out(self, tries: int = GUARD_READ_TRIES) -> None:
+        applied = self._state.tuning
+        if applied is None:
+            return
+        state = None
+        for _ in range(tries):  # the Pi's guard may need a moment after the countdown
+            found = await tuning.status(self._session(), history=self._history)
+            mine = next((s for s in found if s.id == applied.id), None)
+            state = mine.state if mine is not None else "reverted"
+            if state in ("reverted", "confirmed", "revert_failed"):
+                break
+            await asyncio.sleep(GUARD_READ_PAUSE_S)
+        if state == "reverted":
+            self._state.model.tuning_reverted()
+            self.guard_read.emit("The guard ran out: the Pi reverted the settings by itself.")
+        elif state == "confirmed":
+            self.guard_read.emit("The Pi reports the tuning as kept.")
+        else:
+            words = SESSION_WORDS.get(state or "", "in a state sbctune could not read")
+            self.guard_read.emit(f"The guard ran out; the Pi reports the tuning {words}.")
 
     def guard_left(self) -> float | None:
         applied = self._state.tuning

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.ui.controllers.connect_request import ConnectRequest
+from sbctune.ui.controllers.finding import found_summary
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.connect_parts import focus_to_fix, found_text
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, label_reaches, narrow_combo
-from sbctune.wording import counted
 
 # Made first at start-up, before the core (SSH, the one-click flow) is imported: the user types
 # while the rest loads (issue 22); its controllers come with `attach`.
@@ -292,11 +292,7 @@ class ConnectPage(Page):
             self.find_status.setText(f"Looking for Raspberry Pis ({how})…")
 
     def _found(self, hosts: list[FoundHost]) -> None:
-        pis = sum(1 for h in hosts if h.is_raspberry_pi)
-        self.find_status.setText(
-            f"{len(hosts)} found ({counted(pis, 'Raspberry Pi')}). "
-            "Choose one to fill in its address."
-        )
+        self.find_status.setText(f"{found_summary(hosts)}. Choose one to fill in its address.")
         for host in hosts:
             item = QListWidgetItem(found_text(host))
             item.setData(Qt.ItemDataRole.UserRole, host.address)

@@ -17,8 +17,7 @@ if TYPE_CHECKING:  # the Connect page is made before the core is imported (issue
 def found_text(host: FoundHost) -> str:
     """One line of the Find list; the host name came from the network: shown, never obeyed."""
     name = visible(host.hostname or "")[:60]
-    kind = "Raspberry Pi" if host.is_raspberry_pi else ("SSH" if host.ssh_port else "")
-    parts = [host.address, name, kind]
+    parts = [host.address, name, host.kind_words]
     return "  ·  ".join(p for p in parts if p)
 
 

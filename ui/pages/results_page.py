@@ -176,6 +176,10 @@ class ResultsPage(Page):
         self.export_card.body.addWidget(self.export_all)
         self.export_log = label("", name="muted", selectable=True)
         self.export_card.body.addWidget(self.export_log)
+        # A format that could not be written says so here, beside the lines of those that were
+        # (at the page's top it pulled the view away from them).
+        self.export_problem = ProblemPanel()
+        self.export_card.body.addWidget(self.export_problem)
         # After an export: open what was written, or its folder, with the desktop's own apps.
         self._last_export = Path()
         self.opened = QWidget()
@@ -190,6 +194,9 @@ class ResultsPage(Page):
         opened_row.addStretch(1)
         self.opened.setVisible(False)
         self.export_card.body.addWidget(self.opened)
+        self._follow_export = False
+        self.verticalScrollBar().rangeChanged.connect(lambda *_: self._range_changed())
+        self.verticalScrollBar().actionTriggered.connect(lambda *_: self._stop_following())
         self.content.addWidget(self.export_card)
 
     # ------------------------------------------------------------------ showing
@@ -291,6 +298,7 @@ class ResultsPage(Page):
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
+        self._follow_export = False  # the export's lines are followed only while in view
         if self._state.tuning_state != "guarded":
             self._place_tuning_card(False)
 
@@ -407,6 +415,7 @@ class ResultsPage(Page):
     ) -> None:
         self.export_log.setText("Exporting…")
         self.problem.clear()
+        self.export_problem.clear()
         self._exporter.export(formats, ids, folder, overwrite=overwrite)
 
     def _exported(self, fmt: str, path: str) -> None:
@@ -416,6 +425,32 @@ class ResultsPage(Page):
         self.open_button.setToolTip(f"Open {path}")
         self.show_folder_button.setToolTip(f"Open the folder {self._last_export.parent}")
         self.opened.setVisible(True)
+        self._show_export_log()
+
+    def _show_export_log(self) -> None:
+        """Scroll to the lines the export wrote and the buttons that open them (the s13 walk:
+        after "Export all" they stayed below a small window's edge)."""
+        # Once laid out (the label's new height), and after a problem panel's own scroll.
+        QTimer.singleShot(0, self._scroll_to_export)
+
+    def _scroll_to_export(self) -> None:
+        self.content.activate()  # the card's new height, then its lines' places in it
+        card = self.export_card.layout()
+        if card is not None:
+            card.activate()
+        for widget in (self.opened, self.export_problem, self.export_log):  # last, first in view
+            if widget.isVisible():
+                self.ensureWidgetVisible(widget, 0, 10)
+        # The card's labels take their wrapped heights a pass later (the view stopped a line
+        # short): the page follows its growing range until the user scrolls or leaves.
+        self._follow_export = True
+
+    def _range_changed(self) -> None:
+        if self._follow_export and self.isVisible():
+            self._scroll_to_export()
+
+    def _stop_following(self) -> None:
+        self._follow_export = False
 
     def _open(self, path: Path) -> None:
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
@@ -427,7 +462,8 @@ class ResultsPage(Page):
     def _failed(self, problem: Problem) -> None:
         lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]
         self.export_log.setText("\n".join(lines))
-        self.problem.show_problem(problem.message, problem.hint)
+        self.export_problem.show_problem(problem.message, problem.hint)
+        self._show_export_log()
 
     def apply_theme(self, colors: Colors) -> None:
         self.chart.apply_theme(colors)

@@ -140,6 +140,7 @@ class TunePage(Page):
         controller.failed.connect(self._failed)
         controller.reported.connect(self.show_event)
         controller.leftover_done.connect(self.leftover.settled)
+        controller.guard_read.connect(self._settled)  # what the Pi read back
         state.connection_changed.connect(self._show_leftover)
         state.tuning_changed.connect(self._leftover_replaced)
         state.tuning_changed.connect(self._refresh_apply)
@@ -410,7 +411,7 @@ class TunePage(Page):
         self.countdown.setValue(int(left))
         if left <= 0:
             self.timer.stop()
-            self._settled("The guard ran out: the Pi reverted the settings by itself.")
+            self._settled("The guard ran out: reading back from the Pi what it did…")
             self.controller.guard_ran_out()
 
     def _settled(self, text: str) -> None:

@@ -71,7 +71,8 @@ class TweakRow(Card):
             badges.addWidget(badge)
         badges.addStretch(1)
         self.body.addLayout(badges)
-        self.body.addWidget(label(tweak.why))
+        self.why = label(item.why or tweak.why)  # for this board and NIC (tuning/why_words.py)
+        self.body.addWidget(self.why)
         # Held back: the reason in plain words (the planner's names the driver's functions).
         self.reason = label(
             held_row_text() if self.held else without_sources(item.reason), name="muted"

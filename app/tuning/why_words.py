@@ -1,0 +1,50 @@
+"""A tweak's why and sources for this Pi: the general text, a sentence naming the NIC's real
+driver (the tweak's `here`), and only the evidence sentences whose published tests fit this
+board, bus and driver (the s13 walk: a Pi 5's RPS row said "the Pi's own bcmgenet" and cited a
+Pi 4's USB adapters)."""
+
+from __future__ import annotations
+
+from sbctune.inventory.model import Inventory, Nic
+from sbctune.textsafe import visible
+from sbctune.tuning.model import Evidence, Tweak
+
+
+def _queues(count: int | None) -> str:
+    if count is None or count < 1:
+        return ""
+    return " with one receive queue" if count == 1 else f" with {count} receive queues"
+
+
+def _fits(evidence: Evidence, board: str | None, nic: Nic | None) -> bool:
+    if evidence.boards and board not in evidence.boards:
+        return False
+    if evidence.buses and (nic is None or nic.bus not in evidence.buses):
+        return False
+    return not evidence.drivers or (nic is not None and nic.driver in evidence.drivers)
+
+
+def _here(template: str, nic: Nic | None) -> str:
+    """The tweak's sentence about this NIC ("" where its name or driver was not read)."""
+    if not template or nic is None or not nic.name or not nic.driver:
+        return ""
+    return template.format(
+        iface=visible(nic.name[:40]), driver=visible(nic.driver[:40]), queues=_queues(nic.rx_queues)
+    )
+
+
+def why_for(
+    tweak: Tweak, inventory: Inventory | None, nic: Nic | None
+) -> tuple[str, tuple[str, ...]]:
+    """The tweak's why and sources as they hold for this board and NIC."""
+    board = inventory.board.catalog_id if inventory is not None else None
+    parts = [tweak.why]
+    sources = list(tweak.sources)
+    here = _here(tweak.here, nic)
+    if here:
+        parts.append(here)
+    for evidence in tweak.evidence:
+        if _fits(evidence, board, nic):
+            parts.append(evidence.text)
+            sources += [s for s in evidence.sources if s not in sources]
+    return " ".join(parts), tuple(sources)
