@@ -20,7 +20,6 @@ from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.controllers.state import AppState
 from sbctune.workflow import ConnectedInfo, problem_from
 from sbctune.workflow.connecting import connected_facts
-from sbctune.workflow.device_name import device_name
 
 __all__ = ["ConnectRequest", "ConnectionController", "target_from"]
 from sbctune.ui.tasks import TaskRunner
@@ -170,5 +169,8 @@ def remember_device(
 ) -> DeviceRecord:
     """The device in the history, named by the hostname read from the Pi: the name the status
     bar shows, so the Devices page shows it too (the walk of session 11: Name "–")."""
+    # imported here: sbctune.workflow is one of the imports the first window comes up without
+    from sbctune.workflow.device_name import device_name
+
     name = device_name(info.hostname, None)  # the rule `demo` and `measure` follow too
     return history.add_device(target.host, target.port, user, name=name)

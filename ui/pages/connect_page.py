@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.ui.controllers.connect_request import ConnectRequest
-from sbctune.ui.controllers.finding import found_summary
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.connect_parts import focus_to_fix, found_text
 from sbctune.ui.settings import AppSettings
@@ -292,6 +291,10 @@ class ConnectPage(Page):
             self.find_status.setText(f"Looking for Raspberry Pis ({how})…")
 
     def _found(self, hosts: list[FoundHost]) -> None:
+        # here, not at the top: the Find controller brings history and the workflow, which the
+        # first window is shown without (tests/unit/test_first_window_imports.py)
+        from sbctune.ui.controllers.finding import found_summary
+
         self.find_status.setText(f"{found_summary(hosts)}. Choose one to fill in its address.")
         for host in hosts:
             item = QListWidgetItem(found_text(host))
