@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import fake_ethtool, ip_front, ip_model, load_profile
-from sbctune.lab.ethtool_state import interface_state
+from sbctune.lab import ip_front, ip_model, load_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
@@ -18,23 +17,13 @@ from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import value_from
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.probe import Facts
+from tests.fake_ethtool_support import ethtool, lab_state
 
 pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
 
-EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
-
 
 def lab(tmp_path: Path, driver: str, kernel: str = "") -> str:
-    path = tmp_path / f"{driver}-{kernel or 'any'}.json"
-    iface = interface_state(driver, EMPTY, "eth0", "", kernel)
-    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
-    return str(path)
-
-
-def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
-    result = fake_ethtool.run(list(argv), state)
-    assert result is not None
-    return result
+    return lab_state(tmp_path, driver, kernel=kernel)
 
 
 def shown(state: str, name: str) -> str:

@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.parsers.ethtool import parse_ethtool
-from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import interface_state
 from sbctune.tuning import driver_caps
+from tests.fake_ethtool_support import EMPTY, ethtool
 
-EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 # smsc95xx answers from its profile's real capture (pi1b-smsc95xx, seed 001: an older mii-based
 # kernel); 6.1's phylib answer for the LAN9512's PHY has no facts here (not read for this)
 PASTED = [d for d in driver_caps.table()["pasted"] if d != "smsc95xx"]
@@ -35,12 +34,6 @@ def _lab(tmp_path: Path, driver: str) -> str:
     return str(path)
 
 
-def _run(path: str, *argv: str) -> tuple[str, list[str], int]:
-    result = fake_ethtool.run(list(argv), path)
-    assert result is not None
-    return result
-
-
 def _link(path: str) -> dict[str, object]:
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     link: dict[str, object] = data["interfaces"]["eth0"]["link"]
@@ -50,7 +43,7 @@ def _link(path: str) -> dict[str, object]:
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @pytest.mark.parametrize("driver", PASTED)
 def test_every_pasted_driver_answers_ethtool_iface(tmp_path: Path, driver: str) -> None:
-    out, err, code = _run(_lab(tmp_path, driver), "eth0")
+    out, err, code = ethtool(_lab(tmp_path, driver), "eth0")
     assert code == 0 and err == [] and out.startswith("Settings for eth0:\n"), driver
     parsed = parse_ethtool(out)[0]
     assert (parsed.speed_mbps, parsed.link_detected) == (1000, True), driver
@@ -59,12 +52,12 @@ def test_every_pasted_driver_answers_ethtool_iface(tmp_path: Path, driver: str) 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_igc_shows_its_six_modes_and_does_not_force_a_speed(tmp_path: Path) -> None:
     path = _lab(tmp_path, "igc")
-    parsed = parse_ethtool(_run(path, "eth0")[0])[0]
+    parsed = parse_ethtool(ethtool(path, "eth0")[0])[0]
     assert "2500baseT/Full" in parsed.supported_link_modes
     assert "1000baseT/Half" not in parsed.supported_link_modes
     assert parsed.advertised_link_modes == parsed.supported_link_modes  # autoneg_advertised 0xaf
     # "Force mode currently not supported": 0, the link reset, autoneg and its modes kept
-    assert _run(path, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off") == (
+    assert ethtool(path, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off") == (
         "", [], 0)  # fmt: skip
     link = _link(path)
     assert link["autoneg"] is True and link["forced"] is None
@@ -74,18 +67,18 @@ def test_igc_shows_its_six_modes_and_does_not_force_a_speed(tmp_path: Path) -> N
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_cdc_ncm_shows_only_a_speed_and_refuses_s(tmp_path: Path) -> None:
     path = _lab(tmp_path, "cdc_ncm")
-    out = _run(path, "eth0")[0]
+    out = ethtool(path, "eth0")[0]
     assert "\tSupported link modes:   Not reported\n" in out
     assert "\tSupports auto-negotiation: No\n" in out and "\tAuto-negotiation: off\n" in out
     assert "\tPort: Twisted Pair\n" in out and "\tMDI-X: Unknown\n" in out
-    refused = _run(path, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off")
+    refused = ethtool(path, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off")
     assert refused == ("", ["netlink error: Operation not supported"], 75)
 
 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @pytest.mark.parametrize("driver", ["atlantic", "stmmac", "asix"])
 def test_a_chip_decided_driver_shows_no_guessed_modes(tmp_path: Path, driver: str) -> None:
-    out = _run(_lab(tmp_path, driver), "eth0")[0]
+    out = ethtool(_lab(tmp_path, driver), "eth0")[0]
     for guessed in ("Supported link modes", "Advertised link modes", "Port:", "Transceiver:"):
         assert guessed not in out, (driver, guessed)
     assert "\tAuto-negotiation: on\n" in out and "\tLink detected: yes\n" in out
@@ -94,12 +87,12 @@ def test_a_chip_decided_driver_shows_no_guessed_modes(tmp_path: Path, driver: st
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_atlantic_refuses_a_rate_it_has_no_case_for_with_eperm(tmp_path: Path) -> None:
     path = _lab(tmp_path, "atlantic")
-    odd = _run(path, "-s", "eth0", "speed", "40", "duplex", "full", "autoneg", "off")
+    odd = ethtool(path, "-s", "eth0", "speed", "40", "duplex", "full", "autoneg", "off")
     assert odd == ("", ["netlink error: Operation not permitted"], 75)
-    half = _run(path, "-s", "eth0", "speed", "2500", "duplex", "half", "autoneg", "off")
+    half = ethtool(path, "-s", "eth0", "speed", "2500", "duplex", "half", "autoneg", "off")
     assert half == ("", ["netlink error: Invalid argument"], 75)
     # an unnamed chip: only what every chip's link_speed_msk has (1000, 100)
-    assert _run(path, "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2] == 0
+    assert ethtool(path, "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2] == 0
 
 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
@@ -118,7 +111,7 @@ def test_the_rtl8125b_transceiver_is_the_kernel_series_phy_drivers(
     iface["link"].update(carrier=True, speed="1000", duplex="full")
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
-    out = _run(str(path), "eth0")[0]
+    out = ethtool(str(path), "eth0")[0]
     lines = [x.strip() for x in out.splitlines() if x.strip().startswith("Transceiver:")]
     assert lines == ([f"Transceiver: {shown}"] if shown else [])
 
@@ -147,7 +140,9 @@ def test_atlantic_forces_only_the_chips_own_rates(
     iface["link"].update(carrier=True, speed="1000", duplex="full")
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
-    forced = _run(str(path), "-s", "eth0", "speed", str(speed), "duplex", "full", "autoneg", "off")
+    forced = ethtool(
+        str(path), "-s", "eth0", "speed", str(speed), "duplex", "full", "autoneg", "off"
+    )
     assert forced[2] == code
     if code:
         assert forced[1] == ["netlink error: Operation not permitted"]
@@ -156,7 +151,7 @@ def test_atlantic_forces_only_the_chips_own_rates(
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_atlantic_forces_no_half_duplex(tmp_path: Path) -> None:
     path = _lab(tmp_path, "atlantic")  # no chip's link_speed_msk has a *_HALF rate
-    half = _run(path, "-s", "eth0", "speed", "100", "duplex", "half", "autoneg", "off")
+    half = ethtool(path, "-s", "eth0", "speed", "100", "duplex", "half", "autoneg", "off")
     assert half == ("", ["netlink error: Operation not permitted"], 75)
 
 
@@ -172,7 +167,7 @@ def test_asix_forces_gigabit_where_the_chips_ops_allow_it(
     path = tmp_path / "state.json"
     path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
     assert (
-        _run(str(path), "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2]
+        ethtool(str(path), "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2]
         == code
     )
 
@@ -181,5 +176,5 @@ def test_asix_forces_gigabit_where_the_chips_ops_allow_it(
 def test_cdc_ncm_duplex_is_the_kernels_zeroed_half(tmp_path: Path) -> None:
     """usbnet_get_link_ksettings_internal writes only the speed into the zeroed ksettings:
     DUPLEX_HALF (0), so ethtool shows "Duplex: Half" on a full-duplex link."""
-    out = _run(_lab(tmp_path, "cdc_ncm"), "eth0")[0]
+    out = ethtool(_lab(tmp_path, "cdc_ncm"), "eth0")[0]
     assert "\tDuplex: Half\n" in out and "\tSpeed: 1000Mb/s\n" in out
