@@ -23,6 +23,7 @@ _DEFAULT = (
     "hwinfo",
     "networkctl",
     "inxi",
+    "mii-tool",
     "lspci",
     "lsusb -t",
     "lsusb",
@@ -34,9 +35,13 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
     # udevadm's attribute walk prints the same sysfs attributes (parsers/udevadm_walk.py).
-    "link": ("dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi", "ip"),
-    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
-    "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "dmesg"),
+    "link": (
+        "dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi", "mii-tool",
+        "ip",
+    ),  # fmt: skip
+    # mii-tool reads the PHY's registers (net-tools' mii-tool.c), as ethtool's PHY does.
+    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "mii-tool", "dmesg"),
+    "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "mii-tool", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "dmesg"),
     # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only

@@ -33,3 +33,20 @@ def bus_from_name(name: str | None) -> str | None:
 def wireless_from_name(name: str | None) -> bool:
     """``wl…`` names are Wi-Fi interfaces (systemd's kind prefix, and the kernel's ``wlan%d``)."""
     return bool(re.match(r"^(wl[a-z]|wlan)", name or ""))
+
+
+_PCI_PATH = re.compile(rf"^{_KIND}(?:P(\d{{1,5}}))?p(\d{{1,3}})s(\d{{1,2}})(?:f(\d))?$")
+
+
+def pci_address_from_name(name: str | None) -> str | None:
+    """The PCI address a path name spells (names_pci(): ``P%u`` domain when not 0, ``p%us%u``
+    bus and device, ``f%u`` function; decimal): ``enP1p44s0f3`` → ``0001:2c:00.3``,
+    ``enp130s0f0`` → ``0000:82:00.0``. Names with a ``d<dev_port>``/``n<port name>`` suffix
+    (one PCI function, several ports) and USB names (their PCI part is the host's) give None."""
+    m = _PCI_PATH.match(name or "")
+    if m is None:
+        return None
+    domain, bus, dev, fn = (int(g) if g else 0 for g in m.group(2, 3, 4, 5))
+    if domain > 0xFFFF or bus > 0xFF or dev > 0x1F or fn > 7:
+        return None
+    return f"{domain:04x}:{bus:02x}:{dev:02x}.{fn}"

@@ -15,7 +15,7 @@ from typing import Any
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers
-from sbctune.inventory.ifnames import bus_from_name
+from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.parsers.dmesg_patterns import OF_NAMED, OF_NODE, PRE_DT_PLATFORM
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -451,11 +451,18 @@ def from_usb_devices(parsed: Parsed) -> Iterator[Sighting]:
 
 
 def from_mac_names(names: list[str]) -> Iterator[Sighting]:
+    """What a name itself says: ``enx<MAC>`` its MAC, a PCI path name (``enP1p44s0f3``) its
+    device's PCI address, unless another name shows that function has several ports."""
+    ports = (re.match(r"^(.*p\d+s\d+(?:f\d)?)[dn]\w+$", n) for n in names)
+    multi = {m.group(1) for m in ports if m}
     for name in names:
-        mac = mac_from_name(name)
         key = iface_key(name)
-        if mac and key:
+        if key is None:
+            continue
+        if mac := mac_from_name(name):
             yield Sighting([key, ("mac", mac)])
+        elif (address := pci_address_from_name(name)) and name not in multi:
+            yield Sighting([key, ("pci", address)])
 
 
 def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:

@@ -18,6 +18,7 @@ from . import (
     lshw,
     lspci,
     lsusb,
+    mii_tool,
     netif,
     networkctl_list,
     procfs,
@@ -69,6 +70,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
+    "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
@@ -217,6 +219,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
     if cmd == "ifconfig":
         return "ifconfig", None
+    if cmd == "mii-tool":
+        return ("mii-tool", None) if not (set(args) & _MII_TOOL_ACTIONS) else (None, None)
     if cmd == "iwconfig":
         return "iwconfig", None
     if cmd == "iw" and (
@@ -273,6 +277,8 @@ def resolve_file(path: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+# mii-tool options that change the PHY instead of showing it (-V prints the version)
+_MII_TOOL_ACTIONS = {"-r", "-R", "-A", "-F", "-V", "--restart", "--reset", "--version"}
 _IP_SHOW = {"show", "sh", "s", "list", "ls", "l", "lst"}
 
 
