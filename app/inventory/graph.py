@@ -24,6 +24,7 @@ _DEFAULT = (
     "networkctl",
     "inxi",
     "mii-tool",
+    "ubus",
     "lspci",
     "lsusb -t",
     "lsusb",
@@ -36,12 +37,12 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
     # udevadm's attribute walk prints the same sysfs attributes (parsers/udevadm_walk.py).
     "link": (
-        "dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi", "mii-tool",
-        "ip",
+        "dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi", "ubus",
+        "mii-tool", "ip",
     ),  # fmt: skip
     # mii-tool reads the PHY's registers (net-tools' mii-tool.c), as ethtool's PHY does.
-    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "mii-tool", "dmesg"),
-    "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "mii-tool", "dmesg"),
+    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "ubus", "mii-tool", "dmesg"),
+    "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "ubus", "mii-tool", "dmesg"),
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "dmesg"),
     # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only

@@ -25,6 +25,7 @@ from . import (
     report_tools,
     sysfs,
     system,
+    ubus_device,
     udevadm_walk,
     vcgencmd,
     wireless_tools,
@@ -71,6 +72,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
     "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
+    "ubus network.device": Spec(ubus_device.parse_ubus_device_status, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
     "ethtool -k": Spec(ethtool.parse_ethtool_features, ethtool.EthtoolFeatures, "ethtool_k", True),
@@ -219,6 +221,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
     if cmd == "ifconfig":
         return "ifconfig", None
+    if cmd == "ubus" and args == ["call", "network.device", "status"]:
+        return "ubus network.device", None  # all devices; one named device prints no names
     if cmd == "mii-tool":
         return ("mii-tool", None) if not (set(args) & _MII_TOOL_ACTIONS) else (None, None)
     if cmd == "iwconfig":
