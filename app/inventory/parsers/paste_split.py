@@ -4,7 +4,8 @@ dev``), or one output with the next commands' prompts and outputs pasted after i
 
 The text is cut into parts at what starts another output, whatever tool wrote it:
 
-- a shell prompt with a command (``root@pi:~# lsusb``, ``$ ip a``, ``❯ lshw``), or a line
+- a shell prompt with a command (``root@pi:~# lsusb``, ``$ ip a``, ``❯ lshw``, a Markdown-escaped
+  ``\\# lsusb``), or a line
   that is only a command this inventory reads (``smart_sudo ip link list``, ``ifconfig``);
 - a section header: a title underlined with ``---``/``===`` (raspinfo), ``### name:``
   (armbianmonitor), ``=== name ===``, a lone ``---`` separator;
@@ -29,11 +30,11 @@ from .lazy_pattern import later
 MAX_PARTS = 200
 
 _PROMPT = later(
-    r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s*[#$]|[\w.-]*:[~/]\S*\s*[#$]|[$#❯»]|\S*@\S*\s*~?\s*[$#%])\s+(?P<cmd>\S.*)$"
+    r"^\s*(?:[\w.-]+@[\w.-]+(?::\S*)?\s*[#$]|[\w.-]*:[~/]\S*\s*[#$]|\\?[$#❯»]|\S*@\S*\s*~?\s*[$#%])\s+(?P<cmd>\S.*)$"
 )
 # A line that starts another output (checked only on the lines a cheap substring search finds)
 _BREAK_LINE = later(
-    r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S)"
+    r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*\\?[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S)"
 )
 # A line that _BREAK_LINE (or a title's "---" underline) may match starts with neither "[" nor
 # "<": a log whose every line starts with one (a kernel log's clock or priority) has no break,
