@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -91,6 +92,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "/proc/net/wireless": Spec(
         wireless_tools.parse_proc_net_wireless, netif.NetInterfaces, "netifs"
     ),
+    "iw link": Spec(wireless_tools.parse_iw_link, netif.NetInterfaces, "netifs"),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
     "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),
@@ -231,7 +233,9 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         (args[:1] == ["dev"] and (len(args) == 1 or args[2:] == ["info"]))
         or (len(args) == 2 and args[1] == "info" and args[0] not in {"phy", "dev", "reg"})
     ):
-        return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`; not `... link`
+        return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`
+    if cmd == "iw" and (args[2:] == ["link"] and args[0] == "dev" or args[1:] == ["link"]):
+        return "iw link", None  # `iw dev wlan0 link`, `iw wlan0 link`
     if cmd == "nmcli" and args[:1] and args[0] in {"d", "dev", "device"}:
         rest = [a for a in args[1:] if not a.startswith("-")]
         if not rest or rest[0] in {"status", "s", "show", "sh"}:
@@ -302,6 +306,10 @@ def _run(key: str | None, iface: str | None, text: object, what: str) -> ParsedO
     body, quoted = unquote(to_text(text))  # a paste quoted in a reply: "> > output"
     if quoted and key == "dmesg":
         body = join_quoted_log(body)
+    elif key != "dmesg" and body[:1] in (" ", "\t"):
+        # an output indented as a whole (a Markdown code block by indentation, a tabbed mail):
+        # its common indentation is not the tool's (a kernel log is read at any indentation)
+        body = textwrap.dedent(body)
     parsed, found_warnings = PARSERS[key].parse(body)
     return ParsedOutput(key, parsed, found_warnings, iface)
 

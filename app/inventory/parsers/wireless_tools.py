@@ -88,6 +88,26 @@ def _parse_iw_dev(text: str) -> Parsed[NetInterfaces]:
     return res, finish("iw dev", text, len(res.interfaces), bad)
 
 
+_IW_LINK = later(rf"^Connected to ([0-9a-fA-F:]{{17}}) \(on ({_IFNAME})\)$")
+
+
+def parse_iw_link(text: str) -> Parsed[NetInterfaces]:
+    """``iw dev IFACE link`` (iw's link.c print_link_sta()): ``Connected to BSSID (on IFACE)``
+    then the SSID, frequency, signal and bitrates of the association: a Wi-Fi interface with a
+    link. ``Not connected.`` names no interface (the command line does: nothing is said)."""
+    return guarded("iw link", _parse_iw_link, text, NetInterfaces)
+
+
+def _parse_iw_link(text: str) -> Parsed[NetInterfaces]:
+    res = NetInterfaces()
+    for line in split_lines(text):
+        if (m := _IW_LINK.match(line.strip())) and len(res.interfaces) < 64:
+            netif = NetInterface(name=m.group(2), link_type="ieee802.11")
+            netif.operstate, netif.flags = "UP", ["UP", "LOWER_UP"]
+            res.interfaces.append(netif)
+    return res, finish("iw link", text, len(res.interfaces), 0)
+
+
 def parse_nmcli_device(text: str) -> Parsed[NetInterfaces]:
     """``nmcli device [status]`` (a table) or ``nmcli device show`` (key/value blocks)."""
     return guarded("nmcli device", _parse_nmcli, text, NetInterfaces)
