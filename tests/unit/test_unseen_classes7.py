@@ -90,7 +90,7 @@ def test_the_wireless_tools_are_read_as_commands_people_paste() -> None:
     assert resolve_command("nmcli device status")[0] == "nmcli device"
     assert resolve_command("nmcli device wifi connect x")[0] is None  # not a listing
     assert resolve_command("iw dev")[0] == "iw dev"
-    assert resolve_command("iw dev wlan0 link")[0] is None
+    assert resolve_command("iw dev wlan0 link")[0] == "iw link"  # read since corpus18
     # log files hold the kernel's lines too; debugfs's devices file is usb-devices' format
     assert resolve_command("cat /var/log/syslog")[0] == "dmesg"
     assert resolve_command("tail -f /var/log/kern.log")[0] == "dmesg"

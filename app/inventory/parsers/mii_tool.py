@@ -25,7 +25,7 @@ from .lshw import LshwNetwork, LshwResult
 
 # "IFACE: STATE..., link ok" / "no link"; an optional --watch time before it.
 _STATUS = later(
-    r"^(?:\d\d:\d\d:\d\d )?(?P<name>[A-Za-z0-9_.@-]{1,15}): (?P<state>[^:]{0,120}?),? "
+    r"^(?:\d\d:\d\d:\d\d )?(?P<name>[A-Za-z0-9_.@-]{1,15}): (?:(?P<state>[^:]{0,120}?),? )?"
     r"(?P<link>link ok|no link)$"
 )
 _MEDIUM = later(r"\b(?P<speed>1000|100|10)base(?:T|Tx|T4)(?:-(?P<duplex>HD|FD))?\b")
@@ -54,7 +54,7 @@ def _parse(text: str) -> Parsed[LshwResult]:
             node = LshwNetwork(node="network", source="mii-tool", logical_name=name)
             by_name[name] = node
             res.networks.append(node)
-        _read_state(node, m.group("state"), m.group("link") == "link ok")
+        _read_state(node, m.group("state") or "", m.group("link") == "link ok")
     return res, finish("mii-tool", text, len(res.networks), 0)
 
 

@@ -14,9 +14,12 @@ from sbctune.inventory import parsers as P
 from sbctune.inventory.parsers import ParseWarning
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
+from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
 from sbctune.inventory.parsers.system import parse_device_tree_compatible
+from sbctune.inventory.parsers.ubus_device import parse_ubus_device_status
 from sbctune.inventory.parsers.udevadm_walk import parse_udevadm_walk
+from sbctune.inventory.parsers.wireless_tools import parse_iw_link
 
 from .conftest import read_capture
 
@@ -59,6 +62,17 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
         parse_networkctl_list,
         "reports/x86_systemd_40523_networkctl_list_eno1_no_carrier_wlan_routable.txt",
     ),
+    (
+        "mii-tool -vv",
+        parse_mii_tool,
+        "mii_tool/pi4_linux_3108_syslog_bcmgenet_flap_mii_tool_vv_registers.txt",
+    ),
+    (
+        "ubus network.device",
+        parse_ubus_device_status,
+        "ubus/vr2020_luci_1683_ubus_network_device_status_cut.txt",
+    ),
+    ("iw link", parse_iw_link, "iw_link/x86_cinnamon_9301_iw_dev_link_wlp0s20f3_vht.txt"),
     ("interrupts", P.parse_interrupts, "proc_interrupts/seed000_pi4_alpine.txt"),
     ("softirqs", P.parse_softirqs, "proc_softirqs/netutils_157_x86_6cpu.txt"),
     ("stat", P.parse_proc_stat, "dev_vm/proc_stat.txt"),
