@@ -32,17 +32,20 @@ _DEFAULT = (
     "dmesg",
     "interrupts",
 )
+_LINK_SOURCES = (
+    *("dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi"),
+    *("ubus", "mii-tool", "ip"),
+)
+_SPEED_SOURCES = ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "ubus", "mii-tool", "dmesg")
 PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.
     # udevadm's attribute walk prints the same sysfs attributes (parsers/udevadm_walk.py).
-    "link": (
-        "dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi", "ubus",
-        "mii-tool", "ip",
-    ),  # fmt: skip
-    # mii-tool reads the PHY's registers (net-tools' mii-tool.c), as ethtool's PHY does.
-    "link_speed_mbps": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "ubus", "mii-tool", "dmesg"),
-    "duplex": ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "ubus", "mii-tool", "dmesg"),
+    # ubus: OpenWrt's netifd, which reads the kernel's carrier and ethtool's settings; mii-tool
+    # reads the PHY's registers itself (net-tools' mii-tool.c).
+    "link": _LINK_SOURCES,
+    "link_speed_mbps": _SPEED_SOURCES,
+    "duplex": _SPEED_SOURCES,
     # The newest enumeration wins over a tree taken before a reset.
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "dmesg"),
     # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only

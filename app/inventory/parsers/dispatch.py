@@ -234,7 +234,7 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         or (len(args) == 2 and args[1] == "info" and args[0] not in {"phy", "dev", "reg"})
     ):
         return "iw dev", None  # `iw dev`, `iw dev wlan0 info`, `iw wlan0 info`
-    if cmd == "iw" and (args[2:] == ["link"] and args[0] == "dev" or args[1:] == ["link"]):
+    if cmd == "iw" and ((args[2:] == ["link"] and args[0] == "dev") or args[1:] == ["link"]):
         return "iw link", None  # `iw dev wlan0 link`, `iw wlan0 link`
     if cmd == "nmcli" and args[:1] and args[0] in {"d", "dev", "device"}:
         rest = [a for a in args[1:] if not a.startswith("-")]

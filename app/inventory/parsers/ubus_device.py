@@ -41,7 +41,8 @@ def _parse(text: str) -> Parsed[LshwResult]:
             continue
         if depth == 1 and (m := _OPEN.match(line)):
             _keep(res, node, kind)
-            node, kind = LshwNetwork(node="network", source="ubus", logical_name=m.group("name")), []
+            node = LshwNetwork(node="network", source="ubus", logical_name=m.group("name"))
+            kind = []
         elif depth == 2 and node is not None and (f := _FIELD.match(line)):
             _read(node, kind, f.group("key"), f.group("value").strip())
         depth += line.count("{") + line.count("[") - line.count("}") - line.count("]")
