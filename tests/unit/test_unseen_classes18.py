@@ -105,3 +105,10 @@ def test_a_markdown_escaped_prompt_starts_another_output() -> None:
     assert [cmd for cmd, _ in parts][:2] == ["ethtool eth0", "cat /proc/cpuinfo | grep Model"]
     inv = inspect_bundle(CORPUS / _ESCAPED)
     assert inv.board.model == "Raspberry Pi 4 Model B Rev 1.4"
+
+
+def test_mii_tool_failing_on_a_phy_says_so_not_that_nothing_was_read() -> None:
+    inv = inspect_bundle(CORPUS / "pi3bplus_linux_3939_ip_a_admin_down_mii_tool_vv_einval")
+    said = " ".join(inv.warnings)
+    assert "eth0's PHY could not be read (invalid argument)" in said
+    assert "nothing could be read" not in said

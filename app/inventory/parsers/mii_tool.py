@@ -19,7 +19,7 @@ names (media_list(..., best=1): ``1000baseT-FD``, ``100baseTx-HD``, ``10baseT-FD
 
 from __future__ import annotations
 
-from .common import Parsed, finish, guarded, is_noise, split_lines
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
 from .lazy_pattern import later
 from .lshw import LshwNetwork, LshwResult
 
@@ -29,6 +29,7 @@ _STATUS = later(
     r"(?P<link>link ok|no link)$"
 )
 _MEDIUM = later(r"\b(?P<speed>1000|100|10)base(?:T|Tx|T4)(?:-(?P<duplex>HD|FD))?\b")
+_FAILED = later(r"^SIOCGMIIPHY on '(?P<name>[A-Za-z0-9_.@-]{1,15})' failed: (?P<why>.{1,60})$")
 _FORCED = later(r"^(?P<speed>1000|100|10) Mbit, (?P<duplex>full|half) duplex$")
 MAX_NODES = 256
 
@@ -40,12 +41,20 @@ def parse_mii_tool(text: str) -> Parsed[LshwResult]:
 def _parse(text: str) -> Parsed[LshwResult]:
     res = LshwResult()
     by_name: dict[str, LshwNetwork] = {}
+    said: list[ParseWarning] = []
     for line in split_lines(text):
         if is_noise(line) or line[:1].isspace():
             continue  # -v's indented detail lines, -vv's register rows
+        if (failed := _FAILED.match(line)) and len(said) < 8:
+            # the driver answers no MII ioctl (phylib drivers without one, a device set down)
+            why = failed.group("why").strip().lower()
+            said.append(
+                ParseWarning("mii-tool", f"{failed.group('name')}'s PHY could not be read ({why})")
+            )
+            continue
         m = _STATUS.match(line)
         if m is None:
-            continue  # the prompt, "Using SIOCGMIIPHY=...", "SIOCGMIIPHY on 'eth0' failed"
+            continue  # the prompt, "Using SIOCGMIIPHY=..."
         name = m.group("name")
         node = by_name.get(name)
         if node is None:
@@ -55,7 +64,7 @@ def _parse(text: str) -> Parsed[LshwResult]:
             by_name[name] = node
             res.networks.append(node)
         _read_state(node, m.group("state") or "", m.group("link") == "link ok")
-    return res, finish("mii-tool", text, len(res.networks), 0)
+    return res, finish("mii-tool", text, len(res.networks), 0, said)
 
 
 def _read_state(node: LshwNetwork, state: str, link: bool) -> None:
