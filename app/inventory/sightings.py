@@ -9,6 +9,7 @@ sources.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -452,16 +453,20 @@ def from_usb_devices(parsed: Parsed) -> Iterator[Sighting]:
 
 def from_mac_names(names: list[str]) -> Iterator[Sighting]:
     """What a name itself says: ``enx<MAC>`` its MAC, a PCI path name (``enP1p44s0f3``) its
-    device's PCI address, unless another name shows that function has several ports."""
+    device's PCI address, unless another name shows that function has several ports or
+    another name spells the same address (``enp2s0`` and ``wlp2s0``: two logs, or a card
+    changed; which is which is not said)."""
     ports = (re.match(r"^(.*p\d+s\d+(?:f\d)?)[dn]\w+$", n) for n in names)
     multi = {m.group(1) for m in ports if m}
+    spelled = {n: pci_address_from_name(n) for n in names if n not in multi}
+    taken = Counter(a for a in spelled.values() if a)
     for name in names:
         key = iface_key(name)
         if key is None:
             continue
         if mac := mac_from_name(name):
             yield Sighting([key, ("mac", mac)])
-        elif (address := pci_address_from_name(name)) and name not in multi:
+        elif (address := spelled.get(name)) and taken[address] == 1:
             yield Sighting([key, ("pci", address)])
 
 

@@ -112,3 +112,10 @@ def test_mii_tool_failing_on_a_phy_says_so_not_that_nothing_was_read() -> None:
     said = " ".join(inv.warnings)
     assert "eth0's PHY could not be read (invalid argument)" in said
     assert "nothing could be read" not in said
+
+
+def test_two_names_spelling_one_address_join_neither() -> None:
+    """`enp2s0` and `wlp2s0` cannot both be 0000:02:00.0 on one machine: two machines' logs
+    or a card changed, and which name is which device is not said."""
+    keys = [s.keys for s in from_mac_names(["enp2s0", "wlp2s0", "enp3s0"])]
+    assert keys == [[("if", "enp3s0"), ("pci", "0000:03:00.0")]]
