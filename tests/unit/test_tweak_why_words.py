@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog import load_catalog
 from sbctune.cli.tune_plan_text import plan_lines
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.tuning import catalog
 from sbctune.tuning.model import PlannedTweak, TuningPlan
 from sbctune.tuning.why_words import why_for
+from tests.unit.test_advice_seeds import PROFILES
 
 
 def _inventory(board: str, nic: Nic) -> Inventory:
@@ -115,3 +118,31 @@ def test_tune_plan_shows_the_why_for_this_board() -> None:
     text = "\n".join(plan_lines(TuningPlan("eth0", [item])))
     assert "Why: On a Pi the NIC's receive work is CPU-bound" in text
     assert PI4_TEST not in text and "834" not in text
+
+
+@pytest.mark.parametrize("tweak_id", ("rps-rfs", *BOARD_TWEAKS))
+@pytest.mark.parametrize("profile", ["pi4-ax88179", "pi4-rtl8153"])
+def test_seed_labs_of_the_pi4_test_keep_it(tweak_id: str, profile: str) -> None:
+    """The lab's Pi 4 profiles: the board is not read (the write-up names it only in prose),
+    the adapter is the published test's own."""
+    inventory = inspect_bundle(PROFILES / profile)
+    assert inventory.board.catalog_id is None
+    nic = inventory.nic("eth1")
+    why, sources = why_for(catalog.tweak(tweak_id), inventory, nic)
+    assert PI4_TEST in why
+    assert [s for s in sources if "seed 000" in s]
+
+
+@pytest.mark.parametrize("tweak_id", ("rps-rfs", *BOARD_TWEAKS))
+def test_pi1b_seed_lab_gets_no_pi4_test(tweak_id: str) -> None:
+    inventory = inspect_bundle(PROFILES / "pi1b-smsc95xx")
+    why, sources = why_for(catalog.tweak(tweak_id), inventory, inventory.nic("eth0"))
+    assert PI4_TEST not in why
+    assert not [s for s in sources if "seed 000" in s]
+
+
+def test_evidence_names_catalog_boards() -> None:
+    boards = {b.id for b in load_catalog().boards} | {"unknown"}
+    for tweak in catalog.load_tweaks():
+        for evidence in tweak.evidence:
+            assert set(evidence.boards) <= boards, (tweak.id, evidence.boards)
