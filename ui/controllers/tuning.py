@@ -182,7 +182,7 @@ class TuningController(QObject):
             self.guard_read.emit(GUARD_UNREACHABLE)
             return
         self.unread_guard = None
-        if state == "reverted":
+        if state == "reverted" and self._state.tuning is applied:  # not a new login's
             self._state.model.tuning_reverted()
         self.guard_read.emit(guard_words(state))
 
