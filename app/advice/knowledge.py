@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.errors import UserError
+from sbctune.tuning.model import Evidence
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,24 @@ class TweakSet:
     tweaks: tuple[str, ...]
     why: str
     sources: tuple[str, ...]
+    # Where the sources' published tests fit, any of these (boards, buses, drivers; none:
+    # anywhere): a Pi 4 test is no source for a Pi 5's advice (tuning/why_words.py fits).
+    sources_when: tuple[Evidence, ...] = ()
+
+
+def _when(sources: tuple[str, ...], when: Any) -> Evidence:
+    if not isinstance(when, dict) or set(when) - {"boards", "buses", "drivers"}:
+        raise ValueError(f"sources_when {when!r}")
+    return Evidence(
+        "", sources, _strs(when.get("boards")), _strs(when.get("buses")),
+        _strs(when.get("drivers")),
+    )  # fmt: skip
+
+
+def _tweak_set(v: dict[str, Any]) -> TweakSet:
+    sources = _strs(v.get("sources"))
+    fit = tuple(_when(sources, w) for w in v.get("sources_when") or ())
+    return TweakSet(_strs(v["tweaks"]), str(v["why"]), sources, fit)
 
 
 @dataclass(frozen=True)
@@ -25,6 +44,9 @@ class TweakGain:
     high: float
     text: str
     source: str
+    # The boards the source measured on ("unknown": a board not read; none: any): a Pi 4's
+    # clock figures are no gain to show on a Pi 5.
+    boards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,12 +89,16 @@ def _strs(value: Any) -> tuple[str, ...]:
 def parse_knowledge(data: dict[str, Any]) -> Knowledge:
     try:
         return Knowledge(
-            tweaks_for={
-                key: TweakSet(_strs(v["tweaks"]), str(v["why"]), _strs(v.get("sources")))
-                for key, v in data["tweaks_for"].items()
-            },
+            tweaks_for={key: _tweak_set(v) for key, v in data["tweaks_for"].items()},
             tweak_gains={
-                key: TweakGain(str(v["chip"]), v["low"], v["high"], v["text"], v["source"])
+                key: TweakGain(
+                    str(v["chip"]),
+                    v["low"],
+                    v["high"],
+                    v["text"],
+                    v["source"],
+                    _strs(v.get("boards")),
+                )
                 for key, v in data.get("tweak_gains", {}).items()
             },
             drivers={

@@ -133,7 +133,12 @@ class NicAdvisorBase:
         found = self.knowledge.tweaks_for.get(bottleneck)
         if found is None:
             return
+        from sbctune.tuning.why_words import fits
         from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
+
+        board = self.inv.board.catalog_id
+        fit = not found.sources_when or any(fits(w, board, self.nic) for w in found.sources_when)
+        sources = found.sources if fit else ()
 
         self.recommend(
             "tweak",
@@ -143,7 +148,7 @@ class NicAdvisorBase:
             + (f" (at most ~{ceiling:.0f} Mbit/s: the link's limit)" if ceiling else ""),
             0.0,
             None,
-            list(found.sources),
+            list(sources),
             evidence,
             tweaks=found.tweaks,
         )

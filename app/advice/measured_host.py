@@ -251,7 +251,8 @@ class HostChecks(NicAdvisorBase):
             [tx.cite()] + ([full_now.cite()] if full_now else []),
         )
         gain = self.knowledge.tweak_gains.get("boot-arm-freq")
-        if gain and gain.chip == chip.id:
+        board = self.inv.board.catalog_id or "unknown"  # tuning/why_words.py UNKNOWN_BOARD
+        if gain and gain.chip == chip.id and (not gain.boards or board in gain.boards):
             self.recommend(
                 "tweak",
                 "Raise the CPU clock (over-clock)",

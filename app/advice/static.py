@@ -432,12 +432,21 @@ class _Advisor:
                     else ", and the IRQ can be moved off CPU0."
                 ),
                 "less CPU0 saturation; gains depend on the load (measure)",
-                ["seed-000"],
+                ["seed-000"] if self._pi4_test_fits("rps-rfs", nic) else [],
                 0.0,
                 None,
                 tweaks=["rps-rfs"],
             )
             return
+
+    def _pi4_test_fits(self, tweak_id: str, nic: Nic) -> bool:
+        """Whether the tweak's why cites the Pi 4 test (seed 000) for this board and NIC
+        (tuning/why_words.py): on a Pi 5 or a Pi 1 it is no source."""
+        from sbctune.tuning import catalog  # the tweak catalogue, only when needed
+        from sbctune.tuning.why_words import why_for
+
+        _, sources = why_for(catalog.tweak(tweak_id), self.inv, nic)
+        return any(source.startswith("seed 000 ") for source in sources)
 
     def registration(self, nic: Nic) -> list[str]:
         if not self.parsed.dmesg_text or not nic.name:

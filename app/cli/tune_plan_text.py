@@ -70,6 +70,8 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         f"{item.tweak.title}: {state}  [{', '.join(flags)}]",
         f"  {item.reason}",
     ]
+    if item.why:  # for this board and NIC (tuning/why_words.py): never a Pi 4's test on a Pi 5
+        lines.append(f"  Why: {item.why}")
     if item.needs_link_consent:
         lines.append(f"  (to allow it: run again with the flag {ALLOW_FLAG})")
     for change in item.changes:

@@ -9,6 +9,10 @@ from sbctune.inventory.model import Inventory, Nic
 from sbctune.textsafe import visible
 from sbctune.tuning.model import Evidence, Tweak
 
+# `when.boards` may name "unknown": a Pi whose board was not read (the seed labs: a write-up
+# names its board only in prose), met only with the adapters the published test used.
+UNKNOWN_BOARD = "unknown"
+
 
 def _queues(count: int | None) -> str:
     if count is None or count < 1:
@@ -16,8 +20,10 @@ def _queues(count: int | None) -> str:
     return " with one receive queue" if count == 1 else f" with {count} receive queues"
 
 
-def _fits(evidence: Evidence, board: str | None, nic: Nic | None) -> bool:
-    if evidence.boards and board not in evidence.boards:
+def fits(evidence: Evidence, board: str | None, nic: Nic | None) -> bool:
+    """Whether a published test's board, bus and driver fit this Pi (empty: any; a board not
+    read is "unknown")."""
+    if evidence.boards and (board or UNKNOWN_BOARD) not in evidence.boards:
         return False
     if evidence.buses and (nic is None or nic.bus not in evidence.buses):
         return False
@@ -44,7 +50,7 @@ def why_for(
     if here:
         parts.append(here)
     for evidence in tweak.evidence:
-        if _fits(evidence, board, nic):
+        if fits(evidence, board, nic):
             parts.append(evidence.text)
             sources += [s for s in evidence.sources if s not in sources]
     return " ".join(parts), tuple(sources)

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from sbctune import tuning
 from sbctune.errors import UserError
 from sbctune.history import History
-from sbctune.remote import Session
+from sbctune.remote import RemoteError, Session
 from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
@@ -52,6 +52,26 @@ SESSION_WORDS = {  # a guarded session's state on the Pi, in words (tuning.model
     "reverting": "as being put back",
     "revert_failed": "as not put back: its revert failed",
 }
+# After its tries the Pi did not answer (SSH gone): what the guard does there by itself
+# (app/tuning/scripts.py: guard.sh runs `revert.sh guard` at the deadline unless the session
+# was kept), and what to do. Reconnecting reads it back (guard_reconnected).
+GUARD_UNREACHABLE = (
+    "The guard's time is up, but the Pi could not be reached to read back what it did. "
+    "The guard runs on the Pi by itself: at its deadline it puts the settings back unless "
+    "you kept them, whether or not this window is connected. Connect to the Pi again: "
+    "sbctune then reads back what the guard did and shows it here."
+)
+GUARD_REVERTED = "The guard ran out: the Pi reverted the settings by itself."
+
+
+def guard_words(state: str) -> str:
+    """What the Pi read back says about a session whose guard ran out."""
+    if state == "reverted":
+        return GUARD_REVERTED
+    if state == "confirmed":
+        return "The Pi reports the tuning as kept."
+    words = SESSION_WORDS.get(state, "in a state sbctune could not read")
+    return f"The guard ran out; the Pi reports the tuning {words}."
 
 
 class TuningController(QObject):
@@ -74,6 +94,10 @@ class TuningController(QObject):
         self.plan: TuningPlan | None = None
         # The user agreed to changes that briefly drop the SSH NIC's link (the Tune page's box).
         self.allow_link_restart = False
+        # A guarded session whose end the Pi could not be asked about (SSH gone): read back at
+        # the next connection (the s13 walk: the page kept saying "reading back…").
+        self.unread_guard: str | None = None
+        state.connection_changed.connect(self._reconnected)
 
     @property
     def running(self) -> bool:
@@ -139,21 +163,42 @@ class TuningController(QObject):
         if applied is None:
             return
         state = None
-        for _ in range(tries):  # the Pi's guard may need a moment after the countdown
-            found = await tuning.status(self._session(), history=self._history)
+        for attempt in range(tries):  # the Pi's guard may need a moment after the countdown
+            if attempt:
+                await asyncio.sleep(GUARD_READ_PAUSE_S)
+            session = self._state.session
+            if session is None or session.closed:
+                continue  # SSH is gone: the next try may find a new connection
+            try:
+                found = await tuning.status(session, history=self._history)
+            except RemoteError:  # the connection dropped while asking
+                continue
             mine = next((s for s in found if s.id == applied.id), None)
             state = mine.state if mine is not None else "reverted"
             if state in ("reverted", "confirmed", "revert_failed"):
                 break
-            await asyncio.sleep(GUARD_READ_PAUSE_S)
-        if state == "reverted":
+        if state is None:
+            self.unread_guard = applied.id
+            self.guard_read.emit(GUARD_UNREACHABLE)
+            return
+        self.unread_guard = None
+        if state == "reverted" and self._state.tuning is applied:  # not a new login's
             self._state.model.tuning_reverted()
-            self.guard_read.emit("The guard ran out: the Pi reverted the settings by itself.")
-        elif state == "confirmed":
-            self.guard_read.emit("The Pi reports the tuning as kept.")
-        else:
-            words = SESSION_WORDS.get(state or "", "in a state sbctune could not read")
-            self.guard_read.emit(f"The guard ran out; the Pi reports the tuning {words}.")
+        self.guard_read.emit(guard_words(state))
+
+    def _reconnected(self) -> None:
+        """A connection came back after the guard ran out unread: read back what it did."""
+        session = self._state.session
+        if self.unread_guard is not None and session is not None and not session.closed:
+            self._start(self._read_unread(self.unread_guard), "tuning-guard-reread")
+
+    async def _read_unread(self, session_id: str) -> None:
+        found = await tuning.status(self._session(), history=self._history)
+        mine = next((s for s in found if s.id == session_id), None)
+        if mine is None:  # another Pi (or its sessions were cleared): wait for the right one
+            return
+        self.unread_guard = None
+        self.guard_read.emit(guard_words(mine.state))
 
     def guard_left(self) -> float | None:
         applied = self._state.tuning
