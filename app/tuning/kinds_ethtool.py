@@ -190,11 +190,12 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
             continue
         # The kernel drops GSO while scatter-gather is off (netdev_fix_features): where SG can
-        # go on, the plan turns it on first and GSO comes back with it (the s13 walk: the plan
-        # said "the kernel keeps it off" and then turned SG on for TSO).
+        # go on, the plan turns it on and GSO, already requested, comes back with it (the s13
+        # walk: the plan said "the kernel keeps it off" and then turned SG on for TSO). No
+        # `-K gso` of its own: reverting one would write "off" over the user's request, and
+        # the Pi would not read back as before ("off [requested on]").
         gso_waits_for_sg = short == "gso" and feature.requested and not feature.enabled
         if gso_waits_for_sg and _sg_on_first(ctx, item, features.features):
-            item.changes.append(_ethtool_change(ctx.iface, "-K", short, "off", "on"))
             continue
         if feature.requested and not feature.enabled:
             # Already asked for; the kernel keeps it off because a feature it needs is off

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from sbctune.advice.inspect import inspect_host
+from sbctune.lab import load_profile
 from sbctune.lab.model import LabInfo
 from tests.lab_support import connect_to_lab
 
@@ -31,8 +32,9 @@ async def test_pi5_lab_shows_no_nic_and_no_cpus_of_this_machine(
     assert [nic for nic in shown if nic[0] not in named] == [], shown
     eth0 = inventory.nic("eth0")
     assert eth0 is not None and eth0.driver == "macb", shown
-    # No /proc/cpuinfo or /proc/interrupts was captured: the cores are unknown, not this host's.
-    assert inventory.board.cpu_cores is None, inventory.board
+    # No /proc/cpuinfo or /proc/interrupts was captured: the cores shown are the profile's (a
+    # Pi 5's four, from the lab's cpu tree, /sys/devices/system/cpu/present), never this host's.
+    assert inventory.board.cpu_cores == load_profile("pi5-macb").cpu.count == 4, inventory.board
     assert cpuinfo.stdout == "" and "/proc/cpuinfo" in collection.files
     # The kernel log was not captured: the lab says so instead of showing this host's.
     assert log.exit_code == 1 and log.stdout == "", log

@@ -47,6 +47,7 @@ def _version(tmp_path: Path, driver: str, kernel: str) -> str:
     return line.removeprefix("version:").strip()
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @pytest.mark.parametrize("driver", sorted(WRITTEN))
 def test_ethtool_i_shows_the_version_the_drivers_get_drvinfo_leaves(
     tmp_path: Path, driver: str
@@ -54,6 +55,7 @@ def test_ethtool_i_shows_the_version_the_drivers_get_drvinfo_leaves(
     assert _version(tmp_path, driver, KERNEL) == WRITTEN[driver]
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_no_kernel_named_claims_only_a_version_the_driver_writes(tmp_path: Path) -> None:
     assert _version(tmp_path, "bcmgenet", "") == ""  # the release is not known
     assert _version(tmp_path, "r8152", "") == "v1.12.13"  # the driver's own, any kernel
@@ -74,6 +76,7 @@ def test_every_pasted_driver_with_its_own_get_drvinfo_says_what_it_writes() -> N
     assert missing == []
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @pytest.mark.parametrize(
     ("chip", "firmware"),
     [
