@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 
 from sbctune import lab as lab_api
@@ -172,6 +173,15 @@ def lab(request: pytest.FixtureRequest, lab_factory: Callable[..., LabInfo]) -> 
     """A running lab (profile pi4-ax88179 unless parametrized indirectly with a profile)."""
     profile = getattr(request, "param", DEFAULT_PROFILE)
     return lab_factory(profile)
+
+
+def raw_ssh(info: LabInfo) -> Any:
+    """A plain asyncssh connection to the lab as its user (no known hosts, keys or agent), for
+    tests that read what the lab's own commands print, outside the product's Session."""
+    return asyncssh.connect(
+        info.host, port=info.port, username=info.user, password=info.password,
+        known_hosts=None, client_keys=None, agent_path=None,
+    )  # fmt: skip
 
 
 async def connect_to_lab(lab: LabInfo, known_hosts_dir: Path) -> Session:

@@ -13,7 +13,7 @@ from sbctune.lab.model import LabInfo
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import connect_via_dialog
+from tests.gui.guard_support import armed_short_guard, stored_state
 
 pytestmark = [pytest.mark.lab]
 
@@ -23,24 +23,12 @@ def test_the_guard_running_out_is_read_back_and_the_history_follows(
 ) -> None:
     tune = window.page("tune")
     assert isinstance(tune, TunePage)
-    controller = tune.controller
 
     async def scenario() -> None:
-        await connect_via_dialog(window, lab)
-        await until(lambda: window.state.inventory is not None, 60, "the inventory")
-        controller.load_plan()
-        await until(lambda: controller.plan is not None and not controller.running, 60, "plan")
-        controller.apply(["cpu-governor-performance"], guard_seconds=5)
-        await until(lambda: window.state.tuning_state == "guarded", 60, "the guard armed")
-        applied = window.state.tuning
-        assert applied is not None
-        (device,) = window.history.devices()
-        assert device.id is not None
+        applied, device_id = await armed_short_guard(window, lab, tune)
         await until(lambda: "reading back" in tune.guard_text.text(), 30, "the countdown's end")
         await until(lambda: "reverted the settings" in tune.guard_text.text(), 40, "read back")
         assert window.state.tuning_state == "reverted"
-        (stored,) = [r for r in window.history.tuning_sessions(device.id)
-                     if r.data.get("id") == applied.id]  # fmt: skip
-        assert stored.state == "reverted"
+        assert stored_state(window, device_id, applied.id) == "reverted"
 
     drive(scenario(), timeout=200)

@@ -15,7 +15,8 @@ from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import _fill, connect_via_dialog
+from tests.gui.guard_support import armed_short_guard, stored_state
+from tests.gui.test_wizard_lab import _fill
 
 pytestmark = [pytest.mark.lab]
 
@@ -28,16 +29,7 @@ def test_guard_out_with_ssh_closed_says_so_and_reconnecting_reads_it_back(
     controller = tune.controller
 
     async def scenario() -> None:
-        await connect_via_dialog(window, lab)
-        await until(lambda: window.state.inventory is not None, 60, "the inventory")
-        controller.load_plan()
-        await until(lambda: controller.plan is not None and not controller.running, 60, "plan")
-        controller.apply(["cpu-governor-performance"], guard_seconds=5)
-        await until(lambda: window.state.tuning_state == "guarded", 60, "the guard armed")
-        applied = window.state.tuning
-        assert applied is not None
-        (device,) = window.history.devices()
-        assert device.id is not None
+        applied, device_id = await armed_short_guard(window, lab, tune)
         session = window.state.session
         assert session is not None
         await session.close()  # the SSH connection is gone (really closed, not a stand-in)
@@ -45,9 +37,8 @@ def test_guard_out_with_ssh_closed_says_so_and_reconnecting_reads_it_back(
         await until(lambda: "reading back" in tune.guard_text.text(), 30, "the countdown's end")
         await until(lambda: "could not be reached" in tune.guard_text.text(), 40, "the tries")
         assert "puts the settings back" in tune.guard_text.text()
-        (stored,) = [r for r in window.history.tuning_sessions(device.id)
-                     if r.data.get("id") == applied.id]  # fmt: skip
-        assert stored.state != "reverted"  # nothing read yet: the history does not guess
+        # nothing read yet: the history does not guess
+        assert stored_state(window, device_id, applied.id) != "reverted"
         # Connect again (the host key is known now: no question): the state is read back.
         page = window.page("connect")
         assert isinstance(page, ConnectPage)
@@ -56,8 +47,6 @@ def test_guard_out_with_ssh_closed_says_so_and_reconnecting_reads_it_back(
         page.connect_button.click()
         await until(lambda: "reverted the settings" in tune.guard_text.text(), 60, "read back")
         assert controller.unread_guard is None
-        (stored,) = [r for r in window.history.tuning_sessions(device.id)
-                     if r.data.get("id") == applied.id]  # fmt: skip
-        assert stored.state == "reverted"
+        assert stored_state(window, device_id, applied.id) == "reverted"
 
     drive(scenario(), timeout=240)

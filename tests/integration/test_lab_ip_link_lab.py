@@ -11,10 +11,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import asyncssh
 import pytest
 
 from sbctune.lab import LabInfo
+from tests.lab_support import raw_ssh
 
 pytestmark = [pytest.mark.lab]
 
@@ -23,10 +23,7 @@ async def test_the_pi4_nics_show_the_kernels_default_qdiscs(
     lab_factory: Callable[..., LabInfo],
 ) -> None:
     info = lab_factory("pi4-rtl8153")
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
         done = await conn.run("ip -d -j link show", check=False)
     assert done.exit_status == 0, done.stderr
     qdisc = {link["ifname"]: link.get("qdisc") for link in json.loads(str(done.stdout))}
@@ -42,10 +39,7 @@ async def test_usb_nics_show_the_tso_and_gso_maximum_their_driver_sets(
     RTL_LIMITED_TSO_SIZE 16354 (rtl8152_probe_once); bcmgenet never calls it, so it keeps
     alloc_netdev_mqs's 65536, where a veth shows GSO_MAX_SIZE (524280)."""
     info = lab_factory("pi4-rtl8153")
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
         done = await conn.run("ip -d -j link show", check=False)
         text = await conn.run("ip -d link show eth1", check=False)
     links = {link["ifname"]: link for link in json.loads(str(done.stdout))}
@@ -61,10 +55,7 @@ async def test_bcmgenet_shows_the_queues_it_allocates_and_uses_the_hardwares(
     `ip -d link` shows (numtxqueues 5 numrxqueues 5), and uses GENET v5's: 5 TX, 1 RX
     (netif_set_real_num_rx_queues), the queues sysfs lists."""
     info = lab_factory("pi4-rtl8153")
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
         done = await conn.run("ip -d -j link show eth0", check=False)
         queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
     (link,) = json.loads(str(done.stdout))

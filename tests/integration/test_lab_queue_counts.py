@@ -13,11 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import pytest
 
 from sbctune.lab import LabInfo
 from tests.lab_profiles import profile_copy
+from tests.lab_support import raw_ssh
 
 pytestmark = [pytest.mark.lab]
 XPS = "/sys/class/net/eth0/queues/tx-0/xps_cpus"
@@ -30,10 +30,7 @@ def _stmmac_profile(tmp_path: Path) -> Path:
 
 
 async def _xps(info: LabInfo) -> tuple[Any, Any]:
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
         queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
         script = f"echo 3 > {XPS} && cat {XPS}"
         done = await conn.run(
@@ -62,10 +59,7 @@ async def test_a_multiqueue_nic_shows_its_drivers_queues_in_sysfs(
     board. veth_newlink puts a veth's peer at one queue of each (veth_init_queues) whatever it
     was allocated with, so the lab sets the counts in use itself."""
     info = lab_factory("cm4-i340-igb")
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
         igb = await conn.run("ls /sys/class/net/eth1/queues", check=False)
         genet = await conn.run("ls /sys/class/net/eth0/queues", check=False)
     assert igb.stdout.split() == [*(f"rx-{i}" for i in range(4)), *(f"tx-{i}" for i in range(4))]
@@ -80,10 +74,7 @@ async def test_the_pi4s_genet_has_its_five_transmit_queues_in_use(
     Before, the veth peer kept one queue in use (veth_init_queues reads the host end's
     attributes), so the lab showed tx-0 only."""
     info = lab_factory("pi4-ax88179")
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
         queues = await conn.run("ls /sys/class/net/eth0/queues", check=False)
         xps = "/sys/class/net/eth0/queues/tx-4/xps_cpus"
         done = await conn.run(f"sudo -S -p '' bash -c 'echo 3 > {xps} && cat {xps}'",
@@ -101,10 +92,7 @@ async def test_ethtool_channels_change_the_queues_in_use(
     showed and bounced the link, but the veth kept its 4 queues, allocated 4."""
     info = lab_factory("cm4-i340-igb")
     sudo = "sudo -S -p '' "
-    async with asyncssh.connect(
-        info.host, port=info.port, username=info.user, password=info.password,
-        known_hosts=None, client_keys=None, agent_path=None,
-    ) as conn:  # fmt: skip
+    async with raw_ssh(info) as conn:
 
         async def run(command: str) -> str:
             done = await conn.run(sudo + command, input=info.password + "\n", check=False)
