@@ -21,6 +21,7 @@ from typing import Any
 
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
+from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import (
@@ -111,6 +112,7 @@ def interface_state(
     queues: tuple[int, int] | None = None,
     clock_mhz: int | None = None,
     speed_mbps: float | None = None,
+    mac: str = "",
 ) -> dict[str, Any]:
     """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues);
     `clock_mhz` the board's MAC clock (stmmac's rx-usecs units); `speed_mbps` the link's speed
@@ -142,6 +144,7 @@ def interface_state(
     state["channels"] = channels_state(driver, chip, kernel, queues)
     queue_pairs(state, driver, chip, kernel)
     state["rxfh"] = rxfh_state(driver, chip, kernel, queues)  # ethtool -x
+    state["misc"] = misc_state(driver, chip, kernel, mac, queues)  # ethtool -n, -T, -P, -d
     state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
     per_queue = stats_per_queue(driver)
@@ -197,6 +200,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
             spec.mac_clock_mhz,
             spec.link.link_speed_mbps or VETH_SPEED_MBPS,  # the speed the lab's sysfs shows
+            spec.mac or "",
         )
         for spec in profile.interfaces
         if spec.driver

@@ -1,7 +1,8 @@
 """The lab's stateful ``ethtool`` for the tuning knobs (stdlib only: copied in as a script).
 
 Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``,
-``-x`` and ``-S`` for interfaces with state in ``ETHTOOL_STATE`` (``sbctune.lab.ethtool_state``);
+``-x``, ``-n``, ``-T``, ``-P``, ``-d`` and ``-S`` for interfaces with state in ``ETHTOOL_STATE``
+(``sbctune.lab.ethtool_state``);
 anything else goes to the capture-printing script (``FALLBACK``). Formats and error texts are
 ethtool 6.1's over netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink
 error: Operation not supported`` for a missing op; extack as ``netlink error: MESSAGE (offset
@@ -44,6 +45,13 @@ from sbctune.lab.fake_ethtool_knobs import (
     show_rings,
 )
 from sbctune.lab.fake_ethtool_link import set_link, show_link, write_link_speed
+from sbctune.lab.fake_ethtool_misc import (
+    answers,
+    show_ntuple,
+    show_permaddr,
+    show_regs,
+    show_tsinfo,
+)
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
@@ -65,6 +73,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_link",
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",
+    "fake_ethtool_misc",  # after fake_ethtool_rxfh: it reads its rx_rings
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -112,6 +121,8 @@ def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
     """What ``run`` answers to ``ethtool OPTION IFNAME`` for a read option, as a shown file."""
     if (option == "-i" and not dev.get("info")) or (option == "-x" and not dev.get("rxfh")):
         return CAPTURE + "\n"
+    if option in MISC and not answers(option, dev):
+        return CAPTURE + "\n"
     try:
         return "0\n" + SHOW[option](ifname, dev)
     except Failure as failure:
@@ -147,7 +158,12 @@ SHOW = {
     "--show-eee": show_eee,
     "-l": show_channels,
     "-x": show_rxfh,
+    "-n": show_ntuple,
+    "-T": show_tsinfo,
+    "-d": show_regs,
 }
+# answered from the driver's ops (ethtool_misc); where it cannot say, the capture answers
+MISC = ("-n", "-T", "-d", "-P")
 # The requests ethtool 6.1 makes over netlink whose kernel handler calls ethnl_ops_begin (hence a
 # driver's ethtool_ops.begin): rings, coalesce, pause, eee, channels and the features set; the
 # features read (features_prepare_data) does not. Their exit codes on failure.
@@ -170,7 +186,7 @@ def refused_while_down(option: str, ifname: str, dev: dict[str, Any]) -> Failure
 
 
 # Read on every call, never from a shown file: the values move (the lab's real traffic).
-LIVE = {"-S": show_stats}
+LIVE = {"-S": show_stats, "-P": show_permaddr}  # -P: the lab's sysfs address where no MAC
 SET = {
     "-G": set_rings,
     "-C": set_coalesce,
@@ -202,8 +218,10 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         return None
     if option == "-x" and not known.get("rxfh"):
         return None  # a driver whose RSS the table cannot say: the capture answers
-    if option in LIVE and known.get("stats") is None:
+    if option == "-S" and known.get("stats") is None:
         return None
+    if option in MISC and (rest or not answers(option, known)):
+        return None  # a driver's own answer the table cannot give, or -n rx-flow-hash ...: capture
     if option == "-s" and known.get("link") is None:
         return None  # no facts nor capture of the link settings: the capture script answers
     busy = refused_while_down(option, ifname, known)

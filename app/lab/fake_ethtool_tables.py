@@ -23,6 +23,12 @@ ALIASES = {
     "--change": "-s",
     "--show-rxfh-indir": "-x",
     "--show-rxfh": "-x",
+    "--show-nfc": "-n",
+    "--show-ntuple": "-n",
+    "-u": "-n",
+    "--show-time-stamping": "-T",
+    "--show-permaddr": "-P",
+    "--register-dump": "-d",
 }
 RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
 COALESCE_LAYOUT: list[list[str]] = [

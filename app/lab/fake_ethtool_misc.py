@@ -1,0 +1,79 @@
+"""``ethtool -n``, ``-T``, ``-P`` and ``-d`` as ethtool 6.1 prints them (stdlib only: copied
+into the standalone script). What each driver has: ``ethtool_misc.misc_state``.
+
+Real outputs the layouts follow (resources/lab/ethtool/SOURCE.md):
+- the real ethtool 1:6.1-1 binary on a veth (no get_rxnfc, no get_regs, veth's
+  ethtool_op_get_ts_info, no permanent address): ``-n`` "Cannot get RX rings: Operation not
+  supported", "rxclass: Cannot get RX class rule count: Operation not supported", "RX
+  classification rule retrieval failed", exit 1; ``-d`` "Cannot get register dump: Operation
+  not supported", exit 74; ``-P`` "Permanent address: not set"; ``-T`` the three software lines;
+- ``-n`` with get_rxnfc and no rules: "4 RX rings available" / "Total 0 rules" / "" (netdev,
+  "[PATCH net-next v3 00/11] virtio_net: Add ethtool flow rules support", 2025-09-23,
+  https://lore.kernel.org/netdev/20250923141920.283862-1-danielj@nvidia.com/);
+- ``-T`` with ethtool_op_get_ts_info on a Pi 3 B+'s lan78xx:
+  https://github.com/raspberrypi/linux/pull/4856 (2022-01-29); software receive only
+  (no get_ts_info): https://github.com/rusoku/TouCAN-SocketCAN/issues/12 (2024-01-25).
+"""
+
+from typing import Any
+
+# @tables-start
+from sbctune.lab.fake_ethtool_base import EOPNOTSUPP, Failure
+from sbctune.lab.fake_ethtool_rxfh import rx_rings
+
+# @tables-end
+
+
+def show_ntuple(ifname: str, dev: dict[str, Any]) -> str:
+    """do_grxclass: GRXRINGS, then the rule count (GRXCLSRLCNT); the lab holds no rules."""
+    misc = dev.get("misc") or {}
+    if not misc.get("rxnfc"):
+        raise Failure([f"Cannot get RX rings: {EOPNOTSUPP}",
+                       f"rxclass: Cannot get RX class rule count: {EOPNOTSUPP}",
+                       "RX classification rule retrieval failed"], 1)  # fmt: skip
+    rings = rx_rings({**dev, "rxfh": {"rings": misc.get("rings") or 1}})  # -L's, else lab-up's
+    return f"{rings} RX rings available\nTotal 0 rules\n\n"
+
+
+# the kernel's SOF_TIMESTAMPING names (net/ethtool/common.c sof_timestamping_names)
+_SOFTWARE = {
+    "generic": ("software-transmit", "software-receive", "software-system-clock"),
+    "none": ("software-receive", "software-system-clock"),
+}
+
+
+def show_tsinfo(ifname: str, dev: dict[str, Any]) -> str:
+    caps = _SOFTWARE[str((dev.get("misc") or {}).get("ts"))]
+    return "".join([f"Time stamping parameters for {ifname}:\n", "Capabilities:\n",
+                    *(f"\t{name}\n" for name in caps), "PTP Hardware Clock: none\n",
+                    "Hardware Transmit Timestamp Modes: none\n",
+                    "Hardware Receive Filter Modes: none\n"])  # fmt: skip
+
+
+def show_permaddr(ifname: str, dev: dict[str, Any]) -> str:
+    mac = str((dev.get("misc") or {}).get("perm_addr") or "")
+    if not mac:  # the lab's own address, the one the NIC came up with
+        try:
+            with open(f"/sys/class/net/{ifname}/address", encoding="utf-8") as fh:
+                mac = fh.read(64).strip()
+        except OSError:
+            mac = ""
+    if not mac or mac.strip("0:") == "":
+        return "Permanent address: not set\n"
+    return f"Permanent address: {mac}\n"
+
+
+def show_regs(ifname: str, dev: dict[str, Any]) -> str:
+    raise Failure([f"Cannot get register dump: {EOPNOTSUPP}"], 74)  # only where absent
+
+
+def answers(option: str, dev: dict[str, Any]) -> bool:
+    """Whether the lab answers `option` for this interface (else the capture does)."""
+    misc = dev.get("misc")
+    if not misc:
+        return False
+    if option == "-T":
+        return bool(misc.get("ts"))
+    if option == "-d":
+        return not misc.get("regs")
+    return option in ("-n", "-P")
