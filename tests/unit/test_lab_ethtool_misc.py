@@ -106,3 +106,15 @@ def test_the_shown_answers_follow_the_same_rules(tmp_path: Path) -> None:
     assert fake_ethtool.shown_entry("-d", "eth0", iface).startswith("74\nCannot get register")
     assert fake_ethtool.shown_entry("-n", "eth0", iface) == (
         "0\n1 RX rings available\nTotal 0 rules\n\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(("chip", "shown"), [("RTL8152", "rx-checksumming: off [fixed]"),
+                                             ("RTL8152B", "rx-checksumming: on"),
+                                             ("RTL8153", "rx-checksumming: on")])  # fmt: skip
+def test_an_rtl8152_of_unknown_revision_shows_ver_01s_rx_checksum(
+    tmp_path: Path, chip: str, shown: str
+) -> None:
+    # rtl8152_probe_once: RTL_VER_01 drops NETIF_F_RXCSUM; the revision (PLA_TCR0) is not in
+    # anything sbctune reads, so the lab is never kinder than the first revision
+    result = answer(tmp_path, "r8152", ["-k", "eth0"], chip)
+    assert result is not None and shown in result[0].splitlines()
