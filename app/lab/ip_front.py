@@ -43,8 +43,9 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["min"] = int(caps.facts["mtu_min"])
         if caps.facts.get("mtu_refused_when_up"):
             limit["busy_when_up"] = True
-        if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's
-            limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
+        extra = driver_caps.edom_frame_extra(caps, spec.chip)  # lan78xx, usbnet: USB 2.0's
+        if extra is not None:
+            limit["edom"] = {"extra": extra, "packet": 512}
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
         sizes = tso_sizes(caps, spec.chip)

@@ -61,12 +61,13 @@ def _usb_packet_refusal(ctx: Context, wanted: int) -> str | None:
     number of the bulk endpoint's packets: 512 bytes on USB 2.0 (also when the speed is not
     known: a multiple of 1024 is one of 512), 1024 on USB 3."""
     caps = ctx.caps
-    extra = caps.facts.get("mtu_edom_frame_extra") if caps else None
+    chip = ctx.nic.chip if ctx.nic else None
+    extra = driver_caps.edom_frame_extra(caps, chip) if caps else None
     if caps is None or extra is None:
         return None
     speed = ctx.nic.usb_speed_mbps if ctx.nic else None
     packet = 1024 if speed and speed >= 5000 else 512
-    if (wanted + int(extra)) % packet:
+    if (wanted + extra) % packet:
         return None
     return (f"{caps.driver} refuses an MTU of {wanted}: its frame would be a whole number of "
             f"{packet}-byte USB packets (EDOM, Numerical argument out of domain; "
