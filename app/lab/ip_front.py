@@ -48,6 +48,8 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["edom"] = {"extra": extra, "packet": 512}
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
+        if refresh and caps.restarts("mtu") and caps.facts.get("coalesce_reset_on_open"):
+            limit["refresh"] = [*refresh, spec.name]  # stmmac_change_mtu: close, open
         sizes = tso_sizes(caps, spec.chip)
         if sizes:
             limit["sizes"] = sizes

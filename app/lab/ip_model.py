@@ -115,6 +115,14 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
     return "".join(out)
 
 
+def _mtu_now(ifname: str) -> int | None:
+    try:
+        with open(f"/sys/class/net/{ifname}/mtu", encoding="utf-8") as fh:
+            return int(fh.read(16).strip())
+    except (OSError, ValueError):
+        return None
+
+
 def main(argv: list[str]) -> int:
     limits_path, real, args = argv[0], argv[1], argv[2:]
     try:
@@ -131,8 +139,9 @@ def main(argv: list[str]) -> int:
             return 2
         refresh = (limits.get(target[0]) or {}).get("refresh")
         if refresh:  # r8169: netdev_update_features after the change; the shown -k follows
+            same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
             changed = subprocess.run([real, *args], check=False)
-            if changed.returncode == 0:
+            if changed.returncode == 0 and not same:
                 subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
             return changed.returncode
     details = any(o in ("-d", "-details") or o.startswith("-det") for o in options)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import ip_front, ip_model, load_profile
+from sbctune.lab import fake_ethtool, ip_front, ip_model, load_profile
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
@@ -198,3 +198,22 @@ def test_intel_eee_takes_a_timer_from_off_but_never_shows_one(
     assert (code, err) == (0, [])
     out = ethtool(state, "--show-eee", "eth0")[0]
     assert "\tTx LPI: 0 (us)\n" in out
+
+
+@root
+def test_stmmac_mtu_change_reopens_and_sets_tx_coalescing_back(tmp_path: Path) -> None:
+    """stmmac_change_mtu on a running interface: stmmac_release, __stmmac_open ->
+    stmmac_init_coalesce. The lab's ip runs the model's refresh for the interface after the
+    change (ip_model.main), which sets TX coalescing back. Before: no refresh for stmmac."""
+    base = load_profile("pi4-ax88179")
+    spec = next(s for s in base.interfaces if s.driver)
+    profile = dataclasses.replace(
+        base, interfaces=(dataclasses.replace(spec, driver="stmmac", chip="RK3588"),)
+    )
+    limit = ip_front.limits(profile, ["model", fake_ethtool.REFRESH])[spec.name]
+    assert limit["refresh"] == ["model", fake_ethtool.REFRESH, spec.name]
+    state = lab(tmp_path, "stmmac", "RK3588", "6.12")
+    assert ethtool(state, "-C", "eth0", "tx-usecs", "200", "tx-frames", "10")[2] == 0
+    assert fake_ethtool.refresh_shown(state, ["eth0"]) == 0
+    after = coalesce_values(state)
+    assert (after["tx-usecs"], after["tx-frames"]) == ("5000", "25")
