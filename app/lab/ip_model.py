@@ -115,14 +115,6 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
     return "".join(out)
 
 
-def _mtu_now(ifname: str) -> int | None:
-    try:
-        with open(f"/sys/class/net/{ifname}/mtu", encoding="utf-8") as fh:
-            return int(fh.read(16).strip())
-    except (OSError, ValueError):
-        return None
-
-
 def main(argv: list[str]) -> int:
     limits_path, real, args = argv[0], argv[1], argv[2:]
     try:
