@@ -71,6 +71,9 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
     edom = limit.get("edom")
     if edom and (mtu + int(edom["extra"])) % int(edom["packet"]) == 0:
         return "RTNETLINK answers: Numerical argument out of domain\n"  # lan78xx_change_mtu
+    fifo = limit.get("tx_fifo")
+    if fifo and -(-mtu // 64) * 64 > int(fifo):
+        return "RTNETLINK answers: Invalid argument\n"  # stmmac_change_mtu: TX FIFO too small
     if limit.get("busy_when_up") and _is_up(name) and mtu != _mtu_now(name):
         return "RTNETLINK answers: Device or resource busy\n"  # macb_change_mtu, EBUSY
     return None

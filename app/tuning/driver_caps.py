@@ -185,6 +185,7 @@ _LIST_FACTS = frozenset(
         "link_forced_by_chip",
         "link_rule_by_chip",
         "mtu_edom_frame_extra",
+        "mtu_tx_fifo_by_chip",
     }
 )
 
@@ -319,6 +320,17 @@ def edom_frame_extra(caps: DriverCaps, chip: str | None) -> int | None:
         found = by_chip({k: v for k, v in rule.items() if k != "default"}, chip)
         rule = rule.get("default") if found is None else found
     return None if rule is None else int(rule)
+
+
+def mtu_fifo_refused(caps: DriverCaps, chip: str | None, mtu: int) -> int | None:
+    """The TX FIFO (bytes per TX queue) that refuses this MTU (stmmac_change_mtu: EINVAL where
+    ALIGN(ALIGN(mtu, 64), 16) is larger), else None; only where the table knows the chip's FIFO
+    from its device tree (the RK3328's and Amlogic's 2048 bytes)."""
+    fifo = by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), chip)
+    if fifo is None:
+        return None
+    aligned = -(-mtu // 64) * 64  # SMP_CACHE_BYTES 64 on arm64; already a multiple of 16
+    return int(fifo) if aligned > int(fifo) else None
 
 
 def fact_in_every_series(caps: DriverCaps, name: str) -> bool:

@@ -34,6 +34,12 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     edom = _usb_packet_refusal(ctx, wanted)
     if edom:
         return _no(ctx, edom)
+    chip = ctx.nic.chip if ctx.nic else None
+    fifo = driver_caps.mtu_fifo_refused(caps, chip, wanted) if caps else None
+    if caps and fifo:
+        return _no(ctx, f"{caps.driver} refuses an MTU of {wanted} on this chip: its transmit "
+                   f"FIFO holds {fifo} bytes (EINVAL, Invalid argument; stmmac_change_mtu with "
+                   f"the device tree's tx-fifo-depth): not possible, at most {fifo}")  # fmt: skip
     if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
         return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
                    f"({caps.facts['mtu_refused_when_up']}; {caps.cite('mtu_refused_when_up')}): "
@@ -46,7 +52,6 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
         item.restarts_link = True
         item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
-    chip = ctx.nic.chip if ctx.nic else None
     dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
                       if wanted > r["above"] for n in r["drop"]})  # fmt: skip
     if caps and dropped:

@@ -217,3 +217,42 @@ def test_stmmac_mtu_change_reopens_and_sets_tx_coalescing_back(tmp_path: Path) -
     assert fake_ethtool.refresh_shown(state, ["eth0"]) == 0
     after = coalesce_values(state)
     assert (after["tx-usecs"], after["tx-frames"]) == ("5000", "25")
+
+
+# ------------------------------------- row 11: stmmac's TX FIFO from the device tree
+
+
+@pytest.mark.parametrize(
+    ("chip", "kernel", "mtu", "refused"),
+    [
+        ("rockchip,rk3328-gmac", "6.12", 2049, True),
+        ("rockchip,rk3328-gmac", "6.12", 2048, False),
+        ("rockchip,rk3328-gmac", "6.1", 9000, False),  # 6.1's rk3328.dtsi: no tx-fifo-depth
+        ("amlogic,meson-g12a-dwmac", "6.1", 9000, True),
+        ("amlogic,meson-gxbb-dwmac", "6.12", 4000, True),
+        ("RK3588", "6.12", 9000, False),  # no tx-fifo-depth in rk3588-base.dtsi
+    ],
+)
+def test_stmmac_refuses_an_mtu_its_tx_fifo_cannot_hold(
+    chip: str, kernel: str, mtu: int, refused: bool
+) -> None:
+    """stmmac_change_mtu: EINVAL where ALIGN(ALIGN(mtu, 64), 16) > tx_fifo_size / TX queues;
+    the device tree's tx-fifo-depth (stmmac_probe_config_dt) is 2048 on the RK3328 (6.12) and
+    Amlogic GX/G12/AXG, while ip -d link still shows maxmtu 9000. Before: planned up to 9000."""
+    caps = driver_caps.caps("stmmac", kernel, chip)
+    assert caps is not None
+    assert (driver_caps.mtu_fifo_refused(caps, chip, mtu) is not None) is refused
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver="stmmac", chip=chip)
+    inventory = Inventory(board=Board(kernel=f"{kernel}.0-arm64"), nics=[nic])
+    options = {"path_supports_jumbo": True, "mtu": mtu}
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
+    assert ("transmit FIFO holds 2048 bytes" in item.reason) is refused, item.reason
+    if refused:
+        assert not item.applicable
+        limit = limits_for("stmmac", chip)  # the lab's ip: RTNETLINK answers: Invalid argument
+        assert ip_model.refusal({"eth0": limit}, "eth0", mtu) == (
+            "RTNETLINK answers: Invalid argument\n"
+        )
