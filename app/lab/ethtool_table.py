@@ -239,6 +239,8 @@ def hold_to_table(
             state["eee"].update(tx_lpi_follows=True, tx_lpi=bool(state["eee"]["enabled"]))
         if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
+        if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
+            state["eee"]["timer_unreported"] = True
         _eee_modes(state["eee"], caps)
         _eee_timer(state["eee"], caps, chip, speed_mbps)
     _features(state["features"], caps, chip)

@@ -274,12 +274,12 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
         elif name == "tx-lpi":
             eee["tx_lpi"] = value == "on"
-        # r8169 (6.12): phylib keeps it, never shown; igb/igc refuse a timer while EEE is on
-        # and their get_eee never fills one in (igb_get_eee): taken from off, shown 0
+        # r8169 (6.12): phylib keeps it, never shown; igb, igc, atlantic: their get_eee never
+        # fills one in (igb_get_eee): taken, shown 0
         elif (
             name == "tx-timer"
             and "timer_bytes_over_mtu" not in eee
-            and not eee.get("rules", {}).get("timer_refused")
+            and not eee.get("timer_unreported")
         ):
             eee["tx_lpi_timer"] = int(value)
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself

@@ -184,13 +184,16 @@ def test_asix_refuses_an_mtu_of_whole_usb_packets(chip: str, mtu: int, extra: in
 
 
 @root
-@pytest.mark.parametrize(("driver", "chip"), [("igb", "I350"), ("igc", "I225-V")])
+@pytest.mark.parametrize(
+    ("driver", "chip"), [("igb", "I350"), ("igc", "I225-V"), ("atlantic", "AQC107")]
+)
 def test_intel_eee_takes_a_timer_from_off_but_never_shows_one(
     tmp_path: Path, driver: str, chip: str
 ) -> None:
     """igb_set_eee / igc_ethtool_set_eee check the timer only while EEE is on; enabling it from
     off with `tx-timer 10` is taken, and igb_get_eee / igc_ethtool_get_eee never fill
-    tx_lpi_timer in: 'Tx LPI: 0 (us)'. Before: the lab showed 10."""
+    tx_lpi_timer in: 'Tx LPI: 0 (us)'. aq_ethtool_get_eee neither (and its set never reads
+    the timer). Before: the lab showed 10."""
     state = lab(tmp_path, driver, chip, "6.12")
     if iface(state)["eee"]["enabled"]:
         assert ethtool(state, "--set-eee", "eth0", "eee", "off")[2] == 0
