@@ -221,6 +221,10 @@ def hold_to_table(
             state["pause"]["refused_above_mtu"] = int(caps.facts["pause_refused_above_mtu"])
         if caps.facts.get("pause_restart_needs_autoneg"):  # igb/igc: down/up only with autoneg
             state["pause"]["restart_needs_autoneg"] = True
+        if caps.facts.get("pause_autoneg_ignores_rx_tx"):  # igb/igc: the default comes back
+            state["pause"]["autoneg_default"] = {k: state["pause"][k] for k in ("rx", "tx")}
+        if caps.facts.get("pause_resolved"):  # r8169: -a shows phylib's resolution
+            state["pause"]["resolved"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
@@ -235,6 +239,8 @@ def hold_to_table(
             state["eee"].update(tx_lpi_follows=True, tx_lpi=bool(state["eee"]["enabled"]))
         if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
+        if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
+            state["eee"]["timer_unreported"] = True
         _eee_modes(state["eee"], caps)
         _eee_timer(state["eee"], caps, chip, speed_mbps)
     _features(state["features"], caps, chip)
@@ -373,6 +379,8 @@ def _coalesce(
     co["adaptive_rx_start"] = caps.facts.get("coalesce_adaptive_rx_start", {})  # bcmgenet: DIM
     _riwt(co, caps, clock_mhz)
     _scale(co, caps, chip, speed_mbps)
+    reset = caps.facts.get("coalesce_reset_on_open", [])  # stmmac_init_coalesce at each open
+    co["reset_on_open"] = {p: co["values"][p] for p in reset if p in co["values"]}
     modes = caps.facts.get("coalesce_modes")
     if modes:
         co["modes"] = {

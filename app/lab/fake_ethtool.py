@@ -29,6 +29,7 @@ from sbctune.lab.fake_ethtool_base import (
     Failure,
     iface_up,
     nl_error,
+    reopened,
 )
 from sbctune.lab.fake_ethtool_channels import set_channels, show_channels
 from sbctune.lab.fake_ethtool_driver import bounce_link, show_info
@@ -286,10 +287,16 @@ def show_settings(ifname: str, state_path: str) -> tuple[str, list[str], int] | 
 REFRESH = "--sbctune-refresh-shown"
 
 
-def refresh_shown(state_path: str) -> int:
+def refresh_shown(state_path: str, reopened_ifaces: list[str] | None = None) -> int:
+    """Write the shown answers again; first, for each of `reopened_ifaces`, what the driver's
+    open sets again (stmmac_change_mtu closes and reopens a running interface: reopened)."""
     if os.geteuid() != 0:
         return 1  # the shown files are root's, as the MTU change is
-    with locked_state(state_path, False) as state:
+    with locked_state(state_path, bool(reopened_ifaces)) as state:
+        for name in reopened_ifaces or []:
+            dev = state.get("interfaces", {}).get(name)
+            if dev:
+                reopened(dev)
         write_shown(state_path, state)
     return 0
 
@@ -297,8 +304,8 @@ def refresh_shown(state_path: str) -> int:
 def main() -> int:
     state_path = os.environ.get(STATE_ENV) or ETHTOOL_STATE
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
-    if sys.argv[1:] == [REFRESH]:
-        return refresh_shown(state_path)
+    if sys.argv[1:2] == [REFRESH]:
+        return refresh_shown(state_path, sys.argv[2:])
     result = run(sys.argv[1:], state_path)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script

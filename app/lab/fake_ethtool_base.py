@@ -101,3 +101,11 @@ def iface_up(ifname: str, dev: dict[str, Any]) -> bool:
             return bool(int(f.read(32).strip(), 16) & 0x1)
     except (OSError, ValueError):
         return True
+
+
+def reopened(dev: dict[str, Any]) -> None:
+    """The driver closed and opened the interface for a change (stmmac_reinit_ringparam and
+    stmmac_reinit_queues -> __stmmac_open): what its open sets again, e.g. stmmac_init_coalesce's
+    tx-usecs, tx-frames and rx-frames (``coalesce.reset_on_open``, driver_caps.json)."""
+    co = dev.get("coalesce") or {}
+    co.get("values", {}).update(co.get("reset_on_open", {}))

@@ -22,6 +22,7 @@ from sbctune.lab.fake_ethtool_base import (
     iface_mtu,
     nl_error,
     parse_pairs,
+    reopened,
     require_root,
 )
 from sbctune.lab.fake_ethtool_driver import (
@@ -80,6 +81,7 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     changed = new != rings["cur"]
     rings["cur"] = new
     if changed and rings.get("restarts"):
+        reopened(dev)
         rings["bounces"] = int(rings.get("bounces", 0)) + 1
         dev["bounce_pending"] = True
 
@@ -272,8 +274,14 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
         elif name == "tx-lpi":
             eee["tx_lpi"] = value == "on"
-        elif name == "tx-timer" and "timer_bytes_over_mtu" not in eee:
-            eee["tx_lpi_timer"] = int(value)  # r8169 (6.12): phylib keeps it, never shown
+        # r8169 (6.12): phylib keeps it, never shown; igb, igc, atlantic: their get_eee never
+        # fills one in (igb_get_eee): taken, shown 0
+        elif (
+            name == "tx-timer"
+            and "timer_bytes_over_mtu" not in eee
+            and not eee.get("timer_unreported")
+        ):
+            eee["tx_lpi_timer"] = int(value)
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
     if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])
@@ -335,8 +343,14 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     require_root(code)
     new = dict(pause)
     new.update({name: value == "on" for name, value in pairs})
-    if pause.get("autoneg_is_link"):  # r8152: Autonegotiate shows the link's (BMCR_ANENABLE)
+    asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))  # ethnl_set_pause: mod
+    if pause.get("autoneg_is_link"):  # r8152, r8169: Autonegotiate shows the link's
         new["autoneg"] = bool(pause.get("autoneg"))
+    if new["autoneg"] and pause.get("autoneg_default"):  # igb/igc: fc_default, RX/TX ignored
+        new.update(pause["autoneg_default"])
+    advertised = {k: new[k] for k in ("rx", "tx")}  # phy_set_asym_pause's request
+    if pause.get("resolved") and new["autoneg"] and pause.get("link_partner", True):
+        new["tx"] = new["tx"] or new["rx"]  # r8169: phy_get_pause, Pause | Asym_Pause vs Pause
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
     above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames
@@ -348,7 +362,12 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
     needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
     changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
+    if pause.get("autoneg_default") and new["autoneg"]:
+        changed = asked  # igb/igc_set_pauseparam: down and up for any set with autoneg
+    if pause.get("resolved"):  # r8169: renegotiates when the advertisement changes
+        changed = advertised != pause.get("advertised", {k: pause.get(k) for k in ("rx", "tx")})
+        new["advertised"] = advertised
     if pause.get("restarts") and changed and not needs_autoneg:
-        pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
+        new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     pause.update(new)

@@ -43,10 +43,16 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["min"] = int(caps.facts["mtu_min"])
         if caps.facts.get("mtu_refused_when_up"):
             limit["busy_when_up"] = True
-        if caps.facts.get("mtu_edom_frame_extra") is not None:  # lan78xx, usbnet: USB 2.0's
-            limit["edom"] = {"extra": int(caps.facts["mtu_edom_frame_extra"]), "packet": 512}
+        extra = driver_caps.edom_frame_extra(caps, spec.chip)  # lan78xx, usbnet: USB 2.0's
+        if extra is not None:
+            limit["edom"] = {"extra": extra, "packet": 512}
+        fifo = driver_caps.by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), spec.chip)
+        if fifo:  # stmmac_change_mtu: the chip's TX FIFO (RK3328, Amlogic: 2048 bytes)
+            limit["tx_fifo"] = int(fifo)
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
+        if refresh and caps.restarts("mtu") and caps.facts.get("coalesce_reset_on_open"):
+            limit["refresh"] = [*refresh, spec.name]  # stmmac_change_mtu: close, open
         sizes = tso_sizes(caps, spec.chip)
         if sizes:
             limit["sizes"] = sizes

@@ -71,6 +71,9 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
     edom = limit.get("edom")
     if edom and (mtu + int(edom["extra"])) % int(edom["packet"]) == 0:
         return "RTNETLINK answers: Numerical argument out of domain\n"  # lan78xx_change_mtu
+    fifo = limit.get("tx_fifo")
+    if fifo and -(-mtu // 64) * 64 > int(fifo):
+        return "RTNETLINK answers: Invalid argument\n"  # stmmac_change_mtu: TX FIFO too small
     if limit.get("busy_when_up") and _is_up(name) and mtu != _mtu_now(name):
         return "RTNETLINK answers: Device or resource busy\n"  # macb_change_mtu, EBUSY
     return None
@@ -131,8 +134,9 @@ def main(argv: list[str]) -> int:
             return 2
         refresh = (limits.get(target[0]) or {}).get("refresh")
         if refresh:  # r8169: netdev_update_features after the change; the shown -k follows
+            same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
             changed = subprocess.run([real, *args], check=False)
-            if changed.returncode == 0:
+            if changed.returncode == 0 and not same:
                 subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
             return changed.returncode
     details = any(o in ("-d", "-details") or o.startswith("-det") for o in options)

@@ -179,7 +179,14 @@ def _version(series: str) -> tuple[int, int]:
 # Facts whose lists (or chips' lists) add up over several cited facts (igb: HIGHDMA and the
 # VLAN filter, each set in features after hw_features in its own line of igb_probe).
 _LIST_FACTS = frozenset(
-    {"features_fixed_on", "features_by_chip", "link_forced_by_chip", "link_rule_by_chip"}
+    {
+        "features_fixed_on",
+        "features_by_chip",
+        "link_forced_by_chip",
+        "link_rule_by_chip",
+        "mtu_edom_frame_extra",
+        "mtu_tx_fifo_by_chip",
+    }
 )
 
 
@@ -302,6 +309,28 @@ def mtu_drops(caps: DriverCaps, chip: str | None) -> list[dict[str, Any]]:
         r for r in rules if squeezed and any(c.lower() in squeezed for c in r["except_chips"])
     ]
     return [{"above": int(r["above"]), "drop": list(r["drop"])} for r in rules if r not in spared]
+
+
+def edom_frame_extra(caps: DriverCaps, chip: str | None) -> int | None:
+    """The bytes a USB driver adds to the MTU before refusing a frame of whole USB packets
+    (EDOM): one number (lan78xx, smsc95xx), or by chip with a default (asix: the AX88178's
+    ax88178_change_mtu adds 4 more than usbnet_change_mtu)."""
+    rule = caps.facts.get("mtu_edom_frame_extra")
+    if isinstance(rule, dict):
+        found = by_chip({k: v for k, v in rule.items() if k != "default"}, chip)
+        rule = rule.get("default") if found is None else found
+    return None if rule is None else int(rule)
+
+
+def mtu_fifo_refused(caps: DriverCaps, chip: str | None, mtu: int) -> int | None:
+    """The TX FIFO (bytes per TX queue) that refuses this MTU (stmmac_change_mtu: EINVAL where
+    ALIGN(ALIGN(mtu, 64), 16) is larger), else None; only where the table knows the chip's FIFO
+    from its device tree (the RK3328's and Amlogic's 2048 bytes)."""
+    fifo = by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), chip)
+    if fifo is None:
+        return None
+    aligned = -(-mtu // 64) * 64  # SMP_CACHE_BYTES 64 on arm64; already a multiple of 16
+    return int(fifo) if aligned > int(fifo) else None
 
 
 def fact_in_every_series(caps: DriverCaps, name: str) -> bool:

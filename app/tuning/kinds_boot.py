@@ -34,6 +34,12 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     edom = _usb_packet_refusal(ctx, wanted)
     if edom:
         return _no(ctx, edom)
+    chip = ctx.nic.chip if ctx.nic else None
+    fifo = driver_caps.mtu_fifo_refused(caps, chip, wanted) if caps else None
+    if caps and fifo:
+        return _no(ctx, f"{caps.driver} refuses an MTU of {wanted} on this chip: its transmit "
+                   f"FIFO holds {fifo} bytes (EINVAL, Invalid argument; stmmac_change_mtu with "
+                   f"the device tree's tx-fifo-depth): not possible, at most {fifo}")  # fmt: skip
     if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
         return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
                    f"({caps.facts['mtu_refused_when_up']}; {caps.cite('mtu_refused_when_up')}): "
@@ -46,7 +52,6 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
         item.restarts_link = True
         item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
-    chip = ctx.nic.chip if ctx.nic else None
     dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
                       if wanted > r["above"] for n in r["drop"]})  # fmt: skip
     if caps and dropped:
@@ -61,12 +66,13 @@ def _usb_packet_refusal(ctx: Context, wanted: int) -> str | None:
     number of the bulk endpoint's packets: 512 bytes on USB 2.0 (also when the speed is not
     known: a multiple of 1024 is one of 512), 1024 on USB 3."""
     caps = ctx.caps
-    extra = caps.facts.get("mtu_edom_frame_extra") if caps else None
+    chip = ctx.nic.chip if ctx.nic else None
+    extra = driver_caps.edom_frame_extra(caps, chip) if caps else None
     if caps is None or extra is None:
         return None
     speed = ctx.nic.usb_speed_mbps if ctx.nic else None
     packet = 1024 if speed and speed >= 5000 else 512
-    if (wanted + int(extra)) % packet:
+    if (wanted + extra) % packet:
         return None
     return (f"{caps.driver} refuses an MTU of {wanted}: its frame would be a whole number of "
             f"{packet}-byte USB packets (EDOM, Numerical argument out of domain; "
