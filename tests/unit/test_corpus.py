@@ -199,10 +199,6 @@ KNOWN_GAPS: dict[str, str] = {
         "mac_reset not supported'); no ID is shown and no table knows the name, so the chip is "
         "the driver's one (MT7925): reading a model from a message's first word would guess"
     ),
-    "omap3evm_uboot_2010_lan9115_invalid_mac_no_timestamps": (
-        "the LAN9115 is named only by a 2.6-era smsc911x/smc911x line with no driver or device "
-        "('eth0: LAN9115 (rev 2) at 0x2c000000 IRQ 336'), a format no 6.1/6.12 driver prints"
-    ),
 }
 
 
