@@ -86,3 +86,48 @@ def test_an_sdio_function_s_name_is_its_nic_s_bus_path() -> None:
         "mmc1:0001:1",
         "wilc_sdio",
     )
+
+
+# The second batch's classes -------------------------------------------------------------
+
+_ATH10K_PROMPTS = "qca9377_linux_ath_14_ath10k_sdio_etimedout_prompts"
+_EEPRO100 = "netdev_2004_e100_eeprom_checksum_quoted_no_timestamps"
+_LAN9115 = "omap3evm_uboot_2010_lan9115_invalid_mac_no_timestamps"
+
+
+def test_an_interface_paired_with_its_adapter_by_elimination_keeps_the_adapter_s_errors() -> None:
+    """wlan0 is named only by ADDRCONF and the shell's prompt; ath10k_sdio's -110 lines name
+    only mmc2:0001:1: the pair is made by elimination, and the errors are the NIC's."""
+    inv = inspect_bundle(CORPUS / _ATH10K_PROMPTS)
+    (wlan0,) = inv.nics
+    assert (wlan0.name, wlan0.bus_path) == ("wlan0", "mmc2:0001:1")
+    assert wlan0.log_counts.get("kernel_error", 0) >= 9
+    complaint = [f for f in inv.findings if f.id == "driver-complaint"]
+    assert complaint and "-110" in " ".join(complaint[0].evidence)
+
+
+def test_a_reply_s_snip_mark_does_not_keep_its_quoted_lines_from_being_read() -> None:
+    text = (CORPUS / _EEPRO100 / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    assert "[snip]" in text
+    names = {n.name for n in inspect_bundle(CORPUS / _EEPRO100).nics}
+    assert names == {"eth1", "eth2"}
+
+
+def test_eepro100_s_oem_banner_names_its_chip_and_driver_another_banner_none() -> None:
+    """torvalds/linux@0795af57 drivers/net/eepro100.c speedo_found1(): the OEM form names the
+    chip; tulip's banner of the same shape ("rev 65 at Port ..., MAC, IRQ 5.") is not it."""
+    inv = inspect_bundle(CORPUS / _EEPRO100)
+    (eth1,) = [n for n in inv.nics if n.name == "eth1"]
+    assert (eth1.driver, eth1.bus) == ("eepro100", "pci")
+    assert "82557" in (eth1.chip or "")
+    result, _ = parse_dmesg(
+        "[ 1.0] eth0: Digital DS21143 Tulip rev 65 at Port 0x9000, 00:00:f8:1c:0a:35, IRQ 5.\n"
+    )
+    assert result is not None
+    assert not [e for e in result.events if e.kind == "old_format"]
+
+
+def test_smc911x_s_2_6_banner_names_the_lan911x_chip_with_its_0x_address() -> None:
+    inv = inspect_bundle(CORPUS / _LAN9115)
+    (eth0,) = inv.nics
+    assert (eth0.chip, eth0.driver, eth0.bus) == ("LAN9115", "smc911x", "platform")
