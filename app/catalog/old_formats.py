@@ -68,7 +68,8 @@ def old_formats() -> tuple[OldFormat, ...]:
                 OldFormat(
                     str(row["format"]), str(driver) if driver else None,
                     str(row["bus"]) if row.get("bus") else None, str(row["level"]),
-                    str(row["source"]), needle, regex, str(row["chip"]) if row.get("chip") else None,
+                    str(row["source"]), needle, regex,
+                    str(row["chip"]) if row.get("chip") else None,
                 )
             )  # fmt: skip
         return tuple(found)
