@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 
-_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
+_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
 _CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "s": r"\S.*?"}
 
 
@@ -25,6 +25,7 @@ class OldFormat:
     source: str
     needle: str
     regex: re.Pattern[str]
+    chip: str | None = None  # the chip a format's own words name ("OEM i82557/i82558 ...")
 
 
 def _literal(text: str) -> str:
@@ -41,7 +42,10 @@ def _compile(fmt: str, fields: list[str]) -> tuple[re.Pattern[str], str]:
     for m in _SPEC_RE.finditer(fmt):
         literals.append(fmt[pos : m.start()])
         out.append(_literal(fmt[pos : m.start()]))
-        out.append(f"(?P<{next(names)}>{_CONVERSION.get(m.group(1), '.*?')})")
+        conversion = _CONVERSION.get(m.group(1), ".*?")
+        if "#" in m.group(0) and m.group(1) == "x":  # "%#lx" prints "0x2c000000"
+            conversion = f"0x{conversion}"
+        out.append(f"(?P<{next(names)}>{conversion})")
         pos = m.end()
     literals.append(fmt[pos:])
     out.append(_literal(fmt[pos:]))
@@ -65,6 +69,7 @@ def old_formats() -> tuple[OldFormat, ...]:
                     str(row["format"]), str(driver) if driver else None,
                     str(row["bus"]) if row.get("bus") else None, str(row["level"]),
                     str(row["source"]), needle, regex,
+                    str(row["chip"]) if row.get("chip") else None,
                 )
             )  # fmt: skip
         return tuple(found)

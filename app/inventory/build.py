@@ -280,6 +280,10 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
             setattr(nic, key, getattr(nic, key) or getattr(device, key))
         nic.driver_state = None if nic.driver else nic.driver_state
         nic.evidence += device.evidence
+        for kind, lines in device.log.items():  # the adapter's logged errors are the NIC's
+            nic.log[kind] = nic.log.get(kind, []) + lines
+            nic.log_counts[kind] = nic.log_counts.get(kind, 0) + device.log_counts.get(kind, 0)
+        nic.firmware = nic.firmware or device.firmware
         nic.evidence.append(f"{nic.name} is the only interface left for the {device.driver} device")
         nic.builtin = is_builtin(nic, inventory.board, catalog)
         nic.irqs = nic.irqs or _irqs_for(parsed, nic)

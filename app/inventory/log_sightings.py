@@ -73,6 +73,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
         keys.append(("wifi", driver))  # its lines without a device ("brcmfmac: ...") join it
     sighting = Sighting(keys)
     device = event.device or ""
+    if bus == "sdio" and device.count(":") == 2:  # sdio_bus.c: "mmc1:0001:1", card and function
+        sighting.add("sdio_function", device, _SRC, event.text, event.line)
     if bus == "platform":
         of_path = "@" in device.split(":")[0]  # "soc@ffe00000:ethernet@b0000" is one device
         name = device if of_path else device.split(":")[0]
@@ -88,9 +90,7 @@ def _base(event: DmesgEvent) -> Sighting | None:
         sighting.add("driver", driver, _SRC, event.text, event.line)
         sighting.add("bus", bus, _SRC, event.text, event.line)
         if bus == "usb" and key_if is not None:
-            # "huawei_cdc_ncm 1-1.4:1.2 wwan0: register ...": the driver of the composite
-            # device's network interface, which a later usb-storage line on its disk
-            # interface (1-1.4:1.3) does not replace
+            # huawei_cdc_ncm's wwan0 on 1-1.4:1.2: a later usb-storage line on 1-1.4:1.3 keeps it
             sighting.add("net_driver", driver, _SRC, event.text, event.line)
     return sighting
 

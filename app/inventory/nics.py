@@ -36,7 +36,7 @@ _WIRELESS_DRIVERS = {
 }  # fmt: skip
 # Platform (SoC) Ethernet drivers, by the name they print: no ID table names them.
 _SOC_DRIVER = re.compile(
-    r"(genet|macb|stmmac|dwmac|gmac|cpsw|fec|meson|mvneta|mvpp2|mtk_soc_eth|sun\di-emac|"
+    r"(genet|macb|stmmac|dwmac|gmac|cpsw|fec|meson|mvneta|mvpp2|_soc_eth|sun\di-emac|"
     r"ravb|sh_eth|dm9000|ks8851|enc28j60|lan743x|emac|ethernet)",
     re.I,
 )
@@ -48,6 +48,8 @@ _OTHER_BUS_NODE = re.compile(
     r"dma|dma-controller|sound|audio-codec|i2s|spdif|crypto|rng|efuse|gpu|display|hdmi|vpu|"
     r"video-codec|thermal|pinctrl|clock-controller|interrupt-controller|adc|can|pmic|syscon)\b"
 )
+# A driver the tables lack, named an Ethernet one ("tc956x_pci-eth", "ralink_soc_eth"): a word.
+_ETH_DRIVER = re.compile(r"(?:^|[_-])eth(?:ernet)?(?:$|[_-])", re.I)
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
@@ -146,7 +148,9 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     if "South Bridge" in described:
         return False  # the Pi 5's RP1 calls itself an Ethernet controller
     if bus == "pci":
+        named = (driver, device.value("refused_by"))  # "tc956x_pci-eth": an Ethernet driver
         net_driver = bool(ids.module(driver)) or bool(re.match(r"^r81\d\d$", str(driver)))
+        net_driver = net_driver or any(_ETH_DRIVER.search(str(d or "")) for d in named)
         return klass.startswith(("02", "0d")) or bool(_NET_CLASS.search(klass)) or net_driver
     if bus == "usb":
         return (
@@ -347,9 +351,8 @@ def nic_from_device(
     if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
-    nic.bus_path = (
-        device.key("pci") if bus == "pci" else device.key("usb") if bus == "usb" else None
-    )
+    nic.bus_path = device.key(bus) if bus in ("pci", "usb") else None
+    nic.bus_path = device.value("sdio_function") if bus == "sdio" else nic.bus_path
     if bus == "platform" and (name := device.value("platform_name")):
         nic.bus_path = str(name)  # "16030000.ethernet": two MACs of one driver told apart
     speed = device.value("usb_speed_mbps")

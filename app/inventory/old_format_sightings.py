@@ -36,6 +36,8 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
             sighting.add("bus", row.bus, _SRC, why, no)
     if f.get("phy"):
         sighting.add("phy", f["phy"], _SRC, why, no)
+    if (chip := f.get("chip") or row.chip) and f.get("iface"):  # "eth0: LAN9115 (rev 2) at"
+        sighting.add("chip_text", chip, _SRC, why, no)
     if row.level != "info":
         sighting.add("kernel_error", text, _SRC, text, no)  # the line itself, as evidence
     if "Link is" in row.format or "Link now" in row.format:

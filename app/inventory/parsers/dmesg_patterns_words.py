@@ -27,6 +27,11 @@ OWN_WORDS_FIRST: list[tuple[str, _Lazy]] = [
 
 
 def own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
+    """These shapes, then BARE_LINK (below)."""
+    return [*_own_words(bus_id), *BARE_LINK]
+
+
+def _own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
     return [
         (
             # ax88179_178a.c ax88179_link_reset(): netdev_info "ax88179 - Link status is: 1"
@@ -61,6 +66,22 @@ def own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
         ),
     ]
 
+
+# A driver that names no device before the interface: 2.6-era and OpenWrt ar71xx's ag71xx
+# (ag71xx_phy.c ag71xx_phy_link_adjust(): pr_info("%s: link up (%sMbps/%s duplex)") and "%s:
+# link down", ag->dev->name: corpus/rocket_m5_aredn_450_*): the interface alone, by a network
+# interface's name (so "ata1: link down" or a bridge's "br-lan: ..." is none)
+_BARE_IFACE = r"^(?P<iface>(?:eth|lan|wlan)\d+(?:\.\d+)?|wan|en[opsxP]\w+|wl[opsx]\w+)"
+BARE_LINK: list[tuple[str, _Lazy]] = [
+    (
+        "link_up",
+        _Lazy(
+            _BARE_IFACE + r": link up(?: \((?P<speed>[1-9]\d*)(?P<unit>M)bps/"
+            r"(?P<duplex>Full|Half) duplex\))?$"
+        ),
+    ),
+    ("link_down", _Lazy(_BARE_IFACE + r": link down$")),
+]
 
 OWN_WORDS_NEEDLES: dict[str, tuple[str, ...]] = {
     "link_up": ("status is: 1",),

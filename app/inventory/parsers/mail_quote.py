@@ -28,6 +28,8 @@ import re
 _STARTS_QUOTED = re.compile(r"[ \t]*>")
 _MARKS = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)
 QUOTED_SHARE = 0.8  # of the non-blank lines: a reply quoting an output, not a '>' in one
+# the replier's own elision marks between quoted pieces ("[snip]", "[...]") are no lines of it
+_ELISION = re.compile(r"^\s*(?:\.\.\.|…|\[(?:\.\.\.|…|snip(?:ped)?)\]|<snip>|\(\.\.\.\))\s*$", re.I)
 
 # A line that starts a kernel log record: a syslog/journal head, `dmesg -x`'s facility and
 # level ("kern  :warn  : [", lkp's "kern :warn : ["), the kernel's clock, a /dev/kmsg level.
@@ -66,7 +68,7 @@ def unquote(text: str) -> tuple[str, bool]:
     text, encoded = from_quoted_printable(text)
     if not _STARTS_QUOTED.match(text):
         return text, encoded
-    lines = [ln for ln in text.split("\n") if ln.strip()]
+    lines = [ln for ln in text.split("\n") if ln.strip() and not _ELISION.match(ln)]
     quoted = sum(1 for ln in lines if _STARTS_QUOTED.match(ln))
     if not lines or quoted < QUOTED_SHARE * len(lines):
         return text, encoded
