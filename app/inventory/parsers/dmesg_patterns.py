@@ -497,4 +497,4 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "device": (": ",),
 }
 for _kind, _needles in _words.OWN_WORDS_NEEDLES.items():
-    _NEEDLES[_kind] += _needles
+    _NEEDLES[_kind] = _NEEDLES.get(_kind, ()) + _needles
