@@ -111,3 +111,37 @@ def test_an_interface_only_link_up_line_gives_speed_and_half_duplex() -> None:
     (eth0,) = inv.nics
     assert (eth0.name, eth0.link_speed_mbps, eth0.duplex) == ("eth0", 10, "half")
     assert "half-duplex" in {f.id for f in inv.findings}
+
+
+# Second batch (scored after the classes above, before its own)
+_QUOTES = "x86_rtl8192cu_fixes_2_bare_commands_triple_single_quotes_rtl8188eus"
+_XBIAN = "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors"
+
+
+def test_bare_commands_between_code_fences_start_their_outputs() -> None:
+    """`iwconfig` then `'''`-fenced output, `lsusb` then its fenced output, stored as one text:
+    a fence is a break where the next command line may start another output."""
+    kinds = [kind for kind, _ in split_known(_output(_QUOTES), "iwconfig")]
+    assert kinds == ["iwconfig", "lsusb"]
+    inv = inspect_bundle(CORPUS / _QUOTES)
+    assert "RTL8188EUS" in (next(n for n in inv.nics if n.ids == "0bda:8179").chip or "")
+    assert not any("could not be read" in w and "lines" in w for w in inv.warnings)
+
+
+def test_a_fence_inside_a_chained_commands_outputs_does_not_end_them() -> None:
+    text = _output("raspi2_8821au_51_quoted_chained_command_lsusb_dkms_rtl8811au")
+    assert "lsusb" in [kind for kind, _ in split_known(text, "uname -a")]
+
+
+def test_an_old_kernels_lower_case_enumeration_line_gives_the_ids() -> None:
+    (nic,) = inspect_bundle(CORPUS / _XBIAN).nics
+    assert (nic.bus_path, nic.ids, nic.usb_speed_mbps) == ("1-1.2.1.1", "148f:3070", 480)
+
+
+def test_a_tools_no_such_device_line_names_no_interface() -> None:
+    """ifup's "wlan0: ERROR while getting interface flags: No such device" says wlan0 does not
+    exist: the dongle whose driver failed is not called wlan0, and it has no driver."""
+    inv = inspect_bundle(CORPUS / _XBIAN)
+    (nic,) = inv.nics
+    assert nic.name is None
+    assert "no-driver" in {f.id for f in inv.findings}

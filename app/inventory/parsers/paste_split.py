@@ -35,8 +35,12 @@ _PROMPT = later(
 # A line that starts another output (checked only on the lines a cheap substring search finds)
 _BREAK_LINE = later(
     r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*\\?[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S"
-    r"|> +[a-z][^\n;]*(?:;|&&))"
+    r"|> +[a-z][^\n;]*(?:;|&&)|(?:```|'''|~~~)\w*[ \t]*$)"
 )
+# A code fence (Markdown's ``` or ~~~, or ''' typed for one) around a pasted output: a break in
+# a stored command's text, where the next command or output shape may start (not in
+# split_paste, where a fence would drop the headless lines after it)
+_FENCE = later(r"^\s*(?:```|'''|~~~)\w*\s*$")
 # A chained command line quoted in Markdown (`> sudo uname -a; lsusb; iw dev`) over its outputs:
 # a prompt only when it chains commands (a quoted line of prose or of a log is no command)
 _QUOTED_CHAIN = later(r"^> +(?P<cmd>[a-z][^\n]*?(?:;|&&)[^\n]*)$")
@@ -46,7 +50,7 @@ _QUOTED_CHAIN = later(r"^> +(?P<cmd>[a-z][^\n]*?(?:;|&&)[^\n]*)$")
 _NO_BREAK_START = later(r"\n[^\[<\n]")
 _NO_BREAK_FIRST = later(r"[^\[<\n]")
 _TITLE = later(r"^[A-Z][\w /()-]{2,40}$")
-_MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###", "> ")
+_MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###", "> ", "\n```", "\n'''", "\n~~~")
 LONG_TEXT = 1 << 20  # characters
 MAX_CHECKS = 2000  # per marker: a long log with many "# " in its lines stops looking early
 _CHANGES = later(r"\s(?:set|add|del|delete|flush|change|replace)\b")
@@ -228,6 +232,8 @@ def _part_start(lines: list[str]) -> tuple[str | None, int]:
     for i, line in enumerate(lines[:8]):
         if not line.strip() or _SEPARATOR.match(line) or _UNDERLINE.match(line):
             continue
+        if _FENCE.match(line):
+            continue
         if i == 0 and lines[1:2] and _UNDERLINE.match(lines[1]):
             continue  # the title itself
         if (cmd := _command_of(line)) is not None:
@@ -252,6 +258,8 @@ def split_known(text: str, first: str) -> list[tuple[str, str]]:
             parts.append((kind, text[body_start:at]))
             kind, body_start = _CHAINED, at + len(seg[0]) + 1
             continue
+        if kind == _CHAINED and not _PROMPT.match(seg[0]):
+            continue  # a chain's outputs run to the next prompt, fences and rules included
         cmd, skip = _part_start(seg)
         if cmd is None or _same_parser(cmd, kind):
             continue  # stays in the current part
