@@ -172,9 +172,12 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
         keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")] if dev.device else []
         if dev.path:
             keys.append(("usb", dev.path))
+        elif not dev.device:  # a line trimmed to `ID vvvv:pppp Name`: the device by its IDs
+            keys.append(("usbid", dev.ids))
         sighting = Sighting(keys)
-        where = dev.path or f"Bus {dev.bus:03d} Device {dev.device:03d}"
-        line = f"{where}: ID {dev.ids} {dev.description or ''}".strip()
+        where = f"{dev.path}: " if dev.path else ""
+        where = where or (f"Bus {dev.bus:03d} Device {dev.device:03d}: " if dev.device else "")
+        line = f"{where}ID {dev.ids} {dev.description or ''}".strip()
         sighting.add("bus", "usb", "lsusb", line)
         sighting.add("ids", dev.ids, "lsusb", line)
         sighting.add("description", dev.description, "lsusb", line)

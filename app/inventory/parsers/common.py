@@ -30,7 +30,8 @@ Parsed = tuple[T, list[ParseWarning]]
 
 # "user@host ~ $ cmd", "lbox:~# cmd", "$ cmd"
 _PROMPT_RE = re.compile(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+\S")
-_FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
+# ``` and ~~~ fences; ''' alone on its line (a fence typed with quotes, corpus/x86_rtl8192cu_*)
+_FENCE_RE = re.compile(r"^\s*(?:```|~~~|'''\s*$)")
 _ELLIPSIS = frozenset({"...", "…", "[...]", "[…]", "(...)"})
 ELLIPSIS = _ELLIPSIS  # a paste's elision marks, stripped
 

@@ -35,6 +35,12 @@ _BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[o
 _NODE_NAMED_RE = later(rf"([a-z][\w-]{{0,30}}) ({OF_NODE})(?: ({IFACE}))?")
 
 
+# strerror(ENODEV)/ifconfig's words a user-space tool ends a line with when the interface it
+# names does not exist (ifupdown's "wlan0: ERROR while getting interface flags: No such
+# device", corpus/pi_xbian_421_*): the kernel prints an errno's number, not these words
+_MISSING = ("No such device", "Device not found")
+
+
 def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     """The first pattern that matches a message: what kind of line it is, and its fields."""
     if _NEEDLE_RE.search(msg):
@@ -92,6 +98,8 @@ def _driver_message(msg: str) -> tuple[str, dict[str, str]] | None:
         if library_users(head):  # "wlcore: ERROR ...": a library module speaking for its user
             return "library_message", {"driver": head}
         if head[:1] in "ewlu" and _BARE_IFACE_RE.match(msg) and "renamed from" not in msg:
+            if msg.endswith(_MISSING):  # a tool's "wlan0: ERROR ...: No such device": none
+                return None
             return "device", {"iface": head}  # an old kernel's "eth0: AT91 ethernet at ..."
         return None
     return "driver_message", {"driver": head}

@@ -189,8 +189,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     (
         "usb_ids",
         _Lazy(
-            r"^usb (?P<device>\d+-[\d.]+): New USB device found, idVendor=(?P<vendor>[0-9a-f]{4}),"
-            r" idProduct=(?P<product>[0-9a-f]{4})"
+            r"^usb (?P<device>\d+-[\d.]+): [Nn]ew USB device found, "
+            r"idVendor=(?P<vendor>[0-9a-f]{4}), idProduct=(?P<product>[0-9a-f]{4})"
         ),
     ),
     (
@@ -497,4 +497,4 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "device": (": ",),
 }
 for _kind, _needles in _words.OWN_WORDS_NEEDLES.items():
-    _NEEDLES[_kind] += _needles
+    _NEEDLES[_kind] = _NEEDLES.get(_kind, ()) + _needles

@@ -23,6 +23,23 @@ OWN_WORDS_FIRST: list[tuple[str, _Lazy]] = [
         ),
     ),
     ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): \w+: NIC Link is Down")),
+    # A net_device's own struct device prints as "net IFACE:" (class "net", no bus): TI's 3.x
+    # cpsw named itself so ("net eth0: initializing cpsw version 1.12 (0)", cpsw.c
+    # cpsw_ndo_open()'s cpsw_info(); corpus/bbb_meta_beagleboard_pr4_*): the interface's driver
+    (
+        "net_named",
+        _Lazy(r"^net (?P<iface>[a-z][\w.-]{0,14}): initializing (?P<driver>[a-z][\w-]*) "),
+    ),
+    # Interface-only link lines of drivers that printed "%s: link up (%sMbps/%s duplex)" with
+    # the netdev's name alone (OpenWrt's ath79 ag71xx before phylink: "eth0: link up
+    # (10Mbps/Half duplex)", corpus/unifi_ap_openwrt_5095_*): the interface, its speed and duplex
+    (
+        "link_up",
+        _Lazy(
+            r"^(?P<iface>[a-z][\w.-]{0,14}): link up \((?P<speed>\d+)(?P<unit>M)bps/"
+            r"(?P<duplex>Full|Half) duplex\)"
+        ),
+    ),
 ]
 
 
@@ -86,4 +103,5 @@ BARE_LINK: list[tuple[str, _Lazy]] = [
 OWN_WORDS_NEEDLES: dict[str, tuple[str, ...]] = {
     "link_up": ("status is: 1",),
     "link_down": ("status is: 0",),
+    "net_named": ("initializing ",),
 }

@@ -21,6 +21,9 @@ _LSUSB_RE = later(
     r"^[\s`'\">*]*Bus\s+(\d+)\s+Device\s+(\d+):\s+ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})"
     r"(?:\s+(.*?))?[`'\"*\s]*$"
 )
+# One lsusb line trimmed to its ID part by the poster (`ID 148f:3070 Ralink Technology, Corp.
+# RT2870/RT3070 Wireless Adapter`): the device, without its bus and number
+_ID_ONLY_RE = later(r"^[\s`'\"*]*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\s+(\S.*?)[`'\"*\s]*$")
 # Synology DSM's lsusb: "|__2-1  0bda:8156:3100 00  3.20 5000MBit/s 256mA 1IF  (Realtek ...)"
 _DSM_RE = later(
     r"^\s*\|__(usb\d+|\d+-[\d.]+)\s+([0-9a-f]{4}):([0-9a-f]{4}):[0-9a-f]{4}\s+[0-9a-f]{2}\s+"
@@ -103,6 +106,10 @@ def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
             )  # fmt: skip
         elif m := _DSM_RE.match(line):
             _dsm_device(result, m)
+        elif not verbose and (m := _ID_ONLY_RE.match(line)):
+            result.devices.append(
+                UsbDevice(0, 0, m.group(1).lower(), m.group(2).lower(), m.group(3).strip())
+            )
         elif result.devices and (m := _NEGOTIATED_RE.match(line)):
             value = float(m.group(1))
             result.devices[-1].speed_mbps = value * 1000 if m.group(2) == "G" else value

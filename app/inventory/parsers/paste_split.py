@@ -34,15 +34,23 @@ _PROMPT = later(
 )
 # A line that starts another output (checked only on the lines a cheap substring search finds)
 _BREAK_LINE = later(
-    r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*\\?[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S)"
+    r"^(?:[ \t]*[\w.-]+@[\w.-]+\S*[ \t]*[#$] +\S|[ \t]*\\?[$#❯] +[a-z]|-{3,}[ \t]*$|={3,}|#{3} \S"
+    r"|> +[a-z][^\n;]*(?:;|&&)|(?:```|'''|~~~)\w*[ \t]*$)"
 )
+# A code fence (Markdown's ``` or ~~~, or ''' typed for one) around a pasted output: a break in
+# a stored command's text, where the next command or output shape may start (not in
+# split_paste, where a fence would drop the headless lines after it)
+_FENCE = later(r"^\s*(?:```|'''|~~~)\w*\s*$")
+# A chained command line quoted in Markdown (`> sudo uname -a; lsusb; iw dev`) over its outputs:
+# a prompt only when it chains commands (a quoted line of prose or of a log is no command)
+_QUOTED_CHAIN = later(r"^> +(?P<cmd>[a-z][^\n]*?(?:;|&&)[^\n]*)$")
 # A line that _BREAK_LINE (or a title's "---" underline) may match starts with neither "[" nor
 # "<": a log whose every line starts with one (a kernel log's clock or priority) has no break,
 # told by one regex scan (a 100 000-line log: ~12 ms, where the marker searches take ~60 ms)
 _NO_BREAK_START = later(r"\n[^\[<\n]")
 _NO_BREAK_FIRST = later(r"[^\[<\n]")
 _TITLE = later(r"^[A-Z][\w /()-]{2,40}$")
-_MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###")
+_MARKERS = ("$ ", "# ", "❯ ", "\n---", "\n===", "\n###", "> ", "\n```", "\n'''", "\n~~~")
 LONG_TEXT = 1 << 20  # characters
 MAX_CHECKS = 2000  # per marker: a long log with many "# " in its lines stops looking early
 _CHANGES = later(r"\s(?:set|add|del|delete|flush|change|replace)\b")
@@ -120,6 +128,17 @@ def _command_of(line: str) -> str | None:
         if toks and resolve_command(part)[0] is not None:
             return part.strip()
     return "" if m else None  # a prompt with a command not read: a break, nothing to parse
+
+
+def _chain_of(line: str) -> bool:
+    """Whether a prompt line (or a Markdown-quoted command line) runs several commands chained
+    with ``;``/``&&``, one of them a command this inventory reads: their outputs follow run
+    together, told apart by their shapes as a chained stored command's are."""
+    m = _PROMPT.match(line) or _QUOTED_CHAIN.match(line)
+    if m is None:
+        return False
+    cmds = [c for c in re.split(r"\s*(?:;|&&)\s*", m.group("cmd")) if c.strip()]
+    return len(cmds) > 1 and any(_command_of(c) for c in cmds)
 
 
 def _shape(line: str) -> str | None:
@@ -213,6 +232,8 @@ def _part_start(lines: list[str]) -> tuple[str | None, int]:
     for i, line in enumerate(lines[:8]):
         if not line.strip() or _SEPARATOR.match(line) or _UNDERLINE.match(line):
             continue
+        if _FENCE.match(line):
+            continue
         if i == 0 and lines[1:2] and _UNDERLINE.match(lines[1]):
             continue  # the title itself
         if (cmd := _command_of(line)) is not None:
@@ -228,11 +249,17 @@ def split_known(text: str, first: str) -> list[tuple[str, str]]:
     read, a separator before nothing known, the same command again) stays in its part."""
     offsets = _break_offsets(text)
     if not offsets:
-        return [(first, text)]
+        return _console_lines([(first, text)])
     parts: list[tuple[str, str]] = []
     kind, body_start = first, 0
     for at, end in zip(offsets, [*offsets[1:], len(text)], strict=True):
         seg = text[at : min(end, at + 4000)].split("\n", 10)  # its first lines are enough
+        if _chain_of(seg[0]):  # `# uname -a; lsusb; iw dev`: its outputs run together
+            parts.append((kind, text[body_start:at]))
+            kind, body_start = _CHAINED, at + len(seg[0]) + 1
+            continue
+        if kind == _CHAINED and not _PROMPT.match(seg[0]):
+            continue  # a chain's outputs run to the next prompt, fences and rules included
         cmd, skip = _part_start(seg)
         if cmd is None or _same_parser(cmd, kind):
             continue  # stays in the current part
@@ -241,8 +268,18 @@ def split_known(text: str, first: str) -> list[tuple[str, str]]:
         body_start = at + sum(len(x) + 1 for x in seg[:skip])
     parts.append((kind, text[body_start:]))
     # isspace() stops at the first other character (strip() would copy a long log)
-    kept = [(k, b if b.endswith("\n") else b + "\n") for k, b in parts if b and not b.isspace()]
+    kept: list[tuple[str, str]] = []
+    for k, b in parts:
+        if not b or b.isspace():
+            continue
+        if k == _CHAINED:
+            kept += split_paste(b, None)  # each output by its first line's shape
+        else:
+            kept.append((k, b if b.endswith("\n") else b + "\n"))
     return _join_logs(kept)
+
+
+_CHAINED = "\0chained"  # a part after a chained command line, cut by shapes (no command)
 
 
 def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
@@ -300,9 +337,35 @@ def split_paste(text: str, first: str | None) -> list[tuple[str, str]]:
     return _join_logs([(kind, "\n".join(body) + "\n") for kind, body in parts[:MAX_PARTS]])
 
 
+# A kernel line a serial console printed among another command's output or right after a
+# prompt (`# [   32.24] smsc95xx 1-1.1:1.0 eth0: link up, 100Mbps, ...`): a printk clock first
+_CONSOLE_LINE = later(r"^(?:[#$] ?)?(\[ *\d+\.\d+\] \S.*)$", re.M)
+
+
+def _console_lines(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each kernel line inside another output's part moves to a kernel log part of its own
+    (the console interleaves printk with what a shell prints); the other output keeps the rest.
+    Only parts holding "] " are searched: a log's own parts are not."""
+    out: list[tuple[str, str]] = []
+    for cmd, body in parts:
+        if "] " not in body or resolve_command(cmd)[0] == "dmesg":
+            out.append((cmd, body))
+            continue
+        found = [m.group(1) for m in _CONSOLE_LINE.finditer(body)]
+        if not found:
+            out.append((cmd, body))
+            continue
+        rest = _CONSOLE_LINE.sub("", body)
+        if rest.strip():
+            out.append((cmd, rest))
+        out.append(("dmesg", "\n".join(found) + "\n"))
+    return out
+
+
 def _join_logs(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The kernel log's pieces that prompts or other outputs cut apart are one log again (in
     their order): the inventory keeps one log per stored text."""
+    parts = _console_lines(parts)
     out: list[tuple[str, str]] = []
     log_at: int | None = None
     log_bodies: list[str] = []
