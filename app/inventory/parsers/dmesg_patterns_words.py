@@ -30,16 +30,6 @@ OWN_WORDS_FIRST: list[tuple[str, _Lazy]] = [
         "net_named",
         _Lazy(r"^net (?P<iface>[a-z][\w.-]{0,14}): initializing (?P<driver>[a-z][\w-]*) "),
     ),
-    # Interface-only link lines of drivers that printed "%s: link up (%sMbps/%s duplex)" with
-    # the netdev's name alone (OpenWrt's ath79 ag71xx before phylink: "eth0: link up
-    # (10Mbps/Half duplex)", corpus/unifi_ap_openwrt_5095_*): the interface, its speed and duplex
-    (
-        "link_up",
-        _Lazy(
-            r"^(?P<iface>[a-z][\w.-]{0,14}): link up \((?P<speed>\d+)(?P<unit>M)bps/"
-            r"(?P<duplex>Full|Half) duplex\)"
-        ),
-    ),
 ]
 
 
@@ -86,8 +76,9 @@ def _own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
 
 # A driver that names no device before the interface: 2.6-era and OpenWrt ar71xx's ag71xx
 # (ag71xx_phy.c ag71xx_phy_link_adjust(): pr_info("%s: link up (%sMbps/%s duplex)") and "%s:
-# link down", ag->dev->name: corpus/rocket_m5_aredn_450_*): the interface alone, by a network
-# interface's name (so "ata1: link down" or a bridge's "br-lan: ..." is none)
+# link down", ag->dev->name: corpus/rocket_m5_aredn_450_*, corpus/unifi_ap_openwrt_5095_*): the
+# interface alone, by a network interface's name (so "ata1: link down" or a bridge's "br-lan:
+# ..." is none)
 _BARE_IFACE = r"^(?P<iface>(?:eth|lan|wlan)\d+(?:\.\d+)?|wan|en[opsxP]\w+|wl[opsx]\w+)"
 BARE_LINK: list[tuple[str, _Lazy]] = [
     (
