@@ -221,6 +221,8 @@ def hold_to_table(
             state["pause"]["refused_above_mtu"] = int(caps.facts["pause_refused_above_mtu"])
         if caps.facts.get("pause_restart_needs_autoneg"):  # igb/igc: down/up only with autoneg
             state["pause"]["restart_needs_autoneg"] = True
+        if caps.facts.get("pause_autoneg_needs_link_autoneg"):  # lan78xx, r8152: EINVAL
+            state["pause"]["autoneg_needs_link"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)

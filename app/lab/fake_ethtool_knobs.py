@@ -311,6 +311,9 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
     def onoff(flag: bool) -> str:
         return "on" if flag else "off"
 
+    if pause.get("autoneg_is_link") and not _link_autoneg(dev):
+        # rtl8152_get_pauseparam: without BMCR_ANENABLE autoneg, RX and TX all read 0
+        pause = {"autoneg": False, "rx": False, "tx": False}
     lines = [
         f"Pause parameters for {ifname}:",
         f"Autonegotiate:\t{onoff(pause['autoneg'])}",
@@ -334,9 +337,14 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
     new = dict(pause)
+    if pause.get("autoneg_is_link"):  # r8152: ethtool starts from -a, the link's autoneg
+        new["autoneg"] = _link_autoneg(dev)
     new.update({name: value == "on" for name, value in pairs})
+    # lan78xx_set_pause, rtl8152_set_pauseparam: pause autoneg without link autoneg is EINVAL
+    if new["autoneg"] and pause.get("autoneg_needs_link") and not _link_autoneg(dev):
+        raise nl_error(EINVAL, code)
     if pause.get("autoneg_is_link"):  # r8152: Autonegotiate shows the link's (BMCR_ANENABLE)
-        new["autoneg"] = bool(pause.get("autoneg"))
+        new["autoneg"] = _link_autoneg(dev)
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
     above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames
@@ -352,3 +360,9 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     pause.update(new)
+
+
+def _link_autoneg(dev: dict[str, Any]) -> bool:
+    """Whether the lab's link autonegotiates now (`ethtool -s autoneg`); no link model: yes."""
+    link = dev.get("link") or {}
+    return bool(link.get("autoneg", True))

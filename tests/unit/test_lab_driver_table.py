@@ -636,3 +636,21 @@ def test_ethtool_i_version_and_firmware_are_what_the_source_writes(tmp_path: Pat
     assert "version: v1.12.13\n" in r8152  # rtl8152_get_drvinfo: DRIVER_VERSION
     unknown = ethtool(lab(tmp_path, "smsc95xx"), "-i", "eth0")[0]  # no kernel named: not claimed
     assert "version: \n" in unknown
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7515"), ("r8152", "RTL8153")])
+def test_pause_autonegotiation_needs_the_links(tmp_path: Path, driver: str, chip: str) -> None:
+    """lan78xx_set_pause and rtl8152_set_pauseparam: `-A autoneg on` while the link is forced
+    (`-s autoneg off`) is EINVAL (fact pause_autoneg_needs_link_autoneg, audit 6a row 1);
+    r8152 then shows pause autoneg, RX and TX off (rtl8152_get_pauseparam returns early).
+    Before, the lab took it and showed pause autonegotiation on over a forced link."""
+    state = lab(tmp_path, driver, chip)
+    assert ethtool(state, "-s", "eth0", "autoneg", "off", "speed", "100", "duplex", "full")[2] == 0
+    assert ethtool(state, "-A", "eth0", "autoneg", "on")[1] == [INVALID]
+    shown = ethtool(state, "-a", "eth0")[0]
+    if driver == "r8152":
+        assert "Autonegotiate:\toff\nRX:\t\toff\nTX:\t\toff\n" in shown
+    assert ethtool(state, "-s", "eth0", "autoneg", "on")[2] == 0
+    assert ethtool(state, "-A", "eth0", "autoneg", "on")[2] == 0
+    assert "Autonegotiate:\ton\n" in ethtool(state, "-a", "eth0")[0]
