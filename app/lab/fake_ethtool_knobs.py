@@ -356,6 +356,9 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
     needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
     changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
+    encoding = pause.get("advertisement")
+    if encoding:  # phylib renegotiates only when the advertised pause bits change
+        changed = _advertised(encoding, new) != _advertised(encoding, pause)
     if pause.get("restarts") and changed and not needs_autoneg:
         pause["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
@@ -366,3 +369,12 @@ def _link_autoneg(dev: dict[str, Any]) -> bool:
     """Whether the lab's link autonegotiates now (`ethtool -s autoneg`); no link model: yes."""
     link = dev.get("link") or {}
     return bool(link.get("autoneg", True))
+
+
+def _advertised(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
+    """(Pause, Asym_Pause) as the driver advertises RX/TX pause: mii_advertise_flowctrl
+    (lan78xx_set_pause) or Pause = RX, Asym = RX | TX (bcmgenet_phy_pause_set)."""
+    rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
+    if encoding == "pause_rx_asym_rx_or_tx":
+        return rx, rx or tx
+    return rx, rx != tx  # mii_advertise_flowctrl: RX+TX Pause, RX Pause+Asym, TX Asym

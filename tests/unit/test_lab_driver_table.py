@@ -654,3 +654,22 @@ def test_pause_autonegotiation_needs_the_links(tmp_path: Path, driver: str, chip
     assert ethtool(state, "-s", "eth0", "autoneg", "on")[2] == 0
     assert ethtool(state, "-A", "eth0", "autoneg", "on")[2] == 0
     assert "Autonegotiate:\ton\n" in ethtool(state, "-a", "eth0")[0]
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7515"), ("bcmgenet", "")])
+def test_a_pause_set_that_keeps_the_advertisement_keeps_the_link(tmp_path: Path, driver: str,
+                                                                  chip: str) -> None:  # fmt: skip
+    """lan78xx_set_pause / bcmgenet_phy_pause_set renegotiate through phylib only when the
+    pause advertisement changes (fact pause_advertisement, audit 6a row 2): pause autoneg
+    alone does not; on bcmgenet neither does TX with RX on (Pause = RX, Asym = RX | TX).
+    Before, the lab bounced the link for any change of autoneg, RX or TX."""
+    state = lab(tmp_path, driver, chip)
+    assert ethtool(state, "-A", "eth0", "autoneg", "off")[2] == 0
+    if driver == "bcmgenet":
+        assert ethtool(state, "-A", "eth0", "tx", "off")[2] == 0  # RX on: Pause+Asym either way
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert "bounces" not in data["interfaces"]["eth0"]["pause"]
+    assert ethtool(state, "-A", "eth0", "rx", "off")[2] == 0
+    data = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert data["interfaces"]["eth0"]["pause"]["bounces"] == 1
