@@ -355,6 +355,8 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EINVAL, code)
     # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
     needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
+    if pause.get("restart_needs_link_autoneg") and not _link_autoneg(dev):
+        needs_autoneg = True  # lan78xx, bcmgenet: a forced link is not renegotiated
     changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
     encoding = pause.get("advertisement")
     if encoding:  # phylib renegotiates only when the advertised pause bits change

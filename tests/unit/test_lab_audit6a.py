@@ -99,3 +99,19 @@ def test_a_cm4_profile_models_no_pcie_lines_for_its_built_in_port() -> None:
     built_in = {n.name for n in nics if n.driver == "bcmgenet"}
     modelled = irq_model.lines(nics, profile.cpu.count, profile.pcie_host, profile.kernel)
     assert modelled and not [m for m in modelled if m.name in built_in]
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7515"), ("bcmgenet", "")])
+def test_a_pause_set_over_a_forced_link_does_not_renegotiate(tmp_path: Path, driver: str,
+                                                             chip: str) -> None:  # fmt: skip
+    """lan78xx_set_pause calls phy_ethtool_ksettings_set only `if (ecmd.base.autoneg)`;
+    bcmgenet's phy_start_aneg rewrites the forced BMCR (genphy_setup_forced): over a forced
+    link a pause change bounces nothing (fact pause_restart_needs_link_autoneg, audit 6a
+    row 5). Before, the lab bounced the link."""
+    state = lab(tmp_path, driver, chip)
+    assert ethtool(state, "-s", "eth0", "autoneg", "off", "speed", "100", "duplex", "full")[2] == 0
+    assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "off", "tx", "off")[2] == 0
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    assert "bounces" not in data["interfaces"]["eth0"]["pause"]
+    assert "Autonegotiate:\toff\nRX:\t\toff\nTX:\t\toff\n" in ethtool(state, "-a", "eth0")[0]
