@@ -227,6 +227,8 @@ def hold_to_table(
             state["pause"]["advertisement"] = str(caps.facts["pause_advertisement"])
         if caps.facts.get("pause_restart_needs_link_autoneg"):  # not over a forced link
             state["pause"]["restart_needs_link_autoneg"] = True
+        if caps.facts.get("pause_shown_resolved"):  # bcmgenet: -a reads the MAC's state
+            state["pause"]["shown_resolved"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)

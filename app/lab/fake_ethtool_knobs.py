@@ -314,6 +314,8 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
     if pause.get("autoneg_is_link") and not _link_autoneg(dev):
         # rtl8152_get_pauseparam: without BMCR_ANENABLE autoneg, RX and TX all read 0
         pause = {"autoneg": False, "rx": False, "tx": False}
+    elif pause.get("shown_resolved"):  # bcmgenet_get_pauseparam: the MAC's, with carrier
+        pause = {**pause, **_resolved(ifname, dev, pause)}
     lines = [
         f"Pause parameters for {ifname}:",
         f"Autonegotiate:\t{onoff(pause['autoneg'])}",
@@ -337,6 +339,8 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
     new = dict(pause)
+    if pause.get("shown_resolved"):  # ethnl_set_pause starts from what -a shows (bcmgenet)
+        new.update(_resolved(ifname, dev, pause))
     if pause.get("autoneg_is_link"):  # r8152: ethtool starts from -a, the link's autoneg
         new["autoneg"] = _link_autoneg(dev)
     new.update({name: value == "on" for name, value in pairs})
@@ -380,3 +384,27 @@ def _advertised(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
     if encoding == "pause_rx_asym_rx_or_tx":
         return rx, rx or tx
     return rx, rx != tx  # mii_advertise_flowctrl: RX+TX Pause, RX Pause+Asym, TX Asym
+
+
+def _resolved(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict[str, bool]:
+    """RX/TX pause as bcmgenet_mac_config programs the MAC while the carrier is up: half
+    duplex none; pause autoneg the resolution (phy_get_pause) of its advertisement against the
+    lab's partner (a PC NIC advertising Pause and Asym_Pause), none over a forced link; else
+    the request. Without carrier the request (bcmgenet_get_pauseparam)."""
+    from sbctune.lab.fake_ethtool_link import live  # the link module imports this one's peers
+
+    link = dev.get("link") or {}
+    up, _, duplex = live(ifname, link) if link else (False, "", "")
+    rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
+    if not up:
+        return {"rx": rx, "tx": tx}
+    if duplex.lower() != "full":
+        return {"rx": False, "tx": False}
+    if not pause.get("autoneg"):
+        return {"rx": rx, "tx": tx}
+    if not _link_autoneg(dev) or not pause.get("link_partner", True):
+        return {"rx": False, "tx": False}
+    local_pause, local_asym = _advertised(str(pause.get("advertisement", "")), pause)
+    if local_pause:  # both advertise Pause: symmetric
+        return {"rx": True, "tx": True}
+    return {"rx": False, "tx": local_asym}  # Asym only: the partner's Pause -> we send pause

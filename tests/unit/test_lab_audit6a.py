@@ -115,3 +115,21 @@ def test_a_pause_set_over_a_forced_link_does_not_renegotiate(tmp_path: Path, dri
     data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
     assert "bounces" not in data["interfaces"]["eth0"]["pause"]
     assert "Autonegotiate:\toff\nRX:\t\toff\nTX:\t\toff\n" in ethtool(state, "-a", "eth0")[0]
+
+
+@root
+def test_bcmgenet_shows_the_pause_the_mac_runs_with_while_the_link_is_up(tmp_path: Path) -> None:
+    """bcmgenet_get_pauseparam reads UMAC_CMD's PAUSE_IGNORE bits while the carrier is up
+    (fact pause_shown_resolved, audit 6a row 6): `rx on tx off` is advertised as Pause +
+    Asym_Pause, which against a partner that advertises pause resolves to both; over a forced
+    link pause autoneg resolves to none. Before, the lab read back the request."""
+    state = lab(tmp_path, "bcmgenet")
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["link"].update(carrier=True, speed="1000", duplex="full")
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    assert ethtool(state, "-A", "eth0", "tx", "off")[2] == 0
+    assert "RX:\t\ton\nTX:\t\ton\n" in ethtool(state, "-a", "eth0")[0]
+    assert ethtool(state, "-A", "eth0", "rx", "off", "tx", "on")[2] == 0
+    assert "RX:\t\toff\nTX:\t\ton\n" in ethtool(state, "-a", "eth0")[0]
+    assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "on", "tx", "off")[2] == 0
+    assert "RX:\t\ton\nTX:\t\toff\n" in ethtool(state, "-a", "eth0")[0]  # manual: as asked
