@@ -31,6 +31,7 @@ from sbctune.lab.fake_ethtool_driver import (
     scaled_set,
     stored,
 )
+from sbctune.lab.fake_ethtool_link import live
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -391,8 +392,6 @@ def _resolved(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict[s
     duplex none; pause autoneg the resolution (phy_get_pause) of its advertisement against the
     lab's partner (a PC NIC advertising Pause and Asym_Pause), none over a forced link; else
     the request. Without carrier the request (bcmgenet_get_pauseparam)."""
-    from sbctune.lab.fake_ethtool_link import live  # the link module imports this one's peers
-
     link = dev.get("link") or {}
     up, _, duplex = live(ifname, link) if link else (False, "", "")
     rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))

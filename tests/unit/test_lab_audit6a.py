@@ -133,3 +133,26 @@ def test_bcmgenet_shows_the_pause_the_mac_runs_with_while_the_link_is_up(tmp_pat
     assert "RX:\t\toff\nTX:\t\ton\n" in ethtool(state, "-a", "eth0")[0]
     assert ethtool(state, "-A", "eth0", "autoneg", "off", "rx", "on", "tx", "off")[2] == 0
     assert "RX:\t\ton\nTX:\t\toff\n" in ethtool(state, "-a", "eth0")[0]  # manual: as asked
+
+
+def test_the_installed_script_answers_bcmgenets_pause(tmp_path: Path) -> None:
+    """The lab installs fake_ethtool as one standalone script (no sbctune on its path): the
+    pause read that now asks the link model (row 6) must work there too, as `-a` in the module."""
+    import subprocess
+    import sys
+
+    from sbctune.lab.ethtool_state import script_text
+
+    state = lab(tmp_path, "bcmgenet")
+    data: dict[str, Any] = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["link"].update(carrier=True, speed="1000", duplex="full")
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    fallback = tmp_path / "captured"
+    fallback.write_text("#!/bin/sh\necho captured\n", encoding="utf-8")
+    fallback.chmod(0o755)
+    script = tmp_path / "ethtool"
+    script.write_text(script_text(sys.executable, Path(state), fallback), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-S", str(script), "-a", "eth0"], capture_output=True,
+                          text=True, timeout=30, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ethtool(state, "-a", "eth0")[0]
