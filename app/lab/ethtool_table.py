@@ -225,6 +225,14 @@ def hold_to_table(
             state["pause"]["autoneg_default"] = {k: state["pause"][k] for k in ("rx", "tx")}
         if caps.facts.get("pause_resolved"):  # r8169: -a shows phylib's resolution
             state["pause"]["resolved"] = True
+        if caps.facts.get("pause_autoneg_needs_link_autoneg"):  # lan78xx, r8152: EINVAL
+            state["pause"]["autoneg_needs_link"] = True
+        if caps.facts.get("pause_advertisement"):  # lan78xx, bcmgenet: renegotiate on change
+            state["pause"]["advertisement"] = str(caps.facts["pause_advertisement"])
+        if caps.facts.get("pause_restart_needs_link_autoneg"):  # not over a forced link
+            state["pause"]["restart_needs_link_autoneg"] = True
+        if caps.facts.get("pause_shown_resolved"):  # bcmgenet: -a reads the MAC's state
+            state["pause"]["shown_resolved"] = True
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)

@@ -32,6 +32,7 @@ from sbctune.lab.fake_ethtool_driver import (
     scaled_set,
     stored,
 )
+from sbctune.lab.fake_ethtool_link import live
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -319,6 +320,11 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
     def onoff(flag: bool) -> str:
         return "on" if flag else "off"
 
+    if pause.get("autoneg_is_link") and not _link_autoneg(dev):
+        # rtl8152_get_pauseparam: without BMCR_ANENABLE autoneg, RX and TX all read 0
+        pause = {"autoneg": False, "rx": False, "tx": False}
+    elif pause.get("shown_resolved"):  # bcmgenet_get_pauseparam: the MAC's, with carrier
+        pause = {**pause, **_resolved(ifname, dev, pause)}
     lines = [
         f"Pause parameters for {ifname}:",
         f"Autonegotiate:\t{onoff(pause['autoneg'])}",
@@ -342,10 +348,17 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
     new = dict(pause)
+    if pause.get("shown_resolved"):  # ethnl_set_pause starts from what -a shows (bcmgenet)
+        new.update(_resolved(ifname, dev, pause))
+    if pause.get("autoneg_is_link"):  # r8152: ethtool starts from -a, the link's autoneg
+        new["autoneg"] = _link_autoneg(dev)
     new.update({name: value == "on" for name, value in pairs})
     asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))  # ethnl_set_pause: mod
+    # lan78xx_set_pause, rtl8152_set_pauseparam: pause autoneg without link autoneg is EINVAL
+    if new["autoneg"] and pause.get("autoneg_needs_link") and not _link_autoneg(dev):
+        raise nl_error(EINVAL, code)
     if pause.get("autoneg_is_link"):  # r8152, r8169: Autonegotiate shows the link's
-        new["autoneg"] = bool(pause.get("autoneg"))
+        new["autoneg"] = _link_autoneg(dev)
     if new["autoneg"] and pause.get("autoneg_default"):  # igb/igc: fc_default, RX/TX ignored
         new.update(pause["autoneg_default"])
     advertised = {k: new[k] for k in ("rx", "tx")}  # phy_set_asym_pause's request
@@ -361,13 +374,55 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EINVAL, code)
     # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
     needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
+    if pause.get("restart_needs_link_autoneg") and not _link_autoneg(dev):
+        needs_autoneg = True  # lan78xx, bcmgenet: a forced link is not renegotiated
     changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
     if pause.get("autoneg_default") and new["autoneg"]:
         changed = asked  # igb/igc_set_pauseparam: down and up for any set with autoneg
     if pause.get("resolved"):  # r8169: renegotiates when the advertisement changes
         changed = advertised != pause.get("advertised", {k: pause.get(k) for k in ("rx", "tx")})
         new["advertised"] = advertised
+    encoding = pause.get("advertisement")
+    if encoding:  # phylib renegotiates only when the advertised pause bits change
+        changed = _advertised(encoding, new) != _advertised(encoding, pause)
     if pause.get("restarts") and changed and not needs_autoneg:
         new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     pause.update(new)
+
+
+def _link_autoneg(dev: dict[str, Any]) -> bool:
+    """Whether the lab's link autonegotiates now (`ethtool -s autoneg`); no link model: yes."""
+    link = dev.get("link") or {}
+    return bool(link.get("autoneg", True))
+
+
+def _advertised(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
+    """(Pause, Asym_Pause) as the driver advertises RX/TX pause: mii_advertise_flowctrl
+    (lan78xx_set_pause) or Pause = RX, Asym = RX | TX (bcmgenet_phy_pause_set)."""
+    rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
+    if encoding == "pause_rx_asym_rx_or_tx":
+        return rx, rx or tx
+    return rx, rx != tx  # mii_advertise_flowctrl: RX+TX Pause, RX Pause+Asym, TX Asym
+
+
+def _resolved(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict[str, bool]:
+    """RX/TX pause as bcmgenet_mac_config programs the MAC while the carrier is up: half
+    duplex none; pause autoneg the resolution (phy_get_pause) of its advertisement against the
+    lab's partner (a PC NIC advertising Pause and Asym_Pause), none over a forced link; else
+    the request. Without carrier the request (bcmgenet_get_pauseparam)."""
+    link = dev.get("link") or {}
+    up, _, duplex = live(ifname, link) if link else (False, "", "")
+    rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
+    if not up:
+        return {"rx": rx, "tx": tx}
+    if duplex.lower() != "full":
+        return {"rx": False, "tx": False}
+    if not pause.get("autoneg"):
+        return {"rx": rx, "tx": tx}
+    if not _link_autoneg(dev) or not pause.get("link_partner", True):
+        return {"rx": False, "tx": False}
+    local_pause, local_asym = _advertised(str(pause.get("advertisement", "")), pause)
+    if local_pause:  # both advertise Pause: symmetric
+        return {"rx": True, "tx": True}
+    return {"rx": False, "tx": local_asym}  # Asym only: the partner's Pause -> we send pause

@@ -161,12 +161,17 @@ def _hex(text: str) -> int | None:
         return None
 
 
+# rtl8152_set_link_ksettings: the link modes it turns into RTL_ADVERTISED_* bits
+_R8152_MODES = ("10baseT/Half", "10baseT/Full", "100baseT/Half", "100baseT/Full",
+                "1000baseT/Full", "2500baseT/Full")  # fmt: skip
+
+
 def _forced_ok(
     rule: str, speed: int, duplex: str, supported: list[str], rates: list[int] | None = None
 ) -> bool:
     """Whether the driver takes a forced speed/duplex (autoneg off); `rates` the chip's own
     forced speeds where the driver checks them (atlantic: link_speed_msk, full duplex)."""
-    if rule in ("phylib", "mii"):
+    if rule in ("phylib", "mii", "r8152"):
         # phy_ethtool_ksettings_set / mii_ethtool_set_link_ksettings: 10, 100, 1000 and a
         # duplex, whatever the PHY supports (mii: 1000 only with supports_gmii)
         top = 1000 if rule == "phylib" or any(m.startswith("1000base") for m in supported) else 100
@@ -211,6 +216,8 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             # only for half duplex above 1000
             atlantic = link["rule"] == "atlantic" and not (duplex == "half" and speed > 1000)
             raise nl_error(EPERM if atlantic else EINVAL, SSET_FAIL)
+        if link["rule"] == "r8152" and speed == 1000:  # rtl8152_set_speed: BMCR_FULLDPLX
+            duplex = "full"
         if link["rule"] == "igb" and speed == 1000:  # igb_set_spd_dplx: autoneg, 1000 only
             autoneg, advertised = True, ["1000baseT/Full"]
         elif link["rule"] == "igc":  # not forced: autoneg and its advertisement stay
@@ -229,6 +236,8 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
                       and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
     else:
         advertised = list(link["advertised"])
+    if autoneg and link["rule"] == "r8152":  # rtl8152_set_speed: RTL_ADVERTISED_* only
+        advertised = [m for m in advertised if m in _R8152_MODES]
     if autoneg and not advertised and supported:  # phy_ethtool_ksettings_set: none left
         raise nl_error(EINVAL, SSET_FAIL)
     link["autoneg"] = autoneg

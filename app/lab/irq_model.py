@@ -64,9 +64,13 @@ def vector_names(nic: Nic, cpus: int, kernel: str = "", queues: int | None = Non
     link = str(rule["link"]).format(iface=nic.name)
     if rule.get("style") == "single":
         return [link]
+    if rule.get("style") == "fixed":  # bcmgenet: irq0 and irq1, both the interface's name
+        return [link] * int(rule.get("count", 1))
     tx, rx = driver_queues(nic.driver, nic.chip, cpus) or (1, 1)
     if queues:
         tx = rx = queues
+    if rule.get("style") == "per_queue":  # macb: one per hardware queue, all the same name
+        return [link] * max(tx, rx)
     if rule.get("style") == "same_name":  # atlantic: the ring vectors, then the link vector
         return [link] * rx + [link]
     names = [link]
@@ -76,6 +80,12 @@ def vector_names(nic: Nic, cpus: int, kernel: str = "", queues: int | None = Non
         names += [str(rule["rx"]).format(iface=nic.name, n=k) for k in range(rx)]
         names += [str(rule["tx"]).format(iface=nic.name, n=k) for k in range(tx)]
     return names
+
+
+def _on_platform_bus(nic: Nic, kernel: str) -> bool:
+    caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
+    rule = caps.facts.get("irq_vectors") if caps else None
+    return isinstance(rule, dict) and rule.get("bus") == "platform"
 
 
 def _paired(caps: driver_caps.DriverCaps, chip: str, rss: int) -> bool:
@@ -96,7 +106,7 @@ def lines(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> l
     function = 0
     for nic in nics:
         names = vector_names(nic, cpus, kernel)
-        if not names:
+        if not names or _on_platform_bus(nic, kernel):  # bcmgenet, macb: the SoC's own lines
             continue
         dev_id = (PCI_BUS << 8) | function  # pci_dev_id(): bus << 8 | devfn (device 0)
         pci = f"0000:{PCI_BUS:02x}:00.{function}"

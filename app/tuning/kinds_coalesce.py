@@ -40,8 +40,11 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
     item = PlannedTweak(ctx.tweak, True, "fewer, larger interrupts")
     if coalesce.adaptive_rx is not None:
         before = "on" if coalesce.adaptive_rx else "off"
-        item.changes.append(_ethtool_change(ctx.iface, "-C", "adaptive-rx", before, "on"))
         _adaptive_start(ctx, item, coalesce.params, coalesce.adaptive_rx)
+        # last: applied after the values, so they are written and read back while DIM is off,
+        # and undone first, so DIM stops before the old values go back (bcmgenet_dim_work
+        # rewrites the registers while it runs; `-C adaptive-rx off` keeps what they hold)
+        item.changes.append(_ethtool_change(ctx.iface, "-C", "adaptive-rx", before, "on"))
         return item
     usecs = coalesce.params.get("rx-usecs")
     modes = ctx.caps.facts.get("coalesce_modes") if ctx.caps else None
@@ -73,8 +76,9 @@ def _adaptive_start(
 ) -> None:
     """bcmgenet: turning adaptive-rx on writes DIM's starting profile over rx-usecs/rx-frames
     (bcmgenet_set_ring_rx_coalesce), and turning it off keeps what the registers then hold: the
-    values are changes of their own, so the revert (in reverse order, adaptive-rx off last)
-    writes the old ones back."""
+    values are changes of their own, planned before adaptive-rx, so the revert (in reverse
+    order) turns DIM off first and then writes the old values back, which DIM can no longer
+    move (audit 6a row 10)."""
     caps = ctx.caps
     start = caps.facts.get("coalesce_adaptive_rx_start") if caps else None
     if caps is None or not start or already_on or not ctx.iface:
@@ -83,7 +87,7 @@ def _adaptive_start(
         if params.get(param) is not None:
             shown = str(_stored_usecs(ctx, int(value))) if param == "rx-usecs" else str(value)
             item.changes.append(_ethtool_change(ctx.iface, "-C", param, str(params[param]), shown))
-    if len(item.changes) > 1:
+    if item.changes:
         item.reason += (f"; {caps.driver} then starts from the adaptive profile's "
                         f"{start.get('rx-usecs')} microseconds and {start.get('rx-frames')} "
                         "frames, "

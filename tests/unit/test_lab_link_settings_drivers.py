@@ -178,3 +178,19 @@ def test_cdc_ncm_duplex_is_the_kernels_zeroed_half(tmp_path: Path) -> None:
     DUPLEX_HALF (0), so ethtool shows "Duplex: Half" on a full-duplex link."""
     out = ethtool(_lab(tmp_path, "cdc_ncm"), "eth0")[0]
     assert "\tDuplex: Half\n" in out and "\tSpeed: 1000Mb/s\n" in out
+
+
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+def test_r8152_forces_gigabit_full_duplex_and_advertises_only_its_modes(tmp_path: Path) -> None:
+    """rtl8152_set_speed (audit 6a row 3): a forced 1000 is BMCR_SPEED1000 | BMCR_FULLDPLX
+    whatever duplex was asked, so "duplex half" reads back Full (mii_ethtool_get_link_ksettings
+    reads BMCR); with autoneg only the RTL_ADVERTISED_* modes count (no 1000baseT/Half), and
+    an advertisement with none of them is EINVAL. Before, the lab applied mii's rules: a
+    forced 1000 half stayed half and an advertisement of 1000baseT/Half alone was taken."""
+    path = _lab(tmp_path, "r8152")
+    assert ethtool(path, "-s", "eth0", "speed", "1000", "duplex", "half", "autoneg", "off")[2] == 0
+    assert _link(path)["forced"] == {"speed": 1000, "duplex": "full"}
+    assert ethtool(path, "-s", "eth0", "autoneg", "on", "advertise", "0x010") == (  # 1000 half
+        "", ["netlink error: Invalid argument"], 75)
+    assert ethtool(path, "-s", "eth0", "autoneg", "on", "advertise", "0x03f")[2] == 0  # all six
+    assert "1000baseT/Half" not in _link(path)["advertised"]  # type: ignore[operator]
