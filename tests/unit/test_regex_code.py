@@ -106,9 +106,7 @@ def test_a_test_calling_main_leaves_re_alone(cache: Path) -> None:
     assert not cache.exists()
 
 
-@pytest.mark.parametrize(
-    "content", [b"", b"not marshal", b"\xe9\x00\x00", b"{\x00\x00\x00\x00"]
-)
+@pytest.mark.parametrize("content", [b"", b"not marshal", b"\xe9\x00\x00", b"{\x00\x00\x00\x00"])
 def test_a_broken_file_compiles_as_before(cache: Path, content: bytes) -> None:
     with regex_code.regex_code_kept(own_process=True):
         re._compiler.compile(r"(\w+) (\d+)y", 0)  # type: ignore[attr-defined]
