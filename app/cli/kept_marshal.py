@@ -10,6 +10,7 @@ import marshal
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def kept_path(name: str, form: int) -> Path:
@@ -33,7 +34,7 @@ def read_kept(path: Path) -> object:
     return None
 
 
-def write_kept(path: Path, value: object, prefix: str) -> None:
+def write_kept(path: Path, value: dict[Any, Any], prefix: str) -> None:
     """`value` written whole (a reader never sees half a file); a failure leaves it unwritten."""
     import tempfile  # only when something new was compiled (not at every start)
 
