@@ -8,7 +8,8 @@ dataclass_code does for dataclasses), what re._compiler.compile hands the engine
 text and flags (its final flags, code, group count and names) is kept in the user's cache
 folder (marshal, keyed by the interpreter's version and the engine's MAGIC: the same text and
 flags compiled by the same interpreter give the same code), and the pattern is made from it by
-the engine's own constructor (`_sre.compile`, which checks the code it is given). A pattern
+the engine's own constructor (`_sre.compile`, which checks the code it is given); what is kept
+was first checked to remake the very pattern re compiled (`==`: flags, text and code). A pattern
 that is not a `str`, or any debug flag, compiles as before; a file that is missing, another
 version's, torn or not the user's own is ignored. A pattern made so equals the plain one
 (`Pattern.__eq__` compares flags, text and code: tests/unit/test_regex_code.py).
@@ -81,19 +82,29 @@ def kept_compile(
         flags = int(flags)  # re._compile passes a plain int; a RegexFlag is one too
         key = (p, flags)
         entry = known.get(key)
-        if entry is None:
-            parsed = parser.parse(p, flags)  # what re._compiler.compile does, step by step
-            code = [int(op) for op in compiler._code(parsed, flags)]  # named opcodes: ints
-            names = dict(parsed.state.groupdict)
-            index: list[str | None] = [None] * parsed.state.groups
-            for name, number in names.items():
-                index[number] = name
-            entry = (flags | parsed.state.flags, code, parsed.state.groups - 1, names, tuple(index))
+        if entry is None:  # compiled by re itself; kept only when the parts remake it exactly
+            pattern = plain(p, flags)
+            with contextlib.suppress(Exception):  # another Python's internals: just not kept
+                entry = _parts(p, flags, parser, compiler)
+                if sre.compile(p, entry[0], entry[1], *entry[2:]) == pattern:
+                    used[key] = entry
+            return pattern
         used[key] = entry
         final, code, groups, names, index_t = entry
         return sre.compile(p, final, code, groups, dict(names), index_t)  # code copied there
 
     return compile_kept
+
+
+def _parts(p: str, flags: int, parser: Any, compiler: Any) -> _Entry:
+    """What re._compiler.compile (3.11-3.13) hands the engine for a pattern text and flags."""
+    parsed = parser.parse(p, flags)
+    code = [int(op) for op in compiler._code(parsed, flags)]  # named opcodes: plain ints
+    names = dict(parsed.state.groupdict)
+    index: list[str | None] = [None] * parsed.state.groups
+    for name, number in names.items():
+        index[number] = name
+    return (flags | parsed.state.flags, code, parsed.state.groups - 1, names, tuple(index))
 
 
 @contextlib.contextmanager

@@ -159,3 +159,22 @@ def test_the_file_stays_bounded(cache: Path, monkeypatch: pytest.MonkeyPatch) ->
     kept = regex_code._valid(read_kept(_kept_file(cache)))
     assert len(kept) == 2
     assert ("new+", 0) in kept  # this run's own first
+
+
+def test_parts_that_do_not_remake_the_pattern_are_not_kept(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another Python's compiler (or a wrong reading of it) makes other parts: the pattern re
+    compiled is used, and nothing is kept that would make another one next time."""
+    real = regex_code._parts
+
+    def other_flags(p: str, flags: int, parser: Any, compiler: Any) -> Any:
+        final, code, groups, names, index = real(p, flags, parser, compiler)
+        return (final | int(re.I), code, groups, names, index)
+
+    monkeypatch.setattr(regex_code, "_parts", other_flags)
+    with regex_code.regex_code_kept(own_process=True):
+        made = re._compiler.compile(r"Link is (Up|Down)w", 0)  # type: ignore[attr-defined]
+    assert made == _plain_compile(r"Link is (Up|Down)w", 0)
+    assert not made.match("link is upw")
+    assert not list(cache.glob("regex-code-*"))  # nothing recorded, nothing written
