@@ -353,8 +353,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     wrapped: dict[str, tuple[str, float | None, bool] | None] = {}
     # what follows a line's clock → its own message and the kernel lines joined after it
     # (_message_head(): a function of that text, which a long log repeats under new clocks)
-    # and whether it has a prompt's marks
-    heads: dict[str, tuple[str, tuple[tuple[float, str], ...], bool]] = {}
+    heads: dict[str, tuple[str, tuple[tuple[float, str], ...]]] = {}
     last_ts: float | None = None
     first_content = True
     lines = kernel_lines = jumps = 0
@@ -392,23 +391,20 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
-        # never an elision mark ("[...]") nor an empty line; a line with "@" or ":~" (a prompt's
-        # marks) is left to the full reading below: the clock's own part has no ":" and only
-        # the "@<cpu>]" form has an "@", so the message's part is tested, once per distinct text
-        m0 = ts_msg_match(stripped) if stripped[:1] == "[" else None
-        head = None
-        if m0 is not None:
-            clock, msg = m0.groups()
-            if (head := heads.get(msg)) is None:
-                head = (*_message_head(msg, ts_match), "@" in msg or ":~" in msg)
-                if len(heads) < _MEMO_LIMIT:
-                    heads[msg] = head
-            if head[2] or stripped[m0.end(1)] == "@":
-                head = None
-        if head is not None:  # _strip_prefix()'s first case
+        m0 = None
+        if stripped[:1] == "[" and "@" not in stripped and ":~" not in stripped:
+            m0 = ts_msg_match(stripped)  # never an elision mark ("[...]") nor an empty line
+        if m0 is not None:  # _strip_prefix()'s first case
             lines += 1
+            clock, msg = m0.groups()
             ts, known = float(clock), True
-            msg, joined_parts, _marked = head
+            if (head := heads.get(msg)) is not None:
+                msg, joined_parts = head
+            else:
+                head_of = msg
+                msg, joined_parts = _message_head(msg, ts_match)
+                if len(heads) < _MEMO_LIMIT:
+                    heads[head_of] = (msg, joined_parts)
             if joined_parts:
                 later += joined_parts
         else:
