@@ -19,13 +19,12 @@ from __future__ import annotations
 import builtins
 import contextlib
 import dataclasses
-import marshal
-import os
-import sys
 import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from sbctune.cli.kept_marshal import kept_path, read_kept, write_kept
 
 _FORMAT = 1
 # sources kept (`inspect` makes ~450): when a run adds some, its own come first and older
@@ -34,44 +33,16 @@ _LIMIT = 1_500
 
 
 def _path() -> Path:
-    from sbctune.paths import cache_dir
-
-    tag = sys.implementation.cache_tag or "unknown"  # "cpython-311": its bytecode's version
-    level = sys.flags.optimize  # -O, -OO: compiled code differs (as .opt-1.pyc does)
-    return (
-        cache_dir()
-        / f"dataclass-code-{tag}-{sys.hexversion:x}-o{level}-m{marshal.version}-{_FORMAT}"
-    )
+    return kept_path("dataclass-code", _FORMAT)
 
 
 def _read(path: Path) -> dict[str, types.CodeType]:
-    with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-        info = path.stat()
-        getuid = getattr(os, "getuid", None)  # posix-only: Windows has no uids
-        if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
-            return {}
-        # marshal reads only what this process's own code wrote in the user's private folder
-        value = marshal.loads(path.read_bytes())  # noqa: S302
-        if isinstance(value, dict) and all(
-            type(k) is str and type(v) is types.CodeType for k, v in value.items()
-        ):
-            return value
+    value = read_kept(path)
+    if isinstance(value, dict) and all(
+        type(k) is str and type(v) is types.CodeType for k, v in value.items()
+    ):
+        return value
     return {}
-
-
-def _write(path: Path, known: dict[str, types.CodeType]) -> None:
-    import tempfile  # only when a new source was compiled (not at every start)
-
-    with contextlib.suppress(OSError, ValueError):
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".dataclass-code-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(marshal.dumps(known))
-            os.replace(tmp, path)  # a reader never sees half a file
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
 
 
 @contextlib.contextmanager
@@ -107,4 +78,4 @@ def dataclass_code_kept(own_process: bool) -> Iterator[None]:
                 if len(kept) >= _LIMIT:
                     break
                 kept.setdefault(source, code)
-            _write(path, kept)
+            write_kept(path, kept, prefix=".dataclass-code-")

@@ -64,11 +64,17 @@ async def _one_exec_each(target: Target, known: KnownHosts) -> tuple[float, int,
     return time.perf_counter() - start, channels, len(steps)
 
 
+# As `sbctune inspect HOST` runs in its own process: under the command line's regex cache
+# where the tree has one (cli/regex_code.py; the first parse's patterns, after the last answer)
 _SSH_TIMER = """
-import asyncio, json, sys, tempfile, time
+import asyncio, contextlib, json, sys, tempfile, time
 from pathlib import Path
 from sbctune.advice.inspect import inspect_host
 from sbctune.remote import KnownHosts, Secret, Session, Target
+try:
+    from sbctune.cli.regex_code import regex_code_kept
+except ImportError:
+    regex_code_kept = lambda own_process: contextlib.nullcontext()
 spec = json.loads(sys.stdin.read())  # the lab's password comes on stdin, never in argv
 
 async def once():
@@ -79,7 +85,8 @@ async def once():
         await inspect_host(s)
     return time.perf_counter() - start
 
-print(asyncio.run(once()))
+with regex_code_kept(own_process=True):
+    print(asyncio.run(once()))
 """
 
 
@@ -107,6 +114,11 @@ async def main(profile: str, runs: int, other: Path | None = None) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             known = KnownHosts(read_from=[], write_to=Path(tmp) / "kh")
             await Session.connect(target, known_hosts=known, accept_new_host_key=True)
+            # the children's caches (tables, kept code), not the user's: one untimed run each
+            os.environ["SBCTUNE_CACHE_DIR"] = str(Path(tmp) / "cache")
+            if other is not None:
+                _time_other(ROOT, info, Path(tmp) / "kh-this")
+                _time_other(other, info, Path(tmp) / "kh-other")
             batched = []
             fresh: list[float] = []
             for _ in range(runs):  # interleaved: a busy machine slows both alike

@@ -195,6 +195,39 @@ def test_dmesg_whole_line_memo_reads_repeats_as_the_plain_loop(
     assert memo == plain
 
 
+_TAIL_AFTER_CLOCK = [
+    *_BODIES,
+    "kernel: r8152 2-1:1.0 eth1: carrier on",
+    "smsc95xx 1-1.1:1.0 eth0: link up [31048.667617] cdc_ether 3-13:1.0 eth1: register 'x'",
+    "usb 3-13: new device [31048.1] not a clock [  12.000001] r8152 2-1:1.0 eth1: carrier off",
+    "x kernel[12]: [ 1.000000] y",
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tails=st.lists(st.sampled_from(_TAIL_AFTER_CLOCK), min_size=1, max_size=5),
+    picks=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 10**7)), max_size=25),
+)
+def test_dmesg_message_memo_reads_repeats_under_new_clocks_as_the_plain_loop(
+    tails: list[str], picks: list[tuple[int, int]]
+) -> None:
+    """The text after a clock that comes again under another clock (every line its own clock)
+    is read from the message memo (dmesg_heads): the same messages, joined lines, events and
+    counts as when every line is read in full (no memo at all)."""
+    import sbctune.inventory.parsers.dmesg as dmesg
+
+    text = "\n".join(f"[{n / 1000:12.6f}] {tails[i % len(tails)]}" for i, n in picks)
+    memo = _reading(text)
+    saved = dmesg._MEMO_LIMIT, dmesg._WHOLE_LIMIT
+    dmesg._MEMO_LIMIT = dmesg._WHOLE_LIMIT = 0  # the plain path: nothing remembered
+    try:
+        plain = _reading(text)
+    finally:
+        dmesg._MEMO_LIMIT, dmesg._WHOLE_LIMIT = saved
+    assert memo == plain
+
+
 def test_dmesg_whole_line_memo_is_given_up_when_no_line_repeats() -> None:
     """Every line its own clock: the memo fills, finds no repeat, and is dropped; the reading
     stays the plain one (a small limit here, 20 000 in the product)."""

@@ -32,6 +32,8 @@ from sbctune.wording import counted
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded, is_noise
 from .dmesg_classify import classify as _classify
+from .dmesg_heads import KERNEL_TAG_RE as _KERNEL_TAG_RE
+from .dmesg_heads import message_head as _message_head
 from .dmesg_patterns import (
     ADDRESSED_BUS_ID,
     BUS_ID,
@@ -71,7 +73,6 @@ _TS_MSG_RE = later(rf"{_TS_RE.pattern}(.*)", re.S)
 # then the message's shape (a driver and its device address).
 _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
 _OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
-_KERNEL_TAG_RE = later(r"(?:^|\s)kernel(?:\[\d+\])?:\s*")
 _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
 # ("|[ 21.16] ...": a console's own mark before the clock, corpus/x86_gentoo_netdev_2023_*)
 _ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
@@ -326,9 +327,6 @@ def _outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
     return None if glued is None else _strip_prefix(glued)
 
 
-# another kernel line's clock inside a line ("... xhci_hcd [31048.667617] cdc_ether ..."): the
-# six decimals of printk's own clock, so "[0] 0" or "[drm]" in a message are not split at
-_JOINED_RE = later(r" (?=\[ *\d{1,7}\.\d{6}\] \S)")
 _KERNEL_MSG_RE = later(r"^[\w.@:\[\]/-]+(?: [\w.:@\[\]/()-]+){0,2}: \S")
 
 
@@ -353,6 +351,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # a line in another wrapper than "[  12.345678] msg" → what _strip_prefix() made of it
     # (None: noise); a function of the line alone, remembered as a long log repeats them
     wrapped: dict[str, tuple[str, float | None, bool] | None] = {}
+    # what follows a line's clock → its own message and the kernel lines joined after it
+    # (_message_head(): a function of that text, which a long log repeats under new clocks)
+    heads: dict[str, tuple[str, tuple[tuple[float, str], ...]]] = {}
     last_ts: float | None = None
     first_content = True
     lines = kernel_lines = jumps = 0
@@ -397,15 +398,15 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             lines += 1
             clock, msg = m0.groups()
             ts, known = float(clock), True
-            if "kernel" in msg and (tag := _KERNEL_TAG_RE.search(msg)):
-                msg = msg[tag.end() :]  # journal -o short-monotonic
-            if " [" in msg and (joined := _JOINED_RE.search(msg)):
-                # "[31048.49] usb 3-13: ... xhci_hcd [31048.66] cdc_ether ...": kernel lines a
-                # mail archive joined; each is read on its own (same line number)
-                for part in _JOINED_RE.split(msg[joined.start() :])[1:]:
-                    if (m_part := ts_match(part)) is not None:
-                        later.append((float(m_part.group(1)), part[m_part.end() :]))
-                msg = msg[: joined.start()]
+            if (head := heads.get(msg)) is not None:
+                msg, joined_parts = head
+            else:
+                head_of = msg
+                msg, joined_parts = _message_head(msg, ts_match)
+                if len(heads) < _MEMO_LIMIT:
+                    heads[head_of] = (msg, joined_parts)
+            if joined_parts:
+                later += joined_parts
         else:
             if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
                 res.elided = True
