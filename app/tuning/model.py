@@ -69,12 +69,12 @@ MAX_IRQ_ORDINAL = 4096
 def irq_name_ok(name: str) -> bool:
     """A handler name the scripts can look for exactly: a kernel action name is a device's or
     driver's name (request_irq's `name`); one with a comma (the separator in
-    /proc/interrupts), a backslash (awk -v reads escapes) or a control character is not kept."""
+    /proc/interrupts), a backslash (awk -v reads escapes), a blank (the scripts compare the
+    last word of a line's first name) or a control character is not kept."""
     return (
         0 < len(name) <= 64
-        and name == name.strip()
         and name.isprintable()
-        and not any(ch in name for ch in ",\\")
+        and not any(ch.isspace() or ch in ",\\" for ch in name)
     )
 
 
