@@ -30,6 +30,56 @@ WRITE_KNOB = 'printf "%s\\n" "$1" | tee -- "$2" >/dev/null'
 # kept its value, and writing it again would fail the revert for nothing.
 RESTORE_KNOB = '[ "$(cat -- "$2" 2>/dev/null)" = "$1" ] || ' + WRITE_KNOB
 
+# An interrupt found again by its handler name, not its number (Linux allocates IRQ numbers
+# as devices probe: after a reboot the NIC's vectors may have other numbers, and its old numbers
+# another device's). /proc/interrupts shows each line's action names last, joined by ", "
+# (kernel/irq/proc.c show_interrupts: "  %s" then ", %s" per further action). The ORD-th line
+# (0 first) with an action called exactly NAME: the first comma piece ends with it after a
+# blank, a later piece is it; compared with `==` only (awk -v), never made into a pattern.
+# Prints the number, or nothing where no such interrupt is there now.
+IRQ_BY_NAME_FUNCTION = """\
+irq_by_name() {
+  awk -v name="$1" -v ord="$2" '
+    { n = $1; sub(/:$/, "", n); if (n !~ /^[0-9]+$/) next
+      k = split($0, part, ","); hit = 0
+      for (i = 1; i <= k; i++) {
+        p = part[i]; sub(/^[ \\t]+/, "", p); sub(/[ \\t]+$/, "", p)
+        if (i > 1) { if (p == name) hit = 1; continue }
+        at = length(p) - length(name)
+        if (at > 0 && substr(p, at + 1) == name && substr(p, at, 1) ~ /[ \\t]/) hit = 1
+      }
+      if (hit && seen++ == ord + 0) { print n; exit }
+    }' "$3"
+}
+"""
+
+# Writes an interrupt's CPU mask where its handler NAME is now (`sh -c WRITE_IRQ_AFFINITY sh
+# VALUE NAME ORD INTERRUPTS IRQDIR [restore]`; INTERRUPTS is /proc/interrupts, IRQDIR /proc/irq).
+# Where no interrupt of that name is there (the NIC not up yet: NetworkManager's dispatcher and
+# the udev rule run at-boot.sh again when it comes up) it says so and writes nothing: never the
+# old number, which may be another device's now. `restore`: only where the value differs.
+WRITE_IRQ_AFFINITY = (
+    IRQ_BY_NAME_FUNCTION
+    + 'n=$(irq_by_name "$2" "$3" "$4")\n'
+    + 'if [ -z "$n" ]; then\n'
+    + '  printf \'sbctune: no interrupt called "%s" (number %s of that name) in %s now: '
+    + 'its CPUs were not set\\n\' "$2" "$(($3 + 1))" "$4" >&2\n'
+    + "  exit 3\nfi\n"
+    + 'f="$5/$n/smp_affinity"\n'
+    + 'printf \'sbctune: interrupt "%s" is %s now\\n\' "$2" "$n"\n'
+    + 'if [ "$6" = restore ] && [ "$(cat -- "$f" 2>/dev/null)" = "$1" ]; then exit 0; fi\n'
+    + 'printf "%s\\n" "$1" | tee -- "$f" >/dev/null\n'
+)
+
+# Shows the CPU mask of the interrupt with handler NAME (`sh -c READ_IRQ_AFFINITY sh NAME ORD
+# INTERRUPTS IRQDIR`): nothing and exit 3 where there is none now.
+READ_IRQ_AFFINITY = (
+    IRQ_BY_NAME_FUNCTION
+    + 'n=$(irq_by_name "$1" "$2" "$3")\n'
+    + '[ -n "$n" ] || { printf \'no interrupt called "%s" now\\n\' "$1" >&2; exit 3; }\n'
+    + 'cat -- "$4/$n/smp_affinity"\n'
+)
+
 # Restore a file from a copy taken before it was edited; no copy means it was never edited.
 # `sh -c RESTORE_COPY sh COPY PATH`
 RESTORE_COPY = '[ ! -e "$1" ] || cp -- "$1" "$2"'

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning import catalog, driver_caps, irq_names
 from sbctune.tuning.knobs import format_mask, mask_value
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
@@ -189,13 +189,16 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
                         f"off CPU {avoid}")  # fmt: skip
     if fixed:
         item.impossible.append((_which(fixed), why))
+    table = irq_names.interrupts(ctx.facts.text("interrupts"))
     for path, read, after in _irq_plan(ctx, avoid):
         if int(path.split("/")[3]) in fixed:
             continue
         if read is None or not read.ok or after is None:
             item.impossible.append((path, read.reason if read else "No such file or directory"))
             continue
-        item.changes.append(Change("irq_affinity", path, read.text, after, path))
+        name, ordinal = irq_names.identity(table, int(path.split("/")[3]), ctx.iface,
+                                           ctx.nic.driver)  # fmt: skip
+        item.changes.append(Change("irq_affinity", path, read.text, after, path, name, ordinal))
     if not item.changes:
         item.applicable = False
         item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)

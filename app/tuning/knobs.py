@@ -66,6 +66,9 @@ def write_argvs(
     if is_knob(change):
         if value is None:
             return []
+        if change.kind == "irq_affinity" and change.irq_name:
+            return [[*irq_argv(snippets.WRITE_IRQ_AFFINITY, value, change),
+                     *(["restore"] if restoring else [])]]  # fmt: skip
         script = snippets.RESTORE_KNOB if restoring else snippets.WRITE_KNOB
         return [["sh", "-c", script, "sh", value, change.path]]
     if change.kind == "file":
@@ -120,8 +123,22 @@ def _service_argv(change: Change, value: str | None) -> Argv:
     return ["service", service, action]
 
 
+IRQ_TABLE = "/proc/interrupts"
+IRQ_DIR = "/proc/irq"
+
+
+def irq_argv(script: str, value: str | None, change: Change) -> Argv:
+    """`sh -c SCRIPT sh [VALUE] NAME ORD /proc/interrupts /proc/irq`: the interrupt found by
+    its handler's name where it is now (remote.snippets.WRITE/READ_IRQ_AFFINITY)."""
+    head = [] if value is None else [value]
+    where = [change.irq_name, str(int(change.irq_ordinal)), IRQ_TABLE, IRQ_DIR]
+    return ["sh", "-c", script, "sh", *head, *where]
+
+
 def read_argv(change: Change) -> Argv:
     """The command that shows the change's current value (see `value_from`)."""
+    if change.kind == "irq_affinity" and change.irq_name:
+        return irq_argv(snippets.READ_IRQ_AFFINITY, None, change)
     if is_knob(change) or change.kind in ("file", "boot"):
         return ["cat", "--", change.path]
     if change.kind == "ethtool":

@@ -63,6 +63,30 @@ class Evidence:
     drivers: tuple[str, ...] = ()  # NIC drivers; empty: any
 
 
+MAX_IRQ_ORDINAL = 4096
+
+
+def irq_name_ok(name: str) -> bool:
+    """A handler name the scripts can look for exactly: a kernel action name is a device's or
+    driver's name (request_irq's `name`); one with a comma (the separator in
+    /proc/interrupts), a backslash (awk -v reads escapes), a blank (the scripts compare the
+    last word of a line's first name) or a control character is not kept."""
+    return (
+        0 < len(name) <= 64
+        and name.isprintable()
+        and not any(ch.isspace() or ch in ",\\" for ch in name)
+    )
+
+
+def _irq_from_json(data: Any) -> tuple[str, int]:
+    if not isinstance(data, Mapping):
+        return "", 0
+    name, ordinal = data.get("name"), data.get("ordinal", 0)
+    if not isinstance(name, str) or not isinstance(ordinal, int) or isinstance(ordinal, bool):
+        raise ValueError(f"unexpected interrupt record {data!r}")
+    return name, ordinal
+
+
 @dataclass(frozen=True)
 class Change:
     """One value the session sets. `before`/`after` None: the file does not exist."""
@@ -72,6 +96,19 @@ class Change:
     before: str | None
     after: str | None
     path: str = ""  # the file behind a knob, sysctl or boot change ("" for the others)
+    # An irq_affinity change's interrupt as /proc/interrupts names it (one of its handlers'
+    # names, e.g. "enp1s0-rx-0", "eth0", "xhci_hcd") and which of the lines with that name it
+    # is (0: the first): Linux numbers interrupts as devices probe, so after a reboot the
+    # scripts find it again by name (remote.snippets.WRITE_IRQ_AFFINITY). "": by `path`'s
+    # number (a session stored before names were kept).
+    irq_name: str = ""
+    irq_ordinal: int = 0
+
+    def __post_init__(self) -> None:
+        if self.irq_name and not irq_name_ok(self.irq_name):
+            raise ValueError(f"unexpected interrupt name {self.irq_name!r}")
+        if not 0 <= self.irq_ordinal < MAX_IRQ_ORDINAL:
+            raise ValueError(f"unexpected interrupt ordinal {self.irq_ordinal!r}")
 
     @property
     def needed(self) -> bool:
@@ -86,6 +123,8 @@ class Change:
         }
         if self.path:
             data["path"] = self.path
+        if self.irq_name:
+            data["irq"] = {"name": self.irq_name, "ordinal": self.irq_ordinal}
         return data
 
     @classmethod
@@ -100,6 +139,7 @@ class Change:
             None if before is None else str(before),
             None if after is None else str(after),
             str(data.get("path") or ""),
+            *_irq_from_json(data.get("irq")),
         )
 
 

@@ -130,6 +130,8 @@ def steps_for(
         ),
         batch.command("test", "-d", "/run/systemd/system", key="systemd"),
         batch.command("readlink", "/proc/self/ns/net", key="netns"),
+        # The interrupts' handler names: irq-affinity keeps them, to find its IRQs again
+        batch.command("cat", "/proc/interrupts", key="interrupts"),
         batch.command("pidof", "irqbalance", key="irqbalance-pid"),
         batch.command("systemctl", "is-active", "irqbalance", key="irqbalance-systemd"),
         batch.command("sh", "-c", "command -v rc-service", key="rc-service"),

@@ -97,10 +97,13 @@ def test_measure_installs_iperf3_from_the_local_repository(cli: Cli) -> None:
     report(f"measure x2 with install: {time.monotonic() - start:.0f} s")
 
 
-# Everything the e1000e tweaks touch, read as bytes over SSH before and after.
+# Everything the e1000e tweaks touch, read as bytes over SSH before and after. Interrupts by
+# their handler's name (what the user cares about), sorted: Linux numbers them as devices probe,
+# so a reboot may give the e1000e's vectors other numbers (with the igb beside it, it does).
 _KNOB_READER = (
     'for i in $(grep -E " $1(-|$)" /proc/interrupts | cut -d: -f1); do '
-    'printf "irq %s=%s\\n" "$i" "$(cat /proc/irq/$i/smp_affinity)"; done; '
+    'printf "irq %s=%s\\n" "$(awk -v n="$i:" \'$1 == n { print $NF }\' /proc/interrupts)" '
+    '"$(cat /proc/irq/$i/smp_affinity)"; done | sort; '
     "for f in /sys/class/net/$1/queues/*/rps_cpus "
     "/sys/class/net/$1/queues/*/rps_flow_cnt /proc/sys/net/core/rmem_max "
     "/proc/sys/net/core/wmem_max /proc/sys/net/core/netdev_max_backlog "
