@@ -223,6 +223,24 @@ class RemoteTimeout(RemoteError):
         )
 
 
+class ScriptTimeout(RemoteTimeout):
+    """A batch of commands (one `sh -s` round trip, `Session.run_script`) ran past its limit
+    (`sbctune.remote.script_time`): said by what it was doing, never as "sh -s"."""
+
+    def __init__(self, what: str, steps: int, seconds: float) -> None:
+        doing = what or "the commands sbctune sent"
+        count = f"{steps} command{'s' if steps != 1 else ''}"
+        RemoteError.__init__(
+            self,
+            f"The Pi did not finish {doing} ({count}) within {seconds:g} s; sbctune stopped "
+            "waiting.",
+            "The Pi is overloaded or very slow, or the link dropped. Check that it still "
+            "answers (log in with ssh and run `uptime`: a load far above its number of cores "
+            "means it is busy), then try again.",
+        )
+        self.seconds = seconds
+
+
 class Disconnected(RemoteError):
     def __init__(self, host: str, detail: str = "") -> None:
         super().__init__(
