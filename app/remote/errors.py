@@ -7,6 +7,7 @@ import platform
 from sbctune.errors import UserError
 from sbctune.limits import size_text
 from sbctune.textsafe import visible
+from sbctune.wording import counted
 
 _ENABLE_SSH = (
     "Is SSH enabled on the Pi? On Raspberry Pi OS run `sudo raspi-config` → Interface Options → "
@@ -229,7 +230,7 @@ class ScriptTimeout(RemoteTimeout):
 
     def __init__(self, what: str, steps: int, seconds: float) -> None:
         doing = what or "the commands sbctune sent"
-        count = f"{steps} command{'s' if steps != 1 else ''}"
+        count = counted(steps, "command")
         RemoteError.__init__(
             self,
             f"The Pi did not finish {doing} ({count}) within {seconds:g} s; sbctune stopped "
