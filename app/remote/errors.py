@@ -7,6 +7,7 @@ import platform
 from sbctune.errors import UserError
 from sbctune.limits import size_text
 from sbctune.textsafe import visible
+from sbctune.wording import counted
 
 _ENABLE_SSH = (
     "Is SSH enabled on the Pi? On Raspberry Pi OS run `sudo raspi-config` → Interface Options → "
@@ -221,6 +222,24 @@ class RemoteTimeout(RemoteError):
             f"`{command}` did not finish on the Pi within {seconds:g} s; it was stopped.",
             "The Pi may be overloaded or the link may have dropped. Try again.",
         )
+
+
+class ScriptTimeout(RemoteTimeout):
+    """A batch of commands (one `sh -s` round trip, `Session.run_script`) ran past its limit
+    (`sbctune.remote.script_time`): said by what it was doing, never as "sh -s"."""
+
+    def __init__(self, what: str, steps: int, seconds: float) -> None:
+        doing = what or "the commands sbctune sent"
+        count = counted(steps, "command")
+        RemoteError.__init__(
+            self,
+            f"The Pi did not finish {doing} ({count}) within {seconds:g} s; sbctune stopped "
+            "waiting.",
+            "The Pi is overloaded or very slow, or the link dropped. Check that it still "
+            "answers (log in with ssh and run `uptime`: a load far above its number of cores "
+            "means it is busy), then try again.",
+        )
+        self.seconds = seconds
 
 
 class Disconnected(RemoteError):

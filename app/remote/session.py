@@ -26,6 +26,7 @@ from sbctune.remote.errors import (
     HostKeyUnknown,
     RemoteError,
     RemoteTimeout,
+    ScriptTimeout,
     SudoFailed,
 )
 from sbctune.remote.hostkeys import HostKeyInfo, KnownHosts, describe_key
@@ -252,16 +253,22 @@ class Session:
         sudo: bool = False,
         timeout: float | None = 120.0,
         parallel: bool = False,
+        what: str = "",
     ) -> list[batch.StepResult]:
         """Run many commands in one round trip; one result per step, in order. `parallel`:
-        the steps run at once on the Pi (only for steps that do not depend on one another)."""
+        the steps run at once on the Pi (only for steps that do not depend on one another).
+        `what`: what the batch does, in plain words, for the message if it runs out of time
+        (`script_time.script_seconds` gives a limit by what the steps do)."""
         if not steps:
             return []
         nonce = batch.new_nonce()
         script = batch.build_script(steps, nonce, parallel=parallel).encode()
-        out, err, code = await self.run_bytes(
-            ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script, limit=MAX_BATCH_BYTES
-        )
+        try:
+            out, err, code = await self.run_bytes(
+                ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script, limit=MAX_BATCH_BYTES
+            )
+        except RemoteTimeout:
+            raise ScriptTimeout(what, len(steps), timeout or 0) from None
         try:
             return batch.split_output(steps, nonce, out)
         except batch.BatchFramingError as exc:

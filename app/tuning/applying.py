@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING
 from sbctune.history import History
 from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
+from sbctune.remote.errors import RemoteTimeout
+from sbctune.remote.script_time import COMMAND_SECONDS, script_seconds
 from sbctune.tuning import nm_checkpoint, rearm, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
@@ -123,7 +125,41 @@ async def apply(
     await _create(run, fresh.netns)
     say(f"arming the auto-revert guard ({guard_seconds} s"
         + (f", and {allowance} s for applying)" if allowance else ")"))  # fmt: skip
-    await _arm(run, guard_seconds + allowance, fresh.systemd)
+    try:
+        await _arm(run, guard_seconds + allowance, fresh.systemd)
+    except RemoteTimeout as exc:
+        raise stopped_error(run.id, exc, armed=False) from exc
+    try:
+        return await _guarded(run, plan, fresh, guard_seconds, allowance, reconnect, history)
+    except RemoteTimeout as exc:
+        raise stopped_error(run.id, exc, armed=True) from exc
+
+
+def stopped_error(session_id: str, exc: RemoteTimeout, *, armed: bool) -> TuningError:
+    """A Pi too slow to answer in time, part-way through apply: what the Pi is left with and
+    what to do (never a half-applied state left unsaid)."""
+    which = session_words(session_id, day=False)
+    if armed:
+        hint = (f"Nothing stays half-applied: the auto-revert guard on the Pi puts back every "
+                f"value of {which} when its time runs out, whether sbctune is still "
+                "connected or not. `sbctune tune status HOST` shows it once done.")  # fmt: skip
+    else:
+        hint = (f"Nothing was changed yet. If the guard of {which} did not start, the Pi keeps "
+                "it as cut short: `sbctune tune revert HOST` clears it.")  # fmt: skip
+    return TuningError(f"Applying stopped: {exc.message}", f"{hint} {exc.hint}")
+
+
+async def _guarded(
+    run: _Run,
+    plan: TuningPlan,
+    fresh: TuningPlan,
+    guard_seconds: int,
+    allowance: int,
+    reconnect: Reconnect | None,
+    history: History | None,
+) -> AppliedSession:
+    """Everything after the guard is armed: writes, persist, re-arm, settle."""
+    session, say, persist = run.session, run.say, run.record.persist
     armed = time.monotonic()
     deadline = time.time() + guard_seconds + allowance
     restarting = any(i.applicable and i.restarts_link for i in fresh.items)
@@ -200,8 +236,9 @@ async def _create(run: _Run, netns: str) -> None:
         run.revert_sh(everything), scripts.guard_script(run.id, run.record.guard_seconds),
         json.dumps(run.record.to_json(), indent=1),
     )  # fmt: skip
-    (result,) = await run.session.run_script([batch.Step(create, "create")], sudo=True,
-                                             timeout=60)  # fmt: skip
+    steps = [batch.Step(create, "create")]
+    (result,) = await run.session.run_script(steps, sudo=True, timeout=script_seconds(steps),
+                                             what="creating the tuning session")  # fmt: skip
     if result.exit_code == 75:
         await _busy(run.session, result)
     if not result.ok:
@@ -222,7 +259,7 @@ async def _busy(session: Session, result: StepResult) -> None:
 async def _discard(run: _Run) -> None:
     """Nothing was applied: remove the session, its guard and its lock."""
     await run.session.run(["sh", "-c", scripts.DISCARD, "sh", run.directory], sudo=True,
-                          timeout=30)  # fmt: skip
+                          timeout=COMMAND_SECONDS)  # fmt: skip
 
 
 def arm_steps(session_id: str, seconds: int, systemd: bool) -> list[batch.Step]:
@@ -245,7 +282,8 @@ def arm_steps(session_id: str, seconds: int, systemd: bool) -> list[batch.Step]:
 
 async def _arm(run: _Run, seconds: int, systemd: bool) -> None:
     steps = arm_steps(run.id, seconds, systemd)
-    results = await run.session.run_script(steps, sudo=True, timeout=30)
+    results = await run.session.run_script(steps, sudo=True, timeout=script_seconds(steps),
+                                           what="arming the auto-revert guard")  # fmt: skip
     bad = [r for r in results if not r.ok]
     if bad:
         await _discard(run)
@@ -295,7 +333,7 @@ async def _persist(run: _Run, fresh: TuningPlan) -> None:
         return
     # Nothing is made to last once the guard has put the values back (an apply slower than
     # the guard, seen on a TCG VM): the files would outlive a reverted session.
-    state = await run.session.run(["cat", f"{run.directory}/state"], timeout=30)
+    state = await run.session.run(["cat", f"{run.directory}/state"], timeout=COMMAND_SECONDS)
     if state.stdout.strip() != "armed":
         why = "the guard put the values back while applying; nothing was kept across reboots"
         run.failed.append(TweakOutcome("persist", "failed", why))
@@ -319,7 +357,8 @@ async def _persist(run: _Run, fresh: TuningPlan) -> None:
 
 async def _write_files(run: _Run, files: dict[str, str]) -> None:
     steps = [_write_step(f"{run.directory}/{name}", text, name) for name, text in files.items()]
-    results = await run.session.run_script(steps, sudo=True, timeout=60)
+    results = await run.session.run_script(steps, sudo=True, timeout=script_seconds(steps),
+                                           what="writing the session's files")  # fmt: skip
     bad = [r for r in results if not r.ok]
     if bad:
         raise TuningError(

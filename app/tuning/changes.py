@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
+from sbctune.remote.script_time import script_seconds
 from sbctune.tuning.knobs import read_argv, same_value, value_from, write_argvs
 from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
 
@@ -99,7 +100,8 @@ async def run_changes(
             owners.append((offset, "w"))
         steps.append(batch.Step(tuple(read_argv(change)), f"r{offset}", timeout=30))
         owners.append((offset, "r"))
-    results = await session.run_script(steps, sudo=True, timeout=60 + 5 * len(steps))
+    results = await session.run_script(steps, sudo=True, timeout=script_seconds(steps),
+                                       what="the tuning's writes and their read-back")  # fmt: skip
     failed: dict[int, StepResult] = {}
     reads: dict[int, StepResult] = {}
     for (offset, what), result in zip(owners, results, strict=True):
@@ -167,7 +169,8 @@ async def restore(session: Session, changes: Sequence[Change], directory: str) -
         for argv in write_argvs(change, change.before, state_dir=directory, restoring=True)
     ]
     if steps:
-        await session.run_script(steps, sudo=True, timeout=60)
+        await session.run_script(steps, sudo=True, timeout=script_seconds(steps),
+                                 what="putting values back")  # fmt: skip
 
 
 def live_state(change: Change, value: str | None, readable: bool) -> LiveState:
@@ -185,7 +188,8 @@ async def read_back(session: Session, changes: Sequence[Change]) -> list[LiveVal
     if not changes:
         return []
     steps = [batch.Step(tuple(read_argv(c)), f"r{i}", timeout=20) for i, c in enumerate(changes)]
-    results = await session.run_script(steps, timeout=30 + 2 * len(steps))
+    results = await session.run_script(steps, timeout=script_seconds(steps),
+                                       what="reading the tuned values back")  # fmt: skip
     live = []
     for change, result in zip(changes, results, strict=True):
         value = value_from(change, result.exit_code, result.text)

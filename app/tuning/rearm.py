@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sbctune.remote import batch, snippets
+from sbctune.remote.script_time import script_seconds
 from sbctune.tuning import scripts
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -106,5 +107,6 @@ async def rearm(
     """Arm the guard afresh for `seconds` from now; False if the old guard had to stay.
     `round_no` names the new systemd timer (a heartbeat re-arms many times)."""
     step = batch.Step(tuple(rearm_argv(session_id, seconds, systemd, round_no)), "rearm")
-    (result,) = await session.run_script([step], sudo=True, timeout=60)
+    (result,) = await session.run_script([step], sudo=True, timeout=script_seconds([step]),
+                                         what="starting the guard's time again")  # fmt: skip
     return result.ok

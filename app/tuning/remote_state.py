@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sbctune.limits import MAX_OUTPUT_BYTES, parse_json
 from sbctune.remote import batch
+from sbctune.remote.script_time import COMMAND_SECONDS, script_seconds
 from sbctune.textsafe import visible
 from sbctune.tuning.errors import SessionFormatError
 from sbctune.tuning.model import LeftoverSession
@@ -142,7 +143,8 @@ def parse_listing(data: bytes, pc_now: float | None = None) -> tuple[str, list[S
 async def list_sessions(session: Session, *, all_namespaces: bool = False) -> list[StoredSession]:
     """Sessions kept on the Pi for this network namespace, newest first."""
     steps = [batch.Step(("sh", "-c", LIST, "sh", STATE_ROOT), "list")]
-    results = await session.run_script(steps, timeout=30)
+    results = await session.run_script(steps, timeout=script_seconds(steps),
+                                       what="the list of tuning sessions")  # fmt: skip
     netns, sessions = parse_listing(results[0].stdout)
     if all_namespaces:
         return sessions
@@ -151,5 +153,5 @@ async def list_sessions(session: Session, *, all_namespaces: bool = False) -> li
 
 
 async def current_netns(session: Session) -> str:
-    result = await session.run(["readlink", "/proc/self/ns/net"], timeout=15)
+    result = await session.run(["readlink", "/proc/self/ns/net"], timeout=COMMAND_SECONDS)
     return result.stdout.strip()

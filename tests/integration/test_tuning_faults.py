@@ -18,7 +18,8 @@ import pytest
 from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.tuning import apply, plan, revert, status
-from sbctune.tuning.scripts import STATE_ROOT
+from sbctune.tuning.remote_state import StoredSession, parse_listing
+from sbctune.tuning.scripts import BUSY_STATES, LIST, STATE_ROOT
 from sbctune.workflow.connecting import connected_facts
 from tests.integration.test_tuning import (
     _connect,
@@ -146,16 +147,37 @@ KILL_POINTS = [
 ]  # fmt: skip
 
 
+# How long after the guard's time the test waits for the guard's revert to finish. On a loaded
+# 2-core machine (CI beside benchmarks and a TCG VM) the revert itself took under a second, but
+# each `tune status` took 10-15 s (interpreter start, SSH login, sudo), so the old wait (the
+# guard + 15 s, looked at through `tune status`) got one or two looks, and its last look could
+# land mid-revert ("reverting"). The wait now looks at the Pi's own listing every half second
+# and is generous; a guard that never ends its revert still fails the test, by name.
+SETTLE_SECONDS = 60
+
+
+def _listed(lab: LabInfo) -> list[StoredSession]:
+    """The sessions as the Pi lists them: the product's own listing script, run in the lab as
+    root (no CLI start-up or SSH login per look)."""
+    out = subprocess.run(
+        ["nsenter", "-t", str(lab.pids["sshd"]), "-m", "-n", "sh", "-c", LIST, "sh", STATE_ROOT],
+        capture_output=True, timeout=30, check=False,
+    )  # fmt: skip
+    return parse_listing(out.stdout)[1]
+
+
 def _settled(lab: LabInfo, tmp_path: Path, known: set[str]) -> list[dict[str, Any]]:
-    """Our new sessions once no guard is left to act (reverted, or cut short)."""
-    deadline = time.monotonic() + GUARD + 15
+    """Our new sessions (as `tune status` shows them) once no guard is left to act: reverted,
+    or cut short. Fails if a guard is still at work SETTLE_SECONDS after its time."""
+    deadline = time.monotonic() + GUARD + SETTLE_SECONDS
     while True:
-        new = [s for s in _status(lab, tmp_path) if s["id"] not in known]
-        waiting = [s for s in new if s["state"] in ("armed", "reverting") and s["guard_running"]]
-        waiting += [s for s in new if s["state"] == "prepared" and s["guard_running"]]
-        if not waiting or time.monotonic() > deadline:
-            return new
-        time.sleep(1)
+        new = [s for s in _listed(lab) if s.id not in known]
+        waiting = [(s.id, s.state) for s in new if s.state in BUSY_STATES and s.guard_running]
+        if not waiting:
+            return [s for s in _status(lab, tmp_path) if s["id"] not in known]
+        if time.monotonic() > deadline:
+            pytest.fail(f"the guard did not finish within {GUARD} + {SETTLE_SECONDS} s: {waiting}")
+        time.sleep(0.5)
 
 
 @pytest.mark.slow
