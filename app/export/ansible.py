@@ -20,7 +20,9 @@ from sbctune.export import yaml_text
 from sbctune.export.describe import tweak_title
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import TuningSessionRecord
+from sbctune.remote import snippets
 from sbctune.resources import resource_root
+from sbctune.tuning.model import MAX_IRQ_ORDINAL, irq_name_ok
 
 KEPT_STATUSES = ("applied", "already")
 KEPT_STATE = "confirmed"  # armed sessions are reverted by their guard; reverted ones are gone
@@ -222,9 +224,33 @@ class _Builder:
             },
         ]  # fmt: skip
 
-    def irq_affinity(self, label: str, target: str, after: str) -> None:
-        path = target if target.startswith("/") else f"/proc/irq/{target}/smp_affinity"
-        self.knob(f"{label} (IRQ numbers as on the measured Pi)", path, after)
+    def irq_affinity(self, label: str, target: str, after: str, irq: Any = None) -> None:
+        """By the interrupt's handler name where the record kept one (IRQ numbers move between
+        boots and between Pis: the snippet finds the number where the play runs, as at-boot.sh
+        does, and fails the task where no interrupt has that name); else by number."""
+        name, ordinal = _irq_name(irq)
+        if name is None:
+            path = target if target.startswith("/") else f"/proc/irq/{target}/smp_affinity"
+            self.knob(f"{label} (IRQ numbers as on the measured Pi)", path, after)
+            return
+        want = after.strip().lstrip("0,")
+        where = [name, str(ordinal), "/proc/interrupts", "/proc/irq"]
+        reg = self.var()
+        self.tasks.append({
+            "name": f"{label}: read the CPUs of interrupt {name}",
+            "ansible.builtin.command": {
+                "argv": ["sh", "-c", snippets.READ_IRQ_AFFINITY, "sh", *where],
+            },
+            "register": reg, "changed_when": False, "check_mode": False,
+        })  # fmt: skip
+        self.tasks.append({
+            "name": f"{label}: CPUs of interrupt {name} = {want}",
+            "ansible.builtin.command": {
+                "argv": ["sh", "-c", snippets.WRITE_IRQ_AFFINITY, "sh", after.strip(), *where],
+            },
+            "vars": {"sbctune_want": want},
+            "when": f"({reg}.stdout | trim | regex_replace('^[0,]+', '')) != sbctune_want",
+        })  # fmt: skip
 
     def mtu(self, label: str, target: str, after: str) -> None:
         iface = self.iface(target.rsplit("/", 1)[-1] if target.startswith("/") else target)
@@ -308,14 +334,29 @@ class _Builder:
             )
         handlers = {
             "sysctl": self.sysctl, "ethtool": self.ethtool, "governor": self.governor,
-            "irq_affinity": self.irq_affinity, "mtu": self.mtu,
+            "mtu": self.mtu,
         }  # fmt: skip
         if kind == "service":
             self.service(label, target, after_text)
+        elif kind == "irq_affinity":
+            self.irq_affinity(label, target, after_text, change.get("irq"))
         elif kind in handlers:
             handlers[kind](label, target, after_text)
         else:
             raise UserError(f"The tuning record has a change of unknown kind {kind!r}.")
+
+
+def _irq_name(irq: Any) -> tuple[str | None, int]:
+    """The record's interrupt name and ordinal, or None where it kept none or an odd one (the
+    record is a file the user can hand us: the same rules as the tuning's own)."""
+    if not isinstance(irq, dict):
+        return None, 0
+    name, ordinal = irq.get("name"), irq.get("ordinal", 0)
+    if not isinstance(name, str) or not irq_name_ok(name):
+        return None, 0
+    if not isinstance(ordinal, int) or not 0 <= ordinal < MAX_IRQ_ORDINAL:
+        return None, 0
+    return name, ordinal
 
 
 def _named(tweak_id: str) -> str:

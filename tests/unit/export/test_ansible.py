@@ -171,3 +171,46 @@ def test_check_mode_reads_this_machine_and_plans_only_what_differs(
 
     assert "Conditional result was False" in outcome("socket-buffers: net.ipv4.tcp_rmem =")
     assert "Conditional result was False" in outcome("rps-rfs: /sys/class/net/lo/queues/rx-0/rps")
+
+
+@pytest.mark.posix_only("runs the playbook's command with /bin/sh and awk")
+def test_a_named_interrupt_is_found_by_its_name_where_the_play_runs(
+    seeded: tuple[History, list[int]], tmp_path: Path
+) -> None:
+    """A record that kept the interrupt's name (sessions since the IRQ-by-name change) gives
+    tasks that look the number up on the target, as at-boot.sh does: on a Pi whose numbers moved,
+    the play writes the NIC's interrupt, not whatever now has the old number."""
+    history, ids = seeded
+    data = every_kind_data()
+    for tweak in data["tweaks"]:
+        for change in tweak["changes"]:
+            if change["kind"] == "irq_affinity":
+                change["irq"] = {"name": "eth0:rx-1", "ordinal": 0}
+    _add_session(history, data)
+    path = export("ansible", gather(history, ids, tuning_session="20220108T110000Z-d4e5f6"),
+                  tmp_path / "named.yml")  # fmt: skip
+    _syntax_check(path)
+    tasks = [t for t in _tasks(path) if "interrupt eth0:rx-1" in t["name"]]
+    assert [t["name"] for t in tasks] == [
+        "irq-affinity: read the CPUs of interrupt eth0:rx-1",
+        "irq-affinity: CPUs of interrupt eth0:rx-1 = 2",
+    ]
+    assert not any("/proc/irq/38" in t["name"] for t in _tasks(path))
+    # the write task's own argv, run against a real capture (a stmmac with per-queue lines) whose
+    # numbers moved: eth0:rx-1 was 133 on that boot; here it is the 4th line numbered from 40
+    capture = CAPTURES / "proc_interrupts" / "intel_stmmac_netdev_2021_multi_msi_eth0.txt"
+    lines = [ln for ln in capture.read_text(encoding="utf-8").splitlines()
+             if ln.partition(":")[0].strip().isdigit()]  # fmt: skip
+    renumbered = [f"{40 + i:>4}:{ln.partition(':')[2]}" for i, ln in enumerate(lines)]
+    (tmp_path / "interrupts").write_text("\n".join(renumbered) + "\n", encoding="utf-8")
+    wanted = next(40 + i for i, ln in enumerate(lines) if ln.rstrip().endswith(" eth0:rx-1"))
+    for n in (wanted, 133):
+        (tmp_path / "irq" / str(n)).mkdir(parents=True)
+        (tmp_path / "irq" / str(n) / "smp_affinity").write_text("f\n", encoding="utf-8")
+    argv = tasks[1]["ansible.builtin.command"]["argv"]
+    moved = [str(tmp_path / "interrupts") if a == "/proc/interrupts" else
+             str(tmp_path / "irq") if a == "/proc/irq" else a for a in argv]  # fmt: skip
+    done = subprocess.run(["/bin/sh", *moved[1:]], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "irq" / str(wanted) / "smp_affinity").read_text(encoding="utf-8") == "2\n"
+    assert (tmp_path / "irq" / "133" / "smp_affinity").read_text(encoding="utf-8") == "f\n"
