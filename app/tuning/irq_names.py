@@ -26,8 +26,7 @@ def interrupts(text: str) -> Interrupts | None:
 
 def _rank(name: str, iface: str | None, driver: str | None) -> int:
     """How well a handler name identifies the NIC: its interface's own ("eth0", "eth0-rx-0",
-    stmmac's "eth0:rx-0")
-    first, then its driver's, then any other (a host controller's)."""
+    stmmac's "eth0:rx-0") first, then its driver's, then any other (a host controller's)."""
     if iface and (name == iface or name.startswith((iface + "-", iface + ":"))):
         return 0
     if driver and name == driver:
