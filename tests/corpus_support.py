@@ -20,6 +20,13 @@ def corpus_output(bundle: str, prefix: str = "") -> str:
     return path.read_text(encoding="utf-8")
 
 
+def corpus_output_named(bundle: str, part: str = "") -> str:
+    """The last (by file name) of the bundle's stored outputs whose name holds `part` (any
+    output where `part` is empty): a bundle that stored one command twice answers its last."""
+    paths = sorted((CORPUS / bundle / "commands").glob(f"*{part}*.txt" if part else "*.txt"))
+    return paths[-1].read_text(encoding="utf-8")
+
+
 def corpus_line(bundle: str, needle: str, command: str = "000-dmesg.txt") -> str:
     """The first line of the bundle's stored `command` output that holds `needle`."""
     text = (CORPUS / bundle / "commands" / command).read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from sbctune.inventory.parsers.netif import NetInterfaces
 from sbctune.inventory.parsers.paste_split import split_known
 from sbctune.inventory.parsers.ubus_device import parse_ubus_device_status
 from sbctune.inventory.sightings import from_mac_names
+from tests.corpus_support import corpus_output_named
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
@@ -28,13 +29,8 @@ _TABBED = "tof_ips_12_iwconfig_every_line_tab_indented"
 _ESCAPED = "pi4_rpios64_214_ethtool_grep_speed_cpuinfo_model_escaped_prompts"
 
 
-def _output(bundle: str, part: str = "") -> str:
-    paths = sorted((CORPUS / bundle / "commands").glob(f"*{part}*.txt" if part else "*.txt"))
-    return paths[-1].read_text(encoding="utf-8")
-
-
 def test_mii_tool_status_lines_give_link_speed_and_duplex_the_last_run_wins() -> None:
-    result, warnings = parse_mii_tool(_output(_MII_TWO_RUNS))
+    result, warnings = parse_mii_tool(corpus_output_named(_MII_TWO_RUNS))
     assert isinstance(result, LshwResult) and not warnings
     (eth0,) = result.networks
     assert (eth0.logical_name, eth0.link, eth0.size_mbps, eth0.config.get("duplex")) == (
@@ -46,16 +42,16 @@ def test_mii_tool_status_lines_give_link_speed_and_duplex_the_last_run_wins() ->
 
 
 def test_mii_tool_vv_register_dump_and_no_link_then_link_ok() -> None:
-    result, _ = parse_mii_tool(_output(_MII_VV, "mii_tool"))
+    result, _ = parse_mii_tool(corpus_output_named(_MII_VV, "mii_tool"))
     (eth0,) = result.networks
     assert (eth0.link, eth0.size_mbps, eth0.config.get("duplex")) == (True, 1000.0, "full")
-    first_run = _output(_MII_VV, "mii_tool").split("\n\n")[0]
+    first_run = corpus_output_named(_MII_VV, "mii_tool").split("\n\n")[0]
     (down,) = parse_mii_tool(first_run)[0].networks
     assert (down.link, down.size_mbps) == (False, None)  # "eth0: no link": no speed either
 
 
 def test_mii_tool_negotiated_without_a_medium_is_a_link_without_a_speed() -> None:
-    (nic,) = parse_mii_tool(_output(_I350, "mii_tool"))[0].networks
+    (nic,) = parse_mii_tool(corpus_output_named(_I350, "mii_tool"))[0].networks
     assert (nic.logical_name, nic.link, nic.size_mbps) == ("enP1p44s0f3", True, None)
 
 
@@ -81,27 +77,27 @@ def test_a_function_with_several_port_names_is_not_joined_by_name() -> None:
 
 
 def test_ubus_device_status_cut_mid_object_keeps_its_device() -> None:
-    result, _ = parse_ubus_device_status(_output(_UBUS))
+    result, _ = parse_ubus_device_status(corpus_output_named(_UBUS))
     (eth0,) = result.networks
     assert (eth0.logical_name, eth0.link, eth0.serial) == ("eth0", True, "00:01:49:01:d8:cb")
 
 
 def test_iw_link_is_an_associated_wifi_interface() -> None:
-    parsed = parse_command("iw dev wlp0s20f3 link", _output(_IW_LINK))
+    parsed = parse_command("iw dev wlp0s20f3 link", corpus_output_named(_IW_LINK))
     assert parsed.parser == "iw link" and isinstance(parsed.result, NetInterfaces)
     (wifi,) = parsed.result.interfaces
     assert (wifi.name, wifi.link_type, wifi.has_carrier) == ("wlp0s20f3", "ieee802.11", True)
 
 
 def test_an_output_indented_as_a_whole_is_read_as_if_it_were_not() -> None:
-    parsed = parse_command("iwconfig", _output(_TABBED))
+    parsed = parse_command("iwconfig", corpus_output_named(_TABBED))
     assert isinstance(parsed.result, NetInterfaces)
     kinds = {i.name: i.link_type for i in parsed.result.interfaces}
     assert kinds == {"eth0": "ether", "wlan0": "ieee802.11"}
 
 
-def test_a_markdown_escaped_prompt_starts_another_output() -> None:
-    parts = split_known(_output(_ESCAPED), "ethtool eth0")
+def test_a_markdown_escaped_prompt_starts_anothercorpus_output_named() -> None:
+    parts = split_known(corpus_output_named(_ESCAPED), "ethtool eth0")
     assert [cmd for cmd, _ in parts][:2] == ["ethtool eth0", "cat /proc/cpuinfo | grep Model"]
     inv = inspect_bundle(CORPUS / _ESCAPED)
     assert inv.board.model == "Raspberry Pi 4 Model B Rev 1.4"

@@ -12,6 +12,7 @@ from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.lsusb import parse_lsusb
 from sbctune.inventory.parsers.paste_split import split_known
+from tests.corpus_support import corpus_output_named
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
@@ -24,15 +25,10 @@ _CPSW = "bbb_meta_beagleboard_pr4_debian_prompts_cpsw_efuse_hexdump"
 _HALF = "unifi_ap_openwrt_5095_old_link_up_10_half"
 
 
-def _output(bundle: str, part: str = "") -> str:
-    paths = sorted((CORPUS / bundle / "commands").glob(f"*{part}*.txt" if part else "*.txt"))
-    return paths[-1].read_text(encoding="utf-8")
-
-
 def test_a_chained_prompt_line_cuts_its_outputs_by_their_shapes() -> None:
     """`# uname -a; mokutil --sb-state; lsusb; rfkill list all; ...` then the outputs run
     together: lsusb's lines are lsusb's, even under the text's own command (uname)."""
-    kinds = [kind for kind, _ in split_known(_output(_HASH_CHAIN, "uname"), "uname -a")]
+    kinds = [kind for kind, _ in split_known(corpus_output_named(_HASH_CHAIN, "uname"), "uname -a")]
     assert "lsusb" in kinds and "uname -a" in kinds
     inv = inspect_bundle(CORPUS / _HASH_CHAIN)
     assert {"0bda:c811", "0424:ec00"} <= {n.ids for n in inv.nics}
@@ -56,7 +52,7 @@ def test_a_quoted_line_that_chains_nothing_readable_is_no_prompt() -> None:
 def test_console_kernel_lines_among_a_shell_output_and_behind_a_prompt_are_the_kernel_log() -> (
     None
 ):
-    parts = split_known(_output(_CONSOLE), "ifconfig -a")
+    parts = split_known(corpus_output_named(_CONSOLE), "ifconfig -a")
     logs = [body for kind, body in parts if kind == "dmesg"]
     assert len(logs) == 1
     assert "smsc95xx 1-1.1:1.0 eth0: link up, 100Mbps, full-duplex" in logs[0]
@@ -82,7 +78,7 @@ def test_a_kernel_line_behind_a_prompt_reads_as_without_it() -> None:
 
 
 def test_an_lsusb_line_trimmed_to_its_id_part_is_the_device() -> None:
-    result, warnings = parse_lsusb(_output(_ID_ONLY))
+    result, warnings = parse_lsusb(corpus_output_named(_ID_ONLY))
     assert not warnings
     (dev,) = result.devices
     assert dev.ids == "148f:3070" and "RT3070" in (dev.description or "")
@@ -121,7 +117,7 @@ _XBIAN = "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors"
 def test_bare_commands_between_code_fences_start_their_outputs() -> None:
     """`iwconfig` then `'''`-fenced output, `lsusb` then its fenced output, stored as one text:
     a fence is a break where the next command line may start another output."""
-    kinds = [kind for kind, _ in split_known(_output(_QUOTES), "iwconfig")]
+    kinds = [kind for kind, _ in split_known(corpus_output_named(_QUOTES), "iwconfig")]
     assert kinds == ["iwconfig", "lsusb"]
     inv = inspect_bundle(CORPUS / _QUOTES)
     assert "RTL8188EUS" in (next(n for n in inv.nics if n.ids == "0bda:8179").chip or "")
@@ -129,7 +125,7 @@ def test_bare_commands_between_code_fences_start_their_outputs() -> None:
 
 
 def test_a_fence_inside_a_chained_commands_outputs_does_not_end_them() -> None:
-    text = _output("raspi2_8821au_51_quoted_chained_command_lsusb_dkms_rtl8811au")
+    text = corpus_output_named("raspi2_8821au_51_quoted_chained_command_lsusb_dkms_rtl8811au")
     assert "lsusb" in [kind for kind, _ in split_known(text, "uname -a")]
 
 
