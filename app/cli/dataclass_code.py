@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sbctune.cli.kept_marshal import kept_path, read_kept, write_kept
+from sbctune.cli.kept_marshal import kept_path, newest_first, read_kept, write_kept
 
 _FORMAT = 1
 # sources kept (`inspect` makes ~450): when a run adds some, its own come first and older
@@ -73,9 +73,4 @@ def dataclass_code_kept(own_process: bool) -> Iterator[None]:
     finally:
         del dataclasses.exec  # type: ignore[attr-defined]
         if added:
-            kept = dict(list(used.items())[:_LIMIT])
-            for source, code in known.items():
-                if len(kept) >= _LIMIT:
-                    break
-                kept.setdefault(source, code)
-            write_kept(path, kept, prefix=".dataclass-code-")
+            write_kept(path, newest_first(used, known, _LIMIT), prefix=".dataclass-code-")

@@ -34,6 +34,16 @@ def read_kept(path: Path) -> object:
     return None
 
 
+def newest_first(used: dict[Any, Any], known: dict[Any, Any], limit: int) -> dict[Any, Any]:
+    """What to keep: this run's entries first, then older ones, at most `limit` in all."""
+    kept = dict(list(used.items())[:limit])
+    for key, value in known.items():
+        if len(kept) >= limit:
+            break
+        kept.setdefault(key, value)
+    return kept
+
+
 def write_kept(path: Path, value: dict[Any, Any], prefix: str) -> None:
     """`value` written whole (a reader never sees half a file); a failure leaves it unwritten."""
     import tempfile  # only when something new was compiled (not at every start)

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sbctune.cli.kept_marshal import kept_path, read_kept, write_kept
+from sbctune.cli.kept_marshal import kept_path, newest_first, read_kept, write_kept
 
 _FORMAT = 1
 _LIMIT = 3_000  # patterns kept (`inspect` compiles ~450): a run's own first, then older ones
@@ -125,9 +125,4 @@ def regex_code_kept(own_process: bool) -> Iterator[None]:
     finally:
         compiler.compile = plain
         if any(key not in known for key in used):
-            kept = dict(list(used.items())[:_LIMIT])
-            for key, entry in known.items():
-                if len(kept) >= _LIMIT:
-                    break
-                kept.setdefault(key, entry)
-            write_kept(path, kept, prefix=".regex-code-")
+            write_kept(path, newest_first(used, known, _LIMIT), prefix=".regex-code-")
