@@ -240,6 +240,23 @@ KNOWN_GAPS: dict[str, str] = {
         "repeating its state while OpenWrt brings the port up) are counted as three drops: "
         "link-flapping says 'went down 3 times', which the lines contradict"
     ),
+    # corpus22 (twenty-second unseen set), reasons in tests/captures/corpus/README.md
+    "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
+        "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "
+        "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
+        "and no interfaces: only the product string's words would say it is a NIC"
+    ),
+    "ds414_bbqq_575_armada_xp_vendor_giga_ports_phy_chipid_port2_off": (
+        "Marvell's out-of-tree mv_eth prints its ports in its own table ('o eth0, ifindex = 2, "
+        "GbE port = 0'); no line of a kernel or known vendor format names eth0/eth1, and a "
+        "rule for this one driver's words would have no source to cite"
+    ),
+    "nanopi_r6c_ubuntu_rockchip_1013_end1_rtl8211f_rtl8221b_downshift_100": (
+        "phylib's 'Downshift occurred from negotiated speed 1Gbps to actual speed 100Mbps' "
+        "(phy_check_downshift()) names a PHY on r8169's MDIO bus ('r8169-3-3100:00', "
+        "r8169_mdio_register(): domain and pci_dev_id) and no NIC: neither the line as a "
+        "finding of its own nor the bus name as PCI 0003:31:00.0 is read yet"
+    ),
 }
 
 
