@@ -251,12 +251,6 @@ KNOWN_GAPS: dict[str, str] = {
         "GbE port = 0'); no line of a kernel or known vendor format names eth0/eth1, and a "
         "rule for this one driver's words would have no source to cite"
     ),
-    "nanopi_r6c_ubuntu_rockchip_1013_end1_rtl8211f_rtl8221b_downshift_100": (
-        "phylib's 'Downshift occurred from negotiated speed 1Gbps to actual speed 100Mbps' "
-        "(phy_check_downshift()) names a PHY on r8169's MDIO bus ('r8169-3-3100:00', "
-        "r8169_mdio_register(): domain and pci_dev_id) and no NIC: neither the line as a "
-        "finding of its own nor the bus name as PCI 0003:31:00.0 is read yet"
-    ),
 }
 
 

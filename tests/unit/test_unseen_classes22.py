@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from tests.corpus_support import corpus_line
@@ -70,3 +73,38 @@ def test_a_platform_driver_named_for_one_chip_names_it() -> None:
     assert [(n.chip, n.driver, n.bus_path) for n in inv.nics] == [
         ("MT7986", None, "18000000.wmac")
     ]
+
+
+_R6C = "nanopi_r6c_ubuntu_rockchip_1013_end1_rtl8211f_rtl8221b_downshift_100"
+
+
+def test_r8169s_phy_downshift_is_its_pci_nics_link_below_the_phy() -> None:
+    """ "RTL8226B_RTL8221B 2.5Gbps PHY r8169-3-3100:00: Downshift occurred ..." (phylib
+    phy_check_downshift()) on r8169's MDIO bus "r8169-%x-%x" (pci_domain_nr, pci_dev_id):
+    PCI 0003:31:00.0 is up at 100 Mbit/s below its 2.5G PHY."""
+    from sbctune.inventory.parsers.dmesg_mii_phy import mii_phy_line
+
+    line = corpus_line(_R6C, "Downshift occurred")
+    assert mii_phy_line(line) == (
+        "link_up",
+        {
+            "driver": "r8169",
+            "device": "0003:31:00.0",
+            "speed": "100",
+            "unit": "M",
+            "phy": "RTL8226B_RTL8221B 2.5Gbps PHY",
+        },
+    )
+    assert mii_phy_line(line.replace("r8169-3-3100", "stmmac-1")) is None  # no device in it
+    inv = inspect_bundle(CORPUS / _R6C)
+    (nic,) = [n for n in inv.nics if n.bus_path == "0003:31:00.0"]
+    assert (nic.driver, nic.link_speed_mbps, nic.phy) == ("r8169", 100, line.split(" r8169")[0])
+    assert "link-below-phy" in {f.id for f in inv.findings}
+
+
+@given(st.text(max_size=200))
+def test_the_mii_phy_reader_never_raises(text: str) -> None:
+    from sbctune.inventory.parsers.dmesg_mii_phy import mii_phy_line
+
+    found = mii_phy_line(text + " Downshift occurred")  # past the needle, into the pattern
+    assert found is None or found[0] == "link_up"
