@@ -116,3 +116,23 @@ def family_by_platform_name(driver: object) -> tuple[str, str] | None:
         return None
     family = re.sub(r"^[a-z]+", lambda w: w.group(0).upper(), m.group(1))
     return family, f"the {known.name} driver, named for the {family} family ({known.file})"
+
+
+# A platform driver named for one chip: letters, 3-5 digits, then what part of it the driver
+# drives ("mt7986-wmac", "mt7622-wmac", "bcm4908_enet"): mt76's soc.c registers its
+# platform_driver under the name of the one SoC whose Wi-Fi it binds (of_match "mediatek,
+# mt7986-wmac"); with no MODULE_DESCRIPTION the name is what names the chip.
+_ONE_CHIP = re.compile(r"([a-z]{2,5}\d{3,5})(?:[_-][a-z]+)+")
+
+
+def chip_by_platform_name(driver: object) -> tuple[str, str] | None:
+    """(chip, why) for a platform-only driver with no description named for one chip: a
+    platform device has no IDs, and such a driver binds that SoC's block alone. The chip is
+    written in capitals: "MT7986"."""
+    known = load_kernel_drivers().get(driver)
+    if known is None or known.about.strip() or known.buses != ("platform",):
+        return None
+    if (m := _ONE_CHIP.fullmatch(known.name)) is None:
+        return None
+    chip = m.group(1).upper()
+    return chip, f"the {known.name} driver, named for the {chip} ({known.file})"

@@ -8,6 +8,7 @@ the sources were read in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,6 +106,23 @@ class Device:
     def key(self, kind: str) -> str | None:
         values = sorted(v for k, v in self.keys if k == kind)
         return values[0] if values else None
+
+    def newest_key(self, kind: str) -> str | None:
+        """The key of `kind` that the newest log line names, where the device has several: a USB
+        adapter moved to another port ("r8152 2-2:1.0 eth1", later "r8152 2-3:1.0 eth1") is
+        where the last line saw it (corpus/ds218plus_bbqq_5_*). Otherwise key()."""
+        values = sorted(v for k, v in self.keys if k == kind)
+        if len(values) < 2:
+            return values[0] if values else None
+        said = {v: re.compile(rf"(?<![\w.-]){re.escape(v)}(?![\w.-])") for v in values}
+        newest: tuple[int, str] | None = None
+        for fact in self.facts:
+            if fact.source != "dmesg" or (newest is not None and fact.order <= newest[0]):
+                continue
+            named = [v for v, pattern in said.items() if pattern.search(fact.line)]
+            if len(named) == 1:
+                newest = (fact.order, named[0])
+        return newest[1] if newest is not None else values[0]
 
     def names(self) -> list[str]:
         return sorted(v for k, v in self.keys if k == "if")

@@ -103,8 +103,9 @@ def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
         speed = float(f["speed"])
         mbps = int(speed * 1000 if f.get("unit") == "G" else speed)
         sighting.add("link_speed_mbps", mbps, _SRC, event.text, event.line)
-    if up and f.get("duplex"):
-        sighting.add("duplex", f["duplex"].lower(), _SRC, event.text, event.line)
+    for name, said in (("duplex", f.get("duplex", "").lower()), ("phy", f.get("phy"))):
+        if up and said:  # phy: the PHY that says it (dmesg_mii_phy: r8169's PHY downshifted)
+            sighting.add(name, said, _SRC, event.text, event.line)
     if mbps_usb := _USB_GENERATION.get(f.get("usb_gen", "")):
         sighting.add("usb_speed_mbps", mbps_usb, _SRC, event.text, event.line)
 

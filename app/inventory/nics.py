@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog import Catalog, Chip, load_catalog
+from sbctune.catalog import driver_chips as _chips
 from sbctune.catalog.driver_chips import family_by_platform_name, names_one_chip, one_family
 from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
@@ -351,7 +352,7 @@ def nic_from_device(
     if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
     nic.ids = device.value("ids")
-    nic.bus_path = device.key(bus) if bus in ("pci", "usb") else None
+    nic.bus_path = device.newest_key(bus) if bus in ("pci", "usb") else None
     nic.bus_path = device.value("sdio_function") if bus == "sdio" else nic.bus_path
     if bus == "platform" and (name := device.value("platform_name")):
         nic.bus_path = str(name)  # "16030000.ethernet": two MACs of one driver told apart
@@ -425,6 +426,7 @@ def _chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
         return by_name, None  # a driver named for its chip: mt7601u (not dm9601: ADM8515 too)
     oot = None if nic.ids else out_of_tree_chip(device.value("driver") or driver)
     oot = oot or (None if nic.ids else family_by_platform_name(own))  # wl18xx_driver: WL18xx
+    oot = oot or (None if nic.ids else _chips.chip_by_platform_name(own))  # mt7986-wmac
     return (oot[0], oot[1]) if oot else (None, None)  # rtw89_8852bu_git: RTL8852BU
 
 

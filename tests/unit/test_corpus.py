@@ -240,6 +240,17 @@ KNOWN_GAPS: dict[str, str] = {
         "repeating its state while OpenWrt brings the port up) are counted as three drops: "
         "link-flapping says 'went down 3 times', which the lines contradict"
     ),
+    # corpus22 (twenty-second unseen set), reasons in tests/captures/corpus/README.md
+    "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
+        "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "
+        "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
+        "and no interfaces: only the product string's words would say it is a NIC"
+    ),
+    "ds414_bbqq_575_armada_xp_vendor_giga_ports_phy_chipid_port2_off": (
+        "Marvell's out-of-tree mv_eth prints its ports in its own table ('o eth0, ifindex = 2, "
+        "GbE port = 0'); no line of a kernel or known vendor format names eth0/eth1, and a "
+        "rule for this one driver's words would have no source to cite"
+    ),
 }
 
 

@@ -12,6 +12,7 @@ from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.old_formats import old_format_line
 
 from .dmesg_bare_wiphy import bare_wiphy
+from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .lazy_pattern import Lazy, later
 
@@ -68,7 +69,8 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
             return kind, fields
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
     # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
-    return old_format_line(msg) or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg)
+    found = old_format_line(msg) or mii_phy_line(msg)  # r8169's PHY "r8169-3-3100:00"
+    return found or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg)
 
 
 def _node_named(msg: str) -> tuple[str, dict[str, str]] | None:

@@ -226,12 +226,14 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
-        # vendor drivers' own words: nss-dp "eth0: PHY Link up speed: 1000" (Mbit/s)
+        # vendor drivers' own words: nss-dp "eth0: PHY Link up speed: 1000" (Mbit/s); a speed
+        # alone, no duplex: Realtek's RTD129x build of r8169 "98016000.gmac eth0: link up 1 Gbps"
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |PHY )?"
             r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
-            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$)?"
+            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
+            r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$)?"
         ),
     ),
     (
