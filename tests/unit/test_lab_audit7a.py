@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from sbctune.inventory.parsers.ethtool import parse_ethtool
+from sbctune.lab import fake_ethtool
+from sbctune.tuning import driver_caps
 from tests.fake_ethtool_support import ethtool, lab_state, root
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
@@ -72,3 +74,24 @@ def test_macb_612_takes_magic_wol_and_refuses_unicast(tmp_path: Path) -> None:
     assert "\tWake-on: g\n" in ethtool(path, "eth0")[0]
     refused = ethtool(path, "-s", "eth0", "wol", "u")
     assert refused[2] != 0 and any("unsupported WoL mode" in line for line in refused[1])
+
+
+@POSIX
+@pytest.mark.parametrize(
+    "driver", ["bcmgenet", "macb", "lan78xx", "smsc95xx", "ax88179_178a", "r8152", "cdc_ncm"]
+)
+def test_show_priv_flags_is_not_supported_without_get_priv_flags(tmp_path: Path, driver: str) -> None:
+    """Row 5: none of the seven has get_priv_flags, so privflags_prepare_data answers
+    EOPNOTSUPP: ethtool 6.1 prints "netlink error: Operation not supported" and exits 1. The
+    lab sent the option to the capture script, which said "ethtool: command not found"."""
+    path = lab_state(tmp_path, driver)
+    assert ethtool(path, "--show-priv-flags", "eth0") == (
+        "", ["netlink error: Operation not supported"], 1)  # fmt: skip
+
+
+@POSIX
+def test_show_priv_flags_of_a_driver_with_flags_is_left_to_the_capture(tmp_path: Path) -> None:
+    """igb has get_priv_flags ("legacy-rx"): its flags are not claimed (the capture answers)."""
+    assert driver_caps.caps("igb", None) is not None
+    assert driver_caps.caps("igb", None).has("get_priv_flags")  # type: ignore[union-attr]
+    assert fake_ethtool.run(["--show-priv-flags", "eth0"], lab_state(tmp_path, "igb")) is None
