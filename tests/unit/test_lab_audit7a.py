@@ -80,7 +80,9 @@ def test_macb_612_takes_magic_wol_and_refuses_unicast(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "driver", ["bcmgenet", "macb", "lan78xx", "smsc95xx", "ax88179_178a", "r8152", "cdc_ncm"]
 )
-def test_show_priv_flags_is_not_supported_without_get_priv_flags(tmp_path: Path, driver: str) -> None:
+def test_show_priv_flags_is_not_supported_without_get_priv_flags(
+    tmp_path: Path, driver: str
+) -> None:
     """Row 5: none of the seven has get_priv_flags, so privflags_prepare_data answers
     EOPNOTSUPP: ethtool 6.1 prints "netlink error: Operation not supported" and exits 1. The
     lab sent the option to the capture script, which said "ethtool: command not found"."""
