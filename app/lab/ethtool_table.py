@@ -459,6 +459,11 @@ def _features(features: dict[str, Any], caps: DriverCaps, chip: str = "") -> Non
     features["follow"] = dict(caps.facts.get("features_follow", {}))  # igb/igc: VLAN TX = RX
     features["needs"] = dict(caps.facts.get("features_need", {}))  # atlantic: LRO needs RX csum
     wanted = features["wanted"]
+    # neither in features nor in hw_features (the Raspberry Pi tree's lan78xx_bind leaves TSO
+    # out unless enable_tso): "off [fixed]", before mangleid, which follows TSO
+    for name in (n for n in caps.facts.get("features_fixed_off", []) if n in features["order"]):
+        wanted.pop(name, None)
+        features["fixed"][name] = False
     off = list(caps.facts.get("features_off_by_default", []))
     if driver_caps.kernel_fact("mangleid_needs_hw_tso") and "tx-tcp-segmentation" not in wanted:
         # register_netdevice adds it to hw_features only when TSO is there: fixed off otherwise

@@ -97,3 +97,32 @@ def test_show_priv_flags_of_a_driver_with_flags_is_left_to_the_capture(tmp_path:
     assert driver_caps.caps("igb", None) is not None
     assert driver_caps.caps("igb", None).has("get_priv_flags")  # type: ignore[union-attr]
     assert fake_ethtool.run(["--show-priv-flags", "eth0"], lab_state(tmp_path, "igb")) is None
+
+
+def _k(tmp_path: Path, kernel: str) -> str:
+    return ethtool(lab_state(tmp_path, "lan78xx", "LAN7515", kernel), "-k", "eth0")[0]
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", ["", "6.12.25+rpt-rpi-v8", "6.1.0-rpi7-rpi-v8"])
+def test_lan78xx_tso_is_fixed_off_where_the_raspberry_pi_tree_may_run(
+    tmp_path: Path, kernel: str
+) -> None:
+    """Row 6: the Raspberry Pi tree's lan78xx_bind adds TSO/TSO6 only with enable_tso (off),
+    and hw_features = features: "off [fixed]" (mangleid too). Which rpi-6.x branches still carry
+    it is unknown, so a Raspberry Pi kernel, or no known kernel, is not shown kinder."""
+    out = _k(tmp_path, kernel)
+    assert "\ttx-tcp-segmentation: off [fixed]\n" in out
+    assert "\ttx-tcp6-segmentation: off [fixed]\n" in out
+    assert "tcp-segmentation-offload: off [fixed]\n" in out
+    assert "\ttx-tcp-mangleid-segmentation: off [fixed]\n" in out
+    assert "\ttx-scatter-gather: on\n" in out  # SG stays: set outside the enable_tso test
+
+
+@POSIX
+def test_lan78xx_tso_is_on_with_debians_kernel(tmp_path: Path) -> None:
+    """Debian's (upstream) lan78xx_bind sets TSO | TSO6 | SG (DEFAULT_TSO_CSUM_ENABLE)."""
+    out = _k(tmp_path, "6.1.0-13-arm64")
+    assert "\ttx-tcp-segmentation: on\n" in out and "\ttx-tcp6-segmentation: on\n" in out
+    caps = driver_caps.caps("lan78xx", "6.1.0-13-arm64", "LAN7515")
+    assert caps is not None and "features_fixed_off" not in caps.facts
