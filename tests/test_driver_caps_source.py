@@ -163,3 +163,13 @@ def test_a_device_tree_fact_is_read_in_its_own_node(trees: dict[str, Path]) -> N
     assert node is not None and "snps,rx-queues-to-use = <2>;" in node
     assert "tx-queues-to-use" not in node and node.rstrip().endswith("}")
     assert dt_node_text(dtsi.read_text(encoding="utf-8"), "no_such_label") is None
+
+
+def test_the_rpi_trees_lan78xx_tso_rule_is_not_in_debians_source(trees: dict[str, Path]) -> None:
+    """Audit 7a row 6: the Raspberry Pi tree's enable_tso is its own; Debian's lan78xx_bind sets
+    TSO and TSO6 whenever DEFAULT_TSO_CSUM_ENABLE (so the fact must stay a tree fact)."""
+    for series, root in trees.items():
+        text = (root / "drivers/net/usb/lan78xx.c").read_text(encoding="utf-8")
+        body = regen_driver_caps.symbol_text(text, "lan78xx_bind")
+        assert body is not None and "enable_tso" not in text, series
+        assert "NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_SG" in body, series

@@ -53,6 +53,8 @@ def misc_state(
         "rxnfc": caps.has("get_rxnfc"),
         "ts": ts,
         "regs": caps.has("get_regs") and caps.has("get_regs_len"),
+        # privflags_prepare_data (net/ethtool/privflags.c): EOPNOTSUPP without get_priv_flags
+        "priv_flags": caps.has("get_priv_flags"),
         "perm_addr": mac.lower(),
         "rings": int(queues[1]) if queues else 1,
     }

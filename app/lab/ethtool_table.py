@@ -301,7 +301,8 @@ def _eee_timer(
 def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
     """r8152 (rtl_ops_init): the RTL8152 advertises 100baseT only, the RTL8156B has EEE on; a
     chip the table cannot tell (RTL8156: RTL_VER_10 off, RTL_VER_11 on) keeps the model's. The
-    longest name `chip` contains decides (RTL8156B, not RTL8156)."""
+    longest name `chip` contains decides (RTL8156B, not RTL8156). lan78xx on the Pi 3 B+'s
+    LAN7515 with the Raspberry Pi tree: EEE, Tx LPI and its 600 us timer on at probe."""
     by_chip = caps.facts.get("eee_by_chip") or {}
     squeezed = chip.lower().replace(" ", "")
     names = [name for name in by_chip if squeezed and name.lower() in squeezed]
@@ -312,6 +313,15 @@ def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
         eee["supported"] = list(rule["modes"])
     if isinstance(rule.get("enabled"), bool):
         eee["enabled"] = rule["enabled"]
+    if isinstance(rule.get("tx_lpi"), bool):  # lan78xx on a Pi 3 B+ (the RPi tree): at probe
+        eee["tx_lpi"] = rule["tx_lpi"]
+    default = caps.facts.get("eee_default") or {}
+    if isinstance(rule.get("tx_lpi_timer"), int):  # 6.12 reads 0 until the MAC's EEE is on
+        eee["active"] = bool(eee["enabled"]) and bool(
+            set(rule.get("modes") or eee["supported"]) & set(eee.get("link_partner", []))
+        )
+        late = bool(default.get("timer_needs_link")) and not eee["active"]
+        eee["tx_lpi_timer"] = 0 if late else rule["tx_lpi_timer"]
     eee["active"] = bool(eee["enabled"]) and bool(
         set(eee["supported"]) & set(eee.get("link_partner", []))
     )
@@ -459,6 +469,11 @@ def _features(features: dict[str, Any], caps: DriverCaps, chip: str = "") -> Non
     features["follow"] = dict(caps.facts.get("features_follow", {}))  # igb/igc: VLAN TX = RX
     features["needs"] = dict(caps.facts.get("features_need", {}))  # atlantic: LRO needs RX csum
     wanted = features["wanted"]
+    # neither in features nor in hw_features (the Raspberry Pi tree's lan78xx_bind leaves TSO
+    # out unless enable_tso): "off [fixed]", before mangleid, which follows TSO
+    for name in (n for n in caps.facts.get("features_fixed_off", []) if n in features["order"]):
+        wanted.pop(name, None)
+        features["fixed"][name] = False
     off = list(caps.facts.get("features_off_by_default", []))
     if driver_caps.kernel_fact("mangleid_needs_hw_tso") and "tx-tcp-segmentation" not in wanted:
         # register_netdevice adds it to hw_features only when TSO is there: fixed off otherwise

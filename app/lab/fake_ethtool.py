@@ -50,6 +50,7 @@ from sbctune.lab.fake_ethtool_misc import (
     answers,
     show_ntuple,
     show_permaddr,
+    show_privflags,
     show_regs,
     show_tsinfo,
 )
@@ -162,9 +163,10 @@ SHOW = {
     "-n": show_ntuple,
     "-T": show_tsinfo,
     "-d": show_regs,
+    "--show-priv-flags": show_privflags,
 }
 # answered from the driver's ops (ethtool_misc); where it cannot say, the capture answers
-MISC = ("-n", "-T", "-d", "-P")
+MISC = ("-n", "-T", "-d", "-P", "--show-priv-flags")
 # The requests ethtool 6.1 makes over netlink whose kernel handler calls ethnl_ops_begin (hence a
 # driver's ethtool_ops.begin): rings, coalesce, pause, eee, channels and the features set; the
 # features read (features_prepare_data) does not. Their exit codes on failure.

@@ -67,6 +67,14 @@ def show_regs(ifname: str, dev: dict[str, Any]) -> str:
     raise Failure([f"Cannot get register dump: {EOPNOTSUPP}"], 74)  # only where absent
 
 
+def show_privflags(ifname: str, dev: dict[str, Any]) -> str:
+    """``--show-priv-flags`` (ethtool 6.1: nl_gprivflags over netlink, a failed get exits 1):
+    privflags_prepare_data (net/ethtool/privflags.c, 6.1 and 6.12) is EOPNOTSUPP without the
+    driver's get_priv_flags (or get_sset_count, get_strings). Only answered where absent: a
+    driver's own flags and their names are its hardware's (the capture answers)."""
+    raise Failure([f"netlink error: {EOPNOTSUPP}"], 1)
+
+
 def answers(option: str, dev: dict[str, Any]) -> bool:
     """Whether the lab answers `option` for this interface (else the capture does)."""
     misc = dev.get("misc")
@@ -76,4 +84,6 @@ def answers(option: str, dev: dict[str, Any]) -> bool:
         return bool(misc.get("ts"))
     if option == "-d":
         return not misc.get("regs")
+    if option == "--show-priv-flags":
+        return misc.get("priv_flags") is False  # a state from before the key: the capture
     return option in ("-n", "-P")

@@ -181,6 +181,7 @@ def _version(series: str) -> tuple[int, int]:
 _LIST_FACTS = frozenset(
     {
         "features_fixed_on",
+        "features_fixed_off",
         "features_by_chip",
         "link_forced_by_chip",
         "link_rule_by_chip",

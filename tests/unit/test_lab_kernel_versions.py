@@ -38,9 +38,18 @@ def test_lan78xx_eee_is_on_by_default_on_612_and_off_on_61(tmp_path: Path) -> No
     # EEE stays off and lan78xx_get_eee reads its LPI timer as 0
     assert "\tEEE status: enabled - inactive\n" in on_612
     assert "\tTx LPI: 0 (us)\n" in on_612
-    on_61 = show_eee(tmp_path, "6.1.0-rpi7-rpi-v8")
+    on_61 = show_eee(tmp_path, "6.1.0-13-arm64")  # Debian's 6.1: off until --set-eee
     assert "\tEEE status: disabled\n" in on_61 and "\tTx LPI: disabled\n" in on_61
-    assert show_eee(tmp_path, None) == on_61  # no kernel said: the lab stays as before
+
+
+def test_a_pi3bplus_on_the_raspberry_pi_tree_starts_with_eee_on(tmp_path: Path) -> None:
+    """Audit 7a row 7: the Raspberry Pi tree's lan78xx_phy_init turns EEE on at probe (Tx LPI,
+    600 us, 100/1000 advertised) where the Pi 3 B+'s device tree says microchip,eee-enabled.
+    Before, a Raspberry Pi OS 6.1 kernel (and a profile naming none) showed Debian's "disabled"."""
+    rpi_61 = show_eee(tmp_path, "6.1.0-rpi7-rpi-v8")
+    assert "\tEEE status: enabled - inactive\n" in rpi_61 and "\tTx LPI: 600 (us)\n" in rpi_61
+    assert "\tAdvertised EEE link modes:  100baseT/Full \n" in rpi_61
+    assert show_eee(tmp_path, None) == rpi_61  # no kernel said: the tree a Pi 3 B+ runs may hold
 
 
 def test_a_profiles_kernel_must_look_like_a_release(tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ def test_a_captured_ethtool_iface_is_served_with_the_labs_live_link(tmp_path: Pa
         ("pi3bplus-lan78xx", "eth0", 5, "Twisted Pair"),  # no 1000baseT/Half (lan78xx_phy_init)
         ("cm4-rtl8125b-r8169", "eth1", 6, "Twisted Pair"),  # 2500baseT/Full
         ("cm4-i340-igb", "eth1", 5, "Twisted Pair"),  # igb_get_link_ksettings, copper
-        ("pi5-macb", "eth0", 5, "Twisted Pair"),
+        ("pi5-macb", "eth0", 6, "Twisted Pair"),  # RP1: no MACB_CAPS_NO_GIGABIT_HALF (audit 7a)
     ],
 )
 def test_every_modelled_nic_answers_ethtool_iface_from_its_drivers_facts(
