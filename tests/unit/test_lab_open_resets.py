@@ -19,9 +19,11 @@ pytestmark = pytest.mark.posix_only("the lab's fake ethtool locks its state with
 
 CASES = [
     # driver, chip, the -C asked, what each read back after the open
-    ("r8169", "RTL8168H", ("rx-usecs", "100", "rx-frames", "16"), {"rx-usecs": "0", "rx-frames": "1"}),
+    ("r8169", "RTL8168H", ("rx-usecs", "100", "rx-frames", "16"),
+     {"rx-usecs": "0", "rx-frames": "1"}),
     ("bcmgenet", "", ("tx-frames", "64", "rx-usecs", "50"), {"tx-frames": "1", "rx-usecs": "57"}),
-    ("stmmac", "RK3588", ("tx-usecs", "200", "tx-frames", "10"), {"tx-usecs": "5000", "tx-frames": "25"}),
+    ("stmmac", "RK3588", ("tx-usecs", "200", "tx-frames", "10"),
+     {"tx-usecs": "5000", "tx-frames": "25"}),
 ]  # fmt: skip
 
 
