@@ -108,3 +108,21 @@ def test_the_front_sends_link_up_to_the_model(tmp_path: Path) -> None:
     out = subprocess.run(["sh", str(script), "link", "set", "eth0", "down"], capture_output=True,
                          text=True, check=True).stdout  # fmt: skip
     assert out.startswith("real")
+
+
+@root
+@pytest.mark.parametrize("how", ["ring change", "down/up"])
+def test_the_pi5s_open_sets_interrupt_moderation_back_to_50_us(tmp_path: Path, how: str) -> None:
+    """Raspberry Pi tree (rpi-6.18.y, which carries gem_get/set_coalesce): macb_open ->
+    macb_init_hw -> gem_init_intmod writes 50 us RX and TX (read back 49) at every open: a ring
+    change while up (macb_set_ringparam: macb_close, macb_open) and an administrative down/up.
+    Before: the lab kept the -C over both."""
+    state = lab(tmp_path, "macb", "Cadence GEM in RP1", "6.18.39+rpt-rpi-2712")
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "100", "tx-usecs", "20")[2] == 0
+    assert (coalesce_values(state)["rx-usecs"], coalesce_values(state)["tx-usecs"]) == ("100", "20")
+    if how == "ring change":
+        assert ethtool(state, "-G", "eth0", "rx", "1024")[2] == 0
+    else:
+        assert fake_ethtool.refresh_shown(state, ["eth0"]) == 0
+    values = coalesce_values(state)
+    assert (values["rx-usecs"], values["tx-usecs"]) == ("49", "49")
