@@ -7,9 +7,10 @@ held per interface so the lab's ethtool answers as the kernel would (audit 5a ro
 - ``-T`` (netlink TSINFO_GET): 6.1 net/ethtool/common.c __ethtool_get_ts_info asks the PHY
   first (phy_has_tsinfo), then the driver's get_ts_info, else software receive only; 6.12 ORs
   software receive into every answer. ethtool_op_get_ts_info (net/ethtool/ioctl.c, both) adds
-  software transmit. A driver's own get_ts_info (macb, igb, igc, atlantic, stmmac) answers
-  from its hardware and PHC, and a PHY may answer first (hand fact ``ts_info_phy``): the table
-  cannot say, so the capture answers those.
+  software transmit. A driver's own get_ts_info answers from its hardware and PHC: where its
+  source decides it alone (igc, hand fact ``ts_info``, shaped by a real capture) the lab
+  answers; where the hardware or a PHY decides (macb, igb, atlantic, stmmac; ``ts_info_phy``)
+  the table cannot say, so the capture answers those.
 - ``-P`` (rtnetlink IFLA_PERM_ADDRESS): register_netdevice copies dev_addr into perm_addr
   when the driver set it as NET_ADDR_PERM (net/core/dev.c); no op is needed. The lab's MAC
   stands for what the driver read from its hardware at probe.
@@ -49,9 +50,13 @@ def misc_state(
         ts = ""  # the driver's own: its hardware's answer
     if caps.facts.get("ts_info_phy"):
         ts = ""  # the PHY may answer first (phy_has_tsinfo)
+    ts_info = caps.facts.get("ts_info") if caps.has("get_ts_info") else None
+    if ts_info and not caps.facts.get("ts_info_phy"):
+        ts = "driver"  # the driver's own answer, read from its source (igc)
     return {
         "rxnfc": caps.has("get_rxnfc"),
         "ts": ts,
+        **({"ts_info": ts_info} if ts == "driver" else {}),
         "regs": caps.has("get_regs") and caps.has("get_regs_len"),
         # privflags_prepare_data (net/ethtool/privflags.c): EOPNOTSUPP without get_priv_flags
         "priv_flags": caps.has("get_priv_flags"),

@@ -223,16 +223,17 @@ def hold_to_table(
             state["pause"]["restart_needs_autoneg"] = True
         if caps.facts.get("pause_autoneg_ignores_rx_tx"):  # igb/igc: the default comes back
             state["pause"]["autoneg_default"] = {k: state["pause"][k] for k in ("rx", "tx")}
-        if caps.facts.get("pause_resolved"):  # r8169: -a shows phylib's resolution
-            state["pause"]["resolved"] = True
+        for key, on in caps.facts.get("pause_request_default", {}).items():
+            state["pause"][key] = bool(on)  # r8169: phy_support_asym_pause's Pause + Asym
         if caps.facts.get("pause_autoneg_needs_link_autoneg"):  # lan78xx, r8152: EINVAL
             state["pause"]["autoneg_needs_link"] = True
         if caps.facts.get("pause_advertisement"):  # lan78xx, bcmgenet: renegotiate on change
             state["pause"]["advertisement"] = str(caps.facts["pause_advertisement"])
         if caps.facts.get("pause_restart_needs_link_autoneg"):  # not over a forced link
             state["pause"]["restart_needs_link_autoneg"] = True
-        if caps.facts.get("pause_shown_resolved"):  # bcmgenet: -a reads the MAC's state
-            state["pause"]["shown_resolved"] = True
+        shown = _pause_shown(caps)
+        if shown:  # -a shows the resolution with the partner, not the request
+            state["pause"]["shown"] = shown
     if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
         state["eee"] = None
     elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
@@ -500,3 +501,16 @@ def _features(features: dict[str, Any], caps: DriverCaps, chip: str = "") -> Non
         for name in (n for n in rule.get(key, []) if n in features["order"]):
             features["fixed"].pop(name, None)
             wanted[name] = on
+
+
+def _pause_shown(caps: driver_caps.DriverCaps) -> str:
+    """What `-a` shows for RX/TX, one model for every driver (fake_ethtool_knobs.shown_pause):
+    "phy" where get_pauseparam asks phy_get_pause (r8169, fact `pause_resolved`: the
+    resolution, none without a full-duplex link), "mac" where it reads the MAC's state while
+    the carrier is up (bcmgenet, `pause_shown_resolved`: the request without carrier or with
+    pause autoneg off), "" where it shows the request."""
+    if caps.facts.get("pause_resolved"):
+        return "phy"
+    if caps.facts.get("pause_shown_resolved"):
+        return "mac"
+    return ""

@@ -323,8 +323,8 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
     if pause.get("autoneg_is_link") and not _link_autoneg(dev):
         # rtl8152_get_pauseparam: without BMCR_ANENABLE autoneg, RX and TX all read 0
         pause = {"autoneg": False, "rx": False, "tx": False}
-    elif pause.get("shown_resolved"):  # bcmgenet_get_pauseparam: the MAC's, with carrier
-        pause = {**pause, **_resolved(ifname, dev, pause)}
+    elif pause.get("shown"):  # r8169: phy_get_pause; bcmgenet: the MAC's, with carrier
+        pause = {**pause, **shown_pause(ifname, dev, pause)}
     lines = [
         f"Pause parameters for {ifname}:",
         f"Autonegotiate:\t{onoff(pause['autoneg'])}",
@@ -348,8 +348,8 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
     new = dict(pause)
-    if pause.get("shown_resolved"):  # ethnl_set_pause starts from what -a shows (bcmgenet)
-        new.update(_resolved(ifname, dev, pause))
+    if pause.get("shown"):  # ethnl_set_pause starts from what -a shows (r8169, bcmgenet)
+        new.update(shown_pause(ifname, dev, pause))
     if pause.get("autoneg_is_link"):  # r8152: ethtool starts from -a, the link's autoneg
         new["autoneg"] = _link_autoneg(dev)
     new.update({name: value == "on" for name, value in pairs})
@@ -361,9 +361,6 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         new["autoneg"] = _link_autoneg(dev)
     if new["autoneg"] and pause.get("autoneg_default"):  # igb/igc: fc_default, RX/TX ignored
         new.update(pause["autoneg_default"])
-    advertised = {k: new[k] for k in ("rx", "tx")}  # phy_set_asym_pause's request
-    if pause.get("resolved") and new["autoneg"] and pause.get("link_partner", True):
-        new["tx"] = new["tx"] or new["rx"]  # r8169: phy_get_pause, Pause | Asym_Pause vs Pause
     if new["autoneg"] and pause.get("autoneg_refused"):
         raise nl_error(EOPNOTSUPP, code)
     above = pause.get("refused_above_mtu")  # r8169: rtl8169_set_pauseparam, jumbo frames
@@ -379,11 +376,9 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     changed = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
     if pause.get("autoneg_default") and new["autoneg"]:
         changed = asked  # igb/igc_set_pauseparam: down and up for any set with autoneg
-    if pause.get("resolved"):  # r8169: renegotiates when the advertisement changes
-        changed = advertised != pause.get("advertised", {k: pause.get(k) for k in ("rx", "tx")})
-        new["advertised"] = advertised
     encoding = pause.get("advertisement")
-    if encoding:  # phylib renegotiates only when the advertised pause bits change
+    if encoding:  # phylib renegotiates only when the advertised pause bits change (r8169:
+        # phy_set_asym_pause; lan78xx, bcmgenet: genphy_check_and_restart_aneg)
         changed = _advertised(encoding, new) != _advertised(encoding, pause)
     if pause.get("restarts") and changed and not needs_autoneg:
         new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
@@ -399,26 +394,30 @@ def _link_autoneg(dev: dict[str, Any]) -> bool:
 
 def _advertised(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
     """(Pause, Asym_Pause) as the driver advertises RX/TX pause: mii_advertise_flowctrl
-    (lan78xx_set_pause) or Pause = RX, Asym = RX | TX (bcmgenet_phy_pause_set)."""
+    (lan78xx_set_pause) and linkmode_set_pause (r8169's phy_set_asym_pause), or Pause = RX,
+    Asym = RX | TX (bcmgenet_phy_pause_set)."""
     rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
     if encoding == "pause_rx_asym_rx_or_tx":
         return rx, rx or tx
     return rx, rx != tx  # mii_advertise_flowctrl: RX+TX Pause, RX Pause+Asym, TX Asym
 
 
-def _resolved(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict[str, bool]:
-    """RX/TX pause as bcmgenet_mac_config programs the MAC while the carrier is up: half
-    duplex none; pause autoneg the resolution (phy_get_pause) of its advertisement against the
-    lab's partner (a PC NIC advertising Pause and Asym_Pause), none over a forced link; else
-    the request. Without carrier the request (bcmgenet_get_pauseparam)."""
+def shown_pause(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict[str, bool]:
+    """RX/TX as `-a` shows them where the driver reports the outcome, not the request (state
+    `shown`, driver_caps: "phy" r8169's phy_get_pause, "mac" bcmgenet_get_pauseparam with
+    bcmgenet_mac_config's UMAC_CMD). Without carrier: "mac" the request, "phy" none (the PHY's
+    duplex is unknown); half duplex none; "mac" with pause autoneg off the request; over a
+    forced link none (no partner advertisement); else linkmode_resolve_pause of the driver's
+    advertisement against the lab's partner, a PC NIC advertising Pause and Asym_Pause."""
     link = dev.get("link") or {}
     up, _, duplex = live(ifname, link) if link else (False, "", "")
     rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
+    mac = pause.get("shown") == "mac"
     if not up:
-        return {"rx": rx, "tx": tx}
+        return {"rx": rx, "tx": tx} if mac else {"rx": False, "tx": False}
     if duplex.lower() != "full":
         return {"rx": False, "tx": False}
-    if not pause.get("autoneg"):
+    if mac and not pause.get("autoneg"):
         return {"rx": rx, "tx": tx}
     if not _link_autoneg(dev) or not pause.get("link_partner", True):
         return {"rx": False, "tx": False}

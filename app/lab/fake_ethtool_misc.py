@@ -10,6 +10,8 @@ Real outputs the layouts follow (resources/lab/ethtool/SOURCE.md):
 - ``-n`` with get_rxnfc and no rules: "4 RX rings available" / "Total 0 rules" / "" (netdev,
   "[PATCH net-next v3 00/11] virtio_net: Add ethtool flow rules support", 2025-09-23,
   https://lore.kernel.org/netdev/20250923141920.283862-1-danielj@nvidia.com/);
+- ``-T`` with a driver's own get_ts_info (igc on a Pi 5, an I226):
+  https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/674 (2024-09-20);
 - ``-T`` with ethtool_op_get_ts_info on a Pi 3 B+'s lan78xx:
   https://github.com/raspberrypi/linux/pull/4856 (2022-01-29); software receive only
   (no get_ts_info): https://github.com/rusoku/TouCAN-SocketCAN/issues/12 (2024-01-25).
@@ -43,11 +45,30 @@ _SOFTWARE = {
 
 
 def show_tsinfo(ifname: str, dev: dict[str, Any]) -> str:
-    caps = _SOFTWARE[str((dev.get("misc") or {}).get("ts"))]
+    misc = dev.get("misc") or {}
+    info = misc.get("ts_info")
+    if misc.get("ts") == "driver" and isinstance(info, dict):  # igc_ethtool_get_ts_info
+        return _driver_tsinfo(ifname, info)
+    caps = _SOFTWARE[str(misc.get("ts"))]
     return "".join([f"Time stamping parameters for {ifname}:\n", "Capabilities:\n",
                     *(f"\t{name}\n" for name in caps), "PTP Hardware Clock: none\n",
                     "Hardware Transmit Timestamp Modes: none\n",
                     "Hardware Receive Filter Modes: none\n"])  # fmt: skip
+
+
+def _driver_tsinfo(ifname: str, info: dict[str, Any]) -> str:
+    """A driver's own answer (driver_caps `ts_info`), in the layout of a real igc capture
+    (tests/captures/ethtool_T/pi5_igc_timehat_674.txt): the lab's one PHC is /dev/ptp0."""
+
+    def block(title: str, names: Any) -> list[str]:
+        return [f"{title}:\n", *(f"\t{name}\n" for name in names)] if names else [
+            f"{title}: none\n"]  # fmt: skip
+
+    return "".join([f"Time stamping parameters for {ifname}:\n",
+                    *block("Capabilities", info.get("capabilities")),
+                    f"PTP Hardware Clock: {0 if info.get('phc') else 'none'}\n",
+                    *block("Hardware Transmit Timestamp Modes", info.get("tx_types")),
+                    *block("Hardware Receive Filter Modes", info.get("rx_filters"))])  # fmt: skip
 
 
 def show_permaddr(ifname: str, dev: dict[str, Any]) -> str:

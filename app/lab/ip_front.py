@@ -51,8 +51,12 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["tx_fifo"] = int(fifo)
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
-        if refresh and caps.restarts("mtu") and caps.facts.get("coalesce_reset_on_open"):
-            limit["refresh"] = [*refresh, spec.name]  # stmmac_change_mtu: close, open
+        if refresh and caps.facts.get("coalesce_reset_on_open"):
+            # what the driver's open sets again (r8169 IntrMitigate 0, bcmgenet tx-frames 1,
+            # stmmac_init_coalesce): an administrative `ip link set up` after down opens it
+            limit["reopen"] = [*refresh, spec.name]
+            if caps.restarts("mtu"):
+                limit["refresh"] = limit["reopen"]  # stmmac_change_mtu: close, open
         sizes = tso_sizes(caps, spec.chip)
         if sizes:
             limit["sizes"] = sizes
@@ -95,7 +99,7 @@ def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
         "#!/bin/sh",
         "# sbctune lab: ip in front of the real one for the MTU (see sbctune.lab.ip_model).",
         'case " $* " in',
-        f'  *" mtu "*|*" -d"*) exec {model_call} "$@" ;;',
+        f'  *" mtu "*|*" -d"*|*" up "*) exec {model_call} "$@" ;;',
         "esac",
         f'exec {shlex.quote(real)} "$@"',
         "",

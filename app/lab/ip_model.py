@@ -1,9 +1,10 @@
 """The lab's `ip` for the few calls where a veth would answer unlike the driver it stands for:
-the MTU, and the TSO/GSO limits `ip -d link` shows (a veth's tso_max_size is 524280, a NIC's
-65536 unless its driver sets less: r8169 64000). A veth shows maxmtu 65535 and takes any MTU up
-to it while up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu
-greater than device maximum", EINVAL), and macb_change_mtu refuses any change while the
-interface runs (EBUSY).
+the MTU, an administrative `ip link set up` (the driver's open, which sets coalescing back on
+r8169, bcmgenet and stmmac), and the TSO/GSO limits `ip -d link` shows (a veth's
+tso_max_size is 524280, a NIC's 65536 unless its driver sets less: r8169 64000). A veth shows
+maxmtu 65535 and takes any MTU up to it while up; the kernel's dev_validate_mtu refuses more
+than the driver's max_mtu ("mtu greater than device maximum", EINVAL), and macb_change_mtu
+refuses any change while the interface runs (EBUSY).
 
 A standalone script (the lab user's python has no sbctune): sbctune.lab.ip_front installs it
 with the limits (from resources/tuning/driver_caps.json) and the real ip beside it. Everything
@@ -42,6 +43,20 @@ def _mtu_set(rest: list[str]) -> tuple[str, int] | None:
         return None
     value = words[words.index("mtu") + 1]
     return (name, int(value)) if value.isdigit() else None
+
+
+def _link_set_name(rest: list[str]) -> str | None:
+    """The interface of `link set [dev] NAME ...`, else None."""
+    if len(rest) < 3 or rest[0] not in _LINK or rest[1] not in ("set", "change"):
+        return None
+    words = rest[2:]
+    return words[words.index("dev") + 1] if "dev" in words[:-1] else words[0]
+
+
+def _opens(rest: list[str]) -> str | None:
+    """The interface `link set [dev] NAME ... up` brings up, else None."""
+    name = _link_set_name(rest)
+    return name if name is not None and "up" in rest[3:] else None
 
 
 def _is_up(name: str) -> bool:
@@ -126,6 +141,16 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError):
         limits = {}
     options, rest = _split(args)
+    opened = _opens(rest)
+    reopen = (limits.get(opened) or {}).get("reopen") if opened else None
+    # dev_open calls ndo_open only when the interface was down
+    if reopen and _mtu_set(rest) is None and not _is_up(opened or ""):
+        done_up = subprocess.run([real, *args], check=False)
+        if done_up.returncode == 0 and _is_up(opened or ""):
+            # the driver's open sets coalescing again (r8169 rtl_hw_start_8168: IntrMitigate
+            # 0; bcmgenet_init_tx_ring: tx-frames 1; stmmac_init_coalesce)
+            subprocess.run([str(a) for a in reopen], check=False, capture_output=True)
+        return done_up.returncode
     target = _mtu_set(rest)
     if target is not None:
         said = refusal(limits, *target)

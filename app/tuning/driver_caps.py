@@ -326,7 +326,8 @@ def edom_frame_extra(caps: DriverCaps, chip: str | None) -> int | None:
 def mtu_fifo_refused(caps: DriverCaps, chip: str | None, mtu: int) -> int | None:
     """The TX FIFO (bytes per TX queue) that refuses this MTU (stmmac_change_mtu: EINVAL where
     ALIGN(ALIGN(mtu, 64), 16) is larger), else None; only where the table knows the chip's FIFO
-    from its device tree (the RK3328's and Amlogic's 2048 bytes)."""
+    from its device tree (the RK3328's and Amlogic's 2048 bytes) or its glue driver (Allwinner's
+    dwmac-sun8i and dwmac-sunxi: 4096 bytes)."""
     fifo = by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), chip)
     if fifo is None:
         return None

@@ -366,10 +366,12 @@ def plan_pause(ctx: Context) -> PlannedTweak:
     pause = parse_pause(text)
     caps = ctx.caps
     default = caps.facts.get("pause_default") if caps else None
+    reason = "RX and TX pause frames on"
     if caps and default and pause.rx and pause.tx and all(default.get(k) for k in ("rx", "tx")):
+        # on already, not "not possible": the plan shows it as already set (audit 6a row 8)
         where = caps.cite("pause_default")
-        return _no(ctx, f"{driver} already requests RX and TX pause by default ({where})")
-    item = PlannedTweak(ctx.tweak, True, "RX and TX pause frames on")
+        reason = f"RX and TX pause frames are on already: {driver} asks for them at start ({where})"
+    item = PlannedTweak(ctx.tweak, True, reason)
     for param, flag in (("rx", pause.rx), ("tx", pause.tx)):
         if flag is not None:
             before = "on" if flag else "off"

@@ -62,22 +62,29 @@ def test_intel_pause_with_autoneg_ignores_rx_and_tx_but_restarts(
 @root
 def test_r8169_pause_autoneg_is_the_links_and_rx_tx_are_resolved(tmp_path: Path) -> None:
     """rtl8169_get_pauseparam: Autonegotiate is phydev->autoneg (set_pauseparam never reads
-    it), RX/TX are phy_get_pause's resolution: 'rx on tx off' advertises Pause | Asym_Pause,
-    which against a Pause partner resolves both on. The advertisement changed, so phylib
-    negotiates again (one bounce); the same request again changes nothing. Before: the lab
-    showed 'Autonegotiate: off' and 'TX: off'."""
+    it), RX/TX are phy_get_pause's resolution: the start's Pause | Asym_Pause
+    (phy_support_asym_pause, the request 'rx on tx off') against a Pause partner resolves both
+    on. ethtool starts a set from what -a shows, so `autoneg off` asks for RX and TX on: Pause
+    alone, a changed advertisement, one bounce; `tx off` asks for Pause | Asym again (a second);
+    the same request again changes nothing. Before: the lab showed 'Autonegotiate: off' and
+    'TX: off'. Session 15 (one pause model): the carrier is set here (the test read the host's
+    eth0 before), and the start is the kernel's advertisement, not RX+TX."""
     state = lab(tmp_path, "r8169", "RTL8125B", "6.12")
+    data = json.loads(Path(state).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["link"].update(carrier=True, speed="1000", duplex="full")
+    Path(state).write_text(json.dumps(data), encoding="utf-8")
+    assert pause_shown(state) == {"Autonegotiate": "on", "RX": "on", "TX": "on"}
     assert ethtool(state, "-A", "eth0", "autoneg", "off")[2] == 0
     assert pause_shown(state)["Autonegotiate"] == "on"
-    assert "bounces" not in iface(state)["pause"]  # same advertisement: no renegotiation
+    assert iface(state)["pause"]["bounces"] == 1
     assert ethtool(state, "-A", "eth0", "tx", "off")[2] == 0
     assert pause_shown(state) == {"Autonegotiate": "on", "RX": "on", "TX": "on"}
-    assert iface(state)["pause"]["bounces"] == 1
+    assert iface(state)["pause"]["bounces"] == 2
     assert ethtool(state, "-A", "eth0", "tx", "off")[2] == 0
-    assert iface(state)["pause"]["bounces"] == 1
+    assert iface(state)["pause"]["bounces"] == 2
     assert ethtool(state, "-A", "eth0", "rx", "off", "tx", "off")[2] == 0
     assert pause_shown(state) == {"Autonegotiate": "on", "RX": "off", "TX": "off"}
-    assert iface(state)["pause"]["bounces"] == 2
+    assert iface(state)["pause"]["bounces"] == 3
 
 
 # ------------------------------------ row 4: stmmac's open sets TX coalescing back

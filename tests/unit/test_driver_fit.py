@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sbctune.cli.tune_plan_text import plan_lines
+from sbctune.cli.tune_plan_text import _item_lines, plan_lines
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
@@ -130,8 +130,14 @@ def test_bcmgenet_rx_usecs_is_planned_as_the_value_it_reads_back() -> None:
 
 
 def test_flow_control_on_lan78xx_is_already_the_drivers_default() -> None:
+    """Audit 6a row 8: the plan said "not possible here" for a setting that is simply on
+    already; it says "already set", with the driver's source as the reason, and changes
+    nothing (no renegotiation asked for)."""
     item = planned("flow-control", Nic("eth0", driver="lan78xx"), result("ethtool -a", PAUSE_ON))
-    assert not item.applicable and "lan78xx_phy_init" in item.reason
+    assert item.already and "lan78xx_phy_init" in item.reason
+    assert not any(c.needed for c in item.changes) and not item.restarts_link
+    shown = _item_lines(item, False)
+    assert ": already set" in shown[0] and "not possible" not in "\n".join(shown)
 
 
 @pytest.mark.parametrize(
