@@ -401,7 +401,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if (configured := ip_config.see(event)) is not None:
                 found.append(configured)
             continue
-        if kind in probe_kinds and (probed := probes.see(event)) is not None:
+        if (kind in probe_kinds or probes.open) and (probed := probes.see(event)) is not None:
             found.append(probed)
         if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
             found.append(traced)
