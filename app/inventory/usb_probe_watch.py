@@ -81,8 +81,8 @@ class ProbeWatch:
         ts, device, driver = event.timestamp, event.device, event.driver
         if ts is None:
             return None
-        for path, reset in list(self.open.items()):
-            if ts - (reset.timestamp or 0.0) > _PROBE_WINDOW_S:
+        for path, opened in list(self.open.items()):
+            if ts - (opened.timestamp or 0.0) > _PROBE_WINDOW_S:
                 del self.open[path]
         if not device or not driver or ":" not in device:
             return None

@@ -22,7 +22,9 @@ _CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "s": r"\S.*?"}
 # An interface name as the kernel allows it (below IFNAMSIZ, no "/", ":" or space)
 _IF = r"[A-Za-z_][\w.-]{0,14}"
 _PREFIXES = {
-    "systemd-networkd": later(rf"(?:^|(?<=\s))systemd-networkd(?:\[\d{{1,10}}\])?: (?P<iface>{_IF}): "),
+    "systemd-networkd": later(
+        rf"(?:^|(?<=\s))systemd-networkd(?:\[\d{{1,10}}\])?: (?P<iface>{_IF}): "
+    ),
     "NetworkManager-device": later(rf"(?:^|(?<=[\s\]]))device \((?P<iface>{_IF})\): "),
     "NetworkManager-dhcp": later(rf"(?:^|(?<=[\s\]]))dhcp[46] \((?P<iface>{_IF})\): "),
 }

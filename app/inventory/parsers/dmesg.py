@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
-from .daemon_lines import KINDS as DAEMON_KINDS
 from .common import Parsed, ParseWarning, guarded, is_noise
+from .daemon_lines import KINDS as DAEMON_KINDS
 from .dmesg_classify import classify as _classify
 from .dmesg_heads import KERNEL_TAG_RE as _KERNEL_TAG_RE
 from .dmesg_heads import message_head as _message_head
