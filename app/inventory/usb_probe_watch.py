@@ -29,6 +29,7 @@ class ProbeWatch:
         # is open, so it is kept small (dropped past the window)
         self.open: dict[str, DmesgEvent] = {}
         self.enumerated: dict[str, float] = {}  # a USB device's last "new ... USB device" clock
+        self.expires = float("inf")  # when the oldest open reset leaves the window
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         kind = event.kind
@@ -62,6 +63,7 @@ class ProbeWatch:
                 self.enumerated.pop(next(iter(self.enumerated)))
         elif kind == "usb_reset" and probed is None and self._just_enumerated(event):
             self.open[event.device or ""] = event
+            self.expires = min(self.expires, (event.timestamp or 0.0) + _PROBE_WINDOW_S)
             if len(self.open) > _OPEN_LIMIT:
                 self.open.pop(next(iter(self.open)))
         return probed
@@ -78,12 +80,18 @@ class ProbeWatch:
         just before ("usb 1-1.4: reset ..." then "mt7601u 1-1.4:1.0: ASIC revision ..."): the
         reset was that driver's probe (mt7601u_probe() calls usb_reset_device()), not a fault.
         Only a driver that resets on probe (usb_probe_resets.json), within the window."""
-        ts, device, driver = event.timestamp, event.device, event.driver
+        ts = event.timestamp
         if ts is None:
             return None
-        for path, opened in list(self.open.items()):
-            if ts - (opened.timestamp or 0.0) > _PROBE_WINDOW_S:
-                del self.open[path]
+        if ts > self.expires:  # the oldest open reset is past the window: drop those that are
+            self.open = {
+                path: opened
+                for path, opened in self.open.items()
+                if ts - (opened.timestamp or 0.0) <= _PROBE_WINDOW_S
+            }
+            stamps = [opened.timestamp or 0.0 for opened in self.open.values()]
+            self.expires = min(stamps, default=float("inf")) + _PROBE_WINDOW_S
+        device, driver = event.device, event.driver
         if not device or not driver or ":" not in device:
             return None
         reset = self.open.get(device.split(":")[0])

@@ -29,12 +29,13 @@ _PREFIXES = {
     "NetworkManager-dhcp": later(rf"(?:^|(?<=[\s\]]))dhcp[46] \((?P<iface>{_IF})\): "),
 }
 # the cheap test: each prefix's literal (a long log's lines mostly hold none)
-_NEEDLES = (
-    ("systemd-networkd", "systemd-networkd"),
-    ("device (", "NetworkManager-device"),
-    ("dhcp4 (", "NetworkManager-dhcp"),
-    ("dhcp6 (", "NetworkManager-dhcp"),
-)
+_DAEMON_OF = {
+    "systemd-networkd": "systemd-networkd",
+    "device (": "NetworkManager-device",
+    "dhcp4 (": "NetworkManager-dhcp",
+    "dhcp6 (": "NetworkManager-dhcp",
+}
+_NEEDLE_RE = later("|".join(re.escape(needle) for needle in _DAEMON_OF))
 KINDS = frozenset({"daemon_iface", "carrier"})
 _MAX_LINE = 600
 
@@ -90,9 +91,9 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
 def daemon_line(msg: str) -> tuple[str, dict[str, str]] | None:
     """("carrier", {"iface", "state": "Gained"/"Lost"}) or ("daemon_iface", {"iface", and
     "driver" where the line names it}) for a network daemon's line about an interface."""
-    if len(msg) > _MAX_LINE:
+    if len(msg) > _MAX_LINE or _NEEDLE_RE.search(msg) is None:  # one scan for most lines
         return None
-    for literal, daemon in _NEEDLES:
+    for literal, daemon in _DAEMON_OF.items():
         if literal in msg and (head := _PREFIXES[daemon].search(msg)) is not None:
             break
     else:
