@@ -45,6 +45,7 @@ class DaemonFormat:
     daemon: str
     format: str
     says: str  # "seen", "driver", "carrier_up", "carrier_down"
+    state: str  # a carrier line's own word for its state: "Gained", "Lost", "connected" ...
     source: str
     needle: str
     regex: re.Pattern[str]
@@ -80,7 +81,7 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
             found.append(
                 DaemonFormat(
                     str(row["daemon"]), str(row["format"]), str(row["says"]),
-                    str(row["source"]), needle, regex,
+                    str(row.get("state", "")), str(row["source"]), needle, regex,
                 )
             )  # fmt: skip
         return tuple(found)
@@ -89,8 +90,9 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
 
 
 def daemon_line(msg: str) -> tuple[str, dict[str, str]] | None:
-    """("carrier", {"iface", "state": "Gained"/"Lost"}) or ("daemon_iface", {"iface", and
-    "driver" where the line names it}) for a network daemon's line about an interface."""
+    """("carrier", {"iface", "state": the line's own word, "Gained"/"Lost"/"connected"/...}) or
+    ("daemon_iface", {"iface", and "driver" where the line names it}) for a network daemon's
+    line about an interface."""
     if len(msg) > _MAX_LINE or _NEEDLE_RE.search(msg) is None:  # one scan for most lines
         return None
     for literal, daemon in _DAEMON_OF.items():
@@ -107,8 +109,7 @@ def daemon_line(msg: str) -> tuple[str, dict[str, str]] | None:
             continue
         iface = head.group("iface")
         if row.says in ("carrier_up", "carrier_down"):
-            state = "Gained" if row.says == "carrier_up" else "Lost"
-            return "carrier", {"iface": iface, "state": state, "daemon": daemon}
+            return "carrier", {"iface": iface, "state": row.state, "daemon": daemon}
         fields = {"iface": iface, "daemon": daemon, "format": row.format}
         if row.says == "driver" and (driver := m.groupdict().get("driver")):
             fields["driver"] = driver
