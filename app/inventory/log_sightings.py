@@ -1,10 +1,9 @@
 """What the kernel log says about devices, as sightings (see ``sbctune.inventory.sightings``).
 
-Each event line names its device the way the kernel does (PCI address, USB interface,
-platform device, SDIO function) and often the interface; facts carry the line as evidence
-and its position, so the newest line wins within the log (a link that went down last is down).
-A new rule stays cheap on a long log by the rules in the docstring of parsers/dmesg.py.
-"""
+Each event line names its device the way the kernel does (PCI address, USB interface, platform
+device, SDIO function) and often the interface; facts carry the line as evidence and its place,
+so the newest line wins (a link that went down last is down). Cheap on a long log: the rules in
+parsers/dmesg.py's docstring."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
+from sbctune.inventory.daemon_sightings import on_daemon_iface
 from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import (
@@ -110,8 +110,7 @@ def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
         sighting.add("usb_speed_mbps", mbps_usb, _SRC, event.text, event.line)
 
 
-# aqc111's "Link Speed %d, USB %d": 3 for USB_SPEED_SUPER, 2 for HIGH, 1 for FULL or LOW
-# (usb/aqc111.c aqc111_configure_rx()); 1 names no one speed
+# aqc111's "Link Speed %d, USB %d" (aqc111_configure_rx()): 3 SUPER, 2 HIGH, 1 FULL or LOW
 _USB_GENERATION = {"3": 5000.0, "2": 480.0}
 
 
@@ -368,6 +367,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wiphy": _on_wiphy,
     "mmc_card": _on_mmc_card,
     "pcie_aer": on_pcie_aer,
+    "daemon_iface": on_daemon_iface,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
@@ -402,7 +402,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             if (configured := ip_config.see(event)) is not None:
                 found.append(configured)
             continue
-        if kind in probe_kinds and (probed := probes.see(event)) is not None:
+        if (kind in probe_kinds or probes.open) and (probed := probes.see(event)) is not None:
             found.append(probed)
         if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
             found.append(traced)

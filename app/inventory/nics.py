@@ -23,6 +23,7 @@ from sbctune.catalog.kernel_drivers import (
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device
+from sbctune.inventory.link_drops import drops
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import pi_own_usb_chip
@@ -453,9 +454,9 @@ def _log(nic: Nic, device: Device) -> None:
         nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1
     changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
     # one change at one clock, shown twice (`dmesg | grep`, then `dmesg | tail`): one event
-    timed = {(ts, up) for _line, ts, up in changes if ts is not None}
+    timed = sorted({(ts, up) for _line, ts, up in changes if ts is not None})
     untimed = [up for _line, ts, up in changes if ts is None]
-    nic.link_downs = sum(1 for _ts, up in timed if not up) + untimed.count(False)
+    nic.link_downs = drops([up for _ts, up in timed]) + drops(untimed)
     stamps = [ts for _line, ts, _up in changes if ts is not None]
     nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
     if changes:

@@ -214,32 +214,6 @@ KNOWN_GAPS: dict[str, str] = {
         "mac_reset not supported'); no ID is shown and no table knows the name, so the chip is "
         "the driver's one (MT7925): reading a model from a message's first word would guess"
     ),
-    # corpus21 (twenty-first unseen set, scored only), reasons in tests/captures/corpus/README.md
-    "pi5_systemd_32489_networkd_found_driver_macb_end0_spanish_month": (
-        "systemd-networkd's own journal lines ('end0: Found driver: macb', 'end0: State "
-        "changed: ...') are not read: with no kernel line, end0 is not listed at all"
-    ),
-    "opi3b_ubuntu_rockchip_1107_networkmanager_end1_dhcp_timeout_avahi": (
-        "NetworkManager's device lines are read only for carrier ('device (X): carrier: link "
-        "connected'); its 'state change' and 'dhcp4 (end1)' lines name an interface too, but "
-        "make no NIC, so end1 is not listed"
-    ),
-    "pi_dietpi_97_mt7601u_firmware_missing_probe_enoent_after_probe_reset": (
-        "mt7601u's own probe reset (usb_reset_device() in mt7601u_probe()) is known as benign "
-        "only right around 'registered new interface driver' (usb_probe_watch); on a hot-plug "
-        "the module is already loaded, and the reset followed by the resetting driver's own "
-        "line for that device ('mt7601u 1-1.4:1.0: ASIC revision') is counted as a fault"
-    ),
-    "pi_recalbox_612_edimax_7392_7811_vendor_8192cu_usb_disconnect_dotted_elisions": (
-        "net-tools ifconfig pasted with its indentation lost (every continuation line at "
-        "column 0, 'eth0 Link encap:...' then 'UP BROADCAST RUNNING ...'): the flags line is "
-        "not joined to eth0, so RUNNING (link up) is not read; indented, the same text gives it"
-    ),
-    "pi4_openwrt_15265_ax88179a_superspeed_link_status_1_genet_down": (
-        "three 'Link is Down' lines within 20 ms with no 'Link is Up' between them (bcmgenet "
-        "repeating its state while OpenWrt brings the port up) are counted as three drops: "
-        "link-flapping says 'went down 3 times', which the lines contradict"
-    ),
     # corpus22 (twenty-second unseen set), reasons in tests/captures/corpus/README.md
     "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
         "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "

@@ -31,6 +31,7 @@ from sbctune.wording import counted
 
 from .common import ELLIPSIS as _ELLIPSIS
 from .common import Parsed, ParseWarning, guarded, is_noise
+from .daemon_lines import KINDS as DAEMON_KINDS
 from .dmesg_classify import classify as _classify
 from .dmesg_heads import KERNEL_TAG_RE as _KERNEL_TAG_RE
 from .dmesg_heads import message_head as _message_head
@@ -334,6 +335,10 @@ def _is_trace(found: tuple[str, dict[str, str]] | None) -> bool:
     return found is not None and found[0] in ("trace_head", "trace_frame")
 
 
+def _daemon(found: tuple[str, dict[str, str]] | None) -> bool:
+    return found is not None and found[0] in DAEMON_KINDS
+
+
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))
 _MEMO_LIMIT = 20_000  # distinct messages remembered (a long log repeats the same lines)
 _WHOLE_LIMIT = 20_000  # whole lines remembered (0: none; the unit tests' plain path)
@@ -440,7 +445,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if len(seen) < _MEMO_LIMIT:
                 seen[msg] = (msg, found)
         # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
-        is_kernel = known or _KERNEL_MSG_RE.match(msg) is not None or _is_trace(found)
+        # ... or a network daemon's line about an interface (a journal of networkd alone)
+        is_kernel = (
+            known or _KERNEL_MSG_RE.match(msg) is not None or _is_trace(found) or _daemon(found)
+        )
         kernel_lines += is_kernel
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only

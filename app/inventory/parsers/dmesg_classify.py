@@ -11,6 +11,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.old_formats import old_format_line
 
+from .daemon_lines import daemon_line
 from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
@@ -43,7 +44,11 @@ _MISSING = ("No such device", "Device not found")
 
 
 def classify(msg: str) -> tuple[str, dict[str, str]] | None:
-    """The first pattern that matches a message: what kind of line it is, and its fields."""
+    """The first pattern that matches a message: what kind of line it is, and its fields.
+    A network daemon's line about an interface (parsers/daemon_lines.py) first: its words
+    ("state change", "Link DOWN") are not a kernel driver's."""
+    if (daemon := daemon_line(msg)) is not None:
+        return daemon
     if _NEEDLE_RE.search(msg):
         kinds: set[str] = set()  # the kinds with a needle in the message (a cheap test first)
         for needle, its_kinds in _KINDS_BY_NEEDLE:

@@ -295,17 +295,6 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         _Lazy(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
     ),
     (
-        # systemd-networkd in a journal: "eth0: Lost carrier" / "Gained carrier"; NetworkManager
-        # (src/core/devices/nm-device.c, its "device (eth0): " prefix, the journal's clock cut
-        # as a clock): "device (eth0): carrier: link connected" / "link disconnected ..."
-        "carrier",
-        _Lazy(
-            r"^(?:systemd-networkd\[\d+\]: (?P<iface>[\w.-]+): (?P<state>Lost|Gained) carrier"
-            r"|device \((?P<iface2>[\w.-]{1,15})\): carrier: link "
-            r"(?P<state2>connected|disconnected))"
-        ),
-    ),
-    (
         "vendor_register",  # Realtek's r8125/r8168: "eth0: 0xffffc900..., c4:83:..., IRQ 22"
         _Lazy(
             r"^(?P<iface>[a-z][\w.-]{1,14}): 0x[0-9a-f]+, (?P<mac>[0-9a-fA-F:]{17}), "
@@ -474,7 +463,6 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
-    "carrier": (" carrier",),
     "usb_unsupported": ("Unsupported device",),
     "machine_model": ("Machine model", "Hardware name"),
     "kernel_version": ("Linux version",),

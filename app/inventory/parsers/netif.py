@@ -273,6 +273,12 @@ _IFC_KV = later(r"(errors|dropped|bytes)[: ](\d+)")
 _IFC_OLD_BYTES = later(r"^\s+RX bytes:(\d+).*?TX bytes:(\d+)")
 _IFC_NEW_ETHER = later(r"^\s+ether\s+(\S+)")
 _IFC_IRQ = later(r"(?:Interrupt:|device interrupt )(\d+)")
+# net-tools 1.60's other continuation lines, whole (ife_print_long(): "collisions:%llu ",
+# "txqueuelen:%d ", "Interrupt:%d ", "Base address:0x%lx ", "Memory:%lx-%lx ")
+_IFC_OLD_MISC = later(
+    r"^\s+(?:collisions:\d+(?:\s+txqueuelen:\d+)?|Interrupt:(\d+)(?:\s+Base address:\S+)?"
+    r"(?:\s+Memory:\S+)?|Memory:\S+)\s*$"
+)
 _IFC_OTHER = later(
     r"^\s+(?:collisions|loop|unspec|Interrupt|device|RX errors|TX errors|Memory|txqueuelen)"
 )
@@ -288,13 +294,17 @@ def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
     latest: dict[str, int] = {}
     bad = 0
     cur: NetInterface | None = None
+    gap = False  # a blank line since cur's header: a column-0 line is then no part of it
     for line in split_lines(text):
+        if not line.strip():
+            gap = True
         if is_noise(line):
             continue
         m = _IFC_NEW_HDR.match(line)
         if m:
             cur = NetInterface(name=m.group(1), flags=m.group(2).split(","), mtu=int(m.group(3)))
             _append_latest(res, latest, cur)
+            gap = False
             continue
         m = _IFC_OLD_HDR.match(line)
         if m:
@@ -302,21 +312,31 @@ def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
                 name=m.group(1), link_type=m.group(2).strip() or None, mac=m.group(3)
             )
             _append_latest(res, latest, cur)
+            gap = False
             continue
         if header := translated_header(line):  # "eth0      Lien encap:Ethernet  HWaddr …"
             cur = NetInterface(name=header[0], link_type=header[1], mac=header[2])
             _append_latest(res, latest, cur)
+            gap = False
             continue
         if cur is None:
             bad += 1
             continue
         if _apply_ifconfig_line(cur, line):
             continue
+        if not gap and not line[:1].isspace() and _apply_known_shape(cur, " " + line):
+            continue  # net-tools' block pasted with its indentation lost
         bad += 1
     return res, finish("ifconfig", text, len(res.interfaces), bad)
 
 
 def _apply_ifconfig_line(cur: NetInterface, line: str) -> bool:
+    return _apply_known_shape(cur, line) or _apply_other(cur, line)
+
+
+def _apply_known_shape(cur: NetInterface, line: str) -> bool:
+    """net-tools' own continuation lines (addresses, flags, counters, ether), read also when
+    a paste lost their indentation: their shapes are net-tools', not a word of prose."""
     m = _IFC_OLD_INET.match(line)
     if m:
         cur.addresses.append(
@@ -375,6 +395,13 @@ def _apply_ifconfig_line(cur: NetInterface, line: str) -> bool:
         cur.mac = m.group(1)
         cur.link_type = "ether"
         return True
+    if m := _IFC_OLD_MISC.match(line):
+        cur.irq = int(m.group(1)) if m.group(1) else cur.irq
+        return True
+    return False
+
+
+def _apply_other(cur: NetInterface, line: str) -> bool:
     if m := _IFC_IRQ.search(line):
         cur.irq = int(m.group(1))  # old ifconfig: "Interrupt:46" (or "device interrupt 16")
     # another language's labels ("Packets reçus:3 erreurs:0 ..."): read by the line's shape

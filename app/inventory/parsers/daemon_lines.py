@@ -1,0 +1,117 @@
+"""Lines the network daemons write about an interface, by their own formats
+(``resources/catalog/daemon_lines.json``, each row citing the daemon's source):
+systemd-networkd's ``end0: Found driver: macb`` / ``State changed: ...`` / ``Gained carrier``,
+NetworkManager's ``device (end1): state change: ...`` / ``dhcp4 (end1): ...``. A journal of
+a daemon alone names the interface, its driver and its carrier, with no kernel line at all.
+
+A line is found by its daemon's prefix anywhere in it (whatever wrapper precedes it: a syslog
+clock and host, journalctl's, NetworkManager's own "<info>  [clock]"), then the formats of
+that daemon whose longest literal the rest holds. Text from a Pi is never made a regex."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+
+from .lazy_pattern import later
+
+_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
+_CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "s": r"\S.*?"}
+# An interface name as the kernel allows it (below IFNAMSIZ, no "/", ":" or space)
+_IF = r"[A-Za-z_][\w.-]{0,14}"
+_PREFIXES = {
+    "systemd-networkd": later(
+        rf"(?:^|(?<=\s))systemd-networkd(?:\[\d{{1,10}}\])?: (?P<iface>{_IF}): "
+    ),
+    "NetworkManager-device": later(rf"(?:^|(?<=[\s\]]))device \((?P<iface>{_IF})\): "),
+    "NetworkManager-dhcp": later(rf"(?:^|(?<=[\s\]]))dhcp[46] \((?P<iface>{_IF})\): "),
+}
+# the cheap test: each prefix's literal (a long log's lines mostly hold none)
+_DAEMON_OF = {
+    "systemd-networkd": "systemd-networkd",
+    "device (": "NetworkManager-device",
+    "dhcp4 (": "NetworkManager-dhcp",
+    "dhcp6 (": "NetworkManager-dhcp",
+}
+_NEEDLE_RE = later("|".join(re.escape(needle) for needle in _DAEMON_OF))
+KINDS = frozenset({"daemon_iface", "carrier"})
+_MAX_LINE = 600
+
+
+@dataclass(frozen=True)
+class DaemonFormat:
+    daemon: str
+    format: str
+    says: str  # "seen", "driver", "carrier_up", "carrier_down"
+    state: str  # a carrier line's own word for its state: "Gained", "Lost", "connected" ...
+    source: str
+    needle: str
+    regex: re.Pattern[str]
+
+
+def _compile(fmt: str, fields: list[str], prefix: bool) -> tuple[re.Pattern[str], str]:
+    out: list[str] = []
+    literals: list[str] = []
+    pos = 0
+    names = iter(fields)
+    for m in _SPEC_RE.finditer(fmt):
+        literals.append(fmt[pos : m.start()])
+        out.append(re.escape(fmt[pos : m.start()]))
+        out.append(f"(?P<{next(names)}>{_CONVERSION.get(m.group(1), '.*?')})")
+        pos = m.end()
+    literals.append(fmt[pos:])
+    out.append(re.escape(fmt[pos:]))
+    needle = max((w for lit in literals for w in lit.split(" ")), key=len)
+    return re.compile("".join(out) + ("" if prefix else r"\s*$")), needle
+
+
+@functools.cache
+def daemon_formats() -> tuple[DaemonFormat, ...]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("catalog", "daemon_lines.json")
+        rows = json.loads(path.read_text(encoding="utf-8"))["formats"]
+        found = []
+        for row in rows:
+            fields = [str(f) for f in row["fields"]]
+            regex, needle = _compile(str(row["format"]), fields, bool(row.get("prefix")))
+            found.append(
+                DaemonFormat(
+                    str(row["daemon"]), str(row["format"]), str(row["says"]),
+                    str(row.get("state", "")), str(row["source"]), needle, regex,
+                )
+            )  # fmt: skip
+        return tuple(found)
+    except (OSError, ValueError, KeyError, TypeError, re.error, StopIteration):
+        return ()
+
+
+def daemon_line(msg: str) -> tuple[str, dict[str, str]] | None:
+    """("carrier", {"iface", "state": the line's own word, "Gained"/"Lost"/"connected"/...}) or
+    ("daemon_iface", {"iface", and "driver" where the line names it}) for a network daemon's
+    line about an interface."""
+    if len(msg) > _MAX_LINE or _NEEDLE_RE.search(msg) is None:  # one scan for most lines
+        return None
+    for literal, daemon in _DAEMON_OF.items():
+        if literal in msg and (head := _PREFIXES[daemon].search(msg)) is not None:
+            break
+    else:
+        return None
+    rest = msg[head.end() :]
+    for row in daemon_formats():
+        if row.daemon != daemon or row.needle not in rest:
+            continue
+        m = row.regex.match(rest)
+        if m is None:
+            continue
+        iface = head.group("iface")
+        if row.says in ("carrier_up", "carrier_down"):
+            return "carrier", {"iface": iface, "state": row.state, "daemon": daemon}
+        fields = {"iface": iface, "daemon": daemon, "format": row.format}
+        if row.says == "driver" and (driver := m.groupdict().get("driver")):
+            fields["driver"] = driver
+        return "daemon_iface", fields
+    return None
