@@ -23,6 +23,12 @@ from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import Role, problem_from
+from sbctune.workflow.baseline_check import (
+    TuningInForce,
+    in_force_mark,
+    revert_for_baseline,
+    tuning_in_force,
+)
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import InstallAsker, never_install
 
@@ -34,6 +40,8 @@ __all__ = [
     "MeasureController",
     "Plan",
     "Role",
+    "TuningInForce",
+    "in_force_mark",
     "plan_named",
     "presets",
 ]
@@ -86,11 +94,20 @@ class MeasureController(QObject):
         ask for one (`Plan.with_udp`, as `sbctune measure --udp`)."""
         return plan.with_udp(self._udp())
 
-    def start(self, plan: Plan) -> None:
+    def tuning_in_force(self) -> TuningInForce | None:
+        """The tuning the Pi runs with now, as this session read it back (None: none). Only a
+        Baseline asks: Measure again is meant to run with it."""
+        model = self._state.model
+        if self.role != "baseline" or model.flow_running or model.session is None:
+            return None
+        return tuning_in_force(model)
+
+    def start(self, plan: Plan, revert_first: bool = False) -> None:
+        """`revert_first`: put back every tuning on the Pi and read it back, then measure."""
         if self.running:
             return
         self._task = self._runner.start(
-            self._run(plan),
+            self._run(plan, revert_first),
             name=f"measure-{self.role}",
             on_error=lambda exc: self.failed.emit(problem_from(exc)),
         )
@@ -135,11 +152,16 @@ class MeasureController(QObject):
         self.progress.emit(text)
 
     # ------------------------------------------------------------------ on its own
-    async def _run(self, plan: Plan) -> None:
+    async def _run(self, plan: Plan, revert_first: bool = False) -> None:
         state = self._state.model
         session = state.session
         if session is None:
             raise UserError("Not connected to a Pi.", "Go to Connect first.")
+        if revert_first:
+            self.progress.emit("Putting the tuning back, then reading the Pi back…")
+            await revert_for_baseline(session, self._history)
+            state.reverted_for_baseline()
+            self.progress.emit("The tuning is put back and nothing is in force: measuring.")
         nic = state.selected_nic
         plan = self.planned(plan)  # in the task: a refused rate shows as the page's problem
         live = self.begin_live(plan)
