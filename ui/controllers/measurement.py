@@ -61,6 +61,7 @@ class MeasureController(QObject):
     cancelled = Signal()
     flow_cancelled = Signal()  # the one-click flow running this step was cancelled
     flow_failed = Signal()  # ... or stopped with an error (shown where the user is)
+    ended = Signal()  # the run's task is over, however it ended (the page offers a new one)
 
     def __init__(
         self,
@@ -127,6 +128,7 @@ class MeasureController(QObject):
     def _ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled():
             self.cancelled.emit()
+        self.ended.emit()
 
     # ------------------------------------------------------------------ driven by the flow
     def begin_live(self, plan: Plan) -> LiveMeasurement:

@@ -125,7 +125,7 @@ class HistoryPage(Page):
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                 run.nic or "–",
-                run.plan_name + (f" ({', '.join(marks)})" if marks else ""),
+                run.plan_name + (f" ({'; '.join(marks)})" if marks else ""),
                 figures,
             ]
             self.table.setItem(r, 0, check)

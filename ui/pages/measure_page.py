@@ -94,6 +94,7 @@ class MeasurePage(Page):
         controller.flow_failed.connect(self._flow_failed)
         self.redraws = 0
         self.partial: RunRecord | None = None  # what a cancelled run kept
+        controller.ended.connect(self._update_buttons)
         state.tuning_changed.connect(self._update_buttons)
         state.connection_changed.connect(self._update_buttons)
 
@@ -160,6 +161,7 @@ class MeasurePage(Page):
             "Put back every tuning value on the Pi, read the Pi back to check nothing is in "
             "force, then measure the baseline."
         )
+        self.revert_first_button.setObjectName("primary")  # the step's main button now
         self.revert_first_button.clicked.connect(self.start_reverted)
         self.as_is_button = QPushButton("Measure as it &is")
         self.as_is_button.setToolTip(

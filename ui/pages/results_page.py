@@ -260,7 +260,6 @@ class ResultsPage(Page):
             self.no_baseline.setText(words.note)
             self.no_baseline.setVisible(bool(words.note))
             self.baseline_button.setVisible(words.offer_baseline)
-            self.baseline_button.setEnabled(self._state.session is not None)
             labels = words.labels
             rows = result_rows(runs, self._records.calibration(runs))
             self.table.show_rows(
