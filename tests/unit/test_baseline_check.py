@@ -37,8 +37,9 @@ def _connected_state(leftover: LeftoverSession | None = None) -> WorkflowState:
 
 
 def _leftover(state: str = "confirmed", persist: bool = True) -> LeftoverSession:
+    outcomes = [TweakOutcome(GOVERNOR, "applied")]
     return LeftoverSession("20261129T100000Z-ef01", state, "2026-11-29T10:00:00Z", "eth1",
-                           persist, [TweakOutcome(GOVERNOR, "applied")], guard_running=True)  # fmt: skip
+                           persist, outcomes, guard_running=True)  # fmt: skip
 
 
 def test_no_tuning_known_means_nothing_to_say() -> None:
