@@ -39,12 +39,13 @@ class TuningInForce:
     tweaks: tuple[str, ...]  # tweak ids in force ((): the session's record named none)
 
     def notice(self) -> str:
-        """What the Baseline page says before Start."""
+        """What the Baseline page says before Start (under its heading "Tuning is in force
+        on the Pi")."""
         named = tweak_names(self.tweaks)
-        what = f" ({named})" if named else ""
+        what = f": {named}" if named else ""
         return (
-            f"Tuning is in force on the Pi now{what}: {self.how}. A baseline is the speed "
-            "before any change, so measuring now would give the tuned figure, not a baseline."
+            f"In force now{what}; {self.how}. A baseline is the speed before any change: "
+            "measured now, it would be the tuned speed, not a baseline."
         )
 
 
@@ -90,6 +91,16 @@ def in_force_mark(run: RunRecord) -> str | None:
     if not tweaks:
         return None
     return f"{IN_FORCE}: {tweak_names(tweaks)}"
+
+
+def not_a_baseline(run: RunRecord) -> str | None:
+    """What the Baseline page says of a run the Pi read back as tuned (None: a baseline)."""
+    if changed_during_run(run):
+        return "The tuning changed during this run: it is not a baseline."
+    tweaks = tweaks_in_force(run)
+    if not tweaks:
+        return None
+    return f"Measured {IN_FORCE} ({tweak_names(tweaks)}): this run is not a baseline."
 
 
 def is_fair_baseline(run: RunRecord) -> bool:

@@ -71,9 +71,9 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         window.go("baseline")
         assert baseline.in_force.isVisible(), "the walk: no word about the tuning in force"
         notice = baseline.in_force_text.text()
-        assert notice.startswith("Tuning is in force on the Pi now ("), notice
+        assert notice.startswith("In force now: "), notice
         assert "CPU frequency governor: performance" in notice
-        assert "kept until the Pi restarts" in notice and "not a baseline" in notice
+        assert "; kept until the Pi restarts." in notice and "not a baseline" in notice
         assert not baseline.start_button.isVisible()
         assert baseline.revert_first_button.isEnabled() and baseline.as_is_button.isEnabled()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -118,7 +118,9 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         assert fair is not None and fair.id != as_is.id
         assert fair.tuning_state is None, fair.tuning_state  # read back: untuned
         assert window.state.tuning_state == "reverted"
-        assert baseline.status.text() == "Done."
+        assert baseline.status.text() == (
+            "Done. The tuning was put back first and read back: nothing was in force."
+        )
         assert baseline.results_card.title.text() == "Figures of this run"
         assert not baseline.in_force.isVisible() and baseline.start_button.isVisible()
         assert window.grab().save(str(SCREENSHOTS / "baseline-after-revert.png"))

@@ -96,7 +96,10 @@ def test_the_baseline_page_labels_a_tuned_run(window: MainWindow) -> None:
     assert isinstance(page, MeasurePage)
     window.go("baseline")
     page.show_record(_run(window, 0, [GOVERNOR], 834.6))
-    assert "Measured with tuning in force: this run is not a baseline." in page.status.text()
+    assert page.status.text() == (
+        "Done. Measured with tuning in force (CPU frequency governor: performance): this run "
+        "is not a baseline."
+    )
     assert page.results_card.title.text() == (
         "Figures of this run: with tuning in force: CPU frequency governor: performance, "
         "not a baseline"

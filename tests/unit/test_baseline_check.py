@@ -15,6 +15,7 @@ from sbctune.workflow.baseline_check import (
     before_after,
     in_force_mark,
     is_fair_baseline,
+    not_a_baseline,
     tuning_in_force,
 )
 from sbctune.workflow.state import ConnectedInfo, WorkflowState
@@ -56,10 +57,8 @@ def test_tuning_kept_in_this_session_is_in_force() -> None:
     found = tuning_in_force(state)
     assert found is not None
     assert found.tweaks == (GOVERNOR,)  # the tweak that was not possible is not in force
-    assert found.notice().startswith(
-        f"Tuning is in force on the Pi now ({GOVERNOR_TITLE}): kept until the Pi restarts."
-    )
-    assert "would give the tuned figure, not a baseline" in found.notice()
+    assert found.notice().startswith(f"In force now: {GOVERNOR_TITLE}; kept until the Pi restarts.")
+    assert "measured now, it would be the tuned speed, not a baseline" in found.notice()
     state.tuning_reverted()
     assert tuning_in_force(state) is None
 
@@ -102,6 +101,11 @@ def test_a_run_is_marked_by_the_tweaks_read_back() -> None:
     mark = in_force_mark(tuned)
     assert mark is not None and mark.startswith(f"with tuning in force: {GOVERNOR_TITLE}, ")
     assert not is_fair_baseline(tuned)
+    assert not_a_baseline(tuned) == (
+        f"Measured with tuning in force ({GOVERNOR_TITLE}, Larger socket buffers and receive "
+        "backlog): this run is not a baseline."
+    )
+    assert not_a_baseline(untuned) is None
     changed = _run({"session": "s", "tweaks": [], "changed_during_run": True})
     assert in_force_mark(changed) == "tuning changed during this run"
     # "Find what helps" read back one tweak alone: the mark names it, not just "tuned".

@@ -26,6 +26,7 @@ from sbctune.workflow import Role, problem_from
 from sbctune.workflow.baseline_check import (
     TuningInForce,
     in_force_mark,
+    not_a_baseline,
     revert_for_baseline,
     tuning_in_force,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "Role",
     "TuningInForce",
     "in_force_mark",
+    "not_a_baseline",
     "plan_named",
     "presets",
 ]

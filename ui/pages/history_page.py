@@ -25,6 +25,9 @@ from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import in_force_mark
 
+PLAN_COLUMN = 4
+PLAN_WIDTH = 240  # pixels at most, before the plan's cell wraps
+
 
 class HistoryPage(Page):
     title = "History"
@@ -52,6 +55,12 @@ class HistoryPage(Page):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # The plan with the tweaks in force can be long: wrapped at a width, not one wide line
+        # that pushes the figures out of a small window.
+        self.table.horizontalHeader().setSectionResizeMode(
+            PLAN_COLUMN, QHeaderView.ResizeMode.Interactive
+        )
+        self.table.setWordWrap(True)
         self.table.setMinimumHeight(200)
         self.table.itemChanged.connect(lambda _item: self._update_button())
         self.content.addWidget(self.table)
@@ -133,6 +142,10 @@ class HistoryPage(Page):
                 item = QTableWidgetItem(keep_together(text))
                 item.setToolTip(text)  # a narrow window wraps or cuts the figures
                 self.table.setItem(r, c, item)
+        self.table.resizeColumnToContents(PLAN_COLUMN)
+        width = self.table.columnWidth(PLAN_COLUMN)
+        self.table.setColumnWidth(PLAN_COLUMN, min(width, PLAN_WIDTH * self.logicalDpiX() // 96))
+        self.table.resizeRowsToContents()
         self.table.blockSignals(False)
         self.empty.setText(
             ""

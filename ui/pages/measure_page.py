@@ -24,6 +24,7 @@ from sbctune.ui.controllers.measurement import (
     MeasureController,
     Plan,
     in_force_mark,
+    not_a_baseline,
     plan_named,
     presets,
 )
@@ -50,7 +51,7 @@ CPU_NOTE = (
 )
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 RESULTS_TITLE = "Figures of this run"
-NOT_A_BASELINE = "Measured with tuning in force: this run is not a baseline."
+REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
 
 
 class MeasurePage(Page):
@@ -94,6 +95,7 @@ class MeasurePage(Page):
         controller.flow_failed.connect(self._flow_failed)
         self.redraws = 0
         self.partial: RunRecord | None = None  # what a cancelled run kept
+        self._reverted_first = False  # this run was started by "Revert, then measure"
         controller.ended.connect(self._update_buttons)
         state.tuning_changed.connect(self._update_buttons)
         state.connection_changed.connect(self._update_buttons)
@@ -289,12 +291,14 @@ class MeasurePage(Page):
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
+        self._reverted_first = False
         self.controller.start(self.chosen_plan())
 
     def start_reverted(self) -> None:
         """Revert every tuning on the Pi, read it back, then measure the baseline."""
         self.in_force.hide()
         self.start_button.show()
+        self._reverted_first = True
         self.controller.start(self.chosen_plan(), revert_first=True)
 
     def show_still(self, live: LiveMeasurement) -> None:
@@ -365,7 +369,10 @@ class MeasurePage(Page):
         done = "Done." if record.complete else "Done, but some tests did not complete (see below)."
         mark = in_force_mark(record) if self.role == "baseline" else None
         if mark is not None:  # read back from the Pi: never called a baseline
-            done = f"{done} {NOT_A_BASELINE} ({mark})"
+            done = f"{done} {not_a_baseline(record)}"
+        elif self._reverted_first:
+            done = f"{done} {REVERTED_FIRST}"
+        self._reverted_first = False
         self.results_card.title.setText(
             f"{RESULTS_TITLE}: {mark}, not a baseline" if mark is not None else RESULTS_TITLE
         )
