@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.history.records import RunRecord
-from sbctune.history.run_tuning import CHANGED, changed_during_run, tweaks_in_force
+from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
 from sbctune.tuning.words import tweak_title
 from sbctune.workflow.rules import kept_tweaks
 
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from sbctune.workflow.state import WorkflowState
     from sbctune.workflow.tuning_read import TuningReading
 
-IN_FORCE = "with tuning in force"
 MAX_NAMED = 6  # tweaks named in one line; more are counted
 
 

@@ -129,3 +129,12 @@ def test_a_tuned_baseline_is_never_the_before_unsaid() -> None:
     fair = before_after(_run(None), tuned)
     assert fair.title == "Before and after" and fair.labels == ["Before", "After"]
     assert fair.note == "" and not fair.offer_baseline and fair.first_colour == 0
+
+
+def test_exports_describe_a_tuned_run_as_such() -> None:
+    """Markdown, HTML, the text tables and `sbctune compare` name runs by run_description."""
+    from sbctune.compare import run_description
+
+    tuned = _run({"session": "s", "tweaks": [GOVERNOR], "read_back": True})
+    assert run_description(tuned).endswith(" · quick · with tuning in force")
+    assert "tuning" not in run_description(_run(None))

@@ -61,6 +61,10 @@ class HistoryPage(Page):
             PLAN_COLUMN, QHeaderView.ResizeMode.Interactive
         )
         self.table.setWordWrap(True)
+        # A narrower window (a scroll bar appears) wraps the cells onto more lines.
+        self.table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.table.resizeRowsToContents()
+        )
         self.table.setMinimumHeight(200)
         self.table.itemChanged.connect(lambda _item: self._update_button())
         self.content.addWidget(self.table)
