@@ -17,6 +17,7 @@ from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import plan_named
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.pages.inspect_page import InspectPage
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.pages.tune_page import TunePage
@@ -68,7 +69,12 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
         assert await _pi(lab, mine) == ("performance", "confirmed")
 
-        window.go("baseline")
+        # Inspect's "Measure only" opens the Baseline page, and does not start it unasked.
+        inspect = window.page("inspect")
+        assert isinstance(inspect, InspectPage)
+        window.go("inspect")
+        inspect.measure_button.click()
+        assert window.current_key() == "baseline" and not window.baseline.running
         assert baseline.in_force.isVisible(), "the walk: no word about the tuning in force"
         notice = baseline.in_force_text.text()
         assert notice.startswith("In force now: "), notice
