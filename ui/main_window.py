@@ -367,6 +367,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.flow.failed.connect(self._flow_failed)
         self.flow.finished.connect(lambda _result: self.go("results"))
         self.results_page.find_requested.connect(self.find_what_helps)
+        self.results_page.baseline_requested.connect(lambda: self.go("baseline"))
         self.flow.cancelled.connect(self._flow_cancelled)
         self.state.changed.connect(self._update_steps)
         self.next_bar.go.connect(self._follow_next)

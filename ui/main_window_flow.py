@@ -55,7 +55,8 @@ class FlowSteps(WindowParts):
         if self._one_running():
             return
         self.go("baseline")
-        self.baseline_page.start()
+        if self.baseline.tuning_in_force() is None:  # else the page asks first (walk 14)
+            self.baseline_page.start()
 
     def _measure_again(self) -> None:
         if self._one_running():

@@ -11,7 +11,7 @@ from sbctune.compare.model import Cell, Comparison, Row, RunSummary
 from sbctune.compare.udp import udp_rows
 from sbctune.errors import UserError
 from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord, TestRecord
-from sbctune.history.run_tuning import CHANGED, changed_during_run
+from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
 
 
 def run_label(run: RunRecord) -> str:
@@ -27,6 +27,8 @@ def run_description(run: RunRecord) -> str:
         parts.append(run.note)
     if changed_during_run(run):  # never silently the "before" or "after" of a comparison
         parts.append(CHANGED.upper())
+    elif tweaks_in_force(run):  # as read back: a tuned run is never taken for a baseline
+        parts.append(IN_FORCE)
     return " · ".join(parts)
 
 

@@ -11,6 +11,8 @@ from sbctune.history.records import RunRecord
 from sbctune.wording import counted, session_words
 
 CHANGED = "tuning changed during this run"
+# A run measured with tweaks in force: never called a baseline (sbctune.workflow.baseline_check).
+IN_FORCE = "with tuning in force"
 
 
 def _state(run: RunRecord) -> dict[str, Any]:

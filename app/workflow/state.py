@@ -60,6 +60,8 @@ class WorkflowState:
     partial: list[RunRecord] = field(default_factory=list)  # cancelled runs kept, incomplete
     tuning: AppliedSession | None = None  # once tuning ran
     tuning_state: TuningState | None = None
+    # The session found at connect that the user kept: still in force (baseline_check).
+    kept_leftover: LeftoverSession | None = None
     flow_running: bool = False  # the one-click flow is running (it applies its own tweaks)
     guard_held: bool = False  # a measurement holds the armed session's guard (heartbeat)
     hold: GuardHold | None = None  # that hold: when the Pi reverts if no further beat comes
@@ -119,6 +121,7 @@ class WorkflowState:
     def connected(self, session: Session, info: ConnectedInfo, device_id: int | None) -> None:
         """A new login: whatever was known about the previous Pi no longer applies."""
         self.session, self.info, self.device_id = session, info, device_id
+        self.kept_leftover = None
         self.inventory = None
         self.inventory_id = None
         self.nic = None
@@ -207,11 +210,23 @@ class WorkflowState:
         self.tuning_state = "reverted"
         self._changed("tuning")
 
-    def leftover_settled(self) -> None:
-        """The session found at connect was reverted or kept: nothing is left to offer."""
+    def leftover_settled(self, kept: bool = False) -> None:
+        """The session found at connect was reverted or kept: nothing is left to offer. A kept
+        one stays in force on the Pi (a baseline must know: sbctune.workflow.baseline_check)."""
         if self.info is not None and self.info.tuning_leftover is not None:
+            leftover = self.info.tuning_leftover
+            self.kept_leftover = replace(leftover, state="confirmed") if kept else None
             self.info = replace(self.info, tuning_leftover=None)
             self._changed("tuning")
+
+    def reverted_for_baseline(self) -> None:
+        """Every session on the Pi was put back (and read back) before a baseline."""
+        if self.tuning is not None and self.tuning_state in ("guarded", "confirmed"):
+            self.tuning_state = "reverted"
+        self.kept_leftover = None
+        if self.info is not None and self.info.tuning_leftover is not None:
+            self.info = replace(self.info, tuning_leftover=None)
+        self._changed("tuning")
 
     def advised(self, advice: Advice) -> None:
         self.advice = advice

@@ -137,6 +137,7 @@ def test_the_list_marks_a_run_stopped_early(window: MainWindow) -> None:
         plans[run_cell.toolTip()] = plan_cell.toolTip()
     assert plans == {
         f"#{full.id}": "quick",
-        f"#{stopped.id}": "quick (tuned, incomplete)",
+        f"#{stopped.id}": "quick (with tuning in force: CPU frequency governor: performance; "
+        "incomplete)",
         f"#{stopped_untuned.id}": "quick (incomplete)",
     }

@@ -23,6 +23,13 @@ from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import Role, problem_from
+from sbctune.workflow.baseline_check import (
+    TuningInForce,
+    in_force_mark,
+    not_a_baseline,
+    revert_for_baseline,
+    tuning_in_force,
+)
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import InstallAsker, never_install
 
@@ -34,6 +41,9 @@ __all__ = [
     "MeasureController",
     "Plan",
     "Role",
+    "TuningInForce",
+    "in_force_mark",
+    "not_a_baseline",
     "plan_named",
     "presets",
 ]
@@ -53,6 +63,7 @@ class MeasureController(QObject):
     cancelled = Signal()
     flow_cancelled = Signal()  # the one-click flow running this step was cancelled
     flow_failed = Signal()  # ... or stopped with an error (shown where the user is)
+    ended = Signal()  # the run's task is over, however it ended (the page offers a new one)
 
     def __init__(
         self,
@@ -86,11 +97,20 @@ class MeasureController(QObject):
         ask for one (`Plan.with_udp`, as `sbctune measure --udp`)."""
         return plan.with_udp(self._udp())
 
-    def start(self, plan: Plan) -> None:
+    def tuning_in_force(self) -> TuningInForce | None:
+        """The tuning the Pi runs with now, as this session read it back (None: none). Only a
+        Baseline asks: Measure again is meant to run with it."""
+        model = self._state.model
+        if self.role != "baseline" or model.flow_running or model.session is None:
+            return None
+        return tuning_in_force(model)
+
+    def start(self, plan: Plan, revert_first: bool = False) -> None:
+        """`revert_first`: put back every tuning on the Pi and read it back, then measure."""
         if self.running:
             return
         self._task = self._runner.start(
-            self._run(plan),
+            self._run(plan, revert_first),
             name=f"measure-{self.role}",
             on_error=lambda exc: self.failed.emit(problem_from(exc)),
         )
@@ -110,6 +130,7 @@ class MeasureController(QObject):
     def _ended(self, task: asyncio.Task[None]) -> None:
         if task.cancelled():
             self.cancelled.emit()
+        self.ended.emit()
 
     # ------------------------------------------------------------------ driven by the flow
     def begin_live(self, plan: Plan) -> LiveMeasurement:
@@ -135,11 +156,16 @@ class MeasureController(QObject):
         self.progress.emit(text)
 
     # ------------------------------------------------------------------ on its own
-    async def _run(self, plan: Plan) -> None:
+    async def _run(self, plan: Plan, revert_first: bool = False) -> None:
         state = self._state.model
         session = state.session
         if session is None:
             raise UserError("Not connected to a Pi.", "Go to Connect first.")
+        if revert_first:
+            self.progress.emit("Putting the tuning back, then reading the Pi back…")
+            await revert_for_baseline(session, self._history)
+            state.reverted_for_baseline()
+            self.progress.emit("The tuning is put back and nothing is in force: measuring.")
         nic = state.selected_nic
         plan = self.planned(plan)  # in the task: a refused rate shows as the page's problem
         live = self.begin_live(plan)

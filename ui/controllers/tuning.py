@@ -295,7 +295,7 @@ class TuningController(QObject):
         else:
             self.busy.emit(True, "Reverting the tuning left on the Pi: restoring every value…")
             await tuning.revert(session, leftover.id, history=self._history)
-        self._state.model.leftover_settled()
+        self._state.model.leftover_settled(kept=keep)
         self.busy.emit(False, "")
         self.leftover_done.emit(
             "Kept: the tuning left on the Pi stays, its guard is stopped."

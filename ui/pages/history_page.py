@@ -23,7 +23,10 @@ from sbctune.ui.units import keep_together, rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
-from sbctune.workflow.tuning_words import CHANGED, changed_during_run, tweaks_in_force
+from sbctune.workflow.baseline_check import in_force_mark
+
+PLAN_COLUMN = 4
+PLAN_WIDTH = 240  # pixels at most, before the plan's cell wraps
 
 
 class HistoryPage(Page):
@@ -52,6 +55,16 @@ class HistoryPage(Page):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # The plan with the tweaks in force can be long: wrapped at a width, not one wide line
+        # that pushes the figures out of a small window.
+        self.table.horizontalHeader().setSectionResizeMode(
+            PLAN_COLUMN, QHeaderView.ResizeMode.Interactive
+        )
+        self.table.setWordWrap(True)
+        # A narrower window (a scroll bar appears) wraps the cells onto more lines.
+        self.table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.table.resizeRowsToContents()
+        )
         self.table.setMinimumHeight(200)
         self.table.itemChanged.connect(lambda _item: self._update_button())
         self.content.addWidget(self.table)
@@ -71,7 +84,13 @@ class HistoryPage(Page):
         # What the Pi ran under differs between runs: say it next to the figures.
         self.changes = label("", selectable=True)
         self.changes.setAccessibleName("What changed on the Pi between the chosen runs")
+        # Which tweaks each run ran under, as read back (the per-tweak runs of "Find what
+        # helps" were all "tuned" before: walk 14, problem 7).
+        self.in_force = label("", selectable=True)
+        self.in_force.setAccessibleName("The tuning each chosen run ran under")
         self.compare_card.body.addWidget(self.compare_table)
+        self.compare_card.body.addWidget(label("The tuning each run ran under", name="cardTitle"))
+        self.compare_card.body.addWidget(self.in_force)
         self.compare_card.body.addWidget(self.chart)
         self.compare_card.body.addWidget(label("What changed on the Pi", name="cardTitle"))
         self.compare_card.body.addWidget(self.changes)
@@ -109,18 +128,17 @@ class HistoryPage(Page):
                 f"{rate(t.mean_mbps, units)}"
                 for t in run.tests
             )
-            marks = []  # the tuning read back from the Pi (sbctune.history.run_tuning)
-            if changed_during_run(run):
-                marks.append(CHANGED)
-            elif tweaks_in_force(run):
-                marks.append("tuned")
+            marks = []  # the tuning read back from the Pi: which tweaks (walk 14, problem 7)
+            mark = in_force_mark(run)
+            if mark is not None:
+                marks.append(mark)
             if not run.complete:  # as the page that stopped it said: "marked incomplete"
                 marks.append("incomplete")
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                 run.nic or "–",
-                run.plan_name + (f" ({', '.join(marks)})" if marks else ""),
+                run.plan_name + (f" ({'; '.join(marks)})" if marks else ""),
                 figures,
             ]
             self.table.setItem(r, 0, check)
@@ -128,6 +146,10 @@ class HistoryPage(Page):
                 item = QTableWidgetItem(keep_together(text))
                 item.setToolTip(text)  # a narrow window wraps or cuts the figures
                 self.table.setItem(r, c, item)
+        self.table.resizeColumnToContents(PLAN_COLUMN)
+        width = self.table.columnWidth(PLAN_COLUMN)
+        self.table.setColumnWidth(PLAN_COLUMN, min(width, PLAN_WIDTH * self.logicalDpiX() // 96))
+        self.table.resizeRowsToContents()
         self.table.blockSignals(False)
         self.empty.setText(
             ""
@@ -169,6 +191,9 @@ class HistoryPage(Page):
             labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
         )
         self.chart.show_rows(labels, rows, self._settings.units)
+        self.in_force.setText(
+            "\n".join(f"#{r.id}: {in_force_mark(r) or 'no tuning in force'}" for r in runs)
+        )
         self.changes.setText(
             "\n".join(
                 f"{pair}:" + "".join(f"\n  {line}" for line in lines)

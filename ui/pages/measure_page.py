@@ -20,7 +20,14 @@ from sbctune.ui.controllers.live import (
     LiveMeasurement,
     latency_verdicts,
 )
-from sbctune.ui.controllers.measurement import MeasureController, Plan, plan_named, presets
+from sbctune.ui.controllers.measurement import (
+    MeasureController,
+    Plan,
+    in_force_mark,
+    not_a_baseline,
+    plan_named,
+    presets,
+)
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
@@ -43,6 +50,8 @@ CPU_NOTE = (
     "others idle means the NIC's interrupts all land on that core."
 )
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
+RESULTS_TITLE = "Figures of this run"
+REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
 
 
 class MeasurePage(Page):
@@ -86,6 +95,10 @@ class MeasurePage(Page):
         controller.flow_failed.connect(self._flow_failed)
         self.redraws = 0
         self.partial: RunRecord | None = None  # what a cancelled run kept
+        self._reverted_first = False  # this run was started by "Revert, then measure"
+        controller.ended.connect(self._update_buttons)
+        state.tuning_changed.connect(self._update_buttons)
+        state.connection_changed.connect(self._update_buttons)
 
     def _controls(self) -> None:
         """The plan, Start / Cancel, progress, status, problems and the figures now."""
@@ -106,6 +119,7 @@ class MeasurePage(Page):
         bar.addWidget(self.plan, 1)
         bar.addWidget(self.cancel_button)
         bar.addWidget(self.start_button)
+        self._in_force_box()
         self.content.addLayout(bar)
         self.udp_note = label("", name="muted")  # Settings' UDP test, when on
         self.udp_note.setAccessibleName("UDP test of this plan")
@@ -135,6 +149,34 @@ class MeasurePage(Page):
             card.body.addWidget(widget)
             figures.addWidget(card)
         self.content.addLayout(figures)
+
+    def _in_force_box(self) -> None:
+        """Before a baseline with tuning in force on the Pi (walk 14, problem 2): say so, and
+        offer the two honest choices instead of Start."""
+        self.in_force = Card("Tuning is in force on the Pi")
+        self.in_force.setAccessibleName("Tuning in force before the baseline")
+        self.in_force_text = label("", selectable=True)
+        self.in_force.body.addWidget(self.in_force_text)
+        row = QHBoxLayout()
+        self.revert_first_button = QPushButton("&Revert, then measure the baseline")
+        self.revert_first_button.setToolTip(
+            "Put back every tuning value on the Pi, read the Pi back to check nothing is in "
+            "force, then measure the baseline."
+        )
+        self.revert_first_button.setObjectName("primary")  # the step's main button now
+        self.revert_first_button.clicked.connect(self.start_reverted)
+        self.as_is_button = QPushButton("Measure as it &is")
+        self.as_is_button.setToolTip(
+            "Measure with the tuning in force. The run is labelled “with tuning in force” "
+            "everywhere and is not called a baseline."
+        )
+        self.as_is_button.clicked.connect(self.start)
+        row.addWidget(self.revert_first_button)
+        row.addWidget(self.as_is_button)
+        row.addStretch(1)
+        self.in_force.body.addLayout(row)
+        self.in_force.hide()
+        self.content.addWidget(self.in_force)
 
     # The plots are made when first shown or used (ui/widgets/lazy.py): not at start-up.
     def _throughput_plot(self) -> ThroughputPlot:
@@ -235,13 +277,29 @@ class MeasurePage(Page):
 
     def _update_buttons(self) -> None:
         running = self.timer.isActive()
-        self.start_button.setEnabled(self._state.session is not None and not running)
+        connected = self._state.session is not None
+        found = None if running or self.controller.running else self.controller.tuning_in_force()
+        if found is not None:
+            self.in_force_text.setText(found.notice())
+        self.in_force.setVisible(found is not None)
+        self.start_button.setVisible(found is None)
+        self.start_button.setEnabled(connected and not running)
+        for button in (self.revert_first_button, self.as_is_button):
+            button.setEnabled(connected and not running)
         self.cancel_button.setEnabled(running)
         self.plan.setEnabled(not running and self.role == "baseline")
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
+        self._reverted_first = False
         self.controller.start(self.chosen_plan())
+
+    def start_reverted(self) -> None:
+        """Revert every tuning on the Pi, read it back, then measure the baseline."""
+        self.in_force.hide()
+        self.start_button.show()
+        self._reverted_first = True
+        self.controller.start(self.chosen_plan(), revert_first=True)
 
     def show_still(self, live: LiveMeasurement) -> None:
         """A finished live view, drawn once (the self-test's sample data)."""
@@ -260,6 +318,8 @@ class MeasurePage(Page):
         self.partial = None
         self.problem.clear()
         self.results_card.hide()
+        self.results_card.title.setText(RESULTS_TITLE)
+        self.in_force.hide()
         self._select_plan(live.plan.name)
         self.throughput.set_live(live)
         self.latency.set_live(live)
@@ -306,9 +366,17 @@ class MeasurePage(Page):
         self._update_buttons()
 
     def show_record(self, record: RunRecord) -> None:
-        self.stop_live(
-            "Done." if record.complete else "Done, but some tests did not complete (see below)."
+        done = "Done." if record.complete else "Done, but some tests did not complete (see below)."
+        mark = in_force_mark(record) if self.role == "baseline" else None
+        if mark is not None:  # read back from the Pi: never called a baseline
+            done = f"{done} {not_a_baseline(record)}"
+        elif self._reverted_first:
+            done = f"{done} {REVERTED_FIRST}"
+        self._reverted_first = False
+        self.results_card.title.setText(
+            f"{RESULTS_TITLE}: {mark}, not a baseline" if mark is not None else RESULTS_TITLE
         )
+        self.stop_live(done)
         self.progress.setValue(1000)
         self.remaining.setText("")
         self.table.show_run(record, self._settings.units)

@@ -33,6 +33,7 @@ from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
+from sbctune.workflow.baseline_check import before_after
 from sbctune.workflow.rules import apply_blocked, kept_tweaks
 from sbctune.workflow.tuning_words import (
     change_text,
@@ -58,6 +59,7 @@ FORMAT_TITLE = {
 
 class ResultsPage(Page):
     find_requested = Signal()  # "Find what helps" (the main window starts the flow)
+    baseline_requested = Signal()  # "Measure a baseline" (the main window opens Baseline)
 
     title = "6 · Results"
     intro = "What changed, what still limits this Pi, and what would do better."
@@ -85,6 +87,16 @@ class ResultsPage(Page):
         self.table = CompareTable()
         self.table.setAccessibleName("Before and after: throughput per direction")
         self.chart = compare_chart(colors)
+        # No baseline, or one measured with tuning in force: said, with the way to measure one.
+        self.no_baseline = label("", selectable=True)
+        self.no_baseline.setAccessibleName("Why there is nothing to compare with")
+        self.baseline_button = QPushButton("Measure a base&line")
+        self.baseline_button.clicked.connect(self.baseline_requested.emit)
+        baseline_row = QHBoxLayout()
+        baseline_row.addWidget(self.baseline_button)
+        baseline_row.addStretch(1)
+        self.table_card.body.addWidget(self.no_baseline)
+        self.table_card.body.addLayout(baseline_row)
         self.table_card.body.addWidget(self.table)
         self.table_card.body.addWidget(self.chart)
         self.table_card.body.addWidget(
@@ -241,12 +253,19 @@ class ResultsPage(Page):
         self.table_card.setVisible(bool(runs))
         self.export_card.setVisible(bool(runs))
         if runs:
-            labels = ["Before", "After"][: len(runs)] if self._state.baseline else ["After"]
+            # A "before" only when it is a baseline (walk 14: problems 2 and 9c).
+            words = before_after(self._state.baseline, self._state.after)
+            self.table_card.title.setText(words.title)
+            self.table.setAccessibleName(f"{words.title}: throughput per direction")
+            self.no_baseline.setText(words.note)
+            self.no_baseline.setVisible(bool(words.note))
+            self.baseline_button.setVisible(words.offer_baseline)
+            labels = words.labels
             rows = result_rows(runs, self._records.calibration(runs))
             self.table.show_rows(
                 labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
             )
-            self.chart.show_rows(labels, rows, self._settings.units)
+            self.chart.show_rows(labels, rows, self._settings.units, words.first_colour)
         self._show_tuning()
         ready = self._state.session is not None and self._state.inventory is not None
         blocked = apply_blocked(self._state.tuning_state, self._state.model.flow_running)

@@ -26,9 +26,11 @@ def _half_width(row: ResultRow, run_index: int) -> float:
     return (halves[run_index] if run_index < len(halves) else None) or 0.0
 
 
-def _palette(colors: Colors, n: int) -> list[str]:
+def _palette(colors: Colors, n: int, first: int = 0) -> list[str]:
+    """`first`: the colour of the first run (1: an "after" without its "before" keeps the
+    after's colour, not the before's grey)."""
     base = [colors.muted, colors.accent, colors.pc_to_pi, colors.good, colors.warning]
-    return [base[i % len(base)] for i in range(n)]
+    return [base[(i + first) % len(base)] for i in range(n)]
 
 
 LEGEND_COLUMNS = 4  # runs side by side in the legend's strip; more take a second line
@@ -49,7 +51,7 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         # on the first one when anchored inside the plot).
         self.legend = strip_legend(item, LEGEND_COLUMNS)
         self._colors = colors
-        self._data: tuple[list[str], list[ResultRow], Units] | None = None
+        self._data: tuple[list[str], list[ResultRow], Units, int] | None = None
         self.bars: list[pg.BarGraphItem] = []
         self.error_bars: list[pg.ErrorBarItem] = []  # each run's 95 % interval from its trials
         self.apply_theme(colors)
@@ -62,8 +64,10 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         if self._data is not None:
             self.show_rows(*self._data)
 
-    def show_rows(self, labels: list[str], rows: list[ResultRow], units: Units) -> None:
-        self._data = (labels, rows, units)
+    def show_rows(
+        self, labels: list[str], rows: list[ResultRow], units: Units, first_colour: int = 0
+    ) -> None:
+        self._data = (labels, rows, units, first_colour)
         for item in [*self.bars, *self.error_bars]:
             self.removeItem(item)
         self.bars, self.error_bars = [], []
@@ -73,7 +77,7 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         div = scale(units)
         peak = 0.0
         for run_index, (name, color) in enumerate(
-            zip(labels, _palette(self._colors, n), strict=True)
+            zip(labels, _palette(self._colors, n, first_colour), strict=True)
         ):
             xs, heights, halves = [], [], []
             for group, row in enumerate(rows):

@@ -1,0 +1,169 @@
+"""Before a baseline: is any tuning in force on the Pi? A "baseline" measured with the tuning
+in force is the tuned figure under the wrong name (walk 14, problem 2: 834.6 Mbit/s called a
+baseline, the real one 738.8, then compared as "no change").
+
+The answer comes from what the session knows as read back from the Pi: the tuning applied in
+this session (on trial under the guard, kept, kept across reboots; a run's end reading turns
+a session the Pi no longer keeps into "reverted"), and the session found on the Pi at connect
+(the source of the reconnect warning, `sbctune.workflow.leftover`), kept or not. Two honest
+choices follow: revert, read back, then measure the baseline; or measure as it is, the run
+then labelled "with tuning in force" wherever it is shown (`in_force_mark`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sbctune.errors import UserError
+from sbctune.history.records import RunRecord
+from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
+from sbctune.tuning.words import tweak_title
+from sbctune.workflow.rules import kept_tweaks
+
+if TYPE_CHECKING:
+    from sbctune.history import History
+    from sbctune.remote.session import Session
+    from sbctune.workflow.state import WorkflowState
+    from sbctune.workflow.tuning_read import TuningReading
+
+MAX_NAMED = 6  # tweaks named in one line; more are counted
+
+
+@dataclass(frozen=True)
+class TuningInForce:
+    """The tuning the Pi runs with now, as the session read it back."""
+
+    how: str  # "on trial under the guard", "kept", "kept across reboots", ...
+    tweaks: tuple[str, ...]  # tweak ids in force ((): the session's record named none)
+
+    def notice(self) -> str:
+        """What the Baseline page says before Start (under its heading "Tuning is in force
+        on the Pi")."""
+        named = tweak_names(self.tweaks)
+        what = f": {named}" if named else ""
+        return (
+            f"In force now{what}; {self.how}. A baseline is the speed before any change: "
+            "measured now, it would be the tuned speed, not a baseline."
+        )
+
+
+def tweak_names(tweaks: tuple[str, ...] | list[str]) -> str:
+    titles = [tweak_title(t) for t in tweaks[:MAX_NAMED]]
+    more = len(tweaks) - len(titles)
+    return ", ".join(titles) + (f" and {more} more" if more > 0 else "")
+
+
+def tuning_in_force(state: WorkflowState) -> TuningInForce | None:
+    """None when nothing the session knows of is in force on the Pi."""
+    applied = state.tuning
+    if applied is not None and state.tuning_state in ("guarded", "confirmed"):
+        if state.tuning_state == "guarded":
+            how = "on trial under the guard, not yet kept"
+        else:
+            how = "kept across reboots" if applied.persist else "kept until the Pi restarts"
+        return TuningInForce(how, tuple(kept_tweaks(applied)))
+    leftover = state.info.tuning_leftover if state.info is not None else None
+    if leftover is None:
+        leftover = state.kept_leftover
+    if leftover is not None and leftover.state != "reverted":
+        tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status in ("applied", "already"))
+        if leftover.state == "armed" and not leftover.orphaned:
+            how = "left on the Pi earlier, on trial under its guard"
+        elif leftover.state == "confirmed":
+            how = "left on the Pi earlier and kept" + (
+                " across reboots" if leftover.persist else " until the Pi restarts"
+            )
+        else:
+            how = "left on the Pi earlier, not put back"
+        return TuningInForce(how, tweaks)
+    return None
+
+
+def in_force_mark(run: RunRecord) -> str | None:
+    """How a stored run is marked for the tuning it ran under, as read back from the Pi:
+    "with tuning in force: CPU frequency governor: performance, ...", the change during the
+    run, or None for an untuned run. One wording for History, Results and the Baseline page."""
+    if changed_during_run(run):
+        return CHANGED
+    tweaks = tweaks_in_force(run)
+    if not tweaks:
+        return None
+    return f"{IN_FORCE}: {tweak_names(tweaks)}"
+
+
+def not_a_baseline(run: RunRecord) -> str | None:
+    """What the Baseline page says of a run the Pi read back as tuned (None: a baseline)."""
+    if changed_during_run(run):
+        return "The tuning changed during this run: it is not a baseline."
+    tweaks = tweaks_in_force(run)
+    if not tweaks:
+        return None
+    return f"Measured {IN_FORCE} ({tweak_names(tweaks)}): this run is not a baseline."
+
+
+def is_fair_baseline(run: RunRecord) -> bool:
+    """A run that may be called a baseline: no tuning in force, none changing, as read back."""
+    return in_force_mark(run) is None
+
+
+async def revert_for_baseline(session: Session, history: History | None) -> TuningReading:
+    """Revert every tuning session active on the Pi (newest first), then read the Pi back: the
+    baseline is measured only once nothing is in force. Raises UserError when the read-back
+    still finds tuning (or cannot read)."""
+    from sbctune import tuning
+    from sbctune.workflow.tuning_read import read_tuning
+
+    await tuning.revert(session, None, history=history)
+    reading = await read_tuning(session)
+    if not reading.readable:
+        raise UserError(
+            "The tuning was put back, but the Pi could not be read back to confirm it.",
+            "The baseline was not measured. Try again, or check the Pi on the Tune page.",
+        )
+    if reading.session is not None or reading.tuned:
+        raise UserError(
+            "The Pi still reports tuning in force after the revert.",
+            "The baseline was not measured. Revert it on the Tune page, then try again.",
+        )
+    return reading
+
+
+@dataclass(frozen=True)
+class BeforeAfter:
+    """How Results titles and labels its runs: a "before" only when it is a baseline."""
+
+    title: str
+    labels: list[str]
+    note: str = ""  # why this is not a before-and-after ("": it is one)
+    offer_baseline: bool = False  # offer to measure a baseline
+
+    @property
+    def first_colour(self) -> int:
+        """An "after" without a "before" keeps the after's colour (walk 14, problem 9c)."""
+        return 1 if self.labels and self.labels[0] == "After" else 0
+
+
+NO_BASELINE = (
+    "There is no baseline in this session, so these figures have nothing to compare with: "
+    "they cannot show what the tuning did. Measure a baseline to see the difference."
+)
+
+
+def before_after(baseline: RunRecord | None, after: RunRecord | None) -> BeforeAfter:
+    if baseline is None:
+        return BeforeAfter("Nothing to compare with", ["After"] if after else [], NO_BASELINE,
+                           offer_baseline=True)  # fmt: skip
+    mark = in_force_mark(baseline)
+    if mark is None:
+        return BeforeAfter("Before and after", ["Before", "After"] if after else ["Before"])
+    what = "Both runs had" if after is not None and in_force_mark(after) else "The first run had"
+    note = (
+        f"Run {baseline.id} was measured {mark}: it is not a baseline, so "
+        + ("this comparison does not show what the tuning did" if after else "it shows the "
+           "tuned speed, not the speed before any change")
+        + ". Measure a baseline (the Baseline page puts the tuning back first) to see that."
+    )  # fmt: skip
+    labels = ["With tuning in force", "After"] if after else ["With tuning in force"]
+    title = f"No baseline: {what.lower()} tuning in force" if after else "Measured " + IN_FORCE
+    return BeforeAfter(title, labels, note, offer_baseline=True)

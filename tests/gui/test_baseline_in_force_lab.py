@@ -1,0 +1,137 @@
+"""Walk 14, problem 2, in the real window against the lab: after Apply → Keep, the Baseline page
+says the tuning is in force (as the session read it back) instead of "before any change", and
+offers the two honest choices. "Measure as it is" gives a run labelled "with tuning in force"
+(never the baseline); "Revert, then measure the baseline" puts the tuning back on the Pi, reads
+it back, and only then measures a baseline that is one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sbctune import tuning
+from sbctune.lab.model import LabInfo
+from sbctune.measure.plans import plan_named
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.pages.inspect_page import InspectPage
+from sbctune.ui.pages.measure_page import MeasurePage
+from sbctune.ui.pages.results_page import ResultsPage
+from sbctune.ui.pages.tune_page import TunePage
+from tests.gui.conftest import SCREENSHOTS, until
+from tests.gui.test_wizard_lab import connect_via_dialog
+from tests.lab_support import connect_to_lab
+
+pytestmark = [pytest.mark.lab, pytest.mark.slow]
+
+GOVERNOR = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+SHORT = plan_named("quick").with_overrides(duration=4, omit=1, trials=1)
+
+
+async def _pi(lab: LabInfo, where: Path) -> tuple[str, str | None]:
+    """The governor and the state of the newest active tuning session, read on the Pi."""
+    async with await connect_to_lab(lab, where) as session:
+        governor = (await session.run(["cat", GOVERNOR])).stdout.strip()
+        leftover = await tuning.find_leftover(session)
+    return governor, leftover.state if leftover is not None else None
+
+
+def test_a_baseline_after_keep_says_the_tuning_is_in_force(
+    lab: LabInfo,
+    window: MainWindow,
+    drive: Callable[..., Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tune = window.page("tune")
+    baseline = window.page("baseline")
+    assert isinstance(tune, TunePage) and isinstance(baseline, MeasurePage)
+    monkeypatch.setattr(baseline, "chosen_plan", lambda: SHORT)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+
+    async def scenario() -> None:
+        before, _ = await _pi(lab, mine)
+        await connect_via_dialog(window, lab)
+        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        window.go("baseline")
+        assert not baseline.in_force.isVisible() and baseline.start_button.isVisible()
+
+        window.go("tune")
+        await until(lambda: tune.tweak_rows and not window.tuning.running, 60, "the tweaks")
+        assert "cpu-governor-performance" in tune.selected()
+        tune.apply_button.click()
+        await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
+        tune.confirm_button.click()
+        await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
+        assert await _pi(lab, mine) == ("performance", "confirmed")
+
+        # Inspect's "Measure only" opens the Baseline page, and does not start it unasked.
+        inspect = window.page("inspect")
+        assert isinstance(inspect, InspectPage)
+        window.go("inspect")
+        inspect.measure_button.click()
+        assert window.current_key() == "baseline" and not window.baseline.running
+        assert baseline.in_force.isVisible(), "the walk: no word about the tuning in force"
+        notice = baseline.in_force_text.text()
+        assert notice.startswith("In force now: "), notice
+        assert "CPU frequency governor: performance" in notice
+        assert "; kept until the Pi restarts." in notice and "not a baseline" in notice
+        assert not baseline.start_button.isVisible()
+        assert baseline.revert_first_button.isEnabled() and baseline.as_is_button.isEnabled()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(SCREENSHOTS / "baseline-tuning-in-force.png"))
+
+        # Measure as it is: the run is the tuned figure, and says so.
+        baseline.as_is_button.click()
+        await until(lambda: window.baseline.running, 10, "the run to start")
+        await until(lambda: not window.baseline.running, 180, "the run as it is")
+        await window.baseline.wait()
+        assert not baseline.problem.isVisible(), baseline.problem.message.text()
+        as_is = window.state.baseline
+        assert as_is is not None and as_is.id is not None
+        assert "cpu-governor-performance" in (as_is.tuning_state or {}).get("tweaks", [])
+        assert "this run is not a baseline" in baseline.status.text()
+        assert "with tuning in force" in baseline.results_card.title.text()
+        assert baseline.in_force.isVisible(), "still in force: the next baseline asks again"
+        window.go("results")
+        results = window.page("results")
+        assert isinstance(results, ResultsPage)
+        assert results.table_card.title.text() == "Measured with tuning in force"
+        assert results.no_baseline.isVisible() and results.baseline_button.isVisible()
+        window.go("history")
+        history = window.page("history")
+        assert isinstance(history, HistoryPage)
+        row = next(r for r, run in enumerate(history.runs) if run.id == as_is.id)
+        plan_cell = history.table.item(row, 4)
+        assert plan_cell is not None
+        listed = plan_cell.toolTip()  # the plan, then the tweaks read back ("custom": SHORT)
+        assert listed.startswith("custom (with tuning in force: ") and "tuned" not in listed
+        assert "CPU frequency governor: performance" in listed, listed
+
+        # Revert, then measure the baseline: the Pi is put back and read back first.
+        window.go("baseline")
+        baseline.revert_first_button.click()
+        await until(lambda: window.baseline.running, 10, "the revert and run to start")
+        await until(lambda: not window.baseline.running, 180, "the reverted baseline")
+        await window.baseline.wait()
+        assert not baseline.problem.isVisible(), baseline.problem.message.text()
+        assert await _pi(lab, mine) == (before, None)
+        fair = window.state.baseline
+        assert fair is not None and fair.id != as_is.id
+        assert fair.tuning_state is None, fair.tuning_state  # read back: untuned
+        assert window.state.tuning_state == "reverted"
+        assert baseline.status.text() == (
+            "Done. The tuning was put back first and read back: nothing was in force."
+        )
+        assert baseline.results_card.title.text() == "Figures of this run"
+        assert not baseline.in_force.isVisible() and baseline.start_button.isVisible()
+        assert window.grab().save(str(SCREENSHOTS / "baseline-after-revert.png"))
+        window.go("results")
+        assert results.table_card.title.text() == "Before and after"
+        assert not results.no_baseline.isVisible()
+
+    drive(scenario(), timeout=600)

@@ -1,0 +1,141 @@
+"""Walk 14: Results without a baseline said "Before and after" over a lone grey "After" (9c); a
+"baseline" measured with the tuning in force compared as "no change" (2); History listed the
+runs of "Keeping only what helps" all as "quick (tuned)" (7). What the user reads now."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
+from sbctune.history.records import RunRecord
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.history_page import HistoryPage
+from sbctune.ui.pages.measure_page import MeasurePage
+from sbctune.ui.pages.results_page import ResultsPage
+from sbctune.ui.sample_data import _test
+
+GOVERNOR = "cpu-governor-performance"
+BUFFERS = "socket-buffers"
+
+
+def _run(window: MainWindow, minutes: int, tweaks: list[str] | None, mean: float) -> RunRecord:
+    device = window.history.add_device("198.18.0.2", 22, "pi")
+    assert device.id is not None
+    start = dt.datetime(2026, 11, 29, 12, minutes, tzinfo=dt.timezone.utc)
+    run = RunRecord(
+        device_id=device.id, started_at=start, finished_at=start + dt.timedelta(seconds=40),
+        plan_name="quick", nic="eth1", endpoint_kind="builtin", complete=True,
+        tuning_state={"session": "20261129T121500Z-abcd", "tweaks": tweaks, "read_back": True}
+        if tweaks else None,
+        tests=[_test("pi_to_pc", mean), _test("pc_to_pi", 949.0)],
+    )  # fmt: skip
+    window.history.save_run(run)
+    return run
+
+
+def _results(window: MainWindow) -> ResultsPage:
+    window.go("results")
+    page = window.page("results")
+    assert isinstance(page, ResultsPage)
+    return page
+
+
+def _headers(page: ResultsPage) -> list[str]:
+    table = page.table
+    return [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]  # type: ignore[union-attr]
+
+
+def test_results_without_a_baseline_say_so_and_offer_one(window: MainWindow) -> None:
+    after = _run(window, 5, [GOVERNOR], 834.6)
+    window.state.model.measured("after", after)
+    page = _results(window)
+    assert page.table_card.title.text() == "Nothing to compare with"
+    assert page.no_baseline.isVisible()
+    assert page.no_baseline.text().startswith(
+        "There is no baseline in this session, so these figures have nothing to compare with"
+    )
+    assert "After" in _headers(page) and "Before" not in " ".join(_headers(page))
+    # The lone "After" bars in the after's colour, not the before's grey.
+    brush = page.chart.bars[0].opts["brush"]
+    assert QColor(brush) == QColor(window.theme.colors.accent) != QColor(window.theme.colors.muted)
+    assert page.baseline_button.isVisible()
+    page.baseline_button.click()
+    assert window.current_key() == "baseline"
+
+
+def test_a_baseline_with_tuning_in_force_is_not_called_before(window: MainWindow) -> None:
+    """The walk's run #3: the "baseline" (834.6, tuned) against the tuned run: "no change"."""
+    tuned_baseline = _run(window, 0, [GOVERNOR], 834.6)
+    after = _run(window, 5, [GOVERNOR], 834.0)
+    window.state.model.measured("baseline", tuned_baseline)
+    window.state.model.measured("after", after)
+    page = _results(window)
+    headers = _headers(page)
+    assert "Before" not in headers and "With tuning in force" in headers, headers
+    assert page.table_card.title.text() == "No baseline: both runs had tuning in force"
+    note = page.no_baseline.text()
+    assert note.startswith(f"Run {tuned_baseline.id} was measured with tuning in force: "
+                           "CPU frequency governor: performance: it is not a baseline")  # fmt: skip
+    assert page.baseline_button.isVisible()
+
+
+def test_a_fair_before_and_after_is_unchanged(window: MainWindow) -> None:
+    window.state.model.measured("baseline", _run(window, 0, None, 738.8))
+    window.state.model.measured("after", _run(window, 5, [GOVERNOR], 834.6))
+    page = _results(window)
+    assert page.table_card.title.text() == "Before and after"
+    assert _headers(page)[2:4] == ["Before", "After"]
+    assert not page.no_baseline.isVisible() and not page.baseline_button.isVisible()
+
+
+def test_the_baseline_page_labels_a_tuned_run(window: MainWindow) -> None:
+    """A run the Pi read back as tuned is, on the Baseline page, never "the baseline"."""
+    page = window.page("baseline")
+    assert isinstance(page, MeasurePage)
+    window.go("baseline")
+    page.show_record(_run(window, 0, [GOVERNOR], 834.6))
+    assert page.status.text() == (
+        "Done. Measured with tuning in force (CPU frequency governor: performance): this run "
+        "is not a baseline."
+    )
+    assert page.results_card.title.text() == (
+        "Figures of this run: with tuning in force: CPU frequency governor: performance, "
+        "not a baseline"
+    )
+    page.show_record(_run(window, 5, None, 738.8))
+    assert page.status.text() == "Done." and page.results_card.title.text() == (
+        "Figures of this run"
+    )
+
+
+def test_history_names_the_tweaks_of_each_run(window: MainWindow) -> None:
+    """Tune & Measure's "Keeping only what helps": all tweaks, then each one alone."""
+    baseline = _run(window, 0, None, 738.8)
+    both = _run(window, 5, [GOVERNOR, BUFFERS], 834.6)
+    alone = _run(window, 10, [BUFFERS], 760.0)
+    window.go("history")
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+    plans = {}
+    for row in range(page.table.rowCount()):
+        run_cell, plan_cell = page.table.item(row, 1), page.table.item(row, 4)
+        assert run_cell is not None and plan_cell is not None
+        plans[run_cell.toolTip()] = plan_cell.toolTip()
+    buffers = "Larger socket buffers and receive backlog"
+    assert plans[f"#{baseline.id}"] == "quick"
+    assert plans[f"#{both.id}"] == (
+        f"quick (with tuning in force: CPU frequency governor: performance, {buffers})"
+    ), plans
+    assert plans[f"#{alone.id}"] == f"quick (with tuning in force: {buffers})"
+    for row in range(page.table.rowCount()):
+        item = page.table.item(row, 0)
+        assert item is not None
+        item.setCheckState(Qt.CheckState.Checked)
+    page.compare_button.click()
+    assert page.in_force.text().splitlines() == [
+        f"#{baseline.id}: no tuning in force",
+        f"#{both.id}: with tuning in force: CPU frequency governor: performance, {buffers}",
+        f"#{alone.id}: with tuning in force: {buffers}",
+    ]
