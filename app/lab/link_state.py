@@ -133,6 +133,8 @@ def link_state(
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
         "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),
+        # get_wol with its lines left out (the chip decides): a user still gets WOL_GET's EPERM
+        "wol_hidden": capture is None and has("get_wol") and wol is None,
         "speed_max": int(speed_mbps) if speed_mbps else None,
         "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
         # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
