@@ -144,6 +144,8 @@ def driver_info(driver: str, kernel: str = "", chip: str = "") -> dict[str, Any]
     if caps and chip and caps.facts.get("sset_test_chips_only"):  # asix: testinfo_len is the
         # ETH_SS_TEST count, which only the AX88772's ops table has (audit 7b row 1)
         test = test and caps.refuses_on("sset_test_chips_only", chip) is not None
+    if caps and caps.facts.get("sset_test_config_off"):  # stmmac: selftests are a build option
+        test = False
     return {
         "statistics": has("get_ethtool_stats"),
         "test": test,

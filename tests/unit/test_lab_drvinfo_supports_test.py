@@ -34,3 +34,15 @@ def test_asix_supports_test_is_the_bound_chips(tmp_path: Path, chip: str, shown:
     result = fake_ethtool.run(["-i", "eth0"], str(path))
     assert result is not None and result[2] == 0
     assert f"supports-test: {shown}" in result[0].splitlines()
+
+
+def test_stmmac_supports_no_test_without_its_selftests_config() -> None:
+    """stmmac_get_sset_count(ETH_SS_TEST) is stmmac_selftest_get_count, the stmmac.h stub
+    (-EOPNOTSUPP) unless CONFIG_STMMAC_SELFTESTS (Kconfig: default n); Debian's configs
+    (linux-config-6.1 6.1.192-3, linux-config-6.12 6.12.117-1~deb12u1) leave it unset, and a
+    real `ethtool -i` of an st_gmac says "supports-test: no"
+    (tests/captures/ethtool_i/k1max_creality_k1debian_1_st_gmac_ethtool_i_no_bus_info.txt)."""
+    from sbctune.lab.ethtool_table import driver_info
+
+    assert driver_info("stmmac", "", "RK3588")["test"] is False
+    assert driver_info("igb", "", "82580")["test"] is True  # igb_diag_test: a count of its own
