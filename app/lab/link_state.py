@@ -86,7 +86,7 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
         blocks.append(["MDI-X", str(facts["mdix"]), []])
     if caps_wol and "wol_supported" in facts:
         blocks.append(["Supports Wake-on", str(facts["wol_supported"]), []])
-        blocks.append(["Wake-on", "d", []])  # no driver here turns WoL on at probe
+        blocks.append(["Wake-on", str(facts.get("wol_default", "d")), []])  # igc: g at probe
     blocks.append(["Link detected", "", []])
     return blocks
 

@@ -63,3 +63,28 @@ def test_a_user_gets_eperm_for_wake_on_wherever_the_driver_has_get_wol(
     out, err, code = fake_ethtool.run([ifname], path) or ("", [], -1)
     assert code == 0 and err == ["netlink error: Operation not permitted"]
     assert "Wake-on" not in out and "Link detected: yes" in out
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("driver", "chip", "supported"), [("igc", "I225-V", "pumbg"), ("atlantic", "AQC107", "pg")]
+)
+def test_wake_on_magic_packets_from_probe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, driver: str, chip: str, supported: str
+) -> None:
+    """igc_probe (6.1 and 6.12): "By default, support wake on port A": IGC_FLAG_WOL_SUPPORTED
+    is set unconditionally and adapter->wol gets IGC_WUFC_MAG, so igc_ethtool_get_wol reports
+    supported pumbg (WAKE_UCAST | WAKE_MCAST | WAKE_BCAST | WAKE_MAGIC | WAKE_PHY) and "g".
+    atlantic: aq_ethtool_get_wol reports AQ_NIC_WOL_MODES (WAKE_MAGIC | WAKE_PHY) and cfg->wol,
+    which aq_nic_cfg_start sets to AQ_CFG_WOL_MODES (WAKE_MAGIC): "pg" and "g". The lab left
+    both lines out, and would have said "d"."""
+    from sbctune.lab.ethtool_state import interface_state
+
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    bundle = load_profile("cm4-rtl8125b-r8169").bundle  # no capture of an igc NIC
+    iface = interface_state(driver, bundle, "eth0", chip, "", speed_mbps=2500)
+    iface["link"].update(carrier=True, speed="2500", duplex="full")
+    path = tmp_path / "nic.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    out, _err, code = fake_ethtool.run(["eth0"], str(path)) or ("", [], -1)
+    assert code == 0 and f"\tSupports Wake-on: {supported}\n\tWake-on: g\n" in out
