@@ -80,6 +80,7 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
         ["Duplex", "", []],
         ["Auto-negotiation", "on" if facts.get("autoneg", True) else "off", []],
         *line("Port", "port"),
+        *line("PHYAD", "phyad"),  # where the source decides it (r8169, igc, atlantic: 0)
         *line("Transceiver", "transceiver"),
     ]
     if "mdix" in facts and facts.get("port") in ("Twisted Pair", "MII"):

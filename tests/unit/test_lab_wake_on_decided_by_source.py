@@ -88,3 +88,27 @@ def test_wake_on_magic_packets_from_probe(
     path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
     out, _err, code = fake_ethtool.run(["eth0"], str(path)) or ("", [], -1)
     assert code == 0 and f"\tSupports Wake-on: {supported}\n\tWake-on: g\n" in out
+
+
+@POSIX
+@pytest.mark.parametrize("driver", ["igc", "atlantic"])
+def test_phyad_is_0_where_the_driver_never_sets_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, driver: str
+) -> None:
+    """ethtool 6.1 prints LINKINFO's PHYADDR for every driver (net/ethtool/linkinfo.c puts it
+    always): igc_ethtool_get_link_ksettings writes hw->phy.addr, which igc never assigns (0);
+    aq_ethtool_get_link_ksettings writes none (the zeroed ksettings' 0). Right after "Port:"
+    where there is one (ethtool's linkinfo_reply_cb: Port, PHYAD, Transceiver, MDI-X)."""
+    from sbctune.lab.ethtool_state import interface_state
+
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    bundle = load_profile("cm4-rtl8125b-r8169").bundle
+    iface = interface_state(driver, bundle, "eth0", "", "", speed_mbps=1000)
+    iface["link"].update(carrier=True, speed="1000", duplex="full")
+    path = tmp_path / "nic.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    out, _err, code = fake_ethtool.run(["eth0"], str(path)) or ("", [], -1)
+    assert code == 0 and "\tPHYAD: 0\n" in out
+    lines = out.splitlines()
+    if "\tPort: Twisted Pair" in lines:
+        assert lines[lines.index("\tPort: Twisted Pair") + 1] == "\tPHYAD: 0"
