@@ -173,3 +173,21 @@ def test_the_rpi_trees_lan78xx_tso_rule_is_not_in_debians_source(trees: dict[str
         body = regen_driver_caps.symbol_text(text, "lan78xx_bind")
         assert body is not None and "enable_tso" not in text, series
         assert "NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_SG" in body, series
+
+
+def test_every_name_a_driver_is_seen_as_is_in_its_source(trees: dict[str, Path]) -> None:
+    """`seen_as` (stmmac, audit 7b row 9): each name is a `.name = "..."` of a glue driver, or a
+    #define'd string (stmmac_ethtool.c's "st_gmac", stmmac.h's "stmmaceth"), in the cited
+    file's directory, in every series the fact names."""
+    missing = []
+    for driver, facts in TABLE["hand"].items():
+        for fact in (f for f in facts if f["fact"] == "seen_as"):
+            for series in fact["kernels"]:
+                folder = (trees[series] / fact["file"]).parent
+                text = "\n".join(p.read_text(errors="replace", encoding="utf-8")
+                                 for p in sorted(folder.glob("*.[ch]")))  # fmt: skip
+                for name in fact["value"]:
+                    quoted = re.escape(f'"{name}"')
+                    if not re.search(rf"(\.name\s*=\s*|#define\s+\w+\s+){quoted}", text):
+                        missing.append(f"{driver} {series}: {name}")
+    assert missing == []

@@ -140,9 +140,15 @@ def driver_info(driver: str, kernel: str = "", chip: str = "") -> dict[str, Any]
     Also `version` and `firmware` where the source decides them (`drvinfo_strings`)."""
     caps = driver_caps.caps(driver)
     has = caps.has if caps else (lambda _op: False)
+    test = has("self_test")
+    if caps and chip and caps.facts.get("sset_test_chips_only"):  # asix: testinfo_len is the
+        # ETH_SS_TEST count, which only the AX88772's ops table has (audit 7b row 1)
+        test = test and caps.refuses_on("sset_test_chips_only", chip) is not None
+    if caps and caps.facts.get("sset_test_config_off"):  # stmmac: selftests are a build option
+        test = False
     return {
         "statistics": has("get_ethtool_stats"),
-        "test": has("self_test"),
+        "test": test,
         "eeprom-access": has("get_eeprom_len"),
         "register-dump": has("get_regs_len"),
         "priv-flags": has("get_priv_flags"),

@@ -124,6 +124,8 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
             if label == "Supports Wake-on":  # WOL_GET needs CAP_NET_ADMIN (net/ethtool/netlink.c)
                 out.append("netlink error: " + EPERM)
             continue
+        if label == "Link detected" and link.get("wol_hidden") and os.geteuid() != 0:
+            out.append("netlink error: " + EPERM)  # WOL_GET is sent before LINKSTATE_GET
         if label == "Wake-on" and link.get("wol") is not None:
             value = link["wol"]
         shown = _value(label, link, up, speed, duplex)

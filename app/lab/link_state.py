@@ -80,13 +80,14 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
         ["Duplex", "", []],
         ["Auto-negotiation", "on" if facts.get("autoneg", True) else "off", []],
         *line("Port", "port"),
+        *line("PHYAD", "phyad"),  # where the source decides it (r8169, igc, atlantic: 0)
         *line("Transceiver", "transceiver"),
     ]
     if "mdix" in facts and facts.get("port") in ("Twisted Pair", "MII"):
         blocks.append(["MDI-X", str(facts["mdix"]), []])
     if caps_wol and "wol_supported" in facts:
         blocks.append(["Supports Wake-on", str(facts["wol_supported"]), []])
-        blocks.append(["Wake-on", "d", []])  # no driver here turns WoL on at probe
+        blocks.append(["Wake-on", str(facts.get("wol_default", "d")), []])  # igc: g at probe
     blocks.append(["Link detected", "", []])
     return blocks
 
@@ -133,6 +134,8 @@ def link_state(
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
         "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),
+        # get_wol with its lines left out (the chip decides): a user still gets WOL_GET's EPERM
+        "wol_hidden": capture is None and has("get_wol") and wol is None,
         "speed_max": int(speed_mbps) if speed_mbps else None,
         "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
         # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's

@@ -187,6 +187,7 @@ _LIST_FACTS = frozenset(
         "link_rule_by_chip",
         "mtu_edom_frame_extra",
         "mtu_tx_fifo_by_chip",
+        "seen_as",
     }
 )
 
@@ -207,6 +208,19 @@ def by_chip(rules: dict[str, Any] | None, chip: str | None) -> Any:
     return (rules or {})[max(names, key=len)] if names else None
 
 
+@lru_cache(maxsize=1)
+def seen_as() -> dict[str, str]:
+    """The names under which a NIC of a table driver is seen on a board, and that driver: the
+    hand facts ``seen_as`` (stmmac: ethtool -i's "st_gmac", sysfs's glue "rk_gmac-dwmac" ...)."""
+    return {
+        name: driver
+        for driver, facts in table()["hand"].items()
+        for fact in facts
+        if fact.get("fact") == "seen_as"
+        for name in fact["value"]
+    }
+
+
 def caps(
     driver: str | None, kernel: str | None = None, chip: str | None = None
 ) -> DriverCaps | None:
@@ -218,6 +232,7 @@ def caps(
     if not driver:
         return None
     data = table()
+    driver = seen_as().get(driver, driver)  # stmmac: "st_gmac", "rk_gmac-dwmac" ...
     by_series = data["drivers"].get(driver)
     if not by_series:
         return None
