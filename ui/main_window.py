@@ -306,7 +306,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.notices.warned.connect(self._show_warning)
 
     def _show_guard(self) -> None:
-        left = self.tuning.guard_left()
+        left = self.tuning.guard_seconds_left()  # the Tune page's figure too
         if left is None:
             self.guard_label.hide()
             self._guard_timer.stop()
@@ -316,7 +316,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
             self.guard_label.setText(held)
         else:
             # "on trial", as Results says it: "armed" is the guard's own word (s10 walk)
-            self.guard_label.setText(f"Tuning on trial: reverts in {left:.0f} s unless kept")
+            self.guard_label.setText(f"Tuning on trial: reverts in {left} s unless kept")
         self.guard_label.show()
         if not self._guard_timer.isActive():
             self._guard_timer.start()

@@ -6,6 +6,7 @@ sbctune.tuning is used through its public functions only.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Coroutine, Mapping
 from typing import Any
@@ -82,7 +83,7 @@ class TuningController(QObject):
     reverted = Signal(str)
     reported = Signal(str)  # what apply says as it goes
     failed = Signal(object)  # Problem
-    leftover_done = Signal(str)  # the session found at connect was kept or reverted
+    leftover_done = Signal(str, bool)  # the session found at connect: words, kept (or reverted)
     guard_read = Signal(str)  # after the countdown: what the Pi says its guard did
 
     def __init__(self, state: AppState, runner: TaskRunner, history: History) -> None:
@@ -200,6 +201,12 @@ class TuningController(QObject):
         self.unread_guard = None
         self.guard_read.emit(guard_words(mine.state))
 
+    def guard_seconds_left(self) -> int | None:
+        """The guard's time left in whole seconds, rounded up: the one figure the Tune page's
+        bar and the status bar both show (walk 14: one said 88 s, the other 89 s)."""
+        left = self.guard_left()
+        return None if left is None else math.ceil(left)
+
     def guard_left(self) -> float | None:
         applied = self._state.tuning
         if applied is None or self._state.tuning_state != "guarded":
@@ -300,7 +307,8 @@ class TuningController(QObject):
         self.leftover_done.emit(
             "Kept: the tuning left on the Pi stays, its guard is stopped."
             if keep
-            else "Reverted: every value the tuning left on the Pi had changed is back."
+            else "Reverted: every value the tuning left on the Pi had changed is back.",
+            keep,
         )
 
     async def _persist(self) -> None:
