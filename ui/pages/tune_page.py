@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -120,9 +120,8 @@ class TunePage(Page):
         self.content.addWidget(self.rows_box)
         self.content.addStretch(1)
         self.tweak_rows: list[TweakRow] = []
-        self.timer = QTimer(self)
-        self.timer.setInterval(500)
-        self.timer.timeout.connect(self._tick)
+        controller.guard_tick.connect(self._tick)  # the status bar's seconds too
+        self._ran_out: object = None  # the session whose run-out was read back
 
         controller.busy.connect(self._busy)
         controller.planned.connect(self.show_plan)
@@ -134,6 +133,7 @@ class TunePage(Page):
         controller.leftover_done.connect(self.leftover.settled)
         controller.guard_read.connect(self._settled)  # what the Pi read back
         state.connection_changed.connect(self._show_leftover)
+        state.inventory_changed.connect(self._forget_plan)
         # Everything shown of the tuning follows the state, at each change (walk 14).
         state.tuning_changed.connect(self.follow_tuning)
         state.connection_changed.connect(self._forget_consent)
@@ -257,13 +257,8 @@ class TunePage(Page):
         self.leftover.next_button.setEnabled(not view.flow)
         self.reload_button.setEnabled(self._ready() and not view.flow
                                       and not self.busy_row.isVisible())  # fmt: skip
-        if view.countdown:
-            if fresh:
-                self._tick()
-            if not self.timer.isActive():
-                self.timer.start()
-        else:
-            self.timer.stop()
+        if view.countdown and fresh:
+            self._tick()
         self._refresh_apply()
 
     # ------------------------------------------------------------------ showing
@@ -275,6 +270,16 @@ class TunePage(Page):
             self.leftover.hide()
             return
         self.leftover.show_notice(leftover_notice(leftover))
+
+    def _forget_plan(self) -> None:
+        """Another login or inspection: the rows and the log were of the last one's plan (the
+        walk of session 15: after reconnecting, the old rows and log stayed); planned again
+        when the page is next shown."""
+        clear_layout(self.rows)
+        self.tweak_rows = []
+        self.events.clear()
+        self.events.hide()
+        self._refresh_apply()
 
     def _settle_leftover(self, action: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -308,7 +313,8 @@ class TunePage(Page):
         self.busy_row.setVisible(busy)
         self.status.setText(text)
         self._refresh_apply(busy)
-        self.reload_button.setEnabled(not busy and not self._state.model.flow_running)
+        self.reload_button.setEnabled(self._ready() and not busy
+                                      and not self._state.model.flow_running)  # fmt: skip
         self.consent_box.setEnabled(not busy)
         if busy:
             self.problem.clear()
@@ -376,9 +382,8 @@ class TunePage(Page):
         self.ensureWidgetVisible(self.guard_card.title, 0, 30)  # its title and countdown first
 
     def _tick(self) -> None:
-        left = self.controller.guard_seconds_left()  # the status bar's figure too
-        if left is None:
-            self.timer.stop()
+        left = self.controller.seconds_shown  # the status bar's figure too
+        if left is None or self.countdown.isHidden():
             return
         # While a run holds the guard its deadline is the run's, later than the guard time.
         applied = self._state.tuning
@@ -387,8 +392,8 @@ class TunePage(Page):
                                                 or self._state.model.hold is None):  # fmt: skip
             self.countdown.setRange(0, top)
         self.countdown.setValue(left)
-        if left <= 0:
-            self.timer.stop()
+        if left <= 0 and self._ran_out is not applied:
+            self._ran_out = applied
             if self._state.model.flow_running:  # the flow keeps or reverts it, and says so
                 return
             self._settled("The guard ran out: reading back from the Pi what it did…")
@@ -396,7 +401,6 @@ class TunePage(Page):
 
     def _settled(self, text: str) -> None:
         """What the Pi read back (or is being asked) about a session whose guard ran out."""
-        self.timer.stop()
         self.guard_text.setText(text)
         self.countdown.hide()
         self.confirm_button.setEnabled(False)
