@@ -88,7 +88,7 @@ def test_during_tune_and_measure_the_page_shows_the_flows_trial_not_an_old_box(
     window.state.model.flow_started()
     gui_app.processEvents()
     assert not card.isVisible() and not card.next_button.isEnabled()
-    assert not page.reload_button.isEnabled()
+    assert not page.reload_button.isEnabled() and not page.consent_box.isEnabled()
     flow = window.flow
     flow._on_event(FlowStep("tune", "started", "Tuning under the auto-revert guard"))
     flow._on_event(FlowTuning(_session(), "guarded"))

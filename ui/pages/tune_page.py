@@ -255,8 +255,9 @@ class TunePage(Page):
         if applied is not None or view.flow:  # superseded: it no longer says what is on the Pi
             self.leftover.hide()
         self.leftover.next_button.setEnabled(not view.flow)
-        self.reload_button.setEnabled(self._ready() and not view.flow
-                                      and not self.busy_row.isVisible())  # fmt: skip
+        idle = not view.flow and not self.busy_row.isVisible()
+        self.reload_button.setEnabled(self._ready() and idle)
+        self.consent_box.setEnabled(idle)  # it plans again on the Pi
         if view.countdown and fresh:
             self._tick()
         self._refresh_apply()
@@ -315,7 +316,7 @@ class TunePage(Page):
         self._refresh_apply(busy)
         self.reload_button.setEnabled(self._ready() and not busy
                                       and not self._state.model.flow_running)  # fmt: skip
-        self.consent_box.setEnabled(not busy)
+        self.consent_box.setEnabled(not busy and not self._state.model.flow_running)
         if busy:
             self.problem.clear()
 
