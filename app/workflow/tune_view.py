@@ -34,9 +34,7 @@ KEPT_TEXT = "Kept. The guard is off: these settings stay until the Pi restarts."
 KEPT_PERSIST_TEXT = "Kept. The guard is off: these settings stay, also after a restart."
 REVERTED_TEXT = "Reverted: the settings are no longer in force; the Pi is as it was before."
 UNTIL_THEN = "Until then:"
-REVERTED_AGAIN_TIP = (
-    "The settings were reverted: apply tweaks first, then measure them again."
-)
+REVERTED_AGAIN_TIP = "The settings were reverted: apply tweaks first, then measure them again."
 IN_FORCE_TIP = (
     "The ticked tweaks are in force already (kept). Tick others to apply them, or revert first."
 )
