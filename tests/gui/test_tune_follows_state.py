@@ -194,3 +194,17 @@ def test_a_new_inspection_drops_the_last_plans_rows_and_log(
     gui_app.processEvents()
     assert page.tweak_rows == [] and page.events.isHidden()
     assert page.events.toPlainText() == ""
+
+
+def test_closing_during_the_flows_trial_does_not_offer_keep_or_revert(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """The flow's trial now shows as on trial: closing stops the flow (which reverts it) rather
+    than asking to keep or revert it beside the running flow."""
+    window.state.model.flow_started()
+    window.flow._on_event(FlowTuning(_session(), "guarded"))
+    gui_app.processEvents()
+    assert window.guard_label.isVisible()
+    window.close()
+    gui_app.processEvents()
+    assert window._close_question is None
