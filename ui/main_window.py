@@ -298,28 +298,22 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.guard_label.setAccessibleName("Auto-revert guard countdown")
         self.guard_label.hide()
         self.statusBar().addPermanentWidget(self.guard_label)
-        self._guard_timer = QTimer(self)
-        self._guard_timer.setInterval(500)
-        self._guard_timer.timeout.connect(self._show_guard)
-        self.state.tuning_changed.connect(self._show_guard)
+        self.tuning.guard_tick.connect(self._show_guard)  # the Tune page's seconds too
         self.notices = WarningNotices(self)
         self.notices.warned.connect(self._show_warning)
 
     def _show_guard(self) -> None:
-        left = self.tuning.guard_left()
+        left = self.tuning.seconds_shown
         if left is None:
             self.guard_label.hide()
-            self._guard_timer.stop()
             return
         held = self.tuning.held_text()
         if held is not None:
             self.guard_label.setText(held)
         else:
             # "on trial", as Results says it: "armed" is the guard's own word (s10 walk)
-            self.guard_label.setText(f"Tuning on trial: reverts in {left:.0f} s unless kept")
+            self.guard_label.setText(f"Tuning on trial: reverts in {left} s unless kept")
         self.guard_label.show()
-        if not self._guard_timer.isActive():
-            self._guard_timer.start()
 
     def _show_warning(self, text: str) -> None:
         self.statusBar().showMessage(f"Warning: {text}", 20000)

@@ -56,7 +56,9 @@ class ClosingWindow(WindowParts):
         if not self.ready:  # closed while starting: nothing runs yet
             event.accept()
             return
-        left = None if self._closing else self.tuning.guard_left()
+        # The flow's own trial is not asked about: stopping the flow reverts it.
+        flow = self.state.model.flow_running
+        left = None if self._closing or flow else self.tuning.guard_left()
         if left is not None and self._close_question is None:
             event.ignore()  # asked first, even when the link is gone: the guard still runs
             self._ask_close_while_armed(left)

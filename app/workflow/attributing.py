@@ -11,7 +11,7 @@ stored with `tuning_state["step"]`, so every export shows the same contributions
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from sbctune import tuning as tuning_api
 from sbctune.compare.attribution import contribution
@@ -33,6 +33,10 @@ class FlowContext(Protocol):
     """What the steps share (sbctune.workflow.steps.FlowContext), as far as this needs it."""
 
     applied: AppliedSession | None  # set: a cancel reverts what is applied
+
+    def tuning_now(
+        self, applied: AppliedSession, state: Literal["guarded", "confirmed", "reverted"]
+    ) -> None: ...
 
     @property
     def session(self) -> Session: ...
@@ -105,9 +109,12 @@ async def _one(ctx: FlowContext, tweak_id: str, found: Attribution) -> None:
         status = outcome.status if outcome else "failed"
         found.not_measured[tweak_id] = f"{status}: {outcome.detail if outcome else ''}".strip()
         return
+    ctx.tuning_now(applied, "guarded")
     run = await ctx.measure(f"find:{tweak_id}", None, of={"tweak": tweak_id, "of": ctx.baseline.id})
     await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
+    applied.state = "reverted"
     ctx.applied = None
+    ctx.tuning_now(applied, "reverted")
     found.contributions.append(contribution(ctx.baseline, run, tweak_id))
 
 
@@ -130,6 +137,7 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
             ctx.applied = applied
             await tuning_api.confirm(ctx.session, applied.id, history=ctx.history)
             applied.state = "confirmed"
+            ctx.tuning_now(applied, "confirmed")
             found.kept = applied
         elif applied.state == "armed":
             await tuning_api.revert(ctx.session, applied.id, history=ctx.history)

@@ -10,6 +10,7 @@ from sbctune.compare.attribution import Contribution
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
 from sbctune.tuning import AppliedSession, TweakOutcome
+from sbctune.workflow.guard_hold import GuardHold
 from sbctune.workflow.keeping import KeepDecision
 
 StepStatus = Literal["started", "done", "skipped", "failed"]
@@ -54,7 +55,30 @@ class FlowCancelled:
     words: str
 
 
-FlowEvent = FlowStep | TuningEvent | PartialKept | StepPlanned | FlowCancelled | runner.Event
+@dataclass(frozen=True)
+class FlowTuning:
+    """The flow's tuning on the Pi changed: the session the tuning calls read back (applied,
+    with each tweak's outcome, its guard armed), and what it is now: "guarded" (on trial,
+    reverting by itself at its deadline), "confirmed" (kept) or "reverted" (walk 14: during the
+    flow the window showed an old "Reverted" box while three tweaks were in force)."""
+
+    applied: AppliedSession
+    state: Literal["guarded", "confirmed", "reverted"]
+
+
+@dataclass(frozen=True)
+class GuardHeld:
+    """A flow measurement started (`held`, with the guard it holds on the Pi) or ended (its
+    guard counts down afresh from then) while the flow's session is on trial."""
+
+    held: bool
+    hold: GuardHold | None = None
+
+
+FlowEvent = (
+    FlowStep | TuningEvent | PartialKept | StepPlanned | FlowCancelled | FlowTuning | GuardHeld
+    | runner.Event
+)
 
 
 @dataclass

@@ -176,6 +176,11 @@ def held_words(hold: GuardHold, now: float | None = None) -> str:
     """What the user is told while a run holds the guard (both front ends)."""
     if hold.pi_deadline is None:
         return HELD
-    left = max(0, round(hold.pi_deadline - (time.time() if now is None else now)))
+    left = max(0, math.ceil(hold.pi_deadline - (time.time() if now is None else now)))
+    return held_words_in(left)
+
+
+def held_words_in(seconds: int) -> str:
+    """The same, with the seconds left worked out by the caller (the app's one figure)."""
     # Short: the app's status bar holds it beside the connection at 800 px wide.
-    return f"Tuning held: if this app stops, the Pi reverts it by itself within {left} s"
+    return f"Tuning held: if this app stops, the Pi reverts it by itself within {seconds} s"

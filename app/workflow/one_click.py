@@ -109,7 +109,10 @@ async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
         words = "Cancelled before any tuning was applied: your Pi is as it was."
         if ctx.applied is not None:
             log.info("flow cancelled: reverting tuning session %s", ctx.applied.id)
-            words = await asyncio.shield(_revert_on_cancel(ctx, ctx.applied))
+            applied = ctx.applied
+            words = await asyncio.shield(_revert_on_cancel(ctx, applied))
+            applied.state = "reverted"
+            ctx.tuning_now(applied, "reverted")
         ctx.emit(FlowCancelled(words))
         raise
     result.baseline, result.after = ctx.baseline, ctx.after

@@ -237,6 +237,14 @@ class WorkflowState:
         self.flow_running = True
         self._changed("results", "tuning")
 
+    def flow_tuning(self, applied: AppliedSession, state: TuningState) -> None:
+        """The one-click flow's tuning changed on the Pi (applied under its guard, kept or
+        reverted): what is in force now, for the pages to show while the flow runs."""
+        self.tuning, self.tuning_state = applied, state
+        if state != "guarded":
+            self.guard_held, self.hold = False, None
+        self._changed("tuning")
+
     def flow_stopped(self) -> None:
         """The one-click flow ended, however (finished, failed or cancelled)."""
         if self.flow_running:

@@ -31,7 +31,15 @@ from sbctune.tuning.changes import read_back
 from sbctune.tuning.words import tweak_title
 from sbctune.wording import counted
 from sbctune.workflow.attributing import find_what_helps
-from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.flow_types import (
+    Attribution,
+    FlowEvent,
+    FlowResult,
+    FlowTuning,
+    GuardHeld,
+    PartialKept,
+    TuningEvent,
+)
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
@@ -40,6 +48,7 @@ if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
 
 Status = Literal["done", "skipped", "failed"]
+FlowTuningState = Literal["guarded", "confirmed", "reverted"]
 
 
 @dataclass(frozen=True)
@@ -95,14 +104,28 @@ class FlowContext:
             step=of,
             held_for_link=tuple(self.result.held_for_link) if self.result else (),
         )
-        measured = await measure_and_keep(
-            self.session,
-            self.history,
-            request,
-            on_event=self.emit,
-            on_partial=lambda kept: self.emit(PartialKept(step, kept.record)),
-        )
+        # The flow's session on trial is held while it measures (sbctune.workflow.guard_hold):
+        # its front end shows the guard's deadline as the Pi has it, then the fresh countdown.
+        trial = self.applied is not None and self.applied.state == "armed"
+        if trial:
+            self.emit(GuardHeld(True))
+        try:
+            measured = await measure_and_keep(
+                self.session,
+                self.history,
+                request,
+                on_event=self.emit,
+                on_partial=lambda kept: self.emit(PartialKept(step, kept.record)),
+                on_hold=lambda hold: self.emit(GuardHeld(True, hold)),
+            )
+        finally:
+            if trial:
+                self.emit(GuardHeld(False))
         return measured.record
+
+    def tuning_now(self, applied: AppliedSession, state: FlowTuningState) -> None:
+        """The flow's session changed on the Pi: its front end shows what is in force."""
+        self.emit(FlowTuning(applied, state))
 
 
 @dataclass(frozen=True)
@@ -181,6 +204,7 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
             await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
         return StepOutcome("failed", _not_kept(applied))
     ctx.applied = applied  # from here a cancel reverts it
+    ctx.tuning_now(applied, "guarded")
     changed = sum(o.status == "applied" for o in applied.outcomes)
     # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
     return StepOutcome(
@@ -215,10 +239,12 @@ async def _keep(ctx: FlowContext) -> StepOutcome:
             ctx.applied = None
             return StepOutcome("failed", f"{decision.reason}; but {exc.message}")
         applied.state = "confirmed"
+        ctx.tuning_now(applied, "confirmed")
         return StepOutcome("done", decision.reason)
     await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
     applied.state = "reverted"
     ctx.applied = None
+    ctx.tuning_now(applied, "reverted")
     live = await read_back(ctx.session, [c for o in applied.outcomes for c in o.changes])
     differ = [v.change.target for v in live if v.state != "original"]
     result.reverted_as_before = not differ
@@ -254,6 +280,7 @@ async def _keep_each(ctx: FlowContext, applied: AppliedSession, tweaks: list[str
     await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
     applied.state = "reverted"
     ctx.applied = None
+    ctx.tuning_now(applied, "reverted")
     return _found(ctx, await find_what_helps(ctx, tweaks))
 
 

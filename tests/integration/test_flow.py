@@ -19,7 +19,13 @@ from sbctune.history import History
 from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval
 from sbctune.workflow import FlowEvent, FlowOptions, FlowStep, PartialKept, one_click
-from sbctune.workflow.flow_types import FlowCancelled, StepPlanned, TuningEvent
+from sbctune.workflow.flow_types import (
+    FlowCancelled,
+    FlowTuning,
+    GuardHeld,
+    StepPlanned,
+    TuningEvent,
+)
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN
 from sbctune.workflow.pi_state import read_pi_state
 from sbctune.workflow.steps import FIND_FLOW_STEPS
@@ -187,8 +193,11 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
             kept.append(event)
         elif isinstance(event, FlowCancelled):
             cancelled.append(event.words)
+        elif isinstance(event, FlowTuning | GuardHeld):
+            tuning_seen.append(event)
 
     cancelled: list[str] = []
+    tuning_seen: list[FlowTuning | GuardHeld] = []
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
         options = FlowOptions(plan=ONE_TRIAL, nic=lab.test_nic.name, guard_seconds=60)
@@ -215,6 +224,15 @@ async def test_cancel_during_measure_again_reverts_the_tuning(
     stored = history.run(partial.record.id or 0)
     assert partial.step == "measure_again" and not stored.complete
     assert stored.tuning_state is not None and stored.tuning_state["tweaks"]
+    # What the window shows of the tuning while the flow runs (walk 14: an old "Reverted" box
+    # over three tweaks on trial): on trial as the Pi answered, held while measured, reverted.
+    said = [(type(e).__name__, e.state if isinstance(e, FlowTuning) else e.held,
+             isinstance(e, GuardHeld) and e.hold is not None) for e in tuning_seen]  # fmt: skip
+    assert said[0] == ("FlowTuning", "guarded", False), said
+    assert ("GuardHeld", True, True) in said, said  # the Pi's deadline while it measured
+    assert said[-2:] == [("GuardHeld", False, False), ("FlowTuning", "reverted", False)], said
+    first = tuning_seen[0]
+    assert isinstance(first, FlowTuning) and first.applied.outcomes
     history.close()
 
 

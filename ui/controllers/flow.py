@@ -40,6 +40,7 @@ from sbctune.workflow import (
     problem_from,
 )
 from sbctune.workflow.estimate import FlowEstimate
+from sbctune.workflow.flow_types import FlowTuning, GuardHeld
 from sbctune.workflow.rules import InstallAsker, offering_install
 from sbctune.workflow.steps import CALIBRATE, FIND_FLOW_STEPS
 
@@ -172,6 +173,13 @@ class FlowController(QObject):
         elif isinstance(event, FlowCancelled):  # what the Pi read back: log and status bar
             self.cancel_words = event.words
             self.tuning_event.emit(event.words)
+        elif isinstance(event, FlowTuning):  # what the flow has in force on the Pi now
+            self._state.model.flow_tuning(event.applied, event.state)
+        elif isinstance(event, GuardHeld):
+            if event.hold is not None:
+                self._state.model.holding(event.hold)
+            else:
+                self._state.model.hold_guard(event.held)
         elif isinstance(event, PartialKept):
             self._state.model.kept_partial(event.record)
             controller = self._measures.get(event.step)

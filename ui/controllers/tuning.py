@@ -6,11 +6,12 @@ sbctune.tuning is used through its public functions only.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Coroutine, Mapping
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from sbctune import tuning
 from sbctune.errors import UserError
@@ -20,7 +21,7 @@ from sbctune.tuning import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
-from sbctune.workflow.guard_hold import HELD, held_words
+from sbctune.workflow.guard_hold import HELD, held_words_in
 from sbctune.workflow.link_consent import plan_options
 from sbctune.workflow.rules import kept_tweaks
 
@@ -82,8 +83,11 @@ class TuningController(QObject):
     reverted = Signal(str)
     reported = Signal(str)  # what apply says as it goes
     failed = Signal(object)  # Problem
-    leftover_done = Signal(str)  # the session found at connect was kept or reverted
+    leftover_done = Signal(str, bool)  # the session found at connect: words, kept (or reverted)
     guard_read = Signal(str)  # after the countdown: what the Pi says its guard did
+    # Twice a second while a guard counts down (and once when it stops): `seconds_shown` is
+    # then the one figure every countdown shows (walk 14: the page said 88 s, the bar 89 s).
+    guard_tick = Signal()
 
     def __init__(self, state: AppState, runner: TaskRunner, history: History) -> None:
         super().__init__()
@@ -98,6 +102,11 @@ class TuningController(QObject):
         # the next connection (the s13 walk: the page kept saying "reading back…").
         self.unread_guard: str | None = None
         state.connection_changed.connect(self._reconnected)
+        self.seconds_shown: int | None = None
+        self._guard_timer = QTimer(self)
+        self._guard_timer.setInterval(500)
+        self._guard_timer.timeout.connect(self._guard_tick)
+        state.tuning_changed.connect(self._guard_tick)
 
     @property
     def running(self) -> bool:
@@ -200,6 +209,21 @@ class TuningController(QObject):
         self.unread_guard = None
         self.guard_read.emit(guard_words(mine.state))
 
+    def _guard_tick(self) -> None:
+        self.seconds_shown = self.guard_seconds_left()
+        counting = self.seconds_shown is not None and self.seconds_shown > 0
+        if counting and not self._guard_timer.isActive():
+            self._guard_timer.start()
+        elif not counting:
+            self._guard_timer.stop()
+        self.guard_tick.emit()
+
+    def guard_seconds_left(self) -> int | None:
+        """The guard's time left in whole seconds, rounded up: the one figure the Tune page's
+        bar and the status bar both show (walk 14: one said 88 s, the other 89 s)."""
+        left = self.guard_left()
+        return None if left is None else math.ceil(left)
+
     def guard_left(self) -> float | None:
         applied = self._state.tuning
         if applied is None or self._state.tuning_state != "guarded":
@@ -213,13 +237,14 @@ class TuningController(QObject):
         return max(0.0, applied.guard_deadline - time.time())
 
     def held_text(self) -> str | None:
-        """While a run holds the guard: what the status bar says (None: not held)."""
+        """While a run holds the guard: what the status bar says (None: not held), with the
+        seconds every countdown shows."""
         model = self._state.model
         if not model.guard_held:
             return None
-        if model.hold is None:
+        if model.hold is None or model.hold.pi_deadline is None or self.seconds_shown is None:
             return HELD
-        return held_words(model.hold)
+        return held_words_in(self.seconds_shown)
 
     async def _plan(self) -> None:
         session = self._session()
@@ -300,7 +325,8 @@ class TuningController(QObject):
         self.leftover_done.emit(
             "Kept: the tuning left on the Pi stays, its guard is stopped."
             if keep
-            else "Reverted: every value the tuning left on the Pi had changed is back."
+            else "Reverted: every value the tuning left on the Pi had changed is back.",
+            keep,
         )
 
     async def _persist(self) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -26,6 +27,7 @@ from sbctune.ui.controllers.tuning import (
 from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Card, ProblemPanel, clear_layout, label
+from sbctune.ui.widgets.guard_card import GuardCard
 from sbctune.ui.widgets.leftover_card import LeftoverCard
 from sbctune.ui.widgets.tweak_row import TweakRow
 from sbctune.workflow import Problem
@@ -40,17 +42,7 @@ from sbctune.workflow.link_consent import (
     held_text,
 )
 from sbctune.workflow.rules import apply_blocked, no_help_of
-from sbctune.workflow.tuning_words import outcome_lines
-
-APPLIED_TEXT = (
-    "Applied. Check that the Pi still answers, then keep the settings; otherwise they are "
-    "reverted automatically when the countdown ends."
-)
-HELD_TIP = "A measurement is running; it holds the guard until it ends."
-HELD_TEXT = (
-    "Applied, and a measurement is running with these settings: it holds the guard until it "
-    "ends. Keep or revert them then."
-)
+from sbctune.workflow.tune_view import apply_in_force, tune_view
 
 
 class TunePage(Page):
@@ -128,23 +120,22 @@ class TunePage(Page):
         self.content.addWidget(self.rows_box)
         self.content.addStretch(1)
         self.tweak_rows: list[TweakRow] = []
-        self.timer = QTimer(self)
-        self.timer.setInterval(500)
-        self.timer.timeout.connect(self._tick)
+        controller.guard_tick.connect(self._tick)  # the status bar's seconds too
+        self._ran_out: object = None  # the session whose run-out was read back
 
         controller.busy.connect(self._busy)
         controller.planned.connect(self.show_plan)
         controller.applied.connect(self.show_applied)
-        controller.confirmed.connect(lambda _id: self._settled("Kept. The guard is off."))
-        controller.reverted.connect(lambda _id: self._settled("Reverted: every value is back."))
+        controller.confirmed.connect(lambda _id: self._logged("kept"))
+        controller.reverted.connect(lambda _id: self._logged("reverted"))
         controller.failed.connect(self._failed)
         controller.reported.connect(self.show_event)
         controller.leftover_done.connect(self.leftover.settled)
         controller.guard_read.connect(self._settled)  # what the Pi read back
         state.connection_changed.connect(self._show_leftover)
-        state.tuning_changed.connect(self._leftover_replaced)
-        state.tuning_changed.connect(self._refresh_apply)
-        state.tuning_changed.connect(self._refresh_hold)
+        state.inventory_changed.connect(self._forget_plan)
+        # Everything shown of the tuning follows the state, at each change (walk 14).
+        state.tuning_changed.connect(self.follow_tuning)
         state.connection_changed.connect(self._forget_consent)
         state.results_changed.connect(self._mark_no_help)
 
@@ -158,31 +149,17 @@ class TunePage(Page):
         self.leftover.next_button.clicked.connect(self.continue_to_inspect)
         return self.leftover
 
-    def _guard_card(self, controller: TuningController) -> Card:
+    def _guard_card(self, controller: TuningController) -> GuardCard:
         """The countdown of the guard, what was applied, keep / revert / measure again."""
-        self.guard_card = Card("Auto-revert guard")
-        self.countdown = QProgressBar()
-        self.countdown.setFormat("%v s left")
-        self.guard_text = label("")
-        self.outcomes = label("", selectable=True)
-        buttons = QHBoxLayout()
-        self.confirm_button = QPushButton("&Keep these settings")
-        self.confirm_button.setObjectName("primary")
+        card = GuardCard()
+        self.countdown, self.guard_text, self.outcomes = card.countdown, card.words, card.outcomes
+        self.confirm_button, self.revert_button = card.confirm_button, card.revert_button
+        self.again_button = card.again_button
         self.confirm_button.clicked.connect(controller.confirm)
-        self.revert_button = QPushButton("Re&vert now")
         self.revert_button.clicked.connect(controller.revert)
-        self.again_button = QPushButton("Mea&sure again")
         self.again_button.clicked.connect(self.measure_again)
-        buttons.addWidget(self.revert_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.confirm_button)
-        buttons.addWidget(self.again_button)
-        for widget in (self.guard_text, self.countdown, self.outcomes):
-            self.guard_card.body.addWidget(widget)
-        self.guard_card.body.addLayout(buttons)
-        self.guard_card.hide()
-        self._armed_shown = False  # the card shows a session armed in this window
-        return self.guard_card
+        self._shown_key: tuple[object, ...] | None = None  # the session and state last shown
+        return card
 
     def _consent_card(self, controller: TuningController) -> Card:
         """Tweaks held back because the driver restarts the link of the NIC this app talks
@@ -263,20 +240,27 @@ class TunePage(Page):
         self.consent_words.setText(consent_effect(len(held or dropping)))
         self.consent_card.setVisible(bool(held or dropping))
 
-    def _refresh_hold(self) -> None:
-        """While a measurement holds the guard, Keep and Revert wait for it to end."""
-        if not self._armed_shown:
-            return
-        if self._state.tuning_state == "reverted":  # read back after a run, or its guard fired
-            self._settled("The settings are no longer in force on the Pi: they were reverted.")
-            return
-        if self._state.tuning_state != "guarded":
-            return
-        held = self._state.model.guard_held
-        for button in (self.confirm_button, self.revert_button):
-            button.setEnabled(not held)
-            button.setToolTip(HELD_TIP if held else "")
-        self.guard_text.setText(HELD_TEXT if held else APPLIED_TEXT)
+    def follow_tuning(self) -> None:
+        """The guard card, the tweaks' marks, the leftover card and Apply, from the state: the
+        session as read back from the Pi, its state, a measurement holding it, the flow."""
+        model = self._state.model
+        view = tune_view(model)
+        applied = model.tuning
+        key = (id(applied), model.tuning_state, model.guard_held, model.flow_running)
+        fresh = key != self._shown_key
+        self._shown_key = key
+        self.guard_card.show_view(view, words=fresh)
+        for row in self.tweak_rows:
+            row.mark(view.marks.get(row.tweak_id))
+        if applied is not None or view.flow:  # superseded: it no longer says what is on the Pi
+            self.leftover.hide()
+        self.leftover.next_button.setEnabled(not view.flow)
+        idle = not view.flow and not self.busy_row.isVisible()
+        self.reload_button.setEnabled(self._ready() and idle)
+        self.consent_box.setEnabled(idle)  # it plans again on the Pi
+        if view.countdown and fresh:
+            self._tick()
+        self._refresh_apply()
 
     # ------------------------------------------------------------------ showing
     def _show_leftover(self) -> None:
@@ -288,10 +272,15 @@ class TunePage(Page):
             return
         self.leftover.show_notice(leftover_notice(leftover))
 
-    def _leftover_replaced(self) -> None:
-        # Tuning applied in this window supersedes the card; once settled it keeps saying how.
-        if self._state.tuning is not None:
-            self.leftover.hide()
+    def _forget_plan(self) -> None:
+        """Another login or inspection: the rows and the log were of the last one's plan (the
+        walk of session 15: after reconnecting, the old rows and log stayed); planned again
+        when the page is next shown."""
+        clear_layout(self.rows)
+        self.tweak_rows = []
+        self.events.clear()
+        self.events.hide()
+        self._refresh_apply()
 
     def _settle_leftover(self, action: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -307,12 +296,16 @@ class TunePage(Page):
         ready = self._state.session is not None and self._state.inventory is not None
         model = self._state.model
         blocked = apply_blocked(model.tuning_state, model.flow_running)
+        blocked = blocked or apply_in_force(model, self.selected())
         self.apply_button.setEnabled(ready and not busy and bool(self.tweak_rows) and not blocked)
         self.apply_button.setToolTip(blocked or "")
 
+    def _ready(self) -> bool:
+        return self._state.session is not None and self._state.inventory is not None
+
     def shown(self) -> None:
-        ready = self._state.session is not None and self._state.inventory is not None
-        self.reload_button.setEnabled(ready)
+        ready = self._ready()
+        self.reload_button.setEnabled(ready and not self._state.model.flow_running)
         self._refresh_apply()
         if ready and not self.tweak_rows and not self.controller.running:
             self.controller.load_plan()
@@ -321,8 +314,9 @@ class TunePage(Page):
         self.busy_row.setVisible(busy)
         self.status.setText(text)
         self._refresh_apply(busy)
-        self.reload_button.setEnabled(not busy)
-        self.consent_box.setEnabled(not busy)
+        self.reload_button.setEnabled(self._ready() and not busy
+                                      and not self._state.model.flow_running)  # fmt: skip
+        self.consent_box.setEnabled(not busy and not self._state.model.flow_running)
         if busy:
             self.problem.clear()
 
@@ -356,9 +350,10 @@ class TunePage(Page):
                 advanced_shown = True
             row = TweakRow(item, item.tweak.id in selected, self._colors,
                            no_help.get(item.tweak.id))  # fmt: skip
+            row.check.toggled.connect(lambda _on: self._refresh_apply())
             self.tweak_rows.append(row)
             self.rows.addWidget(row)
-        self._refresh_apply()
+        self.follow_tuning()  # the marks of the tweaks in force
 
     def selected(self) -> list[str]:
         return [r.tweak_id for r in self.tweak_rows if r.check.isChecked() and r.check.isEnabled()]
@@ -376,53 +371,47 @@ class TunePage(Page):
         self.events.appendPlainText(message)
 
     def show_applied(self, applied: AppliedSession) -> None:
-        self.outcomes.setText("\n".join(outcome_lines(applied.outcomes)))
+        """Applied in this window: the state shows it; the guard card comes into sight."""
         # A tweak the Pi refused is no longer ticked: the row shows what happened, not the plan.
         status = {o.tweak_id: o.status for o in applied.outcomes}
         for row in self.tweak_rows:
             if status.get(row.tweak_id) in ("not_possible", "failed"):
                 row.check.setChecked(False)
-        self.guard_card.show()
-        self.countdown.show()  # hidden when the previous session settled
-        self._armed_shown = True
-        self.confirm_button.setEnabled(True)
-        self.revert_button.setEnabled(True)
-        left = self.controller.guard_left() or 0
-        self.countdown.setRange(0, max(1, int(left)))
-        self.guard_text.setText(APPLIED_TEXT)
-        self._refresh_hold()
-        self._tick()
-        self.timer.start()
+        self.follow_tuning()
         self.content.activate()  # the card's place now, to bring it (and Keep) into sight
         self.ensureWidgetVisible(self.confirm_button)
         self.ensureWidgetVisible(self.guard_card.title, 0, 30)  # its title and countdown first
 
     def _tick(self) -> None:
-        left = self.controller.guard_left()
-        if left is None:
-            self.timer.stop()
+        left = self.controller.seconds_shown  # the status bar's figure too
+        if left is None or self.countdown.isHidden():
             return
         # While a run holds the guard its deadline is the run's, later than the guard time.
         applied = self._state.tuning
-        top = max(int(left), applied.guard_seconds if applied is not None else 1)
+        top = max(left, applied.guard_seconds if applied is not None else 1)
         if self.countdown.maximum() != top and (left > self.countdown.maximum()
                                                 or self._state.model.hold is None):  # fmt: skip
             self.countdown.setRange(0, top)
-        self.countdown.setValue(int(left))
-        if left <= 0:
-            self.timer.stop()
+        self.countdown.setValue(left)
+        if left <= 0 and self._ran_out is not applied:
+            self._ran_out = applied
+            if self._state.model.flow_running:  # the flow keeps or reverts it, and says so
+                return
             self._settled("The guard ran out: reading back from the Pi what it did…")
             self.controller.guard_ran_out()
 
     def _settled(self, text: str) -> None:
-        self._armed_shown = False
-        self.timer.stop()
-        for button in (self.confirm_button, self.revert_button):
-            button.setToolTip("")
+        """What the Pi read back (or is being asked) about a session whose guard ran out."""
         self.guard_text.setText(text)
         self.countdown.hide()
         self.confirm_button.setEnabled(False)
-        self.revert_button.setEnabled(self._state.tuning_state == "confirmed")
+
+    def _logged(self, what: str) -> None:
+        """Kept or reverted from this page: the log says so, with the time (walk 14: its last
+        line still said "applied… the guard puts it back unless it is kept" after Keep)."""
+        words = {"kept": "tuning kept at {}: the guard is off",
+                 "reverted": "tuning reverted at {}: every value is back"}  # fmt: skip
+        self.show_event(words[what].format(time.strftime("%H:%M")))
 
     def flow_progress(self, status: str, detail: str) -> None:
         """The one-click flow is tuning: show what it does (it confirms by itself)."""

@@ -7,10 +7,14 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 from sbctune.ui.widgets.common import Card, label
 from sbctune.workflow.leftover import LeftoverNotice
 
+LEFTOVER_HEADING = "Tuning left on this Pi"
+# Once settled the heading says how (walk 14: after "Revert it now" it still said "left on").
+SETTLED_HEADING = {True: "Earlier tuning kept", False: "Earlier tuning reverted"}
+
 
 class LeftoverCard(Card):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Tuning left on this Pi", parent)
+        super().__init__(LEFTOVER_HEADING, parent)
         self.setObjectName("card")
         self.headline = label("", selectable=True)
         self.detail = label("", selectable=True)
@@ -32,6 +36,7 @@ class LeftoverCard(Card):
         self.hide()
 
     def show_notice(self, notice: LeftoverNotice) -> None:
+        self.title.setText(LEFTOVER_HEADING)
         self.headline.setText(notice.headline)
         # Urgent (it will never revert by itself) reads as an error; the rest as a note.
         self.headline.setObjectName("errorText" if notice.urgent else "")
@@ -52,7 +57,8 @@ class LeftoverCard(Card):
         self.revert_button.setEnabled(not busy)
         self.keep_button.setEnabled(not busy)
 
-    def settled(self, text: str) -> None:
+    def settled(self, text: str, kept: bool) -> None:
+        self.title.setText(SETTLED_HEADING[kept])
         self.headline.setText(text)
         self.headline.setObjectName("")
         self.headline.style().unpolish(self.headline)

@@ -63,6 +63,11 @@ class TweakRow(Card):
         self.no_gain_badge = Badge(NO_GAIN_BADGE, "muted", colors)
         self.no_gain_badge.hide()
         self.badges.append(self.no_gain_badge)
+        # Where it stands on the Pi now: "on trial" under the guard, "in force" once kept.
+        self.in_force_badge = Badge("", "good", colors)
+        self.in_force_badge.setAccessibleName("On the Pi now")
+        self.in_force_badge.hide()
+        self.badges.append(self.in_force_badge)
         # The badges get a line of their own: beside a long title they made the card, and with
         # it the page, wider than a small window.
         badges = QHBoxLayout()
@@ -128,6 +133,11 @@ class TweakRow(Card):
         self.no_gain_badge.show()
         self.measured.setText(measured_row_text(what))
         self.measured.show()
+
+    def mark(self, text: str | None) -> None:
+        """The tweak's state on the Pi now ("on trial", "in force"), or none."""
+        self.in_force_badge.setText(text or "")
+        self.in_force_badge.setVisible(bool(text))
 
     def apply_theme(self, colors: Colors) -> None:
         for badge in self.badges:
