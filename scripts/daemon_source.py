@@ -175,7 +175,8 @@ def obtain(pin: Pin, *, cache: Path | None = None, offline: bool = False) -> Dae
             if done_tar.returncode != 0:
                 raise DaemonSourceError(f"extracting {todo}: {done_tar.stderr.strip()[-300:]}")
             top_file.write_text(top, encoding="utf-8")
-            (tree_parent / _STAMP).write_text(json.dumps(sorted(done | set(todo))), encoding="utf-8")
+            stamp = json.dumps(sorted(done | set(todo)))
+            (tree_parent / _STAMP).write_text(stamp, encoding="utf-8")
         top = top_file.read_text(encoding="utf-8").strip()
         return DaemonSource(pin=pin, upstream=upstream, root=tree_parent / top)
 

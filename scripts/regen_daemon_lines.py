@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Finds every journal format of resources/catalog/daemon_lines.json in the daemons' source.
 
-    python scripts/regen_daemon_lines.py          # rewrites the table's "sources", "level", "source"
+    python scripts/regen_daemon_lines.py          # rewrites "sources", "level", "source"
     python scripts/regen_daemon_lines.py --check  # says what would change, writes nothing
 
 The sources are Debian's systemd and network-manager (bookworm, trixie), fetched by
@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import daemon_source  # noqa: E402
+import daemon_source
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "resources" / "catalog" / "daemon_lines.json"
