@@ -4,7 +4,7 @@ version, inside the cited function and the cited logging call; the row's format 
 (or its start); the table is what scripts/regen_daemon_lines.py makes of the source; and the
 reader reads a line rendered from every cited format as the row says.
 
-Fetches Debian's systemd and network-manager upstream tarballs once (~42 MB, ~15 s) into
+Fetches Debian's systemd and network-manager upstream tarballs once (~42 MB, 15 to 50 s) into
 ~/.cache/sbctune/daemon-src (scripts/daemon_source.py), as the kernel's source tests fetch
 theirs; later runs read the cache. Skipped, saying why, only when the sources are not cached
 and cannot be fetched (no network); under CI (the CI variable set) that fails instead.
