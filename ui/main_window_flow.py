@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 ONE_AT_A_TIME = (
     "A measurement is running: wait for it to end, or cancel it, before starting another."
 )
+REFUSAL_SHOWN_MS = 30_000
 
 
 class FlowSteps(WindowParts):
@@ -48,8 +49,15 @@ class FlowSteps(WindowParts):
         if running is None or self.flow.running:  # the flow's own steps go on as they do
             return False
         self.go(running)
-        self.statusBar().showMessage(ONE_AT_A_TIME)
+        # Until that measurement ends (`_refusal_over`), and not for the rest of the session
+        # (walk 14: it stayed after "Done.", on every page).
+        self.statusBar().showMessage(ONE_AT_A_TIME, REFUSAL_SHOWN_MS)
         return True
+
+    def _refusal_over(self, *_args: object) -> None:
+        """The measurement that made a second one wait has ended: its refusal goes."""
+        if self.statusBar().currentMessage() == ONE_AT_A_TIME:
+            self.statusBar().clearMessage()
 
     def _measure_only(self) -> None:
         if self._one_running():
