@@ -1,4 +1,4 @@
-""""Show in folder" on a desktop where nothing opens folders says so, names the folder, and
+""" "Show in folder" on a desktop where nothing opens folders says so, names the folder, and
 offers its path on the clipboard (walk 14, problem 6: on a bare openbox desktop xdg-open failed
 with "no method available" and the app said nothing)."""
 
