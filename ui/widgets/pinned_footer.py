@@ -1,0 +1,45 @@
+"""A widget pinned under a scroll area's view, outside what scrolls: when it appears the view
+gets shorter from the bottom and nothing in it moves (walk 14, problem 8: at 150 % the Connect
+page scrolled ~80 px to show its error, and a click aimed at "Host or IP" landed in "User")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtWidgets import QScrollArea, QWidget
+
+MARGIN = 8
+
+
+class PinnedFooter(QObject):
+    def __init__(self, area: QScrollArea, footer: QWidget) -> None:
+        super().__init__(area)
+        self._area = area
+        self._footer = footer
+        footer.setParent(area)
+        area.installEventFilter(self)
+        footer.installEventFilter(self)
+        self.place()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kinds = (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Resize,
+                 QEvent.Type.LayoutRequest)  # fmt: skip
+        if event.type() in kinds:
+            self.place()
+        return False
+
+    def place(self) -> None:
+        area, footer = self._area, self._footer
+        if footer.isHidden():
+            area.setViewportMargins(0, 0, 0, 0)
+            return
+        width = max(0, area.width() - 2 * MARGIN)
+        layout = footer.layout()
+        height = (layout.totalHeightForWidth(width) if layout is not None
+                  and layout.hasHeightForWidth() else footer.sizeHint().height())  # fmt: skip
+        height = min(height, area.height() // 2)
+        top = area.height() - height - MARGIN
+        geometry = QRect(MARGIN, top, width, height)
+        if footer.geometry() != geometry:  # (a resize comes back here as an event)
+            footer.setGeometry(geometry)
+        area.setViewportMargins(0, 0, 0, height + 2 * MARGIN)
+        footer.raise_()
