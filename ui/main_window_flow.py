@@ -94,6 +94,7 @@ class FlowSteps(WindowParts):
         """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
         said before it starts (and the time left at each step, on the Tune page's log)."""
         from sbctune.workflow.attributing import estimate_seconds, plan_seconds
+        from sbctune.workflow.estimate import left_text
 
         if self._one_running():
             return
@@ -104,10 +105,10 @@ class FlowSteps(WindowParts):
 
         def start(allow: bool) -> None:
             if count:
-                minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
-                self.statusBar().showMessage(
+                seconds = estimate_seconds(chosen, count) + plan_seconds(chosen)
+                self.statusBar().showMessage(  # in the progress bar's own words
                     f"Find what helps: a baseline and {counted(count, 'tweak')} one at a time, "
-                    f"about {minutes:.0f} min"
+                    f"{left_text(seconds, running=False)}"
                 )
             self.go("baseline")
             self._flow_started_at = time.monotonic()

@@ -10,7 +10,8 @@ one `StepSpec` added to `FLOW_STEPS` here, and it appears in both.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,7 +32,14 @@ from sbctune.tuning.changes import read_back
 from sbctune.tuning.words import tweak_title
 from sbctune.wording import counted
 from sbctune.workflow.attributing import find_what_helps
-from sbctune.workflow.flow_types import Attribution, FlowEvent, FlowResult, PartialKept, TuningEvent
+from sbctune.workflow.flow_types import (
+    Attribution,
+    FlowEvent,
+    FlowResult,
+    PartialKept,
+    TuningEvent,
+    TweaksPlanned,
+)
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
@@ -40,6 +48,7 @@ if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
 
 Status = Literal["done", "skipped", "failed"]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -182,6 +191,7 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
         return StepOutcome("failed", _not_kept(applied))
     ctx.applied = applied  # from here a cancel reverts it
     changed = sum(o.status == "applied" for o in applied.outcomes)
+    ctx.emit(TweaksPlanned(changed))  # what "Keeping only what helps" may measure one by one
     # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
     return StepOutcome(
         "done",
@@ -279,6 +289,21 @@ async def _find(ctx: FlowContext) -> StepOutcome:
         return StepOutcome("skipped", _with_held(ctx, "no recommended tweak applies to this Pi"))
     outcome = _found(ctx, await find_what_helps(ctx, tweaks))
     return StepOutcome(outcome.status, _with_held(ctx, outcome.detail), outcome.run_id)
+
+
+async def announce_tweaks(ctx: FlowContext, steps: Sequence[StepSpec]) -> None:
+    """Before the first step, how many tweaks the flow plans to apply together: "Keeping only
+    what helps" may measure each alone, and the time left counts those runs from the start.
+    Only for the estimate: a plan that cannot be read now is read again by the tuning step,
+    which reports its error."""
+    if KEEP not in steps or not ctx.options.tune:
+        return
+    try:
+        plan = await _plan(ctx)
+    except Exception as exc:  # the tuning step meets it again and says it
+        log.info("flow: the tweaks could not be planned before the baseline: %s", exc)
+        return
+    ctx.emit(TweaksPlanned(sum(item.applicable for item in plan.items)))
 
 
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)
