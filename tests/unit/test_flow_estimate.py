@@ -172,7 +172,7 @@ def test_keeping_only_what_helps_is_counted_from_the_start() -> None:
 
 
 def test_the_tuning_says_how_many_it_applied() -> None:
-    est, clock = _estimate(FLOW)
+    est, _clock = _estimate(FLOW)
     est.feed(TweaksPlanned(3))
     est.feed(FlowStep("baseline", "started"))
     est.feed(FlowStep("baseline", "done"))

@@ -28,10 +28,10 @@ class GuardSpin(QSpinBox):
         self.editingFinished.connect(self._say_refused)
         self.valueChanged.connect(lambda _value: self._clear_note())
 
-    def fixup(self, text: str) -> str:  # type: ignore[override]
+    def fixup(self, text: str) -> str:
         """Qt calls this for a typed value it cannot take, before it goes back to the last one."""
         self._refused = text.removesuffix(self.suffix()).strip()
-        return super().fixup(text)  # type: ignore[func-returns-value]
+        return super().fixup(text)
 
     def _say_refused(self) -> None:
         refused, self._refused = self._refused, ""

@@ -68,7 +68,7 @@ class LiveFit(QObject):
         """How tall the plot may be to end inside the viewport with the page at its top."""
         inner = self._page.widget()
         layout = inner.layout() if inner is not None else None
-        if layout is None:
+        if inner is None or layout is None:
             return self._height
         layout.activate()
         for card, _big in self._figures:

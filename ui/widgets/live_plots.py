@@ -84,8 +84,8 @@ class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
             d: self.plot([], [], name=DIRECTION_LABEL[d], connect="finite")
             for d in ("pi_to_pc", "pc_to_pi")
         }
-        for direction, curve in self.curves.items():
-            self.legend.addItem(curve, DIRECTION_LABEL[direction])
+        for curve in self.curves.values():
+            self.legend.addItem(curve, curve.name())
         reserve_legend_strip(item, self.legend)
         self.line_rate = pg.InfiniteLine(angle=0, movable=False)
         self.line_rate.hide()

@@ -7,7 +7,7 @@ widgets marked as yielding (the connection line) shrink to their shortest while 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QStatusBar, QStyle, QStyleOption, QWidget
 
 # Qt's own "no maximum" (QWIDGETSIZE_MAX)
@@ -47,8 +47,8 @@ class MessageBar(QStatusBar):
             widget.setMaximumWidth(widget.minimumSizeHint().width() if message else NO_MAXIMUM)
         self._sync_tooltip()
 
-    def resizeEvent(self, event: object) -> None:  # type: ignore[override]
-        super().resizeEvent(event)  # type: ignore[arg-type]
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
         self._sync_tooltip()
 
     def _sync_tooltip(self) -> None:
