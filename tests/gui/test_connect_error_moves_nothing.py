@@ -45,4 +45,8 @@ def test_an_error_moves_no_field(window: MainWindow, gui_app: QApplication) -> N
     assert page.problem.isVisible()
     assert _on_window(page, window).contains(shown)
     assert page.problem.message.height() > 0 and page.problem.hint.height() > 0
+    # its words use the panel's width (on X they once wrapped at a quarter of it) and fit
+    for words in (page.problem.message, page.problem.hint):
+        assert words.width() >= page.problem.width() - 40, (words.width(), page.problem.width())
+        assert words.height() >= words.heightForWidth(words.width())
     window.close()

@@ -32,14 +32,23 @@ class PinnedFooter(QObject):
         if footer.isHidden():
             area.setViewportMargins(0, 0, 0, 0)
             return
-        width = max(0, area.width() - 2 * MARGIN)
+        # Lined up with the page's cards (its content's margins), clear of the scroll bar.
+        inner = area.widget()
+        margins = inner.layout().contentsMargins() if inner and inner.layout() else None
+        left = margins.left() if margins is not None else MARGIN
+        right = margins.right() if margins is not None else MARGIN
+        width = max(0, area.viewport().width() - left - right)
         layout = footer.layout()
         height = (layout.totalHeightForWidth(width) if layout is not None
                   and layout.hasHeightForWidth() else footer.sizeHint().height())  # fmt: skip
         height = min(height, area.height() // 2)
         top = area.height() - height - MARGIN
-        geometry = QRect(MARGIN, top, width, height)
+        geometry = QRect(left, top, width, height)
         if footer.geometry() != geometry:  # (a resize comes back here as an event)
             footer.setGeometry(geometry)
+        if layout is not None and layout.geometry() != footer.rect():
+            # A resize while it was being shown left its layout at the old size (seen on X:
+            # the labels wrapped at a quarter of the panel's width, the hint cut off).
+            layout.setGeometry(footer.rect())
         area.setViewportMargins(0, 0, 0, height + 2 * MARGIN)
         footer.raise_()
