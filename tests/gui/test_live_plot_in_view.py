@@ -43,6 +43,14 @@ def test_the_plot_is_in_view_while_a_test_runs(
     assert plot.height() == holder.height() >= 170
     assert page.cancel_button.isVisible() and page.cancel_button.isEnabled()
     assert page.now_pi_to_pc.isVisible() and page.now_pc_to_pi.isVisible()
+    # the widest figure beside its title keeps the title on one line (on X it wrapped a word
+    # a line, "Pi / → / PC, / this / test", the card then taller than before)
+    page.now_pi_to_pc.setText("warming up…")
+    for _ in range(3):
+        gui_app.processEvents()
+    for card, big in page.figure_cards:
+        assert card.height() <= big.sizeHint().height() + 30, card.title.text()  # one row
+        assert big.isVisible() and big.width() >= big.sizeHint().width(), big.text()
     # the legend in a strip above the data
     item = plot.getPlotItem()
     legend = plot.legend.sceneBoundingRect()
@@ -52,5 +60,9 @@ def test_the_plot_is_in_view_while_a_test_runs(
         gui_app.processEvents()
     intro = page.findChild(QLabel, "pageIntro")
     assert intro is not None and intro.isVisible()
+    assert [card.title.text() for card, _ in page.figure_cards] == [
+        "Pi → PC, this test",
+        "PC → Pi, this test",
+    ]
     assert plot.height() == holder.height() == THROUGHPUT_HEIGHT
     window.close()

@@ -91,6 +91,15 @@ class LiveFit(QObject):
         for card, big in self._figures:
             (card.body if compact else card.header).removeWidget(big)
             (card.header if compact else card.body).addWidget(big)
+            # Beside a wide figure ("warming up…") the whole title wrapped a word a line (seen
+            # on X at 800 x 600): the direction alone, on one line, says which it is.
+            title = card.title
+            if compact:
+                title.setProperty("full_title", title.text())
+                title.setText(title.text().split(",")[0])
+            else:
+                title.setText(str(title.property("full_title") or title.text()))
+            title.setWordWrap(not compact)
 
     def _set_height(self, height: int) -> None:
         if self._plot.height() == height and self._plot.maximumHeight() == height:
