@@ -19,7 +19,7 @@ from sbctune.ui.widgets.plot_heights import THROUGHPUT_HEIGHT
 
 # The window's logical size: 800 x 600 less a title bar; 1366 x 768 at 150 % (911 x 512) less
 # a title bar and a desktop panel.
-SIZES = [(800, 560), (910, 450), (1100, 780)]
+SIZES = [(800, 560), (910, 450), (1100, 780)]  # the last: nothing needs to give way
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -41,6 +41,7 @@ def test_the_plot_is_in_view_while_a_test_runs(
     top = plot.mapTo(page.viewport(), QPoint(0, 0)).y()
     assert top >= 0 and top + plot.height() <= page.viewport().height(), (top, plot.height())
     assert plot.height() == holder.height() >= 170
+    assert page.live_fit.compact == (size != SIZES[-1])
     assert page.cancel_button.isVisible() and page.cancel_button.isEnabled()
     assert page.now_pi_to_pc.isVisible() and page.now_pc_to_pi.isVisible()
     # the widest figure beside its title keeps the title on one line (on X it wrapped a word
@@ -49,7 +50,8 @@ def test_the_plot_is_in_view_while_a_test_runs(
     for _ in range(3):
         gui_app.processEvents()
     for card, big in page.figure_cards:
-        assert card.height() <= big.sizeHint().height() + 30, card.title.text()  # one row
+        if page.live_fit.compact:  # (a tall window keeps the figures under their titles)
+            assert card.height() <= big.sizeHint().height() + 30, card.title.text()  # one row
         assert big.isVisible() and big.width() >= big.sizeHint().width(), big.text()
     # the legend in a strip above the data
     item = plot.getPlotItem()
