@@ -24,10 +24,7 @@ def test_a_too_short_guard_is_refused_aloud(window: MainWindow, gui_app: QApplic
     assert guard.value() == 90
     note = guard.note
     assert note.isVisible()
-    assert (
-        note.text()
-        == "The guard is 30 s at least and 600 s at most: 20 s was not taken, it stays 90 s."
-    )
+    assert note.text() == "The guard is 30 to 600 s: 20 s was not taken, it stays 90 s."
     # a value it takes clears the note
     guard.selectAll()
     QTest.keyClicks(guard, "45")

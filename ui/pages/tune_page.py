@@ -86,7 +86,7 @@ class TunePage(Page):
         options = QHBoxLayout()
         options.addWidget(self.persist)
         options.addWidget(self.guard)
-        options.addWidget(self.guard.note, 1)
+        options.addWidget(self.guard.note, 10)  # the row's room, not half of it
         options.addStretch(1)
         bar.addWidget(self.reload_button)
         bar.addStretch(1)

@@ -38,8 +38,8 @@ class GuardSpin(QSpinBox):
         if not refused:
             return
         self.note.setText(
-            f"The guard is {SHORTEST_S} s at least and {LONGEST_S} s at most: "
-            f"{refused} s was not taken, it stays {self.value()} s."
+            f"The guard is {SHORTEST_S} to {LONGEST_S} s: {refused} s was not taken, "
+            f"it stays {self.value()} s."
         )
         self.note.show()
 
