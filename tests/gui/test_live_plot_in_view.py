@@ -47,12 +47,18 @@ def test_the_plot_is_in_view_while_a_test_runs(
     # the widest figure beside its title keeps the title on one line (on X it wrapped a word
     # a line, "Pi / → / PC, / this / test", the card then taller than before)
     page.now_pi_to_pc.setText("warming up…")
+    page.now_pc_to_pi.setText("949.0 Mbit/s")
     for _ in range(3):
         gui_app.processEvents()
     for card, big in page.figure_cards:
         if page.live_fit.compact:  # (a tall window keeps the figures under their titles)
             assert card.height() <= big.sizeHint().height() + 30, card.title.text()  # one row
         assert big.isVisible() and big.width() >= big.sizeHint().width(), big.text()
+    # ... and the page is no wider than the window (on X its Start button was cut off)
+    assert page.widget().width() <= page.viewport().width()
+    assert page.start_button.mapTo(
+        page.viewport(), QPoint(0, 0)
+    ).x() + page.start_button.width() <= (page.viewport().width())
     # the legend in a strip above the data
     item = plot.getPlotItem()
     legend = plot.legend.sceneBoundingRect()
