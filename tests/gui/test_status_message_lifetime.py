@@ -60,3 +60,17 @@ def test_refusal_fits_next_to_the_guard_at_800(
         gui_app.processEvents()
     assert window.connection_label.width() > window.connection_label.minimumSizeHint().width()
     window.close()
+
+
+def test_a_short_message_leaves_the_connection_line_whole(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    window.resize(1100, 700)
+    window.show()
+    window.connection_label.setText("Connected: pi@lbox (pi@198.18.0.2)")
+    window.statusBar().showMessage("Baseline measurement: started.", 10000)
+    for _ in range(5):
+        gui_app.processEvents()
+    assert not window.connection_label.is_elided()
+    assert window.message_bar.shown_message() == "Baseline measurement: started."
+    window.close()

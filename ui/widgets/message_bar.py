@@ -43,8 +43,12 @@ class MessageBar(QStatusBar):
         )
 
     def _message_changed(self, message: str) -> None:
+        # Only when the message would not fit beside them whole (a wide window keeps both).
+        others = sum(w.sizeHint().width() + 8 for w in self._permanent if not w.isHidden())
+        fits = self.fontMetrics().horizontalAdvance(message) + 24 + others <= self.width()
+        squeeze = bool(message) and not fits
         for widget in self._yielding:
-            widget.setMaximumWidth(widget.minimumSizeHint().width() if message else NO_MAXIMUM)
+            widget.setMaximumWidth(widget.minimumSizeHint().width() if squeeze else NO_MAXIMUM)
         self._sync_tooltip()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
