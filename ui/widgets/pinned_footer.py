@@ -34,7 +34,8 @@ class PinnedFooter(QObject):
             return
         # Lined up with the page's cards (its content's margins), clear of the scroll bar.
         inner = area.widget()
-        margins = inner.layout().contentsMargins() if inner and inner.layout() else None
+        inner_layout = inner.layout() if inner is not None else None
+        margins = inner_layout.contentsMargins() if inner_layout is not None else None
         left = margins.left() if margins is not None else MARGIN
         right = margins.right() if margins is not None else MARGIN
         width = max(0, area.viewport().width() - left - right)
