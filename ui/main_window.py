@@ -250,6 +250,10 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
     def _frame(self) -> None:
         """The sidebar (its steps come with `_layout`) and the page stack, holding the Connect
         page: made before the core is imported (ConnectPage's `attach` comes later)."""
+        from sbctune.ui.widgets.message_bar import MessageBar
+
+        self.message_bar = MessageBar(self)
+        self.setStatusBar(self.message_bar)
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setAccessibleName("Steps")
@@ -292,12 +296,12 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         # Elided with the whole line as its tooltip: a long host name next to the guard's
         # countdown would otherwise squeeze both.
         self.connection_label = ElidedLabel("Not connected")
-        self.statusBar().addPermanentWidget(self.connection_label)
+        self.message_bar.add_permanent(self.connection_label, yielding=True)
         # The guard's countdown wherever the user is (the Tune page shows it too).
         self.guard_label = QLabel("")
         self.guard_label.setAccessibleName("Auto-revert guard countdown")
         self.guard_label.hide()
-        self.statusBar().addPermanentWidget(self.guard_label)
+        self.message_bar.add_permanent(self.guard_label)
         self.tuning.guard_tick.connect(self._show_guard)  # the Tune page's seconds too
         self.notices = WarningNotices(self)
         self.notices.warned.connect(self._show_warning)
@@ -363,6 +367,10 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.results_page.find_requested.connect(self.find_what_helps)
         self.results_page.baseline_requested.connect(lambda: self.go("baseline"))
         self.flow.cancelled.connect(self._flow_cancelled)
+        for measuring in (self.baseline, self.again):
+            for ended in (measuring.finished, measuring.failed, measuring.stopped_early,
+                          measuring.cancelled):  # fmt: skip
+                ended.connect(self._refusal_over)
         self.state.changed.connect(self._update_steps)
         self.next_bar.go.connect(self._follow_next)
         self.flow_timer = QTimer(self)

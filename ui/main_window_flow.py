@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 ONE_AT_A_TIME = (
     "A measurement is running: wait for it to end, or cancel it, before starting another."
 )
+REFUSAL_SHOWN_MS = 30_000
 
 
 class FlowSteps(WindowParts):
@@ -48,8 +49,15 @@ class FlowSteps(WindowParts):
         if running is None or self.flow.running:  # the flow's own steps go on as they do
             return False
         self.go(running)
-        self.statusBar().showMessage(ONE_AT_A_TIME)
+        # Until that measurement ends (`_refusal_over`), and not for the rest of the session
+        # (walk 14: it stayed after "Done.", on every page).
+        self.statusBar().showMessage(ONE_AT_A_TIME, REFUSAL_SHOWN_MS)
         return True
+
+    def _refusal_over(self, *_args: object) -> None:
+        """The measurement that made a second one wait has ended: its refusal goes."""
+        if self.statusBar().currentMessage() == ONE_AT_A_TIME:
+            self.statusBar().clearMessage()
 
     def _measure_only(self) -> None:
         if self._one_running():
@@ -87,6 +95,7 @@ class FlowSteps(WindowParts):
         """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
         said before it starts (and the time left at each step, on the Tune page's log)."""
         from sbctune.workflow.attributing import estimate_seconds, plan_seconds
+        from sbctune.workflow.estimate import left_text
 
         if self._one_running():
             return
@@ -97,10 +106,10 @@ class FlowSteps(WindowParts):
 
         def start(allow: bool) -> None:
             if count:
-                minutes = (estimate_seconds(chosen, count) + plan_seconds(chosen)) / 60
-                self.statusBar().showMessage(
+                seconds = estimate_seconds(chosen, count) + plan_seconds(chosen)
+                self.statusBar().showMessage(  # in the progress bar's own words
                     f"Find what helps: a baseline and {counted(count, 'tweak')} one at a time, "
-                    f"about {minutes:.0f} min"
+                    f"{left_text(seconds, running=False)}"
                 )
             self.go("baseline")
             self._flow_started_at = time.monotonic()

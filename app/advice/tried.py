@@ -30,6 +30,11 @@ def with_measured(recs: list[Recommendation], no_help: Mapping[str, str]) -> lis
                 gain_low_mbps=None,
                 gain_high_mbps=None,
                 evidence=[f"Measured on its own on this Pi: {what}", *rec.evidence],
+                # The write-up is why it was tried, not a source for a gain here (walk 14: it
+                # stood as the "Source" under "measured here, no help").
+                sources=[
+                    f"what suggested trying it (measured elsewhere): {s}" for s in rec.sources
+                ],
             )
         )
     return [*fresh, *measured]

@@ -16,6 +16,10 @@ from sbctune.wording import mode_words
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies, and in greyscale print.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+# One colour per run in the before/after bars: the app's own chart's, light theme (grey for the
+# first run, the blue for the second: ui/widgets/compare_chart.py), so an exported chart looks
+# like the one on screen (walk 14: blue/orange in the PNG, grey/blue in the app).
+RUN_PALETTE = ("#6b6b70", "#2563eb", "#d55e00", "#15803d", "#b45309")
 FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
 WIDTH = 720
 HEIGHT = 340
@@ -86,14 +90,14 @@ def _y_axis(top: float, step: float, plot_h: float, unit: str) -> str:
     return "".join(out)
 
 
-def _legend(labels: list[str]) -> tuple[str, int]:
+def _legend(labels: list[str], palette: tuple[str, ...] = PALETTE) -> tuple[str, int]:
     """Colour keys below the plot, wrapped into lines; returns the markup and the chart height."""
     out, x, y = [], float(_LEFT), HEIGHT - 38.0
     for index, label in enumerate(labels):
         width = 30 + 7.0 * len(label)
         if x > _LEFT and x + width > WIDTH - _RIGHT:
             x, y = float(_LEFT), y + 18
-        color = PALETTE[index % len(PALETTE)]
+        color = palette[index % len(palette)]
         out.append(f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="12" height="12" fill="{color}"/>\n')
         out.append(_text(x + 17, y, label, size=12, anchor="start"))
         x += width
@@ -138,7 +142,7 @@ def bar_chart(comparison: Comparison, mode: Mode) -> Chart:
                 continue
             h = plot_h * cell.mbps / top
             y = _TOP + plot_h - h
-            color = PALETTE[i % len(PALETTE)]
+            color = RUN_PALETTE[i % len(RUN_PALETTE)]
             parts.append(
                 f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{bar_w - 4:.1f}" height="{h:.1f}" '
                 f'fill="{color}"/>\n'
@@ -158,7 +162,7 @@ def bar_chart(comparison: Comparison, mode: Mode) -> Chart:
         f'<line x1="{_LEFT}" y1="{_TOP + plot_h}" x2="{WIDTH - _RIGHT}" y2="{_TOP + plot_h}" '
         f'stroke="#333333" stroke-width="1"/>\n'
     )
-    legend, height = _legend([r.label for r in comparison.runs])
+    legend, height = _legend([r.label for r in comparison.runs], RUN_PALETTE)
     return Chart(title, WIDTH, height, "".join(parts) + legend)
 
 

@@ -5,6 +5,7 @@ conventions)."""
 from __future__ import annotations
 
 import math
+import textwrap
 
 from sbctune.compare.attribution import Contribution
 from sbctune.compare.charts import PALETTE, WIDTH, Chart, _text, nice_scale
@@ -54,10 +55,22 @@ def waterfall(contributions: list[Contribution], label: str | None = None) -> Ch
                 f'<line x1="{mid:.1f}" y1="{y(e.low):.1f}" x2="{mid:.1f}" '
                 f'y2="{y(e.high):.1f}" stroke="#222222" stroke-width="1.5"/>\n'
             )
-        name = _short(tweak_title(c.tweak_id), int(slot / 6))  # its name, never its id
-        body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 18, name, size=10))
-        body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 34, e.text[:40], size=9))
+        # Its name, never its id, on up to two lines (walk 14: cut to "Larger socket buffers
+        # and receive…" on one).
+        lines = _name_lines(tweak_title(c.tweak_id), int(slot / 6))
+        for row, line in enumerate(lines):
+            body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 16 + 13 * row, line, size=10))
+        body.append(_text(x + width / 2, HEIGHT - _BOTTOM + 46, e.text[:40], size=9))
     return Chart(title, WIDTH, HEIGHT, "".join(body))
+
+
+def _name_lines(title: str, chars: int) -> list[str]:
+    """A tweak's title under its bar: whole on two lines where it fits, else as `_short`."""
+    chars = max(8, chars)
+    lines = textwrap.wrap(title, chars)
+    if len(lines) <= 2:
+        return lines
+    return textwrap.wrap(_short(title, 2 * chars), chars)[:2]
 
 
 def _short(title: str, chars: int) -> str:

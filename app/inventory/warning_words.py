@@ -23,8 +23,33 @@ ETHTOOL_WHAT = {
 _WARNING = re.compile(r"“(ethtool(?: (-[a-zA-Z]|--show-eee))? ([\w.@-]{1,32}))”: (.*)", re.S)
 
 
+# A file of the Pi's → what it tells, and what its absence means for the user (walk 14: a bare
+# `"/proc/cpuinfo": the output is empty`, with no word of whether to act).
+FILE_WHAT = {
+    "/proc/cpuinfo": (
+        "the processor's description",
+        "the board's model and processor show as unknown; measuring and tuning do not need them",
+    ),
+    "/proc/device-tree/model": (
+        "the board's model name",
+        "the board's model shows as unknown; measuring and tuning do not need it",
+    ),
+    "/proc/interrupts": (
+        "the interrupt counts",
+        "which CPU handles the network's interrupts is not shown",
+    ),
+}
+_FILE_WARNING = re.compile(r"“(/[\w./-]{1,64})”: (.*)", re.S)
+_WHY_WORDS = {"the output is empty": "the Pi gave nothing"}
+
+
 def warning_words(warning: str) -> str:
     """What could not be read, then why; the command stays in brackets for those who know it."""
+    in_file = _FILE_WARNING.fullmatch(warning)
+    if in_file is not None and in_file.group(1) in FILE_WHAT:
+        path, reason = in_file.groups()
+        told, meaning = FILE_WHAT[path]
+        return f"{told} ({path}): {_WHY_WORDS.get(reason, reason)}. So {meaning}."
     found = _WARNING.fullmatch(warning)
     if found is None:
         return warning

@@ -21,7 +21,12 @@ from sbctune.inventory.model import Inventory
 from sbctune.measure.plans import Plan
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.words import tweak_title
-from sbctune.workflow.estimate import STEP_OVERHEAD_SECONDS, measure_seconds, per_tweak_seconds
+from sbctune.workflow.estimate import (
+    STEP_OVERHEAD_SECONDS,
+    left_text,
+    measure_seconds,
+    per_tweak_seconds,
+)
 from sbctune.workflow.flow_types import Attribution, FlowEvent, StepPlanned, TuningEvent
 from sbctune.workflow.link_consent import plan_options
 
@@ -124,8 +129,10 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
     for i, tweak_id in enumerate(tweak_ids):
         left = estimate_seconds(ctx.options.plan, len(tweak_ids) - i)
         ctx.emit(StepPlanned(len(tweak_ids) - i))
+        # The same words and figure as the flow's time left at this moment (walk 14: "about
+        # 3 min" here against "about 1:22" on the progress bar).
         ctx.emit(TuningEvent(f"Find what helps: {tweak_title(tweak_id)} on its own ({i + 1} of "
-                             f"{len(tweak_ids)}, about {left / 60:.0f} min left)"))  # fmt: skip
+                             f"{len(tweak_ids)}, {left_text(left)})"))  # fmt: skip
         await _one(ctx, tweak_id, found)
     if found.helpful:
         plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful,

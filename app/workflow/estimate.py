@@ -18,7 +18,7 @@ from sbctune.measure.latency.during import IDLE_S
 from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.runner import TestFinished, TestStarted
 from sbctune.measure.steady import TrialsAdded
-from sbctune.workflow.flow_types import FlowEvent, FlowStep, StepPlanned
+from sbctune.workflow.flow_types import FlowEvent, FlowStep, StepPlanned, TweaksPlanned
 
 # What the tuning step takes, roughly: plan, apply, verify over SSH.
 TUNE_SECONDS = 15.0
@@ -114,6 +114,8 @@ class FlowEstimate:
     def feed(self, event: FlowEvent) -> None:
         if isinstance(event, FlowStep):
             self._on_step(event)
+        elif isinstance(event, TweaksPlanned):  # before the baseline, then after the tuning
+            self._expected_tweaks = event.count
         elif isinstance(event, StepPlanned):  # said again before each tweak: from now on
             self._planned = event.measurements
             self._started_runs = 0
@@ -148,7 +150,11 @@ class FlowEstimate:
             return TUNE_SECONDS
         if step == "find":
             return self._expected_tweaks * per_tweak_seconds(self.plan)
-        return 0.0  # "keep" measures each tweak only if they helped: it says so when it does
+        if step == "keep" and self._expected_tweaks > 1:
+            # Each tweak alone, counted from the start (the flow says how many it plans):
+            # the time left may then fall when they did not help, rather than jump up.
+            return self._expected_tweaks * per_tweak_seconds(self.plan)
+        return 0.0
 
     def _current_seconds(self) -> float:
         step = self.current
@@ -158,8 +164,8 @@ class FlowEstimate:
             return max(0.0, TUNE_SECONDS - (self._clock() - self._step_started_at))
         if step in MEASURING_STEPS:
             return measure_seconds(self.plan) if running is None else running
-        if step == "find" and self._planned is None:
-            return self._planned_seconds("find")
+        if step in ("find", "keep") and self._planned is None:  # until it says how many
+            return self._planned_seconds(step)
         planned = self._planned or 0
         to_come = max(0, planned - self._started_runs) * per_tweak_seconds(self.plan)
         return to_come + (running or 0.0)
@@ -170,11 +176,11 @@ class FlowEstimate:
         left = 0.0
         begun = self.current is None
         for step in self.steps:
+            begun = begun or step == self.current  # (also between a step's end and the next)
             if step in self._finished:
                 continue
             if step == self.current:
                 left += self._current_seconds()
-                begun = True
             elif begun:
                 left += self._planned_seconds(step)
         return left

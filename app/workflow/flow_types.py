@@ -48,6 +48,16 @@ class StepPlanned:
 
 
 @dataclass(frozen=True)
+class TweaksPlanned:
+    """How many tweaks the flow means to apply together: said before the baseline (from the
+    plan), then again with what the tuning applied. If they help, "Keeping only what helps"
+    measures each of them alone, so the time left counts those runs from the start (walk 14:
+    the estimate jumped from 0:39 to 3:09 when that step began)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
 class FlowCancelled:
     """The flow was cancelled: what the Pi's tuning is now, as read back from it (the s13 walk:
     the window said "the tuning (if any) was reverted" over a Tune log ending "applied")."""
@@ -76,7 +86,14 @@ class GuardHeld:
 
 
 FlowEvent = (
-    FlowStep | TuningEvent | PartialKept | StepPlanned | FlowCancelled | FlowTuning | GuardHeld
+    FlowStep
+    | TuningEvent
+    | PartialKept
+    | StepPlanned
+    | TweaksPlanned
+    | FlowCancelled
+    | FlowTuning
+    | GuardHeld
     | runner.Event
 )
 

@@ -25,7 +25,7 @@ from sbctune.tuning.changes import read_back
 from sbctune.tuning.model import AppliedSession
 from sbctune.workflow.device_name import read_device_name
 from sbctune.workflow.flow_types import FlowCancelled, FlowEvent, FlowResult, FlowStep
-from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec
+from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec, announce_tweaks
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -96,6 +96,7 @@ async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
     """Each step in order, announced before and after; on cancel, revert what was applied."""
     ctx.result = result = FlowResult(ctx.inventory_id)
     try:
+        await announce_tweaks(ctx, steps)
         for spec in steps:
             reason = spec.skip(ctx)
             if reason is not None:

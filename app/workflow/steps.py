@@ -10,7 +10,8 @@ one `StepSpec` added to `FLOW_STEPS` here, and it appears in both.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -39,6 +40,7 @@ from sbctune.workflow.flow_types import (
     GuardHeld,
     PartialKept,
     TuningEvent,
+    TweaksPlanned,
 )
 from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
 from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
@@ -49,6 +51,7 @@ if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
 
 Status = Literal["done", "skipped", "failed"]
 FlowTuningState = Literal["guarded", "confirmed", "reverted"]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,7 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
     ctx.applied = applied  # from here a cancel reverts it
     ctx.tuning_now(applied, "guarded")
     changed = sum(o.status == "applied" for o in applied.outcomes)
+    ctx.emit(TweaksPlanned(changed))  # what "Keeping only what helps" may measure one by one
     # Not confirmed yet: measuring again holds the guard, and only what helped is kept.
     return StepOutcome(
         "done",
@@ -306,6 +310,21 @@ async def _find(ctx: FlowContext) -> StepOutcome:
         return StepOutcome("skipped", _with_held(ctx, "no recommended tweak applies to this Pi"))
     outcome = _found(ctx, await find_what_helps(ctx, tweaks))
     return StepOutcome(outcome.status, _with_held(ctx, outcome.detail), outcome.run_id)
+
+
+async def announce_tweaks(ctx: FlowContext, steps: Sequence[StepSpec]) -> None:
+    """Before the first step, how many tweaks the flow plans to apply together: "Keeping only
+    what helps" may measure each alone, and the time left counts those runs from the start.
+    Only for the estimate: a plan that cannot be read now is read again by the tuning step,
+    which reports its error."""
+    if KEEP not in steps or not ctx.options.tune:
+        return
+    try:
+        plan = await _plan(ctx)
+    except Exception as exc:  # the tuning step meets it again and says it
+        log.info("flow: the tweaks could not be planned before the baseline: %s", exc)
+        return
+    ctx.emit(TweaksPlanned(sum(item.applicable for item in plan.items)))
 
 
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)

@@ -24,9 +24,18 @@ def test_png_export_draws_the_charts(tmp_path: Path) -> None:
     image = QImage(str(path))
     assert not image.isNull()
     assert image.width() == 1440 and image.height() > 2000  # three charts, at 2x
-    # Not blank: the first run's bar (Okabe-Ito blue, #0072B2) is drawn.
+    # Not blank: the runs' bars are drawn, in the app's chart's colours (walk 14: the PNG had
+    # blue/orange where the app shows grey/blue).
     colors = {image.pixelColor(x, y).name() for x in range(0, 1440, 8) for y in range(0, 700, 8)}
-    assert "#0072b2" in colors
+    assert {"#6b6b70", "#2563eb"} <= colors, sorted(colors)
+
+
+def test_the_export_colours_are_the_app_chart_colours(gui_app: object) -> None:
+    from sbctune.compare.charts import RUN_PALETTE
+    from sbctune.ui.theme import LIGHT
+    from sbctune.ui.widgets.compare_chart import _palette
+
+    assert [c.lower() for c in _palette(LIGHT, len(RUN_PALETTE))] == list(RUN_PALETTE)
 
 
 def test_the_sbctune_program_can_export_png(

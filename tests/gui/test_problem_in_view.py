@@ -25,6 +25,11 @@ def test_a_problem_below_the_fold_is_scrolled_into_sight(
     )
     for _ in range(3):
         gui_app.processEvents()
-    top = page.problem.mapTo(page.viewport(), page.problem.rect().topLeft())
+    # Pinned under the scrolled view (walk 14: scrolling to it moved the fields), inside the page.
+    top = page.problem.mapTo(page, page.problem.rect().topLeft())
     bottom = top.y() + page.problem.height()
-    assert top.y() >= 0 and bottom <= page.viewport().height(), (top.y(), bottom)
+    assert top.y() >= page.viewport().geometry().bottom(), (top.y(), page.viewport().geometry())
+    assert bottom <= page.height(), (top.y(), bottom)
+    assert page.problem.hint.height() >= page.problem.hint.heightForWidth(
+        page.problem.hint.width()
+    ), "the hint is not cut"

@@ -29,6 +29,12 @@ def _state() -> WorkflowState:
     return WorkflowState(inventory=inventory, nic="eth1", baseline=run)
 
 
+def _rps_sources(state: WorkflowState) -> list[str]:
+    advice = state.advice_now()
+    assert advice is not None
+    return next(r.sources for r in advice.recommendations if "rps-rfs" in r.tweak_ids)
+
+
 def _rps(state: WorkflowState) -> tuple[int, str, str]:
     advice = state.advice_now()
     assert advice is not None
@@ -48,6 +54,11 @@ def test_rps_measured_alone_as_no_gain_is_not_recommended_unsaid() -> None:
     assert title == f"{RPS_TITLE}: measured here, no help"
     assert gain == "none on this Pi (measured alone: no gain beyond noise; reverted)"
     assert place == -1  # after the advice not yet tried
+    # the public write-up stays, as what suggested it, not as the source of a gain here
+    before, after = _rps_sources(untried), _rps_sources(tried)
+    assert before and after == [
+        f"what suggested trying it (measured elsewhere): {s}" for s in before
+    ]
 
 
 def test_a_tweak_that_helped_or_did_not_hold_is_not_marked() -> None:

@@ -22,7 +22,7 @@ from sbctune.workflow.estimate import (
     measure_seconds,
     run_seconds,
 )
-from sbctune.workflow.flow_types import FlowStep, StepPlanned
+from sbctune.workflow.flow_types import FlowStep, StepPlanned, TweaksPlanned
 
 PLAN = plan_named("quick")
 EACH = measure_seconds(PLAN)
@@ -138,3 +138,58 @@ def test_the_words_for_the_time_left() -> None:
     assert left_text(125.4) == "about 2:05 left"
     assert left_text(0.4) == FINISHING == "finishing…"
     assert left_text(0.0, running=False) == "about 0:00 left"
+
+
+def _through_tuning(est: FlowEstimate, clock: Clock) -> list[float]:
+    """Baseline, tuning and measuring again, as the flow says them; the time left after each."""
+    seen = []
+    for step in ("baseline", "tune", "measure_again"):
+        est.feed(FlowStep(step, "started"))
+        if step != "tune":
+            _run_tests(est, clock, list(PLAN.tests))
+        else:
+            clock.now += TUNE_SECONDS
+        est.feed(FlowStep(step, "done"))
+        seen.append(est.seconds_left())
+    return seen
+
+
+def test_keeping_only_what_helps_is_counted_from_the_start() -> None:
+    """Walk 14: "about 1:49 left" at the start, 0:39 then 3:09 when the step began. The flow
+    says how many tweaks it plans before the baseline: they are counted from then on, and the
+    step's start does not make the time left jump up."""
+    est, clock = _estimate(FLOW)
+    est.feed(TweaksPlanned(3))
+    each_alone = 3 * (EACH + STEP_OVERHEAD_SECONDS)
+    assert est.seconds_left() == 2 * EACH + TUNE_SECONDS + each_alone
+    seen = [est.seconds_left(), *_through_tuning(est, clock)]
+    est.feed(FlowStep("keep", "started"))
+    seen.append(est.seconds_left())
+    est.feed(StepPlanned(3))  # the tweaks together helped: each alone, as counted
+    seen.append(est.seconds_left())
+    assert all(b <= a for a, b in itertools.pairwise(seen)), seen
+    assert seen[-1] == each_alone
+
+
+def test_the_tuning_says_how_many_it_applied() -> None:
+    est, _clock = _estimate(FLOW)
+    est.feed(TweaksPlanned(3))
+    est.feed(FlowStep("baseline", "started"))
+    est.feed(FlowStep("baseline", "done"))
+    est.feed(FlowStep("tune", "started"))
+    est.feed(TweaksPlanned(1))  # one applied: nothing to tell apart afterwards
+    est.feed(FlowStep("tune", "done"))
+    assert est.seconds_left() == EACH
+
+
+def test_the_log_and_the_bar_say_the_same_time_left() -> None:
+    """Walk 14: the Tune log said "(1 of 3, about 3 min left)", the bar "about 1:22 left"."""
+    from sbctune.workflow.attributing import estimate_seconds
+
+    est, clock = _estimate(FLOW)
+    est.feed(TweaksPlanned(3))
+    _through_tuning(est, clock)
+    est.feed(FlowStep("keep", "started"))
+    est.feed(StepPlanned(3))
+    # the log's words for the same moment (sbctune.workflow.attributing.find_what_helps)
+    assert left_text(estimate_seconds(PLAN, 3)) == est.text()

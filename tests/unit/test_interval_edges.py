@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import statistics
 
 from hypothesis import given, settings
@@ -134,6 +135,18 @@ def test_each_tweak_alone_gets_its_contribution_and_the_waterfall_draws_it() -> 
     assert not found["rps"].helps and found["rps"].summary == "no gain beyond noise"
     svg = waterfall(list(found.values())).to_svg()
     assert "gov" in svg and "rps" in svg and "faster by" in svg
+
+
+def test_the_waterfall_names_each_tweak_whole() -> None:
+    """Walk 14: the label under a bar was cut, "Larger socket buffers and receive…"."""
+    base = _run(1, [736.0, 737.0, 735.0])
+    ids = ["rps", "cpu-governor", "socket-buffers", "eee-off"]
+    runs = [_run(2 + i, [834.0, 830.0, 832.0], {"tweaks": [t], "step": {"tweak": t, "of": 1}})
+            for i, t in enumerate(ids)]  # fmt: skip
+    svg = waterfall(contributions([base, *runs])).to_svg()
+    words = re.findall(r">([^<>]*)</text>", svg)
+    assert "Larger socket buffers and" in words and "receive backlog" in words, words
+    assert not any(w.endswith("…") for w in words if "socket" in w or "backlog" in w)
 
 
 # ---------------------------------------------------------------------- garbage stored state

@@ -22,8 +22,21 @@ def test_an_ethtool_output_is_named_by_what_it_tells() -> None:
     )
 
 
+def test_a_file_of_the_pi_is_named_with_what_its_absence_means() -> None:
+    """Walk 14: Inspect said `Could not read "/proc/cpuinfo": the output is empty`, with no word
+    of what that file tells or whether to act (the lab's Pi has it empty)."""
+    warning = str(ParseWarning("/proc/cpuinfo", "the output is empty"))
+    assert warning_words(warning) == (
+        "the processor's description (/proc/cpuinfo): the Pi gave nothing. So the board's model "
+        "and processor show as unknown; measuring and tuning do not need them."
+    )
+    odd = str(ParseWarning("/proc/interrupts", "3 lines could not be read"))
+    assert warning_words(odd).startswith("the interrupt counts (/proc/interrupts): 3 lines")
+
+
 def test_anything_else_is_left_as_it_is() -> None:
-    for text in ("“lsusb -v”: a line could not be read", "“ethtool -X eth0”: odd", "plain"):
+    for text in ("“lsusb -v”: a line could not be read", "“ethtool -X eth0”: odd", "plain",
+                 "“/proc/net/dev”: the output is empty"):  # fmt: skip
         assert warning_words(text) == text
 
 

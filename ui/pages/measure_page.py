@@ -36,6 +36,7 @@ from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
 from sbctune.ui.widgets.lazy import Lazy, is_built
+from sbctune.ui.widgets.live_fit import LiveFit
 from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
 from sbctune.ui.widgets.run_table import RunTable
 from sbctune.workflow import Problem
@@ -141,6 +142,7 @@ class MeasurePage(Page):
         figures = QHBoxLayout()
         self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
         self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
+        self.figure_cards: list[tuple[Card, QLabel]] = []
         for title, widget in (
             ("Pi → PC, this test", self.now_pi_to_pc),
             ("PC → Pi, this test", self.now_pc_to_pi),
@@ -148,6 +150,7 @@ class MeasurePage(Page):
             card = Card(title)
             card.body.addWidget(widget)
             figures.addWidget(card)
+            self.figure_cards.append((card, widget))
         self.content.addLayout(figures)
 
     def _in_force_box(self) -> None:
@@ -240,6 +243,11 @@ class MeasurePage(Page):
         self.results_card.hide()
         self.content.addWidget(self.results_card)
         self.content.addStretch(1)
+        # While a test runs the throughput plot is in view, whatever the window's height.
+        intro = self.findChild(QLabel, "pageIntro")
+        self.live_fit = LiveFit(self, header=intro.parentWidget() if intro else None,
+                                figures=self.figure_cards, plot_card=plot_card,
+                                plot=self.throughput, height=THROUGHPUT_HEIGHT)  # fmt: skip
 
     # ------------------------------------------------------------------ plan
     def shown(self) -> None:
@@ -305,6 +313,7 @@ class MeasurePage(Page):
         """A finished live view, drawn once (the self-test's sample data)."""
         self.attach(live)
         self.timer.stop()
+        self.live_fit.running(False)
         self._update_buttons()
 
     def attach(self, live: LiveMeasurement) -> None:
@@ -324,6 +333,7 @@ class MeasurePage(Page):
         self.throughput.set_live(live)
         self.latency.set_live(live)
         self.timer.start()
+        self.live_fit.running(True)
         self.refresh()
         self._update_buttons()
 
@@ -360,6 +370,7 @@ class MeasurePage(Page):
 
     def stop_live(self, message: str) -> None:
         self.timer.stop()
+        self.live_fit.running(False)
         self.refresh()
         self.remaining.setText("")  # stopped: nothing is left to run (s13 walk: "about 0:35 left")
         self.status.setText(message)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QHideEvent
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QHideEvent
 from PySide6.QtSvgWidgets import QSvgWidget
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -30,6 +30,7 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.advice_cards import AdviceView
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
+from sbctune.ui.widgets.desktop_open import DesktopOpener
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow import Problem
@@ -79,6 +80,8 @@ class ResultsPage(Page):
         self._settings = settings
         self._tuning = tuning
         self._exporter = exporter
+        self._opener = DesktopOpener(self)
+        self._opener.failed.connect(self._not_opened)
         self._shown_key: object = None
         self._shown_runs: tuple[int | None, ...] = ()
         self.empty = label("No results yet: measure a baseline first.", name="muted")
@@ -201,7 +204,10 @@ class ResultsPage(Page):
         self.open_button.clicked.connect(lambda: self._open(self._last_export))
         self.show_folder_button = QPushButton("Show in fold&er")
         self.show_folder_button.clicked.connect(lambda: self._open(self._last_export.parent))
-        for button in (self.open_button, self.show_folder_button):
+        # The folder's path to paste into a file manager (for when no program opens it).
+        self.copy_path_button = QPushButton("Cop&y the folder's path")
+        self.copy_path_button.clicked.connect(self._copy_folder_path)
+        for button in (self.open_button, self.show_folder_button, self.copy_path_button):
             opened_row.addWidget(button)
         opened_row.addStretch(1)
         self.opened.setVisible(False)
@@ -472,11 +478,25 @@ class ResultsPage(Page):
         self._follow_export = False
 
     def _open(self, path: Path) -> None:
-        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
-            self.problem.show_problem(
-                f"No program on this computer opened {path}.",
-                "Open it from your file manager.",
-            )
+        self.export_problem.clear()
+        self._opener.open(path)
+
+    def _not_opened(self, path: str) -> None:
+        """Said next to the buttons, with the path to go to by hand (walk 14: "Show in folder"
+        on a desktop without a file manager did nothing and said nothing)."""
+        what = "the folder" if Path(path).is_dir() else "the file"
+        self.export_problem.show_problem(
+            f"No program on this computer could open {what} {path}.",
+            "Open it from your file manager: the button "
+            "\u201cCopy the folder's path\u201d puts that folder's path on the clipboard.",
+        )
+        self._show_export_log()
+
+    def _copy_folder_path(self) -> None:
+        folder = str(self._last_export.parent)
+        QApplication.clipboard().setText(folder)
+        lines = [t for t in self.export_log.text().splitlines() if not t.startswith("Copied: ")]
+        self.export_log.setText("\n".join([*lines, f"Copied: {folder}"]))
 
     def _failed(self, problem: Problem) -> None:
         lines = [t for t in self.export_log.text().splitlines() if t != "Exporting…"]

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +27,7 @@ from sbctune.ui.pages.base import Page
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Card, ProblemPanel, clear_layout, label
 from sbctune.ui.widgets.guard_card import GuardCard
+from sbctune.ui.widgets.guard_spin import GuardSpin
 from sbctune.ui.widgets.leftover_card import LeftoverCard
 from sbctune.ui.widgets.tweak_row import TweakRow
 from sbctune.workflow import Problem
@@ -63,10 +63,8 @@ class TunePage(Page):
         bar = QHBoxLayout()
         self.reload_button = QPushButton("Re&load tweaks")
         self.reload_button.clicked.connect(controller.load_plan)
-        self.guard = QSpinBox()
-        self.guard.setRange(30, 600)
+        self.guard = GuardSpin()
         self.guard.setValue(90)
-        self.guard.setSuffix(" s guard")
         self.guard.setAccessibleName("Auto-revert guard in seconds")
         self.persist = QCheckBox("Keep across &reboot")
         self.persist.setToolTip(
@@ -80,6 +78,7 @@ class TunePage(Page):
         options = QHBoxLayout()
         options.addWidget(self.persist)
         options.addWidget(self.guard)
+        options.addWidget(self.guard.note, 10)  # the row's room, not half of it
         options.addStretch(1)
         bar.addWidget(self.reload_button)
         bar.addStretch(1)

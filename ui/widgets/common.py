@@ -123,9 +123,10 @@ class FactGrid(QWidget):
 class ProblemPanel(QFrame):
     """The inline error: what went wrong (bold) and what to do (the core's hint)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, scrolls: bool = True) -> None:
         super().__init__(parent)
         self.setObjectName("card")
+        self._scrolls = scrolls  # False: pinned where it is always seen (pinned_footer)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         self.message = label(name="errorText", selectable=True)
@@ -139,6 +140,8 @@ class ProblemPanel(QFrame):
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
         self.show()
+        if not self._scrolls:
+            return
         # In sight, once laid out: at the foot of a page in a small window it was below the
         # fold (seen on X at 1366 x 768, 150 %, after refusing a host key).
         QTimer.singleShot(0, self._into_view)

@@ -77,12 +77,16 @@ class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         item.setMenuEnabled(False)
         item.hideButtons()
         self.setMouseEnabled(x=False, y=False)
-        # One row at the top, in headroom above the line rate (HEADROOM): it hides no data.
-        self.legend = item.addLegend(offset=(10, 2), colCount=2)
+        # A strip of its own above the plot (walk 14: inside it, it sat over the first
+        # seconds and their shading).
+        self.legend = strip_legend(item, 2)
         self.curves = {
             d: self.plot([], [], name=DIRECTION_LABEL[d], connect="finite")
             for d in ("pi_to_pc", "pc_to_pi")
         }
+        for curve in self.curves.values():
+            self.legend.addItem(curve, curve.name())
+        reserve_legend_strip(item, self.legend)
         self.line_rate = pg.InfiniteLine(angle=0, movable=False)
         self.line_rate.hide()
         self.addItem(self.line_rate)

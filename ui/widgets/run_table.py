@@ -87,11 +87,14 @@ class RunTable(QTableWidget):
     )  # fmt: skip
     # On screen: short, on two lines where that saves width; the full word in the tooltip.
     _SHOWN: ClassVar[dict[str, str]] = {
-        "Retransmits": "Sent\nagain",
+        "Retransmits": "Resent",  # walk 14: "Sent again" (of what?); the tooltip says why
         "UDP jitter · loss": "UDP jitter\n· loss",
     }
     _TIPS: ClassVar[dict[str, str]] = {
-        "Retransmits": "Retransmits: TCP segments sent again (lost or late on the way)",
+        "Retransmits": (
+            "Packets resent (TCP retransmits): sent again because they were lost or late on "
+            "the way. A few are normal; many mean a congested or faulty link."
+        ),
         "Complete": "Whether the test ran its whole time",
     }
 

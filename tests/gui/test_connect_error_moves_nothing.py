@@ -1,0 +1,52 @@
+"""An error on the Connect page appears without moving the fields: a click aimed at "Host or IP"
+still lands there (walk 14, problem 8: at 1366 x 768, 150 %, the page scrolled ~80 px to show
+the error and the host was typed into the User field). The error is in view all the same."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QApplication, QWidget
+
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.pages.connect_page import ConnectPage
+
+# 1366 x 768 at 150 %: 911 x 512 device-independent pixels, less the desktop's panel.
+SMALL = (900, 480)
+
+
+def _on_window(widget: QWidget, window: MainWindow) -> QRect:
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def test_an_error_moves_no_field(window: MainWindow, gui_app: QApplication) -> None:
+    window.resize(*SMALL)
+    window.show()
+    window.go("connect")
+    page = window.page("connect")
+    assert isinstance(page, ConnectPage)
+    for _ in range(5):
+        gui_app.processEvents()
+    fields = (page.host, page.port, page.user)
+    before = [_on_window(field, window) for field in fields]
+    page.problem.show_problem(
+        "The Pi refused the login: wrong user name or password.",
+        "Check the user name and the password, then connect again. A Pi set up with Raspberry "
+        "Pi Imager has the user and password chosen there.",
+    )
+    for _ in range(5):
+        gui_app.processEvents()
+    after = [_on_window(field, window) for field in fields]
+    for field, old, new in zip(fields, before, after, strict=True):
+        # where the user aimed (a scroll bar may now take a few pixels on the right)
+        assert new.topLeft() == old.topLeft(), field.accessibleName()
+        assert new.contains(old.center()), field.accessibleName()
+    # ... and the error is seen whole, inside the page
+    shown = _on_window(page.problem, window)
+    assert page.problem.isVisible()
+    assert _on_window(page, window).contains(shown)
+    assert page.problem.message.height() > 0 and page.problem.hint.height() > 0
+    # its words use the panel's width (on X they once wrapped at a quarter of it) and fit
+    for words in (page.problem.message, page.problem.hint):
+        assert words.width() >= page.problem.width() - 40, (words.width(), page.problem.width())
+        assert words.height() >= words.heightForWidth(words.width())
+    window.close()

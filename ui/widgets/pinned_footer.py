@@ -1,0 +1,55 @@
+"""A widget pinned under a scroll area's view, outside what scrolls: when it appears the view
+gets shorter from the bottom and nothing in it moves (walk 14, problem 8: at 150 % the Connect
+page scrolled ~80 px to show its error, and a click aimed at "Host or IP" landed in "User")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRect
+from PySide6.QtWidgets import QScrollArea, QWidget
+
+MARGIN = 8
+
+
+class PinnedFooter(QObject):
+    def __init__(self, area: QScrollArea, footer: QWidget) -> None:
+        super().__init__(area)
+        self._area = area
+        self._footer = footer
+        footer.setParent(area)
+        area.installEventFilter(self)
+        footer.installEventFilter(self)
+        self.place()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kinds = (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Resize,
+                 QEvent.Type.LayoutRequest)  # fmt: skip
+        if event.type() in kinds:
+            self.place()
+        return False
+
+    def place(self) -> None:
+        area, footer = self._area, self._footer
+        if footer.isHidden():
+            area.setViewportMargins(0, 0, 0, 0)
+            return
+        # Lined up with the page's cards (its content's margins), clear of the scroll bar.
+        inner = area.widget()
+        inner_layout = inner.layout() if inner is not None else None
+        margins = inner_layout.contentsMargins() if inner_layout is not None else None
+        left = margins.left() if margins is not None else MARGIN
+        right = margins.right() if margins is not None else MARGIN
+        width = max(0, area.viewport().width() - left - right)
+        layout = footer.layout()
+        height = (layout.totalHeightForWidth(width) if layout is not None
+                  and layout.hasHeightForWidth() else footer.sizeHint().height())  # fmt: skip
+        height = min(height, area.height() // 2)
+        top = area.height() - height - MARGIN
+        geometry = QRect(left, top, width, height)
+        if footer.geometry() != geometry:  # (a resize comes back here as an event)
+            footer.setGeometry(geometry)
+        if layout is not None and layout.geometry() != footer.rect():
+            # A resize while it was being shown left its layout at the old size (seen on X:
+            # the labels wrapped at a quarter of the panel's width, the hint cut off).
+            layout.setGeometry(footer.rect())
+        area.setViewportMargins(0, 0, 0, height + 2 * MARGIN)
+        footer.raise_()
