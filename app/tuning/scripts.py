@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 from sbctune.remote import snippets
 from sbctune.remote.quoting import join
-from sbctune.tuning import nm_checkpoint
+from sbctune.tuning import nm_checkpoint, reopen_order
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change
+from sbctune.tuning.reopen_order import OpenFacts
 from sbctune.wording import spoken
 
 STATE_ROOT = "/var/lib/sbctune/tuning"
@@ -178,10 +179,15 @@ def session_dir(session_id: str) -> str:
 
 
 def revert_script(
-    session_id: str, changes: Sequence[Change], indices: Sequence[int] | None = None
+    session_id: str,
+    changes: Sequence[Change],
+    indices: Sequence[int] | None = None,
+    facts: OpenFacts | None = None,
 ) -> str:
     """revert.sh: restores `changes` (in the order applied) newest first, then records it.
-    `indices`: each change's number when it was applied (its backup file's name)."""
+    `indices`: each change's number when it was applied (its backup file's name). With the
+    NIC's `facts`, a change that restarts the interface is put back before the settings its
+    driver's open sets back (reopen_order.revert_order)."""
     directory = session_dir(session_id)
     numbers = list(indices) if indices is not None else list(range(len(changes)))
     lines = [
@@ -211,7 +217,7 @@ def revert_script(
         'step() { "$@" >>"$dir/revert.log" 2>&1 || '
         '{ failed=1; echo "sbctune: could not restore: $*" >>"$dir/revert.log"; }; }',
     ]
-    for index in reversed(range(len(changes))):
+    for index in reopen_order.revert_order(changes, facts):
         change = changes[index]
         lines.append(f"# {change.kind} {_comment(change.target)}")
         for argv in write_argvs(
@@ -272,9 +278,12 @@ def systemd_guard_argv(session_id: str, seconds: int, suffix: str = "") -> list[
     ]
 
 
-def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
+def apply_at_boot_script(
+    session_id: str, changes: Sequence[Change], facts: OpenFacts | None = None
+) -> str:
     """at-boot.sh (with --persist): sets the session's runtime values again after a boot or
-    when a USB NIC is plugged in (the sysctls go to sysctl.d instead)."""
+    when a USB NIC is plugged in (the sysctls go to sysctl.d instead), in the order applying
+    writes them (a restart of the interface before what the driver's open sets back)."""
     directory = session_dir(session_id)
     lines = [
         "#!/bin/sh",
@@ -288,7 +297,8 @@ def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
         f"dir={join([directory])}",
         'log="$dir/at-boot.log"',
     ]
-    for index, change in enumerate(changes):
+    for index in reopen_order.apply_order(changes, facts):
+        change = changes[index]
         for argv in write_argvs(
             change, change.after, state_dir=directory, index=index, restoring=False
         ):
