@@ -154,9 +154,10 @@ def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
         if not same_value(change, value, change.after):
             # None: the Pi showed no value for it (not "read back None": s13 walk)
             seen = "no value was shown" if value is None else f"read back {value!r}"
-            if one.set_back:  # the driver's open undid it: its own words (issue 21)
-                seen = f"{seen}: {one.set_back}"
-            verdict.failed.append((change.target, f"{seen} after writing {change.after!r}"))
+            detail = f"{seen} after writing {change.after!r}"
+            if one.set_back:  # the driver's open undid it: in plain words (issue 21)
+                detail += f": {one.set_back}"
+            verdict.failed.append((change.target, detail))
         verdict.applied.append(change)
     return verdict
 
