@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.model import Inventory
+from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.tuning import catalog, nm_persist, reopen_order, scripts
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
@@ -75,6 +76,10 @@ async def plan(
         items.append(item)
     result = TuningPlan(nic, items, options, list(tweak_ids) if tweak_ids is not None else None)
     result.inventory = inventory
+    shown = facts.step("ethtool -c")
+    if shown is not None and shown.ok:
+        coalesce, _ = parse_ethtool_coalesce(shown.text)
+        reopen_order.note_resets(items, reopen_order.for_plan(result), coalesce.params)
     result.systemd = facts.systemd
     result.netns = facts.netns
     result.persist_dirs = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from sbctune.tuning import driver_caps
 from sbctune.tuning.knobs import FEATURE_NAMES
-from sbctune.tuning.model import Change, TuningPlan
+from sbctune.tuning.model import Change, PlannedTweak, TuningPlan
 
 T = TypeVar("T")
 
@@ -145,3 +145,24 @@ def set_back_words(facts: OpenFacts, value: str | None) -> str:
     return (f"the {facts.driver} driver set it back to {now} when another change restarted the "
             f"interface (it does so at every restart: {facts.where}), so it is not in "
             "force")  # fmt: skip
+
+
+def note_resets(
+    items: Sequence[PlannedTweak], facts: OpenFacts | None, shown: dict[str, int | None]
+) -> None:
+    """Tell, in the reason of the first tweak whose change restarts the interface, which
+    settings the driver's open sets back that no tweak of the plan writes after it (`shown`:
+    their values now, `ethtool -c`): a value of the user's own there does not survive."""
+    planned = [i for i in items if i.applicable]
+    restarting = [i for i in planned if any(c.needed and restarts(c, facts) for c in i.changes)]
+    if facts is None or not restarting:
+        return
+    written = {c.target.split(" ")[-1] for i in planned for c in i.changes
+               if c.needed and reset_by_open(c, facts)}  # fmt: skip
+    left = sorted(p for p in facts.resets if shown.get(p) is not None and p not in written)
+    if not left:
+        return
+    now = ", ".join(f"{p} (now {shown[p]})" for p in left)
+    restarting[0].reason += (f"; restarting the interface sets {now} back to the "
+                             f"{facts.driver} driver's own value ({facts.where}): a value you "
+                             "set there yourself does not survive it")  # fmt: skip

@@ -179,3 +179,22 @@ def test_drivers_whose_open_resets_nothing_keep_the_order(driver: str) -> None:
     changes = [*MACB_COALESCING, *RINGS, *PAUSE]
     assert apply_order(changes, facts) == list(range(5))
     assert revert_order(changes, facts) == [4, 3, 2, 1, 0]
+
+
+def test_a_ring_change_says_which_values_of_the_users_its_restart_sets_back() -> None:
+    """Coalescing the plan does not write after the restart is set back by it: the rings
+    tweak says so, with the values read now; what the plan writes after it is not named."""
+    facts = open_facts("macb", "eth0", PI5_KERNEL, "RP1")
+    rings = PlannedTweak(tweak("nic-rings"), True, "rings at the driver's maximum", list(RINGS))
+    coalescing = PlannedTweak(tweak("irq-coalescing"), True, "fewer, larger interrupts",
+                              list(MACB_COALESCING))  # fmt: skip
+    reopen_order.note_resets([rings, coalescing], facts, {"rx-usecs": 40, "tx-usecs": 40})
+    assert "restarting the interface sets tx-usecs (now 40) back to the macb driver's" in (
+        rings.reason
+    ), rings.reason
+    assert "rx-usecs" not in rings.reason and "does not survive it" in rings.reason
+    assert coalescing.reason == "fewer, larger interrupts"
+    alone = PlannedTweak(tweak("nic-rings"), True, "rings at the driver's maximum", list(RINGS))
+    reopen_order.note_resets([alone], open_facts("igb", "eth0", "6.12.57+deb13-arm64"),
+                             {"rx-usecs": 3})  # fmt: skip
+    assert alone.reason == "rings at the driver's maximum"
