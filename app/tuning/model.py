@@ -2,7 +2,9 @@
 
 A `Change` is one value on the Pi (a sysfs/procfs knob, a sysctl, an ethtool setting, a file,
 a service state) with its value before and after. Every tweak is planned as a list of changes;
-applying writes each `after`, reverting writes each `before` back, newest first.
+applying writes each `after`, reverting writes each `before` back, newest first; where the NIC's
+driver restarts the interface for a change and its open sets other settings back, the restart
+goes first both ways (reopen_order).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Layout on the Pi (root-owned): ``/var/lib/sbctune/tuning/<session id>/``
 
 - ``session.json``  the snapshot: every change with its value before and after (schema below);
 - ``state``         one word: armed | confirmed | reverting | reverted | revert_failed;
-- ``revert.sh``     puts every value back, newest first (run by the guard, by
+- ``revert.sh``     puts every value back, newest first (a restart of the interface before
+  what the driver's open sets back: reopen_order) (run by the guard, by
   ``sbctune tune revert``, or by hand: ``sudo sh /var/lib/sbctune/tuning/<id>/revert.sh``);
 - ``guard.sh`` + ``guard.pid`` (a detached ``setsid`` sleeper) or ``guard.unit`` (a systemd
   timer): runs ``revert.sh guard`` when the guard time is up, unless the session is confirmed;
