@@ -84,6 +84,7 @@ class _Run:
     # What the NIC's driver restarts the interface for and what its open sets back: the order
     # of the writes, revert.sh and at-boot.sh (reopen_order)
     facts: OpenFacts | None = None
+    kept: list[Change] = field(default_factory=list)  # written again after a restart
 
     @property
     def id(self) -> str:
@@ -96,7 +97,7 @@ class _Run:
     def revert_sh(self, extra: Sequence[Written] = ()) -> str:
         done = [*self.touched, *extra]
         return scripts.revert_script(
-            self.id, [w.change for w in done], [w.index for w in done], self.facts
+            self.id, [w.change for w in done], [w.index for w in done], self.facts, self.kept
         )
 
 
@@ -227,7 +228,8 @@ def _start(
         options=public_options(plan.options),
     )
     to_apply = [c for o in planned for c in o.changes]
-    return _Run(session, record, fresh.items, to_apply, say, facts=reopen_order.for_plan(fresh))
+    facts = reopen_order.for_plan(fresh)
+    return _Run(session, record, fresh.items, to_apply, say, facts=facts, kept=list(fresh.kept))
 
 
 def _write_step(path: str, content: str, key: str) -> batch.Step:
@@ -303,7 +305,7 @@ async def _arm(run: _Run, seconds: int, systemd: bool) -> None:
 async def _write(run: _Run) -> None:
     """Apply every change, judge each tweak, and keep what changed on the Pi."""
     written = (
-        await run_changes(run.session, run.to_apply, run.directory, facts=run.facts)
+        await run_changes(run.session, run.to_apply, run.directory, facts=run.facts, kept=run.kept)
         if run.to_apply
         else []
     )

@@ -96,6 +96,7 @@ async def run_changes(
     directory: str,
     first_index: int = 0,
     facts: OpenFacts | None = None,
+    kept: Sequence[Change] = (),
 ) -> list[Written]:
     """Write each change and read it back, as root, in one round trip. With the NIC's `facts`,
     the changes that restart the interface are written before the settings its open sets back,
@@ -104,7 +105,11 @@ async def run_changes(
     steps: list[batch.Step] = []
     owners: list[tuple[int, str]] = []
     last = reopen_order.read_last(changes, facts)
-    for offset in reopen_order.apply_order(changes, facts):
+    order = reopen_order.apply_order(changes, facts)
+    again = reopen_order.after_last_restart(order, changes, facts)
+    for at, offset in enumerate(order):
+        if at == again:
+            _write_kept(steps, owners, kept)
         change = changes[offset]
         index = first_index + offset
         for argv in write_argvs(
@@ -115,6 +120,8 @@ async def run_changes(
         if offset not in last:
             steps.append(batch.Step(tuple(read_argv(change)), f"r{offset}", timeout=30))
             owners.append((offset, "r"))
+    if again == len(order):
+        _write_kept(steps, owners, kept)
     for offset in sorted(last):
         steps.append(batch.Step(tuple(read_argv(changes[offset])), f"r{offset}", timeout=30))
         owners.append((offset, "r"))
@@ -136,6 +143,16 @@ async def run_changes(
             set_back = reopen_order.set_back_words(facts, value)
         out.append(Written(change, first_index + offset, failed.get(offset), value, set_back))
     return out
+
+
+def _write_kept(
+    steps: list[batch.Step], owners: list[tuple[int, str]], kept: Sequence[Change]
+) -> None:
+    """The user's own values of settings the restart sets back, written again (not judged)."""
+    for change in kept:
+        for argv in write_argvs(change, change.after, restoring=False):
+            steps.append(batch.Step(tuple(argv), f"k{len(steps)}", timeout=30))
+            owners.append((-1, "k"))
 
 
 def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:

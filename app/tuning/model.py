@@ -207,6 +207,9 @@ class TuningPlan:
     persist_dirs: list[str] = field(default_factory=list)  # where --persist can write
     nm_link: Any = None  # tuning.nm_persist.NmLink: NetworkManager manages the NIC
     persist_preview: list[Change] = field(default_factory=list)  # with options["persist"]
+    # Settings of the user's own that a change restarting the interface sets back and no tweak
+    # writes (reopen_order.note_resets): written again after the restart and after undoing it.
+    kept: list[Change] = field(default_factory=list)
 
     def item(self, tweak_id: str) -> PlannedTweak | None:
         return next((i for i in self.items if i.tweak.id == tweak_id), None)

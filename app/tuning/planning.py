@@ -79,7 +79,9 @@ async def plan(
     shown = facts.step("ethtool -c")
     if shown is not None and shown.ok:
         coalesce, _ = parse_ethtool_coalesce(shown.text)
-        reopen_order.note_resets(items, reopen_order.for_plan(result), coalesce.params)
+        result.kept = reopen_order.note_resets(
+            items, reopen_order.for_plan(result), coalesce.params
+        )
     result.systemd = facts.systemd
     result.netns = facts.netns
     result.persist_dirs = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]

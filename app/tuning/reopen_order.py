@@ -149,20 +149,29 @@ def set_back_words(facts: OpenFacts, value: str | None) -> str:
 
 def note_resets(
     items: Sequence[PlannedTweak], facts: OpenFacts | None, shown: dict[str, int | None]
-) -> None:
-    """Tell, in the reason of the first tweak whose change restarts the interface, which
-    settings the driver's open sets back that no tweak of the plan writes after it (`shown`:
-    their values now, `ethtool -c`): a value of the user's own there does not survive."""
+) -> list[Change]:
+    """The settings the driver's open sets back that no tweak of the plan writes (`shown`:
+    their values now, `ethtool -c`), as changes that keep them (`before` == `after`): written
+    again after the restart and after putting it back. The first tweak whose change restarts
+    the interface says so in its reason."""
     planned = [i for i in items if i.applicable]
     restarting = [i for i in planned if any(c.needed and restarts(c, facts) for c in i.changes)]
     if facts is None or not restarting:
-        return
+        return []
     written = {c.target.split(" ")[-1] for i in planned for c in i.changes
                if c.needed and reset_by_open(c, facts)}  # fmt: skip
     left = sorted(p for p in facts.resets if shown.get(p) is not None and p not in written)
     if not left:
-        return
+        return []
     now = ", ".join(f"{p} (now {shown[p]})" for p in left)
     restarting[0].reason += (f"; restarting the interface sets {now} back to the "
-                             f"{facts.driver} driver's own value ({facts.where}): a value you "
-                             "set there yourself does not survive it")  # fmt: skip
+                             f"{facts.driver} driver's own value ({facts.where}), so sbctune "
+                             "writes it again after the restart and after undoing it")  # fmt: skip
+    return [Change("ethtool", f"{facts.iface} -C {p}", str(shown[p]), str(shown[p])) for p in left]
+
+
+def after_last_restart(order: Sequence[int], changes: Sequence[Change], facts: OpenFacts | None
+                       ) -> int | None:  # fmt: skip
+    """The position in `order` just after its last change that restarts the interface."""
+    found = [n for n, i in enumerate(order) if restarts(changes[i], facts)]
+    return found[-1] + 1 if found else None

@@ -184,11 +184,13 @@ def revert_script(
     changes: Sequence[Change],
     indices: Sequence[int] | None = None,
     facts: OpenFacts | None = None,
+    kept: Sequence[Change] = (),
 ) -> str:
     """revert.sh: restores `changes` (in the order applied) newest first, then records it.
     `indices`: each change's number when it was applied (its backup file's name). With the
     NIC's `facts`, a change that restarts the interface is put back before the settings its
-    driver's open sets back (reopen_order.revert_order)."""
+    driver's open sets back (reopen_order.revert_order), and `kept` (the user's own values of
+    settings that restart sets back) are written again after it, logged, never failing."""
     directory = session_dir(session_id)
     numbers = list(indices) if indices is not None else list(range(len(changes)))
     lines = [
@@ -218,7 +220,16 @@ def revert_script(
         'step() { "$@" >>"$dir/revert.log" 2>&1 || '
         '{ failed=1; echo "sbctune: could not restore: $*" >>"$dir/revert.log"; }; }',
     ]
-    for index in reopen_order.revert_order(changes, facts):
+    order = reopen_order.revert_order(changes, facts)
+    again = reopen_order.after_last_restart(order, changes, facts)
+    for at, index in enumerate([*order, -1]):
+        if at == again:
+            lines.append("# values of the user's own that the interface's restart set back")
+            for keep in kept:
+                for argv in write_argvs(keep, keep.before, restoring=True):
+                    lines.append(join(argv) + ' >>"$dir/revert.log" 2>&1')
+        if index < 0:
+            break
         change = changes[index]
         lines.append(f"# {change.kind} {_comment(change.target)}")
         for argv in write_argvs(

@@ -33,7 +33,7 @@ async def test_pi5_rings_and_coalescing_apply_and_revert_keep_the_users_coalesci
     lab_factory: Any, tmp_path: Path
 ) -> None:
     lab = lab_factory(str(profile_copy(tmp_path, "pi5-macb", "pi5-618", kernel=KERNEL)))
-    in_lab(lab, "ethtool -C eth0 rx-usecs 40")  # the user's own value (50 ticks: reads 40)
+    in_lab(lab, "ethtool -C eth0 rx-usecs 40 tx-usecs 40")  # the user's own (50 ticks: 40)
     before, rings_before = coalesce(lab, "eth0"), rings(lab)
     assert before["rx-usecs"] == "40" and "RX:\t\t512" in rings_before, (before, rings_before)
     async with await connect_to_lab(lab, tmp_path) as session:
@@ -42,7 +42,7 @@ async def test_pi5_rings_and_coalescing_apply_and_revert_keep_the_users_coalesci
                               {"allow_link_restart": True})  # fmt: skip
         ring_item, coalescing = the_plan.item("nic-rings"), the_plan.item("irq-coalescing")
         assert ring_item is not None and ring_item.applicable and ring_item.restarts_link
-        # tx-usecs is not the plan's: the restart sets it back, and the plan says so
+        # tx-usecs is not the plan's: the restart sets it back, so it is written again
         said = f"sets tx-usecs (now {before['tx-usecs']}) back to the macb driver's own value"
         assert said in ring_item.reason, ring_item.reason
         assert coalescing is not None and coalescing.applicable, coalescing
@@ -53,12 +53,14 @@ async def test_pi5_rings_and_coalescing_apply_and_revert_keep_the_users_coalesci
             for tweak in ("nic-rings", "irq-coalescing"):
                 outcome = applied.outcome(tweak)
                 assert outcome is not None and outcome.status == "applied", outcome
-            assert coalesce(lab, "eth0")["rx-usecs"] == "52"  # in force after the reopen
+            shown = coalesce(lab, "eth0")  # in force after the reopen; the user's tx kept
+            assert (shown["rx-usecs"], shown["tx-usecs"]) == ("52", before["tx-usecs"]), shown
             assert "RX:\t\t8192" in rings(lab)
             assert await revert(session) == [applied.id]
         finally:
             forget_session(applied.id)
     after = coalesce(lab, "eth0")
     assert after["rx-usecs"] == "40", after  # before the fix: 49, the open's own value
+    assert after["tx-usecs"] == before["tx-usecs"] != "49", (after, before)
     assert after == before
     assert rings(lab) == rings_before

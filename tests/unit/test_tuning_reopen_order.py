@@ -188,13 +188,30 @@ def test_a_ring_change_says_which_values_of_the_users_its_restart_sets_back() ->
     rings = PlannedTweak(tweak("nic-rings"), True, "rings at the driver's maximum", list(RINGS))
     coalescing = PlannedTweak(tweak("irq-coalescing"), True, "fewer, larger interrupts",
                               list(MACB_COALESCING))  # fmt: skip
-    reopen_order.note_resets([rings, coalescing], facts, {"rx-usecs": 40, "tx-usecs": 40})
+    kept = reopen_order.note_resets([rings, coalescing], facts, {"rx-usecs": 40, "tx-usecs": 40})
+    assert kept == [Change("ethtool", "eth0 -C tx-usecs", "40", "40")]
     assert "restarting the interface sets tx-usecs (now 40) back to the macb driver's" in (
         rings.reason
     ), rings.reason
-    assert "rx-usecs" not in rings.reason and "does not survive it" in rings.reason
+    assert "rx-usecs" not in rings.reason and "writes it again after the restart" in rings.reason
+    # revert.sh: the rings back, the user's tx-usecs again, then the plan's rx-usecs
+    changes = [*RINGS, *MACB_COALESCING]
+    lines = _ethtool_lines(revert_script(SESSION, changes, None, facts, kept))
+    assert lines == ["-G tx", "-G rx", "-C tx-usecs", "-C rx-usecs"], lines
     assert coalescing.reason == "fewer, larger interrupts"
     alone = PlannedTweak(tweak("nic-rings"), True, "rings at the driver's maximum", list(RINGS))
     reopen_order.note_resets([alone], open_facts("igb", "eth0", "6.12.57+deb13-arm64"),
                              {"rx-usecs": 3})  # fmt: skip
     assert alone.reason == "rings at the driver's maximum"
+
+
+async def test_the_users_own_values_are_written_again_right_after_the_restart() -> None:
+    facts = open_facts("macb", "eth0", PI5_KERNEL, "RP1")
+    session = _Recorder()
+    kept = [Change("ethtool", "eth0 -C tx-usecs", "40", "40")]
+    await run_changes(session, [*MACB_COALESCING, *RINGS], f"/var/lib/sbctune/tuning/{SESSION}",
+                      facts=facts, kept=kept)  # type: ignore[arg-type]  # fmt: skip
+    keys = [s.key.split(".")[0][0] + ("" if s.key[0] == "k" else s.key.split(".")[0][1:])
+            for s in session.steps]  # fmt: skip
+    assert keys == ["w1", "r1", "w2", "r2", "k", "w0", "r0"], keys
+    assert session.steps[4].argv[-2:] == ("tx-usecs", "40")
