@@ -35,7 +35,7 @@ from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
 from sbctune.remote.errors import RemoteTimeout
 from sbctune.remote.script_time import COMMAND_SECONDS, script_seconds
-from sbctune.tuning import nm_checkpoint, rearm, scripts
+from sbctune.tuning import nm_checkpoint, rearm, reopen_order, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.history_sync import save
@@ -54,6 +54,7 @@ from sbctune.tuning.planning import plan as make_plan
 from sbctune.tuning.reach import Reconnect, reachable
 from sbctune.tuning.record import SessionRecord, public_options
 from sbctune.tuning.remote_state import list_sessions
+from sbctune.tuning.reopen_order import OpenFacts
 from sbctune.tuning.words import session_words, status_words, tweak_title
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -80,6 +81,10 @@ class _Run:
     say: EventSink
     touched: list[Written] = field(default_factory=list)  # changed on the Pi, in order
     failed: list[TweakOutcome] = field(default_factory=list)
+    # What the NIC's driver restarts the interface for and what its open sets back: the order
+    # of the writes, revert.sh and at-boot.sh (reopen_order)
+    facts: OpenFacts | None = None
+    kept: list[Change] = field(default_factory=list)  # written again after a restart
 
     @property
     def id(self) -> str:
@@ -91,7 +96,9 @@ class _Run:
 
     def revert_sh(self, extra: Sequence[Written] = ()) -> str:
         done = [*self.touched, *extra]
-        return scripts.revert_script(self.id, [w.change for w in done], [w.index for w in done])
+        return scripts.revert_script(
+            self.id, [w.change for w in done], [w.index for w in done], self.facts, self.kept
+        )
 
 
 async def apply(
@@ -221,7 +228,8 @@ def _start(
         options=public_options(plan.options),
     )
     to_apply = [c for o in planned for c in o.changes]
-    return _Run(session, record, fresh.items, to_apply, say)
+    facts = reopen_order.for_plan(fresh)
+    return _Run(session, record, fresh.items, to_apply, say, facts=facts, kept=list(fresh.kept))
 
 
 def _write_step(path: str, content: str, key: str) -> batch.Step:
@@ -296,7 +304,11 @@ async def _arm(run: _Run, seconds: int, systemd: bool) -> None:
 
 async def _write(run: _Run) -> None:
     """Apply every change, judge each tweak, and keep what changed on the Pi."""
-    written = await run_changes(run.session, run.to_apply, run.directory) if run.to_apply else []
+    written = (
+        await run_changes(run.session, run.to_apply, run.directory, facts=run.facts, kept=run.kept)
+        if run.to_apply
+        else []
+    )
     outcomes: list[TweakOutcome] = []
     cleanup: list[Written] = []
     position = 0
@@ -339,7 +351,9 @@ async def _persist(run: _Run, fresh: TuningPlan) -> None:
         run.failed.append(TweakOutcome("persist", "failed", why))
         run.record.tweaks.append(run.failed[-1])
         return
-    changes = persist_changes(run.id, run.record.nic, applied, fresh.persist_dirs, fresh.nm_link)
+    changes = persist_changes(
+        run.id, run.record.nic, applied, fresh.persist_dirs, fresh.nm_link, run.facts
+    )
     first = len(run.to_apply)
     planned = [Written(c, first + i, None, c.after) for i, c in enumerate(changes)]
     await _write_files(run, {"revert.sh": run.revert_sh(planned)})

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.remote.script_time import script_seconds
+from sbctune.tuning import reopen_order
 from sbctune.tuning.knobs import read_argv, same_value, value_from, write_argvs
 from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
+from sbctune.tuning.reopen_order import OpenFacts
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -49,6 +51,9 @@ class Written:
     index: int  # its number in the session (names its backup file)
     failed: StepResult | None
     value: str | None
+    # Read back after a change that restarted the interface, whose driver sets this setting back
+    # at every open (reopen_order): why a value other than the one written is shown.
+    set_back: str = ""
 
     @property
     def touched(self) -> bool:
@@ -86,19 +91,39 @@ def refused(stderr: str) -> str | None:
 
 
 async def run_changes(
-    session: Session, changes: Sequence[Change], directory: str, first_index: int = 0
+    session: Session,
+    changes: Sequence[Change],
+    directory: str,
+    first_index: int = 0,
+    facts: OpenFacts | None = None,
+    kept: Sequence[Change] = (),
 ) -> list[Written]:
-    """Write each change and read it back, as root, in one round trip."""
+    """Write each change and read it back, as root, in one round trip. With the NIC's `facts`,
+    the changes that restart the interface are written before the settings its open sets back,
+    and those are read back after every write (reopen_order); the result keeps `changes`'
+    order."""
     steps: list[batch.Step] = []
     owners: list[tuple[int, str]] = []
-    for offset, change in enumerate(changes):
+    last = reopen_order.read_last(changes, facts)
+    order = reopen_order.apply_order(changes, facts)
+    again = reopen_order.after_last_restart(order, changes, facts)
+    for at, offset in enumerate(order):
+        if at == again:
+            _write_kept(steps, owners, kept)
+        change = changes[offset]
         index = first_index + offset
         for argv in write_argvs(
             change, change.after, state_dir=directory, index=index, restoring=False
         ):
             steps.append(batch.Step(tuple(argv), f"w{offset}.{len(steps)}", timeout=30))
             owners.append((offset, "w"))
-        steps.append(batch.Step(tuple(read_argv(change)), f"r{offset}", timeout=30))
+        if offset not in last:
+            steps.append(batch.Step(tuple(read_argv(change)), f"r{offset}", timeout=30))
+            owners.append((offset, "r"))
+    if again == len(order):
+        _write_kept(steps, owners, kept)
+    for offset in sorted(last):
+        steps.append(batch.Step(tuple(read_argv(changes[offset])), f"r{offset}", timeout=30))
         owners.append((offset, "r"))
     results = await session.run_script(steps, sudo=True, timeout=script_seconds(steps),
                                        what="the tuning's writes and their read-back")  # fmt: skip
@@ -113,8 +138,21 @@ async def run_changes(
     for offset, change in enumerate(changes):
         read = reads.get(offset)
         value = value_from(change, read.exit_code, read.text) if read is not None else None
-        out.append(Written(change, first_index + offset, failed.get(offset), value))
+        set_back = ""
+        if offset in last and facts is not None and not same_value(change, value, change.after):
+            set_back = reopen_order.set_back_words(facts, value)
+        out.append(Written(change, first_index + offset, failed.get(offset), value, set_back))
     return out
+
+
+def _write_kept(
+    steps: list[batch.Step], owners: list[tuple[int, str]], kept: Sequence[Change]
+) -> None:
+    """The user's own values of settings the restart sets back, written again (not judged)."""
+    for change in kept:
+        for argv in write_argvs(change, change.after, restoring=False):
+            steps.append(batch.Step(tuple(argv), f"k{len(steps)}", timeout=30))
+            owners.append((-1, "k"))
 
 
 def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
@@ -133,7 +171,10 @@ def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
         if not same_value(change, value, change.after):
             # None: the Pi showed no value for it (not "read back None": s13 walk)
             seen = "no value was shown" if value is None else f"read back {value!r}"
-            verdict.failed.append((change.target, f"{seen} after writing {change.after!r}"))
+            detail = f"{seen} after writing {change.after!r}"
+            if one.set_back:  # the driver's open undid it: in plain words (issue 21)
+                detail += f": {one.set_back}"
+            verdict.failed.append((change.target, detail))
         verdict.applied.append(change)
     return verdict
 

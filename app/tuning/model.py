@@ -2,7 +2,9 @@
 
 A `Change` is one value on the Pi (a sysfs/procfs knob, a sysctl, an ethtool setting, a file,
 a service state) with its value before and after. Every tweak is planned as a list of changes;
-applying writes each `after`, reverting writes each `before` back, newest first.
+applying writes each `after`, reverting writes each `before` back, newest first; where the NIC's
+driver restarts the interface for a change and its open sets other settings back, the restart
+goes first both ways (reopen_order).
 """
 
 from __future__ import annotations
@@ -205,6 +207,9 @@ class TuningPlan:
     persist_dirs: list[str] = field(default_factory=list)  # where --persist can write
     nm_link: Any = None  # tuning.nm_persist.NmLink: NetworkManager manages the NIC
     persist_preview: list[Change] = field(default_factory=list)  # with options["persist"]
+    # Settings of the user's own that a change restarting the interface sets back and no tweak
+    # writes (reopen_order.note_resets): written again after the restart and after undoing it.
+    kept: list[Change] = field(default_factory=list)
 
     def item(self, tweak_id: str) -> PlannedTweak | None:
         return next((i for i in self.items if i.tweak.id == tweak_id), None)

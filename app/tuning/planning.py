@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.model import Inventory
-from sbctune.tuning import catalog, nm_persist, scripts
+from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
+from sbctune.tuning import catalog, nm_persist, reopen_order, scripts
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
@@ -75,6 +76,12 @@ async def plan(
         items.append(item)
     result = TuningPlan(nic, items, options, list(tweak_ids) if tweak_ids is not None else None)
     result.inventory = inventory
+    shown = facts.step("ethtool -c")
+    if shown is not None and shown.ok:
+        coalesce, _ = parse_ethtool_coalesce(shown.text)
+        result.kept = reopen_order.note_resets(
+            items, reopen_order.for_plan(result), coalesce.params
+        )
     result.systemd = facts.systemd
     result.netns = facts.netns
     result.persist_dirs = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]
@@ -89,8 +96,9 @@ def persist_preview(the_plan: TuningPlan) -> list[Change]:
     `<session id>`): what keeps the values across a reboot, for the dry run."""
     needed = [c for i in the_plan.items if i.applicable for c in i.changes if c.needed]
     shown = []
+    facts = reopen_order.for_plan(the_plan)
     for change in persist_changes(
-        PREVIEW_ID, the_plan.nic, needed, the_plan.persist_dirs, the_plan.nm_link
+        PREVIEW_ID, the_plan.nic, needed, the_plan.persist_dirs, the_plan.nm_link, facts
     ):
 
         def named(text: str | None) -> str | None:
@@ -107,9 +115,11 @@ def persist_changes(
     applied: Sequence[Change],
     dirs: Sequence[str],
     nm_link: nm_persist.NmLink | None = None,
+    facts: reopen_order.OpenFacts | None = None,
 ) -> list[Change]:
     """What keeps the session's values across reboots: NetworkManager's own ethtool settings
-    where NM manages the NIC (for what it can hold), files named for sbctune for the rest."""
+    where NM manages the NIC (for what it can hold), files named for sbctune for the rest
+    (at-boot.sh in applying's order, with the NIC's `facts`: reopen_order)."""
     directory = scripts.session_dir(session_id)
     sysctls = [c for c in applied if c.kind == "sysctl"]
     in_nm, runtime = nm_persist.split(
@@ -121,7 +131,7 @@ def persist_changes(
         changes.append(Change("file", path, None, scripts.sysctl_conf(session_id, sysctls), path))
     if runtime:
         path = f"{directory}/at-boot.sh"
-        script = scripts.apply_at_boot_script(session_id, runtime)
+        script = scripts.apply_at_boot_script(session_id, runtime, facts)
         changes.append(Change("file", path, None, script, path))
         if "/etc/systemd/system" in dirs:
             unit = f"sbctune-tuning-{session_id}.service"

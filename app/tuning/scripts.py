@@ -4,7 +4,8 @@ Layout on the Pi (root-owned): ``/var/lib/sbctune/tuning/<session id>/``
 
 - ``session.json``  the snapshot: every change with its value before and after (schema below);
 - ``state``         one word: armed | confirmed | reverting | reverted | revert_failed;
-- ``revert.sh``     puts every value back, newest first (run by the guard, by
+- ``revert.sh``     puts every value back, newest first (a restart of the interface before
+  what the driver's open sets back: reopen_order) (run by the guard, by
   ``sbctune tune revert``, or by hand: ``sudo sh /var/lib/sbctune/tuning/<id>/revert.sh``);
 - ``guard.sh`` + ``guard.pid`` (a detached ``setsid`` sleeper) or ``guard.unit`` (a systemd
   timer): runs ``revert.sh guard`` when the guard time is up, unless the session is confirmed;
@@ -23,9 +24,10 @@ from collections.abc import Sequence
 
 from sbctune.remote import snippets
 from sbctune.remote.quoting import join
-from sbctune.tuning import nm_checkpoint
+from sbctune.tuning import nm_checkpoint, reopen_order
 from sbctune.tuning.knobs import write_argvs
 from sbctune.tuning.model import Change
+from sbctune.tuning.reopen_order import OpenFacts
 from sbctune.wording import spoken
 
 STATE_ROOT = "/var/lib/sbctune/tuning"
@@ -178,10 +180,17 @@ def session_dir(session_id: str) -> str:
 
 
 def revert_script(
-    session_id: str, changes: Sequence[Change], indices: Sequence[int] | None = None
+    session_id: str,
+    changes: Sequence[Change],
+    indices: Sequence[int] | None = None,
+    facts: OpenFacts | None = None,
+    kept: Sequence[Change] = (),
 ) -> str:
     """revert.sh: restores `changes` (in the order applied) newest first, then records it.
-    `indices`: each change's number when it was applied (its backup file's name)."""
+    `indices`: each change's number when it was applied (its backup file's name). With the
+    NIC's `facts`, a change that restarts the interface is put back before the settings its
+    driver's open sets back (reopen_order.revert_order), and `kept` (the user's own values of
+    settings that restart sets back) are written again after it, logged, never failing."""
     directory = session_dir(session_id)
     numbers = list(indices) if indices is not None else list(range(len(changes)))
     lines = [
@@ -211,7 +220,16 @@ def revert_script(
         'step() { "$@" >>"$dir/revert.log" 2>&1 || '
         '{ failed=1; echo "sbctune: could not restore: $*" >>"$dir/revert.log"; }; }',
     ]
-    for index in reversed(range(len(changes))):
+    order = reopen_order.revert_order(changes, facts)
+    again = reopen_order.after_last_restart(order, changes, facts)
+    for at, index in enumerate([*order, -1]):
+        if at == again:
+            lines.append("# values of the user's own that the interface's restart set back")
+            for keep in kept:
+                for argv in write_argvs(keep, keep.before, restoring=True):
+                    lines.append(join(argv) + ' >>"$dir/revert.log" 2>&1')
+        if index < 0:
+            break
         change = changes[index]
         lines.append(f"# {change.kind} {_comment(change.target)}")
         for argv in write_argvs(
@@ -272,9 +290,12 @@ def systemd_guard_argv(session_id: str, seconds: int, suffix: str = "") -> list[
     ]
 
 
-def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
+def apply_at_boot_script(
+    session_id: str, changes: Sequence[Change], facts: OpenFacts | None = None
+) -> str:
     """at-boot.sh (with --persist): sets the session's runtime values again after a boot or
-    when a USB NIC is plugged in (the sysctls go to sysctl.d instead)."""
+    when a USB NIC is plugged in (the sysctls go to sysctl.d instead), in the order applying
+    writes them (a restart of the interface before what the driver's open sets back)."""
     directory = session_dir(session_id)
     lines = [
         "#!/bin/sh",
@@ -288,7 +309,8 @@ def apply_at_boot_script(session_id: str, changes: Sequence[Change]) -> str:
         f"dir={join([directory])}",
         'log="$dir/at-boot.log"',
     ]
-    for index, change in enumerate(changes):
+    for index in reopen_order.apply_order(changes, facts):
+        change = changes[index]
         for argv in write_argvs(
             change, change.after, state_dir=directory, index=index, restoring=False
         ):

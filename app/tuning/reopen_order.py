@@ -1,0 +1,177 @@
+"""The order of a session's writes where a change restarts the interface and the driver's open
+sets other settings back (issue 21; driver_caps.json `restarts_on`, `restarts_on_features` and
+`coalesce_reset_on_open`: macb on the Raspberry Pi tree, stmmac, r8169, bcmgenet).
+
+A Pi 5 (macb, RP1) tuned with a ring change and coalescing: `macb_set_ringparam` closes and
+opens the interface and `macb_open` -> `macb_init_hw` -> `gem_init_intmod` writes 50 us again.
+So, from the table's facts and never per driver:
+
+- applying: every change that restarts the interface runs before the first setting the open
+  sets back (the settings are written after the last restart, and read back after all writes);
+- reverting: the same rule on the reversed list, so the restart is undone first and the values
+  the open set back are restored after it;
+- at-boot.sh keeps the apply order.
+
+Everything else keeps its order (a tweak's own changes depend on theirs: bcmgenet's adaptive-rx
+goes on after its values). A restart the table lists that is an autonegotiation rather than a
+close/open (pause, EEE) is ordered the same way: harmless, and the table does not tell the two
+apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sbctune.tuning import driver_caps
+from sbctune.tuning.knobs import FEATURE_NAMES
+from sbctune.tuning.model import Change, PlannedTweak, TuningPlan
+
+T = TypeVar("T")
+
+# ethtool's set option -> the table's name for the setting it changes (restarts_on)
+_SETTING = {"-G": "rings", "--set-eee": "eee", "-A": "pause", "-L": "channels"}
+
+
+@dataclass(frozen=True)
+class OpenFacts:
+    """What the driver of the session's NIC restarts the interface for and what its open sets
+    back, from the table."""
+
+    iface: str
+    driver: str
+    restarts: frozenset[str]  # settings: rings, mtu, channels, eee, pause
+    restart_features: frozenset[str]  # -K features whose change restarts it
+    resets: frozenset[str]  # -C parameters the driver's open sets back
+    where: str  # "file: function" of the open's reset
+
+
+def open_facts(
+    driver: str | None, iface: str | None, kernel: str | None = None, chip: str | None = None
+) -> OpenFacts | None:
+    """The facts for a NIC whose driver's open sets something back, else None."""
+    caps = driver_caps.caps(driver, kernel, chip)
+    if caps is None or not iface:
+        return None
+    resets = caps.facts.get("coalesce_reset_on_open") or []
+    if not resets:
+        return None
+    return OpenFacts(
+        iface,
+        caps.driver,
+        frozenset(caps.facts.get("restarts_on", [])),
+        frozenset(caps.facts.get("restarts_on_features", [])),
+        frozenset(str(r) for r in resets),
+        caps.cite("coalesce_reset_on_open"),
+    )
+
+
+def for_plan(plan: TuningPlan) -> OpenFacts | None:
+    """The facts for the plan's NIC, as its inventory shows it."""
+    inventory = plan.inventory
+    nic = inventory.nic(plan.nic) if inventory is not None and plan.nic else None
+    if inventory is None or nic is None:
+        return None
+    return open_facts(nic.driver, plan.nic, inventory.board.kernel, nic.chip)
+
+
+def _parts(change: Change) -> tuple[str, str, str] | None:
+    if change.kind != "ethtool":
+        return None
+    words = change.target.split(" ")
+    return (words[0], words[1], words[2]) if len(words) == 3 else None
+
+
+def restarts(change: Change, facts: OpenFacts | None) -> bool:
+    """Whether writing `change` restarts the interface (the table's restart facts)."""
+    if facts is None:
+        return False
+    if change.kind == "mtu":
+        return change.target == facts.iface and "mtu" in facts.restarts
+    parts = _parts(change)
+    if parts is None or parts[0] != facts.iface:
+        return False
+    _iface, option, param = parts
+    if option == "-K":
+        return bool({param, FEATURE_NAMES.get(param, param)} & facts.restart_features)
+    return _SETTING.get(option, "") in facts.restarts
+
+
+def reset_by_open(change: Change, facts: OpenFacts | None) -> bool:
+    """Whether the driver's open sets `change`'s setting back."""
+    parts = _parts(change)
+    if facts is None or parts is None:
+        return False
+    iface, option, param = parts
+    return iface == facts.iface and option == "-C" and param in facts.resets
+
+
+def ordered(items: Sequence[T], facts: OpenFacts | None, change: Callable[[T], Change]) -> list[T]:
+    """`items` with every restarting change moved to just before the first setting the open
+    sets back (where one comes after such a setting); the rest in their order."""
+    if facts is None:
+        return list(items)
+    first = next((i for i, x in enumerate(items) if reset_by_open(change(x), facts)), None)
+    if first is None:
+        return list(items)
+    tail = items[first:]
+    moved = [x for x in tail if restarts(change(x), facts)]
+    return [*items[:first], *moved, *(x for x in tail if not restarts(change(x), facts))]
+
+
+def apply_order(changes: Sequence[Change], facts: OpenFacts | None) -> list[int]:
+    """The positions of `changes` (in the session's order) in the order they are written."""
+    return ordered(range(len(changes)), facts, lambda i: changes[i])
+
+
+def revert_order(changes: Sequence[Change], facts: OpenFacts | None) -> list[int]:
+    """The positions of `changes` (in the order applied) in the order they are put back:
+    newest first, the restarts before the settings the open sets back."""
+    return ordered(range(len(changes) - 1, -1, -1), facts, lambda i: changes[i])
+
+
+def read_last(changes: Sequence[Change], facts: OpenFacts | None) -> set[int]:
+    """The positions whose value the open sets back, where a change in `changes` restarts the
+    interface: read back after every write, so that what is "in force" is the truth."""
+    if not any(restarts(c, facts) for c in changes):
+        return set()
+    return {i for i, c in enumerate(changes) if reset_by_open(c, facts)}
+
+
+def set_back_words(facts: OpenFacts, value: str | None) -> str:
+    """Plain words for a value the open set back after it was written."""
+    now = "a value of its own" if value is None else value
+    return (f"the {facts.driver} driver set it back to {now} when another change restarted the "
+            f"interface (it does so at every restart: {facts.where}), so it is not in "
+            "force")  # fmt: skip
+
+
+def note_resets(
+    items: Sequence[PlannedTweak], facts: OpenFacts | None, shown: dict[str, int | None]
+) -> list[Change]:
+    """The settings the driver's open sets back that no tweak of the plan writes (`shown`:
+    their values now, `ethtool -c`), as changes that keep them (`before` == `after`): written
+    again after the restart and after putting it back. The first tweak whose change restarts
+    the interface says so in its reason."""
+    planned = [i for i in items if i.applicable]
+    restarting = [i for i in planned if any(c.needed and restarts(c, facts) for c in i.changes)]
+    if facts is None or not restarting:
+        return []
+    written = {c.target.split(" ")[-1] for i in planned for c in i.changes
+               if c.needed and reset_by_open(c, facts)}  # fmt: skip
+    left = sorted(p for p in facts.resets if shown.get(p) is not None and p not in written)
+    if not left:
+        return []
+    now = ", ".join(f"{p} (now {shown[p]})" for p in left)
+    restarting[0].reason += (f"; restarting the interface sets {now} back to the "
+                             f"{facts.driver} driver's own value ({facts.where}), so sbctune "
+                             "writes it again after the restart and after undoing it")  # fmt: skip
+    return [Change("ethtool", f"{facts.iface} -C {p}", str(shown[p]), str(shown[p])) for p in left]
+
+
+def after_last_restart(order: Sequence[int], changes: Sequence[Change], facts: OpenFacts | None
+                       ) -> int | None:  # fmt: skip
+    """The position in `order` just after its last change that restarts the interface."""
+    found = [n for n, i in enumerate(order) if restarts(changes[i], facts)]
+    return found[-1] + 1 if found else None
