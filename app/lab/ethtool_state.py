@@ -23,6 +23,7 @@ from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.ethtool_options import options_state
 from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import (
     channels_state,
@@ -145,6 +146,7 @@ def interface_state(
     queue_pairs(state, driver, chip, kernel)
     state["rxfh"] = rxfh_state(driver, chip, kernel, queues)  # ethtool -x
     state["misc"] = misc_state(driver, chip, kernel, mac, queues)  # ethtool -n, -T, -P, -d
+    state["options"] = options_state(driver, chip, kernel, ifname)  # -m, -t, -e ... (audit 7a)
     state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
     per_queue = stats_per_queue(driver)
@@ -288,7 +290,7 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
             for option, names in reads.items()
         ),
         f'  {_pattern(sets)}) exec "$model" "$@" ;;',
-        '  *) exec "$fallback" "$@" ;;',
+        '  *) exec "$model" "$@" ;;',  # -m, -t, -e ...: the table's answer, else the capture
         "esac",
         'answer="$shown/$entry$2"',
         '[ "$#" -eq 2 ] && [ -r "$answer" ] && read -r code < "$answer" || exec "$model" "$@"',

@@ -54,6 +54,7 @@ from sbctune.lab.fake_ethtool_misc import (
     show_regs,
     show_tsinfo,
 )
+from sbctune.lab.fake_ethtool_options import option_answer
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES
@@ -76,6 +77,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",
     "fake_ethtool_misc",  # after fake_ethtool_rxfh: it reads its rx_rings
+    "fake_ethtool_options",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -200,15 +202,30 @@ SET = {
 }
 
 
-def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
-    """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None."""
+def other_option(
+    argv: list[str], state_path: str, fallback: str
+) -> tuple[str, list[str], int] | None:
+    """Every other option ethtool 6.1 knows, and unknown ones (fake_ethtool_options)."""
+    try:
+        with open(state_path, encoding="utf-8") as fh:
+            dev = json.load(fh).get("interfaces", {}).get(argv[1])
+    except (OSError, ValueError):
+        return None
+    return option_answer(argv, dev, fallback) if isinstance(dev, dict) else None
+
+
+def run(
+    argv: list[str], state_path: str, fallback: str = ""
+) -> tuple[str, list[str], int] | None:
+    """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
+    `fallback`: the capture script (a line it captured is left to it)."""
     if len(argv) == 1 and not argv[0].startswith("-"):
         return show_settings(argv[0], state_path)
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
     if option not in SHOW and option not in SET and option not in LIVE and option != "-K":
-        return None
+        return other_option(argv, state_path, fallback or FALLBACK)
     ifname, rest = argv[1], argv[2:]
     try:
         with open(state_path, encoding="utf-8") as fh:
@@ -223,7 +240,9 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         return None  # a driver whose RSS the table cannot say: the capture answers
     if option == "-S" and known.get("stats") is None:
         return None
-    if option in MISC and (rest or not answers(option, known)):
+    if option in MISC and rest:
+        return other_option(argv, state_path, fallback or FALLBACK)  # -n IFACE rx-flow-hash ...
+    if option in MISC and not answers(option, known):
         return None  # a driver's own answer the table cannot give, or -n rx-flow-hash ...: capture
     if option == "-s" and known.get("link") is None:
         return None  # no facts nor capture of the link settings: the capture script answers
@@ -308,7 +327,7 @@ def main() -> int:
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
     if sys.argv[1:2] == [REFRESH]:
         return refresh_shown(state_path, sys.argv[2:])
-    result = run(sys.argv[1:], state_path)
+    result = run(sys.argv[1:], state_path, fallback)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script
     out, err, code = result

@@ -1,0 +1,62 @@
+"""The lab's answer to every other option ethtool 6.1 knows (stdlib only: copied into the
+standalone script). The answers per interface are built from the driver table by
+``ethtool_options.options_state``; a line the profile captured wins (the capture script
+answers), and an option ethtool does not know gets ethtool 6.1's "bad command line
+argument(s)" (the real binary: resources/lab/ethtool/veth_unsupported_ops.txt).
+"""
+
+import os
+from typing import Any
+
+NOT_SUPPORTED = "Operation not supported"
+NOT_PERMITTED = "Operation not permitted"
+
+
+def captured(fallback: str, argv: list[str]) -> bool:
+    """Whether the capture script answers this exact line (overlay.fake_script's case label)."""
+    line = "ethtool " + " ".join(argv)
+    label = "'" + line.replace("'", "'\\''") + "')"
+    try:
+        with open(fallback, encoding="utf-8") as fh:
+            return label in fh.read(8_000_000)
+    except (OSError, ValueError):
+        return False
+
+
+def _unprivileged(stderr: list[str]) -> list[str]:
+    """A set or action without CAP_NET_ADMIN: dev_ethtool (ioctl) and genetlink's admin flag
+    refuse before the driver is asked, so no extack and EPERM instead of EOPNOTSUPP."""
+    lines = [line for line in stderr if "(offset " not in line]
+    return [line.replace(NOT_SUPPORTED, NOT_PERMITTED) for line in lines]
+
+
+def option_answer(
+    argv: list[str], dev: dict[str, Any], fallback: str
+) -> tuple[str, list[str], int] | None:
+    """(stdout, stderr lines, code) for ``ethtool OPTION IFNAME ...``; None: the capture
+    script (or the lab's other handlers) answer."""
+    table = dev.get("options")
+    if not table or argv[0] in table["flags"] or captured(fallback, argv):
+        return None
+    canonical = table["names"].get(argv[0])
+    if canonical is None:
+        if argv[0] in table["modelled"] or not argv[0].startswith("-"):
+            return None
+        bad = table["bad"]
+        return bad["stdout"], bad["stderr"].splitlines(), int(bad["code"])
+    entry = table["answers"][canonical]
+    rest = argv[2:]
+    if not rest and entry.get("bare_modelled"):
+        return None
+    answer = (entry.get("forms") or {}).get(rest[0]) if rest else None
+    answer = answer or entry["default"]
+    if "lab" in answer:
+        return "", [answer["lab"]], 1
+    if not rest and "{arg}" in answer["stderr"]:  # --get-tunable IFACE: no tunable named
+        bad = table["bad"]
+        return bad["stdout"], bad["stderr"].splitlines(), int(bad["code"])
+    arg = rest[0] if rest else ""
+    stderr = answer["stderr"].replace("{arg}", arg).splitlines()
+    if entry.get("admin") and os.geteuid() != 0:
+        stderr = _unprivileged(stderr)
+    return answer["stdout"].replace("{arg}", arg), stderr, int(answer["code"])
