@@ -295,6 +295,9 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         'answer="$shown/$entry$2"',
         '[ "$#" -eq 2 ] && [ -r "$answer" ] && read -r code < "$answer" || exec "$model" "$@"',
         f'[ "$code" = {fake_ethtool.CAPTURE} ] && exec "$fallback" "$@"',
+        # a driver's own answer the table cannot give (its register dump, its clock): the
+        # model, which leaves a line the profile captured to the capture script
+        f'[ "$code" = {fake_ethtool.MODEL} ] && exec "$model" "$@"',
         'if [ "$code" = 0 ]; then { read -r _; cat; } < "$answer"',
         'else { read -r _; cat >&2; } < "$answer"; fi',
         'exit "$code"',

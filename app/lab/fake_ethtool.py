@@ -115,6 +115,7 @@ def locked_state(path: str, write: bool) -> Iterator[dict[str, Any]]:
 # the exit code ("capture": the captured output answers), then stdout (code 0) or stderr.
 SHOWN_DIR = "shown"
 CAPTURE = "capture"
+MODEL = "model"  # the model answers each time: a capture, else the lab's own word
 
 
 def shown_name(option: str, ifname: str) -> str:
@@ -126,7 +127,7 @@ def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
     if (option == "-i" and not dev.get("info")) or (option == "-x" and not dev.get("rxfh")):
         return CAPTURE + "\n"
     if option in MISC and not answers(option, dev):
-        return CAPTURE + "\n"
+        return MODEL + "\n"
     try:
         return "0\n" + SHOW[option](ifname, dev)
     except Failure as failure:
@@ -203,15 +204,17 @@ SET = {
 
 
 def other_option(
-    argv: list[str], state_path: str, fallback: str
+    argv: list[str], state_path: str, fallback: str, name: str = ""
 ) -> tuple[str, list[str], int] | None:
-    """Every other option ethtool 6.1 knows, and unknown ones (fake_ethtool_options)."""
+    """Every other option ethtool 6.1 knows, and unknown ones (fake_ethtool_options); `name`
+    the option to answer as (``ethtool IFACE``: as -s, the link settings)."""
+    ifname = argv[0] if name else argv[1]
     try:
         with open(state_path, encoding="utf-8") as fh:
-            dev = json.load(fh).get("interfaces", {}).get(argv[1])
+            dev = json.load(fh).get("interfaces", {}).get(ifname)
     except (OSError, ValueError):
         return None
-    return option_answer(argv, dev, fallback) if isinstance(dev, dict) else None
+    return option_answer(argv, dev, fallback, name) if isinstance(dev, dict) else None
 
 
 def run(
@@ -220,7 +223,8 @@ def run(
     """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
     `fallback`: the capture script (a line it captured is left to it)."""
     if len(argv) == 1 and not argv[0].startswith("-"):
-        return show_settings(argv[0], state_path)
+        shown = show_settings(argv[0], state_path)
+        return shown or other_option(argv, state_path, fallback or FALLBACK, name="-s")
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
@@ -243,9 +247,9 @@ def run(
     if option in MISC and rest:
         return other_option(argv, state_path, fallback or FALLBACK)  # -n IFACE rx-flow-hash ...
     if option in MISC and not answers(option, known):
-        return None  # a driver's own answer the table cannot give, or -n rx-flow-hash ...: capture
+        return other_option(argv, state_path, fallback or FALLBACK)  # get_regs ...: lab's word
     if option == "-s" and known.get("link") is None:
-        return None  # no facts nor capture of the link settings: the capture script answers
+        return other_option(argv, state_path, fallback or FALLBACK)  # a capture, or the lab's word
     busy = refused_while_down(option, ifname, known)
     if busy is not None:
         return "", busy.lines, busy.code

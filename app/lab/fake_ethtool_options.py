@@ -31,21 +31,23 @@ def _unprivileged(stderr: list[str]) -> list[str]:
 
 
 def option_answer(
-    argv: list[str], dev: dict[str, Any], fallback: str
+    argv: list[str], dev: dict[str, Any], fallback: str, name: str = ""
 ) -> tuple[str, list[str], int] | None:
-    """(stdout, stderr lines, code) for ``ethtool OPTION IFNAME ...``; None: the capture
-    script (or the lab's other handlers) answer."""
+    """(stdout, stderr lines, code) for ``ethtool OPTION IFNAME ...`` (`name`: answer
+    ``ethtool IFNAME`` as that option); None: the capture script (or the lab's other
+    handlers) answer."""
     table = dev.get("options")
     if not table or argv[0] in table["flags"] or captured(fallback, argv):
         return None
-    canonical = table["names"].get(argv[0])
+    name = name or argv[0]
+    canonical = table["names"].get(name)
     if canonical is None:
-        if argv[0] in table["modelled"] or not argv[0].startswith("-"):
+        if name in table["modelled"] or not name.startswith("-"):
             return None
         bad = table["bad"]
         return bad["stdout"], bad["stderr"].splitlines(), int(bad["code"])
     entry = table["answers"][canonical]
-    rest = argv[2:]
+    rest = argv[2:] if name == argv[0] else []
     if not rest and entry.get("bare_modelled"):
         return None
     answer = (entry.get("forms") or {}).get(rest[0]) if rest else None
