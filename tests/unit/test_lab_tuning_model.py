@@ -275,7 +275,6 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
     import sys
 
     from sbctune.lab.ethtool_state import script_text
-
     from sbctune.lab.overlay import fake_script
 
     capture = tmp_path / "fec.txt"
