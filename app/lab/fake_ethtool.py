@@ -3,7 +3,10 @@
 Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``,
 ``-x``, ``-n``, ``-T``, ``-P``, ``-d`` and ``-S`` for interfaces with state in ``ETHTOOL_STATE``
 (``sbctune.lab.ethtool_state``);
-anything else goes to the capture-printing script (``FALLBACK``). Formats and error texts are
+every other option ethtool 6.1 knows answers from the driver table (``fake_ethtool_options``:
+ethtool's refusal where the driver lacks the op, else a capture, else the lab's word that it has
+none; an unknown option "bad command line argument(s)"); the rest goes to the capture-printing
+script (``FALLBACK``). Formats and error texts are
 ethtool 6.1's over netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink
 error: Operation not supported`` for a missing op; extack as ``netlink error: MESSAGE (offset
 N)`` then the errno line (rings.c "requested ring size exceeds maximum", coalesce.c "cannot
