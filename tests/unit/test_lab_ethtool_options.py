@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sbctune.lab import fake_ethtool, fake_ethtool_options, load_profile
 from sbctune.lab.ethtool_options import options_table
@@ -232,3 +234,24 @@ def test_an_op_only_some_kernels_carry_is_neither_claimed_nor_denied(tmp_path: P
     assert caps is not None and "nway_reset" in caps.unsure and not caps.has("nway_reset")
     result = ethtool(state_file(tmp_path, "macb"), ["-r", "eth0"])
     assert result is not None and "depends on its kernel version" in result[1][0]
+
+
+@pytest.fixture(scope="module")
+def igb_state(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return state_file(tmp_path_factory.mktemp("igb"), "igb")
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    option=st.sampled_from([*ETHTOOL_61, "--bogus", "-", "--", "-s", "x"]) | st.text(max_size=12),
+    rest=st.lists(st.text(max_size=20), max_size=4),
+)
+def test_any_command_line_gets_an_answer_or_goes_on_never_a_crash(
+    igb_state: str, option: str, rest: list[str]
+) -> None:
+    """Garbage after a known interface: an answer (words and an exit code) or the capture."""
+    result = ethtool(igb_state, [option, "eth0", *rest])
+    assert result is None or (isinstance(result[2], int) and all(
+        isinstance(line, str) for line in result[1]))  # fmt: skip
