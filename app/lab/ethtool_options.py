@@ -105,5 +105,7 @@ def options_state(driver: str, chip: str = "", kernel: str = "", ifname: str = "
         "answers": answers,
         "modelled": list(data["modelled"]),
         "flags": list(data["flags"]),
+        "json_options": list(data["json_options"]),
+        "json": data["lab_messages"]["json"].format(driver=driver),
         "bad": dict(data["bad_arguments"]),
     }

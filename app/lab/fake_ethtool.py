@@ -57,10 +57,10 @@ from sbctune.lab.fake_ethtool_misc import (
     show_regs,
     show_tsinfo,
 )
-from sbctune.lab.fake_ethtool_options import option_answer
+from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
 from sbctune.lab.fake_ethtool_stats import show_stats
-from sbctune.lab.fake_ethtool_tables import ALIASES
+from sbctune.lab.fake_ethtool_tables import ALIASES, FLAGS
 from sbctune.lab.veth_channels import request
 
 # @tables-end
@@ -220,11 +220,39 @@ def other_option(
     return option_answer(argv, dev, fallback, name) if isinstance(dev, dict) else None
 
 
+def flagged(
+    argv: list[str], state_path: str, fallback: str
+) -> tuple[str, list[str], int] | None:
+    """``ethtool --debug N -I --json OPTION IFNAME ...``: a captured line answers; -I and
+    --debug change no refusal (the real binary answered ``-I -m`` and ``--debug 0 -m`` as
+    ``-m``), what they add to a modelled answer is left to the capture; --json is refused by
+    most options (ethtool 6.1 takes it for -a, -k, --show-fec, --show-module, the cable tests)."""
+    if captured(fallback, argv):
+        return None
+    rest, as_json = list(argv), False
+    while rest and rest[0] in FLAGS:
+        as_json = as_json or rest[0] == "--json"
+        rest = rest[1 + FLAGS[rest[0]] :]
+    modelled = bool(rest) and ALIASES.get(rest[0], rest[0]) in (*SHOW, *SET, *LIVE, "-K")
+    if rest and not as_json:  # what -I or --debug add to a modelled answer: not known
+        return None if modelled or len(rest) < 2 else run(rest, state_path, fallback)
+    if len(rest) < 2:
+        return None  # `--json IFNAME` alone: not captured from the real binary
+    try:
+        with open(state_path, encoding="utf-8") as fh:
+            dev = json.load(fh).get("interfaces", {}).get(rest[1])
+    except (OSError, ValueError):
+        return None
+    return json_answer(rest, dev, fallback) if isinstance(dev, dict) else None
+
+
 def run(
     argv: list[str], state_path: str, fallback: str = ""
 ) -> tuple[str, list[str], int] | None:
     """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
     `fallback`: the capture script (a line it captured is left to it)."""
+    if argv and argv[0] in FLAGS:
+        return flagged(argv, state_path, fallback or FALLBACK)
     if len(argv) == 1 and not argv[0].startswith("-"):
         shown = show_settings(argv[0], state_path)
         return shown or other_option(argv, state_path, fallback or FALLBACK, name="-s")

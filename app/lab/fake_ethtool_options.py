@@ -30,6 +30,20 @@ def _unprivileged(stderr: list[str]) -> list[str]:
     return [line.replace(NOT_SUPPORTED, NOT_PERMITTED) for line in lines]
 
 
+def json_answer(
+    argv: list[str], dev: dict[str, Any], fallback: str
+) -> tuple[str, list[str], int] | None:
+    """``ethtool --json OPTION IFNAME``: ethtool 6.1 refuses the flag for most options; the
+    lab prints no JSON of its own (a capture answers, else its word)."""
+    table = dev.get("options")
+    if not table or captured(fallback, argv):
+        return None
+    if argv[0] not in table["json_options"]:
+        bad = table["bad"]
+        return bad["stdout"], bad["stderr"].splitlines(), int(bad["code"])
+    return "", [table["json"]], 1
+
+
 def option_answer(
     argv: list[str], dev: dict[str, Any], fallback: str, name: str = ""
 ) -> tuple[str, list[str], int] | None:

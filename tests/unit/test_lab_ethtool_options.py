@@ -255,3 +255,27 @@ def test_any_command_line_gets_an_answer_or_goes_on_never_a_crash(
     result = ethtool(igb_state, [option, "eth0", *rest])
     assert result is None or (isinstance(result[2], int) and all(
         isinstance(line, str) for line in result[1]))  # fmt: skip
+
+
+def test_flags_before_the_option(tmp_path: Path) -> None:
+    """The real binary answered ``-I -m`` and ``--debug 0 -m`` as ``-m``, and refused --json
+    for every option but -a, -k, --show-fec, the cable tests and --show-module."""
+    path = state_file(tmp_path, "bcmgenet")
+    refused = ("", ["netlink error: Operation not supported"], 1)
+    assert ethtool(path, ["-I", "-m", "eth0"]) == refused
+    assert ethtool(path, ["--debug", "0", "-m", "eth0"]) == refused
+    assert ethtool(path, ["--json", "-m", "eth0"]) == (
+        "", ["ethtool: bad command line argument(s)", "For more information run ethtool -h"], 1)
+    result = ethtool(path, ["--json", "--show-module", "eth0"])
+    assert result is not None and "JSON" in result[1][0] and result[2] == 1
+    assert ethtool(path, ["-I", "-S", "eth0"]) is None  # what -I adds: the capture's
+
+
+def test_the_json_options_are_the_real_binarys() -> None:
+    blocks = _capture_blocks()
+    taken = sorted(line.split()[1] for line, (_, _, err) in blocks.items()
+                   if line.startswith("--json ") and "bad command line" not in err)  # fmt: skip
+    listed = options_table()["json_options"]
+    assert taken and set(taken) <= set(listed)
+    assert all(option in taken for option in listed if option.startswith("-")
+               and any(line.split()[1:2] == [option] for line in blocks if "--json" in line))
