@@ -280,6 +280,8 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         ' || exec "$model" "$@"',
         # `ethtool IFACE` (link settings): live, the model answers each time
         f'[ "$#" -eq 1 ] && case "$1" in {_pattern(interfaces)}) exec "$model" "$@" ;; esac',
+        # flags before the option (-I, --debug N, --json): the model finds the interface
+        f'case "$1" in {_pattern(list(fake_ethtool_tables.FLAGS))}) exec "$model" "$@" ;; esac',
         'case "${2-}" in',
         f"  {_pattern(interfaces)}) ;;",
         '  *) exec "$fallback" "$@" ;;',

@@ -23,7 +23,8 @@ async def test_the_pi4_lab_answers_every_other_option_as_its_drivers(
         runs = {cmd: await conn.run(cmd, check=False) for cmd in (
             "ethtool -m eth0", "ethtool -e eth1", "ethtool --phy-statistics eth0",
             "ethtool --phy-statistics eth1", "ethtool -T eth0", "ethtool --bogus eth0",
-            "ethtool --show-module eth1")}  # fmt: skip
+            "ethtool --show-module eth1", "ethtool -I -m eth1",
+            "ethtool --json -t eth0")}  # fmt: skip
     shown = {cmd: (r.exit_status, str(r.stdout), str(r.stderr)) for cmd, r in runs.items()}
     assert not any("command not found" in err for _, _, err in shown.values()), shown
     assert shown["ethtool -m eth0"] == (1, "", "netlink error: Operation not supported\n")
@@ -36,3 +37,6 @@ async def test_the_pi4_lab_answers_every_other_option_as_its_drivers(
     assert shown["ethtool --bogus eth0"] == (
         1, "", "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n")
     assert shown["ethtool --show-module eth1"] == (0, "Module parameters for eth1:\n", "")
+    assert shown["ethtool -I -m eth1"] == (1, "", "netlink error: Operation not supported\n")
+    assert shown["ethtool --json -t eth0"] == (
+        1, "", "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n")
