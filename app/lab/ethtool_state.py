@@ -23,6 +23,7 @@ from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
+from sbctune.lab.ethtool_options import options_state
 from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import (
     channels_state,
@@ -145,6 +146,7 @@ def interface_state(
     queue_pairs(state, driver, chip, kernel)
     state["rxfh"] = rxfh_state(driver, chip, kernel, queues)  # ethtool -x
     state["misc"] = misc_state(driver, chip, kernel, mac, queues)  # ethtool -n, -T, -P, -d
+    state["options"] = options_state(driver, chip, kernel, ifname)  # -m, -t, -e ... (audit 7a)
     state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
     per_queue = stats_per_queue(driver)
@@ -278,6 +280,8 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
         ' || exec "$model" "$@"',
         # `ethtool IFACE` (link settings): live, the model answers each time
         f'[ "$#" -eq 1 ] && case "$1" in {_pattern(interfaces)}) exec "$model" "$@" ;; esac',
+        # flags before the option (-I, --debug N, --json): the model finds the interface
+        f'case "$1" in {_pattern(list(fake_ethtool_tables.FLAGS))}) exec "$model" "$@" ;; esac',
         'case "${2-}" in',
         f"  {_pattern(interfaces)}) ;;",
         '  *) exec "$fallback" "$@" ;;',
@@ -288,11 +292,14 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
             for option, names in reads.items()
         ),
         f'  {_pattern(sets)}) exec "$model" "$@" ;;',
-        '  *) exec "$fallback" "$@" ;;',
+        '  *) exec "$model" "$@" ;;',  # -m, -t, -e ...: the table's answer, else the capture
         "esac",
         'answer="$shown/$entry$2"',
         '[ "$#" -eq 2 ] && [ -r "$answer" ] && read -r code < "$answer" || exec "$model" "$@"',
         f'[ "$code" = {fake_ethtool.CAPTURE} ] && exec "$fallback" "$@"',
+        # a driver's own answer the table cannot give (its register dump, its clock): the
+        # model, which leaves a line the profile captured to the capture script
+        f'[ "$code" = {fake_ethtool.MODEL} ] && exec "$model" "$@"',
         'if [ "$code" = 0 ]; then { read -r _; cat; } < "$answer"',
         'else { read -r _; cat >&2; } < "$answer"; fi',
         'exit "$code"',

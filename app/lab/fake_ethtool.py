@@ -3,7 +3,10 @@
 Handles ``-g/-G``, ``-c/-C``, ``-k/-K``, ``--show-eee/--set-eee``, ``-a/-A``, ``-l/-L``, ``-i``,
 ``-x``, ``-n``, ``-T``, ``-P``, ``-d`` and ``-S`` for interfaces with state in ``ETHTOOL_STATE``
 (``sbctune.lab.ethtool_state``);
-anything else goes to the capture-printing script (``FALLBACK``). Formats and error texts are
+every other option ethtool 6.1 knows answers from the driver table (``fake_ethtool_options``:
+ethtool's refusal where the driver lacks the op, else a capture, else the lab's word that it has
+none; an unknown option "bad command line argument(s)"); the rest goes to the capture-printing
+script (``FALLBACK``). Formats and error texts are
 ethtool 6.1's over netlink, from the real binary (resources/lab/ethtool/SOURCE.md): ``netlink
 error: Operation not supported`` for a missing op; extack as ``netlink error: MESSAGE (offset
 N)`` then the errno line (rings.c "requested ring size exceeds maximum", coalesce.c "cannot
@@ -54,9 +57,10 @@ from sbctune.lab.fake_ethtool_misc import (
     show_regs,
     show_tsinfo,
 )
+from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
 from sbctune.lab.fake_ethtool_stats import show_stats
-from sbctune.lab.fake_ethtool_tables import ALIASES
+from sbctune.lab.fake_ethtool_tables import ALIASES, FLAGS
 from sbctune.lab.veth_channels import request
 
 # @tables-end
@@ -76,6 +80,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",
     "fake_ethtool_misc",  # after fake_ethtool_rxfh: it reads its rx_rings
+    "fake_ethtool_options",
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -113,6 +118,7 @@ def locked_state(path: str, write: bool) -> Iterator[dict[str, Any]]:
 # the exit code ("capture": the captured output answers), then stdout (code 0) or stderr.
 SHOWN_DIR = "shown"
 CAPTURE = "capture"
+MODEL = "model"  # the model answers each time: a capture, else the lab's own word
 
 
 def shown_name(option: str, ifname: str) -> str:
@@ -124,7 +130,7 @@ def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
     if (option == "-i" and not dev.get("info")) or (option == "-x" and not dev.get("rxfh")):
         return CAPTURE + "\n"
     if option in MISC and not answers(option, dev):
-        return CAPTURE + "\n"
+        return MODEL + "\n"
     try:
         return "0\n" + SHOW[option](ifname, dev)
     except Failure as failure:
@@ -200,15 +206,61 @@ SET = {
 }
 
 
-def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
-    """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None."""
+def other_option(
+    argv: list[str], state_path: str, fallback: str, name: str = ""
+) -> tuple[str, list[str], int] | None:
+    """Every other option ethtool 6.1 knows, and unknown ones (fake_ethtool_options); `name`
+    the option to answer as (``ethtool IFACE``: as -s, the link settings)."""
+    ifname = argv[0] if name else argv[1]
+    try:
+        with open(state_path, encoding="utf-8") as fh:
+            dev = json.load(fh).get("interfaces", {}).get(ifname)
+    except (OSError, ValueError):
+        return None
+    return option_answer(argv, dev, fallback, name) if isinstance(dev, dict) else None
+
+
+def flagged(
+    argv: list[str], state_path: str, fallback: str
+) -> tuple[str, list[str], int] | None:
+    """``ethtool --debug N -I --json OPTION IFNAME ...``: a captured line answers; -I and
+    --debug change no refusal (the real binary answered ``-I -m`` and ``--debug 0 -m`` as
+    ``-m``), what they add to a modelled answer is left to the capture; --json is refused by
+    most options (ethtool 6.1 takes it for -a, -k, --show-fec, --show-module, the cable tests)."""
+    if captured(fallback, argv):
+        return None
+    rest, as_json = list(argv), False
+    while rest and rest[0] in FLAGS:
+        as_json = as_json or rest[0] == "--json"
+        rest = rest[1 + FLAGS[rest[0]] :]
+    modelled = bool(rest) and ALIASES.get(rest[0], rest[0]) in (*SHOW, *SET, *LIVE, "-K")
+    if rest and not as_json:  # what -I or --debug add to a modelled answer: not known
+        return None if modelled or len(rest) < 2 else run(rest, state_path, fallback)
+    if len(rest) < 2:
+        return None  # `--json IFNAME` alone: not captured from the real binary
+    try:
+        with open(state_path, encoding="utf-8") as fh:
+            dev = json.load(fh).get("interfaces", {}).get(rest[1])
+    except (OSError, ValueError):
+        return None
+    return json_answer(rest, dev, fallback) if isinstance(dev, dict) else None
+
+
+def run(
+    argv: list[str], state_path: str, fallback: str = ""
+) -> tuple[str, list[str], int] | None:
+    """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
+    `fallback`: the capture script (a line it captured is left to it)."""
+    if argv and argv[0] in FLAGS:
+        return flagged(argv, state_path, fallback or FALLBACK)
     if len(argv) == 1 and not argv[0].startswith("-"):
-        return show_settings(argv[0], state_path)
+        shown = show_settings(argv[0], state_path)
+        return shown or other_option(argv, state_path, fallback or FALLBACK, name="-s")
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
     if option not in SHOW and option not in SET and option not in LIVE and option != "-K":
-        return None
+        return other_option(argv, state_path, fallback or FALLBACK)
     ifname, rest = argv[1], argv[2:]
     try:
         with open(state_path, encoding="utf-8") as fh:
@@ -223,10 +275,12 @@ def run(argv: list[str], state_path: str) -> tuple[str, list[str], int] | None:
         return None  # a driver whose RSS the table cannot say: the capture answers
     if option == "-S" and known.get("stats") is None:
         return None
-    if option in MISC and (rest or not answers(option, known)):
-        return None  # a driver's own answer the table cannot give, or -n rx-flow-hash ...: capture
+    if option in MISC and rest:
+        return other_option(argv, state_path, fallback or FALLBACK)  # -n IFACE rx-flow-hash ...
+    if option in MISC and not answers(option, known):
+        return other_option(argv, state_path, fallback or FALLBACK)  # get_regs ...: lab's word
     if option == "-s" and known.get("link") is None:
-        return None  # no facts nor capture of the link settings: the capture script answers
+        return other_option(argv, state_path, fallback or FALLBACK)  # a capture, or the lab's word
     busy = refused_while_down(option, ifname, known)
     if busy is not None:
         return "", busy.lines, busy.code
@@ -308,7 +362,7 @@ def main() -> int:
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
     if sys.argv[1:2] == [REFRESH]:
         return refresh_shown(state_path, sys.argv[2:])
-    result = run(sys.argv[1:], state_path)
+    result = run(sys.argv[1:], state_path, fallback)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script
     out, err, code = result

@@ -30,6 +30,8 @@ ALIASES = {
     "--show-permaddr": "-P",
     "--register-dump": "-d",
 }
+# ethtool 6.1's flags before the option -> how many values each takes (ethtool.c main)
+FLAGS = {"--debug": 1, "--json": 0, "-I": 0, "--include-statistics": 0}
 RING_PARAMS = ("rx", "rx-mini", "rx-jumbo", "tx")
 COALESCE_LAYOUT: list[list[str]] = [
     ["stats-block-usecs", "sample-interval", "pkt-rate-low", "pkt-rate-high"],

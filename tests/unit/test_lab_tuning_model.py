@@ -275,9 +275,14 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
     import sys
 
     from sbctune.lab.ethtool_state import script_text
+    from sbctune.lab.overlay import fake_script
 
+    capture = tmp_path / "fec.txt"
+    capture.write_text("captured\n", encoding="utf-8")
     fallback = tmp_path / "captured"
-    fallback.write_text("#!/bin/sh\necho captured\n", encoding="utf-8")
+    fallback.write_text(
+        fake_script("ethtool", [("ethtool --show-fec eth1", str(capture), 0)]), encoding="utf-8"
+    )
     fallback.chmod(0o755)
     script = tmp_path / "ethtool"
     script.write_text(script_text(sys.executable, Path(rtl_state), fallback), encoding="utf-8")
@@ -301,7 +306,15 @@ def test_installed_ethtool_is_one_standalone_script(rtl_state: str, tmp_path: Pa
         timeout=30,
         env=env,
     )
-    assert other.stdout == "captured\n"  # what the fake does not model goes to the capture
+    assert other.stdout == "captured\n"  # a line the profile captured: the capture answers
+    module = subprocess.run(  # not captured: r8169 has no get_module_info (audit 7a row 9)
+        [sys.executable, "-S", str(script), "-m", "eth1"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+    )
+    assert (module.stderr, module.returncode) == ("netlink error: Operation not supported\n", 1)
     settings = subprocess.run(
         [sys.executable, "-S", str(script), "eth1"],
         capture_output=True,
