@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sbctune.cli.progress import say
 from sbctune.workflow.baseline_check import (
     TuningInForce,
     read_in_force,
@@ -57,10 +58,6 @@ def _warn(text: str) -> None:
     print(f"sbctune: warning: {text}", file=sys.stderr, flush=True)
 
 
-def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 async def settle_before_baseline(
     session: Session, history: History | None, revert_first: bool
 ) -> BeforeBaseline:
@@ -71,13 +68,13 @@ async def settle_before_baseline(
         return BeforeBaseline()
     _warn(f"Tuning is in force on the Pi. {found.notice()}")
     if not revert_first:
-        _say(
+        say(
             "Measuring as it is: this run is kept as measured with tuning in force, not as a "
             f"baseline. To measure a baseline, run again with {FLAG} (it puts the tuning back "
             "and reads the Pi back first)."
         )
         return BeforeBaseline(found)
-    _say("Putting the tuning back, then reading the Pi back…")
+    say("Putting the tuning back, then reading the Pi back…")
     await revert_for_baseline(session, history)
-    _say("The tuning is put back and the Pi reads back untuned: measuring the baseline.")
+    say("The tuning is put back and the Pi reads back untuned: measuring the baseline.")
     return BeforeBaseline(found, reverted=True)

@@ -252,10 +252,6 @@ def _keep_partial(partial: _Partial | None) -> _Partial:
     return partial
 
 
-def _stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 async def measure_offering_install(
     session: Session, consent: Consent, **options: Any
 ) -> MeasureRun:
@@ -264,7 +260,7 @@ async def measure_offering_install(
     async def attempt() -> MeasureRun:
         return await measure(session, **options)
 
-    return await offering_install(session, consent, _stderr, attempt)
+    return await offering_install(session, consent, say, attempt)
 
 
 async def _measure(args: argparse.Namespace) -> int:
@@ -292,9 +288,9 @@ async def _measure(args: argparse.Namespace) -> int:
                     request,
                     on_event=progress,
                     ask_install=ask_to_install(args),
-                    report=_stderr,
+                    report=say,
                     on_partial=kept.append,
-                    on_hold=lambda hold: _stderr(held_words(hold) + "."),
+                    on_hold=lambda hold: say(held_words(hold) + "."),
                 )
             except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
                 measured = _keep_partial(kept[-1] if kept else None)
@@ -323,7 +319,7 @@ async def _calibrate(args: argparse.Namespace, request: MeasureRequest) -> int:
             before = await settle_before_baseline(session, history, args.revert_first)
             done = await measure_twice(
                 session, history, request, on_event=_Progress(),
-                ask_install=ask_to_install(args), report=_stderr,
+                ask_install=ask_to_install(args), report=say,
             )  # fmt: skip
     for measured in (done.first, done.second):
         code = _print_measured(args, measured, before)
@@ -386,8 +382,10 @@ def _print_measured(args: argparse.Namespace, measured: Measured, before: Before
     return _print_run(args, measured.run, saved, extra=extra)
 
 
-def _print_run(args: argparse.Namespace, run: MeasureRun, saved: str,
-               unsaved_file: Path | None = None, extra: dict[str, Any] | None = None) -> int:  # fmt: skip
+def _print_run(
+    args: argparse.Namespace, run: MeasureRun, saved: str, unsaved_file: Path | None = None,
+    extra: dict[str, Any] | None = None,
+) -> int:  # fmt: skip
     """The table (or JSON, with `extra`) and where the run was kept (`unsaved_file`: not in
     the history)."""
     if run.route_warning:
