@@ -27,7 +27,11 @@ if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
 
 FLAG = "--revert-first"
-CLI_HINT = f"“sbctune measure HOST {FLAG}” puts the tuning back first"
+
+
+def cli_hint(command: str = "measure") -> str:
+    """How a real baseline is measured from the command line (`before_after`'s hint)."""
+    return f"“sbctune {command} HOST {FLAG}” puts the tuning back first"
 
 
 def add_revert_first_argument(parser: argparse.ArgumentParser, what: str = "measuring") -> None:
