@@ -42,9 +42,9 @@ def _compare(args: argparse.Namespace) -> int:
     comparison = compare(runs, calibration)
     # The first run is the "before": one measured with tuning in force is not a baseline.
     fair = is_fair_baseline(runs[0])
-    note = "" if fair or changed_during_run(runs[0]) else (  # that one is warned of below
-        before_after(runs[0], runs[-1], cli_hint()).note
-    )
+    note = ""  # a run whose tuning changed while it ran is warned of below
+    if not fair and not changed_during_run(runs[0]):
+        note = before_after(runs[0], runs[-1], cli_hint()).note
     if args.json:
         data = comparison.to_json()
         data["first_run_is_baseline"] = fair
