@@ -15,11 +15,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sbctune.compare.baseline_words import (
+    in_force_mark,
+    is_fair_baseline,
+    not_a_baseline,
+    tweak_names,
+)
 from sbctune.errors import UserError
 from sbctune.history.records import RunRecord
-from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
-from sbctune.tuning.words import tweak_title
+from sbctune.history.run_tuning import IN_FORCE
 from sbctune.workflow.rules import kept_tweaks
+
+__all__ = [  # the words live in sbctune.compare.baseline_words, for the exports too
+    "in_force_mark", "is_fair_baseline", "not_a_baseline", "tweak_names",
+]  # fmt: skip
 
 if TYPE_CHECKING:
     from sbctune.history import History
@@ -27,8 +36,6 @@ if TYPE_CHECKING:
     from sbctune.tuning import LeftoverSession
     from sbctune.workflow.state import WorkflowState
     from sbctune.workflow.tuning_read import TuningReading
-
-MAX_NAMED = 6  # tweaks named in one line; more are counted
 
 
 @dataclass(frozen=True)
@@ -50,12 +57,6 @@ class TuningInForce:
 
     def to_json(self) -> dict[str, object]:
         return {"how": self.how, "tweaks": list(self.tweaks)}
-
-
-def tweak_names(tweaks: tuple[str, ...] | list[str]) -> str:
-    titles = [tweak_title(t) for t in tweaks[:MAX_NAMED]]
-    more = len(tweaks) - len(titles)
-    return ", ".join(titles) + (f" and {more} more" if more > 0 else "")
 
 
 def tuning_in_force(state: WorkflowState) -> TuningInForce | None:
@@ -95,33 +96,6 @@ async def read_in_force(session: Session) -> TuningInForce | None:
     from sbctune.tuning import find_leftover
 
     return leftover_in_force(await find_leftover(session))
-
-
-def in_force_mark(run: RunRecord) -> str | None:
-    """How a stored run is marked for the tuning it ran under, as read back from the Pi:
-    "with tuning in force: CPU frequency governor: performance, ...", the change during the
-    run, or None for an untuned run. One wording for History, Results and the Baseline page."""
-    if changed_during_run(run):
-        return CHANGED
-    tweaks = tweaks_in_force(run)
-    if not tweaks:
-        return None
-    return f"{IN_FORCE}: {tweak_names(tweaks)}"
-
-
-def not_a_baseline(run: RunRecord) -> str | None:
-    """What the Baseline page says of a run the Pi read back as tuned (None: a baseline)."""
-    if changed_during_run(run):
-        return "The tuning changed during this run: it is not a baseline."
-    tweaks = tweaks_in_force(run)
-    if not tweaks:
-        return None
-    return f"Measured {IN_FORCE} ({tweak_names(tweaks)}): this run is not a baseline."
-
-
-def is_fair_baseline(run: RunRecord) -> bool:
-    """A run that may be called a baseline: no tuning in force, none changing, as read back."""
-    return in_force_mark(run) is None
 
 
 async def revert_for_baseline(session: Session, history: History | None) -> TuningReading:
