@@ -111,3 +111,32 @@ def test_revert_first_measures_a_baseline_once_the_pi_reads_back_untuned(
         assert [r["baseline"] for r in runs] == [True, True], runs
     finally:
         _cli(["tune", "revert", pi], capsys)  # nothing left to put back: no error either
+
+
+def test_demo_says_its_baseline_had_tuning_in_force_and_reverts_first_when_asked(
+    module_lab: LabInfo,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pi = cli_connected(module_lab, tmp_path, monkeypatch, capsys)
+    _keep_governor(pi, capsys)
+    demo = ["demo", pi, "--no-tune", "--duration", "2", "--force"]
+    try:
+        code, out, err = _cli([*demo, "--report", str(tmp_path / "a.html")], capsys)
+        assert code == 0, (out, err)
+        assert WARNING in err and err.index(WARNING) < err.index("Baseline measurement"), err
+        assert "it is not a baseline, so it shows the tuned speed" in out, out
+        assert "“sbctune demo HOST --revert-first”" in out, out
+        report = (tmp_path / "a.html").read_text(encoding="utf-8")
+        assert "with tuning in force" in report
+
+        code, out, err = _cli([*demo, "--revert-first", "--report", str(tmp_path / "b.html")],
+                              capsys)  # fmt: skip
+        assert code == 0, (out, err)
+        assert "the Pi reads back untuned: measuring the baseline" in err, err
+        assert "not a baseline" not in out, out
+        status = cli_output(["tune", "status", pi], capsys)
+        assert "confirmed" not in status and "now: in force" not in status, status
+    finally:
+        _cli(["tune", "revert", pi], capsys)
