@@ -62,8 +62,8 @@ def test_measure_with_tuning_kept_warns_and_is_no_baseline(
         assert WARNING in err, err
         warned = err.index(WARNING)
         assert err.index("-->") > warned, "the warning comes before the first test"
-        assert GOVERNOR in err[warned:err.index("-->")]
-        assert "kept until the Pi restarts" in err[warned:err.index("-->")]
+        assert GOVERNOR in err[warned : err.index("-->")]
+        assert "kept until the Pi restarts" in err[warned : err.index("-->")]
         assert "--revert-first" in err, err
         assert f"Measured with tuning in force ({GOVERNOR}): this run is not a baseline." in err
         run_id = int(err.split("Saved as run ")[1].split()[0])
@@ -95,7 +95,7 @@ def test_revert_first_measures_a_baseline_once_the_pi_reads_back_untuned(
         assert WARNING in err, err
         put_back = "The tuning is put back and the Pi reads back untuned: measuring the baseline."
         assert put_back in err and err.index(put_back) < err.index("-->"), err
-        assert "not a baseline" not in err[err.index(put_back):], err
+        assert "not a baseline" not in err[err.index(put_back) :], err
         document = json.loads(out)
         assert document["baseline"] is True
         assert document["before_measuring"]["reverted_first"] is True
