@@ -53,6 +53,7 @@ from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
+from sbctune.workflow.tuning_read import read_tuning, run_tuning
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -386,8 +387,7 @@ def _print_run(
     args: argparse.Namespace, run: MeasureRun, saved: str, unsaved_file: Path | None = None,
     extra: dict[str, Any] | None = None,
 ) -> int:  # fmt: skip
-    """The table (or JSON, with `extra`) and where the run was kept (`unsaved_file`: not in
-    the history)."""
+    """The table (or JSON, with `extra`) and where the run went (`unsaved_file`: a file)."""
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
     if args.json:
@@ -452,6 +452,7 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
     progress = _TogetherProgress()
     async with await open_session(args) as session:
         await settle_before_baseline(session, None, args.revert_first)
+        start = await read_tuning(session)  # each NIC's run is kept with the tuning read back
         nics = list(dict.fromkeys(args.nic or []))
         if args.all_nics:
             found = await reachable_nics(session)
@@ -478,13 +479,13 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
             )
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             agg = _keep_partial(progress.run)
-        user = session.username
+        user, tuning = session.username, run_tuning(start, await read_tuning(session))
     for run in agg.runs:
         if run.route_warning:
             print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
     _keep_and_show(
         args,
-        lambda history: save_aggregate(history, session.target, user, agg, plan),
+        lambda history: save_aggregate(history, session.target, user, agg, plan, None, tuning),
         unsaved_document(session.target.host, session.target.port, user, plan.name, agg.to_json()),
         lambda: agg.to_json(),
         lambda: aggregate_text(agg),
