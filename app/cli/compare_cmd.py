@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from sbctune.cli.in_force import cli_hint
 from sbctune.compare import compare, run_description, run_label
 from sbctune.compare.calibration import calibration_for
 from sbctune.compare.state_diff import change_lines, state_changes
@@ -15,6 +16,7 @@ from sbctune.export import load_runs, parse_run_ids
 from sbctune.export.tables import comparison_table, text
 from sbctune.history import History
 from sbctune.history.run_tuning import change_text, changed_during_run
+from sbctune.workflow.baseline_check import before_after, is_fair_baseline
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,8 +40,15 @@ def _compare(args: argparse.Namespace) -> int:
         runs = load_runs(history, ids)
         calibration = calibration_for(history, runs)
     comparison = compare(runs, calibration)
+    # The first run is the "before": one measured with tuning in force is not a baseline.
+    fair = is_fair_baseline(runs[0])
+    note = ""  # a run whose tuning changed while it ran is warned of below
+    if not fair and not changed_during_run(runs[0]):
+        note = before_after(runs[0], runs[-1], cli_hint()).note
     if args.json:
         data = comparison.to_json()
+        data["first_run_is_baseline"] = fair
+        data["not_a_baseline"] = note or None
         data["pi_state_changes"] = {
             str(run.id): [vars(c) for c in state_changes(runs[0], run)] for run in runs[1:]
         }
@@ -50,6 +59,8 @@ def _compare(args: argparse.Namespace) -> int:
     for run in runs:  # never silently the "before" or "after" of a comparison
         if changed_during_run(run):
             print(f"WARNING: {run_label(run)}: {change_text(run)}: not a fair before or after.")
+    if note:
+        print(f"WARNING: {note}")
     print()
     print(text(comparison_table(comparison)))
     for note in udp_notes(comparison.udp):  # UDP rows: differences, same target only

@@ -19,6 +19,7 @@ from sbctune import tuning as tuning_api
 from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render as render_advice
 from sbctune.cli.arg_checks import int_range, interface_arg
+from sbctune.cli.in_force import add_revert_first_argument, cli_hint, settle_before_baseline
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare import compare
@@ -28,6 +29,7 @@ from sbctune.errors import UserError
 from sbctune.export import export, gather
 from sbctune.export.tables import comparison_table, contributions_table, text
 from sbctune.history import History
+from sbctune.history.run_tuning import changed_during_run
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
 from sbctune.measure.plans import plan_named, presets
@@ -46,6 +48,7 @@ from sbctune.workflow import (
     TuningEvent,
 )
 from sbctune.workflow.attributing import estimate_seconds, plan_seconds
+from sbctune.workflow.baseline_check import before_after, is_fair_baseline
 from sbctune.workflow.keeping import NOTHING_TO_GAIN
 from sbctune.workflow.link_consent import (
     consent_detail,
@@ -121,6 +124,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "demo; a file you name is replaced only with --force)",
     )
     parser.add_argument("--force", action="store_true", help="replace the --report file")
+    add_revert_first_argument(parser, "the baseline")
     add_credential_arguments(parser)
     parser.set_defaults(func=_demo)
 
@@ -181,6 +185,8 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
         _step(f"Find what helps: {counted(count, 'tweak')}, one measurement each, about "
               f"{(estimate_seconds(plan, count) + plan_seconds(plan)) / 60:.0f} min")  # fmt: skip
     with History.open() as history:
+        # Tuning kept on the Pi would make the baseline the tuned speed (walk 14, problem 2).
+        await settle_before_baseline(session, history, args.revert_first)
         result = await one_click(
             session, inventory, options, history, on_event=_Progress(), collection=collection,
             steps=steps,
@@ -215,6 +221,9 @@ def _report(history: History, result: FlowResult, path: Path, force: bool) -> No
     print(text(comparison_table(comparison)))
     for line in verdict_lines(comparison):
         print(line)
+    first = result.baseline
+    if first is not None and not is_fair_baseline(first) and not changed_during_run(first):
+        print("WARNING: " + before_after(result.baseline, result.after, cli_hint("demo")).note)
     if result.keep is not None:
         print(f"Tuning: {result.keep.reason}")
     if result.held_for_link:

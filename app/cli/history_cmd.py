@@ -12,10 +12,11 @@ from sbctune.errors import UserError
 from sbctune.export.describe import tweak_title
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
-from sbctune.history.run_tuning import RUN_STATE_WORDS, tuning_text
+from sbctune.history.run_tuning import RUN_STATE_WORDS, changed_during_run, tuning_text
 from sbctune.remote import parse_target
 from sbctune.tuning.words import outcome_counts
 from sbctune.wording import counted
+from sbctune.workflow.baseline_check import in_force_mark, is_fair_baseline
 from sbctune.workflow.rules import kept_in_data
 
 
@@ -78,7 +79,9 @@ def headline(run: RunRecord) -> dict[str, dict[str, float | None]]:
 
 
 def _tuning_text(run: RunRecord) -> str:
-    return tuning_text(run)
+    """A run read back as tuned says so first: it is never to be taken for a baseline."""
+    mark = None if changed_during_run(run) else in_force_mark(run)
+    return f"{mark}; {tuning_text(run)}" if mark else tuning_text(run)
 
 
 def runs_table(runs: list[RunRecord]) -> Table:
@@ -134,6 +137,7 @@ def _device_json(history: History, device: DeviceRecord) -> dict[str, Any]:
                 "nic": r.nic,
                 "complete": r.complete,
                 "tuning_state": r.tuning_state,
+                "baseline": is_fair_baseline(r),  # no tuning in force or changing, read back
                 "mbps": headline(r),
             }
             for r in history.runs_for_device(device.id)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
+from sbctune.cli.in_force import BeforeBaseline, add_revert_first_argument, settle_before_baseline
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.cli.prompt import read_line
 from sbctune.cli.stop_signals import run_stoppable
@@ -47,10 +48,12 @@ from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import text
 from sbctune.wording import counted
+from sbctune.workflow.baseline_check import is_fair_baseline, not_a_baseline
 from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
+from sbctune.workflow.tuning_read import read_tuning, run_tuning
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -123,6 +126,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="2: measure twice with nothing changed (A/A calibration) and report the "
         "run-to-run spread of this Pi and network; compare and advice use it from then on",
     )
+    add_revert_first_argument(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     parser.set_defaults(func=lambda args: run_stoppable(_measure(args)))
 
@@ -249,10 +253,6 @@ def _keep_partial(partial: _Partial | None) -> _Partial:
     return partial
 
 
-def _stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
-
-
 async def measure_offering_install(
     session: Session, consent: Consent, **options: Any
 ) -> MeasureRun:
@@ -261,7 +261,7 @@ async def measure_offering_install(
     async def attempt() -> MeasureRun:
         return await measure(session, **options)
 
-    return await offering_install(session, consent, _stderr, attempt)
+    return await offering_install(session, consent, say, attempt)
 
 
 async def _measure(args: argparse.Namespace) -> int:
@@ -281,6 +281,7 @@ async def _measure(args: argparse.Namespace) -> int:
     # the run is measured, printed, and kept in a file (sbctune.history.keep).
     with History.open_or_stand_in() as history:
         async with await open_session(args) as session:
+            before = await settle_before_baseline(session, history, args.revert_first)
             try:
                 measured = await measure_and_keep(
                     session,
@@ -288,15 +289,16 @@ async def _measure(args: argparse.Namespace) -> int:
                     request,
                     on_event=progress,
                     ask_install=ask_to_install(args),
-                    report=_stderr,
+                    report=say,
                     on_partial=kept.append,
-                    on_hold=lambda hold: _stderr(held_words(hold) + "."),
+                    on_hold=lambda hold: say(held_words(hold) + "."),
                 )
             except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
                 measured = _keep_partial(kept[-1] if kept else None)
             except RunNotSaved as lost:
-                return _print_run(args, cast(MeasureRun, lost.result), lost.message, lost.file)
-    return _print_measured(args, measured)
+                return _print_run(args, cast(MeasureRun, lost.result), lost.message, lost.file,
+                                  {"before_measuring": before.to_json()})  # fmt: skip
+    return _print_measured(args, measured, before)
 
 
 def _request(args: argparse.Namespace, plan: Plan) -> MeasureRequest:
@@ -315,12 +317,13 @@ async def _calibrate(args: argparse.Namespace, request: MeasureRequest) -> int:
     """`--repeat 2`: two runs with nothing changed, both kept, and their spread."""
     with History.open() as history:
         async with await open_session(args) as session:
+            before = await settle_before_baseline(session, history, args.revert_first)
             done = await measure_twice(
                 session, history, request, on_event=_Progress(),
-                ask_install=ask_to_install(args), report=_stderr,
+                ask_install=ask_to_install(args), report=say,
             )  # fmt: skip
     for measured in (done.first, done.second):
-        code = _print_measured(args, measured)
+        code = _print_measured(args, measured, before)
         if code:
             return code
     print(f"\nA/A calibration (runs {done.calibration.run_a} and {done.calibration.run_b}, "
@@ -361,7 +364,8 @@ def _keep_and_show(
     print(message.replace(" in the history.", f"{label} in the history."), file=sys.stderr)
 
 
-def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
+def _print_measured(args: argparse.Namespace, measured: Measured, before: BeforeBaseline) -> int:
+    """The run, where it was kept, and whether it may be called a baseline (as read back)."""
     saved = f"Saved as run {measured.record.id} in the history."
     record, hold = measured.record, measured.hold
     if changed_during_run(record):
@@ -373,13 +377,17 @@ def _print_measured(args: argparse.Namespace, measured: Measured) -> int:
                  "unless you keep it: “sbctune tune confirm HOST”.")  # fmt: skip
     elif tweaks_in_force(record):
         saved = f"{saved}\nTuning: {tuning_text(record)}."
-    return _print_run(args, measured.run, saved)
+    if not changed_during_run(record) and (words := not_a_baseline(record)):
+        saved = f"{saved}\n{words}"
+    extra = {"before_measuring": before.to_json(), "baseline": is_fair_baseline(record)}
+    return _print_run(args, measured.run, saved, extra=extra)
 
 
 def _print_run(
-    args: argparse.Namespace, run: MeasureRun, saved: str, unsaved_file: Path | None = None
-) -> int:
-    """The table (or JSON) and where the run was kept (`unsaved_file`: not in the history)."""
+    args: argparse.Namespace, run: MeasureRun, saved: str, unsaved_file: Path | None = None,
+    extra: dict[str, Any] | None = None,
+) -> int:  # fmt: skip
+    """The table (or JSON, with `extra`) and where the run went (`unsaved_file`: a file)."""
     if run.route_warning:
         print(f"WARNING: {run.route_warning}", file=sys.stderr)
     if args.json:
@@ -388,7 +396,7 @@ def _print_run(
             document["latency"]["summary"] = latency_report.summary_json(run.latency)
         if unsaved_file is not None:
             document["unsaved_file"] = str(unsaved_file)
-        print(json.dumps(document, indent=2))
+        print(json.dumps(document | (extra or {}), indent=2))
     else:
         print(text(run))
         latency = latency_report.text_lines(run.latency)
@@ -443,6 +451,8 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
     """Several NICs at once (--nic A --nic B ..., or --all-nics): per-NIC lines and the total."""
     progress = _TogetherProgress()
     async with await open_session(args) as session:
+        await settle_before_baseline(session, None, args.revert_first)
+        start = await read_tuning(session)  # each NIC's run is kept with the tuning read back
         nics = list(dict.fromkeys(args.nic or []))
         if args.all_nics:
             found = await reachable_nics(session)
@@ -469,13 +479,13 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
             )
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             agg = _keep_partial(progress.run)
-        user = session.username
+        user, tuning = session.username, run_tuning(start, await read_tuning(session))
     for run in agg.runs:
         if run.route_warning:
             print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
     _keep_and_show(
         args,
-        lambda history: save_aggregate(history, session.target, user, agg, plan),
+        lambda history: save_aggregate(history, session.target, user, agg, plan, None, tuning),
         unsaved_document(session.target.host, session.target.port, user, plan.name, agg.to_json()),
         lambda: agg.to_json(),
         lambda: aggregate_text(agg),

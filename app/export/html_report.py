@@ -14,6 +14,7 @@ from typing import Any
 import sbctune
 from sbctune.compare import run_description, run_label
 from sbctune.compare.attribution import contributions
+from sbctune.compare.baseline_words import first_run_warning
 from sbctune.compare.state_diff import change_lines
 from sbctune.compare.udp import notes as udp_notes
 from sbctune.compare.waterfall import waterfall
@@ -303,6 +304,8 @@ def _results(data: ReportData) -> str:
                 f'<p class="warning">{esc(run_label(run))}: {esc(change_text(run))}. '
                 "Its figures are not a fair before or after of this tuning.</p>"
             )
+    if warning := first_run_warning(data.runs):  # a tuned "before" is no baseline
+        out.append(f'<p class="warning">{esc(run_label(data.runs[0]))}: {esc(warning)}</p>')
     held = list(dict.fromkeys(t for run in data.runs for t in held_for_link(run)))
     if held:  # left out for the link: said, not silently absent
         out.append(f'<p class="warning">{esc(held_note(held))}</p>')

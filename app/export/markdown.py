@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sbctune.compare import run_description, run_label
 from sbctune.compare.attribution import contributions
+from sbctune.compare.baseline_words import first_run_warning
 from sbctune.compare.state_diff import change_lines
 from sbctune.compare.udp import notes as udp_notes
 from sbctune.export import tables
@@ -39,6 +40,8 @@ def render(data: ReportData) -> str:
     changed = [f"- {markdown_text(run_label(r))}: {markdown_text(change_text(r))}: not a fair "
                "before or after" for r in data.runs if changed_during_run(r)]  # fmt: skip
     parts.extend(["", *changed] if changed else [])
+    if warning := first_run_warning(data.runs):  # a tuned "before" is no baseline
+        parts.extend(["", f"- {markdown_text(run_label(data.runs[0]))}: {markdown_text(warning)}"])
     held = list(dict.fromkeys(t for run in data.runs for t in held_for_link(run)))
     parts.extend(["", f"- {markdown_text(held_note(held))}"] if held else [])
     found = contributions(data.runs)

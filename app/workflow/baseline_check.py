@@ -15,19 +15,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sbctune.compare.baseline_words import (
+    in_force_mark,
+    is_fair_baseline,
+    not_a_baseline,
+    tweak_names,
+)
 from sbctune.errors import UserError
 from sbctune.history.records import RunRecord
-from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
-from sbctune.tuning.words import tweak_title
+from sbctune.history.run_tuning import IN_FORCE
 from sbctune.workflow.rules import kept_tweaks
+
+__all__ = [  # the words live in sbctune.compare.baseline_words, for the exports too
+    "in_force_mark", "is_fair_baseline", "not_a_baseline", "tweak_names",
+]  # fmt: skip
 
 if TYPE_CHECKING:
     from sbctune.history import History
     from sbctune.remote.session import Session
+    from sbctune.tuning import LeftoverSession
     from sbctune.workflow.state import WorkflowState
     from sbctune.workflow.tuning_read import TuningReading
-
-MAX_NAMED = 6  # tweaks named in one line; more are counted
 
 
 @dataclass(frozen=True)
@@ -47,11 +55,8 @@ class TuningInForce:
             "measured now, it would be the tuned speed, not a baseline."
         )
 
-
-def tweak_names(tweaks: tuple[str, ...] | list[str]) -> str:
-    titles = [tweak_title(t) for t in tweaks[:MAX_NAMED]]
-    more = len(tweaks) - len(titles)
-    return ", ".join(titles) + (f" and {more} more" if more > 0 else "")
+    def to_json(self) -> dict[str, object]:
+        return {"how": self.how, "tweaks": list(self.tweaks)}
 
 
 def tuning_in_force(state: WorkflowState) -> TuningInForce | None:
@@ -64,47 +69,33 @@ def tuning_in_force(state: WorkflowState) -> TuningInForce | None:
             how = "kept across reboots" if applied.persist else "kept until the Pi restarts"
         return TuningInForce(how, tuple(kept_tweaks(applied)))
     leftover = state.info.tuning_leftover if state.info is not None else None
-    if leftover is None:
-        leftover = state.kept_leftover
-    if leftover is not None and leftover.state != "reverted":
-        tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status in ("applied", "already"))
-        if leftover.state == "armed" and not leftover.orphaned:
-            how = "left on the Pi earlier, on trial under its guard"
-        elif leftover.state == "confirmed":
-            how = "left on the Pi earlier and kept" + (
-                " across reboots" if leftover.persist else " until the Pi restarts"
-            )
-        else:
-            how = "left on the Pi earlier, not put back"
-        return TuningInForce(how, tweaks)
-    return None
+    return leftover_in_force(leftover if leftover is not None else state.kept_leftover)
 
 
-def in_force_mark(run: RunRecord) -> str | None:
-    """How a stored run is marked for the tuning it ran under, as read back from the Pi:
-    "with tuning in force: CPU frequency governor: performance, ...", the change during the
-    run, or None for an untuned run. One wording for History, Results and the Baseline page."""
-    if changed_during_run(run):
-        return CHANGED
-    tweaks = tweaks_in_force(run)
-    if not tweaks:
+def leftover_in_force(leftover: LeftoverSession | None) -> TuningInForce | None:
+    """A session found on the Pi (the newest not put back, `sbctune.tuning.find_leftover`) as
+    the tuning in force; None when there is none or it was put back."""
+    if leftover is None or leftover.state == "reverted":
         return None
-    return f"{IN_FORCE}: {tweak_names(tweaks)}"
+    tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status in ("applied", "already"))
+    if leftover.state == "armed" and not leftover.orphaned:
+        how = "left on the Pi earlier, on trial under its guard"
+    elif leftover.state == "confirmed":
+        how = "left on the Pi earlier and kept" + (
+            " across reboots" if leftover.persist else " until the Pi restarts"
+        )
+    else:
+        how = "left on the Pi earlier, not put back"
+    return TuningInForce(how, tweaks)
 
 
-def not_a_baseline(run: RunRecord) -> str | None:
-    """What the Baseline page says of a run the Pi read back as tuned (None: a baseline)."""
-    if changed_during_run(run):
-        return "The tuning changed during this run: it is not a baseline."
-    tweaks = tweaks_in_force(run)
-    if not tweaks:
-        return None
-    return f"Measured {IN_FORCE} ({tweak_names(tweaks)}): this run is not a baseline."
+async def read_in_force(session: Session) -> TuningInForce | None:
+    """The tuning in force on the Pi now, read from the sessions the Pi keeps (one round
+    trip): what a command that measures a baseline on a fresh connection asks first (the
+    CLI's `measure` and `demo`), in the words the Baseline page uses."""
+    from sbctune.tuning import find_leftover
 
-
-def is_fair_baseline(run: RunRecord) -> bool:
-    """A run that may be called a baseline: no tuning in force, none changing, as read back."""
-    return in_force_mark(run) is None
+    return leftover_in_force(await find_leftover(session))
 
 
 async def revert_for_baseline(session: Session, history: History | None) -> TuningReading:
@@ -150,7 +141,13 @@ NO_BASELINE = (
 )
 
 
-def before_after(baseline: RunRecord | None, after: RunRecord | None) -> BeforeAfter:
+GUI_HINT = "the Baseline page puts the tuning back first"
+
+
+def before_after(
+    baseline: RunRecord | None, after: RunRecord | None, hint: str = GUI_HINT
+) -> BeforeAfter:
+    """`hint`: how this front end measures a real baseline (the CLI names its flag)."""
     if baseline is None:
         return BeforeAfter("Nothing to compare with", ["After"] if after else [], NO_BASELINE,
                            offer_baseline=True)  # fmt: skip
@@ -162,7 +159,7 @@ def before_after(baseline: RunRecord | None, after: RunRecord | None) -> BeforeA
         f"Run {baseline.id} was measured {mark}: it is not a baseline, so "
         + ("this comparison does not show what the tuning did" if after else "it shows the "
            "tuned speed, not the speed before any change")
-        + ". Measure a baseline (the Baseline page puts the tuning back first) to see that."
+        + f". Measure a baseline ({hint}) to see that."
     )  # fmt: skip
     labels = ["With tuning in force", "After"] if after else ["With tuning in force"]
     title = f"No baseline: {what.lower()} tuning in force" if after else "Measured " + IN_FORCE
