@@ -37,15 +37,22 @@ def test_the_baseline_plan_is_remembered(
 def test_the_last_connection_is_remembered(
     window: MainWindow, gui_app: QApplication, tmp_path: Path
 ) -> None:
+    before = window.settings.last_connection()
     window.settings.remember_connection(
         {"host": "198.18.0.2", "port": "2222", "user": "pi", "auth": "key",
          "key_file": "/home/u/.ssh/id_ed25519"}
     )  # fmt: skip
-    later = _another_window(gui_app, tmp_path)
-    page = later.connect_page
-    assert page.host.currentText() == "198.18.0.2"
-    assert page.port.value() == 2222
-    assert page.user.text() == "pi"
-    assert page.use_key.isChecked()
-    assert page.key_file.text() == "/home/u/.ssh/id_ed25519"
-    later.close()
+    try:
+        later = _another_window(gui_app, tmp_path)
+        page = later.connect_page
+        assert page.host.currentText() == "198.18.0.2"
+        assert page.port.value() == 2222
+        assert page.user.text() == "pi"
+        assert page.use_key.isChecked()
+        assert page.key_file.text() == "/home/u/.ssh/id_ed25519"
+        later.close()
+    finally:
+        # The settings file lives as long as the test session: a remembered Pi left here makes
+        # every later window start a keyring read on show (its task then runs in whatever
+        # processEvents() a later test calls, outside the asyncio loop).
+        window.settings.remember_connection(before)
