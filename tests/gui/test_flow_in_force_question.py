@@ -31,9 +31,16 @@ def _keep_tuning(window: MainWindow) -> None:
 def test_tune_and_measure_with_tuning_kept_asks_and_both_answers_do_what_they_say(
     window: MainWindow, gui_app: QApplication, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _keep_tuning(window)
+    try:
+        _asks(window, gui_app, monkeypatch)
+    finally:
+        window.state.model.disconnected()  # the stand-in session has nothing to close
+
+
+def _asks(window: MainWindow, gui_app: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[dict[str, Any]] = []
     monkeypatch.setattr(window.flow, "start", lambda _plan, **kw: started.append(kw))
-    _keep_tuning(window)
     found = tuning_in_force(window.state.model)
     assert found is not None
 
@@ -68,4 +75,3 @@ def test_tune_and_measure_with_tuning_kept_asks_and_both_answers_do_what_they_sa
     assert isinstance(question, FlowInForceQuestion) and question.windowTitle() == "Find what helps"
     question.cancel_button.click()
     assert len(started) == 1
-    window.state.model.disconnected()  # the stand-in session has nothing to close
