@@ -104,6 +104,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self._close_question: QMessageBox | None = None  # asked on close while armed
         # Asked before a flow whose plan holds tweaks back for the link (open while asking).
         self.consent_question: QMessageBox | None = None
+        self.in_force_question: QMessageBox | None = None  # before a flow with tuning in force
         self._flow_started_at = 0.0
         self._shutdown_task: asyncio.Task[None] | None = None
         self.resize(PREFERRED)

@@ -81,15 +81,17 @@ class FlowSteps(WindowParts):
             return
         chosen = plan or self.baseline.planned(self.baseline_page.chosen_plan())
 
-        def start(allow: bool) -> None:
+        def start(allow: bool, revert_first: bool) -> None:
             self.go("baseline")
             self._flow_started_at = time.monotonic()
             self.flow.start(chosen, calibrate=self.settings.calibrate_flow,
-                            allow_link_restart=allow)  # fmt: skip
+                            allow_link_restart=allow, revert_first=revert_first)  # fmt: skip
             self.flow_timer.start()
             self._update_next()
 
-        self._with_link_consent("Tune & Measure", start, ask)
+        what = "Tune & Measure"
+        self._untuned_first(what, lambda revert: self._with_link_consent(
+            what, lambda allow: start(allow, revert), ask), ask)  # fmt: skip
 
     def find_what_helps(self) -> None:
         """Each recommended tweak alone, with the Baseline page's plan; the time it takes is
@@ -104,7 +106,7 @@ class FlowSteps(WindowParts):
         count = sum(i.applicable and i.tweak.recommended and not i.tweak.advanced
                     for i in plan.items) if plan else 0  # fmt: skip
 
-        def start(allow: bool) -> None:
+        def start(allow: bool, revert_first: bool) -> None:
             if count:
                 seconds = estimate_seconds(chosen, count) + plan_seconds(chosen)
                 self.statusBar().showMessage(  # in the progress bar's own words
@@ -113,11 +115,34 @@ class FlowSteps(WindowParts):
                 )
             self.go("baseline")
             self._flow_started_at = time.monotonic()
-            self.flow.start(chosen, find=True, tweaks=count, allow_link_restart=allow)
+            self.flow.start(chosen, find=True, tweaks=count, allow_link_restart=allow,
+                            revert_first=revert_first)  # fmt: skip
             self.flow_timer.start()
             self._update_next()
 
-        self._with_link_consent("Find what helps", start)
+        what = "Find what helps"
+        self._untuned_first(what, lambda revert: self._with_link_consent(
+            what, lambda allow: start(allow, revert)))  # fmt: skip
+
+    def _untuned_first(self, what: str, go: Callable[[bool], None], ask: bool = True) -> None:
+        """Never a tuned "before": with tuning in force on the Pi (as the session read it back),
+        ask first whether to revert it (then `go(True)`: the flow puts it back and reads the Pi
+        back before its baseline) or cancel. The scripted demo (`ask` False) reverts first."""
+        check = self.flow.before_baseline()
+        if check.decision == "start":
+            go(False)
+            return
+        if not ask:
+            go(True)
+            return
+        from sbctune.ui.widgets.flow_in_force_question import FlowInForceQuestion
+
+        def revert() -> None:
+            self.in_force_question = None
+            go(True)
+
+        self.in_force_question = FlowInForceQuestion(self, what, check, revert)
+        self.in_force_question.open()
 
     def _with_link_consent(
         self, what: str, start: Callable[[bool], None], ask: bool = True

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         _closing: bool
         _close_question: QMessageBox | None
         consent_question: QMessageBox | None
+        in_force_question: QMessageBox | None
         _shutdown_task: asyncio.Task[None] | None
 
         def go(self, key: str) -> None: ...

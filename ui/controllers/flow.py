@@ -40,9 +40,17 @@ from sbctune.workflow import (
     problem_from,
 )
 from sbctune.workflow.estimate import FlowEstimate
+from sbctune.workflow.flow_baseline import (
+    FlowBaselineCheck,
+    check_before_flow,
+    revert_choice,
+    settle_before_flow,
+)
 from sbctune.workflow.flow_types import FlowTuning, GuardHeld
 from sbctune.workflow.rules import InstallAsker, offering_install
 from sbctune.workflow.steps import CALIBRATE, FIND_FLOW_STEPS
+
+__all__ = ["FlowBaselineCheck", "FlowController", "revert_choice", "with_calibration"]
 
 _MEASURE_EVENTS = (LiveInterval, LiveLatency, PiLoad, TestStarted, TestFinished, TrialsAdded)
 
@@ -88,6 +96,7 @@ class FlowController(QObject):
         self._calibrate = False
         self._find = False
         self._allow_link_restart = False
+        self._revert_first = False
         self.current_step: str | None = None
         self.step_ids: list[str] = []  # of the flow that runs or ran last, in order
         # Its time left, from its events: every step's plan, extra trials, each tweak's run.
@@ -115,15 +124,19 @@ class FlowController(QObject):
         find: bool = False,
         tweaks: int = 0,
         allow_link_restart: bool = False,
+        revert_first: bool = False,
     ) -> None:
         """`calibrate`: measure the baseline twice first (A/A), shown on the baseline's page.
         `find`: "Find what helps" (each tweak alone) instead of the one-click flow, expected to
         measure `tweaks` tweaks (for the time left until it says how many it measures).
         `allow_link_restart`: the user agreed to tweaks that briefly drop the link of the NIC
-        this app talks through (sbctune.workflow.link_consent); without it they are held back."""
+        this app talks through (sbctune.workflow.link_consent); without it they are held back.
+        `revert_first`: the user chose to put the tuning in force back (and read the Pi back
+        untuned) before the baseline; without it a flow with tuning in force fails unmeasured."""
         if self.running:
             return
         self.cancel_words = ""
+        self._revert_first = revert_first
         self._plan = plan
         self._allow_link_restart = allow_link_restart
         self._calibrate = calibrate
@@ -138,6 +151,13 @@ class FlowController(QObject):
             self._run(plan, guard_seconds), name="one-click", on_error=self._fail
         )
         self._task.add_done_callback(self._ended)
+
+    def before_baseline(self) -> FlowBaselineCheck:
+        """Is tuning in force on the Pi, as the session read it back? Then the window asks
+        before the flow (its baseline would be the tuned speed)."""
+        if self.running or self._state.model.session is None:
+            return FlowBaselineCheck("start")
+        return check_before_flow(self._state.model)
 
     def cancel(self) -> None:
         if self._task is not None and not self._task.done():
@@ -226,6 +246,14 @@ class FlowController(QObject):
             allow_link_restart=self._allow_link_restart,
         )
         steps = with_calibration(FIND_FLOW_STEPS if self._find else self._steps, self._calibrate)
+        first = next(iter(self._measures.values()), None)
+        if self._revert_first and first is not None:
+            first.progress.emit("Putting the tuning back, then reading the Pi back…")
+        # Never a tuned "before": the tuning goes back (read back untuned) or nothing runs.
+        if await settle_before_flow(session, self._history, state, self._revert_first):
+            self.tuning_event.emit(
+                "The tuning was put back and the Pi reads back untuned: measuring the baseline."
+            )
         state.flow_started()
 
         async def attempt() -> FlowResult:
