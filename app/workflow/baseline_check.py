@@ -144,6 +144,20 @@ NO_BASELINE = (
 GUI_HINT = "the Baseline page puts the tuning back first"
 
 
+UNTUNED_AGAIN = "Again, nothing in force"
+
+
+def untuned_again(baseline: RunRecord, after: RunRecord) -> BeforeAfter:
+    """A "Measure again" run the Pi read back with nothing in force (walk 15, problem 1: it was
+    shown as the "After" of a tuning comparison, "no change detected"): a second baseline."""
+    note = (
+        f"Nothing was in force on the Pi during run {after.id} either (as read back): it is a "
+        "second baseline, not a measurement with the tuning, so the difference is only how much "
+        "two runs vary. Tune, then measure again, to see what the tuning does."
+    )
+    return BeforeAfter("Two runs with nothing in force", ["Before", UNTUNED_AGAIN], note)
+
+
 def before_after(
     baseline: RunRecord | None, after: RunRecord | None, hint: str = GUI_HINT
 ) -> BeforeAfter:
@@ -152,6 +166,8 @@ def before_after(
         return BeforeAfter("Nothing to compare with", ["After"] if after else [], NO_BASELINE,
                            offer_baseline=True)  # fmt: skip
     mark = in_force_mark(baseline)
+    if mark is None and after is not None and is_fair_baseline(after):
+        return untuned_again(baseline, after)
     if mark is None:
         return BeforeAfter("Before and after", ["Before", "After"] if after else ["Before"])
     what = "Both runs had" if after is not None and in_force_mark(after) else "The first run had"

@@ -53,10 +53,21 @@ CPU_NOTE = (
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 RESULTS_TITLE = "Figures of this run"
 REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
+AGAIN_INTRO = "The same plan as the baseline, now with the tuning in force."
+# Measure again with nothing in force (walk 15, problem 1): said, never "with the tuning".
+NOTHING_TITLE = "Nothing is in force on the Pi"
+NOTHING_INTRO = "The same plan as the baseline. Nothing is in force on the Pi now."
+NOTHING_TEXT = (
+    "Nothing is in force on the Pi: this would be a second baseline, not the speed with the "
+    "tuning. Tune first (then measure again), or measure as it is: the run is labelled as "
+    "measured with nothing in force."
+)
+UNTUNED_DONE = "Measured with nothing in force on the Pi: a second baseline, not an after."
 
 
 class MeasurePage(Page):
     done = Signal(object)  # RunRecord
+    go_tune = Signal()  # Measure again with nothing in force: "Go to Tune"
 
     def __init__(
         self,
@@ -75,7 +86,7 @@ class MeasurePage(Page):
             )
         else:
             self.title = "5 · Measure again"
-            self.intro = "The same plan as the baseline, now with the tuning in force."
+            self.intro = AGAIN_INTRO
         super().__init__()
         self.controller = controller
         self._state = state
@@ -156,6 +167,9 @@ class MeasurePage(Page):
     def _in_force_box(self) -> None:
         """Before a baseline with tuning in force on the Pi (walk 14, problem 2): say so, and
         offer the two honest choices instead of Start."""
+        if self.role != "baseline":
+            self._nothing_box()
+            return
         self.in_force = Card("Tuning is in force on the Pi")
         self.in_force.setAccessibleName("Tuning in force before the baseline")
         self.in_force_text = label("", selectable=True)
@@ -172,6 +186,30 @@ class MeasurePage(Page):
         self.as_is_button.setToolTip(
             "Measure with the tuning in force. The run is labelled “with tuning in force” "
             "everywhere and is not called a baseline."
+        )
+        self.as_is_button.clicked.connect(self.start)
+        row.addWidget(self.revert_first_button)
+        row.addWidget(self.as_is_button)
+        row.addStretch(1)
+        self.in_force.body.addLayout(row)
+        self.in_force.hide()
+        self.content.addWidget(self.in_force)
+
+    def _nothing_box(self) -> None:
+        """Measure again with nothing in force (walk 15, problem 1): the mirror of the
+        Baseline page's box, offering Tune or an honest untuned run instead of Start."""
+        self.in_force = Card(NOTHING_TITLE)
+        self.in_force.setAccessibleName(NOTHING_TITLE)
+        self.in_force_text = label(NOTHING_TEXT, selectable=True)
+        self.in_force.body.addWidget(self.in_force_text)
+        row = QHBoxLayout()
+        self.revert_first_button = QPushButton("Go to &Tune")
+        self.revert_first_button.setObjectName("primary")
+        self.revert_first_button.clicked.connect(self.go_tune)
+        self.as_is_button = QPushButton("Measure as it &is")
+        self.as_is_button.setToolTip(
+            "Measure with nothing in force. The run is labelled so and is not shown as the "
+            "speed with the tuning."
         )
         self.as_is_button.clicked.connect(self.start)
         row.addWidget(self.revert_first_button)
@@ -286,16 +324,27 @@ class MeasurePage(Page):
     def _update_buttons(self) -> None:
         running = self.timer.isActive()
         connected = self._state.session is not None
-        found = None if running or self.controller.running else self.controller.tuning_in_force()
-        if found is not None:
-            self.in_force_text.setText(found.notice())
-        self.in_force.setVisible(found is not None)
-        self.start_button.setVisible(found is None)
+        idle = not (running or self.controller.running)
+        if self.role == "baseline":
+            found = self.controller.tuning_in_force() if idle else None
+            if found is not None:
+                self.in_force_text.setText(found.notice())
+            ask = found is not None
+        else:
+            ask = idle and self.controller.nothing_in_force()
+            self._set_intro(NOTHING_INTRO if ask else AGAIN_INTRO)
+        self.in_force.setVisible(ask)
+        self.start_button.setVisible(not ask)
         self.start_button.setEnabled(connected and not running)
         for button in (self.revert_first_button, self.as_is_button):
             button.setEnabled(connected and not running)
         self.cancel_button.setEnabled(running)
         self.plan.setEnabled(not running and self.role == "baseline")
+
+    def _set_intro(self, text: str) -> None:
+        intro = self.findChild(QLabel, "pageIntro")
+        if intro is not None and intro.text() != text:
+            intro.setText(text)
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
@@ -381,6 +430,8 @@ class MeasurePage(Page):
         mark = in_force_mark(record) if self.role == "baseline" else None
         if mark is not None:  # read back from the Pi: never called a baseline
             done = f"{done} {not_a_baseline(record)}"
+        elif self.role != "baseline" and in_force_mark(record) is None:
+            done = f"{done} {UNTUNED_DONE}"
         elif self._reverted_first:
             done = f"{done} {REVERTED_FIRST}"
         self._reverted_first = False
