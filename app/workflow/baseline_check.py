@@ -24,7 +24,7 @@ from sbctune.compare.baseline_words import (
 from sbctune.errors import UserError
 from sbctune.history.records import RunRecord
 from sbctune.history.run_tuning import IN_FORCE
-from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.rules import changed_tweaks
 
 __all__ = [  # the words live in sbctune.compare.baseline_words, for the exports too
     "in_force_mark", "is_fair_baseline", "not_a_baseline", "tweak_names",
@@ -67,7 +67,7 @@ def tuning_in_force(state: WorkflowState) -> TuningInForce | None:
             how = "on trial under the guard, not yet kept"
         else:
             how = "kept across reboots" if applied.persist else "kept until the Pi restarts"
-        return TuningInForce(how, tuple(kept_tweaks(applied)))
+        return TuningInForce(how, tuple(changed_tweaks(applied)))
     leftover = state.info.tuning_leftover if state.info is not None else None
     return leftover_in_force(leftover if leftover is not None else state.kept_leftover)
 
@@ -77,7 +77,8 @@ def leftover_in_force(leftover: LeftoverSession | None) -> TuningInForce | None:
     the tuning in force; None when there is none or it was put back."""
     if leftover is None or leftover.state == "reverted":
         return None
-    tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status in ("applied", "already"))
+    # "already": so before the session, not its tuning (walk 15, problem 3)
+    tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status == "applied")
     if leftover.state == "armed" and not leftover.orphaned:
         how = "left on the Pi earlier, on trial under its guard"
     elif leftover.state == "confirmed":
