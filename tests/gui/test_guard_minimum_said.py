@@ -25,6 +25,17 @@ def test_a_too_short_guard_is_refused_aloud(window: MainWindow, gui_app: QApplic
     note = guard.note
     assert note.isVisible()
     assert note.text() == "The guard is 30 to 600 s: 20 s was not taken, it stays 90 s."
+    # the value it stays at, typed (walk 15): the note goes, nothing was refused
+    guard.selectAll()
+    QTest.keyClicks(guard, "90")
+    QTest.keyClick(guard, Qt.Key.Key_Return)
+    gui_app.processEvents()
+    assert guard.value() == 90 and not note.isVisible()
+    guard.selectAll()
+    QTest.keyClicks(guard, "20")
+    QTest.keyClick(guard, Qt.Key.Key_Return)
+    gui_app.processEvents()
+    assert note.isVisible()
     # a value it takes clears the note
     guard.selectAll()
     QTest.keyClicks(guard, "45")
