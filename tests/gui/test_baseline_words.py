@@ -193,3 +193,27 @@ def test_measure_again_with_nothing_in_force_says_so(window: MainWindow) -> None
     assert "After" not in _headers(results)
     assert results.no_baseline.isVisible()
     assert "second baseline" in results.no_baseline.text()
+
+
+def test_a_finished_run_shows_its_done_line(window: MainWindow) -> None:
+    """Walk 15: after "Measure as it is" the Baseline page stayed scrolled mid-page, its "Done.
+    … this run is not a baseline" line above the view."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(800, 600)
+    window.show()
+    window.go("baseline")
+    page = window.page("baseline")
+    assert isinstance(page, MeasurePage)
+    for card in page.plot_cards:  # as while it ran: the plots below the figures
+        card.show()
+    QApplication.processEvents()
+    bar = page.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    page.show_record(_run(window, 0, [GOVERNOR], 834.6))
+    for _ in range(3):
+        QApplication.processEvents()
+    top = page.status.mapTo(page.widget(), page.status.rect().topLeft()).y()
+    assert bar.value() <= top <= bar.value() + page.viewport().height(), (top, bar.value())
+    assert "not a baseline" in page.status.text()
+    window.close()

@@ -446,7 +446,13 @@ class MeasurePage(Page):
         self.show_latency(record.latency)
         if record.note:
             self.problem.show_problem(record.note)
+        # The "Done. …" line in view (walk 15: after "Measure as it is" the page stayed where
+        # the live plot had been, its "not a baseline" line above the view).
+        QTimer.singleShot(0, self._status_in_view)
         self.done.emit(record)
+
+    def _status_in_view(self) -> None:
+        self.ensureWidgetVisible(self.status, 0, 24)
 
     def show_latency(self, latency: dict[str, Any] | None) -> None:
         """The run's verdicts under the latency plot ("the link queues 18 ms under upload…")."""
