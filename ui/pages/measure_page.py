@@ -31,6 +31,7 @@ from sbctune.ui.controllers.measurement import (
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
+from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
@@ -54,14 +55,7 @@ REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 RESULTS_TITLE = "Figures of this run"
 REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
 AGAIN_INTRO = "The same plan as the baseline, now with the tuning in force."
-# Measure again with nothing in force (walk 15, problem 1): said, never "with the tuning".
-NOTHING_TITLE = "Nothing is in force on the Pi"
 NOTHING_INTRO = "The same plan as the baseline. Nothing is in force on the Pi now."
-NOTHING_TEXT = (
-    "Nothing is in force on the Pi: this would be a second baseline, not the speed with the "
-    "tuning. Tune first (then measure again), or measure as it is: the run is labelled as "
-    "measured with nothing in force."
-)
 UNTUNED_DONE = "Measured with nothing in force on the Pi: a second baseline, not an after."
 
 
@@ -165,58 +159,15 @@ class MeasurePage(Page):
         self.content.addLayout(figures)
 
     def _in_force_box(self) -> None:
-        """Before a baseline with tuning in force on the Pi (walk 14, problem 2): say so, and
-        offer the two honest choices instead of Start."""
-        if self.role != "baseline":
-            self._nothing_box()
-            return
-        self.in_force = Card("Tuning is in force on the Pi")
-        self.in_force.setAccessibleName("Tuning in force before the baseline")
-        self.in_force_text = label("", selectable=True)
-        self.in_force.body.addWidget(self.in_force_text)
-        row = QHBoxLayout()
-        self.revert_first_button = QPushButton("&Revert, then measure the baseline")
-        self.revert_first_button.setToolTip(
-            "Put back every tuning value on the Pi, read the Pi back to check nothing is in "
-            "force, then measure the baseline."
-        )
-        self.revert_first_button.setObjectName("primary")  # the step's main button now
-        self.revert_first_button.clicked.connect(self.start_reverted)
-        self.as_is_button = QPushButton("Measure as it &is")
-        self.as_is_button.setToolTip(
-            "Measure with the tuning in force. The run is labelled “with tuning in force” "
-            "everywhere and is not called a baseline."
+        """Instead of Start when the Pi's tuning is not what this step expects (as read back):
+        tuning in force before a baseline, nothing in force before Measure again."""
+        box = in_force_box() if self.role == "baseline" else nothing_box()
+        self.in_force, self.in_force_text = box.card, box.text
+        self.revert_first_button, self.as_is_button = box.first, box.as_is
+        self.revert_first_button.clicked.connect(
+            self.start_reverted if self.role == "baseline" else self.go_tune
         )
         self.as_is_button.clicked.connect(self.start)
-        row.addWidget(self.revert_first_button)
-        row.addWidget(self.as_is_button)
-        row.addStretch(1)
-        self.in_force.body.addLayout(row)
-        self.in_force.hide()
-        self.content.addWidget(self.in_force)
-
-    def _nothing_box(self) -> None:
-        """Measure again with nothing in force (walk 15, problem 1): the mirror of the
-        Baseline page's box, offering Tune or an honest untuned run instead of Start."""
-        self.in_force = Card(NOTHING_TITLE)
-        self.in_force.setAccessibleName(NOTHING_TITLE)
-        self.in_force_text = label(NOTHING_TEXT, selectable=True)
-        self.in_force.body.addWidget(self.in_force_text)
-        row = QHBoxLayout()
-        self.revert_first_button = QPushButton("Go to &Tune")
-        self.revert_first_button.setObjectName("primary")
-        self.revert_first_button.clicked.connect(self.go_tune)
-        self.as_is_button = QPushButton("Measure as it &is")
-        self.as_is_button.setToolTip(
-            "Measure with nothing in force. The run is labelled so and is not shown as the "
-            "speed with the tuning."
-        )
-        self.as_is_button.clicked.connect(self.start)
-        row.addWidget(self.revert_first_button)
-        row.addWidget(self.as_is_button)
-        row.addStretch(1)
-        self.in_force.body.addLayout(row)
-        self.in_force.hide()
         self.content.addWidget(self.in_force)
 
     # The plots are made when first shown or used (ui/widgets/lazy.py): not at start-up.
