@@ -43,7 +43,7 @@ from sbctune.workflow.flow_types import (
     TuningEvent,
     TweaksPlanned,
 )
-from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide, told_apart
 from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
@@ -295,6 +295,8 @@ def _found(ctx: FlowContext, found: Attribution) -> StepOutcome:
     ctx.result.tuning = found.kept
     if found.kept is not None:
         ctx.result.tuning_outcomes = list(found.kept.outcomes)
+    if ctx.result.keep is not None:  # the flow's "keep" step: its verdict names what it kept
+        ctx.result.keep = told_apart(ctx.result.keep, found.contributions, found.kept is not None)
     lines = [f"{tweak_title(c.tweak_id)}: {c.summary}" for c in found.contributions]
     lines += [f"{tweak_title(t)}: {why}" for t, why in found.not_measured.items()]
     if not found.helpful:
