@@ -146,6 +146,7 @@ GUI_HINT = "the Baseline page puts the tuning back first"
 
 
 UNTUNED_AGAIN = "Again, nothing in force"
+UNTUNED = "Nothing in force"
 
 
 def untuned_again(baseline: RunRecord, after: RunRecord) -> BeforeAfter:
@@ -164,7 +165,9 @@ def before_after(
 ) -> BeforeAfter:
     """`hint`: how this front end measures a real baseline (the CLI names its flag)."""
     if baseline is None:
-        return BeforeAfter("Nothing to compare with", ["After"] if after else [], NO_BASELINE,
+        # An untuned run is no "After" (walk 15, problem 1), even alone.
+        alone = "After" if after is None or not is_fair_baseline(after) else UNTUNED
+        return BeforeAfter("Nothing to compare with", [alone] if after else [], NO_BASELINE,
                            offer_baseline=True)  # fmt: skip
     mark = in_force_mark(baseline)
     if mark is None and after is not None and is_fair_baseline(after):

@@ -157,3 +157,17 @@ def test_a_tweak_already_so_is_not_named_as_tuning_in_force() -> None:
                            False, only_already, guard_running=False)  # fmt: skip
     assert tuning_in_force(_connected_state(left)) is not None
     assert tuning_in_force(_connected_state(left)).tweaks == ()  # type: ignore[union-attr]
+
+
+def test_an_untuned_second_run_is_never_an_after() -> None:
+    """Walk 15, problem 1: "Measure again" with nothing in force (as read back) was shown as the
+    "After" of "Before and after", "no change detected"."""
+    untuned = _run(None, run_id=5)
+    words = before_after(_run(None, run_id=4), untuned)
+    assert words.title == "Two runs with nothing in force"
+    assert "After" not in words.labels and words.labels[0] == "Before"
+    assert words.note.startswith("Nothing was in force on the Pi during run 5 either")
+    alone = before_after(None, untuned)
+    assert alone.labels == ["Nothing in force"] and alone.note == NO_BASELINE
+    tuned = before_after(_run(None, run_id=4), _run({"session": "s", "tweaks": [GOVERNOR]}))
+    assert tuned.labels == ["Before", "After"]
