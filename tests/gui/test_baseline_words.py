@@ -185,7 +185,7 @@ def test_measure_again_with_nothing_in_force_says_so(window: MainWindow) -> None
     assert intro.text() == "The same plan as the baseline, now with the tuning in force."
     # "Measure as it is": the run says what it is, and Results never call it "After".
     page.show_record(_run(window, 5, None, 737.0))
-    assert "nothing in force" in page.status.text() and "not an after" in page.status.text()
+    assert "nothing in force" in page.status.text() and "second baseline" in page.status.text()
     window.state.model.measured("baseline", _run(window, 0, None, 737.0))
     window.state.model.measured("after", _run(window, 5, None, 735.9))
     results = _results(window)

@@ -56,7 +56,9 @@ RESULTS_TITLE = "Figures of this run"
 REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
 AGAIN_INTRO = "The same plan as the baseline, now with the tuning in force."
 NOTHING_INTRO = "The same plan as the baseline. Nothing is in force on the Pi now."
-UNTUNED_DONE = "Measured with nothing in force on the Pi: a second baseline, not an after."
+UNTUNED_DONE = (
+    "Measured with nothing in force on the Pi: a second baseline, not the speed with the tuning."
+)
 
 
 class MeasurePage(Page):
