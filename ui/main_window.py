@@ -358,6 +358,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.inspect_page.measure_only.connect(lambda: self._measure_only())
         self.baseline_page.done.connect(self._baseline_done)
         self.again_page.done.connect(self._measure_done)
+        self.again_page.go_tune.connect(lambda: self.go("tune"))
         self.tune_page.measure_again.connect(lambda: self._measure_again())
         self.tune_page.continue_to_inspect.connect(lambda: self.go("inspect"))
         self.devices_page.connect_requested.connect(self._connect_saved)

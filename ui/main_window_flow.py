@@ -70,7 +70,8 @@ class FlowSteps(WindowParts):
         if self._one_running():
             return
         self.go("again")
-        self.again_page.start()
+        if not self.again.nothing_in_force():  # else the page says so first (walk 15)
+            self.again_page.start()
 
     def tune_and_measure(self, plan: Plan | None = None, *, ask: bool = True) -> None:
         """The one click: baseline, the safe tweaks under the guard, measure again, results.

@@ -23,7 +23,6 @@ from sbctune.tuning import AppliedSession
 from sbctune.tuning.words import tweak_title
 from sbctune.workflow.estimate import (
     STEP_OVERHEAD_SECONDS,
-    left_text,
     measure_seconds,
     per_tweak_seconds,
 )
@@ -127,12 +126,12 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
     """Each tweak alone (nothing else of sbctune's in force), then the helpful ones kept."""
     found = Attribution()
     for i, tweak_id in enumerate(tweak_ids):
-        left = estimate_seconds(ctx.options.plan, len(tweak_ids) - i)
         ctx.emit(StepPlanned(len(tweak_ids) - i))
-        # The same words and figure as the flow's time left at this moment (walk 14: "about
-        # 3 min" here against "about 1:22" on the progress bar).
+        # No time left of its own: the log line stays while the flow's bar counts down (walk
+        # 14: "about 3 min" here against "about 1:22"; walk 15: "about 3:09 left" beside the
+        # bar's 2:36). The bar's estimate is the one.
         ctx.emit(TuningEvent(f"Find what helps: {tweak_title(tweak_id)} on its own ({i + 1} of "
-                             f"{len(tweak_ids)}, {left_text(left)})"))  # fmt: skip
+                             f"{len(tweak_ids)})"))  # fmt: skip
         await _one(ctx, tweak_id, found)
     if found.helpful:
         plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful,

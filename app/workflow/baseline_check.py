@@ -24,7 +24,7 @@ from sbctune.compare.baseline_words import (
 from sbctune.errors import UserError
 from sbctune.history.records import RunRecord
 from sbctune.history.run_tuning import IN_FORCE
-from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.rules import changed_tweaks
 
 __all__ = [  # the words live in sbctune.compare.baseline_words, for the exports too
     "in_force_mark", "is_fair_baseline", "not_a_baseline", "tweak_names",
@@ -67,7 +67,7 @@ def tuning_in_force(state: WorkflowState) -> TuningInForce | None:
             how = "on trial under the guard, not yet kept"
         else:
             how = "kept across reboots" if applied.persist else "kept until the Pi restarts"
-        return TuningInForce(how, tuple(kept_tweaks(applied)))
+        return TuningInForce(how, tuple(changed_tweaks(applied)))
     leftover = state.info.tuning_leftover if state.info is not None else None
     return leftover_in_force(leftover if leftover is not None else state.kept_leftover)
 
@@ -77,7 +77,8 @@ def leftover_in_force(leftover: LeftoverSession | None) -> TuningInForce | None:
     the tuning in force; None when there is none or it was put back."""
     if leftover is None or leftover.state == "reverted":
         return None
-    tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status in ("applied", "already"))
+    # "already": so before the session, not its tuning (walk 15, problem 3)
+    tweaks = tuple(o.tweak_id for o in leftover.outcomes if o.status == "applied")
     if leftover.state == "armed" and not leftover.orphaned:
         how = "left on the Pi earlier, on trial under its guard"
     elif leftover.state == "confirmed":
@@ -144,14 +145,33 @@ NO_BASELINE = (
 GUI_HINT = "the Baseline page puts the tuning back first"
 
 
+UNTUNED_AGAIN = "Again, nothing in force"
+UNTUNED = "Nothing in force"
+
+
+def untuned_again(baseline: RunRecord, after: RunRecord) -> BeforeAfter:
+    """A "Measure again" run the Pi read back with nothing in force (walk 15, problem 1: it was
+    shown as the "After" of a tuning comparison, "no change detected"): a second baseline."""
+    note = (
+        f"Nothing was in force on the Pi during run {after.id} either (as read back): it is a "
+        "second baseline, not a measurement with the tuning, so the difference is only how much "
+        "two runs vary. Tune, then measure again, to see what the tuning does."
+    )
+    return BeforeAfter("Two runs with nothing in force", ["Before", UNTUNED_AGAIN], note)
+
+
 def before_after(
     baseline: RunRecord | None, after: RunRecord | None, hint: str = GUI_HINT
 ) -> BeforeAfter:
     """`hint`: how this front end measures a real baseline (the CLI names its flag)."""
     if baseline is None:
-        return BeforeAfter("Nothing to compare with", ["After"] if after else [], NO_BASELINE,
+        # An untuned run is no "After" (walk 15, problem 1), even alone.
+        alone = "After" if after is None or not is_fair_baseline(after) else UNTUNED
+        return BeforeAfter("Nothing to compare with", [alone] if after else [], NO_BASELINE,
                            offer_baseline=True)  # fmt: skip
     mark = in_force_mark(baseline)
+    if mark is None and after is not None and is_fair_baseline(after):
+        return untuned_again(baseline, after)
     if mark is None:
         return BeforeAfter("Before and after", ["Before", "After"] if after else ["Before"])
     what = "Both runs had" if after is not None and in_force_mark(after) else "The first run had"

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sbctune.compare.attribution import Contribution
 from sbctune.compare.latency import interval_text
 from sbctune.compare.model import Comparison
 from sbctune.history.records import RunRecord
 from sbctune.history.run_tuning import change_text, changed_during_run
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS
+from sbctune.tuning.words import tweak_title
 
 NOTHING_TO_GAIN = "nothing to gain; your Pi is as it was"
 NO_INTERVAL = ("not kept: one trial per direction gives no interval, so no gain can be shown "
@@ -69,3 +71,23 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
     if not helped:
         return KeepDecision(False, helped, worse, NOTHING_TO_GAIN)
     return KeepDecision(True, helped, worse, "kept, it helped: " + "; ".join(helped))
+
+
+NONE_ALONE = ("not kept: together the tweaks helped, but none did alone beyond noise; your Pi "
+              "is as it was")  # fmt: skip
+NOT_APPLIED = "not kept: the tweaks that helped alone could not be applied together"
+
+
+def told_apart(
+    decision: KeepDecision, contributions: list[Contribution], kept: bool
+) -> KeepDecision:
+    """The verdict once the tweaks that helped together were measured each alone: what was
+    kept, by its own figure (walk 15: "kept, it helped: faster by 97 to 106" was the three
+    tweaks' figure, under a box listing only the governor, which alone gave 97 to 102)."""
+    helped = [f"{tweak_title(c.tweak_id)}: {c.summary}" for c in contributions if c.helps]
+    if not helped:
+        return KeepDecision(False, [], decision.worse, NONE_ALONE)
+    if not kept:
+        return KeepDecision(False, helped, decision.worse, NOT_APPLIED)
+    return KeepDecision(True, helped, decision.worse,
+                        "kept what helped on its own: " + "; ".join(helped))  # fmt: skip

@@ -29,12 +29,20 @@ InstallAsker = Callable[[InstallPlan], Awaitable[bool]]
 
 # An outcome whose tweak holds its new value while the session is in force.
 _IN_FORCE = ("applied", "already")
+# ... and of those, the ones the session changed: "already" was so before it (walk 15,
+# problem 3: History named "offloads on", already on, as tuning in force).
+_CHANGED = ("applied",)
 
 
 # ---------------------------------------------------------------------- tweaks in force
 def kept_tweaks(applied: AppliedSession) -> list[str]:
     """The session's tweaks that hold their new value (applied now, or already so)."""
     return [o.tweak_id for o in applied.outcomes if o.status in _IN_FORCE]
+
+
+def changed_tweaks(applied: AppliedSession) -> list[str]:
+    """The session's tweaks in force because it changed them: what "tuning in force" names."""
+    return [o.tweak_id for o in applied.outcomes if o.status in _CHANGED]
 
 
 def kept_in_data(tweaks: list[dict[str, Any]]) -> list[Any]:
@@ -53,7 +61,7 @@ def run_tuning_state(
     """What a run stores as `tuning_state`: the session and its tweaks in force while it ran."""
     if applied is None or not in_force(applied, state):
         return None
-    return {"session": applied.id, "tweaks": kept_tweaks(applied)}
+    return {"session": applied.id, "tweaks": changed_tweaks(applied)}
 
 
 def advice_tuning(

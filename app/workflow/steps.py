@@ -29,6 +29,7 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS, Plan
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
+from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.words import tweak_title
 from sbctune.wording import counted
 from sbctune.workflow.attributing import find_what_helps
@@ -42,7 +43,7 @@ from sbctune.workflow.flow_types import (
     TuningEvent,
     TweaksPlanned,
 )
-from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide, told_apart
 from sbctune.workflow.link_consent import held_for_link, held_note, plan_options
 from sbctune.workflow.measuring import MeasureRequest, measure_and_keep
 
@@ -294,6 +295,8 @@ def _found(ctx: FlowContext, found: Attribution) -> StepOutcome:
     ctx.result.tuning = found.kept
     if found.kept is not None:
         ctx.result.tuning_outcomes = list(found.kept.outcomes)
+    if ctx.result.keep is not None:  # the flow's "keep" step: its verdict names what it kept
+        ctx.result.keep = told_apart(ctx.result.keep, found.contributions, found.kept is not None)
     lines = [f"{tweak_title(c.tweak_id)}: {c.summary}" for c in found.contributions]
     lines += [f"{tweak_title(t)}: {why}" for t, why in found.not_measured.items()]
     if not found.helpful:
@@ -324,7 +327,14 @@ async def announce_tweaks(ctx: FlowContext, steps: Sequence[StepSpec]) -> None:
     except Exception as exc:  # the tuning step meets it again and says it
         log.info("flow: the tweaks could not be planned before the baseline: %s", exc)
         return
-    ctx.emit(TweaksPlanned(sum(item.applicable for item in plan.items)))
+    ctx.emit(TweaksPlanned(to_change(plan.items)))
+
+
+def to_change(items: Sequence[PlannedTweak]) -> int:
+    """The tweaks the tuning step will change, as it counts them after applying (`"applied"`):
+    one already so is not measured alone (walk 15, problem 2: the first estimate counted the
+    lab's offloads, already on, as a fourth tweak to tell apart: ~1 min too long)."""
+    return sum(item.applicable and not item.already for item in items)
 
 
 BASELINE = StepSpec("baseline", "Baseline measurement", _baseline)

@@ -31,7 +31,9 @@ if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
 
 log = logging.getLogger(__name__)
 
-_SET = ("applied", "already")  # outcomes whose tweak holds its new value while in force
+# Outcomes whose tweak holds the session's new value while in force: "already" (so before the
+# session, walk 15 problem 3) is not the session's tuning.
+_SET = ("applied",)
 MAX_TWEAKS = 50  # a reading is bounded: remote records are untrusted
 
 

@@ -8,6 +8,7 @@ import datetime as dt
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel
 
 from sbctune.history.records import RunRecord
 from sbctune.ui.main_window import MainWindow
@@ -139,3 +140,80 @@ def test_history_names_the_tweaks_of_each_run(window: MainWindow) -> None:
         f"#{both.id}: with tuning in force: CPU frequency governor: performance, {buffers}",
         f"#{alone.id}: with tuning in force: {buffers}",
     ]
+
+
+def _connected(window: MainWindow) -> None:
+    """The session as connected (no SSH is used: the page only reads the session's state)."""
+    from typing import Any, cast
+
+    from sbctune.workflow.state import ConnectedInfo
+
+    class NoSsh:
+        async def close(self) -> None:
+            """The window closes its session at the end."""
+
+    info = ConnectedInfo("pi@lab", "lab", "6.1", "pi", "passwordless", True)
+    window.state.model.connected(cast(Any, NoSsh()), info, 1)
+
+
+def test_measure_again_with_nothing_in_force_says_so(window: MainWindow) -> None:
+    """Walk 15, problem 1: after "Revert, then measure the baseline" (or the guard ran out)
+    Measure again said "now with the tuning in force" with Start enabled; its untuned run was
+    the "After" of "Before and after" ("no change detected")."""
+    from sbctune.tuning import AppliedSession
+    from sbctune.tuning.model import TweakOutcome
+
+    _connected(window)
+    window.go("again")
+    page = window.page("again")
+    assert isinstance(page, MeasurePage)
+    intro = page.findChild(QLabel, "pageIntro")
+    assert intro is not None and "tuning in force" not in intro.text()
+    assert page.in_force.isVisible() and not page.start_button.isVisible()
+    assert page.in_force_text.text().startswith(
+        "Nothing is in force on the Pi: this would be a second baseline"
+    )
+    assert page.revert_first_button.text() == "Go to &Tune" and page.as_is_button.isEnabled()
+    page.revert_first_button.click()
+    assert window.current_key() == "tune"
+    # With the tuning kept, the page is as before: Start, "now with the tuning in force".
+    applied = AppliedSession("20261129T121500Z-abcd", 0.0, [TweakOutcome(GOVERNOR, "applied")])
+    window.state.model.tuning_applied(applied)
+    window.state.model.tuning_confirmed()
+    window.go("again")
+    assert not page.in_force.isVisible() and page.start_button.isVisible()
+    assert intro.text() == "The same plan as the baseline, now with the tuning in force."
+    # "Measure as it is": the run says what it is, and Results never call it "After".
+    page.show_record(_run(window, 5, None, 737.0))
+    assert "nothing in force" in page.status.text() and "second baseline" in page.status.text()
+    window.state.model.measured("baseline", _run(window, 0, None, 737.0))
+    window.state.model.measured("after", _run(window, 5, None, 735.9))
+    results = _results(window)
+    assert results.table_card.title.text() == "Two runs with nothing in force"
+    assert "After" not in _headers(results)
+    assert results.no_baseline.isVisible()
+    assert "second baseline" in results.no_baseline.text()
+
+
+def test_a_finished_run_shows_its_done_line(window: MainWindow) -> None:
+    """Walk 15: after "Measure as it is" the Baseline page stayed scrolled mid-page, its "Done.
+    … this run is not a baseline" line above the view."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(800, 600)
+    window.show()
+    window.go("baseline")
+    page = window.page("baseline")
+    assert isinstance(page, MeasurePage)
+    for card in page.plot_cards:  # as while it ran: the plots below the figures
+        card.show()
+    QApplication.processEvents()
+    bar = page.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    page.show_record(_run(window, 0, [GOVERNOR], 834.6))
+    for _ in range(3):
+        QApplication.processEvents()
+    top = page.status.mapTo(page.widget(), page.status.rect().topLeft()).y()
+    assert bar.value() <= top <= bar.value() + page.viewport().height(), (top, bar.value())
+    assert "not a baseline" in page.status.text()
+    window.close()

@@ -50,3 +50,31 @@ def test_an_error_moves_no_field(window: MainWindow, gui_app: QApplication) -> N
         assert words.width() >= page.problem.width() - 40, (words.width(), page.problem.width())
         assert words.height() >= words.heightForWidth(words.width())
     window.close()
+
+
+def test_the_connect_button_stays_in_view_with_the_error(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """Walk 15, problem 4: at 150 % the pinned error sat where the Connect button was; the
+    button was reached only by scrolling."""
+    window.resize(*SMALL)
+    window.show()
+    window.go("connect")
+    page = window.page("connect")
+    assert isinstance(page, ConnectPage)
+    page.problem.show_problem(
+        "198.18.4.2 did not accept the password for user 'pi'.",
+        "Type the password again (mind Caps Lock) and check the user name: on Raspberry Pi OS "
+        "it is the one you created in Raspberry Pi Imager (older images: 'pi').",
+    )
+    for _ in range(5):
+        gui_app.processEvents()
+    button = _on_window(page.connect_button, window)
+    assert page.connect_button.isVisible()
+    assert _on_window(page, window).contains(button), button
+    assert not button.intersects(_on_window(page.problem, window))
+    # not hidden under the view's bottom edge (inside the page, outside what scrolls, or in
+    # the scrolled view's visible part)
+    view = _on_window(page.viewport(), window)
+    assert view.contains(button) or not view.intersects(button), (view, button)
+    window.close()

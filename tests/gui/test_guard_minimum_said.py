@@ -3,6 +3,7 @@ what the guard stays at (walk 14, problem 9d: "20" typed, left, 90 s kept with n
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -10,7 +11,9 @@ from PySide6.QtWidgets import QApplication
 from sbctune.ui.main_window import MainWindow
 
 
-def test_a_too_short_guard_is_refused_aloud(window: MainWindow, gui_app: QApplication) -> None:
+def test_a_too_short_guard_is_refused_aloud(
+    window: MainWindow, gui_app: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
     window.resize(800, 600)
     window.show()
     window.go("tune")
@@ -25,6 +28,18 @@ def test_a_too_short_guard_is_refused_aloud(window: MainWindow, gui_app: QApplic
     note = guard.note
     assert note.isVisible()
     assert note.text() == "The guard is 30 to 600 s: 20 s was not taken, it stays 90 s."
+    # Apply with the 90 s it stayed at (walk 15: the note stayed beside the countdown)
+    applied: list[int] = []
+    monkeypatch.setattr(window.tune_page.controller, "apply",
+                        lambda _ids, seconds, _persist: applied.append(seconds))  # fmt: skip
+    window.tune_page._apply()
+    gui_app.processEvents()
+    assert applied == [90] and not note.isVisible()
+    guard.selectAll()
+    QTest.keyClicks(guard, "20")
+    QTest.keyClick(guard, Qt.Key.Key_Return)
+    gui_app.processEvents()
+    assert note.isVisible()
     # a value it takes clears the note
     guard.selectAll()
     QTest.keyClicks(guard, "45")

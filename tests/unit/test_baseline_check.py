@@ -138,3 +138,36 @@ def test_exports_describe_a_tuned_run_as_such() -> None:
     tuned = _run({"session": "s", "tweaks": [GOVERNOR], "read_back": True})
     assert run_description(tuned).endswith(" · quick · with tuning in force")
     assert "tuning" not in run_description(_run(None))
+
+
+def test_a_tweak_already_so_is_not_named_as_tuning_in_force() -> None:
+    """Walk 15, problem 3: History listed "Segmentation and receive offloads on" as in force
+    for the flow's run, though the lab's offloads were on before the session changed anything."""
+    state = _connected_state()
+    outcomes = [TweakOutcome("rps-rfs", "applied"), TweakOutcome("offloads-on", "already")]
+    state.tuning_applied(AppliedSession("20261129T121500Z-abcd", 0.0, outcomes))
+    stored = state.run_tuning_state()
+    assert stored is not None
+    mark = in_force_mark(_run(stored))
+    assert mark is not None and "offloads" not in mark.lower() and "RPS" in mark, mark
+    found = tuning_in_force(state)
+    assert found is not None and found.tweaks == ("rps-rfs",)
+    only_already = [TweakOutcome("offloads-on", "already")]
+    left = LeftoverSession("20261129T100000Z-ef01", "confirmed", "2026-11-29T10:00:00Z", "eth1",
+                           False, only_already, guard_running=False)  # fmt: skip
+    assert tuning_in_force(_connected_state(left)) is not None
+    assert tuning_in_force(_connected_state(left)).tweaks == ()  # type: ignore[union-attr]
+
+
+def test_an_untuned_second_run_is_never_an_after() -> None:
+    """Walk 15, problem 1: "Measure again" with nothing in force (as read back) was shown as the
+    "After" of "Before and after", "no change detected"."""
+    untuned = _run(None, run_id=5)
+    words = before_after(_run(None, run_id=4), untuned)
+    assert words.title == "Two runs with nothing in force"
+    assert "After" not in words.labels and words.labels[0] == "Before"
+    assert words.note.startswith("Nothing was in force on the Pi during run 5 either")
+    alone = before_after(None, untuned)
+    assert alone.labels == ["Nothing in force"] and alone.note == NO_BASELINE
+    tuned = before_after(_run(None, run_id=4), _run({"session": "s", "tweaks": [GOVERNOR]}))
+    assert tuned.labels == ["Before", "After"]

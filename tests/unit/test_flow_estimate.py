@@ -182,14 +182,22 @@ def test_the_tuning_says_how_many_it_applied() -> None:
     assert est.seconds_left() == EACH
 
 
-def test_the_log_and_the_bar_say_the_same_time_left() -> None:
-    """Walk 14: the Tune log said "(1 of 3, about 3 min left)", the bar "about 1:22 left"."""
-    from sbctune.workflow.attributing import estimate_seconds
+def test_the_first_estimate_counts_only_the_tweaks_the_tuning_will_change() -> None:
+    """Walk 15, problem 2: the flow's first "time left" counted the lab's offloads (already on)
+    as a fourth tweak to measure alone: ~1 min more than the tuning step then announced."""
+    from sbctune.tuning import catalog
+    from sbctune.tuning.model import Change, PlannedTweak
+    from sbctune.workflow.steps import to_change
 
-    est, clock = _estimate(FLOW)
-    est.feed(TweaksPlanned(3))
-    _through_tuning(est, clock)
-    est.feed(FlowStep("keep", "started"))
-    est.feed(StepPlanned(3))
-    # the log's words for the same moment (sbctune.workflow.attributing.find_what_helps)
-    assert left_text(estimate_seconds(PLAN, 3)) == est.text()
+    def item(tweak: str, before: str) -> PlannedTweak:
+        return PlannedTweak(catalog.tweak(tweak), True, "",
+                            changes=[Change("knob", f"{tweak} value", before, "on")])  # fmt: skip
+
+    items = [item("rps-rfs", "0"), item("cpu-governor-performance", "ondemand"),
+             item("socket-buffers", "212992"), item("offloads-on", "on")]  # fmt: skip
+    first, _ = _estimate(FLOW)
+    first.feed(TweaksPlanned(to_change(items)))  # before the baseline (announce_tweaks)
+    assert to_change(items) == 3  # as the tuning step counts "applied" afterwards
+    # The bar's first words: three tweaks alone, as the flow will measure them, not four.
+    each_alone = EACH + STEP_OVERHEAD_SECONDS
+    assert first.seconds_left() == 2 * EACH + TUNE_SECONDS + 3 * each_alone

@@ -105,6 +105,14 @@ class MeasureController(QObject):
             return None
         return tuning_in_force(model)
 
+    def nothing_in_force(self) -> bool:
+        """Measure again, with nothing in force on the Pi as this session read it back (walk
+        15, problem 1): the run would be a second baseline, not the tuned speed."""
+        model = self._state.model
+        if self.role != "after" or model.flow_running or model.session is None:
+            return False
+        return tuning_in_force(model) is None
+
     def start(self, plan: Plan, revert_first: bool = False) -> None:
         """`revert_first`: put back every tuning on the Pi and read it back, then measure."""
         if self.running:

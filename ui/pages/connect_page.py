@@ -28,7 +28,7 @@ from sbctune.ui.pages.connect_parts import focus_to_fix, found_text
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, label_reaches, narrow_combo
-from sbctune.ui.widgets.pinned_footer import PinnedFooter
+from sbctune.ui.widgets.pinned_footer import PinnedFooter, stacked
 
 # Made first at start-up, before the core (SSH, the one-click flow) is imported: the user types
 # while the rest loads (issue 22); its controllers come with `attach`.
@@ -99,15 +99,15 @@ class ConnectPage(Page):
 
         actions = self._actions()
 
-        # Pinned under the page, not in it: showing an error moves no field (walk 14).
+        # Pinned under the page, not in it: showing an error moves no field (walk 14); Connect
+        # above it stays in view (walk 15: at 150 % the error covered it).
         self.problem = ProblemPanel(scrolls=False)
         self.problem.setObjectName("card")
-        self._pinned = PinnedFooter(self, self.problem)
+        self._pinned = PinnedFooter(self, stacked(actions, self.problem))
         self.notice = label(name="muted")
         self.notice.hide()
         for widget in (card, self.find_card, auth_card):
             self.content.addWidget(widget)
-        self.content.addLayout(actions)
         self.content.addWidget(self.notice)
         self.content.addStretch(1)
 

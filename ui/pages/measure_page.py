@@ -31,6 +31,7 @@ from sbctune.ui.controllers.measurement import (
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
+from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
@@ -53,10 +54,16 @@ CPU_NOTE = (
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
 RESULTS_TITLE = "Figures of this run"
 REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
+AGAIN_INTRO = "The same plan as the baseline, now with the tuning in force."
+NOTHING_INTRO = "The same plan as the baseline. Nothing is in force on the Pi now."
+UNTUNED_DONE = (
+    "Measured with nothing in force on the Pi: a second baseline, not the speed with the tuning."
+)
 
 
 class MeasurePage(Page):
     done = Signal(object)  # RunRecord
+    go_tune = Signal()  # Measure again with nothing in force: "Go to Tune"
 
     def __init__(
         self,
@@ -75,7 +82,7 @@ class MeasurePage(Page):
             )
         else:
             self.title = "5 · Measure again"
-            self.intro = "The same plan as the baseline, now with the tuning in force."
+            self.intro = AGAIN_INTRO
         super().__init__()
         self.controller = controller
         self._state = state
@@ -154,31 +161,15 @@ class MeasurePage(Page):
         self.content.addLayout(figures)
 
     def _in_force_box(self) -> None:
-        """Before a baseline with tuning in force on the Pi (walk 14, problem 2): say so, and
-        offer the two honest choices instead of Start."""
-        self.in_force = Card("Tuning is in force on the Pi")
-        self.in_force.setAccessibleName("Tuning in force before the baseline")
-        self.in_force_text = label("", selectable=True)
-        self.in_force.body.addWidget(self.in_force_text)
-        row = QHBoxLayout()
-        self.revert_first_button = QPushButton("&Revert, then measure the baseline")
-        self.revert_first_button.setToolTip(
-            "Put back every tuning value on the Pi, read the Pi back to check nothing is in "
-            "force, then measure the baseline."
-        )
-        self.revert_first_button.setObjectName("primary")  # the step's main button now
-        self.revert_first_button.clicked.connect(self.start_reverted)
-        self.as_is_button = QPushButton("Measure as it &is")
-        self.as_is_button.setToolTip(
-            "Measure with the tuning in force. The run is labelled “with tuning in force” "
-            "everywhere and is not called a baseline."
+        """Instead of Start when the Pi's tuning is not what this step expects (as read back):
+        tuning in force before a baseline, nothing in force before Measure again."""
+        box = in_force_box() if self.role == "baseline" else nothing_box()
+        self.in_force, self.in_force_text = box.card, box.text
+        self.revert_first_button, self.as_is_button = box.first, box.as_is
+        self.revert_first_button.clicked.connect(
+            self.start_reverted if self.role == "baseline" else self.go_tune
         )
         self.as_is_button.clicked.connect(self.start)
-        row.addWidget(self.revert_first_button)
-        row.addWidget(self.as_is_button)
-        row.addStretch(1)
-        self.in_force.body.addLayout(row)
-        self.in_force.hide()
         self.content.addWidget(self.in_force)
 
     # The plots are made when first shown or used (ui/widgets/lazy.py): not at start-up.
@@ -286,16 +277,27 @@ class MeasurePage(Page):
     def _update_buttons(self) -> None:
         running = self.timer.isActive()
         connected = self._state.session is not None
-        found = None if running or self.controller.running else self.controller.tuning_in_force()
-        if found is not None:
-            self.in_force_text.setText(found.notice())
-        self.in_force.setVisible(found is not None)
-        self.start_button.setVisible(found is None)
+        idle = not (running or self.controller.running)
+        if self.role == "baseline":
+            found = self.controller.tuning_in_force() if idle else None
+            if found is not None:
+                self.in_force_text.setText(found.notice())
+            ask = found is not None
+        else:
+            ask = idle and self.controller.nothing_in_force()
+            self._set_intro(NOTHING_INTRO if ask else AGAIN_INTRO)
+        self.in_force.setVisible(ask)
+        self.start_button.setVisible(not ask)
         self.start_button.setEnabled(connected and not running)
         for button in (self.revert_first_button, self.as_is_button):
             button.setEnabled(connected and not running)
         self.cancel_button.setEnabled(running)
         self.plan.setEnabled(not running and self.role == "baseline")
+
+    def _set_intro(self, text: str) -> None:
+        intro = self.findChild(QLabel, "pageIntro")
+        if intro is not None and intro.text() != text:
+            intro.setText(text)
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
@@ -381,6 +383,8 @@ class MeasurePage(Page):
         mark = in_force_mark(record) if self.role == "baseline" else None
         if mark is not None:  # read back from the Pi: never called a baseline
             done = f"{done} {not_a_baseline(record)}"
+        elif self.role != "baseline" and in_force_mark(record) is None:
+            done = f"{done} {UNTUNED_DONE}"
         elif self._reverted_first:
             done = f"{done} {REVERTED_FIRST}"
         self._reverted_first = False
@@ -395,7 +399,13 @@ class MeasurePage(Page):
         self.show_latency(record.latency)
         if record.note:
             self.problem.show_problem(record.note)
+        # The "Done. …" line in view (walk 15: after "Measure as it is" the page stayed where
+        # the live plot had been, its "not a baseline" line above the view).
+        QTimer.singleShot(0, self._status_in_view)
         self.done.emit(record)
+
+    def _status_in_view(self) -> None:
+        self.ensureWidgetVisible(self.status, 0, 24)
 
     def show_latency(self, latency: dict[str, Any] | None) -> None:
         """The run's verdicts under the latency plot ("the link queues 18 ms under upload…")."""

@@ -363,6 +363,7 @@ class TunePage(Page):
         # Applying shows at the top (spinner, then the guard's countdown): the user may have
         # pressed Apply (Alt+A) scrolled down among the tweaks.
         self.verticalScrollBar().setValue(0)
+        self.guard.clear_note()  # the guard used is the box's value: the refusal is old news
         self.controller.apply(self.selected(), self.guard.value(), self.persist.isChecked())
 
     def show_event(self, message: str) -> None:

@@ -26,7 +26,10 @@ class GuardSpin(QSpinBox):
         self.note.hide()
         self._refused = ""
         self.editingFinished.connect(self._say_refused)
-        self.valueChanged.connect(lambda _value: self._clear_note())
+        self.valueChanged.connect(lambda _value: self.clear_note())
+        # Typing again makes the note stale, even the value it stays at (walk 15: "90" typed
+        # after "20" left "20 s was not taken" beside 90 s, and after Apply).
+        self.lineEdit().textEdited.connect(lambda _text: self.clear_note())
 
     def fixup(self, text: str) -> str:
         """Qt calls this for a typed value it cannot take, before it goes back to the last one."""
@@ -36,6 +39,7 @@ class GuardSpin(QSpinBox):
     def _say_refused(self) -> None:
         refused, self._refused = self._refused, ""
         if not refused:
+            self.clear_note()
             return
         self.note.setText(
             f"The guard is {SHORTEST_S} to {LONGEST_S} s: {refused} s was not taken, "
@@ -43,6 +47,6 @@ class GuardSpin(QSpinBox):
         )
         self.note.show()
 
-    def _clear_note(self) -> None:
+    def clear_note(self) -> None:
         self.note.clear()
         self.note.hide()

@@ -5,7 +5,7 @@ page scrolled ~80 px to show its error, and a click aimed at "Host or IP" landed
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QRect
-from PySide6.QtWidgets import QScrollArea, QWidget
+from PySide6.QtWidgets import QLayout, QScrollArea, QVBoxLayout, QWidget
 
 MARGIN = 8
 
@@ -53,3 +53,14 @@ class PinnedFooter(QObject):
             layout.setGeometry(footer.rect())
         area.setViewportMargins(0, 0, 0, height + 2 * MARGIN)
         footer.raise_()
+
+
+def stacked(top: QLayout, below: QWidget) -> QWidget:
+    """A footer of a row (e.g. Connect / Cancel) over a widget that comes and goes (an error):
+    the row is always in view, the widget appears between it and the window's bottom."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addLayout(top)
+    layout.addWidget(below)
+    return box
