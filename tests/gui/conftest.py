@@ -45,12 +45,24 @@ def drive(gui_app: QApplication) -> Callable[..., Any]:
     return run
 
 
+def forget_last_connection() -> None:
+    """Each test's window starts as on a first run: the settings file lives as long as the test
+    session, and a Pi remembered by an earlier test (a lab connection, test_remembered) makes a
+    window read the keyring on show, a task that a test's bare processEvents() then runs outside
+    the asyncio loop ("no running event loop" in the status bar)."""
+    from sbctune.ui.settings import AppSettings
+
+    keys = ("host", "port", "user", "auth", "key_file")
+    AppSettings().remember_connection(dict.fromkeys(keys, ""))
+
+
 @pytest.fixture
 def window(
     gui_app: QApplication, drive: Callable[..., Any], tmp_path: Path
 ) -> Iterator[MainWindow]:
     history = History.open(tmp_path / "history.sqlite3")
     known = tmp_path / "known_hosts"
+    forget_last_connection()
     win = make_window(
         gui_app,
         history=history,
