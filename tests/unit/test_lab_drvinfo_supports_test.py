@@ -22,6 +22,7 @@ from sbctune.lab.ethtool_state import interface_state
 EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @pytest.mark.parametrize(
     ("chip", "shown"),
     [("AX88178", "no"), ("AX88172", "no"), ("AX88172A", "no"), ("AX88772B", "yes"),
