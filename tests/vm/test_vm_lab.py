@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from sbctune.lab.vm import plan
+from sbctune.lab.vm.lab import console_tail, qemu_log_tail
 from tests.vm.conftest import ROOT, Cli, report
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
@@ -316,7 +317,12 @@ def _reboot(cli: Cli) -> float:
                 return took
         except (AssertionError, subprocess.TimeoutExpired):
             continue
-    raise AssertionError("the VM did not come back after a reboot")
+    # What the guest and QEMU said last: a hung shutdown, a boot stuck early, or a QEMU that the
+    # supervisor did not start again (the rehearsal of session 15 met one with nothing to read).
+    raise AssertionError(
+        "the VM did not come back after a reboot\n--- console ---\n"
+        f"{console_tail(cli.vm, 40)}\n--- qemu ---\n{qemu_log_tail(cli.vm, 20)}"
+    )
 
 
 _TRACES = (
