@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sbctune.inventory.usbnet_info import description_naming, only_description
+from sbctune.lab.ethtool_table_eee import eee_by_chip, eee_default, eee_modes, eee_timer
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
 
@@ -246,8 +247,8 @@ def hold_to_table(
         state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
     if state["eee"] is not None:
         state["eee"]["restarts"] = caps.restarts("eee")
-        _eee_default(state["eee"], caps)
-        _eee_by_chip(state["eee"], caps, chip)
+        eee_default(state["eee"], caps)
+        eee_by_chip(state["eee"], caps, chip)
         if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
             caps, "eee_tx_lpi_follows"
         ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
@@ -256,100 +257,14 @@ def hold_to_table(
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
             state["eee"]["timer_unreported"] = True
-        _eee_modes(state["eee"], caps)
-        _eee_timer(state["eee"], caps, chip, speed_mbps)
+        eee_modes(state["eee"], caps)
+        eee_timer(state["eee"], caps, chip, speed_mbps)
     _features(state["features"], caps, chip)
     if caps.facts.get("ethtool_refused_when_down") and driver_caps.fact_in_every_series(
         caps, "ethtool_refused_when_down"
     ):  # stmmac on 6.1: .begin = stmmac_check_if_running
         state["refused_when_down"] = str(caps.facts["ethtool_refused_when_down"])
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
-
-
-def _eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
-    """EEE as the kernel sets it up (lan78xx: off on 6.1, where only set_eee turns the MAC's
-    EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
-    on after a link that negotiated it, so the MAC's LPI timer reads 0 until then; bcmgenet,
-    r8169 and stmmac: phy_support_eee on 6.12). With an unknown kernel a default the table has
-    for one series only, or that differs between the series, is not claimed: the model's values
-    stay (else 6.1's Tx LPI would meet 6.12's link modes, which no kernel shows)."""
-    default = caps.facts.get("eee_default")
-    if not default or not driver_caps.fact_in_every_series(caps, "eee_default"):
-        return
-    hand = driver_caps.table()["hand"].get(caps.driver, [])
-    series = set(caps.series)
-    by_series = [f["value"] for f in hand
-                 if f["fact"] == "eee_default" and set(f["kernels"]) & series]  # fmt: skip
-    if any(value != default for value in by_series):  # r8169: Tx LPI off on 6.1, on on 6.12
-        return  # an unknown kernel: neither series' default is claimed, the model's stays
-    eee["enabled"] = bool(default["enabled"])
-    eee["tx_lpi"] = bool(default["tx_lpi"])
-    eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))
-    if not eee["active"] and default.get("timer_needs_link"):
-        eee["tx_lpi_timer"] = 0
-
-
-def _eee_timer(
-    eee: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None, mtu: int = 1500
-) -> None:
-    """r8169 on 6.12 (rtl_set_eee_txidle_timer, r8169_get_tx_lpi_timer_us): the RTL8125's
-    Tx LPI timer is MTU + 46 bytes at the link's speed, DIV_ROUND_CLOSEST(bytes * 8, Mbit/s) us.
-    Claimed where 6.12 may be running: 6.1 leaves Tx LPI off, so ethtool shows no timer there."""
-    over = driver_caps.by_chip(caps.facts.get("eee_tx_lpi_timer_bytes"), chip)
-    if over is None or not speed_mbps or "6.12" not in caps.series:
-        return
-    eee["tx_lpi_timer"] = (int(over + mtu) * 8 + int(speed_mbps) // 2) // int(speed_mbps)
-    # the driver's own timer: ethtool shows it again from the MTU and speed of the moment
-    # (rtl8169_change_mtu calls rtl_set_eee_txidle_timer), and a --set-eee tx-timer only
-    # reaches phylib (rtl8169_set_eee: phy_ethtool_set_eee), which rtl8169_get_eee overrides
-    eee["timer_bytes_over_mtu"], eee["timer_speed_mbps"] = int(over), int(speed_mbps)
-
-
-def _eee_by_chip(eee: dict[str, Any], caps: DriverCaps, chip: str) -> None:
-    """r8152 (rtl_ops_init): the RTL8152 advertises 100baseT only, the RTL8156B has EEE on; a
-    chip the table cannot tell (RTL8156: RTL_VER_10 off, RTL_VER_11 on) keeps the model's. The
-    longest name `chip` contains decides (RTL8156B, not RTL8156). lan78xx on the Pi 3 B+'s
-    LAN7515 with the Raspberry Pi tree: EEE, Tx LPI and its 600 us timer on at probe."""
-    by_chip = caps.facts.get("eee_by_chip") or {}
-    squeezed = chip.lower().replace(" ", "")
-    names = [name for name in by_chip if squeezed and name.lower() in squeezed]
-    if not names:
-        return
-    rule = by_chip[max(names, key=len)]
-    if rule.get("modes"):
-        eee["supported"] = list(rule["modes"])
-    if isinstance(rule.get("enabled"), bool):
-        eee["enabled"] = rule["enabled"]
-    if isinstance(rule.get("tx_lpi"), bool):  # lan78xx on a Pi 3 B+ (the RPi tree): at probe
-        eee["tx_lpi"] = rule["tx_lpi"]
-    default = caps.facts.get("eee_default") or {}
-    if isinstance(rule.get("tx_lpi_timer"), int):  # 6.12 reads 0 until the MAC's EEE is on
-        eee["active"] = bool(eee["enabled"]) and bool(
-            set(rule.get("modes") or eee["supported"]) & set(eee.get("link_partner", []))
-        )
-        late = bool(default.get("timer_needs_link")) and not eee["active"]
-        eee["tx_lpi_timer"] = 0 if late else rule["tx_lpi_timer"]
-    eee["active"] = bool(eee["enabled"]) and bool(
-        set(eee["supported"]) & set(eee.get("link_partner", []))
-    )
-
-
-def _eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
-    """The EEE link modes the driver reports where the table says so for the profile's series
-    (igc: none on 6.1, 100/1000/2500baseT on 6.12; an unknown kernel: the model's, unless
-    every series agrees) and the driver's own set rules (igc_ethtool_set_eee)."""
-    held = {s: f["value"] for f in driver_caps.table()["hand"].get(caps.driver, [])
-            if f["fact"] == "eee_modes" for s in f["kernels"] if s in caps.series}  # fmt: skip
-    values = list(held.values())
-    if values and set(held) == set(caps.series) and all(v == values[0] for v in values):
-        eee["supported"] = list(values[0]["supported"])
-    rules = dict(caps.facts.get("eee_set_rules", {}))
-    if rules:
-        rules["tx_lpi_follows"] = bool(caps.facts.get("eee_tx_lpi_follows"))
-        eee["rules"] = rules
-    if caps.facts.get("eee_tx_lpi_follows"):  # igc/igb: EEER's Tx LPI; atlantic: as shown
-        eee["tx_lpi_follows"] = True
-        eee["tx_lpi"] = bool(eee["enabled"])
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:
