@@ -267,3 +267,17 @@ def cli_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     out, err = capsys.readouterr()
     assert code == 0, (argv, out, err)
     return out + err
+
+
+PI_GOVERNOR = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+
+
+async def governor_and_session(lab: LabInfo, known_hosts_dir: Path) -> tuple[str, str | None]:
+    """What the lab Pi itself says, over a connection of the test's own: cpu0's governor and the
+    state of its newest active tuning session (None: none)."""
+    from sbctune import tuning
+
+    async with await connect_to_lab(lab, known_hosts_dir) as session:
+        governor = (await session.run(["cat", PI_GOVERNOR])).stdout.strip()
+        leftover = await tuning.find_leftover(session)
+    return governor, leftover.state if leftover is not None else None

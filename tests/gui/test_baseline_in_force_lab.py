@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from sbctune import tuning
 from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import plan_named
 from sbctune.ui.main_window import MainWindow
@@ -23,20 +22,11 @@ from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import SCREENSHOTS, until
 from tests.gui.test_wizard_lab import connect_via_dialog
-from tests.lab_support import connect_to_lab
+from tests.lab_support import governor_and_session
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
-GOVERNOR = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
 SHORT = plan_named("quick").with_overrides(duration=4, omit=1, trials=1)
-
-
-async def _pi(lab: LabInfo, where: Path) -> tuple[str, str | None]:
-    """The governor and the state of the newest active tuning session, read on the Pi."""
-    async with await connect_to_lab(lab, where) as session:
-        governor = (await session.run(["cat", GOVERNOR])).stdout.strip()
-        leftover = await tuning.find_leftover(session)
-    return governor, leftover.state if leftover is not None else None
 
 
 def test_a_baseline_after_keep_says_the_tuning_is_in_force(
@@ -54,7 +44,7 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
     mine.mkdir()
 
     async def scenario() -> None:
-        before, _ = await _pi(lab, mine)
+        before, _ = await governor_and_session(lab, mine)
         await connect_via_dialog(window, lab)
         await until(lambda: window.state.inventory is not None, 60, "the inventory")
         window.go("baseline")
@@ -67,7 +57,7 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
         tune.confirm_button.click()
         await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
-        assert await _pi(lab, mine) == ("performance", "confirmed")
+        assert await governor_and_session(lab, mine) == ("performance", "confirmed")
 
         # Inspect's "Measure only" opens the Baseline page, and does not start it unasked.
         inspect = window.page("inspect")
@@ -119,7 +109,7 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         await until(lambda: not window.baseline.running, 180, "the reverted baseline")
         await window.baseline.wait()
         assert not baseline.problem.isVisible(), baseline.problem.message.text()
-        assert await _pi(lab, mine) == (before, None)
+        assert await governor_and_session(lab, mine) == (before, None)
         fair = window.state.baseline
         assert fair is not None and fair.id != as_is.id
         assert fair.tuning_state is None, fair.tuning_state  # read back: untuned

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from sbctune import tuning
 from sbctune.history.run_tuning import usable_as_tuned
 from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import Plan, plan_named
@@ -23,24 +22,15 @@ from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import SCREENSHOTS, until
 from tests.gui.test_wizard_lab import connect_via_dialog
-from tests.lab_support import connect_to_lab
+from tests.lab_support import governor_and_session
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
-GOVERNOR = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
 DEFAULT_GUARD = 90
 # The thorough plan's four tests (10 streams each, 2 s omitted), two trials of 11 s instead of
 # five of 13 s: 8 × 13 s of traffic plus the switches between tests, more than the guard's 90 s
 # (the smallest run that still outlasts it; the whole plan would take over 5 minutes).
 THOROUGH_SHORT: Plan = plan_named("thorough").with_overrides(duration=11, trials=2)
-
-
-async def _pi(lab: LabInfo, where: Path) -> tuple[str, str | None]:
-    """The governor and the state of the newest tuning session, read on the Pi itself."""
-    async with await connect_to_lab(lab, where) as session:
-        governor = (await session.run(["cat", GOVERNOR])).stdout.strip()
-        leftover = await tuning.find_leftover(session)
-    return governor, leftover.state if leftover is not None else None
 
 
 def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
@@ -59,7 +49,7 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
     mine.mkdir()
 
     async def scenario() -> None:
-        before, _ = await _pi(lab, mine)
+        before, _ = await governor_and_session(lab, mine)
         await connect_via_dialog(window, lab)
         await until(lambda: window.state.inventory is not None, 60, "the inventory")
         window.go("tune")
@@ -71,7 +61,7 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
         assert tune.guard_card.isVisible() and tune.countdown.isVisible()
         assert not tune.apply_button.isEnabled() and "on trial" in tune.apply_button.toolTip()
-        assert await _pi(lab, mine) == ("performance", "armed")
+        assert await governor_and_session(lab, mine) == ("performance", "armed")
 
         tune.again_button.click()
         await until(lambda: window.again.running, 10, "Measure again to start")
@@ -94,7 +84,7 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         assert took > DEFAULT_GUARD + 5, f"the run ({took:.0f} s) must outlast the guard"
 
         # Read back on the Pi at the end: still in force, the session still armed.
-        assert await _pi(lab, mine) == ("performance", "armed")
+        assert await governor_and_session(lab, mine) == ("performance", "armed")
         record = window.state.after
         assert record is not None and record.id is not None and record.complete
         stored = window.history.run(record.id)
@@ -113,11 +103,11 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         assert tune.confirm_button.isEnabled()
         tune.confirm_button.click()
         await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
-        assert await _pi(lab, mine) == ("performance", "confirmed")
+        assert await governor_and_session(lab, mine) == ("performance", "confirmed")
         await until(lambda: tune.revert_button.isEnabled(), 10, "Revert to be offered")
         tune.revert_button.click()
         await until(lambda: window.state.tuning_state == "reverted", 60, "the revert")
-        governor, leftover = await _pi(lab, mine)
+        governor, leftover = await governor_and_session(lab, mine)
         assert governor == before and leftover is None
 
     drive(scenario(), timeout=480)
