@@ -19,8 +19,9 @@ from sbctune.ui.widgets.flow_in_force_question import FlowInForceQuestion
 from sbctune.ui.widgets.link_consent_question import LinkConsentQuestion
 from sbctune.workflow.baseline_check import is_fair_baseline
 from tests.gui.conftest import until
-from tests.gui.test_baseline_in_force_lab import SHORT, _pi
+from tests.gui.test_baseline_in_force_lab import SHORT
 from tests.gui.test_wizard_lab import connect_via_dialog
+from tests.lab_support import governor_and_session
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
@@ -44,7 +45,7 @@ def test_tune_and_measure_with_tuning_kept_asks_and_reverts_before_its_baseline(
     pi_at_baseline: list[tuple[str, str | None]] = []
 
     async def scenario() -> None:
-        before, _ = await _pi(lab, mine)
+        before, _ = await governor_and_session(lab, mine)
         await connect_via_dialog(window, lab)
         await until(lambda: window.state.inventory is not None, 60, "the inventory")
         window.go("tune")
@@ -53,7 +54,7 @@ def test_tune_and_measure_with_tuning_kept_asks_and_reverts_before_its_baseline(
         await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
         tune.confirm_button.click()
         await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
-        assert await _pi(lab, mine) == ("performance", "confirmed")
+        assert await governor_and_session(lab, mine) == ("performance", "confirmed")
 
         window.tune_and_measure()
         await until(lambda: window.in_force_question is not None, 10, "the question")
@@ -68,7 +69,7 @@ def test_tune_and_measure_with_tuning_kept_asks_and_reverts_before_its_baseline(
                 window.runner.start(_record_pi(), name="test-read-pi")
 
         async def _record_pi() -> None:
-            pi_at_baseline.append(await _pi(lab, mine))
+            pi_at_baseline.append(await governor_and_session(lab, mine))
 
         window.flow.step.connect(read_at_baseline)
         question.revert_button.click()
