@@ -147,9 +147,10 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
         if label == "Wake-on" and link.get("wol") is not None:
             value = link["wol"]
         pause = dev.get("pause") or {}
-        if label == "Advertised pause frame use" and pause.get("advertisement") and pause.get("set"):
+        encoding = pause.get("advertisement") if pause.get("set") else None
+        if label == "Advertised pause frame use" and encoding:
             # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
-            value = _pause_words(advertised_pause(str(pause["advertisement"]), pause))
+            value = _pause_words(advertised_pause(str(encoding), pause))
         shown = _value(label, link, up, speed, duplex)
         out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
         out += list(more)

@@ -18,7 +18,9 @@ POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks it
 def _up(tmp_path: Path, driver: str, chip: str = "", **link: Any) -> str:
     path = lab_state(tmp_path, driver, chip, "6.12")
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    data["interfaces"]["eth0"]["link"].update({"carrier": True, "speed": "1000", "duplex": "full", **link})
+    data["interfaces"]["eth0"]["link"].update(
+        {"carrier": True, "speed": "1000", "duplex": "full", **link}
+    )
     Path(path).write_text(json.dumps(data), encoding="utf-8")
     return path
 
