@@ -296,6 +296,9 @@ class AppliedSession:
     state: str = "armed"
     reachable: bool = True
     record_id: int | None = None  # the history row, when saved
+    # The plan options it was applied with (record.public_options): the user's choices and
+    # consent, which keeping it across reboots later plans with again (not today's ticks).
+    options: dict[str, Any] = field(default_factory=dict)
 
     def outcome(self, tweak_id: str) -> TweakOutcome | None:
         return next((o for o in self.outcomes if o.tweak_id == tweak_id), None)
