@@ -1,0 +1,52 @@
+"""Audit 8b (resources/tuning/driver_caps_audit8b.md): the rows fixed in the shared data and the
+lab, each checked as the user would see it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sbctune.lab import fake_ethtool
+from tests.fake_ethtool_support import ethtool, lab_state
+
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+
+
+def _carrier(path: str, up: bool) -> None:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["link"].update(carrier=up, speed="2500", duplex="full")
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+
+
+def _front(path: str, option: str) -> str:
+    """What the lab's shell front (ethtool_state.front_text) prints for `ethtool OPTION eth0`:
+    the shown file's answer, or the model's where the file says so."""
+    shown = Path(path).parent / fake_ethtool.SHOWN_DIR / fake_ethtool.shown_name(option, "eth0")
+    code, _, body = shown.read_text(encoding="utf-8").partition("\n")
+    if code in (fake_ethtool.MODEL, fake_ethtool.CAPTURE):
+        return ethtool(path, option, "eth0")[0]
+    return body
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.25+rpt-rpi-v8"])
+def test_r8169_pause_shown_after_lab_up_is_the_links_resolution(
+    tmp_path: Path, kernel: str
+) -> None:
+    """Row 1: rtl8169_get_pauseparam reports phy_get_pause, the resolution of the PHY's
+    advertisement (phy_support_asym_pause: Pause and Asym_Pause) with the partner's: RX and TX on
+    over a full-duplex link. The lab wrote its shown `-a` at install, outside the lab's namespace
+    where the interface has no carrier, and the first `ethtool -a` of a fresh r8169 lab said
+    RX off, TX off until a `-A` rewrote it."""
+    path = lab_state(tmp_path, "r8169", "RTL8125B", kernel)
+    (tmp_path / fake_ethtool.SHOWN_DIR).mkdir()
+    _carrier(path, False)  # the install: no carrier where it runs
+    fake_ethtool.write_shown(path, json.loads(Path(path).read_text(encoding="utf-8")))
+    _carrier(path, True)  # the lab's link, as the Pi's user reads it
+    out = _front(path, "-a")
+    assert "RX:\t\ton\nTX:\t\ton\n" in out
+    assert "RX negotiated:\ton\nTX negotiated:\ton\n" in out
+    _carrier(path, False)  # the cable out: phy_get_pause without a full-duplex link reads none
+    assert "RX:\t\toff\nTX:\t\toff\n" in _front(path, "-a")
