@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import fake_ethtool
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.probe import Facts, Read
 from tests.fake_ethtool_support import ethtool, lab_state
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
@@ -50,3 +54,34 @@ def test_r8169_pause_shown_after_lab_up_is_the_links_resolution(
     assert "RX negotiated:\ton\nTX negotiated:\ton\n" in out
     _carrier(path, False)  # the cable out: phy_get_pause without a full-duplex link reads none
     assert "RX:\t\toff\nTX:\t\toff\n" in _front(path, "-a")
+
+
+@pytest.mark.parametrize(
+    ("chip", "top"),
+    [
+        ("allwinner,sun8i-h3-emac", 3774),  # armhf: Cortex-A7, 32-bit skb_shared_info
+        ("allwinner,sun8i-r40-gmac", 3774),
+        ("allwinner,sun50i-a64-emac", 3710),  # arm64
+        ("allwinner,sun50i-h5-emac", 3710),
+        ("allwinner,sun50i-h6-emac", 3710),
+    ],
+)
+@pytest.mark.parametrize("kernel", ["6.1", "6.12"])
+def test_allwinner_emac_max_mtu_is_under_a_page(chip: str, top: int, kernel: str) -> None:
+    """Row 2: dwmac-sun8i's EMAC has no DMA HW feature register (sun8i_dwmac_dma_ops has no
+    get_hw_feature, so stmmac_hw_init leaves plat->enh_desc 0) and sun8i_dwmac_setup sets
+    synopsys_id 0: stmmac_dvr_probe gives max_mtu SKB_MAX_HEAD(NET_SKB_PAD + NET_IP_ALIGN), not
+    JUMBO_LEN 9000. An MTU of 3800 is under the 4096-byte TX FIFO the table knew, and the kernel
+    refuses it ("mtu greater than device maximum", dev_validate_mtu)."""
+    caps = driver_caps.caps("stmmac", kernel, chip)
+    assert caps is not None
+    assert caps.mtu_max(chip) == top
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver="stmmac", chip=chip)
+    inventory = Inventory(board=Board(kernel=f"{kernel}.0-arm64"), nics=[nic])
+    options = {"path_supports_jumbo": True, "mtu": 3800}
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
+    assert not item.applicable
+    assert f"the driver allows an MTU of at most {top}" in item.reason, item.reason
