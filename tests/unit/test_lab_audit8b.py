@@ -10,11 +10,14 @@ import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import fake_ethtool
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts, Read
 from tests.fake_ethtool_support import ethtool, lab_state
 
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
 
@@ -85,3 +88,24 @@ def test_allwinner_emac_max_mtu_is_under_a_page(chip: str, top: int, kernel: str
     item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
     assert not item.applicable
     assert f"the driver allows an MTU of at most {top}" in item.reason, item.reason
+
+
+@POSIX
+@pytest.mark.parametrize("chip", ["RTL8126A", "RTL8126 5GbE Controller", "RTL8125D"])
+def test_rtl8126_coalescing_is_refused_as_the_rtl8125s_on_612(tmp_path: Path, chip: str) -> None:
+    """Row 3: 6.12's r8169 binds the RTL8126A (5 GbE: rtl_chip_infos VER_65, VER_66) and the
+    RTL8125D (VER_64), and rtl_get_coalesce/rtl_set_coalesce refuse every chip rtl_is_8125 names
+    (mac_version >= RTL_GIGA_MAC_VER_61) with EOPNOTSUPP. The table named only "RTL8125", so an
+    RTL8126 got irq-coalescing planned and the lab answered `ethtool -c`."""
+    path = lab_state(tmp_path, "r8169", chip, "6.12.25+rpt-rpi-2712")
+    out, err, code = ethtool(path, "-c", "eth0")
+    assert (out, code) == ("", 1) and err == ["netlink error: Operation not supported"]
+    found = Facts("eth0")
+    coalesce = (CAPTURES / "ethtool_c/tuned_726_enp1s0.txt").read_bytes()  # a chip that has it
+    found.steps["ethtool -c"] = StepResult(batch.Step(("true",), "ethtool -c"), 0, coalesce, b"")
+    tweak = catalog.tweak("irq-coalescing")
+    nic = Nic("eth0", driver="r8169", chip=chip)
+    inventory = Inventory(board=Board(kernel="6.12.25+rpt-rpi-2712"), nics=[nic])
+    ctx = Context(tweak, found, inventory, nic, {}, {}, ("irq-coalescing",))
+    item = PLANNERS[tweak.kind](ctx)
+    assert not item.applicable and "EOPNOTSUPP" in item.reason, item.reason
