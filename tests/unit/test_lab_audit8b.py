@@ -109,3 +109,23 @@ def test_rtl8126_coalescing_is_refused_as_the_rtl8125s_on_612(tmp_path: Path, ch
     ctx = Context(tweak, found, inventory, nic, {}, {}, ("irq-coalescing",))
     item = PLANNERS[tweak.kind](ctx)
     assert not item.applicable and "EOPNOTSUPP" in item.reason, item.reason
+
+
+@POSIX
+@pytest.mark.parametrize(
+    "chip", ["allwinner,sun8i-h3-emac", "allwinner,sun50i-a64-emac", "allwinner,sun7i-a20-gmac"]
+)
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.25+rpt-rpi-v8"])
+def test_allwinner_stmmac_channels_have_no_maximum(tmp_path: Path, chip: str, kernel: str) -> None:
+    """Row 6: stmmac_get_channels' maxima are dma_cap.number_rx/tx_queues, which only the GMAC4
+    and XGMAC get_hw_feature fill: dwmac-sun8i has no get_hw_feature at all, dwmac-sunxi's A20
+    (has_gmac) reads dwmac1000_get_hw_feature, which leaves them 0. channels_fill_reply sends a
+    count only with a non-zero maximum, so `ethtool -l` is n/a throughout and `-L rx 2` exceeds
+    the maximum. The lab showed RX 1 TX 1."""
+    path = lab_state(tmp_path, "stmmac", chip, kernel)
+    out, err, code = ethtool(path, "-l", "eth0")
+    assert (err, code) == ([], 0)
+    assert "RX:\t\t1" not in out and "TX:\t\t1" not in out
+    assert out.count("RX:\t\tn/a") == 2 and out.count("TX:\t\tn/a") == 2
+    out, err, code = ethtool(path, "-L", "eth0", "rx", "2")
+    assert code == 76 and err[0].startswith("netlink error: requested channel count exceeds")
