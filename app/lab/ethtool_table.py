@@ -113,6 +113,8 @@ def channels_state(
         )
     elif fact.get("style") == "separate":
         maxima = cur = {**zero, "rx": rx, "tx": tx}
+        if caps.refuses_on("channels_max_zero_chips", chip):  # stmmac without dma_cap's counts
+            maxima = dict(zero)
     else:  # get_channels without a hand-read fact: the lab cannot say, so claims nothing
         return None
     settable, restarts = caps.has("set_channels"), caps.restarts("channels")

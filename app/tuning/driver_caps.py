@@ -187,6 +187,7 @@ _LIST_FACTS = frozenset(
         "link_forced_by_chip",
         "link_rule_by_chip",
         "mtu_edom_frame_extra",
+        "mtu_max",  # stmmac: JUMBO_LEN's default, the Allwinner EMACs' SKB_MAX_HEAD by chip
         "mtu_tx_fifo_by_chip",
         "seen_as",
     }
