@@ -3,9 +3,11 @@
 systemd-udevd's predictable names (src/udev/udev-builtin-net_id.c): a two-letter kind
 (``en`` Ethernet, ``wl`` Wi-Fi, ``ww`` WWAN), then the path: ``[P<domain>]p<bus>s<slot>
 [f<function>][d<dev_port>]`` for a PCI device (``names_pci``), the same followed by
-``u<port>[.<port>...][c<config>][i<interface>]`` for a USB device below that PCI host
-(``names_usb``), ``d<index>`` for a device-tree alias (``names_devicetree``, systemd 251+:
-``end0``). ``x<MAC>`` names (``enx…``/``wlx…``) say nothing of the bus."""
+``u<port>[u<port>...][c<config>][i<interface>]`` for a USB device below that PCI host
+(``names_usb``: the port chain ``2-2.4`` with each ``.`` replaced by ``u``, so a device behind a
+hub is ``…u2u4``, as udevadm shows ``1-1.3:1.0/net/wlp1s0u1u3``), ``d<index>`` for a
+device-tree alias (``names_devicetree``, systemd 251+: ``end0``). ``x<MAC>`` names
+(``enx…``/``wlx…``) say nothing of the bus."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import re
 
 _KIND = r"(en|wl|ww)"
 _PCI = r"(?:P\d+)?p\d+s\d+(?:f\d+)?(?:n\S+)?(?:d\d+)?"
-_USB_NAME = re.compile(rf"^{_KIND}{_PCI}u\d+(?:\.\d+)*(?:c\d+)?(?:i\d+)?$")
+_USB_NAME = re.compile(rf"^{_KIND}{_PCI}u\d+(?:[.u]\d+)*(?:c\d+)?(?:i\d+)?$")
 _PCI_NAME = re.compile(rf"^{_KIND}{_PCI}$")
 _DT_NAME = re.compile(rf"^{_KIND}d\d+$")
 
