@@ -11,6 +11,8 @@ device-tree alias (``names_devicetree``, systemd 251+: ``end0``). ``x<MAC>`` nam
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 
 _KIND = r"(en|wl|ww)"
@@ -33,8 +35,26 @@ def bus_from_name(name: str | None) -> str | None:
 
 
 def wireless_from_name(name: str | None) -> bool:
-    """``wl…`` names are Wi-Fi interfaces (systemd's kind prefix, and the kernel's ``wlan%d``)."""
-    return bool(re.match(r"^(wl[a-z]|wlan)", name or ""))
+    """``wl…`` names are Wi-Fi interfaces (systemd's kind prefix, and the kernel's ``wlan%d``);
+    so are the names only Wi-Fi drivers give their interfaces (mwifiex's ``mlan%d``, libertas'
+    ``msh%d``: kernel_source/wifi_ifname_templates.json, scripts/regen_wifi_ifnames.py)."""
+    text = name or ""
+    if re.match(r"^(wl[a-z]|wlan)", text):
+        return True
+    m = re.match(r"^([a-z]{2,8})\d{1,3}$", text)
+    return m is not None and m.group(1) in _wifi_templates()
+
+
+@functools.cache
+def _wifi_templates() -> frozenset[str]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "wifi_ifname_templates.json")
+        found = json.loads(path.read_text(encoding="utf-8")).get("templates", {})
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    return frozenset(str(k) for k in found) if isinstance(found, dict) else frozenset()
 
 
 _PCI_PATH = re.compile(rf"^{_KIND}(?:P(\d{{1,5}}))?p(\d{{1,3}})s(\d{{1,2}})(?:f(\d))?$")

@@ -237,11 +237,6 @@ KNOWN_GAPS: dict[str, str] = {
         "printed by Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function "
         "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
     ),
-    "chromebook_snow_mainline_15_mwifiex_sdio_cmd_resp_errors_mlan0": (
-        "mwifiex's lines name the SDIO function (mmc2:0001:1), mlan0 is named only by IPv6's "
-        "ADDRCONF line: joining them needs the interface-name templates drivers register "
-        "('mlan%d', mwifiex main.c) as a table generated from the kernel source; not written"
-    ),
     "apm821xx_openwrt_pr14037_emac_rgmii_generic_mii_u_boot_env_einval": (
         "the IBM EMAC names its device only by a device-tree path after the interface "
         "('eth0: EMAC-0 /plb/opb/ethernet@ef600c00', %pOF in emac_probe(), ibm/emac/core.c); "

@@ -5,19 +5,22 @@ checks whole bundles."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.catalog import load_catalog
 from sbctune.catalog.kernel_messages import load_messages
-from sbctune.inventory.ifnames import bus_from_name
+from sbctune.inventory.ifnames import bus_from_name, wireless_from_name
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from tests.corpus_support import corpus_output, inventory_of
 
-CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "captures" / "corpus"
 
 _LAPTOP = "laptop_qmi_setup_2_ip_link_wwp_mbim_usb_realtek_no_carrier"
 _POCKET = "pocketbeagle_buildroot_4_simcom_modem_musb_between_systemd_status"
@@ -131,3 +134,47 @@ def test_mwifiex_running_out_of_command_nodes_is_a_driver_complaint() -> None:
     assert (nic.driver, nic.bus) == ("mwifiex_sdio", "sdio")
     complaints = [f for f in inv.findings if f.id == "driver-complaint"]
     assert complaints and "cmdevt.c" in " ".join([*complaints[0].evidence, complaints[0].summary])
+
+
+# --- an interface name only Wi-Fi drivers give (mwifiex's "mlan%d") is a Wi-Fi interface ---
+
+_SNOW = "chromebook_snow_mainline_15_mwifiex_sdio_cmd_resp_errors_mlan0"
+
+
+def test_a_name_only_wifi_drivers_register_is_wireless() -> None:
+    assert wireless_from_name("mlan0") and wireless_from_name("uap1")
+    assert not wireless_from_name("eth0") and not wireless_from_name("mlan")
+    assert not wireless_from_name("usb0")  # usbnet's, gadgets': every kind's
+
+
+def test_mwifiex_lines_and_the_mlan0_interface_are_one_wifi_nic() -> None:
+    """mwifiex names mmc2:0001:1; mlan0 appears only in IPv6's ADDRCONF line: the only Wi-Fi
+    interface and the only Wi-Fi device are one NIC, listed once."""
+    inv = inspect_bundle(CORPUS / _SNOW)
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus, nic.bus_path, nic.wireless) == (
+        "mlan0",
+        "mwifiex_sdio",
+        "sdio",
+        "mmc2:0001:1",
+        True,
+    )
+
+
+def test_the_wifi_name_templates_are_the_sources() -> None:
+    """The generated table against the source it came from, where the source is cached."""
+    table = json.loads(
+        (ROOT / "resources/kernel_source/wifi_ifname_templates.json").read_text(encoding="utf-8")
+    )["templates"]
+    assert table["mlan"]["files"] == ["drivers/net/wireless/marvell/mwifiex/main.c"]
+    assert "wlan" not in table and "eth" not in table
+    trees = sorted(
+        Path.home().glob(".cache/sbctune/kernel-src/linux-source-6.12_*/linux-source-6.12")
+    )
+    if not trees:
+        pytest.skip("linux-source-6.12 is not cached (scripts/kernel_source.py 6.12)")
+    for prefix, entry in table.items():
+        for rel in entry["files"]:
+            path = trees[-1] / rel
+            if path.is_file():
+                assert f'"{prefix}%d"' in path.read_text(encoding="utf-8", errors="replace")
