@@ -271,9 +271,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             lines += 1
             msg, ts, is_kernel, found = again
             if ts is not None:
-                timestamps = True
-                if first_content and ts > 1.0:
+                if not timestamps and ts > 1.0:  # the kernel's first clock, whatever came before
                     res.starts_mid_log = True
+                timestamps = True
                 if last_ts is not None and ts < last_ts:
                     jumps += 1
                 last_ts = ts
@@ -321,9 +321,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             lines += 1
             msg, ts, known = unwrapped
         if ts is not None:
-            timestamps = True
-            if first_content and ts > 1.0:
+            if not timestamps and ts > 1.0:  # systemd's "[  OK  ]" lines before it: still mid-log
                 res.starts_mid_log = True
+            timestamps = True
             if last_ts is not None and ts < last_ts:
                 jumps += 1
             last_ts = ts
