@@ -32,6 +32,7 @@ from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
+from sbctune.ui.pages.measure_figures import BIG_DIRECTIONS, running_title, show_run_figures
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
@@ -103,6 +104,7 @@ class MeasurePage(Page):
         controller.flow_failed.connect(self._flow_failed)
         self.redraws = 0
         self.partial: RunRecord | None = None  # what a cancelled run kept
+        self.stored: RunRecord | None = None  # the run shown, once stored (its big figures)
         self._reverted_first = False  # this run was started by "Revert, then measure"
         controller.ended.connect(self._update_buttons)
         state.tuning_changed.connect(self._update_buttons)
@@ -150,11 +152,8 @@ class MeasurePage(Page):
         self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
         self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
         self.figure_cards: list[tuple[Card, QLabel]] = []
-        for title, widget in (
-            ("Pi → PC, this test", self.now_pi_to_pc),
-            ("PC → Pi, this test", self.now_pc_to_pi),
-        ):
-            card = Card(title)
+        for direction, widget in (("pi_to_pc", self.now_pi_to_pc), ("pc_to_pi", self.now_pc_to_pi)):
+            card = Card(running_title(direction))
             card.body.addWidget(widget)
             figures.addWidget(card)
             self.figure_cards.append((card, widget))
@@ -327,10 +326,13 @@ class MeasurePage(Page):
         for card in self.plot_cards:
             card.show()
         self.partial = None
+        self.stored = None
         self.problem.clear()
         self.results_card.hide()
         self.results_card.title.setText(RESULTS_TITLE)
         self.in_force.hide()
+        for (card, _big), direction in zip(self.figure_cards, BIG_DIRECTIONS, strict=True):
+            card.title.setText(running_title(direction))
         self._select_plan(live.plan.name)
         self.throughput.set_live(live)
         self.latency.set_live(live)
@@ -365,6 +367,8 @@ class MeasurePage(Page):
         for direction, big in bigs:
             waiting = live.waiting(direction) if self.timer.isActive() else None
             big.setText(waiting or rate(live.latest(direction), units))
+        if self.stored is not None:  # the run is stored: the table's figures (a units change)
+            show_run_figures(self.figure_cards, self.stored, units)
         self.progress.setValue(int(live.progress() * 1000))
         # Past its plan, a test still running says "finishing…", never "0:00 left".
         self.remaining.setText(left_text(live.remaining_seconds(), self.timer.isActive()))
@@ -396,6 +400,8 @@ class MeasurePage(Page):
         self.remaining.setText("")
         self.table.show_run(record, self._settings.units)
         self.results_card.show()
+        self.stored = record
+        show_run_figures(self.figure_cards, record, self._settings.units)
         self.show_latency(record.latency)
         if record.note:
             self.problem.show_problem(record.note)
@@ -423,6 +429,8 @@ class MeasurePage(Page):
         self.partial = record
         self.table.show_run(record, self._settings.units)
         self.results_card.show()
+        self.stored = record
+        show_run_figures(self.figure_cards, record, self._settings.units)
 
     def _cancelled(self) -> None:
         stopped = "iperf3 was stopped on the Pi and on this computer"
