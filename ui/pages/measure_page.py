@@ -336,6 +336,11 @@ class MeasurePage(Page):
         self._select_plan(live.plan.name)
         self.throughput.set_live(live)
         self.latency.set_live(live)
+        # One job, one bar: during Tune & Measure the bar under the page counts the whole flow,
+        # this run included; a second bar and time left here was a second count (walk 15).
+        alone = not self._state.model.flow_running
+        self.progress.setVisible(alone)
+        self.remaining.setVisible(alone)
         self.timer.start()
         self.live_fit.running(True)
         self.refresh()
