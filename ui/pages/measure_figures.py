@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QLabel
 
-from sbctune.ui.controllers.live import Direction
+from sbctune.ui.controllers.live import LATENCY_WINDOW_S, Direction
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RunRecord
 from sbctune.ui.mode_words import mode_words
 from sbctune.ui.settings import Units
@@ -42,3 +42,18 @@ def show_run_figures(cards: Sequence[tuple[Card, QLabel]], record: RunRecord, un
         card.title.setText(
             run_title(direction, test.mode, len(test.trial_means), several_modes=len(tests) > 1)
         )
+
+
+def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
+    """The line under the latency plot: the median round trip of the last seconds, under load
+    and on the idle link (LiveMeasurement.latest_latency)."""
+    if loaded is None and idle is None:
+        return "Latency: – (probes not answered yet)" if lost else "Latency: –"
+    parts = []
+    if loaded is not None:
+        parts.append(f"{loaded:.1f} ms under load")
+    if idle is not None:
+        parts.append(f"{idle:.1f} ms idle")
+    lost_text = f", {lost} probes lost" if lost else ""
+    window = f"{LATENCY_WINDOW_S:g} s"
+    return f"Latency, median of the last {window}: " + ", ".join(parts) + lost_text

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.ui.controllers.live import (
-    LATENCY_WINDOW_S,
     Direction,
     LabCpu,
     LiveMeasurement,
@@ -32,7 +31,12 @@ from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
-from sbctune.ui.pages.measure_figures import BIG_DIRECTIONS, running_title, show_run_figures
+from sbctune.ui.pages.measure_figures import (
+    BIG_DIRECTIONS,
+    latency_text,
+    running_title,
+    show_run_figures,
+)
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
@@ -102,6 +106,7 @@ class MeasurePage(Page):
         controller.cancelled.connect(self._cancelled)
         controller.flow_cancelled.connect(self._flow_cancelled)
         controller.flow_failed.connect(self._flow_failed)
+        controller.alone_ended.connect(self._alone_ended)
         self.redraws = 0
         self.partial: RunRecord | None = None  # what a cancelled run kept
         self.stored: RunRecord | None = None  # the run shown, once stored (its big figures)
@@ -447,6 +452,22 @@ class MeasurePage(Page):
         else:
             self.stop_live(f"Cancelled: {stopped}; nothing had been measured yet.")
 
+    def _alone_ended(self, live: LiveMeasurement | None, record: RunRecord | None) -> None:
+        """The flow measured each tweak alone here: back to the run shown before (the flow's
+        Measure again), or, with none, the last of them stays, stopped."""
+        if live is None or record is None:
+            self.stop_live("Each tweak was measured on its own: see Results.")
+            return
+        self.show_still(live)
+        self.table.show_run(record, self._settings.units)
+        self.results_card.show()
+        self.stored = record
+        show_run_figures(self.figure_cards, record, self._settings.units)
+        self.show_latency(record.latency)
+        self.progress.setValue(1000)
+        self.remaining.setText("")
+        self.status.setText("Done.")
+
     def _flow_failed(self) -> None:
         """The one-click flow stopped with an error (the window shows it where the user is)."""
         if self.timer.isActive():
@@ -474,18 +495,3 @@ class MeasurePage(Page):
         if is_built(self.throughput):  # else it is made in the new units
             self.throughput.set_units(self._settings.units)
         self.refresh()
-
-
-def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
-    """The line under the latency plot: the median round trip of the last seconds, under load
-    and on the idle link (LiveMeasurement.latest_latency)."""
-    if loaded is None and idle is None:
-        return "Latency: – (probes not answered yet)" if lost else "Latency: –"
-    parts = []
-    if loaded is not None:
-        parts.append(f"{loaded:.1f} ms under load")
-    if idle is not None:
-        parts.append(f"{idle:.1f} ms idle")
-    lost_text = f", {lost} probes lost" if lost else ""
-    window = f"{LATENCY_WINDOW_S:g} s"
-    return f"Latency, median of the last {window}: " + ", ".join(parts) + lost_text
