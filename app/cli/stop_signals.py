@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 from collections.abc import Coroutine
+from types import FrameType
 from typing import Any
 
 STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -77,7 +78,7 @@ def stop_like_ctrl_c() -> None:
             signal.signal(sig, _like_ctrl_c)
 
 
-def _like_ctrl_c(signum: int, frame: object) -> None:
+def _like_ctrl_c(signum: int, frame: FrameType | None) -> None:
     sig = signal.Signals(signum)
     if RECEIVED:  # a second signal while stopping: the first one is being handled
         return
@@ -85,8 +86,9 @@ def _like_ctrl_c(signum: int, frame: object) -> None:
     if sig == getattr(signal, "SIGHUP", None):
         _away_from_the_closed_terminal()
     handler = signal.getsignal(signal.SIGINT)
-    if callable(handler):
+    if callable(handler):  # asyncio's cancels the main task; Python's raises at once
         handler(signal.SIGINT, frame)
+        return
     raise KeyboardInterrupt  # Ctrl-C ignored (SIG_IGN) or left to the OS: stop here anyway
 
 

@@ -157,7 +157,9 @@ class MeasurePage(Page):
         self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
         self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
         self.figure_cards: list[tuple[Card, QLabel]] = []
-        for direction, widget in (("pi_to_pc", self.now_pi_to_pc), ("pc_to_pi", self.now_pc_to_pi)):
+        for direction, widget in zip(
+            BIG_DIRECTIONS, (self.now_pi_to_pc, self.now_pc_to_pi), strict=True
+        ):
             card = Card(running_title(direction))
             card.body.addWidget(widget)
             figures.addWidget(card)
