@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -59,6 +59,9 @@ class HistoryPage(Page):
         # wraps there; the figures keep their lines whole, one per test (walk 15 at 800 x 600:
         # the figures were cut behind a scroll bar, "PC → Pi one …", in a table 3 rows high).
         header.setSectionResizeMode(PLAN_COLUMN, QHeaderView.ResizeMode.Stretch)
+        # Its room kept: a scroll bar appearing once the rows are sized would narrow the plan
+        # column under rows already sized (seen at 150 %: "with flow steering …" cut).
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.table.setWordWrap(True)
         # A narrower window (a scroll bar appears) wraps the cells onto more lines.
         self.table.horizontalHeader().sectionResized.connect(
@@ -146,6 +149,7 @@ class HistoryPage(Page):
                 self.table.setItem(r, c, item)
         self.table.resizeRowsToContents()
         self.table.blockSignals(False)
+        QTimer.singleShot(0, self.table.resizeRowsToContents)  # at the width it is laid out at
         self.empty.setText(
             ""
             if self.runs
