@@ -178,3 +178,29 @@ def test_the_wifi_name_templates_are_the_sources() -> None:
             path = trees[-1] / rel
             if path.is_file():
                 assert f'"{prefix}%d"' in path.read_text(encoding="utf-8", errors="replace")
+
+
+# --- a generic class driver's own description is no chip's name ---
+
+_MT7621 = "mt7621_xwrt_201_cdc_ether_register_line_padded_backports"
+
+
+def test_a_class_drivers_description_names_no_chip() -> None:
+    """cdc_ether's register line prints its driver_info's description ("CDC Ethernet Device",
+    cdc_ether.c cdc_info): the driver's name for the USB class, so usb0 gets no chip."""
+    inv = inspect_bundle(CORPUS / _MT7621)
+    (nic,) = [n for n in inv.nics if n.name == "usb0"]
+    assert (nic.driver, nic.bus, nic.chip) == ("cdc_ether", "usb", None)
+
+
+def test_only_class_drivers_descriptions_are_dropped() -> None:
+    """The generated usbnet table says whose description it is: cdc_subset (bound by IDs) names
+    its devices ("ALi M5632"); cdc_ether, cdc_ncm and rndis_host (bound by class) do not."""
+    from sbctune.inventory.usbnet_info import class_description
+
+    assert class_description("CDC Ethernet Device")
+    assert class_description("CDC NCM (NO ZLP)")
+    assert class_description("RNDIS device")
+    assert not class_description("ALi M5632")
+    assert not class_description("ASIX AX88179 USB 3.0 Gigabit Ethernet")
+    assert not class_description("")
