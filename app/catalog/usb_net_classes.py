@@ -28,3 +28,8 @@ def net_class_drivers(triples: list[str]) -> list[str]:
         for driver in _table().get(triple.lower(), []):
             found[str(driver)] = None
     return list(found)
+
+
+def class_drivers() -> frozenset[str]:
+    """Every driver that binds some interface class by class alone (cdc_ether, rndis_host ...)."""
+    return frozenset(str(d) for drivers in _table().values() for d in drivers)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sbctune.catalog.func_chips import chips_by_function
+from sbctune.catalog.of_node_formats import of_node_named
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
@@ -74,6 +75,11 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if bus == "sdio" and driver and driver not in _NOT_DRIVERS:
         keys.append(("wifi", driver))  # its lines without a device ("brcmfmac: ...") join it
     sighting = Sighting(keys)
+    if found is None and key_if is not None and (node := of_node_named(event.text)):
+        # "eth0: EMAC-0 /plb/opb/ethernet@ef600c00" (%pOF): the OF core makes a node's device a
+        # platform device (drivers/of/platform.c)
+        sighting.add("bus", "platform", _SRC, event.text, event.line)
+        sighting.add("of_node", node, _SRC, event.text, event.line)
     device = event.device or ""
     if bus == "sdio" and device.count(":") == 2:  # sdio_bus.c: "mmc1:0001:1", card and function
         sighting.add("sdio_function", device, _SRC, event.text, event.line)

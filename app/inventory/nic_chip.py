@@ -20,6 +20,7 @@ from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device
 from sbctune.inventory.model import Nic
+from sbctune.inventory.usbnet_info import class_description
 
 
 def catalog_chip(device: Device, bus: str, catalog: Catalog) -> Chip | None:
@@ -62,6 +63,8 @@ def chip_of(
     # USB product string does ("MDM9207-MTP _SN:8A86A342")
     product = device.value("usb_product") if ids.is_generic_usb(driver) else None
     description = product or device.value("description") or device.value("device_name")
+    if class_description(str(description or "")):
+        description = None  # cdc_ether's "CDC Ethernet Device": the driver's, not a chip's
     return (str(description) if description else known), None
 
 

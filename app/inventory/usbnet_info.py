@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from sbctune.catalog.usb_net_classes import class_drivers
 from sbctune.resources import resource_root
 
 
@@ -47,6 +48,19 @@ def description_naming(source_file: str, chip: str) -> str | None:
     found = [d for d, row in _table().items() if source_file in row["files"]
              and wanted in d.upper().replace("/", " ").split()]  # fmt: skip
     return found[0] if len(found) == 1 else None
+
+
+def class_description(text: str | None) -> bool:
+    """Whether `text` is the description of a driver_info of a driver that binds by interface
+    class alone (cdc_ether's "CDC Ethernet Device", rndis_host's "RNDIS device"): the class
+    driver's name for what it drives, never a chip's (cdc_subset's "ALi M5632" is not one)."""
+    if not text:
+        return False
+    row = _table().get(str(text).strip())
+    drivers = class_drivers()
+    return row is not None and any(
+        f.rsplit("/", 1)[-1].removesuffix(".c") in drivers for f in row["files"]
+    )
 
 
 def usbnet_description(text: str | None) -> bool:

@@ -237,11 +237,6 @@ KNOWN_GAPS: dict[str, str] = {
         "printed by Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function "
         "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
     ),
-    "apm821xx_openwrt_pr14037_emac_rgmii_generic_mii_u_boot_env_einval": (
-        "the IBM EMAC names its device only by a device-tree path after the interface "
-        "('eth0: EMAC-0 /plb/opb/ethernet@ef600c00', %pOF in emac_probe(), ibm/emac/core.c); "
-        "a netdev line's %pOF node is not yet read as a platform device, so eth0's bus is unknown"
-    ),
 }
 
 

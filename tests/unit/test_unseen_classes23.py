@@ -178,3 +178,83 @@ def test_the_wifi_name_templates_are_the_sources() -> None:
             path = trees[-1] / rel
             if path.is_file():
                 assert f'"{prefix}%d"' in path.read_text(encoding="utf-8", errors="replace")
+
+
+# --- a generic class driver's own description is no chip's name ---
+
+_MT7621 = "mt7621_xwrt_201_cdc_ether_register_line_padded_backports"
+
+
+def test_a_class_drivers_description_names_no_chip() -> None:
+    """cdc_ether's register line prints its driver_info's description ("CDC Ethernet Device",
+    cdc_ether.c cdc_info): the driver's name for the USB class, so usb0 gets no chip."""
+    inv = inspect_bundle(CORPUS / _MT7621)
+    (nic,) = [n for n in inv.nics if n.name == "usb0"]
+    assert (nic.driver, nic.bus, nic.chip) == ("cdc_ether", "usb", None)
+
+
+def test_only_class_drivers_descriptions_are_dropped() -> None:
+    """The generated usbnet table says whose description it is: cdc_subset (bound by IDs) names
+    its devices ("ALi M5632"); cdc_ether, cdc_ncm and rndis_host (bound by class) do not."""
+    from sbctune.inventory.usbnet_info import class_description
+
+    assert class_description("CDC Ethernet Device")
+    assert class_description("CDC NCM (NO ZLP)")
+    assert class_description("RNDIS device")
+    assert not class_description("ALi M5632")
+    assert not class_description("ASIX AX88179 USB 3.0 Gigabit Ethernet")
+    assert not class_description("")
+
+
+# --- a device-tree node printed by %pOF names a platform device ---
+
+_APM821XX = "apm821xx_openwrt_pr14037_emac_rgmii_generic_mii_u_boot_env_einval"
+
+
+def test_a_netdev_named_by_its_device_tree_node_is_on_the_platform_bus() -> None:
+    """``eth0: EMAC-0 /plb/opb/ethernet@ef600c00, MAC ...`` (ibm/emac/core.c emac_probe(),
+    ``printk(KERN_INFO "%s: EMAC-%d %pOF, MAC %pM\\n", ...)``) is eth0's only line that names
+    its device: a node the OF core made a device of, a platform device."""
+    inv = inspect_bundle(CORPUS / _APM821XX)
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus, nic.wireless) == ("eth0", "platform", False)
+
+
+def test_the_node_is_read_only_from_a_format_that_prints_it() -> None:
+    """The format says where %pOF is: a path-like word elsewhere in a line names no node."""
+    from sbctune.catalog.of_node_formats import of_node_named
+
+    mac = ", MAC 00:01:73:01:23:41"
+    assert of_node_named(f"eth0: EMAC-0 /plb/opb/ethernet@ef600c00{mac}") == (
+        "/plb/opb/ethernet@ef600c00"
+    )
+    assert of_node_named("eth0: found Generic MII PHY (0x04)") is None
+    assert of_node_named(f"eth0: EMAC-0 ../../etc/passwd{mac}") is None  # no node's path
+    assert of_node_named("eth0: firmware /lib/firmware/x@1.bin loaded") is None  # no format
+
+
+def test_an_of_node_path_elsewhere_gives_no_bus() -> None:
+    """A made-up line with a node-like path that no %pOF format prints leaves eth0's bus unknown
+    (the line differs from the bundle's in its words only)."""
+    line = "eth0: {} /plb/opb/ethernet@ef600c00, MAC 00:01:73:01:23:41"
+    made_up = inventory_of({"dmesg": f"[    6.622085] {line.format('attached')}\n"})
+    real = inventory_of({"dmesg": f"[    6.622085] {line.format('EMAC-0')}\n"})
+    assert [(n.name, n.bus) for n in made_up.nics] == [("eth0", "unknown")]
+    assert [(n.name, n.bus) for n in real.nics] == [("eth0", "platform")]
+
+
+@given(st.text(max_size=300))
+def test_of_node_named_takes_any_text(text: str) -> None:
+    from sbctune.catalog.of_node_formats import of_node_named
+
+    node = of_node_named(text)
+    assert node is None or (node.startswith("/") and node in text and len(node) <= 256)
+
+
+def test_the_of_node_formats_are_the_sources() -> None:
+    """The generated table has the EMAC's info-level line (messages.tsv keeps err/warn only)."""
+    rows = (ROOT / "resources/kernel_source/of_node_formats.tsv").read_text(encoding="utf-8")
+    assert (
+        "EMAC\tinfo\t6.1,6.12\tdrivers/net/ethernet/ibm/emac/core.c\t%s: EMAC-%d %pOF, MAC %pM"
+        in rows.splitlines()
+    )
