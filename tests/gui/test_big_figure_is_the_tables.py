@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.measure.outcome import DirectionOutcome
 from sbctune.measure.plans import plan_named
-from sbctune.measure.runner import TestFinished, TestStarted
+from sbctune.measure.runner import TestFinished as Finished
+from sbctune.measure.runner import TestStarted as Started
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.main_window import MainWindow
 
@@ -46,12 +47,12 @@ def test_the_big_figure_is_the_tables_mean_once_stored(window: MainWindow) -> No
     page.attach(live)
     last_trials = {"pi_to_pc": 833.3, "pc_to_pi": 945.7}
     for i, spec in enumerate(PLAN.tests):
-        live.feed(TestStarted(i, spec))
+        live.feed(Started(i, spec))
         outcomes = tuple(
             DirectionOutcome(d, spec.mode, mean_mbps=last_trials[d], complete=True)
             for d in spec.directions
         )
-        live.feed(TestFinished(i, spec, outcomes))
+        live.feed(Finished(i, spec, outcomes))
     page.refresh()
     assert page.now_pi_to_pc.text() == "833.3 Mbit/s"  # while running: this test's figure
     page.show_record(_record())

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QApplication
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.measure.outcome import Interval, MeasureRun
 from sbctune.measure.plans import plan_named
-from sbctune.measure.runner import LiveInterval, RunStarted, TestStarted
+from sbctune.measure.runner import LiveInterval, RunStarted
+from sbctune.measure.runner import TestStarted as Started
 from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.main_window import MainWindow
 from sbctune.workflow.estimate import FlowEstimate
@@ -61,7 +62,7 @@ def test_each_tweak_alone_is_measured_live(
             flow._on_event(MeasuringAlone(f"{title} on its own, {n} of 2"))
             flow._on_event(RunStarted(_run()))
             spec = PLAN.tests[0]
-            flow._on_event(TestStarted(0, spec))
+            flow._on_event(Started(0, spec))
             flow._on_event(LiveInterval(0, spec, "pi_to_pc", Interval(2.0, 801.0, 0)))
             gui_app.processEvents()
             page.refresh()

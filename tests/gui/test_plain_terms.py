@@ -88,7 +88,8 @@ def test_the_cpu_note_and_the_history_list_use_the_words_on_screen(window: MainW
     assert item is not None
     # what the eye reads: the no-break space and word joiner only keep "Mbit/s" on one line
     seen = item.text().replace("\u00a0", " ").replace("\u2060", "")
-    assert seen == "Pi → PC one way 833.5 Mbit/s, PC → Pi both ways 410.0 Mbit/s"
+    # one whole line per test (walk 16: at 800 × 600 one long line was cut)
+    assert seen == "Pi → PC one way 833.5 Mbit/s\nPC → Pi both ways 410.0 Mbit/s"
     assert item.toolTip() == seen
 
 
