@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import ip_model
-from sbctune.lab.fake_ethtool import REFRESH
+from sbctune.lab.fake_ethtool import MODEL_FILE, REFRESH
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
@@ -108,7 +108,7 @@ def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
 
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path, real: str | None = None) -> bool:
     """Write the limits and the front; False (nothing written) when no interface has one."""
-    model_path = bin_dir / ".ethtool-model"  # ethtool_state.install's, installed first
+    model_path = bin_dir / MODEL_FILE  # ethtool_state.install's, installed first
     found = limits(profile, [str(model_path), REFRESH] if model_path.exists() else None)
     real = real or shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
     if not found or not real:
