@@ -49,6 +49,8 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
         fifo = driver_caps.by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), spec.chip)
         if fifo:  # stmmac_change_mtu: the chip's TX FIFO (RK3328, Amlogic: 2048 bytes)
             limit["tx_fifo"] = int(fifo)
+        if refresh:  # the shown ethtool answers read the link's carrier, speed and MTU
+            limit["shown"] = refresh  # (fake_ethtool_link.live): written again at up/down
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
         if refresh and caps.facts.get("coalesce_reset_on_open"):
@@ -99,7 +101,7 @@ def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
         "#!/bin/sh",
         "# sbctune lab: ip in front of the real one for the MTU (see sbctune.lab.ip_model).",
         'case " $* " in',
-        f'  *" mtu "*|*" -d"*|*" up "*) exec {model_call} "$@" ;;',
+        f'  *" mtu "*|*" -d"*|*" up "*|*" down "*) exec {model_call} "$@" ;;',
         "esac",
         f'exec {shlex.quote(real)} "$@"',
         "",
