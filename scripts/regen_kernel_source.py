@@ -72,6 +72,12 @@ _WRAPPER = (
     r"|[A-Z][A-Z0-9]*_(?:ERR|WARN|CRIT)(?:_RATELIMIT|_ONCE)?"
 )
 _WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)?$", re.I)
+# Debug wrappers that take the driver's own severity as an argument: mwifiex_dbg(adapter, ERROR,
+# "PREP_CMD: no free cmd node\n") (mwifiex/main.h; _mwifiex_dbg() in main.c prints it with
+# dev_info whenever the ERROR bit of its debug mask is set, as it is by default). The table keeps
+# the driver's severity: the driver says the event is an error, whatever printk level carries it.
+_MASK_CALL_RE = re.compile(r"\b([a-z][a-z0-9]*_dbg)\s*\(\s*[\w>.-]+\s*,\s*(ERROR|WARN)\s*,")
+_MASK_LEVEL = {"ERROR": "err", "WARN": "warn"}
 _KERN = {"KERN_EMERG": "emerg", "KERN_ALERT": "alert", "KERN_CRIT": "crit", "KERN_ERR": "err"}
 _KERN |= {"KERN_WARNING": "warn"}
 _CALL_RE = re.compile(
@@ -130,6 +136,13 @@ def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
                 if level is None or len(fmt) < 6 or not re.search(r"[A-Za-z]{3}", fmt):
                     continue
                 found.setdefault(fmt, (level, set()))[1].add(rel)
+            for m in _MASK_CALL_RE.finditer(text):
+                got = _format_after(text, m.end())
+                if got is None:
+                    continue
+                fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
+                if len(fmt) >= 6 and re.search(r"[A-Za-z]{3}", fmt):
+                    found.setdefault(fmt, (_MASK_LEVEL[m.group(2)], set()))[1].add(rel)
     return found
 
 

@@ -256,8 +256,8 @@ def cli_connected(
     return pi
 
 
-def cli_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """What `sbctune ARGV` printed (stdout, then stderr), run in this process; it must exit 0."""
+def cli_run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """`sbctune ARGV` run in this process: its exit code, stdout and stderr."""
     from sbctune.cli.main import main
 
     try:
@@ -265,6 +265,12 @@ def cli_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     except SystemExit as exc:
         code = int(exc.code or 0)
     out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What `sbctune ARGV` printed (stdout, then stderr), run in this process; it must exit 0."""
+    code, out, err = cli_run(argv, capsys)
     assert code == 0, (argv, out, err)
     return out + err
 

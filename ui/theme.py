@@ -91,60 +91,43 @@ DARK = Colors(
 )
 
 
-def _dark_palette() -> QPalette:
+_R = QPalette.ColorRole
+# Each theme's colours by role; then the text of disabled widgets (window, field and button
+# text alike).
+_DARK = {
+    _R.Window: "#26282b", _R.WindowText: "#e8e8ea", _R.Base: "#1e1f22",
+    _R.AlternateBase: "#2a2c30", _R.ToolTipBase: "#2a2c30", _R.ToolTipText: "#e8e8ea",
+    _R.PlaceholderText: "#7a7d82", _R.Text: "#e8e8ea", _R.Button: "#303236",
+    _R.ButtonText: "#e8e8ea", _R.BrightText: "#ff6b6b", _R.Link: "#60a5fa",
+    _R.Highlight: "#3b6fd6", _R.HighlightedText: "#ffffff", _R.Mid: "#3c3f45",
+    _R.Dark: "#17181a", _R.Light: "#3c3f45",
+}  # fmt: skip
+_DARK_DISABLED = "#7a7d82"
+_LIGHT = {
+    _R.Window: "#efeff2", _R.WindowText: "#1d1d1f", _R.Base: "#ffffff",
+    _R.AlternateBase: "#f4f5f7", _R.ToolTipBase: "#ffffe1", _R.ToolTipText: "#1d1d1f",
+    _R.PlaceholderText: "#8a8a90", _R.Text: "#1d1d1f", _R.Button: "#f6f6f8",
+    _R.ButtonText: "#1d1d1f", _R.Link: "#2563eb", _R.Highlight: "#2563eb",
+    _R.HighlightedText: "#ffffff",
+}  # fmt: skip
+_LIGHT_DISABLED = "#9a9aa0"
+
+
+def _palette(colors: dict[QPalette.ColorRole, str], disabled: str) -> QPalette:
     p = QPalette()
-    window, base, text = QColor("#26282b"), QColor("#1e1f22"), QColor("#e8e8ea")
-    disabled = QColor("#7a7d82")
-    p.setColor(QPalette.ColorRole.Window, window)
-    p.setColor(QPalette.ColorRole.WindowText, text)
-    p.setColor(QPalette.ColorRole.Base, base)
-    p.setColor(QPalette.ColorRole.AlternateBase, QColor("#2a2c30"))
-    p.setColor(QPalette.ColorRole.ToolTipBase, QColor("#2a2c30"))
-    p.setColor(QPalette.ColorRole.ToolTipText, text)
-    p.setColor(QPalette.ColorRole.PlaceholderText, disabled)
-    p.setColor(QPalette.ColorRole.Text, text)
-    p.setColor(QPalette.ColorRole.Button, QColor("#303236"))
-    p.setColor(QPalette.ColorRole.ButtonText, text)
-    p.setColor(QPalette.ColorRole.BrightText, QColor("#ff6b6b"))
-    p.setColor(QPalette.ColorRole.Link, QColor("#60a5fa"))
-    p.setColor(QPalette.ColorRole.Highlight, QColor("#3b6fd6"))
-    p.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
-    p.setColor(QPalette.ColorRole.Mid, QColor("#3c3f45"))
-    p.setColor(QPalette.ColorRole.Dark, QColor("#17181a"))
-    p.setColor(QPalette.ColorRole.Light, QColor("#3c3f45"))
-    for role in (
-        QPalette.ColorRole.WindowText,
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.ButtonText,
-    ):
-        p.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    for role, color in colors.items():
+        p.setColor(role, QColor(color))
+    for role in (_R.WindowText, _R.Text, _R.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled))
     return p
+
+
+def _dark_palette() -> QPalette:
+    return _palette(_DARK, _DARK_DISABLED)
 
 
 def _light_palette() -> QPalette:
-    p = QPalette()
-    text = QColor("#1d1d1f")
-    p.setColor(QPalette.ColorRole.Window, QColor("#efeff2"))
-    p.setColor(QPalette.ColorRole.WindowText, text)
-    p.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
-    p.setColor(QPalette.ColorRole.AlternateBase, QColor("#f4f5f7"))
-    p.setColor(QPalette.ColorRole.ToolTipBase, QColor("#ffffe1"))
-    p.setColor(QPalette.ColorRole.ToolTipText, text)
-    p.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8a8a90"))
-    p.setColor(QPalette.ColorRole.Text, text)
-    p.setColor(QPalette.ColorRole.Button, QColor("#f6f6f8"))
-    p.setColor(QPalette.ColorRole.ButtonText, text)
-    p.setColor(QPalette.ColorRole.Link, QColor("#2563eb"))
-    p.setColor(QPalette.ColorRole.Highlight, QColor("#2563eb"))
-    p.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
-    disabled = QColor("#9a9aa0")
-    for role in (
-        QPalette.ColorRole.WindowText,
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.ButtonText,
-    ):
-        p.setColor(QPalette.ColorGroup.Disabled, role, disabled)
-    return p
+    return _palette(_LIGHT, _LIGHT_DISABLED)
 
 
 def os_prefers_dark() -> bool:

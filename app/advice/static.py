@@ -7,13 +7,14 @@ lines it rests on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
+from sbctune.advice.advisor import Advisor
+from sbctune.advice.advisor import label as _label
 from sbctune.advice.chips import usb3_only_driver
 from sbctune.advice.counters import cable_recommendation
 from sbctune.advice.driver_figures import PortFigures, install_detail
 from sbctune.advice.drivers import driver_steps
-from sbctune.advice.evidence import cite, lines_with
+from sbctune.advice.evidence import lines_with
 from sbctune.advice.faster_board import faster_board
 from sbctune.advice.knowledge import load_knowledge
 from sbctune.advice.logs import (
@@ -37,20 +38,12 @@ from sbctune.advice.static_board import (
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
-    Finding,
     Inventory,
     Nic,
-    Recommendation,
-    RecommendationKind,
-    Severity,
 )
 from sbctune.inventory.raw import Parsed
 
 _USB2_MAX = 480
-
-
-def _label(nic: Nic) -> str:
-    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
 
 
 def _usb_line(parsed: Parsed, nic: Nic) -> list[str]:
@@ -68,56 +61,7 @@ def _usb3_by_name(nic: Nic) -> bool:
     return bool(re.search(r"\b(?:2\.5|5|10)\s?G(?:bE|b?/s|BASE|\b)", nic.chip or ""))
 
 
-class _Advisor:
-    def __init__(self, inventory: Inventory, parsed: Parsed, catalog: Catalog) -> None:
-        self.inv = inventory
-        self.parsed = parsed
-        self.catalog = catalog
-        self.board = (
-            catalog.board(inventory.board.catalog_id) if inventory.board.catalog_id else None
-        )
-
-    def finding(
-        self, id_: str, severity: Severity, nic: Nic | None, summary: str, evidence: Iterable[str]
-    ) -> None:
-        self.inv.findings.append(
-            Finding(id_, severity, _label(nic) if nic else None, summary, list(evidence))
-        )
-
-    def recommend(
-        self,
-        kind: RecommendationKind,
-        nic: Nic | None,
-        title: str,
-        detail: str,
-        gain: str,
-        sources: list[str],
-        low: float | None = None,
-        high: float | None = None,
-        *,
-        evidence: Iterable[str] = (),
-        tweaks: Iterable[str] = (),
-        steps: Iterable[str] = (),
-    ) -> None:
-        """`low`/`high`: the expected gain in Mbit/s, for ranking (None: no figure)."""
-        if any(r.kind == kind and r.title == title for r in self.inv.recommendations):
-            return  # e.g. one driver for the four ports of one card
-        self.inv.recommendations.append(
-            Recommendation(
-                kind,
-                _label(nic) if nic else None,
-                title,
-                detail,
-                gain,
-                cite(self.catalog, sources),
-                gain_low_mbps=low,
-                gain_high_mbps=high,
-                evidence=list(evidence),
-                tweak_ids=list(tweaks),
-                steps=list(steps),
-            )
-        )
-
+class _Advisor(Advisor):
     # ------------------------------------------------------------------ per NIC
     def nic(self, nic: Nic) -> None:
         chip = self.catalog.chip(nic.catalog_id) if nic.catalog_id else None

@@ -4,47 +4,13 @@ the board and its buses rather than one NIC)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
-
+from sbctune.advice.advisor import Advisor
+from sbctune.advice.advisor import label as _label
 from sbctune.advice.evidence import lines_matching
-from sbctune.catalog import Board as CatalogBoard
-from sbctune.catalog import Catalog, Chip
+from sbctune.catalog import Chip
 from sbctune.catalog.kernel_messages import explain
-from sbctune.inventory.model import Inventory, Nic, RecommendationKind, Severity
-from sbctune.inventory.raw import Parsed
+from sbctune.inventory.model import Nic
 from sbctune.wording import counted
-
-
-class Advisor(Protocol):
-    inv: Inventory
-    parsed: Parsed
-    catalog: Catalog
-    board: CatalogBoard | None
-
-    def finding(
-        self, id_: str, severity: Severity, nic: Nic | None, summary: str, evidence: Iterable[str]
-    ) -> None: ...
-
-    def recommend(
-        self,
-        kind: RecommendationKind,
-        nic: Nic | None,
-        title: str,
-        detail: str,
-        gain: str,
-        sources: list[str],
-        low: float | None = None,
-        high: float | None = None,
-        *,
-        evidence: Iterable[str] = (),
-        tweaks: Iterable[str] = (),
-        steps: Iterable[str] = (),
-    ) -> None: ...
-
-
-def _label(nic: Nic) -> str:
-    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
 
 
 def usb_device_resets(adv: Advisor) -> None:

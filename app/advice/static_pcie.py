@@ -4,7 +4,7 @@ absent from the system, whatever the driver tables say."""
 
 from __future__ import annotations
 
-from sbctune.advice.static_board import Advisor
+from sbctune.advice.advisor import Advisor
 from sbctune.catalog.kernel_messages import explain
 
 

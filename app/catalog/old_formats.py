@@ -12,7 +12,8 @@ import json
 import re
 from dataclasses import dataclass
 
-_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
+from sbctune.catalog.format_fields import format_fields
+
 _CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "s": r"\S.*?"}
 
 
@@ -34,23 +35,16 @@ def _literal(text: str) -> str:
     return r"\s*".join(re.escape(word) for word in text.split(" "))
 
 
+def _conversion(spec: re.Match[str]) -> str:
+    conversion = _CONVERSION.get(spec.group(1), ".*?")
+    if "#" in spec.group(0) and spec.group(1) == "x":  # "%#lx" prints "0x2c000000"
+        conversion = f"0x{conversion}"
+    return conversion
+
+
 def _compile(fmt: str, fields: list[str]) -> tuple[re.Pattern[str], str]:
-    out: list[str] = []
-    literals: list[str] = []
-    pos = 0
-    names = iter(fields)
-    for m in _SPEC_RE.finditer(fmt):
-        literals.append(fmt[pos : m.start()])
-        out.append(_literal(fmt[pos : m.start()]))
-        conversion = _CONVERSION.get(m.group(1), ".*?")
-        if "#" in m.group(0) and m.group(1) == "x":  # "%#lx" prints "0x2c000000"
-            conversion = f"0x{conversion}"
-        out.append(f"(?P<{next(names)}>{conversion})")
-        pos = m.end()
-    literals.append(fmt[pos:])
-    out.append(_literal(fmt[pos:]))
-    needle = max((w for lit in literals for w in lit.split(" ")), key=len)
-    return re.compile("^" + "".join(out) + r"\s*$"), needle
+    body, needle = format_fields(fmt, fields, _conversion, _literal)
+    return re.compile("^" + body + r"\s*$"), needle
 
 
 @functools.cache

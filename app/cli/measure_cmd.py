@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
 from sbctune.cli.in_force import BeforeBaseline, add_revert_first_argument, settle_before_baseline
-from sbctune.cli.progress import interval_line, outcome_lines, say
+from sbctune.cli.measure_live import Progress, TogetherProgress
+from sbctune.cli.progress import say
 from sbctune.cli.prompt import read_line
 from sbctune.cli.stop_signals import run_stoppable
 from sbctune.cli.target_args import add_target_arguments, open_session
@@ -20,32 +21,13 @@ from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.history.keep import Kept, RunNotSaved, keep, unsaved_document
 from sbctune.history.run_tuning import change_text, changed_during_run, tuning_text, tweaks_in_force
-from sbctune.measure.aggregate import (
-    AggregateEvent,
-    AggregateRun,
-    AggregateStarted,
-    NicEvent,
-    aggregate_text,
-    measure_aggregate,
-    reachable_nics,
-)
+from sbctune.measure.aggregate import aggregate_text, measure_aggregate, reachable_nics
 from sbctune.measure.install import InstallPlan
 from sbctune.measure.latency import report as latency_report
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_aggregate
 from sbctune.measure.plans import Plan, plan_named, presets
-from sbctune.measure.runner import (
-    CANCELLED,
-    Event,
-    LiveInterval,
-    PiLoad,
-    RunStarted,
-    TestFinished,
-    TestStarted,
-    measure,
-)
-from sbctune.measure.sampler import PiSample
-from sbctune.measure.steady import TrialsAdded
+from sbctune.measure.runner import CANCELLED, measure
 from sbctune.measure.table import text
 from sbctune.wording import counted
 from sbctune.workflow.baseline_check import is_fair_baseline, not_a_baseline
@@ -174,47 +156,6 @@ def _add_custom_plan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class _Progress:
-    """Live lines: each second's throughput per direction, with the Pi's busiest core."""
-
-    def __init__(self) -> None:
-        self.last_load: PiSample | None = None
-        self.run: MeasureRun | None = None
-
-    def __call__(self, event: Event) -> None:
-        if isinstance(event, RunStarted):
-            self.run = event.run
-            return
-        if isinstance(event, PiLoad):
-            self.last_load = event.sample
-            return
-        _print_event(event, self.last_load)
-
-
-def _busiest(sample: PiSample | None) -> str:
-    if sample is None or not sample.cpus:
-        return ""
-    core = max(sample.cpus, key=lambda c: c.busy)
-    # in the virtual Pi lab the cores are the lab host's (the lab says so: sampler_data.LabCpu)
-    whose = "lab host" if sample.lab_cpu is not None else "Pi"
-    load = f"{core.busy:3.0f}% (irq+softirq {core.irq_softirq:.0f}%)"
-    return f"   {whose} busiest: cpu{core.cpu} {load}"
-
-
-def _print_event(event: Event, load: PiSample | None) -> None:
-    if isinstance(event, TestStarted):
-        print(f"--> {event.spec.label}", file=sys.stderr, flush=True)
-    elif isinstance(event, TrialsAdded):
-        for extra in event.extra:
-            say(f"    {extra.why}")
-    elif isinstance(event, LiveInterval):
-        figures = f"{event.interval.mbps:8.1f} Mbit/s"
-        say(interval_line(event.direction, event.interval, figures, _busiest(load)))
-    elif isinstance(event, TestFinished):
-        for line in outcome_lines(event.outcomes):
-            say(line)
-
-
 Consent = Callable[[InstallPlan], Awaitable[bool]]
 
 
@@ -275,7 +216,7 @@ async def _measure(args: argparse.Namespace) -> int:
     request = _request(args, plan.with_udp(args.udp))
     if args.repeat == 2:
         return await _calibrate(args, request)
-    progress = _Progress()
+    progress = Progress()
     kept: list[Measured] = []
     # A history that cannot take the run (damaged, read-only, full disk) must not cost it:
     # the run is measured, printed, and kept in a file (sbctune.history.keep).
@@ -319,7 +260,7 @@ async def _calibrate(args: argparse.Namespace, request: MeasureRequest) -> int:
         async with await open_session(args) as session:
             before = await settle_before_baseline(session, history, args.revert_first)
             done = await measure_twice(
-                session, history, request, on_event=_Progress(),
+                session, history, request, on_event=Progress(),
                 ask_install=ask_to_install(args), report=say,
             )  # fmt: skip
     for measured in (done.first, done.second):
@@ -409,47 +350,9 @@ def _print_run(
     return 0 if run.complete else 4
 
 
-class _TogetherProgress:
-    """Live lines for NICs measured at once: one line per second and direction, each NIC's
-    figure and their total, printed when every NIC has reported that second."""
-
-    def __init__(self) -> None:
-        self.run: AggregateRun | None = None
-        self.last_load: PiSample | None = None
-        self.pending: dict[tuple[int, str, int], dict[str, float]] = {}
-
-    def __call__(self, event: AggregateEvent) -> None:
-        if isinstance(event, AggregateStarted):
-            self.run = event.run
-        elif isinstance(event, PiLoad):
-            self.last_load = event.sample
-        elif isinstance(event, NicEvent):
-            self._nic_event(event.nic, event.event)
-
-    def _nic_event(self, nic: str, event: Event) -> None:
-        assert self.run is not None
-        nics = self.run.nics
-        if isinstance(event, TestStarted) and nic == nics[0]:
-            print(f"--> {event.spec.label}, {len(nics)} NICs at once", file=sys.stderr, flush=True)
-        elif isinstance(event, LiveInterval):
-            i = event.interval
-            key = (event.test_index, event.direction, round(i.t))
-            seen = self.pending.setdefault(key, {})
-            seen[nic] = i.mbps
-            if len(seen) < len(nics):
-                return
-            del self.pending[key]
-            each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
-            figures = f"{each}  total {sum(seen.values()):7.1f} Mbit/s"
-            say(interval_line(event.direction, i, figures, _busiest(self.last_load)))
-        elif isinstance(event, TestFinished):
-            for line in outcome_lines(event.outcomes, prefix=f"{nic} "):
-                say(line)
-
-
 async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
     """Several NICs at once (--nic A --nic B ..., or --all-nics): per-NIC lines and the total."""
-    progress = _TogetherProgress()
+    progress = TogetherProgress()
     async with await open_session(args) as session:
         await settle_before_baseline(session, None, args.revert_first)
         start = await read_tuning(session)  # each NIC's run is kept with the tuning read back

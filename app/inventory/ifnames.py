@@ -3,17 +3,21 @@
 systemd-udevd's predictable names (src/udev/udev-builtin-net_id.c): a two-letter kind
 (``en`` Ethernet, ``wl`` Wi-Fi, ``ww`` WWAN), then the path: ``[P<domain>]p<bus>s<slot>
 [f<function>][d<dev_port>]`` for a PCI device (``names_pci``), the same followed by
-``u<port>[.<port>...][c<config>][i<interface>]`` for a USB device below that PCI host
-(``names_usb``), ``d<index>`` for a device-tree alias (``names_devicetree``, systemd 251+:
-``end0``). ``x<MAC>`` names (``enx…``/``wlx…``) say nothing of the bus."""
+``u<port>[u<port>...][c<config>][i<interface>]`` for a USB device below that PCI host
+(``names_usb``: the port chain ``2-2.4`` with each ``.`` replaced by ``u``, so a device behind a
+hub is ``…u2u4``, as udevadm shows ``1-1.3:1.0/net/wlp1s0u1u3``), ``d<index>`` for a
+device-tree alias (``names_devicetree``, systemd 251+: ``end0``). ``x<MAC>`` names
+(``enx…``/``wlx…``) say nothing of the bus."""
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 
 _KIND = r"(en|wl|ww)"
 _PCI = r"(?:P\d+)?p\d+s\d+(?:f\d+)?(?:n\S+)?(?:d\d+)?"
-_USB_NAME = re.compile(rf"^{_KIND}{_PCI}u\d+(?:\.\d+)*(?:c\d+)?(?:i\d+)?$")
+_USB_NAME = re.compile(rf"^{_KIND}{_PCI}u\d+(?:[.u]\d+)*(?:c\d+)?(?:i\d+)?$")
 _PCI_NAME = re.compile(rf"^{_KIND}{_PCI}$")
 _DT_NAME = re.compile(rf"^{_KIND}d\d+$")
 
@@ -31,8 +35,26 @@ def bus_from_name(name: str | None) -> str | None:
 
 
 def wireless_from_name(name: str | None) -> bool:
-    """``wl…`` names are Wi-Fi interfaces (systemd's kind prefix, and the kernel's ``wlan%d``)."""
-    return bool(re.match(r"^(wl[a-z]|wlan)", name or ""))
+    """``wl…`` names are Wi-Fi interfaces (systemd's kind prefix, and the kernel's ``wlan%d``);
+    so are the names only Wi-Fi drivers give their interfaces (mwifiex's ``mlan%d``, libertas'
+    ``msh%d``: kernel_source/wifi_ifname_templates.json, scripts/regen_wifi_ifnames.py)."""
+    text = name or ""
+    if re.match(r"^(wl[a-z]|wlan)", text):
+        return True
+    m = re.match(r"^([a-z]{2,8})\d{1,3}$", text)
+    return m is not None and m.group(1) in _wifi_templates()
+
+
+@functools.cache
+def _wifi_templates() -> frozenset[str]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "wifi_ifname_templates.json")
+        found = json.loads(path.read_text(encoding="utf-8")).get("templates", {})
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    return frozenset(str(k) for k in found) if isinstance(found, dict) else frozenset()
 
 
 _PCI_PATH = re.compile(rf"^{_KIND}(?:P(\d{{1,5}}))?p(\d{{1,3}})s(\d{{1,2}})(?:f(\d))?$")

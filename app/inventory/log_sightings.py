@@ -11,14 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sbctune.catalog.func_chips import chips_by_function
-from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_kernel_drivers
-from sbctune.catalog.kernel_messages import load_messages
-from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import child_key, join_children
 from sbctune.inventory.daemon_sightings import on_daemon_iface
+from sbctune.inventory.driver_line_sightings import (
+    lone_wifi_devices,
+    on_driver_message,
+    on_library_message,
+    on_wiphy,
+)
 from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import (
@@ -26,7 +29,6 @@ from sbctune.inventory.log_complaints import (
     firmware_runs,
     ids_said,
     kernel_complaint,
-    library_complaint,
 )
 from sbctune.inventory.old_format_sightings import on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
@@ -254,58 +256,6 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
-def _on_driver_message(event: DmesgEvent) -> Sighting | None:
-    """A Wi-Fi driver's error line that names no device ("brcmfmac: ... err: -110"): it is
-    about that driver's chip, the one the driver's other device-less lines name too. A wired
-    driver's such line ("r8169: rtl_phyar_cond == 1 (loop: 20, delay: 25).") is about its
-    device only when the log shows it driving just one (_lone_wifi_devices); else it is left out."""
-    driver = load_kernel_drivers().get(event.driver)
-    if driver is None or not kernel_complaint(event.text):
-        return None
-    if not driver.wireless:
-        wired = Sighting([("drv", driver.name)])
-        wired.add("kernel_error", event.text, _SRC, event.text, event.line)
-        return wired
-    sighting = Sighting([("wifi", driver.name)])
-    sighting.add("driver", driver.name, _SRC, event.text, event.line)
-    sighting.add("wireless", True, _SRC, event.text, event.line)
-    known = load_messages().match(event.text) if driver.bus is None else None
-    if bus := bus_named_by(driver, event.text, known.files if known is not None else ()):
-        sighting.add("bus", bus, _SRC, event.text, event.line)
-    sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_library_message(event: DmesgEvent) -> Sighting | None:
-    """A library module's complaint ("wlcore: ERROR could not get configuration binary ...",
-    wl1271_error() in wlcore/debug.h): about the device of a driver that uses the library
-    (catalog.library_modules), tied to it by _lone_wifi_devices when the log shows one."""
-    library = event.driver
-    if library is None or not library_complaint(event.text, library):
-        return None
-    sighting = Sighting([("lib", library)])
-    sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
-    return sighting
-
-
-def _on_wiphy(event: DmesgEvent) -> Sighting | None:
-    """A Wi-Fi driver's line on its wiphy ("ieee80211 phy0: ..."): the driver is the one whose
-    source prints that format; it joins that driver's other lines and its device."""
-    text = event.fields.get("message", "")
-    known = load_messages().match(text)
-    driver = driver_for_files(known.files) if known is not None else None
-    if known is None or driver is None or not driver.wireless:
-        return None
-    sighting = Sighting([("wifi", driver.name)])
-    sighting.add("driver", driver.name, _SRC, event.text, event.line)
-    sighting.add("wireless", True, _SRC, event.text, event.line)
-    if bus := driver.bus or bus_named_by(driver, text, known.files):
-        sighting.add("bus", bus, _SRC, event.text, event.line)
-    if known.level != "info":
-        sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
-    return sighting
-
-
 def _on_mmc_card(event: DmesgEvent) -> Sighting | None:
     """A card on an MMC host ("mmc1: new high speed SDIO card at address 0001", "mmc1: card
     0001 removed"): (its address, its type or "not shown"), read by bus_elimination."""
@@ -361,10 +311,10 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "phy_link_up": _on_phy_link,
     "phy_link_down": _on_phy_link,
     "wifi_chip": _on_wifi,
-    "driver_message": _on_driver_message,
-    "library_message": _on_library_message,
+    "driver_message": on_driver_message,
+    "library_message": on_library_message,
     "old_format": on_old_format,
-    "wiphy": _on_wiphy,
+    "wiphy": on_wiphy,
     "mmc_card": _on_mmc_card,
     "pcie_aer": on_pcie_aer,
     "daemon_iface": on_daemon_iface,
@@ -445,53 +395,9 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
-    found += _lone_wifi_devices(found)
+    found += lone_wifi_devices(found)
     found += tie_traces(firsts)
     return found + buses_by_elimination(found)
-
-
-def _lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
-    """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
-    device") are about its one device when the log shows it driving (or trying) just one:
-    a sighting that ties the two. With two such devices, nothing ties them. So are a wired
-    driver's complaints ("drv" keys), on any bus, and a library module's ("lib" keys) when the
-    log shows one device of all the drivers that use it."""
-    wanted = {k[1]: k[0] for s in found for k in s.keys if k[0] in ("wifi", "drv")}
-    libraries = {k[1] for s in found for k in s.keys if k[0] == "lib"}
-    if not wanted and not libraries:
-        return []
-    users = {lib: library_users(lib) for lib in libraries}
-    used = set().union(*users.values()) if users else set()
-    devices: dict[str, set[Key]] = {}
-    ifaces: dict[str, set[Key]] = {}  # an older kernel's device named only by its interface
-    for sighting in found:
-        for fact in sighting.facts:
-            if fact.field not in ("driver", "refused_by"):
-                continue
-            driver = str(fact.value)
-            if driver in wanted or driver in used:
-                buses = ("usb", "pci", "sdio") + (
-                    ("platform",) if wanted.get(driver, "drv") == "drv" else ()
-                )
-                keys = {k for k in sighting.keys if k[0] in buses}
-                devices.setdefault(driver, set()).update(keys)
-                if fact.field == "driver" and wanted.get(driver) == "drv":
-                    ifaces.setdefault(driver, set()).update(
-                        k for k in sighting.keys if k[0] == "if"
-                    )
-    for driver, named in ifaces.items():
-        if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
-            devices[driver] = named
-    ties = [
-        Sighting([next(iter(keys)), (wanted[driver], driver)])
-        for driver, keys in sorted(devices.items())
-        if driver in wanted and len(keys) == 1
-    ]
-    for lib, its_users in sorted(users.items()):
-        keys = set().union(*(k for d, k in devices.items() if d in its_users))
-        if len(keys) == 1:
-            ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
-    return ties
 
 
 @dataclass

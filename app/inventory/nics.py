@@ -23,6 +23,7 @@ from sbctune.catalog.kernel_drivers import (
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device
+from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.link_drops import drops
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -34,8 +35,7 @@ from sbctune.inventory.usb_renumeration import benign_orders
 _WIRELESS_DRIVERS = {
     "brcmfmac", "rtl8xxxu", "mt7601u", "ath9k_htc", "rt2800usb", "iwlwifi", "mt76x2u",
     "rtw88_8822bu", "8188eu", "88x2bu", "ath10k_pci", "mt7921e", "rtw89_8852be", "rtw89_pci",
-    "ath11k_pci", "mt7921u", "rtw88_8821cu", "r8188eu", "ath9k", "mwifiex_sdio",
-}  # fmt: skip
+    "ath11k_pci", "mt7921u", "rtw88_8821cu", "r8188eu", "ath9k", "mwifiex_sdio"}  # fmt: skip
 # Platform (SoC) Ethernet drivers, by the name they print: no ID table names them.
 _SOC_DRIVER = re.compile(
     r"(genet|macb|stmmac|dwmac|gmac|cpsw|fec|meson|mvneta|mvpp2|_soc_eth|sun\di-emac|"
@@ -386,7 +386,7 @@ def nic_from_device(
     klass = str(device.value("pci_class") or "")
     nic.wireless = bool(
         device.value("wireless")
-        or any(n.startswith(("wlan", "wlp", "wlx")) for n in (nic.name or "", *_former(device)))
+        or any(map(wireless_from_name, (nic.name or "", *_former(device))))  # ifnames.py
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
         or _sdio_wifi(device)

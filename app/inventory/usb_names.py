@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.wwan_ids import wwan_drivers
 from sbctune.inventory.graph import Device
 
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
@@ -31,6 +32,11 @@ def named_wifi(device: Device) -> bool:
 def named_usb_nic(device: Device) -> bool:
     """The USB core's ``Product:`` line names a NIC: Wi-Fi as above, or a wired LAN adapter
     ("USB 10/100/1G/2.5G LAN", "USB Ethernet"); or an interface's class is one a USB network
-    class driver binds (a phone's RNDIS ``ef/04/01``: catalog/usb_net_classes)."""
+    class driver binds (a phone's RNDIS ``ef/04/01``: catalog/usb_net_classes); or its IDs are
+    in the ID tables of the kernel's mobile-network modem drivers (option, qcserial, sierra,
+    qmi_wwan, sierra_net: kernel_source/wwan_usb_ids.json), so a modem that enumerated with no
+    driver line after it (a SIMCom ``1e0e:9011`` on a PocketBeagle) is still a network device."""
     text = " ".join(str(f.value) for f in device.all("usb_product"))
-    return named_wifi(device) or device.has("net_class") or _LAN.search(text) is not None
+    if named_wifi(device) or device.has("net_class") or _LAN.search(text) is not None:
+        return True
+    return bool(wwan_drivers(str(device.value("ids") or "")))

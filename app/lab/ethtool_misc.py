@@ -9,7 +9,8 @@ held per interface so the lab's ethtool answers as the kernel would (audit 5a ro
   software receive into every answer. ethtool_op_get_ts_info (net/ethtool/ioctl.c, both) adds
   software transmit. A driver's own get_ts_info answers from its hardware and PHC: where its
   source decides it alone (igc, hand fact ``ts_info``, shaped by a real capture) the lab
-  answers; where the hardware or a PHY decides (macb, igb, atlantic, stmmac; ``ts_info_phy``)
+  answers (igb by MAC type, ``ts_info_by_chip``, where the chip is named); where the hardware or
+  a PHY decides (macb, atlantic, stmmac; ``ts_info_phy``)
   the table cannot say, so the capture answers those.
 - ``-P`` (rtnetlink IFLA_PERM_ADDRESS): register_netdevice copies dev_addr into perm_addr
   when the driver set it as NET_ADDR_PERM (net/core/dev.c); no op is needed. The lab's MAC
@@ -50,7 +51,11 @@ def misc_state(
         ts = ""  # the driver's own: its hardware's answer
     if caps.facts.get("ts_info_phy"):
         ts = ""  # the PHY may answer first (phy_has_tsinfo)
-    ts_info = caps.facts.get("ts_info") if caps.has("get_ts_info") else None
+    ts_info = None
+    if caps.has("get_ts_info"):  # igc's answer is every chip's; igb's by MAC type
+        ts_info = caps.facts.get("ts_info") or driver_caps.by_chip(
+            caps.facts.get("ts_info_by_chip"), chip
+        )
     if ts_info and not caps.facts.get("ts_info_phy"):
         ts = "driver"  # the driver's own answer, read from its source (igc)
     return {

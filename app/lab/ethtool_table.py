@@ -113,6 +113,8 @@ def channels_state(
         )
     elif fact.get("style") == "separate":
         maxima = cur = {**zero, "rx": rx, "tx": tx}
+        if caps.refuses_on("channels_max_zero_chips", chip):  # stmmac without dma_cap's counts
+            maxima = dict(zero)
     else:  # get_channels without a hand-read fact: the lab cannot say, so claims nothing
         return None
     settable, restarts = caps.has("set_channels"), caps.restarts("channels")
@@ -258,6 +260,8 @@ def hold_to_table(
             caps, "eee_tx_lpi_follows"
         ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
             state["eee"].update(tx_lpi_follows=True, tx_lpi=bool(state["eee"]["enabled"]))
+        if caps.facts.get("eee_enable_refused"):  # ax88179_set_eee: chk_eee, zero advert
+            state["eee"]["can_enable"] = False
         if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
             state["eee"].update(tx_lpi=False, tx_lpi_unreported=True)
         if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
@@ -434,7 +438,10 @@ def _pause_shown(caps: driver_caps.DriverCaps) -> str:
     "phy" where get_pauseparam asks phy_get_pause (r8169, fact `pause_resolved`: the
     resolution, none without a full-duplex link), "mac" where it reads the MAC's state while
     the carrier is up (bcmgenet, `pause_shown_resolved`: the request without carrier or with
-    pause autoneg off), "" where it shows the request."""
+    pause autoneg off), "mii" where it resolves the MII registers whatever the duplex (r8152,
+    `pause_resolved` "mii"), "" where it shows the request."""
+    if caps.facts.get("pause_resolved") == "mii":  # r8152: mii_resolve_flowctrl_fdx
+        return "mii"
     if caps.facts.get("pause_resolved"):
         return "phy"
     if caps.facts.get("pause_shown_resolved"):

@@ -32,7 +32,7 @@ from sbctune.lab.fake_ethtool_driver import (
     scaled_set,
     stored,
 )
-from sbctune.lab.fake_ethtool_link import live
+from sbctune.lab.fake_ethtool_link import advertised_pause, live
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -338,7 +338,7 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
     # empty), resolved from their Pause/Asym_Pause bits, never from the driver's pause settings
     peer = partner_pause(ifname, dev, state)
     if pause["autoneg"] and peer is not None:
-        rx, tx = resolve_pause(advertised_pause(state), peer)
+        rx, tx = resolve_pause(advertised_bits(state), peer)
         lines += [f"RX negotiated: {onoff(rx)}", f"TX negotiated: {onoff(tx)}"]
     return "\n".join(lines) + "\n"
 
@@ -382,13 +382,14 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     encoding = pause.get("advertisement")
     if encoding:  # phylib renegotiates only when the advertised pause bits change (r8169:
         # phy_set_asym_pause; lan78xx, bcmgenet: genphy_check_and_restart_aneg)
-        changed = _advertised(encoding, new) != _advertised(encoding, pause)
+        changed = advertised_pause(encoding, new) != advertised_pause(encoding, pause)
     if pause.get("restarts") and changed and not needs_autoneg:
         new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
     if asked:  # the driver is called: its advertisement now follows the request (phylink:
         new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
         pause.pop("advertised", None)
+    new["set"] = True  # the advertisement is now the encoding of this request (show_link)
     pause.update(new)
 
 
@@ -398,22 +399,13 @@ def _link_autoneg(dev: dict[str, Any]) -> bool:
     return bool(link.get("autoneg", True))
 
 
-def _advertised(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
-    """(Pause, Asym_Pause) as the driver advertises RX/TX pause: mii_advertise_flowctrl
-    (lan78xx_set_pause) and linkmode_set_pause (r8169's phy_set_asym_pause), or Pause = RX,
-    Asym = RX | TX (bcmgenet_phy_pause_set)."""
-    rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
-    if encoding == "pause_rx_asym_rx_or_tx":
-        return rx, rx or tx
-    return rx, rx != tx  # mii_advertise_flowctrl: RX+TX Pause, RX Pause+Asym, TX Asym
-
-
 def shown_pause(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict[str, bool]:
     """RX/TX as `-a` shows them where the driver reports the outcome, not the request (state
     `shown`, driver_caps: "phy" r8169's phy_get_pause, "mac" bcmgenet_get_pauseparam with
     bcmgenet_mac_config's UMAC_CMD). Without carrier: "mac" the request, "phy" none (the PHY's
     duplex is unknown); half duplex none; "mac" with pause autoneg off the request; over a
-    forced link none (no partner advertisement); else linkmode_resolve_pause of the driver's
+    forced link none (no partner advertisement); "mii" (r8152) at half duplex too; else
+    linkmode_resolve_pause (mii_resolve_flowctrl_fdx, the same rule) of the driver's
     advertisement against the lab's partner, a PC NIC advertising Pause and Asym_Pause."""
     link = dev.get("link") or {}
     up, _, duplex = live(ifname, link) if link else (False, "", "")
@@ -421,13 +413,13 @@ def shown_pause(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict
     mac = pause.get("shown") == "mac"
     if not up:
         return {"rx": rx, "tx": tx} if mac else {"rx": False, "tx": False}
-    if duplex.lower() != "full":
+    if duplex.lower() != "full" and pause.get("shown") != "mii":  # r8152 reads no duplex
         return {"rx": False, "tx": False}
     if mac and not pause.get("autoneg"):
         return {"rx": rx, "tx": tx}
     if not _link_autoneg(dev) or not pause.get("link_partner", True):
         return {"rx": False, "tx": False}
-    rx, tx = resolve_pause(advertised_pause(pause), LAB_PARTNER)
+    rx, tx = resolve_pause(advertised_bits(pause), LAB_PARTNER)
     return {"rx": rx, "tx": tx}
 
 
@@ -452,13 +444,13 @@ def resolve_pause(ours: tuple[bool, bool], peer: tuple[bool, bool]) -> tuple[boo
     return False, False
 
 
-def advertised_pause(pause: dict[str, Any]) -> tuple[bool, bool]:
+def advertised_bits(pause: dict[str, Any]) -> tuple[bool, bool]:
     """Our (Pause, Asym_Pause) as get_link_ksettings reports them: kept apart from the request
     where they differ (phylink's bring-up: `advertised`), else the driver's encoding of it."""
     kept = pause.get("advertised")
     if kept is not None:
         return bool(kept[0]), bool(kept[1])
-    return _advertised(str(pause.get("advertisement", "")), pause)
+    return advertised_pause(str(pause.get("advertisement", "")), pause)
 
 
 def partner_pause(

@@ -92,6 +92,24 @@ def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
     return True, f"{speed}Mb/s", duplex.capitalize() if duplex else "Unknown! (255)"
 
 
+def advertised_pause(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
+    """(Pause, Asym_Pause) as the driver advertises RX/TX pause: mii_advertise_flowctrl
+    (lan78xx_set_pause, rtl8152_set_pauseparam) and linkmode_set_pause (r8169's
+    phy_set_asym_pause), or Pause = RX, Asym = RX | TX (bcmgenet_phy_pause_set)."""
+    rx, tx = bool(pause.get("rx")), bool(pause.get("tx"))
+    if encoding == "pause_rx_asym_rx_or_tx":
+        return rx, rx or tx
+    return rx, rx != tx  # mii_advertise_flowctrl: RX+TX Pause, RX Pause+Asym, TX Asym
+
+
+def _pause_words(bits: tuple[bool, bool]) -> str:
+    """ethtool's dump_pause for an advertisement's (Pause, Asym_Pause)."""
+    pause, asym = bits
+    if pause:
+        return "Symmetric Receive-only" if asym else "Symmetric"
+    return "Transmit-only" if asym else "No"
+
+
 def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) -> str | None:
     if label == "Speed":
         return speed
@@ -128,6 +146,11 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
             out.append("netlink error: " + EPERM)  # WOL_GET is sent before LINKSTATE_GET
         if label == "Wake-on" and link.get("wol") is not None:
             value = link["wol"]
+        pause = dev.get("pause") or {}
+        encoding = pause.get("advertisement") if pause.get("set") else None
+        if label == "Advertised pause frame use" and encoding:
+            # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
+            value = _pause_words(advertised_pause(str(encoding), pause))
         shown = _value(label, link, up, speed, duplex)
         out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
         out += list(more)

@@ -188,7 +188,8 @@ async def _guarded(
             if checkpoint:
                 await nm_checkpoint.adjust(session, checkpoint, guard_seconds)
     result = AppliedSession(run.id, deadline, run.record.tweaks, persist, plan.nic,
-                            guard_seconds, "armed")  # fmt: skip
+                            guard_seconds, "armed",
+                            options=public_options(plan.options))  # fmt: skip
     await _settle(run, result, reconnect)
     result.record_id = save(history, session, result.state, run.record.to_json())
     if result.state == "armed":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -195,8 +196,8 @@ _LIST_FACTS = frozenset(
         "features_by_chip",
         "link_forced_by_chip",
         "link_rule_by_chip",
-        "mtu_max",
         "mtu_edom_frame_extra",
+        "mtu_max",  # stmmac: JUMBO_LEN's default, the Allwinner EMACs' SKB_MAX_HEAD by chip
         "mtu_tx_fifo_by_chip",
         "seen_as",
     }
@@ -378,3 +379,39 @@ def kernel_fact(name: str, kernel: str | None = None) -> tuple[Any, str] | None:
         if fact["fact"] == name and series & set(fact["kernels"]):
             return fact["value"], f"{fact['file']}: {fact['symbol']}"
     return None
+
+
+def floor_written(floors: Mapping[str, Any], param: str, value: int) -> int:
+    """The smallest value from `value` up that a driver storing whole ticks of `floors[param]`
+    ns, rounded down in and out (macb on RP1: gem_set_coalesce, gem_get_coalesce), reads back
+    as `value`: 49 is written 50 (62 ticks); 48 and 52 as they are. `value` where none does
+    within five."""
+    step = int(floors.get(param) or 0)
+    if step <= 0:
+        return value
+    for written in range(value, value + 5):
+        if written * 1000 // step * step // 1000 == value:
+            return written
+    return value
+
+
+def coalesce_written(
+    facts: Mapping[str, Any], param: str, values: Sequence[int], shown: Mapping[str, int | None]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Change.written for an `ethtool -C <param>` change whose values are `values`, where the
+    driver rounds down and stores every coalescing value again at each set (fact
+    `coalesce_step_floor_ns`: ethnl_set_coalesce hands the driver the values it read for the
+    parameters not given, and 49 read back is stored as 61 ticks, 48): each value as the one
+    that reads back as it, with the driver's other such parameters at their `shown` values
+    the same way. Empty for any other driver."""
+    floors = facts.get("coalesce_step_floor_ns") or {}
+    if param not in floors:
+        return ()
+    others: list[str] = []
+    for other in sorted(floors):
+        now = shown.get(other)
+        if other != param and now is not None:
+            others += [other, str(floor_written(floors, other, int(now)))]
+    return tuple(
+        (str(v), (str(floor_written(floors, param, v)), *others)) for v in dict.fromkeys(values)
+    )

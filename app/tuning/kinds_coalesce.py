@@ -4,6 +4,8 @@ settings)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.tuning import driver_caps
 from sbctune.tuning.kinds_ethtool import (
@@ -63,7 +65,10 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
         refusal = _coalesce_refusal(ctx, coalesce.params, "rx-usecs", wanted)
         if refusal:
             return _no(ctx, refusal)
-        item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), str(wanted)))
+        change = _ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), str(wanted))
+        facts = ctx.caps.facts if ctx.caps else {}
+        written = driver_caps.coalesce_written(facts, "rx-usecs", [wanted, usecs], coalesce.params)
+        item.changes.append(replace(change, written=written))
         if ctx.caps and ctx.caps.facts.get("coalesce_unit_ns", {}).get("rx-usecs") == 1:
             item.reason += (f"; {ctx.caps.driver} counts rx-usecs in nanoseconds "
                             f"({ctx.caps.cite('coalesce_unit_ns')})")  # fmt: skip

@@ -94,7 +94,7 @@ def write_argvs(
     if change.kind == "ethtool":
         iface, option, param = ethtool_parts(change)
         assert value is not None
-        return [["ethtool", option, iface, param, value]]
+        return [["ethtool", option, iface, param, *change.words_for(value)]]
     if change.kind == "mtu":
         assert value is not None
         return [["ip", "link", "set", "dev", safe_name(change.target, "interface"), "mtu", value]]

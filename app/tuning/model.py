@@ -9,6 +9,7 @@ goes first both ways (reopen_order).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -80,6 +81,21 @@ def irq_name_ok(name: str) -> bool:
     )
 
 
+# A word an ethtool -C write may carry besides its own value (a parameter name or a number).
+_WRITTEN_WORD = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+Written = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _written_from_json(data: Any) -> Written:
+    if data is None:
+        return ()
+    if not isinstance(data, Mapping) or not all(
+        isinstance(v, list) and all(isinstance(w, str) for w in v) for v in data.values()
+    ):
+        raise ValueError(f"unexpected written record {data!r}")
+    return tuple((str(k), tuple(v)) for k, v in data.items())
+
+
 def _irq_from_json(data: Any) -> tuple[str, int]:
     if not isinstance(data, Mapping):
         return "", 0
@@ -105,8 +121,16 @@ class Change:
     # number (a session stored before names were kept).
     irq_name: str = ""
     irq_ordinal: int = 0
+    # What an ethtool write of a value puts after the parameter, where that is not the value
+    # alone: a driver that rounds down and stores every coalescing value again at each set
+    # (macb on RP1: 0.8 us ticks, 49 is written 50, and tx-usecs goes with rx-usecs or an
+    # untouched 49 becomes 48). (value, words) pairs; a value not listed is written as is.
+    written: Written = ()
 
     def __post_init__(self) -> None:
+        for value, words in self.written:
+            if not words or not all(_WRITTEN_WORD.fullmatch(w) for w in (value, *words)):
+                raise ValueError(f"unexpected written words {words!r} for {value!r}")
         if self.irq_name and not irq_name_ok(self.irq_name):
             raise ValueError(f"unexpected interrupt name {self.irq_name!r}")
         if not 0 <= self.irq_ordinal < MAX_IRQ_ORDINAL:
@@ -127,7 +151,13 @@ class Change:
             data["path"] = self.path
         if self.irq_name:
             data["irq"] = {"name": self.irq_name, "ordinal": self.irq_ordinal}
+        if self.written:
+            data["written"] = {value: list(words) for value, words in self.written}
         return data
+
+    def words_for(self, value: str) -> tuple[str, ...]:
+        """What follows the parameter when `value` is written (`written`, or the value)."""
+        return dict(self.written).get(value, (value,))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Change:
@@ -142,6 +172,7 @@ class Change:
             None if after is None else str(after),
             str(data.get("path") or ""),
             *_irq_from_json(data.get("irq")),
+            _written_from_json(data.get("written")),
         )
 
 
@@ -265,6 +296,9 @@ class AppliedSession:
     state: str = "armed"
     reachable: bool = True
     record_id: int | None = None  # the history row, when saved
+    # The plan options it was applied with (record.public_options): the user's choices and
+    # consent, which keeping it across reboots later plans with again (not today's ticks).
+    options: dict[str, Any] = field(default_factory=dict)
 
     def outcome(self, tweak_id: str) -> TweakOutcome | None:
         return next((o for o in self.outcomes if o.tweak_id == tweak_id), None)

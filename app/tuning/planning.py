@@ -109,6 +109,20 @@ def persist_preview(the_plan: TuningPlan) -> list[Change]:
     return shown
 
 
+def after_nm_restarts(
+    changes: Sequence[Change], facts: reopen_order.OpenFacts | None
+) -> list[Change]:
+    """The changes NetworkManager must not hold: where one of `changes` restarts the interface
+    and the driver's open sets others back (reopen_order facts: macb on RP1's gem_init_intmod,
+    stmmac, r8169, bcmgenet), NM would set them back itself, since it applies a profile's
+    coalescing before its rings and pause (NetworkManager src/core/devices/nm-device.c,
+    _ethtool_state_set: features, coalesce, ring, pause). at-boot.sh holds them instead: NM's
+    dispatcher runs it on `up`, after NM has applied the profile, so it comes last."""
+    if not any(reopen_order.restarts(c, facts) for c in changes):
+        return []
+    return [c for c in changes if reopen_order.reset_by_open(c, facts)]
+
+
 def persist_changes(
     session_id: str,
     nic: str | None,
@@ -122,9 +136,11 @@ def persist_changes(
     (at-boot.sh in applying's order, with the NIC's `facts`: reopen_order)."""
     directory = scripts.session_dir(session_id)
     sysctls = [c for c in applied if c.kind == "sysctl"]
-    in_nm, runtime = nm_persist.split(
-        [c for c in applied if c.kind not in ("sysctl", "boot")], nm_link
-    )
+    live = [c for c in applied if c.kind not in ("sysctl", "boot")]
+    hooked = bool(nic and nm_link is not None and nm_persist.DISPATCHER_DIR in dirs)
+    after_nm = after_nm_restarts(live, facts) if hooked else []
+    in_nm, runtime = nm_persist.split([c for c in live if c not in after_nm], nm_link)
+    runtime += after_nm
     changes: list[Change] = list(in_nm)
     if sysctls and "/etc/sysctl.d" in dirs:
         path = f"/etc/sysctl.d/90-sbctune-{session_id}.conf"

@@ -45,6 +45,8 @@ class OpenFacts:
     restart_features: frozenset[str]  # -K features whose change restarts it
     resets: frozenset[str]  # -C parameters the driver's open sets back
     where: str  # "file: function" of the open's reset
+    # -C parameters stored in whole ticks, rounded down, at every set (coalesce_step_floor_ns)
+    floors: tuple[tuple[str, int], ...] = ()
 
 
 def open_facts(
@@ -64,6 +66,9 @@ def open_facts(
         frozenset(caps.facts.get("restarts_on_features", [])),
         frozenset(str(r) for r in resets),
         caps.cite("coalesce_reset_on_open"),
+        tuple(
+            (str(k), int(v)) for k, v in (caps.facts.get("coalesce_step_floor_ns") or {}).items()
+        ),
     )
 
 
@@ -167,7 +172,18 @@ def note_resets(
     restarting[0].reason += (f"; restarting the interface sets {now} back to the "
                              f"{facts.driver} driver's own value ({facts.where}), so sbctune "
                              "writes it again after the restart and after undoing it")  # fmt: skip
-    return [Change("ethtool", f"{facts.iface} -C {p}", str(shown[p]), str(shown[p])) for p in left]
+    return [
+        Change(
+            "ethtool",
+            f"{facts.iface} -C {p}",
+            str(shown[p]),
+            str(shown[p]),
+            written=driver_caps.coalesce_written(
+                {"coalesce_step_floor_ns": dict(facts.floors)}, p, [int(shown[p] or 0)], shown
+            ),
+        )
+        for p in left
+    ]
 
 
 def after_last_restart(order: Sequence[int], changes: Sequence[Change], facts: OpenFacts | None

@@ -8,6 +8,7 @@ copies.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from sbctune.history import History
@@ -18,6 +19,7 @@ from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_measurement
 from sbctune.measure.plans import Plan
 from sbctune.tuning import AppliedSession
+from sbctune.tuning.model import Change, TuningPlan
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -38,6 +40,34 @@ _CHANGED = ("applied",)
 def kept_tweaks(applied: AppliedSession) -> list[str]:
     """The session's tweaks that hold their new value (applied now, or already so)."""
     return [o.tweak_id for o in applied.outcomes if o.status in _IN_FORCE]
+
+
+def as_confirmed(plan: TuningPlan, applied: AppliedSession) -> list[str]:
+    """Keeping a confirmed session across reboots plans its tweaks again (after putting it
+    back, so that the plan has the values to write): make that plan write what was confirmed,
+    never what planning gives today. Each change takes the value the session set for the same
+    setting (`after`, and how it is written); one the session did not set is dropped, as is a
+    tweak the session did not keep. Returns what differed, in plain words."""
+    confirmed = {(c.kind, c.target): c for o in applied.outcomes if o.status in _IN_FORCE
+                 for c in o.changes}  # fmt: skip
+    kept = set(kept_tweaks(applied))
+    said: list[str] = []
+    for item in plan.items:
+        if item.tweak.id not in kept:
+            item.applicable, item.changes = False, []
+            continue
+        mine: list[Change] = []
+        for change in item.changes:
+            was = confirmed.get((change.kind, change.target))
+            if not change.needed or (was is not None and was.after == change.after):
+                mine.append(change if was is None else replace(change, written=was.written))
+            elif was is None:
+                said.append(f"{change.target}: not set by the confirmed session, left out")
+            else:
+                said.append(f"{change.target}: keeps the confirmed {was.after}, not {change.after}")
+                mine.append(replace(change, after=was.after, written=was.written))
+        item.changes = mine
+    return said
 
 
 def changed_tweaks(applied: AppliedSession) -> list[str]:

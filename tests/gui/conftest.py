@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,10 +13,12 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from sbctune.history import History
+from sbctune.lab.model import LabInfo
 from sbctune.remote import KnownHosts
 from sbctune.ui.app import create_app, event_loop, make_window, run_until_done
 from sbctune.ui.main_window import MainWindow
 from tests.conftest import OUTPUT_DIR
+from tests.lab_support import governor_and_session
 
 T = TypeVar("T")
 SCREENSHOTS = OUTPUT_DIR / "screenshots"
@@ -84,6 +86,16 @@ def window(
         win.close()
         win.deleteLater()
         history.close()
+
+
+@pytest.fixture
+def pi_reads(lab: LabInfo, tmp_path: Path) -> Callable[[], Awaitable[tuple[str, str | None]]]:
+    """`await pi_reads()`: what the lab Pi itself reads back (cpu0's governor, the state of its
+    newest tuning session or None), over the test's own connection with its own known_hosts,
+    so the window's still asks to trust the key."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    return lambda: governor_and_session(lab, mine)
 
 
 async def until(predicate: Callable[[], object], timeout: float, what: str) -> None:

@@ -9,14 +9,13 @@ from sbctune.lab.model import LabInfo
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import connect_via_dialog
+from tests.gui.lab_steps import connect_and_inspect
 
 
 async def armed_short_guard(window: MainWindow, lab: LabInfo, tune: TunePage) -> tuple[Any, int]:
     """The session applied under the 5 s guard, and the id of its device in the history."""
     controller = tune.controller
-    await connect_via_dialog(window, lab)
-    await until(lambda: window.state.inventory is not None, 60, "the inventory")
+    await connect_and_inspect(window, lab)
     controller.load_plan()
     await until(lambda: controller.plan is not None and not controller.running, 60, "plan")
     controller.apply(["cpu-governor-performance"], guard_seconds=5)

@@ -7,7 +7,6 @@ it back, and only then measures a baseline that is one."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,12 +16,9 @@ from sbctune.measure.plans import plan_named
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.history_page import HistoryPage
 from sbctune.ui.pages.inspect_page import InspectPage
-from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.results_page import ResultsPage
-from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import SCREENSHOTS, until
-from tests.gui.test_wizard_lab import connect_via_dialog
-from tests.lab_support import governor_and_session
+from tests.gui.lab_steps import PiReads, apply_and_keep, connect_and_inspect, measuring_with
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
@@ -33,31 +29,17 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
     lab: LabInfo,
     window: MainWindow,
     drive: Callable[..., Any],
-    tmp_path: Path,
+    pi_reads: PiReads,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    tune = window.page("tune")
-    baseline = window.page("baseline")
-    assert isinstance(tune, TunePage) and isinstance(baseline, MeasurePage)
-    monkeypatch.setattr(baseline, "chosen_plan", lambda: SHORT)
-    mine = tmp_path / "mine"
-    mine.mkdir()
+    baseline = measuring_with(window, "baseline", SHORT, monkeypatch)
 
     async def scenario() -> None:
-        before, _ = await governor_and_session(lab, mine)
-        await connect_via_dialog(window, lab)
-        await until(lambda: window.state.inventory is not None, 60, "the inventory")
+        before, _ = await pi_reads()
+        await connect_and_inspect(window, lab)
         window.go("baseline")
         assert not baseline.in_force.isVisible() and baseline.start_button.isVisible()
-
-        window.go("tune")
-        await until(lambda: tune.tweak_rows and not window.tuning.running, 60, "the tweaks")
-        assert "cpu-governor-performance" in tune.selected()
-        tune.apply_button.click()
-        await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
-        tune.confirm_button.click()
-        await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
-        assert await governor_and_session(lab, mine) == ("performance", "confirmed")
+        await apply_and_keep(window, pi_reads)
 
         # Inspect's "Measure only" opens the Baseline page, and does not start it unasked.
         inspect = window.page("inspect")
@@ -109,7 +91,7 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         await until(lambda: not window.baseline.running, 180, "the reverted baseline")
         await window.baseline.wait()
         assert not baseline.problem.isVisible(), baseline.problem.message.text()
-        assert await governor_and_session(lab, mine) == (before, None)
+        assert await pi_reads() == (before, None)
         fair = window.state.baseline
         assert fair is not None and fair.id != as_is.id
         assert fair.tuning_state is None, fair.tuning_state  # read back: untuned

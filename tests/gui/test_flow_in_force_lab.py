@@ -6,22 +6,18 @@ run a baseline: no tuning read back at its start or end)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sbctune.lab.model import LabInfo
 from sbctune.ui.main_window import MainWindow
-from sbctune.ui.pages.measure_page import MeasurePage
-from sbctune.ui.pages.tune_page import TunePage
 from sbctune.ui.widgets.flow_in_force_question import FlowInForceQuestion
 from sbctune.ui.widgets.link_consent_question import LinkConsentQuestion
 from sbctune.workflow.baseline_check import is_fair_baseline
 from tests.gui.conftest import until
+from tests.gui.lab_steps import PiReads, apply_and_keep, connect_and_inspect, measuring_with
 from tests.gui.test_baseline_in_force_lab import SHORT
-from tests.gui.test_wizard_lab import connect_via_dialog
-from tests.lab_support import governor_and_session
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
@@ -30,31 +26,19 @@ def test_tune_and_measure_with_tuning_kept_asks_and_reverts_before_its_baseline(
     lab: LabInfo,
     window: MainWindow,
     drive: Callable[..., Any],
-    tmp_path: Path,
+    pi_reads: PiReads,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    tune = window.page("tune")
-    baseline = window.page("baseline")
-    assert isinstance(tune, TunePage) and isinstance(baseline, MeasurePage)
-    monkeypatch.setattr(baseline, "chosen_plan", lambda: SHORT)
-    mine = tmp_path / "mine"
-    mine.mkdir()
+    baseline = measuring_with(window, "baseline", SHORT, monkeypatch)
     seen: list[str] = []  # what the flow said, in order: the revert, then its steps
     window.flow.tuning_event.connect(seen.append)
     window.flow.step.connect(lambda step, status, _detail: seen.append(f"{step} {status}"))
     pi_at_baseline: list[tuple[str, str | None]] = []
 
     async def scenario() -> None:
-        before, _ = await governor_and_session(lab, mine)
-        await connect_via_dialog(window, lab)
-        await until(lambda: window.state.inventory is not None, 60, "the inventory")
-        window.go("tune")
-        await until(lambda: tune.tweak_rows and not window.tuning.running, 60, "the tweaks")
-        tune.apply_button.click()
-        await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
-        tune.confirm_button.click()
-        await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
-        assert await governor_and_session(lab, mine) == ("performance", "confirmed")
+        before, _ = await pi_reads()
+        await connect_and_inspect(window, lab)
+        await apply_and_keep(window, pi_reads)
 
         window.tune_and_measure()
         await until(lambda: window.in_force_question is not None, 10, "the question")
@@ -69,7 +53,7 @@ def test_tune_and_measure_with_tuning_kept_asks_and_reverts_before_its_baseline(
                 window.runner.start(_record_pi(), name="test-read-pi")
 
         async def _record_pi() -> None:
-            pi_at_baseline.append(await governor_and_session(lab, mine))
+            pi_at_baseline.append(await pi_reads())
 
         window.flow.step.connect(read_at_baseline)
         question.revert_button.click()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +17,16 @@ from sbctune.history.run_tuning import usable_as_tuned
 from sbctune.lab.model import LabInfo
 from sbctune.measure.plans import Plan, plan_named
 from sbctune.ui.main_window import MainWindow
-from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.tune_page import TunePage
 from tests.gui.conftest import SCREENSHOTS, until
-from tests.gui.test_wizard_lab import connect_via_dialog
-from tests.lab_support import governor_and_session
+from tests.gui.lab_steps import (
+    PiReads,
+    apply_ticked,
+    connect_and_inspect,
+    keep,
+    measuring_with,
+    open_tune,
+)
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 
@@ -37,31 +41,25 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
     lab: LabInfo,
     window: MainWindow,
     drive: Callable[..., Any],
-    tmp_path: Path,
+    pi_reads: PiReads,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tune = window.page("tune")
-    again = window.page("again")
-    assert isinstance(tune, TunePage) and isinstance(again, MeasurePage)
+    assert isinstance(tune, TunePage)
     assert THOROUGH_SHORT.tests[0].streams == 10 and len(THOROUGH_SHORT.tests) == 8
-    monkeypatch.setattr(again, "chosen_plan", lambda: THOROUGH_SHORT)
-    mine = tmp_path / "mine"
-    mine.mkdir()
+    again = measuring_with(window, "again", THOROUGH_SHORT, monkeypatch)
 
     async def scenario() -> None:
-        before, _ = await governor_and_session(lab, mine)
-        await connect_via_dialog(window, lab)
-        await until(lambda: window.state.inventory is not None, 60, "the inventory")
-        window.go("tune")
-        await until(lambda: tune.tweak_rows and not window.tuning.running, 60, "the tweaks")
+        before, _ = await pi_reads()
+        await connect_and_inspect(window, lab)
+        assert await open_tune(window) is tune
         assert tune.guard.value() == DEFAULT_GUARD, "the default guard, as a new user has it"
         picked = tune.selected()
         assert "cpu-governor-performance" in picked, picked
-        tune.apply_button.click()
-        await until(lambda: window.state.tuning_state == "guarded", 120, "the tuning applied")
+        await apply_ticked(window, tune)
         assert tune.guard_card.isVisible() and tune.countdown.isVisible()
         assert not tune.apply_button.isEnabled() and "on trial" in tune.apply_button.toolTip()
-        assert await governor_and_session(lab, mine) == ("performance", "armed")
+        assert await pi_reads() == ("performance", "armed")
 
         tune.again_button.click()
         await until(lambda: window.again.running, 10, "Measure again to start")
@@ -84,7 +82,7 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         assert took > DEFAULT_GUARD + 5, f"the run ({took:.0f} s) must outlast the guard"
 
         # Read back on the Pi at the end: still in force, the session still armed.
-        assert await governor_and_session(lab, mine) == ("performance", "armed")
+        assert await pi_reads() == ("performance", "armed")
         record = window.state.after
         assert record is not None and record.id is not None and record.complete
         stored = window.history.run(record.id)
@@ -101,13 +99,12 @@ def test_measure_again_with_the_thorough_plan_holds_the_default_guard(
         # Keep, then revert: both work after the held run.
         window.go("tune")
         assert tune.confirm_button.isEnabled()
-        tune.confirm_button.click()
-        await until(lambda: window.state.tuning_state == "confirmed", 60, "the keep")
-        assert await governor_and_session(lab, mine) == ("performance", "confirmed")
+        await keep(window, tune)
+        assert await pi_reads() == ("performance", "confirmed")
         await until(lambda: tune.revert_button.isEnabled(), 10, "Revert to be offered")
         tune.revert_button.click()
         await until(lambda: window.state.tuning_state == "reverted", 60, "the revert")
-        governor, leftover = await governor_and_session(lab, mine)
+        governor, leftover = await pi_reads()
         assert governor == before and leftover is None
 
     drive(scenario(), timeout=480)

@@ -18,7 +18,8 @@ from sbctune.ui.pages.inspect_page import InspectPage
 from sbctune.ui.pages.tune_page import TunePage
 from sbctune.workflow import FlowResult
 from tests.gui.conftest import until
-from tests.gui.test_wizard_lab import ONE_TRIAL, connect_via_dialog
+from tests.gui.lab_steps import connect_and_inspect, open_tune
+from tests.gui.test_wizard_lab import ONE_TRIAL
 from tests.integration.test_tuning import in_lab
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
@@ -64,10 +65,8 @@ def test_during_the_flows_trial_the_tune_page_shows_it_with_the_countdown(
     window.flow.step.connect(look)
 
     async def run() -> None:
-        await connect_via_dialog(window, lab)
-        await until(lambda: window.state.inventory is not None, 60, "the inventory")
-        window.go("tune")  # the rows, so their marks can be seen
-        await until(lambda: bool(tune.tweak_rows) and not window.tuning.running, 60, "plan")
+        await connect_and_inspect(window, lab)
+        await open_tune(window)  # the rows, so their marks can be seen
         inspect.go.click()  # "Tune & Measure"
         await until(lambda: len(finished) == 1 and not window.flow.running, 400, "the flow")
         await window.flow.wait()

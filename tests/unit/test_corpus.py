@@ -225,6 +225,23 @@ KNOWN_GAPS: dict[str, str] = {
         "GbE port = 0'); no line of a kernel or known vendor format names eth0/eth1, and a "
         "rule for this one driver's words would have no source to cite"
     ),
+    # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
+    "bpi_m64_firmware_8_dhd_ap6212_firmware_open_failed_grep_fail": (
+        "Broadcom's out-of-tree bcmdhd prints bare function names and no device "
+        "('dhdsdio_download_code_file: Open firmware file failed .../fw_bcm43438a1.bin'); no "
+        "table has that driver's messages or its firmware names, so nothing makes an SDIO "
+        "Wi-Fi NIC of these lines (missing: a message/firmware table for the vendor dhd driver)"
+    ),
+    "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
+        "the same bcmdhd, with the chip only in its words ('chip:0x4339') and the SDIO errors "
+        "printed by Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function "
+        "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
+    ),
+    "apm821xx_openwrt_pr14037_emac_rgmii_generic_mii_u_boot_env_einval": (
+        "the IBM EMAC names its device only by a device-tree path after the interface "
+        "('eth0: EMAC-0 /plb/opb/ethernet@ef600c00', %pOF in emac_probe(), ibm/emac/core.c); "
+        "a netdev line's %pOF node is not yet read as a platform device, so eth0's bus is unknown"
+    ),
 }
 
 

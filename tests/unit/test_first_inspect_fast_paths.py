@@ -17,7 +17,7 @@ from sbctune.advice.evidence import lines_matching, lines_with, quote
 from sbctune.catalog import kernel_messages as km
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
-from sbctune.inventory.parsers import dmesg, dmesg_classify
+from sbctune.inventory.parsers import dmesg, dmesg_classify, dmesg_wrappers
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.dmesg_patterns import _NEEDLES, _PATTERNS
 from sbctune.inventory.sightings import Fact
@@ -292,7 +292,7 @@ def test_a_message_gets_the_kind_the_plain_needle_test_gives(words: list[str]) -
 
 
 def test_every_capture_line_gets_the_kind_the_plain_needle_test_gives() -> None:
-    messages = [dmesg._strip_prefix(line)[0] for line in _capture_lines()]  # clocks cut off
+    messages = [dmesg_wrappers.strip_prefix(line)[0] for line in _capture_lines()]  # clocks cut off
     got = [dmesg._classify(message) for message in messages]
     assert got == [_plain_classify(message) for message in messages]
     assert sum(g is not None for g in got) > 300  # the captures have many NIC lines

@@ -15,14 +15,8 @@ from sbctune.inventory import graph
 from sbctune.inventory.graph import Device, join, reused_names
 from sbctune.inventory.parsers import paste_split
 from sbctune.inventory.parsers.common import is_ellipsis, is_noise, split_lines
-from sbctune.inventory.parsers.dmesg import (
-    DmesgEvent,
-    DmesgResult,
-    _after_prompt,
-    _classify,
-    _strip_prefix,
-    parse_dmesg,
-)
+from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult, _classify, parse_dmesg
+from sbctune.inventory.parsers.dmesg_wrappers import after_prompt, strip_prefix
 from sbctune.inventory.sightings import Fact, Sighting
 
 # Pieces of real lines (tests/captures/dmesg) and of the pastes around them.
@@ -58,13 +52,13 @@ _line = st.builds(
 
 
 def _reference_events(text: str) -> list[tuple[str, int, float | None, str]]:
-    """The loop before issue 24's fast path: is_ellipsis, is_noise, _strip_prefix per line;
+    """The loop before issue 24's fast path: is_ellipsis, is_noise, strip_prefix per line;
     a noise line is read only for a kernel line glued to a prompt (the sixth unseen set)."""
     out = []
     for no, raw in enumerate(split_lines(text), start=1):
         if is_ellipsis(raw) or (is_noise(raw) and _glued(raw) is None):
             continue
-        msg, ts, _known = _strip_prefix(_glued(raw) or raw)
+        msg, ts, _known = strip_prefix(_glued(raw) or raw)
         found = _classify(msg)
         if found is not None:
             out.append((found[0], no, ts, msg))
@@ -86,7 +80,7 @@ def test_dmesg_fast_path_reads_every_line_as_the_plain_loop(lines: list[str]) ->
 
 
 def _glued(raw: str) -> str | None:
-    return _after_prompt(raw.strip()) if is_noise(raw) else None
+    return after_prompt(raw.strip()) if is_noise(raw) else None
 
 
 def _reference_join(sightings: list[Sighting]) -> list[Device]:

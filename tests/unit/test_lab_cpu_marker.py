@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sbctune.cli.measure_cmd import _busiest
+from sbctune.cli.measure_live import busiest
 from sbctune.lab import cpu_marker
 from sbctune.measure.sampler_data import LabCpu
 from sbctune.measure.sampler_framing import parse_lab_cpu
@@ -62,9 +62,9 @@ def test_the_command_line_says_lab_host_for_the_labs_cores() -> None:
 
     lab = real_sample(f"host_cpus={host_cores()} pi_cpus=4")
     assert lab.lab_cpu == LabCpu(host_cores(), 4) and len(lab.cpus) == host_cores()
-    assert _busiest(lab).startswith("   lab host busiest: cpu")
+    assert busiest(lab).startswith("   lab host busiest: cpu")
     pi = real_sample(None)
-    assert pi.lab_cpu is None and _busiest(pi).startswith("   Pi busiest: cpu")
+    assert pi.lab_cpu is None and busiest(pi).startswith("   Pi busiest: cpu")
 
 
 def test_no_advice_reads_the_lab_hosts_cores_as_the_pis() -> None:

@@ -31,7 +31,9 @@ EXPECTED: dict[str, Any] = {
     # rtl8169_get_pauseparam: phy_get_pause; phy_support_asym_pause's Pause+Asym at start
     "r8169": ("on on on", "on off off", "on on on", "on off on", 3, "on off off"),
     "lan78xx": ("on on on", "on off off", "on on on", "on off on", 3, "on off on"),
-    "r8152": ("on on on", "on off off", "on on on", "on off on", 0, "on off on"),
+    # rtl8152_get_pauseparam: mii_resolve_flowctrl_fdx of MII_ADVERTISE against MII_LPA (no
+    # partner without a link), r8152b_enable_fc's Pause+Asym at start (audit 8a row 1)
+    "r8152": ("on on on", "on off off", "on on on", "on off on", 0, "on off off"),
     # igb/igc_set_pauseparam with autoneg: fc_default, the RX/TX asked are ignored
     # (a set asking what -a shows already does not reach the driver: ethnl_set_pause)
     "igb": ("on on on", "on on on", "on on on", "on on on", 2, "on on on"),

@@ -4,7 +4,7 @@ and pause_autoneg_cb prints the lines only when the reply carries both our adver
 the link partner's (net/ethtool/linkmodes.c leaves PEER out when lp_advertising is empty),
 resolved from their Pause/Asym_Pause bits (IEEE 802.3 Annex 28B), not from the driver's pause
 settings. One mechanism for every driver: fake_ethtool_knobs.resolve_pause over
-advertised_pause and partner_pause."""
+advertised_bits and partner_pause."""
 
 from __future__ import annotations
 

@@ -29,9 +29,38 @@ def test_igc_answers_time_stamping_as_a_real_i226(tmp_path: Path, chip: str, ker
 
 @pytest.mark.parametrize(
     ("driver", "chip"),
-    [("macb", "RP1"), ("igb", "82580"), ("atlantic", "AQC107"), ("stmmac", "RK3588")],
+    [("macb", "RP1"), ("igb", ""), ("atlantic", "AQC107"), ("stmmac", "RK3588")],
 )
 def test_drivers_whose_hardware_decides_leave_it_to_the_capture(driver: str, chip: str) -> None:
     misc = ethtool_misc.misc_state(driver, chip, "6.12")
     assert misc is not None
     assert not fake_ethtool_misc.answers("-T", {"misc": misc})
+
+
+IGB_ALL = CAPTURE.read_text(encoding="utf-8").replace("eth1", "eth0")  # igc's answer, same bits
+
+
+@pytest.mark.parametrize("kernel", ["6.1", "6.12"])
+@pytest.mark.parametrize(
+    ("chip", "expected"),
+    [
+        ("82580", IGB_ALL),  # the I340-T4 of seed 004
+        ("I350-T2", IGB_ALL),
+        ("I210", IGB_ALL),
+        ("82576", IGB_ALL.replace("\tall\n", "\tptpv1-l4-sync\n\tptpv1-l4-delay-req\n"
+                                  "\tptpv2-event\n")),
+        ("82575", "Time stamping parameters for eth0:\nCapabilities:\n\tsoftware-transmit\n"
+                  "\tsoftware-receive\n\tsoftware-system-clock\nPTP Hardware Clock: none\n"
+                  "Hardware Transmit Timestamp Modes: none\n"
+                  "Hardware Receive Filter Modes: none\n"),
+    ],
+)  # fmt: skip
+def test_igb_answers_time_stamping_by_its_mac_type(
+    tmp_path: Path, chip: str, expected: str, kernel: str
+) -> None:
+    """s16 left21 row 4: igb_get_ts_info (igb_ethtool.c, 6.1 and 6.12) decides by MAC type
+    alone: 82575 software only and no PHC, 82576 PTP filters only ("82576 does not support
+    timestamping all packets"), 82580 and later all. Before: left to the capture."""
+    state = lab(tmp_path, "igb", chip, kernel)
+    out, err, code = ethtool(state, "-T", "eth0")
+    assert (code, err, out) == (0, [], expected)

@@ -134,3 +134,26 @@ def test_the_first_guard_allows_for_a_slow_apply() -> None:
     argv = rearm.rearm_argv("20261123T203500Z-abcdef", 60, systemd=True)
     assert "--unit=sbctune-guard-20261123T203500Z-abcdef-2" in argv
     assert "--timer-property=AccuracySec=100ms" in argv
+
+
+def test_nm_never_holds_a_value_its_own_ring_change_sets_back() -> None:
+    """NetworkManager applies a profile's coalescing before its rings (nm-device.c
+    _ethtool_state_set: features, coalesce, ring, pause); on a Pi 5 whose kernel carries RP1's
+    coalescing, macb_set_ringparam closes and opens the interface and gem_init_intmod writes
+    50 us again, so NM would undo its own rx-usecs at every activation. The coalescing goes to
+    at-boot.sh, which NM's dispatcher runs on `up`, after NM applied the profile (before: both
+    in NM). Without the dispatcher hook, or without a restart, NM keeps holding it."""
+    from sbctune.tuning import reopen_order
+
+    facts = reopen_order.open_facts("macb", "eth0", "6.18.39+rpt-rpi-2712", "Cadence GEM in RP1")
+    applied = [_ethtool("eth0 -G rx", "512", "8192"), _ethtool("eth0 -C rx-usecs", "49", "52")]
+    link = nm_persist.parse(READ_OUT)
+    dirs = ["/etc/systemd/system", "/etc/udev/rules.d", nm_persist.DISPATCHER_DIR]
+    changes = persist_changes(SESSION, "eth0", applied, dirs, link, facts)
+    assert [c.target for c in changes if c.kind == "nm"] == [f"{UUID} ethtool.ring-rx"]
+    at_boot = next(c for c in changes if c.path.endswith("at-boot.sh")).after or ""
+    assert "-C eth0 rx-usecs 52" in at_boot and "-G" not in at_boot
+    assert any(nm_persist.is_dispatcher(c.path) for c in changes)
+    for other in (persist_changes(SESSION, "eth0", applied, dirs[:2], link, facts),
+                  persist_changes(SESSION, "eth0", applied[1:], dirs, link, facts)):  # fmt: skip
+        assert f"{UUID} ethtool.coalesce-rx-usecs" in [c.target for c in other if c.kind == "nm"]

@@ -71,12 +71,15 @@ def test_the_check_finds_a_removed_helper(tmp_path: Path) -> None:
     """The check itself can fail: stop 33's shape, a helper removed that another module imports."""
     root = tmp_path / "tests"
     (root / "gui").mkdir(parents=True)
-    (root / "__init__.py").write_text("")
-    (root / "gui" / "__init__.py").write_text("")
-    (root / "gui" / "test_a.py").write_text("SHORT = 1\n\nasync def kept() -> None: ...\n")
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    (root / "gui" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "gui" / "test_a.py").write_text(
+        "SHORT = 1\n\nasync def kept() -> None: ...\n", encoding="utf-8"
+    )
     (root / "gui" / "test_b.py").write_text(
         "from tests.gui.test_a import SHORT, _pi\nfrom tests.gui import test_a\n"
-        "from tests.nowhere import x\n"
+        "from tests.nowhere import x\n",
+        encoding="utf-8",
     )
     assert unresolved_test_imports(root) == [
         "tests/gui/test_b.py:1: tests.gui.test_a has no _pi",

@@ -189,7 +189,9 @@ def test_a_ring_change_says_which_values_of_the_users_its_restart_sets_back() ->
     coalescing = PlannedTweak(tweak("irq-coalescing"), True, "fewer, larger interrupts",
                               list(MACB_COALESCING))  # fmt: skip
     kept = reopen_order.note_resets([rings, coalescing], facts, {"rx-usecs": 40, "tx-usecs": 40})
-    assert kept == [Change("ethtool", "eth0 -C tx-usecs", "40", "40")]
+    # written with rx-usecs beside it: gem_set_coalesce stores both at every set (s16 left21)
+    words = (("40", ("40", "rx-usecs", "40")),)
+    assert kept == [Change("ethtool", "eth0 -C tx-usecs", "40", "40", written=words)]
     assert "restarting the interface sets tx-usecs (now 40) back to the macb driver's" in (
         rings.reason
     ), rings.reason

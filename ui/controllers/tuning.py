@@ -23,7 +23,7 @@ from sbctune.ui.tasks import TaskRunner
 from sbctune.workflow import problem_from
 from sbctune.workflow.guard_hold import HELD, held_words_in
 from sbctune.workflow.link_consent import plan_options
-from sbctune.workflow.rules import kept_tweaks
+from sbctune.workflow.rules import as_confirmed, kept_tweaks
 
 # What the Tune page names (it never imports the core's tuning package).
 __all__ = ["AppliedSession", "PlannedTweak", "TuningController", "TuningPlan", "default_selection"]
@@ -345,9 +345,12 @@ class TuningController(QObject):
         )
         if self._state.model.tuning_in_force:
             await tuning.revert(session, applied.id, history=self._history)
-        plan = await tuning.plan(
-            session, inventory, self._state.nic, kept, plan_options(self.allow_link_restart)
-        )
+        # the options the session was applied with (the consent then, not today's tick), and
+        # the values it confirmed, not what planning gives now (s16 left21 row 7)
+        options = applied.options or plan_options(self.allow_link_restart)
+        plan = await tuning.plan(session, inventory, self._state.nic, kept, dict(options))
+        for line in as_confirmed(plan, applied):
+            self.reported.emit(line)
         again = await tuning.apply(
             session,
             plan,

@@ -15,9 +15,10 @@ import json
 import re
 from dataclasses import dataclass
 
+from sbctune.catalog.format_fields import format_fields
+
 from .lazy_pattern import later
 
-_SPEC_RE = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|z)?([a-zA-Z%])")
 _CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "s": r"\S.*?"}
 # An interface name as the kernel allows it (below IFNAMSIZ, no "/", ":" or space)
 _IF = r"[A-Za-z_][\w.-]{0,14}"
@@ -52,19 +53,8 @@ class DaemonFormat:
 
 
 def _compile(fmt: str, fields: list[str], prefix: bool) -> tuple[re.Pattern[str], str]:
-    out: list[str] = []
-    literals: list[str] = []
-    pos = 0
-    names = iter(fields)
-    for m in _SPEC_RE.finditer(fmt):
-        literals.append(fmt[pos : m.start()])
-        out.append(re.escape(fmt[pos : m.start()]))
-        out.append(f"(?P<{next(names)}>{_CONVERSION.get(m.group(1), '.*?')})")
-        pos = m.end()
-    literals.append(fmt[pos:])
-    out.append(re.escape(fmt[pos:]))
-    needle = max((w for lit in literals for w in lit.split(" ")), key=len)
-    return re.compile("".join(out) + ("" if prefix else r"\s*$")), needle
+    body, needle = format_fields(fmt, fields, lambda spec: _CONVERSION.get(spec.group(1), ".*?"))
+    return re.compile(body + ("" if prefix else r"\s*$")), needle
 
 
 @functools.cache

@@ -172,17 +172,18 @@ class _Poller:
         )
 
 
-class DataMover:
-    """Receives and sends on a test's data streams until told to stop.
-
-    ``counts[i]`` is the number of bytes received (rx) or sent (tx) on ``streams[i]`` so far.
-    """
+class MoverThread:
+    """The thread that moves one test's data, as the session drives it, TCP's (``DataMover``)
+    and UDP's (``udp.UdpMover``) alike: per-stream ``counts`` and ``open``, ``error``, and
+    start / stop / join. ``stop()`` writes to a wake-up socket pair that the thread's wait
+    includes, so it returns at once. A subclass's ``_run()`` moves the data."""
 
     def __init__(
         self,
         streams: list[DataStream],
         params: TestParams,
-        on_done: Callable[[], None] | None = None,
+        on_done: Callable[[], None] | None,
+        thread_name: str,
     ) -> None:
         self.streams = streams
         self.params = params
@@ -197,9 +198,7 @@ class DataMover:
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
-        self._thread = threading.Thread(target=self._run, name="sbctune-endpoint-data", daemon=True)
-        payload = bytes(params.blksize) if params.repeating_payload else os.urandom(params.blksize)
-        self._payload = memoryview(payload)
+        self._thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
 
     # -- control (event loop side) ---------------------------------------------------------
     def start(self) -> None:
@@ -224,6 +223,26 @@ class DataMover:
         """Close the wake-up pair (the data sockets belong to the session)."""
         self._wake_r.close()
         self._wake_w.close()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class DataMover(MoverThread):
+    """Receives and sends on a test's data streams until told to stop.
+
+    ``counts[i]`` is the number of bytes received (rx) or sent (tx) on ``streams[i]`` so far.
+    """
+
+    def __init__(
+        self,
+        streams: list[DataStream],
+        params: TestParams,
+        on_done: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(streams, params, on_done, "sbctune-endpoint-data")
+        payload = bytes(params.blksize) if params.repeating_payload else os.urandom(params.blksize)
+        self._payload = memoryview(payload)
 
     # -- the thread ---------------------------------------------------------------------------
     def _run(self) -> None:

@@ -50,7 +50,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from .protocol import TestParams
-from .streams import DataStream
+from .streams import DataStream, MoverThread
 from .udp_socket import (
     ANC_SIZE,
     UDP_RCVBUF,
@@ -128,10 +128,10 @@ async def accept_udp_streams(sock: socket.socket, session: StreamTaker) -> None:
             sock.close()
 
 
-class UdpMover:
+class UdpMover(MoverThread):
     """Receives and sends a UDP test's datagrams on one thread, until told to stop.
 
-    Same surface as ``streams.DataMover`` (``counts``, ``start``/``stop``/``join``...), plus
+    ``streams.MoverThread``'s surface (``counts``, ``start``/``stop``/``join``...), plus
     ``stats``: one ``UdpStats`` per stream. The ``-O`` warm-up is ended on this thread's clock.
     """
 
@@ -141,21 +141,8 @@ class UdpMover:
         params: TestParams,
         on_done: Callable[[], None] | None = None,
     ) -> None:
-        self.streams = streams
-        self.params = params
-        for stream in streams:
-            stream.sock.setblocking(False)
-        self.counts: list[int] = [0] * len(streams)
-        self.open: list[bool] = [True] * len(streams)
+        super().__init__(streams, params, on_done, "sbctune-endpoint-udp")
         self.stats: list[UdpStats] = [UdpStats() for _ in streams]
-        self.error: BaseException | None = None
-        self.started_at = 0.0
-        self._on_done = on_done
-        self._stop = False
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._wake_w.setblocking(False)
-        self._thread = threading.Thread(target=self._run, name="sbctune-endpoint-udp", daemon=True)
         self._c64 = params.udp_counters_64bit
         rx = [s for s in streams if s.direction == "rx"]
         self._kernel_stamps = bool(rx) and enable_kernel_timestamps(rx[0].sock)
@@ -171,28 +158,6 @@ class UdpMover:
         self._tx = [i for i, s in enumerate(streams) if s.direction == "tx"]
         payload = bytes(size) if params.repeating_payload else os.urandom(size)
         self._bufs = {i: bytearray(payload) for i in self._tx}
-
-    # -- control (event loop side) ---------------------------------------------------------
-    def start(self) -> None:
-        self.started_at = time.monotonic()
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop = True
-        with contextlib.suppress(OSError):
-            self._wake_w.send(b"x")
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread.is_alive():
-            self._thread.join(timeout)
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
-
-    def close(self) -> None:
-        self._wake_r.close()
-        self._wake_w.close()
 
     # -- the thread ---------------------------------------------------------------------------
     def _run(self) -> None:

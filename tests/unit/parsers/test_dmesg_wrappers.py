@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sbctune.inventory.parsers import parse_dmesg
-from sbctune.inventory.parsers.dmesg import _SHAPE_RE, DmesgEvent
+from sbctune.inventory.parsers.dmesg import DmesgEvent
+from sbctune.inventory.parsers.dmesg_wrappers import SHAPE_RE
 
 from .conftest import read_capture
 
@@ -126,8 +127,8 @@ def test_a_kernel_line_reads_the_same_in_any_wrapper(message: str, wrapper: str)
 # (corpus/erx_mt7621_lede_10500_*: "...看日志发现有一条错误是：mtk_soc_eth 1e100000.ethernet ...").
 _PROSE = st.sampled_from(["看日志发现有一条错误是：", "日志里有：", "错误，", "ログ：", "「"])
 # The messages that name a driver and its addressed device: the shape a line without any
-# clock or tag is read by (dmesg._SHAPE_RE); other messages need the kernel's own marks.
-_ADDRESSED = [m for m in MESSAGES if _SHAPE_RE.match(m)]
+# clock or tag is read by (dmesg_wrappers.SHAPE_RE); other messages need the kernel's own marks.
+_ADDRESSED = [m for m in MESSAGES if SHAPE_RE.match(m)]
 
 
 @settings(max_examples=60, deadline=None)

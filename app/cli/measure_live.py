@@ -1,0 +1,101 @@
+"""`sbctune measure`'s live lines on stderr: each second's throughput per direction with the
+Pi's busiest core (the lab host's in the virtual Pi lab), each test's start and outcome; for
+NICs measured at once, one line per second and direction with each NIC's figure and their
+total, printed when every NIC has reported that second."""
+
+from __future__ import annotations
+
+import sys
+
+from sbctune.cli.progress import interval_line, outcome_lines, say
+from sbctune.measure.aggregate import AggregateEvent, AggregateRun, AggregateStarted, NicEvent
+from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.runner import (
+    Event,
+    LiveInterval,
+    PiLoad,
+    RunStarted,
+    TestFinished,
+    TestStarted,
+)
+from sbctune.measure.sampler import PiSample
+from sbctune.measure.steady import TrialsAdded
+
+
+class Progress:
+    """Live lines: each second's throughput per direction, with the Pi's busiest core."""
+
+    def __init__(self) -> None:
+        self.last_load: PiSample | None = None
+        self.run: MeasureRun | None = None
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, RunStarted):
+            self.run = event.run
+            return
+        if isinstance(event, PiLoad):
+            self.last_load = event.sample
+            return
+        _print_event(event, self.last_load)
+
+
+def busiest(sample: PiSample | None) -> str:
+    if sample is None or not sample.cpus:
+        return ""
+    core = max(sample.cpus, key=lambda c: c.busy)
+    # in the virtual Pi lab the cores are the lab host's (the lab says so: sampler_data.LabCpu)
+    whose = "lab host" if sample.lab_cpu is not None else "Pi"
+    load = f"{core.busy:3.0f}% (irq+softirq {core.irq_softirq:.0f}%)"
+    return f"   {whose} busiest: cpu{core.cpu} {load}"
+
+
+def _print_event(event: Event, load: PiSample | None) -> None:
+    if isinstance(event, TestStarted):
+        print(f"--> {event.spec.label}", file=sys.stderr, flush=True)
+    elif isinstance(event, TrialsAdded):
+        for extra in event.extra:
+            say(f"    {extra.why}")
+    elif isinstance(event, LiveInterval):
+        figures = f"{event.interval.mbps:8.1f} Mbit/s"
+        say(interval_line(event.direction, event.interval, figures, busiest(load)))
+    elif isinstance(event, TestFinished):
+        for line in outcome_lines(event.outcomes):
+            say(line)
+
+
+class TogetherProgress:
+    """Live lines for NICs measured at once: one line per second and direction, each NIC's
+    figure and their total, printed when every NIC has reported that second."""
+
+    def __init__(self) -> None:
+        self.run: AggregateRun | None = None
+        self.last_load: PiSample | None = None
+        self.pending: dict[tuple[int, str, int], dict[str, float]] = {}
+
+    def __call__(self, event: AggregateEvent) -> None:
+        if isinstance(event, AggregateStarted):
+            self.run = event.run
+        elif isinstance(event, PiLoad):
+            self.last_load = event.sample
+        elif isinstance(event, NicEvent):
+            self._nic_event(event.nic, event.event)
+
+    def _nic_event(self, nic: str, event: Event) -> None:
+        assert self.run is not None
+        nics = self.run.nics
+        if isinstance(event, TestStarted) and nic == nics[0]:
+            print(f"--> {event.spec.label}, {len(nics)} NICs at once", file=sys.stderr, flush=True)
+        elif isinstance(event, LiveInterval):
+            i = event.interval
+            key = (event.test_index, event.direction, round(i.t))
+            seen = self.pending.setdefault(key, {})
+            seen[nic] = i.mbps
+            if len(seen) < len(nics):
+                return
+            del self.pending[key]
+            each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
+            figures = f"{each}  total {sum(seen.values()):7.1f} Mbit/s"
+            say(interval_line(event.direction, i, figures, busiest(self.last_load)))
+        elif isinstance(event, TestFinished):
+            for line in outcome_lines(event.outcomes, prefix=f"{nic} "):
+                say(line)

@@ -1,0 +1,128 @@
+"""Where the kernel's message starts in a line of a pasted log (parsers/dmesg.py reads the rest):
+the kernel's "[  12.345678]" clock (with a CPU suffix or a printk caller id), syslog, journal,
+``dmesg -T``/``--human`` and ISO prefixes; any other wrapper is cut at the kernel's own marks
+(the syslog tag "kernel:", a priority, the clock, then the message's shape); a kernel line that
+a serial console printed after a shell prompt is read past the prompt. Noise (fences, prompts,
+typed commands) gives None. tests/unit/parsers/test_dmesg_wrappers.py checks that a line reads
+the same whatever wrapper precedes it."""
+
+from __future__ import annotations
+
+import re
+
+from .common import is_noise
+from .dmesg_heads import KERNEL_TAG_RE as _KERNEL_TAG_RE
+from .dmesg_patterns import ADDRESSED_BUS_ID
+from .lazy_pattern import later
+
+# Prefixes in front of the kernel message: syslog / journal / dmesg -T / --time-format iso
+_SYSLOG_RE = later(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\s*")
+_JOURNAL_RE = later(r"^kernel:\s+")  # journalctl -o cat-ish pastes: "kernel: bcmgenet ..."
+_ISO_SYSLOG_RE = later(r"^\d{4}-\d\d-\d\dT[\d:.,+-]+\s+\S+\s+kernel:\s*")
+_ISO_RE = later(r"^\d{4}-\d\d-\d\dT[\d:]+[,.]\d+(?:[+-]\d\d:?\d\d|Z)?\s+")
+_HUMAN_TS_RE = later(
+    r"^\[(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]+ \d{4}"  # dmesg -T
+    r"|[A-Z][a-z]{2}\s?\d{1,2}(?: [\d:]+)?"  # dmesg --human: [Mar23 13:30]
+    r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
+)
+# [6.679649@3]: Amlogic's CPU suffix, which its later vendor kernels (CoreELEC's 4.9 on S905X4)
+# follow with a one-letter flag glued to the bracket: "[   10.296079@1]d meson6-dwmac ...",
+# "[    0.597144@3]- meson6-dwmac ..." (a kernel's own clock is always followed by a space);
+# [    9.346320][  T187]: the printk caller id
+# (CONFIG_PRINTK_CALLER, kernel/printk/printk.c info_print_prefix(): "[T<pid>]" or "[C<cpu>]"),
+# which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]";
+# vendor kernels (Hardkernel's Exynos 3.10 for the ODROID-XU3) print the CPU in lower case:
+# "[ 1755.845627] [c0] ax88179_178a ..." (not in 6.1/6.12; the capture is corpus/odroid_xu3_*)
+_CALLER = r"(?:\s?\[\s*[TCc]\d{1,7}\])?"
+_CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its flag
+TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
+# the same with the message after it as a group: a long log's line read in one call
+TS_MSG_RE = later(rf"{TS_RE.pattern}(.*)", re.S)
+# Any other wrapper (OpenWrt logread "Sun Oct 13 10:00:00 2024 kern.warn kernel: ", RFC 5424,
+# journal short-monotonic, a serial console's own clock, "<6>" priorities): the kernel's part
+# is found by its own marks, in this order: the syslog tag "kernel:", the kernel's timestamp,
+# then the message's shape (a driver and its device address).
+_PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /dev/kmsg
+# ("|[ 21.16] ...": a console's own mark before the clock, corpus/x86_gentoo_netdev_2023_*)
+_ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
+# a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
+_BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
+# Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
+# carry the kernel's clock or priority (found above), and every line of a long log meets this.
+# The message starts a line, follows a blank, or follows CJK punctuation: a post's sentence
+# that quotes the line after a full-width colon ("...一条错误是：mtk_soc_eth 1e100000.ethernet
+# eth0: error -17 ...", corpus/erx_mt7621_lede_10500_*) has no blank before the driver.
+_SHAPE_START = r"(?:^|(?<=[\s\u3000-\u303f\uff01-\uff1f]))"
+SHAPE_RE = later(
+    rf"{_SHAPE_START}(?:[A-Za-z][\w-]* (?:{ADDRESSED_BUS_ID}|\d+-[\d.]+)(?: [\w.-]+)?: |"
+    r"NETDEV WATCHDOG: |[Uu]nder-?voltage detected)"
+)
+
+
+def strip_prefix(line: str) -> tuple[str, float | None, bool]:
+    """The kernel's message, its timestamp, and whether a wrapper or timestamp was recognised."""
+    s = line.strip()
+    if s[:1] == "[" and (m0 := TS_RE.match(s)):  # the common "[  12.345678] msg" first
+        rest = s[m0.end() :]
+        if "kernel" not in rest or not (tag := _KERNEL_TAG_RE.search(rest)):
+            return rest, float(m0.group(1)), True
+        return rest[tag.end() :], float(m0.group(1)), True  # journal -o short-monotonic
+    known = False
+    for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE, _JOURNAL_RE):
+        m = rx.match(s)
+        if m:
+            s = s[m.end() :]
+            known = True
+            break
+    else:
+        return _unwrap(s)
+    ts = None
+    m2 = TS_RE.match(s)
+    if m2:
+        ts = float(m2.group(1))
+        s = s[m2.end() :]
+        known = True
+    return s, ts, known
+
+
+def _unwrap(s: str) -> tuple[str, float | None, bool]:
+    """A line in a wrapper of no known form: cut at the kernel's own marks."""
+    known = False
+    if "kernel" in s and (tag := _KERNEL_TAG_RE.search(s)):
+        s, known = s[tag.end() :], True
+    if prio := _PRIORITY_RE.match(s):
+        s, known = s[prio.end() :], True
+    if "[" in s and (m := _ANY_TS_RE.search(s)):
+        return s[m.end() :], float(m.group(1)), True
+    if "[" in s and (m := _BRACKET_ISO_RE.search(s)):
+        return s[m.end() :], None, True
+    if not known and (shape := SHAPE_RE.search(s)) and ": " not in s[: shape.start()]:
+        return s[shape.start() :], None, False  # "... r8152 2-1:1.0 eth1: ..." with no clock
+    return s, None, known
+
+
+_PROMPT_HEAD_RE = later(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+")
+
+
+def after_prompt(stripped: str) -> str | None:
+    """The kernel line a shell prompt is glued to (a serial console prints the kernel's lines
+    where the cursor is): one with the kernel's clock, or a driver's addressed device; a typed
+    command ("# dmesg | grep eth", "# ip link set dev eth0 up") has neither."""
+    head = _PROMPT_HEAD_RE.match(stripped)
+    if head is None:
+        return None
+    rest = stripped[head.end() :]
+    if rest[:1] == "[" and TS_RE.match(rest):
+        return rest
+    return rest if SHAPE_RE.match(rest) else None
+
+
+def outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
+    """A line without the kernel's clock in front: None for noise (fences, prompts, typed
+    commands), else its message; a kernel line glued to a console's prompt is read."""
+    if stripped[:1] == "`" == stripped[-1:] and "`" not in stripped[1:-1]:
+        stripped = stripped[1:-1].strip()  # a whole line in Markdown's backticks: `[ 76.6] ...`
+    if not is_noise(stripped):
+        return strip_prefix(stripped)
+    glued = after_prompt(stripped)
+    return None if glued is None else strip_prefix(glued)
