@@ -213,7 +213,6 @@ def obtain(
         return KernelSource(series=series, version=got, root=tree)
 
 
-
 def pinned_trees(globs: Sequence[str], pins: Path) -> tuple[dict[str, Path], dict[str, str]]:
     """Every series' tree with `globs`, at the package versions `pins` (a VERSION.json whose
     "packages" map `linux-source-<series>` to a version): the roots and the versions used, as

@@ -38,9 +38,7 @@ _DEPENDS_RE = re.compile(r"^\s+depends\s+on\s+(.*)$")
 _SYMBOL_RE = re.compile(r"(!?)\b([A-Z][A-Z0-9_]+)\b")
 
 
-def makefile_modules(
-    makefile: Path, root: Path
-) -> tuple[dict[str, str], dict[str, str]]:
+def makefile_modules(makefile: Path, root: Path) -> tuple[dict[str, str], dict[str, str]]:
     """(module -> CONFIG symbol, object path relative to the tree -> module) of one Makefile."""
     base = makefile.parent.relative_to(root)
     configs: dict[str, str] = {}
@@ -141,14 +139,16 @@ def main() -> int:
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
     merged: dict[str, dict[str, object]] = {}
     for series, root in trees.items():
-        files = {
-            name: str(row["file"]) for name, row in table.items() if series in row["series"]
-        }
+        files = {name: str(row["file"]) for name, row in table.items() if series in row["series"]}
         for library, row in libraries(root, files).items():
             into = merged.setdefault(
                 library,
-                {"config": row["config"], "makefile": row["makefile"], "users": set(),
-                 "series": []},
+                {
+                    "config": row["config"],
+                    "makefile": row["makefile"],
+                    "users": set(),
+                    "series": [],
+                },
             )
             into["users"] |= row["users"]  # type: ignore[operator]
             into["series"].append(series)  # type: ignore[union-attr]

@@ -139,7 +139,8 @@ def test_the_reader_reads_every_cited_line_as_its_row_says() -> None:
         got = daemon_line(line)
         if row["says"] in ("carrier_up", "carrier_down"):
             want: tuple[str, dict[str, str]] | None = (
-                "carrier", {"iface": "eth0", "state": row["state"], "daemon": row["daemon"]}
+                "carrier",
+                {"iface": "eth0", "state": row["state"], "daemon": row["daemon"]},
             )
         else:
             fields = {"iface": "eth0", "daemon": row["daemon"], "format": row["format"]}

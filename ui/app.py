@@ -63,13 +63,17 @@ def run_gui(args: list[str]) -> int:
     window.start_preloading()  # beside the event loop's imports
     import asyncio
 
+    from sbctune.ui.stop_signals import SignalStop
+
     loop = event_loop(app)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
+    stopping = SignalStop(window.close_quietly)
     try:
         with loop:
             run_until_done(loop, closed.wait())
     finally:
+        stopping.close()
         for demo in demos:
             demo.close()
-    return demos[0].exit_code if demos else 0
+    return stopping.exit_code(demos[0].exit_code if demos else 0)

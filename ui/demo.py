@@ -41,6 +41,8 @@ def own_lab_name() -> str:
     """A lab name of this process's own (as `sbctune demo`'s): a second window's demo beside a
     first gets a second lab (its own addresses), never "already up" nor the first's lab."""
     return f"{DEFAULT_LAB}-{os.getpid()}"
+
+
 STEP_TIMEOUT_S = 120.0
 
 

@@ -207,6 +207,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
             self._endpoint,
             self._ask_install,
             self.steps,
+            alone=self.again,  # each tweak measured alone: live on Measure again's page
         )
 
     def _pages(self, colors: Colors) -> None:
@@ -369,6 +370,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.results_page.find_requested.connect(self.find_what_helps)
         self.results_page.baseline_requested.connect(lambda: self.go("baseline"))
         self.flow.cancelled.connect(self._flow_cancelled)
+        self.flow.measuring_alone.connect(lambda: self.go("again"))
         for measuring in (self.baseline, self.again):
             for ended in (measuring.finished, measuring.failed, measuring.stopped_early,
                           measuring.cancelled):  # fmt: skip

@@ -50,6 +50,12 @@ class ClosingWindow(WindowParts):
         box.buttonClicked.connect(answered)
         box.open()
 
+    def close_quietly(self) -> None:
+        """Close without a question (SIGTERM, SIGHUP: no one may be there to answer): running
+        work stops as on Close; tuning armed on the Pi is left to its guard."""
+        self._quietly = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop running work first: iperf3 on both sides, and tuning (the flow reverts)."""
         self.settings.save_window_state(self.saveGeometry(), self.saveState())
@@ -58,7 +64,8 @@ class ClosingWindow(WindowParts):
             return
         # The flow's own trial is not asked about: stopping the flow reverts it.
         flow = self.state.model.flow_running
-        left = None if self._closing or flow else self.tuning.guard_left()
+        quiet = getattr(self, "_quietly", False)
+        left = None if self._closing or flow or quiet else self.tuning.guard_left()
         if left is not None and self._close_question is None:
             event.ignore()  # asked first, even when the link is gone: the guard still runs
             self._ask_close_while_armed(left)

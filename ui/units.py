@@ -42,6 +42,4 @@ _NBSP, _WORD_JOINER = "\u00a0", "\u2060"
 
 
 def keep_together(text: str) -> str:
-    return _FIGURE_UNIT.sub(
-        lambda m: m[1] + _NBSP + m[2].replace("/", "/" + _WORD_JOINER), text
-    )
+    return _FIGURE_UNIT.sub(lambda m: m[1] + _NBSP + m[2].replace("/", "/" + _WORD_JOINER), text)

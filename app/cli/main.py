@@ -95,6 +95,10 @@ def main(argv: Sequence[str] | None = None, own_process: bool = False) -> int:
     """The command line `argv` (default: the process's); `own_process`: called as the
     process's entry point (its imports' objects are then frozen, see exit_gc)."""
     freeze_at_exit()  # after every exit handler registered later (temporary folders ...)
+    if own_process or argv is None:  # the process's own: a library caller keeps its handlers
+        from sbctune.cli.stop_signals import stop_like_ctrl_c
+
+        stop_like_ctrl_c()
     make_console_safe()  # before the guard wraps the streams (it reconfigures them)
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
@@ -132,6 +136,11 @@ def _main(argv: Sequence[str] | None, own_process: bool = False) -> int:
             print(f"  hint: {problem.hint}", file=sys.stderr)
         return exc.exit_code if isinstance(exc, UserError) else 1
     except KeyboardInterrupt:
+        from sbctune.cli.stop_signals import RECEIVED
+
+        if RECEIVED:  # SIGTERM or SIGHUP, handled as Ctrl-C (stop_like_ctrl_c)
+            print(f"sbctune: stopped by {RECEIVED[0].name}", file=sys.stderr)
+            return 128 + int(RECEIVED[0])
         print("sbctune: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `sbctune history | head`: the reader left; not an error

@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 from collections.abc import Coroutine
+from types import FrameType
 from typing import Any
 
 STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -59,6 +60,36 @@ def _stop(sig: signal.Signals, task: asyncio.Task[int], received: list[signal.Si
     print(f"sbctune: {sig.name} received: stopping, keeping what was measured", file=sys.stderr)
     why = "the terminal was closed (SIGHUP)" if sig.name == "SIGHUP" else f"stopped by {sig.name}"
     task.cancel(why)  # the runner records it as the reason the run ended early
+
+
+# The stopping signal each command got, if any (its exit code is then 128 + its number).
+RECEIVED: list[signal.Signals] = []
+
+
+def stop_like_ctrl_c() -> None:
+    """Every command: SIGTERM and SIGHUP do what Ctrl-C does (walk 15: `kill PID` ended a
+    command at once, skipping what Ctrl-C does: cancel the running work, store what was
+    measured, revert the flow's tuning). The handler hands the signal to whatever handles
+    Ctrl-C at that moment: asyncio.run's (it cancels the main task, whose clean-up runs, then
+    raises KeyboardInterrupt) or Python's own (KeyboardInterrupt at once). A command that
+    installs its own handlers (run_stoppable above) replaces these while it runs."""
+    for sig in STOPPING:
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: left as it is
+            signal.signal(sig, _like_ctrl_c)
+
+
+def _like_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    sig = signal.Signals(signum)
+    if RECEIVED:  # a second signal while stopping: the first one is being handled
+        return
+    RECEIVED.append(sig)
+    if sig == getattr(signal, "SIGHUP", None):
+        _away_from_the_closed_terminal()
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):  # asyncio's cancels the main task; Python's raises at once
+        handler(signal.SIGINT, frame)
+        return
+    raise KeyboardInterrupt  # Ctrl-C ignored (SIG_IGN) or left to the OS: stop here anyway
 
 
 def _away_from_the_closed_terminal() -> None:

@@ -39,9 +39,7 @@ def _merge(groups: list[list[FoundHost]]) -> list[FoundHost]:
     return list(by_address.values())
 
 
-def on_links(
-    hosts: list[FoundHost], links: list[ipaddress.IPv4Network] | None
-) -> list[FoundHost]:
+def on_links(hosts: list[FoundHost], links: list[ipaddress.IPv4Network] | None) -> list[FoundHost]:
     """Only the hosts whose address is on one of the links asked. A Pi with two NICs answers
     on both links, each with that link's address (avahi's records are per interface); an
     answer heard on link A that gives link B's address (a responder that lists every address

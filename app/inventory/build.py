@@ -18,12 +18,12 @@ from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.irq_chips import fixed_irqs
+from sbctune.inventory.listing_sightings import all_sightings
 from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.inventory.nics import is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
-from sbctune.inventory.sightings import all_sightings
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:

@@ -232,7 +232,7 @@ def _take(parsed: Parsed, key: str | None, iface: str | None, result: Any, text:
             getattr(parsed, spec.slot)[name] = result
         elif isinstance(result, EthtoolDriverInfo) and result.bus_info:
             # A report tool's `ethtool -i wlan0` printed without its command: the device its
-            # bus-info names (sightings.from_ethtool keys it by that alone).
+            # bus-info names (listing_sightings.from_ethtool keys it by that alone).
             parsed.ethtool_i.setdefault("", result)
     else:
         setattr(parsed, spec.slot, result)

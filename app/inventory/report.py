@@ -13,7 +13,7 @@ def _value(value: object, unit: str = "") -> str:
 
 
 def _at(bus_path: str | None) -> str:
-    """" at 1-1.2" where the port is known; nothing, rather than "at unknown", where not."""
+    """ " at 1-1.2" where the port is known; nothing, rather than "at unknown", where not."""
     return f" at {bus_path}" if bus_path else ""
 
 

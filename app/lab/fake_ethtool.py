@@ -225,9 +225,7 @@ def other_option(
     return option_answer(argv, dev, fallback, name) if isinstance(dev, dict) else None
 
 
-def flagged(
-    argv: list[str], state_path: str, fallback: str
-) -> tuple[str, list[str], int] | None:
+def flagged(argv: list[str], state_path: str, fallback: str) -> tuple[str, list[str], int] | None:
     """``ethtool --debug N -I --json OPTION IFNAME ...``: a captured line answers; -I and
     --debug change no refusal (the real binary answered ``-I -m`` and ``--debug 0 -m`` as
     ``-m``), what they add to a modelled answer is left to the capture; --json is refused by
@@ -251,9 +249,7 @@ def flagged(
     return json_answer(rest, dev, fallback) if isinstance(dev, dict) else None
 
 
-def run(
-    argv: list[str], state_path: str, fallback: str = ""
-) -> tuple[str, list[str], int] | None:
+def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list[str], int] | None:
     """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
     `fallback`: the capture script (a line it captured is left to it)."""
     if argv and argv[0] in FLAGS:
@@ -308,8 +304,9 @@ def run(
             speed = dev.pop("link_speed_pending", None) if state.get("bounce_links") else None
             # igb/igc_reinit_queues: the vectors are freed and requested for the new queues
             irqs = state.get("irqs") if queues and option == "-L" else None
-            if irqs and not requeue(irqs, ifname, int((dev.get("channels") or {})
-                                                       .get("cur", {}).get("combined") or 0)):
+            if irqs and not requeue(
+                irqs, ifname, int((dev.get("channels") or {}).get("cur", {}).get("combined") or 0)
+            ):
                 irqs = None  # fmt: skip
     except Failure as failure:
         return "", failure.lines, failure.code

@@ -70,4 +70,3 @@ def refusals(interrupts_text: str | None, refused: list[int], kernel: str | None
         irq = parsed.get(number) if parsed is not None else None
         out[str(number)] = refusal(irq.controller if irq is not None else None, kernel)
     return out
-

@@ -140,6 +140,7 @@ def link_state(
         "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
         # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
         "rates": driver_caps.by_chip(caps.facts.get("link_forced_by_chip"), chip or "default")
-        if caps is not None and caps.facts.get("link_forced_by_chip") else None,
+        if caps is not None and caps.facts.get("link_forced_by_chip")
+        else None,
         "source": "capture" if capture is not None else "link_settings.toml",
     }

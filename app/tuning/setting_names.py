@@ -98,8 +98,10 @@ def _mask_kind(key: str) -> str | None:
         return None
     name = key.rsplit("/", 1)[-1] if key.startswith("/") else None
     if name is not None:
-        return "mask" if name in masks.get("files", []) else (
-            "list" if name in masks.get("list_files", []) else None
+        return (
+            "mask"
+            if name in masks.get("files", [])
+            else ("list" if name in masks.get("list_files", []) else None)
         )
     return "mask" if key.partition("/")[0] in masks.get("state_groups", []) else None
 

@@ -26,7 +26,13 @@ from sbctune.workflow.estimate import (
     measure_seconds,
     per_tweak_seconds,
 )
-from sbctune.workflow.flow_types import Attribution, FlowEvent, StepPlanned, TuningEvent
+from sbctune.workflow.flow_types import (
+    Attribution,
+    FlowEvent,
+    MeasuringAlone,
+    StepPlanned,
+    TuningEvent,
+)
 from sbctune.workflow.link_consent import plan_options
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -94,7 +100,8 @@ def plan_seconds(plan: Plan) -> float:
     return measure_seconds(plan)
 
 
-async def _one(ctx: FlowContext, tweak_id: str, found: Attribution) -> None:
+async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) -> None:
+    """`which`: "1 of 3", said with the run (MeasuringAlone)."""
     assert ctx.baseline is not None and ctx.baseline.id is not None
     plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, (tweak_id,),
                                  plan_options(ctx.options.allow_link_restart))  # fmt: skip
@@ -114,6 +121,7 @@ async def _one(ctx: FlowContext, tweak_id: str, found: Attribution) -> None:
         found.not_measured[tweak_id] = f"{status}: {outcome.detail if outcome else ''}".strip()
         return
     ctx.tuning_now(applied, "guarded")
+    ctx.emit(MeasuringAlone(f"{tweak_title(tweak_id)} on its own, {which}"))
     run = await ctx.measure(f"find:{tweak_id}", None, of={"tweak": tweak_id, "of": ctx.baseline.id})
     await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
     applied.state = "reverted"
@@ -132,7 +140,7 @@ async def find_what_helps(ctx: FlowContext, tweak_ids: Sequence[str]) -> Attribu
         # bar's 2:36). The bar's estimate is the one.
         ctx.emit(TuningEvent(f"Find what helps: {tweak_title(tweak_id)} on its own ({i + 1} of "
                              f"{len(tweak_ids)})"))  # fmt: skip
-        await _one(ctx, tweak_id, found)
+        await _one(ctx, tweak_id, found, f"{i + 1} of {len(tweak_ids)}")
     if found.helpful:
         plan = await tuning_api.plan(ctx.session, ctx.inventory, ctx.nic, found.helpful,
                                      plan_options(ctx.options.allow_link_restart))  # fmt: skip

@@ -48,6 +48,15 @@ class StepPlanned:
 
 
 @dataclass(frozen=True)
+class MeasuringAlone:
+    """A step without a measuring page of its own (keeping only what helps, find what helps)
+    measures next: what, in words ("Receive packet steering on its own, 1 of 3"). The desktop
+    app shows that run live, as it shows the baseline (walk 15: these runs had no live view)."""
+
+    words: str
+
+
+@dataclass(frozen=True)
 class TweaksPlanned:
     """How many tweaks the flow means to apply together: said before the baseline (from the
     plan), then again with what the tuning applied. If they help, "Keeping only what helps"
@@ -90,6 +99,7 @@ FlowEvent = (
     | TuningEvent
     | PartialKept
     | StepPlanned
+    | MeasuringAlone
     | TweaksPlanned
     | FlowCancelled
     | FlowTuning

@@ -24,26 +24,29 @@ def main() -> int:
     window.show()
     page = window.connect_page
     if len(sys.argv) > 1 and sys.argv[1] == "--scan":
-        page.scan.setChecked(True)
+        page.find_card.scan.setChecked(True)
 
     async def scenario() -> dict[str, object]:
         assert not page.find_card.isVisible()
         page.find_button.click()
         await asyncio.sleep(0.2)
-        busy_seen = page.find_progress.isVisible() and not page.find_button.isEnabled()
+        busy_seen = page.find_card.find_progress.isVisible() and not page.find_button.isEnabled()
         for _ in range(300):  # bounded: 30 s at most
             await asyncio.sleep(0.1)
             if not window.finder.running:
                 break
-        items = [page.found_list.item(i).text() for i in range(page.found_list.count())]
+        items = [
+            page.find_card.found_list.item(i).text()
+            for i in range(page.find_card.found_list.count())
+        ]
         if items:
-            first = page.found_list.item(0)
-            page.found_list.itemClicked.emit(first)
+            first = page.find_card.found_list.item(0)
+            page.find_card.found_list.itemClicked.emit(first)
         return {
             "busy_seen": busy_seen,
             "card_visible": page.find_card.isVisible(),
             "items": items,
-            "status": page.find_status.text(),
+            "status": page.find_card.find_status.text(),
             "host": page.host.currentText(),
             "button_enabled": page.find_button.isEnabled(),
             "accessible": page.find_button.accessibleName(),

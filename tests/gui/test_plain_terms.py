@@ -111,8 +111,7 @@ def test_inspect_says_once_what_the_driver_does_not_offer(window: MainWindow) ->
     texts = [w.text() for w in page.findChildren(QLabel)]
     assert "1 rx / 1 tx" in texts
     line = (
-        "Not offered by the driver, so not shown: eth0's ring buffer sizes and "
-        "queue count limits."
+        "Not offered by the driver, so not shown: eth0's ring buffer sizes and queue count limits."
     )
     assert line in texts
     assert not [t for t in texts if "queue counts" in t], texts

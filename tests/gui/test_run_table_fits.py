@@ -58,5 +58,6 @@ def test_figures_of_this_run_fit_at_800_x_600(
                 continue
             words = max(item.text().split(), key=table.fontMetrics().horizontalAdvance)
             assert table.fontMetrics().horizontalAdvance(words) <= header.sectionSize(col), (
-                item.text(), header.sectionSize(col),
+                item.text(),
+                header.sectionSize(col),
             )

@@ -318,6 +318,19 @@ async def test_live_intervals_every_second_and_sum_to_total(
             assert b.t_start == pytest.approx(a.t_end)
 
 
+async def test_server_output_shows_the_endpoints_intervals(endpoint: IperfEndpoint) -> None:
+    """``--get-server-output``: the client prints the endpoint's own lines, the warm-up's
+    interval marked omitted and the measured ones not."""
+    run = await iperf3(endpoint.port, "-O", "1", "--get-server-output", seconds=1)
+    assert run.rc == 0, run.text
+    shown = run.text.partition("Server output:")[2]
+    assert "Accepted connection from 127.0.0.1" in shown, run.text
+    sums = [line for line in shown.splitlines() if line.startswith("[SUM]")]
+    assert any(line.endswith("rx  (omitted)") for line in sums), shown
+    assert any(line.endswith("rx") for line in sums), shown
+    assert "[completed]" in shown, shown
+
+
 async def test_intervals_async_iterator(endpoint: IperfEndpoint) -> None:
     got: list[IntervalSample] = []
 

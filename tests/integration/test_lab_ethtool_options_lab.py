@@ -35,8 +35,14 @@ async def test_the_pi4_lab_answers_every_other_option_as_its_drivers(
     code, out, err = shown["ethtool -T eth0"]  # the BCM54213PE's clock: not in the source
     assert (code, out) == (1, "") and "no real capture" in err
     assert shown["ethtool --bogus eth0"] == (
-        1, "", "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n")
+        1,
+        "",
+        "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n",
+    )
     assert shown["ethtool --show-module eth1"] == (0, "Module parameters for eth1:\n", "")
     assert shown["ethtool -I -m eth1"] == (1, "", "netlink error: Operation not supported\n")
     assert shown["ethtool --json -t eth0"] == (
-        1, "", "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n")
+        1,
+        "",
+        "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n",
+    )

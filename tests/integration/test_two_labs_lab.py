@@ -53,7 +53,8 @@ def test_two_labs_started_at_once_from_two_state_folders_both_work() -> None:
     runs = {
         f"pytest-{tag}-twoa": ("pi1b-smsc95xx", dict(os.environ)),
         f"pytest-{tag}-twob": (
-            "pi4-rtl8153", dict(os.environ, SBCTUNE_LAB_STATE_DIR=str(other_root))
+            "pi4-rtl8153",
+            dict(os.environ, SBCTUNE_LAB_STATE_DIR=str(other_root)),
         ),
     }
     try:

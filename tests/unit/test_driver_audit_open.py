@@ -81,8 +81,11 @@ def test_irq_coalescing_on_bcmgenet_puts_the_old_values_back_on_revert(tmp_path:
     plan = planned("irq-coalescing", Nic("eth0", driver="bcmgenet"),
                    ethtool(state, "-c", "eth0")[0], "ethtool -c")  # fmt: skip
     got = [(c.target, c.before, c.after) for c in plan.changes]
-    assert got == [("eth0 -C rx-usecs", "0", "8"), ("eth0 -C rx-frames", "1", "256"),
-                   ("eth0 -C adaptive-rx", "off", "on")]  # fmt: skip  (DIM last: audit 6a row 10)
+    assert got == [
+        ("eth0 -C rx-usecs", "0", "8"),
+        ("eth0 -C rx-frames", "1", "256"),
+        ("eth0 -C adaptive-rx", "off", "on"),
+    ]  # fmt: skip  (DIM last: audit 6a row 10)
     for change in plan.changes:  # applied in order; each read back as planned
         assert ethtool(state, "-C", "eth0", change.target.split()[-1], str(change.after))[2] == 0
         text = ethtool(state, "-c", "eth0")[0]

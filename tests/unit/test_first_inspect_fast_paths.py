@@ -199,9 +199,10 @@ def test_lines_with_a_needle_are_the_lines_a_plain_scan_finds(
     text = "".join(part + ends[i % len(ends)] for i, part in enumerate(parts))
     want = [line.rstrip() for line in text.splitlines() if needle in line][:limit]
     assert lines_with(text, needle, limit) == want
-    assert lines_with(text + "\neth0: x", needle, limit) == [
-        line.rstrip() for line in (text + "\neth0: x").splitlines() if needle in line
-    ][:limit]
+    assert (
+        lines_with(text + "\neth0: x", needle, limit)
+        == [line.rstrip() for line in (text + "\neth0: x").splitlines() if needle in line][:limit]
+    )
     assert lines_with(text, needle, limit) == want
 
 

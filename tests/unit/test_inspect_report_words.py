@@ -30,14 +30,22 @@ def test_pcie_nic_with_its_address_says_where() -> None:
 
 def test_usb_nic_without_speed_or_port() -> None:
     assert _lines(Nic(name="eth1", driver="r8152", bus="usb"))["bus"] == "USB"
-    lines = _lines(Nic(name="eth1", driver="r8152", bus="usb", usb_speed_mbps=5000,
-                       bus_path="2-2"))
+    lines = _lines(Nic(name="eth1", driver="r8152", bus="usb", usb_speed_mbps=5000, bus_path="2-2"))
     assert lines["bus"] == "USB 3.0 (5000 Mbit/s) at 2-2"
 
 
 def test_soc_nic_reads_as_on_the_inspect_page() -> None:
-    lines = _lines(Nic(name="eth0", driver="macb", bus="platform", builtin=True,
-                       link_speed_mbps=1000, duplex="full", max_link_speed_mbps=1000))
+    lines = _lines(
+        Nic(
+            name="eth0",
+            driver="macb",
+            bus="platform",
+            builtin=True,
+            link_speed_mbps=1000,
+            duplex="full",
+            max_link_speed_mbps=1000,
+        )
+    )
     assert lines["bus"] == "built into the SoC"
     assert lines["link"] == "1000 Mbit/s full duplex (NIC supports 1000 Mbit/s)"
     assert "unknown" not in lines["bus"]
@@ -47,8 +55,15 @@ def test_a_driver_the_outputs_do_not_show_is_not_none_bound() -> None:
     """A truncated `lspci -vvv` block (no "Kernel driver in use" line, corpus
     cm4_xgc100c_15_aqc107_lspci_vvv_busmaster): the report said "driver: NONE BOUND" above its
     own finding "The outputs do not show whether a driver is bound"."""
-    shown = _lines(Nic(name=None, chip="Aquantia AQC107", bus="pci", bus_path="0000:01:00.0",
-                       driver_state="unknown"))
+    shown = _lines(
+        Nic(
+            name=None,
+            chip="Aquantia AQC107",
+            bus="pci",
+            bus_path="0000:01:00.0",
+            driver_state="unknown",
+        )
+    )
     assert shown["driver"] == "unknown"
     none = _lines(Nic(name=None, chip="Aquantia AQC107", bus="pci", driver_state="none"))
     assert none["driver"] == "NONE BOUND"

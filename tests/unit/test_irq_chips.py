@@ -217,7 +217,6 @@ def test_a_usb_nic_gets_the_host_controller_of_its_own_bus(
     assert _usb_nic_irqs(capture, bus_path, "r8152") == expected
 
 
-
 def test_cm4_pcie_card_interrupts_are_not_said_to_carry_usb_ports() -> None:
     """The s12 walk on cm4-i340-igb: the I340's nine MSI-X interrupts "cannot be moved off CPU 0:
     it comes through the PCIe controller of the Pi 4 that its USB ports sit behind": a CM4 has

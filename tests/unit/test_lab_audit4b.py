@@ -14,8 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 from sbctune.inventory.irq_chips import fixed_irqs
+from sbctune.inventory.listing_sightings import from_interrupts
 from sbctune.inventory.parsers.procfs import parse_interrupts
-from sbctune.inventory.sightings import from_interrupts, iface_key
+from sbctune.inventory.sightings import iface_key
 from sbctune.lab import irq_model
 from sbctune.lab.knobs_model import Irq
 from sbctune.lab.profile import load_profile

@@ -265,7 +265,10 @@ def test_flags_before_the_option(tmp_path: Path) -> None:
     assert ethtool(path, ["-I", "-m", "eth0"]) == refused
     assert ethtool(path, ["--debug", "0", "-m", "eth0"]) == refused
     assert ethtool(path, ["--json", "-m", "eth0"]) == (
-        "", ["ethtool: bad command line argument(s)", "For more information run ethtool -h"], 1)
+        "",
+        ["ethtool: bad command line argument(s)", "For more information run ethtool -h"],
+        1,
+    )
     result = ethtool(path, ["--json", "--show-module", "eth0"])
     assert result is not None and "JSON" in result[1][0] and result[2] == 1
     assert ethtool(path, ["-I", "-S", "eth0"]) is None  # what -I adds: the capture's
@@ -277,5 +280,9 @@ def test_the_json_options_are_the_real_binarys() -> None:
                    if line.startswith("--json ") and "bad command line" not in err)  # fmt: skip
     listed = options_table()["json_options"]
     assert taken and set(taken) <= set(listed)
-    assert all(option in taken for option in listed if option.startswith("-")
-               and any(line.split()[1:2] == [option] for line in blocks if "--json" in line))
+    assert all(
+        option in taken
+        for option in listed
+        if option.startswith("-")
+        and any(line.split()[1:2] == [option] for line in blocks if "--json" in line)
+    )

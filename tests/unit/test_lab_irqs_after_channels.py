@@ -16,8 +16,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from sbctune.inventory.listing_sightings import from_interrupts
 from sbctune.inventory.parsers.procfs import parse_interrupts
-from sbctune.inventory.sightings import from_interrupts, iface_key
+from sbctune.inventory.sightings import iface_key
 from sbctune.lab import configs, fake_ethtool
 from sbctune.lab.ethtool_state import build_state
 from sbctune.lab.knobs_fs import build_tree

@@ -112,7 +112,9 @@ def test_ethtool_s_forces_a_speed_as_phylib_does_and_refuses_what_it_refuses(
     assert "\tAuto-negotiation: off" in shown and "\tAdvertised auto-negotiation: No" in shown
     # autoneg with an advertisement the PHY cannot make: empty after the AND, EINVAL
     assert _set(path, "eth0", "autoneg", "on", "advertise", "0x10")[1:] == (
-        ["netlink error: Invalid argument"], 75)  # fmt: skip  (0x10: 1000baseT/Half, removed)
+        ["netlink error: Invalid argument"],
+        75,
+    )  # fmt: skip  (0x10: 1000baseT/Half, removed)
     assert _set(path, "eth0", "autoneg", "on", "advertise", "0x20") == ("", [], 0)
     assert _link(path, "eth0")["advertised"] == ["1000baseT/Full"]
     # autoneg off alone keeps the speed the link has (ethnl_set_linkmodes starts from get)

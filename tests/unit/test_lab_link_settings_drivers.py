@@ -191,6 +191,9 @@ def test_r8152_forces_gigabit_full_duplex_and_advertises_only_its_modes(tmp_path
     assert ethtool(path, "-s", "eth0", "speed", "1000", "duplex", "half", "autoneg", "off")[2] == 0
     assert _link(path)["forced"] == {"speed": 1000, "duplex": "full"}
     assert ethtool(path, "-s", "eth0", "autoneg", "on", "advertise", "0x010") == (  # 1000 half
-        "", ["netlink error: Invalid argument"], 75)
+        "",
+        ["netlink error: Invalid argument"],
+        75,
+    )
     assert ethtool(path, "-s", "eth0", "autoneg", "on", "advertise", "0x03f")[2] == 0  # all six
     assert "1000baseT/Half" not in _link(path)["advertised"]  # type: ignore[operator]

@@ -36,9 +36,7 @@ def _lab_names(tmp_path: Path, queues: tuple[int, int]) -> list[str]:
 
 
 @pytest.mark.parametrize("paste", PI5_PASTES)
-def test_every_counter_a_real_pi5_printed_is_one_the_lab_prints(
-    tmp_path: Path, paste: str
-) -> None:
+def test_every_counter_a_real_pi5_printed_is_one_the_lab_prints(tmp_path: Path, paste: str) -> None:
     real, _warnings = parse_ethtool_stats((CAPTURES / paste).read_text(encoding="utf-8"))
     names = {c.name for c in real.counters}
     assert "q0_rx_dropped" in names  # the paste's queue counter

@@ -48,9 +48,9 @@ def test_the_libraries_the_issue_names_have_their_drivers_as_users() -> None:
     assert library_users("wl18xx_driver") == frozenset()  # a driver is no library
     drivers = load_kernel_drivers()
     table = json.loads(
-        resource_root().joinpath("kernel_source", "library_modules.json").read_text(
-            encoding="utf-8"
-        )
+        resource_root()
+        .joinpath("kernel_source", "library_modules.json")
+        .read_text(encoding="utf-8")
     )["libraries"]
     # wlcore, usbnet, rtw88_core print under a name no driver has, so it reads as the library's
     assert not [lib for lib in ("wlcore", "usbnet", "rtw88_core") if drivers.get(lib)]
@@ -97,9 +97,9 @@ def test_the_library_table_is_what_the_source_says() -> None:
 
     trees = kernel_trees(GLOBS)
     table = json.loads(
-        resource_root().joinpath("kernel_source", "library_modules.json").read_text(
-            encoding="utf-8"
-        )
+        resource_root()
+        .joinpath("kernel_source", "library_modules.json")
+        .read_text(encoding="utf-8")
     )["libraries"]
     drivers = json.loads(
         resource_root().joinpath("kernel_source", "drivers.json").read_text(encoding="utf-8")

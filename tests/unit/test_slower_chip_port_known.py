@@ -1,4 +1,4 @@
-""""A faster chip reached more on the same kind of port" needs the port: the s12 walk on the
+""" "A faster chip reached more on the same kind of port" needs the port: the s12 walk on the
 pi3bplus-lan78xx lab (lan78xx at 300 Mbit/s, USB speed not shown, board not shown) was told
 "a Realtek RTL8153/RTL8153B reached 949 on the same kind of port" and "Use a Realtek
 RTL8153-based adapter instead ... on a Pi 4", while the Pi 3 B+'s LAN7515 and every USB port

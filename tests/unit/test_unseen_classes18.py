@@ -9,13 +9,13 @@ from pathlib import Path
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.ifnames import pci_address_from_name
+from sbctune.inventory.listing_sightings import from_mac_names
 from sbctune.inventory.parsers.dispatch import parse_command
 from sbctune.inventory.parsers.lshw import LshwResult
 from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.netif import NetInterfaces
 from sbctune.inventory.parsers.paste_split import split_known
 from sbctune.inventory.parsers.ubus_device import parse_ubus_device_status
-from sbctune.inventory.sightings import from_mac_names
 from tests.corpus_support import corpus_output_named
 
 CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"

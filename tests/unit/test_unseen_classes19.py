@@ -49,9 +49,7 @@ def test_a_quoted_line_that_chains_nothing_readable_is_no_prompt() -> None:
     assert [kind for kind, _ in split_known(text, "lsusb")] == ["lsusb"]
 
 
-def test_console_kernel_lines_among_a_shell_output_and_behind_a_prompt_are_the_kernel_log() -> (
-    None
-):
+def test_console_kernel_lines_among_a_shell_output_and_behind_a_prompt_are_the_kernel_log() -> None:
     parts = split_known(corpus_output_named(_CONSOLE), "ifconfig -a")
     logs = [body for kind, body in parts if kind == "dmesg"]
     assert len(logs) == 1

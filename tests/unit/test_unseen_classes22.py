@@ -70,9 +70,7 @@ def test_a_platform_driver_named_for_one_chip_names_it() -> None:
     assert chip_by_platform_name("mt798x-wmac") is None  # a family: driver_chips' other rule
     assert chip_by_platform_name("bcmgenet") is None  # described, and no digits to name
     inv = inspect_bundle(CORPUS / _MT7986)
-    assert [(n.chip, n.driver, n.bus_path) for n in inv.nics] == [
-        ("MT7986", None, "18000000.wmac")
-    ]
+    assert [(n.chip, n.driver, n.bus_path) for n in inv.nics] == [("MT7986", None, "18000000.wmac")]
 
 
 _R6C = "nanopi_r6c_ubuntu_rockchip_1013_end1_rtl8211f_rtl8221b_downshift_100"

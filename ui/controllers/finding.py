@@ -24,6 +24,7 @@ def found_summary(hosts: list[FoundHost]) -> str:
 
     return summary(hosts)
 
+
 SCAN_HOW = "Finding again with “also probe port 22”"
 
 

@@ -16,10 +16,11 @@ from PySide6.QtCore import QObject, Signal
 
 from sbctune.errors import UserError
 from sbctune.history import History
+from sbctune.history.records import RunRecord
 from sbctune.measure.latency.during import LiveLatency
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import Plan
-from sbctune.measure.runner import LiveInterval, PiLoad, TestFinished, TestStarted
+from sbctune.measure.runner import LiveInterval, PiLoad, RunStarted, TestFinished, TestStarted
 from sbctune.measure.steady import TrialsAdded
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.controllers.measurement import MeasureController
@@ -46,7 +47,7 @@ from sbctune.workflow.flow_baseline import (
     revert_choice,
     settle_before_flow,
 )
-from sbctune.workflow.flow_types import FlowTuning, GuardHeld
+from sbctune.workflow.flow_types import FlowTuning, GuardHeld, MeasuringAlone
 from sbctune.workflow.rules import InstallAsker, offering_install
 from sbctune.workflow.steps import CALIBRATE, FIND_FLOW_STEPS
 
@@ -69,6 +70,7 @@ class FlowController(QObject):
     finished = Signal(object)  # FlowResult
     failed = Signal(object)  # Problem
     cancelled = Signal()
+    measuring_alone = Signal()  # a step without a page of its own measures on `alone`'s page
 
     def __init__(
         self,
@@ -79,8 +81,11 @@ class FlowController(QObject):
         endpoint: Callable[[], tuple[EndpointKind, str | None]],
         ask_install: InstallAsker,
         steps: Sequence[StepSpec] = FLOW_STEPS,
+        alone: MeasureController | None = None,
     ) -> None:
-        """`measures`: the measure controller showing each measuring step, by step id."""
+        """`measures`: the measure controller showing each measuring step, by step id.
+        `alone`: the one whose page shows the runs of steps without a page of their own (each
+        tweak measured alone), live, as the baseline is shown."""
         super().__init__()
         self._state = state
         self.cancel_words = ""  # what the last cancel read back from the Pi (FlowCancelled)
@@ -101,6 +106,10 @@ class FlowController(QObject):
         self.step_ids: list[str] = []  # of the flow that runs or ran last, in order
         # Its time left, from its events: every step's plan, extra trials, each tweak's run.
         self.estimate: FlowEstimate | None = None
+        self._alone = alone
+        self._topic: str | None = None  # what the next run of such a step measures
+        # The page's run before the step measured on it: shown again when the step ends.
+        self._before_alone: tuple[LiveMeasurement | None, RunRecord | None] | None = None
 
     @property
     def plan(self) -> Plan | None:
@@ -136,6 +145,7 @@ class FlowController(QObject):
         if self.running:
             return
         self.cancel_words = ""
+        self._before_alone, self._topic = None, None
         self._revert_first = revert_first
         self._plan = plan
         self._allow_link_restart = allow_link_restart
@@ -205,8 +215,26 @@ class FlowController(QObject):
             controller = self._measures.get(event.step)
             if controller is not None:
                 controller.stopped_early.emit(event.record)
+        elif isinstance(event, MeasuringAlone):
+            self._topic = event.words
+        elif isinstance(event, RunStarted) and self.current_step not in self._measures:
+            self._measure_alone()
         elif isinstance(event, _MEASURE_EVENTS) and self._live is not None:
             self._live.feed(event)
+
+    def _measure_alone(self) -> None:
+        """A run of a step without a measuring page (each tweak alone): live on `alone`'s
+        page, with what it measures in its status line."""
+        alone, plan = self._alone, self._plan
+        if alone is None or plan is None or self.current_step in self._measures:
+            return
+        first = self._before_alone is None
+        if first:
+            self._before_alone = (alone.live, self._state.model.after)
+        self._live = alone.begin_live(plan)
+        self._live.topic = self._topic
+        if first:
+            self.measuring_alone.emit()
 
     def _on_step(self, event: FlowStep) -> None:
         self.current_step = event.step
@@ -214,9 +242,14 @@ class FlowController(QObject):
         if controller is not None and event.status == "started" and self._plan is not None:
             self._live = controller.begin_live(self._plan)
         elif controller is None and event.status == "started":
-            # A step without a page of its own ("keep", "find") measures each tweak: its
-            # runs are not drawn over the finished run of the last measuring page.
+            # A step without a page of its own ("keep", "find") measures each tweak: its runs
+            # get a live view of their own as each starts (`_measure_alone`).
             self._live = None
+        elif controller is None and self._before_alone is not None and self._alone is not None:
+            live, record = self._before_alone  # the step ended: its page as it was before
+            self._before_alone = None
+            self._live = None
+            self._alone.alone_ended.emit(live, record)
         if controller is not None and event.status == "done" and event.run_id is not None:
             run = self._history.run(event.run_id)
             if event.step != CALIBRATE.id:  # the baseline stays the first of the A/A pair

@@ -76,6 +76,7 @@ class LiveMeasurement:
         self._test_started_at: float | None = None
         self.started_at: float | None = None
         self.preparing: str | None = None  # what happens before the first test (an install)
+        self.topic: str | None = None  # what this run measures, when not the page's own run
         # The big figures: the current test's mean over its counted (not omitted) seconds,
         # then the test's result once it ends.
         self._counted: dict[Direction, list[float]] = {d: [] for d in DIRECTIONS}
@@ -169,11 +170,14 @@ class LiveMeasurement:
         return 1.0 - self.remaining_seconds() / self.total_seconds
 
     def status(self) -> str:
+        about = f"{self.topic}. " if self.topic else ""
         spec = self.current_spec
         if spec is None:
-            return self.preparing or "Preparing (checking iperf3 and the route on the Pi)…"
+            return about + (
+                self.preparing or "Preparing (checking iperf3 and the route on the Pi)…"
+            )
         assert self.current is not None
-        return f"Test {self.current + 1} of {len(self.tests)}: {spec.label}"
+        return f"{about}Test {self.current + 1} of {len(self.tests)}: {spec.label}"
 
     def latest_latency(self) -> tuple[float | None, float | None]:
         """(under load, on the idle link): the median round trip of the last

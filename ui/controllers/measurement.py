@@ -64,6 +64,9 @@ class MeasureController(QObject):
     flow_cancelled = Signal()  # the one-click flow running this step was cancelled
     flow_failed = Signal()  # ... or stopped with an error (shown where the user is)
     ended = Signal()  # the run's task is over, however it ended (the page offers a new one)
+    # The flow measured tweaks one at a time on this page (MeasuringAlone): the page goes back
+    # to the run it showed before (LiveMeasurement, RunRecord), or (None, None) just stops.
+    alone_ended = Signal(object, object)
 
     def __init__(
         self,

@@ -13,8 +13,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QRadioButton,
@@ -24,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.pages.base import Page
-from sbctune.ui.pages.connect_parts import focus_to_fix, found_text
+from sbctune.ui.pages.connect_parts import focus_to_fix
+from sbctune.ui.pages.find_card import FindCard
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.widgets.common import Card, ProblemPanel, label, label_reaches, narrow_combo
@@ -34,7 +33,7 @@ from sbctune.ui.widgets.pinned_footer import PinnedFooter, stacked
 # while the rest loads (issue 22); its controllers come with `attach`.
 if TYPE_CHECKING:
     from sbctune.ui.controllers.connection import ConnectionController
-    from sbctune.ui.controllers.finding import FindController, FoundHost
+    from sbctune.ui.controllers.finding import FindController
     from sbctune.workflow import ConnectedInfo, Problem
 
 
@@ -94,7 +93,8 @@ class ConnectPage(Page):
         form.addRow("&User:", self.user)
         card.body.addLayout(form)
 
-        self.find_card = self._find_card()
+        self.find_card = FindCard()
+        self.find_card.picked.connect(self._use_found)
         auth_card = self._auth_card()
 
         actions = self._actions()
@@ -177,8 +177,8 @@ class ConnectPage(Page):
         self.host.activated.connect(self._pick_saved)
         if finder is not None:
             finder.busy.connect(self._find_busy)
-            finder.found.connect(self._found)
-            finder.failed.connect(self._find_failed)
+            finder.found.connect(self.find_card.found)
+            finder.failed.connect(self.find_card.failed)
         else:
             self.find_button.hide()
 
@@ -220,35 +220,6 @@ class ConnectPage(Page):
         self.use_password.toggled.connect(self._auth_changed)
         return auth_card
 
-    def _find_card(self) -> Card:
-        """What Find my Pi found: pick one to fill the host field. Hidden until used."""
-        card = Card("Pis on this network")
-        self.found_list = QListWidget()
-        self.found_list.setObjectName("found")
-        self.found_list.setMaximumHeight(140)
-        self.found_list.setWordWrap(True)
-        self.found_list.itemActivated.connect(self._use_found)
-        self.found_list.itemClicked.connect(self._use_found)
-        self.scan = QCheckBox("Also probe port 22 on every address of this network (up to 254)")
-        self.scan.setToolTip(
-            "Off: only mDNS is sent. On: sbctune also connects to port 22 of each address of "
-            "this PC's own subnet, which finds a Pi that does not announce itself."
-        )
-        self.find_status = label(name="muted")
-        self.find_status.setWordWrap(True)
-        self.find_progress = QProgressBar()
-        self.find_progress.setRange(0, 0)
-        self.find_progress.setMaximumWidth(160)
-        self.find_progress.hide()
-        row = QHBoxLayout()
-        row.addWidget(self.find_progress)
-        row.addWidget(self.find_status, 1)
-        card.body.addLayout(row)
-        card.body.addWidget(self.found_list)
-        card.body.addWidget(self.scan)
-        card.hide()
-        return card
-
     def _describe(self) -> None:
         """Names and descriptions a screen reader says (the visible labels lack context)."""
         for widget, name, text in (
@@ -256,8 +227,6 @@ class ConnectPage(Page):
             (self.port, "SSH port", "22 unless the Pi's sshd was moved"),
             (self.user, "User name on the Pi", "the user made in Raspberry Pi Imager"),
             (self.find_button, "Find my Pi", "lists the Raspberry Pis on this network"),
-            (self.found_list, "Pis found on this network", "choose one to fill the host field"),
-            (self.scan, "Also probe port 22", "connects to each address of this network"),
             (self.use_password, "Log in with a password", ""),
             (self.use_key, "Log in with an SSH key or the agent", ""),
             (self.password, "Password", "kept in memory only unless saved in the keyring"),
@@ -281,39 +250,16 @@ class ConnectPage(Page):
         if self.finder is None:
             return
         self.find_card.show()
-        self.found_list.clear()
-        self.finder.find(scan=self.scan.isChecked())
+        self.find_card.found_list.clear()
+        self.finder.find(scan=self.find_card.scan.isChecked())
 
     def _find_busy(self, busy: bool) -> None:
         self.find_button.setEnabled(not busy)
-        self.scan.setEnabled(not busy)
-        self.find_progress.setVisible(busy)
-        if busy:
-            how = "mDNS and port 22" if self.scan.isChecked() else "mDNS"
-            self.find_status.setText(f"Looking for Raspberry Pis ({how})…")
+        self.find_card.busy(busy)
 
-    def _found(self, hosts: list[FoundHost]) -> None:
-        # here, not at the top: the Find controller brings history and the workflow, which the
-        # first window is shown without (tests/unit/test_first_window_imports.py)
-        from sbctune.ui.controllers.finding import found_summary
-
-        self.find_status.setText(f"{found_summary(hosts)}. Choose one to fill in its address.")
-        for host in hosts:
-            item = QListWidgetItem(found_text(host))
-            item.setData(Qt.ItemDataRole.UserRole, host.address)
-            item.setToolTip("found by " + ", ".join(host.sources))
-            self.found_list.addItem(item)
-        if self.found_list.count():
-            self.found_list.setCurrentRow(0)
-
-    def _find_failed(self, problem: Problem) -> None:
-        self.find_status.setText(f"{problem.message} {problem.hint}".strip())
-
-    def _use_found(self, item: QListWidgetItem) -> None:
-        address = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(address, str):
-            self.host.setEditText(address)
-            self.user.setFocus(Qt.FocusReason.OtherFocusReason)
+    def _use_found(self, address: str) -> None:
+        self.host.setEditText(address)
+        self.user.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------ form
     def _restore(self) -> None:

@@ -1,24 +1,10 @@
-"""Small parts of the Connect page (kept apart so the page stays one screenful of code): a
-line of the Find list, and where the keyboard goes after a failed connect."""
+"""Small parts of the Connect page (kept apart so the page stays one screenful of code): where
+the keyboard goes after a failed connect. The Find list is ``sbctune.ui.pages.find_card``'s."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
-
-from sbctune.textsafe import visible
-
-if TYPE_CHECKING:  # the Connect page is made before the core is imported (issue 22)
-    from sbctune.ui.controllers.finding import FoundHost
-
-
-def found_text(host: FoundHost) -> str:
-    """One line of the Find list; the host name came from the network: shown, never obeyed."""
-    name = visible(host.hostname or "")[:60]
-    parts = [host.address, name, host.kind_words]
-    return "  ·  ".join(p for p in parts if p)
 
 
 def focus_to_fix(

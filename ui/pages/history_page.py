@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -26,7 +26,6 @@ from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import in_force_mark
 
 PLAN_COLUMN = 4
-PLAN_WIDTH = 240  # pixels at most, before the plan's cell wraps
 
 
 class HistoryPage(Page):
@@ -53,13 +52,16 @@ class HistoryPage(Page):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        # The plan with the tweaks in force can be long: wrapped at a width, not one wide line
-        # that pushes the figures out of a small window.
-        self.table.horizontalHeader().setSectionResizeMode(
-            PLAN_COLUMN, QHeaderView.ResizeMode.Interactive
-        )
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        # The plan with the tweaks in force can be long: it takes the width the others leave and
+        # wraps there; the figures keep their lines whole, one per test (walk 15 at 800 x 600:
+        # the figures were cut behind a scroll bar, "PC → Pi one …", in a table 3 rows high).
+        header.setSectionResizeMode(PLAN_COLUMN, QHeaderView.ResizeMode.Stretch)
+        # Its room kept: a scroll bar appearing once the rows are sized would narrow the plan
+        # column under rows already sized (seen at 150 %: "with flow steering …" cut).
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.table.setWordWrap(True)
         # A narrower window (a scroll bar appears) wraps the cells onto more lines.
         self.table.horizontalHeader().sectionResized.connect(
@@ -67,7 +69,7 @@ class HistoryPage(Page):
         )
         self.table.setMinimumHeight(200)
         self.table.itemChanged.connect(lambda _item: self._update_button())
-        self.content.addWidget(self.table)
+        self.content.addWidget(self.table, 1)  # the runs take the page's height
         row = QHBoxLayout()
         self.compare_button = QPushButton("&Compare selected")
         self.compare_button.clicked.connect(self.compare)
@@ -96,7 +98,6 @@ class HistoryPage(Page):
         self.compare_card.body.addWidget(self.changes)
         self.compare_card.hide()
         self.content.addWidget(self.compare_card)
-        self.content.addStretch(1)
         self.runs: list[RunRecord] = []
 
     def shown(self) -> None:
@@ -122,7 +123,7 @@ class HistoryPage(Page):
             check = QTableWidgetItem()
             check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
             check.setCheckState(Qt.CheckState.Unchecked)
-            figures = ", ".join(
+            figures = "\n".join(
                 # "one way", not the database's "half" (seen on the walk of session 10)
                 f"{DIRECTION_LABEL[t.direction]} {mode_words(t.mode).lower()} "
                 f"{rate(t.mean_mbps, units)}"
@@ -146,11 +147,9 @@ class HistoryPage(Page):
                 item = QTableWidgetItem(keep_together(text))
                 item.setToolTip(text)  # a narrow window wraps or cuts the figures
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnToContents(PLAN_COLUMN)
-        width = self.table.columnWidth(PLAN_COLUMN)
-        self.table.setColumnWidth(PLAN_COLUMN, min(width, PLAN_WIDTH * self.logicalDpiX() // 96))
         self.table.resizeRowsToContents()
         self.table.blockSignals(False)
+        QTimer.singleShot(0, self.table.resizeRowsToContents)  # at the width it is laid out at
         self.empty.setText(
             ""
             if self.runs

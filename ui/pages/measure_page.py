@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
 )
 
 from sbctune.ui.controllers.live import (
-    LATENCY_WINDOW_S,
     Direction,
     LabCpu,
     LiveMeasurement,
@@ -32,6 +31,12 @@ from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
+from sbctune.ui.pages.measure_figures import (
+    BIG_DIRECTIONS,
+    latency_text,
+    running_title,
+    show_run_figures,
+)
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
@@ -101,8 +106,10 @@ class MeasurePage(Page):
         controller.cancelled.connect(self._cancelled)
         controller.flow_cancelled.connect(self._flow_cancelled)
         controller.flow_failed.connect(self._flow_failed)
+        controller.alone_ended.connect(self._alone_ended)
         self.redraws = 0
         self.partial: RunRecord | None = None  # what a cancelled run kept
+        self.stored: RunRecord | None = None  # the run shown, once stored (its big figures)
         self._reverted_first = False  # this run was started by "Revert, then measure"
         controller.ended.connect(self._update_buttons)
         state.tuning_changed.connect(self._update_buttons)
@@ -150,11 +157,10 @@ class MeasurePage(Page):
         self.now_pi_to_pc = label("–", name="bigFigure", wrap=False)
         self.now_pc_to_pi = label("–", name="bigFigure", wrap=False)
         self.figure_cards: list[tuple[Card, QLabel]] = []
-        for title, widget in (
-            ("Pi → PC, this test", self.now_pi_to_pc),
-            ("PC → Pi, this test", self.now_pc_to_pi),
+        for direction, widget in zip(
+            BIG_DIRECTIONS, (self.now_pi_to_pc, self.now_pc_to_pi), strict=True
         ):
-            card = Card(title)
+            card = Card(running_title(direction))
             card.body.addWidget(widget)
             figures.addWidget(card)
             self.figure_cards.append((card, widget))
@@ -327,13 +333,21 @@ class MeasurePage(Page):
         for card in self.plot_cards:
             card.show()
         self.partial = None
+        self.stored = None
         self.problem.clear()
         self.results_card.hide()
         self.results_card.title.setText(RESULTS_TITLE)
         self.in_force.hide()
+        for (card, _big), direction in zip(self.figure_cards, BIG_DIRECTIONS, strict=True):
+            card.title.setText(running_title(direction))
         self._select_plan(live.plan.name)
         self.throughput.set_live(live)
         self.latency.set_live(live)
+        # One job, one bar: during Tune & Measure the bar under the page counts the whole flow,
+        # this run included; a second bar and time left here was a second count (walk 15).
+        alone = not self._state.model.flow_running
+        self.progress.setVisible(alone)
+        self.remaining.setVisible(alone)
         self.timer.start()
         self.live_fit.running(True)
         self.refresh()
@@ -365,6 +379,8 @@ class MeasurePage(Page):
         for direction, big in bigs:
             waiting = live.waiting(direction) if self.timer.isActive() else None
             big.setText(waiting or rate(live.latest(direction), units))
+        if self.stored is not None:  # the run is stored: the table's figures (a units change)
+            show_run_figures(self.figure_cards, self.stored, units)
         self.progress.setValue(int(live.progress() * 1000))
         # Past its plan, a test still running says "finishing…", never "0:00 left".
         self.remaining.setText(left_text(live.remaining_seconds(), self.timer.isActive()))
@@ -396,6 +412,8 @@ class MeasurePage(Page):
         self.remaining.setText("")
         self.table.show_run(record, self._settings.units)
         self.results_card.show()
+        self.stored = record
+        show_run_figures(self.figure_cards, record, self._settings.units)
         self.show_latency(record.latency)
         if record.note:
             self.problem.show_problem(record.note)
@@ -423,6 +441,8 @@ class MeasurePage(Page):
         self.partial = record
         self.table.show_run(record, self._settings.units)
         self.results_card.show()
+        self.stored = record
+        show_run_figures(self.figure_cards, record, self._settings.units)
 
     def _cancelled(self) -> None:
         stopped = "iperf3 was stopped on the Pi and on this computer"
@@ -433,6 +453,22 @@ class MeasurePage(Page):
             )
         else:
             self.stop_live(f"Cancelled: {stopped}; nothing had been measured yet.")
+
+    def _alone_ended(self, live: LiveMeasurement | None, record: RunRecord | None) -> None:
+        """The flow measured each tweak alone here: back to the run shown before (the flow's
+        Measure again), or, with none, the last of them stays, stopped."""
+        if live is None or record is None:
+            self.stop_live("Each tweak was measured on its own: see Results.")
+            return
+        self.show_still(live)
+        self.table.show_run(record, self._settings.units)
+        self.results_card.show()
+        self.stored = record
+        show_run_figures(self.figure_cards, record, self._settings.units)
+        self.show_latency(record.latency)
+        self.progress.setValue(1000)
+        self.remaining.setText("")
+        self.status.setText("Done.")
 
     def _flow_failed(self) -> None:
         """The one-click flow stopped with an error (the window shows it where the user is)."""
@@ -461,18 +497,3 @@ class MeasurePage(Page):
         if is_built(self.throughput):  # else it is made in the new units
             self.throughput.set_units(self._settings.units)
         self.refresh()
-
-
-def latency_text(loaded: float | None, idle: float | None, lost: int) -> str:
-    """The line under the latency plot: the median round trip of the last seconds, under load
-    and on the idle link (LiveMeasurement.latest_latency)."""
-    if loaded is None and idle is None:
-        return "Latency: – (probes not answered yet)" if lost else "Latency: –"
-    parts = []
-    if loaded is not None:
-        parts.append(f"{loaded:.1f} ms under load")
-    if idle is not None:
-        parts.append(f"{idle:.1f} ms idle")
-    lost_text = f", {lost} probes lost" if lost else ""
-    window = f"{LATENCY_WINDOW_S:g} s"
-    return f"Latency, median of the last {window}: " + ", ".join(parts) + lost_text

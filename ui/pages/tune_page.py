@@ -311,6 +311,8 @@ class TunePage(Page):
 
     def _busy(self, busy: bool, text: str) -> None:
         self.busy_row.setVisible(busy)
+        # One job, one bar: during Tune & Measure the bar under the page is the flow's (walk 15).
+        self.spinner.setVisible(not self._state.model.flow_running)
         self.status.setText(text)
         self._refresh_apply(busy)
         self.reload_button.setEnabled(self._ready() and not busy

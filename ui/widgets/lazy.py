@@ -16,6 +16,7 @@ from sbctune.ui.widgets.plot_heights import CHART_HEIGHT
 if TYPE_CHECKING:
     from sbctune.ui.widgets.compare_chart import CompareChart
 
+
 def is_built(widget: object) -> bool:
     """Whether `widget` is a real one (or a Lazy whose real widget exists)."""
     return not isinstance(widget, Lazy) or widget._real is not None

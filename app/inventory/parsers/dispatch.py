@@ -213,8 +213,12 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         if rest[:1] == ["status"]:
             return "networkctl status", None
         return ("networkctl", None) if rest in ([], ["list"]) else (None, None)
-    if cmd == "udevadm" and args[:1] == ["info"] and any(
-        a in {"-a", "--attribute-walk"} or re.fullmatch(r"-[a-z]*a[a-z]*", a) for a in args[1:]
+    if (
+        cmd == "udevadm"
+        and args[:1] == ["info"]
+        and any(
+            a in {"-a", "--attribute-walk"} or re.fullmatch(r"-[a-z]*a[a-z]*", a) for a in args[1:]
+        )
     ):
         return "udevadm info", None  # the attribute walk, not `udevadm info -q property`
     if cmd in {"inxi", "pinxi"}:

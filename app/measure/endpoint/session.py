@@ -26,14 +26,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 import time
 from collections.abc import Callable
 
 from sbctune import aio
 
-from .accounting import cpu_percent, local_streams
+from .accounting import cpu_percent
+from .meter import Meter
 from .protocol import (
     ControlChannel,
     ControlClosed,
@@ -63,7 +63,6 @@ from .streams import (
     Direction,
     configure_data_socket,
     congestion_used,
-    total_retransmits,
 )
 from .udp import UdpMover, accept_udp_streams, open_udp_socket
 from .waits import Terminated, set_done, until, until_either
@@ -74,8 +73,6 @@ log = logging.getLogger(__name__)
 SETUP_TIMEOUT = 10.0
 #: Seconds past ``-t`` + ``-O`` after which a test that never ended is abandoned (C uses 5).
 END_GRACE = 10.0
-#: Seconds without a byte moving (and no TEST_END) after which the test is abandoned.
-IDLE_TIMEOUT = 60.0
 #: Seconds to wait for the client's IPERF_DONE after DISPLAY_RESULTS.
 DONE_TIMEOUT = 5.0
 
@@ -113,17 +110,7 @@ class TestSession:
         self._mover: DataMover | UdpMover | None = None
         self._terminate = asyncio.Event()
         self._terminate_reason = ""
-        # Timing (monotonic seconds) and counts at the start of the measured part (after -O).
-        self._t0 = 0.0
-        self._t_base = 0.0
-        self._wall_start = 0.0
-        self._baseline: list[int] = []
-        self._retrans_base: list[int | None] = []
-        self._omitting = False
-        self._cpu0: os.times_result | None = None
-        self._last_tick = 0.0
-        self._last_counts: list[int] = []
-        self._text: list[str] = []
+        self._meter: Meter | None = None  # from the test's start
         self._local: list[LocalStream] | None = None
         self._congestion: str | None = None
         self._told_terminate = False
@@ -251,11 +238,19 @@ class TestSession:
 
         mover = UdpMover if params.protocol == "udp" else DataMover
         self._mover = mover(self._streams, params, on_done=_mover_finished)
-        self._begin()
+        meter = self._meter = Meter(
+            self.test_id,
+            self.client,
+            params,
+            self._streams,
+            self._mover,
+            interval=self.interval,
+            emit=self._emit,
+        )
         self._mover.start()
         await ctrl.send_state(State.TEST_RUNNING)
         self._notify_start(params)
-        ticker = asyncio.ensure_future(self._ticker())
+        ticker = asyncio.ensure_future(meter.tick(self.terminate))
         try:
             watchdog = params.omit + params.duration + END_GRACE if params.duration else None
             while True:
@@ -277,7 +272,7 @@ class TestSession:
             self._mover.stop()
             with contextlib.suppress(asyncio.TimeoutError):
                 await aio.wait_for(asyncio.shield(mover_done), 5.0)
-            self._final_tick(t_end)
+            meter.final_tick(t_end)
             self._freeze(t_end)
         return state, t_end
 
@@ -290,7 +285,8 @@ class TestSession:
         provisional = self._result("completed", "", t_end, peer=peer, local=local)
         text = None
         if params.get_server_output:
-            text = "\n".join([*self._text, *format_summary(provisional)]) + "\n"
+            shown = self._meter.text if self._meter is not None else []
+            text = "\n".join([*shown, *format_summary(provisional)]) + "\n"
         await ctrl.send_json(
             build_server_results(
                 local,
@@ -316,22 +312,6 @@ class TestSession:
                 await asyncio.wait({next_state}, timeout=1.0)
 
     # -- measuring ----------------------------------------------------------------------------
-    def _begin(self) -> None:
-        assert self.params is not None
-        now = time.monotonic()
-        self._t0 = self._t_base = self._last_tick = now
-        self._wall_start = time.time()
-        self._cpu0 = os.times()
-        n = len(self._streams)
-        self._baseline = [0] * n
-        self._last_counts = [0] * n
-        self._omitting = self.params.omit > 0
-        self._retrans_base = [
-            total_retransmits(s.sock) if s.direction == "tx" else None for s in self._streams
-        ]
-        host, port = self.client
-        self._text = [f"Accepted connection from {host}, port {port} (sbctune built-in endpoint)"]
-
     def _notify_start(self, params: TestParams) -> None:
         if self._on_start is None:
             return
@@ -346,85 +326,12 @@ class TestSession:
         except Exception:
             log.exception("on_test_start callback failed")
 
-    async def _ticker(self) -> None:
-        """Emit per-stream samples every interval; close the ``-O`` warm-up on time."""
-        assert self.params is not None and self._mover is not None
-        omit_end = self._t0 + self.params.omit if self._omitting else None
-        next_tick = self._t0 + self.interval
-        idle_since = self._t0
-        idle_counts = list(self._mover.counts)
-        while True:
-            if omit_end is not None and next_tick > omit_end:
-                next_tick = omit_end
-            await asyncio.sleep(max(0.0, next_tick - time.monotonic()))
-            now = time.monotonic()
-            counts = list(self._mover.counts)
-            self._sample(now, counts)
-            if omit_end is not None and now >= omit_end:
-                self._end_omit(now, counts)
-                omit_end = None
-                next_tick = now + self.interval
-            else:
-                next_tick += self.interval
-                if next_tick <= now:  # the loop fell behind: skip, don't burst
-                    next_tick = now + self.interval
-            if counts != idle_counts:
-                idle_since, idle_counts = now, counts
-            elif now - idle_since > IDLE_TIMEOUT:
-                self.terminate(f"no data moved for {IDLE_TIMEOUT:.0f} s")
-                return
-
-    def _sample(self, now: float, counts: list[int]) -> None:
-        start = self._last_tick - self._t0
-        end = now - self._t0
-        if end <= start:
-            return
-        totals: dict[Direction, int] = {}
-        for i, stream in enumerate(self._streams):
-            delta = counts[i] - self._last_counts[i]
-            totals[stream.direction] = totals.get(stream.direction, 0) + delta
-            if self._emit is not None:
-                sample = IntervalSample(
-                    self.test_id,
-                    start,
-                    end,
-                    stream.stream_id,
-                    stream.direction,
-                    delta,
-                    self._omitting,
-                )
-                try:
-                    self._emit(sample)
-                except Exception:
-                    log.exception("interval callback failed")
-        for direction, total in totals.items():
-            omitted = "  (omitted)" if self._omitting else ""
-            self._text.append(
-                f"[SUM] {start:6.2f}-{end:<6.2f} sec  {total / 1e6:10.1f} MB  "
-                f"{total * 8 / (end - start) / 1e6:10.1f} Mbit/s  {direction}{omitted}"
-            )
-        self._last_tick = now
-        self._last_counts = counts
-
-    def _end_omit(self, now: float, counts: list[int]) -> None:
-        self._omitting = False
-        self._t_base = now
-        self._baseline = list(counts)
-        self._retrans_base = [
-            total_retransmits(s.sock) if s.direction == "tx" else None for s in self._streams
-        ]
-
-    def _final_tick(self, t_end: float) -> None:
-        if self._mover is None:
-            return
-        self._sample(t_end, list(self._mover.counts))
-
     def _freeze(self, t_end: float) -> None:
         """Take the final counts, then close the data connections at once, as the C server
         does on TEST_END: a client still reading a reverse stream sees EOF instead of waiting
         for the rest of a block that will never come."""
         if self._local is None:
-            self._local = self._local_streams(t_end)
+            self._local = self._meter.local_streams(t_end) if self._meter is not None else []
             if self._streams:
                 self._congestion = congestion_used(self._streams[0].sock)
         self._close_streams()
@@ -437,17 +344,9 @@ class TestSession:
     def _ended_at(self) -> float | None:
         return time.monotonic() if self._mover is not None else None
 
-    def _local_streams(self, t_end: float) -> list[LocalStream]:
-        if self._mover is None:
-            return []
-        seconds = max(0.0, t_end - self._t_base)
-        raw = self._mover.counts
-        counts = [raw[i] - self._baseline[i] for i in range(len(self._streams))]
-        udp = self._mover.stats if isinstance(self._mover, UdpMover) else None
-        return local_streams(self._streams, counts, self._retrans_base, seconds, udp)
-
     def _cpu(self, t_end: float) -> tuple[float, float, float]:
-        return cpu_percent(self._cpu0, t_end - self._t0)
+        meter = self._meter
+        return meter.cpu(t_end) if meter is not None else cpu_percent(None, 0.0)
 
     def _sender_has_retransmits(self) -> int:
         assert self.params is not None
@@ -470,14 +369,15 @@ class TestSession:
             local = self._local
         streams = combine(local or [], peer)
         congestion = self._congestion
-        cpu = self._cpu(t_end)[0] if t_end is not None and self._cpu0 is not None else None
+        meter = self._meter
+        cpu = meter.cpu(t_end)[0] if t_end is not None and meter is not None else None
         return TestResult(
             test_id=self.test_id,
             client=self.client,
             status=status,
             params=self.params,
             reason=reason,
-            started_at=self._wall_start,
+            started_at=meter.wall_start if meter is not None else 0.0,
             streams=tuple(streams),
             sums=summarize(streams),
             cpu_util_total=cpu,

@@ -1,0 +1,379 @@
+"""What each listing says about devices, as ``Sighting``s: the buses' (lspci, lsusb, lsusb -t),
+the interfaces' (sysfs, ethtool -i/-S, ip/ifconfig, /proc/interrupts) and the interface names'
+own (``enx<MAC>``, PCI path names). The kernel log's are in ``sbctune.inventory.log_sightings``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.usb_net_classes import net_class_drivers
+from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
+from sbctune.inventory.parsers.lspci import PciDevice
+from sbctune.inventory.raw import Parsed
+from sbctune.inventory.sightings import (
+    Key,
+    Sighting,
+    device_keys,
+    iface_key,
+    mac_from_name,
+    pci_address,
+)
+from sbctune.inventory.usbnet_info import usbnet_description
+
+_MAC = re.compile(r"^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
+
+
+def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
+    drivers_shown = parsed.pci_drivers_shown
+    for device in parsed.pci:
+        address = device.address
+        if address is None:
+            continue
+        sighting = Sighting([("pci", address)])
+        line = f"{device.slot} {device.class_name or ''}: {device.description or ''}".strip()
+        sighting.add("bus", "pci", "lspci", line)
+        sighting.add("ids", device.ids, "lspci", line)
+        sighting.add("description", device.description, "lspci", line)
+        sighting.add("device_name", device.device_name, "lspci", line)
+        sighting.add("pci_class", device.class_id or device.class_name, "lspci", line)
+        if device.driver:
+            sighting.add("driver", device.driver, "lspci", f"Kernel driver in use: {device.driver}")
+        elif drivers_shown and not _truncated(device):
+            sighting.add("driver_none", True, "lspci", line)
+        sighting.add("pcie", device, "lspci", line)
+        if device.irq is not None:
+            sighting.add("irq_hint", device.irq, "lspci", line)
+        yield sighting
+
+
+def _truncated(device: PciDevice) -> bool:
+    """A block cut before "Kernel driver in use" (an -vvv paste that stops at the
+    capabilities) cannot say there is no driver: a block that shows its capabilities or
+    interrupt routing but not the driver line is treated as cut."""
+    return bool(device.lnkcap_speed_gts or device.lnksta_speed_gts or device.capabilities_denied)
+
+
+def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
+    if parsed.lsusb is None:
+        return
+    usb2_buses = _usb2_only_buses(parsed)
+    for dev in parsed.lsusb.devices:
+        keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")] if dev.device else []
+        if dev.path:
+            keys.append(("usb", dev.path))
+        elif not dev.device:  # a line trimmed to `ID vvvv:pppp Name`: the device by its IDs
+            keys.append(("usbid", dev.ids))
+        sighting = Sighting(keys)
+        where = f"{dev.path}: " if dev.path else ""
+        where = where or (f"Bus {dev.bus:03d} Device {dev.device:03d}: " if dev.device else "")
+        line = f"{where}ID {dev.ids} {dev.description or ''}".strip()
+        sighting.add("bus", "usb", "lsusb", line)
+        sighting.add("ids", dev.ids, "lsusb", line)
+        sighting.add("description", dev.description, "lsusb", line)
+        sighting.add("usb_speed_mbps", dev.speed_mbps, "lsusb", f"{line} {dev.speed_mbps or ''}")
+        sighting.add("usb_version", dev.usb_version, "lsusb", line)
+        if dev.bus in usb2_buses and dev.speed_mbps is None:
+            sighting.add("usb_speed_mbps", 480.0, "lsusb", usb2_buses[dev.bus])
+        sighting.add("driver", _network_driver(dev.drivers) or dev.driver, "lsusb", line)
+        if dev.driver_none:
+            sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
+        if by_class := net_class_drivers(dev.classes):  # a network function by its class
+            sighting.add("net_class", by_class, "lsusb", f"{line}: interface class {dev.classes}")
+        if dev.is_hub:
+            sighting.add("hub", True, "lsusb", line)
+        yield sighting
+
+
+def _network_driver(drivers: list[str]) -> str | None:
+    """Of a composite device's interface drivers (a modem's qcserial ports beside its
+    cdc_mbim data interface), the one the kernel's network drivers' tables list: that is the
+    NIC's driver, whichever interface comes first."""
+    if len(drivers) < 2:
+        return None
+    table = load_kernel_drivers()
+    return next((d for d in drivers if table.get(d) is not None), None)
+
+
+def _usb2_only_buses(parsed: Parsed) -> dict[int, str]:
+    """Buses whose root hub is a USB 2.0 one (1d6b:0002) in plain `lsusb`: whatever is on
+    them runs at 480 Mbit/s at most (a USB 3 root hub, 1d6b:0003, has its own bus)."""
+    if parsed.lsusb is None:
+        return {}
+    found = {}
+    for dev in parsed.lsusb.devices:
+        if dev.ids == "1d6b:0002" and dev.device == 1:
+            found[dev.bus] = f"Bus {dev.bus:03d} Device 001: ID 1d6b:0002 {dev.description or ''}"
+    return found
+
+
+def from_lsusb_tree(parsed: Parsed) -> Iterator[Sighting]:
+    if parsed.usb_tree is None:
+        return
+    for node in parsed.usb_tree.nodes:
+        if node.is_root_hub:
+            continue
+        path = node.sysfs_name
+        sighting = Sighting([("usb", path), ("usbdev", f"{node.bus}:{node.device}")])
+        line = (
+            f"Bus {node.bus:02d} Port {node.port_path}: Dev {node.device}, "
+            f"If {node.interface}, Class={node.class_name}, Driver={node.driver}, "
+            f"{node.speed_mbps:g}M"
+        )
+        sighting.add("bus", "usb", "lsusb -t", line)
+        sighting.add("usb_speed_mbps", node.speed_mbps, "lsusb -t", line)
+        sighting.add("ids", node.ids, "lsusb -t", line)
+        sighting.add("usb_class", node.class_name, "lsusb -t", line)
+        if node.class_name and "hub" in node.class_name.lower():
+            sighting.add("hub", True, "lsusb -t", line)
+        if node.driver and node.driver not in ("[none]", "(none)", "usbfs", "hub"):
+            sighting.add("driver", node.driver, "lsusb -t", line)
+        elif node.driver in ("[none]", "(none)"):
+            sighting.add("driver_none", True, "lsusb -t", line)
+        yield sighting
+
+
+def from_sysfs(parsed: Parsed) -> Iterator[Sighting]:
+    for name, (device, driver) in parsed.links.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        line = f"/sys/class/net/{name}/device -> {device}"
+        sighting.add("driver", driver or None, "sysfs", f"{line} (driver {driver})")
+        if "/usb" in device:
+            paths = re.findall(r"/(\d+-[\d.]+)(?::\d+\.\d+)?(?=/|$)", device)
+            if paths:
+                sighting.keys.append(("usb", paths[-1]))
+            sighting.add("bus", "usb", "sysfs", line)
+        elif found := re.findall(r"([0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])", device):
+            sighting.keys.append(("pci", found[-1]))
+            sighting.add("bus", "pci", "sysfs", line)
+        elif "/mmc" in device:
+            sighting.add("bus", "sdio", "sysfs", line)
+        elif device:
+            leaf = device.rstrip("/").rsplit("/", 1)[-1]
+            sighting.keys.append(("platform", leaf.split(".")[0]))
+            sighting.add("bus", "platform", "sysfs", line)
+        yield sighting
+    yield from _sysfs_files(parsed)
+
+
+def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
+    by_iface: dict[str, dict[str, str]] = {}
+    for path, value in parsed.sysfs.items():
+        if match := re.match(r"^/sys/class/net/([^/]+)/(\w+)$", path):
+            by_iface.setdefault(match.group(1), {})[match.group(2)] = value.strip()
+    for path, value in parsed.sysfs.items():
+        if match := re.match(r"^/sys/class/net/([^/]+)/statistics/(\w+)$", path):
+            by_iface.setdefault(match.group(1), {})["statistics/" + match.group(2)] = value.strip()
+    for name, attrs in by_iface.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        counters = _sysfs_counters(attrs)
+        if counters:
+            text = " ".join(f"{k}={v}" for k, v in counters.items())
+            sighting.add("counters", counters, "sysfs", f"/sys/class/net/{name}/statistics: {text}")
+        speed = attrs.get("speed", "")
+        # len: int() refuses over 4300 digits (ValueError), and no link is faster than 10**9.
+        if speed.lstrip("-").isdigit() and len(speed) <= 9 and int(speed) > 0:
+            sighting.add("link_speed_mbps", int(speed), "sysfs", f"speed: {speed}")
+        sighting.add("duplex", attrs.get("duplex") or None, "sysfs", "duplex")
+        carrier = attrs.get("carrier")
+        if carrier in ("0", "1"):
+            sighting.add("link", carrier == "1", "sysfs", f"/sys/class/net/{name}/carrier")
+        mtu = attrs.get("mtu", "")
+        sighting.add("mtu", int(mtu) if mtu.isdigit() else None, "sysfs", "mtu")
+        yield sighting
+
+
+def _sysfs_counters(attrs: dict[str, str]) -> dict[str, int]:
+    """The interface's counters from /sys/class/net/IFACE/statistics, when its packets are
+    there too (an error count means nothing without the traffic it was in)."""
+    counters = {
+        name: int(value)
+        for name in _COUNTERS
+        if (value := attrs.get("statistics/" + name, "")).isascii()
+        and value.isdigit()
+        and len(value) <= 20
+    }
+    return counters if "rx_packets" in counters and "tx_packets" in counters else {}
+
+
+def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
+    for name, info in parsed.ethtool_i.items():
+        key = iface_key(name)
+        if key is None and not (name == "" and device_keys(info.bus_info)):
+            continue  # "": no interface named, only the device its bus-info names
+        sighting = Sighting([key] if key else [])
+        line = f"ethtool -i {name}: driver: {info.driver} bus-info: {info.bus_info}"
+        sighting.add("driver", info.driver, "ethtool -i", line)
+        sighting.add("driver_version", info.version, "ethtool -i", line)
+        if not usbnet_description(info.firmware_version):
+            sighting.add("firmware", info.firmware_version, "ethtool -i", line)
+        bus = info.bus_type
+        found = device_keys(info.bus_info)
+        if found is not None:
+            sighting.keys.append(found[1])
+        elif bus == "usb" and info.bus_info:
+            sighting.add("usb_bus_info", info.bus_info, "ethtool -i", line)
+        if bus != "unknown":
+            sighting.add("bus", bus, "ethtool -i", line)
+        yield sighting
+    for name, settings in parsed.ethtool.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        sighting = Sighting([key])
+        detected = settings.link_detected
+        sighting.add("link", detected, "ethtool", f"Link detected: {'yes' if detected else 'no'}")
+        if settings.speed_mbps:
+            sighting.add(
+                "link_speed_mbps",
+                settings.speed_mbps,
+                "ethtool",
+                f"Speed: {settings.speed_mbps}Mb/s",
+            )
+        if settings.duplex and settings.duplex.lower() in ("full", "half"):
+            sighting.add("duplex", settings.duplex.lower(), "ethtool", f"Duplex: {settings.duplex}")
+        sighting.add(
+            "max_link_speed_mbps", settings.max_supported_mbps, "ethtool", "Supported link modes"
+        )
+        yield sighting
+    yield from _ethtool_stats(parsed)
+
+
+MAX_KEPT_COUNTERS = 256  # the non-zero ones: a Pi's NIC has at most ~40; a server's queues more
+
+
+def _ethtool_stats(parsed: Parsed) -> Iterator[Sighting]:
+    """``ethtool -S``: the driver's non-zero counters (a zero is no evidence of anything)."""
+    for name, stats in parsed.ethtool_s.items():
+        key = iface_key(name)
+        if key is None:
+            continue
+        kept: dict[str, int] = {}
+        for counter in stats.counters:
+            if counter.value and len(kept) < MAX_KEPT_COUNTERS:
+                kept.setdefault(counter.name, counter.value)
+        sighting = Sighting([key])
+        sighting.add("ethtool_stats", kept, "ethtool", f"ethtool -S {name}: {len(kept)} non-zero")
+        yield sighting
+
+
+_COUNTERS = (
+    "rx_packets", "rx_errors", "rx_dropped", "tx_packets", "tx_errors", "tx_dropped",
+)  # fmt: skip
+
+
+def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
+    # A MAC two interfaces of one listing share (a switch's ports, TI CPSW's two ports) says
+    # nothing of which device is which: it joins nothing.
+    macs = [(n.mac or "").lower() for n in parsed.netifs.interfaces]
+    shared = {m for m in macs if macs.count(m) > 1}
+    for netif in parsed.netifs.interfaces:
+        key = iface_key(netif.name)
+        kind = (netif.link_type or "ether").lower()
+        if key is None or kind not in ("ether", "ethernet", "ieee802.11"):
+            continue
+        sighting = Sighting([key])
+        line = f"{netif.name}: mtu {netif.mtu} state {netif.operstate or ''}".strip()
+        mac = (netif.mac or "").lower()
+        if _MAC.match(mac) and mac != "00:00:00:00:00:00" and mac not in shared:
+            sighting.keys.append(("mac", mac))
+        sighting.add("mtu", netif.mtu, "ip", line)
+        sighting.add("addresses", netif.addresses, "ip", line)
+        carrier = netif.has_carrier
+        sighting.add("link", carrier, "ip", line)
+        if carrier is False and "UP" in netif.flags:  # brought up, and no cable/partner answers
+            flags = ",".join(netif.flags)[:120]
+            sighting.add("no_carrier", True, "ip", f"{netif.name}: <{flags}> (up, no carrier)")
+        sighting.add("seen", True, "ip", line)
+        if kind == "ieee802.11":  # ip's link/ieee802.11, iwconfig, iw dev, nmcli's "wifi"
+            sighting.add("wireless", True, "ip", f"{netif.name}: {kind}")
+        if hint := bus_from_name(netif.name):
+            sighting.add("bus_hint", hint, "ip", f"{netif.name}: the name's path ({hint})")
+        sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
+        counters = {
+            name: value
+            for name in _COUNTERS
+            if isinstance(value := getattr(netif, name), int) and value >= 0
+        }
+        if counters:  # ip -s link / ifconfig: errors and drops, and the traffic they were in
+            text = " ".join(f"{k}={v}" for k, v in counters.items())
+            sighting.add("counters", counters, "ip", f"{netif.name}: {text}")
+        yield sighting
+
+
+def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
+    if parsed.interrupts is None:
+        return
+    for irq in parsed.interrupts.irqs:
+        if irq.number is None:
+            continue
+        line = f"{irq.irq}: {irq.controller or ''} {irq.hwirq or ''} {' '.join(irq.names)}"
+        for raw in [t for n in irq.names for t in n.split()]:
+            name = raw.rstrip(",")
+            # igb "eth1-TxRx-0", bcmgenet "eth0", stmmac with per-queue MSI "eth0:rx-0" and
+            # "eth0:mac" (stmmac_request_irq_multi_msi: "%s:%s-%d", "%s:%s")
+            base = re.split(r":|-(?:rx|tx|TxRx|txrx|fp|q|ttx|rrx|\d)", name, maxsplit=1)[0]
+            key = iface_key(base)
+            if key is None or not re.match(r"^(eth|en|wl|wlan|lan|wan)", base):
+                if address := pci_address(name):
+                    sighting = Sighting([("pci", address)])
+                    sighting.add("irqs", irq.number, "interrupts", line)
+                    yield sighting
+                continue
+            sighting = Sighting([key])
+            sighting.add("irqs", irq.number, "interrupts", line)
+            sighting.add("seen", True, "interrupts", line)
+            controller = irq.controller or ""
+            if found := re.search(r"([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])", controller):
+                sighting.keys.append(("pci", found.group(1)))  # IR-PCI-MSI-0000:00:19.0
+            if "MSI" in controller:  # PCI-MSI, ITS-MSI: a PCIe device's vectors
+                sighting.add("bus_hint", "pci", "interrupts", line)
+            elif "GIC" in controller:  # wired straight to the SoC's interrupt controller
+                sighting.add("bus_hint", "platform", "interrupts", line)
+            yield sighting
+
+
+def from_mac_names(names: list[str]) -> Iterator[Sighting]:
+    """What a name itself says: ``enx<MAC>`` its MAC, a PCI path name (``enP1p44s0f3``) its
+    device's PCI address, unless another name shows that function has several ports or
+    another name spells the same address (``enp2s0`` and ``wlp2s0``: two logs, or a card
+    changed; which is which is not said)."""
+    ports = (re.match(r"^(.*p\d+s\d+(?:f\d)?)[dn]\w+$", n) for n in names)
+    multi = {m.group(1) for m in ports if m}
+    spelled = {n: pci_address_from_name(n) for n in names if n not in multi}
+    taken = Counter(a for a in spelled.values() if a)
+    for name in names:
+        key = iface_key(name)
+        if key is None:
+            continue
+        if mac := mac_from_name(name):
+            yield Sighting([key, ("mac", mac)])
+        elif (address := spelled.get(name)) and taken[address] == 1:
+            yield Sighting([key, ("pci", address)])
+
+
+def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
+    found: list[Sighting] = []
+    for source in (
+        from_lspci,
+        from_lsusb,
+        from_lsusb_tree,
+        from_sysfs,
+        from_ethtool,
+        from_netifs,
+        from_interrupts,
+    ):
+        found += list(source(parsed))
+    found += dmesg
+    names = [k[1] for s in found for k in s.keys if k[0] == "if"]
+    found += list(from_mac_names(sorted(set(names))))
+    return found
