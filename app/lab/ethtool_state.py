@@ -336,7 +336,8 @@ def _precompile(python: str, model: Path) -> None:
 
 
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
-    """Write the state and put the stateful ethtool in front of the capture script.
+    """Write the state and put the stateful ethtool in front of the capture script (its
+    model at ``bin_dir/fake_ethtool.MODEL_FILE``; the lab's init writes its first answers).
 
     Returns False (nothing changed) when no interface of the profile names a driver.
     """
@@ -356,10 +357,13 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
         fallback.write_text(fake_script("ethtool", []), encoding="utf-8")
     os.chmod(fallback, 0o755)  # noqa: S103 - the lab user runs it
     shown = folder / fake_ethtool.SHOWN_DIR
+    # Empty until the lab's init runs the model in the lab's namespaces (nsinit.first_answers):
+    # answers read the NIC's live carrier, speed and MTU from sysfs, and this process sees the
+    # host's (a host eth0 at speed -1 hid `-a`'s negotiated lines until the first set). Until
+    # then the front finds no answer and runs the model, which reads the lab's.
     shown.mkdir(mode=0o755, exist_ok=True)
-    fake_ethtool.write_shown(str(state_path), state)
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
-    model = bin_dir / ".ethtool-model"
+    model = bin_dir / fake_ethtool.MODEL_FILE
     model.write_text(script_text(python, state_path, fallback), encoding="utf-8")
     _precompile(python, model)
     captured.write_text(

@@ -240,6 +240,11 @@ def hold_to_table(
             state["pause"]["advertisement"] = str(caps.facts["pause_advertisement"])
         if caps.facts.get("pause_restart_needs_link_autoneg"):  # not over a forced link
             state["pause"]["restart_needs_link_autoneg"] = True
+        at_start = caps.facts.get("pause_advertised_at_start")  # phylink: Pause + Asym_Pause
+        if at_start:  # kept until the first -A that reaches the driver
+            state["pause"]["advertised"] = [bool(at_start["Pause"]), bool(at_start["Asym_Pause"])]
+        if caps.facts.get("link_partner_modes_unreported"):  # igb, igc: no lp_advertising
+            state["pause"]["peer_unreported"] = True
         shown = _pause_shown(caps)
         if shown:  # -a shows the resolution with the partner, not the request
             state["pause"]["shown"] = shown

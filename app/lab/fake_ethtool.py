@@ -343,6 +343,9 @@ def show_settings(ifname: str, state_path: str) -> tuple[str, list[str], int] | 
 # of a driver whose features follow the MTU (r8169: rtl8169_fix_features, called through
 # netdev_update_features by rtl8169_change_mtu) is computed again, as the kernel does.
 REFRESH = "--sbctune-refresh-shown"
+# The model's name in the lab's bin folder (ethtool_state.install), beside the front
+# installed as ``ethtool``; the lab's init runs it with REFRESH for the first answers.
+MODEL_FILE = ".ethtool-model"
 
 
 def refresh_shown(state_path: str, reopened_ifaces: list[str] | None = None) -> int:

@@ -320,6 +320,7 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
     def onoff(flag: bool) -> str:
         return "on" if flag else "off"
 
+    state = pause
     if pause.get("autoneg_is_link") and not _link_autoneg(dev):
         # rtl8152_get_pauseparam: without BMCR_ANENABLE autoneg, RX and TX all read 0
         pause = {"autoneg": False, "rx": False, "tx": False}
@@ -331,12 +332,14 @@ def show_pause(ifname: str, dev: dict[str, Any]) -> str:
         f"RX:\t\t{onoff(pause['rx'])}",
         f"TX:\t\t{onoff(pause['tx'])}",
     ]
-    if pause["autoneg"]:
-        partner = pause.get("link_partner", True)
-        lines += [
-            f"RX negotiated:\t{onoff(pause['rx'] and partner)}",
-            f"TX negotiated:\t{onoff(pause['tx'] and partner)}",
-        ]
+    # ethtool 6.1 netlink/pause.c pause_reply_cb: with pause autoneg on it asks LINKMODES_GET,
+    # and pause_autoneg_cb prints the negotiated lines only when the reply has both our
+    # advertisement and the partner's (net/ethtool/linkmodes.c: no PEER when lp_advertising is
+    # empty), resolved from their Pause/Asym_Pause bits, never from the driver's pause settings
+    peer = partner_pause(ifname, dev, state)
+    if pause["autoneg"] and peer is not None:
+        rx, tx = resolve_pause(advertised_bits(state), peer)
+        lines += [f"RX negotiated: {onoff(rx)}", f"TX negotiated: {onoff(tx)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -383,6 +386,9 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if pause.get("restarts") and changed and not needs_autoneg:
         new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
         dev["bounce_pending"] = True
+    if asked:  # the driver is called: its advertisement now follows the request (phylink:
+        new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
+        pause.pop("advertised", None)
     new["set"] = True  # the advertisement is now the encoding of this request (show_link)
     pause.update(new)
 
@@ -413,7 +419,49 @@ def shown_pause(ifname: str, dev: dict[str, Any], pause: dict[str, Any]) -> dict
         return {"rx": rx, "tx": tx}
     if not _link_autoneg(dev) or not pause.get("link_partner", True):
         return {"rx": False, "tx": False}
-    local_pause, local_asym = advertised_pause(str(pause.get("advertisement", "")), pause)
-    if local_pause:  # both advertise Pause: symmetric
-        return {"rx": True, "tx": True}
-    return {"rx": False, "tx": local_asym}  # Asym only: the partner's Pause -> we send pause
+    rx, tx = resolve_pause(advertised_bits(pause), LAB_PARTNER)
+    return {"rx": rx, "tx": tx}
+
+
+# The lab's link partner: a PC NIC advertising Pause and Asym_Pause (as the partner of every
+# pause model here; phylib's phy_probe gives a PHY both unless its MAC takes them away).
+LAB_PARTNER = (True, True)
+
+
+def resolve_pause(ours: tuple[bool, bool], peer: tuple[bool, bool]) -> tuple[bool, bool]:
+    """(RX, TX) pause from (Pause, Asym_Pause) of both sides, IEEE 802.3 Annex 28B table
+    28B-3 as ethtool 6.1 computes it (netlink/pause.c pause_autoneg_cb; ethtool.c dump_pause
+    for the ioctl path) and as the kernel does (linkmode_resolve_pause, phy_get_pause): both
+    Pause: both ways; else both Asym_Pause: we receive if we advertise Pause, else we send if
+    the partner does."""
+    if ours[0] and peer[0]:
+        return True, True
+    if ours[1] and peer[1]:
+        if ours[0]:
+            return True, False
+        if peer[0]:
+            return False, True
+    return False, False
+
+
+def advertised_bits(pause: dict[str, Any]) -> tuple[bool, bool]:
+    """Our (Pause, Asym_Pause) as get_link_ksettings reports them: kept apart from the request
+    where they differ (phylink's bring-up: `advertised`), else the driver's encoding of it."""
+    kept = pause.get("advertised")
+    if kept is not None:
+        return bool(kept[0]), bool(kept[1])
+    return advertised_pause(str(pause.get("advertisement", "")), pause)
+
+
+def partner_pause(
+    ifname: str, dev: dict[str, Any], pause: dict[str, Any]
+) -> tuple[bool, bool] | None:
+    """The partner's (Pause, Asym_Pause) as get_link_ksettings reports them, or None where its
+    lp_advertising is empty: a driver that never fills it (igb, igc), no carrier (autoneg not
+    complete: genphy_read_lpa clears it), a forced link (genphy_read_lpa: linkmode_zero), or a
+    lab without a partner."""
+    if pause.get("peer_unreported") or not pause.get("link_partner", True):
+        return None
+    if not _link_autoneg(dev) or not live(ifname, dev.get("link") or {})[0]:
+        return None
+    return LAB_PARTNER

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import ip_model
-from sbctune.lab.fake_ethtool import REFRESH
+from sbctune.lab.fake_ethtool import MODEL_FILE, REFRESH
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
@@ -49,6 +49,8 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
         fifo = driver_caps.by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), spec.chip)
         if fifo:  # stmmac_change_mtu: the chip's TX FIFO (RK3328, Amlogic: 2048 bytes)
             limit["tx_fifo"] = int(fifo)
+        if refresh:  # the shown ethtool answers read the link's carrier, speed and MTU
+            limit["shown"] = refresh  # (fake_ethtool_link.live): written again at up/down
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
         if refresh and caps.facts.get("coalesce_reset_on_open"):
@@ -99,7 +101,7 @@ def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
         "#!/bin/sh",
         "# sbctune lab: ip in front of the real one for the MTU (see sbctune.lab.ip_model).",
         'case " $* " in',
-        f'  *" mtu "*|*" -d"*|*" up "*) exec {model_call} "$@" ;;',
+        f'  *" mtu "*|*" -d"*|*" up "*|*" down "*) exec {model_call} "$@" ;;',
         "esac",
         f'exec {shlex.quote(real)} "$@"',
         "",
@@ -108,7 +110,7 @@ def front_text(python: str, model: Path, limits_path: Path, real: str) -> str:
 
 def install(profile: LabProfile, lab_dir: Path, bin_dir: Path, real: str | None = None) -> bool:
     """Write the limits and the front; False (nothing written) when no interface has one."""
-    model_path = bin_dir / ".ethtool-model"  # ethtool_state.install's, installed first
+    model_path = bin_dir / MODEL_FILE  # ethtool_state.install's, installed first
     found = limits(profile, [str(model_path), REFRESH] if model_path.exists() else None)
     real = real or shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
     if not found or not real:

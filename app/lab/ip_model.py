@@ -1,10 +1,11 @@
 """The lab's `ip` for the few calls where a veth would answer unlike the driver it stands for:
 the MTU, an administrative `ip link set up` (the driver's open, which sets coalescing back on
-r8169, bcmgenet and stmmac), and the TSO/GSO limits `ip -d link` shows (a veth's
-tso_max_size is 524280, a NIC's 65536 unless its driver sets less: r8169 64000). A veth shows
-maxmtu 65535 and takes any MTU up to it while up; the kernel's dev_validate_mtu refuses more
-than the driver's max_mtu ("mtu greater than device maximum", EINVAL), and macb_change_mtu
-refuses any change while the interface runs (EBUSY).
+r8169, bcmgenet and stmmac) or `down` (the carrier, which the lab's ethtool answers read), and
+the TSO/GSO limits `ip -d link` shows (a veth's tso_max_size is 524280, a NIC's 65536 unless
+its driver sets less: r8169 64000). A veth shows maxmtu 65535 and takes any MTU up to it while
+up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu greater than
+device maximum", EINVAL), and macb_change_mtu refuses any change while the interface runs
+(EBUSY).
 
 A standalone script (the lab user's python has no sbctune): sbctune.lab.ip_front installs it
 with the limits (from resources/tuning/driver_caps.json) and the real ip beside it. Everything
@@ -157,13 +158,23 @@ def main(argv: list[str]) -> int:
         if said:
             sys.stderr.write(said)
             return 2
-        refresh = (limits.get(target[0]) or {}).get("refresh")
+        limit = limits.get(target[0]) or {}
+        refresh = limit.get("refresh") or limit.get("shown")  # -k (r8169), an LPI timer
         if refresh:  # r8169: netdev_update_features after the change; the shown -k follows
             same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
             changed = subprocess.run([real, *args], check=False)
             if changed.returncode == 0 and not same:
                 subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
             return changed.returncode
+    name = _link_set_name(rest)
+    shown_again = (limits.get(name or "") or {}).get("shown")
+    if shown_again and ("up" in rest[3:] or "down" in rest[3:]):
+        # the carrier follows: the ethtool answers that read it (-a's negotiated lines,
+        # bcmgenet's resolved pause) are written again, as after an ethtool set
+        done_link = subprocess.run([real, *args], check=False)
+        if done_link.returncode == 0:
+            subprocess.run([str(a) for a in shown_again], check=False, capture_output=True)
+        return done_link.returncode
     details = any(o in ("-d", "-details") or o.startswith("-det") for o in options)
     show = bool(rest) and rest[0] in _LINK and (len(rest) == 1 or rest[1] in (*_SHOW, "dev"))
     if not (details and show):

@@ -260,6 +260,27 @@ def hide_host_services() -> None:
             _mount("-t", "tmpfs", "-o", "mode=0755,size=64k", "sbctune-lab-hidden", folder)
 
 
+def first_answers(bin_dir: str) -> str | None:
+    """The lab's ethtool answers before any set, written by the installed model here, in the
+    lab's namespaces with its view mounted: the one state file read by the one path every set
+    takes (fake_ethtool.REFRESH), so a set and its revert read back what was there before.
+    None when done (or the profile models no ethtool), else what went wrong: the front then
+    runs the model for every read, which answers the same, only slower."""
+    from sbctune.lab.fake_ethtool import MODEL_FILE, REFRESH
+
+    model = Path(bin_dir) / MODEL_FILE
+    if not model.is_file():
+        return None
+    try:
+        done = subprocess.run([str(model), REFRESH], capture_output=True, text=True,
+                              timeout=60, check=False)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    if done.returncode == 0:
+        return None
+    return f"code {done.returncode}: {done.stderr.strip()[-400:]}"
+
+
 def set_hostname(name: str, host_uts: str) -> None:
     """The Pi's host name in the lab's own UTS namespace (manager's ``unshare --uts``); never
     in this machine's (`host_uts`, as the manager saw it): started in that one, the name is
@@ -283,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
         set_hostname(str(config.get("hostname") or ""), str(config.get("host_uts") or ""))
         start_knobs(lab_dir, config)
         mount_view(lab_dir, config)
+        failed = first_answers(config["bin_dir"])
+        if failed:
+            _log(f"ethtool's first answers not written ({failed}): the model answers each read")
     except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
         detail = getattr(exc, "stderr", "") or ""
         _log(f"setup failed: {exc} {detail}".strip())

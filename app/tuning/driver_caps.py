@@ -96,14 +96,24 @@ class DriverCaps:
         chip's where it differs (r8152: RTL8152 1500, RTL8156B 16362; the longest name that
         `chip` contains), else the driver's default; None where the table does not know it (r8152
         without a chip)."""
+        key = self.mtu_max_key(chip)
+        return None if key is None else int(self.facts["mtu_max"][key])
+
+    def mtu_max_key(self, chip: str | None = None) -> str | None:
+        """The `mtu_max` entry that holds for `chip` (atlantic "(A0)", r8152 "RTL8152"), else
+        "default", else None."""
         by_chip = self.facts.get("mtu_max")
         if not by_chip:
             return None
         squeezed = (chip or "").lower().replace(" ", "")
         names = [n for n in by_chip if n != "default" and squeezed and n.lower() in squeezed]
         if names:
-            return int(by_chip[max(names, key=len)])
-        return int(by_chip["default"]) if "default" in by_chip else None
+            return str(max(names, key=len))
+        return "default" if "default" in by_chip else None
+
+    def mtu_max_cite(self, chip: str | None = None) -> str:
+        """Where the chip's maximum comes from (atlantic A0: HW_ATL_A0_MTU_JUMBO)."""
+        return self.cites.get(f"mtu_max:{self.mtu_max_key(chip)}") or self.cite("mtu_max")
 
     def ring_maxima(self) -> dict[str, int]:
         """Ring maxima read from get_ringparam, or written by hand where it reads them from
@@ -293,6 +303,8 @@ def caps(
                     if setting not in facts["restarts_on"]:
                         facts["restarts_on"].append(setting)
                         cites[f"restarts:{setting}"] = where
+            if fact["fact"] == "mtu_max":  # each chip's limit with its own source
+                cites.update({f"mtu_max:{k}": where for k in fact["value"]})
             if fact["fact"] in _LIST_FACTS and fact["fact"] in facts:  # one fact per citation
                 facts[fact["fact"]] = _merged(facts[fact["fact"]], fact["value"])
                 continue

@@ -28,13 +28,16 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     known = caps.mtu_max(ctx.nic.chip if ctx.nic else None) if caps else None
     top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
     top = known if top is None else top
+    chip = ctx.nic.chip if ctx.nic else None
     if top is not None and wanted > top:
+        if caps and known == top and caps.mtu_max_key(chip) not in (None, "default"):
+            return _no(ctx, f"{caps.driver} allows an MTU of at most {top} on this chip "
+                       f"({caps.mtu_max_cite(chip)}): not possible, at most {top}")  # fmt: skip
         where = f" ({caps.cite('mtu_max')})" if caps and known == top else ""
         return _no(ctx, f"the driver allows an MTU of at most {top}{where}")
     edom = _usb_packet_refusal(ctx, wanted)
     if edom:
         return _no(ctx, edom)
-    chip = ctx.nic.chip if ctx.nic else None
     fifo = driver_caps.mtu_fifo_refused(caps, chip, wanted) if caps else None
     if caps and fifo:
         return _no(ctx, f"{caps.driver} refuses an MTU of {wanted} on this chip: its transmit "

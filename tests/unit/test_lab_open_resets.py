@@ -107,7 +107,47 @@ def test_the_front_sends_link_up_to_the_model(tmp_path: Path) -> None:
     assert out.startswith("model limits echo-real link set eth0 up")
     out = subprocess.run(["sh", str(script), "link", "set", "eth0", "down"], capture_output=True,
                          text=True, check=True).stdout  # fmt: skip
+    assert out.startswith("model limits echo-real link set eth0 down")  # the carrier: shown
+    out = subprocess.run(["sh", str(script), "addr", "show"], capture_output=True,
+                         text=True, check=True).stdout  # fmt: skip
     assert out.startswith("real")
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown_again"),
+    [
+        (["link", "set", "eth0", "down"], True),
+        (["link", "set", "dev", "eth0", "up"], True),
+        (["link", "set", "eth1", "down"], False),  # no driver model there
+        (["link", "show", "eth0"], False),
+    ],
+)
+def test_ip_link_set_up_or_down_writes_the_ethtool_answers_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], shown_again: bool
+) -> None:
+    """The lab's ethtool answers read the carrier (-a's negotiated lines, bcmgenet's resolved
+    RX/TX): after the lab's own `ip link set down` they were the link-up ones until the next
+    ethtool set. Before: down went straight to the real ip, up refreshed only on a reopen."""
+    limits = tmp_path / "limits.json"
+    limits.write_text('{"eth0": {"shown": ["model", "--refresh"]}}', encoding="utf-8")
+    monkeypatch.setattr(ip_model, "_is_up", lambda name: True)
+    ran: list[list[str]] = []
+
+    def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        ran.append(list(cmd))
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(ip_model.subprocess, "run", run)
+    monkeypatch.setattr(ip_model.os, "execv", lambda path, args: ran.append(list(args)))
+    ip_model.main([str(limits), "/real/ip", *argv])
+    assert ran[0] == ["/real/ip", *argv]
+    assert (["model", "--refresh"] in ran) is shown_again
+
+
+def test_every_modelled_interface_has_its_answers_written_again() -> None:
+    profile, name = profile_with("r8152", "RTL8153")
+    limit = ip_front.limits(profile, ["model", fake_ethtool.REFRESH])[name]
+    assert limit["shown"] == ["model", fake_ethtool.REFRESH]
 
 
 @root
