@@ -239,10 +239,11 @@ def revert_script(
     lines += [
         'rm -f "$dir/guard.pid"',
         *nm_checkpoint.DESTROY_RECORDED.rstrip("\n").splitlines(),
-        'if [ "$failed" = 0 ]; then set_state reverted; else set_state revert_failed; fi',
-        "release  # the Pi may take a new session",
+        # who and when first: a reader that sees the new state reads them at once
         'sbctune_write "$(date +%s)" "$dir/reverted_at"',
         'sbctune_write "$why\n" "$dir/reverted_by"',
+        'if [ "$failed" = 0 ]; then set_state reverted; else set_state revert_failed; fi',
+        "release  # the Pi may take a new session",
         '[ "$failed" = 0 ]',
         "",
     ]

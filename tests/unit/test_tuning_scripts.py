@@ -194,3 +194,15 @@ def test_session_listing_reads_a_real_listing() -> None:
     assert [(s.id, s.state, s.armed_at) for s in sessions] == [(SESSION, "armed", 1700000000)]
     assert sessions[0].as_leftover().guard_deadline == 1700000090
     assert sessions[0].guard_running is True and not sessions[0].as_leftover().orphaned
+
+
+def test_who_and_when_are_written_before_the_state_says_reverted(tmp_path: Path) -> None:
+    """A reader that sees `reverted` reads reverted_by at once (the app's status, the unreachable-Pi
+    test): the revert writes who and when before it flips the state, never after."""
+    path = tmp_path / "knob"
+    lines = revert_script(SESSION, [Change("file", str(path), "before", "after", str(path))]).split(
+        "\n"
+    )
+    flip = next(i for i, line in enumerate(lines) if "set_state reverted" in line)
+    assert any('"$dir/reverted_by"' in line for line in lines[:flip])
+    assert any('"$dir/reverted_at"' in line for line in lines[:flip])
