@@ -49,7 +49,7 @@ def unresolved_test_imports(root: Path = TESTS) -> list[str]:
                 continue
             if node.module != "tests" and not node.module.startswith("tests."):
                 continue
-            where = f"{source.relative_to(root.parent)}:{node.lineno}"
+            where = f"{source.relative_to(root.parent).as_posix()}:{node.lineno}"
             target = _module_file(root, node.module)
             if target is None:
                 problems.append(f"{where}: no module {node.module}")
