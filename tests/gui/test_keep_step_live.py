@@ -5,7 +5,6 @@ it measures; when the step ends the page shows the flow's Measure again run as b
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timezone
 
 import pytest
@@ -13,16 +12,11 @@ from PySide6.QtWidgets import QApplication
 
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.measure.outcome import Interval, MeasureRun
-from sbctune.measure.plans import plan_named
 from sbctune.measure.runner import LiveInterval, RunStarted
 from sbctune.measure.runner import TestStarted as Started
-from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.main_window import MainWindow
-from sbctune.workflow.estimate import FlowEstimate
 from sbctune.workflow.flow_types import FlowStep, MeasuringAlone, StepPlanned
-
-PLAN = plan_named("quick")
-STEPS = ["baseline", "tune", "measure_again", "keep", "results"]
+from tests.gui.flow_pretend import PLAN, flow_running
 
 
 def _run() -> MeasureRun:
@@ -41,14 +35,8 @@ def _after() -> RunRecord:
 def test_each_tweak_alone_is_measured_live(
     window: MainWindow, gui_app: QApplication, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    flow, page = window.flow, window.again_page
-    monkeypatch.setattr(FlowController, "running", property(lambda self: True))
-    flow._plan = PLAN
-    flow.estimate = FlowEstimate(STEPS, PLAN)
-    flow.step_ids = list(STEPS)
-    window.state.model.flow_started()
-    window._flow_started_at = time.monotonic()
-    try:
+    page = window.again_page
+    with flow_running(window, monkeypatch) as flow:
         for step in ("baseline", "tune", "measure_again"):
             flow._on_event(FlowStep(step, "started"))
             flow._on_event(FlowStep(step, "done"))
@@ -77,6 +65,3 @@ def test_each_tweak_alone_is_measured_live(
         # The page is back on the flow's Measure again run, stopped.
         assert page.live is after_live and not page.timer.isActive()
         assert page.now_pi_to_pc.text() == "830.6 Mbit/s"
-    finally:
-        window.state.model.flow_stopped()
-        monkeypatch.undo()  # the flow never ran: the window's close must not wait for it

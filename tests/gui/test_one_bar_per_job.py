@@ -5,20 +5,13 @@ on its own keeps its page's bar (and then there is no flow bar)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from PySide6.QtWidgets import QApplication, QProgressBar
 
-from sbctune.measure.plans import plan_named
-from sbctune.ui.controllers.flow import FlowController
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.main_window import MainWindow
-from sbctune.workflow.estimate import FlowEstimate
 from sbctune.workflow.flow_types import FlowStep
-
-PLAN = plan_named("quick")
-STEPS = ["baseline", "tune", "measure_again", "keep", "results"]
+from tests.gui.flow_pretend import PLAN, flow_running
 
 
 def _bars(window: MainWindow) -> list[str]:
@@ -29,23 +22,13 @@ def _bars(window: MainWindow) -> list[str]:
 def test_the_flow_shows_one_bar(
     window: MainWindow, gui_app: QApplication, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    flow = window.flow
-    monkeypatch.setattr(FlowController, "running", property(lambda self: True))
-    flow._plan = PLAN
-    flow.estimate = FlowEstimate(STEPS, PLAN)
-    flow.step_ids = list(STEPS)
-    window.state.model.flow_started()
-    window._flow_started_at = time.monotonic()
-    try:
+    with flow_running(window, monkeypatch) as flow:
         for step in ("baseline", "tune", "measure_again", "keep"):
             flow._on_event(FlowStep(step, "started"))
             window._update_next()
             gui_app.processEvents()
             assert _bars(window) == ["Tune & Measure: overall progress"], step
             flow._on_event(FlowStep(step, "done"))
-    finally:
-        window.state.model.flow_stopped()
-        monkeypatch.undo()  # the flow never ran: the window's close must not wait for it
 
 
 def test_a_measurement_on_its_own_keeps_its_pages_bar(

@@ -67,6 +67,19 @@ def test_a_driver_whose_open_keeps_coalescing_has_no_reopen() -> None:
     assert "reopen" not in ip_front.limits(profile, ["model", fake_ethtool.REFRESH]).get(name, {})
 
 
+def _record_what_ip_model_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The lab's ip model runs the real ip and the ethtool model: recorded here, not run."""
+    ran: list[list[str]] = []
+
+    def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        ran.append(list(cmd))
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(ip_model.subprocess, "run", run)
+    monkeypatch.setattr(ip_model.os, "execv", lambda path, args: ran.append(list(args)))
+    return ran
+
+
 @pytest.mark.parametrize(
     ("argv", "up_before", "reopened"),
     [
@@ -85,14 +98,7 @@ def test_ip_link_set_up_reopens_an_interface_that_was_down(
     limits.write_text('{"eth0": {"reopen": ["model", "--refresh", "eth0"]}}', encoding="utf-8")
     states = iter([up_before, True, True])
     monkeypatch.setattr(ip_model, "_is_up", lambda name: next(states))
-    ran: list[list[str]] = []
-
-    def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        ran.append(list(cmd))
-        return subprocess.CompletedProcess(cmd, 0, "", "")
-
-    monkeypatch.setattr(ip_model.subprocess, "run", run)
-    monkeypatch.setattr(ip_model.os, "execv", lambda path, args: ran.append(list(args)))
+    ran = _record_what_ip_model_runs(monkeypatch)
     ip_model.main([str(limits), "/real/ip", *argv])
     assert ran[0] == ["/real/ip", *argv]
     assert (["model", "--refresh", "eth0"] in ran) is reopened
@@ -131,14 +137,7 @@ def test_ip_link_set_up_or_down_writes_the_ethtool_answers_again(
     limits = tmp_path / "limits.json"
     limits.write_text('{"eth0": {"shown": ["model", "--refresh"]}}', encoding="utf-8")
     monkeypatch.setattr(ip_model, "_is_up", lambda name: True)
-    ran: list[list[str]] = []
-
-    def run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        ran.append(list(cmd))
-        return subprocess.CompletedProcess(cmd, 0, "", "")
-
-    monkeypatch.setattr(ip_model.subprocess, "run", run)
-    monkeypatch.setattr(ip_model.os, "execv", lambda path, args: ran.append(list(args)))
+    ran = _record_what_ip_model_runs(monkeypatch)
     ip_model.main([str(limits), "/real/ip", *argv])
     assert ran[0] == ["/real/ip", *argv]
     assert (["model", "--refresh"] in ran) is shown_again
