@@ -83,19 +83,24 @@ def _key(fmt: str) -> str:
     return max(words, key=len) if words else ""
 
 
-def main() -> int:
-    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+def table_lines(trees: dict[str, Path]) -> list[str]:
+    """The table's rows (key, level, series, files, format) from each series' tree."""
     table: dict[str, tuple[str, set[str], list[str]]] = {}
     for series, root in sorted(trees.items()):
         for fmt, (level, files) in formats(root).items():
             entry = table.setdefault(fmt, (level, set(), []))
             entry[1].update(files)
             entry[2].append(series)
-    lines = [
+    return [
         "\t".join([key, level, ",".join(series), ",".join(sorted(files)), fmt])
         for fmt, (level, files, series) in sorted(table.items())
         if (key := _key(fmt))
     ]
+
+
+def main() -> int:
+    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+    lines = table_lines(trees)
     OUT.write_text(
         f"# key\tlevel\tseries\tfiles\tformat (scripts/regen_of_node_formats.py; {versions})\n"
         + "\n".join(lines)

@@ -54,8 +54,8 @@ def templates(root: Path) -> tuple[dict[str, set[str]], set[str]]:
     return wireless, other
 
 
-def main() -> int:
-    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+def wifi_only(trees: dict[str, Path]) -> dict[str, dict[str, list[str]]]:
+    """prefix → files and series, for the templates only Wi-Fi drivers pass, from each tree."""
     found: dict[str, dict[str, list[str]]] = {}
     shared: set[str] = {"wlan", "eth"}  # every kind's defaults (net/wireless, ether_setup)
     for series, root in sorted(trees.items()):
@@ -65,7 +65,12 @@ def main() -> int:
             entry = found.setdefault(prefix, {"files": [], "series": []})
             entry["files"] = sorted({*entry["files"], *files})
             entry["series"].append(series)
-    table = {p: e for p, e in sorted(found.items()) if p not in shared}
+    return {p: e for p, e in sorted(found.items()) if p not in shared}
+
+
+def main() -> int:
+    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+    table = wifi_only(trees)
     data = {
         "generated": datetime.now(UTC).date().isoformat(),
         "script": "scripts/regen_wifi_ifnames.py",

@@ -5,10 +5,8 @@ checks whole bundles."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -161,25 +159,6 @@ def test_mwifiex_lines_and_the_mlan0_interface_are_one_wifi_nic() -> None:
     )
 
 
-def test_the_wifi_name_templates_are_the_sources() -> None:
-    """The generated table against the source it came from, where the source is cached."""
-    table = json.loads(
-        (ROOT / "resources/kernel_source/wifi_ifname_templates.json").read_text(encoding="utf-8")
-    )["templates"]
-    assert table["mlan"]["files"] == ["drivers/net/wireless/marvell/mwifiex/main.c"]
-    assert "wlan" not in table and "eth" not in table
-    trees = sorted(
-        Path.home().glob(".cache/sbctune/kernel-src/linux-source-6.12_*/linux-source-6.12")
-    )
-    if not trees:
-        pytest.skip("linux-source-6.12 is not cached (scripts/kernel_source.py 6.12)")
-    for prefix, entry in table.items():
-        for rel in entry["files"]:
-            path = trees[-1] / rel
-            if path.is_file():
-                assert f'"{prefix}%d"' in path.read_text(encoding="utf-8", errors="replace")
-
-
 # --- a generic class driver's own description is no chip's name ---
 
 _MT7621 = "mt7621_xwrt_201_cdc_ether_register_line_padded_backports"
@@ -249,12 +228,3 @@ def test_of_node_named_takes_any_text(text: str) -> None:
 
     node = of_node_named(text)
     assert node is None or (node.startswith("/") and node in text and len(node) <= 256)
-
-
-def test_the_of_node_formats_are_the_sources() -> None:
-    """The generated table has the EMAC's info-level line (messages.tsv keeps err/warn only)."""
-    rows = (ROOT / "resources/kernel_source/of_node_formats.tsv").read_text(encoding="utf-8")
-    assert (
-        "EMAC\tinfo\t6.1,6.12\tdrivers/net/ethernet/ibm/emac/core.c\t%s: EMAC-%d %pOF, MAC %pM"
-        in rows.splitlines()
-    )
