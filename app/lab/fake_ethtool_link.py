@@ -152,7 +152,10 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
             # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
             value = _pause_words(advertised_pause(str(encoding), pause))
         shown = _value(label, link, up, speed, duplex)
-        out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
+        if label == "Current message level":  # debug_reply_cb indents it with 8 spaces
+            out.append(f"        {label}: {value}")
+        else:
+            out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
         out += list(more)
     return "\n".join(out) + "\n"
 
