@@ -152,7 +152,8 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
             # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
             value = _pause_words(advertised_pause(str(encoding), pause))
         shown = _value(label, link, up, speed, duplex)
-        if label == "Current message level":  # debug_reply_cb indents it with 8 spaces
+        if label == "Current message level" and link.get("source") != "capture":
+            # debug_reply_cb indents it with 8 spaces (a capture's line is kept as it was)
             out.append(f"        {label}: {value}")
         else:
             out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
