@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fake_ethtool_support import ethtool, lab_state
+from tests.fake_ethtool_support import ethtool, lab_state, root
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -87,3 +87,42 @@ def test_no_message_level_without_get_msglevel(tmp_path: Path) -> None:
     EOPNOTSUPP and ethtool prints no line (the control for row 2)."""
     lines = _show(tmp_path, "macb", "")
     assert not [line for line in lines if "message level" in line]
+
+
+@POSIX
+@root
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+@pytest.mark.parametrize(
+    ("argv", "lines", "code"),
+    [
+        (
+            ("-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off"),
+            ["netlink error: failed to retrieve link settings", "netlink error: Invalid argument"],
+            75,
+        ),
+        (("--show-eee", "eth0"), ["netlink error: No such device"], 1),
+        (("--set-eee", "eth0", "eee", "off"), ["netlink error: No such device"], 76),
+        (("-A", "eth0", "rx", "off"), ["netlink error: No such device"], 76),
+    ],
+)
+def test_bcmgenet_refuses_what_needs_its_phy_while_down(
+    tmp_path: Path, series: str, argv: tuple[str, ...], lines: list[str], code: int
+) -> None:
+    """Row 3: bcmgenet_close disconnects the PHY (phy_disconnect: dev->phydev NULL until
+    bcmgenet_open), and bcmgenet_get/set_link_ksettings refuse !netif_running with EINVAL:
+    while the interface is down, -s (ethnl_set_linkmodes reads the settings first) is
+    EINVAL, --show-eee, --set-eee and -A are ENODEV. The lab answered them as if it were up;
+    up, it still does (the control)."""
+    path = lab_state(tmp_path, "bcmgenet", "", series, up=False)
+    assert ethtool(path, *argv)[1:] == (lines, code)
+    up = lab_state(tmp_path, "bcmgenet", "", series, up=True)
+    assert ethtool(up, *argv)[1:] == ([], 0)
+
+
+@POSIX
+@root
+def test_a_wol_set_alone_does_not_meet_the_link_settings_refusal(tmp_path: Path) -> None:
+    """`ethtool -s IFACE wol d` is a WOL_SET alone (no LINKMODES_SET): bcmgenet_set_wol does
+    not need the PHY, so down it answers as up (here: d is all bcmgenet_get_wol offers)."""
+    path = lab_state(tmp_path, "bcmgenet", "", "6.12", up=False)
+    assert ethtool(path, "-s", "eth0", "wol", "d")[1:] == ([], 0)
