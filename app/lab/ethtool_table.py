@@ -273,7 +273,18 @@ def hold_to_table(
         caps, "ethtool_refused_when_down"
     ):  # stmmac on 6.1: .begin = stmmac_check_if_running
         state["refused_when_down"] = str(caps.facts["ethtool_refused_when_down"])
+    down = caps.facts.get("ops_refused_when_down")  # bcmgenet: no PHY while down
+    if isinstance(down, dict) and driver_caps.fact_in_every_series(caps, "ops_refused_when_down"):
+        state["ops_refused_when_down"] = {
+            _OP_OPTION[op]: e for op, e in down.items() if op in _OP_OPTION
+        }
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
+
+
+# the ethtool option whose request reaches each op first (ethnl_set_linkmodes reads the link
+# settings before it writes them: -s meets get_link_ksettings' refusal)
+_OP_OPTION = {"get_link_ksettings": "-s", "get_eee": "--show-eee", "set_eee": "--set-eee",
+              "set_pauseparam": "-A"}  # fmt: skip
 
 
 def _rings(rings: dict[str, Any] | None, caps: DriverCaps) -> dict[str, Any] | None:

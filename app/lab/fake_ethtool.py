@@ -27,6 +27,7 @@ from typing import Any
 # the text of every fake_ethtool module (SCRIPT_MODULES) in place of these imports.
 from sbctune.lab.fake_ethtool_base import (
     EBUSY,
+    ERRNO,
     FAIL_CODE,
     SET_FAIL_CODE,
     Failure,
@@ -148,7 +149,8 @@ def write_shown(state_path: str, state: dict[str, Any]) -> None:
     if not os.path.isdir(folder):
         return
     for ifname, dev in state.get("interfaces", {}).items():
-        if dev.get("refused_when_down"):  # the answer hangs on the link's state: no cache
+        if dev.get("refused_when_down") or dev.get("ops_refused_when_down"):  # the answer
+            # hangs on the link's state: no cache
             for option in SHOW:
                 with contextlib.suppress(FileNotFoundError):
                     os.remove(os.path.join(folder, shown_name(option, ifname)))
@@ -187,7 +189,13 @@ BEGIN_FAIL_CODE.pop("-k")
 
 def refused_while_down(option: str, ifname: str, dev: dict[str, Any]) -> Failure | None:
     """stmmac on 6.1: ethtool_ops.begin is stmmac_check_if_running, EBUSY while the interface
-    is down, before the request reaches the driver."""
+    is down, before the request reaches the driver. bcmgenet: the ops that need the PHY, which
+    bcmgenet_close disconnects (``ops_refused_when_down``: option -> errno name)."""
+    own = (dev.get("ops_refused_when_down") or {}).get(option)
+    if own and option in BEGIN_FAIL_CODE and not iface_up(ifname, dev):
+        if option in SET and os.geteuid() != 0:
+            return None  # genetlink's admin check comes first: the setter answers EPERM
+        return nl_error(ERRNO[str(own)], BEGIN_FAIL_CODE[option])
     if dev.get("refused_when_down") != "EBUSY":
         return None
     if option == "-x":  # ethtool 6.1's ioctls: __dev_ethtool calls .begin for every command

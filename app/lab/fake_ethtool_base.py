@@ -13,8 +13,10 @@ EPERM = "Operation not permitted"
 ERANGE = "Numerical result out of range"
 ELNRNG = "Link number out of range"
 EBUSY = "Device or resource busy"
+ENODEV = "No such device"
 # A driver rule's errno name (fake_ethtool_driver) -> the message ethtool prints for it.
-ERRNO = {"EOPNOTSUPP": EOPNOTSUPP, "EINVAL": EINVAL, "ERANGE": ERANGE, "ELNRNG": ELNRNG}
+ERRNO = {"EOPNOTSUPP": EOPNOTSUPP, "EINVAL": EINVAL, "ERANGE": ERANGE, "ELNRNG": ELNRNG,
+         "ENODEV": ENODEV}  # fmt: skip
 
 # Exit codes of ethtool 6.1's netlink handlers when the request fails (measured, see SOURCE.md).
 FAIL_CODE = {"-g": 1, "-c": 1, "-k": 1, "-a": 1, "--show-eee": 1}

@@ -21,7 +21,15 @@ import os
 from typing import Any
 
 # @tables-start: sbctune's own imports; script_text drops them.
-from sbctune.lab.fake_ethtool_base import EINVAL, EOPNOTSUPP, EPERM, Failure, nl_error
+from sbctune.lab.fake_ethtool_base import (
+    EINVAL,
+    EOPNOTSUPP,
+    EPERM,
+    ERRNO,
+    Failure,
+    iface_up,
+    nl_error,
+)
 
 # @tables-end
 
@@ -152,7 +160,11 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
             # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
             value = _pause_words(advertised_pause(str(encoding), pause))
         shown = _value(label, link, up, speed, duplex)
-        out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
+        if label == "Current message level" and link.get("source") != "capture":
+            # debug_reply_cb indents it with 8 spaces (a capture's line is kept as it was)
+            out.append(f"        {label}: {value}")
+        else:
+            out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
         out += list(more)
     return "\n".join(out) + "\n"
 
@@ -222,6 +234,10 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     link = dev.get("link")
     if link is None or not link.get("set_op"):
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
+    down = (dev.get("ops_refused_when_down") or {}).get("-s")
+    modes = {"speed", "duplex", "autoneg", "advertise"} & set(pairs)
+    if down and modes and not iface_up(ifname, dev):  # ethnl_set_linkmodes reads them first
+        raise nl_error(ERRNO[str(down)], SSET_FAIL, "failed to retrieve link settings")
     if "wol" in pairs:
         _set_wol(link, pairs["wol"])
     if not {"speed", "duplex", "autoneg", "advertise"} & set(pairs):

@@ -51,11 +51,12 @@ def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
     return indent, blocks
 
 
-def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
+def _fact_blocks(facts: dict[str, Any], caps_wol: bool, msglevel: int | None) -> list[list[Any]]:
     """ethtool's lines from the driver's facts. A driver whose chip or PHY decides the link
     modes (atlantic, stmmac, asix) has no `supported`: its mode, pause, port and transceiver
     lines are left out, never guessed. `autoneg = false`: a ksettings without the Autoneg bit
-    (cdc_ncm's usbnet_get_link_ksettings_internal)."""
+    (cdc_ncm's usbnet_get_link_ksettings_internal). `msglevel`: the driver's msg_enable at
+    probe where it has get_msglevel (the table's ``msglevel_default``), else None."""
 
     def line(label: str, key: str) -> list[list[Any]]:
         return [[label, str(facts[key]), []]] if key in facts else []
@@ -88,8 +89,22 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
     if caps_wol and "wol_supported" in facts:
         blocks.append(["Supports Wake-on", str(facts["wol_supported"]), []])
         blocks.append(["Wake-on", str(facts.get("wol_default", "d")), []])  # igc: g at probe
+    if msglevel is not None:  # DEBUG_GET comes between WOL_GET and LINKSTATE_GET (nl_gset)
+        blocks.append([MSGLEVEL, f"0x{msglevel:08x} ({msglevel})", [msglevel_names(msglevel)]])
     blocks.append(["Link detected", "", []])
     return blocks
+
+
+MSGLEVEL = "Current message level"
+# net/ethtool/common.c netif_msg_class_names: the names of msg_enable's bits, lowest first
+_MSG_CLASSES = ("drv", "probe", "link", "timer", "ifdown", "ifup", "rx_err", "tx_err",
+                "tx_queued", "intr", "tx_done", "rx_status", "pktdata", "hw", "wol")  # fmt: skip
+
+
+def msglevel_names(level: int) -> str:
+    """The line under 'Current message level' as ethtool 6.1's debug_reply_cb prints it: 30
+    spaces, then " NAME" for each class set."""
+    return " " * 30 + "".join(f" {n}" for i, n in enumerate(_MSG_CLASSES) if level >> i & 1)
 
 
 def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
@@ -114,7 +129,8 @@ def link_state(
     if capture is not None:
         indent, blocks = parse_capture(capture)
     elif facts and has("get_link_ksettings"):
-        indent, blocks = "\t", _fact_blocks(facts, has("get_wol"))
+        level = caps.facts.get("msglevel_default") if caps and has("get_msglevel") else None
+        indent, blocks = "\t", _fact_blocks(facts, has("get_wol"), level)
     else:
         return None
     by_label = {block[0]: block[1] for block in blocks}

@@ -199,6 +199,7 @@ _LIST_FACTS = frozenset(
         "mtu_edom_frame_extra",
         "mtu_max",  # stmmac: JUMBO_LEN's default, the Allwinner EMACs' SKB_MAX_HEAD by chip
         "mtu_tx_fifo_by_chip",
+        "ops_refused_when_down",  # one fact per op, each cited
         "seen_as",
     }
 )

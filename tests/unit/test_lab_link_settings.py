@@ -91,9 +91,13 @@ def test_every_modelled_nic_answers_ethtool_iface_from_its_drivers_facts(
     assert (parsed.speed_mbps, parsed.duplex, parsed.autoneg) == (1000, "Full", True)
     assert len(parsed.supported_link_modes) == modes and parsed.port == port
     # the board's MDIO address: only the hardware knows it, but r8169's internal PHY is always
-    # address 0 (r8169_mdio_register: phy_mask GENMASK(31, 1), mdiobus_get_phy(new_bus, 0))
+    # address 0 (r8169_mdio_register: phy_mask GENMASK(31, 1), mdiobus_get_phy(new_bus, 0)),
+    # ax88179's mii phy_id 3 (ax88179_bind), r8152's 0 (never set), a LAN7800's 1 (audit 9a)
     phyad = [line for line in text.splitlines() if "PHYAD" in line]
-    assert phyad == (["\tPHYAD: 0"] if profile == "cm4-rtl8125b-r8169" else [])
+    known = {("cm4-rtl8125b-r8169", "eth1"): 0, ("pi4-ax88179", "eth1"): 3,
+             ("pi4-rtl8153", "eth1"): 0, ("pi3bplus-lan78xx", "eth0"): 1}  # fmt: skip
+    expected = known.get((profile, ifname))
+    assert phyad == ([] if expected is None else [f"\tPHYAD: {expected}"])
 
 
 @pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
