@@ -188,13 +188,6 @@ KNOWN_GAPS: dict[str, str] = {
         "would be a rule for that one out-of-tree driver"
     ),
     # corpus19 (nineteenth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pi3_8821au_26_lshw_unclaimed_then_hash_chained_lsusb_rfkill": (
-        "that no driver is bound to the 0bda:c811 dongle is said only by lshw's generic "
-        "'*-usb:1 UNCLAIMED' node (product '802.11ac NIC', bus info usb@1:1.5), which the lshw "
-        "parser does not read (it reads '*-network' nodes); tying that node to lsusb's 'Bus 001 "
-        "Device 004' takes the vendor's name and the bus number alone (lshw shows no IDs, lsusb "
-        "no port), and reading it unjoined would show the dongle twice"
-    ),
     "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors": (
         "rt2800usb's probe fails in rt2x00's own 3.x words ('phy0 -> rt2x00lib_probe_dev: Error - "
         "Failed to allocate device.'): a failed probe is told by the driver core's 'probe of ... "

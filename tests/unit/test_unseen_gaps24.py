@@ -1,0 +1,126 @@
+"""KNOWN_GAPS entries of earlier unseen sets closed by a mechanism (issue 24, gaps24). Every
+output here is a corpus bundle's (tests/captures/corpus, each with its SOURCE.md) or a real line
+of another capture put beside it (named where it is used); the corpus test checks whole bundles.
+
+lshw lists every USB device as a ``*-usb`` node (lyonel/lshw src/core/usb.cc scan_usb()): bus
+info ``usb@BUS:PORTS`` (the kernel's 1-based port numbers), vendor and product from the
+device's own Manufacturer/Product strings over usb.ids' names, ``driver=`` from its interfaces'
+drivers and UNCLAIMED when none has one, ``speed=`` the USB speed. It prints no IDs; plain
+``lsusb`` prints IDs and no port. The two are one device when the lshw node's vendor is the
+usb.ids vendor of exactly one device lsusb lists on that bus."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.model import Inventory
+from sbctune.inventory.parsers.lshw import parse_lshw
+from tests.corpus_support import corpus_output_named, inventory_of
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "captures" / "corpus"
+_PI3 = "pi3_8821au_26_lshw_unclaimed_then_hash_chained_lsusb_rfkill"
+_LSHW = corpus_output_named(_PI3, "lshw")
+_CHAINED = corpus_output_named(_PI3, "uname")  # uname; ...; lsusb; rfkill list all; ...
+# A real lsusb line of another Realtek device on a bus 001 (a Pi 2's RTL88x2BU dongle,
+# tests/captures/lsusb/pi2_rincat_211_lsusb_rtl88x2bu_smsc9512.source.md)
+_OTHER_REALTEK = next(
+    line
+    for line in (ROOT / "tests/captures/lsusb/pi2_rincat_211_lsusb_rtl88x2bu_smsc9512.txt")
+    .read_text(encoding="utf-8")
+    .splitlines()
+    if line.startswith("Bus 001 Device 088: ID 0bda:b812")
+)
+
+
+def _dongles(inv: Inventory) -> list[str | None]:
+    return sorted(str(n.ids) for n in inv.nics if n.bus == "usb" and n.ids != "0424:ec00")
+
+
+def test_lshw_reads_a_usb_node_that_no_driver_claimed() -> None:
+    result, warnings = parse_lshw(_LSHW)
+    assert warnings == [] and result.networks == []
+    (node,) = result.usb
+    assert (node.usb_port, node.unclaimed, node.vendor, node.product, node.usb_speed_mbps) == (
+        "1-1.5",
+        True,
+        "Realtek",
+        "802.11ac NIC",
+        480.0,
+    )
+
+
+def test_the_unclaimed_dongle_is_one_nic_with_no_driver() -> None:
+    """lsusb's ``Bus 001 Device 004: ID 0bda:c811`` and lshw's ``*-usb:1 UNCLAIMED`` at
+    usb@1:1.5 (vendor Realtek) are one dongle: listed once, at its port, with no driver."""
+    inv = inspect_bundle(CORPUS / _PI3)
+    (dongle,) = [n for n in inv.nics if n.ids == "0bda:c811"]
+    assert (dongle.bus, dongle.bus_path, dongle.driver, dongle.wireless) == (
+        "usb",
+        "1-1.5",
+        None,
+        True,
+    )
+    assert dongle.usb_speed_mbps == 480
+    assert _dongles(inv) == ["0bda:c811"]  # not a second NIC for the lshw node
+    no_driver = [f for f in inv.findings if f.id == "no-driver"]
+    assert [f.nic for f in no_driver] == ["Realtek Semiconductor Corp. at 1-1.5"]
+    assert any("UNCLAIMED" in line for f in no_driver for line in f.evidence)
+
+
+def test_lshw_alone_lists_the_dongle_at_its_port() -> None:
+    inv = inventory_of({"lshw": _LSHW})
+    (dongle,) = inv.nics
+    assert (dongle.bus_path, dongle.driver, dongle.ids, dongle.wireless) == (
+        "1-1.5",
+        None,
+        None,
+        True,
+    )
+    assert "no-driver" in {f.id for f in inv.findings}
+
+
+def test_two_devices_of_the_vendor_on_the_bus_are_not_guessed_between(tmp_path: Path) -> None:
+    """With a second Realtek device on bus 001, lshw's vendor no longer picks one: neither
+    lsusb device takes the lshw node's UNCLAIMED."""
+    bundle = tmp_path / "b"
+    shutil.copytree(CORPUS / _PI3, bundle)
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    chained = bundle / manifest["commands"]["uname -a"]
+    lines = _CHAINED.splitlines()
+    at = next(i for i, line in enumerate(lines) if "0bda:c811" in line)
+    chained.write_text("\n".join([*lines[:at], _OTHER_REALTEK, *lines[at:]]) + "\n", "utf-8")
+    inv = inspect_bundle(bundle)
+    for nic in inv.nics:
+        if nic.ids in ("0bda:c811", "0bda:b812"):
+            assert nic.driver_state != "none" and nic.bus_path is None, nic
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.permutations(range(4)), st.booleans())
+def test_the_join_does_not_depend_on_the_order_of_the_listings(order: list[int], first: bool):
+    lines = _CHAINED.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Bus 001"))
+    listed = lines[at : at + 4]
+    shuffled = [*lines[:at], *(listed[i] for i in order), *lines[at + 4 :]]
+    outputs = {"uname -a": "\n".join(shuffled) + "\n", "lshw": _LSHW}
+    if not first:
+        outputs = dict(reversed(list(outputs.items())))
+    inv = inventory_of(outputs)
+    (dongle,) = [n for n in inv.nics if n.ids == "0bda:c811"]
+    assert (dongle.bus_path, dongle.driver_state) == ("1-1.5", "none")
+    assert _dongles(inv) == ["0bda:c811"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([*_LSHW.splitlines(), "", "  *-usb", "speed=x", "*-usb:2"])))
+def test_any_mix_of_usb_node_lines_is_read_without_a_crash(lines: list[str]) -> None:
+    result, _warnings = parse_lshw("\n".join(lines))
+    for node in result.usb:
+        assert node.usb_port is None or node.usb_port.startswith("1-")
