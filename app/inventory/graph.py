@@ -22,6 +22,7 @@ _DEFAULT = (
     "ethtool",
     "lshw",
     "hwinfo",
+    "iwinfo",
     "networkctl",
     "inxi",
     "mii-tool",
@@ -52,7 +53,10 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "lshw", "dmesg"),
     # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only
     # where nothing lists them itself.
-    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "hwinfo", "inxi", "dmesg", "dmesg format"),
+    "ids": (
+        *("sysfs", "lsusb -t", "lspci", "lsusb", "hwinfo", "iwinfo", "inxi", "dmesg"),
+        "dmesg format",
+    ),
 }
 
 

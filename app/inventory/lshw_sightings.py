@@ -59,7 +59,7 @@ def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
         bus = "platform"
     if key := iface_key(net.logical_name):
         keys.append(key)
-    return keys, bus
+    return keys, bus or net.bus
 
 
 def _sighting(net: LshwNetwork) -> Sighting | None:
@@ -72,7 +72,8 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
         s.add("ids", net.ids, src, f"Vendor/Device: {net.ids}")
     s.add("usb_speed_mbps", net.usb_speed_mbps, src, f"Speed: {net.usb_speed_mbps} Mbps")
     line = f"*-{net.node}{' UNCLAIMED' if net.unclaimed else ''}"
-    s.add("bus", bus, src, f"bus info: {net.bus_info}")
+    said = f"bus info: {net.bus_info}" if net.bus_info else f"{net.bus} IDs: {net.ids}"
+    s.add("bus", bus, src, said)
     if net.unclaimed:
         s.add("driver_none", True, src, line)
     elif net.driver:

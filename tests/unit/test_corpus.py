@@ -195,12 +195,6 @@ KNOWN_GAPS: dict[str, str] = {
         "taking a function's name ('..._probe_dev') for a failed probe and phy0 for 1-1.2.1.1 "
         "are two rules not written yet (the NIC gets no-driver, right, but no probe-failed)"
     ),
-    # corpus18 (eighteenth unseen set), left with reasons in tests/captures/corpus/README.md
-    "openwrt_luci_1069_iwinfo_mt7662e_three_vaps": (
-        "OpenWrt's iwinfo has no parser: its 'Hardware: 14C3:7662 14C3:7662' pair is read by "
-        "iwinfo from the phy's device (which bus its source reads them from is not checked "
-        "yet), and its VAPs (wlan0-1, wlan0-2 on phy0) must join the one radio"
-    ),
     # corpus20 (twentieth unseen set), left with reasons in tests/captures/corpus/README.md
     "mt7927_jetm_45_mt7925e_message_timeout_chip_reset_failed": (
         "the MT7927 is named only in the words of an out-of-tree patch to mt7925e ('MT7927 "

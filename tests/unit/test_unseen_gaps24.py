@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.model import Inventory
+from sbctune.inventory.parsers.dispatch import resolve_command
+from sbctune.inventory.parsers.iwinfo import parse_iwinfo
 from sbctune.inventory.parsers.lshw import parse_lshw
 from tests.corpus_support import corpus_output_named, inventory_of
 
@@ -124,3 +126,58 @@ def test_any_mix_of_usb_node_lines_is_read_without_a_crash(lines: list[str]) -> 
     result, _warnings = parse_lshw("\n".join(lines))
     for node in result.usb:
         assert node.usb_port is None or node.usb_port.startswith("1-")
+
+
+# --- OpenWrt's iwinfo: one radio per PHY, its PCI IDs (iwinfo_nl80211.c) ---------------------
+
+_LUCI = "openwrt_luci_1069_iwinfo_mt7662e_three_vaps"
+_IWINFO = corpus_output_named(_LUCI, "iwinfo")
+
+
+def test_iwinfo_is_read_as_one_radio_per_phy() -> None:
+    result, warnings = parse_iwinfo(_IWINFO)
+    assert warnings == []
+    (radio,) = result.networks  # wlan0, wlan0-1 (phy0) and wlan0-2 (cut before its PHY line)
+    assert (radio.logical_name, radio.ids, radio.bus, radio.product) == (
+        "wlan0",
+        "14c3:7662",
+        "pci",
+        None,  # "[Generic MAC80211]": iwinfo's default, no chip name
+    )
+
+
+def test_the_router_has_one_wifi_nic_on_pci() -> None:
+    inv = inspect_bundle(CORPUS / _LUCI)
+    (nic,) = inv.nics
+    assert (nic.name, nic.ids, nic.bus, nic.wireless) == ("wlan0", "14c3:7662", "pci", True)
+    assert "MT7662" in str(nic.chip)
+
+
+def test_the_iwinfo_commands_that_are_read() -> None:
+    assert resolve_command("iwinfo") == ("iwinfo", None)
+    assert resolve_command("root@OpenWrt:~# iwinfo wlan0 info") == ("iwinfo", None)
+    assert resolve_command("iwinfo wlan0 scan") == (None, None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.permutations(range(3)))
+def test_the_radio_is_named_alike_whatever_order_lists_its_interfaces(order: list[int]) -> None:
+    blocks = _IWINFO.split("\n\n")
+    (radio,) = parse_iwinfo("\n\n".join(blocks[i] for i in order))[0].networks
+    assert (radio.logical_name, radio.ids) == ("wlan0", "14c3:7662")
+
+
+def test_a_block_cut_before_its_phy_line_with_another_name_stays_its_own() -> None:
+    """Only OpenWrt's own ``wlanN-M`` names place a block without ``PHY name:``: the first
+    block cut after its Hardware line, under a name of no such form, is a radio of its own."""
+    first = _IWINFO.split("\n\n")[0].splitlines()
+    cut = [first[0].replace("wlan0 ", "ath0  ", 1), *first[1:9]]  # a madwifi-era name
+    radios = parse_iwinfo("\n".join(cut) + "\n\n" + _IWINFO)[0].networks
+    assert sorted(str(r.logical_name) for r in radios) == ["ath0", "wlan0"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([*_IWINFO.splitlines(), "", "x  ESSID: y", "Hardware: zz"])))
+def test_any_mix_of_iwinfo_lines_is_read_without_a_crash(lines: list[str]) -> None:
+    result, warnings = parse_iwinfo("\n".join(lines))
+    assert result.networks or warnings or not "".join(lines).strip()

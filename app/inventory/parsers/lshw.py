@@ -45,6 +45,7 @@ class LshwNetwork:
     # hwinfo's blocks (parsers/hwinfo.py) carry what lshw does not print
     ids: str | None = None  # "2001:3311"
     usb_speed_mbps: float | None = None
+    bus: str | None = None  # the bus a tool names without an address (iwinfo's PCI IDs)
     source: str = "lshw"
 
     @property
