@@ -207,11 +207,6 @@ KNOWN_GAPS: dict[str, str] = {
         "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
         "and no interfaces: only the product string's words would say it is a NIC"
     ),
-    "ds414_bbqq_575_armada_xp_vendor_giga_ports_phy_chipid_port2_off": (
-        "Marvell's out-of-tree mv_eth prints its ports in its own table ('o eth0, ifindex = 2, "
-        "GbE port = 0'); no line of a kernel or known vendor format names eth0/eth1, and a "
-        "rule for this one driver's words would have no source to cite"
-    ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
     "bpi_m64_firmware_8_dhd_ap6212_firmware_open_failed_grep_fail": (
         "Broadcom's out-of-tree bcmdhd prints bare function names and no device "

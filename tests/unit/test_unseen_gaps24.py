@@ -19,11 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.old_formats import old_format_line
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.dispatch import resolve_command
 from sbctune.inventory.parsers.iwinfo import parse_iwinfo
 from sbctune.inventory.parsers.lshw import parse_lshw
-from tests.corpus_support import corpus_output_named, inventory_of
+from tests.corpus_support import corpus_line, corpus_output_named, inventory_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "captures" / "corpus"
@@ -181,3 +182,30 @@ def test_a_block_cut_before_its_phy_line_with_another_name_stays_its_own() -> No
 def test_any_mix_of_iwinfo_lines_is_read_without_a_crash(lines: list[str]) -> None:
     result, warnings = parse_iwinfo("\n".join(lines))
     assert result.networks or warnings or not "".join(lines).strip()
+
+
+# --- Marvell's out-of-tree GbE driver names its interfaces in its own words ------------------
+
+_DS414 = "ds414_bbqq_575_armada_xp_vendor_giga_ports_phy_chipid_port2_off"
+
+
+def test_a_vendor_drivers_register_line_lists_its_interfaces() -> None:
+    """``o eth0, ifindex = 2, GbE port = 0``: printed by the Marvell LSP's mv_netdev_init()
+    right after register_netdev() (resources/kernel_source/old_formats.json, with its source):
+    eth0 and eth1 are the SoC's GbE ports, with no driver named and nothing said missing."""
+    inv = inspect_bundle(CORPUS / _DS414)
+    assert [(n.name, n.bus, n.wireless, n.driver) for n in inv.nics] == [
+        ("eth0", "platform", False, None),
+        ("eth1", "platform", False, None),
+    ]
+    assert {f.id for f in inv.findings} & {"no-driver", "link-down"} == set()
+    (eth0,) = [n for n in inv.nics if n.name == "eth0"]
+    assert any("mv_netdev_init" in line for line in eth0.evidence)
+
+
+def test_the_register_line_is_read_only_whole() -> None:
+    """The same words with no interface, or more after the port, are not that line."""
+    line = corpus_line(_DS414, "o eth0, ifindex")
+    assert old_format_line(line.split("]", 1)[1].strip()) is not None
+    assert old_format_line("o , ifindex = 2, GbE port = 0") is None
+    assert old_format_line("o eth0, ifindex = 2, GbE port = 0 of 3") is None
