@@ -58,8 +58,8 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
                 block["bus"] = "pci"
             if (name := hw.group("name")) and name != _GENERIC:
                 block["product"] = name
-        elif phy := _PHY.search(raw):
-            block["phy"] = phy.group("phy")
+        elif said := _PHY.search(raw):
+            block["phy"] = said.group("phy")
     res = LshwResult()
     radios: dict[str, LshwNetwork] = {}
     for block in blocks:
