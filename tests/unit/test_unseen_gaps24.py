@@ -98,7 +98,9 @@ def test_two_devices_of_the_vendor_on_the_bus_are_not_guessed_between(tmp_path: 
     chained = bundle / manifest["commands"]["uname -a"]
     lines = _CHAINED.splitlines()
     at = next(i for i, line in enumerate(lines) if "0bda:c811" in line)
-    chained.write_text("\n".join([*lines[:at], _OTHER_REALTEK, *lines[at:]]) + "\n", "utf-8")
+    chained.write_text(
+        "\n".join([*lines[:at], _OTHER_REALTEK, *lines[at:]]) + "\n", encoding="utf-8"
+    )
     inv = inspect_bundle(bundle)
     for nic in inv.nics:
         if nic.ids in ("0bda:c811", "0bda:b812"):
