@@ -216,21 +216,38 @@ def _usb_bus(device: Device) -> str | None:
     return number.split(":")[0] if number else None
 
 
-def _pair_usb_by_bus(found: list[Device]) -> list[Device]:
+def _pair_usb_by_bus(found: list[Device], ids: IdDatabase) -> list[Device]:
     """A USB NIC known only by bus and device number (plain `lsusb`, `lsusb -v`) and one known
-    only by its port path (the kernel log) on the same bus, each the only one there: one NIC."""
+    only by its port path (the kernel log, lshw) on the same bus, each the only one there: one
+    NIC. With several numbered ones, the one whose vendor (usb.ids' name for its IDs) is the
+    vendor the port's source names (lshw's ``vendor: Realtek``), when it is the only such one."""
     out = list(found)
     by_number = [d for d in out if d.key("usbdev") and not d.key("usb")]
     by_path = [d for d in out if d.key("usb") and not d.key("usbdev")]
     for bus in sorted({b for d in by_number if (b := _usb_bus(d))}):
         numbered = [d for d in by_number if _usb_bus(d) == bus]
         pathed = [d for d in by_path if _usb_bus(d) == bus]
+        if len(numbered) > 1 and len(pathed) == 1:
+            said = {_vendor_word(str(f.value)) for f in pathed[0].all("usb_vendor")} - {""}
+            numbered = [d for d in numbered if said and _ids_vendor_word(d, ids) in said]
         if len(numbered) == 1 and len(pathed) == 1:
             keep, gone = pathed[0], numbered[0]
             keep.keys |= gone.keys
             keep.facts += gone.facts
             out.remove(gone)
     return out
+
+
+def _vendor_word(name: str) -> str:
+    """A vendor's first word, folded: a device's Manufacturer string ("Realtek") and usb.ids'
+    name ("Realtek Semiconductor Corp.") of one vendor begin alike."""
+    word = re.match(r"[^\W_]+", name.strip())
+    return word.group(0).casefold() if word else ""
+
+
+def _ids_vendor_word(device: Device, ids: IdDatabase) -> str:
+    vendor_id = str(device.value("ids") or "").partition(":")[0].lower()
+    return _vendor_word(ids.usb_vendors.get(vendor_id, ""))
 
 
 def _sort_key(nic: Nic) -> tuple[int, str, int, str]:
@@ -248,7 +265,7 @@ def build_inventory(
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids)]
-    for device in _pair_usb_by_bus(found):
+    for device in _pair_usb_by_bus(found, ids):
         if is_nic(device, catalog, ids):
             nic = nic_from_device(device, parsed, catalog, ids, inventory.board)
             nic.irqs = nic.irqs or _irqs_for(parsed, nic)

@@ -22,6 +22,7 @@ _DEFAULT = (
     "ethtool",
     "lshw",
     "hwinfo",
+    "iwinfo",
     "networkctl",
     "inxi",
     "mii-tool",
@@ -48,10 +49,14 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     "link_speed_mbps": _SPEED_SOURCES,
     "duplex": _SPEED_SOURCES,
     # The newest enumeration wins over a tree taken before a reset.
-    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "dmesg"),
+    # lshw's speed= is usbfs' Spd= (src/core/usb.cc), a snapshot like lsusb's.
+    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "lshw", "dmesg"),
     # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only
     # where nothing lists them itself.
-    "ids": ("sysfs", "lsusb -t", "lspci", "lsusb", "hwinfo", "inxi", "dmesg", "dmesg format"),
+    "ids": (
+        *("sysfs", "lsusb -t", "lspci", "lsusb", "hwinfo", "iwinfo", "inxi", "dmesg"),
+        "dmesg format",
+    ),
 }
 
 

@@ -14,6 +14,35 @@ def from_lshw(result: LshwResult | None) -> Iterator[Sighting]:
         sighting = _sighting(net)
         if sighting is not None:
             yield sighting
+    for usb in result.usb if result is not None else []:
+        if (found := _usb_sighting(usb)) is not None:
+            yield found
+
+
+def _usb_sighting(node: LshwNetwork) -> Sighting | None:
+    """A ``*-usb`` node: any USB device, at its port (lshw prints no IDs). Its product is the
+    device's own Product string (or usb.ids' name), what the USB core's ``Product:`` line says,
+    so the same words make it a NIC; its vendor lets the device join a listing that names it
+    only by bus and number (build.pair_usb_by_bus)."""
+    if node.usb_port is None:
+        return None
+    s = Sighting([("usb", node.usb_port)])
+    if key := iface_key(node.logical_name):
+        s.keys.append(key)
+    line = f"*-{node.node}{' UNCLAIMED' if node.unclaimed else ''} (bus info: {node.bus_info})"
+    s.add("bus", "usb", "lshw", line)
+    if node.unclaimed:  # no interface of the device has a driver (usb.cc: claim() per driver)
+        s.add("driver_none", True, "lshw", line)
+    elif node.driver:
+        s.add("driver", node.driver, "lshw", f"{line}: configuration: driver={node.driver}")
+    s.add("usb_product", node.product, "lshw", f"{line}: product: {node.product}")
+    s.add("usb_vendor", node.vendor, "lshw", f"{line}: vendor: {node.vendor}")
+    if node.description == "Wireless interface":  # class e0, or lshw's network scan
+        s.add("wireless", True, "lshw", f"{line}: description: {node.description}")
+    speed = node.usb_speed_mbps
+    s.add("usb_speed_mbps", speed, "lshw", f"{line}: configuration: speed={speed}Mbit/s")
+    s.add("seen", True, "lshw", line)
+    return s
 
 
 def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
@@ -30,7 +59,7 @@ def _keys(net: LshwNetwork) -> tuple[list[Key], str | None]:
         bus = "platform"
     if key := iface_key(net.logical_name):
         keys.append(key)
-    return keys, bus
+    return keys, bus or net.bus
 
 
 def _sighting(net: LshwNetwork) -> Sighting | None:
@@ -43,7 +72,8 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
         s.add("ids", net.ids, src, f"Vendor/Device: {net.ids}")
     s.add("usb_speed_mbps", net.usb_speed_mbps, src, f"Speed: {net.usb_speed_mbps} Mbps")
     line = f"*-{net.node}{' UNCLAIMED' if net.unclaimed else ''}"
-    s.add("bus", bus, src, f"bus info: {net.bus_info}")
+    said = f"bus info: {net.bus_info}" if net.bus_info else f"{net.bus} IDs: {net.ids}"
+    s.add("bus", bus, src, said)
     if net.unclaimed:
         s.add("driver_none", True, src, line)
     elif net.driver:

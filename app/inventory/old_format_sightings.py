@@ -32,8 +32,8 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
     sighting = Sighting(keys)
     if row.driver and f.get("iface"):
         sighting.add("driver", row.driver, _SRC, why, no)
-        if row.bus:
-            sighting.add("bus", row.bus, _SRC, why, no)
+    if row.bus and f.get("iface"):  # a vendor tree's driver of no one name still says its bus
+        sighting.add("bus", row.bus, _SRC, why, no)
     if f.get("phy"):
         sighting.add("phy", f["phy"], _SRC, why, no)
     if (chip := f.get("chip") or row.chip) and f.get("iface"):  # "eth0: LAN9115 (rev 2) at"

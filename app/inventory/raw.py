@@ -196,6 +196,7 @@ def _merge_lshw(parsed: Parsed, result: LshwResult, text: str) -> None:
     if parsed.lshw is None:
         parsed.lshw = LshwResult()
     parsed.lshw.networks += result.networks
+    parsed.lshw.usb += result.usb
 
 
 def _merge_udevadm(parsed: Parsed, result: UdevWalk, text: str) -> None:

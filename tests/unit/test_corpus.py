@@ -188,25 +188,15 @@ KNOWN_GAPS: dict[str, str] = {
         "would be a rule for that one out-of-tree driver"
     ),
     # corpus19 (nineteenth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pi3_8821au_26_lshw_unclaimed_then_hash_chained_lsusb_rfkill": (
-        "that no driver is bound to the 0bda:c811 dongle is said only by lshw's generic "
-        "'*-usb:1 UNCLAIMED' node (product '802.11ac NIC', bus info usb@1:1.5), which the lshw "
-        "parser does not read (it reads '*-network' nodes); tying that node to lsusb's 'Bus 001 "
-        "Device 004' takes the vendor's name and the bus number alone (lshw shows no IDs, lsusb "
-        "no port), and reading it unjoined would show the dongle twice"
-    ),
     "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors": (
         "rt2800usb's probe fails in rt2x00's own 3.x words ('phy0 -> rt2x00lib_probe_dev: Error - "
         "Failed to allocate device.'): a failed probe is told by the driver core's 'probe of ... "
         "failed with error' line, and this one names the wiphy (phy0), not the USB device; "
-        "taking a function's name ('..._probe_dev') for a failed probe and phy0 for 1-1.2.1.1 "
-        "are two rules not written yet (the NIC gets no-driver, right, but no probe-failed)"
-    ),
-    # corpus18 (eighteenth unseen set), left with reasons in tests/captures/corpus/README.md
-    "openwrt_luci_1069_iwinfo_mt7662e_three_vaps": (
-        "OpenWrt's iwinfo has no parser: its 'Hardware: 14C3:7662 14C3:7662' pair is read by "
-        "iwinfo from the phy's device (which bus its source reads them from is not checked "
-        "yet), and its VAPs (wlan0-1, wlan0-2 on phy0) must join the one radio"
+        "missing: old_formats.json rows that mark a vendor line as its probe's failure path "
+        "(rt2x00dev.c rt2x00lib_probe_dev() prints it when probe_hw fails and returns that "
+        "error), and the 3.x 'phy0 -> func:' prefix joined to the only USB Wi-Fi device "
+        "(child_join needs a driver line on 1-1.2.1.1; rt2800usb is named only by usbcore's "
+        "registration line). The NIC gets no-driver, right, but no probe-failed"
     ),
     # corpus20 (twentieth unseen set), left with reasons in tests/captures/corpus/README.md
     "mt7927_jetm_45_mt7925e_message_timeout_chip_reset_failed": (
@@ -218,19 +208,20 @@ KNOWN_GAPS: dict[str, str] = {
     "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
         "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "
         "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
-        "and no interfaces: only the product string's words would say it is a NIC"
-    ),
-    "ds414_bbqq_575_armada_xp_vendor_giga_ports_phy_chipid_port2_off": (
-        "Marvell's out-of-tree mv_eth prints its ports in its own table ('o eth0, ifindex = 2, "
-        "GbE port = 0'); no line of a kernel or known vendor format names eth0/eth1, and a "
-        "rule for this one driver's words would have no source to cite"
+        "and no interfaces: only the product string's words would say it is a NIC. Checked "
+        "(gaps24): usb.ids 2025.07.26 is the newest Debian offers (apt-cache policy usb.ids) "
+        "and linux-source 6.12.117's r8152.c, cdc_ether.c, aqc111.c list 20f4:e02b/e05a only; "
+        "missing: an ID table that knows it"
     ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
     "bpi_m64_firmware_8_dhd_ap6212_firmware_open_failed_grep_fail": (
         "Broadcom's out-of-tree bcmdhd prints bare function names and no device "
         "('dhdsdio_download_code_file: Open firmware file failed .../fw_bcm43438a1.bin'); no "
         "table has that driver's messages or its firmware names, so nothing makes an SDIO "
-        "Wi-Fi NIC of these lines (missing: a message/firmware table for the vendor dhd driver)"
+        "Wi-Fi NIC of these lines (missing: old_formats.json rows for bcmdhd's formats from "
+        "its public source, dhd_sdio.c dhdsdio_download_code_file(), with bus sdio, a row "
+        "field that gives firmware-missing, and dhd's firmware names, fw_bcm<chip><rev>.bin, "
+        "as a chip table; gaps24 added the row mechanism's bus without a driver only)"
     ),
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
         "the same bcmdhd, with the chip only in its words ('chip:0x4339') and the SDIO errors "

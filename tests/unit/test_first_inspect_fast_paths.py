@@ -273,6 +273,7 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
             return kind, fields
     return (
         dmesg_classify.old_format_line(msg)
+        or dmesg_classify.mii_phy_line(msg)  # r8169's PHY by its MDIO bus (corpus22's copy)
         or dmesg_classify._node_named(msg)
         or dmesg_classify._driver_message(msg)
         or dmesg_classify.bare_wiphy(msg)

@@ -16,6 +16,7 @@ from . import (
     ethtool_stats,
     hwinfo,
     iperf,
+    iwinfo,
     lshw,
     lspci,
     lsusb,
@@ -68,6 +69,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "lspci": Spec(lspci.parse_lspci, lspci.LspciResult, "pci"),
     "lshw": Spec(lshw.parse_lshw, lshw.LshwResult, "lshw"),
     "hwinfo": Spec(hwinfo.parse_hwinfo, lshw.LshwResult, "lshw"),
+    "iwinfo": Spec(iwinfo.parse_iwinfo, lshw.LshwResult, "lshw"),
     "networkctl status": Spec(report_tools.parse_networkctl_status, lshw.LshwResult, "lshw"),
     "networkctl": Spec(networkctl_list.parse_networkctl_list, netif.NetInterfaces, "netifs"),
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
@@ -225,6 +227,9 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "inxi", None  # its Network section (-N, -n, -F, -b ...)
     if cmd == "hwinfo":
         return "hwinfo", None  # --netcard, --network, --usb, --pci, plain: the same blocks
+    if cmd == "iwinfo":  # `iwinfo`, `iwinfo wlan0 info` (not scan, txpowerlist, freqlist ...)
+        rest = [a for a in args if not a.startswith("-")]
+        return ("iwinfo", None) if rest in ([], ["info"]) or rest[1:] == ["info"] else (None, None)
     if cmd == "ifconfig":
         return "ifconfig", None
     if cmd == "ubus" and args == ["call", "network.device", "status"]:

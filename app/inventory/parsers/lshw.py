@@ -1,7 +1,13 @@
 """``lshw -C network`` (``lshw -class network``, ``lshw``): the network nodes lshw lists, each a
 ``*-network`` block of ``key: value`` lines (description, product, bus info, logical name,
 serial, size, capacity, configuration: driver=... link=... speed=...). ``UNCLAIMED`` after the
-node name means no driver is bound (lshw's own word)."""
+node name means no driver is bound (lshw's own word).
+
+``*-usb`` nodes are read too (``usb``): lshw lists every USB device from usbfs' device list
+(src/core/usb.cc scan_usb(): bus info ``usb@BUS:PORTS`` with the kernel's 1-based port numbers,
+vendor and product from the device's own Manufacturer/Product strings over usb.ids' names,
+``driver=`` from its interfaces' drivers, UNCLAIMED when none has one, ``speed=`` the USB speed),
+so a dongle no driver took is there with its port, though with no IDs."""
 
 from __future__ import annotations
 
@@ -39,6 +45,7 @@ class LshwNetwork:
     # hwinfo's blocks (parsers/hwinfo.py) carry what lshw does not print
     ids: str | None = None  # "2001:3311"
     usb_speed_mbps: float | None = None
+    bus: str | None = None  # the bus a tool names without an address (iwinfo's PCI IDs)
     source: str = "lshw"
 
     @property
@@ -71,6 +78,7 @@ class LshwNetwork:
 @dataclass
 class LshwResult:
     networks: list[LshwNetwork] = field(default_factory=list)
+    usb: list[LshwNetwork] = field(default_factory=list)  # "*-usb" nodes: every USB device
 
 
 def parse_lshw(text: str) -> Parsed[LshwResult]:
@@ -103,10 +111,12 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         node = _NODE_RE.match(raw)
         if node:
             current, headed, last = None, True, None
-            if node.group("node").split(":")[0] == "network" and len(res.networks) < MAX_NODES:
+            kind = node.group("node").split(":")[0]
+            nodes = {"network": res.networks, "usb": res.usb}.get(kind)
+            if nodes is not None and len(nodes) < MAX_NODES:
                 flags = node.group("flags").split()
                 current = LshwNetwork(node.group("node"), "UNCLAIMED" in flags, "DISABLED" in flags)
-                res.networks.append(current)
+                nodes.append(current)
             continue
         found = _FIELD_RE.match(raw)
         if found and not headed and current is None and _HEADLESS_RE.match(raw):
@@ -123,7 +133,13 @@ def _parse(text: str) -> tuple[LshwResult, list[ParseWarning]]:
         last = (found.group("key").strip(), found.group("value").strip())
         last = last if last[0] in ("configuration", "capabilities") else None
         _field(current, found.group("key").strip(), found.group("value").strip())
-    return res, finish("lshw", text, len(res.networks), unreadable)
+    for usb in res.usb:
+        # a USB device's "speed=480Mbit/s" (older lshw: "480.0MB/s", usbfs' Spd= in Mbit/s);
+        # a node lshw merged with its network interface says the link's speed there instead
+        speed = re.fullmatch(r"(\d{1,5}(?:\.\d+)?)(?:Mbit/s|MB/s)", usb.config.get("speed", ""))
+        if speed and not usb.logical_name:
+            usb.usb_speed_mbps = float(speed.group(1))
+    return res, finish("lshw", text, len(res.networks) + len(res.usb), unreadable)
 
 
 def _field(net: LshwNetwork, key: str, value: str) -> None:
