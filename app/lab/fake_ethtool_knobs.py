@@ -32,7 +32,7 @@ from sbctune.lab.fake_ethtool_driver import (
     scaled_set,
     stored,
 )
-from sbctune.lab.fake_ethtool_link import advertised_pause, live
+from sbctune.lab.fake_ethtool_link import LINK_PROBE, advertised_pause, live
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -215,7 +215,9 @@ def lpi_timer_us(ifname: str, dev: dict[str, Any]) -> int:
     if over is None:
         return int(eee.get("tx_lpi_timer", 0))
     speed = int(dev.get("link_speed") or 0)  # unit tests; else the lab NIC's own sysfs
-    if not speed:
+    if not speed and LINK_PROBE:  # fake_ethtool.link_dependent's link in place of the live one
+        speed = int(str(LINK_PROBE[-1].get("speed") or 0))
+    elif not speed:
         try:
             with open(f"/sys/class/net/{ifname}/speed", encoding="utf-8") as f:
                 speed = int(f.read(32).strip())

@@ -77,9 +77,16 @@ def _read(path: str) -> str | None:
         return None
 
 
+# A link put in place of the live one while fake_ethtool.link_dependent renders an answer under
+# other link states (carrier, speed, duplex as sysfs gives them); None: the live link.
+LINK_PROBE: list[dict[str, Any]] = []
+
+
 def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
     """(carrier, speed text, duplex text) as the lab's link shows them now: the state's where
     it says (unit tests), else the namespace's sysfs (the profile's speed bound over the veth's)."""
+    if LINK_PROBE:
+        link = LINK_PROBE[-1]
     if "carrier" in link:
         carrier = bool(link["carrier"])
         speed, duplex = str(link.get("speed", "")), str(link.get("duplex", ""))
