@@ -145,9 +145,7 @@ def test_the_answers_follow_the_labs_own_link_down_and_up(tmp_path: Path, driver
 
 
 @pytest.mark.parametrize("driver", ethtool_state.known_drivers())
-def test_the_answers_follow_the_partner_end_going_down_and_up(
-    tmp_path: Path, driver: str
-) -> None:
+def test_the_answers_follow_the_partner_end_going_down_and_up(tmp_path: Path, driver: str) -> None:
     """The link changes from outside the lab (the partner's end of the veth goes down: a switch
     port off, a cable out), not by the lab's ip or ethtool: the kernel's -a then has no partner
     advertisement (no negotiated lines; r8169's phy_get_pause none), and every read is still
