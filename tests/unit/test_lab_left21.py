@@ -143,3 +143,17 @@ def test_the_bitset_parser_takes_any_text(text: str) -> None:
 def test_a_number_reads_back_as_its_hex(value: int) -> None:
     for text in (f"{value:x}", f"0x{value:x}", f"0X{value:X}"):
         assert parse_bitset("-s", "advertise", [text]) == ({"value": value, "mask": None}, 1)
+
+
+@POSIX
+@root
+@pytest.mark.parametrize(
+    ("driver", "chip"), [("r8169", "RTL8125B"), ("lan78xx", "LAN7800"), ("bcmgenet", "")]
+)
+def test_no_pause_asked_is_advertised_as_no(tmp_path: Path, driver: str, chip: str) -> None:
+    """Row 8b-4: after `-A rx off tx off` phylib advertises neither Pause nor Asym_Pause
+    (phy_set_asym_pause; lan78xx_set_pause, bcmgenet_phy_pause_set: mii_advertise_flowctrl(0)),
+    so ethtool's dump_pause prints "No". Audit 8a row 2's fix (the line follows -A) covers it."""
+    state = _up(tmp_path, driver, chip)
+    assert ethtool(state, "-A", "eth0", "autoneg", "on", "rx", "off", "tx", "off")[2] == 0
+    assert _line(state, "Advertised pause frame use") == "No"
