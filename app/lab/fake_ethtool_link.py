@@ -267,8 +267,8 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         advertised = list(supported or link["advertised"])
     elif "advertise" in pairs:  # ethnl_update_linkmodes: the bitset applied to what is
         # advertised now; phy_ethtool_ksettings_set keeps what the PHY supports of it
-        now = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
-        bits = apply_bitset(now, pairs["advertise"], MODE_BITS, SSET_FAIL)
+        ours = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
+        bits = apply_bitset(ours, pairs["advertise"], MODE_BITS, SSET_FAIL)
         advertised = [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
     elif "speed" in pairs or "duplex" in pairs:
         # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex

@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sbctune.lab import load_profile
+from sbctune.lab.ethtool_state import interface_state
 from sbctune.lab.fake_ethtool_base import Failure, parse_bitset
 from tests.fake_ethtool_support import ethtool, lab_state, root
 
@@ -157,3 +159,21 @@ def test_no_pause_asked_is_advertised_as_no(tmp_path: Path, driver: str, chip: s
     state = _up(tmp_path, driver, chip)
     assert ethtool(state, "-A", "eth0", "autoneg", "on", "rx", "off", "tx", "off")[2] == 0
     assert _line(state, "Advertised pause frame use") == "No"
+
+
+@POSIX
+@root
+def test_smsc95xx_takes_wake_on_lan_as_a_pis_lan951x_can_wake(tmp_path: Path) -> None:
+    """Row 8a-L3: smsc95xx_ethtool_set_wol returns device_set_wakeup_enable's EINVAL only for a
+    USB device that cannot wake: usb_set_device_state (drivers/usb/core/hub.c) sets can_wakeup
+    from the configuration's bmAttributes USB_CONFIG_ATT_WAKEUP, and a Pi's LAN9512/LAN9514
+    (0424:ec00) says "bmAttributes 0xe0 Self Powered Remote Wakeup" (real lsusb -v, linux-usb,
+    Message-ID <5D224A18.2070907@gmx.net>, 2019-07-07). So `-s wol g` is taken and reads back."""
+    bundle = load_profile("pi1b-smsc95xx").bundle  # its real `ethtool eth0`: Supports pumbag
+    dev = interface_state("smsc95xx", bundle, "eth0", "", "6.1", None, None, 100)
+    dev["link"].update({"carrier": True, "speed": "100", "duplex": "full"})
+    path = tmp_path / "smsc95xx.json"
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": dev}}), encoding="utf-8")
+    state = str(path)
+    assert ethtool(state, "-s", "eth0", "wol", "g") == ("", [], 0)
+    assert _line(state, "Wake-on") == "g"
