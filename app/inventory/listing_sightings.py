@@ -40,6 +40,7 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("description", device.description, "lspci", line)
         sighting.add("device_name", device.device_name, "lspci", line)
         sighting.add("pci_class", device.class_id or device.class_name, "lspci", line)
+        sighting.add("pci_revision", device.revision, "lspci", line)
         if device.driver:
             sighting.add("driver", device.driver, "lspci", f"Kernel driver in use: {device.driver}")
         elif drivers_shown and not _truncated(device):

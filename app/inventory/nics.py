@@ -14,6 +14,7 @@ from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
+from sbctune.catalog.pci_silicon import silicon
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.link_drops import drops
@@ -273,6 +274,12 @@ def nic_from_device(
     if nic.chip is None and (chip := pi_own_usb_chip(nic, parsed, catalog)) is not None:
         nic.chip = chip.name  # the Pi's own LAN951x, by its place below the SoC's USB
     nic.chip, oot = (nic.chip, None) if nic.chip else chip_otherwise(nic, device)
+    # atlantic: lspci's "(rev 01)" is the A0 silicon the driver binds (hw_atl_boards), whose
+    # limits differ from the B0's; the tweaks read them by this name (driver_caps "(A0)")
+    rev = silicon(nic.ids, device.value("pci_revision")) if bus == "pci" else None
+    nic.chip = (
+        f"{nic.chip} ({rev})" if nic.chip and rev and f"({rev})" not in nic.chip else nic.chip
+    )
     # ixgbe: its family, only when neither a chip nor the IDs say which chip it is
     nic.chip_family = None if nic.chip or nic.ids else family_sentence(nic.driver)
     phy = device.value("phy")

@@ -192,6 +192,7 @@ def stats_per_queue(driver: str) -> dict[str, list[str]] | None:
 
 
 def build_state(profile: LabProfile) -> dict[str, Any]:
+    msix = irq_model.pcie_msix(profile.pcie_host, profile.kernel)  # Debian's CM4: no MSI-X
     interfaces = {
         spec.name: interface_state(
             spec.driver,
@@ -199,7 +200,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             spec.name,
             spec.chip,
             profile.kernel,
-            driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues),
+            driver_queues(spec.driver, spec.chip, profile.cpu.count, spec.queues, msix),
             spec.mac_clock_mhz,
             spec.link.link_speed_mbps or VETH_SPEED_MBPS,  # the speed the lab's sysfs shows
             spec.mac or "",

@@ -53,17 +53,25 @@ def single_queue(driver: str, chip: str = "", queues: int | None = None) -> bool
 
 
 def driver_queues(
-    driver: str, chip: str = "", cpus: int | None = None, queues: int | None = None
+    driver: str,
+    chip: str = "",
+    cpus: int | None = None,
+    queues: int | None = None,
+    msix: bool = True,
 ) -> tuple[int, int] | None:
     """(TX, RX) queues the driver gives its net_device: 1 and 1 for a single-queue one, the
     hand-read counts where the source sets them (bcmgenet on GENET v5: 5 TX, 1 RX), one pair per
     CPU up to the MAC's maximum where the source says so (igb: I211 2, I210 4, else 8; igc 4),
     the board's where the device tree or the hardware decides (`queues`, the profile's count;
     else the table's: macb on RP1 1, stmmac without snps,tx-queues-to-use 1), None where the
-    lab cannot know them and keeps veth's."""
+    lab cannot know them and keeps veth's. `msix` False: the PCIe host gives no MSI-X
+    (irq_model.pcie_msix), so igb and igc run one queue pair."""
     caps = driver_caps.caps(driver, None, chip) if driver else None
     if caps is None:
         return None
+    vectors = caps.facts.get("irq_vectors") or {}
+    if not msix and vectors.get("style") == "msix_link_then_queues":
+        return 1, 1  # igb/igc_set_interrupt_capability without MSI-X: one MSI, one queue pair
     if queues and caps.facts.get("queues_allocated"):
         return queues, queues
     counts = caps.facts.get("queues")

@@ -49,7 +49,7 @@ from sbctune.lab.fake_ethtool_knobs import (
     show_pause,
     show_rings,
 )
-from sbctune.lab.fake_ethtool_link import set_link, show_link, write_link_speed
+from sbctune.lab.fake_ethtool_link import LINK_PROBE, set_link, show_link, write_link_speed
 from sbctune.lab.fake_ethtool_misc import (
     answers,
     show_ntuple,
@@ -132,15 +132,49 @@ def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
         return CAPTURE + "\n"
     if option in MISC and not answers(option, dev):
         return MODEL + "\n"
-    if option == "-a" and (dev.get("pause") or {}).get("shown"):
-        # r8169 (phy_get_pause), bcmgenet (the MAC's UMAC_CMD with carrier): -a shows the link's
-        # resolution now, which the install (outside the lab's namespace, before carrier) and a
-        # later carrier change would leave stale in a file: the model answers each time
+    if link_dependent(option, ifname, dev):
+        # r8169's -a (phy_get_pause), bcmgenet's (the MAC's UMAC_CMD with carrier), the
+        # negotiated lines (no PEER without a link), r8169's LPI timer (the link's speed): the
+        # kernel computes them from the link now, which a file would keep stale when the link
+        # changes from outside (the partner's end down, another speed): the model answers
         return MODEL + "\n"
     try:
         return "0\n" + SHOW[option](ifname, dev)
     except Failure as failure:
         return f"{failure.code}\n" + "".join(line + "\n" for line in failure.lines)
+
+
+# The links an answer is rendered under to see whether it follows the link (link_dependent):
+# up at the profile's kind of speeds, full and half duplex, and down.
+PROBE_LINKS = (
+    {"carrier": True, "speed": "1000", "duplex": "full"},
+    {"carrier": True, "speed": "100", "duplex": "full"},
+    {"carrier": True, "speed": "100", "duplex": "half"},
+    {"carrier": False, "speed": "-1", "duplex": "unknown"},
+)
+
+
+def link_dependent(option: str, ifname: str, dev: dict[str, Any]) -> bool:
+    """Whether the answer to ``ethtool OPTION IFNAME`` changes with the link (carrier, speed,
+    duplex): rendered under each of PROBE_LINKS in place of the live link. Found by rendering,
+    not by a list of drivers, so a model that reads the link anywhere is never cached."""
+    show = SHOW.get(option)
+    if show is None:
+        return False
+    seen: set[str] = set()
+    for probe in PROBE_LINKS:
+        LINK_PROBE.append(probe)
+        try:
+            seen.add(show(ifname, json.loads(json.dumps(dev))))
+        except Failure as failure:
+            seen.add(f"{failure.code} {failure.lines}")
+        except Exception:  # a model that cannot say under some link: never cached
+            return True
+        finally:
+            LINK_PROBE.pop()
+        if len(seen) > 1:
+            return True
+    return False
 
 
 def write_shown(state_path: str, state: dict[str, Any]) -> None:

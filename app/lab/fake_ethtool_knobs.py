@@ -21,6 +21,7 @@ from sbctune.lab.fake_ethtool_base import (
     attr_offset,
     iface_mtu,
     nl_error,
+    parse_bitset,
     parse_pairs,
     reopened,
     require_root,
@@ -32,7 +33,7 @@ from sbctune.lab.fake_ethtool_driver import (
     scaled_set,
     stored,
 )
-from sbctune.lab.fake_ethtool_link import advertised_pause, live
+from sbctune.lab.fake_ethtool_link import LINK_PROBE, advertised_pause, live
 from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
 
 # @tables-end
@@ -215,7 +216,9 @@ def lpi_timer_us(ifname: str, dev: dict[str, Any]) -> int:
     if over is None:
         return int(eee.get("tx_lpi_timer", 0))
     speed = int(dev.get("link_speed") or 0)  # unit tests; else the lab NIC's own sysfs
-    if not speed:
+    if not speed and LINK_PROBE:  # fake_ethtool.link_dependent's link in place of the live one
+        speed = int(str(LINK_PROBE[-1].get("speed") or 0))
+    elif not speed:
         try:
             with open(f"/sys/class/net/{ifname}/speed", encoding="utf-8") as f:
                 speed = int(f.read(32).strip())
@@ -255,9 +258,15 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
 
 def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["--set-eee"]
-    pairs = parse_pairs(
-        "--set-eee", args, {"eee": BOOL, "tx-lpi": BOOL, "tx-timer": NUM, "advertise": NUM}
-    )
+    rest: list[str] = []
+    while args:  # `advertise` a bitset, as ethtool 6.1 parses it (hex, VALUE/MASK, names);
+        # what the driver then advertises is not modelled: the lab's EEE keeps its modes
+        if args[0] == "advertise" and len(args) > 1:
+            args = args[1 + parse_bitset("--set-eee", "advertise", args[1:])[1] :]
+            continue
+        rest, args = rest + args[:2], args[2:]
+    pairs = parse_pairs("--set-eee", rest, {"eee": BOOL, "tx-lpi": BOOL, "tx-timer": NUM,
+                                            "advertise": NUM})  # fmt: skip
     eee = dev.get("eee")
     if eee is None:
         raise nl_error(EOPNOTSUPP, code)

@@ -27,8 +27,10 @@ from sbctune.lab.fake_ethtool_base import (
     EPERM,
     ERRNO,
     Failure,
+    apply_bitset,
     iface_up,
     nl_error,
+    parse_bitset,
 )
 
 # @tables-end
@@ -48,7 +50,7 @@ MODES_LABEL = {
 # ethtool -s wol letters (ethtool.c parse_wolopts)
 WOL_LETTERS = "pumbagsf"
 _KINDS = {"speed": "num", "duplex": ("half", "full"), "autoneg": ("on", "off"),
-          "advertise": "hex", "wol": "wol"}  # fmt: skip
+          "advertise": "bitset", "wol": "wol"}  # fmt: skip
 
 
 def mode_key(mode: str) -> tuple[int, str]:
@@ -85,9 +87,16 @@ def _read(path: str) -> str | None:
         return None
 
 
+# A link put in place of the live one while fake_ethtool.link_dependent renders an answer under
+# other link states (carrier, speed, duplex as sysfs gives them); None: the live link.
+LINK_PROBE: list[dict[str, Any]] = []
+
+
 def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
     """(carrier, speed text, duplex text) as the lab's link shows them now: the state's where
     it says (unit tests), else the namespace's sysfs (the profile's speed bound over the veth's)."""
+    if LINK_PROBE:
+        link = LINK_PROBE[-1]
     if "carrier" in link:
         carrier = bool(link["carrier"])
         speed, duplex = str(link.get("speed", "")), str(link.get("duplex", ""))
@@ -169,33 +178,32 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _parse(args: list[str]) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for i in range(0, len(args), 2):
+def _parse(args: list[str]) -> dict[str, Any]:
+    """ethtool 6.1's -s parameters; `advertise` a bitset (fake_ethtool_base.parse_bitset)."""
+    pairs: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
         name = args[i]
         kind = _KINDS.get(name)
         if kind is None:
             raise Failure([f"ethtool (-s): unknown parameter '{name}'"], 1)
         if i + 1 >= len(args):
             raise Failure([f"ethtool (-s): option '{name}' requires an argument"], 1)
+        if kind == "bitset":
+            pairs[name], used = parse_bitset("-s", name, args[i + 1 :])
+            i += 1 + used
+            continue
         value = args[i + 1]
         ok = (
             value.isdigit() if kind == "num"
-            else _hex(value) is not None if kind == "hex"
             else all(c in WOL_LETTERS + "d" for c in value) if kind == "wol"
             else value in kind
         )  # fmt: skip
         if not ok:
             raise Failure([f"ethtool (-s): invalid value '{value}' for parameter '{name}'"], 1)
         pairs[name] = value
+        i += 2
     return pairs
-
-
-def _hex(text: str) -> int | None:
-    try:
-        return int(text, 16)
-    except ValueError:
-        return None
 
 
 # rtl8152_set_link_ksettings: the link modes it turns into RTL_ADVERTISED_* bits
@@ -267,8 +275,10 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             advertised = list(link["advertised"])
     elif link["rule"] == "atlantic":  # every rate of the chip, whatever is asked
         advertised = list(supported or link["advertised"])
-    elif "advertise" in pairs:
-        bits = int(_hex(pairs["advertise"]) or 0)
+    elif "advertise" in pairs:  # ethnl_update_linkmodes: the bitset applied to what is
+        # advertised now; phy_ethtool_ksettings_set keeps what the PHY supports of it
+        ours = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
+        bits = apply_bitset(ours, pairs["advertise"], MODE_BITS, SSET_FAIL)
         advertised = [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
     elif "speed" in pairs or "duplex" in pairs:
         # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex

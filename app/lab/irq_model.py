@@ -15,11 +15,13 @@ The PCIe host decides the chip column and whether the affinity can change: the P
 pcie-brcmstb shows "BRCM STB PCIe MSI" with the MSI hwirq (pci_msi_domain_calc_hwirq: the
 device's bus/devfn << 11 | vector index, as a real Pi 4 capture's xhci_hcd at 01:00.0 shows
 524288), and refuses every affinity write (brcm_msi_set_affinity: EINVAL; a real capture in
-pi4-ax88179). The Raspberry Pi kernel's brcmstb allows MSI-X (MSI_FLAG_PCI_MSIX in
-raspberrypi/linux drivers/pci/controller/pcie-brcmstb.c brcm_msi_domain_info); Debian's 6.1 and
-6.12 do not, and there igb/igc fall back to one MSI vector and one queue: the lab models the
-Raspberry Pi kernel a CM4 runs. The IRQ numbers and the PCI addresses (bus 01, functions in the
-profile's order) are the lab's choice; the counts stay 0.
+pi4-ax88179). Whether it gives MSI-X follows the profile's kernel (pcie_msix, the hand facts
+"pcie_msix" of driver_caps.json): the Raspberry Pi tree's brcmstb allows MSI-X
+(MSI_FLAG_PCI_MSIX in brcm_msi_domain_info, raspberrypi/linux at a stored commit), Debian's 6.1
+and 6.12 do not, and there igb/igc fall back to one MSI vector and one queue pair; a profile
+without a kernel release runs the Raspberry Pi kernel a CM4 ships with. The IRQ numbers and
+the PCI addresses (bus 01, functions in the profile's order) are the lab's choice; the counts
+stay 0.
 """
 
 from __future__ import annotations
@@ -54,15 +56,35 @@ class Line:
     pci: str
 
 
-def vector_names(nic: Nic, cpus: int, kernel: str = "", queues: int | None = None) -> list[str]:
+def pcie_msix(pcie_host: str, kernel: str) -> bool:
+    """Whether the board's PCIe host gives a device MSI-X on this kernel: the hand facts
+    "pcie_msix" of the tree the kernel release says it was built from (driver_caps.tree_of):
+    Debian's brcmstb has no MSI_FLAG_PCI_MSIX, the Raspberry Pi tree's (as stored) has it. A
+    release that names no tree and series ("") is the Raspberry Pi OS kernel a CM4 ships with."""
+    if pcie_host != "brcmstb":
+        return True
+    tree = driver_caps.tree_of(kernel or None)
+    if tree != driver_caps.RPI_TREE and len(driver_caps.series_of(kernel or None)) != 1:
+        return True  # no release: the lab's Pi runs the Raspberry Pi kernel
+    facts = driver_caps.table()["hand"].get("_kernel", [])
+    for fact in facts:
+        if fact["fact"] == "pcie_msix" and fact.get("tree", "debian") == tree:
+            return bool(fact["value"])
+    return True
+
+
+def vector_names(
+    nic: Nic, cpus: int, kernel: str = "", queues: int | None = None, msix: bool = True
+) -> list[str]:
     """The names the driver gives its interrupt vectors, in the order it requests them, for
-    the lab's queue count or `queues` (after ``ethtool -L``: igb_reinit_queues)."""
+    the lab's queue count or `queues` (after ``ethtool -L``: igb_reinit_queues); `msix` False
+    (pcie_msix): igb and igc have one MSI line named after the interface."""
     caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
     rule = caps.facts.get("irq_vectors") if caps else None
     if caps is None or not isinstance(rule, dict):
         return []
     link = str(rule["link"]).format(iface=nic.name)
-    if rule.get("style") == "single":
+    if rule.get("style") == "single" or (not msix and rule.get("style") == "msix_link_then_queues"):
         return [link]
     if rule.get("style") == "fixed":  # bcmgenet: irq0 and irq1, both the interface's name
         return [link] * int(rule.get("count", 1))
@@ -102,10 +124,11 @@ def lines(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") -> l
     if pcie_host not in PCIE_HOSTS:
         return []
     chip, _ = PCIE_HOSTS[pcie_host]
+    msix = pcie_msix(pcie_host, kernel)
     out: list[Line] = []
     function = 0
     for nic in nics:
-        names = vector_names(nic, cpus, kernel)
+        names = vector_names(nic, cpus, kernel, msix=msix)
         if not names or _on_platform_bus(nic, kernel):  # bcmgenet, macb: the SoC's own lines
             continue
         dev_id = (PCI_BUS << 8) | function  # pci_dev_id(): bus << 8 | devfn (device 0)
@@ -142,6 +165,7 @@ def reinit_model(
     modelled = lines(nics, cpus, pcie_host, kernel)
     if not modelled:
         return None
+    msix = pcie_msix(pcie_host, kernel)
     out: dict[str, Any] = {"chip": modelled[0].chip, "cpus": cpus, "first": FIRST_IRQ, "nics": {}}
     for nic in nics:
         own = [m for m in modelled if m.pci == next((x.pci for x in modelled
@@ -153,6 +177,6 @@ def reinit_model(
             "dev_id": own[0].hwirq >> 11,
             "numbers": [m.number for m in own],
             "names": [m.name for m in own],
-            "by_queues": {str(q): vector_names(nic, cpus, kernel, q) for q in counts},
+            "by_queues": {str(q): vector_names(nic, cpus, kernel, q, msix) for q in counts},
         }
     return out

@@ -17,7 +17,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import controller, ethtool_state, ip_front, netns, overlay, shaping, sshd
+from sbctune.lab import (
+    controller,
+    ethtool_state,
+    ip_front,
+    irq_model,
+    netns,
+    overlay,
+    shaping,
+    sshd,
+)
 from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
@@ -196,11 +205,12 @@ def _build(
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Create the namespace, shaping, user, overlay and sshd; (the lab's init, the shaper,
     the sshd host key)."""
+    msix = irq_model.pcie_msix(prof.pcie_host, prof.kernel)  # igb/igc: one queue without it
     netns.create(
         info.netns,
         info.index,
         [(i.name, i.mac) for i in prof.interfaces],
-        [driver_queues(i.driver, i.chip, prof.cpu.count, i.queues) for i in prof.interfaces],
+        [driver_queues(i.driver, i.chip, prof.cpu.count, i.queues, msix) for i in prof.interfaces],
         [
             driver_queues_allocated(i.driver, i.chip, prof.cpu.count, i.queues)
             for i in prof.interfaces

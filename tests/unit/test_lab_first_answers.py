@@ -142,3 +142,21 @@ def test_the_answers_follow_the_labs_own_link_down_and_up(tmp_path: Path, driver
     assert "RX negotiated: on" in _pause(first)
     assert "negotiated" not in _pause(while_down)
     assert again == first
+
+
+@pytest.mark.parametrize("driver", ethtool_state.known_drivers())
+def test_the_answers_follow_the_partner_end_going_down_and_up(tmp_path: Path, driver: str) -> None:
+    """The link changes from outside the lab (the partner's end of the veth goes down: a switch
+    port off, a cable out), not by the lab's ip or ethtool: the kernel's -a then has no partner
+    advertisement (no negotiated lines; r8169's phy_get_pause none), and every read is still
+    the model's (_in_namespace). Before: lan78xx's, macb's, stmmac's, asix's -a kept the
+    link-up answer its file was written with (the files of r8169, bcmgenet, r8152 were already
+    left to the model, by a list of pause modes)."""
+    ip = shutil.which("ip") or "/usr/sbin/ip"
+    down = [[ip, "link", "set", IFACE + "p", "down"]]
+    up = [[ip, "link", "set", "dev", IFACE + "p", "up"]]
+    got = _in_namespace(*_install(tmp_path, driver), [down, up])
+    first, while_down, again = got["reads"]
+    if "negotiated" in _pause(first):
+        assert "negotiated" not in _pause(while_down)
+    assert again == first
