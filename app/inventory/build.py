@@ -328,11 +328,11 @@ def _same_driver_pair(wired: list[Nic], unnamed: list[Nic]) -> tuple[Nic, Nic] |
 
 
 def _placed_elsewhere(nic: Nic, device: Nic) -> bool:
-    if nic.bus != device.bus:
+    """The interface is at another address of the device's bus (an interface no line placed is
+    not: "eth1: Atheros AG71xx at ..." names no address)."""
+    if nic.bus != device.bus or nic.bus not in ("platform", "pci"):
         return False
-    if nic.bus == "platform":
-        return nic.bus_path != device.bus_path
-    return nic.bus == "pci" and bool(nic.bus_path) and nic.bus_path != device.bus_path
+    return bool(nic.bus_path) and nic.bus_path != device.bus_path
 
 
 def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from sbctune.catalog.catalog import load_catalog
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.netdev_info_formats import driver_by_words
 from sbctune.catalog.of_node_formats import of_node_named
 from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.catalog.wiphy_chips import revision_chip
@@ -45,6 +46,17 @@ from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.wiphy_join import WiphyWatch
 
 _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
+
+
+def _driver_by_words(event: DmesgEvent, sighting: Sighting) -> None:
+    known = driver_by_words(event.text)
+    if known is None:
+        return
+    driver, message = known
+    why = f"{event.text[:200]} (printed from {driver.name}'s format in {message.source})"
+    sighting.add("driver", driver.name, _SRC, why, event.line)
+    if len(driver.buses) == 1:
+        sighting.add("bus", driver.buses[0], _SRC, why, event.line)
 
 
 def _tag_is_driver(tag: str | None) -> bool:
@@ -98,6 +110,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
         # platform device (drivers/of/platform.c)
         sighting.add("bus", "platform", _SRC, event.text, event.line)
         sighting.add("of_node", node, _SRC, event.text, event.line)
+    if found is None and key_if is not None and not event.driver:
+        _driver_by_words(event, sighting)  # "eth0: Atheros AG71xx at ...": ag71xx's own words
     device = event.device or ""
     if bus == "sdio" and device.count(":") == 2:  # sdio_bus.c: "mmc1:0001:1", card and function
         sighting.add("sdio_function", device, _SRC, event.text, event.line)

@@ -238,12 +238,6 @@ KNOWN_GAPS: dict[str, str] = {
         "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
     ),
     # corpus24 (twenty-fourth unseen set), reasons in tests/captures/corpus/README.md
-    "edgeswitch_8xp_openwrt_10374_ag71xx_bcm53128_dsa_pcie_link_down_no_device": (
-        "'eth0: Atheros AG71xx at 0xb9000000, irq 4, mode: rgmii-rxid' is an info-level line "
-        "that names no device; only its words tie it to ag71xx.c's probe, and the generated "
-        "message table keeps err/warn formats (missing: a table of drivers' info-level netdev "
-        "formats; of_node_formats.tsv is one for %pOF only)"
-    ),
     "linkstar_h68k_meta_rockchip_164_rk_gmac_user_debug_mdio_device_not_found": (
         "the PHY lookup's failure is told only by the author's own debug prints ('mdio device "
         "not found', 'failed to get fwnode_phy_find_device'): no kernel source prints them, "

@@ -192,3 +192,41 @@ def test_a_vendor_drivers_tag_still_names_its_driver() -> None:
 def test_an_unknown_tag_never_becomes_a_driver(tag: str) -> None:
     inv = dmesg_inventory(f"[    5.0] {tag}: eth0: link down")
     assert all(n.driver != tag for n in inv.nics)
+
+
+# --- an interface line that names its driver only by its words (info-level formats) ---
+
+_ES8XP = "edgeswitch_8xp_openwrt_10374_ag71xx_bcm53128_dsa_pcie_link_down_no_device"
+
+
+def test_ag71xxs_own_words_name_its_interfaces_driver() -> None:
+    """ "eth0: Atheros AG71xx at 0xb9000000, irq 4, mode: rgmii-rxid" (ag71xx_probe()'s
+    netif_info, drivers/net/ethernet/atheros/ag71xx.c) with no device before eth0."""
+    inv = inspect_bundle(CORPUS / _ES8XP)
+    named = {n.name: (n.driver, n.bus) for n in inv.nics if n.name in ("eth0", "eth1")}
+    assert named == {"eth0": ("ag71xx", "platform"), "eth1": ("ag71xx", "platform")}
+
+
+def test_a_line_every_driver_prints_names_no_driver() -> None:
+    inv = dmesg_inventory("[    5.0] eth0: link up, 1000 Mb/s, full duplex")
+    assert [(n.name, n.driver) for n in inv.nics] == [("eth0", None)]
+
+
+@given(st.text(alphabet=st.characters(codec="ascii", exclude_characters="\n\r"), max_size=120))
+def test_any_text_after_an_interface_never_raises(tail: str) -> None:
+    inv = dmesg_inventory(f"[    5.0] eth0: {tail}")
+    assert all(n.driver is None or n.driver in _ETHERNET_DRIVERS for n in inv.nics)
+
+
+def _ethernet_drivers() -> set[str]:
+    from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
+    table = load_kernel_drivers()
+    return {
+        name
+        for name in table.names()
+        if (d := table.get(name)) is not None and d.file.startswith("drivers/net/ethernet/")
+    }
+
+
+_ETHERNET_DRIVERS = _ethernet_drivers()
