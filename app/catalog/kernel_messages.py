@@ -58,6 +58,30 @@ class Errno:
     source: str
 
 
+# What the pointer extensions print (Documentation/core-api/printk-formats.rst, lib/vsprintf.c);
+# the rest (%pS symbols, %pR resources, %pV nested formats ...) may hold spaces: any text.
+# %pe: an ERR_PTR as its errno's name ("-ETIMEDOUT", errname()) or, without
+# CONFIG_SYMBOLIC_ERRNAME, its number ("-110"); anything else as a plain pointer.
+_POINTER = (
+    ("pe", r"(?:-E[A-Z0-9]+|-\d+|[0-9a-f]{8,16}|\(____ptrval____\)|\(null\))"),
+    ("pM", r"[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}"),  # %pM, %pMR, %pMF: a MAC address
+    ("pm", r"[0-9a-fA-F]{12}"),  # %pm, %pmR: the same without separators
+    ("pI4", r"\d{1,3}(?:\.\d{1,3}){3}"),
+    ("pi4", r"\d{3}(?:\.\d{3}){3}"),
+)
+
+
+def _conversion(spec: str, alternate: bool = False) -> str:
+    if alternate and spec in ("x", "X"):
+        return r"(?:0[xX][0-9a-fA-F]+|0)"  # "%#x": C's alternate form, "0x242" (0 stays "0")
+    if not spec.startswith("p") or spec == "p":
+        return _CONVERSION.get(spec, ".*?")
+    for prefix, rx in _POINTER:
+        if spec.startswith(prefix):
+            return rx
+    return ".*?"
+
+
 def _to_regex(fmt: str) -> re.Pattern[str]:
     """A format string as a regex: each conversion matches a run of text, literals match
     themselves; the line must end with the format (its device/driver prefix comes first)."""
@@ -65,7 +89,7 @@ def _to_regex(fmt: str) -> re.Pattern[str]:
     pos = 0
     for m in _SPEC_RE.finditer(fmt):
         out.append(re.escape(fmt[pos : m.start()]))
-        out.append(_CONVERSION.get(m.group(1), ".*?"))
+        out.append(_conversion(m.group(1), alternate="#" in m.group(0).split(".")[0]))
         pos = m.end()
     out.append(re.escape(fmt[pos:]))
     return re.compile(r"(?:^|(?<=[\s:\]]))" + "".join(out) + r"\s*$")

@@ -329,18 +329,27 @@ def _unplaced(wired: list[Nic]) -> list[Nic]:
 
 def _same_driver_pair(wired: list[Nic], unnamed: list[Nic]) -> tuple[Nic, Nic] | None:
     for device in [d for d in unnamed if d.driver]:
-        # a named SoC MAC at another platform address is another device (a second GEM)
+        # a named SoC MAC at another platform address is another device (a second GEM), and
+        # an interface placed at another PCI address is another function or card (bnx2's
+        # 0000:0b:00.1 beside enp11s0f0 at 0b:00.0): PCI addresses follow the topology, they
+        # do not renumber between boots the way a replugged USB port path may
         same = [
             n
             for n in wired
-            if n.name
-            and n.driver == device.driver
-            and not (n.bus == device.bus == "platform" and n.bus_path != device.bus_path)
+            if n.name and n.driver == device.driver and not _placed_elsewhere(n, device)
         ]
         others = [d for d in unnamed if d.driver == device.driver]
         if len(same) == 1 and len(others) == 1 and same[0].usb_speed_mbps is None:
             return same[0], device
     return None
+
+
+def _placed_elsewhere(nic: Nic, device: Nic) -> bool:
+    """The interface is at another address of the device's bus (an interface no line placed is
+    not: "eth1: Atheros AG71xx at ..." names no address)."""
+    if nic.bus != device.bus or nic.bus not in ("platform", "pci"):
+        return False
+    return bool(nic.bus_path) and nic.bus_path != device.bus_path
 
 
 def _lone_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:

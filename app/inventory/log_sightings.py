@@ -10,8 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sbctune.catalog.catalog import load_catalog
 from sbctune.catalog.func_chips import chips_by_function
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.netdev_info_formats import driver_by_words
 from sbctune.catalog.of_node_formats import of_node_named
+from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
@@ -34,6 +38,7 @@ from sbctune.inventory.log_complaints import (
 from sbctune.inventory.old_format_sightings import on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
+from sbctune.inventory.pcie_bandwidth import on_pcie_bandwidth
 from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, iface_key, usb_speed
 from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
 from sbctune.inventory.trace_watch import TraceWatch, tie_traces
@@ -41,6 +46,31 @@ from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.wiphy_join import WiphyWatch
 
 _NAMED_BY_DRIVER = {"link_up", "link_down", "tx_timeout"}  # "r8125: eth0: link up"
+
+
+def _driver_by_words(event: DmesgEvent, sighting: Sighting) -> None:
+    known = driver_by_words(event.text)
+    if known is None:
+        return
+    driver, message = known
+    why = f"{event.text[:200]} (printed from {driver.name}'s format in {message.source})"
+    sighting.add("driver", driver.name, _SRC, why, event.line)
+    if len(driver.buses) == 1:
+        sighting.add("bus", driver.buses[0], _SRC, why, event.line)
+
+
+def _tag_is_driver(tag: str | None) -> bool:
+    """A line with no device ("r8125: eth0: link up") names its driver by its tag alone, and so
+    does a program's own message in the same shape ("ONIE: ni0: link down." of ONIE's network
+    script, pasted with the kernel's lines): the tag is a driver only when a driver table knows
+    it (the 6.1/6.12 kernels', the catalog's vendor drivers, an out-of-tree name of a chip)."""
+    if not tag:
+        return False
+    return bool(
+        load_kernel_drivers().get(tag)
+        or load_catalog().chips_by_driver(tag)
+        or out_of_tree_chip(tag)
+    )
 
 
 def _refused(text: str) -> bool:
@@ -80,6 +110,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
         # platform device (drivers/of/platform.c)
         sighting.add("bus", "platform", _SRC, event.text, event.line)
         sighting.add("of_node", node, _SRC, event.text, event.line)
+    if found is None and key_if is not None and not event.driver:
+        _driver_by_words(event, sighting)  # "eth0: Atheros AG71xx at ...": ag71xx's own words
     device = event.device or ""
     if bus == "sdio" and device.count(":") == 2:  # sdio_bus.c: "mmc1:0001:1", card and function
         sighting.add("sdio_function", device, _SRC, event.text, event.line)
@@ -93,7 +125,11 @@ def _base(event: DmesgEvent) -> Sighting | None:
         sighting.add("driver_none", True, _SRC, event.text, event.line)
         sighting.add("refused_by", driver, _SRC, event.text, event.line)
         return sighting  # "r8152 1-10:2.0: Unknown version 0x7410": probed, not bound
-    named = found is not None or (event.kind in _NAMED_BY_DRIVER and key_if is not None)
+    named = found is not None or (
+        event.kind in _NAMED_BY_DRIVER
+        and key_if is not None
+        and (event.kind == "tx_timeout" or _tag_is_driver(driver))
+    )  # dev_watchdog() prints the driver's own name (netdev_drivername(), sch_generic.c)
     if driver and driver not in _NOT_DRIVERS and named:
         sighting.add("driver", driver, _SRC, event.text, event.line)
         sighting.add("bus", bus, _SRC, event.text, event.line)
@@ -323,6 +359,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wiphy": on_wiphy,
     "mmc_card": _on_mmc_card,
     "pcie_aer": on_pcie_aer,
+    "pcie_bandwidth": on_pcie_bandwidth,
     "daemon_iface": on_daemon_iface,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
@@ -333,7 +370,7 @@ _COUNTED = {
     "pcie_aer",
 }  # fmt: skip
 _SKIP = {
-    "under_voltage", "voltage_normalised", "driver_registered", "pcie_bandwidth", "kernel_version",
+    "under_voltage", "voltage_normalised", "driver_registered", "kernel_version",
     *TRACE_KINDS,
 }  # fmt: skip
 

@@ -117,6 +117,18 @@ def _kernel_net_driver(device: Device) -> bool:
 _NOT_NIC_DIRS = ("drivers/net/dsa/", "drivers/net/mdio/", "drivers/net/phy/", "drivers/net/pcs/")
 
 
+# drivers/net/can/: CAN controllers (flexcan, m_can, mcp251x ...) are network devices that carry
+# CAN frames, not IP: nothing sbctune measures or tunes, named (can0) or not.
+_CAN_DIR = "drivers/net/can/"
+
+
+def _can_controller(device: Device) -> bool:
+    table = load_kernel_drivers()
+    found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
+    drivers = [d for d in found if d is not None]
+    return bool(drivers) and all(d.file.startswith(_CAN_DIR) for d in drivers)
+
+
 def _switch_or_bus_driver(device: Device) -> bool:
     table = load_kernel_drivers()
     found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
@@ -127,7 +139,7 @@ def _switch_or_bus_driver(device: Device) -> bool:
 
 
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
-    if device.has("hub"):
+    if device.has("hub") or _can_controller(device):
         return False
     bus = _bus(device)
     chip = catalog_chip(device, bus, catalog)

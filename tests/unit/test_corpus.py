@@ -228,6 +228,23 @@ KNOWN_GAPS: dict[str, str] = {
         "printed by Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function "
         "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
     ),
+    # corpus24 (twenty-fourth unseen set), reasons in tests/captures/corpus/README.md
+    "linkstar_h68k_meta_rockchip_164_rk_gmac_user_debug_mdio_device_not_found": (
+        "the PHY lookup's failure is told only by the author's own debug prints ('mdio device "
+        "not found', 'failed to get fwnode_phy_find_device'): no kernel source prints them, "
+        "and the stmmac line that would follow is cut by the excerpt"
+    ),
+    "lx2160a_solidrun_85_ifconfig_a_no_eth_dpaa2_mac_endpoint_error": (
+        "fsl_dpaa2_mac is NXP's own tree's driver (nxp-qoriq/linux-extras dpaa2-mac.c "
+        "dpaa2_mac_probe(), on the fsl-mc bus), not 6.1/6.12's, whose dpaa2-eth prints the "
+        "message with ': %pe' (missing: a table of the SoC vendors' kernel trees' drivers and "
+        "messages, beside the Debian 6.1/6.12 ones)"
+    ),
+    "macbookpro11_t2sde_309_thunderbolt_gigabit_adapter_path_discovery_failed": (
+        "the adapter is named only by its Thunderbolt DROM strings ('Apple, Inc. Thunderbolt "
+        "to Gigabit Ethernet Adapter'); the kernel has no table of Thunderbolt device IDs, and "
+        "the tunnelled PCIe NIC (tg3) never enumerated, so no line names a network device"
+    ),
 }
 
 
