@@ -210,7 +210,12 @@ def _forced_ok(
     if rule == "igb":  # igb_set_spd_dplx: 10/100 half or full, 1000 full (kept autonegotiated)
         return (speed, duplex) in {(10, "half"), (10, "full"), (100, "half"), (100, "full"),
                                    (1000, "full")}  # fmt: skip
-    # phylink_ethtool_ksettings_set: a supported mode of that speed and duplex
+    if rule == "phylink":
+        # phylink_ethtool_ksettings_set (6.1 and 6.12): with a PHY attached (every lab board's
+        # macb and stmmac) it returns phy_ethtool_ksettings_set's answer, phylib's check above,
+        # before its own phy_lookup_setting against pl->supported (audit 9b row 1)
+        return speed in (10, 100, 1000) and duplex in ("half", "full")
+    # fixed-link or in-band phylink: a supported mode of that speed and duplex
     return f"{speed}baseT/{duplex.capitalize()}" in supported
 
 

@@ -133,7 +133,11 @@ def link_state(
         "set_op": has("set_link_ksettings"),
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
-        "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),
+        # asix: the modes get_wol supports are the source's, its Wake-on the chip's: lines out,
+        # the refusal of other modes kept (wol_supported_unshown)
+        "wol_supported": facts.get("wol_supported_unshown")
+        if wol is None
+        else ("" if wol == "d" else str(wol)),
         # get_wol with its lines left out (the chip decides): a user still gets WOL_GET's EPERM
         "wol_hidden": capture is None and has("get_wol") and wol is None,
         "speed_max": int(speed_mbps) if speed_mbps else None,

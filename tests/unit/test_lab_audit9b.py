@@ -1,0 +1,93 @@
+"""Audit 9b (resources/tuning/driver_caps_audit9b.md): the rows fixed in the shared data and the
+lab, each checked as the user would see it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fake_ethtool_support import ethtool, lab_state, root
+
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+
+
+def _autoneg(path: str) -> str:
+    return ethtool(path, "eth0")[0].split("\tAuto-negotiation: ")[1].split("\n")[0]
+
+
+@POSIX
+@root
+@pytest.mark.parametrize(
+    ("driver", "chip"),
+    [
+        ("stmmac", "rockchip,rk3568-gmac"),
+        ("stmmac", "allwinner,sun50i-h6-emac"),
+        ("stmmac", "amlogic,meson-g12a-dwmac"),
+        ("stmmac", "starfive,jh7110-dwmac"),
+        ("macb", "RP1"),
+    ],
+)
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.25+rpt-rpi-v8"])
+def test_phylink_with_a_phy_takes_a_forced_speed_as_phylib(
+    tmp_path: Path, driver: str, chip: str, kernel: str
+) -> None:
+    """Row 1: phylink_ethtool_ksettings_set (6.1 and 6.12) hands the request to
+    phy_ethtool_ksettings_set when a PHY is attached (every SBC's stmmac and the Pi 5's macb),
+    which takes 10/100/1000 with either duplex whatever the modes list. The lab checked the
+    forced mode against its own supported list, empty for stmmac (the board's PHY decides the
+    modes): every `ethtool -s IFACE speed 100 duplex full autoneg off` was EINVAL."""
+    path = lab_state(tmp_path, driver, chip, kernel)
+    assert ethtool(path, "-s", "eth0", "speed", "100", "duplex", "full", "autoneg", "off") == (
+        "", [], 0)  # fmt: skip
+    assert _autoneg(path) == "off"
+    # phylib's own check still refuses a speed it cannot force (EINVAL, ethtool -s exit 75)
+    refused = ethtool(path, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off")
+    assert refused == ("", ["netlink error: Invalid argument"], 75)
+    assert ethtool(path, "-s", "eth0", "autoneg", "on")[2] == 0
+    assert _autoneg(path) == "on"
+
+
+@POSIX
+@root
+@pytest.mark.parametrize("chip", ["AX88772B", "AX88772C", "AX88178", "AX88172"])
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.25+rpt-rpi-v8"])
+def test_asix_wake_on_lan_takes_only_phy_and_magic(tmp_path: Path, chip: str, kernel: str) -> None:
+    """Row 2: every asix ethtool_ops has asix_get_wol, whose supported modes are WAKE_PHY |
+    WAKE_MAGIC: ethnl_set_wol refuses unicast ("cannot enable unsupported WoL mode", EINVAL).
+    The lab took any mode. Wake-on itself (the chip's monitor-mode register) stays unshown."""
+    path = lab_state(tmp_path, "asix", chip, kernel)
+    refused = ethtool(path, "-s", "eth0", "wol", "u")
+    assert refused == (
+        "", ["netlink error: cannot enable unsupported WoL mode",
+             "netlink error: Invalid argument"], 75)  # fmt: skip
+    assert ethtool(path, "-s", "eth0", "wol", "pg")[2] == 0
+    assert "Wake-on" not in ethtool(path, "eth0")[0]
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("driver", "chip", "shown"),
+    [
+        ("igb", "82580", "legacy-rx: off\n"),
+        ("igb", "I211", "legacy-rx: off\n"),
+        ("igc", "I226-V", "legacy-rx: off\n"),
+        (
+            "atlantic",
+            "AQC107",
+            "DMASystemLoopback  : off\nPKTSystemLoopback  : off\nDMANetworkLoopback : off\n"
+            "PHYInternalLoopback: off\nPHYExternalLoopback: off\n",
+        ),
+    ],
+)
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.25+rpt-rpi-v8"])
+def test_private_flags_are_the_drivers_own_table(
+    tmp_path: Path, driver: str, chip: str, shown: str, kernel: str
+) -> None:
+    """Row 3: igb_priv_flags_strings / igc_priv_flags_strings ("legacy-rx") and atlantic's
+    aq_ethtool_priv_flag_names (five loopback modes) are in the source, all off until set.
+    ethtool 6.1's privflags_reply_cb pads each name to the longest. The lab said it had no
+    capture of them ("answers this from its own hardware")."""
+    path = lab_state(tmp_path, driver, chip, kernel)
+    assert ethtool(path, "--show-priv-flags", "eth0") == (
+        f"Private flags for eth0:\n{shown}", [], 0)  # fmt: skip
