@@ -91,3 +91,30 @@ def test_private_flags_are_the_drivers_own_table(
     path = lab_state(tmp_path, driver, chip, kernel)
     assert ethtool(path, "--show-priv-flags", "eth0") == (
         f"Private flags for eth0:\n{shown}", [], 0)  # fmt: skip
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("chip", "name"),
+    [
+        ("rockchip,rk3568-gmac", "st_gmac"),
+        ("rockchip,rk3399-gmac", "st_gmac"),
+        ("amlogic,meson-g12a-dwmac", "st_gmac"),
+        ("nxp,imx8mp-dwmac-eqos", "st_gmac"),
+        ("starfive,jh7110-dwmac", "st_gmac"),
+        ("allwinner,sun7i-a20-gmac", "st_gmac"),
+        ("allwinner,sun8i-h3-emac", "st_mac100"),
+        ("allwinner,sun50i-a64-emac", "st_mac100"),
+        ("allwinner,sun50i-h6-emac", "st_mac100"),
+    ],
+)
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.25+rpt-rpi-v8"])
+def test_stmmac_ethtool_i_names_the_mac_not_the_module(
+    tmp_path: Path, chip: str, name: str, kernel: str
+) -> None:
+    """Row 4: stmmac_ethtool_getdrvinfo writes GMAC_ETHTOOL_NAME "st_gmac" where has_gmac or
+    has_gmac4 is set (every glue but dwmac-sun8i) and MAC100_ETHTOOL_NAME "st_mac100" on the
+    Allwinner EMACs, which set neither. The lab's `ethtool -i` said "driver: stmmac", a line
+    no kernel prints."""
+    path = lab_state(tmp_path, "stmmac", chip, kernel)
+    assert ethtool(path, "-i", "eth0")[0].startswith(f"driver: {name}\n")
