@@ -118,3 +118,33 @@ def test_stmmac_ethtool_i_names_the_mac_not_the_module(
     no kernel prints."""
     path = lab_state(tmp_path, "stmmac", chip, kernel)
     assert ethtool(path, "-i", "eth0")[0].startswith(f"driver: {name}\n")
+
+
+def _feature(path: str, name: str) -> str:
+    return ethtool(path, "-k", "eth0")[0].split(f"\n{name}: ")[1].split("\n")[0]
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("chip", "kernel", "vlan", "tc"),
+    [
+        ("rockchip,rk3568-gmac", "6.12.57-arm64", "on", "off"),
+        ("rockchip,rk3588-gmac", "6.12.57-arm64", "on", "off"),
+        ("nxp,imx8mp-dwmac-eqos", "6.12.57-arm64", "on", "off"),
+        ("nxp,imx8mp-dwmac-eqos", "6.1.0-31-arm64", "on [fixed]", "off"),
+        ("starfive,jh7110-dwmac", "6.12.57-riscv64", "on", "off"),
+        ("rockchip,rk3568-gmac", "6.1.0-31-arm64", "on [fixed]", "off"),
+        ("amlogic,meson-g12a-dwmac", "6.12.57-arm64", "on [fixed]", "off [fixed]"),
+    ],
+)
+def test_stmmac_gmac4_features_changeable_as_probe_makes_them(
+    tmp_path: Path, chip: str, kernel: str, vlan: str, tc: str
+) -> None:
+    """Row 5: every GMAC4 core (snps,dwmac-4.x/5.x: RK356x, RK3588, i.MX8MP, JH7110) has tc ops,
+    so stmmac_dvr_probe puts HW_TC in hw_features ("hw-tc-offload: off", changeable): the lab
+    had it fixed on the i.MX8MP and JH7110. 6.12 also puts HW_VLAN_CTAG_RX in hw_features where
+    has_gmac4 ("rx-vlan-offload: on", changeable); the lab showed it "on [fixed]" everywhere.
+    A 3.x core (Amlogic's) keeps both fixed."""
+    path = lab_state(tmp_path, "stmmac", chip, kernel)
+    assert _feature(path, "rx-vlan-offload") == vlan
+    assert _feature(path, "hw-tc-offload") == tc
