@@ -252,6 +252,8 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             autoneg, advertised = True, ["1000baseT/Full"]
         elif link["rule"] == "igc":  # not forced: autoneg and its advertisement stay
             autoneg, advertised = True, list(link["advertised"])
+        elif link["rule"] == "atlantic" and supported:  # link_speed_msk = the forced rate
+            advertised = [f"{speed}baseT/{duplex.capitalize()}"]
         else:
             advertised = list(link["advertised"])
     elif link["rule"] == "atlantic":  # every rate of the chip, whatever is asked

@@ -92,6 +92,31 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
     return blocks
 
 
+def _chip_modes(
+    facts: dict[str, Any], caps: driver_caps.DriverCaps | None, chip: str
+) -> dict[str, Any]:
+    """atlantic (`modes_from_chip_rates`): aq_nic_get_link_ksettings lists the chip's caps
+    (link_speed_msk, each rate full duplex: the table's link_forced_by_chip), Pause and
+    Asym_Pause (every caps has flow_control), Autoneg and TP, or FIBRE where the caps' media
+    type is (`fibre_chips`), and advertises the same rates (aq_nic_cfg_start: link_speed_msk
+    0xFFFF masked by the caps). Without a named chip the lines stay out (audit 9b row 6)."""
+    rates = driver_caps.by_chip(caps.facts.get("link_forced_by_chip"), chip) if caps else None
+    if not facts.get("modes_from_chip_rates") or not rates:
+        return facts
+    modes = [f"{rate}baseT/Full" for rate in rates]
+    fibre = driver_caps.by_chip(dict.fromkeys(facts.get("fibre_chips", []), True), chip)
+    return {
+        **facts,
+        "ports": ["FIBRE"] if fibre else ["TP"],
+        "supported": modes,
+        "advertised": modes,
+        "pause_supported": "Symmetric Receive-only",
+        "port": "FIBRE" if fibre else "Twisted Pair",
+        "transceiver": "internal",  # aq_ethtool_get_link_ksettings leaves it 0
+        "mdix": "Unknown",  # 0, ETH_TP_MDI_INVALID; ethtool shows it for TP only
+    }
+
+
 def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
     the default for that series; with no known series a fact the series disagree on is left
@@ -110,6 +135,7 @@ def link_state(
     """The ``link`` entry of an interface's state, or None (the capture script answers)."""
     facts = _by_series(_facts(driver) or {}, kernel)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    facts = _chip_modes(facts, caps, chip)
     has = caps.has if caps is not None else (lambda op: False)
     if capture is not None:
         indent, blocks = parse_capture(capture)

@@ -148,3 +148,48 @@ def test_stmmac_gmac4_features_changeable_as_probe_makes_them(
     path = lab_state(tmp_path, "stmmac", chip, kernel)
     assert _feature(path, "rx-vlan-offload") == vlan
     assert _feature(path, "hw-tc-offload") == tc
+
+
+def _modes(text: str, label: str) -> list[str]:
+    """The modes of one link-mode block: its line, then the continuation lines (a tab and
+    spaces, as ethtool indents them)."""
+    first, *rest = text.split(f"\t{label}:")[1].split("\n")
+    modes = first.split()
+    for line in rest:
+        if not line.startswith("\t "):
+            break
+        modes += line.split()
+    return modes
+
+
+@POSIX
+@root
+@pytest.mark.parametrize(
+    ("chip", "modes", "port"),
+    [
+        ("AQC107", ["100", "1000", "10000", "2500", "5000"], "Twisted Pair"),
+        ("AQC113", ["10", "100", "1000", "10000", "2500", "5000"], "Twisted Pair"),
+        ("AQC109", ["100", "1000", "2500"], "Twisted Pair"),
+        ("AQC116", ["10", "100", "1000"], "Twisted Pair"),
+        ("AQC100", ["100", "1000", "10000", "2500", "5000"], "FIBRE"),
+    ],
+)
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.57-arm64"])
+def test_atlantic_link_modes_are_the_chips_caps(
+    tmp_path: Path, chip: str, modes: list[str], port: str, kernel: str
+) -> None:
+    """Row 6: aq_nic_get_link_ksettings lists the chip's link_speed_msk as full-duplex modes
+    (in bit order, as ethtool prints them), Pause and Asym_Pause, Autoneg and TP (FIBRE on the
+    AQC100), and advertises aq_nic_cfg.link_speed_msk: every rate, or only the forced one after
+    `-s ... autoneg off` (aq_nic_set_link_ksettings). The lab showed no mode, port or pause
+    line for any chip."""
+    path = lab_state(tmp_path, "atlantic", chip, kernel)
+    text = ethtool(path, "eth0")[0]
+    full = [f"{m}baseT/Full" for m in modes]
+    assert _modes(text, "Supported link modes") == full
+    assert _modes(text, "Advertised link modes") == full
+    assert "\tSupported pause frame use: Symmetric Receive-only\n" in text
+    assert f"\tPort: {port}\n" in text
+    assert ("\tMDI-X: Unknown\n" in text) == (port == "Twisted Pair")
+    assert ethtool(path, "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2] == 0
+    assert _modes(ethtool(path, "eth0")[0], "Advertised link modes") == ["1000baseT/Full"]
