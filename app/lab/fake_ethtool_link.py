@@ -129,6 +129,7 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
     up, speed, duplex = live(ifname, link)
     indent = link.get("indent", "\t")
     out = [f"Settings for {ifname}:"]
+    eperm_shown = False
     for label, value, more in link["blocks"]:
         if label.startswith("Link partner") and (not up or not link["autoneg"]):
             continue  # no link (or forced): the PHY reads no partner (genphy_read_lpa)
@@ -142,8 +143,15 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
             if label == "Supports Wake-on":  # WOL_GET needs CAP_NET_ADMIN (net/ethtool/netlink.c)
                 out.append("netlink error: " + EPERM)
             continue
-        if label == "Link detected" and link.get("wol_hidden") and os.geteuid() != 0:
-            out.append("netlink error: " + EPERM)  # WOL_GET is sent before LINKSTATE_GET
+        debug = label == "Current message level" and link.get("source") != "capture"
+        # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal first
+        hidden = link.get("wol_hidden") and not eperm_shown and os.geteuid() != 0
+        if hidden and (label == "Link detected" or debug):
+            out.append("netlink error: " + EPERM)
+            eperm_shown = True
+        if debug:  # debug_reply_cb's own layout: eight spaces, not the tab (audit 9b row 7)
+            out += [f"        {label}: {value}", *more]
+            continue
         if label == "Wake-on" and link.get("wol") is not None:
             value = link["wol"]
         pause = dev.get("pause") or {}

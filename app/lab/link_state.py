@@ -51,7 +51,21 @@ def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
     return indent, blocks
 
 
-def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
+# net/ethtool/common.c netif_msg_class_names (6.1 and 6.12): the NETIF_MSG_* bits' names
+MSG_CLASSES = ("drv", "probe", "link", "timer", "ifdown", "ifup", "rx_err", "tx_err",
+               "tx_queued", "intr", "tx_done", "rx_status", "pktdata", "hw", "wol")  # fmt: skip
+
+
+def msglevel_block(level: int) -> list[Any]:
+    """ethtool 6.1's debug_reply_cb (netlink/settings.c, after WoL, before "Link detected"):
+    "        Current message level: 0x%08x (%u)" then 30 spaces and " NAME" per bit set."""
+    names = "".join(f" {n}" for bit, n in enumerate(MSG_CLASSES) if level >> bit & 1)
+    return ["Current message level", f"0x{level:08x} ({level})", [" " * 30 + names]]
+
+
+def _fact_blocks(
+    facts: dict[str, Any], caps_wol: bool, msglevel: int | None = None
+) -> list[list[Any]]:
     """ethtool's lines from the driver's facts. A driver whose chip or PHY decides the link
     modes (atlantic, stmmac, asix) has no `supported`: its mode, pause, port and transceiver
     lines are left out, never guessed. `autoneg = false`: a ksettings without the Autoneg bit
@@ -88,6 +102,8 @@ def _fact_blocks(facts: dict[str, Any], caps_wol: bool) -> list[list[Any]]:
     if caps_wol and "wol_supported" in facts:
         blocks.append(["Supports Wake-on", str(facts["wol_supported"]), []])
         blocks.append(["Wake-on", str(facts.get("wol_default", "d")), []])  # igc: g at probe
+    if msglevel is not None:  # get_msglevel: the msg_enable probe sets (hand fact msglevel)
+        blocks.append(msglevel_block(msglevel))
     blocks.append(["Link detected", "", []])
     return blocks
 
@@ -140,7 +156,8 @@ def link_state(
     if capture is not None:
         indent, blocks = parse_capture(capture)
     elif facts and has("get_link_ksettings"):
-        indent, blocks = "\t", _fact_blocks(facts, has("get_wol"))
+        level = caps.facts.get("msglevel") if caps is not None and has("get_msglevel") else None
+        indent, blocks = "\t", _fact_blocks(facts, has("get_wol"), level)
     else:
         return None
     by_label = {block[0]: block[1] for block in blocks}

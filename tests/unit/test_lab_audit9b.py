@@ -193,3 +193,61 @@ def test_atlantic_link_modes_are_the_chips_caps(
     assert ("\tMDI-X: Unknown\n" in text) == (port == "Twisted Pair")
     assert ethtool(path, "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2] == 0
     assert _modes(ethtool(path, "eth0")[0], "Advertised link modes") == ["1000baseT/Full"]
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("driver", "chip", "level", "names"),
+    [
+        ("igb", "82580", 7, "drv probe link"),
+        ("igc", "I225-V", 7, "drv probe link"),
+        ("atlantic", "AQC107", 5, "drv link"),
+        ("stmmac", "rockchip,rk3568-gmac", 63, "drv probe link timer ifdown ifup"),
+        ("asix", "AX88772B", 7, "drv probe link"),
+    ],
+)
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.57-arm64"])
+def test_ethtool_shows_the_message_level_probe_sets(
+    tmp_path: Path, driver: str, chip: str, level: int, names: str, kernel: str
+) -> None:
+    """Row 7: ethtool 6.1's `ethtool IFACE` asks DEBUG_GET after WoL; every driver here with
+    get_msglevel answers the msg_enable its probe set (igb/igc DEFAULT_MSG_ENABLE, atlantic
+    drv|link, stmmac default_msg_level, usbnet_probe's drv|probe|link), printed by
+    debug_reply_cb with eight spaces and the class names. The lab printed no such line."""
+    text = ethtool(lab_state(tmp_path, driver, chip, kernel), "eth0")[0]
+    expected = (
+        f"        Current message level: 0x{level:08x} ({level})\n"
+        f"                               {names}\n\tLink detected: no\n"
+    )
+    assert text.endswith(expected)
+
+
+@POSIX
+def test_r8169_has_no_message_level(tmp_path: Path) -> None:
+    """Row 7: r8169_main.c has no get_msglevel (both series): no line."""
+    assert "message level" not in ethtool(lab_state(tmp_path, "r8169", "RTL8125B"), "eth0")[0]
+
+
+@POSIX
+def test_message_level_comes_after_the_wake_on_refusal_for_a_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Row 7: as a user, WOL_GET fails first (CAP_NET_ADMIN), then DEBUG_GET answers (no
+    privilege needed): the refusal comes before the message level, once."""
+    from sbctune.lab import fake_ethtool_link
+
+    path = lab_state(tmp_path, "igb", "82580", "6.12.57-arm64")
+    monkeypatch.setattr(fake_ethtool_link.os, "geteuid", lambda: 1000)
+    text = fake_ethtool_link.show_link("eth0", _state(path))
+    assert text.endswith(
+        "netlink error: Operation not permitted\n"
+        "        Current message level: 0x00000007 (7)\n"
+        "                               drv probe link\n\tLink detected: no\n"
+    )
+    assert text.count("netlink error") == 1
+
+
+def _state(path: str) -> dict[str, object]:
+    import json
+
+    return json.loads(Path(path).read_text(encoding="utf-8"))["interfaces"]["eth0"]  # type: ignore[no-any-return]
