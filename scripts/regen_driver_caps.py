@@ -157,7 +157,9 @@ def symbol_text(text: str, name: str) -> str | None:
         )
         closing = "\n};"
         if match is None:
-            match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b.*$", text)
+            # a #define with its continuation lines (a caps macro such as atlantic's
+            # DEFAULT_A0_BOARD_BASIC_CAPABILITIES spans many)
+            match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b(?:.*\\\n)*.*$", text)
             return match.group(0) if match else None
         begin = match.start()
     end = text.find(closing, begin)

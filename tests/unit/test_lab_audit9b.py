@@ -251,3 +251,18 @@ def _state(path: str) -> dict[str, object]:
     import json
 
     return json.loads(Path(path).read_text(encoding="utf-8"))["interfaces"]["eth0"]  # type: ignore[no-any-return]
+
+
+@POSIX
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.57-arm64"])
+def test_atlantic_a0_silicon_has_only_its_caps_features(tmp_path: Path, kernel: str) -> None:
+    """Row 8: DEFAULT_A0_BOARD_BASIC_CAPABILITIES (hw_atl_a0.c) has no TSO6, LRO, VLAN tag
+    offloads, UDP segmentation, GSO partial or HW_TC: on the A0 silicon they are "off [fixed]"
+    (aq_nic_ndev_init copies the caps' list into hw_features and features). The lab gave every
+    chip the B0 list. A B0 chip keeps them on."""
+    a0 = lab_state(tmp_path, "atlantic", "AQC107 (A0)", kernel)
+    for name in ("large-receive-offload", "rx-vlan-offload", "hw-tc-offload", "tx-gso-partial"):
+        assert _feature(a0, name) == "off [fixed]", name
+    assert _feature(a0, "\ttx-tcp-segmentation") == "on"  # TSO (v4) is in the A0 caps
+    b0 = lab_state(tmp_path, "atlantic", "AQC107", kernel)
+    assert _feature(b0, "large-receive-offload") == "on"
