@@ -133,6 +133,14 @@ def _chip_modes(
     }
 
 
+def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
+    """The facts for the NIC's chip: a `by_chip` entry (the longest name the chip holds, as
+    driver_caps.by_chip) replaces the driver's default and its series' (r8169: the gigabit and
+    Fast Ethernet families' modes, audit 9b row 9); no chip named: the default."""
+    rules = facts.pop("by_chip", {})
+    return {**facts, **dict(driver_caps.by_chip(rules, chip) or {})}
+
+
 def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
     the default for that series; with no known series a fact the series disagree on is left
@@ -149,7 +157,7 @@ def link_state(
     driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
 ) -> dict[str, Any] | None:
     """The ``link`` entry of an interface's state, or None (the capture script answers)."""
-    facts = _by_series(_facts(driver) or {}, kernel)
+    facts = _by_chip(_by_series(_facts(driver) or {}, kernel), chip)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
     facts = _chip_modes(facts, caps, chip)
     has = caps.has if caps is not None else (lambda op: False)

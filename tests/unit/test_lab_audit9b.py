@@ -266,3 +266,33 @@ def test_atlantic_a0_silicon_has_only_its_caps_features(tmp_path: Path, kernel: 
     assert _feature(a0, "\ttx-tcp-segmentation") == "on"  # TSO (v4) is in the A0 caps
     b0 = lab_state(tmp_path, "atlantic", "AQC107", kernel)
     assert _feature(b0, "large-receive-offload") == "on"
+
+
+_FE = ["10baseT/Half", "10baseT/Full", "100baseT/Half", "100baseT/Full"]
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("chip", "modes", "transceiver"),
+    [
+        ("RTL8168h/8111h", [*_FE, "1000baseT/Full"], "external"),
+        ("RTL8168fp/RTL8117", [*_FE, "1000baseT/Full"], "external"),
+        ("RTL8169sb/8110sb", [*_FE, "1000baseT/Full"], "external"),
+        ("RTL8411b", [*_FE, "1000baseT/Full"], "external"),
+        ("RTL8101e/RTL8100e", _FE, "external"),
+        ("RTL8106eus", _FE, "external"),
+        ("RTL8402", _FE, "external"),
+        ("RTL8125B", [*_FE, "1000baseT/Full", "2500baseT/Full"], "internal"),
+    ],
+)
+def test_r8169_link_modes_are_the_chip_familys(
+    tmp_path: Path, chip: str, modes: list[str], transceiver: str
+) -> None:
+    """Row 9: only the RTL8125/8126's NBASE-T PHY adds 2500baseT/Full (rtl822x_get_features) and
+    is PHY_IS_INTERNAL (6.12); the gigabit RTL8168/8111/8169/8411 PHYs have neither, and the Fast
+    Ethernet family (PCI 0x8136, supports_gmii 0) is capped at 100 by r8169_phy_connect's
+    phy_set_max_speed. The lab gave every chip the RTL8125's lines."""
+    text = ethtool(lab_state(tmp_path, "r8169", chip, "6.12.57-arm64"), "eth0")[0]
+    assert _modes(text, "Supported link modes") == modes
+    assert _modes(text, "Advertised link modes") == modes
+    assert f"\tTransceiver: {transceiver}\n" in text
