@@ -146,14 +146,20 @@ def _macro_value(texts: list[str], expr: str, depth: int = 0) -> int | None:
 
 
 def symbol_text(text: str, name: str) -> str | None:
-    """The text of a function body, a file-scope struct initialiser or a #define named `name`."""
+    """The text of a function body, a file-scope struct or array initialiser (a string table
+    such as igb_priv_flags_strings[][ETH_GSTRING_LEN]) or a #define named `name`."""
     begin = _definition(text, name)
     closing = "\n}"
     if begin is None:
         match = re.search(rf"(?m)^[^\n;]*struct\s+\w+\s+{re.escape(name)}\s*=\s*\{{", text)
+        match = match or re.search(
+            rf"(?m)^(?:static\s+)?const\s+\w+\s+{re.escape(name)}\s*(?:\[\w*\]\s*)+=\s*\{{", text
+        )
         closing = "\n};"
         if match is None:
-            match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b.*$", text)
+            # a #define with its continuation lines (a caps macro such as atlantic's
+            # DEFAULT_A0_BOARD_BASIC_CAPABILITIES spans many)
+            match = re.search(rf"(?m)^#define\s+{re.escape(name)}\b(?:.*\\\n)*.*$", text)
             return match.group(0) if match else None
         begin = match.start()
     end = text.find(closing, begin)

@@ -118,6 +118,17 @@ def test_a_hand_fact_that_the_source_does_not_hold_is_caught(trees: dict[str, Pa
     assert regen_driver_caps.symbol_text(text, "rtl_no_such_function") is None
 
 
+def test_a_string_table_is_read_to_its_end_only(trees: dict[str, Path]) -> None:
+    """A hand fact may cite a file-scope string table (audit 9b: atlantic's private flags):
+    its body is the initialiser, not the rest of the file."""
+    path = "drivers/net/ethernet/aquantia/atlantic/aq_ethtool.c"
+    for series in ("6.1", "6.12"):
+        text = (trees[series] / path).read_text(encoding="utf-8")
+        body = regen_driver_caps.symbol_text(text, "aq_ethtool_priv_flag_names")
+        assert body is not None and '"DMASystemLoopback",' in body, series
+        assert '"PHYExternalLoopback",' in body and "aq_ethtool_n_stats" not in body, series
+
+
 def test_facts_of_another_tree_say_where_they_are() -> None:
     """Facts read in the Raspberry Pi tree (not in Debian's source, so not checked above) name
     the repository, the commit read, the kernels that carry them, and Debian's source lacks

@@ -65,6 +65,9 @@ def misc_state(
         "regs": caps.has("get_regs") and caps.has("get_regs_len"),
         # privflags_prepare_data (net/ethtool/privflags.c): EOPNOTSUPP without get_priv_flags
         "priv_flags": caps.has("get_priv_flags"),
+        # the driver's own string table and its probe-time values where the source decides
+        # them (igb, igc, atlantic: hand fact priv_flags; audit 9b row 3)
+        **({"priv_flag_list": caps.facts["priv_flags"]} if "priv_flags" in caps.facts else {}),
         "perm_addr": mac.lower(),
         "rings": int(queues[1]) if queues else 1,
     }

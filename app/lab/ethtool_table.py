@@ -164,7 +164,17 @@ def driver_info(driver: str, kernel: str = "", chip: str = "") -> dict[str, Any]
         "register-dump": has("get_regs_len"),
         "priv-flags": has("get_priv_flags"),
         **drvinfo_strings(driver, kernel, chip),
+        **({"name": name} if (name := _drvinfo_driver(caps, chip)) else {}),
     }
+
+
+def _drvinfo_driver(caps: driver_caps.DriverCaps | None, chip: str) -> str | None:
+    """The driver line get_drvinfo writes where it is not the module's name (stmmac's MAC name,
+    hand fact drvinfo_driver_by_chip: st_gmac, the Allwinner EMACs' st_mac100; audit 9b row 4)."""
+    rules = caps.facts.get("drvinfo_driver_by_chip") if caps else None
+    if not rules:
+        return None
+    return str(driver_caps.by_chip(rules, chip) or rules["default"])
 
 
 def drvinfo_strings(driver: str, kernel: str = "", chip: str = "") -> dict[str, str]:

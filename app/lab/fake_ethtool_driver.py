@@ -96,7 +96,8 @@ def show_info(ifname: str, dev: dict[str, Any]) -> str:
     kernel release, a usbnet driver's description) and the PCI address the lab gave a modelled
     PCIe NIC, where known; what only the board knows is left empty."""
     info = dev["info"]
-    lines = [f"driver: {dev['driver']}", f"version: {info.get('version', '')}",
+    name = info.get("name") or dev["driver"]  # stmmac: the MAC's name (st_gmac), not the module
+    lines = [f"driver: {name}", f"version: {info.get('version', '')}",
              f"firmware-version: {info.get('firmware', '')}",
              "expansion-rom-version: ", f"bus-info: {info.get('bus-info', '')}"]  # fmt: skip
     for name in ("statistics", "test", "eeprom-access", "register-dump", "priv-flags"):

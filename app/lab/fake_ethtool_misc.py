@@ -91,9 +91,16 @@ def show_regs(ifname: str, dev: dict[str, Any]) -> str:
 def show_privflags(ifname: str, dev: dict[str, Any]) -> str:
     """``--show-priv-flags`` (ethtool 6.1: nl_gprivflags over netlink, a failed get exits 1):
     privflags_prepare_data (net/ethtool/privflags.c, 6.1 and 6.12) is EOPNOTSUPP without the
-    driver's get_priv_flags (or get_sset_count, get_strings). Only answered where absent: a
-    driver's own flags and their names are its hardware's (the capture answers)."""
-    raise Failure([f"netlink error: {EOPNOTSUPP}"], 1)
+    driver's get_priv_flags (or get_sset_count, get_strings). Where the driver's string table
+    and probe-time values are in the table (igb, igc, atlantic), ethtool's privflags_reply_cb
+    prints them, each name padded to the longest ("%-*s: %s"); elsewhere the capture answers."""
+    flags = ((dev.get("misc") or {}).get("priv_flag_list")) or None
+    if flags is None:
+        raise Failure([f"netlink error: {EOPNOTSUPP}"], 1)
+    names = [str(n) for n in flags["names"]]
+    width = max(len(n) for n in names)
+    rows = [f"{n:<{width}}: {'on' if n in flags.get('on', []) else 'off'}\n" for n in names]
+    return f"Private flags for {ifname}:\n" + "".join(rows)
 
 
 def answers(option: str, dev: dict[str, Any]) -> bool:
@@ -106,5 +113,6 @@ def answers(option: str, dev: dict[str, Any]) -> bool:
     if option == "-d":
         return not misc.get("regs")
     if option == "--show-priv-flags":
-        return misc.get("priv_flags") is False  # a state from before the key: the capture
+        # absent (EOPNOTSUPP) or the source's own flags; a state from before the key: the capture
+        return misc.get("priv_flags") is False or bool(misc.get("priv_flag_list"))
     return option in ("-n", "-P")

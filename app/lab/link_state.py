@@ -107,6 +107,39 @@ def msglevel_names(level: int) -> str:
     return " " * 30 + "".join(f" {n}" for i, n in enumerate(_MSG_CLASSES) if level >> i & 1)
 
 
+def _chip_modes(
+    facts: dict[str, Any], caps: driver_caps.DriverCaps | None, chip: str
+) -> dict[str, Any]:
+    """atlantic (`modes_from_chip_rates`): aq_nic_get_link_ksettings lists the chip's caps
+    (link_speed_msk, each rate full duplex: the table's link_forced_by_chip), Pause and
+    Asym_Pause (every caps has flow_control), Autoneg and TP, or FIBRE where the caps' media
+    type is (`fibre_chips`), and advertises the same rates (aq_nic_cfg_start: link_speed_msk
+    0xFFFF masked by the caps). Without a named chip the lines stay out (audit 9b row 6)."""
+    rates = driver_caps.by_chip(caps.facts.get("link_forced_by_chip"), chip) if caps else None
+    if not facts.get("modes_from_chip_rates") or not rates:
+        return facts
+    modes = [f"{rate}baseT/Full" for rate in rates]
+    fibre = driver_caps.by_chip(dict.fromkeys(facts.get("fibre_chips", []), True), chip)
+    return {
+        **facts,
+        "ports": ["FIBRE"] if fibre else ["TP"],
+        "supported": modes,
+        "advertised": modes,
+        "pause_supported": "Symmetric Receive-only",
+        "port": "FIBRE" if fibre else "Twisted Pair",
+        "transceiver": "internal",  # aq_ethtool_get_link_ksettings leaves it 0
+        "mdix": "Unknown",  # 0, ETH_TP_MDI_INVALID; ethtool shows it for TP only
+    }
+
+
+def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
+    """The facts for the NIC's chip: a `by_chip` entry (the longest name the chip holds, as
+    driver_caps.by_chip) replaces the driver's default and its series' (r8169: the gigabit and
+    Fast Ethernet families' modes, audit 9b row 9); no chip named: the default."""
+    rules = facts.pop("by_chip", {})
+    return {**facts, **dict(driver_caps.by_chip(rules, chip) or {})}
+
+
 def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
     the default for that series; with no known series a fact the series disagree on is left
@@ -123,8 +156,9 @@ def link_state(
     driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
 ) -> dict[str, Any] | None:
     """The ``link`` entry of an interface's state, or None (the capture script answers)."""
-    facts = _by_series(_facts(driver) or {}, kernel)
+    facts = _by_chip(_by_series(_facts(driver) or {}, kernel), chip)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
+    facts = _chip_modes(facts, caps, chip)
     has = caps.has if caps is not None else (lambda op: False)
     if capture is not None:
         indent, blocks = parse_capture(capture)
@@ -149,7 +183,11 @@ def link_state(
         "set_op": has("set_link_ksettings"),
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
-        "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),
+        # asix: the modes get_wol supports are the source's, its Wake-on the chip's: lines out,
+        # the refusal of other modes kept (wol_supported_unshown)
+        "wol_supported": facts.get("wol_supported_unshown")
+        if wol is None
+        else ("" if wol == "d" else str(wol)),
         # get_wol with its lines left out (the chip decides): a user still gets WOL_GET's EPERM
         "wol_hidden": capture is None and has("get_wol") and wol is None,
         "speed_max": int(speed_mbps) if speed_mbps else None,

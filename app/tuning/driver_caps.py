@@ -194,6 +194,7 @@ _LIST_FACTS = frozenset(
         "features_fixed_on",
         "features_fixed_off",
         "features_by_chip",
+        "drvinfo_driver_by_chip",  # stmmac: st_gmac, the Allwinner EMACs' st_mac100
         "link_forced_by_chip",
         "link_rule_by_chip",
         "mtu_edom_frame_extra",
