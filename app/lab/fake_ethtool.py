@@ -77,6 +77,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_features",
     "fake_ethtool_channels",
     "fake_ethtool_stats",
+    "fake_ethtool_linkinfo",
     "fake_ethtool_link",
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",

@@ -147,6 +147,8 @@ def link_state(
         "autoneg": str(by_label.get("Auto-negotiation", "on")) != "off",
         "forced": None,
         "set_op": has("set_link_ksettings"),
+        # net/ethtool/debug.c ethnl_set_debug: both ops, else EOPNOTSUPP (-s msglvl)
+        "debug_op": has("get_msglevel") and has("set_msglevel"),
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
         "wol_supported": None if wol is None else ("" if wol == "d" else str(wol)),

@@ -1,0 +1,155 @@
+"""Audit 9a's row L1 (resources/tuning/driver_caps_audit9a.md): ``ethtool -s IFACE port / mdix /
+phyad / xcvr / msglvl`` answered as ethtool 6.1 parses them (its Debian binary, run against a
+scratch veth) and as the kernel's linkinfo.c / debug.c and each driver's set_link_ksettings and
+set_msglevel take them. Each test failed before (the lab said "unknown parameter")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sbctune.lab.fake_ethtool_base import Failure
+from sbctune.lab.fake_ethtool_link import _parse
+from tests.fake_ethtool_support import ethtool, lab_state, root
+
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+
+
+def _state(tmp_path: Path, driver: str, chip: str, series: str = "6.12") -> str:
+    path = lab_state(tmp_path, driver, chip, series)
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["link"].update({"carrier": True, "speed": "1000", "duplex": "full"})
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("args", "err"),
+    [  # ethtool 6.1's parser, measured: exit 1, nothing sent, whatever the driver
+        (["xcvr", "internal"], "ethtool (-s): deprecated parameter 'xcvr' not supported by kernel"),
+        (["port", "xx"], "ethtool (-s): invalid value 'xx' for parameter 'port'"),
+        (["phyad", "256"], "ethtool (-s): invalid value '256' for parameter 'phyad'"),
+        (["mdix", "bad"], "ethtool (-s): invalid value 'bad' for parameter 'mdix'"),
+        (["phyad"], "ethtool (-s): no value for parameter 'phyad'"),
+        (
+            ["msglvl", "drv"],
+            "ethtool (-s): flag 'drv' for parameter 'msglvl' is not followed by 'on' or 'off'",
+        ),
+    ],
+)
+def test_the_new_parameters_are_parsed_as_ethtool_does(
+    tmp_path: Path, args: list[str], err: str
+) -> None:
+    path = _state(tmp_path, "ax88179_178a", "AX88179")
+    assert ethtool(path, "-s", "eth0", *args) == ("", [err], 1)
+
+
+@root
+@POSIX
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+@pytest.mark.parametrize(
+    ("driver", "chip", "level"),
+    [
+        ("ax88179_178a", "AX88179", 7),
+        ("cdc_ncm", "", 7),
+        ("lan78xx", "LAN7800", 7),
+        ("bcmgenet", "", 7),
+        ("r8152", "RTL8153", 0x7FFF),
+    ],
+)
+def test_msglvl_is_stored_and_shown(
+    tmp_path: Path, driver: str, chip: str, level: int, series: str
+) -> None:
+    """ethnl_set_debug: the driver's set_msglevel stores it; the next `ethtool IFACE` shows it.
+    A value replaces msg_enable (NOMASK), NAME on|off changes one class, value/mask those bits."""
+    path = _state(tmp_path, driver, chip, series)
+    assert ethtool(path, "-s", "eth0", "msglvl", "0x10") == ("", [], 0)
+    assert "        Current message level: 0x00000010 (16)" in ethtool(path, "eth0")[0]
+    assert ethtool(path, "-s", "eth0", "msglvl", "drv", "on", "link", "on") == ("", [], 0)
+    assert "        Current message level: 0x00000015 (21)" in ethtool(path, "eth0")[0]
+    assert ethtool(path, "-s", "eth0", "msglvl", "0/0x10") == ("", [], 0)
+    out = ethtool(path, "eth0")[0].splitlines()
+    at = out.index("        Current message level: 0x00000005 (5)")
+    assert out[at + 1] == " " * 31 + "drv link"
+    assert level  # the probe default (audit 9a row 2) was replaced
+
+
+@root
+@POSIX
+def test_msglvl_refusals(tmp_path: Path) -> None:
+    """bitset.c: a class past the 15 EINVAL, an unknown name EOPNOTSUPP; macb (no
+    get/set_msglevel) EOPNOTSUPP."""
+    path = _state(tmp_path, "r8152", "RTL8153")
+    assert ethtool(path, "-s", "eth0", "msglvl", "0x8000") == (
+        "",
+        ["netlink error: cannot modify bits past kernel bitset size",
+         "netlink error: Invalid argument"],
+        75,
+    )  # fmt: skip
+    out = ethtool(path, "-s", "eth0", "msglvl", "foo", "on")
+    assert out == ("", ["netlink error: bit name not found",
+                        "netlink error: Operation not supported"], 75)  # fmt: skip
+    macb = _state(tmp_path, "macb", "")
+    assert ethtool(macb, "-s", "eth0", "msglvl", "7") == (
+        "",
+        ["netlink error: Operation not supported"],
+        75,
+    )
+
+
+@root
+@POSIX
+@pytest.mark.parametrize(
+    ("driver", "chip", "args", "refused"),
+    [
+        # mii_ethtool_set_link_ksettings: port must be MII, phyad mii->phy_id (3)
+        ("ax88179_178a", "AX88179", ["port", "tp"], True),
+        ("ax88179_178a", "AX88179", ["phyad", "4"], True),
+        ("ax88179_178a", "AX88179", ["phyad", "3"], False),
+        ("ax88179_178a", "AX88179", ["port", "mii"], False),
+        ("ax88179_178a", "AX88179", ["mdix", "on"], False),
+        # phy_ethtool_ksettings_set: phyad must be the PHY's (lan78xx: 1); port is not checked
+        ("lan78xx", "LAN7800", ["phyad", "2"], True),
+        ("lan78xx", "LAN7800", ["phyad", "1"], False),
+        ("lan78xx", "LAN7800", ["port", "mii"], False),
+        # rtl8152_set_link_ksettings reads none of them
+        ("r8152", "RTL8153", ["phyad", "5"], False),
+        ("r8152", "RTL8153", ["port", "fibre"], False),
+    ],
+)
+def test_linkinfo_is_refused_where_the_driver_refuses(
+    tmp_path: Path, driver: str, chip: str, args: list[str], refused: bool
+) -> None:
+    path = _state(tmp_path, driver, chip)
+    got = ethtool(path, "-s", "eth0", *args)
+    if refused:
+        assert got == (
+            "",
+            ["netlink error: link settings update failed", "netlink error: Invalid argument"],
+            75,
+        )
+    else:
+        assert got == ("", [], 0)
+
+
+@root
+@POSIX
+def test_linkinfo_needs_set_link_ksettings_but_msglvl_does_not(tmp_path: Path) -> None:
+    """cdc_ncm has no set_link_ksettings (LINKINFO_SET EOPNOTSUPP) but usbnet's msglevel ops."""
+    path = _state(tmp_path, "cdc_ncm", "")
+    assert ethtool(path, "-s", "eth0", "port", "tp")[2] == 75
+    assert ethtool(path, "-s", "eth0", "msglvl", "1") == ("", [], 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=12), max_size=8))
+def test_the_parser_takes_garbage_without_crashing(args: list[str]) -> None:
+    try:
+        _parse(args)
+    except Failure as failure:
+        assert failure.code == 1 and len(failure.lines) == 1
