@@ -125,7 +125,10 @@ def set_linkinfo(dev: dict[str, Any], pairs: dict[str, Any]) -> bool:
     port_block, phyad_block = _block(link, "Port"), _block(link, "PHYAD")
     now_port = str(port_block[1]) if port_block else None
     now_phyad = int(phyad_block[1]) if phyad_block and str(phyad_block[1]).isdigit() else None
-    changed = "mdix" in pairs  # mdix_ctrl as read is the lab's unknown: treated as changed
+    phylib = rule in ("phylib", "phylink")
+    # eth_tp_mdix_ctrl as read: phylib's phydev->mdix_ctrl (ETH_TP_MDI_INVALID until set:
+    # phy_device_create leaves it 0); mii_ethtool_get_link_ksettings never fills it (0)
+    changed = "mdix" in pairs and (not phylib or pairs["mdix"] != link.get("mdix_ctrl"))
     if "port" in pairs:
         if now_port is None:
             raise Failure([LAB_WORD], 1)
@@ -140,7 +143,21 @@ def set_linkinfo(dev: dict[str, Any], pairs: dict[str, Any]) -> bool:
         raise nl_error(EINVAL, 75, "link settings update failed")
     if rule in ("mii", "gmii") and "port" in pairs and pairs["port"] != "mii":
         raise nl_error(EINVAL, 75, "link settings update failed")
+    if phylib and "mdix" in pairs:
+        _show_mdix(link, str(pairs["mdix"]))
     return True  # mii/phylib/r8152: taken, autonegotiation restarted
+
+
+def _show_mdix(link: dict[str, Any], ctrl: str) -> None:
+    """phy_ethtool_ksettings_set stores mdix_ctrl; ethtool 6.1's dump_mdix (common.c) prints
+    "on (forced)" / "off (forced)", or the PHY's status then " (auto)". The status (the
+    PHY driver's) stays as the facts say."""
+    link["mdix_ctrl"] = ctrl
+    block = _block(link, "MDI-X")
+    if block is None:
+        return
+    status = link.setdefault("mdix_status", str(block[1]))
+    block[1] = f"{ctrl} (forced)" if ctrl in ("on", "off") else f"{status} (auto)"
 
 
 def set_debug(link: dict[str, Any], has_op: bool, value: Any) -> None:

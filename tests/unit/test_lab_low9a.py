@@ -153,3 +153,17 @@ def test_the_parser_takes_garbage_without_crashing(args: list[str]) -> None:
         _parse(args)
     except Failure as failure:
         assert failure.code == 1 and len(failure.lines) == 1
+
+
+@root
+@POSIX
+def test_mdix_on_a_phylib_driver_is_stored_and_shown(tmp_path: Path) -> None:
+    """lan78xx (phylib): phy_ethtool_ksettings_set stores mdix_ctrl, ethtool 6.1's dump_mdix
+    shows it forced or, for auto, the PHY's status (lan78xx_phy_init: ETH_TP_MDI_AUTO, shown
+    Unknown) then " (auto)"; the same value again changes nothing (ethnl_update_u8)."""
+    path = _state(tmp_path, "lan78xx", "LAN7800")
+    assert "\tMDI-X: Unknown" in ethtool(path, "eth0")[0].splitlines()
+    assert ethtool(path, "-s", "eth0", "mdix", "on") == ("", [], 0)
+    assert "\tMDI-X: on (forced)" in ethtool(path, "eth0")[0].splitlines()
+    assert ethtool(path, "-s", "eth0", "mdix", "auto") == ("", [], 0)
+    assert "\tMDI-X: Unknown (auto)" in ethtool(path, "eth0")[0].splitlines()
