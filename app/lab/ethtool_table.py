@@ -279,6 +279,17 @@ def hold_to_table(
             _OP_OPTION[op]: e for op, e in down.items() if op in _OP_OPTION
         }
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
+    tunables = caps.facts.get("tunable_default")  # r8152: rx-copybreak (audit 9a L5)
+    if isinstance(tunables, dict) and caps.has("get_tunable"):
+        low = caps.facts.get("tunable_min") or {}
+        state["tunables"] = {
+            name: {
+                "value": int(v),
+                "min": int(low.get(name, 0)),
+                "settable": caps.has("set_tunable"),
+            }
+            for name, v in tunables.items()
+        }
 
 
 # the ethtool option whose request reaches each op first (ethnl_set_linkmodes reads the link

@@ -57,6 +57,7 @@ from sbctune.lab.fake_ethtool_misc import (
     show_privflags,
     show_regs,
     show_tsinfo,
+    tunable,
 )
 from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
@@ -269,6 +270,8 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
+    if option in ("--get-tunable", "--set-tunable"):
+        return tunables(argv, state_path, fallback or FALLBACK)
     if option not in SHOW and option not in SET and option not in LIVE and option != "-K":
         return other_option(argv, state_path, fallback or FALLBACK)
     ifname, rest = argv[1], argv[2:]
@@ -331,6 +334,20 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list
     if bounce:
         bounce_link(ifname)
     return "", [], 0
+
+
+def tunables(argv: list[str], state_path: str, fallback: str) -> tuple[str, list[str], int] | None:
+    """--get-tunable / --set-tunable: the driver's tunables where the table holds them (r8152),
+    else (or a captured line) the other options' answer."""
+    held = False
+    with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as state:
+        held = bool((state.get("interfaces", {}).get(argv[1]) or {}).get("tunables"))
+    if not held or captured(fallback, argv):
+        return other_option(argv, state_path, fallback)
+    write = argv[0] == "--set-tunable" and os.geteuid() == 0
+    with locked_state(state_path, write) as state:
+        dev = state["interfaces"][argv[1]]
+        return tunable(argv[0], dev, argv[2:], os.geteuid() == 0)
 
 
 def show_settings(ifname: str, state_path: str) -> tuple[str, list[str], int] | None:

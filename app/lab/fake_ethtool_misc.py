@@ -108,3 +108,49 @@ def answers(option: str, dev: dict[str, Any]) -> bool:
     if option == "--show-priv-flags":
         return misc.get("priv_flags") is False  # a state from before the key: the capture
     return option in ("-n", "-P")
+
+
+# ethtool 6.1 ethtool.c tunables_info: the names --get-tunable / --set-tunable know (ioctl path)
+TUNABLE_NAMES = ("rx-copybreak", "tx-copybreak", "pfc-prevention-tout")
+BAD_ARGS = "ethtool: bad command line argument(s)"
+
+
+def tunable(
+    option: str, dev: dict[str, Any], rest: list[str], root: bool
+) -> tuple[str, list[str], int]:
+    """``--get-tunable IFACE NAME...`` / ``--set-tunable IFACE NAME N...`` where the table
+    holds the driver's tunables (r8152's rx-copybreak: rtl8152_get_tunable/_set_tunable).
+    ethtool 6.1 (do_gtunable, do_stunable): an unknown name or value is a bad argument; a
+    kernel refusal prints "NAME: Cannot get tunable" or perror(NAME), exit 255. Any other
+    tunable id the driver answers EOPNOTSUPP; GTUNABLE needs no CAP_NET_ADMIN, STUNABLE does."""
+    held: dict[str, Any] = dev["tunables"]
+    if option == "--get-tunable":
+        if not rest or any(name not in TUNABLE_NAMES for name in rest):
+            return "", [BAD_ARGS], 1
+        out: list[str] = []
+        for name in rest:
+            if name not in held:
+                return "".join(out), [f"{name}: Cannot get tunable"], 255
+            out.append(f"{name}: {held[name]['value']}\n")
+        return "".join(out), [], 0
+    pairs: list[tuple[str, int]] = []
+    for i in range(0, len(rest), 2):
+        name, value = rest[i], rest[i + 1] if i + 1 < len(rest) else ""
+        if name not in TUNABLE_NAMES or not value.isdigit() or int(value) > 0xFFFFFFFF:
+            return "", [BAD_ARGS], 1
+        pairs.append((name, int(value)))
+    if not pairs:
+        return "", [BAD_ARGS], 1
+    for name, value in sorted(pairs, key=lambda p: TUNABLE_NAMES.index(p[0])):
+        if not root:
+            return "", [f"{name}: {EPERM_TEXT}"], 255
+        entry = held.get(name)
+        if entry is None or not entry.get("settable"):
+            return "", [f"{name}: {EOPNOTSUPP}"], 255
+        if value < int(entry.get("min", 0)):  # rtl8152_set_tunable: below ETH_ZLEN
+            return "", [f"{name}: Invalid argument"], 255
+        entry["value"] = value
+    return "", [], 0
+
+
+EPERM_TEXT = "Operation not permitted"

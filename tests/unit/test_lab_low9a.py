@@ -167,3 +167,48 @@ def test_mdix_on_a_phylib_driver_is_stored_and_shown(tmp_path: Path) -> None:
     assert "\tMDI-X: on (forced)" in ethtool(path, "eth0")[0].splitlines()
     assert ethtool(path, "-s", "eth0", "mdix", "auto") == ("", [], 0)
     assert "\tMDI-X: Unknown (auto)" in ethtool(path, "eth0")[0].splitlines()
+
+
+@POSIX
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+def test_r8152_rx_copybreak_tunable(tmp_path: Path, series: str) -> None:
+    """Audit 9a L5: rtl8152_probe_once sets rx_copybreak to RTL8152_RXFG_HEADSZ (256),
+    rtl8152_get_tunable answers it; other tunable ids EOPNOTSUPP ("Cannot get tunable")."""
+    path = _state(tmp_path, "r8152", "RTL8153", series)
+    assert ethtool(path, "--get-tunable", "eth0", "rx-copybreak") == ("rx-copybreak: 256\n", [], 0)
+    assert ethtool(path, "--get-tunable", "eth0", "tx-copybreak") == (
+        "",
+        ["tx-copybreak: Cannot get tunable"],
+        255,
+    )
+    assert ethtool(path, "--get-tunable", "eth0", "foo")[2] == 1  # do_gtunable: bad argument
+
+
+@root
+@POSIX
+def test_r8152_rx_copybreak_set_and_its_lower_bound(tmp_path: Path) -> None:
+    """rtl8152_set_tunable: below ETH_ZLEN (60) EINVAL, else kept and read back."""
+    path = _state(tmp_path, "r8152", "RTL8153")
+    assert ethtool(path, "--set-tunable", "eth0", "rx-copybreak", "59") == (
+        "",
+        ["rx-copybreak: Invalid argument"],
+        255,
+    )
+    assert ethtool(path, "--set-tunable", "eth0", "rx-copybreak", "60") == ("", [], 0)
+    assert ethtool(path, "--get-tunable", "eth0", "rx-copybreak")[0] == "rx-copybreak: 60\n"
+    assert ethtool(path, "--set-tunable", "eth0", "tx-copybreak", "100") == (
+        "",
+        ["tx-copybreak: Operation not supported"],
+        255,
+    )
+
+
+@POSIX
+def test_a_driver_without_tunable_facts_keeps_the_table_answer(tmp_path: Path) -> None:
+    """ax88179 has no get_tunable: ethtool's own refusal, as before."""
+    path = _state(tmp_path, "ax88179_178a", "AX88179")
+    assert ethtool(path, "--get-tunable", "eth0", "rx-copybreak") == (
+        "",
+        ["rx-copybreak: Cannot get tunable"],
+        255,
+    )
