@@ -52,6 +52,7 @@ from sbctune.lab.fake_ethtool_knobs import (
 from sbctune.lab.fake_ethtool_link import set_link, show_link, write_link_speed
 from sbctune.lab.fake_ethtool_misc import (
     answers,
+    nway_reset,
     show_ntuple,
     show_permaddr,
     show_privflags,
@@ -218,6 +219,7 @@ SET = {
     "--set-eee": set_eee,
     "-L": set_channels,
     "-s": set_link,
+    "-r": nway_reset,  # where the table holds the driver's nway_reset (ethtool_table)
 }
 
 
@@ -292,6 +294,8 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list
         return other_option(argv, state_path, fallback or FALLBACK)  # -n IFACE rx-flow-hash ...
     if option in MISC and not answers(option, known):
         return other_option(argv, state_path, fallback or FALLBACK)  # get_regs ...: lab's word
+    if option == "-r" and known.get("nway") is None:
+        return other_option(argv, state_path, fallback or FALLBACK)  # not modelled: as before
     if option == "-s" and known.get("link") is None:
         return other_option(argv, state_path, fallback or FALLBACK)  # a capture, or the lab's word
     busy = refused_while_down(option, ifname, known)

@@ -17,10 +17,11 @@ Real outputs the layouts follow (resources/lab/ethtool/SOURCE.md):
   (no get_ts_info): https://github.com/rusoku/TouCAN-SocketCAN/issues/12 (2024-01-25).
 """
 
+import os
 from typing import Any
 
 # @tables-start
-from sbctune.lab.fake_ethtool_base import EOPNOTSUPP, Failure
+from sbctune.lab.fake_ethtool_base import ENODEV, EOPNOTSUPP, Failure, iface_up
 from sbctune.lab.fake_ethtool_rxfh import rx_rings
 
 # @tables-end
@@ -154,3 +155,30 @@ def tunable(
 
 
 EPERM_TEXT = "Operation not permitted"
+
+
+def nway_reset(ifname: str, dev: dict[str, Any], rest: list[str]) -> None:
+    """``ethtool -r IFACE`` (ethtool 6.1 do_nway_rst: ETHTOOL_NWAY_RST, perror "Cannot restart
+    autonegotiation", exit 255; an extra argument is a bad one). net/ethtool/ioctl.c needs
+    CAP_NET_ADMIN. phy_ethtool_nway_reset: no PHY ENODEV (bcmgenet while down: bcmgenet_close
+    disconnects it), else phy_restart_aneg. usbnet_nway_reset: no mii.mdio_write EOPNOTSUPP
+    (cdc_ncm), else mii_nway_restart, as rtl8152_nway_reset: EINVAL with autonegotiation off
+    (BMCR_ANENABLE clear), else BMCR_ANRESTART. A restart is a link bounce."""
+    if rest:
+        raise Failure([BAD_ARGS], 1)
+
+    def refused(text: str) -> Failure:
+        return Failure([f"Cannot restart autonegotiation: {text}"], 255)
+
+    if os.geteuid() != 0:
+        raise refused(EPERM_TEXT)
+    nway = dev["nway"]
+    if nway["fn"] == "phy_ethtool_nway_reset":
+        if nway.get("phy_gone_when_down") and not iface_up(ifname, dev):
+            raise refused(ENODEV)
+    else:
+        if nway["fn"] == "usbnet_nway_reset" and not nway.get("mii_write"):
+            raise refused(EOPNOTSUPP)
+        if not (dev.get("link") or {}).get("autoneg", True):  # mii_nway_restart
+            raise refused("Invalid argument")
+    dev["bounce_pending"] = True

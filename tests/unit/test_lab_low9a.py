@@ -212,3 +212,57 @@ def test_a_driver_without_tunable_facts_keeps_the_table_answer(tmp_path: Path) -
         ["rx-copybreak: Cannot get tunable"],
         255,
     )
+
+
+def _down(path: str) -> None:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["up"] = False
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+
+
+@root
+@POSIX
+@pytest.mark.parametrize(
+    ("driver", "chip", "forced", "err"),
+    [
+        ("ax88179_178a", "AX88179", False, None),  # usbnet_nway_reset -> mii_nway_restart
+        ("ax88179_178a", "AX88179", True, "Invalid argument"),  # BMCR_ANENABLE clear
+        ("r8152", "RTL8153", False, None),  # rtl8152_nway_reset -> mii_nway_restart
+        ("r8152", "RTL8153", True, "Invalid argument"),
+        ("cdc_ncm", "", False, "Operation not supported"),  # no dev->mii.mdio_write
+        ("lan78xx", "LAN7800", False, None),  # phy_ethtool_nway_reset
+        ("lan78xx", "LAN7800", True, None),  # phy_restart_aneg: no autoneg check
+    ],
+)
+def test_nway_reset_answers_as_the_driver_does(
+    tmp_path: Path, driver: str, chip: str, forced: bool, err: str | None
+) -> None:
+    """Audit 9a L3: `ethtool -r` per driver's nway_reset."""
+    path = _state(tmp_path, driver, chip)
+    if forced:
+        assert (
+            ethtool(path, "-s", "eth0", "autoneg", "off", "speed", "100", "duplex", "full")[2] == 0
+        )
+    got = ethtool(path, "-r", "eth0")
+    if err is None:
+        assert got == ("", [], 0)
+    else:
+        assert got == ("", [f"Cannot restart autonegotiation: {err}"], 255)
+
+
+@root
+@POSIX
+def test_bcmgenet_nway_reset_needs_its_phy(tmp_path: Path) -> None:
+    """bcmgenet_close's phy_disconnect leaves ndev->phydev NULL: phy_ethtool_nway_reset ENODEV
+    while down; up, the PHY renegotiates."""
+    path = _state(tmp_path, "bcmgenet", "")
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["up"] = True
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    assert ethtool(path, "-r", "eth0") == ("", [], 0)
+    _down(path)
+    assert ethtool(path, "-r", "eth0") == (
+        "",
+        ["Cannot restart autonegotiation: No such device"],
+        255,
+    )
