@@ -136,21 +136,21 @@ def tunable(
         return "".join(out), [], 0
     pairs: list[tuple[str, int]] = []
     for i in range(0, len(rest), 2):
-        name, value = rest[i], rest[i + 1] if i + 1 < len(rest) else ""
-        if name not in TUNABLE_NAMES or not value.isdigit() or int(value) > 0xFFFFFFFF:
+        name, text = rest[i], rest[i + 1] if i + 1 < len(rest) else ""
+        if name not in TUNABLE_NAMES or not text.isdigit() or int(text) > 0xFFFFFFFF:
             return "", [BAD_ARGS], 1
-        pairs.append((name, int(value)))
+        pairs.append((name, int(text)))
     if not pairs:
         return "", [BAD_ARGS], 1
-    for name, value in sorted(pairs, key=lambda p: TUNABLE_NAMES.index(p[0])):
+    for name, number in sorted(pairs, key=lambda p: TUNABLE_NAMES.index(p[0])):
         if not root:
             return "", [f"{name}: {EPERM_TEXT}"], 255
         entry = held.get(name)
         if entry is None or not entry.get("settable"):
             return "", [f"{name}: {EOPNOTSUPP}"], 255
-        if value < int(entry.get("min", 0)):  # rtl8152_set_tunable: below ETH_ZLEN
+        if number < int(entry.get("min", 0)):  # rtl8152_set_tunable: below ETH_ZLEN
             return "", [f"{name}: Invalid argument"], 255
-        entry["value"] = value
+        entry["value"] = number
     return "", [], 0
 
 
