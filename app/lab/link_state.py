@@ -119,11 +119,20 @@ def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     return {k: v for k, v in facts.items() if k not in differing}
 
 
+def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
+    """The facts for the profile's chip: `by_chip` ("LAN7801" = {...}) replaces a fact,
+    `chip_decides` lists the facts the chip's own hardware (an external PHY) decides, left out
+    (never guessed); a chip the table does not name keeps the driver's facts."""
+    over = driver_caps.by_chip(facts.pop("by_chip", {}), chip) or {}
+    drop = driver_caps.by_chip(facts.pop("chip_decides", {}), chip) or []
+    return {k: v for k, v in {**facts, **over}.items() if k not in drop}
+
+
 def link_state(
     driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
 ) -> dict[str, Any] | None:
     """The ``link`` entry of an interface's state, or None (the capture script answers)."""
-    facts = _by_series(_facts(driver) or {}, kernel)
+    facts = _by_chip(_by_series(_facts(driver) or {}, kernel), chip)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
     has = caps.has if caps is not None else (lambda op: False)
     if capture is not None:

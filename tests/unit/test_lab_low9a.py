@@ -266,3 +266,24 @@ def test_bcmgenet_nway_reset_needs_its_phy(tmp_path: Path) -> None:
         ["Cannot restart autonegotiation: No such device"],
         255,
     )
+
+
+@POSIX
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+def test_lan7801_link_facts_are_its_external_phys(tmp_path: Path, series: str) -> None:
+    """Audit 9a L6: a LAN7801 has no internal PHY (lan78xx_mdio_init leaves the mask open,
+    lan7801_phy_init takes the first external PHY, is_internal = false): no PHYAD, link modes or
+    port from the LAN7800's facts; Transceiver external. A LAN7800 keeps them."""
+    lines = _show_lines(_state(tmp_path, "lan78xx", "LAN7801", series))
+    assert "\tTransceiver: external" in lines
+    assert not [
+        line for line in lines if line.startswith(("\tPHYAD", "\tPort", "\tSupported link"))
+    ]
+    lan7800 = _show_lines(_state(tmp_path, "lan78xx", "LAN7800", series))
+    assert "\tPHYAD: 1" in lan7800 and "\tTransceiver: internal" in lan7800
+
+
+def _show_lines(path: str) -> list[str]:
+    out, err, code = ethtool(path, "eth0")
+    assert (err, code) == ([], 0)
+    return out.splitlines()
