@@ -1,7 +1,9 @@
-"""Audit 9a's row L1 (resources/tuning/driver_caps_audit9a.md): ``ethtool -s IFACE port / mdix /
-phyad / xcvr / msglvl`` answered as ethtool 6.1 parses them (its Debian binary, run against a
-scratch veth) and as the kernel's linkinfo.c / debug.c and each driver's set_link_ksettings and
-set_msglevel take them. Each test failed before (the lab said "unknown parameter")."""
+"""Audit 9a's rows L1, L3, L5 and L6 (resources/tuning/driver_caps_audit9a.md). L1: ``ethtool -s
+IFACE port / mdix / phyad / xcvr / msglvl`` answered as ethtool 6.1 parses them (its Debian
+binary, run against a scratch veth) and as the kernel's linkinfo.c / debug.c and each driver's
+set_link_ksettings and set_msglevel take them. L3: ``ethtool -r`` per nway_reset. L5: r8152's
+rx-copybreak tunable. L6: a LAN7801's link facts are its external PHY's. Each test failed
+before (the lab said "unknown parameter", or that the hardware answers)."""
 
 from __future__ import annotations
 
