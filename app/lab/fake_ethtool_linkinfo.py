@@ -125,13 +125,13 @@ def set_linkinfo(dev: dict[str, Any], pairs: dict[str, Any]) -> bool:
     port_block, phyad_block = _block(link, "Port"), _block(link, "PHYAD")
     now_port = str(port_block[1]) if port_block else None
     now_phyad = int(phyad_block[1]) if phyad_block and str(phyad_block[1]).isdigit() else None
+    if now_port is None:  # the chip or the board's PHY decides the link (stmmac, asix): unknown
+        raise Failure([LAB_WORD], 1)
     phylib = rule in ("phylib", "phylink")
     # eth_tp_mdix_ctrl as read: phylib's phydev->mdix_ctrl (ETH_TP_MDI_INVALID until set:
     # phy_device_create leaves it 0); mii_ethtool_get_link_ksettings never fills it (0)
     changed = "mdix" in pairs and (not phylib or pairs["mdix"] != link.get("mdix_ctrl"))
     if "port" in pairs:
-        if now_port is None:
-            raise Failure([LAB_WORD], 1)
         changed = changed or PORTS[pairs["port"]] != now_port
     if "phyad" in pairs:
         if now_phyad is None:  # the board decides the PHY's address: not known here

@@ -289,3 +289,13 @@ def _show_lines(path: str) -> list[str]:
     out, err, code = ethtool(path, "eth0")
     assert (err, code) == ([], 0)
     return out.splitlines()
+
+
+@root
+@POSIX
+def test_linkinfo_where_the_board_decides_is_not_guessed(tmp_path: Path) -> None:
+    """stmmac: phylink with or without a PHY, the board decides; bcmgenet's PHY address is the
+    board's: the lab says it cannot tell rather than accept or refuse."""
+    for driver, args in (("stmmac", ["mdix", "on"]), ("bcmgenet", ["phyad", "1"])):
+        out, err, code = ethtool(_state(tmp_path, driver, ""), "-s", "eth0", *args)
+        assert (out, code) == ("", 1) and err[0].startswith("sbctune lab: ")
