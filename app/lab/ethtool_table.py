@@ -297,8 +297,30 @@ def hold_to_table(
             _OP_OPTION[op]: e for op, e in down.items() if op in _OP_OPTION
         }
     state["features"]["mtu_drops"] = driver_caps.mtu_drops(caps, chip)  # r8169: jumbo frames
+    nway = caps.cite("nway_reset").rsplit(": ", 1)[-1] if caps.has("nway_reset") else None
+    if nway in NWAY_MODELLED and driver_caps.fact_in_every_series(caps, "usbnet_mii_write") == (
+        nway == "usbnet_nway_reset"
+    ):  # ethtool -r (audit 9a L3): the generic resets whose code was read
+        state["nway"] = {
+            "fn": nway,
+            "mii_write": bool(caps.facts.get("usbnet_mii_write")),
+            "phy_gone_when_down": bool(caps.facts.get("phy_disconnected_when_down")),
+        }
+    tunables = caps.facts.get("tunable_default")  # r8152: rx-copybreak (audit 9a L5)
+    if isinstance(tunables, dict) and caps.has("get_tunable"):
+        low = caps.facts.get("tunable_min") or {}
+        state["tunables"] = {
+            name: {
+                "value": int(v),
+                "min": int(low.get(name, 0)),
+                "settable": caps.has("set_tunable"),
+            }
+            for name, v in tunables.items()
+        }
 
 
+# nway_reset ops the lab answers (fake_ethtool_misc.nway_reset): phylib's, usbnet's, r8152's
+NWAY_MODELLED = ("phy_ethtool_nway_reset", "usbnet_nway_reset", "rtl8152_nway_reset")
 # the ethtool option whose request reaches each op first (ethnl_set_linkmodes reads the link
 # settings before it writes them: -s meets get_link_ksettings' refusal)
 _OP_OPTION = {"get_link_ksettings": "-s", "get_eee": "--show-eee", "set_eee": "--set-eee",

@@ -52,11 +52,13 @@ from sbctune.lab.fake_ethtool_knobs import (
 from sbctune.lab.fake_ethtool_link import LINK_PROBE, set_link, show_link, write_link_speed
 from sbctune.lab.fake_ethtool_misc import (
     answers,
+    nway_reset,
     show_ntuple,
     show_permaddr,
     show_privflags,
     show_regs,
     show_tsinfo,
+    tunable,
 )
 from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
@@ -77,6 +79,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_features",
     "fake_ethtool_channels",
     "fake_ethtool_stats",
+    "fake_ethtool_linkinfo",
     "fake_ethtool_link",
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",
@@ -250,6 +253,7 @@ SET = {
     "--set-eee": set_eee,
     "-L": set_channels,
     "-s": set_link,
+    "-r": nway_reset,  # where the table holds the driver's nway_reset (ethtool_table)
 }
 
 
@@ -302,6 +306,8 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
+    if option in ("--get-tunable", "--set-tunable"):
+        return tunables(argv, state_path, fallback or FALLBACK)
     if option not in SHOW and option not in SET and option not in LIVE and option != "-K":
         return other_option(argv, state_path, fallback or FALLBACK)
     ifname, rest = argv[1], argv[2:]
@@ -322,6 +328,8 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list
         return other_option(argv, state_path, fallback or FALLBACK)  # -n IFACE rx-flow-hash ...
     if option in MISC and not answers(option, known):
         return other_option(argv, state_path, fallback or FALLBACK)  # get_regs ...: lab's word
+    if option == "-r" and known.get("nway") is None:
+        return other_option(argv, state_path, fallback or FALLBACK)  # not modelled: as before
     if option == "-s" and known.get("link") is None:
         return other_option(argv, state_path, fallback or FALLBACK)  # a capture, or the lab's word
     busy = refused_while_down(option, ifname, known)
@@ -364,6 +372,20 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list
     if bounce:
         bounce_link(ifname)
     return "", [], 0
+
+
+def tunables(argv: list[str], state_path: str, fallback: str) -> tuple[str, list[str], int] | None:
+    """--get-tunable / --set-tunable: the driver's tunables where the table holds them (r8152),
+    else (or a captured line) the other options' answer."""
+    held = False
+    with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as state:
+        held = bool((state.get("interfaces", {}).get(argv[1]) or {}).get("tunables"))
+    if not held or captured(fallback, argv):
+        return other_option(argv, state_path, fallback)
+    write = argv[0] == "--set-tunable" and os.geteuid() == 0
+    with locked_state(state_path, write) as state:
+        dev = state["interfaces"][argv[1]]
+        return tunable(argv[0], dev, argv[2:], os.geteuid() == 0)
 
 
 def show_settings(ifname: str, state_path: str) -> tuple[str, list[str], int] | None:

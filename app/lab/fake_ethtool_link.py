@@ -32,6 +32,7 @@ from sbctune.lab.fake_ethtool_base import (
     nl_error,
     parse_bitset,
 )
+from sbctune.lab.fake_ethtool_linkinfo import LINKINFO, parse_extra, set_debug, set_linkinfo
 
 # @tables-end
 
@@ -51,6 +52,7 @@ MODES_LABEL = {
 WOL_LETTERS = "pumbagsf"
 _KINDS = {"speed": "num", "duplex": ("half", "full"), "autoneg": ("on", "off"),
           "advertise": "bitset", "wol": "wol"}  # fmt: skip
+_EXTRA = ("port", "mdix", "phyad", "xcvr", "msglvl")  # fake_ethtool_linkinfo parses these
 
 
 def mode_key(mode: str) -> tuple[int, str]:
@@ -187,16 +189,22 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
 
 
 def _parse(args: list[str]) -> dict[str, Any]:
-    """ethtool 6.1's -s parameters; `advertise` a bitset (fake_ethtool_base.parse_bitset)."""
+    """ethtool 6.1's nl_parser: the whole line is checked before anything is sent; `advertise`
+    a bitset (fake_ethtool_base.parse_bitset)."""
     pairs: dict[str, Any] = {}
     i = 0
     while i < len(args):
         name = args[i]
         kind = _KINDS.get(name)
-        if kind is None:
+        if kind is None and name not in _EXTRA:
             raise Failure([f"ethtool (-s): unknown parameter '{name}'"], 1)
-        if i + 1 >= len(args):
-            raise Failure([f"ethtool (-s): option '{name}' requires an argument"], 1)
+        if name in pairs:
+            raise Failure([f"ethtool (-s): duplicate parameter '{name}'"], 1)
+        if i + 1 >= len(args):  # measured: "no value for parameter 'phyad'"
+            raise Failure([f"ethtool (-s): no value for parameter '{name}'"], 1)
+        if kind is None:
+            pairs[name], i = parse_extra(name, args, i + 1)
+            continue
         if kind == "bitset":
             pairs[name], used = parse_bitset("-s", name, args[i + 1 :])
             i += 1 + used
@@ -253,16 +261,29 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if os.geteuid() != 0:
         raise nl_error(EPERM, SSET_FAIL)
     link = dev.get("link")
-    if link is None or not link.get("set_op"):
+    if link is None:
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
     down = (dev.get("ops_refused_when_down") or {}).get("-s")
     modes = {"speed", "duplex", "autoneg", "advertise"} & set(pairs)
-    if down and modes and not iface_up(ifname, dev):  # ethnl_set_linkmodes reads them first
+    info = {key: pairs[key] for key in LINKINFO if key in pairs}
+    if (info or modes) and not link.get("set_op"):  # linkinfo.c / linkmodes.c: no set op
+        raise nl_error(EOPNOTSUPP, SSET_FAIL)
+    # one message per group, in sset_params' order: LINKINFO, LINKMODES, WOL, DEBUG
+    if down and (info or modes) and not iface_up(ifname, dev):  # both read the settings first
         raise nl_error(ERRNO[str(down)], SSET_FAIL, "failed to retrieve link settings")
+    if info and set_linkinfo(dev, info):
+        dev["bounce_pending"] = True  # the driver's set_link_ksettings renegotiates
+    if modes:
+        _set_modes(ifname, dev, link, pairs)
     if "wol" in pairs:
         _set_wol(link, pairs["wol"])
-    if not {"speed", "duplex", "autoneg", "advertise"} & set(pairs):
-        return
+    if "msglvl" in pairs:
+        set_debug(link, bool(link.get("debug_op")), pairs["msglvl"])
+
+
+def _set_modes(ifname: str, dev: dict[str, Any], link: dict[str, Any], pairs: dict[str, Any]
+               ) -> None:  # fmt: skip
+    """LINKMODES_SET: speed, duplex, autoneg, advertise as the driver's rule takes them."""
     supported = list(link["supported"])
     autoneg = link["autoneg"] if "autoneg" not in pairs else pairs["autoneg"] == "on"
     forced = link.get("forced") or {}

@@ -17,10 +17,11 @@ Real outputs the layouts follow (resources/lab/ethtool/SOURCE.md):
   (no get_ts_info): https://github.com/rusoku/TouCAN-SocketCAN/issues/12 (2024-01-25).
 """
 
+import os
 from typing import Any
 
 # @tables-start
-from sbctune.lab.fake_ethtool_base import EOPNOTSUPP, Failure
+from sbctune.lab.fake_ethtool_base import ENODEV, EOPNOTSUPP, Failure, iface_up
 from sbctune.lab.fake_ethtool_rxfh import rx_rings
 
 # @tables-end
@@ -116,3 +117,76 @@ def answers(option: str, dev: dict[str, Any]) -> bool:
         # absent (EOPNOTSUPP) or the source's own flags; a state from before the key: the capture
         return misc.get("priv_flags") is False or bool(misc.get("priv_flag_list"))
     return option in ("-n", "-P")
+
+
+# ethtool 6.1 ethtool.c tunables_info: the names --get-tunable / --set-tunable know (ioctl path)
+TUNABLE_NAMES = ("rx-copybreak", "tx-copybreak", "pfc-prevention-tout")
+BAD_ARGS = "ethtool: bad command line argument(s)"
+
+
+def tunable(
+    option: str, dev: dict[str, Any], rest: list[str], root: bool
+) -> tuple[str, list[str], int]:
+    """``--get-tunable IFACE NAME...`` / ``--set-tunable IFACE NAME N...`` where the table
+    holds the driver's tunables (r8152's rx-copybreak: rtl8152_get_tunable/_set_tunable).
+    ethtool 6.1 (do_gtunable, do_stunable): an unknown name or value is a bad argument; a
+    kernel refusal prints "NAME: Cannot get tunable" or perror(NAME), exit 255. Any other
+    tunable id the driver answers EOPNOTSUPP; GTUNABLE needs no CAP_NET_ADMIN, STUNABLE does."""
+    held: dict[str, Any] = dev["tunables"]
+    if option == "--get-tunable":
+        if not rest or any(name not in TUNABLE_NAMES for name in rest):
+            return "", [BAD_ARGS], 1
+        out: list[str] = []
+        for name in rest:
+            if name not in held:
+                return "".join(out), [f"{name}: Cannot get tunable"], 255
+            out.append(f"{name}: {held[name]['value']}\n")
+        return "".join(out), [], 0
+    pairs: list[tuple[str, int]] = []
+    for i in range(0, len(rest), 2):
+        name, text = rest[i], rest[i + 1] if i + 1 < len(rest) else ""
+        if name not in TUNABLE_NAMES or not text.isdigit() or int(text) > 0xFFFFFFFF:
+            return "", [BAD_ARGS], 1
+        pairs.append((name, int(text)))
+    if not pairs:
+        return "", [BAD_ARGS], 1
+    for name, number in sorted(pairs, key=lambda p: TUNABLE_NAMES.index(p[0])):
+        if not root:
+            return "", [f"{name}: {EPERM_TEXT}"], 255
+        entry = held.get(name)
+        if entry is None or not entry.get("settable"):
+            return "", [f"{name}: {EOPNOTSUPP}"], 255
+        if number < int(entry.get("min", 0)):  # rtl8152_set_tunable: below ETH_ZLEN
+            return "", [f"{name}: Invalid argument"], 255
+        entry["value"] = number
+    return "", [], 0
+
+
+EPERM_TEXT = "Operation not permitted"
+
+
+def nway_reset(ifname: str, dev: dict[str, Any], rest: list[str]) -> None:
+    """``ethtool -r IFACE`` (ethtool 6.1 do_nway_rst: ETHTOOL_NWAY_RST, perror "Cannot restart
+    autonegotiation", exit 255; an extra argument is a bad one). net/ethtool/ioctl.c needs
+    CAP_NET_ADMIN. phy_ethtool_nway_reset: no PHY ENODEV (bcmgenet while down: bcmgenet_close
+    disconnects it), else phy_restart_aneg. usbnet_nway_reset: no mii.mdio_write EOPNOTSUPP
+    (cdc_ncm), else mii_nway_restart, as rtl8152_nway_reset: EINVAL with autonegotiation off
+    (BMCR_ANENABLE clear), else BMCR_ANRESTART. A restart is a link bounce."""
+    if rest:
+        raise Failure([BAD_ARGS], 1)
+
+    def refused(text: str) -> Failure:
+        return Failure([f"Cannot restart autonegotiation: {text}"], 255)
+
+    if os.geteuid() != 0:
+        raise refused(EPERM_TEXT)
+    nway = dev["nway"]
+    if nway["fn"] == "phy_ethtool_nway_reset":
+        if nway.get("phy_gone_when_down") and not iface_up(ifname, dev):
+            raise refused(ENODEV)
+    else:
+        if nway["fn"] == "usbnet_nway_reset" and not nway.get("mii_write"):
+            raise refused(EOPNOTSUPP)
+        if not (dev.get("link") or {}).get("autoneg", True):  # mii_nway_restart
+            raise refused("Invalid argument")
+    dev["bounce_pending"] = True

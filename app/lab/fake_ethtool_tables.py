@@ -21,6 +21,7 @@ ALIASES = {
     "--set-channels": "-L",
     "--statistics": "-S",
     "--change": "-s",
+    "--negotiate": "-r",
     "--show-rxfh-indir": "-x",
     "--show-rxfh": "-x",
     "--show-nfc": "-n",

@@ -152,6 +152,15 @@ def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     return {k: v for k, v in facts.items() if k not in differing}
 
 
+def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
+    """The facts for the profile's chip: `by_chip` ("LAN7801" = {...}) replaces a fact,
+    `chip_decides` lists the facts the chip's own hardware (an external PHY) decides, left out
+    (never guessed); a chip the table does not name keeps the driver's facts."""
+    over = driver_caps.by_chip(facts.pop("by_chip", {}), chip) or {}
+    drop = driver_caps.by_chip(facts.pop("chip_decides", {}), chip) or []
+    return {k: v for k, v in {**facts, **over}.items() if k not in drop}
+
+
 def link_state(
     driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
 ) -> dict[str, Any] | None:
@@ -181,6 +190,8 @@ def link_state(
         "autoneg": str(by_label.get("Auto-negotiation", "on")) != "off",
         "forced": None,
         "set_op": has("set_link_ksettings"),
+        # net/ethtool/debug.c ethnl_set_debug: both ops, else EOPNOTSUPP (-s msglvl)
+        "debug_op": has("get_msglevel") and has("set_msglevel"),
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
         # asix: the modes get_wol supports are the source's, its Wake-on the chip's: lines out,
