@@ -272,6 +272,7 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
     orphan_lines = 0
     current: PciDevice | None = None
     warnings: list[ParseWarning] = []
+    heading = False  # the last line was short and unread: a group heading if devices follow
     for raw in split_lines(text):
         line = _PATH_RE.sub("", raw)  # lspci -PP: "00:01.0/01:00.0 Ethernet ..." → "01:00.0 ..."
         if is_ellipsis(line):
@@ -283,6 +284,7 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
                 continue
             continue
         if not line[:1].isspace():
+            heading = False
             m = _HEADER_RE.match(line)
             header = _parse_header(m) if m else _wrapped(line)
             if header is not None:
@@ -295,12 +297,17 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
             if re.match(r"^[0-9a-f]{2,3}: (?:[0-9a-f]{2} ?){1,16}$", line.strip()):
                 continue  # lspci -x hex dump
             bad += 1
+            heading = len(line) <= _WRAPPER_MAX
             continue
         wrapped = _wrapped(line)  # "\t0a:00.0 Ethernet controller [0200]: ..." under a group line
         if wrapped is not None:
             current = wrapped
             result.devices.append(current)
+            if heading:  # "IOMMU Group 17:" was the heading of this device: read, not unread
+                bad -= 1
+                heading = False
             continue
+        heading = False
         # indented detail line
         if current is None:
             current = PciDevice(slot=None)

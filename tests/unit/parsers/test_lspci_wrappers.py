@@ -65,9 +65,19 @@ def test_the_captures_give_lines_of_every_form() -> None:
 def test_a_line_reads_the_same_whatever_wrapper_precedes_it(
     line: str, wrapper: str, n: int
 ) -> None:
-    bare = parse_lspci(line)[0].devices
-    wrapped = parse_lspci(wrapper.format(n=n) + line)[0].devices
-    assert wrapped == bare and len(bare) == 1
+    bare, bare_warnings = parse_lspci(line)
+    wrapped, warnings = parse_lspci(wrapper.format(n=n) + line)
+    assert wrapped.devices == bare.devices and len(bare.devices) == 1
+    assert warnings == bare_warnings == []  # a group heading is not an unreadable line
+
+
+def test_an_unread_line_before_details_still_counts() -> None:
+    """Only a heading followed by an lspci device line is forgiven: a stray line before a
+    device's details is still reported unreadable."""
+    text = "garbage\n01:00.0 Ethernet controller [0200]: Intel Corporation I211 [8086:1539]\n"
+    assert parse_lspci(text)[1][0].message == "1 line could not be read"
+    text = "garbage\n\tKernel driver in use: igb\n"
+    assert parse_lspci(text)[1] != []
 
 
 def test_the_threadripper_iommu_groups_output_is_read_verbatim() -> None:
