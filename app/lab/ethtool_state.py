@@ -114,11 +114,12 @@ def interface_state(
     clock_mhz: int | None = None,
     speed_mbps: float | None = None,
     mac: str = "",
+    msix: bool = True,
 ) -> dict[str, Any]:
     """One interface's state; `queues` its (TX, RX) queues in use (ethtool_table.driver_queues);
     `clock_mhz` the board's MAC clock (stmmac's rx-usecs units); `speed_mbps` the link's speed
     (the profile's, as the lab's sysfs shows it: r8169's coalescing scale, atlantic's
-    defaults)."""
+    defaults); `msix` False: the PCIe host gives no MSI-X (irq_model.pcie_msix)."""
     model = driver_model(driver)
     state: dict[str, Any] = {"driver": driver, "source": model.get("source", "")}
     rings = model.get("rings")
@@ -142,7 +143,7 @@ def interface_state(
     rules = driver_caps.kernel_fact("features_fix_rules", kernel or None)
     state["features"]["fix_rules"] = list(rules[0]) if rules else []
     hold_to_table(state, driver, chip, kernel, clock_mhz, speed_mbps)
-    state["channels"] = channels_state(driver, chip, kernel, queues)
+    state["channels"] = channels_state(driver, chip, kernel, queues, msix)
     queue_pairs(state, driver, chip, kernel)
     state["rxfh"] = rxfh_state(driver, chip, kernel, queues)  # ethtool -x
     state["misc"] = misc_state(driver, chip, kernel, mac, queues)  # ethtool -n, -T, -P, -d
@@ -204,6 +205,7 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             spec.mac_clock_mhz,
             spec.link.link_speed_mbps or VETH_SPEED_MBPS,  # the speed the lab's sysfs shows
             spec.mac or "",
+            msix,
         )
         for spec in profile.interfaces
         if spec.driver

@@ -100,20 +100,25 @@ def _rss_max(caps: DriverCaps, chip: str) -> int | None:
 
 
 def channels_state(
-    driver: str, chip: str, kernel: str, in_use: tuple[int, int] | None
+    driver: str, chip: str, kernel: str, in_use: tuple[int, int] | None, msix: bool = True
 ) -> dict[str, Any] | None:
     """``ethtool -l``'s maxima and counts as the driver's get_channels gives them (None: no
     get_channels). igb/igc: combined = rss_queues (one per CPU up to the MAC's maximum), other
-    = NON_Q_VECTORS (the MSI-X link vector; the lab's NICs are MSI-X ones); stmmac: RX and TX
-    in use, their maximum the hardware's (dma_cap), which the lab takes as the count in use."""
+    = NON_Q_VECTORS (the MSI-X link vector), 0 without MSI-X (`msix` False), while their
+    set_channels still asks for NON_Q_VECTORS ("other_required": so every -L is EINVAL there);
+    stmmac: RX and TX in use, their maximum the hardware's (dma_cap), which the lab takes as
+    the count in use."""
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
     if caps is None or not caps.has("get_channels"):
         return None
     fact = caps.facts.get("channels", {})
     tx, rx = in_use or (1, 1)
     zero = dict.fromkeys(("rx", "tx", "other", "combined"), 0)
+    required = caps.facts.get("channels_other_required")
     if fact.get("style") == "combined":
         other = int(fact.get("other", 0))
+        if not msix and caps.facts.get("channels_other_needs_msix"):
+            other = 0  # igb/igc_get_channels: other only with IGB/IGC_FLAG_HAS_MSIX
         top = _rss_max(caps, chip) or rx
         maxima, cur = (
             {**zero, "other": other, "combined": top},
@@ -126,8 +131,11 @@ def channels_state(
     else:  # get_channels without a hand-read fact: the lab cannot say, so claims nothing
         return None
     settable, restarts = caps.has("set_channels"), caps.restarts("channels")
-    return {"max": maxima, "cur": dict(cur), "style": fact["style"],
-            "settable": settable, "restarts": restarts}  # fmt: skip
+    out = {"max": maxima, "cur": dict(cur), "style": fact["style"],
+           "settable": settable, "restarts": restarts}  # fmt: skip
+    if required is not None:
+        out["other_required"] = int(required)
+    return out
 
 
 def driver_queues_allocated(

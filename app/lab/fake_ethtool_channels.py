@@ -5,8 +5,11 @@ others answer ``Operation not supported`` (a real capture: e1000e, tests/capture
 and igc report combined channels (``rss_queues``) and one "other" (the MSI-X link vector,
 NON_Q_VECTORS) and take only ``combined``; stmmac reports RX and TX apart. The kernel's own
 checks (net/ethtool/channels.c ethnl_set_channels) come first: a count over its maximum, or no
-RX or TX channel left. A change restarts the interface (igb/igc_reinit_queues,
-stmmac_reinit_queues: close and open when running), shown as a link bounce.
+RX or TX channel left. igb and igc want their "other" at NON_Q_VECTORS in every set, which
+their get_channels shows only with MSI-X: without it (Debian's CM4 kernel) every ``-L`` is
+refused with EINVAL and ``-l`` reads back the one queue pair. A change restarts the interface
+(igb/igc_reinit_queues, stmmac_reinit_queues: close and open when running), shown as a link
+bounce.
 
 Standard library only: ``ethtool_state.script_text`` copies this text into the standalone script.
 """
@@ -73,10 +76,11 @@ def set_channels(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             where = offset("combined" if "combined" in given else side)
             extack = "requested channel counts would result in no RX or TX channel being configured"
             raise nl_error(EINVAL, SET_FAIL, extack, where)
-    if ch.get("style") == "combined" and (
-        new["rx"] or new["tx"] or new["other"] != ch["max"]["other"]
-    ):
-        raise nl_error(EINVAL, SET_FAIL)  # igb/igc_set_channels: combined only, other kept
+    # igb/igc_set_channels: combined only, and other must be NON_Q_VECTORS (the table's
+    # "other_required") even where get_channels shows 0 (no MSI-X): then every set is EINVAL
+    other = int(ch.get("other_required", ch["max"]["other"]))
+    if ch.get("style") == "combined" and (new["rx"] or new["tx"] or new["other"] != other):
+        raise nl_error(EINVAL, SET_FAIL)
     ch["cur"] = new
     # igb/igc/stmmac_reinit_queues: the real queues in use (sysfs queues/, their RPS/XPS files)
     dev["queues_pending"] = [new["combined"] + new["tx"], new["combined"] + new["rx"]]

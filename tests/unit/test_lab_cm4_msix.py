@@ -7,15 +7,20 @@ Debian kernel still showed igb's nine MSI-X vectors per port and four queues."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from sbctune.lab import ethtool_state, irq_model, load_profile
+from sbctune.lab import ethtool_state, fake_ethtool, irq_model, load_profile
 from sbctune.lab.ethtool_table import driver_queues
 from sbctune.resources import resource_root
 
+root = pytest.mark.skipif(
+    getattr(os, "geteuid", lambda: -1)() != 0, reason="ethtool's sets need root, as on a Pi"
+)
 PROFILE = Path(str(resource_root().joinpath("lab", "profiles", "cm4-i340-igb")))
 
 
@@ -61,3 +66,39 @@ def test_debians_igb_state_shows_one_queue_pair(tmp_path: Path) -> None:
     channels = state["interfaces"]["eth1"]["channels"]
     assert channels["cur"]["combined"] == 1
     assert channels["max"]["combined"] == 8
+
+
+def _cm4_state(tmp_path: Path, kernel: str) -> str:
+    state = ethtool_state.build_state(_profile(tmp_path, kernel))
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@root
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.41+deb13-arm64"])
+def test_debians_igb_refuses_every_channels_change(tmp_path: Path, kernel: str) -> None:
+    """igb_get_channels shows "other" only with MSI-X (0 here); igb_set_channels wants it at
+    NON_Q_VECTORS whatever the mode, so `ethtool -L eth1 combined 4` is EINVAL (exit 76, as
+    every nl_set_param set of ethtool 6.1) and `-l` reads back combined 1, other n/a. Before:
+    the lab took the change and read back combined 4."""
+    state = _cm4_state(tmp_path, kernel)
+    refused = fake_ethtool.run(["-L", "eth1", "combined", "4"], state)
+    assert refused == ("", ["netlink error: Invalid argument"], 76)
+    out, _err, code = fake_ethtool.run(["-l", "eth1"], state) or ("", [], -1)
+    current = out.split("Current hardware settings:\n", 1)[1]
+    assert code == 0 and "Combined:\t1\n" in current and "Other:\t\tn/a\n" in current
+    assert "Combined:\t8\n" in out  # the MAC's maximum is still shown (igb_max_channels)
+    over = fake_ethtool.run(["-L", "eth1", "combined", "4", "other", "1"], state)
+    assert over is not None and over[2] == 76
+    assert over[1][0].startswith("netlink error: requested channel count exceeds maximum")
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@root
+def test_the_raspberry_pi_kernels_igb_takes_the_change(tmp_path: Path) -> None:
+    state = _cm4_state(tmp_path, "6.12.47+rpt-rpi-v8")
+    assert fake_ethtool.run(["-L", "eth1", "combined", "2"], state) == ("", [], 0)
+    out = (fake_ethtool.run(["-l", "eth1"], state) or ("", [], 1))[0]
+    assert "Combined:\t2\n" in out.split("Current hardware settings:\n", 1)[1]

@@ -20,10 +20,12 @@ CAPTURES = Path(__file__).resolve().parent.parent / "captures" / "lspci_n"
 def test_an_aqc107_at_revision_2_is_named_b0() -> None:
     """The user reads which silicon it is: "(rev 02)" of 1d6a:d107 is B0 (hw_atl_ops_b0, MTU to
     16334). Before: "Aquantia AQC107", and an "(rev 01)" card was never named A0, so the table's
-    A0 MTU limit (8996, keyed "(A0)") applied to no real inventory."""
+    A0 MTU limit (8996, keyed "(A0)") applied to no real inventory. The capture is the host's
+    whole IOMMU-groups output, each lspci line behind its "IOMMU Group N " prefix."""
     text = (CAPTURES / "threadripper_aqc107_d107_rev02.txt").read_text(encoding="utf-8")
     inv = inventory_from_raw(RawOutputs(commands={"lspci -nn": text}))
-    assert [nic.chip for nic in inv.nics] == ["Aquantia AQC107 (B0)"]
+    chips = {nic.bus_path: nic.chip for nic in inv.nics}
+    assert chips["0000:0a:00.0"] == "Aquantia AQC107 (B0)"
 
 
 def test_revision_1_is_the_a0_the_mtu_limit_reads() -> None:

@@ -37,6 +37,9 @@ _DEVCAP_RE = later(r"DevCap:\s*MaxPayload (\d+) bytes")
 _DEVCTL_RE = later(r"MaxPayload (\d+) bytes, MaxReadReq (\d+) bytes")
 _IRQ_RE = later(r"(?:routed to IRQ|\bIRQ) (\d+)")
 _EXPRESS_RE = later(r"Capabilities: \[[0-9a-f]+\] Express (?:\(v\d\) )?(.+?)(?:, MSI [0-9a-f]+)?$")
+# How far into a line lspci's own line may start after a script's prefix ("IOMMU Group 117 ",
+# "Group 12:\t"): such a prefix is short, and the scan stays bounded on any line.
+_WRAPPER_MAX = 48
 
 
 @dataclass
@@ -187,6 +190,26 @@ def _parse_header(m: re.Match[str]) -> PciDevice:
     return dev
 
 
+def _wrapped(line: str) -> PciDevice | None:
+    """lspci's own device line after a short prefix another program printed before it: the
+    VFIO "IOMMU groups" scripts pasted on forums run ``printf 'IOMMU Group %s '`` then
+    ``lspci -nns``, or print ``IOMMU Group N:`` alone and each device's line after a tab.
+    Only lspci's numeric shape counts there (a class id and the vendor:device ids, as
+    ``-n``/``-nn`` print them), so a sentence that merely holds an address is not one."""
+    for i in range(min(len(line), _WRAPPER_MAX)):
+        if (i and not line[i - 1].isspace()) or line[i] not in _HEX:
+            continue
+        m = _HEADER_RE.match(line[i:])
+        if m:
+            dev = _parse_header(m)
+            if dev.class_id and dev.ids:
+                return dev
+    return None
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def _detail(dev: PciDevice, line: str) -> bool:
     """Read one indented detail line into ``dev``; False if it is not an lspci detail."""
     s = line.strip()
@@ -249,6 +272,7 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
     orphan_lines = 0
     current: PciDevice | None = None
     warnings: list[ParseWarning] = []
+    heading = False  # the last line was short and unread: a group heading if devices follow
     for raw in split_lines(text):
         line = _PATH_RE.sub("", raw)  # lspci -PP: "00:01.0/01:00.0 Ethernet ..." → "01:00.0 ..."
         if is_ellipsis(line):
@@ -260,9 +284,11 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
                 continue
             continue
         if not line[:1].isspace():
+            heading = False
             m = _HEADER_RE.match(line)
-            if m:
-                current = _parse_header(m)
+            header = _parse_header(m) if m else _wrapped(line)
+            if header is not None:
+                current = header
                 result.devices.append(current)
                 continue
             if line.startswith(("lspci:", "pcilib:")):
@@ -271,7 +297,17 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
             if re.match(r"^[0-9a-f]{2,3}: (?:[0-9a-f]{2} ?){1,16}$", line.strip()):
                 continue  # lspci -x hex dump
             bad += 1
+            heading = len(line) <= _WRAPPER_MAX
             continue
+        wrapped = _wrapped(line)  # "\t0a:00.0 Ethernet controller [0200]: ..." under a group line
+        if wrapped is not None:
+            current = wrapped
+            result.devices.append(current)
+            if heading:  # "IOMMU Group 17:" was the heading of this device: read, not unread
+                bad -= 1
+                heading = False
+            continue
+        heading = False
         # indented detail line
         if current is None:
             current = PciDevice(slot=None)
