@@ -70,9 +70,10 @@ def _string_parts(tree: ast.AST) -> list[tuple[int, str]]:
     ]  # fmt: skip
 
 
-# What other programs print, quoted word for word (the lab's stand-ins for ethtool: its errors,
-# and `ethtool -x`'s own "with 4 RX ring(s):" of ethtool 6.1).
-QUOTED = {ROOT / "app" / "lab" / "fake_ethtool.py", ROOT / "app" / "lab" / "fake_ethtool_rxfh.py"}
+# What other programs print, quoted word for word: the lab's stand-ins for ethtool (every
+# app/lab/fake_ethtool*.py) print ethtool 6.1's own "bad command line argument(s)" and
+# `ethtool -x`'s "with 4 RX ring(s):".
+QUOTED = set((ROOT / "app" / "lab").glob("fake_ethtool*.py"))
 # "(s)" after a word, and a hand-made "'s' if n != 1 else ''": counted() says it right.
 HAND_PLURAL = re.compile(r"[A-Za-z]\(s\)(?![A-Za-z])")
 
