@@ -7,8 +7,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit, QListWidgetItem, QPushButton
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication, QLineEdit, QListWidgetItem, QPushButton, QWidget
 
 from sbctune.ui.main_window_parts import WindowParts
 
@@ -102,12 +102,16 @@ class GuidedPath(WindowParts):
         """Go to the next step, its main button focused: Enter goes on from there."""
         self.go(key)
         page = self.pages[key]
-        for button in page.findChildren(QPushButton, "primary"):
+        primaries = page.findChildren(QPushButton, "primary")
+        for button in primaries:
             if button.isVisibleTo(self) and button.isEnabled():
-                button.setAutoDefault(True)  # Enter presses it (as in a dialog)
-                button.setFocus(Qt.FocusReason.OtherFocusReason)
+                _press_on_enter(button)
                 return
         page.setFocus(Qt.FocusReason.OtherFocusReason)  # nothing to press yet: Enter waits
+        # ...for the button that the page enables once its work is done (Tune's Apply, after
+        # the tweaks are read: walk 17, Enter stopped on Tune), unless the user moved on.
+        for button in primaries:
+            button.installEventFilter(FocusWhenEnabled(page, button))
 
     def _update_next(self) -> None:
         """The bar under the page: the flow's overall progress while it runs, else the
@@ -176,3 +180,25 @@ class GuidedPath(WindowParts):
         )
         self.disconnect_action.setEnabled(s.session is not None)
         self._update_next()
+
+
+def _press_on_enter(button: QPushButton) -> None:
+    button.setAutoDefault(True)  # Enter presses it (as in a dialog)
+    button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+class FocusWhenEnabled(QObject):
+    """Gives `button` the focus when it becomes enabled while its page still holds the focus
+    (the user has not clicked or tabbed elsewhere), then goes."""
+
+    def __init__(self, page: QWidget, button: QPushButton) -> None:
+        super().__init__(button)
+        self._page, self._button = page, button
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.EnabledChange and self._button.isEnabled():
+            if QApplication.focusWidget() is self._page and self._button.isVisibleTo(self._page):
+                _press_on_enter(self._button)
+            watched.removeEventFilter(self)
+            self.deleteLater()
+        return False

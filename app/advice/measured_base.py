@@ -133,16 +133,22 @@ class NicAdvisorBase:
         found = self.knowledge.tweaks_for.get(bottleneck)
         if found is None:
             return
+        from sbctune.tuning.driver_caps import tweak_out_of_reach
         from sbctune.tuning.why_words import fits
         from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
 
+        nic, kernel = self.nic, self.inv.board.kernel
+        within = [t for t in found.tweaks
+                  if tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
+        if not within:
+            return
         board = self.inv.board.catalog_id
         fit = not found.sources_when or any(fits(w, board, self.nic) for w in found.sources_when)
         sources = found.sources if fit else ()
 
         self.recommend(
             "tweak",
-            "Tune the Pi for this bottleneck: " + ", ".join(tweak_title(t) for t in found.tweaks),
+            "Tune the Pi for this bottleneck: " + ", ".join(tweak_title(t) for t in within),
             found.why + " Apply them with the tuning step (auto-revert guard) and measure again.",
             "unknown until measured"
             + (f" (at most ~{ceiling:.0f} Mbit/s: the link's limit)" if ceiling else ""),
@@ -150,5 +156,5 @@ class NicAdvisorBase:
             None,
             list(sources),
             evidence,
-            tweaks=found.tweaks,
+            tweaks=within,
         )

@@ -39,6 +39,9 @@ def save_measurement(
         plan_name=plan.name,
         plan={
             "title": plan.title,
+            # with the tests: what `plan_from_stored` needs to run this plan again
+            "extra_trials": plan.extra_trials,
+            "steady_within": plan.steady_within,
             "tests": [vars(t) | {"directions": list(t.directions)} for t in plan.tests],
         },
         nic=run.nic,

@@ -71,6 +71,26 @@ class TestSpec:
         return f"{what}, {counted(self.streams, 'stream')}, {self.duration} s{trial}"
 
 
+def custom_title(preset_title: str, tests: tuple[TestSpec, ...]) -> str:
+    """ "Custom, from Quick (1 trial × 2 s per direction, 4 streams, 1 s omitted)": the
+    preset's first word, then the figures of the tests as they will run."""
+    base = preset_title.split(" (")[0].strip() or "a preset"
+    first = [t for t in tests if t.trial == 1] or list(tests)
+    if not first:
+        return f"Custom, from {base}"
+    trials = max(t.trials for t in first)
+    durations = sorted({t.duration for t in first})
+    streams = sorted({t.streams for t in first})
+    omits = sorted({t.omit for t in first})
+    each = "per direction" if all(t.mode == "half" for t in first) else "per test"
+    seconds = "/".join(str(d) for d in durations)
+    parts = [f"{counted(trials, 'trial')} × {seconds} s {each}"]
+    parts.append(f"{'/'.join(str(n) for n in streams)} stream{'s' if streams != [1] else ''}")
+    if omits != [0]:
+        parts.append(f"{'/'.join(str(o) for o in omits)} s omitted")
+    return f"Custom, from {base} ({', '.join(parts)})"
+
+
 def interleave(specs: tuple[TestSpec, ...] | list[TestSpec], trials: int) -> tuple[TestSpec, ...]:
     """Each spec `trials` times, round-robin: trial 1 of every spec, then trial 2, ..."""
     trials = max(1, trials)
@@ -117,7 +137,19 @@ class Plan:
         ]
         schedule = interleave(tests, trials or self.trials)
         changed = (duration, streams, omit, trials) != (None, None, None, None)
-        return replace(self, name="custom" if changed else self.name, tests=schedule)
+        if not changed:
+            return replace(self, tests=schedule)
+        # The title says what will run, not the preset's figures (walk 16: "Quick (3 trials ×
+        # 5 s per direction)" shown over a --duration 2 --trials 1 run).
+        return replace(
+            self, name="custom", title=custom_title(self.title, schedule), tests=schedule
+        )
+
+    def as_chosen(self) -> Plan:
+        """The plan as chosen, before a run added to it (Settings' UDP tests, extra trials)."""
+        return replace(
+            self, tests=tuple(t for t in self.tests if t.udp_mbps is None and not t.extra)
+        )
 
     def with_udp(self, mbps: float | None) -> Plan:
         """The plan and, after its TCP tests, one UDP test per direction paced at ``mbps``
@@ -169,6 +201,38 @@ def presets() -> dict[str, Plan]:
         )
         for name, plan in data["plans"].items()
     }
+
+
+def plan_from_stored(name: str, stored: object) -> Plan | None:
+    """A run's plan as its record stored it (`RunRecord.plan`), so that "Measure again" of a
+    run made with a changed plan runs that plan again: its TCP tests as planned (UDP tests are
+    added again from Settings, extra trials again when trials disagree). None when the record
+    says too little (an older or damaged history)."""
+    if name in presets():
+        return presets()[name]
+    if not isinstance(stored, dict) or not isinstance(stored.get("tests"), list):
+        return None
+    tests = []
+    try:
+        for one in stored["tests"][:200]:
+            if not isinstance(one, dict) or one.get("udp_mbps") is not None or one.get("extra"):
+                continue
+            dirs = one.get("directions") or []
+            spec = _spec(one | {"direction": dirs[0] if dirs else None})
+            if not (
+                0 < spec.duration <= 3600 and 0 <= spec.omit <= 600 and 0 < spec.streams <= 128
+            ):
+                return None  # a damaged record: never a run of hours
+            tests.append(replace(spec, trial=int(one.get("trial", 1)), trials=int(one["trials"])))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    title = stored.get("title")
+    if not tests or not isinstance(title, str):
+        return None
+    extra, within = stored.get("extra_trials", 0), stored.get("steady_within", 0.05)
+    if not isinstance(extra, int) or not isinstance(within, float) or not 0 <= extra <= 10:
+        return None
+    return Plan(name, title[:200], tuple(tests), extra_trials=extra, steady_within=within)
 
 
 def plan_named(name: str) -> Plan:

@@ -73,6 +73,24 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
     return KeepDecision(True, helped, worse, "kept, it helped: " + "; ".join(helped))
 
 
+def on_trial_words(decision: KeepDecision) -> str:
+    """What the measurement says of tuning still on trial that the user keeps or reverts by
+    hand (Tune, then Measure again), by the keep rule above. Walk 17: Results said only "press
+    Keep to keep these settings" over a table saying "no change detected" in every direction."""
+    said = "Measured against the baseline"
+    if decision.keep:
+        return f"{said}, it helped: {'; '.join(decision.helped)}."
+    if decision.worse:
+        return (f"{said}, it made things worse: {'; '.join(decision.worse)}. Revert puts the "
+                "Pi back as it was.")  # fmt: skip
+    if decision.reason == NO_INTERVAL:
+        return f"{said} with one trial per direction: no gain can be shown."
+    if decision.reason != NOTHING_TO_GAIN:  # its tuning changed while it ran
+        return f"{said}: {decision.reason.removeprefix('not kept: ')}."
+    return (f"{said}: no gain beyond noise in any direction, so Keep would keep settings that "
+            "did not help; Revert puts the Pi back as it was.")  # fmt: skip
+
+
 NONE_ALONE = ("not kept: together the tweaks helped, but none did alone beyond noise; your Pi "
               "is as it was")  # fmt: skip
 NOT_APPLIED = "not kept: the tweaks that helped alone could not be applied together"

@@ -10,6 +10,7 @@ from sbctune.compare.latency import latency_rows as _latency_rows
 from sbctune.compare.udp import UdpRow
 from sbctune.compare.udp import udp_rows as _udp_rows
 from sbctune.history.records import Direction, Mode, RunRecord
+from sbctune.workflow.keeping import decide, on_trial_words
 
 
 @dataclass(frozen=True)
@@ -68,3 +69,11 @@ def udp_rows(runs: list[RunRecord]) -> list[UdpRow]:
     """Per direction, each run's UDP test and the change at the same target rate (the UDP
     rows of `sbctune compare`)."""
     return _udp_rows(runs)
+
+
+def on_trial_verdict(runs: list[RunRecord], calibration: dict[str, float] | None) -> str:
+    """Tuning on trial, measured by hand (the last run against the first): what the keep rule
+    says of it, in words ("" with fewer than two runs)."""
+    if len(runs) < 2:
+        return ""
+    return on_trial_words(decide(compare(runs, calibration), runs[-1]))

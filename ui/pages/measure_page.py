@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -24,8 +23,7 @@ from sbctune.ui.controllers.measurement import (
     Plan,
     in_force_mark,
     not_a_baseline,
-    plan_named,
-    presets,
+    plan_from_stored,
 )
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
@@ -37,10 +35,11 @@ from sbctune.ui.pages.measure_figures import (
     running_title,
     show_run_figures,
 )
+from sbctune.ui.pages.plan_box import PlanBox
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
-from sbctune.ui.widgets.common import Card, ProblemPanel, label, narrow_combo
+from sbctune.ui.widgets.common import Card, ProblemPanel, label
 from sbctune.ui.widgets.lazy import Lazy, is_built
 from sbctune.ui.widgets.live_fit import LiveFit
 from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
@@ -118,11 +117,8 @@ class MeasurePage(Page):
     def _controls(self) -> None:
         """The plan, Start / Cancel, progress, status, problems and the figures now."""
         bar = QHBoxLayout()
-        self.plan = narrow_combo(QComboBox())
-        self.plan.setObjectName("plan")
-        for name, plan in presets().items():
-            self.plan.addItem(plan.title, name)
-        self.plan.setAccessibleName("Test plan")
+        self.plan_box = PlanBox()
+        self.plan = self.plan_box.combo
         self.plan.currentIndexChanged.connect(self._plan_picked)
         self.start_button = QPushButton("&Start")
         self.start_button.setObjectName("primary")
@@ -256,7 +252,12 @@ class MeasurePage(Page):
         )
         self.udp_note.setVisible(bool(rate))
         if self.role == "after" and self._state.baseline is not None:
-            self._select_plan(self._state.baseline.plan_name)
+            baseline = self._state.baseline
+            same = plan_from_stored(baseline.plan_name, baseline.plan)
+            if same is not None:
+                self.plan_box.show(same)
+            else:
+                self._select_plan(baseline.plan_name)
             self.plan.setEnabled(False)
         elif not self.controller.running and self.live is None:
             self._select_plan(self._settings.default_plan)
@@ -264,21 +265,15 @@ class MeasurePage(Page):
 
     def _plan_picked(self, _index: int) -> None:
         """The plan picked for a baseline is remembered: the next baseline starts with it."""
-        name = self.plan.currentData()
-        if (
-            self.role == "baseline"
-            and isinstance(name, str)
-            and name != self._settings.default_plan
-        ):
+        name = self.plan_box.preset_name()
+        if self.role == "baseline" and name is not None and name != self._settings.default_plan:
             self._settings.default_plan = name
 
     def _select_plan(self, name: str) -> None:
-        index = self.plan.findData(name)
-        if index >= 0:
-            self.plan.setCurrentIndex(index)
+        self.plan_box.select(name)
 
     def chosen_plan(self) -> Plan:
-        return plan_named(str(self.plan.currentData()))
+        return self.plan_box.chosen()
 
     def _update_buttons(self) -> None:
         running = self.timer.isActive()
@@ -340,7 +335,7 @@ class MeasurePage(Page):
         self.in_force.hide()
         for (card, _big), direction in zip(self.figure_cards, BIG_DIRECTIONS, strict=True):
             card.title.setText(running_title(direction))
-        self._select_plan(live.plan.name)
+        self.plan_box.show(live.plan)
         self.throughput.set_live(live)
         self.latency.set_live(live)
         # One job, one bar: during Tune & Measure the bar under the page counts the whole flow,

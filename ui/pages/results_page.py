@@ -20,7 +20,12 @@ from PySide6.QtWidgets import (
 from sbctune.ui.controllers.exporting import ExportController, default_folder
 from sbctune.ui.controllers.inspection import Finding, Recommendation
 from sbctune.ui.controllers.records import RecordsController, RunRecord
-from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
+from sbctune.ui.controllers.results import (
+    latency_rows,
+    on_trial_verdict,
+    result_rows,
+    udp_rows,
+)
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.controllers.tuning import TuningController
 from sbctune.ui.pages.results_export import FORMAT_TITLE, ResultsExporting
@@ -348,6 +353,12 @@ class ResultsPage(ResultsExporting):
             "confirmed": "In force until the Pi restarts.",
             "reverted": "Reverted: the Pi is as it was before.",
         }.get(state or "", "")
+        if state == "guarded" and self._state.model.keep is None:  # by hand, not the flow
+            runs = self.runs()
+            ran_under = (runs[-1].tuning_state or {}).get("session") if runs else None
+            verdict = (on_trial_verdict(runs, self._records.calibration(runs))
+                       if ran_under == applied.id else "")  # fmt: skip
+            text += f"\n{verdict}" if verdict else ""
         outcomes = outcome_lines(applied.outcomes)
         if state == "reverted" and outcomes:  # the lines say "applied": before the revert
             text += " Until then:"  # (s10 walk: read as still applied)
