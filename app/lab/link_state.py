@@ -132,14 +132,6 @@ def _chip_modes(
     }
 
 
-def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
-    """The facts for the NIC's chip: a `by_chip` entry (the longest name the chip holds, as
-    driver_caps.by_chip) replaces the driver's default and its series' (r8169: the gigabit and
-    Fast Ethernet families' modes, audit 9b row 9); no chip named: the default."""
-    rules = facts.pop("by_chip", {})
-    return {**facts, **dict(driver_caps.by_chip(rules, chip) or {})}
-
-
 def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
     the default for that series; with no known series a fact the series disagree on is left
@@ -153,7 +145,8 @@ def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
 
 
 def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
-    """The facts for the profile's chip: `by_chip` ("LAN7801" = {...}) replaces a fact,
+    """The facts for the profile's chip: `by_chip` ("LAN7801" = {...}; r8169's gigabit and Fast
+    Ethernet families, audit 9b row 9) replaces a fact,
     `chip_decides` lists the facts the chip's own hardware (an external PHY) decides, left out
     (never guessed); a chip the table does not name keeps the driver's facts."""
     over = driver_caps.by_chip(facts.pop("by_chip", {}), chip) or {}

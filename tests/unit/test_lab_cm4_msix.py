@@ -30,7 +30,9 @@ def _profile(tmp_path: Path, kernel: str | None):  # type: ignore[no-untyped-def
     if kernel:
         toml = folder / "lab.toml"
         text = toml.read_text(encoding="utf-8")
-        toml.write_text(text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8")
+        toml.write_text(
+            text.replace("[lab]\n", f'[lab]\nkernel = "{kernel}"\n', 1), encoding="utf-8"
+        )
     return load_profile(str(folder))
 
 
