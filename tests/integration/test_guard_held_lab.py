@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.lab, pytest.mark.slow]
 GOVERNOR = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
 GUARD_SECONDS = 6  # shorter than the run below (its two tests alone take 2 × 4 s of traffic)
 PLAN = plan_named("quick").with_overrides(duration=3, omit=1, streams=2, trials=1)
+# Not about latency: its idle probing added ~3 s before each test of the two runs.
+NO_LATENCY = {"latency": False}
 TWEAK = "cpu-governor-performance"
 
 
@@ -45,7 +47,8 @@ async def test_a_run_longer_than_the_guard_holds_it_and_a_fired_guard_marks_the_
             planned = await tuning.plan(session, inventory, nic, [TWEAK])
             applied = await tuning.apply(session, planned, guard_seconds=GUARD_SECONDS,
                                          history=history)  # fmt: skip
-            held = await measure_and_keep(session, history, MeasureRequest(PLAN, nic=nic))
+            request = MeasureRequest(PLAN, nic=nic, options=NO_LATENCY)
+            held = await measure_and_keep(session, history, request)
             assert held.record.finished_at is not None
             took = (held.record.finished_at - held.record.started_at).total_seconds()
             assert took > GUARD_SECONDS  # the guard alone would have fired mid-run
@@ -62,7 +65,7 @@ async def test_a_run_longer_than_the_guard_holds_it_and_a_fired_guard_marks_the_
             # The heartbeat stopped: the guard fires while the run measures.
             again = await tuning.apply(session, planned, guard_seconds=GUARD_SECONDS,
                                        history=history)  # fmt: skip
-            request = MeasureRequest(PLAN, nic=nic, hold_guard=False)
+            request = MeasureRequest(PLAN, nic=nic, hold_guard=False, options=NO_LATENCY)
             fired = await measure_and_keep(session, history, request)
             assert await tuning.find_leftover(session) is None  # its guard put it back
         state = fired.record.tuning_state
