@@ -110,8 +110,8 @@ async def test_a_change_mid_run_is_found_at_the_test_where_it_happened(
                     reverts.append(asyncio.create_task(tuning.revert(elsewhere, applied.id)))
 
             async with elsewhere:
-                measured = await measure_and_keep(session, history, MeasureRequest(plan, nic=nic),
-                                                  on_event=seen)  # fmt: skip
+                request = MeasureRequest(plan, nic=nic, options=NO_LATENCY)
+                measured = await measure_and_keep(session, history, request, on_event=seen)
                 await asyncio.gather(*reverts)
             assert (await session.run(["cat", GOVERNOR])).stdout.strip() == "ondemand"
         record = measured.record
