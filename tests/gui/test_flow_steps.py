@@ -19,6 +19,7 @@ from sbctune.ui.pages.step_page import StepPage
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import ThemeManager
 from sbctune.workflow import FLOW_STEPS, FlowContext, StepOutcome, StepSpec
+from tests.gui.conftest import forget_widgets
 
 
 async def _latency(ctx: FlowContext) -> StepOutcome:
@@ -33,6 +34,7 @@ def latency_window(
     gui_app: QApplication, drive: Callable[..., Any], tmp_path: Path
 ) -> Iterator[MainWindow]:
     history = History.open(tmp_path / "history.sqlite3")
+    earlier = set(QApplication.topLevelWidgets())
     settings = AppSettings(gui_app)
     theme = ThemeManager(gui_app, settings.theme)
     steps = (FLOW_STEPS[0], LATENCY, *FLOW_STEPS[1:])
@@ -52,6 +54,7 @@ def latency_window(
         win.close()
         win.deleteLater()
         history.close()
+        forget_widgets(earlier)
 
 
 def _sidebar(window: MainWindow) -> list[str]:

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.cli import demo_cmd
 from sbctune.lab.model import LabInfo
+from sbctune.measure.plans import plan_named
 from tests.lab_support import cli_connected, cli_output, cli_run
 
 pytestmark = [pytest.mark.lab]
@@ -114,9 +116,14 @@ def test_revert_first_measures_a_baseline_once_the_pi_reads_back_untuned(
 
 
 def test_demo_says_its_baseline_had_tuning_in_force_and_reverts_first_when_asked(
-    kept: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    kept: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    demo = ["demo", kept, "--no-tune", "--duration", "2", "--force"]
+    # One trial per direction, as `measure` above has it: this is about what the demo says
+    # before and after its baseline, not the trials (the plan's three, and extra ones when
+    # 2 s trials disagreed, took ~40 s of the two demos).
+    one_trial = plan_named("quick").with_overrides(duration=2, omit=1, trials=1)
+    monkeypatch.setattr(demo_cmd, "plan_named", lambda _name: one_trial)
+    demo = ["demo", kept, "--no-tune", "--force"]
     out, err = _measure([*demo, "--report", str(tmp_path / "a.html")], capsys)
     assert WARNING in err and err.index(WARNING) < err.index("Baseline measurement"), err
     assert "it is not a baseline, so it shows the tuned speed" in out, out
