@@ -25,13 +25,9 @@ from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_options import options_state
 from sbctune.lab.ethtool_rxfh import rxfh_state
-from sbctune.lab.ethtool_table import (
-    channels_state,
-    driver_info,
-    driver_queues,
-    hold_to_table,
-    queue_pairs,
-)
+from sbctune.lab.ethtool_table import hold_to_table
+from sbctune.lab.ethtool_table_drvinfo import driver_info
+from sbctune.lab.ethtool_table_queues import channels_state, driver_queues, queue_pairs
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.link_state import link_state
 from sbctune.lab.overlay import fake_script
