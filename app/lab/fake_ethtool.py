@@ -270,7 +270,7 @@ def _never_held(_dev: dict[str, Any]) -> bool:
 
 # Unknown interface, an `ethtool -i` the profile captured, a driver whose RSS the table cannot
 # say, or counters the kernel's string tables do not name for the driver: the capture answers.
-CAPTURE_ANSWERS = {
+CAPTURE_ANSWERS: dict[str, Callable[[dict[str, Any]], bool]] = {
     "-i": lambda dev: not dev.get("info"),
     "-x": lambda dev: not dev.get("rxfh"),
     "-S": lambda dev: dev.get("stats") is None,
@@ -278,7 +278,7 @@ CAPTURE_ANSWERS = {
 # Not modelled for the interface: a capture, or the lab's word (other_option). The MISC
 # options also go there with arguments (-n IFACE rx-flow-hash ...) or where the driver's ops
 # leave the answer to it (get_regs ...: the lab's word).
-OTHERS_ANSWER = {
+OTHERS_ANSWER: dict[str, Callable[[dict[str, Any]], bool]] = {
     "-r": lambda dev: dev.get("nway") is None,
     "-s": lambda dev: dev.get("link") is None,
 }
