@@ -132,14 +132,6 @@ def _chip_modes(
     }
 
 
-def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
-    """The facts for the NIC's chip: a `by_chip` entry (the longest name the chip holds, as
-    driver_caps.by_chip) replaces the driver's default and its series' (r8169: the gigabit and
-    Fast Ethernet families' modes, audit 9b row 9); no chip named: the default."""
-    rules = facts.pop("by_chip", {})
-    return {**facts, **dict(driver_caps.by_chip(rules, chip) or {})}
-
-
 def _by_series(facts: dict[str, Any], kernel: str) -> dict[str, Any]:
     """The facts for the profile's kernel series: a `by_series` entry ("6.12" = {...}) replaces
     the default for that series; with no known series a fact the series disagree on is left
