@@ -20,18 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_tables, irq_model
+from sbctune.lab import fake_ethtool, fake_ethtool_dispatch, fake_ethtool_tables, irq_model
 from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_options import options_state
 from sbctune.lab.ethtool_rxfh import rxfh_state
-from sbctune.lab.ethtool_table import (
-    channels_state,
-    driver_info,
-    driver_queues,
-    hold_to_table,
-    queue_pairs,
-)
+from sbctune.lab.ethtool_table import hold_to_table
+from sbctune.lab.ethtool_table_drvinfo import driver_info
+from sbctune.lab.ethtool_table_queues import channels_state, driver_queues, queue_pairs
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.link_state import link_state
 from sbctune.lab.overlay import fake_script
@@ -269,8 +265,9 @@ def front_text(model: Path, fallback: Path, shown: Path, interfaces: list[str]) 
     these per inspect); a set, or a read with other arguments, runs the model; anything else
     (another interface) goes straight to the captures; ``ethtool IFACE`` (the live link) and
     ``-S`` (the lab's live counters) run the model each time."""
-    reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool.SHOW}
-    sets = [*fake_ethtool.SET, "-K", *fake_ethtool.LIVE]  # run the model every time
+    reads: dict[str, list[str]] = {option: [option] for option in fake_ethtool_dispatch.SHOW}
+    # run the model every time
+    sets = [*fake_ethtool_dispatch.SET, "-K", *fake_ethtool_dispatch.LIVE]
     for alias, option in fake_ethtool_tables.ALIASES.items():
         reads.get(option, sets).append(alias)
     lines = [

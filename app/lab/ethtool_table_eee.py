@@ -1,6 +1,6 @@
 """The lab's EEE state held to the driver capability table (resources/tuning/driver_caps.json):
 the kernel's own defaults per series, per-chip rules, the link modes a driver reports and the
-driver's Tx LPI timer (split from ethtool_table.py, which calls these for `state["eee"]`)."""
+driver's Tx LPI timer (split from ethtool_table.py, which calls hold_eee for `state["eee"]`)."""
 
 from __future__ import annotations
 
@@ -94,3 +94,30 @@ def eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
     if caps.facts.get("eee_tx_lpi_follows"):  # igc/igb: EEER's Tx LPI; atlantic: as shown
         eee["tx_lpi_follows"] = True
         eee["tx_lpi"] = bool(eee["enabled"])
+
+
+def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None) -> None:
+    """`state["eee"]`: None where the driver has no get_eee (or refuses it for this chip), else
+    the model's (or no EEE link mode: never kinder) with the kernel's defaults and rules."""
+    if not caps.has("get_eee") or caps.refuses_on("eee_refused_chips", chip):
+        state["eee"] = None
+    elif state.get("eee") is None:  # no model: the lab claims no EEE link mode (never kinder)
+        state["eee"] = {"supported": [], "enabled": False, "link_partner": [], "tx_lpi": False}
+    if state["eee"] is None:
+        return
+    eee = state["eee"]
+    eee["restarts"] = caps.restarts("eee")
+    eee_default(eee, caps)
+    eee_by_chip(eee, caps, chip)
+    if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
+        caps, "eee_tx_lpi_follows"
+    ):  # lan78xx on 6.1: Tx LPI is MAC_CR_EEE_EN_, as EEE itself
+        eee.update(tx_lpi_follows=True, tx_lpi=bool(eee["enabled"]))
+    if caps.facts.get("eee_enable_refused"):  # ax88179_set_eee: chk_eee, zero advert
+        eee["can_enable"] = False
+    if caps.facts.get("eee_tx_lpi_unreported"):  # r8152, ax88179: always "disabled"
+        eee.update(tx_lpi=False, tx_lpi_unreported=True)
+    if caps.facts.get("eee_tx_lpi_timer_unreported"):  # igb, igc, atlantic: always 0
+        eee["timer_unreported"] = True
+    eee_modes(eee, caps)
+    eee_timer(eee, caps, chip, speed_mbps)

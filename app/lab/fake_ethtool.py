@@ -20,49 +20,25 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 # @tables-start: the installed script runs without sbctune, so install() (script_text) puts
 # the text of every fake_ethtool module (SCRIPT_MODULES) in place of these imports.
 from sbctune.lab.fake_ethtool_base import (
-    EBUSY,
-    ERRNO,
-    FAIL_CODE,
-    SET_FAIL_CODE,
     Failure,
-    iface_up,
-    nl_error,
     reopened,
 )
-from sbctune.lab.fake_ethtool_channels import set_channels, show_channels
-from sbctune.lab.fake_ethtool_driver import bounce_link, show_info
-from sbctune.lab.fake_ethtool_features import set_features, show_features
+from sbctune.lab.fake_ethtool_dispatch import LIVE, MISC, SET, SHOW, refused_while_down
+from sbctune.lab.fake_ethtool_driver import bounce_link
+from sbctune.lab.fake_ethtool_features import set_features
 from sbctune.lab.fake_ethtool_irqs import requeue, write_interrupts
-from sbctune.lab.fake_ethtool_knobs import (
-    set_coalesce,
-    set_eee,
-    set_pause,
-    set_rings,
-    show_coalesce,
-    show_eee,
-    show_pause,
-    show_rings,
-)
-from sbctune.lab.fake_ethtool_link import LINK_PROBE, set_link, show_link, write_link_speed
+from sbctune.lab.fake_ethtool_link import LINK_PROBE, show_link, write_link_speed
 from sbctune.lab.fake_ethtool_misc import (
     answers,
-    nway_reset,
-    show_ntuple,
-    show_permaddr,
-    show_privflags,
-    show_regs,
-    show_tsinfo,
     tunable,
 )
 from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
-from sbctune.lab.fake_ethtool_rxfh import show_rxfh
-from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import ALIASES, FLAGS
 from sbctune.lab.veth_channels import request
 
@@ -85,6 +61,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_rxfh",
     "fake_ethtool_misc",  # after fake_ethtool_rxfh: it reads its rx_rings
     "fake_ethtool_options",
+    "fake_ethtool_dispatch",  # last: its tables name the handlers of the modules above
 )
 
 STATE_ENV = "SBCTUNE_LAB_ETHTOOL_STATE"
@@ -201,62 +178,6 @@ def write_shown(state_path: str, state: dict[str, Any]) -> None:
             os.replace(temporary, path)  # atomic: a reader gets the old answer or the new
 
 
-SHOW = {
-    "-i": show_info,
-    "-g": show_rings,
-    "-c": show_coalesce,
-    "-k": show_features,
-    "-a": show_pause,
-    "--show-eee": show_eee,
-    "-l": show_channels,
-    "-x": show_rxfh,
-    "-n": show_ntuple,
-    "-T": show_tsinfo,
-    "-d": show_regs,
-    "--show-priv-flags": show_privflags,
-}
-# answered from the driver's ops (ethtool_misc); where it cannot say, the capture answers
-MISC = ("-n", "-T", "-d", "-P", "--show-priv-flags")
-# The requests ethtool 6.1 makes over netlink whose kernel handler calls ethnl_ops_begin (hence a
-# driver's ethtool_ops.begin): rings, coalesce, pause, eee, channels and the features set; the
-# features read (features_prepare_data) does not. Their exit codes on failure.
-BEGIN_FAIL_CODE = {**FAIL_CODE, **SET_FAIL_CODE, "-l": 1, "-L": 76}
-BEGIN_FAIL_CODE.pop("-k")
-
-
-def refused_while_down(option: str, ifname: str, dev: dict[str, Any]) -> Failure | None:
-    """stmmac on 6.1: ethtool_ops.begin is stmmac_check_if_running, EBUSY while the interface
-    is down, before the request reaches the driver. bcmgenet: the ops that need the PHY, which
-    bcmgenet_close disconnects (``ops_refused_when_down``: option -> errno name)."""
-    own = (dev.get("ops_refused_when_down") or {}).get(option)
-    if own and option in BEGIN_FAIL_CODE and not iface_up(ifname, dev):
-        if option in SET and os.geteuid() != 0:
-            return None  # genetlink's admin check comes first: the setter answers EPERM
-        return nl_error(ERRNO[str(own)], BEGIN_FAIL_CODE[option])
-    if dev.get("refused_when_down") != "EBUSY":
-        return None
-    if option == "-x":  # ethtool 6.1's ioctls: __dev_ethtool calls .begin for every command
-        return None if iface_up(ifname, dev) else Failure([f"Cannot get RX ring count: {EBUSY}"], 1)
-    if option not in BEGIN_FAIL_CODE:
-        return None
-    if (option in SET or option == "-K") and os.geteuid() != 0:
-        return None  # genetlink's admin check comes first: the setter answers EPERM
-    return None if iface_up(ifname, dev) else nl_error(EBUSY, BEGIN_FAIL_CODE[option])
-
-
-# Read on every call, never from a shown file: the values move (the lab's real traffic).
-LIVE = {"-S": show_stats, "-P": show_permaddr}  # -P: the lab's sysfs address where no MAC
-SET = {
-    "-G": set_rings,
-    "-C": set_coalesce,
-    "-A": set_pause,
-    "--set-eee": set_eee,
-    "-L": set_channels,
-    "-s": set_link,
-    "-r": nway_reset,  # where the table holds the driver's nway_reset (ethtool_table)
-}
-
-
 def other_option(
     argv: list[str], state_path: str, fallback: str, name: str = ""
 ) -> tuple[str, list[str], int] | None:
@@ -295,83 +216,142 @@ def flagged(argv: list[str], state_path: str, fallback: str) -> tuple[str, list[
     return json_answer(rest, dev, fallback) if isinstance(dev, dict) else None
 
 
-def run(argv: list[str], state_path: str, fallback: str = "") -> tuple[str, list[str], int] | None:
+Answer = tuple[str, list[str], int]
+
+
+class AfterSet(NamedTuple):
+    """What a set leaves to do once the state's lock is let go (each only inside a lab, which
+    install() marks with bounce_links): the veth's queues, the vectors requested again, the
+    link's new speed, a down/up."""
+
+    queues: list[int] | None = None
+    irqs: dict[str, Any] | None = None
+    speed: list[Any] | None = None
+    bounce: bool = False
+
+
+def run(argv: list[str], state_path: str, fallback: str = "") -> Answer | None:
     """Handle ``argv`` (without the program name): (stdout, stderr lines, code), or None.
     `fallback`: the capture script (a line it captured is left to it)."""
+    fallback = fallback or FALLBACK
     if argv and argv[0] in FLAGS:
-        return flagged(argv, state_path, fallback or FALLBACK)
+        return flagged(argv, state_path, fallback)
     if len(argv) == 1 and not argv[0].startswith("-"):
         shown = show_settings(argv[0], state_path)
-        return shown or other_option(argv, state_path, fallback or FALLBACK, name="-s")
+        return shown or other_option(argv, state_path, fallback, name="-s")
     if len(argv) < 2:
         return None
     option = ALIASES.get(argv[0], argv[0])
     if option in ("--get-tunable", "--set-tunable"):
-        return tunables(argv, state_path, fallback or FALLBACK)
-    if option not in SHOW and option not in SET and option not in LIVE and option != "-K":
-        return other_option(argv, state_path, fallback or FALLBACK)
+        return tunables(argv, state_path, fallback)
+    if option not in HANDLERS:
+        return other_option(argv, state_path, fallback)
     ifname, rest = argv[1], argv[2:]
     try:
         with open(state_path, encoding="utf-8") as fh:
             known = json.load(fh).get("interfaces", {}).get(ifname)
     except (OSError, ValueError):
         return None
-    # Unknown interface, an `ethtool -i` the profile captured, or counters the kernel's string
-    # tables do not name for the driver: the capture answers.
-    if known is None or (option == "-i" and not known.get("info")):
+    if known is None or CAPTURE_ANSWERS.get(option, _never_held)(known):
         return None
-    if option == "-x" and not known.get("rxfh"):
-        return None  # a driver whose RSS the table cannot say: the capture answers
-    if option == "-S" and known.get("stats") is None:
-        return None
-    if option in MISC and rest:
-        return other_option(argv, state_path, fallback or FALLBACK)  # -n IFACE rx-flow-hash ...
-    if option in MISC and not answers(option, known):
-        return other_option(argv, state_path, fallback or FALLBACK)  # get_regs ...: lab's word
-    if option == "-r" and known.get("nway") is None:
-        return other_option(argv, state_path, fallback or FALLBACK)  # not modelled: as before
-    if option == "-s" and known.get("link") is None:
-        return other_option(argv, state_path, fallback or FALLBACK)  # a capture, or the lab's word
+    if (option in MISC and (rest or not answers(option, known))) or OTHERS_ANSWER.get(
+        option, _never_held
+    )(known):
+        return other_option(argv, state_path, fallback)
     busy = refused_while_down(option, ifname, known)
     if busy is not None:
         return "", busy.lines, busy.code
+    return _answer(option, ifname, rest, state_path)
+
+
+def _never_held(_dev: dict[str, Any]) -> bool:
+    return False
+
+
+# Unknown interface, an `ethtool -i` the profile captured, a driver whose RSS the table cannot
+# say, or counters the kernel's string tables do not name for the driver: the capture answers.
+CAPTURE_ANSWERS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "-i": lambda dev: not dev.get("info"),
+    "-x": lambda dev: not dev.get("rxfh"),
+    "-S": lambda dev: dev.get("stats") is None,
+}
+# Not modelled for the interface: a capture, or the lab's word (other_option). The MISC
+# options also go there with arguments (-n IFACE rx-flow-hash ...) or where the driver's ops
+# leave the answer to it (get_regs ...: the lab's word).
+OTHERS_ANSWER: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "-r": lambda dev: dev.get("nway") is None,
+    "-s": lambda dev: dev.get("link") is None,
+}
+
+
+def _answer(option: str, ifname: str, rest: list[str], state_path: str) -> Answer:
+    """The modelled answer under the state's lock, then what a set leaves to do."""
     # Non-root callers never write: the setters refuse them (EPERM) before changing anything.
     write = (option in SET or option == "-K") and os.geteuid() == 0
     try:
         with locked_state(state_path, write) as state:
             dev = state["interfaces"][ifname]
-            if option in SHOW or option in LIVE:
-                if rest:
-                    return "", ["ethtool: bad command line argument(s)"], 1
-                return (SHOW.get(option) or LIVE[option])(ifname, dev), [], 0
-            if option == "-K":
-                return set_features(ifname, dev, rest)
-            SET[option](ifname, dev, rest)
-            # Only inside a lab (install() sets bounce_links): never a host's own interface.
-            bounce = bool(dev.pop("bounce_pending", False)) and bool(state.get("bounce_links"))
-            queues = dev.pop("queues_pending", None)  # only inside a lab, as the bounce
-            queues = queues if state.get("bounce_links") else None
-            speed = dev.pop("link_speed_pending", None) if state.get("bounce_links") else None
-            # igb/igc_reinit_queues: the vectors are freed and requested for the new queues
-            irqs = state.get("irqs") if queues and option == "-L" else None
-            if irqs and not requeue(
-                irqs, ifname, int((dev.get("channels") or {}).get("cur", {}).get("combined") or 0)
-            ):
-                irqs = None  # fmt: skip
+            answer, after = HANDLERS[option](option, ifname, rest, dev, state)
     except Failure as failure:
         return "", failure.lines, failure.code
-    if queues:  # the lab's veth: its queues in use follow, as the driver's do
+    _after_set(ifname, after, state_path)
+    return answer
+
+
+def _answer_read(
+    option: str, ifname: str, rest: list[str], dev: dict[str, Any], _state: dict[str, Any]
+) -> tuple[Answer, AfterSet]:
+    if rest:
+        return ("", ["ethtool: bad command line argument(s)"], 1), AfterSet()
+    return ((SHOW.get(option) or LIVE[option])(ifname, dev), [], 0), AfterSet()
+
+
+def _answer_features(
+    _option: str, ifname: str, rest: list[str], dev: dict[str, Any], _state: dict[str, Any]
+) -> tuple[Answer, AfterSet]:
+    return set_features(ifname, dev, rest), AfterSet()
+
+
+def _answer_set(
+    option: str, ifname: str, rest: list[str], dev: dict[str, Any], state: dict[str, Any]
+) -> tuple[Answer, AfterSet]:
+    SET[option](ifname, dev, rest)
+    in_lab = bool(state.get("bounce_links"))  # never a host's own interface
+    bounce = bool(dev.pop("bounce_pending", False)) and in_lab
+    queues = dev.pop("queues_pending", None)
+    queues = queues if in_lab else None
+    speed = dev.pop("link_speed_pending", None) if in_lab else None
+    # igb/igc_reinit_queues: the vectors are freed and requested for the new queues
+    irqs = state.get("irqs") if queues and option == "-L" else None
+    if irqs and not requeue(
+        irqs, ifname, int((dev.get("channels") or {}).get("cur", {}).get("combined") or 0)
+    ):
+        irqs = None
+    return ("", [], 0), AfterSet(queues, irqs, speed, bounce)
+
+
+def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
+    if after.queues:  # the lab's veth: its queues in use follow, as the driver's do
         with contextlib.suppress(OSError):
-            request(ifname, int(queues[0]), int(queues[1]))
-    if irqs:
-        write_interrupts(irqs)
-    if speed:  # the link comes back at the speed the PHY forced or negotiated
-        write_link_speed(ifname, (int(speed[0]), str(speed[1])))
+            request(ifname, int(after.queues[0]), int(after.queues[1]))
+    if after.irqs:
+        write_interrupts(after.irqs)
+    if after.speed:  # the link comes back at the speed the PHY forced or negotiated
+        write_link_speed(ifname, (int(after.speed[0]), str(after.speed[1])))
         with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
             write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
-    if bounce:
+    if after.bounce:
         bounce_link(ifname)
-    return "", [], 0
+
+
+# The options the model answers for an interface it holds, each to its handler.
+HANDLERS: dict[
+    str, Callable[[str, str, list[str], dict[str, Any], dict[str, Any]], tuple[Answer, AfterSet]]
+] = {
+    **dict.fromkeys((*SHOW, *LIVE), _answer_read),
+    "-K": _answer_features,
+    **dict.fromkeys(SET, _answer_set),
+}
 
 
 def tunables(argv: list[str], state_path: str, fallback: str) -> tuple[str, list[str], int] | None:

@@ -92,7 +92,7 @@ def bounce_link(ifname: str) -> None:
 
 def show_info(ifname: str, dev: dict[str, Any]) -> str:
     """``ethtool -i`` as ethtool 6.1 lays it out: the driver's name; the version and
-    firmware-version where the source decides them (ethtool_table.drvinfo_strings: the lab's
+    firmware-version where the source decides them (ethtool_table_drvinfo.drvinfo_strings: the lab's
     kernel release, a usbnet driver's description) and the PCI address the lab gave a modelled
     PCIe NIC, where known; what only the board knows is left empty."""
     info = dev["info"]

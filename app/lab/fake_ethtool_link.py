@@ -294,35 +294,9 @@ def _set_modes(ifname: str, dev: dict[str, Any], link: dict[str, Any], pairs: di
     speed = int(pairs.get("speed", forced.get("speed", current)))
     duplex = pairs.get("duplex", forced.get("duplex", now_duplex.lower() if up else "full"))
     if not autoneg:
-        if not _forced_ok(str(link["rule"]), speed, duplex, supported, link.get("rates")):
-            # aq_nic_set_link_ksettings: -1 (EPERM) for a rate it has no case for, EINVAL
-            # only for half duplex above 1000
-            atlantic = link["rule"] == "atlantic" and not (duplex == "half" and speed > 1000)
-            raise nl_error(EPERM if atlantic else EINVAL, SSET_FAIL)
-        if link["rule"] == "r8152" and speed == 1000:  # rtl8152_set_speed: BMCR_FULLDPLX
-            duplex = "full"
-        if link["rule"] == "igb" and speed == 1000:  # igb_set_spd_dplx: autoneg, 1000 only
-            autoneg, advertised = True, ["1000baseT/Full"]
-        elif link["rule"] == "igc":  # not forced: autoneg and its advertisement stay
-            autoneg, advertised = True, list(link["advertised"])
-        elif link["rule"] == "atlantic" and supported:  # link_speed_msk = the forced rate
-            advertised = [f"{speed}baseT/{duplex.capitalize()}"]
-        else:
-            advertised = list(link["advertised"])
-    elif link["rule"] == "atlantic":  # every rate of the chip, whatever is asked
-        advertised = list(supported or link["advertised"])
-    elif "advertise" in pairs:  # ethnl_update_linkmodes: the bitset applied to what is
-        # advertised now; phy_ethtool_ksettings_set keeps what the PHY supports of it
-        ours = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
-        bits = apply_bitset(ours, pairs["advertise"], MODE_BITS, SSET_FAIL)
-        advertised = [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
-    elif "speed" in pairs or "duplex" in pairs:
-        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex
-        advertised = [m for m in supported
-                      if ("speed" not in pairs or mode_speed(m)[0] == speed)
-                      and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
+        autoneg, advertised, duplex = _forced_modes(link, speed, duplex, supported)
     else:
-        advertised = list(link["advertised"])
+        advertised = _autoneg_modes(link, pairs, speed, duplex, supported)
     if autoneg and link["rule"] == "r8152":  # rtl8152_set_speed: RTL_ADVERTISED_* only
         advertised = [m for m in advertised if m in _R8152_MODES]
     if autoneg and not advertised and supported:  # phy_ethtool_ksettings_set: none left
@@ -332,6 +306,46 @@ def _set_modes(ifname: str, dev: dict[str, Any], link: dict[str, Any], pairs: di
     link["forced"] = None if autoneg else {"speed": speed, "duplex": duplex}
     dev["bounce_pending"] = True  # the PHY restarts autonegotiation (or forces): link bounce
     dev["link_speed_pending"] = _negotiated(link)
+
+
+def _forced_modes(
+    link: dict[str, Any], speed: int, duplex: str, supported: list[str]
+) -> tuple[bool, list[str], str]:
+    """A forced speed and duplex as the driver's rule takes them: (autoneg, advertised, duplex);
+    some drivers autonegotiate after all (igb at 1000, igc)."""
+    if not _forced_ok(str(link["rule"]), speed, duplex, supported, link.get("rates")):
+        # aq_nic_set_link_ksettings: -1 (EPERM) for a rate it has no case for, EINVAL
+        # only for half duplex above 1000
+        atlantic = link["rule"] == "atlantic" and not (duplex == "half" and speed > 1000)
+        raise nl_error(EPERM if atlantic else EINVAL, SSET_FAIL)
+    if link["rule"] == "r8152" and speed == 1000:  # rtl8152_set_speed: BMCR_FULLDPLX
+        duplex = "full"
+    if link["rule"] == "igb" and speed == 1000:  # igb_set_spd_dplx: autoneg, 1000 only
+        return True, ["1000baseT/Full"], duplex
+    if link["rule"] == "igc":  # not forced: autoneg and its advertisement stay
+        return True, list(link["advertised"]), duplex
+    if link["rule"] == "atlantic" and supported:  # link_speed_msk = the forced rate
+        return False, [f"{speed}baseT/{duplex.capitalize()}"], duplex
+    return False, list(link["advertised"]), duplex
+
+
+def _autoneg_modes(
+    link: dict[str, Any], pairs: dict[str, Any], speed: int, duplex: str, supported: list[str]
+) -> list[str]:
+    """The modes advertised with autonegotiation on, from what ethtool asked."""
+    if link["rule"] == "atlantic":  # every rate of the chip, whatever is asked
+        return list(supported or link["advertised"])
+    if "advertise" in pairs:  # ethnl_update_linkmodes: the bitset applied to what is
+        # advertised now; phy_ethtool_ksettings_set keeps what the PHY supports of it
+        ours = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
+        bits = apply_bitset(ours, pairs["advertise"], MODE_BITS, SSET_FAIL)
+        return [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
+    if "speed" in pairs or "duplex" in pairs:
+        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex
+        return [m for m in supported
+                if ("speed" not in pairs or mode_speed(m)[0] == speed)
+                and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
+    return list(link["advertised"])
 
 
 def _negotiated(link: dict[str, Any]) -> tuple[int, str] | None:

@@ -135,6 +135,8 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
 
 
 def main(argv: list[str]) -> int:
+    """``ip`` with the lab's limits file and the real ip: each case the driver would follow
+    (an open that reopens, an MTU change, a link up/down, a detailed show), else the real ip."""
     limits_path, real, args = argv[0], argv[1], argv[2:]
     try:
         with open(limits_path, encoding="utf-8") as fh:
@@ -142,39 +144,69 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError):
         limits = {}
     options, rest = _split(args)
+    for case in (_reopened, _mtu_changed, _link_toggled):
+        code = case(limits, real, args, rest)
+        if code is not None:
+            return code
+    return _shown_details(limits, real, args, options, rest)
+
+
+def _reopened(limits: dict[str, Any], real: str, args: list[str], rest: list[str]) -> int | None:
+    """``ip link set IFACE up`` of a down interface whose driver's open sets coalescing again."""
     opened = _opens(rest)
     reopen = (limits.get(opened) or {}).get("reopen") if opened else None
     # dev_open calls ndo_open only when the interface was down
-    if reopen and _mtu_set(rest) is None and not _is_up(opened or ""):
-        done_up = subprocess.run([real, *args], check=False)
-        if done_up.returncode == 0 and _is_up(opened or ""):
-            # the driver's open sets coalescing again (r8169 rtl_hw_start_8168: IntrMitigate
-            # 0; bcmgenet_init_tx_ring: tx-frames 1; stmmac_init_coalesce)
-            subprocess.run([str(a) for a in reopen], check=False, capture_output=True)
-        return done_up.returncode
+    if not reopen or _mtu_set(rest) is not None or _is_up(opened or ""):
+        return None
+    done_up = subprocess.run([real, *args], check=False)
+    if done_up.returncode == 0 and _is_up(opened or ""):
+        # the driver's open sets coalescing again (r8169 rtl_hw_start_8168: IntrMitigate
+        # 0; bcmgenet_init_tx_ring: tx-frames 1; stmmac_init_coalesce)
+        subprocess.run([str(a) for a in reopen], check=False, capture_output=True)
+    return done_up.returncode
+
+
+def _mtu_changed(limits: dict[str, Any], real: str, args: list[str], rest: list[str]) -> int | None:
+    """``ip link set IFACE mtu N``: the driver's refusal, or the change and what follows it."""
     target = _mtu_set(rest)
-    if target is not None:
-        said = refusal(limits, *target)
-        if said:
-            sys.stderr.write(said)
-            return 2
-        limit = limits.get(target[0]) or {}
-        refresh = limit.get("refresh") or limit.get("shown")  # -k (r8169), an LPI timer
-        if refresh:  # r8169: netdev_update_features after the change; the shown -k follows
-            same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
-            changed = subprocess.run([real, *args], check=False)
-            if changed.returncode == 0 and not same:
-                subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
-            return changed.returncode
+    if target is None:
+        return None
+    said = refusal(limits, *target)
+    if said:
+        sys.stderr.write(said)
+        return 2
+    limit = limits.get(target[0]) or {}
+    refresh = limit.get("refresh") or limit.get("shown")  # -k (r8169), an LPI timer
+    if not refresh:
+        return None
+    # r8169: netdev_update_features after the change; the shown -k follows
+    same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
+    changed = subprocess.run([real, *args], check=False)
+    if changed.returncode == 0 and not same:
+        subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
+    return changed.returncode
+
+
+def _link_toggled(
+    limits: dict[str, Any], real: str, args: list[str], rest: list[str]
+) -> int | None:
+    """``ip link set IFACE up|down`` where ethtool answers read the carrier."""
     name = _link_set_name(rest)
     shown_again = (limits.get(name or "") or {}).get("shown")
-    if shown_again and ("up" in rest[3:] or "down" in rest[3:]):
-        # the carrier follows: the ethtool answers that read it (-a's negotiated lines,
-        # bcmgenet's resolved pause) are written again, as after an ethtool set
-        done_link = subprocess.run([real, *args], check=False)
-        if done_link.returncode == 0:
-            subprocess.run([str(a) for a in shown_again], check=False, capture_output=True)
-        return done_link.returncode
+    if not shown_again or not ("up" in rest[3:] or "down" in rest[3:]):
+        return None
+    # the carrier follows: the ethtool answers that read it (-a's negotiated lines,
+    # bcmgenet's resolved pause) are written again, as after an ethtool set
+    done_link = subprocess.run([real, *args], check=False)
+    if done_link.returncode == 0:
+        subprocess.run([str(a) for a in shown_again], check=False, capture_output=True)
+    return done_link.returncode
+
+
+def _shown_details(
+    limits: dict[str, Any], real: str, args: list[str], options: list[str], rest: list[str]
+) -> int:
+    """``ip -d link show``: the driver's MTU limits in place of the veth's; else the real ip."""
     details = any(o in ("-d", "-details") or o.startswith("-det") for o in options)
     show = bool(rest) and rest[0] in _LINK and (len(rest) == 1 or rest[1] in (*_SHOW, "dev"))
     if not (details and show):

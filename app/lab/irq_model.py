@@ -8,7 +8,7 @@ queues than half the MAC's maximum, never on the 82575 or I211), else ``IFACE-rx
 RX queue followed by ``IFACE-tx-K`` for each TX queue. r8169 has one vector named IFACE
 (rtl_alloc_irq); atlantic names every vector IFACE: one per ring vector, then the link's
 (aq_nic_start; a PTP vector where PTP is on is not modelled). The queue counts are the lab's
-own (``ethtool_table.driver_queues``: one per CPU up to the MAC's maximum), so ``ethtool -l``
+own (``ethtool_table_queues.driver_queues``: one per CPU up to the MAC's maximum), so ``ethtool -l``
 and the lines agree.
 
 The PCIe host decides the chip column and whether the affinity can change: the Pi 4 / CM4's
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sbctune.lab.ethtool_table import _rss_max, driver_queues
+from sbctune.lab.ethtool_table_queues import _rss_max, driver_queues
 from sbctune.lab.fake_ethtool_irqs import render_lines
 from sbctune.tuning import driver_caps
 

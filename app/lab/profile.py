@@ -75,7 +75,7 @@ from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
 from sbctune.lab import irq_model, uname
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
-from sbctune.lab.ethtool_table import single_queue
+from sbctune.lab.ethtool_table_queues import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.profile_effects import TweakEffect, parse_tweak_effects
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
