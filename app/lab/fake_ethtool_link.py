@@ -143,47 +143,70 @@ def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) 
     return None
 
 
+_MODE_LABELS = ("Supported link modes", "Advertised link modes",
+                "Link partner advertised link modes")  # fmt: skip
+
+
+def _mode_block(label: str, value: Any, more: list[str], link: dict[str, Any], indent: str
+                ) -> list[str]:  # fmt: skip
+    """A link-modes block: a capture's lines as captured, unless -s changed what is advertised."""
+    modes = link["advertised"] if label == "Advertised link modes" else value
+    return list(more) if more and modes == value else mode_lines(label, list(modes), indent)
+
+
+def _wol_refused(label: str, link: dict[str, Any]) -> list[str] | None:
+    """The Wake-on lines for a user where the driver has get_wol: WOL_GET needs CAP_NET_ADMIN
+    (net/ethtool/netlink.c), so ethtool prints its refusal once, in their place; None: shown."""
+    if label not in ("Supports Wake-on", "Wake-on") or os.geteuid() == 0 or not link.get("wol_op"):
+        return None
+    return ["netlink error: " + EPERM] if label == "Supports Wake-on" else []
+
+
+def _shown_value(label: str, value: Any, dev: dict[str, Any], live_link: tuple[bool, str, str]
+                 ) -> Any:  # fmt: skip
+    """A block's value now: the live link's, the WoL set since, the pause advertised since."""
+    link = dev["link"]
+    if label == "Wake-on" and link.get("wol") is not None:
+        value = link["wol"]
+    pause = dev.get("pause") or {}
+    encoding = pause.get("advertisement") if pause.get("set") else None
+    if label == "Advertised pause frame use" and encoding:
+        # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
+        value = _pause_words(advertised_pause(str(encoding), pause))
+    up, speed, duplex = live_link
+    shown = _value(label, link, up, speed, duplex)
+    return shown if shown is not None else value
+
+
 def show_link(ifname: str, dev: dict[str, Any]) -> str:
     link = dev["link"]
-    up, speed, duplex = live(ifname, link)
+    live_link = live(ifname, link)
+    up = live_link[0]
     indent = link.get("indent", "\t")
     out = [f"Settings for {ifname}:"]
-    eperm_shown = False
+    # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal comes once,
+    # before the first of them
+    eperm_due = bool(link.get("wol_hidden")) and os.geteuid() != 0
     for label, value, more in link["blocks"]:
         if label.startswith("Link partner") and (not up or not link["autoneg"]):
             continue  # no link (or forced): the PHY reads no partner (genphy_read_lpa)
-        if label in ("Supported link modes", "Advertised link modes",
-                     "Link partner advertised link modes"):  # fmt: skip
-            modes = link["advertised"] if label == "Advertised link modes" else value
-            # a capture's lines as captured, unless -s changed what is advertised
-            out += list(more) if more and modes == value else mode_lines(label, list(modes), indent)
+        if label in _MODE_LABELS:
+            out += _mode_block(label, value, more, link, indent)
             continue
-        if label in ("Supports Wake-on", "Wake-on") and os.geteuid() != 0 and link.get("wol_op"):
-            if label == "Supports Wake-on":  # WOL_GET needs CAP_NET_ADMIN (net/ethtool/netlink.c)
-                out.append("netlink error: " + EPERM)
+        refused = _wol_refused(label, link)
+        if refused is not None:
+            out += refused
             continue
         debug = label == "Current message level" and link.get("source") != "capture"
-        # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal first
-        hidden = link.get("wol_hidden") and not eperm_shown and os.geteuid() != 0
-        if hidden and (label == "Link detected" or debug):
+        if eperm_due and (label == "Link detected" or debug):
             out.append("netlink error: " + EPERM)
-            eperm_shown = True
+            eperm_due = False
         if debug:  # debug_reply_cb's own layout: eight spaces, not the tab (audit 9b row 7)
             out += [f"        {label}: {value}", *more]
             continue
-        if label == "Wake-on" and link.get("wol") is not None:
-            value = link["wol"]
-        pause = dev.get("pause") or {}
-        encoding = pause.get("advertisement") if pause.get("set") else None
-        if label == "Advertised pause frame use" and encoding:
-            # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
-            value = _pause_words(advertised_pause(str(encoding), pause))
-        shown = _value(label, link, up, speed, duplex)
-        if label == "Current message level" and link.get("source") != "capture":
-            # debug_reply_cb indents it with 8 spaces (a capture's line is kept as it was)
-            out.append(f"        {label}: {value}")
-        else:
-            out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
+        out.append(
+            f"{indent}{label}: {_shown_value(label, value, dev, live_link)}" if label else ""
+        )
         out += list(more)
     return "\n".join(out) + "\n"
 
