@@ -32,7 +32,15 @@ from sbctune.lab.fake_ethtool_base import (
     nl_error,
     parse_bitset,
 )
-from sbctune.lab.fake_ethtool_linkinfo import LINKINFO, parse_extra, set_debug, set_linkinfo
+from sbctune.lab.fake_ethtool_linkinfo import (
+    LINKINFO,
+    WOL_WORD,
+    check_linkmodes,
+    linkmodes_refusal,
+    parse_extra,
+    set_debug,
+    set_linkinfo,
+)
 
 # @tables-end
 
@@ -52,7 +60,9 @@ MODES_LABEL = {
 WOL_LETTERS = "pumbagsf"
 _KINDS = {"speed": "num", "duplex": ("half", "full"), "autoneg": ("on", "off"),
           "advertise": "bitset", "wol": "wol"}  # fmt: skip
-_EXTRA = ("port", "mdix", "phyad", "xcvr", "msglvl")  # fake_ethtool_linkinfo parses these
+# fake_ethtool_linkinfo parses these
+_EXTRA = ("port", "mdix", "phyad", "xcvr", "msglvl", "lanes", "master-slave", "sopass")
+_LINKMODES_SET = {"speed", "duplex", "autoneg", "advertise", "lanes", "master-slave"}
 
 
 def mode_key(mode: str) -> tuple[int, str]:
@@ -287,8 +297,10 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if link is None:
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
     down = (dev.get("ops_refused_when_down") or {}).get("-s")
-    modes = {"speed", "duplex", "autoneg", "advertise"} & set(pairs)
+    modes = _LINKMODES_SET & set(pairs)
     info = {key: pairs[key] for key in LINKINFO if key in pairs}
+    if modes and not info:  # linkmodes.c checks lanes before it looks at the device
+        check_linkmodes(ifname, pairs)
     if (info or modes) and not link.get("set_op"):  # linkinfo.c / linkmodes.c: no set op
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
     # one message per group, in sset_params' order: LINKINFO, LINKMODES, WOL, DEBUG
@@ -297,9 +309,12 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if info and set_linkinfo(dev, info):
         dev["bounce_pending"] = True  # the driver's set_link_ksettings renegotiates
     if modes:
+        if info:  # LINKINFO_SET went first and was taken
+            check_linkmodes(ifname, pairs)
+        linkmodes_refusal(ifname, link, pairs)
         _set_modes(ifname, dev, link, pairs)
-    if "wol" in pairs:
-        _set_wol(link, pairs["wol"])
+    if "wol" in pairs or "sopass" in pairs:
+        _set_wol(link, pairs.get("wol"), "sopass" in pairs)
     if "msglvl" in pairs:
         set_debug(link, bool(link.get("debug_op")), pairs["msglvl"])
 
@@ -322,7 +337,10 @@ def _set_modes(ifname: str, dev: dict[str, Any], link: dict[str, Any], pairs: di
         advertised = _autoneg_modes(link, pairs, speed, duplex, supported)
     if autoneg and link["rule"] == "r8152":  # rtl8152_set_speed: RTL_ADVERTISED_* only
         advertised = [m for m in advertised if m in _R8152_MODES]
-    if autoneg and not advertised and supported:  # phy_ethtool_ksettings_set: none left
+    # phy_ethtool_ksettings_set: none left (lanes past 1 leave none whatever the PHY's modes)
+    none_asked = "lanes" in pairs and int(pairs["lanes"]) != 1 and "advertise" not in pairs
+    phy = supported or (none_asked and link["rule"] in ("phylib", "phylink"))
+    if autoneg and not advertised and phy:
         raise nl_error(EINVAL, SSET_FAIL)
     link["autoneg"] = autoneg
     link["advertised"] = sorted(advertised, key=mode_key)
@@ -363,10 +381,12 @@ def _autoneg_modes(
         ours = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
         bits = apply_bitset(ours, pairs["advertise"], MODE_BITS, SSET_FAIL)
         return [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
-    if "speed" in pairs or "duplex" in pairs:
-        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex
+    if "speed" in pairs or "duplex" in pairs or "lanes" in pairs:
+        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed,
+        # lanes and duplex; every BASE-T mode has one lane (common.c __LINK_MODE_LANES_T)
         return [m for m in supported
                 if ("speed" not in pairs or mode_speed(m)[0] == speed)
+                and ("lanes" not in pairs or int(pairs["lanes"]) == 1)
                 and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
     return list(link["advertised"])
 
@@ -381,16 +401,27 @@ def _negotiated(link: dict[str, Any]) -> tuple[int, str] | None:
     return max(fits, key=lambda sd: (sd[0], sd[1] == "full")) if fits else None
 
 
-def _set_wol(link: dict[str, Any], value: str) -> None:
+def _set_wol(link: dict[str, Any], value: str | None, sopass: bool = False) -> None:
     """net/ethtool/wol.c ethnl_set_wol: no set_wol EOPNOTSUPP; a mode the driver does not
-    support EINVAL ("cannot enable unsupported WoL mode")."""
+    support EINVAL ("cannot enable unsupported WoL mode"); a SecureOn password where the driver
+    does not support WAKE_MAGICSECURE ('s') EINVAL. Where the board decides what is supported
+    (igb's NVM, stmmac's PMT or PHY, a USB chip's descriptor) only what the source settles is
+    answered: a mode past
+    the driver's own bound, and igb's `d` (igb_set_wol: 0 without IGB_FLAG_WOL_SUPPORTED)."""
     if not link.get("wol_set_op"):
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
-    supported = link.get("wol_supported")  # None: the chip decides; the lab takes it
-    wanted = "" if value == "d" else value.replace("d", "")
-    if supported is not None and any(c not in supported for c in wanted):
+    supported = link.get("wol_supported")  # None: the chip decides
+    bound = supported if supported is not None else link.get("wol_supported_within")
+    wanted = None if value is None else "" if value == "d" else value.replace("d", "")
+    if bound is not None and wanted is not None and any(c not in bound for c in wanted):
         raise nl_error(EINVAL, SSET_FAIL, "cannot enable unsupported WoL mode")
-    link["wol"] = "".join(c for c in WOL_LETTERS if c in wanted) or "d"
+    if sopass and bound is not None and "s" not in bound:
+        raise nl_error(EINVAL, SSET_FAIL, "magicsecure not supported, cannot set password")
+    if supported is None and not (wanted == "" and link.get("wol_off_taken")):
+        # the board's answer (NVM, PMT, the PHY, a USB descriptor): refused, never guessed
+        raise Failure([WOL_WORD], 1)
+    if wanted is not None:
+        link["wol"] = "".join(c for c in WOL_LETTERS if c in wanted) or "d"
 
 
 def write_link_speed(ifname: str, speed_duplex: tuple[int, str]) -> None:
