@@ -103,19 +103,8 @@ def parse_extra(name: str, args: list[str], i: int) -> tuple[Any, int]:
         if value not in MDIX:
             raise _bad(name, value)
         return value, i + 1
-    if name == "lanes":  # a u32 (measured: "-1", "x" and 2^32 refused here)
-        if not value.isdigit() or int(value) > 0xFFFFFFFF:
-            raise _bad(name, value)
-        return int(value), i + 1
-    if name == "master-slave":
-        if value not in MASTER_SLAVE:
-            raise _bad(name, value)
-        return value, i + 1
-    if name == "sopass":  # nl_parse_byte_str: six hex bytes, "of parameter" (measured)
-        octets = value.split(":")
-        if len(octets) != 6 or not all(_is_hex_byte(o) for o in octets):
-            raise Failure([f"ethtool (-s): invalid value '{value}' of parameter 'sopass'"], 1)
-        return value, i + 1
+    if name in ("lanes", "master-slave", "sopass"):
+        return _parse_audit10(name, value), i + 1
     if name == "phyad":
         number = _c_number(value)
         if number is None or number > 255:
@@ -139,6 +128,23 @@ def parse_extra(name: str, args: list[str], i: int) -> tuple[Any, int]:
         names.append((args[i], args[i + 1] == "on"))
         i += 2
     return ("names", names), i
+
+
+def _parse_audit10(name: str, value: str) -> Any:
+    """lanes (a u32: "-1", "x" and 2^32 refused, measured), master-slave (nl_parse_lookup_u8),
+    sopass (nl_parse_byte_str: six hex bytes; its word says "of parameter", measured)."""
+    if name == "lanes":
+        if not value.isdigit() or int(value) > 0xFFFFFFFF:
+            raise _bad(name, value)
+        return int(value)
+    if name == "master-slave":
+        if value not in MASTER_SLAVE:
+            raise _bad(name, value)
+        return value
+    octets = value.split(":")
+    if len(octets) != 6 or not all(_is_hex_byte(o) for o in octets):
+        raise Failure([f"ethtool (-s): invalid value '{value}' of parameter 'sopass'"], 1)
+    return value
 
 
 def _is_hex_byte(text: str) -> bool:
