@@ -96,6 +96,18 @@ def eee_modes(eee: dict[str, Any], caps: DriverCaps) -> None:
         eee["tx_lpi"] = bool(eee["enabled"])
 
 
+def eee_follows_link(caps: DriverCaps) -> bool:
+    """Whether the driver's eee_active is phylib's and every series the lab may run says it
+    needs a link: 6.12's genphy_c45_eee_is_active (phy_check_valid on the negotiated speed);
+    6.1's phy_ethtool_get_eee reads the registers only, so with an unknown kernel (or 6.1)
+    the model's answer, the PHY's registers, stays (driver_caps.json eee_active_needs_link)."""
+    if not caps.series or not driver_caps.fact_in_every_series(caps, "eee_active_from_phylib"):
+        return False
+    needs = {s: bool(f["value"]) for f in driver_caps.table()["hand"].get("_kernel", [])
+             if f["fact"] == "eee_active_needs_link" for s in f["kernels"]}  # fmt: skip
+    return all(needs.get(s, False) for s in caps.series)
+
+
 def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: float | None) -> None:
     """`state["eee"]`: None where the driver has no get_eee (or refuses it for this chip), else
     the model's (or no EEE link mode: never kinder) with the kernel's defaults and rules."""
@@ -107,6 +119,8 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
         return
     eee = state["eee"]
     eee["restarts"] = caps.restarts("eee")
+    if eee_follows_link(caps):  # fake_ethtool_knobs.show_eee: inactive with no carrier
+        eee["active_needs_link"] = True
     eee_default(eee, caps)
     eee_by_chip(eee, caps, chip)
     if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(

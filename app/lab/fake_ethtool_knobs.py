@@ -235,8 +235,11 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
     eee = dev.get("eee")
     if eee is None:
         raise nl_error(EOPNOTSUPP, FAIL_CODE["--show-eee"])
+    active = bool(eee.get("active"))
+    if active and eee.get("active_needs_link"):  # 6.12 phylib: no speed, not active
+        active = live(ifname, dev.get("link") or {})[0]
     if eee["enabled"]:
-        status = "enabled - active" if eee.get("active") else "enabled - inactive"
+        status = "enabled - active" if active else "enabled - inactive"
     else:
         status = "disabled"
     lpi = f"{lpi_timer_us(ifname, dev)} (us)" if eee.get("tx_lpi") else "disabled"

@@ -32,7 +32,15 @@ from sbctune.lab.fake_ethtool_base import (
     nl_error,
     parse_bitset,
 )
-from sbctune.lab.fake_ethtool_linkinfo import LINKINFO, parse_extra, set_debug, set_linkinfo
+from sbctune.lab.fake_ethtool_linkinfo import (
+    LINKINFO,
+    WOL_WORD,
+    check_linkmodes,
+    linkmodes_refusal,
+    parse_extra,
+    set_debug,
+    set_linkinfo,
+)
 
 # @tables-end
 
@@ -52,7 +60,9 @@ MODES_LABEL = {
 WOL_LETTERS = "pumbagsf"
 _KINDS = {"speed": "num", "duplex": ("half", "full"), "autoneg": ("on", "off"),
           "advertise": "bitset", "wol": "wol"}  # fmt: skip
-_EXTRA = ("port", "mdix", "phyad", "xcvr", "msglvl")  # fake_ethtool_linkinfo parses these
+# fake_ethtool_linkinfo parses these
+_EXTRA = ("port", "mdix", "phyad", "xcvr", "msglvl", "lanes", "master-slave", "sopass")
+_LINKMODES_SET = {"speed", "duplex", "autoneg", "advertise", "lanes", "master-slave"}
 
 
 def mode_key(mode: str) -> tuple[int, str]:
@@ -143,47 +153,70 @@ def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) 
     return None
 
 
+_MODE_LABELS = ("Supported link modes", "Advertised link modes",
+                "Link partner advertised link modes")  # fmt: skip
+
+
+def _mode_block(label: str, value: Any, more: list[str], link: dict[str, Any], indent: str
+                ) -> list[str]:  # fmt: skip
+    """A link-modes block: a capture's lines as captured, unless -s changed what is advertised."""
+    modes = link["advertised"] if label == "Advertised link modes" else value
+    return list(more) if more and modes == value else mode_lines(label, list(modes), indent)
+
+
+def _wol_refused(label: str, link: dict[str, Any]) -> list[str] | None:
+    """The Wake-on lines for a user where the driver has get_wol: WOL_GET needs CAP_NET_ADMIN
+    (net/ethtool/netlink.c), so ethtool prints its refusal once, in their place; None: shown."""
+    if label not in ("Supports Wake-on", "Wake-on") or os.geteuid() == 0 or not link.get("wol_op"):
+        return None
+    return ["netlink error: " + EPERM] if label == "Supports Wake-on" else []
+
+
+def _shown_value(label: str, value: Any, dev: dict[str, Any], live_link: tuple[bool, str, str]
+                 ) -> Any:  # fmt: skip
+    """A block's value now: the live link's, the WoL set since, the pause advertised since."""
+    link = dev["link"]
+    if label == "Wake-on" and link.get("wol") is not None:
+        value = link["wol"]
+    pause = dev.get("pause") or {}
+    encoding = pause.get("advertisement") if pause.get("set") else None
+    if label == "Advertised pause frame use" and encoding:
+        # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
+        value = _pause_words(advertised_pause(str(encoding), pause))
+    up, speed, duplex = live_link
+    shown = _value(label, link, up, speed, duplex)
+    return shown if shown is not None else value
+
+
 def show_link(ifname: str, dev: dict[str, Any]) -> str:
     link = dev["link"]
-    up, speed, duplex = live(ifname, link)
+    live_link = live(ifname, link)
+    up = live_link[0]
     indent = link.get("indent", "\t")
     out = [f"Settings for {ifname}:"]
-    eperm_shown = False
+    # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal comes once,
+    # before the first of them
+    eperm_due = bool(link.get("wol_hidden")) and os.geteuid() != 0
     for label, value, more in link["blocks"]:
         if label.startswith("Link partner") and (not up or not link["autoneg"]):
             continue  # no link (or forced): the PHY reads no partner (genphy_read_lpa)
-        if label in ("Supported link modes", "Advertised link modes",
-                     "Link partner advertised link modes"):  # fmt: skip
-            modes = link["advertised"] if label == "Advertised link modes" else value
-            # a capture's lines as captured, unless -s changed what is advertised
-            out += list(more) if more and modes == value else mode_lines(label, list(modes), indent)
+        if label in _MODE_LABELS:
+            out += _mode_block(label, value, more, link, indent)
             continue
-        if label in ("Supports Wake-on", "Wake-on") and os.geteuid() != 0 and link.get("wol_op"):
-            if label == "Supports Wake-on":  # WOL_GET needs CAP_NET_ADMIN (net/ethtool/netlink.c)
-                out.append("netlink error: " + EPERM)
+        refused = _wol_refused(label, link)
+        if refused is not None:
+            out += refused
             continue
         debug = label == "Current message level" and link.get("source") != "capture"
-        # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal first
-        hidden = link.get("wol_hidden") and not eperm_shown and os.geteuid() != 0
-        if hidden and (label == "Link detected" or debug):
+        if eperm_due and (label == "Link detected" or debug):
             out.append("netlink error: " + EPERM)
-            eperm_shown = True
+            eperm_due = False
         if debug:  # debug_reply_cb's own layout: eight spaces, not the tab (audit 9b row 7)
             out += [f"        {label}: {value}", *more]
             continue
-        if label == "Wake-on" and link.get("wol") is not None:
-            value = link["wol"]
-        pause = dev.get("pause") or {}
-        encoding = pause.get("advertisement") if pause.get("set") else None
-        if label == "Advertised pause frame use" and encoding:
-            # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
-            value = _pause_words(advertised_pause(str(encoding), pause))
-        shown = _value(label, link, up, speed, duplex)
-        if label == "Current message level" and link.get("source") != "capture":
-            # debug_reply_cb indents it with 8 spaces (a capture's line is kept as it was)
-            out.append(f"        {label}: {value}")
-        else:
-            out.append(f"{indent}{label}: {shown if shown is not None else value}" if label else "")
+        out.append(
+            f"{indent}{label}: {_shown_value(label, value, dev, live_link)}" if label else ""
+        )
         out += list(more)
     return "\n".join(out) + "\n"
 
@@ -264,8 +297,10 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if link is None:
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
     down = (dev.get("ops_refused_when_down") or {}).get("-s")
-    modes = {"speed", "duplex", "autoneg", "advertise"} & set(pairs)
+    modes = _LINKMODES_SET & set(pairs)
     info = {key: pairs[key] for key in LINKINFO if key in pairs}
+    if modes and not info:  # linkmodes.c checks lanes before it looks at the device
+        check_linkmodes(ifname, pairs)
     if (info or modes) and not link.get("set_op"):  # linkinfo.c / linkmodes.c: no set op
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
     # one message per group, in sset_params' order: LINKINFO, LINKMODES, WOL, DEBUG
@@ -274,9 +309,12 @@ def set_link(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if info and set_linkinfo(dev, info):
         dev["bounce_pending"] = True  # the driver's set_link_ksettings renegotiates
     if modes:
+        if info:  # LINKINFO_SET went first and was taken
+            check_linkmodes(ifname, pairs)
+        linkmodes_refusal(ifname, link, pairs)
         _set_modes(ifname, dev, link, pairs)
-    if "wol" in pairs:
-        _set_wol(link, pairs["wol"])
+    if "wol" in pairs or "sopass" in pairs:
+        _set_wol(link, pairs.get("wol"), "sopass" in pairs)
     if "msglvl" in pairs:
         set_debug(link, bool(link.get("debug_op")), pairs["msglvl"])
 
@@ -299,7 +337,10 @@ def _set_modes(ifname: str, dev: dict[str, Any], link: dict[str, Any], pairs: di
         advertised = _autoneg_modes(link, pairs, speed, duplex, supported)
     if autoneg and link["rule"] == "r8152":  # rtl8152_set_speed: RTL_ADVERTISED_* only
         advertised = [m for m in advertised if m in _R8152_MODES]
-    if autoneg and not advertised and supported:  # phy_ethtool_ksettings_set: none left
+    # phy_ethtool_ksettings_set: none left (lanes past 1 leave none whatever the PHY's modes)
+    none_asked = "lanes" in pairs and int(pairs["lanes"]) != 1 and "advertise" not in pairs
+    phy = supported or (none_asked and link["rule"] in ("phylib", "phylink"))
+    if autoneg and not advertised and phy:
         raise nl_error(EINVAL, SSET_FAIL)
     link["autoneg"] = autoneg
     link["advertised"] = sorted(advertised, key=mode_key)
@@ -340,10 +381,12 @@ def _autoneg_modes(
         ours = sum(1 << MODE_BITS[m] for m in link["advertised"] if m in MODE_BITS)
         bits = apply_bitset(ours, pairs["advertise"], MODE_BITS, SSET_FAIL)
         return [m for m in supported if bits >> MODE_BITS.get(m, 99) & 1]
-    if "speed" in pairs or "duplex" in pairs:
-        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed/duplex
+    if "speed" in pairs or "duplex" in pairs or "lanes" in pairs:
+        # net/ethtool/linkmodes.c ethnl_auto_linkmodes: the supported modes of that speed,
+        # lanes and duplex; every BASE-T mode has one lane (common.c __LINK_MODE_LANES_T)
         return [m for m in supported
                 if ("speed" not in pairs or mode_speed(m)[0] == speed)
+                and ("lanes" not in pairs or int(pairs["lanes"]) == 1)
                 and ("duplex" not in pairs or mode_speed(m)[1] == duplex)]  # fmt: skip
     return list(link["advertised"])
 
@@ -358,16 +401,27 @@ def _negotiated(link: dict[str, Any]) -> tuple[int, str] | None:
     return max(fits, key=lambda sd: (sd[0], sd[1] == "full")) if fits else None
 
 
-def _set_wol(link: dict[str, Any], value: str) -> None:
+def _set_wol(link: dict[str, Any], value: str | None, sopass: bool = False) -> None:
     """net/ethtool/wol.c ethnl_set_wol: no set_wol EOPNOTSUPP; a mode the driver does not
-    support EINVAL ("cannot enable unsupported WoL mode")."""
+    support EINVAL ("cannot enable unsupported WoL mode"); a SecureOn password where the driver
+    does not support WAKE_MAGICSECURE ('s') EINVAL. Where the board decides what is supported
+    (igb's NVM, stmmac's PMT or PHY, a USB chip's descriptor) only what the source settles is
+    answered: a mode past
+    the driver's own bound, and igb's `d` (igb_set_wol: 0 without IGB_FLAG_WOL_SUPPORTED)."""
     if not link.get("wol_set_op"):
         raise nl_error(EOPNOTSUPP, SSET_FAIL)
-    supported = link.get("wol_supported")  # None: the chip decides; the lab takes it
-    wanted = "" if value == "d" else value.replace("d", "")
-    if supported is not None and any(c not in supported for c in wanted):
+    supported = link.get("wol_supported")  # None: the chip decides
+    bound = supported if supported is not None else link.get("wol_supported_within")
+    wanted = None if value is None else "" if value == "d" else value.replace("d", "")
+    if bound is not None and wanted is not None and any(c not in bound for c in wanted):
         raise nl_error(EINVAL, SSET_FAIL, "cannot enable unsupported WoL mode")
-    link["wol"] = "".join(c for c in WOL_LETTERS if c in wanted) or "d"
+    if sopass and bound is not None and "s" not in bound:
+        raise nl_error(EINVAL, SSET_FAIL, "magicsecure not supported, cannot set password")
+    if supported is None and not (wanted == "" and link.get("wol_off_taken")):
+        # the board's answer (NVM, PMT, the PHY, a USB descriptor): refused, never guessed
+        raise Failure([WOL_WORD], 1)
+    if wanted is not None:
+        link["wol"] = "".join(c for c in WOL_LETTERS if c in wanted) or "d"
 
 
 def write_link_speed(ifname: str, speed_duplex: tuple[int, str]) -> None:

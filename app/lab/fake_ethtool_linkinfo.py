@@ -30,7 +30,14 @@ Standard library only: ``ethtool_state.script_text`` copies this text into the s
 from typing import Any
 
 # @tables-start: sbctune's own imports; script_text drops them.
-from sbctune.lab.fake_ethtool_base import EINVAL, EOPNOTSUPP, Failure, nl_error
+from sbctune.lab.fake_ethtool_base import (
+    EINVAL,
+    EOPNOTSUPP,
+    ERANGE,
+    Failure,
+    attr_offset,
+    nl_error,
+)
 
 # @tables-end
 
@@ -44,6 +51,9 @@ LINKINFO = ("port", "mdix", "phyad")
 # set_link_ksettings rules whose linkinfo answer was read (the rest: the lab's word)
 _READ_RULES = ("mii", "gmii", "phylib", "phylink", "r8152")
 LAB_WORD = "sbctune lab: port, mdix and phyad on this driver are not modelled, and this lab has no real capture of the answer."  # noqa: E501
+# what the board, not the driver's source, decides (audit 10): the lab refuses to guess
+MASTER_SLAVE_WORD = "sbctune lab: whether master-slave is taken is this board's PHY's (a gigabit PHY reports it), and this lab has no real capture of the answer."  # noqa: E501
+WOL_WORD = "sbctune lab: the Wake-on-LAN modes this NIC supports are its board's (NVM, PMT, PHY or USB descriptor), and this lab has no real capture of the answer."  # noqa: E501
 
 
 def _c_number(text: str) -> int | None:
@@ -70,6 +80,12 @@ def _bitset_number(text: str) -> int | None:
         return None
 
 
+# ethtool 6.1 settings.c: master-slave's names (nl_parse_lookup_u8), the kernel's
+# MASTER_SLAVE_CFG_* (2-5) that ethnl_validate_master_slave_cfg takes
+MASTER_SLAVE = ("preferred-master", "preferred-slave", "forced-master", "forced-slave")
+_LINKMODES = ("speed", "lanes", "duplex", "autoneg", "advertise", "master-slave")
+
+
 def _bad(name: str, value: str) -> Failure:
     return Failure([f"ethtool (-s): invalid value '{value}' for parameter '{name}'"], 1)
 
@@ -87,6 +103,8 @@ def parse_extra(name: str, args: list[str], i: int) -> tuple[Any, int]:
         if value not in MDIX:
             raise _bad(name, value)
         return value, i + 1
+    if name in ("lanes", "master-slave", "sopass"):
+        return _parse_audit10(name, value), i + 1
     if name == "phyad":
         number = _c_number(value)
         if number is None or number > 255:
@@ -110,6 +128,94 @@ def parse_extra(name: str, args: list[str], i: int) -> tuple[Any, int]:
         names.append((args[i], args[i + 1] == "on"))
         i += 2
     return ("names", names), i
+
+
+def _parse_audit10(name: str, value: str) -> Any:
+    """lanes (a u32: "-1", "x" and 2^32 refused, measured), master-slave (nl_parse_lookup_u8),
+    sopass (nl_parse_byte_str: six hex bytes; its word says "of parameter", measured)."""
+    if name == "lanes":
+        if not value.isdigit() or int(value) > 0xFFFFFFFF:
+            raise _bad(name, value)
+        return int(value)
+    if name == "master-slave":
+        if value not in MASTER_SLAVE:
+            raise _bad(name, value)
+        return value
+    octets = value.split(":")
+    if len(octets) != 6 or not all(_is_hex_byte(o) for o in octets):
+        raise Failure([f"ethtool (-s): invalid value '{value}' of parameter 'sopass'"], 1)
+    return value
+
+
+def _is_hex_byte(text: str) -> bool:
+    return 0 < len(text) <= 2 and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
+def _bitset_size(parsed: dict[str, Any]) -> int:
+    """Bytes of an ``advertise`` bitset attribute as ethtool 6.1 builds it (measured against
+    the offsets the kernel reports): names verbose (BITS, a BIT per name: NAME, VALUE if on),
+    numbers compact (NOMASK without a mask, SIZE, VALUE and MASK of 32-bit words)."""
+    if "names" in parsed:
+        return 8 + sum(4 + (4 + len(n) + 1 + 3) // 4 * 4 + (4 if on else 0)
+                       for n, on in parsed["names"].items())  # fmt: skip
+    mask = parsed.get("mask")
+    words = (max(int(parsed["value"]), int(mask or 0)).bit_length() + 31) // 32
+    return 4 + 8 + (4 + 4 * words) + (4 if mask is None else 4 + 4 * words)
+
+
+def _lm_offset(ifname: str, pairs: dict[str, Any], name: str) -> int:
+    """Offset of `name`'s attribute in LINKMODES_SET: ethtool adds them in the command line's
+    order after the header (measured: `speed 100 lanes 3` 40, `lanes 3 speed 100` 32 on lo)."""
+    offset = attr_offset(ifname, 0)
+    for key in pairs:
+        if key == name:
+            break
+        if key in _LINKMODES:
+            offset += _bitset_size(pairs[key]) if key == "advertise" else 8
+    return offset
+
+
+def check_linkmodes(ifname: str, pairs: dict[str, Any]) -> None:
+    """net/ethtool/linkmodes.c (6.1 and 6.12), before the device's ops are looked at: the
+    policy's NLA_POLICY_RANGE(NLA_U32, 1, 8) for lanes, then ethnl_check_linkmodes' power of
+    two (measured: lanes 0 and 9 "integer out of range", 3 "lanes value is invalid")."""
+    if "lanes" not in pairs:
+        return
+    lanes, offset = int(pairs["lanes"]), _lm_offset(ifname, pairs, "lanes")
+    if not 1 <= lanes <= 8:
+        raise nl_error(ERANGE, 75, "integer out of range", offset)
+    if lanes & (lanes - 1):
+        raise nl_error(EINVAL, 75, "lanes value is invalid", offset)
+
+
+def master_slave_known(link: dict[str, Any]) -> bool | None:
+    """Whether get_link_ksettings reports a master/slave config (not UNSUPPORTED): only
+    phy_ethtool_ksettings_get (phylib, and phylink with a PHY) fills it, from
+    phydev->master_slave_get, which genphy_read_status leaves UNSUPPORTED unless the PHY is
+    gigabit-capable (genphy_read_master_slave); mii, r8152, igb, igc, atlantic and usbnet's
+    ksettings never set it. None: the board's PHY decides (no modes known)."""
+    if link.get("rule") not in ("phylib", "phylink"):
+        return False
+    if not link.get("supported"):
+        return None
+    return any(str(m).startswith("1000base") for m in link["supported"])
+
+
+def linkmodes_refusal(ifname: str, link: dict[str, Any], pairs: dict[str, Any]) -> None:
+    """ethnl_update_linkmodes' own refusals, after the settings were read: master-slave where
+    the driver reports none, lanes with autonegotiation off where the driver has no
+    cap_link_lanes_supported (in 6.12 only hns3, mlxsw and bnxt set it: none of the 13)."""
+    if "master-slave" in pairs:
+        known = master_slave_known(link)
+        if known is None:
+            raise Failure([MASTER_SLAVE_WORD], 1)
+        if not known:
+            raise nl_error(EOPNOTSUPP, 75, "master/slave configuration not supported by device",
+                           _lm_offset(ifname, pairs, "master-slave"))  # fmt: skip
+    autoneg = link["autoneg"] if "autoneg" not in pairs else pairs["autoneg"] == "on"
+    if "lanes" in pairs and not autoneg:
+        raise nl_error(EOPNOTSUPP, 75, "lanes configuration not supported by device",
+                       _lm_offset(ifname, pairs, "lanes"))  # fmt: skip
 
 
 def _block(link: dict[str, Any], label: str) -> list[Any] | None:

@@ -192,6 +192,10 @@ def link_state(
         "wol_supported": facts.get("wol_supported_unshown")
         if wol is None
         else ("" if wol == "d" else str(wol)),
+        # igb: the NVM decides the supported set (IGB_FLAG_WOL_SUPPORTED); the bound
+        # igb_get_wol can report and igb_set_wol's answer to `d` are the source's
+        "wol_supported_within": facts.get("wol_supported_within"),
+        "wol_off_taken": bool(facts.get("wol_off_taken")),
         # get_wol with its lines left out (the chip decides): a user still gets WOL_GET's EPERM
         "wol_hidden": capture is None and has("get_wol") and wol is None,
         "speed_max": int(speed_mbps) if speed_mbps else None,
