@@ -11,7 +11,7 @@ from sbctune.catalog.kernel_messages import load_messages
 from sbctune.catalog.library_modules import library_users
 from sbctune.inventory.log_complaints import kernel_complaint, library_complaint
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Key, Sighting
+from sbctune.inventory.sightings import Fact, Key, Sighting
 
 _SRC = "dmesg"
 
@@ -84,9 +84,9 @@ def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
     ifaces: dict[str, set[Key]] = {}  # an older kernel's device named only by its interface
     for sighting in found:
         for fact in sighting.facts:
-            if fact.field not in ("driver", "refused_by"):
+            driver = _driver_of(fact, sighting)
+            if driver is None:
                 continue
-            driver = str(fact.value)
             if driver in wanted or driver in used:
                 buses = ("usb", "pci", "sdio") + (
                     ("platform",) if wanted.get(driver, "drv") == "drv" else ()
@@ -110,3 +110,17 @@ def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
         if len(keys) == 1:
             ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
     return ties
+
+
+def _driver_of(fact: Fact, sighting: Sighting) -> str | None:
+    """The driver a fact says drives (or tried to drive) the sighting's device. The firmware
+    loader's line ("usb 2-6: Direct firmware load for brcm/brcmfmac43143.clm_blob failed")
+    names the device a driver asked for the file for (request_firmware(..., &udev->dev)): when
+    no line names that device's driver, the one driver that declares the file (MODULE_FIRMWARE,
+    6.1/6.12, drivers.json) is its driver."""
+    if fact.field in ("driver", "refused_by"):
+        return str(fact.value)
+    if fact.field != "firmware_wanted" or any(f.field == "driver" for f in sighting.facts):
+        return None
+    drivers = {d.name for d in load_kernel_drivers().for_firmware(fact.value)}
+    return drivers.pop() if len(drivers) == 1 else None
