@@ -42,6 +42,24 @@ def test_garbage_after_the_chip_words_never_breaks_the_parser(tail: str) -> None
             assert fields.get("chip", "BCM").startswith("BCM")
 
 
+# --- a device-less line printed from one of the driver's own ID formats gives its IDs ---
+
+
+def test_a_drivers_debug_line_of_its_devices_ids_gives_the_ids() -> None:
+    """brcmfmac's "brcmf_pcie_probe Enter 14e4:4488" (pcie.c, brcmf_dbg of pdev->vendor and
+    pdev->device) names no device: it is about the one PCIe device brcmfmac drives."""
+    inv = inspect_bundle(CORPUS / _MBP)
+    assert [(n.bus_path, n.ids) for n in inv.nics] == [("0000:01:00.0", "14e4:4488")]
+
+
+def test_another_drivers_line_in_those_words_gives_no_ids() -> None:
+    """The same words from a driver whose source does not print them give nobody IDs."""
+    line = corpus_line(_MBP, "Enter 14e4").replace("brcmfmac:", "r8169:")
+    device = corpus_line(_MBP, "enabling device").replace("brcmfmac", "r8169")
+    inv = dmesg_inventory(device, line)
+    assert [n.ids for n in inv.nics] == [None]
+
+
 # --- the firmware loader's line names the device its driver asked for the file for ---
 
 
