@@ -56,6 +56,54 @@ _NAMED_BY = re.compile(r"(?i)^(?:ids?|vid|pid|vendor|device|dongle|usb|pci|sdio|
 _NOT_IDS = re.compile(r"(?i)^(?:error|status|phy|buffer|at|register|reg)$")
 
 
+# A bare hex pair whose arguments are the device's own ID fields is its IDs whatever the words
+# (brcmfmac pcie.c: brcmf_dbg(PCIE, "Enter %x:%x\n", pdev->vendor, pdev->device)).
+_HEX_ANY = r"%[-#0]*\d*(?:hh|h|l)?[xX]"
+_BARE_RE = re.compile(rf"(?<![\w:%])(?:0x)?({_HEX_ANY}):(?:0x)?({_HEX_ANY})(?![\w:])")
+_VENDOR_ARG = re.compile(r"(?:->|\.)(?:vendor|idVendor)\W*$")
+_DEVICE_ARG = re.compile(r"(?:->|\.)(?:device|idProduct)\W*$")
+
+
+def _call_args(text: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose '(' ends at `start` (strings kept whole)."""
+    args: list[str] = []
+    depth, begin, quoted = 0, start, False
+    for i in range(start, min(len(text), start + 1500)):
+        ch = text[i]
+        if quoted:
+            quoted = ch != '"' or text[i - 1] == "\\"
+        elif ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif ch in ",)" and not depth:
+            args.append(text[begin:i].strip())
+            if ch == ")":
+                return args
+            begin = i + 1
+    return []
+
+
+def pairs_by_args(fmt: str, args: list[str]) -> tuple[int, int] | None:
+    """The indexes of a bare hex pair whose arguments are a vendor and a device ID field."""
+    at = next((i for i, a in enumerate(args) if a.startswith('"')), None)
+    m = _BARE_RE.search(fmt)
+    if at is None or m is None:
+        return None
+    starts = [s.start() for s in _SPEC_RE.finditer(fmt) if s.group() != "%%"]
+    if m.start(1) not in starts or m.start(2) not in starts:
+        return None
+    vendor_at, product_at = starts.index(m.start(1)), starts.index(m.start(2))
+    given = args[at + 1 :]
+    if product_at >= len(given) or len(given) != len(starts):
+        return None
+    if _VENDOR_ARG.search(given[vendor_at]) and _DEVICE_ARG.search(given[product_at]):
+        return vendor_at, product_at
+    return None
+
+
 def _level(call: str, fmt_kern: str | None) -> str:
     low = call.lower()
     for level in _LEVELS:
@@ -88,7 +136,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
     for top in (*_SCAN, "drivers/staging"):
         for path in sorted((root / top).rglob("*.c")):
             text = path.read_text(encoding="utf-8", errors="replace")
-            if "%04x" not in text and "%04X" not in text:
+            if "%04x" not in text and "%04X" not in text and "vendor" not in text:
                 continue
             rel = str(path.relative_to(root))
             for m in _CALL_RE.finditer(text):
@@ -96,7 +144,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
                 if got is None:
                     continue
                 fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].strip()
-                where = pairs_in(fmt)
+                where = pairs_in(fmt) or pairs_by_args(fmt, _call_args(text, m.end()))
                 if where is None or "\t" in fmt:
                     continue
                 found.setdefault(fmt, (_level(m.group(1), got[1]), set(), where))[1].add(rel)

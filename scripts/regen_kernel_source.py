@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "kernel_source"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from firmware_macros import Macros, declared_by_macros, firmware_macros  # noqa: E402
 from kernel_source import SERIES, obtain  # noqa: E402
 
 GLOBS = (
@@ -308,9 +309,13 @@ def _drivers(
                 if v and d:
                     ids.setdefault(f"{bus}:{v}:{d}", set()).add(name)
     # Firmware files a module declares, by the driver names its own files register.
+    macros_of: dict[Path, Macros] = {}
     for path in _network_sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
-        if "MODULE_FIRMWARE" not in text:
+        if path.parent not in macros_of:  # BRCMF_FW_DEF(): a macro that declares the file
+            macros_of[path.parent] = firmware_macros(sorted(path.parent.glob("*.h")))
+        macros = macros_of[path.parent]
+        if "MODULE_FIRMWARE" not in text and not any(m + "(" in text for m in macros):
             continue
         module = _module(path)
         # The module's own drivers; for a chip library (rtw88_8822b) the drivers of its
@@ -327,6 +332,8 @@ def _drivers(
             wanted = literal or local.get(macro, "")
             if wanted and names:
                 firmware.setdefault(wanted, set()).update(names)
+        for wanted in declared_by_macros(text, macros, local) if names else []:
+            firmware.setdefault(wanted, set()).update(names)
     # Firmware file names a driver builds from macros (ath9k_htc's "htc_9271.fw" in
     # hif_usb.h): every "*.fw"/"*.bin"-like string macro of a driver's directory is that
     # directory's drivers' (only where no MODULE_FIRMWARE line already named the file).

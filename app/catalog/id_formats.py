@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from sbctune.catalog.kernel_messages import _CONVERSION, _SPEC_RE
 
-_HEX4 = "([0-9a-fA-F]{4})"
+# "%04x" prints four digits, a bare "%x" (brcmfmac's "Enter %x:%x") one to four
+_HEX4 = "([0-9a-fA-F]{1,4})"
 _SEEN_LIMIT = 5_000
 
 
@@ -84,7 +85,7 @@ class IdFormats:
                 first = sorted((item.vendor_at, item.product_at))
                 if first[0] != item.vendor_at:
                     vendor, product = product, vendor
-                found = (f"{vendor}:{product}".lower(), item)
+                found = (f"{vendor.zfill(4)}:{product.zfill(4)}".lower(), item)
                 break
         if len(self._seen) < _SEEN_LIMIT:
             self._seen[head] = found

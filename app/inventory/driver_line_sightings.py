@@ -6,12 +6,18 @@ one (``lone_wifi_devices``); with two, nothing ties them."""
 
 from __future__ import annotations
 
-from sbctune.catalog.kernel_drivers import bus_named_by, driver_for_files, load_kernel_drivers
+from sbctune.catalog.id_formats import load_id_formats
+from sbctune.catalog.kernel_drivers import (
+    KernelDriver,
+    bus_named_by,
+    driver_for_files,
+    load_kernel_drivers,
+)
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.catalog.library_modules import library_users
-from sbctune.inventory.log_complaints import kernel_complaint, library_complaint
+from sbctune.inventory.log_complaints import IDS_BY_FORMAT, kernel_complaint, library_complaint
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Key, Sighting
+from sbctune.inventory.sightings import Fact, Key, Sighting
 
 _SRC = "dmesg"
 
@@ -22,7 +28,11 @@ def on_driver_message(event: DmesgEvent) -> Sighting | None:
     driver's such line ("r8169: rtl_phyar_cond == 1 (loop: 20, delay: 25).") is about its
     device only when the log shows it driving just one (lone_wifi_devices); else it is left out."""
     driver = load_kernel_drivers().get(event.driver)
-    if driver is None or not kernel_complaint(event.text):
+    if driver is None:
+        return None
+    if (said := _ids_of_its_device(event, driver)) is not None:
+        return said
+    if not kernel_complaint(event.text):
         return None
     if not driver.wireless:
         wired = Sighting([("drv", driver.name)])
@@ -84,9 +94,9 @@ def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
     ifaces: dict[str, set[Key]] = {}  # an older kernel's device named only by its interface
     for sighting in found:
         for fact in sighting.facts:
-            if fact.field not in ("driver", "refused_by"):
+            driver = _driver_of(fact, sighting)
+            if driver is None:
                 continue
-            driver = str(fact.value)
             if driver in wanted or driver in used:
                 buses = ("usb", "pci", "sdio") + (
                     ("platform",) if wanted.get(driver, "drv") == "drv" else ()
@@ -110,3 +120,33 @@ def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
         if len(keys) == 1:
             ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
     return ties
+
+
+def _driver_of(fact: Fact, sighting: Sighting) -> str | None:
+    """The driver a fact says drives (or tried to drive) the sighting's device. The firmware
+    loader's line ("usb 2-6: Direct firmware load for brcm/brcmfmac43143.clm_blob failed")
+    names the device a driver asked for the file for (request_firmware(..., &udev->dev)): when
+    no line names that device's driver, the one driver that declares the file (MODULE_FIRMWARE,
+    6.1/6.12, drivers.json) is its driver."""
+    if fact.field in ("driver", "refused_by"):
+        return str(fact.value)
+    if fact.field != "firmware_wanted" or any(f.field == "driver" for f in sighting.facts):
+        return None
+    drivers = {d.name for d in load_kernel_drivers().for_firmware(fact.value)}
+    return drivers.pop() if len(drivers) == 1 else None
+
+
+def _ids_of_its_device(event: DmesgEvent, driver: KernelDriver) -> Sighting | None:
+    """A device-less line printed from one of the driver's own ID formats (id_formats.tsv:
+    brcmfmac's debug "brcmf_pcie_probe Enter 14e4:4488", pcie.c, its arguments pdev->vendor
+    and pdev->device) gives the IDs of the driver's device, tied to it by lone_wifi_devices
+    when the log shows it driving just one."""
+    found = load_id_formats().ids_in(event.text)
+    if found is None or (own := driver_for_files(found[1].files)) is None:
+        return None
+    if own.name != driver.name:
+        return None
+    sighting = Sighting([("wifi" if driver.wireless else "drv", driver.name)])
+    why = f"{event.text[:200]} (the IDs as {found[1].files[0]} prints them)"
+    sighting.add("ids", found[0], IDS_BY_FORMAT, why, event.line)
+    return sighting

@@ -93,14 +93,18 @@ def test_any_text_gives_ids_that_it_shows_or_none(text: str) -> None:
 def test_the_id_format_table_is_what_the_source_says() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     from kernel_source import SERIES, obtain
-    from regen_id_formats import GLOBS, pairs_in
+    from regen_id_formats import GLOBS, formats
 
     text = resource_root().joinpath("kernel_source", "id_formats.tsv").read_text(encoding="utf-8")
     rows = [line.split("\t") for line in text.splitlines() if not line.startswith("#")]
     assert any("This Realtek USB WiFi dongle" in row[4] for row in rows)
     trees = {series: obtain(series, GLOBS).root for series in SERIES}
+    # the pair where the source's scan finds it: by the format's words, or by its arguments
+    # (brcmfmac's "Enter %x:%x" of pdev->vendor and pdev->device)
+    where = {fmt: found[2] for tree in trees.values() for fmt, found in formats(tree).items()}
+    assert any(row[4] == "Enter %x:%x" for row in rows)
     for at, _level, series, files, fmt in rows:
-        assert pairs_in(fmt) == tuple(int(x) for x in at.split(","))
+        assert where.get(fmt) == tuple(int(x) for x in at.split(","))
         literal = max(_SPEC_RE.split(fmt)[::2], key=len)
         for one in series.split(","):
             shown = [(trees[one] / f) for f in files.split(",") if (trees[one] / f).is_file()]

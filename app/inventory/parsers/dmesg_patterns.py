@@ -399,9 +399,14 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
-        "wifi_chip",  # brcmfmac: brcmf_fw_alloc_request: using brcm/... for chip BCM43430/1
+        # brcmfmac's lines that name its chip: brcmf_fw_alloc_request's "using brcm/... for chip
+        # BCM43430/1" (firmware.c), brcmf_c_preinit_dcmds' "Firmware: BCM43430/1 wl0: ..."
+        # (common.c) and, with brcmfmac.debug, brcmf_chip_recognition's "found %s chip: %s"
+        # (chip.c: "AXI" or "SB", then brcmf_chip_name()'s "BCM%d/%u")
+        "wifi_chip",
         _Lazy(
-            rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?(?:for chip |Firmware: )"
+            rf"^(?P<driver>brcmfmac)(?: (?P<device>{BUS_ID}))?: .*?"
+            r"(?:for chip |Firmware: |found (?:AXI|SB) chip: )"
             # 4.x brcmf_sdio_probe(): "Loading firmware ... for chip 0000a9a6 rev 00000001"
             r"(?:(?P<chip>BCM\d{4,5}\w*)|0000(?P<chip_id>[0-9a-f]{4}) rev )"
         ),
