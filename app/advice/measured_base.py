@@ -129,12 +129,24 @@ class NicAdvisorBase:
 
     # ------------------------------------------------------------------ checks
 
+    def fitting_sources(self, bottleneck: str) -> tuple[str, ...]:
+        """The bottleneck's advice sources (advice.json) where their published tests fit this
+        board and NIC (`sources_when`), else none: an Aquantia on a CM4 is no source for a
+        Pi 5's macb (the s17 walk)."""
+        from sbctune.tuning.why_words import fits
+
+        found = self.knowledge.tweaks_for.get(bottleneck)
+        if found is None:
+            return ()
+        board = self.inv.board.catalog_id
+        fit = not found.sources_when or any(fits(w, board, self.nic) for w in found.sources_when)
+        return found.sources if fit else ()
+
     def tweaks(self, bottleneck: str, evidence: list[str], ceiling: float | None = None) -> None:
         found = self.knowledge.tweaks_for.get(bottleneck)
         if found is None:
             return
         from sbctune.tuning.driver_caps import tweak_out_of_reach
-        from sbctune.tuning.why_words import fits
         from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
 
         nic, kernel = self.nic, self.inv.board.kernel
@@ -142,9 +154,7 @@ class NicAdvisorBase:
                   if tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
         if not within:
             return
-        board = self.inv.board.catalog_id
-        fit = not found.sources_when or any(fits(w, board, self.nic) for w in found.sources_when)
-        sources = found.sources if fit else ()
+        sources = self.fitting_sources(bottleneck)
 
         self.recommend(
             "tweak",
