@@ -29,6 +29,10 @@ class Measured:
     findings: list[Finding] = field(default_factory=list)
     recommendations: list[Recommendation] = field(default_factory=list)
     invalid: set[str | None] = field(default_factory=set)  # NICs whose figures mislead
+    # Tweaks in force on the Pi now (read back by the tuning session, on trial or kept): never
+    # recommended again, nor named in a recommendation's title (the s17 walk: "Larger socket
+    # buffers" while they were on trial)
+    in_force: set[str] = field(default_factory=set)
 
 
 def label(nic: Nic) -> str:
@@ -150,8 +154,8 @@ class NicAdvisorBase:
         from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
 
         nic, kernel = self.nic, self.inv.board.kernel
-        within = [t for t in found.tweaks
-                  if tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
+        within = [t for t in found.tweaks if t not in self.out.in_force
+                  and tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
         if not within:
             return
         sources = self.fitting_sources(bottleneck)
@@ -159,7 +163,8 @@ class NicAdvisorBase:
         self.recommend(
             "tweak",
             "Tune the Pi for this bottleneck: " + ", ".join(tweak_title(t) for t in within),
-            found.why + " Apply them with the tuning step (auto-revert guard) and measure again.",
+            found.why_for(within)
+            + " Apply them with the tuning step (auto-revert guard) and measure again.",
             "unknown until measured"
             + (f" (at most ~{ceiling:.0f} Mbit/s: the link's limit)" if ceiling else ""),
             0.0,
