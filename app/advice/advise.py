@@ -92,12 +92,12 @@ def advise(
     """
     knowledge = knowledge or load_knowledge()
     alone = digest(runs)
-    measured = measured_advice(inventory, alone, catalog, knowledge)
+    applied = applied_tweaks(tuning)
+    measured = measured_advice(inventory, alone, catalog, knowledge, applied)
     aggregate_advice(inventory, runs, alone, catalog, measured)  # NICs measured together
     findings = [*inventory.findings, *measured.findings]
     findings.sort(key=lambda f: _SEVERITY[f.severity])
     recs = merge(list(inventory.recommendations), measured.recommendations)
-    applied = applied_tweaks(tuning)
     recs = _without_applied(recs, applied)
     recs = with_measured(recs, no_help or {})
     notes = []

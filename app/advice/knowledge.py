@@ -20,6 +20,14 @@ class TweakSet:
     # Where the sources' published tests fit, any of these (boards, buses, drivers; none:
     # anywhere): a Pi 4 test is no source for a Pi 5's advice (tuning/why_words.py fits).
     sources_when: tuple[Evidence, ...] = ()
+    # A sentence per tweak, said only when that tweak is recommended: the lost-segments text
+    # named rings to a driver that cannot change them (the s17 walk).
+    why_by_tweak: dict[str, str] = field(default_factory=dict)
+
+    def why_for(self, tweaks: list[str]) -> str:
+        return " ".join(
+            [self.why, *(self.why_by_tweak[t] for t in tweaks if t in self.why_by_tweak)]
+        )
 
 
 def _when(sources: tuple[str, ...], when: Any) -> Evidence:
@@ -34,7 +42,11 @@ def _when(sources: tuple[str, ...], when: Any) -> Evidence:
 def _tweak_set(v: dict[str, Any]) -> TweakSet:
     sources = _strs(v.get("sources"))
     fit = tuple(_when(sources, w) for w in v.get("sources_when") or ())
-    return TweakSet(_strs(v["tweaks"]), str(v["why"]), sources, fit)
+    parts = v.get("why_by_tweak") or {}
+    if not isinstance(parts, dict) or set(parts) - set(_strs(v["tweaks"])):
+        raise ValueError(f"why_by_tweak {parts!r}: only the set's own tweaks")
+    why = {str(k): str(t) for k, t in parts.items()}
+    return TweakSet(_strs(v["tweaks"]), str(v["why"]), sources, fit, why)
 
 
 @dataclass(frozen=True)

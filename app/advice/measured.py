@@ -42,9 +42,14 @@ class _NicAdvisor(LinkChecks, HostChecks, LatencyChecks):
 
 
 def measured_advice(
-    inventory: Inventory, digests: dict[str | None, NicRuns], catalog: Catalog, knowledge: Knowledge
+    inventory: Inventory,
+    digests: dict[str | None, NicRuns],
+    catalog: Catalog,
+    knowledge: Knowledge,
+    in_force: set[str] | None = None,
 ) -> Measured:
-    out = Measured()
+    """`in_force`: the tweaks in force on the Pi now, never recommended again."""
+    out = Measured(in_force=set(in_force or ()))
     for name, runs in digests.items():
         nic = inventory.nic(name) if name else None
         if nic is None:

@@ -29,6 +29,10 @@ class Measured:
     findings: list[Finding] = field(default_factory=list)
     recommendations: list[Recommendation] = field(default_factory=list)
     invalid: set[str | None] = field(default_factory=set)  # NICs whose figures mislead
+    # Tweaks in force on the Pi now (read back by the tuning session, on trial or kept): never
+    # recommended again, nor named in a recommendation's title (the s17 walk: "Larger socket
+    # buffers" while they were on trial)
+    in_force: set[str] = field(default_factory=set)
 
 
 def label(nic: Nic) -> str:
@@ -129,27 +133,38 @@ class NicAdvisorBase:
 
     # ------------------------------------------------------------------ checks
 
+    def fitting_sources(self, bottleneck: str) -> tuple[str, ...]:
+        """The bottleneck's advice sources (advice.json) where their published tests fit this
+        board and NIC (`sources_when`), else none: an Aquantia on a CM4 is no source for a
+        Pi 5's macb (the s17 walk)."""
+        from sbctune.tuning.why_words import fits
+
+        found = self.knowledge.tweaks_for.get(bottleneck)
+        if found is None:
+            return ()
+        board = self.inv.board.catalog_id
+        fit = not found.sources_when or any(fits(w, board, self.nic) for w in found.sources_when)
+        return found.sources if fit else ()
+
     def tweaks(self, bottleneck: str, evidence: list[str], ceiling: float | None = None) -> None:
         found = self.knowledge.tweaks_for.get(bottleneck)
         if found is None:
             return
         from sbctune.tuning.driver_caps import tweak_out_of_reach
-        from sbctune.tuning.why_words import fits
         from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
 
         nic, kernel = self.nic, self.inv.board.kernel
-        within = [t for t in found.tweaks
-                  if tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
+        within = [t for t in found.tweaks if t not in self.out.in_force
+                  and tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
         if not within:
             return
-        board = self.inv.board.catalog_id
-        fit = not found.sources_when or any(fits(w, board, self.nic) for w in found.sources_when)
-        sources = found.sources if fit else ()
+        sources = self.fitting_sources(bottleneck)
 
         self.recommend(
             "tweak",
             "Tune the Pi for this bottleneck: " + ", ".join(tweak_title(t) for t in within),
-            found.why + " Apply them with the tuning step (auto-revert guard) and measure again.",
+            found.why_for(within)
+            + " Apply them with the tuning step (auto-revert guard) and measure again.",
             "unknown until measured"
             + (f" (at most ~{ceiling:.0f} Mbit/s: the link's limit)" if ceiling else ""),
             0.0,

@@ -99,7 +99,7 @@ class LinkChecks(NicAdvisorBase):
                 ],
             )
             return
-        if (self.nic.mtu or 1500) < 9000 and link >= 1000:
+        if (self.nic.mtu or 1500) < 9000 and link >= 1000 and self._jumbo_allowed():
             jumbo = self.catalog.tcp_goodput_mbps(link, 9000)
             self.recommend(
                 "setting",
@@ -110,11 +110,21 @@ class LinkChecks(NicAdvisorBase):
                 f"up to ~{jumbo - now:.0f} Mbit/s (to ~{jumbo:.0f}) on the same link",
                 0.0,
                 jumbo - now,
-                ["derived-ethernet-framing", "gh-pcie-15"],
+                ["derived-ethernet-framing", *self.fitting_sources("at-physical-limit")],
                 [f"{now:.0f} Mbit/s now at MTU {self.nic.mtu or 1500}"],
                 tweaks=["mtu-jumbo"],
             )
         self.faster_adapter(now)
+
+    def _jumbo_allowed(self) -> bool:
+        """MTU 9000 is within the driver's max_mtu for this chip (driver_caps.json `mtu_max`,
+        from the kernel's source): not on bcmgenet or smsc95xx (1500), ax88179_178a (4088), nor
+        where the table does not know the chip's maximum (macb off RP1, r8152 without a chip)."""
+        from sbctune.tuning.driver_caps import caps
+
+        found = caps(self.nic.driver, self.inv.board.kernel, self.nic.chip)
+        top = found.mtu_max(self.nic.chip) if found is not None else None
+        return top is not None and top >= 9000
 
     def faster_adapter(self, now: float) -> None:
         board = self.catalog.board(self.inv.board.catalog_id) if self.inv.board.catalog_id else None

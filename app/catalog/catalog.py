@@ -119,6 +119,19 @@ class Catalog:
             if wanted in {_normalize_driver(name) for name in chip.drivers.all()}
         )
 
+    def chip_on_platform(self, driver: str | None, name: str) -> Chip | None:
+        """A platform NIC's chip by the platform device's name ("1f00100000.ethernet"), where
+        the catalog says which board family's device tree fixes it, and only for a driver the
+        chip lists (the name alone is an address another SoC may use)."""
+        if not driver or not name:
+            return None
+        wanted = _normalize_driver(driver)
+        for chip in self._chips.values():
+            drives = {_normalize_driver(d) for d in chip.drivers.all()}
+            if chip.is_nic and name in chip.platform_names and wanted in drives:
+                return chip
+        return None
+
     def find_chip(self, name: str) -> Chip | None:
         """A chip by a human name or variant, e.g. 'AX88179A', 'RTL8125B', 'Intel I340'."""
         wanted = " ".join(name.split()).casefold()

@@ -153,6 +153,7 @@ def _chips(root: Node, refs: Refs) -> dict[str, Chip]:
             usb_ids=_device_ids(node, "usb_ids"),
             pci_ids=_device_ids(node, "pci_ids"),
             platform_compatible=node.strs("platform_compatible"),
+            platform_names=node.strs("platform_names"),
             usb_generation=node.opt_str("usb_generation"),
             line_rate_mbps=line_rate,
             line_rate_source=refs.opt_source(node, "line_rate_source"),

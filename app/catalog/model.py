@@ -107,7 +107,10 @@ class Chip:
     variants: tuple[str, ...] = ()
     usb_ids: tuple[str, ...] = ()
     pci_ids: tuple[str, ...] = ()
-    platform_compatible: tuple[str, ...] = ()
+    platform_compatible: tuple[str, ...] = ()  # its own first, then the fallbacks it shares
+    # The platform device the board's device tree makes of it ("1f00100000.ethernet": ethtool
+    # -i's bus-info and the kernel's log prefix), where one board family fixes it
+    platform_names: tuple[str, ...] = ()
     usb_generation: str | None = None
     line_rate_mbps: int | None = None
     line_rate_source: str | None = None

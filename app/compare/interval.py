@@ -29,7 +29,16 @@ from typing import Literal
 
 from sbctune.stats import MeanInterval, mean_interval, t975
 
-__all__ = ["Change", "MeanInterval", "change", "mean_interval", "t975", "verdict_text", "welch"]
+__all__ = [
+    "Change",
+    "MeanInterval",
+    "change",
+    "mean_interval",
+    "signed",
+    "t975",
+    "verdict_text",
+    "welch",
+]
 
 ChangeVerdict = Literal["faster", "slower", "no_change", "too_noisy", "unknown"]
 
@@ -91,8 +100,13 @@ def change(first: list[float], second: list[float], *, spread: float | None = No
     return Change(delta, low, high, df, floor, verdict)
 
 
-def _signed(value: float) -> str:
-    return f"{value:+.0f}".replace("-", "−")
+def signed(value: float, digits: int = 0) -> str:
+    """A change with its sign and the typographic minus; one that rounds to zero has no sign
+    ("0", not "−0" or "+0": the s17 walk read "no change detected (−0 to +1)")."""
+    text = f"{value:+.{digits}f}"
+    if float(text) == 0:
+        return text[1:]
+    return text.replace("-", "−")
 
 
 def verdict_text(c: Change) -> str:
@@ -101,7 +115,7 @@ def verdict_text(c: Change) -> str:
         return f"faster by {c.low:.0f} to {c.high:.0f} Mbit/s"
     if c.verdict == "slower":
         return f"slower by {-c.high:.0f} to {-c.low:.0f} Mbit/s"
-    interval = f"{_signed(c.low)} to {_signed(c.high)}"
+    interval = f"{signed(c.low)} to {signed(c.high)}"
     if c.verdict == "no_change":
         return f"no change detected ({interval})"
     if c.verdict == "too_noisy":

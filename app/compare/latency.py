@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from sbctune.compare.interval import Change, change
+from sbctune.compare.interval import Change, change, signed
 from sbctune.history.records import RunRecord
 from sbctune.measure.latency.stats import KEYS, LatencyResult, results, trial_added
 from sbctune.wording import MODE_WORDS
@@ -83,7 +83,7 @@ def interval_text(c: Change) -> str:
         return f"up by {c.low:.0f} to {c.high:.0f} ms"
     if c.verdict == "slower":
         return f"down by {-c.high:.0f} to {-c.low:.0f} ms"
-    return f"no change detected ({c.low:+.0f} to {c.high:+.0f} ms)"
+    return f"no change detected ({signed(c.low)} to {signed(c.high)} ms)"
 
 
 def cell_text(cell: LatencyCell | None) -> str:
@@ -99,9 +99,8 @@ def change_text(cell: LatencyCell | None) -> str:
         return "—"
     # One minus sign for every change the tables show, as the throughput's "−6 to +3" (the
     # s12 walk read "(−0.2 %)" beside "(-0.1 ms)").
-    delta = f"{cell.delta_ms:+.1f}".replace("-", "−")
+    delta = signed(cell.delta_ms, 1)  # one that rounds to zero has no sign (s11 walk)
     if abs(cell.delta_ms) < MIN_CHANGE_MS:
-        # a change that rounds to zero has no sign: not "(-0.0 ms)" (s11 walk)
-        return f"no change in latency ({'0.0' if delta in ('+0.0', '−0.0') else delta} ms)"
+        return f"no change in latency ({delta} ms)"
     word = "less queueing" if cell.delta_ms < 0 else "more queueing"
     return f"{word}: {delta} ms"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sbctune.compare.interval import signed
 from sbctune.history.records import DIRECTIONS, Direction, RunRecord, UdpRecord
 
 DIRECTION_WORDS: dict[Direction, str] = {"pi_to_pc": "Pi → PC", "pc_to_pi": "PC → Pi"}
@@ -114,11 +115,11 @@ def change_text(cell: UdpCell | None, row: UdpRow) -> str:
         return f"not compared: paced at {cell.target_mbps:g} Mbit/s, the first run at {first:g}"
     parts = []
     if cell.delta_received_mbps is not None:
-        parts.append(f"received {cell.delta_received_mbps:+.1f} Mbit/s")
+        parts.append(f"received {signed(cell.delta_received_mbps, 1)} Mbit/s")
     if cell.delta_jitter_ms is not None:
-        parts.append(f"jitter {cell.delta_jitter_ms:+.3f} ms")
+        parts.append(f"jitter {signed(cell.delta_jitter_ms, 3)} ms")
     if cell.delta_loss_points is not None:
-        parts.append(f"loss {cell.delta_loss_points:+.2f} points")
+        parts.append(f"loss {signed(cell.delta_loss_points, 2)} points")
     return ", ".join(parts) or "no result to compare"
 
 

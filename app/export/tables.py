@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sbctune.compare import Cell, Comparison, find_test, run_description, run_label
 from sbctune.compare.attribution import Contribution
+from sbctune.compare.interval import signed
 from sbctune.compare.latency import cell_text as latency_cell
 from sbctune.compare.latency import change_text as latency_change
 from sbctune.compare.udp import cell_text as udp_cell
@@ -46,8 +47,8 @@ def change_text(cell: Cell) -> str:
         return "baseline"
     if cell.verdict == "missing" or cell.delta_mbps is None:
         return "—"
-    pct = f" ({cell.delta_pct:+.1f} %)" if cell.delta_pct is not None else ""
-    change = f"{cell.delta_mbps:+.0f} Mbit/s{pct}".replace("-", "−")  # the interval's minus
+    pct = f" ({signed(cell.delta_pct, 1)} %)" if cell.delta_pct is not None else ""
+    change = f"{signed(cell.delta_mbps)} Mbit/s{pct}"  # the interval's minus, no signed zero
     # The verdict with its 95 % interval (sbctune.compare.interval), e.g. "faster by 60 to 110
     # Mbit/s" or "no change detected (−15 to +25)".
     return f"{change}, {cell.verdict_text or 'no interval'}"

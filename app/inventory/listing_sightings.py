@@ -221,6 +221,8 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         found = device_keys(info.bus_info)
         if found is not None:
             sighting.keys.append(found[1])
+        if found is not None and found[0] == "platform":  # "1f00100000.ethernet": its DT's name
+            sighting.add("platform_name", str(info.bus_info).strip(), "ethtool -i", line)
         elif bus == "usb" and info.bus_info:
             sighting.add("usb_bus_info", info.bus_info, "ethtool -i", line)
         if bus != "unknown":

@@ -42,6 +42,10 @@ def chip_of(
             chip = catalog.find_chip(word)
             if chip is not None:
                 break
+    if chip is None and bus == "platform" and (name := device.value("platform_name")):
+        # the device its board's device tree makes of the MAC ("1f00100000.ethernet"), for a
+        # driver of that chip: macb alone is the GEM of Zynq, SAMA5 and PolarFire too
+        chip = catalog.chip_on_platform(driver, str(name))
     # A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
     # not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1
     if chip is None and driver and not device.value("ids") and bus != "platform":

@@ -220,13 +220,36 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
                                       profile.kernel, most)  # fmt: skip
         if irqs:
             out["irqs"] = irqs
+    platform = {s.name: n for s in profile.interfaces if (n := platform_name(s.driver, s.chip))}
     for name, state in interfaces.items():
         info = state.get("info")
+        if info is not None and name in platform:
+            info["bus-info"] = platform[name]
         if info is not None and name in pci:
             info["bus-info"] = pci[name]
             if profile.kernel and profile.kernel != "unknown":
                 info.setdefault("version", profile.kernel)
     return out
+
+
+def platform_name(driver: str | None, chip: str | None) -> str | None:
+    """A platform NIC's ``ethtool -i`` bus-info: with no get_drvinfo of the driver's own (macb
+    has none), ethtool_get_drvinfo (net/ethtool/ioctl.c) copies dev_name() of the netdev's
+    parent, the platform device its board's device tree names ("1f00100000.ethernet", the
+    Pi 5's RP1 GEM): the catalog's `platform_names` of the chip the profile names, which the
+    inventory reads back (catalog.chip_on_platform)."""
+    from sbctune.catalog import load_catalog
+
+    if not driver or not chip:
+        return None
+    caps = driver_caps.caps(driver)
+    if caps is not None and caps.has("get_drvinfo"):
+        return None  # the driver writes its own bus-info
+    wanted = chip.casefold()
+    for found in load_catalog().chips_by_driver(driver):
+        if found.bus == "platform" and found.platform_names and wanted in found.name.casefold():
+            return found.platform_names[0]
+    return None
 
 
 _OWN_IMPORTS = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)

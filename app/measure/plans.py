@@ -235,6 +235,15 @@ def plan_from_stored(name: str, stored: object) -> Plan | None:
     return Plan(name, title[:200], tuple(tests), extra_trials=extra, steady_within=within)
 
 
+def plan_title(name: str, stored: object = None) -> str:
+    """A run's plan as the plan box names it: the title its record stored, else the preset's
+    title, else its name (the s17 walk read History's "quick" beside the box's "Quick (...)")."""
+    title = stored.get("title") if isinstance(stored, dict) else None
+    if isinstance(title, str) and title.strip():
+        return title[:200]
+    return presets()[name].title if name in presets() else name
+
+
 def plan_named(name: str) -> Plan:
     try:
         return presets()[name]

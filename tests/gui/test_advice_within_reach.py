@@ -51,3 +51,16 @@ def test_a_pi5_macb_keeps_its_own_source(window: MainWindow) -> None:
     card = _tweak_card(window, "macb")
     assert "NIC rings" in card  # macb has set_ringparam
     assert "RP1" in card  # the issue is about this MAC
+
+
+def test_the_badge_names_each_kind_of_recommendation_by_its_own_word(window: MainWindow) -> None:
+    """The s17 walk: a tweak's card wore the badge "Setting", the word of a board or OS
+    setting (config.txt, a BIOS-like switch); every kind of contract 2 has its own word."""
+    from sbctune.inventory.model import Recommendation
+
+    kinds = ("tweak", "driver", "adapter", "setting", "cable", "power", "board")
+    colors = window.theme.colors
+    cards = [RecommendationCard(Recommendation(k, "eth0", "t", "d", ""), colors) for k in kinds]
+    words = [card.badge.text() for card in cards]
+    assert words[0] == "Tweak" and words[3] == "Setting"
+    assert len(set(words)) == len(kinds), words

@@ -80,8 +80,9 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         row = next(r for r, run in enumerate(history.runs) if run.id == as_is.id)
         plan_cell = history.table.item(row, 4)
         assert plan_cell is not None
-        listed = plan_cell.toolTip()  # the plan, then the tweaks read back ("custom": SHORT)
-        assert listed.startswith("custom (with tuning in force: ") and "tuned" not in listed
+        listed = plan_cell.toolTip()  # the plan's title (SHORT's), then the tweaks read back
+        assert listed.startswith(f"{SHORT.title} (with tuning in force: "), listed
+        assert "tuned" not in listed
         assert "CPU frequency governor: performance" in listed, listed
 
         # Revert, then measure the baseline: the Pi is put back and read back first.

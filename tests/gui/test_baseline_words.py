@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
 from sbctune.history.records import RunRecord
+from sbctune.measure.plans import presets
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.history_page import HistoryPage
 from sbctune.ui.pages.measure_page import MeasurePage
@@ -125,11 +126,12 @@ def test_history_names_the_tweaks_of_each_run(window: MainWindow) -> None:
         assert run_cell is not None and plan_cell is not None
         plans[run_cell.toolTip()] = plan_cell.toolTip()
     buffers = "Larger socket buffers and receive backlog"
-    assert plans[f"#{baseline.id}"] == "quick"
+    quick = presets()["quick"].title  # the plan as the plan box names it (s17 walk)
+    assert plans[f"#{baseline.id}"] == quick
     assert plans[f"#{both.id}"] == (
-        f"quick (with tuning in force: CPU frequency governor: performance, {buffers})"
+        f"{quick} (with tuning in force: CPU frequency governor: performance, {buffers})"
     ), plans
-    assert plans[f"#{alone.id}"] == f"quick (with tuning in force: {buffers})"
+    assert plans[f"#{alone.id}"] == f"{quick} (with tuning in force: {buffers})"
     for row in range(page.table.rowCount()):
         item = page.table.item(row, 0)
         assert item is not None

@@ -7,6 +7,7 @@ import datetime as dt
 from PySide6.QtCore import Qt
 
 from sbctune.history.records import RunRecord
+from sbctune.measure.plans import presets
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.history_page import HistoryPage
 from sbctune.ui.sample_data import _test
@@ -135,9 +136,10 @@ def test_the_list_marks_a_run_stopped_early(window: MainWindow) -> None:
         run_cell, plan_cell = page.table.item(row, 1), page.table.item(row, 4)
         assert run_cell is not None and plan_cell is not None
         plans[run_cell.toolTip()] = plan_cell.toolTip()
+    quick = presets()["quick"].title  # the plan as the plan box names it (s17 walk)
     assert plans == {
-        f"#{full.id}": "quick",
-        f"#{stopped.id}": "quick (with tuning in force: CPU frequency governor: performance; "
+        f"#{full.id}": quick,
+        f"#{stopped.id}": f"{quick} (with tuning in force: CPU frequency governor: performance; "
         "incomplete)",
-        f"#{stopped_untuned.id}": "quick (incomplete)",
+        f"#{stopped_untuned.id}": f"{quick} (incomplete)",
     }

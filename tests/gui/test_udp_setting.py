@@ -113,5 +113,5 @@ def test_the_before_after_table_has_the_udp_rows() -> None:
         "UDP at 50 Mbit/s",
         "48.0 Mbit/s, jitter 0.012 ms, loss 3.90 %",
         "49.8 Mbit/s, jitter 0.010 ms, loss 0.04 %",
-        "received +1.8 Mbit/s, jitter -0.002 ms, loss -3.86 points",
+        "received +1.8 Mbit/s, jitter −0.002 ms, loss −3.86 points",
     ]

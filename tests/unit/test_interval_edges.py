@@ -27,7 +27,7 @@ from tests.unit.export.seed_runs import START
 def test_identical_trials_on_both_sides_are_no_change_without_dividing_by_zero() -> None:
     found = change([736.0, 736.0, 736.0], [736.0, 736.0, 736.0])
     assert (found.delta, found.low, found.high) == (0.0, 0.0, 0.0)
-    assert found.verdict == "no_change" and found.text == "no change detected (+0 to +0)"
+    assert found.verdict == "no_change" and found.text == "no change detected (0 to 0)"  # unsigned
 
 
 def test_zero_spread_with_a_real_gain_is_faster_by_exactly_the_gain() -> None:

@@ -35,3 +35,27 @@ def test_every_change_in_a_report_has_the_same_minus_sign() -> None:
     text = report_change(cell)
     assert text == "−2 Mbit/s (−0.2 %), no change detected (−6 to +3)"
     assert "-" not in change_text(_cell(-0.1)) + change_text(_cell(-6.0))
+
+
+def test_an_interval_end_that_rounds_to_zero_has_no_sign() -> None:
+    """The s17 walk (Pi 5 macb) read "no change detected (−0 to +1)" in the change column:
+    an end that rounds to zero reads "0", in throughput, latency and UDP changes alike."""
+    from sbctune.compare.interval import Change, verdict_text
+    from sbctune.compare.latency import interval_text
+    from sbctune.compare.model import Cell
+    from sbctune.compare.udp import UdpCell, UdpRow
+    from sbctune.compare.udp import change_text as udp_change
+    from sbctune.export.tables import change_text as report_change
+
+    near = Change(0.2, -0.4, 1.2, 4.0, 9.0, "no_change")
+    assert verdict_text(near) == "no change detected (0 to +1)"
+    assert interval_text(near) == "no change detected (0 to +1 ms)"
+    assert verdict_text(Change(0.0, -0.6, 0.49, 4.0, 9.0, "no_change")).endswith("(−1 to 0)")
+    cell = Cell(None, delta_mbps=-0.3, delta_pct=-0.04, verdict="no_change",
+                verdict_text=verdict_text(near))  # fmt: skip
+    assert report_change(cell) == "0 Mbit/s (0.0 %), no change detected (0 to +1)"
+    udp = UdpCell(50.0, 50.0, 0.1, 0.0, compared=True, delta_received_mbps=-0.01,
+                  delta_jitter_ms=0.0001, delta_loss_points=-0.004)  # fmt: skip
+    assert udp_change(udp, UdpRow("pi_to_pc", "Pi → PC", 50.0)) == (
+        "received 0.0 Mbit/s, jitter 0.000 ms, loss 0.00 points"
+    )

@@ -18,7 +18,7 @@ from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.measure.install import InstallPlan
 from sbctune.measure.pc_endpoint import EndpointKind
-from sbctune.measure.plans import Plan, plan_from_stored, plan_named, presets
+from sbctune.measure.plans import Plan, plan_from_stored, plan_named, plan_title, presets
 from sbctune.ui.controllers.live import LiveMeasurement
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.tasks import TaskRunner
@@ -46,6 +46,7 @@ __all__ = [
     "not_a_baseline",
     "plan_from_stored",
     "plan_named",
+    "plan_title",
     "presets",
 ]
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
 from sbctune.ui.mode_words import mode_words
@@ -139,7 +140,7 @@ class HistoryPage(Page):
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                 run.nic or "–",
-                run.plan_name + (f" ({'; '.join(marks)})" if marks else ""),
+                plan_title(run.plan_name, run.plan) + (f" ({'; '.join(marks)})" if marks else ""),
                 figures,
             ]
             self.table.setItem(r, 0, check)

@@ -10,7 +10,7 @@ from sbctune.ui.widgets.common import Badge, Card, clear_layout, label
 from sbctune.ui.widgets.inventory_cards import FindingRow
 
 KIND_TITLE = {
-    "tweak": "Setting",
+    "tweak": "Tweak",  # what the Tune page applies; "Setting" is a board or OS setting
     "driver": "Driver",
     "adapter": "Adapter",
     "setting": "Setting",

@@ -19,6 +19,7 @@ from sbctune.ui.widgets.live_plots import (
     style_legend,
 )
 from sbctune.ui.widgets.plot_heights import CHART_HEIGHT
+from sbctune.ui.widgets.plot_menus import menus_off
 
 
 def _half_width(row: ResultRow, run_index: int) -> float:
@@ -42,7 +43,7 @@ class CompareChart(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setFixedHeight(CHART_HEIGHT)
         self.getPlotItem().getAxis("bottom").setHeight(44)
         item = self.getPlotItem()
-        item.setMenuEnabled(False)
+        menus_off(self)
         item.hideButtons()
         item.showGrid(y=True, alpha=0.15)
         self.setMouseEnabled(x=False, y=False)

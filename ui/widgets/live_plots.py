@@ -15,6 +15,7 @@ from sbctune.ui.theme import Colors
 from sbctune.ui.units import scale
 from sbctune.ui.widgets.common import PassesTheWheel
 from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
+from sbctune.ui.widgets.plot_menus import menus_off
 
 HEADROOM = 1.3  # the throughput plot's top, as a multiple of the line rate or the peak
 LEGEND_GAP = 4  # pixels between a legend's strip and its plot
@@ -74,7 +75,7 @@ class ThroughputPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self._colors = colors
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.15)
-        item.setMenuEnabled(False)
+        menus_off(self)
         item.hideButtons()
         self.setMouseEnabled(x=False, y=False)
         # A strip of its own above the plot (walk 14: inside it, it sat over the first
@@ -179,7 +180,7 @@ class LatencyPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setFixedHeight(LATENCY_HEIGHT)
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.15)
-        item.setMenuEnabled(False)
+        menus_off(self)
         item.hideButtons()
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "ms")
@@ -253,7 +254,7 @@ class CpuLoadPlot(PassesTheWheel, pg.PlotWidget):  # type: ignore[misc]
         self.setFixedHeight(CPU_HEIGHT)
         self.setToolTip(CPU_TOOLTIP)
         item = self.getPlotItem()
-        item.setMenuEnabled(False)
+        menus_off(self)
         item.hideButtons()
         self.setMouseEnabled(x=False, y=False)
         item.setLabel("left", "% of core")

@@ -83,7 +83,7 @@ def test_compare_gives_udp_changes_at_the_same_target(history: History) -> None:
     assert udp[0] == [
         "Pi → PC", "UDP at 50 Mbit/s", "48.0 Mbit/s, jitter 0.012 ms, loss 3.90 %",
         "49.8 Mbit/s, jitter 0.010 ms, loss 0.04 %",
-        "received +1.8 Mbit/s, jitter -0.002 ms, loss -3.86 points",
+        "received +1.8 Mbit/s, jitter −0.002 ms, loss −3.86 points",
     ]  # fmt: skip
     assert udp[1][0] == "PC → Pi" and udp[1][4].endswith("jitter +0.053 ms, loss +0.01 points")
     assert all(len(r) == len(header) for r in udp)
@@ -125,11 +125,11 @@ def test_cli_compare_and_exports_show_the_udp_rows(
     assert main(["compare", "1", "2", "3"]) == 0
     out = capsys.readouterr().out
     assert "not compared: paced at 80 Mbit/s, the first run at 50" in out
-    assert "received +1.8 Mbit/s, jitter -0.002 ms, loss -3.86 points" in out
+    assert "received +1.8 Mbit/s, jitter −0.002 ms, loss −3.86 points" in out
     assert "compared only at the same target rate" in out
     data = gather(history, ids)
     page = export("html", data, tmp_path / "c.html").read_text(encoding="utf-8")
-    assert "received +1.8 Mbit/s, jitter -0.002 ms, loss -3.86 points" in page
+    assert "received +1.8 Mbit/s, jitter −0.002 ms, loss −3.86 points" in page
     assert "not compared: paced at 80 Mbit/s" in page
     md = export("md", data, tmp_path / "c.md").read_text(encoding="utf-8")
     assert "| Pi → PC | UDP at 50 Mbit/s | 48.0 Mbit/s, jitter 0.012 ms, loss 3.90 % |" in md
@@ -137,5 +137,5 @@ def test_cli_compare_and_exports_show_the_udp_rows(
         udp = [r for r in csv.DictReader(fh) if r["mode"] == "udp"]
     by_run = {(r["run_id"], r["direction"]): r for r in udp}
     third = by_run[(str(ids[2]), "pi_to_pc")]
-    assert third["delta_mbps"] == "1.80" and "loss -3.86 points" in third["verdict_text"]
+    assert third["delta_mbps"] == "1.80" and "loss −3.86 points" in third["verdict_text"]
     assert by_run[(str(ids[1]), "pi_to_pc")]["delta_mbps"] == ""  # another target: no change
