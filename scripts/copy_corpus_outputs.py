@@ -122,11 +122,13 @@ def plan(captures: Path = CAPTURES) -> Plan:
         texts = {o.path.read_bytes(): o for o in outputs}
         copies = {p: p.read_bytes() for p in _named_copies(captures, bundle.name)}
         for path, data in copies.items():
+            shown = path.relative_to(captures).as_posix()  # the same name on Windows
             if data not in texts:
-                result.problems.append(f"{path.relative_to(captures)}: not the text of any "
-                                       f"output of corpus/{bundle.name}")  # fmt: skip
+                result.problems.append(
+                    f"{shown}: not the text of any output of corpus/{bundle.name}"
+                )
             if not path.with_suffix(".source.md").is_file():
-                result.problems.append(f"{path.relative_to(captures)}: no .source.md")
+                result.problems.append(f"{shown}: no .source.md")
         folders = [folder_for(o.command) for o in outputs]
         for out, folder in zip(outputs, folders, strict=True):
             data = out.path.read_bytes()
@@ -137,8 +139,8 @@ def plan(captures: Path = CAPTURES) -> Plan:
             target = captures / folder / f"{name}.txt"
             if target in copies or target.exists():
                 result.problems.append(
-                    f"{target.relative_to(captures)}: holds another text than `{out.command}` "
-                    f"of corpus/{out.bundle}"
+                    f"{target.relative_to(captures).as_posix()}: holds another text than "
+                    f"`{out.command}` of corpus/{out.bundle}"
                 )
                 continue
             result.writes.append((target, data, _source_note(out)))
@@ -153,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in todo.problems:
         print(f"problem: {problem}", file=sys.stderr)
     for path, data, note in todo.writes:
-        rel = path.relative_to(CAPTURES)
+        rel = path.relative_to(CAPTURES).as_posix()
         if args.check:
             print(f"missing: {rel}", file=sys.stderr)
             continue

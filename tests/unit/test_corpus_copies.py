@@ -20,7 +20,7 @@ import copy_corpus_outputs as copies  # noqa: E402
 
 def test_every_bundle_output_has_an_equal_copy() -> None:
     todo = copies.plan()
-    missing = [str(p.relative_to(copies.CAPTURES)) for p, _data, _note in todo.writes]
+    missing = [p.relative_to(copies.CAPTURES).as_posix() for p, _data, _note in todo.writes]
     assert (missing, todo.problems) == ([], []), (
         "run `python scripts/copy_corpus_outputs.py`; missing copies / problems:"
     )
@@ -37,7 +37,7 @@ def test_the_script_copies_what_is_missing_once_and_then_checks_clean(tmp_path: 
     tree = _tiny_tree(tmp_path)
     name = "ds1815_bbqq_43_rtl8156_get_registers"
     todo = copies.plan(tree)
-    assert sorted(str(p.relative_to(tree)) for p, _d, _n in todo.writes) == [
+    assert sorted(p.relative_to(tree).as_posix() for p, _d, _n in todo.writes) == [
         f"dmesg/{name}.txt",
         f"lsusb/{name}.txt",
     ]
