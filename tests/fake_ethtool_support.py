@@ -39,6 +39,18 @@ def lab_state(
     return str(path)
 
 
+LINK_UP = {"carrier": True, "speed": "1000", "duplex": "full"}
+
+
+def with_link(path: str, **link: Any) -> str:
+    """The state file at `path` with eth0's link changed (carrier, speed, duplex as the lab's
+    sysfs would show them); its path."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["interfaces"]["eth0"]["link"].update(link)
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def ethtool(state: str, *argv: str) -> tuple[str, list[str], int]:
     """What `ethtool ARGV` prints on that state (stdout, stderr lines, exit code)."""
     result = fake_ethtool.run(list(argv), state)

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from sbctune.lab.fake_ethtool_base import Failure
 from sbctune.lab.fake_ethtool_link import _parse
-from tests.fake_ethtool_support import ethtool, lab_state, root
+from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, root, with_link
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
-UP = {"carrier": True, "speed": "1000", "duplex": "full"}
+UP = LINK_UP
 DOWN = {"carrier": False, "speed": "-1", "duplex": "unknown"}
 
 
@@ -68,11 +68,7 @@ def test_eee_without_a_carrier_is_the_registers_on_6_1(
 
 
 def _up(tmp_path: Path, driver: str, chip: str, series: str = "6.12", tag: str = "") -> str:
-    path = lab_state(tmp_path, driver, chip, series, probe=tag)
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    data["interfaces"]["eth0"]["link"].update(UP)
-    Path(path).write_text(json.dumps(data), encoding="utf-8")
-    return path
+    return with_link(lab_state(tmp_path, driver, chip, series, probe=tag), **UP)
 
 
 def _nl(extack: str | None, errno: str) -> list[str]:

@@ -18,19 +18,13 @@ from hypothesis import strategies as st
 from sbctune.lab import load_profile
 from sbctune.lab.ethtool_state import interface_state
 from sbctune.lab.fake_ethtool_base import Failure, parse_bitset
-from tests.fake_ethtool_support import ethtool, lab_state, root
+from tests.fake_ethtool_support import LINK_UP, ethtool, lab_state, root, with_link
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
 
 def _up(tmp_path: Path, driver: str, chip: str = "", **link: Any) -> str:
-    path = lab_state(tmp_path, driver, chip, "6.12")
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    data["interfaces"]["eth0"]["link"].update(
-        {"carrier": True, "speed": "1000", "duplex": "full", **link}
-    )
-    Path(path).write_text(json.dumps(data), encoding="utf-8")
-    return path
+    return with_link(lab_state(tmp_path, driver, chip, "6.12"), **{**LINK_UP, **link})
 
 
 def _line(state: str, label: str) -> str:
