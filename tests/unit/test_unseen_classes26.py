@@ -72,3 +72,46 @@ def test_garbage_after_the_soc_words_never_breaks_the_parser(tail: str) -> None:
     for kind, fields in dmesg_events("[    0.000000] SoC: " + tail):
         if kind == "soc_line":
             assert 2 <= len(fields["soc"]) <= 31
+
+
+# --- a network driver's complaint on the USB device under its own name ("usb 2-1: ath9k_htc: ...") ---
+
+_NEXUS9 = "nexus9_nethunter_441_ath9k_htc_failed_to_get_htc_9271_fw_tegra_ehci"
+_BPI_M1 = "bananapi_m1_lakka_94_ath9k_htc_failed_to_get_fw_after_60s_lsusb_qualcomm_name"
+_ALX = "alxhoff_ath9k_4_htc_9271_download_failed_trailing_blank_line"
+_AWUS = "pc_open_ath9k_htc_fw_142_dmesg_T_grep_prompt_awus036nha_fallback_firmware_ok"
+
+
+def _finding_ids(bundle: str) -> set[str]:
+    return {f.id for f in inspect_bundle(CORPUS / bundle).findings}
+
+
+def test_the_drivers_own_failed_to_get_firmware_line_is_missing_firmware() -> None:
+    """hif_usb.c's dev_err "ath9k_htc: Failed to get firmware %s" on the Nexus 9's dongle."""
+    assert "firmware-missing" in _finding_ids(_NEXUS9)
+
+
+def test_a_usb_device_named_only_by_its_drivers_lines_is_a_nic() -> None:
+    """A Banana Pi M1: dmesg names usb 3-1 only in ath9k_htc's lines, lsusb names 0cf3:9271 on
+    bus 3: one AR9271 dongle, its firmware not got."""
+    inv = inspect_bundle(CORPUS / _BPI_M1)
+    assert [(n.bus_path, n.ids, n.bus) for n in inv.nics] == [("3-1", "0cf3:9271", "usb")]
+    assert "firmware-missing" in {f.id for f in inv.findings}
+
+
+def test_a_found_firmware_that_the_device_refused_is_a_complaint_not_missing_firmware() -> None:
+    """ "ath9k_htc: Firmware - %s download failed": the file was found; the download failed."""
+    inv = inspect_bundle(CORPUS / _ALX)
+    assert [(n.bus_path, n.wireless) for n in inv.nics] == [("1-1", True)]
+    assert {"driver-complaint"} <= {f.id for f in inv.findings}
+    assert "firmware-missing" not in {f.id for f in inv.findings}
+
+
+def test_another_drivers_words_on_a_usb_device_tie_nothing() -> None:
+    line = corpus_line(_NEXUS9, "Failed to get firmware").replace("ath9k_htc:", "foo_bar:")
+    assert dmesg_inventory(line).nics == []
+
+
+def test_firmware_that_runs_after_a_fallback_is_not_missing() -> None:
+    """htc_9271-1.4.0.fw is missing (-2), the old name htc_9271.fw loads: "FW Version: 1.4"."""
+    assert "firmware-missing" not in _finding_ids(_AWUS)
