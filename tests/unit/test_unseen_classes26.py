@@ -74,7 +74,7 @@ def test_garbage_after_the_soc_words_never_breaks_the_parser(tail: str) -> None:
             assert 2 <= len(fields["soc"]) <= 31
 
 
-# --- a network driver's complaint on the USB device under its own name ("usb 2-1: ath9k_htc: ...") ---
+# --- a network driver's complaint on the USB device under its own name ("usb 2-1: ath9k_htc:") ---
 
 _NEXUS9 = "nexus9_nethunter_441_ath9k_htc_failed_to_get_htc_9271_fw_tegra_ehci"
 _BPI_M1 = "bananapi_m1_lakka_94_ath9k_htc_failed_to_get_fw_after_60s_lsusb_qualcomm_name"
