@@ -41,7 +41,8 @@ def _log_identity(parsed: Parsed) -> tuple[list[str], str | None, str | None]:
     revision = cpuinfo.get("Revision")
     if revision is not None and not re.fullmatch(r"[0-9a-fA-F]{4,8}", revision):
         revision = None
-    return [m for m in models if m], revision, cpuinfo.get("Hardware")
+    socs = [f["soc"] for f in _logged(parsed, "soc_line")][-1:]  # Lantiq's "SoC: xRX200 rev 1.1"
+    return [m for m in models if m], revision, cpuinfo.get("Hardware") or next(iter(socs), None)
 
 
 def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:

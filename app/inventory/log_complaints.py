@@ -47,8 +47,9 @@ def firmware_file(text: str) -> str | None:
 
 # A driver's own line that its firmware runs: mwifiex's "WLAN FW is active", ath10k's
 # "firmware ver 10.2.4-1.0-00047 api 5", rtw88's "Firmware version 9.9.11, H2C version 15",
-# mt76's "WM Firmware Version: ____000000, Build Time: ...", iwlwifi's "Loaded firmware version:"
-_FIRMWARE_RUNS = re.compile(r"(?i)\b(?:FW is active|firmware ver(?:sion)?:? \S{1,40})")
+# mt76's "WM Firmware Version: ____000000, Build Time: ...", iwlwifi's "Loaded firmware version:",
+# ath9k_htc's "FW Version: 1.4" (htc_drv_init.c, read back from the running target)
+_FIRMWARE_RUNS = re.compile(r"(?i)\b(?:FW is active|(?:firmware|FW) ver(?:sion)?:? \S{1,40})")
 
 
 def firmware_runs(text: str) -> str | None:
@@ -86,3 +87,27 @@ def ids_said(text: str, sighting: Sighting) -> Sighting | None:
     why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
     said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
     return said
+
+
+def driver_on_its_device(text: str, device: str | None) -> str | None:
+    """ "usb 2-1: ath9k_htc: Failed to get firmware htc_9271.fw": a network driver's error or
+    warning on the USB device under its own name (hif_usb.c dev_err(&udev->dev, "ath9k_htc: ..."),
+    the format in that driver's source): the driver probed the device and failed there."""
+    rest = text.partition(f"{device}: ")[2] if device else ""
+    word, sep, _ = rest[:300].partition(": ")
+    if not sep or load_kernel_drivers().get(word) is None:
+        return None
+    message = load_messages().match(rest)
+    if message is None or message.level == "info" or other_drivers_message(message.files, word):
+        return None
+    return word
+
+
+# A driver's own words that request_firmware() found no file ("Failed to get firmware %s",
+# "failed to request firmware"); "Firmware - %s download failed" is the device refusing a found one
+_NOT_GOT = re.compile(r"(?i)\b(?:get|request|find|open)(?:ing)? (?:the )?firmware\b")
+
+
+def firmware_not_got(text: str) -> str | None:
+    """The firmware file a driver's own line says it could not get."""
+    return firmware_file(text) if _NOT_GOT.search(text[:300]) else None

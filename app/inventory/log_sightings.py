@@ -30,7 +30,9 @@ from sbctune.inventory.driver_line_sightings import (
 from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import (
+    driver_on_its_device,
     firmware_file,
+    firmware_not_got,
     firmware_runs,
     ids_said,
     kernel_complaint,
@@ -125,6 +127,11 @@ def _base(event: DmesgEvent) -> Sighting | None:
         sighting.add("driver_none", True, _SRC, event.text, event.line)
         sighting.add("refused_by", driver, _SRC, event.text, event.line)
         return sighting  # "r8152 1-10:2.0: Unknown version 0x7410": probed, not bound
+    if (tried := driver_on_its_device(event.text, event.device)) is not None:
+        sighting.add("refused_by", tried, _SRC, event.text, event.line)
+        if wanted := firmware_not_got(event.text):  # the driver's own "Failed to get firmware"
+            sighting.add("firmware_missing", event.text, _SRC, event.text, event.line)
+            sighting.add("firmware_wanted", wanted, _SRC, event.text, event.line)
     named = found is not None or (
         event.kind in _NAMED_BY_DRIVER
         and key_if is not None

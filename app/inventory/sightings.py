@@ -120,6 +120,13 @@ def mac_from_name(name: str) -> str | None:
     return ":".join(hexes[i : i + 2] for i in range(0, 12, 2))
 
 
+# hub.c hub_port_init()'s SuperSpeed words carry the signalling rate: 4.19-5.x print
+# "SuperSpeed Gen 1" / "SuperSpeedPlus Gen 2" (+"x2" for two lanes), 6.x "SuperSpeed Plus Gen 2x1"
+_USB_GEN = re.compile(r"superspeed ?(plus)? gen ([12])(?:x([12]))?")
+
+
 def usb_speed(text: str | None) -> float | None:
     value = (text or "").strip().lower().replace("-", " ").removesuffix(" speed")
+    if (gen := _USB_GEN.fullmatch(value)) is not None:  # 5 Gbit/s per Gen 1 lane, 10 per Gen 2
+        return 5000.0 * int(gen.group(2)) * int(gen.group(3) or 1)
     return _USB_SPEEDS.get(value) or _USB_SPEEDS.get(value.replace(" ", ""))

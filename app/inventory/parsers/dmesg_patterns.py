@@ -47,6 +47,7 @@ IFACE = r"[a-z_][\w.-]{1,14}"
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
 UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
+_OF = "(?:OF: fdt: )?"  # early device-tree code prefixes the model line
 
 
 _TX_TIMEOUT = (
@@ -273,8 +274,10 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
     ),
     *_words.own_words(BUS_ID),
     ("usb_unsupported", _Lazy(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
-    ("machine_model", _Lazy(r"^(?:OF: fdt: )?Machine model: (?P<model>.{1,120})$")),
+    # arm/arm64 "Machine model: %s"; MIPS prom.c "MIPS: machine is %s" (also the DT's model)
+    ("machine_model", _Lazy(rf"^(?:{_OF}Machine model:|MIPS: machine is) (?P<model>.{{1,120}})$")),
     ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    ("soc_line", _Lazy(r"^SoC: (?P<soc>\w[\w-]{1,30}) rev [\w.]{1,12}$")),  # lantiq/prom.c
     (
         "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
         _Lazy(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
@@ -469,8 +472,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
     "usb_unsupported": ("Unsupported device",),
-    "machine_model": ("Machine model", "Hardware name"),
+    "machine_model": ("Machine model", "Hardware name", "machine is"),
     "kernel_version": ("Linux version",),
+    "soc_line": ("SoC: ",),
     "dmi": ("DMI: ",),
     "cpuinfo": ("Hardware", "Revision", "Model"),
     "phy_attached": ("PHY [",),
