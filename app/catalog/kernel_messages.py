@@ -45,6 +45,11 @@ class KernelMessage:
         return self.level in _LEVELS_ERROR
 
     @property
+    def level_word(self) -> str:
+        """What a finding calls a line printed at this level ("error", "warning", "info-level")."""
+        return "error" if self.is_error else "warning" if self.level == "warn" else "info-level"
+
+    @property
     def source(self) -> str:
         more = f" (+{len(self.files) - 1} more)" if len(self.files) > 1 else ""
         return f"{self.files[0]}{more}"

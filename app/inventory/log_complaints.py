@@ -13,10 +13,11 @@ from sbctune.inventory.sightings import Sighting
 
 def kernel_complaint(text: str, driver: str | None = None) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
-    level (resources/kernel_source), though no rule here knows it."""
+    level (resources/kernel_source), or at info level reporting an errno (brcmfmac's "no
+    clm_blob available (err=-2)"), though no rule here knows it."""
     message = load_messages().match(text)
     if message is not None and not other_drivers_message(message.files, driver):
-        return message.level != "info"
+        return message.level != "info" or reports_errno(text)
     # an older or a vendor kernel's message: with its errno, or a network driver of the
     # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
     return reports_errno(text) or (_FAILED.search(text) is not None and net_driver(driver))
