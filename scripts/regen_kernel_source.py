@@ -93,9 +93,12 @@ _INT_SPEC = re.compile(r"%[-+ #0]*\d*(?:hh|h|ll|l|z|t|j)?[di]")
 
 
 def _reports_errno(fmt: str) -> bool:
-    from sbctune.catalog.kernel_messages import errno_in  # the rule the reader applies
+    """Whether a line printed from `fmt` is a complaint at info level by the reader's own rules
+    (sbctune.inventory.log_complaints.kernel_complaint): it reports an errno, or says it failed
+    to do something."""
+    from sbctune.catalog.kernel_messages import FAILED_TO, errno_in
 
-    return errno_in(_INT_SPEC.sub("-1", fmt)) is not None
+    return errno_in(_INT_SPEC.sub("-1", fmt)) is not None or bool(FAILED_TO.search(": " + fmt))
 
 
 _CALL_RE = re.compile(

@@ -267,6 +267,9 @@ def load_messages() -> MessageTable:
         return MessageTable("", {})
 
 
+# A line that says its driver failed to do something ("eth0: Failed to read register index
+# 0x00000114", 3.x smsc95xx): a complaint at any level (inventory.log_complaints).
+FAILED_TO = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
 _ERRNO_IN_TEXT = re.compile(
     r"(?:error|err|status|ret|rc|returned|result|fail(?:ed)?)[\s:=]*(-\d{1,4})\b|\((-\d{1,4})\)$"
 )

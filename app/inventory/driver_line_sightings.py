@@ -19,7 +19,6 @@ from sbctune.inventory.log_complaints import (
     IDS_BY_FORMAT,
     kernel_complaint,
     library_complaint,
-    reports_errno,
 )
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Fact, Key, Sighting
@@ -78,7 +77,7 @@ def on_wiphy(event: DmesgEvent) -> Sighting | None:
     sighting.add("wireless", True, _SRC, event.text, event.line)
     if bus := driver.bus or bus_named_by(driver, text, known.files):
         sighting.add("bus", bus, _SRC, event.text, event.line)
-    if known.level != "info" or reports_errno(event.text):  # the class of kernel_complaint
+    if known.level != "info" or kernel_complaint(event.text, driver.name):  # an info line's rule
         sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 
