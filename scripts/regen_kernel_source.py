@@ -4,10 +4,13 @@
     python scripts/regen_kernel_source.py          # obtains the source via kernel_source.py
 
 messages.tsv: every error- or warning-level log call (dev_err, netdev_warn, pr_err,
-printk(KERN_ERR ...), ...) of the parts of the kernel that speak about NICs: drivers/net/
-(wired, USB and wireless), drivers/usb/core/, drivers/mmc/, net/core/, net/sched/sch_generic.c
-(the transmit watchdog), drivers/base/dd.c (probe failures), drivers/base/firmware_loader/ and
-kernel/dma/ (swiotlb and the DMA API: "swiotlb buffer is full" on a NIC's device).
+printk(KERN_ERR ...), ...), and every info-level one whose format reports an errno (brcmfmac's
+brcmf_info "no clm_blob available (err=%d), ..." is pr_info in a kernel built without DEBUG:
+a finding on such a line must say it is info, not call it an error), of the parts of the
+kernel that speak about NICs: drivers/net/ (wired, USB and wireless), drivers/usb/core/,
+drivers/mmc/, net/core/, net/sched/sch_generic.c (the transmit watchdog), drivers/base/dd.c
+(probe failures), drivers/base/firmware_loader/ and kernel/dma/ (swiotlb and the DMA API:
+"swiotlb buffer is full" on a NIC's device).
 One entry per format string: its level, and the source files and kernel series that have it.
 
 errno.json: the kernel's errno names, values and meanings, from its own headers
@@ -64,15 +67,18 @@ _CALLS = {
     "pr_err": "err", "pr_warn": "warn", "pr_warning": "warn", "pr_err_ratelimited": "err",
     "pr_warn_ratelimited": "warn", "pr_err_once": "err", "pr_warn_once": "warn",
     "WARN": "warn", "WARN_ONCE": "warn", "dev_WARN": "warn", "dev_WARN_ONCE": "warn",
+    "dev_info": "info", "dev_info_ratelimited": "info", "dev_info_once": "info",
+    "netdev_info": "info", "netdev_info_once": "info", "net_info_ratelimited": "info",
+    "netif_info": "info", "pr_info": "info", "pr_info_ratelimited": "info", "pr_info_once": "info",
 }  # fmt: skip
 # Drivers' own wrappers of dev_err & co (rtw_err, ath10k_warn, brcmf_err, mt76_err ...): the
 # level is in the name, the format is the call's first string literal.
 # Upper-case ones too (iwlwifi's IWL_ERR/IWL_WARN, drivers/net/wireless/intel/iwlwifi/iwl-debug.h).
 _WRAPPER = (
-    r"[a-z][a-z0-9]*_(?:err|warn|crit|emerg|alert)(?:_ratelimited|_once)?"
+    r"[a-z][a-z0-9]*_(?:err|warn|crit|emerg|alert|info)(?:_ratelimited|_once)?"
     r"|[A-Z][A-Z0-9]*_(?:ERR|WARN|CRIT)(?:_RATELIMIT|_ONCE)?"
 )
-_WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)?$", re.I)
+_WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert|info)(?:_ratelimited|_once)?$", re.I)
 # Debug wrappers that take the driver's own severity as an argument: mwifiex_dbg(adapter, ERROR,
 # "PREP_CMD: no free cmd node\n") (mwifiex/main.h; _mwifiex_dbg() in main.c prints it with
 # dev_info whenever the ERROR bit of its debug mask is set, as it is by default). The table keeps
@@ -80,7 +86,21 @@ _WRAPPER_LEVEL = re.compile(r"_(err|warn|crit|emerg|alert)(?:_ratelimited|_once)
 _MASK_CALL_RE = re.compile(r"\b([a-z][a-z0-9]*_dbg)\s*\(\s*[\w>.-]+\s*,\s*(ERROR|WARN)\s*,")
 _MASK_LEVEL = {"ERROR": "err", "WARN": "warn"}
 _KERN = {"KERN_EMERG": "emerg", "KERN_ALERT": "alert", "KERN_CRIT": "crit", "KERN_ERR": "err"}
-_KERN |= {"KERN_WARNING": "warn"}
+_KERN |= {"KERN_WARNING": "warn", "KERN_INFO": "info"}
+# An integer conversion of a format: an info-level format is kept when, printed with -1 there,
+# the reader's own errno rule (sbctune.catalog.kernel_messages.errno_in) finds an errno in it.
+_INT_SPEC = re.compile(r"%[-+ #0]*\d*(?:hh|h|ll|l|z|t|j)?[di]")
+
+
+def _reports_errno(fmt: str) -> bool:
+    """Whether a line printed from `fmt` is a complaint at info level by the reader's own rules
+    (sbctune.inventory.log_complaints.kernel_complaint): it reports an errno, or says it failed
+    to do something."""
+    from sbctune.catalog.kernel_messages import FAILED_TO, errno_in
+
+    return errno_in(_INT_SPEC.sub("-1", fmt)) is not None or bool(FAILED_TO.search(": " + fmt))
+
+
 _CALL_RE = re.compile(
     r"\b(" + "|".join(sorted(_CALLS, key=len, reverse=True)) + r"|printk|" + _WRAPPER + r")\s*\("
 )
@@ -116,6 +136,16 @@ def _format_after(text: str, start: int) -> tuple[str, str | None] | None:
     return None
 
 
+def _add(found: dict[str, tuple[str, set[str]]], fmt: str, level: str, rel: str) -> None:
+    """One format printed at info by one call and above it by another ("request_irq failed
+    %d": forcedeth's pr_info, brcmfmac's brcmf_err) keeps the higher level and its files."""
+    if fmt in found and (found[fmt][0] == "info") != (level == "info"):
+        if level == "info":
+            return
+        del found[fmt]
+    found.setdefault(fmt, (level, set()))[1].add(rel)
+
+
 def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
     found: dict[str, tuple[str, set[str]]] = {}
     for top in _SCAN:
@@ -136,14 +166,16 @@ def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
                 fmt = fmt.replace('\\"', '"').strip()
                 if level is None or len(fmt) < 6 or not re.search(r"[A-Za-z]{3}", fmt):
                     continue
-                found.setdefault(fmt, (level, set()))[1].add(rel)
+                if level == "info" and not _reports_errno(fmt):
+                    continue  # an info line that reports no failure: no complaint to word
+                _add(found, fmt, level, rel)
             for m in _MASK_CALL_RE.finditer(text):
                 got = _format_after(text, m.end())
                 if got is None:
                     continue
                 fmt = got[0].strip().removesuffix("\\n").split("\\n")[0].replace('\\"', '"').strip()
                 if len(fmt) >= 6 and re.search(r"[A-Za-z]{3}", fmt):
-                    found.setdefault(fmt, (_MASK_LEVEL[m.group(2)], set()))[1].add(rel)
+                    _add(found, fmt, _MASK_LEVEL[m.group(2)], rel)
     return found
 
 
@@ -370,6 +402,11 @@ def main() -> int:
             for name in names:
                 ids.setdefault(key, {}).setdefault(name, []).append(series)
         for fmt, (level, files) in _messages(source.root).items():
+            known = table.get(fmt)
+            if known is not None and (known["level"] == "info") != (level == "info"):
+                if level == "info":
+                    continue  # printed above info in the other series: that level stands
+                del table[fmt]
             entry = table.setdefault(fmt, {"level": level, "files": set(), "series": []})
             entry["files"] |= files  # type: ignore[operator]
             entry["series"].append(series)  # type: ignore[attr-defined]

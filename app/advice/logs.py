@@ -130,7 +130,7 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
         )
         return
     errors = [m for _line, m in known if m.is_error]
-    first = (errors or [m for _l, m in known])[0]
+    first = (errors or [m for _l, m in known if m.level == "warn"] or [m for _l, m in known])[0]
     kernels = " and ".join(first.series)
     # "usb 2-2: disable of device-initiated U1 failed." is the USB core's line (hub.c) on the
     # NIC's USB device, not its driver's
@@ -147,12 +147,23 @@ def _complaints(nic: Nic, found: list[Finding], label: str) -> None:
             "warning" if errors else "info",
             label,
             f"{label}: {who} "
-            f"{counted(count, 'error line' if errors else 'warning line')}"
+            f"{_by_level(count, [m for _l, m in known])}"
             f' such as "{first.format}" (level {first.level}, '
             f"{first.source} in the {kernels} kernel source).{_errno(lines)}{_meaning(first)}",
             lines,
         )
     )
+
+
+def _by_level(count: int, known: list[KernelMessage]) -> str:
+    """ "2 error lines", "1 info-level line", "3 lines (1 error, 2 info-level)": each line
+    named by the level the kernel's source prints it at (messages.tsv), never all "error"."""
+    words = [m.level_word for m in known]
+    kinds = list(dict.fromkeys(words))
+    if len(kinds) == 1:
+        return counted(count, f"{kinds[0]} line")
+    parts = ", ".join(f"{words.count(k)} {k}" for k in kinds)
+    return f"{counted(count, 'line')} ({parts}{'' if count == len(words) else ' of those quoted'})"
 
 
 def _meaning(message: KernelMessage) -> str:

@@ -265,10 +265,7 @@ class _Advisor(Advisor):
             nic,
             f"The PCIe link runs at {link.speed_gts} GT/s x{link.width}, below the card's "
             f"{link.max_speed_gts} GT/s x{link.max_width}.",
-            [
-                f"LnkSta: Speed {link.speed_gts}GT/s, Width x{link.width}",
-                f"LnkCap: Speed {link.max_speed_gts}GT/s, Width x{link.max_width}",
-            ],
+            link.evidence,  # lspci's LnkCap/LnkSta or the kernel's bandwidth line, as printed
         )
 
     def slow_pair(self, nic: Nic, chip: Chip | None) -> None:

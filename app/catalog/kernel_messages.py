@@ -45,6 +45,11 @@ class KernelMessage:
         return self.level in _LEVELS_ERROR
 
     @property
+    def level_word(self) -> str:
+        """What a finding calls a line printed at this level ("error", "warning", "info-level")."""
+        return "error" if self.is_error else "warning" if self.level == "warn" else "info-level"
+
+    @property
     def source(self) -> str:
         more = f" (+{len(self.files) - 1} more)" if len(self.files) > 1 else ""
         return f"{self.files[0]}{more}"
@@ -262,6 +267,9 @@ def load_messages() -> MessageTable:
         return MessageTable("", {})
 
 
+# A line that says its driver failed to do something ("eth0: Failed to read register index
+# 0x00000114", 3.x smsc95xx): a complaint at any level (inventory.log_complaints).
+FAILED_TO = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
 _ERRNO_IN_TEXT = re.compile(
     r"(?:error|err|status|ret|rc|returned|result|fail(?:ed)?)[\s:=]*(-\d{1,4})\b|\((-\d{1,4})\)$"
 )

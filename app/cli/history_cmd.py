@@ -13,6 +13,7 @@ from sbctune.export.describe import tweak_title
 from sbctune.export.tables import Table, text
 from sbctune.history import DeviceRecord, History, RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import RUN_STATE_WORDS, changed_during_run, tuning_text
+from sbctune.measure.plans import plan_title
 from sbctune.remote import parse_target
 from sbctune.tuning.words import outcome_counts
 from sbctune.wording import counted
@@ -91,7 +92,8 @@ def runs_table(runs: list[RunRecord]) -> Table:
         full = "/".join(x for x in (_figure(run, d, "full") for d in ("pi_to_pc", "pc_to_pi")))
         rows.append([
             str(run.id), run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-            run.plan_name + ("" if run.complete else " (incomplete)"), run.nic or "?",
+            plan_title(run.plan_name, run.plan) + ("" if run.complete else " (incomplete)"),
+            run.nic or "?",
             _figure(run, "pi_to_pc", "half"), _figure(run, "pc_to_pi", "half"),
             full if full != "/" else "", _tuning_text(run),
         ])  # fmt: skip
@@ -134,6 +136,7 @@ def _device_json(history: History, device: DeviceRecord) -> dict[str, Any]:
                 "id": r.id,
                 "started_at": r.started_at.isoformat(),
                 "plan": r.plan_name,
+                "plan_title": plan_title(r.plan_name, r.plan),  # as the text and the GUI say it
                 "nic": r.nic,
                 "complete": r.complete,
                 "tuning_state": r.tuning_state,

@@ -15,7 +15,11 @@ from sbctune.catalog.kernel_drivers import (
 )
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.catalog.library_modules import library_users
-from sbctune.inventory.log_complaints import IDS_BY_FORMAT, kernel_complaint, library_complaint
+from sbctune.inventory.log_complaints import (
+    IDS_BY_FORMAT,
+    kernel_complaint,
+    library_complaint,
+)
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Fact, Key, Sighting
 
@@ -73,7 +77,7 @@ def on_wiphy(event: DmesgEvent) -> Sighting | None:
     sighting.add("wireless", True, _SRC, event.text, event.line)
     if bus := driver.bus or bus_named_by(driver, text, known.files):
         sighting.add("bus", bus, _SRC, event.text, event.line)
-    if known.level != "info":
+    if known.level != "info" or kernel_complaint(event.text, driver.name):  # an info line's rule
         sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 

@@ -7,19 +7,22 @@ import re
 
 from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import load_kernel_drivers, other_drivers_message
-from sbctune.catalog.kernel_messages import errno_in, load_messages
+from sbctune.catalog.kernel_messages import FAILED_TO, errno_in, load_messages
 from sbctune.inventory.sightings import Sighting
 
 
 def kernel_complaint(text: str, driver: str | None = None) -> bool:
     """A driver's line about its device that the kernel's source prints at error or warning
-    level (resources/kernel_source), though no rule here knows it."""
+    level (resources/kernel_source), or one at info level or of no known format that reports an
+    errno (brcmfmac's "no clm_blob available (err=-2)") or says it failed, though no rule here
+    knows it."""
     message = load_messages().match(text)
-    if message is not None and not other_drivers_message(message.files, driver):
-        return message.level != "info"
-    # an older or a vendor kernel's message: with its errno, or a network driver of the
-    # kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x smsc95xx)
-    return reports_errno(text) or (_FAILED.search(text) is not None and net_driver(driver))
+    known = message is not None and not other_drivers_message(message.files, driver)
+    if known and message is not None and message.level != "info":
+        return True
+    # an info-level line, or an older or a vendor kernel's: with its errno, or a network driver
+    # of the kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x)
+    return reports_errno(text) or (FAILED_TO.search(text) is not None and net_driver(driver))
 
 
 def library_complaint(text: str, library: str) -> bool:
@@ -30,7 +33,6 @@ def library_complaint(text: str, library: str) -> bool:
     return rest.startswith(("error", "warning")) or kernel_complaint(text, library)
 
 
-_FAILED = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")
 # A firmware file's name in a driver's line: the extensions drivers' MODULE_FIRMWARE files have
 # (resources/kernel_source/drivers.json "firmware"); tried only on lines that have one of them.
 _FIRMWARE_EXT = (".ucode", ".bin", ".fw", ".mbn")

@@ -67,6 +67,7 @@ class Pcie:
     downgraded: bool = False
     max_payload: int | None = None
     max_read_request: int | None = None
+    evidence: list[str] = field(default_factory=list)  # the lines that said the link
 
 
 @dataclass

@@ -242,6 +242,7 @@ def _pcie(device: Device) -> Pcie | None:
         downgraded=bool(pci.link_degraded),
         max_payload=pci.devctl_max_payload,
         max_read_request=pci.devctl_max_read_req,
+        evidence=list(pci.link_lines),
     )
 
 

@@ -40,6 +40,7 @@ def on_pcie_bandwidth(event: DmesgEvent) -> Sighting | None:
         lnksta_width=int(width),
         lnkcap_speed_gts=max_speed,
         lnkcap_width=int(max_width) if max_width is not None else None,
+        link_lines=[event.text[:300]],
     )
     sighting = Sighting([found[1]])
     sighting.add("bus", "pci", _SRC, event.text, event.line)

@@ -75,7 +75,9 @@ def links_as_files(links: Mapping[str, tuple[str, str]]) -> dict[str, str]:
 
 def _merge_pci(into: PciDevice, other: PciDevice) -> None:
     for name, value in vars(other).items():
-        if value not in (None, [], False) and getattr(into, name) in (None, [], False):
+        if name == "link_lines":  # two pastes of one device: each line that said its link
+            into.link_lines += [line for line in value if line not in into.link_lines]
+        elif value not in (None, [], False) and getattr(into, name) in (None, [], False):
             setattr(into, name, value)
 
 

@@ -6,11 +6,16 @@ names only tweaks not in force and within the driver's reach, in its title and i
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 from sbctune.advice import advise
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
 from sbctune.history.records import Interval, RunRecord, TestRecord
 from sbctune.inventory.model import Inventory, Nic, Recommendation
+from sbctune.tuning.words import tweak_title
+
+PROFILES = Path(__file__).resolve().parents[2] / "resources" / "lab" / "profiles"
 
 LOSSY = RunRecord(
     1, dt.datetime(2026, 11, 29, tzinfo=dt.timezone.utc), "quick", nic="eth0", id=1,
@@ -41,3 +46,47 @@ def test_the_why_speaks_only_of_what_the_driver_can_change() -> None:
     assert "ring" not in (lan78xx.title + lan78xx.detail).lower(), lan78xx
     macb = _lost_segments("macb")  # macb_set_ringparam
     assert "NIC rings" in macb.title and "receive rings" in macb.detail
+
+
+# --- a recommendation built before the tuning was known (the inventory's, or a measured
+# figure's) follows the same rule: its tweaks in force leave its title, why and gain too ---
+
+SEED_000 = RunRecord(
+    1, dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc), "thorough", nic="eth1", id=1,
+    complete=True,
+    tests=[TestRecord(direction=d, mode=m, mean_mbps=v) for d, m, v in (  # type: ignore[arg-type]
+        ("pi_to_pc", "half", 736), ("pc_to_pi", "half", 949),
+        ("pi_to_pc", "full", 163), ("pc_to_pi", "full", 902))],
+)  # fmt: skip
+
+
+def _seed_000(tuning: object = None) -> list[Recommendation]:
+    inventory = inspect_bundle(PROFILES / "pi4-ax88179")
+    inventory.nic("eth1").link_speed_mbps = 1000  # type: ignore[union-attr]
+    return advise(inventory, [SEED_000], load_catalog(), tuning).recommendations
+
+
+def test_the_clock_in_force_leaves_the_over_clock_advice_to_the_governor_alone() -> None:
+    before = next(r for r in _seed_000() if r.title == "Raise the CPU clock (over-clock)")
+    assert before.tweak_ids == ["boot-arm-freq", "cpu-governor-performance"]
+    kept = {"tweaks": [{"id": "boot-arm-freq", "status": "already"}]}
+    recs = _seed_000(kept)
+    assert not any("over-clock" in r.title for r in recs), [r.title for r in recs]
+    (rec,) = [r for r in recs if r.tweak_ids == ["cpu-governor-performance"]]
+    assert rec.tweak_ids == ["cpu-governor-performance"]
+    assert rec.title == f"Tune the Pi: {tweak_title('cpu-governor-performance')}"
+    words = (rec.title + rec.detail).lower()
+    assert "clock (over-clock)" not in words and "config.txt" not in words, rec
+    assert "performance governor" in rec.detail
+    # the over-clock's measured gain (736 -> 834 in seed 000) was the clock's, not the governor's
+    assert rec.expected_gain == "unknown until measured" and not rec.gain_high_mbps
+
+
+def test_a_static_recommendation_with_all_its_tweaks_in_force_goes() -> None:
+    kept = {
+        "tweaks": [
+            {"id": "boot-arm-freq", "status": "applied"},
+            {"id": "cpu-governor-performance", "status": "already"},
+        ]
+    }
+    assert not any("boot-arm-freq" in r.tweak_ids for r in _seed_000(kept))

@@ -5,12 +5,15 @@ checks whole bundles."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.kernel_messages import load_messages
 from sbctune.inventory.parsers.dmesg import parse_dmesg
+from sbctune.inventory.parsers.lspci import parse_lspci
 from tests.corpus_support import (
     CORPUS,
     corpus_line,
@@ -20,6 +23,7 @@ from tests.corpus_support import (
     inventory_of,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 _BNX2 = "x86_ltfs_229_bnx2_msix_irq_lines_two_functions"
 _K1 = "spacemit_k1_openwrt_pr23231_rtl8125_pci_enum_interleaved_init_2_5gt"
 _TSN = "ls1021a_tsn_openil_48_gianfar_sja1105_dsa_ports_bridge_flexcan"
@@ -230,3 +234,38 @@ def _ethernet_drivers() -> set[str]:
 
 
 _ETHERNET_DRIVERS = _ethernet_drivers()
+
+
+def test_the_bandwidth_lines_finding_quotes_that_line_not_lspci_words() -> None:
+    """No lspci was given: the finding's evidence is the kernel's line it was drawn from (it
+    quoted "LnkSta: ..."/"LnkCap: ..." as if lspci had printed them)."""
+    inv = inspect_bundle(CORPUS / _K1)
+    (finding,) = [f for f in inv.findings if f.id == "pcie-downgraded"]
+    line = corpus_line(_K1, "available PCIe bandwidth, limited by")
+    assert finding.evidence == [line.split("] ", 1)[1]], finding.evidence
+    assert not any("LnkSta" in e or "LnkCap" in e for e in finding.evidence)
+
+
+@given(_SPEEDS, _WIDTHS, _SPEEDS, _WIDTHS)
+def test_a_downgraded_link_is_quoted_as_the_kernel_printed_it(
+    speed: float, width: int, max_speed: float, max_width: int
+) -> None:
+    if speed > max_speed or width > max_width or (speed, width) == (max_speed, max_width):
+        return
+    said = "pci 0000:01:00.0: " + _bandwidth_line(speed, width, max_speed, max_width)
+    inv = dmesg_inventory(
+        "[    1.0] pci 0000:01:00.0: [8086:15f3] type 00 class 0x020000", f"[    1.1] {said}"
+    )
+    (finding,) = [f for f in inv.findings if f.id == "pcie-downgraded"]
+    assert finding.evidence == [said]
+
+
+def test_lspcis_link_lines_are_kept_as_printed() -> None:
+    """lspci's own lines, "(downgraded)" and all: what a finding on that link quotes."""
+    text = (ROOT / "tests/captures/lspci_vv/lichee_pi_3a_downgraded_fragment.txt").read_text()
+    parsed, _ = parse_lspci(text)
+    lines = [line for d in parsed.devices for line in d.link_lines]
+    assert lines == [
+        "LnkCap:\tPort #0, Speed 8GT/s, Width x4, ASPM L1, Exit Latency L1 <64us",
+        "LnkSta:\tSpeed 5GT/s (downgraded), Width x2 (downgraded)",
+    ]

@@ -74,6 +74,9 @@ class PciDevice:
     devctl_max_read_req: int | None = None
     express_type: str | None = None
     capabilities_denied: bool = False
+    # The lines that said the link (lspci's LnkCap/LnkSta, or the kernel's bandwidth line):
+    # a finding about the link quotes these, never words of another tool.
+    link_lines: list[str] = field(default_factory=list)
 
     @property
     def address(self) -> str | None:
@@ -243,11 +246,13 @@ def _detail(dev: PciDevice, line: str) -> bool:
     if lm:
         dev.lnkcap_speed_gts = float(lm.group(1))
         dev.lnkcap_width = int(lm.group(2))
+        dev.link_lines.append(s[:300])
         return True
     lm = _LNKSTA_RE.search(s)
     if lm:
         dev.lnksta_speed_gts = float(lm.group(1))
         dev.lnksta_width = int(lm.group(3))
+        dev.link_lines.append(s[:300])
         if lm.group(2):
             dev.speed_downgraded = lm.group(2) == "downgraded"
         if lm.group(4):
