@@ -262,7 +262,9 @@ def test_a_downgraded_link_is_quoted_as_the_kernel_printed_it(
 
 def test_lspcis_link_lines_are_kept_as_printed() -> None:
     """lspci's own lines, "(downgraded)" and all: what a finding on that link quotes."""
-    text = (ROOT / "tests/captures/lspci_vv/lichee_pi_3a_downgraded_fragment.txt").read_text(encoding="utf-8")
+    text = (ROOT / "tests/captures/lspci_vv/lichee_pi_3a_downgraded_fragment.txt").read_text(
+        encoding="utf-8"
+    )
     parsed, _ = parse_lspci(text)
     lines = [line for d in parsed.devices for line in d.link_lines]
     assert lines == [
