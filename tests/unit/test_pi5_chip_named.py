@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
 from sbctune.lab import fake_ethtool, load_profile
@@ -38,6 +40,7 @@ def test_a_real_pi5_log_names_rp1s_gem_and_a_zynq_gem_stays_unnamed() -> None:
     assert [n.chip for n in zynq.nics if n.driver == "macb"] == [None]
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 def test_the_pi5_lab_answers_ethtool_i_as_the_kernel_and_inspect_names_the_chip(
     tmp_path: Path,
 ) -> None:
