@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kernel_source import pinned_trees  # noqa: E402
 from regen_kernel_source import _format_after  # noqa: E402
-from regen_of_node_formats import _key  # noqa: E402
+from regen_of_node_formats import series_rows  # noqa: E402
 
 GLOBS = ("drivers/net/*", "net/core/*")
 _CALL_RE = re.compile(r"\b(printk|netdev_(?:info|notice)|netif_(?:info|notice))\s*\(")
@@ -100,22 +100,18 @@ def literal_files(root: Path) -> dict[str, set[str]]:
 
 
 def table_lines(trees: dict[str, Path]) -> list[str]:
-    """The table's rows (key, level, series, files, format) from each series' tree."""
-    table: dict[str, tuple[str, set[str], list[str]]] = {}
-    for series, root in sorted(trees.items()):
+    """The table's rows (key, level, series, files, format) from each series' tree: a format
+    the shared code also holds is nobody's own; its files are every driver file holding it."""
+    found: dict[str, dict[str, tuple[str, set[str]]]] = {}
+    for series, root in trees.items():
         shared = shared_literals(root)
         holders = literal_files(root)
-        for fmt, (level, files) in formats(root).items():
-            if fmt in shared:
-                continue
-            entry = table.setdefault(fmt, (level, set(), []))
-            entry[1].update(files | holders.get(fmt, set()))
-            entry[2].append(series)
-    return [
-        "\t".join([key, level, ",".join(series), ",".join(sorted(files)), fmt])
-        for fmt, (level, files, series) in sorted(table.items())
-        if (key := _key(fmt))
-    ]
+        found[series] = {
+            fmt: (level, files | holders.get(fmt, set()))
+            for fmt, (level, files) in formats(root).items()
+            if fmt not in shared
+        }
+    return series_rows(found)
 
 
 def main() -> int:

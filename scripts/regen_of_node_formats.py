@@ -83,11 +83,13 @@ def _key(fmt: str) -> str:
     return max(words, key=len) if words else ""
 
 
-def table_lines(trees: dict[str, Path]) -> list[str]:
-    """The table's rows (key, level, series, files, format) from each series' tree."""
+def series_rows(found: dict[str, dict[str, tuple[str, set[str]]]]) -> list[str]:
+    """Rows (key, level, series, files, format) of messages.tsv's shape from each series'
+    format -> (level, files); a format found in both series is one row naming both. Shared by
+    the generators of tables in that shape (regen_netdev_info_formats.py)."""
     table: dict[str, tuple[str, set[str], list[str]]] = {}
-    for series, root in sorted(trees.items()):
-        for fmt, (level, files) in formats(root).items():
+    for series, formats_of in sorted(found.items()):
+        for fmt, (level, files) in formats_of.items():
             entry = table.setdefault(fmt, (level, set(), []))
             entry[1].update(files)
             entry[2].append(series)
@@ -96,6 +98,11 @@ def table_lines(trees: dict[str, Path]) -> list[str]:
         for fmt, (level, files, series) in sorted(table.items())
         if (key := _key(fmt))
     ]
+
+
+def table_lines(trees: dict[str, Path]) -> list[str]:
+    """The table's rows (key, level, series, files, format) from each series' tree."""
+    return series_rows({series: formats(root) for series, root in trees.items()})
 
 
 def main() -> int:

@@ -267,6 +267,20 @@ def load_messages() -> MessageTable:
         return MessageTable("", {})
 
 
+@functools.cache
+def load_format_table(name: str) -> MessageTable:
+    """Another table of kernel_source/ in messages.tsv's row shape (of_node_formats.tsv,
+    netdev_info_formats.tsv), read by the same reader, with no errno names (cached). Missing
+    or unreadable: an empty table."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", name)
+        return MessageTable(path.read_text(encoding="utf-8"), {})
+    except (OSError, ValueError):
+        return MessageTable("", {})
+
+
 # A line that says its driver failed to do something ("eth0: Failed to read register index
 # 0x00000114", 3.x smsc95xx): a complaint at any level (inventory.log_complaints).
 FAILED_TO = re.compile(r": (?:[Ff]ailed|[Uu]nable) to [a-z]")

@@ -12,21 +12,12 @@ Formats are constants from the table: no text from a Pi is made a regex.
 
 from __future__ import annotations
 
-import functools
-
 from sbctune.catalog.kernel_drivers import KernelDriver, driver_for_files
-from sbctune.catalog.kernel_messages import KernelMessage, MessageTable
+from sbctune.catalog.kernel_messages import KernelMessage, MessageTable, load_format_table
 
 
-@functools.cache
 def _table() -> MessageTable:
-    from sbctune.resources import resource_root
-
-    try:
-        path = resource_root().joinpath("kernel_source", "netdev_info_formats.tsv")
-        return MessageTable(path.read_text(encoding="utf-8"), {})
-    except (OSError, ValueError):
-        return MessageTable("", {})
+    return load_format_table("netdev_info_formats.tsv")
 
 
 def driver_by_words(text: str) -> tuple[KernelDriver, KernelMessage] | None:

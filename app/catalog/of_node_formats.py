@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
-from sbctune.catalog.kernel_messages import MessageTable
+from sbctune.catalog.kernel_messages import MessageTable, load_format_table
 
 # the kernel's conversions, pointer ones whole ("%pOF", "%pM"): kernel_messages' rule
 _SPEC_RE = re.compile(
@@ -26,15 +26,8 @@ _NODE_RE = re.compile(r"(?:/[A-Za-z0-9,._+@-]+)+")
 _MAX_NODE = 256
 
 
-@functools.cache
 def _table() -> MessageTable:
-    from sbctune.resources import resource_root
-
-    try:
-        path = resource_root().joinpath("kernel_source", "of_node_formats.tsv")
-        return MessageTable(path.read_text(encoding="utf-8"), {})
-    except (OSError, ValueError):
-        return MessageTable("", {})
+    return load_format_table("of_node_formats.tsv")
 
 
 @functools.cache
