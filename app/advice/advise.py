@@ -91,14 +91,12 @@ def _for_tweaks_left(rec: Recommendation, left: list[str], inventory: Inventory)
 
     nic = next((n for n in inventory.nics if label(n) == rec.nic), None)
     whys: list[str] = []
-    sources: list[str] = []
     for tweak_id in left:
         try:
-            why, cited = why_for(catalog.tweak(tweak_id), inventory, nic)
+            why, _ = why_for(catalog.tweak(tweak_id), inventory, nic)
         except UserError:
             continue  # an id this sbctune does not know: named by its title only
         whys.append(why)
-        sources += [s for s in cited if s not in sources]
     return replace(
         rec,
         title="Tune the Pi: " + ", ".join(tweak_title(t) for t in left),
@@ -106,7 +104,8 @@ def _for_tweaks_left(rec: Recommendation, left: list[str], inventory: Inventory)
             [*whys, "Apply with the tuning step (auto-revert guard) and measure again."]
         ),
         expected_gain="unknown until measured",
-        sources=sources,
+        # The recommendation's own sources, cited in words (evidence.cite): a tweak's sources
+        # are the catalogue's notes ("seed 000 (...), results table"), not for a user (CI, s17).
         gain_low_mbps=0.0,
         gain_high_mbps=None,
         tweak_ids=left,

@@ -90,3 +90,21 @@ def test_a_static_recommendation_with_all_its_tweaks_in_force_goes() -> None:
         ]
     }
     assert not any("boot-arm-freq" in r.tweak_ids for r in _seed_000(kept))
+
+
+def test_recommendations_worded_anew_read_in_plain_words() -> None:
+    """Whatever tweak is in force, what a recommendation shows (title, why, gain, sources)
+    reads as plain words: a recommendation worded anew for the tweaks left once cited the
+    catalogue's notes ('Source: seed 000 (...), results table'; CI after s17)."""
+    from sbctune.tuning import catalog
+    from tests.plain_words import jargon
+
+    before = {r.title for r in _seed_000()}
+    reworded = 0
+    for tweak in catalog.load_tweaks():
+        recs = _seed_000({"tweaks": [{"id": tweak.id, "status": "applied"}]})
+        reworded += sum(r.title not in before for r in recs)
+        for rec in recs:
+            for text in (rec.title, rec.detail, rec.expected_gain or "", *rec.sources):
+                assert not jargon(text), (tweak.id, text)
+    assert reworded, "no recommendation was worded anew: the check read nothing new"
