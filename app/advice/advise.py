@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.advice.aggregate import aggregate_advice
 from sbctune.advice.knowledge import Knowledge, load_knowledge
 from sbctune.advice.measured import measured_advice
-from sbctune.advice.measured_base import label
 from sbctune.advice.rank import expected_gain, merge
+from sbctune.advice.reach import within_reach
 from sbctune.advice.runs import digest
 from sbctune.advice.tried import with_measured
 from sbctune.catalog import Catalog
-from sbctune.errors import UserError
 from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.inventory.model import Finding, Inventory, Recommendation
 
@@ -64,54 +63,6 @@ def applied_tweaks(tuning: object) -> set[str]:
     return done
 
 
-def _without_applied(
-    recs: list[Recommendation], applied: set[str], inventory: Inventory
-) -> list[Recommendation]:
-    """Recommendations less the tweaks in force: one with none left goes; one with some left
-    is worded for those alone, as a measured bottleneck's is (measured_base `in_force`)."""
-    out = []
-    for rec in recs:
-        if rec.kind == "tweak" and rec.tweak_ids:
-            left = [t for t in rec.tweak_ids if t not in applied]
-            if not left:
-                continue
-            if left != rec.tweak_ids:
-                rec = _for_tweaks_left(rec, left, inventory)
-        out.append(rec)
-    return out
-
-
-def _for_tweaks_left(rec: Recommendation, left: list[str], inventory: Inventory) -> Recommendation:
-    """A tweak recommendation worded anew for the tweaks not in force: its title and why were
-    written for all of them (the seed's over-clock with its governor: with the clock raised,
-    "Raise the CPU clock" offered only the governor), and its gain was measured for all."""
-    from sbctune.tuning import catalog  # the tweak catalogue, only when needed
-    from sbctune.tuning.why_words import why_for
-    from sbctune.tuning.words import tweak_title
-
-    nic = next((n for n in inventory.nics if label(n) == rec.nic), None)
-    whys: list[str] = []
-    for tweak_id in left:
-        try:
-            why, _ = why_for(catalog.tweak(tweak_id), inventory, nic)
-        except UserError:
-            continue  # an id this sbctune does not know: named by its title only
-        whys.append(why)
-    return replace(
-        rec,
-        title="Tune the Pi: " + ", ".join(tweak_title(t) for t in left),
-        detail=" ".join(
-            [*whys, "Apply with the tuning step (auto-revert guard) and measure again."]
-        ),
-        expected_gain="unknown until measured",
-        # The recommendation's own sources, cited in words (evidence.cite): a tweak's sources
-        # are the catalogue's notes ("seed 000 (...), results table"), not for a user (CI, s17).
-        gain_low_mbps=0.0,
-        gain_high_mbps=None,
-        tweak_ids=left,
-    )
-
-
 def advise(
     inventory: Inventory,
     runs: list[RunRecord],
@@ -136,7 +87,7 @@ def advise(
     findings = [*inventory.findings, *measured.findings]
     findings.sort(key=lambda f: _SEVERITY[f.severity])
     recs = merge(list(inventory.recommendations), measured.recommendations)
-    recs = _without_applied(recs, applied, inventory)
+    recs = within_reach(recs, inventory, applied)
     recs = with_measured(recs, no_help or {})
     notes = []
     if not runs:

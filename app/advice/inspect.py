@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sbctune.advice.reach import within_reach
 from sbctune.advice.static import add_static_advice
 from sbctune.advice.unsure_offers import soften_unsure_refusals
 from sbctune.catalog import Catalog, load_catalog
@@ -52,6 +53,7 @@ def _advised(raw: RawOutputs, catalog: Catalog | None) -> Inventory:
     catalog = catalog or load_catalog()
     inventory, parsed = identify(raw, catalog)
     add_static_advice(inventory, parsed, catalog)
+    inventory.recommendations = within_reach(inventory.recommendations, inventory)
     return inventory
 
 

@@ -150,12 +150,11 @@ class NicAdvisorBase:
         found = self.knowledge.tweaks_for.get(bottleneck)
         if found is None:
             return
-        from sbctune.tuning.driver_caps import tweak_out_of_reach
+        from sbctune.tuning.source_rule import out_of_reach  # the Tune page's own rule
         from sbctune.tuning.words import tweak_title  # the tweak catalogue, only when needed
 
-        nic, kernel = self.nic, self.inv.board.kernel
         within = [t for t in found.tweaks if t not in self.out.in_force
-                  and tweak_out_of_reach(t, nic.driver, kernel, nic.chip) is None]  # fmt: skip
+                  and out_of_reach(t, self.inv, self.nic) is None]  # fmt: skip
         if not within:
             return
         sources = self.fitting_sources(bottleneck)

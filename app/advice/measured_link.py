@@ -121,10 +121,15 @@ class LinkChecks(NicAdvisorBase):
         from the kernel's source): not on bcmgenet or smsc95xx (1500), ax88179_178a (4088), nor
         where the table does not know the chip's maximum (macb off RP1, r8152 without a chip)."""
         from sbctune.tuning.driver_caps import caps
+        from sbctune.tuning.source_rule import out_of_reach  # the Tune page's own rule
 
         found = caps(self.nic.driver, self.inv.board.kernel, self.nic.chip)
         top = found.mtu_max(self.nic.chip) if found is not None else None
-        return top is not None and top >= 9000
+        return (
+            top is not None
+            and top >= 9000
+            and out_of_reach("mtu-jumbo", self.inv, self.nic) is None
+        )
 
     def faster_adapter(self, now: float) -> None:
         board = self.catalog.board(self.inv.board.catalog_id) if self.inv.board.catalog_id else None

@@ -417,26 +417,3 @@ def coalesce_written(
     return tuple(
         (str(v), (str(floor_written(floors, param, v)), *others)) for v in dict.fromkeys(values)
     )
-
-
-# The ethtool_ops callback each driver-bound tweak needs (kinds_ethtool, kinds_coalesce).
-TWEAK_OPS = {
-    "nic-rings": "set_ringparam",
-    "eee-off": "set_eee",
-    "irq-coalescing": "set_coalesce",
-    "flow-control": "set_pauseparam",
-}
-
-
-def tweak_out_of_reach(
-    tweak_id: str, driver: str | None, kernel: str | None = None, chip: str | None = None
-) -> str | None:
-    """Why `driver` can never do this tweak, from the kernel's source alone (no Pi needed), or
-    None (it may: the Tune page reads the Pi to decide). Advice names only tweaks within reach:
-    a recommendation of rings for lan78xx, which has no set_ringparam, was the walk-17 Results
-    page disagreeing with the Tune page's "not applicable"."""
-    op = TWEAK_OPS.get(tweak_id)
-    found = caps(driver, kernel, chip) if op else None
-    if op is None or found is None or found.has(op) or op in found.unsure:
-        return None
-    return f"the {found.driver} driver has no {op}"

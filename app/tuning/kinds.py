@@ -7,7 +7,9 @@ possible with the kernel's reason.
 
 The planners live by kind: `kinds_kernel` (RPS/RFS, XPS, IRQs, governor, sysctls),
 `kinds_ethtool` (the NIC's ethtool settings), `kinds_boot` (MTU and boot files); what they
-share is `plan_context`. This module is the table from a tweak's kind to its planner.
+share is `plan_context`. This module is the table from a tweak's kind to its planner, each
+behind the one rule of what needs no Pi (source_rule): the advice asks the same rule, so
+Results never recommends a tweak the Tune page calls not applicable.
 """
 
 from __future__ import annotations
@@ -34,9 +36,25 @@ from sbctune.tuning.kinds_kernel import (
     plan_sysctls,
     plan_xps,
 )
-from sbctune.tuning.plan_context import Context, Planner
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.plan_context import Context, Planner, not_applicable
+from sbctune.tuning.source_rule import out_of_reach
 
-PLANNERS: dict[str, Planner] = {
+
+def _ruled(planner: Planner) -> Planner:
+    """The planner behind the source rule: what the kernel's source, the catalogue and the
+    inventory settle is refused before anything the Pi said is looked at."""
+
+    def plan(ctx: Context) -> PlannedTweak:
+        why = out_of_reach(ctx.tweak, ctx.inventory, ctx.nic, ctx.options)
+        return not_applicable(ctx, why) if why else planner(ctx)
+
+    plan.__name__ = planner.__name__
+    plan.__doc__ = planner.__doc__
+    return plan
+
+
+_PLANNERS: dict[str, Planner] = {
     "rps": plan_rps,
     "xps": plan_xps,
     "irq_affinity": plan_irq_affinity,
@@ -51,5 +69,6 @@ PLANNERS: dict[str, Planner] = {
     "boot_config": plan_boot_config,
     "boot_cmdline": plan_boot_cmdline,
 }
+PLANNERS: dict[str, Planner] = {kind: _ruled(p) for kind, p in _PLANNERS.items()}
 
 __all__ = ["PLANNERS", "Context", "Planner", "_raise_only", "marker_begin", "marker_end"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sbctune.limits import parse_json
-from sbctune.tuning import catalog, driver_caps, tryboot
+from sbctune.tuning import catalog, driver_caps, source_rule, tryboot
 from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
@@ -20,33 +20,21 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
             "needs your word that every device on the path (switch, this PC) is set to the "
             "same MTU; only the command line takes it: sbctune tune apply --path-supports-jumbo",
         )
-    wanted = int(ctx.options.get("mtu") or ctx.tweak.params.get("default_mtu", 9000))
+    wanted = source_rule.wanted_mtu(ctx.tweak, ctx.options)
     read = ctx.facts.knob(f"/sys/class/net/{ctx.iface}/mtu")
     if read is None or not read.ok:
         return _no(ctx, "the interface's MTU cannot be read")
+    # The table's maximum, a whole number of USB packets, stmmac's FIFO and macb's refusal at
+    # the inventory's MTU are the source rule's (kinds.PLANNERS); the Pi adds its own max_mtu
+    # and the MTU it runs now.
     caps = ctx.caps
-    known = caps.mtu_max(ctx.nic.chip if ctx.nic else None) if caps else None
-    top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
-    top = known if top is None else top
     chip = ctx.nic.chip if ctx.nic else None
+    top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
     if top is not None and wanted > top:
-        if caps and known == top and caps.mtu_max_key(chip) not in (None, "default"):
-            return _no(ctx, f"{caps.driver} allows an MTU of at most {top} on this chip "
-                       f"({caps.mtu_max_cite(chip)}): not possible, at most {top}")  # fmt: skip
-        where = f" ({caps.cite('mtu_max')})" if caps and known == top else ""
-        return _no(ctx, f"the driver allows an MTU of at most {top}{where}")
-    edom = _usb_packet_refusal(ctx, wanted)
-    if edom:
-        return _no(ctx, edom)
-    fifo = driver_caps.mtu_fifo_refused(caps, chip, wanted) if caps else None
-    if caps and fifo:
-        return _no(ctx, f"{caps.driver} refuses an MTU of {wanted} on this chip: its transmit "
-                   f"FIFO holds {fifo} bytes (EINVAL, Invalid argument; stmmac_change_mtu with "
-                   f"the device tree's tx-fifo-depth): not possible, at most {fifo}")  # fmt: skip
-    if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
-        return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
-                   f"({caps.facts['mtu_refused_when_up']}; {caps.cite('mtu_refused_when_up')}): "
-                   "not possible on a running link")  # fmt: skip
+        return _no(ctx, source_rule.mtu_above_max(caps, chip, wanted, top))
+    up = source_rule.refused_while_up(caps, read.text.strip(), wanted)
+    if up:
+        return _no(ctx, up)
     refusal = restart_refusal(ctx, "mtu")
     if refusal and read.text.strip() != str(wanted):
         return held_for_consent(ctx, refusal)
@@ -64,24 +52,6 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     return item
 
 
-def _usb_packet_refusal(ctx: Context, wanted: int) -> str | None:
-    """lan78xx_change_mtu / usbnet_change_mtu refuse (EDOM) an MTU whose frame is a whole
-    number of the bulk endpoint's packets: 512 bytes on USB 2.0 (also when the speed is not
-    known: a multiple of 1024 is one of 512), 1024 on USB 3."""
-    caps = ctx.caps
-    chip = ctx.nic.chip if ctx.nic else None
-    extra = driver_caps.edom_frame_extra(caps, chip) if caps else None
-    if caps is None or extra is None:
-        return None
-    speed = ctx.nic.usb_speed_mbps if ctx.nic else None
-    packet = 1024 if speed and speed >= 5000 else 512
-    if (wanted + extra) % packet:
-        return None
-    return (f"{caps.driver} refuses an MTU of {wanted}: its frame would be a whole number of "
-            f"{packet}-byte USB packets (EDOM, Numerical argument out of domain; "
-            f"{caps.cite('mtu_edom_frame_extra')}): not possible, choose another MTU")  # fmt: skip
-
-
 def _max_mtu(text: str) -> int | None:
     try:
         links = parse_json(text or "[]")
@@ -92,9 +62,7 @@ def _max_mtu(text: str) -> int | None:
 
 
 def _board(ctx: Context, names: list[str]) -> str | None:
-    model = str(ctx.options.get("board") or ctx.inventory.board.model or "")
-    matches = [n for n in names if n in model]
-    return max(matches, key=len) if matches else None
+    return source_rule.board_named(ctx.options, ctx.inventory, names)
 
 
 def marker_begin(tweak_id: str) -> str:
@@ -159,9 +127,8 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
     boards = params.get("boards", {})
     names = list(boards) if isinstance(boards, dict) else [str(b) for b in boards]
     board = _board(ctx, names)
-    if board is None:
-        return _no(ctx, f"only for {', '.join(names)} (this board: "
-                   f"{ctx.inventory.board.model or 'not recognised'})")  # fmt: skip
+    if board is None:  # a known other board is the source rule's; here also an unknown one
+        return _no(ctx, source_rule.board_refusal(ctx.tweak, ctx.inventory, ctx.options) or "")
     found = ctx.facts.boot_file(str(params.get("file", "config.txt")))
     if found is None:
         return _no(ctx, "no config.txt in /boot/firmware or /boot")
@@ -200,9 +167,8 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
 def plan_boot_cmdline(ctx: Context) -> PlannedTweak:
     params = ctx.tweak.params
     board = _board(ctx, [str(b) for b in params.get("boards", [])])
-    if board is None:
-        return _no(ctx, f"only for boards with PCIe (this board: "
-                   f"{ctx.inventory.board.model or 'not recognised'})")  # fmt: skip
+    if board is None:  # a known other board is the source rule's; here also an unknown one
+        return _no(ctx, source_rule.board_refusal(ctx.tweak, ctx.inventory, ctx.options) or "")
     found = ctx.facts.boot_file(str(params.get("file", "cmdline.txt")))
     if found is None:
         return _no(ctx, "no cmdline.txt in /boot/firmware or /boot")

@@ -7,12 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
-from sbctune.tuning import driver_caps
+from sbctune.tuning import driver_caps, source_rule
 from sbctune.tuning.kinds_ethtool import (
-    _driver_lacks,
     _ethtool_change,
     _ethtool_output,
-    _refused_chip,
     _unsure_refused,
     may_not_support,
 )
@@ -32,12 +30,7 @@ def _plan_coalescing(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "-c")
     if text is None or not ctx.iface:
         return _no(ctx, _unsure_refused(ctx, "set_coalesce", reason))
-    lacks = _driver_lacks(ctx, "set_coalesce")
-    if lacks:
-        return _no(ctx, lacks)
-    refused_chip = _refused_chip(ctx, "coalesce_refused_chips", "coalescing")
-    if refused_chip:
-        return _no(ctx, refused_chip)
+    # no set_coalesce, or a chip the driver refuses it on (RTL8125): the source rule's
     coalesce, _ = parse_ethtool_coalesce(text)
     item = PlannedTweak(ctx.tweak, True, "fewer, larger interrupts")
     if coalesce.adaptive_rx is not None:
@@ -167,36 +160,7 @@ def _stored_usecs(ctx: Context, usecs: int) -> int:
 
 
 def _scaled_usecs(ctx: Context, usecs: int, tx_usecs: int) -> int | str:
-    """r8169 (RTL8168/8111/8101): usecs are kept as up to 15 units of a scale chosen from the
-    link's speed and the larger of rx/tx usecs, rounded up in and out (rtl_set_coalesce,
-    rtl_get_coalesce). The first value from `usecs` up that reads back as written, or why
-    there is none (at 100 Mbit/s a unit is 20.48 us: 50 reads back 62, never as written)."""
-    caps = ctx.caps
-    by_speed = (
-        driver_caps.coalesce_scale_rows(caps, ctx.nic.chip if ctx.nic else None) if caps else None
-    )
-    if caps is None or not by_speed:
-        return usecs
-    scales = caps.facts["coalesce_scale_ns"]
-    driver = caps.driver
-    speed = ctx.nic.link_speed_mbps if ctx.nic else None
-    found = by_speed.get(str(speed)) if speed else by_speed[max(by_speed, key=int)]
-    if found is None:
-        return f"{driver} has no coalescing at {speed} Mbit/s"
-    row: list[int] = found
-    top = int(scales["units_max"])
-
-    def read_back(value: int) -> int | None:
-        scale = next((s for s in row if max(value, tx_usecs) <= s * top // 1000), None)
-        if scale is None:
-            return None  # EINVAL: over 15 units of the largest scale
-        units = -(-value * 1000 // scale)  # DIV_ROUND_UP
-        return -(-units * scale // 1000)
-
-    for value in range(usecs, usecs + 50):
-        if read_back(value) == value:
-            return value
-    return (f"{driver} keeps rx-usecs in steps of "
-            f"{row[0] / 1000:g}-{row[-1] / 1000:g} us at {speed or 'its top'} Mbit/s, so "
-            f"{usecs} would read back {read_back(usecs)} and the change could not be checked "
-            f"(not planned; {ctx.caps.cite('coalesce_scale_ns') if ctx.caps else ''})")  # fmt: skip
+    """r8169's scaled usecs (source_rule.scaled_usecs) from the values the Pi reads now."""
+    nic = ctx.nic
+    chip, speed = (nic.chip, nic.link_speed_mbps) if nic else (None, None)
+    return source_rule.scaled_usecs(ctx.caps, chip, speed, usecs, tx_usecs)

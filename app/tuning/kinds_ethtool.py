@@ -8,7 +8,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
-from sbctune.tuning import driver_caps
+from sbctune.tuning import driver_caps, source_rule
 from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
@@ -41,12 +41,9 @@ def _ethtool_change(iface: str, option: str, param: str, before: str, after: str
 
 
 def _driver_lacks(ctx: Context, op: str) -> str | None:
-    """Why the driver cannot do `op` (an ethtool_ops callback), from the kernel's source."""
-    caps = ctx.caps
-    if caps is None or caps.has(op) or op in caps.unsure:  # unsure: tried, verified by read-back
-        return None
-    kernels = " and ".join(f"Linux {s}" for s in caps.series)
-    return f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel source)"
+    """Why the driver cannot do `op` (an ethtool_ops callback), from the kernel's source: the
+    source rule's answer (the planners get it through kinds.PLANNERS, before they run)."""
+    return source_rule.lacks(ctx.caps, op)
 
 
 _UNSURE_WHAT = {"set_coalesce": "interrupt coalescing", "set_eee": "Energy-Efficient Ethernet"}
@@ -128,9 +125,6 @@ def plan_rings(ctx: Context) -> PlannedTweak:
     text, reason = _ethtool_output(ctx, "-g")
     if text is None or not ctx.iface:
         return _no(ctx, reason)
-    lacks = _driver_lacks(ctx, "set_ringparam")
-    if lacks:
-        return _no(ctx, lacks)
     refusal = _restart_refusal(ctx, "rings")
     if refusal:
         return _held(ctx, refusal)
@@ -153,16 +147,6 @@ def plan_rings(ctx: Context) -> PlannedTweak:
         item.restarts_link = True
         item.reason += f"; {ctx.caps.driver} restarts the interface for it (the link drops briefly)"
     return item
-
-
-def _refused_chip(ctx: Context, fact: str, what: str) -> str | None:
-    """The driver's refusal of `what` on this NIC's chip (RTL8125 coalescing, EEE before
-    the I350), with the kernel source that says so."""
-    caps = ctx.caps
-    chip = caps.refuses_on(fact, ctx.nic.chip if ctx.nic else None) if caps else None
-    if caps is None or chip is None:
-        return None
-    return f"{caps.driver} refuses {what} on the {chip} (EOPNOTSUPP; {caps.cite(fact)})"
 
 
 def plan_offloads(ctx: Context) -> PlannedTweak:
@@ -298,11 +282,8 @@ def _csum_for_tso(ctx: Context, item: PlannedTweak, features: dict[str, Any]) ->
 
 
 def plan_eee(ctx: Context) -> PlannedTweak:
-    # First: the real kernel refuses --show-eee itself on these chips (igb_get_eee on an 82576
-    # answers EOPNOTSUPP, seen in the VM lab), and the table says which chip and where.
-    refused_chip = _refused_chip(ctx, "eee_refused_chips", "Energy-Efficient Ethernet")
-    if refused_chip:
-        return _no(ctx, refused_chip)
+    # The chips whose --show-eee the kernel refuses (igb_get_eee on an 82576 answers
+    # EOPNOTSUPP, seen in the VM lab) are the source rule's, refused before this runs.
     text, reason = _ethtool_output(ctx, "--show-eee")
     if text is None or not ctx.iface:
         return _no(ctx, _unsure_refused(ctx, "set_eee", reason))
@@ -340,26 +321,9 @@ def _eee_off_already(ctx: Context) -> str:
     return f"EEE is off already: {caps.driver} turns it off at start ({caps.cite('eee_default')})"
 
 
-def _pause_refused_for_mtu(ctx: Context) -> str | None:
-    """r8169 refuses every pause change while the MTU is above 1500 (rtl8169_set_pauseparam:
-    EOPNOTSUPP with jumbo frames)."""
-    caps, mtu = ctx.caps, ctx.nic.mtu if ctx.nic else None
-    above = caps.facts.get("pause_refused_above_mtu") if caps else None
-    if caps is None or not above or not mtu or mtu <= int(above):
-        return None
-    return (f"{caps.driver} refuses pause changes while the MTU is above {above} (it is {mtu}, "
-            f"jumbo frames): the kernel answers \"Operation not supported\" (not possible; "
-            f"{caps.cite('pause_refused_above_mtu')})")  # fmt: skip
-
-
 def plan_pause(ctx: Context) -> PlannedTweak:
-    drivers = [str(d) for d in ctx.tweak.params.get("drivers", [])]
+    # jumbo frames on r8169 and the drivers the tweak is for: the source rule's (kinds.PLANNERS)
     driver = ctx.nic.driver if ctx.nic else None
-    jumbo = _pause_refused_for_mtu(ctx)
-    if jumbo:
-        return _no(ctx, jumbo)
-    if driver not in drivers:
-        return _no(ctx, f"only for NICs known to need it ({', '.join(drivers)})")
     text, reason = _ethtool_output(ctx, "-a")
     if text is None or not ctx.iface:
         return _no(ctx, reason)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.tuning import catalog, driver_caps, irq_names
+from sbctune.tuning import catalog, irq_names, source_rule
 from sbctune.tuning.knobs import format_mask, mask_value
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
@@ -101,28 +101,11 @@ def plan_xps(ctx: Context) -> PlannedTweak:
 
 
 def _single_queue(ctx: Context) -> str | None:
-    """Why XPS is not possible on a net_device with one transmit queue (the kernel answers
-    ENOENT to xps_cpus: net/core/net-sysfs.c xps_cpus_store), from the driver's source: a
-    single-queue allocation, or one queue in use where the driver allocates only those (macb:
-    the hardware's, one on the Pi 5's RP1)."""
-    caps = ctx.caps
-    if caps is None:
-        return None
+    """One transmit queue (source_rule.single_queue) as the Pi shows it: its xps_cpus files
+    counted (macb allocates the queues in use; the inventory's count was the rule's)."""
     seen = len(queue_files(ctx, "tx-", "xps_cpus")) or None
     chip = ctx.nic.chip if ctx.nic else None
-    if not caps.single_tx_queue(chip, seen):
-        return None
-    fact = driver_caps.kernel_fact("xps_single_queue_errno", ctx.inventory.board.kernel)
-    errno_name, where = fact if fact else ("ENOENT", "net/core/net-sysfs.c: xps_cpus_store")
-    why = caps.cite("netdev")
-    if caps.multiqueue is not False:  # allocated as the hardware has them: say where from
-        known = caps.cite("queues_by_chip") if caps.queues_in_use(chip) and not seen else ""
-        why = "; ".join(w for w in (caps.cite("queues_allocated"), known) if w)
-    return (
-        f"the {caps.driver} driver gives {ctx.iface} one transmit queue ({why}): "
-        f'the kernel has no transmit queue map for it and answers "No such file or directory" '
-        f"({errno_name}, {where})"
-    )
+    return source_rule.single_queue(ctx.caps, ctx.iface, ctx.inventory.board.kernel, chip, seen)
 
 
 def _irq_plan(ctx: Context, avoid: int) -> list[tuple[str, Read | None, str | None]]:
@@ -169,8 +152,7 @@ def _irq_cpus(ctx: Context) -> set[int]:
     return busy
 
 
-def _which(irqs: list[int]) -> str:
-    return f"interrupt {irqs[0]}" if len(irqs) == 1 else f"interrupts {_numbers(irqs)}"
+_which = source_rule.irqs_words
 
 
 def plan_irq_affinity(ctx: Context) -> PlannedTweak:
@@ -181,10 +163,9 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
         return _no(ctx, "the Pi has one CPU core")
     irqs = ctx.nic.irqs
     # What Inspect shows (the inventory's fact, from the interrupt chip): not a second rule
+    # (every one of them fixed: the source rule's, refused before this runs)
     fixed = [i for i in irqs if i in ctx.nic.fixed_irqs]
     why = f"cannot be moved off CPU {avoid}: {ctx.nic.fixed_irqs_why}"
-    if fixed == irqs:
-        return _no(ctx, f"{_which(irqs)} {why}")
     item = PlannedTweak(ctx.tweak, True, f"{_which([i for i in irqs if i not in fixed])} moved "
                         f"off CPU {avoid}")  # fmt: skip
     if fixed:
