@@ -99,37 +99,47 @@ class LinkChecks(NicAdvisorBase):
                 ],
             )
             return
-        if (self.nic.mtu or 1500) < 9000 and link >= 1000 and self._jumbo_allowed():
+        fits, live = self._jumbo_allowed()
+        if (self.nic.mtu or 1500) < 9000 and link >= 1000 and fits:
             jumbo = self.catalog.tcp_goodput_mbps(link, 9000)
             self.recommend(
                 "setting",
                 "Use jumbo frames (MTU 9000) if the whole path supports them",
                 "Fewer, larger frames carry less header overhead and cost the CPU fewer "
                 "interrupts. Only if the PC, every switch and this NIC accept MTU 9000; "
-                "otherwise large packets are dropped.",
+                "otherwise large packets are dropped."
+                + (
+                    ""
+                    if live
+                    else " This NIC's driver takes a new MTU only while its link is "
+                    "down, so the tuning step does not change it: set it in the Pi's network "
+                    "configuration (for example the connection's MTU in NetworkManager)."
+                ),
                 f"up to ~{jumbo - now:.0f} Mbit/s (to ~{jumbo:.0f}) on the same link",
                 0.0,
                 jumbo - now,
                 ["derived-ethernet-framing", *self.fitting_sources("at-physical-limit")],
                 [f"{now:.0f} Mbit/s now at MTU {self.nic.mtu or 1500}"],
-                tweaks=["mtu-jumbo"],
+                tweaks=["mtu-jumbo"] if live else [],
             )
         self.faster_adapter(now)
 
-    def _jumbo_allowed(self) -> bool:
-        """MTU 9000 is within the driver's max_mtu for this chip (driver_caps.json `mtu_max`,
-        from the kernel's source): not on bcmgenet or smsc95xx (1500), ax88179_178a (4088), nor
-        where the table does not know the chip's maximum (macb off RP1, r8152 without a chip)."""
+    def _jumbo_allowed(self) -> tuple[bool, bool]:
+        """(advised, offered as the tuning step's tweak): MTU 9000 is within the driver's
+        max_mtu for this chip (driver_caps.json `mtu_max`, from the kernel's source): not on
+        bcmgenet or smsc95xx (1500), ax88179_178a (4088), nor where the table does not know the
+        chip's maximum (macb off RP1, r8152 without a chip); and the Tune page's own rule
+        (source_rule) lets the tweak set it, or refuses only a change on a running link (macb:
+        EBUSY), which the Pi's network configuration makes before the link comes up."""
         from sbctune.tuning.driver_caps import caps
-        from sbctune.tuning.source_rule import out_of_reach  # the Tune page's own rule
+        from sbctune.tuning.source_rule import out_of_reach, refused_while_up
 
         found = caps(self.nic.driver, self.inv.board.kernel, self.nic.chip)
         top = found.mtu_max(self.nic.chip) if found is not None else None
-        return (
-            top is not None
-            and top >= 9000
-            and out_of_reach("mtu-jumbo", self.inv, self.nic) is None
-        )
+        why = out_of_reach("mtu-jumbo", self.inv, self.nic)
+        up = refused_while_up(found, str(self.nic.mtu or 1500), 9000)
+        fits = top is not None and top >= 9000 and (why is None or why == up)
+        return fits, why is None
 
     def faster_adapter(self, now: float) -> None:
         board = self.catalog.board(self.inv.board.catalog_id) if self.inv.board.catalog_id else None
