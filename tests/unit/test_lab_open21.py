@@ -252,3 +252,26 @@ def test_jumbo_frames_on_a_pi5_are_advised_without_the_tweak_tune_refuses() -> N
     (jumbo,) = [r for r in recs if r.title.startswith("Use jumbo frames")]
     assert jumbo.tweak_ids == [] and "network configuration" in jumbo.detail
     assert "running link" in not_applicable(inventory, nic)["mtu-jumbo"]
+
+
+# --- audit rows closed by a source (resources/tuning/driver_caps_audit10.md, s18-open21) ---
+
+
+def test_lan78xx_tso_and_eee_branches_follow_the_openwrt_exports() -> None:
+    """OpenWrt's bcm27xx patch folders are the Raspberry Pi branches' commits as patches:
+    'net: lan78xx: Disable TCP Segmentation Offload (TSO)' is patches-6.6 950-0125
+    (https://github.com/openwrt/openwrt/blob/3a52ed5d1457cc101a3ecb879365270c2c00d67f/target/linux/bcm27xx/patches-6.6/950-0125-net-lan78xx-Disable-TCP-Segmentation-Offload-TSO.patch)
+    and patches-6.12 950-0094 (openwrt/openwrt@30e4d76b); the device-tree EEE start is
+    patches-6.6 950-0120, 0127 and 0134. rpi-6.1.y, and EEE on rpi-6.12.y, stay unknown."""
+    facts = {f["fact"]: f for f in driver_caps.table()["hand"]["lan78xx"]
+             if f.get("tree") == driver_caps.RPI_TREE}  # fmt: skip
+    tso, eee = facts["features_fixed_off"], facts["eee_by_chip"]
+    assert tso["rpi_series"]["branches"] == {
+        "rpi-6.1.y": "unknown", "rpi-6.6.y": "carried", "rpi-6.12.y": "carried"}  # fmt: skip
+    assert eee["rpi_series"]["branches"] == {
+        "rpi-6.1.y": "unknown", "rpi-6.6.y": "carried", "rpi-6.12.y": "unknown"}  # fmt: skip
+    assert driver_caps.rpi_carried(tso, "6.12.25+rpt-rpi-v8") is True
+    assert driver_caps.rpi_carried(eee, "6.6.51+rpt-rpi-v8") is True
+    assert driver_caps.rpi_carried(eee, "6.12.25+rpt-rpi-v8") is None  # never denied
+    assert any("patches-6.12/950-0094" in s for s in tso["rpi_series"]["sources"])
+    assert any("patches-6.6/950-0127" in s for s in eee["rpi_series"]["sources"])
