@@ -1,94 +1,12 @@
-"""Planners of the link (MTU) and of the boot files (config.txt, cmdline.txt, tryboot.txt)."""
+"""Planners of the boot files (config.txt, cmdline.txt, tryboot.txt); the MTU's is kinds_mtu's."""
 
 from __future__ import annotations
 
-from sbctune.limits import parse_json
-from sbctune.tuning import catalog, driver_caps, tryboot
-from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
+from sbctune.tuning import catalog, tryboot
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
 from sbctune.wording import spoken
-
-
-def plan_mtu(ctx: Context) -> PlannedTweak:
-    if not ctx.iface:
-        return _no(ctx, "no NIC chosen")
-    if not ctx.options.get("path_supports_jumbo"):
-        return _no(
-            ctx,
-            "needs your word that every device on the path (switch, this PC) is set to the "
-            "same MTU; only the command line takes it: sbctune tune apply --path-supports-jumbo",
-        )
-    wanted = int(ctx.options.get("mtu") or ctx.tweak.params.get("default_mtu", 9000))
-    read = ctx.facts.knob(f"/sys/class/net/{ctx.iface}/mtu")
-    if read is None or not read.ok:
-        return _no(ctx, "the interface's MTU cannot be read")
-    caps = ctx.caps
-    known = caps.mtu_max(ctx.nic.chip if ctx.nic else None) if caps else None
-    top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
-    top = known if top is None else top
-    chip = ctx.nic.chip if ctx.nic else None
-    if top is not None and wanted > top:
-        if caps and known == top and caps.mtu_max_key(chip) not in (None, "default"):
-            return _no(ctx, f"{caps.driver} allows an MTU of at most {top} on this chip "
-                       f"({caps.mtu_max_cite(chip)}): not possible, at most {top}")  # fmt: skip
-        where = f" ({caps.cite('mtu_max')})" if caps and known == top else ""
-        return _no(ctx, f"the driver allows an MTU of at most {top}{where}")
-    edom = _usb_packet_refusal(ctx, wanted)
-    if edom:
-        return _no(ctx, edom)
-    fifo = driver_caps.mtu_fifo_refused(caps, chip, wanted) if caps else None
-    if caps and fifo:
-        return _no(ctx, f"{caps.driver} refuses an MTU of {wanted} on this chip: its transmit "
-                   f"FIFO holds {fifo} bytes (EINVAL, Invalid argument; stmmac_change_mtu with "
-                   f"the device tree's tx-fifo-depth): not possible, at most {fifo}")  # fmt: skip
-    if caps and caps.facts.get("mtu_refused_when_up") and read.text.strip() != str(wanted):
-        return _no(ctx, f"{caps.driver} refuses a new MTU while the interface is up "
-                   f"({caps.facts['mtu_refused_when_up']}; {caps.cite('mtu_refused_when_up')}): "
-                   "not possible on a running link")  # fmt: skip
-    refusal = restart_refusal(ctx, "mtu")
-    if refusal and read.text.strip() != str(wanted):
-        return held_for_consent(ctx, refusal)
-    item = PlannedTweak(ctx.tweak, True, f"MTU {wanted} on {ctx.iface}")
-    item.changes.append(Change("mtu", ctx.iface, read.text, str(wanted)))
-    if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
-        item.restarts_link = True
-        item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
-    dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
-                      if wanted > r["above"] for n in r["drop"]})  # fmt: skip
-    if caps and dropped:
-        what = "TX checksum offload and TSO" if any("checksum" in n for n in dropped) else "TSO"
-        item.reason += (f"; {caps.driver} then keeps {what} off at this MTU "
-                        f"({caps.cite('mtu_drops_features')})")  # fmt: skip
-    return item
-
-
-def _usb_packet_refusal(ctx: Context, wanted: int) -> str | None:
-    """lan78xx_change_mtu / usbnet_change_mtu refuse (EDOM) an MTU whose frame is a whole
-    number of the bulk endpoint's packets: 512 bytes on USB 2.0 (also when the speed is not
-    known: a multiple of 1024 is one of 512), 1024 on USB 3."""
-    caps = ctx.caps
-    chip = ctx.nic.chip if ctx.nic else None
-    extra = driver_caps.edom_frame_extra(caps, chip) if caps else None
-    if caps is None or extra is None:
-        return None
-    speed = ctx.nic.usb_speed_mbps if ctx.nic else None
-    packet = 1024 if speed and speed >= 5000 else 512
-    if (wanted + extra) % packet:
-        return None
-    return (f"{caps.driver} refuses an MTU of {wanted}: its frame would be a whole number of "
-            f"{packet}-byte USB packets (EDOM, Numerical argument out of domain; "
-            f"{caps.cite('mtu_edom_frame_extra')}): not possible, choose another MTU")  # fmt: skip
-
-
-def _max_mtu(text: str) -> int | None:
-    try:
-        links = parse_json(text or "[]")
-        value = links[0].get("max_mtu") if links else None
-    except (ValueError, AttributeError, IndexError, TypeError):
-        return None
-    return int(value) if isinstance(value, int) else None
 
 
 def _board(ctx: Context, names: list[str]) -> str | None:
