@@ -75,7 +75,7 @@ def _locked(directory: Path) -> Iterator[None]:
     import fcntl  # here, not at the top: the Windows lane imports this module's tests
 
     directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".lock", "w") as handle:
+    with open(directory / ".lock", "w", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

@@ -12,18 +12,18 @@ from sbctune.advice.advisor import Advisor
 from sbctune.advice.advisor import label as _label
 from sbctune.advice.chips import usb3_only_driver
 from sbctune.advice.counters import cable_recommendation
+from sbctune.advice.driver_binding import (
+    driver_from_tables,
+    generic_driver,
+    newer_kernel_driver,
+    usb_no_driver,
+)
 from sbctune.advice.driver_figures import PortFigures, install_detail
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.evidence import lines_with
 from sbctune.advice.faster_board import faster_board
 from sbctune.advice.knowledge import load_knowledge
-from sbctune.advice.logs import (
-    driver_from_tables,
-    generic_driver,
-    log_findings,
-    newer_kernel_driver,
-    usb_no_driver,
-)
+from sbctune.advice.logs import log_findings
 from sbctune.advice.static_board import (
     best_figure as _best,
 )

@@ -6,10 +6,10 @@ that the kernel already refuses to read (ENOENT on a USB NIC's xps_cpus) are lis
 possible with the kernel's reason.
 
 The planners live by kind: `kinds_kernel` (RPS/RFS, XPS, IRQs, governor, sysctls),
-`kinds_ethtool` (the NIC's ethtool settings), `kinds_boot` (MTU and boot files); what they
-share is `plan_context`. This module is the table from a tweak's kind to its planner, each
-behind the one rule of what needs no Pi (source_rule): the advice asks the same rule, so
-Results never recommends a tweak the Tune page calls not applicable.
+`kinds_ethtool` (the NIC's ethtool settings), `kinds_mtu` (the MTU), `kinds_boot` (boot
+files); what they share is `plan_context`. This module is the table from a tweak's kind to
+its planner, each behind the one rule of what needs no Pi (source_rule): the advice asks the
+same rule, so Results never recommends a tweak the Tune page calls not applicable.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from sbctune.tuning.kinds_boot import (
     marker_end,
     plan_boot_cmdline,
     plan_boot_config,
-    plan_mtu,
 )
 from sbctune.tuning.kinds_coalesce import plan_coalescing
 from sbctune.tuning.kinds_ethtool import (
@@ -36,6 +35,7 @@ from sbctune.tuning.kinds_kernel import (
     plan_sysctls,
     plan_xps,
 )
+from sbctune.tuning.kinds_mtu import plan_mtu
 from sbctune.tuning.model import PlannedTweak
 from sbctune.tuning.plan_context import Context, Planner, not_applicable
 from sbctune.tuning.source_rule import out_of_reach

@@ -1,64 +1,12 @@
-"""Planners of the link (MTU) and of the boot files (config.txt, cmdline.txt, tryboot.txt)."""
+"""Planners of the boot files (config.txt, cmdline.txt, tryboot.txt); the MTU's is kinds_mtu's."""
 
 from __future__ import annotations
 
-from sbctune.limits import parse_json
-from sbctune.tuning import catalog, driver_caps, source_rule, tryboot
-from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
+from sbctune.tuning import catalog, source_rule, tryboot
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
 from sbctune.wording import spoken
-
-
-def plan_mtu(ctx: Context) -> PlannedTweak:
-    if not ctx.iface:
-        return _no(ctx, "no NIC chosen")
-    if not ctx.options.get("path_supports_jumbo"):
-        return _no(
-            ctx,
-            "needs your word that every device on the path (switch, this PC) is set to the "
-            "same MTU; only the command line takes it: sbctune tune apply --path-supports-jumbo",
-        )
-    wanted = source_rule.wanted_mtu(ctx.tweak, ctx.options)
-    read = ctx.facts.knob(f"/sys/class/net/{ctx.iface}/mtu")
-    if read is None or not read.ok:
-        return _no(ctx, "the interface's MTU cannot be read")
-    # The table's maximum, a whole number of USB packets, stmmac's FIFO and macb's refusal at
-    # the inventory's MTU are the source rule's (kinds.PLANNERS); the Pi adds its own max_mtu
-    # and the MTU it runs now.
-    caps = ctx.caps
-    chip = ctx.nic.chip if ctx.nic else None
-    top = _max_mtu(ctx.facts.text("ip-link"))  # the kernel's own max_mtu, where ip shows it
-    if top is not None and wanted > top:
-        return _no(ctx, source_rule.mtu_above_max(caps, chip, wanted, top))
-    up = source_rule.refused_while_up(caps, read.text.strip(), wanted)
-    if up:
-        return _no(ctx, up)
-    refusal = restart_refusal(ctx, "mtu")
-    if refusal and read.text.strip() != str(wanted):
-        return held_for_consent(ctx, refusal)
-    item = PlannedTweak(ctx.tweak, True, f"MTU {wanted} on {ctx.iface}")
-    item.changes.append(Change("mtu", ctx.iface, read.text, str(wanted)))
-    if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
-        item.restarts_link = True
-        item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
-    dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
-                      if wanted > r["above"] for n in r["drop"]})  # fmt: skip
-    if caps and dropped:
-        what = "TX checksum offload and TSO" if any("checksum" in n for n in dropped) else "TSO"
-        item.reason += (f"; {caps.driver} then keeps {what} off at this MTU "
-                        f"({caps.cite('mtu_drops_features')})")  # fmt: skip
-    return item
-
-
-def _max_mtu(text: str) -> int | None:
-    try:
-        links = parse_json(text or "[]")
-        value = links[0].get("max_mtu") if links else None
-    except (ValueError, AttributeError, IndexError, TypeError):
-        return None
-    return int(value) if isinstance(value, int) else None
 
 
 def _board(ctx: Context, names: list[str]) -> str | None:

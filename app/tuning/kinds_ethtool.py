@@ -116,7 +116,7 @@ def _held(ctx: Context, refusal: str) -> PlannedTweak:
     return item
 
 
-# the MTU planner (kinds_boot) holds a restarting change back the same way
+# the MTU planner (kinds_mtu) holds a restarting change back the same way
 restart_refusal = _restart_refusal
 held_for_consent = _held
 

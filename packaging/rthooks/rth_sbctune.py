@@ -14,6 +14,6 @@ os.environ.setdefault("QT_API", "pyside6")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 if sys.stdout is None:
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
 if sys.stderr is None:
-    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process

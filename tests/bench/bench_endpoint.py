@@ -44,7 +44,7 @@ def wait_listening(port: int, timeout: float = 10.0) -> None:
             # A bare connect would look like a client to the server; use /proc where we can.
             if Path("/proc/net/tcp").exists():
                 hexport = f":{port:04X}"
-                for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+                for line in Path("/proc/net/tcp").read_text(encoding="utf-8").splitlines()[1:]:
                     parts = line.split()
                     if parts[1].endswith(hexport) and parts[3] == "0A":
                         return
@@ -60,7 +60,7 @@ def wait_listening(port: int, timeout: float = 10.0) -> None:
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU seconds of a process (Linux /proc), else None."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -37,7 +37,7 @@ RUN_TIMEOUT_S = 60.0
 
 def _drop_caches() -> None:
     os.sync()
-    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+    Path("/proc/sys/vm/drop_caches").write_text("3\n", encoding="utf-8")
 
 
 def one_run(bundle: Path, scratch: Path) -> tuple[float | None, float, int]:

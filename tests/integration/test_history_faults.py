@@ -130,7 +130,7 @@ def test_measure_with_a_damaged_history_prints_and_keeps_the_run(
     assert len(result["tests"]) == 2 and all(t["mean_mbps"] for t in result["tests"])
     unsaved = Path(result["unsaved_file"])
     assert unsaved.parent == damaged and unsaved.name.startswith(UNSAVED_PREFIX)
-    kept = json.loads(unsaved.read_text())
+    kept = json.loads(unsaved.read_text(encoding="utf-8"))
     assert kept["result"]["tests"] == result["tests"] and kept["device"]["host"] == lab.host
     assert "Nothing is lost: it is saved in" in proc.stderr
 
@@ -254,5 +254,5 @@ def test_compare_tune_plan_and_measure_say_busy_and_measure_keeps_its_json(
     assert len(result["tests"]) == 2 and all(t["mean_mbps"] for t in result["tests"])
     unsaved = Path(result["unsaved_file"])
     assert unsaved.name.startswith(UNSAVED_PREFIX)
-    assert json.loads(unsaved.read_text())["result"]["tests"] == result["tests"]
+    assert json.loads(unsaved.read_text(encoding="utf-8"))["result"]["tests"] == result["tests"]
     assert "Nothing is lost: it is saved in" in err

@@ -88,8 +88,10 @@ def _assert_gone(info: LabInfo) -> None:
         assert nic.host_veth not in links and nic.ifb not in links
     assert not Path(info.state_dir).exists()
     for pid in info.pids.values():
-        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
-    mounts = Path("/proc/self/mounts").read_text()
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text(
+            encoding="utf-8"
+        )
+    mounts = Path("/proc/self/mounts").read_text(encoding="utf-8")
     assert info.state_dir not in mounts
     leftover = subprocess.run(["pgrep", "-f", info.state_dir], capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
@@ -174,11 +176,11 @@ async def test_knobs_fail_and_succeed_like_the_kernel(lab: LabInfo) -> None:
         command, stdin = _sudo(lab, "echo f >/sys/class/net/eth1/queues/tx-0/xps_cpus")
         assert "No such file or directory" in (await _run(conn, command, stdin)).stderr
         # A per-namespace sysctl changes for real inside the lab and not on the host.
-        host_value = Path("/proc/sys/net/ipv4/tcp_rmem").read_text()
+        host_value = Path("/proc/sys/net/ipv4/tcp_rmem").read_text(encoding="utf-8")
         knob = "/proc/sys/net/ipv4/tcp_rmem"
         command, stdin = _sudo(lab, f"echo '4096 262144 8388608' > {knob} && cat {knob}")
         assert (await _run(conn, command, stdin)).stdout.split() == ["4096", "262144", "8388608"]
-        assert Path("/proc/sys/net/ipv4/tcp_rmem").read_text() == host_value
+        assert Path("/proc/sys/net/ipv4/tcp_rmem").read_text(encoding="utf-8") == host_value
 
 
 @pytest.mark.slow

@@ -218,7 +218,10 @@ async def test_sysctls_the_namespace_shares_stay_in_the_lab(lab: LabInfo) -> Non
     private = lab_private_sysctls(lab.name)
     assert "net.core.netdev_budget" in private and "net.core.rmem_max" in private
     assert "net.ipv4.tcp_rmem" not in private  # the namespace has its own
-    host = {n: Path("/proc/sys/net/core", n).read_text() for n in ("rmem_max", "netdev_budget")}
+    host = {
+        n: Path("/proc/sys/net/core", n).read_text(encoding="utf-8")
+        for n in ("rmem_max", "netdev_budget")
+    }
     async with _connect(lab) as conn:
         wrote = await _sudo(
             conn,
@@ -235,7 +238,7 @@ async def test_sysctls_the_namespace_shares_stay_in_the_lab(lab: LabInfo) -> Non
         somaxconn = await conn.run("cat /proc/sys/net/core/somaxconn", check=False)
         assert somaxconn.stdout.strip().isdigit()  # the namespace's own entries still there
     for name, before in host.items():
-        assert Path("/proc/sys/net/core", name).read_text() == before
+        assert Path("/proc/sys/net/core", name).read_text(encoding="utf-8") == before
 
 
 async def test_etc_and_boot_firmware_are_private_to_the_lab(lab: LabInfo) -> None:
@@ -260,4 +263,4 @@ async def test_etc_and_boot_firmware_are_private_to_the_lab(lab: LabInfo) -> Non
     assert not Path(f"/etc/udev/rules.d/99-{marker}.rules").exists()
     assert not Path("/boot/firmware").exists() or marker not in Path(
         "/boot/firmware/config.txt"
-    ).read_text(errors="replace")
+    ).read_text(encoding="utf-8", errors="replace")

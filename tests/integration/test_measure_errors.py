@@ -240,7 +240,7 @@ def _ports_seen(addr: str) -> list[int]:
     """Ports listening on `addr` now (read from /proc, no probe)."""
     hexaddr = "".join(f"{int(b):02X}" for b in reversed(addr.split(".")))
     ports = []
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+    for line in Path("/proc/net/tcp").read_text(encoding="utf-8").splitlines()[1:]:
         local, state = line.split()[1], line.split()[3]
         ip, port = local.split(":")
         if ip == hexaddr and state == "0A":

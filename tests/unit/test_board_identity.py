@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sbctune.advice.driver_binding import newer_kernel_driver
 from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
-from sbctune.advice.logs import newer_kernel_driver
 from sbctune.catalog import load_catalog
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.kernel_drivers import (

@@ -80,7 +80,7 @@ _LEVELS = st.sampled_from(["emerg", "alert", "crit", "err", "warn", "info"])
 
 @given(st.lists(_LEVELS, min_size=1, max_size=6), st.integers(0, 5))
 def test_the_count_names_each_level_it_holds(levels: list[str], extra: int) -> None:
-    from sbctune.advice.logs import _by_level  # the wording itself
+    from sbctune.advice.driver_complaints import _by_level  # the wording itself
 
     known = [KernelMessage("x %d", level, ("a.c",), ("6.1",)) for level in levels]
     words = _by_level(len(levels) + extra, known)

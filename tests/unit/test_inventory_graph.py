@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sbctune.advice.driver_binding import driver_from_tables
 from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
-from sbctune.advice.logs import driver_from_tables
 from sbctune.catalog.ids import load_ids
 from sbctune.inventory.inspect import read_bundle_raw
 from sbctune.inventory.model import Nic

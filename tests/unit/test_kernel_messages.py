@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sbctune.advice.driver_binding import newer_kernel_driver
 from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
-from sbctune.advice.logs import newer_kernel_driver
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_messages import errno_in, load_messages
 from sbctune.inventory.model import Nic

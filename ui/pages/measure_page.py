@@ -1,8 +1,7 @@
-"""Steps 3 and 5, Baseline and Measure again: plan chooser, live plots, time left, Cancel."""
+"""Steps 3 and 5, Baseline and Measure again: plan chooser, live plots, time left, Cancel.
+The plots are measure_plots', how a run ends measure_endings'."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
@@ -14,21 +13,17 @@ from PySide6.QtWidgets import (
 
 from sbctune.ui.controllers.live import (
     Direction,
-    LabCpu,
     LiveMeasurement,
-    latency_verdicts,
 )
 from sbctune.ui.controllers.measurement import (
     MeasureController,
     Plan,
-    in_force_mark,
-    not_a_baseline,
     plan_from_stored,
 )
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
-from sbctune.ui.pages.base import Page
 from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
+from sbctune.ui.pages.measure_endings import RESULTS_TITLE, MeasureEndings
 from sbctune.ui.pages.measure_figures import (
     BIG_DIRECTIONS,
     latency_text,
@@ -40,33 +35,18 @@ from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
 from sbctune.ui.units import rate
 from sbctune.ui.widgets.common import Card, ProblemPanel, label
-from sbctune.ui.widgets.lazy import Lazy, is_built
-from sbctune.ui.widgets.live_fit import LiveFit
-from sbctune.ui.widgets.plot_heights import CPU_HEIGHT, LATENCY_HEIGHT, THROUGHPUT_HEIGHT
-from sbctune.ui.widgets.run_table import RunTable
-from sbctune.workflow import Problem
+from sbctune.ui.widgets.lazy import is_built
 from sbctune.workflow.estimate import left_text
 
-if TYPE_CHECKING:  # imported when a plot is first made: pyqtgraph is a slow import
-    from sbctune.ui.widgets.live_plots import CpuLoadPlot, LatencyPlot, ThroughputPlot
-
-CPU_TITLE = "The Pi's CPU, per core"
-CPU_NOTE = (
-    "Interrupts and packet work are the network's work. One core near 100 % while the "
-    "others idle means the NIC's interrupts all land on that core."
-)
 REFRESH_MS = 250  # 4 redraws a second: the issue asks for at least two
-RESULTS_TITLE = "Figures of this run"
-REVERTED_FIRST = "The tuning was put back first and read back: nothing was in force."
 AGAIN_INTRO = "The same plan as the baseline, now with the tuning in force."
 NOTHING_INTRO = "The same plan as the baseline. Nothing is in force on the Pi now."
-UNTUNED_DONE = (
-    "Measured with nothing in force on the Pi: a second baseline, not the speed with the tuning."
-)
 
 
-class MeasurePage(Page):
-    done = Signal(object)  # RunRecord
+class MeasurePage(MeasureEndings):
+    """The plan, Start and Cancel, the run drawn live; its plots are MeasurePlots', the ends
+    of a run MeasureEndings'."""
+
     go_tune = Signal()  # Measure again with nothing in force: "Go to Tune"
 
     def __init__(
@@ -174,74 +154,6 @@ class MeasurePage(Page):
         self.as_is_button.clicked.connect(self.start)
         self.content.addWidget(self.in_force)
 
-    # The plots are made when first shown or used (ui/widgets/lazy.py): not at start-up.
-    def _throughput_plot(self) -> ThroughputPlot:
-        from sbctune.ui.widgets.live_plots import ThroughputPlot
-
-        return ThroughputPlot(self._colors, self._settings.units)
-
-    def _latency_plot(self) -> LatencyPlot:
-        from sbctune.ui.widgets.live_plots import LatencyPlot
-
-        throughput = cast(Lazy, self.throughput).real()
-        return LatencyPlot(self._colors, cast("ThroughputPlot", throughput))
-
-    def _cpu_plot(self) -> CpuLoadPlot:
-        from sbctune.ui.widgets.live_plots import CpuLoadPlot
-
-        return CpuLoadPlot(self._colors)
-
-    def _plots(self, colors: Colors) -> None:
-        self._colors = colors
-        # Before the first run: words, not empty axes.
-        self.plots_empty = label(
-            "Once you press Start, the throughput of every second in each direction, the "
-            "latency and the Pi's CPU load per core are drawn here as they are measured.",
-            name="muted",
-        )
-        self.content.addWidget(self.plots_empty)
-        plot_card = Card("Throughput")
-        self.throughput = cast("ThroughputPlot", Lazy(self._throughput_plot, THROUGHPUT_HEIGHT))
-        plot_card.body.addWidget(self.throughput)
-        plot_card.body.addWidget(
-            label(
-                "Shaded: omitted seconds (not counted). Dashed line: the link's line rate.",
-                name="muted",
-            )
-        )
-        # Latency under load: the Pi's UDP probes to this PC (sbctune.measure.latency).
-        self.latency = cast("LatencyPlot", Lazy(self._latency_plot, LATENCY_HEIGHT))
-        self.latency.setAccessibleName("Round-trip time of the latency probes")
-        plot_card.body.addWidget(self.latency)
-        self.latency_now = label("Latency: –", name="muted", wrap=False)
-        self.latency_now.setAccessibleName("Latency now")
-        plot_card.body.addWidget(self.latency_now)
-        self.content.addWidget(plot_card)
-        cpu_card = Card(CPU_TITLE)
-        self.cpu_card = cpu_card
-        self.cpu = cast("CpuLoadPlot", Lazy(self._cpu_plot, CPU_HEIGHT))
-        cpu_card.body.addWidget(self.cpu)
-        # In the legend's words (the walk of session 10 read "irq and softirq" under a legend
-        # that says "interrupts" and "packet work"); the kernel's terms are in the tooltip.
-        self.cpu_note = label(CPU_NOTE, name="muted")
-        cpu_card.body.addWidget(self.cpu_note)
-        self.content.addWidget(cpu_card)
-        self.plot_cards = (plot_card, cpu_card)
-        for card in self.plot_cards:
-            card.hide()
-        self.results_card = Card("Figures of this run")
-        self.table = RunTable()
-        self.table.setAccessibleName("Results of this run per direction")
-        self.results_card.body.addWidget(self.table)
-        self.results_card.hide()
-        self.content.addWidget(self.results_card)
-        self.content.addStretch(1)
-        # While a test runs the throughput plot is in view, whatever the window's height.
-        intro = self.findChild(QLabel, "pageIntro")
-        self.live_fit = LiveFit(self, header=intro.parentWidget() if intro else None,
-                                figures=self.figure_cards, plot_card=plot_card,
-                                plot=self.throughput, height=THROUGHPUT_HEIGHT)  # fmt: skip
-
     # ------------------------------------------------------------------ plan
     def shown(self) -> None:
         rate = self._settings.udp_rate()
@@ -348,14 +260,6 @@ class MeasurePage(Page):
         self.refresh()
         self._update_buttons()
 
-    def _cpu_words(self, lab_cpu: LabCpu | None) -> None:
-        """In the virtual Pi lab the per-core figures are the lab host's (the lab says so):
-        the card says whose cores they are, never "the Pi's"."""
-        title = lab_cpu.heading if lab_cpu is not None else CPU_TITLE
-        if self.cpu_card.title.text() != title:
-            self.cpu_card.title.setText(title)
-            self.cpu_note.setText(f"{lab_cpu.note} {CPU_NOTE}" if lab_cpu is not None else CPU_NOTE)
-
     def refresh(self) -> None:
         live = self.live
         if live is None:
@@ -380,113 +284,6 @@ class MeasurePage(Page):
         # Past its plan, a test still running says "finishing…", never "0:00 left".
         self.remaining.setText(left_text(live.remaining_seconds(), self.timer.isActive()))
         self.status.setText(live.status())
-
-    def stop_live(self, message: str) -> None:
-        self.timer.stop()
-        self.live_fit.running(False)
-        self.refresh()
-        self.remaining.setText("")  # stopped: nothing is left to run (s13 walk: "about 0:35 left")
-        self.status.setText(message)
-        self._update_buttons()
-
-    def show_record(self, record: RunRecord) -> None:
-        done = "Done." if record.complete else "Done, but some tests did not complete (see below)."
-        mark = in_force_mark(record) if self.role == "baseline" else None
-        if mark is not None:  # read back from the Pi: never called a baseline
-            done = f"{done} {not_a_baseline(record)}"
-        elif self.role != "baseline" and in_force_mark(record) is None:
-            done = f"{done} {UNTUNED_DONE}"
-        elif self._reverted_first:
-            done = f"{done} {REVERTED_FIRST}"
-        self._reverted_first = False
-        self.results_card.title.setText(
-            f"{RESULTS_TITLE}: {mark}, not a baseline" if mark is not None else RESULTS_TITLE
-        )
-        self.stop_live(done)
-        self.progress.setValue(1000)
-        self.remaining.setText("")
-        self.table.show_run(record, self._settings.units)
-        self.results_card.show()
-        self.stored = record
-        show_run_figures(self.figure_cards, record, self._settings.units)
-        self.show_latency(record.latency)
-        if record.note:
-            self.problem.show_problem(record.note)
-        # The "Done. …" line in view (walk 15: after "Measure as it is" the page stayed where
-        # the live plot had been, its "not a baseline" line above the view).
-        QTimer.singleShot(0, self._status_in_view)
-        self.done.emit(record)
-
-    def _status_in_view(self) -> None:
-        self.ensureWidgetVisible(self.status, 0, 24)
-
-    def show_latency(self, latency: dict[str, Any] | None) -> None:
-        """The run's verdicts under the latency plot ("the link queues 18 ms under upload…")."""
-        lines = latency_verdicts(latency)
-        if lines:
-            self.latency_now.setWordWrap(True)
-            self.latency_now.setText("\n".join(lines))
-
-    def _failed(self, problem: Problem) -> None:
-        self.stop_live("Stopped.")
-        self.problem.show_problem(problem.message, problem.hint)
-
-    def show_partial(self, record: RunRecord) -> None:
-        """A cancelled run: the tests measured so far, stored in the history, marked incomplete."""
-        self.partial = record
-        self.table.show_run(record, self._settings.units)
-        self.results_card.show()
-        self.stored = record
-        show_run_figures(self.figure_cards, record, self._settings.units)
-
-    def _cancelled(self) -> None:
-        stopped = "iperf3 was stopped on the Pi and on this computer"
-        if self.partial is not None:
-            self.stop_live(
-                f"Stopped early: cancelled by the user; {stopped}. The tests measured so far are "
-                f"saved as run {self.partial.id}, marked incomplete."
-            )
-        else:
-            self.stop_live(f"Cancelled: {stopped}; nothing had been measured yet.")
-
-    def _alone_ended(self, live: LiveMeasurement | None, record: RunRecord | None) -> None:
-        """The flow measured each tweak alone here: back to the run shown before (the flow's
-        Measure again), or, with none, the last of them stays, stopped."""
-        if live is None or record is None:
-            self.stop_live("Each tweak was measured on its own: see Results.")
-            return
-        self.show_still(live)
-        self.table.show_run(record, self._settings.units)
-        self.results_card.show()
-        self.stored = record
-        show_run_figures(self.figure_cards, record, self._settings.units)
-        self.show_latency(record.latency)
-        self.progress.setValue(1000)
-        self.remaining.setText("")
-        self.status.setText("Done.")
-
-    def _flow_failed(self) -> None:
-        """The one-click flow stopped with an error (the window shows it where the user is)."""
-        if self.timer.isActive():
-            self.stop_live("Stopped.")
-
-    def _flow_cancelled(self) -> None:
-        if not self.timer.isActive():
-            return
-        if self.partial is not None:
-            self.stop_live(
-                "Stopped early: cancelled by the user; iperf3 was stopped and any tuning "
-                f"reverted. The tests measured so far are saved as run {self.partial.id}, "
-                "marked incomplete."
-            )
-        else:
-            self.stop_live("Cancelled: iperf3 was stopped and any tuning reverted.")
-
-    def apply_theme(self, colors: Colors) -> None:
-        self._colors = colors  # plots not made yet are made in these colours
-        for plot in (self.throughput, self.latency, self.cpu):
-            if is_built(plot):
-                plot.apply_theme(colors)
 
     def set_units(self) -> None:
         if is_built(self.throughput):  # else it is made in the new units

@@ -1,7 +1,8 @@
-"""Kernel log line shapes of the buses a NIC hangs on (a part of dmesg_patterns, kept apart to
-keep that module small): a PCIe host controller without a link, PCIe Advanced Error Reporting,
-a PHY missing from its MDIO bus, a network device with a hardware VLAN filter, and link lines
-whose device a paste elided."""
+"""Kernel log line shapes of the buses a NIC hangs on (a part of dmesg_patterns, kept apart by
+concern): PCI enumeration and BARs, a PCIe link up or a host controller without one, PCIe
+Advanced Error Reporting, a PHY missing from its MDIO bus, a network device with a hardware
+VLAN filter, link lines whose device a paste elided; USB enumeration, resets, disconnects and
+errors; cards on an MMC host. dmesg_patterns lists them in their order."""
 
 from __future__ import annotations
 
@@ -82,4 +83,111 @@ PCIE_NEEDLES: dict[str, tuple[str, ...]] = {
         "rror message received",
         "error_detected callback",
     ),
+}
+
+PCI_LINES: list[tuple[str, _Lazy]] = [
+    (
+        "pci_device",
+        _Lazy(
+            r"^pci (?P<device>[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.\d): \[(?P<vendor>[0-9a-f]{4})"
+            r":(?P<product>[0-9a-f]{4})\] type (?P<type>\d+) class (?P<class>0x[0-9a-f]{6})"
+        ),
+    ),
+    (
+        "pci_bar",
+        _Lazy(
+            r"^pci (?P<device>\S+): BAR (?P<bar>\d+): (?P<status>assigned|no space for|failed to "
+            r"assign|can't assign|not assigned)\b:?\s*(?P<resource>.*)$"
+        ),
+    ),
+    (
+        "pcie_link_up",  # brcm-pcie: "link up, 5.0 GT/s PCIe x1 (SSC)" / "link up, 5 GT/s x1"
+        _Lazy(
+            r"^(?P<driver>brcm-pcie|rockchip-pcie|\S+pcie\S*) (?P<device>\S+): link up, "
+            r"(?P<speed>[\d.]+) ?GT/s (?:PCIe )?x(?P<width>\d+)"
+        ),
+    ),
+]
+USB_ENUMERATION: list[tuple[str, _Lazy]] = [
+    (
+        "usb_new_device",
+        _Lazy(
+            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
+            r" using (?P<hcd>\S+)"
+        ),
+    ),
+    (
+        "usb_ids",
+        _Lazy(
+            r"^usb (?P<device>\d+-[\d.]+): [Nn]ew USB device found, "
+            r"idVendor=(?P<vendor>[0-9a-f]{4}), idProduct=(?P<product>[0-9a-f]{4})"
+        ),
+    ),
+    (
+        # drivers/usb/core/hub.c announce_device(): the device's own product string
+        "usb_product",
+        _Lazy(r"^usb (?P<device>\d+-[\d.]+): Product: (?P<product>\S.{0,80}?)\s*$"),
+    ),
+    (
+        "driver_registered",
+        _Lazy(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
+    ),
+]
+USB_UNSUPPORTED: list[tuple[str, _Lazy]] = [
+    ("usb_unsupported", _Lazy(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
+]
+USB_TROUBLE: list[tuple[str, _Lazy]] = [
+    (
+        "usb_reset",
+        _Lazy(
+            r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
+            r"(?P<number>\d+)"
+        ),
+    ),
+    (
+        "usb_disconnect",
+        _Lazy(r"^usb (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
+    ),
+    ("usb_not_top_speed", _Lazy(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
+    (
+        # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"; also on the USB
+        # interface before any netdev: "write type=0x0033, index=0xd630 fail -71"
+        "usb_error",
+        _Lazy(
+            r"^(?P<driver>[\w-]+) (?P<device>\d+-[\d.]+:\d+\.\d+)(?: (?P<iface>[\w.-]+))?: "
+            r".*?(?P<errno>-(?:71|110|32|19|108|62|5))\b"
+        ),
+    ),
+]
+MMC_CARDS: list[tuple[str, _Lazy]] = [
+    (
+        # A card on an MMC host, by the MMC core (drivers/mmc/core/bus.c): mmc_add_card()'s
+        # "%s: new %s%s%s%s%s%s card at address %04x" (its type MMC, SD, SDHC, SDXC, SDUC,
+        # SDIO or SD-combo), mmc_remove_card()'s "%s: card %04x removed" (no type), and a
+        # memory card's disk (drivers/mmc/core/block.c mmc_blk_alloc_req(): "mmcblk0:
+        # mmc0:aaaa SC16G 14.8 GiB")
+        "mmc_card",
+        _Lazy(
+            r"^(?:(?P<device>mmc\d{1,3}): (?:new [\w -]{0,80}?(?P<type>SD-combo|SDIO|SDUC|SDXC|"
+            r"SDHC|SD|MMC) card at address (?P<rca>[0-9a-f]{4})|card (?P<rca2>[0-9a-f]{4}) "
+            r"(?P<removed>removed))$|(?P<disk>mmcblk\d{1,3})(?:boot\d|rpmb)?: "
+            r"(?P<device3>mmc\d{1,3}):(?P<rca3>[0-9a-f]{4}) )"
+        ),
+    ),
+]
+BUS_NEEDLES: dict[str, tuple[str, ...]] = {
+    "pci_device": (" type ",),
+    "pci_bar": ("BAR ",),
+    "pcie_link_up": ("link up",),
+    "usb_new_device": (" USB device number",),
+    "usb_ids": ("idVendor",),
+    "usb_product": ("Product: ",),
+    "driver_registered": ("registered new",),
+    "usb_unsupported": ("Unsupported device",),
+    "usb_reset": ("reset ",),
+    "usb_disconnect": ("disconnect",),
+    "usb_not_top_speed": ("top speed",),
+    "usb_error": ("-71", "-110", "-32", "-19", "-108", "-62", "-5"),
+    "mmc_card": ("card at address", " removed", "mmcblk"),
 }

@@ -3,8 +3,8 @@ small): 2.6-era drivers that named their function after the interface, and drive
 their link in words of their own (ax88179's number, aqc111's speeds, e1000's NIC Link line).
 OWN_WORDS_FIRST goes before the generic link shapes (which would take "eth0" for a device and
 the function for the interface), own_words() anywhere: it takes the kernel device-name shape
-(dmesg_patterns.BUS_ID) that module defines. Their needles, OWN_WORDS_NEEDLES, join that
-module's."""
+(dmesg_names.BUS_ID). Their needles, OWN_WORDS_NEEDLES, join
+dmesg_patterns'."""
 
 from __future__ import annotations
 

@@ -1,0 +1,100 @@
+"""A NIC's driver complaints (split from logs.py): its error- and warning-level kernel lines
+that no rule of logs.py explains, named by what the kernel's source says they are
+(messages.tsv: level, file, series) or by the library module that printed them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sbctune.advice.log_words import errno_words
+from sbctune.catalog.kernel_drivers import other_drivers_message, own_files_first
+from sbctune.catalog.kernel_messages import KernelMessage, explain_format, load_messages
+from sbctune.catalog.library_modules import library_of
+from sbctune.inventory.model import Finding, Nic
+from sbctune.wording import counted
+
+
+def complaints(nic: Nic, label: str) -> list[Finding]:
+    """Error- and warning-level lines of the NIC's driver that no rule of logs.py explains:
+    what the kernel's source says they are (level, file), with the lines as evidence."""
+    lines = nic.log.get("kernel_error")
+    if not lines:
+        return []
+    table = load_messages()
+    matched = [(line, table.match(line)) for line in lines]
+    known = [
+        (line, replace(m, files=own_files_first(m.files, nic.driver)))
+        for line, m in matched
+        if m is not None and not other_drivers_message(m.files, nic.driver)
+    ]
+    count = nic.log_counts.get("kernel_error", len(lines))
+    if not known:
+        return [_unknown(nic, label, lines, count)]
+    errors = [m for _line, m in known if m.is_error]
+    first = (errors or [m for _l, m in known if m.level == "warn"] or [m for _l, m in known])[0]
+    kernels = " and ".join(first.series)
+    # "usb 2-2: disable of device-initiated U1 failed." is the USB core's line (hub.c) on the
+    # NIC's USB device, not its driver's
+    who = (
+        "the USB core logged"
+        if first.source.startswith("drivers/usb/core/")
+        else "the kernel's network core logged"  # "eth0: hw csum failure" (net/core/dev.c)
+        if first.source.startswith("net/core/")
+        else "its driver logged"
+    )
+    return [
+        Finding(
+            "driver-complaint",
+            "warning" if errors else "info",
+            label,
+            f"{label}: {who} "
+            f"{_by_level(count, [m for _l, m in known])}"
+            f' such as "{first.format}" (level {first.level}, '
+            f"{first.source} in the {kernels} kernel source).{errno_words(lines)}{_meaning(first)}",
+            lines,
+        )
+    ]
+
+
+def _unknown(nic: Nic, label: str, lines: list[str], count: int) -> Finding:
+    """Lines the 6.1/6.12 source does not print: a library module's ("wlcore: ERROR ..."), or
+    an older or a vendor kernel's, where what they report is the errno."""
+    libs = [library_of(line, nic.driver) for line in lines]
+    said = sorted(lib for lib in libs if lib is not None)
+    if said and len(said) == len(libs):
+        lib, makefile = said[0]
+        return Finding(
+            "driver-complaint",
+            "warning",
+            label,
+            f"{label}: {lib}, the library module its driver {nic.driver} uses (built by "
+            f"{makefile} in the 6.1/6.12 kernel source), logged "
+            f"{counted(count, 'error or warning line')}.{errno_words(lines)}",
+            lines,
+        )
+    return Finding(
+        "driver-complaint",
+        "warning",
+        label,
+        f"{label}: its driver logged {counted(count, 'failure line')} "
+        "that the 6.1/6.12 kernel source no longer prints (an older or a vendor "
+        f"kernel).{errno_words(lines)}",
+        lines,
+    )
+
+
+def _by_level(count: int, known: list[KernelMessage]) -> str:
+    """ "2 error lines", "1 info-level line", "3 lines (1 error, 2 info-level)": each line
+    named by the level the kernel's source prints it at (messages.tsv), never all "error"."""
+    words = [m.level_word for m in known]
+    kinds = list(dict.fromkeys(words))
+    if len(kinds) == 1:
+        return counted(count, f"{kinds[0]} line")
+    parts = ", ".join(f"{words.count(k)} {k}" for k in kinds)
+    return f"{counted(count, 'line')} ({parts}{'' if count == len(words) else ' of those quoted'})"
+
+
+def _meaning(message: KernelMessage) -> str:
+    """ " It means: ..." for a message with a hand-written explanation ("hw csum failure")."""
+    known = explain_format(message.format)
+    return f" It means: {known.text} ({known.source})." if known else ""

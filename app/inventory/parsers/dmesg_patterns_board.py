@@ -1,0 +1,49 @@
+"""The board's kernel log lines (a part of dmesg_patterns, kept apart by concern): its model
+(device tree, MIPS, DMI, a kernel warning's "Hardware name"), kernel version, SoC, a
+/proc/cpuinfo paste inside a log, and the firmware's under-voltage warnings."""
+
+from __future__ import annotations
+
+from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
+
+_OF = "(?:OF: fdt: )?"  # early device-tree code prefixes the model line
+
+POWER: list[tuple[str, _Lazy]] = [
+    (
+        "under_voltage",
+        _Lazy(r"(?i)under-?voltage detected!?(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
+    ),
+    (
+        "voltage_normalised",
+        _Lazy(r"(?i)voltage normali[sz]ed(?:\s*\((?P<code>0x[0-9a-f]+)\))?"),
+    ),
+]
+BOARD: list[tuple[str, _Lazy]] = [
+    # arm/arm64 "Machine model: %s"; MIPS prom.c "MIPS: machine is %s" (also the DT's model)
+    ("machine_model", _Lazy(rf"^(?:{_OF}Machine model:|MIPS: machine is) (?P<model>.{{1,120}})$")),
+    ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
+    ("soc_line", _Lazy(r"^SoC: (?P<soc>\w[\w-]{1,30}) rev [\w.]{1,12}$")),  # lantiq/prom.c
+    (
+        "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
+        _Lazy(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
+    ),
+    (
+        "cpuinfo",  # a /proc/cpuinfo paste inside a log: "Hardware : BCM2835", "Revision : a02082"
+        _Lazy(r"^(?P<key>Hardware|Revision|Model)\s*: (?P<value>\S(?:.{0,118}\S)?)\s*$"),
+    ),
+]
+HARDWARE_NAME: list[tuple[str, _Lazy]] = [
+    (
+        "machine_model",  # the header of a kernel warning: "Hardware name: X (DT)"
+        _Lazy(r"^Hardware name: (?P<model>[^,()]{1,120}?)(?: \(DT\))?(?:, BIOS .*)?$"),
+    ),
+]
+BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
+    "under_voltage": ("oltage",),
+    "voltage_normalised": ("ormali",),
+    "machine_model": ("Machine model", "Hardware name", "machine is"),
+    "kernel_version": ("Linux version",),
+    "soc_line": ("SoC: ",),
+    "dmi": ("DMI: ",),
+    "cpuinfo": ("Hardware", "Revision", "Model"),
+}

@@ -1,0 +1,288 @@
+"""A NIC's own kernel log lines (a part of dmesg_patterns, kept apart by concern): its
+registration and renames, the fixed formats of drivers' link, version, firmware, chip and MAC
+lines, the shapes any driver's link and transmit-timeout lines take on its device, and the
+lines of its PHY, its addresses and its probe. dmesg_patterns lists them in their order."""
+
+from __future__ import annotations
+
+from sbctune.inventory.parsers.dmesg_names import BUS_ID, OLD_NETDEV, UNREGISTERED
+from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
+
+_TX_TIMEOUT = (
+    r"(?P<iface>[\w.-]+): (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out|out))\b"
+)
+
+NETDEV_NAMES: list[tuple[str, _Lazy]] = [
+    (
+        "register",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+?):? (?P<iface>\S+): register '(?P<name>[^']+)' at "
+            r"(?P<bus>[^,]+), (?P<description>.*?), (?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
+        ),
+    ),
+    (
+        "renamed",
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): renamed from (?P<old>\S+)$"),
+    ),
+    (
+        "renamed",
+        _Lazy(r"^systemd-udevd\[\d+\]: renamed network interface (?P<old>\S+) to (?P<iface>\S+)$"),
+    ),
+]
+DRIVER_LINES: list[tuple[str, _Lazy]] = [
+    (
+        "link_up",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Up - "
+            r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
+            r"(?: - flow control (?P<flow>.+))?$"
+        ),
+    ),
+    (
+        "link_up",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?:\S+: \S+ )?NIC Link is Up "
+            r"(?P<speed>\d+) (?P<unit>[GM])bps (?P<duplex>Full|Half) Duplex"
+        ),
+    ),
+    (
+        "link_up",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): link up, (?P<speed>\d+)"
+            r"(?P<unit>[GM])bps, (?P<duplex>full|half)-duplex"
+        ),
+    ),
+    (
+        "link_down",
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Down$"),
+    ),
+    (
+        "driver_version",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<version>v\d[\w.]*"
+            r"(?: \([^)]*\))?)$"
+        ),
+    ),
+    (
+        "firmware",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+): load (?P<firmware>\S+) v(?P<version>\S+)"
+            r"(?: (?P<date>\S+))? successfully$"
+        ),
+    ),
+    (
+        "chip",  # r8169: "eth0: RTL8125B, 00:e0:4c:..., XID 641, IRQ 38" (3.x: "RTL8168d/8111d
+        # at 0xd096c000, fc:f5:..., XID 083000c0 IRQ 83")
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): (?P<chip>RTL[\w/-]+),? (?:at "
+            r"0x[0-9a-f]+, )?(?P<mac>[0-9a-fA-F:]{17}), XID (?P<xid>\w+),? IRQ (?P<irq>\d+)"
+        ),
+    ),
+    (
+        "chip",  # ath10k_debug_print_hwfw_info() (ath10k/debug.c): "%s target 0x%08x chip_id
+        # 0x%08x sub %04x:%04x" with hw_params.name: "qca9377 hw1.1", "qca9984/qca9994 hw1.0"
+        _Lazy(
+            r"^(?P<driver>[\w-]+) (?P<device>\S+): (?P<chip>[a-z]+\d[\w/]*) hw\d[\d.]*"
+            r"(?: [a-z]+)? target 0x[0-9a-f]+ chip_id 0x"
+        ),
+    ),
+    (
+        "description",  # igb/igc/e1000e: "igb 0000:01:00.0: Intel(R) Gigabit Ethernet ..."
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+): (?P<description>Intel\(R\) .*)$"),
+    ),
+    (
+        "pcie_link",  # igb: "igb 0000:01:00.0: eth0: (PCIe:2.5Gb/s:Width x1) 00:0d:..."
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+): (?P<iface>\S+): \(PCIe:(?P<speed>[\d.]+)"
+            r"(?:Gb/s|GT/s):Width x(?P<width>\d+)\)(?: (?P<mac>[0-9a-fA-F:]{17}))?"
+        ),
+    ),
+    (
+        "pcie_bandwidth",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+): (?P<gbps>[\d.]+) Gb/s available PCIe bandwidth"
+            r"(?:, limited by (?P<speed>[\d.]+) GT/s PCIe x(?P<width>\d+) link at (?P<at>\S+)"
+            r" \(capable of (?P<capable_gbps>[\d.]+) Gb/s with (?P<max_speed>[\d.]+) GT/s "
+            r"PCIe x(?P<max_width>\d+) link\)| \((?P<speed2>[\d.]+) GT/s PCIe x(?P<width2>\d+) "
+            r"link\))"
+        ),
+    ),
+    (
+        "mac",
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): MAC: "
+            r"(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5})$"
+        ),
+    ),
+]
+GENERIC_LINK: list[tuple[str, _Lazy]] = [
+    (
+        "tx_timeout",
+        _Lazy(r"NETDEV WATCHDOG: (?P<iface>\S+) \((?P<driver>[^)]+)\): transmit queue"),
+    ),
+    (
+        "tx_timeout",  # since 6.1 (net/sched/sch_generic.c dev_watchdog, netdev_crit)
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): NETDEV WATCHDOG: "
+            r"(?:CPU: \d+: )?transmit queue (?P<queue>\d+) timed out"
+        ),
+    ),
+    # a driver's own ndo_tx_timeout words: "eth0: transmit timed out" (30-odd in messages.tsv)
+    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) {_TX_TIMEOUT}")),
+    ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
+    (
+        "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
+        # vendor drivers' own words: nss-dp "eth0: PHY Link up speed: 1000" (Mbit/s); a speed
+        # alone, no duplex: Realtek's RTD129x build of r8169 "98016000.gmac eth0: link up 1 Gbps"
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |PHY )?"
+            r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
+            r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
+            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
+            r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$)?"
+        ),
+    ),
+    (
+        "link_down",
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
+            r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
+        ),
+    ),
+    (
+        "link_down",  # dev_info(dev, "%s: link down", ndev->name): "wemac wemac.0: eth0: link down"
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}): (?P<iface>[a-z][\w.-]{{0,14}}): "
+            r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
+        ),
+    ),
+    (
+        "link_up",  # vendor r8125: "r8125: eth0: link up"; atlantic "link change old 0 new 10000"
+        _Lazy(
+            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
+            rf"^(?P<driver2>[\w-]+) (?P<device>{BUS_ID}) (?P<iface2>[\w.-]+): \w+: link change "
+            r"old \d+ new (?P<speed>[1-9]\d*)$"
+        ),
+    ),
+    ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
+    (
+        "phy_failure",  # davinci_mdio's bus failed; not a device ON one ("mdio-bus:1f": a switch)
+        _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?!\S+:\w\w )(?P<device>{BUS_ID}) failed"),
+    ),
+    (
+        "link_up",  # cdc_ncm 6-1:2.0 enx...: 2500 mbit/s downlink 2500 mbit/s uplink
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?P<speed>[1-9]\d*) mbit/s downlink"
+        ),
+    ),
+]
+PHY_ATTACHED: list[tuple[str, _Lazy]] = [
+    (
+        "phy_attached",  # phylink/phylib: "eth0: PHY [stmmac-0:01] driver [RTL8211F Gigabit ...]"
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+){UNREGISTERED}: "
+            r"PHY \[[^\]]+\] driver \[(?P<phy>[^\]]{1,80})\]"
+        ),
+    ),
+]
+NETDEV_LATE: list[tuple[str, _Lazy]] = [
+    (
+        "vendor_register",  # Realtek's r8125/r8168: "eth0: 0xffffc900..., c4:83:..., IRQ 22"
+        _Lazy(
+            r"^(?P<iface>[a-z][\w.-]{1,14}): 0x[0-9a-f]+, (?P<mac>[0-9a-fA-F:]{17}), "
+            r"IRQ (?P<irq>\d+)"
+        ),
+    ),
+    (
+        "phy_link_up",  # libphy: 63fec000.etherne:00 - Link is Up - 100/Full
+        _Lazy(
+            r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Up - (?P<speed>\d+)/(?P<duplex>Full|Half)"
+        ),
+    ),
+    ("phy_link_down", _Lazy(r"^libphy: (?P<phy>[\w.@-]+):\w+ - Link is Down")),
+    (
+        "carrier_up",
+        _Lazy(r"ADDRCONF\(NETDEV_CHANGE\): (?P<iface>[\w.-]+): link becomes ready"),
+    ),
+    ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
+    (
+        "ip_config",  # net/ipv4/ipconfig.c: a DHCP/BOOTP/RARP answer, then the device it set up
+        _Lazy(
+            r"^(?:IP-Config: Got (?P<answer>DHCP|BOOTP|RARP) answer from|device=(?P<iface>"
+            r"[\w.-]+), hwaddr=(?P<mac>[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}))"
+        ),
+    ),
+    (
+        "phy_failure",  # also on the interface alone: stmmac's "eth0: Could not attach to PHY"
+        _Lazy(
+            rf"^(?:(?P<driver>[\w-]+) (?P<device>{BUS_ID})(?: (?P<iface>[\w.-]+))?{UNREGISTERED}: |"
+            rf"(?P<iface2>{OLD_NETDEV}): )?.*?"
+            r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
+            # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
+            r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
+            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
+            r"mdio\S*: probe of (?!\S+:\w\w )\S+ failed)"
+        ),
+    ),
+    (
+        "mdio_named",  # an old kernel's line on the interface alone naming its MDIO bus's PHY
+        _Lazy(
+            rf"^(?P<iface>{OLD_NETDEV}): .*?"
+            r"\((?P<mdio>[a-z]\w{0,30}-[0-9a-f]{1,8}):[0-9a-f]{2}\)"
+        ),
+    ),
+    (
+        "probe_failed",  # drivers/base/dd.c call_driver_probe: 6.1 pr_warn, 6.12 dev_err
+        _Lazy(
+            rf"^(?P<driver>[\w-]+): probe of (?P<device>{BUS_ID}) failed with error "
+            r"(?P<errno>-?\d+)|"
+            rf"^(?P<driver2>[\w-]+) (?P<device2>{BUS_ID}): probe with driver [\w-]+ failed "
+            r"with error (?P<errno2>-?\d+)"
+        ),
+    ),
+    (
+        "kevent_dropped",
+        _Lazy(
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"kevent (?P<kevent>\d+) may have been dropped"
+        ),
+    ),
+]
+LINK_NEEDLES: dict[str, tuple[str, ...]] = {
+    "register": ("register '",),
+    "renamed": ("renamed",),
+    "link_up": (
+        "downlink",
+        "ink is Up",
+        "link up",
+        "ink Is Up",
+        "ink up",
+        "ink is up",
+        "link change",
+        "carrier on",
+        "Link Speed",
+    ),
+    "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
+    "driver_version": (": v",),
+    "firmware": ("successfully",),
+    "chip": ("XID", " chip_id 0x"),
+    "description": ("Intel(R)",),
+    "pcie_link": ("(PCIe:",),
+    "pcie_bandwidth": ("PCIe bandwidth",),
+    "mac": ("MAC: ",),
+    "tx_timeout": ("WATCHDOG", "imed out", "imeout"),
+    "probe_failed": ("failed with error",),
+    "csum_failure": ("csum failure",),
+    "phy_link_up": ("libphy",),
+    "phy_attached": ("PHY [",),
+    "vendor_register": (", IRQ ",),
+    "phy_link_down": ("libphy",),
+    "carrier_up": ("NETDEV_CHANGE",),
+    "netdev_up": ("NETDEV_UP",),
+    "ip_config": (" answer from", "device="),
+    "phy_failure": ("PHY", "phy", "probe of", "is missing"),
+    "mdio_named": ("PHY",),
+    "kevent_dropped": ("kevent",),
+}
