@@ -122,6 +122,10 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
     if eee_follows_link(caps):  # fake_ethtool_knobs.show_eee: inactive with no carrier
         eee["active_needs_link"] = True
     eee_default(eee, caps)
+    if caps.facts.get("eee_reset_on_open") and driver_caps.fact_in_every_series(
+        caps, "eee_reset_on_open"
+    ):  # bcmgenet on 6.12: phy_support_eee at every open (fake_ethtool_base.reopened)
+        eee["reset_on_open"] = dict(caps.facts["eee_reset_on_open"])
     eee_by_chip(eee, caps, chip)
     if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
         caps, "eee_tx_lpi_follows"

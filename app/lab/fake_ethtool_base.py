@@ -172,6 +172,11 @@ def iface_up(ifname: str, dev: dict[str, Any]) -> bool:
 def reopened(dev: dict[str, Any]) -> None:
     """The driver closed and opened the interface for a change (stmmac_reinit_ringparam and
     stmmac_reinit_queues -> __stmmac_open): what its open sets again, e.g. stmmac_init_coalesce's
-    tx-usecs, tx-frames and rx-frames (``coalesce.reset_on_open``, driver_caps.json)."""
+    tx-usecs, tx-frames and rx-frames (``coalesce.reset_on_open``, driver_caps.json), and
+    bcmgenet's EEE on 6.12 (``eee.reset_on_open``)."""
     co = dev.get("coalesce") or {}
     co.get("values", {}).update(co.get("reset_on_open", {}))
+    eee = dev.get("eee") or {}
+    if eee.get("reset_on_open"):  # bcmgenet on 6.12: bcmgenet_mii_probe's phy_support_eee
+        eee.update(eee["reset_on_open"])
+        eee["active"] = bool(eee["enabled"]) and bool(eee.get("link_partner"))

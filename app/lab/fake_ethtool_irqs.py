@@ -20,16 +20,20 @@ import os
 from typing import Any
 
 
-def render_lines(rows: list[tuple[int, str, int, str]], cpus: int) -> str:
+def render_lines(
+    rows: list[tuple[int, str, int, str]], cpus: int, triggers: dict[int, str] | None = None
+) -> str:
     """/proc/interrupts as kernel/irq/proc.c show_interrupts prints it, rows (number, chip,
     hwirq, name) in IRQ order (widths as a real Pi 4 capture's: ' 46:     668625 ...  BRCM STB
-    PCIe MSI 524288 Edge      xhci_hcd')."""
+    PCIe MSI 524288 Edge      xhci_hcd'); `triggers`: a line's "Level" (" %-8s", then two
+    spaces before the action's name), else Edge."""
     # "%*s" of prec + 8, then "CPU%-8d" per CPU; the end trimmed as in the real capture
     header = (" " * 11 + "".join(f"CPU{c:<8d}" for c in range(cpus))).rstrip()
     out = [header]
     for number, chip, hwirq, name in sorted(rows):
         counts = "".join(f" {0:>10}" for _ in range(cpus))
-        out.append(f"{number:>3}:{counts}  {chip} {hwirq} Edge      {name}")
+        trigger = (triggers or {}).get(number, "Edge")
+        out.append(f"{number:>3}:{counts}  {chip} {hwirq} {trigger:<8}  {name}")
     return "\n".join(out) + "\n"
 
 

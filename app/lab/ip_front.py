@@ -53,9 +53,11 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["shown"] = refresh  # (fake_ethtool_link.live): written again at up/down
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
-        if refresh and caps.facts.get("coalesce_reset_on_open"):
-            # what the driver's open sets again (r8169 IntrMitigate 0, bcmgenet tx-frames 1,
-            # stmmac_init_coalesce): an administrative `ip link set up` after down opens it
+        if refresh and (
+            caps.facts.get("coalesce_reset_on_open") or caps.facts.get("eee_reset_on_open")
+        ):
+            # what the driver's open sets again (r8169 IntrMitigate 0, bcmgenet tx-frames 1 and
+            # on 6.12 its EEE, stmmac_init_coalesce): `ip link set up` after down opens it
             limit["reopen"] = [*refresh, spec.name]
             if caps.restarts("mtu"):
                 limit["refresh"] = limit["reopen"]  # stmmac_change_mtu: close, open

@@ -37,6 +37,9 @@ from sbctune.tuning import driver_caps
 # [lab] pcie_host -> (chip name in /proc/interrupts, affinity refused)
 PCIE_HOSTS = {"brcmstb": ("BRCM STB PCIe MSI", True)}
 FIRST_IRQ = 46  # the Pi 4's first PCIe MSI line in a real capture (pi4-ax88179: xhci_hcd)
+# A SoC-side NIC's line where the table names its chip (irq_line_by_chip): the number a real Pi
+# 5's eth0 has (tests/captures/proc_interrupts/pi5_linux_6898_...: 104, rp1_irq_chip 6 Level)
+PLATFORM_FIRST_IRQ = 104
 PCI_BUS = 1  # the one root port's secondary bus (lspci on a CM4: 01:00.0)
 
 
@@ -54,6 +57,7 @@ class Line:
     hwirq: int
     name: str
     pci: str
+    trigger: str = "Edge"
 
 
 def pcie_msix(pcie_host: str, kernel: str) -> bool:
@@ -147,13 +151,33 @@ def addresses(nics: Sequence[Nic], cpus: int, pcie_host: str, kernel: str = "") 
     return {nic.name: by_vector[nic.name] for nic in nics if nic.name in by_vector}
 
 
+def platform_lines(nics: Sequence[Nic], cpus: int, kernel: str = "", after: int = 0) -> list[Line]:
+    """The lines of SoC-side NICs (bus "platform") whose interrupt chip the table names (hand
+    fact ``irq_line_by_chip``: macb on the Pi 5's RP1 sits on rp1_irq_chip, hwirq 6, level),
+    numbered from PLATFORM_FIRST_IRQ (past `after`). Only a NIC with one vector: the hwirq of
+    any further queue is not in the table. Such a chip takes an affinity write (RP1's since
+    raspberrypi/linux PR #6090), so none of these lines is refused."""
+    out: list[Line] = []
+    for nic in nics:
+        caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
+        where = driver_caps.by_chip(caps.facts.get("irq_line_by_chip"), nic.chip) if caps else None
+        names = vector_names(nic, cpus, kernel)
+        if not isinstance(where, dict) or not _on_platform_bus(nic, kernel) or len(names) != 1:
+            continue
+        number = max(PLATFORM_FIRST_IRQ, after + 1) + len(out)
+        trigger = str(where.get("trigger", "Edge"))
+        out.append(Line(number, str(where["chip"]), int(where["hwirq"]), names[0], "", trigger))
+    return out
+
+
 def refuses_affinity(pcie_host: str) -> bool:
     return PCIE_HOSTS.get(pcie_host, ("", False))[1]
 
 
 def render(modelled: Sequence[Line], cpus: int) -> str:
     """/proc/interrupts as kernel/irq/proc.c show_interrupts prints it (fake_ethtool_irqs)."""
-    return render_lines([(m.number, m.chip, m.hwirq, m.name) for m in modelled], cpus)
+    triggers = {m.number: m.trigger for m in modelled}
+    return render_lines([(m.number, m.chip, m.hwirq, m.name) for m in modelled], cpus, triggers)
 
 
 def reinit_model(

@@ -447,14 +447,18 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         raise ProfileError(
             f"{where}: [lab] pcie_host must be one of {', '.join(sorted(irq_model.PCIE_HOSTS))}"
         )
-    if pcie_host and bundle.file("/proc/interrupts") is None:  # a capture is never replaced
+    if bundle.file("/proc/interrupts") is None:  # a capture is never replaced
         nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
-        vectors = irq_model.lines(nics, cpu.count, pcie_host, kernel)
+        vectors = irq_model.lines(nics, cpu.count, pcie_host, kernel) if pcie_host else []
+        refused = [v.number for v in vectors] if irq_model.refuses_affinity(pcie_host) else []
+        # SoC-side NICs on a chip the table names (macb on the Pi 5's RP1): movable lines
+        vectors += irq_model.platform_lines(
+            nics, cpu.count, kernel, max((v.number for v in vectors), default=0)
+        )
         if vectors:
             modelled["/proc/interrupts"] = irq_model.render(vectors, cpu.count)
             irqs = tuple(v.number for v in vectors)
-            if irq_model.refuses_affinity(pcie_host):
-                refuse = [*refuse, *irqs]
+            refuse = [*refuse, *refused]
     effects = parse_tweak_effects(data, where)
     names = {spec.name for spec in interfaces}
     for effect in effects:

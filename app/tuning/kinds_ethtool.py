@@ -303,9 +303,20 @@ def plan_eee(ctx: Context) -> PlannedTweak:
     if eee.enabled and ctx.caps and ctx.caps.restarts("eee"):
         item.restarts_link = True
         item.reason += f"; {ctx.caps.driver} renegotiates the link for it (it drops briefly)"
+    if eee.enabled and ctx.caps and ctx.caps.facts.get("eee_reset_on_open"):
+        item.reason += _eee_back_on_open(ctx.caps)
     if item.changes[0].needed:
         item.reason += may_not_support(ctx, "set_eee")
     return item
+
+
+def _eee_back_on_open(caps: driver_caps.DriverCaps) -> str:
+    """bcmgenet on 6.12 turns EEE on again at every open (bcmgenet_mii_probe: phy_support_eee):
+    the change lasts until the interface is next taken down and up."""
+    when = "" if driver_caps.fact_in_every_series(caps, "eee_reset_on_open") else " on Linux 6.12"
+    return (f"; {caps.driver} turns EEE on again{when} each time the interface is opened (taken "
+            f"down and up, as a network restart does), so it stays off until then "
+            f"({caps.cite('eee_reset_on_open')})")  # fmt: skip
 
 
 def _eee_off_already(ctx: Context) -> str:
