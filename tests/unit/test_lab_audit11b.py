@@ -1,0 +1,55 @@
+"""Audit 11b (resources/tuning/driver_caps_audit11b.md): the rows fixed in the shared data and the
+lab, each checked as the user would see it: the tweak's plan and the lab's answer to its
+command."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.lab import ip_front, ip_model, load_profile
+from sbctune.tuning import catalog
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.probe import Facts, Read
+
+
+def _mtu_plan(driver: str, chip: str, kernel: str, mtu: int) -> tuple[bool, str]:
+    """(planned, reason) of the mtu-jumbo tweak for `mtu` on a NIC of `driver`/`chip`: planned
+    is applicable, or held back only for the user's consent to a link restart."""
+    found = Facts("eth0")
+    found.knobs["/sys/class/net/eth0/mtu"] = Read(True, "1500")
+    tweak = catalog.tweak("mtu-jumbo")
+    nic = Nic("eth0", driver=driver, chip=chip)
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    options = {"path_supports_jumbo": True, "mtu": mtu}
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, ("mtu-jumbo",)))
+    return item.applicable or item.needs_link_consent, item.reason
+
+
+def _lab_mtu_answer(driver: str, chip: str, kernel: str, mtu: int) -> str | None:
+    """What the lab's `ip link set dev eth0 mtu MTU` says (None: taken)."""
+    base = load_profile("pi4-ax88179")
+    spec = next(s for s in base.interfaces if s.driver)
+    profile = dataclasses.replace(
+        base, kernel=kernel, interfaces=(dataclasses.replace(spec, driver=driver, chip=chip),)
+    )
+    limit = ip_front.limits(profile).get(spec.name, {})
+    return ip_model.refusal({"eth0": limit}, "eth0", mtu)
+
+
+@pytest.mark.parametrize(
+    ("mtu", "refused"), [(9000, True), (2049, True), (2048, False), (1984, False)]
+)
+def test_jh7110_refuses_an_mtu_above_its_2k_tx_fifo(mtu: int, refused: bool) -> None:
+    """Row 1: jh7110.dtsi (6.12) gives both GMACs tx-fifo-depth = <2048> and one TX queue, so
+    stmmac_change_mtu's FIFO check refuses (EINVAL) any MTU whose ALIGN(ALIGN(mtu, 64), 16) is
+    above 2048, while ip -d link shows maxmtu 9000. The planner planned MTU 9000 on a VisionFive
+    2 and the lab took it."""
+    chip, kernel = "starfive,jh7110-dwmac", "6.12.57+deb13-riscv64"
+    planned, reason = _mtu_plan("stmmac", chip, kernel, mtu)
+    assert planned is not refused, reason
+    assert ("transmit FIFO holds 2048 bytes" in reason) is refused, reason
+    said = _lab_mtu_answer("stmmac", chip, kernel, mtu)
+    assert said == ("RTNETLINK answers: Invalid argument\n" if refused else None)
