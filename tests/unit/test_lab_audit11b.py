@@ -53,3 +53,35 @@ def test_jh7110_refuses_an_mtu_above_its_2k_tx_fifo(mtu: int, refused: bool) -> 
     assert ("transmit FIFO holds 2048 bytes" in reason) is refused, reason
     said = _lab_mtu_answer("stmmac", chip, kernel, mtu)
     assert said == ("RTNETLINK answers: Invalid argument\n" if refused else None)
+
+
+def _rfs_plan(queues: int, kernel: str) -> dict[str, str]:
+    """The rps_flow_cnt writes (path -> value) the rps-rfs tweak plans for an igb NIC with
+    `queues` receive queues on a 6-core board."""
+    found = Facts("eth1")
+    found.knobs["/sys/devices/system/cpu/online"] = Read(True, "0-5")
+    found.knobs["/proc/sys/net/core/rps_sock_flow_entries"] = Read(True, "0")
+    for q in range(queues):
+        found.knobs[f"/sys/class/net/eth1/queues/rx-{q}/rps_cpus"] = Read(True, "00")
+        found.knobs[f"/sys/class/net/eth1/queues/rx-{q}/rps_flow_cnt"] = Read(True, "0")
+    tweak = catalog.tweak("rps-rfs")
+    nic = Nic("eth1", driver="igb", chip="I350")
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("rps-rfs",)))
+    assert item.applicable, item.reason
+    return {c.target: c.after for c in item.changes if c.target.endswith("rps_flow_cnt")}
+
+
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.47+rpt-rpi-v8", ""])
+@pytest.mark.parametrize(("queues", "size"), [(6, "8192"), (5, "8192"), (3, "16384"), (4, "8192")])
+def test_rfs_writes_the_flow_table_size_the_kernel_keeps(
+    kernel: str, queues: int, size: str
+) -> None:
+    """Row 2: store_rps_dev_flow_table_cnt (net/core/net-sysfs.c, 6.1 and 6.12) rounds a queue's
+    rps_flow_cnt up to a power of two and reads that back. An igb I350 on a 6-core board (RK3399)
+    has 6 RX queues (igb_init_queue_num: one per CPU up to 8): the planner wrote 32768 / 6 = 5461,
+    the kernel read back 8192 and the verify failed the tweak, so the guard put everything back
+    (seen over SSH on a 6-CPU igb lab, whose veth queue files are the host kernel's)."""
+    writes = _rfs_plan(queues, kernel)
+    assert len(writes) == queues
+    assert set(writes.values()) == {size}
