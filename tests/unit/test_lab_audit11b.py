@@ -10,8 +10,9 @@ import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import ip_front, ip_model, load_profile
-from sbctune.tuning import catalog
+from sbctune.tuning import catalog, reopen_order
 from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import Change
 from sbctune.tuning.probe import Facts, Read
 
 
@@ -85,3 +86,43 @@ def test_rfs_writes_the_flow_table_size_the_kernel_keeps(
     writes = _rfs_plan(queues, kernel)
     assert len(writes) == queues
     assert set(writes.values()) == {size}
+
+
+def _affinity(irq: int, before: str, after: str) -> Change:
+    path = f"/proc/irq/{irq}/smp_affinity"
+    return Change("irq_affinity", path, before, after, path)
+
+
+# what irq-affinity and nic-rings plan, in the catalog's order (irq-affinity comes first)
+AFFINITY_THEN_RINGS = [
+    _affinity(60, "1", "2"),
+    _affinity(61, "2", "4"),
+    Change("ethtool", "eth1 -G rx", "2048", "8184"),
+    Change("ethtool", "eth1 -G tx", "4096", "8184"),
+]
+
+
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.47+rpt-rpi-v8"])
+def test_atlantic_ring_restart_goes_before_the_irq_masks_its_open_resets(kernel: str) -> None:
+    """Row 3: atlantic's open (aq_nic_start, after aq_set_ringparam's close) requests each
+    vector again and calls irq_set_affinity_hint with the vector's own CPU, which sets the
+    affinity too (include/linux/interrupt.h, 6.1 and 6.12). Applied in the catalog's order the
+    ring change undid the irq-affinity tweak's masks, the read-back failed it and the guard put
+    everything back; now the restart is written first and the masks are read back after it."""
+    facts = reopen_order.open_facts("atlantic", "eth1", kernel, "AQC107")
+    assert facts is not None and "aq_pci_func_alloc_irq" in facts.affinity_where
+    changes = AFFINITY_THEN_RINGS
+    order = [changes[i].target for i in reopen_order.apply_order(changes, facts)]
+    assert order == ["eth1 -G rx", "eth1 -G tx", *(c.target for c in changes[:2])]
+    undo = [changes[i].target for i in reopen_order.revert_order(changes, facts)]
+    assert undo[:2] == ["eth1 -G tx", "eth1 -G rx"]  # the restart undone before the masks
+    assert reopen_order.read_last(changes, facts) == {0, 1}
+    words = reopen_order.set_back_words(facts, "1", changes[0])
+    assert "aq_pci_func_alloc_irq" in words and "atlantic" in words
+
+
+def test_a_driver_that_keeps_irq_affinity_keeps_the_catalogs_order() -> None:
+    """Row 3's guard: igb's open (igb_request_msix) sets no affinity hint: no reordering."""
+    facts = reopen_order.open_facts("igb", "eth1", "6.12.47+rpt-rpi-v8", "I350")
+    changes = AFFINITY_THEN_RINGS
+    assert reopen_order.apply_order(changes, facts) == [0, 1, 2, 3]
