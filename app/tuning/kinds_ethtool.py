@@ -8,7 +8,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
-from sbctune.tuning import driver_caps
+from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
@@ -224,16 +224,35 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
 
 def _dropped_at_mtu(ctx: Context, members: list[str]) -> str | None:
     """Why the driver keeps these features off at the NIC's MTU (r8169's ndo_fix_features drops
-    TX checksums and TSO with jumbo frames), or None."""
+    TX checksums and TSO with jumbo frames), or None. The MTU is the one the session leaves:
+    the jumbo tweak's where it is planned together (it is written after the offloads, and the
+    driver drops the feature again at once)."""
     mtu = ctx.nic.mtu if ctx.nic else None
+    jumbo = _planned_jumbo_mtu(ctx)
+    whose = "this NIC's"
+    if jumbo is not None and jumbo > (mtu or 0):
+        mtu, whose = jumbo, "the jumbo frames tweak planned with it sets"
     if not ctx.caps or not mtu:
         return None
     chip = ctx.nic.chip if ctx.nic else None
     for rule in driver_caps.mtu_drops(ctx.caps, chip):
         if mtu > rule["above"] and any(m in rule["drop"] for m in members):
             return (f"{ctx.caps.driver} keeps it off above an MTU of {rule['above']} "
-                    f"(this NIC's is {mtu}; {ctx.caps.cite('mtu_drops_features')})")  # fmt: skip
+                    f"({whose} {mtu}; {ctx.caps.cite('mtu_drops_features')})")  # fmt: skip
     return None
+
+
+def _planned_jumbo_mtu(ctx: Context) -> int | None:
+    """The MTU the mtu-jumbo tweak sets where it is planned in the same session with the path
+    confirmed and within the driver's maximum (kinds_boot.plan_mtu's own conditions), else
+    None."""
+    if "mtu-jumbo" not in ctx.selected or not ctx.options.get("path_supports_jumbo"):
+        return None
+    wanted = int(
+        ctx.options.get("mtu") or catalog.tweak("mtu-jumbo").params.get("default_mtu", 9000)
+    )
+    top = ctx.caps.mtu_max(ctx.nic.chip if ctx.nic else None) if ctx.caps else None
+    return None if top is not None and wanted > top else wanted
 
 
 def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:

@@ -5,15 +5,21 @@ command."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import ip_front, ip_model, load_profile
+from sbctune.remote.batch import Step, StepResult
 from sbctune.tuning import catalog, reopen_order
 from sbctune.tuning.kinds import PLANNERS, Context
-from sbctune.tuning.model import Change
+from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.probe import Facts, Read
+from tests.fake_ethtool_support import ethtool, lab_state
+
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
 
 def _mtu_plan(driver: str, chip: str, kernel: str, mtu: int) -> tuple[bool, str]:
@@ -126,3 +132,35 @@ def test_a_driver_that_keeps_irq_affinity_keeps_the_catalogs_order() -> None:
     facts = reopen_order.open_facts("igb", "eth1", "6.12.47+rpt-rpi-v8", "I350")
     changes = AFFINITY_THEN_RINGS
     assert reopen_order.apply_order(changes, facts) == [0, 1, 2, 3]
+
+
+def _offloads_with(
+    tmp_path: Path, selected: tuple[str, ...], options: dict[str, Any]
+) -> PlannedTweak:
+    """offloads-on planned for the cm4-rtl8125b-r8169 lab's eth1 (r8169, RTL8125B, MTU 1500,
+    SG and TSO off as rtl_init_one leaves them), its `-k` from the lab's fake ethtool."""
+    state = lab_state(tmp_path, "r8169", "RTL8125B", "6.12.47+rpt-rpi-v8")
+    text = ethtool(state, "-k", "eth0")[0]
+    found = Facts("eth0")
+    found.steps["ethtool -k"] = StepResult(Step(("true",), "ethtool -k"), 0, text.encode(), b"")
+    nic = Nic("eth0", driver="r8169", chip="RTL8125B", mtu=1500)
+    tweak = catalog.tweak("offloads-on")
+    inventory = Inventory(board=Board(kernel="6.12.47+rpt-rpi-v8"), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, options, {}, selected))
+
+
+@POSIX
+def test_offloads_on_leaves_tso_to_the_jumbo_mtu_planned_with_it(tmp_path: Path) -> None:
+    """Row 4: rtl8169_fix_features (both series) drops TSO and the TX checksums above an MTU of
+    1500 on every chip after RTL_GIGA_MAC_VER_06. With offloads-on and mtu-jumbo in one session
+    offloads-on wrote `-K tso on`, read it back on, then the MTU change dropped it: the session
+    said "applied — GRO/GSO/TSO on" and `tune status` "1 of 2 values in force" (seen over SSH on
+    the cm4-rtl8125b-r8169 lab). Planned with the jumbo tweak, TSO is now "not possible"."""
+    alone = _offloads_with(tmp_path, ("offloads-on",), {})
+    assert "eth0 -K tso" in [c.target for c in alone.changes]  # the guard: MTU 1500 stays
+    jumbo = _offloads_with(tmp_path, ("offloads-on", "mtu-jumbo"), {"path_supports_jumbo": True})
+    assert "eth0 -K tso" not in [c.target for c in jumbo.changes]
+    why = dict(jumbo.impossible)["eth0 -K tso"]
+    assert "above an MTU of 1500" in why and "sets 9000" in why, why
+    unconfirmed = _offloads_with(tmp_path, ("offloads-on", "mtu-jumbo"), {})  # jumbo not applied
+    assert "eth0 -K tso" in [c.target for c in unconfirmed.changes]
