@@ -185,6 +185,10 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
                                         "packets up without NAPI, where GRO does nothing "
                                         f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
             continue
+        dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
+        if dropped and not feature.enabled:  # before `-K tx on` for TSO: both dropped at once
+            item.impossible.append((f"{ctx.iface} -K {short}", dropped))
+            continue
         if short == "tso" and _csum_for_tso(ctx, item, features.features):
             before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
             item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
@@ -205,10 +209,6 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             )
             continue
         before = "on" if feature.enabled else "off"
-        dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
-        if dropped and not feature.enabled:
-            item.impossible.append((f"{ctx.iface} -K {short}", dropped))
-            continue
         if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
             item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
                                     "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
