@@ -112,9 +112,9 @@ AFFINITY_THEN_RINGS = [
 def test_atlantic_ring_restart_goes_before_the_irq_masks_its_open_resets(kernel: str) -> None:
     """Row 3: atlantic's open (aq_nic_start, after aq_set_ringparam's close) requests each
     vector again and calls irq_set_affinity_hint with the vector's own CPU, which sets the
-    affinity too (include/linux/interrupt.h, 6.1 and 6.12). Applied in the catalog's order the
-    ring change undid the irq-affinity tweak's masks, the read-back failed it and the guard put
-    everything back; now the restart is written first and the masks are read back after it."""
+    affinity too (include/linux/interrupt.h, 6.1 and 6.12). Applied in the catalog's order each
+    mask was read back as written, then the ring change replaced it: "applied", not in force.
+    Now the restart is written first and the masks are read back after every write."""
     facts = reopen_order.open_facts("atlantic", "eth1", kernel, "AQC107")
     assert facts is not None and "aq_pci_func_alloc_irq" in facts.affinity_where
     changes = AFFINITY_THEN_RINGS
