@@ -28,8 +28,14 @@ TABLE: dict[str, Any] = json.loads(
 )
 
 
-# the driver's own source, and the device trees a board's fact cites (stmmac on the RK3588)
-GLOBS = (*regen_driver_caps.GLOBS, "arch/arm64/boot/dts/*")
+# the driver's own source, and the device trees a board's fact cites (stmmac on the RK3588,
+# the JH7110 under riscv)
+GLOBS = (
+    *regen_driver_caps.GLOBS,
+    "arch/arm64/boot/dts/*",
+    "arch/riscv/boot/dts/*",
+    "include/linux/interrupt.h",
+)
 
 
 def dt_node_text(text: str, label: str) -> str | None:

@@ -140,7 +140,7 @@ async def run_changes(
         value = value_from(change, read.exit_code, read.text) if read is not None else None
         set_back = ""
         if offset in last and facts is not None and not same_value(change, value, change.after):
-            set_back = reopen_order.set_back_words(facts, value)
+            set_back = reopen_order.set_back_words(facts, value, change)
         out.append(Written(change, first_index + offset, failed.get(offset), value, set_back))
     return out
 

@@ -8,7 +8,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_features,
     parse_ethtool_rings,
 )
-from sbctune.tuning import driver_caps, source_rule
+from sbctune.tuning import catalog, driver_caps, source_rule
 from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.parsers import parse_eee, parse_pause
 from sbctune.tuning.plan_context import Context
@@ -169,6 +169,10 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
                                         "packets up without NAPI, where GRO does nothing "
                                         f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
             continue
+        dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
+        if dropped and not feature.enabled:  # before `-K tx on` for TSO: both dropped at once
+            item.impossible.append((f"{ctx.iface} -K {short}", dropped))
+            continue
         if short == "tso" and _csum_for_tso(ctx, item, features.features):
             before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
             item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
@@ -189,10 +193,6 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             )
             continue
         before = "on" if feature.enabled else "off"
-        dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
-        if dropped and not feature.enabled:
-            item.impossible.append((f"{ctx.iface} -K {short}", dropped))
-            continue
         if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
             item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
                                     "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
@@ -208,16 +208,35 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
 
 def _dropped_at_mtu(ctx: Context, members: list[str]) -> str | None:
     """Why the driver keeps these features off at the NIC's MTU (r8169's ndo_fix_features drops
-    TX checksums and TSO with jumbo frames), or None."""
+    TX checksums and TSO with jumbo frames), or None. The MTU is the one the session leaves:
+    the jumbo tweak's where it is planned together (it is written after the offloads, and the
+    driver drops the feature again at once)."""
     mtu = ctx.nic.mtu if ctx.nic else None
+    jumbo = _planned_jumbo_mtu(ctx)
+    whose = "this NIC's"
+    if jumbo is not None and jumbo > (mtu or 0):
+        mtu, whose = jumbo, "the jumbo frames tweak planned with it sets"
     if not ctx.caps or not mtu:
         return None
     chip = ctx.nic.chip if ctx.nic else None
     for rule in driver_caps.mtu_drops(ctx.caps, chip):
         if mtu > rule["above"] and any(m in rule["drop"] for m in members):
             return (f"{ctx.caps.driver} keeps it off above an MTU of {rule['above']} "
-                    f"(this NIC's is {mtu}; {ctx.caps.cite('mtu_drops_features')})")  # fmt: skip
+                    f"({whose} {mtu}; {ctx.caps.cite('mtu_drops_features')})")  # fmt: skip
     return None
+
+
+def _planned_jumbo_mtu(ctx: Context) -> int | None:
+    """The MTU the mtu-jumbo tweak sets where it is planned in the same session with the path
+    confirmed and within the driver's maximum (kinds_boot.plan_mtu's own conditions), else
+    None."""
+    if "mtu-jumbo" not in ctx.selected or not ctx.options.get("path_supports_jumbo"):
+        return None
+    wanted = int(
+        ctx.options.get("mtu") or catalog.tweak("mtu-jumbo").params.get("default_mtu", 9000)
+    )
+    top = ctx.caps.mtu_max(ctx.nic.chip if ctx.nic else None) if ctx.caps else None
+    return None if top is not None and wanted > top else wanted
 
 
 def _members_fixed(ctx: Context, short: str, features: dict[str, Any]) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.tuning import catalog, irq_names, source_rule
+from sbctune.tuning import catalog, driver_caps, irq_names, source_rule
 from sbctune.tuning.knobs import format_mask, mask_value
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context, all_mask, is_number, queue_files
@@ -65,10 +65,22 @@ def _plan_rfs(ctx: Context, item: PlannedTweak, queues: int) -> None:
     current = int(read.text) if is_number(read.text) else 0
     entries = max(current, wanted)  # only raise: another service may rely on a larger table
     item.changes.append(Change("sysctl", key, read.text, str(entries), sysctl_path(key)))
-    per_queue = str(entries // max(queues, 1))
+    per_queue = str(_flow_table_size(ctx, entries // max(queues, 1)))
     for path, flow in queue_files(ctx, "rx-", "rps_flow_cnt"):
         if flow.ok and is_number(flow.text) and int(flow.text) < int(per_queue):
             item.changes.append(Change("file", path, flow.text, per_queue, path))
+
+
+def _flow_table_size(ctx: Context, count: int) -> int:
+    """The rps_flow_cnt the kernel keeps for a write of `count`: its flow table is a power of
+    two, rounded up (driver_caps.json _kernel `rps_flow_cnt_pow2`), so writing that size reads
+    back as written (5461 on six queues would read back 8192 and fail the verify)."""
+    if (
+        count < 1
+        or driver_caps.kernel_fact("rps_flow_cnt_pow2", ctx.inventory.board.kernel) is None
+    ):
+        return count
+    return 1 << (count - 1).bit_length()
 
 
 def plan_xps(ctx: Context) -> PlannedTweak:

@@ -12,6 +12,10 @@ So, from the table's facts and never per driver:
   the open set back are restored after it;
 - at-boot.sh keeps the apply order.
 
+An open that sets IRQ affinity back (atlantic: aq_pci_func_alloc_irq's
+irq_set_affinity_hint, `irq_affinity_reset_on_open`) is the same rule for the irq-affinity
+tweak's writes: the ring change's restart goes first, the masks after it.
+
 Everything else keeps its order (a tweak's own changes depend on theirs: bcmgenet's adaptive-rx
 goes on after its values). A restart the table lists that is an autonegotiation rather than a
 close/open (pause, EEE) is ordered the same way: harmless, and the table does not tell the two
@@ -47,6 +51,8 @@ class OpenFacts:
     where: str  # "file: function" of the open's reset
     # -C parameters stored in whole ticks, rounded down, at every set (coalesce_step_floor_ns)
     floors: tuple[tuple[str, int], ...] = ()
+    # "file: function" where the open sets the NIC's IRQ affinity back; "" where it keeps it
+    affinity_where: str = ""
 
 
 def open_facts(
@@ -57,7 +63,8 @@ def open_facts(
     if caps is None or not iface:
         return None
     resets = caps.facts.get("coalesce_reset_on_open") or []
-    if not resets:
+    affinity = bool(caps.facts.get("irq_affinity_reset_on_open"))
+    if not resets and not affinity:
         return None
     return OpenFacts(
         iface,
@@ -65,10 +72,11 @@ def open_facts(
         frozenset(caps.facts.get("restarts_on", [])),
         frozenset(caps.facts.get("restarts_on_features", [])),
         frozenset(str(r) for r in resets),
-        caps.cite("coalesce_reset_on_open"),
+        caps.cite("coalesce_reset_on_open") if resets else "",
         tuple(
             (str(k), int(v)) for k, v in (caps.facts.get("coalesce_step_floor_ns") or {}).items()
         ),
+        caps.cite("irq_affinity_reset_on_open") if affinity else "",
     )
 
 
@@ -105,6 +113,8 @@ def restarts(change: Change, facts: OpenFacts | None) -> bool:
 
 def reset_by_open(change: Change, facts: OpenFacts | None) -> bool:
     """Whether the driver's open sets `change`'s setting back."""
+    if facts is not None and change.kind == "irq_affinity":
+        return bool(facts.affinity_where)
     parts = _parts(change)
     if facts is None or parts is None:
         return False
@@ -144,11 +154,12 @@ def read_last(changes: Sequence[Change], facts: OpenFacts | None) -> set[int]:
     return {i for i, c in enumerate(changes) if reset_by_open(c, facts)}
 
 
-def set_back_words(facts: OpenFacts, value: str | None) -> str:
+def set_back_words(facts: OpenFacts, value: str | None, change: Change | None = None) -> str:
     """Plain words for a value the open set back after it was written."""
     now = "a value of its own" if value is None else value
+    where = facts.affinity_where if change is not None and change.kind == "irq_affinity" else ""
     return (f"the {facts.driver} driver set it back to {now} when another change restarted the "
-            f"interface (it does so at every restart: {facts.where}), so it is not in "
+            f"interface (it does so at every restart: {where or facts.where}), so it is not in "
             "force")  # fmt: skip
 
 
