@@ -103,3 +103,23 @@ def test_a_warning_in_an_unknown_module_with_no_nic_of_it_makes_no_nic() -> None
     """An out-of-tree module no line binds to a device (mt7662u_sta here) names no NIC."""
     line = corpus_line(_R8125, "WARNING").replace("[r8125]", "[mt7662u_sta]")
     assert dmesg_inventory(line).nics == []
+
+
+# --- the device-less "NIC Link is Down" of 3.x e1000e, the pair of its "NIC Link is Up" ---
+
+_DS2413 = "ds2413_bbqq_r8152_252_e1000e_deviceless_nic_link_lines_md_resync"
+
+
+def test_a_deviceless_nic_link_is_down_line_is_a_link_event_not_a_failure() -> None:
+    """A DS2413+ on DSM's 3.10: "e1000e: eth0 NIC Link is Down", then "... Up 1000 Mbps Full
+    Duplex": a link that dropped once and came back, no complaint of the driver."""
+    inv = inspect_bundle(CORPUS / _DS2413)
+    assert [(n.name, n.driver, n.link_speed_mbps, n.link_detected) for n in inv.nics] == [
+        ("eth0", "e1000e", 1000, True)
+    ]
+    assert "driver-complaint" not in {f.id for f in inv.findings}
+
+
+def test_the_link_is_down_words_inside_another_line_are_no_link_event() -> None:
+    line = corpus_line(_DS2413, "NIC Link is Down") + " because the cable was pulled"
+    assert [k for k, _f in dmesg_events(line) if k == "link_down"] == []
