@@ -165,8 +165,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
         for fact in sighting.facts:
             field = fact.field
             if field == "driver":
-                name = str(fact.value)
-                directory = _directory_of_driver(name) or _OWN_MODULE + name
+                bound = str(fact.value)
+                directory = _directory_of_driver(bound) or _OWN_MODULE + bound
                 if directory in wanted:
                     keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
                     devices.setdefault(directory, set()).update(keys)
