@@ -123,3 +123,23 @@ def test_a_deviceless_nic_link_is_down_line_is_a_link_event_not_a_failure() -> N
 def test_the_link_is_down_words_inside_another_line_are_no_link_event() -> None:
     line = corpus_line(_DS2413, "NIC Link is Down") + " because the cable was pulled"
     assert [k for k, _f in dmesg_events(line) if k == "link_down"] == []
+
+
+# --- a switch port's link line on its conduit ("eth0: port 2 link down") is not eth0's link ---
+
+_PORT2 = "mt7621_openwrt_pr2721_angle_priority_mtk_soc_eth_port2_flapping"
+
+
+def test_a_switch_ports_drops_are_flapping_but_not_the_interfaces_link_state() -> None:
+    """An MT7621 on OpenWrt 19.07: swconfig-era mtk_soc_eth prints its switch's port 2 going
+    down nine times on eth0; the last line leaves port 2 down, not eth0 (the CPU port)."""
+    inv = inspect_bundle(CORPUS / _PORT2)
+    assert [(n.name, n.link_detected) for n in inv.nics] == [("eth0", None)]
+    ids = {f.id for f in inv.findings}
+    assert "link-flapping" in ids and "link-down" not in ids
+
+
+def test_the_same_line_without_a_port_is_the_interfaces_own_link() -> None:
+    line = corpus_line(_PORT2, "port 2 link down").replace("port 2 link down", "link down")
+    (nic,) = dmesg_inventory(line).nics
+    assert nic.link_detected is False

@@ -229,8 +229,8 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "link_up",  # mtk_soc_eth "port 2 link up", stmmac, nss-dp "PHY Link up speed: 1000",
         # RTD129x r8169 "link up 1 Gbps"; enc28j60_check_link_status() "link up - Half duplex"
         _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |PHY )?"
-            r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?:port (?P<port>\d+) |PHY )?(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?(?:bps|b/s)?"
             r"\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
             r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$|\W+(?P<duplex2>[Ff]ull|[Hh]alf)"
@@ -241,7 +241,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "link_down",
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
+            r"(?:port (?P<port>\d+) |(?:\S+: \S+ )?NIC )?"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
