@@ -148,8 +148,13 @@ def _base(event: DmesgEvent) -> Sighting | None:
 
 def _link(event: DmesgEvent, sighting: Sighting, up: bool) -> None:
     f = event.fields
-    sighting.add("link", up, _SRC, event.text, event.line)
     sighting.add("link_event", (event.line, event.timestamp, up), _SRC, event.text, event.line)
+    if f.get("port"):
+        # "eth0: port 2 link down" (swconfig-era mtk_soc_eth, mt7530.c's own port lines): a
+        # switch port behind the interface, whose drops are the interface's flapping; the
+        # interface's own link (its CPU port) is not what the line says
+        return
+    sighting.add("link", up, _SRC, event.text, event.line)
     if up and f.get("speed"):
         speed = float(f["speed"])
         mbps = int(speed * 1000 if f.get("unit") == "G" else speed)

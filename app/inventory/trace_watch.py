@@ -37,6 +37,8 @@ _FUNC_RE = re.compile(
     r"(?=\+0x[0-9a-f]+/0x[0-9a-f]+|\) from | from )"
 )
 _MODULE_RE = re.compile(r" \[([\w-]{2,40})(?:@[^\]\s]*)?\]")
+_MODULE_NAME = re.compile(r"[a-z][\w-]{1,39}")
+_OWN_MODULE = "module:"  # a trace key for a module with no source directory in the tables
 _SOURCE_DIR = re.compile(r"(drivers/(?:net|staging)/\S+?)/[\w.-]+\.[ch]\b")
 
 
@@ -55,7 +57,16 @@ class TraceWatch:
             in_file = _directory_of_path(event.fields.get("file", ""))
             module = event.fields.get("module")
             found = in_file or (_directory_of_module(module) if module else None)
-            return self._named(event, found) if found else None
+            if found:
+                return self._named(event, found)
+            if module and _MODULE_NAME.fullmatch(module):
+                # A module no kernel table knows (an out-of-tree vendor driver: r8125, r8168,
+                # 88x2bu): keyed by its name, tied only to a NIC whose driver line names that
+                # module (tie_traces); the frames may still name an in-tree driver.
+                sighting = self._named(event, (_OWN_MODULE + module, None))
+                self.named = False
+                return sighting
+            return None
         head = self.head
         if head is None or self.named or not 0 < event.line - head.line <= _WINDOW:
             return None
@@ -154,7 +165,8 @@ def tie_traces(found: list[Sighting]) -> list[Sighting]:
         for fact in sighting.facts:
             field = fact.field
             if field == "driver":
-                directory = _directory_of_driver(str(fact.value))
+                bound = str(fact.value)
+                directory = _directory_of_driver(bound) or _OWN_MODULE + bound
                 if directory in wanted:
                     keys = {k for k in sighting.keys if k[0] in _BUS_KEYS}
                     devices.setdefault(directory, set()).update(keys)

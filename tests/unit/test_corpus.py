@@ -272,6 +272,29 @@ KNOWN_GAPS: dict[str, str] = {
         "too, but the chip rule (wiphy_chips.json mt76_revisions) is mt76's only and names 0x7610 "
         "the family 'MT76x0': the chip is taken from mt7601u's one device, MT7601U"
     ),
+    # corpus28 (twenty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
+    "pi_rpi_linux_795_enc28j60_backticked_lines_watchdog_3_18": (
+        "the ENC28J60 is named only by its driver, enc28j60, an SPI driver (struct spi_driver): "
+        "regen_kernel_source.py reads usb/pci/sdio/platform driver structs only, so drivers.json "
+        "has no enc28j60 and the one-chip-driver rules (driver_chips.chip_by_platform_name) "
+        "cannot name it (missing: spi_driver structs in drivers.json, and an 'spi' bus in the "
+        "inventory's Bus, which has none)"
+    ),
+    "pizero2w_rpi_linux_3702_enc28j60_spi_half_duplex_watchdog": (
+        "the same enc28j60 SPI driver, absent from drivers.json: the chip is not named"
+    ),
+    "x86_amd_a6210_2_mt7662u_sta_out_of_tree_warning_no_device": (
+        "the only line is a WARNING in the out-of-tree mt7662u_sta module; no line names its USB "
+        "device and no table knows the module as a Wi-Fi driver (oot_chips reads a chip from such "
+        "a name, but only for a device a line shows): missing a NIC made from an unknown module's "
+        "trace alone, which would guess at any module's WARNING"
+    ),
+    "x86_p8h77i_mintdrivers_3_lspci_v_unindented_syslog_dev_watchdog_trace_only": (
+        "the transmit watchdog is told only by its call trace's dev_watchdog frame (the "
+        "'NETDEV WATCHDOG: IFACE (DRIVER)' line that names the interface is not in the paste); "
+        "missing: a rule that a trace through net/sched's dev_watchdog on a log of one NIC is "
+        "that NIC's transmit timeout"
+    ),
 }
 
 

@@ -133,20 +133,22 @@ GENERIC_LINK: list[tuple[str, _Lazy]] = [
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
         # vendor drivers' own words: nss-dp "eth0: PHY Link up speed: 1000" (Mbit/s); a speed
-        # alone, no duplex: Realtek's RTD129x build of r8169 "98016000.gmac eth0: link up 1 Gbps"
+        # alone, no duplex: Realtek's RTD129x build of r8169 "98016000.gmac eth0: link up 1 Gbps";
+        # a duplex alone: enc28j60_check_link_status() "link up - Half duplex"
         _Lazy(
-            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): (?:port \d+ |PHY )?"
-            r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
-            r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
-            r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
-            r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$)?"
+            rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
+            r"(?:port (?P<port>\d+) |PHY )?(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
+            r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?(?:bps|b/s)?"
+            r"\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
+            r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$|\W+(?P<duplex2>[Ff]ull|[Hh]alf)"
+            r"[ -][Dd]uplex$)?"
         ),
     ),
     (
         "link_down",
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
+            r"(?:port (?P<port>\d+) |(?:\S+: \S+ )?NIC )?"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),

@@ -71,6 +71,9 @@ def _own_words(bus_id: str) -> list[tuple[str, _Lazy]]:
                 r"(?P<unit>M)bps (?P<duplex>Full|Half) Duplex"
             ),
         ),
+        # ... and its Down, as 3.x e1000e printed it (pr_info "%s NIC Link is Down" after pr_fmt
+        # "e1000e: "; corpus/ds2413_bbqq_r8152_252_*): an info line, no failure of the driver
+        ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+) NIC Link is Down$")),
     ]
 
 

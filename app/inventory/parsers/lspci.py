@@ -37,6 +37,16 @@ _DEVCAP_RE = later(r"DevCap:\s*MaxPayload (\d+) bytes")
 _DEVCTL_RE = later(r"MaxPayload (\d+) bytes, MaxReadReq (\d+) bytes")
 _IRQ_RE = later(r"(?:routed to IRQ|\bIRQ) (\d+)")
 _EXPRESS_RE = later(r"Capabilities: \[[0-9a-f]+\] Express (?:\(v\d\) )?(.+?)(?:, MSI [0-9a-f]+)?$")
+# The fields lspci -v prints under a device (pciutils lspci.c show_verbose(), show_bases(),
+# show_htype1(); ls-kernel.c show_kernel()): a post that lost the indentation (a forum's
+# Markdown, a quote) leaves them at column 0, still the open device's, never a new device.
+_FIELD_STARTS = (
+    "Subsystem:", "Physical Slot:", "Device tree node:", "Flags:", "Control:", "Status:",
+    "Latency:", "Interrupt:", "BIST result:", "Region ", "Expansion ROM at ", "I/O ports at ",
+    "Memory at ", "Capabilities:", "Kernel driver in use:", "Kernel modules:", "Bus: primary=",
+    "I/O behind bridge:", "Memory behind bridge:", "Prefetchable memory behind bridge:",
+    "Secondary status:", "BridgeCtl:", "IOMMU group:", "NUMA node:", "DeviceName:",
+)  # fmt: skip
 # How far into a line lspci's own line may start after a script's prefix ("IOMMU Group 117 ",
 # "Group 12:\t"): such a prefix is short, and the scan stays bounded on any line.
 _WRAPPER_MAX = 48
@@ -298,6 +308,9 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
                 continue
             if line.startswith(("lspci:", "pcilib:")):
                 result.notes.append(line.strip())
+                continue
+            if current is not None and line.startswith(_FIELD_STARTS):
+                _detail(current, line)  # a field whose indentation the post lost
                 continue
             if re.match(r"^[0-9a-f]{2,3}: (?:[0-9a-f]{2} ?){1,16}$", line.strip()):
                 continue  # lspci -x hex dump
