@@ -107,6 +107,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if bus == "sdio" and driver and driver not in _NOT_DRIVERS:
         keys.append(("wifi", driver))  # its lines without a device ("brcmfmac: ...") join it
     sighting = Sighting(keys)
+    if event.fields.get("unnamed"):  # __netdev_printk() before register_netdev(): a NIC's line
+        sighting.add("net_device", True, _SRC, event.text, event.line)
     if found is None and key_if is not None and (node := of_node_named(event.text)):
         # "eth0: EMAC-0 /plb/opb/ethernet@ef600c00" (%pOF): the OF core makes a node's device a
         # platform device (drivers/of/platform.c)

@@ -46,13 +46,10 @@ IFACE = r"[a-z_][\w.-]{1,14}"
 # A netdev message before the interface is registered (__netdev_printk() with
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
-UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
+_STATES = r"(?: \((?:uninitialized|unregistering|unregistered)\))?"
+UNREGISTERED = rf"(?: \(unnamed net_device\))?{_STATES}"
+UNNAMED = rf"(?P<unnamed> \(unnamed net_device\))?{_STATES}"  # only a net_device says so
 _OF = "(?:OF: fdt: )?"  # early device-tree code prefixes the model line
-
-
-_TX_TIMEOUT = (
-    r"(?P<iface>[\w.-]+): (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out|out))\b"
-)
 
 
 _PATTERNS: list[tuple[str, _Lazy]] = [
@@ -223,7 +220,7 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         ),
     ),
     # a driver's own ndo_tx_timeout words: "eth0: transmit timed out" (30-odd in messages.tsv)
-    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) {_TX_TIMEOUT}")),
+    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) ?{_words.TX_TIMEOUT}")),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
@@ -234,14 +231,15 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
             r"(?:carrier on|[Ll]ink (?:is )?[Uu]p)\b"
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?"
             r"(?:bps|b/s)?\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
-            r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$)?"
+            r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$"
+            r"| - Unknown/(?P<duplex2>Full|Half))?"  # phy-core.c phy_speed_to_str(SPEED_UNKNOWN)
         ),
     ),
     (
         "link_down",
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"(?:port \d+ |(?:\S+: \S+ )?NIC )?"
+            r"(?:port \d+ |PHY |(?:\S+: \S+ )?NIC )?"  # nss-dp: "eth0: PHY Link is down"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
@@ -428,8 +426,9 @@ _PATTERNS: list[tuple[str, _Lazy]] = [
         "device",
         _Lazy(
             rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+)|"
-            rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?))"
-            rf"(?: (?P<iface>{IFACE})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
+            rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?)|"
+            rf"net(?= {IFACE}: ))"  # a net_device's own class device (dev_printk): "net eth0:"
+            rf"(?: (?P<iface>{IFACE})|: (?P<iface2>{OLD_NETDEV}))?{UNNAMED}: "
         ),
     ),
 ]
@@ -467,7 +466,7 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "driver_registered": ("registered new",),
     "under_voltage": ("oltage",),
     "voltage_normalised": ("ormali",),
-    "tx_timeout": ("WATCHDOG", "imed out", "imeout"),
+    "tx_timeout": ("WATCHDOG", "imed out", "imeout", "ime out"),
     "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),
