@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.kernel_drivers import driver_for_files
+from sbctune.catalog.kernel_messages import load_messages
 from tests.corpus_support import CORPUS, corpus_line, dmesg_events, dmesg_inventory
 
 _XAVIER = (
@@ -121,3 +122,20 @@ def test_a_format_from_one_drivers_own_file_names_it_and_a_shared_file_names_non
             ("drivers/net/ethernet/marvell/skge.c", "drivers/net/ethernet/marvell/sky2.c"),
         )
     ] == ["mv643xx_eth", None, None]
+
+
+# --- a format of one word of its own is no line's source ("%s failed") ---
+
+_NSLU2 = "nslu2_yahoo_22231_ixp4xx_mii_read_failed_npe_firmware_request_indented_mail"
+
+
+def test_a_one_word_format_is_no_source_of_a_line_that_ends_in_that_word() -> None:
+    """An NSLU2's 2.6.26 ixp4xx "eth0: MII read failed" was cited as sparx5_netdev.c's "%s
+    failed" (and the finding said its driver's file was sparx5's); two words of a format's own,
+    or an errno pointer, still name a source."""
+    table = load_messages()
+    assert table.match(corpus_line(_NSLU2, "MII read failed").strip()) is None
+    found = table.match("stmmaceth 10020000.gmac: Failed to reset the dma")
+    assert found is not None and found.format == "Failed to reset the dma"
+    sparx5 = [f for f in inspect_bundle(CORPUS / _NSLU2).findings if "sparx5" in f.summary]
+    assert sparx5 == []
