@@ -139,3 +139,10 @@ def test_a_one_word_format_is_no_source_of_a_line_that_ends_in_that_word() -> No
     assert found is not None and found.format == "Failed to reset the dma"
     sparx5 = [f for f in inspect_bundle(CORPUS / _NSLU2).findings if "sparx5" in f.summary]
     assert sparx5 == []
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=120))
+def test_garbage_after_net_never_breaks_the_parser(tail: str) -> None:
+    for kind, fields in dmesg_events("[    1.000000] net " + tail):
+        if kind == "device" and "iface" in fields and not fields.get("driver"):
+            assert tail.startswith(fields["iface"] + ": ")
