@@ -37,7 +37,7 @@ from sbctune.inventory.log_complaints import (
     ids_said,
     kernel_complaint,
 )
-from sbctune.inventory.old_format_sightings import on_old_format
+from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.pcie_bandwidth import on_pcie_bandwidth
@@ -448,6 +448,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
     found += lone_wifi_devices(found)
+    found += lone_phy_link(found)
     found += tie_traces(firsts)
     return found + buses_by_elimination(found)
 

@@ -280,10 +280,9 @@ KNOWN_GAPS: dict[str, str] = {
         "says which argument is the netdev's name (the 6.1/6.12 tables hold no vendor tree's)"
     ),
     "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod": (
-        "3.0's phy_print_status() names the PHY by its MDIO bus id only ('PHY: himii:01 - Link "
-        "is Up - 100/Full'), and no line ties the himii bus to eth0's MAC (no driver line names "
-        "hieth): missing, a join of a lone PHY's link to the log's lone wired interface, and "
-        "the MAC's platform bus without any driver line"
+        "eth0's link is read now (the lone PHY and the lone interface, corpus27), but its bus "
+        "is not: no line names eth0's MAC or its driver (HiSilicon's hieth), only the himii MDIO "
+        "bus; missing, the bus of a MAC known only by its PHY's MDIO bus"
     ),
     "nslu2_yahoo_22231_ixp4xx_mii_read_failed_npe_firmware_request_indented_mail": (
         "2.6.26's firmware loader says only 'firmware: requesting NPE-B' (no device, no driver) "

@@ -146,3 +146,30 @@ def test_garbage_after_net_never_breaks_the_parser(tail: str) -> None:
     for kind, fields in dmesg_events("[    1.000000] net " + tail):
         if kind == "device" and "iface" in fields and not fields.get("driver"):
             assert tail.startswith(fields["iface"] + ": ")
+
+
+# --- getty's "HOST login: " glued before a kernel line; the log's lone PHY and lone interface ---
+
+_HI3518E = "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod"
+
+
+def test_a_kernel_line_glued_to_gettys_login_prompt_is_read() -> None:
+    line = corpus_line(_HI3518E, "login: PHY")
+    assert [f.get("phy_id") for k, f in dmesg_events(line) if k == "old_format"] == ["himii:01"]
+    assert dmesg_events(line.replace("hi3518e login", "hi 3518e login")) == []
+
+
+def test_the_logs_only_phy_and_only_interface_are_one_nic() -> None:
+    """A Hi3518E on 3.0.8: "PHY: himii:01 - Link is Up - 100/Full" (phy_print_status() names
+    the PHY by its MDIO bus id) and eth0 of ADDRCONF's lines: one MAC, one PHY."""
+    inv = inspect_bundle(CORPUS / _HI3518E)
+    assert [(n.name, n.link_speed_mbps, n.duplex) for n in inv.nics] == [("eth0", 100, "full")]
+
+
+def test_a_second_interface_ties_the_phy_to_none() -> None:
+    inv = dmesg_inventory(
+        "PHY: himii:01 - Link is Up - 100/Full",
+        "ADDRCONF(NETDEV_CHANGE): eth0: link becomes ready",
+        "ADDRCONF(NETDEV_UP): eth1: link is not ready",
+    )
+    assert [(n.name, n.link_speed_mbps) for n in inv.nics] == [("eth0", None), ("eth1", None)]
