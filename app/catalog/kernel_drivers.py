@@ -403,6 +403,11 @@ def driver_for_files(files: tuple[str, ...]) -> KernelDriver | None:
     if not files:
         return None
     table = load_kernel_drivers()
+    # A format printed from one driver's own file is that driver's, though its directory holds
+    # others' (drivers/net/ethernet/marvell/: mv643xx_eth.c beside mvneta.c, skge.c, sky2.c)
+    owners = {n for n in table.names() if (d := table.get(n)) and d.file and d.file in files}
+    if len(owners) == 1 and len(set(files)) == 1:
+        return table.get(owners.pop())
     found: dict[str, int] = {}
     for name in table.names():
         known = table.get(name)

@@ -148,8 +148,8 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     names = current_names(device)
     if not names and _switch_or_bus_driver(device):
         return False  # "b53-switch 10700000.switch: Link is Up": a switch, not a host's NIC
-    if names or _kernel_net_driver(device) or device.has("wiphy"):
-        return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join)
+    if names or _kernel_net_driver(device) or device.has("wiphy") or device.has("net_device"):
+        return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join); a net_device
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
     described = " ".join(str(f.value) for f in device.all("description"))

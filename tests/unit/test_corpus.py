@@ -295,6 +295,24 @@ KNOWN_GAPS: dict[str, str] = {
         "missing: a rule that a trace through net/sched's dev_watchdog on a log of one NIC is "
         "that NIC's transmit timeout"
     ),
+    # corpus27 (twenty-seventh unseen set), left with reasons in tests/captures/corpus/README.md
+    "nuc972_nuvoton_970_37_nuc970_emac_debug_xmit_flood_proc_interrupts_zero_counts": (
+        "Nuvoton's out-of-tree nuc970-emac0 names its interface only inside its own message "
+        "('b0002000.emac0: eth0 is OPENED', dev_info(&pdev->dev, \"%s is OPENED\", dev->name)) "
+        "and no other line names eth0: missing, a table of out-of-tree drivers' formats that "
+        "says which argument is the netdev's name (the 6.1/6.12 tables hold no vendor tree's)"
+    ),
+    "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod": (
+        "eth0's link is read now (the lone PHY and the lone interface, corpus27), but its bus "
+        "is not: no line names eth0's MAC or its driver (HiSilicon's hieth), only the himii MDIO "
+        "bus; missing, the bus of a MAC known only by its PHY's MDIO bus"
+    ),
+    "nslu2_yahoo_22231_ixp4xx_mii_read_failed_npe_firmware_request_indented_mail": (
+        "2.6.26's firmware loader says only 'firmware: requesting NPE-B' (no device, no driver) "
+        "and its failure is the user-mode helper's silence, then ifconfig's ENOENT: missing, "
+        "the old loader's 'requesting' without a later load read as missing firmware of the "
+        "interface brought up beside it"
+    ),
 }
 
 
