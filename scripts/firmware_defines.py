@@ -84,9 +84,7 @@ def _model_of(macro: str, models: set[str]) -> str | None:
     return by_number.pop() if len(by_number) == 1 else None
 
 
-def named_files(
-    folder: Path, main_file: Path, id_names: list[str]
-) -> dict[str, tuple[str, str]]:
+def named_files(folder: Path, main_file: Path, id_names: list[str]) -> dict[str, tuple[str, str]]:
     """{firmware file: (chip, the macro that names it)} for one driver whose IDs have these
     names. A model counts only if one of the names says it (cxgb3's AEL2005_OPT_EDC_NAME is
     its PHY's, which no ID names); {} when a name says a model of the same letters that no

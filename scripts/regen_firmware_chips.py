@@ -23,6 +23,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 KS = ROOT / "resources" / "kernel_source"
@@ -67,6 +68,22 @@ def id_names(ids: dict[str, dict[str, list[str]]], series: str) -> dict[str, lis
     return out
 
 
+def macro_rows(root: Path, series: str, table: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{firmware file: {chip, driver, file, macro}} of one tree: the files the drivers of
+    drivers.json (`table`) name for a chip by their own macros (firmware_defines.py)."""
+    names = id_names(table["ids"], series)
+    out: dict[str, dict[str, str]] = {}
+    for name, info in sorted(table["drivers"].items()):
+        path = root / str(info["file"])
+        if not path.is_file() or name not in names:
+            continue
+        for firmware, (chip, macro) in named_files(path.parent, path, names[name]).items():
+            out.setdefault(
+                firmware, {"chip": chip, "driver": name, "file": info["file"], "macro": macro}
+            )
+    return out
+
+
 def main() -> int:
     versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))
@@ -87,17 +104,9 @@ def main() -> int:
                     firmware, {"chip": chip, "driver": name, "file": info["file"], "series": []}
                 )
                 row["series"].append(series)  # type: ignore[attr-defined]
-        names = id_names(table["ids"], series)
-        for name, info in sorted(drivers.items()):
-            path = source.root / str(info["file"])
-            if not path.is_file() or name not in names:
-                continue
-            for firmware, (chip, macro) in named_files(path.parent, path, names[name]).items():
-                row = by_macro.setdefault(
-                    firmware,
-                    {"chip": chip, "driver": name, "file": info["file"], "macro": macro},
-                )
-                row.setdefault("series", []).append(series)  # type: ignore[attr-defined]
+        for firmware, item in macro_rows(source.root, series, table).items():
+            row = by_macro.setdefault(firmware, {**item, "series": []})
+            row["series"].append(series)  # type: ignore[attr-defined]
         for prefix, item in prefixes(source.root).items():
             row = by_prefix.setdefault(prefix, {**item, "names": [], "series": []})
             row["names"] = sorted({*row["names"], *item["names"]})  # type: ignore[misc]

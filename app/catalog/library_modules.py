@@ -51,3 +51,18 @@ def library_makefile(module: str) -> str | None:
     its directory holds the drivers that share it (stmmac and the dwmac glue drivers)."""
     row = _rows().get(module)
     return row[1] if row is not None else None
+
+
+@functools.cache
+def _used_by() -> dict[str, frozenset[str]]:
+    users: dict[str, set[str]] = {}
+    for library, drivers in _table().items():
+        for driver in drivers:
+            users.setdefault(driver, set()).add(library)
+    return {driver: frozenset(libs) for driver, libs in users.items()}
+
+
+def libraries_of(driver: str) -> frozenset[str]:
+    """The library modules driver `driver` needs (its Kconfig symbol selects or depends on
+    theirs): ath9k_htc's ath, ath9k_common, ath9k_hw."""
+    return _used_by().get(driver, frozenset())
