@@ -54,15 +54,23 @@ def library_makefile(module: str) -> str | None:
 
 
 @functools.cache
-def _used_by() -> dict[str, frozenset[str]]:
-    users: dict[str, set[str]] = {}
-    for library, drivers in _table().items():
-        for driver in drivers:
-            users.setdefault(driver, set()).add(library)
-    return {driver: frozenset(libs) for driver, libs in users.items()}
+def _needed_by() -> dict[str, frozenset[str]]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "library_modules.json")
+        rows = json.loads(path.read_text(encoding="utf-8")).get("libraries", {})
+        needs: dict[str, set[str]] = {}
+        for library, row in rows.items():
+            for driver in row.get("needed_by", []):
+                needs.setdefault(str(driver), set()).add(str(library))
+        return {driver: frozenset(libs) for driver, libs in needs.items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
 
 
 def libraries_of(driver: str) -> frozenset[str]:
-    """The library modules driver `driver` needs (its Kconfig symbol selects or depends on
-    theirs): ath9k_htc's ath, ath9k_common, ath9k_hw."""
-    return _used_by().get(driver, frozenset())
+    """The library modules driver `driver` needs through tristate symbols only (its Kconfig
+    symbol selects or depends on theirs): built in, it forces them built in. ath9k_htc's
+    ath, ath9k_common, ath9k_hw."""
+    return _needed_by().get(driver, frozenset())

@@ -139,3 +139,13 @@ def test_lsmod_says_nothing_when_the_driver_may_be_there() -> None:
     for text in (loaded, built_in, oot):
         (nic,) = inventory_of(_oneplus(text)).nics
         assert nic.driver_state == "unknown", text
+
+
+def test_only_a_library_a_built_in_driver_forces_built_in_counts() -> None:
+    """ath9k_pci_owl_loader reaches ATH9K_HW through a bool symbol, which may be y while the
+    library is m: ath9k_hw loaded as a module does not say the loader is not built in."""
+    from sbctune.catalog.library_modules import libraries_of, library_users
+
+    assert "ath9k_pci_owl_loader" in library_users("ath9k_hw")
+    assert "ath9k_hw" not in libraries_of("ath9k_pci_owl_loader")
+    assert {"ath", "ath9k_common", "ath9k_hw"} <= libraries_of("ath9k_htc")
