@@ -4,10 +4,10 @@
 from it may still be there. Kconfig rules that out when a library module the driver needs is
 listed: a driver that selects or depends on a library through tristate symbols only cannot be
 built in (=y) while the library is a module (=m) (library_modules.json's "needed_by"; a bool
-between them may be y over an m library, so such a path does not count). So when every driver whose ID table lists the device's IDs is missing from `lsmod` and
-needs a library module `lsmod` lists, no driver of the kernel's drives the device. A module no
-table knows whose name encodes a chip (an out-of-tree driver, Realtek's 8192cu) might: then
-nothing is concluded.
+between them may be y over an m library, so such a path does not count). So when every driver
+whose ID table lists the device's IDs is missing from `lsmod` and needs a library module `lsmod`
+lists, no driver of the kernel's drives the device. A module no table knows whose name encodes
+a chip (an out-of-tree driver, Realtek's 8192cu) might: then nothing is concluded.
 """
 
 from __future__ import annotations
