@@ -18,6 +18,7 @@ from sbctune.catalog.pci_silicon import silicon
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.link_drops import drops
+from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.nic_chip import catalog_chip, chip_of, chip_otherwise
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -324,10 +325,14 @@ def nic_from_device(
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
         or (bus == "usb" and named_wifi(device))
     )
+    unloaded = ""
     if not nic.driver and bus in ("pci", "usb"):
-        nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
+        unloaded = drivers_not_loaded(bus, nic.ids, parsed.modules)  # lsmod without ath9k_htc
+        nic.driver_state = "none" if unloaded or _no_driver(device, parsed) else "unknown"
     nic.mac = device.key("mac")
     nic.evidence = _evidence(device) + ([oot] if oot else [])
+    if unloaded:  # second: a no-driver finding quotes the first two
+        nic.evidence.insert(1, unloaded)
     _log(nic, device)
     nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)

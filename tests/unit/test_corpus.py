@@ -254,19 +254,6 @@ KNOWN_GAPS: dict[str, str] = {
         "source with their printk level, as for bcmdhd)"
     ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
-    "alxhoff_ath9k_4_htc_9271_download_failed_trailing_blank_line": (
-        "the AR9271 is named only by the firmware file ath9k_htc asks for (htc_9271-1.4.0.fw): no "
-        "IDs are shown, and no generated table maps a driver's firmware file to the chip it is for"
-    ),
-    "pc_open_ath9k_htc_fw_142_dmesg_T_grep_prompt_awus036nha_fallback_firmware_ok": (
-        "the AR9271 is named only by the firmware files (htc_9271-1.4.0.fw, htc_9271.fw): no IDs "
-        "are shown, and no generated table maps a driver's firmware file to the chip it is for"
-    ),
-    "oneplus3t_nethunter_1017_uname_proc_version_lsusb_ar9271_lsmod_ath9k_without_htc": (
-        "lsmod lists ath9k but not ath9k_htc, the only driver whose alias table has 0cf3:9271: "
-        "there is no lsmod parser, so a loaded-module list cannot say the dongle's driver is not "
-        "loaded (missing: an lsmod parser and a rule over the alias table, modules.builtin unknown)"
-    ),
     "pc_mt7601u_6_forced_id_mt7610_asic_vendor_request_110_71_probe_failed_elisions": (
         "mt7601u reads 'ASIC revision: 76100002' from MT_ASIC_VERSION, the register mt76 reads "
         "too, but the chip rule (wiphy_chips.json mt76_revisions) is mt76's only and names 0x7610 "
