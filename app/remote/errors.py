@@ -144,6 +144,13 @@ class HostKeyUnknown(RemoteError):
     """The host's key is not known yet: the user must confirm its fingerprint once."""
 
     def __init__(self, host: str, key_type: str, fingerprint: str) -> None:
+        # The desktop app's words (sbctune.workflow.problems): there this follows the user's
+        # own "Cancel" in the fingerprint question, so its button, not the CLI's option.
+        self.app_hint = (
+            "If you trust this device, compare the fingerprint with the Pi's own (on the Pi: "
+            "`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`); if they match, press Connect "
+            "again and choose “Trust and connect”."
+        )
         super().__init__(
             f"This is the first connection to {host}. Its {key_type} key fingerprint is "
             f"{fingerprint}.",
