@@ -434,7 +434,7 @@ def tweak_out_of_reach(
     """Why `driver` can never do this tweak, from the kernel's source alone (no Pi needed), or
     None (it may: the Tune page reads the Pi to decide). Advice names only tweaks within reach:
     a recommendation of rings for lan78xx, which has no set_ringparam, was the walk-17 Results
-    page disagreeing with the Tune page's "not applicable"."""
+    page disagreeing with the Tune page's "not possible here"."""
     op = TWEAK_OPS.get(tweak_id)
     found = caps(driver, kernel, chip) if op else None
     if op is None or found is None or found.has(op) or op in found.unsure:

@@ -12,9 +12,14 @@ from sbctune.tuning.model import HELD_FOR_LINK
 from sbctune.wording import session_words
 
 __all__ = [
-    "detail_words", "held_for_link", "held_note", "outcome_counts", "session_words",
-    "status_words", "tweak_title",
+    "NOT_POSSIBLE_HERE", "detail_words", "held_for_link", "held_note", "outcome_counts",
+    "session_words", "status_words", "tweak_title",
 ]  # fmt: skip
+
+# A planned tweak the Pi cannot take (the driver, the kernel or the board): the Tune page's
+# badge and `tune plan`'s line say it alike (walk 18: the page said "not applicable" where the
+# command line, the tweaks' own why and the session records say "not possible").
+NOT_POSSIBLE_HERE = "not possible here"
 
 STATUS_WORDS = {
     "applied": "applied",
