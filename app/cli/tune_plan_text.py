@@ -13,7 +13,13 @@ from collections.abc import Mapping
 
 from sbctune.textsafe import visible
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
-from sbctune.tuning.words import NOT_POSSIBLE_HERE, detail_words, status_words, tweak_title
+from sbctune.tuning.words import (
+    NOT_POSSIBLE_HERE,
+    detail_words,
+    plan_reason,
+    status_words,
+    tweak_title,
+)
 from sbctune.tuning.words import held_for_link as held_outcome
 
 COMMAND_CHARS = 400  # a longer command is cut, with "…"
@@ -66,7 +72,7 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         flags.append("advanced")
     lines = [
         f"{item.tweak.title}: {state}  [{', '.join(flags)}]",
-        f"  {item.reason}",
+        f"  {plan_reason(item.reason, item.impossible)}",
     ]
     if item.why:  # for this board and NIC (tuning/why_words.py): never a Pi 4's test on a Pi 5
         lines.append(f"  Why: {item.why}")

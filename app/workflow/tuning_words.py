@@ -15,6 +15,7 @@ from sbctune.tuning.words import (
     detail_words,
     held_for_link,
     held_note,
+    plan_reason,
     status_words,
     tweak_title,
 )
@@ -22,8 +23,8 @@ from sbctune.tuning.words import (
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
     "CHANGED", "NOT_POSSIBLE_HERE", "change_text", "changed_during_run", "contribution_lines",
-    "held_note", "measured_row_text", "outcome_line", "outcome_lines", "setting_words",
-    "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
+    "held_note", "measured_row_text", "outcome_line", "outcome_lines", "plan_reason",
+    "setting_words", "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 
 
