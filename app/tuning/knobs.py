@@ -16,7 +16,7 @@ from sbctune.inventory.parsers.ethtool import (
     parse_ethtool_rings,
 )
 from sbctune.remote import snippets
-from sbctune.tuning import nm_persist
+from sbctune.tuning import link_hooks, nm_persist
 from sbctune.tuning.model import Change
 from sbctune.tuning.parsers import parse_eee, parse_pause
 
@@ -74,7 +74,7 @@ def write_argvs(
     if change.kind == "file":
         if value is None:
             return [["rm", "-f", "--", change.path]]
-        if nm_persist.is_dispatcher(change.path):
+        if link_hooks.is_executable_hook(change.path):
             return [["sh", "-c", nm_persist.WRITE_SCRIPT, "sh", value, change.path]]
         return [snippets.write_file_argv(change.path, value)]
     if change.kind == "boot":

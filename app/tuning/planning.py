@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
-from sbctune.tuning import catalog, nm_persist, reopen_order, scripts
+from sbctune.tuning import catalog, link_hooks, nm_persist, persist_gaps, reopen_order, scripts
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
@@ -24,6 +24,7 @@ PERSIST_DIRS = (
     "/etc/udev/rules.d",
     "/etc/sysctl.d",
     nm_persist.DISPATCHER_DIR,
+    *link_hooks.DIRS,
 )
 PREVIEW_ID = "00000000T000000Z-000000"  # stands for the id `apply` will choose
 
@@ -84,10 +85,15 @@ async def plan(
         )
     result.systemd = facts.systemd
     result.netns = facts.netns
-    result.persist_dirs = [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")]
+    result.persist_dirs = link_hooks.managed_dirs(
+        [d for d in PERSIST_DIRS if facts.ok(f"dir:{d}")],
+        facts.ok("dhcpcd-pid"),
+        facts.ok("ifupdown-nic"),
+    )
     result.nm_link = nm_persist.parse(facts.text("nm")) if nic else None
     if options.get("persist"):
         result.persist_preview = persist_preview(result)
+        persist_gaps.note_plan(result)  # what the files cannot hold where NM does not run them
     return result
 
 
@@ -137,7 +143,7 @@ def persist_changes(
     directory = scripts.session_dir(session_id)
     sysctls = [c for c in applied if c.kind == "sysctl"]
     live = [c for c in applied if c.kind not in ("sysctl", "boot")]
-    hooked = bool(nic and nm_link is not None and nm_persist.DISPATCHER_DIR in dirs)
+    hooked = persist_gaps.nm_hooked(nic, nm_link, dirs)
     after_nm = after_nm_restarts(live, facts) if hooked else []
     in_nm, runtime = nm_persist.split([c for c in live if c not in after_nm], nm_link)
     runtime += after_nm
@@ -165,4 +171,10 @@ def persist_changes(
             iface = safe_name(nic, "interface")
             hook = nm_persist.dispatcher_script(iface, f"{directory}/at-boot.sh")
             changes.append(Change("file", path, None, hook, path))
+        elif nic:  # dhcpcd's or ifupdown's hook where NM does not bring the NIC up
+            iface = safe_name(nic, "interface")
+            for folder in (d for d in link_hooks.DIRS if d in dirs):
+                path = link_hooks.hook_path(folder, session_id)
+                hook = link_hooks.hook_script(folder, iface, f"{directory}/at-boot.sh")
+                changes.append(Change("file", path, None, hook, path))
     return changes

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import nm_persist, tryboot
+from sbctune.tuning import link_hooks, nm_persist, tryboot
 from sbctune.tuning.knobs import safe_name
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -155,6 +155,12 @@ def steps_for(
         steps.append(batch.command("sh", "-c", SSH_ROUTE, key="ssh-route"))
         if nm:  # only --persist needs it (nmcli is slow to start on a small Pi)
             steps.append(batch.command("sh", "-c", nm_persist.READ, "sh", iface, key="nm"))
+            # the link-up hooks where dhcpcd or ifupdown, not NM, brings the NIC up (link_hooks)
+            for folder in link_hooks.DIRS:
+                steps.append(batch.command("test", "-d", folder, key=f"dir:{folder}"))
+            steps.append(batch.command("pidof", "dhcpcd", key="dhcpcd-pid"))
+            state = link_hooks.ifupdown_state(iface)
+            steps.append(batch.command("test", "-e", state, key="ifupdown-nic"))
     return steps
 
 

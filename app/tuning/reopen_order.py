@@ -12,6 +12,9 @@ So, from the table's facts and never per driver:
   the open set back are restored after it;
 - at-boot.sh keeps the apply order.
 
+An open that turns EEE on again (bcmgenet on 6.12: bcmgenet_mii_probe's phy_support_eee,
+`eee_reset_on_open`) is the same rule for the eee-off tweak's write (audit 12).
+
 An open that sets IRQ affinity back (atlantic: aq_pci_func_alloc_irq's
 irq_set_affinity_hint, `irq_affinity_reset_on_open`) is the same rule for the irq-affinity
 tweak's writes: the ring change's restart goes first, the masks after it.
@@ -53,6 +56,8 @@ class OpenFacts:
     floors: tuple[tuple[str, int], ...] = ()
     # "file: function" where the open sets the NIC's IRQ affinity back; "" where it keeps it
     affinity_where: str = ""
+    # "file: function" where the open turns EEE on again; "" where it keeps the user's choice
+    eee_where: str = ""
 
 
 def open_facts(
@@ -64,7 +69,8 @@ def open_facts(
         return None
     resets = caps.facts.get("coalesce_reset_on_open") or []
     affinity = bool(caps.facts.get("irq_affinity_reset_on_open"))
-    if not resets and not affinity:
+    eee = bool(caps.facts.get("eee_reset_on_open"))
+    if not resets and not affinity and not eee:
         return None
     return OpenFacts(
         iface,
@@ -77,6 +83,7 @@ def open_facts(
             (str(k), int(v)) for k, v in (caps.facts.get("coalesce_step_floor_ns") or {}).items()
         ),
         caps.cite("irq_affinity_reset_on_open") if affinity else "",
+        caps.cite("eee_reset_on_open") if eee else "",
     )
 
 
@@ -119,7 +126,17 @@ def reset_by_open(change: Change, facts: OpenFacts | None) -> bool:
     if facts is None or parts is None:
         return False
     iface, option, param = parts
+    if iface == facts.iface and option == "--set-eee":
+        return bool(facts.eee_where)
     return iface == facts.iface and option == "-C" and param in facts.resets
+
+
+def where_reset(facts: OpenFacts, change: Change) -> str:
+    """The "file: function" of the open that sets `change`'s setting back."""
+    if change.kind == "irq_affinity":
+        return facts.affinity_where
+    parts = _parts(change)
+    return facts.eee_where if parts is not None and parts[1] == "--set-eee" else facts.where
 
 
 def ordered(items: Sequence[T], facts: OpenFacts | None, change: Callable[[T], Change]) -> list[T]:
@@ -157,7 +174,7 @@ def read_last(changes: Sequence[Change], facts: OpenFacts | None) -> set[int]:
 def set_back_words(facts: OpenFacts, value: str | None, change: Change | None = None) -> str:
     """Plain words for a value the open set back after it was written."""
     now = "a value of its own" if value is None else value
-    where = facts.affinity_where if change is not None and change.kind == "irq_affinity" else ""
+    where = where_reset(facts, change) if change is not None else ""
     return (f"the {facts.driver} driver set it back to {now} when another change restarted the "
             f"interface (it does so at every restart: {where or facts.where}), so it is not in "
             "force")  # fmt: skip
