@@ -137,7 +137,8 @@ def _add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         "--persist",
         action="store_true",
         help="keep across reboots (NetworkManager's own ethtool settings where it manages the "
-        "NIC; a sysctl.d file, systemd unit, udev rule for the rest; revert removes them)",
+        "NIC; a sysctl.d file, systemd unit, udev rule and dhcpcd or ifupdown hook for the rest; "
+        "revert removes them)",
     )
     parser.add_argument("--mtu", type=int, help="the MTU with --tweak mtu-jumbo (default 9000)")
     parser.add_argument(

@@ -302,11 +302,8 @@ def apply_at_boot_script(
         "#!/bin/sh",
         f"# sbctune tuning session {session_id}, kept across reboots: sets its values again.",
         "# Started by sbctune-tuning-<id>.service at boot, by the udev rule when the NIC",
-        "# appears and by NetworkManager's dispatcher when it brings the NIC up.",
-        spoken(
-            "# `sbctune tune revert` removes the unit, the rule, the dispatcher script and "
-            "this file."
-        ),
+        "# appears and by the NetworkManager, dhcpcd or ifupdown hook that brings it up.",
+        spoken("# `sbctune tune revert` removes the unit, the rule, the hook and this file."),
         f"dir={join([directory])}",
         'log="$dir/at-boot.log"',
     ]
