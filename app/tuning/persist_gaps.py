@@ -3,13 +3,14 @@ open (audit 12, driver_caps_audit12.md row 1).
 
 sbctune's own files run at-boot.sh from a systemd unit ordered before the network
 (`After=network-pre.target`) and from a udev rule on the NIC's `add`: both before anything opens
-the interface. Only NetworkManager's dispatcher (written where NM manages the NIC) runs it again
-on `up`. So where NM does not manage the NIC (dhcpcd, systemd-networkd, ifupdown), a value
-the driver refuses while the interface is down (`ops_refused_when_down`,
-`ethtool_refused_when_down`) or sets back when it opens (`coalesce_reset_on_open`,
-`eee_reset_on_open`, `irq_affinity_reset_on_open`) is not in force after a reboot, nor after
-a replug, nor after a network restart. The table's facts decide which, never the driver's name;
-the plan says so for each such tweak.
+the interface. A hook runs it again once the NIC is up: NetworkManager's dispatcher, or dhcpcd's
+or ifupdown's (link_hooks) where that program manages the NIC. Where none does
+(systemd-networkd, a NIC set up by hand), a value the driver refuses while the interface is down
+(`ops_refused_when_down`, `ethtool_refused_when_down`) or sets back when it opens
+(`coalesce_reset_on_open`, `eee_reset_on_open`, `irq_affinity_reset_on_open`), and the affinity
+of an interrupt it requests only then (`irq_requested_at_open`: at-boot.sh finds none of that
+name), is not in force after a reboot, a replug or a network restart. The table's facts decide
+which, never the driver's name; the plan says so for each such tweak.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ def why_lost(
     if facts is not None and reopen_order.reset_by_open(change, facts):
         where = reopen_order.where_reset(facts, change)
         return f"the {facts.driver} driver sets it back each time {iface} is opened ({where})"
+    if (
+        caps is not None
+        and change.kind == "irq_affinity"
+        and caps.facts.get("irq_requested_at_open")
+    ):
+        return (f"the {caps.driver} driver requests its interrupts only when {iface} opens "
+                f"({caps.cite('irq_requested_at_open')}), so before that there is none to "
+                "set")  # fmt: skip
     option = _option(change, iface)
     if caps is None or option is None:
         return ""
@@ -78,8 +87,9 @@ def lost_words(
             reasons.append(why)
     if not reasons:
         return ""
-    return (f"; --persist cannot keep it here: NetworkManager does not manage {iface}, so "
-            f"sbctune sets it again only at boot and when {iface} appears, both before {iface} "
+    return (f"; --persist cannot keep it here: neither NetworkManager, dhcpcd nor ifupdown brings "
+            f"{iface} up, so sbctune sets it again only at boot and when {iface} appears, both "
+            f"before {iface} "
             f"is opened, and {'; '.join(reasons)}: after a reboot, a replug or a network "
             "restart it is not in force")  # fmt: skip
 

@@ -61,7 +61,7 @@ def test_the_plan_says_which_kept_values_nothing_sets_again_once_the_nic_is_open
     if words is None:
         assert "--persist cannot keep it" not in reason
         return
-    assert "--persist cannot keep it here: NetworkManager does not manage end0" in reason
+    assert "--persist cannot keep it here: neither NetworkManager, dhcpcd nor ifupdown" in reason
     assert words in reason and "not in force" in reason
 
 
@@ -74,6 +74,24 @@ def test_stmmac_on_6_1_refuses_every_kept_ethtool_value_while_down() -> None:
     persist_gaps.note_plan(plan)
     assert "refuses every ethtool change while end0 is down (EBUSY" in item.reason
     assert "stmmac_check_if_running" in item.reason
+
+
+@pytest.mark.parametrize(("driver", "words"), [("igb", "igb_main.c: __igb_open"), ("macb", None)])
+def test_a_kept_irq_affinity_needs_a_hook_where_the_driver_requests_its_irqs_at_open(
+    driver: str, words: str | None
+) -> None:
+    """igb names its vectors (end0-TxRx-0 ...) in __igb_open's igb_request_irq: at boot before
+    the network, at-boot.sh finds none; macb requests its line at probe (macb_init)."""
+    item = PlannedTweak(_planned_eee_off(K612).tweak, True, "irqs")
+    item.changes.append(Change("irq_affinity", "/proc/irq/40/smp_affinity", "f", "2"))
+    persist_gaps.note_plan(_plan(item, driver, K612, BASE, False))
+    if words is None:
+        assert "--persist cannot keep it" not in item.reason
+    else:
+        assert (
+            f"requests its interrupts only when end0 opens (drivers/net/ethernet/intel/igb/{words}"
+            in item.reason
+        )
 
 
 def test_bcmgenet_6_12s_eee_is_a_setting_its_open_sets_back() -> None:
