@@ -13,6 +13,7 @@ device"), and `ip link set eth0 up` showed "EEE status: enabled - active".
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -118,6 +119,8 @@ def test_persist_writes_dhcpcds_and_ifupdowns_hook_where_they_bring_the_nic_up()
     assert '[ "$reason" = CARRIER ]' in code[0]
     assert not [line for line in code if "exit" in line or "exec" in line]  # loaded, not run
     assert '[ "$IFACE" = eth0 ]' in files[ifup]
+    # run-parts (ifupdown) skips a name outside its LANANA/Debian pattern
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", ifup.rpartition("/")[2])
     # run-parts runs only executable files: the ifupdown hook is written 0755, dhcpcd's is loaded
     assert (
         write_argvs(Change("file", ifup, None, "x", ifup), "x", restoring=False)[0][2]
