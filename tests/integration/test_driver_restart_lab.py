@@ -1,6 +1,7 @@
 """A ring change that restarts the interface (macb_set_ringparam closes and reopens it) on the
 Pi 5 profile: held back on the NIC that carries the SSH session, applied with the user's consent
-under the guard, the link bouncing for real in the lab, and reverted.
+under the guard, the link bouncing for real in the lab (once: both rings in one command), and
+reverted.
 """
 
 from __future__ import annotations
@@ -43,9 +44,13 @@ async def test_macb_rings_on_the_ssh_nic_need_consent_and_bounce_the_link(
             outcome = applied.outcome("nic-rings")
             assert outcome is not None and outcome.status == "applied", outcome
             assert applied.reachable  # the guard's new SSH connection came through the bounce
-            assert carrier_changes(lab) >= bounces + 2  # down and up again
+            # down and up ONCE: rx and tx went in one `ethtool -G` (one macb_set_ringparam);
+            # two commands made it 4 (two restarts, audit 11b)
+            assert carrier_changes(lab) == bounces + 2
+            assert item.commands == ["ethtool -G eth0 rx 8192 tx 4096"], item.commands
             assert "RX:\t\t8192" in in_lab(lab, "ethtool -g eth0").split("Current")[1]
             assert await revert(session) == [applied.id]
+            assert carrier_changes(lab) == bounces + 4  # revert.sh: one command, one bounce
         finally:
             forget_session(applied.id)
     shown = in_lab(lab, "ethtool -g eth0").split("Current")[1]
