@@ -187,6 +187,17 @@ def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
     return verdict
 
 
+def _summary_read_back(verdict: Verdict) -> str:
+    """The tweak's reason with its summary naming only what is in force: a setting the Pi
+    refused while writing (read back as before) is taken out of it (PlannedTweak.named)."""
+    item = verdict.item
+    head = item.summary({target for target, _why in item.impossible})
+    if not item.named or not head or not item.reason.startswith(head):
+        return item.reason
+    now = item.summary({target for target, _why in verdict.impossible})
+    return (now or "none of what it names is on") + item.reason[len(head) :]
+
+
 def outcome(verdict: Verdict) -> TweakOutcome:
     tweak_id = verdict.item.tweak.id
     notes = [f"{t}: {r}" for t, r in verdict.impossible]
@@ -194,7 +205,7 @@ def outcome(verdict: Verdict) -> TweakOutcome:
         detail = "; ".join(f"{t}: {r}" for t, r in verdict.failed)
         return TweakOutcome(tweak_id, "failed", detail, verdict.applied)
     if verdict.applied:
-        detail = verdict.item.reason
+        detail = _summary_read_back(verdict)
         if notes:
             detail += " (not possible here: " + "; ".join(notes) + ")"
         if verdict.item.tweak.needs_reboot:
