@@ -55,3 +55,32 @@ async def test_macb_rings_on_the_ssh_nic_need_consent_and_bounce_the_link(
             forget_session(applied.id)
     shown = in_lab(lab, "ethtool -g eth0").split("Current")[1]
     assert "RX:\t\t512" in shown
+
+
+async def test_igb_rings_restart_the_port_once(lab_factory: Any, tmp_path: Path) -> None:
+    """igb_set_ringparam closes and reopens a running port (igb_down/igb_up): the CM4's I340
+    port (not the SSH NIC) gets rx and tx in one `ethtool -G`, so its link drops once, and
+    once again when reverted."""
+    lab = lab_factory("cm4-i340-igb")
+
+    def bounces() -> int:
+        return int(in_lab(lab, "cat /sys/class/net/eth1/carrier_changes").strip())
+
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        the_plan = await plan(session, inventory, "eth1", ["nic-rings"])
+        item = the_plan.item("nic-rings")
+        assert item is not None and item.applicable and item.restarts_link, item
+        (command,) = item.commands  # one `ethtool -G eth1 rx N tx M`
+        assert " rx " in command and " tx " in command, command
+        before = bounces()
+        applied = await apply(session, the_plan, guard_seconds=60,
+                              reconnect=lambda: connect_to_lab(lab, tmp_path))  # fmt: skip
+        try:
+            outcome = applied.outcome("nic-rings")
+            assert outcome is not None and outcome.status == "applied", outcome
+            assert bounces() == before + 2  # down and up once (two commands: 4)
+            assert await revert(session) == [applied.id]
+            assert bounces() == before + 4
+        finally:
+            forget_session(applied.id)
