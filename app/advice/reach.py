@@ -29,7 +29,7 @@ def within_reach(
     (measured_base `in_force`)."""
     if not any(rec.kind == "tweak" and rec.tweak_ids for rec in recs):
         return recs
-    from sbctune.tuning.source_rule import out_of_reach  # the tweak catalogue, only when needed
+    from sbctune.tuning.source_rule import out_of_reach, read_back_decides  # only when needed
 
     out = []
     for rec in recs:
@@ -41,6 +41,14 @@ def within_reach(
                 continue
             if left != rec.tweak_ids:
                 rec = _for_tweaks_left(rec, left, inventory)
+            # what Tune does there once it reads the Pi (igb's coalescing at its default mode)
+            notes = [
+                n
+                for t in left
+                if (n := read_back_decides(t, inventory, nic)) and n not in rec.detail
+            ]
+            if notes:
+                rec = replace(rec, detail=" ".join([rec.detail, *notes]))
         out.append(rec)
     return out
 

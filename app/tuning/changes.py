@@ -17,7 +17,7 @@ from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.remote.script_time import script_seconds
 from sbctune.tuning import reopen_order
-from sbctune.tuning.knobs import read_argv, same_value, value_from, write_argvs
+from sbctune.tuning.knobs import joined_argvs, read_argv, same_value, value_from, write_argvs
 from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
 from sbctune.tuning.reopen_order import OpenFacts
 
@@ -103,37 +103,45 @@ async def run_changes(
     and those are read back after every write (reopen_order); the result keeps `changes`'
     order."""
     steps: list[batch.Step] = []
-    owners: list[tuple[int, str]] = []
+    owners: list[tuple[tuple[int, ...], str]] = []
     last = reopen_order.read_last(changes, facts)
     order = reopen_order.apply_order(changes, facts)
     again = reopen_order.after_last_restart(order, changes, facts)
-    for at, offset in enumerate(order):
-        if at == again:
+    ordered = [changes[o] for o in order]
+    kept_done = again is None
+    # Rings' rx and tx in one `ethtool -G` (knobs.joined_argvs): one restart, one link drop;
+    # each value is still read back and judged on its own.
+    for run, argvs in joined_argvs(
+        ordered, [c.after for c in ordered], state_dir=directory,
+        indices=[first_index + o for o in order], restoring=False,
+    ):  # fmt: skip
+        if not kept_done and again is not None and run[0] >= again:
             _write_kept(steps, owners, kept)
-        change = changes[offset]
-        index = first_index + offset
-        for argv in write_argvs(
-            change, change.after, state_dir=directory, index=index, restoring=False
-        ):
-            steps.append(batch.Step(tuple(argv), f"w{offset}.{len(steps)}", timeout=30))
-            owners.append((offset, "w"))
-        if offset not in last:
-            steps.append(batch.Step(tuple(read_argv(change)), f"r{offset}", timeout=30))
-            owners.append((offset, "r"))
-    if again == len(order):
+            kept_done = True
+        offsets = tuple(order[at] for at in run)
+        for argv in argvs:
+            steps.append(batch.Step(tuple(argv), f"w{offsets[0]}.{len(steps)}", timeout=30))
+            owners.append((offsets, "w"))
+        for offset in offsets:
+            if offset not in last:
+                steps.append(batch.Step(tuple(read_argv(changes[offset])), f"r{offset}",
+                                        timeout=30))  # fmt: skip
+                owners.append(((offset,), "r"))
+    if not kept_done:
         _write_kept(steps, owners, kept)
     for offset in sorted(last):
         steps.append(batch.Step(tuple(read_argv(changes[offset])), f"r{offset}", timeout=30))
-        owners.append((offset, "r"))
+        owners.append(((offset,), "r"))
     results = await session.run_script(steps, sudo=True, timeout=script_seconds(steps),
                                        what="the tuning's writes and their read-back")  # fmt: skip
     failed: dict[int, StepResult] = {}
     reads: dict[int, StepResult] = {}
-    for (offset, what), result in zip(owners, results, strict=True):
-        if what == "w" and not result.ok and offset not in failed:
-            failed[offset] = result
-        if what == "r":
-            reads[offset] = result
+    for (offsets, what), result in zip(owners, results, strict=True):
+        for offset in offsets:
+            if what == "w" and not result.ok and offset not in failed:
+                failed[offset] = result
+            if what == "r":
+                reads[offset] = result
     out = []
     for offset, change in enumerate(changes):
         read = reads.get(offset)
@@ -146,13 +154,13 @@ async def run_changes(
 
 
 def _write_kept(
-    steps: list[batch.Step], owners: list[tuple[int, str]], kept: Sequence[Change]
+    steps: list[batch.Step], owners: list[tuple[tuple[int, ...], str]], kept: Sequence[Change]
 ) -> None:
     """The user's own values of settings the restart sets back, written again (not judged)."""
     for change in kept:
         for argv in write_argvs(change, change.after, restoring=False):
             steps.append(batch.Step(tuple(argv), f"k{len(steps)}", timeout=30))
-            owners.append((-1, "k"))
+            owners.append(((), "k"))
 
 
 def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
@@ -179,6 +187,17 @@ def judge(item: PlannedTweak, results: Sequence[Written]) -> Verdict:
     return verdict
 
 
+def _summary_read_back(verdict: Verdict) -> str:
+    """The tweak's reason with its summary naming only what is in force: a setting the Pi
+    refused while writing (read back as before) is taken out of it (PlannedTweak.named)."""
+    item = verdict.item
+    head = item.summary({target for target, _why in item.impossible})
+    if not item.named or not head or not item.reason.startswith(head):
+        return item.reason
+    now = item.summary({target for target, _why in verdict.impossible})
+    return (now or "none of what it names is on") + item.reason[len(head) :]
+
+
 def outcome(verdict: Verdict) -> TweakOutcome:
     tweak_id = verdict.item.tweak.id
     notes = [f"{t}: {r}" for t, r in verdict.impossible]
@@ -186,7 +205,7 @@ def outcome(verdict: Verdict) -> TweakOutcome:
         detail = "; ".join(f"{t}: {r}" for t, r in verdict.failed)
         return TweakOutcome(tweak_id, "failed", detail, verdict.applied)
     if verdict.applied:
-        detail = verdict.item.reason
+        detail = _summary_read_back(verdict)
         if notes:
             detail += " (not possible here: " + "; ".join(notes) + ")"
         if verdict.item.tweak.needs_reboot:
@@ -204,10 +223,13 @@ def outcome(verdict: Verdict) -> TweakOutcome:
 
 async def restore(session: Session, changes: Sequence[Change], directory: str) -> None:
     """Put `changes` back at once (newest first), as root, in one round trip."""
+    back = list(reversed(changes))
+    runs = joined_argvs(back, [c.before for c in back], state_dir=directory,
+                        indices=[0] * len(back), restoring=True)  # fmt: skip
     steps = [
         batch.Step(tuple(argv), f"u{i}", timeout=30)
-        for i, change in enumerate(reversed(changes))
-        for argv in write_argvs(change, change.before, state_dir=directory, restoring=True)
+        for i, (_run, argvs) in enumerate(runs)
+        for argv in argvs
     ]
     if steps:
         await session.run_script(steps, sudo=True, timeout=script_seconds(steps),

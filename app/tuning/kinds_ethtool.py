@@ -154,9 +154,10 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
     if text is None or not ctx.iface:
         return _no(ctx, reason)
     features, _ = parse_ethtool_features(text)
-    item = PlannedTweak(ctx.tweak, True, "GRO/GSO/TSO on")
+    item = PlannedTweak(ctx.tweak, True, "", named_form="{} on")
     names: dict[str, str] = dict(ctx.tweak.params.get("features", {}))
     for short, long in names.items():
+        target, word = f"{ctx.iface} -K {short}", short.upper()
         feature = features.features.get(long)
         if feature is None:
             continue
@@ -168,6 +169,8 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
                 item.impossible.append((f"{ctx.iface} -K gro", "the driver hands received "
                                         "packets up without NAPI, where GRO does nothing "
                                         f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
+            else:
+                item.named.append((target, word))  # on as read (it merges nothing here)
             continue
         dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
         if dropped and not feature.enabled:  # before `-K tx on` for TSO: both dropped at once
@@ -176,6 +179,7 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         if short == "tso" and _csum_for_tso(ctx, item, features.features):
             before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
             item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
+            item.named.append((target, word))
             continue
         # The kernel drops GSO while scatter-gather is off (netdev_fix_features): where SG can
         # go on, the plan turns it on and GSO, already requested, comes back with it (the s13
@@ -184,6 +188,7 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
         # the Pi would not read back as before ("off [requested on]").
         gso_waits_for_sg = short == "gso" and feature.requested and not feature.enabled
         if gso_waits_for_sg and _sg_on_first(ctx, item, features.features):
+            item.named.append((f"{ctx.iface} -K sg", word))  # on once SG's write is
             continue
         if feature.requested and not feature.enabled:
             # Already asked for; the kernel keeps it off because a feature it needs is off
@@ -198,6 +203,8 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
                                     "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
             continue
         item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
+        item.named.append((target, word))
+    item.reason = item.summary()  # what was read on or is written, never the tweak's title
     if not item.changes:
         item.applicable = False
         item.reason = "the driver offers none of these offloads" + (
@@ -360,16 +367,19 @@ def plan_pause(ctx: Context) -> PlannedTweak:
     pause = parse_pause(text)
     caps = ctx.caps
     default = caps.facts.get("pause_default") if caps else None
-    reason = "RX and TX pause frames on"
+    reason = ""
     if caps and default and pause.rx and pause.tx and all(default.get(k) for k in ("rx", "tx")):
         # on already, not "not possible": the plan shows it as already set (audit 6a row 8)
         where = caps.cite("pause_default")
         reason = f"RX and TX pause frames are on already: {driver} asks for them at start ({where})"
-    item = PlannedTweak(ctx.tweak, True, reason)
+    item = PlannedTweak(ctx.tweak, True, reason, named_form="{} pause frames on",
+                        named_join=" and ")  # fmt: skip
     for param, flag in (("rx", pause.rx), ("tx", pause.tx)):
         if flag is not None:
             before = "on" if flag else "off"
             item.changes.append(_ethtool_change(ctx.iface, "-A", param, before, "on"))
+            item.named.append((item.changes[-1].target, param.upper()))
+    item.reason = item.reason or item.summary()  # only the directions -a showed
     if not item.changes:
         return _no(ctx, "ethtool's -a output was not understood (no 'RX:'/'TX:' on/off lines; "
                    f"it began {_first_line(text)!r}): flow control left as it is")  # fmt: skip

@@ -222,8 +222,11 @@ def plan_governor(ctx: Context) -> PlannedTweak:
     policies = sorted(ctx.facts.glob(base, "/scaling_governor").items())
     if not policies:
         return _no(ctx, "the kernel has no CPU frequency scaling here (no cpufreq policy)")
-    item = PlannedTweak(ctx.tweak, True, f"every core at its top clock ({wanted})")
+    item = PlannedTweak(ctx.tweak, True, "", named_all=f"every core at its top clock ({wanted})",
+                        named_form=f"the cores of CPU frequency {{}} at their top clock "
+                        f"({wanted})", named_join=", ")  # fmt: skip
     for path, read in policies:
+        item.named.append((path, path.rsplit("/", 2)[-2]))  # "policy0"
         available = ctx.facts.knob(path.replace("scaling_governor", "scaling_available_governors"))
         if not read.ok:
             item.impossible.append((path, read.reason))
@@ -231,6 +234,7 @@ def plan_governor(ctx: Context) -> PlannedTweak:
             item.impossible.append((path, f"the kernel offers no {wanted} governor"))
         else:
             item.changes.append(Change("governor", path, read.text, wanted, path))
+    item.reason = item.summary({target for target, _why in item.impossible})
     if not item.changes:
         item.applicable = False
         item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)

@@ -105,6 +105,65 @@ def write_argvs(
     raise ValueError(f"no writer for {change.kind}")
 
 
+# ethtool options whose one command hands every parameter to ONE driver call (ethtool's
+# ethnl_set_rings -> ops->set_ringparam): igb, igc, atlantic, stmmac and macb close and reopen
+# the interface in that call, so rx and tx written apart drop the link twice.
+JOINED_OPTIONS = frozenset({"-G"})
+
+
+def _join_key(change: Change, value: str | None) -> tuple[str, str] | None:
+    if change.kind != "ethtool" or value is None:
+        return None
+    iface, option, _param = ethtool_parts(change)
+    return (iface, option) if option in JOINED_OPTIONS else None
+
+
+def write_runs(changes: Sequence[Change], values: Sequence[str | None]) -> list[list[int]]:
+    """The positions of `changes`, those next to each other that one command writes together
+    (the same interface and joined option, another parameter) in one run."""
+    runs: list[list[int]] = []
+    for at, (change, value) in enumerate(zip(changes, values, strict=True)):
+        key = _join_key(change, value)
+        if runs and key is not None:
+            last = runs[-1]
+            params = {ethtool_parts(changes[i])[2] for i in last}
+            same = all(_join_key(changes[i], values[i]) == key for i in last)
+            if same and ethtool_parts(change)[2] not in params:
+                last.append(at)
+                continue
+        runs.append([at])
+    return runs
+
+
+def joined_argvs(
+    changes: Sequence[Change],
+    values: Sequence[str | None],
+    *,
+    state_dir: str = "",
+    indices: Sequence[int] = (),
+    restoring: bool,
+) -> list[tuple[list[int], list[Argv]]]:
+    """The commands that set each of `changes` to its value, in order, as (positions, argvs)
+    pairs: a run of `write_runs` is one `ethtool -G IFACE rx N tx M`, the rest `write_argvs`."""
+    numbers = list(indices) or list(range(len(changes)))
+    out: list[tuple[list[int], list[Argv]]] = []
+    for run in write_runs(changes, values):
+        if len(run) == 1:
+            at = run[0]
+            argvs = write_argvs(changes[at], values[at], state_dir=state_dir,
+                                index=numbers[at], restoring=restoring)  # fmt: skip
+            out.append((run, argvs))
+            continue
+        iface, option, _param = ethtool_parts(changes[run[0]])
+        words: list[str] = []
+        for at in run:
+            value = values[at]
+            assert value is not None  # _join_key joins only written values
+            words += [ethtool_parts(changes[at])[2], *changes[at].words_for(value)]
+        out.append((run, [["ethtool", option, iface, *words]]))
+    return out
+
+
 def _service_argv(change: Change, value: str | None) -> Argv:
     words = change.target.split(" ")
     if words[0] == "enable":  # a unit's wants link, exactly what `systemctl enable` makes

@@ -10,7 +10,7 @@ goes first both ways (reopen_order).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -194,6 +194,21 @@ class PlannedTweak:
     # tweak's general ones.
     why: str = ""
     sources: tuple[str, ...] = ()
+    # The settings the one-line summary names, (target, word) as "GRO" for "eth0 -K gro", and
+    # how their words make it ("{} on", joined by `named_join`): the summary names only what
+    # the plan read on or sets, and at apply only what was not refused (changes.outcome):
+    # proof is read, not assumed (asix's "GRO/GSO/TSO on" while GSO and TSO stayed off).
+    named: list[tuple[str, str]] = field(default_factory=list)
+    named_form: str = ""
+    named_join: str = "/"
+    named_all: str = ""  # the summary while every named setting is in force, where other
+
+    def summary(self, refused: Collection[str] = ()) -> str:
+        """The summary from `named`, without the settings whose targets are in `refused`."""
+        words = [word for target, word in self.named if target not in refused]
+        if self.named_all and len(words) == len(self.named):
+            return self.named_all
+        return self.named_form.format(self.named_join.join(words)) if words else ""
 
     @property
     def current(self) -> dict[str, str | None]:

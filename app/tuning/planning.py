@@ -11,7 +11,7 @@ from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
 from sbctune.tuning import catalog, link_hooks, nm_persist, persist_gaps, reopen_order, scripts
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
-from sbctune.tuning.knobs import commands_text, safe_name, write_argvs
+from sbctune.tuning.knobs import commands_text, joined_argvs, safe_name
 from sbctune.tuning.model import Change, TuningPlan
 from sbctune.tuning.probe import probe
 from sbctune.tuning.why_words import why_for
@@ -67,13 +67,11 @@ async def plan(
         item = PLANNERS[tweak.kind](ctx)
         item.why, item.sources = why_for(tweak, inventory, nic_obj)
         placeholder = f"{scripts.STATE_ROOT}/<session id>"
-        for index, change in enumerate(item.changes):
-            if change.needed:
-                item.commands += commands_text(
-                    write_argvs(
-                        change, change.after, state_dir=placeholder, index=index, restoring=False
-                    )
-                )
+        needed = [(i, c) for i, c in enumerate(item.changes) if c.needed]
+        for _run, argvs in joined_argvs([c for _i, c in needed], [c.after for _i, c in needed],
+                                        state_dir=placeholder, indices=[i for i, _c in needed],
+                                        restoring=False):  # fmt: skip
+            item.commands += commands_text(argvs)
         items.append(item)
     result = TuningPlan(nic, items, options, list(tweak_ids) if tweak_ids is not None else None)
     result.inventory = inventory

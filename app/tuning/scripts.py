@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from sbctune.remote import snippets
 from sbctune.remote.quoting import join
 from sbctune.tuning import nm_checkpoint, reopen_order
-from sbctune.tuning.knobs import write_argvs
+from sbctune.tuning.knobs import joined_argvs, write_argvs
 from sbctune.tuning.model import Change
 from sbctune.tuning.reopen_order import OpenFacts
 from sbctune.wording import spoken
@@ -222,20 +222,22 @@ def revert_script(
     ]
     order = reopen_order.revert_order(changes, facts)
     again = reopen_order.after_last_restart(order, changes, facts)
-    for at, index in enumerate([*order, -1]):
-        if at == again:
+    back = [changes[i] for i in order]
+    # rings' rx and tx go back in one `ethtool -G` (one restart), as they were applied
+    runs = joined_argvs(back, [c.before for c in back], state_dir=directory,
+                        indices=[numbers[i] for i in order], restoring=True)  # fmt: skip
+    kept_done = again is None
+    for run, argvs in [*runs, ([len(order)], [])]:
+        if not kept_done and again is not None and run[0] >= again:
             lines.append("# values of the user's own that the interface's restart set back")
             for keep in kept:
                 for argv in write_argvs(keep, keep.before, restoring=True):
                     lines.append(join(argv) + ' >>"$dir/revert.log" 2>&1')
-        if index < 0:
-            break
-        change = changes[index]
-        lines.append(f"# {change.kind} {_comment(change.target)}")
-        for argv in write_argvs(
-            change, change.before, state_dir=directory, index=numbers[index], restoring=True
-        ):
-            lines.append("step " + join(argv))
+            kept_done = True
+        for at in run:
+            if at < len(order):
+                lines.append(f"# {back[at].kind} {_comment(back[at].target)}")
+        lines += ["step " + join(argv) for argv in argvs]
     lines += [
         'rm -f "$dir/guard.pid"',
         *nm_checkpoint.DESTROY_RECORDED.rstrip("\n").splitlines(),
@@ -307,12 +309,11 @@ def apply_at_boot_script(
         f"dir={join([directory])}",
         'log="$dir/at-boot.log"',
     ]
-    for index in reopen_order.apply_order(changes, facts):
-        change = changes[index]
-        for argv in write_argvs(
-            change, change.after, state_dir=directory, index=index, restoring=False
-        ):
-            lines.append(join(argv) + ' >>"$log" 2>&1')
+    order = reopen_order.apply_order(changes, facts)
+    ahead = [changes[i] for i in order]
+    for _run, argvs in joined_argvs(ahead, [c.after for c in ahead], state_dir=directory,
+                                    indices=order, restoring=False):  # fmt: skip
+        lines += [join(argv) + ' >>"$log" 2>&1' for argv in argvs]
     lines.append("exit 0\n")
     return "\n".join(lines)
 

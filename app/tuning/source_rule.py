@@ -335,3 +335,36 @@ _RULES: dict[str, Callable[[Ask], str | None]] = {
     "boot_config": lambda ask: board_refusal(ask.tweak, ask.inventory, ask.options, False),
     "boot_cmdline": lambda ask: board_refusal(ask.tweak, ask.inventory, ask.options, False),
 }
+
+
+def _coalescing_modes(ask: Ask) -> str | None:
+    """igb/igc: rx-usecs 1 and 3 are mode codes (3 the default), so the planner (kinds_coalesce
+    _plan_mode_codes) never sets a fixed interval; what it does depends on the value read."""
+    caps = ask.caps
+    modes = caps.facts.get("coalesce_modes") if caps else None
+    if caps is None or not isinstance(modes, dict) or _coalescing(ask):
+        return None
+    default = modes.get("default", 3)
+    names = modes.get("rx-usecs", {})
+    name = names.get(str(default), "adaptive") if isinstance(names, dict) else "adaptive"
+    return (f"On {caps.driver} the tuning sets no fixed interval: rx-usecs {default}, the "
+            f"driver's default, is its adaptive interrupt moderation ({name}), which it leaves "
+            f"as it is (\u201calready\u201d); only where the Pi reads another value does it put "
+            f"back rx-usecs {default} ({caps.cite('coalesce_modes')}).")  # fmt: skip
+
+
+# What the planner decides only from the Pi's read-back, in words the advice adds where it names
+# the tweak (advice.reach): Results then says what Tune will do there.
+_READ_BACK: dict[str, Callable[[Ask], str | None]] = {"coalescing": _coalescing_modes}
+
+
+def read_back_decides(tweak: Tweak | str, inventory: Inventory, nic: Nic | None) -> str | None:
+    """Plain words for what the planner of `tweak` does on `nic` once it reads the Pi, where
+    the driver's source says it may do nothing (None: nothing to add)."""
+    if isinstance(tweak, str):
+        try:
+            tweak = catalog.tweak(tweak)
+        except UserError:
+            return None
+    rule = _READ_BACK.get(tweak.kind)
+    return rule(Ask(tweak, inventory, nic, {})) if rule else None
