@@ -31,6 +31,7 @@ from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import (
     driver_on_its_device,
+    driver_speaks_on_its_device,
     firmware_file,
     firmware_not_got,
     firmware_runs,
@@ -132,6 +133,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
         if wanted := firmware_not_got(event.text):  # the driver's own "Failed to get firmware"
             sighting.add("firmware_missing", event.text, _SRC, event.text, event.line)
             sighting.add("firmware_wanted", wanted, _SRC, event.text, event.line)
+    elif bus == "usb" and (speaks := driver_speaks_on_its_device(event.text, event.device)):
+        driver, found = speaks, ("usb", None)  # "usb 1-1: rtl8xxxu: Loading firmware ..."
     named = found is not None or (
         event.kind in _NAMED_BY_DRIVER
         and key_if is not None
