@@ -21,6 +21,9 @@ _MODEM_NAME = re.compile(
     r"|\bMDM9\d{3}\b|\bSDX\d{2}\b",  # Qualcomm's modem chips: MDM9207, MDM9607, SDX55
     re.I,
 )
+# a Wi-Fi adapter's name: its "2.4G"/"5G" is a radio band ("RTL8188FTV 802.11b/g/n 1T1R 2.4G
+# WLAN Adapter"), not a mobile network's generation
+_WIFI_NAME = re.compile(r"802\.11|\bWLAN\b|\bWi-?Fi\b|\bWireless LAN\b|\d\.\dG\b", re.I)
 
 
 def cellular_reason(nic: Nic) -> str | None:
@@ -34,7 +37,7 @@ def cellular_reason(nic: Nic) -> str | None:
         return f"the kernel's modem driver {listed[0]} lists its USB IDs {nic.ids}"
     if re.match(r"^ww[a-z0-9]", nic.name or ""):
         return f"{nic.name} is a mobile-network interface name"
-    if _MODEM_NAME.search(nic.chip or ""):
+    if _MODEM_NAME.search(nic.chip or "") and not _WIFI_NAME.search(nic.chip or ""):
         return f"it is named {nic.chip}"
     return None
 

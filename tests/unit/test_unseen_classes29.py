@@ -46,3 +46,25 @@ def test_a_word_that_is_no_usb_network_driver_names_none() -> None:
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200))
 def test_garbage_on_a_usb_device_line_never_raises(tail: str) -> None:
     dmesg_inventory("[   17.4] usb 1-1: " + tail)
+
+
+# --- a Wi-Fi adapter's "2.4G" is a radio band, not a mobile network's generation ---
+
+_RTL8188FTV = "pi3b_openwrt_rtl8188fu_14_insmod_prompts_garbled_console_bold_enumeration"
+
+
+def test_a_wifi_dongle_named_for_its_2_4g_band_is_no_cellular_modem() -> None:
+    """usb.ids' "RTL8188FTV 802.11b/g/n 1T1R 2.4G WLAN Adapter" (0bda:f179) is Wi-Fi."""
+    inv = inspect_bundle(CORPUS / _RTL8188FTV)
+    assert [n.ids for n in inv.nics] == ["0bda:f179"]
+    assert "cellular-modem" not in {f.id for f in inv.findings}
+
+
+def test_a_modem_named_for_its_4g_generation_still_is_one() -> None:
+    from sbctune.advice.wwan import cellular_reason
+    from sbctune.inventory.model import Nic
+
+    for chip in ("Huawei E3372 4G LTE modem", "ZTE 4G USB stick", "Quectel 5G module"):
+        assert cellular_reason(Nic(name=None, chip=chip, bus="usb")) is not None, chip
+    for chip in ("802.11ac 5G Wi-Fi adapter", "Realtek 2.4G WLAN Adapter"):
+        assert cellular_reason(Nic(name=None, chip=chip, bus="usb")) is None, chip
