@@ -86,6 +86,21 @@ def _probe_failed_last(device: Device, driver: str) -> bool:
     return not others and max(refusals) >= max(spoke, default=0)
 
 
+def _bound_before_it_left(device: Device) -> bool:
+    """The driver the log names was bound before the device's last USB disconnect, and the
+    port enumerated another device (other IDs) after it: what binds the new one is not shown (a
+    dongle's driver CD on usb-storage, switched to 0bda:b711 with no line of its new driver).
+    The same IDs back (a disconnect loop) keep the driver."""
+    said = device.best("net_driver") or device.best("driver")
+    if said is None or said.source != "dmesg":
+        return False
+    left = max((f.order for f in device.all("usb_disconnect")), default=-1)
+    ids = [f for f in device.all("ids") if f.source == "dmesg"]
+    before = {f.value for f in ids if f.order < left}
+    after = {f.value for f in ids if f.order > left}
+    return said.order < left and bool(after) and not after & before
+
+
 def _kernel_wireless(device: Device) -> bool:
     """A Wi-Fi driver of the kernel drives it, tried to, or lists its IDs."""
     table = load_kernel_drivers()
@@ -276,6 +291,8 @@ def nic_from_device(
     nic.driver = device.value("net_driver") or device.value("driver")  # a modem's, not its disk's
     if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
+    if nic.driver and _bound_before_it_left(device):
+        nic.driver = None  # usb-storage bound the "driver CD" that left; the Wi-Fi came back
     nic.ids = device.value("ids")
     nic.bus_path = device.newest_key(bus) if bus in ("pci", "usb") else None
     nic.bus_path = device.value("sdio_function") if bus == "sdio" else nic.bus_path

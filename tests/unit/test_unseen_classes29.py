@@ -68,3 +68,24 @@ def test_a_modem_named_for_its_4g_generation_still_is_one() -> None:
         assert cellular_reason(Nic(name=None, chip=chip, bus="usb")) is not None, chip
     for chip in ("802.11ac 5G Wi-Fi adapter", "Realtek 2.4G WLAN Adapter"):
         assert cellular_reason(Nic(name=None, chip=chip, bus="usb")) is None, chip
+
+
+# --- a driver bound before the device left is not the driver of what came back ---
+
+_RTL8188GU = "x86_rtl8188gu_8_realtek_1a2b_disk_then_b711_out_of_tree_8188gu_continuation"
+
+
+def test_a_driver_cd_switched_to_its_wifi_ids_is_no_longer_in_storage_mode() -> None:
+    """0bda:1a2b "DISK" on usb-storage, USB disconnect, back as 0bda:b711 (the RTL8188GU's
+    Wi-Fi IDs): usb-storage bound the disk that left, so no storage-mode finding."""
+    inv = inspect_bundle(CORPUS / _RTL8188GU)
+    assert [(n.bus_path, n.ids, n.driver) for n in inv.nics] == [("1-1", "0bda:b711", None)]
+    assert "usb-nic-in-storage-mode" not in {f.id for f in inv.findings}
+
+
+def test_a_disk_that_comes_back_with_the_same_ids_keeps_its_driver() -> None:
+    """The same disconnect, but the port enumerates the disk's IDs again: still usb-storage."""
+    text = (CORPUS / _RTL8188GU / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    lines = text.replace("idProduct=b711", "idProduct=1a2b").splitlines()
+    inv = dmesg_inventory(*lines[:14])
+    assert [(n.ids, n.driver) for n in inv.nics] == [("0bda:1a2b", "usb-storage")]
