@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
-from tests.corpus_support import CORPUS, corpus_line, dmesg_inventory
+from tests.corpus_support import CORPUS, corpus_line, dmesg_events, dmesg_inventory
 
 _RTL8188FU = "openwrt_pr14697_rtl8xxxu_rtl8188fu_chip_line_firmware_ok"
 _WRITEN = "x86_rtl8xxxu_a5a5_2_journal_rtl8188eus_writen_eproto"
@@ -89,3 +89,31 @@ def test_a_disk_that_comes_back_with_the_same_ids_keeps_its_driver() -> None:
     lines = text.replace("idProduct=b711", "idProduct=1a2b").splitlines()
     inv = dmesg_inventory(*lines[:14])
     assert [(n.ids, n.driver) for n in inv.nics] == [("0bda:1a2b", "usb-storage")]
+
+
+# --- a serial console's garbled bytes between a prompt and the kernel's line ---
+
+
+def test_a_kernel_line_after_a_prompt_and_garbled_bytes_is_read() -> None:
+    line = corpus_line(_RTL8188FTV, "new high-speed")
+    assert line.startswith("root@OpenWrt:")  # the prompt, noise bytes, then "[  352.311072]"
+    assert dmesg_events(line + "\n") == [
+        (
+            "usb_new_device",
+            {"device": "1-1.4", "speed": "high-speed", "number": "5", "hcd": "dwc_otg"},
+        )
+    ]
+    inv = inspect_bundle(CORPUS / _RTL8188FTV)
+    assert [(n.bus_path, n.usb_speed_mbps) for n in inv.nics] == [("1-1.4", 480)]
+
+
+@given(
+    st.text(
+        alphabet=st.characters(min_codepoint=0x80, blacklist_categories=("Cs",)),
+        min_size=1,
+        max_size=16,
+    )
+)
+def test_noise_bytes_after_a_prompt_read_the_same(noise: str) -> None:
+    line = "[  352.311072] usb 1-1.4: new high-speed USB device number 5 using dwc_otg\n"
+    assert dmesg_events("root@OpenWrt:~# " + noise + line) == dmesg_events(line)
