@@ -117,3 +117,24 @@ def test_a_kernel_line_after_a_prompt_and_garbled_bytes_is_read() -> None:
 def test_noise_bytes_after_a_prompt_read_the_same(noise: str) -> None:
     line = "[  352.311072] usb 1-1.4: new high-speed USB device number 5 using dwc_otg\n"
     assert dmesg_events("root@OpenWrt:~# " + noise + line) == dmesg_events(line)
+
+
+# --- a probe's reset in a log with no clock: "right after" is a few lines later ---
+
+_PRIO = "x86_usbwifi_410_mt7921u_priority_prefix_debug_cmds_ehci_elisions"
+
+
+def test_a_probes_reset_without_a_clock_is_no_fault() -> None:
+    """ "<6>usb 2-7: new high-speed ...", "<6>usb 2-7: reset high-speed ...", then mt7921u's
+    own line on 2-7:1.3: mt7921u's probe resets its device (usb_probe_resets.json)."""
+    inv = inspect_bundle(CORPUS / _PRIO)
+    assert [(n.bus_path, n.driver) for n in inv.nics] == [("2-7", "mt7921u")]
+    assert "usb-reset" not in {f.id for f in inv.findings}
+
+
+def test_a_reset_far_from_the_enumeration_without_a_clock_is_still_one() -> None:
+    text = (CORPUS / _PRIO / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    filler = ["<6>usb 1-1: Product: something else"] * 20
+    inv = dmesg_inventory(lines[0], *filler, *lines[1:])
+    assert "usb-reset" in {f.id for f in inv.findings}
