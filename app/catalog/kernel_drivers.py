@@ -264,6 +264,23 @@ def _prefixes() -> list[tuple[str, bool, dict[str, Any]]]:
     return sorted(found, key=lambda item: -len(item[0]))
 
 
+_PATH_TOKEN = re.compile(r"(?<![\w./-])([\w-]+(?:/[\w.-]+)+)/?(?![\w/])")
+
+
+def firmware_dir_in(text: str) -> str | None:
+    """A driver's firmware directory its line names ("failed to fetch board-2.bin or board.bin
+    from ath10k/QCA4019/hw1.0": ath10k's hw_params.fw.dir) as a prefix of the firmware table,
+    with its slash: the chip it is for is that prefix's."""
+    if "/" not in text:
+        return None
+    rows = _firmware_table().get("prefixes")
+    table = rows if isinstance(rows, dict) else {}
+    for found in _PATH_TOKEN.finditer(text[:400]):
+        if (path := found.group(1) + "/") in table:
+            return path
+    return None
+
+
 def chip_by_firmware(driver: object, firmware: object) -> str | None:
     """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
     RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json); or the

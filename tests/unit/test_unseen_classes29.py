@@ -138,3 +138,25 @@ def test_a_reset_far_from_the_enumeration_without_a_clock_is_still_one() -> None
     filler = ["<6>usb 1-1: Product: something else"] * 20
     inv = dmesg_inventory(lines[0], *filler, *lines[1:])
     assert "usb-reset" in {f.id for f in inv.findings}
+
+
+# --- the firmware directory a driver's own line names says its chip ---
+
+_RUTX10 = "rutx10_openwrt_5091_ath10k_ahb_qca4019_board_file_enomem_two_radios"
+
+
+def test_a_firmware_directory_in_a_drivers_line_names_the_chip() -> None:
+    """a000000.wifi's lines name only "from ath10k/QCA4019/hw1.0" (hw_params.fw.dir): a
+    QCA4019, as firmware_chips.json's prefix for that directory says."""
+    inv = inspect_bundle(CORPUS / _RUTX10)
+    chips = {n.bus_path: (n.chip or "").lower() for n in inv.nics}
+    assert "qca4019" in chips["a000000.wifi"]
+
+
+def test_a_path_that_is_no_firmware_directory_names_no_chip() -> None:
+    from sbctune.catalog.kernel_drivers import firmware_dir_in
+
+    line = corpus_line(_RUTX10, "failed to fetch board-2.bin or board.bin")
+    assert firmware_dir_in(line) == "ath10k/QCA4019/hw1.0/"
+    assert firmware_dir_in(line.replace("QCA4019", "QCA9999")) is None
+    assert firmware_dir_in(line.replace("ath10k/", "xath10k/")) is None
