@@ -160,3 +160,13 @@ def test_a_path_that_is_no_firmware_directory_names_no_chip() -> None:
     assert firmware_dir_in(line) == "ath10k/QCA4019/hw1.0/"
     assert firmware_dir_in(line.replace("QCA4019", "QCA9999")) is None
     assert firmware_dir_in(line.replace("ath10k/", "xath10k/")) is None
+
+
+def test_rtl8xxxus_chip_line_on_the_usb_device_names_the_chip() -> None:
+    """rtl8xxxu_print_chipinfo()'s "usb 1-1: RTL8188FU rev B (SMIC) romver 0, 1T1R, ..."."""
+    inv = inspect_bundle(CORPUS / _RTL8188FU)
+    assert [(n.bus_path, n.chip) for n in inv.nics] == [("1-1", "RTL8188FU")]
+    line = corpus_line(_RTL8188FU, "romver")
+    assert dmesg_events(line + "\n") == [("chip", {"device": "1-1", "chip": "RTL8188FU"})]
+    # a product string in the same words is no chip line of the driver
+    assert dmesg_events(line.replace("romver 0, 1T1R", "rom") + "\n")[0][0] != "chip"
