@@ -281,6 +281,20 @@ def firmware_dir_in(text: str) -> str | None:
     return None
 
 
+@functools.cache
+def _hw_names() -> frozenset[str]:
+    rows = _firmware_table().get("prefixes")
+    table = rows if isinstance(rows, dict) else {}
+    return frozenset(n for r in table.values() if isinstance(r, dict) for n in r.get("names", []))
+
+
+def chip_named_alone(message: str) -> str | None:
+    """A driver's line that is its chip's name and nothing else (ath11k's "qcn9074 hw1.0", the
+    hw_params.name that firmware_chips.json lists for the chip's firmware directory)."""
+    said = message.strip()
+    return said if len(said) < 40 and said in _hw_names() else None
+
+
 def chip_by_firmware(driver: object, firmware: object) -> str | None:
     """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
     RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json); or the

@@ -12,7 +12,11 @@ from dataclasses import dataclass, field
 
 from sbctune.catalog.catalog import load_catalog
 from sbctune.catalog.func_chips import chips_by_function
-from sbctune.catalog.kernel_drivers import firmware_dir_in, load_kernel_drivers
+from sbctune.catalog.kernel_drivers import (
+    chip_named_alone,
+    firmware_dir_in,
+    load_kernel_drivers,
+)
 from sbctune.catalog.netdev_info_formats import driver_by_words
 from sbctune.catalog.of_node_formats import of_node_named
 from sbctune.catalog.oot_chips import out_of_tree_chip
@@ -258,6 +262,8 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
     if kind == "device" and (named := firmware_file(text)):
         sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
+    if kind == "device" and (alone := chip_named_alone(text.rpartition(": ")[2])):
+        sighting.add("chip_text", alone, _SRC, text, no)  # ath11k: "... 0000:01:00.0: qcn9074 hw1.0"
     if kind == "device" and (folder := firmware_dir_in(text)):
         sighting.add("firmware_dir", folder, _SRC, text, no)  # "from ath10k/QCA4019/hw1.0"
     if kind == "device" and firmware_runs(text):  # "WLAN FW is active": it runs one

@@ -170,3 +170,23 @@ def test_rtl8xxxus_chip_line_on_the_usb_device_names_the_chip() -> None:
     assert dmesg_events(line + "\n") == [("chip", {"device": "1-1", "chip": "RTL8188FU"})]
     # a product string in the same words is no chip line of the driver
     assert dmesg_events(line.replace("romver 0, 1T1R", "rom") + "\n")[0][0] != "chip"
+
+
+# --- a driver's line that is its chip's name alone (ath11k's hw_params.name) ---
+
+_MX8500 = "mx8500_openwrt_pr16731_ath11k_pci_qcn9074_boot_debug_firmware2_enomem_fallback"
+
+
+def test_a_line_that_is_the_chips_name_beats_a_pci_ids_name_of_several() -> None:
+    """ "ath11k_pci 0000:01:00.0: qcn9074 hw1.0" names one model of pci.ids' 17cb:1104
+    "QCN6024/9024/9074 Wireless Network Adapter"."""
+    inv = inspect_bundle(CORPUS / _MX8500)
+    assert [(n.ids, (n.chip or "").lower()) for n in inv.nics] == [("17cb:1104", "qcn9074 hw1.0")]
+
+
+def test_a_line_that_only_starts_with_a_chips_name_names_none() -> None:
+    from sbctune.catalog.kernel_drivers import chip_named_alone
+
+    assert chip_named_alone("qcn9074 hw1.0") == "qcn9074 hw1.0"
+    assert chip_named_alone("qcn9074 hw1.0 failed to boot") is None
+    assert chip_named_alone("FW memory mode: 2") is None
