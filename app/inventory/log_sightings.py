@@ -137,12 +137,19 @@ def _base(event: DmesgEvent) -> Sighting | None:
         if wanted := firmware_not_got(event.text):  # the driver's own "Failed to get firmware"
             sighting.add("firmware_missing", event.text, _SRC, event.text, event.line)
             sighting.add("firmware_wanted", wanted, _SRC, event.text, event.line)
-    elif bus == "usb" and (speaks := driver_speaks_on_its_device(event.text, event.device)):
-        driver, found = speaks, ("usb", None)  # "usb 1-1: rtl8xxxu: Loading firmware ..."
-    named = found is not None or (
-        event.kind in _NAMED_BY_DRIVER
-        and key_if is not None
-        and (event.kind == "tx_timeout" or _tag_is_driver(driver))
+    speaks = None
+    if bus == "usb" and tried is None:
+        speaks = driver_speaks_on_its_device(event.text, event.device)
+    if speaks is not None:
+        driver = speaks  # "usb 1-1: rtl8xxxu: Loading firmware ...": rtl8xxxu's device
+    named = (
+        found is not None
+        or speaks is not None
+        or (
+            event.kind in _NAMED_BY_DRIVER
+            and key_if is not None
+            and (event.kind == "tx_timeout" or _tag_is_driver(driver))
+        )
     )  # dev_watchdog() prints the driver's own name (netdev_drivername(), sch_generic.c)
     if driver and driver not in _NOT_DRIVERS and named:
         sighting.add("driver", driver, _SRC, event.text, event.line)
@@ -263,7 +270,7 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
     if kind == "device" and (named := firmware_file(text)):
         sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
     if kind == "device" and (alone := chip_named_alone(text.rpartition(": ")[2])):
-        sighting.add("chip_text", alone, _SRC, text, no)  # ath11k: "... 0000:01:00.0: qcn9074 hw1.0"
+        sighting.add("chip_text", alone, _SRC, text, no)  # ath11k: "0000:01:00.0: qcn9074 hw1.0"
     if kind == "device" and (folder := firmware_dir_in(text)):
         sighting.add("firmware_dir", folder, _SRC, text, no)  # "from ath10k/QCA4019/hw1.0"
     if kind == "device" and firmware_runs(text):  # "WLAN FW is active": it runs one
