@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import re
 
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
-from sbctune.catalog.wwan_ids import wwan_drivers
+from sbctune.catalog.wwan_ids import is_wwan_driver, wwan_drivers
 from sbctune.inventory.model import Finding, Nic
 
-_WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)
 _MODEM_NAME = re.compile(
     r"\bmodem\b|\bLTE\b|\b[345]G\b(?![ /-]?(?:Ethernet|LAN|BASE|bE))|\bHSPA|\bUMTS\b|\bWWAN\b"
     r"|\bMDM9\d{3}\b|\bSDX\d{2}\b",  # Qualcomm's modem chips: MDM9207, MDM9607, SDX55
@@ -28,11 +26,11 @@ _WIFI_NAME = re.compile(r"802\.11|\bWLAN\b|\bWi-?Fi\b|\bWireless LAN\b|\d\.\dG\b
 
 def cellular_reason(nic: Nic) -> str | None:
     """Why this NIC is a cellular modem's interface, in plain words; None when it is not."""
-    known = load_kernel_drivers().get(nic.driver)
-    if known is not None and (
-        _WWAN_DRIVER.search(known.about) or known.file.startswith("drivers/net/wwan/")
-    ):
+    if is_wwan_driver(nic.driver):
         return f"its driver {nic.driver} is for mobile-network modems"
+    if registered := nic.log.get("wwan_registered"):
+        # the device registered a modem's interface before it switched to another mode
+        return f"it registered a mobile-network interface ({registered[0][:120]})"
     if nic.bus == "usb" and (listed := wwan_drivers(nic.ids)):
         return f"the kernel's modem driver {listed[0]} lists its USB IDs {nic.ids}"
     if re.match(r"^ww[a-z0-9]", nic.name or ""):

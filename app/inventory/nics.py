@@ -15,6 +15,7 @@ from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.pci_silicon import silicon
+from sbctune.catalog.wwan_ids import is_wwan_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.link_drops import drops
@@ -368,6 +369,9 @@ def _log(nic: Nic, device: Device) -> None:
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)
+    wwan = [f.line for f in device.all("driver") if f.source == "dmesg" and is_wwan_driver(f.value)]
+    if wwan and not is_wwan_driver(nic.driver):  # qmi_wwan's wwan2, then rndis_host's usb0
+        nic.log["wwan_registered"] = wwan[:1]
     enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
     enumerations = [f for f in enumerations if f.order not in benign]
     if len(enumerations) > 1:  # enumerated again: the device dropped off the bus

@@ -314,11 +314,6 @@ KNOWN_GAPS: dict[str, str] = {
         "no line names IDs or a driver, and a device with neither is no NIC: missing a rule "
         "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
     ),
-    "omr_3761_portable_wifi_qmi_wwan_then_rndis_host_register_unregister_xhci_platform": (
-        "the hotspot registered wwan2 on qmi_wwan, left, and came back as usb0 on rndis_host; "
-        "the NIC keeps its last driver and name only, so cellular_reason() sees rndis_host and "
-        "usb0: missing a 'registered a WWAN interface' fact kept across a mode switch"
-    ),
     "wrt3200acm_mwlwifi_118_mwifiex_sdio_sd8887_firmware_missing_after_oops": (
         "the 88W8887 is named only by its firmware file mrvl/sd8887_uapsta.bin; "
         "firmware_chips.json (scripts/regen_firmware_chips.py) reads the drivers' chip tables "

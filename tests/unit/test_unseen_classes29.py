@@ -190,3 +190,23 @@ def test_a_line_that_only_starts_with_a_chips_name_names_none() -> None:
     assert chip_named_alone("qcn9074 hw1.0") == "qcn9074 hw1.0"
     assert chip_named_alone("qcn9074 hw1.0 failed to boot") is None
     assert chip_named_alone("FW memory mode: 2") is None
+
+
+# --- a WWAN interface registered before the device switched to another mode ---
+
+_HOTSPOT = "omr_3761_portable_wifi_qmi_wwan_then_rndis_host_register_unregister_xhci_platform"
+
+
+def test_a_hotspot_that_registered_a_wwan_interface_is_a_modem() -> None:
+    """wwan2 on qmi_wwan, then usb0 on rndis_host: the NIC's last driver is rndis_host, but
+    the device registered a mobile-network interface."""
+    inv = inspect_bundle(CORPUS / _HOTSPOT)
+    assert [(n.bus_path, n.driver) for n in inv.nics] == [("3-1.5", "rndis_host")]
+    assert "cellular-modem" in {f.id for f in inv.findings}
+
+
+def test_rndis_alone_is_no_modem() -> None:
+    text = (CORPUS / _HOTSPOT / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if "qmi_wwan" not in line]
+    inv = dmesg_inventory(*lines)
+    assert "cellular-modem" not in {f.id for f in inv.findings}
