@@ -209,6 +209,8 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
         sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
     elif kind == "usb_product":  # "802.11n NIC", "USB 10/100/1G/2.5G LAN", "Aic MSC"
         sighting.add("usb_product", f["product"], _SRC, event.text, event.line)
+    elif kind == "usb_serial":
+        sighting.add("usb_serial", f["serial"], _SRC, event.text, event.line)
     elif kind == "usb_reset":
         sighting.add("usb_reset", event.text, _SRC, event.text, event.line)
         sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
@@ -376,6 +378,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "usb_new_device": _on_usb,
     "usb_ids": _on_usb,
     "usb_product": _on_usb,
+    "usb_serial": _on_usb,
     "usb_reset": _on_usb,
     "usb_disconnect": _on_usb,
     "usb_not_top_speed": _on_usb,

@@ -320,12 +320,6 @@ KNOWN_GAPS: dict[str, str] = {
         "of r8169, iwlwifi, ath10k/ath11k and others, not mwifiex's per-card "
         "struct mwifiex_sdio_device .firmware (sdio.c: SD8887_DEFAULT_FW_NAME)"
     ),
-    "x86_rtw88_365_rtw8812au_tplink_2357_0101_usb3_mode_switch_duplicate_symbol": (
-        "rtw_8812au switches the chip to USB 3 mode: the dongle leaves 1-1 and comes back at "
-        "2-1 (SuperSpeed) with the same IDs and serial number; USB serial numbers are not read, "
-        "so 1-1 stays a second NIC (and the switch's disconnect reads as usb-reset): missing a "
-        "join of a device that left to one with its IDs and serial that enumerated right after"
-    ),
 }
 
 

@@ -210,3 +210,23 @@ def test_rndis_alone_is_no_modem() -> None:
     lines = [line for line in text.splitlines() if "qmi_wwan" not in line]
     inv = dmesg_inventory(*lines)
     assert "cellular-modem" not in {f.id for f in inv.findings}
+
+
+# --- a USB device that left and came back elsewhere with its IDs and serial number ---
+
+_RTW8812AU = "x86_rtw88_365_rtw8812au_tplink_2357_0101_usb3_mode_switch_duplicate_symbol"
+
+
+def test_a_dongle_switched_to_usb3_is_one_nic_at_its_new_port() -> None:
+    """rtw_8812au at 1-1 (high speed), "USB disconnect", then 2-1 at SuperSpeed with the same
+    IDs and serial number: one NIC, at 2-1, at 5000 Mbit/s."""
+    inv = inspect_bundle(CORPUS / _RTW8812AU)
+    assert [(n.bus_path, n.ids, n.usb_speed_mbps) for n in inv.nics] == [("2-1", "2357:0101", 5000)]
+
+
+def test_another_serial_number_is_another_device() -> None:
+    text = (CORPUS / _RTW8812AU / "commands" / "000-dmesg.txt").read_text(encoding="utf-8")
+    head, _, tail = text.partition("usb 2-1: new SuperSpeed")
+    tail = tail.replace("SerialNumber: 123456", "SerialNumber: 654321")
+    inv = dmesg_inventory(*(head + "usb 2-1: new SuperSpeed" + tail).splitlines())
+    assert sorted(n.bus_path or "" for n in inv.nics) == ["1-1", "2-1"]
