@@ -23,12 +23,14 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "firmware_chips.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from firmware_defines import named_files  # noqa: E402
 from firmware_prefixes import family, prefixes  # noqa: E402
 from kernel_source import SERIES, obtain  # noqa: E402
 
@@ -48,9 +50,45 @@ def pairs(text: str) -> dict[str, str]:
     return {firmware: " or ".join(chips) for firmware, chips in out.items()}
 
 
+def id_names(ids: dict[str, dict[str, list[str]]], series: str) -> dict[str, list[str]]:
+    """driver -> the usb.ids/pci.ids names of the IDs its `series` source lists."""
+    names = {
+        bus: json.loads((ROOT / "resources" / "ids" / f"{bus}.json").read_text(encoding="utf-8"))[
+            "devices"
+        ]
+        for bus in ("usb", "pci")
+    }
+    out: dict[str, list[str]] = {}
+    for key, drivers in sorted(ids.items()):
+        bus, _, device = key.partition(":")
+        if name := names.get(bus, {}).get(device):
+            for driver, in_series in drivers.items():
+                if series in in_series:
+                    out.setdefault(driver, []).append(name)
+    return out
+
+
+def macro_rows(root: Path, series: str, table: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{firmware file: {chip, driver, file, macro}} of one tree: the files the drivers of
+    drivers.json (`table`) name for a chip by their own macros (firmware_defines.py)."""
+    names = id_names(table["ids"], series)
+    out: dict[str, dict[str, str]] = {}
+    for name, info in sorted(table["drivers"].items()):
+        path = root / str(info["file"])
+        if not path.is_file() or name not in names:
+            continue
+        for firmware, (chip, macro) in named_files(path.parent, path, names[name]).items():
+            out.setdefault(
+                firmware, {"chip": chip, "driver": name, "file": info["file"], "macro": macro}
+            )
+    return out
+
+
 def main() -> int:
     versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
-    drivers = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))["drivers"]
+    table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))
+    drivers = table["drivers"]
+    by_macro: dict[str, dict[str, object]] = {}
     found: dict[str, dict[str, object]] = {}
     used: dict[str, str] = {}
     by_prefix: dict[str, dict[str, object]] = {}
@@ -66,6 +104,9 @@ def main() -> int:
                     firmware, {"chip": chip, "driver": name, "file": info["file"], "series": []}
                 )
                 row["series"].append(series)  # type: ignore[attr-defined]
+        for firmware, item in macro_rows(source.root, series, table).items():
+            row = by_macro.setdefault(firmware, {**item, "series": []})
+            row["series"].append(series)  # type: ignore[attr-defined]
         for prefix, item in prefixes(source.root).items():
             row = by_prefix.setdefault(prefix, {**item, "names": [], "series": []})
             row["names"] = sorted({*row["names"], *item["names"]})  # type: ignore[misc]
@@ -81,6 +122,7 @@ def main() -> int:
                 "packages": used,
                 "firmware": found,
                 "prefixes": by_prefix,
+                "macros": by_macro,
             },
             indent=1,
             sort_keys=True,
@@ -89,7 +131,8 @@ def main() -> int:
         encoding="utf-8",
     )
     print(
-        f"{len(found)} firmware files and {len(by_prefix)} prefixes name their chip "
+        f"{len(found)} firmware files, {len(by_macro)} by macro and {len(by_prefix)} prefixes "
+        "name their chip "
         f"-> {OUT.relative_to(ROOT)}"
     )
     return 0

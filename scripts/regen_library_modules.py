@@ -122,15 +122,27 @@ def libraries(root: Path, drivers: dict[str, str]) -> dict[str, dict[str, object
     for module, config in configs.items():
         if module not in driver_modules and config in tristate:
             by_config.setdefault(config, set()).add(module)
+    # through tristate symbols only: a driver built in (=y) then forces the library =y (a bool
+    # between them may be y while the library is m), so a library loaded as a module says the
+    # driver is not built in (loaded_modules.py reads lsmod so)
+    strict = {k: {s for s in v if s in tristate} for k, v in edges.items()}
     found: dict[str, dict[str, object]] = {}
     for driver, module in sorted(module_of.items()):
+        needs = _closure(configs[module], strict)
         for symbol in _closure(configs[module], edges):
             for library in by_config.get(symbol, ()):
                 row = found.setdefault(
                     library,
-                    {"config": symbol, "makefile": where[library], "users": set()},
+                    {
+                        "config": symbol,
+                        "makefile": where[library],
+                        "users": set(),
+                        "needed_by": set(),
+                    },
                 )
                 row["users"].add(driver)  # type: ignore[union-attr]
+                if symbol in needs:
+                    row["needed_by"].add(driver)  # type: ignore[union-attr]
     return found
 
 
@@ -147,13 +159,15 @@ def main() -> int:
                     "config": row["config"],
                     "makefile": row["makefile"],
                     "users": set(),
+                    "needed_by": set(),
                     "series": [],
                 },
             )
             into["users"] |= row["users"]  # type: ignore[operator]
+            into["needed_by"] |= row["needed_by"]  # type: ignore[operator]
             into["series"].append(series)  # type: ignore[union-attr]
     out = {
-        name: {**row, "users": sorted(row["users"])}  # type: ignore[call-overload]
+        name: {**row, "users": sorted(row["users"]), "needed_by": sorted(row["needed_by"])}  # type: ignore[call-overload]
         for name, row in sorted(merged.items())
     }
     OUT.write_text(
@@ -162,7 +176,9 @@ def main() -> int:
                 "about": (
                     "Library modules under drivers/net/ (built by a Makefile's obj-$(CONFIG_X) "
                     "line, holding no driver themselves) and the drivers whose Kconfig symbol "
-                    "selects or depends on theirs; by scripts/regen_library_modules.py. "
+                    "selects or depends on theirs (needed_by: through tristate symbols only, so "
+                    "the driver built in forces the library built in); by "
+                    "scripts/regen_library_modules.py. "
                     "Generated; do not edit."
                 ),
                 "packages": {f"linux-source-{s}": v for s, v in used.items()},

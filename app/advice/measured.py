@@ -9,10 +9,11 @@ numeric gain (Mbit/s) so that `sbctune.advice.rank` can order them.
 from __future__ import annotations
 
 from sbctune.advice.knowledge import Knowledge
-from sbctune.advice.measured_base import Measured, label
+from sbctune.advice.measured_base import Measured
 from sbctune.advice.measured_host import HostChecks
 from sbctune.advice.measured_latency import LatencyChecks
 from sbctune.advice.measured_link import LinkChecks
+from sbctune.advice.nic_label import label
 from sbctune.advice.power import power_advice
 from sbctune.advice.runs import NicRuns
 from sbctune.catalog import Catalog

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from sbctune.advice.chips import chip_of
 from sbctune.advice.evidence import cite
 from sbctune.advice.knowledge import Knowledge
+from sbctune.advice.nic_label import label
 from sbctune.advice.runs import Figure, NicRuns
 from sbctune.catalog import Catalog
 from sbctune.inventory.model import (
@@ -33,10 +34,6 @@ class Measured:
     # recommended again, nor named in a recommendation's title (the s17 walk: "Larger socket
     # buffers" while they were on trial)
     in_force: set[str] = field(default_factory=set)
-
-
-def label(nic: Nic) -> str:
-    return nic.name or f"{nic.chip or 'NIC'} at {nic.bus_path or '?'}"
 
 
 def pct(part: float, whole: float) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-from sbctune.advice.measured_base import label
+from sbctune.advice.nic_label import label
 from sbctune.errors import UserError
 from sbctune.inventory.model import Inventory, Nic, Recommendation
 

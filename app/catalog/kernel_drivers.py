@@ -248,6 +248,12 @@ def _firmware_chips() -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def _macro_chips() -> dict[str, Any]:
+    """Files named for their chip by the driver's own macro (FIRMWARE_AR9271 "htc_9271.fw")."""
+    found = _firmware_table().get("macros")
+    return found if isinstance(found, dict) else {}
+
+
 @functools.cache
 def _prefixes() -> list[tuple[str, bool, dict[str, Any]]]:
     """(prefix, as the log prints it, row), longest first: a file's name is matched by the
@@ -299,12 +305,13 @@ def chip_by_firmware(driver: object, firmware: object) -> str | None:
     """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
     RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json); or the
     chip whose file prefix the name starts with (iwlwifi's "iwlwifi-7260-17.ucode", printed as
-    "7260-17.ucode": a Wireless 7260; ath11k's "ath11k/WCN6855/hw2.1/amss.bin": a WCN6855).
+    "7260-17.ucode": a Wireless 7260; ath11k's "ath11k/WCN6855/hw2.1/amss.bin": a WCN6855); or
+    the chip the driver's own macro for the file names (ath9k_htc's htc_9271.fw: AR9271).
     The name as the log prints it, cut short, needs the driver that printed it."""
     if not isinstance(firmware, str) or not firmware.strip():
         return None
     name = firmware.split()[0]
-    item = _firmware_chips().get(name)
+    item = _firmware_chips().get(name) or _macro_chips().get(name)
     if isinstance(item, dict):
         if isinstance(driver, str) and item.get("driver") != driver:
             return None
@@ -434,6 +441,11 @@ def driver_for_files(files: tuple[str, ...]) -> KernelDriver | None:
     if not files:
         return None
     table = load_kernel_drivers()
+    # A format printed from one driver's own file is that driver's, though its directory holds
+    # others' (drivers/net/ethernet/marvell/: mv643xx_eth.c beside mvneta.c, skge.c, sky2.c)
+    owners = {n for n in table.names() if (d := table.get(n)) and d.file and d.file in files}
+    if len(owners) == 1 and len(set(files)) == 1:
+        return table.get(owners.pop())
     found: dict[str, int] = {}
     for name in table.names():
         known = table.get(name)

@@ -51,3 +51,26 @@ def library_makefile(module: str) -> str | None:
     its directory holds the drivers that share it (stmmac and the dwmac glue drivers)."""
     row = _rows().get(module)
     return row[1] if row is not None else None
+
+
+@functools.cache
+def _needed_by() -> dict[str, frozenset[str]]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "library_modules.json")
+        rows = json.loads(path.read_text(encoding="utf-8")).get("libraries", {})
+        needs: dict[str, set[str]] = {}
+        for library, row in rows.items():
+            for driver in row.get("needed_by", []):
+                needs.setdefault(str(driver), set()).add(str(library))
+        return {driver: frozenset(libs) for driver, libs in needs.items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+
+
+def libraries_of(driver: str) -> frozenset[str]:
+    """The library modules driver `driver` needs through tristate symbols only (its Kconfig
+    symbol selects or depends on theirs): built in, it forces them built in. ath9k_htc's
+    ath, ath9k_common, ath9k_hw."""
+    return _needed_by().get(driver, frozenset())

@@ -13,7 +13,13 @@ from collections.abc import Mapping
 
 from sbctune.textsafe import visible
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
-from sbctune.tuning.words import detail_words, status_words, tweak_title
+from sbctune.tuning.words import (
+    NOT_POSSIBLE_HERE,
+    detail_words,
+    plan_reason,
+    status_words,
+    tweak_title,
+)
 from sbctune.tuning.words import held_for_link as held_outcome
 
 COMMAND_CHARS = 400  # a longer command is cut, with "…"
@@ -55,9 +61,7 @@ def plan_lines(the_plan: TuningPlan, *, show_commands: bool = False) -> list[str
 
 def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
     state = (
-        "already set"
-        if item.already
-        else ("will apply" if item.applicable else "not possible here")
+        "already set" if item.already else ("will apply" if item.applicable else NOT_POSSIBLE_HERE)
     )
     if item.needs_link_consent:
         state = HELD_STATE
@@ -68,7 +72,7 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
         flags.append("advanced")
     lines = [
         f"{item.tweak.title}: {state}  [{', '.join(flags)}]",
-        f"  {item.reason}",
+        f"  {plan_reason(item.reason, item.impossible)}",
     ]
     if item.why:  # for this board and NIC (tuning/why_words.py): never a Pi 4's test on a Pi 5
         lines.append(f"  Why: {item.why}")

@@ -109,13 +109,29 @@ def signed(value: float, digits: int = 0) -> str:
     return text.replace("-", "−")
 
 
+def interval_digits(low: float, high: float) -> int:
+    """Decimals that keep an interval's two ends apart, and a sure change's ends off zero:
+    whole units, unless they round to one number (walk 18, a 100 Mbit/s Pi 1: "+0.1 Mbit/s
+    (+0.1 %): no change detected (0 to 0)") or a change called sure reads "faster by 0"."""
+    if low == high:  # truly no width (identical trials): nothing to keep apart
+        return 0
+    sure = low > 0 or high < 0
+    for digits in (0, 1, 2):
+        ends = signed(low, digits), signed(high, digits)
+        zero = any(float(end.replace("−", "-")) == 0 for end in ends)
+        if ends[0] != ends[1] and not (sure and zero):
+            return digits
+    return 2
+
+
 def verdict_text(c: Change) -> str:
     """The verdict in words, always with the interval it rests on."""
+    d = interval_digits(c.low, c.high)
     if c.verdict == "faster":
-        return f"faster by {c.low:.0f} to {c.high:.0f} Mbit/s"
+        return f"faster by {c.low:.{d}f} to {c.high:.{d}f} Mbit/s"
     if c.verdict == "slower":
-        return f"slower by {-c.high:.0f} to {-c.low:.0f} Mbit/s"
-    interval = f"{signed(c.low)} to {signed(c.high)}"
+        return f"slower by {-c.high:.{d}f} to {-c.low:.{d}f} Mbit/s"
+    interval = f"{signed(c.low, d)} to {signed(c.high, d)}"
     if c.verdict == "no_change":
         return f"no change detected ({interval})"
     if c.verdict == "too_noisy":

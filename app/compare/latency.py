@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from sbctune.compare.interval import Change, change, signed
+from sbctune.compare.interval import Change, change, interval_digits, signed
 from sbctune.history.records import RunRecord
 from sbctune.measure.latency.stats import KEYS, LatencyResult, results, trial_added
 from sbctune.wording import MODE_WORDS
@@ -79,11 +79,12 @@ def latency_rows(runs: list[RunRecord]) -> list[LatencyRow]:
 
 def interval_text(c: Change) -> str:
     """A latency change with its interval, in the words of latency (more is worse)."""
+    d = interval_digits(c.low, c.high)  # its two ends apart, as throughput's
     if c.verdict == "faster":
-        return f"up by {c.low:.0f} to {c.high:.0f} ms"
+        return f"up by {c.low:.{d}f} to {c.high:.{d}f} ms"
     if c.verdict == "slower":
-        return f"down by {-c.high:.0f} to {-c.low:.0f} ms"
-    return f"no change detected ({signed(c.low)} to {signed(c.high)} ms)"
+        return f"down by {-c.high:.{d}f} to {-c.low:.{d}f} ms"
+    return f"no change detected ({signed(c.low, d)} to {signed(c.high, d)} ms)"
 
 
 def cell_text(cell: LatencyCell | None) -> str:

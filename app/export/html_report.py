@@ -165,17 +165,22 @@ def _plan_table(run: RunRecord) -> str:
     specs = [s for s in (run.plan or {}).get("tests") or [] if isinstance(s, dict)]
     if not specs:
         return ""
-    rows = []
+    # One row per test, its trials counted (walk 18: a quick plan's 3 trials were six rows,
+    # "One way Pi → PC" three times over with nothing to tell them apart).
+    trials: dict[tuple[str, ...], int] = {}
     for spec in specs:
         directions = ", ".join(_DIRECTION_NAMES.get(d, d) for d in spec.get("directions") or [])
         cap = f"{spec['pc_cap_mbps']:g} Mbit/s" if spec.get("pc_cap_mbps") else "—"
         mode = str(spec.get("mode"))
-        cells = [mode_words(str(mode)), directions, f"{spec.get('duration')} s",
-                 f"{spec.get('omit', 0)} s", spec.get("streams"), cap]  # fmt: skip
-        rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
-    head = "".join(
-        f"<th>{h}</th>" for h in ("Test", "Directions", "Duration", "Omitted", "Streams", "PC cap")
-    )
+        cells = (mode_words(str(mode)), directions, f"{spec.get('duration')} s",
+                 f"{spec.get('omit', 0)} s", str(spec.get("streams")), cap)  # fmt: skip
+        trials[cells] = trials.get(cells, 0) + 1
+    rows = [
+        "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in (*cells, count)) + "</tr>"
+        for cells, count in trials.items()
+    ]
+    names = ("Test", "Directions", "Duration", "Omitted", "Streams", "PC cap", "Trials")
+    head = "".join(f"<th>{h}</th>" for h in names)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 

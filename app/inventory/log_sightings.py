@@ -42,7 +42,7 @@ from sbctune.inventory.log_complaints import (
     ids_said,
     kernel_complaint,
 )
-from sbctune.inventory.old_format_sightings import on_old_format
+from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.pcie_bandwidth import on_pcie_bandwidth
@@ -112,6 +112,8 @@ def _base(event: DmesgEvent) -> Sighting | None:
     if bus == "sdio" and driver and driver not in _NOT_DRIVERS:
         keys.append(("wifi", driver))  # its lines without a device ("brcmfmac: ...") join it
     sighting = Sighting(keys)
+    if event.fields.get("unnamed"):  # __netdev_printk() before register_netdev(): a NIC's line
+        sighting.add("net_device", True, _SRC, event.text, event.line)
     if found is None and key_if is not None and (node := of_node_named(event.text)):
         # "eth0: EMAC-0 /plb/opb/ethernet@ef600c00" (%pOF): the OF core makes a node's device a
         # platform device (drivers/of/platform.c)
@@ -472,6 +474,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
     found = join_children(found)
     found += lone_wifi_devices(found)
+    found += lone_phy_link(found)
     found += tie_traces(firsts)
     return found + buses_by_elimination(found)
 

@@ -19,6 +19,7 @@ from sbctune.catalog.wwan_ids import is_wwan_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.link_drops import drops
+from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.nic_chip import catalog_chip, chip_of, chip_otherwise
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -164,8 +165,8 @@ def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
     names = current_names(device)
     if not names and _switch_or_bus_driver(device):
         return False  # "b53-switch 10700000.switch: Link is Up": a switch, not a host's NIC
-    if names or _kernel_net_driver(device) or device.has("wiphy"):
-        return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join)
+    if names or _kernel_net_driver(device) or device.has("wiphy") or device.has("net_device"):
+        return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join); a net_device
     driver = device.value("driver")
     klass = str(device.value("pci_class") or "")
     described = " ".join(str(f.value) for f in device.all("description"))
@@ -342,10 +343,14 @@ def nic_from_device(
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)
         or (bus == "usb" and named_wifi(device))
     )
+    unloaded = ""
     if not nic.driver and bus in ("pci", "usb"):
-        nic.driver_state = "none" if _no_driver(device, parsed) else "unknown"
+        unloaded = drivers_not_loaded(bus, nic.ids, parsed.modules)  # lsmod without ath9k_htc
+        nic.driver_state = "none" if unloaded or _no_driver(device, parsed) else "unknown"
     nic.mac = device.key("mac")
     nic.evidence = _evidence(device) + ([oot] if oot else [])
+    if unloaded:  # second: a no-driver finding quotes the first two
+        nic.evidence.insert(1, unloaded)
     _log(nic, device)
     nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)

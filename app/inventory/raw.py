@@ -22,6 +22,7 @@ from sbctune.inventory.parsers.ethtool import (
 )
 from sbctune.inventory.parsers.ethtool_stats import EthtoolStats
 from sbctune.inventory.parsers.lshw import LshwResult
+from sbctune.inventory.parsers.lsmod import LoadedModules
 from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
 from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
 from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
@@ -117,6 +118,7 @@ class Parsed:
     cpuinfo: CpuInfo | None = None
     os_release: OsRelease | None = None
     uname: Uname | None = None
+    modules: LoadedModules | None = None  # lsmod: loaded as modules (built-in ones not listed)
     model: str | None = None
     compatible: list[str] = field(default_factory=list)
     throttled: Throttled | None = None

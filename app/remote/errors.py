@@ -144,6 +144,13 @@ class HostKeyUnknown(RemoteError):
     """The host's key is not known yet: the user must confirm its fingerprint once."""
 
     def __init__(self, host: str, key_type: str, fingerprint: str) -> None:
+        # The desktop app's words (sbctune.workflow.problems): there this follows the user's
+        # own "Cancel" in the fingerprint question, so its button, not the CLI's option.
+        self.app_hint = (
+            "If you trust this device, compare the fingerprint with the Pi's own (on the Pi: "
+            "`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`); if they match, press Connect "
+            "again and choose “Trust and connect”."
+        )
         super().__init__(
             f"This is the first connection to {host}. Its {key_type} key fingerprint is "
             f"{fingerprint}.",
@@ -156,6 +163,12 @@ class HostKeyUnknown(RemoteError):
         self.fingerprint = fingerprint
 
 
+def _arg(path: str) -> str:
+    """A file name as one argument on a command line, in double quotes when it has spaces (a
+    Windows user folder: cmd, PowerShell and POSIX shells all read those)."""
+    return f'"{path}"' if any(c.isspace() for c in path) else path
+
+
 class HostKeyChanged(RemoteError):
     """The host presented a different key than the one recorded: a hard stop."""
 
@@ -166,10 +179,11 @@ class HostKeyChanged(RemoteError):
             f"WARNING: the identity of {host} has CHANGED. It now presents a {key_type} key "
             f"{fingerprint}, which differs from the one recorded in {known_in}. sbctune will not "
             "connect.",
+            # The whole command, the file included (walk 18: "`ssh-keygen -R host` and `-f
+            # FILE` if that file is not ~/.ssh/known_hosts" left the user to put it together).
             "If you reinstalled the Pi's operating system, this is expected: remove the old "
-            f"entry (`ssh-keygen -R {host}` and `-f {known_in}` if that file is not "
-            "~/.ssh/known_hosts) and connect again. Otherwise someone may be intercepting the "
-            "connection.",
+            f"entry with `ssh-keygen -R {host} -f {_arg(known_in)}` and connect again. "
+            "Otherwise someone may be intercepting the connection.",
         )
         self.host = host
         self.key_type = key_type

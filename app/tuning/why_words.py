@@ -14,10 +14,27 @@ from sbctune.tuning.model import Evidence, Tweak
 UNKNOWN_BOARD = "unknown"
 
 
-def _queues(count: int | None) -> str:
+def _queues(nic: Nic) -> str:
+    """The NIC's receive queues, and for several what RPS still does there: the why speaks of
+    one queue, and "… with 4 receive queues." after it read as a contradiction (walk 18, a
+    CM4's igb)."""
+    count = nic.rx_queues
     if count is None or count < 1:
         return ""
-    return " with one receive queue" if count == 1 else f" with {count} receive queues"
+    if count == 1:
+        return " with one receive queue"
+    if nic.irqs and set(nic.irqs) <= set(nic.fixed_irqs):
+        return (
+            f" with {count} receive queues, but the kernel cannot spread their interrupts over "
+            "the cores (see “Move the NIC's interrupts off CPU 0”), so their packet work meets "
+            "on one CPU as with a single queue"
+        )
+    # Documentation/networking/scaling.rst, "RPS Configuration": with a queue per CPU RPS is
+    # "probably redundant", with fewer it "might be beneficial".
+    return (
+        f" with {count} receive queues: RPS helps while their interrupts are taken by fewer "
+        "cores than the Pi has (the kernel's networking/scaling.rst)"
+    )
 
 
 def fits(evidence: Evidence, board: str | None, nic: Nic | None) -> bool:
@@ -35,7 +52,7 @@ def _here(template: str, nic: Nic | None) -> str:
     if not template or nic is None or not nic.name or not nic.driver:
         return ""
     return template.format(
-        iface=visible(nic.name[:40]), driver=visible(nic.driver[:40]), queues=_queues(nic.rx_queues)
+        iface=visible(nic.name[:40]), driver=visible(nic.driver[:40]), queues=_queues(nic)
     )
 
 

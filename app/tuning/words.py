@@ -12,9 +12,24 @@ from sbctune.tuning.model import HELD_FOR_LINK
 from sbctune.wording import session_words
 
 __all__ = [
-    "detail_words", "held_for_link", "held_note", "outcome_counts", "session_words",
-    "status_words", "tweak_title",
+    "NOT_POSSIBLE_HERE", "detail_words", "held_for_link", "held_note", "outcome_counts",
+    "plan_reason", "session_words", "status_words", "tweak_title",
 ]  # fmt: skip
+
+# A planned tweak the Pi cannot take (the driver, the kernel or the board): the Tune page's
+# badge and `tune plan`'s line say it alike (walk 18: the page said "not applicable" where the
+# command line, the tweaks' own why and the session records say "not possible").
+NOT_POSSIBLE_HERE = "not possible here"
+
+
+def plan_reason(reason: str, impossible: Iterable[tuple[str, str]]) -> str:
+    """A planned tweak's reason without the refused parts that both front ends list on their
+    own lines after it (walk 18, a Pi 1's offloads row: "…; eth0 -K gso: requested on, but the
+    kernel keeps it off; …" and then the same parts again under "Not possible here")."""
+    for target, why in impossible:
+        reason = reason.replace(f"; {target}: {why}", "")
+    return reason
+
 
 STATUS_WORDS = {
     "applied": "applied",

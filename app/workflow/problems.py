@@ -18,6 +18,7 @@ from sbctune.remote.errors import (
     ConnectionRefused,
     ConnectTimeout,
     HandshakeLost,
+    HostKeyUnknown,
     HostUnreachable,
     KeyFileUnusable,
     NameNotResolved,
@@ -62,6 +63,8 @@ def _problem_from(exc: BaseException, frontend: Frontend) -> Problem:
         return Problem(exc.message, exc.app_hint)  # not the CLI's --password-stdin
     if isinstance(exc, ConnectionRefused) and frontend == "gui":
         return Problem(exc.message, exc.app_hint)  # the Port field, not the CLI's host:port
+    if isinstance(exc, HostKeyUnknown) and frontend == "gui":
+        return Problem(exc.message, exc.app_hint)  # the question's button, not a CLI option
     if isinstance(exc, Iperf3NotInstalled) and frontend == "gui":
         return Problem(exc.message, declined_hint(exc.plan))
     if isinstance(exc, UserError):

@@ -11,18 +11,20 @@ from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run,
 from sbctune.tuning import TweakOutcome
 from sbctune.tuning.setting_names import setting_label
 from sbctune.tuning.words import (
+    NOT_POSSIBLE_HERE,
     detail_words,
     held_for_link,
     held_note,
+    plan_reason,
     status_words,
     tweak_title,
 )
 
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
-    "CHANGED", "change_text", "changed_during_run", "contribution_lines", "held_note",
-    "measured_row_text", "outcome_line", "outcome_lines", "setting_words", "status_words",
-    "tweak_title", "tweaks_in_force", "waterfall_svg",
+    "CHANGED", "NOT_POSSIBLE_HERE", "change_text", "changed_during_run", "contribution_lines",
+    "held_note", "measured_row_text", "outcome_line", "outcome_lines", "plan_reason",
+    "setting_words", "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 
 

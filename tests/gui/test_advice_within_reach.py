@@ -1,7 +1,7 @@
 """Results recommends only tweaks the NIC's driver can do, with sources that fit its board
 (walk 17, a Pi 3 B+ lan78xx losing segments: Results said "Tune the Pi for this bottleneck:
 … NIC rings to the hardware maximum", citing a Pi 5 RP1 issue, while the Tune page showed the
-rings "not applicable": lan78xx has no set_ringparam in its ethtool_ops)."""
+rings "not possible here": lan78xx has no set_ringparam in its ethtool_ops)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_lan78xx_losing_segments_is_not_told_to_raise_rings_nor_cited_a_pi5_issu
 ) -> None:
     card = _tweak_card(window, "lan78xx")
     assert "Energy-Efficient Ethernet off" in card and "Larger socket buffers" in card
-    assert "NIC rings" not in card  # lan78xx: no set_ringparam (Tune: "not applicable")
+    assert "NIC rings" not in card  # lan78xx: no set_ringparam (Tune: "not possible here")
     assert "Pi 5" not in card and "RP1" not in card
 
 

@@ -78,3 +78,33 @@ def test_the_connect_button_stays_in_view_with_the_error(
     view = _on_window(page.viewport(), window)
     assert view.contains(button) or not view.intersects(button), (view, button)
     window.close()
+
+
+def test_the_error_follows_the_window_when_it_shrinks(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """Walk 18: an error shown at 1366 x 768, then the window made 800 x 600: the panel kept
+    its old width, ran past the window's right edge and its hint was cut ("… and that the
+    addre"). The pinned panel was placed on the scroll area's resize, before its view had
+    taken the new width."""
+    window.resize(1300, 700)
+    window.show()
+    window.go("connect")
+    page = window.page("connect")
+    assert isinstance(page, ConnectPage)
+    page.problem.show_problem(
+        "Cannot reach 198.18.0.99: no route to host.",
+        "Check that the Pi is powered on and on the same network as this computer, and that "
+        "the address is right (try “ping” from this computer).",
+    )
+    for _ in range(5):
+        gui_app.processEvents()
+    window.resize(800, 600)
+    for _ in range(5):
+        gui_app.processEvents()
+    shown = _on_window(page.problem, window)
+    assert _on_window(page, window).contains(shown), (shown, _on_window(page, window))
+    for words in (page.problem.message, page.problem.hint):
+        assert words.width() <= page.problem.width()
+        assert words.height() >= words.heightForWidth(words.width())
+    window.close()

@@ -254,19 +254,6 @@ KNOWN_GAPS: dict[str, str] = {
         "source with their printk level, as for bcmdhd)"
     ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
-    "alxhoff_ath9k_4_htc_9271_download_failed_trailing_blank_line": (
-        "the AR9271 is named only by the firmware file ath9k_htc asks for (htc_9271-1.4.0.fw): no "
-        "IDs are shown, and no generated table maps a driver's firmware file to the chip it is for"
-    ),
-    "pc_open_ath9k_htc_fw_142_dmesg_T_grep_prompt_awus036nha_fallback_firmware_ok": (
-        "the AR9271 is named only by the firmware files (htc_9271-1.4.0.fw, htc_9271.fw): no IDs "
-        "are shown, and no generated table maps a driver's firmware file to the chip it is for"
-    ),
-    "oneplus3t_nethunter_1017_uname_proc_version_lsusb_ar9271_lsmod_ath9k_without_htc": (
-        "lsmod lists ath9k but not ath9k_htc, the only driver whose alias table has 0cf3:9271: "
-        "there is no lsmod parser, so a loaded-module list cannot say the dongle's driver is not "
-        "loaded (missing: an lsmod parser and a rule over the alias table, modules.builtin unknown)"
-    ),
     "pc_mt7601u_6_forced_id_mt7610_asic_vendor_request_110_71_probe_failed_elisions": (
         "mt7601u reads 'ASIC revision: 76100002' from MT_ASIC_VERSION, the register mt76 reads "
         "too, but the chip rule (wiphy_chips.json mt76_revisions) is mt76's only and names 0x7610 "
@@ -294,6 +281,24 @@ KNOWN_GAPS: dict[str, str] = {
         "'NETDEV WATCHDOG: IFACE (DRIVER)' line that names the interface is not in the paste); "
         "missing: a rule that a trace through net/sched's dev_watchdog on a log of one NIC is "
         "that NIC's transmit timeout"
+    ),
+    # corpus27 (twenty-seventh unseen set), left with reasons in tests/captures/corpus/README.md
+    "nuc972_nuvoton_970_37_nuc970_emac_debug_xmit_flood_proc_interrupts_zero_counts": (
+        "Nuvoton's out-of-tree nuc970-emac0 names its interface only inside its own message "
+        "('b0002000.emac0: eth0 is OPENED', dev_info(&pdev->dev, \"%s is OPENED\", dev->name)) "
+        "and no other line names eth0: missing, a table of out-of-tree drivers' formats that "
+        "says which argument is the netdev's name (the 6.1/6.12 tables hold no vendor tree's)"
+    ),
+    "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod": (
+        "eth0's link is read now (the lone PHY and the lone interface, corpus27), but its bus "
+        "is not: no line names eth0's MAC or its driver (HiSilicon's hieth), only the himii MDIO "
+        "bus; missing, the bus of a MAC known only by its PHY's MDIO bus"
+    ),
+    "nslu2_yahoo_22231_ixp4xx_mii_read_failed_npe_firmware_request_indented_mail": (
+        "2.6.26's firmware loader says only 'firmware: requesting NPE-B' (no device, no driver) "
+        "and its failure is the user-mode helper's silence, then ifconfig's ENOENT: missing, "
+        "the old loader's 'requesting' without a later load read as missing firmware of the "
+        "interface brought up beside it"
     ),
     # corpus29 (twenty-ninth unseen set), left with reasons in tests/captures/corpus/README.md
     "dsl_ax82u_merlin_137_syslog_ansi_caret_escapes_broadcom_wl_pci": (

@@ -23,7 +23,8 @@ import pytest
 from sbctune.advice import advise
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.advice.knowledge import load_knowledge
-from sbctune.advice.measured_base import Measured, NicAdvisorBase, label
+from sbctune.advice.measured_base import Measured, NicAdvisorBase
+from sbctune.advice.nic_label import label
 from sbctune.advice.runs import NicRuns
 from sbctune.catalog import load_catalog
 from sbctune.history.records import Interval, RunRecord, TestRecord

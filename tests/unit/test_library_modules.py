@@ -117,3 +117,5 @@ def test_the_library_table_is_what_the_source_says() -> None:
         for lib, row in table.items():
             if series in row["series"]:
                 assert set(got[lib]["users"]) <= set(row["users"]), (lib, series)  # type: ignore[call-overload]
+                needed = set(got[lib]["needed_by"])  # type: ignore[call-overload]
+                assert needed <= set(row["needed_by"]) <= set(row["users"]), (lib, series)

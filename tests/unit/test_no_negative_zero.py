@@ -59,3 +59,23 @@ def test_an_interval_end_that_rounds_to_zero_has_no_sign() -> None:
     assert udp_change(udp, UdpRow("pi_to_pc", "Pi → PC", 50.0)) == (
         "received 0.0 Mbit/s, jitter 0.000 ms, loss 0.00 points"
     )
+
+
+def test_an_interval_whose_ends_round_to_one_number_keeps_a_decimal() -> None:
+    """Walk 18 (Pi 1 B, 100 Mbit/s): Results read "+0.1 Mbit/s (+0.1 %): no change detected
+    (0 to 0)", an interval of no width; its ends get the decimal that keeps them apart, in
+    throughput and latency alike, and wider intervals stay in whole units."""
+    from sbctune.compare.interval import Change, verdict_text
+    from sbctune.compare.latency import interval_text
+
+    narrow = Change(0.1, -0.3, 0.4, 4.0, 9.0, "no_change")
+    assert verdict_text(narrow) == "no change detected (−0.3 to +0.4)"
+    assert interval_text(narrow) == "no change detected (−0.3 to +0.4 ms)"
+    assert verdict_text(Change(0.6, 0.3, 0.9, 4.0, 0.2, "faster")) == "faster by 0.3 to 0.9 Mbit/s"
+    assert verdict_text(Change(0.0, -0.04, 0.03, 4.0, 9.0, "no_change")).endswith(
+        "(−0.04 to +0.03)"
+    )
+    assert verdict_text(Change(0.2, -0.4, 1.2, 4.0, 9.0, "no_change")).endswith("(0 to +1)")
+    assert verdict_text(Change(0.1, 0.04, 0.3, 4.0, 0.01, "faster")) == (
+        "faster by 0.04 to 0.30 Mbit/s"
+    )

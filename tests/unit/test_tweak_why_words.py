@@ -146,3 +146,17 @@ def test_evidence_names_catalog_boards() -> None:
     for tweak in catalog.load_tweaks():
         for evidence in tweak.evidence:
             assert set(evidence.boards) <= boards, (tweak.id, evidence.boards)
+
+
+def test_a_multi_queue_nic_whose_interrupts_cannot_move_is_told_why_rps_still_helps() -> None:
+    """Walk 18 on the CM4 + I340 lab: the why spoke of "a NIC with a single receive queue", then
+    said "eth1 runs the igb driver with 4 receive queues." and stopped: a contradiction to a new
+    user. The CM4's PCIe controller cannot move MSIs, so the 4 queues meet on one CPU."""
+    fixed = list(range(46, 55))
+    nic = Nic("eth1", driver="igb", bus="pci", rx_queues=4, irqs=fixed, fixed_irqs=fixed)
+    why, _ = why_for(catalog.tweak("rps-rfs"), _inventory("cm4", nic), nic)
+    assert "igb driver with 4 receive queues, but the kernel cannot spread their" in why
+    assert "meets on one CPU as with a single queue" in why
+    movable = Nic("eth1", driver="igb", bus="pci", rx_queues=4, irqs=fixed)
+    why, _ = why_for(catalog.tweak("rps-rfs"), _inventory("cm4", movable), movable)
+    assert "with 4 receive queues: RPS helps while their interrupts are taken by fewer" in why

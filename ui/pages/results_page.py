@@ -48,6 +48,12 @@ from sbctune.workflow.tuning_words import (
     waterfall_svg,
 )
 
+FIND_TIP = (
+    "Measure a baseline, then each recommended tweak on its own with the Baseline page's plan "
+    "(one measurement per tweak; the time is shown before it starts), and keep only those "
+    "that helped beyond noise."
+)
+
 
 class ResultsPage(ResultsExporting):
     find_requested = Signal()  # "Find what helps" (the main window starts the flow)
@@ -103,11 +109,7 @@ class ResultsPage(ResultsExporting):
         )
         # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
         self.find_button = QPushButton("Find &what helps")
-        self.find_button.setToolTip(
-            "Measure a baseline, then each recommended tweak on its own with the Baseline "
-            "page's plan (one measurement per tweak; the time is shown before it starts), and "
-            "keep only those that helped beyond noise."
-        )
+        self.find_button.setToolTip(FIND_TIP)
         self.find_button.clicked.connect(self.find_requested.emit)
         self.table_card.body.addWidget(self.find_button)
         self.content.addWidget(self.table_card)
@@ -267,6 +269,9 @@ class ResultsPage(ResultsExporting):
         ready = self._state.session is not None and self._state.inventory is not None
         blocked = apply_blocked(self._state.tuning_state, self._state.model.flow_running)
         self.find_button.setEnabled(ready and blocked is None)
+        # Greyed out, it says why (walk 18: on trial it was grey with only what it would do).
+        why = blocked if ready else "Connect to the Pi and inspect it first (steps 1 and 2)."
+        self.find_button.setToolTip(f"{FIND_TIP}\n\nNot now: {why}" if why else FIND_TIP)
         # The advice cards next turn of the loop: the figures show first, the window stays live.
         QTimer.singleShot(0, self._render_advice)
         for fmt, button in self.export_buttons.items():

@@ -17,6 +17,9 @@ class PinnedFooter(QObject):
         self._footer = footer
         footer.setParent(area)
         area.installEventFilter(self)
+        # The view too: the area's own resize comes before its view takes the new width (walk
+        # 18: an error shown wide kept that width when the window shrank, its hint cut off).
+        area.viewport().installEventFilter(self)
         footer.installEventFilter(self)
         self.place()
 

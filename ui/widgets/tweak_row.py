@@ -12,7 +12,12 @@ from sbctune.ui.reason_words import source_tooltip, without_sources
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, label
 from sbctune.workflow.link_consent import agreed_row_text, held_row_text
-from sbctune.workflow.tuning_words import measured_row_text, setting_words
+from sbctune.workflow.tuning_words import (
+    NOT_POSSIBLE_HERE,
+    measured_row_text,
+    plan_reason,
+    setting_words,
+)
 
 RISK_COLOR = {"low": "good", "medium": "warning", "high": "problem"}
 HELD_BADGE = "held back"
@@ -58,7 +63,7 @@ class TweakRow(Card):
         elif self.held:
             self.badges.append(Badge(HELD_BADGE, "warning", colors))
         elif not item.applicable:
-            self.badges.append(Badge("not applicable", "muted", colors))
+            self.badges.append(Badge(NOT_POSSIBLE_HERE, "muted", colors))
         self.state_badge = self.badges[-1]
         self.no_gain_badge = Badge(NO_GAIN_BADGE, "muted", colors)
         self.no_gain_badge.hide()
@@ -80,7 +85,10 @@ class TweakRow(Card):
         self.body.addWidget(self.why)
         # Held back: the reason in plain words (the planner's names the driver's functions).
         self.reason = label(
-            held_row_text() if self.held else without_sources(item.reason), name="muted"
+            held_row_text()
+            if self.held
+            else without_sources(plan_reason(item.reason, item.impossible)),
+            name="muted",
         )
         if not self.held and item.reason:
             self.reason.setToolTip(source_tooltip(item.reason))  # the kernel source it cites

@@ -18,6 +18,7 @@ from . import (
     iperf,
     iwinfo,
     lshw,
+    lsmod,
     lspci,
     lsusb,
     mii_tool,
@@ -97,6 +98,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "iw link": Spec(wireless_tools.parse_iw_link, netif.NetInterfaces, "netifs"),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
+    "lsmod": Spec(lsmod.parse_lsmod, lsmod.LoadedModules, "modules"),
     "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),
     "vcgencmd measure_temp": Spec(vcgencmd.parse_measure_temp, vcgencmd.Temperature, "temperature"),
     "vcgencmd measure_clock": Spec(vcgencmd.parse_measure_clock, vcgencmd.Clock, "clock"),
@@ -254,6 +256,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return "dmesg", None
     if cmd == "uname":
         return "uname -a", None
+    if cmd == "lsmod":
+        return "lsmod", None
     if cmd == "vcgencmd" and args:
         if args[0] == "get_throttled":
             return "vcgencmd get_throttled", None

@@ -41,4 +41,6 @@ IFACE = r"[a-z_][\w.-]{1,14}"
 # A netdev message before the interface is registered (__netdev_printk() with
 # include/linux/netdevice.h netdev_name() "(unnamed net_device)", netdev_reg_state()
 # " (uninitialized)").
-UNREGISTERED = r"(?: \(unnamed net_device\))?(?: \((?:uninitialized|unregistering|unregistered)\))?"
+_STATES = r"(?: \((?:uninitialized|unregistering|unregistered)\))?"
+UNREGISTERED = rf"(?: \(unnamed net_device\))?{_STATES}"
+UNNAMED = rf"(?P<unnamed> \(unnamed net_device\))?{_STATES}"  # only a net_device says so

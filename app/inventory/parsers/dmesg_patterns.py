@@ -21,6 +21,7 @@ from sbctune.inventory.parsers.dmesg_names import (
     OF_NODE,
     OLD_NETDEV,
     PRE_DT_PLATFORM,
+    UNNAMED,
     UNREGISTERED,
 )
 from sbctune.inventory.parsers.dmesg_patterns_board import (
@@ -102,8 +103,9 @@ DEVICE_LINES: list[tuple[str, _Lazy]] = [
         "device",
         _Lazy(
             rf"^(?:(?P<driver>[A-Za-z][\w-]*) (?P<device>{BUS_ID})|usb (?P<device2>\d+-[\d.]+)|"
-            rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?))"
-            rf"(?: (?P<iface>{IFACE})|: (?P<iface2>{OLD_NETDEV}))?{UNREGISTERED}: "
+            rf"(?=(?:{CHILD_DEVICE}):)(?P<driver3>[\w-]+) (?P<device3>\S+?)|"
+            rf"net(?= {IFACE}: ))"  # a net_device's own class device (dev_printk): "net eth0:"
+            rf"(?: (?P<iface>{IFACE})|: (?P<iface2>{OLD_NETDEV}))?{UNNAMED}: "
         ),
     ),
 ]

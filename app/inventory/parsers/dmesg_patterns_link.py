@@ -6,11 +6,8 @@ lines of its PHY, its addresses and its probe. dmesg_patterns lists them in thei
 from __future__ import annotations
 
 from sbctune.inventory.parsers.dmesg_names import BUS_ID, OLD_NETDEV, UNREGISTERED
+from sbctune.inventory.parsers.dmesg_patterns_words import TX_TIMEOUT
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
-
-_TX_TIMEOUT = (
-    r"(?P<iface>[\w.-]+): (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out|out))\b"
-)
 
 NETDEV_NAMES: list[tuple[str, _Lazy]] = [
     (
@@ -136,7 +133,7 @@ GENERIC_LINK: list[tuple[str, _Lazy]] = [
         ),
     ),
     # a driver's own ndo_tx_timeout words: "eth0: transmit timed out" (30-odd in messages.tsv)
-    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) {_TX_TIMEOUT}")),
+    ("tx_timeout", _Lazy(rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) ?{TX_TIMEOUT}")),
     ("csum_failure", _Lazy(r"^(?P<iface>\S+): hw csum failure")),
     (
         "link_up",  # mtk_soc_eth "eth0: port 2 link up", stmmac "Link is Up - 1Gbps/Full";
@@ -149,14 +146,15 @@ GENERIC_LINK: list[tuple[str, _Lazy]] = [
             r"(?:\W+(?P<speed>\d+(?:\.\d+)?)\s?(?P<unit>[GM])?(?:bps|b/s)?"
             r"\W+(?P<duplex>[Ff]ull|[Hh]alf)|,? speed:? (?P<speed2>[1-9]\d{1,5})$"
             r"| (?P<speed3>[1-9]\d*(?:\.\d+)?) ?(?P<unit3>[GM])bps$|\W+(?P<duplex2>[Ff]ull|[Hh]alf)"
-            r"[ -][Dd]uplex$)?"
+            r"[ -][Dd]uplex$"
+            r"| - Unknown/(?P<duplex3>Full|Half))?"  # phy-core.c phy_speed_to_str(SPEED_UNKNOWN)
         ),
     ),
     (
         "link_down",
         _Lazy(
             rf"^(?P<driver>[\w-]+) (?P<device>{BUS_ID}) (?P<iface>[\w.-]+): "
-            r"(?:port (?P<port>\d+) |(?:\S+: \S+ )?NIC )?"
+            r"(?:port (?P<port>\d+) |PHY |(?:\S+: \S+ )?NIC )?"  # nss-dp "eth0: PHY Link is down"
             r"(?:carrier off|[Ll]ink (?:is )?[Dd]own)\b"
         ),
     ),
@@ -282,7 +280,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "pcie_link": ("(PCIe:",),
     "pcie_bandwidth": ("PCIe bandwidth",),
     "mac": ("MAC: ",),
-    "tx_timeout": ("WATCHDOG", "imed out", "imeout"),
+    "tx_timeout": ("WATCHDOG", "imed out", "imeout", "ime out"),
     "probe_failed": ("failed with error",),
     "csum_failure": ("csum failure",),
     "phy_link_up": ("libphy",),

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
+# A driver's own ndo_tx_timeout words, after its device: "eth0: transmit timed out", or with no
+# interface, as sun4i-emac.c emac_timeout() prints "tx time out." on its platform device
+TX_TIMEOUT = (
+    r"(?P<iface>[\w.-]+)?: (?i:(?:detected |[\w-]+ )?(?:transmit|tx)[ _]time(?:d out| ?out))\b"
+)
+
 OWN_WORDS_FIRST: list[tuple[str, _Lazy]] = [
     # 2.6-era drivers named the function after the interface: e1000's DPRINTK() printed
     # PFX "%s: %s: " (netdev name, __FUNCTION__): "e1000: eth0: e1000_watchdog_task: NIC Link is

@@ -120,9 +120,16 @@ def after_prompt(stripped: str) -> str | None:
     return rest if SHAPE_RE.match(rest) else None
 
 
+# getty's prompt on a serial console (util-linux agetty do_prompt(): "%h login: "): the kernel
+# prints its next line where the cursor is, "hi3518e login: PHY: himii:01 - Link is Up - ..."
+_LOGIN_RE = later(r"^[\w.-]{1,64} login: (?=\S)")
+
+
 def outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
     """A line without the kernel's clock in front: None for noise (fences, prompts, typed
     commands), else its message; a kernel line glued to a console's prompt is read."""
+    if " login: " in stripped[:72] and (login := _LOGIN_RE.match(stripped)):
+        stripped = stripped[login.end() :]
     if stripped[:1] == "`" == stripped[-1:] and "`" not in stripped[1:-1]:
         stripped = stripped[1:-1].strip()  # a whole line in Markdown's backticks: `[ 76.6] ...`
     if not is_noise(stripped):

@@ -29,3 +29,20 @@ def test_summary_counts_agree(seeded: tuple[History, list[int]], tmp_path: Path)
     found = re.search(r"(\d+) of the (\d+) changes? against \S+ \S+ (is|are) beyond noise", text)
     assert found, text[:600]
     assert found[3] == ("is" if found[1] == "1" else "are")
+
+
+def test_the_plan_table_has_one_row_per_test_with_its_trials(
+    seeded: tuple[History, list[int]], tmp_path: Path
+) -> None:
+    """Walk 18: "How it was measured" listed every trial as a row of its own, the same test
+    over and over with nothing to tell the rows apart (the thorough plan: 20 rows of 4 tests)."""
+    history, ids = seeded
+    out = tmp_path / "r.html"
+    export("html", gather(history, ids), out)
+    html = out.read_text(encoding="utf-8")
+    table = html[html.index("<th>Test</th>") :]
+    table = table[: table.index("</table>")]
+    assert "<th>Trials</th>" in table
+    rows = [re.sub(r"<[^>]+>", "|", r) for r in table.split("<tr>")[1:]]
+    assert len(rows) == 4, rows  # one way each way, both at once, both at once PC-capped
+    assert all(r.rstrip("|").endswith("|5") for r in rows), rows  # 5 trials each

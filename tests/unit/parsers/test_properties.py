@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sbctune.inventory import parsers as P
 from sbctune.inventory.parsers import ParseWarning
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
+from sbctune.inventory.parsers.lsmod import parse_lsmod
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
 from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
@@ -86,6 +87,11 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("cpuinfo", P.parse_cpuinfo, "cpuinfo/cm4_rev11_adafruit_241.txt"),
     ("os-release", P.parse_os_release, "os_release/raspbian_buster_3022.txt"),
     ("uname", P.parse_uname, "uname/pi4_buster_3022.txt"),
+    (
+        "lsmod",
+        parse_lsmod,
+        "lsmod/oneplus3t_nethunter_1017_uname_proc_version_lsusb_ar9271_lsmod_ath9k_without_htc.txt",
+    ),
     ("dt model", P.parse_device_tree_model, "device_tree_model/pi4_rev14_prompt_glued_20.txt"),
     ("get_throttled", P.parse_get_throttled, "vcgencmd/get_throttled_0x50005_firmware_615.txt"),
     ("measure_temp", P.parse_measure_temp, "vcgencmd/measure_temp_firmware_615.txt"),

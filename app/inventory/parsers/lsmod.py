@@ -1,0 +1,57 @@
+"""``lsmod``: the modules loaded, each with the modules that use it.
+
+kmod's lsmod prints a header ("Module                  Size  Used by") and one line per module:
+its name, size, use count and the users, comma-separated ("ath9k_hw  437928  2
+ath9k_common,ath9k"); BusyBox's has the same columns. A module built into the kernel is not
+listed, so a name missing from the list is "not loaded as a module", not "absent".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines
+
+MAX_LINES = 20_000  # a kernel has a few thousand modules at most
+# name, size, use count (BusyBox may print "-"), then the users (and "[permanent]" or flags)
+_LINE_RE = re.compile(r"^([A-Za-z0-9_-]{1,64})\s+(\d{1,12})\s+(-?\d{1,6}|-)(?:\s+(\S.*))?$")
+_USER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+@dataclass
+class LoadedModules:
+    """Module name (with "_" for "-", as the kernel keeps it) → the loaded modules using it."""
+
+    modules: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def loaded(self, name: str) -> bool:
+        return name.replace("-", "_") in self.modules
+
+
+def parse_lsmod(text: str) -> Parsed[LoadedModules]:
+    return guarded("lsmod", _parse, text, LoadedModules)
+
+
+def _parse(text: str) -> Parsed[LoadedModules]:
+    out = LoadedModules()
+    unreadable = 0
+    warnings: list[ParseWarning] = []
+    lines = split_lines(text)
+    if len(lines) > MAX_LINES:
+        warnings.append(ParseWarning("lsmod", f"only the first {MAX_LINES} lines were read"))
+        lines = lines[:MAX_LINES]
+    for line in lines:
+        if is_noise(line) or re.match(r"^\s*Module\s+Size\s+Used\s+by\s*$", line):
+            continue
+        m = _LINE_RE.match(line.strip())
+        if m is None:
+            unreadable += 1
+            continue
+        users = tuple(
+            u.replace("-", "_")
+            for u in (m.group(4) or "").split(" ")[0].split(",")
+            if _USER_RE.match(u)
+        )
+        out.modules[m.group(1).replace("-", "_")] = users
+    return out, finish("lsmod", text, len(out.modules), unreadable, warnings)
