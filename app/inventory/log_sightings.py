@@ -140,7 +140,9 @@ def _base(event: DmesgEvent) -> Sighting | None:
             sighting.add("firmware_missing", event.text, _SRC, event.text, event.line)
             sighting.add("firmware_wanted", wanted, _SRC, event.text, event.line)
     speaks = None
-    if bus == "usb" and tried is None:
+    if bus == "usb" and tried is None and event.driver in (None, "usb"):
+        # only a line on the whole USB device ("usb 1-1: ..."): a line a driver printed on its
+        # interface ("smsc95xx 1-1.1:1.0: eth0: ...") already names its driver
         speaks = driver_speaks_on_its_device(event.text, event.device)
     if speaks is not None:
         driver = speaks  # "usb 1-1: rtl8xxxu: Loading firmware ...": rtl8xxxu's device

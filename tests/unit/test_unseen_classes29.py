@@ -230,3 +230,11 @@ def test_another_serial_number_is_another_device() -> None:
     tail = tail.replace("SerialNumber: 123456", "SerialNumber: 654321")
     inv = dmesg_inventory(*(head + "usb 2-1: new SuperSpeed" + tail).splitlines())
     assert sorted(n.bus_path or "" for n in inv.nics) == ["1-1", "2-1"]
+
+
+def test_a_drivers_line_on_its_interface_keeps_its_driver() -> None:
+    """ "smsc95xx 1-1.1:1.0: eth0: kevent 2 may have been dropped" is in words only lan78xx's
+    source prints, but smsc95xx printed it on its own interface: the USB-device rule (a line on
+    the whole device, "usb 1-1: ...") does not rename its driver."""
+    inv = inspect_bundle(CORPUS / "pi1b_linux_153_smsc95xx_kevent_dropped_page_alloc_failure")
+    assert [(n.name, n.driver) for n in inv.nics] == [("eth0", "smsc95xx")]
