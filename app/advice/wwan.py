@@ -11,30 +11,31 @@ from __future__ import annotations
 
 import re
 
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
-from sbctune.catalog.wwan_ids import wwan_drivers
+from sbctune.catalog.wwan_ids import is_wwan_driver, wwan_drivers
 from sbctune.inventory.model import Finding, Nic
 
-_WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)
 _MODEM_NAME = re.compile(
     r"\bmodem\b|\bLTE\b|\b[345]G\b(?![ /-]?(?:Ethernet|LAN|BASE|bE))|\bHSPA|\bUMTS\b|\bWWAN\b"
     r"|\bMDM9\d{3}\b|\bSDX\d{2}\b",  # Qualcomm's modem chips: MDM9207, MDM9607, SDX55
     re.I,
 )
+# a Wi-Fi adapter's name: its "2.4G"/"5G" is a radio band ("RTL8188FTV 802.11b/g/n 1T1R 2.4G
+# WLAN Adapter"), not a mobile network's generation
+_WIFI_NAME = re.compile(r"802\.11|\bWLAN\b|\bWi-?Fi\b|\bWireless LAN\b|\d\.\dG\b", re.I)
 
 
 def cellular_reason(nic: Nic) -> str | None:
     """Why this NIC is a cellular modem's interface, in plain words; None when it is not."""
-    known = load_kernel_drivers().get(nic.driver)
-    if known is not None and (
-        _WWAN_DRIVER.search(known.about) or known.file.startswith("drivers/net/wwan/")
-    ):
+    if is_wwan_driver(nic.driver):
         return f"its driver {nic.driver} is for mobile-network modems"
+    if registered := nic.log.get("wwan_registered"):
+        # the device registered a modem's interface before it switched to another mode
+        return f"it registered a mobile-network interface ({registered[0][:120]})"
     if nic.bus == "usb" and (listed := wwan_drivers(nic.ids)):
         return f"the kernel's modem driver {listed[0]} lists its USB IDs {nic.ids}"
     if re.match(r"^ww[a-z0-9]", nic.name or ""):
         return f"{nic.name} is a mobile-network interface name"
-    if _MODEM_NAME.search(nic.chip or ""):
+    if _MODEM_NAME.search(nic.chip or "") and not _WIFI_NAME.search(nic.chip or ""):
         return f"it is named {nic.chip}"
     return None
 

@@ -270,6 +270,37 @@ def _prefixes() -> list[tuple[str, bool, dict[str, Any]]]:
     return sorted(found, key=lambda item: -len(item[0]))
 
 
+_PATH_TOKEN = re.compile(r"(?<![\w./-])([\w-]+(?:/[\w.-]+)+)/?(?![\w/])")
+
+
+def firmware_dir_in(text: str) -> str | None:
+    """A driver's firmware directory its line names ("failed to fetch board-2.bin or board.bin
+    from ath10k/QCA4019/hw1.0": ath10k's hw_params.fw.dir) as a prefix of the firmware table,
+    with its slash: the chip it is for is that prefix's."""
+    if "/" not in text:
+        return None
+    rows = _firmware_table().get("prefixes")
+    table = rows if isinstance(rows, dict) else {}
+    for found in _PATH_TOKEN.finditer(text[:400]):
+        if (path := found.group(1) + "/") in table:
+            return path
+    return None
+
+
+@functools.cache
+def _hw_names() -> frozenset[str]:
+    rows = _firmware_table().get("prefixes")
+    table = rows if isinstance(rows, dict) else {}
+    return frozenset(n for r in table.values() if isinstance(r, dict) for n in r.get("names", []))
+
+
+def chip_named_alone(message: str) -> str | None:
+    """A driver's line that is its chip's name and nothing else (ath11k's "qcn9074 hw1.0", the
+    hw_params.name that firmware_chips.json lists for the chip's firmware directory)."""
+    said = message.strip()
+    return said if len(said) < 40 and said in _hw_names() else None
+
+
 def chip_by_firmware(driver: object, firmware: object) -> str | None:
     """The chip a driver asks for this firmware file for (r8169's rtl_nic/rtl8168h-2.fw: the
     RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json); or the

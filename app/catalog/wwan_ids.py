@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 
 
 @functools.cache
@@ -26,3 +27,18 @@ def wwan_drivers(ids: str | None) -> list[str]:
     """The modem drivers whose ID table lists USB IDs ``vvvv:pppp`` (none: not a known modem)."""
     found = _table().get(str(ids or "").lower())
     return [str(d) for d in found] if isinstance(found, list) else []
+
+
+# the kernel's WWAN drivers say so in their MODULE_DESCRIPTION: qmi_wwan "... (QMI) WWAN
+# driver", sierra_net "USB-to-WWAN ...", cdc_mbim "... MBIM ..."; or live in drivers/net/wwan/
+_WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)
+
+
+def is_wwan_driver(name: object) -> bool:
+    """A driver of the kernel for mobile-network modems (qmi_wwan, cdc_mbim, sierra_net ...)."""
+    from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
+    known = load_kernel_drivers().get(name) if isinstance(name, str) else None
+    return known is not None and bool(
+        _WWAN_DRIVER.search(known.about) or known.file.startswith("drivers/net/wwan/")
+    )

@@ -24,6 +24,7 @@ from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.inventory.nics import is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.usb_returned import join_returned
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
@@ -266,7 +267,7 @@ def build_inventory(
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids)]
-    for device in _pair_usb_by_bus(found, ids):
+    for device in _pair_usb_by_bus(join_returned(found), ids):
         if is_nic(device, catalog, ids):
             nic = nic_from_device(device, parsed, catalog, ids, inventory.board)
             nic.irqs = nic.irqs or _irqs_for(parsed, nic)

@@ -6,7 +6,11 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog.id_formats import load_id_formats
-from sbctune.catalog.kernel_drivers import load_kernel_drivers, other_drivers_message
+from sbctune.catalog.kernel_drivers import (
+    driver_for_files,
+    load_kernel_drivers,
+    other_drivers_message,
+)
 from sbctune.catalog.kernel_messages import FAILED_TO, errno_in, load_messages
 from sbctune.inventory.sightings import Sighting
 
@@ -103,6 +107,33 @@ def driver_on_its_device(text: str, device: str | None) -> str | None:
     if message is None or message.level == "info" or other_drivers_message(message.files, word):
         return None
     return word
+
+
+_FUNC_NAME = re.compile(r"[a-z][a-z0-9]*(?:_\w+)+")
+
+
+def driver_speaks_on_its_device(text: str, device: str | None) -> str | None:
+    """ "usb 1-1: rtl8xxxu: Loading firmware ...", "usb 1-1.2.4: rtl8xxxu_writeN: Failed to
+    write block ...": a network driver's line on the USB device (rtl8xxxu's dev_info(&udev->dev,
+    ...)) under its own name, or in a format only that driver's source prints (messages.tsv's
+    files, kernel_drivers.driver_for_files): the driver drives that device."""
+    rest = text.partition(f"{device}: ")[2] if device else ""
+    if not rest:
+        return None
+    word = rest[:300].partition(": ")[0]
+    table = load_kernel_drivers()
+    if " " not in word and table.get(word) is not None:
+        return word
+    # a function's name (__func__) that opens the line with the driver's own prefix:
+    # "rtl8xxxu_writeN: ..."; the longest prefix that is a USB network driver's name
+    parts = word.split("_") if _FUNC_NAME.fullmatch(word) else []
+    for cut in range(len(parts) - 1, 0, -1):
+        known = table.get("_".join(parts[:cut]))
+        if known is not None and "usb" in known.buses:
+            return known.name
+    message = load_messages().match(rest)
+    owner = driver_for_files(message.files) if message is not None else None
+    return owner.name if owner is not None and "usb" in owner.buses else None
 
 
 # A driver's own words that request_firmware() found no file ("Failed to get firmware %s",

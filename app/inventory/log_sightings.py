@@ -12,7 +12,11 @@ from dataclasses import dataclass, field
 
 from sbctune.catalog.catalog import load_catalog
 from sbctune.catalog.func_chips import chips_by_function
-from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.kernel_drivers import (
+    chip_named_alone,
+    firmware_dir_in,
+    load_kernel_drivers,
+)
 from sbctune.catalog.netdev_info_formats import driver_by_words
 from sbctune.catalog.of_node_formats import of_node_named
 from sbctune.catalog.oot_chips import out_of_tree_chip
@@ -31,6 +35,7 @@ from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import (
     driver_on_its_device,
+    driver_speaks_on_its_device,
     firmware_file,
     firmware_not_got,
     firmware_runs,
@@ -134,10 +139,21 @@ def _base(event: DmesgEvent) -> Sighting | None:
         if wanted := firmware_not_got(event.text):  # the driver's own "Failed to get firmware"
             sighting.add("firmware_missing", event.text, _SRC, event.text, event.line)
             sighting.add("firmware_wanted", wanted, _SRC, event.text, event.line)
-    named = found is not None or (
-        event.kind in _NAMED_BY_DRIVER
-        and key_if is not None
-        and (event.kind == "tx_timeout" or _tag_is_driver(driver))
+    speaks = None
+    if bus == "usb" and tried is None and event.driver in (None, "usb"):
+        # only a line on the whole USB device ("usb 1-1: ..."): a line a driver printed on its
+        # interface ("smsc95xx 1-1.1:1.0: eth0: ...") already names its driver
+        speaks = driver_speaks_on_its_device(event.text, event.device)
+    if speaks is not None:
+        driver = speaks  # "usb 1-1: rtl8xxxu: Loading firmware ...": rtl8xxxu's device
+    named = (
+        found is not None
+        or speaks is not None
+        or (
+            event.kind in _NAMED_BY_DRIVER
+            and key_if is not None
+            and (event.kind == "tx_timeout" or _tag_is_driver(driver))
+        )
     )  # dev_watchdog() prints the driver's own name (netdev_drivername(), sch_generic.c)
     if driver and driver not in _NOT_DRIVERS and named:
         sighting.add("driver", driver, _SRC, event.text, event.line)
@@ -197,6 +213,8 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
         sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
     elif kind == "usb_product":  # "802.11n NIC", "USB 10/100/1G/2.5G LAN", "Aic MSC"
         sighting.add("usb_product", f["product"], _SRC, event.text, event.line)
+    elif kind == "usb_serial":
+        sighting.add("usb_serial", f["serial"], _SRC, event.text, event.line)
     elif kind == "usb_reset":
         sighting.add("usb_reset", event.text, _SRC, event.text, event.line)
         sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
@@ -257,6 +275,10 @@ def _on_device(event: DmesgEvent) -> Sighting | None:
         sighting.add("firmware", f"{f.get('firmware')} v{f.get('version')}", _SRC, text, no)
     if kind == "device" and (named := firmware_file(text)):
         sighting.add("firmware_file", named, _SRC, text, no)  # a file it loads, by name
+    if kind == "device" and (alone := chip_named_alone(text.rpartition(": ")[2])):
+        sighting.add("chip_text", alone, _SRC, text, no)  # ath11k: "0000:01:00.0: qcn9074 hw1.0"
+    if kind == "device" and (folder := firmware_dir_in(text)):
+        sighting.add("firmware_dir", folder, _SRC, text, no)  # "from ath10k/QCA4019/hw1.0"
     if kind == "device" and firmware_runs(text):  # "WLAN FW is active": it runs one
         sighting.add("firmware", text.split(": ", 1)[-1][:120], _SRC, text, no)
     if kind == "device" and (chips := chips_by_function(text)):  # "rtl8192eu_parse_efuse: "
@@ -360,6 +382,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "usb_new_device": _on_usb,
     "usb_ids": _on_usb,
     "usb_product": _on_usb,
+    "usb_serial": _on_usb,
     "usb_reset": _on_usb,
     "usb_disconnect": _on_usb,
     "usb_not_top_speed": _on_usb,

@@ -105,7 +105,7 @@ def _variant_name(chip: Chip, ids: str | None) -> str:
 def _chip_by_firmware(device: Device, driver: object) -> str | None:
     """The chip named by a firmware file the driver asked for, loaded, or printed the name
     of (iwlwifi's "Loaded firmware version: ... 7260-17.ucode")."""
-    for field in ("firmware_wanted", "firmware", "firmware_file"):
+    for field in ("firmware_wanted", "firmware", "firmware_file", "firmware_dir"):
         for fact in device.all(field):
             if chip := chip_by_firmware(driver, fact.value):
                 return chip

@@ -15,6 +15,7 @@ from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.pci_silicon import silicon
+from sbctune.catalog.wwan_ids import is_wwan_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.link_drops import drops
@@ -85,6 +86,21 @@ def _probe_failed_last(device: Device, driver: str) -> bool:
     spoke = [f.order for f in device.all("driver") if f.value == driver and f.source == "dmesg"]
     others = [f for f in device.all("driver") if f.source != "dmesg"]
     return not others and max(refusals) >= max(spoke, default=0)
+
+
+def _bound_before_it_left(device: Device) -> bool:
+    """The driver the log names was bound before the device's last USB disconnect, and the
+    port enumerated another device (other IDs) after it: what binds the new one is not shown (a
+    dongle's driver CD on usb-storage, switched to 0bda:b711 with no line of its new driver).
+    The same IDs back (a disconnect loop) keep the driver."""
+    said = device.best("net_driver") or device.best("driver")
+    if said is None or said.source != "dmesg":
+        return False
+    left = max((f.order for f in device.all("usb_disconnect")), default=-1)
+    ids = [f for f in device.all("ids") if f.source == "dmesg"]
+    before = {f.value for f in ids if f.order < left}
+    after = {f.value for f in ids if f.order > left}
+    return said.order < left and bool(after) and not after & before
 
 
 def _kernel_wireless(device: Device) -> bool:
@@ -277,6 +293,8 @@ def nic_from_device(
     nic.driver = device.value("net_driver") or device.value("driver")  # a modem's, not its disk's
     if nic.driver and _probe_failed_last(device, nic.driver):
         nic.driver = None  # it spoke of the device, then its probe failed: nothing is bound
+    if nic.driver and _bound_before_it_left(device):
+        nic.driver = None  # usb-storage bound the "driver CD" that left; the Wi-Fi came back
     nic.ids = device.value("ids")
     nic.bus_path = device.newest_key(bus) if bus in ("pci", "usb") else None
     nic.bus_path = device.value("sdio_function") if bus == "sdio" else nic.bus_path
@@ -356,6 +374,9 @@ def _log(nic: Nic, device: Device) -> None:
         if facts:
             nic.log[kind] = [f.line for f in facts[:3]]
             nic.log_counts[kind] = len(facts)
+    wwan = [f.line for f in device.all("driver") if f.source == "dmesg" and is_wwan_driver(f.value)]
+    if wwan and not is_wwan_driver(nic.driver):  # qmi_wwan's wwan2, then rndis_host's usb0
+        nic.log["wwan_registered"] = wwan[:1]
     enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
     enumerations = [f for f in enumerations if f.order not in benign]
     if len(enumerations) > 1:  # enumerated again: the device dropped off the bus

@@ -8,7 +8,19 @@ from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Sighting
 
 _PROBE_WINDOW_S = 2.0
+# A log with no clock (pasted "<6>" lines, a console's): "right after" is a few lines later
+_PROBE_WINDOW_LINES = 12
 _OPEN_LIMIT = 64
+
+
+def _soon_after(first: DmesgEvent, then: DmesgEvent) -> bool:
+    """``then`` came within the probe window after ``first``: by the kernel's clock, or, where
+    neither line has one, by the lines between them."""
+    if first.timestamp is not None and then.timestamp is not None:
+        return 0.0 <= then.timestamp - first.timestamp <= _PROBE_WINDOW_S
+    if first.timestamp is None and then.timestamp is None:
+        return 0 <= then.line - first.line <= _PROBE_WINDOW_LINES
+    return False
 
 
 class ProbeWatch:
@@ -28,7 +40,7 @@ class ProbeWatch:
         # (its module was loaded already: a hot-plug); the caller passes every line while any
         # is open, so it is kept small (dropped past the window)
         self.open: dict[str, DmesgEvent] = {}
-        self.enumerated: dict[str, float] = {}  # a USB device's last "new ... USB device" clock
+        self.enumerated: dict[str, DmesgEvent] = {}  # a USB device's last "new ... USB device"
         self.expires = float("inf")  # when the oldest open reset leaves the window
 
     def see(self, event: DmesgEvent) -> Sighting | None:
@@ -57,8 +69,8 @@ class ProbeWatch:
             self.probing = None
         elif kind == "usb_reset":
             self.reset_before = event
-        if kind == "usb_new_device" and event.device and event.timestamp is not None:
-            self.enumerated[event.device] = event.timestamp
+        if kind == "usb_new_device" and event.device:
+            self.enumerated[event.device] = event
             if len(self.enumerated) > _OPEN_LIMIT:
                 self.enumerated.pop(next(iter(self.enumerated)))
         elif kind == "usb_reset" and probed is None and self._just_enumerated(event):
@@ -72,8 +84,7 @@ class ProbeWatch:
         """A probe's reset comes right after the device enumerated (a driver probes a new
         device at once); a reset later in the device's life is no probe's."""
         at = self.enumerated.pop(reset.device or "", None)
-        ts = reset.timestamp
-        return at is not None and ts is not None and 0.0 <= ts - at <= _PROBE_WINDOW_S
+        return at is not None and _soon_after(at, reset)
 
     def _own_line(self, event: DmesgEvent) -> Sighting | None:
         """A driver whose probe resets its device speaking of an interface of a device reset
@@ -82,8 +93,9 @@ class ProbeWatch:
         Only a driver that resets on probe (usb_probe_resets.json), within the window."""
         ts = event.timestamp
         if ts is None:
-            return None
-        if ts > self.expires:  # the oldest open reset is past the window: drop those that are
+            # no clock: the resets opened more than the window's lines ago are closed
+            self.open = {p: o for p, o in self.open.items() if _soon_after(o, event)}
+        elif ts > self.expires:  # the oldest open reset is past the window: drop those that are
             self.open = {
                 path: opened
                 for path, opened in self.open.items()
@@ -108,11 +120,10 @@ def probed_by(
     (r8152: rtl8152_probe_once() starts with usb_reset_device()), or, with ``before``, the
     last one just before it (the device was present when the module loaded): that driver
     probing this device, which the log names only by its port path. Both lines need the
-    kernel's clock."""
-    if registered.timestamp is None or reset.timestamp is None or not reset.device:
-        return None
-    gap = reset.timestamp - registered.timestamp
-    if not 0.0 <= (-gap if before else gap) <= _PROBE_WINDOW_S:
+    kernel's clock, or neither has one and they are a few lines apart."""
+    if not reset.device or not (
+        _soon_after(reset, registered) if before else _soon_after(registered, reset)
+    ):
         return None
     sighting = Sighting([("usb", reset.device)])
     said = "spoke of the device right after" if own_line else "had just registered"

@@ -300,6 +300,31 @@ KNOWN_GAPS: dict[str, str] = {
         "the old loader's 'requesting' without a later load read as missing firmware of the "
         "interface brought up beside it"
     ),
+    # corpus29 (twenty-ninth unseen set), left with reasons in tests/captures/corpus/README.md
+    "dsl_ax82u_merlin_137_syslog_ansi_caret_escapes_broadcom_wl_pci": (
+        "Broadcom's proprietary wl (not in any kernel tree, not in the catalog) is named only as "
+        "the tag of the PCI core's 'enabling device' line and by 'wl0:' lines with no device: "
+        "missing a table of SoC vendors' out-of-tree Wi-Fi drivers (wl, dhd) that would make "
+        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it"
+    ),
+    "dwr512_lede_pr641_logread_netifd_at_commands_cdc_ether_usb0_unregister_option1": (
+        "the modem is told by option's 'option1 ttyUSB0: GSM modem (1-port) converter now "
+        "disconnected' (a tty, no USB path) and netifd's AT commands; cdc_ether's usb0 alone is "
+        "no modem: missing a join of a usb-serial port's ttyUSBn to the USB device whose "
+        "'converter now attached to ttyUSBn' line is not in the paste"
+    ),
+    "lede_rtl8xxxu_7_rtl8188ftv_ehci_mac80211_alloc_hw_warning_modules": (
+        "the dongle is shown only by its 'new high-speed USB device' line and a mac80211 "
+        "WARNING in ieee80211_alloc_hw_nm() right after (the allocation a Wi-Fi probe makes); "
+        "no line names IDs or a driver, and a device with neither is no NIC: missing a rule "
+        "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
+    ),
+    "wrt3200acm_mwlwifi_118_mwifiex_sdio_sd8887_firmware_missing_after_oops": (
+        "the 88W8887 is named only by its firmware file mrvl/sd8887_uapsta.bin; "
+        "firmware_chips.json (scripts/regen_firmware_chips.py) reads the drivers' chip tables "
+        "of r8169, iwlwifi, ath10k/ath11k and others, not mwifiex's per-card "
+        "struct mwifiex_sdio_device .firmware (sdio.c: SD8887_DEFAULT_FW_NAME)"
+    ),
 }
 
 

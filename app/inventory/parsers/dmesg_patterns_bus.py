@@ -130,6 +130,12 @@ USB_ENUMERATION: list[tuple[str, _Lazy]] = [
         _Lazy(r"^usb (?P<device>\d+-[\d.]+): Product: (?P<product>\S.{0,80}?)\s*$"),
     ),
     (
+        # announce_device()'s serial number line: a device that left and came back on another
+        # port (rtw88's switch to USB 3 mode) says the same one
+        "usb_serial",
+        _Lazy(r"^usb (?P<device>\d+-[\d.]+): SerialNumber: (?P<serial>\S.{0,80}?)\s*$"),
+    ),
+    (
         "driver_registered",
         _Lazy(r"^usbcore: registered new (?:interface|device) driver (?P<driver>\S+)$"),
     ),
@@ -183,6 +189,7 @@ BUS_NEEDLES: dict[str, tuple[str, ...]] = {
     "usb_new_device": (" USB device number",),
     "usb_ids": ("idVendor",),
     "usb_product": ("Product: ",),
+    "usb_serial": ("SerialNumber: ",),
     "driver_registered": ("registered new",),
     "usb_unsupported": ("Unsupported device",),
     "usb_reset": ("reset ",),

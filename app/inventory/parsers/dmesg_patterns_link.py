@@ -84,6 +84,14 @@ DRIVER_LINES: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        "chip",  # rtl8xxxu_print_chipinfo() (rtl8xxxu/core.c), dev_info() on the USB device:
+        # "usb 1-1: RTL8188FU rev B (SMIC) romver 0, 1T1R, TX queues 2, WiFi=1, ..."
+        _Lazy(
+            r"^usb (?P<device>\d+-[\d.]+): (?P<chip>RTL\w+) rev [A-Z] \(\w+\) romver \d+, "
+            r"\d+T\d+R"
+        ),
+    ),
+    (
         "description",  # igb/igc/e1000e: "igb 0000:01:00.0: Intel(R) Gigabit Ethernet ..."
         _Lazy(r"^(?P<driver>\S+) (?P<device>\S+): (?P<description>Intel\(R\) .*)$"),
     ),
@@ -267,7 +275,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "link_down": ("ink is Down", "link down", "ink Down", "ink down", "ink is down", "carrier off"),
     "driver_version": (": v",),
     "firmware": ("successfully",),
-    "chip": ("XID", " chip_id 0x"),
+    "chip": ("XID", " chip_id 0x", ") romver "),
     "description": ("Intel(R)",),
     "pcie_link": ("(PCIe:",),
     "pcie_bandwidth": ("PCIe bandwidth",),

@@ -101,6 +101,7 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
     return s, None, known
 
 
+_GARBLED_RE = re.compile(r"^[^\x20-\x7e]{1,16}")
 _PROMPT_HEAD_RE = later(r"^(?:\S+@\S+(?:\s+\S+)?\s*[$#]|\S*:~\S*\s*[$#]|[$#])\s+")
 
 
@@ -111,7 +112,9 @@ def after_prompt(stripped: str) -> str | None:
     head = _PROMPT_HEAD_RE.match(stripped)
     if head is None:
         return None
-    rest = stripped[head.end() :]
+    # a serial console's garbled bytes between the prompt and the kernel's line (U+FFFD and
+    # other non-ASCII noise: corpus/pi3b_openwrt_rtl8188fu_14_*)
+    rest = _GARBLED_RE.sub("", stripped[head.end() :], count=1)
     if rest[:1] == "[" and TS_RE.match(rest):
         return rest
     return rest if SHAPE_RE.match(rest) else None

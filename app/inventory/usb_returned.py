@@ -1,0 +1,49 @@
+"""A USB device that left the bus and came back on another port: one device (issue 24).
+
+rtw88's USB parts switch a chip to USB 3 mode when they probe it (rtw_usb_switch_mode(),
+drivers/net/wireless/realtek/rtw88/usb.c): the dongle leaves its USB 2 port ("usb 1-1: USB
+disconnect") and enumerates again on the root hub's USB 3 bus ("usb 2-1: new SuperSpeed USB
+device") with the same IDs and serial number (hub.c announce_device() prints both). The log
+names two port paths; the reader sees one dongle, now at the second."""
+
+from __future__ import annotations
+
+from sbctune.inventory.graph import Device
+
+
+def _said(device: Device, name: str) -> set[object]:
+    return {f.value for f in device.all(name) if f.source == "dmesg"}
+
+
+def _left_at(device: Device) -> int | None:
+    """The order of the device's last disconnect, if no enumeration came after it."""
+    gone = [f.order for f in device.all("usb_disconnect")]
+    if not gone:
+        return None
+    left = max(gone)
+    return None if any(f.order > left for f in device.all("enumeration")) else left
+
+
+def join_returned(found: list[Device]) -> list[Device]:
+    """Each device that left is joined to the one device that enumerated after it with the
+    same IDs and serial number (a serial number the port paths' own lines print)."""
+    out = list(found)
+    for gone in list(out):
+        left = _left_at(gone)
+        serials, ids = _said(gone, "usb_serial"), _said(gone, "ids")
+        if left is None or not serials or not ids:
+            continue
+        back = [
+            d
+            for d in out
+            if d is not gone
+            and _said(d, "usb_serial") & serials
+            and _said(d, "ids") & ids
+            and min((f.order for f in d.all("enumeration")), default=-1) > left
+        ]
+        if len(back) == 1 and gone in out:
+            keep = back[0]
+            keep.keys |= gone.keys
+            keep.facts += gone.facts
+            out.remove(gone)
+    return out
