@@ -272,10 +272,12 @@ def _irq_affinity(ask: Ask) -> str | None:
     nic = ask.nic
     if nic is None:
         return None
-    if not nic.irqs:  # none seen: a bundle without /proc/interrupts, or the Pi's (the planner's)
-        return None
+    # One core first: it settles the answer whatever the interrupts (walk18, a Pi 1's
+    # smsc95xx showed none and was told "no interrupt found" instead)
     if ask.one_core():
         return "the Pi has one CPU core"
+    if not nic.irqs:  # none seen: a bundle without /proc/interrupts, or the Pi's (the planner's)
+        return None
     avoid = int(ask.tweak.params.get("avoid_cpu", 0))
     if all(i in nic.fixed_irqs for i in nic.irqs):  # the interrupt chip's (inventory)
         return f"{irqs_words(nic.irqs)} cannot be moved off CPU {avoid}: {nic.fixed_irqs_why}"

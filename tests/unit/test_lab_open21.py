@@ -276,3 +276,17 @@ def test_lan78xx_tso_and_eee_branches_follow_the_openwrt_exports() -> None:
     assert driver_caps.rpi_carried(eee, "6.12.25+rpt-rpi-v8") is None  # never denied
     assert any("patches-6.12/950-0094" in s for s in tso["rpi_series"]["sources"])
     assert any("patches-6.6/950-0127" in s for s in eee["rpi_series"]["sources"])
+
+
+@pytest.mark.parametrize("cores_known", [True, False])
+def test_a_one_core_pi_without_nic_interrupts_is_told_one_core(cores_known: bool) -> None:
+    """walk18, pi1b-smsc95xx: the IRQ row said "no interrupt found in /proc/interrupts" where
+    the one core settles it (the source rule's, or the Pi's own online CPUs when the inventory
+    does not count them)."""
+    nic = Nic(name="eth0", driver="smsc95xx", bus="usb")  # no interrupt of its own seen
+    board = BOARDS[2] if cores_known else Board(model=BOARDS[2].model, kernel=BOARDS[2].kernel)
+    inventory = Inventory(board=board, nics=[nic])
+    found = kind_pi(Inventory(board=BOARDS[2], nics=[nic]), nic)  # the Pi: CPU 0 online
+    tweak = catalog.tweak("irq-affinity")
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+    assert not item.applicable and item.reason == "the Pi has one CPU core", item.reason
