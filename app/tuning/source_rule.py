@@ -19,7 +19,7 @@ from sbctune.errors import UserError
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
-from sbctune.tuning.model import Tweak
+from sbctune.tuning.model import NotNeeded, Tweak
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ def _pause(ask: Ask) -> str | None:
         return jumbo
     drivers = [str(d) for d in ask.tweak.params.get("drivers", [])]
     if ask.nic is not None and drivers and ask.nic.driver not in drivers:
-        return f"only for NICs known to need it ({', '.join(drivers)})"
+        return NotNeeded(f"only for NICs known to need it ({', '.join(drivers)})")
     return lacks(caps, "set_pauseparam")
 
 
