@@ -191,7 +191,7 @@ class HostChecks(NicAdvisorBase):
         # Unidentified chip: one whose line rate matches the link and whose in-tree driver
         # (the NIC's own, where `ethtool -i` named it) is known to stop right where this one
         # did (seed 003's RTL8125B on r8169 at ~1.9).
-        found = []
+        found: list[tuple[Chip, str | None]] = []
         for chip in self.catalog.nics:
             if chip.line_rate_mbps != self.link:
                 continue
