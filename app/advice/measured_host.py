@@ -4,6 +4,7 @@ driver and the chip, retransmissions, and a NIC below its link for no visible re
 from __future__ import annotations
 
 from sbctune.advice import thresholds as th
+from sbctune.advice.chips import speed_family
 from sbctune.advice.cpu import irq_bound_core
 from sbctune.advice.drivers import driver_steps
 from sbctune.advice.measured_base import NicAdvisorBase
@@ -123,7 +124,8 @@ class HostChecks(NicAdvisorBase):
         best = max(self.half, key=lambda f: f.mbps, default=None)
         if best is None:
             return
-        for chip, certain in self._driver_candidates(best.mbps):
+        for chip, said in self._driver_candidates(best.mbps):
+            certain = said is not None
             mine = [m for m in chip.measurements if m.driver in chip.drivers.in_tree]
             vendor = [m for m in chip.measurements if m.driver in chip.drivers.vendor]
             vendor = [m for m in vendor if m.driver not in chip.drivers.in_tree]
@@ -137,7 +139,7 @@ class HostChecks(NicAdvisorBase):
                 continue  # already beyond what the in-tree driver was seen to do
             recipe = self.knowledge.driver_for_chip(chip.id)
             who = (
-                f"the {chip.name} with the in-kernel {self.nic.driver}"
+                f"the {said} with the in-kernel {self.nic.driver}"
                 if certain
                 else f"a {chip.name} on the in-kernel {top_mine.driver} driver (sbctune could "
                 f"not identify this NIC's chip: check with “ethtool -i {self.label}”)"
@@ -176,15 +178,20 @@ class HostChecks(NicAdvisorBase):
             )
             return
 
-    def _driver_candidates(self, measured: float) -> list[tuple[Chip, bool]]:
+    def _driver_candidates(self, measured: float) -> list[tuple[Chip, str | None]]:
+        """(catalog chip, the name to say it by; None: a guess from the figures alone)."""
         if self.chip is not None:
-            return [(self.chip, True)] if self.nic.driver in self.chip.drivers.in_tree else []
+            in_tree = self.nic.driver in self.chip.drivers.in_tree
+            return [(self.chip, self.chip.name)] if in_tree else []
+        if (family := speed_family(self.catalog, self.nic)) is not None:
+            # Inspect's chip from the driver and the link (RTL8125/RTL8126): said as that
+            return [(chip, family[0]) for chip in family[1]]
         if not self.link:
             return []
         # Unidentified chip: one whose line rate matches the link and whose in-tree driver
         # (the NIC's own, where `ethtool -i` named it) is known to stop right where this one
         # did (seed 003's RTL8125B on r8169 at ~1.9).
-        found = []
+        found: list[tuple[Chip, str | None]] = []
         for chip in self.catalog.nics:
             if chip.line_rate_mbps != self.link:
                 continue
@@ -197,7 +204,7 @@ class HostChecks(NicAdvisorBase):
                 low = th.FINGERPRINT_FLOOR * m.value_mbps
                 close = low <= measured <= (1 + th.FINGERPRINT_TOLERANCE) * m.value_mbps
                 if m.driver in chip.drivers.in_tree and close:
-                    found.append((chip, False))
+                    found.append((chip, None))
                     break
         return found
 

@@ -28,7 +28,7 @@ from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.persist import save_aggregate
 from sbctune.measure.plans import Plan, plan_named, presets
 from sbctune.measure.runner import CANCELLED, measure
-from sbctune.measure.table import text
+from sbctune.measure.table import nic_words, text
 from sbctune.wording import counted
 from sbctune.workflow.baseline_check import is_fair_baseline, not_a_baseline
 from sbctune.workflow.calibrating import measure_twice
@@ -339,6 +339,7 @@ def _print_run(
             document["unsaved_file"] = str(unsaved_file)
         print(json.dumps(document | (extra or {}), indent=2))
     else:
+        print(f"NIC tested: {nic_words(run)}\n")  # the window names it too (walk18)
         print(text(run))
         latency = latency_report.text_lines(run.latency)
         print("\n" + "\n".join(latency) if latency else "", end="\n" if latency else "")

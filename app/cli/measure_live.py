@@ -20,6 +20,7 @@ from sbctune.measure.runner import (
 )
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
+from sbctune.measure.table import nic_words
 
 
 class Progress:
@@ -32,6 +33,7 @@ class Progress:
     def __call__(self, event: Event) -> None:
         if isinstance(event, RunStarted):
             self.run = event.run
+            say(f"Measuring over {nic_words(event.run)}")
             return
         if isinstance(event, PiLoad):
             self.last_load = event.sample

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from sbctune.textsafe import visible
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
 from sbctune.tuning.words import (
-    NOT_POSSIBLE_HERE,
     detail_words,
+    left_out_words,
     plan_reason,
     status_words,
     tweak_title,
@@ -60,9 +60,8 @@ def plan_lines(the_plan: TuningPlan, *, show_commands: bool = False) -> list[str
 
 
 def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
-    state = (
-        "already set" if item.already else ("will apply" if item.applicable else NOT_POSSIBLE_HERE)
-    )
+    state = "will apply" if item.applicable else left_out_words(item)
+    state = "already set" if item.already else state
     if item.needs_link_consent:
         state = HELD_STATE
     flags = [item.tweak.risk + " risk"]

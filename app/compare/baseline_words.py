@@ -8,6 +8,7 @@ from __future__ import annotations
 from sbctune.history.records import RunRecord
 from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
 from sbctune.tuning.words import tweak_title
+from sbctune.wording import counted
 
 MAX_NAMED = 6  # tweaks named in one line; more are counted
 
@@ -28,6 +29,24 @@ def in_force_mark(run: RunRecord) -> str | None:
     if not tweaks:
         return None
     return f"{IN_FORCE}: {tweak_names(tweaks)}"
+
+
+def in_force_short(run: RunRecord) -> str | None:
+    """`in_force_mark` short enough for a table row of a line or two: one tweak named, more
+    counted (History's Plan column, whose tooltip lists them all: `in_force_titles`)."""
+    if changed_during_run(run):
+        return CHANGED
+    tweaks = tweaks_in_force(run)
+    if not tweaks:
+        return None
+    return f"{IN_FORCE}: " + (
+        tweak_title(tweaks[0]) if len(tweaks) == 1 else counted(len(tweaks), "tweak")
+    )
+
+
+def in_force_titles(run: RunRecord) -> list[str]:
+    """Every tweak the run was read back as running under, by its title."""
+    return [tweak_title(t) for t in tweaks_in_force(run)]
 
 
 def not_a_baseline(run: RunRecord) -> str | None:

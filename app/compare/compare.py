@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import replace
 
 from sbctune.compare.interval import change, mean_interval
@@ -60,6 +61,7 @@ def _figure(test: TestRecord) -> Cell:
         verdict="baseline",
         trials=list(test.trial_means),
         half_width_mbps=mine.half_width if mine else None,
+        trials_stdev_mbps=statistics.stdev(test.trial_means) if len(test.trial_means) > 1 else None,
     )
 
 

@@ -31,8 +31,10 @@ class Cell:
     """One run's figure for one direction and mode, with its change vs the first run."""
 
     mbps: float | None
+    # the spread of the run's per-second readings (iperf3's intervals over every trial): how
+    # much one second varies, not how much a trial's mean does (that is trials_stdev_mbps)
     stdev_mbps: float | None = None
-    samples: int | None = None
+    samples: int | None = None  # how many trials the figure is the mean of
     complete: bool = True
     delta_mbps: float | None = None
     delta_pct: float | None = None
@@ -44,6 +46,9 @@ class Cell:
     change_low_mbps: float | None = None  # the 95 % interval of the change vs the first run
     change_high_mbps: float | None = None
     verdict_text: str = ""  # "faster by 60 to 110 Mbit/s", "no change detected (−15 to +25)"
+    # the trials' spread: the sample standard deviation of their means (what the 95 % interval
+    # is made from), beside `samples`; None with fewer than two trials
+    trials_stdev_mbps: float | None = None
 
 
 @dataclass(frozen=True)

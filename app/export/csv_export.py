@@ -17,7 +17,8 @@ from sbctune.textsafe import csv_cell
 
 COLUMNS = [
     "run_id", "device", "started_at", "plan", "nic", "direction", "mode",
-    "mean_mbps", "min_mbps", "max_mbps", "stdev_mbps", "samples", "sender_mbps",
+    "mean_mbps", "min_mbps", "max_mbps", "per_second_stdev_mbps", "trials",
+    "trials_stdev_mbps", "sender_mbps",
     "receiver_mbps", "retransmits", "complete", "delta_mbps", "delta_pct", "noise_mbps",
     "verdict", "trial_means", "change_low_mbps", "change_high_mbps", "verdict_text",
     "latency_idle_p50_ms", "latency_loaded_p50_ms", "latency_loaded_p95_ms", "latency_added_ms",
@@ -53,8 +54,11 @@ def rows(data: ReportData) -> list[dict[str, str]]:
                 "mean_mbps": _num(test.mean_mbps),
                 "min_mbps": _num(test.min_mbps),
                 "max_mbps": _num(test.max_mbps),
-                "stdev_mbps": _num(test.stdev_mbps),
-                "samples": _num(cell.samples if cell else None),
+                # walk18: "stdev_mbps" (the seconds' spread, ~15) beside "samples" (3 trials
+                # whose means spread ~2): each column now says which spread it is
+                "per_second_stdev_mbps": _num(test.stdev_mbps),
+                "trials": _num(cell.samples if cell else None),
+                "trials_stdev_mbps": _num(cell.trials_stdev_mbps if cell else None),
                 "sender_mbps": _num(test.sender_mbps),
                 "receiver_mbps": _num(test.receiver_mbps),
                 "retransmits": _num(test.retransmits),

@@ -121,6 +121,9 @@ class MeasureRun:
     error: str | None = None  # why the run stopped early (link lost, cancelled), if it did
     run_id: int | None = None
     pi_state: dict[str, str] | None = None  # the Pi's settings as it started (workflow.pi_state)
+    # The tested NIC's chip (or its driver's family) as Inspect names it, from the inventory
+    # kept with the run (workflow.snapshot): the CLI's lines and table say it beside `nic`.
+    nic_chip: str | None = None
     latency: dict[str, Any] | None = None  # probes' round trips (sbctune.measure.latency.during)
     udp: list[DirectionOutcome] = field(default_factory=list)  # the plan's UDP tests, if any
     # A tuning session's state and knobs as the sampler read them: {"first": {file: value},

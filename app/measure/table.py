@@ -23,6 +23,12 @@ def _cell(run: MeasureRun, direction: str, mode: Mode) -> str:
     return f"{outcome.mean_mbps:.0f} Mbit/s{mark}"
 
 
+def nic_words(run: MeasureRun) -> str:
+    """The NIC under test as the window's cards title it: "eth1 · RTL8125/RTL8126 ..."."""
+    name = run.nic or "the route's NIC (not read)"
+    return f"{name} · {run.nic_chip}" if run.nic_chip else name
+
+
 def markdown(run: MeasureRun) -> str:
     modes = [m for m in _MODES if any(t.mode == m for t in run.tests)]
     lines = [

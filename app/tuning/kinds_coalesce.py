@@ -14,7 +14,7 @@ from sbctune.tuning.kinds_ethtool import (
     _unsure_refused,
     may_not_support,
 )
-from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.model import NotNeeded, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
 
@@ -133,8 +133,9 @@ def _plan_mode_codes(
         driver = ctx.caps.driver if ctx.caps else "the driver"
         mode = names.get(str(usecs), "adaptive")
         where = ctx.caps.cite("coalesce_modes") if ctx.caps else ""
-        return _no(ctx, f"rx-usecs {usecs} is {driver}'s adaptive interrupt moderation ({mode}) "
-                   f"already; a fixed interval would replace it ({where})")  # fmt: skip
+        why = (f"rx-usecs {usecs} is {driver}'s adaptive interrupt moderation ({mode}) "
+               f"already; a fixed interval would replace it ({where})")  # fmt: skip
+        return _no(ctx, NotNeeded(why))  # the Pi could take it: there is no need
     item.reason = "adaptive interrupt moderation (mode 3)"
     item.changes.append(_ethtool_change(ctx.iface, "-C", "rx-usecs", str(usecs), "3"))
     return item

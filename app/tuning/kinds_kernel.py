@@ -168,10 +168,13 @@ _which = source_rule.irqs_words
 
 
 def plan_irq_affinity(ctx: Context) -> PlannedTweak:
+    avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
+    online = ctx.cpus()
+    if online and not [c for c in online if c != avoid]:
+        return _no(ctx, "the Pi has one CPU core")  # whatever its interrupts: before them
     if ctx.nic is None or not ctx.nic.irqs:
         return _no(ctx, "no interrupt of this NIC was found in /proc/interrupts")
-    avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
-    if not [c for c in ctx.cpus() if c != avoid]:
+    if not [c for c in online if c != avoid]:
         return _no(ctx, "the Pi has one CPU core")
     irqs = ctx.nic.irqs
     # What Inspect shows (the inventory's fact, from the interrupt chip): not a second rule

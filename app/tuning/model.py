@@ -39,6 +39,16 @@ LiveState = Literal["in_force", "original", "other", "unknown"]
 HELD_FOR_LINK = "held back unless you agree to the link dropping briefly"
 
 
+class NotNeeded(str):
+    """A planner's reason for leaving a tweak out that the Pi could take but that is not
+    needed here: meant only for NICs known to need it (flow control), or in force in another
+    form already (igb's adaptive rx-usecs 3). Still a str wherever a reason is read (the
+    advice's within_reach); the planned tweak keeps the class as `not_needed`, which both
+    front ends say as "not needed here" rather than "not possible here" (walk18)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class Tweak:
     id: str
@@ -201,7 +211,8 @@ class PlannedTweak:
     named: list[tuple[str, str]] = field(default_factory=list)
     named_form: str = ""
     named_join: str = "/"
-    named_all: str = ""  # the summary while every named setting is in force, where other
+    named_all: str = ""  # the summary while every named setting is in force, where it differs
+    not_needed: bool = False  # not applicable because not needed here (NotNeeded), not refused
 
     def summary(self, refused: Collection[str] = ()) -> str:
         """The summary from `named`, without the settings whose targets are in `refused`."""
@@ -235,6 +246,7 @@ class PlannedTweak:
             "restarts_link": self.restarts_link,
             "needs_link_consent": self.needs_link_consent,
             "reason": self.reason,
+            "not_needed": self.not_needed,
             "changes": [c.to_json() for c in self.changes],
             "commands": list(self.commands),
             "not_possible": [{"target": t, "reason": r} for t, r in self.impossible],

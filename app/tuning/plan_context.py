@@ -13,7 +13,7 @@ from sbctune.inventory.model import Inventory, Nic
 from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
 from sbctune.tuning.knobs import parse_cpu_list
-from sbctune.tuning.model import PlannedTweak, Tweak
+from sbctune.tuning.model import NotNeeded, PlannedTweak, Tweak
 from sbctune.tuning.probe import Facts
 
 
@@ -65,7 +65,8 @@ def is_number(text: str) -> bool:
 
 
 def not_applicable(ctx: Context, reason: str) -> PlannedTweak:
-    return PlannedTweak(ctx.tweak, False, reason)
+    """Left out, why; a NotNeeded reason marks it not needed rather than not possible."""
+    return PlannedTweak(ctx.tweak, False, reason, not_needed=isinstance(reason, NotNeeded))
 
 
 def all_mask(cpus: list[int]) -> int:

@@ -19,7 +19,7 @@ from sbctune.errors import UserError
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
-from sbctune.tuning.model import Tweak
+from sbctune.tuning.model import NotNeeded, Tweak
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ def _pause(ask: Ask) -> str | None:
         return jumbo
     drivers = [str(d) for d in ask.tweak.params.get("drivers", [])]
     if ask.nic is not None and drivers and ask.nic.driver not in drivers:
-        return f"only for NICs known to need it ({', '.join(drivers)})"
+        return NotNeeded(f"only for NICs known to need it ({', '.join(drivers)})")
     return lacks(caps, "set_pauseparam")
 
 
@@ -272,10 +272,12 @@ def _irq_affinity(ask: Ask) -> str | None:
     nic = ask.nic
     if nic is None:
         return None
-    if not nic.irqs:  # none seen: a bundle without /proc/interrupts, or the Pi's (the planner's)
-        return None
+    # One core first: it settles the answer whatever the interrupts (walk18, a Pi 1's
+    # smsc95xx showed none and was told "no interrupt found" instead)
     if ask.one_core():
         return "the Pi has one CPU core"
+    if not nic.irqs:  # none seen: a bundle without /proc/interrupts, or the Pi's (the planner's)
+        return None
     avoid = int(ask.tweak.params.get("avoid_cpu", 0))
     if all(i in nic.fixed_irqs for i in nic.irqs):  # the interrupt chip's (inventory)
         return f"{irqs_words(nic.irqs)} cannot be moved off CPU {avoid}: {nic.fixed_irqs_why}"

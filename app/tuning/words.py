@@ -8,18 +8,29 @@ from collections.abc import Iterable
 from functools import cache
 
 from sbctune.tuning.catalog import load_tweaks
-from sbctune.tuning.model import HELD_FOR_LINK
+from sbctune.tuning.model import HELD_FOR_LINK, PlannedTweak
 from sbctune.wording import session_words
 
 __all__ = [
-    "NOT_POSSIBLE_HERE", "detail_words", "held_for_link", "held_note", "outcome_counts",
-    "plan_reason", "session_words", "status_words", "tweak_title",
+    "NOT_NEEDED_HERE", "NOT_POSSIBLE_HERE", "detail_words", "held_for_link", "held_note",
+    "left_out_words", "outcome_counts", "plan_reason", "session_words", "status_words",
+    "tweak_title",
 ]  # fmt: skip
 
 # A planned tweak the Pi cannot take (the driver, the kernel or the board): the Tune page's
 # badge and `tune plan`'s line say it alike (walk 18: the page said "not applicable" where the
 # command line, the tweaks' own why and the session records say "not possible").
 NOT_POSSIBLE_HERE = "not possible here"
+# A planned tweak the Pi could take but that is not needed on it (model.NotNeeded): meant only
+# for NICs known to need it, or in force in another form already (walk18: flow control and
+# igb's adaptive coalescing were badged "not possible here").
+NOT_NEEDED_HERE = "not needed here"
+
+
+def left_out_words(item: PlannedTweak) -> str:
+    """A tweak the planner left out, in one word for both front ends: not needed, or not
+    possible here."""
+    return NOT_NEEDED_HERE if item.not_needed else NOT_POSSIBLE_HERE
 
 
 def plan_reason(reason: str, impossible: Iterable[tuple[str, str]]) -> str:

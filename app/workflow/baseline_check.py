@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from sbctune.compare.baseline_words import (
     in_force_mark,
+    in_force_short,
+    in_force_titles,
     is_fair_baseline,
     not_a_baseline,
     tweak_names,
@@ -27,7 +29,8 @@ from sbctune.history.run_tuning import IN_FORCE
 from sbctune.workflow.rules import changed_tweaks
 
 __all__ = [  # the words live in sbctune.compare.baseline_words, for the exports too
-    "in_force_mark", "is_fair_baseline", "not_a_baseline", "tweak_names",
+    "in_force_mark", "in_force_short", "in_force_titles", "is_fair_baseline",
+    "not_a_baseline", "tweak_names",
 ]  # fmt: skip
 
 if TYPE_CHECKING:

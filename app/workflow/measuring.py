@@ -84,6 +84,8 @@ async def measure_and_keep(
     def seen(event: runner.Event) -> None:
         if isinstance(event, runner.RunStarted):
             started.append(event.run)
+            # the route's NIC is known from here: its chip as Inspect names it, for the lines
+            event.run.nic_chip = snap.chips.get(event.run.nic or "")
         if isinstance(event, TrialsAdded) and hold is not None:
             hold.extend(extra_seconds(event))  # extra trials hold the guard longer
         if on_event is not None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from sbctune.advice.inspect import inspect_host
 from sbctune.errors import UserError
-from sbctune.history import History
+from sbctune.history import History, HistoryError
 from sbctune.inventory.inspect import raw_json
 from sbctune.workflow.device_name import read_device_name
 from sbctune.workflow.pi_state import read_pi_state
@@ -27,6 +28,22 @@ class Snapshot:
     pi_state: dict[str, str] | None
     inventory_id: int | None
     irqs: tuple[int, ...] = ()
+    # Each NIC's chip (or its driver's family) as Inspect names it, by interface name: the
+    # NIC under test is known only once the runner has read the route (nic=None)
+    chips: Mapping[str, str] = field(default_factory=dict)
+
+
+def nic_chips(stored: Mapping[str, Any]) -> dict[str, str]:
+    """{interface: chip or family} from a stored inventory (Inventory.to_json's form)."""
+    found: dict[str, str] = {}
+    nics = stored.get("nics")
+    for nic in nics if isinstance(nics, list) else []:
+        if not isinstance(nic, dict) or not isinstance(nic.get("name"), str):
+            continue
+        chip = nic.get("chip") or nic.get("chip_family")
+        if isinstance(chip, str) and chip:
+            found[nic["name"]] = chip
+    return found
 
 
 async def take_snapshot(
@@ -38,15 +55,22 @@ async def take_snapshot(
     inventory_id: int | None = None,
 ) -> Snapshot:
     """Never fails the measurement: what cannot be read is left out (and logged)."""
+    chips: dict[str, str] = {}
+    if inventory_id is not None:
+        try:
+            chips = nic_chips(history.inventory(inventory_id))
+        except (HistoryError, KeyError, ValueError) as exc:
+            log.warning("the stored inventory's NICs could not be read: %s", exc)
     if inventory_id is None:
         try:
             inventory, collection = await inspect_host(session)
+            stored = inventory.to_json()
+            chips = nic_chips(stored)  # before the saves: a stand-in history refuses them
             target = session.target
             name = await read_device_name(session, inventory.board.model)
             device = history.add_device(target.host, target.port, session.username,
                                         name=name, keep_name=True)  # fmt: skip
             assert device.id is not None
-            stored = inventory.to_json()
             stored["raw"] = raw_json(collection)
             inventory_id = history.save_inventory(device.id, stored)
             found = inventory.nic(nic) if nic else None
@@ -60,4 +84,4 @@ async def take_snapshot(
     except (UserError, OSError, ValueError) as exc:
         log.warning("the Pi's settings could not be read: %s", exc)
         state = None
-    return Snapshot(state, inventory_id, irqs)
+    return Snapshot(state, inventory_id, irqs, chips)

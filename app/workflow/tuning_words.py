@@ -11,10 +11,12 @@ from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run,
 from sbctune.tuning import TweakOutcome
 from sbctune.tuning.setting_names import setting_label
 from sbctune.tuning.words import (
+    NOT_NEEDED_HERE,
     NOT_POSSIBLE_HERE,
     detail_words,
     held_for_link,
     held_note,
+    left_out_words,
     plan_reason,
     status_words,
     tweak_title,
@@ -22,8 +24,9 @@ from sbctune.tuning.words import (
 
 # The pages reach the core through the workflow: the run-tuning words are theirs too.
 __all__ = [
-    "CHANGED", "NOT_POSSIBLE_HERE", "change_text", "changed_during_run", "contribution_lines",
-    "held_note", "measured_row_text", "outcome_line", "outcome_lines", "plan_reason",
+    "CHANGED", "NOT_NEEDED_HERE", "NOT_POSSIBLE_HERE", "change_text", "changed_during_run",
+    "contribution_lines", "held_note", "left_out_words", "measured_row_text", "outcome_line",
+    "outcome_lines", "plan_reason",
     "setting_words", "status_words", "tweak_title", "tweaks_in_force", "waterfall_svg",
 ]  # fmt: skip
 

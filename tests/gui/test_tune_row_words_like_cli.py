@@ -23,3 +23,19 @@ def test_a_tweak_that_is_not_possible_has_one_word_in_both(window: MainWindow) -
     assert f": {badge}  [" in title_line, (badge, title_line)
     assert badge == "not possible here"
     assert not row.check.isEnabled() and reason in row.reason.text()
+
+
+def test_a_tweak_not_needed_here_says_so_in_both(window: MainWindow) -> None:
+    """walk18: flow control on a NIC not known to need it was badged "not possible here"; the
+    planner's NotNeeded reason reads "not needed here" on the page and in `tune plan`."""
+    from sbctune.tuning.model import NotNeeded
+
+    pause = next(t for t in load_tweaks() if t.id == "flow-control")
+    reason = NotNeeded("only for NICs known to need it (lan78xx)")
+    item = PlannedTweak(pause, applicable=False, reason=reason, not_needed=True)
+    row = TweakRow(item, checked=False, colors=window.theme.colors)
+    badge = row.state_badge.text()
+    cli = plan_lines(TuningPlan(nic="eth0", items=[item]))
+    title_line = next(line for line in cli if line.startswith(pause.title))
+    assert badge == "not needed here" and f": {badge}  [" in title_line, (badge, title_line)
+    assert not row.check.isEnabled() and reason in row.reason.text()

@@ -226,3 +226,6 @@ def test_cli_json_shape(module_lab: LabInfo, tmp_path: Path) -> None:
         assert test["intervals"] and {"t", "mbps"} <= set(test["intervals"][0])
         assert len(test["trial_means"]) == 1, "--trials 1: one trial per direction"
     assert "Pi → PC" in proc.stderr  # live progress went to stderr
+    # walk18: the NIC tested and its chip as Inspect names it (the run's own inventory)
+    assert data["nic"] and data["nic_chip"], data
+    assert f"Measuring over {data['nic']} · {data['nic_chip']}" in proc.stderr

@@ -14,6 +14,7 @@ import pytest
 from sbctune.advice import Advice, advise
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
+from sbctune.catalog.kernel_drivers import chip_by_speed
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
 from sbctune.inventory.model import Inventory, Nic
 
@@ -204,6 +205,23 @@ def test_seed_003_unidentified_25g_nic_at_19_gbits_is_told_to_check_the_driver()
     assert "if this NIC is that chip" in top.detail
     finding = next(f for f in advice.findings if f.id == "driver-bound")
     assert "ethtool -i eth1" in finding.summary
+
+
+def test_seed_003_chip_family_inspect_names_is_the_chip_the_advice_names() -> None:
+    """walk18, the lab's cm4-rtl8125b-r8169: Inspect named eth1 "RTL8125/RTL8126" from r8169
+    and its 2.5 Gbit/s link; the driver finding said it "could not identify this NIC's chip"."""
+    inventory = inspect_bundle(PROFILES / "cm4-rtl8125b-r8169")
+    family = chip_by_speed("r8169", 2500)  # the rule Inspect's chip comes from
+    assert family is not None and family.startswith("RTL8125/RTL8126")
+    nic = Nic(name="eth1", driver="r8169", bus="pci", chip=family, link_speed_mbps=2500)
+    inventory.nics.append(nic)
+    advice = _advise(inventory, _run("eth1", {("pi_to_pc", "half"): 1880}))
+    finding = next(f for f in advice.findings if f.id == "driver-bound")
+    assert "could not identify" not in finding.summary
+    assert f"the {family} with the in-kernel r8169" in finding.summary
+    top = advice.top
+    assert top is not None and top.kind == "driver" and "r8125" in top.title
+    assert "if this NIC is that chip" not in top.detail
 
 
 def test_seed_004_i340_without_driver_build_igb_bus_caps_near_3g() -> None:

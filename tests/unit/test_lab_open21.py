@@ -33,6 +33,7 @@ from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts, Read, sysctl_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,3 +277,52 @@ def test_lan78xx_tso_and_eee_branches_follow_the_openwrt_exports() -> None:
     assert driver_caps.rpi_carried(eee, "6.12.25+rpt-rpi-v8") is None  # never denied
     assert any("patches-6.12/950-0094" in s for s in tso["rpi_series"]["sources"])
     assert any("patches-6.6/950-0127" in s for s in eee["rpi_series"]["sources"])
+
+
+@pytest.mark.parametrize("cores_known", [True, False])
+def test_a_one_core_pi_without_nic_interrupts_is_told_one_core(cores_known: bool) -> None:
+    """walk18, pi1b-smsc95xx: the IRQ row said "no interrupt found in /proc/interrupts" where
+    the one core settles it (the source rule's, or the Pi's own online CPUs when the inventory
+    does not count them)."""
+    nic = Nic(name="eth0", driver="smsc95xx", bus="usb")  # no interrupt of its own seen
+    board = BOARDS[2] if cores_known else Board(model=BOARDS[2].model, kernel=BOARDS[2].kernel)
+    inventory = Inventory(board=board, nics=[nic])
+    found = kind_pi(Inventory(board=BOARDS[2], nics=[nic]), nic)  # the Pi: CPU 0 online
+    tweak = catalog.tweak("irq-affinity")
+    item = PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+    assert not item.applicable and item.reason == "the Pi has one CPU core", item.reason
+
+
+def _planned(inventory: Inventory, nic: Nic, tweak_id: str) -> PlannedTweak:
+    tweak = catalog.tweak(tweak_id)
+    found = kind_pi(inventory, nic)
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak_id,)))
+
+
+@pytest.mark.parametrize(
+    ("driver", "tweak_id", "words"),
+    [
+        ("macb", "flow-control", "only for NICs known to need it"),
+        ("igb", "irq-coalescing", "adaptive interrupt moderation"),  # the capture: rx-usecs 3
+    ],
+)
+def test_a_tweak_not_needed_here_is_not_called_impossible(
+    driver: str, tweak_id: str, words: str
+) -> None:
+    """walk18: flow control on macb ("only for NICs known to need it") and igb's coalescing
+    ("rx-usecs 3 is adaptive already") were badged "not possible here": the Pi could take
+    them, they are not needed. The planner says which (not_needed), tune plan and its --json
+    alike; a refusal stays "not possible here"."""
+    from sbctune.cli.tune_plan_text import plan_lines
+
+    nic = Nic(name="eth0", driver=driver, link_speed_mbps=1000, irqs=[40])
+    inventory = Inventory(board=BOARDS[1], nics=[nic])
+    item = _planned(inventory, nic, tweak_id)
+    assert not item.applicable and words in item.reason, item.reason
+    assert item.not_needed and item.to_json()["not_needed"] is True
+    line = next(x for x in plan_lines(TuningPlan("eth0", [item])) if x.startswith(item.tweak.title))
+    assert ": not needed here  [" in line, line
+    refused = _planned(inventory, Nic("eth0", driver="r8169", link_speed_mbps=1000), "xps")
+    assert not refused.applicable and not refused.not_needed
+    line = next(x for x in plan_lines(TuningPlan("eth0", [refused])) if x.startswith("Transmit"))
+    assert ": not possible here  [" in line, line

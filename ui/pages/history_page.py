@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from sbctune.history.run_tuning import CHANGED, IN_FORCE
 from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
@@ -24,7 +25,7 @@ from sbctune.ui.units import keep_together, rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
-from sbctune.workflow.baseline_check import in_force_mark
+from sbctune.workflow.baseline_check import in_force_mark, in_force_short, in_force_titles
 
 PLAN_COLUMN = 4
 
@@ -130,23 +131,19 @@ class HistoryPage(Page):
                 f"{rate(t.mean_mbps, units)}"
                 for t in run.tests
             )
-            marks = []  # the tuning read back from the Pi: which tweaks (walk 14, problem 7)
-            mark = in_force_mark(run)
-            if mark is not None:
-                marks.append(mark)
-            if not run.complete:  # as the page that stopped it said: "marked incomplete"
-                marks.append("incomplete")
+            plan, full = _plan_cell(run)
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
                 run.nic or "–",
-                plan_title(run.plan_name, run.plan) + (f" ({'; '.join(marks)})" if marks else ""),
+                plan,
                 figures,
             ]
             self.table.setItem(r, 0, check)
             for c, text in enumerate(cells, start=1):
                 item = QTableWidgetItem(keep_together(text))
-                item.setToolTip(text)  # a narrow window wraps or cuts the figures
+                # a narrow window wraps or cuts the figures; the plan's tweaks are listed here
+                item.setToolTip(full if c == PLAN_COLUMN else text)
                 self.table.setItem(r, c, item)
         self.table.resizeRowsToContents()
         self.table.blockSignals(False)
@@ -211,3 +208,21 @@ class HistoryPage(Page):
 
     def apply_theme(self, colors: Colors) -> None:
         self.chart.apply_theme(colors)
+
+
+def _plan_cell(run: RunRecord) -> tuple[str, str]:
+    """(the Plan cell, its tooltip). The cell: the plan's name as its title starts ("Quick",
+    "Custom, from Quick") and how the run is marked, the tweaks in force counted, a line or
+    two at 800 x 600 (walk18: a row as tall as the list of tweaks, and the Thorough title
+    alone took four lines); the tooltip: the whole title and every tweak by name. The marks
+    are the tuning read back from the Pi (walk 14, problem 7)."""
+    short = [m] if (m := in_force_short(run)) else []
+    titles = in_force_titles(run)
+    full = [f"{IN_FORCE}: {', '.join(titles)}"] if short and short != [CHANGED] else short
+    ended = ["incomplete"] if not run.complete else []  # as the page that stopped it said
+    title = plan_title(run.plan_name, run.plan)
+
+    def marked(head: str, marks: list[str]) -> str:
+        return head + (f" ({'; '.join(marks + ended)})" if marks + ended else "")
+
+    return marked(title.split(" (")[0].strip() or title, short), marked(title, full)

@@ -13,7 +13,7 @@ from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, label
 from sbctune.workflow.link_consent import agreed_row_text, held_row_text
 from sbctune.workflow.tuning_words import (
-    NOT_POSSIBLE_HERE,
+    left_out_words,
     measured_row_text,
     plan_reason,
     setting_words,
@@ -62,8 +62,8 @@ class TweakRow(Card):
             self.badges.append(Badge("already set", "good", colors))
         elif self.held:
             self.badges.append(Badge(HELD_BADGE, "warning", colors))
-        elif not item.applicable:
-            self.badges.append(Badge(NOT_POSSIBLE_HERE, "muted", colors))
+        elif not item.applicable:  # not possible, or not needed here (model.NotNeeded)
+            self.badges.append(Badge(left_out_words(item), "muted", colors))
         self.state_badge = self.badges[-1]
         self.no_gain_badge = Badge(NO_GAIN_BADGE, "muted", colors)
         self.no_gain_badge.hide()
