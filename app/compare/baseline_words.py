@@ -49,6 +49,14 @@ def in_force_titles(run: RunRecord) -> list[str]:
     return [tweak_title(t) for t in tweaks_in_force(run)]
 
 
+def in_force_full(run: RunRecord) -> str | None:
+    """`in_force_short`'s whole words, every tweak by its title (History's Plan tooltip)."""
+    if changed_during_run(run):
+        return CHANGED
+    titles = in_force_titles(run)
+    return f"{IN_FORCE}: {', '.join(titles)}" if titles else None
+
+
 def not_a_baseline(run: RunRecord) -> str | None:
     """What the Baseline page says of a run the Pi read back as tuned (None: a baseline)."""
     if changed_during_run(run):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sbctune.compare.baseline_words import (
+    in_force_full,
     in_force_mark,
     in_force_short,
     in_force_titles,
@@ -29,7 +30,7 @@ from sbctune.history.run_tuning import IN_FORCE
 from sbctune.workflow.rules import changed_tweaks
 
 __all__ = [  # the words live in sbctune.compare.baseline_words, for the exports too
-    "in_force_mark", "in_force_short", "in_force_titles", "is_fair_baseline",
+    "in_force_full", "in_force_mark", "in_force_short", "in_force_titles", "is_fair_baseline",
     "not_a_baseline", "tweak_names",
 ]  # fmt: skip
 

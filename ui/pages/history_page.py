@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from sbctune.history.run_tuning import CHANGED, IN_FORCE
 from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
@@ -25,7 +24,7 @@ from sbctune.ui.units import keep_together, rate
 from sbctune.ui.widgets.common import Card, label, narrow_combo
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
-from sbctune.workflow.baseline_check import in_force_mark, in_force_short, in_force_titles
+from sbctune.workflow.baseline_check import in_force_full, in_force_mark, in_force_short
 
 PLAN_COLUMN = 4
 
@@ -217,8 +216,7 @@ def _plan_cell(run: RunRecord) -> tuple[str, str]:
     alone took four lines); the tooltip: the whole title and every tweak by name. The marks
     are the tuning read back from the Pi (walk 14, problem 7)."""
     short = [m] if (m := in_force_short(run)) else []
-    titles = in_force_titles(run)
-    full = [f"{IN_FORCE}: {', '.join(titles)}"] if short and short != [CHANGED] else short
+    full = [m] if (m := in_force_full(run)) else []
     ended = ["incomplete"] if not run.complete else []  # as the page that stopped it said
     title = plan_title(run.plan_name, run.plan)
 
