@@ -39,7 +39,9 @@ def wireless_from_name(name: str | None) -> bool:
     so are the names only Wi-Fi drivers give their interfaces (mwifiex's ``mlan%d``, libertas'
     ``msh%d``: kernel_source/wifi_ifname_templates.json, scripts/regen_wifi_ifnames.py)."""
     text = name or ""
-    if re.match(r"^(wl[a-z]|wlan)", text):
+    # "wl<digit>": the radios of router firmwares (Broadcom's out-of-tree wl driver, the
+    # vendor builds on Xiaomi routers: wl0, wl1); no wired driver or naming scheme gives it
+    if re.match(r"^(wl[a-z]|wlan|wl\d)", text):
         return True
     m = re.match(r"^([a-z]{2,8})\d{1,3}$", text)
     return m is not None and m.group(1) in _wifi_templates()

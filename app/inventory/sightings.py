@@ -20,7 +20,7 @@ Key = tuple[str, str]
 _new = object.__new__
 
 _VIRTUAL = re.compile(
-    r"^(lo|docker[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
+    r"^(lo|docker[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tunl\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
     r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|[a-z]+\d*\.\d+)$"  # ovs: Open vSwitch (Synology ovs_eth0)

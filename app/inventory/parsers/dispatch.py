@@ -24,6 +24,7 @@ from . import (
     mii_tool,
     netif,
     networkctl_list,
+    proc_net_dev,
     procfs,
     report_tools,
     sysfs,
@@ -95,6 +96,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "/proc/net/wireless": Spec(
         wireless_tools.parse_proc_net_wireless, netif.NetInterfaces, "netifs"
     ),
+    "/proc/net/dev": Spec(proc_net_dev.parse_proc_net_dev, netif.NetInterfaces, "netifs"),
     "iw link": Spec(wireless_tools.parse_iw_link, netif.NetInterfaces, "netifs"),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),

@@ -216,6 +216,16 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
     ),
     ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
+        # a bridge's port and a device put into promiscuous mode exist, whatever else the log
+        # says of them (net/bridge/br_stp.c br_log_state(); net/core/dev.c
+        # __dev_set_promiscuity()'s "device %s %s promiscuous mode" before 6.3)
+        "iface_named",
+        _Lazy(
+            r"^(?:[\w.-]{1,15}: port \d+\((?P<iface>[\w.-]{1,15})\) entered [a-z]+ state|"
+            r"device (?P<iface2>[\w.-]{1,15}) (?:entered|left) promiscuous mode)$"
+        ),
+    ),
+    (
         "ip_config",  # net/ipv4/ipconfig.c: a DHCP/BOOTP/RARP answer, then the device it set up
         _Lazy(
             r"^(?:IP-Config: Got (?P<answer>DHCP|BOOTP|RARP) answer from|device=(?P<iface>"
@@ -289,6 +299,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
+    "iface_named": (" state", "promiscuous"),
     "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of", "is missing"),
     "mdio_named": ("PHY",),

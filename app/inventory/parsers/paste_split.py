@@ -80,6 +80,7 @@ _STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (later(r"^NIC statistics:$"), "ethtool -S"),
     (later(r"^phy#\d+$"), "iw dev"),
     (later(r"^Inter-\| sta-\|"), "cat /proc/net/wireless"),
+    (later(r"^Inter-\|\s+Receive\s+\|"), "cat /proc/net/dev"),
     (later(r"^\s+CPU0(?:\s+CPU\d+)*\s*$"), "cat /proc/interrupts"),
     (later(r"^Linux \S+ \d+\.\d+\S* #\d+"), "uname -a"),
     (later(r"^PRETTY_NAME="), "cat /etc/os-release"),
