@@ -395,9 +395,10 @@ def _read_lab_toml(path: Path, where: str) -> dict[str, Any]:
     if toml_path is None:
         raise ProfileError(f"{path} is not a lab profile: it has no {LAB_TOML}")
     try:
-        return tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{where} is not valid TOML: {exc}") from exc
+    return data
 
 
 def _read_profile_bundle(path: Path) -> Bundle:
