@@ -78,6 +78,14 @@ from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table_queues import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.profile_effects import TweakEffect, parse_tweak_effects
+from sbctune.lab.profile_lab import (
+    interrupts_layout,
+    irq_refuse,
+    lab_kernel,
+    lab_machine,
+    modelled_interrupts,
+    pcie_host,
+)
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 from sbctune.lab.uname import UnameFacts
 from sbctune.safefiles import UnsafeMember, regular_file
@@ -94,9 +102,7 @@ MAX_INTERFACES = 4
 WIRE_FRAME_BYTES = 1538
 TCP_PAYLOAD_BYTES = 1448
 _IFNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,14}$")
-_KERNEL = re.compile(r"^(\d{1,2}\.\d{1,3}[A-Za-z0-9.+~_-]{0,60})?$")
 _MAC = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
-_MACHINE = re.compile(r"^(aarch64|armv[5-8]\w{0,4}|x86_64|riscv64)?$")
 DEFAULT_GOVERNORS = (
     "conservative",
     "ondemand",
@@ -346,21 +352,6 @@ def _driver(value: Any, where: str) -> str:
     return value
 
 
-def interrupts_layout(text: str | None) -> tuple[int | None, tuple[int, ...]]:
-    """CPU count (header columns) and numbered IRQs of a /proc/interrupts capture."""
-    if not text:
-        return None, ()
-    lines = text.splitlines()
-    header = next((ln for ln in lines if ln.strip().startswith("CPU")), None)
-    cpus = len(re.findall(r"\bCPU\d+\b", header)) if header else None
-    irqs = []
-    for line in lines:
-        match = re.match(r"^\s*(\d+):", line)
-        if match:
-            irqs.append(int(match.group(1)))
-    return cpus or None, tuple(irqs)
-
-
 def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -> CpuModel:
     table = _table(data, "cpu", where)
     _check_keys(table, {"count", "governors", "governor", "min_khz", "max_khz"}, f"{where} [cpu]")
@@ -394,10 +385,7 @@ def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -
     return CpuModel(count, tuple(governors), governor, min_khz, max_khz)
 
 
-def load_profile(name_or_path: str | Path) -> LabProfile:
-    """Find and parse a profile; raises ProfileError with what is wrong and where."""
-    path = find_profile(name_or_path)
-    where = str(path / LAB_TOML)
+def _read_lab_toml(path: Path, where: str) -> dict[str, Any]:
     try:
         # `lab up` runs as root: only the profile's own regular files, never a link out of it
         # (a files/ entry linking to /etc/shadow would be copied into the lab).
@@ -407,58 +395,23 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     if toml_path is None:
         raise ProfileError(f"{path} is not a lab profile: it has no {LAB_TOML}")
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{where} is not valid TOML: {exc}") from exc
-    _check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)
+    return data
+
+
+def _read_profile_bundle(path: Path) -> Bundle:
     try:
-        bundle = read_bundle(path)
+        return read_bundle(path)
     except BundleError as exc:
         raise ProfileError(f"profile {path}: {exc.message}", exc.hint) from exc
-    lab = _table(data, "lab", where)
-    _check_keys(
-        lab, {"description", "irq_refuse", "kernel", "machine", "pcie_host"}, f"{where} [lab]"
-    )
-    captured = uname.facts(bundle)
-    default = captured.release if captured.release != uname.UNKNOWN else ""
-    kernel = lab.get("kernel", default)
-    if not isinstance(kernel, str) or not _KERNEL.match(kernel):
-        raise ProfileError(f"{where}: [lab] kernel must be a release like 6.12.47+rpt-rpi-v8")
-    machine = lab.get("machine", "")
-    if not isinstance(machine, str) or not _MACHINE.match(machine):
-        raise ProfileError(f"{where}: [lab] machine must be a uname -m name like aarch64")
-    captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
-    refuse = lab.get("irq_refuse", [])
-    if not isinstance(refuse, list) or not all(
-        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in refuse
-    ):
-        raise ProfileError(f"{where}: [lab] irq_refuse must be a list of IRQ numbers")
-    strays = sorted(set(refuse) - set(irqs))
-    if strays:
-        raise ProfileError(
-            f"{where}: irq_refuse lists {'IRQ' if len(strays) == 1 else 'IRQs'} {strays} that the "
-            "captured /proc/interrupts lacks"
-        )
-    interfaces = _parse_interfaces(data, where)
-    cpu = _parse_cpu(data, captured_cpus, where)
-    modelled: dict[str, str] = {}
-    pcie_host = lab.get("pcie_host", "")
-    if pcie_host and (not isinstance(pcie_host, str) or pcie_host not in irq_model.PCIE_HOSTS):
-        raise ProfileError(
-            f"{where}: [lab] pcie_host must be one of {', '.join(sorted(irq_model.PCIE_HOSTS))}"
-        )
-    if bundle.file("/proc/interrupts") is None:  # a capture is never replaced
-        nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
-        vectors = irq_model.lines(nics, cpu.count, pcie_host, kernel) if pcie_host else []
-        refused = [v.number for v in vectors] if irq_model.refuses_affinity(pcie_host) else []
-        # SoC-side NICs on a chip the table names (macb on the Pi 5's RP1): movable lines
-        vectors += irq_model.platform_lines(
-            nics, cpu.count, kernel, max((v.number for v in vectors), default=0)
-        )
-        if vectors:
-            modelled["/proc/interrupts"] = irq_model.render(vectors, cpu.count)
-            irqs = tuple(v.number for v in vectors)
-            refuse = [*refuse, *refused]
+
+
+def _parse_effects(
+    data: Mapping[str, Any], interfaces: tuple[InterfaceSpec, ...], where: str
+) -> tuple[TweakEffect, ...]:
+    """[[tweak_effects]], each naming (if any) an interface the profile has."""
     effects = parse_tweak_effects(data, where)
     names = {spec.name for spec in interfaces}
     for effect in effects:
@@ -467,10 +420,44 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
                 f"{where}: a tweak effect names interface {effect.interface!r}, which the"
                 f" profile lacks (it has {', '.join(sorted(names))})"
             )
+    return effects
+
+
+def _parse_power(data: Mapping[str, Any], where: str) -> PowerState:
     try:
-        power = parse_power_table(_table(data, "power", where))
+        return parse_power_table(_table(data, "power", where))
     except PowerValueError as exc:
         raise ProfileError(f"{where} [power]: {exc}") from exc
+
+
+def load_profile(name_or_path: str | Path) -> LabProfile:
+    """Find and parse a profile; raises ProfileError with what is wrong and where (the first
+    thing wrong, in the order below)."""
+    path = find_profile(name_or_path)
+    where = str(path / LAB_TOML)
+    data = _read_lab_toml(path, where)
+    _check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)
+    bundle = _read_profile_bundle(path)
+    lab = _table(data, "lab", where)
+    _check_keys(
+        lab, {"description", "irq_refuse", "kernel", "machine", "pcie_host"}, f"{where} [lab]"
+    )
+    kernel = lab_kernel(lab, bundle, where)
+    machine = lab_machine(lab, where)
+    captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
+    refuse = irq_refuse(lab, irqs, where)
+    interfaces = _parse_interfaces(data, where)
+    cpu = _parse_cpu(data, captured_cpus, where)
+    host = pcie_host(lab, where)
+    modelled: dict[str, str] = {}
+    if bundle.file("/proc/interrupts") is None:  # a capture is never replaced
+        nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
+        lines = modelled_interrupts(nics, cpu.count, host, kernel)
+        if lines is not None:
+            modelled["/proc/interrupts"], irqs, refused = lines
+            refuse = [*refuse, *refused]
+    effects = _parse_effects(data, interfaces, where)
+    power = _parse_power(data, where)
     return LabProfile(
         name=path.name,
         path=path,
@@ -485,6 +472,6 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         shared_limits=parse_shared_limits(data, [i.name for i in interfaces], where),
         kernel=kernel,
         uname=uname.facts(bundle, kernel, machine),
-        pcie_host=pcie_host,
+        pcie_host=host,
         modelled_files=modelled,
     )

@@ -11,6 +11,7 @@ import asyncio
 import datetime as dt
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
@@ -21,7 +22,7 @@ from sbctune.measure.outcome import MeasureRun, split_udp
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.pi_client import IperfMissing, iperf3_version
 from sbctune.measure.plan_test import PlanTest
-from sbctune.measure.plans import Plan
+from sbctune.measure.plans import Plan, TestSpec
 from sbctune.measure.route import TestPath, find_path, local_address_towards
 from sbctune.measure.run_events import (
     Event,
@@ -89,6 +90,34 @@ async def measure(
     marked incomplete. On cancel, the `RunStarted` event's run holds the tests so far (the one
     that was running marked incomplete) before the cancel propagates. `watch`: sampled files
     (sbctune.workflow.tuning_read), kept per test in run.tuning_watch."""
+    version, path = await _ready_to_measure(session, nic, allow_wrong_route)
+    run = new_run(session, plan, nic or path.route_dev, endpoint, path, version)
+    emit = on_event or (lambda event: None)
+    probes = LatencyMonitor(session, path.pc_address, path.pi_address, emit, enabled=latency)
+    run.latency = probes.record  # idle and loaded round trips per test (sbctune.measure.latency)
+    emit(RunStarted(run))
+    with measuring(session):  # refuse_if_busy refuses a second run of this Pi meanwhile
+        ctx = _Running(session, path, endpoint, iperf3_path, version, emit, pc_port, probes, run)
+        try:
+            if sample and run.nic:
+                ctx.sampler = PiSampler(
+                    session, run.nic, irqs=nic_irqs, interval=0.5, watch=watch,
+                    on_sample=lambda s: emit(PiLoad(s)),
+                )  # fmt: skip
+                await ctx.sampler.start()
+            await _run_schedule(ctx, plan)
+        finally:
+            if ctx.sampler is not None:
+                await asyncio.shield(ctx.sampler.stop())
+    finish_run(run)
+    return run
+
+
+async def _ready_to_measure(
+    session: Session, nic: str | None, allow_wrong_route: bool
+) -> tuple[tuple[int, int, int], TestPath]:
+    """The Pi's iperf3 version and the path to test over, once the Pi has iperf3, the route
+    goes through `nic` (or the user allows another) and no other run is measuring this Pi."""
     try:
         version = await iperf3_version(session)
     except IperfMissing:
@@ -97,61 +126,75 @@ async def measure(
     if path.warning and not allow_wrong_route:
         raise UserError(path.warning, "Or run anyway with --allow-other-route.")
     await refuse_if_busy(session)
-    run = new_run(session, plan, nic or path.route_dev, endpoint, path, version)
-    emit = on_event or (lambda event: None)
-    probes = LatencyMonitor(session, path.pc_address, path.pi_address, emit, enabled=latency)
-    run.latency = probes.record  # idle and loaded round trips per test (sbctune.measure.latency)
-    emit(RunStarted(run))
-    with measuring(session):  # refuse_if_busy refuses a second run of this Pi meanwhile
-        sampler = None
-        try:
-            if sample and run.nic:
-                sampler = PiSampler(session, run.nic, irqs=nic_irqs, interval=0.5, watch=watch,
-                                    on_sample=lambda s: emit(PiLoad(s)))  # fmt: skip
-                await sampler.start()
-            schedule, index = list(plan.tests), 0
-            while index < len(schedule):
-                spec = schedule[index]
-                emit(TestStarted(index, spec))
-                began = time.monotonic()
-                test = PlanTest(
-                    session, spec, index, path, endpoint, iperf3_path, version, emit, pc_port
-                )
-                try:
-                    async with probes.around(index, spec):
-                        outcomes = await test.run(run)
-                except asyncio.CancelledError as stop:
-                    why = stop_reason(stop)
-                    run.tests.extend(test.partial(why))
-                    run.error = why
-                    finish_run(run)
-                    raise
-                except Disconnected as lost:  # the SSH connection died: keep what was measured
-                    kept = test.partial(lost.message)
-                    run.tests.extend(kept)
-                    run.error = f"{lost.message} {lost.hint}"
-                    emit(TestFinished(index, spec, tuple(kept)))
-                    break
-                if sampler is not None:
-                    window = sampler.summary(began + spec.omit, time.monotonic())
-                    run.pi_cpu[str(index)] = window.to_json()
-                    sampler.note_watched(run.tuning_watch, index)
-                run.tests.extend(outcomes)
-                emit(TestFinished(index, spec, tuple(outcomes)))
-                if test.stopped:
-                    run.error = test.stopped
-                    break  # the link is gone: the next tests would only wait for it
-                index += 1
-                if index == len(schedule) or schedule[index].protocol != "tcp":
-                    extra = extra_round(plan, schedule[:index], run.tests)
-                    schedule[index:index] = [e.spec for e in extra]
-                    if extra:
-                        emit(TrialsAdded(index, tuple(extra)))
-        finally:
-            if sampler is not None:
-                await asyncio.shield(sampler.stop())
-    finish_run(run)
-    return run
+    return version, path
+
+
+@dataclass
+class _Running:
+    """What every test of one run shares."""
+
+    session: Session
+    path: TestPath
+    endpoint: EndpointKind
+    iperf3_path: str | None
+    version: tuple[int, int, int]
+    emit: Callable[[Event], None]
+    pc_port: int
+    probes: LatencyMonitor
+    run: MeasureRun
+    sampler: PiSampler | None = None
+
+
+async def _run_schedule(ctx: _Running, plan: Plan) -> None:
+    """Each test of the plan in turn, with the extra trials the TCP ones call for, until the
+    link is gone."""
+    schedule, index = list(plan.tests), 0
+    while index < len(schedule):
+        if not await _run_test(ctx, index, schedule[index]):
+            break
+        index += 1
+        if index == len(schedule) or schedule[index].protocol != "tcp":
+            extra = extra_round(plan, schedule[:index], ctx.run.tests)
+            schedule[index:index] = [e.spec for e in extra]
+            if extra:
+                ctx.emit(TrialsAdded(index, tuple(extra)))
+
+
+async def _run_test(ctx: _Running, index: int, spec: TestSpec) -> bool:
+    """Run one test into the run record; False where the link is gone (the run ends there).
+    A cancel keeps what the test measured, marked incomplete, and propagates."""
+    ctx.emit(TestStarted(index, spec))
+    began = time.monotonic()
+    test = PlanTest(
+        ctx.session, spec, index, ctx.path, ctx.endpoint, ctx.iperf3_path, ctx.version,
+        ctx.emit, ctx.pc_port,
+    )  # fmt: skip
+    run = ctx.run
+    try:
+        async with ctx.probes.around(index, spec):
+            outcomes = await test.run(run)
+    except asyncio.CancelledError as stop:
+        why = stop_reason(stop)
+        run.tests.extend(test.partial(why))
+        run.error = why
+        finish_run(run)
+        raise
+    except Disconnected as lost:  # the SSH connection died: keep what was measured
+        kept = test.partial(lost.message)
+        run.tests.extend(kept)
+        run.error = f"{lost.message} {lost.hint}"
+        ctx.emit(TestFinished(index, spec, tuple(kept)))
+        return False
+    if ctx.sampler is not None:
+        window = ctx.sampler.summary(began + spec.omit, time.monotonic())
+        run.pi_cpu[str(index)] = window.to_json()
+        ctx.sampler.note_watched(run.tuning_watch, index)
+    run.tests.extend(outcomes)
+    ctx.emit(TestFinished(index, spec, tuple(outcomes)))
+    if test.stopped:
+        run.error = test.stopped
+        return False  # the link is gone: the next tests would only wait for it
+    return True
 
 
 def stop_reason(stop: asyncio.CancelledError) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -235,6 +235,113 @@ def seen_as() -> dict[str, str]:
     }
 
 
+@dataclass
+class _Building:
+    """What caps() gathers for one driver before it is frozen into DriverCaps."""
+
+    ops: frozenset[str]
+    coalesce: frozenset[str]
+    cites: dict[str, str]
+    facts: dict[str, Any] = field(default_factory=dict)
+    unsure: set[str] = field(default_factory=set)
+
+
+def _from_source(
+    entries: list[dict[str, Any]],
+) -> tuple[_Building, dict[str, int | None], bool | None]:
+    """What Debian's source gives in every series of `entries`: the ops and coalescing
+    parameters all of them have (cited from the first), its ring maxima and netdev allocation."""
+    ops = frozenset.intersection(*(frozenset(e["ops"]) for e in entries))
+    coalesce = frozenset.intersection(*(frozenset(e["coalesce_params"]) for e in entries))
+    first = entries[0]
+    ops_file = next(iter(first["ops_tables"].values()), "")
+    cites = {op: f"{ops_file}: {first['ops'][op]}" for op in ops}
+    ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
+    allocs = first["netdev"]
+    multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
+    if allocs:
+        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
+    return _Building(ops, coalesce, cites), ring_max, multiqueue
+
+
+def _carried(
+    fact: dict[str, Any], series: tuple[str, ...], kernel: str | None, tree: str, either: bool
+) -> bool | None:
+    """Whether a hand fact holds on the running kernel: False where it is another tree's (and
+    the tree is known), of other series, or of a Raspberry Pi branch shown not to carry it;
+    None where either tree may run or the branch is not known to carry it."""
+    fact_tree = fact.get("tree", "debian")
+    if fact_tree not in ("debian", tree) and not either:
+        return False
+    if not set(series) & set(fact["kernels"]):
+        return False
+    if fact.get("tree") != RPI_TREE:
+        return True
+    return None if either else rpi_carried(fact, kernel)
+
+
+def _where(fact: dict[str, Any]) -> str:
+    where = f"{fact['file']}: {fact['symbol']}"
+    tree = fact.get("tree", "debian")
+    return where if tree == "debian" else f"{tree} {where}"
+
+
+def _add_ops(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    # The other facts of an unsure op say how it behaves where the kernel has it (its limits,
+    # steps, restarts): counted, since the planner and the lab reach them only through an op
+    # the kernel answered (macb on RP1: 50 us reads back 49, verified as such on a kernel that
+    # turns out to carry gem_set_coalesce).
+    b.ops = b.ops | frozenset(fact["value"])
+    b.cites.update(dict.fromkeys(fact["value"], where))
+    return True
+
+
+def _add_coalesce(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    b.coalesce = b.coalesce | frozenset(fact["value"])
+    return True
+
+
+def _add_restarts(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    """One fact per setting (rings, eee), each cited; then recorded as any fact."""
+    b.facts.setdefault("restarts_on", [])
+    for setting in fact["value"]:
+        if setting not in b.facts["restarts_on"]:
+            b.facts["restarts_on"].append(setting)
+            b.cites[f"restarts:{setting}"] = where
+    return False
+
+
+def _cite_mtu_max(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    """Each chip's limit with its own source; then merged as a list fact."""
+    b.cites.update({f"mtu_max:{k}": where for k in fact["value"]})
+    return False
+
+
+# Facts with their own rule; True: nothing more to record.
+_FACT_RULES: dict[str, Callable[[_Building, dict[str, Any], str], bool]] = {
+    "ops_added": _add_ops,
+    "coalesce_params_added": _add_coalesce,
+    "restarts_on": _add_restarts,
+    "mtu_max": _cite_mtu_max,
+}
+
+
+def _apply_fact(b: _Building, fact: dict[str, Any], where: str, carried: bool | None) -> None:
+    name = fact["fact"]
+    if carried is None and name == "ops_added":
+        b.unsure |= set(fact["value"])  # not claimed: the planner tries and reads back
+        b.cites.update(dict.fromkeys(fact["value"], where))
+        return
+    rule = _FACT_RULES.get(name)
+    if rule is not None and rule(b, fact, where):
+        return
+    if name in _LIST_FACTS and name in b.facts:  # one fact per citation
+        b.facts[name] = _merged(b.facts[name], fact["value"])
+        return
+    b.facts.setdefault(name, fact["value"])
+    b.cites.setdefault(name, where)
+
+
 def caps(
     driver: str | None, kernel: str | None = None, chip: str | None = None
 ) -> DriverCaps | None:
@@ -253,19 +360,7 @@ def caps(
     series = tuple(s for s in series_of(kernel) if s in by_series)
     if not series:
         return None
-    entries = [by_series[s] for s in series]
-    ops = frozenset.intersection(*(frozenset(e["ops"]) for e in entries))
-    coalesce = frozenset.intersection(*(frozenset(e["coalesce_params"]) for e in entries))
-    first = entries[0]
-    ops_file = next(iter(first["ops_tables"].values()), "")
-    cites = {op: f"{ops_file}: {first['ops'][op]}" for op in ops}
-    ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
-    allocs = first["netdev"]
-    multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
-    if allocs:
-        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
-    facts: dict[str, Any] = {}
-    unsure: set[str] = set()
+    b, ring_max, multiqueue = _from_source([by_series[s] for s in series])
     tree = tree_of(kernel, chip)
     # No kernel version and a chip that does not say: either tree may be running, so what the
     # Raspberry Pi tree adds is neither claimed nor denied (the lab's Pi 5 shows no uname).
@@ -273,47 +368,19 @@ def caps(
     # the tree's own facts first: they win over upstream's for the same name
     hand = sorted(data["hand"].get(driver, []), key=lambda f: f.get("tree", "debian") != tree)
     for fact in hand:
-        if fact.get("tree", "debian") not in ("debian", tree) and not either:
-            continue
-        if set(series) & set(fact["kernels"]):
-            where = f"{fact['file']}: {fact['symbol']}"
-            if fact.get("tree", "debian") != "debian":
-                where = f"{fact['tree']} {where}"
-            carried = rpi_carried(fact, kernel) if fact.get("tree") == RPI_TREE else True
-            if either and fact.get("tree") == RPI_TREE:
-                carried = None
-            if carried is False:
-                continue
-            if carried is None and fact["fact"] == "ops_added":
-                unsure |= set(fact["value"])  # not claimed: the planner tries and reads back
-                cites.update(dict.fromkeys(fact["value"], where))
-                continue
-            # The other facts of an unsure op say how it behaves where the kernel has it (its
-            # limits, steps, restarts): counted, since the planner and the lab reach them only
-            # through an op the kernel answered (macb on RP1: 50 us reads back 49, verified as
-            # such on a kernel that turns out to carry gem_set_coalesce).
-            if fact["fact"] == "ops_added":
-                ops = ops | frozenset(fact["value"])
-                cites.update(dict.fromkeys(fact["value"], where))
-                continue
-            if fact["fact"] == "coalesce_params_added":
-                coalesce = coalesce | frozenset(fact["value"])
-                continue
-            if fact["fact"] == "restarts_on":  # one fact per setting (rings, eee), each cited
-                facts.setdefault("restarts_on", [])
-                for setting in fact["value"]:
-                    if setting not in facts["restarts_on"]:
-                        facts["restarts_on"].append(setting)
-                        cites[f"restarts:{setting}"] = where
-            if fact["fact"] == "mtu_max":  # each chip's limit with its own source
-                cites.update({f"mtu_max:{k}": where for k in fact["value"]})
-            if fact["fact"] in _LIST_FACTS and fact["fact"] in facts:  # one fact per citation
-                facts[fact["fact"]] = _merged(facts[fact["fact"]], fact["value"])
-                continue
-            facts.setdefault(fact["fact"], fact["value"])
-            cites.setdefault(fact["fact"], where)
+        carried = _carried(fact, series, kernel, tree, either)
+        if carried is not False:
+            _apply_fact(b, fact, _where(fact), carried)
     return DriverCaps(
-        driver, series, ops, coalesce, ring_max, multiqueue, facts, cites, frozenset(unsure - ops)
+        driver,
+        series,
+        b.ops,
+        b.coalesce,
+        ring_max,
+        multiqueue,
+        b.facts,
+        b.cites,
+        frozenset(b.unsure - b.ops),
     )
 
 

@@ -43,47 +43,25 @@ class SettingsPage(Page):
     def __init__(self, settings: AppSettings) -> None:
         super().__init__()
         self._settings = settings
+        self.content.addWidget(self._measuring_card())
+        self.content.addWidget(self._display_card())
+        self.content.addWidget(
+            label(
+                "The built-in speed test speaks iperf3's language, so the Pi runs its usual "
+                "iperf3 against it; choose the system iperf3 to compare the two.",
+                name="muted",
+            )
+        )
+        self.content.addStretch(1)
+        self.shown()
+        self._save_on_change()
+
+    def _measuring_card(self) -> Card:
+        """The endpoint, its iperf3, the default plan, the baseline twice and the UDP test."""
         card = Card("Measuring")
         form = QFormLayout()
-        self.endpoint = narrow_combo(QComboBox())
-        for kind, title in ENDPOINT_TITLE.items():
-            self.endpoint.addItem(title, kind)
-        self.iperf3_path = QLineEdit()
-        self.iperf3_path.setAccessibleName("Path of the iperf3 program on this PC")
-        self.iperf3_path.setPlaceholderText("empty: the bundled iperf3, then the one on PATH")
-        browse = QPushButton("&Browse…")
-        browse.clicked.connect(self._browse)
-        path_row = QHBoxLayout()
-        path_row.setContentsMargins(0, 0, 0, 0)
-        path_row.addWidget(self.iperf3_path, 1)
-        path_row.addWidget(browse)
-        path_box = QWidget()
-        path_box.setLayout(path_row)
-        self.plan = narrow_combo(QComboBox())
-        for name, plan in presets().items():
-            self.plan.addItem(plan.title, name)
-        form.addRow("Sp&eed test on this computer:", self.endpoint)
-        self.endpoint.setToolTip(
-            "The program on this computer the Pi's iperf3 sends to and receives from (the "
-            "test's endpoint on this side)."
-        )
-        form.addRow("&iperf3 program:", path_box)
-        label_reaches(form, path_box, self.iperf3_path)
-        form.addRow("Default &plan:", self.plan)
-        self.calibrate = QCheckBox("&Measure the baseline twice")
-        why = (
-            # Not "A/A calibration" (the statisticians' word; s10 walk at 800x600).
-            "Two runs with nothing changed show how far apart identical runs come out on this "
-            "Pi and network; comparisons then call a change only beyond that."
-        )
-        self.calibrate.setToolTip(why)
-        self.calibrate.setAccessibleDescription(why)
-        calibrate_box = QWidget()
-        calibrate_rows = QVBoxLayout(calibrate_box)
-        calibrate_rows.setContentsMargins(0, 0, 0, 0)
-        calibrate_rows.addWidget(self.calibrate)
-        calibrate_rows.addWidget(label(why, name="muted"))
-        form.addRow("Tune && Measure:", calibrate_box)
+        self._add_endpoint_rows(form)
+        form.addRow("Tune && Measure:", self._calibrate_box())
         udp_row = self._udp_row()
         form.addRow("U&DP test:", udp_row)
         label_reaches(form, udp_row, self.udp)
@@ -98,7 +76,60 @@ class SettingsPage(Page):
                 name="muted",
             )
         )
-        self.content.addWidget(card)
+        return card
+
+    def _add_endpoint_rows(self, form: QFormLayout) -> None:
+        """Speed test on this computer, its iperf3 program (with Browse…), the default plan."""
+        self.endpoint = narrow_combo(QComboBox())
+        for kind, title in ENDPOINT_TITLE.items():
+            self.endpoint.addItem(title, kind)
+        path_box = self._iperf3_path_box()
+        self.plan = narrow_combo(QComboBox())
+        for name, plan in presets().items():
+            self.plan.addItem(plan.title, name)
+        form.addRow("Sp&eed test on this computer:", self.endpoint)
+        self.endpoint.setToolTip(
+            "The program on this computer the Pi's iperf3 sends to and receives from (the "
+            "test's endpoint on this side)."
+        )
+        form.addRow("&iperf3 program:", path_box)
+        label_reaches(form, path_box, self.iperf3_path)
+        form.addRow("Default &plan:", self.plan)
+
+    def _iperf3_path_box(self) -> QWidget:
+        """[path of iperf3] [Browse…]"""
+        self.iperf3_path = QLineEdit()
+        self.iperf3_path.setAccessibleName("Path of the iperf3 program on this PC")
+        self.iperf3_path.setPlaceholderText("empty: the bundled iperf3, then the one on PATH")
+        browse = QPushButton("&Browse…")
+        browse.clicked.connect(self._browse)
+        path_row = QHBoxLayout()
+        path_row.setContentsMargins(0, 0, 0, 0)
+        path_row.addWidget(self.iperf3_path, 1)
+        path_row.addWidget(browse)
+        path_box = QWidget()
+        path_box.setLayout(path_row)
+        return path_box
+
+    def _calibrate_box(self) -> QWidget:
+        """[x] Measure the baseline twice, with why under it."""
+        self.calibrate = QCheckBox("&Measure the baseline twice")
+        why = (
+            # Not "A/A calibration" (the statisticians' word; s10 walk at 800x600).
+            "Two runs with nothing changed show how far apart identical runs come out on this "
+            "Pi and network; comparisons then call a change only beyond that."
+        )
+        self.calibrate.setToolTip(why)
+        self.calibrate.setAccessibleDescription(why)
+        calibrate_box = QWidget()
+        calibrate_rows = QVBoxLayout(calibrate_box)
+        calibrate_rows.setContentsMargins(0, 0, 0, 0)
+        calibrate_rows.addWidget(self.calibrate)
+        calibrate_rows.addWidget(label(why, name="muted"))
+        return calibrate_box
+
+    def _display_card(self) -> Card:
+        """Units and theme."""
         view = Card("Display")
         view_form = QFormLayout()
         self.units = narrow_combo(QComboBox())
@@ -110,16 +141,10 @@ class SettingsPage(Page):
         view_form.addRow("&Units:", self.units)
         view_form.addRow("&Theme:", self.theme)
         view.body.addLayout(view_form)
-        self.content.addWidget(view)
-        self.content.addWidget(
-            label(
-                "The built-in speed test speaks iperf3's language, so the Pi runs its usual "
-                "iperf3 against it; choose the system iperf3 to compare the two.",
-                name="muted",
-            )
-        )
-        self.content.addStretch(1)
-        self.shown()
+        return view
+
+    def _save_on_change(self) -> None:
+        """Every field saves at once (connected after shown(): filling them saves nothing)."""
         self.endpoint.currentIndexChanged.connect(self._save)
         self.iperf3_path.editingFinished.connect(self._save)
         self.plan.currentIndexChanged.connect(self._save)
