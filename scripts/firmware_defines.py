@@ -19,12 +19,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from firmware_prefixes import resolve
+from firmware_prefixes import defines, resolve
 
 # A chip model as macros and usb.ids/pci.ids write it: one to three letters, 3-5 digits, at
 # most two letters (AR9271, RT2561s, RTL8188EU; not carl9170's CARL9170FW, a driver's name).
 _MODEL_RE = re.compile(r"^([A-Za-z]{1,3})(\d{3,5})([A-Za-z]{0,2})$")
-_DEFINE_RE = re.compile(r"^#define[ \t]+(\w+)[ \t]+((?:[^\n\\]|\\\n)+)", re.M)
 _STRINGIFY_RE = re.compile(r"__stringify\(\s*(\w+)\s*\)")
 _FIRMWARE_EXT = (".fw", ".bin", ".ucode")
 
@@ -33,8 +32,8 @@ def _macros(files: list[Path]) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
-        for name, body in _DEFINE_RE.findall(text):
-            out.setdefault(name, body.replace("\\\n", " ").strip())
+        for name, body in defines(text):
+            out.setdefault(name, body)
     return out
 
 

@@ -12,6 +12,7 @@ are read for (.name, prefix) pairs, macros and `const char x[] = "..."` names re
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 # dir: the driver's directory; field: the struct member that holds the prefix; path: how the
@@ -50,7 +51,7 @@ SPECS: tuple[dict[str, str], ...] = (
     },
 )
 
-_DEFINE_RE = re.compile(r"^#define\s+(\w+)[ \t]+((?:[^\n\\]|\\\n)+)", re.M)
+_DEFINE_RE = re.compile(r"^#define[ \t]+(\w+)[ \t]+((?:[^\n\\]|\\\n)+)", re.M)
 _CHAR_RE = re.compile(
     r"^(?:static\s+)?(?:const\s+)?char\s+(\w+)\[\]\s*=\s*(\"[^\"\n]*\")\s*;", re.M
 )
@@ -62,13 +63,20 @@ _DRIVER_RE = re.compile(
 )
 
 
+def defines(text: str) -> Iterator[tuple[str, str]]:
+    """Each #define of a C file's text as (name, body), continuation lines joined (also
+    firmware_defines', which reads the #defines alone)."""
+    for name, body in _DEFINE_RE.findall(text):
+        yield name, body.replace("\\\n", " ").strip()
+
+
 def _macros(files: list[Path]) -> dict[str, str]:
     """Every #define (continuation lines joined) and `char x[] = "..."` of the files."""
     out: dict[str, str] = {}
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
-        for name, body in _DEFINE_RE.findall(text):
-            out.setdefault(name, body.replace("\\\n", " ").strip())
+        for name, body in defines(text):
+            out.setdefault(name, body)
         for name, literal in _CHAR_RE.findall(text):
             out.setdefault(name, literal)
     return out
