@@ -19,22 +19,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from firmware_prefixes import defines, resolve
+from firmware_prefixes import read_macros, resolve
 
 # A chip model as macros and usb.ids/pci.ids write it: one to three letters, 3-5 digits, at
 # most two letters (AR9271, RT2561s, RTL8188EU; not carl9170's CARL9170FW, a driver's name).
 _MODEL_RE = re.compile(r"^([A-Za-z]{1,3})(\d{3,5})([A-Za-z]{0,2})$")
 _STRINGIFY_RE = re.compile(r"__stringify\(\s*(\w+)\s*\)")
 _FIRMWARE_EXT = (".fw", ".bin", ".ucode")
-
-
-def _macros(files: list[Path]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        for name, body in defines(text):
-            out.setdefault(name, body)
-    return out
 
 
 def _value(body: str, macros: dict[str, str]) -> str | None:
@@ -62,7 +53,7 @@ def models_in(words: str, prefixes: set[str]) -> set[str]:
 def firmware_macros_of(folder: Path, main: str) -> dict[str, str]:
     """{macro: firmware file} of the string macros of a driver's directory (its own files, not
     its subdirectories') that its main source file uses and whose value is a firmware file."""
-    macros = _macros(sorted(folder.glob("*.[ch]")))
+    macros = read_macros(sorted(folder.glob("*.[ch]")), char_arrays=False)
     used = set(re.findall(r"\b[A-Za-z_]\w*\b", main))
     found: dict[str, str] = {}
     for name in used & set(macros):

@@ -12,7 +12,6 @@ are read for (.name, prefix) pairs, macros and `const char x[] = "..."` names re
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 # dir: the driver's directory; field: the struct member that holds the prefix; path: how the
@@ -63,21 +62,15 @@ _DRIVER_RE = re.compile(
 )
 
 
-def defines(text: str) -> Iterator[tuple[str, str]]:
-    """Each #define of a C file's text as (name, body), continuation lines joined (also
-    firmware_defines', which reads the #defines alone)."""
-    for name, body in _DEFINE_RE.findall(text):
-        yield name, body.replace("\\\n", " ").strip()
-
-
-def _macros(files: list[Path]) -> dict[str, str]:
-    """Every #define (continuation lines joined) and `char x[] = "..."` of the files."""
+def read_macros(files: list[Path], *, char_arrays: bool = True) -> dict[str, str]:
+    """Every #define (continuation lines joined) and, with `char_arrays`, `char x[] = "..."`
+    of the files; the first of a name wins (firmware_defines reads the #defines alone)."""
     out: dict[str, str] = {}
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
-        for name, body in defines(text):
-            out.setdefault(name, body)
-        for name, literal in _CHAR_RE.findall(text):
+        for name, body in _DEFINE_RE.findall(text):
+            out.setdefault(name, body.replace("\\\n", " ").strip())
+        for name, literal in _CHAR_RE.findall(text) if char_arrays else ():
             out.setdefault(name, literal)
     return out
 
@@ -145,7 +138,7 @@ def chip_pairs(folder: Path, field: str) -> list[tuple[str, str, str]]:
     """(chip name, prefix member's value, source file) of each struct block of a driver's
     directory that says both; a member set by a macro the block uses counts too."""
     files = sorted(folder.rglob("*.[ch]"))
-    macros = _macros(files)
+    macros = read_macros(files)
     member = re.compile(_MEMBER.format(field=re.escape(field)))
     by_macro = {n: m.group(1) for n, body in macros.items() if (m := member.search(body))}
     found: list[tuple[str, str, str]] = []
@@ -178,7 +171,7 @@ def table_pairs(folder: Path, field: str, table: str) -> list[tuple[str, str, st
     config struct (by its variable's name) with a name: the struct's prefix member, set in
     its block or by a macro the block uses."""
     files = sorted(folder.rglob("*.[ch]"))
-    macros = _macros(files)
+    macros = read_macros(files)
     member = re.compile(_MEMBER.format(field=re.escape(field)))
     by_macro = {n: m.group(1) for n, body in macros.items() if (m := member.search(body))}
     values: dict[str, str] = {}
@@ -205,7 +198,7 @@ def driver_names(folder: Path) -> list[str]:
     """The names the directory's drivers register under (`.name` of their driver structs),
     macros resolved across the directory (iwlwifi's DRV_NAME is in iwl-drv.h)."""
     files = sorted(folder.rglob("*.[ch]"))
-    macros = _macros(files)
+    macros = read_macros(files)
     names: set[str] = set()
     for path in sorted(folder.rglob("*.c")):
         for literal, macro in _DRIVER_RE.findall(
