@@ -244,6 +244,10 @@ class _Building:
     cites: dict[str, str]
     facts: dict[str, Any] = field(default_factory=dict)
     unsure: set[str] = field(default_factory=set)
+    # (fact, key) of a by-chip list fact -> (its series, its value), and the keys two series
+    # disagree on (macb's PolarFire max_mtu: 10222 in 6.1, 4022 in 6.12)
+    claims: dict[tuple[str, str], tuple[frozenset[str], Any]] = field(default_factory=dict)
+    disputed: set[tuple[str, str]] = field(default_factory=set)
 
 
 def _from_source(
@@ -335,11 +339,24 @@ def _apply_fact(b: _Building, fact: dict[str, Any], where: str, carried: bool | 
     rule = _FACT_RULES.get(name)
     if rule is not None and rule(b, fact, where):
         return
+    if name in _LIST_FACTS and isinstance(fact["value"], dict):
+        _claim(b, fact)
     if name in _LIST_FACTS and name in b.facts:  # one fact per citation
         b.facts[name] = _merged(b.facts[name], fact["value"])
         return
     b.facts.setdefault(name, fact["value"])
     b.cites.setdefault(name, where)
+
+
+def _claim(b: _Building, fact: dict[str, Any]) -> None:
+    """Note which series give each key of a by-chip fact its value: a key that facts of
+    disjoint series give different values is disputed (a kernel between them, or an unknown
+    one, may have either, so neither is claimed)."""
+    kernels = frozenset(fact["kernels"])
+    for key, value in fact["value"].items():
+        seen = b.claims.setdefault((fact["fact"], key), (kernels, value))
+        if seen[1] != value and not seen[0] & kernels:
+            b.disputed.add((fact["fact"], key))
 
 
 def caps(
@@ -371,6 +388,8 @@ def caps(
         carried = _carried(fact, series, kernel, tree, either)
         if carried is not False:
             _apply_fact(b, fact, _where(fact), carried)
+    for name, key in b.disputed:
+        b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}
     return DriverCaps(
         driver,
         series,
