@@ -244,10 +244,7 @@ class _Building:
     cites: dict[str, str]
     facts: dict[str, Any] = field(default_factory=dict)
     unsure: set[str] = field(default_factory=set)
-    # (fact, key) of a by-chip list fact -> (its series, its value), and the keys two series
-    # disagree on (macb's PolarFire max_mtu: 10222 in 6.1, 4022 in 6.12)
-    claims: dict[tuple[str, str], tuple[frozenset[str], Any]] = field(default_factory=dict)
-    disputed: set[tuple[str, str]] = field(default_factory=set)
+    claims: dict[tuple[str, str], tuple[frozenset[str], Any] | None] = field(default_factory=dict)
 
 
 def _from_source(
@@ -349,14 +346,11 @@ def _apply_fact(b: _Building, fact: dict[str, Any], where: str, carried: bool | 
 
 
 def _claim(b: _Building, fact: dict[str, Any]) -> None:
-    """Note which series give each key of a by-chip fact its value: a key that facts of
-    disjoint series give different values is disputed (a kernel between them, or an unknown
-    one, may have either, so neither is claimed)."""
-    kernels = frozenset(fact["kernels"])
+    """Keys that facts of disjoint series value differently are disputed (None): neither holds."""
     for key, value in fact["value"].items():
-        seen = b.claims.setdefault((fact["fact"], key), (kernels, value))
-        if seen[1] != value and not seen[0] & kernels:
-            b.disputed.add((fact["fact"], key))
+        seen = b.claims.setdefault((fact["fact"], key), (frozenset(fact["kernels"]), value))
+        if seen is not None and seen[1] != value and not seen[0] & set(fact["kernels"]):
+            b.claims[(fact["fact"], key)] = None
 
 
 def caps(
@@ -388,7 +382,7 @@ def caps(
         carried = _carried(fact, series, kernel, tree, either)
         if carried is not False:
             _apply_fact(b, fact, _where(fact), carried)
-    for name, key in b.disputed:
+    for name, key in [k for k, seen in b.claims.items() if seen is None]:  # neither claimed
         b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}
     return DriverCaps(
         driver,
