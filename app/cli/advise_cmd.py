@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _advise(args: argparse.Namespace) -> int:
-    if args.source.lstrip("-").isdigit():  # a run id ("-3" is not a host either)
+    if (
+        args.source.lstrip("-").isascii() and args.source.lstrip("-").isdigit()
+    ):  # a run id ("-3" is not a host either)
         advice, heading = _from_run(int(args.source))
     else:
         args.target = args.source

@@ -43,7 +43,7 @@ def select_devices(history: History, spec: str | None) -> list[DeviceRecord]:
     devices = history.devices()
     if spec is None:
         return devices
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit():
         found = [d for d in devices if d.id == int(spec)]
     else:
         user, host, port = parse_target(spec)

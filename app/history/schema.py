@@ -206,7 +206,7 @@ def holders(path: Path) -> list[str]:
         return []
     names: list[str] = []
     for entry in entries:
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not (entry.name.isascii() and entry.name.isdigit()) or int(entry.name) == os.getpid():
             continue
         try:
             fds = os.listdir(f"/proc/{entry.name}/fd")

@@ -202,7 +202,7 @@ def _irqs_for(parsed: Parsed, nic: Nic) -> list[int]:
 def _usb_bus_number(path: str | None) -> int | None:
     """The bus of a USB port path ("2-1.3" -> 2), None when not a USB path."""
     head = (path or "").split("-", 1)[0]
-    return int(head) if "-" in (path or "") and head.isdigit() else None
+    return int(head) if "-" in (path or "") and (head.isascii() and head.isdigit()) else None
 
 
 def devices(parsed: Parsed) -> list[Device]:

@@ -182,14 +182,18 @@ def _sysfs_files(parsed: Parsed) -> Iterator[Sighting]:
             sighting.add("counters", counters, "sysfs", f"/sys/class/net/{name}/statistics: {text}")
         speed = attrs.get("speed", "")
         # len: int() refuses over 4300 digits (ValueError), and no link is faster than 10**9.
-        if speed.lstrip("-").isdigit() and len(speed) <= 9 and int(speed) > 0:
+        if (
+            (speed.lstrip("-").isascii() and speed.lstrip("-").isdigit())
+            and len(speed) <= 9
+            and int(speed) > 0
+        ):
             sighting.add("link_speed_mbps", int(speed), "sysfs", f"speed: {speed}")
         sighting.add("duplex", attrs.get("duplex") or None, "sysfs", "duplex")
         carrier = attrs.get("carrier")
         if carrier in ("0", "1"):
             sighting.add("link", carrier == "1", "sysfs", f"/sys/class/net/{name}/carrier")
         mtu = attrs.get("mtu", "")
-        sighting.add("mtu", int(mtu) if mtu.isdigit() else None, "sysfs", "mtu")
+        sighting.add("mtu", int(mtu) if (mtu.isascii() and mtu.isdigit()) else None, "sysfs", "mtu")
         yield sighting
 
 
@@ -200,7 +204,7 @@ def _sysfs_counters(attrs: dict[str, str]) -> dict[str, int]:
         name: int(value)
         for name in _COUNTERS
         if (value := attrs.get("statistics/" + name, "")).isascii()
-        and value.isdigit()
+        and (value.isascii() and value.isdigit())
         and len(value) <= 20
     }
     return counters if "rx_packets" in counters and "tx_packets" in counters else {}

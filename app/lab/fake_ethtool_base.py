@@ -72,7 +72,9 @@ def parse_pairs(option: str, args: list[str], kinds: dict[str, str]) -> list[tup
         if i + 1 >= len(args):
             raise Failure([f"ethtool ({option}): option '{name}' requires an argument"], 1)
         value = args[i + 1]
-        ok = value in ("on", "off") if kinds[name] == BOOL else value.isdigit()
+        ok = (
+            value in ("on", "off") if kinds[name] == BOOL else (value.isascii() and value.isdigit())
+        )
         if not ok:
             raise Failure(
                 [f"ethtool ({option}): invalid value '{value}' for parameter '{name}'"], 1

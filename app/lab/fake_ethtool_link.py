@@ -116,7 +116,7 @@ def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
         carrier = _read(f"/sys/class/net/{ifname}/carrier") == "1"
         speed = _read(f"/sys/class/net/{ifname}/speed") or ""
         duplex = _read(f"/sys/class/net/{ifname}/duplex") or ""
-    if not carrier or not speed.isdigit() or int(speed) <= 0:
+    if not carrier or not (speed.isascii() and speed.isdigit()) or int(speed) <= 0:
         return False, "Unknown!", "Unknown! (255)"
     return True, f"{speed}Mb/s", duplex.capitalize() if duplex else "Unknown! (255)"
 
@@ -244,7 +244,7 @@ def _parse(args: list[str]) -> dict[str, Any]:
             continue
         value = args[i + 1]
         ok = (
-            value.isdigit() if kind == "num"
+            (value.isascii() and value.isdigit()) if kind == "num"
             else all(c in WOL_LETTERS + "d" for c in value) if kind == "wol"
             else value in kind
         )  # fmt: skip

@@ -63,7 +63,7 @@ def _c_number(text: str) -> int | None:
             return int(text[2:], 16)
         if len(text) > 1 and text[0] == "0":
             return int(text[1:], 8)
-        return int(text, 10) if text.isdigit() else None
+        return int(text, 10) if (text.isascii() and text.isdigit()) else None
     except ValueError:
         return None
 
@@ -73,7 +73,7 @@ def _bitset_number(text: str) -> int | None:
     try:
         if text[:2].lower() == "0x":
             return int(text[2:], 16) if text[2:] else None
-        if text.isdigit() and int(text) <= 0xFFFFFFFF:
+        if (text.isascii() and text.isdigit()) and int(text) <= 0xFFFFFFFF:
             return int(text)
         return int(text, 16)
     except ValueError:
@@ -111,7 +111,7 @@ def parse_extra(name: str, args: list[str], i: int) -> tuple[Any, int]:
             raise _bad(name, value)
         return number, i + 1
     # msglvl: is_numeric_bitset (a digit first) -> value[/mask], else NAME on|off ... [--]
-    if value[:1].isdigit():
+    if value[:1].isascii() and value[:1].isdigit():
         head, slash, tail = value.partition("/")
         number, mask = _bitset_number(head), _bitset_number(tail) if slash else None
         if number is None or (slash and mask is None):
@@ -134,7 +134,7 @@ def _parse_audit10(name: str, value: str) -> Any:
     """lanes (a u32: "-1", "x" and 2^32 refused, measured), master-slave (nl_parse_lookup_u8),
     sopass (nl_parse_byte_str: six hex bytes; its word says "of parameter", measured)."""
     if name == "lanes":
-        if not value.isdigit() or int(value) > 0xFFFFFFFF:
+        if not (value.isascii() and value.isdigit()) or int(value) > 0xFFFFFFFF:
             raise _bad(name, value)
         return int(value)
     if name == "master-slave":
@@ -230,7 +230,11 @@ def set_linkinfo(dev: dict[str, Any], pairs: dict[str, Any]) -> bool:
         raise Failure([LAB_WORD], 1)
     port_block, phyad_block = _block(link, "Port"), _block(link, "PHYAD")
     now_port = str(port_block[1]) if port_block else None
-    now_phyad = int(phyad_block[1]) if phyad_block and str(phyad_block[1]).isdigit() else None
+    now_phyad = (
+        int(phyad_block[1])
+        if phyad_block and (str(phyad_block[1]).isascii() and str(phyad_block[1]).isdigit())
+        else None
+    )
     if now_port is None:  # the chip or the board's PHY decides the link (stmmac, asix): unknown
         raise Failure([LAB_WORD], 1)
     phylib = rule in ("phylib", "phylink")

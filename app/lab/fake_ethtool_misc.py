@@ -145,7 +145,11 @@ def tunable(
     pairs: list[tuple[str, int]] = []
     for i in range(0, len(rest), 2):
         name, text = rest[i], rest[i + 1] if i + 1 < len(rest) else ""
-        if name not in TUNABLE_NAMES or not text.isdigit() or int(text) > 0xFFFFFFFF:
+        if (
+            name not in TUNABLE_NAMES
+            or not (text.isascii() and text.isdigit())
+            or int(text) > 0xFFFFFFFF
+        ):
             return "", [BAD_ARGS], 1
         pairs.append((name, int(text)))
     if not pairs:

@@ -43,7 +43,7 @@ def live_counter(ifname: str, name: str) -> int:
             text = fh.read(32).strip()
     except OSError:
         return 0
-    return int(text) if text.isdigit() else 0
+    return int(text) if (text.isascii() and text.isdigit()) else 0
 
 
 def live_names(names: list[str], aliases: dict[str, str] | None = None) -> dict[str, str]:

@@ -43,7 +43,7 @@ def _mtu_set(rest: list[str]) -> tuple[str, int] | None:
     if "mtu" not in words[:-1]:
         return None
     value = words[words.index("mtu") + 1]
-    return (name, int(value)) if value.isdigit() else None
+    return (name, int(value)) if (value.isascii() and value.isdigit()) else None
 
 
 def _link_set_name(rest: list[str]) -> str | None:

@@ -67,7 +67,9 @@ def vectors(text: str) -> dict[int, str]:
         match = _LINE.match(line)
         if match:
             fields = match.group(2).split()
-            while fields and fields[0].isdigit():  # the per-CPU counts lead
+            while fields and (
+                fields[0].isascii() and fields[0].isdigit()
+            ):  # the per-CPU counts lead
                 fields.pop(0)
             out[int(match.group(1))] = " ".join(fields)
     return out

@@ -163,7 +163,7 @@ def set_gso_max_size(netns: str, sizes: dict[str, int]) -> None:
 
 def pids(netns: str) -> list[int]:
     result = run([_ip(), "netns", "pids", netns], check=False)
-    return [int(p) for p in result.stdout.split() if p.isdigit()]
+    return [int(p) for p in result.stdout.split() if (p.isascii() and p.isdigit())]
 
 
 def delete(netns: str) -> None:

@@ -36,7 +36,7 @@ def _host_cpus() -> int:
     """CPUs this host has (read before the lab's own cpu tree covers /sys/devices/system/cpu)."""
     text = Path("/sys/devices/system/cpu/possible").read_text(encoding="utf-8").strip()
     last = text.replace(",", "-").split("-")[-1]
-    return int(last) + 1 if last.isdigit() else os.cpu_count() or 1
+    return int(last) + 1 if (last.isascii() and last.isdigit()) else os.cpu_count() or 1
 
 
 def queue_knobs(config: dict[str, Any]) -> list[dict[str, Any]]:

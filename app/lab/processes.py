@@ -53,7 +53,7 @@ def read_pid(path: Path) -> int | None:
         text = path.read_text(encoding="utf-8").strip()
     except OSError:
         return None
-    return int(text) if text.isdigit() else None
+    return int(text) if (text.isascii() and text.isdigit()) else None
 
 
 def mounts_under(path: Path) -> list[str]:

@@ -55,7 +55,7 @@ async def refuse_if_busy(session: Session) -> None:
     for line in result.stdout.splitlines():
         pid, _, args = line.strip().partition(" ")
         words = args.split()
-        if pid.isdigit() and ("-c" in words or "--client" in words):
+        if (pid.isascii() and pid.isdigit()) and ("-c" in words or "--client" in words):
             raise TestAlreadyRunning(
                 f"Another iperf3 test is running on the Pi (pid {pid}: {args.strip()[:120]}). "
                 "Two tests at once share the link, and both would measure wrong figures.",

@@ -146,7 +146,7 @@ class Session:
             self._sudo_mode = "root"
         elif "passwordless" in words:
             self._sudo_mode = "passwordless"
-        elif words[:1] and words[0].isdigit():
+        elif words[:1] and (words[0].isascii() and words[0].isdigit()):
             self._sudo_mode = "password"
 
     async def _sudo_prefix(self) -> tuple[list[str], bytes]:

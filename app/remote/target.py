@@ -94,7 +94,7 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
             port = int(bracketed.group("port"))
     elif spec.count(":") == 1:
         host, _, port_text = spec.partition(":")
-        if not port_text.isdigit():
+        if not (port_text.isascii() and port_text.isdigit()):
             raise UserError(
                 f"'{text}' has a port that is not a number.",
                 "Write the port as digits, e.g. pi@raspberrypi.local:2222",

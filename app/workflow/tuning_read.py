@@ -116,7 +116,7 @@ def changed_at_test(watch: dict[str, Any]) -> int | None:
     tests = watch.get("tests")
     if not isinstance(first, dict) or not isinstance(tests, dict):
         return None
-    for key in sorted((k for k in tests if str(k).isdigit()), key=int):
+    for key in sorted((k for k in tests if (str(k).isascii() and str(k).isdigit())), key=int):
         if tests[key] != first:
             return int(key) + 1
     return None

@@ -267,7 +267,7 @@ class ConnectPage(Page):
         self.reload_devices()
         if last["host"]:
             self.host.setEditText(last["host"])
-        if last["port"].isdigit():
+        if last["port"].isascii() and last["port"].isdigit():
             self.port.setValue(int(last["port"]))
         self.user.setText(last["user"])
         self.use_key.setChecked(last["auth"] == "key")

@@ -184,7 +184,7 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
             continue
         if pending is not None:
             values = line.split()
-            if values and all(v.isdigit() for v in values):
+            if values and all((v.isascii() and v.isdigit()) for v in values):
                 _apply_stats(cur, pending[0], pending[1], values)
                 pending = None
                 continue

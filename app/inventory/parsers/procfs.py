@@ -42,7 +42,7 @@ class Irq:
 
     @property
     def number(self) -> int | None:
-        return int(self.irq) if self.irq.isdigit() else None
+        return int(self.irq) if (self.irq.isascii() and self.irq.isdigit()) else None
 
     @property
     def total(self) -> int:
@@ -115,7 +115,7 @@ def _split_desc(irq: Irq, rest: str) -> None:
     rest = rest.strip()
     if not rest:
         return
-    if not irq.irq.isdigit():
+    if not (irq.irq.isascii() and irq.irq.isdigit()):
         irq.description = rest
         return
     m = _NEW_STYLE_RE.match(rest) or _X86_STYLE_RE.match(rest)
@@ -155,10 +155,10 @@ def _parse_interrupts(text: str) -> Parsed[Interrupts]:
         tokens = m.group(2).split()
         limit = res.cpus if res.cpus is not None else len(tokens)
         i = 0
-        while i < len(tokens) and i < limit and tokens[i].isdigit():
+        while i < len(tokens) and i < limit and (tokens[i].isascii() and tokens[i].isdigit()):
             irq.counts.append(int(tokens[i]))
             i += 1
-        if not irq.counts and irq.irq.isdigit():
+        if not irq.counts and (irq.irq.isascii() and irq.irq.isdigit()):
             bad += 1
             continue
         rest = m.group(2)
@@ -263,7 +263,7 @@ def _parse_proc_stat(text: str) -> Parsed[ProcStat]:
         key = parts[0]
         m = re.match(r"^cpu(\d*)$", key)
         if m:
-            nums = [int(x) for x in parts[1:] if x.isdigit()]
+            nums = [int(x) for x in parts[1:] if (x.isascii() and x.isdigit())]
             if len(nums) < 4:
                 bad += 1
                 continue

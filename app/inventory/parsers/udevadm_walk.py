@@ -104,8 +104,12 @@ def _usb(block: _Block) -> UsbDevice | None:
     vendor, product = f.get("idVendor", "").lower(), f.get("idProduct", "").lower()
     if not (_HEX4.fullmatch(vendor) and _HEX4.fullmatch(product)):
         return None
-    bus = int(f["busnum"]) if f.get("busnum", "").isdigit() else 0
-    devnum = int(f["devnum"]) if f.get("devnum", "").isdigit() else 0
+    bus = (
+        int(f["busnum"]) if (f.get("busnum", "").isascii() and f.get("busnum", "").isdigit()) else 0
+    )
+    devnum = (
+        int(f["devnum"]) if (f.get("devnum", "").isascii() and f.get("devnum", "").isdigit()) else 0
+    )
     devpath = f.get("devpath", "")
     path = f"{bus}-{devpath}" if bus and re.fullmatch(r"[\d.]{1,40}", devpath) else None
     speed = f.get("speed", "")

@@ -35,7 +35,7 @@ def _number(text: str, top: float) -> float | None:
 
 
 def _seq(text: str) -> int | None:
-    if not text.isdigit() or len(text) > 6:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         return None
     value = int(text)
     return value if value <= MAX_PROBES else None

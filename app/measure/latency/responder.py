@@ -24,7 +24,7 @@ def is_probe(data: bytes, token: bytes) -> bool:
         len(parts) >= 3
         and parts[0] == MAGIC
         and hmac.compare_digest(parts[1], token)
-        and parts[2].isdigit()
+        and (parts[2].isascii() and parts[2].isdigit())
     )
 
 
