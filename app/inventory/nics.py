@@ -129,7 +129,7 @@ def _chip(
 ) -> tuple[Chip | None, str | None]:
     """Sets the chip's name (and family when nothing names it); returns the catalog's chip and
     why an out-of-tree driver's chip is named."""
-    nic.chip, chip = chip_of(device, nic.bus or "", nic.driver, catalog, ids)
+    nic.chip, chip = chip_of(device, nic.bus, nic.driver, catalog, ids)
     if nic.chip is None and (chip := pi_own_usb_chip(nic, parsed, catalog)) is not None:
         nic.chip = chip.name  # the Pi's own LAN951x, by its place below the SoC's USB
     nic.chip, oot = (nic.chip, None) if nic.chip else chip_otherwise(nic, device)
