@@ -188,82 +188,113 @@ _COUNTED = {
     "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
     "pcie_aer",
 }  # fmt: skip
+_PCIE_LINK = ("pcie_link_up", "pcie_link_down")  # the host bridge's link: advice/static_pcie.py
 _SKIP = {
     "under_voltage", "voltage_normalised", "driver_registered", "kernel_version",
     *TRACE_KINDS,
 }  # fmt: skip
 
 
-def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
-    if dmesg is None:
-        return []
-    found: list[Sighting] = []
-    firsts: list[Sighting] = []  # each distinct line's (a repeat's adds no driver): tie_traces
-    seen: set[tuple[str, str]] = set()
-    lean: dict[tuple[str, str], Sighting | None] = {}
-    repeats: dict[tuple[str, str], Sighting] = {}
-    complaints: dict[tuple[str, str], _Repeats] = {}
-    probes = ProbeWatch()  # a USB reset that a just-registered driver's probe made
-    ip_config = IpConfigWatch()
-    wiphys = WiphyWatch()  # a chip named on a wiphy, joined to the device that made it
-    probe_kinds = ProbeWatch.KINDS
-    traces = TraceWatch()  # a trace's frames that name the NIC driver it ran in
-    for event in dmesg.events:
-        kind = event.kind
-        if kind == "ip_config":
-            if (configured := ip_config.see(event)) is not None:
-                found.append(configured)
-            continue
-        if (kind in probe_kinds or probes.open) and (probed := probes.see(event)) is not None:
-            found.append(probed)
-        if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
-            found.append(traced)
-            firsts.append(traced)
-        if (wiphy := wiphys.see(event)) is not None:
-            found.append(wiphy)
-            firsts.append(wiphy)
-        if kind in _SKIP or kind in ("pcie_link_up", "pcie_link_down"):
-            continue
-        key = (kind, event.text)
-        again = key in seen
-        if again and kind not in _COUNTED:
-            # The same line again says nothing new (a long log repeats itself), except that
-            # a driver's error line is counted as often as the log shows it.
-            if (complaint := complaints.get(key)) is not None:
-                complaint.facts += _again(complaint.template, event)
-            continue
-        if again:  # counted again: its keys and the counted facts only, from the first one
-            if key not in lean:
-                lean[key] = _repeat(event)
-                if (template := lean[key]) is not None:
-                    # Every repeat's facts in one sighting (where the first repeat was):
-                    # the same keys, joined once however often a long log says the line.
-                    repeats[key] = Sighting(template.keys)
-                    found.append(repeats[key])
-            template = lean[key]
-            if template is not None:
-                repeats[key].facts += _again(template, event)
-            continue
-        seen.add(key)
-        handler = _HANDLERS.get(kind, on_device)
-        sighting = handler(event)
-        if sighting is not None:
-            found.append(sighting)
-            firsts.append(sighting)
-            if kind == "device" and (said := ids_said(event.text, sighting)) is not None:
-                found.append(said)
-            if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
-                complaints[key] = _Repeats(Sighting(sighting.keys, errors))
-    # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
-    found += [Sighting(r.template.keys, r.facts) for r in complaints.values() if r.facts]
-    found = join_children(found)
-    found += lone_wifi_devices(found)
-    found += lone_phy_link(found)
-    found += tie_traces(firsts)
-    return found + buses_by_elimination(found)
-
-
 @dataclass
 class _Repeats:
     template: Sighting
     facts: list[Fact] = field(default_factory=list)
+
+
+@dataclass
+class _Reading:
+    """One log's reading, line by line: what each distinct line says once, what a repeated
+    line says again (counted lines and driver errors), and the watchers that read across lines."""
+
+    found: list[Sighting] = field(default_factory=list)
+    firsts: list[Sighting] = field(default_factory=list)  # each distinct line's: tie_traces
+    seen: set[tuple[str, str]] = field(default_factory=set)
+    lean: dict[tuple[str, str], Sighting | None] = field(default_factory=dict)
+    repeats: dict[tuple[str, str], Sighting] = field(default_factory=dict)
+    complaints: dict[tuple[str, str], _Repeats] = field(default_factory=dict)
+    # a USB reset that a just-registered driver's probe made
+    probes: ProbeWatch = field(default_factory=ProbeWatch)
+    ip_config: IpConfigWatch = field(default_factory=IpConfigWatch)
+    # a chip named on a wiphy, joined to the device that made it
+    wiphys: WiphyWatch = field(default_factory=WiphyWatch)
+    # a trace's frames that name the NIC driver it ran in
+    traces: TraceWatch = field(default_factory=TraceWatch)
+
+    def watched(self, event: DmesgEvent) -> bool:
+        """The watchers see the line; True: an IP configuration line, theirs alone."""
+        kind = event.kind
+        if kind == "ip_config":
+            if (configured := self.ip_config.see(event)) is not None:
+                self.found.append(configured)
+            return True
+        probing = kind in ProbeWatch.KINDS or self.probes.open
+        if probing and (probed := self.probes.see(event)) is not None:
+            self.found.append(probed)
+        if kind in TRACE_KINDS and (traced := self.traces.see(event)) is not None:
+            self.found.append(traced)
+            self.firsts.append(traced)
+        if (wiphy := self.wiphys.see(event)) is not None:
+            self.found.append(wiphy)
+            self.firsts.append(wiphy)
+        return False
+
+    def again(self, key: tuple[str, str], event: DmesgEvent) -> bool:
+        """The same line again (True) says nothing new (a long log repeats itself), except
+        that a counted line counts, and a driver's error line is counted as often as the log
+        shows it."""
+        if key not in self.seen:
+            return False
+        if event.kind in _COUNTED:
+            self._counted_again(key, event)
+        elif (complaint := self.complaints.get(key)) is not None:
+            complaint.facts += _again(complaint.template, event)
+        return True
+
+    def _counted_again(self, key: tuple[str, str], event: DmesgEvent) -> None:
+        """Its keys and the counted facts only, from the first repeat: every repeat's facts in
+        one sighting (where the first repeat was), joined once however often a long log says
+        the line."""
+        if key not in self.lean:
+            self.lean[key] = _repeat(event)
+            if (template := self.lean[key]) is not None:
+                self.repeats[key] = Sighting(template.keys)
+                self.found.append(self.repeats[key])
+        template = self.lean[key]
+        if template is not None:
+            self.repeats[key].facts += _again(template, event)
+
+    def first(self, key: tuple[str, str], event: DmesgEvent) -> None:
+        self.seen.add(key)
+        sighting = _HANDLERS.get(event.kind, on_device)(event)
+        if sighting is None:
+            return
+        self.found.append(sighting)
+        self.firsts.append(sighting)
+        if event.kind == "device" and (said := ids_said(event.text, sighting)) is not None:
+            self.found.append(said)
+        if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
+            self.complaints[key] = _Repeats(Sighting(sighting.keys, errors))
+
+    def sightings(self) -> list[Sighting]:
+        # One sighting per repeated line with a fact per repeat: counted, and cheap to join.
+        found = self.found + [
+            Sighting(r.template.keys, r.facts) for r in self.complaints.values() if r.facts
+        ]
+        found = join_children(found)
+        found += lone_wifi_devices(found)
+        found += lone_phy_link(found)
+        found += tie_traces(self.firsts)
+        return found + buses_by_elimination(found)
+
+
+def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
+    if dmesg is None:
+        return []
+    reading = _Reading()
+    for event in dmesg.events:
+        if reading.watched(event) or event.kind in _SKIP or event.kind in _PCIE_LINK:
+            continue
+        key = (event.kind, event.text)
+        if not reading.again(key, event):
+            reading.first(key, event)
+    return reading.sightings()
