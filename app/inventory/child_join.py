@@ -48,9 +48,9 @@ def _owners(found: list[Sighting]) -> list[tuple[Key, str, int]]:
         key = next((k for k in sighting.keys if k[0] in _DEVICES), None)
         if key is None:
             continue
-        # A line's driver is among its first facts (log_sightings._base adds it first, after
-        # a platform name); a repeated line's sighting holds only its counted facts, which can
-        # be tens of thousands in a long log: not read.
+        # A line's driver is among its first facts (device_line_keys.device_sighting adds it
+        # first, after a platform name); a repeated line's sighting holds only its counted
+        # facts, which can be tens of thousands in a long log: not read.
         for fact in sighting.facts[:4]:
             if fact.field in _OWNERS and isinstance(fact.value, str):
                 out.append((key, fact.value, fact.order))

@@ -14,14 +14,16 @@ from sbctune.catalog.kernel_drivers import (
     load_kernel_drivers,
 )
 from sbctune.catalog.kernel_messages import load_messages
-from sbctune.catalog.library_modules import library_users
 from sbctune.inventory.log_complaints import (
     IDS_BY_FORMAT,
     kernel_complaint,
     library_complaint,
 )
+from sbctune.inventory.lone_device_ties import lone_wifi_devices
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Fact, Key, Sighting
+from sbctune.inventory.sightings import Sighting
+
+__all__ = ["lone_wifi_devices", "on_driver_message", "on_library_message", "on_wiphy"]
 
 _SRC = "dmesg"
 
@@ -80,64 +82,6 @@ def on_wiphy(event: DmesgEvent) -> Sighting | None:
     if known.level != "info" or kernel_complaint(event.text, driver.name):  # an info line's rule
         sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
-
-
-def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
-    """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
-    device") are about its one device when the log shows it driving (or trying) just one:
-    a sighting that ties the two. With two such devices, nothing ties them. So are a wired
-    driver's complaints ("drv" keys), on any bus, and a library module's ("lib" keys) when the
-    log shows one device of all the drivers that use it."""
-    wanted = {k[1]: k[0] for s in found for k in s.keys if k[0] in ("wifi", "drv")}
-    libraries = {k[1] for s in found for k in s.keys if k[0] == "lib"}
-    if not wanted and not libraries:
-        return []
-    users = {lib: library_users(lib) for lib in libraries}
-    used = set().union(*users.values()) if users else set()
-    devices: dict[str, set[Key]] = {}
-    ifaces: dict[str, set[Key]] = {}  # an older kernel's device named only by its interface
-    for sighting in found:
-        for fact in sighting.facts:
-            driver = _driver_of(fact, sighting)
-            if driver is None:
-                continue
-            if driver in wanted or driver in used:
-                buses = ("usb", "pci", "sdio") + (
-                    ("platform",) if wanted.get(driver, "drv") == "drv" else ()
-                )
-                keys = {k for k in sighting.keys if k[0] in buses}
-                devices.setdefault(driver, set()).update(keys)
-                if fact.field == "driver" and wanted.get(driver) == "drv":
-                    ifaces.setdefault(driver, set()).update(
-                        k for k in sighting.keys if k[0] == "if"
-                    )
-    for driver, named in ifaces.items():
-        if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
-            devices[driver] = named
-    ties = [
-        Sighting([next(iter(keys)), (wanted[driver], driver)])
-        for driver, keys in sorted(devices.items())
-        if driver in wanted and len(keys) == 1
-    ]
-    for lib, its_users in sorted(users.items()):
-        keys = set().union(*(k for d, k in devices.items() if d in its_users))
-        if len(keys) == 1:
-            ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
-    return ties
-
-
-def _driver_of(fact: Fact, sighting: Sighting) -> str | None:
-    """The driver a fact says drives (or tried to drive) the sighting's device. The firmware
-    loader's line ("usb 2-6: Direct firmware load for brcm/brcmfmac43143.clm_blob failed")
-    names the device a driver asked for the file for (request_firmware(..., &udev->dev)): when
-    no line names that device's driver, the one driver that declares the file (MODULE_FIRMWARE,
-    6.1/6.12, drivers.json) is its driver."""
-    if fact.field in ("driver", "refused_by"):
-        return str(fact.value)
-    if fact.field != "firmware_wanted" or any(f.field == "driver" for f in sighting.facts):
-        return None
-    drivers = {d.name for d in load_kernel_drivers().for_firmware(fact.value)}
-    return drivers.pop() if len(drivers) == 1 else None
 
 
 def _ids_of_its_device(event: DmesgEvent, driver: KernelDriver) -> Sighting | None:

@@ -1,4 +1,4 @@
-"""How often a NIC's link went down, from its link lines in order (nics._log)."""
+"""How often a NIC's link went down, from its link lines in order (nic_log._link_changes)."""
 
 from __future__ import annotations
 

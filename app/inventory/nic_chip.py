@@ -5,6 +5,7 @@ description or name), then pci.ids/usb.ids and the device's own strings."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog import driver_chips as _chips
@@ -30,46 +31,91 @@ def catalog_chip(device: Device, bus: str, catalog: Catalog) -> Chip | None:
     return catalog.chip_by_usb_id(found) if bus == "usb" else catalog.chip_by_pci_id(found)
 
 
-def chip_of(
-    device: Device, bus: str, driver: str | None, catalog: Catalog, ids: IdDatabase
-) -> tuple[str | None, Chip | None]:
-    chip = catalog_chip(device, bus, catalog)
+def _by_shown_model(device: Device, bus: str, driver: str | None, catalog: Catalog) -> Chip | None:
+    """A model number the chip's line, a description or a firmware's name shows."""
     text = device.value("chip_text")
     described = " ".join(str(f.value) for f in device.all("description") + device.all("firmware"))
     shown = f"{text or ''} {described}".upper()
-    if chip is None:
-        for word in re.findall(r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", shown):
-            chip = catalog.find_chip(word)
-            if chip is not None:
-                break
-    if chip is None and bus == "platform" and (name := device.value("platform_name")):
-        # the device its board's device tree makes of the MAC ("1f00100000.ethernet"), for a
-        # driver of that chip: macb alone is the GEM of Zynq, SAMA5 and PolarFire too
-        chip = catalog.chip_on_platform(driver, str(name))
-    # A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
-    # not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1
-    if chip is None and driver and not device.value("ids") and bus != "platform":
-        drives = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
-        chip = drives[0] if len(drives) == 1 and one_family(driver, drives[0]) else None
-    if chip is not None:
-        name = _variant_name(chip, device.value("ids"))
-        # a model the lines show, never a firmware file's name ("rtl8153a-4": its -4 is a version)
-        models = " ".join(str(f.value) for f in device.all("description"))
-        variant = _shown_variant(chip, name, f"{text or ''} {models}".upper())
-        return (f"{name} ({variant})" if variant else name), chip
-    found = device.value("ids") or _ids_by_name(device, ids)
-    known = ids.name("usb" if bus == "usb" else "pci", found)
-    if text:
-        return str(text), None
-    if known and " device " not in known:
-        return known, None
-    # a class driver's description ("RNDIS device", "CDC NCM") names no chip: the device's own
-    # USB product string does ("MDM9207-MTP _SN:8A86A342")
+    for word in re.findall(r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", shown):
+        chip = catalog.find_chip(word)
+        if chip is not None:
+            return chip
+    return None
+
+
+def _by_platform_name(
+    device: Device, bus: str, driver: str | None, catalog: Catalog
+) -> Chip | None:
+    """The device its board's device tree makes of the MAC ("1f00100000.ethernet"), for a
+    driver of that chip: macb alone is the GEM of Zynq, SAMA5 and PolarFire too."""
+    if bus == "platform" and (name := device.value("platform_name")):
+        return catalog.chip_on_platform(driver, str(name))
+    return None
+
+
+def _by_driver_family(
+    device: Device, bus: str, driver: str | None, catalog: Catalog
+) -> Chip | None:
+    """A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
+    not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1."""
+    if not driver or device.value("ids") or bus == "platform":
+        return None
+    drives = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
+    return drives[0] if len(drives) == 1 and one_family(driver, drives[0]) else None
+
+
+def _by_ids(device: Device, bus: str, driver: str | None, catalog: Catalog) -> Chip | None:
+    return catalog_chip(device, bus, catalog)
+
+
+# The catalog's chip, by the first of these that names one.
+_CATALOG_RULES: tuple[Callable[[Device, str, str | None, Catalog], Chip | None], ...] = (
+    _by_ids,
+    _by_shown_model,
+    _by_platform_name,
+    _by_driver_family,
+)
+
+
+def _catalog_name(chip: Chip, device: Device) -> str:
+    """The catalog chip's name, its variant by IDs, and a model the lines show, never a
+    firmware file's name ("rtl8153a-4": its -4 is a version)."""
+    text = device.value("chip_text")
+    name = _variant_name(chip, device.value("ids"))
+    models = " ".join(str(f.value) for f in device.all("description"))
+    variant = _shown_variant(chip, name, f"{text or ''} {models}".upper())
+    return f"{name} ({variant})" if variant else name
+
+
+def _own_description(device: Device, driver: str | None, ids: IdDatabase) -> str | None:
+    """A class driver's description ("RNDIS device", "CDC NCM") names no chip: the device's own
+    USB product string does ("MDM9207-MTP _SN:8A86A342")."""
     product = device.value("usb_product") if ids.is_generic_usb(driver) else None
     description = product or device.value("description") or device.value("device_name")
     if class_description(str(description or "")):
-        description = None  # cdc_ether's "CDC Ethernet Device": the driver's, not a chip's
-    return (str(description) if description else known), None
+        return None  # cdc_ether's "CDC Ethernet Device": the driver's, not a chip's
+    return str(description) if description else None
+
+
+def _name_otherwise(device: Device, bus: str, driver: str | None, ids: IdDatabase) -> str | None:
+    """No catalog chip: the kernel's chip line, then pci.ids/usb.ids, then the device's own
+    description."""
+    if text := device.value("chip_text"):
+        return str(text)
+    found = device.value("ids") or _ids_by_name(device, ids)
+    known = ids.name("usb" if bus == "usb" else "pci", found)
+    if known and " device " not in known:
+        return known
+    return _own_description(device, driver, ids) or known
+
+
+def chip_of(
+    device: Device, bus: str, driver: str | None, catalog: Catalog, ids: IdDatabase
+) -> tuple[str | None, Chip | None]:
+    for rule in _CATALOG_RULES:
+        if (chip := rule(device, bus, driver, catalog)) is not None:
+            return _catalog_name(chip, device), chip
+    return _name_otherwise(device, bus, driver, ids), None
 
 
 def _shown_variant(chip: Chip, name: str, shown: str) -> str | None:

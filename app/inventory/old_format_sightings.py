@@ -2,7 +2,7 @@
 FEC PHY driver [Generic PHY](mii_bus:phy_addr=1:06, irq=-1)" names eth0's driver and ties eth0
 to the PHY 1:06; libphy's "PHY: 1:06 - Link is Up - 1000/Full" is that PHY's (so eth0's) link;
 a driver's own warning ("fec_stop : Graceful transmit stop did not complete !") is a complaint
-of its one device (driver_line_sightings.lone_wifi_devices)."""
+of its one device (lone_device_ties.lone_wifi_devices)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,84 @@
+"""Ties a driver's (or a library module's) lines that name no device to that driver's one
+device, when the log shows it driving (or trying) just one: the sightings of
+``driver_line_sightings`` keyed ("wifi", driver), ("drv", driver) or ("lib", library) joined to
+the device's bus key. With two such devices, nothing ties them."""
+
+from __future__ import annotations
+
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.library_modules import library_users
+from sbctune.inventory.sightings import Fact, Key, Sighting
+
+
+def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
+    """A Wi-Fi driver's lines that name no device ("ath9k_htc: Failed to initialize the
+    device") are about its one device when the log shows it driving (or trying) just one:
+    a sighting that ties the two. With two such devices, nothing ties them. So are a wired
+    driver's complaints ("drv" keys), on any bus, and a library module's ("lib" keys) when the
+    log shows one device of all the drivers that use it."""
+    wanted = {k[1]: k[0] for s in found for k in s.keys if k[0] in ("wifi", "drv")}
+    libraries = {k[1] for s in found for k in s.keys if k[0] == "lib"}
+    if not wanted and not libraries:
+        return []
+    users = {lib: library_users(lib) for lib in libraries}
+    used = set().union(*users.values()) if users else set()
+    devices = _devices_of_drivers(found, wanted, used)
+    return _driver_ties(devices, wanted) + _library_ties(devices, users)
+
+
+def _bus_keys(sighting: Sighting, kind: str) -> set[Key]:
+    """A wired driver's ("drv") device may be a platform one; a Wi-Fi driver's is on a bus."""
+    buses = ("usb", "pci", "sdio") + (("platform",) if kind == "drv" else ())
+    return {k for k in sighting.keys if k[0] in buses}
+
+
+def _devices_of_drivers(
+    found: list[Sighting], wanted: dict[str, str], used: frozenset[str] | set[str]
+) -> dict[str, set[Key]]:
+    """Each wanted (or library-using) driver's devices, by their bus keys; a wired driver's
+    interface stands for its device when the log names no other (an older kernel's)."""
+    devices: dict[str, set[Key]] = {}
+    ifaces: dict[str, set[Key]] = {}
+    for sighting in found:
+        for fact in sighting.facts:
+            driver = _driver_of(fact, sighting)
+            if driver is None or (driver not in wanted and driver not in used):
+                continue
+            devices.setdefault(driver, set()).update(_bus_keys(sighting, wanted.get(driver, "drv")))
+            if fact.field == "driver" and wanted.get(driver) == "drv":
+                ifaces.setdefault(driver, set()).update(k for k in sighting.keys if k[0] == "if")
+    for driver, named in ifaces.items():
+        if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
+            devices[driver] = named
+    return devices
+
+
+def _driver_ties(devices: dict[str, set[Key]], wanted: dict[str, str]) -> list[Sighting]:
+    return [
+        Sighting([next(iter(keys)), (wanted[driver], driver)])
+        for driver, keys in sorted(devices.items())
+        if driver in wanted and len(keys) == 1
+    ]
+
+
+def _library_ties(devices: dict[str, set[Key]], users: dict[str, frozenset[str]]) -> list[Sighting]:
+    ties: list[Sighting] = []
+    for lib, its_users in sorted(users.items()):
+        keys = set().union(*(k for d, k in devices.items() if d in its_users))
+        if len(keys) == 1:
+            ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
+    return ties
+
+
+def _driver_of(fact: Fact, sighting: Sighting) -> str | None:
+    """The driver a fact says drives (or tried to drive) the sighting's device. The firmware
+    loader's line ("usb 2-6: Direct firmware load for brcm/brcmfmac43143.clm_blob failed")
+    names the device a driver asked for the file for (request_firmware(..., &udev->dev)): when
+    no line names that device's driver, the one driver that declares the file (MODULE_FIRMWARE,
+    6.1/6.12, drivers.json) is its driver."""
+    if fact.field in ("driver", "refused_by"):
+        return str(fact.value)
+    if fact.field != "firmware_wanted" or any(f.field == "driver" for f in sighting.facts):
+        return None
+    drivers = {d.name for d in load_kernel_drivers().for_firmware(fact.value)}
+    return drivers.pop() if len(drivers) == 1 else None

@@ -1,0 +1,212 @@
+"""Which joined devices (``sbctune.inventory.graph``) are NICs, and on which bus: the rules
+``nics.is_nic`` applies in order, the first that decides wins; then one rule per bus."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from sbctune.catalog import Catalog, load_catalog
+from sbctune.catalog.ids import IdDatabase
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.modeswitch import storage_mode
+from sbctune.inventory.graph import Device
+from sbctune.inventory.nic_chip import catalog_chip
+from sbctune.inventory.usb_names import named_network, named_usb_nic
+
+# Platform (SoC) Ethernet drivers, by the name they print: no ID table names them.
+_SOC_DRIVER = re.compile(
+    r"(genet|macb|stmmac|dwmac|gmac|cpsw|fec|meson|mvneta|mvpp2|_soc_eth|sun\di-emac|"
+    r"ravb|sh_eth|dm9000|ks8851|enc28j60|lan743x|emac|ethernet)",
+    re.I,
+)
+# Device-tree node names of other kinds of controllers (the Devicetree Specification's generic
+# names, 2.2.2): a platform device named so is not a NIC whatever its driver's name contains
+# ("ff8000a8.rtc" on meson-vrtc is the RTC).
+_OTHER_BUS_NODE = re.compile(
+    r"^(?:mmc|sdhci|dwmmc|usb|serial|spi|i2c|pcie|pci|sata|nand|rtc|gpio|pwm|watchdog|timer|"
+    r"dma|dma-controller|sound|audio-codec|i2s|spdif|crypto|rng|efuse|gpu|display|hdmi|vpu|"
+    r"video-codec|thermal|pinctrl|clock-controller|interrupt-controller|adc|can|pmic|syscon)\b"
+)
+# A driver the tables lack, named an Ethernet one ("tc956x_pci-eth", "ralink_soc_eth"): a word.
+_ETH_DRIVER = re.compile(r"(?:^|[_-])eth(?:ernet)?(?:$|[_-])", re.I)
+_NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
+
+
+def _bus_by_driver(driver: object) -> str:
+    """The bus a driver alone says: the kernel's table, a vendor driver's chips, an SoC MAC's
+    name."""
+    known = load_kernel_drivers().get(driver)
+    if known is not None and known.bus:
+        return known.bus  # r8152 binds only on USB: its NIC is on USB
+    if known is None and driver and (bus := _vendor_driver_bus(str(driver))):
+        return bus  # Realtek's out-of-tree r8125 drives only the PCIe RTL8125 family
+    return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
+
+
+def bus_of(device: Device) -> str:
+    bus = device.value("bus")
+    if bus in ("usb", "pci", "platform", "sdio"):
+        return str(bus)
+    for kind in ("pci", "usb", "sdio", "platform"):
+        if device.key(kind):
+            return kind
+    hint = device.value("bus_hint")
+    if hint in ("pci", "platform", "usb"):
+        return str(hint)
+    return _bus_by_driver(device.value("driver"))
+
+
+def _vendor_driver_bus(driver: str) -> str | None:
+    """The one bus of every catalog chip a driver the kernel does not have drives."""
+    buses = {c.bus for c in load_catalog().chips_by_driver(driver) if c.kind == "nic"}
+    return next(iter(buses)) if len(buses) == 1 and buses <= {"pci", "usb", "sdio"} else None
+
+
+def _kernel_net_driver(device: Device) -> bool:
+    """The device's driver (bound, or one that tried and failed) or the IDs it shows are in
+    the kernel's network drivers' tables (6.1 or 6.12)."""
+    table = load_kernel_drivers()
+    if any(table.get(device.value(f)) for f in ("driver", "refused_by")):
+        return True
+    found = device.value("ids")
+    return bool(
+        table.for_ids("usb", found)
+        or table.for_ids("pci", found)
+        or table.for_firmware(device.value("firmware_wanted"))
+    )
+
+
+# Parts of drivers/net/ that drive no host interface of their own: DSA switches, MDIO buses and
+# muxes, PHYs, PCS. Their devices are NICs only through the interfaces they name (lan1 on a
+# DSA switch); a line about the switch or bus device itself is not a NIC.
+_NOT_NIC_DIRS = ("drivers/net/dsa/", "drivers/net/mdio/", "drivers/net/phy/", "drivers/net/pcs/")
+
+
+# drivers/net/can/: CAN controllers (flexcan, m_can, mcp251x ...) are network devices that carry
+# CAN frames, not IP: nothing sbctune measures or tunes, named (can0) or not.
+_CAN_DIR = "drivers/net/can/"
+
+
+def _can_controller(device: Device) -> bool:
+    table = load_kernel_drivers()
+    found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
+    drivers = [d for d in found if d is not None]
+    return bool(drivers) and all(d.file.startswith(_CAN_DIR) for d in drivers)
+
+
+def _switch_or_bus_driver(device: Device) -> bool:
+    table = load_kernel_drivers()
+    found = [table.get(device.value(f)) for f in ("driver", "refused_by")]
+    drivers = [d for d in found if d is not None]
+    return bool(drivers) and all(
+        d.file.startswith(_NOT_NIC_DIRS) or "mdio" in d.file.rsplit("/", 1)[-1] for d in drivers
+    )  # davinci_mdio.c, mvmdio.c: MDIO bus drivers kept beside their MAC's driver
+
+
+def _described(device: Device) -> str:
+    return " ".join(str(f.value) for f in device.all("description"))
+
+
+def _by_names_or_net_driver(device: Device) -> bool | None:
+    """A named interface or a network driver decides; a switch's or MDIO bus's device with no
+    interface is not a NIC; None: these do not say."""
+    names = current_names(device)
+    if not names and _switch_or_bus_driver(device):
+        return False  # "b53-switch 10700000.switch: Link is Up": a switch, not a host's NIC
+    if names or _kernel_net_driver(device) or device.has("wiphy") or device.has("net_device"):
+        return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join); a net_device
+    return None
+
+
+def _pci_nic(device: Device, ids: IdDatabase) -> bool:
+    driver = device.value("driver")
+    klass = str(device.value("pci_class") or "")
+    named = (driver, device.value("refused_by"))  # "tc956x_pci-eth": an Ethernet driver
+    net_driver = bool(ids.module(driver)) or bool(re.match(r"^r81\d\d$", str(driver)))
+    net_driver = net_driver or any(_ETH_DRIVER.search(str(d or "")) for d in named)
+    return klass.startswith(("02", "0d")) or bool(_NET_CLASS.search(klass)) or net_driver
+
+
+def _usb_nic(device: Device, ids: IdDatabase) -> bool:
+    driver = device.value("driver")
+    described = _described(device)
+    return (
+        bool(ids.drivers_for("usb", device.value("ids")))
+        or bool(ids.module(driver))
+        or bool(ids.module(device.value("refused_by")))
+        or (not driver and bool(ids.module(device.value("probed_by"))))
+        or _storage_mode(device, ids)
+        or named_usb_nic(device)
+        or bool(re.search(r"\bLAN\b|Ethernet", described))
+        or named_network(f"{described} {ids.name('usb', device.value('ids')) or ''}")
+    )
+
+
+def _platform_nic(device: Device, ids: IdDatabase) -> bool:
+    name = str(device.value("platform_name") or "")
+    if _OTHER_BUS_NODE.search(name.partition(".")[2]):
+        return False  # "d0070000.mmc" is an SD/SDIO host, even if its driver says meson
+    return bool(_SOC_DRIVER.search(f"{device.value('driver') or ''} {name}"))
+
+
+def _sdio_nic(device: Device, ids: IdDatabase) -> bool:
+    return bool(device.value("wireless")) or sdio_wifi(device)
+
+
+# The last rule, by the device's bus; a device on no known bus is not a NIC.
+_BY_BUS: dict[str, Callable[[Device, IdDatabase], bool]] = {
+    "pci": _pci_nic,
+    "usb": _usb_nic,
+    "platform": _platform_nic,
+    "sdio": _sdio_nic,
+}
+
+
+def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
+    if device.has("hub") or _can_controller(device):
+        return False
+    bus = bus_of(device)
+    chip = catalog_chip(device, bus, catalog)
+    if chip is not None:
+        return chip.kind == "nic"
+    said = _by_names_or_net_driver(device)
+    if said is not None:
+        return said
+    if "South Bridge" in _described(device):
+        return False  # the Pi 5's RP1 calls itself an Ethernet controller
+    rule = _BY_BUS.get(bus)
+    return rule is not None and rule(device, ids)
+
+
+# Drivers of other kinds that bind SDIO functions, by their names: Bluetooth (drivers/bluetooth
+# btsdio, btmrvl_sdio, btmtksdio), serial (drivers/mmc/core/sdio_uart.c), DVB (smssdio).
+_SDIO_NOT_NET = re.compile(r"^(?:bt|hci_)|uart|smssdio", re.I)
+
+
+def sdio_wifi(device: Device) -> bool:
+    """An SDIO function that a driver drives or probed: the network drivers on SDIO in the
+    6.1/6.12 tables are all Wi-Fi ones, and so are the vendors' out-of-tree ones (esp32_sdio,
+    8189fs ...); the drivers of other kinds are told by their names."""
+    if bus_of(device) != "sdio":
+        return False
+    names = [str(v) for f in ("driver", "refused_by") if (v := device.value(f))]
+    return bool(names) and not any(_SDIO_NOT_NET.search(n) for n in names)
+
+
+def _storage_mode(device: Device, ids: IdDatabase) -> bool:
+    """A USB NIC that enumerated as its "driver CD" (usb-storage), named as a NIC chip by
+    usb.ids (Realtek's 0bda:8151 "RTL8151"), or known to usb_modeswitch by its IDs
+    (resources/modeswitch: the AIC8800's a69c:5721 "Aic MSC")."""
+    name = ids.name("usb", device.value("ids")) or ""
+    if storage_mode(device.value("ids")) is not None and device.value("driver") in (
+        None,
+        "usb-storage",
+    ):
+        return True  # IDs usb_modeswitch switches: a Wi-Fi/Ethernet dongle's or modem's CD mode
+    return device.value("driver") == "usb-storage" and bool(re.search(r"RTL81\d\d|AX88", name))
+
+
+def current_names(device: Device) -> list[str]:
+    former = {str(f.value) for f in device.all("former_name")}
+    return [n for n in device.names() if n not in former]

@@ -1,0 +1,62 @@
+"""What the kernel log says about a NIC (``Nic.log``, ``log_counts``, its link's drops): one
+function per kind of trouble, from the joined device's facts in log order."""
+
+from __future__ import annotations
+
+from sbctune.catalog.wwan_ids import is_wwan_driver
+from sbctune.inventory.graph import Device
+from sbctune.inventory.link_drops import drops
+from sbctune.inventory.model import Nic
+from sbctune.inventory.usb_renumeration import benign_orders
+
+LOG_KINDS = (
+    "phy_failure", "kevent_dropped", "usb_error", "usb_reset", "usb_disconnect", "tx_timeout",
+    "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
+    "kernel_trace",
+)  # fmt: skip
+
+
+def _complaints(nic: Nic, device: Device, benign: set[int]) -> None:
+    """The first three lines and the count of each kind, less the benign resets."""
+    for kind in LOG_KINDS:
+        facts = sorted(device.all(kind), key=lambda f: f.order)
+        if kind in ("usb_reset", "usb_disconnect") and benign:
+            facts = [f for f in facts if f.order not in benign]
+        if facts:
+            nic.log[kind] = [f.line for f in facts[:3]]
+            nic.log_counts[kind] = len(facts)
+
+
+def _wwan_registered(nic: Nic, device: Device) -> None:
+    wwan = [f.line for f in device.all("driver") if f.source == "dmesg" and is_wwan_driver(f.value)]
+    if wwan and not is_wwan_driver(nic.driver):  # qmi_wwan's wwan2, then rndis_host's usb0
+        nic.log["wwan_registered"] = wwan[:1]
+
+
+def _enumerated_again(nic: Nic, device: Device, benign: set[int]) -> None:
+    enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
+    enumerations = [f for f in enumerations if f.order not in benign]
+    if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
+        nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
+        nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1
+
+
+def _link_changes(nic: Nic, device: Device) -> None:
+    changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
+    # one change at one clock, shown twice (`dmesg | grep`, then `dmesg | tail`): one event
+    timed = sorted({(ts, up) for _line, ts, up in changes if ts is not None})
+    untimed = [up for _line, ts, up in changes if ts is None]
+    nic.link_downs = drops([up for _ts, up in timed]) + drops(untimed)
+    stamps = [ts for _line, ts, _up in changes if ts is not None]
+    nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
+    if changes:
+        lines = sorted(device.all("link_event"), key=lambda f: f.order)
+        nic.log["link"] = [f.line for f in lines[:2]] + ([lines[-1].line] if len(lines) > 2 else [])
+
+
+def log_of(nic: Nic, device: Device) -> None:
+    benign = benign_orders(device)  # a driver's probe reset, a mode switch (usb_renumeration)
+    _complaints(nic, device, benign)
+    _wwan_registered(nic, device)
+    _enumerated_again(nic, device, benign)
+    _link_changes(nic, device)
