@@ -126,9 +126,12 @@ def write_runs(changes: Sequence[Change], values: Sequence[str | None]) -> list[
         key = _join_key(change, value)
         if runs and key is not None:
             last = runs[-1]
-            params = {ethtool_parts(changes[i])[2] for i in last}
+            # the run's changes are ethtool ones only once they share the key: a file or IRQ
+            # change before a ring change has no "IFACE -G PARAM" target (VM lab, real igb)
             same = all(_join_key(changes[i], values[i]) == key for i in last)
-            if same and ethtool_parts(change)[2] not in params:
+            if same and ethtool_parts(change)[2] not in {
+                ethtool_parts(changes[i])[2] for i in last
+            }:
                 last.append(at)
                 continue
         runs.append([at])

@@ -39,6 +39,19 @@ def test_both_rings_are_one_command_and_other_options_stay_apart() -> None:
     assert [run for run, _argvs in runs] == [[0, 1], [2], [3]]
 
 
+def test_a_file_or_irq_change_before_the_rings_is_its_own_command() -> None:
+    """The VM lab's real igb: irq-affinity's /proc/irq file, then the rings: the run before a
+    ring change held a change with no "IFACE -G PARAM" target, and `tune apply` stopped with
+    'not enough values to unpack'."""
+    irq = Change("irq_affinity", "/proc/irq/45/smp_affinity", "f", "2", "/proc/irq/45/smp_affinity")
+    xps_file = "/sys/class/net/eth1/queues/tx-0/xps_cpus"
+    xps = Change("file", xps_file, "0", "1", xps_file)
+    changes = [irq, xps, *RINGS]
+    runs = joined_argvs(changes, [c.after for c in changes], restoring=False)
+    assert [run for run, _argvs in runs] == [[0], [1], [2, 3]]
+    assert runs[-1][1] == [["ethtool", "-G", "eth1", "rx", "4096", "tx", "4096"]]
+
+
 def test_revert_and_at_boot_write_the_rings_in_one_command() -> None:
     assert _ethtool_argvs(revert_script(SESSION, RINGS)) == [
         ["ethtool", "-G", "eth1", "tx", "256", "rx", "256"]
