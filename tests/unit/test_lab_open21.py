@@ -27,7 +27,7 @@ from sbctune.advice.measured_base import Measured, NicAdvisorBase
 from sbctune.advice.nic_label import label
 from sbctune.advice.runs import NicRuns
 from sbctune.catalog import load_catalog
-from sbctune.history.records import Interval, RunRecord, TestRecord
+from sbctune.history.records import RunRecord, TestRecord
 from sbctune.inventory.model import Board, Inventory, Nic, Recommendation
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
@@ -35,6 +35,7 @@ from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak, TuningPlan
 from sbctune.tuning.probe import Facts, Read, sysctl_path
+from tests.unit.test_advice_in_force import LOSSY
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = ROOT / "resources" / "lab" / "profiles"
@@ -205,13 +206,6 @@ def test_the_planner_refuses_in_the_rules_own_words(driver: str) -> None:
 
 
 # --- what a user sees: Results after a measured run ---------------------------------------
-
-LOSSY = RunRecord(
-    1, dt.datetime(2026, 11, 29, tzinfo=dt.timezone.utc), "quick", nic="eth0", id=1,
-    complete=True,
-    tests=[TestRecord(direction="pi_to_pc", mode="half", mean_mbps=300.0, retransmits=3600,
-                      intervals=[Interval(float(t), 300.0) for t in range(1, 16)])],
-)  # fmt: skip
 
 
 def test_losing_segments_on_a_pi5_is_not_told_to_turn_on_flow_control() -> None:
