@@ -16,7 +16,15 @@ from collections.abc import Callable
 
 from sbctune.advice.counters import counter_findings
 from sbctune.advice.driver_complaints import complaints
-from sbctune.advice.log_words import cite, errno_words, label, span, times, watchdog
+from sbctune.advice.log_words import (
+    cite,
+    errno_words,
+    label,
+    span,
+    times,
+    usb_errnos,
+    watchdog,
+)
 from sbctune.advice.trace_findings import trace_findings
 from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.modeswitch import storage_mode
@@ -108,16 +116,18 @@ def _usb_reset(nic: Nic, label: str) -> list[Finding]:
     if not (resets or errors):
         return []
     # Only a count that is there: "0 USB errors such as -71" beside a driver's own -71
-    # line would contradict what the log shows.
+    # line would contradict what the log shows; and only the errors the lines report: an
+    # adapter that stalls every request (-32) was not reset or lost.
     tallies = [counted(len(resets), "reset/disconnect", "resets/disconnects")] if resets else []
     if usb_errors := nic.log_counts.get("usb_error", 0):
-        tallies.append(f"{counted(usb_errors, 'USB error')} such as -71/-110")
+        codes = usb_errnos(errors)
+        tallies.append(counted(usb_errors, "USB error") + (f": {codes}" if codes else ""))
+    what = "the USB adapter was reset or lost" if resets else "USB transfers to the adapter failed"
     return _one(
         "usb-reset",
         "warning",
         label,
-        f"{label}: the USB adapter was reset or lost ({', '.join(tallies)}): power, cable "
-        f"or port{cite('usb_reset')}.",
+        f"{label}: {what} ({', '.join(tallies)}): power, cable or port{cite('usb_reset')}.",
         (resets + errors)[:4],
     )
 

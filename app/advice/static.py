@@ -143,7 +143,7 @@ class _Advisor(Advisor):
             return
         if not (chip.usb_generation or "").startswith("3") or nic.usb_speed_mbps > _USB2_MAX:
             return
-        if chip.builtin:
+        if chip.builtin or nic.builtin:
             return  # a 3B+'s LAN7515 sits on USB 2.0 by design: see builtin_behind_usb2
         usb2 = self.catalog.bus("usb2")
         practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
@@ -187,8 +187,8 @@ class _Advisor(Advisor):
             "builtin-nic-on-usb2",
             "info",
             nic,
-            f"The built-in Ethernet ({chip.name}) is a USB 2.0 device sharing the board's "
-            "single USB 2.0 connection with every USB port.",
+            f"The built-in Ethernet ({nic.chip or chip.name}) is a USB 2.0 device sharing the "
+            "board's single USB 2.0 connection with every USB port.",
             _usb_line(self.parsed, nic),
         )
         limit = min(filter(None, [chip.line_rate_mbps, practical.value if practical else None]))
