@@ -34,6 +34,7 @@ from sbctune.advice.static_board import (
     usb3_named_at_usb2,
     usb_below_top_speed,
     usb_device_resets,
+    usb_over_current,
 )
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.catalog import Catalog, Chip, load_catalog
@@ -422,6 +423,7 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             inventory.recommendations.append(newer)
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
+    usb_over_current(advisor)
     unowned_phy_failures(advisor)
     pcie_links_down(advisor)
     power(advisor)

@@ -9,12 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.advice.static_board import _port_path
 from sbctune.inventory.parsers.dmesg_classify import classify
 from tests.corpus_support import (
     CORPUS,
     corpus_line,
     corpus_output,
     dmesg_events,
+    dmesg_inventory,
     findings_of,
     inventory_of,
 )
@@ -101,3 +103,37 @@ def test_usb_errors_of_a_stalled_adapter_are_named_not_called_a_reset() -> None:
     (summary,) = findings_of(inv, "usb-reset")
     assert "-32 EPIPE" in summary
     assert "reset or lost" not in summary and "-71" not in summary
+
+
+# --- over-current on a hub's ports ---
+
+
+def test_an_over_current_flood_on_the_hubs_ports_is_a_finding() -> None:
+    """The Pi 3 B+ with a PoE HAT: "usb 1-1-port2: over-current change" again and again on
+    five ports of its two hubs (drivers/usb/core/hub.c port_event()), nothing plugged in. The
+    finding counts the lines and names the ports; the LAN7515 at 1-1.1.1 is below none."""
+    inv = inspect_bundle(CORPUS / _PI3BPLUS)
+    (found,) = [f for f in inv.findings if f.id == "usb-over-current"]
+    assert "15 times on 5 ports (1-1-port2, 1-1.1-port3" in found.summary
+    assert found.nic is None and "over-current change" in found.evidence[0]
+
+
+def test_over_current_on_the_port_of_a_usb_nic_names_that_nic() -> None:
+    lines = [
+        "[   12.000000] usb 1-1.2: new high-speed USB device number 4 using dwc_otg",
+        "[   12.100000] usb 1-1.2: New USB device found, idVendor=0b95, idProduct=772b",
+        "[   12.300000] asix 1-1.2:1.0 eth1: register 'asix' at usb-3f980000.usb-1.2, ASIX",
+        "[   40.000000] usb 1-1-port2: over-current condition",
+    ]
+    inv = dmesg_inventory(*lines)
+    (found,) = [f for f in inv.findings if f.id == "usb-over-current"]
+    assert found.nic == "eth1" and "1 port (1-1-port2)" in found.summary
+    inv = dmesg_inventory(*lines[:3], "[   40.000000] usb 1-1-port21: over-current condition")
+    (found,) = [f for f in inv.findings if f.id == "usb-over-current"]
+    assert found.nic is None  # port 21's devices are 1-1.21..., not 1-1.2
+
+
+@given(st.text(max_size=40))
+def test_a_port_name_of_any_text_is_read_without_raising(name: str) -> None:
+    path = _port_path(name)
+    assert path is None or "-" in path
