@@ -86,7 +86,7 @@ def hold_coalesce(
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     co["adaptive_rx_start"] = caps.facts.get("coalesce_adaptive_rx_start", {})  # bcmgenet: DIM
-    _riwt(co, caps, clock_mhz)
+    _riwt(co, caps, clock_mhz, chip)
     _scale(co, caps, chip, speed_mbps)
     reset = caps.facts.get("coalesce_reset_on_open", [])  # stmmac_init_coalesce at each open
     co["reset_on_open"] = {p: co["values"][p] for p in reset if p in co["values"]}
@@ -100,13 +100,20 @@ def hold_coalesce(
     return co
 
 
-def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None) -> None:
+def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None, chip: str) -> None:
     """stmmac's rx-usecs: the RX watchdog in units of 256 cycles of the board's CSR clock
     (`clock_mhz`, the profile's; else the table's default, 125 MHz), its limits, its default
     (DEF_DMA_RIWT read back through stmmac_riwt2usec) and 6.1's skipping of 0 (with an unknown
-    kernel 0 is refused, as 6.12 does: the lab is never kinder)."""
+    kernel 0 is refused, as 6.12 does: the lab is never kinder). A chip without the watchdog
+    (the Allwinner EMAC: synopsys_id 0, so no use_riwt) shows rx-usecs and rx-frames 0 and
+    takes new ones without storing them (__stmmac_get_coalesce / __stmmac_set_coalesce)."""
     riwt = caps.facts.get("coalesce_riwt")
     if not riwt:
+        return
+    if caps.refuses_on("coalesce_riwt_off_chips", chip):
+        rx = [p for p in ("rx-usecs", "rx-frames") if p in co["values"]]
+        co["values"].update(dict.fromkeys(rx, 0))
+        co["ignored"] = sorted(set(co.get("ignored", [])) | set(rx))
         return
     mhz = int(clock_mhz or riwt["clock_mhz_default"])
     unit = int(riwt["cycles_per_unit"])

@@ -47,7 +47,7 @@ class Ask:
         return self.inventory.board.cpu_cores == 1
 
     def one_core_words(self) -> str:
-        """"The Pi has one CPU core", with what gave the count (read, or the catalogue's)."""
+        """The words "the Pi has one CPU core", with what gave the count (read, or assumed)."""
         source = self.inventory.board.cpu_cores_source
         return f"the Pi has one CPU core ({source})" if source else "the Pi has one CPU core"
 
@@ -220,6 +220,11 @@ def _coalescing(ask: Ask) -> str | None:
     )
     if refused or ask.nic is None:
         return refused
+    no_timer = caps.refuses_on("coalesce_riwt_off_chips", ask.chip) if caps else None
+    if caps is not None and no_timer:  # stmmac without its RX watchdog: nothing to lengthen
+        return (f"{caps.driver} has no receive interrupt timer on the {no_timer} (the MAC's RX "
+                "watchdog is not used: rx-usecs reads 0 and a new value is not kept; not "
+                f"possible; {caps.cite('coalesce_riwt_off_chips')})")  # fmt: skip
     # r8169's scales at the inventory's link speed, from the tweak's interval and TX off: no
     # value near it reads back as written (the PCI RTL8169 at 1000 Mbit/s, any chip at 10)
     target = int(ask.tweak.params.get("rx_usecs", 50))

@@ -7,9 +7,19 @@ online (which one, from where), or that the list was not read / could not be rea
 CPU list, and what to do. The source rule's "one CPU core" names what gave the inventory's
 count (/proc/cpuinfo, /sys/devices/system/cpu/present, /proc/interrupts, or the board's
 specification when nothing on the Pi said it).
+
+Row 1 (chip variants inside stmmac): the RX watchdog (rx-usecs) is used only from core 3.50
+unless the glue turns it off (stmmac_hw_init: use_riwt); the Allwinner EMAC's glue sets
+synopsys_id 0 (dwmac-sun8i.c sun8i_dwmac_setup), so on the H3/H5/H6/A64/V3s/A83T/R40
+__stmmac_get_coalesce shows rx-usecs 0 and __stmmac_set_coalesce does not keep a new one. The
+lab modelled the watchdog on every stmmac chip (rx-usecs 327, a new value kept).
 """
 
 from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +28,8 @@ from hypothesis import strategies as st
 from sbctune.advice.inspect import inventory_from_raw
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.raw import RawOutputs
+from sbctune.lab import fake_ethtool, load_profile
+from sbctune.lab.ethtool_state import interface_state
 from sbctune.tuning import catalog, source_rule
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import parse_cpu_list
@@ -115,3 +127,68 @@ def test_the_source_rules_one_core_names_what_gave_the_count(
     for tweak_id in KERNEL_TWEAKS:
         why = source_rule.out_of_reach(tweak_id, inventory, nic) or ""
         assert why.startswith("the Pi has one CPU core (") and source in why, (tweak_id, why)
+
+
+# --- row 1: stmmac's RX watchdog by chip --------------------------------------------------
+
+EMPTY = load_profile("cm4-rtl8125b-r8169").bundle  # the seed captured nothing
+root = pytest.mark.skipif(
+    getattr(os, "geteuid", lambda: -1)() != 0, reason="ethtool's sets need root, as on a Pi"
+)
+# each chip as the inventory names it: the device tree's compatible
+SUN8I = ("allwinner,sun8i-h3-emac", "allwinner,sun50i-a64-emac", "allwinner,sun50i-h6-emac")
+WATCHDOG = ("rockchip,rk3568-gmac", "RK3588")
+
+
+def _lab(tmp_path: Path, chip: str, kernel: str) -> str:
+    path = tmp_path / f"{chip.replace(',', '_')}-{kernel}.json"
+    iface = interface_state("stmmac", EMPTY, "eth0", chip, kernel)
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    return str(path)
+
+
+def _coalesce(state: str) -> dict[str, str]:
+    result = fake_ethtool.run(["-c", "eth0"], state)
+    assert result is not None and result[2] == 0, result
+    pairs = (line.split(":", 1) for line in result[0].splitlines() if ":" in line)
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.38+deb13-arm64"])
+@pytest.mark.parametrize("chip", SUN8I + WATCHDOG)
+def test_stmmac_rx_usecs_is_the_watchdogs_only_where_the_chip_uses_it(
+    tmp_path: Path, chip: str, kernel: str
+) -> None:
+    shown = _coalesce(_lab(tmp_path, chip, kernel))
+    if chip in SUN8I:
+        assert (shown["rx-usecs"], shown["rx-frames"]) == ("0", "0"), shown
+    else:  # DEF_DMA_RIWT 0xa0 at 125 MHz: 160 * 256 / 125
+        assert shown["rx-usecs"] == "327", shown
+    assert shown["tx-usecs"] != "0", shown  # the TX timer is every chip's
+
+
+@root
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@pytest.mark.parametrize("chip", SUN8I + WATCHDOG)
+def test_a_new_rx_usecs_is_kept_only_with_the_watchdog(tmp_path: Path, chip: str) -> None:
+    state = _lab(tmp_path, chip, "6.12.38+deb13-arm64")
+    result = fake_ethtool.run(["-C", "eth0", "rx-usecs", "100", "rx-frames", "8"], state)
+    assert result is not None and result[2] == 0, result  # accepted either way
+    shown = _coalesce(state)
+    if chip in SUN8I:
+        assert (shown["rx-usecs"], shown["rx-frames"]) == ("0", "0"), shown
+    else:  # 100 us -> RIWT 48 -> 98 us
+        assert (shown["rx-usecs"], shown["rx-frames"]) == ("98", "8"), shown
+
+
+@pytest.mark.parametrize("chip", SUN8I + WATCHDOG)
+def test_irq_coalescing_is_not_possible_on_an_emac_without_the_watchdog(chip: str) -> None:
+    nic = Nic(name="eth0", driver="stmmac", bus="platform", chip=chip, link_speed_mbps=1000)
+    inventory = Inventory(board=Board(kernel="6.12.38+deb13-arm64", cpu_cores=4), nics=[nic])
+    why = source_rule.out_of_reach("irq-coalescing", inventory, nic)
+    if chip in SUN8I:
+        assert why is not None and "no receive interrupt timer" in why, why
+        assert "dwmac-sun8i.c" in why and "not possible" in why, why
+    else:
+        assert why is None, why
