@@ -30,6 +30,8 @@ from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.raw import RawOutputs
 from sbctune.lab import fake_ethtool, load_profile
 from sbctune.lab.ethtool_state import interface_state
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
 from sbctune.tuning import catalog, source_rule
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import parse_cpu_list
@@ -192,3 +194,56 @@ def test_irq_coalescing_is_not_possible_on_an_emac_without_the_watchdog(chip: st
         assert "dwmac-sun8i.c" in why and "not possible" in why, why
     else:
         assert why is None, why
+
+
+# --- row 2: r8152's coalescing default by chip -----------------------------------------------
+
+
+def _r8152(tmp_path: Path, chip: str) -> str:
+    path = tmp_path / f"r8152-{chip.replace('/', '_')}.json"
+    iface = interface_state("r8152", EMPTY, "eth0", chip, "6.12.38+deb13-arm64")
+    path.write_text(json.dumps({"schema": 1, "interfaces": {"eth0": iface}}), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@pytest.mark.parametrize(
+    ("chip", "rx_usecs"),
+    [
+        ("RTL8153", "85000"),  # r8153_init on USB 3: COALESCE_SUPER
+        ("RTL8153B", "15000"),  # r8153b_init
+        ("RTL8153C", "15000"),  # r8153c_init
+        ("RTL8156", "15000"),  # r8156_init
+        ("RTL8156B", "15000"),  # r8156b_init
+        ("Realtek RTL8156B 2.5G", "15000"),
+        # usb.ids' name for 0bda:8153 names both chips: neither default is claimed
+        ("Realtek RTL8153/RTL8153B", "85000"),
+    ],
+)
+def test_r8152_shows_the_coalescing_its_chips_init_writes(
+    tmp_path: Path, chip: str, rx_usecs: str
+) -> None:
+    assert _coalesce(_r8152(tmp_path, chip))["rx-usecs"] == rx_usecs
+
+
+def test_irq_coalescing_on_an_rtl8156_lab_changes_the_15_us_default(tmp_path: Path) -> None:
+    """What the user gets: on an RTL8153 (85 us) rx-usecs is already above the tweak's 50 us,
+    on an RTL8156 (15 us) it is raised to 50 us. Before, the lab showed 85000 for every chip."""
+    plans = {}
+    for chip in ("RTL8153", "RTL8156"):
+        result = fake_ethtool.run(["-c", "eth0"], _r8152(tmp_path, chip))
+        assert result is not None
+        nic = Nic(name="eth0", driver="r8152", bus="usb", chip=chip, link_speed_mbps=1000)
+        inventory = Inventory(board=Board(kernel="6.12.38+deb13-arm64", cpu_cores=4), nics=[nic])
+        found = Facts("eth0")
+        found.steps["ethtool -c"] = StepResult(batch.Step(("true",), "ethtool -c"), 0,
+                                               result[0].encode(), b"")  # fmt: skip
+        found.steps["ssh-route"] = StepResult(batch.Step(("true",), "ssh-route"), 0,
+                                              b'[{"dev": "wlan9"}]', b"")  # fmt: skip
+        tweak = catalog.tweak("irq-coalescing")
+        ctx = Context(tweak, found, inventory, nic, {}, {}, (tweak.id,))
+        plans[chip] = PLANNERS[tweak.kind](ctx)
+    # the planner keeps a change whose value is already in place (apply calls it already set)
+    assert all(c.before == c.after == "85000" for c in plans["RTL8153"].changes), plans
+    (change,) = plans["RTL8156"].changes
+    assert (change.before, change.after) == ("15000", "50000"), change
