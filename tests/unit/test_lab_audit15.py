@@ -247,3 +247,28 @@ def test_irq_coalescing_on_an_rtl8156_lab_changes_the_15_us_default(tmp_path: Pa
     assert all(c.before == c.after == "85000" for c in plans["RTL8153"].changes), plans
     (change,) = plans["RTL8156"].changes
     assert (change.before, change.after) == ("15000", "50000"), change
+
+
+# --- row 3: stmmac's EEE by chip -------------------------------------------------------------
+
+
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@pytest.mark.parametrize("chip", SUN8I + WATCHDOG)
+def test_eee_is_not_supported_on_an_emac_without_the_hw_feature_register(
+    tmp_path: Path, chip: str
+) -> None:
+    """stmmac_ethtool_op_get_eee/_set_eee: EOPNOTSUPP without dma_cap.eee, which the Allwinner
+    EMAC (no get_hw_feature in sun8i_dwmac_dma_ops) never fills."""
+    state = _lab(tmp_path, chip, "6.12.38+deb13-arm64")
+    shown = fake_ethtool.run(["--show-eee", "eth0"], state)
+    assert shown is not None
+    nic = Nic(name="eth0", driver="stmmac", bus="platform", chip=chip, link_speed_mbps=1000)
+    inventory = Inventory(board=Board(kernel="6.12.38+deb13-arm64", cpu_cores=4), nics=[nic])
+    why = source_rule.out_of_reach("eee-off", inventory, nic)
+    if chip in SUN8I:
+        assert shown[2] != 0 and "Operation not supported" in " ".join(shown[1]), shown
+        assert why is not None and "EOPNOTSUPP" in why and "dma_cap" not in why, why
+        assert "stmmac_ethtool_op_get_eee" in why, why
+    else:
+        assert shown[2] == 0 and "EEE status" in shown[0], shown
+        assert why is None, why
