@@ -49,6 +49,7 @@ class Board:
     kernel: str | None = None
     os: str | None = None
     cpu_cores: int | None = None
+    cpu_cores_source: str | None = None  # what gave the count (read, or the catalogue's)
     throttled: Throttled | None = None
     catalog_id: str | None = None  # the catalog's board entry, when recognised
     temperature_c: float | None = None
