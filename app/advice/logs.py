@@ -218,9 +218,10 @@ _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
 
 
 def _below_phy(nic: Nic, label: str) -> list[Finding]:
-    """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s."""
-    speed = nic.link_speed_mbps
-    if not nic.phy or not nic.link_detected or speed is None or speed >= 1000:
+    """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s: now, or the
+    last time it came up when the link is down now (each time at 100, then dropped)."""
+    speed = nic.link_speed_mbps if nic.link_detected else nic.linked_at_mbps
+    if not nic.phy or speed is None or speed >= 1000:
         return []
     if not _FAST_PHY.search(nic.phy):
         return []

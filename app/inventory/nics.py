@@ -86,6 +86,8 @@ def _pcie(device: Device) -> Pcie | None:
 def _link(nic: Nic, device: Device) -> None:
     link = device.value("link")
     nic.link_detected = link if isinstance(link, bool) else None
+    speed = device.value("link_speed_mbps")
+    nic.linked_at_mbps = speed if isinstance(speed, int) else None
     if link is False:
         return  # a speed from before the link went down is not the link's speed now
     nic.link_speed_mbps = device.value("link_speed_mbps")
