@@ -43,7 +43,7 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("pci_revision", device.revision, "lspci", line)
         if device.driver:
             sighting.add("driver", device.driver, "lspci", f"Kernel driver in use: {device.driver}")
-        elif drivers_shown and not _truncated(device):
+        elif drivers_shown and (device.decoding is False or not _truncated(device)):
             sighting.add("driver_none", True, "lspci", line)
         sighting.add("pcie", device, "lspci", line)
         if device.irq is not None:
@@ -54,8 +54,13 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
 def _truncated(device: PciDevice) -> bool:
     """A block cut before "Kernel driver in use" (an -vvv paste that stops at the
     capabilities) cannot say there is no driver: a block that shows its capabilities or
-    interrupt routing but not the driver line is treated as cut."""
-    return bool(device.lnkcap_speed_gts or device.lnksta_speed_gts or device.capabilities_denied)
+    interrupt routing but not the driver line is treated as cut; so is a verbose block (-v's own
+    lines) without kernel lines that the paste ends inside (nothing closed it: no next device, no
+    blank line), as an excerpt cut after its Region or MSI lines. A -k block has no blank line
+    after it: the last one is whole."""
+    if device.lnkcap_speed_gts or device.lnksta_speed_gts or device.capabilities_denied:
+        return True
+    return device.verbose_lines > 0 and not device.closed and not device.modules
 
 
 def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:

@@ -325,6 +325,21 @@ KNOWN_GAPS: dict[str, str] = {
         "of r8169, iwlwifi, ath10k/ath11k and others, not mwifiex's per-card "
         "struct mwifiex_sdio_device .firmware (sdio.c: SD8887_DEFAULT_FW_NAME)"
     ),
+    # corpus33 (thirty-third unseen set), left with reasons in tests/captures/corpus/README.md
+    "cm5_linux_6953_ethtool_eth0_speed_unknown_netlink_eperm_no_link": (
+        "ethtool's 'Link detected: no' is read (link down), but no link-down finding is made from "
+        "it: ethtool prints the same for an interface that is administratively down (phylink "
+        "not started), and no output here says eth0 is up; missing: the interface's admin state "
+        "(ip link's UP, operstate) in the bundle, or a finding worded for either case"
+    ),
+    "revpi_linux_6855_modalias_rp1_gem_ethtool_show_eee_active_prompts": (
+        "neither output is read: `ethtool --show-eee IFACE` has no inventory parser (only "
+        "tuning reads it), so 'EEE settings for eth0:' names no interface, and a sysfs "
+        "modalias's OF compatibles (raspberrypi,rp1-gem, cdns,macb) are mapped to no driver; "
+        "missing: the ethtool sub-commands' headers ('<what> for IFACE:') as interface "
+        "sightings, and a table of drivers/net's of_match_table compatibles from 6.1/6.12 "
+        "(as drivers.json is of their ID tables)"
+    ),
 }
 
 

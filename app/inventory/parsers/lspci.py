@@ -47,6 +47,7 @@ _FIELD_STARTS = (
     "I/O behind bridge:", "Memory behind bridge:", "Prefetchable memory behind bridge:",
     "Secondary status:", "BridgeCtl:", "IOMMU group:", "NUMA node:", "DeviceName:",
 )  # fmt: skip
+_K_LINES = ("Subsystem:", "Kernel driver in use:", "Kernel modules:")  # what -k prints too
 # How far into a line lspci's own line may start after a script's prefix ("IOMMU Group 117 ",
 # "Group 12:\t"): such a prefix is short, and the scan stays bounded on any line.
 _WRAPPER_MAX = 48
@@ -84,6 +85,16 @@ class PciDevice:
     devctl_max_read_req: int | None = None
     express_type: str | None = None
     capabilities_denied: bool = False
+    # The block was closed: another device or the blank line lspci -v prints after each block
+    # (pciutils lspci.c show_device(): putchar('\n') when verbose) followed it. A block left
+    # open at the end of a paste may have been cut before its kernel lines.
+    closed: bool = False
+    # -v's own detail lines read (Flags, Control, Region ...; not -k's Subsystem and kernel
+    # lines): only a verbose block ends with lspci's blank line, so only it can be left open
+    verbose_lines: int = 0
+    # Control's I/O and Mem decode bits: a driver's probe enables them (pci_enable_device()), so
+    # "I/O- Mem-" says no driver has the device, even in a block cut before its kernel lines.
+    decoding: bool | None = None
     # The lines that said the link (lspci's LnkCap/LnkSta, or the kernel's bandwidth line):
     # a finding about the link quotes these, never words of another tool.
     link_lines: list[str] = field(default_factory=list)
@@ -240,6 +251,12 @@ def _detail(dev: PciDevice, line: str) -> bool:
     if s.startswith("Kernel modules:"):
         dev.modules = [x.strip() for x in s.split(":", 1)[1].split(",") if x.strip()]
         return True
+    if s.startswith("Control:"):
+        bits = s.split()
+        dev.decoding = (
+            "I/O+" in bits or "Mem+" in bits if ("Mem-" in bits or "Mem+" in bits) else None
+        )
+        return True
     if s.startswith(("Flags:", "Interrupt:")):
         im2 = _IRQ_RE.search(s)
         if im2 and dev.irq is None:
@@ -288,21 +305,25 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
     current: PciDevice | None = None
     warnings: list[ParseWarning] = []
     heading = False  # the last line was short and unread: a group heading if devices follow
-    for raw in split_lines(text):
+    lines = split_lines(text)
+    if lines and not lines[-1]:
+        lines.pop()  # the text's own last newline; a blank line before it is lspci's, closing
+    for raw in lines:
         line = _PATH_RE.sub("", raw)  # lspci -PP: "00:01.0/01:00.0 Ethernet ..." → "01:00.0 ..."
         if is_ellipsis(line):
             result.elided = True
             current = None
             continue
         if is_noise(line):
-            if not line.strip():
-                continue
+            if current is not None and not line.strip():
+                current.closed = True
             continue
         if not line[:1].isspace():
             heading = False
             m = _HEADER_RE.match(line)
             header = _parse_header(m) if m else _wrapped(line)
             if header is not None:
+                _close(current)
                 current = header
                 result.devices.append(current)
                 continue
@@ -319,6 +340,7 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
             continue
         wrapped = _wrapped(line)  # "\t0a:00.0 Ethernet controller [0200]: ..." under a group line
         if wrapped is not None:
+            _close(current)
             current = wrapped
             result.devices.append(current)
             if heading:  # "IOMMU Group 17:" was the heading of this device: read, not unread
@@ -335,6 +357,8 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
             orphan_lines += 1
         if not _detail(current, line):
             bad += 1
+        elif not line.strip().startswith(_K_LINES):
+            current.verbose_lines += 1
     # drop a headless fragment that yielded nothing useful
     result.devices = [d for d in result.devices if d.slot is not None or _has_data(d)]
     if orphan_lines and any(d.slot is None for d in result.devices):
@@ -347,6 +371,11 @@ def _parse_lspci(text: str) -> Parsed[LspciResult]:
         )
     found = len(result.devices)
     return result, finish("lspci", text, found, bad, warnings)
+
+
+def _close(device: PciDevice | None) -> None:
+    if device is not None:
+        device.closed = True
 
 
 def _has_data(d: PciDevice) -> bool:
