@@ -5,6 +5,7 @@ Secrets are held in memory only and never appear in repr(), logs or argv.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,6 +17,10 @@ DEFAULT_PORT = 22
 # Unanswered SSH keepalives before the connection counts as lost.
 KEEPALIVE_COUNT = 3
 DEFAULT_KEEPALIVE_S = 7.0
+
+# DNS (RFC 1035): a name is at most 253 characters, each part between dots at most 63.
+_MAX_NAME = 253
+_SHOWN = 60  # characters of a rejected input quoted back to the user
 
 _BRACKETED = re.compile(r"^\[(?P<host>[^\]]+)\](?::(?P<port>\d+))?$")
 
@@ -104,7 +109,33 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
         raise UserError(f"'{text}' is not a host name or address.", "Example: pi@192.168.1.20")
     if not 0 < port < 65536:
         raise UserError(f"Port {port} is out of range.", "SSH normally listens on port 22.")
+    _check_name(host, text)
     return user, host, port
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _check_name(host: str, text: str) -> None:
+    """Refuse a name no resolver can be asked for. getaddrinfo encodes it with IDNA first and
+    raises UnicodeError (not OSError) on an empty or over-long part, which no connect error
+    handler expects."""
+    try:
+        ipaddress.ip_address(host)
+        return
+    except ValueError:
+        pass
+    try:
+        encoded = host.encode("idna")
+    except UnicodeError:
+        encoded = b""
+    if not encoded or len(encoded.rstrip(b".")) > _MAX_NAME:
+        raise UserError(
+            f"'{_shown(text)}' is not a host name or address.",
+            "A name is at most 253 characters, with at most 63 between two dots and none "
+            "empty, e.g. raspberrypi.local; or type the Pi's address, e.g. 192.168.1.20.",
+        )
 
 
 def password_from_env(name: str) -> Secret | None:
