@@ -78,6 +78,13 @@ class Target:
 
 def parse_target(text: str) -> tuple[str | None, str, int]:
     """Split `[user@]host[:port]` (IPv6 as `[addr]:port` or bare) into its parts."""
+    user, host, port = split_target(text)
+    return user, host, DEFAULT_PORT if port is None else port
+
+
+def split_target(text: str) -> tuple[str | None, str, int | None]:
+    """As parse_target, with the port None when none was typed (so the app's Port field can
+    give it, while a typed `:22` still wins over that field)."""
     spec = text.strip()
     if not spec:
         raise UserError(
@@ -90,7 +97,7 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
         user, _, spec = spec.rpartition("@")
         if not user:
             user = None
-    port = DEFAULT_PORT
+    port: int | None = None
     host = spec
     bracketed = _BRACKETED.match(spec)
     if bracketed:
@@ -107,7 +114,7 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
         port = int(port_text)
     if not host or any(ch.isspace() or ch in "[]/@" for ch in host):
         raise UserError(f"'{text}' is not a host name or address.", "Example: pi@192.168.1.20")
-    if not 0 < port < 65536:
+    if port is not None and not 0 < port < 65536:
         raise UserError(f"Port {port} is out of range.", "SSH normally listens on port 22.")
     _check_name(host, text)
     return user, host, port
