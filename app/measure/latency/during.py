@@ -185,7 +185,7 @@ class LatencyMonitor:
         return (len(group["idle_ms"]), len(group["loaded_ms"]), group["idle_lost"],
                 group["loaded_lost"], len(group.get("trial_added_ms", [])))  # fmt: skip
 
-    def forget_last_trial(self, why: str) -> None:
+    def forget_last_trial(self) -> None:
         """The last test stopped (its link was lost): the probes sent meanwhile went unanswered
         because of that, not because of a queue, so that trial's probes are left out (walk19:
         a link down 4 s read "98 % of the probes got no answer: bufferbloat", grade F)."""
@@ -202,7 +202,8 @@ class LatencyMonitor:
                 del group["trial_added_ms"]
             if not (group["idle_ms"] or group["loaded_ms"] or idle_lost or loaded_lost):
                 del self.record["groups"][key]
-        self._note(f"The latency probes of the test that stopped are left out: {why[:200]}")
+        # Why it stopped is the run's own note; said once there, not again here.
+        self._note("The latency probes of the test whose link was lost are left out.")
 
     def _marks(self, key: str) -> tuple[int, int]:
         group = self.record["groups"].get(key)
