@@ -85,7 +85,10 @@ def digest(runs: list[RunRecord]) -> dict[str | None, NicRuns]:
         entry = out.setdefault(run.nic, NicRuns(run.nic))
         if run.route_warning and run.route_warning not in entry.notes:
             entry.notes.append(run.route_warning)
-        if run.latency and run.latency.get("groups"):
+        # Probes of a run that stopped early (the link lost, a cancel, the window closed) went
+        # unanswered because of the stop: no evidence of a queue (walk19: a link down for 4 s
+        # became "98 % of the probes got no answer: bufferbloat").
+        if run.complete and run.latency and run.latency.get("groups"):
             entry.latency, entry.latency_run = run.latency, run.id
         for test in run.tests:
             if test.mean_mbps is None:

@@ -52,11 +52,18 @@ def _print(inventory: Inventory, as_json: bool) -> None:
         print(render(inventory))
 
 
+def _exists(source: str) -> bool:
+    try:
+        return Path(source).exists()
+    except OSError:  # a host name longer than a path may be (ENAMETOOLONG): not a file
+        return False
+
+
 def _looks_like_path(source: str) -> bool:
     """A file or folder here, or a name no host has (a path separator, a .zip)."""
     return (
         is_bundle(source)
-        or Path(source).exists()
+        or _exists(source)
         or any(sep in source for sep in ("/", "\\"))
         or source.lower().endswith(".zip")
     )

@@ -237,7 +237,7 @@ def is_bundle(path: str | Path) -> bool:
     """True if ``path`` looks like a bundle (has a manifest); does not validate it."""
     try:
         _Source(Path(path)).close()
-    except (BundleError, LimitError):
+    except (BundleError, LimitError, OSError):  # OSError: e.g. a name too long for a path
         return False
     return True
 

@@ -180,6 +180,7 @@ async def _run_test(ctx: _Running, index: int, spec: TestSpec) -> bool:
         finish_run(run)
         raise
     except Disconnected as lost:  # the SSH connection died: keep what was measured
+        ctx.probes.forget_last_trial()
         kept = test.partial(lost.message)
         run.tests.extend(kept)
         run.error = f"{lost.message} {lost.hint}"
@@ -193,6 +194,7 @@ async def _run_test(ctx: _Running, index: int, spec: TestSpec) -> bool:
     ctx.emit(TestFinished(index, spec, tuple(outcomes)))
     if test.stopped:
         run.error = test.stopped
+        ctx.probes.forget_last_trial()
         return False  # the link is gone: the next tests would only wait for it
     return True
 

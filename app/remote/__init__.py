@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     )
     from sbctune.remote.hostkeys import HostKeyInfo, KnownHosts
     from sbctune.remote.session import CommandResult, RemoteProcess, Session
-    from sbctune.remote.target import Secret, Target, parse_target
+    from sbctune.remote.target import Secret, Target, parse_target, split_target
 
 __all__ = [
     "AuthFailed",
@@ -58,6 +58,7 @@ __all__ = [
     "command",
     "parse_target",
     "read_file",
+    "split_target",
 ]
 
 if not TYPE_CHECKING:  # mypy sees the imports above, and a typo stays an error
@@ -84,5 +85,5 @@ if not TYPE_CHECKING:  # mypy sees the imports above, and a typo stays an error
         )
         | names_in("hostkeys", ("HostKeyInfo", "KnownHosts"))
         | names_in("session", ("CommandResult", "RemoteProcess", "Session"))
-        | names_in("target", ("Secret", "Target", "parse_target")),
+        | names_in("target", ("Secret", "Target", "parse_target", "split_target")),
     )

@@ -5,6 +5,7 @@ Secrets are held in memory only and never appear in repr(), logs or argv.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,6 +17,10 @@ DEFAULT_PORT = 22
 # Unanswered SSH keepalives before the connection counts as lost.
 KEEPALIVE_COUNT = 3
 DEFAULT_KEEPALIVE_S = 7.0
+
+# DNS (RFC 1035): a name is at most 253 characters, each part between dots at most 63.
+_MAX_NAME = 253
+_SHOWN = 60  # characters of a rejected input quoted back to the user
 
 _BRACKETED = re.compile(r"^\[(?P<host>[^\]]+)\](?::(?P<port>\d+))?$")
 
@@ -73,6 +78,13 @@ class Target:
 
 def parse_target(text: str) -> tuple[str | None, str, int]:
     """Split `[user@]host[:port]` (IPv6 as `[addr]:port` or bare) into its parts."""
+    user, host, port = split_target(text)
+    return user, host, DEFAULT_PORT if port is None else port
+
+
+def split_target(text: str) -> tuple[str | None, str, int | None]:
+    """As parse_target, with the port None when none was typed (so the app's Port field can
+    give it, while a typed `:22` still wins over that field)."""
     spec = text.strip()
     if not spec:
         raise UserError(
@@ -85,7 +97,7 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
         user, _, spec = spec.rpartition("@")
         if not user:
             user = None
-    port = DEFAULT_PORT
+    port: int | None = None
     host = spec
     bracketed = _BRACKETED.match(spec)
     if bracketed:
@@ -102,9 +114,35 @@ def parse_target(text: str) -> tuple[str | None, str, int]:
         port = int(port_text)
     if not host or any(ch.isspace() or ch in "[]/@" for ch in host):
         raise UserError(f"'{text}' is not a host name or address.", "Example: pi@192.168.1.20")
-    if not 0 < port < 65536:
+    if port is not None and not 0 < port < 65536:
         raise UserError(f"Port {port} is out of range.", "SSH normally listens on port 22.")
+    _check_name(host, text)
     return user, host, port
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _check_name(host: str, text: str) -> None:
+    """Refuse a name no resolver can be asked for. getaddrinfo encodes it with IDNA first and
+    raises UnicodeError (not OSError) on an empty or over-long part, which no connect error
+    handler expects."""
+    try:
+        ipaddress.ip_address(host)
+        return
+    except ValueError:
+        pass
+    try:
+        encoded = host.encode("idna")
+    except UnicodeError:
+        encoded = b""
+    if not encoded or len(encoded.rstrip(b".")) > _MAX_NAME:
+        raise UserError(
+            f"'{_shown(text)}' is not a host name or address.",
+            "A name is at most 253 characters, with at most 63 between two dots and none "
+            "empty, e.g. raspberrypi.local; or type the Pi's address, e.g. 192.168.1.20.",
+        )
 
 
 def password_from_env(name: str) -> Secret | None:

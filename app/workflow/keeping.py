@@ -25,6 +25,9 @@ from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS
 from sbctune.tuning.words import tweak_title
 
 NOTHING_TO_GAIN = "nothing to gain; your Pi is as it was"
+STOPPED_EARLY = ("not kept: the measurement with the tuning stopped before it finished (the link "
+                 "was lost, or it was stopped), so it cannot show a gain; measure again in full "
+                 "to judge the tuning")  # fmt: skip
 NO_INTERVAL = ("not kept: one trial per direction gives no interval, so no gain can be shown "
                "(measure with 2 or more trials)")  # fmt: skip
 
@@ -45,6 +48,8 @@ def decide(comparison: Comparison, after: RunRecord) -> KeepDecision:
     """Whether the tuning measured in `after` (the comparison's last run) is kept."""
     if changed_during_run(after):
         return KeepDecision(False, reason=f"not kept: {change_text(after)}")
+    if not after.complete:  # walk19: a link lost in Measure again read "nothing to gain"
+        return KeepDecision(False, reason=STOPPED_EARLY)
     helped, worse, verdicts = [], [], []
     for row in comparison.rows:
         cell = row.cells[-1] if len(row.cells) > 1 else None

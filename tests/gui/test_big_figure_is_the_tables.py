@@ -66,3 +66,18 @@ def test_the_big_figure_is_the_tables_mean_once_stored(window: MainWindow) -> No
     page.attach(LiveMeasurement(PLAN, 1000.0, clock=lambda: next(ticks)))  # a new run
     title = page.figure_cards[0][0].title  # a short window shows it shortened while running
     assert (title.property("full_title") or title.text()) == "Pi → PC, this test"
+
+
+def test_a_direction_the_stopped_run_never_reached_says_not_measured(window: MainWindow) -> None:
+    # walk19: Cancel during the first Pi → PC test; the cards read "Pi → PC, this run" and
+    # "PC → Pi, this test" over a dash, as if a PC → Pi test were still on.
+    page = window.again_page
+    live = LiveMeasurement(PLAN, 1000.0, clock=lambda: 0.0)
+    page.attach(live)
+    stopped = _record()
+    stopped.complete = False
+    stopped.tests = [TestRecord("pi_to_pc", "half", mean_mbps=939.7, complete=False)]
+    page.show_record(stopped)
+    titles = [card.title.text() for card, _big in page.figure_cards]
+    assert titles == ["Pi → PC, this run", "PC → Pi, not measured"]
+    assert page.now_pc_to_pi.text() == "–"

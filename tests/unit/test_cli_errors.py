@@ -311,3 +311,16 @@ def test_serve_says_it_serves_tcp_and_udp(capsys: pytest.CaptureFixture[str]) ->
         main(["serve", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "TCP and UDP (-u)" in help_text and "TCP only" not in help_text
+
+
+@pytest.mark.parametrize("command", ["inspect", "connect"])
+def test_a_host_name_too_long_is_a_clear_error_not_a_crash(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # walk19: inspect took the 300-character name for a file (OSError: File name too long)
+    # and connect handed it to the resolver (UnicodeError from IDNA): both "a bug in sbctune".
+    monkeypatch.setenv("SBCTUNE_PASSWORD", "x")
+    code, _, err = run_cli([command, "pi@" + "a" * 300 + ".local"], capsys)
+    assert code == 1, err
+    assert "is not a host name or address" in err and "at most 63" in err
+    assert "bug in sbctune" not in err and "a" * 100 not in err  # quoted back shortened

@@ -18,7 +18,7 @@ from sbctune.compare.attribution import contributions
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.records import RunRecord, TestRecord
 from sbctune.history.run_tuning import CHANGED, change_text, tuning_text, usable_as_tuned
-from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, decide
+from sbctune.workflow.keeping import NO_INTERVAL, NOTHING_TO_GAIN, STOPPED_EARLY, decide
 from sbctune.workflow.tuning_read import TuningReading, run_tuning
 from tests.unit.export.seed_runs import START
 
@@ -75,7 +75,8 @@ def test_a_a_pairs_are_called_a_change_at_most_one_time_in_twenty() -> None:
 def _run(run_id: int, pi_to_pc: list[float], tuning: dict[str, object] | None = None) -> RunRecord:
     test = TestRecord("pi_to_pc", "half", mean_mbps=statistics.fmean(pi_to_pc),
                       trial_means=pi_to_pc)  # fmt: skip
-    return RunRecord(1, START, "quick", tests=[test], id=run_id, tuning_state=tuning)
+    return RunRecord(1, START, "quick", tests=[test], id=run_id, tuning_state=tuning,
+                     complete=True)  # fmt: skip
 
 
 def _reading(*tweaks: str, session: str = "s1", state: str = "armed") -> TuningReading:
@@ -97,6 +98,12 @@ def test_a_gain_beyond_noise_is_kept_and_no_gain_is_reverted_with_the_words() ->
     slower = _run(4, [700.0, 701.0, 699.0], held)
     worse = decide(compare([base, slower]), slower)
     assert not worse.keep and worse.reason.startswith("not kept, it made things worse")
+    # walk19: Measure again lost its link after one trial of one direction; Results said
+    # "nothing to gain". A run that stopped early shows no gain and no loss: it says so.
+    stopped = _run(6, [735.0], held)
+    stopped.complete = False
+    told = decide(compare([base, stopped]), stopped)
+    assert not told.keep and told.reason == STOPPED_EARLY and "stopped before" in told.reason
 
 
 def test_a_run_whose_guard_fired_mid_run_is_marked_and_its_gain_not_kept() -> None:

@@ -150,11 +150,12 @@ def test_program_prepends_only_checked_values() -> None:
             program(bad)
 
 
-def _run(run_id: int, latency: dict[str, Any] | None) -> RunRecord:
+def _run(run_id: int, latency: dict[str, Any] | None, complete: bool = True) -> RunRecord:
     test = TestRecord(direction="pi_to_pc", mode="half", mean_mbps=700.0, complete=True,
                       trial_means=[699.0, 700.0, 701.0])  # fmt: skip
     return RunRecord(device_id=1, started_at=datetime(2026, 11, 23, tzinfo=timezone.utc),
-                     plan_name="quick", tests=[test], id=run_id, latency=latency)  # fmt: skip
+                     plan_name="quick", tests=[test], id=run_id, latency=latency,
+                     complete=complete)  # fmt: skip
 
 
 def test_compare_has_a_latency_row_with_the_change() -> None:
@@ -206,6 +207,28 @@ def test_no_latency_advice_for_a_short_queue_or_for_download_only() -> None:
     advice = _advice_for(down)
     assert any(f.id == "latency-under-load" for f in advice.findings)
     assert not any("fq_codel" in r.title for r in advice.recommendations)
+
+
+def test_probes_of_a_run_that_stopped_early_are_no_finding() -> None:
+    """walk19: the link went down for 4 s in Measure again; the run stopped, incomplete, and
+    the PC → Pi probes sent meanwhile went unanswered. Results said "98 % of the probes got no
+    answer within 2 s: ... bufferbloat", a problem the link's loss made, not a queue."""
+    from sbctune.advice import advise
+    from sbctune.catalog import load_catalog
+    from sbctune.inventory.model import Inventory, Nic
+
+    calm = {"groups": {"half/pc_to_pi": _group([0.5] * 20, [5.0] * 50)}}
+    lost = {"groups": {"half/pc_to_pi": _group([0.5] * 20, [5.0], lost=49)}}
+    before, stopped = _run(10, calm), _run(11, lost, complete=False)
+    before.nic = stopped.nic = "eth0"
+    inventory = Inventory(nics=[Nic(name="eth0", link_speed_mbps=1000)])
+    advice = advise(inventory, [before, stopped], load_catalog())
+    assert not any(f.id == "latency-under-load" for f in advice.findings)
+    # The same probes in a run that completed are a finding (the rule, not the data, decides).
+    completed = _run(12, lost)
+    completed.nic = "eth0"
+    advice = advise(inventory, [before, completed], load_catalog())
+    assert any(f.id == "latency-under-load" and "no answer" in f.summary for f in advice.findings)
 
 
 def test_latency_survives_the_history_and_older_runs_read_none(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from sbctune import aio
 from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.history.records import DeviceRecord
-from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, parse_target
+from sbctune.remote import HostKeyInfo, KnownHosts, Secret, Session, Target, split_target
 from sbctune.ui import secrets
 from sbctune.ui.controllers.connect_request import ConnectRequest
 from sbctune.ui.controllers.state import AppState
@@ -29,9 +29,8 @@ HostKeyAsker = Callable[[HostKeyInfo], Awaitable[bool]]
 
 def target_from(request: ConnectRequest) -> Target:
     """The form's fields as a Target; `user@host:port` typed in the host field wins."""
-    user, host, port = parse_target(request.host)
-    if port == 22 and request.port != 22:
-        port = request.port
+    user, host, typed_port = split_target(request.host)
+    port = request.port if typed_port is None else typed_port
     user = user or request.user.strip() or None
     if request.auth == "key" and request.key_file.strip():
         key = Path(request.key_file.strip()).expanduser()
@@ -103,10 +102,10 @@ class ConnectionController(QObject):
 
     async def remembered_password(self, host_text: str, port: int, user: str) -> str | None:
         try:
-            u, host, p = parse_target(host_text)
+            u, host, p = split_target(host_text)
         except UserError:
             return None
-        return await secrets.load_password(u or user, host, p if p != 22 else port)
+        return await secrets.load_password(u or user, host, port if p is None else p)
 
     async def _connect(self, request: ConnectRequest, lab_known_hosts: Path | None) -> None:
         self.busy.emit(True)

@@ -35,7 +35,9 @@ def show_run_figures(cards: Sequence[tuple[Card, QLabel]], record: RunRecord, un
     833.3 Mbit/s over a table saying 830.6 for the same thing)."""
     for (card, big), direction in zip(cards, BIG_DIRECTIONS, strict=True):
         tests = [t for t in record.tests if t.direction == direction]
-        if not tests:
+        if not tests:  # stopped before it (walk19: "PC → Pi, this test" stayed beside "this run")
+            big.setText("–")
+            card.title.setText(f"{DIRECTION_LABEL[direction]}, not measured")
             continue
         test = tests[0]
         big.setText(rate(test.mean_mbps, units))

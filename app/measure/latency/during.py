@@ -100,6 +100,7 @@ class LatencyMonitor:
         self._has_python: bool | None = None
         self.warnings: list[ParseWarning] = []
         self.record: dict[str, Any] = {"version": 1, "interval_s": INTERVAL_S, "groups": {}}
+        self._before_last: tuple[str, tuple[int, int, int, int, int]] | None = None
         if not enabled:
             self._note(TURNED_OFF)
 
@@ -126,6 +127,7 @@ class LatencyMonitor:
         import asyncssh  # loaded by the session already; not at import (issue 22)
 
         key = group_key(spec.mode, spec.directions)
+        self._before_last = None  # a test without probes has none to forget
         if not self.enabled or key not in KEYS or spec.protocol != "tcp":  # TCP tests only
             yield
             return
@@ -137,6 +139,7 @@ class LatencyMonitor:
             return
         window = _Window()
         marks = self._marks(key)
+        self._before_last = (key, self._counts(key))
         responder = Responder(self.pc_address, self.token)
         process: RemoteProcess | None = None
         reader: asyncio.Task[None] | None = None
@@ -176,6 +179,31 @@ class LatencyMonitor:
             await asyncio.shield(self._stop(process, reader, responder))
             self._check_answers(key, responder)
             self._trial(key, marks)
+
+    def _counts(self, key: str) -> tuple[int, int, int, int, int]:
+        group = self.record["groups"].get(key) or self._group(key)
+        return (len(group["idle_ms"]), len(group["loaded_ms"]), group["idle_lost"],
+                group["loaded_lost"], len(group.get("trial_added_ms", [])))  # fmt: skip
+
+    def forget_last_trial(self) -> None:
+        """The last test stopped (its link was lost): the probes sent meanwhile went unanswered
+        because of that, not because of a queue, so that trial's probes are left out (walk19:
+        a link down 4 s read "98 % of the probes got no answer: bufferbloat", grade F)."""
+        if self._before_last is None:
+            return
+        key, (idle, loaded, idle_lost, loaded_lost, trials) = self._before_last
+        self._before_last = None
+        group = self.record["groups"].get(key)
+        if group is not None:
+            del group["idle_ms"][idle:], group["loaded_ms"][loaded:]
+            group["idle_lost"], group["loaded_lost"] = idle_lost, loaded_lost
+            del group.setdefault("trial_added_ms", [])[trials:]
+            if not group["trial_added_ms"]:
+                del group["trial_added_ms"]
+            if not (group["idle_ms"] or group["loaded_ms"] or idle_lost or loaded_lost):
+                del self.record["groups"][key]
+        # Why it stopped is the run's own note; said once there, not again here.
+        self._note("The latency probes of the test whose link was lost are left out.")
 
     def _marks(self, key: str) -> tuple[int, int]:
         group = self.record["groups"].get(key)

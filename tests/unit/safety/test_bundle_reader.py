@@ -199,3 +199,9 @@ def test_a_zip_with_its_bundle_in_one_top_folder_beside_other_files(tmp_path: Pa
         archive.writestr("my-pi/a.txt", "A")
         archive.writestr("my-pi/README.txt", "not the manifest")
     assert read_bundle(path).commands == {"a": "A"}
+
+
+def test_a_name_too_long_for_a_path_is_not_a_bundle(tmp_path: Path) -> None:
+    # walk19: `inspect pi@<300 characters>` asked is_bundle first; stat's ENAMETOOLONG escaped.
+    assert not is_bundle(tmp_path / ("a" * 300))
+    assert not is_bundle("pi@" + "a" * 300 + ".local")
