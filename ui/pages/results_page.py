@@ -78,11 +78,24 @@ class ResultsPage(ResultsExporting):
         self._tuning = tuning
         self._exporter = exporter
         self._opener = DesktopOpener(self)
-        self._opener.failed.connect(self._not_opened)
         self._shown_key: object = None
         self._shown_runs: tuple[int | None, ...] = ()
         self.empty = label("No results yet: measure a baseline first.", name="muted")
         self.content.addWidget(self.empty)
+        self.content.addWidget(self._table_card(colors))
+        self.content.addWidget(self._tuning_card())
+        self.advice = AdviceView(colors)
+        self.content.addWidget(self.advice)
+        self._export_card(exporter)
+        self.problem = ProblemPanel()
+        self.replace_question: QMessageBox | None = None  # open while asking to replace files
+        self.content.addWidget(self.problem)
+        self.content.addStretch(1)
+        self._wire(state, tuning, exporter)
+
+    def _table_card(self, colors: Colors) -> Card:
+        """The figures: before and after as a table and a chart, why there is no "before" (with
+        the way to measure one), and "Find what helps"."""
         self.table_card = Card("Before and after")
         self.table = CompareTable()
         self.table.setAccessibleName("Before and after: throughput per direction")
@@ -91,7 +104,6 @@ class ResultsPage(ResultsExporting):
         self.no_baseline = label("", selectable=True)
         self.no_baseline.setAccessibleName("Why there is nothing to compare with")
         self.baseline_button = QPushButton("Measure a base&line")
-        self.baseline_button.clicked.connect(self.baseline_requested.emit)
         baseline_row = QHBoxLayout()
         baseline_row.addWidget(self.baseline_button)
         baseline_row.addStretch(1)
@@ -110,10 +122,12 @@ class ResultsPage(ResultsExporting):
         # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
         self.find_button = QPushButton("Find &what helps")
         self.find_button.setToolTip(FIND_TIP)
-        self.find_button.clicked.connect(self.find_requested.emit)
         self.table_card.body.addWidget(self.find_button)
-        self.content.addWidget(self.table_card)
+        return self.table_card
 
+    def _tuning_card(self) -> Card:
+        """The tuning applied: what it is and did, each tweak's part, Keep / Keep across reboot
+        / Revert."""
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
         self.tuning_text.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # read out after Revert
@@ -126,26 +140,22 @@ class ResultsPage(ResultsExporting):
         row = QHBoxLayout()
         self.keep_button = QPushButton("&Keep")
         self.keep_button.setToolTip("Keep the tweaks until the Pi restarts.")
-        self.keep_button.clicked.connect(self._keep)
         self.persist_button = QPushButton("Keep across &reboot")
-        self.persist_button.clicked.connect(self._persist)
         self.revert_button = QPushButton("Re&vert")
-        self.revert_button.clicked.connect(tuning.revert)
         for button in (self.revert_button, self.keep_button, self.persist_button):
             row.addWidget(button)
         row.addStretch(1)
         self.tuning_card.body.addLayout(row)
-        self.content.addWidget(self.tuning_card)
+        return self.tuning_card
 
-        self.advice = AdviceView(colors)
-        self.content.addWidget(self.advice)
-
-        self._export_card(exporter)
-        self.problem = ProblemPanel()
-        self.replace_question: QMessageBox | None = None  # open while asking to replace files
-        self.content.addWidget(self.problem)
-        self.content.addStretch(1)
-
+    def _wire(self, state: AppState, tuning: TuningController, exporter: ExportController) -> None:
+        """The page's buttons, and what the controllers and the state report."""
+        self._opener.failed.connect(self._not_opened)
+        self.baseline_button.clicked.connect(self.baseline_requested.emit)
+        self.find_button.clicked.connect(self.find_requested.emit)
+        self.keep_button.clicked.connect(self._keep)
+        self.persist_button.clicked.connect(self._persist)
+        self.revert_button.clicked.connect(tuning.revert)
         exporter.exported.connect(self._exported)
         exporter.failed.connect(self._failed)
         tuning.failed.connect(self._failed)
