@@ -27,7 +27,7 @@ from sbctune.ui.controllers.results import (
     udp_rows,
 )
 from sbctune.ui.controllers.state import AppState
-from sbctune.ui.controllers.tuning import TuningController
+from sbctune.ui.controllers.tuning import AppliedSession, TuningController
 from sbctune.ui.pages.results_export import FORMAT_TITLE, ResultsExporting
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
@@ -37,7 +37,7 @@ from sbctune.ui.widgets.desktop_open import DesktopOpener
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import before_after
-from sbctune.workflow.rules import apply_blocked, kept_tweaks
+from sbctune.workflow.rules import TuningState, apply_blocked, kept_tweaks
 from sbctune.workflow.tuning_words import (
     change_text,
     changed_during_run,
@@ -362,6 +362,20 @@ class ResultsPage(ResultsExporting):
             self.revert_button.setEnabled(False)
             self.persist_button.setEnabled(False)
             return
+        self.tuning_text.setText("\n".join([*self._tuning_words(applied, state), *measured]))
+        focused = QApplication.focusWidget()
+        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
+        self._tuning_buttons(applied, state)
+        if applied.persist and state == "confirmed":
+            kept = ", ".join(tweak_title(t) for t in kept_tweaks(applied))
+            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
+        now = QApplication.focusWidget()
+        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
+            self._focus_tuning_text()
+
+    def _tuning_words(self, applied: AppliedSession, state: TuningState | None) -> list[str]:
+        """Where the tuning stands (on trial, with what a run under it measured; in force;
+        reverted), then what each tweak's apply did."""
         text = {
             "guarded": "On trial, not yet kept: press Keep to keep these settings, or the Pi "
             "puts everything back by itself when the countdown in the status bar ends.",
@@ -377,10 +391,12 @@ class ResultsPage(ResultsExporting):
         outcomes = outcome_lines(applied.outcomes)
         if state == "reverted" and outcomes:  # the lines say "applied": before the revert
             text += " Until then:"  # (s10 walk: read as still applied)
-        self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
+        return [text, *outcomes]
+
+    def _tuning_buttons(self, applied: AppliedSession, state: TuningState | None) -> None:
+        """Keep while on trial, Revert while in force, Keep across reboot once, all only while
+        connected."""
         live = self._state.session is not None
-        focused = QApplication.focusWidget()
-        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
         self.revert_button.setEnabled(live and in_force)
@@ -392,18 +408,15 @@ class ResultsPage(ResultsExporting):
             else "Write the settings to boot-time files on the Pi (sysctl.d, a systemd unit, "
             "a udev rule), so they come back after a restart."
         )
-        if persistent and state == "confirmed":
-            kept = ", ".join(tweak_title(t) for t in kept_tweaks(applied))
-            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
-        now = QApplication.focusWidget()
-        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
-            # The pressed button is disabled now (Revert, Keep): the focus stays on what it
-            # did, not on the next field down the page (the export folder).
-            self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
-            # ...and in sight: its first line ("Reverted: ...") sits above the buttons, often
-            # scrolled out of a small window by the time the user reached them.
-            self.ensureWidgetVisible(self.tuning_card, 0, 0)
-            self.ensureWidgetVisible(self.tuning_text, 0, 10)
+
+    def _focus_tuning_text(self) -> None:
+        """The pressed button is disabled now (Revert, Keep): the focus stays on what it did,
+        not on the next field down the page (the export folder)."""
+        self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
+        # ...and in sight: its first line ("Reverted: ...") sits above the buttons, often
+        # scrolled out of a small window by the time the user reached them.
+        self.ensureWidgetVisible(self.tuning_card, 0, 0)
+        self.ensureWidgetVisible(self.tuning_text, 0, 10)
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:
