@@ -11,7 +11,7 @@ from sbctune.advice.advisor import label as _label
 from sbctune.advice.evidence import lines_matching
 from sbctune.catalog import Chip
 from sbctune.catalog.kernel_messages import explain
-from sbctune.inventory.model import Nic
+from sbctune.inventory.model import Nic, Throttled
 from sbctune.wording import counted
 
 
@@ -162,16 +162,7 @@ def power(adv: Advisor) -> None:
     if (t is None or not (t.any_now or t.any_since_boot)) and not dmesg_lines:
         return
     now = t is not None and t.any_now
-    what = []
-    if t is not None:
-        if t.under_voltage or t.under_voltage_occurred:
-            what.append("under-voltage")
-        if t.frequency_capped or t.frequency_capped_occurred:
-            what.append("frequency capping")
-        if t.throttled or t.throttled_occurred:
-            what.append("throttling")
-        if t.soft_temp_limit or t.soft_temp_limit_occurred:
-            what.append("soft temperature limit")
+    what = _power_troubles(t)
     if dmesg_lines and "under-voltage" not in what:
         what.append("under-voltage")
     evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines
@@ -186,6 +177,24 @@ def power(adv: Advisor) -> None:
         + ".",
         evidence,
     )
+    _power_remedies(adv, what)
+
+
+def _power_troubles(t: Throttled | None) -> list[str]:
+    """What `vcgencmd get_throttled` reports, now or since boot, in words."""
+    if t is None:
+        return []
+    flags = [
+        (t.under_voltage or t.under_voltage_occurred, "under-voltage"),
+        (t.frequency_capped or t.frequency_capped_occurred, "frequency capping"),
+        (t.throttled or t.throttled_occurred, "throttling"),
+        (t.soft_temp_limit or t.soft_temp_limit_occurred, "soft temperature limit"),
+    ]
+    return [words for on, words in flags if on]
+
+
+def _power_remedies(adv: Advisor, what: list[str]) -> None:
+    """A stronger supply for under-voltage, cooling for heat."""
     if "under-voltage" in what:
         adv.recommend(
             "power",

@@ -103,22 +103,7 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
     # usbnet_probe's min_mtu 0 (shown only: the veth still refuses less than 68)
     lows = {name: int(limit["min"]) for name, limit in limits.items() if "min" in limit}
     if as_json:
-        try:
-            links = json.loads(text)
-        except ValueError:
-            return text
-        for link in links if isinstance(links, list) else []:
-            if isinstance(link, dict) and link.get("ifname") in tops and "max_mtu" in link:
-                link["max_mtu"] = tops[link["ifname"]]
-            if isinstance(link, dict) and link.get("ifname") in lows and "min_mtu" in link:
-                link["min_mtu"] = lows[link["ifname"]]
-            if isinstance(link, dict) and link.get("ifname") in sizes:
-                for key, value in sizes[link["ifname"]].items():
-                    if key in link:
-                        link[key] = int(value)
-        if pretty:
-            return json.dumps(links, indent=4) + "\n"
-        return json.dumps(links, separators=(",", ":")) + "\n"
+        return _shown_json(text, tops, lows, sizes, pretty)
     out, current = [], None
     for line in text.splitlines(keepends=True):
         match = _TEXT_IFACE.match(line)
@@ -132,6 +117,33 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
             line = re.sub(rf"\b{key} \d+", f"{key} {int(value)}", line)
         out.append(line)
     return "".join(out)
+
+
+def _shown_json(
+    text: str,
+    tops: dict[str, int],
+    lows: dict[str, int],
+    sizes: dict[str, dict[str, Any]],
+    pretty: bool,
+) -> str:
+    """`ip -d -j link` output with those limits (as it was where it is not JSON)."""
+    try:
+        links = json.loads(text)
+    except ValueError:
+        return text
+    for link in links if isinstance(links, list) else []:
+        if not isinstance(link, dict):
+            continue
+        if link.get("ifname") in tops and "max_mtu" in link:
+            link["max_mtu"] = tops[link["ifname"]]
+        if link.get("ifname") in lows and "min_mtu" in link:
+            link["min_mtu"] = lows[link["ifname"]]
+        for key, value in sizes.get(link.get("ifname"), {}).items():
+            if key in link:
+                link[key] = int(value)
+    if pretty:
+        return json.dumps(links, indent=4) + "\n"
+    return json.dumps(links, separators=(",", ":")) + "\n"
 
 
 def main(argv: list[str]) -> int:

@@ -10,6 +10,7 @@ driver without facts or capture keeps the capture script's answer (None).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from sbctune.lab.ethtool_models import data_root, load_toml
@@ -172,11 +173,12 @@ def link_state(
     by_label = {block[0]: block[1] for block in blocks}
     supported = list(by_label.get("Supported link modes") or facts.get("supported", []))
     wol = by_label.get("Supports Wake-on")
+    table_facts = caps.facts if caps is not None else {}
     return {
         "indent": indent,
         "blocks": blocks,
         # asix: the bound chip's own ethtool_ops decide (AX88178 mii with gmii, AX88772 phylib)
-        "rule": (driver_caps.by_chip(caps.facts.get("link_rule_by_chip"), chip) if caps else None)
+        "rule": (driver_caps.by_chip(table_facts.get("link_rule_by_chip"), chip) if caps else None)
         or facts.get("rule", "phylib"),
         "supported": supported,
         "advertised": list(by_label.get("Advertised link modes") or supported),
@@ -185,6 +187,23 @@ def link_state(
         "set_op": has("set_link_ksettings"),
         # net/ethtool/debug.c ethnl_set_debug: both ops, else EOPNOTSUPP (-s msglvl)
         "debug_op": has("get_msglevel") and has("set_msglevel"),
+        **_wol_state(facts, wol, has, captured=capture is not None),
+        "speed_max": int(speed_mbps) if speed_mbps else None,
+        "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
+        # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
+        "rates": driver_caps.by_chip(table_facts["link_forced_by_chip"], chip or "default")
+        if table_facts.get("link_forced_by_chip")
+        else None,
+        "source": "capture" if capture is not None else "link_settings.toml",
+    }
+
+
+def _wol_state(
+    facts: dict[str, Any], wol: Any, has: Callable[[str], bool], captured: bool
+) -> dict[str, Any]:
+    """The Wake-on-LAN part of the ``link`` entry: its ops, the modes shown (`wol`: the
+    "Supports Wake-on" line's, None where there is none) and what the driver takes."""
+    return {
         "wol_op": has("get_wol"),
         "wol_set_op": has("set_wol"),
         # asix: the modes get_wol supports are the source's, its Wake-on the chip's: lines out,
@@ -197,12 +216,5 @@ def link_state(
         "wol_supported_within": facts.get("wol_supported_within"),
         "wol_off_taken": bool(facts.get("wol_off_taken")),
         # get_wol with its lines left out (the chip decides): a user still gets WOL_GET's EPERM
-        "wol_hidden": capture is None and has("get_wol") and wol is None,
-        "speed_max": int(speed_mbps) if speed_mbps else None,
-        "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
-        # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
-        "rates": driver_caps.by_chip(caps.facts.get("link_forced_by_chip"), chip or "default")
-        if caps is not None and caps.facts.get("link_forced_by_chip")
-        else None,
-        "source": "capture" if capture is not None else "link_settings.toml",
+        "wol_hidden": not captured and has("get_wol") and wol is None,
     }

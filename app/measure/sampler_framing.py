@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from sbctune.inventory.parsers.common import ParseWarning
 from sbctune.inventory.parsers.procfs import (
@@ -146,54 +147,26 @@ def _parse_block(
         uptime = math.nan
     if not math.isfinite(uptime) or uptime < 0:
         return None, [ParseWarning(SOURCE, f"a sample has no valid time: {head[2][:40]!r}")]
-
-    sections: dict[str, list[str]] = {}
-    net_fields: list[str] = []
-    power_fields: list[str] | None = None  # None: a sampler without the power line
-    lab_cpu: LabCpu | None = None
-    current: list[str] | None = None
-    for line in lines[1:]:
-        if line.startswith(MARK):
-            words = line[len(MARK) :].split()
-            name = words[0] if words else ""
-            if name == "net":
-                net_fields = words[1:]
-                current = None
-            elif name == "power":
-                power_fields = words[1:]
-                current = None
-            elif name == "labcpu":
-                lab_cpu = parse_lab_cpu(words[1:])
-                current = None
-            else:
-                current = sections.setdefault(name, [])
-            continue
-        if current is not None:
-            current.append(line)
-
+    parts = _sections(lines[1:])
     warnings: list[ParseWarning] = []
-    stat, w = parse_proc_stat("\n".join(sections.get("stat", [])))
+    stat, w = parse_proc_stat("\n".join(parts.sections.get("stat", [])))
     warnings += w
-    softirqs, w = parse_softirqs("\n".join(sections.get("softirqs", [])))
+    softirqs, w = parse_softirqs("\n".join(parts.sections.get("softirqs", [])))
     warnings += w
-    irq_lines = sections.get("interrupts", [])
-    interrupts = Interrupts()
-    # Only the CPU header is normal: the NIC may have no line of its own (nic_irqs is None).
-    if any(line.strip() and not _CPU_HEADER.match(line) for line in irq_lines):
-        interrupts, w = parse_interrupts("\n".join(irq_lines))
-        warnings += w
+    interrupts, w = _interrupts(parts.sections.get("interrupts", []))
+    warnings += w
     if not stat.cpus:
         return None, warnings or [ParseWarning(SOURCE, "a sample has no per-CPU times")]
-
-    rx = _to_int(net_fields[0]) if len(net_fields) >= 1 else None
-    tx = _to_int(net_fields[1]) if len(net_fields) >= 2 else None
+    net = parts.net_fields
+    rx = _to_int(net[0]) if len(net) >= 1 else None
+    tx = _to_int(net[1]) if len(net) >= 2 else None
     if rx is None or tx is None:
         warnings.append(
             ParseWarning(SOURCE, f"the Pi has no byte counters for {iface} (is the name right?)")
         )
     power = PowerReading()
-    if power_fields is not None:
-        power, w = parse_power(power_fields)
+    if parts.power_fields is not None:
+        power, w = parse_power(parts.power_fields)
         warnings += w
     sample = RawSample(
         seq=int(head[1]),
@@ -205,10 +178,51 @@ def _parse_block(
         rx_bytes=rx,
         tx_bytes=tx,
         power=power,
-        tuning=_watched(sections["tuning"]) if "tuning" in sections else None,
-        lab_cpu=lab_cpu,
+        tuning=_watched(parts.sections["tuning"]) if "tuning" in parts.sections else None,
+        lab_cpu=parts.lab_cpu,
     )
     return sample, warnings
+
+
+@dataclass
+class _Parts:
+    """A block's lines after its header, by marker."""
+
+    sections: dict[str, list[str]] = field(default_factory=dict)  # stat, softirqs, tuning ...
+    net_fields: list[str] = field(default_factory=list)
+    power_fields: list[str] | None = None  # None: a sampler without the power line
+    lab_cpu: LabCpu | None = None
+
+
+def _sections(lines: Sequence[str]) -> _Parts:
+    """The one-line markers (net, power, labcpu) and the sections of lines under the others."""
+    parts = _Parts()
+    current: list[str] | None = None
+    for line in lines:
+        if line.startswith(MARK):
+            words = line[len(MARK) :].split()
+            name = words[0] if words else ""
+            current = None
+            if name == "net":
+                parts.net_fields = words[1:]
+            elif name == "power":
+                parts.power_fields = words[1:]
+            elif name == "labcpu":
+                parts.lab_cpu = parse_lab_cpu(words[1:])
+            else:
+                current = parts.sections.setdefault(name, [])
+            continue
+        if current is not None:
+            current.append(line)
+    return parts
+
+
+def _interrupts(lines: list[str]) -> tuple[Interrupts, list[ParseWarning]]:
+    """/proc/interrupts' lines kept by the Pi's grep. Only the CPU header is normal: the NIC
+    may have no line of its own (nic_irqs is None)."""
+    if any(line.strip() and not _CPU_HEADER.match(line) for line in lines):
+        return parse_interrupts("\n".join(lines))
+    return Interrupts(), []
 
 
 MAX_WATCHED = 64  # values read from the Pi are bounded in count and length

@@ -186,16 +186,7 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
                         f"off CPU {avoid}")  # fmt: skip
     if fixed:
         item.impossible.append((_which(fixed), why))
-    table = irq_names.interrupts(ctx.facts.text("interrupts"))
-    for path, read, after in _irq_plan(ctx, avoid):
-        if int(path.split("/")[3]) in fixed:
-            continue
-        if read is None or not read.ok or after is None:
-            item.impossible.append((path, read.reason if read else "No such file or directory"))
-            continue
-        name, ordinal = irq_names.identity(table, int(path.split("/")[3]), ctx.iface,
-                                           ctx.nic.driver)  # fmt: skip
-        item.changes.append(Change("irq_affinity", path, read.text, after, path, name, ordinal))
+    _affinity_writes(ctx, item, avoid, fixed, ctx.nic.driver)
     if not item.changes:
         item.applicable = False
         item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
@@ -205,6 +196,22 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
         if service is not None:
             item.changes.insert(0, service)  # before the writes, so it cannot undo them
     return item
+
+
+def _affinity_writes(
+    ctx: Context, item: PlannedTweak, avoid: int, fixed: list[int], driver: str | None
+) -> None:
+    """Each movable interrupt's smp_affinity write (named as /proc/interrupts names it, so the
+    scripts find it again after a reboot), or why it cannot be written."""
+    table = irq_names.interrupts(ctx.facts.text("interrupts"))
+    for path, read, after in _irq_plan(ctx, avoid):
+        if int(path.split("/")[3]) in fixed:
+            continue
+        if read is None or not read.ok or after is None:
+            item.impossible.append((path, read.reason if read else "No such file or directory"))
+            continue
+        name, ordinal = irq_names.identity(table, int(path.split("/")[3]), ctx.iface, driver)
+        item.changes.append(Change("irq_affinity", path, read.text, after, path, name, ordinal))
 
 
 def _irqbalance(ctx: Context) -> Change | None:

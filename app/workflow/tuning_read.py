@@ -24,6 +24,7 @@ from sbctune.errors import UserError
 from sbctune.tuning import scripts
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.knobs import is_knob
+from sbctune.tuning.model import Change, LiveValue
 from sbctune.tuning.remote_state import StoredSession, list_sessions
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -82,17 +83,14 @@ async def read_tuning(session: Session) -> TuningReading:
     except (UserError, OSError, ValueError) as exc:
         log.warning("the Pi's tuning could not be read back: %s", exc)
         return TuningReading(readable=False)
-    state_of = {id(v.change): v for v in live}
-    in_force: list[str] = []
-    not_in_force: list[str] = []
-    for stored in active:
-        assert stored.record is not None
-        for outcome in stored.record.tweaks[:MAX_TWEAKS]:
-            if outcome.status not in _SET:
-                continue
-            held = all(state_of[id(c)].state == "in_force" for c in outcome.changes
-                       if id(c) in state_of)  # fmt: skip
-            (in_force if held else not_in_force).append(outcome.tweak_id)
+    return _reading(active, changes, live)
+
+
+def _reading(
+    active: list[StoredSession], changes: list[Change], live: list[LiveValue]
+) -> TuningReading:
+    """The reading from the active sessions (newest first), their changes and those read back."""
+    in_force, not_in_force = _in_force(active, live)
     values = {v.change.target[:200]: v.value[:200] if v.value is not None else None
               for v in live[: MAX_TWEAKS * 4]}  # fmt: skip
     newest = active[0] if active else None
@@ -107,6 +105,22 @@ async def read_tuning(session: Session) -> TuningReading:
         guard_seconds=newest.record.guard_seconds if newest and newest.record else None,
         watch=tuple(dict.fromkeys(watch))[:MAX_TWEAKS],
     )
+
+
+def _in_force(active: list[StoredSession], live: list[LiveValue]) -> tuple[list[str], list[str]]:
+    """The sessions' applied tweaks whose every change read back reads as set, and the others."""
+    state_of = {id(v.change): v for v in live}
+    in_force: list[str] = []
+    not_in_force: list[str] = []
+    for stored in active:
+        assert stored.record is not None
+        for outcome in stored.record.tweaks[:MAX_TWEAKS]:
+            if outcome.status not in _SET:
+                continue
+            held = all(state_of[id(c)].state == "in_force" for c in outcome.changes
+                       if id(c) in state_of)  # fmt: skip
+            (in_force if held else not_in_force).append(outcome.tweak_id)
+    return in_force, not_in_force
 
 
 def changed_at_test(watch: dict[str, Any]) -> int | None:

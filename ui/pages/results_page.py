@@ -27,7 +27,7 @@ from sbctune.ui.controllers.results import (
     udp_rows,
 )
 from sbctune.ui.controllers.state import AppState
-from sbctune.ui.controllers.tuning import TuningController
+from sbctune.ui.controllers.tuning import AppliedSession, TuningController
 from sbctune.ui.pages.results_export import FORMAT_TITLE, ResultsExporting
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.theme import Colors
@@ -37,7 +37,7 @@ from sbctune.ui.widgets.desktop_open import DesktopOpener
 from sbctune.ui.widgets.lazy import compare_chart
 from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import before_after
-from sbctune.workflow.rules import apply_blocked, kept_tweaks
+from sbctune.workflow.rules import TuningState, apply_blocked, kept_tweaks
 from sbctune.workflow.tuning_words import (
     change_text,
     changed_during_run,
@@ -78,11 +78,24 @@ class ResultsPage(ResultsExporting):
         self._tuning = tuning
         self._exporter = exporter
         self._opener = DesktopOpener(self)
-        self._opener.failed.connect(self._not_opened)
         self._shown_key: object = None
         self._shown_runs: tuple[int | None, ...] = ()
         self.empty = label("No results yet: measure a baseline first.", name="muted")
         self.content.addWidget(self.empty)
+        self.content.addWidget(self._table_card(colors))
+        self.content.addWidget(self._tuning_card())
+        self.advice = AdviceView(colors)
+        self.content.addWidget(self.advice)
+        self._export_card(exporter)
+        self.problem = ProblemPanel()
+        self.replace_question: QMessageBox | None = None  # open while asking to replace files
+        self.content.addWidget(self.problem)
+        self.content.addStretch(1)
+        self._wire(state, tuning, exporter)
+
+    def _table_card(self, colors: Colors) -> Card:
+        """The figures: before and after as a table and a chart, why there is no "before" (with
+        the way to measure one), and "Find what helps"."""
         self.table_card = Card("Before and after")
         self.table = CompareTable()
         self.table.setAccessibleName("Before and after: throughput per direction")
@@ -91,7 +104,6 @@ class ResultsPage(ResultsExporting):
         self.no_baseline = label("", selectable=True)
         self.no_baseline.setAccessibleName("Why there is nothing to compare with")
         self.baseline_button = QPushButton("Measure a base&line")
-        self.baseline_button.clicked.connect(self.baseline_requested.emit)
         baseline_row = QHBoxLayout()
         baseline_row.addWidget(self.baseline_button)
         baseline_row.addStretch(1)
@@ -110,10 +122,12 @@ class ResultsPage(ResultsExporting):
         # The seeds' method: each recommended tweak alone, measured, only the helpful kept.
         self.find_button = QPushButton("Find &what helps")
         self.find_button.setToolTip(FIND_TIP)
-        self.find_button.clicked.connect(self.find_requested.emit)
         self.table_card.body.addWidget(self.find_button)
-        self.content.addWidget(self.table_card)
+        return self.table_card
 
+    def _tuning_card(self) -> Card:
+        """The tuning applied: what it is and did, each tweak's part, Keep / Keep across reboot
+        / Revert."""
         self.tuning_card = Card("The tuning")
         self.tuning_text = label("", selectable=True)
         self.tuning_text.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # read out after Revert
@@ -126,26 +140,22 @@ class ResultsPage(ResultsExporting):
         row = QHBoxLayout()
         self.keep_button = QPushButton("&Keep")
         self.keep_button.setToolTip("Keep the tweaks until the Pi restarts.")
-        self.keep_button.clicked.connect(self._keep)
         self.persist_button = QPushButton("Keep across &reboot")
-        self.persist_button.clicked.connect(self._persist)
         self.revert_button = QPushButton("Re&vert")
-        self.revert_button.clicked.connect(tuning.revert)
         for button in (self.revert_button, self.keep_button, self.persist_button):
             row.addWidget(button)
         row.addStretch(1)
         self.tuning_card.body.addLayout(row)
-        self.content.addWidget(self.tuning_card)
+        return self.tuning_card
 
-        self.advice = AdviceView(colors)
-        self.content.addWidget(self.advice)
-
-        self._export_card(exporter)
-        self.problem = ProblemPanel()
-        self.replace_question: QMessageBox | None = None  # open while asking to replace files
-        self.content.addWidget(self.problem)
-        self.content.addStretch(1)
-
+    def _wire(self, state: AppState, tuning: TuningController, exporter: ExportController) -> None:
+        """The page's buttons, and what the controllers and the state report."""
+        self._opener.failed.connect(self._not_opened)
+        self.baseline_button.clicked.connect(self.baseline_requested.emit)
+        self.find_button.clicked.connect(self.find_requested.emit)
+        self.keep_button.clicked.connect(self._keep)
+        self.persist_button.clicked.connect(self._persist)
+        self.revert_button.clicked.connect(tuning.revert)
         exporter.exported.connect(self._exported)
         exporter.failed.connect(self._failed)
         tuning.failed.connect(self._failed)
@@ -352,6 +362,20 @@ class ResultsPage(ResultsExporting):
             self.revert_button.setEnabled(False)
             self.persist_button.setEnabled(False)
             return
+        self.tuning_text.setText("\n".join([*self._tuning_words(applied, state), *measured]))
+        focused = QApplication.focusWidget()
+        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
+        self._tuning_buttons(applied, state)
+        if applied.persist and state == "confirmed":
+            kept = ", ".join(tweak_title(t) for t in kept_tweaks(applied))
+            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
+        now = QApplication.focusWidget()
+        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
+            self._focus_tuning_text()
+
+    def _tuning_words(self, applied: AppliedSession, state: TuningState | None) -> list[str]:
+        """Where the tuning stands (on trial, with what a run under it measured; in force;
+        reverted), then what each tweak's apply did."""
         text = {
             "guarded": "On trial, not yet kept: press Keep to keep these settings, or the Pi "
             "puts everything back by itself when the countdown in the status bar ends.",
@@ -367,10 +391,12 @@ class ResultsPage(ResultsExporting):
         outcomes = outcome_lines(applied.outcomes)
         if state == "reverted" and outcomes:  # the lines say "applied": before the revert
             text += " Until then:"  # (s10 walk: read as still applied)
-        self.tuning_text.setText("\n".join([text, *outcomes, *measured]))
+        return [text, *outcomes]
+
+    def _tuning_buttons(self, applied: AppliedSession, state: TuningState | None) -> None:
+        """Keep while on trial, Revert while in force, Keep across reboot once, all only while
+        connected."""
         live = self._state.session is not None
-        focused = QApplication.focusWidget()
-        was_here = focused is not None and self.tuning_card.isAncestorOf(focused)
         self.keep_button.setEnabled(live and state == "guarded")
         in_force = self._state.model.tuning_in_force
         self.revert_button.setEnabled(live and in_force)
@@ -382,18 +408,15 @@ class ResultsPage(ResultsExporting):
             else "Write the settings to boot-time files on the Pi (sysctl.d, a systemd unit, "
             "a udev rule), so they come back after a restart."
         )
-        if persistent and state == "confirmed":
-            kept = ", ".join(tweak_title(t) for t in kept_tweaks(applied))
-            self.tuning_text.setText(f"Kept, also after a restart.\nTweaks: {kept}")
-        now = QApplication.focusWidget()
-        if was_here and (now is None or not self.tuning_card.isAncestorOf(now)):
-            # The pressed button is disabled now (Revert, Keep): the focus stays on what it
-            # did, not on the next field down the page (the export folder).
-            self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
-            # ...and in sight: its first line ("Reverted: ...") sits above the buttons, often
-            # scrolled out of a small window by the time the user reached them.
-            self.ensureWidgetVisible(self.tuning_card, 0, 0)
-            self.ensureWidgetVisible(self.tuning_text, 0, 10)
+
+    def _focus_tuning_text(self) -> None:
+        """The pressed button is disabled now (Revert, Keep): the focus stays on what it did,
+        not on the next field down the page (the export folder)."""
+        self.tuning_text.setFocus(Qt.FocusReason.OtherFocusReason)
+        # ...and in sight: its first line ("Reverted: ...") sits above the buttons, often
+        # scrolled out of a small window by the time the user reached them.
+        self.ensureWidgetVisible(self.tuning_card, 0, 0)
+        self.ensureWidgetVisible(self.tuning_text, 0, 10)
 
     # ------------------------------------------------------------------ actions
     def _keep(self) -> None:

@@ -60,9 +60,27 @@ class TunePage(Page):
         self._state = state
         self.controller = controller
         self._colors = colors
-        bar = QHBoxLayout()
+        self._apply_bar()
+        self.content.addWidget(self._busy_row())
+        self.problem = ProblemPanel()
+        self.content.addWidget(self.problem)
+        self.content.addWidget(self._leftover_card())
+        self.guard_card = self._guard_card()
+        self.content.addWidget(self.guard_card)
+        self.content.addWidget(self._consent_card())
+        self.content.addWidget(self._events_log())
+        self.rows_box = QWidget()
+        self.rows = QVBoxLayout(self.rows_box)
+        self.rows.setContentsMargins(0, 0, 0, 0)
+        self.content.addWidget(self.rows_box)
+        self.content.addStretch(1)
+        self.tweak_rows: list[TweakRow] = []
+        self._ran_out: object = None  # the session whose run-out was read back
+        self._wire(state, controller)
+
+    def _apply_bar(self) -> None:
+        """The guard's options (keep across reboot, its seconds), then Reload and Apply."""
         self.reload_button = QPushButton("Re&load tweaks")
-        self.reload_button.clicked.connect(controller.load_plan)
         self.guard = GuardSpin()
         self.guard.setValue(90)
         self.guard.setAccessibleName("Auto-revert guard in seconds")
@@ -73,19 +91,22 @@ class TunePage(Page):
         )
         self.apply_button = QPushButton("&Apply selected")
         self.apply_button.setObjectName("primary")
-        self.apply_button.clicked.connect(self._apply)
         # Two rows: the guard's options, then the actions (one row was wider than a small window).
         options = QHBoxLayout()
         options.addWidget(self.persist)
         options.addWidget(self.guard)
         options.addWidget(self.guard.note, 10)  # the row's room, not half of it
         options.addStretch(1)
+        bar = QHBoxLayout()
         bar.addWidget(self.reload_button)
         bar.addStretch(1)
         bar.addWidget(self.apply_button)
         self.content.addLayout(options)
         self.content.addLayout(bar)
-        # Shown only while something runs: an empty row would leave a gap above the tweaks.
+
+    def _busy_row(self) -> QWidget:
+        """A spinner and what runs: shown only while something runs (an empty row would leave a
+        gap above the tweaks)."""
         self.busy_row = QWidget()
         busy_row = QHBoxLayout(self.busy_row)
         busy_row.setContentsMargins(0, 0, 0, 0)
@@ -96,32 +117,32 @@ class TunePage(Page):
         busy_row.addWidget(self.spinner)
         busy_row.addWidget(self.status, 1)
         self.busy_row.hide()
-        self.content.addWidget(self.busy_row)
-        self.problem = ProblemPanel()
-        self.content.addWidget(self.problem)
-        self.content.addWidget(self._leftover_card(controller))
+        return self.busy_row
 
-        self.guard_card = self._guard_card(controller)
-        self.content.addWidget(self.guard_card)
-        self.content.addWidget(self._consent_card(controller))
-
+    def _events_log(self) -> QPlainTextEdit:
+        """What the tuning did, step by step (hidden until it reports)."""
         self.events = QPlainTextEdit()
         self.events.setAccessibleName("What the tuning did, step by step")
         self.events.setReadOnly(True)
         self.events.setMaximumHeight(120)
         self.events.setPlaceholderText("What the tuning reports appears here.")
         self.events.hide()
-        self.content.addWidget(self.events)
+        return self.events
 
-        self.rows_box = QWidget()
-        self.rows = QVBoxLayout(self.rows_box)
-        self.rows.setContentsMargins(0, 0, 0, 0)
-        self.content.addWidget(self.rows_box)
-        self.content.addStretch(1)
-        self.tweak_rows: list[TweakRow] = []
+    def _wire(self, state: AppState, controller: TuningController) -> None:
+        """The page's buttons, and what the controller and the state report."""
+        self.reload_button.clicked.connect(controller.load_plan)
+        self.apply_button.clicked.connect(self._apply)
+        self.leftover.revert_button.clicked.connect(
+            self._settle_leftover(controller.revert_leftover)
+        )
+        self.leftover.keep_button.clicked.connect(self._settle_leftover(controller.keep_leftover))
+        self.leftover.next_button.clicked.connect(self.continue_to_inspect)
+        self.confirm_button.clicked.connect(controller.confirm)
+        self.revert_button.clicked.connect(controller.revert)
+        self.again_button.clicked.connect(self.measure_again)
+        self.consent_box.clicked.connect(self._consent_given)
         controller.guard_tick.connect(self._tick)  # the status bar's seconds too
-        self._ran_out: object = None  # the session whose run-out was read back
-
         controller.busy.connect(self._busy)
         controller.planned.connect(self.show_plan)
         controller.applied.connect(self.show_applied)
@@ -138,29 +159,21 @@ class TunePage(Page):
         state.connection_changed.connect(self._forget_consent)
         state.results_changed.connect(self._mark_no_help)
 
-    def _leftover_card(self, controller: TuningController) -> LeftoverCard:
+    def _leftover_card(self) -> LeftoverCard:
         """A session an earlier sbctune left on the Pi: revert or keep it, then inspect."""
         self.leftover = LeftoverCard()
-        self.leftover.revert_button.clicked.connect(
-            self._settle_leftover(controller.revert_leftover)
-        )
-        self.leftover.keep_button.clicked.connect(self._settle_leftover(controller.keep_leftover))
-        self.leftover.next_button.clicked.connect(self.continue_to_inspect)
         return self.leftover
 
-    def _guard_card(self, controller: TuningController) -> GuardCard:
+    def _guard_card(self) -> GuardCard:
         """The countdown of the guard, what was applied, keep / revert / measure again."""
         card = GuardCard()
         self.countdown, self.guard_text, self.outcomes = card.countdown, card.words, card.outcomes
         self.confirm_button, self.revert_button = card.confirm_button, card.revert_button
         self.again_button = card.again_button
-        self.confirm_button.clicked.connect(controller.confirm)
-        self.revert_button.clicked.connect(controller.revert)
-        self.again_button.clicked.connect(self.measure_again)
         self._shown_key: tuple[object, ...] | None = None  # the session and state last shown
         return card
 
-    def _consent_card(self, controller: TuningController) -> Card:
+    def _consent_card(self) -> Card:
         """Tweaks held back because the driver restarts the link of the NIC this app talks
         through: the user may agree, and the tweaks are planned again with the consent."""
         self.consent_card = Card("Changes that drop the network link")
@@ -168,7 +181,6 @@ class TunePage(Page):
         self.consent_box.setObjectName("link-consent")
         self.consent_box.setAccessibleName(consent_text())
         self.consent_box.setToolTip(consent_text())
-        self.consent_box.clicked.connect(self._consent_given)
         # What is held back and why first, then the box, then what ticking it does (the walk
         # of session 10 met the box first and a fragment, "About 3 s; applied under ...").
         self.consent_words = label(consent_effect(), name="muted")

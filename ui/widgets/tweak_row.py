@@ -53,6 +53,17 @@ class TweakRow(Card):
         self.check.setEnabled(item.applicable and not item.already)
         self.header.insertWidget(0, self.check, 1)
         self.title.hide()
+        self.body.addLayout(self._badges(item, colors))
+        self._words(item)
+        self._commands(item)
+        self._wire()
+        if measured is not None:
+            self.measured_no_help(measured)
+
+    def _badges(self, item: PlannedTweak, colors: Colors) -> QHBoxLayout:
+        """Its risk, reboot and advanced badges, where it stands (already set, held back, left
+        out), and the ones shown later: measured as no help, on the Pi now."""
+        tweak = item.tweak
         self.badges = [Badge(f"{tweak.risk} risk", RISK_COLOR.get(tweak.risk, "info"), colors)]
         if tweak.needs_reboot:
             self.badges.append(Badge("needs reboot", "warning", colors))
@@ -80,8 +91,12 @@ class TweakRow(Card):
         for badge in self.badges:
             badges.addWidget(badge)
         badges.addStretch(1)
-        self.body.addLayout(badges)
-        self.why = label(item.why or tweak.why)  # for this board and NIC (tuning/why_words.py)
+        return badges
+
+    def _words(self, item: PlannedTweak) -> None:
+        """Why it fits this Pi, why it is held back or what it will do, the parts the driver or
+        kernel refuses, and (later) what it did alone."""
+        self.why = label(item.why or item.tweak.why)  # for this board and NIC (why_words.py)
         self.body.addWidget(self.why)
         # Held back: the reason in plain words (the planner's names the driver's functions).
         self.reason = label(
@@ -102,26 +117,28 @@ class TweakRow(Card):
         self.measured = label("", name="muted")
         self.measured.hide()
         self.body.addWidget(self.measured)
+
+    def _commands(self, item: PlannedTweak) -> None:
+        """The exact commands, shown on request."""
         commands = list(item.commands)
         none = HELD_COMMANDS if self.held else "(no command: nothing to change)"
         self.preview = QPlainTextEdit("\n".join(commands) or none)
         self.preview.setReadOnly(True)
         self.preview.setObjectName("commands")  # shown when asked for: the exact commands
-        self.preview.setAccessibleName(f"Commands of {tweak.title}")
+        self.preview.setAccessibleName(f"Commands of {item.tweak.title}")
         self.preview.setMaximumHeight(110)
         self.preview.hide()
-        toggle = QToolButton()
-        toggle.setText("Show commands")
-        toggle.setCheckable(True)
-        toggle.toggled.connect(self.preview.setVisible)
-        toggle.toggled.connect(
-            lambda on: toggle.setText("Hide commands" if on else "Show commands")
-        )
-        self.toggle = toggle
-        self.body.addWidget(toggle)
+        self.toggle = QToolButton()
+        self.toggle.setText("Show commands")
+        self.toggle.setCheckable(True)
+        self.body.addWidget(self.toggle)
         self.body.addWidget(self.preview)
-        if measured is not None:
-            self.measured_no_help(measured)
+
+    def _wire(self) -> None:
+        self.toggle.toggled.connect(self.preview.setVisible)
+        self.toggle.toggled.connect(
+            lambda on: self.toggle.setText("Hide commands" if on else "Show commands")
+        )
 
     def consent_decided(self, allow: bool) -> None:
         """The user answered the question about the link (before the one click or "Find what

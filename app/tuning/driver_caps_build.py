@@ -1,0 +1,172 @@
+"""How driver_caps.caps gathers one driver's capabilities: what Debian's source gives in every
+series, then the hand facts that hold on the running kernel, each by its own rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sbctune.tuning.driver_caps_series import RPI_TREE, rpi_carried
+
+# Facts whose lists (or chips' lists) add up over several cited facts (igb: HIGHDMA and the
+# VLAN filter, each set in features after hw_features in its own line of igb_probe).
+_LIST_FACTS = frozenset(
+    {
+        "features_fixed_on",
+        "features_fixed_off",
+        "features_by_chip",
+        "drvinfo_driver_by_chip",  # stmmac: st_gmac, the Allwinner EMACs' st_mac100
+        "link_forced_by_chip",
+        "link_rule_by_chip",
+        "mtu_edom_frame_extra",
+        "mtu_max",  # stmmac: JUMBO_LEN's default, the Allwinner EMACs' SKB_MAX_HEAD by chip
+        "mtu_tx_fifo_by_chip",
+        "ops_refused_when_down",  # one fact per op, each cited
+        "seen_as",
+    }
+)
+
+
+def _merged(old: Any, new: Any) -> Any:
+    """Two facts' values as one: lists joined, dicts merged key by key (deeply)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: _merged(old[k], new[k]) if k in old and k in new else old.get(k, new.get(k))
+                for k in {**old, **new}}  # fmt: skip
+    return [*old, *new] if isinstance(old, list) and isinstance(new, list) else old
+
+
+@dataclass
+class _Building:
+    """What caps() gathers for one driver before it is frozen into DriverCaps."""
+
+    ops: frozenset[str]
+    coalesce: frozenset[str]
+    cites: dict[str, str]
+    facts: dict[str, Any] = field(default_factory=dict)
+    unsure: set[str] = field(default_factory=set)
+    claims: dict[tuple[str, str], tuple[frozenset[str], Any] | None] = field(default_factory=dict)
+
+
+def from_source(
+    entries: list[dict[str, Any]],
+) -> tuple[_Building, dict[str, int | None], bool | None]:
+    """What Debian's source gives in every series of `entries`: the ops and coalescing
+    parameters all of them have (cited from the first), its ring maxima and netdev allocation."""
+    ops = frozenset.intersection(*(frozenset(e["ops"]) for e in entries))
+    coalesce = frozenset.intersection(*(frozenset(e["coalesce_params"]) for e in entries))
+    first = entries[0]
+    ops_file = next(iter(first["ops_tables"].values()), "")
+    cites = {op: f"{ops_file}: {first['ops'][op]}" for op in ops}
+    ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
+    allocs = first["netdev"]
+    multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
+    if allocs:
+        cites["netdev"] = f"{allocs[0]['file']}: {allocs[0]['function']} ({allocs[0]['call']})"
+    return _Building(ops, coalesce, cites), ring_max, multiqueue
+
+
+def _carried(
+    fact: dict[str, Any], series: tuple[str, ...], kernel: str | None, tree: str, either: bool
+) -> bool | None:
+    """Whether a hand fact holds on the running kernel: False where it is another tree's (and
+    the tree is known), of other series, or of a Raspberry Pi branch shown not to carry it;
+    None where either tree may run or the branch is not known to carry it."""
+    fact_tree = fact.get("tree", "debian")
+    if fact_tree not in ("debian", tree) and not either:
+        return False
+    if not set(series) & set(fact["kernels"]):
+        return False
+    if fact.get("tree") != RPI_TREE:
+        return True
+    return None if either else rpi_carried(fact, kernel)
+
+
+def _where(fact: dict[str, Any]) -> str:
+    where = f"{fact['file']}: {fact['symbol']}"
+    tree = fact.get("tree", "debian")
+    return where if tree == "debian" else f"{tree} {where}"
+
+
+def _add_ops(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    # The other facts of an unsure op say how it behaves where the kernel has it (its limits,
+    # steps, restarts): counted, since the planner and the lab reach them only through an op
+    # the kernel answered (macb on RP1: 50 us reads back 49, verified as such on a kernel that
+    # turns out to carry gem_set_coalesce).
+    b.ops = b.ops | frozenset(fact["value"])
+    b.cites.update(dict.fromkeys(fact["value"], where))
+    return True
+
+
+def _add_coalesce(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    b.coalesce = b.coalesce | frozenset(fact["value"])
+    return True
+
+
+def _add_restarts(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    """One fact per setting (rings, eee), each cited; then recorded as any fact."""
+    b.facts.setdefault("restarts_on", [])
+    for setting in fact["value"]:
+        if setting not in b.facts["restarts_on"]:
+            b.facts["restarts_on"].append(setting)
+            b.cites[f"restarts:{setting}"] = where
+    return False
+
+
+def _cite_mtu_max(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    """Each chip's limit with its own source; then merged as a list fact."""
+    b.cites.update({f"mtu_max:{k}": where for k in fact["value"]})
+    return False
+
+
+# Facts with their own rule; True: nothing more to record.
+_FACT_RULES: dict[str, Callable[[_Building, dict[str, Any], str], bool]] = {
+    "ops_added": _add_ops,
+    "coalesce_params_added": _add_coalesce,
+    "restarts_on": _add_restarts,
+    "mtu_max": _cite_mtu_max,
+}
+
+
+def _apply_fact(b: _Building, fact: dict[str, Any], where: str, carried: bool | None) -> None:
+    name = fact["fact"]
+    if carried is None and name == "ops_added":
+        b.unsure |= set(fact["value"])  # not claimed: the planner tries and reads back
+        b.cites.update(dict.fromkeys(fact["value"], where))
+        return
+    rule = _FACT_RULES.get(name)
+    if rule is not None and rule(b, fact, where):
+        return
+    if name in _LIST_FACTS and isinstance(fact["value"], dict):
+        _claim(b, fact)
+    if name in _LIST_FACTS and name in b.facts:  # one fact per citation
+        b.facts[name] = _merged(b.facts[name], fact["value"])
+        return
+    b.facts.setdefault(name, fact["value"])
+    b.cites.setdefault(name, where)
+
+
+def _claim(b: _Building, fact: dict[str, Any]) -> None:
+    """Keys that facts of disjoint series value differently are disputed (None): neither holds."""
+    for key, value in fact["value"].items():
+        seen = b.claims.setdefault((fact["fact"], key), (frozenset(fact["kernels"]), value))
+        if seen is not None and seen[1] != value and not seen[0] & set(fact["kernels"]):
+            b.claims[(fact["fact"], key)] = None
+
+
+def add_hand_facts(
+    b: _Building,
+    hand: list[dict[str, Any]],
+    series: tuple[str, ...],
+    kernel: str | None,
+    tree: str,
+    either: bool,
+) -> None:
+    """The hand facts (in the order given: the running tree's first) that hold on the running
+    kernel, each by its rule; then the keys facts of disjoint series dispute dropped."""
+    for fact in hand:
+        carried = _carried(fact, series, kernel, tree, either)
+        if carried is not False:
+            _apply_fact(b, fact, _where(fact), carried)
+    for name, key in [k for k, seen in b.claims.items() if seen is None]:  # neither claimed
+        b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}

@@ -1,0 +1,103 @@
+"""Per-chip rules read from a driver's facts (coalescing scales, MTU limits and the features an
+MTU drops, coalescing values a driver rounds): the planner and the lab both read them here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sbctune.tuning.driver_caps_model import DriverCaps
+
+
+def by_chip(rules: dict[str, Any] | None, chip: str | None) -> Any:
+    """The rule of the longest chip name in `rules` that `chip` contains (case and spaces
+    ignored: "I350-T2" is an I350), else None."""
+    squeezed = (chip or "").lower().replace(" ", "")
+    names = [n for n in (rules or {}) if squeezed and n.lower().replace(" ", "") in squeezed]
+    return (rules or {})[max(names, key=len)] if names else None
+
+
+def coalesce_scale_rows(caps: DriverCaps, chip: str | None) -> dict[str, list[int]] | None:
+    """r8169's coalescing scales (ns per unit) by link speed for this chip: the PCI RTL8169
+    family's own rows (rtl_coalesce_info_8169), else the RTL8168/8111/8101 ones; None where
+    the driver has none. The planner and the lab both read them here."""
+    scales = caps.facts.get("coalesce_scale_ns")
+    if not scales:
+        return None
+    special = caps.facts.get("coalesce_scale_ns_chips")
+    squeezed = (chip or "").lower().replace(" ", "").replace("-", "")
+    if special and squeezed and any(name in squeezed for name in special["chips"]):
+        return dict(special["by_speed"])
+    return dict(scales["by_speed"])
+
+
+def mtu_drops(caps: DriverCaps, chip: str | None) -> list[dict[str, Any]]:
+    """The features the driver's ndo_fix_features drops above an MTU, for this chip (r8169:
+    TX checksums and TSO above 1500 but on the PCI RTL8169, TSO above 2047 on every chip):
+    [{"above": MTU, "drop": [feature, ...]}, ...]."""
+    squeezed = (chip or "").lower().replace(" ", "")
+    rules = caps.facts.get("mtu_drops_features", [])
+    spared = [
+        r for r in rules if squeezed and any(c.lower() in squeezed for c in r["except_chips"])
+    ]
+    return [{"above": int(r["above"]), "drop": list(r["drop"])} for r in rules if r not in spared]
+
+
+def edom_frame_extra(caps: DriverCaps, chip: str | None) -> int | None:
+    """The bytes a USB driver adds to the MTU before refusing a frame of whole USB packets
+    (EDOM): one number (lan78xx, smsc95xx), or by chip with a default (asix: the AX88178's
+    ax88178_change_mtu adds 4 more than usbnet_change_mtu)."""
+    rule = caps.facts.get("mtu_edom_frame_extra")
+    if isinstance(rule, dict):
+        found = by_chip({k: v for k, v in rule.items() if k != "default"}, chip)
+        rule = rule.get("default") if found is None else found
+    return None if rule is None else int(rule)
+
+
+def mtu_fifo_refused(caps: DriverCaps, chip: str | None, mtu: int) -> int | None:
+    """The TX FIFO (bytes per TX queue) that refuses this MTU (stmmac_change_mtu: EINVAL where
+    ALIGN(ALIGN(mtu, 64), 16) is larger), else None; only where the table knows the chip's FIFO
+    from its device tree (the RK3328's and Amlogic's 2048 bytes) or its glue driver (Allwinner's
+    dwmac-sun8i and dwmac-sunxi: 4096 bytes)."""
+    fifo = by_chip(caps.facts.get("mtu_tx_fifo_by_chip"), chip)
+    if fifo is None:
+        return None
+    aligned = -(-mtu // 64) * 64  # SMP_CACHE_BYTES 64 on arm64; already a multiple of 16
+    return int(fifo) if aligned > int(fifo) else None
+
+
+def floor_written(floors: Mapping[str, Any], param: str, value: int) -> int:
+    """The smallest value from `value` up that a driver storing whole ticks of `floors[param]`
+    ns, rounded down in and out (macb on RP1: gem_set_coalesce, gem_get_coalesce), reads back
+    as `value`: 49 is written 50 (62 ticks); 48 and 52 as they are. `value` where none does
+    within five."""
+    step = int(floors.get(param) or 0)
+    if step <= 0:
+        return value
+    for written in range(value, value + 5):
+        if written * 1000 // step * step // 1000 == value:
+            return written
+    return value
+
+
+def coalesce_written(
+    facts: Mapping[str, Any], param: str, values: Sequence[int], shown: Mapping[str, int | None]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Change.written for an `ethtool -C <param>` change whose values are `values`, where the
+    driver rounds down and stores every coalescing value again at each set (fact
+    `coalesce_step_floor_ns`: ethnl_set_coalesce hands the driver the values it read for the
+    parameters not given, and 49 read back is stored as 61 ticks, 48): each value as the one
+    that reads back as it, with the driver's other such parameters at their `shown` values
+    the same way. Empty for any other driver."""
+    floors = facts.get("coalesce_step_floor_ns") or {}
+    if param not in floors:
+        return ()
+    others: list[str] = []
+    for other in sorted(floors):
+        now = shown.get(other)
+        if other != param and now is not None:
+            others += [other, str(floor_written(floors, other, int(now)))]
+    return tuple(
+        (str(v), (str(floor_written(floors, param, v)), *others)) for v in dict.fromkeys(values)
+    )

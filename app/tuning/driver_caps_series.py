@@ -1,0 +1,61 @@
+"""Which kernel a driver fact holds on: the source tree a running kernel was built from, and
+whether a Raspberry Pi kernel's branch carries a fact of that tree (read by driver_caps.caps)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+SERIES = re.compile(r"(\d+)\.(\d+)")
+# Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
+# "5.15.84-v7l+".
+_RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?\+")
+# Ubuntu's Raspberry Pi kernels ("6.8.0-1056-raspi"): Ubuntu's own tree with the Raspberry Pi
+# patches, not an rpi-N.y branch; a fact's "branches" says them apart ("ubuntu-raspi-6.8").
+_UBUNTU_RASPI = re.compile(r"\d-raspi\b")
+RPI_TREE = "raspberrypi/linux"
+# Chips that only the Raspberry Pi tree drives in the table's series (Debian's 6.1 and 6.12 macb
+# has no RP1 entry in macb_dt_ids), so a NIC on them runs that tree whatever the kernel string.
+_RPI_ONLY_CHIPS = ("rp1",)
+
+
+def tree_of(kernel: str | None, chip: str | None = None) -> str:
+    """Which source tree the running kernel was built from: the Raspberry Pi tree for Raspberry
+    Pi OS kernels (and for chips only that tree drives), else Debian's (upstream)."""
+    if _RPI_KERNEL.search(kernel or ""):
+        return RPI_TREE
+    squeezed = (chip or "").lower().replace(" ", "")
+    return RPI_TREE if any(c in squeezed for c in _RPI_ONLY_CHIPS) else "debian"
+
+
+def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
+    """Whether the running Raspberry Pi kernel's branch carries a fact of the Raspberry Pi tree:
+    True, False, or None where nothing shows it either way (an unknown kernel, or a branch no
+    paste or stored commit covers). Its "rpi_series" says so: "from" the first rpi-N.y branch
+    shown to carry it, "without" the branches shown not to, "branches" each one's state
+    ("carried", "not carried", "unknown"). A fact without "rpi_series" holds for every branch
+    (the tree's own, as RP1's device tree); a branch its "rpi_series" does not name (macb's RP1
+    coalescing on rpi-6.12.y) is unknown, never denied.
+    Ubuntu's Raspberry Pi kernels ("6.8.0-1056-raspi") are their own tree: only a branch entry
+    for them ("ubuntu-raspi-6.8") answers, never the rpi-N.y one of the same number."""
+    span = fact.get("rpi_series")
+    if not span:
+        return True
+    match = SERIES.search(kernel or "")
+    if match is None:
+        return None
+    running = (int(match.group(1)), int(match.group(2)))
+    if _UBUNTU_RASPI.search(kernel or ""):
+        state = span.get("branches", {}).get(f"ubuntu-raspi-{running[0]}.{running[1]}")
+        return {"carried": True, "not carried": False}.get(str(state))
+    if span.get("from") and running >= _version(span["from"]):
+        return True
+    if any(running == _version(v) for v in span.get("without", [])):
+        return False
+    state = span.get("branches", {}).get(f"rpi-{running[0]}.{running[1]}.y")
+    return {"carried": True, "not carried": False}.get(str(state))
+
+
+def _version(series: str) -> tuple[int, int]:
+    major, minor = series.split(".")[:2]
+    return int(major), int(minor)
