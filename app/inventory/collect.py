@@ -46,6 +46,7 @@ ROUND1_FILES = (
     "/proc/softirqs",
     "/proc/stat",
     "/etc/os-release",
+    "/proc/modules",  # lsmod's source: a plain user's PATH may lack /sbin, where lsmod is
 )
 SYSFS_GLOBS = (
     "/sys/class/net/*/speed",
