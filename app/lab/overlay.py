@@ -41,7 +41,10 @@ _SHELL_META = re.compile(r"[|;&<>$`()\\\"'*?\[\]{}~#]")
 MODEL_KEYS = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
 REAL_DIRS = ("/usr/sbin", "/usr/bin", "/sbin", "/bin")
 # Programs that show the machine's hardware -> exit code of a line the profile did not capture.
-HARDWARE_PROGRAMS = {"lspci": 127, "lsusb": 127, "lshw": 127, "usb-devices": 127, "dmesg": 1}
+HARDWARE_PROGRAMS = {
+    "lspci": 127, "lsusb": 127, "lshw": 127, "usb-devices": 127, "dmesg": 1,
+    "lsmod": 127,  # this host's modules are not the Pi's
+}  # fmt: skip
 # Files that show the machine's hardware: empty in the lab unless the profile captured them.
 HARDWARE_FILES = ("/proc/cpuinfo", "/proc/interrupts", "/proc/modules")
 
