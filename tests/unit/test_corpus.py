@@ -245,14 +245,6 @@ KNOWN_GAPS: dict[str, str] = {
         "to Gigabit Ethernet Adapter'); the kernel has no table of Thunderbolt device IDs, and "
         "the tunnelled PCIe NIC (tg3) never enumerated, so no line names a network device"
     ),
-    # corpus25 (twenty-fifth unseen set), left with its reason in tests/captures/corpus/README.md
-    "opizero_xradio_11_receive_failure_flood_quoted_uname": (
-        "xradio_wlan is an out-of-tree driver (fifteenhex/xradio, grown from cw1200, whose "
-        "mainline txrx.c prints '[RX] Receive failure: %d.' with pr_debug): its '[RX] IF=0, "
-        "Receive failure: 4.' / 'dropped received frame' flood has no level in any table, so no "
-        "driver-complaint (missing: old_formats.json rows from out-of-tree drivers' public "
-        "source with their printk level, as for bcmdhd)"
-    ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
     "pc_mt7601u_6_forced_id_mt7610_asic_vendor_request_110_71_probe_failed_elisions": (
         "mt7601u reads 'ASIC revision: 76100002' from MT_ASIC_VERSION, the register mt76 reads "
@@ -283,12 +275,6 @@ KNOWN_GAPS: dict[str, str] = {
         "that NIC's transmit timeout"
     ),
     # corpus27 (twenty-seventh unseen set), left with reasons in tests/captures/corpus/README.md
-    "nuc972_nuvoton_970_37_nuc970_emac_debug_xmit_flood_proc_interrupts_zero_counts": (
-        "Nuvoton's out-of-tree nuc970-emac0 names its interface only inside its own message "
-        "('b0002000.emac0: eth0 is OPENED', dev_info(&pdev->dev, \"%s is OPENED\", dev->name)) "
-        "and no other line names eth0: missing, a table of out-of-tree drivers' formats that "
-        "says which argument is the netdev's name (the 6.1/6.12 tables hold no vendor tree's)"
-    ),
     "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod": (
         "eth0's link is read now (the lone PHY and the lone interface, corpus27), but its bus "
         "is not: no line names eth0's MAC or its driver (HiSilicon's hieth), only the himii MDIO "

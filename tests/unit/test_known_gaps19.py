@@ -5,16 +5,25 @@
    reads; a file, so a plain user's PATH without /sbin does not matter), as the kernel prints
    it (kernel/module/procfs.c m_show()), and the lab serves the profile's captured `lsmod` as
    that file (sbctune.lab.proc_modules), never this host's modules.
+2. Out-of-tree vendor drivers' lines, by their own public source
+   (resources/kernel_source/vendor_formats.json, checked against the quoted calls by
+   scripts/check_vendor_formats.py): a row of the driver the line names gives the line's
+   level (xradio_wlan's dev_err "[RX] IF=%d, Receive failure: %d." is a complaint) and the
+   interface an "iface" field prints (nuc970-emac0's "%s is OPENED", dev->name); a SoC MAC's
+   interrupts named by its device (request_irq(..., pdev->name)) are its own.
 Real outputs come from the captures named beside them."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inventory_from_raw
+from sbctune.catalog.vendor_formats import vendor_formats, vendor_line
 from sbctune.inventory import collect
 from sbctune.inventory.bundle import read_bundle
 from sbctune.inventory.model import Nic
@@ -22,7 +31,7 @@ from sbctune.inventory.parsers.dispatch import resolve_command, resolve_file
 from sbctune.inventory.parsers.lsmod import LoadedModules, parse_lsmod, parse_proc_modules
 from sbctune.inventory.raw import RawOutputs
 from sbctune.lab.proc_modules import modules_from_lsmod
-from tests.corpus_support import CORPUS, corpus_output_named
+from tests.corpus_support import CORPUS, corpus_output, corpus_output_named, inventory_of
 
 ROOT = Path(__file__).resolve().parents[2]
 # `cat /proc/modules` of a Dell Inspiron 3542 (QCA9565 on ath9k, RTL8101E on r8169): its .source.md
@@ -33,6 +42,8 @@ DELL = (
     / "proc_modules"
     / ("forum_dell_inspiron_3542_webcam_ath9k_qca9565_r8169.txt")
 )
+XRADIO = "opizero_xradio_11_receive_failure_flood_quoted_uname"
+NUC970 = "nuc972_nuvoton_970_37_nuc970_emac_debug_xmit_flood_proc_interrupts_zero_counts"
 ONEPLUS = "oneplus3t_nethunter_1017_uname_proc_version_lsusb_ar9271_lsmod_ath9k_without_htc"
 
 
@@ -98,3 +109,56 @@ def test_a_dongle_whose_driver_proc_modules_does_not_list_has_none() -> None:
                for e in nic.evidence)  # fmt: skip
     assert _inventory({"/proc/modules": ""}).driver_state == "unknown"  # all built in: no say
     assert _inventory({}).driver_state == "unknown"
+
+
+# --- 2. out-of-tree vendor drivers' formats ------------------------------------------------
+
+
+def test_every_vendor_row_is_the_call_it_quotes() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from check_vendor_formats import TABLE, problems
+
+    rows = json.loads(TABLE.read_text(encoding="utf-8"))["formats"]
+    assert len(rows) == len(vendor_formats()) >= 3
+    assert [problems(row) for row in rows] == [[] for _ in rows]
+    wrong = {**rows[0], "level": "info"}  # the check can fail: dev_err is not info
+    assert problems(wrong) == ["level 'info' is not the call's 'error'"]
+
+
+def test_an_out_of_tree_drivers_flood_is_its_complaint_named_by_its_source() -> None:
+    inv = inventory_of({"dmesg": corpus_output(XRADIO, "001")})
+    (nic,) = inv.nics
+    assert (nic.driver, nic.bus, nic.wireless) == ("xradio_wlan", "sdio", True)
+    (finding,) = [f for f in inv.findings if f.id == "driver-complaint"]
+    assert finding.severity == "warning"
+    assert '"[RX] IF=%d, Receive failure: %d." (level error, Icenowy/xradio@' in finding.summary
+    assert "rx.c xradio_rx_cb()" in finding.summary
+    assert finding.evidence[0] == "xradio_wlan mmc1:0001:1: [RX] IF=0, Receive failure: 4."
+
+
+def test_a_vendor_row_reads_only_its_own_drivers_lines() -> None:
+    line = "xradio_wlan mmc1:0001:1: dropped received frame"
+    assert vendor_line("xradio_wlan", line) is not None
+    assert vendor_line("brcmfmac", line.replace("xradio_wlan", "brcmfmac")) is None
+    assert vendor_line(None, line) is None
+    said = "nuc970-emac0 b0002000.emac0: eth0 is OPENED"
+    found = vendor_line("nuc970-emac0", said)
+    assert found is not None and found[1] == {"iface": "eth0"}
+    assert vendor_line("nuc970-emac0", "nuc970-emac0 b0002000.emac0: eth 0 is OPENED") is None
+
+
+def test_an_interface_named_only_in_a_vendor_drivers_words_is_its_devices() -> None:
+    commands = {"dmesg": corpus_output(NUC970, "000")}
+    files = {"/proc/interrupts": (CORPUS / NUC970 / "files" / "001-proc_interrupts.txt")
+             .read_text(encoding="utf-8")}  # fmt: skip
+    (nic,) = inventory_from_raw(RawOutputs(commands=commands, files=files)).nics
+    assert (nic.name, nic.driver, nic.bus, nic.bus_path) == (
+        "eth0", "nuc970-emac0", "platform", "b0002000.emac0"
+    )  # fmt: skip
+    assert nic.irqs == [19, 21]  # request_irq(..., pdev->name, dev): "b0002000.emac0" twice
+
+
+@given(st.text(max_size=300), st.sampled_from(["xradio_wlan", "nuc970-emac0", "r8169"]))
+def test_vendor_lines_never_raise(text: str, driver: str) -> None:
+    found = vendor_line(driver, text)
+    assert found is None or (found[0].driver == driver and found[0].needle in text)
