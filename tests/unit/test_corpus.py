@@ -252,16 +252,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the family 'MT76x0': the chip is taken from mt7601u's one device, MT7601U"
     ),
     # corpus28 (twenty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pi_rpi_linux_795_enc28j60_backticked_lines_watchdog_3_18": (
-        "the ENC28J60 is named only by its driver, enc28j60, an SPI driver (struct spi_driver): "
-        "regen_kernel_source.py reads usb/pci/sdio/platform driver structs only, so drivers.json "
-        "has no enc28j60 and the one-chip-driver rules (driver_chips.chip_by_platform_name) "
-        "cannot name it (missing: spi_driver structs in drivers.json, and an 'spi' bus in the "
-        "inventory's Bus, which has none)"
-    ),
-    "pizero2w_rpi_linux_3702_enc28j60_spi_half_duplex_watchdog": (
-        "the same enc28j60 SPI driver, absent from drivers.json: the chip is not named"
-    ),
     "x86_amd_a6210_2_mt7662u_sta_out_of_tree_warning_no_device": (
         "the only line is a WARNING in the out-of-tree mt7662u_sta module; no line names its USB "
         "device and no table knows the module as a Wi-Fi driver (oot_chips reads a chip from such "

@@ -11,6 +11,12 @@
    level (xradio_wlan's dev_err "[RX] IF=%d, Receive failure: %d." is a complaint) and the
    interface an "iface" field prints (nuc970-emac0's "%s is OPENED", dev->name); a SoC MAC's
    interrupts named by its device (request_irq(..., pdev->name)) are its own.
+3. SPI NICs. drivers.json now lists spi_driver structs (regen_kernel_source.py: enc28j60,
+   ks8851, qcaspi ... with their device-tree matches). DESIGN.md's contract 2 names the buses
+   usb, pci, platform, sdio and unknown: SPI is none of them, and "platform" is the SoC's own
+   block, not a chip on a serial bus, so an SPI NIC's bus is "unknown" (its bus_path the SPI
+   device's name, "spi0.0") and it is not the board's built-in NIC; an SPI driver whose one
+   device-tree match is named for it names its chip ("microchip,enc28j60": ENC28J60).
 Real outputs come from the captures named beside them."""
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ DELL = (
 )
 XRADIO = "opizero_xradio_11_receive_failure_flood_quoted_uname"
 NUC970 = "nuc972_nuvoton_970_37_nuc970_emac_debug_xmit_flood_proc_interrupts_zero_counts"
+ENC_318 = "pi_rpi_linux_795_enc28j60_backticked_lines_watchdog_3_18"
+ENC_ZERO = "pizero2w_rpi_linux_3702_enc28j60_spi_half_duplex_watchdog"
 ONEPLUS = "oneplus3t_nethunter_1017_uname_proc_version_lsusb_ar9271_lsmod_ath9k_without_htc"
 
 
@@ -162,3 +170,40 @@ def test_an_interface_named_only_in_a_vendor_drivers_words_is_its_devices() -> N
 def test_vendor_lines_never_raise(text: str, driver: str) -> None:
     found = vendor_line(driver, text)
     assert found is None or (found[0].driver == driver and found[0].needle in text)
+
+
+# --- 3. SPI NICs ----------------------------------------------------------------------------
+
+
+def test_spi_drivers_are_in_the_kernels_table_with_no_bus_of_contract_2() -> None:
+    from sbctune.catalog.driver_chips import chip_by_one_compatible
+    from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
+    enc = load_kernel_drivers().get("enc28j60")
+    assert enc is not None and enc.spi and enc.buses == () and enc.bus is None
+    assert enc.compatible == ("microchip,enc28j60",)
+    assert enc.file == "drivers/net/ethernet/microchip/enc28j60.c"
+    ks8851 = load_kernel_drivers().get("ks8851")  # ks8851_par (platform) and ks8851_spi
+    assert ks8851 is not None and ks8851.buses == ("platform",) and ks8851.bus is None
+    assert chip_by_one_compatible("enc28j60") == (
+        "ENC28J60",
+        'the enc28j60 driver, whose one device-tree match is "microchip,enc28j60" '
+        "(drivers/net/ethernet/microchip/enc28j60.c)",
+    )
+    assert chip_by_one_compatible("qcaspi") is None  # its match names qca7000, not qcaspi
+    assert chip_by_one_compatible("mcp251x") is None  # three models
+    assert chip_by_one_compatible("tcan4x5x") is None  # a family's placeholder
+    assert chip_by_one_compatible("r8169") is None
+
+
+def test_an_spi_nic_is_named_by_its_driver_on_no_bus_of_contract_2() -> None:
+    (nic,) = inventory_of({"dmesg": corpus_output(ENC_ZERO, "")}).nics
+    assert (nic.name, nic.driver, nic.chip) == ("eth0", "enc28j60", "ENC28J60")
+    assert (nic.bus, nic.bus_path, nic.builtin) == ("unknown", "spi0.0", False)
+    (nic,) = inventory_of({"dmesg": corpus_output(ENC_318, "")}).nics  # no spi0.0 line
+    assert (nic.driver, nic.chip, nic.bus, nic.builtin) == (
+        "enc28j60",
+        "ENC28J60",
+        "unknown",
+        False,
+    )
