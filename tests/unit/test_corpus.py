@@ -221,7 +221,10 @@ KNOWN_GAPS: dict[str, str] = {
         "Wi-Fi NIC of these lines (missing: old_formats.json rows for bcmdhd's formats from "
         "its public source, dhd_sdio.c dhdsdio_download_code_file(), with bus sdio, a row "
         "field that gives firmware-missing, and dhd's firmware names, fw_bcm<chip><rev>.bin, "
-        "as a chip table; gaps24 added the row mechanism's bus without a driver only)"
+        "as a chip table; gaps24 added the row mechanism's bus without a driver only). "
+        "gaps24c: vendor_formats.json reads an out-of-tree driver's lines by the driver the "
+        "line names, and these name none; the search tool found the 'Open firmware file "
+        "failed' printf only in a dhd_pcie.c of no named repository, not dhd_sdio.c"
     ),
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
         "the same bcmdhd, with the chip only in its words ('chip:0x4339') and the SDIO errors "
@@ -281,7 +284,8 @@ KNOWN_GAPS: dict[str, str] = {
         "Broadcom's proprietary wl (not in any kernel tree, not in the catalog) is named only as "
         "the tag of the PCI core's 'enabling device' line and by 'wl0:' lines with no device: "
         "missing a table of SoC vendors' out-of-tree Wi-Fi drivers (wl, dhd) that would make "
-        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it"
+        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it (gaps24c: vendor_formats.json holds "
+        "rows read from public source only; wl is shipped as a binary, its formats unpublished)"
     ),
     "dwr512_lede_pr641_logread_netifd_at_commands_cdc_ether_usb0_unregister_option1": (
         "the modem is told by option's 'option1 ttyUSB0: GSM modem (1-port) converter now "
