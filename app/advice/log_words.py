@@ -3,6 +3,8 @@ and how often, where the kernel prints a message, and what an errno in a line me
 
 from __future__ import annotations
 
+import re
+
 from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
 from sbctune.inventory.model import Nic
 from sbctune.wording import counted
@@ -40,6 +42,21 @@ def cite(kind: str) -> str:
     """Where the kernel prints this message: " (net/sched/sch_generic.c dev_watchdog())"."""
     explanation = explain(kind)
     return f" (printed by {explanation.source})" if explanation else ""
+
+
+# the errors a USB NIC's lines report (dmesg_patterns_bus "usb_error"), after a space or ":"
+_USB_ERRNO = re.compile(r"(?<![\w.-])-(71|110|32|19|108|62|5)\b")
+
+
+def usb_errnos(lines: list[str]) -> str:
+    """ "-71 EPROTO, -110 ETIMEDOUT": the errors these lines report, by the kernel's names,
+    in the order they first appear."""
+    seen = dict.fromkeys(m for line in lines for m in _USB_ERRNO.findall(line))
+    named = []
+    for value in seen:
+        known = load_messages().errno(int(value))
+        named.append(f"-{value} {known.name}" if known else f"-{value}")
+    return ", ".join(named)
 
 
 def errno_words(lines: list[str]) -> str:

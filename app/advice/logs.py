@@ -16,7 +16,15 @@ from collections.abc import Callable
 
 from sbctune.advice.counters import counter_findings
 from sbctune.advice.driver_complaints import complaints
-from sbctune.advice.log_words import cite, errno_words, label, span, times, watchdog
+from sbctune.advice.log_words import (
+    cite,
+    errno_words,
+    label,
+    span,
+    times,
+    usb_errnos,
+    watchdog,
+)
 from sbctune.advice.trace_findings import trace_findings
 from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.modeswitch import storage_mode
@@ -108,16 +116,18 @@ def _usb_reset(nic: Nic, label: str) -> list[Finding]:
     if not (resets or errors):
         return []
     # Only a count that is there: "0 USB errors such as -71" beside a driver's own -71
-    # line would contradict what the log shows.
+    # line would contradict what the log shows; and only the errors the lines report: an
+    # adapter that stalls every request (-32) was not reset or lost.
     tallies = [counted(len(resets), "reset/disconnect", "resets/disconnects")] if resets else []
     if usb_errors := nic.log_counts.get("usb_error", 0):
-        tallies.append(f"{counted(usb_errors, 'USB error')} such as -71/-110")
+        codes = usb_errnos(errors)
+        tallies.append(counted(usb_errors, "USB error") + (f": {codes}" if codes else ""))
+    what = "the USB adapter was reset or lost" if resets else "USB transfers to the adapter failed"
     return _one(
         "usb-reset",
         "warning",
         label,
-        f"{label}: the USB adapter was reset or lost ({', '.join(tallies)}): power, cable "
-        f"or port{cite('usb_reset')}.",
+        f"{label}: {what} ({', '.join(tallies)}): power, cable or port{cite('usb_reset')}.",
         (resets + errors)[:4],
     )
 
@@ -208,9 +218,10 @@ _FAST_PHY = re.compile(r"gigabit|\bgbe\b|1000|2\.5g|nbase-t|10g", re.I)
 
 
 def _below_phy(nic: Nic, label: str) -> list[Finding]:
-    """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s."""
-    speed = nic.link_speed_mbps
-    if not nic.phy or not nic.link_detected or speed is None or speed >= 1000:
+    """A PHY the log names as gigabit (or faster) that linked at 10/100 Mbit/s: now, or the
+    last time it came up when the link is down now (each time at 100, then dropped)."""
+    speed = nic.link_speed_mbps if nic.link_detected else nic.linked_at_mbps
+    if not nic.phy or speed is None or speed >= 1000:
         return []
     if not _FAST_PHY.search(nic.phy):
         return []

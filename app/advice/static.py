@@ -34,6 +34,7 @@ from sbctune.advice.static_board import (
     usb3_named_at_usb2,
     usb_below_top_speed,
     usb_device_resets,
+    usb_over_current,
 )
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.catalog import Catalog, Chip, load_catalog
@@ -143,7 +144,7 @@ class _Advisor(Advisor):
             return
         if not (chip.usb_generation or "").startswith("3") or nic.usb_speed_mbps > _USB2_MAX:
             return
-        if chip.builtin:
+        if chip.builtin or nic.builtin:
             return  # a 3B+'s LAN7515 sits on USB 2.0 by design: see builtin_behind_usb2
         usb2 = self.catalog.bus("usb2")
         practical = usb2.figure("practical_ethernet_mbps") if usb2 else None
@@ -187,8 +188,8 @@ class _Advisor(Advisor):
             "builtin-nic-on-usb2",
             "info",
             nic,
-            f"The built-in Ethernet ({chip.name}) is a USB 2.0 device sharing the board's "
-            "single USB 2.0 connection with every USB port.",
+            f"The built-in Ethernet ({nic.chip or chip.name}) is a USB 2.0 device sharing the "
+            "board's single USB 2.0 connection with every USB port.",
             _usb_line(self.parsed, nic),
         )
         limit = min(filter(None, [chip.line_rate_mbps, practical.value if practical else None]))
@@ -422,6 +423,7 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             inventory.recommendations.append(newer)
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
+    usb_over_current(advisor)
     unowned_phy_failures(advisor)
     pcie_links_down(advisor)
     power(advisor)

@@ -4,6 +4,8 @@ the board and its buses rather than one NIC)."""
 
 from __future__ import annotations
 
+import re
+
 from sbctune.advice.advisor import Advisor
 from sbctune.advice.advisor import label as _label
 from sbctune.advice.evidence import lines_matching
@@ -35,6 +37,65 @@ def usb_device_resets(adv: Advisor) -> None:
             "supply, or a driver that cannot talk to the device.",
             lines[:2] + lines[-1:],
         )
+
+
+# drivers/usb/core/hub.c port_event(): "over-current change #%u" (dev_dbg since 4.x; kernels
+# before it printed "over-current change" at every level) and, when the port still reports it
+# after power is restored, "over-current condition" (dev_err), on the port's device ("usb
+# 1-1-port2") or the hub's ("hub 1-1:1.0"); 2.6's hub named the port in the words
+_OVER_CURRENT = (
+    r"(?:usb (?P<port>\S+?-port\d+)|hub (?P<hub>\S+)): over-current (?:change|condition)"
+    r"(?: on port (?P<n>\d+))?"
+)
+
+
+def usb_over_current(adv: Advisor) -> None:
+    """Ports the USB core reported over-current on: a device drew more than the port may
+    give, or the board's over-current sensing misfires (a weak supply or a HAT); a port in
+    over-current loses its power, and with it the devices below it (a USB NIC among them)."""
+    if not adv.parsed.dmesg_text:
+        return
+    lines = lines_matching(adv.parsed.dmesg_text, _OVER_CURRENT, 200)
+    ports: list[str] = []
+    for line in lines:
+        m = re.search(_OVER_CURRENT, line)
+        if m is None:
+            continue
+        port = m["port"] or (f"{m['hub'].split(':')[0]}-port{m['n']}" if m["n"] else m["hub"])
+        ports += [port] if port not in ports else []
+    if not ports:
+        return
+    below = [_port_path(p) for p in ports]
+    nic = next(
+        (n for n in adv.inv.nics for b in below if b and _below(n.bus_path, b)),
+        None,
+    )
+    shown = ", ".join(ports[:4]) + (" ..." if len(ports) > 4 else "")
+    adv.finding(
+        "usb-over-current",
+        "warning",
+        nic,
+        f"The USB core reported over-current {counted(len(lines), 'time')} on "
+        f"{counted(len(ports), 'port')} ({shown}): a device draws more than the port may "
+        "give, or the board's over-current sensing misfires (a weak supply, a HAT); a port "
+        "in over-current is switched off with every device below it "
+        "(printed by drivers/usb/core/hub.c port_event()).",
+        lines[:2] + lines[-1:],
+    )
+
+
+def _below(path: str | None, port_path: str) -> bool:
+    return path is not None and (path == port_path or path.startswith(port_path + "."))
+
+
+def _port_path(port: str) -> str | None:
+    """The USB path of the devices below a port: "1-1-port2" -> "1-1.2", "usb1-port1" -> "1-1"."""
+    hub, sep, number = port.rpartition("-port")
+    if not sep or not number.isascii() or not number.isdigit():
+        return None
+    if hub.startswith("usb") and hub[3:].isascii() and hub[3:].isdigit():
+        return f"{hub[3:]}-{number}"
+    return f"{hub}.{number}" if "-" in hub else None
 
 
 def usb_below_top_speed(adv: Advisor) -> None:

@@ -2,8 +2,9 @@
 (``resources/kernel_source/old_formats.json``, read by hand from the cited public source of
 such kernels, since apt offers no linux-source older than 6.1 here): fec's "eth0: Freescale FEC
 PHY driver [Generic PHY](mii_bus:phy_addr=1:06, irq=-1)" (fec_enet_mii_probe()) and libphy's
-"PHY: 1:06 - Link is Up - 1000/Full" (phy_print_status()). A line is tried only when no other
-shape read it, and only against the formats whose longest literal it holds."""
+"PHY: 1:06 - Link is Up - 1000/Full" (phy_print_status()), the 2.6-era fec's own "eth0: status:
+link up, 100MBit Full Duplex." (mii_display_status()). A line is tried only when no other shape
+read it, and only against the formats whose longest literal it holds."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class OldFormat:
     needle: str
     regex: re.Pattern[str]
     chip: str | None = None  # the chip a format's own words name ("OEM i82557/i82558 ...")
+    link: str | None = None  # "up" or "down": the line is a link change (the table says which)
 
 
 def _literal(text: str) -> str:
@@ -64,6 +66,7 @@ def old_formats() -> tuple[OldFormat, ...]:
                     str(row["bus"]) if row.get("bus") else None, str(row["level"]),
                     str(row["source"]), needle, regex,
                     str(row["chip"]) if row.get("chip") else None,
+                    str(row["link"]) if row.get("link") in ("up", "down") else None,
                 )
             )  # fmt: skip
         return tuple(found)

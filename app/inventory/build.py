@@ -69,16 +69,21 @@ def _identity(board: Board, parsed: Parsed, catalog: Catalog) -> None:
     own = catalog.soc_nic(board.soc)
     board.soc_nic = own.chip_name if own is not None else None
     present = _present_cpus(parsed.sys_value(CPUS_PRESENT))
+    # Each count says where it came from: the tuning's "one CPU core" words name it, and
+    # the catalogue's is the board's specification, not read from this Pi (audit15).
     if cpuinfo and cpuinfo.cores:
-        board.cpu_cores = cpuinfo.cores
+        board.cpu_cores, board.cpu_cores_source = cpuinfo.cores, "processors in /proc/cpuinfo"
     elif present:
         # The Pi's own list of its cores: what the tuning spreads work over and the lab's CPU
         # chart names (the s13 walk: "CPU cores: unknown" beside "not the Pi's 4").
-        board.cpu_cores = present
+        board.cpu_cores, board.cpu_cores_source = present, CPUS_PRESENT
     elif entry is not None:
         board.cpu_cores = entry.cores
+        board.cpu_cores_source = (f"the specification of a {entry.name}; the Pi's own CPU "
+                                  "list was not read")  # fmt: skip
     elif parsed.interrupts is not None and parsed.interrupts.cpus:
-        board.cpu_cores = parsed.interrupts.cpus  # the CPU columns of /proc/interrupts
+        board.cpu_cores = parsed.interrupts.cpus
+        board.cpu_cores_source = "the CPU columns of /proc/interrupts"
 
 
 CPUS_PRESENT = "/sys/devices/system/cpu/present"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sbctune.catalog.old_formats import old_format_of
 from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import join_children
@@ -188,6 +189,17 @@ _COUNTED = {
     "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
     "pcie_aer",
 }  # fmt: skip
+
+
+def _old_link_change(event: DmesgEvent) -> bool:
+    """An older kernel's link line (its format's row says "link"), counted like link_up/down:
+    fec's "eth0: status: link down." three times is three drops."""
+    if event.kind != "old_format":
+        return False
+    row = old_format_of(event.fields.get("format", ""))
+    return row is not None and row.link is not None
+
+
 _PCIE_LINK = ("pcie_link_up", "pcie_link_down")  # the host bridge's link: advice/static_pcie.py
 _SKIP = {
     "under_voltage", "voltage_normalised", "driver_registered", "kernel_version",
@@ -244,7 +256,7 @@ class _Reading:
         shows it."""
         if key not in self.seen:
             return False
-        if event.kind in _COUNTED:
+        if event.kind in _COUNTED or _old_link_change(event):
             self._counted_again(key, event)
         elif (complaint := self.complaints.get(key)) is not None:
             complaint.facts += _again(complaint.template, event)

@@ -49,6 +49,7 @@ class Board:
     kernel: str | None = None
     os: str | None = None
     cpu_cores: int | None = None
+    cpu_cores_source: str | None = None  # what gave the count (read, or the catalogue's)
     throttled: Throttled | None = None
     catalog_id: str | None = None  # the catalog's board entry, when recognised
     temperature_c: float | None = None
@@ -95,6 +96,9 @@ class Nic:
     firmware: str | None = None
     max_link_speed_mbps: int | None = None  # the fastest mode the NIC supports
     link_detected: bool | None = None
+    # The speed its link last came up at, kept when the link is down now (link_speed_mbps is
+    # then None): a gigabit PHY that only ever linked at 100 Mbit/s before it dropped.
+    linked_at_mbps: int | None = None
     mtu: int | None = None
     addresses: list[str] = field(default_factory=list)
     rx_queues: int | None = None

@@ -21,7 +21,7 @@ from sbctune.inventory.nic_kind import bus_of, current_names, is_nic, spi_device
 from sbctune.inventory.nic_log import LOG_KINDS, log_of
 from sbctune.inventory.nic_wireless import is_wireless
 from sbctune.inventory.parsers.lspci import PciDevice
-from sbctune.inventory.pi_usb_nic import pi_own_usb_chip
+from sbctune.inventory.pi_usb_nic import OwnUsbNic, pi_own_usb_nic
 from sbctune.inventory.raw import Parsed
 
 __all__ = ["LOG_KINDS", "current_names", "is_builtin", "is_nic", "nic_from_device"]
@@ -86,6 +86,8 @@ def _pcie(device: Device) -> Pcie | None:
 def _link(nic: Nic, device: Device) -> None:
     link = device.value("link")
     nic.link_detected = link if isinstance(link, bool) else None
+    speed = device.value("link_speed_mbps")
+    nic.linked_at_mbps = speed if isinstance(speed, int) else None
     if link is False:
         return  # a speed from before the link went down is not the link's speed now
     nic.link_speed_mbps = device.value("link_speed_mbps")
@@ -125,13 +127,15 @@ def _bus_path(device: Device, bus: str) -> str | None:
 
 
 def _chip(
-    nic: Nic, device: Device, parsed: Parsed, catalog: Catalog, ids: IdDatabase
+    nic: Nic, device: Device, catalog: Catalog, ids: IdDatabase, own: OwnUsbNic | None
 ) -> tuple[Chip | None, str | None]:
     """Sets the chip's name (and family when nothing names it); returns the catalog's chip and
     why an out-of-tree driver's chip is named."""
     nic.chip, chip = chip_of(device, nic.bus, nic.driver, catalog, ids)
-    if nic.chip is None and (chip := pi_own_usb_chip(nic, parsed, catalog)) is not None:
-        nic.chip = chip.name  # the Pi's own LAN951x, by its place below the SoC's USB
+    if own is not None and (nic.chip is None or (chip is not None and nic.chip == chip.name)):
+        # the Pi's own LAN951x or LAN7515, by its place below the SoC's USB: more than the
+        # driver's family ("LAN7800/LAN7515"), less than a line that names the chip
+        nic.chip, chip = own.name, own.chip
     nic.chip, oot = (nic.chip, None) if nic.chip else chip_otherwise(nic, device)
     # atlantic: lspci's "(rev 01)" is the A0 silicon the driver binds (hw_atl_boards), whose
     # limits differ from the B0's; the tweaks read them by this name (driver_caps "(A0)")
@@ -181,7 +185,8 @@ def nic_from_device(
     nic.bus_path = _bus_path(device, bus)
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
-    chip, oot = _chip(nic, device, parsed, catalog, ids)
+    own = pi_own_usb_nic(nic, parsed, catalog)
+    chip, oot = _chip(nic, device, catalog, ids, own)
     _counters(nic, device)
     nic.catalog_id = chip.id if chip else None
     nic.pcie = _pcie(device) if bus == "pci" else None
@@ -200,7 +205,7 @@ def nic_from_device(
     log_of(nic, device)
     nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)
-    nic.builtin = is_builtin(nic, board, catalog)
+    nic.builtin = own is not None or is_builtin(nic, board, catalog)
     return nic
 
 

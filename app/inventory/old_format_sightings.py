@@ -1,6 +1,7 @@
 """What an older kernel's line (catalog.old_formats) says, as a sighting: fec's "eth0: Freescale
 FEC PHY driver [Generic PHY](mii_bus:phy_addr=1:06, irq=-1)" names eth0's driver and ties eth0
-to the PHY 1:06; libphy's "PHY: 1:06 - Link is Up - 1000/Full" is that PHY's (so eth0's) link;
+to the PHY 1:06; libphy's "PHY: 1:06 - Link is Up - 1000/Full" is that PHY's (so eth0's) link,
+fec's own "eth0: status: link down." eth0's;
 a driver's own warning ("fec_stop : Graceful transmit stop did not complete !") is a complaint
 of its one device (lone_device_ties.lone_wifi_devices)."""
 
@@ -40,12 +41,12 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
         sighting.add("chip_text", chip, _SRC, why, no)
     if row.level != "info":
         sighting.add("kernel_error", text, _SRC, text, no)  # the line itself, as evidence
-    if "Link is" in row.format or "Link now" in row.format:
-        up = "speed" in f
+    if row.link:  # a link change, as the table says: "up" at the speed and duplex it names
+        up = row.link == "up"
         sighting.add("link", up, _SRC, why, no)
         sighting.add("link_event", (no, event.timestamp, up), _SRC, why, no)
-        if up:
-            sighting.add("link_speed_mbps", int(f["speed"]), _SRC, why, no)
+        if up and (speed := f.get("speed", "")).isdigit():
+            sighting.add("link_speed_mbps", int(speed), _SRC, why, no)
             duplex = f.get("duplex", "").lower().removesuffix("duplex")  # "FullDuplex"
             sighting.add("duplex", duplex, _SRC, why, no)
     return sighting

@@ -6,36 +6,72 @@ LAN951x is a hub with the Ethernet inside on its port 1, the hub on port 1 of bu
 with 3 ports (LAN9512: 2 sockets and the Ethernet) or 5 (LAN9514: 4 and the Ethernet), and that
 bus's root hub is the BCM283x's own DWC OTG controller (dwc_otg, Raspberry Pi's driver; dwc2
 upstream). A Pi 4 or 5 has an xHCI root hub there; a Zero has no hub of its own.
+
+lan78xx binds the LAN7800 dongles (USB 3) as well as the 3 B+'s LAN7515, a LAN7800 packaged
+with a USB 2.0 hub. The kernel's own binding example "based on the configuration for a
+Raspberry Pi 3 B+" (Documentation/devicetree/bindings/net/microchip,lan78xx.txt, Linux 6.1)
+places it: root port 1, a hub (usb424,2514), its port 1, a second hub (usb424,2514), its port 1
+the Ethernet (usb424,7800): "1-1.1.1", below a 4-port and a 3-port hub as `lsusb -t` shows them
+(tests/captures/corpus/pi3bplus_re4son_6_*). There it is the board's own NIC on USB 2.0 by
+design, not a USB 3 dongle in the wrong port.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.inventory.model import Nic
 from sbctune.inventory.raw import Parsed
 
 _PI_OTG = ("dwc_otg", "dwc2")
-_LAN951X_HUB_PORTS = (3, 5)
 
 
-def pi_own_usb_chip(nic: Nic, parsed: Parsed, catalog: Catalog) -> Chip | None:
-    """The catalog chip of the Pi boards' own USB NIC for this driver, when `lsusb -t` shows the
-    NIC at its place: port 1 of a 3- or 5-port hub on port 1 of the BCM283x's OTG root hub."""
+@dataclass(frozen=True)
+class _Place:
+    driver: str
+    nic_path: str  # the Ethernet's USB port path
+    hubs: tuple[tuple[str, tuple[int, ...]], ...]  # (port path on bus 1, its port counts)
+
+
+_PLACES = (
+    _Place("smsc95xx", "1-1.1", (("1", (3, 5)),)),  # LAN9512 / LAN9514
+    _Place("lan78xx", "1-1.1.1", (("1", (4,)), ("1.1", (3,)))),  # the 3 B+'s LAN7515
+)
+
+
+@dataclass(frozen=True)
+class OwnUsbNic:
+    chip: Chip  # the catalog's chip (figures, problems)
+    name: str  # the boards' own name for it where they agree ("Microchip LAN7515")
+
+
+def pi_own_usb_nic(nic: Nic, parsed: Parsed, catalog: Catalog) -> OwnUsbNic | None:
+    """The Pi boards' own USB NIC for this driver, when `lsusb -t` shows the NIC at its place
+    below the BCM283x's OTG root hub (the module docstring)."""
     tree = parsed.usb_tree
-    if nic.bus != "usb" or not nic.driver or nic.bus_path != "1-1.1" or tree is None:
+    if nic.bus != "usb" or not nic.driver or tree is None:
+        return None
+    place = next((p for p in _PLACES if p.driver == nic.driver), None)
+    if place is None or nic.bus_path != place.nic_path:
         return None
     root = tree.root_hub(1)
     if root is None or (root.driver or "").split("/")[0] not in _PI_OTG:
         return None
-    hub = [n for n in tree.nodes if n.bus == 1 and n.port_path == "1" and not n.is_root_hub]
-    if not hub or hub[0].hub_ports not in _LAN951X_HUB_PORTS:
-        return None
-    own = {
-        b.builtin_nic.chip
+    for path, ports in place.hubs:
+        hub = [n for n in tree.nodes if n.bus == 1 and n.port_path == path and not n.is_root_hub]
+        if not hub or hub[0].hub_ports not in ports:
+            return None
+    own = [
+        b.builtin_nic
         for b in catalog.boards
         if b.builtin_nic is not None
         and b.builtin_nic.bus == "usb"
         and b.builtin_nic.driver == nic.driver
-    }
-    chip = catalog.chip(own.pop()) if len(own) == 1 else None
-    return chip if chip is not None and chip.kind == "nic" else None
+    ]
+    chips = {o.chip for o in own}
+    chip = catalog.chip(chips.pop()) if len(chips) == 1 else None
+    if chip is None or chip.kind != "nic":
+        return None
+    names = {o.chip_name for o in own}
+    return OwnUsbNic(chip, names.pop() if len(names) == 1 else chip.name)

@@ -72,6 +72,9 @@ def hold_coalesce(
     if by_speed and speed_mbps:
         defaults.update(by_speed.get(str(int(speed_mbps)), by_speed["other"]))
         values = {k: v for k, v in values.items() if k not in by_speed["other"]}
+    chip_default = _chip_default(caps, chip)
+    if chip_default is not None and "rx-usecs" in supported:  # r8152: what its init writes
+        values["rx-usecs"] = chip_default
     for param in supported:
         if param not in values:
             values[param] = (
@@ -86,7 +89,7 @@ def hold_coalesce(
     co["step_ns"] = caps.facts.get("coalesce_step_ns", {})
     co["floor_ns"] = caps.facts.get("coalesce_step_floor_ns", {})
     co["adaptive_rx_start"] = caps.facts.get("coalesce_adaptive_rx_start", {})  # bcmgenet: DIM
-    _riwt(co, caps, clock_mhz)
+    _riwt(co, caps, clock_mhz, chip)
     _scale(co, caps, chip, speed_mbps)
     reset = caps.facts.get("coalesce_reset_on_open", [])  # stmmac_init_coalesce at each open
     co["reset_on_open"] = {p: co["values"][p] for p in reset if p in co["values"]}
@@ -100,13 +103,31 @@ def hold_coalesce(
     return co
 
 
-def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None) -> None:
+def _chip_default(caps: DriverCaps, chip: str, usb_speed: str = "super") -> int | None:
+    """The rx-usecs the chip's own init writes (r8152: coalesce_default_by_chip, by the USB
+    speed it enumerated at; the lab's USB NICs sit on a USB 3 port). Rows are matched by whole
+    words of the chip's name, and a name listing two chips whose defaults differ ("RTL8153/
+    RTL8153B", usb.ids' name for 0bda:8153) claims neither: the driver model's value stays."""
+    rows = caps.facts.get("coalesce_default_by_chip") or {}
+    words = set("".join(c if c.isalnum() else " " for c in chip.lower()).split())
+    found = {int(row[usb_speed]) for name, row in rows.items() if name.lower() in words}
+    return found.pop() if len(found) == 1 else None
+
+
+def _riwt(co: dict[str, Any], caps: DriverCaps, clock_mhz: int | None, chip: str) -> None:
     """stmmac's rx-usecs: the RX watchdog in units of 256 cycles of the board's CSR clock
     (`clock_mhz`, the profile's; else the table's default, 125 MHz), its limits, its default
     (DEF_DMA_RIWT read back through stmmac_riwt2usec) and 6.1's skipping of 0 (with an unknown
-    kernel 0 is refused, as 6.12 does: the lab is never kinder)."""
+    kernel 0 is refused, as 6.12 does: the lab is never kinder). A chip without the watchdog
+    (the Allwinner EMAC: synopsys_id 0, so no use_riwt) shows rx-usecs and rx-frames 0 and
+    takes new ones without storing them (__stmmac_get_coalesce / __stmmac_set_coalesce)."""
     riwt = caps.facts.get("coalesce_riwt")
     if not riwt:
+        return
+    if caps.refuses_on("coalesce_riwt_off_chips", chip):
+        rx = [p for p in ("rx-usecs", "rx-frames") if p in co["values"]]
+        co["values"].update(dict.fromkeys(rx, 0))
+        co["ignored"] = sorted(set(co.get("ignored", [])) | set(rx))
         return
     mhz = int(clock_mhz or riwt["clock_mhz_default"])
     unit = int(riwt["cycles_per_unit"])

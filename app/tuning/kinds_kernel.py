@@ -21,9 +21,9 @@ def plan_rps(ctx: Context) -> PlannedTweak:
     queues = queue_files(ctx, "rx-", "rps_cpus")
     if not queues:
         return _no(ctx, f"{ctx.iface} has no rps_cpus (the kernel was built without RPS)")
-    cpus = ctx.cpus()
-    if len(cpus) < 2:
-        return _no(ctx, "the Pi has one CPU core: there is nothing to spread the work to")
+    cpus, few = ctx.cpus(), ctx.too_few_cpus()
+    if few:
+        return _no(ctx, f"{few}: there is nothing to spread the work to" if cpus else few)
     exclude = ctx.options.get("rps_exclude_irq_cpu", ctx.tweak.params.get("exclude_irq_cpu"))
     note = ""
     if exclude:
@@ -92,9 +92,9 @@ def plan_xps(ctx: Context) -> PlannedTweak:
     queues = queue_files(ctx, "tx-", "xps_cpus")
     if not queues:
         return _no(ctx, f"{ctx.iface} has no xps_cpus: the driver offers no transmit queue map")
-    cpus = ctx.cpus()
-    if len(cpus) < 2:
-        return _no(ctx, "the Pi has one CPU core")
+    cpus, few = ctx.cpus(), ctx.too_few_cpus()
+    if few:
+        return _no(ctx, few)
     item = PlannedTweak(ctx.tweak, True, f"transmit queues of {ctx.iface} mapped to CPUs")
     for index, (path, read) in enumerate(queues):
         if not read.ok:
@@ -171,11 +171,12 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
     avoid = int(ctx.tweak.params.get("avoid_cpu", 0))
     online = ctx.cpus()
     if online and not [c for c in online if c != avoid]:
-        return _no(ctx, "the Pi has one CPU core")  # whatever its interrupts: before them
+        # whatever its interrupts: before them (the only CPU online is the one to avoid)
+        return _no(ctx, ctx.too_few_cpus() or f"the only CPU online is CPU {avoid}")
     if ctx.nic is None or not ctx.nic.irqs:
         return _no(ctx, "no interrupt of this NIC was found in /proc/interrupts")
-    if not [c for c in online if c != avoid]:
-        return _no(ctx, "the Pi has one CPU core")
+    if not online:  # unread or unreadable: the count is not known, not taken for one
+        return _no(ctx, ctx.too_few_cpus() or "the Pi's online CPUs are not known")
     irqs = ctx.nic.irqs
     # What Inspect shows (the inventory's fact, from the interrupt chip): not a second rule
     # (every one of them fixed: the source rule's, refused before this runs)

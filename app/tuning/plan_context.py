@@ -16,6 +16,8 @@ from sbctune.tuning.knobs import parse_cpu_list
 from sbctune.tuning.model import NotNeeded, PlannedTweak, Tweak
 from sbctune.tuning.probe import Facts
 
+ONLINE_CPUS = "/sys/devices/system/cpu/online"
+
 
 @dataclass
 class Context:
@@ -52,8 +54,29 @@ class Context:
         return dev is None or dev == self.iface
 
     def cpus(self) -> list[int]:
-        online = self.facts.knob("/sys/devices/system/cpu/online")
+        online = self.facts.knob(ONLINE_CPUS)
         return parse_cpu_list(online.text) if online and online.ok else []
+
+    def too_few_cpus(self) -> str | None:
+        """Why work cannot be spread over the Pi's CPUs, saying what was read: one CPU online,
+        or the online list unread or unreadable (then the count is not known, never taken for
+        one). None where two or more CPUs are online."""
+        online = self.facts.knob(ONLINE_CPUS)
+        head = f"the Pi's list of online CPUs ({ONLINE_CPUS})"
+        tail = "so which CPUs could take the work is not known"
+        if online is None:
+            return f"{head} was not read, {tail}: plan again"
+        if not online.ok:
+            why = online.reason[:80]
+            return (f"{head} could not be read ({why}), {tail}: check that `cat {ONLINE_CPUS}` "
+                    "works on the Pi (sysfs at /sys), then plan again")  # fmt: skip
+        cpus = parse_cpu_list(online.text)
+        if not cpus:
+            return (f"{head} is not a CPU list, {tail}: check what `cat {ONLINE_CPUS}` prints "
+                    "on the Pi, then plan again")  # fmt: skip
+        if len(cpus) == 1:
+            return f"the Pi has one CPU core online (CPU {cpus[0]}, from {ONLINE_CPUS})"
+        return None
 
 
 Planner = Callable[[Context], PlannedTweak]

@@ -46,6 +46,11 @@ class Ask:
     def one_core(self) -> bool:
         return self.inventory.board.cpu_cores == 1
 
+    def one_core_words(self) -> str:
+        """The words "the Pi has one CPU core", with what gave the count (read, or assumed)."""
+        source = self.inventory.board.cpu_cores_source
+        return f"the Pi has one CPU core ({source})" if source else "the Pi has one CPU core"
+
 
 def out_of_reach(
     tweak: Tweak | str,
@@ -215,6 +220,11 @@ def _coalescing(ask: Ask) -> str | None:
     )
     if refused or ask.nic is None:
         return refused
+    no_timer = caps.refuses_on("coalesce_riwt_off_chips", ask.chip) if caps else None
+    if caps is not None and no_timer:  # stmmac without its RX watchdog: nothing to lengthen
+        return (f"{caps.driver} has no receive interrupt timer on the {no_timer} (the MAC's RX "
+                "watchdog is not used: rx-usecs reads 0 and a new value is not kept; not "
+                f"possible; {caps.cite('coalesce_riwt_off_chips')})")  # fmt: skip
     # r8169's scales at the inventory's link speed, from the tweak's interval and TX off: no
     # value near it reads back as written (the PCI RTL8169 at 1000 Mbit/s, any chip at 10)
     target = int(ask.tweak.params.get("rx_usecs", 50))
@@ -241,7 +251,7 @@ def _pause(ask: Ask) -> str | None:
 
 
 def _rps(ask: Ask) -> str | None:
-    return "the Pi has one CPU core: there is nothing to spread the work to" if (
+    return f"{ask.one_core_words()}: there is nothing to spread the work to" if (
         ask.nic is not None and ask.one_core()
     ) else None  # fmt: skip
 
@@ -261,7 +271,7 @@ def _xps(ask: Ask) -> str | None:
         single = None
     else:
         single = single_queue(caps, nic.name, ask.inventory.board.kernel, nic.chip, nic.tx_queues)
-    return single or ("the Pi has one CPU core" if ask.one_core() else None)
+    return single or (ask.one_core_words() if ask.one_core() else None)
 
 
 def irqs_words(irqs: list[int]) -> str:
@@ -275,7 +285,7 @@ def _irq_affinity(ask: Ask) -> str | None:
     # One core first: it settles the answer whatever the interrupts (walk18, a Pi 1's
     # smsc95xx showed none and was told "no interrupt found" instead)
     if ask.one_core():
-        return "the Pi has one CPU core"
+        return ask.one_core_words()
     if not nic.irqs:  # none seen: a bundle without /proc/interrupts, or the Pi's (the planner's)
         return None
     avoid = int(ask.tweak.params.get("avoid_cpu", 0))

@@ -268,8 +268,12 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         m = rx.search(msg)
         if m:
             fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
+            old_shape = kind == "device" and m.groupdict().get("iface2") is not None
             if fields.get("device", "").endswith(":"):
                 fields["device"] = fields["device"].rstrip(":")
+                old_shape = kind == "device" and "iface" in fields
+            if old_shape and not dmesg_classify._speaks_of_netdev(fields):
+                del fields["iface"]  # a class driver's char device (corpus32's usblp0)
             return kind, fields
     return (
         dmesg_classify.old_format_line(msg)

@@ -151,7 +151,7 @@ def test_a_usb_reset_finding_counts_only_what_the_log_shows() -> None:
     usb_reset_device(), not a loss (session 15)."""
     inv = inspect_bundle(CORPUS / "pc_mt7601u_64_usb_wifi_eproto_probe_etimedout")
     found = next(f for f in inv.findings if f.id == "usb-reset")
-    assert "(1 reset/disconnect, 5 USB errors such as -71/-110)" in found.summary
+    assert "(1 reset/disconnect, 5 USB errors: -71 EPROTO)" in found.summary
     assert "0 USB error" not in found.summary
 
 

@@ -10,6 +10,7 @@ import re
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.old_formats import old_format_line
+from sbctune.catalog.oot_chips import chip_by_oot_name
 
 from .daemon_lines import daemon_line
 from .dmesg_bare_wiphy import bare_wiphy
@@ -33,6 +34,7 @@ _CANDIDATES_LIMIT = 4096
 # a line on an interface alone, as kernels before 3.x and some drivers print it ("eth1: IBM
 # emac, MAC ..."): an interface the kernel named, not "usbcore:" or "lan78xx:" (a module)
 _BARE_IFACE_RE = later(r"((?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}): \S")
+_NETDEV_NAME_RE = later(r"(?:eth|wlan|usb|lan|wan)\d{1,3}|en[dopsx]\w{1,14}|wl[opsx]\w{1,14}")
 # "icssg-prueth icssg0-eth: ..." (dev_printk of a device named by a device-tree node alone)
 _NODE_NAMED_RE = later(rf"([a-z][\w-]{{0,30}}) ({OF_NODE})(?: ({IFACE}))?")
 
@@ -66,16 +68,33 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
         m = rx.search(msg)
         if m:
             fields = {k.rstrip("23"): v for k, v in m.groupdict().items() if v is not None}
+            # "driver device: eth0: msg" (the catch-all "device" shape's iface2)
+            old_shape = kind == "device" and m.groupdict().get("iface2") is not None
             if fields.get("device", "").endswith(":"):
                 # "driver device: iface: msg" (kernels before 3.x, or a driver printing its
                 # interface itself) read by a "driver device iface:" shape: no bus id ends in
                 # ":" (PCI, USB and platform names all end in a digit or a word).
                 fields["device"] = fields["device"].rstrip(":")
+                old_shape = kind == "device" and "iface" in fields
+            if old_shape and not _speaks_of_netdev(fields):
+                del fields["iface"]
             return kind, fields
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
     # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
     found = old_format_line(msg) or mii_phy_line(msg)  # r8169's PHY "r8169-3-3100:00"
     return found or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg)
+
+
+def _speaks_of_netdev(fields: dict[str, str]) -> bool:
+    """Whether "driver device: name: msg" names a network interface: a network driver (the
+    kernel's tables, or an out-of-tree one named for its chip) or a name of the kernel's own
+    interface templates. A class driver names its character device there, "usblp 1-1.2:1.0:
+    usblp0: USB Bidirectional printer ..." (drivers/usb/class/usblp.c usblp_probe()), which is
+    no NIC (corpus/pi_hexxeh_fw_42_*)."""
+    driver = fields.get("driver", "")
+    if load_kernel_drivers().knows(driver) or chip_by_oot_name(driver) is not None:
+        return True
+    return _NETDEV_NAME_RE.fullmatch(fields.get("iface", "")) is not None
 
 
 def _node_named(msg: str) -> tuple[str, dict[str, str]] | None:

@@ -28,11 +28,13 @@ NETDEV_NAMES: list[tuple[str, _Lazy]] = [
 ]
 DRIVER_LINES: list[tuple[str, _Lazy]] = [
     (
-        "link_up",
+        "link_up",  # phylink_link_up() and phy_print_status(): "%s/%s" of phy_speed_to_str() and
+        # phy_duplex_to_str(), which says "Unknown" for DUPLEX_UNKNOWN (drivers/net/phy/phy-core.c):
+        # the speed stands, the duplex is not known; phy_print_status() may add "(downshifted) "
         _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is Up - "
-            r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?P<duplex>Full|Half)"
-            r"(?: - flow control (?P<flow>.+))?$"
+            r"(?P<speed>\d+(?:\.\d+)?)(?P<unit>[GM])bps/(?:(?P<duplex>Full|Half)|Unknown)"
+            r"(?: (?:\(downshifted\) )?- flow control (?P<flow>.+))?$"
         ),
     ),
     (
@@ -166,14 +168,20 @@ GENERIC_LINK: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
-        "link_up",  # vendor r8125: "r8125: eth0: link up"; atlantic "link change old 0 new 10000"
+        "link_up",  # vendor r8125: "r8125: eth0: link up" (not "eth0: status: link up, ...", an
+        # interface's own line); atlantic "link change old 0 new 10000"
         _Lazy(
-            r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
+            rf"^(?!{OLD_NETDEV}: )(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link up\b|"
             rf"^(?P<driver2>[\w-]+) (?P<device>{BUS_ID}) (?P<iface2>[\w.-]+): \w+: link change "
             r"old \d+ new (?P<speed>[1-9]\d*)$"
         ),
     ),
-    ("link_down", _Lazy(r"^(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b")),
+    # vendor r8125's "r8125: eth0: link down"; a head shaped like an interface is no driver:
+    # "eth0: status: link down." is the 2.6-era fec's own line (catalog/old_formats.py)
+    (
+        "link_down",
+        _Lazy(rf"^(?!{OLD_NETDEV}: )(?P<driver>[\w-]+): (?P<iface>[\w.-]+): link down\b"),
+    ),
     (
         "phy_failure",  # davinci_mdio's bus failed; not a device ON one ("mdio-bus:1f": a switch)
         _Lazy(rf"^(?P<driver>[\w-]*mdio[\w-]*): probe of (?!\S+:\w\w )(?P<device>{BUS_ID}) failed"),
