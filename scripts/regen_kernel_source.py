@@ -208,7 +208,7 @@ def _key(fmt: str, counts: Counter[str]) -> str:
 
 
 _DRIVER_RE = re.compile(
-    r"^(?:static\s+)?(?:const\s+)?struct\s+(usb|usb_device|pci|sdio|platform)_driver\s+\w+\s*"
+    r"^(?:static\s+)?(?:const\s+)?struct\s+(usb|usb_device|pci|sdio|platform|spi)_driver\s+\w+\s*"
     r"(?:__\w+\s*)?=\s*\{(.*?)^\};",
     re.S | re.M,
 )
@@ -219,6 +219,9 @@ _CHAR_ARRAY_RE = re.compile(
 )
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+|\"[^\"]*\")\s*$", re.M)
 _ID_RE = re.compile(r"\b(USB_DEVICE\w*|PCI_DEVICE\w*|PCI_VDEVICE)\s*\(\s*(\w+)\s*,\s*(\w+)")
+# An SPI device has no USB/PCI IDs: its driver's device-tree matches say what it binds
+# (enc28j60.c: { .compatible = "microchip,enc28j60" }).
+_COMPATIBLE_RE = re.compile(r"\.compatible\s*=\s*\"([\w.+-]+,[\w.+-]+)\"")
 _DESCRIPTION_RE = re.compile(r"MODULE_DESCRIPTION\(\s*(?:\"([^\"]+)\"|([A-Z_][A-Z0-9_]*))")
 
 
@@ -329,6 +332,8 @@ def _drivers(
             )
             if bus not in entry["buses"]:  # type: ignore[operator]
                 entry["buses"].append(bus)  # type: ignore[attr-defined]
+            if bus == "spi":
+                entry["compatible"] = sorted(set(_COMPATIBLE_RE.findall(text)))
             if bus not in ("usb", "pci"):
                 continue
             for macro, vendor, product in _ID_RE.findall(text):
@@ -398,6 +403,9 @@ def main() -> int:
             for bus in info["buses"]:  # type: ignore[attr-defined]
                 if bus not in entry["buses"]:  # type: ignore[operator]
                     entry["buses"].append(bus)  # type: ignore[attr-defined]
+            if "compatible" in info:  # the series' device-tree matches, together
+                both = {*entry.get("compatible", []), *info["compatible"]}  # type: ignore[misc]
+                entry["compatible"] = sorted(both)
         for key, names in listed.items():
             for name in names:
                 ids.setdefault(key, {}).setdefault(name, []).append(series)

@@ -10,6 +10,7 @@ from sbctune.advice.log_words import errno_words
 from sbctune.catalog.kernel_drivers import other_drivers_message, own_files_first
 from sbctune.catalog.kernel_messages import KernelMessage, explain_format, load_messages
 from sbctune.catalog.library_modules import library_of
+from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.inventory.model import Finding, Nic
 from sbctune.wording import counted
 
@@ -72,6 +73,8 @@ def _unknown(nic: Nic, label: str, lines: list[str], count: int) -> Finding:
             f"{counted(count, 'error or warning line')}.{errno_words(lines)}",
             lines,
         )
+    if vendor := _vendor(nic, label, lines, count):
+        return vendor
     return Finding(
         "driver-complaint",
         "warning",
@@ -79,6 +82,26 @@ def _unknown(nic: Nic, label: str, lines: list[str], count: int) -> Finding:
         f"{label}: its driver logged {counted(count, 'failure line')} "
         "that the 6.1/6.12 kernel source no longer prints (an older or a vendor "
         f"kernel).{errno_words(lines)}",
+        lines,
+    )
+
+
+def _vendor(nic: Nic, label: str, lines: list[str], count: int) -> Finding | None:
+    """Lines an out-of-tree driver prints by its own public source (vendor_formats.json):
+    named by that source's format, level and file, as the kernel's own lines are."""
+    rows = [found[0] for line in lines if (found := vendor_line(nic.driver, line))]
+    if not rows:
+        return None
+    errors = [r for r in rows if r.level == "error"]
+    first = (errors or rows)[0]
+    return Finding(
+        "driver-complaint",
+        "warning" if errors else "info",
+        label,
+        f"{label}: its driver {nic.driver}, out of the kernel's tree (in neither the 6.1 nor "
+        f"the 6.12 source), logged {counted(count, 'error or warning line')} such as "
+        f'"{first.format}" (level {first.level}, {first.source.split(";")[0]}, its public '
+        f"source).{errno_words(lines)}",
         lines,
     )
 

@@ -136,3 +136,20 @@ def chip_by_platform_name(driver: object) -> tuple[str, str] | None:
         return None
     chip = m.group(1).upper()
     return chip, f"the {known.name} driver, named for the {chip} ({known.file})"
+
+
+_PLACEHOLDER = re.compile(r"\dx")
+
+
+def chip_by_one_compatible(driver: object) -> tuple[str, str] | None:
+    """(chip, why) for an SPI driver whose one device-tree match is named for it (enc28j60's
+    { .compatible = "microchip,enc28j60" }): an SPI device has no USB/PCI IDs, and a driver
+    matching one model binds that chip alone. The chip is written in capitals: "ENC28J60"."""
+    known = load_kernel_drivers().get(driver)
+    if known is None or not known.spi or len(known.compatible) != 1:
+        return None
+    model = known.compatible[0].split(",", 1)[1]
+    if model.replace("-", "_") != known.name.replace("-", "_") or _PLACEHOLDER.search(model):
+        return None  # "ti,tcan4x5x": a family's placeholder, not a model
+    why = f'the {known.name} driver, whose one device-tree match is "{known.compatible[0]}"'
+    return model.upper(), f"{why} ({known.file})"

@@ -33,11 +33,13 @@ _PROTOCOL_RE = re.compile(
 @dataclass(frozen=True)
 class KernelDriver:
     name: str
-    buses: tuple[str, ...]  # "usb", "pci", "sdio", "platform"
+    buses: tuple[str, ...]  # "usb", "pci", "sdio", "platform": contract 2's, no other
     file: str  # the source file that registers it
     wireless: bool
     series: tuple[str, ...]  # kernel series whose source has it: ("6.1", "6.12")
     about: str = ""  # its MODULE_DESCRIPTION
+    spi: bool = False  # an spi_driver: its NIC's bus is "unknown" under contract 2 (README)
+    compatible: tuple[str, ...] = ()  # an SPI driver's device-tree matches ("vendor,model")
 
     @property
     def protocol(self) -> bool:
@@ -47,8 +49,8 @@ class KernelDriver:
 
     @property
     def bus(self) -> str | None:
-        """The one bus it binds on, if it has one (r8152: usb)."""
-        return self.buses[0] if len(self.buses) == 1 else None
+        """The one bus it binds on, if it has one (r8152: usb; not ks8851, platform and SPI)."""
+        return self.buses[0] if len(self.buses) == 1 and not self.spi else None
 
 
 def _bus_word(name: str) -> str | None:
@@ -112,6 +114,12 @@ def for_your_kernel(series: tuple[str, ...], release: object) -> str:
     return ""
 
 
+# The buses DESIGN.md's contract 2 names. drivers.json also lists "spi" (an spi_driver:
+# ENC28J60, KS8851 ...); contract 2 has no such bus, and "platform" is the SoC's own block, not a
+# chip on a serial bus, so an SPI NIC's bus stays "unknown" and its driver has no bus here.
+_CONTRACT_BUSES = frozenset({"usb", "pci", "sdio", "platform"})
+
+
 class KernelDrivers:
     def __init__(self, data: dict[str, Any]) -> None:
         self._drivers: dict[str, dict[str, Any]] = data.get("drivers", {})
@@ -139,13 +147,16 @@ class KernelDrivers:
         info = self._drivers.get(name) or self._drivers.get(name.replace("-", "_"))
         if info is None:
             return None
+        buses = tuple(info.get("buses", ()))
         return KernelDriver(
             name,
-            tuple(info.get("buses", ())),
+            tuple(b for b in buses if b in _CONTRACT_BUSES),
             str(info.get("file", "")),
             bool(info.get("wireless")),
             tuple(info.get("series", ())),
             str(info.get("about", "")),
+            "spi" in buses,
+            tuple(info.get("compatible", ())),
         )
 
     def for_ids(self, bus: str, ids: object) -> list[KernelDriver]:

@@ -193,6 +193,10 @@ def _irqs_for(parsed: Parsed, nic: Nic) -> list[int]:
         return []
     # From the name index, not a scan of every IRQ per NIC (2 500 NICs x 20 000 IRQs).
     names = [nic.driver] if nic.driver else []
+    if nic.bus == "platform" and nic.bus_path:
+        # A SoC MAC's driver may name its interrupts by its device (request_irq(..., pdev->name):
+        # nuc970_ether0.c names both "b0002000.emac0"): a device's name is its own alone.
+        names.append(nic.bus_path)
     # A USB NIC has no interrupt of its own: its traffic raises its host controller's. xHCI on
     # PCI with MSI names it "xhci_hcd" (drivers/usb/host/xhci-pci.c, one for every bus), the
     # Pi's downstream dwc_otg "dwc_otg"; every other one is named by usb_add_hcd with its bus.

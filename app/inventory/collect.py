@@ -37,6 +37,8 @@ ROUND1_COMMANDS = (
     "vcgencmd measure_temp",
     "vcgencmd measure_clock arm",
     "iperf3 --version",
+    "lsmod",  # with /proc/modules below: where either is missing (a lab on a kernel without
+    # module support has no /proc/modules; a PATH may lack the lsmod of kmod), the other says
 )
 ROUND1_FILES = (
     "/proc/device-tree/model",
@@ -46,6 +48,7 @@ ROUND1_FILES = (
     "/proc/softirqs",
     "/proc/stat",
     "/etc/os-release",
+    "/proc/modules",  # lsmod's source, as the kernel prints it
 )
 SYSFS_GLOBS = (
     "/sys/class/net/*/speed",
@@ -314,5 +317,7 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     # A tool that answered one invocation is installed, whatever another invocation said
     # (a wrapper, or an older version without that option, may also exit 127).
     answered = {r.step.argv[0] for r in (*first, *second.results) if not r.missing}
+    if "/proc/modules" in collection.files:
+        answered.add("lsmod")  # the module list was read: lsmod off the PATH is no loss
     collection.missing_tools = [t for t in collection.missing_tools if t not in answered]
     return collection

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.kernel_drivers import chip_named_alone, firmware_dir_in
+from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.device_line_keys import device_sighting
 from sbctune.inventory.log_complaints import firmware_file, firmware_runs, kernel_complaint
@@ -137,6 +138,15 @@ def _irq_hint(event: DmesgEvent, sighting: Sighting) -> None:
         sighting.add("irq_hint", int(event.fields["irq"]), _SRC, event.text, event.line)
 
 
+def _vendor_iface(event: DmesgEvent, sighting: Sighting) -> None:
+    """An out-of-tree driver's line whose format prints the netdev's name (vendor_formats:
+    nuc970-emac0's "b0002000.emac0: eth0 is OPENED"): the device's interface."""
+    found = vendor_line(event.driver, event.text)
+    key = iface_key(found[1].get("iface")) if found else None
+    if key is not None and key not in sighting.keys:
+        sighting.keys.append(key)
+
+
 def _seen(event: DmesgEvent, sighting: Sighting) -> None:
     sighting.add("seen", True, _SRC, event.text, event.line)
 
@@ -156,6 +166,7 @@ _RULES: dict[str, tuple[Rule, ...]] = {
         _firmware_runs,
         _chip_by_function,
         _chip_by_revision,
+        _vendor_iface,
     ),
     "phy_failure": (_complaint, _no_link),
     "kevent_dropped": (_complaint,),

@@ -32,8 +32,8 @@ def _driver_by_words(event: DmesgEvent, sighting: Sighting) -> None:
     driver, message = known
     why = f"{event.text[:200]} (printed from {driver.name}'s format in {message.source})"
     sighting.add("driver", driver.name, _SRC, why, event.line)
-    if len(driver.buses) == 1:
-        sighting.add("bus", driver.buses[0], _SRC, why, event.line)
+    if driver.bus is not None:
+        sighting.add("bus", driver.bus, _SRC, why, event.line)
 
 
 def _tag_is_driver(tag: str | None) -> bool:

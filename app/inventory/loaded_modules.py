@@ -39,4 +39,5 @@ def drivers_not_loaded(bus: str | None, ids: str | None, modules: LoadedModules 
             return ""  # it may be built in
         shown.append(f"{driver} (not built in either: it needs {loaded[0]}, a loaded module)")
     which = "the driver" if len(shown) == 1 else "no driver"
-    return f"lsmod: {which} whose ID table lists {ids[:9]} is not loaded: " + "; ".join(shown)
+    head = f"{modules.source}: {which} whose ID table lists {ids[:9]} is not loaded: "
+    return head + "; ".join(shown)

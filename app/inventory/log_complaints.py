@@ -12,6 +12,7 @@ from sbctune.catalog.kernel_drivers import (
     other_drivers_message,
 )
 from sbctune.catalog.kernel_messages import FAILED_TO, errno_in, load_messages
+from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.inventory.sightings import Sighting
 
 
@@ -24,6 +25,8 @@ def kernel_complaint(text: str, driver: str | None = None) -> bool:
     known = message is not None and not other_drivers_message(message.files, driver)
     if known and message is not None and message.level != "info":
         return True
+    if (vendor := vendor_line(driver, text)) is not None:  # an out-of-tree driver's own format
+        return vendor[0].complaint
     # an info-level line, or an older or a vendor kernel's: with its errno, or a network driver
     # of the kernel saying it failed ("eth0: Failed to read register index 0x00000114", 3.x)
     return reports_errno(text) or (FAILED_TO.search(text) is not None and net_driver(driver))

@@ -181,4 +181,5 @@ def chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
     oot = None if nic.ids else out_of_tree_chip(device.value("driver") or driver)
     oot = oot or (None if nic.ids else family_by_platform_name(own))  # wl18xx_driver: WL18xx
     oot = oot or (None if nic.ids else _chips.chip_by_platform_name(own))  # mt7986-wmac
+    oot = oot or (None if nic.ids else _chips.chip_by_one_compatible(own))  # enc28j60 (SPI)
     return (oot[0], oot[1]) if oot else (None, None)  # rtw89_8852bu_git: RTL8852BU

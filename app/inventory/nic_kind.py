@@ -33,18 +33,34 @@ _ETH_DRIVER = re.compile(r"(?:^|[_-])eth(?:ernet)?(?:$|[_-])", re.I)
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
 
 
+_SPI_NAME = re.compile(r"spi\d{1,3}\.\d{1,3}")
+
+
 def _bus_by_driver(driver: object) -> str:
     """The bus a driver alone says: the kernel's table, a vendor driver's chips, an SoC MAC's
     name."""
     known = load_kernel_drivers().get(driver)
     if known is not None and known.bus:
         return known.bus  # r8152 binds only on USB: its NIC is on USB
+    if known is not None and known.spi and not known.buses:
+        return "unknown"  # an SPI-only driver (enc28j60): no bus of contract 2 (bus_of)
     if known is None and driver and (bus := _vendor_driver_bus(str(driver))):
         return bus  # Realtek's out-of-tree r8125 drives only the PCIe RTL8125 family
     return "platform" if driver and _SOC_DRIVER.search(str(driver)) else "unknown"
 
 
+def spi_device(device: Device) -> str | None:
+    """The device's name when it is an SPI device's ("spi0.0": drivers/spi/spi.c
+    spi_dev_set_name() names it by its controller, "spi%u", and chip select)."""
+    name = device.value("platform_name") or device.key("platform")
+    return str(name) if _SPI_NAME.fullmatch(str(name or "")) else None
+
+
 def bus_of(device: Device) -> str:
+    if spi_device(device):
+        # DESIGN.md contract 2's buses have no SPI, and "platform" is the SoC's own block: an
+        # SPI NIC (an ENC28J60 module on spi0.0) is on an "unknown" bus, its name its bus_path
+        return "unknown"
     bus = device.value("bus")
     if bus in ("usb", "pci", "platform", "sdio"):
         return str(bus)

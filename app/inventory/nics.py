@@ -17,7 +17,7 @@ from sbctune.inventory.graph import Device
 from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
 from sbctune.inventory.nic_chip import chip_of, chip_otherwise
-from sbctune.inventory.nic_kind import bus_of, current_names, is_nic
+from sbctune.inventory.nic_kind import bus_of, current_names, is_nic, spi_device
 from sbctune.inventory.nic_log import LOG_KINDS, log_of
 from sbctune.inventory.nic_wireless import is_wireless
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -123,7 +123,7 @@ def _bus_path(device: Device, bus: str) -> str | None:
         return device.value("sdio_function")  # type: ignore[no-any-return]
     if bus == "platform" and (name := device.value("platform_name")):
         return str(name)  # "16030000.ethernet": two MACs of one driver told apart
-    return None
+    return spi_device(device)  # "spi0.0": an SPI NIC, on no bus contract 2 names
 
 
 def _chip(

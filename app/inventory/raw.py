@@ -203,6 +203,13 @@ def _merge_lshw(parsed: Parsed, result: LshwResult, text: str) -> None:
     parsed.lshw.usb += result.usb
 
 
+def _merge_modules(parsed: Parsed, result: LoadedModules, text: str) -> None:
+    """`lsmod` and /proc/modules of one Pi list the same modules: their union."""
+    if parsed.modules is None:
+        parsed.modules = LoadedModules(source=result.source)
+    parsed.modules.modules.update(result.modules)
+
+
 def _merge_udevadm(parsed: Parsed, result: UdevWalk, text: str) -> None:
     _merge_lshw(parsed, result.lshw, text)
     _merge_lsusb(parsed, result.lsusb, text)
@@ -219,6 +226,7 @@ _MERGE: dict[str, Callable[[Parsed, Any, str], None]] = {
     "interrupts": _merge_interrupts,
     "model": _merge_model,
     "compatible": _merge_compatible,
+    "modules": _merge_modules,
 }
 
 

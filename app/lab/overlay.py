@@ -17,7 +17,8 @@ profile does not know read "unknown", never this host's.
 
 Captured files (/proc/interrupts, /proc/cpuinfo, /etc/os-release, other existing files) are
 bind-mounted over the real ones; ``HARDWARE_FILES`` the profile did not capture are covered
-with an empty file (the host's CPUs and interrupt lines are not the Pi's); the device-tree
+with an empty file (the host's CPUs, interrupt lines and modules are not the Pi's) or the
+lab's model of them (/proc/modules from a captured lsmod, ``proc_modules``); the device-tree
 model goes into a tmpfs over /sys/firmware.
 """
 
@@ -40,9 +41,12 @@ _SHELL_META = re.compile(r"[|;&<>$`()\\\"'*?\[\]{}~#]")
 MODEL_KEYS = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")
 REAL_DIRS = ("/usr/sbin", "/usr/bin", "/sbin", "/bin")
 # Programs that show the machine's hardware -> exit code of a line the profile did not capture.
-HARDWARE_PROGRAMS = {"lspci": 127, "lsusb": 127, "lshw": 127, "usb-devices": 127, "dmesg": 1}
+HARDWARE_PROGRAMS = {
+    "lspci": 127, "lsusb": 127, "lshw": 127, "usb-devices": 127, "dmesg": 1,
+    "lsmod": 127,  # this host's modules are not the Pi's
+}  # fmt: skip
 # Files that show the machine's hardware: empty in the lab unless the profile captured them.
-HARDWARE_FILES = ("/proc/cpuinfo", "/proc/interrupts")
+HARDWARE_FILES = ("/proc/cpuinfo", "/proc/interrupts", "/proc/modules")
 
 
 @dataclass

@@ -77,6 +77,7 @@ from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table_queues import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
+from sbctune.lab.proc_modules import PROC_MODULES, modules_from_lsmod
 from sbctune.lab.profile_effects import TweakEffect, parse_tweak_effects
 from sbctune.lab.profile_lab import (
     interrupts_layout,
@@ -456,6 +457,8 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         if lines is not None:
             modelled["/proc/interrupts"], irqs, refused = lines
             refuse = [*refuse, *refused]
+    if (modules := modules_from_lsmod(bundle)) is not None:
+        modelled[PROC_MODULES] = modules
     effects = _parse_effects(data, interfaces, where)
     power = _parse_power(data, where)
     return LabProfile(

@@ -221,7 +221,10 @@ KNOWN_GAPS: dict[str, str] = {
         "Wi-Fi NIC of these lines (missing: old_formats.json rows for bcmdhd's formats from "
         "its public source, dhd_sdio.c dhdsdio_download_code_file(), with bus sdio, a row "
         "field that gives firmware-missing, and dhd's firmware names, fw_bcm<chip><rev>.bin, "
-        "as a chip table; gaps24 added the row mechanism's bus without a driver only)"
+        "as a chip table; gaps24 added the row mechanism's bus without a driver only). "
+        "gaps24c: vendor_formats.json reads an out-of-tree driver's lines by the driver the "
+        "line names, and these name none; the search tool found the 'Open firmware file "
+        "failed' printf only in a dhd_pcie.c of no named repository, not dhd_sdio.c"
     ),
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
         "the same bcmdhd, with the chip only in its words ('chip:0x4339') and the SDIO errors "
@@ -245,14 +248,6 @@ KNOWN_GAPS: dict[str, str] = {
         "to Gigabit Ethernet Adapter'); the kernel has no table of Thunderbolt device IDs, and "
         "the tunnelled PCIe NIC (tg3) never enumerated, so no line names a network device"
     ),
-    # corpus25 (twenty-fifth unseen set), left with its reason in tests/captures/corpus/README.md
-    "opizero_xradio_11_receive_failure_flood_quoted_uname": (
-        "xradio_wlan is an out-of-tree driver (fifteenhex/xradio, grown from cw1200, whose "
-        "mainline txrx.c prints '[RX] Receive failure: %d.' with pr_debug): its '[RX] IF=0, "
-        "Receive failure: 4.' / 'dropped received frame' flood has no level in any table, so no "
-        "driver-complaint (missing: old_formats.json rows from out-of-tree drivers' public "
-        "source with their printk level, as for bcmdhd)"
-    ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
     "pc_mt7601u_6_forced_id_mt7610_asic_vendor_request_110_71_probe_failed_elisions": (
         "mt7601u reads 'ASIC revision: 76100002' from MT_ASIC_VERSION, the register mt76 reads "
@@ -260,16 +255,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the family 'MT76x0': the chip is taken from mt7601u's one device, MT7601U"
     ),
     # corpus28 (twenty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pi_rpi_linux_795_enc28j60_backticked_lines_watchdog_3_18": (
-        "the ENC28J60 is named only by its driver, enc28j60, an SPI driver (struct spi_driver): "
-        "regen_kernel_source.py reads usb/pci/sdio/platform driver structs only, so drivers.json "
-        "has no enc28j60 and the one-chip-driver rules (driver_chips.chip_by_platform_name) "
-        "cannot name it (missing: spi_driver structs in drivers.json, and an 'spi' bus in the "
-        "inventory's Bus, which has none)"
-    ),
-    "pizero2w_rpi_linux_3702_enc28j60_spi_half_duplex_watchdog": (
-        "the same enc28j60 SPI driver, absent from drivers.json: the chip is not named"
-    ),
     "x86_amd_a6210_2_mt7662u_sta_out_of_tree_warning_no_device": (
         "the only line is a WARNING in the out-of-tree mt7662u_sta module; no line names its USB "
         "device and no table knows the module as a Wi-Fi driver (oot_chips reads a chip from such "
@@ -283,12 +268,6 @@ KNOWN_GAPS: dict[str, str] = {
         "that NIC's transmit timeout"
     ),
     # corpus27 (twenty-seventh unseen set), left with reasons in tests/captures/corpus/README.md
-    "nuc972_nuvoton_970_37_nuc970_emac_debug_xmit_flood_proc_interrupts_zero_counts": (
-        "Nuvoton's out-of-tree nuc970-emac0 names its interface only inside its own message "
-        "('b0002000.emac0: eth0 is OPENED', dev_info(&pdev->dev, \"%s is OPENED\", dev->name)) "
-        "and no other line names eth0: missing, a table of out-of-tree drivers' formats that "
-        "says which argument is the netdev's name (the 6.1/6.12 tables hold no vendor tree's)"
-    ),
     "hi3518e_hi35xx_buildroot_4_himii_phy_link_up_100_glued_login_prompt_vendor_insmod": (
         "eth0's link is read now (the lone PHY and the lone interface, corpus27), but its bus "
         "is not: no line names eth0's MAC or its driver (HiSilicon's hieth), only the himii MDIO "
@@ -305,7 +284,8 @@ KNOWN_GAPS: dict[str, str] = {
         "Broadcom's proprietary wl (not in any kernel tree, not in the catalog) is named only as "
         "the tag of the PCI core's 'enabling device' line and by 'wl0:' lines with no device: "
         "missing a table of SoC vendors' out-of-tree Wi-Fi drivers (wl, dhd) that would make "
-        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it"
+        "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it (gaps24c: vendor_formats.json holds "
+        "rows read from public source only; wl is shipped as a binary, its formats unpublished)"
     ),
     "dwr512_lede_pr641_logread_netifd_at_commands_cdc_ether_usb0_unregister_option1": (
         "the modem is told by option's 'option1 ttyUSB0: GSM modem (1-port) converter now "

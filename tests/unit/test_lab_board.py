@@ -82,9 +82,8 @@ def test_hardware_the_profile_did_not_capture_is_not_the_hosts(
     plan = overlay.build(bundle, tmp_path / "lab")
     served = dict((target, Path(source)) for source, target in plan.file_binds)
     assert [served[path].read_text(encoding="utf-8") for path in overlay.HARDWARE_FILES] == [
-        "",
-        "",
-    ]
+        ""
+    ] * len(overlay.HARDWARE_FILES)
     script = Path(plan.bin_dir) / program
     ran = subprocess.run(
         ["/bin/sh", str(script), "-v"], capture_output=True, text=True, timeout=10, check=False

@@ -101,6 +101,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
     "lsmod": Spec(lsmod.parse_lsmod, lsmod.LoadedModules, "modules"),
+    "/proc/modules": Spec(lsmod.parse_proc_modules, lsmod.LoadedModules, "modules"),
     "vcgencmd get_throttled": Spec(vcgencmd.parse_get_throttled, vcgencmd.Throttled, "throttled"),
     "vcgencmd measure_temp": Spec(vcgencmd.parse_measure_temp, vcgencmd.Temperature, "temperature"),
     "vcgencmd measure_clock": Spec(vcgencmd.parse_measure_clock, vcgencmd.Clock, "clock"),

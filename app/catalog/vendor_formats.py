@@ -1,0 +1,75 @@
+"""Lines of out-of-tree vendor drivers, by their own format (``resources/kernel_source/
+vendor_formats.json``, read by hand from each driver's public source: xradio_wlan's
+"[RX] IF=0, Receive failure: 4." is a dev_err() of Icenowy/xradio's rx.c xradio_rx_cb()).
+
+Debian's 6.1/6.12 tables (messages.tsv) cannot know them. A row is tried only on a line of
+its own driver (the name the line begins with), so a row never reads another driver's words;
+its level says whether the line is a complaint, and an "iface" field names the interface the
+line is about ("nuc970-emac0 b0002000.emac0: eth0 is OPENED")."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+
+from sbctune.catalog.format_fields import format_fields
+
+# What a conversion of these rows prints; a string is a name (dev->name), one word.
+_CONVERSION = {"d": r"-?\d+", "i": r"-?\d+", "u": r"\d+", "x": r"[0-9a-fA-F]+", "s": r"[^\s:]+"}
+
+
+@dataclass(frozen=True)
+class VendorFormat:
+    driver: str
+    bus: str | None
+    wireless: bool | None
+    level: str  # "error", "warn" or "info", as the printing call says
+    format: str
+    source: str  # repo@commit file function()
+    needle: str
+    regex: re.Pattern[str]
+
+    @property
+    def complaint(self) -> bool:
+        return self.level != "info"
+
+
+def _conversion(spec: re.Match[str]) -> str:
+    return _CONVERSION.get(spec.group(1), r"\S+")
+
+
+@functools.cache
+def vendor_formats() -> tuple[VendorFormat, ...]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "vendor_formats.json")
+        rows = json.loads(path.read_text(encoding="utf-8"))["formats"]
+        found = []
+        for row in rows:
+            fields = [str(f) for f in row["fields"]]
+            body, needle = format_fields(str(row["format"]), fields, _conversion)
+            wireless = row.get("wireless")
+            found.append(
+                VendorFormat(
+                    str(row["driver"]), str(row["bus"]) if row.get("bus") else None,
+                    bool(wireless) if wireless is not None else None, str(row["level"]),
+                    str(row["format"]), str(row["source"]), needle,
+                    re.compile(r"(?:^|: )" + body + r"\s*$"),  # the message: after "dev: "
+                )
+            )  # fmt: skip
+        return tuple(found)
+    except (OSError, ValueError, KeyError, TypeError, re.error):
+        return ()
+
+
+def vendor_line(driver: str | None, text: str) -> tuple[VendorFormat, dict[str, str]] | None:
+    """The row of `driver` that printed this line (its fields), or None."""
+    if not driver or len(text) > 400:
+        return None
+    for row in vendor_formats():
+        if row.driver == driver and row.needle in text and (m := row.regex.search(text)):
+            return row, {k: v for k, v in m.groupdict().items() if v is not None}
+    return None

@@ -1,0 +1,84 @@
+"""Check resources/kernel_source/vendor_formats.json against the printing calls its rows quote,
+and say where each row came from.
+
+The rows are read by hand from out-of-tree drivers' public source (the search tool that reads
+those repositories is not available to scripts): each row copies its printing call verbatim
+("call"). This checks that the row's format is that call's string literal (adjacent literals
+joined, the trailing newline dropped), that its level is the call's (dev_err, netdev_warn,
+pr_info, printk(KERN_ERR ...) ...), that each conversion has a field name, and that the source
+names a repository at a 40-digit commit, a file and a function.
+
+Usage: python scripts/check_vendor_formats.py   (prints each row's origin; exit 1 on a mismatch)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = ROOT / "resources" / "kernel_source" / "vendor_formats.json"
+_LEVEL = {"err": "error", "warn": "warn", "warning": "warn", "info": "info", "notice": "info"}
+_CALL = re.compile(r"^\s*(?:dev|netdev|pr|wiphy)_(err|warn|warning|info|notice)\s*\(")
+_PRINTK = re.compile(r"^\s*printk\s*\(\s*KERN_(ERR|WARNING|INFO|NOTICE)\b")
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_SOURCE = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} \S+\.[ch] \w+\(\)")
+_SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|z)?([a-zA-Z])")
+
+
+def call_level(call: str) -> str | None:
+    if m := _CALL.match(call):
+        return _LEVEL[m.group(1)]
+    if m := _PRINTK.match(call):
+        return {"ERR": "error", "WARNING": "warn"}.get(m.group(1), "info")
+    return None
+
+
+def call_format(call: str) -> str:
+    """The call's format: its first run of adjacent string literals, joined, unescaped."""
+    start = call.find('"')
+    run: list[str] = []
+    prev_end = start
+    for m in _LITERAL.finditer(call, start):
+        if run and call[prev_end : m.start()].strip():
+            break
+        run.append(m.group(1))
+        prev_end = m.end()
+    text = "".join(run).encode().decode("unicode_escape")
+    return text.removesuffix("\n")
+
+
+def problems(row: dict[str, object]) -> list[str]:
+    call = str(row.get("call", ""))
+    found = []
+    if call_format(call) != row.get("format"):
+        found.append(f"format {row.get('format')!r} is not the call's {call_format(call)!r}")
+    if call_level(call) != row.get("level"):
+        found.append(f"level {row.get('level')!r} is not the call's {call_level(call)!r}")
+    fields = row.get("fields")
+    if not isinstance(fields, list) or len(fields) != len(_SPEC.findall(str(row.get("format")))):
+        found.append("one field name per conversion is needed")
+    if not _SOURCE.match(str(row.get("source", ""))):
+        found.append("the source must say owner/repo@<40-digit commit> file function()")
+    if row.get("bus") not in ("usb", "pci", "platform", "sdio", None):
+        found.append(f"bus {row.get('bus')!r} is none of contract 2's")
+    return found
+
+
+def main() -> int:
+    rows = json.loads(TABLE.read_text(encoding="utf-8"))["formats"]
+    bad = 0
+    for row in rows:
+        said = problems(row)
+        bad += bool(said)
+        mark = "BAD " if said else "ok  "
+        print(f"{mark}{row['driver']}: {row['format']!r} ({row['level']}) from {row['source']}")
+        for problem in said:
+            print(f"      {problem}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
