@@ -134,6 +134,26 @@ def private_sysctl(name: str, model: dict[str, Any]) -> PrivateSysctl:
     )
 
 
+def start_namespaced(models_: dict[str, dict[str, Any]], root: str = "") -> dict[str, str]:
+    """Run inside the lab's network namespace: give the namespace's own copies the profile
+    kernel's defaults. A new namespace copies the HOST's init_net values (tcp_sk_init memcpy()s
+    init_net's tcp_rmem/tcp_wmem), and the host's kernel is not the Pi's: Linux 6.1 and 6.12
+    start tcp_rmem[2] at min(6 MiB, memory) (net/ipv4/tcp.c tcp_init), this host's 6.18 at
+    32 MiB, so socket-buffers looked "already set" in the lab where a Pi raises it.
+    Returns {name: value written}; a file that cannot be written is left (and logged by the
+    caller through the marker)."""
+    written: dict[str, str] = {}
+    for name, model in sorted(models_.items()):
+        value = str(model["default"])
+        try:
+            with open(root + proc_path(name), "w", encoding="ascii") as fh:
+                fh.write(value + "\n")
+        except OSError:
+            continue
+        written[name] = value
+    return written
+
+
 def write_marker(lab_dir: Path, private: dict[str, str], namespaced: list[str]) -> None:
     data = {"private": private, "namespaced": sorted(namespaced)}
     (lab_dir / MARKER).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

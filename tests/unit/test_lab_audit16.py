@@ -16,6 +16,7 @@ Python's int() ("+5", "1_000", 2**40). netdev_budget_usecs' minimum is 2 * USEC_
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +26,7 @@ from sbctune.inventory.model import Inventory
 from sbctune.lab.knobs_fs import build_tree
 from sbctune.lab.knobs_model import CpuFreq
 from sbctune.lab.profile import ProfileError, _parse_cpu
-from sbctune.lab.sysctls import models, private_sysctl
+from sbctune.lab.sysctls import models, private_sysctl, proc_path, start_namespaced
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts, Read
@@ -151,3 +152,33 @@ def test_any_sysctl_text_is_an_int_or_einval(text: str) -> None:
         return
     value = int(knob.read())
     assert -(2**31) <= value < 2**31
+
+
+# ------------------------------------------------------------ namespaced sysctls (row 3)
+
+
+def test_the_labs_own_tcp_buffers_start_at_the_pi_kernels_defaults(tmp_path: Path) -> None:
+    """A new netns copies the host's tcp_rmem (33554432 on this host's 6.18); a 6.1/6.12 Pi
+    starts at 6291456, so socket-buffers must find tcp_rmem[2] to raise in the lab too."""
+    names = ("net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem")
+    for name in names:
+        path = tmp_path / proc_path(name).lstrip("/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("4096\t131072\t33554432\n", encoding="ascii")
+    written = start_namespaced({n: models()[n] for n in names}, root=str(tmp_path))
+    rmem = (tmp_path / "proc/sys/net/ipv4/tcp_rmem").read_text(encoding="ascii").split()
+    assert rmem == ["4096", "131072", "6291456"]
+    assert set(written) == set(names)
+    tweak = catalog.tweak("socket-buffers")
+    found = Facts("eth0")
+    for name in names:
+        text = (tmp_path / proc_path(name).lstrip("/")).read_text(encoding="ascii").strip()
+        found.knobs[proc_path(name)] = Read(True, text)
+    item = PLANNERS[tweak.kind](Context(tweak, found, Inventory(), None, {}, {}, (tweak.id,)))
+    after = {c.target: c.after for c in item.changes if c.needed}
+    assert after["net.ipv4.tcp_rmem"] == "4096\t131072\t16777216"
+
+
+def test_a_namespaced_sysctl_that_cannot_be_written_is_left(tmp_path: Path) -> None:
+    assert start_namespaced({"net.ipv4.tcp_rmem": models()["net.ipv4.tcp_rmem"]},
+                            root=str(tmp_path / "none")) == {}  # fmt: skip
