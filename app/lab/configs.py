@@ -100,6 +100,7 @@ def knobs_config(profile: LabProfile, interrupts_file: str = "") -> dict[str, An
         "cpus": profile.cpu.count,
         "governors": list(profile.cpu.governors),
         "governor": profile.cpu.governor,
+        "governor_modules": list(profile.cpu.governor_modules),
         "min_khz": profile.cpu.min_khz,
         "max_khz": profile.cpu.max_khz,
         "irqs": list(profile.irqs),

@@ -133,6 +133,7 @@ def _add_cpufreq(tree: Tree, config: dict[str, Any], cpus: int) -> CpuFreq:
         str(config["governor"]),
         int(config["min_khz"]),
         int(config["max_khz"]),
+        modules=[str(m) for m in config.get("governor_modules", [])],
     )
     policy = "cpu/cpufreq/policy0"
     related = " ".join(str(i) for i in range(cpus)) + "\n"

@@ -103,6 +103,8 @@ class CpuFreq:
     scaling_min: int = 0
     scaling_max: int = 0
     setspeed: int = 0
+    # governors built as modules: not listed until a write loads them (request_module)
+    modules: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.scaling_min = self.scaling_min or self.min_khz
@@ -117,10 +119,20 @@ class CpuFreq:
         return self.scaling_min  # powersave, and the dynamic governors while idle
 
     def set_governor(self, text: str) -> None:
-        name = text.strip()
-        if name not in self.governors:
-            raise kernel_error(errno.EINVAL)
-        self.governor = name
+        """store_scaling_governor (drivers/cpufreq/cpufreq.c, 6.1 and 6.12): the first word,
+        at most 15 characters (sscanf "%15s"), matched without case (find_governor's
+        strncasecmp); a governor not registered is loaded by cpufreq_parse_governor's
+        request_module("cpufreq_%s") and then listed; none -> EINVAL."""
+        words = text.split()
+        name = words[0][:15].lower() if words else ""
+        known = {g.lower(): g for g in self.governors}
+        if name not in known:
+            loadable = {m.lower(): m for m in self.modules}
+            if name not in loadable:
+                raise kernel_error(errno.EINVAL)
+            self.governors.append(loadable[name])
+            known[name] = loadable[name]
+        self.governor = known[name]
 
     def _khz(self, text: str) -> int:
         try:

@@ -75,7 +75,10 @@ def private_sysctls(lab_dir: Path, config: dict[str, Any]) -> dict[str, Any]:
 
     candidates: dict[str, Any] = config.get("sysctls", {})
     private = sysctls.probe(sorted(candidates))
-    sysctls.write_marker(lab_dir, private, [n for n in candidates if n not in private])
+    namespaced = [n for n in candidates if n not in private]
+    # the namespace's own copies start from the host's values: set the Pi kernel's
+    sysctls.start_namespaced({n: candidates[n] for n in namespaced})
+    sysctls.write_marker(lab_dir, private, namespaced)
     return {name: candidates[name] for name in private}
 
 

@@ -15,6 +15,8 @@
     count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
     governors = ["conservative", "ondemand", "userspace", "powersave", "performance", "schedutil"]
     governor = "ondemand"
+    governor_modules = []        # governors built as modules (Debian: powersave, ondemand ...):
+                                 # not listed until a write loads them, as the kernel's
     min_khz = 600000
     max_khz = 1500000
 
@@ -157,6 +159,7 @@ class CpuModel:
     governor: str = "ondemand"
     min_khz: int = 600000
     max_khz: int = 1500000
+    governor_modules: tuple[str, ...] = ()  # built as modules: listed once a write loads them
 
 
 @dataclass(frozen=True)
@@ -355,7 +358,8 @@ def _driver(value: Any, where: str) -> str:
 
 def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -> CpuModel:
     table = _table(data, "cpu", where)
-    _check_keys(table, {"count", "governors", "governor", "min_khz", "max_khz"}, f"{where} [cpu]")
+    keys = {"count", "governors", "governor", "min_khz", "max_khz", "governor_modules"}
+    _check_keys(table, keys, f"{where} [cpu]")
     count = table.get("count", captured_cpus)
     if count is None:
         raise ProfileError(f"{where}: [cpu] count is required (no /proc/interrupts to count)")
@@ -383,7 +387,12 @@ def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -
             raise ProfileError(f"{where}: [cpu] {key} must be a positive whole number")
     if min_khz > max_khz:
         raise ProfileError(f"{where}: [cpu] min_khz is above max_khz")
-    return CpuModel(count, tuple(governors), governor, min_khz, max_khz)
+    modules = table.get("governor_modules", [])
+    if not isinstance(modules, list) or not all(
+        isinstance(g, str) and g.isidentifier() and g not in governors for g in modules
+    ):
+        raise ProfileError(f"{where}: [cpu] governor_modules must list governors not loaded")
+    return CpuModel(count, tuple(governors), governor, min_khz, max_khz, tuple(modules))
 
 
 def _read_lab_toml(path: Path, where: str) -> dict[str, Any]:

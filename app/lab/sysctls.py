@@ -62,12 +62,37 @@ def probe(names: list[str]) -> dict[str, str]:
     return {name: reason for name in names if (reason := why_private(name)) is not None}
 
 
+_INT_MAX = (1 << 31) - 1
+_TMPBUFLEN = 22  # kernel/sysctl.c: a number of 21 characters or more is refused
+
+
+def _strtoul_base0(body: str) -> int | None:
+    """strtoul with base 0 (kernel/sysctl.c proc_get_long -> strtoul_lenient): 0x hex, a
+    leading 0 octal, else decimal; None unless the whole token is taken (the next character
+    must be a separator)."""
+    digits, base = body, 10
+    if body[:2].lower() == "0x" and body[2:3] and body[2] in "0123456789abcdefABCDEF":
+        digits, base = body[2:], 16
+    elif body.startswith("0") and len(body) > 1:
+        digits, base = body[1:], 8
+    allowed = "0123456789abcdefABCDEF"[: base + (6 if base == 16 else 0)]
+    if not digits or any(c not in allowed for c in digits):
+        return None
+    return int(digits, base)
+
+
 def _parse_int(text: str) -> int:
-    text = text.strip()
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise _fail(errno.EINVAL) from None
+    """One value as proc_dointvec takes it (both series): spaces around, an optional '-', a
+    digit first, base 0, and a value that fits an int (do_proc_dointvec_conv); else EINVAL."""
+    token = text.strip(" \t\n")
+    negative = token.startswith("-")
+    body = token[1:] if negative else token
+    if not body or body[0] not in "0123456789" or len(token) >= _TMPBUFLEN - 1:
+        raise _fail(errno.EINVAL)
+    value = _strtoul_base0(body)
+    if value is None or value > _INT_MAX + (1 if negative else 0):
+        raise _fail(errno.EINVAL)
+    return -value if negative else value
 
 
 @dataclass
@@ -107,6 +132,26 @@ def private_sysctl(name: str, model: dict[str, Any]) -> PrivateSysctl:
         str(model["default"]),
         int(minimum) if minimum is not None else None,
     )
+
+
+def start_namespaced(models_: dict[str, dict[str, Any]], root: str = "") -> dict[str, str]:
+    """Run inside the lab's network namespace: give the namespace's own copies the profile
+    kernel's defaults. A new namespace copies the HOST's init_net values (tcp_sk_init memcpy()s
+    init_net's tcp_rmem/tcp_wmem), and the host's kernel is not the Pi's: Linux 6.1 and 6.12
+    start tcp_rmem[2] at min(6 MiB, memory) (net/ipv4/tcp.c tcp_init), this host's 6.18 at
+    32 MiB, so socket-buffers looked "already set" in the lab where a Pi raises it.
+    Returns {name: value written}; a file that cannot be written is left (and logged by the
+    caller through the marker)."""
+    written: dict[str, str] = {}
+    for name, model in sorted(models_.items()):
+        value = str(model["default"])
+        try:
+            with open(root + proc_path(name), "w", encoding="ascii") as fh:
+                fh.write(value + "\n")
+        except OSError:
+            continue
+        written[name] = value
+    return written
 
 
 def write_marker(lab_dir: Path, private: dict[str, str], namespaced: list[str]) -> None:
