@@ -34,7 +34,12 @@ from sbctune.lab.fake_ethtool_driver import (
     stored,
 )
 from sbctune.lab.fake_ethtool_link import LINK_PROBE, advertised_pause, live
-from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
+from sbctune.lab.fake_ethtool_tables import (
+    COALESCE_LAYOUT,
+    COALESCE_PARAMS,
+    RING_CORE_PARAMS,
+    RING_PARAMS,
+)
 
 # @tables-end
 
@@ -60,10 +65,21 @@ def show_rings(ifname: str, dev: dict[str, Any]) -> str:
 
 def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["-G"]
-    pairs = parse_pairs("-G", args, dict.fromkeys(RING_PARAMS, NUM))
+    pairs = parse_pairs("-G", args, {**dict.fromkeys(RING_PARAMS, NUM), **RING_CORE_PARAMS})
     rings = dev.get("rings")
-    if rings is None or not rings.get("settable", False):
+    has_ops = rings is not None and rings.get("settable", False)
+    # ethnl_set_rings(_validate): ethtool 6.1's rx-buf-len, cqe-size, tx-push are refused by
+    # the core where supported_ring_params lacks them; 6.12 checks them before the ring ops
+    core = dev.get("ring_params_core") or {}
+    if not has_ops and not core.get("before_ops"):
         raise nl_error(EOPNOTSUPP, code)
+    given = [name for name, _ in pairs]
+    for name, text in (core.get("refused") or {}).items():  # in the kernel's order
+        if name in given:
+            raise nl_error(EOPNOTSUPP, code, text, attr_offset(ifname, given.index(name)))
+    if not has_ops or rings is None:
+        raise nl_error(EOPNOTSUPP, code)
+    pairs = [(name, value) for name, value in pairs if name in RING_PARAMS]
     require_root(code)
     for index, (name, value) in enumerate(pairs):
         if int(value) > int(rings["max"].get(name, 0)):
@@ -121,9 +137,14 @@ def show_coalesce(ifname: str, dev: dict[str, Any]) -> str:
 
 def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["-C"]
-    kinds = {p: BOOL if p.startswith("adaptive-") else NUM for p in COALESCE_PARAMS}
+    kinds = {p: BOOL if p.startswith(("adaptive-", "cqe-mode-")) else NUM for p in COALESCE_PARAMS}
     pairs = parse_pairs("-C", args, kinds)
     co = dev.get("coalesce")
+    # a chip whose get_coalesce refuses (r8169 on the RTL8125) still has the ops: the core's
+    # check of supported_coalesce_params answers first (ethnl_set_coalesce)
+    refused_params = dev.get("coalesce_refused_params")
+    if co is None and refused_params is not None:
+        co = {"supported": refused_params, "settable": True, "refused": True}
     if co is None or not co.get("settable", True):
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
@@ -133,6 +154,8 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             raise nl_error(
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
+    if co.get("refused"):  # rtl_get_coalesce: EOPNOTSUPP
+        raise nl_error(EOPNOTSUPP, code)
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
     if all(_unchanged(shown_values(co), name, value) for name, value in pairs):
         return  # ethnl_set_coalesce: nothing modified, so the driver is not called
