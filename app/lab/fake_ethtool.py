@@ -57,6 +57,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_stats",
     "fake_ethtool_linkinfo",
     "fake_ethtool_link",
+    "fake_ethtool_eee",  # after fake_ethtool_link: it reads its MODE_BITS
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",
     "fake_ethtool_misc",  # after fake_ethtool_rxfh: it reads its rx_rings

@@ -28,11 +28,13 @@ from sbctune.lab.fake_ethtool_base import (
 )
 from sbctune.lab.fake_ethtool_driver import (
     coalesce_refused,
+    eee_refused,
     ring_size_kept,
     riwt_stored,
     scaled_set,
     stored,
 )
+from sbctune.lab.fake_ethtool_eee import asked_advertisement, keep_advertisement
 from sbctune.lab.fake_ethtool_link import LINK_PROBE, advertised_pause, live
 from sbctune.lab.fake_ethtool_tables import (
     COALESCE_LAYOUT,
@@ -274,7 +276,7 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
         pad = "\t" + " " * (len(head) - 1)
         return [head + " " + items[0] + " "] + [pad + " " + m + " " for m in items[1:]]
 
-    advertised = eee["supported"] if eee["enabled"] else []
+    advertised = eee.get("advertised", eee["supported"]) if eee["enabled"] else []
     lines = [f"EEE Settings for {ifname}:", f"\tEEE status: {status}", f"\tTx LPI: {lpi}"]
     lines += modes("Supported", eee["supported"])
     lines += modes("Advertised", advertised)
@@ -285,10 +287,11 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
 def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["--set-eee"]
     rest: list[str] = []
-    while args:  # `advertise` a bitset, as ethtool 6.1 parses it (hex, VALUE/MASK, names);
-        # what the driver then advertises is not modelled: the lab's EEE keeps its modes
+    asked: dict[str, Any] | None = None
+    while args:  # `advertise` a bitset, as ethtool 6.1 parses it (hex, VALUE/MASK, names)
         if args[0] == "advertise" and len(args) > 1:
-            args = args[1 + parse_bitset("--set-eee", "advertise", args[1:])[1] :]
+            asked, used = parse_bitset("--set-eee", "advertise", args[1:])
+            args = args[1 + used :]
             continue
         rest, args = rest + args[:2], args[2:]
     pairs = parse_pairs("--set-eee", rest, {"eee": BOOL, "tx-lpi": BOOL, "tx-timer": NUM,
@@ -297,8 +300,9 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if eee is None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
-    if _eee_refused(eee, dict(pairs)):
+    if eee_refused(eee, dict(pairs)):
         raise nl_error(EINVAL, code)
+    was_on, advertised = bool(eee["enabled"]), asked_advertisement(eee, asked, pairs, code)
     for name, value in pairs:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
@@ -318,6 +322,7 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             and not eee.get("timer_unreported")
         ):
             eee["tx_lpi_timer"] = int(value)
+    keep_advertisement(dev, eee, advertised, was_on)
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
     if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])
@@ -325,23 +330,6 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         eee["tx_lpi"] = bool(eee["enabled"])
     if eee.get("tx_lpi_unreported"):  # r8152, ax88179: get_eee never fills tx_lpi_enabled
         eee["tx_lpi"] = False
-
-
-def _eee_refused(eee: dict[str, Any], given: dict[str, str]) -> bool:
-    """igc_ethtool_set_eee's EINVALs, on what ethtool hands over (given, or as read back): with
-    EEE on, another Tx LPI or a non-zero timer; with EEE off, a set that leaves it off. A set
-    that changes nothing does not reach the driver (ethnl_set_eee)."""
-    rules = eee.get("rules")
-    now = {"eee": bool(eee["enabled"]), "tx-lpi": bool(eee.get("tx_lpi")),
-           "tx-timer": int(eee.get("tx_lpi_timer", 0))}  # fmt: skip
-    new = dict(now)
-    new.update({k: (v == "on") if k != "tx-timer" else int(v) for k, v in given.items()
-                if k in now})  # fmt: skip
-    if not rules or new == now:
-        return False
-    if now["eee"]:
-        return new["tx-lpi"] != now["tx-lpi"] or new["tx-timer"] != 0
-    return not new["eee"]
 
 
 # --------------------------------------------------------------------------- pause

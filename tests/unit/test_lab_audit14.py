@@ -4,12 +4,20 @@ on a veth and lo in a scratch namespace; net/ethtool/*.c of Debian's 6.1 and 6.1
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from sbctune.lab.fake_ethtool_base import Failure
 from tests.fake_ethtool_support import ethtool, lab_state, root
 
+# every test drives the lab's fake ethtool, which locks its state with fcntl
+pytestmark = pytest.mark.posix_only(
+    "the lab's fake ethtool (Linux-only lab) locks its state with fcntl"
+)
 EOPNOTSUPP, EINVAL = "netlink error: Operation not supported", "netlink error: Invalid argument"
 WITH_RINGS = [("macb", "RP1"), ("igb", "I350"), ("r8152", "RTL8153"), ("stmmac", "RK3568")]
 
@@ -115,3 +123,93 @@ def test_an_unknown_feature_name_says_where_it_stands(
     ethtool 6.1 prints the offset, the lab printed none."""
     result = ethtool(lab_state(tmp_path, "bcmgenet"), "-K", "eth0", *args)
     assert result == ("", [f"netlink error: bit name not found (offset {offset})", EOPNOTSUPP], 92)
+
+
+def _advertised(path: str) -> list[str]:
+    """The modes `ethtool --show-eee eth0` lists as advertised."""
+    out = ethtool(path, "--show-eee", "eth0")[0]
+    block = out.split("Advertised EEE link modes:")[1].split("Link partner")[0]
+    return [word for word in block.split() if word != "Not" and word != "reported"]
+
+
+PHYLIB_EEE = [("bcmgenet", ""), ("r8169", "RTL8168H"), ("r8169", "RTL8125B")]
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), PHYLIB_EEE)
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+def test_an_eee_advertisement_is_what_phylib_writes(
+    tmp_path: Path, driver: str, chip: str, series: str
+) -> None:
+    """Row 5: the driver hands --set-eee to phy_ethtool_set_eee, which writes the asked modes
+    (0x8: 100baseT/Full) to the PHY's EEE advertisement; --show-eee reads that register back.
+    The lab ignored `advertise` and kept showing every supported mode. EEE off and on again
+    without `advertise` advertises every supported mode (the register read back is empty)."""
+    path = lab_state(tmp_path, driver, chip, series)
+    assert ethtool(path, "--set-eee", "eth0", "eee", "on")[2] == 0  # 6.1's bcmgenet starts off
+    everything = _advertised(path)
+    assert everything[:2] == ["100baseT/Full", "1000baseT/Full"]  # 6.12's RTL8125: 2500 too
+    assert ethtool(path, "--set-eee", "eth0", "eee", "on", "advertise", "0x8") == ("", [], 0)
+    assert _advertised(path) == ["100baseT/Full"]
+    assert ethtool(path, "--set-eee", "eth0", "eee", "off")[2] == 0
+    assert ethtool(path, "--set-eee", "eth0", "eee", "on")[2] == 0
+    assert _advertised(path) == everything
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), PHYLIB_EEE)
+def test_6_12s_phylib_refuses_an_eee_mode_the_phy_cannot_do(
+    tmp_path: Path, driver: str, chip: str
+) -> None:
+    """genphy_c45_ethtool_set_eee (6.12): a mode outside supported_eee (bit 24, 40000baseCR4) is
+    EINVAL, with no extack (the words go to the kernel log); nothing changes."""
+    path = lab_state(tmp_path, driver, chip, "6.12")
+    before = ethtool(path, "--show-eee", "eth0")[0]
+    refused = ethtool(path, "--set-eee", "eth0", "advertise", "0x1000008")
+    assert refused == ("", ["netlink error: Invalid argument"], 76)
+    assert ethtool(path, "--show-eee", "eth0")[0] == before
+
+
+@root
+@pytest.mark.parametrize(("driver", "chip"), PHYLIB_EEE)
+def test_6_1s_phylib_drops_the_modes_the_phy_cannot_do(
+    tmp_path: Path, driver: str, chip: str
+) -> None:
+    """phy_ethtool_set_eee (6.1) ANDs the request with the PHY's EEE ability: 0x1000020 keeps
+    1000baseT/Full; a request of nothing it can do writes an empty advertisement, which
+    phy_ethtool_get_eee shows as EEE disabled."""
+    path = lab_state(tmp_path, driver, chip, "6.1")
+    assert ethtool(path, "--set-eee", "eth0", "eee", "on", "advertise", "0x1000020")[2] == 0
+    assert _advertised(path) == ["1000baseT/Full"]
+    assert ethtool(path, "--set-eee", "eth0", "advertise", "0x1000000")[2] == 0
+    out = ethtool(path, "--show-eee", "eth0")[0]
+    assert "EEE status: disabled" in out and _advertised(path) == []
+
+
+@root
+def test_an_unknown_kernel_claims_neither_series_answer(tmp_path: Path) -> None:
+    """With no kernel named, 6.1 would mask and 6.12 refuse: the lab claims neither (accepts,
+    keeps its modes), as before this read."""
+    path = lab_state(tmp_path, "bcmgenet", "", "")
+    assert ethtool(path, "--set-eee", "eth0", "eee", "on", "advertise", "0x1000008")[2] == 0
+
+
+@root
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from([["-G", "eth0"], ["-C", "eth0"], ["--set-eee", "eth0", "advertise"]]),
+    st.lists(st.text(max_size=16), max_size=4),
+)
+def test_the_new_parsing_takes_garbage_without_crashing(head: list[str], rest: list[str]) -> None:
+    """The -G/-C parameters and the advertisement phylib now reads, fed garbage: an ethtool
+    failure (its words and exit code) or an answer, never a crash."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for series in ("6.1", "6.12"):
+            path = lab_state(Path(tmp), "bcmgenet", "", series)
+            try:
+                out, err, code = ethtool(path, *head, *rest)
+            except Failure as failure:  # raised past run() by no path today; a failure is fine
+                assert failure.code and failure.lines
+                continue
+            assert isinstance(out, str) and all(isinstance(line, str) for line in err)
+            assert code in (0, 1, 76, 81)
