@@ -378,8 +378,11 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         new.update(shown_pause(ifname, dev, pause))
     if pause.get("autoneg_is_link"):  # r8152: ethtool starts from -a, the link's autoneg
         new["autoneg"] = _link_autoneg(dev)
+    start = {k: bool(new.get(k)) for k in ("autoneg", "rx", "tx")}  # get_pauseparam's
     new.update({name: value == "on" for name, value in pairs})
-    asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))  # ethnl_set_pause: mod
+    if all(new[k] == start[k] for k in start):
+        return  # ethnl_set_pause: nothing modified, the driver is not called (nor refuses)
+    asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
     # lan78xx_set_pause, rtl8152_set_pauseparam: pause autoneg without link autoneg is EINVAL
     if new["autoneg"] and pause.get("autoneg_needs_link") and not _link_autoneg(dev):
         raise nl_error(EINVAL, code)

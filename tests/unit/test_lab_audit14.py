@@ -213,3 +213,22 @@ def test_the_new_parsing_takes_garbage_without_crashing(head: list[str], rest: l
                 continue
             assert isinstance(out, str) and all(isinstance(line, str) for line in err)
             assert code in (0, 1, 76, 81)
+
+
+@root
+@pytest.mark.parametrize("series", ["6.1", "6.12"])
+def test_a_pause_set_that_changes_nothing_is_not_the_drivers_to_refuse(
+    tmp_path: Path, series: str
+) -> None:
+    """Row 6: ethnl_set_pause starts from get_pauseparam (lan78xx: fc_autoneg and the request,
+    on from lan78xx_phy_init, also over a forced link) and returns before the driver when
+    nothing changes. So over a forced link `-A autoneg on` and `-A rx on` exit 0 with nothing
+    changed; only a real change reaches lan78xx_set_pause's EINVAL. The lab refused all three."""
+    path = lab_state(tmp_path, "lan78xx", "LAN7800", series)
+    assert ethtool(path, "-s", "eth0", "autoneg", "off", "speed", "100", "duplex", "full")[2] == 0
+    shown = ethtool(path, "-a", "eth0")[0]
+    assert "Autonegotiate:\ton\nRX:\t\ton\nTX:\t\ton\n" in shown
+    assert ethtool(path, "-A", "eth0", "autoneg", "on") == ("", [], 0)
+    assert ethtool(path, "-A", "eth0", "rx", "on", "tx", "on") == ("", [], 0)
+    assert ethtool(path, "-a", "eth0")[0] == shown
+    assert ethtool(path, "-A", "eth0", "rx", "off") == ("", [EINVAL], 76)
