@@ -259,7 +259,7 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> Answer | None:
         option, _never_held
     )(known):
         return other_option(argv, state_path, fallback)
-    busy = refused_while_down(option, ifname, known)
+    busy = refused_while_down(option, ifname, known, rest)
     if busy is not None:
         return "", busy.lines, busy.code
     return _answer(option, ifname, rest, state_path)

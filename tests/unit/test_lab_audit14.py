@@ -232,3 +232,31 @@ def test_a_pause_set_that_changes_nothing_is_not_the_drivers_to_refuse(
     assert ethtool(path, "-A", "eth0", "rx", "on", "tx", "on") == ("", [], 0)
     assert ethtool(path, "-a", "eth0")[0] == shown
     assert ethtool(path, "-A", "eth0", "rx", "off") == ("", [EINVAL], 76)
+
+
+@root
+@pytest.mark.parametrize(
+    ("argv", "answer"),
+    [
+        # ethnl_set_coalesce checks the parameters before ethnl_ops_begin (stmmac's .begin)
+        (["-C", "eth0", "adaptive-rx", "on"],
+         (["netlink error: cannot modify an unsupported parameter (offset 36)", EINVAL], 1)),
+        (["-G", "eth0", "tx-push", "on"],
+         (["netlink error: setting tx push not supported (offset 36)", EOPNOTSUPP], 81)),
+        # ethtool's own parser: nothing is sent
+        (["-G", "eth0", "foo", "1"], (["ethtool (-G): unknown parameter 'foo'"], 1)),
+        (["-A", "eth0", "rx", "maybe"],
+         (["ethtool (-A): invalid value 'maybe' for parameter 'rx'"], 1)),
+        # a request the core passes on meets stmmac_check_if_running: EBUSY, -L's exit 1
+        (["-L", "eth0", "rx", "1"], (["netlink error: Device or resource busy"], 1)),
+        (["-C", "eth0", "tx-frames", "16"], (["netlink error: Device or resource busy"], 1)),
+    ],
+)  # fmt: skip
+def test_a_down_stmmac_on_6_1_answers_after_the_parser_and_the_core(
+    tmp_path: Path, argv: list[str], answer: tuple[list[str], int]
+) -> None:
+    """Left row L1 of this read, closed: stmmac's .begin (6.1: EBUSY while down) runs in
+    ethnl_ops_begin, after ethtool's parser and the core's parameter checks; the lab answered
+    EBUSY first for every set (and -L's EBUSY exited 76)."""
+    down = lab_state(tmp_path, "stmmac", "RK3568", "6.1.0-31-arm64", up=False)
+    assert ethtool(down, *argv) == ("", *answer)
