@@ -73,6 +73,13 @@ def hold_to_table(
     state["source"] = (state.get("source", "") + "; resources/tuning/driver_caps.json").lstrip("; ")
     state["rings"] = hold_rings(state.get("rings"), caps)
     state["coalesce"] = hold_coalesce(state.get("coalesce"), caps, chip, clock_mhz, speed_mbps)
+    # a chip whose get_coalesce refuses (coalesce_refused_chips) keeps the ops' parameters: the
+    # core refuses an unsupported one (EINVAL) before asking the driver (ethnl_set_coalesce)
+    refusing = caps.has("set_coalesce") and caps.refuses_on("coalesce_refused_chips", chip)
+    state["coalesce_refused_params"] = coalesce_params(caps.coalesce_params) if refusing else None
+    # ethnl_set_rings: -G parameters the core refuses for every driver of the table
+    core = driver_caps.kernel_fact("ring_params_unsupported", kernel or None)
+    state["ring_params_core"] = dict(core[0]) if core else None
     hold_pause(state, caps, chip)
     hold_eee(state, caps, chip, speed_mbps)
     hold_features(state["features"], caps, chip)

@@ -139,3 +139,21 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
         eee["timer_unreported"] = True
     eee_modes(eee, caps)
     eee_timer(eee, caps, chip, speed_mbps)
+    rule = advertise_rule(caps)
+    # fake_ethtool_eee: phylib writes (or refuses) a --set-eee advertise, against the PHY's EEE
+    # modes; where the lab knows none (lan78xx, stmmac: the PHY's), it claims no answer
+    if rule and eee["supported"]:
+        eee["adv_rule"] = rule
+
+
+def advertise_rule(caps: DriverCaps) -> str | None:
+    """How phylib answers `--set-eee advertise` with a mode the PHY cannot do ("masked" on 6.1,
+    "EINVAL" on 6.12: _kernel eee_advertise_outside_supported), where the driver hands EEE to
+    phylib in every series the lab may run and those series agree (an unknown kernel: none)."""
+    if not caps.facts.get("eee_set_via_phylib") or not driver_caps.fact_in_every_series(
+        caps, "eee_set_via_phylib"
+    ):
+        return None
+    rules = {driver_caps.kernel_fact("eee_advertise_outside_supported", s) for s in caps.series}
+    values = {rule[0] for rule in rules if rule}
+    return str(values.pop()) if len(values) == 1 and None not in rules else None

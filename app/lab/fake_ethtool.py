@@ -57,6 +57,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_stats",
     "fake_ethtool_linkinfo",
     "fake_ethtool_link",
+    "fake_ethtool_eee",  # after fake_ethtool_link: it reads its MODE_BITS
     "fake_ethtool_irqs",
     "fake_ethtool_rxfh",
     "fake_ethtool_misc",  # after fake_ethtool_rxfh: it reads its rx_rings
@@ -258,7 +259,7 @@ def run(argv: list[str], state_path: str, fallback: str = "") -> Answer | None:
         option, _never_held
     )(known):
         return other_option(argv, state_path, fallback)
-    busy = refused_while_down(option, ifname, known)
+    busy = refused_while_down(option, ifname, known, rest)
     if busy is not None:
         return "", busy.lines, busy.code
     return _answer(option, ifname, rest, state_path)

@@ -34,7 +34,9 @@ from sbctune.lab.fake_ethtool_base import (
 CHANNELS = ("rx", "tx", "other", "combined")
 LABELS = {"rx": "RX:\t\t", "tx": "TX:\t\t", "other": "Other:\t\t", "combined": "Combined:\t"}
 SHOW_FAIL = 1  # measured: `ethtool -l` on e1000e (no get_channels)
-SET_FAIL = 76  # -L shares ethtool 6.1's nl_set_param with -A and --set-eee (measured 76)
+# ethtool 6.1's nl_schannels returns `exit_code ?: 1` (nl_set_param, 76, came later): Debian's
+# 1:6.1-1 binary exits 1 on a failed -L (measured: veth, lo; resources/lab/ethtool/SOURCE.md)
+SET_FAIL = 1
 
 
 def show_channels(ifname: str, dev: dict[str, Any]) -> str:

@@ -155,3 +155,40 @@ def scaled_set(co: dict[str, Any], numbers: dict[str, int]) -> str:
 
 
 _SCALED = ("rx-usecs", "rx-frames", "tx-usecs", "tx-frames")
+
+
+def eee_refused(eee: dict[str, Any], given: dict[str, str]) -> bool:
+    """igc_ethtool_set_eee's EINVALs, on what ethtool hands over (given, or as read back): with
+    EEE on, another Tx LPI or a non-zero timer; with EEE off, a set that leaves it off. A set
+    that changes nothing does not reach the driver (ethnl_set_eee)."""
+    rules = eee.get("rules")
+    now = {"eee": bool(eee["enabled"]), "tx-lpi": bool(eee.get("tx_lpi")),
+           "tx-timer": int(eee.get("tx_lpi_timer", 0))}  # fmt: skip
+    new = dict(now)
+    new.update({k: (v == "on") if k != "tx-timer" else int(v) for k, v in given.items()
+                if k in now})  # fmt: skip
+    if not rules or new == now:
+        return False
+    if now["eee"]:
+        return new["tx-lpi"] != now["tx-lpi"] or new["tx-timer"] != 0
+    return not new["eee"]
+
+
+def eee_advertised(
+    eee: dict[str, Any], bits: int, enabled: bool, mode_bits: dict[str, int]
+) -> list[str] | None:
+    """The EEE advertisement phylib writes for a --set-eee with `advertise` (`bits`, as
+    ethnl_set_eee made them from the advertisement read back), EEE `enabled` after the set;
+    None where it refuses (EINVAL). 6.12 genphy_c45_ethtool_set_eee: a mode outside the PHY's
+    supported_eee is refused; 6.1 phy_ethtool_set_eee: such modes are dropped (ANDed with the
+    PHY's ability). Both: none asked is every supported mode; EEE off writes none."""
+    if not enabled:
+        return []
+    supported = list(eee["supported"])
+    asked = [m for m in supported if bits >> mode_bits.get(m, 99) & 1]
+    known = sum(1 << mode_bits[m] for m in supported if m in mode_bits)
+    if not bits:
+        return supported
+    if bits & ~known and eee.get("adv_rule") == "EINVAL":
+        return None
+    return asked

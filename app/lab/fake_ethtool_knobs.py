@@ -28,13 +28,20 @@ from sbctune.lab.fake_ethtool_base import (
 )
 from sbctune.lab.fake_ethtool_driver import (
     coalesce_refused,
+    eee_refused,
     ring_size_kept,
     riwt_stored,
     scaled_set,
     stored,
 )
+from sbctune.lab.fake_ethtool_eee import asked_advertisement, keep_advertisement
 from sbctune.lab.fake_ethtool_link import LINK_PROBE, advertised_pause, live
-from sbctune.lab.fake_ethtool_tables import COALESCE_LAYOUT, COALESCE_PARAMS, RING_PARAMS
+from sbctune.lab.fake_ethtool_tables import (
+    COALESCE_LAYOUT,
+    COALESCE_PARAMS,
+    RING_CORE_PARAMS,
+    RING_PARAMS,
+)
 
 # @tables-end
 
@@ -60,10 +67,21 @@ def show_rings(ifname: str, dev: dict[str, Any]) -> str:
 
 def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["-G"]
-    pairs = parse_pairs("-G", args, dict.fromkeys(RING_PARAMS, NUM))
+    pairs = parse_pairs("-G", args, {**dict.fromkeys(RING_PARAMS, NUM), **RING_CORE_PARAMS})
     rings = dev.get("rings")
-    if rings is None or not rings.get("settable", False):
+    has_ops = rings is not None and rings.get("settable", False)
+    # ethnl_set_rings(_validate): ethtool 6.1's rx-buf-len, cqe-size, tx-push are refused by
+    # the core where supported_ring_params lacks them; 6.12 checks them before the ring ops
+    core = dev.get("ring_params_core") or {}
+    if not has_ops and not core.get("before_ops"):
         raise nl_error(EOPNOTSUPP, code)
+    given = [name for name, _ in pairs]
+    for name, text in (core.get("refused") or {}).items():  # in the kernel's order
+        if name in given:
+            raise nl_error(EOPNOTSUPP, code, text, attr_offset(ifname, given.index(name)))
+    if not has_ops or rings is None:
+        raise nl_error(EOPNOTSUPP, code)
+    pairs = [(name, value) for name, value in pairs if name in RING_PARAMS]
     require_root(code)
     for index, (name, value) in enumerate(pairs):
         if int(value) > int(rings["max"].get(name, 0)):
@@ -121,9 +139,14 @@ def show_coalesce(ifname: str, dev: dict[str, Any]) -> str:
 
 def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["-C"]
-    kinds = {p: BOOL if p.startswith("adaptive-") else NUM for p in COALESCE_PARAMS}
+    kinds = {p: BOOL if p.startswith(("adaptive-", "cqe-mode-")) else NUM for p in COALESCE_PARAMS}
     pairs = parse_pairs("-C", args, kinds)
     co = dev.get("coalesce")
+    # a chip whose get_coalesce refuses (r8169 on the RTL8125) still has the ops: the core's
+    # check of supported_coalesce_params answers first (ethnl_set_coalesce)
+    refused_params = dev.get("coalesce_refused_params")
+    if co is None and refused_params is not None:
+        co = {"supported": refused_params, "settable": True, "refused": True}
     if co is None or not co.get("settable", True):
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
@@ -133,6 +156,8 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             raise nl_error(
                 EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
             )
+    if co.get("refused"):  # rtl_get_coalesce: EOPNOTSUPP
+        raise nl_error(EOPNOTSUPP, code)
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
     if all(_unchanged(shown_values(co), name, value) for name, value in pairs):
         return  # ethnl_set_coalesce: nothing modified, so the driver is not called
@@ -251,7 +276,7 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
         pad = "\t" + " " * (len(head) - 1)
         return [head + " " + items[0] + " "] + [pad + " " + m + " " for m in items[1:]]
 
-    advertised = eee["supported"] if eee["enabled"] else []
+    advertised = eee.get("advertised", eee["supported"]) if eee["enabled"] else []
     lines = [f"EEE Settings for {ifname}:", f"\tEEE status: {status}", f"\tTx LPI: {lpi}"]
     lines += modes("Supported", eee["supported"])
     lines += modes("Advertised", advertised)
@@ -262,10 +287,11 @@ def show_eee(ifname: str, dev: dict[str, Any]) -> str:
 def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["--set-eee"]
     rest: list[str] = []
-    while args:  # `advertise` a bitset, as ethtool 6.1 parses it (hex, VALUE/MASK, names);
-        # what the driver then advertises is not modelled: the lab's EEE keeps its modes
+    asked: dict[str, Any] | None = None
+    while args:  # `advertise` a bitset, as ethtool 6.1 parses it (hex, VALUE/MASK, names)
         if args[0] == "advertise" and len(args) > 1:
-            args = args[1 + parse_bitset("--set-eee", "advertise", args[1:])[1] :]
+            asked, used = parse_bitset("--set-eee", "advertise", args[1:])
+            args = args[1 + used :]
             continue
         rest, args = rest + args[:2], args[2:]
     pairs = parse_pairs("--set-eee", rest, {"eee": BOOL, "tx-lpi": BOOL, "tx-timer": NUM,
@@ -274,8 +300,9 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if eee is None:
         raise nl_error(EOPNOTSUPP, code)
     require_root(code)
-    if _eee_refused(eee, dict(pairs)):
+    if eee_refused(eee, dict(pairs)):
         raise nl_error(EINVAL, code)
+    was_on, advertised = bool(eee["enabled"]), asked_advertisement(eee, asked, pairs, code)
     for name, value in pairs:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
@@ -295,6 +322,7 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
             and not eee.get("timer_unreported")
         ):
             eee["tx_lpi_timer"] = int(value)
+    keep_advertisement(dev, eee, advertised, was_on)
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
     if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])
@@ -302,23 +330,6 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         eee["tx_lpi"] = bool(eee["enabled"])
     if eee.get("tx_lpi_unreported"):  # r8152, ax88179: get_eee never fills tx_lpi_enabled
         eee["tx_lpi"] = False
-
-
-def _eee_refused(eee: dict[str, Any], given: dict[str, str]) -> bool:
-    """igc_ethtool_set_eee's EINVALs, on what ethtool hands over (given, or as read back): with
-    EEE on, another Tx LPI or a non-zero timer; with EEE off, a set that leaves it off. A set
-    that changes nothing does not reach the driver (ethnl_set_eee)."""
-    rules = eee.get("rules")
-    now = {"eee": bool(eee["enabled"]), "tx-lpi": bool(eee.get("tx_lpi")),
-           "tx-timer": int(eee.get("tx_lpi_timer", 0))}  # fmt: skip
-    new = dict(now)
-    new.update({k: (v == "on") if k != "tx-timer" else int(v) for k, v in given.items()
-                if k in now})  # fmt: skip
-    if not rules or new == now:
-        return False
-    if now["eee"]:
-        return new["tx-lpi"] != now["tx-lpi"] or new["tx-timer"] != 0
-    return not new["eee"]
 
 
 # --------------------------------------------------------------------------- pause
@@ -367,8 +378,11 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         new.update(shown_pause(ifname, dev, pause))
     if pause.get("autoneg_is_link"):  # r8152: ethtool starts from -a, the link's autoneg
         new["autoneg"] = _link_autoneg(dev)
+    start = {k: bool(new.get(k)) for k in ("autoneg", "rx", "tx")}  # get_pauseparam's
     new.update({name: value == "on" for name, value in pairs})
-    asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))  # ethnl_set_pause: mod
+    if all(new[k] == start[k] for k in start):
+        return  # ethnl_set_pause: nothing modified, the driver is not called (nor refuses)
+    asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
     # lan78xx_set_pause, rtl8152_set_pauseparam: pause autoneg without link autoneg is EINVAL
     if new["autoneg"] and pause.get("autoneg_needs_link") and not _link_autoneg(dev):
         raise nl_error(EINVAL, code)

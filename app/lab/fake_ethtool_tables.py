@@ -42,6 +42,10 @@ COALESCE_LAYOUT: list[list[str]] = [
     ["rx-usecs-high", "rx-frame-high", "tx-usecs-high", "tx-frame-high"],
 ]
 COALESCE_PARAMS = {p for row in COALESCE_LAYOUT for p in row} | {"adaptive-rx", "adaptive-tx"}
+# ethtool 6.1's -C also sends these; no driver of the table has ETHTOOL_COALESCE_USE_CQE_*
+COALESCE_PARAMS |= {"cqe-mode-rx", "cqe-mode-tx"}
+# ethtool 6.1's -G parameters that only the kernel's core answers (ethnl_set_rings)
+RING_CORE_PARAMS = {"rx-buf-len": "num", "cqe-size": "num", "tx-push": "bool"}
 
 # Legacy feature names (ethtool's off_flag_def) -> the kernel features they stand for.
 LEGACY: dict[str, list[str]] = {

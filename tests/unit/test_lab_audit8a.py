@@ -72,7 +72,15 @@ def test_r8152_pause_resolution_ignores_the_duplex(tmp_path: Path) -> None:
     [
         # r8152b_enable_fc (every chip's hw_phy_cfg): ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM
         ("r8152", "RTL8153", "Symmetric Receive-only", ("rx", "off", "tx", "off"), "No"),
-        ("r8152", "RTL8153", "Symmetric Receive-only", ("rx", "on", "tx", "on"), "Symmetric"),
+        # -a already shows RX and TX on (resolved): nothing modified, the driver is not called
+        # and the advertisement stays (ethnl_set_pause's `if (!mod)`, audit 14)
+        (
+            "r8152",
+            "RTL8153",
+            "Symmetric Receive-only",
+            ("rx", "on", "tx", "on"),
+            "Symmetric Receive-only",
+        ),
         # lan78xx_set_pause: mii_advertise_flowctrl(RX) = Pause | Asym
         ("lan78xx", "LAN7515", "Symmetric", ("rx", "on", "tx", "off"), "Symmetric Receive-only"),
         ("lan78xx", "LAN7515", "Symmetric", ("rx", "off", "tx", "on"), "Transmit-only"),

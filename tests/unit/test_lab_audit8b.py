@@ -128,4 +128,4 @@ def test_allwinner_stmmac_channels_have_no_maximum(tmp_path: Path, chip: str, ke
     assert "RX:\t\t1" not in out and "TX:\t\t1" not in out
     assert out.count("RX:\t\tn/a") == 2 and out.count("TX:\t\tn/a") == 2
     out, err, code = ethtool(path, "-L", "eth0", "rx", "2")
-    assert code == 76 and err[0].startswith("netlink error: requested channel count exceeds")
+    assert code == 1 and err[0].startswith("netlink error: requested channel count exceeds")
