@@ -1,17 +1,98 @@
-"""Which catalog chip a NIC is, where the inventory could not say but its driver can."""
+"""Which catalog chip a NIC is, where the inventory could not say but its driver can.
+
+A driver alone names a chip only if every device the kernel binds to it is that kind of chip:
+the premise comes from the kernel's own ID table (resources/ids/drivers.json, modules.alias),
+each ID named by the catalog or by usb.ids, never from the catalog's few chips of that driver
+(r8152 binds the USB 2.0 RTL8152 too: its chip is read from a version register,
+drivers/net/usb/r8152.c rtl8152_get_version, not from the ID). What the NIC itself shows (its
+IDs, USB speed, link, supported modes, name) narrows the IDs first; an ID nothing names keeps
+the question open, and then no chip is named and no advice is built on one."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from sbctune.catalog import Catalog, Chip
+from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_drivers import chip_by_speed
 from sbctune.inventory.model import Nic
 
+_USB2_MAX = 480  # Mbit/s: a high-speed enumeration; above it the device is SuperSpeed
 
-def usb3_only_driver(catalog: Catalog, driver: str) -> Chip | None:
-    """A driver that drives only USB 3 add-in NICs (r8152: RTL8153/RTL8156): whichever chip it
-    is, it is a USB 3 adapter. Returns the slowest, so quoted figures stay conservative."""
-    chips = [c for c in catalog.chips_by_driver(driver) if c.is_nic and not c.builtin]
-    if not chips or not all((c.usb_generation or "").startswith("3") for c in chips):
+
+@dataclass(frozen=True)
+class Bound:
+    """One ID the kernel binds to the driver: the catalog chip it is (None: not known), and
+    its line rate when the catalog or its usb.ids name says it."""
+
+    ids: str
+    chip: Chip | None
+    rate_mbps: int | None
+
+
+def _rate_by_name(name: str | None) -> int | None:
+    """The line rate a product name states ("RTL8152 Fast Ethernet Adapter": 100)."""
+    text = name or ""
+    if re.search(r"\b(?:2\.5\s?G|2500)", text, re.IGNORECASE):
+        return 2500
+    if re.search(r"\b(?:gigabit|gige|gbe|10/100/1000|1000)\b", text, re.IGNORECASE):
+        return 1000
+    if re.search(r"\b(?:fast ethernet|10/100)\b", text, re.IGNORECASE):
+        return 100
+    return None
+
+
+def _named_chip(catalog: Catalog, name: str | None) -> Chip | None:
+    """The catalog chip a usb.ids name's model word names ("... [Realtek RTL8153B]")."""
+    for word in re.findall(r"\b[A-Z]*[0-9]{3,}[A-Z0-9]*\b", (name or "").upper()):
+        if (chip := catalog.find_chip(word)) is not None and chip.is_nic:
+            return chip
+    return None
+
+
+def bound_by_driver(catalog: Catalog, db: IdDatabase, driver: str) -> list[Bound]:
+    """Every USB ID the kernel's table binds to this driver, named as far as is known."""
+    found = []
+    for ids, modules in sorted(db.drivers.get("usb", {}).items()):
+        if driver.replace("-", "_") not in modules:
+            continue
+        name = db.usb_devices.get(ids)
+        chip = catalog.chip_by_usb_id(ids) or _named_chip(catalog, name)
+        rate = chip.line_rate_mbps if chip is not None else _rate_by_name(name)
+        found.append(Bound(ids, chip, rate))
+    return found
+
+
+def _fits(bound: Bound, nic: Nic) -> bool:
+    """Whether this ID's chip can be the NIC, by what the NIC shows."""
+    chip, rate = bound.chip, bound.rate_mbps
+    shown = [s for s in (nic.link_speed_mbps, nic.linked_at_mbps) if s]
+    if rate is not None and any(s > rate for s in shown):
+        return False  # a 1000 Mbit/s link is no Fast Ethernet chip
+    ceiling = nic.max_link_speed_mbps or _rate_by_name(nic.chip)
+    if ceiling is not None and rate is not None and rate > ceiling:
+        return False  # a 100 Mbit/s-only NIC ("10baseT/100baseT" modes) is no gigabit chip
+    superspeed = (nic.usb_speed_mbps or 0) > _USB2_MAX
+    generation = (chip.usb_generation or "") if chip is not None else ""
+    return not (superspeed and generation.startswith("2"))
+
+
+def usb3_only_driver(catalog: Catalog, nic: Nic, db: IdDatabase | None = None) -> Chip | None:
+    """The chip of a USB NIC named by its driver alone, when every ID the kernel binds to the
+    driver that the NIC's own lines leave possible is a known USB 3 add-in chip (the slowest,
+    so quoted figures stay conservative). None when any is unknown, USB 2.0 or built-in."""
+    if nic.bus != "usb" or not nic.driver:
+        return None
+    db = db or load_ids()
+    bound = bound_by_driver(catalog, db, nic.driver)
+    if nic.ids:
+        bound = [b for b in bound if b.ids == nic.ids.strip().lower()]
+    left = [b for b in bound if _fits(b, nic)]
+    chips = [b.chip for b in left if b.chip is not None]
+    if not left or len(chips) < len(left):
+        return None  # an ID nothing names may be any chip: name none
+    if not all((c.usb_generation or "").startswith("3") and not c.builtin for c in chips):
         return None
     return min(chips, key=lambda c: c.line_rate_mbps or 0)
 
@@ -22,9 +103,7 @@ def chip_of(catalog: Catalog, nic: Nic) -> tuple[Chip | None, bool]:
         chip = catalog.chip(nic.catalog_id)
         if chip is not None:
             return chip, True
-    if nic.bus == "usb" and nic.driver:
-        return usb3_only_driver(catalog, nic.driver), False
-    return None, False
+    return usb3_only_driver(catalog, nic), False
 
 
 def speed_family(catalog: Catalog, nic: Nic) -> tuple[str, list[Chip]] | None:

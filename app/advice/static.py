@@ -134,8 +134,8 @@ class _Advisor(Advisor):
         )
 
     def usb3_at_usb2(self, nic: Nic, chip: Chip | None) -> None:
-        if chip is None and nic.driver and nic.bus == "usb":
-            chip = usb3_only_driver(self.catalog, nic.driver)
+        if chip is None:
+            chip = usb3_only_driver(self.catalog, nic)
         if nic.bus != "usb" or nic.usb_speed_mbps is None:
             return
         if chip is None:
