@@ -11,10 +11,12 @@ the question open, and then no chip is named and no advice is built on one."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sbctune.catalog import Catalog, Chip
-from sbctune.catalog.ids import IdDatabase, load_ids
+from sbctune.catalog.driver_chips import bound_ids
+from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import chip_by_speed
 from sbctune.inventory.model import Nic
 
@@ -51,13 +53,17 @@ def _named_chip(catalog: Catalog, name: str | None) -> Chip | None:
     return None
 
 
-def bound_by_driver(catalog: Catalog, db: IdDatabase, driver: str) -> list[Bound]:
-    """Every USB ID the kernel's table binds to this driver, named as far as is known."""
+def bound_by_driver(
+    catalog: Catalog, driver: str, table: Iterable[str] | None = None
+) -> list[Bound]:
+    """Every USB ID the kernel binds to this driver (both kernels' tables:
+    catalog.driver_chips.bound_ids, unless `table` is given), named as far as is known."""
+    names = load_ids().usb_devices
+    if table is None:
+        table = [key for bus, key in bound_ids(driver) if bus == "usb"]
     found = []
-    for ids, modules in sorted(db.drivers.get("usb", {}).items()):
-        if driver.replace("-", "_") not in modules:
-            continue
-        name = db.usb_devices.get(ids)
+    for ids in sorted(table):
+        name = names.get(ids)
         chip = catalog.chip_by_usb_id(ids) or _named_chip(catalog, name)
         rate = chip.line_rate_mbps if chip is not None else _rate_by_name(name)
         found.append(Bound(ids, chip, rate))
@@ -78,23 +84,31 @@ def _fits(bound: Bound, nic: Nic) -> bool:
     return not (superspeed and generation.startswith("2"))
 
 
-def usb3_only_driver(catalog: Catalog, nic: Nic, db: IdDatabase | None = None) -> Chip | None:
-    """The chip of a USB NIC named by its driver alone, when every ID the kernel binds to the
-    driver that the NIC's own lines leave possible is a known USB 3 add-in chip (the slowest,
-    so quoted figures stay conservative). None when any is unknown, USB 2.0 or built-in."""
+def usb3_only_chips(catalog: Catalog, nic: Nic, table: Iterable[str] | None = None) -> list[Chip]:
+    """The chips a USB NIC can be by its driver, when every ID the kernel binds to the driver
+    that the NIC's own lines leave possible is a known USB 3 add-in chip (slowest first). Empty
+    when any is unknown, USB 2.0 or built-in: then its driver says nothing about USB 3."""
     if nic.bus != "usb" or not nic.driver:
-        return None
-    db = db or load_ids()
-    bound = bound_by_driver(catalog, db, nic.driver)
+        return []
+    bound = bound_by_driver(catalog, nic.driver, table)
     if nic.ids:
         bound = [b for b in bound if b.ids == nic.ids.strip().lower()]
     left = [b for b in bound if _fits(b, nic)]
     chips = [b.chip for b in left if b.chip is not None]
     if not left or len(chips) < len(left):
-        return None  # an ID nothing names may be any chip: name none
+        return []  # an ID nothing names may be any chip: name none
     if not all((c.usb_generation or "").startswith("3") and not c.builtin for c in chips):
-        return None
-    return min(chips, key=lambda c: c.line_rate_mbps or 0)
+        return []
+    distinct = {c.id: c for c in chips}
+    return sorted(distinct.values(), key=lambda c: (c.line_rate_mbps or 0, c.id))
+
+
+def chips_said(chips: list[Chip]) -> str:
+    """How to name what the driver leaves: the chip, or "one of ..." when several remain."""
+    names = [c.name for c in chips]
+    if len(names) == 1:
+        return names[0]
+    return f"adapter, one of {', '.join(names[:-1])} or {names[-1]},"
 
 
 def chip_of(catalog: Catalog, nic: Nic) -> tuple[Chip | None, bool]:
@@ -103,7 +117,8 @@ def chip_of(catalog: Catalog, nic: Nic) -> tuple[Chip | None, bool]:
         chip = catalog.chip(nic.catalog_id)
         if chip is not None:
             return chip, True
-    return usb3_only_driver(catalog, nic), False
+    chips = usb3_only_chips(catalog, nic)  # one chip, or the measured advice would name a guess
+    return (chips[0] if len(chips) == 1 else None), False
 
 
 def speed_family(catalog: Catalog, nic: Nic) -> tuple[str, list[Chip]] | None:
