@@ -5,14 +5,15 @@ the premise comes from the kernel's own ID table (resources/ids/drivers.json, mo
 each ID named by the catalog or by usb.ids, never from the catalog's few chips of that driver
 (r8152 binds the USB 2.0 RTL8152 too: its chip is read from a version register,
 drivers/net/usb/r8152.c rtl8152_get_version, not from the ID). What the NIC itself shows (its
-IDs, USB speed, link, supported modes, name) narrows the IDs first; an ID nothing names keeps
-the question open, and then no chip is named and no advice is built on one."""
+IDs, USB speed, link, supported modes, name) narrows the IDs; an ID nothing names keeps the
+question open unless the kernel's speed table (chips_by_speed.json) leaves only known chips at
+the NIC's link. Still open: no chip is named and no advice is built on one."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.driver_chips import bound_ids
@@ -84,6 +85,23 @@ def _fits(bound: Bound, nic: Nic) -> bool:
     return not (superspeed and generation.startswith("2"))
 
 
+def _by_speed_family(catalog: Catalog, nic: Nic) -> list[Bound] | None:
+    """The chips the kernel's speed table leaves for the driver at the NIC's link (r8152 at
+    1000 Mbit/s: RTL8153/RTL8156, whatever its IDs; chips_by_speed.json), each named by the
+    catalog; None when there is no such row or a chip of it is one the catalog does not know."""
+    link = max(filter(None, (nic.link_speed_mbps, nic.linked_at_mbps)), default=None)
+    family = chip_by_speed(nic.driver, link)
+    if family is None:
+        return None
+    found = []
+    for model in sorted(set(re.findall(r"\b[A-Z]{2,4}[0-9]{3,}[A-Z0-9]*\b", family))):
+        chip = catalog.find_chip(model)
+        if chip is None or nic.driver not in chip.drivers.in_tree:
+            return None
+        found.append(Bound(model, chip, chip.line_rate_mbps))
+    return found or None
+
+
 def usb3_only_chips(catalog: Catalog, nic: Nic, table: Iterable[str] | None = None) -> list[Chip]:
     """The chips a USB NIC can be by its driver, when every ID the kernel binds to the driver
     that the NIC's own lines leave possible is a known USB 3 add-in chip (slowest first). Empty
@@ -94,9 +112,12 @@ def usb3_only_chips(catalog: Catalog, nic: Nic, table: Iterable[str] | None = No
     if nic.ids:
         bound = [b for b in bound if b.ids == nic.ids.strip().lower()]
     left = [b for b in bound if _fits(b, nic)]
+    if any(b.chip is None for b in left):
+        # An ID nothing names may be any of the driver's chips, unless its link leaves few.
+        left = [b for b in _by_speed_family(catalog, nic) or [] if _fits(b, nic)]
     chips = [b.chip for b in left if b.chip is not None]
     if not left or len(chips) < len(left):
-        return []  # an ID nothing names may be any chip: name none
+        return []  # still open: name none
     if not all((c.usb_generation or "").startswith("3") and not c.builtin for c in chips):
         return []
     distinct = {c.id: c for c in chips}
@@ -108,7 +129,7 @@ def chips_said(chips: list[Chip]) -> str:
     names = [c.name for c in chips]
     if len(names) == 1:
         return names[0]
-    return f"adapter, one of {', '.join(names[:-1])} or {names[-1]},"
+    return f"adapter (one of {', '.join(names[:-1])} or {names[-1]})"
 
 
 def chip_of(catalog: Catalog, nic: Nic) -> tuple[Chip | None, bool]:
@@ -117,8 +138,14 @@ def chip_of(catalog: Catalog, nic: Nic) -> tuple[Chip | None, bool]:
         chip = catalog.chip(nic.catalog_id)
         if chip is not None:
             return chip, True
-    chips = usb3_only_chips(catalog, nic)  # one chip, or the measured advice would name a guess
-    return (chips[0] if len(chips) == 1 else None), False
+    chips = usb3_only_chips(catalog, nic)
+    if len(chips) == 1:
+        return chips[0], False
+    if chips and nic.usb_speed_mbps is not None and nic.usb_speed_mbps <= _USB2_MAX:
+        # Several USB 3 chips at USB 2.0: what holds for each (a USB 3 port), said as "one of",
+        # with the slowest's figures; at SuperSpeed no one chip's figures are this NIC's.
+        return replace(chips[0], name=chips_said(chips)), False
+    return None, False
 
 
 def speed_family(catalog: Catalog, nic: Nic) -> tuple[str, list[Chip]] | None:

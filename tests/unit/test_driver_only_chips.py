@@ -65,6 +65,18 @@ def test_a_high_speed_r8152_whose_link_is_100_mbit_is_not_a_usb3_adapter() -> No
     assert chip_of(load_catalog(), nic) == (None, False)
 
 
+def test_a_gigabit_link_leaves_r8152s_usb3_chips_whatever_the_ids() -> None:
+    """r8152 at 1000 Mbit/s is an RTL8153 or RTL8156 (r8152.c: supports_gmii is 0 only for the
+    RTL8152s; chips_by_speed.json), both USB 3: at 480M it is a USB 3 adapter in a USB 2.0
+    port, said as "one of" the two, with no IDs shown."""
+    inv = _advised(_r8152(usb_speed_mbps=480, link_speed_mbps=1000))
+    (said,) = findings_of(inv, "usb3-adapter-at-usb2")
+    assert "one of Realtek RTL8153/RTL8153B or Realtek RTL8156/RTL8156B" in said
+    assert [r for r in inv.recommendations if r.title == "Move the adapter to a USB 3 port"]
+    chip, identified = chip_of(load_catalog(), _r8152(usb_speed_mbps=480, link_speed_mbps=1000))
+    assert chip is not None and "one of" in chip.name and not identified
+
+
 def test_the_ids_narrow_the_driver_to_its_chip() -> None:
     """With its IDs shown, the NIC is that ID's chip: 0bda:8153 at 480M is a USB 3 RTL8153 in a
     USB 2.0 port; 0bda:8152 (usb.ids: "RTL8152 Fast Ethernet Adapter") is not called one."""
@@ -95,7 +107,7 @@ def test_the_premise_holds_only_when_every_bound_id_is_a_known_usb3_chip() -> No
     at_usb2 = _r8152(usb_speed_mbps=480)
     known = usb3_only_chips(catalog, at_usb2, ["0bda:8153", "0bda:8156"])
     assert [c.id for c in known] == ["realtek-rtl8153", "realtek-rtl8156"]
-    assert chips_said(known).startswith("adapter, one of Realtek RTL8153")
+    assert chips_said(known).startswith("adapter (one of Realtek RTL8153")
     assert usb3_only_chips(catalog, at_usb2, ["0bda:8153", "0bda:8155"]) == []
     both = ["0bda:8152", "0bda:8153"]  # usb.ids: "RTL8152 Fast Ethernet Adapter", the catalog's
     assert usb3_only_chips(catalog, at_usb2, both) == []
