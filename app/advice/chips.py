@@ -77,7 +77,10 @@ def _fits(bound: Bound, nic: Nic) -> bool:
     shown = [s for s in (nic.link_speed_mbps, nic.linked_at_mbps) if s]
     if rate is not None and any(s > rate for s in shown):
         return False  # a 1000 Mbit/s link is no Fast Ethernet chip
-    ceiling = nic.max_link_speed_mbps or _rate_by_name(nic.chip)
+    # A name caps the rate only when it says Fast Ethernet: "gigabit-capable" in a family's
+    # name (chips_by_speed) does not rule out its 2.5GbE chips linked at 1 Gbit/s.
+    by_name = _rate_by_name(nic.chip) if _rate_by_name(nic.chip) == 100 else None
+    ceiling = nic.max_link_speed_mbps or by_name
     if ceiling is not None and rate is not None and rate > ceiling:
         return False  # a 100 Mbit/s-only NIC ("10baseT/100baseT" modes) is no gigabit chip
     superspeed = (nic.usb_speed_mbps or 0) > _USB2_MAX

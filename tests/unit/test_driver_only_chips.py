@@ -13,6 +13,7 @@ from sbctune.advice.chips import _rate_by_name, chip_of, chips_said, speed_famil
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.advice.static import add_static_advice
 from sbctune.catalog import load_catalog
+from sbctune.catalog.kernel_drivers import chip_by_speed
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.inventory.raw import Parsed
 from tests.corpus_support import CORPUS, findings_of
@@ -75,6 +76,15 @@ def test_a_gigabit_link_leaves_r8152s_usb3_chips_whatever_the_ids() -> None:
     assert [r for r in inv.recommendations if r.title == "Move the adapter to a USB 3 port"]
     chip, identified = chip_of(load_catalog(), _r8152(usb_speed_mbps=480, link_speed_mbps=1000))
     assert chip is not None and "one of" in chip.name and not identified
+    # Inspect's own name for it (the same table) narrows nothing further
+    named = _r8152(usb_speed_mbps=480, link_speed_mbps=1000, chip=chip_by_speed("r8152", 1000))
+    assert "gigabit" in (named.chip or "")
+    assert [c.id for c in usb3_only_chips(load_catalog(), named)] == [
+        "realtek-rtl8153",
+        "realtek-rtl8156",
+    ]
+    fast = _r8152(usb_speed_mbps=480, chip="Realtek RTL8152 Fast Ethernet Adapter")
+    assert usb3_only_chips(load_catalog(), fast, ["0bda:8153"]) == []
 
 
 def test_the_ids_narrow_the_driver_to_its_chip() -> None:
