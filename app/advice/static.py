@@ -10,7 +10,7 @@ import re
 
 from sbctune.advice.advisor import Advisor
 from sbctune.advice.advisor import label as _label
-from sbctune.advice.chips import usb3_only_driver
+from sbctune.advice.chips import chips_said, usb3_only_chips
 from sbctune.advice.counters import cable_recommendation
 from sbctune.advice.driver_binding import (
     driver_from_tables,
@@ -134,8 +134,9 @@ class _Advisor(Advisor):
         )
 
     def usb3_at_usb2(self, nic: Nic, chip: Chip | None) -> None:
-        if chip is None and nic.driver and nic.bus == "usb":
-            chip = usb3_only_driver(self.catalog, nic.driver)
+        said = chip.name if chip is not None else None
+        if chip is None and (by_driver := usb3_only_chips(self.catalog, nic)):
+            chip, said = by_driver[0], chips_said(by_driver)  # figures from the slowest
         if nic.bus != "usb" or nic.usb_speed_mbps is None:
             return
         if chip is None:
@@ -152,7 +153,7 @@ class _Advisor(Advisor):
             "usb3-adapter-at-usb2",
             "problem",
             nic,
-            f"The {chip.name} is a USB 3 adapter but runs at {nic.usb_speed_mbps} Mbit/s "
+            f"The {said or chip.name} is a USB 3 adapter but runs at {nic.usb_speed_mbps} Mbit/s "
             "(USB 2.0): it is in a USB 2.0 port or behind a USB 2.0 hub.",
             _usb_line(self.parsed, nic),
         )
