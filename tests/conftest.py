@@ -4,11 +4,22 @@ platform markers."""
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# Tests send Ctrl-C (SIGINT) to the commands they start, which then inherit pytest's handling
+# of it. A shell starts its background jobs (`pytest ... &`) with SIGINT ignored, and an ignored
+# signal stays ignored in a child: run so, those tests failed (their command never stopped).
+# With Python's default handler back, the commands start with the default again.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and threading.current_thread() is (
+    threading.main_thread()
+):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Before anything imports Qt or reads the data directory.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
