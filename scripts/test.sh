@@ -61,6 +61,15 @@ if [ ${#beside[@]} -gt 0 ]; then
   setsid bash scripts/beside.sh "$beside_dir" "${beside[@]}" </dev/null &
   beside_pid=$!
 fi
+# pytest in two processes (pytest-xdist), whole modules to each (--dist loadfile: a module's
+# shared lab is made once, its tests keep their order). Its tests are mostly CPU (interpreter
+# and SSH starts, iperf3) with waits between (trials, guards, link bounces), and the second
+# core is idle once the checks beside end: one process took 3112 s in the last rehearsal.
+# Each process has its own data folder and labs (pytest-<pid>-<n>, addresses under the lab
+# manager's lock), as two developers' runs on one machine do. SBCTUNE_PYTEST_WORKERS=N sets
+# the number (1: one process, as a partial run has by default, so -s and --pdb work there).
+workers="${SBCTUNE_PYTEST_WORKERS:-$((full_run ? 2 : 1))}"
+[ "$workers" != "1" ] && pytest_args+=(-n "$workers" --dist loadfile)
 echo "== pytest"
 # The slowest tests, so the run's time (goal: under 60 min, Windows lane and VM lab included) can be watched and trimmed.
 python -m pytest --durations=20 "${pytest_args[@]}" "$@"

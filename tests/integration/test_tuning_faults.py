@@ -189,7 +189,10 @@ def test_killed_at_each_step_of_apply_the_pi_ends_unchanged_or_reverted(
     seen: dict[str, str] = {}
     for number, when in KILL_POINTS:
         point = f"{when} step {number}"
-        known = {s["id"] for s in _status(lab, tmp_path)}
+        # The sessions so far, from the Pi's own listing (`_settled` compares its ids with it):
+        # a `tune status` here cost a CLI start and an SSH login per point, and `_settled` runs
+        # one after every point anyway.
+        known = {s.id for s in _listed(lab)}
         run = subprocess.run(
             [sys.executable, "-m", "tests.integration.tune_kill_at", str(number), when,
              *_cli(lab, "apply", "--json", "--guard", str(GUARD), *TWEAKS)[3:]],
