@@ -147,13 +147,6 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     paired = pairs_refusal(co, numbers)
     if paired is not None:
         raise nl_error(EINVAL, code, paired or None)
-    _store_coalesce(co, pairs, numbers)
-
-
-def _store_coalesce(
-    co: dict[str, Any], pairs: list[tuple[str, str]], numbers: dict[str, int]
-) -> None:
-    """What the driver stores of an accepted `-C` set, and what it stores again with it."""
     before = dict(co["values"])
     for name, value in pairs:
         if name in co.get("ignored", []):
@@ -391,20 +384,6 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)
-    if _pause_renegotiates(dev, pause, new, asked):
-        new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
-        dev["bounce_pending"] = True
-    if asked:  # the driver is called: its advertisement now follows the request (phylink:
-        new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
-        pause.pop("advertised", None)
-    new["set"] = True  # the advertisement is now the encoding of this request (show_link)
-    pause.update(new)
-
-
-def _pause_renegotiates(
-    dev: dict[str, Any], pause: dict[str, Any], new: dict[str, Any], asked: bool
-) -> bool:
-    """Whether taking `new` makes the link autonegotiate again (a bounce)."""
     # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
     needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
     if pause.get("restart_needs_link_autoneg") and not _link_autoneg(dev):
@@ -416,7 +395,14 @@ def _pause_renegotiates(
     if encoding:  # phylib renegotiates only when the advertised pause bits change (r8169:
         # phy_set_asym_pause; lan78xx, bcmgenet: genphy_check_and_restart_aneg)
         changed = advertised_pause(encoding, new) != advertised_pause(encoding, pause)
-    return bool(pause.get("restarts") and changed and not needs_autoneg)
+    if pause.get("restarts") and changed and not needs_autoneg:
+        new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
+        dev["bounce_pending"] = True
+    if asked:  # the driver is called: its advertisement now follows the request (phylink:
+        new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
+        pause.pop("advertised", None)
+    new["set"] = True  # the advertisement is now the encoding of this request (show_link)
+    pause.update(new)
 
 
 def _link_autoneg(dev: dict[str, Any]) -> bool:
