@@ -138,7 +138,7 @@ def _shown_json(
             link["max_mtu"] = tops[link["ifname"]]
         if link.get("ifname") in lows and "min_mtu" in link:
             link["min_mtu"] = lows[link["ifname"]]
-        for key, value in sizes.get(link.get("ifname"), {}).items():
+        for key, value in sizes[link["ifname"]].items() if link.get("ifname") in sizes else ():
             if key in link:
                 link[key] = int(value)
     if pretty:

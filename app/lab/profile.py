@@ -286,54 +286,7 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
         raise ProfileError(f"{where}: at least one [[interface]] is required")
     if len(items) > MAX_INTERFACES:
         raise ProfileError(f"{where}: at most {MAX_INTERFACES} interfaces are supported")
-    specs: list[InterfaceSpec] = []
-    for index, item in enumerate(items):
-        here = f"{where}: interface #{index + 1}"
-        if not isinstance(item, dict):
-            raise ProfileError(f"{here} must be a table")
-        keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
-        keys |= {"queues", "mac_clock_mhz"}
-        _check_keys(item, keys, here)
-        name = item.get("name")
-        if not isinstance(name, str) or not _IFNAME.match(name):
-            raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
-        mac = item.get("mac")
-        if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac)):
-            raise ProfileError(f"{here}: mac must look like 00:0e:c6:ca:39:ad, got {mac!r}")
-        for flag in ("test", "xps_enoent"):
-            if not isinstance(item.get(flag, False), bool):
-                raise ProfileError(f"{here}: {flag} must be true or false")
-        link = _parse_link(_table(item, "link", here), f"{here} link")
-        driver, chip, queues = (
-            _driver(item.get("driver", ""), here),
-            str(item.get("chip", "")),
-            item.get("queues"),
-        )
-        if queues is not None and (not isinstance(queues, int) or not 1 <= queues <= 64):
-            raise ProfileError(f"{here}: queues must be a count from 1 to 64, got {queues!r}")
-        clock = item.get("mac_clock_mhz")
-        if clock is not None and (not isinstance(clock, int) or not 1 <= clock <= 1000):
-            raise ProfileError(f"{here}: mac_clock_mhz must be from 1 to 1000, got {clock!r}")
-        if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
-            raise ProfileError(
-                f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
-            )
-        specs.append(
-            InterfaceSpec(
-                name=name,
-                test=bool(item.get("test", False)),
-                link=link,
-                mac=mac,
-                # never kinder than the kernel: net-sysfs.c xps_cpus_store on one queue
-                xps_enoent=bool(item.get("xps_enoent", False))
-                or single_queue(driver, chip, queues),
-                description=str(item.get("description", "")),
-                driver=driver,
-                chip=chip,
-                queues=queues,
-                mac_clock_mhz=clock,
-            )
-        )
+    specs = [_parse_interface(item, f"{where}: interface #{i + 1}") for i, item in enumerate(items)]
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
         raise ProfileError(f"{where}: interface names must be unique, got {names}")
@@ -343,6 +296,52 @@ def _parse_interfaces(data: Mapping[str, Any], where: str) -> tuple[InterfaceSpe
     if not tests:
         specs[0] = replace(specs[0], test=True)  # its queues and clock kept
     return tuple(specs)
+
+
+def _parse_interface(item: Any, here: str) -> InterfaceSpec:
+    """One [[interface]] table."""
+    if not isinstance(item, dict):
+        raise ProfileError(f"{here} must be a table")
+    keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
+    keys |= {"queues", "mac_clock_mhz"}
+    _check_keys(item, keys, here)
+    name = item.get("name")
+    if not isinstance(name, str) or not _IFNAME.match(name):
+        raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
+    mac = item.get("mac")
+    if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac)):
+        raise ProfileError(f"{here}: mac must look like 00:0e:c6:ca:39:ad, got {mac!r}")
+    for flag in ("test", "xps_enoent"):
+        if not isinstance(item.get(flag, False), bool):
+            raise ProfileError(f"{here}: {flag} must be true or false")
+    link = _parse_link(_table(item, "link", here), f"{here} link")
+    driver, chip, queues = (
+        _driver(item.get("driver", ""), here),
+        str(item.get("chip", "")),
+        item.get("queues"),
+    )
+    if queues is not None and (not isinstance(queues, int) or not 1 <= queues <= 64):
+        raise ProfileError(f"{here}: queues must be a count from 1 to 64, got {queues!r}")
+    clock = item.get("mac_clock_mhz")
+    if clock is not None and (not isinstance(clock, int) or not 1 <= clock <= 1000):
+        raise ProfileError(f"{here}: mac_clock_mhz must be from 1 to 1000, got {clock!r}")
+    if link.goodput_mbps("pi_to_pc") is None or link.goodput_mbps("pc_to_pi") is None:
+        raise ProfileError(
+            f"{here}: the link model needs pi_to_pc_mbps and pc_to_pi_mbps (or link_speed_mbps)"
+        )
+    return InterfaceSpec(
+        name=name,
+        test=bool(item.get("test", False)),
+        link=link,
+        mac=mac,
+        # never kinder than the kernel: net-sysfs.c xps_cpus_store on one queue
+        xps_enoent=bool(item.get("xps_enoent", False)) or single_queue(driver, chip, queues),
+        description=str(item.get("description", "")),
+        driver=driver,
+        chip=chip,
+        queues=queues,
+        mac_clock_mhz=clock,
+    )
 
 
 def _driver(value: Any, where: str) -> str:

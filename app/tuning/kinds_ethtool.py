@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from sbctune.inventory.parsers.ethtool import (
+    EthtoolFeatures,
+    Feature,
     parse_ethtool_features,
     parse_ethtool_rings,
 )
@@ -157,53 +159,9 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
     item = PlannedTweak(ctx.tweak, True, "", named_form="{} on")
     names: dict[str, str] = dict(ctx.tweak.params.get("features", {}))
     for short, long in names.items():
-        target, word = f"{ctx.iface} -K {short}", short.upper()
         feature = features.features.get(long)
-        if feature is None:
-            continue
-        if (feature.fixed or _members_fixed(ctx, short, features.features)) and not feature.enabled:
-            item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
-            continue
-        if short == "gro" and ctx.caps and ctx.caps.facts.get("gro_without_effect"):
-            if not feature.enabled:  # usbnet: netif_rx, no NAPI, so GRO never merges
-                item.impossible.append((f"{ctx.iface} -K gro", "the driver hands received "
-                                        "packets up without NAPI, where GRO does nothing "
-                                        f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
-            else:
-                item.named.append((target, word))  # on as read (it merges nothing here)
-            continue
-        dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
-        if dropped and not feature.enabled:  # before `-K tx on` for TSO: both dropped at once
-            item.impossible.append((f"{ctx.iface} -K {short}", dropped))
-            continue
-        if short == "tso" and _csum_for_tso(ctx, item, features.features):
-            before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
-            item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
-            item.named.append((target, word))
-            continue
-        # The kernel drops GSO while scatter-gather is off (netdev_fix_features): where SG can
-        # go on, the plan turns it on and GSO, already requested, comes back with it (the s13
-        # walk: the plan said "the kernel keeps it off" and then turned SG on for TSO). No
-        # `-K gso` of its own: reverting one would write "off" over the user's request, and
-        # the Pi would not read back as before ("off [requested on]").
-        gso_waits_for_sg = short == "gso" and feature.requested and not feature.enabled
-        if gso_waits_for_sg and _sg_on_first(ctx, item, features.features):
-            item.named.append((f"{ctx.iface} -K sg", word))  # on once SG's write is
-            continue
-        if feature.requested and not feature.enabled:
-            # Already asked for; the kernel keeps it off because a feature it needs is off
-            # (GSO needs scatter-gather, as on smsc95xx): `ethtool -K` cannot change that.
-            item.impossible.append(
-                (f"{ctx.iface} -K {short}", "requested on, but the kernel keeps it off")
-            )
-            continue
-        before = "on" if feature.enabled else "off"
-        if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
-            item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
-                                    "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
-            continue
-        item.changes.append(_ethtool_change(ctx.iface, "-K", short, before, "on"))
-        item.named.append((target, word))
+        if feature is not None and not _offload_not_here(ctx, item, short, feature, features):
+            _offload_on(ctx, item, short, feature, features)
     item.reason = item.summary()  # what was read on or is written, never the tweak's title
     if not item.changes:
         item.applicable = False
@@ -211,6 +169,66 @@ def plan_offloads(ctx: Context) -> PlannedTweak:
             "; " + "; ".join(f"{t}: {r}" for t, r in item.impossible) if item.impossible else ""
         )
     return item
+
+
+def _offload_not_here(
+    ctx: Context, item: PlannedTweak, short: str, feature: Feature, features: EthtoolFeatures
+) -> bool:
+    """Whether the driver settles the feature whatever is asked (fixed off, GRO that merges
+    nothing, dropped at the MTU), said in `item`."""
+    target, word = f"{ctx.iface} -K {short}", short.upper()
+    if (feature.fixed or _members_fixed(ctx, short, features.features)) and not feature.enabled:
+        item.impossible.append((f"{ctx.iface} -K {short}", "fixed off by the driver"))
+        return True
+    if short == "gro" and ctx.caps and ctx.caps.facts.get("gro_without_effect"):
+        if not feature.enabled:  # usbnet: netif_rx, no NAPI, so GRO never merges
+            item.impossible.append((f"{ctx.iface} -K gro", "the driver hands received "
+                                    "packets up without NAPI, where GRO does nothing "
+                                    f"({ctx.caps.cite('gro_without_effect')})"))  # fmt: skip
+        else:
+            item.named.append((target, word))  # on as read (it merges nothing here)
+        return True
+    dropped = _dropped_at_mtu(ctx, members=ctx.tweak.params.get("members", {}).get(short, []))
+    if dropped and not feature.enabled:  # before `-K tx on` for TSO: both dropped at once
+        item.impossible.append((f"{ctx.iface} -K {short}", dropped))
+        return True
+    return False
+
+
+def _offload_on(
+    ctx: Context, item: PlannedTweak, short: str, feature: Feature, features: EthtoolFeatures
+) -> None:
+    """The feature's `-K SHORT on` (with what it needs first), or why `ethtool -K` cannot."""
+    iface = str(ctx.iface)  # plan_offloads plans only for a NIC
+    target, word = f"{ctx.iface} -K {short}", short.upper()
+    if short == "tso" and _csum_for_tso(ctx, item, features.features):
+        before = "on" if feature.enabled else "off"  # IPv6 TSO may be on, IPv4's not
+        item.changes.append(_ethtool_change(iface, "-K", short, before, "on"))
+        item.named.append((target, word))
+        return
+    # The kernel drops GSO while scatter-gather is off (netdev_fix_features): where SG can
+    # go on, the plan turns it on and GSO, already requested, comes back with it (the s13
+    # walk: the plan said "the kernel keeps it off" and then turned SG on for TSO). No
+    # `-K gso` of its own: reverting one would write "off" over the user's request, and
+    # the Pi would not read back as before ("off [requested on]").
+    gso_waits_for_sg = short == "gso" and feature.requested and not feature.enabled
+    if gso_waits_for_sg and _sg_on_first(ctx, item, features.features):
+        item.named.append((f"{ctx.iface} -K sg", word))  # on once SG's write is
+        return
+    if feature.requested and not feature.enabled:
+        # Already asked for; the kernel keeps it off because a feature it needs is off
+        # (GSO needs scatter-gather, as on smsc95xx): `ethtool -K` cannot change that.
+        item.impossible.append(
+            (f"{ctx.iface} -K {short}", "requested on, but the kernel keeps it off")
+        )
+        return
+    before = "on" if feature.enabled else "off"
+    if short == "tso" and before == "off" and not _sg_for_tso(ctx, item, features.features):
+        item.impossible.append((f"{ctx.iface} -K tso", "TSO needs scatter-gather, which "
+                                "the driver has fixed off (netdev_fix_features)"))  # fmt: skip
+        return
+    item.changes.append(_ethtool_change(iface, "-K", short, before, "on"))
+    item.named.append((target, word))
 
 
 def _dropped_at_mtu(ctx: Context, members: list[str]) -> str | None:
