@@ -88,8 +88,8 @@ def _tables(root: Path) -> tuple[dict[str, dict[str, str]], dict[str, list[str]]
     return drivers, binds
 
 
-def main() -> int:
-    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+def build(trees: dict[str, Path]) -> dict[str, object]:
+    """The table's ``compatibles`` and ``drivers`` from each series' tree."""
     drivers: dict[str, dict[str, object]] = {}
     compatibles: dict[str, dict[str, list[str]]] = {}
     for series, root in trees.items():
@@ -100,14 +100,22 @@ def main() -> int:
         for compatible, names in binds.items():
             for name in names:
                 compatibles.setdefault(compatible, {}).setdefault(name, []).append(series)
+    return {
+        "compatibles": dict(sorted(compatibles.items())),
+        "drivers": dict(sorted(drivers.items())),
+    }
+
+
+def main() -> int:
+    trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
+    table = build(trees)
     OUT.write_text(
         json.dumps(
             {
                 "generated": datetime.now(UTC).date().isoformat(),
                 "script": "scripts/regen_of_compatibles.py",
                 "packages": {f"linux-source-{s}": v for s, v in versions.items()},
-                "compatibles": dict(sorted(compatibles.items())),
-                "drivers": dict(sorted(drivers.items())),
+                **table,
             },
             indent=0,
             sort_keys=False,
@@ -115,7 +123,9 @@ def main() -> int:
         + "\n",
         encoding="utf-8",
     )
-    print(f"{len(compatibles)} compatibles, {len(drivers)} drivers from {versions}")
+    print(
+        f"{len(table['compatibles'])} compatibles, {len(table['drivers'])} drivers from {versions}"
+    )  # type: ignore[arg-type]
     return 0
 
 
