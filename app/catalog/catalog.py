@@ -138,9 +138,9 @@ class Catalog:
         every Cadence MAC shares, names none."""
         listed = {c.strip().casefold() for c in compatibles[:32] if isinstance(c, str)}
         for chip in self._chips.values():
-            if chip.is_nic and chip.platform_compatible:
-                if chip.platform_compatible[0].casefold() in listed:
-                    return chip
+            own = chip.platform_compatible[:1]
+            if chip.is_nic and own and own[0].casefold() in listed:
+                return chip
         return None
 
     def find_chip(self, name: str) -> Chip | None:

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers
-from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
+from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import (

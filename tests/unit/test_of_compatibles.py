@@ -23,12 +23,11 @@ from sbctune.inventory.parsers.of_device import parse_modalias, parse_of_device
 from sbctune.resources import resource_root
 from tests.kernel_trees import kernel_trees
 
-CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+CORPUS = CAPTURES / "corpus"
 REVPI = CORPUS / "revpi_linux_6855_modalias_rp1_gem_ethtool_show_eee_active_prompts"
-MODALIAS = (REVPI / "commands" / "000-cat_sys_class_net_eth0_device_modalias.txt").read_text(
-    encoding="utf-8"
-)
-SHOWN = MODALIAS.splitlines()[1]  # the modalias line itself, as the Pi printed it
+MODALIAS = (CAPTURES / "modalias" / "revpi_cm5_rp1_gem_6855.txt").read_text(encoding="utf-8")
+SHOWN = MODALIAS.strip()  # the modalias line, as the Pi printed it
 
 
 def test_the_modalias_reads_as_the_kernel_wrote_it() -> None:
@@ -91,7 +90,9 @@ def test_a_modalias_gives_back_the_compatibles_it_was_made_of(compatibles: list[
 
 
 def _shipped() -> dict[str, object]:
-    text = resource_root().joinpath("kernel_source", "of_compatibles.json").read_text("utf-8")
+    text = (
+        resource_root().joinpath("kernel_source", "of_compatibles.json").read_text(encoding="utf-8")
+    )
     data: dict[str, object] = json.loads(text)
     return data
 
@@ -101,11 +102,11 @@ def test_the_table_is_what_the_source_generates() -> None:
     import regen_of_compatibles
 
     shipped = _shipped()
-    versions = resource_root().joinpath("kernel_source", "VERSION.json").read_text("utf-8")
+    versions = resource_root().joinpath("kernel_source", "VERSION.json").read_text(encoding="utf-8")
     assert shipped["packages"] == json.loads(versions)["packages"]
     trees = kernel_trees(regen_of_compatibles.GLOBS)
     generated = regen_of_compatibles.build(trees)
     assert shipped["compatibles"] == generated["compatibles"]
     assert shipped["drivers"] == generated["drivers"]
-    macb = (trees["6.12"] / "drivers/net/ethernet/cadence/macb_main.c").read_text("utf-8")
+    macb = (trees["6.12"] / "drivers/net/ethernet/cadence/macb_main.c").read_text(encoding="utf-8")
     assert '{ .compatible = "cdns,macb" }' in macb and "of_match_ptr(macb_dt_ids)" in macb

@@ -26,7 +26,7 @@ _MAX_COMPATIBLES = 32
 _MAX_VALUE = 128
 # what a node name, a device_type and a compatible hold (printable, no blanks: spaces are '_')
 _VALUE = re.compile(r"^[\x21-\x7e]{1,128}$")
-_MODALIAS = re.compile(r"(?:^|MODALIAS=)of:N([^\s]{0,2000})$")
+_MODALIAS = re.compile(r"(?:MODALIAS=)?of:N(\S{0,2000})$")  # matched at a line's start only
 _UEVENT = re.compile(r"^(DRIVER|OF_NAME|OF_TYPE|OF_COMPATIBLE_\d{1,2})=(\S{1,128})$")
 
 
@@ -64,9 +64,9 @@ def _parse(text: str) -> Parsed[OfDevice]:
     plain: list[str] = []
     for raw in split_lines(text.replace("\x00", "\n"))[:200]:
         line = raw.strip()
-        if not line:
+        if not line or len(line) > 4096:
             continue
-        if m := _MODALIAS.search(line):
+        if m := _MODALIAS.match(line):
             read = parse_modalias("of:N" + m.group(1))
             if read is not None and not found.compatibles:
                 found.node, found.device_type, found.compatibles = read[0] or None, *read[1:]
