@@ -5,7 +5,8 @@ The node's compatible list says which driver the kernel binds (sbctune.catalog.o
 the first compatible any drivers/net table lists, drivers/of/base.c __of_match_node()) and so
 the bus: a device the OF core makes from a node a platform driver binds is a platform device
 (drivers/of/platform.c of_platform_device_create()). A uevent's DRIVER= is the bound driver
-itself. The compatible list is kept as a fact, for the catalog's chip by its own compatible.
+itself. A modalias of a PCI, USB or SDIO device gives its bus and IDs. The compatible list is
+kept as a fact, for the catalog's chip by its own compatible.
 """
 
 from __future__ import annotations
@@ -33,9 +34,13 @@ def from_of_devices(parsed: Parsed) -> Iterator[Sighting]:
     table = load_of_compatibles()
     for name, device in _devices(parsed):
         key = iface_key(name)
-        if key is None or not (device.compatibles or device.driver):
+        if key is None or not (device.compatibles or device.driver or device.ids):
             continue
         sighting = Sighting([key])
+        if device.ids and device.bus:  # another bus's modalias: sysfs's own IDs of the device
+            said = f"/sys/class/net/{name}/device/modalias: {device.bus} {device.ids}"
+            sighting.add("ids", device.ids, "sysfs", said)
+            sighting.add("bus", device.bus, "sysfs", said)
         shown = " ".join(device.compatibles)[:200]
         line = f"/sys/class/net/{name}/device: compatible {shown}"
         if device.driver:

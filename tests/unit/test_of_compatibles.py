@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
 from sbctune.catalog.of_compatibles import load_of_compatibles
+from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.dispatch import parse_command, resolve_file
 from sbctune.inventory.parsers.of_device import parse_modalias, parse_of_device
+from sbctune.inventory.raw import RawOutputs, parse_all
 from sbctune.resources import resource_root
 from tests.kernel_trees import kernel_trees
 
@@ -110,3 +112,16 @@ def test_the_table_is_what_the_source_generates() -> None:
     assert shipped["drivers"] == generated["drivers"]
     macb = (trees["6.12"] / "drivers/net/ethernet/cadence/macb_main.c").read_text(encoding="utf-8")
     assert '{ .compatible = "cdns,macb" }' in macb and "of_match_ptr(macb_dt_ids)" in macb
+
+
+def test_a_modalias_of_another_bus_gives_its_bus_and_ids() -> None:
+    # the modalias value hwinfo showed for a D-Link GO-USB-N150 (tests/captures/corpus/
+    # x86_rtl8188eu_pr45_hwinfo_usb_go_usb_n150, its "Module Alias"): the same string sysfs's
+    # modalias file holds (drivers/usb/core/sysfs.c modalias_show())
+    found, warnings = parse_of_device("usb:v2001p3311d0000dc00dsc00dp00icFFiscFFipFFin00")
+    assert (found.bus, found.ids, found.compatibles) == ("usb", "2001:3311", []) and not warnings
+    shown = "usb:v2001p3311d0000dc00dsc00dp00icFFiscFFipFFin00\n"
+    raw = RawOutputs(files={"/sys/class/net/wlan0/device/modalias": shown})
+    sightings = list(from_of_devices(parse_all(raw)))
+    facts = {(f.field, f.value) for s in sightings for f in s.facts}
+    assert {("ids", "2001:3311"), ("bus", "usb")} <= facts
