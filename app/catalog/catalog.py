@@ -132,6 +132,17 @@ class Catalog:
                 return chip
         return None
 
+    def chip_by_compatible(self, compatibles: tuple[str, ...]) -> Chip | None:
+        """A NIC chip whose own device-tree compatible (the first of ``platform_compatible``)
+        the node lists: "raspberrypi,rp1-gem" names RP1's GEM; "cdns,macb" alone, a fallback
+        every Cadence MAC shares, names none."""
+        listed = {c.strip().casefold() for c in compatibles[:32] if isinstance(c, str)}
+        for chip in self._chips.values():
+            own = chip.platform_compatible[:1]
+            if chip.is_nic and own and own[0].casefold() in listed:
+                return chip
+        return None
+
     def find_chip(self, name: str) -> Chip | None:
         """A chip by a human name or variant, e.g. 'AX88179A', 'RTL8125B', 'Intel I340'."""
         wanted = " ".join(name.split()).casefold()

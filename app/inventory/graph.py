@@ -33,6 +33,7 @@ _DEFAULT = (
     "ip",
     "dmesg",
     "interrupts",
+    "of compatible",  # what the node's compatible makes the kernel bind (of_sightings.py)
 )
 _LINK_SOURCES = (
     *("dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi"),

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
+from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import (
@@ -383,6 +384,7 @@ def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
         from_ethtool,
         from_netifs,
         from_interrupts,
+        from_of_devices,
     ):
         found += list(source(parsed))
     found += dmesg

@@ -53,6 +53,12 @@ def _by_platform_name(
     return None
 
 
+def _by_compatible(device: Device, bus: str, driver: str | None, catalog: Catalog) -> Chip | None:
+    """The chip whose own compatible the device's node lists (of_sightings.py)."""
+    found = device.value("of_compatible")
+    return catalog.chip_by_compatible(found) if isinstance(found, tuple) and found else None
+
+
 def _by_driver_family(
     device: Device, bus: str, driver: str | None, catalog: Catalog
 ) -> Chip | None:
@@ -73,6 +79,7 @@ _CATALOG_RULES: tuple[Callable[[Device, str, str | None, Catalog], Chip | None],
     _by_ids,
     _by_shown_model,
     _by_platform_name,
+    _by_compatible,
     _by_driver_family,
 )
 

@@ -26,6 +26,7 @@ from sbctune.inventory.parsers.lsmod import LoadedModules
 from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
 from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
 from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
+from sbctune.inventory.parsers.of_device import OfDevice
 from sbctune.inventory.parsers.procfs import Interrupts
 from sbctune.inventory.parsers.system import (
     CpuInfo,
@@ -125,6 +126,7 @@ class Parsed:
     temperature: Temperature | None = None
     clock: Clock | None = None
     sysfs: dict[str, str] = field(default_factory=dict)  # every /sys and /proc/sys file
+    of_devices: dict[str, OfDevice] = field(default_factory=dict)  # by interface (of_device.py)
     links: dict[str, tuple[str, str]] = field(default_factory=dict)
     lsusb_tree_text: str = ""
     texts: dict[str, str] = field(default_factory=dict)  # parser key → its output(s), verbatim

@@ -312,14 +312,6 @@ KNOWN_GAPS: dict[str, str] = {
         "not started), and no output here says eth0 is up; missing: the interface's admin state "
         "(ip link's UP, operstate) in the bundle, or a finding worded for either case"
     ),
-    "revpi_linux_6855_modalias_rp1_gem_ethtool_show_eee_active_prompts": (
-        "neither output is read: `ethtool --show-eee IFACE` has no inventory parser (only "
-        "tuning reads it), so 'EEE settings for eth0:' names no interface, and a sysfs "
-        "modalias's OF compatibles (raspberrypi,rp1-gem, cdns,macb) are mapped to no driver; "
-        "missing: the ethtool sub-commands' headers ('<what> for IFACE:') as interface "
-        "sightings, and a table of drivers/net's of_match_table compatibles from 6.1/6.12 "
-        "(as drivers.json is of their ID tables)"
-    ),
 }
 
 

@@ -24,6 +24,7 @@ from . import (
     mii_tool,
     netif,
     networkctl_list,
+    of_device,
     proc_net_dev,
     procfs,
     report_tools,
@@ -114,6 +115,8 @@ PARSERS: dict[str, Spec[Any]] = {
     "/proc/device-tree/model": Spec(
         system.parse_device_tree_model, system.DeviceTreeModel, "model"
     ),
+    # a device-tree device's modalias, uevent or of_node/compatible (parsers/of_device.py)
+    "of device": Spec(of_device.parse_of_device, of_device.OfDevice, "of_devices", True),
     "/proc/device-tree/compatible": Spec(
         system.parse_device_tree_compatible, system.DeviceTreeCompatible, "compatible"
     ),
@@ -292,6 +295,9 @@ def resolve_file(path: str) -> tuple[str | None, str | None]:
         return "dmesg", None  # the kernel's lines as syslog/rsyslog keep them
     if p == "/sys/kernel/debug/usb/devices":
         return "usb-devices", None  # the same T:/D:/P:/I: blocks usb-devices prints
+    m = re.fullmatch(r"/sys/class/net/([^/]+)/device/(?:modalias|uevent|of_node/compatible)", p)
+    if m:
+        return "of device", m.group(1)
     m = re.fullmatch(r"/sys/class/net/([^/]+)/(\w+)", p)
     if m:
         return f"sysfs net {m.group(2)}", m.group(1)

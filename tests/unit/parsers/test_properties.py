@@ -17,6 +17,7 @@ from sbctune.inventory.parsers.lsmod import parse_lsmod
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
 from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
+from sbctune.inventory.parsers.of_device import parse_of_device
 from sbctune.inventory.parsers.system import parse_device_tree_compatible
 from sbctune.inventory.parsers.ubus_device import parse_ubus_device_status
 from sbctune.inventory.parsers.udevadm_walk import parse_udevadm_walk
@@ -99,6 +100,7 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("iperf3", P.parse_iperf3_version, "dev_vm/iperf3_version.txt"),
     ("sysfs speed", lambda t: P.parse_sysfs_net("speed", t), "dev_vm/sys_eth0_speed.txt"),
     ("usb speed", P.parse_usb_speed, "dev_vm/sys_eth0_mtu.txt"),
+    ("of device", parse_of_device, "modalias/revpi_cm5_rp1_gem_6855.txt"),
 ]
 IDS = [p[0] for p in PARSERS]
 FAST = settings(
