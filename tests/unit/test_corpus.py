@@ -299,12 +299,6 @@ KNOWN_GAPS: dict[str, str] = {
         "no line names IDs or a driver, and a device with neither is no NIC: missing a rule "
         "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
     ),
-    "wrt3200acm_mwlwifi_118_mwifiex_sdio_sd8887_firmware_missing_after_oops": (
-        "the 88W8887 is named only by its firmware file mrvl/sd8887_uapsta.bin; "
-        "firmware_chips.json (scripts/regen_firmware_chips.py) reads the drivers' chip tables "
-        "of r8169, iwlwifi, ath10k/ath11k and others, not mwifiex's per-card "
-        "struct mwifiex_sdio_device .firmware (sdio.c: SD8887_DEFAULT_FW_NAME)"
-    ),
     # corpus33 (thirty-third unseen set), left with reasons in tests/captures/corpus/README.md
     "cm5_linux_6953_ethtool_eth0_speed_unknown_netlink_eperm_no_link": (
         "ethtool's 'Link detected: no' is read (link down), but no link-down finding is made from "
