@@ -249,11 +249,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the tunnelled PCIe NIC (tg3) never enumerated, so no line names a network device"
     ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pc_mt7601u_6_forced_id_mt7610_asic_vendor_request_110_71_probe_failed_elisions": (
-        "mt7601u reads 'ASIC revision: 76100002' from MT_ASIC_VERSION, the register mt76 reads "
-        "too, but the chip rule (wiphy_chips.json mt76_revisions) is mt76's only and names 0x7610 "
-        "the family 'MT76x0': the chip is taken from mt7601u's one device, MT7601U"
-    ),
     # corpus28 (twenty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
     "x86_amd_a6210_2_mt7662u_sta_out_of_tree_warning_no_device": (
         "the only line is a WARNING in the out-of-tree mt7662u_sta module; no line names its USB "
