@@ -148,7 +148,7 @@ def _other_chip(shown: str, driver: str, text: str) -> tuple[str, str] | None:
     number = shown[:4]
     if row is None or len(shown) != 8 or number == row.get("accepts"):
         return None
-    if not number.isdigit() or number.startswith("0"):
+    if not (number.isascii() and number.isdigit()) or number.startswith("0"):
         return None
     why = (
         f"{text[:200]} (the revision's top 16 bits are the chip's model number, 0x{number}: "

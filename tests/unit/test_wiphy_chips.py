@@ -112,7 +112,9 @@ def test_the_table_is_what_the_source_says() -> None:
     trees = kernel_trees(GLOBS, table["linux-source"])
     assert build(trees) == table["formats"]
     assert {s: revisions(root) for s, root in trees.items()} == table["mt76_revisions"]
-    drivers = json.loads((ROOT / "resources/kernel_source/drivers.json").read_text())["drivers"]
+    drivers = json.loads(
+        (ROOT / "resources/kernel_source/drivers.json").read_text(encoding="utf-8")
+    )["drivers"]
     by_driver = {s: driver_revisions(root, drivers) for s, root in trees.items()}
     assert by_driver == table["driver_revisions"]
     for series, rows in by_driver.items():
