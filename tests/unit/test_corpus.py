@@ -199,7 +199,8 @@ KNOWN_GAPS: dict[str, str] = {
         "registration line). The NIC gets no-driver, right, but no probe-failed. gaps24d: the "
         '3.x call (ERROR(rt2x00dev, "Failed to allocate device.\\n") after probe_hw) is in '
         "the search tool's source only in files that name no repository or commit, and an "
-        "old_formats.json row must cite one"
+        "old_formats.json row must cite one; the join of 'phy0 ->' to the only USB Wi-Fi "
+        "device was not attempted"
     ),
     # corpus20 (twentieth unseen set), left with reasons in tests/captures/corpus/README.md
     "mt7927_jetm_45_mt7925e_message_timeout_chip_reset_failed": (
