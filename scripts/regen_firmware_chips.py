@@ -15,6 +15,10 @@ linux-source-6.1 and -6.12 at the versions resources/kernel_source/VERSION.json 
 (iwlwifi's cfg->fw_name_pre "iwlwifi-7260", ath10k/ath11k/ath12k's hw_params fw.dir
 "WCN6855/hw2.1"), read by firmware_prefixes.py: a file that starts with the prefix is that
 chip's ("7260-17.ucode", as iwlwifi prints it, is a Wireless 7260's).
+
+"structs": drivers whose ID table points each device to a struct naming its firmware file by a
+macro (mwifiex sdio.c: SDIO_DEVICE_ID_MARVELL_8887_WLAN -> mwifiex_sdio_sd8887, .firmware =
+SD8887_DEFAULT_FW_NAME), read by firmware_structs.py.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from firmware_defines import named_files  # noqa: E402
 from firmware_prefixes import family, prefixes  # noqa: E402
+from firmware_structs import struct_files  # noqa: E402
 from kernel_source import SERIES, obtain  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
@@ -84,6 +89,27 @@ def macro_rows(root: Path, series: str, table: dict[str, Any]) -> dict[str, dict
     return out
 
 
+def struct_rows(root: Path, table: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{firmware file: {chip, driver, file, struct, macro}} of one tree (firmware_structs.py)."""
+    out: dict[str, dict[str, str]] = {}
+    for name, info in sorted(table["drivers"].items()):
+        path = root / str(info["file"])
+        if not path.is_file():
+            continue
+        for firmware, (chip, struct, macro) in struct_files(path).items():
+            out.setdefault(
+                firmware,
+                {
+                    "chip": chip,
+                    "driver": name,
+                    "file": info["file"],
+                    "struct": struct,
+                    "macro": macro,
+                },
+            )
+    return out
+
+
 def main() -> int:
     versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
     table = json.loads((KS / "drivers.json").read_text(encoding="utf-8"))
@@ -92,6 +118,7 @@ def main() -> int:
     found: dict[str, dict[str, object]] = {}
     used: dict[str, str] = {}
     by_prefix: dict[str, dict[str, object]] = {}
+    by_struct: dict[str, dict[str, object]] = {}
     for series in SERIES:
         source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
         used[f"linux-source-{series}"] = source.version
@@ -106,6 +133,9 @@ def main() -> int:
                 row["series"].append(series)  # type: ignore[attr-defined]
         for firmware, item in macro_rows(source.root, series, table).items():
             row = by_macro.setdefault(firmware, {**item, "series": []})
+            row["series"].append(series)  # type: ignore[attr-defined]
+        for firmware, item in struct_rows(source.root, table).items():
+            row = by_struct.setdefault(firmware, {**item, "series": []})
             row["series"].append(series)  # type: ignore[attr-defined]
         for prefix, item in prefixes(source.root).items():
             row = by_prefix.setdefault(prefix, {**item, "names": [], "series": []})
@@ -123,6 +153,7 @@ def main() -> int:
                 "firmware": found,
                 "prefixes": by_prefix,
                 "macros": by_macro,
+                "structs": by_struct,
             },
             indent=1,
             sort_keys=True,
@@ -131,7 +162,8 @@ def main() -> int:
         encoding="utf-8",
     )
     print(
-        f"{len(found)} firmware files, {len(by_macro)} by macro and {len(by_prefix)} prefixes "
+        f"{len(found)} firmware files, {len(by_macro)} by macro, {len(by_struct)} by device "
+        f"struct and {len(by_prefix)} prefixes "
         "name their chip "
         f"-> {OUT.relative_to(ROOT)}"
     )

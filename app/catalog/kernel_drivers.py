@@ -265,6 +265,13 @@ def _macro_chips() -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def _struct_chips() -> dict[str, Any]:
+    """Files a driver's ID table names per device through its struct (mwifiex_sdio's
+    SD8887_DEFAULT_FW_NAME for SDIO_DEVICE_ID_MARVELL_8887_WLAN)."""
+    found = _firmware_table().get("structs")
+    return found if isinstance(found, dict) else {}
+
+
 @functools.cache
 def _prefixes() -> list[tuple[str, bool, dict[str, Any]]]:
     """(prefix, as the log prints it, row), longest first: a file's name is matched by the
@@ -317,12 +324,13 @@ def chip_by_firmware(driver: object, firmware: object) -> str | None:
     RTL8168h/8111h), from its chip table (resources/kernel_source/firmware_chips.json); or the
     chip whose file prefix the name starts with (iwlwifi's "iwlwifi-7260-17.ucode", printed as
     "7260-17.ucode": a Wireless 7260; ath11k's "ath11k/WCN6855/hw2.1/amss.bin": a WCN6855); or
-    the chip the driver's own macro for the file names (ath9k_htc's htc_9271.fw: AR9271).
+    the chip the driver's own macro for the file names (ath9k_htc's htc_9271.fw: AR9271); or
+    the chip whose device struct names the file (mwifiex_sdio's mrvl/sd8887_uapsta.bin: SD8887).
     The name as the log prints it, cut short, needs the driver that printed it."""
     if not isinstance(firmware, str) or not firmware.strip():
         return None
     name = firmware.split()[0]
-    item = _firmware_chips().get(name) or _macro_chips().get(name)
+    item = _firmware_chips().get(name) or _macro_chips().get(name) or _struct_chips().get(name)
     if isinstance(item, dict):
         if isinstance(driver, str) and item.get("driver") != driver:
             return None

@@ -120,22 +120,61 @@ def _revisions() -> tuple[dict[str, str], str]:
     return chips, source
 
 
+@functools.cache
+def _driver_revisions() -> dict[str, dict[str, str]]:
+    """driver -> its own source's reading of the ASIC revision (mt7601u's probe accepts 0x7601
+    only), over both series: wiphy_chips.json driver_revisions."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "wiphy_chips.json")
+        by_series = json.loads(path.read_text(encoding="utf-8")).get("driver_revisions") or {}
+        out: dict[str, dict[str, str]] = {}
+        for series in sorted(by_series):
+            for driver, row in (by_series[series] or {}).items():
+                out[str(driver)] = {str(k): str(v) for k, v in row.items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
+    return out
+
+
+def _other_chip(shown: str, driver: str, text: str) -> tuple[str, str] | None:
+    """A driver that drives one chip and tests the revision's top 16 bits against that chip's
+    model number (mt7601u: 0x7601) reads another number as another chip's model: "76100002"
+    is an MT7610's, which it refuses. Its own number names nothing new; a number with hex
+    letters ("ffff", a failed read) or a leading zero is no model, and the driver prints the
+    register whole ("%08x"): fewer digits are not its line."""
+    row = _driver_revisions().get(driver)
+    number = shown[:4]
+    if row is None or len(shown) != 8 or number == row.get("accepts"):
+        return None
+    if not (number.isascii() and number.isdigit()) or number.startswith("0"):
+        return None
+    why = (
+        f"{text[:200]} (the revision's top 16 bits are the chip's model number, 0x{number}: "
+        f"{row.get('file')} {row.get('function')} accepts 0x{row.get('accepts')} only and "
+        f"returns -{row.get('otherwise')} for any other)"
+    )
+    return f"MT{number}", why
+
+
 def revision_chip(text: str, driver: str | None) -> tuple[str, str] | None:
     """(chip, why) for mt76's "mt7921e 0000:01:00.0: ASIC revision: 79220010": the revision's
     top 16 bits are the chip (0x7922: MT7922), when the driver is one of mt76's and the
-    number is one its source tests for ("ffffffff", a failed read, names none)."""
+    number is one its source tests for ("ffffffff", a failed read, names none); for another
+    driver that prints the register, what its own source says of it (_other_chip)."""
     if "ASIC revision" not in text or not driver:
         return None
     from sbctune.catalog.kernel_drivers import load_kernel_drivers
 
-    known = load_kernel_drivers().get(driver)
-    if known is None or "/mediatek/mt76/" not in (known.file or ""):
-        return None
     found = _REVISION_RE.search(text[:300])
-    chips, source = _revisions()
     if found is None:
         return None
     number = f"{int(found.group(1), 16) >> 16:04x}"
+    known = load_kernel_drivers().get(driver)
+    if known is None or "/mediatek/mt76/" not in (known.file or ""):
+        return _other_chip(found.group(1), driver, text)
+    chips, source = _revisions()
     chip = chips.get(number)
     if chip is None:
         return None

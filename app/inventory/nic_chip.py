@@ -171,10 +171,11 @@ def chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
     driver = nic.driver or device.value("refused_by")
     named = (
         chip_by_speed(nic.driver, device.value("link_speed_mbps"))  # r8169 at 2.5 Gbit/s
-        or _chip_by_firmware(device, driver)  # rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
-        # rtl8xxxu's "rtl8192eu_parse_efuse: ...", mt76's "ASIC revision: 79220010"
-        or device.value("chip_by_function")
+        # the silicon's own register before the file the driver loads: mt7601u loads
+        # mt7601u.bin for an MT7610 bound by a hand-added ID ("ASIC revision: 76100002")
         or device.value("chip_by_revision")
+        or _chip_by_firmware(device, driver)  # rtl_nic/rtl8168h-2.fw: its RTL8168h/8111h
+        or device.value("chip_by_function")  # rtl8xxxu's "rtl8192eu_parse_efuse: ..."
     )
     if named:
         return str(named), None

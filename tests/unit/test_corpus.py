@@ -196,7 +196,11 @@ KNOWN_GAPS: dict[str, str] = {
         "(rt2x00dev.c rt2x00lib_probe_dev() prints it when probe_hw fails and returns that "
         "error), and the 3.x 'phy0 -> func:' prefix joined to the only USB Wi-Fi device "
         "(child_join needs a driver line on 1-1.2.1.1; rt2800usb is named only by usbcore's "
-        "registration line). The NIC gets no-driver, right, but no probe-failed"
+        "registration line). The NIC gets no-driver, right, but no probe-failed. gaps24d: the "
+        '3.x call (ERROR(rt2x00dev, "Failed to allocate device.\\n") after probe_hw) is in '
+        "the search tool's source only in files that name no repository or commit, and an "
+        "old_formats.json row must cite one; the join of 'phy0 ->' to the only USB Wi-Fi "
+        "device was not attempted"
     ),
     # corpus20 (twentieth unseen set), left with reasons in tests/captures/corpus/README.md
     "mt7927_jetm_45_mt7925e_message_timeout_chip_reset_failed": (
@@ -249,11 +253,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the tunnelled PCIe NIC (tg3) never enumerated, so no line names a network device"
     ),
     # corpus26 (twenty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pc_mt7601u_6_forced_id_mt7610_asic_vendor_request_110_71_probe_failed_elisions": (
-        "mt7601u reads 'ASIC revision: 76100002' from MT_ASIC_VERSION, the register mt76 reads "
-        "too, but the chip rule (wiphy_chips.json mt76_revisions) is mt76's only and names 0x7610 "
-        "the family 'MT76x0': the chip is taken from mt7601u's one device, MT7601U"
-    ),
     # corpus28 (twenty-eighth unseen set), left with reasons in tests/captures/corpus/README.md
     "x86_amd_a6210_2_mt7662u_sta_out_of_tree_warning_no_device": (
         "the only line is a WARNING in the out-of-tree mt7662u_sta module; no line names its USB "
@@ -298,12 +297,6 @@ KNOWN_GAPS: dict[str, str] = {
         "WARNING in ieee80211_alloc_hw_nm() right after (the allocation a Wi-Fi probe makes); "
         "no line names IDs or a driver, and a device with neither is no NIC: missing a rule "
         "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
-    ),
-    "wrt3200acm_mwlwifi_118_mwifiex_sdio_sd8887_firmware_missing_after_oops": (
-        "the 88W8887 is named only by its firmware file mrvl/sd8887_uapsta.bin; "
-        "firmware_chips.json (scripts/regen_firmware_chips.py) reads the drivers' chip tables "
-        "of r8169, iwlwifi, ath10k/ath11k and others, not mwifiex's per-card "
-        "struct mwifiex_sdio_device .firmware (sdio.c: SD8887_DEFAULT_FW_NAME)"
     ),
     # corpus33 (thirty-third unseen set), left with reasons in tests/captures/corpus/README.md
     "cm5_linux_6953_ethtool_eth0_speed_unknown_netlink_eperm_no_link": (

@@ -106,12 +106,22 @@ def test_any_text_names_a_chip_only_by_a_format_of_the_table(text: str) -> None:
 
 @pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
 def test_the_table_is_what_the_source_says() -> None:
-    from regen_wiphy_chips import GLOBS, build, revisions
+    from regen_wiphy_chips import GLOBS, build, driver_revisions, revisions
 
     table = _table()
     trees = kernel_trees(GLOBS, table["linux-source"])
     assert build(trees) == table["formats"]
     assert {s: revisions(root) for s, root in trees.items()} == table["mt76_revisions"]
+    drivers = json.loads(
+        (ROOT / "resources/kernel_source/drivers.json").read_text(encoding="utf-8")
+    )["drivers"]
+    by_driver = {s: driver_revisions(root, drivers) for s, root in trees.items()}
+    assert by_driver == table["driver_revisions"]
+    for series, rows in by_driver.items():
+        row = rows["mt7601u"]  # type: ignore[index]
+        source = (trees[series] / row["file"]).read_text(encoding="utf-8")
+        assert f"(asic_rev >> 16) != 0x{row['accepts']}" in source and "MT_ASIC_VERSION" in source
+        assert f'"{row["format"]}\\n"' in source and "mt7601u_probe(" in source
     chips = table["mt76_revisions"]["6.12"]["chips"]
     assert chips["7922"] == "MT7922" and chips["7961"] == "MT7921"  # is_mt7921(): 0x7961
     assert chips["7662"] == "MT76x2"  # only is_mt76x2() lists it: the family, no more
