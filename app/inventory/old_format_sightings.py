@@ -45,7 +45,7 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
         up = row.link == "up"
         sighting.add("link", up, _SRC, why, no)
         sighting.add("link_event", (no, event.timestamp, up), _SRC, why, no)
-        if up and (speed := f.get("speed", "")).isdigit():
+        if up and (speed := f.get("speed", "")) and speed.isascii() and speed.isdigit():
             sighting.add("link_speed_mbps", int(speed), _SRC, why, no)
             duplex = f.get("duplex", "").lower().removesuffix("duplex")  # "FullDuplex"
             sighting.add("duplex", duplex, _SRC, why, no)
