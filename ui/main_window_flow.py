@@ -209,12 +209,14 @@ class FlowSteps(WindowParts):
     def _flow_failed(self, problem: Problem) -> None:
         """Shown where the user is; the measure pages stop their live view themselves."""
         self.pages[self.current_key()].show_problem(problem)
+        self.tune_page.flow_ended()
         # walk19: the status bar said "Baseline measurement: started." under "Stopped."
         self.statusBar().showMessage("Tune & Measure stopped: the page says why.", 15000)
 
     def _flow_cancelled(self) -> None:
         # What the flow read back from the Pi after its revert, as the Tune page's log says.
         words = self.flow.cancel_words or "Cancelled."
+        self.tune_page.flow_ended()
         self.statusBar().showMessage(words, 15000)
 
     def _baseline_done(self, record: RunRecord) -> None:
