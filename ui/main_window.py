@@ -367,7 +367,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         self.flow.step.connect(self._flow_step)
         self.flow.tuning_event.connect(self.tune_page.show_event)
         self.flow.failed.connect(self._flow_failed)
-        self.flow.finished.connect(lambda _result: self.go("results"))
+        self.flow.finished.connect(self._flow_finished)
         self.results_page.find_requested.connect(self.find_what_helps)
         self.results_page.baseline_requested.connect(lambda: self.go("baseline"))
         self.flow.cancelled.connect(self._flow_cancelled)

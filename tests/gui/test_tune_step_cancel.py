@@ -31,6 +31,12 @@ def test_the_tune_step_has_a_cancel_that_stops_the_flow(
         assert window.current_key() == "tune"
         assert page.cancel_button.isVisibleTo(window) and page.cancel_button.isEnabled()
         assert window.next_bar.cancel_button.isVisibleTo(window)
+        # The page's own plan, loaded as it came into view, ends: the flow's row stays (the
+        # lab walk: that hid Cancel before the guard was armed).
+        window.tuning.busy.emit(True, "Reading the current settings on the Pi…")
+        window.tuning.busy.emit(False, "")
+        assert page.cancel_button.isVisibleTo(window), "the page's plan hid the flow's Cancel"
+        assert page.status.text() == "Applying the recommended tweaks"
         QTest.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
         assert cancels == ["flow"]
         assert not page.cancel_button.isEnabled()  # once

@@ -77,6 +77,7 @@ class TunePage(Page):
         self.content.addStretch(1)
         self.tweak_rows: list[TweakRow] = []
         self._ran_out: object = None  # the session whose run-out was read back
+        self._flow_tuning = ""  # what Tune & Measure's Tune step does, while it runs
         self._wire(state, controller)
 
     def _apply_bar(self) -> None:
@@ -330,6 +331,8 @@ class TunePage(Page):
             self.controller.load_plan()
 
     def _busy(self, busy: bool, text: str) -> None:
+        if not busy and self._flow_tuning:  # the page's own plan loaded: the flow goes on
+            busy, text = True, self._flow_tuning
         self.busy_row.setVisible(busy)
         # One job, one bar: during Tune & Measure the bar under the page is the flow's (walk 15).
         self.spinner.setVisible(not self._state.model.flow_running)
@@ -441,6 +444,8 @@ class TunePage(Page):
         if detail:
             self.events.appendPlainText(detail)
         started = status == "started"
+        # While the flow tunes, its row (and Cancel) stays, whatever else the page loads.
+        self._flow_tuning = (detail or "Tuning…") if started else ""
         self._busy(started, detail if started else "")
         self.cancel_button.setVisible(started)
         self.cancel_button.setEnabled(started)
@@ -454,6 +459,7 @@ class TunePage(Page):
         """The flow stopped (cancelled or failed): nothing runs here any more; the log keeps
         what the Pi read back."""
         self.cancel_button.hide()
+        self._flow_tuning = ""
         if self.busy_row.isVisible():
             self._busy(False, "")
 
