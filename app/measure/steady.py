@@ -66,7 +66,7 @@ def _gapped(spec: TestSpec, outcomes: Sequence[DirectionOutcome]) -> str | None:
         if o.mode != spec.mode or o.direction not in usable or o.protocol != "tcp":
             continue
         if o.gap is not None and len(usable[o.direction]) < spec.trials:
-            what = DIRECTION_LABEL[o.direction]  # type: ignore[index]
+            what = DIRECTION_LABEL[o.direction]
             if spec.mode != "half":
                 what = f"{MODE_LABEL[spec.mode]}, {what}"
             return f"{what}: a trial is left out, {o.gap}; one more trial in its place"
