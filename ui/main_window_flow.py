@@ -16,7 +16,7 @@ from sbctune.wording import counted
 if TYPE_CHECKING:
     from sbctune.history.records import DeviceRecord, RunRecord
     from sbctune.measure.plans import Plan
-    from sbctune.workflow import ConnectedInfo, Problem
+    from sbctune.workflow import ConnectedInfo, FlowResult, Problem
 
 
 ONE_AT_A_TIME = (
@@ -199,22 +199,40 @@ class FlowSteps(WindowParts):
         if step == CALIBRATE.id and status == "done":  # the run-to-run spread, in words
             self.baseline_page.status.setText(f"A/A calibration, {detail}")
         if step == "results" and status == "done":
-            self.go("results")
-            # The figures are on the page; the status bar is too narrow for them.
-            self.statusBar().showMessage("Tune & Measure finished: see the results.", 10000)
+            self.go("results")  # the status bar's words once the flow's verdict is in (below)
         else:
             title = CALIBRATE.title if step == CALIBRATE.id else self.step_titles.get(key, step)
             self.statusBar().showMessage(f"{title}: {status}.", 10000)
 
+    def _flow_finished(self, result: FlowResult) -> None:
+        """The flow's end on the status bar. Cut short (Measure again stopped, or its tuning
+        changed while it ran), it says so in the Tune card's words (walk19: "finished: see the
+        results" showed over a Measure again the link loss had stopped)."""
+        from sbctune.history.run_tuning import changed_during_run
+
+        self.go("results")
+        after, keep = result.after, result.keep
+        if (
+            after is not None
+            and keep is not None
+            and (not after.complete or changed_during_run(after))
+        ):
+            self.statusBar().showMessage(f"Tune & Measure: {keep.reason}.", 30000)
+            return
+        # The figures are on the page; the status bar is too narrow for them.
+        self.statusBar().showMessage("Tune & Measure finished: see the results.", 10000)
+
     def _flow_failed(self, problem: Problem) -> None:
         """Shown where the user is; the measure pages stop their live view themselves."""
         self.pages[self.current_key()].show_problem(problem)
+        self.tune_page.flow_ended()
         # walk19: the status bar said "Baseline measurement: started." under "Stopped."
         self.statusBar().showMessage("Tune & Measure stopped: the page says why.", 15000)
 
     def _flow_cancelled(self) -> None:
         # What the flow read back from the Pi after its revert, as the Tune page's log says.
         words = self.flow.cancel_words or "Cancelled."
+        self.tune_page.flow_ended()
         self.statusBar().showMessage(words, 15000)
 
     def _baseline_done(self, record: RunRecord) -> None:

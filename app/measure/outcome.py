@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -44,9 +45,14 @@ class DirectionOutcome:
     packets: int | None = None
     lost_percent: float | None = None
     out_of_order: int | None = None
+    # A TCP trial whose data stopped and came back inside it (`data_gap`): a link that went
+    # down and up, not a measure of the NIC; left out of the figures, another trial runs.
+    gap: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        if data["gap"] is None:  # the stored shape of a run without one, as before
+            del data["gap"]
         data["intervals"] = [
             {"t": i.t, "mbps": i.mbps, "retransmits": i.retransmits, "omitted": i.omitted}
             for i in self.intervals
@@ -63,6 +69,33 @@ def to_intervals(records: list[Record], omit: int) -> list[Interval]:
             Interval(round(record.end + offset, 3), record.mbps, record.retransmits, record.omitted)
         )
     return out
+
+
+STALLED_SHARE = 0.01  # an interval under 1 % of the trial's median moved (next to) no data
+
+
+def data_gap(intervals: list[Interval]) -> str | None:
+    """Why a trial is not a measure of the NIC, or None: its data stopped (intervals under
+    `STALLED_SHARE` of its median) and came back inside it. walk19: a 2 s link drop on a Pi 4,
+    shorter than the 3 s a lost link takes (pi_client.STALL_INTERVALS), let a 578 Mbit/s trial
+    count, and the run was then called too noisy."""
+    counted = [i for i in intervals if not i.omitted]
+    if len(counted) < 3:
+        return None
+    median = statistics.median(i.mbps for i in counted)
+    low = [n for n, i in enumerate(counted) if i.mbps < median * STALLED_SHARE]
+    inside = [n for n in low if 0 < n < len(counted) - 1]
+    if median <= 0 or not inside or all(n in low for n in range(inside[0], len(counted))):
+        return None  # none, or it never came back: a lost link, which the run itself reports
+    # The time without data, the seconds either side counted by what they lacked (a link
+    # dropped 2 s in the lab read 624, 0, 261 Mbit/s around a median of 925: about 2 s).
+    lost = 0.0
+    for n in range(max(1, inside[0] - 1), min(len(counted), inside[-1] + 2)):
+        length = max(0.0, counted[n].t - counted[n - 1].t)
+        lost += length * min(1.0, max(0.0, 1 - counted[n].mbps / median))
+    if not math.isfinite(lost):  # bounded, whatever the intervals held
+        return None
+    return f"no data moved for about {max(1, round(lost))} s inside it (the link went down and up)"
 
 
 def summarize(
@@ -99,6 +132,8 @@ def summarize(
     if outcome.retransmits is None:
         retrans = [i.retransmits for i in intervals if i.retransmits is not None and not i.omitted]
         outcome.retransmits = sum(retrans) if retrans else None
+    if outcome.protocol == "tcp":
+        outcome.gap = data_gap(intervals)
     return outcome
 
 

@@ -51,10 +51,26 @@ def _trial_means(spec: TestSpec, outcomes: Sequence[DirectionOutcome]) -> dict[s
             and o.direction in found
             and o.protocol == "tcp"
             and o.complete
+            and o.gap is None  # the link went down and up inside it: not the NIC's figure
             and o.mean_mbps is not None
         ):
             found[o.direction].append(o.mean_mbps)
     return found
+
+
+def _gapped(spec: TestSpec, outcomes: Sequence[DirectionOutcome]) -> str | None:
+    """Why one more trial of `spec`'s test runs in place of one left out, or None: fewer
+    usable trials (complete, no gap) in a direction than trials with a gap would leave."""
+    usable = _trial_means(spec, outcomes)
+    for o in outcomes:
+        if o.mode != spec.mode or o.direction not in usable or o.protocol != "tcp":
+            continue
+        if o.gap is not None and len(usable[o.direction]) < spec.trials:
+            what = DIRECTION_LABEL[o.direction]
+            if spec.mode != "half":
+                what = f"{MODE_LABEL[spec.mode]}, {what}"
+            return f"{what}: a trial is left out, {o.gap}; one more trial in its place"
+    return None
 
 
 def _spread(means: list[float]) -> float | None:
@@ -76,6 +92,11 @@ def extra_round(plan: Plan, schedule: Sequence[TestSpec], outcomes: Sequence[Dir
         runs = [t for t in schedule if _same_test(t, spec)]
         trials = max((t.trial for t in runs), default=0)
         if trials < 2 or sum(t.extra for t in runs) >= plan.extra_trials:
+            continue
+        gapped = _gapped(spec, outcomes)
+        if gapped:  # another trial in its place, before any spread is judged
+            out.append(ExtraTrial(replace(spec, trial=trials + 1, trials=trials + 1, extra=True),
+                                  gapped))  # fmt: skip
             continue
         for direction, means in _trial_means(spec, outcomes).items():
             spread = _spread(means)

@@ -42,7 +42,10 @@ def fold(trials: list[DirectionOutcome]) -> DirectionOutcome:
             first.trial_means = [first.mean_mbps]
         return first
     intervals = _shifted(trials)
-    counted = [i.mbps for i in intervals if not i.omitted]
+    # A trial whose link went down and up inside it is left out of the figures (its readings
+    # stay on the plot), unless no other trial is left.
+    usable = [t for t in trials if t.gap is None] or trials
+    counted = [i.mbps for i in _shifted(usable) if not i.omitted]
     retrans = [t.retransmits for t in trials if t.retransmits is not None]
     errors = [t.error for t in trials if t.error]
     return DirectionOutcome(
@@ -59,7 +62,8 @@ def fold(trials: list[DirectionOutcome]) -> DirectionOutcome:
         intervals=intervals,
         error=errors[0] if errors else None,
         test_index=first.test_index,
-        trial_means=[t.mean_mbps for t in trials if t.mean_mbps is not None and t.complete],
+        trial_means=[t.mean_mbps for t in usable if t.mean_mbps is not None and t.complete],
+        gap="; ".join(t.gap for t in trials if t.gap) or None,
     )
 
 

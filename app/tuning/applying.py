@@ -110,8 +110,11 @@ async def apply(
     *,
     reconnect: Reconnect | None = None,
     history: History | None = None,
+    on_session: Callable[[str, Sequence[Change]], None] | None = None,
 ) -> AppliedSession:
-    """Apply the plan under the auto-revert guard; the session stays armed until `confirm`."""
+    """Apply the plan under the auto-revert guard; the session stays armed until `confirm`.
+    `on_session`: told the session's id and every change it may make, before the Pi is
+    touched (so a caller cancelled part-way knows which session to put back)."""
     say = on_event or (lambda _message: None)
     if guard_seconds < MIN_GUARD_SECONDS:
         raise TuningError(
@@ -127,6 +130,8 @@ async def apply(
     fresh = await make_plan(session, plan.inventory, plan.nic, plan.tweak_ids, options)
     allowance = rearm.allowance(time.monotonic() - started, fresh.systemd)
     run = _start(session, plan, fresh, guard_seconds, persist, say)
+    if on_session is not None:
+        on_session(run.id, list(run.to_apply))
     # Plain words (issue 22): the session's id and its directory are the CLI's to show.
     say("keeping what each setting was, on the Pi, so it can be put back")
     await _create(run, fresh.netns)

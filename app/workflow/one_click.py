@@ -22,7 +22,9 @@ from sbctune.inventory.model import Inventory
 from sbctune.measure import runner
 from sbctune.remote import RemoteError
 from sbctune.tuning.changes import read_back
-from sbctune.tuning.model import AppliedSession
+from sbctune.tuning.errors import TuningError
+from sbctune.tuning.model import AppliedSession, Change
+from sbctune.tuning.remote_state import list_sessions
 from sbctune.workflow.device_name import read_device_name
 from sbctune.workflow.flow_types import FlowCancelled, FlowEvent, FlowResult, FlowStep
 from sbctune.workflow.steps import FLOW_STEPS, FlowContext, FlowOptions, StepSpec, announce_tweaks
@@ -81,6 +83,10 @@ async def _revert_on_cancel(ctx: FlowContext, applied: AppliedSession) -> str:
     changes = [c for o in applied.outcomes for c in o.changes]
     if not changes:
         return "Cancelled: the tuning was reverted (it had changed nothing)."
+    return await _read_back_words(ctx, changes)
+
+
+async def _read_back_words(ctx: FlowContext, changes: Sequence[Change]) -> str:
     try:
         live = await read_back(ctx.session, changes)
     except (RemoteError, OSError) as exc:
@@ -90,6 +96,23 @@ async def _revert_on_cancel(ctx: FlowContext, applied: AppliedSession) -> str:
         return ("Cancelled: the tuning was reverted, but these read back otherwise than before: "
                 + ", ".join(differ[:10]) + ".")  # fmt: skip
     return "Cancelled: the tuning was reverted; every value it touched reads back as before."
+
+
+async def _revert_cut_apply(ctx: FlowContext, session_id: str, changes: Sequence[Change]) -> str:
+    """A cancel while the tweaks were being applied (walk19: the Tune step had no Cancel):
+    the session, if the Pi has it yet, is put back by its revert.sh, which from its creation
+    covers every change it may make, then read back. If that cannot run now, the guard on the
+    Pi puts it back when its time runs out."""
+    try:
+        ours = [s for s in await list_sessions(ctx.session) if s.active and s.id == session_id]
+        if not ours:
+            return "Cancelled before any tuning was applied: your Pi is as it was."
+        await tuning_api.revert(ctx.session, session_id, history=ctx.history)
+    except (TuningError, RemoteError, OSError) as exc:
+        return (f"Cancelled while applying: the revert could not run now ({exc}); the "
+                f"auto-revert guard on the Pi puts every value back within "
+                f"{ctx.options.guard_seconds} s.")  # fmt: skip
+    return await _read_back_words(ctx, changes)
 
 
 async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
@@ -114,6 +137,10 @@ async def run_steps(ctx: FlowContext, steps: Sequence[StepSpec]) -> FlowResult:
             words = await asyncio.shield(_revert_on_cancel(ctx, applied))
             applied.state = "reverted"
             ctx.tuning_now(applied, "reverted")
+        elif ctx.applying is not None:
+            log.info("flow cancelled while applying: reverting session %s", ctx.applying[0])
+            words = await asyncio.shield(_revert_cut_apply(ctx, *ctx.applying))
+            ctx.applying = None
         ctx.emit(FlowCancelled(words))
         raise
     result.baseline, result.after = ctx.baseline, ctx.after

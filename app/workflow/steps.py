@@ -29,7 +29,7 @@ from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_WORDS, Plan
 from sbctune.tuning import AppliedSession
 from sbctune.tuning.changes import read_back
-from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.words import tweak_title
 from sbctune.wording import counted
 from sbctune.workflow.attributing import find_what_helps
@@ -87,6 +87,9 @@ class FlowContext:
     baseline: RunRecord | None = None
     after: RunRecord | None = None
     applied: AppliedSession | None = None  # the tuning this flow applied and keeps in force
+    # The session being applied (its id, every change it may make) until apply returns: a
+    # cancel meanwhile puts it back (one_click).
+    applying: tuple[str, list[Change]] | None = None
     result: FlowResult | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # room for a new step's findings
 
@@ -197,7 +200,11 @@ async def _tune(ctx: FlowContext) -> StepOutcome:
         guard_seconds=options.guard_seconds,
         on_event=lambda message: ctx.emit(TuningEvent(message)),
         history=ctx.history,
+        on_session=lambda session_id, changes: setattr(
+            ctx, "applying", (session_id, list(changes))
+        ),
     )
+    ctx.applying = None
     assert ctx.result is not None
     ctx.result.tuning = applied
     ctx.result.tuning_outcomes = list(applied.outcomes)

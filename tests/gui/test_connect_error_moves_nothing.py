@@ -108,3 +108,33 @@ def test_the_error_follows_the_window_when_it_shrinks(
         assert words.width() <= page.problem.width()
         assert words.height() >= words.heightForWidth(words.width())
     window.close()
+
+
+def test_the_connect_button_does_not_move_for_an_error(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    """walk19: at 800 x 600 a longer connect error moved the Connect button up ~28 px (the
+    error sat under it in the footer pinned to the bottom, which grew upwards)."""
+    window.resize(800, 600)
+    window.show()
+    window.go("connect")
+    page = window.page("connect")
+    assert isinstance(page, ConnectPage)
+    for _ in range(5):
+        gui_app.processEvents()
+    places = [_on_window(page.connect_button, window)]
+    for hint in ("Check the address.",
+                 "Check that the Pi is powered on and on the same network as this computer, "
+                 "that the address is right (try “ping” from this computer), that SSH is "
+                 "enabled on the Pi (Raspberry Pi Imager's settings, or raspi-config), and "
+                 "that no firewall between them drops port 22."):  # fmt: skip
+        page.problem.show_problem("Cannot reach 198.18.0.99: no route to host.", hint)
+        for _ in range(5):
+            gui_app.processEvents()
+        places.append(_on_window(page.connect_button, window))
+    page.problem.clear()
+    for _ in range(5):
+        gui_app.processEvents()
+    places.append(_on_window(page.connect_button, window))
+    assert all(place == places[0] for place in places), places
+    window.close()

@@ -100,7 +100,8 @@ class ConnectPage(Page):
         actions = self._actions()
 
         # Pinned under the page, not in it: showing an error moves no field (walk 14); Connect
-        # above it stays in view (walk 15: at 150 % the error covered it).
+        # below it stays in view (walk 15: at 150 % the error covered it) and in its place
+        # (walk19: under it, a longer error moved Connect up).
         self.problem = ProblemPanel(scrolls=False)
         self.problem.setObjectName("card")
         self._pinned = PinnedFooter(self, stacked(actions, self.problem))

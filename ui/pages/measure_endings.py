@@ -33,6 +33,7 @@ class MeasureEndings(MeasurePlots):
     progress: QProgressBar
     remaining: QLabel
     status: QLabel
+    results_note: QLabel
     problem: ProblemPanel
     partial: RunRecord | None
     stored: RunRecord | None
@@ -98,10 +99,18 @@ class MeasureEndings(MeasurePlots):
         self.stored = record
         show_run_figures(self.figure_cards, record, self._settings.units)
 
+    def _stopped(self, words: str) -> None:
+        """A cancelled run: the words on the status line and, with what it measured, above its
+        figures too (walk19: the page had scrolled there and only the status bar said it)."""
+        self.stop_live(words)
+        if self.partial is not None:
+            self.results_note.setText(words)
+            self.results_note.show()
+
     def _cancelled(self) -> None:
         stopped = "iperf3 was stopped on the Pi and on this computer"
         if self.partial is not None:
-            self.stop_live(
+            self._stopped(
                 f"Stopped early: cancelled by the user; {stopped}. The tests measured so far are "
                 f"saved as run {self.partial.id}, marked incomplete."
             )
@@ -133,7 +142,7 @@ class MeasureEndings(MeasurePlots):
         if not self.timer.isActive():
             return
         if self.partial is not None:
-            self.stop_live(
+            self._stopped(
                 "Stopped early: cancelled by the user; iperf3 was stopped and any tuning "
                 f"reverted. The tests measured so far are saved as run {self.partial.id}, "
                 "marked incomplete."

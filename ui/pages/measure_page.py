@@ -3,7 +3,7 @@ The plots are measure_plots', how a run ends measure_endings'."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -204,6 +204,10 @@ class MeasurePage(MeasureEndings):
         self.start_button.setEnabled(connected and not running)
         for button in (self.revert_first_button, self.as_is_button):
             button.setEnabled(connected and not running)
+        if not running and self.cancel_button.hasFocus():
+            # Disabled with the focus, it would pass it to the next widget and the page would
+            # scroll there (walk19: to the CPU chart); the view stays where the user was.
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.cancel_button.setEnabled(running)
         self.plan.setEnabled(not running and self.role == "baseline")
 
@@ -244,6 +248,7 @@ class MeasurePage(MeasureEndings):
         self.problem.clear()
         self.results_card.hide()
         self.results_card.title.setText(RESULTS_TITLE)
+        self.results_note.hide()
         self.in_force.hide()
         for (card, _big), direction in zip(self.figure_cards, BIG_DIRECTIONS, strict=True):
             card.title.setText(running_title(direction))

@@ -90,6 +90,10 @@ class MeasurePlots(Page):
         for card in self.plot_cards:
             card.hide()
         self.results_card = Card("Figures of this run")
+        # How a cancelled run stopped, where its figures are (walk19: only the status bar said).
+        self.results_note = label("", selectable=True)
+        self.results_note.hide()
+        self.results_card.body.addWidget(self.results_note)
         self.table = RunTable()
         self.table.setAccessibleName("Results of this run per direction")
         self.results_card.body.addWidget(self.table)

@@ -54,6 +54,7 @@ class TunePage(Page):
     )
     measure_again = Signal()
     continue_to_inspect = Signal()  # a session left on the Pi was settled first
+    cancel_flow = Signal()  # Cancel while Tune & Measure tunes: the flow puts it back
 
     def __init__(self, state: AppState, controller: TuningController, colors: Colors) -> None:
         super().__init__()
@@ -76,6 +77,7 @@ class TunePage(Page):
         self.content.addStretch(1)
         self.tweak_rows: list[TweakRow] = []
         self._ran_out: object = None  # the session whose run-out was read back
+        self._flow_tuning = ""  # what Tune & Measure's Tune step does, while it runs
         self._wire(state, controller)
 
     def _apply_bar(self) -> None:
@@ -114,8 +116,15 @@ class TunePage(Page):
         self.spinner.setRange(0, 0)
         self.spinner.setMaximumWidth(160)
         self.status = label("", name="muted")
+        # Where the measure pages put theirs: Tune & Measure's Tune step can be cancelled
+        # here too (walk19: only closing the window stopped it); shown only while it tunes.
+        self.cancel_button = QPushButton("&Cancel")
+        self.cancel_button.setAccessibleName("Cancel Tune & Measure")
+        self.cancel_button.clicked.connect(self._cancel_flow)
+        self.cancel_button.hide()
         busy_row.addWidget(self.spinner)
         busy_row.addWidget(self.status, 1)
+        busy_row.addWidget(self.cancel_button)
         self.busy_row.hide()
         return self.busy_row
 
@@ -322,6 +331,8 @@ class TunePage(Page):
             self.controller.load_plan()
 
     def _busy(self, busy: bool, text: str) -> None:
+        if not busy and self._flow_tuning:  # the page's own plan loaded: the flow goes on
+            busy, text = True, self._flow_tuning
         self.busy_row.setVisible(busy)
         # One job, one bar: during Tune & Measure the bar under the page is the flow's (walk 15).
         self.spinner.setVisible(not self._state.model.flow_running)
@@ -432,7 +443,25 @@ class TunePage(Page):
         self.events.show()
         if detail:
             self.events.appendPlainText(detail)
-        self._busy(status == "started", detail if status == "started" else "")
+        started = status == "started"
+        # While the flow tunes, its row (and Cancel) stays, whatever else the page loads.
+        self._flow_tuning = (detail or "Tuning…") if started else ""
+        self._busy(started, detail if started else "")
+        self.cancel_button.setVisible(started)
+        self.cancel_button.setEnabled(started)
+
+    def _cancel_flow(self) -> None:
+        self.cancel_button.setEnabled(False)
+        self.status.setText("Cancelling: putting back what was applied, then reading the Pi back…")
+        self.cancel_flow.emit()
+
+    def flow_ended(self) -> None:
+        """The flow stopped (cancelled or failed): nothing runs here any more; the log keeps
+        what the Pi read back."""
+        self.cancel_button.hide()
+        self._flow_tuning = ""
+        if self.busy_row.isVisible():
+            self._busy(False, "")
 
     def apply_theme(self, colors: Colors) -> None:
         self._colors = colors

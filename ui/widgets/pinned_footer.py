@@ -59,11 +59,13 @@ class PinnedFooter(QObject):
 
 
 def stacked(top: QLayout, below: QWidget) -> QWidget:
-    """A footer of a row (e.g. Connect / Cancel) over a widget that comes and goes (an error):
-    the row is always in view, the widget appears between it and the window's bottom."""
+    """A footer of a row (e.g. Connect / Cancel) and a widget that comes and goes (an error):
+    the row is always in view at the bottom, the widget appears above it. The footer grows
+    upwards from the window's bottom, so the row never moves (walk19: at 800x600 a longer
+    error, placed under the row, pushed Connect up ~28 px) and the error never covers it."""
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
-    layout.addLayout(top)
     layout.addWidget(below)
+    layout.addLayout(top)
     return box
