@@ -193,7 +193,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     # Several tables (asix: one per chip family's bind, macb: GEM or not) name different
     # functions for one op or lack it: each table's own ops, and where it is bound (audit 17).
     by_table: dict[str, dict[str, str]] = {}
-    bound_in: dict[str, list[str]] = {}
+    bound_in: dict[str, list[dict[str, str | None]]] = {}
     defined: dict[str, str] = {}  # function -> the file that defines it (driver or usbnet)
     coalesce: list[str] = []
     for path, text in texts.items():
@@ -215,11 +215,12 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 where = _where(tree, lookup, value)
                 if where:
                     defined[value] = where
-    for text in texts.values():
+    for path, text in texts.items():
         for bound in _BOUND.finditer(text):
             name = bound.group(1) or bound.group(2)
-            where = enclosing_function(text, bound.start())
-            if name in tables and where and where not in bound_in.setdefault(name, []):
+            function = enclosing_function(text, bound.start())
+            where = {"file": str(path.relative_to(tree)), "function": function}
+            if name in tables and function and where not in bound_in.setdefault(name, []):
                 bound_in[name].append(where)
     facts["ops_tables"] = tables
     facts["ops"] = ops

@@ -71,8 +71,11 @@ def test_the_generator_keeps_each_ops_table_and_where_it_is_bound(tmp_path: Path
             "get_pauseparam": "two_get_pauseparam",
         },
     }
-    bound = {"one_ethtool_ops": ["one_bind"], "two_ethtool_ops": ["two_bind"]}
-    assert facts["ops_bound_in"] == bound
+    where = "drivers/net/usb/twotables.c"
+    assert facts["ops_bound_in"] == {
+        "one_ethtool_ops": [{"file": where, "function": "one_bind"}],
+        "two_ethtool_ops": [{"file": where, "function": "two_bind"}],
+    }
 
 
 @pytest.mark.parametrize("series", ["6.1", "6.12"])
@@ -81,7 +84,9 @@ def test_the_committed_table_keeps_asix_and_macb_tables_apart(series: str) -> No
     assert asix["ops_by_table"]["ax88178_ethtool_ops"]["nway_reset"] == "usbnet_nway_reset"
     assert asix["ops_by_table"]["ax88772_ethtool_ops"]["nway_reset"] == "phy_ethtool_nway_reset"
     assert "get_pauseparam" not in asix["ops_by_table"]["ax88178_ethtool_ops"]
-    assert asix["ops_bound_in"]["ax88178_ethtool_ops"] == ["ax88178_bind"]
+    assert asix["ops_bound_in"]["ax88178_ethtool_ops"] == [
+        {"file": "drivers/net/usb/asix_devices.c", "function": "ax88178_bind"}
+    ]
     macb = TABLE["drivers"]["macb"][series]
     assert "get_rxnfc" in macb["ops_by_table"]["gem_ethtool_ops"]
     assert "get_rxnfc" not in macb["ops_by_table"]["macb_ethtool_ops"]
