@@ -75,6 +75,10 @@ _ALLOC = re.compile(
     r"\b((?:devm_)?alloc_etherdev(?:_mqs?)?|alloc_netdev(?:_mqs?)?|alloc_candev_mqs)\s*\(([^;]*)\)\s*;",
     re.S,
 )
+# where a driver binds a table: `dev->ethtool_ops = &x;`, netdev_set_default_ethtool_ops(dev, &x)
+_BOUND = re.compile(
+    r"ethtool_ops\s*=\s*&\s*(\w+)|netdev_set_default_ethtool_ops\s*\([^,]+,\s*&(\w+)"
+)
 _FUNC_START = re.compile(
     r"^(?:static\s+|inline\s+|const\s+|unsigned\s+|struct\s+)*[A-Za-z_][\w\s\*]*?\b(\w+)\s*\(", re.M
 )
@@ -184,8 +188,12 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     usbnet = "usbnet_probe" in "".join(texts.values())
     lookup = sources + ([tree / USBNET] if usbnet else [])
     facts: dict[str, Any] = {"sources": [str(p.relative_to(tree)) for p in sources]}
-    ops: dict[str, str] = {}  # ethtool op -> the function it names
+    ops: dict[str, str] = {}  # ethtool op -> the function it names (the last table's)
     tables: dict[str, str] = {}  # ops table -> file
+    # Several tables (asix: one per chip family's bind, macb: GEM or not) name different
+    # functions for one op or lack it: each table's own ops, and where it is bound (audit 17).
+    by_table: dict[str, dict[str, str]] = {}
+    bound_in: dict[str, list[dict[str, str | None]]] = {}
     defined: dict[str, str] = {}  # function -> the file that defines it (driver or usbnet)
     coalesce: list[str] = []
     for path, text in texts.items():
@@ -203,11 +211,21 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 if value in ("NULL", "0"):  # cdc_ncm: .set_link_ksettings = NULL is no op
                     continue
                 ops[key] = value
+                by_table.setdefault(table.group(1), {})[key] = value
                 where = _where(tree, lookup, value)
                 if where:
                     defined[value] = where
+    for path, text in texts.items():
+        for bound in _BOUND.finditer(text):
+            name = bound.group(1) or bound.group(2)
+            function = enclosing_function(text, bound.start())
+            where = {"file": str(path.relative_to(tree)), "function": function}
+            if name in tables and function and where not in bound_in.setdefault(name, []):
+                bound_in[name].append(where)
     facts["ops_tables"] = tables
     facts["ops"] = ops
+    facts["ops_by_table"] = by_table
+    facts["ops_bound_in"] = bound_in
     facts["defined_in"] = defined
     facts["has"] = {group: [n for n in names if n in ops] for group, names in OP_GROUPS.items()}
     facts["coalesce_params"] = coalesce

@@ -69,6 +69,8 @@ def _generated_citations() -> Iterator[tuple[str, str, str, str]]:
                 yield driver, series, file, function
             for table, file in facts["ops_tables"].items():
                 yield driver, series, file, table
+                for bound in facts.get("ops_bound_in", {}).get(table, []):
+                    yield driver, series, bound["file"], bound["function"]  # asix: ax88178_bind
             for ring in facts["ring_max"].values():
                 yield driver, series, ring["file"], ring["function"]
             for alloc in facts["netdev"]:

@@ -104,7 +104,9 @@ def caps(
     series = tuple(s for s in series_of(kernel) if s in by_series)
     if not series:
         return None
-    b, ring_max, multiqueue = from_source([by_series[s] for s in series])
+    b, ring_max, multiqueue = from_source(
+        [by_series[s] for s in series], ops_table(data["hand"].get(driver, []), series, chip)
+    )
     tree = tree_of(kernel, chip)
     # No kernel version and a chip that does not say: either tree may be running, so what the
     # Raspberry Pi tree adds is neither claimed nor denied (the lab's Pi 5 shows no uname).
@@ -123,6 +125,17 @@ def caps(
         b.cites,
         frozenset(b.unsure - b.ops),
     )
+
+
+def ops_table(hand: list[dict[str, Any]], series: tuple[str, ...], chip: str | None) -> str | None:
+    """The ethtool_ops table this chip's bind sets (the longest chip name `chip` contains, in
+    facts of every series), else None: the driver has one table, or the chip does not say."""
+    rules: dict[str, str] = {}
+    for fact in hand:
+        if fact["fact"] == "ops_table_by_chip" and set(series) <= set(fact["kernels"]):
+            rules.update(fact["value"])
+    found = by_chip(rules, chip)
+    return str(found) if found else None
 
 
 def fact_in_every_series(caps: DriverCaps, name: str) -> bool:

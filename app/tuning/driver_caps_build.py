@@ -22,6 +22,7 @@ _LIST_FACTS = frozenset(
         "mtu_edom_frame_extra",
         "mtu_max",  # stmmac: JUMBO_LEN's default, the Allwinner EMACs' SKB_MAX_HEAD by chip
         "mtu_tx_fifo_by_chip",
+        "ops_table_by_chip",  # asix: each chip family's bind sets its own ethtool_ops
         "ops_refused_when_down",  # one fact per op, each cited
         "seen_as",
     }
@@ -48,16 +49,35 @@ class _Building:
     claims: dict[tuple[str, str], tuple[frozenset[str], Any] | None] = field(default_factory=dict)
 
 
+def _table_ops(entry: dict[str, Any], table: str | None) -> dict[str, str]:
+    """The ops `table` names in this series (its own functions), else every table's: where
+    tables name different functions for one op (asix: usbnet_nway_reset in the AX88178's,
+    phy_ethtool_nway_reset in the AX88772's) the cite names them all, claiming neither."""
+    by_table: dict[str, dict[str, str]] = entry.get("ops_by_table") or {}
+    if table in by_table:
+        return dict(by_table[table])
+    if not by_table:
+        return dict(entry["ops"])
+    names: dict[str, set[str]] = {}
+    for ops in by_table.values():
+        for op, fn in ops.items():
+            names.setdefault(op, set()).add(fn)
+    return {op: " or ".join(sorted(fns)) for op, fns in names.items()}
+
+
 def from_source(
-    entries: list[dict[str, Any]],
+    entries: list[dict[str, Any]], table: str | None = None
 ) -> tuple[_Building, dict[str, int | None], bool | None]:
     """What Debian's source gives in every series of `entries`: the ops and coalescing
-    parameters all of them have (cited from the first), its ring maxima and netdev allocation."""
-    ops = frozenset.intersection(*(frozenset(e["ops"]) for e in entries))
+    parameters all of them have (cited from the first), its ring maxima and netdev allocation.
+    `table`: the ethtool_ops table the chip's bind chooses (hand fact ops_table_by_chip), whose
+    ops alone count where the driver has several (audit 17 row 1)."""
+    own = [_table_ops(e, table) for e in entries]
+    ops = frozenset.intersection(*(frozenset(o) for o in own))
     coalesce = frozenset.intersection(*(frozenset(e["coalesce_params"]) for e in entries))
     first = entries[0]
-    ops_file = next(iter(first["ops_tables"].values()), "")
-    cites = {op: f"{ops_file}: {first['ops'][op]}" for op in ops}
+    ops_file = first["ops_tables"].get(table or "") or next(iter(first["ops_tables"].values()), "")
+    cites = {op: f"{ops_file}: {own[0][op]}" for op in ops}
     ring_max = {k: v.get("max") for k, v in first["ring_max"].items()}
     allocs = first["netdev"]
     multiqueue = any(a["multiqueue"] for a in allocs) if allocs else None
