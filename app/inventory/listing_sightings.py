@@ -259,6 +259,7 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         )
         yield sighting
     yield from _ethtool_stats(parsed)
+    yield from _ethtool_eee(parsed)
 
 
 MAX_KEPT_COUNTERS = 256  # the non-zero ones: a Pi's NIC has at most ~40; a server's queues more
@@ -276,6 +277,17 @@ def _ethtool_stats(parsed: Parsed) -> Iterator[Sighting]:
                 kept.setdefault(counter.name, counter.value)
         sighting = Sighting([key])
         sighting.add("ethtool_stats", kept, "ethtool", f"ethtool -S {name}: {len(kept)} non-zero")
+        yield sighting
+
+
+def _ethtool_eee(parsed: Parsed) -> Iterator[Sighting]:
+    """``ethtool --show-eee``: EEE's state, where the output said it (an error says nothing)."""
+    for name, eee in parsed.ethtool_eee.items():
+        key = iface_key(name)
+        if key is None or eee.supported is None:
+            continue
+        sighting = Sighting([key])
+        sighting.add("eee", eee.as_dict(), "ethtool", f"ethtool --show-eee {name}")
         yield sighting
 
 

@@ -122,6 +122,9 @@ class Nic:
     counters: dict[str, int] = field(default_factory=dict)
     # The driver's own non-zero counters (ethtool -S), by the name it prints
     ethtool_stats: dict[str, int] = field(default_factory=dict)
+    # Energy-Efficient Ethernet as `ethtool --show-eee` showed it (supported, enabled, active,
+    # tx_lpi, tx_lpi_us; None where not shown); None when no --show-eee was read
+    eee: dict[str, bool | int | None] | None = None
     mac: str | None = None
 
 

@@ -155,6 +155,8 @@ def _counters(nic: Nic, device: Device) -> None:
     nic.counters = dict(counters) if isinstance(counters, dict) else {}
     stats = device.value("ethtool_stats")
     nic.ethtool_stats = dict(stats) if isinstance(stats, dict) else {}
+    eee = device.value("eee")
+    nic.eee = dict(eee) if isinstance(eee, dict) else None
 
 
 def _addresses(nic: Nic, device: Device) -> None:

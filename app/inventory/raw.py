@@ -20,6 +20,7 @@ from sbctune.inventory.parsers.ethtool import (
     EthtoolRings,
     EthtoolSettings,
 )
+from sbctune.inventory.parsers.ethtool_eee import Eee
 from sbctune.inventory.parsers.ethtool_stats import EthtoolStats
 from sbctune.inventory.parsers.lshw import LshwResult
 from sbctune.inventory.parsers.lsmod import LoadedModules
@@ -112,6 +113,7 @@ class Parsed:
     ethtool_g: dict[str, EthtoolRings] = field(default_factory=dict)
     ethtool_l: dict[str, EthtoolChannels] = field(default_factory=dict)
     ethtool_s: dict[str, EthtoolStats] = field(default_factory=dict)
+    ethtool_eee: dict[str, Eee] = field(default_factory=dict)  # ethtool --show-eee
     dmesg: DmesgResult | None = None
     dmesg_text: str = ""
     interrupts: Interrupts | None = None

@@ -94,7 +94,26 @@ def _nic_lines(nic: Nic) -> list[str]:
         out.append(f"  queues:  rx {nic.rx_queues or 0}, tx {nic.tx_queues or 0}")
     if nic.addresses:
         out.append(f"  address: {', '.join(nic.addresses)}")
+    if nic.eee:
+        out.append(f"  EEE:     {eee_words(nic.eee)}")
     return out
+
+
+def eee_words(eee: dict[str, bool | int | None]) -> str:
+    """`ethtool --show-eee` in words: "enabled, active, Tx LPI off" (ethtool's own terms)."""
+    if eee.get("supported") is False:
+        return "not supported"
+    words = ["enabled" if eee.get("enabled") else "disabled"]
+    if eee.get("enabled"):
+        words.append("active" if eee.get("active") else "inactive")
+    lpi, timer = eee.get("tx_lpi"), eee.get("tx_lpi_us")
+    if lpi is not None:
+        words.append(
+            f"Tx LPI {timer} us"
+            if lpi and timer is not None
+            else f"Tx LPI {'on' if lpi else 'off'}"
+        )
+    return ", ".join(words)
 
 
 def _advice_lines(inventory: Inventory) -> list[str]:

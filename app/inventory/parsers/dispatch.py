@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 from . import (
     dmesg,
     ethtool,
+    ethtool_eee,
     ethtool_json,
     ethtool_stats,
     hwinfo,
@@ -88,6 +89,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "ethtool -S": Spec(
         ethtool_stats.parse_ethtool_stats, ethtool_stats.EthtoolStats, "ethtool_s", True
     ),
+    "ethtool --show-eee": Spec(ethtool_eee.parse_show_eee, ethtool_eee.Eee, "ethtool_eee", True),
     "ip -j": Spec(netif.parse_ip_json, netif.NetInterfaces, "netifs"),
     "ip": Spec(netif.parse_ip_text, netif.NetInterfaces, "netifs"),
     "ifconfig": Spec(netif.parse_ifconfig, netif.NetInterfaces, "netifs"),
@@ -130,6 +132,7 @@ _ETHTOOL_OPTS = {
     "-l": "ethtool -l", "--show-channels": "ethtool -l",
     "-c": "ethtool -c", "--show-coalesce": "ethtool -c",
     "-S": "ethtool -S", "--statistics": "ethtool -S",
+    "--show-eee": "ethtool --show-eee",
 }  # fmt: skip
 _WRAPPERS = {"sudo", "doas", "command", "exec", "env", "nice", "timeout", "busybox"}
 

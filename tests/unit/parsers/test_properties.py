@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sbctune.inventory import parsers as P
 from sbctune.inventory.parsers import ParseWarning
+from sbctune.inventory.parsers.ethtool_eee import parse_show_eee
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.inventory.parsers.lsmod import parse_lsmod
 from sbctune.inventory.parsers.lsusb import parse_usb_devices
@@ -51,6 +52,7 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("ethtool -l", P.parse_ethtool_channels, "ethtool_l/firedancer_1427.txt"),
     ("ethtool -c", P.parse_ethtool_coalesce, "ethtool_c/tuned_726_enp1s0.txt"),
     ("ethtool -S", parse_ethtool_stats, "ethtool_s/cb2_rk3566_stmmac_21_excerpt.txt"),
+    ("ethtool --show-eee", parse_show_eee, "ethtool_eee/pi3bplus_lan78xx_enabled_active_2882.txt"),
     ("ip -j", P.parse_ip_json, "dev_vm/ip_j_addr.txt"),
     ("ip", P.parse_ip_text, "dev_vm/ip_s_link.txt"),
     ("ifconfig", P.parse_ifconfig, "ifconfig/rpi_sjoner_6_multi.txt"),
