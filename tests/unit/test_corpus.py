@@ -30,6 +30,7 @@ EQUAL = (
     "wireless",
     "builtin",
     "irqs",
+    "eee",  # ethtool --show-eee as Nic.eee shows it (issue 24)
 )
 NIC_KEYS = {*IDENTITY, *EQUAL, "chip", "driver", "link", "note"}
 NOT_SHOWN = "not shown"
