@@ -6,6 +6,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QRadioButton, QWidget
 
 from sbctune.inventory.model import Board, Finding, Nic
+from sbctune.inventory.report import eee_words
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, FactGrid, label
@@ -136,6 +137,8 @@ def nic_facts(nic: Nic) -> list[tuple[str, str]]:
         facts.append(("Addresses", ", ".join(nic.addresses)))
     if nic.firmware:
         facts.append(("Firmware", nic.firmware))
+    if nic.eee:  # only where an `ethtool --show-eee` was read
+        facts.append(("EEE", eee_words(nic.eee)))
     return facts
 
 
