@@ -82,18 +82,18 @@ def _cm4_state(tmp_path: Path, kernel: str) -> str:
 @pytest.mark.parametrize("kernel", ["6.1.0-31-arm64", "6.12.41+deb13-arm64"])
 def test_debians_igb_refuses_every_channels_change(tmp_path: Path, kernel: str) -> None:
     """igb_get_channels shows "other" only with MSI-X (0 here); igb_set_channels wants it at
-    NON_Q_VECTORS whatever the mode, so `ethtool -L eth1 combined 4` is EINVAL (exit 76, as
-    every nl_set_param set of ethtool 6.1) and `-l` reads back combined 1, other n/a. Before:
+    NON_Q_VECTORS whatever the mode, so `ethtool -L eth1 combined 4` is EINVAL (exit 1: ethtool
+    6.1's nl_schannels returns `exit_code ?: 1`, as Debian's 1:6.1-1 binary does, audit14) and `-l` reads back combined 1, other n/a. Before:
     the lab took the change and read back combined 4."""
     state = _cm4_state(tmp_path, kernel)
     refused = fake_ethtool.run(["-L", "eth1", "combined", "4"], state)
-    assert refused == ("", ["netlink error: Invalid argument"], 76)
+    assert refused == ("", ["netlink error: Invalid argument"], 1)
     out, _err, code = fake_ethtool.run(["-l", "eth1"], state) or ("", [], -1)
     current = out.split("Current hardware settings:\n", 1)[1]
     assert code == 0 and "Combined:\t1\n" in current and "Other:\t\tn/a\n" in current
     assert "Combined:\t8\n" in out  # the MAC's maximum is still shown (igb_max_channels)
     over = fake_ethtool.run(["-L", "eth1", "combined", "4", "other", "1"], state)
-    assert over is not None and over[2] == 76
+    assert over is not None and over[2] == 1
     assert over[1][0].startswith("netlink error: requested channel count exceeds maximum")
 
 
