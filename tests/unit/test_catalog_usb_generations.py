@@ -1,12 +1,12 @@
-"""The catalog's USB generation and line rate of every chip, read against the kernel's own
-words (resources/kernel_source/usb_chip_words.json, by scripts/regen_usb_chip_words.py from
-Debian's linux-source-6.1 and -6.12: the comment above each USB_DEVICE*() entry of a driver's
-ID table, the driver_info `.description` it binds, a comment "<MODEL> is USB n.n" in a driver's
-function; failing those, the driver's MODULE_DESCRIPTION, resources/kernel_source/drivers.json:
-lan78xx's "LAN78XX USB 3.0 Gigabit Ethernet Devices") and usb.ids' product names
-(resources/ids/usb.json). One catalog entry is one generation: a variant the kernel calls USB 2.0 is no member of a USB 3.0 entry (lan78xx.c
-lan78xx_init_ltm: "LAN7850 is USB 2.0 and does not support LTM"). Facts no word settles are
-the catalog's curated ones, listed below with why."""
+"""The catalog's USB generation and line rate of every chip, read against the kernel's own words
+(resources/kernel_source/usb_chip_words.json, by scripts/regen_usb_chip_words.py from Debian's
+linux-source-6.1 and -6.12: the comment above each USB_DEVICE*() entry of a driver's ID table,
+the driver_info `.description` it binds, a comment "<MODEL> is USB n.n" in a driver's function;
+failing those, the driver's MODULE_DESCRIPTION, resources/kernel_source/drivers.json: lan78xx's
+"LAN78XX USB 3.0 Gigabit Ethernet Devices") and usb.ids' product names (resources/ids/usb.json).
+One catalog entry is one generation: a variant the kernel calls USB 2.0 is no member of a USB
+3.0 entry (lan78xx.c lan78xx_init_ltm: "LAN7850 is USB 2.0 and does not support LTM"). Facts no
+word settles are the catalog's curated ones, listed below with why."""
 
 from __future__ import annotations
 
