@@ -19,6 +19,7 @@ import pytest
 from sbctune.catalog import Chip, load_catalog
 from sbctune.catalog.ids import load_ids
 from sbctune.inventory.model import Nic
+from tests.corpus_support import dmesg_inventory, inventory_of
 
 _KS = Path(__file__).resolve().parents[2] / "resources/kernel_source"
 _WORDS = _KS / "usb_chip_words.json"
@@ -149,3 +150,27 @@ def test_a_lan78xx_nic_without_ids_at_usb2_is_not_called_a_usb3_chip() -> None:
     assert usb3_only_chips(load_catalog(), nic) == []
     named = Nic(name="eth1", bus="usb", driver="lan78xx", usb_speed_mbps=480, ids="0424:7800")
     assert [c.id for c in usb3_only_chips(load_catalog(), named)] == ["microchip-lan78xx"]
+
+
+def _lan78xx_tree(speed: str) -> str:
+    """A `lsusb -t` (its shape as the Pi 3 B+ corpus bundle prints it) of a lan78xx NIC at
+    `speed` on a root hub of that speed; no IDs shown."""
+    return (
+        f"/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/4p, {speed}\n"
+        f"    |__ Port 1: Dev 2, If 0, Class=Vendor Specific Class, Driver=lan78xx, {speed}\n"
+    )
+
+
+def test_a_lan78xx_nic_without_ids_is_named_only_as_far_as_its_facts_go() -> None:
+    """By its driver alone a lan78xx NIC may be the USB 2.0 LAN7850: at 480M or with no speed
+    it is the family, with no one chip's figures; at 5000M only the USB 3.0 LAN7800/LAN7801
+    entry is left, and it is named (inventory.nic_chip._by_driver_family, the rule of
+    advice.chips.usb3_only_chips)."""
+    (slow,) = inventory_of({"lsusb -t": _lan78xx_tree("480M")}).nics
+    assert (slow.chip, slow.catalog_id) == ("Microchip LAN78xx", None)
+    (fast,) = inventory_of({"lsusb -t": _lan78xx_tree("5000M")}).nics
+    assert (fast.chip, fast.catalog_id) == ("Microchip LAN7800/LAN7515", "microchip-lan78xx")
+    (bare,) = dmesg_inventory(
+        "[   18.67] lan78xx 1-1.1.1:1.0 eth0: kevent 4 may have been dropped"
+    ).nics
+    assert (bare.chip, bare.catalog_id) == ("Microchip LAN78xx", None)
