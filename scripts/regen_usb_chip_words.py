@@ -27,7 +27,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usb_chip_words.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import SERIES, obtain  # noqa: E402
+from kernel_source import pinned_trees  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 _DEFINE_RE = re.compile(r"^#define\s+(\w+)\s+\(?\s*(0x[0-9a-fA-F]{1,4})\s*\)?\s*$", re.M)
@@ -87,39 +87,44 @@ def model_statements(text: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def main() -> int:
-    versions = json.loads((KS / "VERSION.json").read_text(encoding="utf-8"))["packages"]
-    ids: dict[str, dict[str, dict[str, object]]] = {}
+def table(trees: dict[str, Path]) -> dict[str, object]:
+    """The "ids" and "models" of the table, from each series' tree (series -> its root)."""
+    ids: dict[str, dict[str, dict[str, list[str]]]] = {}
     models: dict[str, dict[str, object]] = {}
-    used: dict[str, str] = {}
-    for series in SERIES:
-        source = obtain(series, GLOBS, version=versions.get(f"linux-source-{series}"))
-        used[f"linux-source-{series}"] = source.version
-        for path in sorted((source.root / "drivers/net/usb").glob("*.c")):
+    for series, root in sorted(trees.items()):
+        for path in sorted((root / "drivers/net/usb").glob("*.c")):
             text = path.read_text(encoding="utf-8", errors="replace")
-            name = path.relative_to(source.root).as_posix()
+            name = path.relative_to(root).as_posix()
             for key, words in id_words(text).items():
                 row = ids.setdefault(key, {}).setdefault(name, {"words": [], "series": []})
-                row["words"] = sorted({*row["words"], *words})  # type: ignore[misc]
-                row["series"] = [*row["series"], series]  # type: ignore[misc]
+                row["words"] = sorted({*row["words"], *words})
+                row["series"] = [*row["series"], series]
             for model, said, function in model_statements(text):
-                row = models.setdefault(
+                entry = models.setdefault(
                     model, {"says": said, "file": name, "function": function, "series": []}
                 )
-                row["series"] = [*row["series"], series]  # type: ignore[misc]
-    table = {
+                entry["series"] = [*entry["series"], series]  # type: ignore[misc]
+    return {
+        "ids": {k: ids[k] for k in sorted(ids)},
+        "models": {k: models[k] for k in sorted(models)},
+    }
+
+
+def main() -> int:
+    trees, used = pinned_trees(GLOBS, KS / "VERSION.json")
+    found = table(trees)
+    out = {
         "about": (
             "What drivers/net/usb/*.c say of each USB ID they bind (the ID table entry's comment,"
             " its driver_info description) and of a model ('LAN7850 is USB 2.0 ...', with its"
             " function). By scripts/regen_usb_chip_words.py; read by"
             " tests/unit/test_catalog_usb_generations.py. Generated; do not edit."
         ),
-        "linux-source": used,
-        "ids": {k: ids[k] for k in sorted(ids)},
-        "models": {k: models[k] for k in sorted(models)},
+        "linux-source": {f"linux-source-{s}": v for s, v in used.items()},
+        **found,
     }
-    OUT.write_text(json.dumps(table, indent=1, sort_keys=False) + "\n", encoding="utf-8")
-    print(f"{OUT.relative_to(ROOT).as_posix()}: {len(ids)} IDs, {len(models)} model statements")
+    OUT.write_text(json.dumps(out, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    print(f"{OUT.relative_to(ROOT).as_posix()}: {len(found['ids'])} IDs")  # type: ignore[arg-type]
     return 0
 
 
