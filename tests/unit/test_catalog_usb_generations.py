@@ -99,6 +99,8 @@ def disagreements(chip: Chip) -> list[str]:
         "line_rate_mbps": chip.line_rate_mbps,
     }
     found = []
+    if chip.builtin and (chip.id, "builtin") not in CURATED:
+        found.append(f"{chip.id} builtin: a board fact no driver states; mark it curated")
     for fact, value in stated.items():
         if value is None:
             continue
