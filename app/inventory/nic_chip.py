@@ -62,12 +62,46 @@ def _by_compatible(device: Device, bus: str, driver: str | None, catalog: Catalo
 def _by_driver_family(
     device: Device, bus: str, driver: str | None, catalog: Catalog
 ) -> Chip | None:
-    """A driver's one catalog chip, only if the driver binds that one family (driver_chips), and
-    not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and the Pi 5's RP1."""
+    """A driver's one catalog chip that every shown fact allows, only if the driver binds that
+    one family (driver_chips) and every other catalog chip of the driver is ruled out by what
+    the device shows (advice.chips.usb3_only_chips' rule: lan78xx also binds the LAN7850, USB
+    2.0 by lan78xx.c lan78xx_init_ltm, so lan78xx alone is no LAN7800 unless SuperSpeed says
+    so); and not an SoC's MAC glue: macb drives the GEM of Zynq, SAMA5, PolarFire and RP1."""
     if not driver or device.value("ids") or bus == "platform":
         return None
     drives = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
-    return drives[0] if len(drives) == 1 and one_family(driver, drives[0]) else None
+    left = [c for c in drives if _allowed(c, device)]
+    return left[0] if len(left) == 1 and one_family(driver, left[0]) else None
+
+
+def _allowed(chip: Chip, device: Device) -> bool:
+    """Whether what the device shows allows this chip: a SuperSpeed enumeration no USB 2.0
+    chip, a link faster than the chip's line rate no such chip."""
+    usb = device.value("usb_speed_mbps")
+    if isinstance(usb, (int, float)) and usb > _USB2_MAX and (chip.usb_generation or "") < "3":
+        return False
+    link = device.value("link_speed_mbps")
+    rate = chip.line_rate_mbps
+    return not (isinstance(link, (int, float)) and rate is not None and link > rate)
+
+
+_USB2_MAX = 480  # Mbit/s: high speed; above it a device enumerated at SuperSpeed
+# A driver named for its chip family: letters, digits, an "x" per digit it spans ("lan78xx").
+_FAMILY = re.compile(r"([a-z]{2,5}[0-9]{1,4}x+)")
+
+
+def catalog_family(driver: str | None, catalog: Catalog) -> str | None:
+    """The family a driver named for it drives, when the catalog knows several of its chips
+    of one vendor and the NIC's facts chose none: "Microchip LAN78xx" (LAN7800/7801: USB 3.0,
+    LAN7850: USB 2.0), no one chip's figures."""
+    if not driver or (m := _FAMILY.fullmatch(driver)) is None:
+        return None
+    drives = [c for c in catalog.chips_by_driver(driver) if c.kind == "nic"]
+    vendors = {c.vendor for c in drives}
+    if len(drives) < 2 or len(vendors) != 1:
+        return None
+    family = re.sub(r"^[a-z]+", lambda w: w.group(0).upper(), m.group(1))
+    return f"{vendors.pop()} {family}"
 
 
 def _by_ids(device: Device, bus: str, driver: str | None, catalog: Catalog) -> Chip | None:
@@ -165,7 +199,9 @@ def _chip_by_firmware(device: Device, driver: object) -> str | None:
     return None
 
 
-def chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
+def chip_otherwise(
+    nic: Nic, device: Device, catalog: Catalog | None = None
+) -> tuple[str | None, str | None]:
     """(chip, why: when no log line says it) from the driver, its link, firmware and lines; a
     driver's description or name names a chip only if it binds no other (driver_chips)."""
     driver = nic.driver or device.value("refused_by")
@@ -190,4 +226,6 @@ def chip_otherwise(nic: Nic, device: Device) -> tuple[str | None, str | None]:
     oot = oot or (None if nic.ids else family_by_platform_name(own))  # wl18xx_driver: WL18xx
     oot = oot or (None if nic.ids else _chips.chip_by_platform_name(own))  # mt7986-wmac
     oot = oot or (None if nic.ids else _chips.chip_by_one_compatible(own))  # enc28j60 (SPI)
+    if not oot and not nic.ids and catalog is not None and (fam := catalog_family(own, catalog)):
+        return fam, None  # lan78xx without IDs or SuperSpeed: LAN7800/7801 or the LAN7850
     return (oot[0], oot[1]) if oot else (None, None)  # rtw89_8852bu_git: RTL8852BU

@@ -136,7 +136,7 @@ def _chip(
         # the Pi's own LAN951x or LAN7515, by its place below the SoC's USB: more than the
         # driver's family ("LAN7800/LAN7515"), less than a line that names the chip
         nic.chip, chip = own.name, own.chip
-    nic.chip, oot = (nic.chip, None) if nic.chip else chip_otherwise(nic, device)
+    nic.chip, oot = (nic.chip, None) if nic.chip else chip_otherwise(nic, device, catalog)
     # atlantic: lspci's "(rev 01)" is the A0 silicon the driver binds (hw_atl_boards), whose
     # limits differ from the B0's; the tweaks read them by this name (driver_caps "(A0)")
     rev = silicon(nic.ids, device.value("pci_revision")) if nic.bus == "pci" else None
