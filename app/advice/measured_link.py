@@ -127,8 +127,10 @@ class LinkChecks(NicAdvisorBase):
     def _jumbo_allowed(self) -> tuple[bool, bool]:
         """(advised, offered as the tuning step's tweak): MTU 9000 is within the driver's
         max_mtu for this chip (driver_caps.json `mtu_max`, from the kernel's source): not on
-        bcmgenet or smsc95xx (1500), ax88179_178a (4088), nor where the table does not know the
-        chip's maximum (macb off RP1, r8152 without a chip); and the Tune page's own rule
+        bcmgenet or smsc95xx (1500), ax88179_178a (4088, or 1500 from the stable backport that
+        caps it in usbnet_probe: 6.1.162, 6.12.68), nor where the table does not know the chip's
+        maximum (macb off RP1, r8152 without a chip, a kernel string without its patch level
+        where a backport changed it); and the Tune page's own rule
         (source_rule) lets the tweak set it, or refuses only a change on a running link (macb:
         EBUSY), which the Pi's network configuration makes before the link comes up."""
         from sbctune.tuning.driver_caps import caps

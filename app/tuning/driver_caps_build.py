@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.tuning.driver_caps_series import RPI_TREE, rpi_carried
+from sbctune.tuning.driver_caps_series import RPI_TREE, patch_holds, rpi_carried
 
 # Facts whose lists (or chips' lists) add up over several cited facts (igb: HIGHDMA and the
 # VLAN filter, each set in features after hw_features in its own line of igb_probe).
@@ -183,10 +183,27 @@ def add_hand_facts(
     either: bool,
 ) -> None:
     """The hand facts (in the order given: the running tree's first) that hold on the running
-    kernel, each by its rule; then the keys facts of disjoint series dispute dropped."""
+    kernel, each by its rule; then the keys facts of disjoint series dispute dropped, and those
+    of a fact a stable backport changed where the kernel's patch level does not say which side
+    it is (ax88179's max_mtu on "6.1.0-41-arm64" or a 6.6 kernel: `ip -d link` decides)."""
     for fact in hand:
         carried = _carried(fact, series, kernel, tree, either)
-        if carried is not False:
+        if carried is False:
+            continue
+        at_patch = patch_holds(fact, kernel)
+        if at_patch is None:
+            _unclaimed(b, fact)
+        elif at_patch:
             _apply_fact(b, fact, _where(fact), carried)
     for name, key in [k for k, seen in b.claims.items() if seen is None]:  # neither claimed
-        b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}
+        if isinstance(b.facts.get(name), dict):
+            b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}
+        elif key == "":
+            b.facts.pop(name, None)
+
+
+def _unclaimed(b: _Building, fact: dict[str, Any]) -> None:
+    """A fact neither claimed nor denied: its keys (or, for a plain value, the fact) dropped."""
+    keys = list(fact["value"]) if isinstance(fact["value"], dict) else [""]
+    for key in keys:
+        b.claims[(fact["fact"], key)] = None

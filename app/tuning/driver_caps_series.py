@@ -7,6 +7,10 @@ import re
 from typing import Any
 
 SERIES = re.compile(r"(\d+)\.(\d+)")
+# The patch level a kernel string says: "6.1.170", "6.12.25+rpt-rpi-2712", "5.15.4-0-rpi4". An
+# ABI name's ".0-" ("6.1.0-41-arm64": Debian's 6.1.158 package; "6.1.0-rpi7-rpi-v8"; Ubuntu's
+# "6.8.0-1056-raspi") says the series only: its real patch level is in uname -v, not here.
+_PATCH = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(-?)")
 # Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
 # "5.15.84-v7l+".
 _RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?\+")
@@ -54,6 +58,33 @@ def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
         return False
     state = span.get("branches", {}).get(f"rpi-{running[0]}.{running[1]}.y")
     return {"carried": True, "not carried": False}.get(str(state))
+
+
+def patch_level(kernel: str | None) -> tuple[int, int, int] | None:
+    """(major, minor, patch) of a kernel string that says its patch level, else None."""
+    match = _PATCH.search(kernel or "")
+    if match is None or (match.group(3) == "0" and match.group(4)):
+        return None
+    return int(match.group(1)), int(match.group(2)), int(match.group(3))
+
+
+def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
+    """Whether a fact that a stable backport changed within a series holds on the running
+    kernel: its "patch" says which side of the change it is ("holds": "since" or "before") and
+    "first", per series, the first patch level with the change (ax88179's max_mtu: usbnet_probe
+    caps it at 1500 from c7159e960f14, 6.1.162 and 6.12.68). None where the kernel string has no
+    patch level or its series is not in "first" (6.6: not read): the fact is neither claimed nor
+    denied. The stable patch level is the Raspberry Pi tree's too: its rpi-N.y branches merge
+    the stable releases their version names. A fact without "patch" holds at every level."""
+    span = fact.get("patch")
+    if not span:
+        return True
+    level = patch_level(kernel)
+    first = span["first"].get(f"{level[0]}.{level[1]}") if level else None
+    if level is None or first is None:
+        return None
+    changed = level >= tuple(int(p) for p in str(first).split("."))
+    return changed if span["holds"] == "since" else not changed
 
 
 def _version(series: str) -> tuple[int, int]:

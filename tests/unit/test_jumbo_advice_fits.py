@@ -44,7 +44,7 @@ def test_a_pi5_rp1_gets_jumbo_frames_without_the_aquantia_test() -> None:
     ("driver", "chip", "bus"),
     [
         ("bcmgenet", "Broadcom GENET", "platform"),  # max_mtu 1500
-        ("ax88179_178a", "ASIX AX88179", "usb"),  # 4088
+        ("ax88179_178a", "ASIX AX88179", "usb"),  # 4088 or 1500 by patch level: no kernel, neither
         ("macb", None, "platform"),  # a GEM the table has no maximum for
     ],
 )
