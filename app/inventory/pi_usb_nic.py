@@ -49,25 +49,37 @@ class OwnUsbNic:
 def pi_own_usb_nic(nic: Nic, parsed: Parsed, catalog: Catalog) -> OwnUsbNic | None:
     """The Pi boards' own USB NIC for this driver, when `lsusb -t` shows the NIC at its place
     below the BCM283x's OTG root hub (the module docstring)."""
+    if nic.bus != "usb" or not nic.driver or not _at_its_place(nic, parsed):
+        return None
+    return _boards_own(nic.driver, catalog)
+
+
+def _at_its_place(nic: Nic, parsed: Parsed) -> bool:
+    """Whether `lsusb -t` shows the NIC at its driver's place: its port path, the hubs above it
+    with their port counts, and bus 1's root hub the Pi's own OTG controller."""
     tree = parsed.usb_tree
-    if nic.bus != "usb" or not nic.driver or tree is None:
-        return None
     place = next((p for p in _PLACES if p.driver == nic.driver), None)
-    if place is None or nic.bus_path != place.nic_path:
-        return None
+    if tree is None or place is None or nic.bus_path != place.nic_path:
+        return False
     root = tree.root_hub(1)
     if root is None or (root.driver or "").split("/")[0] not in _PI_OTG:
-        return None
+        return False
     for path, ports in place.hubs:
         hub = [n for n in tree.nodes if n.bus == 1 and n.port_path == path and not n.is_root_hub]
         if not hub or hub[0].hub_ports not in ports:
-            return None
+            return False
+    return True
+
+
+def _boards_own(driver: str, catalog: Catalog) -> OwnUsbNic | None:
+    """The catalog's chip for the boards' built-in USB NIC of this driver, where the boards
+    name one chip (and a NIC), with their own name for it where they agree."""
     own = [
         b.builtin_nic
         for b in catalog.boards
         if b.builtin_nic is not None
         and b.builtin_nic.bus == "usb"
-        and b.builtin_nic.driver == nic.driver
+        and b.builtin_nic.driver == driver
     ]
     chips = {o.chip for o in own}
     chip = catalog.chip(chips.pop()) if len(chips) == 1 else None

@@ -192,3 +192,34 @@ def eee_advertised(
     if bits & ~known and eee.get("adv_rule") == "EINVAL":
         return None
     return asked
+
+
+def shown_values(co: dict[str, Any]) -> dict[str, Any]:
+    """The values get_coalesce reports: igb under queue pairs leaves tx-usecs out (0)."""
+    pq = co.get("pairs", {})
+    if pq.get("paired") and pq.get("tx-usecs") == "hidden_and_refused":
+        return {**co["values"], "tx-usecs": 0}
+    return dict(co["values"])
+
+
+def pairs_refusal(co: dict[str, Any], numbers: dict[str, int]) -> str | None:
+    """igb_set_coalesce / igc_ethtool_set_coalesce under queue pairs: igb refuses any non-zero
+    tx-usecs, igc one other than the current (with its extack); None where nothing is refused,
+    "" for a refusal without a message."""
+    pq = co.get("pairs", {})
+    if not pq.get("paired"):
+        return None
+    shown = int(shown_values(co).get("tx-usecs", 0))
+    tx = numbers.get("tx-usecs", shown)
+    if pq.get("tx-usecs") == "hidden_and_refused":
+        return "" if tx else None
+    if tx != shown:
+        return "igc: Queue Pair mode enabled, both Rx and Tx coalescing controlled by rx-usecs"
+    return None
+
+
+def coalesce_unchanged(values: dict[str, Any], name: str, value: str) -> bool:
+    """Whether `name value` of a `-C` is what get_coalesce reports already."""
+    if name.startswith("adaptive-"):
+        return bool(values.get(name)) == (value == "on")
+    return name in values and int(values[name]) == int(value)

@@ -28,10 +28,13 @@ from sbctune.lab.fake_ethtool_base import (
 )
 from sbctune.lab.fake_ethtool_driver import (
     coalesce_refused,
+    coalesce_unchanged,
     eee_refused,
+    pairs_refusal,
     ring_size_kept,
     riwt_stored,
     scaled_set,
+    shown_values,
     stored,
 )
 from sbctune.lab.fake_ethtool_eee import asked_advertisement, keep_advertisement
@@ -141,25 +144,11 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     code = SET_FAIL_CODE["-C"]
     kinds = {p: BOOL if p.startswith(("adaptive-", "cqe-mode-")) else NUM for p in COALESCE_PARAMS}
     pairs = parse_pairs("-C", args, kinds)
-    co = dev.get("coalesce")
-    # a chip whose get_coalesce refuses (r8169 on the RTL8125) still has the ops: the core's
-    # check of supported_coalesce_params answers first (ethnl_set_coalesce)
-    refused_params = dev.get("coalesce_refused_params")
-    if co is None and refused_params is not None:
-        co = {"supported": refused_params, "settable": True, "refused": True}
-    if co is None or not co.get("settable", True):
-        raise nl_error(EOPNOTSUPP, code)
+    co = _coalesce_ops(dev, code)
     require_root(code)
-    supported = set(co["supported"])
-    for index, (name, _value) in enumerate(pairs):
-        if name not in supported:
-            raise nl_error(
-                EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
-            )
-    if co.get("refused"):  # rtl_get_coalesce: EOPNOTSUPP
-        raise nl_error(EOPNOTSUPP, code)
+    _core_coalesce_refusal(ifname, co, pairs, code)
     numbers = {n: int(v) for n, v in pairs if not n.startswith("adaptive-")}
-    if all(_unchanged(shown_values(co), name, value) for name, value in pairs):
+    if all(coalesce_unchanged(shown_values(co), name, value) for name, value in pairs):
         return  # ethnl_set_coalesce: nothing modified, so the driver is not called
     if "scale" in co:  # r8169: every value stored again in units of a speed's scale
         failed = scaled_set(co, numbers)
@@ -172,6 +161,40 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     paired = pairs_refusal(co, numbers)
     if paired is not None:
         raise nl_error(EINVAL, code, paired or None)
+    _store_coalesce(co, pairs, numbers)
+
+
+def _coalesce_ops(dev: dict[str, Any], code: int) -> dict[str, Any]:
+    """The coalescing model `-C` sets; EOPNOTSUPP where the driver has no settable ops."""
+    co: dict[str, Any] | None = dev.get("coalesce")
+    # a chip whose get_coalesce refuses (r8169 on the RTL8125) still has the ops: the core's
+    # check of supported_coalesce_params answers first (ethnl_set_coalesce)
+    refused_params = dev.get("coalesce_refused_params")
+    if co is None and refused_params is not None:
+        co = {"supported": refused_params, "settable": True, "refused": True}
+    if co is None or not co.get("settable", True):
+        raise nl_error(EOPNOTSUPP, code)
+    return co
+
+
+def _core_coalesce_refusal(
+    ifname: str, co: dict[str, Any], pairs: list[tuple[str, str]], code: int
+) -> None:
+    """ethnl_set_coalesce: an unsupported parameter (extack), then a get_coalesce refusing."""
+    supported = set(co["supported"])
+    for index, (name, _value) in enumerate(pairs):
+        if name not in supported:
+            raise nl_error(
+                EINVAL, code, "cannot modify an unsupported parameter", attr_offset(ifname, index)
+            )
+    if co.get("refused"):  # rtl_get_coalesce: EOPNOTSUPP
+        raise nl_error(EOPNOTSUPP, code)
+
+
+def _store_coalesce(
+    co: dict[str, Any], pairs: list[tuple[str, str]], numbers: dict[str, int]
+) -> None:
+    """The values the driver keeps of an accepted `-C`, as its get_coalesce reads them back."""
     before = dict(co["values"])
     for name, value in pairs:
         if name in co.get("ignored", []):
@@ -197,36 +220,6 @@ def set_coalesce(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))
-
-
-def shown_values(co: dict[str, Any]) -> dict[str, Any]:
-    """The values get_coalesce reports: igb under queue pairs leaves tx-usecs out (0)."""
-    pq = co.get("pairs", {})
-    if pq.get("paired") and pq.get("tx-usecs") == "hidden_and_refused":
-        return {**co["values"], "tx-usecs": 0}
-    return dict(co["values"])
-
-
-def pairs_refusal(co: dict[str, Any], numbers: dict[str, int]) -> str | None:
-    """igb_set_coalesce / igc_ethtool_set_coalesce under queue pairs: igb refuses any non-zero
-    tx-usecs, igc one other than the current (with its extack); None where nothing is refused,
-    "" for a refusal without a message."""
-    pq = co.get("pairs", {})
-    if not pq.get("paired"):
-        return None
-    shown = int(shown_values(co).get("tx-usecs", 0))
-    tx = numbers.get("tx-usecs", shown)
-    if pq.get("tx-usecs") == "hidden_and_refused":
-        return "" if tx else None
-    if tx != shown:
-        return "igc: Queue Pair mode enabled, both Rx and Tx coalescing controlled by rx-usecs"
-    return None
-
-
-def _unchanged(values: dict[str, Any], name: str, value: str) -> bool:
-    if name.startswith("adaptive-"):
-        return bool(values.get(name)) == (value == "on")
-    return name in values and int(values[name]) == int(value)
 
 
 # --------------------------------------------------------------------------- EEE
@@ -383,6 +376,21 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if all(new[k] == start[k] for k in start):
         return  # ethnl_set_pause: nothing modified, the driver is not called (nor refuses)
     asked = any(new[k] != pause.get(k) for k in ("autoneg", "rx", "tx"))
+    _driver_pause_rules(ifname, dev, pause, new, code)
+    if pause.get("restarts") and _pause_renegotiates(dev, pause, new, asked):
+        new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
+        dev["bounce_pending"] = True
+    if asked:  # the driver is called: its advertisement now follows the request (phylink:
+        new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
+        pause.pop("advertised", None)
+    new["set"] = True  # the advertisement is now the encoding of this request (show_link)
+    pause.update(new)
+
+
+def _driver_pause_rules(
+    ifname: str, dev: dict[str, Any], pause: dict[str, Any], new: dict[str, Any], code: int
+) -> None:
+    """set_pauseparam on `new`: what the driver keeps (link autoneg, fc_default), refuses."""
     # lan78xx_set_pause, rtl8152_set_pauseparam: pause autoneg without link autoneg is EINVAL
     if new["autoneg"] and pause.get("autoneg_needs_link") and not _link_autoneg(dev):
         raise nl_error(EINVAL, code)
@@ -398,6 +406,12 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     # phy_validate_pause(): asymmetric pause needs the PHY's Asym_Pause ability.
     if new["rx"] != new["tx"] and not pause.get("asym", True):
         raise nl_error(EINVAL, code)
+
+
+def _pause_renegotiates(
+    dev: dict[str, Any], pause: dict[str, Any], new: dict[str, Any], asked: bool
+) -> bool:
+    """Whether the accepted request takes the link down and up (autonegotiation again)."""
     # igb/igc_set_pauseparam: only a set asking for autoneg takes the interface down and up
     needs_autoneg = pause.get("restart_needs_autoneg") and not new["autoneg"]
     if pause.get("restart_needs_link_autoneg") and not _link_autoneg(dev):
@@ -409,14 +423,7 @@ def set_pause(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if encoding:  # phylib renegotiates only when the advertised pause bits change (r8169:
         # phy_set_asym_pause; lan78xx, bcmgenet: genphy_check_and_restart_aneg)
         changed = advertised_pause(encoding, new) != advertised_pause(encoding, pause)
-    if pause.get("restarts") and changed and not needs_autoneg:
-        new["bounces"] = int(pause.get("bounces", 0)) + 1  # autonegotiation again
-        dev["bounce_pending"] = True
-    if asked:  # the driver is called: its advertisement now follows the request (phylink:
-        new.pop("advertised", None)  # phy_set_asym_pause replaces phy_support_asym_pause's)
-        pause.pop("advertised", None)
-    new["set"] = True  # the advertisement is now the encoding of this request (show_link)
-    pause.update(new)
+    return bool(changed and not needs_autoneg)
 
 
 def _link_autoneg(dev: dict[str, Any]) -> bool:
