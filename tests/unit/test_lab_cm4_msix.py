@@ -83,7 +83,8 @@ def _cm4_state(tmp_path: Path, kernel: str) -> str:
 def test_debians_igb_refuses_every_channels_change(tmp_path: Path, kernel: str) -> None:
     """igb_get_channels shows "other" only with MSI-X (0 here); igb_set_channels wants it at
     NON_Q_VECTORS whatever the mode, so `ethtool -L eth1 combined 4` is EINVAL (exit 1: ethtool
-    6.1's nl_schannels returns `exit_code ?: 1`, as Debian's 1:6.1-1 binary does, audit14) and `-l` reads back combined 1, other n/a. Before:
+    6.1's nl_schannels returns `exit_code ?: 1`, as Debian's 1:6.1-1 binary does, audit14) and
+    `-l` reads back combined 1, other n/a. Before:
     the lab took the change and read back combined 4."""
     state = _cm4_state(tmp_path, kernel)
     refused = fake_ethtool.run(["-L", "eth1", "combined", "4"], state)
