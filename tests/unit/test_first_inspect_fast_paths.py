@@ -13,7 +13,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sbctune.advice.evidence import lines_matching, lines_with, quote
+from sbctune.advice.evidence import lines_matching, lines_with, needs_line_edges, quote
+from sbctune.advice.static_board import _OVER_CURRENT
 from sbctune.catalog import kernel_messages as km
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
@@ -147,6 +148,9 @@ _EVIDENCE_PATTERNS = [
     r"usb \S+: not running at top speed",
     r"^\[",  # anchored: tried line by line
     r"eth0(?!:)",
+    _OVER_CURRENT,  # groups, plain and named: searched in the whole text
+    r"(?P<d>\S+): reset (?P=d)",
+    r"(?i)under",  # an inline flag: tried line by line
 ]
 
 
@@ -166,6 +170,9 @@ _EVIDENCE_LINES = [
     "\x0c",
     "\r",
     "eth0: register 'x'",
+    "usb usb1-port2: over-current condition",
+    "hub 1-0:1.0: over-current change on port 1",
+    "x: reset x",
 ]
 _LINE_ENDS = ["\n", "\r\n", "\r", "\x0c", " ", "\x85", "\u2028", "\x1c", "\x0b"]
 
@@ -182,6 +189,16 @@ def test_evidence_lines_are_the_lines_a_plain_scan_finds(
 ) -> None:
     text = sep.join(parts)
     assert lines_matching(text, pattern, limit) == _plain_lines_matching(text, pattern, limit)
+
+
+def test_a_pattern_of_plain_and_named_groups_is_searched_in_the_whole_text() -> None:
+    """Groups (?:...), (?P<name>...) and (?P=name) match the same text wherever it stands, so
+    such a pattern (the over-current one) is not tried on each of a long log's lines; what
+    may look past a match (anchors, boundaries, lookarounds, flags, conditionals) still is."""
+    assert not needs_line_edges(_OVER_CURRENT)
+    assert not needs_line_edges(r"(?P<d>\S+): reset (?P=d)")
+    for edged in (r"^\[", r"a$", r"\bx", r"x\Z", r"eth0(?!:)", r"(?<=a)b", r"(?i)x", r"(?(1)a)"):
+        assert needs_line_edges(edged), edged
 
 
 @settings(max_examples=300, deadline=None)
