@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from sbctune.advice.evidence import lines_matching, lines_with, needs_line_edges, quote
 from sbctune.advice.static_board import _OVER_CURRENT
 from sbctune.catalog import kernel_messages as km
+from sbctune.catalog.kernel_drivers import KernelDrivers
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.parsers import dmesg, dmesg_classify, dmesg_wrappers
@@ -319,3 +320,17 @@ def test_every_capture_line_gets_the_kind_the_plain_needle_test_gives() -> None:
     got = [dmesg._classify(message) for message in messages]
     assert got == [_plain_classify(message) for message in messages]
     assert sum(g is not None for g in got) > 300  # the captures have many NIC lines
+
+
+def test_a_drivers_record_is_made_once_and_unknown_names_are_not_kept() -> None:
+    """A long log asks the table for its drivers ~20 000 times: each record is made once (the
+    same frozen record every time, equal to the table's data), and a name the table lacks
+    (a log's own text) is not kept, so the memo stays as small as the table."""
+    data = {"drivers": {"ks8851": {"buses": ["platform", "spi"], "file": "drivers/net/x.c"}}}
+    table = KernelDrivers(data)
+    first = table.get("ks8851")
+    assert first is not None and first.buses == ("platform",) and first.spi
+    assert table.get("ks8851") is first
+    for _ in range(3):
+        assert table.get("no-such-driver") is None
+    assert list(table._made) == ["ks8851"]
