@@ -47,10 +47,15 @@ def needs_line_edges(pattern: str) -> bool:
     return _CONTEXT.search(pattern) is not None
 
 
-def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
+def lines_matching(text: str, pattern: str, limit: int = 3, needle: str = "") -> list[str]:
+    """The first `limit` lines `pattern` matches. `needle`, plain text every match holds (the
+    pattern's own literal words): only the lines holding it are tried, found by str.find (a
+    pattern that opens with an alternation or a class is tried at every place of the text)."""
     regex = re.compile(pattern)
-    if needs_line_edges(pattern):
-        lines: Iterable[str] = text.splitlines()
+    if needle:
+        lines: Iterable[str] = _lines_from(text, lambda pos: text.find(needle, pos))
+    elif needs_line_edges(pattern):
+        lines = text.splitlines()
     else:
         # A pattern that needs no line edges matches a line only where it matches the text
         # that holds the line: only the lines where the text's next match starts are tried.

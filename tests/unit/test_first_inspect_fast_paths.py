@@ -192,6 +192,33 @@ def test_evidence_lines_are_the_lines_a_plain_scan_finds(
     assert lines_matching(text, pattern, limit) == _plain_lines_matching(text, pattern, limit)
 
 
+# Patterns with plain words each of their matches holds (as static_board passes them).
+_NEEDLED = [
+    (_OVER_CURRENT, ": over-current "),
+    (r"usb \S+: reset \S+ USB device", ": reset "),
+    (r"[Uu]nder-?voltage", "voltage"),
+    (r"^\[", "["),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_EVIDENCE_LINES), max_size=12),
+    st.sampled_from(_LINE_ENDS),
+    st.sampled_from(_NEEDLED),
+    st.integers(min_value=1, max_value=4),
+)
+def test_lines_tried_only_where_the_needle_stands_are_the_lines_a_plain_scan_finds(
+    parts: list[str], sep: str, needled: tuple[str, str], limit: int
+) -> None:
+    """A pattern given its literal words (an over-current pattern opens with an alternation,
+    tried at every place of a long log's text): the lines found are the plain scan's."""
+    pattern, needle = needled
+    text = sep.join(parts)
+    want = _plain_lines_matching(text, pattern, limit)
+    assert lines_matching(text, pattern, limit, needle) == want
+
+
 def test_a_pattern_of_plain_and_named_groups_is_searched_in_the_whole_text() -> None:
     """Groups (?:...), (?P<name>...) and (?P=name) match the same text wherever it stands, so
     such a pattern (the over-current one) is not tried on each of a long log's lines; what
