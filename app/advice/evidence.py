@@ -35,14 +35,27 @@ def lines_with(text: str, needle: str, limit: int = 3) -> list[str]:
 
 
 # What makes a match depend on where a line starts or ends (anchors, word boundaries,
-# lookarounds): such a pattern is tried line by line only.
-_CONTEXT = re.compile(r"\^|\$|\\[AZbB]|\(\?")
+# lookarounds, inline flags, conditionals: any "(?" but a plain or named group and a named
+# backreference, which match the same text wherever it stands): such a pattern is tried
+# line by line only.
+_CONTEXT = re.compile(r"\^|\$|\\[AZzbB]|\(\?(?!:|P<|P=)")
 
 
-def lines_matching(text: str, pattern: str, limit: int = 3) -> list[str]:
+def needs_line_edges(pattern: str) -> bool:
+    """Whether a match of `pattern` may depend on the text around it (so it is tried on each
+    line alone), read from its text: true for anything that might, however escaped."""
+    return _CONTEXT.search(pattern) is not None
+
+
+def lines_matching(text: str, pattern: str, limit: int = 3, needle: str = "") -> list[str]:
+    """The first `limit` lines `pattern` matches. `needle`, plain text every match holds (the
+    pattern's own literal words): only the lines holding it are tried, found by str.find (a
+    pattern that opens with an alternation or a class is tried at every place of the text)."""
     regex = re.compile(pattern)
-    if _CONTEXT.search(pattern):
-        lines: Iterable[str] = text.splitlines()
+    if needle:
+        lines: Iterable[str] = _lines_from(text, lambda pos: text.find(needle, pos))
+    elif needs_line_edges(pattern):
+        lines = text.splitlines()
     else:
         # A pattern that needs no line edges matches a line only where it matches the text
         # that holds the line: only the lines where the text's next match starts are tried.

@@ -21,7 +21,9 @@ def usb_device_resets(adv: Advisor) -> None:
     if not adv.parsed.dmesg_text:
         return
     seen: dict[str, list[str]] = {}
-    for line in lines_matching(adv.parsed.dmesg_text, r"usb \S+: reset \S+ USB device", 200):
+    for line in lines_matching(
+        adv.parsed.dmesg_text, r"usb \S+: reset \S+ USB device", 200, ": reset "
+    ):
         seen.setdefault(line.split("usb ", 1)[1].split(":", 1)[0], []).append(line)
     told = {f.nic for f in adv.inv.findings if f.id == "usb-reset"}
     for path, lines in seen.items():
@@ -55,7 +57,7 @@ def usb_over_current(adv: Advisor) -> None:
     over-current loses its power, and with it the devices below it (a USB NIC among them)."""
     if not adv.parsed.dmesg_text:
         return
-    lines = lines_matching(adv.parsed.dmesg_text, _OVER_CURRENT, 200)
+    lines = lines_matching(adv.parsed.dmesg_text, _OVER_CURRENT, 200, ": over-current ")
     ports: list[str] = []
     for line in lines:
         m = re.search(_OVER_CURRENT, line)
@@ -106,7 +108,7 @@ def usb_below_top_speed(adv: Advisor) -> None:
         return
     seen: dict[str, list[str]] = {}
     pattern = r"usb \S+: not running at top speed"
-    for line in lines_matching(adv.parsed.dmesg_text, pattern, 50):
+    for line in lines_matching(adv.parsed.dmesg_text, pattern, 50, ": not running at top speed"):
         path = line.split("usb ", 1)[1].split(":", 1)[0]
         seen.setdefault(path, []).append(line)
     for path, lines in seen.items():
@@ -155,7 +157,7 @@ def usb_below_top_speed(adv: Advisor) -> None:
 def power(adv: Advisor) -> None:
     t = adv.inv.board.throttled
     dmesg_lines = (
-        lines_matching(adv.parsed.dmesg_text, r"[Uu]nder-?voltage", 2)
+        lines_matching(adv.parsed.dmesg_text, r"[Uu]nder-?voltage", 2, "voltage")
         if adv.parsed.dmesg_text
         else []
     )

@@ -51,11 +51,23 @@ class Catalog:
         self.ethernet_framing = ethernet_framing
         self._usb: dict[str, Chip] = {}
         self._pci: dict[str, Chip] = {}
-        for chip in self._chips.values():
+        # Chips by driver, by name and by variant, indexed once (each asked per NIC and line):
+        # the first chip in the catalog's order wins, as a scan in that order finds it.
+        self._by_driver: dict[str, list[Chip]] = {}
+        self._by_name: dict[str, Chip] = {}
+        self._variant_rank: dict[str, int] = {}
+        for rank, chip in enumerate(self._chips.values()):
             for device_id in chip.usb_ids:
                 self._usb[device_id] = chip
             for device_id in chip.pci_ids:
                 self._pci[device_id] = chip
+            for driver in dict.fromkeys(_normalize_driver(d) for d in chip.drivers.all()):
+                self._by_driver.setdefault(driver, []).append(chip)
+            for name in (chip.name, *chip.variants, f"{chip.vendor} {chip.name}"):
+                self._by_name.setdefault(name.casefold(), chip)
+            for variant in chip.variants:
+                self._variant_rank.setdefault(variant.casefold(), rank)
+        self._ranked = tuple(self._chips.values())
         self._by_code: dict[str, Board] = {}
         self._by_type: dict[int, Board] = {}
         self._by_compatible: dict[str, Board] = {}
@@ -112,12 +124,7 @@ class Catalog:
 
     def chips_by_driver(self, driver: str) -> tuple[Chip, ...]:
         """Every chip the named kernel module drives (in-tree, vendor or fallback)."""
-        wanted = _normalize_driver(driver)
-        return tuple(
-            chip
-            for chip in self._chips.values()
-            if wanted in {_normalize_driver(name) for name in chip.drivers.all()}
-        )
+        return tuple(self._by_driver.get(_normalize_driver(driver), ()))
 
     def chip_on_platform(self, driver: str | None, name: str) -> Chip | None:
         """A platform NIC's chip by the platform device's name ("1f00100000.ethernet"), where
@@ -148,15 +155,11 @@ class Catalog:
         wanted = " ".join(name.split()).casefold()
         if not wanted:
             return None
-        for chip in self._chips.values():
-            names = (chip.name, *chip.variants, f"{chip.vendor} {chip.name}")
-            if any(wanted == n.casefold() for n in names):
-                return chip
-        for chip in self._chips.values():
-            for variant in chip.variants:
-                if variant.casefold() in wanted.split():
-                    return chip
-        return None
+        named = self._by_name.get(wanted)
+        if named is not None:
+            return named
+        ranks = [r for word in wanted.split() if (r := self._variant_rank.get(word)) is not None]
+        return self._ranked[min(ranks)] if ranks else None
 
     # -- boards --------------------------------------------------------------------------------
 

@@ -125,6 +125,9 @@ class KernelDrivers:
         self._drivers: dict[str, dict[str, Any]] = data.get("drivers", {})
         self._ids: dict[str, dict[str, list[str]]] = data.get("ids", {})
         self._firmware: dict[str, list[str]] = data.get("firmware", {})
+        # Each driver's record made once (a long log asks for its drivers ~20 000 times):
+        # keyed by the name asked, only names the table has (bounded by it).
+        self._made: dict[str, KernelDriver] = {}
 
     def names(self) -> list[str]:
         return list(self._drivers)
@@ -144,11 +147,14 @@ class KernelDrivers:
     def get(self, name: object) -> KernelDriver | None:
         if not isinstance(name, str):
             return None
+        made = self._made.get(name)
+        if made is not None:
+            return made
         info = self._drivers.get(name) or self._drivers.get(name.replace("-", "_"))
         if info is None:
             return None
         buses = tuple(info.get("buses", ()))
-        return KernelDriver(
+        made = self._made[name] = KernelDriver(
             name,
             tuple(b for b in buses if b in _CONTRACT_BUSES),
             str(info.get("file", "")),
@@ -158,6 +164,7 @@ class KernelDrivers:
             "spi" in buses,
             tuple(info.get("compatible", ())),
         )
+        return made
 
     def for_ids(self, bus: str, ids: object) -> list[KernelDriver]:
         """The drivers whose ID tables list a USB/PCI vendor:device."""

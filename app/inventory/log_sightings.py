@@ -256,7 +256,7 @@ class _Reading:
         shows it."""
         if key not in self.seen:
             return False
-        if event.kind in _COUNTED or _old_link_change(event):
+        if event.kind in _COUNTED or (event.kind == "old_format" and _old_link_change(event)):
             self._counted_again(key, event)
         elif (complaint := self.complaints.get(key)) is not None:
             complaint.facts += _again(complaint.template, event)

@@ -576,3 +576,39 @@ def test_catalog_error_is_a_user_error(data_copy: Path) -> None:
     with pytest.raises(UserError) as info:
         load_catalog(data_copy)
     assert info.value.hint
+
+
+def _plain_find_chip(catalog: Catalog, name: str) -> Chip | None:
+    """find_chip as the scan in catalog order it was: exact name first, then a variant word."""
+    wanted = " ".join(name.split()).casefold()
+    if not wanted:
+        return None
+    for chip in catalog.chips:
+        names = (chip.name, *chip.variants, f"{chip.vendor} {chip.name}")
+        if any(wanted == n.casefold() for n in names):
+            return chip
+    for chip in catalog.chips:
+        if any(v.casefold() in wanted.split() for v in chip.variants):
+            return chip
+    return None
+
+
+def test_the_indexed_chip_lookups_give_what_a_scan_in_catalog_order_gives(catalog: Catalog) -> None:
+    """find_chip and chips_by_driver read indexes made once: every chip's names, variants
+    inside a sentence, and every driver give the chip (the first in the catalog's order
+    where several share a name or a variant) and the chips a scan gives."""
+    asked = ["", "  ", "no such chip", "AX88179A", "a RTL8125B card", "Intel I340"]
+    for chip in catalog.chips:
+        asked += [chip.name, f" {chip.vendor}  {chip.name.upper()} ", *chip.variants]
+        asked += [f"the {variant} on a hat" for variant in chip.variants]
+    for name in asked:
+        assert catalog.find_chip(name) == _plain_find_chip(catalog, name), name
+    drivers = {d for chip in catalog.chips for d in chip.drivers.all()} | {"no_such", " R8169 "}
+    for driver in drivers | {d.upper().replace("_", "-") for d in drivers}:
+        norm = driver.strip().lower().replace("-", "_")
+        want = tuple(
+            c
+            for c in catalog.chips
+            if norm in {d.lower().replace("-", "_") for d in c.drivers.all()}
+        )
+        assert catalog.chips_by_driver(driver) == want, driver

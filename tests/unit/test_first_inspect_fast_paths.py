@@ -13,8 +13,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sbctune.advice.evidence import lines_matching, lines_with, quote
+from sbctune.advice.evidence import lines_matching, lines_with, needs_line_edges, quote
+from sbctune.advice.static_board import _OVER_CURRENT
 from sbctune.catalog import kernel_messages as km
+from sbctune.catalog.kernel_drivers import KernelDrivers
 from sbctune.inventory import graph
 from sbctune.inventory.gc_pause import gc_paused
 from sbctune.inventory.parsers import dmesg, dmesg_classify, dmesg_wrappers
@@ -147,6 +149,9 @@ _EVIDENCE_PATTERNS = [
     r"usb \S+: not running at top speed",
     r"^\[",  # anchored: tried line by line
     r"eth0(?!:)",
+    _OVER_CURRENT,  # groups, plain and named: searched in the whole text
+    r"(?P<d>\S+): reset (?P=d)",
+    r"(?i)under",  # an inline flag: tried line by line
 ]
 
 
@@ -166,6 +171,9 @@ _EVIDENCE_LINES = [
     "\x0c",
     "\r",
     "eth0: register 'x'",
+    "usb usb1-port2: over-current condition",
+    "hub 1-0:1.0: over-current change on port 1",
+    "x: reset x",
 ]
 _LINE_ENDS = ["\n", "\r\n", "\r", "\x0c", " ", "\x85", "\u2028", "\x1c", "\x0b"]
 
@@ -182,6 +190,43 @@ def test_evidence_lines_are_the_lines_a_plain_scan_finds(
 ) -> None:
     text = sep.join(parts)
     assert lines_matching(text, pattern, limit) == _plain_lines_matching(text, pattern, limit)
+
+
+# Patterns with plain words each of their matches holds (as static_board passes them).
+_NEEDLED = [
+    (_OVER_CURRENT, ": over-current "),
+    (r"usb \S+: reset \S+ USB device", ": reset "),
+    (r"[Uu]nder-?voltage", "voltage"),
+    (r"^\[", "["),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_EVIDENCE_LINES), max_size=12),
+    st.sampled_from(_LINE_ENDS),
+    st.sampled_from(_NEEDLED),
+    st.integers(min_value=1, max_value=4),
+)
+def test_lines_tried_only_where_the_needle_stands_are_the_lines_a_plain_scan_finds(
+    parts: list[str], sep: str, needled: tuple[str, str], limit: int
+) -> None:
+    """A pattern given its literal words (an over-current pattern opens with an alternation,
+    tried at every place of a long log's text): the lines found are the plain scan's."""
+    pattern, needle = needled
+    text = sep.join(parts)
+    want = _plain_lines_matching(text, pattern, limit)
+    assert lines_matching(text, pattern, limit, needle) == want
+
+
+def test_a_pattern_of_plain_and_named_groups_is_searched_in_the_whole_text() -> None:
+    """Groups (?:...), (?P<name>...) and (?P=name) match the same text wherever it stands, so
+    such a pattern (the over-current one) is not tried on each of a long log's lines; what
+    may look past a match (anchors, boundaries, lookarounds, flags, conditionals) still is."""
+    assert not needs_line_edges(_OVER_CURRENT)
+    assert not needs_line_edges(r"(?P<d>\S+): reset (?P=d)")
+    for edged in (r"^\[", r"a$", r"\bx", r"x\Z", r"eth0(?!:)", r"(?<=a)b", r"(?i)x", r"(?(1)a)"):
+        assert needs_line_edges(edged), edged
 
 
 @settings(max_examples=300, deadline=None)
@@ -302,3 +347,17 @@ def test_every_capture_line_gets_the_kind_the_plain_needle_test_gives() -> None:
     got = [dmesg._classify(message) for message in messages]
     assert got == [_plain_classify(message) for message in messages]
     assert sum(g is not None for g in got) > 300  # the captures have many NIC lines
+
+
+def test_a_drivers_record_is_made_once_and_unknown_names_are_not_kept() -> None:
+    """A long log asks the table for its drivers ~20 000 times: each record is made once (the
+    same frozen record every time, equal to the table's data), and a name the table lacks
+    (a log's own text) is not kept, so the memo stays as small as the table."""
+    data = {"drivers": {"ks8851": {"buses": ["platform", "spi"], "file": "drivers/net/x.c"}}}
+    table = KernelDrivers(data)
+    first = table.get("ks8851")
+    assert first is not None and first.buses == ("platform",) and first.spi
+    assert table.get("ks8851") is first
+    for _ in range(3):
+        assert table.get("no-such-driver") is None
+    assert list(table._made) == ["ks8851"]
