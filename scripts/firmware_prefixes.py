@@ -240,7 +240,7 @@ def prefixes(root: Path) -> dict[str, dict[str, object]]:
         for name, value, path in pairs:
             prefix = spec["path"].format(value.rstrip("-/"))
             names.setdefault(prefix, []).append(name)
-            files.setdefault(prefix, str(Path(path).relative_to(root)))
+            files.setdefault(prefix, Path(path).relative_to(root).as_posix())
         for prefix, said in sorted(names.items()):
             row: dict[str, object] = {
                 "chip": family(said),

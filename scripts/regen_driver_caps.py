@@ -173,7 +173,7 @@ def symbol_text(text: str, name: str) -> str | None:
 def _where(tree: Path, files: list[Path], name: str) -> str | None:
     for path in files:
         if defines_function(path.read_text(encoding="utf-8", errors="replace"), name):
-            return str(path.relative_to(tree))
+            return path.relative_to(tree).as_posix()
     return None
 
 
@@ -187,7 +187,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
     ]
     usbnet = "usbnet_probe" in "".join(texts.values())
     lookup = sources + ([tree / USBNET] if usbnet else [])
-    facts: dict[str, Any] = {"sources": [str(p.relative_to(tree)) for p in sources]}
+    facts: dict[str, Any] = {"sources": [p.relative_to(tree).as_posix() for p in sources]}
     ops: dict[str, str] = {}  # ethtool op -> the function it names (the last table's)
     tables: dict[str, str] = {}  # ops table -> file
     # Several tables (asix: one per chip family's bind, macb: GEM or not) name different
@@ -203,7 +203,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 coalesce = sorted(
                     set(coalesce) | set(re.findall(r"ETHTOOL_COALESCE_\w+", flags.group(1)))
                 )
-            tables[table.group(1)] = str(path.relative_to(tree))
+            tables[table.group(1)] = path.relative_to(tree).as_posix()
             for field in _FIELD.finditer(table.group(2)):
                 key, value = field.group(1), field.group(2).strip()
                 if key == "supported_coalesce_params" or not re.fullmatch(r"\w+", value):
@@ -219,7 +219,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
         for bound in _BOUND.finditer(text):
             name = bound.group(1) or bound.group(2)
             function = enclosing_function(text, bound.start())
-            where = {"file": str(path.relative_to(tree)), "function": function}
+            where = {"file": path.relative_to(tree).as_posix(), "function": function}
             if name in tables and function and where not in bound_in.setdefault(name, []):
                 bound_in[name].append(where)
     facts["ops_tables"] = tables
@@ -242,7 +242,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 rings[which.replace("_", "-")] = {
                     "max": _macro_value([text, *headers], expr),
                     "expr": expr,
-                    "file": str(path.relative_to(tree)),
+                    "file": path.relative_to(tree).as_posix(),
                     "function": getter,
                 }
     facts["ring_max"] = rings
@@ -254,7 +254,7 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                     "call": call.group(1),
                     "args": " ".join(call.group(2).split())[:160],
                     "multiqueue": "_mq" in call.group(1),
-                    "file": str(path.relative_to(tree)),
+                    "file": path.relative_to(tree).as_posix(),
                     "function": enclosing_function(text, call.start()),
                 }
             )

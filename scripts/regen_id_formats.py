@@ -138,7 +138,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str], tuple[int, int]]]:
             text = path.read_text(encoding="utf-8", errors="replace")
             if "%04x" not in text and "%04X" not in text and "vendor" not in text:
                 continue
-            rel = str(path.relative_to(root))
+            rel = path.relative_to(root).as_posix()
             for m in _CALL_RE.finditer(text):
                 got = _format_after(text, m.end())
                 if got is None:

@@ -151,7 +151,7 @@ def _messages(root: Path) -> dict[str, tuple[str, set[str]]]:
     for top in _SCAN:
         for path in sorted((root / top).rglob("*.c")):
             text = path.read_text(encoding="utf-8", errors="replace")
-            rel = str(path.relative_to(root))
+            rel = path.relative_to(root).as_posix()
             for m in _CALL_RE.finditer(text):
                 got = _format_after(text, m.end())
                 if got is None:
@@ -279,7 +279,7 @@ def _network_sources(root: Path) -> list[Path]:
 
 def _wireless(path: Path, root: Path) -> bool:
     """Wi-Fi: under drivers/net/wireless, or a staging driver that registers a Wi-Fi PHY."""
-    rel = str(path.relative_to(root))
+    rel = path.relative_to(root).as_posix()
     if "/wireless/" in rel:
         return True
     if not rel.startswith("drivers/staging/"):
@@ -305,7 +305,7 @@ def _drivers(
         text = path.read_text(encoding="utf-8", errors="replace")
         if "_driver" not in text:
             continue
-        rel = str(path.relative_to(root))
+        rel = path.relative_to(root).as_posix()
         local: dict[str, str] | None = None
         for kind, body in _DRIVER_RE.findall(text):
             m = _NAME_RE.search(body)

@@ -106,7 +106,7 @@ def libraries(root: Path, drivers: dict[str, str]) -> dict[str, dict[str, object
         got, objs = makefile_modules(makefile, root)
         for module, config in got.items():
             configs.setdefault(module, config)
-            where.setdefault(module, str(makefile.relative_to(root)))
+            where.setdefault(module, makefile.relative_to(root).as_posix())
         parts.update({k: v for k, v in objs.items() if k not in parts})
     module_of: dict[str, str] = {}  # driver -> its module
     for driver, file in drivers.items():

@@ -49,7 +49,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str]]]:
     found: dict[str, tuple[str, set[str]]] = {}
     for path in sorted((root / "drivers/net/ethernet").rglob("*.c")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        rel = str(path.relative_to(root))
+        rel = path.relative_to(root).as_posix()
         for m in _CALL_RE.finditer(text):
             got = _format_after(text, m.end())
             if got is None:
@@ -93,7 +93,7 @@ def literal_files(root: Path) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for path in sorted((root / "drivers/net").rglob("*.c")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        rel = str(path.relative_to(root))
+        rel = path.relative_to(root).as_posix()
         for m in _LITERAL_RE.finditer(text):
             found.setdefault(m.group(1).replace('\\"', '"').strip(), set()).add(rel)
     return found

@@ -63,7 +63,7 @@ def formats(root: Path) -> dict[str, tuple[str, set[str]]]:
         text = path.read_text(encoding="utf-8", errors="replace")
         if "%pOF" not in text:
             continue
-        rel = str(path.relative_to(root))
+        rel = path.relative_to(root).as_posix()
         for m in _CALL_RE.finditer(text):
             got = _format_after(text, m.end())
             if got is None or "%pOF" not in got[0]:

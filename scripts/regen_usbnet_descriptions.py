@@ -60,7 +60,7 @@ def main() -> int:
             text = path.read_text(encoding="utf-8", errors="replace")
             for desc in descriptions(text).values():
                 row = found.setdefault(desc, {"files": [], "series": []})
-                rel = str(path.relative_to(source.root))
+                rel = path.relative_to(source.root).as_posix()
                 if rel not in row["files"]:
                     row["files"].append(rel)
                 if series not in row["series"]:

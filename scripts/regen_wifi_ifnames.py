@@ -44,7 +44,7 @@ def templates(root: Path) -> tuple[dict[str, set[str]], set[str]]:
     other: set[str] = set()
     for path in sorted((root / "drivers/net").rglob("*.c")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        rel = str(path.relative_to(root))
+        rel = path.relative_to(root).as_posix()
         for m in _NAMED.finditer(text):
             prefix = m.group(1) or m.group(2)
             if rel.startswith("drivers/net/wireless/"):

@@ -74,7 +74,7 @@ def _blocks(blocks: list[Function | Class]) -> Iterator[Function]:
 
 
 def functions(path: Path, text: str) -> Iterator[Func]:
-    rel = str(path.relative_to(ROOT))
+    rel = path.relative_to(ROOT).as_posix()
     spans = _spans(ast.parse(text))
     for block in _blocks(cc_visit(text)):
         name = f"{block.classname}.{block.name}" if block.classname else block.name
@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
     funcs: list[Func] = []
     for path in source_files():
         text = path.read_text(encoding="utf-8")
-        modules.append((len(text.splitlines()), str(path.relative_to(ROOT))))
+        modules.append((len(text.splitlines()), path.relative_to(ROOT).as_posix()))
         try:
             funcs.extend(functions(path, text))
         except SyntaxError as exc:  # a report: say it and go on

@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
     out = proc.stdout
     # Point messages at the real files.
     for rel, src in sorted(MAPPING.items(), key=lambda item: -len(item[0])):
-        out = out.replace(rel + "/", str(src.relative_to(ROOT)) + "/")
+        out = out.replace(rel + "/", src.relative_to(ROOT).as_posix() + "/")
     sys.stdout.write(out + proc.stderr)
     return proc.returncode
 
