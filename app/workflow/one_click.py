@@ -109,9 +109,11 @@ async def _revert_cut_apply(ctx: FlowContext, session_id: str, changes: Sequence
             return "Cancelled before any tuning was applied: your Pi is as it was."
         await tuning_api.revert(ctx.session, session_id, history=ctx.history)
     except (TuningError, RemoteError, OSError) as exc:
-        return (f"Cancelled while applying: the revert could not run now ({exc}); the "
-                f"auto-revert guard on the Pi puts every value back within "
-                f"{ctx.options.guard_seconds} s.")  # fmt: skip
+        # Nothing here was read back: whether any write landed is not known, so say what the
+        # guard (armed before the first write) does, not that the Pi is back.
+        return (f"Cancelled while applying: sbctune could not check or revert the Pi now "
+                f"({exc}); whatever was already applied is put back by the auto-revert guard "
+                f"on the Pi within {ctx.options.guard_seconds} s.")  # fmt: skip
     return await _read_back_words(ctx, changes)
 
 

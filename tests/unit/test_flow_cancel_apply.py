@@ -12,6 +12,7 @@ import pytest
 
 from sbctune.inventory.model import Inventory
 from sbctune.measure.plans import plan_named
+from sbctune.remote import RemoteError
 from sbctune.tuning.model import Change, LiveValue
 from sbctune.tuning.remote_state import StoredSession
 from sbctune.workflow import (
@@ -40,11 +41,14 @@ def _context(events: list[Any]) -> FlowContext:
     )
 
 
-async def _cancel_mid_apply(on_pi: list[str], reads: str) -> tuple[list[Any], list[str]]:
-    """Run a Tune step that has begun session "s1" and cancel it while it applies."""
+async def _cancel_mid_apply(on_pi: list[str] | None, reads: str) -> tuple[list[Any], list[str]]:
+    """Run a Tune step that has begun session "s1" and cancel it while it applies (on_pi None:
+    the Pi's session list cannot be read)."""
     reverted: list[str] = []
 
     async def sessions(_session: object) -> list[StoredSession]:
+        if on_pi is None:
+            raise RemoteError("the SSH connection was lost")
         return [StoredSession(i, "armed", None, 1) for i in on_pi]
 
     async def revert(_session: object, session_id: str, **_kw: object) -> list[str]:
@@ -94,3 +98,12 @@ async def test_a_cancel_before_the_session_reached_the_pi_leaves_it_as_it_was() 
     assert reverted == []
     (cancelled,) = [e for e in events if isinstance(e, FlowCancelled)]
     assert cancelled.words == "Cancelled before any tuning was applied: your Pi is as it was."
+
+
+async def test_a_cancel_mid_apply_that_cannot_reach_the_pi_does_not_say_it_is_back() -> None:
+    events, reverted = await _cancel_mid_apply(None, "original")
+    assert reverted == []
+    (cancelled,) = [e for e in events if isinstance(e, FlowCancelled)]
+    assert "could not check or revert the Pi now" in cancelled.words
+    assert "whatever was already applied is put back by the auto-revert guard" in cancelled.words
+    assert "as it was" not in cancelled.words and "reads back" not in cancelled.words
