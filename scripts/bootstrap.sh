@@ -79,10 +79,19 @@ install_venv() {
     # setuptools tells at every editable install (as "BuildBackendWarning", though it is its
     # "InformationOnly" notice) to beware of folders named like the package; there is no
     # sbctune/ folder here, so that block is dropped with pip's notes on absent index folders.
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$SBCTUNE_ROOT[dev,lab]" 2>&1 \
-      | awk '/Editable installation\./ { skip = 1 } !skip { print } /with strategy, WheelFile/ { skip = 0 }' \
-      | grep -v -e "is ignored: it is neither" -e "^$" >&2
-    "$VENV/bin/python" -c "import sbctune, asyncssh, PySide6" || { say "pip install failed"; return 1; }
+    # A registry that does not answer for a minute (CI once failed its whole run on a name
+    # resolution blip) gets two more tries, 30 s and 90 s later; a real failure still fails.
+    local attempt wait_s
+    for attempt in 1 2 3; do
+      "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$SBCTUNE_ROOT[dev,lab]" 2>&1 \
+        | awk '/Editable installation\./ { skip = 1 } !skip { print } /with strategy, WheelFile/ { skip = 0 }' \
+        | grep -v -e "is ignored: it is neither" -e "^$" >&2
+      "$VENV/bin/python" -c "import sbctune, asyncssh, PySide6" 2>/dev/null && break
+      [ "$attempt" = 3 ] && { say "pip install failed (3 tries): see pip's messages above"; return 1; }
+      wait_s=$((attempt == 1 ? 30 : 90))
+      say "pip install failed (try $attempt of 3): trying again in $wait_s s"
+      sleep "$wait_s"
+    done
     echo "$want" >"$stamp"
   fi
 }
