@@ -14,6 +14,7 @@ from sbctune.catalog.usb_net_classes import net_class_drivers
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
 from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
+from sbctune.inventory.parsers.netif_model import NetInterface
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import (
     Key,
@@ -301,6 +302,7 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
     # nothing of which device is which: it joins nothing.
     macs = [(n.mac or "").lower() for n in parsed.netifs.interfaces]
     shared = {m for m in macs if macs.count(m) > 1}
+    uppers = {n.master: n.name for n in parsed.netifs.interfaces if n.master}
     for netif in parsed.netifs.interfaces:
         key = iface_key(netif.name)
         kind = (netif.link_type or "ether").lower()
@@ -308,6 +310,10 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
             continue
         sighting = Sighting([key])
         line = f"{netif.name}: mtu {netif.mtu} state {netif.operstate or ''}".strip()
+        _software_facts(sighting, netif, uppers.get(netif.name))
+        if address := _altname_address(netif.altnames):
+            sighting.keys.append(("pci", address))
+            sighting.add("bus_hint", "pci", "ip", f"{netif.name}: altname of PCI {address}")
         mac = (netif.mac or "").lower()
         if _MAC.match(mac) and mac != "00:00:00:00:00:00" and mac not in shared:
             sighting.keys.append(("mac", mac))
@@ -333,6 +339,46 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
             text = " ".join(f"{k}={v}" for k, v in counters.items())
             sighting.add("counters", counters, "ip", f"{netif.name}: {text}")
         yield sighting
+
+
+_PEER = re.compile(r"^(?:if\d+|NONE)$")  # ip's "@if5" (a peer's ifindex elsewhere), "@NONE"
+
+
+def _software_facts(sighting: Sighting, netif: NetInterface, lower: str | None) -> None:
+    """What ip says of a software device (sbctune.inventory.nic_kind weighs it against what
+    shows hardware). ``master X`` (IFLA_MASTER) names X an upper device: a bridge, bond, team,
+    VRF, Open vSwitch or batman-adv, all software (netdev_master_upper_dev_link()'s callers).
+    ``qdisc noqueue`` is the default qdisc of a device whose driver set IFF_NO_QUEUE or left
+    tx_queue_len 0 (net/sched/sch_generic.c attach_one_default_qdisc(), net/core/dev.c
+    alloc_netdev_mqs()): the drivers that do are software ones, except mac80211's Wi-Fi and
+    DSA's switch ports (resources/kernel_source/no_queue_drivers.json). The software drivers
+    make their MAC with eth_hw_addr_random() (br_dev_setup(), veth_setup(), vxlan_setup() ...):
+    a locally administered one; a universal (OUI) MAC is a radio's or NIC's own, or one a port
+    lent its bridge, so such a noqueue device (a Wi-Fi interface under a name of the user's,
+    corpus/hiveap330_*'s labb2) is not weighed by its qdisc. A device stacked on
+    another of the listing (``lan1@eth0``) may be a DSA port or a VLAN/macvlan, which noqueue
+    does not tell apart: only a device with no lower one here (``@if5``: a peer in another
+    namespace, ``@NONE``) is weighed by its qdisc."""
+    if lower:
+        sighting.add("software", "upper", "ip", f"{lower}: master {netif.name}")
+    stacked = netif.parent is not None and not _PEER.match(netif.parent)
+    if (netif.qdisc or "").lower() == "noqueue" and not stacked and _random_mac(netif.mac):
+        sighting.add("software", "noqueue", "ip", f"{netif.name}: qdisc noqueue")
+
+
+def _random_mac(mac: str | None) -> bool:
+    """No MAC shown, or a locally administered one (bit 1 of the first octet, IEEE 802)."""
+    first = (mac or "").split(":")[0]
+    if not re.fullmatch(r"[0-9a-fA-F]{2}", first):
+        return mac is None or mac == ""
+    return bool(int(first, 16) & 0x02)
+
+
+def _altname_address(altnames: list[str]) -> str | None:
+    """The PCI address an altname spells (systemd's path name kept as an alternative name,
+    ``altname enp0s31f6`` → 0000:00:1f.6), when the altnames spell exactly one."""
+    found = {a for n in altnames if (a := pci_address_from_name(n))}
+    return found.pop() if len(found) == 1 else None
 
 
 def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:

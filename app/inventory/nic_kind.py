@@ -11,6 +11,7 @@ from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.inventory.graph import Device
+from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.nic_chip import catalog_chip
 from sbctune.inventory.usb_names import named_network, named_usb_nic
 
@@ -179,8 +180,25 @@ _BY_BUS: dict[str, Callable[[Device, IdDatabase], bool]] = {
 }
 
 
+def software_device(device: Device) -> bool:
+    """A device only ip shows, as a software one (listing_sightings._software_facts: an upper
+    device, or a ``qdisc noqueue`` one), with nothing that shows hardware: no bus device, no
+    driver or wiphy, not Wi-Fi (mac80211's interfaces are noqueue: net/mac80211/iface.c
+    ieee80211_if_setup_no_queue(); a Wi-Fi name or link type keeps them)."""
+    said = {str(f.value) for f in device.all("software")}
+    if not said:
+        return False
+    if any(kind not in ("if", "mac") for kind, _ in device.keys):
+        return False
+    if device.value("driver") or device.has("wiphy") or device.value("wireless"):
+        return False
+    if "upper" in said:
+        return True
+    return not any(wireless_from_name(n) for n in current_names(device))
+
+
 def is_nic(device: Device, catalog: Catalog, ids: IdDatabase) -> bool:
-    if device.has("hub") or _can_controller(device):
+    if device.has("hub") or _can_controller(device) or software_device(device):
         return False
     bus = bus_of(device)
     chip = catalog_chip(device, bus, catalog)

@@ -20,13 +20,15 @@ Key = tuple[str, str]
 _new = object.__new__
 
 _VIRTUAL = re.compile(
-    r"^(lo|docker[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tunl\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
+    r"^(lo|docker-?[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tunl\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
     r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|[a-z]+\d*\.\d+)$"  # ovs: Open vSwitch (Synology ovs_eth0)
 )
 # docker[0-9a-f]*: docker0 and the host ends of Synology Docker's veths, named "docker" and
-# hex digits of the container ("docker9b5d5a5", corpus/ds916plus_bbqq_468_*)
+# hex digits of the container ("docker9b5d5a5", corpus/ds916plus_bbqq_468_*); docker-<hex>: the
+# bridges of Synology's user-defined Docker networks (Docker's own are br-<hex>), which net-tools
+# ifconfig cuts to 9 columns ("docker-30", corpus/virt_ds920_bbqq_556_*)
 _IFACE = re.compile(r"^[A-Za-z_][\w.-]{0,14}$")  # dev_valid_name(); "_p2cf05d501bfb"
 _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")
 _USB_IF = re.compile(r"^(\d+-[\d.]+)(?::\d+\.\d+)?$")

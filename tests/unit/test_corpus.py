@@ -306,6 +306,14 @@ KNOWN_GAPS: dict[str, str] = {
         "not started), and no output here says eth0 is up; missing: the interface's admin state "
         "(ip link's UP, operstate) in the bundle, or a finding worded for either case"
     ),
+    # corpus35 (thirty-fifth unseen set), left with reasons in tests/captures/corpus/README.md
+    "virt_pi4_haos_788_bcmgenet_rx_tx_brcmfmac_mmc0_timeout": (
+        "wlan0 is named only by ADDRCONF and brcmfmac only by its device-less info line "
+        "'brcmfmac: brcmf_cfg80211_set_power_mgmt: power save enabled': no line names a device "
+        "for brcmfmac, and device-less lines are tied to a driver's one device only when they "
+        "are complaints (driver_line_sightings); missing: a Wi-Fi driver's device-less lines "
+        "joined to the lone Wi-Fi interface that no driver names"
+    ),
 }
 
 
@@ -347,7 +355,11 @@ def test_corpus_is_well_formed() -> None:
             assert (bundle / rel).is_file(), (bundle.name, rel)
         expected = _load(bundle)
         board = expected.get("board") or {}
-        assert expected.get("nics") or expected.get("findings") or board.get("model"), bundle.name
+        # a paste of software devices only states that it shows no NIC: "nics": [] and
+        # "all_nics": true (corpus/virt_ds920_*: Docker bridges and veths in ifconfig)
+        no_nic = expected.get("nics") == [] and expected.get("all_nics") is True
+        stated = expected.get("nics") or expected.get("findings") or board.get("model") or no_nic
+        assert stated, bundle.name
 
 
 def test_compare_reports_a_wrong_driver() -> None:

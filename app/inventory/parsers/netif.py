@@ -54,6 +54,7 @@ def _from_json(obj: dict[str, Any]) -> NetInterface | None:
     iface.link_type = _str_or_none(obj.get("link_type"))
     iface.mac = _str_or_none(obj.get("address"))
     iface.qdisc = _str_or_none(obj.get("qdisc"))
+    iface.master = _str_or_none(obj.get("master"))
     alt = obj.get("altnames")
     if isinstance(alt, list):
         iface.altnames = [a for a in alt if isinstance(a, str)]
@@ -172,6 +173,7 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
                 flags=[f for f in m.group(4).split(",") if f],
                 mtu=to_int(_kv_after(rest, "mtu")),
                 qdisc=_kv_after(rest, "qdisc"),
+                master=_kv_after(rest, "master"),
                 operstate=_kv_after(rest, "state"),
             )
             _append_latest(res, latest, cur)
@@ -239,6 +241,7 @@ def _append_latest(res: NetInterfaces, latest: dict[str, int], cur: NetInterface
     cur.link_type = cur.link_type or before.link_type
     cur.parent = cur.parent or before.parent
     cur.altnames = cur.altnames or before.altnames
+    cur.master = cur.master or before.master
     res.interfaces[at] = cur
 
 

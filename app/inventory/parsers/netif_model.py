@@ -27,6 +27,7 @@ class NetInterface:
     link_type: str | None = None
     mac: str | None = None
     qdisc: str | None = None
+    master: str | None = None  # "master hassio": the bridge/bond/team this one is a port of
     addresses: list[IpAddress] = field(default_factory=list)
     altnames: list[str] = field(default_factory=list)
     rx_bytes: int | None = None
