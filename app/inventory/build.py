@@ -14,6 +14,7 @@ import re
 from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.dt_boards import load_dt_boards
 from sbctune.catalog.ids import IdDatabase, load_ids
+from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.graph import Device, join
@@ -283,6 +284,7 @@ def build_inventory(
             inventory.nics.append(nic)
     inventory.nics.sort(key=_sort_key)
     _pair_by_elimination(inventory, parsed, catalog)
+    _lone_wifi_driver(inventory, parsed)
     drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
@@ -315,6 +317,27 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         nic.evidence.append(f"{nic.name} is the only interface left for the {device.driver} device")
         nic.builtin = is_builtin(nic, inventory.board, catalog)
         nic.irqs = nic.irqs or _irqs_for(parsed, nic)
+
+
+def _lone_wifi_driver(inventory: Inventory, parsed: Parsed) -> None:
+    """The one Wi-Fi interface no line places (``IPv6: ADDRCONF(NETDEV_UP): wlan0: ...``) is
+    driven by the one Wi-Fi driver whose lines name no device (``brcmfmac:
+    brcmf_cfg80211_set_power_mgmt: power save enabled``), when no NIC has that driver: an
+    interface has one driver, and no other Wi-Fi device or driver is shown to share it."""
+    wifi = [n for n in inventory.nics if n.wireless]
+    if len(wifi) != 1 or wifi[0].driver or wifi[0].bus_path or wifi[0].ids:
+        return
+    events = parsed.dmesg.events if parsed.dmesg is not None else []
+    kernel = load_kernel_drivers()
+    named: set[str] = set()
+    for event in events:
+        if event.kind == "driver_message" and event.driver and len(named) < 2:
+            found = kernel.get(event.driver)
+            if found is not None and found.wireless:
+                named.add(found.name)
+    taken = {n.driver for n in inventory.nics}
+    if len(named) == 1 and not named & taken:
+        wifi[0].driver = named.pop()
 
 
 def _unnamed_devices(wired: list[Nic]) -> list[Nic]:

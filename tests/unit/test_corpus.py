@@ -306,14 +306,6 @@ KNOWN_GAPS: dict[str, str] = {
         "not started), and no output here says eth0 is up; missing: the interface's admin state "
         "(ip link's UP, operstate) in the bundle, or a finding worded for either case"
     ),
-    # corpus35 (thirty-fifth unseen set), left with reasons in tests/captures/corpus/README.md
-    "virt_pi4_haos_788_bcmgenet_rx_tx_brcmfmac_mmc0_timeout": (
-        "wlan0 is named only by ADDRCONF and brcmfmac only by its device-less info line "
-        "'brcmfmac: brcmf_cfg80211_set_power_mgmt: power save enabled': no line names a device "
-        "for brcmfmac, and device-less lines are tied to a driver's one device only when they "
-        "are complaints (driver_line_sightings); missing: a Wi-Fi driver's device-less lines "
-        "joined to the lone Wi-Fi interface that no driver names"
-    ),
 }
 
 

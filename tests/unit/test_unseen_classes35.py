@@ -127,3 +127,24 @@ def test_a_noqueue_device_with_a_universal_mac_is_not_weighed_by_its_qdisc() -> 
     MACs are random (locally administered), so this one stays a NIC."""
     inv = inventory_of({"ip l": corpus_output(_HIVEAP)})
     assert "labb2" in _names(inv)
+
+
+# --- the one Wi-Fi driver's device-less lines drive the one Wi-Fi interface no line places ---
+
+_HAOS_788 = "virt_pi4_haos_788_bcmgenet_rx_tx_brcmfmac_mmc0_timeout"
+
+
+def test_the_lone_wifi_interface_gets_the_lone_wifi_drivers_name() -> None:
+    """HAOS 5.0 beta: wlan0 only in ADDRCONF lines, brcmfmac only in its device-less
+    'brcmf_cfg80211_set_power_mgmt: power save enabled'. One Wi-Fi interface, one Wi-Fi driver
+    (drivers.json: wireless), no NIC with it: wlan0 is brcmfmac's."""
+    inv = inventory_of({"dmesg": corpus_output(_HAOS_788)})
+    (wlan,) = [n for n in inv.nics if n.wireless]
+    assert (wlan.name, wlan.driver) == ("wlan0", "brcmfmac")
+
+
+def test_two_wifi_interfaces_take_no_driver_from_a_device_less_line() -> None:
+    text = corpus_output(_HAOS_788)
+    line = "[    5.095021] IPv6: ADDRCONF(NETDEV_UP): wlan0: link is not ready\n"
+    inv = inventory_of({"dmesg": text + line.replace("wlan0", "wlan1")})
+    assert {n.name: n.driver for n in inv.nics if n.wireless} == {"wlan0": None, "wlan1": None}
