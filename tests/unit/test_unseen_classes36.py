@@ -76,3 +76,48 @@ def test_declared_virtual_reads_the_two_formats() -> None:
 def test_declared_virtual_never_crashes(text: str) -> None:
     found = declared_virtual(text + "\nnetifd: " + text + "\nbatman_adv: " + text)
     assert all(isinstance(n, str) and 0 < len(n) < 16 for n in found)
+
+
+# --- an out-of-tree Wi-Fi driver on SPI that vendor_formats.json reads is a Wi-Fi NIC ---
+
+_PI3B = "halow_pi3b_openmanet_51_logread_then_dmesg_morse_spi_errno_95"
+_PI4 = "halow_pi4_wm6108_9_morse_spi_bare_function_lines_cmd53_71"
+_ZERO2W = "halow_zero2w_mm6108_5_morse_spi_human_clock_bare_brcmfmac_line"
+
+
+def test_a_halow_radio_on_spi_is_a_wifi_nic_with_its_spi_errors() -> None:
+    """The Pi 3 B's OpenMANET log: "morse_spi spi0.0: spi: set_address_base fn=1 ... (ret:-61)"
+    is Morse Micro's spi_log_err() (MORSE_SPI_ERR, which morse_err() prints with dev_err():
+    vendor_formats.json). spi0.0 is a Wi-Fi NIC on no bus of contract 2, driven by morse_spi,
+    and its failed transfers are a driver complaint; the brcmfmac SDIO NIC stays as it was."""
+    inv = inventory_of({"dmesg": corpus_output(_PI3B)})
+    (halow,) = [n for n in inv.nics if n.bus_path == "spi0.0"]
+    assert (halow.driver, halow.bus, halow.wireless) == ("morse_spi", "unknown", True)
+    assert findings_of(inv, "driver-complaint")
+    (sdio,) = [n for n in inv.nics if n.bus_path == "mmc1:0001:1"]
+    assert (sdio.name, sdio.driver) == ("wlan-03-90", "brcmfmac")
+
+
+def test_the_bare_lines_without_timestamps_name_the_same_nic() -> None:
+    """The Pi 4's four lines: "morse_spi spi0.0: morse_spi_dm_write failed -71" is the dm_write
+    failure (MORSE_SPI_ERR "%s failed %d"); the bare "morse_spi_cmd53_write failed" names no
+    device and adds nothing."""
+    inv = inventory_of({"dmesg": corpus_output(_PI4)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.driver, nic.wireless) == ("spi0.0", "morse_spi", True)
+    assert findings_of(inv, "driver-complaint")
+
+
+def test_a_halow_radio_that_came_up_is_a_nic_without_complaints() -> None:
+    """The Zero 2 W's morse_spi loads its firmware and initialises it: a NIC, no complaint."""
+    inv = inventory_of({"dmesg": corpus_output(_ZERO2W)})
+    (nic,) = [n for n in inv.nics if n.bus_path == "spi0.0"]
+    assert (nic.driver, nic.wireless) == ("morse_spi", True)
+    assert not findings_of(inv, "driver-complaint") and not findings_of(inv, "no-driver")
+
+
+def test_an_spi_device_of_a_driver_no_table_names_is_no_nic() -> None:
+    """The same lines under another driver's name (a TPM's, an SPI chip that is no NIC): no row
+    of vendor_formats.json names it, so spi0.0 is not made a NIC."""
+    text = corpus_output(_ZERO2W).replace("morse_spi spi0.0", "tpm_tis_spi spi0.0")
+    assert [n for n in inventory_of({"dmesg": text}).nics if n.bus_path == "spi0.0"] == []
