@@ -11,33 +11,41 @@
   netifd itself builds ("Bridge", "MAC VLAN", "VLAN" ...): "MAC VLAN 'local-node' link is up".
 
 Such a name is no NIC of its own (a bridge, a macvlan, a mesh interface): build.py leaves out a
-device that only these names identify. Text from a Pi is never made a regex; each line is
-looked at only when it holds the daemon's or module's literal, so a long log costs one scan."""
+device that only these names identify. Text from a Pi is never made a regex; a log without the
+daemon's or module's literal costs one substring scan."""
 
 from __future__ import annotations
 
 import re
 
 _IF = r"[A-Za-z_][\w.-]{0,14}"  # dev_valid_name(): below IFNAMSIZ, no "/", ":" or space
-_BATMAN = re.compile(rf"(?:^|[\s\]])batman_adv: (?P<name>{_IF}): ")
-_NETIFD = re.compile(
-    rf"(?:^|\s)netifd: (?P<type>[A-Za-z][A-Za-z0-9 ]{{0,30}}?) '(?P<name>{_IF})' link is "
-    r"(?:up|down)\s*$"
-)
+_BATMAN = re.compile(rf"batman_adv: (?P<name>{_IF}): ")  # one scan of the whole text
+_NETIFD = re.compile(rf"netifd: (?P<type>[A-Za-z][A-Za-z0-9 ]{{0,30}}) '(?P<name>{_IF})' link is ")
+_LINK = "' link is "  # netifd's literal: only its lines that hold it are matched
 _PLAIN = "Network device"  # netifd device.c simple_device_type.name
 _MAX_LINE = 600
 
 
 def declared_virtual(text: str) -> frozenset[str]:
     """The interface names the log's batman-adv and netifd lines declare virtual."""
-    if "batman_adv: " not in text and "netifd: " not in text:
-        return frozenset()
     names: set[str] = set()
-    for line in text.splitlines():
-        if len(line) > _MAX_LINE:
-            continue
-        if "batman_adv: " in line and (m := _BATMAN.search(line)):
-            names.add(m.group("name"))
-        elif "' link is " in line and (m := _NETIFD.search(line)) and m.group("type") != _PLAIN:
-            names.add(m.group("name"))  # netifd's own kinds: Bridge, MAC VLAN, VLAN ...
+    if "batman_adv: " in text:
+        names.update(_BATMAN.findall(text))
+    if "netifd: " in text:
+        names.update(_netifd_virtual(text))
     return frozenset(names)
+
+
+def _netifd_virtual(text: str) -> set[str]:
+    """Devices of netifd's own kinds (Bridge, MAC VLAN, VLAN ...): each "' link is " line's."""
+    found: set[str] = set()
+    at = text.find(_LINK)
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        m = _NETIFD.search(text, start, end) if end - start <= _MAX_LINE else None
+        if m is not None and m.group("type") != _PLAIN:
+            found.add(m.group("name"))
+        at = text.find(_LINK, end)
+    return found
