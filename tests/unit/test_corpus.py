@@ -345,16 +345,18 @@ KNOWN_GAPS: dict[str, str] = {
         "so wireless stays unknown-as-false; a rule on the name alone would guess"
     ),
     "wifi_pi4_awus036acs_8821au_134_lsusb_iw_dev_no_second_phy": (
-        "`iw dev` lists every wiphy, and its one is the Pi's own (wlan0's dc:a6:32 prefix, "
-        "Raspberry Pi Trading), so the AWUS036ACS in lsusb has none and no driver bound. "
-        "Missing: a rule that gives each wiphy of `iw dev` to a device (by its address's OUI, "
-        "its phy index) and says a USB Wi-Fi device left without one has no driver"
+        "`iw dev` lists one wiphy, the Pi's own (wlan0's dc:a6:32 prefix, Raspberry Pi "
+        "Trading), so a reader states that the AWUS036ACS in lsusb has no driver; but iw dev "
+        "lists interfaces by wiphy (a wiphy without one is not shown), and the post's "
+        "`rfkill list`, which lists every wiphy (cfg80211 registers one rfkill per wiphy), has "
+        "no bundle key and no reader. Missing: that reader, and a rule that a USB Wi-Fi device "
+        "left without a wiphy when every wiphy is another device's has no driver"
     ),
     "wifi_pi4_kismet_8812au_63_rtw_mlme_warning_hardware_name": (
         "the WARNING names the module [8812au] (Realtek's out-of-tree RTL8812AU USB driver) and "
-        "no device: missing a table of out-of-tree Wi-Fi modules' names to their chip and bus "
-        "(vendor_chips.json knows the kernel's Kconfig names only), read from their source, "
-        "and a NIC made of a module with nothing else to tell it by"
+        "no device: oot_chips reads the chip from such a module's name, but only for a device a "
+        "line shows; missing, as for x86_amd_a6210_2's mt7662u_sta: a NIC made of an "
+        "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
 }
 
