@@ -73,3 +73,10 @@ def vendor_line(driver: str | None, text: str) -> tuple[VendorFormat, dict[str, 
         if row.driver == driver and row.needle in text and (m := row.regex.search(text)):
             return row, {k: v for k, v in m.groupdict().items() if v is not None}
     return None
+
+
+def vendor_driver(driver: object) -> VendorFormat | None:
+    """A row of `driver` when vendor_formats.json reads that out-of-tree driver: the table
+    holds network drivers only (read from their source: xradio_wlan, nuc970-emac0, morse_spi),
+    so a device it drives is a NIC, a Wi-Fi one where its rows say so."""
+    return next((row for row in vendor_formats() if row.driver == driver), None) if driver else None

@@ -26,6 +26,7 @@ from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.inventory.nics import is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.usb_returned import join_returned
+from sbctune.inventory.virtual_declared import declared_virtual
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
@@ -276,7 +277,8 @@ def build_inventory(
     ids = ids or load_ids()
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
-    found = [d for d in devices(parsed) if is_nic(d, catalog, ids)]
+    virtual = declared_virtual(parsed.dmesg_text)  # bat0, netifd's "MAC VLAN 'local-node'"
+    found = [d for d in devices(parsed) if is_nic(d, catalog, ids) and not _declared(d, virtual)]
     for device in _pair_usb_by_bus(join_returned(found), ids):
         if is_nic(device, catalog, ids):
             nic = nic_from_device(device, parsed, catalog, ids, inventory.board)
@@ -291,6 +293,20 @@ def build_inventory(
             parsed.interrupts, nic.irqs, inventory.board.kernel
         )
     return inventory
+
+
+def _declared(device: Device, virtual: frozenset[str]) -> bool:
+    """A device known only by names the log itself calls virtual (virtual_declared.py): no bus
+    key, driver or IDs of its own, so nothing but that interface."""
+    names = device.names()
+    if not virtual or not names or any(n not in virtual for n in names):
+        return False
+    keys = ("pci", "usb", "sdio", "platform")
+    return (
+        not any(device.key(k) for k in keys)
+        and not device.value("driver")
+        and not device.value("ids")
+    )
 
 
 def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog) -> None:

@@ -10,6 +10,7 @@ from sbctune.catalog import Catalog, load_catalog
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.modeswitch import storage_mode
+from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.nic_chip import catalog_chip
@@ -133,6 +134,8 @@ def _by_names_or_net_driver(device: Device) -> bool | None:
         return False  # "b53-switch 10700000.switch: Link is Up": a switch, not a host's NIC
     if names or _kernel_net_driver(device) or device.has("wiphy") or device.has("net_device"):
         return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join); a net_device
+    if any(vendor_driver(device.value(f)) for f in ("driver", "refused_by")):
+        return True  # an out-of-tree network driver read from its source (vendor_formats.json)
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.model import Nic
@@ -41,6 +42,7 @@ def is_wireless(nic: Nic, device: Device, bus: str) -> bool:
         or any(map(wireless_from_name, (nic.name or "", *_former(device))))  # ifnames.py
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
+        or bool((row := vendor_driver(nic.driver)) and row.wireless)  # vendor_formats.json
         or sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)

@@ -23,8 +23,12 @@ _VIRTUAL = re.compile(
     r"^(lo|docker-?[0-9a-f]*|veth.*|br-.*|br\d*|virbr.*|tun\d*|tunl\d*|tap.*|wg\d*|dummy\d*|ifb\d*|"
     r"bond\d*|team\d*|vxlan.*|sit\d*|ip6tnl\d*|tailscale\d*|zt.*|ppp.*|pppoe.*|can\d*|"
     r"gre\d*|gretap\d*|erspan\d*|ip_vti\d*|ip6_vti\d*|ip6gre\d*|teql\d*|lan\d*@.*|"
-    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|[a-z]+\d*\.\d+)$"  # ovs: Open vSwitch (Synology ovs_eth0)
+    r"wan@.*|p2p.*|mon\.\w+|ovs[_-].*|bat\d+|[a-z]+\d*\.\d+)$"
 )
+# ovs: Open vSwitch (Synology ovs_eth0)
+# bat\d+: batman-adv's mesh interface, "bat0" as the kernel's Documentation/networking/
+# batman-adv.rst (6.1, 6.12: "ip link add name bat0 type batadv") and batctl name it; its lines
+# declare it too (virtual_declared.py), but an ifconfig paste has only the name
 # docker[0-9a-f]*: docker0 and the host ends of Synology Docker's veths, named "docker" and
 # hex digits of the container ("docker9b5d5a5", corpus/ds916plus_bbqq_468_*); docker-<hex>: the
 # bridges of Synology's user-defined Docker networks (Docker's own are br-<hex>), which net-tools
