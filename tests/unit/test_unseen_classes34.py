@@ -1,0 +1,70 @@
+"""Classes that the thirty-fourth unseen set (cellular modems and tethered phones as an SBC's or
+a router's uplink; tests/captures/corpus/wwan34_*) showed misread. Every output here is one of
+those bundles' (named beside it, with its SOURCE.md), or one changed to show what must NOT be
+read; the corpus test checks whole bundles."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sbctune.inventory.parsers.dispatch import parse_command, resolve_command
+from sbctune.inventory.parsers.mmcli import parse_mmcli
+from tests.corpus_support import corpus_output, findings_of, inventory_of
+
+_THINKPAD = "wwan34_thinkpad_lenovo_wwan_28_mmcli_rm520n_pcie_mhi_wwan0_net"
+_OMR_3050 = "wwan34_omr_3050_mmcli_rm520n_usb_6_1_option1_qmi_wwan_cdc_wdm0"
+_ZBT = "wwan34_zbt_z8102ax_omr_3498_mmcli_two_rm520n_wwan0_wwan1_backticks"
+
+
+# --- ModemManager's `mmcli -m N` block: the modem's net port is a NIC at the modem's device ---
+
+
+def test_a_pcie_modems_mmcli_block_is_its_wwan0_on_the_pci_function() -> None:
+    """The ThinkPad's RM520N-GL on PCIe: `ports: wwan0 (net), ...`, `device: .../0000:08:00.0`,
+    `drivers: mhi-pci-generic`. The user sees wwan0, a cellular modem's interface, on PCI."""
+    inv = inventory_of({"mmcli -m 0": corpus_output(_THINKPAD)})
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus, nic.bus_path) == ("wwan0", "pci", "0000:08:00.0")
+    assert nic.driver == "mhi-pci-generic"
+    assert "RM520N" in (nic.chip or "")
+    assert findings_of(inv, "cellular-modem")
+
+
+def test_a_usb_modems_net_port_takes_the_network_driver_not_the_serial_one() -> None:
+    """`drivers: option1, qmi_wwan`: option1 serves the AT ports (a usb-serial driver the
+    kernel's network-driver table does not list); wwan0's driver is qmi_wwan, at USB 6-1."""
+    inv = inventory_of({"mmcli -m 2": corpus_output(_OMR_3050)})
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus, nic.bus_path, nic.driver) == ("wwan0", "usb", "6-1", "qmi_wwan")
+
+
+def test_two_modems_with_wrapped_ports_lines_and_glued_backticks() -> None:
+    """The ZBT Z8102AX's two blocks: each `ports:` list wraps onto a line with nothing before
+    its `|`, the net port on the second line; the labels carry the post's backticks."""
+    inv = inventory_of(
+        {"mmcli -m 0": corpus_output(_ZBT, "000"), "mmcli -m 1": corpus_output(_ZBT, "001")}
+    )
+    got = sorted((n.name, n.bus_path, n.driver) for n in inv.nics)
+    assert got == [("wwan0", "2-1.1", "qmi_wwan"), ("wwan1", "2-1.2", "qmi_wwan")]
+
+
+def test_a_modem_block_without_a_net_port_is_no_nic() -> None:
+    """A modem whose ports are all serial (the RM520N-GL bound to option alone) has no network
+    interface: nothing to list, and its PCI or USB device is not made one."""
+    text = corpus_output(_OMR_3050).replace(", wwan0 (net)", "")
+    result, _warnings = parse_mmcli(text)
+    assert result.networks == []
+
+
+def test_mmcli_actions_are_not_read_as_a_modem_block() -> None:
+    assert resolve_command("mmcli -m 0")[0] == "mmcli -m"
+    assert resolve_command("mmcli -m any")[0] == "mmcli -m"
+    assert resolve_command("mmcli -m 0 --simple-connect='apn=internet'")[0] is None
+    assert resolve_command("mmcli -L")[0] is None
+
+
+@given(st.text(max_size=400))
+def test_the_mmcli_parser_never_raises(text: str) -> None:
+    parsed = parse_command("mmcli -m 0", text)
+    assert parsed.parser == "mmcli -m"
