@@ -68,3 +68,32 @@ def test_mmcli_actions_are_not_read_as_a_modem_block() -> None:
 def test_the_mmcli_parser_never_raises(text: str) -> None:
     parsed = parse_command("mmcli -m 0", text)
     assert parsed.parser == "mmcli -m"
+
+
+# --- /sys/kernel/debug/usb/devices (usb-devices): the T: line's Lev/Prnt/Port are a port path ---
+
+_GARGOYLE = "wwan34_gargoyle_537_debug_usb_devices_e3372_option_huawei_cdc_ncm"
+_L850 = "wwan34_3ginfo_82_l850gl_debug_usb_devices_cdc_mbim_cdc_acm_iad"
+
+
+def test_a_device_on_the_root_hub_is_at_bus_dash_port_plus_one() -> None:
+    """`T:  Bus=02 Lev=01 Prnt=01 Port=00`: the kernel prints the 0-based port (devices.c
+    usb_device_dump(..., chix - 1, ...)), so the E3372 is at 2-1, where its driver's lines and
+    `lsusb -t` would put it."""
+    inv = inventory_of({"cat /sys/kernel/debug/usb/devices": corpus_output(_GARGOYLE)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.ids, nic.driver) == ("2-1", "12d1:1506", "huawei_cdc_ncm")
+
+
+def test_a_deeper_device_extends_its_parents_path_and_needs_its_parents_line() -> None:
+    """A hub at 1-1 (Dev# 2) and the L850-GL below it on its port 2 (Port=01): 1-1.2. The
+    same device pasted without its parent's T: line has no path: its parent's port is unknown."""
+    hub = "T:  Bus=01 Lev=01 Prnt=01 Port=00 Cnt=01 Dev#=  2 Spd=480  MxCh= 4\n"
+    hub += "P:  Vendor=05e3 ProdID=0610 Rev= 6.56\nI:* If#= 0 Alt= 0 #EPs= 1 Cls=09(hub  ) "
+    hub += "Sub=00 Prot=00 Driver=hub\n"
+    alone = corpus_output(_L850)
+    inv = inventory_of({"cat /sys/kernel/debug/usb/devices": hub + alone})
+    (nic,) = inv.nics
+    assert nic.bus_path == "1-1.2"
+    (nic,) = inventory_of({"cat /sys/kernel/debug/usb/devices": alone}).nics
+    assert nic.bus_path is None and nic.ids == "2cb7:0007"
