@@ -97,3 +97,29 @@ def test_a_deeper_device_extends_its_parents_path_and_needs_its_parents_line() -
     assert nic.bus_path == "1-1.2"
     (nic,) = inventory_of({"cat /sys/kernel/debug/usb/devices": alone}).nics
     assert nic.bus_path is None and nic.ids == "2cb7:0007"
+
+
+# --- a usbnet driver whose every driver_info sets FLAG_WWAN drives modems only ---
+
+_TOMATO = "wwan34_freshtomato_315_tab_separated_syslog_switch4g_huawei_cdc_ncm_1_2"
+
+
+def test_huawei_cdc_ncm_is_a_modems_driver_by_its_flag_wwan() -> None:
+    """FreshTomato's log: huawei_cdc_ncm on 1-2. Its MODULE_DESCRIPTION ("USB CDC NCM host
+    driver with encapsulated protocol support") names no modem, but its one driver_info sets
+    FLAG_WWAN (huawei_cdc_ncm.c huawei_cdc_ncm_info), as usbnet.c reads it to name "wwan%d":
+    the user is told it is a cellular modem's interface."""
+    inv = inventory_of({"cat /var/log/messages": corpus_output(_TOMATO)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.driver) == ("1-2", "huawei_cdc_ncm")
+    assert findings_of(inv, "cellular-modem")
+
+
+def test_a_driver_with_ethernet_driver_infos_too_is_not_a_modems_driver() -> None:
+    """cdc_ether and cdc_ncm have a FLAG_WWAN driver_info for some IDs beside their Ethernet
+    ones: their devices may be either, so the driver alone says nothing."""
+    from sbctune.catalog.wwan_ids import is_wwan_driver
+
+    assert is_wwan_driver("huawei_cdc_ncm") and is_wwan_driver("kalmia")
+    assert not is_wwan_driver("cdc_ether") and not is_wwan_driver("cdc_ncm")
+    assert not is_wwan_driver("r8152")
