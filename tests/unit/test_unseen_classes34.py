@@ -123,3 +123,29 @@ def test_a_driver_with_ethernet_driver_infos_too_is_not_a_modems_driver() -> Non
     assert is_wwan_driver("huawei_cdc_ncm") and is_wwan_driver("kalmia")
     assert not is_wwan_driver("cdc_ether") and not is_wwan_driver("cdc_ncm")
     assert not is_wwan_driver("r8152")
+
+
+# --- a tethered phone's RNDIS pair in `lsusb -t`, no driver bound: a NIC with no driver ---
+
+_PRAWNOS = "wwan34_prawnos_295_chromebook_lsusb_t_tethered_phone_no_driver_asix"
+
+
+def test_an_unbound_miscellaneous_and_cdc_data_pair_is_a_nic_with_no_driver() -> None:
+    """The Chromebook's Android phone at 5-1.3.3: `Class=Miscellaneous Device, Driver=,` and
+    `Class=CDC Data, Driver=,`. Only rndis_host binds class ef interfaces among the kernel's
+    USB network drivers (usb_net_classes.json: ef/01/01, ef/04/01), with a CDC Data interface
+    beside: the user is told the phone's network function has no driver."""
+    inv = inventory_of({"lsusb -t": corpus_output(_PRAWNOS)})
+    phone = [n for n in inv.nics if n.bus_path == "5-1.3.3"]
+    assert len(phone) == 1 and phone[0].driver is None and phone[0].driver_state == "none"
+    assert findings_of(inv, "no-driver")
+    assert {n.bus_path for n in inv.nics} == {"5-1.2", "5-1.3.3"}  # not the classless Dev 68
+
+
+def test_a_communications_and_cdc_data_pair_alone_is_no_nic() -> None:
+    """A CDC ACM modem or serial adapter has the same two class names (cdc_acm binds
+    Communications 02/02 by class, drivers/usb/class/cdc-acm.c): by `lsusb -t` alone it is
+    no network function."""
+    tree = corpus_output(_PRAWNOS).replace("Miscellaneous Device", "Communications")
+    inv = inventory_of({"lsusb -t": tree})
+    assert {n.bus_path for n in inv.nics} == {"5-1.2"}
