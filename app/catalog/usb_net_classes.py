@@ -65,3 +65,28 @@ def tree_class_drivers(class_names: list[str]) -> list[str]:
             if triple.startswith(code + "/"):
                 found.update((str(d), None) for d in drivers)
     return list(found)
+
+
+# the bus and the class family: ACM serial ports are "CDC" too (CDC-ACM)
+_NOT_PROTOCOLS = {"USB", "CDC"}
+
+
+@functools.cache
+def protocol_words() -> dict[str, str]:
+    """The network models the class drivers name in their MODULE_DESCRIPTION (cdc_mbim "USB
+    CDC MBIM host driver", cdc_ncm "... NCM ...", cdc_eem "USB CDC EEM", rndis_host "... RNDIS
+    driver"), each with its driver: a USB device whose own product string names one ("MBIM + 3
+    CDC-ACM") offers that network function."""
+    import re
+
+    from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
+    known = load_kernel_drivers()
+    words: dict[str, str] = {}
+    for driver in sorted(class_drivers()):
+        found = known.get(driver)
+        about = found.about if found is not None else ""
+        for word in re.findall(r"\b[A-Z]{3,5}\b", about):
+            if word not in _NOT_PROTOCOLS:
+                words.setdefault(word, driver)
+    return words

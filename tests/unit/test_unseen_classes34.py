@@ -149,3 +149,31 @@ def test_a_communications_and_cdc_data_pair_alone_is_no_nic() -> None:
     tree = corpus_output(_PRAWNOS).replace("Miscellaneous Device", "Communications")
     inv = inventory_of({"lsusb -t": tree})
     assert {n.bus_path for n in inv.nics} == {"5-1.2"}
+
+
+# --- a USB device whose own product string names a class driver's network model ---
+
+_OPENIPC = "wwan34_openipc_1829_rancam_l850_bare_usb_lines_mbim_3_acm_no_netdev"
+
+
+def test_a_product_string_naming_mbim_is_a_network_device() -> None:
+    """The OpenIPC camera's Fibocom L850: five `usb 1-1:` lines, IDs no table knows
+    (2cb7:0007), `Product: MBIM + 3 CDC-ACM`. MBIM is the model cdc_mbim's own description
+    names ("USB CDC MBIM host driver"), so the modem is listed at 1-1 with its IDs; "CDC-ACM"
+    (serial) and "USB" name none."""
+    inv = inventory_of({"dmesg": corpus_output(_OPENIPC)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.ids, nic.bus) == ("1-1", "2cb7:0007", "usb")
+    serial = corpus_output(_OPENIPC).replace("MBIM + 3 CDC-ACM", "3 CDC-ACM")
+    assert inventory_of({"dmesg": serial}).nics == []
+
+
+def test_the_protocol_words_come_from_the_class_drivers_descriptions() -> None:
+    from sbctune.catalog.usb_net_classes import protocol_words
+
+    assert protocol_words() == {
+        "EEM": "cdc_eem",
+        "MBIM": "cdc_mbim",
+        "NCM": "cdc_ncm",
+        "RNDIS": "rndis_host",
+    }
