@@ -34,10 +34,28 @@ def wwan_drivers(ids: str | None) -> list[str]:
 _WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)
 
 
+@functools.cache
+def _usbnet_wwan() -> frozenset[str]:
+    """usbnet drivers whose every driver_info sets FLAG_WWAN (usbnet names their interfaces
+    "wwan%d"): resources/kernel_source/usbnet_wwan_drivers.json, scripts/regen_usbnet_wwan.py."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "usbnet_wwan_drivers.json")
+        drivers = json.loads(path.read_text(encoding="utf-8")).get("drivers", {})
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    return frozenset(str(d) for d in drivers) if isinstance(drivers, dict) else frozenset()
+
+
 def is_wwan_driver(name: object) -> bool:
-    """A driver of the kernel for mobile-network modems (qmi_wwan, cdc_mbim, sierra_net ...)."""
+    """A driver of the kernel for mobile-network modems (qmi_wwan, cdc_mbim, sierra_net,
+    huawei_cdc_ncm ...): by its MODULE_DESCRIPTION, its place under drivers/net/wwan/, or its
+    usbnet driver_infos, all FLAG_WWAN."""
     from sbctune.catalog.kernel_drivers import load_kernel_drivers
 
+    if isinstance(name, str) and name in _usbnet_wwan():
+        return True
     known = load_kernel_drivers().get(name) if isinstance(name, str) else None
     return known is not None and bool(
         _WWAN_DRIVER.search(known.about) or known.file.startswith("drivers/net/wwan/")

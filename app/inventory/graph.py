@@ -25,6 +25,7 @@ _DEFAULT = (
     "iwinfo",
     "networkctl",
     "inxi",
+    "mmcli",  # ModemManager's modem block: its net port's device and drivers (parsers/mmcli.py)
     "mii-tool",
     "ubus",
     "lspci",

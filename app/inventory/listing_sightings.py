@@ -10,10 +10,11 @@ from collections import Counter
 from collections.abc import Iterator
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
-from sbctune.catalog.usb_net_classes import net_class_drivers
+from sbctune.catalog.usb_net_classes import net_class_drivers, tree_class_drivers
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
 from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
+from sbctune.inventory.parsers.lsusb import UsbTreeNode
 from sbctune.inventory.parsers.netif_model import NetInterface
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.sightings import (
@@ -121,6 +122,11 @@ def _usb2_only_buses(parsed: Parsed) -> dict[int, str]:
 def from_lsusb_tree(parsed: Parsed) -> Iterator[Sighting]:
     if parsed.usb_tree is None:
         return
+    # a device's interfaces, for what only their classes together say (tree_class_drivers)
+    by_device: dict[tuple[int, int], list[UsbTreeNode]] = {}
+    for node in parsed.usb_tree.nodes:
+        if not node.is_root_hub:
+            by_device.setdefault((node.bus, node.device), []).append(node)
     for node in parsed.usb_tree.nodes:
         if node.is_root_hub:
             continue
@@ -141,6 +147,14 @@ def from_lsusb_tree(parsed: Parsed) -> Iterator[Sighting]:
             sighting.add("driver", node.driver, "lsusb -t", line)
         elif node.driver in ("[none]", "(none)"):
             sighting.add("driver_none", True, "lsusb -t", line)
+        siblings = by_device.get((node.bus, node.device), [])
+        if by_class := tree_class_drivers([n.class_name or "" for n in siblings]):
+            # a network function by its interfaces' classes (an Android phone's RNDIS pair)
+            classes = ", ".join(n.class_name or "" for n in siblings)
+            sighting.add("net_class", by_class, "lsusb -t", f"{line}: interface classes {classes}")
+            if not any(n.driver not in (None, "", "[none]", "(none)") for n in siblings):
+                # old usbutils print an unbound interface as "Driver=," (lsusb-t.c), new "[none]"
+                sighting.add("driver_none", True, "lsusb -t", f"{line}: no interface has a driver")
         yield sighting
 
 

@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.usb_net_classes import protocol_words
 from sbctune.catalog.wwan_ids import wwan_drivers
 from sbctune.inventory.graph import Device
 
 _NET_CLASS = re.compile(r"ethernet|network|wireless|wi-?fi|802\.11|wlan", re.I)
 _LAN = re.compile(r"\bLAN\b|ethernet", re.I)
+
+
+def named_protocol(text: str) -> str | None:
+    """The class driver whose network model a product string names as a word ("MBIM + 3
+    CDC-ACM": cdc_mbim; catalog/usb_net_classes.protocol_words, from the drivers' own
+    descriptions), or None."""
+    words = set(re.findall(r"[A-Za-z]{3,5}", text[:200]))
+    return next((d for w, d in protocol_words().items() if w in words), None)
 
 
 def named_network(text: str) -> bool:
@@ -38,5 +47,7 @@ def named_usb_nic(device: Device) -> bool:
     driver line after it (a SIMCom ``1e0e:9011`` on a PocketBeagle) is still a network device."""
     text = " ".join(str(f.value) for f in device.all("usb_product"))
     if named_wifi(device) or device.has("net_class") or _LAN.search(text) is not None:
+        return True
+    if named_protocol(text) is not None:  # "MBIM + 3 CDC-ACM": a modem's MBIM function
         return True
     return bool(wwan_drivers(str(device.value("ids") or "")))

@@ -299,6 +299,28 @@ KNOWN_GAPS: dict[str, str] = {
         "no line names IDs or a driver, and a device with neither is no NIC: missing a rule "
         "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
     ),
+    # corpus34 (thirty-fourth unseen set), left with reasons in tests/captures/corpus/README.md
+    "wwan34_omr_4030_rm520n_gl_lsusb_superspeed_bus_via_hub_lsmod_grep": (
+        "the RM520N-GL is on bus 002, whose root hub is 1d6b:0003: a SuperSpeed bus, so the "
+        "modem runs at 5 Gbit/s or faster, but plain lsusb does not say which (a 3.1 Gen 2 "
+        "host's bus has the same root hub ID, and the VIA hub is a USB3.1 one); the 5000 was "
+        "stated before the run; missing: a speed field that can say 'SuperSpeed, at least 5000'"
+    ),
+    "wwan34_openipc_1829_rancam_l850_bare_usb_lines_mbim_3_acm_no_netdev": (
+        "the L850 is listed now (its product string names MBIM), but (1) the expected 'not "
+        "shown' driver, written before the run, meets the corpus's older reading of a lone "
+        "enumeration as no driver bound (the inventory says none, with a no-driver finding), "
+        "and (2) its chip is named from vendor and IDs ('Fibocom device 2cb7:0007'), so the "
+        "product string's MBIM does not reach the cellular-modem rule; missing: the USB "
+        "product string kept on the NIC for the advice layer"
+    ),
+    "wwan34_openwrt_16294_two_huawei_1c52_cdc_ether_480m_on_xhci_usb3_ports": (
+        "the two Huawei devices on cdc_ether get no cellular-modem finding: 12d1:1c52 is in no "
+        "ID table (usb.ids, option/qmi_wwan/...), 'HUAWEI Mobile' names no modem, cdc_ether "
+        "drives Ethernet adapters too, and its Huawei wwan_info match (cdc_ether.c, "
+        "USB_VENDOR_AND_INTERFACE_INFO(HUAWEI_VENDOR_ID, USB_CLASS_COMM, ...)) needs the "
+        "interface's class, which `lsusb -t` prints empty here and `lsusb -v` is cut before"
+    ),
     # corpus33 (thirty-third unseen set), left with reasons in tests/captures/corpus/README.md
     "cm5_linux_6953_ethtool_eth0_speed_unknown_netlink_eperm_no_link": (
         "ethtool's 'Link detected: no' is read (link down), but no link-down finding is made from "

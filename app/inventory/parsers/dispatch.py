@@ -23,6 +23,7 @@ from . import (
     lspci,
     lsusb,
     mii_tool,
+    mmcli,
     netif,
     networkctl_list,
     of_device,
@@ -79,6 +80,7 @@ PARSERS: dict[str, Spec[Any]] = {
     "udevadm info": Spec(udevadm_walk.parse_udevadm_walk, udevadm_walk.UdevWalk, "udevadm"),
     "inxi": Spec(report_tools.parse_inxi_network, lshw.LshwResult, "lshw"),
     "mii-tool": Spec(mii_tool.parse_mii_tool, lshw.LshwResult, "lshw"),
+    "mmcli -m": Spec(mmcli.parse_mmcli, lshw.LshwResult, "lshw"),  # ModemManager's modem block
     "ubus network.device": Spec(ubus_device.parse_ubus_device_status, lshw.LshwResult, "lshw"),
     "ethtool": Spec(ethtool_json.parse_ethtool_any, ethtool.EthtoolSettings, "ethtool", True),
     "ethtool -i": Spec(ethtool.parse_ethtool_driver, ethtool.EthtoolDriverInfo, "ethtool_i", True),
@@ -249,6 +251,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
         return ("mii-tool", None) if not (set(args) & _MII_TOOL_ACTIONS) else (None, None)
     if cmd == "iwconfig":
         return "iwconfig", None
+    if cmd == "mmcli" and any(a in {"-m", "--modem"} or a.startswith("--modem=") for a in args):
+        # a modem's block (`mmcli -m 0`, `-m any`); not its actions (--enable, --simple-connect)
+        acts = [a for a in args if a.startswith("--") and not a.startswith("--modem")]
+        return ("mmcli -m", None) if not acts else (None, None)
     if cmd == "iw" and (
         (args[:1] == ["dev"] and (len(args) == 1 or args[2:] == ["info"]))
         or (len(args) == 2 and args[1] == "info" and args[0] not in {"phy", "dev", "reg"})

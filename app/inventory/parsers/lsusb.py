@@ -33,6 +33,10 @@ _NEGOTIATED_RE = later(r"^\s*Negotiated speed:\s*\S+.*?\((\d+(?:\.\d+)?)([GM])bp
 _BCD_RE = later(r"^\s*bcdUSB\s+([\d.]+)")
 # usb-devices: T:/P:/S:/I: records
 _T_RE = later(r"^T:\s+Bus=(\d+).*?Dev#=\s*(\d+)\s+Spd=([\d.]+)")
+# the T: line's place in the tree (drivers/usb/core/devices.c format_topo, usb_device_dump():
+# Lev is the depth, Prnt the parent's device number, Port the 0-based port on the parent,
+# printed for `chix - 1` by usb_hub_for_each_child; usb-devices' script prints the same)
+_TOPO_RE = later(r"^T:\s+Bus=\s*(\d+)\s+Lev=\s*(\d+)\s+Prnt=\s*(\d+)\s+Port=\s*(\d+)\s")
 _P_RE = later(r"^P:\s+Vendor=([0-9a-fA-F]{4})\s+ProdID=([0-9a-fA-F]{4})")
 _S_RE = later(r"^S:\s+Product=(.+)$")
 # usb-devices' `I:` line: the driver after the first interface class. Two forward searches: one
@@ -152,6 +156,8 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
     # listing cut before its last interface says nothing of the drivers of those not shown
     listed: set[str] = set()
     count: list[int] = []
+    # (bus, device number) -> port path of the devices read so far: a parent is printed first
+    paths: dict[tuple[int, int], str | None] = {}
 
     def close() -> None:
         if current is not None:
@@ -170,6 +176,8 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
             count.clear()
             current.speed_mbps = float(m.group(3))
             result.devices.append(current)
+            current.path = _topology_path(line.strip(), paths)
+            paths[(current.bus, current.device)] = current.path
         elif current is not None and (m := _P_RE.match(line.strip())):
             current.vendor_id, current.product_id = m.group(1).lower(), m.group(2).lower()
         elif current is not None and (m := _S_RE.match(line.strip())):
@@ -185,6 +193,19 @@ def _parse_usb_devices(text: str) -> Parsed[LsusbResult]:
     close()
     result.devices = [d for d in result.devices if d.vendor_id]
     return result, finish("usb-devices", text, len(result.devices), 0)
+
+
+def _topology_path(line: str, paths: dict[tuple[int, int], str | None]) -> str | None:
+    """The kernel's port path ("2-1", "1-1.4") of a T: line: a device on the root hub (Lev 1)
+    is BUS-PORT; a deeper one extends its parent's path, when its parent's line was read."""
+    m = _TOPO_RE.match(line)
+    if m is None:
+        return None
+    bus, level, parent, port = (int(g) for g in m.groups())
+    if level == 1:
+        return f"{bus}-{port + 1}"
+    above = paths.get((bus, parent)) if level > 1 else None
+    return f"{above}.{port + 1}" if above else None
 
 
 # --- lsusb -t -----------------------------------------------------------------
