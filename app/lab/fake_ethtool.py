@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 # the text of every fake_ethtool module (SCRIPT_MODULES) in place of these imports.
 from sbctune.lab.fake_ethtool_base import (
     Failure,
+    iface_up,
     reopened,
 )
 from sbctune.lab.fake_ethtool_dispatch import LIVE, MISC, SET, SHOW, refused_while_down
@@ -119,10 +120,31 @@ def shown_entry(option: str, ifname: str, dev: dict[str, Any]) -> str:
         # kernel computes them from the link now, which a file would keep stale when the link
         # changes from outside (the partner's end down, another speed): the model answers
         return MODEL + "\n"
+    if up_dependent(option, ifname, dev):
+        # stmmac on 6.1 (.begin: EBUSY), bcmgenet's and r8169's PHY gone at close, stmmac's on
+        # 6.12: the answer follows IFF_UP, which `ip link set` changes without the model
+        return MODEL + "\n"
     try:
         return "0\n" + SHOW[option](ifname, dev)
     except Failure as failure:
         return f"{failure.code}\n" + "".join(line + "\n" for line in failure.lines)
+
+
+def up_dependent(option: str, ifname: str, dev: dict[str, Any]) -> bool:
+    """Whether the answer to ``ethtool OPTION IFNAME`` changes with IFF_UP: rendered with the
+    interface up and down, so only the reads the driver answers otherwise while down leave the
+    cache (audit 18 row 4), never every read of a driver that refuses one."""
+    seen: set[str] = set()
+    for up in (True, False):
+        probe = {**json.loads(json.dumps(dev)), "up": up}
+        try:
+            busy = refused_while_down(option, ifname, probe, [])
+            seen.add(f"{busy.code} {busy.lines}" if busy else SHOW[option](ifname, probe))
+        except Failure as failure:
+            seen.add(f"{failure.code} {failure.lines}")
+        except Exception:  # a model that cannot say while down: never cached
+            return True
+    return len(seen) > 1
 
 
 # The links an answer is rendered under to see whether it follows the link (link_dependent):
@@ -164,12 +186,6 @@ def write_shown(state_path: str, state: dict[str, Any]) -> None:
     if not os.path.isdir(folder):
         return
     for ifname, dev in state.get("interfaces", {}).items():
-        if dev.get("refused_when_down") or dev.get("ops_refused_when_down"):  # the answer
-            # hangs on the link's state: no cache
-            for option in SHOW:
-                with contextlib.suppress(FileNotFoundError):
-                    os.remove(os.path.join(folder, shown_name(option, ifname)))
-            continue
         for option in SHOW:
             path = os.path.join(folder, shown_name(option, ifname))
             temporary = f"{path}.{os.getpid()}.tmp"
@@ -318,7 +334,9 @@ def _answer_set(
 ) -> tuple[Answer, AfterSet]:
     SET[option](ifname, dev, rest)
     in_lab = bool(state.get("bounce_links"))  # never a host's own interface
-    bounce = bool(dev.pop("bounce_pending", False)) and in_lab
+    # a down interface has no link to bounce, and `ip link set down; up` would open it: the
+    # kernel never opens an interface for an ethtool change (audit 18 row 1)
+    bounce = bool(dev.pop("bounce_pending", False)) and in_lab and iface_up(ifname, dev)
     queues = dev.pop("queues_pending", None)
     queues = queues if in_lab else None
     speed = dev.pop("link_speed_pending", None) if in_lab else None

@@ -171,6 +171,19 @@ def iface_up(ifname: str, dev: dict[str, Any]) -> bool:
         return True
 
 
+def restarted(ifname: str, dev: dict[str, Any], setting: dict[str, Any]) -> None:
+    """A change the driver makes by closing and reopening the interface, done only to a
+    running one: igb_set_ringparam stores the sizes for the next open of a down interface, and
+    macb_set_ringparam, aq_set_ringparam, stmmac_reinit_ringparam, igb/igc/stmmac_reinit_queues
+    close and open only `if (netif_running(dev))` (audit 18 row 1). A down interface keeps the
+    new value, has no open to set anything back now and no link to bounce."""
+    if not iface_up(ifname, dev):
+        return
+    reopened(dev)
+    setting["bounces"] = int(setting.get("bounces", 0)) + 1
+    dev["bounce_pending"] = True
+
+
 def reopened(dev: dict[str, Any]) -> None:
     """The driver closed and opened the interface for a change (stmmac_reinit_ringparam and
     stmmac_reinit_queues -> __stmmac_open): what its open sets again, e.g. stmmac_init_coalesce's

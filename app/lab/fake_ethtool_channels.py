@@ -25,8 +25,8 @@ from sbctune.lab.fake_ethtool_base import (
     attr_offset,
     nl_error,
     parse_pairs,
-    reopened,
     require_root,
+    restarted,
 )
 
 # @tables-end
@@ -90,6 +90,4 @@ def set_channels(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if pq and not pq.get("exempt"):  # igb/igc_set_flag_queue_pairs, decided again
         pq["paired"] = new["combined"] > int(ch["max"]["combined"]) // 2
     if ch.get("restarts"):
-        reopened(dev)
-        ch["bounces"] = int(ch.get("bounces", 0)) + 1
-        dev["bounce_pending"] = True
+        restarted(ifname, dev, ch)

@@ -23,8 +23,8 @@ from sbctune.lab.fake_ethtool_base import (
     nl_error,
     parse_bitset,
     parse_pairs,
-    reopened,
     require_root,
+    restarted,
 )
 from sbctune.lab.fake_ethtool_driver import (
     coalesce_refused,
@@ -104,9 +104,7 @@ def set_rings(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     changed = new != rings["cur"]
     rings["cur"] = new
     if changed and rings.get("restarts"):
-        reopened(dev)
-        rings["bounces"] = int(rings.get("bounces", 0)) + 1
-        dev["bounce_pending"] = True
+        restarted(ifname, dev, rings)
 
 
 # --------------------------------------------------------------------------- coalescing

@@ -139,12 +139,20 @@ def _cite_mtu_max(b: _Building, fact: dict[str, Any], where: str) -> bool:
     return False
 
 
+def _cite_down_ops(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    """Each op refused while down with its own function (bcmgenet: bcmgenet_get_eee's ENODEV
+    is not bcmgenet_get_link_ksettings' EINVAL; audit 18 row 5); then merged as a list fact."""
+    b.cites.update({f"ops_refused_when_down:{k}": where for k in fact["value"]})
+    return False
+
+
 # Facts with their own rule; True: nothing more to record.
 _FACT_RULES: dict[str, Callable[[_Building, dict[str, Any], str], bool]] = {
     "ops_added": _add_ops,
     "coalesce_params_added": _add_coalesce,
     "restarts_on": _add_restarts,
     "mtu_max": _cite_mtu_max,
+    "ops_refused_when_down": _cite_down_ops,
 }
 
 

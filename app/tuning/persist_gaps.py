@@ -71,7 +71,7 @@ def why_lost(
     op = _OPS.get(option, "")
     if isinstance(down, dict) and op in down:
         return (f"the {caps.driver} driver refuses it while {iface} is down ({down[op]}; "
-                f"{caps.cite('ops_refused_when_down')})")  # fmt: skip
+                f"{caps.cite(f'ops_refused_when_down:{op}')})")  # fmt: skip
     return ""
 
 

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.parsers.ethtool import parse_ethtool_coalesce
-from sbctune.tuning import catalog, link_hooks, nm_persist, persist_gaps, reopen_order, scripts
+from sbctune.tuning import (
+    catalog,
+    down_nic,
+    link_hooks,
+    nm_persist,
+    persist_gaps,
+    reopen_order,
+    scripts,
+)
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.knobs import commands_text, joined_argvs, safe_name
@@ -75,6 +83,7 @@ async def plan(
         items.append(item)
     result = TuningPlan(nic, items, options, list(tweak_ids) if tweak_ids is not None else None)
     result.inventory = inventory
+    down_nic.note_plan(result, facts.text("ip-link"))  # a down NIC: what its driver takes
     shown = facts.step("ethtool -c")
     if shown is not None and shown.ok:
         coalesce, _ = parse_ethtool_coalesce(shown.text)
