@@ -1,0 +1,71 @@
+"""Audit 19 (resources/tuning/driver_caps_audit19.md): a change that drops the link is read back,
+and the next step starts, only once the link is back.
+
+A Pi 3 B+ on 6.12: lan78xx_set_eee goes through phy_ethtool_set_eee, which restarts
+autonegotiation when EEE is turned off (driver_caps.json restarts_on eee, a renegotiation). The
+lab holds such a link down for 2.5 s ([lab] link_down_seconds; a Pi 4 was seen down 2.0 to 3.1 s,
+resources/tuning/link_restart.json). Before, apply read the value back and went on at once, and
+`tune revert` returned with the link still down: the next measurement would start on no link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice.inspect import inspect_host
+from sbctune.lab.model import LabInfo
+from sbctune.tuning import apply, plan, revert
+from tests.integration.test_tuning import forget_session, in_lab
+from tests.lab_profiles import profile_copy
+from tests.lab_support import connect_to_lab
+
+pytestmark = [pytest.mark.lab]
+
+DOWN_SECONDS = 2.5
+BACK = re.compile(r"the link of eth0 dropped and came back within (\d+(?:\.\d)?) s")
+
+
+def carrier(lab: LabInfo) -> str:
+    return in_lab(lab, "cat /sys/class/net/eth0/carrier 2>/dev/null || echo 0").strip()
+
+
+async def test_eee_off_is_read_back_and_reverted_once_the_link_is_back(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    profile = profile_copy(
+        tmp_path, "pi3bplus-lan78xx", "pi3bplus-612-slow-link", kernel="6.12.47+rpt-rpi-v8",
+        replace=[("[lab]\n", f"[lab]\nlink_down_seconds = {DOWN_SECONDS}\n")],
+    )  # fmt: skip
+    lab = lab_factory(str(profile))
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        agreed = await plan(session, inventory, "eth0", ["eee-off"], {"allow_link_restart": True})
+        item = agreed.item("eee-off")
+        assert item is not None and item.applicable and item.restarts_link, item
+        said: list[str] = []
+        applied = await apply(session, agreed, guard_seconds=60, on_event=said.append,
+                              reconnect=lambda: connect_to_lab(lab, tmp_path))  # fmt: skip
+        try:
+            outcome = applied.outcome("eee-off")
+            assert outcome is not None and outcome.status == "applied", outcome
+            assert any("waiting for it to come back" in s for s in said), said
+            found = [m for s in said if (m := BACK.search(s))]
+            assert found, said
+            # the wait lasted as long as the lab held the link down (never less than most of it)
+            assert float(found[0].group(1)) >= DOWN_SECONDS - 0.5, said
+            # said before the tweak's verdict: the value was read back after the link came back
+            link_at = next(i for i, s in enumerate(said) if BACK.search(s))
+            verdict_at = next(i for i, s in enumerate(said) if s.endswith(": applied"))
+            assert link_at < verdict_at, said
+            assert carrier(lab) == "1"
+            reverted: list[str] = []
+            assert await revert(session, on_event=reverted.append) == [applied.id]
+            # revert.sh turned EEE on again (another renegotiation) and waited for the link
+            assert carrier(lab) == "1", reverted
+            assert any(BACK.search(s) for s in reverted), reverted
+        finally:
+            forget_session(applied.id)
