@@ -6,6 +6,9 @@ autonegotiation when EEE is turned off (driver_caps.json restarts_on eee, a rene
 lab holds such a link down for 2.5 s ([lab] link_down_seconds; a Pi 4 was seen down 2.0 to 3.1 s,
 resources/tuning/link_restart.json). Before, apply read the value back and went on at once, and
 `tune revert` returned with the link still down: the next measurement would start on no link.
+Where the NIC is the one SSH runs over, the Pi's answer itself waits for the link; on a test
+NIC that is not (the CM4's I340 port, igb: igb_set_ringparam's igb_down/igb_up, a `reset`),
+only the wait keeps `tune revert` from returning on a link that is down.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ DOWN_SECONDS = 2.5
 BACK = re.compile(r"the link of eth0 dropped and came back within (\d+(?:\.\d)?) s")
 
 
-def carrier(lab: LabInfo) -> str:
-    return in_lab(lab, "cat /sys/class/net/eth0/carrier 2>/dev/null || echo 0").strip()
+def carrier(lab: LabInfo, nic: str = "eth0") -> str:
+    return in_lab(lab, f"cat /sys/class/net/{nic}/carrier 2>/dev/null || echo 0").strip()
 
 
 async def test_eee_off_is_read_back_and_reverted_once_the_link_is_back(
@@ -67,5 +70,36 @@ async def test_eee_off_is_read_back_and_reverted_once_the_link_is_back(
             # revert.sh turned EEE on again (another renegotiation) and waited for the link
             assert carrier(lab) == "1", reverted
             assert any(BACK.search(s) for s in reverted), reverted
+        finally:
+            forget_session(applied.id)
+
+
+async def test_a_ring_change_on_a_port_ssh_does_not_use_is_waited_for_both_ways(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    held = 6  # longer than revert.sh's own last steps take in the lab
+    profile = profile_copy(
+        tmp_path, "cm4-i340-igb", "cm4-igb-slow-link",
+        replace=[("[lab]\n", f"[lab]\nlink_down_seconds = {held}\n")],
+    )  # fmt: skip
+    lab = lab_factory(str(profile))
+    async with await connect_to_lab(lab, tmp_path) as session:
+        inventory, _ = await inspect_host(session)
+        the_plan = await plan(session, inventory, "eth1", ["nic-rings"])
+        item = the_plan.item("nic-rings")
+        assert item is not None and item.applicable and item.restarts_link, item
+        said: list[str] = []
+        applied = await apply(session, the_plan, guard_seconds=60, on_event=said.append,
+                              reconnect=lambda: connect_to_lab(lab, tmp_path))  # fmt: skip
+        try:
+            outcome = applied.outcome("nic-rings")
+            assert outcome is not None and outcome.status == "applied", outcome
+            found = [m for s in said if (m := BACK.search(s.replace("eth1", "eth0")))]
+            assert found and float(found[0].group(1)) >= held - 0.5, said
+            assert carrier(lab, "eth1") == "1", said  # the measurement after starts on a link
+            reverted: list[str] = []
+            assert await revert(session, on_event=reverted.append) == [applied.id]
+            assert carrier(lab, "eth1") == "1", reverted  # before: 0, for `held` s more
+            assert any("the link of eth1 dropped and came back" in s for s in reverted), reverted
         finally:
             forget_session(applied.id)
