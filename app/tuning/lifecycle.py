@@ -120,7 +120,8 @@ async def run_revert(
     state = lines[-1] if lines else "unknown"
     for line in lines[:-1][-REVERT_LINK_WAITS:]:
         if on_event is not None and line.startswith(link_wait.WORD + " "):
-            on_event(link_wait.words(link_wait.parse(line, nic), nic or "the NIC"))
+            shown = link_wait.nic_name(nic)
+            on_event(link_wait.words(link_wait.parse(line, shown), shown))
     if state != "reverted":
         log = await session.run(["tail", "-n", "5", f"{directory}/revert.log"], timeout=15)
         raise TuningError(

@@ -184,6 +184,14 @@ def parse(text: str, iface: str) -> LinkWait | None:
     return LinkWait(iface, words[1], drop, back, hundredths)
 
 
+def nic_name(text: str | None) -> str:
+    """A NIC's name read from the Pi (session.json) fit to be said: an interface name
+    (IFNAMSIZ: at most 15 printable characters, no space or slash), else "the NIC"."""
+    name = text or ""
+    fits = 0 < len(name) <= 15 and name.isprintable() and not any(c in name for c in " /:")
+    return name if fits else "the NIC"
+
+
 def words(wait: LinkWait | None, iface: str) -> str:
     """What apply (or a revert) says about the link after such a write."""
     if wait is None:

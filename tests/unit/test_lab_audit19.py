@@ -224,3 +224,15 @@ def test_the_waits_words_say_what_the_pi_saw() -> None:
     )
     gone = link_wait.parse("sbctune-link notback 3 150 1800\n", "eth0")
     assert "was not back with its addresses 18 s later" in link_wait.words(gone, "eth0")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("eth1", "eth1"), ("enx00e04c680001", "enx00e04c680001"), ("", "the NIC"), (None, "the NIC"),
+     ("eth0\nrm -rf", "the NIC"), ("a" * 16, "the NIC"), ("eth0 x", "the NIC")],
+)  # fmt: skip
+def test_the_nic_named_after_a_revert_is_an_interface_name_or_none(
+    text: str | None, said: str
+) -> None:
+    """The NIC's name comes back from the Pi's session.json: said only if it is one."""
+    assert link_wait.nic_name(text) == said
