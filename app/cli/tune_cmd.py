@@ -187,7 +187,12 @@ async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> in
             session_id = await confirm(session, args.session, history=history)
             _out(args, {"confirmed": session_id}, f"Session {session_id} confirmed: kept.")
             return 0
-        ids = await revert(session, args.session, history=history)
+
+        def say(message: str) -> None:  # what the Pi saw of the link after each restore
+            if not args.json:
+                print(f"… {message}", flush=True)
+
+        ids = await revert(session, args.session, history=history, on_event=say)
         text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
         _out(args, {"reverted": ids}, text)
         return 0

@@ -368,6 +368,7 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     if not state["interfaces"]:
         return False
     state["bounce_links"] = True  # the lab's own interfaces, in its namespace
+    state["link_down_seconds"] = profile.link_down_seconds  # a bounce's time down
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
     state_path = lab_dir / STATE_FILE

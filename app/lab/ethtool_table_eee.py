@@ -119,6 +119,8 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
         return
     eee = state["eee"]
     eee["restarts"] = caps.restarts("eee")
+    if caps.facts.get("eee_restart_on_any_set"):  # r8152, ax88179: mii_nway_restart at every set
+        eee["restart_on_any_set"] = True
     if eee_follows_link(caps):  # fake_ethtool_knobs.show_eee: inactive with no carrier
         eee["active_needs_link"] = True
     eee_default(eee, caps)

@@ -245,6 +245,8 @@ class AfterSet(NamedTuple):
     irqs: dict[str, Any] | None = None
     speed: list[Any] | None = None
     bounce: bool = False
+    # how long the link stays down (the profile's [lab] link_down_seconds; 0: up at once)
+    down_seconds: float = 0.0
 
 
 def run(argv: list[str], state_path: str, fallback: str = "") -> Answer | None:
@@ -346,7 +348,8 @@ def _answer_set(
         irqs, ifname, int((dev.get("channels") or {}).get("cur", {}).get("combined") or 0)
     ):
         irqs = None
-    return ("", [], 0), AfterSet(queues, irqs, speed, bounce)
+    down = float(state.get("link_down_seconds") or 0) if bounce else 0.0
+    return ("", [], 0), AfterSet(queues, irqs, speed, bounce, down)
 
 
 def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
@@ -360,7 +363,7 @@ def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
         with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
             write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
     if after.bounce:
-        bounce_link(ifname)
+        bounce_link(ifname, after.down_seconds)
 
 
 # The options the model answers for an interface it holds, each to its handler.

@@ -76,18 +76,28 @@ def stored(co: dict[str, Any], name: str, value: int) -> int:
     return value if not step else -(-value * 1000 // step) * step // 1000
 
 
-def bounce_link(ifname: str) -> None:
+def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
     """What macb_set_ringparam (and atlantic, stmmac, igb, igc) do to a running interface:
-    close and reopen it, so the link goes down and comes back."""
+    close and reopen it, so the link goes down and comes back; a restart of autonegotiation
+    likewise. With `down_seconds` (the profile's [lab] link_down_seconds) the link comes back
+    that long after, as a PHY's renegotiation takes seconds (link_restart.json), from a detached
+    process: the ethtool command returns at once, as the kernel's does."""
     import shutil  # here: only a ring change needs them, not every read of the fake ethtool
     import subprocess
 
     ip = shutil.which("ip", path="/usr/sbin:/usr/bin:/sbin:/bin")
     if ip is None:
         return
-    for state in ("down", "up"):
-        subprocess.run([ip, "link", "set", "dev", ifname, state], check=False,
+    subprocess.run([ip, "link", "set", "dev", ifname, "down"], check=False,
+                   capture_output=True, timeout=10)  # fmt: skip
+    if down_seconds <= 0:
+        subprocess.run([ip, "link", "set", "dev", ifname, "up"], check=False,
                        capture_output=True, timeout=10)  # fmt: skip
+        return
+    later = 'sleep "$1"; exec "$2" link set dev "$3" up'
+    subprocess.Popen(["sh", "-c", later, "sh", f"{min(down_seconds, 10.0):g}", ip, ifname],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
 
 
 def show_info(ifname: str, dev: dict[str, Any]) -> str:

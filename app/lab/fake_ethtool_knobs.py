@@ -294,6 +294,7 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
     if eee_refused(eee, dict(pairs)):
         raise nl_error(EINVAL, code)
     was_on, advertised = bool(eee["enabled"]), asked_advertisement(eee, asked, pairs, code)
+    reaches = _eee_set_reaches_driver(ifname, dev, pairs, asked, advertised)
     for name, value in pairs:
         if name == "eee":
             if value == "on" and not eee.get("can_enable", True):
@@ -314,6 +315,9 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         ):
             eee["tx_lpi_timer"] = int(value)
     keep_advertisement(dev, eee, advertised, was_on)
+    if eee.get("restart_on_any_set") and reaches and not dev.get("bounce_pending"):
+        eee["bounces"] = int(eee.get("bounces", 0)) + 1  # r8152, ax88179: mii_nway_restart
+        dev["bounce_pending"] = True
     # igc, igb: the MAC's Tx LPI goes with EEE (EEER); atlantic shows it as EEE itself
     if eee.get("rules", {}).get("tx_lpi_follows") or eee.get("tx_lpi_follows"):
         eee["tx_lpi"] = bool(eee["enabled"])
@@ -321,6 +325,29 @@ def set_eee(ifname: str, dev: dict[str, Any], args: list[str]) -> None:
         eee["tx_lpi"] = bool(eee["enabled"])
     if eee.get("tx_lpi_unreported"):  # r8152, ax88179: get_eee never fills tx_lpi_enabled
         eee["tx_lpi"] = False
+
+
+def _eee_set_reaches_driver(
+    ifname: str, dev: dict[str, Any], pairs: list[tuple[str, str]], asked: Any, advertised: Any
+) -> bool:
+    """Whether the driver's set_eee is called: net/ethtool/eee.c ethnl_set_eee calls it only
+    when a field asked for differs from get_eee's answer (what --show-eee shows)."""
+    eee = dev["eee"]
+    shown = {
+        "eee": "on" if eee["enabled"] else "off",
+        "tx-lpi": "on" if eee.get("tx_lpi") else "off",
+        "tx-timer": str(lpi_timer_us(ifname, dev)),
+    }
+    for name, value in pairs:
+        asked_value = str(value)
+        if name == "tx-timer" and asked_value.isdigit():
+            asked_value = str(int(asked_value))
+        if asked_value != shown.get(name, asked_value):
+            return True
+    if asked is None:
+        return False
+    now = eee.get("advertised", eee["supported"]) if eee["enabled"] else []
+    return advertised is None or sorted(advertised) != sorted(now)
 
 
 # --------------------------------------------------------------------------- pause

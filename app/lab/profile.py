@@ -10,6 +10,9 @@
                                  # default the captured `uname -a` / `uname -r`
     machine = "aarch64"          # optional: the lab's `uname -m` (default the captured one);
                                  # uname fields no capture or key gives read "unknown"
+    link_down_seconds = 2.5      # optional: how long a driver's restart (a renegotiation, a
+                                 # reset, a close/open) keeps the link down; default 0, up at
+                                 # once (resources/tuning/link_restart.json: 2.0 to 3.1 s seen)
 
     [cpu]
     count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
@@ -86,6 +89,7 @@ from sbctune.lab.profile_lab import (
     irq_refuse,
     lab_kernel,
     lab_machine,
+    link_down_seconds,
     modelled_interrupts,
     pcie_host,
 )
@@ -179,6 +183,8 @@ class LabProfile:
     kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
     uname: UnameFacts = field(default_factory=UnameFacts)  # what the lab's `uname` answers
     pcie_host: str = ""  # [lab] pcie_host: the board's PCIe controller (sbctune.lab.irq_model)
+    # [lab] link_down_seconds: how long a driver's restart keeps the link down (0: up at once)
+    link_down_seconds: float = 0.0
     modelled_files: dict[str, str] = field(default_factory=dict)
     """Hardware files the profile did not capture but the lab models (sbctune.lab.irq_model:
     /proc/interrupts with the PCIe NICs' vectors)."""
@@ -449,7 +455,9 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     bundle = _read_profile_bundle(path)
     lab = _table(data, "lab", where)
     _check_keys(
-        lab, {"description", "irq_refuse", "kernel", "machine", "pcie_host"}, f"{where} [lab]"
+        lab,
+        {"description", "irq_refuse", "kernel", "machine", "pcie_host", "link_down_seconds"},
+        f"{where} [lab]",
     )
     kernel = lab_kernel(lab, bundle, where)
     machine = lab_machine(lab, where)
@@ -485,4 +493,5 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
         uname=uname.facts(bundle, kernel, machine),
         pcie_host=host,
         modelled_files=modelled,
+        link_down_seconds=link_down_seconds(lab, where),
     )

@@ -88,3 +88,11 @@ def modelled_interrupts(
     if not vectors:
         return None
     return irq_model.render(vectors, cpus), tuple(v.number for v in vectors), refused
+
+
+def link_down_seconds(lab: dict[str, Any], where: str) -> float:
+    """[lab] link_down_seconds: a number from 0 to 10 (default 0: a bounce is up at once)."""
+    value = lab.get("link_down_seconds", 0)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 10:
+        raise ProfileError(f"{where}: [lab] link_down_seconds must be a number from 0 to 10")
+    return float(value)

@@ -35,12 +35,13 @@ from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
 from sbctune.remote.errors import RemoteTimeout
 from sbctune.remote.script_time import COMMAND_SECONDS, script_seconds
-from sbctune.tuning import nm_checkpoint, rearm, reopen_order, scripts
+from sbctune.tuning import link_wait, nm_checkpoint, rearm, reopen_order, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.history_sync import save
 from sbctune.tuning.knobs import same_value
 from sbctune.tuning.lifecycle import busy_error, run_revert
+from sbctune.tuning.link_wait import LinkFacts
 from sbctune.tuning.model import (
     AppliedSession,
     Change,
@@ -85,6 +86,8 @@ class _Run:
     # of the writes, revert.sh and at-boot.sh (reopen_order)
     facts: OpenFacts | None = None
     kept: list[Change] = field(default_factory=list)  # written again after a restart
+    # Which writes drop the NIC's link (link_wait): read back, and put back, once it is back
+    link: LinkFacts | None = None
 
     @property
     def id(self) -> str:
@@ -97,8 +100,9 @@ class _Run:
     def revert_sh(self, extra: Sequence[Written] = ()) -> str:
         done = [*self.touched, *extra]
         return scripts.revert_script(
-            self.id, [w.change for w in done], [w.index for w in done], self.facts, self.kept
-        )
+            self.id, [w.change for w in done], [w.index for w in done], self.facts, self.kept,
+            link=self.link,
+        )  # fmt: skip
 
 
 async def apply(
@@ -235,7 +239,8 @@ def _start(
     )
     to_apply = [c for o in planned for c in o.changes]
     facts = reopen_order.for_plan(fresh)
-    return _Run(session, record, fresh.items, to_apply, say, facts=facts, kept=list(fresh.kept))
+    return _Run(session, record, fresh.items, to_apply, say, facts=facts, kept=list(fresh.kept),
+                link=link_wait.for_plan(fresh))  # fmt: skip
 
 
 def _write_step(path: str, content: str, key: str) -> batch.Step:
@@ -310,11 +315,16 @@ async def _arm(run: _Run, seconds: int, systemd: bool) -> None:
 
 async def _write(run: _Run) -> None:
     """Apply every change, judge each tweak, and keep what changed on the Pi."""
-    written = (
-        await run_changes(run.session, run.to_apply, run.directory, facts=run.facts, kept=run.kept)
-        if run.to_apply
-        else []
-    )
+    kinds = [k for c in run.to_apply if (k := link_wait.drops(c, run.link)) is not None]
+    if kinds and run.link is not None:
+        run.say(link_wait.before_words(run.link, kinds, link_wait.about_seconds()))
+    written: list[Written] = []
+    if run.to_apply:
+        written = await run_changes(run.session, run.to_apply, run.directory, facts=run.facts,
+                                    kept=run.kept, link=run.link)  # fmt: skip
+    for one in written:
+        if one.link_waited and run.link is not None:  # what the Pi saw, before the read-back
+            run.say(link_wait.words(one.link, run.link.iface))
     outcomes: list[TweakOutcome] = []
     cleanup: list[Written] = []
     position = 0
@@ -401,7 +411,7 @@ async def _settle(run: _Run, result: AppliedSession, reconnect: Reconnect | None
                              "revert.sh": run.revert_sh()})  # fmt: skip
     if run.failed:
         run.say("a tweak failed: reverting everything this session changed")
-        await run_revert(run.session, run.id)
+        await run_revert(run.session, run.id, nic=run.record.nic or "", on_event=run.say)
         cause = run.failed[0].tweak_id
         for one in run.record.tweaks:
             if one.status == "applied":

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.remote.script_time import script_seconds
-from sbctune.tuning import reopen_order
+from sbctune.tuning import link_wait, reopen_order
 from sbctune.tuning.knobs import joined_argvs, read_argv, same_value, value_from, write_argvs
+from sbctune.tuning.link_wait import LinkFacts, LinkWait
 from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
 from sbctune.tuning.reopen_order import OpenFacts
 
@@ -54,6 +55,10 @@ class Written:
     # Read back after a change that restarted the interface, whose driver sets this setting back
     # at every open (reopen_order): why a value other than the one written is shown.
     set_back: str = ""
+    # A write that drops the link (link_wait): True, and what the Pi saw before the read-back
+    # (None: it did not say), on the first change of that write
+    link_waited: bool = False
+    link: LinkWait | None = None
 
     @property
     def touched(self) -> bool:
@@ -97,11 +102,13 @@ async def run_changes(
     first_index: int = 0,
     facts: OpenFacts | None = None,
     kept: Sequence[Change] = (),
+    link: LinkFacts | None = None,
 ) -> list[Written]:
     """Write each change and read it back, as root, in one round trip. With the NIC's `facts`,
     the changes that restart the interface are written before the settings its open sets back,
-    and those are read back after every write (reopen_order); the result keeps `changes`'
-    order."""
+    and those are read back after every write (reopen_order); with its `link` facts, a write
+    that drops the link is read back only once the link is back (link_wait). The result keeps
+    `changes`' order."""
     steps: list[batch.Step] = []
     owners: list[tuple[tuple[int, ...], str]] = []
     last = reopen_order.read_last(changes, facts)
@@ -119,9 +126,19 @@ async def run_changes(
             _write_kept(steps, owners, kept)
             kept_done = True
         offsets = tuple(order[at] for at in run)
+        iface = _dropping_iface([changes[o] for o in offsets], link) if argvs else None
+        if iface is not None:  # the NIC's state before the write that drops its link
+            steps.append(batch.Step(tuple(link_wait.mark_argv(iface, directory)), f"m{len(steps)}",
+                                    timeout=30))  # fmt: skip
+            owners.append(((), "m"))
         for argv in argvs:
             steps.append(batch.Step(tuple(argv), f"w{offsets[0]}.{len(steps)}", timeout=30))
             owners.append((offsets, "w"))
+        if iface is not None:  # the read-back waits for the link to be back
+            steps.append(batch.Step(tuple(link_wait.wait_argv(iface, directory)),
+                                    f"l{offsets[0]}", timeout=link_wait.STEP_SECONDS,
+                                    max_bytes=200))  # fmt: skip
+            owners.append(((offsets[0],), "l"))
         for offset in offsets:
             if offset not in last:
                 steps.append(batch.Step(tuple(read_argv(changes[offset])), f"r{offset}",
@@ -136,7 +153,10 @@ async def run_changes(
                                        what="the tuning's writes and their read-back")  # fmt: skip
     failed: dict[int, StepResult] = {}
     reads: dict[int, StepResult] = {}
+    waits: dict[int, LinkWait | None] = {}
     for (offsets, what), result in zip(owners, results, strict=True):
+        if what == "l":
+            waits[offsets[0]] = link_wait.parse(result.text, link.iface if link else "")
         for offset in offsets:
             if what == "w" and not result.ok and offset not in failed:
                 failed[offset] = result
@@ -149,8 +169,14 @@ async def run_changes(
         set_back = ""
         if offset in last and facts is not None and not same_value(change, value, change.after):
             set_back = reopen_order.set_back_words(facts, value, change)
-        out.append(Written(change, first_index + offset, failed.get(offset), value, set_back))
+        out.append(Written(change, first_index + offset, failed.get(offset), value, set_back,
+                           offset in waits, waits.get(offset)))  # fmt: skip
     return out
+
+
+def _dropping_iface(changes: Sequence[Change], link: LinkFacts | None) -> str | None:
+    """The NIC whose link one write of `changes` drops, or None."""
+    return link.iface if link is not None and link_wait.any_drops(changes, link) else None
 
 
 def _write_kept(

@@ -130,6 +130,16 @@ def _add_restarts(b: _Building, fact: dict[str, Any], where: str) -> bool:
         if setting not in b.facts["restarts_on"]:
             b.facts["restarts_on"].append(setting)
             b.cites[f"restarts:{setting}"] = where
+            # renegotiation, reset or reopen: how the link drops (link_wait)
+            b.facts.setdefault("restart_kinds", {})[setting] = fact.get("link", "")
+    return False
+
+
+def _add_feature_restarts(b: _Building, fact: dict[str, Any], where: str) -> bool:
+    """The kind of link drop of each feature (link_wait); then recorded as any fact."""
+    kinds = b.facts.setdefault("restart_kinds", {})
+    for feature in fact["value"]:
+        kinds.setdefault(feature, fact.get("link", ""))
     return False
 
 
@@ -151,6 +161,7 @@ _FACT_RULES: dict[str, Callable[[_Building, dict[str, Any], str], bool]] = {
     "ops_added": _add_ops,
     "coalesce_params_added": _add_coalesce,
     "restarts_on": _add_restarts,
+    "restarts_on_features": _add_feature_restarts,
     "mtu_max": _cite_mtu_max,
     "ops_refused_when_down": _cite_down_ops,
 }

@@ -9,11 +9,11 @@ it is reverted.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from sbctune.history import History
-from sbctune.tuning import scripts
+from sbctune.tuning import link_wait, scripts
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.errors import SessionBusy, TuningError
 from sbctune.tuning.history_sync import mark
@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
 
 READ_BACK_SESSIONS = 5  # `status` reads back the values of the newest few sessions
+# restores that drop the link (rings, EEE, pause, channels, MTU: one wait each, at most)
+REVERT_LINK_WAITS = 5
+EventSink = Callable[[str], None]
 
 _NOT_WAITING_HINT = (
     "Apply the tweaks again (`sbctune tune apply HOST`) and confirm within the guard time; "
@@ -100,16 +103,25 @@ def check_id(session_id: str) -> None:
         )
 
 
-async def run_revert(session: Session, session_id: str) -> str:
-    """Run the session's revert.sh on the Pi (as root); its final state, or TuningError."""
+async def run_revert(
+    session: Session, session_id: str, *, nic: str = "", on_event: EventSink | None = None
+) -> str:
+    """Run the session's revert.sh on the Pi (as root); its final state, or TuningError.
+    A restore that drops the link waits there for it (scripts.revert_script, link_wait), so
+    what runs next (the next measurement of Find what helps) finds the link up; `on_event`
+    is told what the Pi saw of each such wait (the link of `nic`)."""
     directory = scripts.session_dir(session_id)
     result = await session.run(
         ["sh", "-c", 'sh "$1/revert.sh" manual; cat "$1/state"', "sh", directory],
         sudo=True,
-        timeout=120,
+        timeout=120 + REVERT_LINK_WAITS * link_wait.STEP_SECONDS,
     )
     lines = result.stdout.strip().splitlines()
     state = lines[-1] if lines else "unknown"
+    for line in lines[:-1][-REVERT_LINK_WAITS:]:
+        if on_event is not None and line.startswith(link_wait.WORD + " "):
+            shown = link_wait.nic_name(nic)
+            on_event(link_wait.words(link_wait.parse(line, shown), shown))
     if state != "reverted":
         log = await session.run(["tail", "-n", "5", f"{directory}/revert.log"], timeout=15)
         raise TuningError(
@@ -122,7 +134,11 @@ async def run_revert(session: Session, session_id: str) -> str:
 
 
 async def revert(
-    session: Session, session_id: str | None = None, *, history: History | None = None
+    session: Session,
+    session_id: str | None = None,
+    *,
+    history: History | None = None,
+    on_event: EventSink | None = None,
 ) -> list[str]:
     """Put back every value of a session (by default: every active one, newest first).
 
@@ -145,7 +161,8 @@ async def revert(
         sessions = sessions[:1]
     reverted = []
     for stored in sessions:
-        await run_revert(session, stored.id)
+        nic = stored.record.nic if stored.record else ""
+        await run_revert(session, stored.id, nic=nic or "", on_event=on_event)
         mark(history, session, stored.id, "reverted")
         reverted.append(stored.id)
     return reverted

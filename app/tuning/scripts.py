@@ -24,8 +24,9 @@ from collections.abc import Sequence
 
 from sbctune.remote import snippets
 from sbctune.remote.quoting import join
-from sbctune.tuning import nm_checkpoint, reopen_order
+from sbctune.tuning import link_wait, nm_checkpoint, reopen_order
 from sbctune.tuning.knobs import joined_argvs, write_argvs
+from sbctune.tuning.link_wait import LinkFacts
 from sbctune.tuning.model import Change
 from sbctune.tuning.reopen_order import OpenFacts
 from sbctune.wording import spoken
@@ -185,12 +186,17 @@ def revert_script(
     indices: Sequence[int] | None = None,
     facts: OpenFacts | None = None,
     kept: Sequence[Change] = (),
+    *,
+    link: LinkFacts | None = None,
 ) -> str:
     """revert.sh: restores `changes` (in the order applied) newest first, then records it.
     `indices`: each change's number when it was applied (its backup file's name). With the
     NIC's `facts`, a change that restarts the interface is put back before the settings its
     driver's open sets back (reopen_order.revert_order), and `kept` (the user's own values of
-    settings that restart sets back) are written again after it, logged, never failing."""
+    settings that restart sets back) are written again after it, logged, never failing. With
+    its `link` facts, a restore that drops the link is followed by a wait for it to come back
+    (link_wait: bounded), whose line goes to the log and to revert.sh's output, so the next
+    value is put back, and the caller's next measurement starts, on a link that is up."""
     directory = session_dir(session_id)
     numbers = list(indices) if indices is not None else list(range(len(changes)))
     lines = [
@@ -237,7 +243,15 @@ def revert_script(
         for at in run:
             if at < len(order):
                 lines.append(f"# {back[at].kind} {_comment(back[at].target)}")
+        dropping = [back[at] for at in run if at < len(order)]
+        iface = link.iface if link and argvs and link_wait.any_drops(dropping, link) else None
+        if iface is not None:
+            lines.append("# the link drops with this restore: its state first, then a wait")
+            lines.append(join(link_wait.mark_argv(iface, directory)))
         lines += ["step " + join(argv) for argv in argvs]
+        if iface is not None:
+            wait = join(link_wait.wait_argv(iface, directory))
+            lines.append(wait + ' | tee -a "$dir/revert.log"')
     lines += [
         'rm -f "$dir/guard.pid"',
         *nm_checkpoint.DESTROY_RECORDED.rstrip("\n").splitlines(),
