@@ -51,7 +51,11 @@ def _in_lab(state: str) -> str:
 def bounces(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The interfaces the fake ethtool took down and up (`ip link set down; up`)."""
     seen: list[str] = []
-    monkeypatch.setattr(fake_ethtool, "bounce_link", seen.append)
+
+    def bounce_link(ifname: str, down_seconds: float = 0.0) -> None:
+        seen.append(ifname)  # down_seconds: the profile's [lab] link_down_seconds (audit 19)
+
+    monkeypatch.setattr(fake_ethtool, "bounce_link", bounce_link)
     return seen
 
 
