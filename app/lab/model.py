@@ -18,7 +18,21 @@ class NicInfo:
     test: bool = False
     """True for the NIC under test."""
     ifb: str = ""
-    """The host-side IFB device that shapes the Pi->PC direction."""
+    """The host-side IFB device that shapes the Pi->PC direction (unless a shared limit's
+    IFB does: ``pi_to_pc_shaper``)."""
+    pi_to_pc_shaper: str = ""
+    """``"DEV CLASSID"`` of the HTB class that holds this NIC's Pi->PC rate when it is not
+    the NIC's own (``ifb`` 1:10): a member's leaf in a shared limit's IFB."""
+    pc_to_pi_shaper: str = ""
+    """The same for PC->Pi (default: ``host_veth`` 1:10)."""
+
+    def shaper(self, direction: str) -> tuple[str, str]:
+        """(device, HTB class) that holds this NIC's rate in ``direction`` (pi_to_pc|pc_to_pi)."""
+        given = self.pi_to_pc_shaper if direction == "pi_to_pc" else self.pc_to_pi_shaper
+        if given:
+            dev, _, classid = given.partition(" ")
+            return dev, classid
+        return (self.ifb if direction == "pi_to_pc" else self.host_veth), "1:10"
 
 
 @dataclass(frozen=True)
@@ -57,7 +71,12 @@ class LabInfo:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LabInfo:
-        nics = tuple(NicInfo(**n) for n in data.get("nics", []))
+        # A NIC's keys are filtered as the lab's are: another checkout's running lab may write
+        # fields this one does not know (and `lab list` reads every lab on the machine).
+        known = NicInfo.__dataclass_fields__
+        nics = tuple(
+            NicInfo(**{k: v for k, v in n.items() if k in known}) for n in data.get("nics", [])
+        )
         fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "nics"}
         return cls(nics=nics, **fields)
 
