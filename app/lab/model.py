@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sbctune.lab.shared_status import LimitReading
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ class LabStatus:
     """``running``, ``broken`` (some part died; `down` cleans it) or ``leftover`` (no state)."""
     info: LabInfo | None
     problems: tuple[str, ...] = ()
+    limits: tuple[LimitReading, ...] = ()
+    """Its shared limits as the kernel holds them now (``status``, not ``list``)."""
 
     def to_json(self, *, with_password: bool = True) -> dict[str, Any]:
         info = self.info.to_json() if self.info else None
@@ -98,4 +103,5 @@ class LabStatus:
             "state": self.state,
             "problems": list(self.problems),
             "lab": info,
+            "shared_limits": [r.to_json() for r in self.limits],
         }

@@ -41,8 +41,8 @@ PI_TO_PC, PC_TO_PI = 0, 1
 DIRECTIONS = ("pi_to_pc", "pc_to_pi")
 CAP_CLASS = "1:1"
 OTHER_CLASS = "1:ff"
-# The kernel's rate estimator on the cap class (net/core/gen_estimator.c): `tc -s class`
-# shows what passes now (`lab status`) without two reads of the byte counters.
+# The kernel's rate estimator on the cap and leaf classes (net/core/gen_estimator.c): `tc -s
+# class` shows what passes now (`lab status`) without two reads of the byte counters.
 ESTIMATOR = ("estimator", "250msec", "1sec")
 
 
@@ -119,11 +119,11 @@ def class_argv(
 
 def leaf_argv(
     tc: str, verb: str, ifb: SharedIfb, name: str, rate_mbps: float, ceil_mbps: float,
-    link: LinkModel,
+    link: LinkModel, extra: Sequence[str] = (),
 ) -> list[str]:  # fmt: skip
     return class_argv(
         tc, verb, ifb.dev, CAP_CLASS, leaf_class(ifb.position(name)),
-        shape_for(rate_mbps, link), shape_for(ceil_mbps, link),
+        shape_for(rate_mbps, link), shape_for(ceil_mbps, link), extra,
     )  # fmt: skip
 
 
@@ -158,7 +158,7 @@ def ifb_commands(
         link = links[name]
         own_shape = shape_for(ceil, link)
         leaf = leaf_class(position)
-        cmds.append(leaf_argv(tc, "replace", ifb, name, rate, ceil, link))
+        cmds.append(leaf_argv(tc, "replace", ifb, name, rate, ceil, link, ESTIMATOR))
         # The NIC's pure ACKs (IPv4 TCP, total length < 128) outside the cap, at the rate
         # sbctune.lab.shaping gives them: in full duplex they must not queue behind the bus.
         ack = Shape(max(1000, own_shape.rate_kbit // 10), MIN_BURST)
