@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sbctune.lab.shared_status import LimitReading
+    from sbctune.lab.shared_reading import LimitReading
 
 
 @dataclass(frozen=True)

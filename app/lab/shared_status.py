@@ -10,12 +10,13 @@ the estimator's `` rate 779636Kbit 64369pps backlog ...`` (tests/captures/tc_cla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sbctune.lab.model import NicInfo
 from sbctune.lab.profile import TCP_PAYLOAD_BYTES
 from sbctune.lab.shaping import TC_FRAME_BYTES
 from sbctune.lab.shaping_shared import CAP_CLASS, DIRECTIONS
+from sbctune.lab.shared_reading import LimitReading
 from sbctune.lab.system import run, tool
 
 MAX_TEXT = 256 * 1024
@@ -24,7 +25,6 @@ _UNITS = {"bit": 1, "Kbit": 1e3, "Mbit": 1e6, "Gbit": 1e9, "Tbit": 1e12}
 # member, carrying traffic, passes less than this share of its own ceil.
 NEAR = 0.9
 BUSY = 0.1
-_SPOKEN = {"pi_to_pc": "Pi->PC", "pc_to_pi": "PC->Pi"}
 
 
 def parse_bits(word: str) -> float | None:
@@ -74,50 +74,6 @@ def _after(words: Sequence[str], key: str) -> str | None:
 def goodput_mbps(tc_bps: float | None) -> float | None:
     """tc counts 1514 bytes for each full frame's 1448 of TCP payload (shaping.shape_for)."""
     return None if tc_bps is None else tc_bps * TCP_PAYLOAD_BYTES / TC_FRAME_BYTES / 1e6
-
-
-@dataclass
-class LimitReading:
-    dev: str
-    direction: str  # pi_to_pc | pc_to_pi
-    cap_mbps: float | None = None
-    passing_mbps: float | None = None
-    members: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)
-    """Each member's (own ceil, passing now), goodput Mbit/s."""
-    held: list[str] = field(default_factory=list)
-    problem: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "dev": self.dev,
-            "direction": self.direction,
-            "cap_mbps": _r(self.cap_mbps),
-            "passing_mbps": _r(self.passing_mbps),
-            "members": {
-                name: {"ceil_mbps": _r(ceil), "passing_mbps": _r(now)}
-                for name, (ceil, now) in self.members.items()
-            },
-            "held": self.held,
-            "problem": self.problem,
-        }
-
-    def line(self) -> str:
-        if self.problem:
-            return f"shared limit {_SPOKEN.get(self.direction, self.direction)} ({self.dev}): {self.problem}"
-        held = ", ".join(self.held) or "none"
-        return (
-            f"shared limit {_SPOKEN.get(self.direction, self.direction)}"
-            f" ({self.dev}): cap {_mbps(self.cap_mbps)}, passing {_mbps(self.passing_mbps)},"
-            f" members {', '.join(self.members)}; held by the cap: {held}"
-        )
-
-
-def _r(value: float | None) -> float | None:
-    return None if value is None else round(value, 1)
-
-
-def _mbps(value: float | None) -> str:
-    return "unknown" if value is None else f"{value:.0f} Mbit/s"
 
 
 def reading(dev: str, direction: str, members: dict[str, str], text: str) -> LimitReading:
