@@ -95,7 +95,8 @@ def carrier(ifbs: Sequence[SharedIfb], name: str, direction: int) -> SharedIfb |
 
 def leaf_rates(own: Mapping[str, float], cap: float) -> dict[str, tuple[float, float]]:
     """Each member's (rate, ceil) goodput: ceil its own rate, rate its share of the cap in
-    proportion to its own (never above its own), so the guarantees add up to the cap at most."""
+    proportion to its own (never above its own). The guarantees must add up to the cap at
+    most: HTB's parent class holds only what its children borrow beyond their own rates."""
     total = sum(own.values())
     scale = min(1.0, cap / total) if total > 0 else 1.0
     return {name: (mbps * scale, mbps) for name, mbps in own.items()}
