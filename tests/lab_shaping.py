@@ -16,13 +16,13 @@ from sbctune.lab.shaping import MIN_BURST, TC_FRAME_BYTES, Shape, change_rate
 OVER_SHAPING = 1.03
 
 
-def _class_rate_kbit(dev: str) -> int:
+def _class_rate_kbit(dev: str, classid: str = "1:10", key: str = "rate") -> int:
     out = subprocess.run(
-        ["tc", "class", "show", "dev", dev, "classid", "1:10"],
+        ["tc", "class", "show", "dev", dev, "classid", classid],
         capture_output=True, text=True, check=True, timeout=10,
     ).stdout  # fmt: skip
     words = out.split()
-    rate = words[words.index("rate") + 1]  # e.g. "769553Kbit" or "1Gbit"
+    rate = words[words.index(key) + 1]  # e.g. "769553Kbit" or "1Gbit"
     units = {"Kbit": 1, "Mbit": 1000, "Gbit": 1_000_000, "bit": 0.001}
     for unit, factor in units.items():
         if rate.endswith(unit):
@@ -62,12 +62,15 @@ def assert_shaper_in_place(nic: NicInfo) -> None:
 
 
 def shaped_goodput(nic: NicInfo) -> dict[str, float]:
-    """The goodput (Mbit/s) each direction of this lab NIC is shaped to, as tc holds it."""
+    """The goodput (Mbit/s) each direction of this lab NIC is shaped to, as tc holds it: its
+    class's ceil (a shared limit's leaf guarantees less, its share of the cap, and may borrow
+    up to the ceil; the NIC's own class has rate = ceil)."""
 
-    def goodput(dev: str) -> float:
-        return _class_rate_kbit(dev) / 1000 * TCP_PAYLOAD_BYTES / TC_FRAME_BYTES
+    def goodput(direction: str) -> float:
+        dev, classid = nic.shaper(direction)
+        return _class_rate_kbit(dev, classid, "ceil") / 1000 * TCP_PAYLOAD_BYTES / TC_FRAME_BYTES
 
-    return {"pi_to_pc": goodput(nic.ifb), "pc_to_pi": goodput(nic.host_veth)}
+    return {"pi_to_pc": goodput("pi_to_pc"), "pc_to_pi": goodput("pc_to_pi")}
 
 
 def profile_goodput(lab: LabInfo, nic: str) -> dict[str, float]:

@@ -174,7 +174,7 @@ def _list(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     lab = import_lab()
-    labs = [lab.status(args.name)] if args.name else lab.list_labs()
+    labs = [lab.status(args.name)] if args.name else lab.list_labs(with_limits=True)
     if args.json:
         data = [s.to_json() for s in labs]
         print(json.dumps(data[0] if args.name else data))
@@ -186,6 +186,8 @@ def _status(args: argparse.Namespace) -> int:
         print(_status_line(st))
         for problem in st.problems:
             print(f"    problem: {problem}")
+        for limit in st.limits:
+            print(f"    {limit.line()}")
         if st.info is not None and st.state == "running":
             print(f"    password: {st.info.password}")
     return 0 if all(s.state == "running" for s in labs) else 1

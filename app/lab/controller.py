@@ -1,10 +1,12 @@
-"""The lab's shaper: re-rates the HTB classes live for tweak effects, full duplex and the
-limits several NICs share (``[[shared_limit]]``, seed 004's ~3.06 Gbit/s over five ports).
+"""The lab's shaper: re-rates the HTB classes live for tweak effects and full duplex.
 
 Runs on the host (where the shaped veth and IFB live) as
 ``python -m sbctune.lab.controller LAB_DIR``, started by ``lab up`` and killed by ``lab down``.
-Every ``POLL_S`` it reads four byte counters (cheap sysfs reads) and, when the knobs file system
-reports a change, the knob state; it runs ``tc class change`` only when a target rate changes.
+Every ``POLL_S`` it reads two byte counters per NIC (cheap sysfs reads) and, when the knobs file
+system reports a change, the knob state; it runs ``tc class change`` only when a target rate
+changes. The limits several NICs share (``[[shared_limit]]``) are the kernel's to hold
+(``shaping_shared``): for a member it moves only its leaf (ceil: its own rate; rate: its share
+of the cap), never the cap.
 It exits by itself when the lab's state or its veth disappears, so a crash of the manager does
 not leave it running. What it decided is in ``shaper_state.json`` (for tests and debugging).
 """
@@ -18,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sbctune.lab import effects, shaping, shared_limit
+from sbctune.lab import effects, shaping, shaping_shared, system
 from sbctune.lab.profile import load_profile
 from sbctune.lab.state import STATE_FILE, write_json
 
@@ -49,6 +51,10 @@ class Nic:
         self.name: str = entry["name"]
         self.host_veth: str = entry["host_veth"]
         self.ifb: str = entry["ifb"]
+        # A shared limit's leaf holds a direction (``shaping_shared``): this NIC has no IFB of
+        # its own then, and what the Pi sends is counted where it enters, the host veth.
+        self.shared = (bool(entry.get("pi_to_pc_shaper")), bool(entry.get("pc_to_pi_shaper")))
+        self.up_counter = (self.host_veth, "rx_bytes") if self.shared[0] else (self.ifb, "tx_bytes")
         self.spec = spec
         self.detector = effects.DuplexDetector()
         self.rates = effects.base_rates(spec)
@@ -56,13 +62,10 @@ class Nic:
         self.applied: tuple[float, float] | None = None
         self.last: tuple[float, int, int] | None = None
         self.mbps = (0.0, 0.0)
-        # Per direction: carrying traffic now (with a hold), for the shared limits.
-        self.busy = (shared_limit.BusyHold(), shared_limit.BusyHold())
-        self.shared = False  # held below its own rate by a shared limit
 
     def sample(self, now: float) -> bool:
         """Update the measured rates; False when the devices are gone."""
-        up, down = _counter(self.ifb, "tx_bytes"), _counter(self.host_veth, "tx_bytes")
+        up, down = _counter(*self.up_counter), _counter(self.host_veth, "tx_bytes")
         if up is None or down is None:
             return False
         if self.last is not None:
@@ -74,18 +77,13 @@ class Nic:
     def target(self) -> tuple[float, float]:
         up_busy = effects.is_busy(self.mbps[0], self.rates.pi_to_pc)
         down_busy = effects.is_busy(self.mbps[1], self.rates.pc_to_pi)
-        self.busy[0].update(up_busy)
-        self.busy[1].update(down_busy)
         return self.rates.pick(self.detector.update(up_busy, down_busy))
 
-    @property
-    def busy_now(self) -> tuple[bool, bool]:
-        return self.busy[0].busy, self.busy[1].busy
-
     def apply(self, target: tuple[float, float]) -> None:
-        up, down = target
-        shaping.change_rate(self.ifb, shaping.shape_for(up, self.spec.link))
-        shaping.change_rate(self.host_veth, shaping.shape_for(down, self.spec.link))
+        """Re-rate the directions this NIC shapes alone (a shared limit's leaves: ``Limit``)."""
+        for direction, dev in ((0, self.ifb), (1, self.host_veth)):
+            if not self.shared[direction]:
+                shaping.change_rate(dev, shaping.shape_for(target[direction], self.spec.link))
         self.applied = target
 
     def to_json(self) -> dict[str, Any]:
@@ -95,8 +93,29 @@ class Nic:
             "pc_to_pi_mbps": self.applied[1] if self.applied else None,
             "rates": self.rates.to_json(),
             "effects": self.applied_effects,
-            "shared_limit": self.shared,
         }
+
+
+class Limit:
+    """One shared IFB: re-rates its members' leaves when their own rates change."""
+
+    def __init__(self, ifb: shaping_shared.SharedIfb, links: dict[str, Any]) -> None:
+        self.ifb = ifb
+        self.links = links
+        self.applied: dict[str, tuple[float, float]] = {}
+
+    def apply(self, own: dict[str, tuple[float, float]]) -> None:
+        mine = {name: own[name][self.ifb.direction] for name in self.ifb.members}
+        tc = system.tool("tc")
+        for name, (rate, ceil) in shaping_shared.leaf_rates(mine, self.ifb.cap_mbps).items():
+            # Rounded: a rate recomputed from the same knobs must not re-rate every poll.
+            target = (round(rate, 1), round(ceil, 1))
+            if self.applied.get(name) != target:
+                argv = shaping_shared.leaf_argv(
+                    tc, "change", self.ifb, name, target[0], target[1], self.links[name]
+                )
+                system.run(argv, check=False, timeout=5)
+                self.applied[name] = target
 
 
 def run(lab_dir: Path, max_seconds: float | None = None) -> int:
@@ -104,6 +123,13 @@ def run(lab_dir: Path, max_seconds: float | None = None) -> int:
     profile = load_profile(config["profile"])
     specs = {spec.name: spec for spec in profile.interfaces}
     nics = [Nic(entry, specs[entry["name"]]) for entry in config["nics"]]
+    links = {name: spec.link for name, spec in specs.items()}
+    limits = [
+        Limit(ifb, links)
+        for ifb in shaping_shared.plan(
+            profile.shared_limits, [n.name for n in nics], int(config.get("index", 0))
+        )
+    ]
     knobs_path = lab_dir / effects.KNOBS_STATE
     knobs_mtime = -1.0
     stop = {"now": False}
@@ -138,16 +164,13 @@ def run(lab_dir: Path, max_seconds: float | None = None) -> int:
             if not nic.sample(now):
                 return 0  # the veth or IFB is gone
             own[nic.name] = nic.target()
-        targets, held = shared_limit.share(
-            own, {n.name: n.busy_now for n in nics}, profile.shared_limits
-        )
         for nic in nics:
-            nic.shared = nic.name in held
-            # Rounded: a fair share recomputed from noisy busy flags must not re-rate every poll.
-            target = (round(targets[nic.name][0], 1), round(targets[nic.name][1], 1))
+            target = (round(own[nic.name][0], 1), round(own[nic.name][1], 1))
             if target != nic.applied:
                 nic.apply(target)
                 changed = True
+        for limit in limits:
+            limit.apply(own)
         if changed:
             write_json(lab_dir / SHAPER_STATE, {n.name: n.to_json() for n in nics}, mode=0o644)
         time.sleep(POLL_S)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sbctune.lab import netns
 from sbctune.lab.model import LabInfo, LabStatus
 from sbctune.lab.processes import alive, port_open
+from sbctune.lab.shared_status import read_limits
 from sbctune.lab.state import (
     NETNS_PREFIX,
     STATE_ROOT,
@@ -15,7 +16,7 @@ from sbctune.lab.state import (
 )
 
 
-def status_unlocked(name: str) -> LabStatus:
+def status_unlocked(name: str, *, with_limits: bool = False) -> LabStatus:
     directory = STATE_ROOT / name
     state = read_state(name)
     ns = netns_name(name)
@@ -38,17 +39,19 @@ def status_unlocked(name: str) -> LabStatus:
         problems.append("the lab's shaper (tweak effects, full duplex) is not running")
     if not problems and not port_open(info.host, info.port):
         problems.append(f"sshd does not answer on {info.host}:{info.port}")
-    return LabStatus(name, "broken" if problems else "running", info, tuple(problems))
+    limits = tuple(read_limits(info.nics)) if with_limits and not problems else ()
+    return LabStatus(name, "broken" if problems else "running", info, tuple(problems), limits)
 
 
 def status(name: str) -> LabStatus:
-    """The health of lab ``name``: running, broken, leftover or absent."""
+    """The health of lab ``name``: running, broken, leftover or absent; a running lab's
+    shared limits as the kernel holds them now."""
     validate_name(name)
-    return status_unlocked(name)
+    return status_unlocked(name, with_limits=True)
 
 
-def list_labs() -> list[LabStatus]:
+def list_labs(*, with_limits: bool = False) -> list[LabStatus]:
     """Every lab this host has (with state, or a namespace left by a crash)."""
     names = set(state_names())
     names |= {n[len(NETNS_PREFIX) :] for n in netns.list_netns() if n.startswith(NETNS_PREFIX)}
-    return [status_unlocked(n) for n in sorted(names)]
+    return [status_unlocked(n, with_limits=with_limits) for n in sorted(names)]

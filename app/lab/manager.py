@@ -24,7 +24,7 @@ from sbctune.lab import (
     irq_model,
     netns,
     overlay,
-    shaping,
+    shaping_shared,
     sshd,
 )
 from sbctune.lab.board import board_words
@@ -62,7 +62,8 @@ def _allocate_index() -> int:
         if index in used or taken_blocks.intersection(blocks):
             continue
         if any(
-            link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in "npi" for link in links
+            link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in netns.LINK_KINDS
+            for link in links
         ):
             continue
         return index
@@ -115,13 +116,25 @@ def _spawn(name: str, netns_: str, directory: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
-def _spawn_shaper(name: str, prof: LabProfile, nics: list[NicInfo], directory: Path) -> int:
+def _spawn_shaper(
+    name: str, prof: LabProfile, nics: list[NicInfo], index: int, directory: Path
+) -> int:
     """Start the live shaper (tweak effects, full duplex) on the host; returns its pid."""
     write_json(
         directory / controller.CONFIG,
         {
             "profile": str(prof.path),
-            "nics": [{"name": n.name, "host_veth": n.host_veth, "ifb": n.ifb} for n in nics],
+            "index": index,
+            "nics": [
+                {
+                    "name": n.name,
+                    "host_veth": n.host_veth,
+                    "ifb": n.ifb,
+                    "pi_to_pc_shaper": n.pi_to_pc_shaper,
+                    "pc_to_pi_shaper": n.pc_to_pi_shaper,
+                }
+                for n in nics
+            ],
         },
         mode=0o644,
     )
@@ -191,7 +204,7 @@ def _lab_info(name: str, prof: LabProfile, index: int, directory: Path) -> LabIn
         port=SSH_PORT,
         user=sshd.USER,
         password=sshd.new_password(),
-        nics=tuple(nics),
+        nics=shaping_shared.named(nics, prof.shared_limits, index),
         profile=str(prof.path),
         netns=netns_name(name),
         state_dir=str(directory),
@@ -217,8 +230,7 @@ def _build(
         ],
     )
     netns.set_gso_max_size(info.netns, ip_front.gso_max_sizes(ip_front.limits(prof)))
-    for nic, spec in zip(info.nics, prof.interfaces, strict=True):
-        shaping.apply(nic.host_veth, nic.ifb, spec.link)
+    shaping_shared.shape_lab(info.nics, prof.interfaces, prof.shared_limits, info.index)
     sshd.ensure_user()
     sshd.ensure_sudoers()
     if sshd.ensure_privsep_dir():
@@ -236,7 +248,7 @@ def _build(
     proc = _spawn(info.name, info.netns, directory)
     _wait_ready(info, proc, directory)
     _spawn_announcer(info.netns, directory, lab_hostname(prof.bundle))
-    return proc, _spawn_shaper(info.name, prof, list(info.nics), directory), key
+    return proc, _spawn_shaper(info.name, prof, list(info.nics), info.index, directory), key
 
 
 def _spawn_announcer(netns_: str, directory: Path, name: str = ANNOUNCED_HOSTNAME) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sbctune.lab.shared_reading import LimitReading
 
 
 @dataclass(frozen=True)
@@ -18,7 +21,21 @@ class NicInfo:
     test: bool = False
     """True for the NIC under test."""
     ifb: str = ""
-    """The host-side IFB device that shapes the Pi->PC direction."""
+    """The host-side IFB device that shapes the Pi->PC direction (unless a shared limit's
+    IFB does: ``pi_to_pc_shaper``)."""
+    pi_to_pc_shaper: str = ""
+    """``"DEV CLASSID"`` of the HTB class that holds this NIC's Pi->PC rate when it is not
+    the NIC's own (``ifb`` 1:10): a member's leaf in a shared limit's IFB."""
+    pc_to_pi_shaper: str = ""
+    """The same for PC->Pi (default: ``host_veth`` 1:10)."""
+
+    def shaper(self, direction: str) -> tuple[str, str]:
+        """(device, HTB class) that holds this NIC's rate in ``direction`` (pi_to_pc|pc_to_pi)."""
+        given = self.pi_to_pc_shaper if direction == "pi_to_pc" else self.pc_to_pi_shaper
+        if given:
+            dev, _, classid = given.partition(" ")
+            return dev, classid
+        return (self.ifb if direction == "pi_to_pc" else self.host_veth), "1:10"
 
 
 @dataclass(frozen=True)
@@ -57,7 +74,12 @@ class LabInfo:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LabInfo:
-        nics = tuple(NicInfo(**n) for n in data.get("nics", []))
+        # A NIC's keys are filtered as the lab's are: another checkout's running lab may write
+        # fields this one does not know (and `lab list` reads every lab on the machine).
+        known = NicInfo.__dataclass_fields__
+        nics = tuple(
+            NicInfo(**{k: v for k, v in n.items() if k in known}) for n in data.get("nics", [])
+        )
         fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "nics"}
         return cls(nics=nics, **fields)
 
@@ -69,6 +91,8 @@ class LabStatus:
     """``running``, ``broken`` (some part died; `down` cleans it) or ``leftover`` (no state)."""
     info: LabInfo | None
     problems: tuple[str, ...] = ()
+    limits: tuple[LimitReading, ...] = ()
+    """Its shared limits as the kernel holds them now (``status``, not ``list``)."""
 
     def to_json(self, *, with_password: bool = True) -> dict[str, Any]:
         info = self.info.to_json() if self.info else None
@@ -79,4 +103,5 @@ class LabStatus:
             "state": self.state,
             "problems": list(self.problems),
             "lab": info,
+            "shared_limits": [r.to_json() for r in self.limits],
         }

@@ -19,7 +19,10 @@ from sbctune.lab.system import run, tool
 BENCH_NET = ipaddress.ip_network("198.18.0.0/15")
 NICS_PER_LAB = 4
 MAX_LABS = BENCH_NET.num_addresses // 256 // NICS_PER_LAB
-HOST_LINK = re.compile(r"^sbct\d+[npi]\d$")
+# Host links by kind: the veth (n), its peer before it moves (p), its IFB (i), a shared
+# limit's IFB (s, shaping_shared).
+LINK_KINDS = "npis"
+HOST_LINK = re.compile(r"^sbct\d+[npis]\d$")
 
 
 def subnet(index: int, nic: int) -> ipaddress.IPv4Network:
@@ -65,7 +68,7 @@ def netns_exists(netns: str) -> bool:
 
 
 def host_links() -> list[str]:
-    """Host interfaces that look like ours (sbct<lab>{n,p,i}<nic>)."""
+    """Host interfaces that look like ours (sbct<lab>{n,p,i}<nic>, sbct<lab>s<n>)."""
     result = run([_ip(), "-j", "link", "show"], check=False)
     try:
         links = json.loads(result.stdout or "[]")

@@ -78,7 +78,8 @@ def change_rate(dev: str, shape: Shape) -> bool:
     return run(class_argv(tool("tc"), "change", dev, shape), check=False, timeout=5).ok
 
 
-def _htb(dev: str, shape: Shape, *, byte_fifo: bool = True) -> None:
+def shape_dev(dev: str, shape: Shape, *, byte_fifo: bool = True) -> None:
+    """An HTB root on ``dev`` whose class 1:10 carries all traffic at ``shape`` (ACKs aside)."""
     tc = tool("tc")
     run(
         [tc, "qdisc", "replace", "dev", dev, "root", "handle", "1:", "htb", "default", "10"],
@@ -159,17 +160,12 @@ def _htb(dev: str, shape: Shape, *, byte_fifo: bool = True) -> None:
 
 def apply(host_veth: str, ifb: str, link: LinkModel) -> tuple[Shape, Shape]:
     """Shape both directions of one NIC; returns (pi_to_pc, pc_to_pi) shapes."""
-    ip, tc = tool("ip"), tool("tc")
+    tc = tool("tc")
     up_mbps, down_mbps = link.goodput_mbps("pi_to_pc"), link.goodput_mbps("pc_to_pi")
     assert up_mbps is not None and down_mbps is not None  # the profile parser checked
     pi_to_pc, pc_to_pi = shape_for(up_mbps, link), shape_for(down_mbps, link)
-    _htb(host_veth, pc_to_pi)
-    if not run([ip, "link", "add", ifb, "type", "ifb"], check=False).ok:
-        raise LabError(
-            "cannot create an IFB device to shape the Pi->PC direction",
-            "load the ifb module (modprobe ifb)",
-        )
-    run([ip, "link", "set", ifb, "up"])
+    shape_dev(host_veth, pc_to_pi)
+    make_ifb(ifb)
     run(
         [tc, "qdisc", "replace", "dev", host_veth, "handle", "ffff:", "ingress"],
         what="shaping the Pi->PC direction",
@@ -205,5 +201,15 @@ def apply(host_veth: str, ifb: str, link: LinkModel) -> tuple[Shape, Shape]:
     # (up to 64 KiB each) still queue there under load, and a UDP sender paced above the
     # shaped rate still loses datagrams (a byte FIFO bigger than the Pi-side socket's send
     # buffer held the sender back instead: the lab's skbs keep their socket across the veth).
-    _htb(ifb, pi_to_pc, byte_fifo=False)
+    shape_dev(ifb, pi_to_pc, byte_fifo=False)
     return pi_to_pc, pc_to_pi
+
+
+def make_ifb(ifb: str) -> None:
+    ip = tool("ip")
+    if not run([ip, "link", "add", ifb, "type", "ifb"], check=False).ok:
+        raise LabError(
+            "cannot create an IFB device to shape the Pi->PC direction",
+            "load the ifb module (modprobe ifb)",
+        )
+    run([ip, "link", "set", ifb, "up"])

@@ -1,5 +1,5 @@
 """Limits several NICs share (seed 004: a CM4's ports each do ~940 Mbit/s alone, ~3.06 Gbit/s
-together): the profile's ``[[shared_limit]]`` tables and the fair share the shaper applies.
+together): the profile's ``[[shared_limit]]`` tables (the kernel holds them: shaping_shared).
 
 ``lab.toml``::
 
@@ -9,10 +9,8 @@ together): the profile's ``[[shared_limit]]`` tables and the fair share the shap
     pi_to_pc_mbps = 3060
     source = "seed 004: ..."
 
-While the busy members of a limit would carry more than its rate in a direction, the shaper
-lowers each busy member's rate in proportion to its own (a fair share of the sum, as TCP flows
-through one bottleneck settle); idle members keep their rates, so a port that starts sending
-is seen busy at once. Pure logic: tested without a lab.
+A NIC is in at most one limit per direction (its traffic is redirected to one limit's IFB).
+Pure logic: tested without a lab.
 """
 
 from __future__ import annotations
@@ -25,8 +23,6 @@ from sbctune.lab.errors import ProfileError
 
 KEY = "shared_limit"
 _RATES = ("pi_to_pc_mbps", "pc_to_pi_mbps")
-# Both directions, in the order the shaper's (Pi->PC, PC->Pi) pairs use.
-Pair = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -41,6 +37,10 @@ class SharedLimit:
         return self.pi_to_pc_mbps if direction == 0 else self.pc_to_pi_mbps
 
 
+def _has(limit: SharedLimit, key: str) -> bool:
+    return getattr(limit, key) is not None
+
+
 def parse_shared_limits(
     data: Mapping[str, Any], names: Sequence[str], where: str
 ) -> tuple[SharedLimit, ...]:
@@ -48,7 +48,7 @@ def parse_shared_limits(
     items = data.get(KEY, [])
     if not isinstance(items, list):
         raise ProfileError(f"{where}: {KEY} must be an array of tables ([[{KEY}]])")
-    limits = []
+    limits: list[SharedLimit] = []
     for index, item in enumerate(items):
         here = f"{where}: {KEY} #{index + 1}"
         if not isinstance(item, dict):
@@ -84,52 +84,14 @@ def parse_shared_limits(
             rates[key] = float(value)
         if not rates:
             raise ProfileError(f"{here}: give pi_to_pc_mbps, pc_to_pi_mbps or both")
+        for key in rates:
+            twice = sorted(
+                set(members) & {m for lim in limits if _has(lim, key) for m in lim.interfaces}
+            )
+            if twice:
+                raise ProfileError(
+                    f"{here}: {', '.join(twice)} already in another limit's {key}",
+                    "a NIC's traffic in one direction goes through one limit: merge the tables",
+                )
         limits.append(SharedLimit(tuple(members), source=str(item.get("source", "")), **rates))
     return tuple(limits)
-
-
-@dataclass
-class BusyHold:
-    """Busy while traffic flows, and for ``hold`` quiet samples after (no flapping on a dip)."""
-
-    hold: int = 3
-    busy: bool = False
-    quiet: int = 0
-
-    def update(self, busy_now: bool) -> bool:
-        if busy_now:
-            self.busy, self.quiet = True, 0
-        elif self.busy:
-            self.quiet += 1
-            if self.quiet >= self.hold:
-                self.busy, self.quiet = False, 0
-        return self.busy
-
-
-def share(
-    targets: Mapping[str, Pair],
-    busy: Mapping[str, tuple[bool, bool]],
-    limits: Sequence[SharedLimit],
-) -> tuple[dict[str, Pair], set[str]]:
-    """Each NIC's (Pi->PC, PC->Pi) rate under the shared limits, and the NICs held down.
-
-    `targets`: each NIC's own rates (duplex and tweak effects applied); `busy`: which of its
-    directions carry traffic now.
-    """
-    out = {name: [up, down] for name, (up, down) in targets.items()}
-    held: set[str] = set()
-    for limit in limits:
-        for direction in (0, 1):
-            cap = limit.cap(direction)
-            if cap is None:
-                continue
-            members = [
-                n for n in limit.interfaces if n in out and busy.get(n, (False, False))[direction]
-            ]
-            total = sum(out[n][direction] for n in members)
-            if len(members) < 2 or total <= cap:
-                continue
-            for name in members:
-                out[name][direction] *= cap / total
-                held.add(name)
-    return {name: (rates[0], rates[1]) for name, rates in out.items()}, held

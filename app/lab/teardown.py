@@ -1,7 +1,7 @@
 """Take labs down: every process, namespace, link and mount a lab made, found from its state
-and by name (namespaces ``sbctune-*``, host links ``sbct<lab>{n,p,i}<nic>``), so a crashed
-run leaves nothing the next one trips over; the shared user and sudoers drop-in go with the
-last lab."""
+and by name (namespaces ``sbctune-*``, host links ``sbct<lab>{n,p,i}<nic>`` and
+``sbct<lab>s<n>``), so a crashed run leaves nothing the next one trips over; the shared user
+and sudoers drop-in go with the last lab."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def _remove_links(state: dict[str, Any]) -> bool:
         links += [
             link
             for link in netns.host_links()
-            if link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in "npi"
+            if link.startswith(f"sbct{index}") and link[len(f"sbct{index}")] in netns.LINK_KINDS
         ]
     existing = set(netns.host_links())
     found = False

@@ -48,7 +48,7 @@ async def test_ports_alone_reach_940_together_the_bus_caps_them(
     lab = lab_factory(profile=PROFILE)
     names = [n.name for n in lab.nics]
     assert len(names) == 4
-    # Read while idle: the lab's shaper re-rates each NIC while several carry traffic.
+    # Each NIC's own rate (its leaf's ceiling under the bus cap, sbctune.lab.shaping_shared).
     shaped_of = {nic.name: shaped_goodput(nic) for nic in lab.nics}
     async with await connect_to_lab(lab, tmp_path) as session:
         inventory, _ = await inspect_host(session)
@@ -106,7 +106,7 @@ def test_cli_measures_all_nics_at_once_and_prints_the_total(
 ) -> None:
     lab = lab_factory(profile=PROFILE)
     env = dict(os.environ, SBCTUNE_PASSWORD=lab.password, SBCTUNE_DATA_DIR=str(tmp_path))
-    # Read while idle: the lab's shaper re-rates each NIC while several carry traffic.
+    # Each NIC's own rate (its leaf's ceiling under the bus cap, sbctune.lab.shaping_shared).
     two = [shaped_goodput(lab.nic(n)) for n in ("eth1", "eth2")]
     base = [sys.executable, "-m", "sbctune", "measure", f"{lab.user}@{lab.host}",
             "--accept-new-host-key", "--duration", "3", "--omit", "1", "--trials", "1"]  # fmt: skip

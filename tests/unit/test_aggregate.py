@@ -8,8 +8,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from sbctune.advice import Advice, advise
 from sbctune.advice.aggregate import advice_runs
@@ -18,7 +16,6 @@ from sbctune.history import History
 from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.lab import ProfileError, load_profile
-from sbctune.lab.shared_limit import BusyHold, SharedLimit, share
 from sbctune.measure.aggregate import AggregateRun, aggregate_text
 from sbctune.measure.outcome import DirectionOutcome, MeasureRun
 
@@ -38,50 +35,6 @@ def test_igb_profile_caps_four_ports_at_the_seed_total() -> None:
     assert limit.pc_to_pi_mbps == 3060 == limit.pi_to_pc_mbps
     assert profile.bundle.commands == {}  # no capture fits this state (SOURCE.md says why)
     assert "3.06 Gbps" in (profile.path / "SOURCE.md").read_text(encoding="utf-8")
-
-
-def test_busy_ports_get_a_fair_share_idle_ones_keep_their_rate() -> None:
-    limit = SharedLimit(tuple(NICS), pi_to_pc_mbps=3060, pc_to_pi_mbps=3060)
-    own = {n: (940.0, 940.0) for n in NICS}
-    all_busy = {n: (False, True) for n in NICS}
-    rates, held = share(own, all_busy, [limit])
-    assert held == set(NICS)
-    assert sum(r[1] for r in rates.values()) == pytest.approx(3060)
-    assert all(r == (940.0, pytest.approx(765.0)) for r in rates.values())  # Pi->PC idle
-    three = {n: (False, n != "eth3") for n in NICS}
-    rates, held = share(own, three, [limit])
-    assert held == set() and rates == own  # 3 x 940 = 2820: under the cap
-
-
-@given(
-    st.dictionaries(
-        st.sampled_from(NICS),
-        st.tuples(st.floats(1, 5000), st.floats(1, 5000)),
-        min_size=1,
-    ),
-    st.dictionaries(st.sampled_from(NICS), st.tuples(st.booleans(), st.booleans())),
-    st.floats(100, 10000),
-)
-def test_shared_limit_never_exceeded_and_never_raises_a_rate(
-    own: dict[str, tuple[float, float]], busy: dict[str, tuple[bool, bool]], cap: float
-) -> None:
-    rates, _ = share(own, busy, [SharedLimit(tuple(NICS), cap, cap)])
-    for d in (0, 1):
-        members = [n for n in own if busy.get(n, (False, False))[d]]
-        before = sum(own[n][d] for n in members)
-        after = sum(rates[n][d] for n in members)
-        if len(members) >= 2 and before > cap:
-            assert after == pytest.approx(cap)  # held at the cap, not below
-        else:
-            assert after == before  # under the cap (or alone): untouched
-    assert all(rates[n][d] <= own[n][d] * (1 + 1e-9) for n in own for d in (0, 1))
-
-
-def test_busy_hold_rides_out_a_dip() -> None:
-    hold = BusyHold(hold=3)
-    assert hold.update(True)
-    assert hold.update(False) and hold.update(False)
-    assert not hold.update(False)
 
 
 @pytest.mark.parametrize(
