@@ -4,6 +4,7 @@ run at once (full duplex is two clients, one of them reversed), with live interv
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,7 @@ class PlanTest:
         version: tuple[int, int, int],
         emit: Callable[[Event], None],
         pc_port: int,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self.spec = spec
@@ -67,6 +69,11 @@ class PlanTest:
         self.pc_port = pc_port
         self.live: dict[Direction, list[Record]] = {d: [] for d in spec.directions}
         self.stopped: str | None = None  # why the run cannot go on (the link was lost)
+        self.clock = clock
+        # Per direction, this PC's clock at the test's t = 0: each interval line's arrival
+        # less its t, the smallest kept (a delay only makes a line later; iperf3's own
+        # timestamps are whole seconds). NICs measured at once are lined up by it.
+        self.clock_zero: dict[Direction, float] = {}
 
     def _outcome(
         self,
@@ -81,6 +88,7 @@ class PlanTest:
             direction, self.spec.mode, intervals, summaries or [], complete=complete, error=error
         )
         outcome.test_index = self.index
+        outcome.clock_zero = self.clock_zero.get(direction)
         outcome.protocol, outcome.udp_target_mbps = self.spec.protocol, self.spec.udp_mbps
         return outcome
 
@@ -95,7 +103,13 @@ class PlanTest:
         def take(record: Record) -> None:
             self.live[direction].append(record)
             (interval,) = to_intervals([record], self.spec.omit)
-            self.emit(LiveInterval(self.index, self.spec, direction, interval))
+            zero = self.clock() - interval.t
+            known = self.clock_zero.get(direction)
+            self.clock_zero[direction] = zero if known is None else min(known, zero)
+            live = LiveInterval(
+                self.index, self.spec, direction, interval, self.clock_zero[direction]
+            )
+            self.emit(live)
 
         return take
 
