@@ -72,8 +72,13 @@ class PlanTest:
         self.clock = clock
         # Per direction, this PC's clock at the test's t = 0: each interval line's arrival
         # less its t, the smallest kept (a delay only makes a line later; iperf3's own
-        # timestamps are whole seconds). NICs measured at once are lined up by it.
+        # timestamps are whole seconds). NICs measured at once are lined up by it. The
+        # latest line waits in `_newest` until another follows: a test's final interval line
+        # comes with its end, not its t (iperf3 3.12 on the lab, -t 3 -O 1: the lines for t =
+        # 3 and 4 reached this PC together, 1.0 s before t = 4; counted, it moved t = 0 a
+        # second early and the live total dropped a second).
         self.clock_zero: dict[Direction, float] = {}
+        self._newest: dict[Direction, float] = {}
 
     def _outcome(
         self,
@@ -88,7 +93,7 @@ class PlanTest:
             direction, self.spec.mode, intervals, summaries or [], complete=complete, error=error
         )
         outcome.test_index = self.index
-        outcome.clock_zero = self.clock_zero.get(direction)
+        outcome.clock_zero = self.clock_zero.get(direction, self._newest.get(direction))
         outcome.protocol, outcome.udp_target_mbps = self.spec.protocol, self.spec.udp_mbps
         return outcome
 
@@ -103,13 +108,13 @@ class PlanTest:
         def take(record: Record) -> None:
             self.live[direction].append(record)
             (interval,) = to_intervals([record], self.spec.omit)
-            zero = self.clock() - interval.t
-            known = self.clock_zero.get(direction)
-            self.clock_zero[direction] = zero if known is None else min(known, zero)
-            live = LiveInterval(
-                self.index, self.spec, direction, interval, self.clock_zero[direction]
-            )
-            self.emit(live)
+            before = self._newest.get(direction)
+            if before is not None:  # the line before this one was not the test's last
+                known = self.clock_zero.get(direction, before)
+                self.clock_zero[direction] = min(known, before)
+            self._newest[direction] = self.clock() - interval.t
+            zero = self.clock_zero.get(direction, self._newest[direction])
+            self.emit(LiveInterval(self.index, self.spec, direction, interval, zero))
 
         return take
 

@@ -10,7 +10,9 @@ Their own means add up to 1293; what passed together is 1000.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import io
 import random
 from pathlib import Path
 from typing import Any, cast
@@ -66,9 +68,12 @@ class Replay(PlanTest):
     async def run(self, run: MeasureRun) -> list[DirectionOutcome]:
         direction = self.spec.directions[0]
         take, records = self._live(direction), []
+        omit = self.spec.omit
         for n, (arrival, mbps) in enumerate(self.lines):
             self.now = arrival
-            record = Record(None, direction, float(n), n + 1.0, int(mbps * 125_000), mbps, 0)
+            # iperf3 restarts its clock after the omitted seconds (to_intervals puts it back)
+            end = n + 1.0 if n < omit else n + 1.0 - omit
+            record = Record(None, direction, end - 1, end, int(mbps * 125_000), mbps, 0, n < omit)
             records.append(record)
             take(record)
         intervals = to_intervals(records, self.spec.omit)
@@ -187,6 +192,45 @@ def test_the_live_total_adds_only_seconds_that_passed_together(
     assert len(totals) == 2, totals  # eth0's first second and eth1's last ran alone
     assert all(line.split("total")[1].split()[0] == "1000.0" for line in totals), totals
     assert not any("1440.0" in line for line in totals)  # 940 alone + 500 a second later
+
+
+# A real trace (this lab, cm4-i340-igb, iperf 3.12, `-t 3 -O 1 -P 4`, Pi → PC, 2026-11-30):
+# when each NIC's interval lines reached this PC (time.monotonic) and their Mbit/s. The first
+# is omitted; the last two of each NIC came together, 1.0 s before the last one's t = 4.
+TRACE = {
+    "eth3": [(2279.513, 893.0), (2280.517, 766.0), (2281.527, 732.0), (2281.527, 754.0)],
+    "eth1": [(2279.544, 891.0), (2280.534, 772.0), (2281.536, 730.0), (2281.539, 762.0)],
+    "eth2": [(2279.554, 894.0), (2280.546, 783.0), (2281.545, 729.0), (2281.545, 764.0)],
+    "eth0": [(2279.581, 858.0), (2280.574, 785.0), (2281.586, 729.0), (2281.587, 750.0)],
+}
+
+
+def _live_totals(lines: dict[str, list[tuple[float, float]]], omit: int = 0) -> list[str]:
+    """The live lines TogetherProgress prints, fed in the order the intervals reached this PC."""
+    nics = list(lines)
+    spec = Spec("half", ("pi_to_pc",), len(next(iter(lines.values()))) - omit, omit, 4)
+    agg = AggregateRun("g", "pi", "quick", nics, [_run(n) for n in nics], "t0")
+    events: dict[str, list[LiveInterval]] = {n: [] for n in nics}
+    tests: list[PlanTest] = [
+        Replay(lines[n], lambda e, n=n: events[n].append(e), spec) for n in nics
+    ]
+    asyncio.run(_run_together(tests, agg))
+    progress = TogetherProgress()
+    progress(AggregateStarted(agg))
+    order = sorted((a, nic, k) for nic in nics for k, (a, _) in enumerate(lines[nic]))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        for _, nic, k in order:
+            progress(NicEvent(nic, events[nic][k]))
+    return [line for line in err.getvalue().splitlines() if "total" in line]
+
+
+def test_a_final_line_that_comes_with_the_one_before_does_not_shift_the_clock() -> None:
+    printed = _live_totals(TRACE, omit=1)
+    # every second of the four shows, with all four NICs' figures of that second
+    totals = [line.split("total")[1].split()[0] for line in printed]
+    assert totals == ["3536.0", "3106.0", "2920.0", "3030.0"], printed
+    assert [line.split()[0] for line in printed] == ["1.0", "2.0", "3.0", "4.0"]
 
 
 def test_an_old_aggregate_without_timings_adds_each_nics_mean() -> None:
