@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import io
+import json
 import random
 from pathlib import Path
 from typing import Any, cast
@@ -361,3 +362,26 @@ def test_saved_runs_keep_the_together_figures_and_old_records_still_load(tmp_pat
     assert [k.mbps for k in kept if k] == [500.0, 500.0]
     assert kept[0] and kept[0].note and "eth1 started 1.0 s late" in kept[0].note
     assert old_loaded[0].tests[0].together is None  # a run stored before: its own mean counts
+
+
+def test_exports_give_the_total_over_the_time_all_ran_with_the_note(tmp_path: Path) -> None:
+    from sbctune.export import export, gather
+
+    agg = _measured({"eth0": ETH0, "eth1": ETH1})
+    with History.open(tmp_path / "h.sqlite3") as history:
+        ids = save_aggregate(history, Target("pi"), "pi", agg, plan_named("quick"))
+        data = gather(history, ids)
+    markdown = export("md", data, tmp_path / "r.md").read_text(encoding="utf-8")
+    page = export("html", data, tmp_path / "r.html").read_text(encoding="utf-8")
+    document = json.loads(export("json", data, tmp_path / "r.json").read_text(encoding="utf-8"))
+    total = (
+        "together, Pi → PC (one direction at a time): eth0 500 + eth1 500 = 1000 Mbit/s over "
+        "the 2.0 s of 3.0 s all NICs ran"
+    )
+    note = "Pi → PC: together for 2.0 s of 3.0 s: eth1 started 1.0 s late; the total counts"
+    for text in (markdown, page):
+        assert "NICs measured together (the total counts only the time every NIC ran)" in text
+        assert total in text and note in text
+        assert "1293" not in text  # not the sum of each NIC's own mean
+    kept = document["runs"][0]["tests"][0]["together"]
+    assert kept["mbps"] == 500.0 and kept["seconds"] == pytest.approx(2.0, abs=0.05)
