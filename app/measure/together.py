@@ -10,7 +10,8 @@ the earliest end: whole intervals inside it, per NIC and in total.
 
 Times are this PC's monotonic clock: a test's `clock_zero` is the arrival time of each of its
 interval lines less the line's t, the smallest kept (a delay only makes a line later; iperf3's
-own timestamps are whole seconds, too coarse to line NICs up).
+own timestamps are whole seconds, too coarse to line NICs up), the test's final line left out
+(sbctune.measure.plan_test says why).
 """
 
 from __future__ import annotations
