@@ -19,9 +19,10 @@ def together_lines(runs: Sequence[RunRecord]) -> list[str]:
         if run.aggregate_id:
             groups.setdefault(run.aggregate_id, []).append(run)
     lines: list[str] = []
-    for group in groups.values():
-        if len(group) < 2:
+    for found in groups.values():
+        if len(found) < 2:
             continue  # one NIC of it in the report: no total to give
+        group = sorted(found, key=lambda r: r.id or 0)  # stored in the order NICs were named
         lines.extend(f.cite() for f in together_figures(group))
         notes = (t.together.note for t in group[0].tests if t.together and t.together.note)
         lines.extend(dict.fromkeys(notes))
