@@ -4,6 +4,10 @@ Runs that share an `aggregate_id` were measured at the same time, one per NIC. W
 in a direction sits near what a PCIe Gen 2 x1 link carried in total (catalog: buses.json) while
 each NIC measured alone does clearly more than its share, the NICs are capped together: adding
 ports adds nothing. Figures measured alone come from the runs without an aggregate id.
+
+The total is what passed TOGETHER: each NIC's figure over the time every NIC ran
+(sbctune.measure.together, kept with each run); a run stored before those were kept adds each
+NIC's own mean, as it did then.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from sbctune.advice.measured import Measured
 from sbctune.advice.runs import LABEL, MODE_LABEL, NicRuns
 from sbctune.catalog import Catalog
 from sbctune.catalog.model import Figure as BusFigure
-from sbctune.history.records import Direction, Mode, RunRecord
+from sbctune.history.records import Direction, Mode, RunRecord, TestRecord
 from sbctune.inventory.model import Finding, Inventory, Nic, Recommendation
 
 BUS = "pcie-gen2-x1"
@@ -34,6 +38,8 @@ class Together:
     mode: Mode
     per_nic: dict[str, float]
     run_ids: list[int | None]
+    seconds: float | None = None  # how long every NIC ran together (None: an older record)
+    longest_s: float | None = None
 
     @property
     def total(self) -> float:
@@ -42,9 +48,12 @@ class Together:
     def cite(self) -> str:
         parts = " + ".join(f"{nic} {mbps:.0f}" for nic, mbps in self.per_nic.items())
         runs = ", ".join(str(r) for r in self.run_ids if r is not None)
+        shorter = ""
+        if self.seconds is not None and self.longest_s and self.seconds < self.longest_s - 0.25:
+            shorter = f" over the {self.seconds:.1f} s of {self.longest_s:.1f} s all NICs ran"
         return (
             f"together, {LABEL[self.direction]} ({MODE_LABEL[self.mode]}): {parts} = "
-            f"{self.total:.0f} Mbit/s" + (f" (runs {runs})" if runs else "")
+            f"{self.total:.0f} Mbit/s{shorter}" + (f" (runs {runs})" if runs else "")
         )
 
 
@@ -61,7 +70,9 @@ def latest_aggregate(runs: Sequence[RunRecord]) -> list[RunRecord]:
 
 
 def together_figures(group: Sequence[RunRecord]) -> list[Together]:
-    """Per direction and mode measured on every NIC of the group, with a figure for each."""
+    """Per direction and mode measured on every NIC of the group, with a figure for each:
+    what each carried while all of them ran, or (records from before that was kept) each
+    NIC's own mean."""
     keys: list[tuple[Direction, Mode]] = []
     for run in group:
         for test in run.tests:
@@ -69,18 +80,32 @@ def together_figures(group: Sequence[RunRecord]) -> list[Together]:
                 keys.append((test.direction, test.mode))
     out = []
     for direction, mode in keys:
+        tests: list[TestRecord | None] = [
+            next((t for t in run.tests if (t.direction, t.mode) == (direction, mode)), None)
+            for run in group
+        ]
+        timed = [t.together for t in tests if t is not None and t.together is not None]
         per_nic: dict[str, float] = {}
-        for run in group:
-            mean = next(
-                (t.mean_mbps for t in run.tests if (t.direction, t.mode) == (direction, mode)),
-                None,
-            )
-            if mean is None or not run.nic:
+        for run, found in zip(group, tests, strict=True):
+            if found is None or not run.nic:
                 break  # a NIC without a figure: no total
-            per_nic[run.nic] = mean
+            mbps = _figure(found, bool(timed))
+            if mbps is None:
+                break  # no figure, or the NICs never ran together: no total
+            per_nic[run.nic] = mbps
         else:
-            out.append(Together(direction, mode, per_nic, [r.id for r in group]))
+            seconds = min((t.seconds for t in timed), default=None)
+            longest = max((t.longest_s for t in timed), default=None)
+            out.append(Together(direction, mode, per_nic, [r.id for r in group], seconds, longest))
     return out
+
+
+def _figure(test: TestRecord, timed: bool) -> float | None:
+    """A NIC's share of the total: over the time every NIC ran when the aggregate kept it,
+    else (an older record) the NIC's own mean, as before."""
+    if timed:
+        return test.together.mbps if test.together is not None else None
+    return test.mean_mbps
 
 
 def _nic(inventory: Inventory, name: str) -> Nic:

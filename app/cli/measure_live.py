@@ -1,7 +1,8 @@
 """`sbctune measure`'s live lines on stderr: each second's throughput per direction with the
 Pi's busiest core (the lab host's in the virtual Pi lab), each test's start and outcome; for
 NICs measured at once, one line per second and direction with each NIC's figure and their
-total, printed when every NIC has reported that second."""
+total, printed when every NIC has reported that second: the same second on this PC's clock
+(sbctune.measure.together), so a NIC that started late is not added to another's second."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 
 from sbctune.cli.progress import interval_line, outcome_lines, say
 from sbctune.measure.aggregate import AggregateEvent, AggregateRun, AggregateStarted, NicEvent
-from sbctune.measure.outcome import MeasureRun
+from sbctune.measure.outcome import Interval, MeasureRun
 from sbctune.measure.runner import (
     Event,
     LiveInterval,
@@ -21,6 +22,12 @@ from sbctune.measure.runner import (
 from sbctune.measure.sampler import PiSample
 from sbctune.measure.steady import TrialsAdded
 from sbctune.measure.table import nic_words
+from sbctune.measure.together import live_key
+
+#: Two NICs' intervals are the same second when they ended this close on this PC's clock.
+SAME_SECOND_S = 0.5
+#: A NIC's second with no partner this long after is dropped (it passed alone).
+UNMATCHED_S = 5.0
 
 
 class Progress:
@@ -72,7 +79,8 @@ class TogetherProgress:
     def __init__(self) -> None:
         self.run: AggregateRun | None = None
         self.last_load: PiSample | None = None
-        self.pending: dict[tuple[int, str, int], dict[str, float]] = {}
+        # per test and direction, per NIC: (when it ended on this PC's clock, the interval)
+        self.pending: dict[tuple[int, str], dict[str, list[tuple[float, Interval]]]] = {}
 
     def __call__(self, event: AggregateEvent) -> None:
         if isinstance(event, AggregateStarted):
@@ -88,16 +96,33 @@ class TogetherProgress:
         if isinstance(event, TestStarted) and nic == nics[0]:
             print(f"--> {event.spec.label}, {len(nics)} NICs at once", file=sys.stderr, flush=True)
         elif isinstance(event, LiveInterval):
-            i = event.interval
-            key = (event.test_index, event.direction, round(i.t))
-            seen = self.pending.setdefault(key, {})
-            seen[nic] = i.mbps
-            if len(seen) < len(nics):
-                return
-            del self.pending[key]
-            each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
-            figures = f"{each}  total {sum(seen.values()):7.1f} Mbit/s"
-            say(interval_line(event.direction, i, figures, busiest(self.last_load)))
+            self._live(nic, event)
         elif isinstance(event, TestFinished):
             for line in outcome_lines(event.outcomes, prefix=f"{nic} "):
                 say(line)
+
+    def _live(self, nic: str, event: LiveInterval) -> None:
+        """Print the second once every NIC has an interval that ended with it (within
+        SAME_SECOND_S on this PC's clock); a NIC's earlier seconds without a partner ran
+        alone and are not added to anything."""
+        assert self.run is not None
+        nics = self.run.nics
+        when = live_key(event.clock_zero, event.interval)
+        when = event.interval.t if when is None else when
+        waiting = self.pending.setdefault((event.test_index, event.direction), {})
+        waiting.setdefault(nic, []).append((when, event.interval))
+        matched: dict[str, tuple[float, Interval]] = {}
+        for other in nics:
+            near = [p for p in waiting.get(other, []) if abs(p[0] - when) <= SAME_SECOND_S]
+            if not near:
+                for items in waiting.values():  # bounded: seconds nobody matched go
+                    items[:] = [p for p in items if p[0] >= when - UNMATCHED_S]
+                return
+            matched[other] = min(near, key=lambda p: abs(p[0] - when))
+        for other, item in matched.items():
+            waiting[other] = [p for p in waiting[other] if p[0] > item[0]]
+        seen = {n: matched[n][1].mbps for n in nics}
+        shown = max((m[1] for m in matched.values()), key=lambda i: i.t)
+        each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
+        figures = f"{each}  total {sum(seen.values()):7.1f} Mbit/s"
+        say(interval_line(event.direction, shown, figures, busiest(self.last_load)))

@@ -23,6 +23,8 @@ from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
 from sbctune.export.markdown import udp_text
 from sbctune.export.report_data import ReportData
 from sbctune.export.svg_export import charts
+from sbctune.export.together_lines import TITLE as TOGETHER_TITLE
+from sbctune.export.together_lines import together_lines
 from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import (
     change_text,
@@ -299,6 +301,10 @@ def _results(data: ReportData) -> str:
     verdicts = tables.latency_verdicts(data.runs)
     if verdicts:
         out.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in verdicts) + "</ul>")
+    together = together_lines(data.runs)
+    if together:  # NICs measured at once: the total over the time all of them ran
+        items = "".join(f"<li>{esc(line)}</li>" for line in together)
+        out.append(f"<h3>{esc(TOGETHER_TITLE)}</h3><ul>{items}</ul>")
     udp = [(run, u) for run in data.runs for u in run.udp]
     if udp:  # as the Markdown export words them (sbctune.export.markdown.udp_text)
         items = "".join(f"<li>{esc(run_label(r))}: {esc(udp_text(u))}</li>" for r, u in udp)

@@ -12,6 +12,8 @@ from sbctune.compare.udp import notes as udp_notes
 from sbctune.export import tables
 from sbctune.export.describe import board_line, method_line
 from sbctune.export.report_data import ReportData
+from sbctune.export.together_lines import TITLE as TOGETHER_TITLE
+from sbctune.export.together_lines import together_lines
 from sbctune.history.records import UdpRecord
 from sbctune.history.run_tuning import change_text, changed_during_run, held_for_link
 from sbctune.textsafe import markdown_text, visible
@@ -33,6 +35,10 @@ def render(data: ReportData) -> str:
         parts.append(tables.markdown(latency))
     verdicts = tables.latency_verdicts(data.runs)
     parts.extend(["", *(f"- {markdown_text(line)}" for line in verdicts)] if verdicts else [])
+    together = together_lines(data.runs)
+    if together:  # NICs measured at once: the total over the time all of them ran
+        parts.append(f"\n{TOGETHER_TITLE}:\n")
+        parts.extend(f"- {markdown_text(line)}" for line in together)
     udp = [(run, u) for run in data.runs for u in run.udp]
     if udp:
         parts.append("\nUDP, paced (the receiver's figures):\n")

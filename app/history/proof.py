@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sbctune.history.records import DIRECTIONS, RunRecord, UdpRecord
+from sbctune.history.records import DIRECTIONS, RunRecord, TogetherRecord, UdpRecord
 from sbctune.limits import parse_json
 
 # v5 of the schema (appended to sbctune.history.schema.MIGRATIONS).
@@ -47,6 +47,9 @@ def save_run_proof(conn: sqlite3.Connection, run_id: int, run: RunRecord) -> Non
         data["latency"] = run.latency  # it, older ones included, read as None)
     if run.udp:  # UDP tests' figures: a key older readers skip, older runs lack
         data["udp"] = [asdict(u) for u in run.udp]
+    if any(t.together is not None for t in run.tests):  # an aggregate's figures over the
+        # time every NIC ran, per test (runs stored before them lack the key: None)
+        data["together"] = [asdict(t.together) if t.together else None for t in run.tests]
     conn.execute(
         "INSERT OR REPLACE INTO run_proof (run_id, json) VALUES (?, ?)",
         (run_id, json.dumps(data, sort_keys=True)),
@@ -83,6 +86,10 @@ def load_run_proof(conn: sqlite3.Connection, run: RunRecord) -> None:
     udp = data.get("udp")
     if isinstance(udp, list):
         run.udp = [u for u in map(_udp_record, udp[:_MAX_UDP]) if u is not None]
+    together = data.get("together")
+    if isinstance(together, list):
+        for test, item in zip(run.tests, together, strict=False):
+            test.together = _together_record(item)
 
 
 _MAX_UDP = 16
@@ -113,6 +120,25 @@ def _udp_record(item: Any) -> UdpRecord | None:
         lost_percent=num("lost_percent"),
         out_of_order=count("out_of_order"),
         complete=item.get("complete") is True,
+    )
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _together_record(item: Any) -> TogetherRecord | None:
+    """One stored together figure; a damaged one reads None (the run adds its mean, as before)."""
+    if not isinstance(item, dict):
+        return None
+    seconds, longest = _number(item.get("seconds")), _number(item.get("longest_s"))
+    if seconds is None or longest is None:
+        return None
+    note = item.get("note")
+    return TogetherRecord(
+        _number(item.get("mbps")), seconds, longest, note[:500] if isinstance(note, str) else None
     )
 
 

@@ -36,6 +36,17 @@ class Interval:
 
 
 @dataclass
+class TogetherRecord:
+    """One NIC's figure of an aggregate over the time every NIC ran (sbctune.measure.together),
+    kept in the run's proof JSON; runs stored before it read None and add each NIC's mean."""
+
+    mbps: float | None  # this NIC's mean over the common window; None: no total (see note)
+    seconds: float  # how long every NIC ran together
+    longest_s: float  # how long the longest-running NIC ran
+    note: str | None = None  # what the CLI printed under the Total row, if anything
+
+
+@dataclass
 class TestRecord:
     """One direction of one test (a full-duplex test gives two, one per direction)."""
 
@@ -55,6 +66,7 @@ class TestRecord:
     pi_cpu: dict[str, Any] | None = None  # the Pi sampler's summary over the test
     id: int | None = None
     trial_means: list[float] = field(default_factory=list)  # each trial's mean (schema v5)
+    together: TogetherRecord | None = None  # NICs measured at once: the time all of them ran
 
 
 @dataclass

@@ -14,7 +14,7 @@ import ipaddress
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sbctune.errors import UserError
@@ -24,7 +24,7 @@ from sbctune.measure.iperf_output import Direction
 from sbctune.measure.outcome import DirectionOutcome, MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.pi_client import IperfMissing, iperf3_version
-from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, Mode, Plan
+from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, MODE_WORDS, Mode, Plan
 from sbctune.measure.runner import (
     Event,
     PiLoad,
@@ -41,6 +41,7 @@ from sbctune.measure.runner import (
     stop_reason,
 )
 from sbctune.measure.sampler import PiSampler
+from sbctune.measure.together import Timed, Window, fold, window
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -71,24 +72,42 @@ AggregateEvent = NicEvent | AggregateStarted | PiLoad
 
 @dataclass(frozen=True)
 class AggregateFigure:
-    """One direction of one test over all NICs: each NIC's mean and their sum."""
+    """One direction of one test over all NICs: each NIC's own mean and, over the time every
+    NIC ran, what they carried together and its sum."""
 
     test_index: int
     direction: Direction
     mode: Mode
-    per_nic: dict[str, float | None]
+    per_nic: dict[str, float | None]  # each NIC's own mean, over its own seconds
     complete: bool
+    # The figures over the time every NIC ran (sbctune.measure.together); None for a record
+    # made before they were kept, whose total is each NIC's own mean added up, as then.
+    together: Window | None = None
 
     @property
     def total_mbps(self) -> float | None:
-        """The sum; None when a NIC has no figure (a total without it would mislead)."""
+        """What passed together; None when a NIC has no figure or the NICs never ran
+        together (a total without it would mislead)."""
+        if self.together is not None:
+            return self.together.total_mbps
         values = list(self.per_nic.values())
         if not values or any(v is None for v in values):
             return None
         return sum(v for v in values if v is not None)
 
+    @property
+    def label(self) -> str:
+        words = "" if self.mode == "half" else f" ({MODE_WORDS[self.mode]})"
+        return f"{DIRECTION_LABEL[self.direction]}{words}"
+
+    @property
+    def note(self) -> str | None:
+        """Under the Total row: how long the NICs ran together when it was not the whole test,
+        or why there is no total."""
+        return self.together.note(self.label) if self.together is not None else None
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "test_index": self.test_index,
             "direction": self.direction,
             "mode": self.mode,
@@ -96,6 +115,10 @@ class AggregateFigure:
             "per_nic": dict(self.per_nic),
             "complete": self.complete,
         }
+        if self.together is not None:
+            data |= self.together.to_json()
+            data["note"] = self.note
+        return data
 
 
 @dataclass
@@ -109,9 +132,23 @@ class AggregateRun:
     finished: str | None = None
     complete: bool = False
     error: str | None = None
+    # Per direction and mode, each trial's figures over the time all NICs ran (in run order).
+    windows: dict[tuple[Direction, Mode], list[Window]] = field(default_factory=dict)
 
     def run_for(self, nic: str) -> MeasureRun:
         return self.runs[self.nics.index(nic)]
+
+    def add_trial(self, outcomes: Mapping[str, Sequence[DirectionOutcome]]) -> None:
+        """One trial's outcomes per NIC (before the trials are folded): its together window
+        per direction, kept for the figures."""
+        keys = dict.fromkeys((o.direction, o.mode) for each in outcomes.values() for o in each)
+        for direction, mode in keys:
+            trial: dict[str, Timed] = {}
+            for nic in self.nics:
+                each = outcomes.get(nic, ())
+                found = next((o for o in each if (o.direction, o.mode) == (direction, mode)), None)
+                trial[nic] = Timed(found.clock_zero, found.intervals) if found else Timed(None, [])
+            self.windows.setdefault((direction, mode), []).append(window(trial))
 
     def figures(self) -> list[AggregateFigure]:
         """Per test and direction, in the plan's order."""
@@ -133,6 +170,7 @@ class AggregateRun:
                     mode,
                     {nic: o.mean_mbps if o else None for nic, o in outcomes.items()},
                     all(o is not None and o.complete for o in outcomes.values()),
+                    fold(self.windows.get((direction, mode), [])),
                 )
             )
         return out
@@ -255,7 +293,7 @@ async def measure_aggregate(
                 ]  # fmt: skip
                 for test in tests:
                     test.emit(TestStarted(index, spec))
-                stopped = await _run_together(tests, runs)
+                stopped = await _run_together(tests, agg)
                 if sampler is not None:
                     window = sampler.summary(began + spec.omit, time.monotonic())
                     runs[0].pi_cpu[str(index)] = window.to_json()
@@ -280,31 +318,39 @@ def _tagged(emit: Callable[[AggregateEvent], None], nic: str) -> Callable[[Event
     return lambda event: emit(NicEvent(nic, event))
 
 
-async def _run_together(tests: list[PlanTest], runs: list[MeasureRun]) -> str | None:
-    """One test of the plan on every NIC at once; returns why the run must stop, if it must."""
+async def _run_together(tests: list[PlanTest], agg: AggregateRun) -> str | None:
+    """One test of the plan on every NIC at once; returns why the run must stop, if it must.
+    Its figures over the time every NIC ran go into `agg.windows` (before trials fold)."""
+    runs = agg.runs
     try:
         results = await asyncio.gather(
             *(t.run(r) for t, r in zip(tests, runs, strict=True)), return_exceptions=True
         )
     except asyncio.CancelledError as stop:
-        for test, run in zip(tests, runs, strict=True):
-            run.tests.extend(test.partial(stop_reason(stop)))
+        kept = {n: test.partial(stop_reason(stop)) for n, test in zip(agg.nics, tests, strict=True)}
+        for run, nic in zip(runs, agg.nics, strict=True):
+            run.tests.extend(kept[nic])
+        agg.add_trial(kept)
         raise
     failed: UserError | None = None
+    trial: dict[str, list[DirectionOutcome]] = {}
     for test, run, result in zip(tests, runs, results, strict=True):
         nic = run.nic or "?"
         if isinstance(result, asyncio.CancelledError):
             raise result
         if isinstance(result, UserError):
             failed = failed or UserError(f"{nic}: {result.message}", result.hint)
-            run.tests.extend(test.partial(result.message))
+            trial[nic] = test.partial(result.message)
+            run.tests.extend(trial[nic])
             continue
         if isinstance(result, BaseException):
             raise result
+        trial[nic] = result
         run.tests.extend(result)
         test.emit(TestFinished(test.index, test.spec, tuple(result)))
         if test.stopped:
             run.error = test.stopped
+    agg.add_trial(trial)
     if failed is not None:
         # A total without one NIC's share would not be the aggregate: stop with the reason.
         raise failed
@@ -320,7 +366,9 @@ def _finish(agg: AggregateRun) -> None:
 
 
 def aggregate_text(agg: AggregateRun) -> str:
-    """One row per NIC and a Total row; one column per direction and mode of the plan."""
+    """One row per NIC (its own mean) and a Total row (what passed while every NIC ran); one
+    column per direction and mode of the plan; under it, a note per direction whose NICs did
+    not all run the whole time (or that has no total), saying what the total counts."""
     figures = agg.figures()
     header = ["NIC", *(f"{DIRECTION_LABEL[f.direction]} {MODE_LABEL[f.mode]}" for f in figures)]
 
@@ -337,7 +385,8 @@ def aggregate_text(agg: AggregateRun) -> str:
         return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
 
     lines = [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows[:-1])]
-    return "\n".join([*lines, fmt(["-" * w for w in widths]), fmt(rows[-1])])
+    notes = [f.note for f in figures if f.note]
+    return "\n".join([*lines, fmt(["-" * w for w in widths]), fmt(rows[-1]), *notes])
 
 
 async def reachable_nics(session: Session) -> list[str]:

@@ -48,9 +48,14 @@ class DirectionOutcome:
     # A TCP trial whose data stopped and came back inside it (`data_gap`): a link that went
     # down and up, not a measure of the NIC; left out of the figures, another trial runs.
     gap: str | None = None
+    # This PC's monotonic clock at the trial's t = 0 (PlanTest: each interval line's arrival
+    # less its t, the smallest kept), which lines up NICs measured at once
+    # (sbctune.measure.together). Meaningless outside this process: never stored or exported.
+    clock_zero: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        del data["clock_zero"]
         if data["gap"] is None:  # the stored shape of a run without one, as before
             del data["gap"]
         data["intervals"] = [

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any
 
 from sbctune.history import History
-from sbctune.history.records import Interval, RunRecord, TestRecord, UdpRecord
+from sbctune.history.records import (
+    Direction,
+    Interval,
+    Mode,
+    RunRecord,
+    TestRecord,
+    TogetherRecord,
+    UdpRecord,
+)
 from sbctune.measure.aggregate import AggregateRun
 from sbctune.measure.outcome import MeasureRun
 from sbctune.measure.plans import Plan
@@ -27,9 +36,11 @@ def save_measurement(
     tuning_state: dict[str, Any] | None = None,
     *,
     aggregate_id: str | None = None,
+    together: Mapping[tuple[Direction, Mode], TogetherRecord] | None = None,
 ) -> int:
     """Store `run`; `tuning_state` records the tweaks in force while it ran; `aggregate_id`
-    marks a run measured at the same time as other NICs' runs (see save_aggregate)."""
+    marks a run measured at the same time as other NICs' runs, `together` this NIC's figures
+    over the time all of them ran, per direction and mode (see save_aggregate)."""
     device = history.add_device(target.host, target.port, user)
     assert device.id is not None
     record = RunRecord(
@@ -85,6 +96,7 @@ def save_measurement(
                 intervals=[Interval(i.t, i.mbps, i.retransmits) for i in t.intervals],
                 pi_cpu=run.pi_cpu.get(str(t.test_index)),
                 trial_means=list(t.trial_means),
+                together=(together or {}).get((t.direction, t.mode)),
             )
             for t in run.tests
         ],
@@ -103,10 +115,24 @@ def save_aggregate(
     inventory_id: int | None = None,
     tuning_state: dict[str, Any] | None = None,
 ) -> list[int]:
-    """Store every NIC's run of an aggregate, sharing its id; returns the run ids in NIC order."""
-    return [
-        save_measurement(
-            history, target, user, run, plan, inventory_id, tuning_state, aggregate_id=agg.id
-        )
-        for run in agg.runs
-    ]
+    """Store every NIC's run of an aggregate, sharing its id, each with its figures over the
+    time every NIC ran (what `advise` totals); returns the run ids in NIC order."""
+    figures = [f for f in agg.figures() if f.together is not None]
+    ids = []
+    for nic, run in zip(agg.nics, agg.runs, strict=True):
+        together = {
+            (f.direction, f.mode): TogetherRecord(
+                f.together.per_nic.get(nic) if f.total_mbps is not None else None,
+                round(f.together.seconds, 2),
+                round(f.together.longest_s, 2),
+                f.note,
+            )
+            for f in figures
+            if f.together is not None
+        }
+        kept = save_measurement(
+            history, target, user, run, plan, inventory_id, tuning_state,
+            aggregate_id=agg.id, together=together,
+        )  # fmt: skip
+        ids.append(kept)
+    return ids

@@ -4,6 +4,7 @@ run at once (full duplex is two clients, one of them reversed), with live interv
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,7 @@ class PlanTest:
         version: tuple[int, int, int],
         emit: Callable[[Event], None],
         pc_port: int,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self.spec = spec
@@ -67,6 +69,16 @@ class PlanTest:
         self.pc_port = pc_port
         self.live: dict[Direction, list[Record]] = {d: [] for d in spec.directions}
         self.stopped: str | None = None  # why the run cannot go on (the link was lost)
+        self.clock = clock
+        # Per direction, this PC's clock at the test's t = 0: each interval line's arrival
+        # less its t, the smallest kept (a delay only makes a line later; iperf3's own
+        # timestamps are whole seconds). NICs measured at once are lined up by it. The
+        # latest line waits in `_newest` until another follows: a test's final interval line
+        # comes with its end, not its t (iperf3 3.12 on the lab, -t 3 -O 1: the lines for t =
+        # 3 and 4 reached this PC together, 1.0 s before t = 4; counted, it moved t = 0 a
+        # second early and the live total dropped a second).
+        self.clock_zero: dict[Direction, float] = {}
+        self._newest: dict[Direction, float] = {}
 
     def _outcome(
         self,
@@ -81,6 +93,7 @@ class PlanTest:
             direction, self.spec.mode, intervals, summaries or [], complete=complete, error=error
         )
         outcome.test_index = self.index
+        outcome.clock_zero = self.clock_zero.get(direction, self._newest.get(direction))
         outcome.protocol, outcome.udp_target_mbps = self.spec.protocol, self.spec.udp_mbps
         return outcome
 
@@ -95,7 +108,13 @@ class PlanTest:
         def take(record: Record) -> None:
             self.live[direction].append(record)
             (interval,) = to_intervals([record], self.spec.omit)
-            self.emit(LiveInterval(self.index, self.spec, direction, interval))
+            before = self._newest.get(direction)
+            if before is not None:  # the line before this one was not the test's last
+                known = self.clock_zero.get(direction, before)
+                self.clock_zero[direction] = min(known, before)
+            self._newest[direction] = self.clock() - interval.t
+            zero = self.clock_zero.get(direction, self._newest[direction])
+            self.emit(LiveInterval(self.index, self.spec, direction, interval, zero))
 
         return take
 

@@ -20,6 +20,9 @@ class LiveInterval:
     spec: TestSpec
     direction: Direction
     interval: Interval
+    # This PC's monotonic clock at the test's t = 0 as known so far (PlanTest.clock_zero):
+    # the live total of NICs measured at once adds only seconds that passed together.
+    clock_zero: float | None = None
 
 
 @dataclass(frozen=True)

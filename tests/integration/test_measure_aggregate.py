@@ -123,6 +123,11 @@ def test_cli_measures_all_nics_at_once_and_prints_the_total(
             0.4 * cap[figure["direction"]] < figure["total_mbps"] <= 1.03 * cap[figure["direction"]]
         )
         assert set(figure["per_nic"]) == set(data["nics"])
+        # The total is what passed while every NIC ran (sbctune.measure.together); each NIC's
+        # own mean stays in per_nic.
+        assert figure["total_mbps"] == pytest.approx(sum(figure["together_per_nic"].values()))
+        assert 0 < figure["together_s"] <= figure["longest_s"] + 1e-9
+        assert (figure["note"] is None) == (not figure["late_s"] and not figure["short_s"])
     assert "total" in proc.stderr  # live lines carry the running total
 
     proc = subprocess.run(

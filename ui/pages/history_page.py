@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from sbctune.export.together_lines import together_lines
 from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
 from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
@@ -91,7 +92,14 @@ class HistoryPage(Page):
         # helps" were all "tuned" before: walk 14, problem 7).
         self.in_force = label("", selectable=True)
         self.in_force.setAccessibleName("The tuning each chosen run ran under")
+        # NICs measured at once: each direction's total over the time every NIC ran, with
+        # the note the command line prints under its Total row (sbctune.measure.together).
+        self.together_title = label("NICs measured together", name="cardTitle")
+        self.together = label("", selectable=True)
+        self.together.setAccessibleName("The chosen NICs' total over the time all of them ran")
         self.compare_card.body.addWidget(self.compare_table)
+        self.compare_card.body.addWidget(self.together_title)
+        self.compare_card.body.addWidget(self.together)
         self.compare_card.body.addWidget(label("The tuning each run ran under", name="cardTitle"))
         self.compare_card.body.addWidget(self.in_force)
         self.compare_card.body.addWidget(self.chart)
@@ -187,6 +195,10 @@ class HistoryPage(Page):
             labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
         )
         self.chart.show_rows(labels, rows, self._settings.units)
+        together = together_lines(runs)
+        self.together.setText("\n".join(together))
+        self.together_title.setVisible(bool(together))
+        self.together.setVisible(bool(together))
         self.in_force.setText(
             "\n".join(f"#{r.id}: {in_force_mark(r) or 'no tuning in force'}" for r in runs)
         )
