@@ -10,6 +10,7 @@ only Raspberry Pis: the kernel's tree for that board says ``compatible = "radxa,
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -43,26 +44,65 @@ def _key(model: str) -> str:
     return " ".join(model.split()).lower()
 
 
+def _index(data: dict[str, Any]) -> dict[str, Any]:
+    """The table as DtBoards reads it, plain data the cache keeps (table_cache): each model
+    key's and first compatible's rows as their JSON text ("\n"-joined: json.dumps escapes
+    newlines), decoded only when a log names that board; the SoC names, and the row count."""
+    columns = data.get("columns")
+    rows = data.get("boards")
+    if not isinstance(columns, list) or not isinstance(rows, list):
+        return {"columns": [], "by_model": {}, "by_compatible": {}, "socs": [], "count": 0}
+    model, compatible = columns.index("model"), columns.index("compatible")
+    soc = columns.index("soc") if "soc" in columns else None
+    by_model: dict[str, list[str]] = {}
+    by_compatible: dict[str, list[str]] = {}
+    names: set[str] = set()
+    for row in rows:
+        if not isinstance(row, list) or len(row) != len(columns):
+            continue
+        text = json.dumps(row)
+        if isinstance(row[model], str):
+            by_model.setdefault(_key(row[model]), []).append(text)
+            if soc:  # (as soc_named_in read it: a column at 0 gave no names)
+                names.add(str(row[soc]))
+        if isinstance(row[compatible], list) and row[compatible]:
+            by_compatible.setdefault(str(row[compatible][0]), []).append(text)
+    return {
+        "columns": columns,
+        "by_model": {k: "\n".join(v) for k, v in by_model.items()},
+        "by_compatible": {k: "\n".join(v) for k, v in by_compatible.items()},
+        "socs": sorted(n for n in names if len(n) >= 4 and any(c.isdigit() for c in n)),
+        "count": sum(len(v) for v in by_model.values()),
+    }
+
+
+def _is_index(value: object) -> bool:
+    """A cached index has _index()'s shape."""
+    if not isinstance(value, dict) or set(value) != {
+        "columns", "by_model", "by_compatible", "socs", "count"
+    }:  # fmt: skip
+        return False
+    packed = (value["by_model"], value["by_compatible"])
+    return (
+        isinstance(value["columns"], list)
+        and isinstance(value["socs"], list)
+        and type(value["count"]) is int
+        and all(isinstance(d, dict) for d in packed)
+        and all(type(k) is str and type(v) is str for d in packed for k, v in d.items())
+    )
+
+
 class DtBoards:
-    def __init__(self, data: dict[str, Any]) -> None:
-        self._by_model: dict[str, list[list[Any]]] = {}
-        self._by_compatible: dict[str, list[list[Any]]] = {}
-        self._columns: list[Any] = []
-        self._socs: set[str] | None = None
-        columns = data.get("columns")
-        rows = data.get("boards")
-        if not isinstance(columns, list) or not isinstance(rows, list):
-            return
-        self._columns = columns
-        model, compatible = columns.index("model"), columns.index("compatible")
-        # Rows stay as read; a board is built only when a log names it (a 600 kB table).
-        for row in rows:
-            if not isinstance(row, list) or len(row) != len(columns):
-                continue
-            if isinstance(row[model], str):
-                self._by_model.setdefault(_key(row[model]), []).append(row)
-            if isinstance(row[compatible], list) and row[compatible]:
-                self._by_compatible.setdefault(str(row[compatible][0]), []).append(row)
+    def __init__(self, data: dict[str, Any], index: dict[str, Any] | None = None) -> None:
+        # `index`: _index(data), made beforehand (load_dt_boards() keeps it in the cache).
+        # Rows stay JSON text; a board is decoded and built only when a log names it (a
+        # 600 kB table: decoding it whole was most of its cost at every start).
+        index = _index(data) if index is None else index
+        self._columns: list[Any] = index["columns"]
+        self._by_model: dict[str, str] = index["by_model"]
+        self._by_compatible: dict[str, str] = index["by_compatible"]
+        self._socs: set[str] = set(index["socs"])
+        self._count: int = index["count"]
 
     def _board(self, row: list[Any]) -> DtBoard | None:
         item = dict(zip(self._columns, row, strict=True))
@@ -79,11 +119,12 @@ class DtBoards:
             return None
 
     def __len__(self) -> int:
-        return sum(len(v) for v in self._by_model.values())
+        return self._count
 
-    def _agreed(self, rows: list[list[Any]] | None) -> DtBoard | None:
+    def _agreed(self, packed: str | None) -> DtBoard | None:
         """One board, or the first of several that agree on the SoC (board revisions)."""
-        found = [b for b in (self._board(r) for r in rows or []) if b is not None]
+        rows = [json.loads(text) for text in packed.split("\n")] if packed else []
+        found = [b for b in (self._board(r) for r in rows) if b is not None]
         if not found or len({b.soc_compatible for b in found}) != 1:
             return None
         return found[0]
@@ -108,12 +149,6 @@ class DtBoards:
         RK3588 EVB7 V11 Board" from a vendor kernel): only names with a digit, 4+ long."""
         if not isinstance(model, str):
             return None
-        if self._socs is None:
-            soc = self._columns.index("soc") if "soc" in self._columns else None
-            names = (
-                {str(r[soc]) for rows in self._by_model.values() for r in rows} if soc else set()
-            )
-            self._socs = {n for n in names if len(n) >= 4 and any(c.isdigit() for c in n)}
         joined = _WORD_RE.findall(model[:_MAX_MODEL])
         words = {w.upper() for w in joined} | {p.upper() for w in joined for p in w.split("-")}
         found = sorted(words & self._socs)
@@ -129,12 +164,17 @@ class DtBoards:
 @functools.cache
 def load_dt_boards() -> DtBoards:
     """The shipped table (cached). A missing or broken file gives an empty table."""
-    from sbctune.catalog.table_cache import json_table
+    from sbctune.catalog.table_cache import cached
     from sbctune.resources import resource_root
 
     try:
         raw = resource_root().joinpath("kernel_source", "boards.json").read_bytes()
-        data = json_table("dt-boards", raw)
+        index = cached("dt-boards-index", raw, lambda: _index(_decoded(raw)), _is_index)
     except (OSError, ValueError):
         return DtBoards({})
-    return DtBoards(data if isinstance(data, dict) else {})
+    return DtBoards({}, index)
+
+
+def _decoded(raw: bytes) -> dict[str, Any]:
+    data = json.loads(raw.decode("utf-8"))
+    return data if isinstance(data, dict) else {}

@@ -128,9 +128,24 @@ class KernelDrivers:
         # Each driver's record made once (a long log asks for its drivers ~20 000 times):
         # keyed by the name asked, only names the table has (bounded by it).
         self._made: dict[str, KernelDriver] = {}
+        self._by_file: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
 
     def names(self) -> list[str]:
         return list(self._drivers)
+
+    def by_file(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """The drivers by their own source file, and by its folder (with its "/"), in the
+        table's order: made once (driver_for_files read every driver's record per format)."""
+        if self._by_file is None:
+            files: dict[str, list[str]] = {}
+            homes: dict[str, list[str]] = {}
+            for name in self.names():
+                known = self.get(name)
+                if known is not None and known.file:
+                    files.setdefault(known.file, []).append(name)
+                    homes.setdefault(known.file.rsplit("/", 1)[0] + "/", []).append(name)
+            self._by_file = (files, homes)
+        return self._by_file
 
     def ids_of(self, driver: str) -> list[tuple[str, str]]:
         """(bus, "vvvv:dddd") of every ID the driver's tables list."""
@@ -467,16 +482,20 @@ def driver_for_files(files: tuple[str, ...]) -> KernelDriver | None:
     if not files:
         return None
     table = load_kernel_drivers()
+    by_file, by_home = table.by_file()
     # A format printed from one driver's own file is that driver's, though its directory holds
     # others' (drivers/net/ethernet/marvell/: mv643xx_eth.c beside mvneta.c, skge.c, sky2.c)
-    owners = {n for n in table.names() if (d := table.get(n)) and d.file and d.file in files}
+    owners = {n for f in set(files) for n in by_file.get(f, ())}
     if len(owners) == 1 and len(set(files)) == 1:
         return table.get(owners.pop())
+    # a folder that holds every file is one that holds the first: the first's own prefixes
+    # that end in "/" (each driver's folder is read from the index, not every driver's record)
+    first = files[0]
     found: dict[str, int] = {}
-    for name in table.names():
-        known = table.get(name)
-        home = known.file.rsplit("/", 1)[0] + "/" if known is not None and known.file else ""
-        if home and all(f.startswith(home) for f in files):
-            found[name] = len(home)
+    for end, char in enumerate(first):
+        home = first[: end + 1]
+        if char == "/" and home in by_home and all(f.startswith(home) for f in files):
+            for name in by_home[home]:
+                found[name] = len(home)
     deepest = [n for n, depth in found.items() if depth == max(found.values(), default=0)]
     return table.get(deepest[0]) if len(deepest) == 1 else None

@@ -143,6 +143,11 @@ def _is_packed(value: object) -> bool:
     )
 
 
+# a row of the table as _match reads it: level, series, files, format, its longest literal
+# (the needle a line must hold) and its literals (split once per format)
+_Row = tuple[str, str, str, str, str, list[str]]
+
+
 class MessageTable:
     def __init__(
         self,
@@ -158,7 +163,10 @@ class MessageTable:
         self._regex: dict[str, re.Pattern[str]] = {}
         self._needle: dict[str, str] = {}
         self._lits: dict[str, list[str]] = {}
-        self._rows: dict[str, list[tuple[str, str, str, str, str]]] = {}
+        # a format → whether it is too bare to try (_bare: a regex over its literals, once
+        # per format, not at every line whose words lead to it)
+        self._is_bare: dict[str, bool] = {}
+        self._rows: dict[str, list[_Row]] = {}
         self._seen: dict[str, KernelMessage | None] = {}
         self._count = -1  # counted when first asked (an inspect never asks: ~8 ms saved)
 
@@ -172,14 +180,15 @@ class MessageTable:
         """The index as index_rows() gives it (its rows split)."""
         return {key: rows.split("\n") for key, rows in self._packed.items()}
 
-    def _row(self, row: str) -> tuple[str, str, str, str, str]:
-        """A row of the table split, with its format's longest literal (read once per
-        word a log line has; most of the table's rows are never read)."""
+    def _row(self, row: str) -> _Row:
+        """A row of the table split, with its format's literals and the longest of them (read
+        once per word a log line has; most of the table's rows are never read)."""
         level, series, files, fmt = row.split("\t", 3)
+        literals = self._literals(fmt)
         needle = self._needle.get(fmt)
         if needle is None:
-            needle = self._needle[fmt] = max(self._literals(fmt), key=len)
-        return level, series, files, fmt, needle
+            needle = self._needle[fmt] = max(literals, key=len)
+        return level, series, files, fmt, needle, literals
 
     def _literals(self, fmt: str) -> list[str]:
         lits = self._lits.get(fmt)
@@ -209,13 +218,16 @@ class MessageTable:
                 if packed is None:
                     continue
                 rows = self._rows[word] = [self._row(row) for row in packed.split("\n")]
-            for level, series, files, fmt, needle in rows:
+            for level, series, files, fmt, needle, literals in rows:
                 if needle not in head:
                     continue  # a substring test first: most candidates fail it
                 tried += 1
                 if tried > _MAX_TRIED:
                     break
-                if _bare(fmt, self._literals(fmt)) or not _may_match(self._literals(fmt), head):
+                bare = self._is_bare.get(fmt)
+                if bare is None:
+                    bare = self._is_bare[fmt] = _bare(fmt, literals)
+                if bare or not _may_match(literals, head):
                     continue  # too bare to be one source's, or its regex could not match
                 rx = self._regex.get(fmt)
                 if rx is None:

@@ -9,20 +9,24 @@ is still printed goes to /dev/null, so a write to the dead terminal cannot stop 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
 import sys
 from collections.abc import Coroutine
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported by run_stoppable: every command installs the handlers below, and
+    import asyncio  # a bundle's `inspect` runs no event loop (issue 24: ~25 ms of its start)
 
 STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def run_stoppable(main: Coroutine[Any, Any, int]) -> int:
     """`asyncio.run(main)`, with SIGTERM and SIGHUP cancelling it like Ctrl-C."""
+    import asyncio
+
     received: list[signal.Signals] = []
 
     async def guarded() -> int:

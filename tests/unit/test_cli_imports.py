@@ -52,11 +52,14 @@ NOT_FOR_A_BUNDLE = (
     "sbctune.remote.errors",
 )
 MARK = "MODULES:"
+# as the `sbctune` console script runs it: main() with no argv is the process's own command,
+# which installs the signal handlers and the kept code (an argv given skipped them: the probe
+# saw no asyncio while `sbctune inspect BUNDLE` imported it)
 PROBE = f"""
 import json, sys
 from sbctune.ui.launcher import main
 try:
-    code = main(sys.argv[1:])
+    code = main()
 except SystemExit as done:  # argparse's --help
     code = done.code
 sys.stdout.flush()
@@ -66,7 +69,7 @@ sys.exit(code)
 
 
 def _run(args: list[str], data: Path) -> tuple[str, set[str]]:
-    env = dict(os.environ, SBCTUNE_DATA_DIR=str(data))
+    env = dict(os.environ, SBCTUNE_DATA_DIR=str(data), SBCTUNE_CACHE_DIR=str(data / "cache"))
     env.pop("PYTHONPATH", None)
     out = subprocess.run(
         [sys.executable, "-c", PROBE, *args],

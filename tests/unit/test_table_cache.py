@@ -162,3 +162,37 @@ def test_the_shipped_tables_read_through_the_cache_are_the_files(cache: Path) ->
         again = table_cache.json_table(f"shipped-{folder}-{name}", raw)
         assert again == json.loads(raw.decode("utf-8")), name
     assert len(list(cache.glob("json-shipped-*"))) == 6
+
+
+def test_the_board_table_from_the_cache_reads_no_row_at_start(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The device-tree board table (~2 800 rows) read back from the cache costs no work per
+    row at start (issue 24: a bundle's inspect names one board, if any): no row is keyed or
+    decoded until a log names its board, and every board answers as from the file itself."""
+    from sbctune.catalog import dt_boards
+
+    raw = resource_root().joinpath("kernel_source", "boards.json").read_bytes()
+    data = json.loads(raw.decode("utf-8"))
+    dt_boards.load_dt_boards.cache_clear()
+    keyed: list[str] = []
+    real_key = dt_boards._key
+    try:
+        dt_boards.load_dt_boards()  # builds and writes the cache
+        dt_boards.load_dt_boards.cache_clear()
+        monkeypatch.setattr(dt_boards, "_key", lambda model: keyed.append(model) or real_key(model))
+        read = dt_boards.load_dt_boards()  # reads it
+        assert keyed == []
+        monkeypatch.setattr(dt_boards, "_key", real_key)
+        whole = dt_boards.DtBoards(data)
+        model, compatible = data["columns"].index("model"), data["columns"].index("compatible")
+        assert len(read) == len(whole) == len(data["boards"]) > 2_000
+        named = 0
+        for row in data["boards"]:
+            assert read.by_model(row[model]) == whole.by_model(row[model])
+            named += read.by_model(row[model]) is not None
+            assert read.by_compatible(row[compatible][0]) == whole.by_compatible(row[compatible][0])
+            assert read.soc_named_in(row[model]) == whole.soc_named_in(row[model])
+        assert named > 2_000  # (a model that boards of two SoCs share names none)
+    finally:
+        dt_boards.load_dt_boards.cache_clear()

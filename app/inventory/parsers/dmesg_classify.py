@@ -5,8 +5,6 @@ its docstring says how a rule stays cheap."""
 
 from __future__ import annotations
 
-import re
-
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.old_formats import old_format_line
@@ -17,10 +15,10 @@ from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .lazy_pattern import Lazy, later
+from .needle_trie import any_of
 
-_NEEDLE_RE = later(
-    "|".join(sorted({re.escape(n) for k, ns in _NEEDLES.items() if k != "device" for n in ns}))
-)
+# whether a message holds any needle but the catch-all's: one search, the needles as a trie
+_NEEDLE_RE = later(any_of(n for k, ns in _NEEDLES.items() if k != "device" for n in ns))
 # Each needle once, with the kinds that list it: a message's kinds are found by testing each
 # needle once, not each kind's needles in turn (a long log's distinct messages are thousands).
 _KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
