@@ -340,7 +340,7 @@ def _eee_set_reaches_driver(
     }
     for name, value in pairs:
         asked_value = str(value)
-        if name == "tx-timer" and asked_value.isdigit():
+        if name == "tx-timer" and asked_value.isascii() and asked_value.isdigit():
             asked_value = str(int(asked_value))
         if asked_value != shown.get(name, asked_value):
             return True

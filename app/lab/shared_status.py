@@ -61,7 +61,8 @@ def parse_classes(text: str) -> dict[str, HtbClass]:
             current.ceil_bps = parse_bits(_after(words, "ceil") or "")
             classes[current.classid] = current
         elif current is not None and words[:1] == ["Sent"] and len(words) > 1:
-            current.sent_bytes = int(words[1]) if words[1].isdigit() else None
+            sent = words[1]
+            current.sent_bytes = int(sent) if sent.isascii() and sent.isdigit() else None
         elif current is not None and words[:1] == ["rate"] and len(words) > 1:
             current.passing_bps = parse_bits(words[1])
     return classes

@@ -63,7 +63,7 @@ def test_profiles_without_a_shared_limit_get_the_same_tc_commands(
     # The commands main's shaping.apply ran (commit f9924add) for every shipped profile without
     # a shared limit, NIC j on sbct0n<j>/sbct0i<j>, then pi4-ax88179's eth0 with 5 ms delay and
     # 0.5 % loss: recorded by the same fake `run`, stored in data/.
-    pinned = json.loads((DATA / "lab_tc_commands_no_shared_limit.json").read_text("utf-8"))
+    pinned = json.loads((DATA / "lab_tc_commands_no_shared_limit.json").read_text(encoding="utf-8"))
     names = [n for n in shipped_profiles() if not load_profile(n).shared_limits]
     assert names == ["cm4-i340-nodriver", "cm4-rtl8125b-r8169", "pi1b-smsc95xx",
                      "pi3bplus-lan78xx", "pi4-ax88179", "pi4-rtl8153", "pi5-macb"]  # fmt: skip

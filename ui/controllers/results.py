@@ -9,6 +9,7 @@ from sbctune.compare.latency import LatencyRow
 from sbctune.compare.latency import latency_rows as _latency_rows
 from sbctune.compare.udp import UdpRow
 from sbctune.compare.udp import udp_rows as _udp_rows
+from sbctune.export.together_lines import together_lines as _together_lines
 from sbctune.history.records import Direction, Mode, RunRecord
 from sbctune.workflow.keeping import decide, on_trial_words
 
@@ -77,3 +78,9 @@ def on_trial_verdict(runs: list[RunRecord], calibration: dict[str, float] | None
     if len(runs) < 2:
         return ""
     return on_trial_words(decide(compare(runs, calibration), runs[-1]))
+
+
+def together_lines(runs: list[RunRecord]) -> list[str]:
+    """The aggregate totals over the seconds every NIC ran together, and their notes, for the
+    runs compared (as the exports say them)."""
+    return _together_lines(runs)

@@ -13,10 +13,9 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
-from sbctune.export.together_lines import together_lines
 from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
-from sbctune.ui.controllers.results import latency_rows, result_rows, udp_rows
+from sbctune.ui.controllers.results import latency_rows, result_rows, together_lines, udp_rows
 from sbctune.ui.mode_words import mode_words
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
