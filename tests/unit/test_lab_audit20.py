@@ -10,13 +10,18 @@ capture of this board exists: the rule reads the model, not an output).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sbctune.advice.static import add_static_advice
 from sbctune.catalog import load_catalog
 from sbctune.inventory.model import Board, Finding, Inventory, Nic
 from sbctune.inventory.raw import Parsed
+from sbctune.lab import load_profile, shipped_profiles
+from sbctune.lab.errors import ProfileError
 from sbctune.tuning import driver_caps
+from tests.lab_profiles import profile_copy
 
 DEBIAN_61 = "6.1.0-27-arm64"  # Debian 12's ABI name of its 6.1 kernel
 FINDING = "nic-open-fails-one-vector"
@@ -70,3 +75,41 @@ def test_the_facts_hold_in_the_series_the_source_says() -> None:
     counted = [f["kernels"] for f in driver_caps.table()["hand"]["_kernel"]
                if f["fact"] == "pcie_msi_vectors"]  # fmt: skip
     assert counted == [["6.1"]]
+
+
+def _cm4_profile(tmp_path: Path, kernel: str | None, driver: str = "atlantic") -> Path:
+    """cm4-i340-igb's lab.toml (configuration, not a capture: the profile has no command
+    captures) with its PCIe ports' driver and the lab's kernel changed."""
+    port = [('driver = "igb"\nchip = "82580"', f'driver = "{driver}"\nchip = "AQC107"')]
+    return profile_copy(tmp_path, "cm4-i340-igb", "cm4", kernel=kernel, replace=port)
+
+
+def test_the_lab_will_not_bring_up_an_atlantic_nic_the_kernel_never_opens(tmp_path: Path) -> None:
+    """Before, the lab gave such a NIC four queues and five vectors named eth1 and brought it
+    up: kinder than the kernel, whose open fails."""
+    with pytest.raises(ProfileError) as refused:
+        load_profile(str(_cm4_profile(tmp_path, DEBIAN_61)))
+    words = str(refused.value)
+    assert "eth1 (atlantic) could never be brought up" in words
+    assert "one interrupt vector" in words and "one per CPU (4)" in words
+    assert "aq_nic.c: aq_nic_cfg_update_num_vecs" in words
+
+
+@pytest.mark.parametrize(
+    ("kernel", "driver"),
+    [
+        (None, "atlantic"),  # no kernel named: the Raspberry Pi kernel a CM4 ships (MSI-X)
+        ("6.12.57+deb13-arm64", "atlantic"),  # multi-MSI: the card's count decides
+        (DEBIAN_61, "igb"),  # igb falls back to one queue pair and opens
+    ],
+)
+def test_the_lab_still_builds_where_the_nic_opens(
+    tmp_path: Path, kernel: str | None, driver: str
+) -> None:
+    profile = load_profile(str(_cm4_profile(tmp_path, kernel, driver)))
+    assert [i.driver for i in profile.interfaces][1] == driver
+
+
+def test_every_shipped_profile_still_loads() -> None:
+    for name in shipped_profiles():
+        assert load_profile(name).interfaces
