@@ -69,6 +69,8 @@ def open_without_vectors(adv: Advisor, nic: Nic) -> None:
     cpus = board.cpu_cores
     if nic.bus != "pci" or not nic.driver or not board.kernel or not cpus or cpus < 2:
         return
+    if nic.irqs or nic.link_speed_mbps:
+        return  # it opened after all (atlantic requests its vectors at open): the Pi says
     host = _host_vectors(board.soc, board.kernel)
     if host is None or int(host["value"]) != 1:
         return

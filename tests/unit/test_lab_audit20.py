@@ -66,6 +66,18 @@ def test_no_such_finding_where_the_source_does_not_say_it(
     assert _inspected(kernel, driver, cpus, soc) == [], why
 
 
+def test_a_nic_the_pi_shows_open_is_not_said_to_stay_down() -> None:
+    """Its interrupts in /proc/interrupts (atlantic requests them at open) or a link speed:
+    the outputs win over the rule."""
+    opened = Nic("eth1", driver="atlantic", bus="pci", irqs=[46])
+    linked = Nic("eth1", driver="atlantic", bus="pci", link_speed_mbps=10000)
+    for nic in (opened, linked):
+        board = Board(soc="BCM2711", kernel=DEBIAN_61, cpu_cores=4)
+        inventory = Inventory(board=board, nics=[nic])
+        add_static_advice(inventory, Parsed(), load_catalog())
+        assert [f for f in inventory.findings if f.id == FINDING] == [], nic
+
+
 def test_the_facts_hold_in_the_series_the_source_says() -> None:
     """The driver's fact in both series (aq_nic_cfg_update_num_vecs is the same text); the
     host's one-vector count only in 6.1 (6.12's brcm_msi_domain_info has MULTI_PCI_MSI)."""
