@@ -37,6 +37,7 @@ from sbctune.advice.static_board import (
     usb_over_current,
 )
 from sbctune.advice.static_pcie import pcie_links_down
+from sbctune.advice.static_vectors import open_without_vectors
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
     Inventory,
@@ -71,6 +72,7 @@ class _Advisor(Advisor):
         self.builtin_behind_usb2(nic, chip)
         self.link(nic)
         self.pcie(nic)
+        open_without_vectors(self, nic)
         self.slow_pair(nic, chip)
         self.irqs(nic)
 

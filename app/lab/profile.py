@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle, BundleError, read_bundle
-from sbctune.lab import irq_model, uname
+from sbctune.lab import irq_model, pcie_vectors, uname
 from sbctune.lab.errors import ProfileError
 from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table_queues import single_queue
@@ -466,9 +466,11 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     interfaces = _parse_interfaces(data, where)
     cpu = _parse_cpu(data, captured_cpus, where)
     host = pcie_host(lab, where)
+    nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
+    if never_opens := pcie_vectors.open_refused(nics, cpu.count, host, kernel):
+        raise ProfileError(f"{where}: {never_opens}")  # the kernel would never open it
     modelled: dict[str, str] = {}
     if bundle.file("/proc/interrupts") is None:  # a capture is never replaced
-        nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
         lines = modelled_interrupts(nics, cpu.count, host, kernel)
         if lines is not None:
             modelled["/proc/interrupts"], irqs, refused = lines
