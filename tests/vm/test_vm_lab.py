@@ -168,9 +168,14 @@ def test_guard_reverts_by_itself_after_kill_9(cli: Cli) -> None:
     assert "No such file or directory" in text  # xps_cpus on a single-queue e1000e
     assert "applied" in text
     changed = _knobs(cli, iface)
-    assert changed != before  # the tweaks were in force when the CLI died
     session = re.findall(r"Session (\S+):", text)[0]
     folder = f"/var/lib/sbctune/tuning/{session}"
+    if changed == before:
+        # On a very busy TCG host the kill and this read can take longer than the guard: then
+        # the guard must already have put everything back (the rehearsal of f9924add, load ~15,
+        # read the knobs after the 20 s guard had fired); else the tweaks were in force.
+        (res,) = cli.remote(["cat", f"{folder}/state"])
+        assert res["out"].strip() == "reverted", "the tweaks were not in force when the CLI died"
     wait_until = time.monotonic() + GUARD + 60
     state = ""
     while time.monotonic() < wait_until:
