@@ -8,7 +8,7 @@ from pathlib import Path
 from sbctune.measure.reachable import reachable
 
 CAPTURE = (
-    Path(__file__).parents[1] / "data" / "walk22" / "ip-j-4-addr-eth1-down-eth2-no-carrier.json"
+    Path(__file__).parents[1] / "captures" / "walk22" / "ip-j-4-addr-eth1-down-eth2-no-carrier.json"
 )
 
 
