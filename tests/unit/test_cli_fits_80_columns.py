@@ -41,3 +41,20 @@ def test_a_word_longer_than_the_line_is_never_cut() -> None:
     path = "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
     text = fit(f"  {path}: ondemand -> performance and more words here", 40)
     assert path in text.split("\n")[0] and all(len(x) < 40 for x in text.split("\n")[1:])
+
+
+def test_the_live_line_of_four_nics_fits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sbctune.cli.progress import say
+
+    # `measure --all-nics` on the lab cm4-i340-igb printed this second as one 141-column line
+    line = ("      2.0 s  Pi → PC  eth0  771.0  eth1  773.0  eth2  774.0  eth3  760.0  total  "
+            "3078.0 Mbit/s   lab host busiest: cpu0 100% (irq+softirq 4%)")  # fmt: skip
+    monkeypatch.setenv("COLUMNS", "80")
+    say(line)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all(len(x) < 80 for x in lines)
+    assert lines[1].startswith("        ") and " ".join(" ".join(lines).split()) == " ".join(
+        line.split()
+    )
