@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
 )
 
+from sbctune.compare.across_nics import across_nics, across_nics_words, run_label
 from sbctune.export.together_lines import together_lines
 from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
@@ -97,6 +98,11 @@ class HistoryPage(Page):
         self.together_title = label("NICs measured together", name="cardTitle")
         self.together = label("", selectable=True)
         self.together.setAccessibleName("The chosen NICs' total over the time all of them ran")
+        # Runs of several NICs: said above the figures, which then carry no change (walk 22)
+        self.across = label("", wrap=True)
+        self.across.setAccessibleName("Why the comparison gives no change")
+        self.across.hide()
+        self.compare_card.body.addWidget(self.across)
         self.compare_card.body.addWidget(self.compare_table)
         self.compare_card.body.addWidget(self.together_title)
         self.compare_card.body.addWidget(self.together)
@@ -186,14 +192,19 @@ class HistoryPage(Page):
         self.delete_button.setEnabled(chosen >= 1)
 
     def compare(self) -> None:
-        runs = sorted(self.checked(), key=lambda r: r.started_at)
+        # oldest first; runs that started together (NICs measured at once) in NIC order
+        runs = sorted(self.checked(), key=lambda r: (r.started_at, r.id or 0))
         if len(runs) < 2:
             return
-        labels = [f"#{r.id}" for r in runs]
+        several = across_nics(runs)
+        labels = [run_label(r, several) for r in runs]
         rows = result_rows(runs, self._records.calibration(runs))
+        self.across.setText(across_nics_words(runs))
+        self.across.setVisible(several)
         self.compare_table.show_rows(
-            labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
-        )
+            labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs),
+            with_change=not several,
+        )  # fmt: skip
         self.chart.show_rows(labels, rows, self._settings.units)
         together = together_lines(runs)
         self.together.setText("\n".join(together))
