@@ -76,3 +76,15 @@ def test_markdown_export_of_nics_measured_together_gives_no_change(
     assert "Change against the first run" not in text and " vs run " not in text
     assert "These runs measured different NICs (eth0, eth1, eth2, eth3)" in text
     assert "= 3073 Mbit/s" in text
+
+
+def test_html_export_of_nics_measured_together_gives_no_change(
+    runs: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.html"
+    code, _out, err = cli_run(["export", *map(str, runs[:4]), "-f", "html", "-o", str(report)],
+                              capsys)  # fmt: skip
+    assert code == 0, err
+    text = report.read_text(encoding="utf-8")
+    assert "Change against the first run" not in text and "What changed on the Pi" not in text
+    assert "These runs measured different NICs (eth0, eth1, eth2, eth3)" in text
