@@ -42,6 +42,8 @@ def test_ticking_the_consent_keeps_the_box_in_view(
         top = tune.consent_box.mapTo(tune.widget(), tune.consent_box.rect().topLeft()).y()
         shown = tune.verticalScrollBar().value()
         assert shown <= top <= shown + tune.viewport().height(), (shown, top)
+        apply_at = tune.apply_button.mapTo(tune.widget(), tune.apply_button.rect().topLeft()).y()
+        assert shown <= apply_at, (shown, apply_at)  # Apply, the next step, in sight too
         assert window.focusWidget() is tune.consent_box
 
     drive(scenario(), timeout=240)

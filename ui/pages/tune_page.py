@@ -385,6 +385,7 @@ class TunePage(Page):
             # out of sight of the box just ticked and of Apply (walk 22). Back to the box.
             self.consent_box.setFocus()
             self.ensureWidgetVisible(self.consent_card)
+            self.ensureWidgetVisible(self.apply_button, 0, 10)  # the next step, where it fits
 
     def selected(self) -> list[str]:
         return [r.tweak_id for r in self.tweak_rows if r.check.isChecked() and r.check.isEnabled()]
