@@ -80,7 +80,7 @@ def _compare(args: argparse.Namespace) -> int:
     for run in runs[1:]:
         print(f"\nWhat changed on the Pi, {run_label(runs[0])} → {run_label(run)}:")
         for line in change_lines(runs[0], run):
-            print(f"  {line}")
+            print(fit(f"  {line}"))
     print(
         "\nEach change comes with its 95 % interval from the runs' trials (Welch's t). It is"
         "\ncalled faster or slower only when the whole interval lies beyond 1 % of the first"

@@ -88,3 +88,15 @@ def test_html_export_of_nics_measured_together_gives_no_change(
     text = report.read_text(encoding="utf-8")
     assert "Change against the first run" not in text and "What changed on the Pi" not in text
     assert "These runs measured different NICs (eth0, eth1, eth2, eth3)" in text
+
+
+def test_runs_measured_together_are_not_called_older_than_the_settings(
+    runs: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # eth0 measured together with the others, then eth0 alone (neither stored the settings)
+    code, out, err = cli_run(["compare", str(runs[0]), str(runs[4])], capsys)
+    assert code == 0, err
+    said = " ".join(out.split())
+    words = (f"(no settings stored with run {runs[0]}: NICs measured together keep only the "
+             f"tuning in force; run {runs[4]}: measured before sbctune kept them)")  # fmt: skip
+    assert words in said
