@@ -71,3 +71,21 @@ def test_runs_of_one_nic_keep_the_change(window: MainWindow) -> None:
     page = _compare(window, ids)
     assert "Change (last vs first)" in _headers(page)
     assert page.across.isHidden()
+
+
+def test_the_list_says_which_runs_were_measured_at_once(window: MainWindow) -> None:
+    device = window.history.add_device("198.18.4.2", 22, "pi")
+    assert device.id is not None
+    for nic, mbps in FIGURES.items():
+        window.history.save_run(_run(device.id, nic, mbps, 46, "agg"))
+    window.history.save_run(_run(device.id, "eth0", 925.0, 50, None))
+    window.go("history")
+    page = window.page("history")
+    assert isinstance(page, HistoryPage)
+    cells = {}
+    for row, run in enumerate(page.runs):
+        item = page.table.item(row, 3)  # the NIC column
+        assert item is not None
+        cells[run.id] = " ".join(item.text().split())
+    assert sorted(cells.values()) == ["eth0", "eth0 4 NICs at once", "eth1 4 NICs at once",
+                                      "eth2 4 NICs at once", "eth3 4 NICs at once"]  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,6 +31,11 @@ from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import in_force_full, in_force_mark, in_force_short
 
 PLAN_COLUMN = 4
+
+
+def _at_once(count: int) -> str:
+    """The NIC cell's second line for a run of NICs measured at once ("4 NICs at once")."""
+    return f"\n{count} NICs at once" if count > 1 else ""
 
 
 class HistoryPage(Page):
@@ -134,6 +141,9 @@ class HistoryPage(Page):
         self.table.blockSignals(True)
         self.table.setRowCount(len(self.runs))
         units = self._settings.units
+        # NICs measured at once are one measurement: each of their rows says so (walk 22: the
+        # four runs of --all-nics read as four separate tests of one NIC after another)
+        at_once = Counter(run.aggregate_id for run in self.runs if run.aggregate_id)
         for r, run in enumerate(self.runs):
             check = QTableWidgetItem()
             check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
@@ -148,7 +158,7 @@ class HistoryPage(Page):
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-                run.nic or "–",
+                (run.nic or "–") + _at_once(at_once[run.aggregate_id or ""]),
                 plan,
                 figures,
             ]
