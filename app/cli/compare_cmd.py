@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import argparse
 import json
+from textwrap import fill
 
+from sbctune.cli.fit import fit
 from sbctune.cli.in_force import cli_hint
 from sbctune.compare import compare, run_description, run_label
+from sbctune.compare.across_nics import across_nics_words
 from sbctune.compare.calibration import calibration_for
 from sbctune.compare.state_diff import change_lines, state_changes
 from sbctune.compare.udp import notes as udp_notes
 from sbctune.errors import UserError
 from sbctune.export import load_runs, parse_run_ids
 from sbctune.export.tables import comparison_table, text
+from sbctune.export.together_lines import TITLE as TOGETHER_TITLE
+from sbctune.export.together_lines import together_lines
 from sbctune.history import History
 from sbctune.history.run_tuning import change_text, changed_during_run
 from sbctune.workflow.baseline_check import before_after, is_fair_baseline
@@ -62,13 +67,20 @@ def _compare(args: argparse.Namespace) -> int:
     if note:
         print(f"WARNING: {note}")
     print()
+    if across := across_nics_words(runs):  # runs of several NICs: side by side, no change
+        print(fill(across, 79) + "\n")
+        print(text(comparison_table(comparison, with_change=False)))
+        together = together_lines(runs)
+        if together:
+            print(fit(["", TOGETHER_TITLE + ":", *(f"  {line}" for line in together)]))
+        return 0
     print(text(comparison_table(comparison)))
     for note in udp_notes(comparison.udp):  # UDP rows: differences, same target only
         print(note)
     for run in runs[1:]:
         print(f"\nWhat changed on the Pi, {run_label(runs[0])} → {run_label(run)}:")
         for line in change_lines(runs[0], run):
-            print(f"  {line}")
+            print(fit(f"  {line}"))
     print(
         "\nEach change comes with its 95 % interval from the runs' trials (Welch's t). It is"
         "\ncalled faster or slower only when the whole interval lies beyond 1 % of the first"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.advice.inspect import inspect_bundle, inspect_host, save_bundle
 from sbctune.cli.arg_checks import write_errors
+from sbctune.cli.fit import fit
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.filenames import safe_file_name
 from sbctune.inventory.bundle import is_bundle
@@ -49,7 +50,7 @@ def _print(inventory: Inventory, as_json: bool) -> None:
     if as_json:
         print(json.dumps(inventory.to_json(), indent=2))
     else:
-        print(render(inventory))
+        print(fit(render(inventory)))
 
 
 def _exists(source: str) -> bool:

@@ -7,6 +7,7 @@ import json
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from sbctune.cli.fit import fit
 from sbctune.errors import LabLeftOut, LabNeedsLinux, UserError
 from sbctune.wording import spoken
 
@@ -187,7 +188,7 @@ def _status(args: argparse.Namespace) -> int:
         for problem in st.problems:
             print(f"    problem: {problem}")
         for limit in st.limits:
-            print(f"    {limit.line()}")
+            print(fit(f"    {limit.line()}"))
         if st.info is not None and st.state == "running":
             print(f"    password: {st.info.password}")
     return 0 if all(s.state == "running" for s in labs) else 1

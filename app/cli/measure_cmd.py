@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from textwrap import fill
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
@@ -359,15 +360,19 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
         start = await read_tuning(session)  # each NIC's run is kept with the tuning read back
         nics = list(dict.fromkeys(args.nic or []))
         if args.all_nics:
-            found = await reachable_nics(session)
+            reach = await reachable_nics(session)
+            found = reach.nics
             nics = [n for n in nics if n in found] + [n for n in found if n not in nics]
+            for why in reach.left_out.values():  # down or no link: it would carry nothing
+                print(fill(f"Left out: {why}.", 79, subsequent_indent="  "), file=sys.stderr)
             if len(nics) < 2:
                 raise UserError(
                     "This computer has an address on the network of fewer than two of the "
-                    f"Pi's NICs ({', '.join(found) or 'none'}), so they cannot be measured "
-                    "together against separate endpoints.",
+                    f"Pi's NICs with a link ({', '.join(found) or 'none'}), so they cannot be "
+                    "measured together against separate endpoints.",
                     "Give this computer an address on each NIC's network (one port or adapter "
-                    "per NIC), then try again, or name the NICs with --nic.",
+                    "per NIC), bring up those left out, then try again, or name the NICs with "
+                    "--nic.",
                 )
             print(f"Measuring together: {', '.join(nics)}", file=sys.stderr, flush=True)
         try:

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sbctune import aio
+from sbctune.cli.fit import fit
 from sbctune.cli.prompt import read_line
 from sbctune.cli.tune_plan_text import applied_lines, held_for_link
 from sbctune.cli.tune_status import MARK
@@ -47,7 +48,7 @@ async def apply_and_keep(
 ) -> int:
     def say(message: str) -> None:
         if not args.json:
-            print(f"… {message}", flush=True)
+            print(fit(f"… {message}"), flush=True)
 
     # Only the ids: status() would also read back every value of the old sessions (one
     # process per value; minutes on a slow or emulated Pi).
@@ -74,7 +75,7 @@ async def apply_and_keep(
     }
     if not args.json:
         print(f"Session {applied.id}:")
-        print("\n".join(applied_lines(applied, held_for_link(the_plan), MARK)))
+        print(fit(applied_lines(applied, held_for_link(the_plan), MARK)))
     if applied.state == "reverted":
         final(args, result, "A tweak failed, so everything was put back.")
         return 1
@@ -173,4 +174,4 @@ def final(args: argparse.Namespace, result: dict[str, Any], text: str) -> None:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(text)
+        print(fit(text))

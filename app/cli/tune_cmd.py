@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from sbctune.advice.inspect import inspect_host
 from sbctune.cli.arg_checks import interface_arg, session_id_arg
+from sbctune.cli.fit import fit
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.cli.tune_apply import apply_and_keep
 from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
@@ -190,7 +191,7 @@ async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> in
 
         def say(message: str) -> None:  # what the Pi saw of the link after each restore
             if not args.json:
-                print(f"… {message}", flush=True)
+                print(fit(f"… {message}"), flush=True)
 
         ids = await revert(session, args.session, history=history, on_event=say)
         text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
@@ -220,7 +221,7 @@ async def _main(args: argparse.Namespace) -> int:
                 if args.json:
                     print(json.dumps(the_plan.to_json(), indent=2))
                 else:
-                    print("\n".join(plan_lines(the_plan, show_commands=args.show_commands)))
+                    print(fit(plan_lines(the_plan, show_commands=args.show_commands)))
                 return 0
 
             async def reconnect() -> Session:

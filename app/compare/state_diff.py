@@ -56,10 +56,19 @@ def change_lines(first: RunRecord, second: RunRecord) -> list[str]:
     """`CPU frequency governor of policy0 (governor/policy0): ondemand → performance`: the
     setting's plain name, its key as a detail; at most MAX_LINES of them."""
     if not first.pi_state or not second.pi_state:
-        missing = [f"run {r.id}" for r in (first, second) if not r.pi_state]
-        note = (
-            f"(no settings stored with {' and '.join(missing)}: measured before sbctune kept them)"
-        )
+        missing = [r for r in (first, second) if not r.pi_state]
+        # NICs measured together (`measure --all-nics`) keep the tuning read back, not every
+        # setting: "measured before sbctune kept them" was untrue of runs made that day
+        # (walk 22)
+        together = [f"run {r.id}" for r in missing if r.aggregate_id]
+        alone = [f"run {r.id}" for r in missing if not r.aggregate_id]
+        reasons = []
+        if together:
+            reasons.append(f"{' and '.join(together)}: NICs measured together keep only the "
+                           "tuning in force")  # fmt: skip
+        if alone:
+            reasons.append(f"{' and '.join(alone)}: measured before sbctune kept them")
+        note = f"(no settings stored with {'; '.join(reasons)})"
         head = [_line(c) for c in state_changes(first, second)]
         return [*head, note]
     lines = [_line(c) for c in state_changes(first, second)]

@@ -13,6 +13,7 @@ from typing import Any
 
 import sbctune
 from sbctune.compare import run_description, run_label
+from sbctune.compare.across_nics import across_nics_words
 from sbctune.compare.attribution import contributions
 from sbctune.compare.baseline_words import first_run_warning
 from sbctune.compare.state_diff import change_lines
@@ -325,7 +326,9 @@ def _results(data: ReportData) -> str:
         out.append("<h3>What each tweak did on its own (Find what helps)</h3>")
         out.append(_table(tables.contributions_table(found)))
         out.append(waterfall(found).to_svg())
-    if len(data.runs) > 1:
+    if across := across_nics_words(data.runs):  # runs of several NICs: no change between
+        out.append(f'<p class="note">{esc(across)}</p>')
+    elif len(data.runs) > 1:
         out.append("<h3>Change against the first run</h3>")
         out.append(_comparison(data))
         out.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sbctune.compare import run_description, run_label
+from sbctune.compare.across_nics import across_nics_words
 from sbctune.compare.attribution import contributions
 from sbctune.compare.baseline_words import first_run_warning
 from sbctune.compare.state_diff import change_lines
@@ -54,7 +55,9 @@ def render(data: ReportData) -> str:
     if found:
         parts.append("\nWhat each tweak did on its own (vs the baseline, 95 % intervals):\n")
         parts.append(tables.markdown(tables.contributions_table(found)))
-    if len(data.runs) > 1:
+    if across := across_nics_words(data.runs):  # runs of several NICs: no change between
+        parts.append(f"\n{markdown_text(across)}")
+    elif len(data.runs) > 1:
         parts.append("\nChange against the first run (95 % interval of the difference of the")
         parts.append("trial means, Welch's t; a change is called beyond 1 % of the first run):\n")
         parts.append(tables.markdown(tables.comparison_table(data.comparison)))

@@ -71,7 +71,9 @@ def results_table(runs: list[RunRecord]) -> Table:
     return header, rows
 
 
-def comparison_table(comparison: Comparison) -> Table:
+def comparison_table(comparison: Comparison, *, with_change: bool = True) -> Table:
+    """`with_change` False: runs of several NICs side by side, each titled with its NIC and
+    no "vs" column (sbctune.compare.across_nics: a difference between ports is no change)."""
     first = comparison.runs[0].label
     header = ["Direction", "Mode", first]
     for run in comparison.runs[1:]:
@@ -84,7 +86,15 @@ def comparison_table(comparison: Comparison) -> Table:
         rows.append(cells)
     rows += latency_table_rows(comparison)
     rows += udp_table_rows(comparison)
-    return header, rows
+    if with_change:
+        return header, rows
+    # the "vs" columns are every other one after the first run's (4, 6, 8 ...)
+    keep = [i for i in range(len(header)) if i < 4 or i % 2 == 1]
+    nics = [run.nic for run in comparison.runs]
+    titles = [
+        f"{r.label} {n}" if n else r.label for r, n in zip(comparison.runs, nics, strict=True)
+    ]
+    return ["Direction", "Mode", *titles], [[r[i] for i in keep if i < len(r)] for r in rows]
 
 
 def latency_table_rows(comparison: Comparison) -> list[list[str]]:

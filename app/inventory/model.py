@@ -96,6 +96,9 @@ class Nic:
     firmware: str | None = None
     max_link_speed_mbps: int | None = None  # the fastest mode the NIC supports
     link_detected: bool | None = None
+    # Set down (its flags lack "UP": `ip link set eth1 down`, or never brought up): no link
+    # because nothing opened it, not a cable; said so with how to bring it up (walk 22)
+    set_down: bool = False
     # The speed its link last came up at, kept when the link is down now (link_speed_mbps is
     # then None): a gigabit PHY that only ever linked at 100 Mbit/s before it dropped.
     linked_at_mbps: int | None = None

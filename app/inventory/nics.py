@@ -97,6 +97,12 @@ def _link(nic: Nic, device: Device) -> None:
         nic.link_detected = True
 
 
+def _set_down(name: str | None, parsed: Parsed) -> bool:
+    """Whether the interface's flags (ip link, ip addr, ifconfig) show it was not brought up."""
+    netif = parsed.netifs.get(name) if name else None
+    return netif is not None and bool(netif.flags) and "UP" not in netif.flags
+
+
 def _evidence(device: Device) -> list[str]:
     lines: list[str] = []
     named = ("driver", "bus", "ids", "link", "usb_speed_mbps", "chip_text", "chip_by_function")
@@ -195,6 +201,7 @@ def nic_from_device(
     nic.driver_version = device.value("driver_version")
     nic.firmware = device.value("firmware")
     _link(nic, device)
+    nic.set_down = _set_down(nic.name, parsed)
     nic.max_link_speed_mbps = device.value("max_link_speed_mbps") or (
         chip.line_rate_mbps if chip else None
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sbctune.inventory.link_words import set_down_words
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 
@@ -42,6 +43,8 @@ def _ids(nic: Nic) -> str:
 
 
 def _link(nic: Nic) -> str:
+    if (down := set_down_words(nic)) is not None:
+        return down
     if nic.link_speed_mbps is None:  # a carrier line (ipheth's "link becomes ready"), no speed
         if nic.link_detected is None:
             return _UNKNOWN

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import ipaddress
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -18,13 +17,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sbctune.errors import UserError
-from sbctune.limits import parse_json
 from sbctune.measure.install import Iperf3NotInstalled, iperf3_install_plan
 from sbctune.measure.iperf_output import Direction
 from sbctune.measure.outcome import DirectionOutcome, MeasureRun
 from sbctune.measure.pc_endpoint import EndpointKind
 from sbctune.measure.pi_client import IperfMissing, iperf3_version
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL, MODE_WORDS, Mode, Plan
+from sbctune.measure.reachable import Reachable, reachable
 from sbctune.measure.runner import (
     Event,
     PiLoad,
@@ -389,24 +388,9 @@ def aggregate_text(agg: AggregateRun) -> str:
     return "\n".join([*lines, fmt(["-" * w for w in widths]), fmt(rows[-1]), *notes])
 
 
-async def reachable_nics(session: Session) -> list[str]:
+async def reachable_nics(session: Session) -> Reachable:
     """The Pi's interfaces on whose network this PC has an address of its own (--all-nics):
-    only those can each be measured against their own endpoint."""
+    only those can each be measured against their own endpoint; one that is down or has no
+    link is left out, with why (``reachable``)."""
     result = await session.run(["ip", "-j", "-4", "addr", "show"], timeout=20)
-    try:
-        entries = parse_json(result.stdout or "[]")
-    except ValueError:
-        entries = []
-    found = []
-    for entry in entries if isinstance(entries, list) else []:
-        name = entry.get("ifname") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or name == "lo" or "LOOPBACK" in entry.get("flags", []):
-            continue
-        for addr in entry.get("addr_info", []):
-            if addr.get("family") != "inet" or not addr.get("local"):
-                continue
-            subnet = ipaddress.ip_network(f"{addr['local']}/{addr.get('prefixlen', 32)}", False)
-            mine = local_address_towards(str(addr["local"]))
-            if mine and ipaddress.ip_address(mine) in subnet and name not in found:
-                found.append(name)
-    return found
+    return reachable(result.stdout or "[]", local_address_towards)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sbctune.compare import compare
+from sbctune.compare.across_nics import across_nics as across_nics  # re-exported for History
+from sbctune.compare.across_nics import across_nics_words as across_nics_words
+from sbctune.compare.across_nics import run_label as run_label
 from sbctune.compare.latency import LatencyRow
 from sbctune.compare.latency import latency_rows as _latency_rows
 from sbctune.compare.udp import UdpRow

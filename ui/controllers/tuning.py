@@ -302,7 +302,11 @@ class TuningController(QObject):
         applied = self._state.tuning
         self.busy.emit(True, "Reverting: restoring every value as it was…")
         session_id = applied.id if applied is not None else None
-        await tuning.revert(session, session_id, history=self._history)
+        # what the Pi saw of a link a restored value drops ("the link of eth1 dropped and came
+        # back within a second"): said in the log as apply says it (walk 22: the CLI said it,
+        # the window did not)
+        await tuning.revert(session, session_id, history=self._history,
+                            on_event=self.reported.emit)  # fmt: skip
         self._state.model.tuning_reverted()
         self.busy.emit(False, "")
         self.reverted.emit(session_id or "")
@@ -319,7 +323,8 @@ class TuningController(QObject):
             await tuning.confirm(session, leftover.id, history=self._history)
         else:
             self.busy.emit(True, "Reverting the tuning left on the Pi: restoring every value…")
-            await tuning.revert(session, leftover.id, history=self._history)
+            await tuning.revert(session, leftover.id, history=self._history,
+                                on_event=self.reported.emit)  # fmt: skip
         self._state.model.leftover_settled(kept=keep)
         self.busy.emit(False, "")
         self.leftover_done.emit(

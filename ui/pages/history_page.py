@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,7 +17,15 @@ from PySide6.QtWidgets import (
 
 from sbctune.ui.controllers.measurement import plan_title
 from sbctune.ui.controllers.records import DIRECTION_LABEL, RecordsController, RunRecord
-from sbctune.ui.controllers.results import latency_rows, result_rows, together_lines, udp_rows
+from sbctune.ui.controllers.results import (
+    across_nics,
+    across_nics_words,
+    latency_rows,
+    result_rows,
+    run_label,
+    together_lines,
+    udp_rows,
+)
 from sbctune.ui.mode_words import mode_words
 from sbctune.ui.pages.base import Page
 from sbctune.ui.settings import AppSettings
@@ -27,6 +37,11 @@ from sbctune.ui.widgets.run_table import CompareTable
 from sbctune.workflow.baseline_check import in_force_full, in_force_mark, in_force_short
 
 PLAN_COLUMN = 4
+
+
+def _at_once(count: int) -> str:
+    """The NIC cell's second line for a run of NICs measured at once ("4 NICs at once")."""
+    return f"\n{count} NICs at once" if count > 1 else ""
 
 
 class HistoryPage(Page):
@@ -96,6 +111,11 @@ class HistoryPage(Page):
         self.together_title = label("NICs measured together", name="cardTitle")
         self.together = label("", selectable=True)
         self.together.setAccessibleName("The chosen NICs' total over the time all of them ran")
+        # Runs of several NICs: said above the figures, which then carry no change (walk 22)
+        self.across = label("", wrap=True)
+        self.across.setAccessibleName("Why the comparison gives no change")
+        self.across.hide()
+        self.compare_card.body.addWidget(self.across)
         self.compare_card.body.addWidget(self.compare_table)
         self.compare_card.body.addWidget(self.together_title)
         self.compare_card.body.addWidget(self.together)
@@ -127,6 +147,9 @@ class HistoryPage(Page):
         self.table.blockSignals(True)
         self.table.setRowCount(len(self.runs))
         units = self._settings.units
+        # NICs measured at once are one measurement: each of their rows says so (walk 22: the
+        # four runs of --all-nics read as four separate tests of one NIC after another)
+        at_once = Counter(run.aggregate_id for run in self.runs if run.aggregate_id)
         for r, run in enumerate(self.runs):
             check = QTableWidgetItem()
             check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
@@ -141,7 +164,7 @@ class HistoryPage(Page):
             cells = [
                 f"#{run.id}",
                 run.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-                run.nic or "–",
+                (run.nic or "–") + _at_once(at_once[run.aggregate_id or ""]),
                 plan,
                 figures,
             ]
@@ -185,14 +208,19 @@ class HistoryPage(Page):
         self.delete_button.setEnabled(chosen >= 1)
 
     def compare(self) -> None:
-        runs = sorted(self.checked(), key=lambda r: r.started_at)
+        # oldest first; runs that started together (NICs measured at once) in NIC order
+        runs = sorted(self.checked(), key=lambda r: (r.started_at, r.id or 0))
         if len(runs) < 2:
             return
-        labels = [f"#{r.id}" for r in runs]
+        several = across_nics(runs)
+        labels = [run_label(r, several) for r in runs]
         rows = result_rows(runs, self._records.calibration(runs))
+        self.across.setText(across_nics_words(runs))
+        self.across.setVisible(several)
         self.compare_table.show_rows(
-            labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs)
-        )
+            labels, rows, self._settings.units, latency_rows(runs), udp_rows(runs),
+            with_change=not several,
+        )  # fmt: skip
         self.chart.show_rows(labels, rows, self._settings.units)
         together = together_lines(runs)
         self.together.setText("\n".join(together))

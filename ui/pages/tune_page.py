@@ -353,6 +353,7 @@ class TunePage(Page):
     def show_plan(self, plan: TuningPlan) -> None:
         no_help = self._no_help()
         selected = default_selection(plan.items, no_help)
+        replanned = self._replanning
         if self._replanning:  # planned again for the consent: keep what the user ticked
             for row in self.tweak_rows:
                 if row.check.isEnabled():
@@ -378,6 +379,13 @@ class TunePage(Page):
             self.tweak_rows.append(row)
             self.rows.addWidget(row)
         self.follow_tuning()  # the marks of the tweaks in force
+        if replanned:
+            # The box was disabled while the Pi planned again, so Qt gave its focus to the
+            # rows, which were then replaced: the page followed the focus to its last tweak,
+            # out of sight of the box just ticked and of Apply (walk 22). Back to the box.
+            self.consent_box.setFocus()
+            self.ensureWidgetVisible(self.consent_card)
+            self.ensureWidgetVisible(self.apply_button, 0, 10)  # the next step, where it fits
 
     def selected(self) -> list[str]:
         return [r.tweak_id for r in self.tweak_rows if r.check.isChecked() and r.check.isEnabled()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QRadioButton, QWidget
 
+from sbctune.inventory.link_words import set_down_words
 from sbctune.inventory.model import Board, Finding, Nic
 from sbctune.inventory.report import eee_words
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
@@ -100,6 +101,8 @@ def bus_text(nic: Nic) -> str:
 
 
 def link_text(nic: Nic) -> str:
+    if (down := set_down_words(nic)) is not None:
+        return down
     if nic.link_detected is False:
         return "no link (cable unplugged?)"
     if nic.link_speed_mbps is None:  # a carrier line (ipheth's "link becomes ready"), no speed

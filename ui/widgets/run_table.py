@@ -233,11 +233,15 @@ class CompareTable(QTableWidget):
         units: Units,
         latency: list[LatencyRow] | None = None,
         udp: list[UdpRow] | None = None,
+        *,
+        with_change: bool = True,
     ) -> None:
         """`latency`: the runs' added latency under load (sbctune.compare.latency), after the
-        throughput rows; `udp`: their UDP tests (sbctune.compare.udp), last."""
+        throughput rows; `udp`: their UDP tests (sbctune.compare.udp), last; `with_change`:
+        False for runs of different NICs (sbctune.compare.across_nics: no change between)."""
         headers = ["Direction", "Mode", *columns]
-        if len(columns) >= 2:
+        changed = len(columns) >= 2 and with_change
+        if changed:
             headers.append("Change (last vs first)")
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(headers)
@@ -247,21 +251,21 @@ class CompareTable(QTableWidget):
             self.setItem(r, 1, _item("Latency under load"))
             for c, cell in enumerate(lat.cells):
                 self.setItem(r, 2 + c, _item(latency_cell_text(cell), True))
-            if len(columns) >= 2:
+            if changed:
                 self.setItem(r, 2 + len(columns), _change_item(latency_change_text(lat.cells[-1])))
         for r, u in enumerate(udp or [], start=len(rows) + len(latency or [])):
             self.setItem(r, 0, _item(u.label))
             self.setItem(r, 1, _item(udp_mode_text(u)))
             for c, udp_cell in enumerate(u.cells):
                 self.setItem(r, 2 + c, _item(udp_cell_text(udp_cell, u), True))
-            if len(columns) >= 2:
+            if changed:
                 self.setItem(r, 2 + len(columns), _item(udp_change_text(u.cells[-1], u), True))
         for r, row in enumerate(rows):
             self.setItem(r, 0, _item(DIRECTION_LABEL[row.direction]))
             self.setItem(r, 1, _mode_item(row.mode))
             for c, value in enumerate(row.values):
                 self.setItem(r, 2 + c, _item(rate(value, units), True))
-            if len(columns) >= 2:
+            if changed:
                 text = change(row.values[0], row.values[-1], units)
                 if row.verdict_text:  # with its 95 % interval (sbctune.compare)
                     text += f": {row.verdict_text}"

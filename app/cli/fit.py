@@ -1,0 +1,40 @@
+"""The CLI's human text fit to the terminal's width (walk 22: `tune plan`'s "Why:" lines ran to
+600 columns, `inspect`'s chip line, `lab status`'s limits and apply's link words past 130, and
+an 80-column terminal broke them mid-word at column 80 with no indent).
+
+Only where a width is known: a terminal, or COLUMNS set. Text sent to a pipe or a file keeps
+its lines whole (scripts grep them), and JSON is never wrapped (its callers do not call this).
+A long line is broken between words, never inside one (a path, a command, a tweak's name are
+typed as printed), and its continuation is indented two more than the line, so it reads as
+one item.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from collections.abc import Iterable
+
+NARROWEST = 40  # below this a wrap helps nobody: lines are left whole
+
+
+def terminal_width() -> int | None:
+    """The width to fit to (COLUMNS, else the terminal's), or None when neither says."""
+    columns = shutil.get_terminal_size((0, 0)).columns
+    return columns if columns >= NARROWEST else None
+
+
+def fit_line(line: str, width: int | None) -> list[str]:
+    """`line` as lines no wider than `width` where it breaks between words."""
+    if width is None or len(line) < width:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    return textwrap.wrap(line, width - 1, subsequent_indent=" " * (indent + 2),
+                         break_long_words=False, break_on_hyphens=False) or [line]  # fmt: skip
+
+
+def fit(text: str | Iterable[str], width: int | None = None) -> str:
+    """Text (or its lines) fit to `width`, by default the terminal's."""
+    lines = text.split("\n") if isinstance(text, str) else list(text)
+    width = terminal_width() if width is None else width
+    return "\n".join(part for line in lines for part in fit_line(line, width))

@@ -1,0 +1,60 @@
+"""Walk 22: in an 80-column terminal the CLI's human text is broken between words with its
+indent, never run to 132 columns (`inspect`'s chip line) and cut mid-word by the terminal;
+sent to a pipe or a file (no width known) its lines stay whole, as scripts grep them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sbctune.cli.fit import fit
+from tests.lab_support import cli_run
+
+BUNDLE = Path(__file__).resolve().parents[1] / "captures/walk22/cm4-eth1-set-down"
+CHIP = ("a chip of the igb driver's family (the kernel's Kconfig: “Intel(R) 82575/82576 "
+        "PCI-Express Gigabit Ethernet support”)")  # fmt: skip
+
+
+def test_inspect_fits_an_80_column_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _err = cli_run(["inspect", str(BUNDLE)], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) < 80, [line for line in lines if len(line) >= 80]
+    at = next(i for i, line in enumerate(lines) if line.startswith("  chip:    a chip of the igb"))
+    assert lines[at + 1].startswith("    ") and not lines[at + 1].startswith("     ")
+    assert " ".join(w for line in lines[at : at + 2] for w in line.split()) == f"chip: {CHIP}"
+
+
+def test_with_no_width_known_lines_stay_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    code, out, _err = cli_run(["inspect", str(BUNDLE)], capsys)
+    assert code == 0 and f"  chip:    {CHIP}" in out.splitlines()
+
+
+def test_a_word_longer_than_the_line_is_never_cut() -> None:
+    path = "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor"
+    text = fit(f"  {path}: ondemand -> performance and more words here", 40)
+    assert path in text.split("\n")[0] and all(len(x) < 40 for x in text.split("\n")[1:])
+
+
+def test_the_live_line_of_four_nics_fits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sbctune.cli.progress import say
+
+    # `measure --all-nics` on the lab cm4-i340-igb printed this second as one 141-column line
+    line = ("      2.0 s  Pi → PC  eth0  771.0  eth1  773.0  eth2  774.0  eth3  760.0  total  "
+            "3078.0 Mbit/s   lab host busiest: cpu0 100% (irq+softirq 4%)")  # fmt: skip
+    monkeypatch.setenv("COLUMNS", "80")
+    say(line)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and all(len(x) < 80 for x in lines)
+    assert lines[1].startswith("        ") and " ".join(" ".join(lines).split()) == " ".join(
+        line.split()
+    )
