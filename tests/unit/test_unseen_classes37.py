@@ -33,3 +33,48 @@ def test_a_soc_sentence_or_a_soc_family_line_names_no_soc() -> None:
     family: sama5" names a family: neither is taken for the SoC."""
     assert dmesg_inventory("SoC: Qualcomm Atheros QCA9558 ver 1 rev 0").board.soc is None
     assert dmesg_inventory("Detected SoC family: sama5").board.soc is None
+
+
+# --- a MAC known only by the name of the MDIO bus its driver registers ---
+
+_IMX8MN = "som37_imx8mn_evb_ksz9477_79_fec_phy_sw0_not_found_tab_indented"
+_TIOGA = "openbmc_docs_49_ast2500_ftgmac100_ncsi_bold_lines"
+
+
+def test_the_fec_s_mdio_bus_alone_stands_for_its_mac() -> None:
+    """An i.MX8MN EVK: "libphy: fec_enet_mii_bus: probed" (the name fec_main.c
+    fec_enet_mii_init() gives its bus, resources/kernel_source/mdio_bus_names.json) then
+    "libphy: PHY sw.0:00 not found": the fec's MAC is there, on the platform bus, and its PHY is
+    missing. The ksz9897 switch at I2C 2-005f is no NIC."""
+    inv = inventory_of({"dmesg": corpus_output(_IMX8MN)})
+    assert [(n.driver, n.bus, n.builtin) for n in inv.nics] == [("fec", "platform", True)]
+    assert [f.id for f in inv.findings] == ["phy-attach-failure"]
+
+
+def test_a_library_s_or_an_unknown_mdio_bus_stands_for_no_mac() -> None:
+    """The "Fixed MDIO Bus" is fixed_phy's (no network driver's), "stmmac" stmmac_mdio.c's (shared
+    by every dwmac glue driver): neither says which MAC is there."""
+    inv = dmesg_inventory(
+        "[    1.092717] libphy: Fixed MDIO Bus: probed",
+        "[    1.100000] libphy: stmmac: probed",
+        "[    1.200000] libphy: no_such_bus: probed",
+    )
+    assert inv.nics == []
+
+
+def test_an_mdio_bus_beside_its_driver_s_devices_adds_no_nic() -> None:
+    """A TiogaPass BMC: two ftgmac100 MACs (eth0, eth1) and "libphy: ftgmac100_mdio: probed":
+    the bus is one of theirs, so the inventory lists the two MACs and nothing more."""
+    inv = inventory_of({"dmesg": corpus_output(_TIOGA)})
+    assert sorted(n.name or "" for n in inv.nics) == ["eth0", "eth1"]
+
+
+def test_the_mdio_bus_table_is_read_from_the_driver_s_source() -> None:
+    """Each name's driver is the one drivers.json lists for the file that sets it: fec_main.c,
+    lan78xx.c, macb_main.c (6.1 and 6.12)."""
+    from sbctune.catalog.mdio_bus_names import mdio_bus_driver
+
+    assert mdio_bus_driver("fec_enet_mii_bus") == "fec"
+    assert mdio_bus_driver("lan78xx-mdiobus") == "lan78xx"
+    assert mdio_bus_driver("MACB_mii_bus") == "macb"
+    assert mdio_bus_driver("Fixed MDIO Bus") is None
