@@ -39,16 +39,27 @@ _REGISTERS = re.compile(
     r"\b(?:devm_)?(?:of_)?mdiobus_register\s*\(\s*&?([\w>.\-\[\]]+)\s*(?:,\s*&?([\w>.\-\[\]]+))?"
 )
 _NAMES = re.compile(r"([\w>.\-\[\]]+?)(?:->|\.)name\s*=\s*\"([^\"%]{3,60})\"\s*;")
+# the bus id a driver makes: lan78xx.c `snprintf(dev->mdiobus->id, MII_BUS_ID_SIZE,
+# "usb-%03d:%03d", dev->udev->bus->busnum, dev->udev->devnum)`
+_IDS = re.compile(
+    r"snprintf\(\s*([\w>.\-\[\]]+?)(?:->|\.)id\s*,\s*MII_BUS_ID_SIZE\s*,\s*\"([^\"]+)\""
+)
 
 
 def _bare(expr: str) -> str:
     return expr.lstrip("&").strip()
 
 
-def names_in(text: str) -> set[str]:
-    """The literal names this file gives a struct it registers as an MDIO bus."""
+def names_in(text: str) -> dict[str, str | None]:
+    """The literal names this file gives a struct it registers as an MDIO bus, each with the
+    format of the id the file gives that struct (None when it sets none)."""
     registered = {_bare(a) for m in _REGISTERS.finditer(text) for a in m.groups() if a}
-    return {m.group(2) for m in _NAMES.finditer(text) if _bare(m.group(1)) in registered}
+    ids = {_bare(m.group(1)): m.group(2) for m in _IDS.finditer(text)}
+    return {
+        m.group(2): ids.get(_bare(m.group(1)))
+        for m in _NAMES.finditer(text)
+        if _bare(m.group(1)) in registered
+    }
 
 
 def owners() -> dict[str, str]:
@@ -62,9 +73,11 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
     for series, root in sorted(trees.items()):
         for path in sorted((root / "drivers/net").rglob("*.c")):
             rel = path.relative_to(root).as_posix()
-            for name in sorted(names_in(path.read_text(encoding="utf-8", errors="replace"))):
+            named = names_in(path.read_text(encoding="utf-8", errors="replace"))
+            for name, id_format in sorted(named.items()):
                 entry = found.setdefault(
-                    name, {"driver": by_file.get(rel), "file": rel, "series": []}
+                    name,
+                    {"driver": by_file.get(rel), "file": rel, "id": id_format, "series": []},
                 )
                 series_list = entry["series"]
                 assert isinstance(series_list, list)

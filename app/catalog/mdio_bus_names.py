@@ -22,6 +22,24 @@ def _names() -> dict[str, str]:
         return {}
 
 
+@functools.cache
+def usb_numbered_drivers() -> frozenset[str]:
+    """The drivers whose MDIO bus id is "usb-%03d:%03d": the USB bus and device number of
+    their device (lan78xx.c lan78xx_mdio_init())."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "mdio_bus_names.json")
+        rows = json.loads(path.read_text(encoding="utf-8"))["names"]
+        return frozenset(
+            str(v["driver"])
+            for v in rows.values()
+            if v.get("driver") and v.get("id") == "usb-%03d:%03d"
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return frozenset()
+
+
 def mdio_bus_driver(name: str) -> str | None:
     """The network driver that names its MDIO bus `name`; None for a library's or shared
     file's bus ("Fixed MDIO Bus", stmmac_mdio.c's "stmmac") or an unknown name."""

@@ -24,7 +24,12 @@ from sbctune.inventory.driver_line_sightings import (
 )
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import ids_said
-from sbctune.inventory.mdio_bus_sightings import on_mdio_bus, shown_elsewhere
+from sbctune.inventory.mdio_bus_sightings import (
+    on_mdio_bus,
+    on_mdio_usb_bus,
+    shown_elsewhere,
+    usb_bus_ties,
+)
 from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
@@ -183,6 +188,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "pcie_bandwidth": on_pcie_bandwidth,
     "daemon_iface": on_daemon_iface,
     "mdio_bus_probed": on_mdio_bus,
+    "mdio_usb_bus": on_mdio_usb_bus,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
@@ -295,6 +301,7 @@ class _Reading:
             Sighting(r.template.keys, r.facts) for r in self.complaints.values() if r.facts
         ]
         found = shown_elsewhere(join_children(found))
+        found += usb_bus_ties(found)
         found += lone_wifi_devices(found)
         found += lone_phy_link(found)
         found += tie_traces(self.firsts)

@@ -7,7 +7,7 @@ is keyed by the driver alone and joins that driver's one device when the log sho
 from __future__ import annotations
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
-from sbctune.catalog.mdio_bus_names import mdio_bus_driver
+from sbctune.catalog.mdio_bus_names import mdio_bus_driver, usb_numbered_drivers
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Key, Sighting
 
@@ -26,6 +26,35 @@ def on_mdio_bus(event: DmesgEvent) -> Sighting | None:
     if driver.bus:  # a driver of one bus (fec: platform; lan78xx: usb)
         sighting.add("bus", driver.bus, _SRC, why, event.line)
     return sighting
+
+
+def on_mdio_usb_bus(event: DmesgEvent) -> Sighting | None:
+    """A line "mdio_bus usb-002:004: ...": the MDIO bus of the USB device number 4 on bus 2, the
+    device "usb 2-1: new SuperSpeed USB device number 4" enumerates (its "usbdev" key)."""
+    f = event.fields
+    if not (f.get("busnum", "").isdigit() and f.get("devnum", "").isdigit()):
+        return None
+    sighting = Sighting([("usbdev", f"{int(f['busnum'])}:{int(f['devnum'])}")])
+    sighting.add("mdio_usb_bus", event.text[:200], _SRC, event.text[:200], event.line)
+    return sighting
+
+
+def usb_bus_ties(found: list[Sighting]) -> list[Sighting]:
+    """The one USB-numbered MDIO bus of a log is the one MDIO bus a driver that numbers it so
+    names ("libphy: lan78xx-mdiobus: probed"): a sighting that ties that driver to the USB
+    device. With two of either, nothing is tied."""
+    devices = {k for s in found if _said(s, "mdio_usb_bus") for k in s.keys if k[0] == "usbdev"}
+    numbered = usb_numbered_drivers()
+    drivers = {
+        k[1] for s in found if _is_bus(s) for k in s.keys if k[0] == "drv" and k[1] in numbered
+    }
+    if len(devices) != 1 or len(drivers) != 1:
+        return []
+    return [Sighting([next(iter(devices)), ("drv", next(iter(drivers)))])]
+
+
+def _said(sighting: Sighting, field: str) -> bool:
+    return any(f.field == field for f in sighting.facts)
 
 
 _DEVICE_KEYS = ("usb", "pci", "sdio", "platform", "if")

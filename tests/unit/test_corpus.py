@@ -167,13 +167,6 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
 KNOWN_GAPS: dict[str, str] = {
-    # corpus37 (thirty-seventh unseen set), left with its reason in tests/captures/corpus/README.md
-    "som37_x15_evb_ksz9477_2_lan78xx_superspeed_mdiobus": (
-        "the LAN7801 at USB 2-1 is tied to lan78xx only by its MDIO bus id 'usb-002:004' "
-        "(lan78xx.c lan78xx_mdio_init(): 'usb-%03d:%03d' of the USB bus and device number, as "
-        "'usb 2-1: new SuperSpeed USB device number 4' enumerates it); missing: a device key of "
-        "bus and device number that enumeration lines and that id form share"
-    ),
     "x86_qmodem_145_qmi_wwan_q_rm500q_vendor_driver": (
         "the RM500Q-GL is named only in the free text of Quectel's out-of-tree qmi_wwan_q "
         "('Quectel RM500Q-GL work on RawIP mode'), and no generated table (usb.ids, the kernel's "

@@ -78,3 +78,32 @@ def test_the_mdio_bus_table_is_read_from_the_driver_s_source() -> None:
     assert mdio_bus_driver("lan78xx-mdiobus") == "lan78xx"
     assert mdio_bus_driver("MACB_mii_bus") == "macb"
     assert mdio_bus_driver("Fixed MDIO Bus") is None
+
+
+# --- a USB NIC's MDIO bus named by its USB bus and device number ---
+
+_X15 = "som37_x15_evb_ksz9477_2_lan78xx_superspeed_mdiobus"
+
+
+def test_the_usb_numbered_mdio_bus_ties_lan78xx_to_its_usb_device() -> None:
+    """A BeagleBoard-X15 with an EVB-KSZ9897: "usb 2-1: new SuperSpeed USB device number 4",
+    then "mdio_bus usb-002:004: ..." (lan78xx.c lan78xx_mdio_init() names its bus
+    "usb-%03d:%03d" by the device's bus and device number) and "libphy: lan78xx-mdiobus:
+    probed": the LAN7801 at 2-1 is lan78xx's, at SuperSpeed, not a USB 3 NIC held at 480M."""
+    inv = inventory_of({"dmesg": corpus_output(_X15)})
+    nic = next(n for n in inv.nics if n.bus_path == "2-1")
+    assert (nic.driver, nic.bus, nic.usb_speed_mbps) == ("lan78xx", "usb", 5000)
+    assert not [f for f in inv.findings if f.id == "usb3-adapter-at-usb2"]
+
+
+def test_two_usb_numbered_mdio_buses_tie_nothing() -> None:
+    """Two LAN78xx adapters (bus 2 device 4 and bus 1 device 3) and one "lan78xx-mdiobus"
+    line: which bus the line is is not said, so neither device gets the driver from it."""
+    inv = dmesg_inventory(
+        "[  637.710166] usb 2-1: new SuperSpeed USB device number 4 using xhci-hcd",
+        "[  637.751157] mdio_bus usb-002:004: GPIO lookup for consumer reset",
+        "[  638.710166] usb 1-1: new high-speed USB device number 3 using xhci-hcd",
+        "[  638.751157] mdio_bus usb-001:003: GPIO lookup for consumer reset",
+        "[  638.757509] libphy: lan78xx-mdiobus: probed",
+    )
+    assert not [n for n in inv.nics if n.bus_path in ("2-1", "1-1") and n.driver == "lan78xx"]
