@@ -31,10 +31,10 @@ def on_mdio_bus(event: DmesgEvent) -> Sighting | None:
 def on_mdio_usb_bus(event: DmesgEvent) -> Sighting | None:
     """A line "mdio_bus usb-002:004: ...": the MDIO bus of the USB device number 4 on bus 2, the
     device "usb 2-1: new SuperSpeed USB device number 4" enumerates (its "usbdev" key)."""
-    f = event.fields
-    if not (f.get("busnum", "").isdigit() and f.get("devnum", "").isdigit()):
+    busnum, devnum = event.fields.get("busnum", ""), event.fields.get("devnum", "")
+    if not (busnum.isascii() and busnum.isdigit() and devnum.isascii() and devnum.isdigit()):
         return None
-    sighting = Sighting([("usbdev", f"{int(f['busnum'])}:{int(f['devnum'])}")])
+    sighting = Sighting([("usbdev", f"{int(busnum)}:{int(devnum)}")])
     sighting.add("mdio_usb_bus", event.text[:200], _SRC, event.text[:200], event.line)
     return sighting
 
