@@ -24,6 +24,12 @@ from sbctune.inventory.driver_line_sightings import (
 )
 from sbctune.inventory.ip_config import IpConfigWatch
 from sbctune.inventory.log_complaints import ids_said
+from sbctune.inventory.mdio_bus_sightings import (
+    on_mdio_bus,
+    on_mdio_usb_bus,
+    shown_elsewhere,
+    usb_bus_ties,
+)
 from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
@@ -181,6 +187,8 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "pcie_aer": on_pcie_aer,
     "pcie_bandwidth": on_pcie_bandwidth,
     "daemon_iface": on_daemon_iface,
+    "mdio_bus_probed": on_mdio_bus,
+    "mdio_usb_bus": on_mdio_usb_bus,
 }
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
@@ -292,7 +300,8 @@ class _Reading:
         found = self.found + [
             Sighting(r.template.keys, r.facts) for r in self.complaints.values() if r.facts
         ]
-        found = join_children(found)
+        found = shown_elsewhere(join_children(found))
+        found += usb_bus_ties(found)
         found += lone_wifi_devices(found)
         found += lone_phy_link(found)
         found += tie_traces(self.firsts)

@@ -22,7 +22,16 @@ BOARD: list[tuple[str, _Lazy]] = [
     # arm/arm64 "Machine model: %s"; MIPS prom.c "MIPS: machine is %s" (also the DT's model)
     ("machine_model", _Lazy(rf"^(?:{_OF}Machine model:|MIPS: machine is) (?P<model>.{{1,120}})$")),
     ("kernel_version", _Lazy(r"^Linux version (?P<version>[\w.+~-]{3,64}) \(")),
-    ("soc_line", _Lazy(r"^SoC: (?P<soc>\w[\w-]{1,30}) rev [\w.]{1,12}$")),  # lantiq/prom.c
+    # The SoC-info lines that name the SoC itself (6.1 and 6.12 alike): lantiq/prom.c
+    # pr_info("SoC: %s\n", sys_type) ("SoC: xRX200 rev 1.1"); drivers/soc/imx/soc-imx8m.c
+    # imx8m_soc_probe() pr_info("SoC: %s revision %s\n", soc_id, revision) ("SoC: i.MX8MM
+    # revision 1.0"); drivers/soc/atmel/soc.c at91_soc_init() pr_info("Detected SoC: %s,
+    # revision %X\n", soc->name, ...). A name with spaces (ath79's "Qualcomm Atheros QCA9558 ver
+    # 1 rev 0") is not read: the SoC would be a sentence.
+    (
+        "soc_line",
+        _Lazy(r"^(?:Detected )?SoC: (?P<soc>\w[\w.-]{1,30}),? rev(?:ision)? [\w.]{1,12}$"),
+    ),
     (
         "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
         _Lazy(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),

@@ -73,7 +73,21 @@ PCIE_PATTERNS.append(
         _Lazy(r"^8021q: adding VLAN 0 to HW filter on device (?P<iface>[\w-]+)$"),
     )
 )
+# An MDIO bus registered, by the name its driver gives it: mdiobus_register()'s pr_info("%s:
+# probed\n", bus->name) under libphy's pr_fmt in kernels before 5.x (6.1/6.12 print it with
+# dev_dbg only); catalog.mdio_bus_names says whose bus the name is.
+PCIE_PATTERNS.append(
+    ("mdio_bus_probed", _Lazy(r"^libphy: (?P<mdio_bus_name>\w[\w .()/-]{2,59}): probed$"))
+)
+# An MDIO bus a USB NIC's driver names by its USB bus and device number (lan78xx.c
+# lan78xx_mdio_init(): "usb-%03d:%03d" of udev->bus->busnum and udev->devnum), on the lines
+# the driver core prints about that bus ("mdio_bus usb-002:004: GPIO lookup for consumer reset")
+PCIE_PATTERNS.append(
+    ("mdio_usb_bus", _Lazy(r"^mdio_bus usb-(?P<busnum>\d{3}):(?P<devnum>\d{3}): "))
+)
 PCIE_NEEDLES: dict[str, tuple[str, ...]] = {
+    "mdio_bus_probed": (": probed",),
+    "mdio_usb_bus": ("mdio_bus usb-",),
     "vlan_hw_filter": ("to HW filter on device",),
     "pcie_link_down": ("link down", "link training", "never came up"),
     "pcie_aer": (
