@@ -93,7 +93,12 @@ def test_demo_runs_the_one_click_flow_and_writes_the_report(tmp_path: Path) -> N
         sessions = history.tuning_sessions(device.id or 0)
         final = max(sessions, key=lambda s: s.started_at)
         applied = [t["id"] for t in final.data["tweaks"] if t["status"] == "applied"]
-        assert final.state == "confirmed" and applied == ["cpu-governor-performance"], final
+        # Exactly what helped on its own is kept: the governor, never RPS (no modelled effect);
+        # a tweak the lab gives no effect can pass the 95 % test by chance on a busy machine
+        # (socket-buffers did once, load ~10), and is then kept as the user would see it kept.
+        helped = sorted(t for t, c in alone.items() if c.helps)
+        assert final.state == "confirmed" and sorted(applied) == helped, (final, alone)
+        assert "cpu-governor-performance" in applied and "rps-rfs" not in applied, final
         ids = [r.id for r in (baseline, after) if r.id is not None]
         bundle = export("bundle", gather(history, ids), tmp_path / "pi.zip")
     nic = inspect_bundle(bundle).nic("eth1")
