@@ -90,7 +90,7 @@ def test_every_capture_line_gets_the_message_it_got_without_the_pretest_and_memo
     for t in (fast, plain):
         t.__dict__.update(
             _packed=table._packed, _errno=table._errno, _regex={}, _needle={}, _lits={},
-            _rows={}, _seen={}, _count=len(table),
+            _is_bare={}, _rows={}, _seen={}, _count=len(table),
         )  # fmt: skip
     got = [fast.match(line) for line in lines]
     again = [fast.match(line) for line in lines]  # remembered

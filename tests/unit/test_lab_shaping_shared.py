@@ -239,6 +239,7 @@ def test_a_labs_nic_keys_it_does_not_know_are_skipped() -> None:
     assert info.nics[0].ifb == "sbct0i0" and info.nics[0].shaper("pc_to_pi") == ("sbct0n0", "1:10")
 
 
+@pytest.mark.posix_only("the lab's teardown looks for Linux's ip before it lists links")
 def test_teardown_removes_a_labs_shared_ifbs(monkeypatch: pytest.MonkeyPatch) -> None:
     deleted: list[str] = []
     links = ["sbct3n0", "sbct3s0", "sbct3s1", "sbct13s0", "eth0"]
