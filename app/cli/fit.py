@@ -2,8 +2,10 @@
 600 columns, `inspect`'s chip line, `lab status`'s limits and apply's link words past 130, and
 an 80-column terminal broke them mid-word at column 80 with no indent).
 
-Only where a width is known: a terminal, or COLUMNS set. Text sent to a pipe or a file keeps
-its lines whole (scripts grep them), and JSON is never wrapped (its callers do not call this).
+Only where the text goes to a terminal, at COLUMNS or else the terminal's width. Text sent to a
+pipe or a file keeps its lines whole (scripts grep them), even where COLUMNS is set (pytest-xdist
+sets COLUMNS=80 in its workers and their children: CI's run wrapped lines its tests grep), and
+JSON is never wrapped (its callers do not call this).
 A long line is broken between words, never inside one (a path, a command, a tweak's name are
 typed as printed), and its continuation is indented two more than the line, so it reads as
 one item.
@@ -12,14 +14,26 @@ one item.
 from __future__ import annotations
 
 import shutil
+import sys
 import textwrap
 from collections.abc import Iterable
+from typing import TextIO
 
 NARROWEST = 40  # below this a wrap helps nobody: lines are left whole
 
 
-def terminal_width() -> int | None:
-    """The width to fit to (COLUMNS, else the terminal's), or None when neither says."""
+def _is_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):  # closed, or no file behind it
+        return False
+
+
+def terminal_width(stream: TextIO | None = None) -> int | None:
+    """The width to fit text for `stream` (standard output by default) to: COLUMNS, else the
+    terminal's; None when the stream is no terminal or no width is known."""
+    if not _is_terminal(sys.stdout if stream is None else stream):
+        return None
     columns = shutil.get_terminal_size((0, 0)).columns
     return columns if columns >= NARROWEST else None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 
-from sbctune.cli.fit import fit
+from sbctune.cli.fit import fit, terminal_width
 from sbctune.measure.iperf_output import Direction
 from sbctune.measure.outcome import DirectionOutcome, Interval
 from sbctune.measure.plans import DIRECTION_LABEL
@@ -14,7 +14,7 @@ from sbctune.measure.plans import DIRECTION_LABEL
 def say(text: str) -> None:
     """Progress goes to stderr, so stdout stays the result (a table or JSON); fit to the
     terminal (four NICs' live line with the busiest core ran to 151 columns, walk 22)."""
-    print(fit(text), file=sys.stderr, flush=True)
+    print(fit(text, terminal_width(sys.stderr)), file=sys.stderr, flush=True)
 
 
 def interval_line(direction: Direction, interval: Interval, figures: str, extra: str = "") -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sbctune.cli import fit as fit_module
 from sbctune.cli.fit import fit
 from tests.lab_support import cli_run
 
@@ -16,10 +17,16 @@ CHIP = ("a chip of the igb driver's family (the kernel's Kconfig: “Intel(R) 82
         "PCI-Express Gigabit Ethernet support”)")  # fmt: skip
 
 
+def _a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard output and error are an 80-column terminal (capsys's are not)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(fit_module, "_is_terminal", lambda stream: True)
+
+
 def test_inspect_fits_an_80_column_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "80")
+    _a_terminal(monkeypatch)
     code, out, _err = cli_run(["inspect", str(BUNDLE)], capsys)
     assert code == 0
     lines = out.splitlines()
@@ -51,10 +58,20 @@ def test_the_live_line_of_four_nics_fits(
     # `measure --all-nics` on the lab cm4-i340-igb printed this second as one 141-column line
     line = ("      2.0 s  Pi → PC  eth0  771.0  eth1  773.0  eth2  774.0  eth3  760.0  total  "
             "3078.0 Mbit/s   lab host busiest: cpu0 100% (irq+softirq 4%)")  # fmt: skip
-    monkeypatch.setenv("COLUMNS", "80")
+    _a_terminal(monkeypatch)
     say(line)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2 and all(len(x) < 80 for x in lines)
     assert lines[1].startswith("        ") and " ".join(" ".join(lines).split()) == " ".join(
         line.split()
     )
+
+
+def test_a_pipe_keeps_whole_lines_even_with_columns_set(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pytest-xdist sets COLUMNS=80 in its workers and their children, as a shell may: output
+    to a pipe or a file is still not a terminal's, and scripts grep its whole lines."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _err = cli_run(["inspect", str(BUNDLE)], capsys)
+    assert code == 0 and f"  chip:    {CHIP}" in out.splitlines()
