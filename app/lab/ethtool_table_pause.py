@@ -57,7 +57,7 @@ def _pause_rules(pause: dict[str, Any], caps: DriverCaps) -> None:
 
 
 def _pause_shown(caps: DriverCaps) -> str:
-    """What `-a` shows for RX/TX, one model for every driver (fake_ethtool_knobs.shown_pause):
+    """What `-a` shows for RX/TX, one model for every driver (fake_ethtool_pause.shown_pause):
     "phy" where get_pauseparam asks phy_get_pause (r8169, fact `pause_resolved`: the
     resolution, none without a full-duplex link), "mac" where it reads the MAC's state while
     the carrier is up (bcmgenet, `pause_shown_resolved`: the request without carrier or with

@@ -53,6 +53,7 @@ SCRIPT_MODULES = (
     "fake_ethtool_driver",
     "fake_ethtool_base",
     "fake_ethtool_knobs",
+    "fake_ethtool_pause",
     "fake_ethtool_features",
     "fake_ethtool_channels",
     "fake_ethtool_stats",

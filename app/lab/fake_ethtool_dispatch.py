@@ -32,11 +32,9 @@ from sbctune.lab.fake_ethtool_features import show_features
 from sbctune.lab.fake_ethtool_knobs import (
     set_coalesce,
     set_eee,
-    set_pause,
     set_rings,
     show_coalesce,
     show_eee,
-    show_pause,
     show_rings,
 )
 from sbctune.lab.fake_ethtool_link import set_link
@@ -48,6 +46,7 @@ from sbctune.lab.fake_ethtool_misc import (
     show_regs,
     show_tsinfo,
 )
+from sbctune.lab.fake_ethtool_pause import set_pause, show_pause
 from sbctune.lab.fake_ethtool_rxfh import show_rxfh
 from sbctune.lab.fake_ethtool_stats import show_stats
 from sbctune.lab.fake_ethtool_tables import COALESCE_PARAMS, RING_CORE_PARAMS, RING_PARAMS

@@ -1,4 +1,4 @@
-"""One pause model for every driver (fake_ethtool_knobs.shown_pause, driver_caps facts
+"""One pause model for every driver (fake_ethtool_pause.shown_pause, driver_caps facts
 `pause_resolved`, `pause_shown_resolved`, `pause_advertisement`): what `ethtool -a` shows and
 what a pause set bounces, for each of the 13 drivers, with the carrier up at 1000 Mb/s full
 duplex against the lab's partner (Pause + Asym_Pause), then with no carrier."""

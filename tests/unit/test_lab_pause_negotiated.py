@@ -3,7 +3,7 @@ computes them: netlink/pause.c pause_reply_cb asks LINKMODES_GET only with pause
 and pause_autoneg_cb prints the lines only when the reply carries both our advertisement and
 the link partner's (net/ethtool/linkmodes.c leaves PEER out when lp_advertising is empty),
 resolved from their Pause/Asym_Pause bits (IEEE 802.3 Annex 28B), not from the driver's pause
-settings. One mechanism for every driver: fake_ethtool_knobs.resolve_pause over
+settings. One mechanism for every driver: fake_ethtool_pause.resolve_pause over
 advertised_bits and partner_pause."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.lab.fake_ethtool_knobs import resolve_pause
+from sbctune.lab.fake_ethtool_pause import resolve_pause
 from tests.unit.test_lab_driver_table import ethtool, lab, root
 from tests.unit.test_lab_pause_model import set_link
 
