@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sbctune.catalog.driver_firmware import chip_named_alone, firmware_dir_in
 from sbctune.catalog.func_chips import chips_by_function
-from sbctune.catalog.kernel_drivers import chip_named_alone, firmware_dir_in
 from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.catalog.wiphy_chips import revision_chip
 from sbctune.inventory.device_line_keys import device_sighting

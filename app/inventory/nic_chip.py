@@ -10,13 +10,9 @@ from collections.abc import Callable
 from sbctune.catalog import Catalog, Chip
 from sbctune.catalog import driver_chips as _chips
 from sbctune.catalog.driver_chips import family_by_platform_name, names_one_chip, one_family
+from sbctune.catalog.driver_firmware import chip_by_firmware
 from sbctune.catalog.ids import IdDatabase
-from sbctune.catalog.kernel_drivers import (
-    chip_by_description,
-    chip_by_driver_name,
-    chip_by_firmware,
-    chip_by_speed,
-)
+from sbctune.catalog.kernel_drivers import chip_by_description, chip_by_driver_name, chip_by_speed
 from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.inventory.graph import Device

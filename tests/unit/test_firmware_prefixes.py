@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inventory_from_raw
-from sbctune.catalog.kernel_drivers import chip_by_firmware
+from sbctune.catalog.driver_firmware import chip_by_firmware
 from sbctune.inventory.log_complaints import firmware_file
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root

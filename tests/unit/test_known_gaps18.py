@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sbctune.catalog.kernel_drivers import chip_by_firmware
+from sbctune.catalog.driver_firmware import chip_by_firmware
 from sbctune.inventory.parsers.dispatch import resolve_command
 from sbctune.inventory.parsers.lsmod import LoadedModules, parse_lsmod
 from tests.corpus_support import corpus_output, corpus_output_named, inventory_of

@@ -18,7 +18,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sbctune.catalog.kernel_drivers import chip_by_firmware
+from sbctune.catalog.driver_firmware import chip_by_firmware
 from sbctune.catalog.wiphy_chips import revision_chip
 from tests.corpus_support import corpus_output, inventory_of
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from sbctune.advice.inspect import inventory_from_raw
 from sbctune.advice.logs import log_findings
-from sbctune.catalog.kernel_drivers import chip_by_firmware
+from sbctune.catalog.driver_firmware import chip_by_firmware
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.raw import RawOutputs
 from sbctune.resources import resource_root

@@ -154,7 +154,7 @@ def test_a_firmware_directory_in_a_drivers_line_names_the_chip() -> None:
 
 
 def test_a_path_that_is_no_firmware_directory_names_no_chip() -> None:
-    from sbctune.catalog.kernel_drivers import firmware_dir_in
+    from sbctune.catalog.driver_firmware import firmware_dir_in
 
     line = corpus_line(_RUTX10, "failed to fetch board-2.bin or board.bin")
     assert firmware_dir_in(line) == "ath10k/QCA4019/hw1.0/"
@@ -185,7 +185,7 @@ def test_a_line_that_is_the_chips_name_beats_a_pci_ids_name_of_several() -> None
 
 
 def test_a_line_that_only_starts_with_a_chips_name_names_none() -> None:
-    from sbctune.catalog.kernel_drivers import chip_named_alone
+    from sbctune.catalog.driver_firmware import chip_named_alone
 
     assert chip_named_alone("qcn9074 hw1.0") == "qcn9074 hw1.0"
     assert chip_named_alone("qcn9074 hw1.0 failed to boot") is None
