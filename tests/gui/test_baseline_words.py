@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
 from sbctune.history.records import RunRecord
 from sbctune.measure.plans import presets
 from sbctune.ui.main_window import MainWindow
-from sbctune.ui.pages.history_page import HistoryPage
 from sbctune.ui.pages.measure_page import MeasurePage
 from sbctune.ui.pages.results_page import ResultsPage
 from sbctune.ui.sample_data import _test
+from tests.gui.history_support import compare_every_run, history_page
 
 GOVERNOR = "cpu-governor-performance"
 BUFFERS = "socket-buffers"
@@ -117,9 +116,7 @@ def test_history_names_the_tweaks_of_each_run(window: MainWindow) -> None:
     baseline = _run(window, 0, None, 738.8)
     both = _run(window, 5, [GOVERNOR, BUFFERS], 834.6)
     alone = _run(window, 10, [BUFFERS], 760.0)
-    window.go("history")
-    page = window.page("history")
-    assert isinstance(page, HistoryPage)
+    page = history_page(window)
     plans = {}
     for row in range(page.table.rowCount()):
         run_cell, plan_cell = page.table.item(row, 1), page.table.item(row, 4)
@@ -132,11 +129,7 @@ def test_history_names_the_tweaks_of_each_run(window: MainWindow) -> None:
         f"{quick} (with tuning in force: CPU frequency governor: performance, {buffers})"
     ), plans
     assert plans[f"#{alone.id}"] == f"{quick} (with tuning in force: {buffers})"
-    for row in range(page.table.rowCount()):
-        item = page.table.item(row, 0)
-        assert item is not None
-        item.setCheckState(Qt.CheckState.Checked)
-    page.compare_button.click()
+    compare_every_run(page)
     assert page.in_force.text().splitlines() == [
         f"#{baseline.id}: no tuning in force",
         f"#{both.id}: with tuning in force: CPU frequency governor: performance, {buffers}",

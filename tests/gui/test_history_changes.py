@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import Qt
-
 from sbctune.history.records import RunRecord
 from sbctune.measure.plans import presets
 from sbctune.ui.main_window import MainWindow
 from sbctune.ui.pages.history_page import HistoryPage
 from sbctune.ui.sample_data import _test
+from tests.gui.history_support import compare_every_run, history_page
 
 
 def _run(device_id: int, minutes: int, governor: str, tweaks: list[str] | None) -> RunRecord:
@@ -33,14 +32,8 @@ def test_the_comparison_lists_the_settings_that_changed(window: MainWindow) -> N
     ]
     for run in runs:
         window.history.save_run(run)
-    window.go("history")
-    page = window.page("history")
-    assert isinstance(page, HistoryPage)
-    for row in range(page.table.rowCount()):
-        item = page.table.item(row, 0)
-        assert item is not None
-        item.setCheckState(Qt.CheckState.Checked)
-    page.compare_button.click()
+    page = history_page(window)
+    compare_every_run(page)
     text = page.changes.text()
     assert text.startswith(f"#{runs[0].id} → #{runs[1].id}:\n  ")
     governor = "CPU frequency governor: performance"
@@ -62,14 +55,8 @@ def test_the_comparison_table_has_the_latency_under_load(window: MainWindow) -> 
     runs[1].latency = {"groups": {"half/pi_to_pc": _group([1.0] * 20, [4.0] * 50)}}
     for run in runs:
         window.history.save_run(run)
-    window.go("history")
-    page = window.page("history")
-    assert isinstance(page, HistoryPage)
-    for row in range(page.table.rowCount()):
-        item = page.table.item(row, 0)
-        assert item is not None
-        item.setCheckState(Qt.CheckState.Checked)
-    page.compare_button.click()
+    page = history_page(window)
+    compare_every_run(page)
     table = page.compare_table
     cells = [
         [table.item(r, c).text() for c in range(table.columnCount())]  # type: ignore[union-attr]
@@ -128,9 +115,7 @@ def test_the_list_marks_a_run_stopped_early(window: MainWindow) -> None:
     stopped_untuned.complete = False
     for run in (full, stopped, stopped_untuned):
         window.history.save_run(run)
-    window.go("history")
-    page = window.page("history")
-    assert isinstance(page, HistoryPage)
+    page = history_page(window)
     plans = {}
     for row in range(page.table.rowCount()):
         run_cell, plan_cell = page.table.item(row, 1), page.table.item(row, 4)

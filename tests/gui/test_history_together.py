@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import Qt
-
 from sbctune.history.records import RunRecord, TestRecord, TogetherRecord
 from sbctune.ui.main_window import MainWindow
-from sbctune.ui.pages.history_page import HistoryPage
+from tests.gui.history_support import compare_every_run, history_page
 
 NOTE = (
     "PC → Pi: together for 2.0 s of 3.0 s: eth2 started 1.0 s late; the total counts only "
@@ -34,14 +32,8 @@ def test_the_comparison_gives_the_total_of_nics_measured_together(window: MainWi
     runs = [_run(device.id, "eth1", 646.7, 500.0), _run(device.id, "eth2", 646.7, 500.0)]
     for run in runs:
         window.history.save_run(run)
-    window.go("history")
-    page = window.page("history")
-    assert isinstance(page, HistoryPage)
-    for row in range(page.table.rowCount()):
-        item = page.table.item(row, 0)
-        assert item is not None
-        item.setCheckState(Qt.CheckState.Checked)
-    page.compare_button.click()
+    page = history_page(window)
+    compare_every_run(page)
     text = page.together.text()
     assert "eth1 500 + eth2 500 = 1000 Mbit/s over the 2.0 s of 3.0 s all NICs ran" in text
     assert NOTE in text and "1293" not in text
