@@ -32,6 +32,7 @@ from sbctune.textsafe import markdown_text, visible
 from tests.peak_memory import peak_growth
 
 MAX_RATIO = 30
+ATTEMPTS = 3
 MAX_PEAK_MB = 500
 
 
@@ -67,11 +68,20 @@ def _sample(run: Callable[[Any], object], arg: Any) -> float:
 def assert_linear(make: Callable[[int], Any], run: Callable[[Any], object], base: int) -> None:
     small, large = make(10 * base), make(100 * base)
     run(small)  # warm caches (regex compilation, the catalog) out of the timing
-    t10 = cpu_seconds(run, small)
     with peak_growth() as grown:
-        t100 = cpu_seconds(run, large, repeats=2)
-    assert t100 / t10 < MAX_RATIO, f"10x: {t10:.4f} s, 100x: {t100:.4f} s"
+        run(large)
     assert grown.mb < MAX_PEAK_MB, grown.mb
+    # A busy machine (the other xdist worker, a VM's stolen time) can slow one sample 3x, a
+    # quadratic pattern is slow every time: the best of ATTEMPTS fresh pairs decides.
+    ratios = []
+    for _ in range(ATTEMPTS):
+        t10 = cpu_seconds(run, small)
+        t100 = cpu_seconds(run, large, repeats=2)
+        ratios.append((t100 / t10, t10, t100))
+        if ratios[-1][0] < MAX_RATIO:
+            return
+    shown = "; ".join(f"10x: {t10:.4f} s, 100x: {t100:.4f} s" for _, t10, t100 in ratios)
+    raise AssertionError(f"t(100x) / t(10x) >= {MAX_RATIO} in every attempt: {shown}")
 
 
 # --- a bundle's manifest: a JSON string of escaped quotes, never closed --------------------
