@@ -107,7 +107,9 @@ def _time_other(other: Path, info: lab.LabInfo, kh: Path) -> float:
 
 
 async def main(profile: str, runs: int, other: Path | None = None) -> None:
-    info = lab.up(profile, name="bench-inventory")
+    # a name of this run's own: two checkouts benchmarking at once must not meet
+    name = f"bench-inv-{os.getpid()}"
+    info = lab.up(profile, name=name)
     theirs: list[float] = []
     try:
         target = Target(info.host, info.port, info.user, password=Secret(info.password))
@@ -128,7 +130,7 @@ async def main(profile: str, runs: int, other: Path | None = None) -> None:
                     theirs.append(_time_other(other, info, Path(tmp) / "kh-other"))
             baseline = [await _one_exec_each(target, known) for _ in range(runs)]
     finally:
-        lab.down("bench-inventory")
+        lab.down(name)
     b_time = statistics.median(t for t, *_rest in batched)
     s_time = statistics.median(t for t, _, _ in baseline)
     print(f"profile {profile}, {runs} runs each, medians:")
