@@ -32,6 +32,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 SERIES = ("6.1", "6.12")
@@ -224,6 +225,20 @@ def pinned_trees(globs: Sequence[str], pins: Path) -> tuple[dict[str, Path], dic
         source = obtain(series, globs, version=versions.get(f"linux-source-{series}"))
         trees[series], used[series] = source.root, source.version
     return trees, used
+
+
+def write_table(
+    out: Path, script: str, versions: dict[str, str], body: dict[str, object], *, sort_keys: bool
+) -> None:
+    """Write a regen script's table: today's date, the script, the kernel versions read
+    ("linux-source") and the table's own keys, as JSON with one-space indents."""
+    data = {
+        "generated": datetime.now(UTC).date().isoformat(),
+        "script": script,
+        "linux-source": versions,
+        **body,
+    }
+    out.write_text(json.dumps(data, indent=1, sort_keys=sort_keys) + "\n", encoding="utf-8")
 
 
 def forget(cache: Path | None = None) -> None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +30,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "mdio_bus_names.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 # the call's first two arguments: the bus is the first, or the second after devm_'s device
@@ -89,13 +88,7 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     names = table(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_mdio_bus_names.py",
-        "linux-source": versions,
-        "names": names,
-    }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_mdio_bus_names.py", versions, {"names": names}, sort_keys=True)
     owned = sum(1 for e in names.values() if e["driver"])
     print(f"{len(names)} MDIO bus names, {owned} of them a network driver's")
     return 0

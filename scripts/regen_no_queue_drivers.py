@@ -20,10 +20,8 @@ resources/kernel_source/VERSION.json names.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +29,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "no_queue_drivers.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/*", "net/*")
 _SETS = re.compile(r"priv_flags\s*\|?=[^;]*\bIFF_NO_QUEUE\b|->tx_queue_len\s*=\s*0\s*;")
@@ -79,13 +77,9 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     files = table(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_no_queue_drivers.py",
-        "linux-source": versions,
-        "files": files,
-    }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(
+        OUT, "scripts/regen_no_queue_drivers.py", versions, {"files": files}, sort_keys=True
+    )
     kinds: dict[str, int] = {}
     for entry in files.values():
         kinds[str(entry["kind"])] = kinds.get(str(entry["kind"]), 0) + 1

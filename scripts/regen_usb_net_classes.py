@@ -15,10 +15,8 @@ linux-source-6.1 and -6.12 at the versions resources/kernel_source/VERSION.json 
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +24,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usb_net_classes.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*", "include/uapi/linux/usb/*")
 HEADERS = ("include/uapi/linux/usb/ch9.h", "include/uapi/linux/usb/cdc.h")
@@ -70,13 +68,9 @@ def build(trees: dict[str, Path]) -> dict[str, list[str]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = build(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_usb_net_classes.py",
-        "linux-source": versions,
-        "classes": table,
-    }
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_table(
+        OUT, "scripts/regen_usb_net_classes.py", versions, {"classes": table}, sort_keys=False
+    )
     print(f"{OUT.relative_to(ROOT)}: {len(table)} classes")
     return 0
 

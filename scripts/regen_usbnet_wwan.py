@@ -17,10 +17,8 @@ counts when every series that has it agrees.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "usbnet_wwan_drivers.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -75,13 +73,7 @@ def build(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = build(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_usbnet_wwan.py",
-        "linux-source": versions,
-        "drivers": table,
-    }
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_usbnet_wwan.py", versions, {"drivers": table}, sort_keys=False)
     print(f"{OUT.relative_to(ROOT)}: {len(table)} drivers: {', '.join(table)}")
     return 0
 

@@ -17,10 +17,8 @@ versions resources/kernel_source/VERSION.json names.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "wifi_ifname_templates.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 _NAMED = re.compile(
@@ -71,13 +69,9 @@ def wifi_only(trees: dict[str, Path]) -> dict[str, dict[str, list[str]]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = wifi_only(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_wifi_ifnames.py",
-        "linux-source": versions,
-        "templates": table,
-    }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(
+        OUT, "scripts/regen_wifi_ifnames.py", versions, {"templates": table}, sort_keys=True
+    )
     print(f"{len(table)} Wi-Fi-only interface-name templates: {', '.join(table)}")
     return 0
 

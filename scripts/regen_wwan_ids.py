@@ -17,10 +17,8 @@ resources/kernel_source/VERSION.json names; a pair in either series counts.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +26,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "wwan_usb_ids.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/usb/serial/*", "drivers/net/usb/*")
 FILES = {
@@ -83,14 +81,9 @@ def build(trees: dict[str, Path]) -> dict[str, list[str]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = build(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_wwan_ids.py",
-        "linux-source": versions,
-        "files": FILES,
-        "ids": table,
-    }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    write_table(
+        OUT, "scripts/regen_wwan_ids.py", versions, {"files": FILES, "ids": table}, sort_keys=False
+    )
     print(f"{OUT.relative_to(ROOT)}: {len(table)} pairs")
     return 0
 
