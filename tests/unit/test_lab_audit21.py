@@ -140,3 +140,19 @@ def test_a_real_pi5_paste_shows_the_queue_drop_still() -> None:
     )
     stats, _warnings = parse_ethtool_stats(text)
     assert stats.as_dict()["q0_rx_dropped"] == 0
+
+
+def test_an_intel_nics_no_buffer_count_is_not_called_lost_frames() -> None:
+    """Row 3: igb's rx_no_buffer_count (RNBC) counts a queue found without a free descriptor;
+    the frame still goes in while the FIFO has room, and igb_update_stats adds RNBC to no drop
+    total (the losses are MPC and RQDPC, in rx_missed_errors / rx_fifo_errors / rx_queue_N_drops).
+    Before: 6 % "frames missed for want of a free receive buffer", a warning, with every
+    loss counter at 0."""
+    nic = Nic("eth1", driver="igb")
+    nic.ethtool_stats = {"rx_packets": 1_000_000, "tx_packets": 900_000,
+                         "rx_no_buffer_count": 60_000}  # fmt: skip
+    assert counter_findings(nic, "eth1") == []
+    nic.ethtool_stats |= {"rx_missed_errors": 60_000, "rx_fifo_errors": 60_000}
+    (found,) = counter_findings(nic, "eth1")
+    assert found.id == "counter-drops" and found.severity == "warning"
+    assert found.evidence[0] in ("rx_missed_errors: 60000", "rx_fifo_errors: 60000")
