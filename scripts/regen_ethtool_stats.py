@@ -260,7 +260,9 @@ def main() -> None:
             if merged.get("per_queue") != entry.get("per_queue"):  # one set for every series
                 raise SystemExit(f"{driver}: per-queue names differ in {series}: split by series")
             if merged.get("stack_counters") != entry.get("stack_counters"):
-                raise SystemExit(f"{driver}: get_ethtool_stats differs in {series}: split by series")
+                raise SystemExit(
+                    f"{driver}: get_ethtool_stats differs in {series}: split by series"
+                )
             merged["series"][series] = len(entry["names"])
             merged["names"] += [n for n in entry["names"] if n not in merged["names"]]
     data = {

@@ -127,9 +127,7 @@ def test_the_labs_driver_drop_names_follow_the_interface_only_through_dev_get_st
     live = live_names(["rx_packets", "rx_dropped", "tx_errors"], None, genet["stats_stack"])
     assert set(live) == {"rx_packets", "rx_dropped", "tx_errors"}
     igb = interface_state("igb", bundle, "eth1", "82580", "", (1, 1))
-    assert set(live_names(["rx_packets", "rx_dropped"], None, igb["stats_stack"])) == {
-        "rx_packets"
-    }
+    assert set(live_names(["rx_packets", "rx_dropped"], None, igb["stats_stack"])) == {"rx_packets"}
 
 
 def test_a_real_pi5_paste_shows_the_queue_drop_still() -> None:
