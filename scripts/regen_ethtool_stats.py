@@ -95,6 +95,11 @@ PER_QUEUE: dict[str, dict[str, Any]] = {
             "loops": {"tx": "adapter->num_tx_queues", "rx": "adapter->num_rx_queues"}},
 }  # fmt: skip
 
+# driver -> the file whose ethtool_ops bind .get_ethtool_stats, where it is not the tables' file
+STATS_FILE: dict[str, str] = {
+    "macb": "drivers/net/ethernet/cadence/macb_main.c",
+}
+
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _BUILT = {"txq", "rxq"}  # a prefix pasted to __stringify(num), not a whole name
 _MACRO = re.compile(r"^[A-Z_][A-Z0-9_]*\s*\(\s*([A-Za-z_][\w.]*)")
@@ -153,7 +158,8 @@ def table_names(text: str, symbol: str) -> list[str]:
 
 
 def _function_body(text: str, name: str) -> str:
-    m = re.search(rf"^\S[^\n;]*\b{re.escape(name)}\s*\([^;{{]*\)\s*\{{", text, re.M)
+    # the name may open its line (bnx2: "static void" on the line before)
+    m = re.search(rf"^(?:\S[^\n;]*\b)?{re.escape(name)}\s*\([^;{{]*\)\s*\{{", text, re.M)
     if m is None:
         raise SystemExit(f"function {name} not found")
     depth, start = 1, m.end()
@@ -201,6 +207,24 @@ def per_queue(root: Path, driver: str, spec: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def stack_counters(root: Path, driver: str, path: str) -> dict[str, Any]:
+    """Whether the driver's get_ethtool_stats values its counters from ``dev_get_stats``: the
+    interface's counters as sysfs and ``ip -s link`` show them, which add what the core counted
+    itself (net/core/dev.c dev_get_stats: the core_stats rx_dropped of frames no protocol
+    took, tx_dropped ...). Where it does not (igb's adapter->stats64, macb's per-queue
+    stats, the chips' tally counters), a name such as rx_dropped is the driver's own count
+    and never moves for the core's drops (a real Pi 5: `ip -s link` dropped 617,
+    `ethtool -S` q0_rx_dropped 0, raspberrypi/linux #6898). Read from the function(s) the
+    driver's ethtool_ops bind to .get_ethtool_stats in its file."""
+    where = STATS_FILE.get(driver, path)
+    text = (root / where).read_text(encoding="utf-8", errors="replace")
+    functions = sorted(set(re.findall(r"\.get_ethtool_stats\s*=\s*(\w+)", text)))
+    if not functions:
+        raise SystemExit(f"{driver}: no .get_ethtool_stats in {where}")
+    reads = any("dev_get_stats(" in _function_body(text, f) for f in functions)
+    return {"file": where, "functions": functions, "dev_get_stats": reads}
+
+
 def extract(root: Path) -> dict[str, Any]:
     drivers: dict[str, Any] = {}
     for driver, (path, tables) in DRIVERS.items():
@@ -212,6 +236,8 @@ def extract(root: Path) -> dict[str, Any]:
             drivers[driver]["per_queue"] = per_queue(root, driver, PER_QUEUE[driver])
         if not has_stats:
             drivers[driver]["note"] = "no get_ethtool_stats: `ethtool -S` has no counters"
+        else:
+            drivers[driver]["stack_counters"] = stack_counters(root, driver, path)
     return drivers
 
 
@@ -233,6 +259,10 @@ def main() -> None:
             merged = drivers.setdefault(driver, {**entry, "names": [], "series": {}})
             if merged.get("per_queue") != entry.get("per_queue"):  # one set for every series
                 raise SystemExit(f"{driver}: per-queue names differ in {series}: split by series")
+            if merged.get("stack_counters") != entry.get("stack_counters"):
+                raise SystemExit(
+                    f"{driver}: get_ethtool_stats differs in {series}: split by series"
+                )
             merged["series"][series] = len(entry["names"])
             merged["names"] += [n for n in entry["names"] if n not in merged["names"]]
     data = {

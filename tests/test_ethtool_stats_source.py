@@ -57,3 +57,20 @@ def test_known_strings_are_in_the_source(extracted: dict[str, dict[str, Any]]) -
         assert extracted[series]["macb"]["names"][0] == "tx_octets"  # GEM_STAT_TITLE(OCTTXL, ..)
         assert extracted[series]["be2net"]["names"][0] == "rx_crc_errors"  # {DRVSTAT_INFO(..)}
         assert extracted[series]["smsc95xx"].get("note")  # no get_ethtool_stats
+
+
+def test_which_drivers_print_the_interfaces_counters_is_the_sources(
+    extracted: dict[str, dict[str, Any]],
+) -> None:
+    """stack_counters (audit 21): whether the driver's get_ethtool_stats reads dev_get_stats
+    (the interface's counters, the core's drops included), re-read in every series."""
+    for driver, entry in TABLE["drivers"].items():
+        for series in extracted:
+            assert extracted[series][driver].get("stack_counters") == entry.get("stack_counters"), (
+                driver,
+                series,
+            )
+    reads = {
+        d for d, e in TABLE["drivers"].items() if e.get("stack_counters", {}).get("dev_get_stats")
+    }
+    assert reads == {"bcmgenet", "e1000e"}

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
+from sbctune.advice.counter_totals import drop_totals
 from sbctune.inventory.model import Finding, Nic, Recommendation
 
 Kind = Literal["error", "drop", "pause", "normal"]
@@ -153,6 +154,11 @@ def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, 
         return found, covered
     sums = _sums(stats)
     printed = {normalize(n): n for n in reversed(list(stats))}
+    # a total the driver also fills with receive drops (bcmgenet's, macb's rx_errors) is one
+    totals = drop_totals(nic.driver)
+
+    def kind_of(norm: str) -> Kind:
+        return "drop" if norm in totals else classify(norm)
 
     def shown(norm: str, value: int) -> str:
         """The counter's line as ethtool printed it; a sum over queues says so."""
@@ -170,7 +176,7 @@ def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, 
                 (
                     (value, not _total(norm), norm)
                     for norm, value in sums.items()
-                    if value and classify(norm) == kind and side(norm) == which
+                    if value and kind_of(norm) == kind and side(norm) == which
                 ),
                 reverse=True,
             )
@@ -191,6 +197,8 @@ def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, 
                 f"{label} counted {count:,} {plain(top)} against {total:,} packets "
                 f"{_WORD[which]} ({_pct(share)}{also}). {_CAUSE[(kind, which)]}"
             )
+            if top in totals:
+                summary += " " + totals[top].note(top)
             evidence = [shown(n, sums[n]) for *_v, n in hits[:4]]
             evidence += [shown(n, sums[n]) for n in names if n in sums]
             found.append(Finding(_ID[kind], severity, label, summary, evidence))  # type: ignore[arg-type]
@@ -202,10 +210,13 @@ def interface_findings(nic: Nic, label: str, covered: set[tuple[str, str]]) -> l
     against its packets; what ``ethtool -S`` already judged is not said twice."""
     c = nic.counters
     said: list[str] = []
+    notes: list[str] = []
     worst = "info"
+    totals = drop_totals(nic.driver)
     for which, word in (("rx", "received"), ("tx", "sent")):
         total = c.get(f"{which}_packets") or 0
-        for key, kind in (("errors", "error"), ("dropped", "drop")):
+        for key, named in (("errors", "error"), ("dropped", "drop")):
+            kind = "drop" if f"{which}_{key}" in totals else named
             count = c.get(f"{which}_{key}") or 0
             if (kind, which) in covered or not count or not total:
                 continue
@@ -217,6 +228,8 @@ def interface_findings(nic: Nic, label: str, covered: set[tuple[str, str]]) -> l
                 continue
             shown = f"{share:.1%}" if share >= 0.001 else f"{share:.2%}"
             said.append(f"{count} of {total} {word} packets {key} ({shown})")
+            if f"{which}_{key}" in totals:
+                notes.append(totals[f"{which}_{key}"].note(f"{which}_{key}"))
             if share >= warning:
                 worst = "warning"
     if not said:
@@ -228,7 +241,8 @@ def interface_findings(nic: Nic, label: str, covered: set[tuple[str, str]]) -> l
             label,
             f"{label}'s counters: {'; '.join(said)}. Errors point at the cable, duplex or "
             "the driver; receive drops at a CPU or buffer that cannot keep up (IRQ "
-            "affinity, RPS, ring sizes) or at frames the system does not want.",
+            "affinity, RPS, ring sizes) or at frames the system does not want."
+            + "".join(f" {n}" for n in notes),
             [" ".join(f"{k}={v}" for k, v in c.items())],
         )
     ]

@@ -146,6 +146,7 @@ def interface_state(
     state["options"] = options_state(driver, chip, kernel, ifname)  # -m, -t, -e ... (audit 7a)
     state["stats"] = stats_names(driver)
     state["stats_live"] = dict(model.get("stats", {}).get("live", {}))  # macb: rx_frames
+    state["stats_stack"] = stats_read_stack(driver)  # drops the core counted: bcmgenet only
     per_queue = stats_per_queue(driver)
     if state["stats"] and per_queue:
         # named per queue in use after the tables (igb_get_strings, stmmac_get_qstats_string,
@@ -177,6 +178,14 @@ def stats_names(driver: str) -> list[str] | None:
     The names it prints per queue follow them (``stats_per_queue``)."""
     entry = _stats_entry(driver)
     return None if entry is None else list(entry["names"])
+
+
+def stats_read_stack(driver: str) -> bool:
+    """Whether the driver's ``ethtool -S`` values come from dev_get_stats (the interface's
+    counters, the core's drops included): ethtool_stats.json "stack_counters", read from its
+    get_ethtool_stats in every series (audit 21)."""
+    entry = _stats_entry(driver) or {}
+    return bool((entry.get("stack_counters") or {}).get("dev_get_stats"))
 
 
 def stats_per_queue(driver: str) -> dict[str, list[str]] | None:

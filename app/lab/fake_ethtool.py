@@ -40,6 +40,7 @@ from sbctune.lab.fake_ethtool_misc import (
     tunable,
 )
 from sbctune.lab.fake_ethtool_options import captured, json_answer, option_answer
+from sbctune.lab.fake_ethtool_stats import standard_groups
 from sbctune.lab.fake_ethtool_tables import ALIASES, FLAGS
 from sbctune.lab.veth_channels import request
 
@@ -322,6 +323,9 @@ def _answer_read(
     option: str, ifname: str, rest: list[str], dev: dict[str, Any], _state: dict[str, Any]
 ) -> tuple[Answer, AfterSet]:
     if rest:
+        groups = standard_groups(ifname, rest) if option == "-S" else None  # audit 21 row 7
+        if groups is not None:
+            return (groups, [], 0), AfterSet()
         return ("", ["ethtool: bad command line argument(s)"], 1), AfterSet()
     return ((SHOW.get(option) or LIVE[option])(ifname, dev), [], 0), AfterSet()
 

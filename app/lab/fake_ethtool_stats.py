@@ -32,6 +32,15 @@ LIVE_COUNTERS = (
     "rx_dropped",
     "tx_dropped",
 )
+# What the driver's own events move (drops, errors). A driver whose get_ethtool_stats reads
+# dev_get_stats (bcmgenet, e1000e) prints the interface's counters, the core's drops
+# (net/core/dev.c dev_get_stats: core_stats rx_dropped of frames no protocol took) included;
+# any other prints its own count (igb's adapter->stats64, macb's per-queue stats, a chip's
+# tally), which the core's drops never reach: a real Pi 5 showed `ip -s link` dropped 617 and
+# `ethtool -S` q0_rx_dropped 0 (raspberrypi/linux #6898). The lab's NIC, a veth, has no
+# driver events of its own (no ring to overflow, no skb to fail), so for such a driver those
+# names stay 0 (ethtool_stats.json "stack_counters", per driver from its source).
+DRIVER_EVENTS = ("rx_errors", "tx_errors", "rx_dropped", "tx_dropped")
 ETH_GSTRING_LEN = 32
 NO_STATS = 94
 
@@ -46,18 +55,22 @@ def live_counter(ifname: str, name: str) -> int:
     return int(text) if (text.isascii() and text.isdigit()) else 0
 
 
-def live_names(names: list[str], aliases: dict[str, str] | None = None) -> dict[str, str]:
+def live_names(
+    names: list[str], aliases: dict[str, str] | None = None, stack: bool = True
+) -> dict[str, str]:
     """Driver name -> the interface counter it counts: its own (rx_packets), one the driver's
     model names (`aliases`, macb.toml [stats] live: the GEM's rx_frames), or a queue's (macb's
     q0_rx_packets) where the NIC has that one queue only, so that the queue's count is the
-    interface's."""
+    interface's. Without `stack` (the driver's get_ethtool_stats does not read dev_get_stats)
+    its drops and errors are its own: never the interface's (DRIVER_EVENTS)."""
+    live = LIVE_COUNTERS if stack else tuple(c for c in LIVE_COUNTERS if c not in DRIVER_EVENTS)
     queued = {n: n.partition("_") for n in names}
     queues = {h for h, _, rest in queued.values() if rest in LIVE_COUNTERS and h[:1] == "q"}
-    out = {n: n for n in names if n in LIVE_COUNTERS}
-    out.update({n: c for n, c in (aliases or {}).items() if n in names and c in LIVE_COUNTERS})
+    out = {n: n for n in names if n in live}
+    out.update({n: c for n, c in (aliases or {}).items() if n in names and c in live})
     if queues == {"q0"}:
         out.update({n: rest for n, (head, _, rest) in queued.items()
-                    if head == "q0" and rest in LIVE_COUNTERS})  # fmt: skip
+                    if head == "q0" and rest in live})  # fmt: skip
     return out
 
 
@@ -87,8 +100,26 @@ def show_stats(ifname: str, dev: dict[str, Any]) -> str:
     if not names:
         raise Failure(["no stats available"], NO_STATS)
     names = list(names) + queue_names(dev)
-    live = live_names(names, dev.get("stats_live"))
+    live = live_names(names, dev.get("stats_live"), bool(dev.get("stats_stack", True)))
     values = {n: live_counter(ifname, counter) for n, counter in live.items()}
     lines = ["NIC statistics:"]
     lines += [f"     {n[:ETH_GSTRING_LEN]}: {values.get(n, 0)}" for n in names]
     return "\n".join(lines) + "\n"
+
+
+# The standard statistics groups (net/ethtool/stats.c stats_std_names, both series).
+STD_GROUPS = ("eth-phy", "eth-mac", "eth-ctrl", "rmon")
+
+
+def standard_groups(ifname: str, rest: list[str]) -> str | None:
+    """``ethtool -S IFACE --all-groups`` / ``--groups NAME...`` (ethtool's netlink/stats.c
+    nl_gstats): the kernel answers every group asked, empty where the driver has no
+    get_eth_phy/mac/ctrl_stats or get_rmon_stats (stats_prepare_data, stats_fill_reply) and
+    its PHY driver no get_phy_stats (6.12) - none of the 13 in either series - so ethtool
+    prints its header alone (stats_reply_cb; parse_grp prints each counter and nothing for an
+    empty group). None for any other words (the lab's usual refusal)."""
+    if rest == ["--all-groups"] or (
+        len(rest) > 1 and rest[0] == "--groups" and all(g in STD_GROUPS for g in rest[1:])
+    ):
+        return f"Standard stats for {ifname}:\n"
+    return None

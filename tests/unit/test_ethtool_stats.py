@@ -115,7 +115,7 @@ EXPECTED = {
                 "RX Unicast Frames": "normal", "TX Late Collisions": "error"},
     "r8152": {"rx_missed": "drop", "align_errors": "error", "tx_underrun": "error",
               "rx_unicast": "normal"},
-    "igb": {"rx_no_buffer_count": "drop", "rx_missed_errors": "drop", "rx_crc_errors": "error",
+    "igb": {"rx_no_buffer_count": "normal", "rx_missed_errors": "drop", "rx_crc_errors": "error",
             "rx_flow_control_xoff": "pause", "tx_timeout_count": "error",
             "tx_hwtstamp_timeouts": "normal", "rx_fifo_errors": "drop"},
     "bcmgenet": {"rx_fcs": "error", "rbuf_ovflow_cnt": "drop", "rx_pause": "pause",

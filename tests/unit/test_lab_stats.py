@@ -15,7 +15,12 @@ import pytest
 
 from sbctune.inventory.parsers.ethtool_stats import parse_ethtool_stats
 from sbctune.lab import fake_ethtool, load_profile
-from sbctune.lab.ethtool_state import interface_state, stats_names, stats_per_queue
+from sbctune.lab.ethtool_state import (
+    interface_state,
+    stats_names,
+    stats_per_queue,
+    stats_read_stack,
+)
 from sbctune.lab.fake_ethtool_stats import live_names
 from sbctune.resources import resource_root
 from sbctune.tuning import driver_caps
@@ -66,7 +71,9 @@ def test_ethtool_s_names_the_drivers_counters_with_live_values(driver: str, tmp_
     assert bool(one_queue) is ("per_queue" in entry)
     values = parsed.as_dict()
     aliases = interface_state(driver, EMPTY, "lo").get("stats_live")
-    live = live_names(names, aliases)  # rx_packets, or macb's rx_frames and q0_rx_packets
+    # rx_packets, or macb's rx_frames and q0_rx_packets; drops and errors only through
+    # dev_get_stats (audit 21)
+    live = live_names(names, aliases, stats_read_stack(driver))
     counted = [n for n, counter in live.items() if counter == "rx_packets"]
     for name in counted:  # the interface's own counter, read live
         assert values[name] >= before > 0
