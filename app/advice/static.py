@@ -36,6 +36,7 @@ from sbctune.advice.static_board import (
     usb_device_resets,
     usb_over_current,
 )
+from sbctune.advice.static_duplex import unreported_duplex
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.advice.static_vectors import open_without_vectors
 from sbctune.catalog import Catalog, Chip, load_catalog
@@ -212,7 +213,20 @@ class _Advisor(Advisor):
         )
 
     def link(self, nic: Nic) -> None:
-        if nic.duplex == "half":
+        unreported = unreported_duplex(nic.driver, self.inv.board.kernel) if nic.duplex else None
+        if nic.duplex == "half" and unreported:
+            # the zeroed settings' DUPLEX_HALF, not the link's (audit 22 row 1)
+            self.finding(
+                "duplex-not-reported",
+                "info",
+                nic,
+                f"{nic.name}'s driver ({nic.driver}) does not report the duplex: the "
+                "\"Duplex: Half\" that ethtool and /sys/class/net show for it is a placeholder on "
+                "every link, not a half-duplex link. Its measured rates in both directions at "
+                "once tell whether the link is full duplex.",
+                [f"Duplex: Half ({nic.name})", f"{unreported} writes no duplex"],
+            )
+        elif nic.duplex == "half":
             self.finding(
                 "half-duplex",
                 "problem",

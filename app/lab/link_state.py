@@ -30,6 +30,15 @@ def _facts(driver: str) -> dict[str, Any] | None:
     return dict(entry) if isinstance(entry, dict) else None
 
 
+def sysfs_duplex(driver: str) -> str:
+    """What /sys/class/net/IFACE/duplex reads with a carrier: net-sysfs.c duplex_show names the
+    duplex of the same __ethtool_get_link_ksettings as ``ethtool IFACE`` (zeroed first, so a
+    driver that writes none reads "half": the facts' `duplex`, cdc_ncm's
+    usbnet_get_link_ksettings_internal, audit 22 row 2); else the lab's full-duplex link."""
+    shown = (_facts(driver) or {}).get("duplex") if driver else None
+    return str(shown).lower() if shown in ("Half", "Full") else "full"
+
+
 def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
     """A captured ``ethtool IFACE`` as (indent, blocks): [label, value, continuation lines];
     link-mode blocks hold their modes as a list and every line of theirs as captured."""

@@ -1,0 +1,102 @@
+"""Audit 22 (resources/tuning/driver_caps_audit22.md): what a driver says about itself and its link.
+
+Row 1: cdc_ncm's and cdc_ether's get_link_ksettings (usbnet_get_link_ksettings_internal,
+drivers/net/usb/usbnet.c) writes only the speed into settings that __ethtool_get_link_ksettings
+(net/ethtool/ioctl.c) zeroed, so ethtool and sysfs show DUPLEX_HALF ("Duplex: Half") on every
+link. Inspect called that a half-duplex link (a problem, and a cable to change); two OpenWrt
+users on a Pi 4 measured full-duplex rates beside it (openwrt/openwrt 14731, 23085).
+Row 2: the lab's /sys/class/net/IFACE/duplex read "full" for such a NIC while its ethtool said
+Half; the kernel's duplex_show reads the same zeroed settings ("half").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice.static import add_static_advice
+from sbctune.advice.static_duplex import unreported_duplex
+from sbctune.catalog import load_catalog
+from sbctune.inventory.model import Board, Inventory, Nic
+from sbctune.inventory.parsers.ethtool import parse_ethtool
+from sbctune.inventory.raw import Parsed
+from sbctune.lab.overlay import link_files
+from sbctune.lab.profile import InterfaceSpec, LinkModel
+from sbctune.tuning import driver_caps
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "ethtool"
+ISSUE_14731 = CAPTURES / "pi4_openwrt_14731_rtl8156b_cdc_ncm_duplex_half.txt"
+
+
+def _advised(driver: str, kernel: str | None = "5.15.137") -> Inventory:
+    """Inspect's advice for a NIC linked as the real capture shows (1000 Mb/s, Duplex: Half)."""
+    settings, warnings = parse_ethtool(ISSUE_14731.read_text(encoding="utf-8"))
+    assert not warnings and settings.duplex == "Half" and settings.link_detected
+    nic = Nic("eth1", driver=driver, bus="usb", link_speed_mbps=settings.speed_mbps,
+              duplex=str(settings.duplex).lower(), link_detected=True)  # fmt: skip
+    inventory = Inventory(board=Board(model="Raspberry Pi 4 Model B Rev 1.4", kernel=kernel),
+                          nics=[nic])  # fmt: skip
+    add_static_advice(inventory, Parsed(), load_catalog())
+    return inventory
+
+
+@pytest.mark.parametrize("driver", ["cdc_ncm", "cdc_ether"])
+@pytest.mark.parametrize("kernel", ["5.15.137", "6.12.85", "6.1.0-27-arm64", None])
+def test_a_duplex_the_driver_never_writes_is_not_called_half_duplex(
+    driver: str, kernel: str | None
+) -> None:
+    inventory = _advised(driver, kernel)
+    ids = [f.id for f in inventory.findings]
+    assert "half-duplex" not in ids
+    assert not [r for r in inventory.recommendations if "half-duplex" in r.title]
+    (said,) = [f for f in inventory.findings if f.id == "duplex-not-reported"]
+    assert said.severity == "info" and said.nic == "eth1"
+    assert "does not report the duplex" in said.summary and "placeholder" in said.summary
+    assert "drivers/net/usb/usbnet.c: usbnet_get_link_ksettings_internal" in "\n".join(
+        said.evidence
+    )
+
+
+@pytest.mark.parametrize("driver", ["r8152", "ax88179_178a", "lan78xx", "bcmgenet", "igb", "r8169"])
+def test_a_driver_that_reports_its_duplex_still_gets_the_half_duplex_problem(driver: str) -> None:
+    """mii_ethtool_get_link_ksettings, phy_ethtool_ksettings_get and igb_get_link_ksettings
+    write the duplex they read from the PHY or the MAC: Half there is a half-duplex link."""
+    inventory = _advised(driver)
+    assert [f.severity for f in inventory.findings if f.id == "half-duplex"] == ["problem"]
+    assert not [f for f in inventory.findings if f.id == "duplex-not-reported"]
+
+
+def test_unknown_drivers_and_full_duplex_claim_nothing() -> None:
+    assert unreported_duplex(None, None) is None
+    assert unreported_duplex("no_such_driver", None) is None
+    full = _advised("cdc_ncm")
+    full.findings.clear()
+    full.nics[0].duplex = "full"
+    add_static_advice(full, Parsed(), load_catalog())
+    assert not [f for f in full.findings if f.id in ("duplex-not-reported", "half-duplex")]
+
+
+def test_the_fact_is_the_sources_in_both_series() -> None:
+    for kernel in ("6.1.0-27-arm64", "6.12.85"):
+        found = driver_caps.kernel_fact("ksettings_without_duplex", kernel)
+        assert found is not None
+        functions, cite = found
+        assert functions == ["usbnet_get_link_ksettings_internal"]
+        assert cite == "drivers/net/usb/usbnet.c: usbnet_get_link_ksettings_internal"
+        zeroed = driver_caps.kernel_fact("ksettings_zeroed", kernel)
+        assert zeroed == (True, "net/ethtool/ioctl.c: __ethtool_get_link_ksettings")
+
+
+def test_the_labs_sysfs_duplex_is_what_its_ethtool_shows(tmp_path: Path) -> None:
+    """net-sysfs.c duplex_show reads the same zeroed settings: cdc_ncm "half" (its ethtool
+    shows Half from link_settings.toml's `duplex`); a driver that writes its own: full."""
+    specs = [
+        InterfaceSpec("eth1", True, LinkModel(link_speed_mbps=1000), driver="cdc_ncm"),
+        InterfaceSpec("eth2", True, LinkModel(link_speed_mbps=1000), driver="r8152"),
+    ]
+    binds = dict((target, source) for source, target in link_files(specs, tmp_path))
+    read = {t: Path(s).read_text(encoding="ascii") for t, s in binds.items()}
+    assert read["/sys/class/net/eth1/duplex"] == "half\n"
+    assert read["/sys/class/net/eth2/duplex"] == "full\n"
+    assert read["/sys/class/net/eth1/speed"] == "1000\n"
