@@ -139,7 +139,21 @@ def _pause_words(bits: tuple[bool, bool]) -> str:
     return "Transmit-only" if asym else "No"
 
 
+def idle_shown(link: dict[str, Any]) -> tuple[str, str] | None:
+    """Speed and Duplex as the driver reads them without a carrier, where not "Unknown!"
+    (link_state.idle_settings): a forced link's own, or mii's 10 Mb/s half duplex."""
+    idle = link.get("idle") or {}
+    forced = link.get("forced")
+    if forced and link.get("rule") in idle.get("forced_rules", ()):
+        return f"{int(forced['speed'])}Mb/s", str(forced["duplex"]).capitalize()
+    if link.get("autoneg") and idle.get("autoneg"):
+        return f"{int(idle['autoneg']['speed'])}Mb/s", str(idle["autoneg"]["duplex"])
+    return None
+
+
 def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) -> str | None:
+    if not up and label in ("Speed", "Duplex"):
+        speed, duplex = idle_shown(link) or (speed, duplex)
     if label == "Speed":
         return speed
     if label == "Duplex":  # cdc_ncm: the kernel's zeroed duplex, whatever the link

@@ -199,12 +199,35 @@ def link_state(
         **_wol_state(facts, wol, has, captured=capture is not None),
         "speed_max": int(speed_mbps) if speed_mbps else None,
         "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
+        "idle": idle_settings(caps, kernel),
         # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
         "rates": driver_caps.by_chip(table_facts["link_forced_by_chip"], chip or "default")
         if table_facts.get("link_forced_by_chip")
         else None,
         "source": "capture" if capture is not None else "link_settings.toml",
     }
+
+
+# set_link_ksettings rules whose get side reads BMCR when forced: phylib and phylink with a PHY
+# (genphy_read_status -> genphy_read_status_fixed), mii (mii_ethtool_get_link_ksettings)
+_FORCED_READ = ("phylib", "phylink", "mii", "gmii", "r8152")
+
+
+def idle_settings(caps: driver_caps.DriverCaps | None, kernel: str) -> dict[str, Any]:
+    """What the driver's get_link_ksettings reads without a carrier where it is not "Unknown!"
+    (audit 22 row 3): `forced` (the rules in _FORCED_READ: a forced speed and duplex are shown,
+    _kernel phy_forced_read_without_link) and `autoneg` (a driver whose settings are
+    mii_ethtool_get_link_ksettings' reading, ksettings_read_by_mii: 10 Mb/s half duplex with
+    no partner, _kernel mii_ksettings_without_partner). igb, igc, atlantic and phylib with
+    autonegotiation answer SPEED_UNKNOWN: nothing here."""
+    found: dict[str, Any] = {"forced_rules": list(_FORCED_READ)}
+    if driver_caps.kernel_fact("phy_forced_read_without_link", kernel or None) is None:
+        found["forced_rules"] = []
+    if caps is not None and caps.facts.get("ksettings_read_by_mii"):
+        fact = driver_caps.kernel_fact("mii_ksettings_without_partner", kernel or None)
+        if fact is not None:
+            found["autoneg"] = dict(fact[0])
+    return found
 
 
 def _wol_state(

@@ -11,10 +11,12 @@ Half; the kernel's duplex_show reads the same zeroed settings ("half").
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from sbctune.advice.inspect import inspect_bundle
 from sbctune.advice.static import add_static_advice
 from sbctune.advice.static_duplex import unreported_duplex
 from sbctune.catalog import load_catalog
@@ -24,6 +26,7 @@ from sbctune.inventory.raw import Parsed
 from sbctune.lab.overlay import link_files
 from sbctune.lab.profile import InterfaceSpec, LinkModel
 from sbctune.tuning import driver_caps
+from tests.fake_ethtool_support import ethtool, lab_state, with_link
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "ethtool"
 ISSUE_14731 = CAPTURES / "pi4_openwrt_14731_rtl8156b_cdc_ncm_duplex_half.txt"
@@ -100,3 +103,76 @@ def test_the_labs_sysfs_duplex_is_what_its_ethtool_shows(tmp_path: Path) -> None
     assert read["/sys/class/net/eth1/duplex"] == "half\n"
     assert read["/sys/class/net/eth2/duplex"] == "full\n"
     assert read["/sys/class/net/eth1/speed"] == "1000\n"
+
+
+# --- row 3: what `ethtool IFACE` shows without a carrier --------------------------------------
+
+NO_CABLE = {"carrier": False, "speed": "", "duplex": ""}
+
+
+def _settings(state: str) -> dict[str, str]:
+    text = ethtool(state, "eth0")[0]
+    return {k: text.split(f"\t{k}: ")[1].split("\n")[0] for k in ("Speed", "Duplex", "Link detected")}
+
+
+@pytest.mark.parametrize(("driver", "chip"), [("r8152", "RTL8153"), ("ax88179_178a", "AX88179")])
+@pytest.mark.parametrize("kernel", ["6.1.0-27-arm64", "6.12.57+deb13-arm64"])
+def test_a_mii_driver_without_a_cable_shows_10_mbit_half(
+    tmp_path: Path, driver: str, chip: str, kernel: str
+) -> None:
+    """mii_ethtool_get_link_ksettings (drivers/net/mii.c): no partner, nothing in common,
+    SPEED_10 and DUPLEX_HALF; the lab printed "Unknown!" as phylib does."""
+    state = with_link(lab_state(tmp_path, driver, chip, kernel), **NO_CABLE)
+    assert _settings(state) == {"Speed": "10Mb/s", "Duplex": "Half", "Link detected": "no"}
+
+
+@pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7800"), ("r8169", "RTL8125B"),
+                                              ("igb", "I340"), ("cdc_ncm", "")])  # fmt: skip
+def test_other_drivers_without_a_cable_show_unknown(tmp_path: Path, driver: str, chip: str) -> None:
+    """phylib with autonegotiation (genphy_read_status: SPEED_UNKNOWN until it completes),
+    igb_get_link_ksettings (SPEED_UNKNOWN without netif_carrier_ok); cdc_ncm keeps its
+    zeroed Half."""
+    state = with_link(lab_state(tmp_path, driver, chip, "6.1.0-27-arm64"), **NO_CABLE)
+    shown_now = _settings(state)
+    assert shown_now["Speed"] == "Unknown!" and shown_now["Link detected"] == "no"
+    assert shown_now["Duplex"] == ("Half" if driver == "cdc_ncm" else "Unknown! (255)")
+
+
+@pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7800"), ("r8152", "RTL8153")])
+def test_a_forced_link_without_a_cable_shows_what_was_forced(
+    tmp_path: Path, driver: str, chip: str
+) -> None:
+    """genphy_read_status -> genphy_read_status_fixed, and mii's AUTONEG_DISABLE branch: BMCR's
+    speed and duplex, link or not."""
+    forced = {"speed": 100, "duplex": "full"}
+    state = with_link(lab_state(tmp_path, driver, chip, "6.1.0-27-arm64"), **NO_CABLE,
+                      forced=forced, autoneg=False)  # fmt: skip
+    assert _settings(state) == {"Speed": "100Mb/s", "Duplex": "Full", "Link detected": "no"}
+    igb = with_link(lab_state(tmp_path, "igb", "I340", "6.1.0-27-arm64"), **NO_CABLE,
+                    forced=forced, autoneg=False)  # fmt: skip
+    assert _settings(igb)["Speed"] == "Unknown!"  # igb_get_link_ksettings reads the carrier
+
+
+def test_inspect_of_the_labs_cableless_r8152_claims_no_link_and_no_half_duplex(
+    tmp_path: Path,
+) -> None:
+    """What the product makes of the lab's answer: "Speed: 10Mb/s, Duplex: Half" beside "Link
+    detected: no" is no 10 Mbit/s link, and no half-duplex one."""
+    state = with_link(lab_state(tmp_path, "r8152", "RTL8153", "6.1.0-27-arm64"), **NO_CABLE)
+    bundle = tmp_path / "bundle"
+    (bundle / "commands").mkdir(parents=True)
+    commands = {}
+    for index, argv in enumerate((["eth0"], ["-i", "eth0"])):
+        name = f"commands/{index:03d}.txt"
+        (bundle / name).write_text(ethtool(state, *argv)[0], encoding="utf-8")
+        commands["ethtool " + " ".join(argv)] = name
+    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-11-30T00:00:00+00:00",
+                "host": "", "commands": commands, "files": {},
+                "exit_codes": dict.fromkeys(commands, 0)}  # fmt: skip
+    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    inventory = inspect_bundle(bundle)
+    (nic,) = inventory.nics
+    assert nic.driver == "r8152" and nic.link_detected is False
+    assert nic.link_speed_mbps is None and nic.duplex is None
+    ids = {f.id for f in inventory.findings}
+    assert not ids & {"half-duplex", "link-below-capability", "duplex-not-reported"}
