@@ -23,10 +23,15 @@ from sbctune.catalog import load_catalog
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.ethtool import parse_ethtool
 from sbctune.inventory.raw import Parsed
+from sbctune.lab import load_profile
+from sbctune.lab.ethtool_state import build_state
+from sbctune.lab.ethtool_table_drvinfo import bus_info_from_parent
+from sbctune.lab.fake_ethtool_driver import show_info
 from sbctune.lab.overlay import link_files
 from sbctune.lab.profile import InterfaceSpec, LinkModel
 from sbctune.tuning import driver_caps
 from tests.fake_ethtool_support import ethtool, lab_state, with_link
+from tests.lab_profiles import profile_copy
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "ethtool"
 ISSUE_14731 = CAPTURES / "pi4_openwrt_14731_rtl8156b_cdc_ncm_duplex_half.txt"
@@ -176,3 +181,49 @@ def test_inspect_of_the_labs_cableless_r8152_claims_no_link_and_no_half_duplex(
     assert nic.link_speed_mbps is None and nic.duplex is None
     ids = {f.id for f in inventory.findings}
     assert not ids & {"half-duplex", "link-below-capability", "duplex-not-reported"}
+
+
+# --- row 4: `ethtool -i`'s bus-info of a driver whose get_drvinfo writes none -----------------
+
+
+def _bus_info(tmp_path: Path, kernel: str) -> dict[str, str]:
+    """eth0 (bcmgenet, the CM4's own port) and eth1 (igb) as `ethtool -i` shows them."""
+    profile = load_profile(profile_copy(tmp_path, "cm4-i340-igb", kernel or "none",
+                                        kernel=kernel or None))  # fmt: skip
+    state = build_state(profile)["interfaces"]
+    return {name: show_info(name, state[name]).split("bus-info: ")[1].split("\n")[0]
+            for name in ("eth0", "eth1")}  # fmt: skip
+
+
+def test_bcmgenet_shows_its_platform_device_as_bus_info_on_612_only(tmp_path: Path) -> None:
+    """6.12's ethtool_get_drvinfo fills an empty bus_info with dev_name(parent) after the
+    driver's get_drvinfo; bcmgenet_get_drvinfo writes only its name; 6.1 leaves it empty."""
+    assert _bus_info(tmp_path, "6.12.57+deb13-arm64") == {"eth0": "fd580000.ethernet",
+                                                          "eth1": "0000:01:00.0"}  # fmt: skip
+    assert _bus_info(tmp_path, "6.1.0-27-arm64")["eth0"] == ""
+    assert _bus_info(tmp_path, "")["eth0"] == ""  # either series: not claimed
+
+
+def test_the_bus_info_fact_is_read_per_series() -> None:
+    assert bus_info_from_parent("bcmgenet", "6.12.57+deb13-arm64")
+    assert not bus_info_from_parent("bcmgenet", "6.1.0-27-arm64")
+    assert not bus_info_from_parent("bcmgenet", "")
+    assert not bus_info_from_parent("igb", "6.12.57+deb13-arm64")  # igb_get_drvinfo: pci_name
+
+
+def test_inspect_names_the_genet_by_the_bus_info_612_shows(tmp_path: Path) -> None:
+    """The product reads "fd580000.ethernet" back as the BCM2711's GENET on the platform bus
+    (the catalog's platform_names, the name every Pi 4 kernel line gives it)."""
+    state = build_state(load_profile(profile_copy(tmp_path, "cm4-i340-igb", "k",
+                                                  kernel="6.12.57+deb13-arm64")))  # fmt: skip
+    bundle = tmp_path / "bundle"
+    (bundle / "commands").mkdir(parents=True)
+    (bundle / "commands/000.txt").write_text(show_info("eth0", state["interfaces"]["eth0"]),
+                                             encoding="utf-8")  # fmt: skip
+    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-11-30T00:00:00+00:00",
+                "host": "", "commands": {"ethtool -i eth0": "commands/000.txt"}, "files": {},
+                "exit_codes": {"ethtool -i eth0": 0}}  # fmt: skip
+    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (nic,) = inspect_bundle(bundle).nics
+    assert (nic.driver, nic.bus) == ("bcmgenet", "platform")
+    assert nic.chip == "Broadcom GENET (BCM2711)"
