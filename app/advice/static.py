@@ -221,7 +221,7 @@ class _Advisor(Advisor):
                 "info",
                 nic,
                 f"{nic.name}'s driver ({nic.driver}) does not report the duplex: the "
-                "\"Duplex: Half\" that ethtool and /sys/class/net show for it is a placeholder on "
+                '"Duplex: Half" that ethtool and /sys/class/net show for it is a placeholder on '
                 "every link, not a half-duplex link. Its measured rates in both directions at "
                 "once tell whether the link is full duplex.",
                 [f"Duplex: Half ({nic.name})", f"{unreported} writes no duplex"],

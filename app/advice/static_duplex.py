@@ -22,7 +22,7 @@ FACT = "ksettings_without_duplex"
 
 
 def unreported_duplex(driver: str | None, kernel: str | None) -> str | None:
-    """"file: function" of the driver's get_link_ksettings where, in every series the running
+    """The "file: function" of the driver's get_link_ksettings where, in every series the running
     kernel may be (both where it does not say), it leaves the duplex as zeroed; else None."""
     if not driver:
         return None

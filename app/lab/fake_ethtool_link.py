@@ -4,8 +4,9 @@ The answer is a list of blocks (label, value, continuation lines) in ethtool's o
 profile's real capture of ``ethtool IFACE`` where it has one, else blocks built from the
 driver's facts (``[link]`` in resources/lab/ethtool/drivers/<driver>.toml, each with its kernel
 source). The live parts are the lab's: Speed and Duplex from the shaped link's sysfs files,
-"Link detected" from the carrier; with no carrier the kernel shows no speed or duplex
-(ethtool prints "Unknown!") and no link partner. What only the hardware knows (PHYAD, a
+"Link detected" from the carrier; with no carrier no link partner, and the speed and duplex
+the driver reads then (``idle_shown``): "Unknown!" (phylib with autonegotiation, igb, igc,
+atlantic), a forced link's own, or mii's 10 Mb/s half duplex (r8152, ax88179_178a). What only the hardware knows (PHYAD, a
 register-read MDI-X, Wake-on where the source leaves it to the chip) is left out.
 
 ``-s`` answers as the driver's set_link_ksettings does (``rule`` in the state): phylib

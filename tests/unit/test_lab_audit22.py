@@ -117,7 +117,9 @@ NO_CABLE = {"carrier": False, "speed": "", "duplex": ""}
 
 def _settings(state: str) -> dict[str, str]:
     text = ethtool(state, "eth0")[0]
-    return {k: text.split(f"\t{k}: ")[1].split("\n")[0] for k in ("Speed", "Duplex", "Link detected")}
+    return {
+        k: text.split(f"\t{k}: ")[1].split("\n")[0] for k in ("Speed", "Duplex", "Link detected")
+    }
 
 
 @pytest.mark.parametrize(("driver", "chip"), [("r8152", "RTL8153"), ("ax88179_178a", "AX88179")])
