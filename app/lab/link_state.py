@@ -218,16 +218,30 @@ def idle_settings(caps: driver_caps.DriverCaps | None, kernel: str) -> dict[str,
     (audit 22 row 3): `forced` (the rules in _FORCED_READ: a forced speed and duplex are shown,
     _kernel phy_forced_read_without_link) and `autoneg` (a driver whose settings are
     mii_ethtool_get_link_ksettings' reading, ksettings_read_by_mii: 10 Mb/s half duplex with
-    no partner, _kernel mii_ksettings_without_partner). igb, igc, atlantic and phylib with
-    autonegotiation answer SPEED_UNKNOWN: nothing here."""
+    no partner, _kernel mii_ksettings_without_partner) and `halted_last` (set down, a driver
+    that keeps its PHY attached, phy_attached_while_down, shows the last link's speed and
+    duplex where the kernel's PHY_HALTED keeps them: 6.1, _kernel phy_halted_keeps_link; audit
+    22 row 5). igb, igc, atlantic and phylib with autonegotiation answer SPEED_UNKNOWN."""
     found: dict[str, Any] = {"forced_rules": list(_FORCED_READ)}
     if driver_caps.kernel_fact("phy_forced_read_without_link", kernel or None) is None:
         found["forced_rules"] = []
+    if caps is not None and caps.facts.get("phy_attached_while_down"):
+        # set down, phylib keeps the last link's speed and duplex (6.1's PHY_HALTED)
+        found["halted_last"] = _every_series("phy_halted_keeps_link", kernel)
     if caps is not None and caps.facts.get("ksettings_read_by_mii"):
         fact = driver_caps.kernel_fact("mii_ksettings_without_partner", kernel or None)
         if fact is not None:
             found["autoneg"] = dict(fact[0])
     return found
+
+
+def _every_series(name: str, kernel: str) -> bool:
+    """Whether the ``_kernel`` fact `name` is true in every series the kernel may be."""
+    facts = [f for f in driver_caps.table()["hand"].get("_kernel", []) if f["fact"] == name]
+    return all(
+        any(s in f["kernels"] and f["value"] is True for f in facts)
+        for s in driver_caps.series_of(kernel or None)
+    )
 
 
 def _wol_state(

@@ -229,3 +229,30 @@ def test_inspect_names_the_genet_by_the_bus_info_612_shows(tmp_path: Path) -> No
     (nic,) = inspect_bundle(bundle).nics
     assert (nic.driver, nic.bus) == ("bcmgenet", "platform")
     assert nic.chip == "Broadcom GENET (BCM2711)"
+
+
+# --- row 5: a phylib NIC set down on 6.1 shows its last link ---------------------------------
+
+SET_DOWN = {"carrier": False, "speed": "1000", "duplex": "full"}  # sysfs: the last link's
+
+
+def test_a_phylib_nic_set_down_on_61_shows_its_last_link(tmp_path: Path) -> None:
+    """6.1's PHY_HALTED (phy_stop, from lan78xx_stop; smsc95xx_stop likewise, whose lab link
+    lines come from a capture) drops only the link: phylib's speed and duplex stay; 6.12's
+    resets them to UNKNOWN; a kernel of either series: not claimed."""
+    for kernel, shown_now in (("6.1.0-27-arm64", ("1000Mb/s", "Full")),
+                              ("6.12.57+deb13-arm64", ("Unknown!", "Unknown! (255)")),
+                              ("", ("Unknown!", "Unknown! (255)"))):  # fmt: skip
+        state = with_link(lab_state(tmp_path, "lan78xx", "LAN7800", kernel, up=False), **SET_DOWN)
+        settings = _settings(state)
+        assert (settings["Speed"], settings["Duplex"]) == shown_now, kernel
+        assert settings["Link detected"] == "no"
+    up = with_link(lab_state(tmp_path, "lan78xx", "LAN7800", "6.1.0-27-arm64", up=True), **SET_DOWN)
+    assert _settings(up)["Speed"] == "Unknown!"  # up, no carrier: genphy_read_status
+
+
+def test_drivers_that_let_go_of_their_phy_show_no_last_link(tmp_path: Path) -> None:
+    """r8169 and bcmgenet disconnect the PHY at close (audits 9a, 18: ENODEV/EINVAL), igb
+    reads the carrier: none of them shows a speed set down."""
+    state = with_link(lab_state(tmp_path, "igb", "I340", "6.1.0-27-arm64", up=False), **SET_DOWN)
+    assert _settings(state)["Speed"] == "Unknown!"
