@@ -64,6 +64,26 @@ def _usb3_by_name(nic: Nic) -> bool:
     return bool(re.search(r"\b(?:2\.5|5|10)\s?G(?:bE|b?/s|BASE|\b)", nic.chip or ""))
 
 
+def _below_why(nic: Nic) -> str:
+    """What holds a link below the NIC's best mode, where the other end's advertisement says
+    (the partner's modes: phylib's and mii's lp_advertising once autonegotiation completed;
+    igb, igc and cdc_ncm never fill them): the other end offers no more, or both ends offer
+    more and the link came up lower (a downshift: a pair of the cable missing); audit 22 row 6."""
+    partner, link = nic.partner_max_mbps, nic.link_speed_mbps or 0
+    best = min(partner or 0, nic.max_link_speed_mbps or 0)
+    if partner and partner <= link:
+        return (
+            f"the other end advertises at most {partner} Mbit/s, so its port (the switch "
+            "or the device there) sets this speed, not the cable."
+        )
+    if partner and best > link:
+        return (
+            f"both ends advertise {best} Mbit/s, yet the link came up at {link}: a cable or "
+            "socket with a broken pair (a gigabit link needs all four) is the usual cause."
+        )
+    return "the cable or the switch port limits it."
+
+
 class _Advisor(Advisor):
     # ------------------------------------------------------------------ per NIC
     def nic(self, nic: Nic) -> None:
@@ -258,8 +278,13 @@ class _Advisor(Advisor):
                 "warning",
                 nic,
                 f"{nic.name} linked at {nic.link_speed_mbps} Mbit/s although it can do "
-                f"{nic.max_link_speed_mbps} Mbit/s: the cable or the switch port limits it.",
-                [f"Speed: {nic.link_speed_mbps}Mb/s ({nic.name})"],
+                f"{nic.max_link_speed_mbps} Mbit/s: {_below_why(nic)}",
+                [f"Speed: {nic.link_speed_mbps}Mb/s ({nic.name})"]
+                + (
+                    [f"Link partner advertised up to {nic.partner_max_mbps}Mb/s ({nic.name})"]
+                    if nic.partner_max_mbps
+                    else []
+                ),
             )
             self.recommend(
                 "cable",

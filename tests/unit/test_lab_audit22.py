@@ -256,3 +256,53 @@ def test_drivers_that_let_go_of_their_phy_show_no_last_link(tmp_path: Path) -> N
     reads the carrier: none of them shows a speed set down."""
     state = with_link(lab_state(tmp_path, "igb", "I340", "6.1.0-27-arm64", up=False), **SET_DOWN)
     assert _settings(state)["Speed"] == "Unknown!"
+
+
+# --- row 6: what the other end advertised decides what holds a link below the NIC's best -----
+
+
+def _one_output_bundle(tmp_path: Path, command: str, capture: Path) -> Path:
+    """A bundle holding one real output, as a user pastes it (contract 1: any subset)."""
+    bundle = tmp_path / capture.stem
+    (bundle / "commands").mkdir(parents=True)
+    (bundle / "commands/000.txt").write_text(capture.read_text(encoding="utf-8"), "utf-8")
+    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-11-30T00:00:00+00:00",
+                "host": "", "commands": {command: "commands/000.txt"}, "files": {},
+                "exit_codes": {command: 0}}  # fmt: skip
+    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return bundle
+
+
+def test_both_ends_advertising_more_than_the_link_points_at_the_cable(tmp_path: Path) -> None:
+    """bazzite 5094: a 2.5G NIC whose partner advertises up to 1000baseT/Full linked at 100
+    (phylib's lp_advertising, genphy_read_lpa): both ends offer 1000, so the cable (a broken
+    pair, a downshift) holds it, not the switch port."""
+    capture = CAPTURES / "eno1_rtl_25g_bazzite_5094_excerpt.txt"
+    inventory = inspect_bundle(_one_output_bundle(tmp_path, "ethtool eno1", capture))
+    (nic,) = inventory.nics
+    assert (nic.link_speed_mbps, nic.max_link_speed_mbps, nic.partner_max_mbps) == (100, 2500, 1000)
+    (found,) = [f for f in inventory.findings if f.id == "link-below-capability"]
+    assert "both ends advertise 1000 Mbit/s, yet the link came up at 100" in found.summary
+    assert "broken pair" in found.summary
+    assert "Link partner advertised up to 1000Mb/s (eno1)" in found.evidence
+
+
+def test_a_partner_that_offers_no_more_is_the_limit() -> None:
+    """The other end advertises only 10/100 (a Fast Ethernet switch): the port sets the speed."""
+    nic = Nic("eth0", driver="lan78xx", bus="usb", link_speed_mbps=100, duplex="full",
+              link_detected=True, max_link_speed_mbps=1000, partner_max_mbps=100)  # fmt: skip
+    inventory = Inventory(board=Board(), nics=[nic])
+    add_static_advice(inventory, Parsed(), load_catalog())
+    (found,) = [f for f in inventory.findings if f.id == "link-below-capability"]
+    assert "the other end advertises at most 100 Mbit/s" in found.summary
+    assert "not the cable" in found.summary
+
+
+def test_no_partner_modes_keep_the_words_that_name_both() -> None:
+    """igb, igc and cdc_ncm never fill lp_advertising: nothing is known of the other end."""
+    nic = Nic("eth1", driver="igb", bus="pci", link_speed_mbps=100, duplex="full",
+              link_detected=True, max_link_speed_mbps=1000)  # fmt: skip
+    inventory = Inventory(board=Board(), nics=[nic])
+    add_static_advice(inventory, Parsed(), load_catalog())
+    (found,) = [f for f in inventory.findings if f.id == "link-below-capability"]
+    assert found.summary.endswith("the cable or the switch port limits it.")
