@@ -36,6 +36,7 @@ from sbctune.advice.static_board import (
     usb_device_resets,
     usb_over_current,
 )
+from sbctune.advice.static_duplex import unreported_duplex
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.advice.static_vectors import open_without_vectors
 from sbctune.catalog import Catalog, Chip, load_catalog
@@ -61,6 +62,26 @@ def _usb_line(parsed: Parsed, nic: Nic) -> list[str]:
 def _usb3_by_name(nic: Nic) -> bool:
     """A USB NIC whose name says 2.5G/5G/10G can only be a USB 3 device."""
     return bool(re.search(r"\b(?:2\.5|5|10)\s?G(?:bE|b?/s|BASE|\b)", nic.chip or ""))
+
+
+def _below_why(nic: Nic) -> str:
+    """What holds a link below the NIC's best mode, where the other end's advertisement says
+    (the partner's modes: phylib's and mii's lp_advertising once autonegotiation completed;
+    igb, igc and cdc_ncm never fill them): the other end offers no more, or both ends offer
+    more and the link came up lower (a downshift: a pair of the cable missing); audit 22 row 6."""
+    partner, link = nic.partner_max_mbps, nic.link_speed_mbps or 0
+    best = min(partner or 0, nic.max_link_speed_mbps or 0)
+    if partner and partner <= link:
+        return (
+            f"the other end advertises at most {partner} Mbit/s, so its port (the switch "
+            "or the device there) sets this speed, not the cable."
+        )
+    if partner and best > link:
+        return (
+            f"both ends advertise {best} Mbit/s, yet the link came up at {link}: a cable or "
+            "socket with a broken pair (a gigabit link needs all four) is the usual cause."
+        )
+    return "the cable or the switch port limits it."
 
 
 class _Advisor(Advisor):
@@ -212,7 +233,20 @@ class _Advisor(Advisor):
         )
 
     def link(self, nic: Nic) -> None:
-        if nic.duplex == "half":
+        unreported = unreported_duplex(nic.driver, self.inv.board.kernel) if nic.duplex else None
+        if nic.duplex == "half" and unreported:
+            # the zeroed settings' DUPLEX_HALF, not the link's (audit 22 row 1)
+            self.finding(
+                "duplex-not-reported",
+                "info",
+                nic,
+                f"{nic.name}'s driver ({nic.driver}) does not report the duplex: the "
+                '"Duplex: Half" that ethtool and /sys/class/net show for it is a placeholder on '
+                "every link, not a half-duplex link. Its measured rates in both directions at "
+                "once tell whether the link is full duplex.",
+                [f"Duplex: Half ({nic.name})", f"{unreported} writes no duplex"],
+            )
+        elif nic.duplex == "half":
             self.finding(
                 "half-duplex",
                 "problem",
@@ -244,8 +278,13 @@ class _Advisor(Advisor):
                 "warning",
                 nic,
                 f"{nic.name} linked at {nic.link_speed_mbps} Mbit/s although it can do "
-                f"{nic.max_link_speed_mbps} Mbit/s: the cable or the switch port limits it.",
-                [f"Speed: {nic.link_speed_mbps}Mb/s ({nic.name})"],
+                f"{nic.max_link_speed_mbps} Mbit/s: {_below_why(nic)}",
+                [f"Speed: {nic.link_speed_mbps}Mb/s ({nic.name})"]
+                + (
+                    [f"Link partner advertised up to {nic.partner_max_mbps}Mb/s ({nic.name})"]
+                    if nic.partner_max_mbps
+                    else []
+                ),
             )
             self.recommend(
                 "cable",

@@ -272,6 +272,9 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add(
             "max_link_speed_mbps", settings.max_supported_mbps, "ethtool", "Supported link modes"
         )
+        if detected is not False:  # the partner's modes of this link (audit 22 row 6)
+            partner = settings.max_partner_mbps
+            sighting.add("partner_max_mbps", partner, "ethtool", "Link partner advertised modes")
         yield sighting
     yield from _ethtool_stats(parsed)
     yield from _ethtool_eee(parsed)

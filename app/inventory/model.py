@@ -95,6 +95,7 @@ class Nic:
     bus_path: str | None = None  # USB path like "2-2" or PCI address like "0000:01:00.0"
     firmware: str | None = None
     max_link_speed_mbps: int | None = None  # the fastest mode the NIC supports
+    partner_max_mbps: int | None = None  # the fastest mode the other end advertised (linked)
     link_detected: bool | None = None
     # Set down (its flags lack "UP": `ip link set eth1 down`, or never brought up): no link
     # because nothing opened it, not a cable; said so with how to bring it up (walk 22)

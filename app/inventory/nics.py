@@ -91,6 +91,8 @@ def _link(nic: Nic, device: Device) -> None:
     if link is False:
         return  # a speed from before the link went down is not the link's speed now
     nic.link_speed_mbps = device.value("link_speed_mbps")
+    partner = device.value("partner_max_mbps")
+    nic.partner_max_mbps = partner if isinstance(partner, int) else None
     duplex = device.value("duplex")
     nic.duplex = str(duplex).lower() if duplex else None
     if nic.link_detected is None and nic.link_speed_mbps:

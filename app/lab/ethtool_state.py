@@ -26,7 +26,7 @@ from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, l
 from sbctune.lab.ethtool_options import options_state
 from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import hold_to_table
-from sbctune.lab.ethtool_table_drvinfo import driver_info
+from sbctune.lab.ethtool_table_drvinfo import bus_info_from_parent, driver_info
 from sbctune.lab.ethtool_table_queues import channels_state, driver_queues, queue_pairs
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.link_state import link_state
@@ -229,7 +229,8 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
                                       profile.kernel, most)  # fmt: skip
         if irqs:
             out["irqs"] = irqs
-    platform = {s.name: n for s in profile.interfaces if (n := platform_name(s.driver, s.chip))}
+    platform = {s.name: n for s in profile.interfaces
+                if (n := platform_name(s.driver, s.chip, profile.kernel))}  # fmt: skip
     for name, state in interfaces.items():
         info = state.get("info")
         if info is not None and name in platform:
@@ -241,24 +242,29 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
     return out
 
 
-def platform_name(driver: str | None, chip: str | None) -> str | None:
+def platform_name(driver: str | None, chip: str | None, kernel: str = "") -> str | None:
     """A platform NIC's ``ethtool -i`` bus-info: with no get_drvinfo of the driver's own (macb
     has none), ethtool_get_drvinfo (net/ethtool/ioctl.c) copies dev_name() of the netdev's
     parent, the platform device its board's device tree names ("1f00100000.ethernet", the
     Pi 5's RP1 GEM): the catalog's `platform_names` of the chip the profile names, which the
-    inventory reads back (catalog.chip_on_platform)."""
+    inventory reads back (catalog.chip_on_platform). 6.12 does it also after a get_drvinfo
+    that writes no bus-info (bcmgenet: ethtool_table_drvinfo.bus_info_from_parent); there a
+    profile that names no chip takes the driver's one platform chip with a name (GENET: the
+    BCM2711's "fd580000.ethernet")."""
     from sbctune.catalog import load_catalog
 
-    if not driver or not chip:
+    if not driver:
         return None
     caps = driver_caps.caps(driver)
-    if caps is not None and caps.has("get_drvinfo"):
-        return None  # the driver writes its own bus-info
+    from_parent = bus_info_from_parent(driver, kernel)
+    if caps is not None and caps.has("get_drvinfo") and not from_parent:
+        return None  # the driver writes its own bus-info (or 6.1 leaves it empty)
+    named = [c for c in load_catalog().chips_by_driver(driver)
+             if c.bus == "platform" and c.platform_names]  # fmt: skip
+    if not chip:
+        return named[0].platform_names[0] if from_parent and len(named) == 1 else None
     wanted = chip.casefold()
-    for found in load_catalog().chips_by_driver(driver):
-        if found.bus == "platform" and found.platform_names and wanted in found.name.casefold():
-            return found.platform_names[0]
-    return None
+    return next((c.platform_names[0] for c in named if wanted in c.name.casefold()), None)
 
 
 _OWN_IMPORTS = re.compile(r"^# @tables-start.*?^# @tables-end$", re.M | re.S)

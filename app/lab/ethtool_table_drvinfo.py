@@ -74,3 +74,17 @@ def drvinfo_strings(driver: str, kernel: str = "", chip: str = "") -> dict[str, 
         if description:
             found["firmware"] = description
     return found
+
+
+def bus_info_from_parent(driver: str, kernel: str = "") -> bool:
+    """Whether ``ethtool -i`` shows the parent device's name as bus-info for a driver whose own
+    get_drvinfo writes none (the hand fact ``drvinfo_bus_info_unwritten``: bcmgenet): where
+    every series the kernel may be fills it in (``_kernel`` ``drvinfo_bus_info_from_parent``:
+    6.12's ethtool_get_drvinfo does, 6.1's does not; audit 22 row 4)."""
+    caps = driver_caps.caps(driver, kernel or None)
+    if caps is None or not caps.facts.get("drvinfo_bus_info_unwritten"):
+        return False
+    facts = [f for f in driver_caps.table()["hand"].get("_kernel", [])
+             if f["fact"] == "drvinfo_bus_info_from_parent"]  # fmt: skip
+    series = driver_caps.series_of(kernel or None)
+    return all(any(s in f["kernels"] and f["value"] is True for f in facts) for s in series)

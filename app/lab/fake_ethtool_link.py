@@ -4,9 +4,12 @@ The answer is a list of blocks (label, value, continuation lines) in ethtool's o
 profile's real capture of ``ethtool IFACE`` where it has one, else blocks built from the
 driver's facts (``[link]`` in resources/lab/ethtool/drivers/<driver>.toml, each with its kernel
 source). The live parts are the lab's: Speed and Duplex from the shaped link's sysfs files,
-"Link detected" from the carrier; with no carrier the kernel shows no speed or duplex
-(ethtool prints "Unknown!") and no link partner. What only the hardware knows (PHYAD, a
-register-read MDI-X, Wake-on where the source leaves it to the chip) is left out.
+"Link detected" from the carrier; with no carrier no link partner, and the speed and duplex
+the driver reads then (``idle_shown``): "Unknown!" (phylib with autonegotiation, igb, igc,
+atlantic), a forced link's own, mii's 10 Mb/s half duplex (r8152, ax88179_178a), or, set
+down on 6.1, the last link's (lan78xx, smsc95xx: PHY_HALTED keeps it). What only the hardware
+knows (PHYAD, a register-read MDI-X, Wake-on where the source leaves it to the chip) is left
+out.
 
 ``-s`` answers as the driver's set_link_ksettings does (``rule`` in the state): phylib
 (phy_ethtool_ksettings_set), mii (mii_ethtool_set_link_ksettings), igb (igb_set_spd_dplx),
@@ -139,7 +142,35 @@ def _pause_words(bits: tuple[bool, bool]) -> str:
     return "Transmit-only" if asym else "No"
 
 
+def _last_link(ifname: str, link: dict[str, Any]) -> tuple[str, str]:
+    """The speed and duplex of the link before it was set down: the lab's sysfs files (bound
+    over the veth's, written at each renegotiation), or the state's (unit tests)."""
+    if "carrier" in link:
+        return str(link.get("speed", "")), str(link.get("duplex", ""))
+    folder = f"/sys/class/net/{ifname}"
+    return _read(f"{folder}/speed") or "", _read(f"{folder}/duplex") or ""
+
+
+def idle_shown(link: dict[str, Any], last: tuple[str, str] | None = None) -> tuple[str, str] | None:
+    """Speed and Duplex as the driver reads them without a carrier, where not "Unknown!"
+    (link_state.idle_settings): a forced link's own, the last link's (`last`, given for an
+    interface set down whose PHY keeps it), or mii's 10 Mb/s half duplex."""
+    idle = link.get("idle") or {}
+    speed, duplex = last or ("", "")
+    if idle.get("halted_last") and speed.isascii() and speed.isdigit() and int(speed) > 0:
+        known = duplex in ("half", "full")
+        return f"{speed}Mb/s", duplex.capitalize() if known else "Unknown! (255)"
+    forced = link.get("forced")
+    if forced and link.get("rule") in idle.get("forced_rules", ()):
+        return f"{int(forced['speed'])}Mb/s", str(forced["duplex"]).capitalize()
+    if link.get("autoneg") and idle.get("autoneg"):
+        return f"{int(idle['autoneg']['speed'])}Mb/s", str(idle["autoneg"]["duplex"])
+    return None
+
+
 def _value(label: str, link: dict[str, Any], up: bool, speed: str, duplex: str) -> str | None:
+    if not up and label in ("Speed", "Duplex") and "Unknown!" in speed:
+        speed, duplex = idle_shown(link) or (speed, duplex)
     if label == "Speed":
         return speed
     if label == "Duplex":  # cdc_ncm: the kernel's zeroed duplex, whatever the link
@@ -192,6 +223,9 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
     link = dev["link"]
     live_link = live(ifname, link)
     up = live_link[0]
+    if not up and (link.get("idle") or {}).get("halted_last") and not iface_up(ifname, dev):
+        shown_idle = idle_shown(link, _last_link(ifname, link))
+        live_link = (False, *shown_idle) if shown_idle else live_link
     indent = link.get("indent", "\t")
     out = [f"Settings for {ifname}:"]
     # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal comes once,

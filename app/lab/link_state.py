@@ -30,6 +30,15 @@ def _facts(driver: str) -> dict[str, Any] | None:
     return dict(entry) if isinstance(entry, dict) else None
 
 
+def sysfs_duplex(driver: str) -> str:
+    """What /sys/class/net/IFACE/duplex reads with a carrier: net-sysfs.c duplex_show names the
+    duplex of the same __ethtool_get_link_ksettings as ``ethtool IFACE`` (zeroed first, so a
+    driver that writes none reads "half": the facts' `duplex`, cdc_ncm's
+    usbnet_get_link_ksettings_internal, audit 22 row 2); else the lab's full-duplex link."""
+    shown = (_facts(driver) or {}).get("duplex") if driver else None
+    return str(shown).lower() if shown in ("Half", "Full") else "full"
+
+
 def parse_capture(text: str) -> tuple[str, list[list[Any]]]:
     """A captured ``ethtool IFACE`` as (indent, blocks): [label, value, continuation lines];
     link-mode blocks hold their modes as a list and every line of theirs as captured."""
@@ -190,12 +199,49 @@ def link_state(
         **_wol_state(facts, wol, has, captured=capture is not None),
         "speed_max": int(speed_mbps) if speed_mbps else None,
         "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
+        "idle": idle_settings(caps, kernel),
         # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
         "rates": driver_caps.by_chip(table_facts["link_forced_by_chip"], chip or "default")
         if table_facts.get("link_forced_by_chip")
         else None,
         "source": "capture" if capture is not None else "link_settings.toml",
     }
+
+
+# set_link_ksettings rules whose get side reads BMCR when forced: phylib and phylink with a PHY
+# (genphy_read_status -> genphy_read_status_fixed), mii (mii_ethtool_get_link_ksettings)
+_FORCED_READ = ("phylib", "phylink", "mii", "gmii", "r8152")
+
+
+def idle_settings(caps: driver_caps.DriverCaps | None, kernel: str) -> dict[str, Any]:
+    """What the driver's get_link_ksettings reads without a carrier where it is not "Unknown!"
+    (audit 22 row 3): `forced` (the rules in _FORCED_READ: a forced speed and duplex are shown,
+    _kernel phy_forced_read_without_link) and `autoneg` (a driver whose settings are
+    mii_ethtool_get_link_ksettings' reading, ksettings_read_by_mii: 10 Mb/s half duplex with
+    no partner, _kernel mii_ksettings_without_partner) and `halted_last` (set down, a driver
+    that keeps its PHY attached, phy_attached_while_down, shows the last link's speed and
+    duplex where the kernel's PHY_HALTED keeps them: 6.1, _kernel phy_halted_keeps_link; audit
+    22 row 5). igb, igc, atlantic and phylib with autonegotiation answer SPEED_UNKNOWN."""
+    found: dict[str, Any] = {"forced_rules": list(_FORCED_READ)}
+    if driver_caps.kernel_fact("phy_forced_read_without_link", kernel or None) is None:
+        found["forced_rules"] = []
+    if caps is not None and caps.facts.get("phy_attached_while_down"):
+        # set down, phylib keeps the last link's speed and duplex (6.1's PHY_HALTED)
+        found["halted_last"] = _every_series("phy_halted_keeps_link", kernel)
+    if caps is not None and caps.facts.get("ksettings_read_by_mii"):
+        fact = driver_caps.kernel_fact("mii_ksettings_without_partner", kernel or None)
+        if fact is not None:
+            found["autoneg"] = dict(fact[0])
+    return found
+
+
+def _every_series(name: str, kernel: str) -> bool:
+    """Whether the ``_kernel`` fact `name` is true in every series the kernel may be."""
+    facts = [f for f in driver_caps.table()["hand"].get("_kernel", []) if f["fact"] == name]
+    return all(
+        any(s in f["kernels"] and f["value"] is True for f in facts)
+        for s in driver_caps.series_of(kernel or None)
+    )
 
 
 def _wol_state(

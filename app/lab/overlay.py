@@ -32,6 +32,7 @@ from pathlib import Path
 
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import uname
+from sbctune.lab.link_state import sysfs_duplex
 from sbctune.lab.profile import InterfaceSpec
 from sbctune.lab.sshd import USER
 from sbctune.lab.uname import UnameFacts
@@ -218,9 +219,9 @@ def build(
 def link_files(interfaces: Sequence[InterfaceSpec], lab_dir: Path) -> list[tuple[str, str]]:
     """Binds that make a veth's sysfs `speed` and `duplex` read as the profile's NIC link.
 
-    A veth reports 10000 Mb/s; the real NIC negotiated the profile's `link_speed_mbps` (full
-    duplex unless the profile says otherwise). Interfaces without a declared speed are left as
-    the kernel shows them.
+    A veth reports 10000 Mb/s; the real NIC negotiated the profile's `link_speed_mbps`, full
+    duplex, except where its driver reports none (link_state.sysfs_duplex: cdc_ncm reads
+    "half" on every link). Interfaces without a declared speed are left as the kernel shows them.
     """
     folder = lab_dir / "link"
     folder.mkdir(mode=0o755, parents=True, exist_ok=True)
@@ -229,7 +230,8 @@ def link_files(interfaces: Sequence[InterfaceSpec], lab_dir: Path) -> list[tuple
         speed = spec.link.link_speed_mbps
         if speed is None:
             continue
-        for attribute, value in (("speed", f"{int(speed)}\n"), ("duplex", "full\n")):
+        duplex = sysfs_duplex(spec.driver)  # cdc_ncm: "half", as its ethtool shows
+        for attribute, value in (("speed", f"{int(speed)}\n"), ("duplex", f"{duplex}\n")):
             source = folder / f"{spec.name}.{attribute}"
             source.write_text(value, encoding="ascii")
             os.chmod(source, 0o644)

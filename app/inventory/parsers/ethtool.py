@@ -59,12 +59,22 @@ class EthtoolSettings:
 
     @property
     def max_supported_mbps(self) -> int | None:
-        best: int | None = None
-        for mode in self.supported_link_modes:
-            m = re.match(r"^(\d+)base", mode)
-            if m:
-                best = max(best or 0, int(m.group(1)))
-        return best
+        return _fastest(self.supported_link_modes)
+
+    @property
+    def max_partner_mbps(self) -> int | None:
+        """The fastest mode the other end advertised (phylib's and mii's lp_advertising, filled
+        once autonegotiation completed; igb, igc and cdc_ncm never fill it: None)."""
+        return _fastest(self.link_partner_link_modes)
+
+
+def _fastest(modes: list[str]) -> int | None:
+    best: int | None = None
+    for mode in modes:
+        m = re.match(r"^(\d+)base", mode)
+        if m:
+            best = max(best or 0, int(m.group(1)))
+    return best
 
 
 def _modes(value: str) -> list[str]:
