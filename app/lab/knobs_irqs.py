@@ -11,7 +11,10 @@ freed (kernel/irq/proc.c, irqdesc.c). The knob server reads the file again (its 
 config ``interrupts``) at each lookup and, where it changed, a line that is still the same
 vector (number, chip, hwirq, name) keeps its folder and affinity, a new one gets a new folder
 with the default affinity (every CPU) that refuses as its chip says (config
-``irq_chip_errno``), and a freed number's folder is gone (ENOENT).
+``irq_chip_errno``), and a freed number's folder is gone (ENOENT). A closed NIC whose driver
+requests its vectors at open has no line (free_irq took the action) but keeps its descriptors,
+and so its folders and their affinity: the lab lists those lines in a file of its own (config
+``interrupts_held``, fake_ethtool_irqs.render_held), read with /proc/interrupts.
 """
 
 from __future__ import annotations

@@ -29,9 +29,9 @@ from sbctune.lab import (
 )
 from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
-from sbctune.lab.fake_ethtool_irqs import HELD_FILE
 from sbctune.lab.errors import LabError
 from sbctune.lab.ethtool_table_queues import driver_queues, driver_queues_allocated
+from sbctune.lab.fake_ethtool_irqs import HELD_FILE
 from sbctune.lab.hostname import DEFAULT, lab_hostname
 from sbctune.lab.lab_status import status_unlocked
 from sbctune.lab.model import LabInfo, NicInfo
