@@ -88,11 +88,14 @@ def _private_dirs(profile: LabProfile, directory: Path) -> list[dict[str, str]]:
     return entries
 
 
-def knobs_config(profile: LabProfile, interrupts_file: str = "") -> dict[str, Any]:
+def knobs_config(
+    profile: LabProfile, interrupts_file: str = "", held_file: str = ""
+) -> dict[str, Any]:
     """What the knob file system (``knobs_fs``) models: CPUs, cpufreq, IRQs, power.
     `interrupts_file`: the host copy of a /proc/interrupts the lab models (its PCIe NICs'
     vectors), which ``ethtool -L`` writes again: /proc/irq follows it (``knobs_irqs``), each new
-    vector refusing as its chip does under the profile's kernel (``irq_chip_errno``)."""
+    vector refusing as its chip does under the profile's kernel (``irq_chip_errno``);
+    `held_file`: the lines of closed NICs' vectors, whose folders stay (fake_ethtool_irqs)."""
     interrupts = profile.bundle.file("/proc/interrupts") or profile.modelled_files.get(
         "/proc/interrupts"
     )
@@ -111,6 +114,8 @@ def knobs_config(profile: LabProfile, interrupts_file: str = "") -> dict[str, An
     }
     if interrupts_file and "/proc/interrupts" in profile.modelled_files:
         config["interrupts"] = interrupts_file
+        if held_file:
+            config["interrupts_held"] = held_file
         chip, refused = irq_model.PCIE_HOSTS.get(profile.pcie_host, ("", False))
         config["irq_chip_errno"] = (
             {chip: irq_refusal.refusal(chip, profile.kernel)} if chip and refused else {}

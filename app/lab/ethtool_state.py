@@ -28,6 +28,7 @@ from sbctune.lab.ethtool_rxfh import rxfh_state
 from sbctune.lab.ethtool_table import hold_to_table
 from sbctune.lab.ethtool_table_drvinfo import bus_info_from_parent, driver_info
 from sbctune.lab.ethtool_table_queues import channels_state, driver_queues, queue_pairs
+from sbctune.lab.fake_ethtool_irqs import HELD_FILE
 from sbctune.lab.fake_ethtool_tables import LEGACY, RING_PARAMS
 from sbctune.lab.link_state import link_state
 from sbctune.lab.overlay import fake_script
@@ -386,6 +387,10 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     state["link_down_seconds"] = profile.link_down_seconds  # a bounce's time down
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)
+    if "irqs" in state:  # a closed NIC's vectors: /proc/irq/N stays (fake_ethtool_irqs)
+        held = lab_dir / HELD_FILE
+        held.write_text("", encoding="utf-8")
+        state["irqs"]["held"] = str(held)
     state_path = lab_dir / STATE_FILE
     write_json(state_path, state, mode=0o644)  # root writes (ethtool -G needs root), all read
     captured = bin_dir / "ethtool"

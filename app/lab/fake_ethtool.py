@@ -33,7 +33,7 @@ from sbctune.lab.fake_ethtool_base import (
 from sbctune.lab.fake_ethtool_dispatch import LIVE, MISC, SET, SHOW, refused_while_down
 from sbctune.lab.fake_ethtool_driver import bounce_link
 from sbctune.lab.fake_ethtool_features import set_features
-from sbctune.lab.fake_ethtool_irqs import requeue, write_interrupts
+from sbctune.lab.fake_ethtool_irqs import follow_links, requeue, write_interrupts
 from sbctune.lab.fake_ethtool_link import LINK_PROBE, show_link, write_link_speed
 from sbctune.lab.fake_ethtool_misc import (
     answers,
@@ -424,11 +424,16 @@ def refresh_shown(state_path: str, reopened_ifaces: list[str] | None = None) -> 
     open sets again (stmmac_change_mtu closes and reopens a running interface: reopened)."""
     if os.geteuid() != 0:
         return 1  # the shown files are root's, as the MTU change is
-    with locked_state(state_path, bool(reopened_ifaces)) as state:
+    with locked_state(state_path, True) as state:
         for name in reopened_ifaces or []:
             dev = state.get("interfaces", {}).get(name)
             if dev:
                 reopened(dev)
+        # the lab's `ip link set down|up` runs this: a driver that requests its vectors at
+        # open frees them at close (fake_ethtool_irqs.follow_links)
+        irqs = state.get("irqs")
+        if irqs and follow_links(irqs, lambda name: iface_up(name, {})):
+            write_interrupts(irqs)
         write_shown(state_path, state)
     return 0
 

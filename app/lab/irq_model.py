@@ -197,7 +197,10 @@ def reinit_model(
         if not own:
             continue
         counts = range(1, int(most.get(nic.name, 0)) + 1)
+        caps = driver_caps.caps(nic.driver, kernel or None, nic.chip) if nic.driver else None
         out["nics"][nic.name] = {
+            # requested in ndo_open, freed in ndo_stop (hand fact, cited: igb_open -> ...)
+            "at_open": bool(caps and caps.facts.get("irq_requested_at_open")),
             "dev_id": own[0].hwirq >> 11,
             "numbers": [m.number for m in own],
             "names": [m.name for m in own],

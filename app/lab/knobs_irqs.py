@@ -11,7 +11,10 @@ freed (kernel/irq/proc.c, irqdesc.c). The knob server reads the file again (its 
 config ``interrupts``) at each lookup and, where it changed, a line that is still the same
 vector (number, chip, hwirq, name) keeps its folder and affinity, a new one gets a new folder
 with the default affinity (every CPU) that refuses as its chip says (config
-``irq_chip_errno``), and a freed number's folder is gone (ENOENT).
+``irq_chip_errno``), and a freed number's folder is gone (ENOENT). A closed NIC whose driver
+requests its vectors at open has no line (free_irq took the action) but keeps its descriptors,
+and so its folders and their affinity: the lab lists those lines in a file of its own (config
+``interrupts_held``, fake_ethtool_irqs.render_held), read with /proc/interrupts.
 """
 
 from __future__ import annotations
@@ -75,37 +78,48 @@ def vectors(text: str) -> dict[int, str]:
     return out
 
 
-class Folders:
-    """The numbered folders of ``irq/``, kept as the lab's /proc/interrupts says."""
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(MAX_BYTES)
+    except OSError:
+        return None
 
-    def __init__(self, tree: Tree, cpus: int, path: str, chip_errno: dict[str, str]) -> None:
+
+class Folders:
+    """The numbered folders of ``irq/``, kept as the lab's /proc/interrupts says, and for the
+    vectors of a closed NIC (`held`: freed actions, descriptors kept) as that file says."""
+
+    def __init__(
+        self, tree: Tree, cpus: int, path: str, chip_errno: dict[str, str], held: str = ""
+    ) -> None:
         self.tree, self.cpus, self.path, self.chip_errno = tree, cpus, path, chip_errno
-        self.text: str | None = None
+        self.held = held
+        self.texts: tuple[str | None, str | None] | None = None
         self.seen: dict[int, str] = {}
 
-    def _read(self) -> str | None:
-        """The file's text where it changed since the last read (compared whole: two rewrites
-        within one timestamp tick can have the same mtime and size), else None."""
-        try:
-            with open(self.path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read(MAX_BYTES)
-        except OSError:
+    def _read(self) -> dict[int, str] | None:
+        """Every vector with a folder now, where either file changed since the last read
+        (compared whole: two rewrites within one timestamp tick can have the same mtime and
+        size), else None."""
+        texts = (_read_text(self.path), _read_text(self.held) if self.held else None)
+        if texts == self.texts:
             return None
-        if text == self.text:
+        self.texts = texts
+        shown, held = texts
+        if shown is None:
             return None
-        self.text = text
-        return text
+        # a closed NIC's descriptor keeps /proc/irq/N: unregister_irq_proc only in free_desc
+        return {**(vectors(held) if held else {}), **vectors(shown)}
 
     def start(self) -> None:
         """What the file says at ``lab up`` (the folders were made from the same lines)."""
-        text = self._read()
-        self.seen = vectors(text) if text is not None else {}
+        self.seen = self._read() or {}
 
     def refresh(self) -> None:
-        text = self._read()
-        if text is None:
+        now = self._read()
+        if now is None:
             return
-        now = vectors(text)
         folders = self.tree.root.children["irq"].children  # not lookup: it calls refresh
         for number, vector in self.seen.items():
             if now.get(number) != vector:
@@ -140,6 +154,7 @@ def add_irqs(tree: Tree, config: dict[str, Any], cpus: int) -> None:
         add_folder(tree, irq, cpus)
     if config.get("interrupts"):
         folders = Folders(tree, cpus, str(config["interrupts"]),
-                          dict(config.get("irq_chip_errno", {})))  # fmt: skip
+                          dict(config.get("irq_chip_errno", {})),
+                          str(config.get("interrupts_held") or ""))  # fmt: skip
         folders.start()
         tree.before_lookup.append(folders.refresh)

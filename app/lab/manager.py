@@ -31,6 +31,7 @@ from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
 from sbctune.lab.ethtool_table_queues import driver_queues, driver_queues_allocated
+from sbctune.lab.fake_ethtool_irqs import HELD_FILE
 from sbctune.lab.hostname import DEFAULT, lab_hostname
 from sbctune.lab.lab_status import status_unlocked
 from sbctune.lab.model import LabInfo, NicInfo
@@ -243,7 +244,11 @@ def _build(
     key = sshd.host_key(directory, info.name)
     config = sshd.write_config(directory, key, [n.pi_addr for n in info.nics], SSH_PORT)
     interrupts = next((s for s, target in plan.file_binds if target == "/proc/interrupts"), "")
-    write_json(directory / "knobs.json", knobs_config(prof, interrupts))
+    held = directory / HELD_FILE  # ethtool_state.install made it where /proc/interrupts is modelled
+    write_json(
+        directory / "knobs.json",
+        knobs_config(prof, interrupts, str(held) if held.is_file() else ""),
+    )
     write_json(directory / "nsinit.json", nsinit_config(prof, plan, directory, shadow, config))
     proc = _spawn(info.name, info.netns, directory)
     _wait_ready(info, proc, directory)

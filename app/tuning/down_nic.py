@@ -55,6 +55,18 @@ def _read_refused(kind: str, caps: driver_caps.DriverCaps, iface: str) -> str:
     return ""
 
 
+def _irqs_freed(kind: str, caps: driver_caps.DriverCaps, iface: str) -> str:
+    """The driver's words where it frees its interrupts at close (``irq_requested_at_open``:
+    igb_open -> igb_request_irq, __igb_close -> igb_free_irq ...): a down NIC's vectors have no
+    action, so /proc/interrupts names none of them (show_interrupts) and irq-affinity has
+    nothing of this NIC to move; else ""."""
+    if kind != "irq_affinity" or not caps.facts.get("irq_requested_at_open"):
+        return ""
+    return (f"the {caps.driver} driver requests its interrupts when {iface} opens and frees "
+            f"them when it closes ({caps.cite('irq_requested_at_open')}), so /proc/interrupts "
+            "names none of them now")  # fmt: skip
+
+
 def _leave_out(item: PlannedTweak, iface: str, why: str) -> None:
     item.applicable = False
     item.reason = (f"{iface} is down (not IFF_UP): {why}. Bring it up "
@@ -74,7 +86,9 @@ def note_plan(plan: TuningPlan, ip_link: str | None) -> None:
         return
     facts = reopen_order.for_plan(plan)
     for item in plan.items:
-        why = _read_refused(item.tweak.kind, caps, iface)
+        why = _read_refused(item.tweak.kind, caps, iface) or _irqs_freed(
+            item.tweak.kind, caps, iface
+        )
         if not why and item.applicable:
             lost = [persist_gaps.why_lost(c, caps, facts, iface) for c in item.changes if c.needed]
             why = next((w for w in lost if w), "")
