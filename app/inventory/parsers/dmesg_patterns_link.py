@@ -248,7 +248,11 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
-            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
+            # not the regulator core's "supply %s not found, using dummy regulator" about a
+            # (USB) PHY device's power (drivers/regulator/core.c _regulator_get(), 6.1/6.12):
+            # "usb_phy_generic phy: supply vcc not found" names no missing Ethernet PHY
+            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?(?:(?!supply ).){0,40}\bnot found|"
+            r"no phy found|"
             r"mdio\S*: probe of (?!\S+:\w\w )\S+ failed)"
         ),
     ),
