@@ -72,3 +72,30 @@ def test_a_probe_failure_of_the_bound_driver_or_with_no_other_driver_stays() -> 
         "[    9.3] r8152 2-1:1.0 eth1: v1.12.13",
     )
     assert "probe-failed" in {f.id for f in own.findings}
+
+
+# --- a USB gadget's interface, known by the gadget's Ethernet layer's own line ---
+
+
+def test_u_ether_s_host_mac_line_names_a_gadget_interface_and_its_driver() -> None:
+    """A BeagleBone's g_ether: "usb0: HOST MAC de:c1:fa:45:65:ac" is u_ether.c's (6.1:
+    gether_setup_name() INFO() with the interface's name first; kernel_source/gadget_ether.json)
+    and ethtool reports every u_ether interface's driver as "g_ether" (eth_get_drvinfo()). The
+    musb host port, the omap and hub lines make no NIC."""
+    inv = inventory_of({"dmesg": corpus_output(_BBB)})
+    assert [(n.name, n.driver) for n in inv.nics] == [("usb0", "g_ether")]
+
+
+def test_a_gadget_interface_of_any_name_is_read() -> None:
+    """A Jetson's configfs gadget names its RNDIS function rndis0 (no usual interface name) and
+    its ECM function usb0; both are u_ether's, in the bridge l4tbr0, which is no NIC."""
+    inv = inventory_of({"dmesg": corpus_output(_JETSON)})
+    assert [(n.name, n.driver) for n in inv.nics] == [("rndis0", "g_ether"), ("usb0", "g_ether")]
+
+
+def test_an_interface_s_mac_line_of_other_words_names_no_gadget_driver() -> None:
+    """Only the formats the table keeps (u_ether's alone) name g_ether: "usb0: MAC ..." is many
+    drivers' words, and a capital-word line of a bridge names no NIC at all."""
+    inv = dmesg_inventory("[    4.680437] usb0: MAC 3a:04:3e:da:d6:24")
+    assert [(n.name, n.driver) for n in inv.nics] == [("usb0", None)]
+    assert dmesg_inventory("[    5.0] br-lan: HOST MAC 3a:04:3e:da:d6:24").nics == []
