@@ -380,19 +380,6 @@ KNOWN_GAPS: dict[str, str] = {
         "line shows; missing, as for x86_amd_a6210_2's mt7662u_sta: a NIC made of an "
         "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
-    # corpus38 (thirty-eighth unseen set: networks over other links)
-    "link38_opi3lts_bluez_395_bluetoothd_bnep0_bridge_pan0_einval": (
-        "bnep0 (a Bluetooth PAN connection) is named only by bluetoothd's own lines ('bnep: "
-        "Can't add bnep0 to the bridge pan0', BlueZ profiles/network/bnep.c "
-        "bnep_add_to_bridge()): the daemon-format table (resources/catalog/daemon_lines.json, "
-        "scripts/regen_daemon_lines.py) reads systemd-networkd's and NetworkManager's source "
-        "only; missing: BlueZ's network-profile formats in it (or the kernel's 'bnep%d' template "
-        "of net/bluetooth/bnep/core.c as a name only that driver gives)"
-    ),
-    "link38_x86_blueman_307_syslog_bnep0_pan1_dnsmasq_avahi": (
-        "bnep0 is named only by bluetoothd's 'Added new connection: bnep0' (BlueZ's network "
-        "profile), which no reader knows: the same gap as link38_opi3lts_bluez_395"
-    ),
 }
 
 

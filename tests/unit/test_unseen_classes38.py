@@ -99,3 +99,34 @@ def test_an_interface_s_mac_line_of_other_words_names_no_gadget_driver() -> None
     inv = dmesg_inventory("[    4.680437] usb0: MAC 3a:04:3e:da:d6:24")
     assert [(n.name, n.driver) for n in inv.nics] == [("usb0", None)]
     assert dmesg_inventory("[    5.0] br-lan: HOST MAC 3a:04:3e:da:d6:24").nics == []
+
+
+# --- an interface named by a name only one kernel driver gives, in a daemon's line ---
+
+_OPI3 = "link38_opi3lts_bluez_395_bluetoothd_bnep0_bridge_pan0_einval"
+_BLUEMAN = "link38_x86_blueman_307_syslog_bnep0_pan1_dnsmasq_avahi"
+
+
+def test_bluetoothd_s_bnep0_is_a_nic_and_its_bridge_is_not() -> None:
+    """An Orange Pi 3 LTS as a Bluetooth PAN NAP: bluetoothd alone names bnep0 ("bnep: Can't add
+    bnep0 to the bridge pan0"); "bnep%d" is the name only net/bluetooth/bnep/core.c
+    bnep_add_connection() gives (kernel_source/netdev_name_templates.json, 6.1 and 6.12)."""
+    inv = inventory_of({"journalctl": corpus_output(_OPI3)})
+    assert [n.name for n in inv.nics] == ["bnep0"]
+
+
+def test_a_pan_client_s_bnep0_in_a_syslog_tail() -> None:
+    """An x86 laptop's syslog: "bluetoothd[22651]: Added new connection: bnep0"."""
+    inv = inventory_of({"dmesg": corpus_output(_BLUEMAN, "001")})
+    assert "bnep0" in [n.name for n in inv.nics]
+
+
+def test_short_or_virtual_templates_in_ordinary_words_name_no_nic() -> None:
+    """A host "nas01" in a prompt, the crypto module "arc4" in a module list (two- and three-
+    letter templates of other drivers), a bond0 (a virtual kind): none is a NIC."""
+    inv = dmesg_inventory(
+        "root@nas01:~# dmesg | grep eth",
+        "[  380.0] Modules linked in: ctr ccm arc4 rt2800usb",
+        "[  381.0] bond0: (slave eth9): Enslaving as an active interface",
+    )
+    assert [n.name for n in inv.nics if n.name in ("nas01", "arc4", "bond0")] == []

@@ -1,7 +1,8 @@
-"""resources/kernel_source/gadget_ether.json against the kernel source it came from: the USB
-gadget's Ethernet layer (drivers/usb/gadget/function/u_ether.c) in Debian's linux-source-6.1 and
--6.12, exactly what scripts/regen_gadget_ether.py generates. Fetches the trees once, as
-tests/test_name_tables_source.py does."""
+"""Two tables of the links other than an Ethernet port (session 23, corpus38) against the kernel
+source they came from, exactly what their scripts generate from Debian's linux-source-6.1 and
+-6.12: gadget_ether.json (the USB gadget's Ethernet layer, drivers/usb/gadget/function/u_ether.c)
+and netdev_name_templates.json (the interface names one driver alone gives: "bnep%d"). Fetches
+the trees once, as tests/test_name_tables_source.py does."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import kernel_source  # noqa: E402
 import regen_gadget_ether  # noqa: E402
+import regen_netdev_templates  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -37,3 +39,14 @@ def test_the_gadget_ether_table_is_what_the_source_generates(trees: dict[str, Pa
         "formats": ["HOST MAC %pM"],
     }
     assert generated["6.12"]["driver"] == "g_ether" and generated["6.12"]["formats"] == []
+
+
+def test_the_one_driver_name_templates_are_what_the_source_generates(
+    trees: dict[str, Path],
+) -> None:
+    shipped = json.loads((KS / "netdev_name_templates.json").read_text(encoding="utf-8"))
+    generated = regen_netdev_templates.one_driver(trees)
+    assert shipped["templates"] == generated
+    assert generated["bnep"]["files"] == ["net/bluetooth/bnep/core.c"]
+    assert "thunderbolt" in generated  # 6.1's thunderbolt.c, 6.12's thunderbolt/main.c
+    assert not {"eth", "wlan", "usb", "mlan"} & set(generated)  # shared, or Wi-Fi's table
