@@ -179,8 +179,23 @@ def _firmware_missing(nic: Nic, label: str) -> list[Finding]:
     )
 
 
+def _failed_driver(line: str) -> str | None:
+    """The driver a probe-failure line names (drivers/base/dd.c call_driver_probe(): 6.1's
+    "%s: probe of %s failed with error %d" with drv->name first, 6.12's "probe with driver %s
+    failed with error %d" on the device)."""
+    if (at := line.find(" probe with driver ")) != -1:
+        return line[at + 19 :].split(" ", 1)[0] or None
+    head, sep, _ = line.partition(": probe of ")
+    return head.rsplit(" ", 1)[-1] or None if sep else None
+
+
 def _probe_failed(nic: Nic, label: str) -> list[Finding]:
     lines = nic.log.get("probe_failed")
+    if lines and nic.driver and nic.name:
+        # a driver that declined the device while another one drives it and registered the
+        # NIC's interface (cdc_subset's -EINVAL on a Linux gadget's CDC control interface that
+        # cdc_ether then binds) failed nothing of this NIC's
+        lines = [line for line in lines if _failed_driver(line) in (None, nic.driver)]
     if not lines:
         return []
     return _one(

@@ -25,6 +25,7 @@ from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.inventory.nics import is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
+from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import declared_virtual
 
@@ -218,7 +219,8 @@ def _usb_bus_number(path: str | None) -> int | None:
 
 def devices(parsed: Parsed) -> list[Device]:
     """Every device any source mentions, joined."""
-    return join(all_sightings(parsed, [*from_lshw(parsed.lshw), *from_dmesg(parsed.dmesg)]))
+    named = template_sightings(parsed.dmesg_text)  # bluetoothd's "... connection: bnep0"
+    return join(all_sightings(parsed, [*from_lshw(parsed.lshw), *from_dmesg(parsed.dmesg), *named]))
 
 
 def _usb_bus(device: Device) -> str | None:

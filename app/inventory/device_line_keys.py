@@ -6,6 +6,7 @@ read, the facts in the order they are added (the first of them is the line's dri
 from __future__ import annotations
 
 from sbctune.catalog.catalog import load_catalog
+from sbctune.catalog.gadget_ether import gadget_driver
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.netdev_info_formats import driver_by_words
 from sbctune.catalog.of_node_formats import of_node_named
@@ -83,6 +84,19 @@ def _by_interface_alone(event: DmesgEvent, sighting: Sighting) -> None:
         sighting.add("of_node", node, _SRC, event.text, event.line)
     if not event.driver:
         _driver_by_words(event, sighting)  # "eth0: Atheros AG71xx at ...": ag71xx's own words
+        _gadget_interface(event, sighting)  # "usb0: HOST MAC ...": the USB gadget's u_ether
+
+
+def _gadget_interface(event: DmesgEvent, sighting: Sighting) -> None:
+    """u_ether's own line on the interface it registered: the driver ethtool reports for it."""
+    head = f"{event.iface}: "
+    if not event.iface or not event.text.startswith(head):
+        return
+    known = gadget_driver(event.text[len(head) :])
+    if known is not None:
+        driver, source = known
+        why = f"{event.text[:200]} (the USB gadget's Ethernet layer, {source})"
+        sighting.add("driver", driver, _SRC, why, event.line)
 
 
 def _where(event: DmesgEvent, sighting: Sighting, bus: str | None) -> bool:

@@ -5,7 +5,7 @@ lines of its PHY, its addresses and its probe. dmesg_patterns lists them in thei
 
 from __future__ import annotations
 
-from sbctune.inventory.parsers.dmesg_names import BUS_ID, OLD_NETDEV, UNREGISTERED
+from sbctune.inventory.parsers.dmesg_names import BUS_ID, IFACE, OLD_NETDEV, UNREGISTERED
 from sbctune.inventory.parsers.dmesg_patterns_words import TX_TIMEOUT
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
@@ -224,6 +224,16 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
     ),
     ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
+        # an interface's own line of capital words and an address, by any name: the USB
+        # gadget's u_ether prints "usb0: HOST MAC de:c1:..." / "rndis0: HOST MAC ..." (6.1's
+        # INFO()); which formats are whose is kernel_source/gadget_ether.json's to say
+        "iface_address",
+        _Lazy(
+            rf"^(?P<iface>{IFACE}): [A-Z][A-Z ]{{1,30}} "
+            r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}$"
+        ),
+    ),
+    (
         # a bridge's port and a device put into promiscuous mode exist, whatever else the log
         # says of them (net/bridge/br_stp.c br_log_state(); net/core/dev.c
         # __dev_set_promiscuity()'s "device %s %s promiscuous mode" before 6.3)
@@ -248,7 +258,11 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
             r"(?i:cannot attach to phy|could not attach (?:to )?phy|no phy at addr|"
             # fec: "Unable to connect to phy" (fec_main.c fec_enet_mii_probe())
             r"(?:failed to|unable to|could not|cannot) connect (?:to )?(?:the )?phy|"
-            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?.{0,40}\bnot found|no phy found|"
+            # not the regulator core's "supply %s not found, using dummy regulator" about a
+            # (USB) PHY device's power (drivers/regulator/core.c _regulator_get(), 6.1/6.12):
+            # "usb_phy_generic phy: supply vcc not found" names no missing Ethernet PHY
+            r"(?<!supply )phy\b(?: \"[^\"]{1,200}\")?(?:(?!supply ).){0,40}\bnot found|"
+            r"no phy found|"
             r"mdio\S*: probe of (?!\S+:\w\w )\S+ failed)"
         ),
     ),
@@ -307,6 +321,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "phy_link_down": ("libphy",),
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
+    "iface_address": (" MAC ",),
     "iface_named": (" state", "promiscuous"),
     "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of", "is missing"),
