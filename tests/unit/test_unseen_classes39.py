@@ -6,7 +6,19 @@ bundles."""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sbctune.inventory.brcmfmac_bus import chip_bus
+from sbctune.resources import resource_root
 from tests.corpus_support import corpus_output, dmesg_inventory, findings_of, inventory_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # --- a USB host controller the kernel declared dead ---
 
@@ -88,3 +100,50 @@ def test_the_6_x_thermal_throttle_words_and_the_normal_line() -> None:
     assert len(findings_of(hot, "power-or-thermal")) == 1
     normal = dmesg_inventory("[515033.725003] CPU0: Core temperature/speed normal")
     assert findings_of(normal, "power-or-thermal") == []
+
+
+# --- brcmfmac's chip named without a device or a firmware file ---
+
+_PI3 = "power39_pi3_openhabian_1930_hwmon_undervoltage_smsc95xx_100_full"
+
+
+def test_a_brcmfmac_chip_only_one_bus_lists_is_on_that_bus() -> None:
+    """A Pi 3's "brcmfmac: brcmf_c_preinit_dcmds: Firmware: BCM43430/1 wl0: ..." names the chip
+    but no device and no firmware file; only sdio.c's BRCMF_FW_ENTRY table lists part 43430
+    (6.1 and 6.12), so the Wi-Fi is on SDIO, beside the smsc95xx at 1-1.1."""
+    inv = inventory_of({"dmesg": corpus_output(_PI3)})
+    wifi = [n for n in inv.nics if n.driver == "brcmfmac"]
+    assert [(n.chip, n.bus, n.wireless) for n in wifi] == [("BCM43430", "sdio", True)]
+    assert [f.id for f in inv.findings] == ["under-voltage"]
+
+
+def test_a_usb_only_chip_and_a_chip_of_two_buses() -> None:
+    """Part 43236 only usb.c lists (USB); 4356 both sdio.c and pcie.c list: no bus is said."""
+    assert (chip_bus("BCM43236/3") or ("",))[0] == "usb"
+    assert (chip_bus("BCM4345/6") or ("",))[0] == "sdio"
+    assert chip_bus("BCM4356/2") is None
+    assert chip_bus("BCM99999/1") is None and chip_bus("wl0") is None
+
+
+@given(st.text(max_size=40))
+def test_any_chip_text_gives_a_bus_or_none(text: str) -> None:
+    found = chip_bus(text)
+    assert found is None or found[0] in ("sdio", "pci", "usb")
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_the_chip_bus_table_is_the_source_s() -> None:
+    """resources/kernel_source/brcmfmac_chip_buses.json is what the regen script reads from the
+    pinned 6.1 and 6.12 trees today."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from kernel_source import pinned_trees
+    from regen_brcmfmac_chip_buses import GLOBS, build
+
+    pins = ROOT / "resources" / "kernel_source" / "VERSION.json"
+    trees, _versions = pinned_trees(GLOBS, pins)
+    table = json.loads(
+        resource_root()
+        .joinpath("kernel_source", "brcmfmac_chip_buses.json")
+        .read_text(encoding="utf-8")
+    )
+    assert table["chips"] == build(trees)
