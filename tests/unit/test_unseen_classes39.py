@@ -147,3 +147,36 @@ def test_the_chip_bus_table_is_the_source_s() -> None:
         .read_text(encoding="utf-8")
     )
     assert table["chips"] == build(trees)
+
+
+# --- the Pi 3 B+'s own lan78xx, placed by the kernel log ---
+
+_PI3BPLUS = "power39_pi3bplus_firmware_1222_hub_emi_power_cycle_lan78xx_minus19"
+
+
+def test_the_3b_plus_lan7515_is_placed_by_the_log_without_lsusb_t() -> None:
+    """A Pi 3 B+'s hub trouble: bus 1's devices enumerated "using dwc_otg" (the Pi's OTG
+    controller) and lan78xx at 1-1.1.1, the place the kernel's lan78xx binding example gives
+    the 3 B+'s LAN7515: built in, named LAN7515, and no usb3-adapter-at-usb2; its disconnect is
+    a usb-reset."""
+    inv = inventory_of({"dmesg": corpus_output(_PI3BPLUS)})
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus_path, nic.builtin) == ("eth0", "1-1.1.1", True)
+    assert "LAN7515" in (nic.chip or "")
+    ids = {f.id for f in inv.findings}
+    assert "usb-reset" in ids and "usb3-adapter-at-usb2" not in ids
+
+
+def test_a_log_that_counts_other_hub_ports_or_names_another_host_is_no_place() -> None:
+    """Where the log counts the hub at 1-1 with 7 ports (no 3 B+ hub), or bus 1's devices were
+    enumerated by xHCI (a Pi 4/5 or a PC), a lan78xx at 1-1.1.1 is a dongle, not built in."""
+    lines = (
+        "[    6.5] usb 1-1.1.1: new high-speed USB device number 5 using {hcd}",
+        "[    7.0] lan78xx 1-1.1.1:1.0 eth1: Failed to read register index 0x00000120. ret = -19",
+    )
+    seven = dmesg_inventory(
+        "[    1.0] hub 1-1:1.0: 7 ports detected", *(line.format(hcd="dwc_otg") for line in lines)
+    )
+    xhci = dmesg_inventory(*(line.format(hcd="xhci_hcd") for line in lines))
+    for inv in (seven, xhci):
+        assert [(n.bus_path, n.builtin) for n in inv.nics] == [("1-1.1.1", False)]
