@@ -53,7 +53,7 @@ def usb_controllers_died(adv: Advisor) -> None:
             "hardware fault; the NIC's driver is not the cause (printed by "
             "drivers/usb/core/hcd.c usb_hc_died() and drivers/usb/host/xhci-ring.c "
             "xhci_hc_died()).",
-            [quote(line) for line in lines[:3]],
+            [quote(line) for line in list(dict.fromkeys(lines))[:3]],  # a log repeats them
         )
     adv.recommend(
         "power",
