@@ -180,3 +180,27 @@ def test_a_log_that_counts_other_hub_ports_or_names_another_host_is_no_place() -
     xhci = dmesg_inventory(*(line.format(hcd="xhci_hcd") for line in lines))
     for inv in (seven, xhci):
         assert [(n.bus_path, n.builtin) for n in inv.nics] == [("1-1.1.1", False)]
+
+
+# --- the device a netfilter LOG line names (a paste added after the fixes above) ---
+
+_LAPTOP = "power39_laptop_multibootusb_164_thermal_throttle_beside_firewall_wlo1"
+
+
+def test_the_interface_a_firewall_log_line_names_is_a_nic() -> None:
+    """A laptop's SuSEfirewall2 lines "SFW2-INext-DROP-DEFLT IN=wlo1 OUT= MAC=... SRC=..." (the
+    LOG target's "IN=%s OUT=%s ", net/netfilter/nf_log_syslog.c, after the rule's prefix): wlo1
+    exists, and is Wi-Fi by its name; its thermal lines still make power-or-thermal."""
+    inv = inventory_of({"dmesg": corpus_output(_LAPTOP)})
+    assert [(n.name, n.wireless) for n in inv.nics] == [("wlo1", True)]
+    assert [f.id for f in inv.findings] == ["power-or-thermal"]
+
+
+def test_a_ufw_prefix_with_spaces_and_software_devices() -> None:
+    """UFW's "[UFW BLOCK] IN=enp3s0 OUT= MAC=..." names a PCI NIC by its systemd name; the
+    loopback, a bridge, WireGuard and PPPoE devices a rule may log are no NICs."""
+    ufw = dmesg_inventory("[ 1.0] [UFW BLOCK] IN=enp3s0 OUT= MAC=aa SRC=1.2.3.4 DST=5.6.7.8")
+    assert [(n.name, n.bus_path) for n in ufw.nics] == [("enp3s0", "0000:03:00.0")]
+    for name in ("lo", "br-lan", "wg0", "pppoe-wan"):
+        inv = dmesg_inventory(f"[ 7065.1] DROP IN={name} OUT= MAC=88:9f SRC=80.99.171.5 DST=1.2")
+        assert inv.nics == [], name
