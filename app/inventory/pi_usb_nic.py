@@ -102,15 +102,10 @@ def _hub_ports(text: str) -> dict[str, int]:
     pos = text.find(" detected")
     while pos >= 0:
         words = text[text.rfind("\n", 0, pos) + 1 : pos].split()
-        if (
-            len(words) >= 4
-            and words[-4] == "hub"
-            and words[-3].endswith(":1.0:")
-            and words[-2].isascii()
-            and words[-2].isdigit()
-            and words[-1] in ("port", "ports")
-        ):
-            counts[words[-3].removesuffix(":1.0:")] = int(words[-2])
+        hub, device, number, unit = ["", "", "", "", *words][-4:]
+        ascii_number = number.isascii() and number.isdigit()
+        if hub == "hub" and device.endswith(":1.0:") and ascii_number and unit in ("port", "ports"):
+            counts[device.removesuffix(":1.0:")] = int(number)
         pos = text.find(" detected", pos + 1)
     return counts
 
