@@ -39,6 +39,7 @@ from sbctune.advice.static_board import (
 from sbctune.advice.static_duplex import unreported_duplex
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.advice.static_vectors import open_without_vectors
+from sbctune.advice.usb_host_died import usb_controllers_died
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
     Inventory,
@@ -466,6 +467,7 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
     usb_below_top_speed(advisor)
     usb_device_resets(advisor)
     usb_over_current(advisor)
+    usb_controllers_died(advisor)
     unowned_phy_failures(advisor)
     pcie_links_down(advisor)
     power(advisor)

@@ -154,20 +154,29 @@ def usb_below_top_speed(adv: Advisor) -> None:
         )
 
 
+# The x86 CPUs' thermal interrupt: drivers/thermal/intel/therm_throt.c throttle_active_work()
+# pr_warn("CPU%d: %s temperature is above threshold, cpu clock is throttled (total events =
+# %lu)\n", ..., "Core" or "Package", ...) in 6.1 and 6.12; kernels before 5.5
+# (arch/x86/kernel/cpu/mcheck/therm_throt.c) printed "temperature above threshold, cpu clock
+# throttled". Both hold the needle.
+_HOT = r"CPU\d+: (?:Core|Package) temperature (?:is )?above threshold, cpu clock (?:is )?throttled"
+_HOT_NEEDLE = "above threshold, cpu clock"
+
+
 def power(adv: Advisor) -> None:
     t = adv.inv.board.throttled
-    dmesg_lines = (
-        lines_matching(adv.parsed.dmesg_text, r"[Uu]nder-?voltage", 2, "voltage")
-        if adv.parsed.dmesg_text
-        else []
-    )
-    if (t is None or not (t.any_now or t.any_since_boot)) and not dmesg_lines:
+    text = adv.parsed.dmesg_text
+    dmesg_lines = lines_matching(text, r"[Uu]nder-?voltage", 2, "voltage") if text else []
+    hot_lines = lines_matching(text, _HOT, 2, _HOT_NEEDLE) if text else []
+    if (t is None or not (t.any_now or t.any_since_boot)) and not (dmesg_lines or hot_lines):
         return
     now = t is not None and t.any_now
     what = _power_troubles(t)
     if dmesg_lines and "under-voltage" not in what:
         what.append("under-voltage")
-    evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines
+    if hot_lines:
+        what.append("CPU thermal throttling")
+    evidence = ([f"throttled={t.raw}"] if t is not None else []) + dmesg_lines + hot_lines
     cited = explain("under_voltage")
     adv.finding(
         "under-voltage" if "under-voltage" in what else "power-or-thermal",
@@ -176,6 +185,12 @@ def power(adv: Advisor) -> None:
         f"The board reports {', '.join(what)} {'now' if now else 'since boot'}: the CPU "
         "slows down and network throughput with it"
         + (f" (the kernel's line is printed by {cited.source})" if dmesg_lines and cited else "")
+        + (
+            " (the CPU's thermal interrupt, drivers/thermal/intel/therm_throt.c: too hot, not "
+            "the network's fault)"
+            if hot_lines
+            else ""
+        )
         + ".",
         evidence,
     )
@@ -207,7 +222,17 @@ def _power_remedies(adv: Advisor, what: list[str]) -> None:
             "full CPU clock under load",
             ["rpi-doc-hardware"],
         )
-    if {"soft temperature limit", "throttling"} & set(what):
+    if "CPU thermal throttling" in what:
+        adv.recommend(
+            "power",
+            None,
+            "Cool the CPU",
+            "The CPU cut its clock because it ran above its temperature threshold: clean the "
+            "fan and heatsink, give the case air, and check that its fans spin.",
+            "full CPU clock under load",
+            ["linux-therm-throt"],
+        )
+    elif {"soft temperature limit", "throttling"} & set(what):
         adv.recommend(
             "power",
             None,

@@ -4,7 +4,9 @@ brcmfmac drives SDIO, PCIe and USB chips. Its "brcmfmac: brcmf_fw_alloc_request:
 brcm/brcmfmac43455-sdio for chip BCM4345/6" line (firmware.c, brcmf_fw_alloc_request) names no
 device, but the name comes from the table of the bus that probed the chip (sdio.c
 brcmf_sdio_fwnames, pcie.c brcmf_pcie_fwnames, usb.c brcmf_usb_fwnames), and each table's
-names say their bus (resources/kernel_source/brcmfmac_buses.json).
+names say their bus (resources/kernel_source/brcmfmac_buses.json). A line that names only the
+chip ("Firmware: BCM43430/1 wl0: ...") says its bus when those tables list that chip on one bus
+only (resources/kernel_source/brcmfmac_chip_buses.json, scripts/regen_brcmfmac_chip_buses.py).
 """
 
 from __future__ import annotations
@@ -21,19 +23,32 @@ _USING = re.compile(
 
 
 @functools.cache
-def _table() -> dict[str, Any]:
+def _table(name: str = "brcmfmac_buses.json") -> dict[str, Any]:
     from sbctune.resources import resource_root
 
     try:
-        text = (
-            resource_root()
-            .joinpath("kernel_source", "brcmfmac_buses.json")
-            .read_text(encoding="utf-8")
-        )
+        text = resource_root().joinpath("kernel_source", name).read_text(encoding="utf-8")
         data = json.loads(text)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def chip_bus(chip: str | None) -> tuple[str, str] | None:
+    """(bus, why) for a chip brcmf_chip_name() wrote ("BCM43430/1": part 43430, revision 1)
+    when the bus tables list that part on one bus only, else None."""
+    if not chip or not chip.startswith("BCM"):
+        return None
+    part = chip[3:].split("/", 1)[0].lower()
+    if not (4 <= len(part) <= 5 and part.isascii() and part.isalnum()):
+        return None
+    buses = _table("brcmfmac_chip_buses.json").get("chips", {}).get(part)
+    if not isinstance(buses, list) or len(buses) != 1:
+        return None
+    return str(buses[0]), (
+        f"{chip}: only the {buses[0]} bus's BRCMF_FW_ENTRY table lists the part "
+        "(drivers/net/wireless/broadcom/brcm80211/brcmfmac sdio.c/pcie.c/usb.c)"
+    )
 
 
 def firmware_bus(text: str) -> tuple[str, str] | None:

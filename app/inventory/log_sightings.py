@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sbctune.catalog.old_formats import old_format_of
-from sbctune.inventory.brcmfmac_bus import chip_of_id, firmware_bus
+from sbctune.inventory.brcmfmac_bus import chip_bus, chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import join_children
 from sbctune.inventory.daemon_sightings import on_daemon_iface
@@ -105,7 +105,8 @@ def _on_phy_link(event: DmesgEvent) -> Sighting | None:
 def _on_wifi(event: DmesgEvent) -> Sighting | None:
     """brcmfmac's chip line. It runs on SDIO, PCIe and USB: the bus is the one its device's
     address shows ("mmc1:0001:1", "0000:01:00.0", "1-1:1.0"), else the one its firmware's
-    name says ("brcmfmac43455-sdio", "brcmfmac4366c-pcie", "brcmfmac43236b"), else unknown."""
+    name says ("brcmfmac43455-sdio", "brcmfmac4366c-pcie", "brcmfmac43236b"), else the one
+    bus whose firmware table lists its chip ("BCM43430/1": SDIO only), else unknown."""
     found = device_keys(event.device)
     sighting = Sighting([found[1] if found else ("wifi", "brcmfmac")])
     sighting.add("driver", "brcmfmac", _SRC, event.text, event.line)
@@ -113,7 +114,7 @@ def _on_wifi(event: DmesgEvent) -> Sighting | None:
     sighting.add("chip_text", chip, _SRC, event.text, event.line)
     if found is not None and found[0] in ("sdio", "pci", "usb"):
         sighting.add("bus", found[0], _SRC, event.text, event.line)
-    elif by_name := firmware_bus(event.text):
+    elif by_name := firmware_bus(event.text) or chip_bus(chip):
         why = f"{event.text[:200]} ({by_name[1]})"
         sighting.add("bus", by_name[0], _SRC, why, event.line)
     sighting.add("wireless", True, _SRC, event.text, event.line)

@@ -55,12 +55,15 @@ def pi_own_usb_nic(nic: Nic, parsed: Parsed, catalog: Catalog) -> OwnUsbNic | No
 
 
 def _at_its_place(nic: Nic, parsed: Parsed) -> bool:
-    """Whether `lsusb -t` shows the NIC at its driver's place: its port path, the hubs above it
-    with their port counts, and bus 1's root hub the Pi's own OTG controller."""
+    """Whether `lsusb -t` (else the kernel log) shows the NIC at its driver's place: its port
+    path, the hubs above it with their port counts, and bus 1's root hub the Pi's own OTG
+    controller."""
     tree = parsed.usb_tree
     place = next((p for p in _PLACES if p.driver == nic.driver), None)
-    if tree is None or place is None or nic.bus_path != place.nic_path:
+    if place is None or nic.bus_path != place.nic_path:
         return False
+    if tree is None:
+        return _logged_at_its_place(place, parsed)
     root = tree.root_hub(1)
     if root is None or (root.driver or "").split("/")[0] not in _PI_OTG:
         return False
@@ -69,6 +72,42 @@ def _at_its_place(nic: Nic, parsed: Parsed) -> bool:
         if not hub or hub[0].hub_ports not in ports:
             return False
     return True
+
+
+def _logged_at_its_place(place: _Place, parsed: Parsed) -> bool:
+    """The kernel log's form of the place: every device it shows enumerated on bus 1 was
+    enumerated by the Pi's OTG controller (hub.c hub_port_init(): "new high-speed USB device
+    number N using dwc_otg"), and each hub above the NIC whose ports the log counts (hub.c
+    hub_configure(): "hub 1-1:1.0: 4 ports detected") has its place's count. A log that counts
+    no hub leaves one doubt: a Pi Zero or A+ (the OTG controller, no hub of their own) with two
+    stacked hubs could put a LAN7800 dongle at 1-1.1.1; no paste seen does."""
+    dmesg = parsed.dmesg
+    if dmesg is None:
+        return False
+    hcds = {
+        e.fields.get("hcd")
+        for e in dmesg.events
+        if e.kind == "usb_new_device" and e.fields.get("device", "").startswith("1-")
+    }
+    if not hcds or not hcds <= set(_PI_OTG):
+        return False
+    counted = _hub_ports(parsed.dmesg_text)
+    return all(counted.get(f"1-{path}", ports[0]) in ports for path, ports in place.hubs)
+
+
+def _hub_ports(text: str) -> dict[str, int]:
+    """Each hub's port count the log shows ("hub 1-1.1:1.0: 3 ports detected" -> {"1-1.1": 3}),
+    read by plain text, no pattern: one pass over the places " detected" stands."""
+    counts: dict[str, int] = {}
+    pos = text.find(" detected")
+    while pos >= 0:
+        words = text[text.rfind("\n", 0, pos) + 1 : pos].split()
+        hub, device, number, unit = ["", "", "", "", *words][-4:]
+        ascii_number = number.isascii() and number.isdigit()
+        if hub == "hub" and device.endswith(":1.0:") and ascii_number and unit in ("port", "ports"):
+            counts[device.removesuffix(":1.0:")] = int(number)
+        pos = text.find(" detected", pos + 1)
+    return counts
 
 
 def _boards_own(driver: str, catalog: Catalog) -> OwnUsbNic | None:

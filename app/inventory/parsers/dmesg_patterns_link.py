@@ -236,11 +236,16 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
     (
         # a bridge's port and a device put into promiscuous mode exist, whatever else the log
         # says of them (net/bridge/br_stp.c br_log_state(); net/core/dev.c
-        # __dev_set_promiscuity()'s "device %s %s promiscuous mode" before 6.3)
+        # __dev_set_promiscuity()'s "device %s %s promiscuous mode" before 6.3), and so does
+        # the device a packet came in on that the netfilter LOG target printed right after
+        # the rule's own prefix (net/netfilter/nf_log_syslog.c nf_log_dump_packet_common():
+        # "%sIN=%s OUT=%s ", then MAC=/SRC= or a bridge's PHYSIN=, 6.1 and 6.12;
+        # nf_log_common.c before 5.12); the first "=" of the line is IN='s
         "iface_named",
         _Lazy(
-            r"^(?:[\w.-]{1,15}: port \d+\((?P<iface>[\w.-]{1,15})\) entered [a-z]+ state|"
-            r"device (?P<iface2>[\w.-]{1,15}) (?:entered|left) promiscuous mode)$"
+            r"^(?:[\w.-]{1,15}: port \d+\((?P<iface>[\w.-]{1,15})\) entered [a-z]+ state$|"
+            r"device (?P<iface2>[\w.-]{1,15}) (?:entered|left) promiscuous mode$|"
+            r"[^=]{0,60}IN=(?P<iface3>[\w.-]{1,15}) OUT=[\w.-]{0,15} (?:MAC|SRC|PHYSIN|PHYSOUT)=)"
         ),
     ),
     (
@@ -322,7 +327,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
     "iface_address": (" MAC ",),
-    "iface_named": (" state", "promiscuous"),
+    "iface_named": (" state", "promiscuous", " OUT="),
     "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of", "is missing"),
     "mdio_named": ("PHY",),
