@@ -1,0 +1,65 @@
+"""Classes that the fortieth unseen set (kernel lines in wrappers not yet met: Android's logcat and
+kmsg, Samsung's task tags, 2012-era hub.c/mii lines, a blog's code widget;
+tests/captures/corpus/wrap40_*) showed misread. Every output here is one of those bundles' (named
+beside it, with its SOURCE.md), or one changed to show what must NOT be read; the corpus test
+checks whole bundles."""
+
+from __future__ import annotations
+
+from sbctune.inventory.parsers.dispatch import resolve_command
+from tests.corpus_support import corpus_output, dmesg_inventory, inventory_of
+
+# --- logcat / adb are kernel-log commands; logd's split of a USB interface's name ---
+
+_TESLA = "wrap40_tesla_android_114_logcat_kernel_tag_cdc_mbim"
+_ONEPLUS = "wrap40_oneplus5_pixelexp_1040_logcat_r8152_unknown_version_0x6010"
+
+
+def test_logcat_s_kernel_line_names_the_usb_nic() -> None:
+    """Tesla Android's `logcat`: logd copied the kernel's "cdc_mbim 1-1.3:1.3 eth1: register
+    ..." in with pid/tid 0 and split it at its first colon (logd/LogKlog.cpp LogKlog::log()),
+    which is the USB interface's own (usb_set_configuration(): "%d-%s:%d.%d"). The modem is eth1
+    on cdc_mbim at port 1-1.3; lsusb's IDs-only line is the same device, not a second NIC."""
+    inv = inventory_of(
+        {"lsusb": corpus_output(_TESLA, "000"), "logcat": corpus_output(_TESLA, "001")}
+    )
+    assert [(n.name, n.driver, n.bus, n.bus_path) for n in inv.nics] == [
+        ("eth1", "cdc_mbim", "usb", "1-1.3")
+    ]
+
+
+def test_logcat_s_other_kernel_lines_keep_their_tag_colon() -> None:
+    """A tag that is not a USB device's ("usb 1-1.3" before "new high-speed ...") is the message's
+    own "device: text"; an app's line (pid 559) is no kernel line to rejoin."""
+    inv = dmesg_inventory(
+        "01-01 00:08:41.000     0     0 I usb 1-1.3: new high-speed USB device number 4 using"
+        " xhci_hcd",
+        "11-22 21:55:44.384   559   576 I EthernetTracker: interfaceLinkStateChanged, iface: eth1,"
+        " up: false",
+        command="logcat",
+    )
+    assert all(n.usb_speed_mbps in (None, 480) for n in inv.nics)
+    assert not [n for n in inv.nics if n.name == "eth1"]
+
+
+def test_adb_and_su_run_the_device_s_own_commands() -> None:
+    """`adb [-s SERIAL] shell dmesg`, `adb logcat -b kernel` and `su -c dmesg` are the kernel's
+    log as the device keeps it; adb's own commands are none of the inspector's."""
+    for cmd in (
+        "logcat",
+        "adb logcat -b kernel",
+        "adb -s 0123 shell dmesg",
+        "adb shell su -c dmesg",
+    ):
+        assert resolve_command(cmd) == ("dmesg", None), cmd
+    assert resolve_command("adb devices") == (None, None)
+    assert resolve_command("su root") == (None, None)
+
+
+def test_a_log_app_s_compact_clock_in_markdown_emphasis_is_read() -> None:
+    """The OnePlus 5's lines: a bracketed date_time with the CPU after it (`[20211124_10:56:07.4
+    40716]@2`), the whole line in Markdown's `_..._`: r8152's device at 1-1 is found, nothing
+    bound ("Unknown Device" is rtl8152_probe()'s dev_err, an error of the driver)."""
+    inv = inventory_of({"logcat": corpus_output(_ONEPLUS)})
+    assert [(n.bus, n.bus_path, n.driver) for n in inv.nics] == [("usb", "1-1", None)]
+    assert "driver-complaint" in {f.id for f in inv.findings}
