@@ -63,3 +63,27 @@ def test_a_log_app_s_compact_clock_in_markdown_emphasis_is_read() -> None:
     inv = inventory_of({"logcat": corpus_output(_ONEPLUS)})
     assert [(n.bus, n.bus_path, n.driver) for n in inv.nics] == [("usb", "1-1", None)]
     assert "driver-complaint" in {f.id for f in inv.findings}
+
+
+# --- Samsung's task tag after the kernel's clock ---
+
+_S7 = "wrap40_galaxy_s7_nethunter_168_samsung_task_tag_ar9271"
+
+
+def test_samsung_s_task_tag_after_the_clock_is_read_past() -> None:
+    """A Galaxy S7's dmesg: "[ 3840.032240] [1: kworker/1:3: 9974] usb 1-1: new high-speed USB
+    device number 2 using xhci-hcd" (CPU, task and pid in brackets of their own): the AR9271
+    dongle at 1-1 is a high-speed USB Wi-Fi NIC with its IDs and ath9k_htc."""
+    inv = inventory_of({"dmesg": corpus_output(_S7)})
+    assert [(n.bus_path, n.ids, n.usb_speed_mbps, n.wireless, n.driver) for n in inv.nics] == [
+        ("1-1", "0cf3:9271", 480, True, "ath9k_htc")
+    ]
+
+
+def test_brackets_in_a_message_are_no_task_tag() -> None:
+    """A "[drm] ..." or "[ 2.3] [c0] ..." keep their readings: the tag needs "N: task: pid"."""
+    inv = dmesg_inventory(
+        "[    9.346320] [drm] 12: r8152 2-1:1.0 eth1: carrier on",
+        "[   10.000000] [c0] r8152 2-1:1.0 eth1: carrier off",
+    )
+    assert [(n.name, n.link_detected) for n in inv.nics] == [("eth1", False)]

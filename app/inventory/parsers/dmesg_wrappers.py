@@ -33,7 +33,10 @@ _HUMAN_TS_RE = later(
 # which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]";
 # vendor kernels (Hardkernel's Exynos 3.10 for the ODROID-XU3) print the CPU in lower case:
 # "[ 1755.845627] [c0] ax88179_178a ..." (not in 6.1/6.12; the capture is corpus/odroid_xu3_*)
-_CALLER = r"(?:\s?\[\s*[TCc]\d{1,7}\])?"
+# Samsung's vendor kernels (Exynos phones, 3.x/4.x) print the CPU, the task and its pid the same
+# way: "[ 3839.716141] [1: kworker/1:3: 9974] hub 2-0:1.0: ..." (not in 6.1/6.12; the capture is
+# corpus/wrap40_galaxy_s7_*; a task's name may hold a colon, "kworker/1:3")
+_CALLER = r"(?:\s?\[\s*(?:[TCc]\d{1,7}|\d{1,3}:\s*[^\]]{1,32}?:\s*\d{1,7})\])?"
 _CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its flag
 TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
