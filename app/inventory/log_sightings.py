@@ -48,7 +48,7 @@ def _usb_path(event: DmesgEvent) -> Sighting | None:
     if not path:
         return None
     keys: list[Key] = [("usb", path)]
-    number = event.fields.get("number")
+    number = event.fields.get("number") or event.fields.get("address")  # hub.c's devnum
     if number and event.kind == "usb_new_device":
         keys.append(("usbdev", f"{path.split('-')[0]}:{int(number)}"))
     sighting = Sighting(keys)

@@ -87,3 +87,33 @@ def test_brackets_in_a_message_are_no_task_tag() -> None:
         "[   10.000000] [c0] r8152 2-1:1.0 eth1: carrier off",
     )
     assert [(n.name, n.link_detected) for n in inv.nics] == [("eth1", False)]
+
+
+# --- 2012-era hub.c and mii lines (kernels before 6.1 print them differently) ---
+
+_PRIME = "wrap40_transformer_prime_zaurus_android_kmsg_priority_asix_ax88772"
+
+
+def test_old_hub_and_mii_lines_give_usb_speed_and_link() -> None:
+    """An ASUS Transformer Prime's kmsg: hub_port_init()'s old "new high speed USB device using
+    tegra-ehci and address 3" (before 'number') and mii_check_media()'s "eth0: link up, 100Mbps,
+    full-duplex, lpa 0xC5E1" (printk with the interface's name only, before netdev_info): the
+    AX88772 enumerated at 480 Mbit/s and eth0 is up at 100 Mbit/s full duplex."""
+    inv = inventory_of({"dmesg": corpus_output(_PRIME, "000")})
+    assert [
+        (n.name, n.driver, n.bus_path, n.usb_speed_mbps, n.link_speed_mbps, n.duplex)
+        for n in inv.nics
+    ] == [("eth0", "asix", "1-1.2", 480, 100, "full")]
+
+
+def test_a_bare_mii_link_down_is_the_interface_s_last_word() -> None:
+    """mii_check_media()'s "eth0: link down" after its "link up": the link is down now."""
+    inv = dmesg_inventory(
+        "<6>[  102.133280] asix 1-1.2:1.0: eth0: register 'asix' at usb-tegra-ehci.2-1.2, ASIX"
+        " AX88772 USB 2.0 Ethernet, 4c:e6:76:xx:xx:xx",
+        "<6>[  103.807939] eth0: link up, 100Mbps, full-duplex, lpa 0xC5E1",
+        "<6>[  200.000000] eth0: link down",
+    )
+    assert [(n.name, n.link_detected, n.link_speed_mbps) for n in inv.nics] == [
+        ("eth0", False, None)
+    ]
