@@ -117,3 +117,32 @@ def test_a_bare_mii_link_down_is_the_interface_s_last_word() -> None:
     assert [(n.name, n.link_detected, n.link_speed_mbps) for n in inv.nics] == [
         ("eth0", False, None)
     ]
+
+
+# --- kernel lines a post ran together with its elision between them ---
+
+_BLOG = "wrap40_ubuntu1404_donghao_blog_code_widget_asix_ax88772b"
+
+
+def test_an_elision_between_two_kernel_messages_splits_the_line() -> None:
+    """A blog's code widget: "asix 3-1.4:1.0 eth5: register 'asix' at ..., ASIX AX88772B USB
+    2.0 Ethernet, 00:24:9c:04:44:28 ...... eth3: link up, 100Mbps, full-duplex, lpa 0x45E1 |"
+    is two kernel lines: eth5 is an AX88772B on asix at USB port 3-1.4, eth3 is up at 100
+    Mbit/s full duplex."""
+    inv = inventory_of({"dmesg": corpus_output(_BLOG)})
+    got = {n.name: n for n in inv.nics}
+    assert sorted(got) == ["eth3", "eth5"]
+    assert (got["eth5"].driver, got["eth5"].bus_path) == ("asix", "3-1.4")
+    assert "AX88772B" in (got["eth5"].chip or "")
+    assert (got["eth3"].link_speed_mbps, got["eth3"].duplex) == (100, "full")
+
+
+def test_an_elided_driver_before_one_message_is_no_split() -> None:
+    """ "[ 6170.238949] ... eth0: Link is Up - 100Mbps/Full" elides ONE message's driver and
+    device (an older set's TI E2E post): nothing before the dots, so it stays one line; nor is
+    "Loading ... done" split (no kernel message after the dots)."""
+    inv = dmesg_inventory(
+        "[ 6170.238949] ... eth0: Link is Up - 100Mbps/Full - flow control rx/tx",
+        "Loading firmware: ... done",
+    )
+    assert [(n.name, n.link_speed_mbps) for n in inv.nics] == [("eth0", 100)]
