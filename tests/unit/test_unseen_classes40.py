@@ -146,3 +146,25 @@ def test_an_elided_driver_before_one_message_is_no_split() -> None:
         "Loading firmware: ... done",
     )
     assert [(n.name, n.link_speed_mbps) for n in inv.nics] == [("eth0", 100)]
+
+
+# --- the chip an unknown version code names, by the newer kernels' r8152 tables ---
+
+
+def test_r8152_s_unknown_version_code_names_the_chip() -> None:
+    """The OnePlus 5's r8152 "Unknown version 0x6010": 6.1/6.12's rtl8152_get_version() map
+    0x6010 to RTL_VER_09, which rtl_ops_init() runs with r8153b_init (generated
+    r8152_versions.json): the adapter is an RTL8153B its kernel's r8152 did not know."""
+    inv = inventory_of({"logcat": corpus_output(_ONEPLUS)})
+    assert [(n.bus_path, n.driver) for n in inv.nics] == [("1-1", None)]
+    assert "RTL8153B" in (inv.nics[0].chip or "")
+
+
+def test_a_code_no_table_knows_names_no_chip() -> None:
+    """0x7010 is RTL_TEST_01, run by no family; another driver's "Unknown version" is not
+    r8152's."""
+    inv = dmesg_inventory(
+        "[    3.1] r8152 2-1:1.0 (unnamed net_device) (uninitialized): Unknown version 0x7010",
+        "[    3.2] foo 2-2:1.0 (unnamed net_device) (uninitialized): Unknown version 0x6010",
+    )
+    assert all(n.chip in (None, "") for n in inv.nics)
