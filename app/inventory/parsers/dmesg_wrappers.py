@@ -60,6 +60,7 @@ _LOGCAT_KERNEL_RE = later(r"^\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d{3}\s+0\s+0\s+[VDIWEF
 # after it; logcat prints "TAG: text". A USB interface's name has a ':' of its own
 # (drivers/usb/core/message.c usb_set_configuration(): "%d-%s:%d.%d"), so "cdc_mbim 1-1.3: 1.3
 # eth1: register ..." was "cdc_mbim 1-1.3:1.3 eth1: register ..." (corpus/wrap40_tesla_*)
+_DIGITS = frozenset("0123456789")  # a logcat head starts with an ASCII digit (its month)
 _LOGCAT_USB_IF_RE = later(r"^([A-Za-z][\w-]* \d+-[\d.]+): (?=\d+\.\d+[ :])")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
 # carry the kernel's clock or priority (found above), and every line of a long log meets this.
@@ -82,7 +83,7 @@ def strip_prefix(line: str) -> tuple[str, float | None, bool]:
             return rest, float(m0.group(1)), True
         return rest[tag.end() :], float(m0.group(1)), True  # journal -o short-monotonic
     known = False
-    if s[2:3] == "-" and s[:1].isdigit() and (logcat := _LOGCAT_KERNEL_RE.match(s)):
+    if s[2:3] == "-" and s[:1] in _DIGITS and (logcat := _LOGCAT_KERNEL_RE.match(s)):
         return _LOGCAT_USB_IF_RE.sub(r"\1:", s[logcat.end() :], count=1), None, True
     for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE, _JOURNAL_RE):
         m = rx.match(s)
