@@ -38,6 +38,7 @@ from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, usb_sp
 from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
 from sbctune.inventory.trace_watch import TraceWatch, tie_traces
 from sbctune.inventory.usb_probe_watch import ProbeWatch
+from sbctune.inventory.version_chips import version_chip_said
 from sbctune.inventory.wiphy_join import WiphyWatch
 
 _SRC = "dmesg"
@@ -48,7 +49,7 @@ def _usb_path(event: DmesgEvent) -> Sighting | None:
     if not path:
         return None
     keys: list[Key] = [("usb", path)]
-    number = event.fields.get("number")
+    number = event.fields.get("number") or event.fields.get("address")  # hub.c's devnum
     if number and event.kind == "usb_new_device":
         keys.append(("usbdev", f"{path.split('-')[0]}:{int(number)}"))
     sighting = Sighting(keys)
@@ -293,6 +294,8 @@ class _Reading:
         self.firsts.append(sighting)
         if event.kind == "device" and (said := ids_said(event.text, sighting)) is not None:
             self.found.append(said)
+        if event.kind == "device" and (chip := version_chip_said(event, sighting)) is not None:
+            self.found.append(chip)
         if errors := [f for f in sighting.facts if f.field == "kernel_error"]:
             self.complaints[key] = _Repeats(Sighting(sighting.keys, errors))
 

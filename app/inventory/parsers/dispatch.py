@@ -157,10 +157,25 @@ def _tokens(cmdline: str) -> list[str]:
         if re.fullmatch(r"[A-Za-z_]\w*=\S*", toks[0]):  # LC_ALL=C lspci
             toks = toks[1:]
             continue
+        if head == "adb":  # Android: `adb [-s SERIAL] shell dmesg`, `adb logcat -b kernel`
+            toks = _adb_inner(toks[1:])
+            continue
+        if head == "su" and "-c" in toks[1:]:  # `su -c dmesg`, `su -c "dmesg | grep eth"`
+            inner = toks[toks.index("-c") + 1 : toks.index("-c") + 2]
+            toks = inner[0].strip("\"'").split("|", 1)[0].split() if inner else []
+            continue
         break
     if toks:
         toks[0] = toks[0].rsplit("/", 1)[-1]  # /usr/sbin/ethtool -> ethtool
     return toks
+
+
+def _adb_inner(args: list[str]) -> list[str]:
+    """The command adb runs on the device: its own options (`-s SERIAL`, `-t ID`, `-d`, `-e`)
+    and `shell` dropped (`adb logcat` is the device's logcat)."""
+    while args and args[0].startswith("-"):
+        args = args[2:] if args[0] in ("-s", "-t", "-H", "-P", "-L") else args[1:]
+    return args[1:] if args[:1] == ["shell"] else args
 
 
 def _short_flags(toks: list[str]) -> set[str]:
@@ -268,6 +283,8 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
             return "nmcli device", None
         return None, None
     if cmd in {"dmesg", "journalctl", "logread"}:  # logread: BusyBox/OpenWrt's syslog ring
+        return "dmesg", None
+    if cmd == "logcat":  # Android's log: logd copies the kernel's lines into it (LogKlog.cpp)
         return "dmesg", None
     if cmd == "uname":
         return "uname -a", None

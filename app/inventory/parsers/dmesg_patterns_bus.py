@@ -126,9 +126,12 @@ USB_ENUMERATION: list[tuple[str, _Lazy]] = [
     (
         "usb_new_device",
         _Lazy(
-            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device number "
-            r"(?P<number>\d+)"
-            r" using (?P<hcd>\S+)"
+            r"^usb (?P<device>\d+-[\d.]+): new (?P<speed>[\w -]+?) USB device "
+            r"(?:number (?P<number>\d+) using (?P<hcd>\S+)"
+            # hub.c hub_port_init() before 2.6.3x's "number": dev_info(&udev->dev, "%s %s speed
+            # %sUSB device using %s and address %d\n", ...) ("new high speed USB device using
+            # tegra-ehci and address 3", corpus/wrap40_transformer_prime_*)
+            r"|using (?P<hcd2>\S+) and address (?P<address>\d+))"
         ),
     ),
     (
@@ -200,7 +203,7 @@ BUS_NEEDLES: dict[str, tuple[str, ...]] = {
     "pci_device": (" type ",),
     "pci_bar": ("BAR ",),
     "pcie_link_up": ("link up",),
-    "usb_new_device": (" USB device number",),
+    "usb_new_device": (" USB device number", " USB device using"),
     "usb_ids": ("idVendor",),
     "usb_product": ("Product: ",),
     "usb_serial": ("SerialNumber: ",),

@@ -33,7 +33,10 @@ _HUMAN_TS_RE = later(
 # which util-linux's dmesg prints in brackets of their own after a space: "[ 11.16] [  T247]";
 # vendor kernels (Hardkernel's Exynos 3.10 for the ODROID-XU3) print the CPU in lower case:
 # "[ 1755.845627] [c0] ax88179_178a ..." (not in 6.1/6.12; the capture is corpus/odroid_xu3_*)
-_CALLER = r"(?:\s?\[\s*[TCc]\d{1,7}\])?"
+# Samsung's vendor kernels (Exynos phones, 3.x/4.x) print the CPU, the task and its pid the same
+# way: "[ 3839.716141] [1: kworker/1:3: 9974] hub 2-0:1.0: ..." (not in 6.1/6.12; the capture is
+# corpus/wrap40_galaxy_s7_*; a task's name may hold a colon, "kworker/1:3")
+_CALLER = r"(?:\s?\[\s*(?:[TCc]\d{1,7}|\d{1,3}:\s*[^\]]{1,32}?:\s*\d{1,7})\])?"
 _CPU_END = r"(?:@\d+\](?:[-a-zA-Z](?=\s))?|\])"  # "]", or "@<cpu>]" and its flag
 TS_RE = re.compile(rf"^\[\s*(\d+\.\d+){_CPU_END}{_CALLER}\s*")
 # the same with the message after it as a group: a long log's line read in one call
@@ -46,7 +49,19 @@ _PRIORITY_RE = later(r"^(?:<\d{1,3}>|\d{1,3},\d+,\d+,[-+c][^;]{0,40};)\s*")  # /
 # ("|[ 21.16] ...": a console's own mark before the clock, corpus/x86_gentoo_netdev_2023_*)
 _ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLER}\s*")
 # a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
-_BRACKET_ISO_RE = later(r"\[\d{4}-\d\d-\d\dT[\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]:?\s+")
+# or a log app's compact one with the CPU after it as Amlogic's clock has it:
+# "_[20211124_10:56:07.440716]@2 r8152 1-1:1.0 ..." (corpus/wrap40_oneplus5_*)
+_BRACKET_ISO_RE = later(r"\[\d{4}-?\d\d-?\d\d[T_][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\](?:@\d{1,3})?:?\s+")
+# Android's logcat (threadtime: "MM-DD hh:mm:ss.mmm PID TID L TAG: text") of a kernel line, which
+# logd copies in with pid and tid 0 (logd/LogKlog.cpp LogKlog::log(): sniffPid() is 0 when the
+# line names no pid); the rest is the kernel's message as logd split it into a tag and a text
+_LOGCAT_KERNEL_RE = later(r"^\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d{3}\s+0\s+0\s+[VDIWEFA]\s+")
+# LogKlog::log() ends the tag (two words at most) at the message's first ':' and skips the blanks
+# after it; logcat prints "TAG: text". A USB interface's name has a ':' of its own
+# (drivers/usb/core/message.c usb_set_configuration(): "%d-%s:%d.%d"), so "cdc_mbim 1-1.3: 1.3
+# eth1: register ..." was "cdc_mbim 1-1.3:1.3 eth1: register ..." (corpus/wrap40_tesla_*)
+_DIGITS = frozenset("0123456789")  # a logcat head starts with an ASCII digit (its month)
+_LOGCAT_USB_IF_RE = later(r"^([A-Za-z][\w-]* \d+-[\d.]+): (?=\d+\.\d+[ :])")
 # Addressed device names only: a pre-device-tree "wemac.0" line comes from kernels whose lines
 # carry the kernel's clock or priority (found above), and every line of a long log meets this.
 # The message starts a line, follows a blank, or follows CJK punctuation: a post's sentence
@@ -68,6 +83,8 @@ def strip_prefix(line: str) -> tuple[str, float | None, bool]:
             return rest, float(m0.group(1)), True
         return rest[tag.end() :], float(m0.group(1)), True  # journal -o short-monotonic
     known = False
+    if s[2:3] == "-" and s[:1] in _DIGITS and (logcat := _LOGCAT_KERNEL_RE.match(s)):
+        return _LOGCAT_USB_IF_RE.sub(r"\1:", s[logcat.end() :], count=1), None, True
     for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE, _JOURNAL_RE):
         m = rx.match(s)
         if m:
@@ -132,6 +149,11 @@ def outside_noise(stripped: str) -> tuple[str, float | None, bool] | None:
         stripped = stripped[login.end() :]
     if stripped[:1] == "`" == stripped[-1:] and "`" not in stripped[1:-1]:
         stripped = stripped[1:-1].strip()  # a whole line in Markdown's backticks: `[ 76.6] ...`
+    elif stripped[:1] in "_*" and stripped[-1:] == stripped[:1] and len(stripped) > 2:
+        # a whole line in Markdown's emphasis: "_[20211124_10:56:07.4]@2 r8152 ...: Unknown
+        # Device_" (corpus/wrap40_oneplus5_*); "**...**" too
+        mark = "**" if stripped[:2] == "**" == stripped[-2:] else stripped[:1]
+        stripped = stripped[len(mark) : -len(mark)].strip()
     if not is_noise(stripped):
         return strip_prefix(stripped)
     glued = after_prompt(stripped)

@@ -90,6 +90,21 @@ _wrappers = st.one_of(
     st.builds(lambda f, lv, k: f"{f}{lv}{k}", _facility, _xlevel, _kts),
     # a vendor kernel's CPU tag after the clock: "[ 1755.845627] [c0] " (corpus/odroid_xu3_*)
     st.builds(lambda k, c: f"{k}[c{c}] ", _kts, st.integers(0, 7)),
+    # Samsung's task tag after the clock: "[ 3839.716141] [1: kworker/1:3: 9974] "
+    # (corpus/wrap40_galaxy_s7_*)
+    st.builds(
+        lambda k, c, t, p: f"{k}[{c}: {t}: {p}] ",
+        _kts,
+        st.integers(0, 7),
+        st.sampled_from(["kworker/1:3", "swapper/0", "init", "Binder:411_2"]),
+        st.integers(1, 99999),
+    ),
+    # Android's logcat of a kernel line, pid and tid 0: "01-01 00:08:42.118     0     0 I "
+    # (corpus/wrap40_tesla_*)
+    st.builds(lambda c, lv: f"01-01 {c}.118     0     0 {lv} ", _clock, st.sampled_from("IWED")),
+    # a log app's compact wall clock with the CPU: "[20211124_10:56:07.440716]@2 "
+    # (corpus/wrap40_oneplus5_*)
+    st.builds(lambda c, n: f"[20211124_{c}.440716]@{n} ", _clock, st.integers(0, 7)),
     # a console's own mark before the clock: "|[ 21.168373] " (corpus/x86_gentoo_netdev_2023_*)
     st.builds(lambda k: f"|{k}", _kts),
     # BusyBox syslogd's facility.level after the host, the kernel's lines logged at user.info
