@@ -90,6 +90,19 @@ def _link_down(nic: Nic, label: str) -> list[Finding]:
             "PHY.",
             lines[-1:],
         )
+    if lines := nic.log.get("no_link_state_unshown"):
+        # ethtool's "no" is also what a NIC never brought up says (inventory/no_link_unshown.py)
+        name = nic.name or "the interface"
+        return _one(
+            "link-down",
+            "warning",
+            label,
+            f"{label} has no link (ethtool: Link detected: no), and nothing shown says whether "
+            f"{name} was brought up. If `ip link show {name}` says DOWN, bring it up (`sudo ip "
+            f"link set {name} up`); if it says UP, nothing answers at the other end of the "
+            "cable: check the cable, the switch port and the PHY.",
+            lines,
+        )
     return []
 
 

@@ -28,6 +28,7 @@ from sbctune.inventory.raw import Parsed
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import declared_virtual
+from sbctune.inventory.warn_site_trace import tie_warn_sites
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
@@ -290,6 +291,7 @@ def build_inventory(
     _pair_by_elimination(inventory, parsed, catalog)
     _lone_wifi_driver(inventory, parsed)
     drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
+    tie_warn_sites(inventory, parsed)  # a 3.x transmit watchdog told by its trace alone
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel

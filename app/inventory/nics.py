@@ -20,6 +20,7 @@ from sbctune.inventory.nic_chip import chip_of, chip_otherwise
 from sbctune.inventory.nic_kind import bus_of, current_names, is_nic, spi_device
 from sbctune.inventory.nic_log import LOG_KINDS, log_of
 from sbctune.inventory.nic_wireless import is_wireless
+from sbctune.inventory.no_link_unshown import no_link_state_unshown
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import OwnUsbNic, pi_own_usb_nic
 from sbctune.inventory.raw import Parsed
@@ -214,6 +215,7 @@ def nic_from_device(
     if unloaded:  # second: a no-driver finding quotes the first two
         nic.evidence.insert(1, unloaded)
     log_of(nic, device)
+    no_link_state_unshown(nic, device, parsed)
     nic.usb_version = device.value("usb_version")
     _queues(nic, parsed)
     nic.builtin = own is not None or is_builtin(nic, board, catalog)
