@@ -6,7 +6,7 @@ driver's facts (``[link]`` in resources/lab/ethtool/drivers/<driver>.toml, each 
 source). The live parts are the lab's: Speed and Duplex from the shaped link's sysfs files,
 "Link detected" from the carrier; with no carrier no link partner, and the speed and duplex
 the driver reads then (``idle_shown``): "Unknown!" (phylib with autonegotiation, igb, igc,
-atlantic), a forced link's own, mii's 10 Mb/s half duplex (r8152, ax88179_178a), or, set
+atlantic), a forced link's own, mii's 10 Mbit/s half duplex (r8152, ax88179_178a), or, set
 down on 6.1, the last link's (lan78xx, smsc95xx: PHY_HALTED keeps it). What only the hardware
 knows (PHYAD, a register-read MDI-X, Wake-on where the source leaves it to the chip) is left
 out.
@@ -154,7 +154,7 @@ def _last_link(ifname: str, link: dict[str, Any]) -> tuple[str, str]:
 def idle_shown(link: dict[str, Any], last: tuple[str, str] | None = None) -> tuple[str, str] | None:
     """Speed and Duplex as the driver reads them without a carrier, where not "Unknown!"
     (link_state.idle_settings): a forced link's own, the last link's (`last`, given for an
-    interface set down whose PHY keeps it), or mii's 10 Mb/s half duplex."""
+    interface set down whose PHY keeps it), or mii's 10 Mbit/s half duplex."""
     idle = link.get("idle") or {}
     speed, duplex = last or ("", "")
     if idle.get("halted_last") and speed.isascii() and speed.isdigit() and int(speed) > 0:

@@ -217,7 +217,7 @@ def idle_settings(caps: driver_caps.DriverCaps | None, kernel: str) -> dict[str,
     """What the driver's get_link_ksettings reads without a carrier where it is not "Unknown!"
     (audit 22 row 3): `forced` (the rules in _FORCED_READ: a forced speed and duplex are shown,
     _kernel phy_forced_read_without_link) and `autoneg` (a driver whose settings are
-    mii_ethtool_get_link_ksettings' reading, ksettings_read_by_mii: 10 Mb/s half duplex with
+    mii_ethtool_get_link_ksettings' reading, ksettings_read_by_mii: 10 Mbit/s half duplex with
     no partner, _kernel mii_ksettings_without_partner) and `halted_last` (set down, a driver
     that keeps its PHY attached, phy_attached_while_down, shows the last link's speed and
     duplex where the kernel's PHY_HALTED keeps them: 6.1, _kernel phy_halted_keeps_link; audit
