@@ -16,6 +16,7 @@ from sbctune.workflow.leftover import leftover_notice
 MARK = {
     "applied": "✔",
     "already": "=",
+    "not_needed": "–",  # nothing was due: neither done nor refused
     "not_possible": "✗",
     "failed": "!",
     "reverted": "↺",

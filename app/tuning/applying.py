@@ -330,7 +330,9 @@ async def _write(run: _Run) -> None:
     position = 0
     for item in run.items:
         if not item.applicable:
-            status: Status = "already" if item.already else "not_possible"
+            status: Status = (
+                "already" if item.already else "not_needed" if item.not_needed else "not_possible"
+            )
             outcomes.append(TweakOutcome(item.tweak.id, status, item.reason))
             continue
         count = len([c for c in item.changes if c.needed])
