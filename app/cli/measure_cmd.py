@@ -36,6 +36,7 @@ from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
+from sbctune.workflow.snapshot import take_snapshots
 from sbctune.workflow.tuning_read import read_tuning, run_tuning
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -375,6 +376,9 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
                     "--nic.",
                 )
             print(f"Measuring together: {', '.join(nics)}", file=sys.stderr, flush=True)
+        # each NIC's settings as it starts, kept with its run as a run of one NIC keeps them
+        with History.open_or_stand_in() as history:
+            inventory_id, states = await take_snapshots(session, history, nics)
         try:
             agg = await measure_aggregate(
                 session,
@@ -389,12 +393,16 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             agg = _keep_partial(progress.run)
         user, tuning = session.username, run_tuning(start, await read_tuning(session))
+    for nic, run in zip(agg.nics, agg.runs, strict=False):
+        run.pi_state = states.get(nic)
     for run in agg.runs:
         if run.route_warning:
             print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
     _keep_and_show(
         args,
-        lambda history: save_aggregate(history, session.target, user, agg, plan, None, tuning),
+        lambda history: save_aggregate(
+            history, session.target, user, agg, plan, inventory_id, tuning
+        ),
         unsaved_document(session.target.host, session.target.port, user, plan.name, agg.to_json()),
         lambda: agg.to_json(),
         lambda: aggregate_text(agg),
