@@ -12,6 +12,7 @@ from textwrap import fill
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
+from sbctune.cli.fit import fit
 from sbctune.cli.in_force import BeforeBaseline, add_revert_first_argument, settle_before_baseline
 from sbctune.cli.measure_live import Progress, TogetherProgress
 from sbctune.cli.progress import say
@@ -343,7 +344,9 @@ def _print_run(
     else:
         print(f"NIC tested: {nic_words(run)}\n")  # the window names it too (walk18)
         print(text(run))
-        latency = latency_report.text_lines(run.latency)
+        # the verdicts fit the terminal, between words (walk s23: 89 columns at 80)
+        latency = latency_report.table_lines(run.latency)
+        latency += fit(latency_report.sentence_lines(run.latency)).splitlines()
         print("\n" + "\n".join(latency) if latency else "", end="\n" if latency else "")
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
