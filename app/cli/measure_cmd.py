@@ -12,7 +12,7 @@ from textwrap import fill
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
-from sbctune.cli.fit import fit
+from sbctune.cli.fit import fit, terminal_width
 from sbctune.cli.in_force import BeforeBaseline, add_revert_first_argument, settle_before_baseline
 from sbctune.cli.measure_live import Progress, TogetherProgress
 from sbctune.cli.progress import say
@@ -350,7 +350,9 @@ def _print_run(
         print("\n" + "\n".join(latency) if latency else "", end="\n" if latency else "")
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
-    print(saved, file=sys.stderr)
+    # where the run went and the tuning it ran under, fit to the terminal (walk s23: "Measured
+    # with tuning in force (…): this run is not a baseline." ran to 150 columns)
+    print(fit(saved, terminal_width(sys.stderr)), file=sys.stderr)
     if run.error == CANCELLED:
         return 130
     return 0 if run.complete else 4

@@ -47,3 +47,19 @@ def test_a_pipe_keeps_the_verdicts_whole(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out.splitlines()
     assert ("  the link queues 6 ms under upload from the Pi (Pi → PC), 1 probe in 20 over 11 "
             "ms: mild") in out  # fmt: skip
+
+
+def test_the_words_under_the_run_fit_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the same walk, a run measured with tuning kept: its last line was 150 columns (stderr)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(fit_module, "_is_terminal", lambda stream: True)
+    saved = ("Saved as run 2 in the history.\nTuning: tuning applied 2026-11-30 15:37 (2 tweaks, "
+             "kept).\nMeasured with tuning in force (Receive packet steering (RPS) with flow "
+             "steering (RFS), CPU frequency governor: performance): this run is not a "
+             "baseline.")  # fmt: skip
+    assert _print_run(argparse.Namespace(json=False), _run(), saved) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert max(len(line) for line in err) < 80, err
+    assert " ".join(" ".join(err).split()) == " ".join(saved.split())
