@@ -7,7 +7,7 @@ import argparse
 import json
 from textwrap import fill
 
-from sbctune.cli.fit import fit
+from sbctune.cli.fit import fit, table_fit, terminal_width
 from sbctune.cli.in_force import cli_hint
 from sbctune.compare import compare, run_description, run_label
 from sbctune.compare.across_nics import across_nics_words
@@ -69,12 +69,14 @@ def _compare(args: argparse.Namespace) -> int:
     print()
     if across := across_nics_words(runs):  # runs of several NICs: side by side, no change
         print(fill(across, 79) + "\n")
-        print(text(comparison_table(comparison, with_change=False)))
+        table = comparison_table(comparison, with_change=False)
+        print(table_fit(table, text(table), terminal_width()))
         together = together_lines(runs)
         if together:
             print(fit(["", TOGETHER_TITLE + ":", *(f"  {line}" for line in together)]))
         return 0
-    print(text(comparison_table(comparison)))
+    table = comparison_table(comparison)
+    print(table_fit(table, text(table), terminal_width()))
     for note in udp_notes(comparison.udp):  # UDP rows: differences, same target only
         print(note)
     for run in runs[1:]:

@@ -52,3 +52,24 @@ def fit(text: str | Iterable[str], width: int | None = None) -> str:
     lines = text.split("\n") if isinstance(text, str) else list(text)
     width = terminal_width() if width is None else width
     return "\n".join(part for line in lines for part in fit_line(line, width))
+
+
+def table_fit(table: tuple[list[str], list[list[str]]], drawn: str, width: int | None) -> str:
+    """A table as `drawn` (its aligned text) where it fits `width`; else each row as lines of
+    its own, its first two cells as its name and every other cell by its column's name (walk
+    s23: `compare`'s table was 117 columns at 80, each row cut by the terminal). A row that is
+    no table row (a group's title) stays as it is."""
+    if width is None or max((len(line) for line in drawn.splitlines()), default=0) < width:
+        return drawn
+    header, rows = table
+    out: list[str] = []
+    for row in rows:
+        if len(row) != len(header):
+            out.append(" ".join(row))
+            continue
+        name = " · ".join(cell for cell in row[:2] if cell)
+        out.append(name)
+        out += [
+            f"    {head}: {cell}" for head, cell in zip(header[2:], row[2:], strict=True) if cell
+        ]
+    return fit(out, width)

@@ -7,6 +7,7 @@ import argparse
 import json
 from typing import Any
 
+from sbctune.cli.fit import fit, terminal_width
 from sbctune.compare import find_test
 from sbctune.errors import UserError
 from sbctune.export.describe import tweak_title
@@ -100,6 +101,24 @@ def runs_table(runs: list[RunRecord]) -> Table:
     return header, rows
 
 
+def runs_lines(table: Table, width: int | None) -> list[str]:
+    """The runs as a table, indented; where the table is wider than the terminal (walk s23: 170
+    columns at 80, every row cut by the terminal), each run as a few lines of its own: its
+    number, start, NIC and tuning, then its plan, then its figures by name."""
+    lines = ["  " + line for line in text(table).splitlines()]
+    if width is None or max(len(line) for line in lines) < width:
+        return lines
+    header, rows = table
+    out = []
+    for row in rows:
+        cells = dict(zip(header, row, strict=True))
+        figures = [f"{name} {cells[name]}" for name in header[4:7] if cells[name]]
+        out += fit([f"  Run {cells['Run']}  {cells['Started']}  NIC {cells['NIC']}  "
+                    f"{cells['Tuning']}", f"    {cells['Plan']}",
+                    "    " + ("  ".join(figures) or "no figures")], width).splitlines()  # fmt: skip
+    return out
+
+
 def _session_line(record: TuningSessionRecord) -> str:
     """E.g. "tuning session 3: kept, 2026-11-28 18:00, 8 tweaks: 2 changed, 4 already in
     force, 2 not possible (in force: ...)": counted by what each tweak read back, so a tweak
@@ -176,11 +195,11 @@ def _history(args: argparse.Namespace) -> int:
                   f"  (last seen {seen})")  # fmt: skip
             runs = history.runs_for_device(device.id)
             if runs:
-                print("\n".join("  " + line for line in text(runs_table(runs)).splitlines()))
+                print("\n".join(runs_lines(runs_table(runs), terminal_width())))
             else:
                 print("  no runs yet")
             for record in history.tuning_sessions(device.id):
-                print(_session_line(record))
+                print(fit(_session_line(record)))
     print("\nFigures in Mbit/s (one way unless marked both ways; '?' = incomplete test).")
     print("Compare: sbctune compare RUN RUN…   Export: sbctune export RUN… -f html -o r.html")
     return 0

@@ -12,6 +12,7 @@ from textwrap import fill
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sbctune.cli.arg_checks import int_range, interface_arg, udp_rate
+from sbctune.cli.fit import fit, terminal_width
 from sbctune.cli.in_force import BeforeBaseline, add_revert_first_argument, settle_before_baseline
 from sbctune.cli.measure_live import Progress, TogetherProgress
 from sbctune.cli.progress import say
@@ -36,6 +37,7 @@ from sbctune.workflow.calibrating import measure_twice
 from sbctune.workflow.guard_hold import held_words
 from sbctune.workflow.measuring import Measured, MeasureRequest, measure_and_keep
 from sbctune.workflow.rules import offering_install
+from sbctune.workflow.snapshot import take_snapshots
 from sbctune.workflow.tuning_read import read_tuning, run_tuning
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -342,11 +344,15 @@ def _print_run(
     else:
         print(f"NIC tested: {nic_words(run)}\n")  # the window names it too (walk18)
         print(text(run))
-        latency = latency_report.text_lines(run.latency)
+        # the verdicts fit the terminal, between words (walk s23: 89 columns at 80)
+        latency = latency_report.table_lines(run.latency)
+        latency += fit(latency_report.sentence_lines(run.latency)).splitlines()
         print("\n" + "\n".join(latency) if latency else "", end="\n" if latency else "")
     if run.error:
         print(f"Stopped early: {run.error}.", file=sys.stderr)
-    print(saved, file=sys.stderr)
+    # where the run went and the tuning it ran under, fit to the terminal (walk s23: "Measured
+    # with tuning in force (…): this run is not a baseline." ran to 150 columns)
+    print(fit(saved, terminal_width(sys.stderr)), file=sys.stderr)
     if run.error == CANCELLED:
         return 130
     return 0 if run.complete else 4
@@ -375,6 +381,9 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
                     "--nic.",
                 )
             print(f"Measuring together: {', '.join(nics)}", file=sys.stderr, flush=True)
+        # each NIC's settings as it starts, kept with its run as a run of one NIC keeps them
+        with History.open_or_stand_in() as history:
+            inventory_id, states = await take_snapshots(session, history, nics)
         try:
             agg = await measure_aggregate(
                 session,
@@ -389,12 +398,16 @@ async def _measure_together(args: argparse.Namespace, plan: Plan) -> int:
         except asyncio.CancelledError:  # Ctrl-C: the runner stopped both sides already
             agg = _keep_partial(progress.run)
         user, tuning = session.username, run_tuning(start, await read_tuning(session))
+    for nic, run in zip(agg.nics, agg.runs, strict=False):
+        run.pi_state = states.get(nic)
     for run in agg.runs:
         if run.route_warning:
             print(f"WARNING: {run.nic}: {run.route_warning}", file=sys.stderr)
     _keep_and_show(
         args,
-        lambda history: save_aggregate(history, session.target, user, agg, plan, None, tuning),
+        lambda history: save_aggregate(
+            history, session.target, user, agg, plan, inventory_id, tuning
+        ),
         unsaved_document(session.target.host, session.target.port, user, plan.name, agg.to_json()),
         lambda: agg.to_json(),
         lambda: aggregate_text(agg),

@@ -40,7 +40,7 @@ from sbctune.tuning import (
     status,
 )
 from sbctune.tuning.session import boot_commit_plan
-from sbctune.wording import spoken
+from sbctune.wording import session_words, spoken
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -194,7 +194,9 @@ async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> in
                 print(fit(f"… {message}"), flush=True)
 
         ids = await revert(session, args.session, history=history, on_event=say)
-        text = "Reverted: " + ", ".join(ids) if ids else "There was nothing to revert."
+        # by when each was applied, as apply and status say it (the id: what --session takes)
+        named = [f"{session_words(i)} (session {i})" for i in ids]
+        text = "Reverted: " + ", ".join(named) + "." if ids else "There was nothing to revert."
         _out(args, {"reverted": ids}, text)
         return 0
     finally:
@@ -233,7 +235,7 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 def _out(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
-    print(json.dumps(data) if args.json else text)
+    print(json.dumps(data) if args.json else fit(text))
 
 
 async def _nic_towards_pc(session: Session) -> str | None:

@@ -7,15 +7,17 @@ import json
 import time
 from typing import Any
 
+from sbctune.cli.fit import fit
 from sbctune.cli.tune_plan_text import status_line
 from sbctune.tuning import LeftoverSession
-from sbctune.wording import counted
+from sbctune.wording import counted, session_words
 from sbctune.workflow.leftover import leftover_notice
 
 # A tweak's outcome as one mark (`tune apply`, `tune status`).
 MARK = {
     "applied": "✔",
     "already": "=",
+    "not_needed": "–",  # nothing was due: neither done nor refused
     "not_possible": "✗",
     "failed": "!",
     "reverted": "↺",
@@ -77,12 +79,16 @@ def print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
         print("No tuning sessions on this Pi.")
         return 0
     for s in sessions:
-        persist = "yes" if s.persist else "no"
-        print(f"{s.id}  {state_text(s)}  nic={s.nic or '-'}  persist={persist}")
+        # by when it was applied, as everywhere else; the id is what --session takes
+        persist = "kept across reboots" if s.persist else "not kept across reboots"
+        lines = [f"{session_words(s.id)} (session {s.id}): {state_text(s)}; NIC "
+                 f"{s.nic or 'not named'}; {persist}"]  # fmt: skip
         if s.problem:
-            print(f"    {s.problem}")
+            lines.append(f"    {s.problem}")
         for o in s.outcomes:
             live = live_text(list(s.live_states(o.tweak_id)))
             what = status_line(o.status, o.detail, o.tweak_id, MARK)
-            print(f"    {what}" + (f"; on the Pi now: {live}" if live else ""))
+            lines.append(f"    {what}" + (f"; on the Pi now: {live}" if live else ""))
+        # an 80-column terminal broke each outcome mid-word (walk s23: lines of 120 columns)
+        print(fit(lines))
     return 0

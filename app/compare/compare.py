@@ -13,6 +13,7 @@ from sbctune.compare.udp import udp_rows
 from sbctune.errors import UserError
 from sbctune.history.records import DIRECTIONS, MODES, Direction, Mode, RunRecord, TestRecord
 from sbctune.history.run_tuning import CHANGED, IN_FORCE, changed_during_run, tweaks_in_force
+from sbctune.measure.plans import plan_title
 
 
 def run_label(run: RunRecord) -> str:
@@ -23,7 +24,9 @@ def run_description(run: RunRecord) -> str:
     parts = [run_label(run), run.started_at.astimezone().strftime("%Y-%m-%d %H:%M")]
     if run.nic:
         parts.append(run.nic)
-    parts.append(run.plan_name)
+    # the plan by the name its title starts with, as History's list says it ("Quick",
+    # "Custom, from Quick"), not the record's key ("custom")
+    parts.append(plan_title(run.plan_name, run.plan).split(" (")[0].strip() or run.plan_name)
     if run.note:
         parts.append(run.note)
     if changed_during_run(run):  # never silently the "before" or "after" of a comparison

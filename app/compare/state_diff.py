@@ -57,15 +57,15 @@ def change_lines(first: RunRecord, second: RunRecord) -> list[str]:
     setting's plain name, its key as a detail; at most MAX_LINES of them."""
     if not first.pi_state or not second.pi_state:
         missing = [r for r in (first, second) if not r.pi_state]
-        # NICs measured together (`measure --all-nics`) keep the tuning read back, not every
-        # setting: "measured before sbctune kept them" was untrue of runs made that day
-        # (walk 22)
+        # NICs measured together (`measure --all-nics`) keep each NIC's settings since walk
+        # s23; older such runs, or a NIC whose settings could not be read, kept only the tuning
+        # read back: "measured before sbctune kept them" was untrue of those (walk 22)
         together = [f"run {r.id}" for r in missing if r.aggregate_id]
         alone = [f"run {r.id}" for r in missing if not r.aggregate_id]
         reasons = []
         if together:
-            reasons.append(f"{' and '.join(together)}: NICs measured together keep only the "
-                           "tuning in force")  # fmt: skip
+            reasons.append(f"{' and '.join(together)}: measured with other NICs; the NIC's "
+                           "settings were not read back, only the tuning in force")  # fmt: skip
         if alone:
             reasons.append(f"{' and '.join(alone)}: measured before sbctune kept them")
         note = f"(no settings stored with {'; '.join(reasons)})"

@@ -8,6 +8,7 @@ from typing import Any
 
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import RunRecord
+from sbctune.measure.plans import plan_title
 from sbctune.wording import counted
 
 
@@ -74,7 +75,13 @@ def method_line(run: RunRecord) -> str:
     tools = [f"iperf3 {run.iperf3_pi_version} on the Pi"] if run.iperf3_pi_version else []
     if run.endpoint_kind:  # the database's "builtin" / "iperf3" said as a reader would
         tools.append(ENDPOINT_WORDS.get(run.endpoint_kind, f"{run.endpoint_kind} server on the PC"))
-    return ", ".join([f"{run.plan_name} plan" + (f" ({how})" if how else ""), *tools])
+    # the plan's own words where its record has a title ("Custom, from Quick (1 trial × 3 s per
+    # direction, 4 streams, 1 s omitted)": the CLI, History and the app name it so; walk s23:
+    # the reports said "custom: custom plan (4 streams, 3 s (+1 s omitted))")
+    title = plan_title(run.plan_name, run.plan)
+    shape = title.partition(" (")[2].removesuffix(")") if title.endswith(")") else ""
+    head = shape or (f"{run.plan_name} plan" + (f" ({how})" if how else ""))
+    return ", ".join([head, *tools])
 
 
 @cache

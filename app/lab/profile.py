@@ -11,8 +11,9 @@
     machine = "aarch64"          # optional: the lab's `uname -m` (default the captured one);
                                  # uname fields no capture or key gives read "unknown"
     link_down_seconds = 2.5      # optional: how long a driver's restart (a renegotiation, a
-                                 # reset, a close/open) keeps the link down; default 0, up at
-                                 # once (resources/tuning/link_restart.json: 2.0 to 3.1 s seen)
+                                 # reset, a close/open) keeps the link down; default 2.0, the
+                                 # shortest real drop (resources/tuning/link_restart.json: 2.0
+                                 # to 3.1 s seen); 0: up at once
 
     [cpu]
     count = 4                    # defaults to the CPU columns of the captured /proc/interrupts
@@ -183,7 +184,8 @@ class LabProfile:
     kernel: str = ""  # as `uname -r` says: the driver models' kernel series ("" every series)
     uname: UnameFacts = field(default_factory=UnameFacts)  # what the lab's `uname` answers
     pcie_host: str = ""  # [lab] pcie_host: the board's PCIe controller (sbctune.lab.irq_model)
-    # [lab] link_down_seconds: how long a driver's restart keeps the link down (0: up at once)
+    # [lab] link_down_seconds: how long a driver's restart keeps the link down (0: up at once;
+    # a profile without the key: the shortest real drop, profile_lab.default_link_down_seconds)
     link_down_seconds: float = 0.0
     modelled_files: dict[str, str] = field(default_factory=dict)
     """Hardware files the profile did not capture but the lab models (sbctune.lab.irq_model:

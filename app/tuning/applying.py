@@ -35,7 +35,7 @@ from sbctune.remote import batch, snippets
 from sbctune.remote.batch import StepResult
 from sbctune.remote.errors import RemoteTimeout
 from sbctune.remote.script_time import COMMAND_SECONDS, script_seconds
-from sbctune.tuning import link_wait, nm_checkpoint, rearm, reopen_order, scripts
+from sbctune.tuning import link_wait, nm_checkpoint, rearm, reopen_order, revert_link, scripts
 from sbctune.tuning.changes import Written, judge, outcome, restore, run_changes
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.history_sync import save
@@ -330,7 +330,9 @@ async def _write(run: _Run) -> None:
     position = 0
     for item in run.items:
         if not item.applicable:
-            status: Status = "already" if item.already else "not_possible"
+            status: Status = (
+                "already" if item.already else "not_needed" if item.not_needed else "not_possible"
+            )
             outcomes.append(TweakOutcome(item.tweak.id, status, item.reason))
             continue
         count = len([c for c in item.changes if c.needed])
@@ -411,6 +413,9 @@ async def _settle(run: _Run, result: AppliedSession, reconnect: Reconnect | None
                              "revert.sh": run.revert_sh()})  # fmt: skip
     if run.failed:
         run.say("a tweak failed: reverting everything this session changed")
+        ahead = revert_link.ahead_words(run.link, [w.change for w in run.touched])
+        if ahead:
+            run.say(ahead)
         await run_revert(run.session, run.id, nic=run.record.nic or "", on_event=run.say)
         cause = run.failed[0].tweak_id
         for one in run.record.tweaks:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from sbctune.history import History
-from sbctune.tuning import link_wait, scripts
+from sbctune.tuning import link_wait, revert_link, scripts
 from sbctune.tuning.changes import read_back
 from sbctune.tuning.errors import SessionBusy, TuningError
 from sbctune.tuning.history_sync import mark
@@ -162,6 +162,13 @@ async def revert(
     reverted = []
     for stored in sessions:
         nic = stored.record.nic if stored.record else ""
+        if on_event is not None and stored.record is not None and nic:
+            # the same words as apply before the wait (walk 22: revert was silent until done)
+            changes = stored.record.touched()
+            facts = await revert_link.link_facts_read(session, nic, changes)
+            ahead = revert_link.ahead_words(facts, changes)
+            if ahead:
+                on_event(ahead)
         await run_revert(session, stored.id, nic=nic or "", on_event=on_event)
         mark(history, session, stored.id, "reverted")
         reverted.append(stored.id)

@@ -209,11 +209,18 @@ def words(wait: LinkWait | None, iface: str) -> str:
             f"{MOST_SECONDS} s later")  # fmt: skip
 
 
-def before_words(facts: LinkFacts, kinds: Sequence[str], about_seconds: int) -> str:
-    """Said before such writes: how long the link is gone and how long sbctune waits."""
+def before_words(
+    facts: LinkFacts,
+    kinds: Sequence[str],
+    about_seconds: int,
+    *,
+    then: str = "before reading the values back",
+) -> str:
+    """Said before such writes (apply) or restores (revert, `then` says what follows): how
+    long the link is gone and how long sbctune waits."""
     how = {"renegotiation": "renegotiates", "reset": "resets the chip",
            "reopen": "closes and reopens the interface"}  # fmt: skip
     why = ", ".join(dict.fromkeys(how[k] for k in kinds if k in how)) or "restarts the link"
     return (f"the link of {facts.iface} drops for about {about_seconds} s with these changes "
             f"(the {facts.driver} driver {why}): waiting for it to come back (at most "
-            f"{MOST_SECONDS} s) before reading the values back")  # fmt: skip
+            f"{MOST_SECONDS} s) {then}")  # fmt: skip

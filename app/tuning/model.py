@@ -18,7 +18,12 @@ from sbctune.inventory.model import Inventory
 
 Risk = Literal["low", "medium", "high"]
 # "planned": written to the Pi before anything was applied (a session cut short shows it).
-Status = Literal["applied", "already", "not_possible", "failed", "reverted", "planned"]
+# "not_needed": left out by the planner as not needed here (NotNeeded): nothing to change, not
+# a refusal (walk 22: apply said "✗ not possible on this Pi" for flow control the plan called
+# "not needed here"). Records written before it say "not_possible" for those.
+Status = Literal[
+    "applied", "already", "not_needed", "not_possible", "failed", "reverted", "planned"
+]
 # "nm": one NetworkManager connection property (tuning.nm_persist), for --persist.
 ChangeKind = Literal[
     "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity", "nm"
@@ -27,7 +32,7 @@ CHANGE_KINDS: tuple[ChangeKind, ...] = (
     "file", "sysctl", "ethtool", "service", "boot", "mtu", "governor", "irq_affinity", "nm"
 )  # fmt: skip
 STATUSES: tuple[Status, ...] = (
-    "applied", "already", "not_possible", "failed", "reverted", "planned"
+    "applied", "already", "not_needed", "not_possible", "failed", "reverted", "planned"
 )  # fmt: skip
 # What a value read back from the Pi says about a change: its `after` is in force, its
 # `before` is (the original), something else, or it could not be read.

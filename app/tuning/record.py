@@ -2,7 +2,8 @@
 
 Schema 1 (JSON object):
   {"schema": 1, "id": str, "nic": str|null, "guard_seconds": int, "persist": bool,
-   "tweaks": [{"id": tweak_id, "status": planned|applied|already|not_possible|failed|reverted,
+   "tweaks": [{"id": tweak_id,
+               "status": planned|applied|already|not_needed|not_possible|failed|reverted,
                "detail": str, "changes": [{"kind", "target", "before", "after"[, "path"]}]}],
    "persist_changes": [change, ...], "created": ISO 8601, "netns": str, "host": str,
    "options": {plan option: str|int|float|bool|null}}

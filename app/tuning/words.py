@@ -45,6 +45,8 @@ def plan_reason(reason: str, impossible: Iterable[tuple[str, str]]) -> str:
 STATUS_WORDS = {
     "applied": "applied",
     "already": "already in force (nothing changed)",
+    # Left out by the planner as not needed (NotNeeded): no change was due, nothing failed.
+    "not_needed": "not needed here: nothing to change",
     "not_possible": "not possible on this Pi",
     "failed": "failed",
     "reverted": "put back",
@@ -80,6 +82,7 @@ def status_words(status: str) -> str:
 _COUNT_WORDS = (
     ("applied", "changed"),
     ("already", "already in force"),
+    ("not_needed", "not needed"),
     ("not_possible", "not possible"),
     ("held", "held back"),
     ("failed", "failed"),

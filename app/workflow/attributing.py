@@ -20,7 +20,14 @@ from sbctune.history.records import RunRecord
 from sbctune.inventory.model import Inventory
 from sbctune.measure.plans import Plan
 from sbctune.tuning import AppliedSession
-from sbctune.tuning.words import tweak_title
+from sbctune.tuning.model import PlannedTweak, TweakOutcome
+from sbctune.tuning.words import (
+    NOT_POSSIBLE_HERE,
+    detail_words,
+    left_out_words,
+    status_words,
+    tweak_title,
+)
 from sbctune.workflow.estimate import (
     STEP_OVERHEAD_SECONDS,
     measure_seconds,
@@ -100,6 +107,24 @@ def plan_seconds(plan: Plan) -> float:
     return measure_seconds(plan)
 
 
+def left_out_why(item: PlannedTweak | None) -> str:
+    """Why Find what helps did not measure a tweak the planner left out: not needed, or not
+    possible here, as the plan says it (walk s23: flow control "only for NICs known to need
+    it" read "not possible")."""
+    if item is None:
+        return f"{NOT_POSSIBLE_HERE}: this sbctune has no such tweak"
+    return f"{left_out_words(item)}: {item.reason}" if item.reason else left_out_words(item)
+
+
+def outcome_why(outcome: TweakOutcome | None) -> str:
+    """Why a tweak applied on its own was not measured, in words (walk s23: the raw status,
+    "not_possible: …", reached Results and the demo's lines)."""
+    if outcome is None:
+        return status_words("failed")
+    detail = detail_words(outcome.detail)
+    return f"{status_words(outcome.status)}: {detail}" if detail else status_words(outcome.status)
+
+
 async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) -> None:
     """`which`: "1 of 3", said with the run (MeasuringAlone)."""
     assert ctx.baseline is not None and ctx.baseline.id is not None
@@ -107,7 +132,7 @@ async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) 
                                  plan_options(ctx.options.allow_link_restart))  # fmt: skip
     item = next((i for i in plan.items if i.tweak.id == tweak_id), None)
     if item is None or not item.applicable:
-        found.not_measured[tweak_id] = f"not possible: {item.reason if item else 'unknown'}"
+        found.not_measured[tweak_id] = left_out_why(item)
         return
     applied = await tuning_api.apply(ctx.session, plan, guard_seconds=ctx.options.guard_seconds,
                                      history=ctx.history)  # fmt: skip
@@ -117,8 +142,7 @@ async def _one(ctx: FlowContext, tweak_id: str, found: Attribution, which: str) 
         if applied.state == "armed":
             await tuning_api.revert(ctx.session, applied.id, history=ctx.history)
         ctx.applied = None
-        status = outcome.status if outcome else "failed"
-        found.not_measured[tweak_id] = f"{status}: {outcome.detail if outcome else ''}".strip()
+        found.not_measured[tweak_id] = outcome_why(outcome)
         return
     ctx.tuning_now(applied, "guarded")
     ctx.emit(MeasuringAlone(f"{tweak_title(tweak_id)} on its own, {which}"))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import sbctune.workflow.rules as rules
 from sbctune import aio
+from sbctune.errors import UserError
 from sbctune.history import History
 from sbctune.history.records import RunRecord
 from sbctune.measure import runner
@@ -119,7 +120,11 @@ async def measure_and_keep(
                                  planned=planned_seconds(request.plan)) as hold:  # fmt: skip
             if hold is not None and on_hold is not None:
                 on_hold(hold)
-            snap = await take_snapshot(session, history, request.nic, irqs=request.nic_irqs,
+            # the NIC the run goes over, where none was named (`measure` without --nic): the
+            # route's, as the runner finds it; else its settings were never read (walk s23:
+            # compare listed no offload, ring or RPS change of such runs, only sysctls)
+            nic = request.nic or await _route_nic(session)
+            snap = await take_snapshot(session, history, nic, irqs=request.nic_irqs,
                                        inventory_id=request.inventory_id)  # fmt: skip
             request = replace(request, inventory_id=snap.inventory_id, nic_irqs=snap.irqs)
             run = await rules.offering_install(session, ask_install, report, attempt)
@@ -141,6 +146,15 @@ async def measure_and_keep(
         _stored_tuning(request, start, end, run),
     )  # fmt: skip
     return Measured(run, record, hold)
+
+
+async def _route_nic(session: Session) -> str | None:
+    """The NIC traffic to this PC leaves the Pi through (None where it cannot be told: the
+    runner says why when it measures)."""
+    try:
+        return (await runner.find_path(session, None)).route_dev
+    except UserError:
+        return None
 
 
 def _stored_tuning(

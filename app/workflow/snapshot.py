@@ -31,6 +31,20 @@ class Snapshot:
     # Each NIC's chip (or its driver's family) as Inspect names it, by interface name: the
     # NIC under test is known only once the runner has read the route (nic=None)
     chips: Mapping[str, str] = field(default_factory=dict)
+    # Each NIC's interrupts by interface name (a NIC measured with others reads its own)
+    nic_irqs: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+def nic_irqs(stored: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """{interface: its IRQ numbers} from a stored inventory (Inventory.to_json's form)."""
+    found: dict[str, tuple[int, ...]] = {}
+    nics = stored.get("nics")
+    for nic in nics if isinstance(nics, list) else []:
+        if isinstance(nic, dict) and isinstance(nic.get("name"), str):
+            irqs = nic.get("irqs")
+            numbers = irqs if isinstance(irqs, list) else []
+            found[nic["name"]] = tuple(i for i in numbers if isinstance(i, int))
+    return found
 
 
 def nic_chips(stored: Mapping[str, Any]) -> dict[str, str]:
@@ -56,9 +70,11 @@ async def take_snapshot(
 ) -> Snapshot:
     """Never fails the measurement: what cannot be read is left out (and logged)."""
     chips: dict[str, str] = {}
+    irqs_of: dict[str, tuple[int, ...]] = {}
     if inventory_id is not None:
         try:
             chips = nic_chips(history.inventory(inventory_id))
+            irqs_of = nic_irqs(history.inventory(inventory_id))
         except (HistoryError, KeyError, ValueError) as exc:
             log.warning("the stored inventory's NICs could not be read: %s", exc)
     if inventory_id is None:
@@ -66,6 +82,7 @@ async def take_snapshot(
             inventory, collection = await inspect_host(session)
             stored = inventory.to_json()
             chips = nic_chips(stored)  # before the saves: a stand-in history refuses them
+            irqs_of = nic_irqs(stored)
             target = session.target
             name = await read_device_name(session, inventory.board.model)
             device = history.add_device(target.host, target.port, session.username,
@@ -77,11 +94,33 @@ async def take_snapshot(
             irqs = irqs or (tuple(found.irqs) if found else ())
         except (UserError, OSError, ValueError) as exc:
             log.warning("no inventory kept with this run: %s", exc)
+    state = await settings_of(session, nic, irqs)
+    return Snapshot(state, inventory_id, irqs, chips, irqs_of)
+
+
+async def settings_of(
+    session: Session, nic: str | None, irqs: tuple[int, ...]
+) -> dict[str, str] | None:
+    """The Pi's settings with `nic`'s (workflow.pi_state); None where they could not be read."""
     try:
-        state: dict[str, str] | None = await read_pi_state(session, nic, irqs)
+        return await read_pi_state(session, nic, irqs)
     except asyncio.CancelledError:
         raise
     except (UserError, OSError, ValueError) as exc:
         log.warning("the Pi's settings could not be read: %s", exc)
-        state = None
-    return Snapshot(state, inventory_id, irqs, chips)
+        return None
+
+
+async def take_snapshots(
+    session: Session, history: History, nics: list[str]
+) -> tuple[int | None, dict[str, dict[str, str] | None]]:
+    """NICs measured together (`measure --all-nics`): one inventory for the Pi, and each NIC's
+    settings with its own interrupts, as a run of one NIC keeps them (walk s23: such runs
+    kept only the tuning in force, so compare and History could not say what a NIC ran with)."""
+    if not nics:
+        return None, {}
+    first = await take_snapshot(session, history, nics[0])
+    states = {nics[0]: first.pi_state}
+    for nic in nics[1:]:
+        states[nic] = await settings_of(session, nic, first.nic_irqs.get(nic, ()))
+    return first.inventory_id, states

@@ -50,6 +50,9 @@ def test_revert_says_the_link_came_back(
             await until(lambda: window.state.tuning_state == "reverted", 60, "the revert")
             after = tune.events.toPlainText()[len(log) :]
             assert BACK in after, after
+            # and before the wait, as apply does (walk s23: the revert was silent until then)
+            ahead = "the link of eth1 drops for about"
+            assert ahead in after and after.index(ahead) < after.index(BACK), after
         finally:
             forget_session(applied.id)
 

@@ -32,6 +32,13 @@ DOWN_SECONDS = 2.5
 BACK = re.compile(r"the link of eth0 dropped and came back within (\d+(?:\.\d)?) s")
 
 
+def said_ahead(said: list[str], nic: str) -> None:
+    """Revert said the wait before it (walk 22: silent until the link was back), as apply does."""
+    ahead = next(i for i, s in enumerate(said) if f"the link of {nic} drops for about" in s)
+    back = next(i for i, s in enumerate(said) if f"the link of {nic} dropped and came back" in s)
+    assert ahead < back and "waiting for it to come back" in said[ahead], said
+
+
 def carrier(lab: LabInfo, nic: str = "eth0") -> str:
     return in_lab(lab, f"cat /sys/class/net/{nic}/carrier 2>/dev/null || echo 0").strip()
 
@@ -70,6 +77,7 @@ async def test_eee_off_is_read_back_and_reverted_once_the_link_is_back(
             # revert.sh turned EEE on again (another renegotiation) and waited for the link
             assert carrier(lab) == "1", reverted
             assert any(BACK.search(s) for s in reverted), reverted
+            said_ahead(reverted, "eth0")
         finally:
             forget_session(applied.id)
 
@@ -101,5 +109,6 @@ async def test_a_ring_change_on_a_port_ssh_does_not_use_is_waited_for_both_ways(
             assert await revert(session, on_event=reverted.append) == [applied.id]
             assert carrier(lab, "eth1") == "1", reverted  # before: 0, for `held` s more
             assert any("the link of eth1 dropped and came back" in s for s in reverted), reverted
+            said_ahead(reverted, "eth1")
         finally:
             forget_session(applied.id)

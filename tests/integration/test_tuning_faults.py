@@ -211,7 +211,7 @@ def test_killed_at_each_step_of_apply_the_pi_ends_unchanged_or_reverted(
             text = _status_text(lab, tmp_path)
             if one["state"] == "reverted":
                 assert one["reverted_by"] == "guard", (point, one)
-                assert f"{one['id']}  reverted by its guard" in text, (point, text)
+                assert f"(session {one['id']}): reverted by its guard" in text, (point, text)
                 seen[point] = "reverted by the guard"
             else:
                 assert one["state"] == "prepared" and one["orphaned"], (point, one)

@@ -136,7 +136,7 @@ def test_exports_describe_a_tuned_run_as_such() -> None:
     from sbctune.compare import run_description
 
     tuned = _run({"session": "s", "tweaks": [GOVERNOR], "read_back": True})
-    assert run_description(tuned).endswith(" · quick · with tuning in force")
+    assert run_description(tuned).endswith(" · Quick · with tuning in force")
     assert "tuning" not in run_description(_run(None))
 
 

@@ -75,3 +75,21 @@ def test_a_pipe_keeps_whole_lines_even_with_columns_set(
     monkeypatch.setenv("COLUMNS", "80")
     code, out, _err = cli_run(["inspect", str(BUNDLE)], capsys)
     assert code == 0 and f"  chip:    {CHIP}" in out.splitlines()
+
+
+def test_a_table_too_wide_takes_a_block_per_row() -> None:
+    from sbctune.cli.fit import table_fit
+    from sbctune.export.tables import text
+
+    # `compare 1 2` on the pi5-macb lab (walk s23): 117 columns at 80
+    header = ["Direction", "Mode", "run 1", "run 2", "run 2 vs run 1"]
+    rows = [["Pi → PC", "One way", "931 Mbit/s", "926 Mbit/s",
+             "−5 Mbit/s (−0.5 %), no interval: fewer than 2 trials"]]  # fmt: skip
+    drawn = text((header, rows))
+    assert max(len(line) for line in drawn.splitlines()) > 80
+    assert table_fit((header, rows), drawn, 80).splitlines() == [
+        "Pi → PC · One way", "    run 1: 931 Mbit/s", "    run 2: 926 Mbit/s",
+        "    run 2 vs run 1: −5 Mbit/s (−0.5 %), no interval: fewer than 2 trials",
+    ]  # fmt: skip
+    assert table_fit((header, rows), drawn, None) == drawn  # a pipe: the table
+    assert table_fit((header, rows), drawn, 200) == drawn  # a wide terminal: the table

@@ -97,6 +97,7 @@ def test_runs_measured_together_are_not_called_older_than_the_settings(
     code, out, err = cli_run(["compare", str(runs[0]), str(runs[4])], capsys)
     assert code == 0, err
     said = " ".join(out.split())
-    words = (f"(no settings stored with run {runs[0]}: NICs measured together keep only the "
-             f"tuning in force; run {runs[4]}: measured before sbctune kept them)")  # fmt: skip
+    words = (f"(no settings stored with run {runs[0]}: measured with other NICs; the NIC's "
+             "settings were not read back, only the tuning in force; "
+             f"run {runs[4]}: measured before sbctune kept them)")  # fmt: skip
     assert words in said

@@ -45,18 +45,23 @@ def notes(latency: dict[str, Any] | None) -> list[str]:
 
 def text_lines(latency: dict[str, Any] | None) -> list[str]:
     """An aligned table, the verdicts under it, and why latency was not measured if it wasn't."""
+    return table_lines(latency) + sentence_lines(latency)
+
+
+def table_lines(latency: dict[str, Any] | None) -> list[str]:
+    """The aligned table alone (a terminal's width never breaks its rows)."""
     found = results(latency)
     rows = [HEADER, *(row(r) for r in found)]
-    out: list[str] = []
-    if found:
-        widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-        fmt = [
-            ("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows
-        ]
-        out += [fmt[0], "  ".join("-" * w for w in widths), *fmt[1:]]
-        out += [f"  {r.verdict()}" for r in found]
-    out += notes(latency)
-    return out
+    if not found:
+        return []
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
+    fmt = [("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows]
+    return [fmt[0], "  ".join("-" * w for w in widths), *fmt[1:]]
+
+
+def sentence_lines(latency: dict[str, Any] | None) -> list[str]:
+    """The verdicts under the table and the notes: sentences, which a terminal may wrap."""
+    return [f"  {r.verdict()}" for r in results(latency)] + notes(latency)
 
 
 def markdown_lines(latency: dict[str, Any] | None) -> list[str]:
