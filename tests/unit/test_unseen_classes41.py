@@ -47,3 +47,30 @@ def test_a_message_that_is_no_such_format_names_no_interface() -> None:
         "[    2.0] igb 0000:03:00.0: added PHC on eth2 and more words",
     )
     assert [n.name for n in inv.nics if n.name] == []
+
+
+# --- an interface name that starts with a digit ---
+
+_NSS_DP = "pcnic41_qhora301w_omr_3426_nss_dp_10g_ports_phy_link_up_speed"
+
+
+def test_nss_dp_s_ports_named_10g_are_interfaces() -> None:
+    """A QNAP QHora-301W on Qualcomm's out-of-tree nss-dp: "nss-dp 3a001800.dp5 10g-1: PHY Link
+    up speed: 10000". net/core/dev.c dev_valid_name() (6.1, 6.12) sets no rule on a name's
+    first character, so 10g-1 and 10g-2 are NICs as lan4 on the next line is."""
+    inv = inventory_of({"dmesg": corpus_output(_NSS_DP)})
+    got = sorted((n.name, n.bus_path, n.link_speed_mbps) for n in inv.nics)
+    assert got == [
+        ("10g-1", "3a001800.dp5", 10000),
+        ("10g-2", "3a007000.dp6-syn", 10000),
+        ("lan4", "3a001000.dp1", 100),
+    ]
+
+
+def test_a_number_or_a_port_path_is_no_interface_name() -> None:
+    """Digits, dots and dashes alone ("12", a USB port path "2-1.4") name no interface."""
+    from sbctune.inventory.sightings import iface_key
+
+    assert iface_key("10g-1") == ("if", "10g-1")
+    assert iface_key("12") is None
+    assert iface_key("2-1.4") is None
