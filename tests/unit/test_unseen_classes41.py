@@ -74,3 +74,27 @@ def test_a_number_or_a_port_path_is_no_interface_name() -> None:
     assert iface_key("10g-1") == ("if", "10g-1")
     assert iface_key("12") is None
     assert iface_key("2-1.4") is None
+
+
+# --- link lines in other drivers' words ---
+
+_OMR_BOX = "pcnic41_x86_omr_2978_igb_ixgbe_sfp_tg3_logread_then_dmesg"
+
+
+def test_ixgbe_s_and_tg3_s_link_lines_give_the_speed() -> None:
+    """ixgbe_main.c ixgbe_watchdog_link_is_up(): "NIC Link is Up %s, Flow Control: %s" with
+    speed_str "1 Gbps" (no duplex); tg3.c tg3_link_report(): "Link is up at %d Mbps, %s
+    duplex" (6.1 and 6.12 alike)."""
+    inv = inventory_of({"dmesg": corpus_output(_OMR_BOX)})
+    by_name = {n.name: n for n in inv.nics}
+    assert (by_name["eth9"].link_speed_mbps, by_name["eth9"].driver) == (1000, "ixgbe")
+    assert (by_name["eth0"].link_speed_mbps, by_name["eth0"].duplex) == (1000, "full")
+    assert by_name["eth0"].driver == "tg3"
+
+
+def test_ixgbe_s_fractional_speed_is_read_whole() -> None:
+    """speed_str "2.5 Gbps" is 2500 Mbit/s."""
+    inv = dmesg_inventory(
+        "[   15.651689] ixgbe 0000:01:00.0 eth9: NIC Link is Up 2.5 Gbps, Flow Control: None"
+    )
+    assert [(n.name, n.link_speed_mbps) for n in inv.nics] == [("eth9", 2500)]

@@ -45,6 +45,23 @@ DRIVER_LINES: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        "link_up",  # ixgbe_main.c ixgbe_watchdog_link_is_up() (6.1, 6.12): e_info(drv, "NIC Link
+        # is Up %s, Flow Control: %s\n", speed_str, ...), speed_str one of "10 Gbps", "5 Gbps",
+        # "2.5 Gbps", "1 Gbps", "100 Mbps", "10 Mbps": no duplex (full at those speeds)
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): NIC Link is Up "
+            r"(?P<speed>\d+(?:\.\d+)?) (?P<unit>[GM])bps, Flow Control: "
+        ),
+    ),
+    (
+        "link_up",  # tg3.c tg3_link_report() (6.1, 6.12): netdev_info(tp->dev, "Link
+        # is up at %d Mbps, %s duplex\n", ...) with "full" or "half"
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is up at (?P<speed>\d+) "
+            r"(?P<unit>M)bps, (?P<duplex>full|half) duplex$"
+        ),
+    ),
+    (
         "link_up",
         _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): link up, (?P<speed>\d+)"
