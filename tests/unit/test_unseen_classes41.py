@@ -98,3 +98,30 @@ def test_ixgbe_s_fractional_speed_is_read_whole() -> None:
         "[   15.651689] ixgbe 0000:01:00.0 eth9: NIC Link is Up 2.5 Gbps, Flow Control: None"
     )
     assert [(n.name, n.link_speed_mbps) for n in inv.nics] == [("eth9", 2500)]
+
+
+# --- the IDs of a plain lspci line that names the device only by its number ---
+
+_N5105 = "pcnic41_n5105_lede_12436_lspci_i226_device_125c_four_ports"
+
+
+def test_an_old_pci_ids_device_number_gives_the_ids() -> None:
+    """An N5105 mini PC's plain `lspci`: "Intel Corporation Device 125c" (pciutils' names.c
+    prints "<vendor> Device %04x" for a device its pci.ids does not list): 8086:125c, the
+    I226-V, on each of the four ports."""
+    inv = inventory_of({"lspci": corpus_output(_N5105)})
+    assert sorted((n.bus_path, n.ids) for n in inv.nics) == [
+        (f"0000:0{n}:00.0", "8086:125c") for n in (2, 3, 4, 5)
+    ]
+    assert all("I226" in (n.chip or "") for n in inv.nics)
+
+
+def test_a_vendor_no_database_names_gives_no_ids() -> None:
+    """A vendor name pci.ids does not hold, or a description that is no "Device %04x", is no
+    vendor id."""
+    from sbctune.catalog.ids import load_ids
+
+    db = load_ids()
+    assert db.ids_by_name("pci", "Intel Corporation Device 125c") == "8086:125c"
+    assert db.ids_by_name("pci", "No Such Vendor Inc. Device 125c") is None
+    assert db.ids_by_name("pci", "Intel Corporation Ethernet Controller I226-V") is None
