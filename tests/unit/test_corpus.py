@@ -380,14 +380,6 @@ KNOWN_GAPS: dict[str, str] = {
         "line shows; missing, as for x86_amd_a6210_2's mt7662u_sta: a NIC made of an "
         "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
-    # corpus41 (forty-first unseen set), left with its reason in tests/captures/corpus/README.md
-    "pcnic41_x86_ddnsgo_173_igb_eth3_link_up_netifd_ports_logread": (
-        "eth0 and eth2 are up only by netifd's \"Network device 'eth0' link is up\" (device.c "
-        "device_set_link(), the kernel's carrier as netifd saw it); no kernel line gives their "
-        "link. Missing: netifd's link state as link evidence that is read in order (the last "
-        "line per device wins) and never counted beside the kernel's own line for the same "
-        "change (a down/up pair of both would read as two flaps)"
-    ),
 }
 
 

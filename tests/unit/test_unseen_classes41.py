@@ -125,3 +125,41 @@ def test_a_vendor_no_database_names_gives_no_ids() -> None:
     assert db.ids_by_name("pci", "Intel Corporation Device 125c") == "8086:125c"
     assert db.ids_by_name("pci", "No Such Vendor Inc. Device 125c") is None
     assert db.ids_by_name("pci", "Intel Corporation Ethernet Controller I226-V") is None
+
+
+# --- netifd's link state ---
+
+_DDNS = "pcnic41_x86_ddnsgo_173_igb_eth3_link_up_netifd_ports_logread"
+
+
+def test_netifd_s_network_device_line_gives_the_link() -> None:
+    """OpenWrt's netifd, device.c device_set_link(): "%s '%s' link is %s" with the device
+    type's name ("Network device" for a plain netdev): eth0 and eth2 are up, with no kernel
+    link line of their own; br-lan (a "bridge" line) stays no NIC."""
+    inv = inventory_of({"logread": corpus_output(_DDNS)})
+    by_name = {n.name: n for n in inv.nics}
+    assert sorted(by_name) == ["eth0", "eth2", "eth3"]
+    assert by_name["eth0"].link_detected is True and by_name["eth2"].link_detected is True
+    assert by_name["eth3"].link_speed_mbps == 1000
+
+
+def test_netifd_s_line_beside_the_kernel_s_is_one_drop_and_the_last_state_wins() -> None:
+    """A drop that the kernel and netifd both report is one drop (no link-flapping), and the
+    last of netifd's lines says the link: up, down, up again is up."""
+    one_drop = dmesg_inventory(
+        "Fri Dec 31 12:41:02 2021 daemon.notice netifd: Network device 'eth1' link is down",
+        "Fri Dec 31 12:41:02 2021 kern.info kernel: [58437.485179] igc 0000:13:00.0 eth1: NIC "
+        "Link is Down",
+        "Fri Dec 31 12:41:04 2021 daemon.notice netifd: Network device 'eth1' link is up",
+        "Fri Dec 31 12:41:05 2021 kern.info kernel: [58440.469028] igc 0000:13:00.0 eth1: NIC "
+        "Link is Up 2500 Mbps Full Duplex, Flow Control: RX/TX",
+        command="logread",
+    )
+    assert "link-flapping" not in {f.id for f in one_drop.findings}
+    back_up = dmesg_inventory(
+        "Thu Jan  6 10:58:30 2022 daemon.notice netifd: Network device 'eth2' link is up",
+        "Thu Jan  6 10:59:30 2022 daemon.notice netifd: Network device 'eth2' link is down",
+        "Thu Jan  6 11:00:30 2022 daemon.notice netifd: Network device 'eth2' link is up",
+        command="logread",
+    )
+    assert [(n.name, n.link_detected) for n in back_up.nics] == [("eth2", True)]

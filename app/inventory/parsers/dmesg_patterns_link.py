@@ -241,6 +241,18 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
     ),
     ("netdev_up", _Lazy(r"ADDRCONF\(NETDEV_UP\): (?P<iface>[\w.-]+): link is not ready")),
     (
+        # OpenWrt's netifd on a plain netdev's carrier (netifd device.c device_set_link():
+        # netifd_log_message(L_NOTICE, "%s '%s' link is %s\n", dev->type->name, dev->ifname,
+        # state ? "up" : "down"), "Network device" being simple_device_type's name): the
+        # kernel's carrier as netifd saw it. netifd's own kinds (Bridge, VLAN ...) are virtual
+        # (inventory/virtual_declared.py) and not read here.
+        "netifd_link",
+        _Lazy(
+            r"(?:^|\s)netifd: Network device '(?P<iface>[^'\s/:]{1,15})' link is "
+            r"(?P<state>up|down)$"
+        ),
+    ),
+    (
         # a bridge's port and a device put into promiscuous mode exist, whatever else the log
         # says of them (net/bridge/br_stp.c br_log_state(); net/core/dev.c
         # __dev_set_promiscuity()'s "device %s %s promiscuous mode" before 6.3)
@@ -325,6 +337,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "carrier_up": ("NETDEV_CHANGE",),
     "netdev_up": ("NETDEV_UP",),
     "iface_named": (" state", "promiscuous"),
+    "netifd_link": ("netifd: Network device '",),
     "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of", "is missing"),
     "mdio_named": ("PHY",),
