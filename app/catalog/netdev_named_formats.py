@@ -30,6 +30,12 @@ def _formats() -> tuple[tuple[str, re.Pattern[str]], ...]:
         out: list[tuple[str, re.Pattern[str]]] = []
         for fmt, row in rows.items():
             at, k, fields = int(row["name_at"]), 0, []
+            if at == 0 and fmt.startswith("%s"):
+                # "%s link is down" (atlx.c) would read any first word as a name ("ar724x-pci
+                # 180c0000.pcie-controller: PCIe link is down"); a driver that prints the name
+                # first prints "%s: ..." after its device, which the "device: iface:" shape
+                # (dmesg_patterns OLD_NETDEV) reads already
+                continue
             for i, spec in enumerate(SPEC_RE.finditer(fmt)):  # "%%" is no argument's
                 fields.append("name" if spec.group(1) != "%" and k == at else f"c{i}")
                 k += spec.group(1) != "%"

@@ -49,6 +49,17 @@ def test_a_message_that_is_no_such_format_names_no_interface() -> None:
     assert [n.name for n in inv.nics if n.name] == []
 
 
+def test_a_format_led_by_the_name_reads_no_first_word_as_one() -> None:
+    """atlx.c's "%s link is down" would take any first word for a name: an EdgeSwitch's
+    "ar724x-pci 180c0000.pcie-controller: PCIe link is down" (corpus/edgeswitch_8xp_*) names
+    no interface "PCIe"."""
+    from sbctune.catalog.netdev_named_formats import iface_named
+
+    assert iface_named("PCIe link is down") is None
+    inv = dmesg_inventory("[    1.702062] ar724x-pci 180c0000.pcie-controller: PCIe link is down")
+    assert "PCIe" not in [n.name for n in inv.nics]
+
+
 # --- an interface name that starts with a digit ---
 
 _NSS_DP = "pcnic41_qhora301w_omr_3426_nss_dp_10g_ports_phy_link_up_speed"
