@@ -8,6 +8,7 @@ device, so a chip the catalog never heard of still gets a name and a driver.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,16 @@ class IdDatabase:
         vendors = self.usb_vendors if bus == "usb" else self.pci_vendors
         wanted = name.strip().casefold()
         return next((k for k, v in vendors.items() if v.casefold() == wanted), None)
+
+    def ids_by_name(self, bus: str, description: str | None) -> str | None:
+        """The ids of a device lspci names by its vendor and number only: pciutils' names.c
+        prints "<vendor> Device %04x" for a device its pci.ids does not list under a vendor it
+        does ("Intel Corporation Device 125c", an I226-V before pci.ids named it)."""
+        match = re.match(r"^(.+) Device ([0-9a-f]{4})$", (description or "").strip())
+        if match is None:
+            return None
+        vendor = self.vendor_id(bus, match.group(1))
+        return f"{vendor}:{match.group(2)}" if vendor else None
 
     def kernel_label(self, flavour: str) -> str:
         kernel = self.kernels.get(flavour, {})

@@ -64,6 +64,14 @@ def _carrier(event: DmesgEvent, sighting: Sighting) -> None:
     link_facts(event, sighting, event.fields.get("state") in ("Gained", "connected"))
 
 
+def _netifd_link(event: DmesgEvent, sighting: Sighting) -> None:
+    """netifd's "Network device 'eth0' link is up": the interface's link, but no link change
+    of its own: the kernel's line for the same change (when the log has it) is the one that
+    counts toward flapping, so two daemons' words for one drop are not two drops."""
+    up = event.fields.get("state") == "up"
+    sighting.add("link", up, _SRC, event.text, event.line)
+
+
 def _said_error(event: DmesgEvent, sighting: Sighting) -> None:
     """The driver's own error line (mt76's "vendor request ... failed:-32", or an older
     kernel's wording with its errno), or net/core's "eth0: hw csum failure"."""
@@ -157,6 +165,7 @@ _RULES: dict[str, tuple[Rule, ...]] = {
     "carrier_up": (_link_up,),
     "link_down": (_link_down,),
     "carrier": (_carrier,),
+    "netifd_link": (_netifd_link,),
     "csum_failure": (_said_error,),
     "device": (
         _said_error,

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers, tree_class_drivers
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
@@ -39,7 +40,9 @@ def from_lspci(parsed: Parsed) -> Iterator[Sighting]:
         sighting = Sighting([("pci", address)])
         line = f"{device.slot} {device.class_name or ''}: {device.description or ''}".strip()
         sighting.add("bus", "pci", "lspci", line)
-        sighting.add("ids", device.ids, "lspci", line)
+        # an old pci.ids: "Intel Corporation Device 125c" is 8086:125c (vendor by its name)
+        ids = device.ids or load_ids().ids_by_name("pci", device.description)
+        sighting.add("ids", ids, "lspci", line)
         sighting.add("description", device.description, "lspci", line)
         sighting.add("device_name", device.device_name, "lspci", line)
         sighting.add("pci_class", device.class_id or device.class_name, "lspci", line)

@@ -195,7 +195,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
 # Lines whose every occurrence counts (flapping, resets, errors); others are read once.
 _COUNTED = {
     "link_up", "link_down", "carrier", "carrier_up", "phy_link_up", "phy_link_down",
-    "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
+    "netifd_link", "usb_new_device", "usb_reset", "usb_disconnect", "usb_error", "kevent_dropped",
     "phy_failure", "tx_timeout", "firmware_missing", "usb_not_top_speed", "probe_failed",
     "pcie_aer",
 }  # fmt: skip

@@ -139,7 +139,7 @@ def _name_otherwise(device: Device, bus: str, driver: str | None, ids: IdDatabas
     description."""
     if text := device.value("chip_text"):
         return str(text)
-    found = device.value("ids") or _ids_by_name(device, ids)
+    found = device.value("ids") or ids.ids_by_name("pci", device.value("description"))
     known = ids.name("usb" if bus == "usb" else "pci", found)
     if known and " device " not in known:
         return known
@@ -164,15 +164,6 @@ def _shown_variant(chip: Chip, name: str, shown: str) -> str | None:
         if full and word in family and full.group(0) not in name.upper():
             return full.group(0)
     return None
-
-
-def _ids_by_name(device: Device, ids: IdDatabase) -> str | None:
-    """An old pci.ids prints "Realtek Semiconductor Co., Ltd. Device 8125": vendor by name."""
-    match = re.match(r"^(.+) Device ([0-9a-f]{4})$", str(device.value("description") or ""))
-    if match is None:
-        return None
-    vendor = ids.vendor_id("pci", match.group(1))
-    return f"{vendor}:{match.group(2)}" if vendor else None
 
 
 def _variant_name(chip: Chip, ids: str | None) -> str:

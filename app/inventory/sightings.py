@@ -33,7 +33,11 @@ _VIRTUAL = re.compile(
 # hex digits of the container ("docker9b5d5a5", corpus/ds916plus_bbqq_468_*); docker-<hex>: the
 # bridges of Synology's user-defined Docker networks (Docker's own are br-<hex>), which net-tools
 # ifconfig cuts to 9 columns ("docker-30", corpus/virt_ds920_bbqq_556_*)
-_IFACE = re.compile(r"^[A-Za-z_][\w.-]{0,14}$")  # dev_valid_name(); "_p2cf05d501bfb"
+# dev_valid_name() (net/core/dev.c, 6.1 and 6.12): below IFNAMSIZ, no "/", ":" or space, and no
+# rule on the first character: IncusOS's "_p2cf05d501bfb", Qualcomm's nss-dp ports "10g-1" and
+# "10g-2" ("nss-dp 3a001800.dp5 10g-1: PHY Link up speed: 10000"). A name of digits, dots and
+# dashes alone is a number or a USB port path ("2-1.4"), never taken for one.
+_IFACE = re.compile(r"^(?:[A-Za-z_]|\d(?=[\w.-]*[A-Za-z_]))[\w.-]{0,14}$")
 _PCI = re.compile(r"^(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$")
 _USB_IF = re.compile(r"^(\d+-[\d.]+)(?::\d+\.\d+)?$")
 _PLATFORM = re.compile(r"^[0-9a-f]{5,16}\.[a-z][\w-]*")

@@ -319,6 +319,13 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 old_shape = kind == "device" and "iface" in fields
             if old_shape and not dmesg_classify._speaks_of_netdev(fields):
                 del fields["iface"]  # a class driver's char device (corpus32's usblp0)
+            if (
+                kind == "device"
+                and "iface" not in fields
+                and "driver" in fields
+                and (named := dmesg_classify.iface_named(msg[m.end() :])) is not None
+            ):
+                fields["iface"] = named  # "added PHC on eth2" (corpus41's igb/ixgbe lines)
             return kind, fields
     return (
         dmesg_classify.old_format_line(msg)

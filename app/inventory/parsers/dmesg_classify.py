@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
+from sbctune.catalog.netdev_named_formats import iface_named
 from sbctune.catalog.old_formats import old_format_line
 from sbctune.catalog.oot_chips import chip_by_oot_name
 
@@ -76,6 +77,15 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
                 old_shape = kind == "device" and "iface" in fields
             if old_shape and not _speaks_of_netdev(fields):
                 del fields["iface"]
+            # "igb 0000:03:00.0: added PHC on eth2": the interface in the message, by a
+            # format the driver's source prints about its device with the name inside
+            if (
+                kind == "device"
+                and "iface" not in fields
+                and "driver" in fields
+                and (named := iface_named(msg[m.end() :])) is not None
+            ):
+                fields["iface"] = named
             return kind, fields
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
     # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format

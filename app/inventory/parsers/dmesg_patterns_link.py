@@ -45,6 +45,23 @@ DRIVER_LINES: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        "link_up",  # ixgbe_main.c ixgbe_watchdog_link_is_up() (6.1, 6.12): e_info(drv, "NIC Link
+        # is Up %s, Flow Control: %s\n", speed_str, ...), speed_str one of "10 Gbps", "5 Gbps",
+        # "2.5 Gbps", "1 Gbps", "100 Mbps", "10 Mbps": no duplex (full at those speeds)
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): NIC Link is Up "
+            r"(?P<speed>\d+(?:\.\d+)?) (?P<unit>[GM])bps, Flow Control: "
+        ),
+    ),
+    (
+        "link_up",  # tg3.c tg3_link_report() (6.1, 6.12): netdev_info(tp->dev, "Link
+        # is up at %d Mbps, %s duplex\n", ...) with "full" or "half"
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): Link is up at (?P<speed>\d+) "
+            r"(?P<unit>M)bps, (?P<duplex>full|half) duplex$"
+        ),
+    ),
+    (
         "link_up",
         _Lazy(
             r"^(?P<driver>\S+) (?P<device>\S+) (?P<iface>\S+): link up, (?P<speed>\d+)"
@@ -234,6 +251,18 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        # OpenWrt's netifd on a plain netdev's carrier (netifd device.c device_set_link():
+        # netifd_log_message(L_NOTICE, "%s '%s' link is %s\n", dev->type->name, dev->ifname,
+        # state ? "up" : "down"), "Network device" being simple_device_type's name): the
+        # kernel's carrier as netifd saw it. netifd's own kinds (Bridge, VLAN ...) are virtual
+        # (inventory/virtual_declared.py) and not read here.
+        "netifd_link",
+        _Lazy(
+            r"(?:^|\s)netifd: Network device '(?P<iface>[^'\s/:]{1,15})' link is "
+            r"(?P<state>up|down)$"
+        ),
+    ),
+    (
         # a bridge's port and a device put into promiscuous mode exist, whatever else the log
         # says of them (net/bridge/br_stp.c br_log_state(); net/core/dev.c
         # __dev_set_promiscuity()'s "device %s %s promiscuous mode" before 6.3), and so does
@@ -328,6 +357,7 @@ LINK_NEEDLES: dict[str, tuple[str, ...]] = {
     "netdev_up": ("NETDEV_UP",),
     "iface_address": (" MAC ",),
     "iface_named": (" state", "promiscuous", " OUT="),
+    "netifd_link": ("netifd: Network device '",),
     "ip_config": (" answer from", "device="),
     "phy_failure": ("PHY", "phy", "probe of", "is missing"),
     "mdio_named": ("PHY",),
