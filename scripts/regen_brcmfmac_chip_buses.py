@@ -18,10 +18,8 @@ buses are the union over both.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +27,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "brcmfmac_chip_buses.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
 DIR = "drivers/net/wireless/broadcom/brcm80211/brcmfmac"
@@ -56,15 +54,12 @@ def build(trees: dict[str, Path]) -> dict[str, list[str]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = build(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_brcmfmac_chip_buses.py",
-        "linux-source": versions,
+    data: dict[str, object] = {
         "about": "brcmfmac chip part number -> the buses whose firmware table "
         "(BRCMF_FW_ENTRY rows of sdio.c, pcie.c, usb.c) lists it; see the script's docstring.",
         "chips": table,
     }
-    OUT.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_brcmfmac_chip_buses.py", versions, data, sort_keys=False)
     single = sum(1 for b in table.values() if len(b) == 1)
     print(f"{OUT.relative_to(ROOT)}: {len(table)} chips, {single} on one bus")
     return 0

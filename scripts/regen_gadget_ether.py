@@ -20,10 +20,8 @@ at the versions resources/kernel_source/VERSION.json names.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +29,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "gadget_ether.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 FILE = "drivers/usb/gadget/function/u_ether.c"
 GLOBS = ("drivers/*", "net/*")
@@ -75,14 +73,11 @@ def _only_here(root: Path, fmt: str) -> bool:
 
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_gadget_ether.py",
-        "linux-source": versions,
+    data: dict[str, object] = {
         "file": FILE,
         "series": {series: series_facts(root) for series, root in sorted(trees.items())},
     }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_gadget_ether.py", versions, data, sort_keys=True)
     for series, facts in data["series"].items():  # type: ignore[union-attr]
         print(series, facts)
     return 0

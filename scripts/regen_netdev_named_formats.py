@@ -25,10 +25,8 @@ linux-source-6.1 and -6.12 at the versions resources/kernel_source/VERSION.json 
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +34,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "netdev_named_formats.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 from regen_kernel_source import _format_after  # noqa: E402
 
 GLOBS = ("drivers/net/*",)
@@ -162,13 +160,10 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     formats = table(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_netdev_named_formats.py",
-        "linux-source": versions,
+    data: dict[str, object] = {
         "formats": formats,
     }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_netdev_named_formats.py", versions, data, sort_keys=True)
     print(f"{len(formats)} device formats that print the interface's name")
     return 0
 

@@ -19,10 +19,8 @@ versions resources/kernel_source/VERSION.json names.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +28,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "netdev_name_templates.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/*", "net/*")
 _NAMED = re.compile(
@@ -73,13 +71,10 @@ def one_driver(trees: dict[str, Path]) -> dict[str, dict[str, list[str]]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = one_driver(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_netdev_templates.py",
-        "linux-source": versions,
+    data: dict[str, object] = {
         "templates": table,
     }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_netdev_templates.py", versions, data, sort_keys=True)
     print(f"{len(table)} one-driver interface-name templates: {', '.join(table)}")
     return 0
 

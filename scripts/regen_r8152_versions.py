@@ -20,10 +20,8 @@ RTL8152's "r8152b_init" serves RTL_VER_01, _02 and _07 alike, so it names the fa
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +29,7 @@ KS = ROOT / "resources" / "kernel_source"
 OUT = KS / "r8152_versions.json"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kernel_source import pinned_trees  # noqa: E402
+from kernel_source import pinned_trees, write_table  # noqa: E402
 
 GLOBS = ("drivers/net/usb/*",)
 FILE = "drivers/net/usb/r8152.c"
@@ -97,18 +95,15 @@ def table(trees: dict[str, Path]) -> dict[str, dict[str, object]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     codes = table(trees)
-    data = {
-        "generated": datetime.now(UTC).date().isoformat(),
-        "script": "scripts/regen_r8152_versions.py",
+    data: dict[str, object] = {
         "source": f"{FILE} rtl8152_get_version() (6.12: __rtl_get_hw_ver()) and rtl_ops_init()",
         "driver": "r8152",
         # the default case's line: netif_info(tp, probe, netdev, ...) before 5.x, then
         # dev_info(&udev->dev, "Unknown version 0x%04x\n", ocp_data)
         "message": "Unknown version 0x",
-        "linux-source": versions,
         "versions": codes,
     }
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_table(OUT, "scripts/regen_r8152_versions.py", versions, data, sort_keys=True)
     print(f"{len(codes)} r8152 version codes")
     return 0
 
