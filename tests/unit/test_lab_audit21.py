@@ -156,6 +156,7 @@ def test_an_intel_nics_no_buffer_count_is_not_called_lost_frames() -> None:
     assert found.evidence[0] in ("rx_missed_errors: 60000", "rx_fifo_errors: 60000")
 
 
+@pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 @pytest.mark.parametrize("driver", ["bcmgenet", "smsc95xx", "igb", "stmmac"])
 @pytest.mark.parametrize("words", [["--all-groups"], ["--groups", "eth-mac", "rmon"]])
 def test_the_standard_groups_are_asked_and_come_back_empty(

@@ -37,6 +37,9 @@ CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "ethtool"
 ISSUE_14731 = CAPTURES / "pi4_openwrt_14731_rtl8156b_cdc_ncm_duplex_half.txt"
 
 
+POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
+
+
 def _advised(driver: str, kernel: str | None = "5.15.137") -> Inventory:
     """Inspect's advice for a NIC linked as the real capture shows (1000 Mb/s, Duplex: Half)."""
     settings, warnings = parse_ethtool(ISSUE_14731.read_text(encoding="utf-8"))
@@ -122,6 +125,7 @@ def _settings(state: str) -> dict[str, str]:
     }
 
 
+@POSIX
 @pytest.mark.parametrize(("driver", "chip"), [("r8152", "RTL8153"), ("ax88179_178a", "AX88179")])
 @pytest.mark.parametrize("kernel", ["6.1.0-27-arm64", "6.12.57+deb13-arm64"])
 def test_a_mii_driver_without_a_cable_shows_10_mbit_half(
@@ -135,6 +139,7 @@ def test_a_mii_driver_without_a_cable_shows_10_mbit_half(
 
 @pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7800"), ("r8169", "RTL8125B"),
                                               ("igb", "I340"), ("cdc_ncm", "")])  # fmt: skip
+@POSIX
 def test_other_drivers_without_a_cable_show_unknown(tmp_path: Path, driver: str, chip: str) -> None:
     """phylib with autonegotiation (genphy_read_status: SPEED_UNKNOWN until it completes),
     igb_get_link_ksettings (SPEED_UNKNOWN without netif_carrier_ok); cdc_ncm keeps its
@@ -145,6 +150,7 @@ def test_other_drivers_without_a_cable_show_unknown(tmp_path: Path, driver: str,
     assert shown_now["Duplex"] == ("Half" if driver == "cdc_ncm" else "Unknown! (255)")
 
 
+@POSIX
 @pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7800"), ("r8152", "RTL8153")])
 def test_a_forced_link_without_a_cable_shows_what_was_forced(
     tmp_path: Path, driver: str, chip: str
@@ -160,6 +166,7 @@ def test_a_forced_link_without_a_cable_shows_what_was_forced(
     assert _settings(igb)["Speed"] == "Unknown!"  # igb_get_link_ksettings reads the carrier
 
 
+@POSIX
 def test_inspect_of_the_labs_cableless_r8152_claims_no_link_and_no_half_duplex(
     tmp_path: Path,
 ) -> None:
@@ -236,6 +243,7 @@ def test_inspect_names_the_genet_by_the_bus_info_612_shows(tmp_path: Path) -> No
 SET_DOWN = {"carrier": False, "speed": "1000", "duplex": "full"}  # sysfs: the last link's
 
 
+@POSIX
 def test_a_phylib_nic_set_down_on_61_shows_its_last_link(tmp_path: Path) -> None:
     """6.1's PHY_HALTED (phy_stop, from lan78xx_stop; smsc95xx_stop likewise, whose lab link
     lines come from a capture) drops only the link: phylib's speed and duplex stay; 6.12's
@@ -251,6 +259,7 @@ def test_a_phylib_nic_set_down_on_61_shows_its_last_link(tmp_path: Path) -> None
     assert _settings(up)["Speed"] == "Unknown!"  # up, no carrier: genphy_read_status
 
 
+@POSIX
 def test_drivers_that_let_go_of_their_phy_show_no_last_link(tmp_path: Path) -> None:
     """r8169 and bcmgenet disconnect the PHY at close (audits 9a, 18: ENODEV/EINVAL), igb
     reads the carrier: none of them shows a speed set down."""
@@ -265,7 +274,7 @@ def _one_output_bundle(tmp_path: Path, command: str, capture: Path) -> Path:
     """A bundle holding one real output, as a user pastes it (contract 1: any subset)."""
     bundle = tmp_path / capture.stem
     (bundle / "commands").mkdir(parents=True)
-    (bundle / "commands/000.txt").write_text(capture.read_text(encoding="utf-8"), "utf-8")
+    (bundle / "commands/000.txt").write_text(capture.read_text(encoding="utf-8"), encoding="utf-8")
     manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-11-30T00:00:00+00:00",
                 "host": "", "commands": {command: "commands/000.txt"}, "files": {},
                 "exit_codes": {command: 0}}  # fmt: skip
