@@ -52,6 +52,7 @@ from sbctune.lab.teardown import PRIVSEP_MARKER, marker_dir, teardown
 
 SSH_PORT = 22
 UP_TIMEOUT = 30.0
+ANNOUNCER_READY_SECONDS = 20.0  # zeroconf imported and announced on every link: ~1-2 s
 
 
 def _allocate_index() -> int:
@@ -259,15 +260,33 @@ def _build(
 def _spawn_announcer(netns_: str, directory: Path, name: str = ANNOUNCED_HOSTNAME) -> None:
     """mDNS announcements on the lab's links, as avahi on Raspberry Pi OS (`sbctune find`).
     A process of the lab's namespace: taken down with the lab's other processes."""
-    log = open(directory / "mdns.log", "ab")  # noqa: SIM115 - handed to the child
+    path = directory / "mdns.log"
+    log = open(path, "ab")  # noqa: SIM115 - handed to the child
+    start = log.tell()
     try:
-        subprocess.Popen(
+        child = subprocess.Popen(
             [tool("ip"), "netns", "exec", netns_, sys.executable, "-m",
              "sbctune.lab.mdns_announce", name],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, cwd="/",
         )  # fmt: skip
     finally:
         log.close()
+    _wait_announcing(child, path, start)
+
+
+def _wait_announcing(child: subprocess.Popen[bytes], log: Path, start: int) -> None:
+    """Back from `lab up` only once the Pi answers mDNS, as a booted Pi's avahi does: the
+    announcer says so after registering on every link (zeroconf's announcements sent). A find
+    started at once after `lab up` heard nothing on a busy machine (test_find_lab, eth1) while
+    the announcer was still importing. Bounded; a lab whose announcer failed still serves SSH
+    and its log (mdns.log) says why."""
+    deadline = time.monotonic() + ANNOUNCER_READY_SECONDS
+    while time.monotonic() < deadline and child.poll() is None:
+        with contextlib.suppress(OSError), open(log, "rb") as fh:
+            fh.seek(start)
+            if b"announcing " in fh.read(4096):
+                return
+        time.sleep(0.05)
 
 
 def up(profile: str | Path, name: str | None = None) -> LabInfo:
