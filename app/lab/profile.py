@@ -84,6 +84,7 @@ from sbctune.lab.ethtool_models import known_drivers
 from sbctune.lab.ethtool_table_queues import single_queue
 from sbctune.lab.power import PowerState, PowerValueError, parse_power_table
 from sbctune.lab.proc_modules import PROC_MODULES, modules_from_lsmod
+from sbctune.lab.profile_cpu import CpuModel, parse_cpu
 from sbctune.lab.profile_effects import TweakEffect, parse_tweak_effects
 from sbctune.lab.profile_lab import (
     interrupts_layout,
@@ -94,6 +95,7 @@ from sbctune.lab.profile_lab import (
     modelled_interrupts,
     pcie_host,
 )
+from sbctune.lab.profile_tables import check_keys, number, sub_table
 from sbctune.lab.shared_limit import SharedLimit, parse_shared_limits
 from sbctune.lab.uname import UnameFacts
 from sbctune.safefiles import UnsafeMember, regular_file
@@ -111,14 +113,6 @@ WIRE_FRAME_BYTES = 1538
 TCP_PAYLOAD_BYTES = 1448
 _IFNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,14}$")
 _MAC = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
-DEFAULT_GOVERNORS = (
-    "conservative",
-    "ondemand",
-    "userspace",
-    "powersave",
-    "performance",
-    "schedutil",
-)
 
 
 @dataclass(frozen=True)
@@ -155,16 +149,6 @@ class InterfaceSpec:
     chip: str = ""  # as lspci/lsusb name it: chip-specific refusals (RTL8125 coalescing)
     queues: int | None = None  # the board's queues in use (device tree, hardware): stmmac, macb
     mac_clock_mhz: int | None = None  # the board's MAC (CSR) clock: stmmac's rx-usecs units
-
-
-@dataclass(frozen=True)
-class CpuModel:
-    count: int
-    governors: tuple[str, ...] = DEFAULT_GOVERNORS
-    governor: str = "ondemand"
-    min_khz: int = 600000
-    max_khz: int = 1500000
-    governor_modules: tuple[str, ...] = ()  # built as modules: listed once a write loads them
 
 
 @dataclass(frozen=True)
@@ -235,39 +219,6 @@ def find_profile(name_or_path: str | Path) -> Path:
 # --------------------------------------------------------------------------- parsing
 
 
-def _table(data: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise ProfileError(f"{where}: [{key}] must be a table")
-    return value
-
-
-def _check_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise ProfileError(
-            f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {', '.join(unknown)}",
-            "allowed: " + ", ".join(sorted(allowed)),
-        )
-
-
-def _number(
-    table: Mapping[str, Any],
-    key: str,
-    where: str,
-    *,
-    positive: bool = True,
-) -> float | None:
-    if key not in table:
-        return None
-    value = table[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ProfileError(f"{where}: {key} must be a number, got {value!r}")
-    if value < 0 or (positive and value == 0):
-        raise ProfileError(f"{where}: {key} must be {'positive' if positive else '>= 0'}")
-    return float(value)
-
-
 def _parse_link(table: Mapping[str, Any], where: str) -> LinkModel:
     rates = (
         "pi_to_pc_mbps",
@@ -276,14 +227,14 @@ def _parse_link(table: Mapping[str, Any], where: str) -> LinkModel:
         "full_duplex_pc_to_pi_mbps",
         "link_speed_mbps",
     )
-    _check_keys(table, {*rates, "delay_ms", "loss_pct"}, where)
-    values = {key: _number(table, key, where) for key in rates}
-    loss = _number(table, "loss_pct", where, positive=False) or 0.0
+    check_keys(table, {*rates, "delay_ms", "loss_pct"}, where)
+    values = {key: number(table, key, where) for key in rates}
+    loss = number(table, "loss_pct", where, positive=False) or 0.0
     if loss >= 100:
         raise ProfileError(f"{where}: loss_pct must be below 100")
     return LinkModel(
         **values,
-        delay_ms=_number(table, "delay_ms", where, positive=False) or 0.0,
+        delay_ms=number(table, "delay_ms", where, positive=False) or 0.0,
         loss_pct=loss,
     )
 
@@ -312,7 +263,7 @@ def _parse_interface(item: Any, here: str) -> InterfaceSpec:
         raise ProfileError(f"{here} must be a table")
     keys = {"name", "test", "link", "mac", "xps_enoent", "description", "driver", "chip"}
     keys |= {"queues", "mac_clock_mhz"}
-    _check_keys(item, keys, here)
+    check_keys(item, keys, here)
     name = item.get("name")
     if not isinstance(name, str) or not _IFNAME.match(name):
         raise ProfileError(f"{here}: name must be an interface name like eth0, got {name!r}")
@@ -322,7 +273,7 @@ def _parse_interface(item: Any, here: str) -> InterfaceSpec:
     for flag in ("test", "xps_enoent"):
         if not isinstance(item.get(flag, False), bool):
             raise ProfileError(f"{here}: {flag} must be true or false")
-    link = _parse_link(_table(item, "link", here), f"{here} link")
+    link = _parse_link(sub_table(item, "link", here), f"{here} link")
     driver, chip, queues = (
         _driver(item.get("driver", ""), here),
         str(item.get("chip", "")),
@@ -361,45 +312,6 @@ def _driver(value: Any, where: str) -> str:
             "known drivers: " + ", ".join(known_drivers()),
         )
     return value
-
-
-def _parse_cpu(data: Mapping[str, Any], captured_cpus: int | None, where: str) -> CpuModel:
-    table = _table(data, "cpu", where)
-    keys = {"count", "governors", "governor", "min_khz", "max_khz", "governor_modules"}
-    _check_keys(table, keys, f"{where} [cpu]")
-    count = table.get("count", captured_cpus)
-    if count is None:
-        raise ProfileError(f"{where}: [cpu] count is required (no /proc/interrupts to count)")
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 256:
-        raise ProfileError(f"{where}: [cpu] count must be a whole number from 1 to 256")
-    if captured_cpus is not None and count != captured_cpus:
-        raise ProfileError(
-            f"{where}: [cpu] count is {count} but the captured /proc/interrupts has"
-            f" {captured_cpus} CPU columns"
-        )
-    governors = table.get("governors", list(DEFAULT_GOVERNORS))
-    if (
-        not isinstance(governors, list)
-        or not governors
-        or not all(isinstance(g, str) and g.isidentifier() for g in governors)
-    ):
-        raise ProfileError(f"{where}: [cpu] governors must be a list of governor names")
-    governor = str(table.get("governor", "ondemand" if "ondemand" in governors else governors[0]))
-    if governor not in governors:
-        raise ProfileError(f"{where}: [cpu] governor {governor!r} is not in governors")
-    min_khz = table.get("min_khz", 600000)
-    max_khz = table.get("max_khz", 1500000)
-    for key, value in (("min_khz", min_khz), ("max_khz", max_khz)):
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ProfileError(f"{where}: [cpu] {key} must be a positive whole number")
-    if min_khz > max_khz:
-        raise ProfileError(f"{where}: [cpu] min_khz is above max_khz")
-    modules = table.get("governor_modules", [])
-    if not isinstance(modules, list) or not all(
-        isinstance(g, str) and g.isidentifier() and g not in governors for g in modules
-    ):
-        raise ProfileError(f"{where}: [cpu] governor_modules must list governors not loaded")
-    return CpuModel(count, tuple(governors), governor, min_khz, max_khz, tuple(modules))
 
 
 def _read_lab_toml(path: Path, where: str) -> dict[str, Any]:
@@ -442,7 +354,7 @@ def _parse_effects(
 
 def _parse_power(data: Mapping[str, Any], where: str) -> PowerState:
     try:
-        return parse_power_table(_table(data, "power", where))
+        return parse_power_table(sub_table(data, "power", where))
     except PowerValueError as exc:
         raise ProfileError(f"{where} [power]: {exc}") from exc
 
@@ -453,10 +365,10 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     path = find_profile(name_or_path)
     where = str(path / LAB_TOML)
     data = _read_lab_toml(path, where)
-    _check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)
+    check_keys(data, {"lab", "cpu", "interface", "tweak_effects", "power", "shared_limit"}, where)
     bundle = _read_profile_bundle(path)
-    lab = _table(data, "lab", where)
-    _check_keys(
+    lab = sub_table(data, "lab", where)
+    check_keys(
         lab,
         {"description", "irq_refuse", "kernel", "machine", "pcie_host", "link_down_seconds"},
         f"{where} [lab]",
@@ -466,7 +378,7 @@ def load_profile(name_or_path: str | Path) -> LabProfile:
     captured_cpus, irqs = interrupts_layout(bundle.file("/proc/interrupts"))
     refuse = irq_refuse(lab, irqs, where)
     interfaces = _parse_interfaces(data, where)
-    cpu = _parse_cpu(data, captured_cpus, where)
+    cpu = parse_cpu(data, captured_cpus, where)
     host = pcie_host(lab, where)
     nics = [irq_model.Nic(i.name, i.driver, i.chip) for i in interfaces]
     if never_opens := pcie_vectors.open_refused(nics, cpu.count, host, kernel):

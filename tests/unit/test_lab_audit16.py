@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from sbctune.inventory.model import Inventory
 from sbctune.lab.knobs_fs import build_tree
 from sbctune.lab.knobs_model import CpuFreq
-from sbctune.lab.profile import ProfileError, _parse_cpu
+from sbctune.lab.profile import ProfileError
+from sbctune.lab.profile_cpu import parse_cpu as _parse_cpu
 from sbctune.lab.sysctls import models, private_sysctl, proc_path, start_namespaced
 from sbctune.tuning import catalog
 from sbctune.tuning.kinds import PLANNERS, Context
