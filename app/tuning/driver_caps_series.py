@@ -12,8 +12,13 @@ SERIES = re.compile(r"(\d+)\.(\d+)")
 # "6.8.0-1056-raspi") says the series only: its real patch level is in uname -v, not here.
 _PATCH = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(-?)")
 # Raspberry Pi OS kernels: "6.12.25+rpt-rpi-2712", "6.1.0-rpi7-rpi-v8", "6.1.21-v8+",
-# "5.15.84-v7l+".
-_RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?\+")
+# "5.15.84-v7l+". Any other build of the Raspberry Pi tree keeps its defconfig's
+# CONFIG_LOCALVERSION as a word of the release (bcm2711_defconfig "-v8", bcm2712_defconfig
+# "-v8-16k", bcm2709 "-v7", bcm2711 on arm "-v7l"): with setlocalversion's "+" only when the tree
+# is not at a tag (Yocto's "5.4.69-v8" has none), with a builder's own words after it ("-v8-rt",
+# "6.12.25-v8-morse+") and with the RT patch's "-rtN" before it ("6.1.77-rt24-v8-16k+"): audit
+# 24 row 1. The word ends at "-", "+", "_", a space or the end: "-v8" inside a word is not one.
+_RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?(?=[-+_\s]|$)")
 # Ubuntu's Raspberry Pi kernels ("6.8.0-1056-raspi"): Ubuntu's own tree with the Raspberry Pi
 # patches, not an rpi-N.y branch; a fact's "branches" says them apart ("ubuntu-raspi-6.8").
 _UBUNTU_RASPI = re.compile(r"\d-raspi\b")
