@@ -19,8 +19,13 @@ from sbctune.advice.static import add_static_advice
 from sbctune.catalog import load_catalog
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.raw import Parsed
-from sbctune.tuning import driver_caps
-from tests.fake_ethtool_support import lab_state, shown
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts
+from tests.fake_ethtool_support import ethtool, lab_state, shown
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
@@ -95,3 +100,54 @@ def test_the_labs_lan78xx_on_a_pi_tree_kernel_shows_tso_fixed_off(
 def test_the_labs_lan78xx_on_debian_can_still_turn_tso_on(tmp_path: Path) -> None:
     state = lab_state(tmp_path, "lan78xx", "LAN7515", "6.1.0-27-arm64")
     assert "[fixed]" not in shown(state, "-k", "tcp-segmentation-offload")
+
+
+# Row 2: macb on RP1 answers ethtool -c/-C on rpi-6.1.y (a Pi 5's paste, its project's kernel
+# 6.1.72-v8-16k+): carried there, no longer "unknown".
+PI5_61_COALESCE = CAPTURES / "ethtool_c" / "pi5_stratum1_macb_rp1_61_72_eth0.txt"
+RP1 = "Cadence GEM in RP1"
+
+
+def _pi5_coalescing(kernel: str) -> PlannedTweak:
+    paste = PI5_61_COALESCE.read_text(encoding="utf-8")
+    found = Facts("eth0")
+    found.steps["ethtool -c"] = StepResult(
+        batch.Step(("true",), "ethtool -c"), 0, paste.encode(), b""
+    )
+    tweak = catalog.tweak("irq-coalescing")
+    nic = Nic("eth0", driver="macb", chip=RP1)
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    ctx = Context(tweak, found, inventory, nic, {}, {}, ("irq-coalescing",))
+    return PLANNERS[tweak.kind](ctx)
+
+
+@pytest.mark.parametrize("kernel", ["6.1.72-v8-16k+", "6.1.0-rpi7-rpi-2712"])
+def test_a_pi5_on_rpi_61_is_known_to_coalesce(kernel: str) -> None:
+    caps = driver_caps.caps("macb", kernel, RP1)
+    assert caps is not None
+    assert caps.has("set_coalesce") and "set_coalesce" not in caps.unsure
+    assert {"ETHTOOL_COALESCE_RX_USECS", "ETHTOOL_COALESCE_TX_USECS"} <= caps.coalesce_params
+    item = _pi5_coalescing(kernel)
+    assert item.applicable
+    assert "may not support interrupt coalescing" not in (item.reason or "")
+
+
+def test_rpi_66_and_612_stay_unknown_not_denied() -> None:
+    for kernel in ("6.6.31+rpt-rpi-2712", "6.12.25+rpt-rpi-2712"):
+        caps = driver_caps.caps("macb", kernel, RP1)
+        assert caps is not None and "set_coalesce" in caps.unsure, kernel
+        item = _pi5_coalescing(kernel)
+        assert item.applicable and "may not support interrupt coalescing" in item.reason
+
+
+@POSIX
+def test_the_labs_pi5_on_rpi_61_answers_ethtool_c_as_the_paste(tmp_path: Path) -> None:
+    """The lab's macb on a 6.1 Raspberry Pi kernel: rx-usecs/tx-usecs 49 (gem_init_intmod's 62
+    ticks), frame counts n/a, as the Pi 5's own paste."""
+    state = lab_state(tmp_path, "macb", RP1, "6.1.72-v8-16k+")
+    text, _errors, code = ethtool(state, "-c", "eth0")
+    assert code == 0
+    paste = PI5_61_COALESCE.read_text(encoding="utf-8")
+    for key in ("rx-usecs", "tx-usecs", "rx-frames", "tx-frames"):
+        assert shown(state, "-c", key) == paste.split(f"{key}: ")[1].split("\n")[0].strip(), key
+    assert "Adaptive RX: n/a  TX: n/a" in text

@@ -3,7 +3,7 @@ evidence shows it (issue 21): each branch the table names is "carried", "not car
 "unknown"; a carried or not-carried branch has a public source that names it, the words
 (`carried_by`) say the same, and the code's answer (`rpi_carried`) agrees: never a denial
 without evidence. macb's RP1 coalescing: carried from rpi-6.18.y on (inferred from code: PR #7340
-and a public fork of that era), unknown on the older branches.
+and a public fork of that era) and on rpi-6.1.y (a Pi 5's paste, audit 24), unknown between.
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ def test_each_branch_is_what_its_sources_show(driver: str, fact: dict[str, Any])
         assert any(number in s or branch in s for s in sources), (branch, "no source names it")
 
 
-def test_macb_coalescing_is_carried_from_rpi_6_18_and_unknown_before() -> None:
+def test_macb_coalescing_is_carried_on_rpi_6_1_and_from_rpi_6_18_unknown_between() -> None:
     """s12: rpi-6.18.y carries the downstream RP1 patch's tx_pending (PR #7340) and a public
     fork of the Raspberry Pi tree of that era (pre-7.0 API, 2026 EEE code) has it together with
     gem_get/set_coalesce, as the 2024 posting and the 7.0-or-later stored commit do: carried
-    from rpi-6.18.y on, inferred from code and said so. No source names rpi-6.1.y, rpi-6.6.y or
+    from rpi-6.18.y on, inferred from code and said so. s24: a Pi 5 project on 6.1.72-v8-16k+
+    pastes ethtool -c eth0 (rx/tx-usecs 49): rpi-6.1.y carried. No source names rpi-6.6.y or
     rpi-6.12.y: unknown there, never denied."""
 
     def about_coalescing(fact: dict[str, Any]) -> bool:
@@ -66,15 +67,17 @@ def test_macb_coalescing_is_carried_from_rpi_6_18_and_unknown_before() -> None:
         span = fact["rpi_series"]
         assert span["from"] == "6.18" and span["without"] == []
         assert span["branches"]["rpi-6.18.y"] == "carried"
-        assert {span["branches"][b] for b in ("rpi-6.1.y", "rpi-6.6.y", "rpi-6.12.y")} == {
-            "unknown"
-        }
+        # s24 (audit 24 row 2): a Pi 5 whose project names 6.1.72-v8-16k+ answers ethtool -c
+        assert span["branches"]["rpi-6.1.y"] == "carried"
+        assert {span["branches"][b] for b in ("rpi-6.6.y", "rpi-6.12.y")} == {"unknown"}
+        assert any("6.1.72-v8-16k+" in s for s in span["sources"])
         assert "inferred from code" in fact["carried_by"]
         assert any("pull/7340" in s and "rpi-6.18.y" in s for s in span["sources"])
         assert any("RickyOneOS/linux-rpi" in s for s in span["sources"])
         assert any("e9e42139" in s for s in span["sources"])  # the pre-RP1 tree, read too
         assert driver_caps.rpi_carried(fact, "6.18.39+rpt-rpi-2712") is True
         assert driver_caps.rpi_carried(fact, "6.12.75+rpt-rpi-2712") is None
+        assert driver_caps.rpi_carried(fact, "6.1.0-rpi7-rpi-2712") is True
         assert driver_caps.rpi_carried(fact, None) is None
     on_618 = driver_caps.caps("macb", "6.18.39+rpt-rpi-2712", "Cadence GEM in RP1")
     on_612 = driver_caps.caps("macb", "6.12.75+rpt-rpi-2712", "Cadence GEM in RP1")
