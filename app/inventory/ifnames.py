@@ -5,7 +5,9 @@ systemd-udevd's predictable names (src/udev/udev-builtin-net_id.c): a two-letter
 [f<function>][d<dev_port>]`` for a PCI device (``names_pci``), the same followed by
 ``u<port>[u<port>...][c<config>][i<interface>]`` for a USB device below that PCI host
 (``names_usb``: the port chain ``2-2.4`` with each ``.`` replaced by ``u``, so a device behind a
-hub is ``…u2u4``, as udevadm shows ``1-1.3:1.0/net/wlp1s0u1u3``), ``d<index>`` for a
+hub is ``…u2u4``, as udevadm shows ``1-1.3:1.0/net/wlp1s0u1u3``) and, for a USB host that
+is no PCI device (an SoC's: the naming scheme's NAMING_USB_HOST, "use the USB specifier as
+is"), the USB part alone (``enu1u1``: a Raspberry Pi 3's Ethernet at port 1-1.1), ``d<index>`` for a
 device-tree alias (``names_devicetree``, systemd 251+: ``end0``). ``x<MAC>`` names
 (``enx…``/``wlx…``) say nothing of the bus."""
 
@@ -17,13 +19,14 @@ import re
 
 _KIND = r"(en|wl|ww)"
 _PCI = r"(?:P\d+)?p\d+s\d+(?:f\d+)?(?:n\S+)?(?:d\d+)?"
-_USB_NAME = re.compile(rf"^{_KIND}{_PCI}u\d+(?:[.u]\d+)*(?:c\d+)?(?:i\d+)?$")
+_USB_NAME = re.compile(rf"^{_KIND}(?:{_PCI})?u\d+(?:[.u]\d+)*(?:c\d+)?(?:i\d+)?$")
 _PCI_NAME = re.compile(rf"^{_KIND}{_PCI}$")
 _DT_NAME = re.compile(rf"^{_KIND}d\d+$")
 
 
 def bus_from_name(name: str | None) -> str | None:
-    """``enp1s0`` → ``pci``, ``enp0s20f0u1`` → ``usb``, ``end0`` → ``platform``; else None."""
+    """``enp1s0`` → ``pci``, ``enp0s20f0u1``/``enu1u1`` → ``usb``, ``end0`` → ``platform``;
+    else None."""
     text = name or ""
     if _USB_NAME.match(text):
         return "usb"

@@ -64,7 +64,8 @@ def _on_usb(event: DmesgEvent) -> Sighting | None:
     kind, f = event.kind, event.fields
     if kind == "usb_new_device":
         sighting.add("usb_speed_mbps", usb_speed(f.get("speed")), _SRC, event.text, event.line)
-        sighting.add("enumeration", event.text, _SRC, event.text, event.line)
+        # with the kernel's clock: one record shown twice is one (nic_log._once_per_record)
+        sighting.add("enumeration", (event.text, event.timestamp), _SRC, event.text, event.line)
     elif kind == "usb_ids":
         sighting.add("ids", f"{f['vendor']}:{f['product']}", _SRC, event.text, event.line)
     elif kind == "usb_product":  # "802.11n NIC", "USB 10/100/1G/2.5G LAN", "Aic MSC"
@@ -162,6 +163,8 @@ def _again(template: Sighting, event: DmesgEvent) -> list[Fact]:
     return [
         f.at(no, (no, event.timestamp, f.value[2]))
         if f.field == "link_event"
+        else f.at(no, (f.value[0], event.timestamp))
+        if f.field == "enumeration"
         else f.at(no, f.value)
         for f in template.facts
     ]

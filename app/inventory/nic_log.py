@@ -7,6 +7,7 @@ from sbctune.catalog.wwan_ids import is_wwan_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.link_drops import drops
 from sbctune.inventory.model import Nic
+from sbctune.inventory.sightings import Fact
 from sbctune.inventory.usb_renumeration import benign_orders
 
 LOG_KINDS = (
@@ -14,6 +15,25 @@ LOG_KINDS = (
     "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
     "kernel_trace",
 )  # fmt: skip
+
+
+def _once_per_record(facts: list[Fact]) -> list[Fact]:
+    """A USB device's enumerations, each kernel record once: the same message at the same
+    kernel clock twice is one record shown twice (`tail -f /var/log/syslog /var/log/messages`
+    prints each line under both files' headers; a journal and its syslog copy), not the device
+    dropping off and coming back. The same message at another clock is another record
+    (hub_port_init()'s retries print "new ... device number N" again with the same N:
+    corpus/x86_bbqq_29_*), and lines without the kernel's clock cannot be told apart: all count."""
+    seen: set[object] = set()
+    once = []
+    for fact in facts:
+        value = fact.value  # (message, kernel clock): log_sightings._on_usb
+        if isinstance(value, tuple) and value[1] is not None:
+            if value in seen:
+                continue
+            seen.add(value)
+        once.append(fact)
+    return once
 
 
 def _complaints(nic: Nic, device: Device, benign: set[int]) -> None:
@@ -35,7 +55,7 @@ def _wwan_registered(nic: Nic, device: Device) -> None:
 
 def _enumerated_again(nic: Nic, device: Device, benign: set[int]) -> None:
     enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
-    enumerations = [f for f in enumerations if f.order not in benign]
+    enumerations = _once_per_record([f for f in enumerations if f.order not in benign])
     if len(enumerations) > 1:  # enumerated again: the device dropped off the bus
         nic.log["usb_reset"] = nic.log.get("usb_reset", []) + [f.line for f in enumerations[1:3]]
         nic.log_counts["usb_reset"] = nic.log_counts.get("usb_reset", 0) + len(enumerations) - 1

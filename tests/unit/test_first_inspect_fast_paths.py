@@ -333,6 +333,8 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         or dmesg_classify._node_named(msg)
         or dmesg_classify._driver_message(msg)
         or dmesg_classify.bare_wiphy(msg)
+        # corpus43's "RTW: func(wlp3s0) ..." (Realtek's FUNC_NDEV_FMT)
+        or dmesg_classify.func_ndev_line(msg, dmesg_classify._is_netdev_name)
     )
 
 

@@ -13,6 +13,7 @@ from sbctune.catalog.oot_chips import chip_by_oot_name
 
 from .daemon_lines import daemon_line
 from .dmesg_bare_wiphy import bare_wiphy
+from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .lazy_pattern import Lazy, later
@@ -90,7 +91,14 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     # "phy0: Atheros AR9285 Rev:2 ...": an older kernel's wiphy line, by its format
     # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
     found = old_format_line(msg) or mii_phy_line(msg)  # r8169's PHY "r8169-3-3100:00"
-    return found or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg)
+    if found := found or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg):
+        return found
+    # "RTW: rtw_set_ps_mode(wlp3s0) ...": Realtek's FUNC_NDEV_FMT names the interface
+    return func_ndev_line(msg, _is_netdev_name)
+
+
+def _is_netdev_name(name: str) -> bool:
+    return _NETDEV_NAME_RE.fullmatch(name) is not None
 
 
 def _speaks_of_netdev(fields: dict[str, str]) -> bool:

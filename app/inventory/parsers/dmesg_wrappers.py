@@ -51,7 +51,11 @@ _ANY_TS_RE = later(rf"(?:^|(?<=[\s>:\]|]))\[\s*(\d+\.\d{{3,9}}){_CPU_END}{_CALLE
 # a wall clock in brackets ending a wrapper: Talos's " kern:     err: [2025-01-22T15:00:15Z]: "
 # or a log app's compact one with the CPU after it as Amlogic's clock has it:
 # "_[20211124_10:56:07.440716]@2 r8152 1-1:1.0 ..." (corpus/wrap40_oneplus5_*)
-_BRACKET_ISO_RE = later(r"\[\d{4}-?\d\d-?\d\d[T_][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\](?:@\d{1,3})?:?\s+")
+# ISO 8601's other spellings too: a blank between date and time (RFC 3339 5.6's note) and a
+# zone of hours alone, "[2026-07-28 12:10:06+02] RTW: ..." (corpus/fmt43_rtl8852cu_*)
+_BRACKET_ISO_RE = later(
+    r"\[\d{4}-?\d\d-?\d\d[T_ ][\d:.,]+(?:Z|[+-]\d\d(?::?\d\d)?)?\](?:@\d{1,3})?:?\s+"
+)
 # Android's logcat (threadtime: "MM-DD hh:mm:ss.mmm PID TID L TAG: text") of a kernel line, which
 # logd copies in with pid and tid 0 (logd/LogKlog.cpp LogKlog::log(): sniffPid() is 0 when the
 # line names no pid); the rest is the kernel's message as logd split it into a tag and a text

@@ -105,6 +105,21 @@ _wrappers = st.one_of(
     # a log app's compact wall clock with the CPU: "[20211124_10:56:07.440716]@2 "
     # (corpus/wrap40_oneplus5_*)
     st.builds(lambda c, n: f"[20211124_{c}.440716]@{n} ", _clock, st.integers(0, 7)),
+    # ISO 8601's other bracketed spellings: a blank before the time, a zone of hours alone or
+    # none: "[2026-07-28 12:10:06+02] " (corpus/fmt43_rtl8852cu_*)
+    st.builds(
+        lambda c, z: f"[2026-07-28 {c}{z}] ", _clock, st.sampled_from(["+02", "-05", "+0200", ""])
+    ),
+    # OpenWrt's `logread -t`: logd's wall clock, then the record's Unix time in brackets
+    # ("Tue Apr 29 07:08:24 2025 [1745896104.164] kern.info kernel: ", corpus/fmt43_openwrt_*)
+    st.builds(
+        lambda d, mo, c, lv, k: f"{d} {mo} 29 {c} 2025 [1745896104.164] {lv} kernel: {k}",
+        _day,
+        _month,
+        _clock,
+        _level,
+        st.one_of(st.just(""), _kts),
+    ),
     # a console's own mark before the clock: "|[ 21.168373] " (corpus/x86_gentoo_netdev_2023_*)
     st.builds(lambda k: f"|{k}", _kts),
     # BusyBox syslogd's facility.level after the host, the kernel's lines logged at user.info
