@@ -1,0 +1,49 @@
+"""Classes that the forty-second unseen set (multi-gig USB NICs: AQC111U, RTL8156/8157 and
+AX88179A adapters on Synology NASes, x86 OpenWrt boxes, a Manjaro PC, a Minisforum UN100L and an
+R36S; tests/captures/corpus/usbmg42_*) showed misread. Every output here is one of those bundles'
+(named beside it, with its SOURCE.md), or one changed to show what must NOT be read; the corpus
+test checks whole bundles."""
+
+from __future__ import annotations
+
+from tests.corpus_support import corpus_output_named, dmesg_inventory, inventory_of
+
+# --- usbnet's register line with the MAC its author masked ---
+
+_DS1819 = "usbmg42_ds1819p_bbqq_aqc111_2_eth4_register_denverton"
+
+
+def test_a_register_line_with_a_masked_mac_still_names_the_adapter() -> None:
+    """usbnet.c usbnet_probe() (6.1, 6.12): netif_info(dev, probe, dev->net, "register '%s'
+    at %s, %s, %pM\\n", ...): the third field is the driver_info's description (aqc111.c
+    qnap_info "QNAP QNA-UC5G1T USB to 5GbE Adapter"). The DS1819+ post masked the MAC as
+    "24:xx:xx:xx:xx:xx"; the line is still the register line, and its description the NIC's
+    name."""
+    inv = inventory_of({"dmesg": corpus_output_named(_DS1819, "dmesg")})
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus, nic.bus_path) == ("eth4", "aqc111", "usb", "2-3")
+    assert "QNA-UC5G1T" in (nic.chip or "")
+
+
+def test_a_masked_mac_is_no_address_and_joins_nothing() -> None:
+    """A masked %pM is not the NIC's address: it is not shown as one, and two adapters whose
+    authors masked their MACs alike stay two NICs (a MAC is a join key only when it is one)."""
+    inv = dmesg_inventory(
+        "[   49.587151] aqc111 2-3:1.0 eth4: register 'aqc111' at usb-0000:00:15.0-3, QNAP "
+        "QNA-UC5G1T USB to 5GbE Adapter, 24:xx:xx:xx:xx:xx",
+        "[   50.587151] aqc111 2-4:1.0 eth5: register 'aqc111' at usb-0000:00:15.0-4, QNAP "
+        "QNA-UC5G1T USB to 5GbE Adapter, 24:xx:xx:xx:xx:xx",
+    )
+    got = sorted((n.name, n.bus_path, n.mac) for n in inv.nics)
+    assert got == [("eth4", "2-3", None), ("eth5", "2-4", None)]
+
+
+def test_a_register_line_with_its_real_mac_keeps_it() -> None:
+    """The unmasked line (the DS1813+ bundle's) is read as before: description and MAC."""
+    inv = dmesg_inventory(
+        "[   85.766523] aqc111 8-1:1.0 eth4: register 'aqc111' at usb-0000:05:00.0-1, QNAP "
+        "QNA-UC5G1T USB to 5GbE Adapter, 24:5e:be:54:18:29"
+    )
+    (nic,) = inv.nics
+    assert nic.mac == "24:5e:be:54:18:29"
+    assert "QNA-UC5G1T" in (nic.chip or "")
