@@ -6,7 +6,7 @@ test checks whole bundles."""
 
 from __future__ import annotations
 
-from tests.corpus_support import corpus_output_named, dmesg_inventory, inventory_of
+from tests.corpus_support import corpus_output_named, dmesg_inventory, findings_of, inventory_of
 
 # --- usbnet's register line with the MAC its author masked ---
 
@@ -47,3 +47,42 @@ def test_a_register_line_with_its_real_mac_keeps_it() -> None:
     (nic,) = inv.nics
     assert nic.mac == "24:5e:be:54:18:29"
     assert "QNA-UC5G1T" in (nic.chip or "")
+
+
+# --- a log with wall clocks only: where it starts is not known ---
+
+_MANJARO = "usbmg42_manjaro_bbqq_457_dmesg_time_format_iso_rtl8156"
+
+
+def test_an_iso_clocked_excerpt_proves_no_missing_driver() -> None:
+    """util-linux dmesg --time-format iso prints the wall clock instead of the kernel's
+    seconds since boot: a paste that starts with a USB enumeration at 21:08:08 (not with the
+    kernel's banner) is an excerpt, like a "[ 1316.86]" one, and its end (the adapter's class
+    drivers still registering) cannot say that no driver bound the RTL8156."""
+    inv = inventory_of(
+        {
+            "uname -a": corpus_output_named(_MANJARO, "uname"),
+            "dmesg": corpus_output_named(_MANJARO, "dmesg"),
+        }
+    )
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.ids) == ("2-4", "0bda:8156")
+    assert nic.driver is None and nic.driver_state != "none"
+    assert findings_of(inv, "no-driver") == []
+
+
+def test_a_wall_clocked_log_from_the_kernel_s_banner_still_proves_it() -> None:
+    """The same wall clocks on a log that starts at the kernel's banner (init/main.c
+    start_kernel() prints linux_banner first, "Linux version %s ...") cover the whole boot: an
+    adapter enumerated there that no driver ever speaks of has none."""
+    inv = dmesg_inventory(
+        "2024-11-17T21:00:00,000000+04:00 Linux version 6.11.2-4-MANJARO (builduser@host) #1",
+        "2024-11-17T21:08:08,660080+04:00 usb 2-4: new SuperSpeed USB device number 2 using "
+        "xhci_hcd",
+        "2024-11-17T21:08:08,678329+04:00 usb 2-4: New USB device found, idVendor=0bda, "
+        "idProduct=8156, bcdDevice=31.04",
+        "2024-11-17T21:20:12,836331+04:00 usbcore: registered new interface driver cdc_ether",
+    )
+    (nic,) = inv.nics
+    assert nic.driver_state == "none"
+    assert findings_of(inv, "no-driver") != []
