@@ -86,3 +86,34 @@ def test_a_wall_clocked_log_from_the_kernel_s_banner_still_proves_it() -> None:
     (nic,) = inv.nics
     assert nic.driver_state == "none"
     assert findings_of(inv, "no-driver") != []
+
+
+# --- the USB core's lines about a device, under the device driver that holds it ---
+
+_RYZEN = "usbmg42_ryzen4700u_proxmox_qiita_rtl8153_watchdog_cfgselector_reset"
+
+
+def test_hub_s_reset_line_under_r8152_s_selector_is_a_usb_reset() -> None:
+    """hub.c usb_reset_and_verify_device() → hub_port_init(): dev_info(&udev->dev, "%s %s USB
+    device number %d using %s\\n", "reset", ...). With r8152's configuration selector bound to
+    the whole device (r8152.c rtl8152_cfgselector_driver, 6.1 and 6.12) the line reads
+    "r8152-cfgselector 2-2: reset SuperSpeed USB device number 2": the adapter was reset at
+    SuperSpeed after its transmit timeouts."""
+    inv = inventory_of({"dmesg": corpus_output_named(_RYZEN, "dmesg")})
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus_path, nic.usb_speed_mbps) == ("enx00e04c133180", "2-2", 5000)
+    assert findings_of(inv, "usb-reset") != []
+    assert findings_of(inv, "tx-timeout") != []
+
+
+def test_a_word_that_names_no_usb_device_driver_is_no_hub_line() -> None:
+    """Only the device drivers the kernel has (resources/kernel_source/usb_device_drivers.json)
+    stand before hub.c's words: a line from anything else is not read as the core's reset."""
+    from sbctune.inventory.parsers.dmesg import parse_dmesg
+
+    log = "[    9.0] mytool 2-2: reset SuperSpeed USB device number 2 using xhci_hcd\n"
+    kinds = [e.kind for e in parse_dmesg(log)[0].events]
+    assert "usb_reset" not in kinds
+    log = "[    9.0] usbip-host 2-2: reset SuperSpeed USB device number 2 using xhci_hcd\n"
+    kinds = [e.kind for e in parse_dmesg(log)[0].events]
+    assert "usb_reset" in kinds
