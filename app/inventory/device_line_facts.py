@@ -15,6 +15,7 @@ from sbctune.inventory.log_complaints import firmware_file, firmware_runs, kerne
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Sighting, iface_key
 
+_HEX_MAC = "0123456789abcdefABCDEF:"
 _SRC = "dmesg"
 # aqc111's "Link Speed %d, USB %d" (aqc111_configure_rx()): 3 SUPER, 2 HIGH, 1 FULL or LOW
 _USB_GENERATION = {"3": 5000.0, "2": 480.0}
@@ -137,8 +138,10 @@ def _renamed(event: DmesgEvent, sighting: Sighting) -> None:
 
 
 def _mac(event: DmesgEvent, sighting: Sighting) -> None:
-    if event.fields.get("mac"):
-        sighting.keys.append(("mac", event.fields["mac"].lower()))
+    mac = event.fields.get("mac")
+    # a MAC its author masked ("24:xx:xx:xx:xx:xx") is no address: two such adapters would join
+    if mac and not mac.strip(_HEX_MAC):
+        sighting.keys.append(("mac", mac.lower()))
 
 
 def _irq_hint(event: DmesgEvent, sighting: Sighting) -> None:

@@ -40,9 +40,11 @@ from .dmesg_patterns import (
     OF_NODE,
     PRE_DT_PLATFORM,
 )
+from .dmesg_wrappers import BOOT_BANNERS as _BOOT_BANNERS
 from .dmesg_wrappers import TS_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
+from .dmesg_wrappers import wall_clock_head as _wall_clock_head
 from .elided_join import split_elided
 from .lazy_pattern import later
 from .log_unwrap import join_mail_wrapped
@@ -252,6 +254,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     heads: dict[str, tuple[str, tuple[tuple[float, str], ...]]] = {}
     last_ts: float | None = None
     first_content = True
+    first_head: tuple[str, str] | None = None
     lines = kernel_lines = jumps = 0
     timestamps = False
     ts_match, ts_msg_match = _TS_RE.match, _TS_MSG_RE.match
@@ -328,6 +331,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             if last_ts is not None and ts < last_ts:
                 jumps += 1
             last_ts = ts
+        if first_content:  # the log's first line: where it starts, if no kernel clock says
+            first_head = (stripped, msg)
         first_content = False
         if (hit := seen.get(msg)) is not None:
             msg, found = hit
@@ -364,6 +369,16 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.timestamps = timestamps
+    if (
+        not timestamps
+        and first_head is not None
+        and not first_head[1].startswith(_BOOT_BANNERS)
+        and _wall_clock_head(first_head[0])
+    ):
+        # wall clocks alone ("--time-format iso", "dmesg -T", syslog's date) do not say how long
+        # after boot the first line came: unless it is the kernel's banner, the paste is an
+        # excerpt, which can prove no missing driver (corpus/usbmg42_manjaro_*)
+        res.starts_mid_log = True
     warnings: list[ParseWarning] = []
     if not text or text.isspace():  # what `not text.strip()` says, without copying it
         warnings.append(ParseWarning("dmesg", "the output is empty"))

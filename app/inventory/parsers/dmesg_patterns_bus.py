@@ -6,6 +6,7 @@ errors; cards on an MMC host. dmesg_patterns lists them in their order."""
 
 from __future__ import annotations
 
+from sbctune.catalog.usb_device_drivers import device_prefix_pattern
 from sbctune.inventory.parsers.lazy_pattern import Lazy as _Lazy
 
 _PCI_ADDR = r"[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]"
@@ -160,19 +161,24 @@ USB_ENUMERATION: list[tuple[str, _Lazy]] = [
 USB_UNSUPPORTED: list[tuple[str, _Lazy]] = [
     ("usb_unsupported", _Lazy(r"^usb (?P<device>\d+-[\d.]+): Unsupported device$")),
 ]
+# hub.c's lines about a device after a driver holds it are dev_info(&udev->dev, ...): their
+# prefix is that device driver's name, "usb" or r8152's "r8152-cfgselector" (a Proxmox host's
+# "r8152-cfgselector 2-2: reset SuperSpeed USB device number 2 using xhci_hcd",
+# corpus/usbmg42_ryzen4700u_*); the names are catalog/usb_device_drivers.py's, from the source
+_UDEV = device_prefix_pattern()
 USB_TROUBLE: list[tuple[str, _Lazy]] = [
     (
         "usb_reset",
         _Lazy(
-            r"^usb (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
+            rf"^{_UDEV} (?P<device>\d+-[\d.]+): reset (?P<speed>[\w -]+?) USB device number "
             r"(?P<number>\d+)"
         ),
     ),
     (
         "usb_disconnect",
-        _Lazy(r"^usb (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
+        _Lazy(rf"^{_UDEV} (?P<device>\d+-[\d.]+): USB disconnect, device number (?P<number>\d+)"),
     ),
-    ("usb_not_top_speed", _Lazy(r"^usb (?P<device>\d+-[\d.]+): not running at top speed")),
+    ("usb_not_top_speed", _Lazy(rf"^{_UDEV} (?P<device>\d+-[\d.]+): not running at top speed")),
     (
         # r8152 "get_registers -71", "Tx status -71", "failed tx_urb -19"; also on the USB
         # interface before any netdev: "write type=0x0033, index=0xd630 fail -71"

@@ -106,6 +106,20 @@ def strip_prefix(line: str) -> tuple[str, float | None, bool]:
     return s, ts, known
 
 
+def wall_clock_head(line: str) -> bool:
+    """Whether the line's wrapper is a wall clock (syslog's date, ``dmesg -T``/``--human``,
+    ``--time-format iso``): such a clock does not say how long after boot the line came, as
+    the kernel's own "[  12.345678]" does."""
+    s = line.strip()
+    return any(rx.match(s) for rx in (_SYSLOG_RE, _ISO_SYSLOG_RE, _ISO_RE, _HUMAN_TS_RE))
+
+
+# The first lines the kernel prints: init/main.c start_kernel() pr_notice("%s", linux_banner)
+# ("Linux version %s (%s@%s) ...", init/version-timestamp.c in 6.1 and 6.12), and on arm64
+# before it arch/arm64/kernel/setup.c smp_setup_processor_id() "Booting Linux on physical CPU"
+BOOT_BANNERS = ("Linux version ", "Booting Linux on physical CPU")
+
+
 def _unwrap(s: str) -> tuple[str, float | None, bool]:
     """A line in a wrapper of no known form: cut at the kernel's own marks."""
     known = False
