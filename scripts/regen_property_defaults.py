@@ -127,7 +127,8 @@ def scan(text: str) -> list[dict[str, str]]:
     """The default-taken lines of one source file."""
     text = _COMMENT.sub(lambda m: " " * len(m.group(0)), text)
     rows: list[dict[str, str]] = []
-    sites: list[tuple[int, int, str, str]] = []  # (read's '(' end, condition's '(', args, var)
+    # (read's '(' end, condition's '(', its arguments, the result's variable, the read's name)
+    sites: list[tuple[int, int, str, str, str]] = []
     for m in _ASSIGNED.finditer(text):
         args_end = _close(text, m.end(), "(", ")")
         tail = re.match(r"\s*;\s*if\s*\(", text[args_end:])
@@ -137,15 +138,17 @@ def scan(text: str) -> list[dict[str, str]]:
         cond_end = _close(text, cond_open, "(", ")")
         if not _failure_test(text[cond_open - 1 : cond_end], m.group(1)):
             continue
-        sites.append((m.end(), cond_open, text[m.end() : args_end], m.group(1)))
+        read = m.group(2).rstrip("( \t\n")
+        sites.append((m.end(), cond_open, text[m.end() : args_end], m.group(1), read))
     for m in _DIRECT.finditer(text):
         cond_open = text.index("(", m.start()) + 1
         cond = text[cond_open - 1 : _close(text, cond_open, "(", ")")]
         if re.search(r"!\s*(?:of|device|fwnode)_property_read", cond) or "==" in cond:
             continue
         args_end = _close(text, m.end(), "(", ")")
-        sites.append((m.end(), cond_open, text[m.end() : args_end], ""))
-    for read_at, cond_open, args, var in sites:
+        read = m.group(1).rstrip("( \t\n")
+        sites.append((m.end(), cond_open, text[m.end() : args_end], "", read))
+    for read_at, cond_open, args, var, read in sites:
         got = _branch(text, cond_open)
         if got is None:
             continue
@@ -154,6 +157,7 @@ def scan(text: str) -> list[dict[str, str]]:
             rows.append(
                 {
                     "property": _prop(args),
+                    "read": read,
                     "level": level,
                     "function": _function(text, read_at),
                     "format": fmt,

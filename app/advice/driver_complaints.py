@@ -10,7 +10,7 @@ from sbctune.advice.log_words import errno_words
 from sbctune.catalog.kernel_drivers import other_drivers_message, own_files_first
 from sbctune.catalog.kernel_messages import KernelMessage, explain_format, load_messages
 from sbctune.catalog.library_modules import library_of
-from sbctune.catalog.property_defaults import PropertyDefault, default_taken
+from sbctune.catalog.property_defaults import PropertyDefault, default_taken, firmware_words
 from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.inventory.model import Finding, Nic
 from sbctune.wording import counted
@@ -84,7 +84,7 @@ def _defaults(label: str, taken: list[tuple[str, PropertyDefault]]) -> Finding:
         "property-default",
         "info",
         label,
-        f"{label}: the device tree gives no {named}, so the driver used its own default "
+        f"{label}: {firmware_words(first)} gives no {named}, so the driver used its own default "
         f"({where} in the {' and '.join(first.series)} kernel source prints that at level "
         f"{first.level}, then goes on): not a failure. A board that needs another value sets "
         "it in its device tree.",

@@ -20,6 +20,7 @@ class PropertyDefault:
     """One default-taken format: the property, where it is read, the level it is printed at."""
 
     property: str
+    read: str  # the reading call: of_property_read_u32 (device tree), device_property_read_*
     file: str
     function: str
     level: str
@@ -36,6 +37,7 @@ def _rows() -> dict[tuple[str, str], PropertyDefault]:
         return {
             (str(r["file"]), str(r["format"])): PropertyDefault(
                 str(r["property"]),
+                str(r["read"]),
                 str(r["file"]),
                 str(r["function"]),
                 str(r["level"]),
@@ -45,6 +47,13 @@ def _rows() -> dict[tuple[str, str], PropertyDefault]:
         }
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         return {}
+
+
+def firmware_words(row: PropertyDefault) -> str:
+    """Where the property was looked for: of_*() reads the device tree; device_*() and
+    fwnode_*() read the device's firmware node, a device tree's or ACPI's (drivers/base/
+    property.c)."""
+    return "the device tree" if row.read.startswith("of_") else "the firmware (device tree or ACPI)"
 
 
 def default_taken(fmt: str, files: Iterable[str]) -> PropertyDefault | None:

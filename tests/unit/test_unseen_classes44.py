@@ -7,7 +7,7 @@ read; the corpus test checks whole bundles."""
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
-from sbctune.catalog.property_defaults import default_taken
+from sbctune.catalog.property_defaults import PropertyDefault, default_taken, firmware_words
 from tests.corpus_support import CORPUS, corpus_line, corpus_output, dmesg_inventory
 
 # --- a driver's error-level line that only says it took its default for an absent property ---
@@ -83,6 +83,14 @@ def test_the_table_holds_defaults_and_not_returned_failures() -> None:
     ):
         row = default_taken(fmt, [_RK])
         assert row is not None and row.series == ("6.1", "6.12") and row.function == "rk_gmac_setup"
+        assert row.read == "of_property_read_u32" and firmware_words(row) == "the device tree"
     stm32 = "drivers/net/ethernet/stmicro/stmmac/dwmac-stm32.c"
     assert default_taken("Sysconfig register mask must be set (%d)", [stm32]) is None
     assert default_taken("set rx_delay to 0x%x", [stm32]) is None
+
+
+def test_a_device_property_read_is_worded_as_the_firmware_s() -> None:
+    """device_property_read_*() and fwnode_property_read_*() read a device tree's or ACPI's
+    node (drivers/base/property.c): the finding does not say "device tree" for them."""
+    row = PropertyDefault("x", "device_property_read_u32", "f.c", "f", "err", ("6.12",))
+    assert firmware_words(row) == "the firmware (device tree or ACPI)"
