@@ -10,6 +10,7 @@ from sbctune.advice.log_words import errno_words
 from sbctune.catalog.kernel_drivers import other_drivers_message, own_files_first
 from sbctune.catalog.kernel_messages import KernelMessage, explain_format, load_messages
 from sbctune.catalog.library_modules import library_of
+from sbctune.catalog.property_defaults import PropertyDefault, default_taken, firmware_words
 from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.inventory.model import Finding, Nic
 from sbctune.wording import counted
@@ -23,14 +24,28 @@ def complaints(nic: Nic, label: str) -> list[Finding]:
         return []
     table = load_messages()
     matched = [(line, table.match(line)) for line in lines]
+    # a line its driver prints where it takes its own default for an absent firmware property
+    # ("set rx_delay to 0x%x", dwmac-rk.c) is no complaint: the probe went on
+    taken = [
+        (line, found)
+        for line, m in matched
+        if m is not None and (found := default_taken(m.format, m.files)) is not None
+    ]
+    defaults = [_defaults(label, taken)] if taken else []
+    if taken:
+        said = {line for line, _d in taken}
+        matched = [(line, m) for line, m in matched if line not in said]
+        lines = [line for line in lines if line not in said]
+        if not lines:
+            return defaults
     known = [
         (line, replace(m, files=own_files_first(m.files, nic.driver)))
         for line, m in matched
         if m is not None and not other_drivers_message(m.files, nic.driver)
     ]
-    count = nic.log_counts.get("kernel_error", len(lines))
+    count = max(nic.log_counts.get("kernel_error", len(lines)) - len(taken), len(lines))
     if not known:
-        return [_unknown(nic, label, lines, count)]
+        return [_unknown(nic, label, lines, count), *defaults]
     errors = [m for _line, m in known if m.is_error]
     first = (errors or [m for _l, m in known if m.level == "warn"] or [m for _l, m in known])[0]
     kernels = " and ".join(first.series)
@@ -53,8 +68,28 @@ def complaints(nic: Nic, label: str) -> list[Finding]:
             f' such as "{first.format}" (level {first.level}, '
             f"{first.source} in the {kernels} kernel source).{errno_words(lines)}{_meaning(first)}",
             lines,
-        )
+        ),
+        *defaults,
     ]
+
+
+def _defaults(label: str, taken: list[tuple[str, PropertyDefault]]) -> Finding:
+    """The firmware properties the driver found absent and replaced by its own defaults, named
+    by where its source reads them (property_defaults.json): what it printed, not a failure."""
+    props = list(dict.fromkeys(d.property for _l, d in taken))
+    first = taken[0][1]
+    where = f"{first.file} {first.function}()" if first.function else first.file
+    named = " and ".join(f'"{p}"' for p in props)
+    return Finding(
+        "property-default",
+        "info",
+        label,
+        f"{label}: {firmware_words(first)} gives no {named}, so the driver used its own default "
+        f"({where} in the {' and '.join(first.series)} kernel source prints that at level "
+        f"{first.level}, then goes on): not a failure. A board that needs another value sets "
+        "it in its device tree.",
+        [line for line, _d in taken],
+    )
 
 
 def _unknown(nic: Nic, label: str, lines: list[str], count: int) -> Finding:
