@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
-from sbctune.catalog.kernel_messages import errno_hint, errno_in, explain, load_messages
+from sbctune.catalog.kernel_messages import (
+    errno_bare,
+    errno_hint,
+    errno_in,
+    explain,
+    load_messages,
+)
 from sbctune.inventory.model import Nic
 from sbctune.wording import counted
 
@@ -67,6 +73,11 @@ def errno_words(lines: list[str]) -> str:
         known = load_messages().errno(value)
         if value is None or known is None:
             continue
+        bare = errno_bare(value)
+        if bare:
+            return (
+                f" Error {value} would be {known.name} ({known.meaning}) as an errno, but {bare}."
+            )
         hint = errno_hint(value)
         return f" Error {value} is {known.name} ({known.meaning})" + (f": {hint}." if hint else ".")
     return ""

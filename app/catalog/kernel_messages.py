@@ -344,6 +344,15 @@ def explain_format(fmt: str) -> Explanation | None:
     return Explanation(item["source"], item["text"]) if item else None
 
 
+def errno_bare(value: int | None) -> str | None:
+    """Why a value (-1) says only that a call failed: drivers return it bare more often than
+    as the errno of that number (explanations.json ``errno_bare``, counted in drivers/net)."""
+    if value is None:
+        return None
+    words = _explanations().get("errno_bare", {}).get(str(-abs(value)))
+    return words if isinstance(words, str) else None
+
+
 def errno_hint(value: int | None) -> str | None:
     """What an errno in a NIC driver's complaint usually means, and what to do."""
     if value is None:
