@@ -342,18 +342,6 @@ KNOWN_GAPS: dict[str, str] = {
         "row can cite it. Missing: that row (the NIC would then follow by vendor_driver()), and "
         "a row field that names the chip from the register the line prints (NRC + chip_id)"
     ),
-    "halow_pi3b_openmanet_51_logread_then_dmesg_morse_spi_errno_95": (
-        "spi0.0 is read (morse_spi, Wi-Fi, its SPI errors a driver-complaint) but its chip "
-        "MM6108 is named only by the firmware file morse/mm6108.bin: morse_driver's firmware.c "
-        "morse_firmware_build_fw_path() takes cfg->get_fw_path(chip_id) unless the fw_bin_file "
-        "parameter names another file, and no table knows Morse Micro's firmware names "
-        "(firmware_chips.json holds the kernel's MODULE_FIRMWARE). Missing: a vendor firmware "
-        "table read from morse_driver's mm6108.c get_fw_path()"
-    ),
-    "halow_zero2w_mm6108_5_morse_spi_human_clock_bare_brcmfmac_line": (
-        "as the Pi 3 B's: the MM6108 is named only by morse/mm6108.bin, which no table maps to "
-        "a chip (missing: Morse Micro's firmware names from mm6108.c get_fw_path())"
-    ),
     "mesh_openwrt_routing_530_mesh0_bat0_wlan0_1_br_lan": (
         "mesh0 is an 802.11s mesh point only by OpenWrt's naming (the wireless config's "
         "'mesh0'): no line here names its driver, wiphy or a Wi-Fi kernel's template for it, "
