@@ -173,11 +173,6 @@ KNOWN_GAPS: dict[str, str] = {
         "ID tables, the catalog) knows that name: taking a model from a line's words would guess"
     ),
     # corpus12 (twelfth unseen set), left with reasons in tests/captures/corpus/README.md
-    "amlogic_ophub_2755_rtw8822cs_rfe_255_backtick_two_greps": (
-        "rtw88's probe returns -ENODEV after 'rfe 255 isn't supported' (phy.h "
-        "rtw_check_supported_rfe()), which dd.c logs at debug level only: no line says the "
-        "probe failed, so the driver is still taken as bound"
-    ),
     "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
         "the chip is named only by ath10k-ct's bare number in a line of no device ('probing pci "
         "device: 0x3e'); ath10k's lines print other hex numbers too (chip_id, target), so "

@@ -8,6 +8,15 @@
    "%s" MORSE_FW_EXT) and its macros' strings, checked by scripts/check_vendor_formats.py.
    Real pastes: two HaLow boards' morse_spi "Loaded firmware from morse/mm6108.bin" (corpus
    halow_pi3b_openmanet_51_*, halow_zero2w_mm6108_5_*).
+2. A probe that gave up, told only by the driver's own words. The driver core logs a probe's
+   -ENODEV and -ENXIO at debug level only (drivers/base/dd.c call_driver_probe()), so rtw88's
+   rtw_sdio_probe() printing "failed to setup chip information" and returning
+   rtw_chip_info_setup()'s -ENODEV left the driver taken as bound. probe_exits.json
+   (scripts/regen_probe_exits.py, from Debian's 6.1/6.12 source; tests/
+   test_probe_exits_source.py) holds the messages each network driver's probe function prints
+   in an if block that leaves it with an error; such a line of that driver on its device is
+   the probe failing (no driver bound, a probe-failed finding citing the function). Real
+   paste: an Amlogic box's `dmesg | grep rtw` (corpus amlogic_ophub_2755_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
@@ -20,7 +29,8 @@ from pathlib import Path
 import pytest
 
 from sbctune.catalog.driver_firmware import chip_by_firmware
-from tests.corpus_support import corpus_line, corpus_output, inventory_of
+from sbctune.catalog.probe_exits import probe_exit
+from tests.corpus_support import corpus_line, corpus_output, findings_of, inventory_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,3 +71,33 @@ def test_every_vendor_firmware_row_is_the_expression_it_quotes() -> None:
     assert firmware_problems(wrong) == [
         "prefix 'morse/mm8108' does not begin the expression's 'morse/mm6108'"
     ]
+
+
+# --- 2. a probe that gave up, told only by the driver's own words ---------------------------
+
+# ophub/amlogic-s9xxx-armbian issue 2755: `dmesg | grep rtw` then `dmesg | grep mmc` (its SOURCE.md)
+RTW_SDIO = "amlogic_ophub_2755_rtw8822cs_rfe_255_backtick_two_greps"
+
+
+def test_a_probe_that_gave_up_in_its_own_words_binds_no_driver() -> None:
+    inv = inventory_of({"dmesg": corpus_output(RTW_SDIO)})
+    (nic,) = inv.nics
+    assert (nic.bus, nic.bus_path, nic.wireless) == ("sdio", "mmc0:0001:1", True)
+    assert nic.chip is not None and "8822CS" in nic.chip
+    assert nic.driver is None and nic.driver_state != "unknown"  # none bound, not unshown
+    (summary,) = findings_of(inv, "probe-failed")
+    assert "rtw_8822cs's probe gave up" in summary
+    assert "rtw_sdio_probe() in drivers/net/wireless/realtek/rtw88/sdio.c" in summary
+    assert "-ENODEV" in summary and "drivers/base/dd.c" in summary
+
+
+def test_only_the_drivers_whose_probe_prints_the_words_are_read() -> None:
+    line = corpus_line(RTW_SDIO, "failed to setup chip information")
+    text = line.split("] ", 1)[1]
+    found = probe_exit("rtw_8822cs", text)
+    assert found is not None and found.files == (
+        "drivers/net/wireless/realtek/rtw88/sdio.c:rtw_sdio_probe",
+    )
+    assert probe_exit("brcmfmac", text) is None  # brcmfmac's probe prints no such words
+    before = corpus_line(RTW_SDIO, "Firmware version 9.9.11").split("] ", 1)[1]
+    assert probe_exit("rtw_8822cs", before) is None  # a line of a probe that goes on
