@@ -53,6 +53,7 @@ from regen_kernel_source import (  # noqa: E402
 
 GLOBS = ("drivers/net/*", "drivers/staging/*")
 _PROBE_RE = re.compile(r"\.probe\s*=\s*(\w+)\s*,")
+_TAIL_RE = re.compile(r"\breturn\s+([a-z_]\w*)\s*\(")
 _LEVELS = ("emerg", "alert", "crit", "err", "warn")
 # an `if` block's last statement when it leaves the function with an error
 _EXIT_RE = re.compile(r"(?:goto\s+\w+|return\s+(?!0\s*;)[^;]+)\s*;\s*$")
@@ -193,29 +194,53 @@ def scan(
     drivers_of: dict[str, set[str]] = {}
     rows: dict[tuple[str, str], set[str]] = {}
     masks: dict[Path, str] = {}
+    exits: Counter[tuple[Path, str]] = Counter()
+    printed: dict[Path, Counter[str]] = {}
+
+    def _only_exits(fmt: str, keys: set[str]) -> bool:
+        """The format is printed nowhere else in its probes' directories: a line of it is the
+        probe giving up, not a resume or an open failing with the same words."""
+        for folder in {(root / k.partition(":")[0]).parent for k in keys}:
+            if folder not in printed:
+                printed[folder] = Counter(
+                    f
+                    for c in sorted(folder.glob("*.c"))
+                    for f, _lvl in block_messages(c.read_text(encoding="utf-8", errors="replace"))
+                )
+            if printed[folder][fmt] > exits[(folder, fmt)]:
+                return False
+        return True
+
     for path in _network_sources(root):
         text = path.read_text(encoding="utf-8", errors="replace")
         if "_driver" not in text or ".probe" not in text:
             continue
-        for name, probe in _struct_probes(path, text):
-            if name not in known:
-                continue
-            where = _definition(path, probe, masks)
+        pending = [(n, p, path) for n, p in _struct_probes(path, text) if n in known]
+        while pending:
+            name, probe, near = pending.pop()
+            where = _definition(near, probe, masks)
             if where is None:
                 continue
             rel = where.relative_to(root).as_posix()
             key = f"{rel}:{probe}"
             first = key not in drivers_of
+            if name in drivers_of.get(key, ()):
+                continue  # this driver's walk has been here (a cycle of tail calls)
             drivers_of.setdefault(key, set()).add(name)
+            span = function_span(masks[where], probe)
+            assert span is not None
+            # a function whose result the probe returns is the probe too (rtw8822cu_probe():
+            # "return rtw_usb_probe(intf, id);"): its exits are the probe's
+            body = masks[where][span[0] : span[1]]
+            pending += [(name, f, where) for f in dict.fromkeys(_TAIL_RE.findall(body))]
             if not first:
                 continue
             source = where.read_text(encoding="utf-8", errors="replace")
-            span = function_span(masks[where], probe)
-            assert span is not None
             for block in exit_blocks(source, masks[where], *span):
                 for fmt, level in block_messages(block):
                     rows.setdefault((fmt, level), set()).add(key)
-    return drivers_of, rows
+                    exits[(where.parent, fmt)] += 1
+    return drivers_of, {row: keys for row, keys in rows.items() if _only_exits(row[0], keys)}
 
 
 def build(roots: dict[str, Path], known: set[str]) -> tuple[dict[str, list[str]], list[str]]:

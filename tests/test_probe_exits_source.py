@@ -1,7 +1,10 @@
 """probe_exits.json is what scripts/regen_probe_exits.py reads from the pinned Debian source,
 and its rows are error exits of the probe functions they name: rtw88's rtw_sdio_probe() prints
 "failed to setup chip information" and then jumps to its error labels, while a message the
-probe prints and carries on after is not a row. Fetches linux-source-6.1 and -6.12 once, as
+probe prints and carries on after is not a row, nor one the same directory prints elsewhere
+too (ath10k's "failed to reset chip: %d", also printed when the chip is powered up again); a
+function whose result a probe returns is the probe too (rtw8822cu_probe() returns
+rtw_usb_probe()'s). Fetches linux-source-6.1 and -6.12 once, as
 tests/test_firmware_macros_source.py does."""
 
 from __future__ import annotations
@@ -43,3 +46,8 @@ def test_the_probe_exits_are_what_the_source_says() -> None:
         "failed to setup chip information" in row and f"{sdio}:rtw_sdio_probe" in row
         for row in rows
     )
+    usb = "drivers/net/wireless/realtek/rtw88/usb.c:rtw_usb_probe"
+    assert "rtw_8822cu" in probes[usb]  # by rtw8822cu.c's rtw8822cu_probe(): a tail call
+    ath10k = (roots["6.12"] / "drivers/net/wireless/ath/ath10k/pci.c").read_text(encoding="utf-8")
+    assert ath10k.count('"failed to reset chip: %d') == 2  # the probe's exit, and power-up's
+    assert not any(row.endswith("\tfailed to reset chip: %d") for row in rows)
