@@ -124,7 +124,8 @@ def _statement_end(masked: str, start: int, stop: int) -> int:
 
 def exit_blocks(text: str, masked: str, start: int, stop: int) -> list[str]:
     """The source of each `if` block of the span that ends by leaving the function with an
-    error (`goto label;`, `return err;`): its braces' inside, or its single statement."""
+    error (`goto label;` to a label after it, `return err;`): its braces' inside, or its
+    single statement."""
     found = []
     for m in re.finditer(r"\bif\s*\(", masked[start:stop]):
         cond = start + m.end() - 1
@@ -137,9 +138,19 @@ def exit_blocks(text: str, masked: str, start: int, stop: int) -> list[str]:
             inside = (body + 1, end - 1)
         else:
             inside = (body, _statement_end(masked, body, stop))
-        if _EXIT_RE.search(masked[inside[0] : inside[1]].rstrip()):
+        leaves = _EXIT_RE.search(masked[inside[0] : inside[1]].rstrip())
+        if leaves and _forward(leaves.group(0), masked, inside[1], stop):
             found.append(text[inside[0] : inside[1]])
     return found
+
+
+def _forward(exit_: str, masked: str, after: int, stop: int) -> bool:
+    """A `return`, or a `goto` to a label after the block (its error path), not back to one
+    before it (`goto retry;`: the probe tries again)."""
+    label = re.match(r"goto\s+(\w+)", exit_)
+    if label is None:
+        return True
+    return re.search(rf"^\s*{label.group(1)}\s*:", masked[after:stop], re.M) is not None
 
 
 def block_messages(block: str) -> list[tuple[str, str]]:

@@ -101,3 +101,24 @@ def test_only_the_drivers_whose_probe_prints_the_words_are_read() -> None:
     assert probe_exit("brcmfmac", text) is None  # brcmfmac's probe prints no such words
     before = corpus_line(RTW_SDIO, "Firmware version 9.9.11").split("] ", 1)[1]
     assert probe_exit("rtw_8822cs", before) is None  # a line of a probe that goes on
+
+
+def test_a_goto_back_to_an_earlier_label_is_no_exit() -> None:
+    """regen_probe_exits reads a `goto` as the probe leaving only when its label comes after
+    the block: a jump back (`goto retry;`) is the probe trying again."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from regen_probe_exits import _mask, exit_blocks, function_span
+
+    source = (
+        "static int foo_probe(struct device *dev)\n{\n\tint ret;\nretry:\n"
+        "\tret = foo_reset(dev);\n"
+        '\tif (ret == -EAGAIN) {\n\t\tdev_warn(dev, "reset busy, again\\n");\n'
+        "\t\tgoto retry;\n\t}\n"
+        '\tif (ret) {\n\t\tdev_err(dev, "failed to reset: %d\\n", ret);\n\t\tgoto err;\n\t}\n'
+        "\treturn 0;\nerr:\n\treturn ret;\n}\n"
+    )
+    masked = _mask(source)
+    span = function_span(masked, "foo_probe")
+    assert span is not None
+    (block,) = exit_blocks(source, masked, *span)
+    assert "failed to reset" in block
