@@ -6,7 +6,9 @@ those repositories is not available to scripts): each row copies its printing ca
 ("call"). This checks that the row's format is that call's string literal (adjacent literals
 joined, the trailing newline dropped), that its level is the call's (dev_err, netdev_warn,
 pr_info, printk(KERN_ERR ...) ...), that each conversion has a field name, and that the source
-names a repository at a 40-digit commit, a file and a function.
+names a repository at a 40-digit commit, a file and a function. A "firmware_prefixes" row
+quotes the expression that builds a firmware file's name and its macros' strings: the expression,
+expanded up to its first conversion, must begin with the row's prefix.
 
 Usage: python scripts/check_vendor_formats.py   (prints each row's origin; exit 1 on a mismatch)
 """
@@ -77,14 +79,53 @@ def problems(row: dict[str, object]) -> list[str]:
     return found
 
 
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|([A-Z_][A-Z0-9_]*)')
+
+
+def path_prefix(path: str, macros: dict[str, str]) -> str | None:
+    """The file name a firmware row's quoted name expression begins with: its string literals
+    and its macros' strings joined up to the first conversion ("%s"); None when a macro before
+    it has no string in the row."""
+    said = ""
+    for m in _TOKEN.finditer(path):
+        piece = m.group(1) if m.group(1) is not None else macros.get(m.group(2))
+        if piece is None:
+            return None
+        if "%" in piece:
+            return said + piece.split("%", 1)[0]
+        said += piece
+    return said
+
+
+def firmware_problems(row: dict[str, object]) -> list[str]:
+    found = []
+    macros = row.get("macros")
+    prefix = path_prefix(str(row.get("path", "")), macros if isinstance(macros, dict) else {})
+    if prefix is None or not prefix.startswith(str(row.get("prefix"))) or not row.get("prefix"):
+        found.append(f"prefix {row.get('prefix')!r} does not begin the expression's {prefix!r}")
+    if not _SOURCE.match(str(row.get("source", ""))):
+        found.append("the source must say owner/repo@<40-digit commit> file function()")
+    if not row.get("drivers") or not row.get("chip"):
+        found.append("a row names its chip and the drivers that load the file")
+    return found
+
+
 def main() -> int:
-    rows = json.loads(TABLE.read_text(encoding="utf-8"))["formats"]
+    table = json.loads(TABLE.read_text(encoding="utf-8"))
+    rows = table["formats"]
     bad = 0
     for row in rows:
         said = problems(row)
         bad += bool(said)
         mark = "BAD " if said else "ok  "
         print(f"{mark}{row['driver']}: {row['format']!r} ({row['level']}) from {row['source']}")
+        for problem in said:
+            print(f"      {problem}")
+    for row in table.get("firmware_prefixes", []):
+        said = firmware_problems(row)
+        bad += bool(said)
+        mark = "BAD " if said else "ok  "
+        print(f"{mark}firmware {row['prefix']!r}: {row['chip']} from {row['source']}")
         for problem in said:
             print(f"      {problem}")
     return 1 if bad else 0

@@ -25,6 +25,7 @@ from sbctune.advice.log_words import (
     usb_errnos,
     watchdog,
 )
+from sbctune.advice.probe_exit_findings import probe_exit_findings
 from sbctune.advice.trace_findings import trace_findings
 from sbctune.advice.wwan import cellular_findings
 from sbctune.catalog.modeswitch import storage_mode
@@ -275,6 +276,7 @@ RULES: tuple[Rule, ...] = (
     _storage_mode,
     _firmware_missing,
     _probe_failed,
+    probe_exit_findings,
     _pcie_errors,
     complaints,
     trace_findings,

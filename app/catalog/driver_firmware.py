@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from sbctune.catalog.vendor_formats import vendor_firmware_chip
+
 
 @functools.cache
 def _firmware_table() -> dict[str, Any]:
@@ -120,4 +122,6 @@ def chip_by_firmware(driver: object, firmware: object) -> str | None:
         if cut and not isinstance(driver, str):
             continue  # "7260-17.ucode" alone is not iwlwifi's
         return str(row["chip"])
-    return None
+    # an out-of-tree driver's file, by the function that builds its name (vendor_formats.json:
+    # morse_driver's mm610x_get_fw_path() makes "morse/mm6108.bin" for an MM6108)
+    return vendor_firmware_chip(driver, name)

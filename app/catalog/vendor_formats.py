@@ -80,3 +80,44 @@ def vendor_driver(driver: object) -> VendorFormat | None:
     holds network drivers only (read from their source: xradio_wlan, nuc970-emac0, morse_spi),
     so a device it drives is a NIC, a Wi-Fi one where its rows say so."""
     return next((row for row in vendor_formats() if row.driver == driver), None) if driver else None
+
+
+@dataclass(frozen=True)
+class VendorFirmware:
+    prefix: str  # the file's name up to the function's first conversion: "morse/mm6108"
+    chip: str
+    drivers: tuple[str, ...]
+    source: str
+
+
+@functools.cache
+def vendor_firmware() -> tuple[VendorFirmware, ...]:
+    """vendor_formats.json's "firmware_prefixes", longest prefix first (the file's name is the
+    chip's by the function that builds it: morse_driver's mm6108.c mm610x_get_fw_path())."""
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "vendor_formats.json")
+        rows = json.loads(path.read_text(encoding="utf-8")).get("firmware_prefixes", [])
+        found = [
+            VendorFirmware(
+                str(r["prefix"]), str(r["chip"]), tuple(str(d) for d in r["drivers"]),
+                str(r["source"]),
+            )
+            for r in rows
+        ]  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ()
+    return tuple(sorted(found, key=lambda row: -len(row.prefix)))
+
+
+def vendor_firmware_chip(driver: object, firmware: str) -> str | None:
+    """The chip an out-of-tree driver's firmware file names ("morse/mm6108.bin": MM6108), when
+    the line's driver is one the row names (or no driver is known, as for the kernel's own
+    prefixes); None for a file no row's prefix begins."""
+    for row in vendor_firmware():
+        if firmware.startswith(row.prefix) and (
+            not isinstance(driver, str) or driver in row.drivers
+        ):
+            return row.chip
+    return None

@@ -11,6 +11,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.netdev_info_formats import driver_by_words
 from sbctune.catalog.of_node_formats import of_node_named
 from sbctune.catalog.oot_chips import out_of_tree_chip
+from sbctune.catalog.probe_exits import probe_exit
 from sbctune.inventory.child_join import child_key
 from sbctune.inventory.dsa_ports import dsa_port
 from sbctune.inventory.log_complaints import (
@@ -51,11 +52,14 @@ def _tag_is_driver(tag: str | None) -> bool:
     )
 
 
-def _refused(text: str) -> bool:
+def _refused(text: str, driver: str | None) -> bool:
     """The driver tried the device and gave up (a probe failure), so none is bound; a missing
-    firmware file alone is not that (the driver may fall back to another file)."""
+    firmware file alone is not that (the driver may fall back to another file). Its own probe
+    function's words on an error exit say so too (probe_exits.json: rtw88's "failed to setup
+    chip information", whose -ENODEV the driver core logs at debug level only)."""
     probe = "probe" in text and "failed with error" in text
-    return "Unknown version" in text or probe or "probe failed" in text
+    failed = "Unknown version" in text or probe or "probe failed" in text
+    return failed or probe_exit(driver, text) is not None
 
 
 def _keys(event: DmesgEvent, found: tuple[str, Key] | None) -> list[Key]:
@@ -172,9 +176,11 @@ def device_sighting(event: DmesgEvent) -> Sighting | None:
         _by_interface_alone(event, sighting)
     if _where(event, sighting, found[0] if found else None):
         return sighting
-    if _refused(event.text):
+    if _refused(event.text, event.driver):
         sighting.add("driver_none", True, _SRC, event.text, event.line)
         sighting.add("refused_by", event.driver, _SRC, event.text, event.line)
+        if probe_exit(event.driver, event.text) is not None:  # its own probe's way out
+            sighting.add("probe_exit", event.text, _SRC, event.text, event.line)
         return sighting  # "r8152 1-10:2.0: Unknown version 0x7410": probed, not bound
     _bound_driver(event, sighting, found, _tried(event, sighting))
     return sighting

@@ -173,15 +173,15 @@ KNOWN_GAPS: dict[str, str] = {
         "ID tables, the catalog) knows that name: taking a model from a line's words would guess"
     ),
     # corpus12 (twelfth unseen set), left with reasons in tests/captures/corpus/README.md
-    "amlogic_ophub_2755_rtw8822cs_rfe_255_backtick_two_greps": (
-        "rtw88's probe returns -ENODEV after 'rfe 255 isn't supported' (phy.h "
-        "rtw_check_supported_rfe()), which dd.c logs at debug level only: no line says the "
-        "probe failed, so the driver is still taken as bound"
-    ),
     "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
         "the chip is named only by ath10k-ct's bare number in a line of no device ('probing pci "
         "device: 0x3e'); ath10k's lines print other hex numbers too (chip_id, target), so "
-        "reading one as a PCI product ID under a vendor the line does not name would guess"
+        "reading one as a PCI product ID under a vendor the line does not name would guess. "
+        "gaps24: that number is the matched ID entry's device (greearb/ath10k-ct@"
+        "3e7dd73733adc5d892414d812072ea1e70ab0859 ath10k-5.10/pci.c __ath10k_pci_probe() "
+        "prints pci_dev->device, pci_dev the const struct pci_device_id *), so reading it is "
+        "no guess; missing: a vendor row for a line that names no device, and its join to the "
+        "device the same driver's next line names"
     ),
     "pi4_esp_hosted_226_esp32_sdio_probe_etimedout_then_detected": (
         "esp-hosted's 'ESP chipset detected [esp32]' names no device, no driver is bound to "
@@ -341,18 +341,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the nrc7292_sw_pkg trees it holds at a commit print other lines, so no vendor_formats "
         "row can cite it. Missing: that row (the NIC would then follow by vendor_driver()), and "
         "a row field that names the chip from the register the line prints (NRC + chip_id)"
-    ),
-    "halow_pi3b_openmanet_51_logread_then_dmesg_morse_spi_errno_95": (
-        "spi0.0 is read (morse_spi, Wi-Fi, its SPI errors a driver-complaint) but its chip "
-        "MM6108 is named only by the firmware file morse/mm6108.bin: morse_driver's firmware.c "
-        "morse_firmware_build_fw_path() takes cfg->get_fw_path(chip_id) unless the fw_bin_file "
-        "parameter names another file, and no table knows Morse Micro's firmware names "
-        "(firmware_chips.json holds the kernel's MODULE_FIRMWARE). Missing: a vendor firmware "
-        "table read from morse_driver's mm6108.c get_fw_path()"
-    ),
-    "halow_zero2w_mm6108_5_morse_spi_human_clock_bare_brcmfmac_line": (
-        "as the Pi 3 B's: the MM6108 is named only by morse/mm6108.bin, which no table maps to "
-        "a chip (missing: Morse Micro's firmware names from mm6108.c get_fw_path())"
     ),
     "mesh_openwrt_routing_530_mesh0_bat0_wlan0_1_br_lan": (
         "mesh0 is an 802.11s mesh point only by OpenWrt's naming (the wireless config's "
