@@ -1,0 +1,203 @@
+"""Audit 23: the boot tweaks against the kernel's source and the firmware's device tree
+(resources/tuning/driver_caps_audit23.md). Each test plans a boot tweak the way `sbctune tune
+plan` does, on NICs read from real captures, and asserts what the user is told."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.model import Board, Inventory, Nic, Throttled
+from sbctune.remote import batch
+from sbctune.remote.batch import StepResult
+from sbctune.resources import resource_root
+from sbctune.tuning import boot_rules, catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts, steps_for
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+CORPUS = CAPTURES / "corpus"
+PI4 = "Raspberry Pi 4 Model B Rev 1.4"  # tests/captures/device_tree_model
+PI5 = "Raspberry Pi 5 Model B Rev 1.0"
+# A Pi 5's /proc/cmdline under Raspberry Pi OS bookworm, as its `dmesg | grep -i pcie` showed it
+# ("Kernel command line: ..."; tests/captures/proc_cmdline/SOURCE.md)
+PI5_CMDLINE = (
+    (CAPTURES / "proc_cmdline/pi5_rpios_bookworm_pcie_log.txt")
+    .read_text(encoding="utf-8")
+    .split("Kernel command line: ", 1)[1]
+)
+
+
+def _boot_text(name: str) -> str:
+    return Path(str(resource_root())).joinpath("lab", "boot", name).read_text(encoding="utf-8")
+
+
+def _result(key: str, text: str) -> StepResult:
+    return StepResult(batch.Step(("cat", "--", key), key), 0, text.encode(), b"")
+
+
+def _facts(cmdline: str | None) -> Facts:
+    found = Facts("eth0")
+    reads = {
+        "/boot/firmware/config.txt": _boot_text("config.txt"),
+        "/boot/firmware/cmdline.txt": _boot_text("cmdline.txt"),
+    }
+    if cmdline is not None:
+        reads["/proc/cmdline"] = cmdline
+    for key, text in reads.items():
+        found.steps[key] = _result(key, text)
+    return found
+
+
+def _plan(tweak_id: str, nic: Nic | None, board: str, cmdline: str | None = None,
+          throttled: Throttled | None = None) -> PlannedTweak:  # fmt: skip
+    tweak = catalog.tweak(tweak_id)
+    inventory = Inventory(board=Board(model=board, throttled=throttled), nics=[nic] if nic else [])
+    ctx = Context(tweak, _facts(cmdline), inventory, nic, {}, {}, (tweak_id,))
+    return PLANNERS[tweak.kind](ctx)
+
+
+def _nic(corpus: str, index: int = 0) -> Nic:
+    return inspect_bundle(CORPUS / corpus).nics[index]
+
+
+def _one_output_bundle(tmp_path: Path, command: str, capture: Path) -> Path:
+    bundle = tmp_path / capture.stem
+    (bundle / "commands").mkdir(parents=True)
+    (bundle / "commands/000.txt").write_text(capture.read_text(encoding="utf-8"), encoding="utf-8")
+    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-11-30T00:00:00+00:00",
+                "host": "", "commands": {command: "commands/000.txt"}, "files": {},
+                "exit_codes": {command: 0}}  # fmt: skip
+    (bundle / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return bundle
+
+
+# --------------------------------------------------------------- pci=pcie_bus_perf (row 1, 2)
+
+
+def test_the_probe_reads_the_running_kernels_command_line() -> None:
+    assert "/proc/cmdline" in {s.name for s in steps_for("eth0", [], [])}
+
+
+def test_bus_perf_is_refused_for_the_mac_inside_the_soc() -> None:
+    """The Pi 4's GENET sits on the SoC's own bus, not behind PCIe: pci=pcie_bus_perf cannot
+    change anything its traffic crosses (before: planned, 'pci=pcie_bus_perf on the kernel
+    command line ...')."""
+    genet = _nic("pi4_linux_4560_bcmgenet_flapping")
+    assert genet.driver == "bcmgenet"
+    item = _plan("boot-pcie-bus-perf", genet, PI4, "coherent_pool=1M 8250.nr_uarts=1")
+    assert not item.applicable and not item.changes
+    assert "inside the SoC" in item.reason and "crosses no PCIe link" in item.reason
+
+
+def test_bus_perf_is_still_planned_for_a_pcie_nic_on_a_cm4() -> None:
+    """The CM4's AQC107 (MaxPayload 128 of its 512, lspci DevCtl): the default policy keeps the
+    root port's 128 (pci_configure_mps), pcie_bus_perf raises it: still offered."""
+    aqc = _nic("cm4_xgc100c_15_aqc107_lspci_vvv_busmaster")
+    assert aqc.pcie is not None and aqc.pcie.max_payload == 128
+    item = _plan("boot-pcie-bus-perf", aqc, "Raspberry Pi Compute Module 4 Rev 1.0",
+                 "coherent_pool=1M 8250.nr_uarts=1 snd_bcm2835.enable_compat_alsa=0")  # fmt: skip
+    assert item.applicable and "pci=pcie_bus_perf" in item.reason
+
+
+@pytest.mark.parametrize(
+    "corpus",
+    ["pi5_haos_4861_macb_end0", "pi5_innodisk_364_aqc113c_lspci_vvv_truncated"],
+)
+def test_bus_perf_on_a_pi5_says_pcie_bus_safe_is_already_in_force(corpus: str) -> None:
+    """Every Pi 5 boots with pci=pcie_bus_safe from its device tree: RP1 (macb) and a card alone
+    on the x1 connector already have the largest payload both ends support; pcie_bus_perf
+    would only cut the read requests (before: planned as a gain)."""
+    assert "pci=pcie_bus_safe" in PI5_CMDLINE
+    item = _plan("boot-pcie-bus-perf", _nic(corpus), PI5, PI5_CMDLINE)
+    assert not item.applicable and item.not_needed
+    assert "already has pci=pcie_bus_safe" in item.reason
+    assert "drivers/pci/probe.c: pcie_write_mrrs" in item.reason  # the cite comes from the table
+
+
+def test_bus_perf_behind_a_switch_on_a_pi5_is_still_planned() -> None:
+    """Radxa's dual 2.5G HAT: two RTL8125 on buses 5 and 6 behind an ASM2806 switch with an NVMe:
+    pcie_bus_safe takes the smallest payload of them all, pcie_bus_perf each its own: kept."""
+    rtl = _nic("pi5_geerling_647_radxa_dual_rtl8125_lspci_v_access_denied")
+    assert rtl.bus_path == "0000:05:00.0"
+    item = _plan("boot-pcie-bus-perf", rtl, PI5, PI5_CMDLINE)
+    assert item.applicable
+
+
+def test_the_last_pci_bus_option_is_the_policy() -> None:
+    assert boot_rules.bus_policy(PI5_CMDLINE) == "pcie_bus_safe"
+    assert boot_rules.bus_policy(PI5_CMDLINE + " pci=noaer,pcie_bus_perf") == "pcie_bus_perf"
+    assert boot_rules.bus_policy("console=tty1") is None
+    assert boot_rules.bus_policy(None) is None
+
+
+def test_the_pcie_facts_are_in_the_table_for_both_series() -> None:
+    for fact in ("pcie_bus_safe_smallest_mpss", "pcie_bus_perf_mps_from_parent",
+                 "pcie_bus_perf_mrrs_is_mps", "pcie_bus_default_follows_port"):  # fmt: skip
+        for kernel in ("6.1.0-27-arm64", "6.12.48+deb13-arm64"):
+            assert driver_caps.kernel_fact(fact, kernel) is not None, (fact, kernel)
+
+
+# ---------------------------------------------------------- dtparam=pciex1_gen=3 (row 3, 4)
+
+
+def test_gen3_is_refused_for_the_pi5s_own_ethernet() -> None:
+    """dtparam=pciex1_gen writes max-link-speed of pcie1 (the x1 connector); the Pi 5's macb is
+    on RP1, behind pcie2 (before: planned)."""
+    item = _plan("boot-pi5-pcie-gen3", _nic("pi5_haos_4861_macb_end0"), PI5)
+    assert not item.applicable and not item.changes
+    assert "x1 connector" in item.reason and "RP1" in item.reason
+
+
+def test_gen3_is_refused_for_a_nic_whose_own_link_is_gen2(tmp_path: Path) -> None:
+    """An I226-V says 'LnkCap: Speed 5GT/s, Width x1': alone on the x1 connector the link
+    trains at 5 GT/s whatever the Pi's end allows (before: planned)."""
+    capture = CAPTURES / "lspci_vv/ugreen_nas_apalrd_i226v_excerpt.txt"
+    (nic,) = inspect_bundle(_one_output_bundle(tmp_path, "lspci -vv", capture)).nics
+    assert nic.pcie is not None and nic.pcie.max_speed_gts == 5.0
+    nic.bus_path = "0000:01:00.0"  # on the Pi 5's x1 connector, right behind its root port
+    item = _plan("boot-pi5-pcie-gen3", nic, PI5)
+    assert not item.applicable and "tops at 5 GT/s" in item.reason
+
+
+def test_gen3_is_planned_for_a_gen3_nic_and_behind_a_switch(tmp_path: Path) -> None:
+    """A Gen 3 NIC alone on the connector gains; so does a Gen 2 NIC behind a switch, whose own
+    link is not the one the setting speeds up (Radxa's dual 2.5G HAT: two RTL8125 and an NVMe
+    share the switch's x1 link to the Pi; geerlingguy ran it with dtparam=pciex1_gen=3)."""
+    aqc = _nic("cm4_xgc100c_15_aqc107_lspci_vvv_busmaster")  # LnkCap 8GT/s x4, at 01:00.0
+    assert aqc.bus_path == "0000:01:00.0"
+    assert _plan("boot-pi5-pcie-gen3", aqc, PI5).applicable
+    capture = CAPTURES / "lspci_vv/ugreen_nas_apalrd_i226v_excerpt.txt"
+    (i226,) = inspect_bundle(_one_output_bundle(tmp_path, "lspci -vv", capture)).nics
+    i226.bus_path = "0000:05:00.0"  # where the Radxa HAT's NICs sit, behind its switch
+    assert _plan("boot-pi5-pcie-gen3", i226, PI5).applicable
+
+
+# ------------------------------------------------------------------- arm_freq (row 5)
+
+
+def _throttled(tmp_path: Path, name: str) -> Throttled:
+    capture = CAPTURES / "vcgencmd" / name
+    bundle = _one_output_bundle(tmp_path, "vcgencmd get_throttled", capture)
+    found = inspect_bundle(bundle).board.throttled
+    assert found is not None
+    return found
+
+
+def test_arm_freq_is_refused_while_the_pi_reports_under_voltage(tmp_path: Path) -> None:
+    """The firmware disables overclocking while it detects under-voltage (Raspberry Pi
+    documentation, overclocking options): throttled=0x50005 (before: planned)."""
+    state = _throttled(tmp_path, "get_throttled_0x50005_firmware_615.txt")
+    item = _plan("boot-arm-freq", None, PI4, throttled=state)
+    assert not item.applicable and "under-voltage" in item.reason
+    assert "overclocking-options" in item.reason
+
+
+def test_arm_freq_is_planned_without_under_voltage(tmp_path: Path) -> None:
+    state = _throttled(tmp_path, "get_throttled_0xe0000_allsky_882.txt")
+    item = _plan("boot-arm-freq", None, PI4, throttled=state)
+    assert item.applicable and "arm_freq=2000" in item.reason
