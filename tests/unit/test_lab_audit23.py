@@ -4,12 +4,16 @@ plan` does, on NICs read from real captures, and asserts what the user is told."
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
 import pytest
 
+from sbctune.advice import advise
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog import load_catalog
+from sbctune.history.records import RunRecord, TestRecord
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
@@ -201,3 +205,40 @@ def test_arm_freq_is_planned_without_under_voltage(tmp_path: Path) -> None:
     state = _throttled(tmp_path, "get_throttled_0xe0000_allsky_882.txt")
     item = _plan("boot-arm-freq", None, PI4, throttled=state)
     assert item.applicable and "arm_freq=2000" in item.reason
+
+
+# ------------------------------------------------------- the advice's Gen 3 setting (row 4)
+
+
+def _full_duplex_run(nic: str, each_way: float) -> RunRecord:
+    return RunRecord(
+        device_id=1, started_at=dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc),
+        plan_name="quick", nic=nic, complete=True, id=1,
+        tests=[TestRecord(direction="pi_to_pc", mode="full", mean_mbps=each_way),
+               TestRecord(direction="pc_to_pi", mode="full", mean_mbps=each_way)],
+    )  # fmt: skip
+
+
+def _gen3_advice(tmp_path: Path, bus_path: str) -> tuple[list[str], list[str]]:
+    capture = CAPTURES / "lspci_vv/ugreen_nas_apalrd_i226v_excerpt.txt"
+    inventory = inspect_bundle(_one_output_bundle(tmp_path, "lspci -vv", capture))
+    (nic,) = inventory.nics
+    nic.name, nic.bus_path = "eth1", bus_path
+    inventory.board.catalog_id, inventory.board.model = "pi5", PI5
+    advice = advise(inventory, [_full_duplex_run("eth1", 2300)], load_catalog())
+    titles = [r.title for r in advice.recommendations]
+    return [f.id for f in advice.findings], titles
+
+
+def test_a_gen2_nic_on_the_x1_connector_is_not_told_to_use_gen3(tmp_path: Path) -> None:
+    """An I226 (LnkCap 5GT/s) moving 4600 Mbit/s full duplex is PCIe-bound, and Gen 3 on the
+    Pi's end cannot lift it (before: 'Run the Pi 5's PCIe connector at Gen 3')."""
+    findings, titles = _gen3_advice(tmp_path, "0000:01:00.0")
+    assert "pcie-bound" in findings
+    assert not [t for t in titles if "Gen 3" in t]
+
+
+def test_behind_a_switch_gen3_is_still_advised(tmp_path: Path) -> None:
+    findings, titles = _gen3_advice(tmp_path, "0000:05:00.0")
+    assert "pcie-bound" in findings
+    assert [t for t in titles if "Gen 3" in t]
