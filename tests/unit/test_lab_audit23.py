@@ -14,7 +14,10 @@ from sbctune.advice import advise
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog import load_catalog
 from sbctune.history.records import RunRecord, TestRecord
+from sbctune.inventory.bundle import read_bundle
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
+from sbctune.lab import overlay
+from sbctune.lab.profile import find_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
 from sbctune.resources import resource_root
@@ -242,3 +245,20 @@ def test_behind_a_switch_gen3_is_still_advised(tmp_path: Path) -> None:
     findings, titles = _gen3_advice(tmp_path, "0000:05:00.0")
     assert "pcie-bound" in findings
     assert [t for t in titles if "Gen 3" in t]
+
+
+# ---------------------------------------------------------- the lab's /proc/cmdline (row 6)
+
+
+@pytest.mark.posix_only("builds the lab's overlay (pwd)")
+def test_the_labs_command_line_is_the_profiles_never_the_hosts(tmp_path: Path) -> None:
+    """The lab bound nothing over /proc/cmdline: a lab Pi read this host's boot arguments
+    (no pci=pcie_bus_safe, so a lab Pi 5 was offered pcie_bus_perf a real one runs already).
+    Now a profile's captured /proc/cmdline is served, and an empty file where none was."""
+    pi5 = read_bundle(find_profile("pi5-macb"))
+    served = {t: Path(s) for s, t in overlay.build(pi5, tmp_path / "pi5").file_binds}
+    text = served["/proc/cmdline"].read_text(encoding="utf-8")
+    assert boot_rules.bus_policy(text) == "pcie_bus_safe"
+    pi4 = read_bundle(find_profile("pi4-ax88179"))
+    served = {t: Path(s) for s, t in overlay.build(pi4, tmp_path / "pi4").file_binds}
+    assert served["/proc/cmdline"].read_text(encoding="utf-8") == ""
