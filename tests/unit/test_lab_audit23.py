@@ -20,16 +20,21 @@ from sbctune.lab import overlay
 from sbctune.lab.profile import find_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
+from sbctune.remote.process import CommandResult
 from sbctune.resources import resource_root
-from sbctune.tuning import boot_rules, catalog, driver_caps
+from sbctune.tuning import boot_proof, boot_rules, boot_session, catalog, driver_caps
+from sbctune.tuning.errors import TuningError
 from sbctune.tuning.kinds import PLANNERS, Context
-from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.model import PlannedTweak, TweakOutcome
 from sbctune.tuning.probe import Facts, steps_for
+from sbctune.tuning.record import SessionRecord
+from sbctune.tuning.remote_state import StoredSession
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures"
 CORPUS = CAPTURES / "corpus"
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"  # tests/captures/device_tree_model
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
+SESSION_ID = "20261130T184500Z-a23a23"
 # A Pi 5's /proc/cmdline under Raspberry Pi OS bookworm, as its `dmesg | grep -i pcie` showed it
 # ("Kernel command line: ..."; tests/captures/proc_cmdline/SOURCE.md)
 PI5_CMDLINE = (
@@ -262,3 +267,80 @@ def test_the_labs_command_line_is_the_profiles_never_the_hosts(tmp_path: Path) -
     pi4 = read_bundle(find_profile("pi4-ax88179"))
     served = {t: Path(s) for s, t in overlay.build(pi4, tmp_path / "pi4").file_binds}
     assert served["/proc/cmdline"].read_text(encoding="utf-8") == ""
+
+
+# ----------------------------------------------- boot-commit reads what is in force (row 7)
+
+
+class _Pi:
+    """The Pi after the test boot, as `boot-commit` reads it: the tryboot flag set, and what
+    /proc/cmdline and cpuinfo_max_freq say (None: the read fails)."""
+
+    def __init__(self, cmdline: str | None, cpu_max_khz: str | None) -> None:
+        self.files = {boot_proof.CMDLINE: cmdline, boot_proof.CPU_MAX: cpu_max_khz}
+
+    async def run(self, argv: list[str], **_: object) -> CommandResult:
+        if argv[0] == "od":
+            return CommandResult(tuple(argv), 0, " 00 00 00 01\n", "")
+        text = self.files.get(argv[-1])
+        return CommandResult(tuple(argv), 1 if text is None else 0, text or "", "")
+
+
+def _test_session() -> SessionRecord:
+    """The session a test boot ran under: both boot tweaks applied through tryboot.txt."""
+    pending: dict[str, str] = {}
+    outcomes = []
+    for tweak_id in ("boot-arm-freq", "boot-pcie-bus-perf"):
+        tweak = catalog.tweak(tweak_id)
+        ctx = Context(tweak, _facts("console=tty1"), Inventory(board=Board(model=PI4)), None,
+                      {}, pending, ("boot-arm-freq", "boot-pcie-bus-perf"))  # fmt: skip
+        item = PLANNERS[tweak.kind](ctx)
+        outcomes.append(TweakOutcome(tweak_id, "applied", item.reason, item.changes))
+    return SessionRecord(SESSION_ID, "eth1", 60, False, "", "", "pi", tweaks=outcomes)
+
+
+@pytest.fixture
+def committing(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """boot_commit_plan with the Pi's session list, revert and planner stood in for: the list
+    of what it went on to do."""
+    done: list[str] = []
+    record = _test_session()
+
+    async def sessions(_session: object) -> list[StoredSession]:
+        return [StoredSession(record.id, "armed", record, 0)]
+
+    async def revert(_session: object, session_id: str, **_: object) -> None:
+        done.append(f"revert {session_id}")
+
+    async def plan(_session: object, _inv: object, _nic: object, ids: list[str], _o: object) -> str:
+        done.append("plan " + " ".join(ids))
+        return "plan"
+
+    monkeypatch.setattr(boot_session, "list_sessions", sessions)
+    monkeypatch.setattr(boot_session, "revert", revert)
+    monkeypatch.setattr(boot_session, "plan", plan)
+    return done
+
+
+def test_the_test_session_asked_for_2000_mhz() -> None:
+    record = _test_session()
+    assert boot_proof.asked_arm_freq(record, "boot-arm-freq") == 2000
+    assert boot_proof.top_khz(2000) == 2000000 and boot_proof.top_khz(2147) == 2200000
+
+
+async def test_boot_commit_refuses_what_the_test_boot_did_not_run(committing: list[str]) -> None:
+    """The flag is set, yet /proc/cmdline lacks pci=pcie_bus_perf and the CPU tops at 1500 MHz:
+    nothing is committed and the user is told what is not in force (before: committed)."""
+    pi = _Pi(PI5_CMDLINE.replace("pci=pcie_bus_safe ", ""), "1500000\n")
+    with pytest.raises(TuningError) as refused:
+        await boot_session.boot_commit_plan(pi, Inventory(), "eth1")  # type: ignore[arg-type]
+    said = refused.value.message
+    assert "pci=pcie_bus_perf is not on the running kernel's command line" in said
+    assert "arm_freq=2000 is not in force" in said and "1500 MHz" in said
+    assert committing == []  # neither reverted nor planned: config.txt untouched
+
+
+async def test_boot_commit_goes_on_when_both_are_in_force(committing: list[str]) -> None:
+    pi = _Pi("coherent_pool=1M console=tty1 pci=pcie_bus_perf\n", "2000000\n")
+    await boot_session.boot_commit_plan(pi, Inventory(), "eth1")  # type: ignore[arg-type]
+    assert committing == [f"revert {SESSION_ID}", "plan boot-arm-freq boot-pcie-bus-perf"]
