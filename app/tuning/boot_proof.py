@@ -7,7 +7,9 @@ kernel and the firmware took what it asked.
   (drivers/cpufreq/raspberrypi-cpufreq.c, raspberrypi_cpufreq_probe, 6.1 and 6.12) asks the
   firmware's clock for its fastest rate and rounds it up to the next 100 MHz
   (RASPBERRYPI_FREQ_INTERVAL): arm_freq=2000 reads 2000000 kHz; a firmware that did not take
-  it (under-voltage at boot, a value it refuses) reads its default, 1500000 or 1800000.
+  the value reads its default top clock (1500000 or 1800000 on a Pi 4). It says the limit, not
+  that the CPU reaches it: the firmware still drops to the default clock while it sees
+  under-voltage (vcgencmd get_throttled; the planner refuses arm_freq then, boot_rules).
 """
 
 from __future__ import annotations
@@ -73,8 +75,8 @@ def not_in_force(record: SessionRecord, cmdline: str | None, cpu_max_khz: int | 
             if cpu_max_khz < top_khz(mhz):
                 missing.append(
                     f"arm_freq={mhz} is not in force: the CPU's top clock reads "
-                    f"{cpu_max_khz // 1000} MHz ({CPU_MAX}); the firmware keeps its default "
-                    "while it sees under-voltage (vcgencmd get_throttled) or refuses the value"
+                    f"{cpu_max_khz // 1000} MHz ({CPU_MAX}): the firmware did not take "
+                    "the value"
                 )
     return missing
 
