@@ -101,8 +101,10 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
         limits = boards[board]
         freq = int(ctx.options.get("arm_freq") or limits["arm_freq"])
         if freq > int(limits["max_arm_freq"]):
-            return _no(ctx, f"{freq} MHz is above the {board}'s limit of "
-                       f"{limits['max_arm_freq']} MHz")  # fmt: skip
+            # not the firmware's limit: sbctune's ceiling, with where it comes from
+            source = limits.get("max_source", "")
+            return _no(ctx, f"{freq} MHz is above the highest clock sbctune sets on a {board}, "
+                       f"{limits['max_arm_freq']} MHz ({source})")  # fmt: skip
         lines = [f"arm_freq={freq}"]
         if int(limits.get("over_voltage", 0)):
             lines.append(f"over_voltage={int(limits['over_voltage'])}")

@@ -344,3 +344,26 @@ async def test_boot_commit_goes_on_when_both_are_in_force(committing: list[str])
     pi = _Pi("coherent_pool=1M console=tty1 pci=pcie_bus_perf\n", "2000000\n")
     await boot_session.boot_commit_plan(pi, Inventory(), "eth1")  # type: ignore[arg-type]
     assert committing == [f"revert {SESSION_ID}", "plan boot-arm-freq boot-pcie-bus-perf"]
+
+
+# ------------------------------------------------------- arm_freq's words and lines (row 8, 9)
+
+
+def test_arm_freq_writes_no_over_voltage() -> None:
+    """Raspberry Pi's documentation: the firmware raises the voltage for an overclock itself,
+    and a manual over_voltage turns that off (before: over_voltage=6 was written)."""
+    item = _plan("boot-arm-freq", None, PI4)
+    (change,) = item.changes
+    assert change.after is not None and "over_voltage" not in change.after
+    assert "[all]\narm_freq=2000\n# <<< sbctune boot-arm-freq" in change.after
+
+
+def test_the_clock_ceiling_is_called_sbctunes_with_its_source() -> None:
+    """2147 MHz is no firmware limit (firmware issue 1537: a Pi 4 ran up to 2500): it is the
+    fastest a published test ran (before: "above the Raspberry Pi 4's limit of 2147 MHz")."""
+    tweak = catalog.tweak("boot-arm-freq")
+    inventory = Inventory(board=Board(model=PI4))
+    ctx = Context(tweak, _facts(None), inventory, None, {"arm_freq": 2300}, {}, (tweak.id,))
+    item = PLANNERS[tweak.kind](ctx)
+    assert not item.applicable and "limit" not in item.reason
+    assert "highest clock sbctune sets" in item.reason and "seed 004" in item.reason
