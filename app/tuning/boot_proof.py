@@ -10,6 +10,9 @@ kernel and the firmware took what it asked.
   the value reads its default top clock (1500000 or 1800000 on a Pi 4). It says the limit, not
   that the CPU reaches it: the firmware still drops to the default clock while it sees
   under-voltage (vcgencmd get_throttled; the planner refuses arm_freq then, boot_rules).
+- dtparam=pciex1_gen=3: the speed the x1 connector's link trained at, the `current_link_speed`
+  (drivers/pci/pci-sysfs.c current_link_speed_show, both: LnkSta's speed, "8.0 GT/s PCIe") of
+  the device on the root port's link, which is the NIC itself or the switch above it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sbctune.tuning import catalog
+from sbctune.tuning.boot_rules import GEN3_GTS
 from sbctune.tuning.kinds_boot import has_block, marker_end
+from sbctune.tuning.knobs import safe_name
 from sbctune.tuning.record import SessionRecord
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
@@ -52,7 +57,40 @@ def top_khz(mhz: int) -> int:
     return -(-khz // STEP_KHZ) * STEP_KHZ
 
 
-def not_in_force(record: SessionRecord, cmdline: str | None, cpu_max_khz: int | None) -> list[str]:
+def _pci_address(word: str) -> bool:
+    """A PCI address as sysfs names a device folder: "0000:01:00.0"."""
+    parts = word.split(":")
+    if len(parts) != 3 or len(parts[0]) != 4 or len(parts[1]) != 2:
+        return False
+    slot, _, function = parts[2].partition(".")
+    hexdigits = "0123456789abcdef"
+    return (len(slot) == 2 and function.isdigit()
+            and all(c in hexdigits for c in parts[0] + parts[1] + slot))  # fmt: skip
+
+
+def x1_link_folder(device_path: str) -> str | None:
+    """From the NIC's resolved sysfs device path (…/0000:00:00.0/0000:01:00.0/…), the folder of
+    the device on the root port's link: the second PCI address on the path."""
+    parts = device_path.strip().split("/")
+    found = [i for i, p in enumerate(parts) if _pci_address(p)]
+    return "/".join(parts[: found[1] + 1]) if len(found) >= 2 else None
+
+
+def link_gts(text: str | None) -> float | None:
+    """current_link_speed's "8.0 GT/s PCIe" -> 8.0; None for "Unknown" or an unread file."""
+    word = (text or "").split(" ", 1)[0]
+    try:
+        return float(word)
+    except ValueError:
+        return None
+
+
+def not_in_force(
+    record: SessionRecord,
+    cmdline: str | None,
+    cpu_max_khz: int | None,
+    x1_gts: float | None = None,
+) -> list[str]:
     """What the test session applied that the running Pi does not show in force."""
     known = {t.id: t for t in catalog.load_tweaks()}
     missing = []
@@ -78,13 +116,31 @@ def not_in_force(record: SessionRecord, cmdline: str | None, cpu_max_khz: int | 
                     f"{cpu_max_khz // 1000} MHz ({CPU_MAX}): the firmware did not take "
                     "the value"
                 )
+        elif tweak.params.get("acts_on") == "pcie_x1_link":
+            if x1_gts is None:
+                missing.append("PCIe Gen 3: the speed of the x1 connector's link "
+                               "(current_link_speed) could not be read")  # fmt: skip
+            elif x1_gts < GEN3_GTS:
+                missing.append(f"PCIe Gen 3 is not in force: the x1 connector's link trained "
+                               f"at {x1_gts:g} GT/s (current_link_speed)")  # fmt: skip
     return missing
 
 
-async def read_in_force(session: Session) -> tuple[str | None, int | None]:
-    """(/proc/cmdline, cpuinfo_max_freq in kHz) of the running Pi; None where unreadable."""
+async def read_in_force(
+    session: Session, nic: str | None
+) -> tuple[str | None, int | None, float | None]:
+    """(/proc/cmdline, cpuinfo_max_freq in kHz, the speed of the link `nic` crosses to the
+    root port in GT/s) of the running Pi; None where unreadable."""
     line = await session.run(["cat", "--", CMDLINE], timeout=15)
     cmdline = line.stdout[:MAX_TEXT] if line.ok else None
     top = await session.run(["cat", "--", CPU_MAX], timeout=15)
     text = top.stdout.strip()[:32] if top.ok else ""
-    return cmdline, int(text) if text.isdigit() else None
+    gts = None
+    if nic:
+        device = f"/sys/class/net/{safe_name(nic, 'interface')}/device"
+        path = await session.run(["readlink", "-f", "--", device], timeout=15)
+        folder = x1_link_folder(path.stdout[:MAX_TEXT]) if path.ok else None
+        if folder is not None:
+            speed = await session.run(["cat", "--", f"{folder}/current_link_speed"], timeout=15)
+            gts = link_gts(speed.stdout[:64]) if speed.ok else None
+    return cmdline, int(text) if text.isdigit() else None, gts

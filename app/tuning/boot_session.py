@@ -80,7 +80,8 @@ async def boot_commit_plan(
         )
     record = test.record
     # Proof is read, not assumed: the flag says tryboot.txt was read, not that it took.
-    missing = boot_proof.not_in_force(record, *await boot_proof.read_in_force(session))
+    found = await boot_proof.read_in_force(session, nic or record.nic)
+    missing = boot_proof.not_in_force(record, *found)
     if missing:
         raise TuningError(
             "The test boot did not put the boot tweaks in force: " + "; ".join(missing) + ".",

@@ -367,3 +367,48 @@ def test_the_clock_ceiling_is_called_sbctunes_with_its_source() -> None:
     item = PLANNERS[tweak.kind](ctx)
     assert not item.applicable and "limit" not in item.reason
     assert "highest clock sbctune sets" in item.reason and "seed 004" in item.reason
+
+
+def _device_folders() -> list[str]:
+    text = (CAPTURES / "sysfs_paths/x86_nvme_readlink_ashebanow.txt").read_text(encoding="utf-8")
+    return [line.split(" ")[2].split("/nvme/")[0] for line in text.splitlines()]
+
+
+def test_the_link_to_the_root_port_is_found_on_the_device_path() -> None:
+    """The device whose link the root port trains: the NIC itself right behind it, the switch's
+    upstream port where there is one (sysfs names each device folder by its address)."""
+    alone, behind = _device_folders()
+    assert boot_proof.x1_link_folder(alone) == "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0"
+    assert boot_proof.x1_link_folder(behind) == "/sys/devices/pci0000:00/0000:00:01.2/0000:02:00.0"
+    assert boot_proof.x1_link_folder("/sys/devices/platform/axi/1f00100000.ethernet") is None
+    assert boot_proof.link_gts("8.0 GT/s PCIe\n") == 8.0
+    assert boot_proof.link_gts("Unknown") is None
+
+
+async def test_boot_commit_refuses_gen3_that_did_not_train(
+    monkeypatch: pytest.MonkeyPatch, committing: list[str]
+) -> None:
+    """A Gen 3 test boot whose x1 link still reads 5.0 GT/s (current_link_speed of the device on
+    the root port's link) is not committed; at 8.0 GT/s it is (before: committed on the flag)."""
+    aqc = _nic("cm4_xgc100c_15_aqc107_lspci_vvv_busmaster")
+    aqc.name = "eth1"
+    item = _plan("boot-pi5-pcie-gen3", aqc, PI5)
+    applied = [TweakOutcome(item.tweak.id, "applied", "", item.changes)]
+    record = SessionRecord(SESSION_ID, "eth1", 60, False, "", "", "pi", tweaks=applied)
+
+    async def sessions(_session: object) -> list[StoredSession]:
+        return [StoredSession(record.id, "armed", record, 0)]
+
+    monkeypatch.setattr(boot_session, "list_sessions", sessions)
+    alone, _behind = _device_folders()
+    for speed, commits in (("5.0 GT/s PCIe\n", False), ("8.0 GT/s PCIe\n", True)):
+        pi = _Pi("console=tty1\n", "2400000\n")
+        pi.files["/sys/class/net/eth1/device"] = alone + "\n"
+        pi.files[alone + "/current_link_speed"] = speed
+        if commits:
+            await boot_session.boot_commit_plan(pi, Inventory(), "eth1")  # type: ignore[arg-type]
+            assert committing[-1] == "plan boot-pi5-pcie-gen3"
+        else:
+            with pytest.raises(TuningError, match="trained at 5 GT/s"):
+                await boot_session.boot_commit_plan(pi, Inventory(), "eth1")  # type: ignore[arg-type]
+            assert committing == []
