@@ -46,7 +46,7 @@ def asked_arm_freq(record: SessionRecord, tweak_id: str) -> int | None:
             block = text.split(f"# >>> sbctune {tweak_id} ", 1)[1].split(marker_end(tweak_id))[0]
             for line in block.splitlines():
                 name, _, value = line.strip().partition("=")
-                if name == "arm_freq" and value.isdigit():
+                if name == "arm_freq" and value.isascii() and value.isdigit():
                     return int(value)
     return None
 
@@ -64,7 +64,7 @@ def _pci_address(word: str) -> bool:
         return False
     slot, _, function = parts[2].partition(".")
     hexdigits = "0123456789abcdef"
-    return (len(slot) == 2 and function.isdigit()
+    return (len(slot) == 2 and function.isascii() and function.isdigit()
             and all(c in hexdigits for c in parts[0] + parts[1] + slot))  # fmt: skip
 
 
@@ -143,4 +143,4 @@ async def read_in_force(
         if folder is not None:
             speed = await session.run(["cat", "--", f"{folder}/current_link_speed"], timeout=15)
             gts = link_gts(speed.stdout[:64]) if speed.ok else None
-    return cmdline, int(text) if text.isdigit() else None, gts
+    return cmdline, int(text) if text.isascii() and text.isdigit() else None, gts
