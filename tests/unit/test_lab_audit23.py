@@ -36,7 +36,7 @@ PI4 = "Raspberry Pi 4 Model B Rev 1.4"  # tests/captures/device_tree_model
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
 SESSION_ID = "20261130T184500Z-a23a23"
 # A Pi 5's /proc/cmdline under Raspberry Pi OS bookworm, as its `dmesg | grep -i pcie` showed it
-# ("Kernel command line: ..."; tests/captures/proc_cmdline/SOURCE.md)
+# ("Kernel command line: ..."; tests/captures/proc_cmdline/pi5_rpios_bookworm_pcie_log.source.md)
 PI5_CMDLINE = (
     (CAPTURES / "proc_cmdline/pi5_rpios_bookworm_pcie_log.txt")
     .read_text(encoding="utf-8")
