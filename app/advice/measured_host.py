@@ -10,6 +10,7 @@ from sbctune.advice.drivers import driver_steps
 from sbctune.advice.measured_base import NicAdvisorBase
 from sbctune.advice.runs import LABEL
 from sbctune.catalog import Chip
+from sbctune.tuning.boot_rules import pcie_x1_refusal
 from sbctune.wording import counted
 
 
@@ -61,7 +62,9 @@ class HostChecks(NicAdvisorBase):
             [f.cite() for f in self.half] + [f"PCIe Gen 2 x1 measured aggregate ~{cap:.0f}"],
         )
         board = self.inv.board.catalog_id
-        if board == "pi5":
+        # Gen 3 on the x1 connector lifts only a link whose other end can train at 8 GT/s
+        # (tuning.boot_rules: the NIC's own LnkCap when it sits right behind the root port)
+        if board == "pi5" and pcie_x1_refusal(self.nic) is None:
             self.recommend(
                 "setting",
                 "Run the Pi 5's PCIe connector at Gen 3",

@@ -15,7 +15,7 @@ kernel log). Nothing is invented in their place.
 ``uname`` answers with the kernel the profile's Pi ran (``sbctune.lab.uname``): fields the
 profile does not know read "unknown", never this host's.
 
-Captured files (/proc/interrupts, /proc/cpuinfo, /etc/os-release, other existing files) are
+Captured files (/proc/interrupts, /proc/cpuinfo, /proc/cmdline, /etc/os-release ...) are
 bind-mounted over the real ones; ``HARDWARE_FILES`` the profile did not capture are covered
 with an empty file (the host's CPUs, interrupt lines and modules are not the Pi's) or the
 lab's model of them (/proc/modules from a captured lsmod, ``proc_modules``); the device-tree
@@ -47,7 +47,9 @@ HARDWARE_PROGRAMS = {
     "lsmod": 127,  # this host's modules are not the Pi's
 }  # fmt: skip
 # Files that show the machine's hardware: empty in the lab unless the profile captured them.
-HARDWARE_FILES = ("/proc/cpuinfo", "/proc/interrupts", "/proc/modules")
+# /proc/cmdline too: the host's boot arguments are not the Pi's, whose firmware puts its device
+# tree's bootargs first (a Pi 5's pci=pcie_bus_safe, which the boot tweaks read: boot_rules).
+HARDWARE_FILES = ("/proc/cpuinfo", "/proc/interrupts", "/proc/modules", "/proc/cmdline")
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from sbctune.history import History
 from sbctune.inventory.model import Inventory
-from sbctune.tuning import catalog, tryboot
+from sbctune.tuning import boot_proof, catalog, tryboot
 from sbctune.tuning.errors import TuningError
 from sbctune.tuning.lifecycle import revert
 from sbctune.tuning.model import AppliedSession, TuningPlan
@@ -79,6 +79,15 @@ async def boot_commit_plan(
             "`sbctune tune status HOST` lists the sessions.",
         )
     record = test.record
+    # Proof is read, not assumed: the flag says tryboot.txt was read, not that it took.
+    found = await boot_proof.read_in_force(session, nic or record.nic)
+    missing = boot_proof.not_in_force(record, *found)
+    if missing:
+        raise TuningError(
+            "The test boot did not put the boot tweaks in force: " + "; ".join(missing) + ".",
+            "config.txt was not changed. `sbctune tune revert HOST` removes the test files; "
+            "reboot normally afterwards.",
+        )
     ids = [t.tweak_id for t in record.tweaks if t.status == "applied"]
     options: dict[str, object] = dict(record.options)
     options["boot_test"] = False

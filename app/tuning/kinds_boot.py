@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.tuning import catalog, source_rule, tryboot
+from sbctune.tuning import boot_rules, catalog, source_rule, tryboot
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
@@ -11,6 +11,13 @@ from sbctune.wording import spoken
 
 def _board(ctx: Context, names: list[str]) -> str | None:
     return source_rule.board_named(ctx.options, ctx.inventory, names)
+
+
+def _cannot_change(ctx: Context) -> str | None:
+    """Why the kernel or the firmware would change nothing this NIC or Pi has (boot_rules)."""
+    acts_on = str(ctx.tweak.params.get("acts_on", ""))
+    cmdline = ctx.facts.file_in("/proc", "cmdline")
+    return boot_rules.refusal(acts_on, ctx.nic, ctx.inventory, cmdline)
 
 
 def marker_begin(tweak_id: str) -> str:
@@ -77,6 +84,9 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
     board = _board(ctx, names)
     if board is None:  # a known other board is the source rule's; here also an unknown one
         return _no(ctx, source_rule.board_refusal(ctx.tweak, ctx.inventory, ctx.options) or "")
+    why = _cannot_change(ctx)
+    if why:
+        return _no(ctx, why)
     found = ctx.facts.boot_file(str(params.get("file", "config.txt")))
     if found is None:
         return _no(ctx, "no config.txt in /boot/firmware or /boot")
@@ -91,8 +101,10 @@ def plan_boot_config(ctx: Context) -> PlannedTweak:
         limits = boards[board]
         freq = int(ctx.options.get("arm_freq") or limits["arm_freq"])
         if freq > int(limits["max_arm_freq"]):
-            return _no(ctx, f"{freq} MHz is above the {board}'s limit of "
-                       f"{limits['max_arm_freq']} MHz")  # fmt: skip
+            # not the firmware's limit: sbctune's ceiling, with where it comes from
+            source = limits.get("max_source", "")
+            return _no(ctx, f"{freq} MHz is above the highest clock sbctune sets on a {board}, "
+                       f"{limits['max_arm_freq']} MHz ({source})")  # fmt: skip
         lines = [f"arm_freq={freq}"]
         if int(limits.get("over_voltage", 0)):
             lines.append(f"over_voltage={int(limits['over_voltage'])}")
@@ -117,6 +129,9 @@ def plan_boot_cmdline(ctx: Context) -> PlannedTweak:
     board = _board(ctx, [str(b) for b in params.get("boards", [])])
     if board is None:  # a known other board is the source rule's; here also an unknown one
         return _no(ctx, source_rule.board_refusal(ctx.tweak, ctx.inventory, ctx.options) or "")
+    why = _cannot_change(ctx)
+    if why:
+        return _no(ctx, why)
     found = ctx.facts.boot_file(str(params.get("file", "cmdline.txt")))
     if found is None:
         return _no(ctx, "no cmdline.txt in /boot/firmware or /boot")

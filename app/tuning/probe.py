@@ -146,6 +146,8 @@ def steps_for(
         for name in ("config.txt", "cmdline.txt", "tryboot.txt", "autoboot.txt"):
             steps.append(batch.read_file(f"{folder}/{name}"))
     steps.append(batch.command("od", "-An", "-tx1", tryboot.FLAG_PATH, key="tryboot-flag"))
+    # The running kernel's command line: the pci=pcie_bus_* policy in force (boot_rules)
+    steps.append(batch.read_file("/proc/cmdline"))
     if nic:
         iface = safe_name(nic, "interface")
         for option in ("-g", "-k", "-c", "--show-eee", "-a"):

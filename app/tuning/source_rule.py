@@ -17,7 +17,7 @@ from typing import Any
 
 from sbctune.errors import UserError
 from sbctune.inventory.model import Inventory, Nic
-from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning import boot_rules, catalog, driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
 from sbctune.tuning.model import NotNeeded, Tweak
 
@@ -335,6 +335,14 @@ def board_refusal(
     return f"only for {shown} (this board: {model or 'not recognised'})"
 
 
+def _boot(ask: Ask) -> str | None:
+    """A boot tweak: its boards, then what the kernel or firmware would change for this NIC
+    (boot_rules; the Pi's own /proc/cmdline is the planner's to read)."""
+    refused = board_refusal(ask.tweak, ask.inventory, ask.options, False)
+    acts_on = str(ask.tweak.params.get("acts_on", ""))
+    return refused or boot_rules.refusal(acts_on, ask.nic, ask.inventory, None)
+
+
 _RULES: dict[str, Callable[[Ask], str | None]] = {
     "rings": _rings,
     "coalescing": _coalescing,
@@ -344,8 +352,8 @@ _RULES: dict[str, Callable[[Ask], str | None]] = {
     "xps": _xps,
     "irq_affinity": _irq_affinity,
     "mtu": _mtu,
-    "boot_config": lambda ask: board_refusal(ask.tweak, ask.inventory, ask.options, False),
-    "boot_cmdline": lambda ask: board_refusal(ask.tweak, ask.inventory, ask.options, False),
+    "boot_config": lambda ask: _boot(ask),
+    "boot_cmdline": lambda ask: _boot(ask),
 }
 
 

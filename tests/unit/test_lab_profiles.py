@@ -332,7 +332,8 @@ def test_fake_commands_print_captures_and_fall_through(tmp_path: Path) -> None:
     assert missing.returncode == 127 and "command not found" in missing.stderr
     # The uncaptured /proc/cpuinfo is an empty file, not this host's (sbctune.lab.overlay).
     served = {to: Path(src).read_text(encoding="utf-8") for src, to in plan.file_binds}
-    assert served == {"/proc/interrupts": "CPU0\n", "/proc/cpuinfo": "", "/proc/modules": ""}
+    assert served == {"/proc/interrupts": "CPU0\n", "/proc/cpuinfo": "", "/proc/modules": "",
+                      "/proc/cmdline": ""}  # fmt: skip
 
 
 # --------------------------------------------------------------------------- host checks
