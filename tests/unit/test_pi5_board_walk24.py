@@ -51,17 +51,30 @@ def test_a_real_pi5_cpuinfo_without_hardware_names_the_board(tmp_path: Path) -> 
     assert "  SoC:     BCM2712   cores: 4" in lines
 
 
+CPUINFO = CAPTURE.parent
+
+
 @pytest.mark.posix_only("builds the lab's overlay (pwd)")
-def test_the_pi5_lab_serves_what_a_real_pi5_prints(tmp_path: Path) -> None:
-    profile = find_profile("pi5-macb")
-    bundle = read_bundle(profile)
+@pytest.mark.parametrize(
+    ("profile", "capture", "model", "soc"),
+    [
+        ("pi5-macb", CAPTURE.name, "Raspberry Pi 5 Model B Rev 1.0", "BCM2712"),
+        ("pi3bplus-lan78xx", "pi3bplus_rev13_hrw_29.txt", "Raspberry Pi 3 Model B Plus Rev 1.3",
+         "BCM2837B0"),
+    ],
+)  # fmt: skip
+def test_the_lab_serves_what_a_real_pi_prints(
+    tmp_path: Path, profile: str, capture: str, model: str, soc: str
+) -> None:
+    """No real Pi prints an empty /proc/cpuinfo: the lab of a profile with none said
+    "/proc/cpuinfo: the output is empty" in `sbctune inspect` (pi5-macb, pi3bplus-lan78xx)."""
+    found = find_profile(profile)
+    bundle = read_bundle(found)
     plan = overlay.build(bundle, tmp_path / "lab")
     served = dict((target, Path(source)) for source, target in plan.file_binds)
-    assert served["/proc/cpuinfo"].read_text(encoding="utf-8") == CAPTURE.read_text(
-        encoding="utf-8"
-    )
+    text = (CPUINFO / capture).read_text(encoding="utf-8")
+    assert served["/proc/cpuinfo"].read_text(encoding="utf-8") == text
     assert board_words(bundle) == "from the profile's captured /proc/cpuinfo"
-    inventory = inspect_bundle(profile)
-    assert inventory.board.model == "Raspberry Pi 5 Model B Rev 1.0"
-    assert inventory.board.soc == "BCM2712"
+    inventory = inspect_bundle(found)
+    assert (inventory.board.model, inventory.board.soc) == (model, soc)
     assert not [w for w in inventory.warnings if "cpuinfo" in w]
