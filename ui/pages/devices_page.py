@@ -29,9 +29,12 @@ class DevicesPage(Page):
     def __init__(self, records: RecordsController) -> None:
         super().__init__()
         self._records = records
-        self.table = QTableWidget(0, 5)
+        self.table = QTableWidget(0, 6)
         self.table.setAccessibleName("Saved devices")
-        self.table.setHorizontalHeaderLabels(["Name", "Address", "User", "Last seen", "Runs"])
+        # Board: two Pis both named "raspberrypi" were told apart by address alone (walk 24)
+        self.table.setHorizontalHeaderLabels(
+            ["Name", "Board", "Address", "User", "Last seen", "Runs"]
+        )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -63,6 +66,7 @@ class DevicesPage(Page):
             runs = len(self._records.runs_for_device(device.id))
             cells = [
                 device.name or "–",
+                self._records.board(device) or "–",
                 f"{device.host}:{device.port}",
                 device.user,
                 device.last_seen.astimezone().strftime("%Y-%m-%d %H:%M"),
