@@ -4,6 +4,8 @@ board model does not replace it; the page shows it."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QApplication
+
 from sbctune.remote import Target
 from sbctune.ui.controllers.connection import remember_device
 from sbctune.ui.main_window import MainWindow
@@ -54,6 +56,7 @@ def test_two_pis_of_one_name_are_told_apart_by_their_board(window: MainWindow) -
         assert device.id is not None
         history.save_inventory(device.id, {"board": {"model": model}, "nics": []})
     history.add_device("198.18.8.2", 22, "pi", name="raspberrypi")  # never inspected
+    window.resize(800, 600)
     window.go("devices")
     page = window.page("devices")
     assert isinstance(page, DevicesPage)
@@ -64,3 +67,5 @@ def test_two_pis_of_one_name_are_told_apart_by_their_board(window: MainWindow) -
     assert boards == {"198.18.0.2:22": "Raspberry Pi 5 Model B Rev 1.0",
                       "198.18.4.2:22": "Raspberry Pi 3 Model B Plus Rev 1.3",
                       "198.18.8.2:22": "–"}  # fmt: skip
+    QApplication.processEvents()
+    assert not table.horizontalScrollBar().isVisible()  # the runs' count in view at 800 x 600
