@@ -37,3 +37,16 @@ def test_advise_fits_an_80_column_terminal(
     lines = out.splitlines()
     assert code == 0 and max(len(line) for line in lines) < 80, [x for x in lines if len(x) >= 80]
     assert " ".join(out.split()) == " ".join(piped.split())  # the same words, only wrapped
+
+
+def test_compare_ends_with_a_note_that_fits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`compare`'s closing note was broken by hand at 81 columns: cut at 80."""
+    after = _sample_run(monkeypatch, tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(fit_module, "_is_terminal", lambda stream: True)
+    code, out, _err = cli_run(["compare", str(after - 1), str(after)], capsys)
+    lines = out.splitlines()
+    assert code == 0 and max(len(line) for line in lines) < 80, [x for x in lines if len(x) >= 80]
+    assert "Each change comes with its 95 % interval" in out

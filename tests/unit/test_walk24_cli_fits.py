@@ -41,3 +41,18 @@ def test_export_help_fits_and_names_each_format_once(
     assert code == 0 and max(len(line) for line in lines) < 80, lines
     assert "  --format FORMAT, -f FORMAT" in lines
     assert out.count("ansible, bundle, png") == 1
+
+
+def test_an_error_and_its_hint_fit_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The errors' hints went to stderr whole: a wrong password's was 163 columns at 80."""
+    monkeypatch.setenv("SBCTUNE_DATA_DIR", str(tmp_path))
+    code, _out, piped = cli_run(["advise", "999"], capsys)
+    assert code != 0 and max(len(line) for line in piped.splitlines()) >= 80  # a pipe: whole
+    _a_terminal(monkeypatch)
+    code, _out, err = cli_run(["advise", "999"], capsys)
+    lines = err.splitlines()
+    assert code != 0 and max(len(line) for line in lines) < 80, lines
+    assert lines[0] == "sbctune: There is no run 999 in the history."
+    assert " ".join(err.split()) == " ".join(piped.split())
