@@ -236,7 +236,9 @@ class _Advisor(Advisor):
     def link(self, nic: Nic) -> None:
         unreported = unreported_duplex(nic.driver, self.inv.board.kernel) if nic.duplex else None
         if nic.duplex == "half" and unreported:
-            # the zeroed settings' DUPLEX_HALF, not the link's (audit 22 row 1)
+            # the zeroed settings' DUPLEX_HALF, not the link's (audit 22 row 1); the link's
+            # words say so too (walk 24: the report and card said "half duplex" beside this)
+            nic.duplex_not_reported = True
             self.finding(
                 "duplex-not-reported",
                 "info",

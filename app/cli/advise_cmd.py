@@ -12,6 +12,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.advice.report import render
 from sbctune.advice.stored import inventory_from_json
 from sbctune.catalog import load_catalog
+from sbctune.cli.fit import fit
 from sbctune.cli.target_args import add_credential_arguments, open_session
 from sbctune.compare.calibration import calibration_note
 from sbctune.errors import UserError
@@ -45,7 +46,8 @@ def _advise(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(advice.to_json(), indent=2))
     else:
-        print(render(advice, heading))
+        # fit to the terminal: a recommendation's detail ran to 372 columns at 80 (walk 24)
+        print(fit(render(advice, heading)))
     return 0
 
 

@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=f"Export measurement runs from the history. Formats: {described}.",
     )
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run ids (“sbctune history”)")
-    parser.add_argument("--format", "-f", required=True, choices=formats(), dest="fmt")
+    # FORMAT, the choices in the help: argparse's own listing ran to 98 columns (walk 24)
+    parser.add_argument("--format", "-f", required=True, choices=formats(), dest="fmt",
+                        metavar="FORMAT", help=f"one of: {', '.join(formats())}")  # fmt: skip
     parser.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write")
     parser.add_argument("--force", action="store_true", help="replace PATH if it exists")
     parser.add_argument(

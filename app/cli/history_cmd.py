@@ -201,5 +201,6 @@ def _history(args: argparse.Namespace) -> int:
             for record in history.tuning_sessions(device.id):
                 print(fit(_session_line(record)))
     print("\nFigures in Mbit/s (one way unless marked both ways; '?' = incomplete test).")
-    print("Compare: sbctune compare RUN RUN…   Export: sbctune export RUN… -f html -o r.html")
+    # two lines: as one it was 81 columns and an 80-column terminal cut it (walk 24)
+    print("Compare: sbctune compare RUN RUN…\nExport:  sbctune export RUN… -f html -o r.html")
     return 0

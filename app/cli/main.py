@@ -128,12 +128,15 @@ def _main(argv: Sequence[str] | None, own_process: bool = False) -> int:
         return int(func(args))
     except (UserError, _asyncio_timeout()) as exc:  # evaluated when something is raised
         # Imported here: the mapping pulls in the SSH layer, which `--help` never needs.
+        from sbctune.cli.fit import fit, terminal_width
         from sbctune.workflow.problems import problem_from
 
         problem = problem_from(exc, "cli")
-        print(f"sbctune: {problem.message}", file=sys.stderr)
+        # fit to a terminal: the wrong-password hint ran to 163 columns at 80 (walk 24)
+        width = terminal_width(sys.stderr)
+        print(fit(f"sbctune: {problem.message}", width), file=sys.stderr)
         if problem.hint:
-            print(f"  hint: {problem.hint}", file=sys.stderr)
+            print(fit(f"  hint: {problem.hint}", width), file=sys.stderr)
         return exc.exit_code if isinstance(exc, UserError) else 1
     except KeyboardInterrupt:
         from sbctune.cli.stop_signals import RECEIVED

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import sys
 
-from sbctune.cli.progress import interval_line, outcome_lines, say
+from sbctune.cli.progress import interval_line, outcome_lines, say, say_one_line
 from sbctune.measure.aggregate import AggregateEvent, AggregateRun, AggregateStarted, NicEvent
+from sbctune.measure.iperf_output import Direction
 from sbctune.measure.outcome import Interval, MeasureRun
 from sbctune.measure.runner import (
     Event,
@@ -49,13 +50,32 @@ class Progress:
 
 
 def busiest(sample: PiSample | None) -> str:
+    return busiest_forms(sample)[0]
+
+
+def busiest_forms(sample: PiSample | None) -> list[str]:
+    """The Pi's busiest core after a live figure, fullest words first, then shorter ones for a
+    narrow terminal (say_one_line picks), then nothing: the figure matters most."""
     if sample is None or not sample.cpus:
-        return ""
+        return [""]
     core = max(sample.cpus, key=lambda c: c.busy)
     # in the virtual Pi lab the cores are the lab host's (the lab says so: sampler_data.LabCpu)
     whose = "lab host" if sample.lab_cpu is not None else "Pi"
-    load = f"{core.busy:3.0f}% (irq+softirq {core.irq_softirq:.0f}%)"
-    return f"   {whose} busiest: cpu{core.cpu} {load}"
+    busy, irq = f"{core.busy:.0f}%", f"{core.irq_softirq:.0f}%"
+    return [
+        f"   {whose} busiest: cpu{core.cpu} {busy:>4} (irq+softirq {irq})",
+        f"  {whose} cpu{core.cpu} {busy} (irq {irq})",
+        f"  {whose} cpu{core.cpu} {busy}",
+        "",
+    ]
+
+
+def _live(
+    direction: Direction, interval: Interval, figures: list[str], load: PiSample | None
+) -> None:
+    """One line per second: each figure's form (fullest first) with each busiest-core form."""
+    say_one_line([interval_line(direction, interval, shown, extra)
+                  for shown in figures for extra in busiest_forms(load)])  # fmt: skip
 
 
 def _print_event(event: Event, load: PiSample | None) -> None:
@@ -65,8 +85,7 @@ def _print_event(event: Event, load: PiSample | None) -> None:
         for extra in event.extra:
             say(f"    {extra.why}")
     elif isinstance(event, LiveInterval):
-        figures = f"{event.interval.mbps:8.1f} Mbit/s"
-        say(interval_line(event.direction, event.interval, figures, busiest(load)))
+        _live(event.direction, event.interval, [f"{event.interval.mbps:8.1f} Mbit/s"], load)
     elif isinstance(event, TestFinished):
         for line in outcome_lines(event.outcomes):
             say(line)
@@ -124,5 +143,7 @@ class TogetherProgress:
         seen = {n: matched[n][1].mbps for n in nics}
         shown = max((m[1] for m in matched.values()), key=lambda i: i.t)
         each = "  ".join(f"{n} {seen[n]:6.1f}" for n in nics)
-        figures = f"{each}  total {sum(seen.values()):7.1f} Mbit/s"
-        say(interval_line(event.direction, shown, figures, busiest(self.last_load)))
+        total = sum(seen.values())
+        short = " ".join(f"{n} {seen[n]:.0f}" for n in nics)  # four NICs still fit 80 columns
+        figures = [f"{each}  total {total:7.1f} Mbit/s", f"{short} total {total:.0f} Mbit/s"]
+        _live(event.direction, shown, figures, self.last_load)

@@ -33,6 +33,7 @@ from sbctune.history.run_tuning import (
     held_for_link,
     usable_as_tuned,
 )
+from sbctune.inventory.link_words import duplex_words
 from sbctune.measure.plans import DIRECTION_LABEL
 from sbctune.resources import resource_root
 from sbctune.textsafe import visible
@@ -122,7 +123,8 @@ def _nics_table(inventory: dict[str, Any], tested: set[str | None]) -> str:
             (nic.get("name") or "—") + (" (tested)" if cls else ""),
             nic.get("chip") or nic.get("chip_family") or "unknown", driver or "no driver",
             bus_text(nic),
-            f"{link} Mbit/s {nic.get('duplex') or ''}".strip() if link
+            f"{link} Mbit/s" + duplex_words(nic.get("duplex"), nic.get("duplex_not_reported"))
+            if link
             else "up (speed not known)" if nic.get("link_detected") is True else "—",
             ", ".join(str(i) for i in nic.get("irqs") or []) or "—",
         ]  # fmt: skip

@@ -62,7 +62,15 @@ def _link_down(event: DmesgEvent, sighting: Sighting) -> None:
 
 
 def _carrier(event: DmesgEvent, sighting: Sighting) -> None:
-    link_facts(event, sighting, event.fields.get("state") in ("Gained", "connected"))
+    """A daemon's carrier line (systemd-networkd's "eth0: Lost carrier", NetworkManager's
+    "device (eth0): carrier: link connected"): the interface's link, and a link change that
+    counts only where the kernel's own line for it is missing (nic_log._link_changes): the
+    daemons write theirs for the same change the kernel's driver reported (walk 24: "went down
+    4 times" where the kernel said 2, a dmesg and a networkd journal pasted together)."""
+    up = event.fields.get("state") in ("Gained", "connected")
+    sighting.add("daemon_link_event", (event.line, event.timestamp, up), _SRC, event.text,
+                 event.line)  # fmt: skip
+    sighting.add("link", up, _SRC, event.text, event.line)
 
 
 def _netifd_link(event: DmesgEvent, sighting: Sighting) -> None:

@@ -16,3 +16,15 @@ def set_down_words(nic: Nic) -> str | None:
         return None
     name = nic.name or "NIC"
     return f"down: not brought up (“sudo ip link set {name} up” brings it up)"
+
+
+NOT_REPORTED = "duplex not reported by the driver"
+
+
+def duplex_words(duplex: object, not_reported: object) -> str:
+    """What follows the speed: " full duplex", ", duplex not reported by the driver" where the
+    driver writes none (its "half" is the kernel's zeroed placeholder), or nothing. Takes the
+    two values, not a Nic, so exports of stored inventories (JSON dicts) say the same."""
+    if not_reported:
+        return f", {NOT_REPORTED}"
+    return f" {duplex} duplex" if duplex else ""

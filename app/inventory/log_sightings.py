@@ -145,7 +145,10 @@ def _on_pci_seen(event: DmesgEvent) -> Sighting | None:
     return sighting
 
 
-_LEAN = {"link", "link_event", "link_speed_mbps", "duplex", "enumeration", "usb_speed_mbps"}
+_LEAN = {
+    "link", "link_event", "daemon_link_event", "link_speed_mbps", "duplex", "enumeration",
+    "usb_speed_mbps",
+}  # fmt: skip
 
 
 def _repeat(event: DmesgEvent) -> Sighting | None:
@@ -157,12 +160,15 @@ def _repeat(event: DmesgEvent) -> Sighting | None:
     return full
 
 
+_LINK_EVENTS = ("link_event", "daemon_link_event")  # (line, clock, up): the repeat's own clock
+
+
 def _again(template: Sighting, event: DmesgEvent) -> list[Fact]:
     """The template's facts said again by a repeat of its line (at the repeat's position)."""
     no = event.line
     return [
         f.at(no, (no, event.timestamp, f.value[2]))
-        if f.field == "link_event"
+        if f.field in _LINK_EVENTS
         else f.at(no, (f.value[0], event.timestamp))
         if f.field == "enumeration"
         else f.at(no, f.value)

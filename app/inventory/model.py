@@ -97,6 +97,11 @@ class Nic:
     max_link_speed_mbps: int | None = None  # the fastest mode the NIC supports
     partner_max_mbps: int | None = None  # the fastest mode the other end advertised (linked)
     link_detected: bool | None = None
+    # The driver writes no duplex (cdc_ncm, cdc_ether: advice/static_duplex.py), so `duplex`
+    # is the kernel's zeroed placeholder ("half"), kept as read; the words say "duplex not
+    # reported by the driver" instead of "half duplex" (walk 24). Set by the advice that
+    # gives the finding `duplex-not-reported`, so words and finding never disagree.
+    duplex_not_reported: bool = False
     # Set down (its flags lack "UP": `ip link set eth1 down`, or never brought up): no link
     # because nothing opened it, not a cable; said so with how to bring it up (walk 22)
     set_down: bool = False

@@ -62,15 +62,21 @@ def _enumerated_again(nic: Nic, device: Device, benign: set[int]) -> None:
 
 
 def _link_changes(nic: Nic, device: Device) -> None:
-    changes = sorted((f.value for f in device.all("link_event")), key=lambda v: v[0])
+    kernel = device.all("link_event")
+    daemons = device.all("daemon_link_event")
+    # One change, one count: the kernel's line where the log has any for this NIC; a daemon's
+    # carrier lines (networkd, NetworkManager) only in a journal of the daemon alone. The
+    # window is from both: their [uptime] clocks are one clock (journalctl -o short-monotonic).
+    counted = kernel or daemons
+    changes = sorted((f.value for f in counted), key=lambda v: v[0])
     # one change at one clock, shown twice (`dmesg | grep`, then `dmesg | tail`): one event
     timed = sorted({(ts, up) for _line, ts, up in changes if ts is not None})
     untimed = [up for _line, ts, up in changes if ts is None]
     nic.link_downs = drops([up for _ts, up in timed]) + drops(untimed)
-    stamps = [ts for _line, ts, _up in changes if ts is not None]
+    stamps = [ts for f in (*kernel, *daemons) if (ts := f.value[1]) is not None]
     nic.link_span_s = (max(stamps) - min(stamps)) if len(stamps) > 1 else None
     if changes:
-        lines = sorted(device.all("link_event"), key=lambda f: f.order)
+        lines = sorted((*kernel, *daemons), key=lambda f: f.order)
         nic.log["link"] = [f.line for f in lines[:2]] + ([lines[-1].line] if len(lines) > 2 else [])
 
 

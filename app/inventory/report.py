@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sbctune.inventory.link_words import set_down_words
+from sbctune.inventory.link_words import duplex_words, set_down_words
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
 
@@ -49,7 +49,7 @@ def _link(nic: Nic) -> str:
         if nic.link_detected is None:
             return _UNKNOWN
         return "up (speed not known)" if nic.link_detected else "down"
-    duplex = f" {nic.duplex} duplex" if nic.duplex else ""
+    duplex = duplex_words(nic.duplex, nic.duplex_not_reported)
     best = f" (NIC supports {nic.max_link_speed_mbps} Mbit/s)" if nic.max_link_speed_mbps else ""
     return f"{nic.link_speed_mbps} Mbit/s{duplex}{best}"
 

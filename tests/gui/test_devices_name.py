@@ -4,6 +4,8 @@ board model does not replace it; the page shows it."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QApplication
+
 from sbctune.remote import Target
 from sbctune.ui.controllers.connection import remember_device
 from sbctune.ui.main_window import MainWindow
@@ -42,3 +44,28 @@ def test_a_device_first_named_by_its_board_keeps_a_name(window: MainWindow) -> N
     page = window.page("devices")
     assert isinstance(page, DevicesPage)
     assert _names(page) == ["Raspberry Pi 5"]
+
+
+def test_two_pis_of_one_name_are_told_apart_by_their_board(window: MainWindow) -> None:
+    """Walk 24: the pi5-macb and pi3bplus-lan78xx labs were two rows "raspberrypi", told apart
+    by their addresses alone; the board their latest inspection read is its own column."""
+    history = window.history
+    for host, model in (("198.18.0.2", "Raspberry Pi 5 Model B Rev 1.0"),
+                        ("198.18.4.2", "Raspberry Pi 3 Model B Plus Rev 1.3")):  # fmt: skip
+        device = history.add_device(host, 22, "pi", name="raspberrypi")
+        assert device.id is not None
+        history.save_inventory(device.id, {"board": {"model": model}, "nics": []})
+    history.add_device("198.18.8.2", 22, "pi", name="raspberrypi")  # never inspected
+    window.resize(800, 600)
+    window.go("devices")
+    page = window.page("devices")
+    assert isinstance(page, DevicesPage)
+    table = page.table
+    assert table.horizontalHeaderItem(1).text() == "Board"  # type: ignore[union-attr]
+    boards = {table.item(r, 2).text(): table.item(r, 1).text()  # type: ignore[union-attr]
+              for r in range(table.rowCount())}  # fmt: skip
+    assert boards == {"198.18.0.2:22": "Raspberry Pi 5 Model B Rev 1.0",
+                      "198.18.4.2:22": "Raspberry Pi 3 Model B Plus Rev 1.3",
+                      "198.18.8.2:22": "–"}  # fmt: skip
+    QApplication.processEvents()
+    assert not table.horizontalScrollBar().isVisible()  # the runs' count in view at 800 x 600

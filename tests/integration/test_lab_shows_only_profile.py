@@ -1,5 +1,5 @@
 """The lab is namespaces on this machine, yet `inspect` of it shows only its profile's hardware:
-pi5-macb (no captures at all) once showed a card "(no interface) · PCIe Red Hat Virtio" (this
+pi5-macb (no capture then) once showed a card "(no interface) · PCIe Red Hat Virtio" (this
 VM's own NIC, from the host's kernel log) and the host's 2 CPUs. Hardware the profile did not
 capture is not available in the lab, and nothing is invented in its place (sbctune.lab.overlay)."""
 
@@ -16,6 +16,7 @@ from sbctune.lab.model import LabInfo
 from tests.lab_support import connect_to_lab
 
 pytestmark = [pytest.mark.lab]
+PROFILES = Path(__file__).resolve().parents[2] / "resources" / "lab" / "profiles"
 
 
 async def test_pi5_lab_shows_no_nic_and_no_cpus_of_this_machine(
@@ -32,10 +33,13 @@ async def test_pi5_lab_shows_no_nic_and_no_cpus_of_this_machine(
     assert [nic for nic in shown if nic[0] not in named] == [], shown
     eth0 = inventory.nic("eth0")
     assert eth0 is not None and eth0.driver == "macb", shown
-    # No /proc/cpuinfo or /proc/interrupts was captured: the cores shown are the profile's (a
-    # Pi 5's four, from the lab's cpu tree, /sys/devices/system/cpu/present), never this host's.
+    # The cores shown are the profile's Pi 5's four, never this host's: /proc/cpuinfo is the
+    # real Pi 5's capture the profile holds (walk 24; before it, an empty file), served as is.
     assert inventory.board.cpu_cores == load_profile("pi5-macb").cpu.count == 4, inventory.board
-    assert cpuinfo.stdout == "" and "/proc/cpuinfo" in collection.files
+    captured = PROFILES / "pi5-macb" / "files" / "000-proc_cpuinfo.txt"
+    assert cpuinfo.stdout == captured.read_text(encoding="utf-8")
+    assert "/proc/cpuinfo" in collection.files
+    assert inventory.board.model == "Raspberry Pi 5 Model B Rev 1.0"
     # The kernel log was not captured: the lab says so instead of showing this host's.
     assert log.exit_code == 1 and log.stdout == "", log
     assert "not available in this lab" in log.stderr

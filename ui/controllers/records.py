@@ -5,6 +5,7 @@ from __future__ import annotations
 from sbctune.compare.calibration import calibration_for
 from sbctune.compare.state_diff import change_lines
 from sbctune.history import History
+from sbctune.history.errors import HistoryError
 from sbctune.history.records import DeviceRecord, RunRecord
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.textsafe import visible
@@ -20,6 +21,18 @@ class RecordsController:
 
     def devices(self) -> list[DeviceRecord]:
         return self._history.devices()
+
+    def board(self, device: DeviceRecord) -> str | None:
+        """The board model its latest inventory read ("Raspberry Pi 5 Model B Rev 1.0"), made
+        visible (text from the Pi); None when none was kept or it names no model."""
+        if device.last_inventory_id is None:
+            return None
+        try:
+            board = self._history.inventory(device.last_inventory_id).get("board")
+        except HistoryError:  # a damaged or missing inventory: the device is still listed
+            return None
+        model = board.get("model") if isinstance(board, dict) else None
+        return visible(model) if isinstance(model, str) and model else None
 
     def runs_for_device(self, device_id: int) -> list[RunRecord]:
         return self._history.runs_for_device(device_id)

@@ -29,15 +29,24 @@ class DevicesPage(Page):
     def __init__(self, records: RecordsController) -> None:
         super().__init__()
         self._records = records
-        self.table = QTableWidget(0, 5)
+        self.table = QTableWidget(0, 6)
         self.table.setAccessibleName("Saved devices")
-        self.table.setHorizontalHeaderLabels(["Name", "Address", "User", "Last seen", "Runs"])
+        # Board: two Pis both named "raspberrypi" were told apart by address alone (walk 24)
+        self.table.setHorizontalHeaderLabels(
+            ["Name", "Board", "Address", "User", "Last seen", "Runs"]
+        )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # The board takes what is left and wraps between words: at 800 x 600 the Runs column
+        # went behind a scroll bar when the board's name kept one line (walk 24)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.table.setWordWrap(True)
+        header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
         self.table.setMinimumHeight(240)
         self.table.doubleClicked.connect(lambda _i: self._connect())
         self.content.addWidget(self.table)
@@ -63,6 +72,7 @@ class DevicesPage(Page):
             runs = len(self._records.runs_for_device(device.id))
             cells = [
                 device.name or "–",
+                self._records.board(device) or "–",
                 f"{device.host}:{device.port}",
                 device.user,
                 device.last_seen.astimezone().strftime("%Y-%m-%d %H:%M"),
@@ -70,6 +80,7 @@ class DevicesPage(Page):
             ]
             for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.resizeRowsToContents()
         self.empty.setVisible(not self.devices)
         self.connect_button.setEnabled(bool(self.devices))
         self.forget_button.setEnabled(bool(self.devices))

@@ -117,6 +117,7 @@ class HistoryPage(Page):
         self.across.hide()
         self.compare_card.body.addWidget(self.across)
         self.compare_card.body.addWidget(self.compare_table)
+        self.compare_card.body.addWidget(self.compare_table.change_below)
         self.compare_card.body.addWidget(self.together_title)
         self.compare_card.body.addWidget(self.together)
         self.compare_card.body.addWidget(label("The tuning each run ran under", name="cardTitle"))

@@ -18,6 +18,11 @@ NOTHING_TEXT = (
     "measured with nothing in force."
 )
 
+# Above a finished run that the tuning was in force for and that was put back since (a one-click
+# flow keeps only what helped): "nothing in force" alone read as if the run below had been
+# measured with nothing in force (walk 24, 800 x 600 after Tune & Measure).
+SHOWN_RUN_TUNED = "The run below was measured with the tuning in force; it was put back since. "
+
 
 @dataclass
 class AskBox:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
+from sbctune.history.run_tuning import tweaks_in_force
 from sbctune.ui.controllers.live import (
     Direction,
     LiveMeasurement,
@@ -22,7 +23,12 @@ from sbctune.ui.controllers.measurement import (
 )
 from sbctune.ui.controllers.records import RunRecord
 from sbctune.ui.controllers.state import AppState
-from sbctune.ui.pages.measure_boxes import in_force_box, nothing_box
+from sbctune.ui.pages.measure_boxes import (
+    NOTHING_TEXT,
+    SHOWN_RUN_TUNED,
+    in_force_box,
+    nothing_box,
+)
 from sbctune.ui.pages.measure_endings import RESULTS_TITLE, MeasureEndings
 from sbctune.ui.pages.measure_figures import (
     BIG_DIRECTIONS,
@@ -199,6 +205,8 @@ class MeasurePage(MeasureEndings):
         else:
             ask = idle and self.controller.nothing_in_force()
             self._set_intro(NOTHING_INTRO if ask else AGAIN_INTRO)
+            tuned = self.stored is not None and bool(tweaks_in_force(self.stored))
+            self.in_force_text.setText((SHOWN_RUN_TUNED if tuned else "") + NOTHING_TEXT)
         self.in_force.setVisible(ask)
         self.start_button.setVisible(not ask)
         self.start_button.setEnabled(connected and not running)

@@ -110,6 +110,7 @@ class ResultsPage(ResultsExporting):
         self.table_card.body.addWidget(self.no_baseline)
         self.table_card.body.addLayout(baseline_row)
         self.table_card.body.addWidget(self.table)
+        self.table_card.body.addWidget(self.table.change_below)
         self.table_card.body.addWidget(self.chart)
         self.table_card.body.addWidget(
             label(

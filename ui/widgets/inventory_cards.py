@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QRadioButton, QWidget
 
-from sbctune.inventory.link_words import set_down_words
+from sbctune.inventory.link_words import duplex_words, set_down_words
 from sbctune.inventory.model import Board, Finding, Nic
 from sbctune.inventory.report import eee_words
 from sbctune.kernel_words import FIELD_NOT_KNOWN, release_words
@@ -108,8 +108,7 @@ def link_text(nic: Nic) -> str:
     if nic.link_speed_mbps is None:  # a carrier line (ipheth's "link becomes ready"), no speed
         return "up (speed not known)" if nic.link_detected else UNKNOWN
     text = f"{nic.link_speed_mbps:g} Mbit/s"
-    if nic.duplex:
-        text += f" {nic.duplex} duplex"
+    text += duplex_words(nic.duplex, nic.duplex_not_reported)
     if nic.max_link_speed_mbps and nic.max_link_speed_mbps > nic.link_speed_mbps:
         text += f" (NIC can do {nic.max_link_speed_mbps:g})"
     return text

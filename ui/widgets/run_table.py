@@ -7,7 +7,12 @@ from typing import ClassVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+)
 
 from sbctune.compare.latency import LatencyRow
 from sbctune.compare.latency import cell_text as latency_cell_text
@@ -22,6 +27,7 @@ from sbctune.ui.controllers.results import ResultRow
 from sbctune.ui.mode_words import mode_term, mode_words
 from sbctune.ui.settings import Units
 from sbctune.ui.units import change, rate
+from sbctune.ui.widgets.common import label
 
 
 def _setup(table: QTableWidget) -> None:
@@ -194,15 +200,27 @@ def _udp_cells(u: UdpRecord, units: Units) -> list[tuple[str, bool]]:
     ]
 
 
+CHANGE_HEADER = "Change (last vs first)"
+# The change column's least readable width, in average characters: narrower, its words stood
+# one to a line in a 26-pixel column (walk 24: History at 800 x 600 with four runs chosen).
+CHANGE_LEAST_CHARS = 18
+
+
 class CompareTable(QTableWidget):
     """Before / after (or run 1 / run 2 / …) per direction and mode, with the change; the
-    change's words wrap onto more lines in a narrow window rather than being cut."""
+    change's words wrap onto more lines in a narrow window rather than being cut. Where the
+    runs' columns leave the change too little room, it is said under the table instead, one
+    line per row (`change_below`, which the page places right after the table)."""
 
     def __init__(self) -> None:
         super().__init__(0, 0)
         _setup(self)
         self.setWordWrap(True)
         self._fitted_width = -1
+        self._changed = False
+        self.change_below = label("", selectable=True)
+        self.change_below.setAccessibleName("The change between the last and the first run")
+        self.change_below.hide()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -217,14 +235,45 @@ class CompareTable(QTableWidget):
         # 800 x 600. The change takes the rest.
         header = self.horizontalHeader()
         last = self.columnCount() - 1  # the change wraps in what is left
-        natural = header.sectionSizeHint(last) + sum(
-            max(self.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in range(last)
-        )
+        if self._changed:
+            self.setColumnHidden(last, False)
+        widths = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in range(last)]
+        natural = header.sectionSizeHint(last) + sum(widths)
         narrow = natural > self.viewport().width()
-        rate_width = self.fontMetrics().horizontalAdvance("0000.0 Mbit/s") + 16
-        header.setMaximumSectionSize(rate_width if narrow else 1 << 20)
+        cap = self.fontMetrics().horizontalAdvance("0000.0 Mbit/s") + 16 if narrow else 1 << 20
+        if sum(min(w, cap) for w in widths) > self.viewport().width():
+            # four runs and more: a figure's unit, "not measured"'s second word, on a line of
+            # its own rather than the last run behind a scroll bar (walk 24, 800 x 600)
+            cap = max(self._longest_word(c) for c in range(last)) + 16
+        header.setMaximumSectionSize(cap)
+        room = self.viewport().width() - sum(min(w, cap) for w in widths)
+        least = self.fontMetrics().averageCharWidth() * CHANGE_LEAST_CHARS + 16
+        below = self._changed and room < least
+        if self._changed:
+            self.setColumnHidden(last, below)
+        self.change_below.setText(self._change_lines() if below else "")
+        self.change_below.setVisible(below)
         self.resizeRowsToContents()
         _fit_height(self, refit_on_resize=True)
+
+    def _longest_word(self, col: int) -> int:
+        """The widest word of the column's cells and header (a cell never cuts a word)."""
+        items = [self.item(r, col) for r in range(self.rowCount())]
+        head = self.horizontalHeaderItem(col)
+        texts = [item.text() for item in (*items, head) if item is not None]
+        words = " ".join(texts).split()
+        return max((self.fontMetrics().horizontalAdvance(w) for w in words), default=0)
+
+    def _change_lines(self) -> str:
+        """The change column as lines: "Pi → PC, one way: +9.8 Mbit/s (+1.0 %): …"."""
+        last = self.columnCount() - 1
+        lines = [f"{CHANGE_HEADER}:"]
+        for r in range(self.rowCount()):
+            cells = [self.item(r, c) for c in (0, 1, last)]
+            if all(cell is not None for cell in cells):
+                direction, mode, said = (cell.toolTip() or cell.text() for cell in cells if cell)
+                lines.append(f"{direction}, {mode.split(' (')[0].lower()}: {said}")
+        return "\n".join(lines)
 
     def show_rows(
         self,
@@ -241,8 +290,9 @@ class CompareTable(QTableWidget):
         False for runs of different NICs (sbctune.compare.across_nics: no change between)."""
         headers = ["Direction", "Mode", *columns]
         changed = len(columns) >= 2 and with_change
+        self._changed = changed
         if changed:
-            headers.append("Change (last vs first)")
+            headers.append(CHANGE_HEADER)
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(headers)
         self.setRowCount(len(rows) + len(latency or []) + len(udp or []))
