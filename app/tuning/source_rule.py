@@ -373,9 +373,32 @@ def _coalescing_modes(ask: Ask) -> str | None:
             f"back rx-usecs {default} ({caps.cite('coalesce_modes')}).")  # fmt: skip
 
 
+def _pause_at_start(ask: Ask) -> str | None:
+    """lan78xx, igc, atlantic ask for RX and TX pause at start (the table's pause_default): the
+    planner (kinds_ethtool plan_pause) reads `ethtool -a` and changes only a direction shown off,
+    so on a Pi nobody changed it does nothing (walk 24: Results recommended it on a Pi 3 B+)."""
+    caps = ask.caps
+    default = caps.facts.get("pause_default") if caps else None
+    if (
+        caps is None
+        or not isinstance(default, dict)
+        or not (default.get("rx") and default.get("tx"))
+    ):
+        return None
+    if _pause(ask):
+        return None
+    return (f"{caps.driver} asks for RX and TX pause frames at start "
+            f"({caps.cite('pause_default')}): the tuning reads the Pi's pause settings and turns "
+            f"on only a direction that someone turned off; where both are on it changes nothing "
+            f"(\u201calready\u201d).")  # fmt: skip
+
+
 # What the planner decides only from the Pi's read-back, in words the advice adds where it names
 # the tweak (advice.reach): Results then says what Tune will do there.
-_READ_BACK: dict[str, Callable[[Ask], str | None]] = {"coalescing": _coalescing_modes}
+_READ_BACK: dict[str, Callable[[Ask], str | None]] = {
+    "coalescing": _coalescing_modes,
+    "pause": _pause_at_start,
+}
 
 
 def read_back_decides(tweak: Tweak | str, inventory: Inventory, nic: Nic | None) -> str | None:
