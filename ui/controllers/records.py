@@ -7,10 +7,23 @@ from sbctune.compare.state_diff import change_lines
 from sbctune.history import History
 from sbctune.history.errors import HistoryError
 from sbctune.history.records import DeviceRecord, RunRecord
+from sbctune.history.run_tuning import tweaks_in_force
 from sbctune.measure.plans import DIRECTION_LABEL, MODE_LABEL
 from sbctune.textsafe import visible
 
-__all__ = ["DIRECTION_LABEL", "MODE_LABEL", "DeviceRecord", "RecordsController", "RunRecord"]
+__all__ = [
+    "DIRECTION_LABEL",
+    "MODE_LABEL",
+    "DeviceRecord",
+    "RecordsController",
+    "RunRecord",
+    "ran_tuned",
+]
+
+
+def ran_tuned(run: RunRecord) -> bool:
+    """Whether the run was measured with some tuning in force (as read back from the Pi)."""
+    return bool(tweaks_in_force(run))
 
 
 class RecordsController:

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from sbctune.history.run_tuning import tweaks_in_force
 from sbctune.ui.controllers.live import (
     Direction,
     LiveMeasurement,
@@ -21,7 +20,7 @@ from sbctune.ui.controllers.measurement import (
     Plan,
     plan_from_stored,
 )
-from sbctune.ui.controllers.records import RunRecord
+from sbctune.ui.controllers.records import RunRecord, ran_tuned
 from sbctune.ui.controllers.state import AppState
 from sbctune.ui.pages.measure_boxes import (
     NOTHING_TEXT,
@@ -205,7 +204,7 @@ class MeasurePage(MeasureEndings):
         else:
             ask = idle and self.controller.nothing_in_force()
             self._set_intro(NOTHING_INTRO if ask else AGAIN_INTRO)
-            tuned = self.stored is not None and bool(tweaks_in_force(self.stored))
+            tuned = self.stored is not None and ran_tuned(self.stored)
             self.in_force_text.setText((SHOWN_RUN_TUNED if tuned else "") + NOTHING_TEXT)
         self.in_force.setVisible(ask)
         self.start_button.setVisible(not ask)
