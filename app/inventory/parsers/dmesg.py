@@ -43,7 +43,7 @@ from .dmesg_patterns import (
 from .dmesg_wrappers import TS_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
-from .elided_join import split_elided
+from .elided_join import split_elided_lines
 from .lazy_pattern import later
 from .log_unwrap import join_mail_wrapped
 
@@ -265,8 +265,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     ts: float | None
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
-    body = split_elided(join_mail_wrapped(body))
-    for no, raw in enumerate(body.split("\n"), start=1):
+    # split into lines first: the few that an elision run joined are split on their own
+    for no, raw in enumerate(split_elided_lines(join_mail_wrapped(body).split("\n")), start=1):
         if use_whole and (again := whole.get(raw)) is not None:
             whole_hits += 1
             lines += 1
