@@ -250,6 +250,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # what follows a line's clock → its own message and the kernel lines joined after it
     # (_message_head(): a function of that text, which a long log repeats under new clocks)
     heads: dict[str, tuple[str, tuple[tuple[float, str], ...]]] = {}
+    # ... and, where nothing is joined after the message, its reading: the message (the one
+    # object `seen` keeps) and its kind and fields (a kernel line: counted as one)
+    clocked: dict[str, tuple[str, tuple[str, dict[str, str]] | None]] = {}
     last_ts: float | None = None
     first_content = True
     lines = kernel_lines = jumps = 0
@@ -294,6 +297,22 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             lines += 1
             clock, msg = m0.groups()
             ts, known = float(clock), True
+            if (quick := clocked.get(msg)) is not None:
+                # a long log's common line: a message read before under another clock, with
+                # nothing joined after it; its reading whole, without the steps below
+                msg, found = quick
+                kernel_lines += 1
+                if not timestamps and ts > 1.0:
+                    res.starts_mid_log = True
+                timestamps = True
+                if last_ts is not None and ts < last_ts:
+                    jumps += 1
+                last_ts = ts
+                first_content = False
+                if found is not None:
+                    events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                continue
+            clock_key = msg
             if (head := heads.get(msg)) is not None:
                 msg, joined_parts = head
             else:
@@ -303,7 +322,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     heads[head_of] = (msg, joined_parts)
             if joined_parts:
                 later += joined_parts
+                clock_key = None
         else:
+            clock_key = None
             if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
                 res.elided = True
                 if first_content:
@@ -335,6 +356,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             found = _classify(msg)
             if len(seen) < _MEMO_LIMIT:
                 seen[msg] = (msg, found)
+        if clock_key is not None and len(clocked) < _MEMO_LIMIT:
+            clocked[clock_key] = (msg, found)
         # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
         # ... or a network daemon's line about an interface (a journal of networkd alone)
         is_kernel = (
