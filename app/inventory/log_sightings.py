@@ -251,37 +251,7 @@ class _Reading:
     # a trace's frames that name the NIC driver it ran in
     traces: TraceWatch = field(default_factory=TraceWatch)
 
-    def watched(self, event: DmesgEvent) -> bool:
-        """The watchers see the line; True: an IP configuration line, theirs alone."""
-        kind = event.kind
-        if kind == "ip_config":
-            if (configured := self.ip_config.see(event)) is not None:
-                self.found.append(configured)
-            return True
-        probing = kind in ProbeWatch.KINDS or self.probes.open
-        if probing and (probed := self.probes.see(event)) is not None:
-            self.found.append(probed)
-        if kind in TRACE_KINDS and (traced := self.traces.see(event)) is not None:
-            self.found.append(traced)
-            self.firsts.append(traced)
-        if (wiphy := self.wiphys.see(event)) is not None:
-            self.found.append(wiphy)
-            self.firsts.append(wiphy)
-        return False
-
-    def again(self, key: tuple[str, str], event: DmesgEvent) -> bool:
-        """The same line again (True) says nothing new (a long log repeats itself), except
-        that a counted line counts, and a driver's error line is counted as often as the log
-        shows it."""
-        if key not in self.seen:
-            return False
-        if event.kind in _COUNTED or (event.kind == "old_format" and _old_link_change(event)):
-            self._counted_again(key, event)
-        elif (complaint := self.complaints.get(key)) is not None:
-            complaint.facts += _again(complaint.template, event)
-        return True
-
-    def _counted_again(self, key: tuple[str, str], event: DmesgEvent) -> None:
+    def counted_again(self, key: tuple[str, str], event: DmesgEvent) -> None:
         """Its keys and the counted facts only, from the first repeat: every repeat's facts in
         one sighting (where the first repeat was), joined once however often a long log says
         the line."""
@@ -325,10 +295,40 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     if dmesg is None:
         return []
     reading = _Reading()
+    found, firsts, seen, complaints = (
+        reading.found,
+        reading.firsts,
+        reading.seen,
+        reading.complaints,
+    )
+    probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
+    probe_kinds = ProbeWatch.KINDS
+    # One loop over a long log's ~10^5 lines, its steps inline (no method call per line but
+    # the wiphy watcher's, which follows every device line): the watchers see each line first
+    # (an IP configuration line is theirs alone); then a line said before says nothing new
+    # (a long log repeats itself), except that a counted line counts, and a driver's error
+    # line is counted as often as the log shows it.
     for event in dmesg.events:
-        if reading.watched(event) or event.kind in _SKIP or event.kind in _PCIE_LINK:
+        kind = event.kind
+        if kind == "ip_config":
+            if (configured := reading.ip_config.see(event)) is not None:
+                found.append(configured)
             continue
-        key = (event.kind, event.text)
-        if not reading.again(key, event):
+        if (kind in probe_kinds or probes.open) and (probed := probes.see(event)) is not None:
+            found.append(probed)
+        if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
+            found.append(traced)
+            firsts.append(traced)
+        if (wiphy := wiphys.see(event)) is not None:
+            found.append(wiphy)
+            firsts.append(wiphy)
+        if kind in _SKIP or kind in _PCIE_LINK:
+            continue
+        key = (kind, event.text)
+        if key not in seen:
             reading.first(key, event)
+        elif kind in _COUNTED or (kind == "old_format" and _old_link_change(event)):
+            reading.counted_again(key, event)
+        elif (complaint := complaints.get(key)) is not None:
+            complaint.facts += _again(complaint.template, event)
     return reading.sightings()

@@ -65,19 +65,20 @@ def shown_elsewhere(found: list[Sighting]) -> list[Sighting]:
     TiogaPass BMC's two ftgmac100 MACs beside "libphy: ftgmac100_mdio: probed"): the bus is
     one of theirs (which one is not said), so it stands for no NIC of its own. Only a driver
     the log shows by its bus alone (the i.MX8MN's fec) gets a NIC from it."""
-    drivers = {k[1] for s in found if _is_bus(s) for k in s.keys if k[0] == "drv"}
+    buses = {id(s) for s in found if _is_bus(s)}  # one test per sighting (a long log: 10^3)
+    drivers = {k[1] for s in found if id(s) in buses for k in s.keys if k[0] == "drv"}
     if not drivers:
         return found
     devices: dict[str, set[Key]] = {}
     for sighting in found:
-        if _is_bus(sighting):
+        if id(sighting) in buses:
             continue
         keys = {k for k in sighting.keys if k[0] in _DEVICE_KEYS}
         for fact in sighting.facts:
             if fact.field == "driver" and str(fact.value) in drivers:
                 devices.setdefault(str(fact.value), set()).update(keys)
     crowded = {d for d, keys in devices.items() if keys}
-    return [s for s in found if not (_is_bus(s) and {k[1] for k in s.keys} & crowded)]
+    return [s for s in found if not (id(s) in buses and {k[1] for k in s.keys} & crowded)]
 
 
 def _is_bus(sighting: Sighting) -> bool:

@@ -15,6 +15,13 @@ another checkout's code (its .venv), the two alternating, and the ratio printed.
 and no root. `--distinct` gives every line its own kernel timestamp, increasing, as in a real
 long log (the repeated lines then differ: no cache of whole lines can help); "first" is the
 first inspect in a fresh process, with the tables it loads (kernel messages, drivers, boards).
+
+    .venv/bin/python tests/bench/bench_inventory.py --big-dmesg --distinct --instructions \\
+        [--lines 10000] [--compare-with /work/main]
+
+counts the instructions of `sbctune inspect BUNDLE --json` instead (valgrind's callgrind, ~50x
+slower than a plain run): the figure to compare on a busy machine, where wall and CPU times
+of the same code vary by a third.
 """
 
 from __future__ import annotations
@@ -106,9 +113,10 @@ def _time_other(other: Path, info: lab.LabInfo, kh: Path) -> float:
     return float(out.split()[-1])
 
 
-async def main(profile: str, runs: int, other: Path | None = None) -> None:
-    # a name of this run's own: two checkouts benchmarking at once must not meet
-    name = f"bench-inv-{os.getpid()}"
+async def main(profile: str, runs: int, other: Path | None = None, name: str | None = None) -> None:
+    # a name of this run's own: two checkouts benchmarking at once must not meet (`--lab-name`:
+    # one that says whose it is, on a machine several people share)
+    name = name or f"bench-inv-{os.getpid()}"
     info = lab.up(profile, name=name)
     theirs: list[float] = []
     try:
@@ -263,6 +271,43 @@ def bench_cli(bundle: Path, other: Path | None, rounds: int, cache: Path) -> Non
         )
 
 
+def _instructions(tree: Path, bundle: Path, env: dict[str, str]) -> int:
+    """Instructions `sbctune inspect BUNDLE --json` runs (valgrind's callgrind), in a fresh
+    process: a figure a busy machine does not change, unlike its wall and CPU time."""
+    out = subprocess.run(
+        [
+            *("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"),
+            *(str(tree / ".venv" / "bin" / "sbctune"), "inspect", str(bundle), "--json"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+    ).stderr
+    found = re.search(r"Collected : (\d+)", out)
+    if found is None:
+        raise RuntimeError(f"callgrind gave no count: {out[-300:]}")
+    return int(found.group(1))
+
+
+def bench_instructions(bundle: Path, other: Path | None, cache: Path) -> None:
+    """The command line's instruction count, this tree and `other` (after one run each that
+    fills their caches, as bench_cli's untimed run)."""
+    env = dict(os.environ, SBCTUNE_CACHE_DIR=str(cache))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    trees = [ROOT] + ([other] if other is not None else [])
+    counts = {}
+    for tree in trees:
+        _time_cli(tree, bundle, env)
+        counts[tree] = _instructions(tree, bundle, env)
+    print("`sbctune inspect BUNDLE --json`, fresh process, instructions (callgrind):")
+    print(f"  this tree : {counts[ROOT] / 1e9:7.3f} G")
+    if other is not None:
+        print(f"  {other} : {counts[other] / 1e9:7.3f} G")
+        print(f"  ratio {other.name}/this tree: {counts[other] / counts[ROOT]:.2f}x")
+
+
 def _best(results: list[tuple[float, float, int, int, float]]) -> tuple[float, float, float]:
     """Best wall, best CPU and median first-inspect time over fresh processes."""
     return (
@@ -273,10 +318,19 @@ def _best(results: list[tuple[float, float, int, int, float]]) -> tuple[float, f
 
 
 def bench_big_dmesg(
-    profile: str, runs: int, lines: int, other: Path | None, distinct: bool, rounds: int
+    profile: str,
+    runs: int,
+    lines: int,
+    other: Path | None,
+    distinct: bool,
+    rounds: int,
+    instructions: bool = False,
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bundle = big_dmesg_bundle(Path(tmp), profile, lines, distinct)
+        if instructions:
+            bench_instructions(bundle, other, Path(tmp) / "cache")
+            return
         os.environ["SBCTUNE_CACHE_DIR"] = str(Path(tmp) / "cache")  # the children's, not the user's
         for python in [ROOT] + ([other] if other is not None else []):
             _time_with(str(python / ".venv" / "bin" / "python"), bundle, 1)  # builds the cache
@@ -319,10 +373,20 @@ if __name__ == "__main__":
     parser.add_argument("--compare-with", type=Path, default=None, help="another checkout")
     parser.add_argument("--distinct", action="store_true", help="every dmesg line its own clock")
     parser.add_argument("--rounds", type=int, default=3, help="fresh processes per tree")
+    parser.add_argument("--lab-name", default=None, help="the lab's name (default: its pid's)")
+    parser.add_argument(
+        "--instructions", action="store_true", help="with --big-dmesg: callgrind's counts"
+    )
     args = parser.parse_args()
     if args.big_dmesg:
         bench_big_dmesg(
-            args.profile, args.runs, args.lines, args.compare_with, args.distinct, args.rounds
+            args.profile,
+            args.runs,
+            args.lines,
+            args.compare_with,
+            args.distinct,
+            args.rounds,
+            args.instructions,
         )
     else:
-        asyncio.run(main(args.profile, args.runs, args.compare_with))
+        asyncio.run(main(args.profile, args.runs, args.compare_with, args.lab_name))

@@ -10,10 +10,18 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
   shape without a needle would be tried on every distinct message.
 * A rule reads the message only, never its clock or line number: each distinct message is
   classified once (the `seen` memo), so a rule costs per distinct message, not per line; a
-  whole line that comes again (clock included: a log pasted twice) costs one lookup (`whole`).
+  whole line that comes again (clock included: a log pasted twice) costs one lookup (`whole`),
+  and so does a clock line whose message came before under another clock (`clocked`: a long
+  log's every line has its own clock).
+* A step over the whole log works on its lines, split once: a step that would rebuild the
+  text (split_elided) rebuilds only the lines it changes (split_elided_lines); each copy of a
+  100 000-line log costs ~15 ms, four times that when one character beyond U+FFFF makes
+  Python keep the text at four bytes a character.
 * What log_sightings makes of a line runs once per distinct (kind, message); a repeat only
   copies facts. A kind in its _COUNTED makes every repeat a fact: only for what is counted
-  (link flaps, resets, errors).
+  (link flaps, resets, errors). Its loop calls no method per line but the wiphy watcher's: a
+  new watcher says which kinds it reads (as ProbeWatch.KINDS, trace_watch.KINDS) and the
+  loop passes it only those.
 * Evidence from the whole log (advice.evidence.lines_matching / lines_with): a pattern that
   needs no line edges (no ^, $, \\b, lookarounds) is searched in the text at once and only the
   lines where it matches are read; an anchored one is tried on every line.
@@ -45,7 +53,7 @@ from .dmesg_wrappers import TS_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
-from .elided_join import split_elided
+from .elided_join import split_elided_lines
 from .lazy_pattern import later
 from .log_unwrap import join_mail_wrapped
 
@@ -252,6 +260,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # what follows a line's clock → its own message and the kernel lines joined after it
     # (_message_head(): a function of that text, which a long log repeats under new clocks)
     heads: dict[str, tuple[str, tuple[tuple[float, str], ...]]] = {}
+    # ... and, where nothing is joined after the message, its reading: the message (the one
+    # object `seen` keeps) and its kind and fields (a kernel line: counted as one)
+    clocked: dict[str, tuple[str, tuple[str, dict[str, str]] | None]] = {}
     last_ts: float | None = None
     first_content = True
     first_head: tuple[str, str] | None = None
@@ -268,8 +279,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     ts: float | None
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
-    body = split_elided(join_mail_wrapped(body))
-    for no, raw in enumerate(body.split("\n"), start=1):
+    # split into lines first: the few that an elision run joined are split on their own
+    for no, raw in enumerate(split_elided_lines(join_mail_wrapped(body).split("\n")), start=1):
         if use_whole and (again := whole.get(raw)) is not None:
             whole_hits += 1
             lines += 1
@@ -297,6 +308,22 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             lines += 1
             clock, msg = m0.groups()
             ts, known = float(clock), True
+            if (quick := clocked.get(msg)) is not None:
+                # a long log's common line: a message read before under another clock, with
+                # nothing joined after it; its reading whole, without the steps below
+                msg, found = quick
+                kernel_lines += 1
+                if not timestamps and ts > 1.0:
+                    res.starts_mid_log = True
+                timestamps = True
+                if last_ts is not None and ts < last_ts:
+                    jumps += 1
+                last_ts = ts
+                first_content = False
+                if found is not None:
+                    events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
+                continue
+            clock_key = msg
             if (head := heads.get(msg)) is not None:
                 msg, joined_parts = head
             else:
@@ -306,7 +333,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     heads[head_of] = (msg, joined_parts)
             if joined_parts:
                 later += joined_parts
+                clock_key = None
         else:
+            clock_key = None
             if len(stripped) <= _ELLIPSIS_LEN and stripped in _ELLIPSIS:  # no hash of a long line
                 res.elided = True
                 if first_content:
@@ -340,6 +369,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             found = _classify(msg)
             if len(seen) < _MEMO_LIMIT:
                 seen[msg] = (msg, found)
+        if clock_key is not None and len(clocked) < _MEMO_LIMIT:
+            clocked[clock_key] = (msg, found)
         # a trace's frame has no "driver: " head ("[<c000bfc5>] (unwind_backtrace) from ...")
         # ... or a network daemon's line about an interface (a journal of networkd alone)
         is_kernel = (
