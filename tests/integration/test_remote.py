@@ -298,7 +298,9 @@ async def test_cancel_and_timeout_leave_no_remote_process(
         with pytest.raises(asyncio.CancelledError):
             await task
         await asyncio.sleep(0.5)
-        left = [p for p in await _processes(session) if "432" in p and "ps -eo" not in p]
+        # this test's own commands (sleep 432N), not any path that holds "432" (a neighbouring
+        # test's guard.sh under a random hex folder matched once in a rehearsal)
+        left = [p for p in await _processes(session) if "sleep 432" in p and "ps -eo" not in p]
         assert left == []
 
 
