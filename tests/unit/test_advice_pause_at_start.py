@@ -7,8 +7,6 @@ would change something; the recommendation now says what Tune does there
 
 from __future__ import annotations
 
-import pytest
-
 from sbctune.advice.knowledge import load_knowledge
 from sbctune.advice.measured_base import Measured, NicAdvisorBase, label
 from sbctune.advice.reach import within_reach
@@ -37,9 +35,3 @@ def test_lan78xx_flow_control_advice_says_pause_is_on_from_the_start() -> None:
     assert "lan78xx_phy_init" in detail  # the source that asks for them
     assert "where both are on it changes nothing" in detail
     assert detail.count("asks for RX and TX pause") == 1
-
-
-@pytest.mark.parametrize("driver,bus", [("r8152", "usb"), ("ax88179_178a", "usb")])
-def test_a_driver_that_leaves_pause_off_is_not_told_so(driver: str, bus: str) -> None:
-    for detail in _flow_control_advice(driver, bus):
-        assert "pause frames at start" not in detail
