@@ -36,11 +36,16 @@ _DEFAULT = (
     "interrupts",
     "of compatible",  # what the node's compatible makes the kernel bind (of_sightings.py)
 )
+# "/proc/net/bonding": a bond's port blocks, the port's own ethtool link settings and MII
+# status as the bond last read them (bond_sightings.py), a snapshot like sysfs
 _LINK_SOURCES = (
-    *("dmesg", "ethtool", "sysfs", "udevadm", "lshw", "hwinfo", "networkctl", "inxi"),
-    *("ubus", "mii-tool", "ip"),
+    *("dmesg", "ethtool", "sysfs", "/proc/net/bonding", "udevadm", "lshw", "hwinfo"),
+    *("networkctl", "inxi", "ubus", "mii-tool", "ip"),
 )
-_SPEED_SOURCES = ("ethtool", "sysfs", "lshw", "networkctl", "inxi", "ubus", "mii-tool", "dmesg")
+_SPEED_SOURCES = (
+    *("ethtool", "sysfs", "/proc/net/bonding", "lshw", "networkctl", "inxi", "ubus"),
+    *("mii-tool", "dmesg"),
+)
 PRECEDENCE: dict[str, tuple[str, ...]] = {
     # The last kernel log line about the link is newer than any snapshot a user pastes
     # beside it: "Link is Down" after ethtool's 1000 Mb/s means down.

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers, tree_class_drivers
+from sbctune.inventory.bond_sightings import from_bonds
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
 from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
@@ -463,6 +464,7 @@ def all_sightings(parsed: Parsed, dmesg: list[Sighting]) -> list[Sighting]:
         from_netifs,
         from_interrupts,
         from_of_devices,
+        from_bonds,
     ):
         found += list(source(parsed))
     found += dmesg

@@ -28,6 +28,7 @@ from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
 from sbctune.inventory.parsers.lsusb import LsusbResult, UsbTree
 from sbctune.inventory.parsers.netif import NetInterface, NetInterfaces
 from sbctune.inventory.parsers.of_device import OfDevice
+from sbctune.inventory.parsers.proc_net_bonding import BondStatus
 from sbctune.inventory.parsers.procfs import Interrupts
 from sbctune.inventory.parsers.system import (
     CpuInfo,
@@ -114,6 +115,7 @@ class Parsed:
     ethtool_l: dict[str, EthtoolChannels] = field(default_factory=dict)
     ethtool_s: dict[str, EthtoolStats] = field(default_factory=dict)
     ethtool_eee: dict[str, Eee] = field(default_factory=dict)  # ethtool --show-eee
+    bonds: dict[str, BondStatus] = field(default_factory=dict)  # /proc/net/bonding/BOND
     dmesg: DmesgResult | None = None
     dmesg_text: str = ""
     interrupts: Interrupts | None = None

@@ -27,6 +27,7 @@ from . import (
     netif,
     networkctl_list,
     of_device,
+    proc_net_bonding,
     proc_net_dev,
     procfs,
     report_tools,
@@ -102,6 +103,10 @@ PARSERS: dict[str, Spec[Any]] = {
         wireless_tools.parse_proc_net_wireless, netif.NetInterfaces, "netifs"
     ),
     "/proc/net/dev": Spec(proc_net_dev.parse_proc_net_dev, netif.NetInterfaces, "netifs"),
+    # a bond's ports with each port's own link (parsers/proc_net_bonding.py), by the bond's name
+    "/proc/net/bonding": Spec(
+        proc_net_bonding.parse_proc_net_bonding, proc_net_bonding.BondStatus, "bonds", True
+    ),
     "iw link": Spec(wireless_tools.parse_iw_link, netif.NetInterfaces, "netifs"),
     "nmcli device": Spec(wireless_tools.parse_nmcli_device, netif.NetInterfaces, "netifs"),
     "uname -a": Spec(system.parse_uname, system.Uname, "uname"),
@@ -319,6 +324,8 @@ def resolve_file(path: str) -> tuple[str | None, str | None]:
             return f"/proc/device-tree/{leaf}", None
     if re.fullmatch(r"/var/log/(?:syslog|kern\.log|messages|dmesg)(?:\.\d+)?", p):
         return "dmesg", None  # the kernel's lines as syslog/rsyslog keep them
+    if p.startswith("/proc/net/bonding/") and p.count("/") == 4:
+        return "/proc/net/bonding", p.rsplit("/", 1)[1]  # the bond's name: a file per bond
     if p == "/sys/kernel/debug/usb/devices":
         return "usb-devices", None  # the same T:/D:/P:/I: blocks usb-devices prints
     m = re.fullmatch(r"/sys/class/net/([^/]+)/device/(?:modalias|uevent|of_node/compatible)", p)

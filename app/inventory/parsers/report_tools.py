@@ -51,12 +51,20 @@ def parse_networkctl_status(text: str) -> Parsed[LshwResult]:
 def _parse_networkctl(text: str) -> Parsed[LshwResult]:
     res = LshwResult()
     node: LshwNetwork | None = None
+    headless: LshwNetwork | None = None
     for line in split_lines(text):
         if (m := _NETWORKCTL_HEAD.match(line)) and len(res.networks) < MAX_NODES:
             node = LshwNetwork(node="network", source="networkctl", logical_name=m.group("name"))
             res.networks.append(node)
             continue
-        if node is None or not (f := _NETWORKCTL_FIELD.match(line)):
+        if not (f := _NETWORKCTL_FIELD.match(line)):
+            continue
+        if node is None and not res.networks:
+            # A paste cut above the "● N: NAME" head line: link_status_one() prints one
+            # link's table under its head, so the rows before any head are one link's, its
+            # name unknown. Kept only if its "Path:" places a device (below).
+            node = headless = LshwNetwork(node="network", source="networkctl")
+        if node is None:
             continue
         key, value = f.group("key").strip(), f.group("value")[:200]
         if key == "Path":
@@ -79,6 +87,10 @@ def _parse_networkctl(text: str) -> Parsed[LshwResult]:
             node.size_mbps = _rate(value)
         elif key == "Duplex" and value in ("full", "half"):
             node.config["duplex"] = value
+    if headless is not None and headless.bus_info:
+        # the system's summary (`networkctl status` without a link: State, Address, DNS ...)
+        # names no device; a headless block with a PCI path is one
+        res.networks.insert(0, headless)
     return res, finish("networkctl status", text, len(res.networks), 0)
 
 

@@ -19,6 +19,8 @@ from sbctune.inventory.parsers.lsusb import parse_usb_devices
 from sbctune.inventory.parsers.mii_tool import parse_mii_tool
 from sbctune.inventory.parsers.networkctl_list import parse_networkctl_list
 from sbctune.inventory.parsers.of_device import parse_of_device
+from sbctune.inventory.parsers.proc_net_bonding import parse_proc_net_bonding
+from sbctune.inventory.parsers.report_tools import parse_networkctl_status
 from sbctune.inventory.parsers.system import parse_device_tree_compatible
 from sbctune.inventory.parsers.ubus_device import parse_ubus_device_status
 from sbctune.inventory.parsers.udevadm_walk import parse_udevadm_walk
@@ -103,6 +105,16 @@ PARSERS: list[tuple[str, Callable[[str], tuple[object, list[ParseWarning]]], str
     ("sysfs speed", lambda t: P.parse_sysfs_net("speed", t), "dev_vm/sys_eth0_speed.txt"),
     ("usb speed", P.parse_usb_speed, "dev_vm/sys_eth0_mtu.txt"),
     ("of device", parse_of_device, "modalias/revpi_cm5_rp1_gem_6855.txt"),
+    (
+        "/proc/net/bonding",
+        parse_proc_net_bonding,
+        "proc_net_bonding_bond0/stack45_arch_dock_waybar_2570_networkctl_proc_net_bonding_wlan0_enp60s0u2u4.txt",
+    ),
+    (
+        "networkctl status",
+        parse_networkctl_status,
+        "reports/stack45_i350_systemd_18894_networkctl_status_igb_master_aggi_bond.txt",
+    ),
 ]
 IDS = [p[0] for p in PARSERS]
 FAST = settings(
