@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.parsers.dispatch import parse_file
+from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.proc_net_bonding import parse_proc_net_bonding
-from tests.corpus_support import CORPUS, inventory_of
+from tests.corpus_support import CORPUS, corpus_output, inventory_of
 
 # --- a bond's /proc/net/bonding/BOND: each port's own link (drivers/net/bonding/bond_procfs.c) ---
 
@@ -124,3 +125,34 @@ def test_networkctl_s_summary_without_a_path_makes_no_nic() -> None:
         "             DNS: 192.168.1.1\n"
     )
     assert inventory_of({"networkctl status": summary}).nics == []
+
+
+# --- another program's wall clock in Unix time is no kernel clock (printk's is since boot) ---
+
+_HASSOS = "stack45_hassos_supervisor_504_journal_hassio_docker0_veth_eth0_renamed"
+_NM_LINE = "NetworkManager[680]: <info>  [1528997500.6529] manager: (veth2d6023b): new Veth"
+
+
+def test_network_manager_s_clock_is_not_the_kernel_s() -> None:
+    """The HassOS journal holds NetworkManager's lines between the kernel's; nm-logging.c
+    prints its wall clock in Unix seconds ("<info>  [1528997500.6529]"). Read as a printk
+    clock, the next kernel line's "[   12.020822]" went back in time and the user was told
+    the paste "looks like several pastes (or boots) joined": it is one journal."""
+    inv = inspect_bundle(CORPUS / _HASSOS)
+    assert not any("go backwards" in w for w in inv.warnings), inv.warnings
+    (line,) = [ln for ln in corpus_output(_HASSOS).splitlines() if _NM_LINE in ln]
+    result, _ = parse_dmesg(line + "\n")
+    assert result.kernel_lines == 0 and not result.timestamps
+
+
+def test_kernel_clocks_after_a_wrapper_and_real_jumps_are_still_read() -> None:
+    """What must NOT change: a kernel clock after an unknown wrapper is read (also when a Unix
+    time comes first in the line), and two boots joined still go back in time."""
+    nm = "Jun 14 17:31:40 hassio kernel[674]: [   12.013142] hassio: port 1(veth8dbd6f7) entered"
+    result, warnings = parse_dmesg(
+        nm + " forwarding state\n"
+        "Tue Apr 29 07:08:24 2025 [1745896104.164] [   13.500000] r8152 2-1:1.0 eth1: carrier on\n"
+        "<6>[    2.000100] r8152 2-1:1.0 eth1: carrier off\n"
+    )
+    assert result.timestamps and result.kernel_lines == 3
+    assert any("go backwards" in w.message for w in warnings)

@@ -120,6 +120,16 @@ def wall_clock_head(line: str) -> bool:
 BOOT_BANNERS = ("Linux version ", "Booting Linux on physical CPU")
 
 
+# A bracketed number of 10**9 seconds or more is a wall clock in Unix time (September 2001 on),
+# never the kernel's: printk's clock is the time since boot (kernel/printk/printk.c print_time()
+# "[%5lu.%06lu]" of local_clock(), 6.1 and 6.12), and 10**9 s is 31 years of uptime.
+# NetworkManager's journal and syslog lines carry one (src/nm-logging.c _nm_log_impl():
+# MESSAGE_FMT "%s%-7s [%ld.%04ld] %s" of g_get_current_time(): "<info>  [1528997500.6529]
+# manager: ..."); read as the kernel's, it made the next kernel line's "[   12.020822]" a jump
+# back in time (corpus/stack45_hassos_*), so it is passed over.
+UNIX_TIME_FLOOR = 1e9
+
+
 def _unwrap(s: str) -> tuple[str, float | None, bool]:
     """A line in a wrapper of no known form: cut at the kernel's own marks."""
     known = False
@@ -128,7 +138,10 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
     if prio := _PRIORITY_RE.match(s):
         s, known = s[prio.end() :], True
     if "[" in s and (m := _ANY_TS_RE.search(s)):
-        return s[m.end() :], float(m.group(1)), True
+        if float(m.group(1)) >= UNIX_TIME_FLOOR:  # another program's wall clock: look on
+            m = _ANY_TS_RE.search(s, m.end())
+        if m is not None:
+            return s[m.end() :], float(m.group(1)), True
     if "[" in s and (m := _BRACKET_ISO_RE.search(s)):
         return s[m.end() :], None, True
     if not known and (shape := SHAPE_RE.search(s)) and ": " not in s[: shape.start()]:
