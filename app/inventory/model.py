@@ -135,6 +135,9 @@ class Nic:
     # tx_lpi, tx_lpi_us; None where not shown); None when no --show-eee was read
     eee: dict[str, bool | int | None] | None = None
     mac: str | None = None
+    # The USB device's own product string (the USB core's "Product:" line, lsusb -v iProduct,
+    # lshw): what a class driver's device says it is ("MBIM + 3 CDC-ACM": a modem's function)
+    usb_product: str | None = None
 
 
 @dataclass

@@ -217,6 +217,8 @@ def nic_from_device(
     log_of(nic, device)
     no_link_state_unshown(nic, device, parsed)
     nic.usb_version = device.value("usb_version")
+    product = device.value("usb_product") if bus == "usb" else None
+    nic.usb_product = str(product)[:200] if product else None
     _queues(nic, parsed)
     nic.builtin = own is not None or is_builtin(nic, board, catalog)
     return nic

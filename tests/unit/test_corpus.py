@@ -305,14 +305,6 @@ KNOWN_GAPS: dict[str, str] = {
         "host's bus has the same root hub ID, and the VIA hub is a USB3.1 one); the 5000 was "
         "stated before the run; missing: a speed field that can say 'SuperSpeed, at least 5000'"
     ),
-    "wwan34_openipc_1829_rancam_l850_bare_usb_lines_mbim_3_acm_no_netdev": (
-        "the L850 is listed now (its product string names MBIM), but (1) the expected 'not "
-        "shown' driver, written before the run, meets the corpus's older reading of a lone "
-        "enumeration as no driver bound (the inventory says none, with a no-driver finding), "
-        "and (2) its chip is named from vendor and IDs ('Fibocom device 2cb7:0007'), so the "
-        "product string's MBIM does not reach the cellular-modem rule; missing: the USB "
-        "product string kept on the NIC for the advice layer"
-    ),
     "wwan34_openwrt_16294_two_huawei_1c52_cdc_ether_480m_on_xhci_usb3_ports": (
         "the two Huawei devices on cdc_ether get no cellular-modem finding: 12d1:1c52 is in no "
         "ID table (usb.ids, option/qmi_wwan/...), 'HUAWEI Mobile' names no modem, cdc_ether "
