@@ -173,16 +173,6 @@ KNOWN_GAPS: dict[str, str] = {
         "ID tables, the catalog) knows that name: taking a model from a line's words would guess"
     ),
     # corpus12 (twelfth unseen set), left with reasons in tests/captures/corpus/README.md
-    "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
-        "the chip is named only by ath10k-ct's bare number in a line of no device ('probing pci "
-        "device: 0x3e'); ath10k's lines print other hex numbers too (chip_id, target), so "
-        "reading one as a PCI product ID under a vendor the line does not name would guess. "
-        "gaps24: that number is the matched ID entry's device (greearb/ath10k-ct@"
-        "3e7dd73733adc5d892414d812072ea1e70ab0859 ath10k-5.10/pci.c __ath10k_pci_probe() "
-        "prints pci_dev->device, pci_dev the const struct pci_device_id *), so reading it is "
-        "no guess; missing: a vendor row for a line that names no device, and its join to the "
-        "device the same driver's next line names"
-    ),
     "pi4_esp_hosted_226_esp32_sdio_probe_etimedout_then_detected": (
         "esp-hosted's 'ESP chipset detected [esp32]' names no device, no driver is bound to "
         "the SDIO card, and no generated table knows esp32 as a network chip: tying the two "

@@ -7,11 +7,22 @@
    The string now reaches the advice layer (Nic.usb_product), so a modem that enumerated with
    no driver still gets the cellular-modem finding. Real paste: an OpenIPC camera's five
    kernel lines of a Fibocom L850 (corpus wwan34_openipc_1829_*).
+2. A driver that prints the device number of the PCI ID entry its probe matched names the
+   device's IDs. Candela's ath10k-ct (an out-of-tree build of ath10k_pci, same driver name)
+   begins each probe with printk(KERN_INFO "ath10k 5.10 driver, optimized for CT firmware,
+   probing pci device: 0x%x.", pci_dev->device), pci_dev the const struct pci_device_id *
+   (greearb/ath10k-ct ath10k-5.10/pci.c and ath10k-4.19/pci.c __ath10k_pci_probe()). The line
+   names no device, so it is a row of old_formats.json (a vendor tree's line, with its field
+   "pci_device"), keyed by the driver; the IDs are the one entry of ath10k_pci's alias table
+   (resources/ids/drivers.json) with that device number, 168c:003e, and the line joins the
+   driver's one device (lone_device_ties). Real paste: a CM4 behind a PLX switch whose
+   QCA6174 fails to allocate its copy engine rings (corpus cm4_pcie_devices_75_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
 from __future__ import annotations
 
+from sbctune.catalog.ids import load_ids
 from tests.corpus_support import corpus_output, dmesg_inventory, findings_of, inventory_of
 
 # --- 1. a product string naming a modem protocol ------------------------------------------
@@ -34,3 +45,41 @@ def test_a_product_naming_a_wired_class_protocol_is_no_modem() -> None:
     inv = dmesg_inventory(*text.splitlines())
     assert [n.bus_path for n in inv.nics] == ["1-1"]
     assert findings_of(inv, "cellular-modem") == []
+
+
+# --- 2. the matched PCI ID entry's device number, printed by the probe ----------------------
+
+_CM4 = "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx"
+_PROBING = "ath10k 5.10 driver, optimized for CT firmware, probing pci device: 0x3e."
+
+
+def test_the_device_number_the_probe_prints_names_the_chip_of_the_drivers_one_device() -> None:
+    inv = inventory_of({"dmesg": corpus_output(_CM4)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.ids, nic.wireless) == ("0000:05:00.0", "168c:003e", True)
+    assert nic.chip is not None and "QCA6174" in nic.chip
+    assert "probe-failed" in {f.id for f in inv.findings}
+
+
+def test_with_two_devices_of_the_driver_the_number_names_neither() -> None:
+    text = corpus_output(_CM4)
+    second = "[   11.000000] ath10k_pci 0000:06:00.0: failed to alloc CE src ring 0: -12"
+    assert _PROBING in text
+    inv = dmesg_inventory(*text.splitlines(), second)
+    assert [(n.bus_path, n.ids) for n in inv.nics] == [
+        ("0000:05:00.0", None),
+        ("0000:06:00.0", None),
+    ]
+
+
+def test_the_probing_line_alone_makes_no_nic() -> None:
+    """No device of the driver is shown: the number is not joined to anything."""
+    assert dmesg_inventory(f"[   10.789027] {_PROBING}").nics == []
+
+
+def test_only_a_number_one_entry_of_the_drivers_table_has_names_ids() -> None:
+    ids = load_ids()
+    assert ids.driver_entry("pci", "ath10k_pci", "3e") == "168c:003e"
+    assert ids.driver_entry("pci", "ath10k_pci", "11ac") == "0777:11ac"  # Ubiquiti's QCA988X
+    assert ids.driver_entry("pci", "ath10k_pci", "8168") is None  # r8169's, not ath10k_pci's
+    assert ids.driver_entry("pci", "ath10k_pci", "zz") is None
