@@ -25,10 +25,23 @@ from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import OwnUsbNic, pi_own_usb_nic
 from sbctune.inventory.raw import Parsed
 
-__all__ = ["LOG_KINDS", "current_names", "is_builtin", "is_nic", "nic_from_device"]
+__all__ = [
+    "LOG_KINDS",
+    "board_makers_mac",
+    "current_names",
+    "is_builtin",
+    "is_nic",
+    "nic_from_device",
+]
 
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
+
+
+def board_makers_mac(mac: str | None) -> bool:
+    """A MAC of the Raspberry Pi OUIs: the board's own NIC (its SoC's, its SDIO radio's, its
+    soldered-on USB LAN chip's), never a plugged-in adapter, which carries its own maker's."""
+    return bool(_PI_OUI.match(mac or ""))
 
 
 def _probe_failed_last(device: Device, driver: str) -> bool:
@@ -245,7 +258,8 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
-        return nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own radio
+        own = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own radio
+        return own or board_makers_mac(nic.mac)
     entry = catalog.board(board.catalog_id) if board.catalog_id else None
     builtin = entry.builtin_nic if entry is not None else None
     if builtin is not None and nic.driver and nic.driver == builtin.driver:
@@ -257,4 +271,4 @@ def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if chip is not None and chip.builtin:
         return True  # e.g. SMSC LAN9514: only ever soldered onto a Pi
     # A MAC from the Raspberry Pi OUIs: the board's own NIC.
-    return nic.bus == "platform" or bool(_PI_OUI.match(nic.mac or ""))
+    return nic.bus == "platform" or board_makers_mac(nic.mac)

@@ -329,14 +329,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'mesh0'): no line here names its driver, wiphy or a Wi-Fi kernel's template for it, "
         "so wireless stays unknown-as-false; a rule on the name alone would guess"
     ),
-    "wifi_pi4_awus036acs_8821au_134_lsusb_iw_dev_no_second_phy": (
-        "`iw dev` lists one wiphy, the Pi's own (wlan0's dc:a6:32 prefix, Raspberry Pi "
-        "Trading), so a reader states that the AWUS036ACS in lsusb has no driver; but iw dev "
-        "lists interfaces by wiphy (a wiphy without one is not shown), and the post's "
-        "`rfkill list`, which lists every wiphy (cfg80211 registers one rfkill per wiphy), has "
-        "no bundle key and no reader. Missing: that reader, and a rule that a USB Wi-Fi device "
-        "left without a wiphy when every wiphy is another device's has no driver"
-    ),
     "wifi_pi4_kismet_8812au_63_rtw_mlme_warning_hardware_name": (
         "the WARNING names the module [8812au] (Realtek's out-of-tree RTL8812AU USB driver) and "
         "no device: oot_chips reads the chip from such a module's name, but only for a device a "

@@ -17,12 +17,20 @@
    (resources/ids/drivers.json) with that device number, 168c:003e, and the line joins the
    driver's one device (lone_device_ties). Real paste: a CM4 behind a PLX switch whose
    QCA6174 fails to allocate its copy engine rings (corpus cm4_pcie_devices_75_*).
+3. A USB Wi-Fi adapter that plain `iw dev` shows without an interface has no driver. `iw dev`
+   lists every wireless interface under its wiphy's phy#N; a driver that binds an adapter
+   registers one (mac80211 adds "wlan%d" in ieee80211_register_hw()). An interface whose MAC
+   is a Raspberry Pi OUI is the board's own radio, never a plugged-in adapter's, so it is no
+   longer joined to the adapter as "the only interface left"; when every listed interface is
+   another device's, the adapter gets no-driver (inventory/wiphy_census.py). Real paste: a
+   Pi 4's `lsusb` and `iw dev` beside an Alfa AWUS036ACS (corpus wifi_pi4_awus036acs_8821au_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
 from __future__ import annotations
 
 from sbctune.catalog.ids import load_ids
+from sbctune.inventory.model import Inventory
 from tests.corpus_support import corpus_output, dmesg_inventory, findings_of, inventory_of
 
 # --- 1. a product string naming a modem protocol ------------------------------------------
@@ -83,3 +91,50 @@ def test_only_a_number_one_entry_of_the_drivers_table_has_names_ids() -> None:
     assert ids.driver_entry("pci", "ath10k_pci", "11ac") == "0777:11ac"  # Ubiquiti's QCA988X
     assert ids.driver_entry("pci", "ath10k_pci", "8168") is None  # r8169's, not ath10k_pci's
     assert ids.driver_entry("pci", "ath10k_pci", "zz") is None
+
+
+# --- 3. an adapter plain `iw dev` lists no interface of ----------------------------------
+
+_ALFA = "wifi_pi4_awus036acs_8821au_134_lsusb_iw_dev_no_second_phy"
+# another wiphy's interface with a plugged-in adapter's MAC (Alfa's OUI): it may be the Alfa's
+_SECOND_PHY = """phy#1
+        Interface wlan1
+                ifindex 4
+                wdev 0x100000001
+                addr 00:c0:ca:12:34:56
+                type managed
+"""
+
+
+def _alfa(iw_dev: str | None = None) -> Inventory:
+    iw = corpus_output(_ALFA, "001-iw_dev") if iw_dev is None else iw_dev
+    return inventory_of({"lsusb": corpus_output(_ALFA, "000-lsusb"), "iw dev": iw})
+
+
+def test_an_adapter_iw_dev_lists_no_interface_of_has_no_driver() -> None:
+    inv = _alfa()
+    (alfa,) = [n for n in inv.nics if n.ids == "0bda:0811"]
+    assert (alfa.name, alfa.driver, alfa.driver_state) == (None, None, "none")
+    (pi,) = [n for n in inv.nics if n.name == "wlan0"]
+    assert (pi.wireless, pi.builtin, pi.ids) == (True, True, None)
+    (said,) = findings_of(inv, "no-driver")
+    assert "8821AU" in said
+    (finding,) = [f for f in inv.findings if f.id == "no-driver"]
+    assert any("Raspberry Pi MAC" in e and "ieee80211_register_hw" in e for e in finding.evidence)
+
+
+def test_another_wiphys_interface_may_be_the_adapters() -> None:
+    """A second phy whose wlan1 has another maker's MAC: wlan1 is the adapter's interface
+    (the only one left for it), so no driver is missing."""
+    inv = _alfa(corpus_output(_ALFA, "001-iw_dev") + _SECOND_PHY)
+    assert findings_of(inv, "no-driver") == []
+    (alfa,) = [n for n in inv.nics if n.ids == "0bda:0811"]
+    assert alfa.name == "wlan1"
+
+
+def test_one_interfaces_info_is_no_census() -> None:
+    """`iw dev wlan0 info` prints the one interface, no phy# header: it cannot say that no
+    other interface exists."""
+    info = corpus_output(_ALFA, "001-iw_dev").replace("phy#0\n", "")
+    inv = _alfa(info)
+    assert findings_of(inv, "no-driver") == []
