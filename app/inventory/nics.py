@@ -258,8 +258,8 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
-        own = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own radio
-        return own or board_makers_mac(nic.mac)
+        radio = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own
+        return radio or board_makers_mac(nic.mac)
     entry = catalog.board(board.catalog_id) if board.catalog_id else None
     builtin = entry.builtin_nic if entry is not None else None
     if builtin is not None and nic.driver and nic.driver == builtin.driver:
