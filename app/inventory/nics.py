@@ -209,6 +209,8 @@ def nic_from_device(
     nic.bus_path = _bus_path(device, bus)
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
+    floor = device.best("usb_speed_mbps")
+    nic.usb_speed_at_least = bool(nic.usb_speed_mbps and floor and floor.source == "lsusb bus")
     own = pi_own_usb_nic(nic, parsed, catalog)
     chip, oot = _chip(nic, device, catalog, ids, own)
     _counters(nic, device)

@@ -289,12 +289,6 @@ KNOWN_GAPS: dict[str, str] = {
         "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
     ),
     # corpus34 (thirty-fourth unseen set), left with reasons in tests/captures/corpus/README.md
-    "wwan34_omr_4030_rm520n_gl_lsusb_superspeed_bus_via_hub_lsmod_grep": (
-        "the RM520N-GL is on bus 002, whose root hub is 1d6b:0003: a SuperSpeed bus, so the "
-        "modem runs at 5 Gbit/s or faster, but plain lsusb does not say which (a 3.1 Gen 2 "
-        "host's bus has the same root hub ID, and the VIA hub is a USB3.1 one); the 5000 was "
-        "stated before the run; missing: a speed field that can say 'SuperSpeed, at least 5000'"
-    ),
     "wwan34_openwrt_16294_two_huawei_1c52_cdc_ether_480m_on_xhci_usb3_ports": (
         "the two Huawei devices on cdc_ether get no cellular-modem finding: 12d1:1c52 is in no "
         "ID table (usb.ids, option/qmi_wwan/...), 'HUAWEI Mobile' names no modem, cdc_ether "

@@ -24,13 +24,22 @@
    longer joined to the adapter as "the only interface left"; when every listed interface is
    another device's, the adapter gets no-driver (inventory/wiphy_census.py). Real paste: a
    Pi 4's `lsusb` and `iw dev` beside an Alfa AWUS036ACS (corpus wifi_pi4_awus036acs_8821au_*).
+4. A device on a SuperSpeed bus of plain `lsusb` runs at 5000 Mbit/s or more. xHCI gives its
+   USB 3 ports a root hub of their own (1d6b:0003; the 2.0 ports' is 1d6b:0002), so a device
+   on that bus enumerated at SuperSpeed; a USB 3.1 Gen 2 host's bus has the same root hub ID,
+   so the speed is a floor (Nic.usb_speed_at_least, shown "5000 Mbit/s or more"), and any
+   output that says the speed itself (lsusb -t, dmesg) wins. Real pastes: an OpenMPTCProuter
+   box's lsusb with a Quectel RM520N-GL (corpus wwan34_omr_4030_*); a Proxmox mini PC's lsusb
+   and lsusb -t with an RTL8157 at 10000M on such a bus (corpus usbmg42_un100l_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
 from __future__ import annotations
 
 from sbctune.catalog.ids import load_ids
+from sbctune.export.describe import bus_text
 from sbctune.inventory.model import Inventory
+from sbctune.inventory.report import render
 from tests.corpus_support import corpus_output, dmesg_inventory, findings_of, inventory_of
 
 # --- 1. a product string naming a modem protocol ------------------------------------------
@@ -138,3 +147,36 @@ def test_one_interfaces_info_is_no_census() -> None:
     info = corpus_output(_ALFA, "001-iw_dev").replace("phy#0\n", "")
     inv = _alfa(info)
     assert findings_of(inv, "no-driver") == []
+
+
+# --- 4. a device on a SuperSpeed bus of plain lsusb ----------------------------------------
+
+_RM520N = "wwan34_omr_4030_rm520n_gl_lsusb_superspeed_bus_via_hub_lsmod_grep"
+_RTL8157 = "usbmg42_un100l_proxmox_r8152linux_47_rtl8157_cdc_ncm_10000m"
+
+
+def test_a_device_on_a_superspeed_bus_runs_at_5000_or_more() -> None:
+    inv = inventory_of({"lsusb": corpus_output(_RM520N, "000-lsusb")})
+    (nic,) = inv.nics
+    assert (nic.ids, nic.usb_speed_mbps, nic.usb_speed_at_least) == ("2c7c:0801", 5000, True)
+    assert "USB 3 (5000 Mbit/s or more)" in render(inv)
+    assert bus_text(nic.__dict__) == "USB 3 (5000 Mbit/s or more)"
+
+
+def test_the_speed_a_tree_shows_wins_over_the_buss_floor() -> None:
+    """The RTL8157's bus is a 1d6b:0003 one in plain lsusb and 10000M in lsusb -t (a USB 3.1
+    Gen 2 host): 10000, exact. Plain lsusb alone says 5000 or more."""
+    both = inventory_of(
+        {"lsusb": corpus_output(_RTL8157, "000-lsusb"), "lsusb -t": corpus_output(_RTL8157, "001")}
+    )
+    (nic,) = [n for n in both.nics if n.ids == "0bda:8157"]
+    assert (nic.usb_speed_mbps, nic.usb_speed_at_least) == (10000, False)
+    alone = inventory_of({"lsusb": corpus_output(_RTL8157, "000-lsusb")})
+    (nic,) = [n for n in alone.nics if n.ids == "0bda:8157"]
+    assert (nic.usb_speed_mbps, nic.usb_speed_at_least) == (5000, True)
+
+
+def test_a_usb2_buss_devices_keep_480() -> None:
+    inv = inventory_of({"lsusb": corpus_output(_ALFA, "000-lsusb")})
+    (nic,) = [n for n in inv.nics if n.ids == "0bda:0811"]
+    assert (nic.usb_speed_mbps, nic.usb_speed_at_least) == (480, False)
