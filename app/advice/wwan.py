@@ -32,6 +32,9 @@ def cellular_reason(nic: Nic) -> str | None:
     if registered := nic.log.get("wwan_registered"):
         # the device registered a modem's interface before it switched to another mode
         return f"it registered a mobile-network interface ({registered[0][:120]})"
+    if port := nic.log.get("modem_port"):
+        # "option1 ttyUSB0: GSM modem (1-port) converter now disconnected ...": its port
+        return f"a modem driver's serial port was the device's ({port[0][:120]})"
     if nic.bus == "usb" and (listed := wwan_drivers(nic.ids)):
         return f"the kernel's modem driver {listed[0]} lists its USB IDs {nic.ids}"
     if nic.bus == "usb" and is_wwan_driver(protocol := named_protocol(nic.usb_product or "")):

@@ -276,12 +276,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it (gaps24c: vendor_formats.json holds "
         "rows read from public source only; wl is shipped as a binary, its formats unpublished)"
     ),
-    "dwr512_lede_pr641_logread_netifd_at_commands_cdc_ether_usb0_unregister_option1": (
-        "the modem is told by option's 'option1 ttyUSB0: GSM modem (1-port) converter now "
-        "disconnected' (a tty, no USB path) and netifd's AT commands; cdc_ether's usb0 alone is "
-        "no modem: missing a join of a usb-serial port's ttyUSBn to the USB device whose "
-        "'converter now attached to ttyUSBn' line is not in the paste"
-    ),
     "lede_rtl8xxxu_7_rtl8188ftv_ehci_mac80211_alloc_hw_warning_modules": (
         "the dongle is shown only by its 'new high-speed USB device' line and a mac80211 "
         "WARNING in ieee80211_alloc_hw_nm() right after (the allocation a Wi-Fi probe makes); "

@@ -31,16 +31,32 @@
    output that says the speed itself (lsusb -t, dmesg) wins. Real pastes: an OpenMPTCProuter
    box's lsusb with a Quectel RM520N-GL (corpus wwan34_omr_4030_*); a Proxmox mini PC's lsusb
    and lsusb -t with an RTL8157 at 10000M on such a bus (corpus usbmg42_un100l_*).
+5. A modem's serial port removed in the teardown of a USB disconnect is that device's.
+   usb_disconnect() prints "USB disconnect" and then unbinds the device's interfaces in the
+   same call; the USB serial core prints each port's removal on the port, under its
+   usb-serial driver's name ("option1 ttyUSB0: GSM modem (1-port) converter now disconnected
+   from ttyUSB0", drivers/usb/serial/bus.c usb_serial_device_remove()). Within the teardown's
+   second, with no other disconnect between, the port was the disconnected device's; option1
+   is option's port name (struct usb_serial_driver .driver.name, now in wwan_usb_ids.json
+   "serial_drivers" by scripts/regen_wwan_ids.py), a modem driver: cellular-modem. Real paste:
+   a D-Link DWR-512's logread (corpus dwr512_lede_pr641_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
 from __future__ import annotations
 
 from sbctune.catalog.ids import load_ids
+from sbctune.catalog.wwan_ids import serial_modem_driver
 from sbctune.export.describe import bus_text
 from sbctune.inventory.model import Inventory
 from sbctune.inventory.report import render
-from tests.corpus_support import corpus_output, dmesg_inventory, findings_of, inventory_of
+from tests.corpus_support import (
+    corpus_output,
+    dmesg_events,
+    dmesg_inventory,
+    findings_of,
+    inventory_of,
+)
 
 # --- 1. a product string naming a modem protocol ------------------------------------------
 
@@ -180,3 +196,40 @@ def test_a_usb2_buss_devices_keep_480() -> None:
     inv = inventory_of({"lsusb": corpus_output(_ALFA, "000-lsusb")})
     (nic,) = [n for n in inv.nics if n.ids == "0bda:0811"]
     assert (nic.usb_speed_mbps, nic.usb_speed_at_least) == (480, False)
+
+
+# --- 5. a modem's serial port removed in a USB disconnect's teardown ------------------------
+
+_DWR512 = "dwr512_lede_pr641_logread_netifd_at_commands_cdc_ether_usb0_unregister_option1"
+_PORT = "option1 ttyUSB0: GSM modem (1-port) converter now disconnected from ttyUSB0"
+
+
+def test_a_modem_port_removed_with_the_device_makes_it_a_cellular_modem() -> None:
+    inv = inventory_of({"logread": corpus_output(_DWR512)})
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus_path, nic.driver) == ("usb0", "1-1", "cdc_ether")
+    (said,) = findings_of(inv, "cellular-modem")
+    assert "option1 ttyUSB0" in said
+
+
+def test_the_port_line_reads_the_same_without_its_wrapper() -> None:
+    assert dmesg_events(_PORT) == [
+        (
+            "usb_serial_gone",
+            {"serial_driver": "option1", "port": "ttyUSB0", "description": "GSM modem (1-port)"},
+        )
+    ]
+    assert serial_modem_driver("option1") == "option"
+    assert serial_modem_driver("ftdi_sio") is None  # a serial adapter's driver, no modem's
+
+
+def test_a_port_removed_long_after_the_disconnect_is_not_the_devices() -> None:
+    text = corpus_output(_DWR512).replace("[  192.122206] option1", "[  199.122206] option1")
+    assert findings_of(inventory_of({"logread": text}), "cellular-modem") == []
+
+
+def test_another_drivers_port_says_no_modem() -> None:
+    text = corpus_output(_DWR512).replace(
+        "option1 ttyUSB0: GSM modem (1-port)", "ftdi_sio ttyUSB0: FTDI USB Serial Device"
+    )
+    assert findings_of(inventory_of({"logread": text}), "cellular-modem") == []
