@@ -305,13 +305,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'chipselect 0 already in use'): missing an nrc80211 row of vendor_formats.json citing a "
         "commit, and the device named only 'nrc80211' read as one"
     ),
-    "halow_pi5_nrc7292_102_cspi_chipid_grep_spi": (
-        "'nrc80211 spi0.0: SPI probing. chip_id:7292 ...' is a dev_info() of nrc-hif-cspi.c "
-        "spi_probe() in a version the search tool found only in a file of no named repository; "
-        "the nrc7292_sw_pkg trees it holds at a commit print other lines, so no vendor_formats "
-        "row can cite it. Missing: that row (the NIC would then follow by vendor_driver()), and "
-        "a row field that names the chip from the register the line prints (NRC + chip_id)"
-    ),
     "mesh_openwrt_routing_530_mesh0_bat0_wlan0_1_br_lan": (
         "mesh0 is an 802.11s mesh point only by OpenWrt's naming (the wireless config's "
         "'mesh0'): no line here names its driver, wiphy or a Wi-Fi kernel's template for it, "

@@ -40,12 +40,21 @@
    is option's port name (struct usb_serial_driver .driver.name, now in wwan_usb_ids.json
    "serial_drivers" by scripts/regen_wwan_ids.py), a modem driver: cellular-modem. Real paste:
    a D-Link DWR-512's logread (corpus dwr512_lede_pr641_*).
+6. An out-of-tree driver's line that prints its chipset number names the chip. Newracom's
+   nrc80211 prints the C-SPI system register on probe, dev_info(&spi->dev, "SPI probing.
+   chip_id:%04x modem_id:%08x status:%d", ...) (craigpeacock/nrc7292_sw_pkg@091fa548
+   package/src/nrc/nrc-hif-cspi.c spi_probe()), and its own source calls that number the
+   chipset ("Unknown Newracom IEEE80211 chipset %04x", nrc-init.c nrc_nw_set_model_conf()):
+   a vendor_formats.json row with a chip template ("NRC{chip_id}"); the row makes nrc80211 a
+   Wi-Fi driver, so spi0.0 is its NIC, an NRC7292. Real paste: a Pi 5's `dmesg | grep spi`
+   (corpus halow_pi5_nrc7292_102_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
 from __future__ import annotations
 
 from sbctune.catalog.ids import load_ids
+from sbctune.catalog.vendor_formats import vendor_line
 from sbctune.catalog.wwan_ids import serial_modem_driver
 from sbctune.export.describe import bus_text
 from sbctune.inventory.model import Inventory
@@ -233,3 +242,29 @@ def test_another_drivers_port_says_no_modem() -> None:
         "option1 ttyUSB0: GSM modem (1-port)", "ftdi_sio ttyUSB0: FTDI USB Serial Device"
     )
     assert findings_of(inventory_of({"logread": text}), "cellular-modem") == []
+
+
+# --- 6. an out-of-tree driver's chipset number -------------------------------------------
+
+_HALOW = "halow_pi5_nrc7292_102_cspi_chipid_grep_spi"
+
+
+def test_the_chipset_number_an_out_of_tree_driver_prints_names_its_chip() -> None:
+    inv = inventory_of({"dmesg": corpus_output(_HALOW)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.driver, nic.chip, nic.wireless) == (
+        "spi0.0",
+        "nrc80211",
+        "NRC7292",
+        True,
+    )
+
+
+def test_the_template_reads_only_its_own_drivers_line() -> None:
+    line = "[   90.243143] nrc80211 spi0.0: SPI probing. chip_id:7292 modem_id:00000001 status:1"
+    assert line in corpus_output(_HALOW)
+    other = line.replace("nrc80211 spi0.0", "spidev spi0.0")
+    assert [n.chip for n in dmesg_inventory(other).nics] == []
+    row, fields = vendor_line("nrc80211", line) or (None, {})
+    assert row is not None and row.chip_of(fields) == "NRC7292"
+    assert row.chip_of({}) is None
