@@ -13,6 +13,7 @@ from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.pci_silicon import silicon
+from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
@@ -261,6 +262,8 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
         radio = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own
+        if nic.bus == "platform" and vendor_driver(nic.bus_path) is not None:
+            return False  # "nrc80211": a platform device an out-of-tree module added, no id
         return radio or board_makers_mac(nic.mac)
     entry = catalog.board(board.catalog_id) if board.catalog_id else None
     builtin = entry.builtin_nic if entry is not None else None

@@ -292,23 +292,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     # corpus33 (thirty-third unseen set), left with reasons in tests/captures/corpus/README.md
     # corpus36 (thirty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
-    "halow_jetson_nano_nrc7292_13_spi_tegra114_chipselect_probe_22_uname": (
-        "'nrc80211: probe of nrc80211 failed with error -22' names Newracom's out-of-tree nrc "
-        "driver and a device named only 'nrc80211', in no bus form the parsers know; "
-        "vendor_formats.json has no nrc80211 row: the nrc7292_sw_pkg "
-        "trees the search tool holds at a commit (newracom, Gateworks, wzab) were not found "
-        "printing these lines. Missing: an nrc80211 row citing a commit, and a device named "
-        "without any bus form read as one. gaps25: vendor_formats.json has an nrc80211 row now "
-        "(craigpeacock/nrc7292_sw_pkg@091fa548 nrc-hif-cspi.c spi_probe()'s 'SPI probing. "
-        "chip_id:...'), so nrc80211 is known as a Wi-Fi driver; still missing: the device named "
-        "only 'nrc80211' (the driver core's dev_name(), no bus form) read as a device, and the "
-        "nrc version that prints 'failed to initialize hif' at a named commit"
-    ),
-    "halow_pi4_nrc7292_76_spi_chipselect_in_use_probe_22": (
-        "the same nrc80211 probe failure as the Jetson Nano's (-22 after spi-bcm2835's "
-        "'chipselect 0 already in use'): gaps25 added the nrc80211 row of vendor_formats.json "
-        "(a commit cited); still missing: the device named only 'nrc80211' read as one"
-    ),
     "mesh_openwrt_routing_530_mesh0_bat0_wlan0_1_br_lan": (
         "mesh0 is an 802.11s mesh point only by OpenWrt's naming (the wireless config's "
         "'mesh0'): no line here names its driver, wiphy or a Wi-Fi kernel's template for it, "

@@ -48,6 +48,13 @@
    a vendor_formats.json row with a chip template ("NRC{chip_id}"); the row makes nrc80211 a
    Wi-Fi driver, so spi0.0 is its NIC, an NRC7292. Real paste: a Pi 5's `dmesg | grep spi`
    (corpus halow_pi5_nrc7292_102_*).
+7. A device the driver core names as its driver, with no bus form, is a platform device with
+   no id: platform_device_add() names such a device "%s" alone (drivers/base/platform.c, 6.1
+   and 6.12), and platform_match() binds it by that name. "nrc80211: probe of nrc80211 failed
+   with error -22" is the nrc80211 driver failing on its own device; with the nrc80211 row of
+   part 6 that device is a Wi-Fi NIC with no driver bound (not the board's own: a platform
+   device named as an out-of-tree driver is the module's). Real pastes: a Pi 4's and a Jetson
+   Nano's dmesg (corpus halow_pi4_nrc7292_76_*, halow_jetson_nano_nrc7292_13_*).
 Real outputs come from the captures named beside them (each bundle's SOURCE.md).
 """
 
@@ -268,3 +275,31 @@ def test_the_template_reads_only_its_own_drivers_line() -> None:
     row, fields = vendor_line("nrc80211", line) or (None, {})
     assert row is not None and row.chip_of(fields) == "NRC7292"
     assert row.chip_of({}) is None
+
+
+# --- 7. a platform device named as its driver ----------------------------------------------
+
+_HALOW_PI4 = "halow_pi4_nrc7292_76_spi_chipselect_in_use_probe_22"
+_FAILED = "[  192.750968] nrc80211: probe of nrc80211 failed with error -22"
+
+
+def test_a_device_named_as_its_driver_is_its_platform_device() -> None:
+    inv = inventory_of({"dmesg": corpus_output(_HALOW_PI4)})
+    (nic,) = inv.nics
+    assert (nic.bus_path, nic.bus, nic.driver, nic.wireless) == (
+        "nrc80211",
+        "platform",
+        None,
+        True,
+    )
+    assert nic.builtin is False  # the module's device, not the SoC's
+    (said,) = findings_of(inv, "probe-failed")
+    assert "-22" in said or "EINVAL" in said
+
+
+def test_a_device_named_otherwise_without_a_bus_form_is_none() -> None:
+    assert _FAILED in corpus_output(_HALOW_PI4)
+    other = _FAILED.replace("probe of nrc80211", "probe of nrcdev")
+    assert dmesg_inventory(other).nics == []
+    sound = _FAILED.replace("nrc80211", "snd_soc_wm8960")  # no network driver: no NIC
+    assert dmesg_inventory(sound).nics == []
