@@ -13,6 +13,12 @@ drivers/net/usb/ list the modems they bind, by vendor and product. Only pairs ar
 on a vendor and an interface class alone names no device); a product named by a `#define` of
 the same file is resolved. Read from Debian's linux-source-6.1 and -6.12 at the versions
 resources/kernel_source/VERSION.json names; a pair in either series counts.
+
+"serial_drivers": the usb-serial modem drivers' port names and descriptions (each struct
+usb_serial_driver's .driver.name and .description: option's "option1", "GSM modem (1-port)").
+The USB serial core prints a port's removal on the port device under that name ("option1
+ttyUSB0: GSM modem (1-port) converter now disconnected from ttyUSB0", drivers/usb/serial/bus.c
+usb_serial_device_remove()), a line that names no USB device but says a modem driver had it.
 """
 
 from __future__ import annotations
@@ -66,6 +72,29 @@ def pairs(text: str) -> set[str]:
     return found
 
 
+_SERIAL_RE = re.compile(
+    r"struct\s+usb_serial_driver\s+\w+\s*=\s*\{.*?\.name\s*=\s*\"([^\"]+)\".*?"
+    r"\.description\s*=\s*\"([^\"]+)\"",
+    re.S,
+)
+SERIAL = ("option", "qcserial", "sierra")
+
+
+def serial_drivers(trees: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """Each modem usb-serial driver's port name: its module, description and file."""
+    found: dict[str, dict[str, str]] = {}
+    for module in SERIAL:
+        for root in trees.values():
+            path = root / FILES[module]
+            if not path.is_file():
+                continue
+            text = _COMMENT_RE.sub(" ", path.read_text(encoding="utf-8", errors="replace"))
+            for name, description in _SERIAL_RE.findall(text):
+                row = {"module": module, "description": description, "file": FILES[module]}
+                found.setdefault(name, row)
+    return dict(sorted(found.items()))
+
+
 def build(trees: dict[str, Path]) -> dict[str, list[str]]:
     """Each pair, with the drivers (in either series) whose table lists it."""
     ids: dict[str, set[str]] = {}
@@ -81,8 +110,13 @@ def build(trees: dict[str, Path]) -> dict[str, list[str]]:
 def main() -> int:
     trees, versions = pinned_trees(GLOBS, KS / "VERSION.json")
     table = build(trees)
+    serial = serial_drivers(trees)
     write_table(
-        OUT, "scripts/regen_wwan_ids.py", versions, {"files": FILES, "ids": table}, sort_keys=False
+        OUT,
+        "scripts/regen_wwan_ids.py",
+        versions,
+        {"files": FILES, "ids": table, "serial_drivers": serial},
+        sort_keys=False,
     )
     print(f"{OUT.relative_to(ROOT)}: {len(table)} pairs")
     return 0

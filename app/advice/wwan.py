@@ -13,6 +13,7 @@ import re
 
 from sbctune.catalog.wwan_ids import is_wwan_driver, wwan_drivers
 from sbctune.inventory.model import Finding, Nic
+from sbctune.inventory.usb_names import named_protocol
 
 _MODEM_NAME = re.compile(
     r"\bmodem\b|\bLTE\b|\b[345]G\b(?![ /-]?(?:Ethernet|LAN|BASE|bE))|\bHSPA|\bUMTS\b|\bWWAN\b"
@@ -31,8 +32,15 @@ def cellular_reason(nic: Nic) -> str | None:
     if registered := nic.log.get("wwan_registered"):
         # the device registered a modem's interface before it switched to another mode
         return f"it registered a mobile-network interface ({registered[0][:120]})"
+    if port := nic.log.get("modem_port"):
+        # "option1 ttyUSB0: GSM modem (1-port) converter now disconnected ...": its port
+        return f"a modem driver's serial port was the device's ({port[0][:120]})"
     if nic.bus == "usb" and (listed := wwan_drivers(nic.ids)):
         return f"the kernel's modem driver {listed[0]} lists its USB IDs {nic.ids}"
+    if nic.bus == "usb" and is_wwan_driver(protocol := named_protocol(nic.usb_product or "")):
+        # "Product: MBIM + 3 CDC-ACM": the device offers the network model of a modem class
+        # driver (cdc_mbim), whether or not a driver bound it (catalog/usb_net_classes)
+        return f"its USB product string {nic.usb_product!r} names {protocol}'s modem protocol"
     if re.match(r"^ww[a-z0-9]", nic.name or ""):
         return f"{nic.name} is a mobile-network interface name"
     if _MODEM_NAME.search(nic.chip or "") and not _WIFI_NAME.search(nic.chip or ""):

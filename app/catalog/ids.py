@@ -64,6 +64,21 @@ class IdDatabase:
             return []
         return list(self.drivers.get(bus, {}).get(ids.strip().lower(), []))
 
+    def driver_entry(self, bus: str, driver: str, device: str) -> str | None:
+        """The IDs ("168c:003e") of the one entry of `driver`'s alias table whose device number
+        is `device` (hex, as a driver prints its matched pci_device_id's .device: "3e"); None
+        when no entry, or entries of several vendors, have it."""
+        try:
+            number = int(device, 16)
+        except ValueError:
+            return None
+        found = {
+            ids
+            for ids, modules in self.drivers.get(bus, {}).items()
+            if driver in modules and int(ids.rpartition(":")[2] or "-1", 16) == number
+        }
+        return found.pop() if len(found) == 1 else None
+
     def module(self, name: str | None) -> Module | None:
         return self.modules.get((name or "").replace("-", "_")) if name else None
 

@@ -30,10 +30,22 @@ class VendorFormat:
     source: str  # repo@commit file function()
     needle: str
     regex: re.Pattern[str]
+    chip: str | None = None  # "NRC{chip_id}": the chip's name, over the line's fields
 
     @property
     def complaint(self) -> bool:
         return self.level != "info"
+
+    def chip_of(self, fields: dict[str, str]) -> str | None:
+        """The chip the line names by the row's template ("NRC{chip_id}" with chip_id 7292:
+        NRC7292); None without a template or a field it needs. The template is the table's
+        (read from the driver's source), the values the line's conversions (digits, words)."""
+        if self.chip is None:
+            return None
+        names = re.findall(r"\{(\w+)\}", self.chip)
+        if not names or any(not fields.get(n) for n in names):
+            return None
+        return re.sub(r"\{(\w+)\}", lambda m: fields[m.group(1)].upper(), self.chip)
 
 
 def _conversion(spec: re.Match[str]) -> str:
@@ -58,6 +70,7 @@ def vendor_formats() -> tuple[VendorFormat, ...]:
                     bool(wireless) if wireless is not None else None, str(row["level"]),
                     str(row["format"]), str(row["source"]), needle,
                     re.compile(r"(?:^|: )" + body + r"\s*$"),  # the message: after "dev: "
+                    str(row["chip"]) if row.get("chip") else None,
                 )
             )  # fmt: skip
         return tuple(found)

@@ -29,6 +29,25 @@ def wwan_drivers(ids: str | None) -> list[str]:
     return [str(d) for d in found] if isinstance(found, list) else []
 
 
+@functools.cache
+def _serial_drivers() -> dict[str, dict[str, str]]:
+    from sbctune.resources import resource_root
+
+    try:
+        path = resource_root().joinpath("kernel_source", "wwan_usb_ids.json")
+        table = json.loads(path.read_text(encoding="utf-8")).get("serial_drivers", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+def serial_modem_driver(name: str | None) -> str | None:
+    """The modem driver module whose usb-serial ports go by this name ("option1": option, its
+    struct usb_serial_driver's .driver.name; wwan_usb_ids.json "serial_drivers"), or None."""
+    row = _serial_drivers().get(name or "")
+    return str(row.get("module")) if isinstance(row, dict) and row.get("module") else None
+
+
 # the kernel's WWAN drivers say so in their MODULE_DESCRIPTION: qmi_wwan "... (QMI) WWAN
 # driver", sierra_net "USB-to-WWAN ...", cdc_mbim "... MBIM ..."; or live in drivers/net/wwan/
 _WWAN_DRIVER = re.compile(r"\bWWAN\b|\bMBIM\b|\bQMI\b", re.I)

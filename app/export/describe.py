@@ -30,6 +30,8 @@ _BUS_WORDS = {"platform": "built into the SoC", "pci": "PCIe", "usb": "USB", "sd
 def bus_text(nic: dict[str, Any]) -> str:
     bus = nic.get("bus") or "unknown"
     speed = nic.get("usb_speed_mbps")
+    if bus == "usb" and speed and nic.get("usb_speed_at_least"):  # a SuperSpeed bus: a floor
+        return f"USB 3 ({speed} Mbit/s or more)"
     if bus == "usb" and speed:
         return f"{_USB_LABEL.get(speed, 'USB')} ({speed} Mbit/s)"
     pcie = nic.get("pcie") or {}

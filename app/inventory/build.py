@@ -23,12 +23,13 @@ from sbctune.inventory.listing_sightings import all_sightings
 from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.lshw_sightings import from_lshw
 from sbctune.inventory.model import Board, Inventory, Nic, Throttled
-from sbctune.inventory.nics import is_builtin, is_nic, nic_from_device
+from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_from_device
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import declared_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
+from sbctune.inventory.wiphy_census import no_wiphy_left
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
@@ -292,6 +293,7 @@ def build_inventory(
     _lone_wifi_driver(inventory, parsed)
     drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
     tie_warn_sites(inventory, parsed)  # a 3.x transmit watchdog told by its trace alone
+    no_wiphy_left(inventory, parsed)  # `iw dev` lists no interface of a USB Wi-Fi adapter
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel
@@ -422,6 +424,9 @@ def _lone_wifi_pair(nics: list[Nic]) -> tuple[Nic, Nic] | None:
     wifi = [n for n in nics if n.wireless]
     unnamed = _unnamed_devices(wifi)
     unplaced = [n for n in wifi if n.name and not n.bus_path and not n.ids and not n.driver]
+    if any(n.bus in ("usb", "pci") for n in unnamed):
+        # a Raspberry Pi MAC is the board's own radio (SDIO), not a plugged-in adapter's
+        unplaced = [n for n in unplaced if not board_makers_mac(n.mac)]
     if len(unplaced) == 1 and len(unnamed) == 1 and unplaced[0].bus in ("unknown", unnamed[0].bus):
         return unplaced[0], unnamed[0]
     return None

@@ -157,13 +157,21 @@ def _irq_hint(event: DmesgEvent, sighting: Sighting) -> None:
         sighting.add("irq_hint", int(event.fields["irq"]), _SRC, event.text, event.line)
 
 
-def _vendor_iface(event: DmesgEvent, sighting: Sighting) -> None:
+def _vendor_facts(event: DmesgEvent, sighting: Sighting) -> None:
     """An out-of-tree driver's line whose format prints the netdev's name (vendor_formats:
-    nuc970-emac0's "b0002000.emac0: eth0 is OPENED"): the device's interface."""
+    nuc970-emac0's "b0002000.emac0: eth0 is OPENED"): the device's interface; or its chip by
+    the row's template over a register the line prints (nrc80211's "SPI probing.
+    chip_id:7292 ...": NRC7292)."""
     found = vendor_line(event.driver, event.text)
-    key = iface_key(found[1].get("iface")) if found else None
+    if found is None:
+        return
+    row, fields = found
+    key = iface_key(fields.get("iface"))
     if key is not None and key not in sighting.keys:
         sighting.keys.append(key)
+    if (chip := row.chip_of(fields)) is not None:
+        why = f"{event.text[:200]} (the chipset number {row.source} prints)"
+        sighting.add("chip_text", chip, _SRC, why, event.line)
 
 
 def _seen(event: DmesgEvent, sighting: Sighting) -> None:
@@ -186,7 +194,7 @@ _RULES: dict[str, tuple[Rule, ...]] = {
         _firmware_runs,
         _chip_by_function,
         _chip_by_revision,
-        _vendor_iface,
+        _vendor_facts,
     ),
     "phy_failure": (_complaint, _no_link),
     "kevent_dropped": (_complaint,),

@@ -160,10 +160,21 @@ def _bound_driver(
         sighting.add("net_driver", driver, _SRC, event.text, event.line)
 
 
+def _platform_named_alone(event: DmesgEvent) -> tuple[str, Key] | None:
+    """The driver core's "nrc80211: probe of nrc80211 failed with error -22": a device named
+    as its driver, with no bus form, is a platform device added with no id, which
+    platform_device_add() names "%s" alone (drivers/base/platform.c, 6.1 and 6.12) and
+    platform_match() binds to the driver of that name (corpus/halow_pi4_nrc7292_76_*)."""
+    device = event.fields.get("device")
+    if event.kind != "probe_failed" or not device or device != event.fields.get("driver"):
+        return None
+    return "platform", ("platform", device)
+
+
 def device_sighting(event: DmesgEvent) -> Sighting | None:
     if port := dsa_port(event):
         return port  # "qca8k mdio.0:00 lan1: ...": a switch's port, not the MDIO bus's device
-    found = device_keys(event.device)
+    found = device_keys(event.device) or _platform_named_alone(event)
     if found is None and (child := child_key(event.driver, event.device)):
         return Sighting([child])  # "mhi mhi0: ...": joined to its parent by join_children()
     keys = _keys(event, found)

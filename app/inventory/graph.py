@@ -57,7 +57,9 @@ PRECEDENCE: dict[str, tuple[str, ...]] = {
     "duplex": _SPEED_SOURCES,
     # The newest enumeration wins over a tree taken before a reset.
     # lshw's speed= is usbfs' Spd= (src/core/usb.cc), a snapshot like lsusb's.
-    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "lshw", "dmesg"),
+    # "lsusb bus": a device on a SuperSpeed bus of plain lsusb, 5000 at least (any line that
+    # says the speed itself comes first)
+    "usb_speed_mbps": ("lsusb -t", "sysfs", "lsusb", "hwinfo", "lshw", "dmesg", "lsusb bus"),
     # A driver's own line that prints the IDs (by its format, log_complaints.ids_said) only
     # where nothing lists them itself.
     "ids": (

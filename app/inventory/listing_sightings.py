@@ -74,6 +74,7 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
     if parsed.lsusb is None:
         return
     usb2_buses = _usb2_only_buses(parsed)
+    superspeed = _superspeed_buses(parsed)
     for dev in parsed.lsusb.devices:
         keys: list[Key] = [("usbdev", f"{dev.bus}:{dev.device}")] if dev.device else []
         if dev.path:
@@ -91,6 +92,8 @@ def from_lsusb(parsed: Parsed) -> Iterator[Sighting]:
         sighting.add("usb_version", dev.usb_version, "lsusb", line)
         if dev.bus in usb2_buses and dev.speed_mbps is None:
             sighting.add("usb_speed_mbps", 480.0, "lsusb", usb2_buses[dev.bus])
+        elif dev.bus in superspeed and dev.speed_mbps is None and dev.device != 1:
+            sighting.add("usb_speed_mbps", 5000.0, "lsusb bus", superspeed[dev.bus])
         sighting.add("driver", _network_driver(dev.drivers) or dev.driver, "lsusb", line)
         if dev.driver_none:
             sighting.add("driver_none", True, "lsusb", f"{line}: Driver=(none)")
@@ -121,6 +124,21 @@ def _usb2_only_buses(parsed: Parsed) -> dict[int, str]:
         if dev.ids == "1d6b:0002" and dev.device == 1:
             found[dev.bus] = f"Bus {dev.bus:03d} Device 001: ID 1d6b:0002 {dev.description or ''}"
     return found
+
+
+def _superspeed_buses(parsed: Parsed) -> dict[int, str]:
+    """Buses whose root hub is the xHCI's USB 3 one (1d6b:0003) in plain `lsusb`: the kernel
+    gives the SuperSpeed ports a root hub of their own (drivers/usb/host/xhci-plat.c,
+    xhci-pci.c: usb_create_shared_hcd()), so whatever is on that bus runs at 5000 Mbit/s or
+    more (a USB 3.1 Gen 2 host's bus has the same root hub ID: which, lsusb does not say)."""
+    if parsed.lsusb is None:
+        return {}
+    return {
+        dev.bus: f"Bus {dev.bus:03d} Device 001: ID 1d6b:0003 {dev.description or ''}".strip()
+        + ": a SuperSpeed bus (USB 3 root hub): 5000 Mbit/s at least"
+        for dev in parsed.lsusb.devices
+        if dev.ids == "1d6b:0003" and dev.device == 1
+    }
 
 
 def from_lsusb_tree(parsed: Parsed) -> Iterator[Sighting]:

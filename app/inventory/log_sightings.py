@@ -38,10 +38,12 @@ from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, usb_sp
 from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
 from sbctune.inventory.trace_watch import TraceWatch, tie_traces
 from sbctune.inventory.usb_probe_watch import ProbeWatch
+from sbctune.inventory.usb_teardown import TeardownWatch
 from sbctune.inventory.version_chips import version_chip_said
 from sbctune.inventory.wiphy_join import WiphyWatch
 
 _SRC = "dmesg"
+TEARDOWN_KINDS = TeardownWatch.KINDS
 
 
 def _usb_path(event: DmesgEvent) -> Sighting | None:
@@ -250,6 +252,8 @@ class _Reading:
     wiphys: WiphyWatch = field(default_factory=WiphyWatch)
     # a trace's frames that name the NIC driver it ran in
     traces: TraceWatch = field(default_factory=TraceWatch)
+    # a modem's serial port removed in the teardown of a USB disconnect
+    teardown: TeardownWatch = field(default_factory=TeardownWatch)
 
     def counted_again(self, key: tuple[str, str], event: DmesgEvent) -> None:
         """Its keys and the counted facts only, from the first repeat: every repeat's facts in
@@ -319,6 +323,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         if kind in TRACE_KINDS and (traced := traces.see(event)) is not None:
             found.append(traced)
             firsts.append(traced)
+        if kind in TEARDOWN_KINDS and (port := reading.teardown.see(event)) is not None:
+            found.append(port)
         if (wiphy := wiphys.see(event)) is not None:
             found.append(wiphy)
             firsts.append(wiphy)

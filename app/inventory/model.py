@@ -135,6 +135,12 @@ class Nic:
     # tx_lpi, tx_lpi_us; None where not shown); None when no --show-eee was read
     eee: dict[str, bool | int | None] | None = None
     mac: str | None = None
+    # The USB device's own product string (the USB core's "Product:" line, lsusb -v iProduct,
+    # lshw): what a class driver's device says it is ("MBIM + 3 CDC-ACM": a modem's function)
+    usb_product: str | None = None
+    # usb_speed_mbps is a floor, not the speed: the device is on a SuperSpeed bus of plain
+    # lsusb (root hub 1d6b:0003), 5000 Mbit/s or more (a USB 3.1 Gen 2 bus has the same hub)
+    usb_speed_at_least: bool = False
 
 
 @dataclass

@@ -53,6 +53,12 @@ def _wwan_registered(nic: Nic, device: Device) -> None:
         nic.log["wwan_registered"] = wwan[:1]
 
 
+def _modem_port(nic: Nic, device: Device) -> None:
+    """A modem driver's serial port of the device (usb_teardown.py): the line that says so."""
+    if ports := device.all("modem_port"):
+        nic.log["modem_port"] = [ports[0].line]
+
+
 def _enumerated_again(nic: Nic, device: Device, benign: set[int]) -> None:
     enumerations = sorted(device.all("enumeration"), key=lambda f: f.order)
     enumerations = _once_per_record([f for f in enumerations if f.order not in benign])
@@ -84,5 +90,6 @@ def log_of(nic: Nic, device: Device) -> None:
     benign = benign_orders(device)  # a driver's probe reset, a mode switch (usb_renumeration)
     _complaints(nic, device, benign)
     _wwan_registered(nic, device)
+    _modem_port(nic, device)
     _enumerated_again(nic, device, benign)
     _link_changes(nic, device)

@@ -35,6 +35,13 @@ def _former(device: Device) -> list[str]:
     return [str(f.value) for f in device.all("former_name")]
 
 
+def _vendor_wireless(driver: object) -> bool:
+    """An out-of-tree Wi-Fi driver vendor_formats.json reads drives it, or tried to (its probe
+    failed: nrc80211's "probe of nrc80211 failed with error -22")."""
+    row = vendor_driver(driver)
+    return bool(row and row.wireless)
+
+
 def is_wireless(nic: Nic, device: Device, bus: str) -> bool:
     klass = str(device.value("pci_class") or "")
     return bool(
@@ -42,7 +49,7 @@ def is_wireless(nic: Nic, device: Device, bus: str) -> bool:
         or any(map(wireless_from_name, (nic.name or "", *_former(device))))  # ifnames.py
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
-        or bool((row := vendor_driver(nic.driver)) and row.wireless)  # vendor_formats.json
+        or _vendor_wireless(nic.driver or device.value("refused_by"))  # vendor_formats.json
         or sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)

@@ -13,6 +13,7 @@ from sbctune.catalog import Catalog, Chip
 from sbctune.catalog.driver_families import family_sentence
 from sbctune.catalog.ids import IdDatabase
 from sbctune.catalog.pci_silicon import silicon
+from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.loaded_modules import drivers_not_loaded
 from sbctune.inventory.model import Board, Nic, Pcie
@@ -25,10 +26,23 @@ from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.pi_usb_nic import OwnUsbNic, pi_own_usb_nic
 from sbctune.inventory.raw import Parsed
 
-__all__ = ["LOG_KINDS", "current_names", "is_builtin", "is_nic", "nic_from_device"]
+__all__ = [
+    "LOG_KINDS",
+    "board_makers_mac",
+    "current_names",
+    "is_builtin",
+    "is_nic",
+    "nic_from_device",
+]
 
 # The Raspberry Pi Foundation's / Raspberry Pi Ltd's MAC prefixes (IEEE OUI registry).
 _PI_OUI = re.compile(r"^(b8:27:eb|dc:a6:32|e4:5f:01|28:cd:c1|d8:3a:dd|2c:cf:67)", re.I)
+
+
+def board_makers_mac(mac: str | None) -> bool:
+    """A MAC of the Raspberry Pi OUIs: the board's own NIC (its SoC's, its SDIO radio's, its
+    soldered-on USB LAN chip's), never a plugged-in adapter, which carries its own maker's."""
+    return bool(_PI_OUI.match(mac or ""))
 
 
 def _probe_failed_last(device: Device, driver: str) -> bool:
@@ -196,6 +210,8 @@ def nic_from_device(
     nic.bus_path = _bus_path(device, bus)
     speed = device.value("usb_speed_mbps")
     nic.usb_speed_mbps = int(speed) if bus == "usb" and speed and speed >= 12 else None
+    floor = device.best("usb_speed_mbps")
+    nic.usb_speed_at_least = bool(nic.usb_speed_mbps and floor and floor.source == "lsusb bus")
     own = pi_own_usb_nic(nic, parsed, catalog)
     chip, oot = _chip(nic, device, catalog, ids, own)
     _counters(nic, device)
@@ -217,6 +233,8 @@ def nic_from_device(
     log_of(nic, device)
     no_link_state_unshown(nic, device, parsed)
     nic.usb_version = device.value("usb_version")
+    product = device.value("usb_product") if bus == "usb" else None
+    nic.usb_product = str(product)[:200] if product else None
     _queues(nic, parsed)
     nic.builtin = own is not None or is_builtin(nic, board, catalog)
     return nic
@@ -243,7 +261,10 @@ def _queues(nic: Nic, parsed: Parsed) -> None:
 
 def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if nic.wireless:
-        return nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own radio
+        radio = nic.driver == "brcmfmac" or nic.bus in ("sdio", "platform")  # the SoC's own
+        if nic.bus == "platform" and vendor_driver(nic.bus_path) is not None:
+            return False  # "nrc80211": a platform device an out-of-tree module added, no id
+        return radio or board_makers_mac(nic.mac)
     entry = catalog.board(board.catalog_id) if board.catalog_id else None
     builtin = entry.builtin_nic if entry is not None else None
     if builtin is not None and nic.driver and nic.driver == builtin.driver:
@@ -255,4 +276,4 @@ def is_builtin(nic: Nic, board: Board, catalog: Catalog) -> bool:
     if chip is not None and chip.builtin:
         return True  # e.g. SMSC LAN9514: only ever soldered onto a Pi
     # A MAC from the Raspberry Pi OUIs: the board's own NIC.
-    return nic.bus == "platform" or bool(_PI_OUI.match(nic.mac or ""))
+    return nic.bus == "platform" or board_makers_mac(nic.mac)

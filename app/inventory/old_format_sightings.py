@@ -7,6 +7,7 @@ of its one device (lone_device_ties.lone_wifi_devices)."""
 
 from __future__ import annotations
 
+from sbctune.catalog.ids import load_ids
 from sbctune.catalog.old_formats import old_format_of
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Fact, Key, Sighting, iface_key
@@ -39,6 +40,8 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
         sighting.add("phy", f["phy"], _SRC, why, no)
     if (chip := f.get("chip") or row.chip) and f.get("iface"):  # "eth0: LAN9115 (rev 2) at"
         sighting.add("chip_text", chip, _SRC, why, no)
+    if row.driver and (device := f.get("pci_device")):
+        _matched_entry(sighting, row.driver, device, why, no)
     if row.level != "info":
         sighting.add("kernel_error", text, _SRC, text, no)  # the line itself, as evidence
     if row.link:  # a link change, as the table says: "up" at the speed and duplex it names
@@ -50,6 +53,16 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
             duplex = f.get("duplex", "").lower().removesuffix("duplex")  # "FullDuplex"
             sighting.add("duplex", duplex, _SRC, why, no)
     return sighting
+
+
+def _matched_entry(sighting: Sighting, driver: str, device: str, why: str, no: int) -> None:
+    """A driver that prints its matched PCI ID entry's device number ("probing pci device:
+    0x3e", ath10k-ct's __ath10k_pci_probe()) names the device's IDs when one entry of its alias
+    table (resources/ids/drivers.json) has that number: 168c:003e, QCA6174."""
+    if (ids := load_ids().driver_entry("pci", driver, device)) is not None:
+        said = f"{why}; {driver}'s ID table has one entry of device 0x{device}: {ids}"
+        sighting.add("ids", ids, _SRC, said, no)
+        sighting.add("bus", "pci", _SRC, said, no)
 
 
 _WIRELESS_NAME = ("wlan", "wl", "mlan", "ath", "ra", "phy")

@@ -25,6 +25,8 @@ def _bus(nic: Nic) -> str:
             speed or 0, "USB"
         )
         text = f"{label} ({speed} Mbit/s)" if speed else label
+        if speed and nic.usb_speed_at_least:  # a SuperSpeed bus of plain lsusb: a floor
+            text = f"USB 3 ({speed} Mbit/s or more)"
         return text + _at(nic.bus_path)
     if nic.bus == "pci":
         text = "PCIe" + _at(nic.bus_path)

@@ -173,16 +173,6 @@ KNOWN_GAPS: dict[str, str] = {
         "ID tables, the catalog) knows that name: taking a model from a line's words would guess"
     ),
     # corpus12 (twelfth unseen set), left with reasons in tests/captures/corpus/README.md
-    "cm4_pcie_devices_75_ath10k_ct_qca6174_enomem_behind_plx": (
-        "the chip is named only by ath10k-ct's bare number in a line of no device ('probing pci "
-        "device: 0x3e'); ath10k's lines print other hex numbers too (chip_id, target), so "
-        "reading one as a PCI product ID under a vendor the line does not name would guess. "
-        "gaps24: that number is the matched ID entry's device (greearb/ath10k-ct@"
-        "3e7dd73733adc5d892414d812072ea1e70ab0859 ath10k-5.10/pci.c __ath10k_pci_probe() "
-        "prints pci_dev->device, pci_dev the const struct pci_device_id *), so reading it is "
-        "no guess; missing: a vendor row for a line that names no device, and its join to the "
-        "device the same driver's next line names"
-    ),
     "pi4_esp_hosted_226_esp32_sdio_probe_etimedout_then_detected": (
         "esp-hosted's 'ESP chipset detected [esp32]' names no device, no driver is bound to "
         "the SDIO card, and no generated table knows esp32 as a network chip: tying the two "
@@ -286,12 +276,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'wl 0000:01:00.0' a Wi-Fi NIC and join wl0 to it (gaps24c: vendor_formats.json holds "
         "rows read from public source only; wl is shipped as a binary, its formats unpublished)"
     ),
-    "dwr512_lede_pr641_logread_netifd_at_commands_cdc_ether_usb0_unregister_option1": (
-        "the modem is told by option's 'option1 ttyUSB0: GSM modem (1-port) converter now "
-        "disconnected' (a tty, no USB path) and netifd's AT commands; cdc_ether's usb0 alone is "
-        "no modem: missing a join of a usb-serial port's ttyUSBn to the USB device whose "
-        "'converter now attached to ttyUSBn' line is not in the paste"
-    ),
     "lede_rtl8xxxu_7_rtl8188ftv_ehci_mac80211_alloc_hw_warning_modules": (
         "the dongle is shown only by its 'new high-speed USB device' line and a mac80211 "
         "WARNING in ieee80211_alloc_hw_nm() right after (the allocation a Wi-Fi probe makes); "
@@ -299,20 +283,6 @@ KNOWN_GAPS: dict[str, str] = {
         "that a Wi-Fi stack's WARNING in the probe window of a lone enumeration is that device's"
     ),
     # corpus34 (thirty-fourth unseen set), left with reasons in tests/captures/corpus/README.md
-    "wwan34_omr_4030_rm520n_gl_lsusb_superspeed_bus_via_hub_lsmod_grep": (
-        "the RM520N-GL is on bus 002, whose root hub is 1d6b:0003: a SuperSpeed bus, so the "
-        "modem runs at 5 Gbit/s or faster, but plain lsusb does not say which (a 3.1 Gen 2 "
-        "host's bus has the same root hub ID, and the VIA hub is a USB3.1 one); the 5000 was "
-        "stated before the run; missing: a speed field that can say 'SuperSpeed, at least 5000'"
-    ),
-    "wwan34_openipc_1829_rancam_l850_bare_usb_lines_mbim_3_acm_no_netdev": (
-        "the L850 is listed now (its product string names MBIM), but (1) the expected 'not "
-        "shown' driver, written before the run, meets the corpus's older reading of a lone "
-        "enumeration as no driver bound (the inventory says none, with a no-driver finding), "
-        "and (2) its chip is named from vendor and IDs ('Fibocom device 2cb7:0007'), so the "
-        "product string's MBIM does not reach the cellular-modem rule; missing: the USB "
-        "product string kept on the NIC for the advice layer"
-    ),
     "wwan34_openwrt_16294_two_huawei_1c52_cdc_ether_480m_on_xhci_usb3_ports": (
         "the two Huawei devices on cdc_ether get no cellular-modem finding: 12d1:1c52 is in no "
         "ID table (usb.ids, option/qmi_wwan/...), 'HUAWEI Mobile' names no modem, cdc_ether "
@@ -322,38 +292,10 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     # corpus33 (thirty-third unseen set), left with reasons in tests/captures/corpus/README.md
     # corpus36 (thirty-sixth unseen set), left with reasons in tests/captures/corpus/README.md
-    "halow_jetson_nano_nrc7292_13_spi_tegra114_chipselect_probe_22_uname": (
-        "'nrc80211: probe of nrc80211 failed with error -22' names Newracom's out-of-tree nrc "
-        "driver and a device named only 'nrc80211', in no bus form the parsers know; "
-        "vendor_formats.json has no nrc80211 row: the nrc7292_sw_pkg "
-        "trees the search tool holds at a commit (newracom, Gateworks, wzab) were not found "
-        "printing these lines. Missing: an nrc80211 row citing a commit, and a device named "
-        "without any bus form read as one"
-    ),
-    "halow_pi4_nrc7292_76_spi_chipselect_in_use_probe_22": (
-        "the same nrc80211 probe failure as the Jetson Nano's (-22 after spi-bcm2835's "
-        "'chipselect 0 already in use'): missing an nrc80211 row of vendor_formats.json citing a "
-        "commit, and the device named only 'nrc80211' read as one"
-    ),
-    "halow_pi5_nrc7292_102_cspi_chipid_grep_spi": (
-        "'nrc80211 spi0.0: SPI probing. chip_id:7292 ...' is a dev_info() of nrc-hif-cspi.c "
-        "spi_probe() in a version the search tool found only in a file of no named repository; "
-        "the nrc7292_sw_pkg trees it holds at a commit print other lines, so no vendor_formats "
-        "row can cite it. Missing: that row (the NIC would then follow by vendor_driver()), and "
-        "a row field that names the chip from the register the line prints (NRC + chip_id)"
-    ),
     "mesh_openwrt_routing_530_mesh0_bat0_wlan0_1_br_lan": (
         "mesh0 is an 802.11s mesh point only by OpenWrt's naming (the wireless config's "
         "'mesh0'): no line here names its driver, wiphy or a Wi-Fi kernel's template for it, "
         "so wireless stays unknown-as-false; a rule on the name alone would guess"
-    ),
-    "wifi_pi4_awus036acs_8821au_134_lsusb_iw_dev_no_second_phy": (
-        "`iw dev` lists one wiphy, the Pi's own (wlan0's dc:a6:32 prefix, Raspberry Pi "
-        "Trading), so a reader states that the AWUS036ACS in lsusb has no driver; but iw dev "
-        "lists interfaces by wiphy (a wiphy without one is not shown), and the post's "
-        "`rfkill list`, which lists every wiphy (cfg80211 registers one rfkill per wiphy), has "
-        "no bundle key and no reader. Missing: that reader, and a rule that a USB Wi-Fi device "
-        "left without a wiphy when every wiphy is another device's has no driver"
     ),
     "wifi_pi4_kismet_8812au_63_rtw_mlme_warning_hardware_name": (
         "the WARNING names the module [8812au] (Realtek's out-of-tree RTL8812AU USB driver) and "

@@ -82,6 +82,10 @@ def bus_text(nic: Nic) -> str:
         gen = {480: " (USB 2.0)", 5000: " (USB 3.0)", 10000: " (USB 3.1 Gen 2)"}.get(
             nic.usb_speed_mbps or 0, ""
         )
+        if nic.usb_speed_mbps and nic.usb_speed_at_least:  # a SuperSpeed bus: a floor
+            speed, gen = f", {nic.usb_speed_mbps:g} Mbit/s or more", " (USB 3)"
+        if not nic.bus_path:  # "USB 480 Mbit/s", not "USB , 480 Mbit/s"
+            speed = speed.removeprefix(", ")
         return f"USB {nic.bus_path or ''}{speed}{gen}".replace("  ", " ").strip()
     if nic.bus == "pci":
         p = nic.pcie

@@ -16,6 +16,7 @@ from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
+from .dmesg_usb_serial import usb_serial_gone
 from .lazy_pattern import Lazy, later
 from .needle_trie import any_of
 
@@ -92,6 +93,8 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     # "PHY: 1:06 - Link is Up - 1000/Full": an older kernel's line, by its own format
     found = old_format_line(msg) or mii_phy_line(msg)  # r8169's PHY "r8169-3-3100:00"
     if found := found or _node_named(msg) or _driver_message(msg) or bare_wiphy(msg):
+        return found
+    if found := usb_serial_gone(msg):  # "option1 ttyUSB0: ... converter now disconnected ..."
         return found
     # "RTW: rtw_set_ps_mode(wlp3s0) ...": Realtek's FUNC_NDEV_FMT names the interface
     return func_ndev_line(msg, _is_netdev_name)

@@ -318,7 +318,11 @@ NETDEV_LATE: list[tuple[str, _Lazy]] = [
             rf"^(?P<driver>[\w-]+): probe of (?P<device>{BUS_ID}) failed with error "
             r"(?P<errno>-?\d+)|"
             rf"^(?P<driver2>[\w-]+) (?P<device2>{BUS_ID}): probe with driver [\w-]+ failed "
-            r"with error (?P<errno2>-?\d+)"
+            r"with error (?P<errno2>-?\d+)|"
+            # a device named as its driver, no bus form: a platform device with no id, which
+            # platform_device_add() names "%s" alone and platform_match() binds by that name
+            r"^(?P<driver3>[\w-]{2,32}): probe of (?P<device3>(?P=driver3)) failed with error "
+            r"(?P<errno3>-?\d+)"
         ),
     ),
     (
