@@ -92,6 +92,22 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
     return changed if span["holds"] == "since" else not changed
 
 
+def release_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
+    """Whether the running kernel's release carries a fact that mainline gained in a release of
+    its own: its "since" names that first release ("release") and the commit (bcmgenet's
+    get/set_pauseparam: 2d8bdf525d71, 5.16). The table is read from 6.1 and 6.12, so a fact of
+    both holds there; on an older kernel (Raspberry Pi OS bullseye's 5.10, Ubuntu's 5.4) only
+    from its release on (audit 26). None where the kernel string has no version; True for a
+    fact without "since". New ops are not backported to stable releases, so the series decides."""
+    since = fact.get("since")
+    if not since:
+        return True
+    match = SERIES.search(kernel or "")
+    if match is None:
+        return None
+    return (int(match.group(1)), int(match.group(2))) >= _version(str(since["release"]))
+
+
 def _version(series: str) -> tuple[int, int]:
     major, minor = series.split(".")[:2]
     return int(major), int(minor)
