@@ -47,6 +47,7 @@ class _Building:
     facts: dict[str, Any] = field(default_factory=dict)
     unsure: set[str] = field(default_factory=set)
     claims: dict[tuple[str, str], tuple[frozenset[str], Any] | None] = field(default_factory=dict)
+    dated: set[str] = field(default_factory=set)
 
 
 def _table_ops(entry: dict[str, Any], table: str | None) -> dict[str, str]:
@@ -213,8 +214,11 @@ def add_hand_facts(
             if release_holds(fact, kernel) is False:
                 _not_yet(b, fact, tree)
             continue
-        if release_holds(fact, kernel) is False:
+        dated = release_holds(fact, kernel)
+        if dated is False:
             continue
+        if dated and (fact.get("since") or fact.get("until")):
+            b.dated.add(fact["fact"])  # its release says it holds: known, whatever the series
         at_patch = patch_holds(fact, kernel)
         if at_patch is None:
             _unclaimed(b, fact)

@@ -93,19 +93,23 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
 
 
 def release_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
-    """Whether the running kernel's release carries a fact that mainline gained in a release of
-    its own: its "since" names that first release ("release") and the commit (bcmgenet's
-    get/set_pauseparam: 2d8bdf525d71, 5.16). The table is read from 6.1 and 6.12, so a fact of
-    both holds there; on an older kernel (Raspberry Pi OS bullseye's 5.10, Ubuntu's 5.4) only
-    from its release on (audit 26). None where the kernel string has no version; True for a
-    fact without "since". New ops are not backported to stable releases, so the series decides."""
-    since = fact.get("since")
-    if not since:
+    """Whether the running kernel's release carries a fact that mainline gained or lost in a
+    release of its own: its "since" names the first release that has it, its "until" the first
+    that no longer has it, each with the commit (bcmgenet's get/set_pauseparam since 5.16,
+    2d8bdf525d71; stmmac's EBUSY while down until 6.12, 55ddb6c5a3ae). The table is read from
+    6.1 and 6.12 only, so without a date a kernel before, between or after them took what
+    both say (audit 26). None where the kernel string has no version; True for an undated
+    fact. Such changes are not backported to stable releases, so the series decides."""
+    since, until = fact.get("since"), fact.get("until")
+    if not since and not until:
         return True
     match = SERIES.search(kernel or "")
     if match is None:
         return None
-    return (int(match.group(1)), int(match.group(2))) >= _version(str(since["release"]))
+    running = (int(match.group(1)), int(match.group(2)))
+    if since and running < _version(str(since["release"])):
+        return False
+    return not (until and running >= _version(str(until["release"])))
 
 
 def _version(series: str) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.probe import Facts
 from sbctune.tuning.source_rule import lacks
-from tests.fake_ethtool_support import ethtool, lab_state
+from tests.fake_ethtool_support import ethtool, lab_state, shown
 
 POSIX = pytest.mark.posix_only("the lab's fake ethtool (Linux-only lab) locks its state with fcntl")
 
@@ -136,3 +136,76 @@ def test_the_labs_r8169_ring_read_follows_its_release(
     state = lab_state(tmp_path, "r8169", "RTL8168h/8111h", kernel)
     text, _errors, code = ethtool(state, "-g", "eth0")
     assert (code == 0 and "Pre-set maximums" in text) is shown
+
+
+# Rows 5-7: facts that changed between 6.1 and 6.12, dated by their commit ("until" on the 6.1
+# fact, "since" on the 6.12 one), so a kernel between or after the two (6.6, Ubuntu 24.04's
+# 6.8, 6.18) gets its own side instead of the first fact or neither.
+
+
+@pytest.mark.parametrize(
+    ("kernel", "tx_usecs"),
+    [("6.1.0-41-arm64", 1000), ("6.6.51-rockchip64", 1000), ("6.8.0-1056-raspi", 5000),
+     ("6.12.20+rpt-rpi-2712", 5000), ("6.18.34-current-rockchip64", 5000)],
+)  # fmt: skip
+def test_stmmacs_tx_timer_default_follows_its_commit(kernel: str, tx_usecs: int) -> None:
+    """STMMAC_COAL_TX_TIMER 1000 -> 5000 (common.h; 039550960a22, 6.7): 6.8 and 6.18 start at
+    5000 us, not 6.1's 1000 (the first of the two facts, as before)."""
+    caps = driver_caps.caps("stmmac", kernel, "RK3588")
+    assert caps is not None
+    assert caps.facts["coalesce_defaults"]["tx-usecs"] == tx_usecs
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("kernel", "tx_usecs"), [("6.6.51-rockchip64", "1000"), ("6.8.0-31-generic", "5000")]
+)
+def test_the_labs_stmmac_shows_its_kernels_tx_timer(
+    tmp_path: Path, kernel: str, tx_usecs: str
+) -> None:
+    state = lab_state(tmp_path, "stmmac", "RK3588", kernel)
+    assert shown(state, "-c", "tx-usecs") == tx_usecs
+
+
+@pytest.mark.parametrize(
+    ("kernel", "busy"),
+    [("5.10.0-28-arm64", True), ("6.6.51-rockchip64", True), ("6.11.0-9-generic", True),
+     ("6.12.20+rpt-rpi-2712", False), ("6.18.34-current-rockchip64", False)],
+)  # fmt: skip
+def test_stmmacs_ebusy_while_down_ends_with_612(kernel: str, busy: bool) -> None:
+    """stmmac_check_if_running (ethtool_ops.begin: EBUSY unless netif_running) until
+    55ddb6c5a3ae (6.12): 6.6 and 6.11 still refuse every request of a down NIC; 6.18 does not
+    (the planner's down-NIC words and persistence gaps read this fact with no series check)."""
+    caps = driver_caps.caps("stmmac", kernel, "RK3588")
+    assert caps is not None
+    assert (caps.facts.get("ethtool_refused_when_down") == "EBUSY") is busy
+    assert driver_caps.fact_in_every_series(caps, "ethtool_refused_when_down") is busy
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("kernel", "busy"), [("6.6.51-rockchip64", True), ("6.18.34-current-rockchip64", False)]
+)
+def test_the_labs_down_stmmac_answers_as_its_kernel(
+    tmp_path: Path, kernel: str, busy: bool
+) -> None:
+    down = lab_state(tmp_path, "stmmac", "RK3588", kernel, up=False)
+    _out, errors, code = ethtool(down, "-g", "eth0")
+    assert (code != 0 and any("Device or resource busy" in e for e in errors)) is busy
+
+
+@pytest.mark.parametrize(
+    ("driver", "kernel", "claimed"),
+    [("macb", "6.6.31+rpt-rpi-2712", False), ("macb", "6.12.25+rpt-rpi-2712", True),
+     ("r8169", "5.15.0-91-generic", False), ("r8169", "6.2.0-39-generic", True),
+     ("r8169", "6.6.51-rockchip64", True)],
+)  # fmt: skip
+def test_software_irq_coalescing_by_default_is_dated(
+    driver: str, kernel: str, claimed: bool
+) -> None:
+    """netdev_sw_irq_coalesce_default_on: r8169 from 42f66a44d837 (6.2), macb from d57f7b45945a
+    (6.12; asked for 6.6.y and dropped): a Pi 5 on rpi-6.6.y does not start with
+    gro_flush_timeout 20000."""
+    caps = driver_caps.caps(driver, kernel)
+    assert caps is not None
+    assert ("sw_irq_coalesce_default" in caps.facts) is claimed
