@@ -209,3 +209,32 @@ def test_software_irq_coalescing_by_default_is_dated(
     caps = driver_caps.caps(driver, kernel)
     assert caps is not None
     assert ("sw_irq_coalesce_default" in caps.facts) is claimed
+
+
+@pytest.mark.parametrize(
+    ("kernel", "side"),
+    [("5.10.0-28-arm64", "6.1"), ("6.6.31+rpt-rpi-v8", "6.1"), ("6.8.0-1056-raspi", "6.1"),
+     ("6.10.14-v8+", "6.12"), ("6.12.25+rpt-rpi-v8", "6.12"), ("6.18.0-rc2-v8-16k+", "6.12")],
+)  # fmt: skip
+def test_lan78xx_eee_follows_its_phylib_conversion(kernel: str, side: str) -> None:
+    """ "net: usb: lan78xx: Fixup EEE" (a00bbd15a5af, 6.10) moved the MAC's EEE bit to link
+    changes, sent every set through phy_ethtool_set_eee (renegotiation) and called
+    phy_support_eee (EEE on from the start). A Pi 3 B+ on rpi-6.6.y is on 6.1's side: EEE off
+    until asked, and turning it off keeps the link (no consent needed for the SSH NIC)."""
+    caps = driver_caps.caps("lan78xx", kernel, "LAN7515")
+    assert caps is not None
+    assert driver_caps.fact_in_every_series(caps, "eee_default")
+    assert caps.facts["eee_default"]["enabled"] is (side == "6.12")
+    assert caps.restarts("eee") is (side == "6.12")
+    assert bool(caps.facts.get("eee_off_keeps_link")) is (side == "6.1")
+
+
+@pytest.mark.parametrize(
+    ("kernel", "refused"), [("6.6.51-rockchip64", None), ("6.12.20+rpt-rpi-2712", "EOPNOTSUPP")]
+)
+def test_stmmacs_eee_refusal_while_down_comes_with_612(kernel: str, refused: str | None) -> None:
+    """Before 55ddb6c5a3ae the begin callback answers EBUSY first: phylink's EOPNOTSUPP for a
+    down NIC's EEE is 6.12's answer, not 6.6's."""
+    caps = driver_caps.caps("stmmac", kernel, "RK3588")
+    assert caps is not None
+    assert caps.facts.get("ops_refused_when_down", {}).get("get_eee") == refused
