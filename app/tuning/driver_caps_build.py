@@ -223,6 +223,8 @@ def add_hand_facts(
         if at_patch is None:
             _unclaimed(b, fact)
         elif at_patch:
+            if fact.get("patch"):  # its patch level says it holds: known, whatever the series
+                b.dated.add(fact["fact"])
             _apply_fact(b, fact, _where(fact), carried)
     for name, key in [k for k, seen in b.claims.items() if seen is None]:  # neither claimed
         if isinstance(b.facts.get(name), dict):

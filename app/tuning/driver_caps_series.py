@@ -80,10 +80,16 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
     caps it at 1500 from c7159e960f14, 6.1.162 and 6.12.68). None where the kernel string has no
     patch level or its series is not in "first" (6.6: not read): the fact is neither claimed nor
     denied. The stable patch level is the Raspberry Pi tree's too: its rpi-N.y branches merge
-    the stable releases their version names. A fact without "patch" holds at every level."""
+    the stable releases their version names. "mainline": the release from which every series
+    has it (bcmgenet's phylib EEE: 7.0, and 6.12.78 by backport; audit 26). A fact without
+    "patch" holds at every level."""
     span = fact.get("patch")
     if not span:
         return True
+    series = SERIES.search(kernel or "")
+    mainline = span.get("mainline")  # the first release whose .0 has it: every later series
+    if series and mainline and (int(series[1]), int(series[2])) >= _version(str(mainline)):
+        return span["holds"] == "since"
     level = patch_level(kernel)
     first = span["first"].get(f"{level[0]}.{level[1]}") if level else None
     if level is None or first is None:

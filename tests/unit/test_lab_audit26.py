@@ -238,3 +238,27 @@ def test_stmmacs_eee_refusal_while_down_comes_with_612(kernel: str, refused: str
     caps = driver_caps.caps("stmmac", kernel, "RK3588")
     assert caps is not None
     assert caps.facts.get("ops_refused_when_down", {}).get("get_eee") == refused
+
+
+@pytest.mark.parametrize(
+    ("driver", "kernel", "claimed"),
+    [("bcmgenet", "6.12.47+rpt-rpi-v8", False), ("bcmgenet", "6.12.78+rpt-rpi-v8", True),
+     ("bcmgenet", "6.12.117+deb13-arm64", True), ("bcmgenet", "6.6.31+rpt-rpi-v8", False),
+     ("bcmgenet", "7.0.1-arch1-1", True), ("stmmac", "6.12.3-1-arm64", False),
+     ("stmmac", "6.12.4-1-arm64", True), ("stmmac", "6.13.2-1-arm64", True)],
+)  # fmt: skip
+def test_phylib_eee_on_by_default_comes_with_its_stable_release(
+    driver: str, kernel: str, claimed: bool
+) -> None:
+    """phy_support_eee (EEE and Tx LPI on from the start) reached bcmgenet with "net: bcmgenet:
+    fix broken EEE by converting to phylib-managed state" (908c344d5cfa, 7.0; 6.12.78 by
+    backport, Debian's changelog) and stmmac with "net: stmmac: set initial EEE policy
+    configuration" (59c5e1411a0a, 6.13; 6.12.4): a Pi 4 on 6.12.47 does not start with EEE on,
+    nor turn it back on at every open."""
+    caps = driver_caps.caps(driver, kernel, "RK3588" if driver == "stmmac" else None)
+    assert caps is not None
+    assert ("eee_default" in caps.facts) is claimed
+    if driver == "bcmgenet":
+        assert ("eee_reset_on_open" in caps.facts) is claimed
+    if claimed:
+        assert driver_caps.fact_in_every_series(caps, "eee_default")
