@@ -89,7 +89,7 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
     series = SERIES.search(kernel or "")
     mainline = span.get("mainline")  # the first release whose .0 has it: every later series
     if series and mainline and (int(series[1]), int(series[2])) >= _version(str(mainline)):
-        return span["holds"] == "since"
+        return bool(span["holds"] == "since")
     level = patch_level(kernel)
     first = span["first"].get(f"{level[0]}.{level[1]}") if level else None
     if level is None or first is None:
