@@ -124,6 +124,7 @@ def caps(
         b.facts,
         b.cites,
         frozenset(b.unsure - b.ops),
+        frozenset(b.dated),
     )
 
 
@@ -140,7 +141,10 @@ def ops_table(hand: list[dict[str, Any]], series: tuple[str, ...], chip: str | N
 
 def fact_in_every_series(caps: DriverCaps, name: str) -> bool:
     """Whether the table has a `name` fact for every series `caps` holds for: with an unknown
-    kernel (both series) a default read for one series only is not claimed."""
+    kernel (both series) a default read for one series only is not claimed, unless the fact's
+    release dating says it holds on the running kernel (`DriverCaps.dated`, audit 26)."""
+    if name in caps.dated:
+        return True
     covered = {s for f in table()["hand"].get(caps.driver, []) if f["fact"] == name
                for s in f["kernels"]}  # fmt: skip
     return set(caps.series) <= covered

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sbctune.tuning.driver_caps_series import RPI_TREE, patch_holds, rpi_carried
+from sbctune.tuning.driver_caps_series import RPI_TREE, patch_holds, release_holds, rpi_carried
 
 # Facts whose lists (or chips' lists) add up over several cited facts (igb: HIGHDMA and the
 # VLAN filter, each set in features after hw_features in its own line of igb_probe).
@@ -47,6 +47,7 @@ class _Building:
     facts: dict[str, Any] = field(default_factory=dict)
     unsure: set[str] = field(default_factory=set)
     claims: dict[tuple[str, str], tuple[frozenset[str], Any] | None] = field(default_factory=dict)
+    dated: set[str] = field(default_factory=set)
 
 
 def _table_ops(entry: dict[str, Any], table: str | None) -> dict[str, str]:
@@ -209,16 +210,45 @@ def add_hand_facts(
         carried = _carried(fact, series, kernel, tree, either)
         if carried is False:
             continue
+        if fact["fact"] == "ops_since":
+            if release_holds(fact, kernel) is False:
+                _not_yet(b, fact, tree)
+            continue
+        dated = release_holds(fact, kernel)
+        if dated is False:
+            continue
+        if dated and (fact.get("since") or fact.get("until")):
+            b.dated.add(fact["fact"])  # its release says it holds: known, whatever the series
         at_patch = patch_holds(fact, kernel)
         if at_patch is None:
             _unclaimed(b, fact)
         elif at_patch:
+            if fact.get("patch"):  # its patch level says it holds: known, whatever the series
+                b.dated.add(fact["fact"])
             _apply_fact(b, fact, _where(fact), carried)
     for name, key in [k for k, seen in b.claims.items() if seen is None]:  # neither claimed
         if isinstance(b.facts.get(name), dict):
             b.facts[name] = {k: v for k, v in b.facts[name].items() if k != key}
         elif key == "":
             b.facts.pop(name, None)
+
+
+def _not_yet(b: _Building, fact: dict[str, Any], tree: str) -> None:
+    """Ops that both series have but the running kernel predates (its "since"): denied, with
+    the release and commit that brought them (lacks() says so); on a Raspberry Pi tree kernel
+    unsure instead, since its rpi-N.y branch may carry a backport no source here shows."""
+    ops = frozenset(fact["value"])
+    b.ops = b.ops - ops
+    if tree == RPI_TREE:
+        b.unsure |= ops
+        return
+    since = fact["since"]
+    for op in ops:
+        b.facts.setdefault("ops_not_yet", {})[op] = {
+            "release": since["release"],
+            "commit": since["commit"],
+            "title": since["title"],
+        }
 
 
 def _unclaimed(b: _Building, fact: dict[str, Any]) -> None:

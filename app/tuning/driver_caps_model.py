@@ -20,6 +20,9 @@ class DriverCaps:
     # ops the Raspberry Pi tree carries from some branch on, where the running kernel's branch
     # is not known to carry them or not: neither claimed nor denied (try, verify by read-back)
     unsure: frozenset[str] = frozenset()
+    # facts whose "since"/"until" release says they hold on the running kernel: known there
+    # even where its series spans both of the table's (a 6.6 kernel: stmmac's EBUSY while down)
+    dated: frozenset[str] = frozenset()
 
     def has(self, op: str) -> bool:
         return op in self.ops

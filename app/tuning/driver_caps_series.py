@@ -80,16 +80,42 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
     caps it at 1500 from c7159e960f14, 6.1.162 and 6.12.68). None where the kernel string has no
     patch level or its series is not in "first" (6.6: not read): the fact is neither claimed nor
     denied. The stable patch level is the Raspberry Pi tree's too: its rpi-N.y branches merge
-    the stable releases their version names. A fact without "patch" holds at every level."""
+    the stable releases their version names. "mainline": the release from which every series
+    has it (bcmgenet's phylib EEE: 7.0, and 6.12.78 by backport; audit 26). A fact without
+    "patch" holds at every level."""
     span = fact.get("patch")
     if not span:
         return True
+    series = SERIES.search(kernel or "")
+    mainline = span.get("mainline")  # the first release whose .0 has it: every later series
+    if series and mainline and (int(series[1]), int(series[2])) >= _version(str(mainline)):
+        return bool(span["holds"] == "since")
     level = patch_level(kernel)
     first = span["first"].get(f"{level[0]}.{level[1]}") if level else None
     if level is None or first is None:
         return None
     changed = level >= tuple(int(p) for p in str(first).split("."))
     return changed if span["holds"] == "since" else not changed
+
+
+def release_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
+    """Whether the running kernel's release carries a fact that mainline gained or lost in a
+    release of its own: its "since" names the first release that has it, its "until" the first
+    that no longer has it, each with the commit (bcmgenet's get/set_pauseparam since 5.16,
+    2d8bdf525d71; stmmac's EBUSY while down until 6.12, 55ddb6c5a3ae). The table is read from
+    6.1 and 6.12 only, so without a date a kernel before, between or after them took what
+    both say (audit 26). None where the kernel string has no version; True for an undated
+    fact. Such changes are not backported to stable releases, so the series decides."""
+    since, until = fact.get("since"), fact.get("until")
+    if not since and not until:
+        return True
+    match = SERIES.search(kernel or "")
+    if match is None:
+        return None
+    running = (int(match.group(1)), int(match.group(2)))
+    if since and running < _version(str(since["release"])):
+        return False
+    return not (until and running >= _version(str(until["release"])))
 
 
 def _version(series: str) -> tuple[int, int]:

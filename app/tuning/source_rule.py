@@ -75,6 +75,11 @@ def lacks(caps: DriverCaps | None, op: str) -> str | None:
     where it has it, may have it (unsure: tried and read back) or is not in the table."""
     if caps is None or caps.has(op) or op in caps.unsure:
         return None
+    later = caps.facts.get("ops_not_yet", {}).get(op)
+    if later:  # in 6.1 and 6.12, but this kernel predates the commit that added it
+        return (f"the {caps.driver} driver has {op} only from Linux {later['release']} (commit "
+                f"{later['commit']}, \"{later['title']}\"); this kernel is older: it answers "
+                '"Operation not supported"')  # fmt: skip
     kernels = " and ".join(f"Linux {s}" for s in caps.series)
     return (f"the {caps.driver} driver has no {op} in {kernels} (its ethtool_ops, kernel "
             'source): the kernel answers "Operation not supported"')  # fmt: skip

@@ -31,7 +31,8 @@ SESSION = "20261129T234400Z-ff38f1"
 UUID = "e70c1b90-2f2d-31e4-b4e8-884f12913052"
 BASE = ["/etc/systemd/system", "/etc/udev/rules.d", "/etc/sysctl.d"]
 DHCPCD = link_hooks.DHCPCD_DIRS[0]
-K612, K61 = "6.12.47+rpt-rpi-v8", "6.1.0-31-arm64"
+# 6.12.78: bcmgenet calls phy_support_eee from that stable release on (audit 26 row 8)
+K612, K61 = "6.12.78+rpt-rpi-v8", "6.1.0-31-arm64"
 
 
 def _plan(item: PlannedTweak, driver: str, kernel: str, dirs: list[str], nm: bool) -> TuningPlan:

@@ -163,7 +163,7 @@ def test_6_12s_phylib_refuses_an_eee_mode_the_phy_cannot_do(
 ) -> None:
     """genphy_c45_ethtool_set_eee (6.12): a mode outside supported_eee (bit 24, 40000baseCR4) is
     EINVAL, with no extack (the words go to the kernel log); nothing changes."""
-    path = lab_state(tmp_path, driver, chip, "6.12")
+    path = lab_state(tmp_path, driver, chip, "6.12.117")  # bcmgenet: phylib EEE from 6.12.78
     before = ethtool(path, "--show-eee", "eth0")[0]
     refused = ethtool(path, "--set-eee", "eth0", "advertise", "0x1000008")
     assert refused == ("", ["netlink error: Invalid argument"], 76)

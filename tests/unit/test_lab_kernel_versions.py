@@ -76,7 +76,7 @@ def show_eee_of(tmp_path: Path, driver: str, kernel: str) -> str:
 def test_phylib_turns_eee_on_by_default_on_612(tmp_path: Path, driver: str) -> None:
     """6.12: bcmgenet_mii_probe, r8169_mdio_register and stmmac_init_phy call
     phy_support_eee (eee_enabled and tx_lpi_enabled set), read back by phy_ethtool_get_eee."""
-    shown = show_eee_of(tmp_path, driver, "6.12.47+rpt-rpi-v8")
+    shown = show_eee_of(tmp_path, driver, "6.12.78+rpt-rpi-v8")  # bcmgenet: from 6.12.78 (audit 26)
     assert "\tEEE status: enabled" in shown and "\tTx LPI: disabled\n" not in shown
 
 
