@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import ip_model
-from sbctune.lab.fake_ethtool import MODEL_FILE, REFRESH
+from sbctune.lab.fake_ethtool import MODEL_FILE, REFRESH, RENEGOTIATED
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
@@ -53,6 +53,10 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["shown"] = refresh  # (fake_ethtool_link.live): written again at up/down
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
+        jumbo = driver_caps.mtu_renegotiates(caps)
+        if refresh and jumbo is not None:  # r8169's rtl_jumbo_config: renegotiates above 1500
+            limit["renegotiates"] = {"above": jumbo[0],
+                                     "run": [refresh[0], RENEGOTIATED, spec.name]}  # fmt: skip
         if refresh and (
             caps.facts.get("coalesce_reset_on_open") or caps.facts.get("eee_reset_on_open")
         ):

@@ -192,10 +192,15 @@ def _mtu_changed(limits: dict[str, Any], real: str, args: list[str], rest: list[
     if not refresh:
         return None
     # r8169: netdev_update_features after the change; the shown -k follows
-    same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
+    before = _mtu_now(target[0])
+    same = before == target[1]  # dev_set_mtu: no change, no ndo call
     changed = subprocess.run([real, *args], check=False)
     if changed.returncode == 0 and not same:
         subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
+        jumbo = limit.get("renegotiates") or {}
+        # r8169's rtl_jumbo_config: crossing 1500 upwards clears pause and renegotiates
+        if jumbo and before is not None and before <= int(jumbo["above"]) < target[1]:
+            subprocess.run([str(a) for a in jumbo["run"]], check=False, capture_output=True)
     return changed.returncode
 
 

@@ -31,7 +31,7 @@ THEN = "before putting back the rest"
 
 def ahead_words(facts: LinkFacts | None, changes: Sequence[Change]) -> str | None:
     """The words said before restoring `changes` where one of them drops the link, else None."""
-    kinds = [k for c in changes if (k := link_wait.drops(c, facts)) is not None]
+    kinds = [k for c in changes if (k := link_wait.drops(c, facts, restoring=True)) is not None]
     if not kinds or facts is None:
         return None
     return link_wait.before_words(facts, kinds, link_wait.about_seconds(), then=THEN)
