@@ -25,7 +25,7 @@ from sbctune.lab import fake_ethtool, ip_front, load_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import Step, StepResult
 from sbctune.resources import resource_root
-from sbctune.tuning import catalog, driver_caps, link_wait
+from sbctune.tuning import catalog, driver_caps, link_wait, persist_gaps, reopen_order
 from sbctune.tuning.changes import run_changes
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import Change, PlannedTweak
@@ -179,3 +179,48 @@ def test_the_labs_r8169_stops_pause_above_1500_and_does_not_take_it_back(tmp_pat
     assert _pause(state) == ("off", "off")
     assert ethtool(state, "-A", "eth0", "rx", "on", "tx", "on")[2] == 0
     assert _pause(state) == ("on", "on")
+
+
+# ------------------------------ row 2: stmmac's per-queue vectors get their affinity back at open
+
+CAPTURES = Path(__file__).resolve().parents[1] / "captures"
+MULTI_MSI = CAPTURES / "proc_interrupts/intel_stmmac_netdev_2021_multi_msi_eth0.txt"
+RINGS = Change("ethtool", "eth0 -G rx", "512", "1024")
+
+
+def _irq_change(name: str) -> Change:
+    """The irq-affinity tweak's change for the interrupt of that name in the real capture (an
+    Intel mGbE, dwmac-intel, per-queue MSI vectors), or eth0's own line of a platform glue."""
+    lines = MULTI_MSI.read_text(encoding="utf-8").splitlines()
+    number = next((ln.split(":")[0].strip() for ln in lines if ln.split()[-1] == name), "38")
+    path = f"/proc/irq/{number}/smp_affinity"
+    return Change("irq_affinity", path, "f", "2", path, name, 0)
+
+
+@pytest.mark.parametrize("name", ["eth0:rx-0", "eth0:tx-1"])
+def test_a_ring_change_on_multi_msi_stmmac_goes_before_the_queue_interrupts_masks(
+    name: str,
+) -> None:
+    """stmmac_request_irq_multi_msi (both series) sets queue N's vector to CPU N mod the CPUs
+    at every open, and a ring change closes and opens: the masks are written after it and read
+    back after every write, as atlantic's are."""
+    facts = reopen_order.open_facts("stmmac", "eth0", KERNEL)
+    irq = _irq_change(name)
+    assert reopen_order.apply_order([irq, RINGS], facts) == [1, 0]
+    assert reopen_order.read_last([irq, RINGS], facts) == {0}
+    caps = driver_caps.caps("stmmac", KERNEL)
+    assert persist_gaps.why_lost(irq, caps, facts, "eth0") == (
+        "the stmmac driver sets it back each time eth0 is opened (drivers/net/ethernet/"
+        "stmicro/stmmac/stmmac_main.c: stmmac_request_irq_multi_msi)"
+    )
+
+
+def test_a_platform_stmmacs_single_interrupt_keeps_its_mask_and_its_order() -> None:
+    """stmmac_request_irq_single: request_irq only; kernel/irq/manage.c irq_setup_affinity
+    keeps a mask the user set (IRQD_AFFINITY_SET) across free_irq and request_irq."""
+    facts = reopen_order.open_facts("stmmac", "eth0", KERNEL)
+    irq = _irq_change("eth0")
+    assert reopen_order.apply_order([irq, RINGS], facts) == [0, 1]
+    assert reopen_order.read_last([irq, RINGS], facts) == set()
+    atlantic = reopen_order.open_facts("atlantic", "eth0", KERNEL)  # every vector, as before
+    assert reopen_order.apply_order([irq, RINGS], atlantic) == [1, 0]
