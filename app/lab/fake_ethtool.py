@@ -439,15 +439,17 @@ def refresh_shown(state_path: str, reopened_ifaces: list[str] | None = None) -> 
 
 
 # The lab's `ip` runs the model with this and the interface's name after an MTU change that
-# crosses the driver's jumbo threshold upwards (r8169: rtl_jumbo_config, `renegotiates` in
-# ip_front.limits): what the driver does then is done to the lab's NIC.
-RENEGOTIATED = "--sbctune-mtu-renegotiated"
+# drops the driver's link (`link_drop` in ip_front.limits): igb/igc_change_mtu's down/up and
+# stmmac_change_mtu's release/open at every change of a running interface (`restarts_on` mtu),
+# r8169's rtl_jumbo_config when the MTU crosses 1500 upwards (`mtu_renegotiates_above`).
+MTU_LINK_DROP = "--sbctune-mtu-link-drop"
 
 
-def mtu_renegotiated(state_path: str, ifname: str) -> int:
-    """r8169's rtl_jumbo_config above ETH_DATA_LEN: Pause and Asym_Pause cleared from the
-    advertisement (`pause.jumbo_clears`; never put back at 1500) and phy_start_aneg, so the
-    link drops for the profile's link_down_seconds and -a shows the resolution without pause."""
+def mtu_link_dropped(state_path: str, ifname: str) -> int:
+    """What the driver's MTU change does to the link: r8169's rtl_jumbo_config clears Pause and
+    Asym_Pause from the advertisement first (`pause.jumbo_clears`; never put back at 1500) and
+    calls phy_start_aneg, so -a shows the resolution without pause. A running interface's link
+    drops for the profile's link_down_seconds; a down one has none to drop."""
     if os.geteuid() != 0:
         return 1  # the shown files are root's, as the MTU change is
     with locked_state(state_path, True) as state:
@@ -471,8 +473,8 @@ def main() -> int:
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
     if sys.argv[1:2] == [REFRESH]:
         return refresh_shown(state_path, sys.argv[2:])
-    if sys.argv[1:2] == [RENEGOTIATED] and len(sys.argv) == 3:
-        return mtu_renegotiated(state_path, sys.argv[2])
+    if sys.argv[1:2] == [MTU_LINK_DROP] and len(sys.argv) == 3:
+        return mtu_link_dropped(state_path, sys.argv[2])
     result = run(sys.argv[1:], state_path, fallback)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script

@@ -197,10 +197,11 @@ def _mtu_changed(limits: dict[str, Any], real: str, args: list[str], rest: list[
     changed = subprocess.run([real, *args], check=False)
     if changed.returncode == 0 and not same:
         subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
-        jumbo = limit.get("renegotiates") or {}
-        # r8169's rtl_jumbo_config: crossing 1500 upwards clears pause and renegotiates
-        if jumbo and before is not None and before <= int(jumbo["above"]) < target[1]:
-            subprocess.run([str(a) for a in jumbo["run"]], check=False, capture_output=True)
+        drop = limit.get("link_drop") or {}
+        above = drop.get("above")  # None: every change (igb, igc, stmmac); r8169: 1500 upwards
+        crossed = above is None or (before is not None and before <= int(above) < target[1])
+        if drop and crossed:
+            subprocess.run([str(a) for a in drop["run"]], check=False, capture_output=True)
     return changed.returncode
 
 

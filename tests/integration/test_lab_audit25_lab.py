@@ -5,6 +5,8 @@ rtl8169_change_mtu -> rtl_jumbo_config: Pause and Asym_Pause leave the advertise
 link renegotiates (carrier_changes moves), so `ethtool -a` shows no pause; back at 1500 the link
 stays up and pause stays off until a pause request at 1500. Before, the lab's MTU change kept
 the link and the pause up (kinder than the kernel).
+Row 3: the CM4 + I340 lab (igb). igb_change_mtu takes a running interface down and up
+(igb_down/igb_up): every MTU change drops the link. Before, the lab's kept it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,14 @@ from tests.lab_profiles import profile_copy
 pytestmark = [pytest.mark.lab]
 
 
+def _carrier_changes_of(lab: LabInfo, iface: str) -> int:
+    """`iface`'s carrier_changes once its carrier is back (bounded: 150 polls of 0.1 s)."""
+    sys = f"/sys/class/net/{iface}"
+    wait = (f'i=0; while [ "$(cat {sys}/carrier 2>/dev/null)" != 1 ] && [ $i -lt 150 ]; '
+            "do sleep 0.1; i=$((i + 1)); done; ")  # fmt: skip
+    return int(in_lab(lab, wait + f"cat {sys}/carrier_changes").strip())
+
+
 def _pause(lab: LabInfo) -> tuple[str, str]:
     lines = in_lab(lab, "ethtool -a eth1").splitlines()
     found = dict(line.split(":", 1) for line in lines if line.startswith(("RX:", "TX:")))
@@ -28,11 +38,7 @@ def _pause(lab: LabInfo) -> tuple[str, str]:
 
 
 def _carrier_changes(lab: LabInfo) -> int:
-    """eth1's carrier_changes once its carrier is back (the profile's link_down_seconds, a real
-    drop's length: bounded by 150 polls of 0.1 s)."""
-    wait = ("i=0; while [ \"$(cat /sys/class/net/eth1/carrier 2>/dev/null)\" != 1 ] "
-            "&& [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done; ")  # fmt: skip
-    return int(in_lab(lab, wait + "cat /sys/class/net/eth1/carrier_changes").strip())
+    return _carrier_changes_of(lab, "eth1")
 
 
 def test_jumbo_frames_on_the_r8169_lab_renegotiate_and_leave_pause_off(
@@ -56,3 +62,17 @@ def test_jumbo_frames_on_the_r8169_lab_renegotiate_and_leave_pause_off(
     assert asked.strip().endswith("exit=0"), asked
     assert _carrier_changes(lab) > jumbo  # phy_set_asym_pause renegotiates
     assert _pause(lab) == ("on", "on")
+
+
+def test_every_mtu_change_on_the_igb_lab_drops_the_link(
+    lab_factory: Callable[..., LabInfo], tmp_path: Path
+) -> None:
+    lab = lab_factory(str(profile_copy(tmp_path, "cm4-i340-igb", "igb-a25")))
+    before = _carrier_changes_of(lab, "eth1")
+    done = in_lab(lab, "ip link set dev eth1 mtu 4000 2>&1; echo exit=$?")
+    assert done.strip().endswith("exit=0"), done
+    up = _carrier_changes_of(lab, "eth1")
+    assert up > before
+    back = in_lab(lab, "ip link set dev eth1 mtu 1500 2>&1; echo exit=$?")
+    assert back.strip().endswith("exit=0"), back
+    assert _carrier_changes_of(lab, "eth1") > up  # down and up again, both ways

@@ -151,13 +151,20 @@ def test_jumbo_frames_on_r8169_say_the_link_drops_and_pause_stays_off_after_undo
 # ---------------------------------------------------------------------------------- the lab
 
 
-def test_the_labs_ip_knows_r8169s_jumbo_renegotiation() -> None:
-    found = ip_front.limits(load_profile("cm4-rtl8125b-r8169"), ["/lab/.ethtool-model", "-R"])
-    assert found["eth1"]["renegotiates"] == {
+def test_the_labs_ip_drops_the_link_where_the_drivers_mtu_change_does() -> None:
+    model = "/lab/.ethtool-model"
+    r8169 = ip_front.limits(load_profile("cm4-rtl8125b-r8169"), [model, "-R"])
+    assert r8169["eth1"]["link_drop"] == {
         "above": 1500,
-        "run": ["/lab/.ethtool-model", fake_ethtool.RENEGOTIATED, "eth1"],
+        "run": [model, fake_ethtool.MTU_LINK_DROP, "eth1"],
     }
-    assert "renegotiates" not in found["eth0"]  # bcmgenet: no such rule
+    assert "link_drop" not in r8169["eth0"]  # bcmgenet: no ndo_change_mtu of its own
+    igb = ip_front.limits(load_profile("cm4-i340-igb"), [model, "-R"])
+    # igb_change_mtu: igb_down/igb_up at every change of a running interface
+    assert igb["eth1"]["link_drop"] == {
+        "above": None,
+        "run": [model, fake_ethtool.MTU_LINK_DROP, "eth1"],
+    }
 
 
 def _pause(state: str) -> tuple[str, str]:
@@ -170,7 +177,7 @@ def _pause(state: str) -> tuple[str, str]:
 def test_the_labs_r8169_stops_pause_above_1500_and_does_not_take_it_back(tmp_path: Path) -> None:
     state = with_link(lab_state(tmp_path, "r8169", CHIP, KERNEL), **LINK_UP)
     assert _pause(state) == ("on", "on")
-    assert fake_ethtool.mtu_renegotiated(state, "eth0") == 0
+    assert fake_ethtool.mtu_link_dropped(state, "eth0") == 0
     assert _pause(state) == ("off", "off")
     # at 1500 again the driver takes a pause request, and only that advertises it again
     data = json.loads(Path(state).read_text(encoding="utf-8"))
