@@ -49,7 +49,7 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     jumbo = driver_caps.mtu_renegotiates(caps)
     if caps and jumbo and link_wait.crosses_up(read.text, str(wanted), jumbo[0]):
         item.restarts_link = True
-        item.reason += _renegotiation_words(caps, jumbo[0])
+        item.reason += _renegotiation_words(caps, jumbo[0], ctx.iface)
     dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
                       if wanted > r["above"] for n in r["drop"]})  # fmt: skip
     if caps and dropped:
@@ -74,7 +74,7 @@ def _renegotiation_refusal(ctx: Context, now: str, wanted: int) -> str | None:
             "NetworkManager runs, its checkpoint)")  # fmt: skip
 
 
-def _renegotiation_words(caps: driver_caps.DriverCaps, above: int) -> str:
+def _renegotiation_words(caps: driver_caps.DriverCaps, above: int, iface: str) -> str:
     """What the reason says of an MTU change that renegotiates the link, and of the settings
     the driver drops with it and does not put back when the MTU is undone (r8169: pause)."""
     words = (f"; above an MTU of {above} {caps.driver} renegotiates the link for it (the link "
@@ -82,7 +82,7 @@ def _renegotiation_words(caps: driver_caps.DriverCaps, above: int) -> str:
     clears = (caps.facts.get("mtu_renegotiates_above") or {}).get("clears") or []
     if "pause" in clears:
         words += (" and stops advertising flow control (pause frames), which undoing the MTU "
-                  "does not advertise again: after a revert, `ethtool -A IFACE rx on tx on` "
+                  f"does not advertise again: after a revert, `ethtool -A {iface} rx on tx on` "
                   "(or a reboot) turns it back on")  # fmt: skip
     return words
 

@@ -89,6 +89,8 @@ class LinkFacts:
     # `mtu_renegotiates_above`); None where no such rule holds
     mtu_above: int | None = None
     mtu_kind: str = ""
+    # what the driver drops with that MTU and does not put back below it (r8169: "pause")
+    mtu_clears: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,9 @@ def link_facts(
     if jumbo is not None:
         cites.setdefault("mtu", caps.cite("mtu_renegotiates_above"))
     above, kind = jumbo if jumbo is not None else (None, "")
-    return LinkFacts(iface, caps.driver, settings, features, cites, above, kind)
+    clears = tuple(str(c) for c in (caps.facts.get("mtu_renegotiates_above") or {}).get(
+        "clears", []))  # fmt: skip
+    return LinkFacts(iface, caps.driver, settings, features, cites, above, kind, clears)
 
 
 def for_plan(plan: TuningPlan) -> LinkFacts | None:

@@ -25,7 +25,14 @@ from sbctune.lab import fake_ethtool, ip_front, load_profile
 from sbctune.remote import batch
 from sbctune.remote.batch import Step, StepResult
 from sbctune.resources import resource_root
-from sbctune.tuning import catalog, driver_caps, link_wait, persist_gaps, reopen_order
+from sbctune.tuning import (
+    catalog,
+    driver_caps,
+    link_wait,
+    persist_gaps,
+    reopen_order,
+    revert_link,
+)
 from sbctune.tuning.changes import run_changes
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import Change, PlannedTweak
@@ -115,6 +122,19 @@ def test_the_revert_to_1500_on_r8169_waits_for_no_link_but_igbs_does() -> None:
     assert f"sh eth0 {DIRECTORY}/link.before\n" in revert_script(SESSION, [JUMBO], link=igb)
 
 
+def test_tune_revert_says_r8169_did_not_advertise_pause_again() -> None:
+    r8169 = link_wait.link_facts("r8169", "eth0", KERNEL, CHIP)
+    assert revert_link.left_words(r8169, [JUMBO]) == (
+        "the r8169 driver stopped advertising flow control (pause frames) on eth0 when its MTU "
+        "went above 1500 and does not advertise it again now that the MTU is back "
+        "(drivers/net/ethernet/realtek/r8169_main.c: rtl_jumbo_config): `ethtool -A eth0 rx on "
+        "tx on` turns it back on"
+    )
+    assert revert_link.left_words(r8169, [Change("mtu", "eth0", "9000", "4000")]) is None
+    igb = link_wait.link_facts("igb", "eth0", KERNEL, "I210")
+    assert revert_link.left_words(igb, [JUMBO]) is None
+
+
 # ------------------------------------------------------- the product: the plan says it, holds it
 
 
@@ -145,7 +165,7 @@ def test_jumbo_frames_on_r8169_say_the_link_drops_and_pause_stays_off_after_undo
     assert item.applicable and item.restarts_link, item.reason
     assert "above an MTU of 1500 r8169 renegotiates the link for it" in item.reason
     assert "stops advertising flow control (pause frames)" in item.reason
-    assert "`ethtool -A IFACE rx on tx on`" in item.reason
+    assert "`ethtool -A eth0 rx on tx on`" in item.reason
 
 
 # ---------------------------------------------------------------------------------- the lab
