@@ -438,11 +438,43 @@ def refresh_shown(state_path: str, reopened_ifaces: list[str] | None = None) -> 
     return 0
 
 
+# The lab's `ip` runs the model with this and the interface's name after an MTU change that
+# drops the driver's link (`link_drop` in ip_front.limits): igb/igc_change_mtu's down/up and
+# stmmac_change_mtu's release/open at every change of a running interface (`restarts_on` mtu),
+# r8169's rtl_jumbo_config when the MTU crosses 1500 upwards (`mtu_renegotiates_above`).
+MTU_LINK_DROP = "--sbctune-mtu-link-drop"
+
+
+def mtu_link_dropped(state_path: str, ifname: str) -> int:
+    """What the driver's MTU change does to the link: r8169's rtl_jumbo_config clears Pause and
+    Asym_Pause from the advertisement first (`pause.jumbo_clears`; never put back at 1500) and
+    calls phy_start_aneg, so -a shows the resolution without pause. A running interface's link
+    drops for the profile's link_down_seconds; a down one has none to drop."""
+    if os.geteuid() != 0:
+        return 1  # the shown files are root's, as the MTU change is
+    with locked_state(state_path, True) as state:
+        dev = state.get("interfaces", {}).get(ifname)
+        if not dev:
+            return 0
+        pause = dev.get("pause") or {}
+        if pause.get("jumbo_clears"):
+            pause.update(rx=False, tx=False)
+            pause.pop("advertised", None)
+        bounce = bool(state.get("bounce_links")) and iface_up(ifname, dev)
+        down = float(state.get("link_down_seconds") or 0)
+        write_shown(state_path, state)
+    if bounce:
+        bounce_link(ifname, down)
+    return 0
+
+
 def main() -> int:
     state_path = os.environ.get(STATE_ENV) or ETHTOOL_STATE
     fallback = os.environ.get(FALLBACK_ENV) or FALLBACK
     if sys.argv[1:2] == [REFRESH]:
         return refresh_shown(state_path, sys.argv[2:])
+    if sys.argv[1:2] == [MTU_LINK_DROP] and len(sys.argv) == 3:
+        return mtu_link_dropped(state_path, sys.argv[2])
     result = run(sys.argv[1:], state_path, fallback)
     if result is None:
         os.execv(fallback, [fallback, *sys.argv[1:]])  # noqa: S606 - the capture script

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.lab import ip_model
-from sbctune.lab.fake_ethtool import MODEL_FILE, REFRESH
+from sbctune.lab.fake_ethtool import MODEL_FILE, MTU_LINK_DROP, REFRESH
 from sbctune.lab.profile import LabProfile
 from sbctune.lab.state import write_json
 from sbctune.tuning import driver_caps
@@ -53,6 +53,13 @@ def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, d
             limit["shown"] = refresh  # (fake_ethtool_link.live): written again at up/down
         if refresh and driver_caps.mtu_drops(caps, spec.chip):
             limit["refresh"] = refresh
+        # the MTU change drops the link: at every change of a running interface (igb/igc
+        # down/up, stmmac release/open: above None), or crossing an MTU upwards (r8169's
+        # rtl_jumbo_config: 1500)
+        jumbo = None if caps.restarts("mtu") else driver_caps.mtu_renegotiates(caps)
+        if refresh and (jumbo is not None or caps.restarts("mtu")):
+            run = [refresh[0], MTU_LINK_DROP, spec.name]
+            limit["link_drop"] = {"above": jumbo[0] if jumbo else None, "run": run}
         if refresh and (
             caps.facts.get("coalesce_reset_on_open") or caps.facts.get("eee_reset_on_open")
         ):

@@ -192,10 +192,16 @@ def _mtu_changed(limits: dict[str, Any], real: str, args: list[str], rest: list[
     if not refresh:
         return None
     # r8169: netdev_update_features after the change; the shown -k follows
-    same = _mtu_now(target[0]) == target[1]  # dev_set_mtu: no change, no ndo call
+    before = _mtu_now(target[0])
+    same = before == target[1]  # dev_set_mtu: no change, no ndo call
     changed = subprocess.run([real, *args], check=False)
     if changed.returncode == 0 and not same:
         subprocess.run([str(a) for a in refresh], check=False, capture_output=True)
+        drop = limit.get("link_drop") or {}
+        above = drop.get("above")  # None: every change (igb, igc, stmmac); r8169: 1500 upwards
+        crossed = above is None or (before is not None and before <= int(above) < target[1])
+        if drop and crossed:
+            subprocess.run([str(a) for a in drop["run"]], check=False, capture_output=True)
     return changed.returncode
 
 

@@ -27,6 +27,7 @@ from sbctune.tuning.driver_caps_rules import (
     floor_written,
     mtu_drops,
     mtu_fifo_refused,
+    mtu_renegotiates,
 )
 from sbctune.tuning.driver_caps_series import RPI_TREE, SERIES, rpi_carried, tree_of
 
@@ -43,6 +44,7 @@ __all__ = [
     "kernel_fact",
     "mtu_drops",
     "mtu_fifo_refused",
+    "mtu_renegotiates",
     "rpi_carried",
     "seen_as",
     "series_of",

@@ -44,6 +44,16 @@ def mtu_drops(caps: DriverCaps, chip: str | None) -> list[dict[str, Any]]:
     return [{"above": int(r["above"]), "drop": list(r["drop"])} for r in rules if r not in spared]
 
 
+def mtu_renegotiates(caps: DriverCaps | None) -> tuple[int, str] | None:
+    """(MTU, kind of link drop) where an MTU change that crosses that MTU upwards drops the
+    link (r8169: rtl_jumbo_config clears pause from the advertisement and renegotiates above
+    1500, and going back neither renegotiates nor advertises pause again), else None."""
+    rule = caps.facts.get("mtu_renegotiates_above") if caps is not None else None
+    if not isinstance(rule, dict) or rule.get("above") is None:
+        return None
+    return int(rule["above"]), str(rule.get("link", ""))
+
+
 def edom_frame_extra(caps: DriverCaps, chip: str | None) -> int | None:
     """The bytes a USB driver adds to the MTU before refusing a frame of whole USB packets
     (EDOM): one number (lan78xx, smsc95xx), or by chip with a default (asix: the AX88178's

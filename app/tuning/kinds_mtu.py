@@ -7,9 +7,9 @@ kept off)."""
 from __future__ import annotations
 
 from sbctune.limits import parse_json
-from sbctune.tuning import driver_caps, source_rule
+from sbctune.tuning import driver_caps, link_wait, source_rule
 from sbctune.tuning.kinds_ethtool import held_for_consent, restart_refusal
-from sbctune.tuning.model import Change, PlannedTweak
+from sbctune.tuning.model import HELD_FOR_LINK, Change, PlannedTweak
 from sbctune.tuning.plan_context import Context
 from sbctune.tuning.plan_context import not_applicable as _no
 
@@ -38,7 +38,7 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     up = source_rule.refused_while_up(caps, read.text.strip(), wanted)
     if up:
         return _no(ctx, up)
-    refusal = restart_refusal(ctx, "mtu")
+    refusal = restart_refusal(ctx, "mtu") or _renegotiation_refusal(ctx, read.text, wanted)
     if refusal and read.text.strip() != str(wanted):
         return held_for_consent(ctx, refusal)
     item = PlannedTweak(ctx.tweak, True, f"MTU {wanted} on {ctx.iface}")
@@ -46,6 +46,10 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
     if caps and caps.restarts("mtu") and read.text.strip() != str(wanted):
         item.restarts_link = True
         item.reason += f"; {caps.driver} restarts the interface for it (the link drops briefly)"
+    jumbo = driver_caps.mtu_renegotiates(caps)
+    if caps and jumbo and link_wait.crosses_up(read.text, str(wanted), jumbo[0]):
+        item.restarts_link = True
+        item.reason += _renegotiation_words(caps, jumbo[0], ctx.iface)
     dropped = sorted({n for r in (driver_caps.mtu_drops(caps, chip) if caps else [])
                       if wanted > r["above"] for n in r["drop"]})  # fmt: skip
     if caps and dropped:
@@ -53,6 +57,34 @@ def plan_mtu(ctx: Context) -> PlannedTweak:
         item.reason += (f"; {caps.driver} then keeps {what} off at this MTU "
                         f"({caps.cite('mtu_drops_features')})")  # fmt: skip
     return item
+
+
+def _renegotiation_refusal(ctx: Context, now: str, wanted: int) -> str | None:
+    """An MTU above the driver's jumbo threshold renegotiates the link (r8169): held back on
+    the NIC that carries the SSH session unless the user agreed, as a restarting change is."""
+    caps = ctx.caps
+    jumbo = driver_caps.mtu_renegotiates(caps)
+    if caps is None or jumbo is None or ctx.options.get("allow_link_restart"):
+        return None
+    if not link_wait.crosses_up(now, str(wanted), jumbo[0]) or not ctx.carries_ssh():
+        return None
+    return (f"an MTU above {jumbo[0]} on {caps.driver} renegotiates the link "
+            f"({caps.cite('mtu_renegotiates_above')}), and {ctx.iface} carries this SSH "
+            f"session: {HELD_FOR_LINK} (then applied under the guard and, where "
+            "NetworkManager runs, its checkpoint)")  # fmt: skip
+
+
+def _renegotiation_words(caps: driver_caps.DriverCaps, above: int, iface: str) -> str:
+    """What the reason says of an MTU change that renegotiates the link, and of the settings
+    the driver drops with it and does not put back when the MTU is undone (r8169: pause)."""
+    words = (f"; above an MTU of {above} {caps.driver} renegotiates the link for it (the link "
+             f"drops briefly; {caps.cite('mtu_renegotiates_above')})")  # fmt: skip
+    clears = (caps.facts.get("mtu_renegotiates_above") or {}).get("clears") or []
+    if "pause" in clears:
+        words += (" and stops advertising flow control (pause frames), which undoing the MTU "
+                  f"does not advertise again: after a revert, `ethtool -A {iface} rx on tx on` "
+                  "(or a reboot) turns it back on")  # fmt: skip
+    return words
 
 
 def _max_mtu(text: str) -> int | None:

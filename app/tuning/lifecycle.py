@@ -162,6 +162,7 @@ async def revert(
     reverted = []
     for stored in sessions:
         nic = stored.record.nic if stored.record else ""
+        left = None
         if on_event is not None and stored.record is not None and nic:
             # the same words as apply before the wait (walk 22: revert was silent until done)
             changes = stored.record.touched()
@@ -169,7 +170,10 @@ async def revert(
             ahead = revert_link.ahead_words(facts, changes)
             if ahead:
                 on_event(ahead)
+            left = revert_link.left_words(facts, changes)
         await run_revert(session, stored.id, nic=nic or "", on_event=on_event)
+        if on_event is not None and left:
+            on_event(left)  # what the driver does not put back with the value (r8169's pause)
         mark(history, session, stored.id, "reverted")
         reverted.append(stored.id)
     return reverted

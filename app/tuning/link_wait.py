@@ -85,6 +85,12 @@ class LinkFacts:
     settings: dict[str, str]  # restarts_on setting -> its kind (renegotiation, reset, reopen)
     features: dict[str, str]  # restarts_on_features feature -> its kind
     cites: dict[str, str]  # setting or feature -> "file: function"
+    # An MTU change that crosses this value upwards renegotiates (r8169's rtl_jumbo_config:
+    # `mtu_renegotiates_above`); None where no such rule holds
+    mtu_above: int | None = None
+    mtu_kind: str = ""
+    # what the driver drops with that MTU and does not put back below it (r8169: "pause")
+    mtu_clears: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -113,11 +119,17 @@ def link_facts(
     kinds = caps.facts.get("restart_kinds", {})
     settings = {s: str(kinds.get(s, "")) for s in caps.facts.get("restarts_on", [])}
     features = {f: str(kinds.get(f, "")) for f in caps.facts.get("restarts_on_features", [])}
-    if not settings and not features:
+    jumbo = driver_caps.mtu_renegotiates(caps)
+    if not settings and not features and jumbo is None:
         return None
     cites = {s: caps.cite(f"restarts:{s}") or caps.cite("restarts_on") for s in settings}
     cites.update(dict.fromkeys(features, caps.cite("restarts_on_features")))
-    return LinkFacts(iface, caps.driver, settings, features, cites)
+    if jumbo is not None:
+        cites.setdefault("mtu", caps.cite("mtu_renegotiates_above"))
+    above, kind = jumbo if jumbo is not None else (None, "")
+    clears = tuple(str(c) for c in (caps.facts.get("mtu_renegotiates_above") or {}).get(
+        "clears", []))  # fmt: skip
+    return LinkFacts(iface, caps.driver, settings, features, cites, above, kind, clears)
 
 
 def for_plan(plan: TuningPlan) -> LinkFacts | None:
@@ -135,13 +147,19 @@ def about_seconds() -> int:
     return int(json.loads(text)["about_seconds"])
 
 
-def drops(change: Change, facts: LinkFacts | None) -> str | None:
+def drops(change: Change, facts: LinkFacts | None, restoring: bool = False) -> str | None:
     """The kind of link drop writing `change` makes (renegotiation, reset, reopen; "" where the
-    table does not say), or None where it keeps the link."""
+    table does not say), or None where it keeps the link. `restoring`: its `before` is written
+    (a revert), so an MTU rule that depends on the direction reads the values the other way."""
     if facts is None:
         return None
     if change.kind == "mtu":
-        return facts.settings.get("mtu") if change.target == facts.iface else None
+        if change.target != facts.iface:
+            return None
+        if "mtu" in facts.settings:
+            return facts.settings["mtu"]
+        old, new = (change.after, change.before) if restoring else (change.before, change.after)
+        return facts.mtu_kind if crosses_up(old, new, facts.mtu_above) else None
     words = change.target.split(" ")
     if change.kind != "ethtool" or len(words) != 3 or words[0] != facts.iface:
         return None
@@ -154,8 +172,19 @@ def drops(change: Change, facts: LinkFacts | None) -> str | None:
     return facts.settings.get(_SETTING.get(option, ""))
 
 
-def any_drops(changes: Sequence[Change], facts: LinkFacts | None) -> bool:
-    return any(drops(c, facts) is not None for c in changes)
+def crosses_up(old: str | None, new: str | None, above: int | None) -> bool:
+    """Whether an MTU change from `old` to `new` crosses `above` upwards (the MTU the Pi reads,
+    or one sbctune wrote: digits only, else no)."""
+    if above is None:
+        return False
+    words = [(w or "").strip() for w in (old, new)]
+    if not all(w.isascii() and w.isdigit() and len(w) <= 6 for w in words):
+        return False
+    return int(words[0]) <= above < int(words[1])
+
+
+def any_drops(changes: Sequence[Change], facts: LinkFacts | None, restoring: bool = False) -> bool:
+    return any(drops(c, facts, restoring) is not None for c in changes)
 
 
 def mark_argv(iface: str, directory: str) -> list[str]:

@@ -17,7 +17,9 @@ An open that turns EEE on again (bcmgenet on 6.12: bcmgenet_mii_probe's phy_supp
 
 An open that sets IRQ affinity back (atlantic: aq_pci_func_alloc_irq's
 irq_set_affinity_hint, `irq_affinity_reset_on_open`) is the same rule for the irq-affinity
-tweak's writes: the ring change's restart goes first, the masks after it.
+tweak's writes: the ring change's restart goes first, the masks after it. Where the fact names
+the interrupts it holds for (stmmac: only the per-queue MSI vectors "IFACE:rx-N"/"IFACE:tx-N"
+of stmmac_request_irq_multi_msi, audit 25), only those writes are.
 
 Everything else keeps its order (a tweak's own changes depend on theirs: bcmgenet's adaptive-rx
 goes on after its values). A restart the table lists that is an autonegotiation rather than a
@@ -58,6 +60,9 @@ class OpenFacts:
     affinity_where: str = ""
     # "file: function" where the open turns EEE on again; "" where it keeps the user's choice
     eee_where: str = ""
+    # the interrupts whose affinity the open sets back, as name prefixes ("{iface}:rx-"); ()
+    # where it sets back every interrupt of the NIC (atlantic)
+    affinity_names: tuple[str, ...] = ()
 
 
 def open_facts(
@@ -68,7 +73,9 @@ def open_facts(
     if caps is None or not iface:
         return None
     resets = caps.facts.get("coalesce_reset_on_open") or []
-    affinity = bool(caps.facts.get("irq_affinity_reset_on_open"))
+    affinity_rule = caps.facts.get("irq_affinity_reset_on_open")
+    affinity = bool(affinity_rule)
+    names = affinity_rule.get("irq_names", []) if isinstance(affinity_rule, dict) else []
     eee = bool(caps.facts.get("eee_reset_on_open"))
     if not resets and not affinity and not eee:
         return None
@@ -84,6 +91,7 @@ def open_facts(
         ),
         caps.cite("irq_affinity_reset_on_open") if affinity else "",
         caps.cite("eee_reset_on_open") if eee else "",
+        tuple(str(n).replace("{iface}", iface) for n in names),
     )
 
 
@@ -121,7 +129,7 @@ def restarts(change: Change, facts: OpenFacts | None) -> bool:
 def reset_by_open(change: Change, facts: OpenFacts | None) -> bool:
     """Whether the driver's open sets `change`'s setting back."""
     if facts is not None and change.kind == "irq_affinity":
-        return bool(facts.affinity_where)
+        return bool(facts.affinity_where) and _affinity_named(change, facts)
     parts = _parts(change)
     if facts is None or parts is None:
         return False
@@ -129,6 +137,14 @@ def reset_by_open(change: Change, facts: OpenFacts | None) -> bool:
     if iface == facts.iface and option == "--set-eee":
         return bool(facts.eee_where)
     return iface == facts.iface and option == "-C" and param in facts.resets
+
+
+def _affinity_named(change: Change, facts: OpenFacts) -> bool:
+    """Whether the open sets this interrupt's affinity back: every one where the fact names
+    none, else one whose name starts as named (an interrupt known only by number: as if)."""
+    if not facts.affinity_names or not change.irq_name:
+        return True
+    return change.irq_name.startswith(facts.affinity_names)
 
 
 def where_reset(facts: OpenFacts, change: Change) -> str:

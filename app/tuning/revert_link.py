@@ -31,10 +31,26 @@ THEN = "before putting back the rest"
 
 def ahead_words(facts: LinkFacts | None, changes: Sequence[Change]) -> str | None:
     """The words said before restoring `changes` where one of them drops the link, else None."""
-    kinds = [k for c in changes if (k := link_wait.drops(c, facts)) is not None]
+    kinds = [k for c in changes if (k := link_wait.drops(c, facts, restoring=True)) is not None]
     if not kinds or facts is None:
         return None
     return link_wait.before_words(facts, kinds, link_wait.about_seconds(), then=THEN)
+
+
+def left_words(facts: LinkFacts | None, changes: Sequence[Change]) -> str | None:
+    """Said after a revert that took the MTU back under the driver's jumbo threshold where
+    the driver dropped flow control on the way up and does not advertise it again (r8169's
+    rtl_jumbo_config: audit 25 row 1), else None."""
+    if facts is None or "pause" not in facts.mtu_clears:
+        return None
+    back = [c for c in changes if c.kind == "mtu" and c.target == facts.iface
+            and link_wait.crosses_up(c.before, c.after, facts.mtu_above)]  # fmt: skip
+    if not back:
+        return None
+    return (f"the {facts.driver} driver stopped advertising flow control (pause frames) on "
+            f"{facts.iface} when its MTU went above {facts.mtu_above} and does not advertise it "
+            f"again now that the MTU is back ({facts.cites.get('mtu', '')}): `ethtool -A "
+            f"{facts.iface} rx on tx on` turns it back on")  # fmt: skip
 
 
 def _name(text: str | None) -> str | None:

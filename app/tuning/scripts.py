@@ -244,7 +244,11 @@ def revert_script(
             if at < len(order):
                 lines.append(f"# {back[at].kind} {_comment(back[at].target)}")
         dropping = [back[at] for at in run if at < len(order)]
-        iface = link.iface if link and argvs and link_wait.any_drops(dropping, link) else None
+        iface = (
+            link.iface
+            if link and argvs and link_wait.any_drops(dropping, link, restoring=True)
+            else None
+        )
         if iface is not None:
             lines.append("# the link drops with this restore: its state first, then a wait")
             lines.append(join(link_wait.mark_argv(iface, directory)))
