@@ -104,3 +104,56 @@ def test_the_table_s_socs_follow_the_rule(dts_trees: dict[str, Path]) -> None:
     for row in sample:
         series = row["series"][-1]
         assert row["soc_compatible"] == soc_of(row["compatible"], boards[series]), row["model"]
+
+
+# --- a network driver registered on another bus (fsl-mc, virtio, vmbus, MHI ...) ------------
+
+_DPAA2 = "ind46_dpaa2_ethq_29_ethtool_i_fsl_dpaa2_eth_dprc_bus_info_stats_cut"
+
+
+def test_a_dpaa2_interface_s_ethtool_i_is_a_nic() -> None:
+    """`ethtool -i` of an NXP DPAA2 interface (isc-projects/ethq#29): `driver: fsl_dpaa2_eth`,
+    `bus-info: dprc.1` (dpaa2-ethtool.c: the fsl-mc resource container). dpaa2-eth.c registers
+    `struct fsl_mc_driver dpaa2_eth_driver` (.name KBUILD_MODNAME: fsl_dpaa2_eth) and the
+    net_device: the driver table read only usb/pci/sdio/platform/spi drivers, so the device was
+    no NIC at all."""
+    inv = inspect_bundle(CORPUS / _DPAA2)
+    (nic,) = inv.nics
+    assert (nic.driver, nic.bus_path, nic.wireless) == ("fsl_dpaa2_eth", "dprc.1", False)
+    assert "no-driver" not in {f.id for f in inv.findings}
+
+
+def test_other_bus_drivers_are_network_drivers_without_a_contract_bus() -> None:
+    from sbctune.catalog.kernel_drivers import load_kernel_drivers
+
+    table = load_kernel_drivers()
+    dpaa2 = table.get("fsl_dpaa2_eth")
+    assert dpaa2 is not None and dpaa2.file.endswith("freescale/dpaa2/dpaa2-eth.c")
+    assert dpaa2.buses == () and dpaa2.bus is None  # fsl-mc is none of contract 2's buses
+    for name in ("virtio_net", "hv_netvsc", "mhi_net", "mlx5_core.eth"):
+        assert table.get(name) is not None, name
+    assert table.get("eth") is None  # an auxiliary driver is named "module.name"
+    assert table.get("Generic PHY") is None  # phy_device.c only mentions register_netdevice()
+
+
+@pytest.fixture(scope="module")
+def net_trees() -> dict[str, Path]:
+    from regen_kernel_source import GLOBS
+
+    return kernel_trees(GLOBS)
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source with apt-get and dpkg")
+def test_other_bus_drivers_are_what_the_source_registers(net_trees: dict[str, Path]) -> None:
+    from regen_kernel_source import _drivers
+
+    for series, tree in net_trees.items():
+        folder = tree / "drivers/net/ethernet/freescale/dpaa2"
+        text = (folder / "dpaa2-eth.c").read_text(encoding="utf-8")
+        assert "static struct fsl_mc_driver dpaa2_eth_driver = {" in text, series
+        assert "err = register_netdev(net_dev);" in text, series
+        assert "fsl-dpaa2-eth.o" in (folder / "Makefile").read_text(encoding="utf-8"), series
+        drivers = _drivers(tree)[0]
+        assert drivers["fsl_dpaa2_eth"]["buses"] == ["fsl_mc"], series
+        assert "Generic PHY" not in drivers and "eth" not in drivers, series
+        assert drivers["mlx5_core.eth"]["buses"] == ["auxiliary"], series
