@@ -15,6 +15,15 @@ vendor of the list's last entry: "hardkernel,odroid-n2", "amlogic,s922x", "amlog
 amlogic,s922x; "google,veyron-jerry-rev15", ..., "google,veyron", "rockchip,rk3288" ->
 rockchip,rk3288. Its display name is the part after the comma in capitals, without Allwinner's
 "sunNNi-" family prefix (allwinner,sun50i-h616 -> H616).
+
+An entry that is itself a board is skipped: a board family whose members list the family's
+board before the SoC, of the SoC's own vendor ("ti,am335x-bone-black", "ti,am335x-bone",
+"ti,am33xx" -> ti,am33xx, not the original BeagleBone's ti,am335x-bone; "renesas,m3ulcb",
+"renesas,r8a7796" under a Kingfisher's "shimafuji,kingfisher"). A board compatible is the first
+entry of a list that a .dts file writes itself (am335x-bone.dts: "ti,am335x-bone", "ti,am33xx"),
+unless a .dtsi writes it at its own root too: that is how the SoC's .dtsi names the SoC
+(armada-385.dtsi: "marvell,armada385", "marvell,armada380", which the Clearfog GTR's .dts
+inherits as its whole list).
 """
 
 from __future__ import annotations
@@ -93,12 +102,36 @@ def root_properties(path: Path, tree: Path, _depth: int = 0) -> dict[str, list[s
     return props
 
 
-def soc_of(compatible: list[str]) -> str | None:
-    """The SoC's compatible string in a board's list (see the module's docstring)."""
+def soc_of(compatible: list[str], boards: frozenset[str] = frozenset()) -> str | None:
+    """The SoC's compatible string in a board's list (see the module's docstring); `boards`:
+    board compatibles (board_compatibles()) that are never the SoC."""
     if len(compatible) < 2 or "," not in compatible[-1]:
         return None
     vendor = compatible[-1].split(",", 1)[0]
-    return next(c for c in compatible[1:] if c.split(",", 1)[0] == vendor)
+    candidates = [c for c in compatible[1:] if c.split(",", 1)[0] == vendor]
+    return next((c for c in candidates if c not in boards), candidates[0])
+
+
+def board_compatibles(tree: Path) -> frozenset[str]:
+    """Compatibles that name a board: the first of a list a .dts writes at its own root (two
+    entries or more), unless a .dtsi writes it at its root as well (an SoC's .dtsi)."""
+    boards: set[str] = set()
+    socs: set[str] = set()
+    for directory in DTS_DIRS:
+        for path in sorted((tree / directory).rglob("*.dts*")):
+            if path.suffix not in (".dts", ".dtsi"):
+                continue  # .dtso overlays describe no board
+            text = _COMMENT_RE.sub(" ", path.read_text(encoding="utf-8", errors="replace"))
+            for body in _root_bodies(text):
+                for prop in _PROP_RE.finditer(body):
+                    if prop.group(1) != "compatible":
+                        continue
+                    values = _STRING_RE.findall(prop.group(2))
+                    if path.suffix == ".dtsi":
+                        socs.update(values)
+                    elif len(values) > 1:
+                        boards.add(values[0])
+    return frozenset(boards - socs)
 
 
 def soc_name(soc_compatible: str) -> str:
@@ -108,12 +141,13 @@ def soc_name(soc_compatible: str) -> str:
 def boards_of(tree: Path) -> dict[str, dict[str, object]]:
     """file (relative to the tree) -> {model, compatible, soc} for every board .dts."""
     found: dict[str, dict[str, object]] = {}
+    boards = board_compatibles(tree)
     for directory in DTS_DIRS:
         for path in sorted((tree / directory).rglob("*.dts")):
             props = root_properties(path, tree)
             model = (props.get("model") or [""])[0].strip()
             compatible = props.get("compatible") or []
-            soc = soc_of(compatible)
+            soc = soc_of(compatible, boards)
             if not model or soc is None:
                 continue
             found[path.relative_to(tree).as_posix()] = {

@@ -212,6 +212,21 @@ _DRIVER_RE = re.compile(
     r"(?:__\w+\s*)?=\s*\{(.*?)^\};",
     re.S | re.M,
 )
+# A driver of another bus (fsl-mc, virtio, Hyper-V's vmbus, xenbus, MHI, SSB/BCMA, auxiliary
+# ...) whose own file registers a network device: a NIC's driver the kernel logs under its name
+# too (dpaa2-eth.c: `struct fsl_mc_driver dpaa2_eth_driver` with `.name = KBUILD_MODNAME`,
+# fsl_dpaa2_eth, and register_netdev()). Without register_netdev() in the file such a driver
+# drives no interface of its own (a DSA switch's mdio_driver: net/dsa registers its ports).
+# Its bus is recorded by the struct's name ("fsl_mc"); none is one of contract 2's buses, so the
+# catalog gives such a driver no bus (sbctune.catalog.kernel_drivers._CONTRACT_BUSES).
+_OTHER_DRIVER_RE = re.compile(
+    r"^(?:static\s+)?(?:const\s+)?struct\s+(\w+)_driver\s+\w+\s*"
+    r"(?:__\w+\s*)?=\s*\{(.*?)^\};",
+    re.S | re.M,
+)
+_READ_BUSES = frozenset({"usb", "usb_device", "pci", "sdio", "platform", "spi"})
+_NETDEV_FILE_RE = re.compile(r"\b(?:devm_)?register_netdev(?:ice)?\s*\(")
+_C_COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _NAME_RE = re.compile(r"\.name\s*=\s*(?:\"([^\"]+)\"|([A-Za-z_]\w*))")
 # e1000e, igb, ixgbe: `.name = e1000e_driver_name` with `char e1000e_driver_name[] = "e1000e";`
 _CHAR_ARRAY_RE = re.compile(
@@ -307,7 +322,10 @@ def _drivers(
             continue
         rel = path.relative_to(root).as_posix()
         local: dict[str, str] | None = None
-        for kind, body in _DRIVER_RE.findall(text):
+        found = _DRIVER_RE.findall(text)
+        if _NETDEV_FILE_RE.search(_C_COMMENT_RE.sub(" ", text)):  # a call, not a comment's
+            found += [(k, b) for k, b in _OTHER_DRIVER_RE.findall(text) if k not in _READ_BUSES]
+        for kind, body in found:
             m = _NAME_RE.search(body)
             if m is None:
                 continue
@@ -318,6 +336,8 @@ def _drivers(
                 continue  # a variable this file does not define: no name to trust
             if m.group(2) == "KBUILD_MODNAME" or (m.group(2) and not name):
                 name = _module(path)
+            if kind == "auxiliary":  # auxiliary.c __auxiliary_driver_register(): "%s.%s"
+                name = f"{_module(path)}.{name}"  # of KBUILD_MODNAME and .name: mlx5_core.eth
             bus = "usb" if kind.startswith("usb") else kind
             said = _DESCRIPTION_RE.search(text)
             description = (said.group(1) or local.get(said.group(2) or "", "")) if said else ""

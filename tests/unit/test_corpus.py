@@ -311,6 +311,14 @@ KNOWN_GAPS: dict[str, str] = {
         "trees (OpenWrt backported it to 6.18, openwrt/openwrt#23088). Missing: a newer "
         "kernel source in the ID-table regen (kernel_source.py fetches Debian's 6.1 and 6.12)"
     ),
+    # corpus46 (forty-sixth unseen set), left with its reason in tests/captures/corpus/README.md
+    "ind46_bbb_udemy_beagleboard_276_busybox_syslog_none_host_user_facility_machine_model": (
+        "a reader names the BeagleBone Black's SoC AM335x (TI's family name, in the model "
+        "itself); the kernel's trees name it only as am33xx.dtsi's \"ti,am33xx\", so the "
+        "inventory says AM33XX (the right SoC since this set's board-family rule; before it, "
+        "AM335X-BONE, the original BeagleBone's board compatible). Missing: a source that maps "
+        "the kernel's SoC compatibles to the vendors' part-family names"
+    ),
 }
 
 
