@@ -5,8 +5,6 @@ its docstring says how a rule stays cheap."""
 
 from __future__ import annotations
 
-import functools
-
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.netdev_named_formats import iface_named
@@ -94,13 +92,17 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
 
 def _kinds_of(msg: str) -> frozenset[str]:
     """The kinds with a needle in the message (the kinds whose patterns are worth trying)."""
-    search, held_by = _NEEDLE_RE.search, _held_by()
+    search = _NEEDLE_RE.search
     m = search(msg)
     if m is None:  # most messages of a long log: one scan, then the catch-all's test alone
         return _DEVICE_KINDS if any(n in msg for n in _DEVICE_NEEDLES) else _NO_KINDS
     kinds: set[str] = set()
     while m is not None:
-        kinds |= held_by[m.group()]
+        found = m.group()
+        held = _HELD_BY.get(found)
+        if held is None:
+            held = _HELD_BY[found] = _held_by(found)
+        kinds |= held
         m = search(msg, m.start() + 1)
     if any(n in msg for n in _DEVICE_NEEDLES):
         kinds |= _DEVICE_KINDS
@@ -111,14 +113,15 @@ _DEVICE_KINDS = frozenset({"device"})
 _NO_KINDS: frozenset[str] = frozenset()
 
 
-@functools.cache
-def _held_by() -> dict[str, frozenset[str]]:
-    """A needle of the trie → the kinds of every needle it holds (itself and the shorter ones
-    inside it: the trie's match at a position is only the longest needle there)."""
-    return {
-        found: frozenset(k for k, ns in _NEEDLES.items() for n in ns if n in found)
-        for found in _TRIE_NEEDLES
-    }
+# a needle of the trie → the kinds of every needle it holds, made when first found (a short
+# log finds few: no table of all ~100 needles at every start of the program)
+_HELD_BY: dict[str, frozenset[str]] = {}
+
+
+def _held_by(found: str) -> frozenset[str]:
+    """The kinds of every needle `found` holds: itself and the shorter ones inside it (the
+    trie's match at a position is only the longest needle there)."""
+    return frozenset(k for k, ns in _NEEDLES.items() for n in ns if n in found)
 
 
 def _is_netdev_name(name: str) -> bool:
