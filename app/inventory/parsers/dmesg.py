@@ -5,9 +5,10 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
 
 * A line shape (dmesg_patterns._PATTERNS) comes with its needles: literal words every line it
   matches holds, as rare as possible. A message is tried only against the shapes whose needle
-  it holds (dmesg_classify: one combined search of all needles, _NEEDLE_RE, sends a message
-  holding none to the generic device shape alone); a pattern is compiled when first tried. A
-  shape without a needle would be tried on every distinct message.
+  it holds (dmesg_classify._kinds_of: one scan of the message by a trie of all needles,
+  needle_trie.longest_of, finds every needle it holds; a message holding none goes to the
+  generic device shape alone); a pattern is compiled when first tried. A shape without a
+  needle would be tried on every distinct message.
 * A rule reads the message only, never its clock or line number: each distinct message is
   classified once (the `seen` memo), so a rule costs per distinct message, not per line; a
   whole line that comes again (clock included: a log pasted twice) costs one lookup (`whole`),
