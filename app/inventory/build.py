@@ -221,7 +221,10 @@ def _usb_bus_number(path: str | None) -> int | None:
 
 def devices(parsed: Parsed) -> list[Device]:
     """Every device any source mentions, joined."""
-    named = template_sightings(parsed.dmesg_text)  # bluetoothd's "... connection: bnep0"
+    log = parsed.dmesg
+    # the parsed log's distinct line texts, where they cover the very text searched
+    bodies = log.bodies if log is not None and log.read is parsed.dmesg_text else None
+    named = template_sightings(parsed.dmesg_text, bodies)  # bluetoothd's "... connection: bnep0"
     return join(all_sightings(parsed, [*from_lshw(parsed.lshw), *from_dmesg(parsed.dmesg), *named]))
 
 

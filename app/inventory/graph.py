@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
+from operator import attrgetter, eq
 from typing import Any
 
 from sbctune.inventory.sightings import Fact, Key, Sighting
@@ -183,6 +185,15 @@ class _UnionFind:
 
 
 LOG_SOURCE = "dmesg"
+# a sighting's facts' sources, read in C (map, no generator frame per fact): a long log's
+# counted line is one sighting with a fact per repeat (thousands), and each is asked
+_SOURCE = attrgetter("source")
+_FROM_LOG = partial(eq, LOG_SOURCE)
+
+
+def _log_only(facts: list[Fact]) -> bool:
+    """Whether every fact is the log's (all(), as a generator over the facts would say)."""
+    return all(map(_FROM_LOG, map(_SOURCE, facts)))
 
 
 def reused_names(sightings: list[Sighting]) -> set[Key]:
@@ -258,7 +269,7 @@ def _split_shared(sighting: Sighting, shared: dict[Key, set[Key]]) -> list[Sight
     only the shared device ("15100000.ethernet: warm reset failed") is about every NIC it
     carries."""
     mine = [k for k in sighting.keys if k in shared]
-    if not mine or not sighting.facts or any(f.source != LOG_SOURCE for f in sighting.facts):
+    if not mine or not sighting.facts or not _log_only(sighting.facts):
         return [sighting]
     rest = [k for k in sighting.keys if k not in shared]
     if any(k[0] == "if" for k in rest):
@@ -292,7 +303,7 @@ def join(sightings: Iterable[Sighting]) -> list[Device]:
             for key in keys:
                 device.key_sources.setdefault(key, set())
         device.facts += facts
-        for source in {f.source for f in facts}:
+        for source in set(map(_SOURCE, facts)):
             if (keys, source) not in named:
                 named.add((keys, source))
                 for key in keys:
@@ -331,7 +342,7 @@ def _without_reused(
     cut: dict[tuple[Key, ...], tuple[Key, ...]] = {}
     for sighting in sightings:
         keys = tuple(sighting.keys)
-        if reused and all(f.source == LOG_SOURCE for f in sighting.facts):
+        if reused and _log_only(sighting.facts):
             olds = {("if", str(f.value)) for f in sighting.facts if f.field == "former_name"}
             if olds:  # "wlan0: renamed from wlan1" names wlan0's device from here on
                 keys = tuple(k for k in keys if k not in reused or (k[0] == "if" and k not in olds))

@@ -5,9 +5,10 @@ How a new rule stays cheap on a 100 000-line log (issue 24; `tests/bench/bench_i
 
 * A line shape (dmesg_patterns._PATTERNS) comes with its needles: literal words every line it
   matches holds, as rare as possible. A message is tried only against the shapes whose needle
-  it holds (dmesg_classify: one combined search of all needles, _NEEDLE_RE, sends a message
-  holding none to the generic device shape alone); a pattern is compiled when first tried. A
-  shape without a needle would be tried on every distinct message.
+  it holds (dmesg_classify._kinds_of: one scan of the message by a trie of all needles,
+  needle_trie.longest_of, finds every needle it holds; a message holding none goes to the
+  generic device shape alone); a pattern is compiled when first tried. A shape without a
+  needle would be tried on every distinct message.
 * A rule reads the message only, never its clock or line number: each distinct message is
   classified once (the `seen` memo), so a rule costs per distinct message, not per line; a
   whole line that comes again (clock included: a log pasted twice) costs one lookup (`whole`),
@@ -49,7 +50,7 @@ from .dmesg_patterns import (
     PRE_DT_PLATFORM,
 )
 from .dmesg_wrappers import BOOT_BANNERS as _BOOT_BANNERS
-from .dmesg_wrappers import TS_MSG_RE as _TS_MSG_RE
+from .dmesg_wrappers import TS_CALLER_MSG_RE as _TS_MSG_RE
 from .dmesg_wrappers import TS_RE as _TS_RE
 from .dmesg_wrappers import outside_noise as _outside_noise
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
@@ -123,6 +124,15 @@ class DmesgResult:
     starts_mid_log: bool = False
     elided: bool = False
     timestamp_jumps: int = 0  # time going backwards: two pastes joined
+    # Every line's words, each distinct text once (a clock line's text after its clock, any
+    # other line stripped, the task names some clocks carry), or None when a memo was full: a
+    # run of letters, digits, "_" and "-" holding two letters or more that the `read` text
+    # holds is in one of them (the steps before cut only blanks, dots, NULs, clocks and their
+    # caller ids, "[T187]"). A search of the log for rare words (template_names) searches
+    # these first and the whole text only for the words found here. `read` is the very text
+    # parsed (compare by `is`: a caller's text that is another object is not covered).
+    bodies: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    read: str | None = field(default=None, repr=False, compare=False)
 
     def of_kind(self, kind: str) -> list[DmesgEvent]:
         """The events of a kind, in order: from an index of every kind made at the first
@@ -276,6 +286,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     # clock: no line comes twice).
     whole: dict[str, tuple[str, float | None, bool, tuple[str, dict[str, str]] | None]] = {}
     whole_hits, use_whole = 0, _WHOLE_LIMIT > 0
+    # whether `heads` and `wrapped` hold every line's text (a repeat of a whole line: its
+    # first time did), see DmesgResult.bodies
+    covered = True
+    callers: set[str] = set()
     ts: float | None
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
@@ -306,7 +320,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             m0 = ts_msg_match(stripped)  # never an elision mark ("[...]") nor an empty line
         if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
             lines += 1
-            clock, msg = m0.groups()
+            clock, caller, msg = m0.groups()
+            if caller and ":" in caller:  # a task's name ("[1: kbnepd bnep0: 97]"), not an
+                if len(callers) < _MEMO_LIMIT:  # id ("[T187]": one letter): its words too
+                    callers.add(caller)
+                else:
+                    covered = False
             ts, known = float(clock), True
             if (quick := clocked.get(msg)) is not None:
                 # a long log's common line: a message read before under another clock, with
@@ -331,6 +350,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 msg, joined_parts = _message_head(msg, ts_match)
                 if len(heads) < _MEMO_LIMIT:
                     heads[head_of] = (msg, joined_parts)
+                else:
+                    covered = False
             if joined_parts:
                 later += joined_parts
                 clock_key = None
@@ -349,6 +370,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 unwrapped = _outside_noise(stripped)
                 if len(wrapped) < _MEMO_LIMIT:
                     wrapped[stripped] = unwrapped
+                else:
+                    covered = False
             if unwrapped is None:
                 continue
             lines += 1
@@ -400,6 +423,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
     res.timestamps = timestamps
+    if covered:  # the memos' keys: no copy of a line (an elision mark or a blank line: no words)
+        res.bodies, res.read = (*heads, *wrapped, *callers), text
     if (
         not timestamps
         and first_head is not None

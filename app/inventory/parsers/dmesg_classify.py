@@ -18,16 +18,16 @@ from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .dmesg_usb_serial import usb_serial_gone
 from .lazy_pattern import Lazy, later
-from .needle_trie import any_of
+from .needle_trie import longest_of
 
-# whether a message holds any needle but the catch-all's: one search, the needles as a trie
-_NEEDLE_RE = later(any_of(n for k, ns in _NEEDLES.items() if k != "device" for n in ns))
-# Each needle once, with the kinds that list it: a message's kinds are found by testing each
-# needle once, not each kind's needles in turn (a long log's distinct messages are thousands).
-_KINDS_BY_NEEDLE: list[tuple[str, frozenset[str]]] = [
-    (needle, frozenset(k for k, ns in _NEEDLES.items() if needle in ns))
-    for needle in dict.fromkeys(n for ns in _NEEDLES.values() for n in ns)
-]
+# The needles of every kind but the catch-all's, as one trie (needle_trie.longest_of): its
+# match at a position is the longest needle starting there, so one scan of a message (again
+# from each match's start + 1) finds every needle it holds: a message's kinds without a
+# substring test per needle (~100 of them; a long log's distinct messages are thousands).
+_TRIE_NEEDLES = tuple(dict.fromkeys(n for k, ns in _NEEDLES.items() if k != "device" for n in ns))
+_NEEDLE_RE = later(longest_of(_TRIE_NEEDLES))
+# the catch-all's needles (": "), in nearly every message: a substring test each, apart
+_DEVICE_NEEDLES = tuple(n for n in _NEEDLES["device"] if n not in _TRIE_NEEDLES)
 # the kinds a message's needles name → their patterns (a few hundred sets at most: the
 # subsets of kinds whose needles one message holds)
 _CANDIDATES: dict[frozenset[str], list[tuple[str, Lazy]]] = {}
@@ -52,19 +52,12 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     ("state change", "Link DOWN") are not a kernel driver's."""
     if (daemon := daemon_line(msg)) is not None:
         return daemon
-    if _NEEDLE_RE.search(msg):
-        kinds: set[str] = set()  # the kinds with a needle in the message (a cheap test first)
-        for needle, its_kinds in _KINDS_BY_NEEDLE:
-            if needle in msg:
-                kinds |= its_kinds
-        frozen = frozenset(kinds)
-        candidates = _CANDIDATES.get(frozen)
-        if candidates is None:  # the patterns of these kinds, in _PATTERNS' order
-            candidates = [(k, rx) for k, rx in _PATTERNS if k in kinds]
-            if len(_CANDIDATES) < _CANDIDATES_LIMIT:
-                _CANDIDATES[frozen] = candidates
-    else:  # only "device", when its needles are there: a long log has few NIC lines
-        candidates = [(k, rx) for k, rx in _PATTERNS[-1:] if any(n in msg for n in _NEEDLES[k])]
+    frozen = _kinds_of(msg)
+    candidates = _CANDIDATES.get(frozen)
+    if candidates is None:  # the patterns of these kinds, in _PATTERNS' order
+        candidates = [(k, rx) for k, rx in _PATTERNS if k in frozen]
+        if len(_CANDIDATES) < _CANDIDATES_LIMIT:
+            _CANDIDATES[frozen] = candidates
     for kind, rx in candidates:
         m = rx.search(msg)
         if m:
@@ -98,6 +91,40 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
         return found
     # "RTW: rtw_set_ps_mode(wlp3s0) ...": Realtek's FUNC_NDEV_FMT names the interface
     return func_ndev_line(msg, _is_netdev_name)
+
+
+def _kinds_of(msg: str) -> frozenset[str]:
+    """The kinds with a needle in the message (the kinds whose patterns are worth trying)."""
+    search = _NEEDLE_RE.search
+    m = search(msg)
+    if m is None:  # most messages of a long log: one scan, then the catch-all's test alone
+        return _DEVICE_KINDS if any(n in msg for n in _DEVICE_NEEDLES) else _NO_KINDS
+    kinds: set[str] = set()
+    while m is not None:
+        found = m.group()
+        held = _HELD_BY.get(found)
+        if held is None:
+            held = _HELD_BY[found] = _held_by(found)
+        kinds |= held
+        m = search(msg, m.start() + 1)
+    if any(n in msg for n in _DEVICE_NEEDLES):
+        kinds |= _DEVICE_KINDS
+    return frozenset(kinds)
+
+
+_DEVICE_KINDS = frozenset({"device"})
+_NO_KINDS: frozenset[str] = frozenset()
+
+
+# a needle of the trie → the kinds of every needle it holds, made when first found (a short
+# log finds few: no table of all ~100 needles at every start of the program)
+_HELD_BY: dict[str, frozenset[str]] = {}
+
+
+def _held_by(found: str) -> frozenset[str]:
+    """The kinds of every needle `found` holds: itself and the shorter ones inside it (the
+    trie's match at a position is only the longest needle there)."""
+    return frozenset(k for k, ns in _NEEDLES.items() for n in ns if n in found)
 
 
 def _is_netdev_name(name: str) -> bool:
