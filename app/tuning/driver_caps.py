@@ -12,6 +12,7 @@ caps() gathers one driver (driver_caps_build), kernel trees and Raspberry Pi bra
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -52,12 +53,8 @@ __all__ = [
 
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
-    """The table as json.loads() gives it, kept in the cache as marshal (1.4 MB of JSON:
-    decoding it was ~15 ms of every inspect's first NIC; catalog.table_cache)."""
-    from sbctune.catalog.table_cache import json_table
-
-    raw = resource_root().joinpath("tuning").joinpath("driver_caps.json").read_bytes()
-    data: dict[str, Any] = json_table("driver-caps", raw)
+    path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 

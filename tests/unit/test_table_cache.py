@@ -238,13 +238,12 @@ def test_the_code_version_is_the_builder_module_file(tmp_path: Path) -> None:
 
 
 def test_the_cached_tables_equal_the_files_they_come_from(cache: Path) -> None:
-    """driver_caps.json, the probe exits and the format tables read through the cache (first
-    built, then read back) are what the files give."""
+    """The probe exits and the format tables read through the cache (first built, then read
+    back) are what the files give. (driver_caps.json is not cached: for its 1.4 MB of small
+    values, hashing and unmarshalling cost more instructions than json.loads: 66 M vs 56 M.)"""
     from sbctune.catalog import probe_exits
-    from sbctune.tuning import driver_caps
 
     root = resource_root()
-    caps = json.loads(root.joinpath("tuning", "driver_caps.json").read_text(encoding="utf-8"))
     raw = json.loads(root.joinpath("kernel_source", "probe_exits.json").read_text("utf-8"))
     rows = km.index_rows("\n".join(str(r) for r in raw["rows"]))
     formats = {
@@ -252,18 +251,16 @@ def test_the_cached_tables_equal_the_files_they_come_from(cache: Path) -> None:
         for name in ("netdev_info_formats.tsv", "of_node_formats.tsv")
     }
     for _ in range(2):  # built, then read back from the cache
-        for clear in (driver_caps.table, probe_exits._table, km.load_format_table):
+        for clear in (probe_exits._table, km.load_format_table):
             clear.cache_clear()
         try:
-            assert driver_caps.table() == caps
             table, probes, _drivers = probe_exits._table()
             assert table._by_word == rows and len(rows) > 100
             assert probes == {k: frozenset(v) for k, v in raw["probes"].items()}
             for name, want in formats.items():
                 assert km.load_format_table(name)._by_word == want
         finally:
-            for clear in (driver_caps.table, probe_exits._table, km.load_format_table):
+            for clear in (probe_exits._table, km.load_format_table):
                 clear.cache_clear()
-    assert len(list(cache.glob("json-driver-caps-*"))) == 1
     assert len(list(cache.glob("probe-exits-*"))) == 1
     assert len(list(cache.glob("kernel-formats-*"))) == 2
