@@ -8,9 +8,9 @@ format's longest literal word), so a long log costs a dictionary look-up per wor
 format becomes a regex only when first tried. Each row carries its needle (its format's
 longest literal, made when the index is built and kept in the cache): a row is split and
 its literals derived only when a line holds its needle, not for every row of every word a
-line has (issue 24, speed: ~9 000 rows split in the 100 000-line bundle's first inspect,
-~1 000 of them ever tried). Formats are constants from the kernel's source; no text from a
-Pi is made a regex.
+line has (issue 24, speed: the 100 000-line bench log's 2 449 distinct lines lead to 8 442
+rows, of which 345 hold their needle). Formats are constants from the kernel's source; no
+text from a Pi is made a regex.
 """
 
 from __future__ import annotations
