@@ -36,24 +36,13 @@ def _models(text: str) -> set[str]:
 
 
 @functools.cache
-def _alias_ids() -> dict[str, list[tuple[str, str]]]:
-    """modules.alias's USB/PCI IDs by the module that binds them: one pass over the ID tables
-    for a process, not one per driver asked (an inspect asks for every NIC's driver)."""
-    by_module: dict[str, list[tuple[str, str]]] = {}
-    for bus, table in load_ids().drivers.items():
-        if bus in ("pci", "usb"):
-            for key, mods in table.items():
-                for module in mods:
-                    by_module.setdefault(module, []).append((bus, key))
-    return by_module
-
-
-@functools.cache
 def bound_ids(driver: str) -> tuple[tuple[str, str], ...]:
     """(bus, "vvvv:dddd") of every USB/PCI ID the driver binds, in any kernel the tables hold."""
     wanted = driver.replace("-", "_")
     found = set(load_kernel_drivers().ids_of(wanted))
-    found.update(_alias_ids().get(wanted, ()))
+    for bus, table in load_ids().drivers.items():
+        if bus in ("pci", "usb"):
+            found.update((bus, key) for key, mods in table.items() if wanted in mods)
     return tuple(sorted((bus, key) for bus, key in found if bus in ("pci", "usb")))
 
 

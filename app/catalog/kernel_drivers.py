@@ -129,7 +129,6 @@ class KernelDrivers:
         # keyed by the name asked, only names the table has (bounded by it).
         self._made: dict[str, KernelDriver] = {}
         self._by_file: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
-        self._ids_by_driver: dict[str, list[tuple[str, str]]] | None = None
 
     def names(self) -> list[str]:
         return list(self._drivers)
@@ -149,16 +148,12 @@ class KernelDrivers:
         return self._by_file
 
     def ids_of(self, driver: str) -> list[tuple[str, str]]:
-        """(bus, "vvvv:dddd") of every ID the driver's tables list, in the table's order (an
-        index by driver made once: each driver asked scanned all the IDs before)."""
-        if self._ids_by_driver is None:
-            index: dict[str, list[tuple[str, str]]] = {}
-            for key, drivers in self._ids.items():
-                bus, _colon, ids = key.partition(":")
-                for name in drivers:
-                    index.setdefault(name, []).append((bus, ids))
-            self._ids_by_driver = index
-        return list(self._ids_by_driver.get(driver, ()))
+        """(bus, "vvvv:dddd") of every ID the driver's tables list."""
+        return [
+            (key.split(":", 1)[0], key.split(":", 1)[1])
+            for key, drivers in self._ids.items()
+            if driver in drivers
+        ]
 
     def knows(self, name: str) -> bool:
         """A network driver of the kernel by that name (a cheap test, for every log line)."""
