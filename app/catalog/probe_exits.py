@@ -13,23 +13,43 @@ from __future__ import annotations
 import functools
 import json
 
-from sbctune.catalog.kernel_messages import KernelMessage, MessageTable
+from sbctune.catalog.kernel_messages import KernelMessage, MessageTable, is_packed, packed_rows
+
+_Built = tuple[dict[str, list[str]], dict[str, str]]
+
+
+def _build(raw: bytes) -> _Built:
+    """Each probe function's drivers and the rows' packed index (what the cache keeps)."""
+    data = json.loads(raw.decode("utf-8"))
+    probes = {str(k): [str(d) for d in v] for k, v in data["probes"].items()}
+    return probes, packed_rows("\n".join(str(row) for row in data["rows"]))
+
+
+def _fits(value: object) -> bool:
+    if not (type(value) is tuple and len(value) == 2 and type(value[0]) is dict):
+        return False
+    probes, index = value
+    return is_packed(index) and all(
+        type(k) is str and type(v) is list and all(type(d) is str for d in v)
+        for k, v in probes.items()
+    )
 
 
 @functools.cache
 def _table() -> tuple[MessageTable, dict[str, frozenset[str]], frozenset[str]]:
-    """The rows as a message table, each probe function's drivers, and all those drivers."""
+    """The rows as a message table, each probe function's drivers, and all those drivers
+    (built once and kept in the cache: table_cache)."""
+    from sbctune.catalog.table_cache import cached
     from sbctune.resources import resource_root
 
     try:
-        path = resource_root().joinpath("kernel_source", "probe_exits.json")
-        data = json.loads(path.read_text(encoding="utf-8"))
-        probes = {str(k): frozenset(str(d) for d in v) for k, v in data["probes"].items()}
-        rows = "\n".join(str(row) for row in data["rows"])
+        raw = resource_root().joinpath("kernel_source", "probe_exits.json").read_bytes()
+        lists, index = cached("probe-exits", raw, lambda: _build(raw), _fits)
+        probes = {k: frozenset(v) for k, v in lists.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return MessageTable("", {}), {}, frozenset()
     drivers = frozenset(d for names in probes.values() for d in names)
-    return MessageTable(rows, {}), probes, drivers
+    return MessageTable("", {}, index), probes, drivers
 
 
 def probe_exit(driver: str | None, text: str) -> KernelMessage | None:

@@ -4,9 +4,12 @@ Building the kernel message index from its 2.5 MB source is a Python loop over ~
 (~30 ms of every first `inspect`); reading it back with `marshal` takes a fifth of that. The
 cache is never trusted blindly: its file is named by, and starts with, the SHA-256 of the
 source it was built from, with the Python version (marshal's format is that version's), and
-what it holds must pass the caller's check of its shape. Anything else (missing, stale, torn,
-another version's, unwritable folder) builds the table from the source as before; the cache
-only makes that faster.
+what it holds must pass the caller's check of its shape. It is named too by the code that
+builds it (the builder's module file: its size and modification time, as Python's own
+__pycache__ checks a module's source), so an edited or upgraded builder never reads a table
+its older self made from the same source. Anything else (missing, stale, torn, another
+version's, unwritable folder) builds the table from the source as before; the cache only
+makes that faster, and deleting it is always safe.
 """
 
 from __future__ import annotations
@@ -26,9 +29,25 @@ T = TypeVar("T")
 _FORMAT = 1  # bump when what a cached table holds changes meaning
 
 
-def _header(name: str, digest: str) -> bytes:
+def _header(name: str, digest: str, code: str) -> bytes:
     version = f"{sys.implementation.name}-{sys.version_info[0]}.{sys.version_info[1]}"
-    return f"sbctune-table {_FORMAT} {name} {version} marshal-{marshal.version} {digest}\n".encode()
+    words = f"{_FORMAT} {name} {version} marshal-{marshal.version} code-{code} {digest}"
+    return f"sbctune-table {words}\n".encode()
+
+
+def code_version(build: Callable[..., object]) -> str:
+    """The version of the code that builds a table: its module file's size and modification
+    time (one stat; "none" when the module has no file, e.g. a frozen build: then the
+    interpreter's version and the source's hash alone name the table, as before)."""
+    module = sys.modules.get(getattr(build, "__module__", "") or "")
+    file = getattr(module, "__file__", None)
+    if not file:
+        return "none"
+    try:
+        info = os.stat(file)
+    except OSError:
+        return "none"
+    return f"{info.st_size:x}.{info.st_mtime_ns:x}"
 
 
 def _private(path: Path) -> bool:
@@ -45,9 +64,13 @@ def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[obj
     from sbctune.paths import cache_dir  # platformdirs only when a table is first loaded
 
     digest = hashlib.sha256(source).hexdigest()
-    header = _header(name, digest)
+    code = code_version(build)
+    header = _header(name, digest, code)
     folder = cache_dir()
-    path = folder / f"{name}-{digest[:24]}.marshal"
+    # the code's version in the name too: two versions of sbctune (an upgrade, two checkouts
+    # sharing a cache) keep a table each rather than rebuilding each other's at every run
+    tag = hashlib.sha256(code.encode()).hexdigest()[:8]
+    path = folder / f"{name}-{digest[:24]}-{tag}.marshal"
     with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
         data = path.read_bytes()
         if data.startswith(header) and _private(path):

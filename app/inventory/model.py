@@ -6,8 +6,10 @@ extra keys are allowed by the contract and used for what the GUI shows besides.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from sbctune.inventory.plain_data import as_plain
 
 Bus = Literal["usb", "pci", "platform", "sdio", "unknown"]
 Severity = Literal["info", "warning", "problem"]
@@ -181,7 +183,7 @@ class Inventory:
         return next((n for n in self.nics if n.name == name), None)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data: dict[str, Any] = as_plain(self)  # asdict(self), faster (plain_data)
         throttled = self.board.throttled
         if throttled is not None:
             data["board"]["throttled"]["any_now"] = throttled.any_now
