@@ -63,7 +63,7 @@ def answer(
     shown_speed, shown_duplex = idle
     number = shown_speed.removesuffix("Mb/s")
     known = shown_duplex.lower() if shown_duplex.lower() in ("half", "full") else "unknown"
-    return (number if number.isdigit() else "-1"), known
+    return (number if number.isascii() and number.isdigit() else "-1"), known
 
 
 def _read(path: str | None, size: int = 64) -> str | None:
