@@ -73,3 +73,9 @@ def table_fit(table: tuple[list[str], list[list[str]]], drawn: str, width: int |
             f"    {head}: {cell}" for head, cell in zip(header[2:], row[2:], strict=True) if cell
         ]
     return fit(out, width)
+
+
+def warn(text: str) -> None:
+    """`sbctune: warning: TEXT` on standard error, fit to its terminal like the rest (walk 25:
+    measure's "Tuning is in force on the Pi. In force now: ..." was 218 columns at 80)."""
+    print(fit(f"sbctune: warning: {text}", terminal_width(sys.stderr)), file=sys.stderr, flush=True)

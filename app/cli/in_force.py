@@ -11,10 +11,10 @@ baseline").
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sbctune.cli.fit import warn
 from sbctune.cli.progress import say
 from sbctune.workflow.baseline_check import (
     TuningInForce,
@@ -59,7 +59,7 @@ class BeforeBaseline:
 
 
 def _warn(text: str) -> None:
-    print(f"sbctune: warning: {text}", file=sys.stderr, flush=True)
+    warn(text)
 
 
 async def settle_before_baseline(

@@ -9,6 +9,7 @@ import logging
 import sys
 from collections.abc import Iterator
 
+from sbctune.cli.fit import warn
 from sbctune.textsafe import visible
 from sbctune.wording import spoken
 
@@ -32,7 +33,7 @@ class _Printer(logging.Handler):
             text = spoken(visible(record.getMessage()[:MAX_WARNING_CHARS])).removeprefix(
                 "sbctune: "
             )
-            print(f"sbctune: warning: {text}", file=sys.stderr)
+            warn(text)  # fit to the terminal (walk 25)
             self.printed += 1
         except Exception:  # a warning must never end the command
             self.handleError(record)

@@ -17,6 +17,7 @@ from sbctune.catalog.ids import IdDatabase, load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
+from sbctune.inventory.board_own_chip import name_board_own_chip
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.listing_sightings import all_sightings
@@ -297,6 +298,7 @@ def build_inventory(
     drive_bare_interfaces(inventory, parsed, catalog)  # 2.6's "eth0: ..." beside "emac: ..."
     tie_warn_sites(inventory, parsed)  # a 3.x transmit watchdog told by its trace alone
     no_wiphy_left(inventory, parsed)  # `iw dev` lists no interface of a USB Wi-Fi adapter
+    name_board_own_chip(inventory, catalog)  # a CM4's bcmgenet: its GENET, not "unknown"
     for nic in inventory.nics:
         nic.fixed_irqs, nic.fixed_irqs_why = fixed_irqs(
             parsed.interrupts, nic.irqs, inventory.board.kernel

@@ -384,6 +384,12 @@ def install(profile: LabProfile, lab_dir: Path, bin_dir: Path) -> bool:
     if not state["interfaces"]:
         return False
     state["bounce_links"] = True  # the lab's own interfaces, in its namespace
+    for name, dev in state["interfaces"].items():
+        store = {a: lab_dir / "link" / f"{name}.{a}" for a in ("speed", "duplex")}
+        if dev.get("link") is not None and store["speed"].is_file():
+            # the negotiated link (overlay.link_files): sysfs answers from it (sysfs_link), and
+            # reads EINVAL while the NIC is set down, so the driver model reads the store
+            dev["link"]["store"] = {a: str(p) for a, p in store.items()}
     state["link_down_seconds"] = profile.link_down_seconds  # a bounce's time down
     folder = lab_dir / "ethtool"
     folder.mkdir(mode=0o755, exist_ok=True)

@@ -364,7 +364,7 @@ def _after_set(ifname: str, after: AfterSet, state_path: str) -> None:
     if after.irqs:
         write_interrupts(after.irqs)
     if after.speed:  # the link comes back at the speed the PHY forced or negotiated
-        write_link_speed(ifname, (int(after.speed[0]), str(after.speed[1])))
+        write_link_speed(ifname, (int(after.speed[0]), str(after.speed[1])), state_path)
         with contextlib.suppress(OSError, ValueError), locked_state(state_path, False) as now:
             write_shown(state_path, now)  # answers that read the speed (r8169's LPI timer)
     if after.bounce:

@@ -117,11 +117,22 @@ def live(ifname: str, link: dict[str, Any]) -> tuple[bool, str, str]:
         speed, duplex = str(link.get("speed", "")), str(link.get("duplex", ""))
     else:
         carrier = _read(f"/sys/class/net/{ifname}/carrier") == "1"
-        speed = _read(f"/sys/class/net/{ifname}/speed") or ""
-        duplex = _read(f"/sys/class/net/{ifname}/duplex") or ""
-    if not carrier or not (speed.isascii() and speed.isdigit()) or int(speed) <= 0:
-        return False, "Unknown!", "Unknown! (255)"
-    return True, f"{speed}Mb/s", duplex.capitalize() if duplex else "Unknown! (255)"
+        speed, duplex = _stored(ifname, link)
+    known = speed.isascii() and speed.isdigit() and int(speed) > 0
+    if known and (carrier or link.get("speed_kept")):  # usbnet: kept without a carrier
+        return carrier, f"{speed}Mb/s", duplex.capitalize() if duplex else "Unknown! (255)"
+    return False, "Unknown!", "Unknown! (255)"
+
+
+def _stored(ifname: str, link: dict[str, Any]) -> tuple[str, str]:
+    """The link's negotiated speed and duplex: the lab's store files (``store``: sysfs answers
+    from them as net-sysfs.c does, EINVAL while set down: sysfs_link), else sysfs."""
+    store = link.get("store") or {}
+    folder = f"/sys/class/net/{ifname}"
+    return (
+        _read(store.get("speed") or f"{folder}/speed") or "",
+        _read(store.get("duplex") or f"{folder}/duplex") or "",
+    )
 
 
 def advertised_pause(encoding: str, pause: dict[str, Any]) -> tuple[bool, bool]:
@@ -147,8 +158,7 @@ def _last_link(ifname: str, link: dict[str, Any]) -> tuple[str, str]:
     over the veth's, written at each renegotiation), or the state's (unit tests)."""
     if "carrier" in link:
         return str(link.get("speed", "")), str(link.get("duplex", ""))
-    folder = f"/sys/class/net/{ifname}"
-    return _read(f"{folder}/speed") or "", _read(f"{folder}/duplex") or ""
+    return _stored(ifname, link)
 
 
 def idle_shown(link: dict[str, Any], last: tuple[str, str] | None = None) -> tuple[str, str] | None:
@@ -458,12 +468,17 @@ def _set_wol(link: dict[str, Any], value: str | None, sopass: bool = False) -> N
         link["wol"] = "".join(c for c in WOL_LETTERS if c in wanted) or "d"
 
 
-def write_link_speed(ifname: str, speed_duplex: tuple[int, str]) -> None:
-    """The lab's shaped link's sysfs files (bound over the veth's) take the renegotiated speed."""
+def write_link_speed(ifname: str, speed_duplex: tuple[int, str], state_path: str = "") -> None:
+    """The lab's store of the shaped link (``overlay.link_files``, beside the ethtool state's
+    folder; sysfs answers from it: sysfs_link) takes the renegotiated speed."""
     speed, duplex = speed_duplex
+    store = os.path.join(os.path.dirname(os.path.dirname(state_path)), "link") if state_path else ""
     for name, text in (("speed", str(speed)), ("duplex", duplex)):
+        path = os.path.join(store, f"{ifname}.{name}") if store else ""
+        if not (path and os.path.isfile(path)):
+            path = f"/sys/class/net/{ifname}/{name}"  # unit tests: their own files
         try:
-            with open(f"/sys/class/net/{ifname}/{name}", "w", encoding="utf-8") as fh:
+            with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
         except OSError:
             pass

@@ -60,6 +60,7 @@ from sbctune.lab.knobs_model import (
 from sbctune.lab.knobs_napi import Threaded
 from sbctune.lab.power import ZONE_TYPE, read_state
 from sbctune.lab.sysctls import private_sysctl
+from sbctune.lab.sysfs_link import add_to_tree as add_links
 
 log = logging.getLogger("sbctune.lab.knobs_fs")
 
@@ -206,6 +207,7 @@ def build_tree(config: dict[str, Any]) -> Tree:
     for name, model in config.get("sysctls", {}).items():
         knob = private_sysctl(name, model)
         tree.add_file("sysctl/" + name.replace(".", "/"), knob.read, knob.write)
+    add_links(tree, config)  # net/IFACE/{speed,duplex}: net-sysfs.c's answers (sysfs_link)
     power_path = config.get("power_state")
     if power_path:
         _add_power(tree, Path(power_path))

@@ -199,6 +199,8 @@ def link_state(
         **_wol_state(facts, wol, has, captured=capture is not None),
         "speed_max": int(speed_mbps) if speed_mbps else None,
         "duplex_shown": facts.get("duplex") if capture is None else None,  # cdc_ncm: Half
+        # usbnet_get_link_ksettings_internal: the last notified speed, with or without carrier
+        "speed_kept": bool(facts.get("speed_kept")),
         "idle": idle_settings(caps, kernel),
         # atlantic: the forced speeds of the chip's caps (link_speed_msk), else every chip's
         "rates": driver_caps.by_chip(table_facts["link_forced_by_chip"], chip or "default")

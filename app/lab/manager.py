@@ -26,6 +26,7 @@ from sbctune.lab import (
     overlay,
     shaping_shared,
     sshd,
+    sysfs_link,
 )
 from sbctune.lab.board import board_words
 from sbctune.lab.configs import knobs_config, nsinit_config
@@ -239,7 +240,14 @@ def _build(
         marker_dir().joinpath(PRIVSEP_MARKER).touch()
     shadow = sshd.write_shadow(directory, info.password)
     plan = overlay.build(prof.bundle, directory, prof.uname, prof.modelled_files)
-    plan.file_binds += overlay.link_files(prof.interfaces, directory)
+    # the NICs' negotiated speed and duplex: store files the knob file system answers from as
+    # net-sysfs.c does (sbctune.lab.sysfs_link), never plain files over the veth's
+    links = sysfs_link.knobs(
+        overlay.link_files(prof.interfaces, directory),
+        {i.name: (i.driver, i.chip) for i in prof.interfaces},
+        prof.kernel,
+        str(directory / ethtool_state.STATE_FILE),
+    )
     ethtool_state.install(prof, directory, Path(plan.bin_dir))
     ip_front.install(prof, directory, Path(plan.bin_dir))
     key = sshd.host_key(directory, info.name)
@@ -248,7 +256,7 @@ def _build(
     held = directory / HELD_FILE  # ethtool_state.install made it where /proc/interrupts is modelled
     write_json(
         directory / "knobs.json",
-        knobs_config(prof, interrupts, str(held) if held.is_file() else ""),
+        {**knobs_config(prof, interrupts, str(held) if held.is_file() else ""), "links": links},
     )
     write_json(directory / "nsinit.json", nsinit_config(prof, plan, directory, shadow, config))
     proc = _spawn(info.name, info.netns, directory)

@@ -89,6 +89,7 @@ def start_knobs(lab_dir: Path, config: dict[str, Any]) -> None:
     knobs_config["threaded"] = config["threaded"] = threaded_knobs(config)
     knobs_config["sysctls"] = config["private_sysctls"] = private_sysctls(lab_dir, config)
     knobs_config["knob_state"] = str(lab_dir / "knobs_state.json")
+    config["links"] = [f for link in knobs_config.get("links", []) for f in link["files"]]
     knobs_config["power_state"] = str(init_power(lab_dir, knobs_config.get("power")))
     (lab_dir / "knobs.json").write_text(json.dumps(knobs_config, indent=2), encoding="utf-8")
     mountpoint = lab_dir / "knobs"
@@ -217,6 +218,9 @@ def mount_view(lab_dir: Path, config: dict[str, Any]) -> None:
     _bind(str(knobs / "irq"), "/proc/irq")
     for queue in [*config.get("queues", []), *config.get("threaded", [])]:
         _bind(str(knobs / queue["path"]), queue["real"])
+    for link in config.get("links", []):  # speed, duplex as net-sysfs.c answers (sysfs_link)
+        if os.path.isfile(link["real"]):
+            _bind(str(knobs / link["path"]), link["real"])
     mount_sysctls(lab_dir, config.get("private_sysctls", {}))
     mount_power(lab_dir)
     mount_overlays(config)

@@ -81,6 +81,16 @@ def _spread(means: list[float]) -> float | None:
     return interval.half_width / interval.mean
 
 
+def _beyond(spread: float, limit: float) -> str:
+    """`spread` as a percentage that reads larger than `limit`: whole percents, or as many
+    decimals as it takes (walk 25: 5.15 % read "their mean ±5%, more than ±5%")."""
+    for places in range(4):
+        shown = f"{spread:.{places}%}"
+        if round(spread, places + 2) > limit:
+            return shown
+    return f"{spread:.4%}"
+
+
 def extra_round(plan: Plan, schedule: Sequence[TestSpec], outcomes: Sequence[DirectionOutcome]
                 ) -> list[ExtraTrial]:  # fmt: skip
     """The next trial of every planned TCP test whose trials so far disagree, unless it has
@@ -108,8 +118,9 @@ def extra_round(plan: Plan, schedule: Sequence[TestSpec], outcomes: Sequence[Dir
             out.append(
                 ExtraTrial(
                     replace(spec, trial=trials + 1, trials=trials + 1, extra=True),
-                    f"{what}: the {len(means)} trials disagree (their mean ±{spread:.0%}, "
-                    f"more than ±{plan.steady_within:.0%}); one more trial",
+                    f"{what}: the {len(means)} trials disagree (their mean "
+                    f"±{_beyond(spread, plan.steady_within)}, more than "
+                    f"±{plan.steady_within:.0%}); one more trial",
                 )
             )
             break

@@ -18,6 +18,7 @@ from typing import Any
 from sbctune.errors import UserError
 from sbctune.inventory.model import Inventory, Nic
 from sbctune.tuning import boot_rules, catalog, driver_caps
+from sbctune.tuning.board_names import names_board
 from sbctune.tuning.driver_caps import DriverCaps
 from sbctune.tuning.model import NotNeeded, Tweak
 
@@ -176,7 +177,7 @@ def refused_while_up(caps: DriverCaps | None, current: str, wanted: int) -> str 
 def board_named(options: Mapping[str, Any], inventory: Inventory, names: list[str]) -> str | None:
     """The longest of `names` in the board's model (or the one the user named)."""
     model = str(options.get("board") or inventory.board.model or "")
-    matches = [n for n in names if n in model]
+    matches = [n for n in names if names_board(n, model)]
     return max(matches, key=len) if matches else None
 
 

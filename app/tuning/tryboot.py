@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from sbctune.tuning.board_names import names_board
 from sbctune.tuning.model import Change
 
 TRYBOOT_TXT = "tryboot.txt"
@@ -60,7 +61,7 @@ def support(
 
     `config`: (path, content) of config.txt; `tryboot_txt`/`autoboot_txt`: their content in
     the same folder, None where absent."""
-    if not any(name in board_model for name in boards):
+    if not any(names_board(name, board_model) for name in boards):
         return Support(False, f"tryboot is used on {', '.join(boards)} only "
                        f"(this board: {board_model or 'not recognised'})")  # fmt: skip
     if config is None:

@@ -1,6 +1,6 @@
 """`inspect` of a lab shows the board where its profile captured it, over real SSH: a profile
 with a real /proc/cpuinfo of a Pi 4 (hrw/arm-socs-table issue 31, tests/captures/cpuinfo) shows
-its model and SoC; a shipped profile whose source printed neither the device-tree model nor
+its model and SoC; a profile whose source printed neither the device-tree model nor
 /proc/cpuinfo keeps them unknown, and the lab says why (sbctune.lab.board)."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from sbctune.advice.inspect import inspect_host
 from sbctune.lab.model import LabInfo
 from sbctune.lab.profile import find_profile
 from tests.lab_support import connect_to_lab
+from tests.profile_fixtures import without_board
 
 pytestmark = [pytest.mark.lab]
 
@@ -44,7 +45,9 @@ async def test_inspect_of_a_lab_shows_the_captured_board_and_says_why_when_none(
     assert board.model is not None and board.model.startswith("Raspberry Pi 4 Model B"), board
     assert board.soc == "BCM2711" and board.cpu_cores == 4, board
 
-    shipped = lab_factory("pi4-ax88179")
+    # a profile whose source printed no board (every shipped one serves a real capture since
+    # walk 25): the shipped pi4-ax88179 without its /proc/cpuinfo
+    shipped = lab_factory(without_board("pi4-ax88179", tmp_path / "no-board"))
     assert shipped.board.startswith("unknown (model and SoC)"), shipped.board
     assert "never printed them" in shipped.board
     (tmp_path / "second").mkdir()

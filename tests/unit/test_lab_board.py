@@ -4,7 +4,6 @@ unknown, and its SOURCE.md and `lab up` say why (sbctune.lab.board)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from sbctune.inventory.bundle import Bundle, read_bundle
 from sbctune.lab import overlay
 from sbctune.lab.board import board_sources, board_words
 from sbctune.lab.profile import find_profile, shipped_profiles
+from tests.profile_fixtures import without_board
 
 CAPTURES = Path(__file__).parents[1] / "captures"
 PI4_CPUINFO = CAPTURES / "cpuinfo" / "pi4_rev12_armv7_hrw_31.txt"  # hrw/arm-socs-table#31
@@ -60,8 +60,8 @@ def test_real_captures_of_the_board_are_served_as_is(tmp_path: Path) -> None:
 
 @BUILDS_THE_OVERLAY
 def test_no_capture_no_board(tmp_path: Path) -> None:
-    profile = tmp_path / "profile"
-    shutil.copytree(find_profile("pi4-ax88179"), profile)
+    # every shipped profile serves a real /proc/cpuinfo now (walk 25): its own fixture
+    profile = without_board("pi4-ax88179", tmp_path / "profile")
     bundle = read_bundle(profile)
     plan = overlay.build(bundle, tmp_path / "lab")
     assert plan.model is None

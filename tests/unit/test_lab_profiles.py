@@ -75,7 +75,8 @@ def test_other_profiles_key_facts() -> None:
     assert pi1.cpu.count == 1
     assert pi1.test_interface.link.pi_to_pc_mbps == 94
     cm4 = load_profile("cm4-rtl8125b-r8169")
-    assert cm4.bundle.commands == {} and cm4.bundle.files == {}
+    # the seed printed nothing; its /proc/cpuinfo is a real CM4's (walk 25, SOURCE.md "Board")
+    assert cm4.bundle.commands == {} and list(cm4.bundle.files) == ["/proc/cpuinfo"]
     assert cm4.test_interface.link.pi_to_pc_mbps == 1880
     i340 = load_profile("cm4-i340-nodriver")
     assert (i340.bundle.command("lspci") or "").count("82580 Gigabit Network Connection") == 4

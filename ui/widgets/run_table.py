@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from PySide6.QtCore import Qt
@@ -206,11 +207,40 @@ CHANGE_HEADER = "Change (last vs first)"
 CHANGE_LEAST_CHARS = 18
 
 
+# One cell as the table shows it: its text, its tooltip, whether it is a figure (right-aligned)
+Cell = tuple[str, str, bool]
+
+
+def _cell(item: QTableWidgetItem, numeric: bool) -> Cell:
+    return item.text(), item.toolTip(), numeric
+
+
+def _cell_item(cell: Cell) -> QTableWidgetItem:
+    text, tip, numeric = cell
+    item = _item(text, numeric)
+    item.setToolTip(tip)
+    return item
+
+
+@dataclass
+class _Line:
+    """One measurement compared across the runs: its direction and mode, a cell per run, the
+    change between the last and the first (None where there is no change column)."""
+
+    direction: Cell
+    mode: Cell
+    cells: list[Cell]
+    change: Cell | None
+
+
 class CompareTable(QTableWidget):
     """Before / after (or run 1 / run 2 / …) per direction and mode, with the change; the
     change's words wrap onto more lines in a narrow window rather than being cut. Where the
     runs' columns leave the change too little room, it is said under the table instead, one
-    line per row (`change_below`, which the page places right after the table)."""
+    line per row (`change_below`, which the page places right after the table). Where the
+    runs' columns cannot fit even with every figure wrapped to its longest word (seven runs at
+    800 x 600, walk 25), the table turns (`transposed`): one row per run, one column per
+    measurement, the change as the last row, so no run sits behind a sideways scroll bar."""
 
     def __init__(self) -> None:
         super().__init__(0, 0)
@@ -218,6 +248,10 @@ class CompareTable(QTableWidget):
         self.setWordWrap(True)
         self._fitted_width = -1
         self._changed = False
+        self._runs: list[str] = []
+        self._lines: list[_Line] = []
+        self.transposed = False
+        self._least_as_columns = 0  # the runs-as-columns layout's least width (fit_rows)
         self.change_below = label("", selectable=True)
         self.change_below.setAccessibleName("The change between the last and the first run")
         self.change_below.hide()
@@ -229,6 +263,11 @@ class CompareTable(QTableWidget):
             self._fit_rows()
 
     def _fit_rows(self) -> None:
+        if self.transposed and self.viewport().width() >= self._least_as_columns:
+            self._fill(transposed=False)  # wide enough again: the runs as columns
+        if self.transposed:
+            self._fit_transposed()
+            return
         # When the figures on one line are wider than the table, no column is wider than a
         # rate, so they wrap rather than push the After column off to the right: with UDP
         # rows ("50.0 Mbit/s, jitter 0.001 ms, loss 0.00 %") it sat behind a scroll bar at
@@ -245,14 +284,48 @@ class CompareTable(QTableWidget):
             # four runs and more: a figure's unit, "not measured"'s second word, on a line of
             # its own rather than the last run behind a scroll bar (walk 24, 800 x 600)
             cap = max(self._longest_word(c) for c in range(last)) + 16
+            least = sum(min(w, cap) for w in widths)
+            if least > self.viewport().width() and len(self._runs) > 2:
+                # seven runs: even so the last ones sat behind a scroll bar (walk 25)
+                self._least_as_columns = least
+                self._fill(transposed=True)
+                self._fit_transposed()
+                return
         header.setMaximumSectionSize(cap)
         room = self.viewport().width() - sum(min(w, cap) for w in widths)
         least = self.fontMetrics().averageCharWidth() * CHANGE_LEAST_CHARS + 16
         below = self._changed and room < least
         if self._changed:
             self.setColumnHidden(last, below)
+        # the change said below: the last run's column is no longer stretched to the edge, where
+        # a width between "802.0 Mbit/" and "802.0 Mbit/s" broke the unit after its slash
+        # (walk 25: seven runs at 150 % on 1366 x 768)
+        header.setStretchLastSection(not below)
         self.change_below.setText(self._change_lines() if below else "")
         self.change_below.setVisible(below)
+        self.resizeRowsToContents()
+        _fit_height(self, refit_on_resize=True)
+
+    def _fit_transposed(self) -> None:
+        """Runs as rows: each measurement's column as wide as its longest word at least, the
+        figures wrapping between number and unit; the change is the last row, not below."""
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for c in range(1, self.columnCount()):  # the measurements share what the runs leave
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
+        # no narrower than the widest unbreakable run of text ("+66.0 Mbit/s": a figure and
+        # its unit are joined by a no-break space), or a cell is cut short
+        tokens = [
+            token
+            for r in range(self.rowCount())
+            for c in range(1, self.columnCount())
+            if (item := self.item(r, c)) is not None
+            for token in item.text().replace("\n", " ").split(" ")
+        ]
+        widest = max((self.fontMetrics().horizontalAdvance(t) for t in tokens), default=0)
+        header.setMinimumSectionSize(widest + 16)
+        self.change_below.setText("")
+        self.change_below.hide()
         self.resizeRowsToContents()
         _fit_height(self, refit_on_resize=True)
 
@@ -275,6 +348,49 @@ class CompareTable(QTableWidget):
                 lines.append(f"{direction}, {mode.split(' (')[0].lower()}: {said}")
         return "\n".join(lines)
 
+    def _fill(self, *, transposed: bool) -> None:
+        """The cells, runs as columns (a row per measurement) or, `transposed`, as rows."""
+        self.transposed = transposed
+        header = self.horizontalHeader()
+        header.setMaximumSectionSize(1 << 20)
+        if not transposed:
+            header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+            header.setMinimumSectionSize(-1)  # the style's default again
+            headers = ["Direction", "Mode", *self._runs]
+            if self._changed:
+                headers.append(CHANGE_HEADER)
+            self.setColumnCount(len(headers))
+            self.setHorizontalHeaderLabels(headers)
+            for c in range(len(headers)):
+                self.setColumnHidden(c, False)
+            self.setRowCount(len(self._lines))
+            for r, line in enumerate(self._lines):
+                cells = [line.direction, line.mode, *line.cells]
+                cells += [line.change] if self._changed and line.change else []
+                for c, cell in enumerate(cells):
+                    self.setItem(r, c, _cell_item(cell))
+            return
+        self.setColumnCount(1 + len(self._lines))
+        self.setRowCount(len(self._runs) + (1 if self._changed else 0))
+        run_head = QTableWidgetItem("Run")
+        run_head.setToolTip("Each run compared, oldest first")
+        self.setHorizontalHeaderItem(0, run_head)
+        for c, line in enumerate(self._lines, start=1):
+            direction, mode = line.direction[1] or line.direction[0], line.mode[0]
+            head = QTableWidgetItem(f"{line.direction[0]}\n{mode}")
+            head.setToolTip(f"{direction}, {(line.mode[1] or mode).lower()}")
+            self.setHorizontalHeaderItem(c, head)
+            self.setColumnHidden(c, False)
+        for r, run in enumerate(self._runs):
+            self.setItem(r, 0, _item(run))
+            for c, line in enumerate(self._lines, start=1):
+                self.setItem(r, c, _cell_item(line.cells[r]))
+        if self._changed:
+            self.setItem(len(self._runs), 0, _item(CHANGE_HEADER))
+            for c, line in enumerate(self._lines, start=1):
+                if line.change:
+                    self.setItem(len(self._runs), c, _cell_item(line.change))
+
     def show_rows(
         self,
         columns: list[str],
@@ -288,36 +404,36 @@ class CompareTable(QTableWidget):
         """`latency`: the runs' added latency under load (sbctune.compare.latency), after the
         throughput rows; `udp`: their UDP tests (sbctune.compare.udp), last; `with_change`:
         False for runs of different NICs (sbctune.compare.across_nics: no change between)."""
-        headers = ["Direction", "Mode", *columns]
         changed = len(columns) >= 2 and with_change
         self._changed = changed
-        if changed:
-            headers.append(CHANGE_HEADER)
-        self.setColumnCount(len(headers))
-        self.setHorizontalHeaderLabels(headers)
-        self.setRowCount(len(rows) + len(latency or []) + len(udp or []))
-        for r, lat in enumerate(latency or [], start=len(rows)):
-            self.setItem(r, 0, _item(lat.label))
-            self.setItem(r, 1, _item("Latency under load"))
-            for c, cell in enumerate(lat.cells):
-                self.setItem(r, 2 + c, _item(latency_cell_text(cell), True))
-            if changed:
-                self.setItem(r, 2 + len(columns), _change_item(latency_change_text(lat.cells[-1])))
-        for r, u in enumerate(udp or [], start=len(rows) + len(latency or [])):
-            self.setItem(r, 0, _item(u.label))
-            self.setItem(r, 1, _item(udp_mode_text(u)))
-            for c, udp_cell in enumerate(u.cells):
-                self.setItem(r, 2 + c, _item(udp_cell_text(udp_cell, u), True))
-            if changed:
-                self.setItem(r, 2 + len(columns), _item(udp_change_text(u.cells[-1], u), True))
-        for r, row in enumerate(rows):
-            self.setItem(r, 0, _item(DIRECTION_LABEL[row.direction]))
-            self.setItem(r, 1, _mode_item(row.mode))
-            for c, value in enumerate(row.values):
-                self.setItem(r, 2 + c, _item(rate(value, units), True))
+        self._runs = list(columns)
+        lines: list[_Line] = []
+        for row in rows:
+            text = ""
             if changed:
                 text = change(row.values[0], row.values[-1], units)
                 if row.verdict_text:  # with its 95 % interval (sbctune.compare)
                     text += f": {row.verdict_text}"
-                self.setItem(r, 2 + len(columns), _change_item(text))
+            lines.append(_Line(
+                _cell(_item(DIRECTION_LABEL[row.direction]), False),
+                _cell(_mode_item(row.mode), False),
+                [_cell(_item(rate(value, units), True), True) for value in row.values],
+                _cell(_change_item(text), True) if changed else None,
+            ))  # fmt: skip
+        for lat in latency or []:
+            lines.append(_Line(
+                _cell(_item(lat.label), False),
+                _cell(_item("Latency under load"), False),
+                [_cell(_item(latency_cell_text(cell), True), True) for cell in lat.cells],
+                _cell(_change_item(latency_change_text(lat.cells[-1])), True) if changed else None,
+            ))  # fmt: skip
+        for u in udp or []:
+            lines.append(_Line(
+                _cell(_item(u.label), False),
+                _cell(_item(udp_mode_text(u)), False),
+                [_cell(_item(udp_cell_text(cell, u), True), True) for cell in u.cells],
+                _cell(_item(udp_change_text(u.cells[-1], u), True), True) if changed else None,
+            ))  # fmt: skip
+        self._lines = lines
+        self._fill(transposed=False)
         self._fit_rows()

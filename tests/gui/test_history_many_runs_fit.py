@@ -1,0 +1,84 @@
+"""Walk 25 (s24's leftover): seven runs of one NIC compared in History at 800 x 600 (and at
+150 % on 1366 x 768) still put the last runs behind a horizontal scroll bar: even with every
+figure wrapped to its longest word, nine columns do not fit. Where the runs' columns cannot
+fit, the table turns: one row per run, one column per measurement (its direction and mode),
+and the change as the last row; every run and the change are in view, no sideways scrolling.
+A window wide enough keeps the runs as columns."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from PySide6.QtWidgets import QApplication
+
+from sbctune.ui.main_window import MainWindow
+from sbctune.ui.selftest import load_sample_data
+from sbctune.ui.widgets.run_table import CHANGE_HEADER
+from tests.gui.history_support import compare_every_run, history_page
+
+RUNS = 7
+
+
+def _runs_of_one_nic(window: MainWindow, count: int) -> None:
+    load_sample_data(window)  # two runs (before, after) of one device
+    first = window.records.runs_for_device(window.records.devices()[0].id)[0]
+    for i in range(count - 2):
+        window.history.save_run(dataclasses.replace(
+            first, id=None, started_at=first.started_at + dt.timedelta(minutes=i + 1)))  # fmt: skip
+
+
+def _compare_at(window: MainWindow, app: QApplication, width: int, height: int) -> None:
+    window.resize(width, height)
+    page = history_page(window)
+    for _ in range(3):
+        app.processEvents()
+    compare_every_run(page)
+    for _ in range(5):
+        app.processEvents()
+
+
+def _texts(table, row: int) -> list[str]:  # type: ignore[no-untyped-def]
+    return [table.item(row, c).text() for c in range(table.columnCount())]
+
+
+def test_seven_runs_at_800x600_turn_so_every_run_is_in_view(
+    window: MainWindow, gui_app: QApplication
+) -> None:
+    _runs_of_one_nic(window, RUNS)
+    _compare_at(window, gui_app, 800, 600)
+    table = history_page(window).compare_table
+    assert not table.horizontalScrollBar().isVisible(), "the runs scroll sideways"
+    assert table.horizontalHeader().length() <= table.viewport().width()
+    # one row per run, then the change; the first column names them
+    assert table.rowCount() == RUNS + 1
+    runs = [table.item(r, 0).text() for r in range(RUNS)]  # type: ignore[union-attr]
+    assert len(set(runs)) == RUNS
+    assert table.item(RUNS, 0).text() == CHANGE_HEADER  # type: ignore[union-attr]
+    heads = [table.horizontalHeaderItem(c).toolTip() for c in range(1, table.columnCount())]  # type: ignore[union-attr]
+    assert heads and all(h.startswith(("Pi → PC, ", "PC → Pi, ", "Both")) or h for h in heads)
+    assert any("Mbit/s" in t for t in _texts(table, 0)[1:])  # a run's figures
+    assert not table.change_below.isVisible()  # the change is the table's own row
+
+
+def test_seven_runs_at_150_percent_on_1366x768(window: MainWindow, gui_app: QApplication) -> None:
+    """1366 x 768 at QT_SCALE_FACTOR=1.5 is a 910 x 512 window in device-independent pixels:
+    the runs fit as columns with the change said below, and the last run's column is as wide
+    as the others (stretched to the edge, "802.0 Mbit/s" broke after its slash: "Mbit/", "s")."""
+    _runs_of_one_nic(window, RUNS)
+    _compare_at(window, gui_app, 910, 512)
+    table = history_page(window).compare_table
+    assert not table.horizontalScrollBar().isVisible()
+    assert table.horizontalHeader().length() <= table.viewport().width()
+    if not table.transposed and table.change_below.isVisible():
+        runs = range(2, 2 + RUNS)
+        assert table.columnWidth(runs[-1]) == table.columnWidth(runs[-2])
+
+
+def test_a_wide_window_keeps_runs_as_columns(window: MainWindow, gui_app: QApplication) -> None:
+    _runs_of_one_nic(window, RUNS)
+    _compare_at(window, gui_app, 2400, 1000)
+    table = history_page(window).compare_table
+    assert table.columnCount() == 2 + RUNS + 1  # direction, mode, the runs, the change
+    assert table.horizontalHeaderItem(0).text() == "Direction"  # type: ignore[union-attr]
+    assert not table.horizontalScrollBar().isVisible()
