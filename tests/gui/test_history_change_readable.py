@@ -6,40 +6,18 @@ a number and its unit and every column is in view. A wide window keeps the colum
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-
 from PySide6.QtWidgets import QApplication
 
 from sbctune.ui.main_window import MainWindow
-from sbctune.ui.selftest import load_sample_data
 from sbctune.ui.widgets.run_table import CHANGE_LEAST_CHARS
-from tests.gui.history_support import compare_every_run, history_page
-
-
-def _four_runs_of_one_nic(window: MainWindow) -> None:
-    load_sample_data(window)  # two runs (before, after) of one device
-    first = window.records.runs_for_device(window.records.devices()[0].id)[0]
-    for i in range(2):
-        window.history.save_run(dataclasses.replace(
-            first, id=None, started_at=first.started_at + dt.timedelta(minutes=i + 1)))  # fmt: skip
-
-
-def _compare_at(window: MainWindow, app: QApplication, width: int, height: int) -> None:
-    window.resize(width, height)
-    page = history_page(window)
-    for _ in range(3):
-        app.processEvents()
-    compare_every_run(page)
-    for _ in range(5):
-        app.processEvents()
+from tests.gui.history_support import compare_at, history_page, runs_of_one_nic
 
 
 def test_four_runs_at_800x600_say_the_change_under_the_table(
     window: MainWindow, gui_app: QApplication
 ) -> None:
-    _four_runs_of_one_nic(window)
-    _compare_at(window, gui_app, 800, 600)
+    runs_of_one_nic(window, 4)
+    compare_at(window, gui_app, 800, 600)
     page = history_page(window)
     table = page.compare_table
     last = table.columnCount() - 1
@@ -57,8 +35,8 @@ def test_four_runs_at_800x600_say_the_change_under_the_table(
 
 
 def test_a_wide_window_keeps_the_change_column(window: MainWindow, gui_app: QApplication) -> None:
-    _four_runs_of_one_nic(window)
-    _compare_at(window, gui_app, 1800, 1000)
+    runs_of_one_nic(window, 4)
+    compare_at(window, gui_app, 1800, 1000)
     table = history_page(window).compare_table
     last = table.columnCount() - 1
     assert not table.isColumnHidden(last) and not table.change_below.isVisible()

@@ -7,35 +7,13 @@ A window wide enough keeps the runs as columns."""
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-
 from PySide6.QtWidgets import QApplication
 
 from sbctune.ui.main_window import MainWindow
-from sbctune.ui.selftest import load_sample_data
 from sbctune.ui.widgets.run_table import CHANGE_HEADER
-from tests.gui.history_support import compare_every_run, history_page
+from tests.gui.history_support import compare_at, history_page, runs_of_one_nic
 
 RUNS = 7
-
-
-def _runs_of_one_nic(window: MainWindow, count: int) -> None:
-    load_sample_data(window)  # two runs (before, after) of one device
-    first = window.records.runs_for_device(window.records.devices()[0].id)[0]
-    for i in range(count - 2):
-        window.history.save_run(dataclasses.replace(
-            first, id=None, started_at=first.started_at + dt.timedelta(minutes=i + 1)))  # fmt: skip
-
-
-def _compare_at(window: MainWindow, app: QApplication, width: int, height: int) -> None:
-    window.resize(width, height)
-    page = history_page(window)
-    for _ in range(3):
-        app.processEvents()
-    compare_every_run(page)
-    for _ in range(5):
-        app.processEvents()
 
 
 def _texts(table, row: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -45,8 +23,8 @@ def _texts(table, row: int) -> list[str]:  # type: ignore[no-untyped-def]
 def test_seven_runs_at_800x600_turn_so_every_run_is_in_view(
     window: MainWindow, gui_app: QApplication
 ) -> None:
-    _runs_of_one_nic(window, RUNS)
-    _compare_at(window, gui_app, 800, 600)
+    runs_of_one_nic(window, RUNS)
+    compare_at(window, gui_app, 800, 600)
     table = history_page(window).compare_table
     assert not table.horizontalScrollBar().isVisible(), "the runs scroll sideways"
     assert table.horizontalHeader().length() <= table.viewport().width()
@@ -65,8 +43,8 @@ def test_seven_runs_at_150_percent_on_1366x768(window: MainWindow, gui_app: QApp
     """1366 x 768 at QT_SCALE_FACTOR=1.5 is a 910 x 512 window in device-independent pixels:
     the runs fit as columns with the change said below, and the last run's column is as wide
     as the others (stretched to the edge, "802.0 Mbit/s" broke after its slash: "Mbit/", "s")."""
-    _runs_of_one_nic(window, RUNS)
-    _compare_at(window, gui_app, 910, 512)
+    runs_of_one_nic(window, RUNS)
+    compare_at(window, gui_app, 910, 512)
     table = history_page(window).compare_table
     assert not table.horizontalScrollBar().isVisible()
     assert table.horizontalHeader().length() <= table.viewport().width()
@@ -76,8 +54,8 @@ def test_seven_runs_at_150_percent_on_1366x768(window: MainWindow, gui_app: QApp
 
 
 def test_a_wide_window_keeps_runs_as_columns(window: MainWindow, gui_app: QApplication) -> None:
-    _runs_of_one_nic(window, RUNS)
-    _compare_at(window, gui_app, 2400, 1000)
+    runs_of_one_nic(window, RUNS)
+    compare_at(window, gui_app, 2400, 1000)
     table = history_page(window).compare_table
     assert table.columnCount() == 2 + RUNS + 1  # direction, mode, the runs, the change
     assert table.horizontalHeaderItem(0).text() == "Direction"  # type: ignore[union-attr]
