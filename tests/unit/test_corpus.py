@@ -319,6 +319,15 @@ KNOWN_GAPS: dict[str, str] = {
         "AM335X-BONE, the original BeagleBone's board compatible). Missing: a source that maps "
         "the kernel's SoC compatibles to the vendors' part-family names"
     ),
+    # corpus47 (forty-seventh unseen set), left with its reason in tests/captures/corpus/README.md
+    "gadget47_rpi_openwrt_forum21543_nokia8_no_rndis_moto_rndis_host": (
+        "the Nokia 8 in tethering mode (0489:c022) is shown only by its 'New USB device found' "
+        "lines and gets no network driver; no ID table of the kernels read names it (rndis_host "
+        "and cdc_ncm match phones by interface class, rndis_host.c's USB_INTERFACE_INFO rows, "
+        "which a dmesg does not print) and usb.ids does not list it, so nothing shown tells the "
+        "inventory it is a network device. Missing: the device's interface classes (lsusb -v, "
+        "/sys/bus/usb/devices/*/bInterfaceClass), which the paste does not have"
+    ),
 }
 
 

@@ -1,5 +1,6 @@
 """Network interfaces from ``ip -j addr|link``, ``ip addr``/``ip link``/``ip -s link`` and
-``ifconfig`` (old ``inet addr:`` and new ``inet 1.2.3.4  netmask`` net-tools formats)."""
+``ifconfig`` (old ``inet addr:`` and new ``inet 1.2.3.4  netmask`` net-tools formats, and the
+short table of ``ifconfig -s``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sbctune.wording import counted
 
 from .common import Parsed, ParseWarning, finish, guarded, is_noise, split_lines, to_int
 from .ifconfig_shape import read_translated_line, translated_header
+from .ifconfig_short import short_table_header, short_table_row
 from .lazy_pattern import later
 from .netif_model import IpAddress, NetInterface, NetInterfaces
 
@@ -298,11 +300,20 @@ def _parse_ifconfig(text: str) -> Parsed[NetInterfaces]:
     bad = 0
     cur: NetInterface | None = None
     gap = False  # a blank line since cur's header: a column-0 line is then no part of it
+    table: list[str] | None = None  # the short table's header words while its rows follow
     for line in split_lines(text):
         if not line.strip():
             gap = True
         if is_noise(line):
             continue
+        if columns := short_table_header(line):  # `ifconfig -s` / `netstat -i`
+            table, cur = columns, None
+            continue
+        if table is not None:
+            if (row := short_table_row(table, line)) is not None:
+                _append_latest(res, latest, row)
+                continue
+            table = None
         m = _IFC_NEW_HDR.match(line)
         if m:
             cur = NetInterface(name=m.group(1), flags=m.group(2).split(","), mtu=int(m.group(3)))
