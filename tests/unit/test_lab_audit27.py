@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab import ethtool_misc, fake_ethtool_misc, sysfs_link
-from sbctune.tuning import driver_caps
+from sbctune.tuning import catalog, driver_caps
+from sbctune.tuning.kinds import PLANNERS, Context
+from sbctune.tuning.model import PlannedTweak
+from sbctune.tuning.probe import Facts, Read
 
 
 @pytest.mark.parametrize("kernel", ["6.1", "6.12"])
@@ -52,3 +56,30 @@ def test_the_table_names_the_ops_the_minidriver_runs_with(
     # nothing a tweak needs: no rings, coalescing, pause, EEE or channels on any of them
     assert not {o for o in caps.ops if o.split("_", 1)[1] in
                 ("ringparam", "coalesce", "pauseparam", "eee", "channels")}  # fmt: skip
+
+
+def _plan_xps(kernel: str, wireless: bool) -> PlannedTweak:
+    """XPS on a USB Wi-Fi interface with mac80211's four TX queues (6.1, rtl8xxxu: no
+    wake_tx_queue), the Pi showing four xps_cpus files."""
+    found = Facts("wlan0")
+    queues = {f"/sys/class/net/wlan0/queues/tx-{i}/xps_cpus": Read(True, "0") for i in range(4)}
+    found.knobs = {"/sys/devices/system/cpu/online": Read(True, "0-3"), **queues}
+    nic = Nic("wlan0", driver="rtl8xxxu", bus="usb", wireless=wireless)
+    tweak = catalog.tweak("xps")
+    inventory = Inventory(board=Board(kernel=kernel), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, ("xps",)))
+
+
+def test_xps_is_not_planned_on_wifi_queues_that_are_access_categories() -> None:
+    """Before: four xps_cpus writes planned, which mac80211's ieee80211_netdev_select_queue
+    never reads (6.1)."""
+    item = _plan_xps("6.1.0-27-arm64", wireless=True)
+    assert not item.applicable
+    assert "access categories" in item.reason
+    assert "net/mac80211/iface.c: ieee80211_netdev_select_queue" in item.reason
+
+
+def test_xps_on_a_wired_multiqueue_nic_is_still_planned() -> None:
+    item = _plan_xps("6.1.0-27-arm64", wireless=False)
+    assert item.applicable
+    assert len(item.changes) == 4
