@@ -222,6 +222,17 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
             where = {"file": path.relative_to(tree).as_posix(), "function": function}
             if name in tables and function and where not in bound_in.setdefault(name, []):
                 bound_in[name].append(where)
+    if usbnet and not tables:
+        for name, path, function, table_ops in inherited_tables(tree, texts):
+            tables[name] = path.relative_to(tree).as_posix()
+            by_table[name] = table_ops
+            ops.update(table_ops)
+            where = {"file": path.relative_to(tree).as_posix(), "function": function}
+            bound_in[name] = [where]
+            for value in table_ops.values():
+                found = _where(tree, [path, tree / USBNET], value)
+                if found:
+                    defined[value] = found
     facts["ops_tables"] = tables
     facts["ops"] = ops
     facts["ops_by_table"] = by_table
@@ -273,6 +284,74 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
             )
     facts["netdev"] = allocs
     return facts
+
+
+def _table_ops(text: str, name: str) -> dict[str, str]:
+    """The ops an `ethtool_ops` table named `name` in C text names (NULL/0 left out)."""
+    for table in _OPS.finditer(text):
+        if table.group(1) == name:
+            return {
+                f.group(1): f.group(2).strip()
+                for f in _FIELD.finditer(table.group(2))
+                if f.group(1) != "supported_coalesce_params"
+                and re.fullmatch(r"\w+", f.group(2).strip())
+                and f.group(2).strip() not in ("NULL", "0")
+            }
+    return {}
+
+
+@lru_cache(maxsize=4)
+def _usb_binders(tree: Path) -> dict[str, tuple[str, Path, str]]:
+    """Function -> (ethtool_ops table, file, the function that binds it) for every function of
+    drivers/net/usb that binds a table or calls one that does (usbnet_cdc_bind ->
+    usbnet_ether_cdc_bind -> usbnet_generic_cdc_bind: cdc_ether_ethtool_ops). usbnet_probe's
+    own default is not one: it is bound before every minidriver's bind (audit 27 row 1)."""
+    texts = {
+        p: p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted((tree / "drivers/net/usb").glob("*.c"))
+    }
+    binders: dict[str, tuple[str, Path, str]] = {}
+    for path, text in texts.items():
+        for bound in _BOUND.finditer(text):
+            function = enclosing_function(text, bound.start())
+            if function and function != "usbnet_probe":
+                binders[function] = (bound.group(1) or bound.group(2), path, function)
+    for _ in range(3):  # the shared binds chain at most three deep
+        for text in texts.values():
+            for function in _definitions(text):
+                if function in binders:
+                    continue
+                called = _calls(symbol_text(text, function) or "", binders)
+                if called:
+                    binders[function] = binders[called[0]]
+    return binders
+
+
+def _calls(body: str, names: dict[str, Any]) -> list[str]:
+    return sorted(n for n in names if re.search(rf"\b{re.escape(n)}\s*\(", body))
+
+
+def inherited_tables(
+    tree: Path, texts: dict[Path, str]
+) -> list[tuple[str, Path, str, dict[str, str]]]:
+    """The ethtool_ops a usbnet minidriver that binds no table of its own runs with: usbnet_probe
+    sets usbnet_ethtool_ops before calling info->bind ("drivers may override default
+    ethtool_ops in their bind() routine"), and a bind that calls a shared one (rndis_host's
+    generic_rndis_bind -> cdc_ether.c usbnet_generic_cdc_bind, cdc_mbim_bind -> cdc_ncm.c
+    cdc_ncm_bind_common) gets that one's table: [(table, file, binding function, ops)]."""
+    binders = _usb_binders(tree)
+    own = set(texts)
+    names = {n for text in texts.values() for n in _calls(text, binders)}
+    called = sorted({binders[n] for n in names if binders[n][1] not in own}, key=lambda b: b[0])
+    if not called:
+        usbnet = tree / USBNET
+        called = [("usbnet_ethtool_ops", usbnet, "usbnet_probe")]
+    out = []
+    for name, path, function in called:
+        table_ops = _table_ops(path.read_text(encoding="utf-8", errors="replace"), name)
+        if table_ops:
+            out.append((name, path, function, table_ops))
+    return out
 
 
 def drivers_to_read() -> dict[str, str]:

@@ -37,6 +37,7 @@ GLOBS = (
     "include/linux/interrupt.h",
     "net/ethtool/*",  # ethnl_set_eee (audit 19), ethnl_set_rings
     "drivers/pci/probe.c",  # the pci=pcie_bus_* policies (audit 23)
+    "net/mac80211/iface.c",  # Wi-Fi TX queues by access category (audit 27)
 )
 
 

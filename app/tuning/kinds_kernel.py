@@ -92,6 +92,9 @@ def plan_xps(ctx: Context) -> PlannedTweak:
     queues = queue_files(ctx, "tx-", "xps_cpus")
     if not queues:
         return _no(ctx, f"{ctx.iface} has no xps_cpus: the driver offers no transmit queue map")
+    by_ac = _queues_by_access_category(ctx, len(queues))
+    if by_ac:
+        return _no(ctx, by_ac)
     cpus, few = ctx.cpus(), ctx.too_few_cpus()
     if few:
         return _no(ctx, few)
@@ -110,6 +113,21 @@ def plan_xps(ctx: Context) -> PlannedTweak:
             + ")"
         )
     return item
+
+
+def _queues_by_access_category(ctx: Context, queues: int) -> str | None:
+    """A Wi-Fi interface's several transmit queues are its access categories: mac80211's
+    ndo_select_queue picks one per packet by priority and never reads the XPS map (6.1,
+    drivers without wake_tx_queue; _kernel fact wireless_tx_queue_by_ac). A rule over the
+    interface's registration (the inventory's wireless), not over driver names."""
+    if ctx.nic is None or not ctx.nic.wireless or queues < 2:
+        return None
+    fact = driver_caps.kernel_fact("wireless_tx_queue_by_ac", ctx.inventory.board.kernel)
+    if fact is None:
+        return None
+    return (f"{ctx.iface} is a Wi-Fi interface: its {queues} transmit queues are the access "
+            "categories, and the kernel picks one per packet by its priority, never by the "
+            f"transmit queue map ({fact[1]}): writing xps_cpus would change nothing")  # fmt: skip
 
 
 def _single_queue(ctx: Context) -> str | None:
