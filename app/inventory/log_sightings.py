@@ -339,6 +339,7 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         reading.complaints,
     )
     probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
+    stamped, repeats = reading.stamps, reading.repeats
     probe_kinds = ProbeWatch.KINDS
     # One loop over a long log's ~10^5 lines, its steps inline (no method call per line but
     # the wiphy watcher's, which follows every line naming a device): the watchers see each
@@ -370,7 +371,11 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         if key not in seen:
             reading.first(key, event)
         elif kind in _COUNTED or (kind == "old_format" and _old_link_change(event)):
-            reading.counted_again(key, event)
+            # a counted line's repeats after its first: its stamps' copies, without a call
+            if (stamps := stamped.get(key)) is not None:
+                repeats[key].facts += again(stamps, event)
+            else:
+                reading.counted_again(key, event)
         elif (complaint := complaints.get(key)) is not None:
             complaint.facts += again(complaint.stamps, event)
     return reading.sightings()
