@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sbctune.catalog.old_formats import old_format_of
 from sbctune.inventory.brcmfmac_bus import chip_bus, chip_of_id, firmware_bus
@@ -34,12 +35,13 @@ from sbctune.inventory.old_format_sightings import lone_phy_link, on_old_format
 from sbctune.inventory.parsers.dmesg import DmesgEvent, DmesgResult
 from sbctune.inventory.pcie_aer import on_pcie_aer
 from sbctune.inventory.pcie_bandwidth import on_pcie_bandwidth
-from sbctune.inventory.sightings import Fact, Key, Sighting, device_keys, usb_speed
+from sbctune.inventory.sightings import Fact, Key, Sighting, _new, device_keys, usb_speed
 from sbctune.inventory.trace_watch import KINDS as TRACE_KINDS
 from sbctune.inventory.trace_watch import TraceWatch, tie_traces
 from sbctune.inventory.usb_probe_watch import ProbeWatch
 from sbctune.inventory.usb_teardown import TeardownWatch
 from sbctune.inventory.version_chips import version_chip_said
+from sbctune.inventory.wiphy_join import KINDS as WIPHY_KINDS
 from sbctune.inventory.wiphy_join import WiphyWatch
 
 _SRC = "dmesg"
@@ -163,19 +165,45 @@ def _repeat(event: DmesgEvent) -> Sighting | None:
 
 
 _LINK_EVENTS = ("link_event", "daemon_link_event")  # (line, clock, up): the repeat's own clock
+# How a repeat changes a template fact's value: kept, its link event's (line, clock), its
+# enumeration's clock.
+_KEEP, _LINK, _ENUMERATION = 0, 1, 2
+# A repeated line's template facts, each as its fields and how a repeat changes its value.
+Stamps = list[tuple[dict[str, Any], int]]
 
 
-def _again(template: Sighting, event: DmesgEvent) -> list[Fact]:
-    """The template's facts said again by a repeat of its line (at the repeat's position)."""
-    no = event.line
+def stamps_of(template: Sighting) -> Stamps:
+    """Made once per repeated line (what ``again`` copies for each of its ~10^4 repeats)."""
     return [
-        f.at(no, (no, event.timestamp, f.value[2]))
-        if f.field in _LINK_EVENTS
-        else f.at(no, (f.value[0], event.timestamp))
-        if f.field == "enumeration"
-        else f.at(no, f.value)
+        (
+            f.__dict__,
+            _LINK
+            if f.field in _LINK_EVENTS
+            else _ENUMERATION
+            if f.field == "enumeration"
+            else _KEEP,
+        )
         for f in template.facts
     ]
+
+
+def again(stamps: Stamps, event: DmesgEvent) -> list[Fact]:
+    """The template's facts said again by a repeat of its line (at the repeat's position):
+    each a copy of its fields with the repeat's line (and clock), made in place as Fact.at
+    does, without a method call and a field test per fact."""
+    no, clock = event.line, event.timestamp
+    facts = []
+    for said, how in stamps:
+        fact = _new(Fact)
+        now = fact.__dict__
+        now.update(said)
+        now["order"] = no
+        if how == _LINK:
+            now["value"] = (no, clock, said["value"][2])
+        elif how == _ENUMERATION:
+            now["value"] = (said["value"][0], clock)
+        facts.append(fact)
+    return facts
 
 
 _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
@@ -232,6 +260,10 @@ _SKIP = {
 class _Repeats:
     template: Sighting
     facts: list[Fact] = field(default_factory=list)
+    stamps: Stamps = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.stamps = stamps_of(self.template)
 
 
 @dataclass
@@ -244,6 +276,7 @@ class _Reading:
     seen: set[tuple[str, str]] = field(default_factory=set)
     lean: dict[tuple[str, str], Sighting | None] = field(default_factory=dict)
     repeats: dict[tuple[str, str], Sighting] = field(default_factory=dict)
+    stamps: dict[tuple[str, str], Stamps] = field(default_factory=dict)  # of lean's templates
     complaints: dict[tuple[str, str], _Repeats] = field(default_factory=dict)
     # a USB reset that a just-registered driver's probe made
     probes: ProbeWatch = field(default_factory=ProbeWatch)
@@ -263,10 +296,10 @@ class _Reading:
             self.lean[key] = _repeat(event)
             if (template := self.lean[key]) is not None:
                 self.repeats[key] = Sighting(template.keys)
+                self.stamps[key] = stamps_of(template)
                 self.found.append(self.repeats[key])
-        template = self.lean[key]
-        if template is not None:
-            self.repeats[key].facts += _again(template, event)
+        if (stamps := self.stamps.get(key)) is not None:
+            self.repeats[key].facts += again(stamps, event)
 
     def first(self, key: tuple[str, str], event: DmesgEvent) -> None:
         self.seen.add(key)
@@ -306,12 +339,13 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         reading.complaints,
     )
     probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
+    stamped, repeats = reading.stamps, reading.repeats
     probe_kinds = ProbeWatch.KINDS
     # One loop over a long log's ~10^5 lines, its steps inline (no method call per line but
-    # the wiphy watcher's, which follows every device line): the watchers see each line first
-    # (an IP configuration line is theirs alone); then a line said before says nothing new
-    # (a long log repeats itself), except that a counted line counts, and a driver's error
-    # line is counted as often as the log shows it.
+    # the wiphy watcher's, which follows every line naming a device): the watchers see each
+    # line first (an IP configuration line is theirs alone); then a line said before says
+    # nothing new (a long log repeats itself), except that a counted line counts, and a
+    # driver's error line is counted as often as the log shows it.
     for event in dmesg.events:
         kind = event.kind
         if kind == "ip_config":
@@ -325,7 +359,10 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             firsts.append(traced)
         if kind in TEARDOWN_KINDS and (port := reading.teardown.see(event)) is not None:
             found.append(port)
-        if (wiphy := wiphys.see(event)) is not None:
+        # the wiphy watcher reads a wiphy line, a disconnect and a line naming a device only
+        if (kind in WIPHY_KINDS or event.fields.get("device")) and (
+            wiphy := wiphys.see(event)
+        ) is not None:
             found.append(wiphy)
             firsts.append(wiphy)
         if kind in _SKIP or kind in _PCIE_LINK:
@@ -334,7 +371,11 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         if key not in seen:
             reading.first(key, event)
         elif kind in _COUNTED or (kind == "old_format" and _old_link_change(event)):
-            reading.counted_again(key, event)
+            # a counted line's repeats after its first: its stamps' copies, without a call
+            if (stamps := stamped.get(key)) is not None:
+                repeats[key].facts += again(stamps, event)
+            else:
+                reading.counted_again(key, event)
         elif (complaint := complaints.get(key)) is not None:
-            complaint.facts += _again(complaint.template, event)
+            complaint.facts += again(complaint.stamps, event)
     return reading.sightings()

@@ -24,6 +24,11 @@ _PROBE_WINDOW_S = 2.0
 _BUSES = ("usb", "pci", "sdio")
 
 
+# The kinds ``see`` reads whatever their fields; of other lines it reads only those naming a
+# device (fields["device"]): from_dmesg calls it for those alone.
+KINDS = ("wiphy", "usb_disconnect")
+
+
 class WiphyWatch:
     """Follows the log's lines in order; ``see(event)`` gives a wiphy chip's sighting."""
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sbctune.inventory import log_sightings
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.elided_join import split_elided, split_elided_lines
-from sbctune.inventory.sightings import Sighting
+from sbctune.inventory.sightings import Fact, Sighting
 from sbctune.inventory.usb_probe_watch import ProbeWatch
 
 # Pieces of the lines split_elided reads (corpus/wrap40_ubuntu1404_*, corpus/am62l_ti_e2e_*)
@@ -43,8 +43,22 @@ def test_split_elided_lines_returns_the_lines_when_nothing_is_split() -> None:
     assert split_elided_lines(lines) is lines  # no copy of a long log without elisions
 
 
+def _plain_again(template: Sighting, event: log_sightings.DmesgEvent) -> list[Fact]:
+    """A repeat's facts as they were made before the stamps: Fact.at per template fact."""
+    no = event.line
+    return [
+        f.at(no, (no, event.timestamp, f.value[2]))
+        if f.field in ("link_event", "daemon_link_event")
+        else f.at(no, (f.value[0], event.timestamp))
+        if f.field == "enumeration"
+        else f.at(no, f.value)
+        for f in template.facts
+    ]
+
+
 def _reference_from_dmesg(text: str) -> list[Sighting]:
-    """from_dmesg before its loop was made inline: _Reading's watched() and again() per line."""
+    """from_dmesg before its loop was made inline: _Reading's watched() and again() per line,
+    the wiphy watcher called on every line, a repeat's facts made by Fact.at one by one."""
     reading = log_sightings._Reading()
 
     def watched(event: log_sightings.DmesgEvent) -> bool:
@@ -64,15 +78,24 @@ def _reference_from_dmesg(text: str) -> list[Sighting]:
             reading.firsts.append(wiphy)
         return False
 
+    def counted_again(key: tuple[str, str], event: log_sightings.DmesgEvent) -> None:
+        if key not in reading.lean:
+            reading.lean[key] = log_sightings._repeat(event)
+            if (template := reading.lean[key]) is not None:
+                reading.repeats[key] = Sighting(template.keys)
+                reading.found.append(reading.repeats[key])
+        if (template := reading.lean[key]) is not None:
+            reading.repeats[key].facts += _plain_again(template, event)
+
     def again(key: tuple[str, str], event: log_sightings.DmesgEvent) -> bool:
         if key not in reading.seen:
             return False
         if event.kind in log_sightings._COUNTED or (
             event.kind == "old_format" and log_sightings._old_link_change(event)
         ):
-            reading.counted_again(key, event)
+            counted_again(key, event)
         elif (complaint := reading.complaints.get(key)) is not None:
-            complaint.facts += log_sightings._again(complaint.template, event)
+            complaint.facts += _plain_again(complaint.template, event)
         return True
 
     dmesg, _warnings = parse_dmesg(text)
