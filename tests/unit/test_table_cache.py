@@ -244,7 +244,7 @@ def test_the_cached_tables_equal_the_files_they_come_from(cache: Path) -> None:
     from sbctune.catalog import probe_exits
 
     root = resource_root()
-    raw = json.loads(root.joinpath("kernel_source", "probe_exits.json").read_text("utf-8"))
+    raw = json.loads(root.joinpath("kernel_source", "probe_exits.json").read_text(encoding="utf-8"))
     rows = km.index_rows("\n".join(str(r) for r in raw["rows"]))
     formats = {
         name: km.index_rows(root.joinpath("kernel_source", name).read_text(encoding="utf-8"))
