@@ -11,6 +11,7 @@ from sbctune.ui.controllers.tuning import PlannedTweak
 from sbctune.ui.reason_words import source_tooltip, without_sources
 from sbctune.ui.theme import Colors
 from sbctune.ui.widgets.common import Badge, Card, label
+from sbctune.wording import spoken
 from sbctune.workflow.link_consent import agreed_row_text, held_row_text
 from sbctune.workflow.tuning_words import (
     left_out_words,
@@ -102,7 +103,8 @@ class TweakRow(Card):
         self.reason = label(
             held_row_text()
             if self.held
-            else without_sources(plan_reason(item.reason, item.impossible)),
+            # a command the planner marks with backticks reads in quotation marks (wording.py)
+            else spoken(without_sources(plan_reason(item.reason, item.impossible))),
             name="muted",
         )
         if not self.held and item.reason:
