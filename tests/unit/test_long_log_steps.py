@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from sbctune.inventory import log_sightings
 from sbctune.inventory.parsers.dmesg import parse_dmesg
 from sbctune.inventory.parsers.elided_join import split_elided, split_elided_lines
-from sbctune.inventory.sightings import Fact, Sighting
+from sbctune.inventory.sightings import Sighting
 from sbctune.inventory.usb_probe_watch import ProbeWatch
+from tests.unit.repeat_reference import plain_again
 
 # Pieces of the lines split_elided reads (corpus/wrap40_ubuntu1404_*, corpus/am62l_ti_e2e_*)
 _PIECES = [
@@ -41,19 +42,6 @@ def test_split_elided_lines_splits_as_the_whole_text_split(text: str) -> None:
 def test_split_elided_lines_returns_the_lines_when_nothing_is_split() -> None:
     lines = ["[ 1.0] r8152 2-1:1.0 eth1: carrier on", "no run ... here"]
     assert split_elided_lines(lines) is lines  # no copy of a long log without elisions
-
-
-def _plain_again(template: Sighting, event: log_sightings.DmesgEvent) -> list[Fact]:
-    """A repeat's facts as they were made before the stamps: Fact.at per template fact."""
-    no = event.line
-    return [
-        f.at(no, (no, event.timestamp, f.value[2]))
-        if f.field in ("link_event", "daemon_link_event")
-        else f.at(no, (f.value[0], event.timestamp))
-        if f.field == "enumeration"
-        else f.at(no, f.value)
-        for f in template.facts
-    ]
 
 
 def _reference_from_dmesg(text: str) -> list[Sighting]:
@@ -85,7 +73,7 @@ def _reference_from_dmesg(text: str) -> list[Sighting]:
                 reading.repeats[key] = Sighting(template.keys)
                 reading.found.append(reading.repeats[key])
         if (template := reading.lean[key]) is not None:
-            reading.repeats[key].facts += _plain_again(template, event)
+            reading.repeats[key].facts += plain_again(template, event)
 
     def again(key: tuple[str, str], event: log_sightings.DmesgEvent) -> bool:
         if key not in reading.seen:
@@ -95,7 +83,7 @@ def _reference_from_dmesg(text: str) -> list[Sighting]:
         ):
             counted_again(key, event)
         elif (complaint := reading.complaints.get(key)) is not None:
-            complaint.facts += _plain_again(complaint.template, event)
+            complaint.facts += plain_again(complaint.template, event)
         return True
 
     dmesg, _warnings = parse_dmesg(text)

@@ -18,6 +18,7 @@ from sbctune.inventory.log_sightings import again, stamps_of
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Fact, Sighting
 from sbctune.inventory.wiphy_join import KINDS, WiphyWatch
+from tests.unit.repeat_reference import plain_again
 
 _CLOCKS = st.none() | st.floats(0, 1e6, allow_nan=False)
 
@@ -39,18 +40,6 @@ def _facts(draw: st.DrawFn) -> Fact:
     return Fact(name, value, "dmesg", draw(st.text(max_size=8)), draw(st.integers(1, 9)))
 
 
-def _plain(template: Sighting, event: DmesgEvent) -> list[Fact]:
-    no = event.line
-    return [
-        f.at(no, (no, event.timestamp, f.value[2]))
-        if f.field in ("link_event", "daemon_link_event")
-        else f.at(no, (f.value[0], event.timestamp))
-        if f.field == "enumeration"
-        else f.at(no, f.value)
-        for f in template.facts
-    ]
-
-
 @given(
     facts=st.lists(_facts(), max_size=6),
     repeats=st.lists(st.tuples(st.integers(10, 10**5), _CLOCKS), min_size=1, max_size=4),
@@ -62,7 +51,7 @@ def test_a_repeats_facts_from_stamps_are_fact_at_s(
     stamps = stamps_of(template)
     for no, clock in repeats:
         event = DmesgEvent("link_up", no, clock, "r8152 1-1:1.0 eth1: carrier on")
-        made, plain = again(stamps, event), _plain(template, event)
+        made, plain = again(stamps, event), plain_again(template, event)
         assert made == plain
         assert [list(vars(f).items()) for f in made] == [list(vars(f).items()) for f in plain]
     assert template.facts == facts  # the template itself unchanged
