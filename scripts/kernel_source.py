@@ -35,7 +35,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-SERIES = ("6.1", "6.12")
+SERIES = ("6.1", "6.12")  # the series the generated tables are read from (pinned_trees)
+# Older series whose source a hand fact may cite (a fact of a kernel the tables were not generated
+# from: stmmac refusing a running MTU change before 6.0, audit 28). Not in bookworm's archive:
+# each comes from its own Debian suite through a private apt configuration under the cache (its
+# own sources list, lists and archives), so the machine's apt sources are never touched.
+OLDER: dict[str, tuple[str, str, str]] = {
+    # series: (archive URI, suite, keyring of that suite, as bookworm's debian-archive-keyring has)
+    "5.10": (
+        "http://deb.debian.org/debian-security",
+        "bullseye-security",
+        "/usr/share/keyrings/debian-archive-bullseye-security-automatic.gpg",
+    ),
+}
 _STAMP = "extracted.json"
 
 
@@ -85,13 +97,39 @@ def _locked(directory: Path) -> Iterator[None]:
 
 
 def _package(series: str) -> str:
-    if series not in SERIES:
-        raise KernelSourceError(f"unknown kernel series {series!r}: use one of {', '.join(SERIES)}")
+    if series not in SERIES and series not in OLDER:
+        known = ", ".join((*SERIES, *OLDER))
+        raise KernelSourceError(f"unknown kernel series {series!r}: use one of {known}")
     return f"linux-source-{series}"
 
 
-def _candidate(package: str) -> str:
-    policy = _run(["apt-cache", "policy", package])
+def _apt_options(cache: Path, series: str) -> list[str]:
+    """apt's options for `series`: none for the system's own archive (bookworm), else a private
+    configuration under the cache (sources list, lists, archives) with that suite alone."""
+    if series not in OLDER:
+        return []
+    uri, suite, keyring = OLDER[series]
+    apt = cache / "apt" / suite
+    (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (apt / "archives" / "partial").mkdir(parents=True, exist_ok=True)
+    (apt / "sources.list.d").mkdir(parents=True, exist_ok=True)  # empty: no other source
+    sources = apt / "sources.list"
+    sources.write_text(f"deb [signed-by={keyring}] {uri} {suite} main\n", encoding="utf-8")
+    return [
+        "-o", f"Dir::Etc::sourcelist={sources}",
+        "-o", f"Dir::Etc::sourceparts={apt / 'sources.list.d'}",
+        "-o", f"Dir::State::lists={apt / 'lists'}",
+        "-o", f"Dir::Cache={apt}",
+        "-o", "Dir::Cache::pkgcache=",  # no binary cache: the system's is not ours to rewrite
+        "-o", "Dir::Cache::srcpkgcache=",
+        "-o", "APT::Get::List-Cleanup=0",
+    ]  # fmt: skip
+
+
+def _candidate(package: str, apt: Sequence[str] = ()) -> str:
+    if apt and not _run(["apt-cache", *apt, "policy", package]).strip():
+        _run(["apt-get", *apt, "update"])  # the private lists are empty: read the suite once
+    policy = _run(["apt-cache", *apt, "policy", package])
     for line in policy.splitlines():
         if line.strip().startswith("Candidate:"):
             version = line.split(":", 1)[1].strip()
@@ -110,19 +148,26 @@ def _deb_version(deb: Path) -> str:
     return _run(["dpkg-deb", "-f", str(deb), "Version"]).strip()
 
 
-def _fetch_deb(cache: Path, package: str, version: str | None, offline: bool) -> Path:
+def _fetch_deb(
+    cache: Path, package: str, version: str | None, offline: bool, apt: Sequence[str] = ()
+) -> Path:
     """The .deb of `package` (at `version`, or apt's candidate), downloading it when missing."""
     debs = _cached_debs(cache, package)
     if offline or (version is None and os.environ.get("SBCTUNE_KERNEL_SRC_OFFLINE")):
         if not debs:
             raise KernelSourceError(f"no cached {package} in {cache / 'debs'} (offline)")
         return debs[-1]
-    want = version or _candidate(package)
+    for deb in debs if version else ():
+        if _deb_version(deb) == version:
+            return deb  # pinned and cached: no apt at all
+    want = version or _candidate(package, apt)
     for deb in debs:
         if _deb_version(deb) == want:
             return deb
     (cache / "debs").mkdir(parents=True, exist_ok=True)
-    _run(["apt-get", "download", f"{package}={want}"], cwd=cache / "debs")
+    if apt and version:
+        _run(["apt-get", *apt, "update"])  # a pinned version the private lists may not have yet
+    _run(["apt-get", *apt, "download", f"{package}={want}"], cwd=cache / "debs")
     for deb in _cached_debs(cache, package):
         if _deb_version(deb) == want:
             return deb
@@ -183,7 +228,7 @@ def obtain(
     package = _package(series)
     cache = cache or cache_dir()
     with _locked(cache):
-        deb = _fetch_deb(cache, package, version, offline)
+        deb = _fetch_deb(cache, package, version, offline, _apt_options(cache, series))
         got = _deb_version(deb)
         tree_parent = cache / f"{package}_{got}"
         tree = tree_parent / package
@@ -248,7 +293,7 @@ def forget(cache: Path | None = None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("series", nargs="+", choices=SERIES)
+    parser.add_argument("series", nargs="+", choices=(*SERIES, *OLDER))
     parser.add_argument("--glob", action="append", default=[], help="tar wildcard under the tree")
     parser.add_argument("--offline", action="store_true", help="use the cached .deb only")
     args = parser.parse_args(argv)

@@ -387,6 +387,9 @@ def main() -> int:
         "format": "sbctune-driver-caps",
         "generated_by": "scripts/regen_driver_caps.py",
         "kernels": kernels,
+        # older series a hand fact may cite (audit 28: 5.10), fetched by kernel_source.OLDER
+        # and checked by tests/test_driver_caps_source.py; kept as written
+        "cited_kernels": old.get("cited_kernels", {}),
         "pasted": sorted(PASTED),
         "drivers": drivers,
         "hand": old.get("hand", {}),
