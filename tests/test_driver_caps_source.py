@@ -3,7 +3,8 @@ macro named in resources/tuning/driver_caps.json exists in the Debian source ver
 generated from, and each hand-written fact's key text is in the cited function.
 
 Fetches linux-source-6.1 and -6.12 once (apt-get download, ~300 MB, ~25 s) into
-~/.cache/sbctune/kernel-src; later runs read the cache (under a second).
+~/.cache/sbctune/kernel-src, and linux-source-5.10 (bullseye-security, 122 MB, ~15 s) because
+hand facts cite it (audit 28); later runs read the cache (under a second).
 """
 
 from __future__ import annotations
@@ -54,14 +55,38 @@ def dt_node_text(text: str, label: str) -> str | None:
     return text[begin.start() : at + 1]
 
 
+def cited_series() -> set[str]:
+    """The table's series, and the older trees ("cited_kernels", audit 28: 5.10) that a hand
+    fact cites: a tree no fact cites is not fetched (CI downloads 5.10 only for its facts)."""
+    cited = {s for facts in TABLE["hand"].values() for f in facts for s in f["kernels"]}
+    return set(TABLE["kernels"]) | (cited & set(TABLE.get("cited_kernels", {})))
+
+
 @pytest.fixture(scope="module")
 def trees() -> dict[str, Path]:
     roots = {}
-    for series, info in TABLE["kernels"].items():
+    known = {**TABLE.get("cited_kernels", {}), **TABLE["kernels"]}
+    for series in sorted(cited_series()):
+        info = known[series]
         source = kernel_source.obtain(series, GLOBS, version=info["version"])
         assert source.version == info["version"]
         roots[series] = source.root
     return roots
+
+
+def test_a_fact_of_an_older_tree_is_dated_and_its_tree_is_fetchable() -> None:
+    """A hand fact citing a tree the table is not generated from (5.10) holds only by its
+    release range (driver_caps_build._carried): it must say where it ends ("until", with the
+    commit), and its tree must be one kernel_source can fetch."""
+    older = set(TABLE.get("cited_kernels", {}))
+    assert older <= set(kernel_source.OLDER) and not older & set(TABLE["kernels"])
+    dated = [(d, f) for d, facts in TABLE["hand"].items() for f in facts
+             if set(f["kernels"]) & older]  # fmt: skip
+    assert dated, "audit 28: stmmac's EBUSY and lan78xx's EDOM frame cite 5.10"
+    for driver, fact in dated:
+        assert set(fact["kernels"]) <= older, (driver, fact["fact"])  # never mixed with 6.1
+        assert fact["until"]["release"] and len(fact["until"]["commit"]) >= 12, driver
+        assert fact["until"]["sources"], driver
 
 
 def _generated_citations() -> Iterator[tuple[str, str, str, str]]:

@@ -14,7 +14,9 @@ def driver_info(driver: str, kernel: str = "", chip: str = "") -> dict[str, Any]
     """The supports-* lines of ``ethtool -i``, from the ethtool_ops callbacks the kernel checks
     (net/ethtool/ioctl.c ethtool_get_drvinfo); all "no" for a driver the table does not know.
     Also `version` and `firmware` where the source decides them (`drvinfo_strings`)."""
-    caps = driver_caps.caps(driver)
+    # the running kernel's ops: an op a release predates (ops_since: smsc95xx's self_test
+    # before 5.18) is no supports-* line there (audit 28 row 5)
+    caps = driver_caps.caps(driver, kernel or None)
     has = caps.has if caps else (lambda _op: False)
     test = has("self_test")
     if caps and chip and caps.facts.get("sset_test_chips_only"):  # asix: testinfo_len is the

@@ -115,7 +115,8 @@ def caps(
     either = tree != RPI_TREE and SERIES.search(kernel or "") is None
     # the tree's own facts first: they win over upstream's for the same name
     hand = sorted(data["hand"].get(driver, []), key=lambda f: f.get("tree", "debian") != tree)
-    add_hand_facts(b, hand, series, kernel, tree, either)
+    older = frozenset(data.get("cited_kernels", {}))  # 5.10: facts dated by release only
+    add_hand_facts(b, hand, series, kernel, tree, either, older)
     return DriverCaps(
         driver,
         series,

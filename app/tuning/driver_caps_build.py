@@ -88,7 +88,12 @@ def from_source(
 
 
 def _carried(
-    fact: dict[str, Any], series: tuple[str, ...], kernel: str | None, tree: str, either: bool
+    fact: dict[str, Any],
+    series: tuple[str, ...],
+    kernel: str | None,
+    tree: str,
+    either: bool,
+    older: frozenset[str] = frozenset(),
 ) -> bool | None:
     """Whether a hand fact holds on the running kernel: False where it is another tree's (and
     the tree is known), of other series, or of a Raspberry Pi branch shown not to carry it;
@@ -96,6 +101,12 @@ def _carried(
     fact_tree = fact.get("tree", "debian")
     if fact_tree not in ("debian", tree) and not either:
         return False
+    if set(fact["kernels"]) <= older:
+        # read in the source of a series the table is not generated from (`older`: the table's
+        # "cited_kernels", 5.10: stmmac's EBUSY for a running MTU change, audit 28): it holds
+        # where its release range ("until", "since") says so and only there; a kernel string
+        # without a version is not known to be that old
+        return release_holds(fact, kernel) is True
     if not set(series) & set(fact["kernels"]):
         return False
     if fact.get("tree") != RPI_TREE:
@@ -201,13 +212,14 @@ def add_hand_facts(
     kernel: str | None,
     tree: str,
     either: bool,
+    older: frozenset[str] = frozenset(),
 ) -> None:
     """The hand facts (in the order given: the running tree's first) that hold on the running
     kernel, each by its rule; then the keys facts of disjoint series dispute dropped, and those
     of a fact a stable backport changed where the kernel's patch level does not say which side
     it is (ax88179's max_mtu on "6.1.0-41-arm64" or a 6.6 kernel: `ip -d link` decides)."""
     for fact in hand:
-        carried = _carried(fact, series, kernel, tree, either)
+        carried = _carried(fact, series, kernel, tree, either, older)
         if carried is False:
             continue
         if fact["fact"] == "ops_since":
