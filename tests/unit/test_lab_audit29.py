@@ -170,3 +170,26 @@ def test_the_lab_refuses_what_the_kernel_refuses_on_a_wifi_interface() -> None:
     found = ip_front.limits(profile)  # type: ignore[arg-type]
     assert found["wlan0"]["max"] == 1500
     json.dumps(found)
+
+
+def _plan_irq_affinity(nic: Nic) -> PlannedTweak:
+    found = Facts(nic.name)
+    found.knobs["/sys/devices/system/cpu/online"] = Read(True, "0-3")
+    for irq in nic.irqs:
+        found.knobs[f"/proc/irq/{irq}/smp_affinity"] = Read(True, "f")
+    tweak = catalog.tweak("irq-affinity")
+    inventory = Inventory(board=Board(kernel=AFTER), nics=[nic])
+    return PLANNERS[tweak.kind](Context(tweak, found, inventory, nic, {}, {}, (tweak.id,)))
+
+
+def test_moving_a_usb_nics_interrupt_says_it_is_the_host_controllers() -> None:
+    """Row 7: the interrupt the inventory gives a USB NIC is its host controller's (xhci_hcd on
+    a Pi 5's RP1, dwc_otg on a Pi 3), shared by every USB device. Before: planned with no word
+    of it."""
+    item = _plan_irq_affinity(Nic("eth1", driver="r8152", bus="usb", irqs=[131]))
+    assert item.applicable, item.reason
+    assert "USB host controller's interrupt" in item.reason
+    assert "every device on that controller" in item.reason
+    wired = _plan_irq_affinity(Nic("eth0", driver="macb", bus="platform", irqs=[105]))
+    assert wired.applicable, wired.reason
+    assert "host controller" not in wired.reason
