@@ -17,13 +17,14 @@ hard_header_len), where no hand fact says it.
 
 from __future__ import annotations
 
+import errno
 import json
 from types import SimpleNamespace
 
 import pytest
 
 from sbctune.inventory.model import Board, Inventory, Nic
-from sbctune.lab import ip_front
+from sbctune.lab import ip_front, sysfs_link
 from sbctune.tuning import catalog, driver_caps
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import PlannedTweak
@@ -193,3 +194,17 @@ def test_moving_a_usb_nics_interrupt_says_it_is_the_host_controllers() -> None:
     wired = _plan_irq_affinity(Nic("eth0", driver="macb", bus="platform", irqs=[105]))
     assert wired.applicable, wired.reason
     assert "host controller" not in wired.reason
+
+
+@pytest.mark.parametrize("driver", ["brcmfmac", "rtl8xxxu"])
+def test_the_labs_wifi_speed_file_answers_as_the_kernel(driver: str) -> None:
+    """Neither brcmf_ethtool_ops nor ieee80211_ethtool_ops has get_link_ksettings, so
+    /sys/class/net/wlan0/speed answers EINVAL (a Pi 3's wlan0 in raspberrypi/linux#2132:
+    "speed: Invalid argument"). Before: a driver the table did not know kept a wired NIC's
+    answer (kinder than the kernel)."""
+    assert not sysfs_link.has_ksettings(driver, PI_KERNEL, None)
+    with pytest.raises(OSError) as refused:
+        sysfs_link.answer(
+            ksettings=False, running=True, carrier=True, stored=("1000", "full"), link=None
+        )
+    assert refused.value.errno == errno.EINVAL
