@@ -36,6 +36,7 @@ _HARD_MTU = re.compile(r"\bhard_mtu\s*=(?!=)\s*([^;]+);")
 _MAX_MTU = re.compile(r"\bmax_mtu\s*=(?!=)\s*([^;]+);")
 _HEADER = re.compile(r"\bhard_header_len\s*(\+=|=(?!=))\s*([^;]+);")
 _CHANGE_MTU = re.compile(r"\.ndo_change_mtu\s*=\s*(\w+)")
+_NETDEV_OPS = re.compile(r"struct\s+net_device_ops\s+\w+\s*=\s*\{(.*?)\n\};", re.S)
 # `dev->hard_mtu = dev->net->mtu + dev->net->hard_header_len;`: the default, recomputed
 _RECOMPUTED = re.compile(r"^[\w>.\-]*\bmtu\s*\+\s*[\w>.\-]*\bhard_header_len$")
 
@@ -86,6 +87,8 @@ def usbnet_mtu(
     usbnet = (tree / USBNET).read_text(encoding="utf-8", errors="replace")
     joined = "\n".join(texts.values())
     changers = set(_CHANGE_MTU.findall(joined)) or {"usbnet_change_mtu"}  # usbnet_netdev_ops
+    if any(".ndo_change_mtu" not in ops for ops in _NETDEV_OPS.findall(joined)):
+        changers.add("")  # its own net_device_ops without one (rndis_host): no EDOM check
     # a driver's own change_mtu recomputes hard_mtu for the new MTU: not a bind's limit
     seen = [r for r in _seen(texts, tree, enclosing) if r["function"] not in changers]
     nomax = "FLAG_NOMAXMTU" in usbnet and "FLAG_NOMAXMTU" in joined
