@@ -30,6 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kernel_source
+import regen_mtu
+import regen_wireless
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "tuning" / "driver_caps.json"
@@ -41,6 +43,11 @@ GLOBS = (
     "kernel/irq/*",
     "drivers/irqchip/*",
     "drivers/pci/controller/pcie-brcmstb.c",
+    # Wi-Fi: mac80211's ethtool_ops and netdev (ieee80211_if_add), cfg80211's drvinfo, and
+    # ether_setup's max_mtu (audit 29)
+    "net/mac80211/*",
+    "net/wireless/*",
+    "net/ethernet/eth.c",
 )
 
 # The drivers met in real pastes: name as `ethtool -i` reports it -> module path (no .ko).
@@ -59,6 +66,8 @@ PASTED = {
     "atlantic": "drivers/net/ethernet/aquantia/atlantic/atlantic",
     "stmmac": "drivers/net/ethernet/stmicro/stmmac/stmmac",
 }
+# Where the NICs of a PCI, USB or SDIO id live: wired, USB, and Wi-Fi (audit 29)
+NIC_DIRS = ("drivers/net/ethernet/", "drivers/net/usb/", "drivers/net/wireless/")
 # USB drivers built on usbnet share its ethtool ops and its net_device allocation.
 USBNET = "drivers/net/usb/usbnet.c"
 OP_GROUPS = {
@@ -215,6 +224,12 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                 where = _where(tree, lookup, value)
                 if where:
                     defined[value] = where
+    family = regen_wireless.family_texts(tree, module_path) if _wireless(module_path) else {}
+    mac80211 = not tables and not usbnet and regen_wireless.uses_mac80211(family)
+    if mac80211:
+        _add_mac80211(tree, texts, family, tables, ops, by_table, bound_in, defined)
+    elif not tables and not usbnet and family:
+        _add_family_tables(tree, family, tables, ops, by_table, bound_in, defined)
     for path, text in texts.items():
         for bound in _BOUND.finditer(text):
             name = bound.group(1) or bound.group(2)
@@ -282,8 +297,139 @@ def driver_facts(tree: Path, module_path: str) -> dict[str, Any] | None:
                     "function": enclosing_function(text, shared.start()),
                 }
             )
+    if mac80211:
+        allocs = regen_wireless.mac80211_alloc(tree, _ALLOC, enclosing_function)
     facts["netdev"] = allocs
+    mtu = _mtu_facts(tree, texts, headers, usbnet, mac80211, family, allocs)
+    if mtu is not None:
+        facts["mtu"] = mtu
     return facts
+
+
+def _wireless(module_path: str) -> bool:
+    return module_path.startswith(regen_wireless.WIRELESS)
+
+
+def _add_mac80211(
+    tree: Path,
+    texts: dict[Path, str],
+    family: dict[Path, str],
+    tables: dict[str, str],
+    ops: dict[str, str],
+    by_table: dict[str, dict[str, str]],
+    bound_in: dict[str, list[dict[str, str | None]]],
+    defined: dict[str, str],
+) -> None:
+    """A mac80211 driver's netdev runs mac80211's ieee80211_ethtool_ops (bound in
+    ieee80211_if_add), its ring ops only where the driver's ieee80211_ops has them."""
+    path = tree / regen_wireless.MAC80211_OPS
+    table_ops = _table_ops(path.read_text(encoding="utf-8", errors="replace"), regen_wireless.TABLE)
+    hw_ops = regen_wireless.driver_hw_ops(texts, family)
+    own = regen_wireless.mac80211_ops(tree, table_ops, hw_ops)
+    tables[regen_wireless.TABLE] = regen_wireless.MAC80211_OPS
+    by_table[regen_wireless.TABLE] = own
+    ops.update(own)
+    bound_in[regen_wireless.TABLE] = [
+        {"file": regen_wireless.MAC80211_IFACE, "function": "ieee80211_if_add"}
+    ]
+    lookup = [path, tree / regen_wireless.CFG80211_OPS]
+    for value in own.values():
+        found = _where(tree, lookup, value)
+        if found:
+            defined[value] = found
+
+
+def _add_family_tables(
+    tree: Path,
+    family: dict[Path, str],
+    tables: dict[str, str],
+    ops: dict[str, str],
+    by_table: dict[str, dict[str, str]],
+    bound_in: dict[str, list[dict[str, str | None]]],
+    defined: dict[str, str],
+) -> None:
+    """A FullMAC bus module (mwifiex_sdio, ath6kl_usb) whose netdev the family's core makes:
+    the tables the family binds, where it binds them."""
+    for name in regen_wireless.family_bound(family, _BOUND):
+        for path, text in family.items():
+            table_ops = _table_ops(text, name)
+            if not table_ops:
+                continue
+            tables[name] = path.relative_to(tree).as_posix()
+            by_table[name] = table_ops
+            ops.update(table_ops)
+            for bpath, btext in family.items():
+                for bound in _BOUND.finditer(btext):
+                    if (bound.group(1) or bound.group(2)) == name:
+                        where = {
+                            "file": bpath.relative_to(tree).as_posix(),
+                            "function": enclosing_function(btext, bound.start()),
+                        }
+                        if where not in bound_in.setdefault(name, []):
+                            bound_in[name].append(where)
+            for value in table_ops.values():
+                found = _where(tree, list(family), value)
+                if found:
+                    defined[value] = found
+            break
+
+
+# Constants of include/uapi/linux/if_ether.h (not among the files read)
+_ETHER = {"ETH_DATA_LEN": 1500, "ETH_HLEN": 14, "ETH_FRAME_LEN": 1514}
+
+
+def _mtu_facts(
+    tree: Path,
+    texts: dict[Path, str],
+    headers: list[str],
+    usbnet: bool,
+    mac80211: bool,
+    family: dict[Path, str],
+    allocs: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The MTU limits the source settles (scripts/regen_mtu.py), by how the netdev is made."""
+    usb_texts = {**texts, **_shared_bodies(tree, texts)} if usbnet else texts
+    sources = [*usb_texts.values(), *headers]
+
+    def value(expr: str) -> int | None:
+        expr = expr.strip().strip("()").strip()
+        return _ETHER.get(expr) if expr in _ETHER else _macro_value(sources, expr)
+
+    if usbnet:
+        return regen_mtu.usbnet_mtu(tree, usb_texts, enclosing_function, value)
+    if mac80211:
+        return regen_mtu.mac80211_mtu(tree, family, enclosing_function)
+    return regen_mtu.ethernet_mtu(tree, texts, allocs, enclosing_function)
+
+
+_CALLED = re.compile(r"\b(\w+)\s*\(")
+
+
+def _shared_bodies(tree: Path, texts: dict[Path, str]) -> dict[Path, str]:
+    """The bodies of the drivers/net/usb functions (other files, not usbnet.c) a minidriver
+    calls, three calls deep (r8153_ecm -> usbnet_cdc_bind -> usbnet_ether_cdc_bind ->
+    cdc_ether.c usbnet_generic_cdc_bind, which takes hard_mtu from the device), by file."""
+    others = {
+        p: p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted((tree / "drivers/net/usb").glob("*.c"))
+        if p not in texts and p != tree / USBNET
+    }
+    defined = {name: p for p, text in others.items() for name in _definitions(text)}
+    bodies: dict[tuple[Path, str], str] = {}
+    calling = list(texts.values())
+    for _ in range(3):
+        found = []
+        for text in calling:
+            for name in sorted(set(_CALLED.findall(text)) & defined.keys()):
+                key = (defined[name], name)
+                if key not in bodies:
+                    bodies[key] = symbol_text(others[defined[name]], name) or ""
+                    found.append(bodies[key])
+        calling = found
+    out: dict[Path, str] = {}
+    for (path, _name), body in sorted(bodies.items()):
+        out[path] = out.get(path, "") + body + "\n}\n\n"
+    return out
 
 
 def _table_ops(text: str, name: str) -> dict[str, str]:
@@ -358,15 +504,13 @@ def drivers_to_read() -> dict[str, str]:
     ids = json.loads(IDS.read_text(encoding="utf-8"))
     modules = ids["modules"]
     wanted = dict(PASTED)
-    for table in ("pci", "usb"):
+    for table in ("pci", "usb", "sdio"):  # sdio: the Pi's own Wi-Fi (brcmfmac)
         for names in ids[table].values():
             for name in names:
                 info = modules.get(name)
                 if info is None or name in wanted:
                     continue
-                if info["path"].startswith(("drivers/net/ethernet/", "drivers/net/usb/")) and set(
-                    info["kernels"]
-                ) & {"arm64", "rpi"}:
+                if info["path"].startswith(NIC_DIRS) and set(info["kernels"]) & {"arm64", "rpi"}:
                     wanted[name] = info["path"]
     return dict(sorted(wanted.items()))
 

@@ -104,6 +104,22 @@ def _generated_citations() -> Iterator[tuple[str, str, str, str]]:
             for alloc in facts["netdev"]:
                 if alloc["function"]:
                     yield driver, series, alloc["file"], alloc["function"]
+            yield from _mtu_citations(driver, series, facts.get("mtu") or {})
+
+
+def _mtu_citations(
+    driver: str, series: str, mtu: dict[str, Any]
+) -> Iterator[tuple[str, str, str, str]]:
+    """The MTU limits the generator read (scripts/regen_mtu.py, audit 29): each limit's
+    function, the one that applies it (mac80211's ieee80211_if_add), every assignment read."""
+    for limit in (mtu.get("max"), mtu.get("edom_frame_extra")):
+        if limit:
+            yield driver, series, limit["file"], limit["function"]
+            if limit.get("via"):
+                yield driver, series, limit["via"]["file"], limit["via"]["function"]
+    for seen in mtu.get("seen", []):
+        if seen["function"]:
+            yield driver, series, seen["file"], seen["function"]
 
 
 def test_every_generated_citation_exists_in_its_source(trees: dict[str, Path]) -> None:

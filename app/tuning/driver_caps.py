@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from sbctune.resources import resource_root
-from sbctune.tuning.driver_caps_build import add_hand_facts, from_source
+from sbctune.tuning.driver_caps_build import add_generated_mtu, add_hand_facts, from_source
 from sbctune.tuning.driver_caps_model import DriverCaps
 from sbctune.tuning.driver_caps_rules import (
     by_chip,
@@ -117,6 +117,7 @@ def caps(
     hand = sorted(data["hand"].get(driver, []), key=lambda f: f.get("tree", "debian") != tree)
     older = frozenset(data.get("cited_kernels", {}))  # 5.10: facts dated by release only
     add_hand_facts(b, hand, series, kernel, tree, either, older)
+    add_generated_mtu(b, [by_series[s] for s in series], hand, _usbnet_lowering(series), kernel)
     return DriverCaps(
         driver,
         series,
@@ -129,6 +130,14 @@ def caps(
         frozenset(b.unsure - b.ops),
         frozenset(b.dated),
     )
+
+
+def _usbnet_lowering(series: tuple[str, ...]) -> tuple[dict[str, Any], str] | None:
+    """The _kernel fact that usbnet_probe lowers max_mtu after the bind, with its cite."""
+    for fact in table()["hand"].get("_kernel", []):
+        if fact["fact"] == "usbnet_max_mtu_from_hard_mtu" and set(series) & set(fact["kernels"]):
+            return fact, f"{fact['file']}: {fact['symbol']}"
+    return None
 
 
 def ops_table(hand: list[dict[str, Any]], series: tuple[str, ...], chip: str | None) -> str | None:

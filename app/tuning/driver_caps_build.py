@@ -268,3 +268,58 @@ def _unclaimed(b: _Building, fact: dict[str, Any]) -> None:
     keys = list(fact["value"]) if isinstance(fact["value"], dict) else [""]
     for key in keys:
         b.claims[(fact["fact"], key)] = None
+
+
+def add_generated_mtu(
+    b: _Building,
+    entries: list[dict[str, Any]],
+    hand: list[dict[str, Any]],
+    lowering: tuple[dict[str, Any], str] | None,
+    kernel: str | None,
+) -> None:
+    """The MTU limits the generator read from the source (scripts/regen_mtu.py: usbnet's
+    hard_mtu arithmetic, ether_setup's and mac80211's max_mtu, usbnet_change_mtu's EDOM) where
+    no hand fact of that name exists and every series agrees (audit 29). `lowering`: the
+    _kernel fact that usbnet_probe lowers max_mtu to hard_mtu - hard_header_len, with where it
+    is; a usbnet maximum that rests on it holds where its patch level says so, else the bind's
+    own maximum, else none is claimed."""
+    written = {f["fact"] for f in hand}
+    reads = [e.get("mtu") or {} for e in entries]
+    top = _agreed([r.get("max") for r in reads])
+    if top is not None and "mtu_max" not in written:
+        value: Any = top["value"]
+        if top["function"] == "usbnet_probe" or "before_lowering" in top:
+            value = _usbnet_max(top, lowering, kernel)
+        if value is not None:
+            where = f"{top['file']}: {top['function']}"
+            if top["function"] == "usbnet_probe" and lowering is not None:
+                where = lowering[1]
+            b.facts["mtu_max"] = {"default": int(value)}
+            b.cites["mtu_max"] = where
+    extra = _agreed([r.get("edom_frame_extra") for r in reads])
+    if extra is not None and "mtu_edom_frame_extra" not in written:
+        b.facts["mtu_edom_frame_extra"] = int(extra["value"])
+        b.cites["mtu_edom_frame_extra"] = f"{extra['file']}: {extra['function']}"
+
+
+def _agreed(found: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The one read every series gives, else None (a series without it, or two values)."""
+    if not found or any(f is None for f in found):
+        return None
+    first = found[0]
+    return first if all(f == first for f in found) else None
+
+
+def _usbnet_max(
+    top: dict[str, Any], lowering: tuple[dict[str, Any], str] | None, kernel: str | None
+) -> int | None:
+    """usbnet's maximum on this kernel: the lowered one where usbnet_probe lowers (its patch
+    level says so), the bind's own before (smsc95xx's ETH_DATA_LEN holds on both sides), else
+    none where the patch level does not say and the two differ."""
+    before = top.get("before_lowering")
+    holds = patch_holds(lowering[0], kernel) if lowering is not None else None
+    if holds is True:
+        return int(top["value"])
+    if holds is False:
+        return None if before is None else int(before)
+    return int(top["value"]) if before is not None and int(before) == int(top["value"]) else None

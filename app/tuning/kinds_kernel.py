@@ -209,11 +209,21 @@ def plan_irq_affinity(ctx: Context) -> PlannedTweak:
         item.applicable = False
         item.reason = "; ".join(f"{t}: {r}" for t, r in item.impossible)
         return item
+    if ctx.nic.bus == "usb":
+        item.reason += _USB_SHARED
     if any(c.needed for c in item.changes):
         service = _irqbalance(ctx)
         if service is not None:
             item.changes.insert(0, service)  # before the writes, so it cannot undo them
     return item
+
+
+# A USB NIC has no interrupt of its own: the inventory gives it its host controller's (xhci_hcd,
+# dwc_otg, dwc2), which every device on that controller raises (audit 29 row 7).
+_USB_SHARED = (
+    "; this is the USB host controller's interrupt (a USB NIC has none of its own), so every "
+    "device on that controller (disks, keyboard, other adapters) is served on the new CPUs too"
+)
 
 
 def _affinity_writes(

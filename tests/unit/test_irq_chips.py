@@ -77,7 +77,7 @@ def test_only_the_irqs_that_can_move_are_planned_when_a_nic_has_both() -> None:
     assert nic is not None
     nic.irqs = [38, 46]  # a NIC with one GIC and one PCIe MSI interrupt (made up from the two)
     item = plan_irq_affinity(inventory, nic, 4)
-    assert item.applicable and item.reason == "interrupt 38 moved off CPU 0"
+    assert item.applicable and item.reason.startswith("interrupt 38 moved off CPU 0")
     assert [c.target for c in item.changes if c.kind == "irq_affinity"] == [
         "/proc/irq/38/smp_affinity"
     ]

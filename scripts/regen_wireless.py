@@ -1,0 +1,100 @@
+"""How a Wi-Fi driver's netdev gets its ethtool_ops, for scripts/regen_driver_caps.py (audit 29).
+
+A FullMAC driver (brcmfmac: core.c brcmf_net_attach binds brcmf_ethtool_ops) allocates and
+registers its own net_device: regen_driver_caps reads it like any wired driver. A mac80211 driver
+(its family calls ieee80211_alloc_hw*) binds no table: net/mac80211/iface.c ieee80211_if_add
+allocates the netdev and binds net/mac80211/ethtool.c ieee80211_ethtool_ops with
+netdev_set_default_ethtool_ops. Of that table, the ring ops answer only through the driver:
+ieee80211_get_ringparam zeroes the reply and driver-ops.h drv_get_ringparam fills it only where
+the driver's ieee80211_ops has .get_ringparam (rt2x00, ath5k); drv_set_ringparam is -EOPNOTSUPP
+without .set_ringparam. cfg80211 (net/wireless) binds no table at all.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+WIRELESS = "drivers/net/wireless/"
+MAC80211_OPS = "net/mac80211/ethtool.c"
+MAC80211_IFACE = "net/mac80211/iface.c"
+CFG80211_OPS = "net/wireless/ethtool.c"
+TABLE = "ieee80211_ethtool_ops"
+# the mac80211 ops that call the driver's ieee80211_ops of the same name (driver-ops.h)
+THROUGH_DRIVER = ("get_ringparam", "set_ringparam")
+_ALLOC_HW = re.compile(r"\bieee80211_alloc_hw(?:_nm)?\s*\(")
+_HW_OPS = re.compile(r"struct\s+ieee80211_ops\s+\w+\s*=\s*\{(.*?)\n\};", re.S)
+
+
+def family_texts(tree: Path, module_path: str) -> dict[Path, str]:
+    """The C files of the driver's family (drivers/net/wireless/VENDOR/FAMILY: mt76 for
+    mt76x2u, ath9k for ath9k_htc, rtlwifi for rtl8192cu; a vendor's own directory for a module
+    directly in it: rsi for rsi_usb), where its shared core lives."""
+    parts = module_path.split("/")
+    if len(parts) <= 4:  # directly under drivers/net/wireless (rndis_wlan): its own files
+        root = tree.joinpath(*parts[:-1])
+        return {p: p.read_text(encoding="utf-8", errors="replace")
+                for p in sorted(root.glob(f"{parts[-1]}*.c"))}  # fmt: skip
+    root = tree.joinpath(*parts[:5]) if len(parts) > 5 else tree.joinpath(*parts[:-1])
+    files = sorted(root.rglob("*.c"))
+    return {p: p.read_text(encoding="utf-8", errors="replace") for p in files}
+
+
+def family_bound(family: dict[Path, str], bound: re.Pattern[str]) -> list[str]:
+    """The ethtool_ops tables the family binds (a FullMAC bus module such as mwifiex_sdio
+    registers its netdev through the family's core, mwifiex: main.c binds
+    mwifiex_ethtool_ops), in file order."""
+    names: list[str] = []
+    for text in family.values():
+        for m in bound.finditer(text):
+            name = m.group(1) or m.group(2)
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def uses_mac80211(family: dict[Path, str]) -> bool:
+    return any(_ALLOC_HW.search(text) for text in family.values())
+
+
+def driver_hw_ops(own: dict[Path, str], family: dict[Path, str]) -> set[str]:
+    """The callbacks the driver's ieee80211_ops tables name: its module's own tables, else its
+    family's (rtw88_8822be's are rtw88_core's mac80211.c)."""
+    for texts in (own, family):
+        fields = {
+            f
+            for text in texts.values()
+            for table in _HW_OPS.finditer(text)
+            for f in re.findall(r"\.(\w+)\s*=\s*\w+", table.group(1))
+        }
+        if fields:
+            return fields
+    return set()
+
+
+def mac80211_ops(tree: Path, table_ops: dict[str, str], hw_ops: set[str]) -> dict[str, str]:
+    """mac80211's table as this driver's netdev runs it: the ring ops only where the driver has
+    them (the rest of the table is mac80211's own and always answers)."""
+    return {op: fn for op, fn in table_ops.items() if op not in THROUGH_DRIVER or op in hw_ops}
+
+
+def mac80211_alloc(tree: Path, alloc: re.Pattern[str], enclosing: Any) -> list[dict[str, Any]]:
+    """ieee80211_if_add's alloc_netdev_mqs: 6.1 gives four TX queues (one per access category)
+    to a driver without wake_tx_queue (`txqs, 1`), 6.12 always one (`1, 1`)."""
+    text = (tree / MAC80211_IFACE).read_text(encoding="utf-8", errors="replace")
+    out = []
+    for call in alloc.finditer(text):
+        args = " ".join(call.group(2).split())[:160]
+        if enclosing(text, call.start()) != "ieee80211_if_add":
+            continue
+        out.append(
+            {
+                "call": call.group(1),
+                "args": args,
+                "multiqueue": not re.search(r",\s*1\s*,\s*1$", args),
+                "file": MAC80211_IFACE,
+                "function": "ieee80211_if_add",
+            }
+        )
+    return out
