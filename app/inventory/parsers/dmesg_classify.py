@@ -13,6 +13,7 @@ from sbctune.catalog.oot_chips import chip_by_oot_name
 
 from .daemon_lines import daemon_line
 from .dmesg_bare_wiphy import bare_wiphy
+from .dmesg_cut_netdev import cut_netdev_line
 from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
@@ -90,7 +91,10 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     if found := usb_serial_gone(msg):  # "option1 ttyUSB0: ... converter now disconnected ..."
         return found
     # "RTW: rtw_set_ps_mode(wlp3s0) ...": Realtek's FUNC_NDEV_FMT names the interface
-    return func_ndev_line(msg, _is_netdev_name)
+    if found := func_ndev_line(msg, _is_netdev_name):
+        return found
+    # "ethernet eth0: stmmac_open: Hw setup failed": a netdev line's prefix cut to one word
+    return cut_netdev_line(msg, _is_netdev_name)
 
 
 def _kinds_of(msg: str) -> frozenset[str]:
