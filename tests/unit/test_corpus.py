@@ -328,6 +328,20 @@ KNOWN_GAPS: dict[str, str] = {
         "inventory it is a network device. Missing: the device's interface classes (lsusb -v, "
         "/sys/bus/usb/devices/*/bInterfaceClass), which the paste does not have"
     ),
+    # corpus49 (forty-ninth unseen set), left with its reason in tests/captures/corpus/README.md
+    "tvbox49_mxiii_libreelec_aml_30_bcmdhd_bcm43362_ap6181_level_and_cpu_prefix": (
+        "the same out-of-tree bcmdhd as the twenty-third set's two gaps: its lines are bare "
+        "function names ('dhd_bus_init: delay 100ms for BCM43362', 'dhdsdio_write_vars: ...') "
+        "with no driver or device, so no line shape makes an SDIO Wi-Fi NIC of them. Found "
+        "(corpus49): its first line is dhd_config.c's own, printed only for that chip "
+        "(rockchip-linux/kernel@25e7dab279cc5caf0c005ed4d6a3f98bf33724ef drivers/net/wireless/"
+        'rockchip_wlan/rkwifi/bcmdhd/dhd_config.c dhd_conf_set_hw_oob_intr(): printf("%s: '
+        'Enable HW OOB for 43362\\n", __FUNCTION__) when CHIPID(chip) == BCM43362_CHIP_ID), and '
+        "dhd_conf_set_fw_name_by_chip() there maps chip and revision to the firmware's name "
+        "(BCM43430A1: fw_bcm43438a1.bin); missing: a table of dhd's function-prefixed formats "
+        "with their bus and chip, and a line shape that reads a function prefix as its driver's "
+        "('delay 100ms for' is in no file the search tool names)"
+    ),
 }
 
 
