@@ -214,22 +214,15 @@ KNOWN_GAPS: dict[str, str] = {
         "missing: an ID table that knows it"
     ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
-    "bpi_m64_firmware_8_dhd_ap6212_firmware_open_failed_grep_fail": (
-        "Broadcom's out-of-tree bcmdhd prints bare function names and no device "
-        "('dhdsdio_download_code_file: Open firmware file failed .../fw_bcm43438a1.bin'); no "
-        "table has that driver's messages or its firmware names, so nothing makes an SDIO "
-        "Wi-Fi NIC of these lines (missing: old_formats.json rows for bcmdhd's formats from "
-        "its public source, dhd_sdio.c dhdsdio_download_code_file(), with bus sdio, a row "
-        "field that gives firmware-missing, and dhd's firmware names, fw_bcm<chip><rev>.bin, "
-        "as a chip table; gaps24 added the row mechanism's bus without a driver only). "
-        "gaps24c: vendor_formats.json reads an out-of-tree driver's lines by the driver the "
-        "line names, and these name none; the search tool found the 'Open firmware file "
-        "failed' printf only in a dhd_pcie.c of no named repository, not dhd_sdio.c"
-    ),
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
-        "the same bcmdhd, with the chip only in its words ('chip:0x4339') and the SDIO errors "
-        "printed by Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function "
-        "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
+        "Broadcom's out-of-tree bcmdhd (Google's msm tree), its chip only in a line that names "
+        "no function ('F1 signature OK, ... chip:0x4339'), and the SDIO errors printed by "
+        "Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function. corpus49 "
+        "read bcmdhd's lines by their printing function (vendor_formats.json 'function' rows: "
+        "dhd_conf_set_hw_oob_intr, dhdsdio_download_code_file), which closed the BPI-M64 "
+        "AP6212 bundle of this set; missing here: rows for this tree's lines ('dhdcdc_set_ioctl: "
+        "dhdcdc_msg failed w/status %d', the F1 signature line) cited at a commit, and an mmc "
+        "host's errors joined to its only card"
     ),
     # corpus24 (twenty-fourth unseen set), reasons in tests/captures/corpus/README.md
     "linkstar_h68k_meta_rockchip_164_rk_gmac_user_debug_mdio_device_not_found": (
@@ -327,20 +320,6 @@ KNOWN_GAPS: dict[str, str] = {
         "which a dmesg does not print) and usb.ids does not list it, so nothing shown tells the "
         "inventory it is a network device. Missing: the device's interface classes (lsusb -v, "
         "/sys/bus/usb/devices/*/bInterfaceClass), which the paste does not have"
-    ),
-    # corpus49 (forty-ninth unseen set), left with its reason in tests/captures/corpus/README.md
-    "tvbox49_mxiii_libreelec_aml_30_bcmdhd_bcm43362_ap6181_level_and_cpu_prefix": (
-        "the same out-of-tree bcmdhd as the twenty-third set's two gaps: its lines are bare "
-        "function names ('dhd_bus_init: delay 100ms for BCM43362', 'dhdsdio_write_vars: ...') "
-        "with no driver or device, so no line shape makes an SDIO Wi-Fi NIC of them. Found "
-        "(corpus49): its first line is dhd_config.c's own, printed only for that chip "
-        "(rockchip-linux/kernel@25e7dab279cc5caf0c005ed4d6a3f98bf33724ef drivers/net/wireless/"
-        'rockchip_wlan/rkwifi/bcmdhd/dhd_config.c dhd_conf_set_hw_oob_intr(): printf("%s: '
-        'Enable HW OOB for 43362\\n", __FUNCTION__) when CHIPID(chip) == BCM43362_CHIP_ID), and '
-        "dhd_conf_set_fw_name_by_chip() there maps chip and revision to the firmware's name "
-        "(BCM43430A1: fw_bcm43438a1.bin); missing: a table of dhd's function-prefixed formats "
-        "with their bus and chip, and a line shape that reads a function prefix as its driver's "
-        "('delay 100ms for' is in no file the search tool names)"
     ),
 }
 
