@@ -6,7 +6,10 @@ those repositories is not available to scripts): each row copies its printing ca
 ("call"). This checks that the row's format is that call's string literal (adjacent literals
 joined, the trailing newline dropped), that its level is the call's (dev_err, netdev_warn,
 pr_info, printk(KERN_ERR ...) ...), that each conversion has a field name, and that the source
-names a repository at a 40-digit commit, a file and a function. A "firmware_prefixes" row
+names a repository at a 40-digit commit, a file and a function. A row with a "function" (a
+driver printing only its function's name, printf("%s: ...", __FUNCTION__)) has the format after
+that leading "%s: "; bcmdhd's printf (its osl's macro for printk with no level) and a printk with
+no KERN_ level are no error calls: level "info". A "firmware_prefixes" row
 quotes the expression that builds a firmware file's name and its macros' strings: the expression,
 expanded up to its first conversion, must begin with the row's prefix.
 
@@ -25,6 +28,7 @@ TABLE = ROOT / "resources" / "kernel_source" / "vendor_formats.json"
 _LEVEL = {"err": "error", "warn": "warn", "warning": "warn", "info": "info", "notice": "info"}
 _CALL = re.compile(r"^\s*(?:dev|netdev|pr|wiphy)_(err|warn|warning|info|notice)\s*\(")
 _PRINTK = re.compile(r"^\s*printk\s*\(\s*KERN_(ERR|WARNING|INFO|NOTICE)\b")
+_LEVELLESS = re.compile(r"^\s*(?:printf|printk)\s*\(\s*\"")  # the kernel's default level
 _LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _SOURCE = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40} \S+\.[ch] \w+\(\)")
 _SPEC = re.compile(r"%[-+ #0]*(?:\d+|\*)?(?:\.\d+)?(?:hh|h|ll|l|z)?([a-zA-Z])")
@@ -35,6 +39,8 @@ def call_level(call: str) -> str | None:
         return _LEVEL[m.group(1)]
     if m := _PRINTK.match(call):
         return {"ERR": "error", "WARNING": "warn"}.get(m.group(1), "info")
+    if _LEVELLESS.match(call):
+        return "info"
     return None
 
 
@@ -64,8 +70,11 @@ def _via(row: dict[str, object], call: str) -> str | None:
 def problems(row: dict[str, object]) -> list[str]:
     call = str(row.get("call", ""))
     found = []
-    if call_format(call) != row.get("format"):
-        found.append(f"format {row.get('format')!r} is not the call's {call_format(call)!r}")
+    said = call_format(call)
+    if row.get("function"):  # printf("%s: ...", __FUNCTION__): the format after the name
+        said = said.removeprefix("%s: ") if said.startswith("%s: ") else f"(no %s: ) {said}"
+    if said != row.get("format"):
+        found.append(f"format {row.get('format')!r} is not the call's {said!r}")
     level = _via(row, call) or call_level(call)
     if level != row.get("level"):
         found.append(f"level {row.get('level')!r} is not the call's {level!r}")

@@ -183,14 +183,20 @@ def _firmware_missing(nic: Nic, label: str) -> list[Finding]:
     lines = nic.log.get("firmware_missing")
     if not lines or nic.firmware:
         return []
+    # the firmware loader's own lines cite its source; a driver's own words ("Open firmware
+    # file failed", bcmdhd opening the file itself) are not the loader's
+    loader = any(word in line for line in lines for word in _LOADER_WORDS)
     return _one(
         "firmware-missing",
         "problem",
         label,
         f"{label}: firmware the driver asked for was not found"
-        f"{cite('firmware_missing')}.{errno_words(lines)}",
+        f"{cite('firmware_missing') if loader else ''}.{errno_words(lines)}",
         lines,
     )
+
+
+_LOADER_WORDS = ("Direct firmware load for", "firmware: failed to load")  # firmware_loader/main.c
 
 
 def _failed_driver(line: str) -> str | None:

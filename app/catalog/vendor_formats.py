@@ -5,7 +5,13 @@ vendor_formats.json``, read by hand from each driver's public source: xradio_wla
 Debian's 6.1/6.12 tables (messages.tsv) cannot know them. A row is tried only on a line of
 its own driver (the name the line begins with), so a row never reads another driver's words;
 its level says whether the line is a complaint, and an "iface" field names the interface the
-line is about ("nuc970-emac0 b0002000.emac0: eth0 is OPENED")."""
+line is about ("nuc970-emac0 b0002000.emac0: eth0 is OPENED").
+
+A driver that prints no device and no name of its own but its function's, ``printf("%s: ...",
+__FUNCTION__)`` (Broadcom's out-of-tree bcmdhd: "dhd_conf_set_hw_oob_intr: Enable HW OOB for
+43362"), has rows with a "function": such a row is read only on a line that begins with that
+function's name, a C identifier no other driver's source defines (issue 24, forty-ninth unseen
+set)."""
 
 from __future__ import annotations
 
@@ -31,6 +37,8 @@ class VendorFormat:
     needle: str
     regex: re.Pattern[str]
     chip: str | None = None  # "NRC{chip_id}": the chip's name, over the line's fields
+    function: str | None = None  # the printing function the line begins with ("%s: ", __func__)
+    firmware_missing: str | None = None  # the field holding a firmware file it could not open
 
     @property
     def complaint(self) -> bool:
@@ -43,7 +51,9 @@ class VendorFormat:
         if self.chip is None:
             return None
         names = re.findall(r"\{(\w+)\}", self.chip)
-        if not names or any(not fields.get(n) for n in names):
+        if not names:  # no template: the chip the source prints this line for ("BCM43362")
+            return self.chip
+        if any(not fields.get(n) for n in names):
             return None
         return re.sub(r"\{(\w+)\}", lambda m: fields[m.group(1)].upper(), self.chip)
 
@@ -71,6 +81,8 @@ def vendor_formats() -> tuple[VendorFormat, ...]:
                     str(row["format"]), str(row["source"]), needle,
                     re.compile(r"(?:^|: )" + body + r"\s*$"),  # the message: after "dev: "
                     str(row["chip"]) if row.get("chip") else None,
+                    str(row["function"]) if row.get("function") else None,
+                    str(row["firmware_missing"]) if row.get("firmware_missing") else None,
                 )
             )  # fmt: skip
         return tuple(found)
@@ -83,16 +95,47 @@ def vendor_line(driver: str | None, text: str) -> tuple[VendorFormat, dict[str, 
     if not driver or len(text) > 400:
         return None
     for row in vendor_formats():
-        if row.driver == driver and row.needle in text and (m := row.regex.search(text)):
+        if row.function is not None or row.driver != driver or row.needle not in text:
+            continue
+        if m := row.regex.search(text):
             return row, {k: v for k, v in m.groupdict().items() if v is not None}
     return None
+
+
+@functools.cache
+def _by_function() -> dict[str, tuple[VendorFormat, ...]]:
+    rows: dict[str, list[VendorFormat]] = {}
+    for row in vendor_formats():
+        if row.function is not None:
+            rows.setdefault(row.function, []).append(row)
+    return {name: tuple(found) for name, found in rows.items()}
+
+
+def vendor_function_line(msg: str) -> tuple[VendorFormat, dict[str, str]] | None:
+    """The function-keyed row that printed this device-less line ("dhd_conf_set_hw_oob_intr:
+    Enable HW OOB for 43362"), with its fields, or None: the line must begin with the row's
+    function and a colon, and its rest be the row's format."""
+    head, sep, rest = msg.partition(": ")
+    if not sep or len(msg) > 400 or " " in head:
+        return None
+    for row in _by_function().get(head, ()):
+        if row.needle in rest and (m := row.regex.search(rest)):
+            return row, {k: v for k, v in m.groupdict().items() if v is not None}
+    return None
+
+
+def vendor_row(function: str, fmt: str) -> VendorFormat | None:
+    """The function-keyed row of that function and format (a classified line's)."""
+    return next((row for row in _by_function().get(function, ()) if row.format == fmt), None)
 
 
 def vendor_driver(driver: object) -> VendorFormat | None:
     """A row of `driver` when vendor_formats.json reads that out-of-tree driver: the table
     holds network drivers only (read from their source: xradio_wlan, nuc970-emac0, morse_spi),
     so a device it drives is a NIC, a Wi-Fi one where its rows say so."""
-    return next((row for row in vendor_formats() if row.driver == driver), None) if driver else None
+    if not driver:
+        return None
+    return next((r for r in vendor_formats() if r.driver == driver and r.function is None), None)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from sbctune.catalog.kernel_drivers import (
     load_kernel_drivers,
 )
 from sbctune.catalog.kernel_messages import load_messages
+from sbctune.catalog.vendor_formats import vendor_firmware_chip, vendor_row
 from sbctune.inventory.log_complaints import (
     IDS_BY_FORMAT,
     kernel_complaint,
@@ -23,7 +24,13 @@ from sbctune.inventory.lone_device_ties import lone_wifi_devices
 from sbctune.inventory.parsers.dmesg import DmesgEvent
 from sbctune.inventory.sightings import Sighting
 
-__all__ = ["lone_wifi_devices", "on_driver_message", "on_library_message", "on_wiphy"]
+__all__ = [
+    "lone_wifi_devices",
+    "on_driver_message",
+    "on_library_message",
+    "on_vendor_function",
+    "on_wiphy",
+]
 
 _SRC = "dmesg"
 
@@ -51,6 +58,33 @@ def on_driver_message(event: DmesgEvent) -> Sighting | None:
     if bus := bus_named_by(driver, event.text, known.files if known is not None else ()):
         sighting.add("bus", bus, _SRC, event.text, event.line)
     sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
+    return sighting
+
+
+def on_vendor_function(event: DmesgEvent) -> Sighting | None:
+    """An out-of-tree driver's line that names only its printing function (bcmdhd's
+    "dhd_conf_set_hw_oob_intr: Enable HW OOB for 43362"), by its row of vendor_formats.json:
+    about that driver's one device, whose bus, kind and chip the row's source says; joined to
+    the driver's other device-less lines by the ("wifi", driver) key, as brcmfmac's are."""
+    row = vendor_row(event.fields.get("function", ""), event.fields.get("format", ""))
+    if row is None:
+        return None
+    why = f"{event.text[:200]} (the format of {row.source})"
+    sighting = Sighting([("wifi" if row.wireless else "drv", row.driver)])
+    if row.wireless:
+        sighting.add("wireless", True, _SRC, why, event.line)
+    if row.bus:
+        sighting.add("bus", row.bus, _SRC, why, event.line)
+    sighting.add("chip_text", row.chip_of(event.fields), _SRC, why, event.line)
+    if row.firmware_missing and (wanted := event.fields.get(row.firmware_missing)):
+        # the driver could not open the file: missing firmware, and the chip its name is for
+        # (bcmdhd prints the path its module parameter gave; the name is the file's own)
+        sighting.add("firmware_missing", event.text, _SRC, event.text, event.line)
+        sighting.add("firmware_wanted", wanted, _SRC, event.text, event.line)
+        named = vendor_firmware_chip(row.driver, wanted.rpartition("/")[2])
+        sighting.add("chip_text", named, _SRC, f"{why}; the file is the {named}'s", event.line)
+    if row.complaint:
+        sighting.add("kernel_error", event.text, _SRC, event.text, event.line)
     return sighting
 
 

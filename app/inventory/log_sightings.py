@@ -21,6 +21,7 @@ from sbctune.inventory.driver_line_sightings import (
     lone_wifi_devices,
     on_driver_message,
     on_library_message,
+    on_vendor_function,
     on_wiphy,
 )
 from sbctune.inventory.ip_config import IpConfigWatch
@@ -222,6 +223,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "wifi_chip": _on_wifi,
     "driver_message": on_driver_message,
     "library_message": on_library_message,
+    "vendor_function": on_vendor_function,
     "old_format": on_old_format,
     "wiphy": on_wiphy,
     "mmc_card": _on_mmc_card,

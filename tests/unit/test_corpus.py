@@ -214,22 +214,15 @@ KNOWN_GAPS: dict[str, str] = {
         "missing: an ID table that knows it"
     ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
-    "bpi_m64_firmware_8_dhd_ap6212_firmware_open_failed_grep_fail": (
-        "Broadcom's out-of-tree bcmdhd prints bare function names and no device "
-        "('dhdsdio_download_code_file: Open firmware file failed .../fw_bcm43438a1.bin'); no "
-        "table has that driver's messages or its firmware names, so nothing makes an SDIO "
-        "Wi-Fi NIC of these lines (missing: old_formats.json rows for bcmdhd's formats from "
-        "its public source, dhd_sdio.c dhdsdio_download_code_file(), with bus sdio, a row "
-        "field that gives firmware-missing, and dhd's firmware names, fw_bcm<chip><rev>.bin, "
-        "as a chip table; gaps24 added the row mechanism's bus without a driver only). "
-        "gaps24c: vendor_formats.json reads an out-of-tree driver's lines by the driver the "
-        "line names, and these name none; the search tool found the 'Open firmware file "
-        "failed' printf only in a dhd_pcie.c of no named repository, not dhd_sdio.c"
-    ),
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
-        "the same bcmdhd, with the chip only in its words ('chip:0x4339') and the SDIO errors "
-        "printed by Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function "
-        "(missing: the dhd table above, and an mmc host's errors joined to its only card)"
+        "Broadcom's out-of-tree bcmdhd (Google's msm tree), its chip only in a line that names "
+        "no function ('F1 signature OK, ... chip:0x4339'), and the SDIO errors printed by "
+        "Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function. corpus49 "
+        "read bcmdhd's lines by their printing function (vendor_formats.json 'function' rows: "
+        "dhd_conf_set_hw_oob_intr, dhdsdio_download_code_file), which closed the BPI-M64 "
+        "AP6212 bundle of this set; missing here: rows for this tree's lines ('dhdcdc_set_ioctl: "
+        "dhdcdc_msg failed w/status %d', the F1 signature line) cited at a commit, and an mmc "
+        "host's errors joined to its only card"
     ),
     # corpus24 (twenty-fourth unseen set), reasons in tests/captures/corpus/README.md
     "linkstar_h68k_meta_rockchip_164_rk_gmac_user_debug_mdio_device_not_found": (

@@ -332,7 +332,19 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         or dmesg_classify.bare_wiphy(msg)
         # corpus43's "RTW: func(wlp3s0) ..." (Realtek's FUNC_NDEV_FMT)
         or dmesg_classify.func_ndev_line(msg, dmesg_classify._is_netdev_name)
+        # corpus49's bcmdhd "dhd_conf_set_hw_oob_intr: ..." (a function-keyed vendor row)
+        or _vendor_function(msg)
+        # corpus49's "ethernet eth0: stmmac_open: ..." (a netdev line's prefix cut to one word)
+        or dmesg_classify.cut_netdev_line(msg, dmesg_classify._is_netdev_name)
     )
+
+
+def _vendor_function(msg: str) -> tuple[str, dict[str, str]] | None:
+    found = dmesg_classify.vendor_function_line(msg)
+    if found is None:
+        return None
+    row, fields = found
+    return "vendor_function", {**fields, "function": row.function or "", "format": row.format}
 
 
 _ALL_NEEDLES = sorted({n for ns in _NEEDLES.values() for n in ns})

@@ -10,9 +10,11 @@ from sbctune.catalog.library_modules import library_users
 from sbctune.catalog.netdev_named_formats import iface_named
 from sbctune.catalog.old_formats import old_format_line
 from sbctune.catalog.oot_chips import chip_by_oot_name
+from sbctune.catalog.vendor_formats import vendor_function_line
 
 from .daemon_lines import daemon_line
 from .dmesg_bare_wiphy import bare_wiphy
+from .dmesg_cut_netdev import cut_netdev_line
 from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
@@ -90,7 +92,15 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     if found := usb_serial_gone(msg):  # "option1 ttyUSB0: ... converter now disconnected ..."
         return found
     # "RTW: rtw_set_ps_mode(wlp3s0) ...": Realtek's FUNC_NDEV_FMT names the interface
-    return func_ndev_line(msg, _is_netdev_name)
+    if found := func_ndev_line(msg, _is_netdev_name):
+        return found
+    # "dhd_conf_set_hw_oob_intr: Enable HW OOB for 43362": a driver that prints only its
+    # function's name, by its row of vendor_formats.json (the function is the driver's own)
+    if vendor := vendor_function_line(msg):
+        row, fields = vendor
+        return "vendor_function", {**fields, "function": row.function or "", "format": row.format}
+    # "ethernet eth0: stmmac_open: Hw setup failed": a netdev line's prefix cut to one word
+    return cut_netdev_line(msg, _is_netdev_name)
 
 
 def _kinds_of(msg: str) -> frozenset[str]:
