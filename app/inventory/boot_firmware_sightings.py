@@ -18,6 +18,9 @@ from sbctune.inventory.sightings import Sighting, device_keys
 __all__ = ["KINDS", "BootFirmwareWatch"]
 
 _SRC = "dmesg"
+# U-Boot prints "Speed: ..." right after the device's start and its PHY's auto-negotiation
+# (eth_init() -> the driver's start -> phy_startup() -> *_adjust_link()): a few lines at most
+_SPEED_AFTER = 4
 
 
 class BootFirmwareWatch:
@@ -25,6 +28,7 @@ class BootFirmwareWatch:
 
     def __init__(self) -> None:
         self.device: str | None = None  # U-Boot's device that started last (Linux's name)
+        self.device_line = 0  # ... and the line that said so
         self.mac: str | None = None  # the Pi bootloader's MAC that waits for its link
         self.genet: DmesgEvent | None = None  # a "GENET: ..." line of the Pi 4's bootloader
 
@@ -33,8 +37,8 @@ class BootFirmwareWatch:
         if kind == "uboot_net":
             return self._uboot(event)
         if kind == "uboot_speed":
-            if self.device is None:
-                return None
+            if self.device is None or event.line - self.device_line > _SPEED_AFTER:
+                return None  # no device started just before: the line names none
             up = DmesgEvent("link_up", event.line, event.timestamp, event.text, f)
             return self._link(self.device, up, True)
         if kind == "netboot_genet":
@@ -57,7 +61,7 @@ class BootFirmwareWatch:
         if sighting is None:
             return None
         if says in ("autoneg", "used"):
-            self.device = device
+            self.device, self.device_line = device, event.line
         if says == "no_phy":
             # the kernel's "phy_failure" facts: the MAC could not open (no link)
             sighting.add("phy_failure", event.text, _SRC, event.text, event.line)

@@ -5,9 +5,15 @@ tests/captures/corpus/netboot48_*) showed misread. Every output here is one of t
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.inventory.log_sightings import from_dmesg
 from sbctune.inventory.model import Inventory, Nic
-from sbctune.inventory.parsers.boot_firmware_lines import boot_firmware_line, linux_name
+from sbctune.inventory.parsers.boot_firmware_lines import KINDS, boot_firmware_line, linux_name
+from sbctune.inventory.parsers.dmesg import parse_dmesg
+from sbctune.inventory.parsers.dmesg_classify import classify
 from tests.corpus_support import CORPUS
 
 _ARC_HSDK = "netboot48_arc_hsdk_uboot_5_dhcp_tftp_100_full"
@@ -151,8 +157,6 @@ def test_uboot_allwinner_cpu_line_names_the_soc() -> None:
 
 def test_allwinner_cpu_line_shapes() -> None:
     """Its other forms (an SRAM id after the family), and lines that only look like it."""
-    from sbctune.inventory.parsers.dmesg_classify import classify
-
     assert classify("CPU:   Allwinner H3 (SUN8I 1680)") == ("soc_line", {"soc": "H3"})
     assert classify("CPU:   Allwinner A64 (SUN50I)") == ("soc_line", {"soc": "A64"})
     for line in ("CPU:   SUNXI Family", "CPU:   Allwinner Technology", "Allwinner H5 (SUN50I)"):
@@ -173,3 +177,24 @@ def test_board_file_device_named_as_its_network_driver_is_the_bus_path() -> None
     nic = _only_nic(inv)
     assert (nic.name, nic.driver, nic.bus, nic.bus_path) == ("eth0", "dm9000", "platform", "dm9000")
     assert (nic.link_detected, nic.link_speed_mbps, nic.duplex) == (True, 100, "full")
+
+
+def test_a_speed_line_far_from_any_device_start_names_no_link() -> None:
+    """designware.c's "Speed: 100, full duplex" names no device: it is the device that started
+    just before it, not one a long log named earlier."""
+    near = "ethernet@f0008000 Waiting for PHY auto negotiation to complete.. done\n"
+    far = near + "".join(f"BOOTP broadcast {n}\n" for n in range(1, 8))
+    for text, linked in ((near, True), (far, False)):
+        parsed, _warnings = parse_dmesg(text + "Speed: 100, full duplex\n")
+        facts = [f for s in from_dmesg(parsed) for f in s.facts if f.field == "link_speed_mbps"]
+        assert bool(facts) is linked, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=320))
+def test_boot_firmware_lines_never_fail_on_garbage(text: str) -> None:
+    found = boot_firmware_line(text)
+    assert found is None or (found[0] in KINDS and isinstance(found[1], dict))
+    for prefix in ("Speed: ", "LINK STATUS: speed: ", "ethernet@", "Net:   eth0: "):
+        found = boot_firmware_line(prefix + text)
+        assert found is None or found[0] in KINDS
