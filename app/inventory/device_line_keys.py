@@ -164,10 +164,17 @@ def _platform_named_alone(event: DmesgEvent) -> tuple[str, Key] | None:
     """The driver core's "nrc80211: probe of nrc80211 failed with error -22": a device named
     as its driver, with no bus form, is a platform device added with no id, which
     platform_device_add() names "%s" alone (drivers/base/platform.c, 6.1 and 6.12) and
-    platform_match() binds to the driver of that name (corpus/halow_pi4_nrc7292_76_*)."""
+    platform_match() binds to the driver of that name (corpus/halow_pi4_nrc7292_76_*). A
+    network driver of the kernel's tables printing on such a device about the interface it
+    registered says the same: a board file's DM9000, "dm9000 dm9000: eth0: link up, 100Mbps,
+    ..." (corpus/netboot48_tiny210_*). Not without the interface: wcn36xx's "wcn36xx wcn36xx:
+    Direct firmware load ..." joins its driver's own device-less lines as before (the device
+    would split them; corpus/db410c_meta_qcom_pr2_*)."""
     device = event.fields.get("device")
-    if event.kind != "probe_failed" or not device or device != event.fields.get("driver"):
+    if not device or device != event.fields.get("driver"):
         return None
+    if event.kind != "probe_failed" and not (event.iface and load_kernel_drivers().knows(device)):
+        return None  # "bcm2835-codec bcm2835-codec: ...": a device named alone, but no NIC's
     return "platform", ("platform", device)
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sbctune.catalog.old_formats import old_format_of
+from sbctune.inventory.boot_firmware_sightings import KINDS as BOOT_FIRMWARE_KINDS
+from sbctune.inventory.boot_firmware_sightings import BootFirmwareWatch
 from sbctune.inventory.brcmfmac_bus import chip_bus, chip_of_id, firmware_bus
 from sbctune.inventory.bus_elimination import buses_by_elimination
 from sbctune.inventory.child_join import join_children
@@ -283,6 +285,8 @@ class _Reading:
     # a USB reset that a just-registered driver's probe made
     probes: ProbeWatch = field(default_factory=ProbeWatch)
     ip_config: IpConfigWatch = field(default_factory=IpConfigWatch)
+    # U-Boot's and the Pi bootloader's network lines, each read after the ones before it
+    boot_firmware: BootFirmwareWatch = field(default_factory=BootFirmwareWatch)
     # a chip named on a wiphy, joined to the device that made it
     wiphys: WiphyWatch = field(default_factory=WiphyWatch)
     # a trace's frames that name the NIC driver it ran in
@@ -353,6 +357,10 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
         if kind == "ip_config":
             if (configured := reading.ip_config.see(event)) is not None:
                 found.append(configured)
+            continue
+        if kind in BOOT_FIRMWARE_KINDS:
+            if (booted := reading.boot_firmware.see(event)) is not None:
+                found.append(booted)
             continue
         if (kind in probe_kinds or probes.open) and (probed := probes.see(event)) is not None:
             found.append(probed)

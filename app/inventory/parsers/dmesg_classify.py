@@ -12,6 +12,7 @@ from sbctune.catalog.old_formats import old_format_line
 from sbctune.catalog.oot_chips import chip_by_oot_name
 from sbctune.catalog.vendor_formats import vendor_function_line
 
+from .boot_firmware_lines import boot_firmware_line
 from .daemon_lines import daemon_line
 from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_cut_netdev import cut_netdev_line
@@ -54,6 +55,10 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     ("state change", "Link DOWN") are not a kernel driver's."""
     if (daemon := daemon_line(msg)) is not None:
         return daemon
+    # U-Boot's or the Pi bootloader's network line ("ethernet@1c30000 Waiting for PHY ..."):
+    # not a kernel driver's ("Could not get PHY for ethernet@..." names no driver "for")
+    if (boot := boot_firmware_line(msg)) is not None:
+        return boot
     frozen = _kinds_of(msg)
     candidates = _CANDIDATES.get(frozen)
     if candidates is None:  # the patterns of these kinds, in _PATTERNS' order

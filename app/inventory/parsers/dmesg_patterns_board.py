@@ -33,6 +33,15 @@ BOARD: list[tuple[str, _Lazy]] = [
         _Lazy(r"^(?:Detected )?SoC: (?P<soc>\w[\w.-]{1,30}),? rev(?:ision)? [\w.]{1,12}$"),
     ),
     (
+        # U-Boot's banner on Allwinner boards (arch/arm/mach-sunxi/cpu_info.c print_cpuinfo():
+        # "CPU:   Allwinner %s (SUN%dI[ %04x])", "CPU:   Allwinner H5 (SUN50I)"), pasted with
+        # the kernel's log when a board boots over the network: the SoC itself
+        "soc_line",
+        _Lazy(
+            r"^CPU:\s+Allwinner (?P<soc>[A-Z]\d{1,3}[A-Za-z]?) \(SUN\d{1,2}I(?: [0-9a-f]{4})?\)$"
+        ),
+    ),
+    (
         "dmi",  # dmi_show_system(): "DMI: <vendor> <product>/<board>, BIOS <version> <date>"
         _Lazy(r"^DMI: (?P<model>[^/]{1,120}?)(?:/(?P<board>[^/]{1,120}?))?, BIOS .{0,80}$"),
     ),
@@ -52,7 +61,7 @@ BOARD_NEEDLES: dict[str, tuple[str, ...]] = {
     "voltage_normalised": ("ormali",),
     "machine_model": ("Machine model", "Hardware name", "machine is"),
     "kernel_version": ("Linux version",),
-    "soc_line": ("SoC: ",),
+    "soc_line": ("SoC: ", "Allwinner "),
     "dmi": ("DMI: ",),
     "cpuinfo": ("Hardware", "Revision", "Model"),
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .boot_firmware_lines import boot_firmware_line
 from .common import is_noise
 from .dmesg_heads import KERNEL_TAG_RE as _KERNEL_TAG_RE
 from .dmesg_patterns import ADDRESSED_BUS_ID
@@ -148,6 +149,10 @@ def _unwrap(s: str) -> tuple[str, float | None, bool]:
     if "[" in s and (m := _BRACKET_ISO_RE.search(s)):
         return s[m.end() :], None, True
     if not known and (shape := SHAPE_RE.search(s)) and ": " not in s[: shape.start()]:
+        if boot_firmware_line(s) is not None:
+            # U-Boot's "Could not get PHY for ethernet@1c30000: addr 1": its own words, not
+            # a wrapper before a driver "for" (parsers/boot_firmware_lines.py)
+            return s, None, False
         return s[shape.start() :], None, False  # "... r8152 2-1:1.0 eth1: ..." with no clock
     return s, None, known
 
