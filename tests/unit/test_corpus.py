@@ -97,8 +97,11 @@ def _link_diff(want: str, nic: Nic) -> str | None:
             nic.link_detected is None and nic.link_speed_mbps is not None
         )
         return None if up else f"link: expected up, got {got}"
-    ok = nic.link_detected is False and nic.link_speed_mbps is None
-    return None if ok else f"link: expected down, got {got}"
+    # A NIC the admin did not bring up (flags without UP: Nic.set_down) is down with its
+    # carrier unknown (nothing opened it, so no line says whether a cable answers): gaps26
+    down = nic.link_detected is False or (nic.link_detected is None and nic.set_down)
+    ok = down and nic.link_speed_mbps is None
+    return None if ok else f"link: expected down, got {got}, set_down={nic.set_down!r}"
 
 
 def _nic_diffs(want: dict[str, Any], nic: Nic) -> list[str]:
