@@ -16,7 +16,8 @@ B2. A system log's lines of other programs are read as such, not as garbage. sys
     (parsers/other_programs.py); "N of M lines do not look like kernel log lines" now counts
     only lines of no such shape. Real pastes: a D-Link DWR-512's logread (netifd), a Home
     Assistant journal (NetworkManager, systemd), a router's tab-separated messages; the warning
-    stays for an e1000e hang dump's register lines (corpus x86_talos_10200_*).
+    stays for an e1000e hang dump's register lines (corpus x86_talos_10200_*). A `dmesg -T`
+    clock in another locale's day and month names is a clock too (util-linux's strftime).
 B3. An interface the admin did not bring up has an unknown carrier. `<BROADCAST,MULTICAST> ...
     qdisc noop state DOWN` says IFF_UP is unset; LOWER_UP (netif_carrier_ok()) is set by a
     driver once opened, so its absence says nothing about a cable: link_detected is None (was
@@ -32,6 +33,7 @@ from pathlib import Path
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.inventory.inspect import identify, read_bundle_raw
 from sbctune.inventory.parsers.dmesg import parse_dmesg
+from sbctune.inventory.parsers.dmesg_wrappers import strip_prefix
 from sbctune.inventory.parsers.netif import parse_ifconfig, parse_ip_text
 from sbctune.inventory.parsers.other_programs import logger_tagged
 from sbctune.inventory.raw import Parsed
@@ -146,6 +148,15 @@ def test_journals_and_tab_separated_messages_are_no_garbage() -> None:
         "gluon_cudy_wr1300_2794_logread_bat0_br_client_no_nic",
     ):
         assert not [w for w in _warnings(CORPUS / name) if GARBLED in w], name
+
+
+def test_dmesg_T_in_another_locale_is_read_as_a_clock() -> None:
+    """util-linux's dmesg -T prints the locale's day and month names: "[三 11月 15 15:13:45
+    2023] audit: ..." (corpus x86_rocm_2642_*) was 18 of 20 lines "not kernel log lines"."""
+    bundle = CORPUS / "x86_rocm_2642_r8169_dmesg_T_chinese_locale_clock"
+    assert not [w for w in _warnings(bundle) if GARBLED in w]
+    line = (bundle / "commands" / "000-dmesg.txt").read_text(encoding="utf-8").splitlines()[0]
+    assert strip_prefix(line)[0].startswith("audit: type=1400 audit(1700032426.614:2)")
 
 
 def test_the_warning_stays_for_lines_of_no_shape() -> None:
