@@ -1,4 +1,15 @@
-"""Issue 24, session 26 (gaps26): three leftovers a user met, each fixed by its class.
+"""Issue 24, session 26 (gaps26): a KNOWN_GAP and three leftovers a user met, each by its class.
+
+A1. An older kernel's line printed on a library's probe step on its way out with an error is
+    a probe failure of the one device a user of that library matches. rt2x00's 3.x ERROR()
+    prints "phy0 -> rt2x00lib_probe_dev: Error - Failed to allocate device." (rt2x00.h
+    DEBUG_PRINTK_MSG(): the wiphy's name, the function, "Error"; rt2x00dev.c
+    rt2x00lib_probe_dev() prints it when probe_hw fails and returns that error, which
+    rt2x00usb_probe() returns). An old_formats.json row now says so ("library": rt2x00lib,
+    "probe_exit": true); the line names the wiphy, not the device, so it is tied to the one
+    device of the log that a user of rt2x00lib (library_modules.json) matches by its alias
+    table (the bus core binds by those IDs: 148f:3070 is rt2800usb's), and gets probe-failed
+    citing the row's source. Real paste: an XBian Pi's dmesg (corpus pi_xbian_421_*).
 
 B1. A VPN or tunnel interface is told by what the listing shows, not by its name. TUN
     (tun.c tun_net_init(): ARPHRD_NONE, IFF_POINTOPOINT | IFF_NOARP) and WireGuard
@@ -72,6 +83,34 @@ def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
 
 def _warnings(bundle: Path) -> list[str]:
     return [str(w) for w in inspect_bundle(bundle).warnings]
+
+
+# --- A1: a library's probe step that gave up, in an older kernel's words --------------------
+
+XBIAN = CORPUS / "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors"
+
+
+def test_rt2x00lib_probe_failure_is_the_lone_ralink_devices() -> None:
+    """Before: the RT3070 at 1-1.2.1.1 had no-driver but no probe-failed (no line tied)."""
+    inv = inspect_bundle(XBIAN)
+    (nic,) = [n for n in inv.nics if n.bus_path == "1-1.2.1.1"]
+    assert nic.driver is None and nic.ids == "148f:3070"
+    (failed,) = [f for f in inv.findings if f.id == "probe-failed"]
+    assert failed.evidence == ["phy0 -> rt2x00lib_probe_dev: Error - Failed to allocate device."]
+    assert "rt2x00lib_probe_dev()" in failed.summary and "raspberrypi/linux@7d616fc0" in (
+        failed.summary
+    )
+    # the row's source is its citation: no generic message-table match (bnx2x's "Failed to
+    # %s %s") is made of the line
+    assert not [f for f in inv.findings if f.id == "driver-complaint"]
+
+
+def test_the_library_line_alone_ties_no_device(tmp_path: Path) -> None:
+    """Without a device a user of rt2x00lib matches, the line is about nothing shown."""
+    lines = (XBIAN / "commands" / "000-dmesg.txt").read_text(encoding="utf-8").splitlines()
+    alone = "\n".join(ln for ln in lines if ln.startswith("phy0 -> ")) + "\n"
+    inv = inspect_bundle(_bundle(tmp_path, {"dmesg": alone}))
+    assert inv.nics == [] and not [f for f in inv.findings if f.id == "probe-failed"]
 
 
 # --- B1: no hardware link layer, no NIC ---------------------------------------------------
