@@ -29,6 +29,11 @@ class OldFormat:
     regex: re.Pattern[str]
     chip: str | None = None  # the chip a format's own words name ("OEM i82557/i82558 ...")
     link: str | None = None  # "up" or "down": the line is a link change (the table says which)
+    # a library module that prints the line about the device of one of its users (rt2x00lib's
+    # "phy0 -> rt2x00lib_probe_dev: ..."), and whether the line is printed on its probe's way
+    # out with an error (a refusal: no driver bound)
+    library: str | None = None
+    probe_exit: bool = False
 
 
 def _literal(text: str) -> str:
@@ -67,6 +72,8 @@ def old_formats() -> tuple[OldFormat, ...]:
                     str(row["source"]), needle, regex,
                     str(row["chip"]) if row.get("chip") else None,
                     str(row["link"]) if row.get("link") in ("up", "down") else None,
+                    str(row["library"]) if row.get("library") else None,
+                    row.get("probe_exit") is True,
                 )
             )  # fmt: skip
         return tuple(found)
@@ -87,3 +94,10 @@ def old_format_line(msg: str) -> tuple[str, dict[str, str]] | None:
 
 def old_format_of(fmt: str) -> OldFormat | None:
     return next((row for row in old_formats() if row.format == fmt), None)
+
+
+def old_probe_exit(line: str) -> OldFormat | None:
+    """The row of a line an older kernel printed on a probe's way out with an error."""
+    found = old_format_line(line)
+    row = old_format_of(found[1]["format"]) if found is not None else None
+    return row if row is not None and row.probe_exit else None

@@ -29,6 +29,7 @@ from sbctune.inventory.raw import Parsed
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
 from sbctune.inventory.virtual_declared import declared_virtual
+from sbctune.inventory.virtual_listed import listed_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
 from sbctune.inventory.wiphy_census import no_wiphy_left
 
@@ -286,6 +287,7 @@ def build_inventory(
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
     virtual = declared_virtual(parsed.dmesg_text)  # bat0, netifd's "MAC VLAN 'local-node'"
+    virtual |= listed_virtual(parsed)  # nordlynx's link/none, nebula1's "unspec ... (UNSPEC)"
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids) and not _declared(d, virtual)]
     for device in _pair_usb_by_bus(join_returned(found), ids):
         if is_nic(device, catalog, ids):

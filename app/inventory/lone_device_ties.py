@@ -5,6 +5,7 @@ the device's bus key. With two such devices, nothing ties them."""
 
 from __future__ import annotations
 
+from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
 from sbctune.inventory.sightings import Fact, Key, Sighting
@@ -50,7 +51,25 @@ def _devices_of_drivers(
     for driver, named in ifaces.items():
         if not devices.get(driver):  # "eth0: Freescale FEC PHY driver ...": eth0 alone
             devices[driver] = named
+    if used:
+        for sighting in found:
+            for driver in _alias_drivers(sighting, used):
+                devices.setdefault(driver, set()).update(_bus_keys(sighting, "wifi"))
     return devices
+
+
+def _alias_drivers(sighting: Sighting, used: frozenset[str] | set[str]) -> list[str]:
+    """The library users whose alias table names a device no line gives a driver: the bus core
+    matches a device to a driver by those IDs (usb_match_id(), pci_match_id()), so a library's
+    line about a user's device, where the log shows one such device, is about it (rt2x00lib's
+    "phy0 -> rt2x00lib_probe_dev: ..." beside a 148f:3070 that rt2800usb's table lists)."""
+    if any(f.field in ("driver", "refused_by") for f in sighting.facts):
+        return []
+    ids = next((str(f.value) for f in sighting.facts if f.field == "ids"), None)
+    buses = {k[0] for k in sighting.keys if k[0] in ("usb", "pci", "sdio")}
+    if ids is None or len(buses) != 1:
+        return []
+    return [d for d in load_ids().drivers_for(buses.pop(), ids) if d in used]
 
 
 def _driver_ties(devices: dict[str, set[Key]], wanted: dict[str, str]) -> list[Sighting]:

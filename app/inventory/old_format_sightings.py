@@ -29,6 +29,8 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
         keys.append(("old_phy", phy_id))
     if not keys and row.driver:
         keys.append(("drv", row.driver))
+    if not keys and row.library:  # about a device of one of the library's users
+        keys.append(("lib", row.library))
     if not keys:
         return None
     sighting = Sighting(keys)
@@ -42,7 +44,9 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
         sighting.add("chip_text", chip, _SRC, why, no)
     if row.driver and (device := f.get("pci_device")):
         _matched_entry(sighting, row.driver, device, why, no)
-    if row.level != "info":
+    if row.probe_exit:  # printed on the probe's way out with an error: a refusal, told by
+        sighting.add("probe_exit", text, _SRC, text, no)  # probe-failed with this row's source
+    elif row.level != "info":
         sighting.add("kernel_error", text, _SRC, text, no)  # the line itself, as evidence
     if row.link:  # a link change, as the table says: "up" at the speed and duplex it names
         up = row.link == "up"

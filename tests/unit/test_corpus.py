@@ -97,8 +97,11 @@ def _link_diff(want: str, nic: Nic) -> str | None:
             nic.link_detected is None and nic.link_speed_mbps is not None
         )
         return None if up else f"link: expected up, got {got}"
-    ok = nic.link_detected is False and nic.link_speed_mbps is None
-    return None if ok else f"link: expected down, got {got}"
+    # A NIC the admin did not bring up (flags without UP: Nic.set_down) is down with its
+    # carrier unknown (nothing opened it, so no line says whether a cable answers): gaps26
+    down = nic.link_detected is False or (nic.link_detected is None and nic.set_down)
+    ok = down and nic.link_speed_mbps is None
+    return None if ok else f"link: expected down, got {got}, set_down={nic.set_down!r}"
 
 
 def _nic_diffs(want: dict[str, Any], nic: Nic) -> list[str]:
@@ -179,25 +182,6 @@ KNOWN_GAPS: dict[str, str] = {
         "would be a rule for that one out-of-tree driver"
     ),
     # corpus19 (nineteenth unseen set), left with reasons in tests/captures/corpus/README.md
-    "pi_xbian_421_plain_text_enumeration_rt2800_invalid_rf_ifup_errors": (
-        "rt2800usb's probe fails in rt2x00's own 3.x words ('phy0 -> rt2x00lib_probe_dev: Error - "
-        "Failed to allocate device.'): a failed probe is told by the driver core's 'probe of ... "
-        "failed with error' line, and this one names the wiphy (phy0), not the USB device; "
-        "missing: old_formats.json rows that mark a vendor line as its probe's failure path "
-        "(rt2x00dev.c rt2x00lib_probe_dev() prints it when probe_hw fails and returns that "
-        "error), and the 3.x 'phy0 -> func:' prefix joined to the only USB Wi-Fi device "
-        "(child_join needs a driver line on 1-1.2.1.1; rt2800usb is named only by usbcore's "
-        "registration line). The NIC gets no-driver, right, but no probe-failed. gaps24d: the "
-        '3.x call (ERROR(rt2x00dev, "Failed to allocate device.\\n") after probe_hw) is in '
-        "the search tool's source only in files that name no repository or commit, and an "
-        "old_formats.json row must cite one; the join of 'phy0 ->' to the only USB Wi-Fi "
-        "device was not attempted. gaps23: the call is now found at a commit, "
-        "raspberrypi/linux@7d616fc050830adea3c00c515cf4cc41a6468a63 "
-        "drivers/net/wireless/rt2x00/rt2x00dev.c rt2x00lib_probe_dev() (ERROR(rt2x00dev, "
-        '"Failed to allocate device.\\n") when probe_hw fails, then goto exit, returning it); '
-        "still missing: the row, its probe-failure field and the 'phy0 ->' join (not attempted, "
-        "for lack of time)"
-    ),
     # corpus20 (twentieth unseen set), left with reasons in tests/captures/corpus/README.md
     "mt7927_jetm_45_mt7925e_message_timeout_chip_reset_failed": (
         "the MT7927 is named only in the words of an out-of-tree patch to mt7925e ('MT7927 "

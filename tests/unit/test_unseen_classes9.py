@@ -62,7 +62,8 @@ def test_a_bare_command_line_after_a_separator_is_read() -> None:
     inv = _inventory({"sudo lshw": text})
     by_name = {n.name: n for n in inv.nics}
     assert by_name["wlan0"].driver == "r8188eu"
-    assert by_name["wlan0"].link_detected is False
+    # set down: its carrier unknown (gaps26: nothing opened it), and shown as set down
+    assert by_name["wlan0"].link_detected is None and by_name["wlan0"].set_down
     assert by_name["eth0"].link_detected is True
 
 
@@ -124,10 +125,13 @@ def test_mail_wrapped_journal_lines_are_joined() -> None:
 
 
 def test_an_interface_set_down_has_no_link() -> None:
+    """Set down (no UP flag): down, and its carrier unknown rather than off (gaps26: LOWER_UP
+    is netif_carrier_ok(), which a driver sets only once the interface is opened)."""
     res, _ = parse_ip_text(
         "4: wlan0: <BROADCAST,MULTICAST> mtu 1500 qdisc mq state DOWN mode DEFAULT qlen 1000\n"
     )
-    assert res.interfaces[0].has_carrier is False
+    assert res.interfaces[0].is_up is False
+    assert res.interfaces[0].has_carrier is None
 
 
 _TEXT = st.text(

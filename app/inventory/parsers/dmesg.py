@@ -57,6 +57,7 @@ from .dmesg_wrappers import wall_clock_head as _wall_clock_head
 from .elided_join import split_elided_lines
 from .lazy_pattern import later
 from .log_unwrap import join_mail_wrapped
+from .other_programs import logger_tagged
 
 _PRE_DT_RE = later(rf"^{PRE_DT_PLATFORM}$")
 _OF_RE = later(rf"^(?:{OF_NAMED}|{OF_NODE})$")
@@ -120,6 +121,10 @@ class DmesgResult:
     events: list[DmesgEvent] = field(default_factory=list)
     lines: int = 0
     kernel_lines: int = 0  # lines that look like kernel log lines
+    # ... and the other lines whose log wrapper names the program that wrote them
+    # (other_programs.py: netifd, NetworkManager, hostapd in a logread or a journal): read as
+    # other programs' lines, not garbled ones
+    other_lines: int = 0
     timestamps: bool = False
     starts_mid_log: bool = False
     elided: bool = False
@@ -276,7 +281,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     last_ts: float | None = None
     first_content = True
     first_head: tuple[str, str] | None = None
-    lines = kernel_lines = jumps = 0
+    lines = kernel_lines = jumps = others = 0
     timestamps = False
     ts_match, ts_msg_match = _TS_RE.match, _TS_MSG_RE.match
     later: list[tuple[float, str]] = []  # kernel lines joined after this one on its line
@@ -308,6 +313,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                 last_ts = ts
             first_content = False
             kernel_lines += is_kernel
+            if not is_kernel:
+                others += logger_tagged(raw.strip())
             if found is not None:
                 events.append(DmesgEvent(found[0], no, ts, msg, found[1]))
             continue
@@ -400,6 +407,8 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
             known or _KERNEL_MSG_RE.match(msg) is not None or _is_trace(found) or _daemon(found)
         )
         kernel_lines += is_kernel
+        if not is_kernel:  # another program's line (a logread, a journal) or one of no shape
+            others += logger_tagged(stripped)
         if found is not None:
             events.append(DmesgEvent(found[0], no, ts, msg, found[1]))  # shared, read-only
         if use_whole and not later:  # a line with others joined to it is read in full again
@@ -422,6 +431,7 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
                     events.append(DmesgEvent(found[0], no, ts_part, part, found[1]))
             later.clear()
     res.lines, res.kernel_lines, res.timestamp_jumps = lines, kernel_lines, jumps
+    res.other_lines = others
     res.timestamps = timestamps
     if covered:  # the memos' keys: no copy of a line (an elision mark or a blank line: no words)
         res.bodies, res.read = (*heads, *wrapped, *callers), text
@@ -442,8 +452,10 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         warnings.append(
             ParseWarning("dmesg", "nothing could be read (no line looks like a kernel log line)")
         )
-    elif res.kernel_lines < res.lines:
-        n = res.lines - res.kernel_lines
+    elif res.kernel_lines + res.other_lines < res.lines:
+        # another program's lines in a system log are what they say they are: only the lines
+        # that look like nothing count here
+        n = res.lines - res.kernel_lines - res.other_lines
         if n * 2 > res.lines:
             warnings.append(
                 ParseWarning(

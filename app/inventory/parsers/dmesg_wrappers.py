@@ -21,8 +21,12 @@ _SYSLOG_RE = later(r"^[A-Z][a-z]{2}\s+\d+\s+[\d:.]+\s+\S+\s+kernel(?:\[\d+\])?:\
 _JOURNAL_RE = later(r"^kernel:\s+")  # journalctl -o cat-ish pastes: "kernel: bcmgenet ..."
 _ISO_SYSLOG_RE = later(r"^\d{4}-\d\d-\d\dT[\d:.,+-]+\s+\S+\s+kernel:\s*")
 _ISO_RE = later(r"^\d{4}-\d\d-\d\dT[\d:]+[,.]\d+(?:[+-]\d\d:?\d\d|Z)?\s+")
+# dmesg -T prints its clock with strftime's "%a %b %e %H:%M:%S %Y" (util-linux dmesg.c
+# print_timestamp(): the locale's day and month names), "[三 11月 15 15:13:45 2023]" in a
+# Chinese locale (corpus/x86_rocm_2642_*): any two words before the day
 _HUMAN_TS_RE = later(
     r"^\[(?:[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]+ \d{4}"  # dmesg -T
+    r"|[^\s\]]{1,12} [^\s\]]{1,12} [ \d]\d \d\d:\d\d:\d\d \d{4}"  # ... in another locale
     r"|[A-Z][a-z]{2}\s?\d{1,2}(?: [\d:]+)?"  # dmesg --human: [Mar23 13:30]
     r"|\s*\+\s*[\d.]+)\]\s*"  # ... then [  +3.071234]
 )

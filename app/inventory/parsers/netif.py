@@ -277,6 +277,13 @@ _IFC_COUNTS = later(r"^\s+(RX|TX) packets[: ](\d+)")
 _IFC_KV = later(r"(errors|dropped|bytes)[: ](\d+)")
 _IFC_OLD_BYTES = later(r"^\s+RX bytes:(\d+).*?TX bytes:(\d+)")
 _IFC_NEW_ETHER = later(r"^\s+ether\s+(\S+)")
+# net-tools' hardware line, whatever the type (lib/interface.c ife_print_long(): "        %s %s"
+# of hw->name and its address, "  txqueuelen %d", then "  (%s)\n" of hw->title): "unspec
+# 00-00-...  txqueuelen 500  (UNSPEC)" of a TUN or WireGuard device, "ppp  txqueuelen 3
+# (Point-to-Point Protocol)"; the type name is what ip prints after "link/" (ether, loop ...)
+# (ife_print_long() leaves txqueuelen out only when SIOCGIFTXQLEN failed: required here, so a
+# line of prose glued into a paste is never read as a hardware type)
+_IFC_NEW_HW = later(r"^\s+([a-z][a-z0-9-]{0,15})(?: +\S+)? +txqueuelen \d+ +\([^()]{1,40}\)\s*$")
 _IFC_IRQ = later(r"(?:Interrupt:|device interrupt )(\d+)")
 # net-tools 1.60's other continuation lines, whole (ife_print_long(): "collisions:%llu ",
 # "txqueuelen:%d ", "Interrupt:%d ", "Base address:0x%lx ", "Memory:%lx-%lx ")
@@ -411,6 +418,9 @@ def _apply_known_shape(cur: NetInterface, line: str) -> bool:
         return True
     if m := _IFC_OLD_MISC.match(line):
         cur.irq = int(m.group(1)) if m.group(1) else cur.irq
+        return True
+    if m := _IFC_NEW_HW.match(line):
+        cur.link_type = cur.link_type or m.group(1)
         return True
     return False
 

@@ -56,10 +56,12 @@ class NetInterface:
             return True
         if "UP" in self.flags and "BROADCAST" in self.flags and "LOWER_UP" not in self.flags:
             return False  # up but not RUNNING (ifconfig) / no LOWER_UP (ip): no carrier
-        if self.flags and "UP" not in self.flags and (self.operstate or "DOWN").upper() == "DOWN":
-            # set down (`<BROADCAST,MULTICAST> ... state DOWN`, or BusyBox ip's `qdisc noop`
-            # line with no state at all): no link
-            return False
+        # Set down (`<BROADCAST,MULTICAST> ... state DOWN`, or BusyBox ip's `qdisc noop` line
+        # with no state at all): nothing was opened, so no line says whether a cable answers.
+        # The kernel's flags say only that the admin did not bring it up (IFF_UP unset;
+        # LOWER_UP is netif_carrier_ok(), which a driver sets from its PHY once opened:
+        # net/core/dev.c dev_get_flags(), 6.1 and 6.12): the carrier is unknown, not off
+        # (Nic.set_down carries what the flags do say).
         return None
 
     @property
