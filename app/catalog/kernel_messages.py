@@ -19,7 +19,6 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from itertools import compress
 from typing import Any
 
 # "%pad", "%pM", "%pI4", "%pS": the kernel's pointer conversions, letters and all, are one
@@ -194,10 +193,6 @@ class MessageTable:
         # a word → its rows as [needle, row] (split when a line first has the word); a row →
         # the row split (when a line first holds its needle)
         self._rows: dict[str, list[list[str]]] = {}
-        # a word → its rows' needles, in its rows' order: a line's rows that hold their
-        # needle are picked in C (compress over head.__contains__), not by a Python step per
-        # row (a common word has ~100 rows, 2 % of those a line asks hold their needle)
-        self._needles: dict[str, list[str]] = {}
         self._split: dict[str, _Row] = {}
         self._seen: dict[str, KernelMessage | None] = {}
         self._count = -1  # counted when first asked (an inspect never asks: ~8 ms saved)
@@ -259,13 +254,11 @@ class MessageTable:
                 if packed is None:
                     continue
                 rows = self._rows[word] = [r.split(_NEEDLE_END, 1) for r in packed.split("\n")]
-                self._needles[word] = [needle for needle, _row in rows]
-            # the rows whose packed needle the line holds (an empty one: every line holds it)
-            for needle, row in compress(rows, map(head.__contains__, self._needles[word])):
+            for needle, row in rows:
                 if not needle:  # none packed (see _needle_of): the row's own, as before
                     needle = self._split_row(row)[4]
-                    if needle not in head:
-                        continue  # a substring test first: most candidates fail it
+                if needle not in head:
+                    continue  # a substring test first: most candidates fail it
                 level, series, files, fmt, needle, literals = self._split_row(row)
                 tried += 1
                 if tried > _MAX_TRIED:
