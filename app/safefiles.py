@@ -13,9 +13,9 @@ import os
 import shutil
 import stat
 import tempfile
-import zipfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.limits import (
@@ -30,6 +30,9 @@ from sbctune.limits import (
     keeps_tail,
     size_text,
 )
+
+if TYPE_CHECKING:  # a zip's members are checked here; the caller that opens a zip imports it
+    import zipfile
 
 _CHUNK = 1024 * 1024
 # Opening a FIFO would block and following a final symlink would leave the folder: neither

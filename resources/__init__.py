@@ -1,9 +1,13 @@
 """Data files (catalog, lab profiles, templates), shipped with the package."""
 
+from __future__ import annotations
+
 from importlib.machinery import SourceFileLoader, SourcelessFileLoader
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # importlib.resources (and its tempfile) only for a package not on disk
+    from importlib.resources.abc import Traversable
 
 
 def resource_root() -> Traversable:
@@ -14,4 +18,6 @@ def resource_root() -> Traversable:
         # __init__), without the first call's import of importlib.readers and zipfile
         # (~10-16 ms of every command that reads a table)
         return Path(origin).parent
+    from importlib.resources import files
+
     return files(__name__)  # a zip, a frozen app: its own reader

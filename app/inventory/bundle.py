@@ -16,10 +16,10 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from sbctune.errors import UserError
 from sbctune.filenames import safe_file_name
@@ -32,6 +32,9 @@ from sbctune.limits import (
     load_json,
 )
 from sbctune.safefiles import UnsafeMember, check_zip, read_member, read_zip_member
+
+if TYPE_CHECKING:  # imported where a zip is opened: a bundle folder's inspect never needs it
+    import zipfile
 
 FORMAT = "sbctune-bundle"
 VERSION = 1
@@ -89,6 +92,8 @@ class _Source:
                     "point at the folder or .zip that `sbctune collect` wrote",
                 )
         elif path.is_file():
+            import zipfile  # a zipped bundle only (a folder's inspect never needs it)
+
             try:
                 self._zip = zipfile.ZipFile(path)
             except (zipfile.BadZipFile, OSError) as exc:
@@ -289,6 +294,8 @@ def write_bundle(
     members[MANIFEST] = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
 
     if dest.suffix.lower() == ".zip":
+        import zipfile
+
         dest.parent.mkdir(parents=True, exist_ok=True)
         with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for rel, text in members.items():

@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sbctune.catalog.kernel_drivers import KernelDriver, load_kernel_drivers
-from sbctune.inventory.sightings import Fact, Key, Sighting
+from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
 
 _SRC = "dmesg"
 _BUS_OF_KEY = {"usb": "usb", "pci": "pci", "sdio": "sdio"}  # a device key's kind -> its bus
 _BUS_WORD = {"usb": "USB", "pci": "PCIe", "sdio": "SDIO"}
 _OWNERS = ("driver", "refused_by", "probed_by")
+_OWNER_FIELDS = frozenset(_OWNERS)
 # mmc_add_card()'s types that are memory (drivers/mmc/core/bus.c): no SDIO function on them
 _MEMORY = {"MMC", "SD", "SDHC", "SDXC", "SDUC", "disk"}  # "not shown" may be SDIO
 
@@ -74,8 +75,10 @@ def _without_device(found: list[Sighting]) -> set[str]:
         if not wanted:
             break
         on_device = any(k[0] in _BUS_OF_KEY for k in sighting.keys)
+        if not on_device or not says_any(sighting, _OWNER_FIELDS):
+            continue  # none of its facts could name an owner
         for fact in sighting.facts:
-            if on_device and fact.field in _OWNERS and fact.value in wanted:
+            if fact.field in _OWNERS and fact.value in wanted:
                 wanted.discard(str(fact.value))
     for sighting in found:  # a ("wifi", driver) line that says its bus
         for key in sighting.keys:

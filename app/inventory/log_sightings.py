@@ -347,12 +347,13 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
     probes, traces, wiphys = reading.probes, reading.traces, reading.wiphys
     stamped, repeats = reading.stamps, reading.repeats
     probe_kinds = ProbeWatch.KINDS
-    # One loop over a long log's ~10^5 lines, its steps inline (no method call per line but
-    # the wiphy watcher's, which follows every line naming a device): the watchers see each
-    # line first (an IP configuration line is theirs alone); then a line said before says
-    # nothing new (a long log repeats itself), except that a counted line counts, and a
+    # One loop over a long log's ~10^5 lines, its steps inline (no method call per line; the
+    # wiphy watcher reads the lines naming a device when one of its KINDS comes): the watchers
+    # see each line first (an IP configuration line is theirs alone); then a line said before
+    # says nothing new (a long log repeats itself), except that a counted line counts, and a
     # driver's error line is counted as often as the log shows it.
-    for event in dmesg.events:
+    events = dmesg.events
+    for index, event in enumerate(events):
         kind = event.kind
         if kind == "ip_config":
             if (configured := reading.ip_config.see(event)) is not None:
@@ -369,10 +370,9 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
             firsts.append(traced)
         if kind in TEARDOWN_KINDS and (port := reading.teardown.see(event)) is not None:
             found.append(port)
-        # the wiphy watcher reads a wiphy line, a disconnect and a line naming a device only
-        if (kind in WIPHY_KINDS or event.fields.get("device")) and (
-            wiphy := wiphys.see(event)
-        ) is not None:
+        # the wiphy watcher reads a wiphy line, a disconnect and the lines naming a device
+        # before it (WiphyWatch.at)
+        if kind in WIPHY_KINDS and (wiphy := wiphys.at(events, index)) is not None:
             found.append(wiphy)
             firsts.append(wiphy)
         if kind in _SKIP or kind in _PCIE_LINK:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sbctune.catalog.ids import load_ids
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.library_modules import library_users
-from sbctune.inventory.sightings import Fact, Key, Sighting
+from sbctune.inventory.sightings import Fact, Key, Sighting, says_any
 
 
 def lone_wifi_devices(found: list[Sighting]) -> list[Sighting]:
@@ -41,6 +41,8 @@ def _devices_of_drivers(
     devices: dict[str, set[Key]] = {}
     ifaces: dict[str, set[Key]] = {}
     for sighting in found:
+        if not says_any(sighting, _DRIVER_FIELDS):
+            continue  # _driver_of gives None for each of its facts
         for fact in sighting.facts:
             driver = _driver_of(fact, sighting)
             if driver is None or (driver not in wanted and driver not in used):
@@ -87,6 +89,10 @@ def _library_ties(devices: dict[str, set[Key]], users: dict[str, frozenset[str]]
         if len(keys) == 1:
             ties.append(Sighting([next(iter(keys)), ("lib", lib)]))
     return ties
+
+
+# the fields _driver_of reads a driver from (any other fact gives None)
+_DRIVER_FIELDS = frozenset(("driver", "refused_by", "firmware_wanted"))
 
 
 def _driver_of(fact: Fact, sighting: Sighting) -> str | None:

@@ -11,7 +11,7 @@ from operator import attrgetter
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.mdio_bus_names import mdio_bus_driver, usb_numbered_drivers
 from sbctune.inventory.parsers.dmesg import DmesgEvent
-from sbctune.inventory.sightings import Key, Sighting
+from sbctune.inventory.sightings import Key, Sighting, says_any
 
 _SRC = "dmesg"
 
@@ -63,6 +63,7 @@ def _said(sighting: Sighting, field: str) -> bool:
 
 _FIELD = attrgetter("field")
 _DEVICE_KEYS = ("usb", "pci", "sdio", "platform", "if")
+_DRIVER = frozenset(("driver",))
 
 
 def shown_elsewhere(found: list[Sighting]) -> list[Sighting]:
@@ -76,7 +77,7 @@ def shown_elsewhere(found: list[Sighting]) -> list[Sighting]:
         return found
     devices: dict[str, set[Key]] = {}
     for sighting in found:
-        if id(sighting) in buses:
+        if id(sighting) in buses or not says_any(sighting, _DRIVER):
             continue
         keys = {k for k in sighting.keys if k[0] in _DEVICE_KEYS}
         for fact in sighting.facts:

@@ -25,8 +25,12 @@ _BUSES = ("usb", "pci", "sdio")
 
 
 # The kinds ``see`` reads whatever their fields; of other lines it reads only those naming a
-# device (fields["device"]): from_dmesg calls it for those alone.
+# device (fields["device"]). from_dmesg calls ``at`` for these kinds alone: the lines naming
+# a device in between are read then, in one loop, not by a call per line (~4 * 10^4 in a long
+# log, whose wiphy lines are a few hundred at most).
 KINDS = ("wiphy", "usb_disconnect")
+# lines from_dmesg gives no watcher but their own (IpConfigWatch's), so never this one
+_NOT_PASSED = "ip_config"
 
 
 class WiphyWatch:
@@ -38,6 +42,24 @@ class WiphyWatch:
         # driver's before the wiphy line: i915's "irq 44 for MSI/MSI-X" between ath9k's
         # "0000:02:00.0: PCI INT A" and "phy0: Atheros AR9285 ..."); bus cores not kept
         self.by_driver: dict[str, DmesgEvent] = {}
+        self._read_to = 0  # ``at``: the index in the events of the first line not yet read
+
+    def at(self, events: list[DmesgEvent], index: int) -> Sighting | None:
+        """``see(events[index])`` (a line of KINDS) after ``see`` of each line before it since
+        the last such line that names a device: what calling ``see`` on every line of a log
+        gives, with the lines between read here in a loop, without a call each."""
+        last, by_driver = self.last, self.by_driver
+        for event in events[self._read_to : index]:
+            fields = event.fields
+            if fields.get("device") and event.kind != _NOT_PASSED:
+                last = event
+                driver = fields.get("driver")
+                if driver in by_driver or (
+                    driver and driver not in _BUS_CORES and len(by_driver) < 64
+                ):
+                    by_driver[driver] = event
+        self.last, self._read_to = last, index + 1
+        return self.see(events[index])
 
     def see(self, event: DmesgEvent) -> Sighting | None:
         # per line of a long log: no regex here; the device is read when a wiphy line comes

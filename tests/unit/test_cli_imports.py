@@ -50,6 +50,10 @@ NOT_FOR_A_BUNDLE = (
     "sbctune.inventory.collect",
     "sbctune.remote.batch",
     "sbctune.remote.errors",
+    # nor, for a bundle folder, the zip reader nor importlib.resources (a package on disk is
+    # its folder): imported where a zip is opened (issue 24, ~5 ms of the start)
+    "zipfile",
+    "importlib.resources",
 )
 MARK = "MODULES:"
 # as the `sbctune` console script runs it: main() with no argv is the process's own command,

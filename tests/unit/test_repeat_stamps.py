@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sbctune.inventory.log_sightings import again, stamps_of
@@ -88,3 +88,54 @@ def test_the_wiphy_watcher_ignores_the_lines_it_is_not_passed(
     last, by_driver = watch.last, dict(watch.by_driver)
     assert watch.see(other) is None
     assert watch.last is last and watch.by_driver == by_driver
+
+
+# drivers past the watcher's cap of 64 kept, and lines it is never passed (ip_config's)
+_MANY = st.integers(0, 80).map(lambda n: f"drv{n}")
+
+
+@st.composite
+def _log(draw: st.DrawFn) -> list[DmesgEvent]:
+    events = draw(st.lists(_events(), max_size=40))
+    for _ in range(draw(st.integers(0, 90))):  # runs of lines naming a device, many drivers
+        at = draw(st.integers(0, len(events)))
+        kind = draw(st.sampled_from(["device", "ip_config"]))
+        fields = {"device": draw(_DEVICE) or "1-1", "driver": draw(_MANY | _DRIVER)}
+        events.insert(at, DmesgEvent(kind, 7, draw(_CLOCKS), "a line", fields))
+    return events
+
+
+_WIPHY = DmesgEvent(
+    "wiphy",
+    99,
+    None,
+    "a line",
+    {"device": "phy0", "message": "rt2x00_set_rt: Info - RT chipset 3070, rev 0201 detected"},
+)
+
+
+@given(events=_log())
+@example(  # more drivers than the watcher keeps, then a wiphy line
+    events=[
+        DmesgEvent("device", n, None, "a line", {"device": "1-1", "driver": f"drv{n}"})
+        for n in range(70)
+    ]
+    + [_WIPHY]
+)
+def test_the_wiphy_watchers_catch_up_gives_what_seeing_every_line_gave(
+    events: list[DmesgEvent],
+) -> None:
+    """from_dmesg calls WiphyWatch.at on the watcher's KINDS only (a wiphy line, a USB
+    disconnect): the lines naming a device before it are read then. Its chips, and what it
+    keeps, are those of ``see`` on every line from_dmesg passed it (all but ip_config's)."""
+    plain, caught_up = WiphyWatch(), WiphyWatch()
+    seen, read = [], []
+    for index, event in enumerate(events):
+        if event.kind != "ip_config" and (event.kind in KINDS or event.fields.get("device")):
+            seen.append(plain.see(event))
+        if event.kind in KINDS:
+            read.append(caught_up.at(events, index))
+            assert caught_up.last is plain.last
+            assert caught_up.by_driver == plain.by_driver
+            assert list(caught_up.by_driver) == list(plain.by_driver)  # in the same order
+    assert [s for s in seen if s is not None] == [s for s in read if s is not None]
