@@ -51,12 +51,12 @@ class DriverFamily:
 
 @functools.cache
 def _table() -> dict[str, DriverFamily]:
-    from sbctune.catalog.table_cache import json_table
+    from sbctune.catalog.table_cache import json_file
     from sbctune.resources import resource_root
 
     try:
         path = resource_root().joinpath("kernel_source", "driver_families.json")
-        rows = json_table("driver-families", path.read_bytes()).get("families", {})
+        rows = json_file("driver-families", path).get("families", {})
     except (OSError, ValueError):
         return {}
     found = {}

@@ -164,12 +164,12 @@ class DtBoards:
 @functools.cache
 def load_dt_boards() -> DtBoards:
     """The shipped table (cached). A missing or broken file gives an empty table."""
-    from sbctune.catalog.table_cache import cached
+    from sbctune.catalog.table_cache import cached_file
     from sbctune.resources import resource_root
 
     try:
-        raw = resource_root().joinpath("kernel_source", "boards.json").read_bytes()
-        index = cached("dt-boards-index", raw, lambda: _index(_decoded(raw)), _is_index)
+        path = resource_root().joinpath("kernel_source", "boards.json")
+        index = cached_file("dt-boards-index", path, lambda raw: _index(_decoded(raw)), _is_index)
     except (OSError, ValueError):
         return DtBoards({})
     return DtBoards({}, index)

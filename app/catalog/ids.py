@@ -129,11 +129,10 @@ def _short_vendor(vendor: str) -> str:
 
 
 def _read(name: str) -> Any:
-    from sbctune.catalog.table_cache import json_table
+    from sbctune.catalog.table_cache import json_file
     from sbctune.resources import resource_root
 
-    raw = resource_root().joinpath("ids", name).read_bytes()
-    return json_table(f"ids-{name.removesuffix('.json')}", raw)
+    return json_file(f"ids-{name.removesuffix('.json')}", resource_root().joinpath("ids", name))
 
 
 @functools.cache

@@ -224,12 +224,13 @@ class KernelDrivers:
 @functools.cache
 def load_kernel_drivers() -> KernelDrivers:
     """The shipped table (cached). A missing file gives an empty table: nothing known."""
-    from sbctune.catalog.table_cache import json_table
+    from sbctune.catalog.table_cache import json_file
     from sbctune.resources import resource_root
 
     try:
-        raw = resource_root().joinpath("kernel_source", "drivers.json").read_bytes()
-        data = json_table("kernel-drivers", raw)
+        data = json_file(
+            "kernel-drivers", resource_root().joinpath("kernel_source", "drivers.json")
+        )
     except (OSError, ValueError):
         return KernelDrivers({})
     return KernelDrivers(data if isinstance(data, dict) else {})

@@ -312,15 +312,20 @@ def _bare(fmt: str, literals: list[str]) -> bool:
     return words < 2
 
 
+def _packed_source(raw: bytes) -> dict[str, str]:
+    """packed_rows() of a table file's bytes (what the cache keeps of it)."""
+    return packed_rows(_text(raw))
+
+
 @functools.cache
 def load_messages() -> MessageTable:
     """The shipped table (cached). Missing files give an empty table: nothing recognised."""
     try:
-        from sbctune.catalog.table_cache import cached
+        from sbctune.catalog.table_cache import cached_file
         from sbctune.resources import resource_root
 
-        raw = resource_root().joinpath("kernel_source", "messages.tsv").read_bytes()
-        index = cached("kernel-messages-packed", raw, lambda: packed_rows(_text(raw)), is_packed)
+        path = resource_root().joinpath("kernel_source", "messages.tsv")
+        index = cached_file("kernel-messages-packed", path, _packed_source, is_packed)
         return MessageTable("", _read("errno.json"), index)
     except (OSError, ValueError, KeyError, TypeError):
         return MessageTable("", {})
@@ -331,13 +336,13 @@ def load_format_table(name: str) -> MessageTable:
     """Another table of kernel_source/ in messages.tsv's row shape (of_node_formats.tsv,
     netdev_info_formats.tsv), read by the same reader, with no errno names (cached). Missing
     or unreadable: an empty table."""
-    from sbctune.catalog.table_cache import cached
+    from sbctune.catalog.table_cache import cached_file
     from sbctune.resources import resource_root
 
     try:
-        raw = resource_root().joinpath("kernel_source", name).read_bytes()
+        path = resource_root().joinpath("kernel_source", name)
         # its index kept as messages.tsv's is (each row's needle made once, not per run)
-        index = cached(f"kernel-formats-{name}", raw, lambda: packed_rows(_text(raw)), is_packed)
+        index = cached_file(f"kernel-formats-{name}", path, _packed_source, is_packed)
         return MessageTable("", {}, index)
     except (OSError, ValueError):
         return MessageTable("", {})

@@ -63,12 +63,12 @@ class OfCompatibles:
 @functools.cache
 def load_of_compatibles() -> OfCompatibles:
     """The shipped table (cached). A missing file gives an empty table: nothing known."""
-    from sbctune.catalog.table_cache import json_table
+    from sbctune.catalog.table_cache import json_file
     from sbctune.resources import resource_root
 
     try:
-        raw = resource_root().joinpath("kernel_source", "of_compatibles.json").read_bytes()
-        data = json_table("of-compatibles", raw)
+        path = resource_root().joinpath("kernel_source", "of_compatibles.json")
+        data = json_file("of-compatibles", path)
     except (OSError, ValueError):
         return OfCompatibles({})
     return OfCompatibles(data if isinstance(data, dict) else {})

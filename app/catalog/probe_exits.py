@@ -39,12 +39,12 @@ def _fits(value: object) -> bool:
 def _table() -> tuple[MessageTable, dict[str, frozenset[str]], frozenset[str]]:
     """The rows as a message table, each probe function's drivers, and all those drivers
     (built once and kept in the cache: table_cache)."""
-    from sbctune.catalog.table_cache import cached
+    from sbctune.catalog.table_cache import cached_file
     from sbctune.resources import resource_root
 
     try:
-        raw = resource_root().joinpath("kernel_source", "probe_exits.json").read_bytes()
-        lists, index = cached("probe-exits", raw, lambda: _build(raw), _fits)
+        path = resource_root().joinpath("kernel_source", "probe_exits.json")
+        lists, index = cached_file("probe-exits", path, _build, _fits)
         probes = {k: frozenset(v) for k, v in lists.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return MessageTable("", {}), {}, frozenset()

@@ -10,6 +10,15 @@ __pycache__ checks a module's source), so an edited or upgraded builder never re
 its older self made from the same source. Anything else (missing, stale, torn, another
 version's, unwritable folder) builds the table from the source as before; the cache only
 makes that faster, and deleting it is always safe.
+
+Hashing the sources is itself a cost (a run reads ~7 MB of tables: ~55 M instructions of
+SHA-256), so a table read from a file (`cached_file`, `json_file`) remembers the source's
+digest beside the file's stat (size, mtime, ctime, inode, device: more than Python's own .pyc
+checks) and hashes it again only when the stat changed. A stamp is written only for a file
+older than a few seconds (a file written within the filesystem's clock tick could change again
+with the same stat: git's "racy" case), it is read only when the user's own, and a frozen app
+(PyInstaller: resources unpacked afresh, their stat the build's or the unpacking's) hashes its
+sources at every run as before.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import marshal
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -61,10 +71,86 @@ def _private(path: Path) -> bool:
 
 def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[object], bool]) -> T:
     """`build()`'s value, from the cache when one was made from this very `source`."""
+    return _cached(name, hashlib.sha256(source).hexdigest(), build, fits, code_version(build))
+
+
+_SETTLED_NS = 3_000_000_000  # a stamp only for a file this much older than now (racy stat)
+
+
+def _stat_stamp(path: object) -> str | None:
+    """The file's stat as a stamp, or None (not a file on disk, a frozen app, a file changed
+    in the last seconds): one os.stat, taken BEFORE the file is read, so a change during the
+    read shows at the next run."""
+    if getattr(sys, "frozen", False) or not isinstance(path, (str, os.PathLike)):
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if max(info.st_mtime_ns, info.st_ctime_ns) > time.time_ns() - _SETTLED_NS:
+        return None
+    sizes = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+    return ".".join(map(str, sizes))
+
+
+def cached_file(
+    name: str, path: Any, build: Callable[[bytes], T], fits: Callable[[object], bool]
+) -> T:
+    """`build(bytes of path)`'s value, from the cache when one was made from this very content:
+    the file's digest is remembered beside its stat, so an unchanged file is not read nor hashed
+    (a Traversable not on disk is read and hashed as `cached` does). OSError when the file
+    cannot be read, as `path.read_bytes()` raises it."""
+    from sbctune.paths import cache_dir
+
+    code = code_version(build)
+    stamp = _stat_stamp(path)
+    raw: list[bytes] = []
+
+    def source() -> bytes:
+        if not raw:
+            raw.append(path.read_bytes())
+        return raw[0]
+
+    digest = None
+    stamp_file = None
+    if stamp is not None:
+        # one stamp per table and file: two checkouts sharing the cache keep one each
+        where = os.fspath(path)
+        tag = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        stamp_file = cache_dir() / f"{name}-{tag}.stamp"
+        stamp = f"{where}\0{stamp}\0"
+        with contextlib.suppress(OSError, ValueError):
+            kept = stamp_file.read_text(encoding="utf-8", errors="surrogateescape")
+            known = kept[len(stamp) :]
+            if kept.startswith(stamp) and len(known) == 64 and _private(stamp_file):
+                digest = known
+    if digest is None:
+        digest = hashlib.sha256(source()).hexdigest()
+        if stamp_file is not None:
+            _write(stamp_file, f"{stamp}{digest}".encode("utf-8", "surrogateescape"), name)
+    return _cached(name, digest, lambda: build(source()), fits, code)
+
+
+def _write(path: Path, data: bytes, name: str) -> None:
+    """`data` into `path`, written aside and renamed: a reader never sees half a file, two
+    writers never mix (errors ignored: the cache only makes things faster)."""
+    with contextlib.suppress(OSError, ValueError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _cached(
+    name: str, digest: str, build: Callable[[], T], fits: Callable[[object], bool], code: str
+) -> T:
     from sbctune.paths import cache_dir  # platformdirs only when a table is first loaded
 
-    digest = hashlib.sha256(source).hexdigest()
-    code = code_version(build)
     header = _header(name, digest, code)
     folder = cache_dir()
     # the code's version in the name too: two versions of sbctune (an upgrade, two checkouts
@@ -81,17 +167,8 @@ def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[obj
                 return value  # type: ignore[no-any-return]  # fits() checked its shape
     value = build()
     plain: Any = value  # marshal takes plain data (str, list, dict ...); fits() checks it back
-    with contextlib.suppress(OSError, ValueError):
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # Written aside and renamed: a reader never sees half a file, two writers never mix.
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(header + marshal.dumps(plain))
-            os.replace(tmp, path)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    with contextlib.suppress(ValueError):  # a value marshal cannot write: not kept
+        _write(path, header + marshal.dumps(plain), name)
     return value
 
 
@@ -102,6 +179,16 @@ def json_table(name: str, source: bytes) -> Any:
     json.loads() gives (marshal keeps dicts' order, floats and ints exactly); a broken file
     raises ValueError as json.loads() does (its text is never cached)."""
     return cached(f"json-{name}", source, lambda: json.loads(source.decode("utf-8")), _json_top)
+
+
+def json_file(name: str, path: Any) -> Any:
+    """json_table() of a shipped JSON file, which is read and hashed only when its stat changed
+    (cached_file)."""
+    return cached_file(f"json-{name}", path, _json_loads, _json_top)
+
+
+def _json_loads(source: bytes) -> Any:
+    return json.loads(source.decode("utf-8"))
 
 
 def _json_top(value: object) -> bool:

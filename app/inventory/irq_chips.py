@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sbctune.catalog.table_cache import cached
+from sbctune.catalog.table_cache import cached_file
 from sbctune.inventory.parsers.procfs import Interrupts
 from sbctune.resources import resource_root
 
@@ -37,8 +37,8 @@ def _facts() -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]]:
     """The table's kernel series and its facts of chips without affinity (only those are kept:
     the rest of the table is the planner's)."""
     path = resource_root().joinpath("tuning").joinpath("driver_caps.json")
-    raw = path.read_bytes()  # 900 kB for a few facts: those kept in the cache (table_cache)
-    kernels, facts = cached("irq-chips-fixed", raw, lambda: _read_facts(raw), _fits)
+    # 900 kB for a few facts: those kept in the cache (table_cache), read when it changed
+    kernels, facts = cached_file("irq-chips-fixed", path, _read_facts, _fits)
     return tuple(kernels), tuple(facts)
 
 

@@ -262,5 +262,119 @@ def test_the_cached_tables_equal_the_files_they_come_from(cache: Path) -> None:
         finally:
             for clear in (probe_exits._table, km.load_format_table):
                 clear.cache_clear()
-    assert len(list(cache.glob("probe-exits-*"))) == 1
-    assert len(list(cache.glob("kernel-formats-*"))) == 2
+    assert len(list(cache.glob("probe-exits-*.marshal"))) == 1
+    assert len(list(cache.glob("kernel-formats-*.marshal"))) == 2
+
+
+def _old_file(path: Path, data: bytes, mtime_ns: int) -> None:
+    """`data` in `path` with a modification time long past (a settled file, as shipped)."""
+    path.write_bytes(data)
+    os.utime(path, ns=(mtime_ns, mtime_ns))
+
+
+def _settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file's ctime is the write's own (no utime can set it): call it settled at once."""
+    monkeypatch.setattr(table_cache, "_SETTLED_NS", -(10**18))
+
+
+def test_a_file_table_changed_with_its_size_is_built_again(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table read from a file: same bytes and stat → read back, neither the file read nor
+    hashed; new bytes of the same size and a new mtime → built from the new bytes; the old
+    bytes back (new stat, same digest) → the table they built is read back, not built."""
+    _settled(monkeypatch)
+    source = tmp_path / "table.txt"
+    _old_file(source, b"alpha", 1_000_000_000)
+    builds: list[bytes] = []
+
+    def build(raw: bytes) -> dict[str, str]:
+        builds.append(raw)
+        return {"v": raw.decode()}
+
+    assert table_cache.cached_file("f", source, build, _fits) == {"v": "alpha"}
+    reads: list[int] = []
+    real_sha = table_cache.hashlib.sha256
+
+    def counting_sha(data: bytes = b"") -> Any:
+        reads.append(len(data))
+        return real_sha(data)
+
+    monkeypatch.setattr(table_cache.hashlib, "sha256", counting_sha)
+    assert table_cache.cached_file("f", source, build, _fits) == {"v": "alpha"}
+    assert builds == [b"alpha"] and 5 not in reads  # the stamp said: the source not hashed
+    _old_file(source, b"omega", 2_000_000_000)  # same size, another mtime
+    assert table_cache.cached_file("f", source, build, _fits) == {"v": "omega"}
+    _old_file(source, b"alpha", 3_000_000_000)  # the first bytes again, a new stat
+    assert table_cache.cached_file("f", source, build, _fits) == {"v": "alpha"}
+    assert builds == [b"alpha", b"omega"]  # the first table read back by its digest
+
+
+def test_a_file_changed_with_its_mtime_restored_is_built_again(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same size, mtime set back to the old one (touch -r, a copy keeping times): the ctime
+    and inode still differ, so the file is hashed again (a .pyc would miss this one)."""
+    _settled(monkeypatch)
+    source = tmp_path / "table.txt"
+    _old_file(source, b"alpha", 1_000_000_000)
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
+        "v": "alpha"
+    }
+    source.unlink()
+    _old_file(source, b"omega", 1_000_000_000)
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
+        "v": "omega"
+    }
+
+
+def test_a_file_changed_just_now_gets_no_stamp(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file written in the last seconds could change again within its clock tick with the
+    same stat (git's racy case): it is hashed at every read until it settles."""
+    source = tmp_path / "table.txt"
+    source.write_bytes(b"alpha")
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits)
+    assert not list(cache.glob("f-*.stamp"))
+    source.write_bytes(b"omega")  # same size, maybe the same mtime on a coarse clock
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
+        "v": "omega"
+    }
+
+
+def test_a_frozen_app_hashes_its_sources(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frozen app (PyInstaller) unpacks its resources with its own times: no stamp is kept
+    nor read there, each run hashes the file as `cached` does."""
+    _settled(monkeypatch)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    source = tmp_path / "table.txt"
+    _old_file(source, b"alpha", 1_000_000_000)
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits)
+    assert not list(cache.glob("f-*.stamp"))
+    assert len(list(cache.glob("f-*.marshal"))) == 1
+
+
+def test_a_stamp_others_can_write_is_not_read(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stamp file that is not private (or is torn) is not trusted: the source is hashed."""
+    _settled(monkeypatch)
+    source = tmp_path / "table.txt"
+    _old_file(source, b"alpha", 1_000_000_000)
+    table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits)
+    stamp = next(cache.glob("f-*.stamp"))
+    # a stamp that names another digest for this stat: followed only if it is trusted
+    kept = stamp.read_text(encoding="utf-8")
+    stamp.write_text(kept[:-64] + "0" * 64, encoding="utf-8")
+    if hasattr(os, "getuid"):
+        stamp.chmod(0o666)
+        assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
+            "v": "alpha"
+        }
+    stamp.write_text(kept[:10], encoding="utf-8")  # torn
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
+        "v": "alpha"
+    }

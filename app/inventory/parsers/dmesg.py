@@ -298,6 +298,9 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
     ts: float | None
     # split_lines() without its rstrip() of each line: the strip() below does it (one pass)
     body = text.replace("\x00", "") if "\x00" in text else text
+    # whether a line may hold "@" or ":~" (the steps below only split and join lines: they
+    # add no "@" nor "~")
+    marks = "@" in body or "~" in body
     # split into lines first: the few that an elision run joined are split on their own
     for no, raw in enumerate(split_elided_lines(join_mail_wrapped(body).split("\n")), start=1):
         if use_whole and (again := whole.get(raw)) is not None:
@@ -322,9 +325,12 @@ def _parse_dmesg(text: str) -> Parsed[DmesgResult]:
         # msg" form read here. Such a line cannot be noise: is_noise()'s fences and prompts
         # start with "`", "~", "$" or "#", or need an "@" or ":~".
         stripped = raw.strip()
-        m0 = None
-        if stripped[:1] == "[" and "@" not in stripped and ":~" not in stripped:
-            m0 = ts_msg_match(stripped)  # never an elision mark ("[...]") nor an empty line
+        # None at once for a line not starting with "[" (never an elision mark, "[...]", nor
+        # an empty line); a line holding "@" or ":~" is left to the wrappers, as a prompt
+        # could be ("[pi@host ~]$"): tested only when the log holds one at all
+        m0 = ts_msg_match(stripped)
+        if m0 is not None and marks and ("@" in stripped or ":~" in stripped):
+            m0 = None
         if m0 is not None:  # dmesg_wrappers.strip_prefix()'s first case
             lines += 1
             clock, caller, msg = m0.groups()
