@@ -21,7 +21,7 @@ from sbctune.lab import overlay
 from sbctune.lab.profile import find_profile, load_profile
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
-CAPTURED = ["pi1b-smsc95xx", "pi3bplus-lan78xx", "pi4-ax88179", "pi4-rtl8153"]
+CAPTURED = ["pi1b-smsc95xx", "pi3bplus-lan78xx", "pi4-ax88179", "pi4-rtl8153", "pi5-macb"]
 
 
 @pytest.mark.posix_only("builds the lab's overlay (pwd)")

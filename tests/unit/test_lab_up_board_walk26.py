@@ -47,7 +47,8 @@ def test_lab_up_names_the_board(
     ("name", "words"),
     [
         ("pi1b-smsc95xx", "from the profile's captured /proc/interrupts"),
-        ("pi5-macb", "only the NICs' lines, modelled from the kernel's source"),
+        ("pi5-macb", "from the profile's captured /proc/interrupts"),
+        ("cm4-rtl8125b-r8169", "only the NICs' lines, modelled from the kernel's source"),
         ("cm4-i340-nodriver", "none captured: the lab's /proc/interrupts is empty, so inspect"),
     ],
 )
