@@ -33,13 +33,23 @@ def board_words(bundle: Bundle) -> str:
 
 def board_name(bundle: Bundle) -> str | None:
     """The board the lab imitates, as its captures name it (the device tree's model first, as
-    the inventory reads it, else /proc/cpuinfo's Model line); None where neither names it."""
+    the inventory reads it, else /proc/cpuinfo's Model line, else the board its Revision code
+    names); None where none names it."""
     for path in MODEL_FILES:
         text = bundle.file(path)
         if text is not None and (model := parse_device_tree_model(text)[0].model):
             return model
     text = bundle.file(CPUINFO)
-    return parse_cpuinfo(text)[0].model if text is not None else None
+    if text is None:
+        return None
+    cpuinfo = parse_cpuinfo(text)[0]
+    if cpuinfo.model or not cpuinfo.revision:
+        return cpuinfo.model
+    # no Model line (older kernels): the board its Revision code names, as inspect reads it
+    from sbctune.catalog import load_catalog
+
+    entry = load_catalog().board_by_revision(cpuinfo.revision)
+    return entry.name if entry is not None else None
 
 
 def board_line(bundle: Bundle) -> str:

@@ -56,3 +56,17 @@ def test_lab_up_says_where_the_interrupt_lines_come_from(
     name: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert _shown(name, tmp_path, capsys)["IRQs"].startswith(words)
+
+
+def test_a_cpuinfo_without_a_model_line_names_the_board_by_its_revision() -> None:
+    """An older kernel's /proc/cpuinfo has no Model line (hrw/arm-socs-table issue 31: a Pi 4
+    on a 32-bit kernel): the board is the one its Revision code names, as inspect reads it."""
+    from sbctune.inventory.bundle import Bundle
+    from sbctune.lab.board import board_line
+
+    cpuinfo = Path(__file__).parents[1] / "captures" / "cpuinfo" / "pi4_rev12_armv7_hrw_31.txt"
+    files = {"/proc/cpuinfo": cpuinfo.read_text(encoding="utf-8")}
+    bundle = Bundle(source=Path("."), host="", created="", files=files)
+    assert (
+        board_line(bundle) == "Raspberry Pi 4 Model B (from the profile's captured /proc/cpuinfo)"
+    )
