@@ -43,8 +43,12 @@ def fit_line(line: str, width: int | None) -> list[str]:
     if width is None or len(line) < width:
         return [line]
     indent = len(line) - len(line.lstrip(" "))
-    return textwrap.wrap(line, width - 1, subsequent_indent=" " * (indent + 2),
-                         break_long_words=False, break_on_hyphens=False) or [line]  # fmt: skip
+    parts = textwrap.wrap(line, width - 1, subsequent_indent=" " * (indent + 2),
+                          break_long_words=False, break_on_hyphens=False) or [line]  # fmt: skip
+    # A word too long for the room beside its indent (a 129-column URL under `advise`'s
+    # "source:", walk 26) stands alone at the left margin: the terminal's own wrap then goes on
+    # at the margin, the URL stays one string to click or copy, and no indent is torn.
+    return [p.lstrip(" ") if len(p) >= width and " " not in p.strip() else p for p in parts]
 
 
 def fit(text: str | Iterable[str], width: int | None = None) -> str:

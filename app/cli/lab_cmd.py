@@ -99,7 +99,9 @@ def _print_info(info: LabInfo) -> None:
     print(f"  user:     {info.user}")
     print(f"  password: {info.password}")
     if info.board:
-        print(f"  board:    {info.board}")
+        print(fit(f"  board:    {info.board}"))
+    if info.interrupts:
+        print(fit(f"  IRQs:     {info.interrupts}"))
     for nic in info.nics:
         mark = "  (NIC under test)" if nic.test else ""
         print(
@@ -189,6 +191,8 @@ def _status(args: argparse.Namespace) -> int:
             print(f"    problem: {problem}")
         for limit in st.limits:
             print(fit(f"    {limit.line()}"))
+        if st.info is not None and st.info.board:  # the board it imitates (walk 26)
+            print(fit(f"    board: {st.info.board}"))
         if st.info is not None and st.state == "running":
             print(f"    password: {st.info.password}")
     return 0 if all(s.state == "running" for s in labs) else 1

@@ -318,7 +318,7 @@ def _print_measured(args: argparse.Namespace, measured: Measured, before: Before
         saved = (f"{saved}\nTuning: {tuning_text(record)}; its guard was held for the whole run "
                  f"({counted(hold.beats, 'heartbeat')}) and reverts it "
                  f"{hold.guard_seconds} s from now "
-                 "unless you keep it: “sbctune tune confirm HOST”.")  # fmt: skip
+                 f"unless you keep it: “sbctune tune confirm {args.target}”.")  # fmt: skip
     elif tweaks_in_force(record):
         saved = f"{saved}\nTuning: {tuning_text(record)}."
     if not changed_during_run(record) and (words := not_a_baseline(record)):

@@ -25,7 +25,7 @@ from sbctune.cli.fit import fit
 from sbctune.cli.target_args import add_target_arguments, open_session, target_from_args
 from sbctune.cli.tune_apply import apply_and_keep
 from sbctune.cli.tune_plan_text import WholeNamesHelpFormatter, plan_lines
-from sbctune.cli.tune_status import leftover_text, print_status
+from sbctune.cli.tune_status import leftover_text, nothing_to_revert_text, print_status
 from sbctune.errors import UserError
 from sbctune.history import History, HistoryError
 from sbctune.limits import parse_json
@@ -196,7 +196,10 @@ async def _on_the_pis_sessions(session: Session, args: argparse.Namespace) -> in
         ids = await revert(session, args.session, history=history, on_event=say)
         # by when each was applied, as apply and status say it (the id: what --session takes)
         named = [f"{session_words(i)} (session {i})" for i in ids]
-        text = "Reverted: " + ", ".join(named) + "." if ids else "There was nothing to revert."
+        if ids:
+            text = "Reverted: " + ", ".join(named) + "."
+        else:  # why: the Pi's sessions say whether the guard put it back already
+            text = nothing_to_revert_text(await status(session, history=history))
         _out(args, {"reverted": ids}, text)
         return 0
     finally:

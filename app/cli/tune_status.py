@@ -92,3 +92,17 @@ def print_status(sessions: list[LeftoverSession], as_json: bool) -> int:
         # an 80-column terminal broke each outcome mid-word (walk s23: lines of 120 columns)
         print(fit(lines))
     return 0
+
+
+def nothing_to_revert_text(sessions: list[LeftoverSession]) -> str:
+    """`tune revert` with nothing left to put back, and why where the Pi's latest session says
+    (walk 26: a user reverting a minute after applying read only "There was nothing to revert."
+    while their tuning had been put back by its guard, unconfirmed)."""
+    latest = max(sessions, key=lambda s: s.started_at, default=None)
+    if latest is not None and latest.state == "reverted":
+        by = "its guard" if latest.reverted_by == "guard" else "an earlier revert"
+        why = " (it was not kept in time)" if latest.reverted_by == "guard" else ""
+        return (
+            f"There was nothing to revert: {by} already put back {session_words(latest.id)}{why}."
+        )
+    return "There was nothing to revert."

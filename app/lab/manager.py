@@ -28,7 +28,7 @@ from sbctune.lab import (
     sshd,
     sysfs_link,
 )
-from sbctune.lab.board import board_words
+from sbctune.lab.board import board_line, interrupts_line
 from sbctune.lab.configs import knobs_config, nsinit_config
 from sbctune.lab.errors import LabError
 from sbctune.lab.ethtool_table_queues import driver_queues, driver_queues_allocated
@@ -212,7 +212,11 @@ def _lab_info(name: str, prof: LabProfile, index: int, directory: Path) -> LabIn
         netns=netns_name(name),
         state_dir=str(directory),
         index=index,
-        board=board_words(prof.bundle),
+        board=board_line(prof.bundle),
+        interrupts=interrupts_line(
+            prof.bundle.file("/proc/interrupts") is not None,
+            "/proc/interrupts" in prof.modelled_files,
+        ),
     )
 
 

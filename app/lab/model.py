@@ -56,6 +56,8 @@ class LabInfo:
     board: str = ""
     """What `inspect` of the lab shows of the board and from which capture, or why it is
     unknown (sbctune.lab.board)."""
+    interrupts: str = ""
+    """Where the lab's /proc/interrupts comes from, or that it has none (sbctune.lab.board)."""
 
     @property
     def test_nic(self) -> NicInfo:

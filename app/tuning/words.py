@@ -56,8 +56,10 @@ STATUS_WORDS = {
 
 # A file of /proc or /sys and the kernel's answer ("/proc/irq/46/smp_affinity: Invalid
 # argument"), and numbers as a Python list ("CPUs [0, 1]", older sessions): as sessions record
-# them. The user reads the answer and the numbers.
-_KERNEL_FILE = re.compile(r"/(?:proc|sys)/[^\s:;]+: ([^;)]+)")
+# them. The user reads the answer and the numbers. A path in brackets is a source, not a file
+# that answered (walk 26: "one CPU core (processors in /proc/cpuinfo): there is nothing to
+# spread the work to" read "(processors in the kernel answered “there is nothing ...”").
+_KERNEL_FILE = re.compile(r"/(?:proc|sys)/[^\s:;()]+: ([^;)]+)")
 _NUMBER_LIST = re.compile(r"\[(\d+(?:, \d+)*)\]")
 
 

@@ -46,3 +46,27 @@ def test_every_column_shows_without_scrolling(gui_app: QApplication, width: int)
     wrapped = header.sectionSize(2) < one_line
     assert wrapped == (width < 800), (width, header.sectionSize(2), one_line)
     holder.close()
+
+
+def test_three_runs_at_1000_px_share_the_width_with_the_change(gui_app: QApplication) -> None:
+    """Walk 26: three runs with UDP at 1000 px (the app opens at 1100): each run's UDP figures
+    were cut to a rate's width and wrapped onto four lines, a lone "%" on the last, beside a
+    change column 500 px wide and half empty. The figures now give way only as far as the
+    change needs: no row is taller than two lines, and the change's header is whole."""
+    holder = QWidget()
+    table = CompareTable()
+    QVBoxLayout(holder).addWidget(table)
+    holder.resize(1000, 500)
+    holder.show()
+    runs = [_run(1, 739.1), _run(2, 769.1), _run(3, 799.1)]
+    table.show_rows(["#1", "#2", "#3"], result_rows(runs, None), "Mbit/s", latency_rows(runs),
+                    udp_rows(runs))  # fmt: skip
+    gui_app.processEvents()
+    header = table.horizontalHeader()
+    assert not table.horizontalScrollBar().isVisible()
+    line = table.fontMetrics().lineSpacing()
+    tallest = max(table.rowHeight(r) for r in range(table.rowCount()))
+    assert tallest < 3 * line, (tallest, line)
+    last = table.columnCount() - 1
+    assert header.sectionSize(last) >= header.sectionSizeHint(last)  # "Change (last vs first)"
+    holder.close()

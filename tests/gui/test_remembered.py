@@ -56,3 +56,27 @@ def test_the_last_connection_is_remembered(
         # every later window start a keyring read on show (its task then runs in whatever
         # processEvents() a later test calls, outside the asyncio loop).
         window.settings.remember_connection(before)
+
+
+def test_user_at_host_typed_in_the_host_field_is_remembered_as_its_parts(
+    window: MainWindow, gui_app: QApplication, tmp_path: Path
+) -> None:
+    """Walk 26: after connecting with "pi@198.18.4.2" in the host field (as `gui --demo
+    pi@HOST` and many ssh users type it), the app opened again with that whole text as the host
+    and the focus on an empty User field, where a name typed would be ignored."""
+    from sbctune.workflow.state import ConnectedInfo
+
+    before = window.settings.last_connection()
+    page = window.connect_page
+    page.host.setEditText("pi@198.18.4.2")
+    page.user.setText("")
+    info = ConnectedInfo("pi@raspberrypi", "raspberrypi", "6.1", "pi", "password", True)
+    page.connected.disconnect()  # the page's own remembering only, no flow behind it
+    try:
+        page._connected(info)
+        later = _another_window(gui_app, tmp_path)
+        assert later.connect_page.host.currentText() == "198.18.4.2"
+        assert later.connect_page.user.text() == "pi"
+        later.close()
+    finally:
+        window.settings.remember_connection(before)

@@ -38,7 +38,9 @@ async def test_inspect_of_a_lab_shows_the_captured_board_and_says_why_when_none(
     lab_factory: Callable[..., LabInfo], tmp_path: Path
 ) -> None:
     captured = lab_factory(_with_cpuinfo(tmp_path))
-    assert captured.board == "from the profile's captured /proc/cpuinfo"
+    # the board named first (walk 26), then where it comes from
+    assert captured.board.startswith("Raspberry Pi 4 Model B"), captured.board
+    assert captured.board.endswith(" (from the profile's captured /proc/cpuinfo)")
     async with await connect_to_lab(captured, tmp_path) as session:
         inventory, _ = await inspect_host(session)
     board = inventory.board

@@ -93,3 +93,18 @@ def test_a_table_too_wide_takes_a_block_per_row() -> None:
     ]  # fmt: skip
     assert table_fit((header, rows), drawn, None) == drawn  # a pipe: the table
     assert table_fit((header, rows), drawn, 200) == drawn  # a wide terminal: the table
+
+
+def test_a_url_too_long_for_its_indent_stands_at_the_left_margin() -> None:
+    """Walk 26: `advise` printed a 129-column URL after an 8-space indent at 80 columns; the
+    terminal cut it at column 80 and went on at column 0, tearing the indented block. The URL
+    now stands alone at the left margin, whole, and every other line fits."""
+    url = (
+        "https://github.com/raspberrypi/documentation/blob/develop/documentation/asciidoc/"
+        "computers/raspberry-pi/usb-bus-on-raspberry-pi.adoc"
+    )
+    lines = fit(f"      source: USB on Raspberry Pi: one root port at 480 Mbit/s — {url}", 80)
+    shown = lines.split("\n")
+    assert url in shown  # whole, on a line of its own, from the left margin
+    assert all(len(line) < 80 for line in shown if line != url), shown
+    assert shown[0].startswith("      source: USB on Raspberry Pi")

@@ -59,3 +59,16 @@ def test_a_tweak_held_back_for_the_link_reads_held_back_not_refused() -> None:
     )
     refused = status_line("not_possible", "Invalid argument", "irq-affinity", {})
     assert refused.endswith(": not possible on this Pi") and "held back" not in refused, refused
+
+
+def test_a_source_in_brackets_is_not_a_kernel_answer() -> None:
+    """Walk 26, `tune apply` on the Pi 1 lab: the RPS line read "the Pi has one CPU core
+    (processors in the kernel answered “there is nothing to spread the work to”": the path
+    that said where the count came from was taken for a file the kernel answered from."""
+    reason = (
+        "the Pi has one CPU core (processors in /proc/cpuinfo): there is nothing to spread "
+        "the work to"
+    )
+    assert detail_words(reason) == reason
+    line = outcome_line(TweakOutcome("rps-rfs", "not_possible", reason))
+    assert line.endswith(f"not possible on this Pi — {reason}")

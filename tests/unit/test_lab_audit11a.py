@@ -37,6 +37,7 @@ from tests.unit.test_lab_driver_table import ethtool, lab, root
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "proc_interrupts"
 PI5 = CAPTURES / "pi5_linux_6898_ip_s_rx_drops_interrupts_cpu0_ethtool_s_grep.txt"
+PI5_WHOLE = CAPTURES / "pi5_ubuntu_6_5_raspi_tannal_notes.txt"  # a whole one (walk 26)
 # a real Raspberry Pi's end0 (bcmgenet's predictable name) with EEE enabled (systemd issue 32032)
 EEE_ON = (CAPTURES.parent / "ethtool_eee" / "pi_end0_enabled_inactive_systemd_32032.txt").read_text(
     encoding="utf-8"
@@ -50,26 +51,33 @@ def _eth0_lines(text: str) -> list[ParsedIrq]:
 
 
 def test_the_pi5_lab_shows_eth0s_interrupt_as_a_real_pi5_prints_it() -> None:
+    """Walk 26: the profile now serves a real Pi 5's whole /proc/interrupts (PI5_WHOLE); a
+    profile without one gets the modelled line, as a real Pi 5 prints it too (104 in #6898)."""
     profile = load_profile("pi5-macb")
-    text = profile.modelled_files.get("/proc/interrupts", "")
-    lab = _eth0_lines(text)
+    served = profile.bundle.file("/proc/interrupts")
+    assert served == PI5_WHOLE.read_text(encoding="utf-8")
+    assert "/proc/interrupts" not in profile.modelled_files  # a capture is never replaced
+    rp1 = [irq_model.Nic("eth0", "macb", "Cadence GEM in RP1")]
+    modelled = irq_model.render(irq_model.platform_lines(rp1, 4), 4)
+    lab, whole = _eth0_lines(modelled), _eth0_lines(served)
     real = _eth0_lines(PI5.read_text(encoding="utf-8"))
-    assert len(lab) == 1 and len(real) == 1
-    seen = [(i.irq, i.controller, i.hwirq, i.trigger) for i in (lab[0], real[0])]
-    assert seen[0] == seen[1] == ("104", "rp1_irq_chip", "6", "level")
-    assert profile.irqs == (104,) and profile.irq_refuse == ()
+    assert len(lab) == len(whole) == len(real) == 1
+    seen = [(i.controller, i.hwirq, i.trigger) for i in (lab[0], whole[0], real[0])]
+    assert seen[0] == seen[1] == seen[2] == ("rp1_irq_chip", "6", "level")
+    assert (lab[0].irq, whole[0].irq) == ("104", "112")
+    assert 112 in profile.irqs and profile.irq_refuse == ()
 
 
 def test_irq_affinity_finds_the_pi5s_eth0_interrupt_and_may_move_it() -> None:
     profile = load_profile("pi5-macb")
-    parsed = parse_interrupts(profile.modelled_files["/proc/interrupts"])[0]
+    parsed = parse_interrupts(profile.bundle.file("/proc/interrupts") or "")[0]
     assert parsed is not None
     sightings = list(from_interrupts(SimpleNamespace(interrupts=parsed)))  # type: ignore[arg-type]
     key = iface_key("eth0")
     irqs = sorted(f.value for s in sightings if key in s.keys for f in s.facts if f.field == "irqs")
-    assert irqs == [104]
+    assert irqs == [112]
     assert fixed_irqs(parsed, irqs, None) == ([], None)  # rp1_irq_set_affinity: movable
-    irq = Irq(104, profile.cpu.count, 104 in profile.irq_refuse)
+    irq = Irq(112, profile.cpu.count, 112 in profile.irq_refuse)
     irq.write_mask("2")
     assert irq.mask == 2
 

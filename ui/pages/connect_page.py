@@ -414,11 +414,15 @@ class ConnectPage(Page):
                 "user may use sudo (`groups` on the Pi lists 'sudo').",
             )
         request = self.request()
+        # "pi@host" typed in the host field is remembered as its parts (walk 26: the app opened
+        # again with "pi@198.18.4.2" as the host and the focus on an empty User field, where
+        # a name typed would be ignored, the host field's winning)
+        user, at, host = request.host.rpartition("@")
         self._settings.remember_connection(
             {
-                "host": request.host,
+                "host": host if at else request.host,
                 "port": str(request.port),
-                "user": request.user,
+                "user": (user or info.user) if at else request.user,
                 "auth": request.auth,
                 "key_file": request.key_file,
             }

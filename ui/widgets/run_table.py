@@ -233,6 +233,30 @@ class _Line:
     change: Cell | None
 
 
+def _balanced_cap(widths: list[int], change: int, room: int, least: int, floor: int) -> int:
+    """The widest a figure's column may be (`widths`: each column's one-line width) so that the
+    figures and the change (`change`: its one-line width, wrapping in what the others leave,
+    never under `least`) share `room` with the fewest lines in the tallest row: a figure is
+    wrapped only as far as that helps the change, and never under `floor` (a rate and its
+    unit). No cap (1 << 20) where everything fits on one line; `floor` where nothing balances."""
+    if sum(widths) + change <= room:
+        return 1 << 20
+    best: tuple[int, int] | None = None
+    cap_of_best = floor
+    steps = range(floor, max(widths, default=floor) + 1, 4)
+    for cap in sorted({*steps, *(w for w in widths if w >= floor)}):  # a column whole, too
+        left = room - sum(min(w, cap) for w in widths)
+        if left < least:
+            continue
+        # lines of text in a cell: its one-line width over the cell's, both less the padding
+        figure_lines = max(-(-(w - 16) // max(1, min(w, cap) - 16)) for w in widths)
+        change_lines = -(-(change - 16) // max(1, left - 16))
+        score = (max(figure_lines, change_lines), figure_lines + change_lines)
+        if best is None or score <= best:  # ties: the wider figures (one unbroken line more)
+            best, cap_of_best = score, cap
+    return cap_of_best
+
+
 class CompareTable(QTableWidget):
     """Before / after (or run 1 / run 2 / …) per direction and mode, with the change; the
     change's words wrap onto more lines in a narrow window rather than being cut. Where the
@@ -277,9 +301,18 @@ class CompareTable(QTableWidget):
         if self._changed:
             self.setColumnHidden(last, False)
         widths = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in range(last)]
-        natural = header.sectionSizeHint(last) + sum(widths)
-        narrow = natural > self.viewport().width()
-        cap = self.fontMetrics().horizontalAdvance("0000.0 Mbit/s") + 16 if narrow else 1 << 20
+        # The change is the column that wraps: the figures are capped only as far as its least
+        # room needs, widest first (walk 26: at 1000 px, three runs' UDP figures wrapped onto four
+        # lines each, a lone "%" on the last, beside a change column 500 px wide and half empty)
+        least = self.fontMetrics().averageCharWidth() * CHANGE_LEAST_CHARS + 16
+        change = max(self.sizeHintForColumn(last), header.sectionSizeHint(last))
+        least = max(least, header.sectionSizeHint(last))  # its header whole, too
+        rate_cap = self.fontMetrics().horizontalAdvance("0000.0 Mbit/s") + 16
+        room = self.viewport().width()
+        if self._changed:
+            cap = _balanced_cap(widths, change, room, least, rate_cap)
+        else:
+            cap = 1 << 20 if sum(widths) <= room else rate_cap
         if sum(min(w, cap) for w in widths) > self.viewport().width():
             # four runs and more: a figure's unit, "not measured"'s second word, on a line of
             # its own rather than the last run behind a scroll bar (walk 24, 800 x 600)
@@ -293,7 +326,6 @@ class CompareTable(QTableWidget):
                 return
         header.setMaximumSectionSize(cap)
         room = self.viewport().width() - sum(min(w, cap) for w in widths)
-        least = self.fontMetrics().averageCharWidth() * CHANGE_LEAST_CHARS + 16
         below = self._changed and room < least
         if self._changed:
             self.setColumnHidden(last, below)
