@@ -74,6 +74,8 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
     line = f"*-{net.node}{' UNCLAIMED' if net.unclaimed else ''}"
     said = f"bus info: {net.bus_info}" if net.bus_info else f"{net.bus} IDs: {net.ids}"
     s.add("bus", bus, src, said)
+    if bus == "platform":  # the SoC device's whole name (the key keeps its address alone)
+        s.add("platform_name", net.platform_device, src, said)
     if net.unclaimed:
         s.add("driver_none", True, src, line)
     elif net.driver:
@@ -89,6 +91,8 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
     link = net.link
     if link is not None:
         s.add("link", link, src, f"configuration: link={'yes' if link else 'no'}")
+    if net.config.get("no_carrier_up") == "yes":  # networkctl's "no-carrier": up, no carrier
+        s.add("no_carrier", True, src, f"{net.logical_name}: State: no-carrier (up, no carrier)")
     if link and net.size_mbps:
         s.add("link_speed_mbps", int(net.size_mbps), src, f"size: {int(net.size_mbps)}Mbit/s")
         duplex = net.config.get("duplex")

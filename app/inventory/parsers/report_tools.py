@@ -25,6 +25,8 @@ _NETWORKCTL_FIELD = later(r"^\s*(?P<key>[A-Z][\w ()/-]{0,30}): (?P<value>.*?)\s*
 _SPEED = later(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[KMG])bps$")
 _UNIT = {"K": 0.001, "M": 1, "G": 1000}
 MAX_NODES = 256
+# `platform-f1070000.ethernet`; a child's component (`-usb-0:1.4:1.0`, `-pci-…`) fails the match
+_PLATFORM_PATH = later(r"^platform-([\da-f]{1,16}\.[a-z][\w.-]{0,40})$")
 
 
 def _rate(text: str) -> float | None:
@@ -41,6 +43,10 @@ def _bus_info_from_path(path: str) -> str | None:
         r"^pci-([\da-f]{4}:[\da-f]{2}:[\da-f]{2}\.[0-7])(?:-usb-\d+:([\d.]+):)?", path
     ):
         return f"pci@{m.group(1)}" if m.group(2) is None else None
+    if m := _PLATFORM_PATH.match(path):
+        # path_id's "platform-<sysname>" of a device-tree node (of_device_make_bus_id():
+        # "<unit address>.<node name>") with nothing below it: the device is the NIC's own
+        return f"platform@{m.group(1)}"
     return None
 
 
@@ -52,6 +58,7 @@ def _parse_networkctl(text: str) -> Parsed[LshwResult]:
     res = LshwResult()
     node: LshwNetwork | None = None
     headless: LshwNetwork | None = None
+    platform_paths: list[LshwNetwork] = []
     for line in split_lines(text):
         if (m := _NETWORKCTL_HEAD.match(line)) and len(res.networks) < MAX_NODES:
             node = LshwNetwork(node="network", source="networkctl", logical_name=m.group("name"))
@@ -69,6 +76,8 @@ def _parse_networkctl(text: str) -> Parsed[LshwResult]:
         key, value = f.group("key").strip(), f.group("value")[:200]
         if key == "Path":
             node.bus_info = _bus_info_from_path(value)
+            if node.bus_info and node.bus_info.startswith("platform@"):
+                platform_paths.append(node)
         elif key == "Driver":
             node.config["driver"] = value.split()[0] if value.split() else ""
         elif key == "Model":
@@ -83,10 +92,18 @@ def _parse_networkctl(text: str) -> Parsed[LshwResult]:
                 node.config["link"] = "yes"
             elif state in ("no-carrier", "off"):
                 node.config["link"] = "no"
+            if state == "no-carrier":
+                # networkd's link_update_operstate() (src/network/networkd-link.c): no-carrier
+                # only for an IFF_UP link without carrier; "off" is a link not brought up
+                node.config["no_carrier_up"] = "yes"
         elif key == "Speed":
             node.size_mbps = _rate(value)
         elif key == "Duplex" and value in ("full", "half"):
             node.config["duplex"] = value
+    for one in platform_paths:
+        if one.description == "Wireless interface":
+            # udev's path stops at an SDIO function's MMC host: the host is not the NIC
+            one.bus_info = None
     if headless is not None and headless.bus_info:
         # the system's summary (`networkctl status` without a link: State, Address, DNS ...)
         # names no device; a headless block with a PCI path is one
