@@ -21,6 +21,7 @@ import sbctune
 import sbctune.cli
 from sbctune.cli.console import make_console_safe
 from sbctune.cli.dataclass_code import dataclass_code_kept
+from sbctune.cli.dataclass_docs import dataclass_docs_later
 from sbctune.cli.exit_gc import freeze_at_exit, imports_unwatched
 from sbctune.cli.log_warnings import warnings_on_stderr
 from sbctune.cli.regex_code import regex_code_kept
@@ -103,11 +104,13 @@ def main(argv: Sequence[str] | None = None, own_process: bool = False) -> int:
     # Pi and bundle text reaches the terminal through many printers (tables, warnings, error
     # messages, progress): one guard on stdout and stderr makes its control characters visible.
     # dataclass_code_kept, regex_code_kept: the dataclasses' methods and the regexes' code from
-    # the cache, not compiled at each start
+    # the cache, not compiled at each start; dataclass_docs_later: their made-up docstrings
+    # when first read, not at each start
     with (
         guard_terminal(),
         warnings_on_stderr(),
         dataclass_code_kept(own_process),
+        dataclass_docs_later(own_process),
         regex_code_kept(own_process),
     ):
         return _main(argv, own_process)
