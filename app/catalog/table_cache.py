@@ -17,8 +17,8 @@ digest beside the file's stat (size, mtime, ctime, inode, device: more than Pyth
 checks) and hashes it again only when the stat changed. A stamp is written only for a file
 older than a few seconds (a file written within the filesystem's clock tick could change again
 with the same stat: git's "racy" case), it is read only when the user's own, and a frozen app
-(PyInstaller: resources unpacked afresh, their stat the build's or the unpacking's) hashes its
-sources at every run as before.
+(PyInstaller: resources unpacked afresh, their stat the build's or the unpacking's) and Windows
+(whose st_ctime is the creation time) hash their sources at every run as before.
 """
 
 from __future__ import annotations
@@ -77,11 +77,22 @@ def cached(name: str, source: bytes, build: Callable[[], T], fits: Callable[[obj
 _SETTLED_NS = 3_000_000_000  # a stamp only for a file this much older than now (racy stat)
 
 
+def stat_witnesses_changes(os_name: str) -> bool:
+    """Whether a file's stat there shows that its bytes changed. Not on Windows: its st_ctime
+    is the file's creation time, not its last change (a file re-created under the same name
+    within seconds even gets the old one back, NTFS "tunnelling"), and a stamp's owner cannot
+    be checked by uid: there every run hashes its sources, as a frozen app does."""
+    return os_name != "nt"
+
+
+_STAMPS = stat_witnesses_changes(os.name)
+
+
 def _stat_stamp(path: object) -> str | None:
     """The file's stat as a stamp, or None (not a file on disk, a frozen app, a file changed
     in the last seconds): one os.stat, taken BEFORE the file is read, so a change during the
     read shows at the next run."""
-    if getattr(sys, "frozen", False) or not isinstance(path, (str, os.PathLike)):
+    if not _STAMPS or getattr(sys, "frozen", False) or not isinstance(path, (str, os.PathLike)):
         return None
     try:
         info = os.stat(path)

@@ -277,6 +277,10 @@ def _settled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_cache, "_SETTLED_NS", -(10**18))
 
 
+@pytest.mark.skipif(
+    not table_cache.stat_witnesses_changes(os.name),
+    reason="Windows keeps no stamps (test_windows_keeps_no_stamps...): every run hashes",
+)
 def test_a_file_table_changed_with_its_size_is_built_again(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -310,6 +314,10 @@ def test_a_file_table_changed_with_its_size_is_built_again(
     assert builds == [b"alpha", b"omega"]  # the first table read back by its digest
 
 
+@pytest.mark.skipif(
+    not table_cache.stat_witnesses_changes(os.name),
+    reason="Windows keeps no stamps (test_windows_keeps_no_stamps...): every run hashes",
+)
 def test_a_file_changed_with_its_mtime_restored_is_built_again(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -343,6 +351,27 @@ def test_a_file_changed_just_now_gets_no_stamp(
     }
 
 
+def test_windows_keeps_no_stamps_and_hashes_at_every_run(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows' st_ctime is a creation time (the rehearsal's Windows lane: a file re-created with
+    its mtime set back kept its whole stat, and the old table came back): no stamp there, each
+    run reads and hashes the file, so a change of any kind is seen."""
+    assert table_cache.stat_witnesses_changes("posix")
+    assert not table_cache.stat_witnesses_changes("nt")
+    _settled(monkeypatch)
+    monkeypatch.setattr(table_cache, "_STAMPS", table_cache.stat_witnesses_changes("nt"))
+    source = tmp_path / "table.txt"
+    _old_file(source, b"alpha", 1_000_000_000)
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits)
+    assert not list(cache.glob("f-*.stamp"))
+    source.unlink()
+    _old_file(source, b"omega", 1_000_000_000)  # the same size and mtime: only the bytes tell
+    assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
+        "v": "omega"
+    }
+
+
 def test_a_frozen_app_hashes_its_sources(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -357,6 +386,10 @@ def test_a_frozen_app_hashes_its_sources(
     assert len(list(cache.glob("f-*.marshal"))) == 1
 
 
+@pytest.mark.skipif(
+    not table_cache.stat_witnesses_changes(os.name),
+    reason="Windows keeps no stamps (test_windows_keeps_no_stamps...): every run hashes",
+)
 def test_a_stamp_others_can_write_is_not_read(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
