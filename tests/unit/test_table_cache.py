@@ -272,15 +272,16 @@ def _old_file(path: Path, data: bytes, mtime_ns: int) -> None:
     os.utime(path, ns=(mtime_ns, mtime_ns))
 
 
+# Windows keeps no stat stamps (test_windows_keeps_no_stamps_and_hashes_at_every_run)
+STAT_STAMPS = pytest.mark.posix_only("stat stamps are kept only where st_ctime is a change time")
+
+
 def _settled(monkeypatch: pytest.MonkeyPatch) -> None:
     """A file's ctime is the write's own (no utime can set it): call it settled at once."""
     monkeypatch.setattr(table_cache, "_SETTLED_NS", -(10**18))
 
 
-@pytest.mark.skipif(
-    not table_cache.stat_witnesses_changes(os.name),
-    reason="Windows keeps no stamps (test_windows_keeps_no_stamps...): every run hashes",
-)
+@STAT_STAMPS
 def test_a_file_table_changed_with_its_size_is_built_again(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -314,10 +315,7 @@ def test_a_file_table_changed_with_its_size_is_built_again(
     assert builds == [b"alpha", b"omega"]  # the first table read back by its digest
 
 
-@pytest.mark.skipif(
-    not table_cache.stat_witnesses_changes(os.name),
-    reason="Windows keeps no stamps (test_windows_keeps_no_stamps...): every run hashes",
-)
+@STAT_STAMPS
 def test_a_file_changed_with_its_mtime_restored_is_built_again(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -386,10 +384,7 @@ def test_a_frozen_app_hashes_its_sources(
     assert len(list(cache.glob("f-*.marshal"))) == 1
 
 
-@pytest.mark.skipif(
-    not table_cache.stat_witnesses_changes(os.name),
-    reason="Windows keeps no stamps (test_windows_keeps_no_stamps...): every run hashes",
-)
+@STAT_STAMPS
 def test_a_stamp_others_can_write_is_not_read(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
