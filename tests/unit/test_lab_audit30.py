@@ -10,6 +10,7 @@ only until the next open; the lab claims either branch only where its model says
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,11 @@ from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab.ethtool_table_eee import hold_eee
 from sbctune.remote import batch
 from sbctune.remote.batch import StepResult
-from sbctune.tuning import catalog, driver_caps, persist_gaps, reopen_order
+from sbctune.tuning import catalog, debian_abi, driver_caps, persist_gaps, reopen_order
 from sbctune.tuning.kinds import PLANNERS, Context
 from sbctune.tuning.model import Change, PlannedTweak
 from sbctune.tuning.probe import Facts
+from tests.fake_ethtool_support import ethtool, lab_state, root, shown
 
 # ethtool's --show-eee of a real Pi with EEE enabled (systemd issue 32032): ethtool's own
 # format, the same for every driver; the stmmac NIC's answer is what the driver reads back
@@ -31,6 +33,7 @@ EEE_ON = (
     / "pi_end0_enabled_inactive_systemd_32032.txt"
 ).read_text(encoding="utf-8")  # fmt: skip
 
+ROOT = Path(__file__).resolve().parents[2]
 K612 = "6.12.20-arm64"  # after 59c5e1411a0a's stable backport (6.12.4)
 EEE_OFF = Change("ethtool", "eth0 --set-eee eee", "on", "off")
 RINGS = Change("ethtool", "eth0 -G rx", "512", "1024")
@@ -112,3 +115,78 @@ def test_the_lab_turns_eee_on_at_open_only_where_its_model_finds_the_phy_by_addr
     for unsaid in (None, False):
         eee = _lab_eee(unsaid)
         assert eee["enabled"] is False and "reset_on_open" not in eee
+
+
+# --- row 2: Debian's ABI names say their patch level through Debian's changelog ------------
+
+
+@pytest.mark.parametrize(
+    ("kernel", "span"),
+    [("6.1.0-13-arm64", ((6, 1, 55), (6, 1, 55))),  # bookworm 12.2
+     ("6.1.0-18-amd64", ((6, 1, 76), (6, 1, 76))),  # bookworm 12.5
+     ("6.1.0-10-rt-arm64", ((6, 1, 37), (6, 1, 38))),  # 6.1.37-1 and 6.1.38-1/-2
+     ("5.10.0-23-arm64", ((5, 10, 179), (5, 10, 179))),
+     ("6.1.0-41-arm64", ((6, 1, 148), None)),  # past "Bump ABI to 38": generated suffix
+     ("6.1.0-1036-oem", None), ("5.15.0-91-generic", None),  # Ubuntu's own numbers
+     ("6.1.0-rpi7-rpi-v8", None), ("6.12.38+deb13-arm64", None), ("", None)],
+)  # fmt: skip
+def test_a_debian_abi_name_maps_to_the_patch_levels_its_changelog_names(
+    kernel: str, span: object
+) -> None:
+    assert debian_abi.patch_span(kernel) == span
+
+
+def test_the_abi_table_is_read_from_changelog_lines() -> None:
+    """Lines as Debian's linux changelog has them (linux-source-6.1 6.1.192-3): the bump is in
+    the body of the upload that made it, newest upload first; one with no bump keeps the ABI."""
+    text = "\n".join([
+        "linux (6.1.148-1) bookworm; urgency=medium", "",
+        "  * Generate kernel ABI name suffix automatically if not configured", "",
+        "linux (6.1.147-1) bookworm-security; urgency=high", "", "  * Bump ABI to 38", "",
+        "linux (6.1.64-1) bookworm; urgency=medium", "", "  * Bump ABI to 14", "",
+        "linux (6.1.55-1) bookworm; urgency=medium", "", "  * Bump ABI to 13", "",
+        "linux (6.1.52-1) bookworm-security; urgency=high", "", "  * Bump ABI to 12", "",
+        "linux (6.1.38-4) bookworm-security; urgency=high", "",
+        "linux (6.1.38-3) bookworm-security; urgency=high", "", "  * Bump ABI to 11", "",
+        "linux (6.1.38-2) bookworm-security; urgency=high", "",
+        "linux (6.0.12-1) unstable; urgency=medium", "", "  * Bump ABI to 6",
+    ])  # fmt: skip
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from regen_debian_abi import abi_table
+
+    table = abi_table(text, "6.1")
+    assert table["abi"]["13"] == ["6.1.55", "6.1.55"]
+    assert table["abi"]["11"] == ["6.1.38", "6.1.38"]  # -3 and -4
+    assert table["abi"]["1"] == ["6.1.38", "6.1.38"]  # -2: the series' first ABI here
+    assert table["above"] == {"abi": 38, "first": "6.1.148"}
+
+
+@pytest.mark.parametrize(
+    ("kernel", "top"),
+    [("6.1.0-13-arm64", 4088), ("6.1.0-38-arm64", 4088), ("6.1.0-41-arm64", None)],
+)
+def test_ax88179s_maximum_is_known_on_a_debian_abi_name(kernel: str, top: int | None) -> None:
+    """usbnet_probe caps max_mtu from c7159e960f14's backport (6.1.162): 6.1.0-13 (6.1.55) and
+    6.1.0-38 (6.1.147) are before it, 6.1.0-41 (6.1.148 or later) may be either side."""
+    caps = driver_caps.caps("ax88179_178a", kernel, "ASIX AX88179")
+    assert caps is not None and caps.mtu_max("ASIX AX88179") == top
+
+
+@root
+@pytest.mark.posix_only("the lab's fake ethtool locks its state with fcntl")
+@pytest.mark.parametrize(
+    ("kernel", "hidden"),
+    [("6.1.0-13-arm64", True), ("5.10.0-23-arm64", True), ("6.1.52", True),
+     ("6.1.0-14-arm64", False), ("6.1.56", False), ("6.12.20", False)],
+)  # fmt: skip
+def test_igcs_queue_pair_rule_follows_the_release_its_kernel_was_built_from(
+    tmp_path: Path, kernel: str, hidden: bool
+) -> None:
+    """igc_ethtool_set_coalesce before 1703b2e0de65 (6.6; 6.1.56 by backport; 5.10.262 never):
+    with queue pairs any non-zero tx-usecs is EINVAL and -c shows 0; from it tx-usecs follows
+    rx-usecs. Debian's 6.1.0-13 is 6.1.55 and 6.1.0-14 is 6.1.64 (its changelog)."""
+    state = lab_state(tmp_path, "igc", "I225-V", kernel, queues=(4, 4))
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "50")[2] == 0
+    assert shown(state, "-c", "tx-usecs") == ("0" if hidden else "50")
+    same = ethtool(state, "-C", "eth0", "tx-usecs", "50")
+    assert (same[2] != 0) is hidden, same
