@@ -10,6 +10,7 @@ only until the next open; the lab claims either branch only where its model says
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -190,3 +191,14 @@ def test_igcs_queue_pair_rule_follows_the_release_its_kernel_was_built_from(
     assert shown(state, "-c", "tx-usecs") == ("0" if hidden else "50")
     same = ethtool(state, "-C", "eth0", "tx-usecs", "50")
     assert (same[2] != 0) is hidden, same
+
+
+@pytest.mark.posix_only("obtains Debian's kernel source packages with apt-get and dpkg")
+def test_the_abi_table_is_what_debians_changelog_says() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from regen_debian_abi import OUT, _changelog, abi_table, pins
+
+    stored = json.loads(OUT.read_text(encoding="utf-8"))["series"]
+    for series, version in pins().items():
+        table = abi_table(_changelog(series, version), series)
+        assert {k: stored[series][k] for k in ("abi", "above")} == table, series
