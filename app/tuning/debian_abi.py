@@ -28,6 +28,10 @@ _FLAVOURS = frozenset({"arm64", "arm64-16k", "amd64", "armmp", "armmp-lpae", "rp
                        "loongson-3"})  # fmt: skip
 
 
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _abi_name(kernel: str) -> tuple[str, int] | None:
     """("6.1", 13) of "6.1.0-13-arm64" (a Debian ABI name: split, no pattern, the kernel
     string being the Pi's text), else None."""
@@ -37,9 +41,9 @@ def _abi_name(kernel: str) -> tuple[str, int] | None:
         return None
     version, abi, flavour = parts
     numbers = version.split(".")
-    if len(numbers) != 3 or numbers[2] != "0" or not all(n.isdigit() for n in numbers[:2]):
+    if len(numbers) != 3 or numbers[2] != "0" or not all(_digits(n) for n in numbers[:2]):
         return None
-    if not abi.isdigit() or len(abi) > 3:
+    if not _digits(abi) or len(abi) > 3:
         return None
     for prefix in ("rt-", "cloud-"):
         flavour = flavour.removeprefix(prefix)
