@@ -10,6 +10,14 @@ from sbctune.tuning import driver_caps
 from sbctune.tuning.driver_caps import DriverCaps
 
 
+def phy_branch_known(value: dict[str, Any], eee: dict[str, Any]) -> bool:
+    """Whether an EEE fact that holds only where the driver finds its PHY by address (stmmac
+    on 6.12: stmmac_init_phy's phy_support_eee, not on a phy-handle) holds for the modelled
+    board: only where its model says so (`eee.phy_by_address`), else neither side is claimed
+    (a phy-handle board reports EEE disabled and keeps it off across an open)."""
+    return not value.get("phy_by_address") or bool(eee.get("phy_by_address"))
+
+
 def eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     """EEE as the kernel sets it up (lan78xx: off on 6.1, where only set_eee turns the MAC's
     EEE on; on 6.12 phy_support_eee enables it and lan78xx_link_status_change turns the MAC's
@@ -19,6 +27,8 @@ def eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     stay (else 6.1's Tx LPI would meet 6.12's link modes, which no kernel shows)."""
     default = caps.facts.get("eee_default")
     if not default or not driver_caps.fact_in_every_series(caps, "eee_default"):
+        return
+    if not phy_branch_known(default, eee):  # stmmac 6.12: only a PHY found by address
         return
     hand = driver_caps.table()["hand"].get(caps.driver, [])
     series = set(caps.series)
@@ -124,10 +134,11 @@ def hold_eee(state: dict[str, Any], caps: DriverCaps, chip: str, speed_mbps: flo
     if eee_follows_link(caps):  # fake_ethtool_knobs.show_eee: inactive with no carrier
         eee["active_needs_link"] = True
     eee_default(eee, caps)
-    if caps.facts.get("eee_reset_on_open") and driver_caps.fact_in_every_series(
-        caps, "eee_reset_on_open"
-    ):  # bcmgenet on 6.12: phy_support_eee at every open (fake_ethtool_base.reopened)
-        eee["reset_on_open"] = dict(caps.facts["eee_reset_on_open"])
+    reset = caps.facts.get("eee_reset_on_open")
+    if (reset and driver_caps.fact_in_every_series(caps, "eee_reset_on_open")
+            and phy_branch_known(reset, eee)):  # fmt: skip
+        # bcmgenet on 6.12: phy_support_eee at every open (fake_ethtool_base.reopened)
+        eee["reset_on_open"] = {k: v for k, v in reset.items() if k != "phy_by_address"}
     eee_by_chip(eee, caps, chip)
     if caps.facts.get("eee_tx_lpi_follows") and driver_caps.fact_in_every_series(
         caps, "eee_tx_lpi_follows"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sbctune.tuning import debian_abi
+
 SERIES = re.compile(r"(\d+)\.(\d+)")
 # The patch level a kernel string says: "6.1.170", "6.12.25+rpt-rpi-2712", "5.15.4-0-rpi4". An
 # ABI name's ".0-" ("6.1.0-41-arm64": Debian's 6.1.158 package; "6.1.0-rpi7-rpi-v8"; Ubuntu's
@@ -91,10 +93,39 @@ def patch_holds(fact: dict[str, Any], kernel: str | None) -> bool | None:
     if series and mainline and (int(series[1]), int(series[2])) >= _version(str(mainline)):
         return bool(span["holds"] == "since")
     level = patch_level(kernel)
-    first = span["first"].get(f"{level[0]}.{level[1]}") if level else None
-    if level is None or first is None:
+    if level is None:
+        return _abi_holds(span, kernel)
+    changed = _changed_at(span, level)
+    if changed is None:
         return None
-    changed = level >= tuple(int(p) for p in str(first).split("."))
+    return changed if span["holds"] == "since" else not changed
+
+
+def _changed_at(span: dict[str, Any], level: tuple[int, int, int]) -> bool | None:
+    """Whether `level` has the change: from "first" of its series; a series "first" names as
+    null never took it (5.10 for igc's tx-usecs: the cited tree, 5.10.262, has not); None for a
+    series it does not name."""
+    firsts = span["first"]
+    key = f"{level[0]}.{level[1]}"
+    if key not in firsts:
+        return None
+    first = firsts[key]
+    return first is not None and level >= tuple(int(p) for p in str(first).split("."))
+
+
+def _abi_holds(span: dict[str, Any], kernel: str | None) -> bool | None:
+    """patch_holds for a Debian ABI name ("6.1.0-13-arm64"): the patch levels Debian built that
+    ABI from (debian_abi, from Debian's changelog) decide where all of them are on one side of
+    the change; else, or with no such name, None (audit 30 row 2)."""
+    found = debian_abi.patch_span(kernel)
+    if found is None:
+        return None
+    low, high = found
+    at_low = _changed_at(span, low)
+    # every level the ABI was built from on one side (the highest unknown: only "changed")
+    changed = at_low if at_low or (high is not None and _changed_at(span, high) is False) else None
+    if changed is None:
+        return None
     return changed if span["holds"] == "since" else not changed
 
 

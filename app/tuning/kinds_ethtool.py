@@ -356,8 +356,18 @@ def plan_eee(ctx: Context) -> PlannedTweak:
 
 def _eee_back_on_open(caps: driver_caps.DriverCaps) -> str:
     """bcmgenet on 6.12 turns EEE on again at every open (bcmgenet_mii_probe: phy_support_eee):
-    the change lasts until the interface is next taken down and up."""
+    the change lasts until the interface is next taken down and up. stmmac on 6.12 does where
+    its PHY is found by address (stmmac_init_phy, audit 30 row 1)."""
     when = "" if driver_caps.fact_in_every_series(caps, "eee_reset_on_open") else " on Linux 6.12"
+    if (caps.facts.get("eee_reset_on_open") or {}).get("phy_by_address"):
+        # stmmac 6.12: stmmac_init_phy calls phy_support_eee only for a PHY found by address
+        # (no phy-handle), which the inventory does not show: neither branch is claimed
+        return (f"; where {caps.driver} finds its PHY by address (no phy-handle in the device "
+                f"tree, as on ACPI boards: the inspection cannot tell) it turns EEE on again"
+                f"{when} each time the interface is opened (a ring or MTU change, a network "
+                "restart), so sbctune writes it after the plan's restarts and reads it back "
+                "last, but it is only sure to stay off until the next restart "
+                f"({caps.cite('eee_reset_on_open')})")  # fmt: skip
     return (f"; {caps.driver} turns EEE on again{when} each time the interface is opened (taken "
             f"down and up, as a network restart does), so it stays off until then "
             f"({caps.cite('eee_reset_on_open')})")  # fmt: skip

@@ -51,7 +51,9 @@ def why_lost(
     (the driver's words and the cited function), or "" where it is."""
     if facts is not None and reopen_order.reset_by_open(change, facts):
         where = reopen_order.where_reset(facts, change)
-        return f"the {facts.driver} driver sets it back each time {iface} is opened ({where})"
+        eee_if = f" {facts.eee_if}" if facts.eee_if and where == facts.eee_where else ""
+        return (f"the {facts.driver} driver sets it back each time {iface} is opened{eee_if} "
+                f"({where})")  # fmt: skip
     if (
         caps is not None
         and change.kind == "irq_affinity"

@@ -63,6 +63,9 @@ class OpenFacts:
     # the interrupts whose affinity the open sets back, as name prefixes ("{iface}:rx-"); ()
     # where it sets back every interrupt of the NIC (atlantic)
     affinity_names: tuple[str, ...] = ()
+    # the condition under which the open turns EEE on again, in words; "" where it always does
+    # (stmmac on 6.12: only a PHY found by address, which the inventory does not show)
+    eee_if: str = ""
 
 
 def open_facts(
@@ -76,7 +79,9 @@ def open_facts(
     affinity_rule = caps.facts.get("irq_affinity_reset_on_open")
     affinity = bool(affinity_rule)
     names = affinity_rule.get("irq_names", []) if isinstance(affinity_rule, dict) else []
-    eee = bool(caps.facts.get("eee_reset_on_open"))
+    eee_rule = caps.facts.get("eee_reset_on_open")
+    eee = bool(eee_rule)
+    by_address = isinstance(eee_rule, dict) and bool(eee_rule.get("phy_by_address"))
     if not resets and not affinity and not eee:
         return None
     return OpenFacts(
@@ -92,6 +97,7 @@ def open_facts(
         caps.cite("irq_affinity_reset_on_open") if affinity else "",
         caps.cite("eee_reset_on_open") if eee else "",
         tuple(str(n).replace("{iface}", iface) for n in names),
+        "where its PHY is found by address (no phy-handle)" if by_address else "",
     )
 
 
@@ -124,6 +130,15 @@ def restarts(change: Change, facts: OpenFacts | None) -> bool:
     if option == "-K":
         return bool({param, FEATURE_NAMES.get(param, param)} & facts.restart_features)
     return _SETTING.get(option, "") in facts.restarts
+
+
+def reopens(change: Change, facts: OpenFacts | None) -> bool:
+    """Whether writing `change` restarts the interface in a way that sets other settings back:
+    a restarting change that is itself a setting the open sets back is not one (stmmac's EEE:
+    stmmac_ethtool_op_set_eee renegotiates through phylink, it does not close and open; were it
+    a close/open, it would set itself back too), so it keeps its place after the real
+    restarts (audit 30 row 1)."""
+    return restarts(change, facts) and not reset_by_open(change, facts)
 
 
 def reset_by_open(change: Change, facts: OpenFacts | None) -> bool:
@@ -164,8 +179,8 @@ def ordered(items: Sequence[T], facts: OpenFacts | None, change: Callable[[T], C
     if first is None:
         return list(items)
     tail = items[first:]
-    moved = [x for x in tail if restarts(change(x), facts)]
-    return [*items[:first], *moved, *(x for x in tail if not restarts(change(x), facts))]
+    moved = [x for x in tail if reopens(change(x), facts)]
+    return [*items[:first], *moved, *(x for x in tail if not reopens(change(x), facts))]
 
 
 def apply_order(changes: Sequence[Change], facts: OpenFacts | None) -> list[int]:
@@ -182,7 +197,7 @@ def revert_order(changes: Sequence[Change], facts: OpenFacts | None) -> list[int
 def read_last(changes: Sequence[Change], facts: OpenFacts | None) -> set[int]:
     """The positions whose value the open sets back, where a change in `changes` restarts the
     interface: read back after every write, so that what is "in force" is the truth."""
-    if not any(restarts(c, facts) for c in changes):
+    if not any(reopens(c, facts) for c in changes):
         return set()
     return {i for i, c in enumerate(changes) if reset_by_open(c, facts)}
 
@@ -233,5 +248,5 @@ def note_resets(
 def after_last_restart(order: Sequence[int], changes: Sequence[Change], facts: OpenFacts | None
                        ) -> int | None:  # fmt: skip
     """The position in `order` just after its last change that restarts the interface."""
-    found = [n for n, i in enumerate(order) if restarts(changes[i], facts)]
+    found = [n for n, i in enumerate(order) if reopens(changes[i], facts)]
     return found[-1] + 1 if found else None

@@ -135,11 +135,13 @@ def test_lan78xx_edom_mtu_follows_its_release(kernel: str, refused: int, taken: 
 @pytest.mark.parametrize(
     ("kernel", "top"),
     [("5.10.103-v7l+", 4088), ("5.10.248", 4088), ("5.10.249", 1500),
-     ("5.10.262-rockchip64", 1500), ("5.10.0-23-arm64", None)],
+     ("5.10.262-rockchip64", 1500), ("5.10.0-23-arm64", 4088), ("5.10.0-36-arm64", None)],
 )  # fmt: skip
 def test_ax88179_max_mtu_on_510_follows_the_stable_backport(kernel: str, top: int | None) -> None:
     """usbnet_probe's cap (c7159e960f14) is in Debian's 5.10 under ChangeLog-5.10.249: before
-    it ax88179_bind's 4088, from it 1500; an ABI name ("5.10.0-23") says no patch level."""
+    it ax88179_bind's 4088, from it 1500. An ABI name says its patch level through Debian's
+    changelog (audit 30 row 2: 5.10.0-23 is 5.10.179); past the last ABI it names (35) only
+    "5.10.244 or later" is known, on both sides of 5.10.249: unclaimed."""
     caps = driver_caps.caps("ax88179_178a", kernel, "ASIX AX88179")
     assert caps is not None and caps.mtu_max("ASIX AX88179") == top
     _name, limit = lab_limit("pi4-ax88179", kernel)
