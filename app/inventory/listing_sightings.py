@@ -14,6 +14,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.usb_net_classes import net_class_drivers, tree_class_drivers
 from sbctune.inventory.bond_sightings import from_bonds
 from sbctune.inventory.ifnames import bus_from_name, pci_address_from_name
+from sbctune.inventory.msi_hwirq import msi_pci_address
 from sbctune.inventory.of_sightings import from_of_devices
 from sbctune.inventory.parsers.lspci import PciDevice
 from sbctune.inventory.parsers.lsusb import UsbTreeNode
@@ -420,6 +421,22 @@ def _altname_address(altnames: list[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+# A MAC's interrupt named by its device: of_device_make_bus_id() (drivers/of/platform.c) names a
+# device-tree node's platform device "<unit address>.<node name>", and the Devicetree
+# Specification's generic name of a network device's node is "ethernet" (2.2.2). Drivers that
+# pass dev_name() to request_irq name the line so: mtk_eth_soc's mtk_probe() ("15100000.ethernet",
+# openwrt#14843), OpenWrt's ipqess per queue ("c080000.ethernet:txq0", openwrt#16818).
+_OF_ETHERNET = re.compile(r"^[0-9a-f]{5,16}\.ethernet$")
+
+
+def _of_ethernet_irq(device: str, number: int, line: str) -> Sighting:
+    sighting = Sighting([("platform", device.split(".")[0])])
+    sighting.add("irqs", number, "interrupts", line)
+    sighting.add("bus", "platform", "interrupts", line)
+    sighting.add("platform_name", device, "interrupts", line)
+    return sighting
+
+
 def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
     if parsed.interrupts is None:
         return
@@ -438,6 +455,8 @@ def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
                     sighting = Sighting([("pci", address)])
                     sighting.add("irqs", irq.number, "interrupts", line)
                     yield sighting
+                elif _OF_ETHERNET.match(base):
+                    yield _of_ethernet_irq(base, irq.number, line)
                 continue
             sighting = Sighting([key])
             sighting.add("irqs", irq.number, "interrupts", line)
@@ -447,6 +466,8 @@ def from_interrupts(parsed: Parsed) -> Iterator[Sighting]:
                 sighting.keys.append(("pci", found.group(1)))  # IR-PCI-MSI-0000:00:19.0
             if "MSI" in controller:  # PCI-MSI, ITS-MSI: a PCIe device's vectors
                 sighting.add("bus_hint", "pci", "interrupts", line)
+                if spelled := msi_pci_address(controller, irq.hwirq):
+                    sighting.keys.append(("pci", spelled))  # the vector's number (msi_hwirq)
             elif "GIC" in controller:  # wired straight to the SoC's interrupt controller
                 sighting.add("bus_hint", "platform", "interrupts", line)
             yield sighting

@@ -98,8 +98,14 @@ def _sighting(net: LshwNetwork) -> Sighting | None:
         duplex = net.config.get("duplex")
         if duplex in ("full", "half"):
             s.add("duplex", duplex, src, f"configuration: duplex={duplex}")
-    # No "capacity:": lshw reads it through ethtool's legacy ioctl, whose link-mode mask has no
-    # 2.5G/5G bits (an RTL8125 shows "capacity: 1Gbit/s"); the chip's own line rate is used.
+    # "capacity:" is only a floor: lshw reads it through ethtool's legacy ioctl, whose link-mode
+    # mask has no 2.5G/5G bits (an RTL8125 shows "capacity: 1Gbit/s"), so nics.py takes it only
+    # when neither ethtool's modes nor the chip's own line rate are known (an I219-LM linked at
+    # 10Mbit/s of "capacity: 1Gbit/s": robotology/mesh-support#776).
+    if net.capacity_mbps:
+        s.add(
+            "capacity_mbps", int(net.capacity_mbps), src, f"capacity: {net.capacity_mbps:g}Mbit/s"
+        )
     s.add("irq_hint", net.irq, src, f"resources: irq:{net.irq}")
     s.add("seen", True, src, line)
     return s

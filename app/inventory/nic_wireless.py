@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from sbctune.catalog.kernel_drivers import load_kernel_drivers
+from sbctune.catalog.oot_chips import chip_by_oot_name, out_of_tree_chip
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
@@ -42,6 +43,20 @@ def _vendor_wireless(driver: object) -> bool:
     return bool(row and row.wireless)
 
 
+# Where the kernel keeps its Wi-Fi drivers: the Realtek staging drivers (r8188eu, rtl8192e,
+# rtl8723bs, rtl8712) are all Wi-Fi ones.
+_WIFI_TREES = ("drivers/net/wireless/", "drivers/staging/")
+
+
+def _oot_wireless(driver: object) -> bool:
+    """An out-of-tree driver named for a chip whose family only the kernel's Wi-Fi drivers
+    name (oot_chips: rtl88x2bu -> RTL88x2BU, the family of rtw88's 8822B)."""
+    if out_of_tree_chip(driver) is None:
+        return False
+    found = chip_by_oot_name(str(driver))
+    return found is not None and found.source.startswith(_WIFI_TREES)
+
+
 def is_wireless(nic: Nic, device: Device, bus: str) -> bool:
     klass = str(device.value("pci_class") or "")
     return bool(
@@ -50,6 +65,7 @@ def is_wireless(nic: Nic, device: Device, bus: str) -> bool:
         or nic.driver in _WIRELESS_DRIVERS
         or _kernel_wireless(device)
         or _vendor_wireless(nic.driver or device.value("refused_by"))  # vendor_formats.json
+        or _oot_wireless(nic.driver)
         or sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)

@@ -221,8 +221,10 @@ def nic_from_device(
     nic.firmware = device.value("firmware")
     _link(nic, device)
     nic.set_down = _set_down(nic.name, parsed)
-    nic.max_link_speed_mbps = device.value("max_link_speed_mbps") or (
-        chip.line_rate_mbps if chip else None
+    nic.max_link_speed_mbps = (
+        device.value("max_link_speed_mbps")
+        or (chip.line_rate_mbps if chip else None)
+        or device.value("capacity_mbps")  # lshw's floor (lshw_sightings.py)
     )
     _addresses(nic, device)
     nic.wireless = is_wireless(nic, device, bus)

@@ -305,6 +305,29 @@ KNOWN_GAPS: dict[str, str] = {
         "inventory it is a network device. Missing: the device's interface classes (lsusb -v, "
         "/sys/bus/usb/devices/*/bInterfaceClass), which the paste does not have"
     ),
+    # corpus52 (fifty-second unseen set), left with reasons in tests/captures/corpus/README.md
+    "slow52_pi3b_rpilinux_5320_smsc95xx_down_ax88179_eth1_dwc_otg": (
+        "the Pi 3B's own smsc95xx (1-1.1) and the AX88179's USB 2.0 host are told only by the "
+        "usbnet register lines' bus name 'usb-3f980000.usb' (the BCM283x DWC OTG controller, "
+        "bcm283x.dtsi usb@7e980000), whose MAC the reporter masked as 'm.m.m.m' so the "
+        "register line is not read at all; and no 'new high-speed USB device ... using "
+        "dwc_otg' or lsusb -t places them. Missing: a masked-MAC register line read, and the "
+        "host controller named by a device tree node's address as the Pi's USB 2.0 OTG"
+    ),
+    "slow52_wrt_armadaxp_mwlwifi_34_proc_interrupts_mvneta_mwlwifi_cpu0": (
+        "every network interrupt is on CPU0, but its lines are named by their drivers alone "
+        "('mvneta' twice, 'mwlwifi' twice) with no interface or device name: two lines of one "
+        "name may be two ports or two vectors of one, so no NIC is made of them and the "
+        "per-NIC irq-on-cpu0 finding has nothing to name. Missing: a finding on the board's "
+        "network interrupts when no NIC can be told apart"
+    ),
+    "slow52_x86_rincat_83_lsusb_t_rtl88x2bu_480m_markdown_pipes": (
+        "the RTL88x2BU is a USB 3 device that starts in USB 2 mode (6.12's rtw88 usb.c "
+        "rtw_usb_switch_mode() switches the 8822B/8822C to USB 3; out-of-tree rtl88x2bu only "
+        "with its rtw_switch_usb_mode parameter), but no table sbctune reads says so: the "
+        "catalog has no USB generation for Wi-Fi chips and usb3_only_chips knows Ethernet "
+        "adapters. Missing: the USB generation of Wi-Fi chips, generated from that source"
+    ),
 }
 
 

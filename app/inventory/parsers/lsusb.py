@@ -216,8 +216,10 @@ _ROOT_RE = later(
     r"^\s*/:\s+Bus\s+(\d+)\.Port\s+(\d+):\s+Dev\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
     r"([\d.]+)M(?:/x(\d+))?\s*$"
 )
+# usbutils' lsusb-t.c prints "|__ Port"; a Markdown page takes the "__" pairs of two such lines
+# as emphasis and shows "| Port" (RinCat/RTL88x2BU-Linux-Driver#83): the same tree line.
 _CHILD_RE = later(
-    r"^(\s*)\|__\s+Port\s+(\d+):\s+Dev\s+(\d+),\s+If\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
+    r"^(\s*)\|(?:__)?\s+Port\s+(\d+):\s+Dev\s+(\d+),\s+If\s+(\d+),\s*Class=(.*?),\s*Driver=([^,]*),\s*"
     r"([\d.]+)M(?:/x(\d+))?\s*$"
 )
 _ID_RE = later(r"^\s*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})(?:\s+(.*))?$")
