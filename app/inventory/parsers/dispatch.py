@@ -15,6 +15,7 @@ from . import (
     ethtool_eee,
     ethtool_json,
     ethtool_stats,
+    ethtool_tsinfo,
     hwinfo,
     iperf,
     iwinfo,
@@ -93,6 +94,9 @@ PARSERS: dict[str, Spec[Any]] = {
         ethtool_stats.parse_ethtool_stats, ethtool_stats.EthtoolStats, "ethtool_s", True
     ),
     "ethtool --show-eee": Spec(ethtool_eee.parse_show_eee, ethtool_eee.Eee, "ethtool_eee", True),
+    "ethtool -T": Spec(
+        ethtool_tsinfo.parse_ethtool_tsinfo, ethtool_tsinfo.TsInfo, "ethtool_t", True
+    ),
     "ip -j": Spec(netif.parse_ip_json, netif.NetInterfaces, "netifs"),
     "ip": Spec(netif.parse_ip_text, netif.NetInterfaces, "netifs"),
     "ifconfig": Spec(netif.parse_ifconfig, netif.NetInterfaces, "netifs"),
@@ -140,6 +144,7 @@ _ETHTOOL_OPTS = {
     "-c": "ethtool -c", "--show-coalesce": "ethtool -c",
     "-S": "ethtool -S", "--statistics": "ethtool -S",
     "--show-eee": "ethtool --show-eee",
+    "-T": "ethtool -T", "--show-time-stamping": "ethtool -T",
 }  # fmt: skip
 _WRAPPERS = {"sudo", "doas", "command", "exec", "env", "nice", "timeout", "busybox"}
 
