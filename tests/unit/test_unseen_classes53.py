@@ -19,6 +19,7 @@ CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
 
 
 def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     files = {}
     for i, (cmd, text) in enumerate(commands.items()):
         (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
@@ -105,3 +106,78 @@ def test_pi5_kernel_flavour_names_its_soc(tmp_path: Path) -> None:
     )
     inv = inspect_bundle(_bundle(tmp_path, {"uname -a": uname}))
     assert inv.board.soc == "BCM2712"
+
+
+# canonical/checkbox#2746: `ptp4l -m` on end0 (linuxptp 4.x's port prefix and advice wording)
+PTP4L_END0 = (
+    "root@ubuntu:/home/ubuntu# sudo ptp4l -i end0 -m --step_threshold=1 --logAnnounceInterval=0 "
+    "--logSyncInterval=-3 --network_transport=L2\n"
+    "ptp4l[20489.302]: selected /dev/ptp0 as PTP clock\n"
+    "ptp4l[20489.320]: port 1 (end0): INITIALIZING to LISTENING on INIT_COMPLETE\n"
+    "ptp4l[20489.320]: port 0 (/var/run/ptp4l): INITIALIZING to LISTENING on INIT_COMPLETE\n"
+    "ptp4l[20489.320]: port 0 (/var/run/ptp4lro): INITIALIZING to LISTENING on INIT_COMPLETE\n"
+    "ptp4l[20491.687]: port 1 (end0): LISTENING to GRAND_MASTER on RS_GRAND_MASTER\n"
+    "ptp4l[20491.822]: timed out while polling for tx timestamp\n"
+    "ptp4l[20491.822]: increasing tx_timestamp_timeout or increasing kworker priority may "
+    "correct this issue, but a driver bug likely causes it\n"
+    "ptp4l[20491.822]: port 1 (end0): send sync failed\n"
+    "ptp4l[20491.822]: port 1 (end0): GRAND_MASTER to FAULTY on FAULT_DETECTED (FT_UNSPECIFIED)\n"
+)
+# raspberrypi/linux#5947: BusyBox syslog lines (ptp4l's own clock after its tag)
+SYSLOG_CM4 = (
+    "Jan  1 00:06:02 buildroot user.notice ptp4l: [317.432] port 1 (eth0): FAULTY to LISTENING "
+    "on INIT_COMPLETE\n"
+    "Jan  1 00:06:02 buildroot user.debug ptp4l: [317.432] interface index 2 is up\n"
+    "Jan  1 00:06:03 buildroot user.info phc2sys: [318.084] CLOCK_REALTIME phc offset        55 "
+    "s2 freq   +8668 delay  37092\n"
+)
+# twteamware/raspberrypi-ptp#9: `systemctl status ptp4l`, the unit's journal tail
+STATUS_PI = (
+    "\u25cf ptp4l.service - Precision Time Protocol (PTP) service\n"
+    "   Active: failed (Result: exit-code) since Wed 2020-01-15 10:53:05 GMT; 2s ago\n"
+    "\n"
+    "Jan 15 10:53:05 pirtp ptp4l[486]: [67.034] interface 'eth0' does not support requested "
+    "timestamping mode\n"
+    "Jan 15 10:53:05 pirtp ptp4l[486]: failed to create a clock\n"
+)
+
+
+def test_ptp4l_output_names_its_port_and_the_tx_timestamp_timeout(tmp_path: Path) -> None:
+    cmd = "sudo ptp4l -i end0 -m --step_threshold=1 --network_transport=L2"
+    inv = inspect_bundle(_bundle(tmp_path, {cmd: PTP4L_END0}))
+    assert [n.name for n in inv.nics] == ["end0"]  # not the UDS ports "/var/run/ptp4l"
+    [found] = [f for f in inv.findings if f.id == "ptp-tx-timestamp-timeout"]
+    assert found.nic == "end0" and found.severity == "problem"
+    assert "timed out while polling for tx timestamp" in found.evidence[0]
+    assert not any("do not look like kernel log lines" in w for w in inv.warnings)
+
+
+def test_syslog_and_unit_status_lines_of_linuxptp_name_the_nic(tmp_path: Path) -> None:
+    inv = inspect_bundle(_bundle(tmp_path, {"logread": SYSLOG_CM4}))
+    assert [n.name for n in inv.nics] == ["eth0"]
+    inv = inspect_bundle(_bundle(tmp_path / "status", {"systemctl status ptp4l": STATUS_PI}))
+    assert [n.name for n in inv.nics] == ["eth0"]
+
+
+def test_a_timeout_is_a_port_s_only_when_its_send_fails(tmp_path: Path) -> None:
+    """linuxptp 3.x's "port 1: ..." names no interface, and a timeout no port's send failure
+    follows is nobody's (raspberrypi/linux#7515's 3.1 lines, no NIC in them)."""
+    old = (
+        "ptp4l[413.744]: port 1: INITIALIZING to LISTENING on INIT_COMPLETE\n"
+        "ptp4l[420.710]: port 1: LISTENING to MASTER on ANNOUNCE_RECEIPT_TIMEOUT_EXPIRES\n"
+    )
+    (tmp_path / "a").mkdir()
+    assert inspect_bundle(_bundle(tmp_path / "a", {"ptp4l -i eth0 -m": old})).nics == []
+    alone = PTP4L_END0.replace("ptp4l[20491.822]: port 1 (end0): send sync failed\n", "")
+    (tmp_path / "b").mkdir()
+    inv = inspect_bundle(_bundle(tmp_path / "b", {"ptp4l -i end0 -m": alone}))
+    assert [n.name for n in inv.nics] == ["end0"]
+    assert not any(f.id == "ptp-tx-timestamp-timeout" for f in inv.findings)
+
+
+def test_only_linuxptp_s_own_port_messages_are_read() -> None:
+    from sbctune.inventory.parsers.linuxptp_lines import linuxptp_line
+
+    assert linuxptp_line("port 1 (eth0): FAULTY to LISTENING on INIT_COMPLETE") is not None
+    assert linuxptp_line("port 1 (eth0): entered forwarding state") is None  # not its words
+    assert linuxptp_line("hub 1-0:1.0: port 1 (eth0): send sync failed") is None

@@ -146,6 +146,8 @@ _ETHTOOL_OPTS = {
     "--show-eee": "ethtool --show-eee",
     "-T": "ethtool -T", "--show-time-stamping": "ethtool -T",
 }  # fmt: skip
+# linuxptp's programs (print.c: "ptp4l[%ld.%03ld]: %s" on stdout with -m, syslog otherwise)
+_LINUXPTP = {"ptp4l", "phc2sys", "ts2phc", "timemaster", "phc_ctl"}
 _WRAPPERS = {"sudo", "doas", "command", "exec", "env", "nice", "timeout", "busybox"}
 
 
@@ -295,6 +297,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
     if cmd in {"dmesg", "journalctl", "logread"}:  # logread: BusyBox/OpenWrt's syslog ring
         return "dmesg", None
     if cmd == "logcat":  # Android's log: logd copies the kernel's lines into it (LogKlog.cpp)
+        return "dmesg", None
+    if cmd in _LINUXPTP:  # its log on stdout (-m): "ptp4l[923.757]: port 1 (eth0): ..."
+        return "dmesg", None
+    if cmd == "systemctl" and args[:1] == ["status"]:  # the unit's status, its journal's tail
         return "dmesg", None
     if cmd == "uname":
         return "uname -a", None
