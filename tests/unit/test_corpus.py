@@ -305,13 +305,6 @@ KNOWN_GAPS: dict[str, str] = {
         "inventory it is a network device. Missing: the device's interface classes (lsusb -v, "
         "/sys/bus/usb/devices/*/bInterfaceClass), which the paste does not have"
     ),
-    # corpus53 (fifty-third unseen set), left with its reason in tests/captures/corpus/README.md
-    "ptp53_pc_ethercat_ros2_191_igh_ec_generic_enp118s0_datagrams_timed_out": (
-        "enp118s0 is named only by the IgH EtherCAT master's out-of-tree ec_generic module "
-        "('ec_generic: Binding socket to interface 2 (enp118s0).'); its source is not the "
-        "kernel's and none is pinned here to generate its formats from: reading that line "
-        "would be a rule for one out-of-tree module's words"
-    ),
 }
 
 

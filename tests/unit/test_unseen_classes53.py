@@ -181,3 +181,23 @@ def test_only_linuxptp_s_own_port_messages_are_read() -> None:
     assert linuxptp_line("port 1 (eth0): FAULTY to LISTENING on INIT_COMPLETE") is not None
     assert linuxptp_line("port 1 (eth0): entered forwarding state") is None  # not its words
     assert linuxptp_line("hub 1-0:1.0: port 1 (eth0): send sync failed") is None
+
+
+# ICube-Robotics/ethercat_driver_ros2#191: the IgH master's generic device module binds enp118s0
+ECAT = (
+    "[ 2836.943531] ec_generic: EtherCAT master generic Ethernet device module 1.6.8 1.6.8\n"
+    "[ 2836.943541] EtherCAT: Accepting 74:5D:22:3A:94:9D as main device for master 0.\n"
+    "[ 2836.943548] ec_generic: Binding socket to interface 2 (enp118s0).\n"
+    "[ 2836.962458] EtherCAT 0: Link state of ecm0 changed to UP.\n"
+    "[ 2836.969054] EtherCAT WARNING 0: 1 datagram TIMED OUT!\n"
+)
+
+
+def test_the_ethercat_master_names_the_nic_it_binds_without_a_complaint(tmp_path: Path) -> None:
+    """ec_generic prints its binding with KERN_ERR though nothing failed (devices/generic.c
+    ec_gen_device_create_socket()): the NIC is there, and no finding calls the line trouble."""
+    inv = inspect_bundle(_bundle(tmp_path, {"dmesg": ECAT}))
+    assert [n.name for n in inv.nics] == ["enp118s0"]  # not ecm0, the master's own name
+    [nic] = inv.nics
+    assert nic.log.get("kernel_error") is None
+    assert not any("Binding socket" in e for f in inv.findings for e in f.evidence)
