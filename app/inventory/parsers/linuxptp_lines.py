@@ -32,6 +32,7 @@ _HEAD = later(
     r"(?:\[\d{1,10}\.\d{1,6}\] )?(?:\[\d{1,3}:[\w.-]{1,15}\] )?"
 )
 _PORT = later(rf"port \d{{1,5}} \((?P<iface>{_IF})\): ")
+_IF_RE = later(_IF)
 # the cheap test, one scan of a message (most of a long log's hold none of these)
 _NEEDLE_RE = later(r"port \d|interface |tx timestamp")
 _MAX_LINE = 400
@@ -89,7 +90,7 @@ def linuxptp_line(msg: str) -> tuple[str, dict[str, str]] | None:
         return "ptp_port", {"iface": port.group("iface"), "format": row.format, "daemon": "ptp4l"}
     if rest.startswith("interface ") and (row := _matches(ifaces, rest)) is not None:
         named = row.regex.match(rest)
-        if named is not None and re.fullmatch(_IF, named.group("iface")):
+        if named is not None and _IF_RE.fullmatch(named.group("iface")):
             return "ptp_port", {"iface": named.group("iface"), "format": row.format,
                                 "daemon": "linuxptp"}  # fmt: skip
     return None
