@@ -160,6 +160,24 @@ def _tx_timeout(nic: Nic, label: str) -> list[Finding]:
     )
 
 
+def _ptp_tx_timeout(nic: Nic, label: str) -> list[Finding]:
+    """linuxptp sk.c sk_receive(): the transmit timestamp of a PTP message did not come back
+    from the NIC in tx_timestamp_timeout ms; the port's send fails and it goes FAULTY."""
+    lines = nic.log.get("ptp_tx_timeout")
+    if not lines:
+        return []
+    return _one(
+        "ptp-tx-timestamp-timeout",
+        "problem",
+        label,
+        f"{label}: ptp4l timed out waiting for the NIC's transmit timestamp "
+        f"({times(nic, 'ptp_tx_timeout')}), so its PTP port failed (linuxptp sk.c "
+        "sk_receive()): a larger tx_timestamp_timeout may hide it; linuxptp says a driver bug "
+        "is the likely cause.",
+        lines,
+    )
+
+
 def _storage_mode(nic: Nic, label: str) -> list[Finding]:
     switchable = storage_mode(nic.ids) if nic.bus == "usb" else None
     if not (
@@ -279,6 +297,7 @@ RULES: tuple[Rule, ...] = (
     _kevent_dropped,
     _usb_reset,
     _tx_timeout,
+    _ptp_tx_timeout,
     _storage_mode,
     _firmware_missing,
     _probe_failed,

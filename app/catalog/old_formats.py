@@ -34,6 +34,9 @@ class OldFormat:
     # out with an error (a refusal: no driver bound)
     library: str | None = None
     probe_exit: bool = False
+    # False: a line printed above info level that reports no failure (IgH ec_generic's
+    # KERN_ERR "Binding socket to interface ..."): no complaint of it
+    trouble: bool = True
 
 
 def _literal(text: str) -> str:
@@ -74,6 +77,7 @@ def old_formats() -> tuple[OldFormat, ...]:
                     str(row["link"]) if row.get("link") in ("up", "down") else None,
                     str(row["library"]) if row.get("library") else None,
                     row.get("probe_exit") is True,
+                    row.get("trouble") is not False,
                 )
             )  # fmt: skip
         return tuple(found)

@@ -301,6 +301,7 @@ def from_ethtool(parsed: Parsed) -> Iterator[Sighting]:
         yield sighting
     yield from _ethtool_stats(parsed)
     yield from _ethtool_eee(parsed)
+    yield from _ethtool_tsinfo(parsed)
 
 
 MAX_KEPT_COUNTERS = 256  # the non-zero ones: a Pi's NIC has at most ~40; a server's queues more
@@ -329,6 +330,20 @@ def _ethtool_eee(parsed: Parsed) -> Iterator[Sighting]:
             continue
         sighting = Sighting([key])
         sighting.add("eee", eee.as_dict(), "ethtool", f"ethtool --show-eee {name}")
+        yield sighting
+
+
+def _ethtool_tsinfo(parsed: Parsed) -> Iterator[Sighting]:
+    """``ethtool -T``: what the NIC can timestamp (its driver's get_ts_info). The output names
+    its interface, so the NIC exists though nothing else of the paste shows it."""
+    for name, info in parsed.ethtool_t.items():
+        key = iface_key(name)
+        if key is None or not (info.phc_shown or info.capabilities):
+            continue
+        sighting = Sighting([key])
+        phc = "none" if info.phc_index is None else info.phc_index
+        said = f"ethtool -T {name}: PTP Hardware Clock: {phc}"
+        sighting.add("timestamping", info.as_dict(), "ethtool", said)
         yield sighting
 
 

@@ -27,6 +27,8 @@ from sbctune.inventory.driver_line_sightings import (
     on_wiphy,
 )
 from sbctune.inventory.ip_config import IpConfigWatch
+from sbctune.inventory.linuxptp_sightings import KINDS as LINUXPTP_KINDS
+from sbctune.inventory.linuxptp_sightings import PtpWatch
 from sbctune.inventory.log_complaints import ids_said
 from sbctune.inventory.mdio_bus_sightings import (
     on_mdio_bus,
@@ -232,6 +234,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "pcie_aer": on_pcie_aer,
     "pcie_bandwidth": on_pcie_bandwidth,
     "daemon_iface": on_daemon_iface,
+    "ptp_port": on_daemon_iface,  # a linuxptp port line names its interface (seen)
     "mdio_bus_probed": on_mdio_bus,
     "mdio_usb_bus": on_mdio_usb_bus,
 }
@@ -287,6 +290,7 @@ class _Reading:
     ip_config: IpConfigWatch = field(default_factory=IpConfigWatch)
     # U-Boot's and the Pi bootloader's network lines, each read after the ones before it
     boot_firmware: BootFirmwareWatch = field(default_factory=BootFirmwareWatch)
+    ptp: PtpWatch = field(default_factory=PtpWatch)
     # a chip named on a wiphy, joined to the device that made it
     wiphys: WiphyWatch = field(default_factory=WiphyWatch)
     # a trace's frames that name the NIC driver it ran in
@@ -338,8 +342,8 @@ class _Reading:
 # (device, iface_named, link_up ...: 50 025 of the bench log's 57 081 events) takes one set
 # test there instead of eight, and only an open probe can see it.
 _WATCHED = frozenset(
-    {"ip_config", *BOOT_FIRMWARE_KINDS, *ProbeWatch.KINDS, *TRACE_KINDS, *TEARDOWN_KINDS,
-     *WIPHY_KINDS, *_SKIP, *_PCIE_LINK}
+    {"ip_config", *BOOT_FIRMWARE_KINDS, *LINUXPTP_KINDS, *ProbeWatch.KINDS, *TRACE_KINDS,
+     *TEARDOWN_KINDS, *WIPHY_KINDS, *_SKIP, *_PCIE_LINK}
 )  # fmt: skip
 
 
@@ -372,6 +376,8 @@ def from_dmesg(dmesg: DmesgResult | None) -> list[Sighting]:
                 if (configured := reading.ip_config.see(event)) is not None:
                     found.append(configured)
                 continue
+            if kind in LINUXPTP_KINDS and (timed_out := reading.ptp.see(event)) is not None:
+                found.append(timed_out)  # then read as any line: a port line names its NIC
             if kind in BOOT_FIRMWARE_KINDS:
                 if (booted := reading.boot_firmware.see(event)) is not None:
                     found.append(booted)

@@ -136,6 +136,9 @@ class Nic:
     # Energy-Efficient Ethernet as `ethtool --show-eee` showed it (supported, enabled, active,
     # tx_lpi, tx_lpi_us; None where not shown); None when no --show-eee was read
     eee: dict[str, bool | int | None] | None = None
+    # What `ethtool -T` showed the NIC can timestamp (phc: the PTP hardware clock's index or
+    # None, hardware_transmit/receive, software_transmit, tx_modes, rx_filters); None unread
+    timestamping: dict[str, object] | None = None
     mac: str | None = None
     # The USB device's own product string (the USB core's "Product:" line, lsusb -v iProduct,
     # lshw): what a class driver's device says it is ("MBIM + 3 CDC-ACM": a modem's function)

@@ -13,7 +13,7 @@ from sbctune.inventory.usb_renumeration import benign_orders
 LOG_KINDS = (
     "phy_failure", "kevent_dropped", "usb_error", "usb_reset", "usb_disconnect", "tx_timeout",
     "firmware_missing", "not_top_speed", "probe_failed", "kernel_error", "no_carrier", "pcie_aer",
-    "kernel_trace", "probe_exit",
+    "kernel_trace", "probe_exit", "ptp_tx_timeout",
 )  # fmt: skip
 
 

@@ -180,6 +180,8 @@ def _counters(nic: Nic, device: Device) -> None:
     nic.ethtool_stats = dict(stats) if isinstance(stats, dict) else {}
     eee = device.value("eee")
     nic.eee = dict(eee) if isinstance(eee, dict) else None
+    stamping = device.value("timestamping")
+    nic.timestamping = dict(stamping) if isinstance(stamping, dict) else None
 
 
 def _addresses(nic: Nic, device: Device) -> None:

@@ -46,7 +46,7 @@ def on_old_format(event: DmesgEvent) -> Sighting | None:
         _matched_entry(sighting, row.driver, device, why, no)
     if row.probe_exit:  # printed on the probe's way out with an error: a refusal, told by
         sighting.add("probe_exit", text, _SRC, text, no)  # probe-failed with this row's source
-    elif row.level != "info":
+    elif row.level != "info" and row.trouble:
         sighting.add("kernel_error", text, _SRC, text, no)  # the line itself, as evidence
     if row.link:  # a link change, as the table says: "up" at the speed and duplex it names
         up = row.link == "up"

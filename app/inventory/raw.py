@@ -22,6 +22,7 @@ from sbctune.inventory.parsers.ethtool import (
 )
 from sbctune.inventory.parsers.ethtool_eee import Eee
 from sbctune.inventory.parsers.ethtool_stats import EthtoolStats
+from sbctune.inventory.parsers.ethtool_tsinfo import TsInfo
 from sbctune.inventory.parsers.lshw import LshwResult
 from sbctune.inventory.parsers.lsmod import LoadedModules
 from sbctune.inventory.parsers.lspci import LspciResult, PciDevice
@@ -115,6 +116,7 @@ class Parsed:
     ethtool_l: dict[str, EthtoolChannels] = field(default_factory=dict)
     ethtool_s: dict[str, EthtoolStats] = field(default_factory=dict)
     ethtool_eee: dict[str, Eee] = field(default_factory=dict)  # ethtool --show-eee
+    ethtool_t: dict[str, TsInfo] = field(default_factory=dict)  # ethtool -T (time stamping)
     bonds: dict[str, BondStatus] = field(default_factory=dict)  # /proc/net/bonding/BOND
     dmesg: DmesgResult | None = None
     dmesg_text: str = ""

@@ -101,7 +101,20 @@ def _nic_lines(nic: Nic) -> list[str]:
         out.append(f"  address: {', '.join(nic.addresses)}")
     if nic.eee:
         out.append(f"  EEE:     {eee_words(nic.eee)}")
+    if nic.timestamping:
+        out.append(f"  PTP:     {timestamping_words(nic.timestamping)}")
     return out
+
+
+def timestamping_words(ts: dict[str, object]) -> str:
+    """`ethtool -T` in words: "hardware timestamps, PHC /dev/ptp0" or "software timestamps
+    only, no PHC" (what ptp4l's default hardware mode needs: both directions and a clock)."""
+    hw = bool(ts.get("hardware_transmit")) and bool(ts.get("hardware_receive"))
+    kind = "hardware timestamps" if hw else "no hardware transmit/receive timestamps"
+    if not hw and ts.get("software_transmit"):
+        kind = "software timestamps only"
+    phc = ts.get("phc")
+    return f"{kind}, " + (f"PHC /dev/ptp{phc}" if isinstance(phc, int) else "no PHC")
 
 
 def eee_words(eee: dict[str, bool | int | None]) -> str:

@@ -15,6 +15,7 @@ from . import (
     ethtool_eee,
     ethtool_json,
     ethtool_stats,
+    ethtool_tsinfo,
     hwinfo,
     iperf,
     iwinfo,
@@ -93,6 +94,9 @@ PARSERS: dict[str, Spec[Any]] = {
         ethtool_stats.parse_ethtool_stats, ethtool_stats.EthtoolStats, "ethtool_s", True
     ),
     "ethtool --show-eee": Spec(ethtool_eee.parse_show_eee, ethtool_eee.Eee, "ethtool_eee", True),
+    "ethtool -T": Spec(
+        ethtool_tsinfo.parse_ethtool_tsinfo, ethtool_tsinfo.TsInfo, "ethtool_t", True
+    ),
     "ip -j": Spec(netif.parse_ip_json, netif.NetInterfaces, "netifs"),
     "ip": Spec(netif.parse_ip_text, netif.NetInterfaces, "netifs"),
     "ifconfig": Spec(netif.parse_ifconfig, netif.NetInterfaces, "netifs"),
@@ -140,7 +144,10 @@ _ETHTOOL_OPTS = {
     "-c": "ethtool -c", "--show-coalesce": "ethtool -c",
     "-S": "ethtool -S", "--statistics": "ethtool -S",
     "--show-eee": "ethtool --show-eee",
+    "-T": "ethtool -T", "--show-time-stamping": "ethtool -T",
 }  # fmt: skip
+# linuxptp's programs (print.c: "ptp4l[%ld.%03ld]: %s" on stdout with -m, syslog otherwise)
+_LINUXPTP = {"ptp4l", "phc2sys", "ts2phc", "timemaster", "phc_ctl"}
 _WRAPPERS = {"sudo", "doas", "command", "exec", "env", "nice", "timeout", "busybox"}
 
 
@@ -290,6 +297,10 @@ def resolve_command(cmdline: str) -> tuple[str | None, str | None]:
     if cmd in {"dmesg", "journalctl", "logread"}:  # logread: BusyBox/OpenWrt's syslog ring
         return "dmesg", None
     if cmd == "logcat":  # Android's log: logd copies the kernel's lines into it (LogKlog.cpp)
+        return "dmesg", None
+    if cmd in _LINUXPTP:  # its log on stdout (-m): "ptp4l[923.757]: port 1 (eth0): ..."
+        return "dmesg", None
+    if cmd == "systemctl" and args[:1] == ["status"]:  # the unit's status, its journal's tail
         return "dmesg", None
     if cmd == "uname":
         return "uname -a", None

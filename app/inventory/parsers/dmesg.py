@@ -56,6 +56,7 @@ from .dmesg_wrappers import outside_noise as _outside_noise
 from .dmesg_wrappers import wall_clock_head as _wall_clock_head
 from .elided_join import split_elided_lines
 from .lazy_pattern import later
+from .linuxptp_lines import KINDS as LINUXPTP_KINDS
 from .log_unwrap import join_mail_wrapped
 from .other_programs import logger_tagged
 
@@ -252,7 +253,7 @@ def _is_trace(found: tuple[str, dict[str, str]] | None) -> bool:
 
 
 def _daemon(found: tuple[str, dict[str, str]] | None) -> bool:
-    return found is not None and found[0] in DAEMON_KINDS
+    return found is not None and (found[0] in DAEMON_KINDS or found[0] in LINUXPTP_KINDS)
 
 
 _ELLIPSIS_LEN = max(map(len, _ELLIPSIS))

@@ -21,6 +21,7 @@ from .dmesg_mii_phy import mii_phy_line
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .dmesg_usb_serial import usb_serial_gone
 from .lazy_pattern import Lazy, later
+from .linuxptp_lines import linuxptp_line
 from .needle_trie import longest_of
 
 # The needles of every kind but the catch-all's, as one trie (needle_trie.longest_of): its
@@ -55,6 +56,10 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     ("state change", "Link DOWN") are not a kernel driver's."""
     if (daemon := daemon_line(msg)) is not None:
         return daemon
+    # linuxptp's line naming a port's interface ("port 1 (eth0): send sync failed") or its
+    # transmit timestamp timeout: ptp4l's words, not a kernel driver's
+    if (ptp := linuxptp_line(msg)) is not None:
+        return ptp
     # U-Boot's or the Pi bootloader's network line ("ethernet@1c30000 Waiting for PHY ..."):
     # not a kernel driver's ("Could not get PHY for ethernet@..." names no driver "for")
     if (boot := boot_firmware_line(msg)) is not None:
