@@ -17,6 +17,7 @@ table applied there; each change is a hand fact cited to the 7.2 tree with its f
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -247,3 +248,44 @@ def test_the_labs_smsc95xx_answers_ethtool_a_from_617(
     assert (code == 0) is answers, (text, errors)
     if answers:  # smsc95xx_bind: RX and TX requested, with autonegotiation
         assert _pause_lines(text) == {"Autonegotiate": "on", "RX": "on", "TX": "on"}
+
+
+# --- the source: kernel_source extracts a fresh tree when one glob covers another -------------
+
+
+@pytest.mark.posix_only("builds a Debian package with dpkg-deb and extracts it with tar")
+def test_a_fresh_tree_is_extracted_when_one_glob_covers_another(tmp_path: Path) -> None:
+    """tar takes each member for the first pattern it matches and fails "Not found in archive"
+    for a pattern left with none: the source test's globs ("net/mac80211/*" and
+    "net/mac80211/iface.c") failed on a fresh 7.2 tree. A package built here, as Debian's
+    linux-source-7.2 is laid out (/usr/src/linux-source-7.2.tar.xz)."""
+    import subprocess
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import kernel_source
+
+    top = tmp_path / "src" / "linux-source-7.2" / "net" / "mac80211"
+    top.mkdir(parents=True)
+    (top / "iface.c").write_text("int ieee80211_if_add;\n", encoding="utf-8")
+    (top / "rate.c").write_text("int rate;\n", encoding="utf-8")
+    package = tmp_path / "pkg"
+    (package / "usr" / "src").mkdir(parents=True)
+    subprocess.run(["tar", "-cJf", str(package / "usr/src/linux-source-7.2.tar.xz"), "-C",
+                    str(tmp_path / "src"), "linux-source-7.2"], check=True)  # fmt: skip
+    (package / "DEBIAN").mkdir()
+    (package / "DEBIAN" / "control").write_text(
+        "Package: linux-source-7.2\nVersion: 7.2.0-1\nArchitecture: all\n"
+        "Maintainer: audit31 <audit31@example.invalid>\nDescription: test tree\n",
+        encoding="utf-8",
+    )
+    cache = tmp_path / "cache"
+    (cache / "debs").mkdir(parents=True)
+    deb = cache / "debs" / "linux-source-7.2_7.2.0-1_all.deb"
+    subprocess.run(["dpkg-deb", "--build", str(package), str(deb)], check=True,
+                   capture_output=True)  # fmt: skip
+    globs = ["net/mac80211/*", "net/mac80211/iface.c"]
+    tree = kernel_source.obtain("7.2", globs, cache=cache, offline=True)
+    assert (tree.root / "net/mac80211/iface.c").is_file()
+    assert (tree.root / "net/mac80211/rate.c").is_file()
+    (tree.root.parent / "linux-source-7.2.tar.xz").unlink()  # a second call extracts nothing
+    assert kernel_source.obtain("7.2", globs, cache=cache, offline=True).root == tree.root
