@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from sbctune.advice.logs import log_findings
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.lab.ethtool_table_eee import hold_eee
 from sbctune.remote import batch
@@ -289,3 +290,39 @@ def test_a_fresh_tree_is_extracted_when_one_glob_covers_another(tmp_path: Path) 
     assert (tree.root / "net/mac80211/rate.c").is_file()
     (tree.root.parent / "linux-source-7.2.tar.xz").unlink()  # a second call extracts nothing
     assert kernel_source.obtain("7.2", globs, cache=cache, offline=True).root == tree.root
+
+
+# --- row 6: bcmgenet's ring discards are rx_missed_errors from 6.16 ----------------------------
+
+
+def _pi4_counters() -> Nic:
+    """An `ip -s link`-like reading of a Pi 4's eth0 (built here: counters as the NIC reports
+    them): rx_errors at 3 % of the frames received."""
+    nic = Nic("eth0", driver="bcmgenet")
+    nic.counters = {"rx_packets": 1_000_000, "rx_errors": 30_000, "rx_dropped": 0,
+                    "tx_packets": 900_000, "tx_errors": 0, "tx_dropped": 0}  # fmt: skip
+    return nic
+
+
+def test_a_pi4_on_618s_rx_errors_are_damaged_frames_not_ring_discards() -> None:
+    """e985b97ac1b1 (6.16) moved bcmgenet_desc_rx's discard count from errors to missed: on
+    Raspberry Pi OS's 6.18 rx_errors no longer holds ring overflows, so the advice does not
+    explain them away as drops (audit 21 row 1 stays right for 6.12 and an unknown kernel)."""
+    (found,) = [f for f in log_findings(_pi4_counters(), PI_618) if f.id == "interface-errors"]
+    assert "bcmgenet_desc_rx" not in found.summary
+    assert found.severity == "warning"
+    for kernel in ("6.12.25+rpt-rpi-v8", None):
+        said = [f for f in log_findings(_pi4_counters(), kernel) if f.id == "interface-errors"]
+        assert said and "bcmgenet.c: bcmgenet_desc_rx" in said[0].summary, kernel
+
+
+def test_inspect_passes_the_boards_kernel_to_the_counter_rule() -> None:
+    """The inventory's kernel reaches the counters' judgement (add_static_advice)."""
+    from sbctune.advice.static import add_static_advice
+    from sbctune.inventory.raw import Parsed
+
+    for kernel, explained in ((PI_618, False), ("6.12.25+rpt-rpi-v8", True)):
+        inventory = Inventory(board=Board(kernel=kernel), nics=[_pi4_counters()])
+        add_static_advice(inventory, Parsed())
+        (found,) = [f for f in inventory.findings if f.id == "interface-errors"]
+        assert ("bcmgenet_desc_rx" in found.summary) is explained, kernel
