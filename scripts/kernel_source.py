@@ -23,6 +23,7 @@ cited source function still exists; other generators may ask for other paths (`d
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import shutil
@@ -48,6 +49,18 @@ OLDER: dict[str, tuple[str, str, str]] = {
         "/usr/share/keyrings/debian-archive-bullseye-security-automatic.gpg",
     ),
 }
+# Newer series whose source a hand fact may cite (a fact that changed after 6.12, which the
+# table would otherwise apply to every later kernel: audit 31). Fetched the same way as OLDER.
+# trixie-backports is NotAutomatic/ButAutomaticUpgrades (pin 100): alone in the private
+# sources list its newest version is still apt's candidate.
+NEWER: dict[str, tuple[str, str, str]] = {
+    "7.2": (
+        "http://deb.debian.org/debian",
+        "trixie-backports",
+        "/usr/share/keyrings/debian-archive-trixie-automatic.gpg",
+    ),
+}
+CITED: dict[str, tuple[str, str, str]] = {**OLDER, **NEWER}  # every series not in SERIES
 _STAMP = "extracted.json"
 
 
@@ -97,8 +110,8 @@ def _locked(directory: Path) -> Iterator[None]:
 
 
 def _package(series: str) -> str:
-    if series not in SERIES and series not in OLDER:
-        known = ", ".join((*SERIES, *OLDER))
+    if series not in SERIES and series not in CITED:
+        known = ", ".join((*SERIES, *CITED))
         raise KernelSourceError(f"unknown kernel series {series!r}: use one of {known}")
     return f"linux-source-{series}"
 
@@ -106,9 +119,9 @@ def _package(series: str) -> str:
 def _apt_options(cache: Path, series: str) -> list[str]:
     """apt's options for `series`: none for the system's own archive (bookworm), else a private
     configuration under the cache (sources list, lists, archives) with that suite alone."""
-    if series not in OLDER:
+    if series not in CITED:
         return []
-    uri, suite, keyring = OLDER[series]
+    uri, suite, keyring = CITED[series]
     apt = cache / "apt" / suite
     (apt / "lists" / "partial").mkdir(parents=True, exist_ok=True)
     (apt / "archives" / "partial").mkdir(parents=True, exist_ok=True)
@@ -211,6 +224,15 @@ def _stamp(tree: Path) -> set[str]:
         return set()
 
 
+def _uncovered(globs: list[str]) -> list[str]:
+    """`globs` without those another one already matches: tar takes each member for the first
+    pattern it matches and fails ("Not found in archive") for a pattern left with none, so a
+    fresh tree asked for "net/mac80211/*" and "net/mac80211/iface.c" at once was never extracted
+    (a cache filled one glob at a time hid it; audit 31 met it on 7.2)."""
+    unique = list(dict.fromkeys(globs))
+    return [g for g in unique if not any(o != g and fnmatch.fnmatchcase(g, o) for o in unique)]
+
+
 def obtain(
     series: str,
     globs: Sequence[str],
@@ -233,7 +255,8 @@ def obtain(
         tree_parent = cache / f"{package}_{got}"
         tree = tree_parent / package
         done = _stamp(tree_parent)
-        todo = [g.strip("/") for g in globs if g.strip("/") not in done]
+        asked = [g.strip("/") for g in globs if g.strip("/") not in done]
+        todo = _uncovered(asked)
         if todo:
             tarball = _tarball(deb, tree_parent, series)
             _check_pipe(
@@ -254,7 +277,7 @@ def obtain(
                 f"extracting {', '.join(todo)} from {tarball.name}",
             )
             (tree_parent / _STAMP).write_text(
-                json.dumps(sorted(done | set(todo))), encoding="utf-8"
+                json.dumps(sorted(done | set(asked))), encoding="utf-8"
             )
         return KernelSource(series=series, version=got, root=tree)
 
@@ -293,7 +316,7 @@ def forget(cache: Path | None = None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("series", nargs="+", choices=(*SERIES, *OLDER))
+    parser.add_argument("series", nargs="+", choices=(*SERIES, *CITED))
     parser.add_argument("--glob", action="append", default=[], help="tar wildcard under the tree")
     parser.add_argument("--offline", action="store_true", help="use the cached .deb only")
     args = parser.parse_args(argv)

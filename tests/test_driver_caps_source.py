@@ -4,7 +4,8 @@ generated from, and each hand-written fact's key text is in the cited function.
 
 Fetches linux-source-6.1 and -6.12 once (apt-get download, ~300 MB, ~25 s) into
 ~/.cache/sbctune/kernel-src, and linux-source-5.10 (bullseye-security, 122 MB, ~15 s) because
-hand facts cite it (audit 28); later runs read the cache (under a second).
+hand facts cite it (audit 28), and linux-source-7.2 (trixie-backports, 165 MB, ~40 s) for the
+same reason (audit 31); later runs read the cache (under a second).
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ def dt_node_text(text: str, label: str) -> str | None:
 
 
 def cited_series() -> set[str]:
-    """The table's series, and the older trees ("cited_kernels", audit 28: 5.10) that a hand
-    fact cites: a tree no fact cites is not fetched (CI downloads 5.10 only for its facts)."""
+    """The table's series, and the other trees ("cited_kernels": 5.10, audit 28; 7.2, audit 31)
+    that a hand fact cites: a tree no fact cites is not fetched (CI downloads them only for
+    their facts)."""
     cited = {s for facts in TABLE["hand"].values() for f in facts for s in f["kernels"]}
     return set(TABLE["kernels"]) | (cited & set(TABLE.get("cited_kernels", {})))
 
@@ -75,18 +77,30 @@ def trees() -> dict[str, Path]:
 
 
 def test_a_fact_of_an_older_tree_is_dated_and_its_tree_is_fetchable() -> None:
-    """A hand fact citing a tree the table is not generated from (5.10) holds only by its
-    release range (driver_caps_build._carried): it must say where it ends ("until", with the
-    commit), and its tree must be one kernel_source can fetch."""
-    older = set(TABLE.get("cited_kernels", {}))
-    assert older <= set(kernel_source.OLDER) and not older & set(TABLE["kernels"])
+    """A hand fact citing a tree the table is not generated from (5.10; 7.2, audit 31) holds
+    only by its release range (driver_caps_build._carried): a fact of an older tree must say
+    where it ends ("until"), one of a newer tree where it begins ("since"), each with the
+    commit and its sources, and its tree must be one kernel_source can fetch."""
+    cited = set(TABLE.get("cited_kernels", {}))
+    assert cited <= set(kernel_source.CITED) and not cited & set(TABLE["kernels"])
+    newest = max(_series_key(s) for s in TABLE["kernels"])
     dated = [(d, f) for d, facts in TABLE["hand"].items() for f in facts
-             if set(f["kernels"]) & older]  # fmt: skip
+             if set(f["kernels"]) & cited]  # fmt: skip
     assert dated, "audit 28: stmmac's EBUSY and lan78xx's EDOM frame cite 5.10"
+    assert any(_series_key(s) > newest for _d, f in dated for s in f["kernels"]), "audit 31: 7.2"
     for driver, fact in dated:
-        assert set(fact["kernels"]) <= older, (driver, fact["fact"])  # never mixed with 6.1
-        assert fact["until"]["release"] and len(fact["until"]["commit"]) >= 12, driver
-        assert fact["until"]["sources"], driver
+        assert set(fact["kernels"]) <= cited, (driver, fact["fact"])  # never mixed with 6.1
+        (series,) = fact["kernels"]
+        end = "since" if _series_key(series) > newest else "until"
+        assert fact[end]["release"] and len(fact[end]["commit"]) >= 12, (driver, fact["fact"])
+        assert fact[end]["sources"], (driver, fact["fact"])
+        if end == "since":  # newer than the table: the change came after the newest series
+            assert _series_key(fact["since"]["release"]) > newest, (driver, fact["fact"])
+
+
+def _series_key(series: str) -> tuple[int, int]:
+    major, minor = series.split(".")[:2]
+    return int(major), int(minor)
 
 
 def _generated_citations() -> Iterator[tuple[str, str, str, str]]:

@@ -145,7 +145,9 @@ def _pct(share: float) -> str:
     return f"{share * 100:.2f} %" if share < 0.1 else f"{share * 100:.0f} %"
 
 
-def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, str]]]:
+def stats_findings(
+    nic: Nic, label: str, kernel: str | None = None
+) -> tuple[list[Finding], set[tuple[str, str]]]:
     """Findings from ``ethtool -S`` and the (kind, side) pairs they speak for."""
     stats = nic.ethtool_stats
     found: list[Finding] = []
@@ -155,7 +157,7 @@ def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, 
     sums = _sums(stats)
     printed = {normalize(n): n for n in reversed(list(stats))}
     # a total the driver also fills with receive drops (bcmgenet's, macb's rx_errors) is one
-    totals = drop_totals(nic.driver)
+    totals = drop_totals(nic.driver, kernel)
 
     def kind_of(norm: str) -> Kind:
         return "drop" if norm in totals else classify(norm)
@@ -205,14 +207,16 @@ def stats_findings(nic: Nic, label: str) -> tuple[list[Finding], set[tuple[str, 
     return found, covered
 
 
-def interface_findings(nic: Nic, label: str, covered: set[tuple[str, str]]) -> list[Finding]:
+def interface_findings(
+    nic: Nic, label: str, covered: set[tuple[str, str]], kernel: str | None = None
+) -> list[Finding]:
     """Errors and drops in the interface's counters (ip -s link, ifconfig, sysfs), judged
     against its packets; what ``ethtool -S`` already judged is not said twice."""
     c = nic.counters
     said: list[str] = []
     notes: list[str] = []
     worst = "info"
-    totals = drop_totals(nic.driver)
+    totals = drop_totals(nic.driver, kernel)
     for which, word in (("rx", "received"), ("tx", "sent")):
         total = c.get(f"{which}_packets") or 0
         for key, named in (("errors", "error"), ("dropped", "drop")):
@@ -248,9 +252,10 @@ def interface_findings(nic: Nic, label: str, covered: set[tuple[str, str]]) -> l
     ]
 
 
-def counter_findings(nic: Nic, label: str) -> list[Finding]:
-    found, covered = stats_findings(nic, label)
-    return found + interface_findings(nic, label, covered)
+def counter_findings(nic: Nic, label: str, kernel: str | None = None) -> list[Finding]:
+    """`kernel`: the running kernel's release, where a driver's counting changed with it."""
+    found, covered = stats_findings(nic, label, kernel)
+    return found + interface_findings(nic, label, covered, kernel)
 
 
 def cable_recommendation(found: Finding) -> Recommendation | None:

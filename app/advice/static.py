@@ -454,7 +454,7 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
         if not nic.wireless:
             advisor.nic(nic)
     for nic in inventory.nics:
-        for found in log_findings(nic):
+        for found in log_findings(nic, inventory.board.kernel):
             if found.id == "link-down" and nic.wireless:
                 continue
             inventory.findings.append(found)

@@ -34,8 +34,12 @@ def eee_default(eee: dict[str, Any], caps: DriverCaps) -> None:
     series = set(caps.series)
     by_series = [f["value"] for f in hand
                  if f["fact"] == "eee_default" and set(f["kernels"]) & series]  # fmt: skip
-    if any(value != default for value in by_series):  # r8169: Tx LPI off on 6.1, on on 6.12
-        return  # an unknown kernel: neither series' default is claimed, the model's stays
+    # r8169: Tx LPI off on 6.1, on on 6.12: an unknown kernel claims neither, the model's stays.
+    # Where the running kernel's release (or patch level) chose the fact (caps.dated: stmmac's
+    # phylink default from 6.14, lan78xx's from 6.10, audit 31 row 1) the other series' value
+    # is another release's, not a dispute.
+    if "eee_default" not in caps.dated and any(value != default for value in by_series):
+        return
     eee["enabled"] = bool(default["enabled"])
     eee["tx_lpi"] = bool(default["tx_lpi"])
     eee["active"] = eee["enabled"] and bool(eee.get("link_partner"))

@@ -25,18 +25,28 @@ _RPI_KERNEL = re.compile(r"rpi|\+rpt|-v[678]l?(?=[-+_\s]|$)")
 # patches, not an rpi-N.y branch; a fact's "branches" says them apart ("ubuntu-raspi-6.8").
 _UBUNTU_RASPI = re.compile(r"\d-raspi\b")
 RPI_TREE = "raspberrypi/linux"
-# Chips that only the Raspberry Pi tree drives in the table's series (Debian's 6.1 and 6.12 macb
-# has no RP1 entry in macb_dt_ids), so a NIC on them runs that tree whatever the kernel string.
-_RPI_ONLY_CHIPS = ("rp1",)
+# Chips that only the Raspberry Pi tree drives before mainline gained them, with that release:
+# Debian's 6.1 and 6.12 macb has no RP1 entry in macb_dt_ids; mainline has one from 6.18
+# (dc110d1b2356 "net: cadence: macb: Add support for Raspberry Pi RP1 ethernet controller",
+# raspberrypi_rp1_config, without the tree's gem_set_coalesce: audit 31 row 3). Before it (or
+# with no version: the lab's Pi 5 shows no uname) a NIC on them runs that tree.
+_RPI_ONLY_CHIPS = {"rp1": (6, 18)}
 
 
 def tree_of(kernel: str | None, chip: str | None = None) -> str:
     """Which source tree the running kernel was built from: the Raspberry Pi tree for Raspberry
-    Pi OS kernels (and for chips only that tree drives), else Debian's (upstream)."""
+    Pi OS kernels (and Ubuntu's raspi builds, which carry its patches), and for a chip only that
+    tree drives until the release mainline gained it; else Debian's (upstream)."""
     if _RPI_KERNEL.search(kernel or ""):
         return RPI_TREE
     squeezed = (chip or "").lower().replace(" ", "")
-    return RPI_TREE if any(c in squeezed for c in _RPI_ONLY_CHIPS) else "debian"
+    upstream = [release for c, release in _RPI_ONLY_CHIPS.items() if c in squeezed]
+    if not upstream:
+        return "debian"
+    match = SERIES.search(kernel or "")
+    if match is None or _UBUNTU_RASPI.search(kernel or ""):
+        return RPI_TREE
+    return "debian" if (int(match.group(1)), int(match.group(2))) >= min(upstream) else RPI_TREE
 
 
 def rpi_carried(fact: dict[str, Any], kernel: str | None) -> bool | None:
