@@ -323,7 +323,7 @@ class Session:
         except RemoteTimeout:
             raise ScriptTimeout(what, len(steps), timeout or 0) from None
         try:
-            return batch.split_output(steps, nonce, out)
+            return batch.split_output(steps, nonce, out, parallel=parallel)
         except batch.BatchFramingError as exc:
             raise CommandFailed(
                 f"batch of {len(steps)} commands", code, err.decode(errors="replace") or str(exc)
