@@ -116,7 +116,8 @@ class RemoteProcess:
                 said.cancel()  # nothing read yet: what stderr says later stays for communicate
                 self.pid = int(line_read.result()[len(PID_PREFIX) :].strip())
                 return True
-            self._proc.stdin.write_eof()
+            with contextlib.suppress(OSError, asyncssh.Error):  # it may have ended already
+                self._proc.stdin.write_eof()
             line = await line_read
             stderr = (await said + await read_at_most(self._proc.stderr)).decode(
                 "utf-8", errors="replace"

@@ -61,6 +61,28 @@ async def test_a_refused_sudo_password_fails_at_once_instead_of_waiting(
         assert who.text.strip() != "0"
 
 
+class _SudoSaysNo(Session):
+    """The same real connection; its `sudo` refuses at once and ends (as `sudo -n` does for a
+    login whose sudo needs a password it was not given), before the shell ever starts."""
+
+    async def _sudo_prefix(self) -> tuple[list[str], bytes]:
+        said = "echo 'sudo: a password is required' >&2; exit 1"
+        return ["sh", "-c", said, "sudo"], b""
+
+
+async def test_a_sudo_that_refuses_and_ends_is_a_refusal_not_a_lost_connection(
+    module_lab: LabInfo, tmp_path: Path
+) -> None:
+    real = await connect_to_lab(module_lab, tmp_path)
+    session = _SudoSaysNo(real.target, real._conn)
+    try:
+        with pytest.raises(SudoFailed, match="asks for a password"):
+            await asyncio.wait_for(session.hold_shell(sudo=True), 30)
+        assert not session.closed
+    finally:
+        await real.close()
+
+
 class _Watched(Session):
     """The same real connection; records each remote command it starts: its argv, whether
     under sudo, whether its stdin was held for a batch to come."""
