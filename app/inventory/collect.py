@@ -1,10 +1,11 @@
 """What to read from a Pi, in two SSH round trips, as a diagnostics bundle's contents.
 
-Round 1 (the login user): identification, USB/PCI listings, addresses, /proc and sysfs files
-and the sudo probe; the three reads round 2 depends on answer first, in a channel of their
-own, so round 2 starts while round 1's slower reads still run. Round 2 (with sudo where
-possible, for `lspci -vv` capabilities, `dmesg` and everything `ethtool` can tell):
-per-interface commands, whose names round 1 revealed.
+Round 1 (the login user): identification, USB/PCI listings, addresses, /proc and sysfs files;
+the two reads round 2 depends on answer first, in a channel of their own, so round 2 starts
+while round 1's slower reads still run. Round 2 (with sudo where possible, for `lspci -vv`
+capabilities, `dmesg` and everything `ethtool` can tell): per-interface commands, whose
+names round 1 revealed, run in a shell opened (sudo probe, sudo's password check) while
+round 1 reads.
 Tools that are missing on the Pi (no `lsusb` on Alpine, no `vcgencmd` off a Pi) are recorded
 as missing, not as errors.
 """
@@ -23,7 +24,7 @@ from sbctune.remote import batch
 from sbctune.remote.errors import Disconnected, SudoFailed
 
 if TYPE_CHECKING:  # SSH (asyncssh) only where a Pi is read, not for a bundle (issue 22)
-    from sbctune.remote.session import Session
+    from sbctune.remote.session import HeldShell, Session
 
 # Command lines exactly as contract 1 names them; argv is the line split on spaces.
 ROUND1_COMMANDS = (
@@ -146,10 +147,8 @@ def _cmd(line: str) -> batch.Step:
 
 
 def round1_steps() -> list[batch.Step]:
-    from sbctune.remote.session import SUDO_PROBE  # loads asyncssh: only when a Pi is read
-
-    steps = [batch.Step(("sh", "-c", SUDO_PROBE), key="sudo-probe")]
-    steps += [_cmd(line) for line in ROUND1_COMMANDS]
+    """Round 1's reads (the sudo probe is not one: `Session.sudo_mode` runs it beside them)."""
+    steps = [_cmd(line) for line in ROUND1_COMMANDS]
     steps += [batch.read_file(path) for path in ROUND1_FILES]
     steps.append(batch.read_globs(SYSFS_GLOBS, key="sysfs"))
     steps.append(batch.Step(("sh", "-c", _NET_LINKS), key="net-links"))
@@ -223,11 +222,13 @@ def bounded(interfaces: list[str], limit: int = MAX_PROBED_INTERFACES) -> tuple[
     )
 
 
-# Round 1's steps that decide round 2: who we are (sudo), the interfaces and their addresses.
-# They run first, in a small batch of their own, and round 2 starts as soon as they answer,
-# while round 1's other reads (the sysfs walk, the listings) still run beside it: two round
-# trips one after the other, as before, in three SSH channels.
-EARLY_KEYS = frozenset({"sudo-probe", "ip -j addr", "net-links"})
+# Round 1's steps that decide round 2: the interfaces and their addresses. They run first,
+# in a small batch of their own, and round 2 starts as soon as they answer, while round 1's
+# other reads (the sysfs walk, the listings) still run beside it: two round trips one after
+# the other, as before. Round 2's shell is opened meanwhile (`_hold_round2`): the sudo probe,
+# then sudo's password check (PAM hashes the password: tens of ms on a Pi) happen beside
+# round 1's reads, not between them and round 2's.
+EARLY_KEYS = frozenset({"ip -j addr", "net-links"})
 
 
 @dataclass
@@ -240,14 +241,35 @@ class _Second:
     warnings: list[str] = field(default_factory=list)
     lost: str = ""
     retried: bool = False
+    shell: HeldShell | None = None
 
 
-async def _round2(session: Session, steps: list[batch.Step], sudo: bool) -> _Second:
-    second = _Second(sudo=sudo)
+async def _hold_round2(session: Session, use_sudo: bool) -> _Second:
+    """Round 2's shell, held open for its steps: as root where the login may (the session's
+    sudo probe answers how, in a command of its own unless already known), else as the
+    login user, with the warning that says so when sudo refused."""
+    second = _Second()
+    if use_sudo:
+        mode = await session.sudo_mode()
+        second.sudo = mode != "password" or bool(session.target.effective_sudo_password())
     try:
+        second.shell = await session.hold_shell(sudo=second.sudo)
+    except SudoFailed as exc:  # refused: read what a plain user may
+        second.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
+        second.sudo, second.retried = False, True
+        second.shell = await session.hold_shell()
+    return second
+
+
+async def _round2(
+    session: Session, steps: list[batch.Step], holding: asyncio.Future[_Second]
+) -> _Second:
+    second = _Second()
+    try:
+        second = await holding
         try:
-            second.results = await session.run_script(steps, sudo=sudo, parallel=True)
-        except SudoFailed as exc:  # refused: read what a plain user may
+            second.results = await session.run_script(steps, parallel=True, held=second.shell)
+        except SudoFailed as exc:  # a shell that could not be held, refused at its start
             second.warnings.append(f"sudo failed ({exc}); read as a plain user instead")
             second.sudo, second.retried = False, True
             second.results = await session.run_script(steps, parallel=True)
@@ -260,7 +282,7 @@ async def _round2(session: Session, steps: list[batch.Step], sudo: bool) -> _Sec
     return second
 
 
-async def _settle(tasks: list[asyncio.Task[Any]]) -> None:
+async def _settle(tasks: list[asyncio.Future[Any]]) -> None:
     """Cancel what still runs (a cancel also stops its command on the Pi) and wait for every
     task, so that no failure is left unread."""
     for task in tasks:
@@ -268,38 +290,43 @@ async def _settle(tasks: list[asyncio.Task[Any]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+async def _let_go(holding: asyncio.Future[_Second]) -> None:
+    """Round 2's shell when round 2 never took it (round 1 failed): stopped on the Pi."""
+    if holding.done() and not holding.cancelled() and holding.exception() is None:
+        shell = holding.result().shell
+        if shell is not None:
+            await shell.cancel()
+
+
 async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
     """Read everything the inventory needs from the Pi in two round trips (the second one
-    starts while the first one's slower reads still run: `EARLY_KEYS`)."""
+    starts while the first one's slower reads still run: `EARLY_KEYS`, in a shell opened
+    while the first one reads: `_hold_round2`)."""
     collection = Collection(host=session.target.host)
     steps = round1_steps()
     early = [step for step in steps if step.key in EARLY_KEYS]
     later = [step for step in steps if step.key not in EARLY_KEYS]
+    holding = asyncio.ensure_future(_hold_round2(session, use_sudo))
     rest = asyncio.ensure_future(session.run_script(later, parallel=True))  # side by side
     round2: asyncio.Task[_Second] | None = None
     try:
         by_step = dict(zip(early, await session.run_script(early, parallel=True), strict=True))
         answer = {result.step.key: result for result in by_step.values()}
-        session.note_sudo_probe(answer["sudo-probe"].text)
-        sudo = False
-        if use_sudo:
-            mode = await session.sudo_mode()
-            sudo = mode != "password" or bool(session.target.effective_sudo_password())
         links = _split_links(answer["net-links"].stdout)
         ip_addr = answer["ip -j addr"]
         addressed = addressed_interfaces(
             "" if ip_addr.missing else ip_addr.text or ip_addr.error_text
         )
         probed, cut = bounded(interfaces_to_probe(links, addressed))
-        round2 = asyncio.ensure_future(_round2(session, round2_steps(probed), sudo))
+        round2 = asyncio.ensure_future(_round2(session, round2_steps(probed), holding))
         by_step.update(zip(later, await rest, strict=True))
         second = await round2
     finally:
-        await _settle([task for task in (rest, round2) if task is not None])
+        await _settle([task for task in (rest, round2, holding) if task is not None])
+        await _let_go(holding)
     collection.round_trips += 1
     collection.links = links
-    first = [by_step[step] for step in steps]  # recorded in round 1's own order, as before
-    for result in first[1:]:
+    for result in (by_step[step] for step in steps):  # recorded in round 1's own order
         if result.step.key == "sysfs":
             collection.files.update(batch.split_globs(result.stdout))
         elif result.step.key != "net-links":
@@ -316,6 +343,7 @@ async def collect(session: Session, *, use_sudo: bool = True) -> Collection:
         _record(collection, result)
     # A tool that answered one invocation is installed, whatever another invocation said
     # (a wrapper, or an older version without that option, may also exit 127).
+    first = list(by_step.values())
     answered = {r.step.argv[0] for r in (*first, *second.results) if not r.missing}
     if "/proc/modules" in collection.files:
         answered.add("lsmod")  # the module list was read: lsmod off the PATH is no loss

@@ -93,6 +93,7 @@ def build_script(steps: Sequence[Step], nonce: str, *, parallel: bool = False) -
         "t=$(mktemp -d 2>/dev/null || mktemp -d -t sbctune.XXXXXX) || exit 97",
         "trap 'rm -rf \"$t\"' EXIT",
         "if command -v timeout >/dev/null 2>&1; then has_timeout=1; else has_timeout=0; fi",
+        "own=0",
         # Each output passes through head -c / tail -c on the Pi: one byte over the limit tells
         # the PC it was cut, and a 1 GiB dmesg never crosses the link (README: Limits).
         # Few processes per step (one wc for both sizes, `read` for the exit code): on a slow
@@ -102,6 +103,22 @@ def build_script(steps: Sequence[Step], nonce: str, *, parallel: bool = False) -
         "  i=$1; limit=$2; cap=$3; cut=head; shift 3",
         '  [ "$1" = tail ] && cut=tail; shift',
         '  : >"$t/rc$i"',
+        # A step of a parallel batch runs in a subshell of its own: there the kernel caps its
+        # output files (ulimit -f, 512- or 1024-byte blocks: at least `cap` bytes) instead
+        # of a `head` process per step, a third of a batch's CPU on the Pi. SIGXFSZ is
+        # ignored (no core dump): a write past the cap fails and the command stops, as it
+        # did on head's closed pipe. A log keeps its end (tail reads it all), as before.
+        '  if [ "$own" = 1 ] && [ "$cut" = head ] && ulimit -f $((cap / 512 + 1)) 2>/dev/null',
+        "  then",
+        "    trap '' XFSZ",
+        '    if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
+        '      timeout -k 2 "$limit" "$@" >"$t/o$i" 2>"$t/e$i" </dev/null',
+        "    else",
+        '      "$@" >"$t/o$i" 2>"$t/e$i" </dev/null',
+        "    fi",
+        '    echo $? >"$t/rc$i"',
+        "    return",
+        "  fi",
         "  {",
         '    if [ "$limit" != 0 ] && [ "$has_timeout" = 1 ]; then',
         '      timeout -k 2 "$limit" "$@" 2>"$t/e$i" </dev/null',
@@ -144,6 +161,7 @@ def build_script(steps: Sequence[Step], nonce: str, *, parallel: bool = False) -
         cap = step.max_bytes + 1
         runs.append((f"sbctune_run {index} {limit} {cap} {end} {join(step.argv)}", index, cap))
     if parallel:
+        lines.append("own=1")  # each step in a subshell of its own (sbctune_run)
         lines += [f"{run} &" for run, _i, _c in runs]
         lines.append("wait")
         # wc lists its files in order, one line each: every file must exist to keep them aligned.
@@ -163,8 +181,11 @@ def new_nonce() -> str:
     return "sbctune-" + secrets.token_hex(12)
 
 
-def split_output(steps: Sequence[Step], nonce: str, data: bytes) -> list[StepResult]:
-    """Cut the framed output back into one result per step."""
+def split_output(
+    steps: Sequence[Step], nonce: str, data: bytes, *, parallel: bool = False
+) -> list[StepResult]:
+    """Cut the framed output back into one result per step (`parallel`: as `build_script`
+    ran them)."""
     results: list[StepResult] = []
     pos = 0
     nonce_bytes = nonce.encode()
@@ -185,19 +206,22 @@ def split_output(steps: Sequence[Step], nonce: str, data: bytes) -> list[StepRes
         if len(stdout) != out_len or len(stderr) != err_len:
             raise BatchFramingError(f"output of step {index} ({step.name}) is truncated")
         pos += out_len + err_len
-        results.append(_capped(step, rc, stdout, stderr))
+        results.append(_capped(step, rc, stdout, stderr, parallel and not step.keeps_tail))
     return results
 
 
 _SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a command cut off by `head -c` exits with
 
 
-def _capped(step: Step, rc: int, stdout: bytes, stderr: bytes) -> StepResult:
-    """A result with the limit's extra byte removed and the cut noted."""
+def _capped(step: Step, rc: int, stdout: bytes, stderr: bytes, sized: bool = False) -> StepResult:
+    """A result with the limit's extra bytes removed and the cut noted. `sized`: the step's
+    output file had the size limit (a parallel batch), where a command cut off exits as its
+    failed write makes it (cat 1, yes 1 ...), not by SIGPIPE."""
     cut = len(stdout) > step.max_bytes
     if cut:
         stdout = stdout[-step.max_bytes :] if step.keeps_tail else stdout[: step.max_bytes]
-        rc = 0 if rc == _SIGPIPE_EXIT else rc  # we stopped reading; the command did not fail
+        stopped = sized or rc == _SIGPIPE_EXIT
+        rc = 0 if stopped else rc  # we stopped its output; the command did not fail
     return StepResult(step, rc, stdout, stderr[: step.max_bytes], cut)
 
 

@@ -101,6 +101,50 @@ class RemoteProcess:
             self._session.raise_for_sudo(stderr)
         raise CommandFailed(self.command_line, self._proc.exit_status, stderr)
 
+    async def _read_pid_held(self) -> bool:
+        """The PID line of a command whose stdin is still open (`Session.hold_shell`). True
+        when it came first. sudo -S reads its password line and, refused, waits for another
+        ("Sorry, try again"): anything on stderr before the PID line closes stdin at once and
+        ends the command, so a refusal raises as `_read_pid` does (one password try, as
+        before), and a sudo that spoke but ran (a first-use lecture, a host warning) gives
+        False: the caller runs its batch as a new command instead."""
+        line_read = asyncio.ensure_future(self._stdout.readline())
+        said = asyncio.ensure_future(self._proc.stderr.read(MAX_OUTPUT_BYTES))
+        try:
+            await asyncio.wait({line_read, said}, return_when=asyncio.FIRST_COMPLETED)
+            if not said.done() and line_read.result().startswith(PID_PREFIX):
+                said.cancel()  # nothing read yet: what stderr says later stays for communicate
+                self.pid = int(line_read.result()[len(PID_PREFIX) :].strip())
+                return True
+            with contextlib.suppress(OSError, asyncssh.Error):  # it may have ended already
+                self._proc.stdin.write_eof()
+            line = await line_read
+            stderr = (await said + await read_at_most(self._proc.stderr)).decode(
+                "utf-8", errors="replace"
+            )
+            await self._proc.wait()
+        except _CONNECTION_ERRORS as exc:
+            raise self._lost(exc) from exc
+        finally:
+            for task in (line_read, said):
+                task.cancel()
+        self._finished = True
+        if line.startswith(PID_PREFIX):
+            return False
+        if self._session.closed:
+            raise self._lost()
+        if self._sudo:
+            self._session.raise_for_sudo(stderr)
+        raise CommandFailed(self.command_line, self._proc.exit_status, stderr)
+
+    def feed(self, data: bytes) -> None:
+        """Write the rest of stdin and close it (a command started with its stdin held)."""
+        try:
+            self._proc.stdin.write(data)
+            self._proc.stdin.write_eof()
+        except _CONNECTION_ERRORS as exc:
+            raise self._lost(exc) from exc
+
     async def lines(self) -> AsyncIterator[str]:
         """Stdout, line by line as the Pi writes it (without the newline)."""
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Literal
 
@@ -39,6 +40,7 @@ __all__ = [
     "SBIN_PATH",
     "SUDO_PROBE",
     "CommandResult",
+    "HeldShell",
     "HostKeyPrompt",
     "RemoteProcess",
     "Session",
@@ -54,6 +56,21 @@ SUDO_PROBE = "id -u; sudo -n true >/dev/null 2>&1 && echo passwordless"
 _SUDO_BAD_PASSWORD = re.compile(r"incorrect password|Sorry, try again|no password was provided")
 _SUDO_NOT_ALLOWED = re.compile(r"not in the sudoers|not allowed to execute|may not run sudo")
 _SUDO_NEEDS_PASSWORD = re.compile(r"a password is required|a terminal is required")
+
+
+@dataclass
+class HeldShell:
+    """`sh -s` waiting on the Pi for a batch (`Session.hold_shell`). `process` is None once
+    a batch took it, or when it could not be held: the batch then starts a new one."""
+
+    process: RemoteProcess | None
+    sudo: bool
+
+    async def cancel(self) -> None:
+        """Let it go unused (stops it on the Pi)."""
+        process, self.process = self.process, None
+        if process is not None:
+            await process.cancel()
 
 
 class Session:
@@ -184,6 +201,13 @@ class Session:
         self, argv: Sequence[str], *, sudo: bool = False, stdin: bytes | None = None
     ) -> RemoteProcess:
         """Start a command; its PID is known when this returns."""
+        process = await self._spawn(argv, sudo=sudo, stdin=stdin, hold=False)
+        await process._read_pid()
+        return process
+
+    async def _spawn(
+        self, argv: Sequence[str], *, sudo: bool, stdin: bytes | None, hold: bool
+    ) -> RemoteProcess:
         # A non-root login's PATH on Debian/Raspberry Pi OS lacks the sbin folders, where
         # ethtool, ip, sysctl live; sudo's secure_path has them, a plain login does not.
         path = f'PATH="$PATH:{SBIN_PATH}"; export PATH'
@@ -199,10 +223,23 @@ class Session:
             proc.stdin.write(password)
         if stdin:
             proc.stdin.write(stdin)
-        proc.stdin.write_eof()
-        process = RemoteProcess(self, proc, argv, bool(prefix))
-        await process._read_pid()
-        return process
+        if not hold:
+            proc.stdin.write_eof()
+        return RemoteProcess(self, proc, argv, bool(prefix))
+
+    async def hold_shell(self, *, sudo: bool = False) -> HeldShell:
+        """Start `sh -s` (under sudo when asked) for a batch whose steps are not known yet
+        (`run_script(..., held=)`): sshd's session, sudo's password check and the shell's
+        start happen now, beside other reads, instead of after them. Raises as `start` does
+        (SudoFailed when sudo refuses); a shell that could not be held (sudo printed
+        something before it ran) leaves the batch to a new command."""
+        process = await self._spawn(["sh", "-s"], sudo=sudo, stdin=None, hold=True)
+        try:
+            held = await process._read_pid_held()
+        except asyncio.CancelledError:
+            await asyncio.shield(process.cancel())
+            raise
+        return HeldShell(process if held else None, sudo)
 
     async def run_bytes(
         self,
@@ -214,6 +251,11 @@ class Session:
         limit: int = MAX_OUTPUT_BYTES,
     ) -> tuple[bytes, bytes, int]:
         process = await self.start(argv, sudo=sudo, stdin=stdin)
+        return await self._finish(process, timeout, limit)
+
+    async def _finish(
+        self, process: RemoteProcess, timeout: float | None, limit: int
+    ) -> tuple[bytes, bytes, int]:
         try:
             return await aio.wait_for(process.communicate(limit), timeout)
         except asyncio.TimeoutError:
@@ -254,23 +296,34 @@ class Session:
         timeout: float | None = 120.0,
         parallel: bool = False,
         what: str = "",
+        held: HeldShell | None = None,
     ) -> list[batch.StepResult]:
         """Run many commands in one round trip; one result per step, in order. `parallel`:
         the steps run at once on the Pi (only for steps that do not depend on one another).
         `what`: what the batch does, in plain words, for the message if it runs out of time
-        (`script_time.script_seconds` gives a limit by what the steps do)."""
+        (`script_time.script_seconds` gives a limit by what the steps do). `held`: a shell
+        from `hold_shell` to run them in (its sudo, not `sudo`); it serves one batch."""
         if not steps:
             return []
         nonce = batch.new_nonce()
         script = batch.build_script(steps, nonce, parallel=parallel).encode()
         try:
-            out, err, code = await self.run_bytes(
-                ["sh", "-s"], sudo=sudo, timeout=timeout, stdin=script, limit=MAX_BATCH_BYTES
-            )
+            if held is not None and held.process is not None:
+                process, held.process = held.process, None
+                process.feed(script)
+                out, err, code = await self._finish(process, timeout, MAX_BATCH_BYTES)
+            else:
+                out, err, code = await self.run_bytes(
+                    ["sh", "-s"],
+                    sudo=held.sudo if held is not None else sudo,
+                    timeout=timeout,
+                    stdin=script,
+                    limit=MAX_BATCH_BYTES,
+                )
         except RemoteTimeout:
             raise ScriptTimeout(what, len(steps), timeout or 0) from None
         try:
-            return batch.split_output(steps, nonce, out)
+            return batch.split_output(steps, nonce, out, parallel=parallel)
         except batch.BatchFramingError as exc:
             raise CommandFailed(
                 f"batch of {len(steps)} commands", code, err.decode(errors="replace") or str(exc)

@@ -144,7 +144,8 @@ async def main(profile: str, runs: int, other: Path | None = None, name: str | N
     print(f"profile {profile}, {runs} runs each, medians:")
     print(
         f"  sbctune collector : {b_time * 1000:7.0f} ms, {batched[0][3]} SSH round trips in"
-        f" sequence ({batched[0][1]} exec channels, sudo probe folded in), {batched[0][2]} NICs"
+        f" sequence ({batched[0][1]} exec channels, round 2's shell held open during round 1),"
+        f" {batched[0][2]} NICs"
     )
     print(f"  one exec per read : {s_time * 1000:7.0f} ms, {baseline[0][1]} SSH exec round trips")
     print(f"  ratio baseline/sbctune: {s_time / b_time:.1f}x faster; goal <= 2 round trips, < 1 s")

@@ -63,7 +63,7 @@ def _run_locally(
 ) -> list[batch.StepResult]:
     script = batch.build_script(steps, nonce, parallel=parallel)
     out = subprocess.run(["sh", "-s"], input=script.encode(), capture_output=True, timeout=30)
-    return batch.split_output(steps, nonce, out.stdout)
+    return batch.split_output(steps, nonce, out.stdout, parallel=parallel)
 
 
 @pytest.mark.posix_only("runs the batch with /bin/sh")
@@ -112,6 +112,40 @@ def test_batch_cuts_long_outputs_and_errors_to_the_step_limit(parallel: bool) ->
     assert cut.truncated and cut.stdout.startswith(b"1\n2\n") and len(cut.stdout) == 100
     assert len(cut.stderr) == 100
     assert after.text == "next\n"
+
+
+@pytest.mark.posix_only("runs the batch with /bin/sh")
+def test_a_parallel_batch_writes_each_output_to_its_file_under_the_kernels_size_limit() -> None:
+    """Issue 24 (speed): no `head` process per step in a parallel batch (a third of its CPU on
+    the Pi): the step's stdout is its file itself, capped by `ulimit -f`; a log keeps its end
+    through `tail`, as before; an endless output is still stopped, cut and not a failure."""
+    where = ("sh", "-c", "[ -f /dev/stdout ] && echo file || echo pipe")
+    steps = [
+        batch.Step(where, key="lspci -vv"),
+        batch.Step(where, key="dmesg"),  # a log: its end is kept, so tail reads it all
+        batch.Step(("yes",), key="yes", max_bytes=1000, timeout=20),
+        batch.Step(("cat", "/dev/zero"), key="zeros", max_bytes=10),
+    ]
+    plain, log, endless, zeros = _run_locally(steps, batch.new_nonce(), parallel=True)
+    assert (plain.text, log.text) == ("file\n", "pipe\n")
+    assert endless.truncated and endless.stdout == b"y\n" * 500 and endless.ok
+    assert zeros.truncated and zeros.stdout == bytes(10) and zeros.ok
+    (one_by_one,) = _run_locally(steps[:1], batch.new_nonce(), parallel=False)
+    assert one_by_one.text == "pipe\n"  # a sequential batch's steps share the shell: head
+
+
+@pytest.mark.posix_only("runs the batch with /bin/sh")
+def test_a_parallel_batch_leaves_no_size_limit_on_the_steps_of_a_sequential_one() -> None:
+    script = batch.build_script([batch.command("sh", "-c", "ulimit -f")], "n")
+    assert "own=1" not in script
+    out = subprocess.run(["sh", "-s"], input=script.encode(), capture_output=True, timeout=30)
+    (limit,) = batch.split_output([batch.command("sh", "-c", "ulimit -f")], "n", out.stdout)
+    assert (
+        limit.text
+        == subprocess.run(
+            ["sh", "-c", "ulimit -f"], capture_output=True, text=True, check=True
+        ).stdout
+    )
 
 
 def test_truncated_batch_output_is_a_clear_error() -> None:
