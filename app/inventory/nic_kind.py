@@ -13,6 +13,7 @@ from sbctune.catalog.modeswitch import storage_mode
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
+from sbctune.inventory.net_source_lines import net_source
 from sbctune.inventory.nic_chip import catalog_chip
 from sbctune.inventory.usb_names import named_network, named_usb_nic
 
@@ -136,6 +137,8 @@ def _by_names_or_net_driver(device: Device) -> bool | None:
         return True  # a wiphy: a Wi-Fi driver's line named its chip (wiphy_join); a net_device
     if any(vendor_driver(device.value(f)) for f in ("driver", "refused_by")):
         return True  # an out-of-tree network driver read from its source (vendor_formats.json)
+    if net_source(device) is not None:
+        return True  # a driver newer than the tables, printing rtw88's words (net_source_lines)
     return None
 
 
