@@ -4,7 +4,7 @@ One Wi-Fi radio is one wiphy, and it can carry several interfaces: the station m
 when its driver registers the hardware (net/mac80211/main.c ieee80211_register_hw() ->
 ieee80211_if_add()), and each one a program adds later (`iw dev wlan0 interface add uap0 type
 __ap`: nl80211_new_interface(), RaspAP's and create_ap's access point beside the client).
-cfg80211 numbers them as they come: cfg80211_init_wdev() sets ``wdev->identifier =
+cfg80211 numbers them as they come: cfg80211_register_wdev() sets ``wdev->identifier =
 ++rdev->wdev_id`` (net/wireless/core.c, 6.1 and 6.12 alike), and iw prints it as ``wdev 0x%llx``
 with the radio's index (``wiphy %d``, or the ``phy#%d`` header of `iw dev`: iw's interface.c
 print_iface_handler()).

@@ -92,7 +92,7 @@ def test_without_the_switch_line_two_ports_stay_two_devices() -> None:
 
 def test_an_ap_added_to_the_radio_is_no_second_nic() -> None:
     """RaspAP's uap0 (type AP, wdev 0x5) and wlan0 (managed, wdev 0x1) are both on wiphy 0:
-    cfg80211 numbers a radio's interfaces as they are added (core.c cfg80211_init_wdev()), so
+    cfg80211 numbers a radio's interfaces as they are added (core.c cfg80211_register_wdev()), so
     uap0 was added to the radio wlan0 stands for. The inventory shows one Wi-Fi NIC."""
     inv = inspect_bundle(CORPUS / _RASPAP)
     assert [n.name for n in inv.nics] == ["wlan0"]
