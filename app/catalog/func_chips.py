@@ -29,6 +29,17 @@ def _table() -> dict[str, Any]:
     return functions if isinstance(functions, dict) else {}
 
 
+def printed_in(function: str) -> tuple[str, ...]:
+    """The source files (any series) a driver's function that prints its own name is in:
+    "rtl8192cu_parse_efuse" is rtl8xxxu's (rtl8xxxu_8192c.c in 6.1, 8192c.c in 6.12), though
+    its name opens with another driver's (rtlwifi's rtl8192cu)."""
+    entry = _table().get(function)
+    files = entry.get("printed_in") if isinstance(entry, dict) else None
+    if not isinstance(files, dict):
+        return ()
+    return tuple(sorted({str(f) for f in files.values()}))
+
+
 def chips_by_function(text: str) -> tuple[str, str] | None:
     """(the chips, as the user reads them; the file that names them) for a line a per-chip
     function printed: ("RTL8192EU or RTL8191EU", ".../rtl8xxxu/8192e.c")."""

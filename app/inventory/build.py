@@ -32,6 +32,7 @@ from sbctune.inventory.virtual_declared import declared_virtual
 from sbctune.inventory.virtual_listed import listed_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
 from sbctune.inventory.wiphy_census import no_wiphy_left
+from sbctune.inventory.wiphy_siblings import second_interfaces
 
 
 def _logged(parsed: Parsed, kind: str) -> list[dict[str, str]]:
@@ -288,6 +289,7 @@ def build_inventory(
     inventory.board = _board(parsed, catalog)
     virtual = declared_virtual(parsed.dmesg_text)  # bat0, netifd's "MAC VLAN 'local-node'"
     virtual |= listed_virtual(parsed)  # nordlynx's link/none, nebula1's "unspec ... (UNSPEC)"
+    virtual |= second_interfaces(parsed.texts.get("iw dev", ""))  # uap0 beside its wlan0
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids) and not _declared(d, virtual)]
     for device in _pair_usb_by_bus(join_returned(found), ids):
         if is_nic(device, catalog, ids):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from sbctune.catalog.func_chips import printed_in
 from sbctune.catalog.id_formats import load_id_formats
 from sbctune.catalog.kernel_drivers import (
     driver_for_files,
@@ -127,6 +128,12 @@ def driver_speaks_on_its_device(text: str, device: str | None) -> str | None:
     table = load_kernel_drivers()
     if " " not in word and table.get(word) is not None:
         return word
+    # a function the kernel's source places in a driver's file (func_chips.json) is that
+    # driver's, whatever its name opens with: "rtl8192cu_parse_efuse: dumping efuse" is printed
+    # by rtl8xxxu's rtl8xxxu_8192c.c (6.1) / 8192c.c (6.12), not by rtlwifi's rtl8192cu
+    home = driver_for_files(printed_in(word)) if _FUNC_NAME.fullmatch(word) else None
+    if home is not None and "usb" in home.buses:
+        return home.name
     # a function's name (__func__) that opens the line with the driver's own prefix:
     # "rtl8xxxu_writeN: ..."; the longest prefix that is a USB network driver's name
     parts = word.split("_") if _FUNC_NAME.fullmatch(word) else []

@@ -14,6 +14,7 @@ from sbctune.catalog.oot_chips import out_of_tree_chip
 from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
+from sbctune.inventory.net_source_lines import net_source
 from sbctune.inventory.nic_chip import catalog_chip
 from sbctune.inventory.usb_names import named_network, named_usb_nic
 
@@ -142,6 +143,8 @@ def _by_names_or_net_driver(device: Device) -> bool | None:
         # name (oot_chips: vendor_chips.json, drivers/net/ and drivers/staging/ only):
         # RinCat's rtl88x2bu bound in `lsusb -t` is the RTL88x2BU's driver
         return True
+    if net_source(device) is not None:
+        return True  # a driver newer than the tables, printing rtw88's words (net_source_lines)
     return None
 
 

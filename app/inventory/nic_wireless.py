@@ -10,6 +10,7 @@ from sbctune.catalog.vendor_formats import vendor_driver
 from sbctune.inventory.graph import Device
 from sbctune.inventory.ifnames import wireless_from_name
 from sbctune.inventory.model import Nic
+from sbctune.inventory.net_source_lines import net_source
 from sbctune.inventory.nic_kind import sdio_wifi
 from sbctune.inventory.usb_names import named_wifi
 
@@ -66,6 +67,7 @@ def is_wireless(nic: Nic, device: Device, bus: str) -> bool:
         or _kernel_wireless(device)
         or _vendor_wireless(nic.driver or device.value("refused_by"))  # vendor_formats.json
         or _oot_wireless(nic.driver)
+        or net_source(device) == "wireless"  # a newer driver printing a Wi-Fi driver's words
         or sdio_wifi(device)
         or klass.startswith("0280")
         or re.search(r"wireless|wi-?fi|802\.11|wlan", f"{klass} {nic.chip or ''}", re.I)

@@ -23,6 +23,10 @@ _LSUSB_RE = later(
 )
 # One lsusb line trimmed to its ID part by the poster (`ID 148f:3070 Ralink Technology, Corp.
 # RT2870/RT3070 Wireless Adapter`): the device, without its bus and number
+# Another device's line inside a line: lsusb prints one "Bus %03u Device %03u: ID %04x:%04x"
+# line per device (usbutils lsusb.c list_devices()), so a second one in a line is a paste whose
+# newlines were joined (an issue form's field, a chat): split there, never inside a name
+_JOINED_RE = later(r"\s+(?=Bus \d{3} Device \d{3}: ID [0-9a-fA-F]{4}:[0-9a-fA-F]{4}\b)")
 _ID_ONLY_RE = later(r"^[\s`'\"*]*ID\s+([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\s+(\S.*?)[`'\"*\s]*$")
 # Synology DSM's lsusb: "|__2-1  0bda:8156:3100 00  3.20 5000MBit/s 256mA 1IF  (Realtek ...)"
 _DSM_RE = later(
@@ -98,7 +102,7 @@ def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
     result = LsusbResult()
     bad = 0
     verbose = "Device Descriptor:" in text or "Negotiated speed" in text
-    for line in split_lines(text):
+    for line in _unjoined(split_lines(text)):
         if is_noise(line):
             continue
         line = unbold(line)  # "ID **7392:b822** Edimax"
@@ -122,6 +126,17 @@ def _parse_lsusb(text: str) -> Parsed[LsusbResult]:
         elif not verbose:
             bad += 1
     return result, finish("lsusb", text, len(result.devices), bad)
+
+
+def _unjoined(lines: list[str]) -> list[str]:
+    """Each device's line on its own, also when a paste joined several into one."""
+    out: list[str] = []
+    for line in lines:
+        if line.count(" Device ") > 1:  # the cheap test: most lines hold one device
+            out += _JOINED_RE.split(line)
+        else:
+            out.append(line)
+    return out
 
 
 def _dsm_device(result: LsusbResult, m: re.Match[str]) -> None:
