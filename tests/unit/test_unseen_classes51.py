@@ -56,10 +56,11 @@ def test_rtw88_words_make_a_nic_of_a_driver_the_tables_do_not_know() -> None:
 
 def test_an_unknown_driver_with_words_no_network_source_prints_is_no_nic() -> None:
     """The same device lines with words no drivers/net/ file prints make no NIC: the rule
-    reads the message table, not the driver's name."""
+    reads the message table, not the driver's name (a name no chip table knows: a driver named
+    for a chip, rtw_8812au, is that chip's NIC by its name alone, corpus52's oot_chips rule)."""
     lines = [
-        "Okt 30 03:06:23 odroid-h3 kernel: rtw_8812au 1-2:1.0: some words of my own here",
-        "Okt 30 03:06:23 odroid-h3 kernel: rtw_8812au 1-2:1.0: more of my own words again",
+        "Okt 30 03:06:23 odroid-h3 kernel: rtw_foo 1-2:1.0: some words of my own here",
+        "Okt 30 03:06:23 odroid-h3 kernel: rtw_foo 1-2:1.0: more of my own words again",
     ]
     inv = inventory_of({"journalctl": "\n".join(lines) + "\n"})
     assert inv.nics == []
