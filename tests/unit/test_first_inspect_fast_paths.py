@@ -300,10 +300,13 @@ def test_a_devices_facts_come_in_the_order_and_winner_of_the_plain_sort(facts: l
 
 def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
     """dmesg._classify as it was: each kind's needles tested in turn, pattern by pattern,
-    after a network daemon's line (parsers/daemon_lines.py, which dmesg._classify tries first)
-    and a boot firmware's network line (parsers/boot_firmware_lines.py, tried next)."""
+    after a network daemon's line (parsers/daemon_lines.py, which dmesg._classify tries first),
+    linuxptp's port line (parsers/linuxptp_lines.py) and a boot firmware's network line
+    (parsers/boot_firmware_lines.py, tried next)."""
     if (daemon := dmesg_classify.daemon_line(msg)) is not None:
         return daemon
+    if (ptp := dmesg_classify.linuxptp_line(msg)) is not None:
+        return ptp
     if (boot := dmesg_classify.boot_firmware_line(msg)) is not None:
         return boot
     candidates = _PATTERNS if dmesg_classify._NEEDLE_RE.search(msg) else _PATTERNS[-1:]
