@@ -8,14 +8,18 @@ the macro builds with __stringify ("txq0_packets" .. "rxq4_dropped"). The genera
 (scripts/regen_ethtool_stats.py) dropped them, so the lab's Pi 4 printed 79 of the 109 names.
 The real Pi 4 pastes in the corpus (raspberrypi/linux #6488, #7304, #4485) all stop before the
 table's end; every name they show is the lab's, in its order.
+Row 3: the lab's `ip -d link` printed its veths' own words (the "@ifN" peer, "link-netnsid",
+the "veth" kind) on the NICs it imitates; a NIC's rtnetlink answer has none of them.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from sbctune.lab import ip_front, ip_model, load_profile
 from tests.fake_ethtool_support import ethtool, lab_state
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "ethtool_s"
@@ -66,3 +70,58 @@ def test_every_name_of_a_real_pi4_paste_is_the_labs_in_its_order(
              "rx_frame_errors"}  # fmt: skip
     shown = [n for n in real if n not in later]
     assert shown == lab[: len(shown)]
+
+
+# Row 3: `ip -d link` of the lab's pi4-ax88179 (audit32-ax, 2026-12-01), what the lab's veth
+# printed for its imitated NICs before the fix; the rest of a line is the drivers' limits.
+VETH_D = (
+    "18317: eth1@if18318: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc pfifo_fast state UP "
+    "mode DEFAULT group default qlen 1000\n"
+    "    link/ether 00:0e:c6:ca:39:ad brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0  "
+    "allmulti 0 minmtu 0 maxmtu 65535 \n"
+    "    veth addrgenmode none numtxqueues 1 numrxqueues 1 gso_max_size 16384 gso_max_segs 65535 "
+    "tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 \n"
+    "18319: eth0@if18320: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode "
+    "DEFAULT group default qlen 1000\n"
+    "    link/ether a2:21:03:2f:45:c8 brd ff:ff:ff:ff:ff:ff link-netnsid 0 promiscuity 0  "
+    "allmulti 0 minmtu 68 maxmtu 65535 \n"
+    "    veth addrgenmode none numtxqueues 5 numrxqueues 5 gso_max_size 65536 gso_max_segs 65535 "
+    "tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 \n"
+)
+
+
+def test_ip_d_link_shows_no_veth_on_an_imitated_nic() -> None:
+    """A NIC's rtnetlink answer has no IFLA_LINK (the "@ifN" peer), no IFLA_LINKINFO (the
+    "veth" kind) and no IFLA_LINK_NETNSID (net/core/rtnetlink.c rtnl_fill_ifinfo,
+    rtnl_link_fill: only with rtnl_link_ops, which no NIC driver registers); a real `ip -d l`
+    of an Orange Pi 5 (tests/captures/ip_link/opi5_orangepi_build_68_*) shows "2: eth0: <...>"
+    and its addrgenmode and queue counts on the link/ether line."""
+    limits = ip_front.limits(load_profile("pi4-ax88179"))
+    shown = ip_model.shown(VETH_D, limits, as_json=False)
+    lines = shown.splitlines()
+    assert [line.split(" <")[0] for line in lines if not line.startswith(" ")] == [
+        "18317: eth1:", "18319: eth0:"]  # fmt: skip
+    assert "veth" not in shown and "link-netnsid" not in shown and "@if" not in shown
+    assert len(lines) == 4  # header and link/ether line per NIC: no kind line
+    assert lines[1].endswith("maxmtu 4088 addrgenmode none numtxqueues 1 numrxqueues 1 "
+                             "gso_max_size 16384 gso_max_segs 65535 tso_max_size 16384 "
+                             "tso_max_segs 65535 gro_max_size 65536 ")  # fmt: skip
+    assert "minmtu 0 maxmtu 4088" in lines[1]  # usbnet_probe, ax88179_bind: the limits stay
+
+
+def test_ip_d_j_link_has_no_veth_keys_on_an_imitated_nic() -> None:
+    limits = ip_front.limits(load_profile("pi4-ax88179"))
+    veth = [{"ifindex": 18317, "link_index": 18318, "ifname": "eth1", "link_netnsid": 0,
+             "mtu": 1500, "max_mtu": 65535, "min_mtu": 68,
+             "linkinfo": {"info_kind": "veth"}, "num_tx_queues": 1},
+            {"ifindex": 1, "ifname": "lo", "mtu": 65536}]  # fmt: skip
+    got = json.loads(ip_model.shown(json.dumps(veth), limits, as_json=True))
+    assert got[0] == {"ifindex": 18317, "ifname": "eth1", "mtu": 1500, "max_mtu": 4088,
+                      "min_mtu": 0, "num_tx_queues": 1}  # fmt: skip
+    assert got[1] == veth[1]
+
+
+def test_an_interface_the_lab_does_not_imitate_keeps_what_ip_says() -> None:
+    """The lab's own devices (its ifb, the host's end) are veths and stay so."""
+    other = VETH_D.replace("eth1", "sbct1n0").replace("eth0", "ifb0")
+    assert ip_model.shown(other, ip_front.limits(load_profile("pi4-ax88179")), False) == other
