@@ -21,6 +21,7 @@ from typing import Any
 
 from sbctune.inventory.bundle import Bundle
 from sbctune.lab import fake_ethtool, fake_ethtool_dispatch, fake_ethtool_tables, irq_model
+from sbctune.lab.board import board_name
 from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_options import options_state
@@ -155,7 +156,9 @@ def interface_state(
         state["stats_per_queue"] = per_queue
         state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
     # ethtool IFACE / -s: the profile's capture with the lab's live link, else the driver's facts
-    state["link"] = link_state(driver, kernel, chip, _captured(bundle, ifname), speed_mbps)
+    state["link"] = link_state(
+        driver, kernel, chip, _captured(bundle, ifname), speed_mbps, board_name(bundle)
+    )
     captured_i = _captured(bundle, f"-i {ifname}") is not None
     state["info"] = None if captured_i else driver_info(driver, kernel, chip)
     # A real capture of this very NIC wins over every model.

@@ -10,16 +10,20 @@ The real Pi 4 pastes in the corpus (raspberrypi/linux #6488, #7304, #4485) all s
 table's end; every name they show is the lab's, in its order.
 Row 3: the lab's `ip -d link` printed its veths' own words (the "@ifN" peer, "link-netnsid",
 the "veth" kind) on the NICs it imitates; a NIC's rtnetlink answer has none of them.
+Row 2: the lab left PHYAD out of a GENET's `ethtool eth0` ("the board decides"), where ethtool
+6.1 always prints it and the board's device tree in the kernel's source names it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 from sbctune.lab import ip_front, ip_model, load_profile
+from sbctune.lab.ethtool_state import build_state
 from tests.fake_ethtool_support import ethtool, lab_state
 
 CAPTURES = Path(__file__).resolve().parents[1] / "captures" / "ethtool_s"
@@ -125,3 +129,64 @@ def test_an_interface_the_lab_does_not_imitate_keeps_what_ip_says() -> None:
     """The lab's own devices (its ifb, the host's end) are veths and stay so."""
     other = VETH_D.replace("eth1", "sbct1n0").replace("eth0", "ifb0")
     assert ip_model.shown(other, ip_front.limits(load_profile("pi4-ax88179")), False) == other
+
+
+# Row 2: ethtool 6.1 prints PHYAD whenever the kernel sends it, and it always does
+# (net/ethtool/linkinfo.c linkinfo_fill_reply: PHYADDR unconditionally; phylib's
+# phy_ethtool_ksettings_get writes phydev->mdio.addr). bcmgenet's PHY address is the `reg` of
+# its board's ethernet-phy node: bcm2711-rpi-4-b.dts ethernet-phy@1 (a real Pi 4's mii-tool:
+# "registers for MII PHY 1", raspberrypi/linux #3122, #3108), bcm2711-rpi-cm4.dtsi
+# ethernet-phy@0 (Debian 6.1 arch/arm/boot/dts, 6.12 arch/arm/boot/dts/broadcom).
+
+
+def _profile_state(tmp_path: Path, profile: str, bundle_of: str | None = None) -> str:
+    """The lab's state for `profile` (its captures those of `bundle_of` where given: another
+    board), with its links up; the state file's path."""
+    loaded = load_profile(profile)
+    if bundle_of is not None:
+        loaded = dataclasses.replace(loaded, bundle=load_profile(bundle_of).bundle)
+    state = build_state(loaded)
+    for dev in state["interfaces"].values():
+        if dev.get("link"):
+            dev["link"].update({"carrier": True, "speed": "1000", "duplex": "full"})
+    path = tmp_path / f"{profile}-{bundle_of}.json"
+    path.write_text(json.dumps(state), encoding="utf-8")
+    return str(path)
+
+
+def _linkinfo(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()
+            if line.strip().split(":")[0] in ("Port", "PHYAD", "Transceiver")]  # fmt: skip
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("profile", "phyad"),
+    [("pi4-ax88179", 1), ("pi4-rtl8153", 1), ("cm4-i340-igb", 0), ("cm4-rtl8125b-r8169", 0)],
+)
+def test_the_genet_shows_its_boards_phy_address(tmp_path: Path, profile: str, phyad: int) -> None:
+    out, _err, code = ethtool(_profile_state(tmp_path, profile), "eth0")
+    assert code == 0
+    assert _linkinfo(out) == ["Port: MII", f"PHYAD: {phyad}", "Transceiver: external"]
+
+
+@POSIX
+def test_a_genet_on_a_board_the_table_does_not_name_leaves_phyad_out(tmp_path: Path) -> None:
+    """A GENET on the captures of a board whose device tree the table does not hold (the Pi 5's
+    captures stand for one here): no address guessed, and `-s phyad` stays the lab's word."""
+    path = _profile_state(tmp_path, "pi4-ax88179", bundle_of="pi5-macb")
+    out = ethtool(path, "eth0")[0]
+    assert _linkinfo(out) == ["Port: MII", "Transceiver: external"]
+    out, err, code = ethtool(path, "-s", "eth0", "phyad", "1")
+    assert (out, code) == ("", 1) and err[0].startswith("sbctune lab: ")
+
+
+@POSIX
+def test_a_pi4_genet_takes_its_own_phy_address_and_refuses_another(tmp_path: Path) -> None:
+    """phy_ethtool_ksettings_set (drivers/net/phy/phy.c, both series): "if
+    (cmd->base.phy_address != phydev->mdio.addr) return -EINVAL"; the same address changes
+    nothing (net/ethtool/linkinfo.c ethnl_set_linkinfo: no driver call when nothing differs)."""
+    path = _profile_state(tmp_path, "pi4-ax88179")
+    assert ethtool(path, "-s", "eth0", "phyad", "1")[2] == 0
+    _out, err, code = ethtool(path, "-s", "eth0", "phyad", "0")
+    assert code == 75 and err[-1] == "netlink error: Invalid argument"
