@@ -12,6 +12,7 @@ Row 3: the lab's `ip -d link` printed its veths' own words (the "@ifN" peer, "li
 the "veth" kind) on the NICs it imitates; a NIC's rtnetlink answer has none of them.
 Row 2: the lab left PHYAD out of a GENET's `ethtool eth0` ("the board decides"), where ethtool
 6.1 always prints it and the board's device tree in the kernel's source names it.
+Row 8: a USB NIC's `ethtool -i` bus-info (usb_make_path) was empty; a real Pi 4 prints its place.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from sbctune.lab import ip_front, ip_model, load_profile
+from sbctune.lab import ip_front, ip_model, load_profile, usb_path
 from sbctune.lab.ethtool_state import build_state
 from tests.fake_ethtool_support import ethtool, lab_state
 
@@ -190,3 +191,43 @@ def test_a_pi4_genet_takes_its_own_phy_address_and_refuses_another(tmp_path: Pat
     assert ethtool(path, "-s", "eth0", "phyad", "1")[2] == 0
     _out, err, code = ethtool(path, "-s", "eth0", "phyad", "0")
     assert code == 75 and err[-1] == "netlink error: Invalid argument"
+
+
+# Row 8: the bus-info of a USB NIC whose get_drvinfo writes usb_make_path ("usb-%s-%s" of the
+# host controller's name and the devpath, include/linux/usb.h): a real Pi 4 prints
+# "usb-0000:01:00.0-2" (openwrt/openwrt #23085); the lab printed it empty.
+PI4_23085 = Path(__file__).resolve().parents[1] / "captures" / "ethtool_i"
+
+
+@POSIX
+def test_a_pi4s_usb_nic_shows_where_it_sits_as_a_real_pi4_does(tmp_path: Path) -> None:
+    """pi4-rtl8153's captured lsusb -t puts the r8152 on bus 2, port 1 of the VL805's root hub
+    (xhci_hcd): rtl8152_get_drvinfo writes "usb-0000:01:00.0-1"; the real #23085 Pi 4's
+    adapter on port 2 read "usb-0000:01:00.0-2"."""
+    out = ethtool(_profile_state(tmp_path, "pi4-rtl8153"), "-i", "eth1")[0]
+    assert "bus-info: usb-0000:01:00.0-1\n" in out
+    real = (PI4_23085 / "pi4_openwrt_23085_ethtool_i_cdc_ncm_no_zlp.txt").read_text("utf-8")
+    assert "bus-info: usb-0000:01:00.0-2\n" in real  # the same host, the next port
+
+
+def test_the_devpath_is_the_port_chain_under_the_root_hub() -> None:
+    """A Pi 1 B's smsc95xx behind the LAN9512's hub (its profile's lsusb -t): "1.1" on
+    dwc_otg; several interfaces of one device count once; two devices of one driver: each."""
+    text = load_profile("pi1b-smsc95xx").bundle.command("lsusb -t") or ""
+    assert usb_path.device_paths(text, "smsc95xx") == [("dwc_otg", "1.1")]
+    two = text + text.replace("Bus 01", "Bus 03").replace("dwc_otg", "xhci_hcd")
+    assert len(usb_path.device_paths(two, "smsc95xx")) == 2
+    assert usb_path.bus_info("smsc95xx", "", "Raspberry Pi Model B Rev 2", text) is None
+    padded = text.replace("Port 1:", "Port 001:")  # usbutils 017's layout
+    assert usb_path.device_paths(padded, "smsc95xx") == [("dwc_otg", "1.1")]
+
+
+@POSIX
+@pytest.mark.parametrize("profile", ["pi4-ax88179", "pi1b-smsc95xx", "pi3bplus-lan78xx"])
+def test_no_usb_path_is_claimed_without_its_parts(tmp_path: Path, profile: str) -> None:
+    """ax88179_178a has no get_drvinfo (ethtool_get_drvinfo then writes its USB interface's
+    name, whose configuration lsusb -t does not show); the Pi 1's host name is not in the data;
+    pi3bplus has no lsusb -t capture: bus-info stays empty rather than guessed."""
+    ifname = {"pi4-ax88179": "eth1"}.get(profile, "eth0")
+    out = ethtool(_profile_state(tmp_path, profile), "-i", ifname)[0]
+    assert "bus-info: \n" in out
