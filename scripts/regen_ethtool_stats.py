@@ -21,8 +21,10 @@ queue number, either "tx" and "rx" (every TX queue's names, then every RX queue'
 build them with ethtool_sprintf in loops over num_tx_queues / num_rx_queues, stmmac with
 "q%d_%s" over its qstats tables) or "both" (each queue's names together: macb's "q%d_%s" over
 queue_statistics, atlantic's "%sQueue[%d] ..." tables per vector, rx then tx). Each is read
-from the function that prints them, which must still hold the loop or the format. Driver-built
-names elsewhere ("txq%d_packets" of bcmgenet's rings) are left out.
+from the function that prints them, which must still hold the loop or the format. A table entry
+that is a macro pasting its argument into names (bcmgenet's STAT_GENET_Q(0): "txq0_packets" ...
+"rxq0_dropped", five rings in every GENET's fixed table) is expanded as the preprocessor would
+(audit 32 row 1).
 
 sbctune classifies each name by the rules in resources/advice/counters.json; this table is what
 the tests check those rules against (tests/unit/test_ethtool_stats.py).
@@ -145,15 +147,37 @@ def _entries(body: str) -> list[str]:
     return [e for e in out if e]
 
 
+def _expanded(text: str, entry: str) -> list[str] | None:
+    """The names a table entry makes when it is a one-parameter macro of the file whose body
+    pastes that parameter into string literals with __stringify (bcmgenet's STAT_GENET_Q(0):
+    six entries, "txq" __stringify(num) "_packets" ... "rxq" __stringify(num) "_dropped"), as
+    the preprocessor does: the argument substituted, adjacent literals joined, each entry of
+    the expansion's first literal. None for any other entry (the caller reads it as before)."""
+    call = re.fullmatch(r"([A-Z_][A-Z0-9_]*)\s*\(\s*(\w+)\s*\)", entry.strip())
+    if call is None:
+        return None
+    macro, arg = call.groups()
+    define = re.search(
+        rf"^#define\s+{re.escape(macro)}\(\s*(\w+)\s*\)((?:[^\n]*\\\n)*[^\n]*)", text, re.M
+    )
+    if define is None or not re.search(rf"__stringify\(\s*{define.group(1)}\s*\)", define.group(2)):
+        return None
+    body = re.sub(r"/\*.*?\*/", "", define.group(2).replace("\\\n", " "), flags=re.S)
+    body = re.sub(rf"__stringify\(\s*{define.group(1)}\s*\)", f'"{arg}"', body)
+    body = re.sub(r'"\s*"', "", body)  # "txq" "0" "_packets": C joins adjacent literals
+    return [found.group(1) for part in _entries(body) if (found := _STRING.search(part))]
+
+
 def table_names(text: str, symbol: str) -> list[str]:
     names = []
     for entry in _entries(_body(text, symbol)):
         entry = entry.lstrip("{ \t\n")  # {DRVSTAT_INFO(rx_crc_errors)}
-        if literal := _STRING.search(entry):
+        if (built := _expanded(text, entry)) is not None:
+            names += built  # STAT_GENET_Q(0): txq0_packets ... rxq0_dropped
+        elif literal := _STRING.search(entry):
             names.append(literal.group(1))
         elif macro := _MACRO.match(entry):
             names.append(macro.group(1).rsplit(".", 1)[-1])
-    # STAT_GENET_Q(0) builds "txq0_packets" with __stringify: not a name in the table
     return [n for n in names if re.search(r"[A-Za-z]", n) and n not in _BUILT]
 
 

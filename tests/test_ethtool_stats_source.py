@@ -54,6 +54,11 @@ def test_known_strings_are_in_the_source(extracted: dict[str, dict[str, Any]]) -
         assert extracted[series]["lan78xx"]["names"][:2] == ["RX FCS Errors", "RX Alignment Errors"]
         assert extracted[series]["igb"]["names"][:2] == ["rx_packets", "tx_packets"]
         assert extracted[series]["bcmgenet"]["names"][0] == "rx_packets"  # STAT_RTNL(rx_packets)
+        # STAT_GENET_Q(0..4): "txq" __stringify(num) "_packets" ... (audit 32 row 1)
+        assert extracted[series]["bcmgenet"]["names"][-30:-24] == [
+            "txq0_packets", "txq0_bytes", "rxq0_bytes", "rxq0_packets", "rxq0_errors",
+            "rxq0_dropped"]  # fmt: skip
+        assert extracted[series]["bcmgenet"]["names"][-1] == "rxq4_dropped"
         assert extracted[series]["macb"]["names"][0] == "tx_octets"  # GEM_STAT_TITLE(OCTTXL, ..)
         assert extracted[series]["be2net"]["names"][0] == "rx_crc_errors"  # {DRVSTAT_INFO(..)}
         assert extracted[series]["smsc95xx"].get("note")  # no get_ethtool_stats

@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from sbctune.inventory.bundle import Bundle
-from sbctune.lab import fake_ethtool, fake_ethtool_dispatch, fake_ethtool_tables, irq_model
+from sbctune.lab import (
+    fake_ethtool,
+    fake_ethtool_dispatch,
+    fake_ethtool_tables,
+    irq_model,
+    usb_path,
+)
+from sbctune.lab.board import board_name
 from sbctune.lab.ethtool_misc import misc_state
 from sbctune.lab.ethtool_models import data_root, driver_model, known_drivers, load_toml
 from sbctune.lab.ethtool_options import options_state
@@ -155,7 +162,9 @@ def interface_state(
         state["stats_per_queue"] = per_queue
         state["stats_queues"] = list(queues or (1, 1))  # (TX, RX) when no channels say
     # ethtool IFACE / -s: the profile's capture with the lab's live link, else the driver's facts
-    state["link"] = link_state(driver, kernel, chip, _captured(bundle, ifname), speed_mbps)
+    state["link"] = link_state(
+        driver, kernel, chip, _captured(bundle, ifname), speed_mbps, board_name(bundle)
+    )
     captured_i = _captured(bundle, f"-i {ifname}") is not None
     state["info"] = None if captured_i else driver_info(driver, kernel, chip)
     # A real capture of this very NIC wins over every model.
@@ -230,6 +239,9 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
                                       profile.kernel, most)  # fmt: skip
         if irqs:
             out["irqs"] = irqs
+    board, lsusb_t = board_name(profile.bundle), profile.bundle.command("lsusb -t")
+    usb = {s.name: path for s in profile.interfaces
+           if (path := usb_path.bus_info(s.driver, profile.kernel, board, lsusb_t))}  # fmt: skip
     platform = {s.name: n for s in profile.interfaces
                 if (n := platform_name(s.driver, s.chip, profile.kernel))}  # fmt: skip
     for name, state in interfaces.items():
@@ -240,6 +252,8 @@ def build_state(profile: LabProfile) -> dict[str, Any]:
             info["bus-info"] = pci[name]
             if profile.kernel and profile.kernel != "unknown":
                 info.setdefault("version", profile.kernel)
+        if info is not None and name in usb:
+            info["bus-info"] = usb[name]  # usb_make_path: the NIC's place in lsusb -t
     return out
 
 

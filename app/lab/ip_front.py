@@ -23,19 +23,25 @@ _GSO_LEGACY_MAX_SIZE, _GSO_MAX_SEGS = 65536, 65535  # include/linux/netdevice.h
 
 
 def limits(profile: LabProfile, refresh: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Per interface: the driver's max_mtu (`max`, where the table knows it for the chip),
+    """Per interface: `nic` (every one: a veth imitating a NIC, ip_model.shown), the
+    driver's max_mtu (`max`, where the table knows it for the chip),
     whether it refuses a new MTU while up (`busy_when_up`: macb) and the frames of whole USB
     packets it refuses (`edom`: lan78xx, smsc95xx; the lab's Pis have them on USB 2.0); for a
     driver whose features follow the MTU (r8169), the command that shows them again after a
     change (`refresh`: the lab's ethtool model, fake_ethtool.REFRESH)."""
     found: dict[str, dict[str, Any]] = {}
     for spec in profile.interfaces:
-        if not spec.driver:
-            continue
-        caps = driver_caps.caps(spec.driver, profile.kernel or None, spec.chip)
+        # every interface is a veth imitating a NIC: ip_model.shown drops the veth's peer,
+        # netns and kind (a NIC driver has no rtnl_link_ops), whatever the driver
+        found[spec.name] = {"nic": True}
+        caps = (
+            driver_caps.caps(spec.driver, profile.kernel or None, spec.chip)
+            if spec.driver
+            else None
+        )
         if caps is None:
             continue
-        limit: dict[str, Any] = {}
+        limit: dict[str, Any] = {"nic": True}
         top = caps.mtu_max(spec.chip)
         if top:
             limit["max"] = top

@@ -2,7 +2,12 @@
 the MTU, an administrative `ip link set up` (the driver's open, which sets coalescing back on
 r8169, bcmgenet and stmmac) or `down` (the carrier, which the lab's ethtool answers read), and
 the TSO/GSO limits `ip -d link` shows (a veth's tso_max_size is 524280, a NIC's 65536 unless
-its driver sets less: r8169 64000). A veth shows maxmtu 65535 and takes any MTU up to it while
+its driver sets less: r8169 64000), and what only a veth says in `ip -d link`: its peer
+("eth1@if9", IFLA_LINK), the peer's netns ("link-netnsid 0") and its kind ("veth", IFLA_LINKINFO).
+net/core/rtnetlink.c rtnl_fill_ifinfo sends IFLA_LINK only where dev_get_iflink differs from the
+ifindex, IFLA_LINKINFO only through rtnl_link_ops (rtnl_link_fill) and IFLA_LINK_NETNSID only
+from rtnl_link_ops->get_link_net: a NIC driver registers no rtnl_link_ops, so a real NIC's line
+has none of them (audit 32 row 3). A veth shows maxmtu 65535 and takes any MTU up to it while
 up; the kernel's dev_validate_mtu refuses more than the driver's max_mtu ("mtu greater than
 device maximum", EINVAL), and macb_change_mtu refuses any change while the interface runs
 (EBUSY).
@@ -98,17 +103,25 @@ def refusal(limits: dict[str, Any], name: str, mtu: int) -> str | None:
 def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False) -> str:
     """`ip -d link` output with the drivers' max_mtu and TSO/GSO limits for the interfaces the
     lab imitates."""
+    nics = {name for name, limit in limits.items() if limit.get("nic")}  # the veths imitating NICs
     tops = {name: int(limit["max"]) for name, limit in limits.items() if limit.get("max")}
     sizes = {name: limit["sizes"] for name, limit in limits.items() if limit.get("sizes")}
     # usbnet_probe's min_mtu 0 (shown only: the veth still refuses less than 68)
     lows = {name: int(limit["min"]) for name, limit in limits.items() if "min" in limit}
     if as_json:
-        return _shown_json(text, tops, lows, sizes, pretty)
-    out, current = [], None
+        return _shown_json(text, tops, lows, sizes, pretty, nics)
+    out: list[str] = []
+    current = None
     for line in text.splitlines(keepends=True):
         match = _TEXT_IFACE.match(line)
         if match:
             current = match.group(1)
+        if current in nics:
+            line = _as_nic(line, match is not None)
+            if line.lstrip(" ").startswith(_VETH_KIND) and out:
+                # no link kind: what follows it stays on the link/ether line, as a NIC prints it
+                out[-1] = out[-1].rstrip("\n").rstrip(" ") + " "
+                line = line.lstrip(" ")[len(_VETH_KIND) :]
         if current in tops:
             line = re.sub(r"\bmaxmtu \d+", f"maxmtu {tops[current]}", line)
         if current in lows:
@@ -119,12 +132,29 @@ def shown(text: str, limits: dict[str, Any], as_json: bool, pretty: bool = False
     return "".join(out)
 
 
+_VETH_KIND = "veth "
+_PEER_SUFFIX = re.compile(r"^(\d+: [^:@\s]+)@[^:\s]+:")
+_NETNSID = re.compile(r" link-netnsid \d+")
+# rtnl_fill_ifinfo's attributes a NIC never has (ip -j: "link" or "link_index", "link_netnsid",
+# "linkinfo" with the kind)
+_VETH_KEYS = ("link", "link_index", "link_netnsid", "linkinfo")
+
+
+def _as_nic(line: str, header: bool) -> str:
+    """One line of a veth imitating a NIC without the veth's own words: its peer on the
+    header ("3: eth1@if9:" -> "3: eth1:") and the peer's netns ("link-netnsid 0")."""
+    if header:
+        line = _PEER_SUFFIX.sub(r"\1:", line, count=1)
+    return _NETNSID.sub("", line)
+
+
 def _shown_json(
     text: str,
     tops: dict[str, int],
     lows: dict[str, int],
     sizes: dict[str, dict[str, Any]],
     pretty: bool,
+    nics: set[str] | None = None,
 ) -> str:
     """`ip -d -j link` output with those limits (as it was where it is not JSON)."""
     try:
@@ -134,6 +164,9 @@ def _shown_json(
     for link in links if isinstance(links, list) else []:
         if not isinstance(link, dict):
             continue
+        if link.get("ifname") in (nics or set()):
+            for key in _VETH_KEYS:
+                link.pop(key, None)
         if link.get("ifname") in tops and "max_mtu" in link:
             link["max_mtu"] = tops[link["ifname"]]
         if link.get("ifname") in lows and "min_mtu" in link:

@@ -164,11 +164,26 @@ def _by_chip(facts: dict[str, Any], chip: str) -> dict[str, Any]:
     return {k: v for k, v in {**facts, **over}.items() if k not in drop}
 
 
+def _by_board(facts: dict[str, Any], board: str | None) -> dict[str, Any]:
+    """The facts the board's device tree decides (`by_board`, keyed by the model the board's
+    captures name, the longest contained key wins): bcmgenet's PHY address is the `reg` of the
+    ethernet-phy node of its board's .dts (audit 32 row 2); a board the table does not name
+    keeps the driver's facts, where such a line is left out (never guessed)."""
+    over = driver_caps.by_chip(facts.pop("by_board", {}), board) or {}
+    return {**facts, **over}
+
+
 def link_state(
-    driver: str, kernel: str, chip: str, capture: str | None, speed_mbps: float | None
+    driver: str,
+    kernel: str,
+    chip: str,
+    capture: str | None,
+    speed_mbps: float | None,
+    board: str | None = None,
 ) -> dict[str, Any] | None:
-    """The ``link`` entry of an interface's state, or None (the capture script answers)."""
-    facts = _by_chip(_by_series(_facts(driver) or {}, kernel), chip)
+    """The ``link`` entry of an interface's state, or None (the capture script answers);
+    `board` the model the profile's captures name (sbctune.lab.board.board_name)."""
+    facts = _by_board(_by_chip(_by_series(_facts(driver) or {}, kernel), chip), board)
     caps = driver_caps.caps(driver, kernel or None, chip) if driver else None
     facts = _chip_modes(facts, caps, chip)
     has = caps.has if caps is not None else (lambda op: False)
