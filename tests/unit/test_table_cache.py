@@ -239,8 +239,7 @@ def test_the_code_version_is_the_builder_module_file(tmp_path: Path) -> None:
 
 def test_the_cached_tables_equal_the_files_they_come_from(cache: Path) -> None:
     """The probe exits and the format tables read through the cache (first built, then read
-    back) are what the files give. (driver_caps.json is not cached: for its 1.4 MB of small
-    values, hashing and unmarshalling cost more instructions than json.loads: 66 M vs 56 M.)"""
+    back) are what the files give (driver_caps.json: test_driver_caps_from_the_cache_...)."""
     from sbctune.catalog import probe_exits
 
     root = resource_root()
@@ -406,3 +405,30 @@ def test_a_stamp_others_can_write_is_not_read(
     assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
         "v": "alpha"
     }
+
+
+def test_driver_caps_from_the_cache_is_the_file(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """driver_caps.json (1.8 MB, read by every inspect) through the cache: the value is what
+    json.loads() gives of the file, and a second process (the lru cache cleared) decodes no
+    JSON (+51 M instructions against json's +81 M, now that a settled file is not hashed at
+    every run; session 25 measured it before the stamps, when hashing made it not pay)."""
+    from sbctune.tuning import driver_caps
+
+    path = resource_root().joinpath("tuning", "driver_caps.json")
+    want = json.loads(path.read_text(encoding="utf-8"))
+
+    def no_json(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("driver_caps.json decoded again")
+
+    driver_caps.table.cache_clear()
+    try:
+        assert driver_caps.table() == want  # built: json.loads of the file
+        driver_caps.table.cache_clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(json, "loads", no_json)
+            assert driver_caps.table() == want
+    finally:
+        driver_caps.table.cache_clear()
+    assert len(list(cache.glob("json-driver-caps-*.marshal"))) == 1
