@@ -432,3 +432,20 @@ def test_driver_caps_from_the_cache_is_the_file(
     finally:
         driver_caps.table.cache_clear()
     assert len(list(cache.glob("json-driver-caps-*.marshal"))) == 1
+
+
+class _Str(str):
+    """A str subclass: not the exact str a cached index holds."""
+
+
+_PACKED_PARTS = st.sampled_from(["w", "x\x00row", "\x00", "", 1, b"\x00", None, _Str("a\x00b")])
+
+
+@given(st.dictionaries(_PACKED_PARTS, _PACKED_PARTS, max_size=5) | st.lists(st.text(), max_size=2))
+def test_is_packed_read_in_c_is_the_plain_test(value: object) -> None:
+    """kernel_messages.is_packed (every cached format index's check at load, in C) says what
+    the generator over its items said."""
+    plain = isinstance(value, dict) and all(
+        type(k) is str and type(v) is str and km._NEEDLE_END in v for k, v in value.items()
+    )
+    assert km.is_packed(value) == plain
