@@ -19,6 +19,8 @@ import functools
 import json
 import re
 from dataclasses import dataclass
+from itertools import repeat
+from operator import contains
 from typing import Any
 
 # "%pad", "%pM", "%pI4", "%pS": the kernel's pointer conversions, letters and all, are one
@@ -161,10 +163,19 @@ def packed_rows(text: str) -> dict[str, str]:
 
 def is_packed(value: object) -> bool:
     """A cached index has the shape packed_rows() gives: key → its rows (one text, each row
-    after its needle)."""
-    return isinstance(value, dict) and all(
-        type(k) is str and type(v) is str and _NEEDLE_END in v for k, v in value.items()
+    after its needle). Read in C (each table's ~8 000 keys at every load: a generator over
+    them cost ~2.4x): every key and value exactly a str, then a NUL in every value."""
+    if not isinstance(value, dict):
+        return False
+    rows = value.values()
+    return (
+        _STR.issuperset(map(type, value))
+        and _STR.issuperset(map(type, rows))
+        and all(map(contains, rows, repeat(_NEEDLE_END)))
     )
+
+
+_STR = frozenset((str,))
 
 
 # a row of the table as _match reads it: level, series, files, format, its longest literal

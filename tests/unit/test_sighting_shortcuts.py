@@ -8,6 +8,8 @@ gave.
 - The joins after from_dmesg skip a sighting none of whose facts they read
   (lone_device_ties._devices_of_drivers, bus_elimination._without_device): the plain loops
   over every fact, kept below as the reference, give the same.
+- lone_device_ties._alias_drivers (session 27) tests its fields by says_any, the IDs first:
+  the same drivers as its generator over every fact.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sbctune.catalog.ids import load_ids
 from sbctune.inventory import bus_elimination, lone_device_ties
 from sbctune.inventory.sightings import Fact, Sighting, device_keys, iface_key, says_any
 
@@ -123,3 +126,46 @@ def test_the_joins_skipping_sightings_give_the_plain_loops(found: list[Sighting]
     plain = _plain_devices_of_drivers(found, wanted, {"ath9k_htc"})
     assert devices == plain and list(devices) == list(plain)
     assert bus_elimination._without_device(found) == _plain_without_device(found)
+
+
+_USERS = ["rt2800usb", "ath9k_htc", "ath9k", "carl9170", "r8152"]
+
+
+def _plain_alias_drivers(sighting: Sighting, used: set[str]) -> list[str]:
+    """lone_device_ties._alias_drivers as it was: a generator over every fact."""
+    if any(f.field in ("driver", "refused_by") for f in sighting.facts):
+        return []
+    ids = next((str(f.value) for f in sighting.facts if f.field == "ids"), None)
+    buses = {k[0] for k in sighting.keys if k[0] in ("usb", "pci", "sdio")}
+    if ids is None or len(buses) != 1:
+        return []
+    return [d for d in load_ids().drivers_for(buses.pop(), ids) if d in used]
+
+
+@st.composite
+def _id_sightings(draw: st.DrawFn) -> Sighting:
+    """A sighting on a bus, with IDs a library user's alias table lists (or not), and any of
+    the fields that keep _alias_drivers from naming a driver."""
+    sighting = Sighting(draw(st.lists(_KEYS, min_size=1, max_size=3)))
+    fields = st.sampled_from([*_FIELDS, "ids", "ids"])
+    ids = st.sampled_from(["148f:3070", "0cf3:9271", "168c:002e", "1234:5678", "zz"])
+    for _ in range(draw(st.integers(0, 5))):
+        name = draw(fields)
+        value = draw(ids) if name == "ids" else draw(_VALUES)
+        sighting.add(name, value, "dmesg", "a line", draw(st.integers()))
+    return sighting
+
+
+@given(sighting=_id_sightings(), used=st.sets(st.sampled_from(_USERS)))
+def test_alias_drivers_read_in_c_give_the_plain_loop(sighting: Sighting, used: set[str]) -> None:
+    """_alias_drivers tests its fields in C (says_any): called on every sighting of a log."""
+    assert lone_device_ties._alias_drivers(sighting, used) == _plain_alias_drivers(sighting, used)
+
+
+def test_alias_drivers_name_the_library_user_of_the_ids() -> None:
+    """The case the plain loop was written for (rt2x00lib's line beside a 148f:3070)."""
+    sighting = Sighting([("usb", "1-1.4")])
+    sighting.add("ids", "148f:3070", "dmesg", "a line", 1)
+    assert lone_device_ties._alias_drivers(sighting, {"rt2800usb"}) == ["rt2800usb"]
+    sighting.add("driver", "rt2800usb", "dmesg", "a line", 2)
+    assert lone_device_ties._alias_drivers(sighting, {"rt2800usb"}) == []

@@ -239,8 +239,7 @@ def test_the_code_version_is_the_builder_module_file(tmp_path: Path) -> None:
 
 def test_the_cached_tables_equal_the_files_they_come_from(cache: Path) -> None:
     """The probe exits and the format tables read through the cache (first built, then read
-    back) are what the files give. (driver_caps.json is not cached: for its 1.4 MB of small
-    values, hashing and unmarshalling cost more instructions than json.loads: 66 M vs 56 M.)"""
+    back) are what the files give (driver_caps.json: test_driver_caps_from_the_cache_...)."""
     from sbctune.catalog import probe_exits
 
     root = resource_root()
@@ -406,3 +405,47 @@ def test_a_stamp_others_can_write_is_not_read(
     assert table_cache.cached_file("f", source, lambda raw: {"v": raw.decode()}, _fits) == {
         "v": "alpha"
     }
+
+
+def test_driver_caps_from_the_cache_is_the_file(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """driver_caps.json (1.8 MB, read by every inspect) through the cache: the value is what
+    json.loads() gives of the file, and a second process (the lru cache cleared) decodes no
+    JSON (+51 M instructions against json's +81 M, now that a settled file is not hashed at
+    every run; session 25 measured it before the stamps, when hashing made it not pay)."""
+    from sbctune.tuning import driver_caps
+
+    path = resource_root().joinpath("tuning", "driver_caps.json")
+    want = json.loads(path.read_text(encoding="utf-8"))
+
+    def no_json(*_args: object, **_kwargs: object) -> object:
+        raise AssertionError("driver_caps.json decoded again")
+
+    driver_caps.table.cache_clear()
+    try:
+        assert driver_caps.table() == want  # built: json.loads of the file
+        driver_caps.table.cache_clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(json, "loads", no_json)
+            assert driver_caps.table() == want
+    finally:
+        driver_caps.table.cache_clear()
+    assert len(list(cache.glob("json-driver-caps-*.marshal"))) == 1
+
+
+class _Str(str):
+    """A str subclass: not the exact str a cached index holds."""
+
+
+_PACKED_PARTS = st.sampled_from(["w", "x\x00row", "\x00", "", 1, b"\x00", None, _Str("a\x00b")])
+
+
+@given(st.dictionaries(_PACKED_PARTS, _PACKED_PARTS, max_size=5) | st.lists(st.text(), max_size=2))
+def test_is_packed_read_in_c_is_the_plain_test(value: object) -> None:
+    """kernel_messages.is_packed (every cached format index's check at load, in C) says what
+    the generator over its items said."""
+    plain = isinstance(value, dict) and all(
+        type(k) is str and type(v) is str and km._NEEDLE_END in v for k, v in value.items()
+    )
+    assert km.is_packed(value) == plain

