@@ -21,6 +21,7 @@ from sbctune.compare.udp import notes as udp_notes
 from sbctune.compare.waterfall import waterfall
 from sbctune.export import tables
 from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
+from sbctune.export.html_breaks import breakable, together
 from sbctune.export.markdown import udp_text
 from sbctune.export.report_data import ReportData
 from sbctune.export.svg_export import charts
@@ -239,12 +240,13 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     ])  # fmt: skip
     rows = []
     for tweak in data.get("tweaks") or []:
-        changes = "<br>".join(esc(_change(c)) for c in tweak.get("changes") or []) or "—"
+        # paths and sysctl names break at their separators: the table fits the page (walk 27)
+        changes = "<br>".join(breakable(esc(_change(c))) for c in tweak.get("changes") or [])
         detail = detail_words(str(tweak.get("detail") or ""))
         rows.append(
             f"<tr><td>{_tweak_name(str(tweak.get('id')))}</td>"
             f"<td>{esc(status_words(str(tweak.get('status'))))}</td>"
-            f'<td>{esc(detail)}</td><td class="changes">{changes}</td></tr>'
+            f'<td>{breakable(esc(detail))}</td><td class="changes">{changes or "—"}</td></tr>'
         )
     head = "<tr><th>Tweak</th><th>Status</th><th>Detail</th><th>Changes</th></tr>"
     kept = [str(c.get("target")) for c in data.get("persist_changes") or [] if isinstance(c, dict)]
@@ -278,7 +280,8 @@ def _comparison(data: ReportData) -> str:
             figure, _, verdict = change.partition(", ")
             cells.append(
                 f'<td class="num">{esc(tables.mbps_text(cell.mbps))}<br>'
-                f'<span class="verdict-{cell.verdict}">{esc(figure)}<br>{esc(verdict)}</span></td>'
+                f'<span class="verdict-{cell.verdict}">{together(esc(figure))}<br>{esc(verdict)}'
+                "</span></td>"
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     for latency in tables.latency_table_rows(comparison):  # label, mode, first, (run, change)…
