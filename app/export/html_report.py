@@ -29,6 +29,7 @@ from sbctune.export.together_lines import TITLE as TOGETHER_TITLE
 from sbctune.export.together_lines import together_lines
 from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import (
+    RUN_STATE_WORDS,
     change_text,
     changed_during_run,
     held_for_link,
@@ -231,7 +232,8 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     changed = [f"run {r.id}: {change_text(r)}" for r in mine if changed_during_run(r)]
     facts = _facts([
         # The session by when it was applied, not by its id (the Pi's own name for it).
-        ("Tuning applied", _when(record.started_at)), ("State", record.state),
+        ("Tuning applied", _when(record.started_at)),
+        ("State", RUN_STATE_WORDS.get(record.state, record.state)),  # as `history` (walk 27)
         ("Interface", data.get("nic")),
         ("Kept across reboot", "yes" if data.get("persist") else "no"),
         ("Runs measured with it in force all along (read back)",
