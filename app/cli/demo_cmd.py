@@ -86,7 +86,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=DEFAULT_PROFILE,
         help=f"lab profile when no Pi is given (default {DEFAULT_PROFILE})",
     )
-    parser.add_argument("--plan", default="quick", choices=sorted(presets()))
+    parser.add_argument(
+        "--plan",
+        default="quick",
+        choices=sorted(presets()),
+        help="how thoroughly to measure (default quick; see “sbctune measure --help”)",
+    )
     parser.add_argument(
         "--duration", type=int_range(1, 3600, "--duration"), help="seconds per test"
     )
