@@ -216,6 +216,9 @@ class MeasurePage(MeasureEndings):
             # scroll there (walk19: to the CPU chart); the view stays where the user was.
             self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.cancel_button.setEnabled(running)
+        # One job, one Cancel: during Tune & Measure the bar under the page cancels the whole
+        # flow; the page's own Cancel beside it was a second one (walk 27), as its bar was.
+        self.cancel_button.setVisible(not (running and self._state.model.flow_running))
         self.plan.setEnabled(not running and self.role == "baseline")
 
     def _set_intro(self, text: str) -> None:
