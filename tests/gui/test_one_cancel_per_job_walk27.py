@@ -56,3 +56,25 @@ def test_a_measurement_on_its_own_keeps_its_pages_cancel(
     gui_app.processEvents()
     assert _cancels(window) == ["&Cancel"] or _cancels(window) == ["Cancel"], _cancels(window)
     window.baseline_page.stop_live("Stopped.")
+
+
+def test_the_pages_start_waits_while_the_flow_prepares(
+    window: MainWindow, gui_app: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Walk 27: in the seconds before the flow's baseline began, the Baseline page offered its
+    own Start (enabled, the page's main button) beside "estimating the time left…"."""
+    page = window.baseline_page
+    window.go("baseline")
+    monkeypatch.setattr(window.state, "session", object())  # connected
+    window.state.model.flow_stopped()
+    page._update_buttons()
+    assert page.start_button.isEnabled(), "a connected, idle page offers Start"
+    with flow_running(window, monkeypatch):
+        monkeypatch.setattr(window.state, "session", object())
+        window.state.model._changed("tuning")  # what flow_started says to the pages
+        gui_app.processEvents()
+        assert not page.start_button.isEnabled()
+    monkeypatch.setattr(window.state, "session", object())  # flow_running undid every patch
+    window.state.model._changed("tuning")
+    gui_app.processEvents()
+    assert page.start_button.isEnabled(), "Start is back once the flow stopped"
