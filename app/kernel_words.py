@@ -46,4 +46,11 @@ def uname_words(srm: str) -> str:
     return " ".join(part for part in (name, release, machine) if part)
 
 
-__all__ = ["FIELD_NOT_KNOWN", "NOT_KNOWN", "release_words", "uname_words"]
+def beside_label(words: str) -> str:
+    """Kernel words (`uname_words`) shown after a "kernel:" label: the label says what it is,
+    so "kernel: kernel version not known" (walk 27, `sbctune connect`) reads "kernel: version
+    not known"."""
+    return FIELD_NOT_KNOWN + words[len(NOT_KNOWN) :] if words.startswith(NOT_KNOWN) else words
+
+
+__all__ = ["FIELD_NOT_KNOWN", "NOT_KNOWN", "beside_label", "release_words", "uname_words"]

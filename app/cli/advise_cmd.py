@@ -29,7 +29,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "history. RUN: a run id from the history (“sbctune history”), advised from its stored "
         "inventory and figures.",
     )
-    parser.add_argument("source", metavar="[USER@]HOST[:PORT]|RUN")
+    parser.add_argument(
+        "source",
+        metavar="[USER@]HOST[:PORT]|RUN",
+        help="the Pi (its name or address, e.g. raspberrypi.local or pi@192.168.1.20), or a "
+        "run id from “sbctune history”",
+    )
     parser.add_argument("--json", action="store_true", help="print the advice as JSON")
     add_credential_arguments(parser)
     parser.set_defaults(func=_advise)

@@ -8,7 +8,7 @@ import json
 from textwrap import fill
 
 from sbctune.cli.fit import fit, table_fit, terminal_width
-from sbctune.cli.in_force import cli_hint
+from sbctune.cli.in_force import cli_hint, device_target
 from sbctune.compare import compare, run_description, run_label
 from sbctune.compare.across_nics import across_nics_words
 from sbctune.compare.calibration import calibration_for
@@ -44,12 +44,13 @@ def _compare(args: argparse.Namespace) -> int:
     with History.open() as history:
         runs = load_runs(history, ids)
         calibration = calibration_for(history, runs)
+        first_pi = device_target(history.device(runs[0].device_id))
     comparison = compare(runs, calibration)
     # The first run is the "before": one measured with tuning in force is not a baseline.
     fair = is_fair_baseline(runs[0])
     note = ""  # a run whose tuning changed while it ran is warned of below
     if not fair and not changed_during_run(runs[0]):
-        note = before_after(runs[0], runs[-1], cli_hint()).note
+        note = before_after(runs[0], runs[-1], cli_hint(target=first_pi)).note
     if args.json:
         data = comparison.to_json()
         data["first_run_is_baseline"] = fair

@@ -8,6 +8,7 @@ import json
 
 from sbctune.cli.target_args import add_target_arguments, open_session
 from sbctune.cli.tune_status import leftover_text
+from sbctune.kernel_words import beside_label
 from sbctune.workflow.connecting import connected_facts
 
 
@@ -45,7 +46,7 @@ async def _connect(args: argparse.Namespace) -> int:
         print(json.dumps(report))
     else:
         print(f"Connected to {report['hostname']} ({report['host']}) as {report['user']}")
-        print(f"  kernel: {report['kernel']}")
+        print(f"  kernel: {beside_label(str(report['kernel']))}")
         sudo_text = {
             "root": "logged in as root",
             "passwordless": "sudo without password",

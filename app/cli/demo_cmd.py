@@ -86,7 +86,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=DEFAULT_PROFILE,
         help=f"lab profile when no Pi is given (default {DEFAULT_PROFILE})",
     )
-    parser.add_argument("--plan", default="quick", choices=sorted(presets()))
+    parser.add_argument(
+        "--plan",
+        default="quick",
+        choices=sorted(presets()),
+        help="how thoroughly to measure (default quick; see “sbctune measure --help”)",
+    )
     parser.add_argument(
         "--duration", type=int_range(1, 3600, "--duration"), help="seconds per test"
     )
@@ -191,7 +196,7 @@ async def _flow(session: Session, args: argparse.Namespace) -> FlowResult:
             session, inventory, options, history, on_event=_Progress(), collection=collection,
             steps=steps,
         )  # fmt: skip
-        _report(history, result, args.report, args.force)
+        _report(history, result, args.report, args.force, args.target)
     return result
 
 
@@ -215,7 +220,9 @@ async def _consent_lines(
 HINT = "To apply them too: add --allow-link-restart."
 
 
-def _report(history: History, result: FlowResult, path: Path, force: bool) -> None:
+def _report(
+    history: History, result: FlowResult, path: Path, force: bool, target: str | None = None
+) -> None:
     print()
     comparison = compare(result.runs, calibration_for(history, result.runs))
     print(text(comparison_table(comparison)))
@@ -223,7 +230,8 @@ def _report(history: History, result: FlowResult, path: Path, force: bool) -> No
         print(line)
     first = result.baseline
     if first is not None and not is_fair_baseline(first) and not changed_during_run(first):
-        print("WARNING: " + before_after(result.baseline, result.after, cli_hint("demo")).note)
+        hint = cli_hint("demo", target)  # the Pi as the user typed it (walk 27)
+        print("WARNING: " + before_after(result.baseline, result.after, hint).note)
     if result.keep is not None:
         print(f"Tuning: {result.keep.reason}")
     if result.held_for_link:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sbctune.cli.fit import warn
 from sbctune.cli.progress import say
+from sbctune.remote.target import Target
 from sbctune.workflow.baseline_check import (
     TuningInForce,
     read_in_force,
@@ -24,14 +25,25 @@ from sbctune.workflow.baseline_check import (
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.history import History
+    from sbctune.history.records import DeviceRecord
     from sbctune.remote.session import Session
 
 FLAG = "--revert-first"
 
 
-def cli_hint(command: str = "measure") -> str:
-    """How a real baseline is measured from the command line (`before_after`'s hint)."""
-    return f"“sbctune {command} HOST {FLAG}” puts the tuning back first"
+def cli_hint(command: str = "measure", target: str | None = None) -> str:
+    """How a real baseline is measured from the command line (`before_after`'s hint), naming
+    the Pi as the user types it (`target`: "pi@198.18.4.2"), so the command can be copied as
+    printed (walk 27: it said "HOST" where the history knows the Pi). Without a Pi (the demo's
+    own lab) the command is given without one."""
+    pi = f" {target}" if target else ""
+    return f"“sbctune {command}{pi} {FLAG}” puts the tuning back first"
+
+
+def device_target(device: DeviceRecord) -> str:
+    """A device of the history as the user types it to reach it again: user@host, the port only
+    when it is not SSH's own, an IPv6 address in brackets (`Target.display`)."""
+    return Target(device.host, device.port, device.user or None).display
 
 
 def add_revert_first_argument(parser: argparse.ArgumentParser, what: str = "measuring") -> None:

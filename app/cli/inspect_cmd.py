@@ -30,7 +30,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Inspect a Pi over SSH, or a diagnostics bundle (a folder or .zip written by "
         "“sbctune collect”, or made by hand from pasted outputs).",
     )
-    inspect.add_argument("source", metavar="[USER@]HOST[:PORT]|BUNDLE")
+    inspect.add_argument(
+        "source",
+        metavar="[USER@]HOST[:PORT]|BUNDLE",
+        help="the Pi (its name or address, e.g. raspberrypi.local or pi@192.168.1.20), or a "
+        "bundle: a folder or .zip",
+    )
     inspect.add_argument("--json", action="store_true", help="print the inventory as JSON")
     add_credential_arguments(inspect)
     inspect.set_defaults(func=_inspect)
@@ -39,8 +44,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "collect",
         help="write a diagnostics bundle of the Pi (to attach to a forum post or bug report)",
     )
-    collect.add_argument("source", metavar="[USER@]HOST[:PORT]")
-    collect.add_argument("-o", "--output", type=Path, help="FILE.zip or a folder")
+    collect.add_argument(
+        "source",
+        metavar="[USER@]HOST[:PORT]",
+        help="the Pi: its name or address, e.g. raspberrypi.local; with a user name and "
+        "port: pi@raspberrypi.local:2222",
+    )
+    collect.add_argument(
+        "-o", "--output", type=Path, help="where to write the bundle: FILE.zip or a folder"
+    )
     collect.add_argument("--force", action="store_true", help="replace the FILE.zip if it exists")
     add_credential_arguments(collect)
     collect.set_defaults(func=_collect)

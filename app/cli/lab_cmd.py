@@ -195,6 +195,8 @@ def _status(args: argparse.Namespace) -> int:
             print(fit(f"    board: {st.info.board}"))
         if st.info is not None and st.state == "running":
             print(f"    password: {st.info.password}")
+        elif st.state in ("broken", "leftover"):  # what to do about it, as `lab up` says it
+            print(f"    remove:   sbctune lab down {st.name}")
     return 0 if all(s.state == "running" for s in labs) else 1
 
 

@@ -51,10 +51,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         parser, sub = _empty_parser()
         importlib.import_module(f"sbctune.cli.{module}").register(sub)
         if command in sub.choices:
-            return parser
+            return _described(parser)
     parser, sub = _empty_parser()
     for name in modules:
         importlib.import_module(f"sbctune.cli.{name}").register(sub)
+    return _described(parser)
+
+
+def _described(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Every command's `--help` opens with what it does: one registered with a one-line help
+    and no description ("sbctune lab status --help" began at "usage:", walk 27) gets that line
+    as its description."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        lines = {choice.dest: choice.help for choice in action._choices_actions}
+        for name, sub in action.choices.items():
+            line = lines.get(name)
+            if not sub.description and isinstance(line, str) and line:
+                sub.description = line[0].upper() + line[1:] + "."
+            _described(sub)
     return parser
 
 

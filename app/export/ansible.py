@@ -20,6 +20,7 @@ from sbctune.export import yaml_text
 from sbctune.export.describe import tweak_title
 from sbctune.export.report_data import ReportData
 from sbctune.history.records import TuningSessionRecord
+from sbctune.history.run_tuning import RUN_STATE_WORDS
 from sbctune.remote import snippets
 from sbctune.resources import resource_root
 from sbctune.tuning.model import MAX_IRQ_ORDINAL, irq_name_ok
@@ -387,7 +388,8 @@ def choose_session(data: ReportData) -> TuningSessionRecord:
             return record
     first = candidates[0]
     raise UserError(
-        f"Tuning session {first.data.get('id')} kept no tweaks (it is {first.state}).",
+        f"Tuning session {first.data.get('id')} kept no tweaks (it is "
+        f"{RUN_STATE_WORDS.get(first.state, first.state)}).",
         "Only a confirmed session's tweaks stay on the Pi; tune again and keep them.",
     )
 

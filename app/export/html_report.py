@@ -21,6 +21,7 @@ from sbctune.compare.udp import notes as udp_notes
 from sbctune.compare.waterfall import waterfall
 from sbctune.export import tables
 from sbctune.export.describe import bus_text, method_line, nic_json, tweak_title
+from sbctune.export.html_breaks import breakable, together
 from sbctune.export.markdown import udp_text
 from sbctune.export.report_data import ReportData
 from sbctune.export.svg_export import charts
@@ -28,6 +29,7 @@ from sbctune.export.together_lines import TITLE as TOGETHER_TITLE
 from sbctune.export.together_lines import together_lines
 from sbctune.history.records import RunRecord, TuningSessionRecord
 from sbctune.history.run_tuning import (
+    RUN_STATE_WORDS,
     change_text,
     changed_during_run,
     held_for_link,
@@ -230,7 +232,8 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     changed = [f"run {r.id}: {change_text(r)}" for r in mine if changed_during_run(r)]
     facts = _facts([
         # The session by when it was applied, not by its id (the Pi's own name for it).
-        ("Tuning applied", _when(record.started_at)), ("State", record.state),
+        ("Tuning applied", _when(record.started_at)),
+        ("State", RUN_STATE_WORDS.get(record.state, record.state)),  # as `history` (walk 27)
         ("Interface", data.get("nic")),
         ("Kept across reboot", "yes" if data.get("persist") else "no"),
         ("Runs measured with it in force all along (read back)",
@@ -239,12 +242,13 @@ def _session(record: TuningSessionRecord, runs: list[RunRecord]) -> str:
     ])  # fmt: skip
     rows = []
     for tweak in data.get("tweaks") or []:
-        changes = "<br>".join(esc(_change(c)) for c in tweak.get("changes") or []) or "—"
+        # paths and sysctl names break at their separators: the table fits the page (walk 27)
+        changes = "<br>".join(breakable(esc(_change(c))) for c in tweak.get("changes") or [])
         detail = detail_words(str(tweak.get("detail") or ""))
         rows.append(
             f"<tr><td>{_tweak_name(str(tweak.get('id')))}</td>"
             f"<td>{esc(status_words(str(tweak.get('status'))))}</td>"
-            f'<td>{esc(detail)}</td><td class="changes">{changes}</td></tr>'
+            f'<td>{breakable(esc(detail))}</td><td class="changes">{changes or "—"}</td></tr>'
         )
     head = "<tr><th>Tweak</th><th>Status</th><th>Detail</th><th>Changes</th></tr>"
     kept = [str(c.get("target")) for c in data.get("persist_changes") or [] if isinstance(c, dict)]
@@ -278,7 +282,8 @@ def _comparison(data: ReportData) -> str:
             figure, _, verdict = change.partition(", ")
             cells.append(
                 f'<td class="num">{esc(tables.mbps_text(cell.mbps))}<br>'
-                f'<span class="verdict-{cell.verdict}">{esc(figure)}<br>{esc(verdict)}</span></td>'
+                f'<span class="verdict-{cell.verdict}">{together(esc(figure))}<br>{esc(verdict)}'
+                "</span></td>"
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     for latency in tables.latency_table_rows(comparison):  # label, mode, first, (run, change)…

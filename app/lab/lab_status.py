@@ -28,7 +28,8 @@ def status_unlocked(name: str, *, with_limits: bool = False) -> LabStatus:
     info = LabInfo.from_json(state)
     problems = []
     if state.get("status") != "running":
-        problems.append(f"start-up did not finish (status {state.get('status')!r})")
+        # in words, not the state file's raw word ("status 'starting'", walk 27)
+        problems.append("start-up has not finished (it is still starting, or its lab up stopped)")
     if not has_ns:
         problems.append(f"network namespace {ns} is missing")
     if not alive(info.pids.get("sshd"), "sshd"):

@@ -26,6 +26,9 @@ TUNE_SECONDS = 15.0
 STEP_OVERHEAD_SECONDS = 15.0
 MEASURING_STEPS = ("baseline", "calibrate", "measure_again")
 FINISHING = "finishing…"
+# Until a flow that may measure each tweak alone has said how many tweaks it plans: a figure
+# shown then left those runs out and jumped from 1:51 to 4:53 a few seconds later (walk 27).
+ESTIMATING = "estimating the time left…"
 
 
 def run_seconds(spec: TestSpec) -> float:
@@ -109,6 +112,9 @@ class FlowEstimate:
         self._started_runs = 0  # measurements of the current step begun so far
         self._measurement: Measurement | None = None
         self.ended = False
+        # "Keeping only what helps" counts one run per tweak: known once the flow says how
+        # many (TweaksPlanned, after its first SSH round trip) or given here.
+        self._tweaks_said = tweaks > 0 or "keep" not in self.steps
 
     # ------------------------------------------------------------------ feeding
     def feed(self, event: FlowEvent) -> None:
@@ -116,7 +122,9 @@ class FlowEstimate:
             self._on_step(event)
         elif isinstance(event, TweaksPlanned):  # before the baseline, then after the tuning
             self._expected_tweaks = event.count
+            self._tweaks_said = True
         elif isinstance(event, StepPlanned):  # said again before each tweak: from now on
+            self._tweaks_said = True
             self._planned = event.measurements
             self._started_runs = 0
             self._measurement = None
@@ -128,6 +136,12 @@ class FlowEstimate:
             self._measurement.feed(event)
 
     def _on_step(self, event: FlowStep) -> None:
+        # past the tuning (which says its tweaks) or at the keep step, the count is its own
+        self._tweaks_said = (
+            self._tweaks_said
+            or event.step == "keep"
+            or (event.step == "tune" and event.status != "started")
+        )
         if event.status == "started":
             self.current = event.step
             self._step_started_at = self._clock()
@@ -189,7 +203,11 @@ class FlowEstimate:
         """0..1 of the whole flow, from the time it has run and the time left."""
         if self.ended:
             return 1.0
+        if not self._tweaks_said:  # a share of a total not known yet would jump back
+            return 0.0
         return elapsed / max(elapsed + self.seconds_left(), 1e-9)
 
     def text(self) -> str:
+        if not self.ended and not self._tweaks_said:
+            return ESTIMATING
         return left_text(self.seconds_left(), running=not self.ended)

@@ -1,6 +1,8 @@
 """walk19: Cancel during Tune & Measure's Measure again scrolled the page to the CPU chart (the
 disabled Cancel passed its focus on, and the scroll area went to it) and the "Cancelled…" words
-were only in the status bar. The view stays; the words are above the run's figures too."""
+were only in the status bar. The view stays; the words are above the run's figures too. Since
+walk 27 the Cancel of a flow is the bar's under the page (the page's own hides while the flow
+measures: one job, one Cancel), so the user's click is on that one."""
 
 from __future__ import annotations
 
@@ -33,9 +35,11 @@ def test_cancel_in_measure_again_keeps_the_view_and_says_it_by_the_figures(
         assert isinstance(page, MeasurePage)
         window.again.begin_live(PLAN)
         _settle(gui_app)
-        page.cancel_button.setFocus(Qt.FocusReason.MouseFocusReason)  # the user's click on it
+        cancel = window.next_bar.cancel_button
+        assert cancel.isVisibleTo(window) and not page.cancel_button.isVisibleTo(window)
+        cancel.setFocus(Qt.FocusReason.MouseFocusReason)  # the user's click on it
         _settle(gui_app)
-        assert page.cancel_button.hasFocus()
+        assert cancel.hasFocus()
         where = page.verticalScrollBar().value()
         kept = RunRecord(1, datetime(2026, 11, 30, tzinfo=timezone.utc), "quick", id=7)
         window.again.stopped_early.emit(kept)  # the flow kept the tests measured so far

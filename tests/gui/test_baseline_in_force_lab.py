@@ -98,7 +98,8 @@ def test_a_baseline_after_keep_says_the_tuning_is_in_force(
         assert fair.tuning_state is None, fair.tuning_state  # read back: untuned
         assert window.state.tuning_state == "reverted"
         assert baseline.status.text() == (
-            "Done. The tuning was put back first and read back: nothing was in force."
+            f"Done: saved as run {fair.id}. The tuning was put back first and read back: "
+            "nothing was in force."
         )
         assert baseline.results_card.title.text() == "Figures of this run"
         assert not baseline.in_force.isVisible() and baseline.start_button.isVisible()

@@ -96,18 +96,20 @@ def test_the_baseline_page_labels_a_tuned_run(window: MainWindow) -> None:
     page = window.page("baseline")
     assert isinstance(page, MeasurePage)
     window.go("baseline")
-    page.show_record(_run(window, 0, [GOVERNOR], 834.6))
+    tuned = _run(window, 0, [GOVERNOR], 834.6)
+    page.show_record(tuned)
     assert page.status.text() == (
-        "Done. Measured with tuning in force (CPU frequency governor: performance): this run "
-        "is not a baseline."
+        f"Done: saved as run {tuned.id}. Measured with tuning in force (CPU frequency "
+        "governor: performance): this run is not a baseline."
     )
     assert page.results_card.title.text() == (
         "Figures of this run: with tuning in force: CPU frequency governor: performance, "
         "not a baseline"
     )
-    page.show_record(_run(window, 5, None, 738.8))
-    assert page.status.text() == "Done." and page.results_card.title.text() == (
-        "Figures of this run"
+    fair = _run(window, 5, None, 738.8)
+    page.show_record(fair)
+    assert page.status.text() == f"Done: saved as run {fair.id}." and (
+        page.results_card.title.text() == "Figures of this run"
     )
 
 

@@ -127,7 +127,7 @@ def test_demo_says_its_baseline_had_tuning_in_force_and_reverts_first_when_asked
     out, err = _measure([*demo, "--report", str(tmp_path / "a.html")], capsys)
     assert WARNING in err and err.index(WARNING) < err.index("Baseline measurement"), err
     assert "it is not a baseline, so it shows the tuned speed" in out, out
-    assert "“sbctune demo HOST --revert-first”" in out, out
+    assert f"“sbctune demo {kept} --revert-first”" in out, out
     report = (tmp_path / "a.html").read_text(encoding="utf-8")
     assert "with tuning in force" in report
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -351,6 +352,19 @@ class ConnectPage(Page):
             # Last: typing the form goes host, port, user; Find is Alt+D from anywhere.
             self.find_button,
         ]
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter on the form's choices connects, as in its fields: a keyboard user who tabbed
+        to "Password" / "SSH key or agent" or the keyring box and pressed Enter got nothing
+        (walk 27). Fields connect through their own returnPressed, and a push button with the
+        focus takes Enter itself, so only the choices are handled here."""
+        choices = (self.use_password, self.use_key, self.remember)
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and any(choice.hasFocus() for choice in choices):
+            event.accept()
+            self._enter()
+            return
+        super().keyPressEvent(event)
 
     # ------------------------------------------------------------------ actions
     def _enter(self) -> None:

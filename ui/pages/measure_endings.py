@@ -22,6 +22,17 @@ UNTUNED_DONE = (
 )
 
 
+def done_words(record: RunRecord) -> str:
+    """A stored run's first words, with where it went, as the CLI says it ("Saved as run 7 in
+    the history") and as a cancelled run's words do: "Done." alone left the user to find the
+    run among History's (walk 27)."""
+    saved = f"saved as run {record.id}" if record.id is not None else ""
+    if record.complete:
+        return f"Done: {saved}." if saved else "Done."
+    done = "Done, but some tests did not complete (see below)"
+    return f"{done}; {saved}." if saved else f"{done}."
+
+
 class MeasureEndings(MeasurePlots):
     """The ends of a run; MeasurePage starts it, draws it live and wires these to its
     controller."""
@@ -57,7 +68,7 @@ class MeasureEndings(MeasurePlots):
         self._update_buttons()
 
     def show_record(self, record: RunRecord) -> None:
-        done = "Done." if record.complete else "Done, but some tests did not complete (see below)."
+        done = done_words(record)
         mark = in_force_mark(record) if self.role == "baseline" else None
         if mark is not None:  # read back from the Pi: never called a baseline
             done = f"{done} {not_a_baseline(record)}"

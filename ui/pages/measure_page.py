@@ -208,14 +208,20 @@ class MeasurePage(MeasureEndings):
             self.in_force_text.setText((SHOWN_RUN_TUNED if tuned else "") + NOTHING_TEXT)
         self.in_force.setVisible(ask)
         self.start_button.setVisible(not ask)
-        self.start_button.setEnabled(connected and not running)
+        # The flow owns the measuring from its start: before its baseline begins (its checks
+        # over SSH, a few seconds) the page offered Start beside "estimating…" (walk 27).
+        free = connected and not running and not self._state.model.flow_running
+        self.start_button.setEnabled(free)
         for button in (self.revert_first_button, self.as_is_button):
-            button.setEnabled(connected and not running)
+            button.setEnabled(free)
         if not running and self.cancel_button.hasFocus():
             # Disabled with the focus, it would pass it to the next widget and the page would
             # scroll there (walk19: to the CPU chart); the view stays where the user was.
             self.setFocus(Qt.FocusReason.OtherFocusReason)
         self.cancel_button.setEnabled(running)
+        # One job, one Cancel: during Tune & Measure the bar under the page cancels the whole
+        # flow; the page's own Cancel beside it was a second one (walk 27), as its bar was.
+        self.cancel_button.setVisible(not (running and self._state.model.flow_running))
         self.plan.setEnabled(not running and self.role == "baseline")
 
     def _set_intro(self, text: str) -> None:

@@ -109,7 +109,7 @@ def test_a_reverted_session_or_none_gives_a_clear_message(
     data = gather(history, ids[:1], tuning_session="20220108T120000Z-0a0b0c")
     with pytest.raises(UserError) as reverted:
         export("ansible", data, tmp_path / "x.yml")
-    assert "it is reverted" in reverted.value.message
+    assert "it is put back" in reverted.value.message
 
 
 @pytest.mark.parametrize(

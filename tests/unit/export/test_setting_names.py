@@ -87,7 +87,8 @@ def test_the_tuning_sessions_changes_name_each_setting_plainly(tmp_path: Path) -
     history, ids = seed_history(tmp_path / "history.sqlite3")
     with history:
         path = export("html", gather(history, ids), tmp_path / "report.html")
-    text = path.read_text(encoding="utf-8")
+    # as read: the break opportunities in long words (walk 27) show nothing
+    text = path.read_text(encoding="utf-8").replace("<wbr>", "")
     cells = re.findall(r'<td class="changes">(.*?)</td>', text, re.S)
     lines = [line for cell in cells for line in cell.split("<br>") if "→" in line]
     assert "Receive buffer size limit (net.core.rmem_max): 212992 → 16777216" in lines

@@ -75,7 +75,9 @@ def test_compare_warns_of_a_tuned_first_run_and_names_the_flag(
     assert code == 0
     assert f"WARNING: Run {tuned} was measured with tuning in force: " in out, out
     assert "it is not a baseline, so this comparison does not show what the tuning did" in out
-    assert "“sbctune measure HOST --revert-first” puts the tuning back first" in out
+    # the Pi the runs were measured on, as typed to reach it (walk 27: it was "HOST")
+    assert "“sbctune measure pi@198.18.0.2 --revert-first” puts the tuning back first" in out
+    assert "HOST" not in out
     code, out = _compare([str(tuned), str(after), "--json"], capsys)
     document = json.loads(out)
     assert document["first_run_is_baseline"] is False
