@@ -206,7 +206,9 @@ def test_a_pi4s_usb_nic_shows_where_it_sits_as_a_real_pi4_does(tmp_path: Path) -
     adapter on port 2 read "usb-0000:01:00.0-2"."""
     out = ethtool(_profile_state(tmp_path, "pi4-rtl8153"), "-i", "eth1")[0]
     assert "bus-info: usb-0000:01:00.0-1\n" in out
-    real = (PI4_23085 / "pi4_openwrt_23085_ethtool_i_cdc_ncm_no_zlp.txt").read_text("utf-8")
+    real = (PI4_23085 / "pi4_openwrt_23085_ethtool_i_cdc_ncm_no_zlp.txt").read_text(
+        encoding="utf-8"
+    )
     assert "bus-info: usb-0000:01:00.0-2\n" in real  # the same host, the next port
 
 
