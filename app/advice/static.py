@@ -39,6 +39,7 @@ from sbctune.advice.static_board import (
 from sbctune.advice.static_duplex import unreported_duplex
 from sbctune.advice.static_pcie import pcie_links_down
 from sbctune.advice.static_vectors import open_without_vectors
+from sbctune.advice.usb3_wifi import usb3_wifi_at_usb2
 from sbctune.advice.usb_host_died import usb_controllers_died
 from sbctune.catalog import Catalog, Chip, load_catalog
 from sbctune.inventory.model import (
@@ -453,6 +454,7 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
     for nic in inventory.nics:
         if not nic.wireless:
             advisor.nic(nic)
+        usb3_wifi_at_usb2(advisor, nic)  # a Wi-Fi chip the kernel switches to USB 3 mode
     for nic in inventory.nics:
         for found in log_findings(nic, inventory.board.kernel):
             if found.id == "link-down" and nic.wireless:

@@ -321,13 +321,6 @@ KNOWN_GAPS: dict[str, str] = {
         "per-NIC irq-on-cpu0 finding has nothing to name. Missing: a finding on the board's "
         "network interrupts when no NIC can be told apart"
     ),
-    "slow52_x86_rincat_83_lsusb_t_rtl88x2bu_480m_markdown_pipes": (
-        "the RTL88x2BU is a USB 3 device that starts in USB 2 mode (6.12's rtw88 usb.c "
-        "rtw_usb_switch_mode() switches the 8822B/8822C to USB 3; out-of-tree rtl88x2bu only "
-        "with its rtw_switch_usb_mode parameter), but no table sbctune reads says so: the "
-        "catalog has no USB generation for Wi-Fi chips and usb3_only_chips knows Ethernet "
-        "adapters. Missing: the USB generation of Wi-Fi chips, generated from that source"
-    ),
     # corpus51 (fifty-first unseen set), left with their reasons in tests/captures/corpus/README.md
     "ap51_pi4_usbwifi_464_archer_t2u_plus_rtl8821au_lsusb_one_line_iw_dev_wlx": (
         "the reader ties iw's only interface, wlx242fd0d9e22c, to lsusb's only Wi-Fi stick, the "
