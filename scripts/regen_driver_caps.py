@@ -4,7 +4,9 @@
     python scripts/regen_driver_caps.py          # fetches linux-source-6.1 and -6.12 if missing
 
 For each network driver that matters to SBC users (the 13 met in real pastes, plus every driver
-that resources/ids/drivers.json maps a PCI or USB NIC to in the arm64 or rpi kernels), and for
+that resources/ids/drivers.json maps a PCI or USB NIC to in the arm64 or rpi kernels, plus the
+Wi-Fi drivers resources/kernel_source/drivers.json knows whose module resources/ids predates:
+rtw88's USB and SDIO parts, rtw_8822bu ..., regen_wireless.unlisted), and for
 each kernel series, this reads the driver's own source files (its Makefile's object list) and
 records, each fact with the file and function it came from:
 
@@ -36,6 +38,8 @@ import regen_wireless
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "resources" / "tuning" / "driver_caps.json"
 IDS = ROOT / "resources" / "ids" / "drivers.json"
+# the Wi-Fi drivers newer than resources/ids (rtw88's USB parts, 6.2+: audit 30 row 3)
+KERNEL_DRIVERS = ROOT / "resources" / "kernel_source" / "drivers.json"
 # pcie-brcmstb.c: the Pi 4's PCIe MSI chip, whose interrupts cannot be moved (a hand fact)
 GLOBS = (
     "drivers/net/*",
@@ -515,15 +519,24 @@ def drivers_to_read() -> dict[str, str]:
     return dict(sorted(wanted.items()))
 
 
+def _kernel_drivers() -> dict[str, dict[str, Any]]:
+    """resources/kernel_source/drivers.json's drivers (6.1 and 6.12's own tables)."""
+    data = json.loads(KERNEL_DRIVERS.read_text(encoding="utf-8"))
+    drivers: dict[str, dict[str, Any]] = data["drivers"]
+    return drivers
+
+
 def main() -> int:
     old = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
     kernels: dict[str, Any] = {}
     drivers: dict[str, dict[str, Any]] = {}
     wanted = drivers_to_read()
+    known = set(json.loads(IDS.read_text(encoding="utf-8"))["modules"])
     for series in kernel_source.SERIES:
         source = kernel_source.obtain(series, GLOBS)
         kernels[series] = {"package": f"linux-source-{series}", "version": source.version}
-        for name, module_path in wanted.items():
+        more = regen_wireless.unlisted(source.root, _kernel_drivers(), series, wanted, known)
+        for name, module_path in {**wanted, **more}.items():
             facts = driver_facts(source.root, module_path)
             if facts is not None:
                 drivers.setdefault(name, {})[series] = facts

@@ -98,3 +98,59 @@ def mac80211_alloc(tree: Path, alloc: re.Pattern[str], enclosing: Any) -> list[d
             }
         )
     return out
+
+
+# The buses a Wi-Fi NIC of an SBC sits on (platform and SPI parts are a board's own, with no
+# ID a bundle shows).
+NIC_BUSES = ("usb", "sdio", "pci")
+
+
+def module_of(tree: Path, file: str) -> str | None:
+    """The module path (no .ko) a driver's file is built into, by its directory's Makefile:
+    "rtw88_8822bu-objs := rtw8822bu.o" -> drivers/net/wireless/realtek/rtw88/rtw88_8822bu;
+    "obj-$(CONFIG_X) += name.o" -> the file's own name."""
+    directory, stem = file.rsplit("/", 1)[0], file.rsplit("/", 1)[1].removesuffix(".c")
+    makefile = tree / directory / "Makefile"
+    if not makefile.is_file():
+        return None
+    text = makefile.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+    for line in text.splitlines():
+        head, _, objects = line.partition("=")
+        if f"{stem}.o" not in objects.split():
+            continue
+        if head.strip().startswith("obj-"):
+            return f"{directory}/{stem}"
+        found = re.match(r"^\s*([\w-]+?)-(?:y|objs|\$\(CONFIG_\w+\))\s*[:+]?$", head)
+        if found is not None:
+            return f"{directory}/{found.group(1)}"
+    return None
+
+
+def unlisted(
+    tree: Path,
+    drivers: dict[str, dict[str, Any]],
+    series: str,
+    wanted: dict[str, str],
+    known_modules: set[str],
+) -> dict[str, str]:
+    """Wi-Fi drivers of resources/kernel_source/drivers.json whose module resources/ids does
+    not know at all (`known_modules`: it predates them, as 6.12's rtw88 USB and SDIO parts,
+    rtw_8822bu ...), by the name `ethtool -i` prints for their NIC (net/wireless/ethtool.c
+    cfg80211_get_drvinfo: the bus driver's .name) -> module path."""
+    read = set(wanted.values())
+    found = {}
+    for name, info in sorted(drivers.items()):
+        file = str(info.get("file", ""))
+        buses = info.get("buses", [])
+        if not info.get("wireless") or not file.startswith(WIRELESS) or name in wanted:
+            continue
+        if series not in info.get("series", []) or not set(buses) & set(NIC_BUSES):
+            continue
+        module = module_of(tree, file)
+        if (
+            module is not None
+            and module not in read
+            and module.rsplit("/")[-1] not in known_modules
+        ):
+            found[name] = module
+    return found

@@ -121,3 +121,25 @@ def test_the_table_is_what_rtw_usb_switch_mode_says() -> None:
             assert isinstance(held, list)
             held.append(series)
     assert merged == data["chips"]
+
+
+# --- rtw88's USB modules in the driver table (audit 29/30 "noticed") ---------------------------
+
+
+def test_a_usb_rtw88_nic_has_mac80211s_ethtool_ops_on_612() -> None:
+    """`ethtool -i wlan0` of an RTL8822BU on rtw88 says driver rtw_8822bu (net/wireless/
+    ethtool.c cfg80211_get_drvinfo: the USB driver's .name). resources/ids predates rtw88's USB
+    modules (6.2+), so the table had no row: now it has mac80211's table
+    (net/mac80211/ethtool.c ieee80211_ethtool_ops) with no ring ops (rtw88 has no
+    .get_ringparam) and one TX queue (6.12 iface.c ieee80211_if_add: `1, 1`); on 6.1, which
+    has no rtw88 USB driver, it stays unknown."""
+    from sbctune.tuning import driver_caps
+
+    caps = driver_caps.caps("rtw_8822bu", "6.12.25+rpt-rpi-v8")
+    assert caps is not None
+    assert {"get_ethtool_stats", "get_drvinfo", "get_link"} <= caps.ops
+    assert not caps.ops & {"get_ringparam", "set_ringparam", "set_coalesce", "set_channels"}
+    assert caps.multiqueue is False
+    assert driver_caps.caps("rtw_8822bu", "6.1.0-21-arm64") is None
+    for name in ("rtw_8822cu", "rtw_8821cu", "rtw_8723du", "rtw_8822bs"):
+        assert driver_caps.caps(name, "6.12.25+rpt-rpi-v8") is not None, name
