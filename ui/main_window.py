@@ -42,6 +42,7 @@ from sbctune.ui.pages.connect_page import ConnectPage
 from sbctune.ui.settings import AppSettings
 from sbctune.ui.tasks import TaskRunner
 from sbctune.ui.theme import Colors, ThemeManager
+from sbctune.ui.widgets.layout_before_paint import LayoutBeforePaint
 from sbctune.ui.window_fit import PREFERRED, show_fitted
 from sbctune.wording import spoken
 
@@ -94,6 +95,7 @@ class MainWindow(GuidedPath, FlowSteps, ClosingWindow, QMainWindow):
         it is painted (`finish_start`, then `ready` is true). Otherwise all is made here."""
         super().__init__()
         self.setObjectName("mainWindow")
+        self.installEventFilter(LayoutBeforePaint(self))  # no paint of a half-laid-out page
         self.setWindowTitle("sbctune")
         self.settings = settings
         self.theme = theme

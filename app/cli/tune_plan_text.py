@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from sbctune.textsafe import visible
 from sbctune.tuning.model import AppliedSession, PlannedTweak, TuningPlan
+from sbctune.tuning.setting_names import target_label
 from sbctune.tuning.words import (
     detail_words,
     left_out_words,
@@ -82,7 +83,8 @@ def _item_lines(item: PlannedTweak, show_commands: bool) -> list[str]:
             lines.append(
                 f"  {change.target}: {value_words(change.before)} -> {value_words(change.after)}"
             )
-    lines += [f"  not possible: {target}: {reason}" for target, reason in item.impossible]
+    # the setting in words first, as the Tune page says it (ethtool's own syntax after it)
+    lines += [f"  not possible: {target_label(t)}: {why}" for t, why in item.impossible]
     if show_commands:
         for command in item.commands:
             cut = command if len(command) < COMMAND_CHARS else command[:COMMAND_CHARS] + "…"

@@ -21,6 +21,7 @@ from sbctune.tuning.knobs import joined_argvs, read_argv, same_value, value_from
 from sbctune.tuning.link_wait import LinkFacts, LinkWait
 from sbctune.tuning.model import Change, LiveState, LiveValue, PlannedTweak, TweakOutcome
 from sbctune.tuning.reopen_order import OpenFacts
+from sbctune.tuning.setting_names import target_label
 
 if TYPE_CHECKING:  # SSH (asyncssh) loads where a session is opened (issue 22)
     from sbctune.remote.session import Session
@@ -224,9 +225,16 @@ def _summary_read_back(verdict: Verdict) -> str:
     return (now or "none of what it names is on") + item.reason[len(head) :]
 
 
+def _refused_name(target: str) -> str:
+    """A refused setting in the outcome's detail: in words first ("TCP segmentation offload
+    (eth0 -K tso)"), as `tune plan` and the Tune page name it. A file of /proc or /sys stays
+    as it is: the detail's reader says its refusal as the kernel's answer (detail_words)."""
+    return target if target.startswith("/") else target_label(target)
+
+
 def outcome(verdict: Verdict) -> TweakOutcome:
     tweak_id = verdict.item.tweak.id
-    notes = [f"{t}: {r}" for t, r in verdict.impossible]
+    notes = [f"{_refused_name(t)}: {r}" for t, r in verdict.impossible]
     if verdict.failed:
         detail = "; ".join(f"{t}: {r}" for t, r in verdict.failed)
         return TweakOutcome(tweak_id, "failed", detail, verdict.applied)

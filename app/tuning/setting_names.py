@@ -87,6 +87,18 @@ def setting_label(key: str, kind: str | None = None) -> str:
     return _named(plain, raw)
 
 
+def target_label(target: str) -> str:
+    """A planned change's target by its plain name with the target after it: an ethtool
+    option ("eth0 -K tso": "TCP segmentation offload (eth0 -K tso)"), a file of /proc or
+    /sys, a sysctl. What `tune plan`, `tune apply`'s outcomes and the Tune page say of a
+    setting the Pi cannot take (walk27: the command line said only "eth0 -K tso")."""
+    if target.startswith("/"):
+        return setting_label(target)
+    words = target.split()
+    ethtool = len(words) == 3 and words[1].startswith("-")
+    return setting_label(target, "ethtool" if ethtool else "sysctl")
+
+
 _HEX, _DECIMAL = re.compile(r"[0-9a-fA-F]+"), re.compile(r"[0-9]{1,5}")  # ASCII digits only
 _MAX_MASK = 1024  # characters: 4096 CPUs; a longer "mask" is not one and is shown as it is
 

@@ -9,7 +9,7 @@ from sbctune.compare.attribution import Contribution
 from sbctune.compare.waterfall import waterfall
 from sbctune.history.run_tuning import CHANGED, change_text, changed_during_run, tweaks_in_force
 from sbctune.tuning import TweakOutcome
-from sbctune.tuning.setting_names import setting_label
+from sbctune.tuning.setting_names import target_label
 from sbctune.tuning.words import (
     NOT_NEEDED_HERE,
     NOT_POSSIBLE_HERE,
@@ -71,8 +71,4 @@ def measured_row_text(what: str) -> str:
 def setting_words(target: str) -> str:
     """A planned value's plain name with its key: an ethtool option ("eth0 -K tso": "TCP
     segmentation offload (eth0 -K tso)"), a file of /proc or /sys, a sysctl."""
-    if target.startswith("/"):
-        return setting_label(target)
-    words = target.split()
-    ethtool = len(words) == 3 and words[1].startswith("-")
-    return setting_label(target, "ethtool" if ethtool else "sysctl")
+    return target_label(target)

@@ -24,7 +24,7 @@ def test_already_in_force_with_the_refused_part_named() -> None:
     assert found.status == "already"
     line = outcome_line(found)
     assert "already in force" in line and "not possible on this Pi" not in line
-    assert "eth0 -K tso: fixed off by the driver" in found.detail
+    assert "TCP segmentation offload (eth0 -K tso): fixed off by the driver" in found.detail
 
 
 def test_nothing_possible_is_still_not_possible() -> None:

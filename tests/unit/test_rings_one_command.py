@@ -110,4 +110,7 @@ async def test_a_refused_joint_write_is_not_possible_for_both_values() -> None:
     item = PlannedTweak(tweak("nic-rings"), True, "rings at the driver's maximum", list(RINGS))
     shown = outcome(judge(item, written))
     assert shown.status == "not_possible", shown
-    assert shown.detail == "eth1 -G rx: Invalid argument; eth1 -G tx: Invalid argument"
+    assert shown.detail == (
+        "Receive ring size (eth1 -G rx): Invalid argument; "
+        "Transmit ring size (eth1 -G tx): Invalid argument"
+    )

@@ -44,7 +44,10 @@ def test_asix_offloads_name_only_gro_which_is_on(tmp_path: Path) -> None:
     assert set(off) == {"eth0 -K gso", "eth0 -K tso"}  # the detail lines, as before
     assert item.reason == "GRO on", item.reason
     shown = outcome(judge(item, []))  # nothing to write: GRO is on already
-    assert shown.status == "already" and "eth0 -K gso: requested on" in outcome_line(shown)
+    assert (
+        shown.status == "already"
+        and "Generic segmentation offload (eth0 -K gso): requested on" in outcome_line(shown)
+    )
 
 
 @POSIX
@@ -59,9 +62,9 @@ def test_a_write_the_pi_refused_leaves_the_summary(tmp_path: Path) -> None:
     written = [Written(needed[0], 0, None, "on"), Written(needed[1], 1, refused, "off")]
     shown = outcome(judge(item, written))
     assert shown.status == "applied"
-    assert shown.detail.startswith("GRO/GSO on (not possible here: eth0 -K tso: Could not"), (
-        shown.detail
-    )
+    assert shown.detail.startswith(
+        "GRO/GSO on (not possible here: TCP segmentation offload (eth0 -K tso): Could not"
+    ), shown.detail
 
 
 def test_the_governor_says_every_core_only_when_every_policy_goes() -> None:
