@@ -18,8 +18,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from sbctune.inventory.interrupt_sightings import from_interrupts
 from sbctune.inventory.irq_chips import fixed_irqs
-from sbctune.inventory.listing_sightings import from_interrupts
 from sbctune.inventory.model import Board, Inventory, Nic
 from sbctune.inventory.parsers.procfs import Irq as ParsedIrq
 from sbctune.inventory.parsers.procfs import parse_interrupts

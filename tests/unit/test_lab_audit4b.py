@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from sbctune.inventory.interrupt_sightings import from_interrupts
 from sbctune.inventory.irq_chips import fixed_irqs
-from sbctune.inventory.listing_sightings import from_interrupts
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.inventory.sightings import iface_key
 from sbctune.lab import irq_model

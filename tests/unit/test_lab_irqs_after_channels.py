@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sbctune.inventory.listing_sightings import from_interrupts
+from sbctune.inventory.interrupt_sightings import from_interrupts
 from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.inventory.sightings import iface_key
 from sbctune.lab import configs, fake_ethtool
