@@ -267,7 +267,9 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 # encap"): not part of it
 _PASTE_MARK = r"(?:[`*>]+\s*)?"
 _IFC_OLD_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
-_IFC_NEW_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?):\s+flags=\d+<([^>]*)>\s+mtu\s+(\d+)")
+# net-tools prints "flags=%d<" of struct interface's `short flags` (lib/interface.c
+# ife_print_long()): IFF_DYNAMIC (0x8000) makes it negative ("flags=-28605<UP,...,DYNAMIC>")
+_IFC_NEW_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?):\s+flags=-?\d+<([^>]*)>\s+mtu\s+(\d+)")
 _IFC_OLD_INET = later(r"^\s+inet addr:(\S+)(?:\s+(?:Bcast|P-t-P):(\S+))?(?:\s+Mask:(\S+))?")
 _IFC_OLD_INET6 = later(r"^\s+inet6 addr:\s*(\S+?)(?:/(\d+))?\s+Scope:(\S+)")
 _IFC_NEW_INET = later(r"^\s+inet\s+(\S+)\s+netmask\s+(\S+)(?:\s+broadcast\s+(\S+))?")
