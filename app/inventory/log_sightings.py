@@ -21,6 +21,7 @@ from sbctune.inventory.daemon_sightings import on_daemon_iface
 from sbctune.inventory.device_line_facts import link_facts, on_device
 from sbctune.inventory.driver_line_sightings import (
     lone_wifi_devices,
+    on_bcmdhd_line,
     on_driver_message,
     on_library_message,
     on_vendor_function,
@@ -228,6 +229,7 @@ _HANDLERS: dict[str, Callable[[DmesgEvent], Sighting | None]] = {
     "driver_message": on_driver_message,
     "library_message": on_library_message,
     "vendor_function": on_vendor_function,
+    "bcmdhd": on_bcmdhd_line,
     "old_format": on_old_format,
     "wiphy": on_wiphy,
     "mmc_card": _on_mmc_card,

@@ -204,9 +204,10 @@ KNOWN_GAPS: dict[str, str] = {
         "Qualcomm's out-of-tree msmsdcc on mmc0, which no line ties to a function. corpus49 "
         "read bcmdhd's lines by their printing function (vendor_formats.json 'function' rows: "
         "dhd_conf_set_hw_oob_intr, dhdsdio_download_code_file), which closed the BPI-M64 "
-        "AP6212 bundle of this set; missing here: rows for this tree's lines ('dhdcdc_set_ioctl: "
-        "dhdcdc_msg failed w/status %d', the F1 signature line) cited at a commit, and an mmc "
-        "host's errors joined to its only card"
+        "AP6212 bundle of this set; corpus56 read bcmdhd's function name spaces and its F1 "
+        "signature line (catalog/bcmdhd_lines.py: the BCM4339 on SDIO, 4 of 5 facts); missing "
+        "here: the complaint, a row for 'dhdcdc_set_ioctl: dhdcdc_msg failed w/status %d' cited "
+        "at a commit, and an mmc host's errors joined to its only card"
     ),
     # corpus24 (twenty-fourth unseen set), reasons in tests/captures/corpus/README.md
     "linkstar_h68k_meta_rockchip_164_rk_gmac_user_debug_mdio_device_not_found": (
@@ -337,6 +338,36 @@ KNOWN_GAPS: dict[str, str] = {
         "device and no interface, and no table of the kernels' drivers/net/ reads r8188eu (6.1 "
         "has it in drivers/staging/): a NIC made of a module's lines alone, the class of "
         "wifi_pi4_kismet_8812au_63 and x86_amd_a6210_2, left for the same reason"
+    ),
+    # corpus56 (fifty-sixth unseen set), reasons in tests/captures/corpus/README.md
+    "bsp56_bpim2plus_armbian_484_dhd_module_init_legacy_h3_backtick_i2c_noise": (
+        "bcmdhd's lines here come from no bus layer's function (dhd_module_init, "
+        "dhd_wifi_platform_load, 'Power-up adapter'): the driver is known, its bus is not, and "
+        "a device of no known bus is no NIC"
+    ),
+    "bsp56_jetson_tx2_metategra_146_ether_qos_egrep_interrupts_promisc": (
+        "L4T's ether_qos names its interrupts '2490000.ether_qos.rx0' (a node named ether_qos, "
+        "not the Devicetree Specification's generic 'ethernet'), and nothing ties eth0's "
+        "promiscuous-mode line to that device"
+    ),
+    "bsp56_lpi4a_th1520_revyos_13_lsmod_rtw88_8723ds_ifconfig_eth0": (
+        "a Wi-Fi chip's driver loaded in lsmod with no device or interface shown: a module is "
+        "not a device (it may be loaded with nothing to drive)"
+    ),
+    "bsp56_opi5_ubuntu_rockchip_194_rtl8821cs_powered_by_rockchip_rk_gmac": (
+        "Realtek's vendor SDIO driver is named only by its banner ('RTW: rtl8821cs v5.14.2-...', "
+        "'Realtek 8821CS SDIO WiFi driver (Powered by Rockchip,...) init.'): module-init lines "
+        "with no device, which no row of the out-of-tree tables reads"
+    ),
+    "bsp56_opizero2w_dietpi_8220_unisoc_wifi_sprdwl_oops_human_clock": (
+        "'unisoc_wifi unisoc_wifi wlan0: ...': a netdev line whose device is a platform device "
+        "the out-of-tree sprdwl_ng creates under a bare name (no unit address, no '.N'), which "
+        "no device-name shape reads"
+    ),
+    "bsp56_zero3w_radxa_aic8800_21_aicbsp_sdio_bus_down_networkd": (
+        "two system logs in one bundle (networkd's journal and the kernel's dmesg): only the "
+        "longer is read, so the journal's wlan0 is lost; aic8800's 'aicbsp:' lines name no "
+        "device and no row reads them"
     ),
 }
 

@@ -340,6 +340,8 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         or dmesg_classify.func_ndev_line(msg, dmesg_classify._is_netdev_name)
         # corpus49's bcmdhd "dhd_conf_set_hw_oob_intr: ..." (a function-keyed vendor row)
         or _vendor_function(msg)
+        # corpus56's bcmdhd "[dhd] [wlan0] dhd_open : ..." (its prefix or name spaces)
+        or dmesg_classify.bcmdhd_line(msg)
         # corpus49's "ethernet eth0: stmmac_open: ..." (a netdev line's prefix cut to one word)
         or dmesg_classify.cut_netdev_line(msg, dmesg_classify._is_netdev_name)
     )

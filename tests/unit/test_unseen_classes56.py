@@ -7,6 +7,8 @@ bundles."""
 from __future__ import annotations
 
 from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.bcmdhd_lines import bcmdhd_line
+from sbctune.inventory.model import Nic
 from sbctune.inventory.parsers.netif import parse_ifconfig
 from tests.corpus_support import CORPUS, findings_of
 
@@ -41,3 +43,63 @@ def test_miniarch_wlan0_is_the_aicwf_sdio_nic_with_its_drops() -> None:
     (nic,) = [n for n in inv.nics if n.name == "wlan0"]
     assert (nic.driver, nic.bus, nic.bus_path) == ("aicwf_sdio", "sdio", "mmc2:390b:1")
     assert findings_of(inv, "interface-errors")
+
+
+# --- Broadcom's out-of-tree bcmdhd: its "[dhd] " prefix and its function name spaces --------
+
+_RV2 = "bsp56_opirv2_spacemit_15_dhd_prefix_sdio_tuning_x1_emac_end1"
+_STARFIVE = "bsp56_visionfive_fedora_starfive_39_dhd_register_interface_wlan0_prompt_glued"
+_ROCKPRO64 = "bsp56_rockpro64_ayufan_364_dhd_ap6398s_bcm4359_wifi_off_on"
+_OPI5MAX = "bsp56_opi5max_ubuntu_rockchip_927_bcmdhd_dkms_dummy_probe_6cb_aabf"
+
+
+def _wifi(bundle: str) -> list[Nic]:
+    return [n for n in inspect_bundle(CORPUS / bundle).nics if n.wireless]
+
+
+def test_dhd_prefixed_lines_name_the_sdio_wifi_and_its_interface() -> None:
+    """The newer bcmdhd prints every line behind "[dhd] " (its osl's printf), the interface
+    behind it ("[dhd] [wlan0] dhd_open : Exit ret=0", wl_android.h WL_MSG) and its SDIO layer's
+    functions ("[dhd] bcmsdh_register: register client driver"): the RV2's wlan0 is an SDIO
+    Wi-Fi NIC beside its x1_emac end1."""
+    text = _stored(_RV2, "dmesg")
+    assert "[   35.166900] [dhd] [wlan0] dhd_open : Exit ret=0" in text
+    (wifi,) = _wifi(_RV2)
+    assert (wifi.name, wifi.bus) == ("wlan0", "sdio")
+    names = sorted(n.name or "" for n in inspect_bundle(CORPUS / _RV2).nics)
+    assert names == ["end1", "wlan0"]  # no NIC for "[dhd] P2P interface registered"
+
+
+def test_dhd_register_interface_and_older_dhd_iface_prefix() -> None:
+    """ "[dhd] Register interface [wlan0]  MAC: ..." (dhd_register_if()) and the older
+    "[dhd-wlan0] wl_android_wifi_on : ..." name the interface; dhdsdio_probe is dhd_sdio.c's."""
+    (wifi,) = _wifi(_STARFIVE)
+    assert (wifi.name, wifi.bus) == ("wlan0", "sdio")
+
+
+def test_bare_dhd_lines_and_the_f1_signature_chip() -> None:
+    """An older bcmdhd prints no prefix: "dhdsdio_write_vars: ...", "bcmsdh_oob_intr_register:
+    ..." (its SDIO layer's name spaces) and dhd_sdio.c's "F1 signature OK, ... chip:0x4359":
+    the RockPro64's AP6398S is a BCM4359 on SDIO, and its firmware opened (no firmware-missing)."""
+    inv = inspect_bundle(CORPUS / _ROCKPRO64)
+    (wifi,) = [n for n in inv.nics if n.wireless]
+    assert wifi.bus == "sdio" and "BCM4359" in (wifi.chip or "")
+    assert not findings_of(inv, "firmware-missing")
+
+
+def test_dhd_dummy_probe_is_an_sdio_function() -> None:
+    """bcmsdh_sdmmc_linux.c's dummy_probe() claims SDIO functions before the real probe:
+    "[dhd] dummy_probe: class=0xff; vendor=0x6cb; device=0xaabf" is an SDIO Wi-Fi."""
+    (wifi,) = _wifi(_OPI5MAX)
+    assert wifi.bus == "sdio"
+
+
+def test_dhd_reader_leaves_other_lines_alone() -> None:
+    """Only bcmdhd's own prefix or name spaces: a line of another shape, a dhd_ word without a
+    colon, a bracketed name that is no interface, and garbage are not bcmdhd's."""
+    assert bcmdhd_line("dhd_dbg_detach_pkt_monitor, 2204") is None
+    assert bcmdhd_line("brcmfmac: brcmf_sdio_htclk: HT Avail timeout") is None
+    assert bcmdhd_line("[dhd-] x") is None
+    assert bcmdhd_line("[dhd-" + "w" * 40 + "] x") is None
+    assert bcmdhd_line("F1 signature OK, socitype:0x1 chip:0xzz") == ("bcmdhd", {})
+    assert bcmdhd_line("d" * 5000) is None
