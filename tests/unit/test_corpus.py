@@ -359,11 +359,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'Realtek 8821CS SDIO WiFi driver (Powered by Rockchip,...) init.'): module-init lines "
         "with no device, which no row of the out-of-tree tables reads"
     ),
-    "bsp56_opizero2w_dietpi_8220_unisoc_wifi_sprdwl_oops_human_clock": (
-        "'unisoc_wifi unisoc_wifi wlan0: ...': a netdev line whose device is a platform device "
-        "the out-of-tree sprdwl_ng creates under a bare name (no unit address, no '.N'), which "
-        "no device-name shape reads"
-    ),
     "bsp56_zero3w_radxa_aic8800_21_aicbsp_sdio_bus_down_networkd": (
         "two system logs in one bundle (networkd's journal and the kernel's dmesg): only the "
         "longer is read, so the journal's wlan0 is lost; aic8800's 'aicbsp:' lines name no "

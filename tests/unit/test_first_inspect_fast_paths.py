@@ -342,6 +342,8 @@ def _plain_classify(msg: str) -> tuple[str, dict[str, str]] | None:
         or _vendor_function(msg)
         # corpus56's bcmdhd "[dhd] [wlan0] dhd_open : ..." (its prefix or name spaces)
         or dmesg_classify.bcmdhd_line(msg)
+        # corpus56's "unisoc_wifi unisoc_wifi wlan0: ..." (a platform device named alone)
+        or dmesg_classify.named_alone_netdev(msg, dmesg_classify._is_netdev_name)
         # corpus49's "ethernet eth0: stmmac_open: ..." (a netdev line's prefix cut to one word)
         or dmesg_classify.cut_netdev_line(msg, dmesg_classify._is_netdev_name)
     )

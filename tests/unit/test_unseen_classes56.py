@@ -9,6 +9,7 @@ from __future__ import annotations
 from sbctune.advice.inspect import inspect_bundle
 from sbctune.catalog.bcmdhd_lines import bcmdhd_line
 from sbctune.inventory.model import Nic
+from sbctune.inventory.parsers.dmesg_named_alone import named_alone_netdev
 from sbctune.inventory.parsers.netif import parse_ifconfig
 from tests.corpus_support import CORPUS, findings_of
 
@@ -103,3 +104,42 @@ def test_dhd_reader_leaves_other_lines_alone() -> None:
     assert bcmdhd_line("[dhd-" + "w" * 40 + "] x") is None
     assert bcmdhd_line("F1 signature OK, socitype:0x1 chip:0xzz") == ("bcmdhd", {})
     assert bcmdhd_line("d" * 5000) is None
+
+
+# --- a netdev line on a platform device named as its driver ---------------------------------
+
+_SPRDWL = "bsp56_opizero2w_dietpi_8220_unisoc_wifi_sprdwl_oops_human_clock"
+
+
+def test_netdev_line_on_a_device_named_as_its_driver_is_that_nic() -> None:
+    """__netdev_printk() prints "%s %s %s: " of the parent's driver, the parent's name and the
+    interface; platform_device_add() names a device added with no id by its name alone, which
+    platform_match() binds to the driver of that name: "unisoc_wifi unisoc_wifi wlan0: ..." is
+    the Zero 2W's wlan0, on the out-of-tree sprdwl_ng's unisoc_wifi."""
+    text = _stored(_SPRDWL, "dmesg")
+    assert "unisoc_wifi unisoc_wifi wlan0: sprdwl_report_connection <BSSID> failed" in text
+    inv = inspect_bundle(CORPUS / _SPRDWL)
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus, nic.builtin) == (
+        "wlan0",
+        "unisoc_wifi",
+        "platform",
+        True,
+    )
+
+
+def test_named_alone_shape_needs_both_names_equal_and_an_interface() -> None:
+    """Two different names, no interface, a word that is no interface, or garbage: none."""
+
+    def shape(msg: str) -> tuple[str, dict[str, str]] | None:
+        return named_alone_netdev(msg, lambda name: name.startswith(("wlan", "eth")))
+
+    assert shape("unisoc_wifi other wlan0: x") is None
+    assert shape("bcm2835-codec bcm2835-codec: Loaded V4L2 decode") is None
+    assert shape("foo foo 12: x") is None
+    assert shape("Foo Foo eth0: x") is None
+    assert shape("x" * 3000) is None
+    assert shape("dm9000 dm9000 eth0: link up") == (
+        "device",
+        {"driver": "dm9000", "device": "dm9000", "iface": "eth0", "named_alone": "1"},
+    )

@@ -19,6 +19,7 @@ from .dmesg_bare_wiphy import bare_wiphy
 from .dmesg_cut_netdev import cut_netdev_line
 from .dmesg_func_ndev import func_ndev_line
 from .dmesg_mii_phy import mii_phy_line
+from .dmesg_named_alone import named_alone_netdev
 from .dmesg_patterns import _NEEDLES, _PATTERNS, IFACE, OF_NODE
 from .dmesg_usb_serial import usb_serial_gone
 from .lazy_pattern import Lazy, later
@@ -119,6 +120,9 @@ def classify(msg: str) -> tuple[str, dict[str, str]] | None:
     # known by its own prefix or its function name spaces (catalog/bcmdhd_lines.py)
     if msg[:1] in _BCMDHD_FIRST and (dhd := bcmdhd_line(msg)) is not None:
         return dhd
+    # "unisoc_wifi unisoc_wifi wlan0: ...": a netdev line on a platform device named alone
+    if found := named_alone_netdev(msg, _is_netdev_name):
+        return found
     # "ethernet eth0: stmmac_open: Hw setup failed": a netdev line's prefix cut to one word
     return cut_netdev_line(msg, _is_netdev_name)
 
