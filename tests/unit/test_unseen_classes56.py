@@ -6,11 +6,12 @@ bundles."""
 
 from __future__ import annotations
 
-from sbctune.advice.inspect import inspect_bundle
+from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.catalog.bcmdhd_lines import bcmdhd_line
-from sbctune.inventory.model import Nic
+from sbctune.inventory.model import Inventory, Nic
 from sbctune.inventory.parsers.dmesg_named_alone import named_alone_netdev
 from sbctune.inventory.parsers.netif import parse_ifconfig
+from sbctune.inventory.raw import RawOutputs
 from tests.corpus_support import CORPUS, findings_of
 
 _MINIARCH = "bsp56_zero3w_miniarch_85_aicwf_sdio_lshw_ifconfig_rx_dropped"
@@ -143,3 +144,34 @@ def test_named_alone_shape_needs_both_names_equal_and_an_interface() -> None:
         "device",
         {"driver": "dm9000", "device": "dm9000", "iface": "eth0", "named_alone": "1"},
     )
+
+
+# --- a daemon's journal beside the kernel's dmesg -------------------------------------------
+
+_ZERO3W = "bsp56_zero3w_radxa_aic8800_21_aicbsp_sdio_bus_down_networkd"
+
+
+def test_networkd_journal_beside_dmesg_is_read_too() -> None:
+    """The bundle holds networkd's journal (5 lines: wlan0 connected, carrier gained) and a
+    longer dmesg; only the longer log was read, so wlan0 was lost. systemd-networkd's lines
+    are in its journal only, never in the kernel's ring: they are read after the longer log."""
+    assert "wlan0: Gained carrier" in _stored(_ZERO3W, "journalctl")
+    inv = inspect_bundle(CORPUS / _ZERO3W)
+    (nic,) = inv.nics
+    assert (nic.name, nic.wireless) == ("wlan0", True)
+
+
+def test_a_second_log_s_kernel_lines_stay_out() -> None:
+    """The kernel lines a second log repeats (a journal's copy of the ring) are not read
+    twice: two Link is Down lines in the longer log stay two (no flapping made of copies)."""
+    kernel = (
+        "[    5.1] r8169 0000:01:00.0 eth0: Link is Down\n"
+        "[    6.1] r8169 0000:01:00.0 eth0: Link is Up - 1Gbps/Full - flow control off\n"
+        "[    7.1] usb 1-1: new high-speed USB device number 2 using xhci_hcd\n"
+    )
+    journal = "Sep 24 11:45:00 h kernel: r8169 0000:01:00.0 eth0: Link is Down\n"
+    raw = RawOutputs(commands={"dmesg": kernel, "journalctl": journal})
+    inv = inventory_from_raw(raw)
+    assert isinstance(inv, Inventory)
+    (nic,) = inv.nics
+    assert nic.link_speed_mbps == 1000  # the journal's copy is not the last word
