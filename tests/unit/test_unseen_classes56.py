@@ -6,6 +6,9 @@ bundles."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sbctune.advice.inspect import inspect_bundle, inventory_from_raw
 from sbctune.catalog.bcmdhd_lines import bcmdhd_line
 from sbctune.inventory.model import Inventory, Nic
@@ -175,3 +178,18 @@ def test_a_second_log_s_kernel_lines_stay_out() -> None:
     assert isinstance(inv, Inventory)
     (nic,) = inv.nics
     assert nic.link_speed_mbps == 1000  # the journal's copy is not the last word
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    head=st.sampled_from(
+        ["[dhd] ", "[dhd-", "[dhd] [", "dhd_", "dhdsdio_", "F1 signature OK, ", ""]
+    ),
+    rest=st.text(max_size=120),
+)
+def test_new_line_readers_never_raise_on_garbage(head: str, rest: str) -> None:
+    """The bcmdhd reader and the named-alone shape on any text led by their own openings."""
+    found = bcmdhd_line(head + rest)
+    assert found is None or found[0] == "bcmdhd"
+    shaped = named_alone_netdev(rest + " " + rest + " " + head + ": x", str.isidentifier)
+    assert shaped is None or shaped[0] == "device"
