@@ -222,8 +222,11 @@ def _shown_value(label: str, value: Any, dev: dict[str, Any], live_link: tuple[b
     pause = dev.get("pause") or {}
     encoding = pause.get("advertisement") if pause.get("set") else None
     if label == "Advertised pause frame use" and encoding:
-        # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it
-        value = _pause_words(advertised_pause(str(encoding), pause))
+        # after an `ethtool -A` the PHY's advertisement is the driver's encoding of it, or the
+        # one it kept where the driver advertises only over an autonegotiating link (lan78xx)
+        kept = pause.get("advertised") if pause.get("advertisement_needs_link") else None
+        bits = (bool(kept[0]), bool(kept[1])) if kept else advertised_pause(str(encoding), pause)
+        value = _pause_words(bits)
     up, speed, duplex = live_link
     shown = _value(label, link, up, speed, duplex)
     return shown if shown is not None else value
