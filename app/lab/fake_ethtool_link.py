@@ -240,11 +240,14 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
         shown_idle = idle_shown(link, _last_link(ifname, link))
         live_link = (False, *shown_idle) if shown_idle else live_link
     indent = link.get("indent", "\t")
-    out = [f"Settings for {ifname}:"]
+    out = [*_settings_refused(ifname, dev), f"Settings for {ifname}:"]
+    no_settings = out[0].startswith("netlink error")
     # WOL_GET (admin only) is sent before DEBUG_GET and LINKSTATE_GET: its refusal comes once,
     # before the first of them
     eperm_due = bool(link.get("wol_hidden")) and os.geteuid() != 0
     for label, value, more in link["blocks"]:
+        if no_settings and label not in _NOT_LINK_SETTINGS:
+            continue  # LINKMODES_GET and LINKINFO_GET failed: none of their lines
         if label.startswith("Link partner") and (not up or not link["autoneg"]):
             continue  # no link (or forced): the PHY reads no partner (genphy_read_lpa)
         if label in _MODE_LABELS:
@@ -266,6 +269,28 @@ def show_link(ifname: str, dev: dict[str, Any]) -> str:
         )
         out += list(more)
     return "\n".join(out) + "\n"
+
+
+# The lines of `ethtool IFACE` that come from WOL_GET, DEBUG_GET and LINKSTATE_GET, not from the
+# link settings (LINKMODES_GET, LINKINFO_GET)
+_NOT_LINK_SETTINGS = ("Supports Wake-on", "Wake-on", "Current message level", "Link detected")
+
+
+def _settings_refused(ifname: str, dev: dict[str, Any]) -> list[str]:
+    """The errors `ethtool IFACE` prints where the driver's get_link_ksettings refuses while the
+    interface is down (bcmgenet_get_link_ksettings: EINVAL without netif_running; table fact
+    ops_refused_when_down): net/ethtool/linkmodes.c and linkinfo.c prepare_data (6.1, 6.12) both
+    fail with "failed to retrieve link settings", and ethtool's nl_gset (suppress_nlerr 1:
+    only EOPNOTSUPP is silent, netlink/nlsock.c nlsock_process_ack) prints each extack and errno
+    and goes on to WOL_GET, DEBUG_GET and LINKSTATE_GET (audit 9a L2, audit 33a row 3)."""
+    down = (dev.get("ops_refused_when_down") or {}).get("-s")
+    if not down or iface_up(ifname, dev):
+        return []
+    failed = [
+        "netlink error: failed to retrieve link settings",
+        f"netlink error: {ERRNO[str(down)]}",
+    ]
+    return failed * 2  # LINKMODES_GET, then LINKINFO_GET
 
 
 def _parse(args: list[str]) -> dict[str, Any]:

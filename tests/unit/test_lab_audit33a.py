@@ -111,3 +111,36 @@ def test_an_smsc95xx_takes_a_forced_speed_as_phylib_does(tmp_path: Path) -> None
     # the PHY's modes: a 10/100 PHY takes 1000 (genphy_setup_forced writes the BMCR bit)
     assert ethtool(state, "-s", "eth0", "speed", "1000", "duplex", "full", "autoneg", "off")[2] == 0
     assert ethtool(state, "-s", "eth0", "speed", "2500", "duplex", "full", "autoneg", "off")[2] != 0
+
+
+LINK_LINES = ("Supported link modes", "Advertised link modes", "Speed:", "Duplex:", "Port:",
+              "PHYAD:", "Transceiver:", "Auto-negotiation:")  # fmt: skip
+
+
+@root
+@pytest.mark.parametrize("kernel", [*SERIES, ""])
+def test_a_down_genet_prints_no_link_settings_and_their_errors(tmp_path: Path, kernel: str) -> None:
+    """Row 3 (audit 9a L2): bcmgenet_get_link_ksettings is EINVAL while the interface is down,
+    so LINKMODES_GET and LINKINFO_GET fail ("failed to retrieve link settings",
+    net/ethtool/linkmodes.c and linkinfo.c) and ethtool's nl_gset, which silences only
+    EOPNOTSUPP, prints both errors and the lines of WOL_GET, DEBUG_GET and LINKSTATE_GET.
+    Before, the lab printed every link line of a down GENET."""
+    out, err, code = ethtool(lab_state(tmp_path, "bcmgenet", kernel=kernel, up=False), "eth0")
+    assert code == 0
+    assert err == ["netlink error: failed to retrieve link settings",
+                   "netlink error: Invalid argument"] * 2  # fmt: skip
+    assert out.startswith("Settings for eth0:\n")
+    assert not [line for line in LINK_LINES if line in out]
+    assert _line(out, "Supports Wake-on") == "d" and _line(out, "Wake-on") == "d"
+    assert "Current message level: 0x00000007 (7)" in out
+    assert out.rstrip().endswith("Link detected: no")
+    # the control: up, every line is there and nothing is refused
+    up_out, up_err, _ = ethtool(lab_state(tmp_path, "bcmgenet", kernel=kernel, up=True), "eth0")
+    assert not up_err and all(line in up_out for line in LINK_LINES)
+
+
+@pytest.mark.parametrize(("driver", "chip"), [("lan78xx", "LAN7800"), ("r8152", "RTL8153")])
+def test_a_usb_nic_set_down_keeps_its_link_settings(tmp_path: Path, driver: str, chip: str) -> None:
+    """lan78xx (phy_stop keeps the PHY) and r8152 (mii) answer get_link_ksettings while down."""
+    out, err, code = ethtool(lab_state(tmp_path, driver, chip, SERIES[0], up=False), "eth0")
+    assert code == 0 and not err and "Supported link modes" in out
