@@ -7,7 +7,7 @@ advertisement stays, so `ethtool eth0` keeps showing the old "Advertised pause f
 pause_advertisement_needs_link_autoneg). bcmgenet_phy_pause_set and rtl8152_set_pauseparam
 rewrite it whatever the link. Before, the lab showed every accepted request as advertised.
 Row 2: smsc95xx is phylib on 6.1 and 6.12 (phy_ethtool_get_link_ksettings; the chip's internal
-PHY at MDIO address 1, PHY_BASIC_FEATURES; phy_probe advertises before it adds the pause bits
+PHY at MDIO address 1, a 10/100 PHY (its BMSR); phy_probe advertises before it adds the pause bits
 to `supported`, and smsc95xx never asks for pause), which a real Pi 3 B prints line for line
 (tests/captures/ethtool/pi3b_smsc95xx_unknown_netbox_3175.txt). Before, the lab refused
 `ethtool eth0` for an smsc95xx without a capture ("answers this from its own hardware").
@@ -96,7 +96,7 @@ def test_an_smsc95xx_shows_its_phylib_link_settings_as_a_real_pi_3_b(
     ):
         assert _line(out, label) == _line(real, label), label
     assert "10baseT/Half 10baseT/Full" in out and "100baseT/Half 100baseT/Full" in out
-    assert "1000baseT" not in out  # PHY_BASIC_FEATURES
+    assert "1000baseT" not in out  # a 10/100 PHY: genphy_read_abilities reads its BMSR
     assert "Supported ports: [ TP MII ]" in out
     assert "MDI-X" not in out  # 6.12.117's smsc.c sets mdix_ctrl by the PHY's ID: left out
 
