@@ -200,9 +200,12 @@ def _store_rx_first(co: dict[str, Any], numbers: dict[str, int]) -> bool:
     reads it back) and rx-frames before its TX checks refuse (co["rx_first"], driver_caps.json
     coalesce_rx_stored_before_tx_checks); a refused RIWT itself stores nothing."""
     first = co.get("rx_first")
-    if not first or riwt_refused(co, {**co["values"], **numbers}):
+    merged = {**co["values"], **numbers}
+    if not first or riwt_refused(co, merged):
         return False
     riwt = co["riwt"]
+    if int(merged.get(riwt["param"], 0)) == 0 and riwt.get("zero_ignored"):
+        return False  # 6.1: `use_riwt && rx_coalesce_usecs > 0`, else the RX block is skipped
     for name in first:
         current = int(co["values"].get(name, 0))
         wanted = numbers.get(name, current)
@@ -236,6 +239,8 @@ def _store_coalesce(
         param = riwt["param"]
         wanted = numbers.get(param, int(before.get(param, 0)))
         co["values"][param] = riwt_stored(co, wanted, int(before.get(param, 0)))
+        if wanted == 0 and riwt.get("zero_ignored"):  # 6.1 skips the whole RX block for 0
+            co["values"].update({n: before[n] for n in co.get("rx_first", []) if n in before})
     for name in co.get("floor_ns", {}):
         if name not in given and name in co["values"]:
             co["values"][name] = stored(co, name, int(co["values"][name]))

@@ -109,6 +109,22 @@ def test_stmmac_stores_nothing_when_the_riwt_itself_is_refused(tmp_path: Path) -
     assert _shown(state, "-c", "rx-frames") == "0"
 
 
+@POSIX
+@root
+def test_stmmac_on_61_skips_the_rx_block_for_rx_usecs_0(tmp_path: Path) -> None:
+    """6.1's __stmmac_set_coalesce: `if (priv->use_riwt && (ec->rx_coalesce_usecs > 0))`, so
+    rx-frames goes with a non-zero rx-usecs only (audit 33b row 7)."""
+    state = lab_state(tmp_path, "stmmac", "RK3588", "6.1.0-27-arm64")
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "64")[2] == 0
+    assert (_shown(state, "-c", "rx-usecs"), _shown(state, "-c", "rx-frames")) == ("327", "0")
+    code = ethtool(state, "-C", "eth0", "rx-usecs", "0", "rx-frames", "64", "tx-usecs", "0",
+                   "tx-frames", "0")[2]  # fmt: skip
+    assert code != 0
+    assert _shown(state, "-c", "rx-frames") == "0"
+    assert ethtool(state, "-C", "eth0", "rx-usecs", "100", "rx-frames", "64")[2] == 0
+    assert (_shown(state, "-c", "rx-usecs"), _shown(state, "-c", "rx-frames")) == ("98", "64")
+
+
 # --- row 3: atlantic reopens on any ring set the driver gets -------------------------------------
 
 
