@@ -462,7 +462,7 @@ def add_static_advice(inventory: Inventory, parsed: Parsed, catalog: Catalog | N
             inventory.findings.append(found)
             if cable := cable_recommendation(found):
                 inventory.recommendations.append(cable)
-        for pair in (generic_driver(nic), usb_no_driver(nic)):
+        for pair in (generic_driver(nic, inventory.board.kernel), usb_no_driver(nic)):
             if pair is not None:
                 inventory.findings.append(pair[0])
                 inventory.recommendations += [pair[1]] if pair[1] is not None else []

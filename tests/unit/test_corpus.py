@@ -281,13 +281,6 @@ KNOWN_GAPS: dict[str, str] = {
         "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
     # corpus42 (forty-second unseen set), left with its reason in tests/captures/corpus/README.md
-    "usbmg42_un100l_proxmox_r8152linux_47_rtl8157_cdc_ncm_10000m": (
-        "the RTL8157 (0bda:8157) on cdc_ncm: no in-tree driver of the kernels read (6.1, 6.12; "
-        "r8152.c rtl8152_table lists 0bda:8156, not 8157) has it, so generic-driver, which "
-        "names the kernel's own driver for the chip, cannot fire; r8152 lists it only in later "
-        "trees (OpenWrt backported it to 6.18, openwrt/openwrt#23088). Missing: a newer "
-        "kernel source in the ID-table regen (kernel_source.py fetches Debian's 6.1 and 6.12)"
-    ),
     # corpus46 (forty-sixth unseen set), left with its reason in tests/captures/corpus/README.md
     "ind46_bbb_udemy_beagleboard_276_busybox_syslog_none_host_user_facility_machine_model": (
         "a reader names the BeagleBone Black's SoC AM335x (TI's family name, in the model "
@@ -322,15 +315,6 @@ KNOWN_GAPS: dict[str, str] = {
         "network interrupts when no NIC can be told apart"
     ),
     # corpus51 (fifty-first unseen set), left with their reasons in tests/captures/corpus/README.md
-    "ap51_pi4_usbwifi_464_archer_t2u_plus_rtl8821au_lsusb_one_line_iw_dev_wlx": (
-        "the reader ties iw's only interface, wlx242fd0d9e22c, to lsusb's only Wi-Fi stick, the "
-        "Archer T2U PLUS (2357:0120); the inventory lists both lines' facts (lsusb's joined line "
-        "is now split) but cannot tie them: 2357:0120 is in no ID table of the kernels read "
-        "(rtw88's rtw_8821au came in 6.14), usb.ids names it with no network word, and a "
-        "wlx<MAC> name says nothing of the bus by itself (Debian's 73-usb-net-by-mac.rules gives "
-        "USB NICs such names, but any .link's NamePolicy=mac can name a PCI one so). Missing: a "
-        "table that knows 2357:0120 (a 6.14+ source) or a line that places the interface"
-    ),
     "ap51_pi_rtl8188eu_402_edimax_n150_8188eu_oot_dmesg_grep_no_iface": (
         "the out-of-tree 8188eu module's lines (taint, 'Chip Version Info: CHIP_8188E_...', "
         "'registered new interface driver r8188eu', 'R8188EU: Firmware Version 11') name no "
