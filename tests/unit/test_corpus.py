@@ -307,13 +307,6 @@ KNOWN_GAPS: dict[str, str] = {
         "dwc_otg' or lsusb -t places them. Missing: a masked-MAC register line read, and the "
         "host controller named by a device tree node's address as the Pi's USB 2.0 OTG"
     ),
-    "slow52_wrt_armadaxp_mwlwifi_34_proc_interrupts_mvneta_mwlwifi_cpu0": (
-        "every network interrupt is on CPU0, but its lines are named by their drivers alone "
-        "('mvneta' twice, 'mwlwifi' twice) with no interface or device name: two lines of one "
-        "name may be two ports or two vectors of one, so no NIC is made of them and the "
-        "per-NIC irq-on-cpu0 finding has nothing to name. Missing: a finding on the board's "
-        "network interrupts when no NIC can be told apart"
-    ),
     # corpus51 (fifty-first unseen set), left with their reasons in tests/captures/corpus/README.md
     "ap51_pi_rtl8188eu_402_edimax_n150_8188eu_oot_dmesg_grep_no_iface": (
         "the out-of-tree 8188eu module's lines (taint, 'Chip Version Info: CHIP_8188E_...', "

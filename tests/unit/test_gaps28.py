@@ -19,8 +19,9 @@ from sbctune.catalog.kernel_drivers import (
     load_kernel_drivers,
     with_newer,
 )
+from sbctune.inventory.parsers.procfs import parse_interrupts
 from sbctune.resources import resource_root
-from tests.corpus_support import CORPUS, corpus_output
+from tests.corpus_support import CORPUS, corpus_output, inventory_of
 
 _ARCHER = "ap51_pi4_usbwifi_464_archer_t2u_plus_rtl8821au_lsusb_one_line_iw_dev_wlx"
 _RTL8157 = "usbmg42_un100l_proxmox_r8152linux_47_rtl8157_cdc_ncm_10000m"
@@ -93,3 +94,49 @@ def test_the_newer_series_in_words() -> None:
     assert "between 6.13 and 7.2" in for_your_kernel(("7.2",), "6.14.2")
     assert for_your_kernel(("7.2",), "7.2.1") == ""
     assert for_your_kernel(("6.1",), "5.15.0") == ""  # unchanged for the older series
+
+
+# kaloz/mwlwifi#34 (northbound1, 2015-10-26), the corpus bundle's /proc/interrupts: an
+# Armada XP router's kernel prints the hwirq with no trigger (no CONFIG_GENERIC_IRQ_SHOW_LEVEL)
+_ARMADA = (
+    "           CPU0       CPU1\n"
+    " 16:     233437     233490  armada_370_xp_irq   5  armada_370_xp_per_cpu_tick\n"
+    " 18:     105542          0  armada_370_xp_irq  31  mv64xxx_i2c\n"
+    " 26:        111          0  armada_370_xp_irq   8  mvneta\n"
+    " 27:     150549          0  armada_370_xp_irq  10  mvneta\n"
+    " 87:          0          0  armada_370_xp_irq  59  mwlwifi\n"
+    " 88:    3792826          0  armada_370_xp_irq  60  mwlwifi\n"
+)
+
+
+def test_interrupts_named_by_their_driver_only_all_on_cpu0_are_told() -> None:
+    """No NIC is made of two "mvneta" lines, yet the reader's fact is stated: the network
+    interrupts all land on CPU0, the lines quoted; the hwirq is not part of the name."""
+    inv = inventory_of({"/proc/interrupts": _ARMADA})
+    assert inv.nics == []
+    (finding,) = [f for f in inv.findings if f.id == "irq-on-cpu0"]
+    assert finding.nic is None
+    assert finding.summary.startswith("Every network interrupt that fired (2 lines of mvneta)")
+    assert "lands on CPU0, the other 1 CPU(s) taking none" in finding.summary
+    assert [e.strip() for e in finding.evidence] == [
+        "26:        111          0  armada_370_xp_irq   8  mvneta",
+        "27:     150549          0  armada_370_xp_irq  10  mvneta",
+    ]
+    interrupts, _ = parse_interrupts(_ARMADA)
+    assert [(i.hwirq, i.names) for i in interrupts.irqs[2:4]] == [
+        ("8", ["mvneta"]),
+        ("10", ["mvneta"]),
+    ]
+
+
+def test_network_interrupts_served_by_another_cpu_are_no_finding() -> None:
+    """One of them on CPU1 (as irqbalance or an affinity mask would put it): nothing to say;
+    and a line no network driver names (mv64xxx_i2c on CPU0 only) says nothing either."""
+    moved = _ARMADA.replace("150549          0", "150549       9071")
+    assert not [
+        f for f in inventory_of({"/proc/interrupts": moved}).findings if f.id == "irq-on-cpu0"
+    ]
+    no_net = "\n".join(line for line in _ARMADA.splitlines() if "mvneta" not in line)
+    assert not [
+        f for f in inventory_of({"/proc/interrupts": no_net}).findings if f.id == "irq-on-cpu0"
+    ]
