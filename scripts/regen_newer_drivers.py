@@ -34,7 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernel_source import NEWER, SERIES, obtain  # noqa: E402
 from regen_kernel_source import _defines, _drivers, _hex4  # noqa: E402
 
-GLOBS = ("drivers/net/*", "drivers/staging/*", "include/linux/pci_ids.h")
+GLOBS = ("drivers/net/*", "drivers/staging/*", "include/linux/pci_ids.h", "include/linux/usb/*")
+# Headers whose macros an ID table uses (r8152.c's USB_DEVICE(VENDOR_ID_TRENDNET, 0xe02c):
+# include/linux/usb/r8152.h), read for the newer tree and the older trees' rows alike.
+HEADERS = ("include/linux/usb/*.h",)
 # An ID table's row in any of its spellings: "{ 0x10B7, 0x5900, PCI_ANY_ID, ...}" (3c59x.c in
 # 6.12, which regen_kernel_source's _ID_RE does not read; 7.2 spells it PCI_DEVICE(0x10B7,
 # 0x5900)), "PCI_DEVICE(PCI_VENDOR_ID_X, 0x...)", "USB_DEVICE(VENDOR_ID_REALTEK, 0x8156)". The
@@ -54,7 +57,11 @@ def old_rows(trees: list[Path], folder: str) -> set[str]:
     for root in trees:
         here = root / folder
         files = sorted([*here.glob("*.c"), *here.glob("*.h")]) if here.is_dir() else []
-        table = {**_defines([root / "include/linux/pci_ids.h"]), **_defines(files)}
+        shared = [
+            root / "include/linux/pci_ids.h",
+            *sorted(p for g in HEADERS for p in root.glob(g)),
+        ]
+        table = {**_defines(shared), **_defines(files)}
         for path in files:
             for vendor, device in _ROW_RE.findall(
                 path.read_text(encoding="utf-8", errors="replace")
@@ -113,7 +120,7 @@ def main() -> int:
     for series in NEWER:  # one newer series ("7.2"); a second would need its own rows
         source = obtain(series, GLOBS)
         versions[f"linux-source-{series}"] = source.version
-        found, listed, _firmware = _drivers(source.root)
+        found, listed, _firmware = _drivers(source.root, HEADERS)
         body = newer(older, found, listed, series, trees)
     OUT.write_text(
         json.dumps(

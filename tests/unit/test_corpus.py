@@ -189,14 +189,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the driver's one (MT7925): reading a model from a message's first word would guess"
     ),
     # corpus22 (twenty-second unseen set), reasons in tests/captures/corpus/README.md
-    "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
-        "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "
-        "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
-        "and no interfaces: only the product string's words would say it is a NIC. Checked "
-        "(gaps24): usb.ids 2025.07.26 is the newest Debian offers (apt-cache policy usb.ids) "
-        "and linux-source 6.12.117's r8152.c, cdc_ether.c, aqc111.c list 20f4:e02b/e05a only; "
-        "missing: an ID table that knows it"
-    ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
         "Broadcom's out-of-tree bcmdhd (Google's msm tree), its chip only in a line that names "

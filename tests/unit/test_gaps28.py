@@ -140,3 +140,21 @@ def test_network_interrupts_served_by_another_cpu_are_no_finding() -> None:
     assert not [
         f for f in inventory_of({"/proc/interrupts": no_net}).findings if f.id == "irq-on-cpu0"
     ]
+
+
+_SYNOLOGY = "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000"
+
+
+def test_an_id_whose_vendor_is_a_shared_headers_macro_is_read() -> None:
+    """Synology's lsusb tree of a TRENDnet TUC-ET2G v2 (20f4:e02c, class 00, no interface
+    shown): r8152.c lists it in 7.2 as USB_DEVICE(VENDOR_ID_TRENDNET, 0xe02c), the vendor a
+    macro of include/linux/usb/r8152.h, so it is a USB NIC at 5000M with r8152 named for it."""
+    line = "|__2-1         20f4:e02c:3100 00  3.20 5000MBit/s 256mA 1IF  (TRENDnet TUC-ET2G(v2.0R)"
+    assert line in corpus_output(_SYNOLOGY, "001")
+    inv = inspect_bundle(CORPUS / _SYNOLOGY)
+    (nic,) = inv.nics
+    assert (nic.ids, nic.bus, nic.bus_path, nic.usb_speed_mbps) == ("20f4:e02c", "usb", "2-1", 5000)
+    (advice,) = [
+        r for r in inv.recommendations if r.title == "r8152 drives this adapter in newer kernels"
+    ]
+    assert "Your kernel is 4.4.180+: it came after 6.12 (7.2 has it)" in advice.detail
