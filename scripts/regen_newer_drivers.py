@@ -109,19 +109,29 @@ def newer(
     return {"drivers": drivers, "ids": ids}
 
 
-def main() -> int:
+def generate(
+    versions: dict[str, str] | None = None,
+) -> tuple[dict[str, object], dict[str, str]]:
+    """The table's body and the package versions read: the newer tree's at apt's candidate
+    (or the one pinned in `versions`), the older ones at drivers.json's (VERSION.json)."""
     older = json.loads((OUT.parent / "drivers.json").read_text(encoding="utf-8"))
     body: dict[str, object] = {}
-    versions: dict[str, str] = {}
+    used: dict[str, str] = {}
     pins = json.loads((OUT.parent / "VERSION.json").read_text(encoding="utf-8"))["packages"]
     trees = [
         obtain(s, GLOBS, version=pins.get(f"linux-source-{s}")).root for s in SERIES
     ]  # the versions drivers.json was read from
     for series in NEWER:  # one newer series ("7.2"); a second would need its own rows
-        source = obtain(series, GLOBS)
-        versions[f"linux-source-{series}"] = source.version
+        package = f"linux-source-{series}"
+        source = obtain(series, GLOBS, version=(versions or {}).get(package))
+        used[package] = source.version
         found, listed, _firmware = _drivers(source.root, HEADERS)
         body = newer(older, found, listed, series, trees)
+    return body, used
+
+
+def main() -> int:
+    body, versions = generate()
     OUT.write_text(
         json.dumps(
             {
