@@ -76,6 +76,7 @@ def _generic_driver_newer(nic: Nic, kernel: str | None) -> tuple[Finding, Recomm
         for d in table.for_ids("usb", nic.ids)
         if not ids.is_generic_usb(d.name)
         and not _protocol_driver(d)
+        and d.wireless == bool(nic.wireless)  # a Wi-Fi driver is no Ethernet chip's own
         and "6.1" not in (series := table.id_series("usb", nic.ids, d.name))
         and "6.12" not in series
     ]
