@@ -189,14 +189,6 @@ KNOWN_GAPS: dict[str, str] = {
         "the driver's one (MT7925): reading a model from a message's first word would guess"
     ),
     # corpus22 (twenty-second unseen set), reasons in tests/captures/corpus/README.md
-    "ds218plus_bbqq_461_synology_lsusb_tree_trendnet_tuc_et2g_5000": (
-        "20f4:e02c (TRENDnet TUC-ET2G v2) is in no generated table (usb.ids, the 6.1/6.12 "
-        "drivers' ID tables; r8152 lists 20f4:e02b only) and Synology's lsusb shows class 00 "
-        "and no interfaces: only the product string's words would say it is a NIC. Checked "
-        "(gaps24): usb.ids 2025.07.26 is the newest Debian offers (apt-cache policy usb.ids) "
-        "and linux-source 6.12.117's r8152.c, cdc_ether.c, aqc111.c list 20f4:e02b/e05a only; "
-        "missing: an ID table that knows it"
-    ),
     # corpus23 (twenty-third unseen set), reasons in tests/captures/corpus/README.md
     "nexus5_pmbootstrap_36_bcmdhd_bcm4339_sdio_data_crc": (
         "Broadcom's out-of-tree bcmdhd (Google's msm tree), its chip only in a line that names "
@@ -282,13 +274,6 @@ KNOWN_GAPS: dict[str, str] = {
         "out-of-tree Wi-Fi module's trace alone, with nothing else to tell it by"
     ),
     # corpus42 (forty-second unseen set), left with its reason in tests/captures/corpus/README.md
-    "usbmg42_un100l_proxmox_r8152linux_47_rtl8157_cdc_ncm_10000m": (
-        "the RTL8157 (0bda:8157) on cdc_ncm: no in-tree driver of the kernels read (6.1, 6.12; "
-        "r8152.c rtl8152_table lists 0bda:8156, not 8157) has it, so generic-driver, which "
-        "names the kernel's own driver for the chip, cannot fire; r8152 lists it only in later "
-        "trees (OpenWrt backported it to 6.18, openwrt/openwrt#23088). Missing: a newer "
-        "kernel source in the ID-table regen (kernel_source.py fetches Debian's 6.1 and 6.12)"
-    ),
     # corpus46 (forty-sixth unseen set), left with its reason in tests/captures/corpus/README.md
     "ind46_bbb_udemy_beagleboard_276_busybox_syslog_none_host_user_facility_machine_model": (
         "a reader names the BeagleBone Black's SoC AM335x (TI's family name, in the model "
@@ -315,23 +300,7 @@ KNOWN_GAPS: dict[str, str] = {
         "dwc_otg' or lsusb -t places them. Missing: a masked-MAC register line read, and the "
         "host controller named by a device tree node's address as the Pi's USB 2.0 OTG"
     ),
-    "slow52_wrt_armadaxp_mwlwifi_34_proc_interrupts_mvneta_mwlwifi_cpu0": (
-        "every network interrupt is on CPU0, but its lines are named by their drivers alone "
-        "('mvneta' twice, 'mwlwifi' twice) with no interface or device name: two lines of one "
-        "name may be two ports or two vectors of one, so no NIC is made of them and the "
-        "per-NIC irq-on-cpu0 finding has nothing to name. Missing: a finding on the board's "
-        "network interrupts when no NIC can be told apart"
-    ),
     # corpus51 (fifty-first unseen set), left with their reasons in tests/captures/corpus/README.md
-    "ap51_pi4_usbwifi_464_archer_t2u_plus_rtl8821au_lsusb_one_line_iw_dev_wlx": (
-        "the reader ties iw's only interface, wlx242fd0d9e22c, to lsusb's only Wi-Fi stick, the "
-        "Archer T2U PLUS (2357:0120); the inventory lists both lines' facts (lsusb's joined line "
-        "is now split) but cannot tie them: 2357:0120 is in no ID table of the kernels read "
-        "(rtw88's rtw_8821au came in 6.14), usb.ids names it with no network word, and a "
-        "wlx<MAC> name says nothing of the bus by itself (Debian's 73-usb-net-by-mac.rules gives "
-        "USB NICs such names, but any .link's NamePolicy=mac can name a PCI one so). Missing: a "
-        "table that knows 2357:0120 (a 6.14+ source) or a line that places the interface"
-    ),
     "ap51_pi_rtl8188eu_402_edimax_n150_8188eu_oot_dmesg_grep_no_iface": (
         "the out-of-tree 8188eu module's lines (taint, 'Chip Version Info: CHIP_8188E_...', "
         "'registered new interface driver r8188eu', 'R8188EU: Firmware Version 11') name no "
