@@ -145,6 +145,10 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
     soc = (expected.get("board") or {}).get("soc")
     if soc is not None and inv.board.soc != soc:
         diffs.append(f"board.soc: expected {soc!r}, got {inv.board.soc!r}")
+    # the kernel release an output came from (uname -a, the log's own lines): fifty-fourth set
+    kernel = (expected.get("board") or {}).get("kernel")
+    if kernel is not None and inv.board.kernel != kernel:
+        diffs.append(f"board.kernel: expected {kernel!r}, got {inv.board.kernel!r}")
     matched: list[Nic] = []
     for want in expected.get("nics", []):
         unknown = set(want) - NIC_KEYS
@@ -409,6 +413,8 @@ def score(expected: dict[str, Any], inv: Inventory) -> tuple[int, int]:
         right += (inv.board.model or "").strip() == expected["board"]["model"]
     if (expected.get("board") or {}).get("soc") is not None:
         total, right = total + 1, right + (inv.board.soc == expected["board"]["soc"])
+    if (expected.get("board") or {}).get("kernel") is not None:
+        total, right = total + 1, right + (inv.board.kernel == expected["board"]["kernel"])
     for want in expected.get("nics", []):
         stated = 1 + sum(1 for k in want if k not in ("note", *IDENTITY[:1]))
         total += stated
