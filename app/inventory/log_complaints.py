@@ -84,17 +84,25 @@ def reports_errno(text: str) -> bool:
 IDS_BY_FORMAT = "dmesg format"  # graph.PRECEDENCE: after every source that lists IDs itself
 
 
-def ids_said(text: str, sighting: Sighting) -> Sighting | None:
+def ids_said(text: str, sighting: Sighting, driver: str | None = None) -> Sighting | None:
     """The IDs a device's line prints, read by the kernel format it was printed from
     (resources/kernel_source/id_formats.tsv): "usb 1-1: This Realtek USB WiFi dongle
-    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver."""
+    (0x2357:0x0108) is untested!" gives 1-1 the IDs 2357:0108, whatever the driver. A format
+    that prints the PCI device number alone ("iwlwifi 0000:3b:00.0: PCI dev 2723/1654, ...",
+    iwl_pci_probe's pdev->device) takes the vendor from the line's driver's own alias table."""
     keys = [k for k in sighting.keys if k[0] in ("usb", "pci", "sdio")]
-    found = load_id_formats().ids_in(text) if keys else None
+    by_number = driver if any(k[0] == "pci" for k in keys) else None
+    found = load_id_formats().ids_in(text, by_number) if keys else None
     if found is None:
         return None
     ids, item = found
     said = Sighting(keys)
     why = f"{text[:200]} (the IDs as {item.files[0]} prints them)"
+    if item.vendor_at < 0:
+        why = (
+            f"{text[:200]} (the device number as {item.files[0]} prints it; "
+            f"{driver}'s ID table has one entry of it: {ids})"
+        )
     said.add("ids", ids, IDS_BY_FORMAT, why, sighting.facts[0].order if sighting.facts else 0)
     return said
 

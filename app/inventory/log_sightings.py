@@ -318,7 +318,10 @@ class _Reading:
             return
         self.found.append(sighting)
         self.firsts.append(sighting)
-        if event.kind == "device" and (said := ids_said(event.text, sighting)) is not None:
+        if (
+            event.kind == "device"
+            and (said := ids_said(event.text, sighting, event.driver)) is not None
+        ):
             self.found.append(said)
         if event.kind == "device" and (chip := version_chip_said(event, sighting)) is not None:
             self.found.append(chip)

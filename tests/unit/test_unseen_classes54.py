@@ -1,0 +1,91 @@
+"""The fifty-fourth unseen set's classes ("it worked before the update"): what the user sees of
+a NIC after a kernel, firmware or driver update, from lines no older set showed. Each test uses
+the real paste's lines (tests/captures/corpus/regr54_*, their SOURCE.md), kept whole."""
+
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sbctune.advice.inspect import inspect_bundle
+from sbctune.catalog.detected_names import detected_name
+from sbctune.catalog.id_formats import load_id_formats
+from sbctune.inventory.model import Nic
+
+CORPUS = Path(__file__).resolve().parents[1] / "captures" / "corpus"
+
+
+def _bundle(tmp_path: Path, commands: dict[str, str]) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for i, (cmd, text) in enumerate(commands.items()):
+        (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
+        files[cmd] = f"{i}.txt"
+    manifest = {"format": "sbctune-bundle", "version": 1, "created": "2026-12-01T00:00:00Z",
+                "host": "", "commands": files, "files": {}, "exit_codes": {}}  # fmt: skip
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return tmp_path
+
+
+def _one_nic(bundle: Path) -> Nic:
+    found = inspect_bundle(bundle).nics
+    assert len(found) == 1, found
+    return found[0]
+
+
+# NixOS/nixpkgs#271020, "When it fails" (a laptop's AX200)
+NIXOS_FAILS = (
+    "[    7.560762] iwlwifi 0000:3b:00.0: enabling device (0000 -> 0002)\n"
+    "[    7.571782] iwlwifi 0000:3b:00.0: Detected crf-id 0x3617, cnv-id 0x100530 wfpm id 0x80000000\n"
+    "[    7.571964] iwlwifi 0000:3b:00.0: PCI dev 2723/1654, rev=0x340, rfid=0x10a100\n"
+    "[    7.572574] iwlwifi 0000:3b:00.0: Direct firmware load for iwlwifi-cc-a0-77.ucode failed with error -2\n"
+)
+# QubesOS/qubes-issues#9882 (sys-net's AX211), its bracketed wall clock kept
+QUBES = (
+    "[2025-04-07 08:14:08] [    4.159821] iwlwifi 0000:00:06.0: Detected crf-id 0x400410, cnv-id 0x80400 wfpm id 0x80000020\n"
+    "[2025-04-07 08:14:08] [    4.161742] iwlwifi 0000:00:06.0: PCI dev 51f0/0090, rev=0x370, rfid=0x2010d000\n"
+    "[2025-04-07 08:14:08] [    4.161790] iwlwifi 0000:00:06.0: Detected Intel(R) Wi-Fi 6E AX211 160MHz\n"
+    "[2025-04-07 08:14:08] [    4.172456] iwlwifi 0000:00:06.0: loaded firmware version 89.6b44fa0b.0 so-a0-gf-a0-89.ucode op_mode iwlmvm\n"
+)
+
+
+def test_iwlwifi_pci_dev_line_names_the_device_ids(tmp_path: Path) -> None:
+    """iwl_pci_probe prints pdev->device and pdev->subsystem_device only ("PCI dev 2723/1654");
+    the vendor is the one of iwlwifi's alias table entry with that number: 8086:2723, an AX200."""
+    nic = _one_nic(_bundle(tmp_path, {"dmesg": NIXOS_FAILS}))
+    assert nic.bus_path == "0000:3b:00.0" and nic.driver == "iwlwifi"
+    assert nic.ids == "8086:2723"
+    assert "AX200" in (nic.chip or "")
+
+
+def test_a_device_number_alone_needs_the_drivers_table() -> None:
+    """The product-only format gives no IDs without the line's driver, nor for a number the
+    driver's alias table does not have (no vendor guessed)."""
+    line = "iwlwifi 0000:3b:00.0: PCI dev 2723/1654, rev=0x340, rfid=0x10a100"
+    table = load_id_formats()
+    assert table.ids_in(line) is None
+    found = table.ids_in(line, "iwlwifi")
+    assert found is not None and found[0] == "8086:2723"
+    assert table.ids_in(line.replace("2723", "ffff"), "iwlwifi") is None
+    assert table.ids_in(line, "r8169") is None  # r8169's table has no entry 10ec:2723 alone
+
+
+def test_iwlwifi_detected_name_is_the_chip_not_the_cnvi_function(tmp_path: Path) -> None:
+    """With the IDs known (8086:51f0, pci.ids "Alder Lake-P PCH CNVi WiFi"), the chip is still
+    the product iwlwifi's own table names on its "Detected" line: the AX211."""
+    nic = _one_nic(_bundle(tmp_path, {"dmesg": QUBES}))
+    assert nic.ids == "8086:51f0"
+    assert nic.chip == "Intel(R) Wi-Fi 6E AX211 160MHz"
+
+
+def test_detected_name_reads_only_the_tables_names() -> None:
+    assert detected_name("iwlwifi", "Detected Intel(R) Wireless-AC 9560 160MHz") == (
+        "Intel(R) Wireless-AC 9560 160MHz"
+    )
+    # 6.1's mvm/ops.c form, with the hardware revision after the name
+    assert detected_name("iwlwifi", "Detected Intel(R) Wireless-AC 9560 160MHz, REV=0x318")
+    assert detected_name("iwlwifi", "Detected crf-id 0x3617, cnv-id 0x100530") is None
+    assert detected_name("hns3", "Detected Intel(R) Wireless-AC 9560 160MHz") is None
+    assert detected_name(None, "Detected ") is None
