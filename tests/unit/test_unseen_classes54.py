@@ -89,3 +89,32 @@ def test_detected_name_reads_only_the_tables_names() -> None:
     assert detected_name("iwlwifi", "Detected crf-id 0x3617, cnv-id 0x100530") is None
     assert detected_name("hns3", "Detected Intel(R) Wireless-AC 9560 160MHz") is None
     assert detected_name(None, "Detected ") is None
+
+
+# MichaIng/DietPi#7490 (an Orange Pi 3B): bash's "\w\$ " prompt, the working directory alone
+OPI3B_UNAME = (
+    "~$ uname -a\n"
+    "Linux opi3b 6.12.24-current-rockchip64 #1 SMP PREEMPT Sun Apr 20 08:16:02 UTC 2025 aarch64 GNU/Linux\n"
+)
+# zabbly/linux#41 (a ThinkPad X1 Carbon Gen 8): the uname line inside the post's dmesg block
+ZABBLY_BLOCK = (
+    "20U90008GE ThinkPad X1 Carbon Gen 8 \n"
+    "Linux x1-carbon 6.10.14-zabbly+ #debian12 SMP PREEMPT_DYNAMIC Sat Oct 12 03:24:19 UTC 2024 x86_64 GNU/Linux\n"
+    "\n"
+    "[    9.870625] iwlwifi 0000:00:14.3: enabling device (0000 -> 0002)\n"
+)
+
+
+def test_uname_behind_a_working_directory_prompt(tmp_path: Path) -> None:
+    """The board's kernel is the release `uname -a` printed behind "~$ "."""
+    inv = inspect_bundle(_bundle(tmp_path, {"uname -a": OPI3B_UNAME}))
+    assert inv.board.kernel == "6.12.24-current-rockchip64"
+
+
+def test_uname_line_inside_a_log_paste(tmp_path: Path) -> None:
+    """A `uname -a` line pasted in a dmesg block is the kernel the log came from; a log line
+    that only mentions GNU/Linux is not."""
+    inv = inspect_bundle(_bundle(tmp_path, {"dmesg": ZABBLY_BLOCK}))
+    assert inv.board.kernel == "6.10.14-zabbly+"
+    other = "[    1.0] foo: this is not GNU/Linux\n[    2.0] Linux x #1 GNU/Linux\n"
+    assert inspect_bundle(_bundle(tmp_path / "o", {"dmesg": other})).board.kernel is None
