@@ -118,3 +118,35 @@ def test_uname_line_inside_a_log_paste(tmp_path: Path) -> None:
     assert inv.board.kernel == "6.10.14-zabbly+"
     other = "[    1.0] foo: this is not GNU/Linux\n[    2.0] Linux x #1 GNU/Linux\n"
     assert inspect_bundle(_bundle(tmp_path / "o", {"dmesg": other})).board.kernel is None
+
+
+# agherzan/meta-raspberrypi#547 (a Yocto Pi 3 build): `ip addr`'s lines in an inline code span,
+# and brcmfmac's 4.18-5.0 chip line in a journal
+YOCTO_IP = (
+    "`3: wlan0: <BROADCAST,MULTICAST> mtu 1500 qdisc noop state DOWN group default qlen 1000\n"
+    "    link/ether b8:27:eb:f5:ff:50 brd ff:ff:ff:ff:ff:ff`\n"
+)
+YOCTO_JOURNAL = (
+    "root@raspberrypi3:~# journalctl | grep brcm | head -n 30\n"
+    "Jan 01 00:00:06 localhost kernel: brcmfmac: F1 signature read @0x18000000=0x15264345\n"
+    "Jan 01 00:00:06 localhost kernel: brcmfmac: brcmf_fw_map_chip_to_name: using brcm/brcmfmac43455-sdio.bin for chip 0x004345(17221) rev 0x000006\n"
+    "Jan 01 00:00:06 localhost kernel: usbcore: registered new interface driver brcmfmac\n"
+)
+
+
+def test_ip_addr_in_an_inline_code_span(tmp_path: Path) -> None:
+    """The backtick that opens the span is no part of "3: wlan0:": wlan0 is listed, not up."""
+    nic = _one_nic(_bundle(tmp_path, {"ip addr": YOCTO_IP}))
+    assert nic.name == "wlan0" and nic.mac == "b8:27:eb:f5:ff:50"
+    assert nic.set_down is True
+
+
+def test_brcmfmac_old_chip_line_names_the_chip_and_its_bus(tmp_path: Path) -> None:
+    """ "for chip 0x004345(17221) rev 0x000006" is the BCM4345, on SDIO by its firmware's
+    name; with `ip addr`'s wlan0 it is one NIC."""
+    bundle = _bundle(
+        tmp_path, {"journalctl | grep brcm | head -n 30": YOCTO_JOURNAL, "ip addr": YOCTO_IP}
+    )
+    nic = _one_nic(bundle)
+    assert nic.name == "wlan0" and nic.driver == "brcmfmac"
+    assert nic.chip == "BCM4345" and nic.bus == "sdio" and nic.wireless is True
