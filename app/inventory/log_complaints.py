@@ -59,7 +59,14 @@ def firmware_file(text: str) -> str | None:
 # "firmware ver 10.2.4-1.0-00047 api 5", rtw88's "Firmware version 9.9.11, H2C version 15",
 # mt76's "WM Firmware Version: ____000000, Build Time: ...", iwlwifi's "Loaded firmware version:",
 # ath9k_htc's "FW Version: 1.4" (htc_drv_init.c, read back from the running target)
-_FIRMWARE_RUNS = re.compile(r"(?i)\b(?:FW is active|(?:firmware|FW) ver(?:sion)?:? \S{1,40})")
+# iwlwifi's "TLV_FW_FSEQ_VERSION: FSEQ Version: 89.3.35.37" is printed while it parses the TLVs
+# of a file the firmware loader returned (iwl-drv.c iwl_parse_tlv_firmware(), called by
+# iwl_req_fw_callback() only with a file; 6.1 and 6.12): a file was found after the newer API
+# versions it asked for first were not (corpus/regr54_thinkpad_x1c8_zabbly_41_*)
+_FIRMWARE_RUNS = re.compile(
+    r"(?i)\b(?:FW is active|(?:firmware|FW) ver(?:sion)?:? \S{1,40}"
+    r"|(?-i:TLV_FW_FSEQ_VERSION): \S.{0,40})"
+)
 
 
 def firmware_runs(text: str) -> str | None:

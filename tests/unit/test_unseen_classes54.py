@@ -150,3 +150,50 @@ def test_brcmfmac_old_chip_line_names_the_chip_and_its_bus(tmp_path: Path) -> No
     nic = _one_nic(bundle)
     assert nic.name == "wlan0" and nic.driver == "brcmfmac"
     assert nic.chip == "BCM4345" and nic.bus == "sdio" and nic.wireless is True
+
+
+# RPi-Distro/repo#345 (a Pi 3 after `apt upgrade`): only the board's own file is absent
+PI3_BRCMFMAC = (
+    "[   10.442857] brcmfmac: F1 signature read @0x18000000=0x1541a9a6\n"
+    "[   10.459351] brcmfmac: brcmf_fw_alloc_request: using brcm/brcmfmac43430-sdio for chip BCM43430/1\n"
+    "[   10.464530] brcmfmac mmc1:0001:1: Direct firmware load for brcm/brcmfmac43430-sdio.raspberrypi,3-model-b.bin failed with error -2\n"
+    "[   10.493613] usbcore: registered new interface driver brcmfmac\n"
+)
+# the same driver when the canonical file is absent too (corpus/visionfive_starfive_51_*)
+BOTH_ABSENT = (
+    "[Wed Jan 26 18:40:14 2022] brcmfmac: brcmf_fw_alloc_request: using brcm/brcmfmac43430-sdio for chip BCM43430/1\n"
+    "[Wed Jan 26 18:40:14 2022] brcmfmac mmc0:0001:1: Direct firmware load for brcm/brcmfmac43430-sdio.starfive,visionfive-v1.bin failed with error -2\n"
+    "[Wed Jan 26 18:40:14 2022] brcmfmac mmc0:0001:1: Direct firmware load for brcm/brcmfmac43430-sdio.bin failed with error -2\n"
+)
+
+
+def _ids(bundle: Path) -> set[str]:
+    return {f.id for f in inspect_bundle(bundle).findings}
+
+
+def test_brcmfmac_board_file_alone_absent_is_no_missing_firmware(tmp_path: Path) -> None:
+    """brcm_alt_fw_path's board file is the first try; brcmfmac falls back to the canonical
+    brcmfmac43430-sdio.bin, whose load no line faults: no firmware-missing. When the canonical
+    file fails too, the finding stays."""
+    assert "firmware-missing" not in _ids(_bundle(tmp_path / "pi3", {"dmesg": PI3_BRCMFMAC}))
+    assert "firmware-missing" in _ids(_bundle(tmp_path / "vf", {"dmesg": BOTH_ABSENT}))
+
+
+def test_brcmfmac_board_type_names_the_soc(tmp_path: Path) -> None:
+    """The board type is the device tree's first root compatible: raspberrypi,3-model-b is
+    bcm2837-rpi-3-b.dts, a BCM2837."""
+    board = inspect_bundle(_bundle(tmp_path, {"dmesg": PI3_BRCMFMAC})).board
+    assert board.soc == "BCM2837"
+    assert "raspberrypi,3-model-b" in (board.soc_source or "")
+
+
+def test_iwlwifi_tlv_parse_line_means_a_file_was_found(tmp_path: Path) -> None:
+    """The -77 .. -73 files are absent, then iwlwifi parses a file's TLVs (zabbly/linux#41): no
+    firmware-missing; without that line the same failures are a finding."""
+    lines = ZABBLY_BLOCK + (
+        "[    9.878743] iwlwifi 0000:00:14.3: Direct firmware load for iwlwifi-QuZ-a0-hr-b0-77.ucode failed with error -2\n"
+        "[    9.878778] iwlwifi 0000:00:14.3: Direct firmware load for iwlwifi-QuZ-a0-hr-b0-76.ucode failed with error -2\n"
+    )
+    fseq = "[    9.884657] iwlwifi 0000:00:14.3: TLV_FW_FSEQ_VERSION: FSEQ Version: 89.3.35.37\n"
+    assert "firmware-missing" in _ids(_bundle(tmp_path / "a", {"dmesg": lines}))
+    assert "firmware-missing" not in _ids(_bundle(tmp_path / "b", {"dmesg": lines + fseq}))
