@@ -18,6 +18,7 @@ from sbctune.catalog.kernel_drivers import load_kernel_drivers
 from sbctune.catalog.kernel_flavours import soc_by_kernel
 from sbctune.inventory.bare_interfaces import drive_bare_interfaces
 from sbctune.inventory.board_own_chip import name_board_own_chip
+from sbctune.inventory.brcmfmac_board import board_types
 from sbctune.inventory.graph import Device, join
 from sbctune.inventory.irq_chips import fixed_irqs
 from sbctune.inventory.listing_sightings import all_sightings
@@ -114,6 +115,22 @@ def _present_cpus(text: str | None) -> int | None:
     return len(cpus) or None
 
 
+def _soc_by_wifi_firmware(board: Board, parsed: Parsed) -> None:
+    """The SoC of the board brcmfmac named its firmware file for: the board type in
+    "brcmfmac43430-sdio.raspberrypi,3-model-b.bin" is the device tree's first root compatible
+    (inventory.brcmfmac_board), whose kernel device tree names the SoC (boards.json)."""
+    if parsed.dmesg is None:
+        return
+    events = parsed.dmesg.of_kind("firmware_missing")
+    names = [n for e in events if (n := e.fields.get("firmware") or e.fields.get("firmware2"))]
+    for board_type in board_types(names)[:4] if names else ():
+        found = load_dt_boards().by_compatible(board_type)
+        if found is not None:
+            why = f"brcmfmac's firmware file for the board {board_type!r}: {found.evidence}"
+            board.soc, board.soc_source = found.soc, why
+            return
+
+
 def _soc_from_device_trees(board: Board, parsed: Parsed, models: list[str]) -> None:
     """A board the catalog does not know: its SoC from the kernel's own device tree for it
     (resources/kernel_source/boards.json), by the board's compatible, else by its model."""
@@ -173,6 +190,8 @@ def _board(parsed: Parsed, catalog: Catalog) -> Board:
         board.soc, board.soc_source = found[0], f"the kernel build {board.kernel}, made for it"
         own = catalog.soc_nic(board.soc)
         board.soc_nic = own.chip_name if own is not None else None
+    if board.soc is None:
+        _soc_by_wifi_firmware(board, parsed)
     if board.soc is None and (root := _soc_root_port(parsed)) is not None:
         board.soc, board.soc_source = root
         own = catalog.soc_nic(board.soc)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sbctune.catalog.detected_names import detected_name
 from sbctune.catalog.driver_firmware import chip_named_alone, firmware_dir_in
 from sbctune.catalog.func_chips import chips_by_function
 from sbctune.catalog.vendor_formats import vendor_line
@@ -117,6 +118,13 @@ def _chip_alone(event: DmesgEvent, sighting: Sighting) -> None:
         sighting.add("chip_text", alone, _SRC, event.text, event.line)  # ath11k: "qcn9074 hw1.0"
 
 
+def _detected_name(event: DmesgEvent, sighting: Sighting) -> None:
+    """iwlwifi's "Detected Intel(R) Wi-Fi 6E AX211 160MHz": the product its tables name
+    (catalog.detected_names), over pci.ids' name of a CNVi chipset function."""
+    if name := detected_name(event.driver, event.text.partition(": ")[2]):
+        sighting.add("chip_text", name, _SRC, event.text, event.line)
+
+
 def _firmware_dir(event: DmesgEvent, sighting: Sighting) -> None:
     if folder := firmware_dir_in(event.text):
         sighting.add("firmware_dir", folder, _SRC, event.text, event.line)  # "from ath10k/..."
@@ -190,6 +198,7 @@ _RULES: dict[str, tuple[Rule, ...]] = {
         _said_error,
         _firmware_file,
         _chip_alone,
+        _detected_name,
         _firmware_dir,
         _firmware_runs,
         _chip_by_function,

@@ -136,8 +136,11 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
 
 # --- ip addr / ip link / ip -s link --------------------------------------------------
 
+# a paste's Markdown backtick, bold or "> " quote glued before the name ("`enp0s20f0u1 Link
+# encap", "`3: wlan0: <BROADCAST,MULTICAST> ..." of an inline code span): not part of it
+_PASTE_MARK = r"(?:[`*>]+\s*)?"
 # the colon after the name is optional: "2: eth0 <NO-CARRIER,...>" as one forum post retyped it
-_IP_HEADER_RE = later(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
+_IP_HEADER_RE = later(rf"^{_PASTE_MARK}(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
 _IP_ADDR_RE = later(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
 _IP_LINK_RE = later(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = later(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
@@ -263,9 +266,6 @@ def _apply_stats(cur: NetInterface, which: str, cols: list[str], values: list[st
 
 # A header is told by its words, not its column: a forum that indents a whole paste (and
 # collapses ifconfig's own alignment) leaves "    eth0 Link encap:Ethernet ...".
-# a paste's Markdown backtick, bold or "> " quote glued before the name ("`enp0s20f0u1 Link
-# encap"): not part of it
-_PASTE_MARK = r"(?:[`*>]+\s*)?"
 _IFC_OLD_HDR = later(rf"^\s*{_PASTE_MARK}(\S+?)\s+Link encap:(.*?)(?:\s+HWaddr\s+(\S+))?\s*$")
 # net-tools prints "flags=%d<" of struct interface's `short flags` (lib/interface.c
 # ife_print_long()): IFF_DYNAMIC (0x8000) makes it negative ("flags=-28605<UP,...,DYNAMIC>")
