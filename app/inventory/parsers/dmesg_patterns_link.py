@@ -59,6 +59,20 @@ DRIVER_LINES: list[tuple[str, _Lazy]] = [
         ),
     ),
     (
+        "link_up",  # ixgbevf_main.c ixgbevf_watchdog_link_is_up() (6.1, 6.12): dev_info() on
+        # the PCI function, no interface: "NIC Link is Up %s\n" with "10 Gbps", "1 Gbps",
+        # "100 Mbps" (each an IXGBE_LINK_SPEED_*_FULL) or "unknown speed"; no duplex printed
+        _Lazy(
+            r"^(?P<driver>\S+) (?P<device>\S+): NIC Link is Up "
+            r"(?P<speed>\d+(?:\.\d+)?) (?P<unit>[GM])bps$"
+        ),
+    ),
+    (
+        "link_down",  # ixgbevf_watchdog_link_is_down(): dev_info(&adapter->pdev->dev, "NIC Link
+        # is Down\n") (6.1, 6.12), on the PCI function like its link-up line
+        _Lazy(r"^(?P<driver>\S+) (?P<device>\S+): NIC Link is Down$"),
+    ),
+    (
         "link_up",  # tg3.c tg3_link_report() (6.1, 6.12): netdev_info(tp->dev, "Link
         # is up at %d Mbps, %s duplex\n", ...) with "full" or "half"
         _Lazy(

@@ -1,0 +1,37 @@
+"""Classes that the fifty-fifth unseen set (boxes full of virtual interfaces: Docker and Home
+Assistant bridges and veths, bonds, WireGuard, tun, Weave, on Pis and small servers;
+tests/captures/corpus/virt55_*) showed misread. Every output here is one of those bundles'
+(named beside it, with its SOURCE.md), or its lines rearranged to guard a rule's edge; the
+corpus test checks whole bundles."""
+
+from __future__ import annotations
+
+from sbctune.advice.inspect import inspect_bundle
+from tests.corpus_support import CORPUS, corpus_output, inventory_of
+
+_AWS = "virt55_aws_weave_3133_dmesg_ixgbevf_10g_audit_bridge"
+
+
+# --- an adapter's own link line, on the PCI function, is its interface's link -----------------
+
+
+def test_ixgbevf_link_line_on_the_pci_function_gives_the_interface_its_speed() -> None:
+    """ixgbevf prints "NIC Link is Up 10 Gbps" with dev_info() on the PCI function
+    (ixgbevf_main.c ixgbevf_watchdog_link_is_up(), 6.1 and 6.12), and the interface shows up
+    only in ADDRCONF: the VM's one NIC, eth0 at 0000:00:03.0, is linked at 10 Gbit/s."""
+    inv = inspect_bundle(CORPUS / _AWS)
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus_path) == ("eth0", "ixgbevf", "0000:00:03.0")
+    assert nic.link_speed_mbps == 10000
+    assert nic.link_detected is True
+
+
+def test_the_adapter_speed_is_not_the_interface_s_when_the_interface_went_down() -> None:
+    """The same lines with the function's own "NIC Link is Down" after them
+    (ixgbevf_watchdog_link_is_down()): no speed is the link's now, the earlier line's 10 Gbit/s
+    was before the drop."""
+    text = corpus_output(_AWS, "000-dmesg")
+    down = "[   30.000000] ixgbevf 0000:00:03.0: NIC Link is Down\n"
+    inv = inventory_of({"dmesg": text + down})
+    (nic,) = inv.nics
+    assert nic.link_speed_mbps is None
