@@ -343,10 +343,8 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         # The adapter's own link line is the interface's link when the interface's lines give
         # no speed and neither side is down: ixgbevf prints "NIC Link is Up 10 Gbps" on the PCI
         # function, the interface only comes up in ADDRCONF (corpus/virt55_aws_weave_3133_*)
-        if nic.link_speed_mbps is None and device.link_speed_mbps and False not in (
-            nic.link_detected,
-            device.link_detected,
-        ):
+        down = nic.link_detected is False or device.link_detected is False
+        if nic.link_speed_mbps is None and device.link_speed_mbps and not down:
             nic.link_speed_mbps, nic.duplex = device.link_speed_mbps, nic.duplex or device.duplex
             nic.linked_at_mbps = nic.linked_at_mbps or device.linked_at_mbps
             nic.link_detected = True
