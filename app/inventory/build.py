@@ -28,7 +28,7 @@ from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_fro
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
-from sbctune.inventory.virtual_declared import declared_virtual
+from sbctune.inventory.virtual_declared import bond_masters, declared_virtual
 from sbctune.inventory.virtual_listed import listed_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
 from sbctune.inventory.wiphy_census import no_wiphy_left
@@ -288,6 +288,7 @@ def build_inventory(
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
     virtual = declared_virtual(parsed.dmesg_text)  # bat0, netifd's "MAC VLAN 'local-node'"
+    virtual |= bond_masters(parsed.dmesg)  # "test: link status definitely down for ..."
     virtual |= listed_virtual(parsed)  # nordlynx's link/none, nebula1's "unspec ... (UNSPEC)"
     virtual |= second_interfaces(parsed.texts.get("iw dev", ""))  # uap0 beside its wlan0
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids) and not _declared(d, virtual)]

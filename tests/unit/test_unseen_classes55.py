@@ -35,3 +35,30 @@ def test_the_adapter_speed_is_not_the_interface_s_when_the_interface_went_down()
     inv = inventory_of({"dmesg": text + down})
     (nic,) = inv.nics
     assert nic.link_speed_mbps is None
+
+
+# --- the bonding driver's lines name the bond's ports ------------------------------------------
+
+_BALENA = "virt55_pi3_balena_812_dmesg_bond_named_test_wlan0_brcmfmac"
+_BOND0 = "virt55_pi3bplus_linux_1988_syslog_bond0_eth0_wlan0_sme_warning"
+
+
+def test_bond_port_lines_make_the_ports_nics_and_not_the_bond() -> None:
+    """A Pi 3B+'s 4.19 syslog: "bond0: Releasing backup interface eth0", "bond0: making
+    interface wlan0 the new active one" (bond_main.c's netdev_info() before slave_info()): eth0
+    and wlan0 are the Pi's two NICs (wlan0 on brcmfmac, the one Wi-Fi driver of the log), bond0
+    is software on them."""
+    inv = inspect_bundle(CORPUS / _BOND0)
+    assert sorted(n.name for n in inv.nics) == ["eth0", "wlan0"]
+    (wlan0,) = [n for n in inv.nics if n.name == "wlan0"]
+    assert wlan0.wireless and wlan0.driver == "brcmfmac"
+
+
+def test_a_bond_named_like_anything_is_still_the_bond_and_its_port_link_is_read() -> None:
+    """resinOS's bond is named "test": "test: link status definitely down for interface wlan0,
+    disabling it" (bond_miimon_commit()) names wlan0 as its port, whose carrier the bond saw
+    drop; "test" is no NIC."""
+    inv = inspect_bundle(CORPUS / _BALENA)
+    (wlan0,) = inv.nics
+    assert (wlan0.name, wlan0.driver, wlan0.wireless) == ("wlan0", "brcmfmac", True)
+    assert wlan0.link_detected is False
