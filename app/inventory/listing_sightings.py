@@ -383,6 +383,9 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
             sighting.add("wireless", True, "ip", f"{netif.name}: {kind}")
         if hint := bus_from_name(netif.name):
             sighting.add("bus_hint", hint, "ip", f"{netif.name}: the name's path ({hint})")
+        elif alt := _altname_bus(netif.altnames):  # "eth0 ... altname end0": systemd's name
+            hint, name = alt
+            sighting.add("bus_hint", hint, "ip", f"{netif.name}: altname {name} ({hint})")
         sighting.add("irqs", netif.irq, "ip", f"{netif.name}: Interrupt:{netif.irq}")
         counters = {
             name: value
@@ -426,6 +429,14 @@ def _random_mac(mac: str | None) -> bool:
     if not re.fullmatch(r"[0-9a-fA-F]{2}", first):
         return mac is None or mac == ""
     return bool(int(first, 16) & 0x02)
+
+
+def _altname_bus(altnames: list[str]) -> tuple[str, str] | None:
+    """The bus systemd's name, kept as an altname beside a kernel name udev did not replace
+    (``eth0`` with ``altname end0``), says, when the altnames say one bus: the name is the
+    same net_id scheme's as an interface's own (ifnames.bus_from_name)."""
+    said = {(bus, n) for n in altnames if (bus := bus_from_name(n))}
+    return said.pop() if len({bus for bus, _ in said}) == 1 and len(said) == 1 else None
 
 
 def _altname_address(altnames: list[str]) -> str | None:

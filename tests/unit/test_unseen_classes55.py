@@ -62,3 +62,27 @@ def test_a_bond_named_like_anything_is_still_the_bond_and_its_port_link_is_read(
     (wlan0,) = inv.nics
     assert (wlan0.name, wlan0.driver, wlan0.wireless) == ("wlan0", "brcmfmac", True)
     assert wlan0.link_detected is False
+
+
+# --- systemd's names say the bus: the PCI slot and on-board names, and an altname -------------
+
+_VMWARE = "virt55_vmware_weave_3696_ip_link_ens224_docker0_datapath_dummy0"
+_HA_WG = "virt55_pi_ha_ssd1306_9_ip_a_eth0_altname_end0_wg0_hassio"
+
+
+def test_a_pci_hotplug_slot_name_is_a_pci_nic() -> None:
+    """`ip link show` of a Kubernetes VM: ens224 is net_id's dev_pci_slot() name ("s<slot>",
+    a PCI hotplug slot's, names_pci()), so the one NIC among docker0, weave, datapath, a veth
+    and dummy0 is on PCI."""
+    inv = inspect_bundle(CORPUS / _VMWARE)
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus, nic.link_detected) == ("ens224", "pci", True)
+
+
+def test_an_altname_spelling_a_device_tree_alias_places_the_kernel_named_nic() -> None:
+    """A Pi's `ip a`: eth0 keeps its kernel name and shows systemd's `altname end0`
+    (names_devicetree()'s "d<alias index>"): eth0 is the board's own, platform-bus NIC, as
+    an interface named end0 is (ifnames.bus_from_name)."""
+    inv = inspect_bundle(CORPUS / _HA_WG)
+    (nic,) = inv.nics
+    assert (nic.name, nic.bus) == ("eth0", "platform")
