@@ -86,3 +86,19 @@ def test_an_altname_spelling_a_device_tree_alias_places_the_kernel_named_nic() -
     inv = inspect_bundle(CORPUS / _HA_WG)
     (nic,) = inv.nics
     assert (nic.name, nic.bus) == ("eth0", "platform")
+
+
+# --- ip's header with its flags elided by the poster -------------------------------------------
+
+_BLITZ = "virt55_pi_raspiblitz_1593_ip_addr_elided_eth0_wlan0_veth_br_master"
+
+
+def test_an_ip_header_whose_flags_the_poster_elided_still_names_the_interface() -> None:
+    """RaspiBlitz's `ip addr`, "I've only left the interesting parts": "2: eth0: ..." and
+    "3: wlan0: ..." with their addresses under them, then docker0 and a veth on a compose
+    bridge: the Pi's NICs are eth0 and wlan0, and no line is left unread."""
+    inv = inspect_bundle(CORPUS / _BLITZ)
+    assert sorted(n.name for n in inv.nics) == ["eth0", "wlan0"]
+    assert not [w for w in inv.warnings if "could not be read" in w]
+    (eth0,) = [n for n in inv.nics if n.name == "eth0"]
+    assert eth0.link_detected is None  # its flags are not shown: no link is claimed either way
