@@ -379,6 +379,8 @@ def from_netifs(parsed: Parsed) -> Iterator[Sighting]:
             flags = ",".join(netif.flags)[:120]
             sighting.add("no_carrier", True, "ip", f"{netif.name}: <{flags}> (up, no carrier)")
         sighting.add("seen", True, "ip", line)
+        if netif.driver and netif.software is False:  # nmcli's "ethernet (bcmgenet), ..., hw"
+            sighting.add("driver", netif.driver, "nmcli", f"{netif.name}: ({netif.driver}), hw")
         if kind == "ieee802.11":  # ip's link/ieee802.11, iwconfig, iw dev, nmcli's "wifi"
             sighting.add("wireless", True, "ip", f"{netif.name}: {kind}")
         if hint := bus_from_name(netif.name):
@@ -418,6 +420,8 @@ def _software_facts(sighting: Sighting, netif: NetInterface, lower: str | None) 
     namespace, ``@NONE``) is weighed by its qdisc."""
     if lower:
         sighting.add("software", "upper", "ip", f"{lower}: master {netif.name}")
+    if netif.software:  # NetworkManager's nm_device_is_software(): "bridge, ..., sw, mtu 1500"
+        sighting.add("software", "nmcli", "nmcli", f"{netif.name}: sw")
     stacked = netif.parent is not None and not _PEER.match(netif.parent)
     if (netif.qdisc or "").lower() == "noqueue" and not stacked and _random_mac(netif.mac):
         sighting.add("software", "noqueue", "ip", f"{netif.name}: qdisc noqueue")

@@ -102,3 +102,28 @@ def test_an_ip_header_whose_flags_the_poster_elided_still_names_the_interface() 
     assert not [w for w in inv.warnings if "could not be read" in w]
     (eth0,) = [n for n in inv.nics if n.name == "eth0"]
     assert eth0.link_detected is None  # its flags are not shown: no link is claimed either way
+
+
+# --- nmcli's overview: each device's kind, driver and NetworkManager's hw/sw ------------------
+
+_HAOS = "virt55_pi4_haos_435_nmcli_bcmgenet_hw_veths_sw_uname"
+
+
+def test_nmcli_overview_names_the_hardware_nic_and_its_driver() -> None:
+    """HassOS 3.3's `nmcli` (NetworkManager's general.c device_overview(): "TYPE (DRIVER),
+    HWADDR, hw|sw, mtu N"): eth0 is "ethernet (bcmgenet), HIDDEN, hw", connected; docker0 and
+    hassio are bridges and the two veths "ethernet (veth) ... sw": the Pi 4's one NIC is
+    eth0 on bcmgenet (a platform driver), up."""
+    inv = inspect_bundle(CORPUS / _HAOS)
+    (nic,) = inv.nics
+    assert (nic.name, nic.driver, nic.bus) == ("eth0", "bcmgenet", "platform")
+    assert nic.link_detected is True and not nic.wireless
+
+
+def test_nmcli_sw_devices_of_an_ethernet_kind_are_no_nics() -> None:
+    """The same overview without eth0's block: the veths say "ethernet", but NetworkManager
+    calls them software (nm_device_is_software()), so nothing left is a NIC."""
+    text = corpus_output(_HAOS, "001-nmcli")
+    start, end = text.index("eth0: connected"), text.index("docker0: unmanaged")
+    inv = inventory_of({"nmcli": text[:start] + text[end:]})
+    assert inv.nics == []
