@@ -184,7 +184,7 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
             )
             _append_latest(res, latest, cur)
             continue
-        if line[:1].isdigit() and (e := _IP_ELIDED_HEADER_RE.match(line)):
+        if "0" <= line[:1] <= "9" and (e := _IP_ELIDED_HEADER_RE.match(line)):
             pending = None
             cur = NetInterface(name=e.group(2), index=int(e.group(1)), parent=e.group(3))
             _append_latest(res, latest, cur)
