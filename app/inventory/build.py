@@ -29,7 +29,7 @@ from sbctune.inventory.nics import board_makers_mac, is_builtin, is_nic, nic_fro
 from sbctune.inventory.raw import Parsed
 from sbctune.inventory.template_names import template_sightings
 from sbctune.inventory.usb_returned import join_returned
-from sbctune.inventory.virtual_declared import declared_virtual
+from sbctune.inventory.virtual_declared import bond_masters, declared_virtual
 from sbctune.inventory.virtual_listed import listed_virtual
 from sbctune.inventory.warn_site_trace import tie_warn_sites
 from sbctune.inventory.wiphy_census import no_wiphy_left
@@ -307,6 +307,7 @@ def build_inventory(
     inventory = Inventory(warnings=list(parsed.warnings))
     inventory.board = _board(parsed, catalog)
     virtual = declared_virtual(parsed.dmesg_text)  # bat0, netifd's "MAC VLAN 'local-node'"
+    virtual |= bond_masters(parsed.dmesg)  # "test: link status definitely down for ..."
     virtual |= listed_virtual(parsed)  # nordlynx's link/none, nebula1's "unspec ... (UNSPEC)"
     virtual |= second_interfaces(parsed.texts.get("iw dev", ""))  # uap0 beside its wlan0
     found = [d for d in devices(parsed) if is_nic(d, catalog, ids) and not _declared(d, virtual)]
@@ -359,6 +360,14 @@ def _pair_by_elimination(inventory: Inventory, parsed: Parsed, catalog: Catalog)
         for key in (*keys, "max_link_speed_mbps"):
             setattr(nic, key, getattr(nic, key) or getattr(device, key))
         nic.driver_state = None if nic.driver else nic.driver_state
+        # The adapter's own link line is the interface's link when the interface's lines give
+        # no speed and neither side is down: ixgbevf prints "NIC Link is Up 10 Gbps" on the PCI
+        # function, the interface only comes up in ADDRCONF (corpus/virt55_aws_weave_3133_*)
+        down = nic.link_detected is False or device.link_detected is False
+        if nic.link_speed_mbps is None and device.link_speed_mbps and not down:
+            nic.link_speed_mbps, nic.duplex = device.link_speed_mbps, nic.duplex or device.duplex
+            nic.linked_at_mbps = nic.linked_at_mbps or device.linked_at_mbps
+            nic.link_detected = True
         nic.evidence += device.evidence
         for kind, lines in device.log.items():  # the adapter's logged errors are the NIC's
             nic.log[kind] = nic.log.get(kind, []) + lines

@@ -62,6 +62,13 @@ def _link_down(event: DmesgEvent, sighting: Sighting) -> None:
     link_facts(event, sighting, False)
 
 
+def _bond_port_link(event: DmesgEvent, sighting: Sighting) -> None:
+    """The bond's miimon verdict on its port ("link status definitely down ..."): the port's
+    own carrier as the bond last saw it, as /proc/net/bonding's "MII Status" is."""
+    if state := event.fields.get("state"):
+        link_facts(event, sighting, state == "up")
+
+
 def _carrier(event: DmesgEvent, sighting: Sighting) -> None:
     """A daemon's carrier line (systemd-networkd's "eth0: Lost carrier", NetworkManager's
     "device (eth0): carrier: link connected"): the interface's link, and a link change that
@@ -192,6 +199,7 @@ _RULES: dict[str, tuple[Rule, ...]] = {
     "carrier_up": (_link_up,),
     "link_down": (_link_down,),
     "carrier": (_carrier,),
+    "bond_port": (_bond_port_link,),
     "netifd_link": (_netifd_link,),
     "csum_failure": (_said_error,),
     "device": (

@@ -141,6 +141,10 @@ def _parse_ip_json(text: str) -> Parsed[NetInterfaces]:
 _PASTE_MARK = r"(?:[`*>]+\s*)?"
 # the colon after the name is optional: "2: eth0 <NO-CARRIER,...>" as one forum post retyped it
 _IP_HEADER_RE = later(rf"^{_PASTE_MARK}(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:?\s+<([^>]*)>\s*(.*)$")
+# A header whose flags and attributes the poster elided ("2: eth0: ...", "3: wlan0: …",
+# corpus/virt55_pi_raspiblitz_1593_*): the interface and its index stand, its flags are not
+# shown (no flag is read as off)
+_IP_ELIDED_HEADER_RE = later(r"^(\d+):\s+([^:@\s<]+)(?:@(\S+?))?:\s+(?:\.\.\.|…)\s*$")
 _IP_ADDR_RE = later(r"^\s+(inet6?)\s+([0-9a-fA-F.:]+)(?:/(\d+))?(.*)$")
 _IP_LINK_RE = later(r"^\s+link/(\S+)(?:\s+(\S+))?")
 _IP_STATS_HDR_RE = later(r"^\s+(RX|TX)(?: errors)?:\s+(.*)$")
@@ -181,6 +185,11 @@ def _parse_ip_text(text: str, iface: str | None = None) -> Parsed[NetInterfaces]
                 master=_kv_after(rest, "master"),
                 operstate=_kv_after(rest, "state"),
             )
+            _append_latest(res, latest, cur)
+            continue
+        if "0" <= line[:1] <= "9" and (e := _IP_ELIDED_HEADER_RE.match(line)):
+            pending = None
+            cur = NetInterface(name=e.group(2), index=int(e.group(1)), parent=e.group(3))
             _append_latest(res, latest, cur)
             continue
         if cur is None and iface and not res.interfaces and _IP_STATS_HDR_RE.match(line):
