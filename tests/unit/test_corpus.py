@@ -174,15 +174,6 @@ def compare(expected: dict[str, Any], inv: Inventory) -> list[str]:
 # Facts a reader states that the inventory does not reach yet, each with why. Strict: the day
 # the inventory gets it, the test says so and the entry must go.
 KNOWN_GAPS: dict[str, str] = {
-    # fifty-fourth unseen set (corpus54)
-    "regr54_synology_r8152_bbqq_284_v2163_get_registers_bond0": (
-        "eth0, the NAS's own port, is named only by the bonding driver's pre-5.3 words "
-        "('bond0: making interface eth0 the new active one', netdev_info(bond->dev, ...) of "
-        "bond_change_active_slave(); 5.3 and later print 'bond0: (slave eth0): making interface "
-        "the new active one' through slave_info()): no 6.1/6.12 table has that format, and the "
-        "old format could not be cited from a public tree at a commit (the stored copies name no "
-        "repository); missing: an old_formats.json row with its source, the slave read as a NIC"
-    ),
     "x86_qmodem_145_qmi_wwan_q_rm500q_vendor_driver": (
         "the RM500Q-GL is named only in the free text of Quectel's out-of-tree qmi_wwan_q "
         "('Quectel RM500Q-GL work on RawIP mode'), and no generated table (usb.ids, the kernel's "
