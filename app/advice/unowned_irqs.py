@@ -56,9 +56,9 @@ def network_irqs_on_cpu0(adv: Advisor) -> None:
         "info",
         None,
         f"Every network interrupt that fired ({counted(len(lines), 'line')} of "
-        f"{', '.join(drivers)}) lands on CPU0, the other {len(lines[0].counts) - 1} CPU(s) "
-        "taking none; the lines name only their drivers, so which interface each serves is "
-        "not shown."
+        f"{', '.join(drivers)}) lands on CPU0, the other "
+        f"{counted(len(lines[0].counts) - 1, 'CPU')} taking none; the lines name only their "
+        "drivers, so which interface each serves is not shown."
         + (f" The interrupt chip ({', '.join(sorted(fixed))}) cannot move them." if fixed else ""),
         evidence,
     )
